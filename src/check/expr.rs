@@ -1,0 +1,802 @@
+//! Typing expressions: C's conversions, constant folding, built-ins and math calls.
+
+use super::typed::*;
+use super::{Binding, CheckError, KernelChecker};
+use crate::diag::did_you_mean;
+use crate::source::Span;
+use crate::syntax::ast::{self, BinOp, UnOp};
+use crate::value::{fold_arith, fold_cmp, ArithOp, CmpOp, Math1, Math2, Scalar, Value};
+
+type Result<T> = std::result::Result<T, CheckError>;
+
+/// Functions of CUDA that the simulator does not run yet, with advice.
+const UNSUPPORTED_CALLS: &[(&str, &str)] = &[
+    ("atomicAdd", "atomics are not simulated yet"),
+    ("atomicSub", "atomics are not simulated yet"),
+    ("atomicMax", "atomics are not simulated yet"),
+    ("atomicMin", "atomics are not simulated yet"),
+    ("atomicExch", "atomics are not simulated yet"),
+    ("atomicCAS", "atomics are not simulated yet"),
+    (
+        "__shfl_sync",
+        "warp shuffles are not simulated yet; exchange through shared memory",
+    ),
+    (
+        "__shfl_up_sync",
+        "warp shuffles are not simulated yet; exchange through shared memory",
+    ),
+    (
+        "__shfl_down_sync",
+        "warp shuffles are not simulated yet; exchange through shared memory",
+    ),
+    (
+        "__shfl_xor_sync",
+        "warp shuffles are not simulated yet; exchange through shared memory",
+    ),
+    ("__ballot_sync", "warp votes are not simulated yet"),
+    ("__any_sync", "warp votes are not simulated yet"),
+    ("__all_sync", "warp votes are not simulated yet"),
+    ("__activemask", "warp votes are not simulated yet"),
+    (
+        "__syncwarp",
+        "warps run in lock-step in simt; remove it or use __syncthreads()",
+    ),
+    (
+        "printf",
+        "kernels cannot print; write values to a buffer and --save it",
+    ),
+];
+
+/// Math functions: name → (function, float-only `f` form).
+fn math_function(name: &str) -> Option<(Func, Option<Scalar>)> {
+    use Math1::*;
+    use Math2::*;
+    let (base, single) = match name.strip_suffix('f') {
+        Some(b) if MATH_NAMES.contains(&b) => (b, Some(Scalar::F32)),
+        _ => (name, None),
+    };
+    let single = match name {
+        "__expf" | "__logf" | "__sinf" | "__cosf" | "__powf" | "__fdividef" => Some(Scalar::F32),
+        _ => single,
+    };
+    let base = base.trim_start_matches("__");
+    let f = match base {
+        "sqrt" => Func::Math1(Sqrt),
+        "rsqrt" => Func::Math1(Rsqrt),
+        "exp" => Func::Math1(Exp),
+        "exp2" => Func::Math1(Exp2),
+        "log" => Func::Math1(Log),
+        "log2" => Func::Math1(Log2),
+        "log10" => Func::Math1(Log10),
+        "sin" => Func::Math1(Sin),
+        "cos" => Func::Math1(Cos),
+        "tan" => Func::Math1(Tan),
+        "tanh" => Func::Math1(Tanh),
+        "fabs" => Func::Math1(Fabs),
+        "floor" => Func::Math1(Floor),
+        "ceil" => Func::Math1(Ceil),
+        "round" => Func::Math1(Round),
+        "trunc" => Func::Math1(Trunc),
+        "pow" => Func::Math2(Pow),
+        "fmin" => Func::Math2(Fmin),
+        "fmax" => Func::Math2(Fmax),
+        "atan2" => Func::Math2(Atan2),
+        "fmod" => Func::Math2(Fmod),
+        "fma" => Func::Fma,
+        _ => return None,
+    };
+    Some((f, single))
+}
+
+const MATH_NAMES: &[&str] = &[
+    "sqrt", "rsqrt", "exp", "exp2", "log", "log2", "log10", "sin", "cos", "tan", "tanh", "fabs",
+    "floor", "ceil", "round", "trunc", "pow", "fmin", "fmax", "atan2", "fmod", "fma",
+];
+
+/// Every callable name, for "did you mean".
+fn known_functions() -> Vec<String> {
+    let mut v: Vec<String> = MATH_NAMES
+        .iter()
+        .flat_map(|n| [n.to_string(), format!("{n}f")])
+        .collect();
+    v.extend(
+        ["min", "max", "abs", "__syncthreads"]
+            .iter()
+            .map(|s| s.to_string()),
+    );
+    v
+}
+
+impl KernelChecker<'_, '_> {
+    /// Types an expression.
+    pub(crate) fn expr(&mut self, e: &ast::Expr) -> Result<Expr> {
+        let span = e.span;
+        let typed = |kind, ty| Expr { kind, ty, span };
+        match &e.kind {
+            ast::ExprKind::Int {
+                value,
+                unsigned,
+                long,
+                hex,
+            } => Ok(constant(
+                int_literal_value(*value, *unsigned, *long, *hex),
+                span,
+            )),
+            ast::ExprKind::Float { value, single } => Ok(constant(
+                if *single {
+                    Value::F32(*value as f32)
+                } else {
+                    Value::F64(*value)
+                },
+                span,
+            )),
+            ast::ExprKind::Bool(b) => Ok(constant(Value::Bool(*b), span)),
+            ast::ExprKind::Name(name) => self.name(name, span),
+            ast::ExprKind::Member { base, field } => self.member(base, field, span),
+            ast::ExprKind::Index { .. } => {
+                let (mem, index) = self.element(e)?;
+                Ok(typed(
+                    ExprKind::Load {
+                        mem,
+                        index: Box::new(index),
+                    },
+                    mem.elem.promoted(),
+                ))
+            }
+            ast::ExprKind::Unary { op, operand } => {
+                let inner = self.expr(operand)?;
+                self.unary(*op, inner, span)
+            }
+            ast::ExprKind::Binary {
+                op,
+                op_span,
+                lhs,
+                rhs,
+            } => {
+                let l = self.expr(lhs)?;
+                let r = self.expr(rhs)?;
+                let mut out = self.binary(*op, *op_span, l, r)?;
+                out.span = span;
+                Ok(out)
+            }
+            ast::ExprKind::Ternary { cond, then, els } => {
+                let c = self.condition(cond)?;
+                let t = self.expr(then)?;
+                let f = self.expr(els)?;
+                self.ternary(c, t, f, span)
+            }
+            ast::ExprKind::Cast { ty, expr } => {
+                let to = super::scalar_of(ty)?;
+                let inner = self.expr(expr)?;
+                self.arith_operand(&inner, "a cast")?;
+                let mut out = self.convert(inner, to);
+                out.span = span;
+                Ok(out)
+            }
+            ast::ExprKind::Call { callee, args } => self.call(callee, args, span),
+            ast::ExprKind::Str(_) | ast::ExprKind::List(_) | ast::ExprKind::Tuple(_) => {
+                Err(CheckError::Unsupported {
+                    what: "this value in a kernel".into(),
+                    span,
+                    help: Some("strings, lists and tuples belong in a `launch` section".into()),
+                })
+            }
+            ast::ExprKind::PostIncDec(_) => Err(incdec_in_expr(span)),
+        }
+    }
+
+    fn name(&mut self, name: &str, span: Span) -> Result<Expr> {
+        match self.lookup(name) {
+            Some(Binding::Local { var, .. }) => {
+                let ty = self.locals[var.0 as usize].declared.promoted();
+                return Ok(Expr {
+                    kind: ExprKind::Var(var),
+                    ty,
+                    span,
+                });
+            }
+            Some(Binding::Param(_)) | Some(Binding::Shared(_)) => {
+                return Err(CheckError::Type {
+                    message: format!("`{name}` is an array; only its elements are values"),
+                    span,
+                    label: "an array, not a value".into(),
+                    help: Some(format!(
+                        "index it: `{name}[i]` (pointer arithmetic is not supported)"
+                    )),
+                })
+            }
+            None => {}
+        }
+        if let Some(v) = self.globals.consts.get(name) {
+            return Ok(constant(*v, span));
+        }
+        if let Some(body) = self.globals.defines.get(name).copied() {
+            if self.expanding.iter().any(|n| n == name) {
+                return Err(CheckError::Type {
+                    message: format!("`#define {name}` refers to itself"),
+                    span,
+                    label: "expands forever".into(),
+                    help: None,
+                });
+            }
+            self.expanding.push(name.to_string());
+            let result = self.expr(body);
+            self.expanding.pop();
+            let mut e = result?;
+            e.span = span;
+            return Ok(e);
+        }
+        match name {
+            "warpSize" => Ok(constant(Value::I32(32), span)),
+            "threadIdx" | "blockIdx" | "blockDim" | "gridDim" => Err(CheckError::Type {
+                message: format!("`{name}` is a vector; use one of its components"),
+                span,
+                label: "needs `.x`, `.y` or `.z`".into(),
+                help: Some(format!("write `{name}.x`")),
+            }),
+            _ => Err(self.unknown_name(name, span)),
+        }
+    }
+
+    fn member(&mut self, base: &ast::Expr, field: &ast::Ident, span: Span) -> Result<Expr> {
+        let ast::ExprKind::Name(name) = &base.kind else {
+            return Err(CheckError::Unsupported {
+                what: "member access on this expression".into(),
+                span,
+                help: Some(
+                    "only `threadIdx`, `blockIdx`, `blockDim` and `gridDim` have members".into(),
+                ),
+            });
+        };
+        let make: fn(u8) -> Builtin = match name.as_str() {
+            "threadIdx" => Builtin::ThreadIdx,
+            "blockIdx" => Builtin::BlockIdx,
+            "blockDim" => Builtin::BlockDim,
+            "gridDim" => Builtin::GridDim,
+            _ => {
+                if self.lookup(name).is_none() && !self.globals.defines.contains_key(name.as_str())
+                {
+                    return Err(self.unknown_name(name, base.span));
+                }
+                return Err(CheckError::Unsupported {
+                    what: format!("member access on `{name}`"),
+                    span,
+                    help: Some("structs and vector types are not supported".into()),
+                });
+            }
+        };
+        let axis = match field.name.as_str() {
+            "x" => 0,
+            "y" => 1,
+            "z" => 2,
+            other => {
+                return Err(CheckError::UnknownName {
+                    name: format!("{name}.{other}"),
+                    span: field.span,
+                    suggestion: Some(format!("`{name}` has the members `x`, `y` and `z`")),
+                })
+            }
+        };
+        Ok(Expr {
+            kind: ExprKind::Builtin(make(axis)),
+            ty: Scalar::U32,
+            span,
+        })
+    }
+
+    /// `a[i]` or `tile[r][c]`: the memory and the flat element index.
+    pub(crate) fn element(&mut self, e: &ast::Expr) -> Result<(Mem, Expr)> {
+        let mut indices = Vec::new();
+        let mut cur = e;
+        while let ast::ExprKind::Index { base, index } = &cur.kind {
+            indices.push(index.as_ref());
+            cur = base;
+        }
+        indices.reverse();
+        let ast::ExprKind::Name(name) = &cur.kind else {
+            return Err(CheckError::Unsupported {
+                what: "indexing this expression".into(),
+                span: cur.span,
+                help: Some("index a pointer parameter or a `__shared__` array by name".into()),
+            });
+        };
+        let (mem, dims) = match self.lookup(name) {
+            Some(Binding::Param(p)) => match self.params[p as usize].kind {
+                ParamKind::Buffer { elem, .. } => (
+                    Mem {
+                        space: Space::Global(p),
+                        elem,
+                    },
+                    vec![0],
+                ),
+                ParamKind::Scalar { .. } => unreachable!("checker: scalar params bind as locals"),
+            },
+            Some(Binding::Shared(s)) => {
+                let sh = &self.shared[s as usize];
+                let dims = if sh.is_extern {
+                    vec![0]
+                } else {
+                    sh.dims.clone()
+                };
+                (
+                    Mem {
+                        space: Space::Shared(s),
+                        elem: sh.elem,
+                    },
+                    dims,
+                )
+            }
+            Some(Binding::Local { var, .. }) => {
+                let ty = self.locals[var.0 as usize].declared;
+                return Err(CheckError::Type {
+                    message: format!("`{name}` is a `{ty}`, not an array"),
+                    span: cur.span,
+                    label: "cannot be indexed".into(),
+                    help: None,
+                });
+            }
+            None => return Err(self.unknown_name(name, cur.span)),
+        };
+        if indices.len() != dims.len() {
+            return Err(CheckError::Type {
+                message: format!(
+                    "`{name}` has {} dimension(s) but is indexed with {}",
+                    dims.len(),
+                    indices.len()
+                ),
+                span: e.span,
+                label: "wrong number of indices".into(),
+                help: None,
+            });
+        }
+        let mut flat: Option<Expr> = None;
+        for (i, ix) in indices.into_iter().enumerate() {
+            let t = self.expr(ix)?;
+            if !t.ty.is_integer() && t.ty != Scalar::Bool {
+                return Err(CheckError::Type {
+                    message: format!("an index must be an integer, found `{}`", t.ty),
+                    span: ix.span,
+                    label: "not an integer".into(),
+                    help: Some("convert it: `(int)x`".into()),
+                });
+            }
+            let t = if t.ty == Scalar::Bool {
+                self.convert(t, Scalar::I32)
+            } else {
+                t
+            };
+            flat = Some(match flat {
+                None => t,
+                Some(prev) => {
+                    let width = constant(Value::I64(dims[i] as i64).cast(Scalar::I32), prev.span);
+                    let op_span = t.span;
+                    let scaled = self.binary(BinOp::Mul, op_span, prev, width)?;
+                    self.binary(BinOp::Add, op_span, scaled, t)?
+                }
+            });
+        }
+        Ok((mem, flat.expect("checker: at least one index")))
+    }
+
+    fn unary(&mut self, op: UnOp, inner: Expr, span: Span) -> Result<Expr> {
+        match op {
+            UnOp::Plus | UnOp::Neg => {
+                self.arith_operand(&inner, "unary `-`")?;
+                let ty = promote(inner.ty);
+                let inner = self.convert(inner, ty);
+                if op == UnOp::Plus {
+                    return Ok(Expr { span, ..inner });
+                }
+                if let ExprKind::Const(v) = inner.kind {
+                    let zero = Value::I32(0).cast(ty);
+                    return Ok(constant(fold(ArithOp::Sub, zero, v, span)?, span));
+                }
+                Ok(Expr {
+                    kind: ExprKind::Neg(Box::new(inner)),
+                    ty,
+                    span,
+                })
+            }
+            UnOp::BitNot => {
+                if !inner.ty.is_integer() && inner.ty != Scalar::Bool {
+                    return Err(CheckError::Type {
+                        message: format!("`~` needs an integer, found `{}`", inner.ty),
+                        span,
+                        label: "not an integer".into(),
+                        help: None,
+                    });
+                }
+                let ty = promote(inner.ty);
+                let inner = self.convert(inner, ty);
+                if let ExprKind::Const(v) = inner.kind {
+                    let ones = Value::I32(-1).cast(ty);
+                    return Ok(constant(fold(ArithOp::Xor, v, ones, span)?, span));
+                }
+                Ok(Expr {
+                    kind: ExprKind::BitNot(Box::new(inner)),
+                    ty,
+                    span,
+                })
+            }
+            UnOp::Not => {
+                let b = self.truth(inner)?;
+                if let ExprKind::Const(Value::Bool(v)) = b.kind {
+                    return Ok(constant(Value::Bool(!v), span));
+                }
+                Ok(Expr {
+                    kind: ExprKind::Not(Box::new(b)),
+                    ty: Scalar::Bool,
+                    span,
+                })
+            }
+            UnOp::Deref | UnOp::AddrOf => Err(CheckError::Unsupported {
+                what: if op == UnOp::Deref {
+                    "pointer dereference `*p`"
+                } else {
+                    "taking an address `&x`"
+                }
+                .into(),
+                span,
+                help: Some("index arrays by name instead: `a[i]`".into()),
+            }),
+            UnOp::IncDec => Err(incdec_in_expr(span)),
+        }
+    }
+
+    /// A binary operator on typed operands, with C's conversions and folding.
+    pub(crate) fn binary(&mut self, op: BinOp, op_span: Span, l: Expr, r: Expr) -> Result<Expr> {
+        let span = l.span.to(r.span);
+        if matches!(op, BinOp::And | BinOp::Or) {
+            let l = self.truth(l)?;
+            let r = self.truth(r)?;
+            let and = op == BinOp::And;
+            if let ExprKind::Const(Value::Bool(a)) = l.kind {
+                // `true && x` is `x`; `false && x` is `false` (x never runs).
+                return Ok(if a == and {
+                    r
+                } else {
+                    constant(Value::Bool(a), span)
+                });
+            }
+            return Ok(Expr {
+                kind: ExprKind::Logic {
+                    and,
+                    lhs: Box::new(l),
+                    rhs: Box::new(r),
+                },
+                ty: Scalar::Bool,
+                span,
+            });
+        }
+        for side in [&l, &r] {
+            if side.ty == Scalar::Bool && !matches!(op, BinOp::Eq | BinOp::Ne) && op.is_comparison()
+            {
+                continue;
+            }
+        }
+        let operand_error = |help: Option<String>| CheckError::OperandTypes {
+            op: op.symbol().to_string(),
+            lhs: l.ty.to_string(),
+            rhs: r.ty.to_string(),
+            span: op_span,
+            help,
+        };
+        let is_bit = matches!(
+            op,
+            BinOp::BitAnd | BinOp::BitOr | BinOp::BitXor | BinOp::Shl | BinOp::Shr
+        );
+        if (is_bit || op == BinOp::Rem) && (l.ty.is_float() || r.ty.is_float()) {
+            let help = if op == BinOp::Rem {
+                Some("use `fmodf(a, b)` for a floating-point remainder".into())
+            } else {
+                Some("bit operators need integers; convert with `(int)x`".into())
+            };
+            return Err(operand_error(help));
+        }
+        if matches!(op, BinOp::Shl | BinOp::Shr) {
+            let ty = promote(l.ty);
+            let l = self.convert(l, ty);
+            let r = self.convert(r, ty);
+            let aop = if op == BinOp::Shl {
+                ArithOp::Shl
+            } else {
+                ArithOp::Shr
+            };
+            return self.arith(aop, ty, l, r, op_span, span);
+        }
+        let ty = Scalar::common(l.ty, r.ty);
+        let l = self.convert(l, ty);
+        let r = self.convert(r, ty);
+        let cmp = match op {
+            BinOp::Lt => Some(CmpOp::Lt),
+            BinOp::Le => Some(CmpOp::Le),
+            BinOp::Gt => Some(CmpOp::Gt),
+            BinOp::Ge => Some(CmpOp::Ge),
+            BinOp::Eq => Some(CmpOp::Eq),
+            BinOp::Ne => Some(CmpOp::Ne),
+            _ => None,
+        };
+        if let Some(cmp) = cmp {
+            if let (ExprKind::Const(a), ExprKind::Const(b)) = (&l.kind, &r.kind) {
+                return Ok(constant(Value::Bool(fold_cmp(cmp, *a, *b)), span));
+            }
+            return Ok(Expr {
+                kind: ExprKind::Compare {
+                    op: cmp,
+                    lhs: Box::new(l),
+                    rhs: Box::new(r),
+                },
+                ty: Scalar::Bool,
+                span,
+            });
+        }
+        let aop = match op {
+            BinOp::Add => ArithOp::Add,
+            BinOp::Sub => ArithOp::Sub,
+            BinOp::Mul => ArithOp::Mul,
+            BinOp::Div => ArithOp::Div,
+            BinOp::Rem => ArithOp::Rem,
+            BinOp::BitAnd => ArithOp::And,
+            BinOp::BitOr => ArithOp::Or,
+            BinOp::BitXor => ArithOp::Xor,
+            _ => unreachable!("checker: comparisons and logic handled above"),
+        };
+        self.arith(aop, ty, l, r, op_span, span)
+    }
+
+    fn arith(
+        &mut self,
+        op: ArithOp,
+        ty: Scalar,
+        l: Expr,
+        r: Expr,
+        op_span: Span,
+        span: Span,
+    ) -> Result<Expr> {
+        if let (ExprKind::Const(a), ExprKind::Const(b)) = (&l.kind, &r.kind) {
+            return Ok(constant(fold(op, *a, *b, op_span)?, span));
+        }
+        if matches!(op, ArithOp::Div | ArithOp::Rem) && ty.is_integer() {
+            if let ExprKind::Const(b) = r.kind {
+                if !b.is_true() {
+                    return Err(CheckError::DivisionByZero { span: op_span });
+                }
+            }
+        }
+        Ok(Expr {
+            kind: ExprKind::Arith {
+                op,
+                lhs: Box::new(l),
+                rhs: Box::new(r),
+            },
+            ty,
+            span,
+        })
+    }
+
+    fn ternary(&mut self, c: Expr, t: Expr, f: Expr, span: Span) -> Result<Expr> {
+        let ty = if t.ty == Scalar::Bool && f.ty == Scalar::Bool {
+            Scalar::Bool
+        } else {
+            Scalar::common(t.ty, f.ty)
+        };
+        let t = self.convert(t, ty);
+        let f = self.convert(f, ty);
+        if let ExprKind::Const(Value::Bool(v)) = c.kind {
+            return Ok(if v { t } else { f });
+        }
+        Ok(Expr {
+            kind: ExprKind::Select {
+                cond: Box::new(c),
+                then: Box::new(t),
+                els: Box::new(f),
+            },
+            ty,
+            span,
+        })
+    }
+
+    fn call(&mut self, callee: &ast::Ident, args: &[ast::Expr], span: Span) -> Result<Expr> {
+        let name = callee.name.as_str();
+        if let Some((_, why)) = UNSUPPORTED_CALLS.iter().find(|(n, _)| *n == name) {
+            return Err(CheckError::Unsupported {
+                what: format!("`{name}`"),
+                span: callee.span,
+                help: Some((*why).to_string()),
+            });
+        }
+        if name == "__syncthreads" {
+            return Err(CheckError::Type {
+                message: "`__syncthreads()` has no value".into(),
+                span,
+                label: "used inside an expression".into(),
+                help: Some("call it as a statement of its own: `__syncthreads();`".into()),
+            });
+        }
+        let mut typed = Vec::with_capacity(args.len());
+        for a in args {
+            let t = self.expr(a)?;
+            self.arith_operand(&t, &format!("`{name}`"))?;
+            typed.push(t);
+        }
+        let arity = |n: usize| -> Result<()> {
+            if args.len() == n {
+                Ok(())
+            } else {
+                Err(CheckError::ArgumentCount {
+                    name: name.to_string(),
+                    expected: n.to_string(),
+                    found: args.len(),
+                    span,
+                })
+            }
+        };
+        match name {
+            "min" | "max" => {
+                arity(2)?;
+                let b = typed.pop().expect("two args");
+                let a = typed.pop().expect("two args");
+                let ty = Scalar::common(a.ty, b.ty);
+                let (a, b) = (self.convert(a, ty), self.convert(b, ty));
+                let op = if name == "min" {
+                    ArithOp::Min
+                } else {
+                    ArithOp::Max
+                };
+                return self.arith(op, ty, a, b, callee.span, span);
+            }
+            "abs" => {
+                arity(1)?;
+                let a = typed.pop().expect("one arg");
+                let ty = promote(a.ty);
+                let a = self.convert(a, ty);
+                return Ok(self.call_node(Func::Abs, ty, vec![a], span));
+            }
+            _ => {}
+        }
+        let Some((func, single)) = math_function(name) else {
+            return Err(CheckError::UnknownFunction {
+                name: name.to_string(),
+                span: callee.span,
+                suggestion: did_you_mean(name, known_functions().iter().map(String::as_str)).or_else(|| {
+                    Some("math functions: sqrtf expf logf sinf cosf tanhf powf fabsf fminf fmaxf floorf ceilf roundf fmaf (and double forms), min max abs".into())
+                }),
+            });
+        };
+        let n = match func {
+            Func::Math1(_) | Func::Abs => 1,
+            Func::Math2(_) => 2,
+            Func::Fma => 3,
+        };
+        arity(n)?;
+        // `sqrtf` is float; unsuffixed `sqrt` is float only when every argument is (C++ overloads).
+        let ty = single.unwrap_or_else(|| {
+            if typed.iter().all(|a| a.ty == Scalar::F32) {
+                Scalar::F32
+            } else {
+                Scalar::F64
+            }
+        });
+        let args = typed.into_iter().map(|a| self.convert(a, ty)).collect();
+        let func = match func {
+            Func::Math2(Math2::Fmin) => {
+                return self.minmax_call(ArithOp::Min, ty, args, callee.span, span)
+            }
+            Func::Math2(Math2::Fmax) => {
+                return self.minmax_call(ArithOp::Max, ty, args, callee.span, span)
+            }
+            f => f,
+        };
+        Ok(self.call_node(func, ty, args, span))
+    }
+
+    fn minmax_call(
+        &mut self,
+        op: ArithOp,
+        ty: Scalar,
+        mut args: Vec<Expr>,
+        op_span: Span,
+        span: Span,
+    ) -> Result<Expr> {
+        let b = args.pop().expect("two args");
+        let a = args.pop().expect("two args");
+        self.arith(op, ty, a, b, op_span, span)
+    }
+
+    fn call_node(&mut self, func: Func, ty: Scalar, args: Vec<Expr>, span: Span) -> Expr {
+        Expr {
+            kind: ExprKind::Call { func, args },
+            ty,
+            span,
+        }
+    }
+
+    fn arith_operand(&self, e: &Expr, context: &str) -> Result<()> {
+        let _ = (e, context);
+        Ok(())
+    }
+
+    /// Converts to `bool` as a condition: `x != 0`.
+    pub(crate) fn truth(&mut self, e: Expr) -> Result<Expr> {
+        if e.ty == Scalar::Bool {
+            return Ok(e);
+        }
+        let span = e.span;
+        let zero = constant(Value::I32(0).cast(e.ty), span);
+        self.binary(BinOp::Ne, span, e, zero)
+    }
+
+    /// Implicit or explicit conversion to `to` (a no-op when the type already matches).
+    pub(crate) fn convert(&mut self, e: Expr, to: Scalar) -> Expr {
+        let narrow = to.promoted() != to;
+        if e.ty == to && !narrow {
+            return e;
+        }
+        let span = e.span;
+        if let ExprKind::Const(v) = e.kind {
+            return constant(v.cast(to), span);
+        }
+        if narrow && e.ty == to.promoted() {
+            if let ExprKind::Var(_) | ExprKind::Load { .. } = e.kind {
+                // Already truncated when stored.
+                return Expr {
+                    kind: ExprKind::Cast {
+                        to,
+                        operand: Box::new(e),
+                    },
+                    ty: to.promoted(),
+                    span,
+                };
+            }
+        }
+        Expr {
+            kind: ExprKind::Cast {
+                to,
+                operand: Box::new(e),
+            },
+            ty: to.promoted(),
+            span,
+        }
+    }
+}
+
+fn promote(t: Scalar) -> Scalar {
+    match t.promoted() {
+        Scalar::Bool => Scalar::I32,
+        other => other,
+    }
+}
+
+fn constant(v: Value, span: Span) -> Expr {
+    Expr {
+        kind: ExprKind::Const(v),
+        ty: v.ty(),
+        span,
+    }
+}
+
+fn fold(op: ArithOp, a: Value, b: Value, span: Span) -> Result<Value> {
+    fold_arith(op, a, b).map_err(|_| CheckError::DivisionByZero { span })
+}
+
+fn incdec_in_expr(span: Span) -> CheckError {
+    CheckError::Unsupported {
+        what: "`++`/`--` inside an expression".into(),
+        span,
+        help: Some("write the increment as a statement of its own: `i++;`".into()),
+    }
+}
+
+/// C's type for an integer literal: the first of int, (unsigned int,) long long, unsigned long long that holds it.
+fn int_literal_value(v: u64, unsigned: bool, long: bool, hex: bool) -> Value {
+    let fits_i32 = v <= i32::MAX as u64;
+    let fits_u32 = v <= u32::MAX as u64;
+    let fits_i64 = v <= i64::MAX as u64;
+    match (unsigned, long) {
+        (false, false) if fits_i32 => Value::I32(v as i32),
+        (false, false) if hex && fits_u32 => Value::U32(v as u32),
+        (true, false) if fits_u32 => Value::U32(v as u32),
+        (false, _) if fits_i64 => Value::I64(v as i64),
+        _ => Value::U64(v),
+    }
+}

@@ -1,0 +1,723 @@
+//! Names and types: turns the AST into a typed program, or reports every error found.
+
+mod error;
+mod expr;
+pub mod typed;
+
+use std::collections::HashMap;
+
+pub use error::CheckError;
+use typed::*;
+
+use crate::diag::did_you_mean;
+use crate::source::Span;
+use crate::syntax::ast::{self, BaseType};
+use crate::value::{Scalar, Value};
+
+/// Static shared memory per block accepted by CUDA without opt-in.
+const STATIC_SMEM_LIMIT: u64 = 48 * 1024;
+
+/// Checks every kernel and launch section of a module.
+pub fn check(module: &ast::Module) -> Result<Program, Vec<CheckError>> {
+    let mut errors = Vec::new();
+    for f in &module.device_fns {
+        errors.push(CheckError::Unsupported {
+            what: format!("`__device__` function `{}`", f.name),
+            span: f.span,
+            help: Some("inline its body into the kernel for now".into()),
+        });
+    }
+    let globals = Globals::new(module, &mut errors);
+    let mut program = Program::default();
+    for k in &module.kernels {
+        if let Some(prev) = program.kernels.iter().find(|p| p.name == k.name.name) {
+            errors.push(CheckError::Duplicate {
+                name: k.name.name.clone(),
+                span: k.name.span,
+                first: prev.span,
+            });
+            continue;
+        }
+        let mut cx = KernelChecker::new(&globals, &mut errors);
+        let kernel = cx.kernel(k);
+        program.kernels.push(kernel);
+    }
+    for l in &module.launches {
+        if program.kernel(&l.kernel.name).is_none() {
+            let names: Vec<&str> = program.kernels.iter().map(|k| k.name.as_str()).collect();
+            let help = did_you_mean(&l.kernel.name, names.iter().copied())
+                .unwrap_or_else(|| format!("the kernels of this file: {}", names.join(", ")));
+            errors.push(CheckError::UnknownKernel {
+                name: l.kernel.name.clone(),
+                span: l.kernel.span,
+                help,
+            });
+        }
+    }
+    if module.kernels.is_empty() && errors.is_empty() {
+        errors.push(CheckError::NoKernel {
+            span: Span::new(0, 0),
+        });
+    }
+    if errors.is_empty() {
+        Ok(program)
+    } else {
+        Err(errors)
+    }
+}
+
+/// File-scope names: `#define`s (checked where used, like macros) and `const` globals (folded once).
+pub(crate) struct Globals<'m> {
+    defines: HashMap<&'m str, &'m ast::Expr>,
+    consts: HashMap<&'m str, Value>,
+}
+
+impl<'m> Globals<'m> {
+    fn new(module: &'m ast::Module, errors: &mut Vec<CheckError>) -> Globals<'m> {
+        let mut g = Globals {
+            defines: HashMap::new(),
+            consts: HashMap::new(),
+        };
+        for d in &module.defines {
+            g.defines.insert(&d.name.name, &d.value);
+        }
+        for c in &module.consts {
+            let ty = match scalar_of(&c.ty) {
+                Ok(t) => t,
+                Err(e) => {
+                    errors.push(e);
+                    continue;
+                }
+            };
+            if !c.ty.is_const {
+                errors.push(CheckError::Unsupported {
+                    what: format!("the global variable `{}`", c.name.name),
+                    span: c.name.span,
+                    help: Some(
+                        "file-scope variables must be `const` (or `constexpr`) constants".into(),
+                    ),
+                });
+                continue;
+            }
+            let mut scratch = Vec::new();
+            let mut cx = KernelChecker::new(&g, &mut scratch);
+            let value = cx.expr(&c.value).map(|e| cx.convert(e, ty));
+            match value {
+                Ok(Expr {
+                    kind: ExprKind::Const(v),
+                    ..
+                }) => {
+                    g.consts.insert(&c.name.name, v);
+                }
+                Ok(e) => errors.push(CheckError::NotConstant {
+                    what: format!("the value of `{}`", c.name.name),
+                    span: e.span,
+                    help: None,
+                }),
+                Err(e) => errors.push(e),
+            }
+            errors.append(&mut scratch);
+        }
+        g
+    }
+}
+
+/// What a name in scope stands for.
+#[derive(Clone, Copy, Debug)]
+enum Binding {
+    Local { var: VarId, is_const: bool },
+    Param(u32),
+    Shared(u32),
+}
+
+/// Checks one kernel; collects errors and keeps going after each bad statement.
+pub(crate) struct KernelChecker<'g, 'e> {
+    globals: &'g Globals<'g>,
+    errors: &'e mut Vec<CheckError>,
+    scopes: Vec<HashMap<String, (Binding, Span)>>,
+    params: Vec<Param>,
+    shared: Vec<Shared>,
+    locals: Vec<Local>,
+    loop_depth: u32,
+    static_smem: u64,
+    /// `#define`s being expanded, to stop self-reference.
+    expanding: Vec<String>,
+}
+
+impl<'g, 'e> KernelChecker<'g, 'e> {
+    fn new(globals: &'g Globals<'g>, errors: &'e mut Vec<CheckError>) -> Self {
+        KernelChecker {
+            globals,
+            errors,
+            scopes: vec![HashMap::new()],
+            params: Vec::new(),
+            shared: Vec::new(),
+            locals: Vec::new(),
+            loop_depth: 0,
+            static_smem: 0,
+            expanding: Vec::new(),
+        }
+    }
+
+    fn kernel(&mut self, k: &ast::Kernel) -> Kernel {
+        for p in &k.params {
+            let kind = if p.ty.pointer {
+                match scalar_of_base(&p.ty) {
+                    Ok(elem) => ParamKind::Buffer {
+                        elem,
+                        is_const: p.ty.is_const,
+                    },
+                    Err(e) => {
+                        self.errors.push(e);
+                        continue;
+                    }
+                }
+            } else {
+                match scalar_of(&p.ty) {
+                    Ok(ty) => ParamKind::Scalar {
+                        ty,
+                        var: self.new_local(&p.name.name, ty, p.name.span),
+                    },
+                    Err(e) => {
+                        self.errors.push(e);
+                        continue;
+                    }
+                }
+            };
+            let binding = match kind {
+                ParamKind::Scalar { var, .. } => Binding::Local {
+                    var,
+                    is_const: p.ty.is_const,
+                },
+                ParamKind::Buffer { .. } => Binding::Param(self.params.len() as u32),
+            };
+            self.declare(&p.name, binding);
+            self.params.push(Param {
+                name: p.name.name.clone(),
+                span: p.name.span,
+                kind,
+            });
+        }
+        let body = self.block(&k.body);
+        Kernel {
+            name: k.name.name.clone(),
+            span: k.span,
+            params: std::mem::take(&mut self.params),
+            shared: std::mem::take(&mut self.shared),
+            locals: std::mem::take(&mut self.locals),
+            body,
+        }
+    }
+
+    fn new_local(&mut self, name: &str, declared: Scalar, span: Span) -> VarId {
+        self.locals.push(Local {
+            name: name.to_string(),
+            declared,
+            span,
+        });
+        VarId(self.locals.len() as u32 - 1)
+    }
+
+    fn declare(&mut self, name: &ast::Ident, binding: Binding) {
+        let scope = self
+            .scopes
+            .last_mut()
+            .expect("checker: a scope is always open");
+        if let Some((_, first)) = scope.get(&name.name) {
+            self.errors.push(CheckError::Duplicate {
+                name: name.name.clone(),
+                span: name.span,
+                first: *first,
+            });
+            return;
+        }
+        scope.insert(name.name.clone(), (binding, name.span));
+    }
+
+    fn lookup(&self, name: &str) -> Option<Binding> {
+        self.scopes
+            .iter()
+            .rev()
+            .find_map(|s| s.get(name).map(|(b, _)| *b))
+    }
+
+    /// Every name visible here, for "did you mean".
+    fn visible_names(&self) -> Vec<String> {
+        let mut names: Vec<String> = self.scopes.iter().flat_map(|s| s.keys().cloned()).collect();
+        names.extend(self.globals.defines.keys().map(|s| s.to_string()));
+        names.extend(self.globals.consts.keys().map(|s| s.to_string()));
+        names.extend(
+            ["threadIdx", "blockIdx", "blockDim", "gridDim", "warpSize"]
+                .iter()
+                .map(|s| s.to_string()),
+        );
+        names
+    }
+
+    fn block(&mut self, stmts: &[ast::Stmt]) -> Vec<Stmt> {
+        self.scopes.push(HashMap::new());
+        let mut out = Vec::new();
+        for s in stmts {
+            if let Err(e) = self.stmt(s, &mut out) {
+                self.errors.push(e);
+            }
+        }
+        self.scopes.pop();
+        out
+    }
+
+    fn body(&mut self, s: &ast::Stmt) -> Vec<Stmt> {
+        match &s.kind {
+            ast::StmtKind::Block(stmts) => self.block(stmts),
+            _ => self.block(std::slice::from_ref(s)),
+        }
+    }
+
+    fn stmt(&mut self, s: &ast::Stmt, out: &mut Vec<Stmt>) -> Result<(), CheckError> {
+        let span = s.span;
+        let push = |out: &mut Vec<Stmt>, kind| out.push(Stmt { kind, span });
+        match &s.kind {
+            ast::StmtKind::Empty => {}
+            ast::StmtKind::Block(stmts) => {
+                let inner = self.block(stmts);
+                out.extend(inner);
+            }
+            ast::StmtKind::Decl { ty, decls } => {
+                let declared = self.local_type(ty)?;
+                for d in decls {
+                    if !d.dims.is_empty() {
+                        return Err(CheckError::Unsupported {
+                            what: format!("the local array `{}`", d.name.name),
+                            span: d.name.span,
+                            help: Some(
+                                "each thread's locals are scalars here; use a `__shared__` array or several scalars"
+                                    .into(),
+                            ),
+                        });
+                    }
+                    let value = match &d.init {
+                        Some(init) => {
+                            let e = self.expr(init)?;
+                            self.convert(e, declared)
+                        }
+                        // Uninitialised locals start at zero so results never depend on block order.
+                        None => Expr {
+                            kind: ExprKind::Const(Value::I32(0).cast(declared)),
+                            ty: declared.promoted(),
+                            span: d.name.span,
+                        },
+                    };
+                    let var = self.new_local(&d.name.name, declared, d.name.span);
+                    self.declare(
+                        &d.name,
+                        Binding::Local {
+                            var,
+                            is_const: ty.is_const,
+                        },
+                    );
+                    push(out, StmtKind::Assign { var, value });
+                }
+            }
+            ast::StmtKind::Shared {
+                ty,
+                name,
+                dims,
+                is_extern,
+            } => {
+                let elem = scalar_of_base(ty)?;
+                let mut sizes = Vec::new();
+                for d in dims {
+                    match d {
+                        Some(e) => sizes.push(self.const_size(e)?),
+                        None if *is_extern && dims.len() == 1 => {}
+                        None => return Err(CheckError::NotConstant {
+                            what: "the size of a `__shared__` array".into(),
+                            span: name.span,
+                            help: Some(
+                                "give the size, e.g. `[256]`, or use `extern __shared__ T name[];`"
+                                    .into(),
+                            ),
+                        }),
+                    }
+                }
+                if *is_extern && !sizes.is_empty() {
+                    return Err(CheckError::Unsupported {
+                        what: "a sized `extern __shared__` array".into(),
+                        span: name.span,
+                        help: Some(
+                            "write `extern __shared__ T name[];` and pass --dyn-smem BYTES".into(),
+                        ),
+                    });
+                }
+                if sizes.len() > 2 {
+                    return Err(CheckError::Unsupported {
+                        what: "a `__shared__` array with more than 2 dimensions".into(),
+                        span: name.span,
+                        help: Some("flatten it to 1-D or 2-D and compute the index".into()),
+                    });
+                }
+                let shared = Shared {
+                    name: name.name.clone(),
+                    elem,
+                    dims: sizes,
+                    is_extern: *is_extern,
+                    span: name.span,
+                };
+                if !is_extern {
+                    self.static_smem += shared.static_len() * u64::from(elem.size());
+                    if self.static_smem > STATIC_SMEM_LIMIT {
+                        return Err(CheckError::SharedTooLarge {
+                            bytes: self.static_smem,
+                            span: name.span,
+                        });
+                    }
+                }
+                self.declare(name, Binding::Shared(self.shared.len() as u32));
+                self.shared.push(shared);
+            }
+            ast::StmtKind::Assign {
+                target,
+                op,
+                op_span,
+                value,
+            } => {
+                let value = self.expr(value)?;
+                let kind = self.assign(target, *op, *op_span, value)?;
+                push(out, kind);
+            }
+            ast::StmtKind::IncDec { target, inc } => {
+                let one = Expr {
+                    kind: ExprKind::Const(Value::I32(1)),
+                    ty: Scalar::I32,
+                    span,
+                };
+                let op = if *inc {
+                    ast::BinOp::Add
+                } else {
+                    ast::BinOp::Sub
+                };
+                let kind = self.assign(target, Some(op), span, one)?;
+                push(out, kind);
+            }
+            ast::StmtKind::Expr(e) => {
+                let kind = self.expr_stmt(e)?;
+                push(out, kind);
+            }
+            ast::StmtKind::If { cond, then, els } => {
+                let cond = self.condition(cond)?;
+                let then = self.body(then);
+                let els = els.as_ref().map(|e| self.body(e)).unwrap_or_default();
+                push(out, StmtKind::If { cond, then, els });
+            }
+            ast::StmtKind::For {
+                init,
+                cond,
+                step,
+                body,
+            } => {
+                self.scopes.push(HashMap::new());
+                let result = self.for_loop(init, cond.as_ref(), step, body, span, out);
+                self.scopes.pop();
+                result?;
+            }
+            ast::StmtKind::While { cond, body } => {
+                let cond = self.condition(cond)?;
+                let body = self.loop_body(body);
+                push(
+                    out,
+                    StmtKind::Loop {
+                        cond: Some(cond),
+                        test_first: true,
+                        body,
+                        step: Vec::new(),
+                    },
+                );
+            }
+            ast::StmtKind::DoWhile { body, cond } => {
+                let body = self.loop_body(body);
+                let cond = self.condition(cond)?;
+                push(
+                    out,
+                    StmtKind::Loop {
+                        cond: Some(cond),
+                        test_first: false,
+                        body,
+                        step: Vec::new(),
+                    },
+                );
+            }
+            ast::StmtKind::Break | ast::StmtKind::Continue => {
+                let is_break = matches!(s.kind, ast::StmtKind::Break);
+                if self.loop_depth == 0 {
+                    return Err(CheckError::OutsideLoop {
+                        what: if is_break { "break" } else { "continue" }.into(),
+                        span,
+                    });
+                }
+                push(
+                    out,
+                    if is_break {
+                        StmtKind::Break
+                    } else {
+                        StmtKind::Continue
+                    },
+                );
+            }
+            ast::StmtKind::Return(value) => {
+                if let Some(v) = value {
+                    return Err(CheckError::Type {
+                        message: "a kernel returns `void`".into(),
+                        span: v.span,
+                        label: "a value is returned here".into(),
+                        help: Some("write results to a buffer and use `return;`".into()),
+                    });
+                }
+                push(out, StmtKind::Return);
+            }
+        }
+        Ok(())
+    }
+
+    fn for_loop(
+        &mut self,
+        init: &[ast::Stmt],
+        cond: Option<&ast::Expr>,
+        step: &[ast::Stmt],
+        body: &ast::Stmt,
+        span: Span,
+        out: &mut Vec<Stmt>,
+    ) -> Result<(), CheckError> {
+        for s in init {
+            self.stmt(s, out)?;
+        }
+        let cond = cond.map(|c| self.condition(c)).transpose()?;
+        let body = self.loop_body(body);
+        let mut steps = Vec::new();
+        for s in step {
+            self.stmt(s, &mut steps)?;
+        }
+        out.push(Stmt {
+            kind: StmtKind::Loop {
+                cond,
+                test_first: true,
+                body,
+                step: steps,
+            },
+            span,
+        });
+        Ok(())
+    }
+
+    fn loop_body(&mut self, body: &ast::Stmt) -> Vec<Stmt> {
+        self.loop_depth += 1;
+        let b = self.body(body);
+        self.loop_depth -= 1;
+        b
+    }
+
+    /// A condition converted to `bool` (`if (n)` means `n != 0`).
+    fn condition(&mut self, e: &ast::Expr) -> Result<Expr, CheckError> {
+        let e = self.expr(e)?;
+        self.truth(e)
+    }
+
+    fn local_type(&mut self, ty: &ast::TypeName) -> Result<Scalar, CheckError> {
+        if ty.pointer {
+            return Err(CheckError::Unsupported {
+                what: "a local pointer variable".into(),
+                span: ty.span,
+                help: Some(
+                    "index the kernel's pointer parameters directly, e.g. `a[row * n + k]`".into(),
+                ),
+            });
+        }
+        scalar_of(ty)
+    }
+
+    fn const_size(&mut self, e: &ast::Expr) -> Result<u64, CheckError> {
+        let t = self.expr(e)?;
+        match t.kind {
+            ExprKind::Const(v) if t.ty.is_integer() => match v.as_i64() {
+                Some(n) if n > 0 => Ok(n as u64),
+                _ => Err(CheckError::Type {
+                    message: format!("array size must be positive, found {v}"),
+                    span: e.span,
+                    label: "not a positive size".into(),
+                    help: None,
+                }),
+            },
+            ExprKind::Const(_) => Err(CheckError::Type {
+                message: "array size must be an integer".into(),
+                span: e.span,
+                label: format!("this is `{}`", t.ty),
+                help: None,
+            }),
+            _ => Err(CheckError::NotConstant {
+                what: "the size of a `__shared__` array".into(),
+                span: e.span,
+                help: Some("use a literal, a `#define` or a `const` global".into()),
+            }),
+        }
+    }
+
+    /// `target op= value` → an assignment or a store.
+    fn assign(
+        &mut self,
+        target: &ast::Expr,
+        op: Option<ast::BinOp>,
+        op_span: Span,
+        value: Expr,
+    ) -> Result<StmtKind, CheckError> {
+        match &target.kind {
+            ast::ExprKind::Name(name) => match self.lookup(name) {
+                Some(Binding::Local { var, is_const }) => {
+                    if is_const {
+                        return Err(CheckError::NotAssignable {
+                            what: format!("`{name}`, which is `const`"),
+                            span: target.span,
+                            help: Some("remove `const` from its declaration".into()),
+                        });
+                    }
+                    let declared = self.locals[var.0 as usize].declared;
+                    let current = Expr {
+                        kind: ExprKind::Var(var),
+                        ty: declared.promoted(),
+                        span: target.span,
+                    };
+                    let value = match op {
+                        Some(op) => self.binary(op, op_span, current, value)?,
+                        None => value,
+                    };
+                    let value = self.convert(value, declared);
+                    Ok(StmtKind::Assign { var, value })
+                }
+                Some(Binding::Param(_)) | Some(Binding::Shared(_)) => {
+                    Err(CheckError::NotAssignable {
+                        what: format!("the array `{name}` itself"),
+                        span: target.span,
+                        help: Some(format!("assign to an element: `{name}[i] = ...`")),
+                    })
+                }
+                None => Err(self.unknown_name(name, target.span)),
+            },
+            ast::ExprKind::Index { .. } => {
+                let (mem, index) = self.element(target)?;
+                if let Space::Global(p) = mem.space {
+                    if let ParamKind::Buffer { is_const: true, .. } = self.params[p as usize].kind {
+                        return Err(CheckError::NotAssignable {
+                            what: format!(
+                                "an element of `{}`, a pointer to const",
+                                self.params[p as usize].name
+                            ),
+                            span: target.span,
+                            help: Some(
+                                "drop `const` from the parameter if the kernel writes it".into(),
+                            ),
+                        });
+                    }
+                }
+                let value = match op {
+                    Some(op) => {
+                        let current = Expr {
+                            kind: ExprKind::LoadAtStore { mem },
+                            ty: mem.elem.promoted(),
+                            span: target.span,
+                        };
+                        self.binary(op, op_span, current, value)?
+                    }
+                    None => value,
+                };
+                let value = self.convert(value, mem.elem);
+                Ok(StmtKind::Store { mem, index, value })
+            }
+            ast::ExprKind::Member { .. } => Err(CheckError::NotAssignable {
+                what: "a built-in variable".into(),
+                span: target.span,
+                help: Some("copy it into a local first: `int tx = threadIdx.x;`".into()),
+            }),
+            _ => Err(CheckError::NotAssignable {
+                what: "this expression".into(),
+                span: target.span,
+                help: Some("assign to a variable or to an element `a[i]`".into()),
+            }),
+        }
+    }
+
+    /// An expression used as a statement: only `__syncthreads()`.
+    fn expr_stmt(&mut self, e: &ast::Expr) -> Result<StmtKind, CheckError> {
+        if let ast::ExprKind::Call { callee, args } = &e.kind {
+            if callee.name == "__syncthreads" {
+                if !args.is_empty() {
+                    return Err(CheckError::ArgumentCount {
+                        name: callee.name.clone(),
+                        expected: "0".into(),
+                        found: args.len(),
+                        span: e.span,
+                    });
+                }
+                return Ok(StmtKind::Barrier);
+            }
+            // Checked for its errors; a call with no effect is still reported below.
+            self.expr(e)?;
+        }
+        Err(CheckError::Type {
+            message: "this statement has no effect".into(),
+            span: e.span,
+            label: "the value is computed and dropped".into(),
+            help: Some("assign it to a variable or an element, e.g. `x = ...;`".into()),
+        })
+    }
+
+    fn unknown_name(&self, name: &str, span: Span) -> CheckError {
+        let names = self.visible_names();
+        CheckError::UnknownName {
+            name: name.to_string(),
+            span,
+            suggestion: did_you_mean(name, names.iter().map(String::as_str)),
+        }
+    }
+}
+
+/// The scalar type of a non-pointer type name.
+fn scalar_of(ty: &ast::TypeName) -> Result<Scalar, CheckError> {
+    if ty.pointer {
+        return Err(CheckError::Unsupported {
+            what: "a pointer here".into(),
+            span: ty.span,
+            help: None,
+        });
+    }
+    scalar_of_base(ty)
+}
+
+/// The scalar type of a type's base (the element type of a pointer).
+fn scalar_of_base(ty: &ast::TypeName) -> Result<Scalar, CheckError> {
+    Ok(match ty.base {
+        BaseType::Bool => Scalar::Bool,
+        BaseType::I8 => Scalar::I8,
+        BaseType::U8 => Scalar::U8,
+        BaseType::I16 => Scalar::I16,
+        BaseType::U16 => Scalar::U16,
+        BaseType::I32 => Scalar::I32,
+        BaseType::U32 => Scalar::U32,
+        BaseType::I64 => Scalar::I64,
+        BaseType::U64 => Scalar::U64,
+        BaseType::F32 => Scalar::F32,
+        BaseType::F64 => Scalar::F64,
+        BaseType::Void => {
+            return Err(CheckError::Type {
+                message: "`void` has no values".into(),
+                span: ty.span,
+                label: "needs a value type".into(),
+                help: Some("use a type such as `float` or `int`".into()),
+            })
+        }
+        BaseType::Vector => {
+            return Err(CheckError::Unsupported {
+                what: format!("the type `{}`", ty.base_text),
+                span: ty.span,
+                help: Some("use scalar types (`float`, `int`, `double`, ...) for now".into()),
+            })
+        }
+    })
+}

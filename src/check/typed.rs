@@ -1,0 +1,308 @@
+//! The checked program: names resolved, every expression typed, implicit conversions explicit.
+
+use crate::source::Span;
+use crate::value::{ArithOp, CmpOp, Math1, Math2, Scalar, Value};
+
+/// Every kernel of a file, checked.
+#[derive(Clone, Debug, Default)]
+pub struct Program {
+    /// Kernels in file order.
+    pub kernels: Vec<Kernel>,
+}
+
+impl Program {
+    /// The kernel with this name.
+    pub fn kernel(&self, name: &str) -> Option<&Kernel> {
+        self.kernels.iter().find(|k| k.name == name)
+    }
+}
+
+/// A local variable (or scalar parameter) slot.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct VarId(pub u32);
+
+/// One checked kernel.
+#[derive(Clone, Debug)]
+pub struct Kernel {
+    /// Its name.
+    pub name: String,
+    /// Its definition.
+    pub span: Span,
+    /// Parameters in order.
+    pub params: Vec<Param>,
+    /// `__shared__` arrays.
+    pub shared: Vec<Shared>,
+    /// Every local variable, indexed by `VarId`.
+    pub locals: Vec<Local>,
+    /// The body.
+    pub body: Vec<Stmt>,
+}
+
+/// A kernel parameter.
+#[derive(Clone, Debug)]
+pub struct Param {
+    /// Its name.
+    pub name: String,
+    /// Where it is declared.
+    pub span: Span,
+    /// Scalar or buffer.
+    pub kind: ParamKind,
+}
+
+/// What a parameter holds.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum ParamKind {
+    /// A scalar, copied into a local variable at the start of each thread.
+    Scalar {
+        /// Declared type.
+        ty: Scalar,
+        /// The local that holds it.
+        var: VarId,
+    },
+    /// A pointer to a global buffer.
+    Buffer {
+        /// Element type.
+        elem: Scalar,
+        /// `const T*`: stores are rejected.
+        is_const: bool,
+    },
+}
+
+impl ParamKind {
+    /// `float*`, `int` ... as C spells it.
+    pub fn describe(&self) -> String {
+        match self {
+            ParamKind::Scalar { ty, .. } => ty.c_name().to_string(),
+            ParamKind::Buffer {
+                elem,
+                is_const: true,
+            } => format!("const {elem}*"),
+            ParamKind::Buffer { elem, .. } => format!("{elem}*"),
+        }
+    }
+}
+
+/// A `__shared__` array.
+#[derive(Clone, Debug)]
+pub struct Shared {
+    /// Its name.
+    pub name: String,
+    /// Element type.
+    pub elem: Scalar,
+    /// Dimensions (`[R][C]` → `[R, C]`); empty for `extern __shared__ T a[]`.
+    pub dims: Vec<u64>,
+    /// `extern __shared__`: sized by the launch's dynamic shared memory.
+    pub is_extern: bool,
+    /// Its declaration.
+    pub span: Span,
+}
+
+impl Shared {
+    /// Elements of a statically sized array.
+    pub fn static_len(&self) -> u64 {
+        self.dims.iter().product()
+    }
+}
+
+/// A local variable.
+#[derive(Clone, Debug)]
+pub struct Local {
+    /// Its name.
+    pub name: String,
+    /// Declared type (`char` stays `char`; its register holds the promoted type).
+    pub declared: Scalar,
+    /// Where it is declared.
+    pub span: Span,
+}
+
+/// Which memory an access goes to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Space {
+    /// Global buffer of parameter `n`.
+    Global(u32),
+    /// Shared array `n` of the kernel.
+    Shared(u32),
+}
+
+/// A memory reference: the space and its element type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Mem {
+    /// The buffer or array.
+    pub space: Space,
+    /// Element type in memory.
+    pub elem: Scalar,
+}
+
+/// CUDA's built-in index variables.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Builtin {
+    /// `threadIdx.{x,y,z}`
+    ThreadIdx(u8),
+    /// `blockIdx.{x,y,z}`
+    BlockIdx(u8),
+    /// `blockDim.{x,y,z}`
+    BlockDim(u8),
+    /// `gridDim.{x,y,z}`
+    GridDim(u8),
+}
+
+/// A function call the simulator computes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Func {
+    /// `sqrtf(x)` and other one-argument math.
+    Math1(Math1),
+    /// `powf(x, y)` and other two-argument math.
+    Math2(Math2),
+    /// `fmaf(a, b, c)`
+    Fma,
+    /// `abs(x)` on integers or floats.
+    Abs,
+}
+
+/// A typed expression. `ty` is the register type of its value.
+#[derive(Clone, Debug)]
+pub struct Expr {
+    /// What it computes.
+    pub kind: ExprKind,
+    /// Its type.
+    pub ty: Scalar,
+    /// Where it is written.
+    pub span: Span,
+}
+
+/// Typed expression forms.
+#[derive(Clone, Debug)]
+pub enum ExprKind {
+    /// A folded constant.
+    Const(Value),
+    /// A local variable.
+    Var(VarId),
+    /// `threadIdx.x` and friends (`unsigned int`).
+    Builtin(Builtin),
+    /// `-x`
+    Neg(Box<Expr>),
+    /// `~x`
+    BitNot(Box<Expr>),
+    /// `!x` on a `bool`
+    Not(Box<Expr>),
+    /// `a op b`, both of type `ty`.
+    Arith {
+        /// Operator.
+        op: ArithOp,
+        /// Left.
+        lhs: Box<Expr>,
+        /// Right.
+        rhs: Box<Expr>,
+    },
+    /// `a op b` of one operand type, giving `bool`.
+    Compare {
+        /// Operator.
+        op: CmpOp,
+        /// Left.
+        lhs: Box<Expr>,
+        /// Right.
+        rhs: Box<Expr>,
+    },
+    /// `a && b` (`and`) or `a || b`, short-circuit per lane.
+    Logic {
+        /// `&&` when true, `||` when false.
+        and: bool,
+        /// Left.
+        lhs: Box<Expr>,
+        /// Right, evaluated only on lanes that need it.
+        rhs: Box<Expr>,
+    },
+    /// `(to)operand`; the expression's `ty` is `to.promoted()`.
+    Cast {
+        /// Target type (may be a narrow integer: then the value is truncated).
+        to: Scalar,
+        /// Operand.
+        operand: Box<Expr>,
+    },
+    /// `cond ? then : els`, each side evaluated only on its lanes.
+    Select {
+        /// Condition (`bool`).
+        cond: Box<Expr>,
+        /// Value where true.
+        then: Box<Expr>,
+        /// Value where false.
+        els: Box<Expr>,
+    },
+    /// A math call.
+    Call {
+        /// The function.
+        func: Func,
+        /// Arguments, already of type `ty`.
+        args: Vec<Expr>,
+    },
+    /// `buf[index]`
+    Load {
+        /// What is read.
+        mem: Mem,
+        /// Element index (any integer type).
+        index: Box<Expr>,
+    },
+    /// The element the enclosing `Store` writes (the old value in `a[i] += v`).
+    LoadAtStore {
+        /// What is read.
+        mem: Mem,
+    },
+}
+
+/// A typed statement.
+#[derive(Clone, Debug)]
+pub struct Stmt {
+    /// What it does.
+    pub kind: StmtKind,
+    /// Where it is written.
+    pub span: Span,
+}
+
+/// Typed statement forms.
+#[derive(Clone, Debug)]
+pub enum StmtKind {
+    /// `var = value` (value already of the variable's register type).
+    Assign {
+        /// The variable.
+        var: VarId,
+        /// New value.
+        value: Expr,
+    },
+    /// `buf[index] = value`.
+    Store {
+        /// Where.
+        mem: Mem,
+        /// Element index.
+        index: Expr,
+        /// Value, of `mem.elem.promoted()`; may read `LoadAtStore`.
+        value: Expr,
+    },
+    /// `if`
+    If {
+        /// Condition (`bool`).
+        cond: Expr,
+        /// Taken branch.
+        then: Vec<Stmt>,
+        /// Else branch.
+        els: Vec<Stmt>,
+    },
+    /// Any loop.
+    Loop {
+        /// Condition (`None` = forever).
+        cond: Option<Expr>,
+        /// Tested before the first iteration (`for`/`while`), or after (`do`).
+        test_first: bool,
+        /// Body.
+        body: Vec<Stmt>,
+        /// `for` step statements (run after `continue` too).
+        step: Vec<Stmt>,
+    },
+    /// `break;`
+    Break,
+    /// `continue;`
+    Continue,
+    /// `return;`
+    Return,
+    /// `__syncthreads();`
+    Barrier,
+}

@@ -1,0 +1,437 @@
+//! Command-line interface: clap definitions, flags turned into options once, output and exit codes.
+
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Args as ClapArgs, Parser, Subcommand};
+use miette::{Diagnostic, GraphicalReportHandler, GraphicalTheme};
+use serde_json::json;
+
+use crate::gpu::{self, GpuConfig, OccupancyRequest};
+use crate::host::{ArgValue, Overrides};
+use crate::pipeline::{self, Failure, RunOptions, EXIT_RUN, EXIT_USAGE};
+use crate::report::{json as report_json, table};
+
+const EXIT_CODES: &str =
+    "Exit status: 0 success; 1 the kernel failed at run time (out of bounds, divergent barrier, \
+division by zero, step limit, failed expect); 2 usage, file, parse or type error.";
+
+/// A paper GPU: run a CUDA kernel on the CPU and see what a profiler on an H100 would show.
+#[derive(Debug, Parser)]
+#[command(name = "simt", version, about, after_help = EXIT_CODES)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Run a kernel and report memory, shared-memory, divergence, race, occupancy and time counters.
+    #[command(after_help = EXIT_CODES)]
+    Run(RunArgs),
+    /// Parse and type-check a kernel file without running it.
+    Check {
+        /// The `.sk` file.
+        file: PathBuf,
+        /// Print one JSON object.
+        #[arg(long)]
+        json: bool,
+    },
+    /// NVIDIA's occupancy calculator for one launch shape.
+    Occupancy(OccupancyArgs),
+    /// List the GPU presets and their numbers.
+    Gpus {
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+/// `simt run` flags.
+#[derive(Debug, ClapArgs)]
+pub struct RunArgs {
+    /// The `.sk` file.
+    pub file: PathBuf,
+    /// The kernel to run (needed when the file has several).
+    #[arg(long)]
+    pub kernel: Option<String>,
+    /// Grid size: X[,Y[,Z]] (overrides the launch section).
+    #[arg(long, value_parser = parse_dim)]
+    pub grid: Option<[u32; 3]>,
+    /// Block size: X[,Y[,Z]] (overrides the launch section).
+    #[arg(long, value_parser = parse_dim)]
+    pub block: Option<[u32; 3]>,
+    /// Set a parameter or host variable: NAME=VALUE, e.g. n=4096, a=rand(4096), a=[1,2,3], a=@in.npy.
+    #[arg(long = "arg", value_name = "NAME=VALUE")]
+    pub args: Vec<String>,
+    /// GPU model: a preset name (see `simt gpus`) or a JSON file with the same fields.
+    #[arg(long, default_value = "h100")]
+    pub gpu: String,
+    /// Print one JSON object on stdout instead of the report.
+    #[arg(long)]
+    pub json: bool,
+    /// Write a buffer after the run: NAME=PATH.npy.
+    #[arg(long = "save", value_name = "NAME=PATH")]
+    pub saves: Vec<String>,
+    /// Bytes of `extern __shared__` memory per block.
+    #[arg(long)]
+    pub dyn_smem: Option<u64>,
+    /// Registers per thread assumed by the occupancy calculator.
+    #[arg(long, default_value_t = 32)]
+    pub regs: u32,
+    /// Stop after this many warp instructions (catches endless loops).
+    #[arg(long, default_value_t = pipeline::DEFAULT_MAX_STEPS)]
+    pub max_steps: u64,
+    /// Seed for `rand` and `randint`.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+}
+
+/// `simt occupancy` flags.
+#[derive(Debug, ClapArgs)]
+pub struct OccupancyArgs {
+    /// Threads per block.
+    #[arg(long)]
+    pub threads: u32,
+    /// Registers per thread.
+    #[arg(long, default_value_t = 32)]
+    pub regs: u32,
+    /// Shared memory per block in bytes (static + dynamic).
+    #[arg(long, default_value_t = 0)]
+    pub smem: u32,
+    /// Blocks in the grid: adds waves and tail utilisation.
+    #[arg(long)]
+    pub blocks: Option<u64>,
+    /// Shared-memory carveout preference in percent (default: the calculator's default, all of it).
+    #[arg(long)]
+    pub carveout: Option<u32>,
+    /// GPU model: a preset name or a JSON file.
+    #[arg(long, default_value = "h100")]
+    pub gpu: String,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `X`, `X,Y` or `X,Y,Z`.
+fn parse_dim(s: &str) -> Result<[u32; 3], String> {
+    let parts: Vec<&str> = s.split([',', 'x']).map(str::trim).collect();
+    if parts.is_empty() || parts.len() > 3 {
+        return Err("expected X, X,Y or X,Y,Z".into());
+    }
+    let mut d = [1u32; 3];
+    for (slot, p) in d.iter_mut().zip(&parts) {
+        let v: u32 = p
+            .parse()
+            .map_err(|_| format!("`{p}` is not a positive whole number"))?;
+        if v == 0 || v > i32::MAX as u32 {
+            return Err(format!("`{p}` must be between 1 and 2147483647"));
+        }
+        *slot = v;
+    }
+    Ok(d)
+}
+
+fn load_gpu(name: &str) -> Result<GpuConfig, Failure> {
+    if let Some(g) = gpu::preset(name) {
+        return Ok(g);
+    }
+    if name.ends_with(".json") {
+        let text = std::fs::read_to_string(name)
+            .map_err(|e| Failure::usage(format!("cannot read `{name}`: {e}"), None))?;
+        return GpuConfig::from_json_str(&text)
+            .map_err(|e| Failure::usage(format!("`{name}`: {e}"), None));
+    }
+    Err(Failure::usage(
+        format!("unknown GPU `{name}`"),
+        Some(format!(
+            "presets: {} (or a .json file)",
+            gpu::preset_names().join(", ")
+        )),
+    ))
+}
+
+/// Runs the parsed command line; returns the process exit code.
+pub fn run(cli: Cli) -> ExitCode {
+    let json = match &cli.command {
+        Command::Run(a) => a.json,
+        Command::Check { json, .. } | Command::Gpus { json } => *json,
+        Command::Occupancy(a) => a.json,
+    };
+    let result = match cli.command {
+        Command::Run(a) => run_cmd(a),
+        Command::Check { file, json } => check_cmd(file, json),
+        Command::Occupancy(a) => occupancy_cmd(a),
+        Command::Gpus { json } => gpus_cmd(json),
+    };
+    match result {
+        Ok(code) => ExitCode::from(code),
+        Err(f) => {
+            report_failure(&f, json);
+            ExitCode::from(f.exit)
+        }
+    }
+}
+
+/// Prints a line to stdout; a closed pipe (`| head`) is a quiet success.
+fn emit(text: &str) {
+    let mut out = std::io::stdout().lock();
+    let _ = out.write_all(text.as_bytes()).and_then(|()| out.flush());
+}
+
+fn run_cmd(a: RunArgs) -> Result<u8, Failure> {
+    let gpu = load_gpu(&a.gpu)?;
+    let mut overrides = Overrides {
+        grid: a.grid,
+        block: a.block,
+        seed: a.seed,
+        ..Overrides::default()
+    };
+    let mut arg_texts = Vec::new();
+    for (i, text) in a.args.iter().enumerate() {
+        let Some((name, value)) = text.split_once('=') else {
+            return Err(Failure::usage(
+                format!("--arg `{text}` is not NAME=VALUE"),
+                Some("e.g. --arg n=4096 or --arg a=rand(4096)".into()),
+            ));
+        };
+        let name = name.trim();
+        if name.is_empty() || !name.chars().all(|c| c.is_alphanumeric() || c == '_') {
+            return Err(Failure::usage(
+                format!("--arg `{text}`: `{name}` is not a name"),
+                None,
+            ));
+        }
+        let value = match value.trim().strip_prefix('@') {
+            Some(path) => ArgValue::File(PathBuf::from(path)),
+            None => ArgValue::Expr(crate::syntax::parse_value(value).map_err(|e| {
+                Failure {
+                    errors: vec![pipeline::Located {
+                        src: crate::source::SourceFile::new(format!("--arg {name}="), value)
+                            .named_source(),
+                        inner: e.into(),
+                    }],
+                    exit: EXIT_USAGE,
+                }
+            })?),
+        };
+        overrides.args.push((name.to_string(), value, i));
+        arg_texts.push(value_text(text));
+    }
+    let mut saves = Vec::new();
+    for s in &a.saves {
+        let Some((name, path)) = s.split_once('=') else {
+            return Err(Failure::usage(
+                format!("--save `{s}` is not NAME=PATH.npy"),
+                None,
+            ));
+        };
+        saves.push((name.trim().to_string(), PathBuf::from(path)));
+    }
+    let src = pipeline::read(&a.file)?;
+    let opts = RunOptions {
+        kernel: a.kernel,
+        overrides,
+        arg_texts,
+        dyn_smem: a.dyn_smem,
+        max_steps: a.max_steps,
+        regs: a.regs,
+        gpu,
+        saves,
+    };
+    let report = pipeline::run(&src, &opts)?;
+    if a.json {
+        emit(&format!("{}\n", report_json::to_json(&report)));
+    } else {
+        emit(&table::render(&report));
+    }
+    Ok(if report.expects_passed() { 0 } else { EXIT_RUN })
+}
+
+/// The value part of `NAME=VALUE`, which is what an `--arg` diagnostic shows.
+fn value_text(text: &str) -> String {
+    text.split_once('=')
+        .map(|(_, v)| v.to_string())
+        .unwrap_or_default()
+}
+
+fn check_cmd(file: PathBuf, json: bool) -> Result<u8, Failure> {
+    let src = pipeline::read(&file)?;
+    let (_, program) = pipeline::compile(&src)?;
+    let kernels: Vec<serde_json::Value> = program
+        .kernels
+        .iter()
+        .map(|k| {
+            json!({
+                "name": k.name,
+                "params": k.params.iter().map(|p| json!({"name": p.name, "type": p.kind.describe()})).collect::<Vec<_>>(),
+            })
+        })
+        .collect();
+    if json {
+        emit(&format!(
+            "{}\n",
+            json!({"schema": report_json::SCHEMA, "file": src.name(), "ok": true, "kernels": kernels})
+        ));
+    } else {
+        let mut s = format!("{}: ok\n", src.name());
+        for k in &program.kernels {
+            let params: Vec<String> = k
+                .params
+                .iter()
+                .map(|p| format!("{} {}", p.kind.describe(), p.name))
+                .collect();
+            s.push_str(&format!(
+                "  __global__ void {}({})\n",
+                k.name,
+                params.join(", ")
+            ));
+        }
+        emit(&s);
+    }
+    Ok(0)
+}
+
+fn occupancy_cmd(a: OccupancyArgs) -> Result<u8, Failure> {
+    let gpu = load_gpu(&a.gpu)?;
+    let mut req = OccupancyRequest::new(a.threads, a.regs, a.smem);
+    req.carveout_percent = a.carveout;
+    let occ = gpu::occupancy(&gpu, &req);
+    let waves = a.blocks.map(|b| gpu::waves(&gpu, b, occ.blocks_per_sm));
+    if a.json {
+        let mut v = json!(occ);
+        v["schema"] = json!(report_json::SCHEMA);
+        v["gpu"] = json!(gpu.name);
+        if let Some(w) = &waves {
+            v["waves"] = json!(w);
+        }
+        emit(&format!("{v}\n"));
+    } else {
+        let mut s = format!(
+            "{}: {} threads/block, {} regs/thread, {} B shared/block\n",
+            gpu.name, a.threads, a.regs, a.smem
+        );
+        match &occ.cannot_launch {
+            Some(why) => s.push_str(&format!("cannot launch: {why}\n")),
+            None => {
+                let limiters: Vec<&str> = occ.limiters.iter().map(|l| l.as_str()).collect();
+                s.push_str(&format!(
+                    "blocks/SM {}   active warps {} of {}   occupancy {:.1}%   limited by {}\n",
+                    occ.blocks_per_sm,
+                    occ.active_warps,
+                    gpu.max_warps_per_sm,
+                    occ.occupancy * 100.0,
+                    limiters.join(" + ")
+                ));
+            }
+        }
+        let lim = &occ.limits;
+        let show = |v: Option<u32>| v.map_or("-".to_string(), |x| x.to_string());
+        s.push_str(&format!(
+            "limits: warps {}  blocks {}  registers {}  shared memory {}  barriers {}\n",
+            lim.warps,
+            lim.blocks,
+            show(lim.registers),
+            show(lim.shared_mem),
+            show(lim.barriers)
+        ));
+        s.push_str(&format!(
+            "allocated per block: {} registers, {} B shared memory\n",
+            occ.allocated_regs_per_block, occ.allocated_smem_per_block
+        ));
+        if let Some(w) = &waves {
+            s.push_str(&format!(
+                "waves {}   last wave {:.1}% full   overall utilisation {:.1}%\n",
+                w.waves,
+                w.last_wave_utilisation * 100.0,
+                w.overall_utilisation * 100.0
+            ));
+        }
+        emit(&s);
+    }
+    Ok(if occ.cannot_launch.is_some() {
+        EXIT_RUN
+    } else {
+        0
+    })
+}
+
+fn gpus_cmd(json: bool) -> Result<u8, Failure> {
+    let presets = gpu::presets();
+    if json {
+        emit(&format!(
+            "{}\n",
+            json!({"schema": report_json::SCHEMA, "gpus": presets})
+        ));
+    } else {
+        let mut s = format!(
+            "{:<22} {:>5} {:>5} {:>9} {:>10} {:>9}\n",
+            "name", "CC", "SMs", "clock", "DRAM BW", "smem/SM"
+        );
+        for g in &presets {
+            s.push_str(&format!(
+                "{:<22} {:>5} {:>5} {:>5} MHz {:>6} GB/s {:>6} KB\n",
+                g.name,
+                format!("{}.{}", g.compute_capability.0, g.compute_capability.1),
+                g.n_sm,
+                (g.clock_hz / 1e6).round(),
+                (g.mem_bw / 1e9).round(),
+                g.smem_per_sm / 1024
+            ));
+        }
+        emit(&s);
+    }
+    Ok(0)
+}
+
+/// Renders diagnostics on stderr, and with `--json` also as one object on stdout.
+fn report_failure(f: &Failure, json: bool) {
+    let theme = if std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none() {
+        GraphicalTheme::unicode()
+    } else {
+        GraphicalTheme::unicode_nocolor()
+    };
+    let handler = GraphicalReportHandler::new_themed(theme).with_width(100);
+    let mut err = String::new();
+    for e in &f.errors {
+        let _ = handler.render_report(&mut err, e);
+    }
+    eprint!("{err}");
+    if json {
+        let errors: Vec<serde_json::Value> = f.errors.iter().map(error_json).collect();
+        let first = errors.first().cloned().unwrap_or_default();
+        emit(&format!(
+            "{}\n",
+            json!({"schema": report_json::SCHEMA, "error": first, "errors": errors})
+        ));
+    }
+}
+
+/// One diagnostic as JSON: code, message, file, line and column of the first label.
+pub fn error_json(e: &pipeline::Located) -> serde_json::Value {
+    let label = e.labels().and_then(|mut l| l.next());
+    let (line, column, label_text) = match (&label, e.source_code()) {
+        (Some(l), Some(src)) => match src.read_span(l.inner(), 0, 0) {
+            Ok(contents) => (
+                Some(contents.line() + 1),
+                Some(contents.column() + 1),
+                l.label().map(str::to_string),
+            ),
+            Err(_) => (None, None, None),
+        },
+        _ => (None, None, None),
+    };
+    json!({
+        "code": e.code().map(|c| c.to_string()),
+        "message": e.to_string(),
+        "file": e.source_code().map(|_| e.src.name().to_string()),
+        "line": line,
+        "column": column,
+        "label": label_text,
+        "help": e.help().map(|h| h.to_string()),
+        "exit": if matches!(e.inner, pipeline::SimtDiagnostic::Run(_)) { EXIT_RUN } else { EXIT_USAGE },
+    })
+}

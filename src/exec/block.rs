@@ -1,0 +1,883 @@
+//! Runs one thread block: the instruction loop over lane arrays, the mask stack, barriers and memory.
+
+use super::counters::InstCounters;
+use super::error::RunError;
+use super::memory::{self, with_data, BufData};
+use super::race::{History, Race, RaceKind};
+use super::regs::{self, fill, map1, map2, map3, select, Lane, Lanes, RegFile};
+use super::{Buffer, LaunchConfig};
+use crate::ir::{bank_of, Bank, Input, Inst, KernelIr, Reg, Space};
+use crate::value::{convert, ArithOp, Float, Int, Num, Scalar};
+
+/// Most races described in a report (all are counted).
+pub(crate) const MAX_RACE_DETAILS: usize = 10;
+
+/// Binds `$T` to the Rust type of a numeric register type.
+macro_rules! num_ty {
+    ($ty:expr, $T:ident => $body:expr) => {
+        match $ty {
+            Scalar::I32 => {
+                type $T = i32;
+                $body
+            }
+            Scalar::U32 => {
+                type $T = u32;
+                $body
+            }
+            Scalar::I64 => {
+                type $T = i64;
+                $body
+            }
+            Scalar::U64 => {
+                type $T = u64;
+                $body
+            }
+            Scalar::F32 => {
+                type $T = f32;
+                $body
+            }
+            Scalar::F64 => {
+                type $T = f64;
+                $body
+            }
+            other => unreachable!("lower: {other} is not a numeric register type"),
+        }
+    };
+}
+
+/// Binds `$T` to the Rust type of an integer register type.
+macro_rules! int_ty {
+    ($ty:expr, $T:ident => $body:expr) => {
+        match $ty {
+            Scalar::I32 => {
+                type $T = i32;
+                $body
+            }
+            Scalar::U32 => {
+                type $T = u32;
+                $body
+            }
+            Scalar::I64 => {
+                type $T = i64;
+                $body
+            }
+            Scalar::U64 => {
+                type $T = u64;
+                $body
+            }
+            other => unreachable!("checker: {other} is not an integer register type"),
+        }
+    };
+}
+
+/// Binds `$T` to the Rust type of a floating register type.
+macro_rules! float_ty {
+    ($ty:expr, $T:ident => $body:expr) => {
+        match $ty {
+            Scalar::F32 => {
+                type $T = f32;
+                $body
+            }
+            Scalar::F64 => {
+                type $T = f64;
+                $body
+            }
+            other => unreachable!("checker: {other} is not a floating register type"),
+        }
+    };
+}
+
+/// Runs `$body` with `$S` bound to the storage type of a register bank.
+macro_rules! bank_ty {
+    ($bank:expr, $S:ident => $body:expr) => {
+        match $bank {
+            Bank::B => {
+                type $S = bool;
+                $body
+            }
+            Bank::W => {
+                type $S = u32;
+                $body
+            }
+            Bank::D => {
+                type $S = u64;
+                $body
+            }
+            Bank::F => {
+                type $S = f32;
+                $body
+            }
+            Bank::G => {
+                type $S = f64;
+                $body
+            }
+        }
+    };
+}
+
+/// A saved mask: an `if`, a loop (with the lanes that `continue`d), or a short-circuit side.
+#[derive(Debug, Default)]
+struct Frame {
+    saved: Vec<bool>,
+    cont: Vec<bool>,
+    is_loop: bool,
+}
+
+/// One shared array of the running block.
+#[derive(Debug)]
+struct SharedArr {
+    name: String,
+    data: BufData,
+    history: History,
+}
+
+/// The state of one worker running blocks one after another; buffers are reused across blocks.
+#[derive(Debug)]
+pub(crate) struct BlockRunner<'a> {
+    ir: &'a KernelIr,
+    cfg: &'a LaunchConfig,
+    regs: RegFile,
+    mask: Vec<bool>,
+    full: bool,
+    warps_active: u64,
+    lanes_active: u64,
+    frames: Vec<Frame>,
+    depth: usize,
+    returned: Vec<bool>,
+    shared: Vec<SharedArr>,
+    idx: Vec<i64>,
+    scratch: Vec<i64>,
+    epoch: u64,
+    local_epoch: u32,
+    block: [u32; 3],
+    /// Events per instruction, summed over the blocks this runner ran.
+    pub(crate) counters: Vec<InstCounters>,
+    /// The first races described, in block order.
+    pub(crate) races: Vec<Race>,
+    /// Warp instructions issued so far (for `--max-steps`).
+    pub(crate) steps: u64,
+}
+
+impl<'a> BlockRunner<'a> {
+    pub(crate) fn new(
+        ir: &'a KernelIr,
+        cfg: &'a LaunchConfig,
+        shared_lens: &[usize],
+    ) -> BlockRunner<'a> {
+        let lanes = cfg.threads_per_block() as usize;
+        let mut regs = RegFile::new(ir, lanes);
+        for &(r, ty, input) in &ir.inputs {
+            let v = match input {
+                Input::Const(v) => Some(v),
+                Input::BlockDim(a) => Some(crate::value::Value::U32(cfg.block[a as usize])),
+                Input::GridDim(a) => Some(crate::value::Value::U32(cfg.grid[a as usize])),
+                Input::ThreadIdx(a) => {
+                    let w = &mut regs.w[r.0 as usize];
+                    for (l, x) in w.iter_mut().enumerate() {
+                        *x = cfg.thread_of(l)[a as usize];
+                    }
+                    None
+                }
+                Input::BlockIdx(_) | Input::Param(_) => None,
+            };
+            if let Some(v) = v {
+                fill_value(&mut regs, r, ty, v);
+            }
+        }
+        let shared = ir
+            .shared
+            .iter()
+            .zip(shared_lens)
+            .map(|(s, &len)| SharedArr {
+                name: s.name.clone(),
+                data: BufData::zeros(s.elem, len),
+                history: History::new(len),
+            })
+            .collect();
+        BlockRunner {
+            ir,
+            cfg,
+            regs,
+            mask: vec![true; lanes],
+            full: true,
+            warps_active: 0,
+            lanes_active: 0,
+            frames: Vec::new(),
+            depth: 0,
+            returned: vec![false; lanes],
+            shared,
+            idx: vec![0; lanes],
+            scratch: Vec::with_capacity(64),
+            epoch: 0,
+            local_epoch: 0,
+            block: [0; 3],
+            counters: vec![InstCounters::default(); ir.insts.len()],
+            races: Vec::new(),
+            steps: 0,
+        }
+    }
+
+    /// Runs block `block` to completion.
+    pub(crate) fn run(
+        &mut self,
+        block: [u32; 3],
+        scalars: &[Option<crate::value::Value>],
+        globals: &mut [Option<Buffer>],
+    ) -> Result<(), RunError> {
+        self.block = block;
+        for &(r, ty, input) in &self.ir.inputs {
+            match input {
+                Input::BlockIdx(a) => fill(&mut self.regs, r, block[a as usize]),
+                Input::Param(p) => {
+                    let v =
+                        scalars[p as usize].expect("pipeline: every scalar parameter has a value");
+                    fill_value(&mut self.regs, r, ty, v.cast(ty));
+                }
+                _ => {}
+            }
+        }
+        self.mask.iter_mut().for_each(|m| *m = true);
+        self.returned.iter_mut().for_each(|m| *m = false);
+        self.depth = 0;
+        self.update_mask();
+        for s in &mut self.shared {
+            s.data.clear();
+        }
+        self.epoch += 1;
+        self.local_epoch = 0;
+        let insts = &self.ir.insts;
+        let mut pc = 0usize;
+        while pc < insts.len() {
+            let inst = insts[pc];
+            let mut next = pc + 1;
+            match inst {
+                Inst::If { c, else_at } => {
+                    self.branch(pc, c);
+                    self.push(false);
+                    self.and_mask(c, false);
+                    if self.lanes_active == 0 {
+                        next = else_at as usize;
+                    }
+                }
+                Inst::Else { c, end_at } => {
+                    let f = &self.frames[self.depth - 1];
+                    let cond = &self.regs.b[c.0 as usize];
+                    for ((m, &s), &x) in self.mask.iter_mut().zip(&f.saved).zip(cond) {
+                        *m = s && !x;
+                    }
+                    self.update_mask();
+                    if self.lanes_active == 0 {
+                        next = end_at as usize;
+                    }
+                }
+                Inst::EndIf | Inst::LoopEnd | Inst::MaskPop => self.pop(),
+                Inst::LoopBegin => self.push(true),
+                Inst::LoopTest { c, exit_at } => {
+                    self.branch(pc, c);
+                    self.and_mask(c, false);
+                    if self.lanes_active == 0 {
+                        next = exit_at as usize;
+                    }
+                }
+                Inst::LoopContinue => {
+                    let f = &mut self.frames[self.depth - 1];
+                    for (m, c) in self.mask.iter_mut().zip(f.cont.iter_mut()) {
+                        *m |= *c;
+                        *c = false;
+                    }
+                    self.update_mask();
+                }
+                Inst::LoopBack { head } => {
+                    self.steps += self.warps_active;
+                    if self.steps > self.cfg.max_steps {
+                        return Err(RunError::StepLimit {
+                            limit: self.cfg.max_steps,
+                            span: self.ir.spans[pc],
+                            block,
+                        });
+                    }
+                    if self.lanes_active > 0 {
+                        next = head as usize;
+                    }
+                }
+                Inst::MaskPush { c, negate, skip_to } => {
+                    self.push(false);
+                    self.and_mask(c, negate);
+                    if self.lanes_active == 0 {
+                        next = skip_to as usize;
+                    }
+                }
+                Inst::Break { skip_to } | Inst::Continue { skip_to } | Inst::Return { skip_to } => {
+                    self.leave(inst);
+                    next = skip_to as usize;
+                }
+                Inst::Barrier => self.barrier(pc)?,
+                Inst::Load {
+                    space,
+                    elem,
+                    d,
+                    idx,
+                    idx_ty,
+                } => {
+                    self.issue(pc);
+                    self.load(pc, space, elem, d, idx, idx_ty, globals)?;
+                }
+                Inst::Store {
+                    space,
+                    elem,
+                    idx,
+                    idx_ty,
+                    v,
+                } => {
+                    self.issue(pc);
+                    self.store(pc, space, elem, idx, idx_ty, v, globals)?;
+                }
+                Inst::Mov { ty, d, a } => {
+                    let lanes = Lanes {
+                        mask: &self.mask,
+                        full: self.full,
+                    };
+                    bank_ty!(bank_of(ty), S => map1::<S, S>(&mut self.regs, &lanes, d, a, |x| x));
+                }
+                _ => {
+                    self.issue(pc);
+                    self.compute(pc, inst)?;
+                }
+            }
+            pc = next;
+        }
+        Ok(())
+    }
+
+    /// Adds the current warps and lanes to instruction `pc` (one warp instruction per warp with an active lane).
+    #[inline]
+    fn issue(&mut self, pc: usize) {
+        let c = &mut self.counters[pc];
+        c.warp_instr += self.warps_active;
+        c.active_lane_slots += self.lanes_active;
+        self.steps += self.warps_active;
+    }
+
+    /// A branch instruction: counts it, and the warps whose active lanes disagree on `c`.
+    fn branch(&mut self, pc: usize, c: Reg) {
+        self.issue(pc);
+        let cond = &self.regs.b[c.0 as usize];
+        let (mut branches, mut divergent) = (0, 0);
+        for (m, x) in self.mask.chunks(32).zip(cond.chunks(32)) {
+            let (mut act, mut taken) = (0, 0);
+            for (&mi, &xi) in m.iter().zip(x) {
+                act += u32::from(mi);
+                taken += u32::from(mi && xi);
+            }
+            if act > 0 {
+                branches += 1;
+                if taken > 0 && taken < act {
+                    divergent += 1;
+                }
+            }
+        }
+        let cnt = &mut self.counters[pc];
+        cnt.branches += branches;
+        cnt.divergent += divergent;
+    }
+
+    fn update_mask(&mut self) {
+        let mut warps = 0;
+        let mut lanes = 0;
+        for w in self.mask.chunks(32) {
+            let n = w.iter().filter(|&&m| m).count() as u64;
+            lanes += n;
+            warps += u64::from(n > 0);
+        }
+        self.warps_active = warps;
+        self.lanes_active = lanes;
+        self.full = lanes == self.mask.len() as u64;
+    }
+
+    fn push(&mut self, is_loop: bool) {
+        if self.depth == self.frames.len() {
+            self.frames.push(Frame::default());
+        }
+        let f = &mut self.frames[self.depth];
+        f.saved.clear();
+        f.saved.extend_from_slice(&self.mask);
+        f.is_loop = is_loop;
+        if is_loop {
+            f.cont.clear();
+            f.cont.resize(self.mask.len(), false);
+        }
+        self.depth += 1;
+    }
+
+    fn pop(&mut self) {
+        self.depth -= 1;
+        let f = &self.frames[self.depth];
+        self.mask.copy_from_slice(&f.saved);
+        self.update_mask();
+    }
+
+    fn and_mask(&mut self, c: Reg, negate: bool) {
+        let cond = &self.regs.b[c.0 as usize];
+        for (m, &x) in self.mask.iter_mut().zip(cond) {
+            *m = *m && (x != negate);
+        }
+        self.update_mask();
+    }
+
+    /// `break`, `continue`, `return`: every active lane leaves; enclosing frames forget it.
+    fn leave(&mut self, inst: Inst) {
+        let to_loop = !matches!(inst, Inst::Return { .. });
+        for f in self.frames[..self.depth].iter_mut().rev() {
+            if to_loop && f.is_loop {
+                if matches!(inst, Inst::Continue { .. }) {
+                    for (c, &m) in f.cont.iter_mut().zip(&self.mask) {
+                        *c |= m;
+                    }
+                }
+                break;
+            }
+            for (s, &m) in f.saved.iter_mut().zip(&self.mask) {
+                *s &= !m;
+            }
+        }
+        if !to_loop {
+            for (r, &m) in self.returned.iter_mut().zip(&self.mask) {
+                *r |= m;
+            }
+        }
+        self.mask.iter_mut().for_each(|m| *m = false);
+        self.update_mask();
+    }
+
+    fn barrier(&mut self, pc: usize) -> Result<(), RunError> {
+        let missing = self
+            .mask
+            .iter()
+            .zip(&self.returned)
+            .position(|(&m, &r)| !m && !r);
+        if let Some(lane) = missing {
+            let live = self.returned.iter().filter(|&&r| !r).count() as u32;
+            return Err(RunError::DivergentBarrier {
+                span: self.ir.spans[pc],
+                block: self.block,
+                missing: self.cfg.thread_of(lane),
+                arrived: self.lanes_active as u32,
+                live,
+            });
+        }
+        self.issue(pc);
+        self.counters[pc].barriers += 1;
+        self.epoch += 1;
+        self.local_epoch += 1;
+        Ok(())
+    }
+
+    /// Indices of the active lanes as `i64`.
+    fn indices(&mut self, idx: Reg, idx_ty: Scalar) {
+        match idx_ty {
+            Scalar::I32 => {
+                for (o, &x) in self.idx.iter_mut().zip(&self.regs.w[idx.0 as usize]) {
+                    *o = i64::from(x as i32);
+                }
+            }
+            Scalar::U32 => {
+                for (o, &x) in self.idx.iter_mut().zip(&self.regs.w[idx.0 as usize]) {
+                    *o = i64::from(x);
+                }
+            }
+            _ => {
+                for (o, &x) in self.idx.iter_mut().zip(&self.regs.d[idx.0 as usize]) {
+                    *o = x as i64;
+                }
+            }
+        }
+    }
+
+    fn oob(&self, pc: usize, space: Space, lane: usize, globals: &[Option<Buffer>]) -> RunError {
+        let (kind, name, len) = match space {
+            Space::Global(p) => {
+                let b = globals[p as usize]
+                    .as_ref()
+                    .expect("pipeline: every buffer parameter is bound");
+                ("global", b.name.clone(), b.data.len())
+            }
+            Space::Shared(s) => {
+                let a = &self.shared[s as usize];
+                ("shared", a.name.clone(), a.data.len())
+            }
+        };
+        let index = self.idx[lane];
+        let help = if index < 0 {
+            "the index is negative; check the arithmetic that computes it".to_string()
+        } else if kind == "global" {
+            format!("guard the access with a bounds check such as `if (i < n)`; the grid has more threads than `{name}` has elements")
+        } else {
+            format!("`{name}` is sized for fewer threads than this block has; check the block size and the index")
+        };
+        RunError::OutOfBounds {
+            space: kind,
+            buffer: name,
+            index,
+            len: len as u64,
+            span: self.ir.spans[pc],
+            block: self.block,
+            thread: self.cfg.thread_of(lane),
+            help,
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn load(
+        &mut self,
+        pc: usize,
+        space: Space,
+        elem: Scalar,
+        d: Reg,
+        idx: Reg,
+        idx_ty: Scalar,
+        globals: &mut [Option<Buffer>],
+    ) -> Result<(), RunError> {
+        if self.lanes_active == 0 {
+            return Ok(());
+        }
+        self.indices(idx, idx_ty);
+        let data = match space {
+            Space::Global(p) => {
+                &globals[p as usize]
+                    .as_ref()
+                    .expect("pipeline: buffer bound")
+                    .data
+            }
+            Space::Shared(s) => &self.shared[s as usize].data,
+        };
+        if let Some(lane) = memory::out_of_bounds(&self.idx, &self.mask, data.len()) {
+            return Err(self.oob(pc, space, lane, globals));
+        }
+        self.account(pc, space, elem, false);
+        let data = match space {
+            Space::Global(p) => {
+                &globals[p as usize]
+                    .as_ref()
+                    .expect("pipeline: buffer bound")
+                    .data
+            }
+            Space::Shared(s) => &self.shared[s as usize].data,
+        };
+        let (mask, ix, regs) = (&self.mask, &self.idx, &mut self.regs);
+        with_data!(data, v => gather_into(v, ix, mask, regs, d));
+        if let Space::Shared(s) = space {
+            self.track(pc, s, false);
+        }
+        Ok(())
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn store(
+        &mut self,
+        pc: usize,
+        space: Space,
+        elem: Scalar,
+        idx: Reg,
+        idx_ty: Scalar,
+        v: Reg,
+        globals: &mut [Option<Buffer>],
+    ) -> Result<(), RunError> {
+        if self.lanes_active == 0 {
+            return Ok(());
+        }
+        self.indices(idx, idx_ty);
+        let len = match space {
+            Space::Global(p) => globals[p as usize]
+                .as_ref()
+                .expect("pipeline: buffer bound")
+                .data
+                .len(),
+            Space::Shared(s) => self.shared[s as usize].data.len(),
+        };
+        if let Some(lane) = memory::out_of_bounds(&self.idx, &self.mask, len) {
+            return Err(self.oob(pc, space, lane, globals));
+        }
+        self.account(pc, space, elem, true);
+        match space {
+            Space::Global(p) => {
+                let buf = globals[p as usize]
+                    .as_mut()
+                    .expect("pipeline: buffer bound");
+                if memory::has_duplicate(&self.idx, &self.mask, &mut self.scratch) {
+                    self.counters[pc].race_count += 1;
+                    let lane = first_duplicate(&self.idx, &self.mask);
+                    self.describe(Race {
+                        kind: RaceKind::GlobalDuplicate,
+                        block: self.block,
+                        epoch: self.local_epoch,
+                        array: buf.name.clone(),
+                        index: self.idx[lane.1],
+                        warp: (lane.1 / 32) as u32,
+                        other_warp: (lane.0 / 32) as u32,
+                        inst: pc as u32,
+                        other_inst: pc as u32,
+                    });
+                }
+                let (mask, ix, regs) = (&self.mask, &self.idx, &self.regs);
+                with_data!(&mut buf.data, data => scatter_from(data, ix, mask, regs, v));
+            }
+            Space::Shared(s) => {
+                self.track(pc, s, true);
+                let (mask, ix, regs) = (&self.mask, &self.idx, &self.regs);
+                with_data!(&mut self.shared[s as usize].data, data => scatter_from(data, ix, mask, regs, v));
+            }
+        }
+        Ok(())
+    }
+
+    /// Sectors (global) or wavefronts (shared) of one memory instruction, warp by warp.
+    fn account(&mut self, pc: usize, space: Space, elem: Scalar, is_store: bool) {
+        let size = elem.size();
+        let c = &mut self.counters[pc];
+        for (ix, m) in self.idx.chunks(32).zip(self.mask.chunks(32)) {
+            if !m.iter().any(|&x| x) {
+                continue;
+            }
+            match space {
+                Space::Global(_) => {
+                    let sectors = memory::warp_sectors(ix, m, size, &mut self.scratch);
+                    let active = m.iter().filter(|&&x| x).count() as u64;
+                    c.g_bytes_requested += active * u64::from(size);
+                    if is_store {
+                        c.gst_instr += 1;
+                        c.gst_sectors += sectors;
+                    } else {
+                        c.gld_instr += 1;
+                        c.gld_sectors += sectors;
+                    }
+                }
+                Space::Shared(_) => {
+                    let (wf, ideal) = memory::warp_wavefronts(ix, m, size, &mut self.scratch);
+                    c.smem_ideal_wavefronts += ideal;
+                    if is_store {
+                        c.smem_st_instr += 1;
+                        c.smem_st_wavefronts += wf;
+                    } else {
+                        c.smem_ld_instr += 1;
+                        c.smem_ld_wavefronts += wf;
+                    }
+                }
+            }
+        }
+    }
+
+    /// Shared-memory hazards of one instruction, lane by lane in lane order.
+    fn track(&mut self, pc: usize, s: u32, is_store: bool) {
+        let arr = &mut self.shared[s as usize];
+        let mut first = None;
+        for (lane, (&m, &i)) in self.mask.iter().zip(&self.idx).enumerate() {
+            if !m {
+                continue;
+            }
+            let warp = (lane / 32) as u32;
+            let h = if is_store {
+                arr.history.write(i as usize, warp, self.epoch, pc as u32)
+            } else {
+                arr.history.read(i as usize, warp, self.epoch, pc as u32)
+            };
+            if first.is_none() {
+                if let Some(h) = h {
+                    first = Some((h, i, warp));
+                }
+            }
+        }
+        if let Some(((kind, other_warp, other_inst), index, warp)) = first {
+            self.counters[pc].race_count += 1;
+            let array = self.shared[s as usize].name.clone();
+            self.describe(Race {
+                kind,
+                block: self.block,
+                epoch: self.local_epoch,
+                array,
+                index,
+                warp,
+                other_warp,
+                inst: pc as u32,
+                other_inst,
+            });
+        }
+    }
+
+    fn describe(&mut self, race: Race) {
+        if self.races.len() < MAX_RACE_DETAILS {
+            self.races.push(race);
+        }
+    }
+
+    /// Arithmetic, comparisons, casts and math calls.
+    fn compute(&mut self, pc: usize, inst: Inst) -> Result<(), RunError> {
+        let lanes = Lanes {
+            mask: &self.mask,
+            full: self.full,
+        };
+        let regs = &mut self.regs;
+        match inst {
+            Inst::Arith { op, ty, d, a, b } => {
+                if matches!(op, ArithOp::Div | ArithOp::Rem) && ty.is_integer() {
+                    let zero = match bank_of(ty) {
+                        Bank::W => regs::zero_lane::<u32>(regs, &lanes, b),
+                        _ => regs::zero_lane::<u64>(regs, &lanes, b),
+                    };
+                    if let Some(lane) = zero {
+                        return Err(RunError::DivisionByZero {
+                            span: self.ir.spans[pc],
+                            block: self.block,
+                            thread: self.cfg.thread_of(lane),
+                        });
+                    }
+                }
+                match op {
+                    ArithOp::Shl | ArithOp::Shr | ArithOp::And | ArithOp::Or | ArithOp::Xor => {
+                        int_ty!(ty, T => bits::<T>(regs, &lanes, op, d, a, b))
+                    }
+                    _ => num_ty!(ty, T => arith::<T>(regs, &lanes, op, d, a, b)),
+                }
+            }
+            Inst::Cmp { op, ty, d, a, b } => {
+                if ty == Scalar::Bool {
+                    map2::<bool, bool>(regs, &lanes, d, a, b, |x, y| op.apply(x, y));
+                } else {
+                    num_ty!(ty, T => map2::<<T as Lane>::S, bool>(regs, &lanes, d, a, b, |x, y| op.apply(T::ld(x), T::ld(y))));
+                }
+            }
+            Inst::Neg { ty, d, a } => {
+                num_ty!(ty, T => map1(regs, &lanes, d, a, |x| T::st(T::neg(T::ld(x)))))
+            }
+            Inst::BitNot { ty, d, a } => {
+                int_ty!(ty, T => map1(regs, &lanes, d, a, |x| T::st(T::not(T::ld(x)))))
+            }
+            Inst::Not { d, a } => map1::<bool, bool>(regs, &lanes, d, a, |x| !x),
+            Inst::Logic { and, d, a, b } => {
+                map2::<bool, bool>(
+                    regs,
+                    &lanes,
+                    d,
+                    a,
+                    b,
+                    |x, y| if and { x && y } else { x || y },
+                )
+            }
+            Inst::Cast { from, to, d, a } => cast(regs, &lanes, from, to, d, a),
+            Inst::Select { ty, d, c, a, b } => {
+                bank_ty!(bank_of(ty), S => select::<S>(regs, &lanes, d, c, a, b))
+            }
+            Inst::Math1 { f, ty, d, a } => {
+                float_ty!(ty, T => map1(regs, &lanes, d, a, |x| T::st(T::math1(f, T::ld(x)))))
+            }
+            Inst::Math2 { f, ty, d, a, b } => {
+                float_ty!(ty, T => map2(regs, &lanes, d, a, b, |x, y| T::st(T::math2(f, T::ld(x), T::ld(y)))))
+            }
+            Inst::Fma { ty, d, a, b, c } => {
+                float_ty!(ty, T => map3(regs, &lanes, d, [a, b, c], |x, y, z| T::st(T::fma(T::ld(x), T::ld(y), T::ld(z)))))
+            }
+            Inst::Abs { ty, d, a } => {
+                num_ty!(ty, T => map1(regs, &lanes, d, a, |x| T::st(T::abs(T::ld(x)))))
+            }
+            other => unreachable!("block: {other:?} is handled by the control loop"),
+        }
+        Ok(())
+    }
+}
+
+fn arith<T: Lane>(regs: &mut RegFile, m: &Lanes<'_>, op: ArithOp, d: Reg, a: Reg, b: Reg) {
+    let f: fn(T, T) -> T = match op {
+        ArithOp::Add => T::add,
+        ArithOp::Sub => T::sub,
+        ArithOp::Mul => T::mul,
+        ArithOp::Min => T::min,
+        ArithOp::Max => T::max,
+        // Zero divisors were rejected before this runs.
+        ArithOp::Div => |x, y| T::div(x, y).unwrap_or_default(),
+        ArithOp::Rem => |x, y| T::rem(x, y).unwrap_or_default(),
+        other => unreachable!("block: {other:?} is a bit operator"),
+    };
+    map2(regs, m, d, a, b, |x, y| T::st(f(T::ld(x), T::ld(y))));
+}
+
+fn bits<T: Lane + Int>(regs: &mut RegFile, m: &Lanes<'_>, op: ArithOp, d: Reg, a: Reg, b: Reg) {
+    let f: fn(T, T) -> T = match op {
+        ArithOp::Shl => T::shl,
+        ArithOp::Shr => T::shr,
+        ArithOp::And => T::and,
+        ArithOp::Or => T::or,
+        ArithOp::Xor => T::xor,
+        other => unreachable!("block: {other:?} is not a bit operator"),
+    };
+    map2(regs, m, d, a, b, |x, y| T::st(f(T::ld(x), T::ld(y))));
+}
+
+/// C conversions between register types, including `bool` and truncation to narrow integers.
+fn cast(regs: &mut RegFile, m: &Lanes<'_>, from: Scalar, to: Scalar, d: Reg, a: Reg) {
+    let narrow = to.promoted() != to;
+    if from == Scalar::Bool {
+        num_ty!(to.promoted(), D => map1::<bool, <D as Lane>::S>(regs, m, d, a, |x| D::st(convert::<i32, D>(i32::from(x)))));
+    } else if to == Scalar::Bool {
+        num_ty!(from, S => map1::<<S as Lane>::S, bool>(regs, m, d, a, |x| !S::ld(x).is_zero()));
+    } else if narrow {
+        num_ty!(from, S => map1::<<S as Lane>::S, u32>(regs, m, d, a, |x| {
+            let v: i64 = convert::<S, i64>(S::ld(x));
+            (match to {
+                Scalar::I8 => i32::from(v as i8),
+                Scalar::U8 => i32::from(v as u8),
+                Scalar::I16 => i32::from(v as i16),
+                _ => i32::from(v as u16),
+            }) as u32
+        }));
+    } else {
+        num_ty!(from, S => num_ty!(to, D => map1::<<S as Lane>::S, <D as Lane>::S>(regs, m, d, a, |x| D::st(convert::<S, D>(S::ld(x))))));
+    }
+}
+
+fn gather_into<E: memory::Elem>(
+    data: &[E],
+    idx: &[i64],
+    mask: &[bool],
+    regs: &mut RegFile,
+    d: Reg,
+) {
+    let dst = &mut <E::S as regs::Stored>::bank(regs)[d.0 as usize];
+    memory::gather(data, idx, mask, dst);
+}
+
+fn scatter_from<E: memory::Elem>(
+    data: &mut [E],
+    idx: &[i64],
+    mask: &[bool],
+    regs: &RegFile,
+    v: Reg,
+) {
+    let src = &<E::S as regs::Stored>::bank_ref(regs)[v.0 as usize];
+    memory::scatter(data, idx, mask, src);
+}
+
+/// The lanes of the first duplicated index of a store: (earlier, later).
+fn first_duplicate(idx: &[i64], mask: &[bool]) -> (usize, usize) {
+    let mut seen = std::collections::HashMap::new();
+    for (lane, (&i, &m)) in idx.iter().zip(mask).enumerate() {
+        if m {
+            if let Some(&first) = seen.get(&i) {
+                return (first, lane);
+            }
+            seen.insert(i, lane);
+        }
+    }
+    (0, 0)
+}
+
+fn fill_value(regs: &mut RegFile, r: Reg, ty: Scalar, v: crate::value::Value) {
+    use crate::value::Value;
+    match v.cast(ty) {
+        Value::Bool(x) => fill(regs, r, x),
+        Value::I32(x) => fill(regs, r, x as u32),
+        Value::U32(x) => fill(regs, r, x),
+        Value::I64(x) => fill(regs, r, x as u64),
+        Value::U64(x) => fill(regs, r, x),
+        Value::F32(x) => fill(regs, r, x),
+        Value::F64(x) => fill(regs, r, x),
+    }
+}

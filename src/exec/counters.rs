@@ -1,0 +1,185 @@
+//! Counters: plain values that add up, per instruction and per launch (DESIGN.md §3 names).
+
+use serde::Serialize;
+use std::ops::AddAssign;
+
+/// Events attributed to one instruction (summed over warps and blocks).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct InstCounters {
+    /// Warp instructions issued.
+    pub warp_instr: u64,
+    /// Σ active lanes over issued warp instructions.
+    pub active_lane_slots: u64,
+    /// Global load warp instructions (requests).
+    pub gld_instr: u64,
+    /// Global store warp instructions (requests).
+    pub gst_instr: u64,
+    /// Distinct 32-byte sectors touched by global loads, per warp per instruction.
+    pub gld_sectors: u64,
+    /// Distinct 32-byte sectors touched by global stores.
+    pub gst_sectors: u64,
+    /// Σ active lanes × element size over global accesses.
+    pub g_bytes_requested: u64,
+    /// Shared-memory load warp instructions.
+    pub smem_ld_instr: u64,
+    /// Shared-memory store warp instructions.
+    pub smem_st_instr: u64,
+    /// Wavefronts of shared loads.
+    pub smem_ld_wavefronts: u64,
+    /// Wavefronts of shared stores.
+    pub smem_st_wavefronts: u64,
+    /// The conflict-free minimum of wavefronts (one per active phase).
+    pub smem_ideal_wavefronts: u64,
+    /// `__syncthreads()` executions, once per block.
+    pub barriers: u64,
+    /// Warps that evaluated a branch condition.
+    pub branches: u64,
+    /// Branch evaluations whose active lanes went both ways.
+    pub divergent: u64,
+    /// Instruction executions (per block) with at least one racing lane.
+    pub race_count: u64,
+}
+
+impl AddAssign for InstCounters {
+    fn add_assign(&mut self, o: Self) {
+        self.warp_instr += o.warp_instr;
+        self.active_lane_slots += o.active_lane_slots;
+        self.gld_instr += o.gld_instr;
+        self.gst_instr += o.gst_instr;
+        self.gld_sectors += o.gld_sectors;
+        self.gst_sectors += o.gst_sectors;
+        self.g_bytes_requested += o.g_bytes_requested;
+        self.smem_ld_instr += o.smem_ld_instr;
+        self.smem_st_instr += o.smem_st_instr;
+        self.smem_ld_wavefronts += o.smem_ld_wavefronts;
+        self.smem_st_wavefronts += o.smem_st_wavefronts;
+        self.smem_ideal_wavefronts += o.smem_ideal_wavefronts;
+        self.barriers += o.barriers;
+        self.branches += o.branches;
+        self.divergent += o.divergent;
+        self.race_count += o.race_count;
+    }
+}
+
+/// The totals of a launch, named as the reference's `KernelStats`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Counters {
+    /// Blocks launched.
+    pub blocks: u64,
+    /// Threads launched.
+    pub threads: u64,
+    /// Warp instructions issued.
+    pub warp_instr: u64,
+    /// Σ active lanes over issued warp instructions.
+    pub active_lane_slots: u64,
+    /// Global load requests.
+    pub gld_instr: u64,
+    /// Global store requests.
+    pub gst_instr: u64,
+    /// Sectors of global loads.
+    pub gld_sectors: u64,
+    /// Sectors of global stores.
+    pub gst_sectors: u64,
+    /// Bytes the active lanes asked for.
+    pub g_bytes_requested: u64,
+    /// Shared-memory warp instructions (loads + stores).
+    pub smem_instr: u64,
+    /// Shared-memory wavefronts (loads + stores).
+    pub smem_wavefronts: u64,
+    /// Wavefronts beyond the ideal (Nsight's bank conflicts).
+    pub smem_bank_conflicts: u64,
+    /// Barriers, once per block.
+    pub barriers: u64,
+    /// Warps that evaluated a branch.
+    pub branches: u64,
+    /// Of those, warps whose lanes split.
+    pub divergent: u64,
+    /// Racing instruction executions.
+    pub race_count: u64,
+}
+
+impl Counters {
+    /// Adds one instruction's events to the totals.
+    pub fn add(&mut self, c: &InstCounters) {
+        self.warp_instr += c.warp_instr;
+        self.active_lane_slots += c.active_lane_slots;
+        self.gld_instr += c.gld_instr;
+        self.gst_instr += c.gst_instr;
+        self.gld_sectors += c.gld_sectors;
+        self.gst_sectors += c.gst_sectors;
+        self.g_bytes_requested += c.g_bytes_requested;
+        self.smem_instr += c.smem_ld_instr + c.smem_st_instr;
+        let wf = c.smem_ld_wavefronts + c.smem_st_wavefronts;
+        self.smem_wavefronts += wf;
+        self.smem_bank_conflicts += wf - c.smem_ideal_wavefronts;
+        self.barriers += c.barriers;
+        self.branches += c.branches;
+        self.divergent += c.divergent;
+        self.race_count += c.race_count;
+    }
+
+    /// `(gld_sectors + gst_sectors) × 32`.
+    pub fn dram_bytes(&self) -> u64 {
+        (self.gld_sectors + self.gst_sectors) * 32
+    }
+
+    /// Requested bytes / moved bytes (1 when nothing moved).
+    pub fn coalescing_efficiency(&self) -> f64 {
+        let moved = self.dram_bytes();
+        if moved == 0 {
+            1.0
+        } else {
+            self.g_bytes_requested as f64 / moved as f64
+        }
+    }
+
+    /// Active lanes per issued lane slot (1 when nothing issued).
+    pub fn simt_efficiency(&self) -> f64 {
+        if self.warp_instr == 0 {
+            1.0
+        } else {
+            self.active_lane_slots as f64 / (self.warp_instr as f64 * 32.0)
+        }
+    }
+
+    /// Wavefronts per shared instruction (1 when none).
+    pub fn bank_conflict_factor(&self) -> f64 {
+        ratio(self.smem_wavefronts, self.smem_instr, 1.0)
+    }
+
+    /// Sectors per global load request.
+    pub fn sectors_per_load(&self) -> f64 {
+        ratio(self.gld_sectors, self.gld_instr, 0.0)
+    }
+
+    /// Sectors per global store request.
+    pub fn sectors_per_store(&self) -> f64 {
+        ratio(self.gst_sectors, self.gst_instr, 0.0)
+    }
+
+    /// Sectors per global request, loads and stores together.
+    pub fn sectors_per_request(&self) -> f64 {
+        ratio(
+            self.gld_sectors + self.gst_sectors,
+            self.gld_instr + self.gst_instr,
+            0.0,
+        )
+    }
+
+    /// Fraction of branch evaluations that did not diverge (1 when none).
+    pub fn branch_efficiency(&self) -> f64 {
+        if self.branches == 0 {
+            1.0
+        } else {
+            1.0 - self.divergent as f64 / self.branches as f64
+        }
+    }
+}
+
+fn ratio(a: u64, b: u64, empty: f64) -> f64 {
+    if b == 0 {
+        empty
+    } else {
+        a as f64 / b as f64
+    }
+}

@@ -1,0 +1,82 @@
+//! Run-time traps: what a kernel did wrong while running, with the span and the thread.
+
+use crate::source::Span;
+
+/// A failure while running a kernel (exit status 1).
+#[derive(Debug, thiserror::Error, miette::Diagnostic)]
+pub enum RunError {
+    /// `c[i] = a[i] + b[i];` without `if (i < n)` in a grid larger than the data
+    #[error("out-of-bounds {space} access: `{buffer}[{index}]` but `{buffer}` has {len} elements")]
+    #[diagnostic(code(simt::run::out_of_bounds))]
+    OutOfBounds {
+        /// `global` or `shared`.
+        space: &'static str,
+        /// The buffer or array.
+        buffer: String,
+        /// The index of the first offending lane.
+        index: i64,
+        /// Elements in the buffer.
+        len: u64,
+        /// Block and thread of that lane.
+        #[label("block ({}, {}, {}), thread ({}, {}, {})", block[0], block[1], block[2], thread[0], thread[1], thread[2])]
+        span: Span,
+        /// Block index.
+        block: [u32; 3],
+        /// Thread index.
+        thread: [u32; 3],
+        /// How to fix it.
+        #[help]
+        help: String,
+    },
+    /// `x / d` where some active lane has `d == 0`
+    #[error("integer division by zero")]
+    #[diagnostic(
+        code(simt::run::division_by_zero),
+        help(
+            "guard the division, e.g. `d != 0 ? x / d : 0` (on a GPU the result would be garbage)"
+        )
+    )]
+    DivisionByZero {
+        /// The division.
+        #[label("block ({}, {}, {}), thread ({}, {}, {}) divides by zero", block[0], block[1], block[2], thread[0], thread[1], thread[2])]
+        span: Span,
+        /// Block index.
+        block: [u32; 3],
+        /// Thread index.
+        thread: [u32; 3],
+    },
+    /// `if (threadIdx.x < 16) __syncthreads();`
+    #[error("`__syncthreads()` reached by {arrived} of the block's {live} live threads")]
+    #[diagnostic(
+        code(simt::run::divergent_barrier),
+        help("every thread of a block that has not returned must reach the same barrier; move it out of the condition (a real GPU hangs or misbehaves here)")
+    )]
+    DivergentBarrier {
+        /// The barrier.
+        #[label("block ({}, {}, {}): thread ({}, {}, {}) does not arrive", block[0], block[1], block[2], missing[0], missing[1], missing[2])]
+        span: Span,
+        /// Block index.
+        block: [u32; 3],
+        /// A live thread that is not active here.
+        missing: [u32; 3],
+        /// Threads at the barrier.
+        arrived: u32,
+        /// Threads that have not returned.
+        live: u32,
+    },
+    /// `while (i < n) { }` where `i` never changes
+    #[error("step limit exceeded: more than {limit} warp instructions")]
+    #[diagnostic(
+        code(simt::run::step_limit),
+        help("this loop may never end; if the launch is just large, raise the limit with --max-steps")
+    )]
+    StepLimit {
+        /// The limit.
+        limit: u64,
+        /// The loop that was running.
+        #[label("still looping here in block ({}, {}, {})", block[0], block[1], block[2])]
+        span: Span,
+        /// Block index.
+        block: [u32; 3],
+    },
+}

@@ -1,0 +1,147 @@
+//! Race detection: shared-memory hazards between warps within a barrier epoch, duplicate global stores.
+
+use serde::Serialize;
+
+/// The kind of hazard.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum RaceKind {
+    /// A warp read a shared word another warp wrote in the same epoch.
+    #[serde(rename = "RAW")]
+    ReadAfterWrite,
+    /// A warp overwrote a shared word another warp read in the same epoch.
+    #[serde(rename = "WAR")]
+    WriteAfterRead,
+    /// Two warps wrote one shared word in the same epoch.
+    #[serde(rename = "WAW")]
+    WriteAfterWrite,
+    /// Two lanes of one global store wrote the same address.
+    #[serde(rename = "global-WAW")]
+    GlobalDuplicate,
+}
+
+/// One described race.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Race {
+    /// RAW, WAR, WAW or a duplicate global store.
+    pub kind: RaceKind,
+    /// The block.
+    pub block: [u32; 3],
+    /// Barrier epoch inside the block (0 before the first `__syncthreads()`).
+    pub epoch: u32,
+    /// The array or buffer.
+    pub array: String,
+    /// The element index.
+    pub index: i64,
+    /// The warp of this access.
+    pub warp: u32,
+    /// The warp of the earlier conflicting access.
+    pub other_warp: u32,
+    /// Instruction of this access.
+    #[serde(skip)]
+    pub inst: u32,
+    /// Instruction of the earlier access.
+    #[serde(skip)]
+    pub other_inst: u32,
+}
+
+/// Per-element history of one shared array in the current block.
+#[derive(Debug, Default)]
+pub(crate) struct History {
+    write_epoch: Vec<u64>,
+    writer: Vec<u32>,
+    write_inst: Vec<u32>,
+    read_epoch: Vec<u64>,
+    reader: Vec<u32>,
+    many_readers: Vec<bool>,
+    read_inst: Vec<u32>,
+}
+
+/// A hazard found on one lane: kind, the other warp and its instruction.
+pub(crate) type Hazard = (RaceKind, u32, u32);
+
+impl History {
+    pub(crate) fn new(len: usize) -> History {
+        History {
+            write_epoch: vec![0; len],
+            writer: vec![0; len],
+            write_inst: vec![0; len],
+            read_epoch: vec![0; len],
+            reader: vec![0; len],
+            many_readers: vec![false; len],
+            read_inst: vec![0; len],
+        }
+    }
+
+    /// Records a read of element `e` by `warp`; returns a RAW hazard if another warp wrote it this epoch.
+    #[inline]
+    pub(crate) fn read(&mut self, e: usize, warp: u32, epoch: u64, inst: u32) -> Option<Hazard> {
+        let hazard = (self.write_epoch[e] == epoch && self.writer[e] != warp)
+            .then(|| (RaceKind::ReadAfterWrite, self.writer[e], self.write_inst[e]));
+        if self.read_epoch[e] != epoch {
+            self.read_epoch[e] = epoch;
+            self.reader[e] = warp;
+            self.many_readers[e] = false;
+            self.read_inst[e] = inst;
+        } else if self.reader[e] != warp {
+            self.many_readers[e] = true;
+        }
+        hazard
+    }
+
+    /// Records a write of element `e` by `warp`; returns a WAR or WAW hazard with another warp of this epoch.
+    #[inline]
+    pub(crate) fn write(&mut self, e: usize, warp: u32, epoch: u64, inst: u32) -> Option<Hazard> {
+        let war = self.read_epoch[e] == epoch && (self.many_readers[e] || self.reader[e] != warp);
+        let waw = self.write_epoch[e] == epoch && self.writer[e] != warp;
+        let hazard = if war {
+            Some((RaceKind::WriteAfterRead, self.reader[e], self.read_inst[e]))
+        } else if waw {
+            Some((
+                RaceKind::WriteAfterWrite,
+                self.writer[e],
+                self.write_inst[e],
+            ))
+        } else {
+            None
+        };
+        self.write_epoch[e] = epoch;
+        self.writer[e] = warp;
+        self.write_inst[e] = inst;
+        hazard
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hazards_between_warps_only() {
+        let mut h = History::new(4);
+        assert_eq!(h.write(0, 0, 1, 10), None);
+        // Same warp reads its own write: lock-step, no race.
+        assert_eq!(h.read(0, 0, 1, 11), None);
+        // Another warp reads it in the same epoch: RAW against warp 0's store.
+        assert_eq!(h.read(0, 1, 1, 12), Some((RaceKind::ReadAfterWrite, 0, 10)));
+        // After a barrier (epoch 2) the read is safe.
+        assert_eq!(h.read(0, 1, 2, 12), None);
+        // Warp 0 overwrites what warp 1 read in epoch 2: WAR.
+        assert_eq!(
+            h.write(0, 0, 2, 13),
+            Some((RaceKind::WriteAfterRead, 1, 12))
+        );
+        // Two warps write element 1 in one epoch: WAW.
+        assert_eq!(h.write(1, 0, 2, 14), None);
+        assert_eq!(
+            h.write(1, 3, 2, 14),
+            Some((RaceKind::WriteAfterWrite, 0, 14))
+        );
+        // Warps 0 and 1 both read element 2, then warp 0 writes: still WAR (the reference misses this).
+        assert_eq!(h.read(2, 1, 3, 20), None);
+        assert_eq!(h.read(2, 0, 3, 20), None);
+        assert_eq!(
+            h.write(2, 0, 3, 21),
+            Some((RaceKind::WriteAfterRead, 1, 20))
+        );
+    }
+}

@@ -1,0 +1,189 @@
+//! The struct-of-arrays register file and the per-lane loops over it.
+
+use crate::ir::{KernelIr, Reg};
+use crate::value::Num;
+
+/// Register banks: `bank[r][lane]`. Reused across blocks.
+#[derive(Debug, Default)]
+pub(crate) struct RegFile {
+    pub(crate) b: Vec<Vec<bool>>,
+    pub(crate) w: Vec<Vec<u32>>,
+    pub(crate) d: Vec<Vec<u64>>,
+    pub(crate) f: Vec<Vec<f32>>,
+    pub(crate) g: Vec<Vec<f64>>,
+}
+
+impl RegFile {
+    pub(crate) fn new(ir: &KernelIr, lanes: usize) -> RegFile {
+        RegFile {
+            b: vec![vec![false; lanes]; ir.regs.b as usize],
+            w: vec![vec![0; lanes]; ir.regs.w as usize],
+            d: vec![vec![0; lanes]; ir.regs.d as usize],
+            f: vec![vec![0.0; lanes]; ir.regs.f as usize],
+            g: vec![vec![0.0; lanes]; ir.regs.g as usize],
+        }
+    }
+}
+
+/// A storage type of one bank.
+pub(crate) trait Stored: Copy + Default + PartialEq + 'static {
+    fn bank(r: &mut RegFile) -> &mut Vec<Vec<Self>>;
+    fn bank_ref(r: &RegFile) -> &Vec<Vec<Self>>;
+}
+
+macro_rules! stored {
+    ($t:ty, $field:ident) => {
+        impl Stored for $t {
+            #[inline(always)]
+            fn bank(r: &mut RegFile) -> &mut Vec<Vec<Self>> {
+                &mut r.$field
+            }
+            #[inline(always)]
+            fn bank_ref(r: &RegFile) -> &Vec<Vec<Self>> {
+                &r.$field
+            }
+        }
+    };
+}
+stored!(bool, b);
+stored!(u32, w);
+stored!(u64, d);
+stored!(f32, f);
+stored!(f64, g);
+
+/// A register value type and how it sits in its bank.
+pub(crate) trait Lane: Num {
+    type S: Stored;
+    fn ld(s: Self::S) -> Self;
+    fn st(self) -> Self::S;
+}
+
+macro_rules! lane {
+    ($t:ty, $s:ty) => {
+        impl Lane for $t {
+            type S = $s;
+            #[inline(always)]
+            fn ld(s: $s) -> Self {
+                s as $t
+            }
+            #[inline(always)]
+            fn st(self) -> $s {
+                self as $s
+            }
+        }
+    };
+}
+lane!(i32, u32);
+lane!(u32, u32);
+lane!(i64, u64);
+lane!(u64, u64);
+lane!(f32, f32);
+lane!(f64, f64);
+
+/// The active lanes of a block.
+pub(crate) struct Lanes<'a> {
+    pub(crate) mask: &'a [bool],
+    pub(crate) full: bool,
+}
+
+impl Lanes<'_> {
+    #[inline(always)]
+    fn each(&self, mut f: impl FnMut(usize)) {
+        if self.full {
+            (0..self.mask.len()).for_each(&mut f);
+        } else {
+            for (i, &m) in self.mask.iter().enumerate() {
+                if m {
+                    f(i)
+                }
+            }
+        }
+    }
+}
+
+/// `d = f(a)` on the active lanes.
+#[inline(always)]
+pub(crate) fn map1<A: Stored, D: Stored>(
+    regs: &mut RegFile,
+    m: &Lanes<'_>,
+    d: Reg,
+    a: Reg,
+    f: impl Fn(A) -> D,
+) {
+    let mut dst = std::mem::take(&mut D::bank(regs)[d.0 as usize]);
+    let x = &A::bank_ref(regs)[a.0 as usize];
+    if m.full {
+        for (o, &v) in dst.iter_mut().zip(x) {
+            *o = f(v);
+        }
+    } else {
+        m.each(|i| dst[i] = f(x[i]));
+    }
+    D::bank(regs)[d.0 as usize] = dst;
+}
+
+/// `d = f(a, b)` on the active lanes.
+#[inline(always)]
+pub(crate) fn map2<A: Stored, D: Stored>(
+    regs: &mut RegFile,
+    m: &Lanes<'_>,
+    d: Reg,
+    a: Reg,
+    b: Reg,
+    f: impl Fn(A, A) -> D,
+) {
+    let mut dst = std::mem::take(&mut D::bank(regs)[d.0 as usize]);
+    let bank = A::bank_ref(regs);
+    let (x, y) = (&bank[a.0 as usize], &bank[b.0 as usize]);
+    if m.full {
+        for ((o, &p), &q) in dst.iter_mut().zip(x).zip(y) {
+            *o = f(p, q);
+        }
+    } else {
+        m.each(|i| dst[i] = f(x[i], y[i]));
+    }
+    D::bank(regs)[d.0 as usize] = dst;
+}
+
+/// `d = f(a, b, c)` on the active lanes.
+#[inline(always)]
+pub(crate) fn map3<A: Stored>(
+    regs: &mut RegFile,
+    m: &Lanes<'_>,
+    d: Reg,
+    [a, b, c]: [Reg; 3],
+    f: impl Fn(A, A, A) -> A,
+) {
+    let mut dst = std::mem::take(&mut A::bank(regs)[d.0 as usize]);
+    let bank = A::bank_ref(regs);
+    let (x, y, z) = (
+        &bank[a.0 as usize],
+        &bank[b.0 as usize],
+        &bank[c.0 as usize],
+    );
+    m.each(|i| dst[i] = f(x[i], y[i], z[i]));
+    A::bank(regs)[d.0 as usize] = dst;
+}
+
+/// `d = c ? a : b` on the active lanes.
+#[inline(always)]
+pub(crate) fn select<A: Stored>(regs: &mut RegFile, m: &Lanes<'_>, d: Reg, c: Reg, a: Reg, b: Reg) {
+    let mut dst = std::mem::take(&mut A::bank(regs)[d.0 as usize]);
+    let cond = &regs.b[c.0 as usize];
+    let bank = A::bank_ref(regs);
+    let (x, y) = (&bank[a.0 as usize], &bank[b.0 as usize]);
+    m.each(|i| dst[i] = if cond[i] { x[i] } else { y[i] });
+    A::bank(regs)[d.0 as usize] = dst;
+}
+
+/// The first active lane where `b` is zero, for integer division.
+pub(crate) fn zero_lane<A: Stored>(regs: &RegFile, m: &Lanes<'_>, b: Reg) -> Option<usize> {
+    let y = &A::bank_ref(regs)[b.0 as usize];
+    let zero = A::default();
+    (0..y.len()).find(|&i| m.mask[i] && y[i] == zero)
+}
+
+/// Fills a register on every lane.
+pub(crate) fn fill<A: Stored>(regs: &mut RegFile, r: Reg, v: A) {
+    A::bank(regs)[r.0 as usize].iter_mut().for_each(|x| *x = v);
+}

@@ -1,0 +1,552 @@
+//! Time estimates: the reference's roofline bound and a refined, occupancy-aware estimate.
+
+use std::fmt;
+
+use serde::Serialize;
+
+use super::occupancy::{latency_hiding, occupancy, waves, LatencyHiding, Occupancy, Waves};
+use super::{GpuConfig, OccupancyRequest};
+
+/// Fraction of peak DRAM bandwidth a well-coalesced streaming kernel reaches
+/// (`reference/gpu-facts.md` §6.2: 82–92 % measured across H100, H800, B200, V100).
+pub const ACHIEVABLE_BW_FRACTION: f64 = 0.90;
+
+/// The counters the time models read (names as in the reference's `KernelStats`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct TimeInputs {
+    /// DRAM traffic, `(gld_sectors + gst_sectors) × sector_bytes`.
+    pub dram_bytes: u64,
+    /// Warp instructions issued.
+    pub warp_instr: u64,
+    /// Shared-memory warp instructions.
+    pub smem_instr: u64,
+    /// Shared-memory wavefronts (bank-conflict passes).
+    pub smem_wavefronts: u64,
+}
+
+impl TimeInputs {
+    /// Issue slots: warp instructions plus the extra wavefronts of bank conflicts.
+    fn issue_slots(&self) -> f64 {
+        let slots = i128::from(self.warp_instr) + i128::from(self.smem_wavefronts)
+            - i128::from(self.smem_instr);
+        slots as f64
+    }
+}
+
+/// Which side of the roofline a kernel sits on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Bound {
+    /// DRAM traffic takes at least as long as issuing instructions (also on a tie).
+    Memory,
+    /// Issuing instructions takes longer.
+    Issue,
+}
+
+impl Bound {
+    /// `"memory"` or `"issue"`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Bound::Memory => "memory",
+            Bound::Issue => "issue",
+        }
+    }
+}
+
+impl fmt::Display for Bound {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// The reference's time estimate (seconds).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct TimeEstimate {
+    /// `dram_bytes / mem_bw`.
+    pub t_mem: f64,
+    /// `(warp_instr + smem_wavefronts − smem_instr) / (n_sm × schedulers_per_sm × clock_hz)`.
+    pub t_issue: f64,
+    /// `max(t_mem, t_issue) + launch_overhead_s`.
+    pub t: f64,
+    /// `memory` when `t_mem ≥ t_issue`, else `issue`.
+    pub bound: Bound,
+}
+
+/// The reference's `estimate_time`, kept exactly: a roofline lower bound plus launch overhead.
+///
+/// `t_mem = dram_bytes / mem_bw`;
+/// `t_issue = (warp_instr + smem_wavefronts − smem_instr) / (n_sm × schedulers_per_sm × clock_hz)`;
+/// `t = max(t_mem, t_issue) + launch_overhead_s`; `bound` is `memory` on a tie.
+/// Ignores caches, latency hiding, occupancy and tensor cores.
+pub fn estimate_time(gpu: &GpuConfig, inputs: &TimeInputs) -> TimeEstimate {
+    let t_mem = inputs.dram_bytes as f64 / gpu.mem_bw;
+    let issue_rate = f64::from(gpu.n_sm) * f64::from(gpu.schedulers_per_sm) * gpu.clock_hz;
+    let t_issue = inputs.issue_slots() / issue_rate;
+    TimeEstimate {
+        t_mem,
+        t_issue,
+        t: t_mem.max(t_issue) + gpu.launch_overhead_s,
+        bound: if t_mem >= t_issue {
+            Bound::Memory
+        } else {
+            Bound::Issue
+        },
+    }
+}
+
+/// The launch facts the refined estimate needs besides the counters.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RefinedInputs {
+    /// Blocks in the grid.
+    pub n_blocks: u64,
+    /// Block shape and resources, for the occupancy calculator.
+    pub request: OccupancyRequest,
+    /// Global-memory warp instructions (`gld_instr + gst_instr`); with `dram_bytes` this gives
+    /// the bytes one warp request moves.
+    pub mem_requests: u64,
+    /// Independent memory requests each warp keeps in flight (memory-level parallelism; 1 for a
+    /// simple load-use kernel).
+    pub requests_in_flight_per_warp: f64,
+}
+
+/// What limited the memory time of the first wave.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum MemoryLimit {
+    /// The resident warps keep enough bytes in flight to reach the achievable bandwidth.
+    Bandwidth,
+    /// Too few bytes in flight: Little's law caps the bandwidth below the achievable one.
+    Latency,
+}
+
+/// The refined time estimate and the numbers behind it (seconds, bytes/s).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RefinedTime {
+    /// The occupancy calculator's result for the launch.
+    pub occupancy: Occupancy,
+    /// How the grid fills the GPU.
+    pub waves: Waves,
+    /// `ACHIEVABLE_BW_FRACTION × mem_bw`.
+    pub achievable_bw: f64,
+    /// `dram_bytes / mem_requests` (0 when there are no requests).
+    pub bytes_per_request: f64,
+    /// Latency hiding of the first wave (per SM, reference `latency_hiding`).
+    pub latency_hiding: LatencyHiding,
+    /// `dram_bytes / t_mem` (0 without DRAM traffic).
+    pub effective_bw: f64,
+    /// Time the DRAM traffic takes, summed over waves.
+    pub t_mem: f64,
+    /// Time issuing the instructions takes, summed over waves.
+    pub t_issue: f64,
+    /// `max(t_mem, t_issue) + launch_overhead_s`.
+    pub t: f64,
+    /// `memory` when `t_mem ≥ t_issue`, else `issue`.
+    pub bound: Bound,
+    /// Whether the first wave's memory time is set by bandwidth or by latency.
+    pub memory_limit: MemoryLimit,
+    /// The model's assumptions, in words, with this launch's numbers.
+    pub assumptions: Vec<String>,
+}
+
+/// A refined estimate that accounts for occupancy, waves, achievable bandwidth and latency hiding.
+///
+/// Let `bps` be the occupancy calculator's blocks per SM, `W` warps per block,
+/// `cap = n_sm × bps` the blocks per wave, and assume every block does the same work:
+/// `B = dram_bytes / n_blocks` bytes and `I = (warp_instr + smem_wavefronts − smem_instr) / n_blocks`
+/// issue slots. The grid runs as `n_blocks / cap` full waves of `cap` blocks plus, if
+/// `n_blocks % cap ≠ 0`, one partial wave. For a wave of `m` blocks:
+///
+/// * resident warps per SM `a = m × W / n_sm`; `f = latency_hiding(a, bytes_per_request,
+///   requests_in_flight_per_warp).fraction` (Little's law, reference model), where
+///   `bytes_per_request = dram_bytes / mem_requests`;
+/// * bandwidth `bw = mem_bw × min(ACHIEVABLE_BW_FRACTION, f)`;
+/// * `t_mem(m) = max(m × B / bw, mem_latency_s)` if `B > 0`, else 0;
+/// * `t_issue(m) = m × I / (min(m × W, n_sm × schedulers_per_sm) × clock_hz)` — a scheduler
+///   issues at most one warp instruction per cycle and only schedulers with a resident warp issue.
+///
+/// `t_mem` and `t_issue` are summed over the waves, `t = max(t_mem, t_issue) + launch_overhead_s`,
+/// and `bound` is `memory` on a tie. With full waves and enough bytes in flight this is the
+/// reference estimate with the bandwidth scaled by 0.90. Errors when the GPU description is
+/// invalid, no block fits on an SM, or `requests_in_flight_per_warp` is not a positive number.
+pub fn refined_time(
+    gpu: &GpuConfig,
+    inputs: &TimeInputs,
+    launch: &RefinedInputs,
+) -> Result<RefinedTime, String> {
+    let mlp = launch.requests_in_flight_per_warp;
+    if !(mlp.is_finite() && mlp > 0.0) {
+        return Err(format!(
+            "requests in flight per warp must be a positive number, got {mlp}"
+        ));
+    }
+    gpu.validate()
+        .map_err(|e| format!("invalid GPU description `{}`: {e}", gpu.name))?;
+    let occ = occupancy(gpu, &launch.request);
+    if occ.blocks_per_sm == 0 {
+        let reason = occ
+            .cannot_launch
+            .as_deref()
+            .unwrap_or("no block fits on an SM");
+        return Err(format!("the kernel cannot launch: {reason}"));
+    }
+    let wv = waves(gpu, launch.n_blocks, occ.blocks_per_sm);
+    let n_sm = f64::from(gpu.n_sm);
+    let warps_per_block = f64::from(occ.warps_per_block);
+    let cap = u64::from(gpu.n_sm) * u64::from(occ.blocks_per_sm);
+    let achievable_bw = ACHIEVABLE_BW_FRACTION * gpu.mem_bw;
+    let dram = inputs.dram_bytes as f64;
+    let bytes_per_request = if launch.mem_requests > 0 {
+        dram / launch.mem_requests as f64
+    } else {
+        0.0
+    };
+    let (bytes_per_block, slots_per_block) = if launch.n_blocks > 0 {
+        let n = launch.n_blocks as f64;
+        (dram / n, inputs.issue_slots() / n)
+    } else {
+        (0.0, 0.0)
+    };
+    let schedulers = n_sm * f64::from(gpu.schedulers_per_sm);
+
+    let hiding = |m: f64| {
+        let lh = latency_hiding(gpu, m * warps_per_block / n_sm, bytes_per_request, mlp);
+        if launch.mem_requests == 0 {
+            // No request count to apply Little's law to: take the latency as hidden.
+            LatencyHiding {
+                fraction: 1.0,
+                ..lh
+            }
+        } else {
+            lh
+        }
+    };
+    let wave_mem = |m: f64| {
+        let bytes = m * bytes_per_block;
+        if bytes > 0.0 {
+            let bw = gpu.mem_bw * ACHIEVABLE_BW_FRACTION.min(hiding(m).fraction);
+            (bytes / bw).max(gpu.mem_latency_s)
+        } else {
+            0.0
+        }
+    };
+    let wave_issue = |m: f64| {
+        let slots = m * slots_per_block;
+        if slots > 0.0 {
+            slots / ((m * warps_per_block).min(schedulers) * gpu.clock_hz)
+        } else {
+            0.0
+        }
+    };
+
+    let full = launch.n_blocks.checked_div(cap).unwrap_or(0);
+    let rem = launch.n_blocks.checked_rem(cap).unwrap_or(0);
+    let (cap_f, full_f, rem_f) = (cap as f64, full as f64, rem as f64);
+    let mut t_mem = full_f * wave_mem(cap_f);
+    let mut t_issue = full_f * wave_issue(cap_f);
+    if rem > 0 {
+        t_mem += wave_mem(rem_f);
+        t_issue += wave_issue(rem_f);
+    }
+    let first_wave = launch.n_blocks.min(cap) as f64;
+    let first_hiding = hiding(first_wave);
+    let memory_limit = if first_hiding.fraction >= ACHIEVABLE_BW_FRACTION {
+        MemoryLimit::Bandwidth
+    } else {
+        MemoryLimit::Latency
+    };
+    let effective_bw = if t_mem > 0.0 { dram / t_mem } else { 0.0 };
+
+    let mut assumptions = vec![
+        format!(
+            "achievable DRAM bandwidth is {ACHIEVABLE_BW_FRACTION:.2} × peak = {:.1} GB/s (82–92 % measured, gpu-facts §6.2)",
+            achievable_bw / 1e9
+        ),
+        "no L1/L2 reuse: every counted sector moves between DRAM and the SMs".to_string(),
+        format!(
+            "every block does the same work: {bytes_per_block:.1} DRAM bytes and {slots_per_block:.1} issue slots"
+        ),
+        format!(
+            "blocks run in waves of {} SMs × {} blocks = {cap}; {full} full wave(s) and {} partial",
+            gpu.n_sm,
+            occ.blocks_per_sm,
+            u64::from(rem > 0)
+        ),
+        format!(
+            "Little's law per wave: bandwidth ≤ resident warps × {mlp} request(s) in flight × {bytes_per_request:.1} bytes / {:.0} ns latency",
+            gpu.mem_latency_s * 1e9
+        ),
+        format!(
+            "a wave with DRAM traffic lasts at least one DRAM latency ({:.0} ns)",
+            gpu.mem_latency_s * 1e9
+        ),
+        "each scheduler issues at most one warp instruction per cycle; schedulers without a resident warp idle".to_string(),
+        format!(
+            "launch overhead {:.1} µs is added once",
+            gpu.launch_overhead_s * 1e6
+        ),
+    ];
+    if launch.mem_requests == 0 && inputs.dram_bytes > 0 {
+        assumptions.push(
+            "no global-memory request count was given: latency is taken as hidden".to_string(),
+        );
+    }
+
+    Ok(RefinedTime {
+        occupancy: occ,
+        waves: wv,
+        achievable_bw,
+        bytes_per_request,
+        latency_hiding: first_hiding,
+        effective_bw,
+        t_mem,
+        t_issue,
+        t: t_mem.max(t_issue) + gpu.launch_overhead_s,
+        bound: if t_mem >= t_issue {
+            Bound::Memory
+        } else {
+            Bound::Issue
+        },
+        memory_limit,
+        assumptions,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The reference's vector add: 1000 floats, 4 blocks × 256 threads. Each of the 32 warps
+    /// issues load, load, add, store (128 warp instructions); a, b and c are 125 sectors each:
+    /// gld 250 + gst 125 = 375 sectors × 32 B = 12000 bytes.
+    fn vecadd() -> TimeInputs {
+        TimeInputs {
+            dram_bytes: (250 + 125) * 32,
+            warp_instr: 128,
+            smem_instr: 0,
+            smem_wavefronts: 0,
+        }
+    }
+
+    fn close(a: f64, b: f64) -> bool {
+        (a - b).abs() <= 1e-12 * a.abs().max(b.abs())
+    }
+
+    #[test]
+    fn estimate_time_matches_the_reference_on_vecadd() {
+        let e = estimate_time(&GpuConfig::h100_sxm(), &vecadd());
+        assert_eq!(vecadd().dram_bytes, 12000);
+        // Python: 12000 / 3.35e12, 128 / (132 * 4 * 1.98e9), max(...) + 4e-6
+        assert_eq!(e.t_mem, 12000.0 / 3.35e12);
+        assert_eq!(e.t_mem, 3.582089552238806e-09);
+        assert_eq!(e.t_issue, 1.224364860728497e-10);
+        assert_eq!(e.t, 4.003582089552239e-06);
+        assert_eq!(e.bound, Bound::Memory);
+    }
+
+    #[test]
+    fn estimate_time_counts_bank_conflict_wavefronts() {
+        let inputs = TimeInputs {
+            smem_instr: 10,
+            smem_wavefronts: 40,
+            ..vecadd()
+        };
+        // (128 + 40 − 10) / (132 × 4 × 1.98e9)
+        let e = estimate_time(&GpuConfig::h100_sxm(), &inputs);
+        assert_eq!(e.t_issue, 1.5113253749617386e-10);
+    }
+
+    #[test]
+    fn estimate_time_says_memory_on_a_tie_and_issue_otherwise() {
+        let unit = GpuConfig {
+            n_sm: 1,
+            schedulers_per_sm: 1,
+            clock_hz: 1.0,
+            mem_bw: 1.0,
+            launch_overhead_s: 0.0,
+            ..GpuConfig::h100_sxm()
+        };
+        let tie = TimeInputs {
+            dram_bytes: 10,
+            warp_instr: 10,
+            ..TimeInputs::default()
+        };
+        let e = estimate_time(&unit, &tie);
+        assert_eq!((e.t_mem, e.t_issue, e.t), (10.0, 10.0, 10.0));
+        assert_eq!(e.bound, Bound::Memory);
+        let issue = TimeInputs {
+            warp_instr: 11,
+            ..tie
+        };
+        assert_eq!(estimate_time(&unit, &issue).bound, Bound::Issue);
+        let empty = estimate_time(&GpuConfig::h100_sxm(), &TimeInputs::default());
+        assert_eq!((empty.t_mem, empty.t_issue, empty.t), (0.0, 0.0, 4e-6));
+        assert_eq!(empty.bound, Bound::Memory);
+    }
+
+    #[test]
+    fn estimate_time_uses_the_gpu_numbers() {
+        let e = estimate_time(&GpuConfig::a100_sxm(), &vecadd());
+        assert_eq!(e.t_mem, 12000.0 / 2.039e12);
+        assert_eq!(e.t_issue, 128.0 / (108.0 * 4.0 * 1.41e9));
+        let json = serde_json::to_value(e).expect("serialise");
+        assert_eq!(json["bound"], "memory");
+        assert_eq!(Bound::Issue.to_string(), "issue");
+    }
+
+    /// A streaming kernel on the H100: `n_blocks` blocks of 256 threads, 3 × 4 bytes and
+    /// 4 warp instructions (3 of them 128-byte memory requests) per thread-warp.
+    fn stream(n_blocks: u64, mlp: f64) -> (TimeInputs, RefinedInputs) {
+        let warps = n_blocks * 8;
+        let inputs = TimeInputs {
+            dram_bytes: n_blocks * 256 * 12,
+            warp_instr: warps * 4,
+            smem_instr: 0,
+            smem_wavefronts: 0,
+        };
+        let launch = RefinedInputs {
+            n_blocks,
+            request: OccupancyRequest::new(256, 16, 0),
+            mem_requests: warps * 3,
+            requests_in_flight_per_warp: mlp,
+        };
+        (inputs, launch)
+    }
+
+    #[test]
+    fn refined_full_waves_with_enough_requests_in_flight_run_at_90_percent() {
+        let h100 = GpuConfig::h100_sxm();
+        // 256 thr, 16 regs → 8 blocks per SM (warps); 132 × 8 = 1056 blocks per wave; 10 waves.
+        let (inputs, launch) = stream(10 * 1056, 4.0);
+        let r = refined_time(&h100, &inputs, &launch).expect("launches");
+        assert_eq!(r.occupancy.blocks_per_sm, 8);
+        assert_eq!(r.waves.waves, 10);
+        assert_eq!(r.bytes_per_request, 128.0);
+        // 64 warps × 4 × 128 B = 32768 B in flight > 12689 B needed.
+        assert_eq!(r.latency_hiding.fraction, 1.0);
+        assert_eq!(r.memory_limit, MemoryLimit::Bandwidth);
+        assert_eq!(r.achievable_bw, 0.9 * 3.35e12);
+        let reference = estimate_time(&h100, &inputs);
+        assert!(
+            close(r.t_mem, reference.t_mem / 0.9),
+            "{} vs {}",
+            r.t_mem,
+            reference.t_mem
+        );
+        assert!(close(r.effective_bw, 0.9 * 3.35e12));
+        // All 528 schedulers busy in every wave: same issue time as the reference.
+        assert!(close(r.t_issue, reference.t_issue));
+        assert_eq!(r.bound, Bound::Memory);
+        assert_eq!(r.t, r.t_mem + 4e-6);
+    }
+
+    #[test]
+    fn refined_too_few_bytes_in_flight_is_latency_bound() {
+        let h100 = GpuConfig::h100_sxm();
+        let (inputs, launch) = stream(10 * 1056, 1.0);
+        let r = refined_time(&h100, &inputs, &launch).expect("launches");
+        // 64 warps × 1 × 128 B = 8192 B in flight; need 3.35e12 / 132 × 500 ns.
+        let f = 8192.0 / (3.35e12 / 132.0 * 500e-9);
+        assert_eq!(r.latency_hiding.fraction, f);
+        assert_eq!(r.memory_limit, MemoryLimit::Latency);
+        assert!(close(r.t_mem, inputs.dram_bytes as f64 / (f * 3.35e12)));
+    }
+
+    #[test]
+    fn refined_tail_wave_leaves_schedulers_idle() {
+        let h100 = GpuConfig::h100_sxm();
+        // 1024 thr at 64 regs → 2048/warp → 8 × 4 = 32 warps → 1 block per SM; 133 blocks →
+        // a full wave of 132 and a wave of 1 block whose 32 warps use 32 of 528 schedulers.
+        let inputs = TimeInputs {
+            warp_instr: 133 * 32 * 100,
+            ..TimeInputs::default()
+        };
+        let launch = RefinedInputs {
+            n_blocks: 133,
+            request: OccupancyRequest::new(1024, 64, 0),
+            mem_requests: 0,
+            requests_in_flight_per_warp: 1.0,
+        };
+        let r = refined_time(&h100, &inputs, &launch).expect("launches");
+        assert_eq!(r.waves.waves, 2);
+        let want = 132.0 * 3200.0 / (528.0 * 1.98e9) + 3200.0 / (32.0 * 1.98e9);
+        assert!(close(r.t_issue, want), "{} vs {want}", r.t_issue);
+        assert_eq!(r.t_mem, 0.0);
+        assert_eq!(r.bound, Bound::Issue);
+        assert!(r.t_issue > estimate_time(&h100, &inputs).t_issue);
+    }
+
+    #[test]
+    fn refined_small_grid_pays_the_memory_latency() {
+        let h100 = GpuConfig::h100_sxm();
+        // One block: each warp makes 3 dependent 128-byte requests, one latency each.
+        let (inputs, launch) = stream(1, 1.0);
+        let r = refined_time(&h100, &inputs, &launch).expect("launches");
+        assert!(close(r.t_mem, 3.0 * 500e-9), "{}", r.t_mem);
+        assert_eq!(r.memory_limit, MemoryLimit::Latency);
+        // With 4 requests in flight the 3 requests overlap: the one-latency floor applies.
+        let (inputs, launch) = stream(1, 4.0);
+        let r = refined_time(&h100, &inputs, &launch).expect("launches");
+        assert_eq!(r.t_mem, 500e-9);
+    }
+
+    #[test]
+    fn refined_errors() {
+        let h100 = GpuConfig::h100_sxm();
+        let (inputs, mut launch) = stream(10, 1.0);
+        launch.request = OccupancyRequest::new(1024, 65, 0);
+        let err = refined_time(&h100, &inputs, &launch).expect_err("cannot launch");
+        assert!(
+            err.starts_with("the kernel cannot launch: 1024 threads × 72 registers"),
+            "{err}"
+        );
+        for mlp in [0.0, -1.0, f64::NAN, f64::INFINITY] {
+            let (inputs, launch) = stream(10, mlp);
+            let err = refined_time(&h100, &inputs, &launch).expect_err("bad mlp");
+            assert!(err.contains("requests in flight per warp"), "{err}");
+        }
+    }
+
+    #[test]
+    fn refined_rejects_an_invalid_gpu() {
+        let mut gpu = GpuConfig::h100_sxm();
+        gpu.n_sm = 0;
+        let (inputs, launch) = stream(10, 1.0);
+        let err = refined_time(&gpu, &inputs, &launch).expect_err("invalid GPU");
+        assert!(err.contains("`n_sm` must be greater than 0"), "{err}");
+    }
+
+    #[test]
+    fn refined_empty_grid_and_missing_request_count() {
+        let h100 = GpuConfig::h100_sxm();
+        let (inputs, launch) = stream(0, 1.0);
+        let r = refined_time(&h100, &inputs, &launch).expect("launches");
+        assert_eq!((r.t_mem, r.t_issue, r.t), (0.0, 0.0, 4e-6));
+        assert_eq!(r.waves.waves, 0);
+        let (inputs, mut launch) = stream(1056, 1.0);
+        launch.mem_requests = 0;
+        let r = refined_time(&h100, &inputs, &launch).expect("launches");
+        assert_eq!(r.latency_hiding.fraction, 1.0);
+        assert!(r
+            .assumptions
+            .iter()
+            .any(|a| a.contains("latency is taken as hidden")));
+    }
+
+    #[test]
+    fn refined_serialises_with_its_assumptions() {
+        let (inputs, launch) = stream(2112, 4.0);
+        let r = refined_time(&GpuConfig::h100_sxm(), &inputs, &launch).expect("launches");
+        assert!(r.assumptions.len() >= 6);
+        assert!(
+            r.assumptions[0].contains("0.90 × peak = 3015.0 GB/s"),
+            "{}",
+            r.assumptions[0]
+        );
+        let v = serde_json::to_value(&r).expect("serialise");
+        assert_eq!(v["bound"], "memory");
+        assert_eq!(v["memory_limit"], "bandwidth");
+        assert_eq!(v["occupancy"]["blocks_per_sm"], 8);
+        assert_eq!(v["waves"]["waves"], 2);
+        assert!(v["assumptions"].as_array().is_some_and(|a| !a.is_empty()));
+    }
+}

@@ -1,0 +1,404 @@
+//! Launch setup: runs a kernel's `launch` section and `--arg`s into a grid, a block and bound arguments.
+
+mod error;
+mod eval;
+mod npy;
+mod value;
+
+use std::path::{Path, PathBuf};
+
+pub use error::HostError;
+pub use eval::Env;
+pub use npy::save;
+pub use value::HostValue;
+
+use crate::check::typed::{Kernel, ParamKind};
+use crate::exec::{Args, BufData, Buffer};
+use crate::source::Span;
+use crate::syntax::ast::{Expr, HostStmt, Launch};
+use crate::value::{Scalar, Value};
+
+/// A value given on the command line.
+#[derive(Clone, Debug)]
+pub enum ArgValue {
+    /// `--arg n=4096`, `--arg a=rand(16)`: an expression in the launch-section language.
+    Expr(Expr),
+    /// `--arg a=@input.npy`: a file, relative to the working directory.
+    File(PathBuf),
+}
+
+/// Command-line settings that override the launch section.
+#[derive(Clone, Debug, Default)]
+pub struct Overrides {
+    /// `--arg NAME=VALUE` in order, with the position of each among the `--arg`s.
+    pub args: Vec<(String, ArgValue, usize)>,
+    /// `--grid`.
+    pub grid: Option<[u32; 3]>,
+    /// `--block`.
+    pub block: Option<[u32; 3]>,
+    /// `--seed` for `rand`/`randint`.
+    pub seed: u64,
+}
+
+/// Where a setup error's span points: the kernel file, or the text of one `--arg`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Origin {
+    /// The `.sk` file.
+    File,
+    /// The `n`-th `--arg`.
+    Arg(usize),
+    /// A command-line flag without source text.
+    Flag,
+}
+
+/// A launch ready to run.
+#[derive(Debug)]
+pub struct Setup {
+    /// `gridDim`.
+    pub grid: [u32; 3],
+    /// `blockDim`.
+    pub block: [u32; 3],
+    /// Bound parameters.
+    pub args: Args,
+    /// Shape of each buffer parameter (for `--save`).
+    pub shapes: Vec<Vec<usize>>,
+    /// Host variables, for the `expect`s after the run.
+    pub env: Env,
+    /// `expect` statements, in order.
+    pub expects: Vec<Expr>,
+}
+
+/// The outcome of one `expect`.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct ExpectResult {
+    /// The expression as written.
+    pub text: String,
+    /// Whether it held.
+    pub passed: bool,
+    /// Why not, if it failed.
+    pub detail: Option<String>,
+    /// Where it is written.
+    #[serde(skip)]
+    pub span: Span,
+}
+
+/// CUDA's launch limits (CUDA C++ Programming Guide, Table 27).
+const MAX_BLOCK: [u32; 3] = [1024, 1024, 64];
+const MAX_GRID: [u32; 3] = [i32::MAX as u32, 65535, 65535];
+
+type Failure = (HostError, Origin);
+
+/// Runs the launch section (with overrides) and binds every kernel parameter.
+pub fn prepare(
+    kernel: &Kernel,
+    launch: Option<&Launch>,
+    ov: &Overrides,
+    dir: &Path,
+) -> Result<Setup, Failure> {
+    let mut env = Env::new(ov.seed, dir.to_path_buf());
+    if let Some(b) = ov.block {
+        env.vars.insert("block".into(), HostValue::Dim(b));
+    }
+    if let Some(g) = ov.grid {
+        env.vars.insert("grid".into(), HostValue::Dim(g));
+    }
+    let assigned: Vec<&str> = launch
+        .map(|l| {
+            l.stmts
+                .iter()
+                .filter_map(|s| match s {
+                    HostStmt::Assign { name, .. } => Some(name.name.as_str()),
+                    HostStmt::Expect(_) => None,
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    // Overrides of names the section never sets are known from the start.
+    for (name, value, i) in &ov.args {
+        if !assigned.contains(&name.as_str()) {
+            let v = eval_arg(&mut env, value, *i)?;
+            env.vars.insert(name.clone(), v);
+        }
+    }
+    let mut expects = Vec::new();
+    let mut shape_spans = (Span::default(), Span::default());
+    for stmt in launch.map(|l| l.stmts.as_slice()).unwrap_or_default() {
+        match stmt {
+            HostStmt::Assign { name, value } => {
+                let is_shape = matches!(name.name.as_str(), "grid" | "block");
+                if is_shape && env.vars.contains_key(&name.name) && overridden_shape(ov, &name.name)
+                {
+                    continue;
+                }
+                let v = match ov.args.iter().rev().find(|(n, _, _)| *n == name.name) {
+                    Some((_, arg, i)) => eval_arg(&mut env, arg, *i)?,
+                    None => env.eval(value).map_err(|e| (e, Origin::File))?,
+                };
+                let v = if is_shape {
+                    if name.name == "grid" {
+                        shape_spans.0 = value.span;
+                    } else {
+                        shape_spans.1 = value.span;
+                    }
+                    HostValue::Dim(to_dim(&v, value.span).map_err(|e| (e, Origin::File))?)
+                } else {
+                    v
+                };
+                env.vars.insert(name.name.clone(), v);
+            }
+            HostStmt::Expect(e) => expects.push(e.clone()),
+        }
+    }
+    let dim = |env: &Env, which: &str, span: Span| -> Result<[u32; 3], Failure> {
+        match env.vars.get(which) {
+            Some(v) => to_dim(v, span).map_err(|e| (e, Origin::File)),
+            None => Err((
+                HostError::LaunchShape {
+                    message: format!("no {which} size"),
+                    span,
+                    help: Some(format!(
+                        "pass --{which} X[,Y[,Z]] or set `{which} = ...;` in the kernel's launch section"
+                    )),
+                },
+                Origin::Flag,
+            )),
+        }
+    };
+    let block = dim(&env, "block", shape_spans.1)?;
+    let grid = dim(&env, "grid", shape_spans.0)?;
+    check_shape(block, grid, shape_spans)?;
+    let (args, shapes) = bind(kernel, &env, launch.map(|l| l.span))?;
+    Ok(Setup {
+        grid,
+        block,
+        args,
+        shapes,
+        env,
+        expects,
+    })
+}
+
+fn overridden_shape(ov: &Overrides, name: &str) -> bool {
+    if name == "grid" {
+        ov.grid.is_some()
+    } else {
+        ov.block.is_some()
+    }
+}
+
+fn eval_arg(env: &mut Env, value: &ArgValue, i: usize) -> Result<HostValue, Failure> {
+    match value {
+        ArgValue::Expr(e) => env.eval(e).map_err(|err| (err, Origin::Arg(i))),
+        ArgValue::File(p) => npy::load(p, Span::default()).map_err(|err| (err, Origin::Arg(i))),
+    }
+}
+
+fn to_dim(v: &HostValue, span: Span) -> Result<[u32; 3], HostError> {
+    match v {
+        HostValue::Dim(d) => Ok(*d),
+        other => Ok([eval::dim_component(other, span)?, 1, 1]),
+    }
+}
+
+fn check_shape(block: [u32; 3], grid: [u32; 3], spans: (Span, Span)) -> Result<(), Failure> {
+    let origin = |s: Span| {
+        if s == Span::default() {
+            Origin::Flag
+        } else {
+            Origin::File
+        }
+    };
+    let threads: u64 = block.iter().map(|&d| u64::from(d)).product();
+    let axes = ["x", "y", "z"];
+    for i in 0..3 {
+        if block[i] > MAX_BLOCK[i] {
+            return Err((
+                HostError::LaunchShape {
+                    message: format!(
+                        "block.{} = {} exceeds CUDA's limit of {}",
+                        axes[i], block[i], MAX_BLOCK[i]
+                    ),
+                    span: spans.1,
+                    help: None,
+                },
+                origin(spans.1),
+            ));
+        }
+        if grid[i] > MAX_GRID[i] {
+            return Err((
+                HostError::LaunchShape {
+                    message: format!(
+                        "grid.{} = {} exceeds CUDA's limit of {}",
+                        axes[i], grid[i], MAX_GRID[i]
+                    ),
+                    span: spans.0,
+                    help: None,
+                },
+                origin(spans.0),
+            ));
+        }
+    }
+    if threads > 1024 {
+        return Err((
+            HostError::LaunchShape {
+                message: format!("{threads} threads per block exceeds CUDA's limit of 1024"),
+                span: spans.1,
+                help: Some("use fewer threads per block and more blocks".into()),
+            },
+            origin(spans.1),
+        ));
+    }
+    Ok(())
+}
+
+/// Binds every parameter from the environment; reports all missing ones at once.
+fn bind(
+    kernel: &Kernel,
+    env: &Env,
+    launch_span: Option<Span>,
+) -> Result<(Args, Vec<Vec<usize>>), Failure> {
+    let n = kernel.params.len();
+    let mut args = Args {
+        scalars: vec![None; n],
+        buffers: vec![None; n],
+    };
+    let mut shapes = vec![Vec::new(); n];
+    let mut missing = Vec::new();
+    let span = launch_span.unwrap_or(kernel.span);
+    let origin = if launch_span.is_some() {
+        Origin::File
+    } else {
+        Origin::Flag
+    };
+    let mismatch = |message: String| {
+        (
+            HostError::BadValue {
+                message,
+                span,
+                label: "bound here".into(),
+                help: None,
+            },
+            origin,
+        )
+    };
+    for (i, p) in kernel.params.iter().enumerate() {
+        let Some(v) = env.vars.get(&p.name) else {
+            missing.push(p.name.clone());
+            continue;
+        };
+        match (p.kind, v) {
+            (ParamKind::Scalar { ty, .. }, HostValue::Num { v, .. }) => {
+                if ty.is_integer() && v.fract() != 0.0 {
+                    return Err(mismatch(format!(
+                        "`{}` is `{}` but its value is {v}",
+                        p.name, ty
+                    )));
+                }
+                args.scalars[i] = Some(Value::F64(*v).cast(ty));
+            }
+            (ParamKind::Scalar { ty, .. }, HostValue::Dim(d)) => {
+                args.scalars[i] = Some(Value::U32(d[0]).cast(ty));
+            }
+            (
+                ParamKind::Buffer { elem, .. },
+                HostValue::Array {
+                    data, shape, dtype, ..
+                },
+            ) => {
+                if let Some(dt) = dtype {
+                    if *dt != elem {
+                        return Err(mismatch(format!(
+                            "`{}` is `{}*` but its file holds {} (numpy `{}`)",
+                            p.name,
+                            elem,
+                            dt,
+                            dt.numpy_name()
+                        )));
+                    }
+                }
+                args.buffers[i] = Some(Buffer {
+                    name: p.name.clone(),
+                    data: BufData::from_f64(elem, data),
+                });
+                shapes[i] = shape.clone();
+            }
+            (kind, v) => {
+                return Err(mismatch(format!(
+                    "`{}` is `{}` but was given {}",
+                    p.name,
+                    kind.describe(),
+                    v.kind()
+                )))
+            }
+        }
+    }
+    if !missing.is_empty() {
+        let signature = kernel
+            .params
+            .iter()
+            .map(|p| format!("{} {}", p.kind.describe(), p.name))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let example = kernel
+            .params
+            .iter()
+            .filter(|p| missing.contains(&p.name))
+            .map(|p| match p.kind {
+                ParamKind::Scalar { .. } => format!("--arg {}=1024", p.name),
+                ParamKind::Buffer { .. } => format!("--arg {}=zeros(1024)", p.name),
+            })
+            .collect::<Vec<_>>()
+            .join(" ");
+        return Err((
+            HostError::MissingArguments {
+                missing: missing.join(", "),
+                span: kernel.span,
+                kernel: kernel.name.clone(),
+                signature,
+                help: format!(
+                    "give them with --arg, e.g. {example}, or in a `launch {}` section",
+                    kernel.name
+                ),
+            },
+            Origin::File,
+        ));
+    }
+    Ok((args, shapes))
+}
+
+/// Evaluates the `expect`s after the run, with each buffer parameter bound to its final contents.
+pub fn check_expects(
+    setup: &mut Setup,
+    kernel: &Kernel,
+    src: &crate::source::SourceFile,
+) -> Result<Vec<ExpectResult>, HostError> {
+    for (i, p) in kernel.params.iter().enumerate() {
+        if let Some(buf) = &setup.args.buffers[i] {
+            let float = matches!(buf.data.elem(), Scalar::F32 | Scalar::F64);
+            setup.env.vars.insert(
+                p.name.clone(),
+                HostValue::Array {
+                    data: buf.data.to_f64(),
+                    shape: setup.shapes[i].clone(),
+                    float,
+                    dtype: None,
+                },
+            );
+        }
+    }
+    let mut out = Vec::new();
+    for e in &setup.expects {
+        let result = setup.env.expect(e)?;
+        out.push(ExpectResult {
+            text: src
+                .slice(e.span)
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" "),
+            passed: result.is_ok(),
+            detail: result.err(),
+            span: e.span,
+        });
+    }
+    Ok(out)
+}

@@ -1,0 +1,121 @@
+//! Host values: scalars, arrays and launch dimensions, with numpy-like elementwise arithmetic.
+
+use crate::value::Scalar;
+
+/// A value computed by a launch section or an `--arg`.
+#[derive(Clone, Debug, PartialEq)]
+pub enum HostValue {
+    /// A number; `float` tells whether it came from floating data.
+    Num {
+        /// The value.
+        v: f64,
+        /// Whether it is floating-point (decides exact vs tolerant `==`).
+        float: bool,
+    },
+    /// An array (flat, row-major) with its shape.
+    Array {
+        /// Elements.
+        data: Vec<f64>,
+        /// Shape (`[n]` or `[rows, cols]`).
+        shape: Vec<usize>,
+        /// Whether the elements are floating-point.
+        float: bool,
+        /// The element type of a file it was loaded from, which the parameter must match.
+        dtype: Option<Scalar>,
+    },
+    /// `(x, y, z)` for `grid` and `block`.
+    Dim([u32; 3]),
+    /// `"file.npy"`.
+    Str(String),
+}
+
+impl HostValue {
+    /// An integer.
+    pub fn int(v: i64) -> HostValue {
+        HostValue::Num {
+            v: v as f64,
+            float: false,
+        }
+    }
+
+    /// A flat array.
+    pub fn array(data: Vec<f64>, float: bool) -> HostValue {
+        let n = data.len();
+        HostValue::Array {
+            data,
+            shape: vec![n],
+            float,
+            dtype: None,
+        }
+    }
+
+    /// What kind of value this is, for messages.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            HostValue::Num { .. } => "a number",
+            HostValue::Array { .. } => "an array",
+            HostValue::Dim(_) => "a dimension tuple",
+            HostValue::Str(_) => "a string",
+        }
+    }
+
+    /// Whether floating-point.
+    pub fn is_float(&self) -> bool {
+        matches!(
+            self,
+            HostValue::Num { float: true, .. } | HostValue::Array { float: true, .. }
+        )
+    }
+}
+
+/// Whether two numbers are equal for `expect`: exact for integers, relative 1e-4 (absolute 1e-6) for floats.
+pub fn close(a: f64, b: f64, float: bool) -> bool {
+    if !float || a == b {
+        return a == b;
+    }
+    if a.is_nan() || b.is_nan() {
+        return false;
+    }
+    (a - b).abs() <= 1e-6 + 1e-4 * a.abs().max(b.abs())
+}
+
+/// A small, fixed PRNG (splitmix64) so `rand(n)` is the same on every machine and run.
+#[derive(Clone, Debug)]
+pub struct Rng(u64);
+
+impl Rng {
+    /// Seeded generator.
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed ^ 0x5DEE_CE66_D1CE_4E5B)
+    }
+
+    /// Next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// Uniform in [0, 1), exactly representable as f32 (24 random bits).
+    pub fn unit(&mut self) -> f64 {
+        (self.next_u64() >> 40) as f64 / (1u64 << 24) as f64
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tolerance_only_for_floats() {
+        assert!(close(1.0, 1.00001, true));
+        assert!(!close(100000.0, 100001.0, false));
+        assert!(!close(1.0, 1.1, true));
+        let mut r = Rng::new(0);
+        let x = r.unit();
+        assert!((0.0..1.0).contains(&x));
+        assert_eq!(Rng::new(0).unit(), x);
+    }
+}

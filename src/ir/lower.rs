@@ -1,0 +1,567 @@
+//! Typed program → instruction list: registers, structured control flow as mask operations.
+
+use std::collections::HashMap;
+
+use super::*;
+use crate::check::typed::{self, Builtin, ExprKind, Func, ParamKind, StmtKind};
+
+/// Lowers one checked kernel. Infallible: the checker has rejected everything that cannot run.
+pub fn lower(kernel: &typed::Kernel) -> KernelIr {
+    let mut l = Lowerer::new(kernel);
+    l.prepare(kernel);
+    for s in &kernel.body {
+        l.stmt(s);
+    }
+    l.finish(kernel)
+}
+
+/// Per-bank register allocation: permanent registers first, then statement-scoped temporaries.
+#[derive(Clone, Copy, Default)]
+struct Alloc {
+    next: [u32; 5],
+    max: [u32; 5],
+}
+
+fn bank_index(b: Bank) -> usize {
+    match b {
+        Bank::B => 0,
+        Bank::W => 1,
+        Bank::D => 2,
+        Bank::F => 3,
+        Bank::G => 4,
+    }
+}
+
+impl Alloc {
+    fn take(&mut self, ty: Scalar) -> Reg {
+        let i = bank_index(bank_of(ty));
+        let r = self.next[i];
+        self.next[i] += 1;
+        self.max[i] = self.max[i].max(self.next[i]);
+        Reg(r)
+    }
+}
+
+/// A forward jump target, patched when its instruction is emitted.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct Label(usize);
+
+struct Lowerer {
+    insts: Vec<Inst>,
+    spans: Vec<Span>,
+    alloc: Alloc,
+    vars: Vec<Reg>,
+    consts: HashMap<(Scalar, u64), Reg>,
+    builtins: HashMap<Builtin, Reg>,
+    inputs: Vec<(Reg, Scalar, Input)>,
+    /// Label targets (`None` until placed) and the instructions waiting for them.
+    labels: Vec<Option<u32>>,
+    fixups: Vec<(usize, Label)>,
+    /// Where a lane set that empties inside the current construct should jump (innermost last).
+    joins: Vec<Label>,
+    /// The register holding the index of the store being lowered (for `a[i] += v`).
+    store_index: Option<(Reg, Scalar)>,
+}
+
+/// A key that tells constants apart by type and bits (so `0.0` and `-0.0` differ).
+fn const_key(v: Value) -> (Scalar, u64) {
+    let bits = match v {
+        Value::Bool(b) => u64::from(b),
+        Value::I32(x) => x as u32 as u64,
+        Value::U32(x) => u64::from(x),
+        Value::I64(x) => x as u64,
+        Value::U64(x) => x,
+        Value::F32(x) => u64::from(x.to_bits()),
+        Value::F64(x) => x.to_bits(),
+    };
+    (v.ty(), bits)
+}
+
+impl Lowerer {
+    fn new(kernel: &typed::Kernel) -> Lowerer {
+        let _ = kernel;
+        Lowerer {
+            insts: Vec::new(),
+            spans: Vec::new(),
+            alloc: Alloc::default(),
+            vars: Vec::new(),
+            consts: HashMap::new(),
+            builtins: HashMap::new(),
+            inputs: Vec::new(),
+            labels: Vec::new(),
+            fixups: Vec::new(),
+            joins: Vec::new(),
+            store_index: None,
+        }
+    }
+
+    /// Allocates permanent registers: locals, parameters, constants and built-ins.
+    fn prepare(&mut self, kernel: &typed::Kernel) {
+        for local in &kernel.locals {
+            let r = self.alloc.take(local.declared);
+            self.vars.push(r);
+        }
+        for (i, p) in kernel.params.iter().enumerate() {
+            if let ParamKind::Scalar { ty, var } = p.kind {
+                self.inputs.push((
+                    self.vars[var.0 as usize],
+                    ty.promoted(),
+                    Input::Param(i as u32),
+                ));
+            }
+        }
+        let mut consts = Vec::new();
+        let mut builtins = Vec::new();
+        for s in &kernel.body {
+            collect_stmt(s, &mut consts, &mut builtins);
+        }
+        for v in consts {
+            let key = const_key(v);
+            if !self.consts.contains_key(&key) {
+                let r = self.alloc.take(v.ty());
+                self.consts.insert(key, r);
+                self.inputs.push((r, v.ty(), Input::Const(v)));
+            }
+        }
+        for b in builtins {
+            if !self.builtins.contains_key(&b) {
+                let r = self.alloc.take(Scalar::U32);
+                self.builtins.insert(b, r);
+                let input = match b {
+                    Builtin::ThreadIdx(a) => Input::ThreadIdx(a),
+                    Builtin::BlockIdx(a) => Input::BlockIdx(a),
+                    Builtin::BlockDim(a) => Input::BlockDim(a),
+                    Builtin::GridDim(a) => Input::GridDim(a),
+                };
+                self.inputs.push((r, Scalar::U32, input));
+            }
+        }
+    }
+
+    fn finish(mut self, kernel: &typed::Kernel) -> KernelIr {
+        for (at, label) in std::mem::take(&mut self.fixups) {
+            let target = self.labels[label.0].expect("lower: every label is placed");
+            match &mut self.insts[at] {
+                Inst::If { else_at: t, .. }
+                | Inst::Else { end_at: t, .. }
+                | Inst::LoopTest { exit_at: t, .. }
+                | Inst::MaskPush { skip_to: t, .. }
+                | Inst::Break { skip_to: t }
+                | Inst::Continue { skip_to: t }
+                | Inst::Return { skip_to: t } => *t = target,
+                other => unreachable!("lower: fixup on {other:?}"),
+            }
+        }
+        let m = self.alloc.max;
+        KernelIr {
+            name: kernel.name.clone(),
+            insts: self.insts,
+            spans: self.spans,
+            regs: RegCounts {
+                b: m[0],
+                w: m[1],
+                d: m[2],
+                f: m[3],
+                g: m[4],
+            },
+            inputs: self.inputs,
+            shared: kernel
+                .shared
+                .iter()
+                .map(|s| SharedArray {
+                    name: s.name.clone(),
+                    elem: s.elem,
+                    len: if s.is_extern {
+                        None
+                    } else {
+                        Some(s.static_len())
+                    },
+                })
+                .collect(),
+        }
+    }
+
+    fn emit(&mut self, inst: Inst, span: Span) -> usize {
+        self.insts.push(inst);
+        self.spans.push(span);
+        self.insts.len() - 1
+    }
+
+    fn emit_to(&mut self, inst: Inst, span: Span, label: Label) {
+        let at = self.emit(inst, span);
+        self.fixups.push((at, label));
+    }
+
+    fn label(&mut self) -> Label {
+        self.labels.push(None);
+        Label(self.labels.len() - 1)
+    }
+
+    fn place(&mut self, label: Label) {
+        self.labels[label.0] = Some(self.insts.len() as u32);
+    }
+
+    fn here(&self) -> u32 {
+        self.insts.len() as u32
+    }
+
+    fn stmt(&mut self, s: &typed::Stmt) {
+        let mark = self.alloc.next;
+        let span = s.span;
+        match &s.kind {
+            StmtKind::Assign { var, value } => {
+                let d = self.vars[var.0 as usize];
+                let a = self.expr(value);
+                if a != d {
+                    self.emit(Inst::Mov { ty: value.ty, d, a }, span);
+                }
+            }
+            StmtKind::Store { mem, index, value } => {
+                let idx = self.expr(index);
+                let saved = self.store_index.replace((idx, index.ty));
+                let v = self.expr(value);
+                self.store_index = saved;
+                self.emit(
+                    Inst::Store {
+                        space: space(mem.space),
+                        elem: mem.elem,
+                        idx,
+                        idx_ty: index.ty,
+                        v,
+                    },
+                    span,
+                );
+            }
+            StmtKind::If { cond, then, els } => {
+                let c = self.expr(cond);
+                let else_label = self.label();
+                let end = self.label();
+                let first_join = if els.is_empty() { end } else { else_label };
+                self.emit_to(Inst::If { c, else_at: 0 }, span, first_join);
+                self.joins.push(first_join);
+                for t in then {
+                    self.stmt(t);
+                }
+                self.joins.pop();
+                if !els.is_empty() {
+                    self.place(else_label);
+                    self.emit_to(Inst::Else { c, end_at: 0 }, span, end);
+                    self.joins.push(end);
+                    for e in els {
+                        self.stmt(e);
+                    }
+                    self.joins.pop();
+                }
+                self.place(end);
+                self.emit(Inst::EndIf, span);
+            }
+            StmtKind::Loop {
+                cond,
+                test_first,
+                body,
+                step,
+            } => {
+                let exit = self.label();
+                let cont = self.label();
+                self.emit(Inst::LoopBegin, span);
+                let head = self.here();
+                if *test_first {
+                    self.loop_test(cond.as_ref(), exit);
+                }
+                self.joins.push(cont);
+                for b in body {
+                    self.stmt(b);
+                }
+                self.joins.pop();
+                self.place(cont);
+                self.emit(Inst::LoopContinue, span);
+                for st in step {
+                    self.stmt(st);
+                }
+                if !*test_first {
+                    self.loop_test(cond.as_ref(), exit);
+                }
+                self.emit(Inst::LoopBack { head }, span);
+                self.place(exit);
+                self.emit(Inst::LoopEnd, span);
+            }
+            StmtKind::Break => self.jump_out(Inst::Break { skip_to: 0 }, span),
+            StmtKind::Continue => self.jump_out(Inst::Continue { skip_to: 0 }, span),
+            StmtKind::Return => self.jump_out(Inst::Return { skip_to: 0 }, span),
+            StmtKind::Barrier => {
+                self.emit(Inst::Barrier, span);
+            }
+        }
+        self.alloc.next = mark;
+    }
+
+    fn loop_test(&mut self, cond: Option<&typed::Expr>, exit: Label) {
+        if let Some(c) = cond {
+            let mark = self.alloc.next;
+            let r = self.expr(c);
+            self.emit_to(Inst::LoopTest { c: r, exit_at: 0 }, c.span, exit);
+            self.alloc.next = mark;
+        }
+    }
+
+    /// `break`/`continue`/`return`: if no lane is left, skip to the innermost join point.
+    fn jump_out(&mut self, inst: Inst, span: Span) {
+        match self.joins.last().copied() {
+            Some(join) => self.emit_to(inst, span, join),
+            None => {
+                let end = self.label();
+                self.emit_to(inst, span, end);
+                self.place(end);
+            }
+        }
+    }
+
+    fn temp(&mut self, ty: Scalar) -> Reg {
+        self.alloc.take(ty)
+    }
+
+    /// Lowers an expression; returns the register holding its value on the active lanes.
+    fn expr(&mut self, e: &typed::Expr) -> Reg {
+        let span = e.span;
+        let ty = e.ty;
+        match &e.kind {
+            ExprKind::Const(v) => self.consts[&const_key(*v)],
+            ExprKind::Var(v) => self.vars[v.0 as usize],
+            ExprKind::Builtin(b) => self.builtins[b],
+            ExprKind::Neg(a) => {
+                let a = self.expr(a);
+                let d = self.temp(ty);
+                self.emit(Inst::Neg { ty, d, a }, span);
+                d
+            }
+            ExprKind::BitNot(a) => {
+                let a = self.expr(a);
+                let d = self.temp(ty);
+                self.emit(Inst::BitNot { ty, d, a }, span);
+                d
+            }
+            ExprKind::Not(a) => {
+                let a = self.expr(a);
+                let d = self.temp(Scalar::Bool);
+                self.emit(Inst::Not { d, a }, span);
+                d
+            }
+            ExprKind::Arith { op, lhs, rhs } => {
+                let a = self.expr(lhs);
+                let b = self.expr(rhs);
+                let d = self.temp(ty);
+                self.emit(
+                    Inst::Arith {
+                        op: *op,
+                        ty,
+                        d,
+                        a,
+                        b,
+                    },
+                    span,
+                );
+                d
+            }
+            ExprKind::Compare { op, lhs, rhs } => {
+                let a = self.expr(lhs);
+                let b = self.expr(rhs);
+                let d = self.temp(Scalar::Bool);
+                self.emit(
+                    Inst::Cmp {
+                        op: *op,
+                        ty: lhs.ty,
+                        d,
+                        a,
+                        b,
+                    },
+                    span,
+                );
+                d
+            }
+            ExprKind::Logic { and, lhs, rhs } => {
+                let a = self.expr(lhs);
+                let b = self.masked(a, !*and, rhs);
+                let d = self.temp(Scalar::Bool);
+                self.emit(Inst::Logic { and: *and, d, a, b }, span);
+                d
+            }
+            ExprKind::Cast { to, operand } => {
+                let a = self.expr(operand);
+                let from = operand.ty;
+                let same_bits =
+                    bank_of(from) == bank_of(*to) && to.promoted() == *to && from != Scalar::Bool;
+                if same_bits {
+                    // int ↔ unsigned of one width: the bits are the value (no instruction).
+                    return a;
+                }
+                let d = self.temp(ty);
+                self.emit(
+                    Inst::Cast {
+                        from,
+                        to: *to,
+                        d,
+                        a,
+                    },
+                    span,
+                );
+                d
+            }
+            ExprKind::Select { cond, then, els } => {
+                let c = self.expr(cond);
+                let a = self.masked(c, false, then);
+                let b = self.masked(c, true, els);
+                let d = self.temp(ty);
+                self.emit(Inst::Select { ty, d, c, a, b }, span);
+                d
+            }
+            ExprKind::Call { func, args } => {
+                let regs: Vec<Reg> = args.iter().map(|a| self.expr(a)).collect();
+                let d = self.temp(ty);
+                let inst = match func {
+                    Func::Math1(f) => Inst::Math1 {
+                        f: *f,
+                        ty,
+                        d,
+                        a: regs[0],
+                    },
+                    Func::Math2(f) => Inst::Math2 {
+                        f: *f,
+                        ty,
+                        d,
+                        a: regs[0],
+                        b: regs[1],
+                    },
+                    Func::Fma => Inst::Fma {
+                        ty,
+                        d,
+                        a: regs[0],
+                        b: regs[1],
+                        c: regs[2],
+                    },
+                    Func::Abs => Inst::Abs { ty, d, a: regs[0] },
+                };
+                self.emit(inst, span);
+                d
+            }
+            ExprKind::Load { mem, index } => {
+                let idx = self.expr(index);
+                let d = self.temp(ty);
+                self.emit(
+                    Inst::Load {
+                        space: space(mem.space),
+                        elem: mem.elem,
+                        d,
+                        idx,
+                        idx_ty: index.ty,
+                    },
+                    span,
+                );
+                d
+            }
+            ExprKind::LoadAtStore { mem } => {
+                let (idx, idx_ty) = self
+                    .store_index
+                    .expect("lower: LoadAtStore only inside a Store");
+                let d = self.temp(ty);
+                self.emit(
+                    Inst::Load {
+                        space: space(mem.space),
+                        elem: mem.elem,
+                        d,
+                        idx,
+                        idx_ty,
+                    },
+                    span,
+                );
+                d
+            }
+        }
+    }
+
+    /// Lowers `e` only on lanes where `c` (or `!c`) holds: the right side of `&&`/`||`, a side of `?:`.
+    fn masked(&mut self, c: Reg, negate: bool, e: &typed::Expr) -> Reg {
+        if is_free(e) {
+            return self.expr(e);
+        }
+        let end = self.label();
+        self.emit_to(
+            Inst::MaskPush {
+                c,
+                negate,
+                skip_to: 0,
+            },
+            e.span,
+            end,
+        );
+        let r = self.expr(e);
+        self.place(end);
+        self.emit(Inst::MaskPop, e.span);
+        r
+    }
+}
+
+/// Reading a variable, a built-in or a constant emits nothing, so it needs no mask.
+fn is_free(e: &typed::Expr) -> bool {
+    matches!(
+        e.kind,
+        ExprKind::Const(_) | ExprKind::Var(_) | ExprKind::Builtin(_)
+    )
+}
+
+fn space(s: typed::Space) -> Space {
+    match s {
+        typed::Space::Global(p) => Space::Global(p),
+        typed::Space::Shared(i) => Space::Shared(i),
+    }
+}
+
+fn collect_stmt(s: &typed::Stmt, consts: &mut Vec<Value>, builtins: &mut Vec<Builtin>) {
+    match &s.kind {
+        StmtKind::Assign { value, .. } => collect_expr(value, consts, builtins),
+        StmtKind::Store { index, value, .. } => {
+            collect_expr(index, consts, builtins);
+            collect_expr(value, consts, builtins);
+        }
+        StmtKind::If { cond, then, els } => {
+            collect_expr(cond, consts, builtins);
+            for t in then.iter().chain(els) {
+                collect_stmt(t, consts, builtins);
+            }
+        }
+        StmtKind::Loop {
+            cond, body, step, ..
+        } => {
+            if let Some(c) = cond {
+                collect_expr(c, consts, builtins);
+            }
+            for t in body.iter().chain(step) {
+                collect_stmt(t, consts, builtins);
+            }
+        }
+        StmtKind::Break | StmtKind::Continue | StmtKind::Return | StmtKind::Barrier => {}
+    }
+}
+
+fn collect_expr(e: &typed::Expr, consts: &mut Vec<Value>, builtins: &mut Vec<Builtin>) {
+    let mut go = |x: &typed::Expr| collect_expr(x, consts, builtins);
+    match &e.kind {
+        ExprKind::Const(v) => consts.push(*v),
+        ExprKind::Builtin(b) => builtins.push(*b),
+        ExprKind::Var(_) | ExprKind::LoadAtStore { .. } => {}
+        ExprKind::Neg(a) | ExprKind::BitNot(a) | ExprKind::Not(a) => go(a),
+        ExprKind::Cast { operand, .. } => go(operand),
+        ExprKind::Arith { lhs, rhs, .. }
+        | ExprKind::Compare { lhs, rhs, .. }
+        | ExprKind::Logic { lhs, rhs, .. } => {
+            go(lhs);
+            go(rhs);
+        }
+        ExprKind::Select { cond, then, els } => {
+            go(cond);
+            go(then);
+            go(els);
+        }
+        ExprKind::Call { args, .. } => args.iter().for_each(go),
+        ExprKind::Load { index, .. } => go(index),
+    }
+}

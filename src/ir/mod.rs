@@ -1,0 +1,269 @@
+//! The lowered kernel: a flat, typed instruction list over lane registers, with a span per instruction.
+
+mod lower;
+
+use std::fmt;
+
+pub use lower::lower;
+
+use crate::source::Span;
+use crate::value::{ArithOp, CmpOp, Math1, Math2, Scalar, Value};
+
+/// A lane register. Its bank (and so its storage) follows from the type of the instruction using it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Reg(pub u32);
+
+/// Storage classes of registers: one struct-of-arrays bank each.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bank {
+    /// `bool`
+    B,
+    /// 32-bit integers (`int` and `unsigned` share bits)
+    W,
+    /// 64-bit integers
+    D,
+    /// `float`
+    F,
+    /// `double`
+    G,
+}
+
+/// The bank of a register type.
+pub fn bank_of(ty: Scalar) -> Bank {
+    match ty.promoted() {
+        Scalar::Bool => Bank::B,
+        Scalar::I64 | Scalar::U64 => Bank::D,
+        Scalar::F32 => Bank::F,
+        Scalar::F64 => Bank::G,
+        _ => Bank::W,
+    }
+}
+
+/// Registers used per bank.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RegCounts {
+    /// `bool` registers.
+    pub b: u32,
+    /// 32-bit integer registers.
+    pub w: u32,
+    /// 64-bit integer registers.
+    pub d: u32,
+    /// `float` registers.
+    pub f: u32,
+    /// `double` registers.
+    pub g: u32,
+}
+
+/// Where a memory instruction goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Space {
+    /// Global buffer bound to kernel parameter `n`.
+    Global(u32),
+    /// Shared array `n` of the kernel.
+    Shared(u32),
+}
+
+/// A value a register receives before the block runs.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Input {
+    /// A constant (never written by any instruction).
+    Const(Value),
+    /// `threadIdx.{x,y,z}` of each lane.
+    ThreadIdx(u8),
+    /// `blockIdx.{x,y,z}` of the block.
+    BlockIdx(u8),
+    /// `blockDim.{x,y,z}`.
+    BlockDim(u8),
+    /// `gridDim.{x,y,z}`.
+    GridDim(u8),
+    /// The value of scalar parameter `n` (re-set at the start of every block: parameters are assignable).
+    Param(u32),
+}
+
+/// A buffer parameter of the kernel as the IR sees it.
+#[derive(Clone, Debug)]
+pub struct BufferParam {
+    /// Parameter position.
+    pub param: u32,
+    /// Name.
+    pub name: String,
+    /// Element type.
+    pub elem: Scalar,
+}
+
+/// A shared array as the IR sees it.
+#[derive(Clone, Debug)]
+pub struct SharedArray {
+    /// Name.
+    pub name: String,
+    /// Element type.
+    pub elem: Scalar,
+    /// Elements, or `None` for `extern __shared__` (sized by the launch).
+    pub len: Option<u64>,
+}
+
+/// One lowered kernel.
+#[derive(Clone, Debug)]
+pub struct KernelIr {
+    /// Kernel name.
+    pub name: String,
+    /// The instructions.
+    pub insts: Vec<Inst>,
+    /// `spans[i]` blames `insts[i]`.
+    pub spans: Vec<Span>,
+    /// Registers per bank.
+    pub regs: RegCounts,
+    /// Registers filled before each block: `(register, its type, what it gets)`.
+    pub inputs: Vec<(Reg, Scalar, Input)>,
+    /// Shared arrays.
+    pub shared: Vec<SharedArray>,
+}
+
+/// A typed instruction. Each computing instruction writes only the lanes of the active mask.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Inst {
+    /// `d = a op b` on `ty` lanes (integer division by zero traps).
+    Arith {
+        op: ArithOp,
+        ty: Scalar,
+        d: Reg,
+        a: Reg,
+        b: Reg,
+    },
+    /// `d = a op b` comparing `ty` lanes, giving `bool`.
+    Cmp {
+        op: CmpOp,
+        ty: Scalar,
+        d: Reg,
+        a: Reg,
+        b: Reg,
+    },
+    /// `d = -a`
+    Neg { ty: Scalar, d: Reg, a: Reg },
+    /// `d = ~a`
+    BitNot { ty: Scalar, d: Reg, a: Reg },
+    /// `d = !a` on `bool`
+    Not { d: Reg, a: Reg },
+    /// `d = a && b` (`and`) or `a || b` on `bool`; `b` was computed only where it matters.
+    Logic { and: bool, d: Reg, a: Reg, b: Reg },
+    /// `d = (to)a` with C conversion rules.
+    Cast {
+        from: Scalar,
+        to: Scalar,
+        d: Reg,
+        a: Reg,
+    },
+    /// `d = c ? a : b`
+    Select {
+        ty: Scalar,
+        d: Reg,
+        c: Reg,
+        a: Reg,
+        b: Reg,
+    },
+    /// `d = f(a)` on floats.
+    Math1 {
+        f: Math1,
+        ty: Scalar,
+        d: Reg,
+        a: Reg,
+    },
+    /// `d = f(a, b)` on floats.
+    Math2 {
+        f: Math2,
+        ty: Scalar,
+        d: Reg,
+        a: Reg,
+        b: Reg,
+    },
+    /// `d = a * b + c` (fused).
+    Fma {
+        ty: Scalar,
+        d: Reg,
+        a: Reg,
+        b: Reg,
+        c: Reg,
+    },
+    /// `d = |a|`
+    Abs { ty: Scalar, d: Reg, a: Reg },
+    /// `d = a`: a variable assignment (free in the cost model).
+    Mov { ty: Scalar, d: Reg, a: Reg },
+    /// `d = mem[idx]`: counts sectors (global) or wavefronts (shared); traps out of bounds.
+    Load {
+        space: Space,
+        elem: Scalar,
+        d: Reg,
+        idx: Reg,
+        idx_ty: Scalar,
+    },
+    /// `mem[idx] = v`
+    Store {
+        space: Space,
+        elem: Scalar,
+        idx: Reg,
+        idx_ty: Scalar,
+        v: Reg,
+    },
+    /// `__syncthreads()`: every live thread of the block must be active.
+    Barrier,
+    /// Branch on `c`: push the mask, keep lanes where `c`; none left → jump to `else_at`.
+    If { c: Reg, else_at: u32 },
+    /// Switch to the saved lanes where `c` is false; none → jump to `end_at`.
+    Else { c: Reg, end_at: u32 },
+    /// Restore the mask from before the `If`.
+    EndIf,
+    /// Enter a loop: remember the lanes that entered.
+    LoopBegin,
+    /// Loop condition: lanes where `c` is false leave; none left → jump to `exit_at`.
+    LoopTest { c: Reg, exit_at: u32 },
+    /// Where `continue` lands: lanes that continued rejoin.
+    LoopContinue,
+    /// Back edge: while any lane is active, jump to `head`.
+    LoopBack { head: u32 },
+    /// Leave the loop: the lanes that entered (and did not return) are active again.
+    LoopEnd,
+    /// Short-circuit or `?:` side: keep lanes where `c` (or `!c` when `negate`); none → jump to `skip_to`.
+    MaskPush { c: Reg, negate: bool, skip_to: u32 },
+    /// End of a short-circuit side.
+    MaskPop,
+    /// Active lanes leave the innermost loop; if none remain, jump to `skip_to`.
+    Break { skip_to: u32 },
+    /// Active lanes skip to the loop's continue point; if none remain, jump to `skip_to`.
+    Continue { skip_to: u32 },
+    /// Active lanes finish the kernel; if none remain, jump to `skip_to`.
+    Return { skip_to: u32 },
+}
+
+impl Inst {
+    /// Whether the instruction issues a warp instruction in the cost model (DESIGN.md §3).
+    pub fn costs(&self) -> bool {
+        !matches!(
+            self,
+            Inst::Mov { .. }
+                | Inst::Else { .. }
+                | Inst::EndIf
+                | Inst::LoopBegin
+                | Inst::LoopContinue
+                | Inst::LoopBack { .. }
+                | Inst::LoopEnd
+                | Inst::MaskPush { .. }
+                | Inst::MaskPop
+                | Inst::Break { .. }
+                | Inst::Continue { .. }
+                | Inst::Return { .. }
+        )
+    }
+}
+
+impl fmt::Display for KernelIr {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "kernel {}", self.name)?;
+        for (r, ty, input) in &self.inputs {
+            writeln!(f, "  in  r{}:{} <- {:?}", r.0, ty, input)?;
+        }
+        for (i, inst) in self.insts.iter().enumerate() {
+            writeln!(f, "  {i:4}  {inst:?}")?;
+        }
+        Ok(())
+    }
+}

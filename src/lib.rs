@@ -1,0 +1,14 @@
+//! simt: a paper GPU. Parse a CUDA kernel, run it over lane arrays, count what a profiler would.
+
+pub mod check;
+pub mod cli;
+pub mod diag;
+pub mod exec;
+pub mod gpu;
+pub mod host;
+pub mod ir;
+pub mod pipeline;
+pub mod report;
+pub mod source;
+pub mod syntax;
+pub mod value;

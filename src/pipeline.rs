@@ -1,0 +1,298 @@
+//! The only module that knows the phase order: read → parse → check → set up → lower → launch → report.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use miette::{Diagnostic, LabeledSpan, NamedSource, SourceCode};
+
+use crate::check::{self, typed::Program, CheckError};
+use crate::exec::{self, LaunchConfig, RunError};
+use crate::gpu::GpuConfig;
+use crate::host::{self, HostError, Origin, Overrides};
+use crate::ir;
+use crate::report::{LaunchInfo, Report};
+use crate::source::SourceFile;
+use crate::syntax::{self, ast, ParseError};
+
+/// Exit status: the kernel failed at run time (trap or failed `expect`).
+pub const EXIT_RUN: u8 = 1;
+/// Exit status: usage, I/O, parse or check error.
+pub const EXIT_USAGE: u8 = 2;
+
+/// Any diagnostic simt reports, by phase.
+#[derive(Debug, thiserror::Error, Diagnostic)]
+pub enum SimtDiagnostic {
+    /// The text could not be parsed.
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    Parse(#[from] ParseError),
+    /// Names or types are wrong.
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    Check(#[from] CheckError),
+    /// The launch could not be set up.
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    Host(#[from] HostError),
+    /// The kernel trapped.
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    Run(#[from] RunError),
+    /// A file or command-line problem without a source span.
+    #[error("{message}")]
+    #[diagnostic(code(simt::usage))]
+    Usage {
+        /// What is wrong.
+        message: String,
+        /// How to fix it.
+        #[help]
+        help: Option<String>,
+    },
+}
+
+/// A diagnostic with the source its spans point into.
+#[derive(Debug)]
+pub struct Located {
+    /// The text shown around the spans.
+    pub src: NamedSource<Arc<String>>,
+    /// The diagnostic.
+    pub inner: SimtDiagnostic,
+}
+
+impl std::fmt::Display for Located {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.inner.fmt(f)
+    }
+}
+
+impl std::error::Error for Located {}
+
+impl Diagnostic for Located {
+    fn code<'a>(&'a self) -> Option<Box<dyn std::fmt::Display + 'a>> {
+        self.inner.code()
+    }
+    fn help<'a>(&'a self) -> Option<Box<dyn std::fmt::Display + 'a>> {
+        self.inner.help()
+    }
+    fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
+        self.inner.labels()
+    }
+    fn source_code(&self) -> Option<&dyn SourceCode> {
+        match self.inner {
+            SimtDiagnostic::Usage { .. } => None,
+            _ => Some(&self.src),
+        }
+    }
+}
+
+/// Why a command failed: every diagnostic of the failing phase, and the exit status.
+#[derive(Debug)]
+pub struct Failure {
+    /// The diagnostics, each with its source.
+    pub errors: Vec<Located>,
+    /// 1 for run-time failures, 2 for everything else.
+    pub exit: u8,
+}
+
+impl Failure {
+    fn new(
+        src: &SourceFile,
+        errors: impl IntoIterator<Item = SimtDiagnostic>,
+        exit: u8,
+    ) -> Failure {
+        Failure {
+            errors: errors
+                .into_iter()
+                .map(|inner| Located {
+                    src: src.named_source(),
+                    inner,
+                })
+                .collect(),
+            exit,
+        }
+    }
+
+    /// A usage error with no source.
+    pub fn usage(message: impl Into<String>, help: Option<String>) -> Failure {
+        Failure::new(
+            &SourceFile::new("", ""),
+            [SimtDiagnostic::Usage {
+                message: message.into(),
+                help,
+            }],
+            EXIT_USAGE,
+        )
+    }
+}
+
+/// Reads a kernel file.
+pub fn read(path: &Path) -> Result<SourceFile, Failure> {
+    if path.is_dir() {
+        return Err(Failure::usage(
+            format!("`{}` is a directory", path.display()),
+            None,
+        ));
+    }
+    match std::fs::read(path) {
+        Ok(bytes) => match String::from_utf8(bytes) {
+            Ok(text) => Ok(SourceFile::new(path.display().to_string(), text)),
+            Err(_) => Err(Failure::usage(
+                format!("`{}` is not UTF-8 text", path.display()),
+                Some("a .sk file is CUDA C source text".into()),
+            )),
+        },
+        Err(e) => Err(Failure::usage(
+            format!("cannot read `{}`: {e}", path.display()),
+            None,
+        )),
+    }
+}
+
+/// Parses and checks a file.
+pub fn compile(src: &SourceFile) -> Result<(ast::Module, Program), Failure> {
+    let module = syntax::parse(src)
+        .map_err(|es| Failure::new(src, es.into_iter().map(Into::into), EXIT_USAGE))?;
+    let program = check::check(&module)
+        .map_err(|es| Failure::new(src, es.into_iter().map(Into::into), EXIT_USAGE))?;
+    Ok((module, program))
+}
+
+/// Everything `simt run` needs besides the file.
+#[derive(Clone, Debug)]
+pub struct RunOptions {
+    /// `--kernel`.
+    pub kernel: Option<String>,
+    /// `--arg`, `--grid`, `--block`, `--seed`.
+    pub overrides: Overrides,
+    /// The text of each `--arg` value, for diagnostics.
+    pub arg_texts: Vec<String>,
+    /// `--dyn-smem`.
+    pub dyn_smem: Option<u64>,
+    /// `--max-steps`.
+    pub max_steps: u64,
+    /// `--regs`.
+    pub regs: u32,
+    /// `--gpu`.
+    pub gpu: GpuConfig,
+    /// `--save NAME=PATH`.
+    pub saves: Vec<(String, PathBuf)>,
+}
+
+/// The default `--max-steps`: warp instructions per launch.
+pub const DEFAULT_MAX_STEPS: u64 = 1 << 32;
+
+/// Picks the kernel to run: `--kernel`, or the only one in the file.
+fn pick<'p>(
+    program: &'p Program,
+    src: &SourceFile,
+    name: Option<&str>,
+) -> Result<&'p check::typed::Kernel, Failure> {
+    let names: Vec<&str> = program.kernels.iter().map(|k| k.name.as_str()).collect();
+    match name {
+        Some(n) => program.kernel(n).ok_or_else(|| {
+            Failure::usage(
+                format!("no kernel named `{n}` in {}", src.name()),
+                Some(
+                    crate::diag::did_you_mean(n, names.iter().copied())
+                        .unwrap_or_else(|| format!("the kernels are: {}", names.join(", "))),
+                ),
+            )
+        }),
+        None if program.kernels.len() == 1 => Ok(&program.kernels[0]),
+        None => Err(Failure::usage(
+            format!(
+                "{} has {} kernels; choose one with --kernel",
+                src.name(),
+                names.len()
+            ),
+            Some(format!("the kernels are: {}", names.join(", "))),
+        )),
+    }
+}
+
+/// Runs a kernel and builds its report. A failed `expect` is in the report, not an error.
+pub fn run(src: &SourceFile, opts: &RunOptions) -> Result<Report, Failure> {
+    let (module, program) = compile(src)?;
+    let kernel = pick(&program, src, opts.kernel.as_deref())?;
+    let launch = module
+        .launches
+        .iter()
+        .find(|l| l.kernel.name == kernel.name);
+    let dir = Path::new(src.name())
+        .parent()
+        .map(Path::to_path_buf)
+        .unwrap_or_default();
+    let mut setup = host::prepare(kernel, launch, &opts.overrides, &dir).map_err(
+        |(e, origin)| match origin {
+            Origin::Arg(i) => {
+                let text = opts.arg_texts.get(i).cloned().unwrap_or_default();
+                Failure::new(
+                    &SourceFile::new(format!("--arg {text}"), text),
+                    [e.into()],
+                    EXIT_USAGE,
+                )
+            }
+            Origin::File | Origin::Flag => Failure::new(src, [e.into()], EXIT_USAGE),
+        },
+    )?;
+    let ir = ir::lower(kernel);
+    let dyn_smem = match opts.dyn_smem {
+        Some(b) => b,
+        None => match setup.env.vars.get("dyn_smem") {
+            Some(host::HostValue::Num { v, .. }) if *v >= 0.0 => *v as u64,
+            _ => 0,
+        },
+    };
+    let static_smem: u64 = kernel
+        .shared
+        .iter()
+        .filter(|s| !s.is_extern)
+        .map(|s| s.static_len() * u64::from(s.elem.size()))
+        .sum();
+    let smem_per_block = static_smem + dyn_smem;
+    if smem_per_block > u64::from(opts.gpu.max_smem_per_block) {
+        return Err(Failure::usage(
+            format!(
+                "{smem_per_block} bytes of shared memory per block exceeds the {} bytes a block may use on {}",
+                opts.gpu.max_smem_per_block, opts.gpu.name
+            ),
+            Some("lower --dyn-smem or the size of the __shared__ arrays".into()),
+        ));
+    }
+    let cfg = LaunchConfig {
+        grid: setup.grid,
+        block: setup.block,
+        dyn_smem,
+        max_steps: opts.max_steps,
+    };
+    let outcome = exec::launch(&ir, &cfg, &mut setup.args)
+        .map_err(|e| Failure::new(src, [e.into()], EXIT_RUN))?;
+    for (name, path) in &opts.saves {
+        let Some(i) = kernel.params.iter().position(|p| &p.name == name) else {
+            return Err(Failure::usage(
+                format!("--save {name}: `{}` has no parameter `{name}`", kernel.name),
+                None,
+            ));
+        };
+        let Some(buf) = &setup.args.buffers[i] else {
+            return Err(Failure::usage(
+                format!("--save {name}: `{name}` is not a buffer"),
+                None,
+            ));
+        };
+        host::save(path, &buf.data, &setup.shapes[i])
+            .map_err(|e| Failure::usage(format!("cannot write `{}`: {e}", path.display()), None))?;
+    }
+    let expects = host::check_expects(&mut setup, kernel, src)
+        .map_err(|e| Failure::new(src, [e.into()], EXIT_USAGE))?;
+    let threads = cfg.threads_per_block();
+    let info = LaunchInfo {
+        grid: cfg.grid,
+        block: cfg.block,
+        threads_per_block: threads,
+        warps_per_block: threads.div_ceil(32),
+        smem_per_block,
+        regs_per_thread: opts.regs,
+    };
+    Ok(Report::new(src, &ir, &outcome, &opts.gpu, info, expects))
+}

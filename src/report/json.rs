@@ -1,0 +1,79 @@
+//! The JSON output of `simt run --json`.
+//!
+//! # Wire format (schema 1)
+//!
+//! One object on stdout:
+//!
+//! - `schema`: `1`. Fields are only ever added within a schema version.
+//! - `file`, `kernel`, `gpu` (the GPU model's name).
+//! - `launch`: `grid`, `block` (`[x, y, z]`), `threads_per_block`, `warps_per_block`,
+//!   `smem_per_block` (bytes), `regs_per_thread`.
+//! - `counters`: the reference's `KernelStats` names — `blocks`, `threads`, `warp_instr`,
+//!   `active_lane_slots`, `gld_instr`, `gst_instr`, `gld_sectors`, `gst_sectors`,
+//!   `g_bytes_requested`, `smem_instr`, `smem_wavefronts`, `smem_bank_conflicts`, `barriers`,
+//!   `branches`, `divergent`, `race_count`.
+//! - `derived`: `dram_bytes`, `coalescing_efficiency`, `simt_efficiency`, `bank_conflict_factor`,
+//!   `sectors_per_request`, `sectors_per_load`, `sectors_per_store`, `branch_efficiency`.
+//! - `ncu`: the same numbers under Nsight Compute metric names.
+//! - `races`: up to 10 objects `{kind, block, epoch, array, index, warp, other_warp, line,
+//!   other_line, source}`; `kind` is `RAW`, `WAR`, `WAW` or `global-WAW`.
+//! - `time`: the reference's `estimate_time`: `t_mem`, `t_issue`, `t` (seconds), `bound`.
+//! - `time_refined`: occupancy-aware estimate with its `assumptions`, or `{"error": "..."}`.
+//! - `occupancy`: `blocks_per_sm`, `active_warps`, `occupancy`, `limiter`, `limiters`, `limits`, ...
+//! - `expects`: `[{text, passed, detail}]`; `ok`: whether every expect passed.
+//!
+//! Errors are `{"schema": 1, "error": {code, message, file, line, column, label, help}, "errors": [...]}`.
+
+use serde_json::{json, Value};
+
+use super::Report;
+
+/// The schema version of the JSON output.
+pub const SCHEMA: u32 = 1;
+
+/// The report as a JSON value.
+pub fn to_json(r: &Report) -> Value {
+    let c = &r.counters;
+    json!({
+        "schema": SCHEMA,
+        "file": r.file,
+        "kernel": r.kernel,
+        "gpu": r.gpu.name,
+        "launch": r.launch,
+        "counters": c,
+        "derived": {
+            "dram_bytes": c.dram_bytes(),
+            "coalescing_efficiency": c.coalescing_efficiency(),
+            "simt_efficiency": c.simt_efficiency(),
+            "bank_conflict_factor": c.bank_conflict_factor(),
+            "sectors_per_request": c.sectors_per_request(),
+            "sectors_per_load": c.sectors_per_load(),
+            "sectors_per_store": c.sectors_per_store(),
+            "branch_efficiency": c.branch_efficiency(),
+        },
+        "ncu": {
+            "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum": c.gld_instr,
+            "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum": c.gld_sectors,
+            "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum": c.gst_instr,
+            "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum": c.gst_sectors,
+            "l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_ld.ratio": c.sectors_per_load(),
+            "l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_st.ratio": c.sectors_per_store(),
+            "l1tex__data_pipe_lsu_wavefronts_mem_shared.sum": c.smem_wavefronts,
+            "l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum": c.smem_bank_conflicts,
+            "smsp__inst_executed.sum": c.warp_instr,
+            "smsp__thread_inst_executed.sum": c.active_lane_slots,
+            "smsp__thread_inst_executed_per_inst_executed.ratio": c.simt_efficiency() * 32.0,
+            "smsp__sass_average_branch_targets_threads_uniform.pct": c.branch_efficiency() * 100.0,
+            "dram__bytes.sum": c.dram_bytes(),
+        },
+        "races": r.races,
+        "time": r.time,
+        "time_refined": match &r.refined {
+            Ok(t) => json!(t),
+            Err(e) => json!({ "error": e }),
+        },
+        "occupancy": r.occupancy,
+        "expects": r.expects,
+        "ok": r.expects_passed(),
+    })
+}

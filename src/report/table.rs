@@ -1,0 +1,149 @@
+//! The human report of `simt run`.
+
+use std::fmt::Write as _;
+
+use super::Report;
+
+fn dim(d: [u32; 3]) -> String {
+    match d {
+        [x, 1, 1] => format!("{x}"),
+        [x, y, 1] => format!("({x}, {y})"),
+        [x, y, z] => format!("({x}, {y}, {z})"),
+    }
+}
+
+/// Seconds in a readable unit.
+pub fn seconds(t: f64) -> String {
+    if t >= 1.0 {
+        format!("{t:.3} s")
+    } else if t >= 1e-3 {
+        format!("{:.3} ms", t * 1e3)
+    } else {
+        format!("{:.3} µs", t * 1e6)
+    }
+}
+
+/// Renders the report as text.
+pub fn render(r: &Report) -> String {
+    let c = &r.counters;
+    let mut s = String::new();
+    let l = &r.launch;
+    let _ = writeln!(s, "simt · {} ({}) on {}", r.kernel, r.file, r.gpu.name);
+    let _ = writeln!(
+        s,
+        "launch      grid {} × block {} = {} blocks, {} threads, {} warps/block",
+        dim(l.grid),
+        dim(l.block),
+        c.blocks,
+        c.threads,
+        l.warps_per_block
+    );
+    let _ = writeln!(s);
+    let _ = writeln!(s, "global memory");
+    let _ = writeln!(
+        s,
+        "  loads     {:>10} requests {:>12} sectors  {:>6.2} sectors/request",
+        c.gld_instr,
+        c.gld_sectors,
+        c.sectors_per_load()
+    );
+    let _ = writeln!(
+        s,
+        "  stores    {:>10} requests {:>12} sectors  {:>6.2} sectors/request",
+        c.gst_instr,
+        c.gst_sectors,
+        c.sectors_per_store()
+    );
+    let _ = writeln!(
+        s,
+        "  requested {:>10} bytes    moved {} bytes   coalescing efficiency {:.3}",
+        c.g_bytes_requested,
+        c.dram_bytes(),
+        c.coalescing_efficiency()
+    );
+    let _ = writeln!(s, "shared memory");
+    let _ = writeln!(
+        s,
+        "  {:>10} instructions {:>10} wavefronts  {} bank conflicts  {:.2} wavefronts/instruction",
+        c.smem_instr,
+        c.smem_wavefronts,
+        c.smem_bank_conflicts,
+        c.bank_conflict_factor()
+    );
+    let _ = writeln!(s, "control flow");
+    let _ = writeln!(
+        s,
+        "  {:>10} warp instructions  {} active lane slots  SIMT efficiency {:.3}",
+        c.warp_instr,
+        c.active_lane_slots,
+        c.simt_efficiency()
+    );
+    let _ = writeln!(
+        s,
+        "  {:>10} branches  {} divergent  branch efficiency {:.3}",
+        c.branches,
+        c.divergent,
+        c.branch_efficiency()
+    );
+    let _ = writeln!(s, "  {:>10} barriers", c.barriers);
+    if c.race_count == 0 {
+        let _ = writeln!(s, "races       none");
+    } else {
+        let _ = writeln!(s, "races       {} racing instruction(s)", c.race_count);
+        for race in &r.races {
+            let _ = writeln!(s, "  - {}", race.describe());
+            let _ = writeln!(s, "      {:>4} | {}", race.line, race.source);
+        }
+    }
+    let o = &r.occupancy;
+    match &o.cannot_launch {
+        Some(why) => {
+            let _ = writeln!(s, "occupancy   cannot launch: {why}");
+        }
+        None => {
+            let limiters: Vec<&str> = o.limiters.iter().map(|x| x.as_str()).collect();
+            let _ = writeln!(
+                s,
+                "occupancy   {} blocks/SM, {} warps/SM ({:.0}%), limited by {} ({} regs/thread assumed, --regs)",
+                o.blocks_per_sm,
+                o.active_warps,
+                o.occupancy * 100.0,
+                limiters.join(" + "),
+                l.regs_per_thread
+            );
+        }
+    }
+    let t = &r.time;
+    let _ = writeln!(
+        s,
+        "time        {} ({}-bound: memory {}, issue {}, + launch overhead)",
+        seconds(t.t),
+        t.bound,
+        seconds(t.t_mem),
+        seconds(t.t_issue)
+    );
+    if let Ok(rt) = &r.refined {
+        let _ = writeln!(
+            s,
+            "  refined   {} ({}-bound; {} wave(s), {:.0}% of peak bandwidth reachable)",
+            seconds(rt.t),
+            rt.bound,
+            rt.waves.waves,
+            rt.effective_bw / r.gpu.mem_bw * 100.0
+        );
+    }
+    if !r.expects.is_empty() {
+        let _ = writeln!(s, "expect");
+        for e in &r.expects {
+            match &e.detail {
+                None => {
+                    let _ = writeln!(s, "  ok      {}", e.text);
+                }
+                Some(d) => {
+                    let _ = writeln!(s, "  FAILED  {}: {}", e.text, d);
+                }
+            }
+        }
+    }
+    s
+}

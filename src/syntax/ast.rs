@@ -1,0 +1,445 @@
+//! The syntax tree of a `.sk` file: every node carries the span it was parsed from.
+
+use crate::source::Span;
+
+/// A whole `.sk` file.
+#[derive(Clone, Debug, Default)]
+pub struct Module {
+    /// `#define NAME value` constants, in file order.
+    pub defines: Vec<Define>,
+    /// File-scope `const`/`constexpr` scalars.
+    pub consts: Vec<GlobalConst>,
+    /// `__global__` kernels.
+    pub kernels: Vec<Kernel>,
+    /// `__device__` functions (not supported yet; kept to report them).
+    pub device_fns: Vec<Ident>,
+    /// `launch NAME { ... }` host sections.
+    pub launches: Vec<Launch>,
+}
+
+/// A name as written.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Ident {
+    /// The name.
+    pub name: String,
+    /// Where it is written.
+    pub span: Span,
+}
+
+/// `#define NAME value`.
+#[derive(Clone, Debug)]
+pub struct Define {
+    /// The macro name.
+    pub name: Ident,
+    /// Its value, parsed as an expression.
+    pub value: Expr,
+}
+
+/// `const int N = 4;` at file scope.
+#[derive(Clone, Debug)]
+pub struct GlobalConst {
+    /// Declared type (must be `const`).
+    pub ty: TypeName,
+    /// The name.
+    pub name: Ident,
+    /// The initialiser (a constant expression).
+    pub value: Expr,
+}
+
+/// `__global__ void name(params) { body }`.
+#[derive(Clone, Debug)]
+pub struct Kernel {
+    /// Kernel name.
+    pub name: Ident,
+    /// Parameters in order.
+    pub params: Vec<Param>,
+    /// The body.
+    pub body: Vec<Stmt>,
+    /// The whole definition.
+    pub span: Span,
+}
+
+/// One kernel parameter.
+#[derive(Clone, Debug)]
+pub struct Param {
+    /// Its type.
+    pub ty: TypeName,
+    /// Its name.
+    pub name: Ident,
+}
+
+/// A scalar type name as written in C.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BaseType {
+    /// `void`
+    Void,
+    /// `bool`
+    Bool,
+    /// `char`, `signed char`, `int8_t`
+    I8,
+    /// `unsigned char`, `uint8_t`
+    U8,
+    /// `short`, `int16_t`
+    I16,
+    /// `unsigned short`, `uint16_t`
+    U16,
+    /// `int`, `int32_t`
+    I32,
+    /// `unsigned`, `unsigned int`, `uint32_t`
+    U32,
+    /// `long long`, `long`, `int64_t`
+    I64,
+    /// `unsigned long long`, `uint64_t`, `size_t`
+    U64,
+    /// `float`
+    F32,
+    /// `double`
+    F64,
+    /// A CUDA vector type such as `float4` (not supported yet).
+    Vector,
+}
+
+/// A type as written: base, pointer-ness and qualifiers.
+#[derive(Clone, Debug)]
+pub struct TypeName {
+    /// The scalar part.
+    pub base: BaseType,
+    /// The scalar part's spelling (for messages).
+    pub base_text: String,
+    /// `T*`.
+    pub pointer: bool,
+    /// `const` appears on the scalar part.
+    pub is_const: bool,
+    /// The whole type.
+    pub span: Span,
+}
+
+/// A statement with its span.
+#[derive(Clone, Debug)]
+pub struct Stmt {
+    /// What it is.
+    pub kind: StmtKind,
+    /// Where it is.
+    pub span: Span,
+}
+
+/// The statement forms of the kernel language.
+#[derive(Clone, Debug)]
+pub enum StmtKind {
+    /// `{ ... }`
+    Block(Vec<Stmt>),
+    /// `int i = 0, j;`
+    Decl {
+        /// The declared type.
+        ty: TypeName,
+        /// One or more names.
+        decls: Vec<Declarator>,
+    },
+    /// `__shared__ float tile[32][33];`
+    Shared {
+        /// Element type.
+        ty: TypeName,
+        /// Array name.
+        name: Ident,
+        /// Dimensions; `None` for `[]`.
+        dims: Vec<Option<Expr>>,
+        /// `extern __shared__`.
+        is_extern: bool,
+    },
+    /// `target op= value`
+    Assign {
+        /// The assigned place.
+        target: Expr,
+        /// `None` for `=`, the arithmetic operator for `+=` etc.
+        op: Option<BinOp>,
+        /// The operator's span.
+        op_span: Span,
+        /// The right side.
+        value: Expr,
+    },
+    /// `x++`, `++x`, `x--`, `--x` as a statement.
+    IncDec {
+        /// The place.
+        target: Expr,
+        /// `++` (true) or `--`.
+        inc: bool,
+    },
+    /// An expression evaluated for its effect (a call such as `__syncthreads()`).
+    Expr(Expr),
+    /// `if (cond) then else els`
+    If {
+        /// Condition.
+        cond: Expr,
+        /// Taken branch.
+        then: Box<Stmt>,
+        /// Optional else branch.
+        els: Option<Box<Stmt>>,
+    },
+    /// `for (init; cond; step) body`
+    For {
+        /// Init statements.
+        init: Vec<Stmt>,
+        /// Condition (`None` = forever).
+        cond: Option<Expr>,
+        /// Step statements.
+        step: Vec<Stmt>,
+        /// Body.
+        body: Box<Stmt>,
+    },
+    /// `while (cond) body`
+    While {
+        /// Condition.
+        cond: Expr,
+        /// Body.
+        body: Box<Stmt>,
+    },
+    /// `do body while (cond);`
+    DoWhile {
+        /// Body.
+        body: Box<Stmt>,
+        /// Condition.
+        cond: Expr,
+    },
+    /// `break;`
+    Break,
+    /// `continue;`
+    Continue,
+    /// `return;` (a value is rejected by the checker)
+    Return(Option<Expr>),
+    /// `;` or `#pragma ...`
+    Empty,
+}
+
+/// One name in a declaration.
+#[derive(Clone, Debug)]
+pub struct Declarator {
+    /// The name.
+    pub name: Ident,
+    /// `[N]` suffixes (local arrays; rejected by the checker).
+    pub dims: Vec<Option<Expr>>,
+    /// `= value`.
+    pub init: Option<Expr>,
+}
+
+/// An expression with its span.
+#[derive(Clone, Debug)]
+pub struct Expr {
+    /// What it is.
+    pub kind: ExprKind,
+    /// Where it is.
+    pub span: Span,
+}
+
+/// Binary operators, C precedence.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BinOp {
+    /// `+`
+    Add,
+    /// `-`
+    Sub,
+    /// `*`
+    Mul,
+    /// `/`
+    Div,
+    /// `%`
+    Rem,
+    /// `<<`
+    Shl,
+    /// `>>`
+    Shr,
+    /// `<`
+    Lt,
+    /// `>`
+    Gt,
+    /// `<=`
+    Le,
+    /// `>=`
+    Ge,
+    /// `==`
+    Eq,
+    /// `!=`
+    Ne,
+    /// `&`
+    BitAnd,
+    /// `|`
+    BitOr,
+    /// `^`
+    BitXor,
+    /// `&&`
+    And,
+    /// `||`
+    Or,
+}
+
+impl BinOp {
+    /// The operator as written.
+    pub fn symbol(self) -> &'static str {
+        use BinOp::*;
+        match self {
+            Add => "+",
+            Sub => "-",
+            Mul => "*",
+            Div => "/",
+            Rem => "%",
+            Shl => "<<",
+            Shr => ">>",
+            Lt => "<",
+            Gt => ">",
+            Le => "<=",
+            Ge => ">=",
+            Eq => "==",
+            Ne => "!=",
+            BitAnd => "&",
+            BitOr => "|",
+            BitXor => "^",
+            And => "&&",
+            Or => "||",
+        }
+    }
+
+    /// `<`, `>`, `<=`, `>=`, `==`, `!=`.
+    pub fn is_comparison(self) -> bool {
+        use BinOp::*;
+        matches!(self, Lt | Gt | Le | Ge | Eq | Ne)
+    }
+}
+
+impl std::fmt::Display for BinOp {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.symbol())
+    }
+}
+
+/// Prefix operators.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UnOp {
+    /// `-x`
+    Neg,
+    /// `+x`
+    Plus,
+    /// `!x`
+    Not,
+    /// `~x`
+    BitNot,
+    /// `*p` (rejected by the checker)
+    Deref,
+    /// `&x` (rejected by the checker)
+    AddrOf,
+    /// `++x` / `--x` inside an expression (rejected by the checker)
+    IncDec,
+}
+
+/// The expression forms.
+#[derive(Clone, Debug)]
+pub enum ExprKind {
+    /// An integer literal with its C suffix.
+    Int {
+        /// The value (fits in 64 bits).
+        value: u64,
+        /// `u` suffix.
+        unsigned: bool,
+        /// `l`/`ll` suffix.
+        long: bool,
+        /// Written in hex (C types hex literals differently).
+        hex: bool,
+    },
+    /// A floating literal; `single` for an `f` suffix.
+    Float {
+        /// The value.
+        value: f64,
+        /// `f` suffix: `float`, otherwise `double`.
+        single: bool,
+    },
+    /// `true`/`false`
+    Bool(bool),
+    /// `"text"` (host sections only).
+    Str(String),
+    /// A name.
+    Name(String),
+    /// `op operand`
+    Unary {
+        /// Operator.
+        op: UnOp,
+        /// Operand.
+        operand: Box<Expr>,
+    },
+    /// `lhs op rhs`
+    Binary {
+        /// Operator.
+        op: BinOp,
+        /// Its span.
+        op_span: Span,
+        /// Left.
+        lhs: Box<Expr>,
+        /// Right.
+        rhs: Box<Expr>,
+    },
+    /// `cond ? then : els`
+    Ternary {
+        /// Condition.
+        cond: Box<Expr>,
+        /// Value when true.
+        then: Box<Expr>,
+        /// Value when false.
+        els: Box<Expr>,
+    },
+    /// `(T)e`, `static_cast<T>(e)`
+    Cast {
+        /// Target type.
+        ty: TypeName,
+        /// Operand.
+        expr: Box<Expr>,
+    },
+    /// `base[index]`
+    Index {
+        /// Indexed expression.
+        base: Box<Expr>,
+        /// Index.
+        index: Box<Expr>,
+    },
+    /// `base.field`
+    Member {
+        /// Accessed expression.
+        base: Box<Expr>,
+        /// Field name.
+        field: Ident,
+    },
+    /// `callee(args)`
+    Call {
+        /// The function name.
+        callee: Ident,
+        /// Arguments.
+        args: Vec<Expr>,
+    },
+    /// `[a, b, c]` (host sections only)
+    List(Vec<Expr>),
+    /// `(a, b)` (host sections only: a dimension tuple)
+    Tuple(Vec<Expr>),
+    /// `x++` inside a larger expression (rejected by the checker)
+    PostIncDec(Box<Expr>),
+}
+
+/// `launch kernel { ... }`.
+#[derive(Clone, Debug)]
+pub struct Launch {
+    /// The kernel it launches.
+    pub kernel: Ident,
+    /// Assignments and expectations in order.
+    pub stmts: Vec<HostStmt>,
+    /// The whole section.
+    pub span: Span,
+}
+
+/// A host-section statement.
+#[derive(Clone, Debug)]
+pub enum HostStmt {
+    /// `name = value;`
+    Assign {
+        /// The assigned name (a parameter, `grid`, `block`, or a host variable).
+        name: Ident,
+        /// Its value.
+        value: Expr,
+    },
+    /// `expect expr;`
+    Expect(Expr),
+}

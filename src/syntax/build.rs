@@ -1,0 +1,768 @@
+//! Pest pairs → AST: one function per grammar rule, with checked literal parsing.
+
+use pest::iterators::{Pair, Pairs};
+use pest::pratt_parser::{Assoc, Op, PrattParser};
+use std::sync::OnceLock;
+
+use super::ast::*;
+use super::error::ParseError;
+use super::grammar::Rule;
+use crate::source::Span;
+
+type Result<T> = std::result::Result<T, ParseError>;
+
+/// The only pest → `Span` conversion.
+pub(crate) fn span_of(pair: &Pair<'_, Rule>) -> Span {
+    let s = pair.as_span();
+    Span::new(s.start(), s.end())
+}
+
+/// Offsets every span of a pair parsed out of a sub-string (a `#define` body) back into the file.
+fn shifted(span: Span, by: u32) -> Span {
+    Span {
+        start: span.start + by,
+        end: span.end + by,
+    }
+}
+
+fn pratt() -> &'static PrattParser<Rule> {
+    static PRATT: OnceLock<PrattParser<Rule>> = OnceLock::new();
+    PRATT.get_or_init(|| {
+        PrattParser::new()
+            .op(Op::infix(Rule::op_lor, Assoc::Left))
+            .op(Op::infix(Rule::op_land, Assoc::Left))
+            .op(Op::infix(Rule::op_bor, Assoc::Left))
+            .op(Op::infix(Rule::op_bxor, Assoc::Left))
+            .op(Op::infix(Rule::op_band, Assoc::Left))
+            .op(Op::infix(Rule::op_eq, Assoc::Left) | Op::infix(Rule::op_ne, Assoc::Left))
+            .op(Op::infix(Rule::op_lt, Assoc::Left)
+                | Op::infix(Rule::op_gt, Assoc::Left)
+                | Op::infix(Rule::op_le, Assoc::Left)
+                | Op::infix(Rule::op_ge, Assoc::Left))
+            .op(Op::infix(Rule::op_shl, Assoc::Left) | Op::infix(Rule::op_shr, Assoc::Left))
+            .op(Op::infix(Rule::op_add, Assoc::Left) | Op::infix(Rule::op_sub, Assoc::Left))
+            .op(Op::infix(Rule::op_mul, Assoc::Left)
+                | Op::infix(Rule::op_div, Assoc::Left)
+                | Op::infix(Rule::op_rem, Assoc::Left))
+    })
+}
+
+/// Builds the AST while remembering the offset of the text being parsed (non-zero for `#define` bodies).
+pub(crate) struct Builder {
+    pub(crate) offset: u32,
+}
+
+impl Builder {
+    fn span(&self, pair: &Pair<'_, Rule>) -> Span {
+        shifted(span_of(pair), self.offset)
+    }
+
+    fn ident(&self, pair: Pair<'_, Rule>) -> Ident {
+        Ident {
+            name: pair.as_str().to_string(),
+            span: self.span(&pair),
+        }
+    }
+
+    /// `file = { SOI ~ item* ~ EOI }`
+    pub(crate) fn file(
+        &self,
+        pair: Pair<'_, Rule>,
+        text: &str,
+    ) -> std::result::Result<Module, Vec<ParseError>> {
+        let mut module = Module::default();
+        let mut errors = Vec::new();
+        for item in pair.into_inner() {
+            let result = match item.as_rule() {
+                Rule::directive => self.directive(item, text).map(|d| {
+                    if let Some(d) = d {
+                        module.defines.push(d)
+                    }
+                }),
+                Rule::kernel => self.kernel(item).map(|k| module.kernels.push(k)),
+                Rule::device_fn => {
+                    let name = item
+                        .into_inner()
+                        .find(|p| p.as_rule() == Rule::ident)
+                        .expect("grammar: device_fn has a name");
+                    module.device_fns.push(self.ident(name));
+                    Ok(())
+                }
+                Rule::global_const => self.global_const(item).map(|c| module.consts.push(c)),
+                Rule::launch => self.launch(item).map(|l| module.launches.push(l)),
+                _ => Ok(()),
+            };
+            if let Err(e) = result {
+                errors.push(e);
+            }
+        }
+        if errors.is_empty() {
+            Ok(module)
+        } else {
+            Err(errors)
+        }
+    }
+
+    /// `directive = ${ "#" ~ (define | include | pragma) }`
+    fn directive(&self, pair: Pair<'_, Rule>, _text: &str) -> Result<Option<Define>> {
+        let inner = pair
+            .into_inner()
+            .next()
+            .expect("grammar: directive has a body");
+        if inner.as_rule() != Rule::define {
+            return Ok(None);
+        }
+        let mut parts = inner.into_inner();
+        let name = self.ident(parts.next().expect("grammar: define has a name"));
+        let body = parts.next().expect("grammar: define has a body");
+        let body_span = self.span(&body);
+        let value = super::parse_define_body(body.as_str(), body_span.start).map_err(|_| {
+            ParseError::BadDefine {
+                name: name.name.clone(),
+                span: if body.as_str().trim().is_empty() {
+                    name.span
+                } else {
+                    body_span
+                },
+            }
+        })?;
+        Ok(Some(Define { name, value }))
+    }
+
+    /// `kernel = { "__global__" ~ "void" ~ ident ~ "(" ~ params? ~ ")" ~ block }`
+    fn kernel(&self, pair: Pair<'_, Rule>) -> Result<Kernel> {
+        let span = self.span(&pair);
+        let mut name = None;
+        let mut params = Vec::new();
+        let mut body = Vec::new();
+        for p in pair.into_inner() {
+            match p.as_rule() {
+                Rule::ident => name = Some(self.ident(p)),
+                Rule::params => {
+                    for param in p.into_inner() {
+                        let mut it = param.into_inner();
+                        let ty = self.ty(it.next().expect("grammar: param has a type"));
+                        let name = self.ident(it.next().expect("grammar: param has a name"));
+                        params.push(Param { ty, name });
+                    }
+                }
+                Rule::block => body = self.block(p)?,
+                _ => {}
+            }
+        }
+        Ok(Kernel {
+            name: name.expect("grammar: kernel has a name"),
+            params,
+            body,
+            span,
+        })
+    }
+
+    /// `global_const = { ty ~ ident ~ "=" ~ expr ~ ";" }`
+    fn global_const(&self, pair: Pair<'_, Rule>) -> Result<GlobalConst> {
+        let mut it = pair.into_inner();
+        let ty = self.ty(it.next().expect("grammar: const has a type"));
+        let name = self.ident(it.next().expect("grammar: const has a name"));
+        let value = self.expr(it.next().expect("grammar: const has a value"))?;
+        Ok(GlobalConst { ty, name, value })
+    }
+
+    /// `ty = { qualifier* ~ scalar_ty ~ qualifier* ~ (pointer ~ qualifier*)? }`
+    fn ty(&self, pair: Pair<'_, Rule>) -> TypeName {
+        let span = self.span(&pair);
+        let mut base = BaseType::Void;
+        let mut base_text = String::new();
+        let mut pointer = false;
+        let mut is_const = false;
+        for p in pair.into_inner() {
+            match p.as_rule() {
+                Rule::qualifier if !pointer && p.as_str().starts_with("const") => is_const = true,
+                Rule::scalar_ty => {
+                    base_text = p.as_str().split_whitespace().collect::<Vec<_>>().join(" ");
+                    base = base_type(&base_text);
+                }
+                Rule::pointer => pointer = true,
+                _ => {}
+            }
+        }
+        TypeName {
+            base,
+            base_text,
+            pointer,
+            is_const,
+            span,
+        }
+    }
+
+    /// `block = { "{" ~ stmt* ~ "}" }`
+    fn block(&self, pair: Pair<'_, Rule>) -> Result<Vec<Stmt>> {
+        pair.into_inner().map(|p| self.stmt(p)).collect()
+    }
+
+    fn stmt(&self, pair: Pair<'_, Rule>) -> Result<Stmt> {
+        let span = self.span(&pair);
+        let rule = pair.as_rule();
+        let kind = match rule {
+            Rule::block => StmtKind::Block(self.block(pair)?),
+            Rule::pragma_stmt | Rule::empty_stmt => StmtKind::Empty,
+            Rule::if_stmt => {
+                let mut it = pair.into_inner().filter(|p| !is_keyword(p.as_rule()));
+                let cond = self.expr(it.next().expect("grammar: if has a condition"))?;
+                let then = Box::new(self.stmt(it.next().expect("grammar: if has a body"))?);
+                let els = it.next().map(|p| self.stmt(p)).transpose()?.map(Box::new);
+                StmtKind::If { cond, then, els }
+            }
+            Rule::for_stmt => {
+                let mut it = pair.into_inner().filter(|p| !is_keyword(p.as_rule()));
+                let init = self.for_part(it.next().expect("grammar: for has init"))?;
+                let cond_pair = it.next().expect("grammar: for has a condition");
+                let cond = cond_pair
+                    .into_inner()
+                    .next()
+                    .map(|e| self.expr(e))
+                    .transpose()?;
+                let step = self.for_part(it.next().expect("grammar: for has a step"))?;
+                let body = Box::new(self.stmt(it.next().expect("grammar: for has a body"))?);
+                StmtKind::For {
+                    init,
+                    cond,
+                    step,
+                    body,
+                }
+            }
+            Rule::while_stmt => {
+                let mut it = pair.into_inner().filter(|p| !is_keyword(p.as_rule()));
+                let cond = self.expr(it.next().expect("grammar: while has a condition"))?;
+                let body = Box::new(self.stmt(it.next().expect("grammar: while has a body"))?);
+                StmtKind::While { cond, body }
+            }
+            Rule::do_stmt => {
+                let mut it = pair.into_inner().filter(|p| !is_keyword(p.as_rule()));
+                let body = Box::new(self.stmt(it.next().expect("grammar: do has a body"))?);
+                let cond = self.expr(it.next().expect("grammar: do has a condition"))?;
+                StmtKind::DoWhile { body, cond }
+            }
+            Rule::break_stmt => StmtKind::Break,
+            Rule::continue_stmt => StmtKind::Continue,
+            Rule::return_stmt => {
+                let value = pair
+                    .into_inner()
+                    .find(|p| p.as_rule() == Rule::expr)
+                    .map(|e| self.expr(e))
+                    .transpose()?;
+                StmtKind::Return(value)
+            }
+            Rule::shared_decl => {
+                let mut is_extern = false;
+                let mut ty = None;
+                let mut name = None;
+                let mut dims = Vec::new();
+                for p in pair.into_inner() {
+                    match p.as_rule() {
+                        Rule::extern_kw => is_extern = true,
+                        Rule::ty => ty = Some(self.ty(p)),
+                        Rule::ident => name = Some(self.ident(p)),
+                        Rule::array_dim => dims.push(self.array_dim(p)?),
+                        _ => {}
+                    }
+                }
+                StmtKind::Shared {
+                    ty: ty.expect("grammar: shared has a type"),
+                    name: name.expect("grammar: shared has a name"),
+                    dims,
+                    is_extern,
+                }
+            }
+            Rule::var_decl => self.var_decl(pair)?,
+            Rule::assign | Rule::pre_incdec | Rule::post_incdec | Rule::expr => {
+                return self.simple(pair)
+            }
+            _ => unreachable!("grammar: unexpected statement rule {rule:?}"),
+        };
+        Ok(Stmt { kind, span })
+    }
+
+    fn array_dim(&self, pair: Pair<'_, Rule>) -> Result<Option<Expr>> {
+        pair.into_inner().next().map(|e| self.expr(e)).transpose()
+    }
+
+    /// `var_decl = { ty ~ declarator ~ ("," ~ declarator)* }`
+    fn var_decl(&self, pair: Pair<'_, Rule>) -> Result<StmtKind> {
+        let mut it = pair.into_inner();
+        let ty = self.ty(it.next().expect("grammar: declaration has a type"));
+        let mut decls = Vec::new();
+        for d in it {
+            let mut name = None;
+            let mut dims = Vec::new();
+            let mut init = None;
+            for p in d.into_inner() {
+                match p.as_rule() {
+                    Rule::ident => name = Some(self.ident(p)),
+                    Rule::array_dim => dims.push(self.array_dim(p)?),
+                    _ => init = Some(self.expr(p)?),
+                }
+            }
+            decls.push(Declarator {
+                name: name.expect("grammar: declarator has a name"),
+                dims,
+                init,
+            });
+        }
+        Ok(StmtKind::Decl { ty, decls })
+    }
+
+    /// `for_init` / `for_step`: a declaration or a list of simple statements.
+    fn for_part(&self, pair: Pair<'_, Rule>) -> Result<Vec<Stmt>> {
+        let mut out = Vec::new();
+        for p in pair.into_inner() {
+            match p.as_rule() {
+                Rule::var_decl => {
+                    let span = self.span(&p);
+                    out.push(Stmt {
+                        kind: self.var_decl(p)?,
+                        span,
+                    })
+                }
+                Rule::simple_list => {
+                    for s in p.into_inner() {
+                        out.push(self.simple(s)?);
+                    }
+                }
+                _ => {}
+            }
+        }
+        Ok(out)
+    }
+
+    /// `simple = _{ assign | pre_incdec | post_incdec | expr }`
+    fn simple(&self, pair: Pair<'_, Rule>) -> Result<Stmt> {
+        let span = self.span(&pair);
+        let kind = match pair.as_rule() {
+            Rule::assign => {
+                let mut it = pair.into_inner();
+                let target = self.unary(it.next().expect("grammar: assign has a target"))?;
+                let op_pair = it.next().expect("grammar: assign has an operator");
+                let op_span = self.span(&op_pair);
+                let op = match op_pair.as_str() {
+                    "=" => None,
+                    s => Some(compound_op(s)),
+                };
+                let value = self.expr(it.next().expect("grammar: assign has a value"))?;
+                StmtKind::Assign {
+                    target,
+                    op,
+                    op_span,
+                    value,
+                }
+            }
+            Rule::pre_incdec => {
+                let mut it = pair.into_inner();
+                let inc = it.next().expect("grammar: incdec").as_str() == "++";
+                let target = self.unary(it.next().expect("grammar: incdec target"))?;
+                StmtKind::IncDec { target, inc }
+            }
+            Rule::post_incdec => {
+                let mut it = pair.into_inner();
+                let target = self.postfix_expr(it.next().expect("grammar: incdec target"))?;
+                let inc = it.next().expect("grammar: incdec").as_str() == "++";
+                StmtKind::IncDec { target, inc }
+            }
+            _ => StmtKind::Expr(self.expr(pair)?),
+        };
+        Ok(Stmt { kind, span })
+    }
+
+    /// `expr = { ternary }`
+    pub(crate) fn expr(&self, pair: Pair<'_, Rule>) -> Result<Expr> {
+        match pair.as_rule() {
+            Rule::expr => self.expr(
+                pair.into_inner()
+                    .next()
+                    .expect("grammar: expr has a ternary"),
+            ),
+            Rule::ternary => {
+                let span = self.span(&pair);
+                let mut it = pair.into_inner();
+                let cond = self.binary(it.next().expect("grammar: ternary has a head"))?;
+                match (it.next(), it.next()) {
+                    (Some(then), Some(els)) => Ok(Expr {
+                        kind: ExprKind::Ternary {
+                            cond: Box::new(cond),
+                            then: Box::new(self.expr(then)?),
+                            els: Box::new(self.expr(els)?),
+                        },
+                        span,
+                    }),
+                    _ => Ok(cond),
+                }
+            }
+            Rule::binary => self.binary(pair),
+            _ => self.unary(pair),
+        }
+    }
+
+    /// `binary = { unary ~ (bin_op ~ unary)* }`, by precedence climbing.
+    fn binary(&self, pair: Pair<'_, Rule>) -> Result<Expr> {
+        self.climb(pair.into_inner())
+    }
+
+    fn climb(&self, pairs: Pairs<'_, Rule>) -> Result<Expr> {
+        pratt()
+            .map_primary(|p| self.unary(p))
+            .map_infix(|lhs, op, rhs| {
+                let (lhs, rhs) = (lhs?, rhs?);
+                let op_span = self.span(&op);
+                let bin = match op.as_rule() {
+                    Rule::op_lor => BinOp::Or,
+                    Rule::op_land => BinOp::And,
+                    Rule::op_bor => BinOp::BitOr,
+                    Rule::op_bxor => BinOp::BitXor,
+                    Rule::op_band => BinOp::BitAnd,
+                    Rule::op_eq => BinOp::Eq,
+                    Rule::op_ne => BinOp::Ne,
+                    Rule::op_lt => BinOp::Lt,
+                    Rule::op_gt => BinOp::Gt,
+                    Rule::op_le => BinOp::Le,
+                    Rule::op_ge => BinOp::Ge,
+                    Rule::op_shl => BinOp::Shl,
+                    Rule::op_shr => BinOp::Shr,
+                    Rule::op_add => BinOp::Add,
+                    Rule::op_sub => BinOp::Sub,
+                    Rule::op_mul => BinOp::Mul,
+                    Rule::op_div => BinOp::Div,
+                    Rule::op_rem => BinOp::Rem,
+                    r => unreachable!("grammar: {r:?} is not a binary operator"),
+                };
+                let span = lhs.span.to(rhs.span);
+                Ok(Expr {
+                    kind: ExprKind::Binary {
+                        op: bin,
+                        op_span,
+                        lhs: Box::new(lhs),
+                        rhs: Box::new(rhs),
+                    },
+                    span,
+                })
+            })
+            .parse(pairs)
+    }
+
+    /// `unary = { prefix_op* ~ postfix_expr }`
+    fn unary(&self, pair: Pair<'_, Rule>) -> Result<Expr> {
+        if pair.as_rule() != Rule::unary {
+            return self.postfix_expr(pair);
+        }
+        let end = self.span(&pair).end;
+        let mut prefixes = Vec::new();
+        let mut operand = None;
+        for p in pair.into_inner() {
+            if p.as_rule() == Rule::postfix_expr {
+                operand = Some(self.postfix_expr(p)?);
+            } else {
+                prefixes.push(p);
+            }
+        }
+        let mut expr = operand.expect("grammar: unary has an operand");
+        for p in prefixes.into_iter().rev() {
+            let span = Span {
+                start: self.span(&p).start,
+                end,
+            };
+            let kind = match p.as_rule() {
+                Rule::cast => ExprKind::Cast {
+                    ty: self.ty(p.into_inner().next().expect("grammar: cast has a type")),
+                    expr: Box::new(expr),
+                },
+                rule => {
+                    let op = match rule {
+                        Rule::op_neg => UnOp::Neg,
+                        Rule::op_plus => UnOp::Plus,
+                        Rule::op_not => UnOp::Not,
+                        Rule::op_bnot => UnOp::BitNot,
+                        Rule::op_deref => UnOp::Deref,
+                        Rule::op_addr => UnOp::AddrOf,
+                        Rule::op_preinc => UnOp::IncDec,
+                        r => unreachable!("grammar: {r:?} is not a prefix operator"),
+                    };
+                    ExprKind::Unary {
+                        op,
+                        operand: Box::new(expr),
+                    }
+                }
+            };
+            expr = Expr { kind, span };
+        }
+        Ok(expr)
+    }
+
+    /// `postfix_expr = { primary ~ postfix* }`
+    fn postfix_expr(&self, pair: Pair<'_, Rule>) -> Result<Expr> {
+        if pair.as_rule() != Rule::postfix_expr {
+            return self.primary(pair);
+        }
+        let mut it = pair.into_inner();
+        let mut expr = self.primary(it.next().expect("grammar: postfix has a primary"))?;
+        for p in it {
+            let span = expr.span.to(self.span(&p));
+            let kind = match p.as_rule() {
+                Rule::index => ExprKind::Index {
+                    base: Box::new(expr),
+                    index: Box::new(
+                        self.expr(p.into_inner().next().expect("grammar: index has an expr"))?,
+                    ),
+                },
+                Rule::member => ExprKind::Member {
+                    base: Box::new(expr),
+                    field: self.ident(p.into_inner().next().expect("grammar: member has a name")),
+                },
+                Rule::call_args => {
+                    let args = p
+                        .into_inner()
+                        .map(|a| self.expr(a))
+                        .collect::<Result<Vec<_>>>()?;
+                    match expr.kind {
+                        ExprKind::Name(name) => ExprKind::Call {
+                            callee: Ident {
+                                name,
+                                span: expr.span,
+                            },
+                            args,
+                        },
+                        // `(f)(x)` and friends: keep the callee's text as a name the checker rejects.
+                        _ => ExprKind::Call {
+                            callee: Ident {
+                                name: "<expression>".into(),
+                                span: expr.span,
+                            },
+                            args,
+                        },
+                    }
+                }
+                Rule::post_inc_in_expr => ExprKind::PostIncDec(Box::new(expr)),
+                r => unreachable!("grammar: {r:?} is not a postfix"),
+            };
+            expr = Expr { kind, span };
+        }
+        Ok(expr)
+    }
+
+    fn primary(&self, pair: Pair<'_, Rule>) -> Result<Expr> {
+        let span = self.span(&pair);
+        let kind = match pair.as_rule() {
+            Rule::int_lit => int_literal(pair.as_str(), span)?,
+            Rule::float_lit => float_literal(pair.as_str(), span)?,
+            Rule::bool_lit => ExprKind::Bool(pair.as_str() == "true"),
+            Rule::string_lit => {
+                let s = pair.as_str();
+                ExprKind::Str(s[1..s.len() - 1].to_string())
+            }
+            Rule::ident => ExprKind::Name(pair.as_str().to_string()),
+            Rule::cpp_cast => {
+                let mut it = pair.into_inner();
+                let ty = self.ty(it.next().expect("grammar: cast has a type"));
+                let expr = self.expr(it.next().expect("grammar: cast has an operand"))?;
+                ExprKind::Cast {
+                    ty,
+                    expr: Box::new(expr),
+                }
+            }
+            Rule::list_lit => ExprKind::List(
+                pair.into_inner()
+                    .map(|p| self.expr(p))
+                    .collect::<Result<_>>()?,
+            ),
+            Rule::tuple_or_paren => {
+                let mut items = pair
+                    .into_inner()
+                    .map(|p| self.expr(p))
+                    .collect::<Result<Vec<_>>>()?;
+                if items.len() == 1 {
+                    let mut e = items.pop().expect("one item");
+                    e.span = span;
+                    return Ok(e);
+                }
+                ExprKind::Tuple(items)
+            }
+            Rule::expr | Rule::ternary | Rule::binary | Rule::unary | Rule::postfix_expr => {
+                return self.expr(pair)
+            }
+            r => unreachable!("grammar: {r:?} is not a primary"),
+        };
+        Ok(Expr { kind, span })
+    }
+
+    /// `launch = { "launch" ~ ident ~ "{" ~ host_stmt* ~ "}" }`
+    fn launch(&self, pair: Pair<'_, Rule>) -> Result<Launch> {
+        let span = self.span(&pair);
+        let mut it = pair.into_inner().filter(|p| !is_keyword(p.as_rule()));
+        let kernel = self.ident(it.next().expect("grammar: launch names a kernel"));
+        let mut stmts = Vec::new();
+        for p in it {
+            match p.as_rule() {
+                Rule::host_assign => {
+                    let mut parts = p.into_inner();
+                    let name = self.ident(parts.next().expect("grammar: host assign has a name"));
+                    let value =
+                        self.expr(parts.next().expect("grammar: host assign has a value"))?;
+                    stmts.push(HostStmt::Assign { name, value });
+                }
+                Rule::expect_stmt => {
+                    let e = p
+                        .into_inner()
+                        .find(|q| q.as_rule() == Rule::expr)
+                        .expect("grammar: expect has an expression");
+                    stmts.push(HostStmt::Expect(self.expr(e)?));
+                }
+                _ => {}
+            }
+        }
+        Ok(Launch {
+            kernel,
+            stmts,
+            span,
+        })
+    }
+}
+
+fn is_keyword(rule: Rule) -> bool {
+    matches!(
+        rule,
+        Rule::kw_if
+            | Rule::kw_else
+            | Rule::kw_for
+            | Rule::kw_while
+            | Rule::kw_do
+            | Rule::kw_break
+            | Rule::kw_continue
+            | Rule::kw_return
+            | Rule::kw_launch
+            | Rule::kw_expect
+    )
+}
+
+fn compound_op(s: &str) -> BinOp {
+    match s {
+        "+=" => BinOp::Add,
+        "-=" => BinOp::Sub,
+        "*=" => BinOp::Mul,
+        "/=" => BinOp::Div,
+        "%=" => BinOp::Rem,
+        "&=" => BinOp::BitAnd,
+        "|=" => BinOp::BitOr,
+        "^=" => BinOp::BitXor,
+        "<<=" => BinOp::Shl,
+        ">>=" => BinOp::Shr,
+        other => unreachable!("grammar: `{other}` is not a compound assignment"),
+    }
+}
+
+fn base_type(text: &str) -> BaseType {
+    match text {
+        "void" => BaseType::Void,
+        "bool" => BaseType::Bool,
+        "char" | "signed char" | "int8_t" => BaseType::I8,
+        "unsigned char" | "uint8_t" => BaseType::U8,
+        "short" | "int16_t" => BaseType::I16,
+        "unsigned short" | "uint16_t" => BaseType::U16,
+        "int" | "int32_t" => BaseType::I32,
+        "unsigned" | "unsigned int" | "uint32_t" => BaseType::U32,
+        "long" | "long long" | "long long int" | "int64_t" => BaseType::I64,
+        "unsigned long long" | "unsigned long long int" | "uint64_t" | "size_t" => BaseType::U64,
+        "float" => BaseType::F32,
+        "double" => BaseType::F64,
+        _ => BaseType::Vector,
+    }
+}
+
+/// Integer literal with C suffixes, parsed without panicking.
+fn int_literal(text: &str, span: Span) -> Result<ExprKind> {
+    let lower = text.to_ascii_lowercase();
+    let digits_end = if lower.starts_with("0x") {
+        2 + lower[2..]
+            .find(|c: char| !c.is_ascii_hexdigit())
+            .unwrap_or(lower.len() - 2)
+    } else {
+        lower
+            .find(|c: char| !c.is_ascii_digit())
+            .unwrap_or(lower.len())
+    };
+    let (digits, suffix) = lower.split_at(digits_end);
+    let hex = digits.starts_with("0x");
+    let octal = !hex && digits.len() > 1 && digits.starts_with('0');
+    let parsed = if hex {
+        u64::from_str_radix(&digits[2..], 16)
+    } else if octal {
+        u64::from_str_radix(&digits[1..], 8)
+    } else {
+        digits.parse::<u64>()
+    };
+    let value = parsed.map_err(|_| ParseError::IntOutOfRange {
+        text: text.to_string(),
+        span,
+    })?;
+    Ok(ExprKind::Int {
+        value,
+        unsigned: suffix.contains('u'),
+        long: suffix.contains('l'),
+        hex: hex || octal,
+    })
+}
+
+fn float_literal(text: &str, span: Span) -> Result<ExprKind> {
+    let single = text.ends_with(['f', 'F']);
+    let body = text.trim_end_matches(['f', 'F']);
+    let value: f64 = body.parse().map_err(|_| ParseError::FloatOutOfRange {
+        text: text.to_string(),
+        span,
+    })?;
+    if !value.is_finite() || (single && (value as f32).is_infinite()) {
+        return Err(ParseError::FloatOutOfRange {
+            text: text.to_string(),
+            span,
+        });
+    }
+    Ok(ExprKind::Float { value, single })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn literals_follow_c() {
+        let s = Span::default();
+        assert!(matches!(
+            int_literal("0x1F", s),
+            Ok(ExprKind::Int {
+                value: 31,
+                hex: true,
+                ..
+            })
+        ));
+        assert!(matches!(
+            int_literal("7u", s),
+            Ok(ExprKind::Int {
+                value: 7,
+                unsigned: true,
+                long: false,
+                ..
+            })
+        ));
+        assert!(matches!(
+            int_literal("010", s),
+            Ok(ExprKind::Int { value: 8, .. })
+        ));
+        assert!(matches!(
+            int_literal("99999999999999999999", s),
+            Err(ParseError::IntOutOfRange { .. })
+        ));
+        assert!(matches!(
+            float_literal("1.5f", s),
+            Ok(ExprKind::Float { single: true, .. })
+        ));
+        assert!(matches!(
+            float_literal("1e999", s),
+            Err(ParseError::FloatOutOfRange { .. })
+        ));
+    }
+}

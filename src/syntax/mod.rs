@@ -1,0 +1,214 @@
+//! Reading `.sk` text into an AST; the only module that sees pest.
+
+pub mod ast;
+mod build;
+mod error;
+mod grammar;
+
+use pest::Parser;
+
+pub use error::ParseError;
+use grammar::{Rule, SkParser};
+
+use crate::source::{SourceFile, Span};
+use build::Builder;
+
+/// Deep nesting becomes a diagnostic instead of a stack overflow.
+const CALL_LIMIT: usize = 2_000_000;
+
+fn limit_calls() {
+    pest::set_call_limit(std::num::NonZeroUsize::new(CALL_LIMIT));
+}
+
+/// Parses a whole `.sk` file.
+pub fn parse(src: &SourceFile) -> Result<ast::Module, Vec<ParseError>> {
+    limit_calls();
+    let text = src.text();
+    let mut pairs = SkParser::parse(Rule::file, text).map_err(|e| vec![convert(e, text, 0)])?;
+    let file = pairs.next().expect("grammar: file rule matched");
+    Builder { offset: 0 }.file(file, text)
+}
+
+/// Parses a host-section style expression given on the command line (`--arg a=rand(16)`).
+pub fn parse_value(text: &str) -> Result<ast::Expr, ParseError> {
+    limit_calls();
+    let mut pairs = SkParser::parse(Rule::arg_value, text).map_err(|e| convert(e, text, 0))?;
+    let value = pairs.next().expect("grammar: arg_value matched");
+    let expr = value
+        .into_inner()
+        .next()
+        .expect("grammar: arg_value has an expr");
+    Builder { offset: 0 }.expr(expr)
+}
+
+/// Parses the body of a `#define`, with spans pointing into the file.
+fn parse_define_body(text: &str, offset: u32) -> Result<ast::Expr, ParseError> {
+    let mut pairs =
+        SkParser::parse(Rule::define_value, text).map_err(|e| convert(e, text, offset))?;
+    let value = pairs.next().expect("grammar: define_value matched");
+    let expr = value
+        .into_inner()
+        .next()
+        .expect("grammar: define_value has an expr");
+    Builder { offset }.expr(expr)
+}
+
+/// Converts a pest error into ours: a span in the whole file and friendly names of what was expected.
+fn convert(err: pest::error::Error<Rule>, text: &str, offset: u32) -> ParseError {
+    use pest::error::{ErrorVariant, InputLocation};
+    let pos = match err.location {
+        InputLocation::Pos(p) => p,
+        InputLocation::Span((s, _)) => s,
+    };
+    let found = describe_found(text, pos);
+    let end = (pos + found.1).min(text.len()).max(pos);
+    let span = Span::new(pos + offset as usize, end + offset as usize);
+    let expected = match &err.variant {
+        ErrorVariant::ParsingError { positives, .. } => {
+            let mut names: Vec<&str> = positives.iter().filter_map(|r| friendly(*r)).collect();
+            names.sort_unstable();
+            names.dedup();
+            match names.len() {
+                0 => "something else".to_string(),
+                1 => names[0].to_string(),
+                _ => {
+                    let last = names.pop().expect("two or more names");
+                    format!("{} or {}", names.join(", "), last)
+                }
+            }
+        }
+        ErrorVariant::CustomError { message } => {
+            if message.contains("call limit") {
+                return ParseError::TooDeep { span };
+            }
+            message.clone()
+        }
+    };
+    let help = if expected.contains("`;`") {
+        Some("statements end with `;`; check the end of the previous line".to_string())
+    } else if found.0 == "end of file" {
+        Some("a `{`, `(` or `[` may not be closed".to_string())
+    } else {
+        None
+    };
+    ParseError::Syntax {
+        expected,
+        span,
+        found: found.0,
+        help,
+    }
+}
+
+/// What stands at `pos`: a word, a symbol or the end of the input, and its length.
+fn describe_found(text: &str, pos: usize) -> (String, usize) {
+    let rest = text.get(pos..).unwrap_or("");
+    let Some(c) = rest.chars().next() else {
+        return ("end of file".into(), 0);
+    };
+    if c.is_alphanumeric() || c == '_' {
+        let word: String = rest
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect();
+        let len = word.len();
+        (format!("found `{word}`"), len)
+    } else if c.is_whitespace() {
+        ("found whitespace".into(), c.len_utf8())
+    } else {
+        (format!("found `{c}`"), c.len_utf8())
+    }
+}
+
+/// The name of a grammar rule as a user would say it. Exhaustive on purpose: a new rule must be named here.
+fn friendly(rule: Rule) -> Option<&'static str> {
+    Some(match rule {
+        Rule::EOI => "end of file",
+        Rule::WHITESPACE
+        | Rule::COMMENT
+        | Rule::hspace
+        | Rule::WS1
+        | Rule::ident_char
+        | Rule::keyword => return None,
+        Rule::item => "a kernel, `#define` or `launch` section",
+        Rule::stmt | Rule::simple => "a statement",
+        Rule::host_stmt => "`name = value;` or `expect`",
+        Rule::bin_op => "an operator",
+        Rule::prefix_op | Rule::primary => "an expression",
+        Rule::postfix => "`[`, `.` or `(`",
+        Rule::file | Rule::stray_semicolon => "a kernel, `#define` or `launch` section",
+        Rule::directive | Rule::define | Rule::include | Rule::pragma | Rule::pragma_stmt => {
+            "a `#` directive"
+        }
+        Rule::define_body | Rule::define_value | Rule::arg_value => "an expression",
+        Rule::kernel => "`__global__`",
+        Rule::launch_bounds => "`__launch_bounds__`",
+        Rule::device_fn => "`__device__`",
+        Rule::global_const => "a constant declaration",
+        Rule::params | Rule::param => "a parameter",
+        Rule::ty | Rule::qualifier | Rule::scalar_ty => "a type such as `float`",
+        Rule::pointer => "`*`",
+        Rule::block => "`{`",
+        Rule::empty_stmt => "`;`",
+        Rule::if_stmt | Rule::kw_if => "`if`",
+        Rule::kw_else => "`else`",
+        Rule::for_stmt | Rule::kw_for => "`for`",
+        Rule::for_init | Rule::for_cond | Rule::for_step | Rule::simple_list => "a `for` clause",
+        Rule::while_stmt | Rule::kw_while => "`while`",
+        Rule::do_stmt | Rule::kw_do => "`do`",
+        Rule::break_stmt | Rule::kw_break => "`break`",
+        Rule::continue_stmt | Rule::kw_continue => "`continue`",
+        Rule::return_stmt | Rule::kw_return => "`return`",
+        Rule::shared_decl => "`__shared__`",
+        Rule::extern_kw => "`extern`",
+        Rule::array_dim => "`[`",
+        Rule::var_decl | Rule::declarator => "a declaration",
+        Rule::assign => "an assignment",
+        Rule::assign_op => "`=`",
+        Rule::pre_incdec
+        | Rule::post_incdec
+        | Rule::incdec
+        | Rule::op_preinc
+        | Rule::post_inc_in_expr => "`++` or `--`",
+        Rule::expr | Rule::ternary | Rule::binary | Rule::unary | Rule::postfix_expr => {
+            "an expression"
+        }
+        Rule::op_lor
+        | Rule::op_land
+        | Rule::op_eq
+        | Rule::op_ne
+        | Rule::op_le
+        | Rule::op_ge
+        | Rule::op_shl
+        | Rule::op_shr
+        | Rule::op_lt
+        | Rule::op_gt
+        | Rule::op_bor
+        | Rule::op_bxor
+        | Rule::op_band
+        | Rule::op_add
+        | Rule::op_sub
+        | Rule::op_mul
+        | Rule::op_div
+        | Rule::op_rem => "an operator",
+        Rule::cast | Rule::cpp_cast => "a cast",
+        Rule::op_neg
+        | Rule::op_not
+        | Rule::op_bnot
+        | Rule::op_plus
+        | Rule::op_deref
+        | Rule::op_addr => "an expression",
+        Rule::index => "`[`",
+        Rule::member => "`.`",
+        Rule::call_args => "`(`",
+        Rule::tuple_or_paren => "`(`",
+        Rule::list_lit => "`[`",
+        Rule::bool_lit | Rule::float_lit | Rule::exponent | Rule::int_lit | Rule::int_suffix => {
+            "a number"
+        }
+        Rule::string_lit => "a string",
+        Rule::ident => "a name",
+        Rule::launch | Rule::kw_launch => "`launch`",
+        Rule::host_assign => "`name = value;`",
+        Rule::expect_stmt | Rule::kw_expect => "`expect`",
+    })
+}

@@ -1,0 +1,810 @@
+//! Scalar types and values with C/CUDA semantics, shared by the constant folder and the executor.
+
+use serde::Serialize;
+use std::fmt;
+
+/// A scalar type of the kernel language.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Scalar {
+    /// `bool`
+    Bool,
+    /// `char`
+    I8,
+    /// `unsigned char`
+    U8,
+    /// `short`
+    I16,
+    /// `unsigned short`
+    U16,
+    /// `int`
+    I32,
+    /// `unsigned int`
+    U32,
+    /// `long long`
+    I64,
+    /// `unsigned long long`, `size_t`
+    U64,
+    /// `float`
+    F32,
+    /// `double`
+    F64,
+}
+
+impl Scalar {
+    /// Size in bytes in memory.
+    pub fn size(self) -> u32 {
+        match self {
+            Scalar::Bool | Scalar::I8 | Scalar::U8 => 1,
+            Scalar::I16 | Scalar::U16 => 2,
+            Scalar::I32 | Scalar::U32 | Scalar::F32 => 4,
+            Scalar::I64 | Scalar::U64 | Scalar::F64 => 8,
+        }
+    }
+
+    /// The C spelling.
+    pub fn c_name(self) -> &'static str {
+        match self {
+            Scalar::Bool => "bool",
+            Scalar::I8 => "char",
+            Scalar::U8 => "unsigned char",
+            Scalar::I16 => "short",
+            Scalar::U16 => "unsigned short",
+            Scalar::I32 => "int",
+            Scalar::U32 => "unsigned int",
+            Scalar::I64 => "long long",
+            Scalar::U64 => "unsigned long long",
+            Scalar::F32 => "float",
+            Scalar::F64 => "double",
+        }
+    }
+
+    /// The numpy dtype name of a buffer of this type.
+    pub fn numpy_name(self) -> &'static str {
+        match self {
+            Scalar::Bool => "bool",
+            Scalar::I8 => "int8",
+            Scalar::U8 => "uint8",
+            Scalar::I16 => "int16",
+            Scalar::U16 => "uint16",
+            Scalar::I32 => "int32",
+            Scalar::U32 => "uint32",
+            Scalar::I64 => "int64",
+            Scalar::U64 => "uint64",
+            Scalar::F32 => "float32",
+            Scalar::F64 => "float64",
+        }
+    }
+
+    /// `float` or `double`.
+    pub fn is_float(self) -> bool {
+        matches!(self, Scalar::F32 | Scalar::F64)
+    }
+
+    /// Any integer type (not `bool`).
+    pub fn is_integer(self) -> bool {
+        !self.is_float() && self != Scalar::Bool
+    }
+
+    /// Signed integer types.
+    pub fn is_signed(self) -> bool {
+        matches!(self, Scalar::I8 | Scalar::I16 | Scalar::I32 | Scalar::I64)
+    }
+
+    /// The type a value of this type has in a register: C's integer promotion.
+    pub fn promoted(self) -> Scalar {
+        match self {
+            Scalar::I8 | Scalar::U8 | Scalar::I16 | Scalar::U16 => Scalar::I32,
+            other => other,
+        }
+    }
+
+    /// C's usual arithmetic conversions: the common type of a binary operation.
+    pub fn common(a: Scalar, b: Scalar) -> Scalar {
+        let (a, b) = (a.promoted(), b.promoted());
+        let (a, b) = (
+            if a == Scalar::Bool { Scalar::I32 } else { a },
+            if b == Scalar::Bool { Scalar::I32 } else { b },
+        );
+        if a == Scalar::F64 || b == Scalar::F64 {
+            return Scalar::F64;
+        }
+        if a == Scalar::F32 || b == Scalar::F32 {
+            return Scalar::F32;
+        }
+        if a == b {
+            return a;
+        }
+        let rank = |t: Scalar| {
+            if matches!(t, Scalar::I64 | Scalar::U64) {
+                2
+            } else {
+                1
+            }
+        };
+        let (s, u) = match (a.is_signed(), b.is_signed()) {
+            (true, true) | (false, false) => return if rank(a) >= rank(b) { a } else { b },
+            (true, false) => (a, b),
+            (false, true) => (b, a),
+        };
+        if rank(u) >= rank(s) {
+            u
+        } else {
+            // A 64-bit signed type holds every 32-bit unsigned value.
+            s
+        }
+    }
+}
+
+impl fmt::Display for Scalar {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.c_name())
+    }
+}
+
+/// A constant of a register type.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Value {
+    /// `bool`
+    Bool(bool),
+    /// `int`
+    I32(i32),
+    /// `unsigned`
+    U32(u32),
+    /// `long long`
+    I64(i64),
+    /// `unsigned long long`
+    U64(u64),
+    /// `float`
+    F32(f32),
+    /// `double`
+    F64(f64),
+}
+
+impl Value {
+    /// The register type of the value.
+    pub fn ty(self) -> Scalar {
+        match self {
+            Value::Bool(_) => Scalar::Bool,
+            Value::I32(_) => Scalar::I32,
+            Value::U32(_) => Scalar::U32,
+            Value::I64(_) => Scalar::I64,
+            Value::U64(_) => Scalar::U64,
+            Value::F32(_) => Scalar::F32,
+            Value::F64(_) => Scalar::F64,
+        }
+    }
+
+    /// The value as a double (exact for every type but 64-bit integers above 2^53).
+    pub fn as_f64(self) -> f64 {
+        match self {
+            Value::Bool(b) => f64::from(u8::from(b)),
+            Value::I32(v) => f64::from(v),
+            Value::U32(v) => f64::from(v),
+            Value::I64(v) => v as f64,
+            Value::U64(v) => v as f64,
+            Value::F32(v) => f64::from(v),
+            Value::F64(v) => v,
+        }
+    }
+
+    /// The value as a 64-bit signed integer, for integer types (and `bool`).
+    pub fn as_i64(self) -> Option<i64> {
+        match self {
+            Value::Bool(b) => Some(i64::from(b)),
+            Value::I32(v) => Some(i64::from(v)),
+            Value::U32(v) => Some(i64::from(v)),
+            Value::I64(v) => Some(v),
+            Value::U64(v) => Some(v as i64),
+            Value::F32(_) | Value::F64(_) => None,
+        }
+    }
+
+    /// Converts with C semantics (`(T)v`): wrapping between integers, saturating float → integer, `!= 0` to bool.
+    pub fn cast(self, to: Scalar) -> Value {
+        macro_rules! via {
+            ($get:ident) => {
+                match to.promoted() {
+                    Scalar::Bool => Value::Bool(self.is_true()),
+                    Scalar::I32 => {
+                        Value::I32(Num::$get(self.num_i64(), self.num_u64(), self.num_f64()))
+                    }
+                    Scalar::U32 => {
+                        Value::U32(Num::$get(self.num_i64(), self.num_u64(), self.num_f64()))
+                    }
+                    Scalar::I64 => {
+                        Value::I64(Num::$get(self.num_i64(), self.num_u64(), self.num_f64()))
+                    }
+                    Scalar::U64 => {
+                        Value::U64(Num::$get(self.num_i64(), self.num_u64(), self.num_f64()))
+                    }
+                    Scalar::F32 => {
+                        Value::F32(Num::$get(self.num_i64(), self.num_u64(), self.num_f64()))
+                    }
+                    _ => Value::F64(Num::$get(self.num_i64(), self.num_u64(), self.num_f64())),
+                }
+            };
+        }
+        let v = match self.ty() {
+            Scalar::F32 | Scalar::F64 => via!(pick_float),
+            Scalar::I32 | Scalar::I64 | Scalar::Bool => via!(pick_signed),
+            _ => via!(pick_unsigned),
+        };
+        // Narrow integer targets wrap to their width, then promote again.
+        match to {
+            Scalar::I8 => Value::I32(v.num_i64() as i8 as i32),
+            Scalar::U8 => Value::I32(v.num_i64() as u8 as i32),
+            Scalar::I16 => Value::I32(v.num_i64() as i16 as i32),
+            Scalar::U16 => Value::I32(v.num_i64() as u16 as i32),
+            _ => v,
+        }
+    }
+
+    /// C truth: non-zero.
+    pub fn is_true(self) -> bool {
+        match self {
+            Value::Bool(b) => b,
+            Value::F32(v) => v != 0.0,
+            Value::F64(v) => v != 0.0,
+            other => other.num_u64() != 0,
+        }
+    }
+
+    fn num_i64(self) -> i64 {
+        self.as_i64().unwrap_or_else(|| self.as_f64() as i64)
+    }
+
+    fn num_u64(self) -> u64 {
+        match self {
+            Value::U64(v) => v,
+            other => other.num_i64() as u64,
+        }
+    }
+
+    fn num_f64(self) -> f64 {
+        self.as_f64()
+    }
+}
+
+impl fmt::Display for Value {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Value::Bool(b) => write!(f, "{b}"),
+            Value::I32(v) => write!(f, "{v}"),
+            Value::U32(v) => write!(f, "{v}u"),
+            Value::I64(v) => write!(f, "{v}ll"),
+            Value::U64(v) => write!(f, "{v}ull"),
+            Value::F32(v) => write!(f, "{v:?}f"),
+            Value::F64(v) => write!(f, "{v:?}"),
+        }
+    }
+}
+
+/// Integer or float division/remainder by zero.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DivByZero;
+
+/// Arithmetic on one register type with C/CUDA semantics; used per lane by the executor and by the folder.
+pub trait Num: Copy + PartialOrd + Default + Send + Sync + 'static {
+    /// The type's scalar tag.
+    const TY: Scalar;
+    /// `a + b` (wrapping for integers).
+    fn add(a: Self, b: Self) -> Self;
+    /// `a - b`
+    fn sub(a: Self, b: Self) -> Self;
+    /// `a * b`
+    fn mul(a: Self, b: Self) -> Self;
+    /// `a / b`, truncating for integers; `Err` on integer division by zero.
+    fn div(a: Self, b: Self) -> Result<Self, DivByZero>;
+    /// `a % b` (C `fmod` for floats); `Err` on integer remainder by zero.
+    fn rem(a: Self, b: Self) -> Result<Self, DivByZero>;
+    /// `-a`
+    fn neg(a: Self) -> Self;
+    /// Smaller of two (`fminf` for floats: a NaN operand loses).
+    fn min(a: Self, b: Self) -> Self;
+    /// Larger of two.
+    fn max(a: Self, b: Self) -> Self;
+    /// `|a|`
+    fn abs(a: Self) -> Self;
+    /// Conversion used by casts from signed sources.
+    fn pick_signed(i: i64, u: u64, f: f64) -> Self;
+    /// Conversion used by casts from unsigned sources.
+    fn pick_unsigned(i: i64, u: u64, f: f64) -> Self;
+    /// Conversion used by casts from floating sources (saturating, NaN → 0, like `cvt.rzi.sat`).
+    fn pick_float(i: i64, u: u64, f: f64) -> Self;
+    /// Into a constant.
+    fn value(self) -> Value;
+    /// From a constant of the same type.
+    fn from_value(v: Value) -> Self;
+    /// Widened, for casts.
+    fn widen(self) -> (i64, u64, f64);
+    /// Whether `0`.
+    fn is_zero(self) -> bool;
+}
+
+/// Bit operations on integer register types.
+pub trait Int: Num {
+    /// `a & b`
+    fn and(a: Self, b: Self) -> Self;
+    /// `a | b`
+    fn or(a: Self, b: Self) -> Self;
+    /// `a ^ b`
+    fn xor(a: Self, b: Self) -> Self;
+    /// `~a`
+    fn not(a: Self) -> Self;
+    /// `a << b`; counts of the bit width or more give 0 (PTX `shl` clamps).
+    fn shl(a: Self, b: Self) -> Self;
+    /// `a >> b`; arithmetic for signed types; counts of the bit width or more clamp (PTX `shr`).
+    fn shr(a: Self, b: Self) -> Self;
+}
+
+/// Math functions on floating register types.
+pub trait Float: Num {
+    /// Apply a one-argument math function.
+    fn math1(f: crate::value::Math1, a: Self) -> Self;
+    /// `powf`, `fminf`, `fmaxf`, `atan2f`, `fmodf`.
+    fn math2(f: crate::value::Math2, a: Self, b: Self) -> Self;
+    /// `fmaf(a, b, c)`
+    fn fma(a: Self, b: Self, c: Self) -> Self;
+}
+
+/// One-argument math functions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Math1 {
+    /// `sqrtf`
+    Sqrt,
+    /// `rsqrtf`
+    Rsqrt,
+    /// `expf`
+    Exp,
+    /// `exp2f`
+    Exp2,
+    /// `logf`
+    Log,
+    /// `log2f`
+    Log2,
+    /// `log10f`
+    Log10,
+    /// `sinf`
+    Sin,
+    /// `cosf`
+    Cos,
+    /// `tanf`
+    Tan,
+    /// `tanhf`
+    Tanh,
+    /// `fabsf`
+    Fabs,
+    /// `floorf`
+    Floor,
+    /// `ceilf`
+    Ceil,
+    /// `roundf` (half away from zero)
+    Round,
+    /// `truncf`
+    Trunc,
+}
+
+/// Two-argument math functions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Math2 {
+    /// `powf`
+    Pow,
+    /// `fminf`
+    Fmin,
+    /// `fmaxf`
+    Fmax,
+    /// `atan2f`
+    Atan2,
+    /// `fmodf`
+    Fmod,
+}
+
+macro_rules! int_num {
+    ($t:ty, $tag:ident, $bits:expr, $signed:expr) => {
+        impl Num for $t {
+            const TY: Scalar = Scalar::$tag;
+            #[inline(always)]
+            fn add(a: Self, b: Self) -> Self {
+                a.wrapping_add(b)
+            }
+            #[inline(always)]
+            fn sub(a: Self, b: Self) -> Self {
+                a.wrapping_sub(b)
+            }
+            #[inline(always)]
+            fn mul(a: Self, b: Self) -> Self {
+                a.wrapping_mul(b)
+            }
+            #[inline(always)]
+            fn div(a: Self, b: Self) -> Result<Self, DivByZero> {
+                if b == 0 {
+                    Err(DivByZero)
+                } else {
+                    Ok(a.wrapping_div(b))
+                }
+            }
+            #[inline(always)]
+            fn rem(a: Self, b: Self) -> Result<Self, DivByZero> {
+                if b == 0 {
+                    Err(DivByZero)
+                } else {
+                    Ok(a.wrapping_rem(b))
+                }
+            }
+            #[inline(always)]
+            fn neg(a: Self) -> Self {
+                (0 as $t).wrapping_sub(a)
+            }
+            #[inline(always)]
+            fn min(a: Self, b: Self) -> Self {
+                Ord::min(a, b)
+            }
+            #[inline(always)]
+            fn max(a: Self, b: Self) -> Self {
+                Ord::max(a, b)
+            }
+            #[inline(always)]
+            fn abs(a: Self) -> Self {
+                if $signed && a < (0 as $t) {
+                    Self::neg(a)
+                } else {
+                    a
+                }
+            }
+            #[inline(always)]
+            fn pick_signed(i: i64, _u: u64, _f: f64) -> Self {
+                i as $t
+            }
+            #[inline(always)]
+            fn pick_unsigned(_i: i64, u: u64, _f: f64) -> Self {
+                u as $t
+            }
+            #[inline(always)]
+            fn pick_float(_i: i64, _u: u64, f: f64) -> Self {
+                f as $t
+            }
+            fn value(self) -> Value {
+                Value::$tag(self)
+            }
+            fn from_value(v: Value) -> Self {
+                match v.cast(Scalar::$tag) {
+                    Value::$tag(x) => x,
+                    _ => unreachable!("cast to {} yields {}", Scalar::$tag, Scalar::$tag),
+                }
+            }
+            #[inline(always)]
+            fn widen(self) -> (i64, u64, f64) {
+                (self as i64, self as u64, self as f64)
+            }
+            #[inline(always)]
+            fn is_zero(self) -> bool {
+                self == 0
+            }
+        }
+
+        impl Int for $t {
+            #[inline(always)]
+            fn and(a: Self, b: Self) -> Self {
+                a & b
+            }
+            #[inline(always)]
+            fn or(a: Self, b: Self) -> Self {
+                a | b
+            }
+            #[inline(always)]
+            fn xor(a: Self, b: Self) -> Self {
+                a ^ b
+            }
+            #[inline(always)]
+            fn not(a: Self) -> Self {
+                !a
+            }
+            #[inline(always)]
+            fn shl(a: Self, b: Self) -> Self {
+                let n = b as u64;
+                if n >= $bits {
+                    0
+                } else {
+                    a << n
+                }
+            }
+            #[inline(always)]
+            fn shr(a: Self, b: Self) -> Self {
+                let n = (b as u64).min($bits - 1 + u64::from(!$signed));
+                if n >= $bits {
+                    0
+                } else {
+                    a >> n
+                }
+            }
+        }
+    };
+}
+
+int_num!(i32, I32, 32, true);
+int_num!(u32, U32, 32, false);
+int_num!(i64, I64, 64, true);
+int_num!(u64, U64, 64, false);
+
+macro_rules! float_num {
+    ($t:ty, $tag:ident) => {
+        impl Num for $t {
+            const TY: Scalar = Scalar::$tag;
+            #[inline(always)]
+            fn add(a: Self, b: Self) -> Self {
+                a + b
+            }
+            #[inline(always)]
+            fn sub(a: Self, b: Self) -> Self {
+                a - b
+            }
+            #[inline(always)]
+            fn mul(a: Self, b: Self) -> Self {
+                a * b
+            }
+            #[inline(always)]
+            fn div(a: Self, b: Self) -> Result<Self, DivByZero> {
+                Ok(a / b)
+            }
+            #[inline(always)]
+            fn rem(a: Self, b: Self) -> Result<Self, DivByZero> {
+                Ok(a % b)
+            }
+            #[inline(always)]
+            fn neg(a: Self) -> Self {
+                -a
+            }
+            #[inline(always)]
+            fn min(a: Self, b: Self) -> Self {
+                a.min(b)
+            }
+            #[inline(always)]
+            fn max(a: Self, b: Self) -> Self {
+                a.max(b)
+            }
+            #[inline(always)]
+            fn abs(a: Self) -> Self {
+                a.abs()
+            }
+            #[inline(always)]
+            fn pick_signed(i: i64, _u: u64, _f: f64) -> Self {
+                i as $t
+            }
+            #[inline(always)]
+            fn pick_unsigned(_i: i64, u: u64, _f: f64) -> Self {
+                u as $t
+            }
+            #[inline(always)]
+            fn pick_float(_i: i64, _u: u64, f: f64) -> Self {
+                f as $t
+            }
+            fn value(self) -> Value {
+                Value::$tag(self)
+            }
+            fn from_value(v: Value) -> Self {
+                match v.cast(Scalar::$tag) {
+                    Value::$tag(x) => x,
+                    _ => unreachable!("cast to {} yields {}", Scalar::$tag, Scalar::$tag),
+                }
+            }
+            #[inline(always)]
+            fn widen(self) -> (i64, u64, f64) {
+                (self as i64, self as u64, self as f64)
+            }
+            #[inline(always)]
+            fn is_zero(self) -> bool {
+                self == 0.0
+            }
+        }
+
+        impl Float for $t {
+            #[inline(always)]
+            fn math1(f: Math1, a: Self) -> Self {
+                match f {
+                    Math1::Sqrt => a.sqrt(),
+                    Math1::Rsqrt => 1.0 / a.sqrt(),
+                    Math1::Exp => a.exp(),
+                    Math1::Exp2 => a.exp2(),
+                    Math1::Log => a.ln(),
+                    Math1::Log2 => a.log2(),
+                    Math1::Log10 => a.log10(),
+                    Math1::Sin => a.sin(),
+                    Math1::Cos => a.cos(),
+                    Math1::Tan => a.tan(),
+                    Math1::Tanh => a.tanh(),
+                    Math1::Fabs => a.abs(),
+                    Math1::Floor => a.floor(),
+                    Math1::Ceil => a.ceil(),
+                    Math1::Round => a.round(),
+                    Math1::Trunc => a.trunc(),
+                }
+            }
+            #[inline(always)]
+            fn math2(f: Math2, a: Self, b: Self) -> Self {
+                match f {
+                    Math2::Pow => a.powf(b),
+                    Math2::Fmin => a.min(b),
+                    Math2::Fmax => a.max(b),
+                    Math2::Atan2 => a.atan2(b),
+                    Math2::Fmod => a % b,
+                }
+            }
+            #[inline(always)]
+            fn fma(a: Self, b: Self, c: Self) -> Self {
+                a.mul_add(b, c)
+            }
+        }
+    };
+}
+
+float_num!(f32, F32);
+float_num!(f64, F64);
+
+/// Casts one register value to another type with C semantics (the per-lane form of [`Value::cast`]).
+#[inline(always)]
+pub fn convert<S: Num, D: Num>(s: S) -> D {
+    let (i, u, f) = s.widen();
+    if S::TY.is_float() {
+        D::pick_float(i, u, f)
+    } else if S::TY.is_signed() {
+        D::pick_signed(i, u, f)
+    } else {
+        D::pick_unsigned(i, u, f)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn usual_arithmetic_conversions() {
+        assert_eq!(Scalar::common(Scalar::I32, Scalar::U32), Scalar::U32);
+        assert_eq!(Scalar::common(Scalar::I64, Scalar::U32), Scalar::I64);
+        assert_eq!(Scalar::common(Scalar::U64, Scalar::I64), Scalar::U64);
+        assert_eq!(Scalar::common(Scalar::I16, Scalar::U8), Scalar::I32);
+        assert_eq!(Scalar::common(Scalar::I32, Scalar::F32), Scalar::F32);
+        assert_eq!(Scalar::common(Scalar::F32, Scalar::F64), Scalar::F64);
+        assert_eq!(Scalar::common(Scalar::Bool, Scalar::Bool), Scalar::I32);
+    }
+
+    #[test]
+    fn c_integer_semantics() {
+        assert_eq!(i32::add(i32::MAX, 1), i32::MIN);
+        assert_eq!(i32::div(-7, 2), Ok(-3));
+        assert_eq!(i32::rem(-7, 2), Ok(-1));
+        assert_eq!(i32::div(i32::MIN, -1), Ok(i32::MIN));
+        assert_eq!(i32::div(1, 0), Err(DivByZero));
+        assert_eq!(u32::shl(1, 32), 0);
+        assert_eq!(i32::shr(-8, 40), -1);
+        assert_eq!(u32::shr(0x8000_0000, 31), 1);
+    }
+
+    #[test]
+    fn casts_follow_c() {
+        assert_eq!(Value::I32(-1).cast(Scalar::U32), Value::U32(u32::MAX));
+        assert_eq!(
+            Value::U32(u32::MAX).cast(Scalar::I64),
+            Value::I64(4_294_967_295)
+        );
+        assert_eq!(Value::F32(3.9).cast(Scalar::I32), Value::I32(3));
+        assert_eq!(Value::F32(-3.9).cast(Scalar::I32), Value::I32(-3));
+        assert_eq!(Value::F64(1e20).cast(Scalar::I32), Value::I32(i32::MAX));
+        assert_eq!(Value::I32(300).cast(Scalar::U8), Value::I32(44));
+        assert_eq!(Value::F32(0.5).cast(Scalar::Bool), Value::Bool(true));
+        assert_eq!(convert::<i32, f32>(-2), -2.0f32);
+        assert_eq!(convert::<u32, i64>(u32::MAX), 4_294_967_295);
+        assert_eq!(convert::<f32, u32>(-1.0), 0);
+    }
+}
+
+/// Arithmetic and bitwise operators of the typed program and the IR.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ArithOp {
+    /// `+`
+    Add,
+    /// `-`
+    Sub,
+    /// `*`
+    Mul,
+    /// `/`
+    Div,
+    /// `%`
+    Rem,
+    /// `<<`
+    Shl,
+    /// `>>`
+    Shr,
+    /// `&`
+    And,
+    /// `|`
+    Or,
+    /// `^`
+    Xor,
+    /// `min(a, b)` / `fminf`
+    Min,
+    /// `max(a, b)` / `fmaxf`
+    Max,
+}
+
+/// Comparison operators.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CmpOp {
+    /// `<`
+    Lt,
+    /// `<=`
+    Le,
+    /// `>`
+    Gt,
+    /// `>=`
+    Ge,
+    /// `==`
+    Eq,
+    /// `!=`
+    Ne,
+}
+
+impl CmpOp {
+    /// Applies the comparison (IEEE semantics for floats: NaN compares unequal).
+    #[inline(always)]
+    pub fn apply<T: PartialOrd>(self, a: T, b: T) -> bool {
+        match self {
+            CmpOp::Lt => a < b,
+            CmpOp::Le => a <= b,
+            CmpOp::Gt => a > b,
+            CmpOp::Ge => a >= b,
+            CmpOp::Eq => a == b,
+            CmpOp::Ne => a != b,
+        }
+    }
+}
+
+/// Folds an arithmetic operator on two constants of one register type (the checker's constant folder).
+pub fn fold_arith(op: ArithOp, a: Value, b: Value) -> Result<Value, DivByZero> {
+    fn num<T: Num>(op: ArithOp, a: T, b: T) -> Result<T, DivByZero> {
+        Ok(match op {
+            ArithOp::Add => T::add(a, b),
+            ArithOp::Sub => T::sub(a, b),
+            ArithOp::Mul => T::mul(a, b),
+            ArithOp::Div => T::div(a, b)?,
+            ArithOp::Rem => T::rem(a, b)?,
+            ArithOp::Min => T::min(a, b),
+            ArithOp::Max => T::max(a, b),
+            _ => unreachable!("checker: bit operator on a float"),
+        })
+    }
+    fn int<T: Int>(op: ArithOp, a: T, b: T) -> Result<T, DivByZero> {
+        Ok(match op {
+            ArithOp::Shl => T::shl(a, b),
+            ArithOp::Shr => T::shr(a, b),
+            ArithOp::And => T::and(a, b),
+            ArithOp::Or => T::or(a, b),
+            ArithOp::Xor => T::xor(a, b),
+            _ => num(op, a, b)?,
+        })
+    }
+    Ok(match (a, b) {
+        (Value::I32(x), Value::I32(y)) => Value::I32(int(op, x, y)?),
+        (Value::U32(x), Value::U32(y)) => Value::U32(int(op, x, y)?),
+        (Value::I64(x), Value::I64(y)) => Value::I64(int(op, x, y)?),
+        (Value::U64(x), Value::U64(y)) => Value::U64(int(op, x, y)?),
+        (Value::F32(x), Value::F32(y)) => Value::F32(num(op, x, y)?),
+        (Value::F64(x), Value::F64(y)) => Value::F64(num(op, x, y)?),
+        _ => unreachable!("checker: operands of one type"),
+    })
+}
+
+/// Folds a comparison of two constants of one register type.
+pub fn fold_cmp(op: CmpOp, a: Value, b: Value) -> bool {
+    match (a, b) {
+        (Value::Bool(x), Value::Bool(y)) => op.apply(x, y),
+        (Value::I32(x), Value::I32(y)) => op.apply(x, y),
+        (Value::U32(x), Value::U32(y)) => op.apply(x, y),
+        (Value::I64(x), Value::I64(y)) => op.apply(x, y),
+        (Value::U64(x), Value::U64(y)) => op.apply(x, y),
+        (Value::F32(x), Value::F32(y)) => op.apply(x, y),
+        (Value::F64(x), Value::F64(y)) => op.apply(x, y),
+        _ => unreachable!("checker: operands of one type"),
+    }
+}
