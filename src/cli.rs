@@ -207,15 +207,13 @@ fn run_cmd(a: RunArgs) -> Result<u8, Failure> {
         }
         let value = match value.trim().strip_prefix('@') {
             Some(path) => ArgValue::File(PathBuf::from(path)),
-            None => ArgValue::Expr(crate::syntax::parse_value(value).map_err(|e| {
-                Failure {
-                    errors: vec![pipeline::Located {
+            None => ArgValue::Expr(crate::syntax::parse_value(value).map_err(|e| Failure {
+                errors: vec![pipeline::Located {
                         src: crate::source::SourceFile::new(format!("--arg {name}="), value)
                             .named_source(),
                         inner: e.into(),
                     }],
-                    exit: EXIT_USAGE,
-                }
+                exit: EXIT_USAGE,
             })?),
         };
         overrides.args.push((name.to_string(), value, i));

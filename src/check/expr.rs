@@ -143,6 +143,10 @@ impl KernelChecker<'_, '_> {
                     mem.elem.promoted(),
                 ))
             }
+            ast::ExprKind::Unary {
+                op: op @ (UnOp::Deref | UnOp::AddrOf | UnOp::IncDec),
+                ..
+            } => Err(unsupported_unary(*op, span)),
             ast::ExprKind::Unary { op, operand } => {
                 let inner = self.expr(operand)?;
                 self.unary(*op, inner, span)
@@ -168,7 +172,6 @@ impl KernelChecker<'_, '_> {
             ast::ExprKind::Cast { ty, expr } => {
                 let to = super::scalar_of(ty)?;
                 let inner = self.expr(expr)?;
-                self.arith_operand(&inner, "a cast")?;
                 let mut out = self.convert(inner, to);
                 out.span = span;
                 Ok(out)
@@ -381,7 +384,6 @@ impl KernelChecker<'_, '_> {
     fn unary(&mut self, op: UnOp, inner: Expr, span: Span) -> Result<Expr> {
         match op {
             UnOp::Plus | UnOp::Neg => {
-                self.arith_operand(&inner, "unary `-`")?;
                 let ty = promote(inner.ty);
                 let inner = self.convert(inner, ty);
                 if op == UnOp::Plus {
@@ -616,7 +618,6 @@ impl KernelChecker<'_, '_> {
         let mut typed = Vec::with_capacity(args.len());
         for a in args {
             let t = self.expr(a)?;
-            self.arith_operand(&t, &format!("`{name}`"))?;
             typed.push(t);
         }
         let arity = |n: usize| -> Result<()> {
@@ -711,11 +712,6 @@ impl KernelChecker<'_, '_> {
         }
     }
 
-    fn arith_operand(&self, e: &Expr, context: &str) -> Result<()> {
-        let _ = (e, context);
-        Ok(())
-    }
-
     /// Converts to `bool` as a condition: `x != 0`.
     pub(crate) fn truth(&mut self, e: Expr) -> Result<Expr> {
         if e.ty == Scalar::Bool {
@@ -777,6 +773,22 @@ fn constant(v: Value, span: Span) -> Expr {
 
 fn fold(op: ArithOp, a: Value, b: Value, span: Span) -> Result<Value> {
     fold_arith(op, a, b).map_err(|_| CheckError::DivisionByZero { span })
+}
+
+fn unsupported_unary(op: UnOp, span: Span) -> CheckError {
+    match op {
+        UnOp::IncDec => incdec_in_expr(span),
+        _ => CheckError::Unsupported {
+            what: if op == UnOp::Deref {
+                "pointer dereference `*p`"
+            } else {
+                "taking an address `&x`"
+            }
+            .into(),
+            span,
+            help: Some("index arrays by name instead: `a[i]`".into()),
+        },
+    }
 }
 
 fn incdec_in_expr(span: Span) -> CheckError {

@@ -1,0 +1,102 @@
+//! Helpers shared by the integration tests: run a kernel given as text through the library pipeline.
+
+#![allow(dead_code)]
+
+use simt::gpu::GpuConfig;
+use simt::host::{ArgValue, Overrides};
+use simt::pipeline::{self, Failure, RunOptions};
+use simt::report::Report;
+use simt::source::SourceFile;
+
+/// Runs `src` with `--arg`s (`name`, `value`), an optional grid and block.
+pub fn run(
+    src: &str,
+    args: &[(&str, &str)],
+    grid: Option<[u32; 3]>,
+    block: Option<[u32; 3]>,
+) -> Result<Report, Failure> {
+    let overrides = Overrides {
+        args: args
+            .iter()
+            .enumerate()
+            .map(|(i, (n, v))| {
+                (
+                    n.to_string(),
+                    ArgValue::Expr(simt::syntax::parse_value(v).expect("test arg parses")),
+                    i,
+                )
+            })
+            .collect(),
+        grid,
+        block,
+        seed: 0,
+    };
+    let opts = RunOptions {
+        kernel: None,
+        overrides,
+        arg_texts: args.iter().map(|(_, v)| v.to_string()).collect(),
+        dyn_smem: None,
+        max_steps: 1 << 20,
+        regs: 32,
+        gpu: GpuConfig::h100_sxm(),
+        saves: Vec::new(),
+    };
+    pipeline::run(&SourceFile::new("test.sk", src), &opts)
+}
+
+/// Runs and unwraps, failing the test with the rendered diagnostics.
+pub fn ok(src: &str, args: &[(&str, &str)], grid: [u32; 3], block: [u32; 3]) -> Report {
+    match run(src, args, Some(grid), Some(block)) {
+        Ok(r) => {
+            for e in &r.expects {
+                assert!(e.passed, "expect `{}` failed: {:?}", e.text, e.detail);
+            }
+            r
+        }
+        Err(f) => panic!("kernel failed: {}", describe(&f)),
+    }
+}
+
+/// The codes of a failure's diagnostics.
+pub fn codes(f: &Failure) -> Vec<String> {
+    use miette::Diagnostic;
+    f.errors
+        .iter()
+        .map(|e| e.code().map(|c| c.to_string()).unwrap_or_default())
+        .collect()
+}
+
+/// Codes and messages, for assertion messages.
+pub fn describe(f: &Failure) -> String {
+    f.errors
+        .iter()
+        .map(|e| format!("{}: {}", codes(f).join(","), e))
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+/// The failure of a kernel expected to fail.
+pub fn err(
+    src: &str,
+    args: &[(&str, &str)],
+    grid: Option<[u32; 3]>,
+    block: Option<[u32; 3]>,
+) -> Failure {
+    match run(src, args, grid, block) {
+        Ok(_) => panic!("kernel unexpectedly succeeded"),
+        Err(f) => f,
+    }
+}
+
+/// The 1-based line and column where the first label of the first diagnostic starts.
+pub fn position(f: &Failure) -> (usize, usize) {
+    use miette::Diagnostic;
+    let e = &f.errors[0];
+    let label = e
+        .labels()
+        .and_then(|mut l| l.next())
+        .expect("diagnostic has a label");
+    let src = e.source_code().expect("diagnostic has a source");
+    let c = src.read_span(label.inner(), 0, 0).expect("span readable");
+    (c.line() + 1, c.column() + 1)
+}

@@ -1,0 +1,243 @@
+//! Every class of bad input ends in a diagnostic with a stable code, a span and an exit status.
+
+mod common;
+use common::{codes, err, position};
+
+const ONE: Option<[u32; 3]> = Some([1, 1, 1]);
+const B32: Option<[u32; 3]> = Some([32, 1, 1]);
+
+fn check_err(src: &str) -> simt::pipeline::Failure {
+    match simt::pipeline::compile(&simt::source::SourceFile::new("test.sk", src)) {
+        Ok(_) => panic!("compiled unexpectedly"),
+        Err(f) => f,
+    }
+}
+
+#[test]
+fn syntax_errors_point_at_the_token() {
+    let f = check_err("__global__ void k(float* a) {\n    a[0] = 1.0f +;\n}\n");
+    assert_eq!(codes(&f), ["simt::parse::syntax"]);
+    assert_eq!(position(&f), (2, 18));
+    assert_eq!(f.exit, 2);
+    let f = check_err("__global__ void k(float* a) {\n    a[0] = 1.0f\n}\n");
+    assert_eq!(position(&f), (3, 1));
+    let f = check_err("__global__ void k(int* a) { a[0] = 99999999999999999999; }");
+    assert_eq!(codes(&f), ["simt::parse::int_out_of_range"]);
+}
+
+#[test]
+fn unknown_names_suggest_a_close_one() {
+    let f = check_err("__global__ void k(float* a, int n) {\n    int idx = threadIdx.x;\n    if (idx < n) a[idy] = 0.0f;\n}\n");
+    assert_eq!(codes(&f), ["simt::check::unknown_name"]);
+    assert_eq!(position(&f), (3, 20));
+    let help = f.errors[0].inner.to_string();
+    assert!(help.contains("idy"));
+    use miette::Diagnostic;
+    assert_eq!(
+        f.errors[0].help().map(|h| h.to_string()),
+        Some("did you mean `idx`?".into())
+    );
+    let f = check_err("__global__ void k(float* a) { a[0] = sqrtff(2.0f); }");
+    assert_eq!(codes(&f), ["simt::check::unknown_function"]);
+}
+
+#[test]
+fn every_error_in_a_file_is_reported() {
+    let f = check_err("__global__ void k(float* a) {\n    a[0] = x;\n    a[1] = y;\n}\n");
+    assert_eq!(
+        codes(&f),
+        ["simt::check::unknown_name", "simt::check::unknown_name"]
+    );
+}
+
+#[test]
+fn type_errors() {
+    let f = check_err("__global__ void k(float* a) { a[0] = a[0] % 2.0f; }");
+    assert_eq!(codes(&f), ["simt::check::operand_types"]);
+    let f = check_err("__global__ void k(const float* a) { a[0] = 1.0f; }");
+    assert_eq!(codes(&f), ["simt::check::not_assignable"]);
+    let f = check_err("__global__ void k(float* a) { a[0] = fminf(1.0f); }");
+    assert_eq!(codes(&f), ["simt::check::argument_count"]);
+    let f = check_err("__global__ void k(float* a) { float x = a; }");
+    assert_eq!(codes(&f), ["simt::check::type_error"]);
+    let f = check_err("__global__ void k(float* a) { a[1.5f] = 0.0f; }");
+    assert_eq!(codes(&f), ["simt::check::type_error"]);
+    let f = check_err("__global__ void k(int* a) { a[0] = 1 / 0; }");
+    assert_eq!(codes(&f), ["simt::check::division_by_zero"]);
+    let f = check_err("__global__ void k(int* a) { break; }");
+    assert_eq!(codes(&f), ["simt::check::outside_loop"]);
+    let f = check_err("__global__ void k(int* a) { int i = 0; int i = 1; }");
+    assert_eq!(codes(&f), ["simt::check::duplicate"]);
+    let f = check_err("__global__ void k(int* a) { __shared__ float s[20000]; }");
+    assert_eq!(codes(&f), ["simt::check::shared_too_large"]);
+    let f = check_err("__global__ void k(int* a, int n) { __shared__ float s[n]; }");
+    assert_eq!(codes(&f), ["simt::check::not_constant"]);
+    let f = check_err("__global__ void k(int* a) {}\nlaunch kk { }\n");
+    assert_eq!(codes(&f), ["simt::check::unknown_kernel"]);
+}
+
+#[test]
+fn unsupported_cuda_constructs_say_so() {
+    for src in [
+        "__global__ void k(int* a) { atomicAdd(a, 1); }",
+        "__global__ void k(int* a) { int* p = a; }",
+        "__global__ void k(int* a) { a[0] = *a; }",
+        "__global__ void k(int* a) { int x[4]; }",
+        "__device__ int f(int x) { return x; }\n__global__ void k(int* a) { a[0] = 1; }",
+        "__global__ void k(float4* a) { }",
+        "__global__ void k(int* a) { int i = 0; a[i++] = 1; }",
+    ] {
+        let f = check_err(src);
+        assert_eq!(codes(&f), ["simt::check::unsupported"], "{src}");
+        assert_eq!(f.exit, 2);
+    }
+}
+
+const VECADD: &str = "__global__ void vecadd(const float* a, const float* b, float* c, int n) {\n    int i = blockIdx.x * blockDim.x + threadIdx.x;\n    c[i] = a[i] + b[i];\n}\n";
+
+#[test]
+fn out_of_bounds_names_buffer_index_thread_and_line() {
+    let f = err(
+        VECADD,
+        &[
+            ("n", "40"),
+            ("a", "ones(40)"),
+            ("b", "ones(40)"),
+            ("c", "zeros(40)"),
+        ],
+        Some([2, 1, 1]),
+        B32,
+    );
+    assert_eq!(codes(&f), ["simt::run::out_of_bounds"]);
+    assert_eq!(f.exit, 1);
+    let msg = f.errors[0].inner.to_string();
+    assert_eq!(
+        msg,
+        "out-of-bounds global access: `a[40]` but `a` has 40 elements"
+    );
+    assert_eq!(position(&f).0, 3);
+    use miette::Diagnostic;
+    let label = f.errors[0]
+        .labels()
+        .and_then(|mut l| l.next())
+        .and_then(|l| l.label().map(str::to_string));
+    assert_eq!(label.as_deref(), Some("block (1, 0, 0), thread (8, 0, 0)"));
+}
+
+#[test]
+fn missing_arguments_are_listed_with_types() {
+    let f = err(VECADD, &[("n", "40")], ONE, B32);
+    assert_eq!(codes(&f), ["simt::host::missing_argument"]);
+    let msg = f.errors[0].inner.to_string();
+    assert_eq!(msg, "missing kernel argument(s): a, b, c");
+    use miette::Diagnostic;
+    let label = f.errors[0]
+        .labels()
+        .and_then(|mut l| l.next())
+        .and_then(|l| l.label().map(str::to_string));
+    assert_eq!(
+        label.as_deref(),
+        Some("`vecadd` takes: const float* a, const float* b, float* c, int n")
+    );
+}
+
+#[test]
+fn bad_arg_values() {
+    let f = err(VECADD, &[("n", "m + 1")], ONE, B32);
+    assert_eq!(codes(&f), ["simt::host::unknown_name"]);
+    // The span points into the --arg text itself.
+    assert_eq!(position(&f), (1, 1));
+    let f = err(VECADD, &[("n", "4"), ("a", "zeros(-1)")], ONE, B32);
+    assert_eq!(codes(&f), ["simt::host::bad_value"]);
+    let f = err(VECADD, &[("n", "zeros(4)")], ONE, B32);
+    assert_eq!(codes(&f), ["simt::host::bad_value"]);
+}
+
+#[test]
+fn launch_shapes_beyond_cuda_limits() {
+    let f = err(
+        VECADD,
+        &[
+            ("n", "4"),
+            ("a", "ones(4)"),
+            ("b", "ones(4)"),
+            ("c", "ones(4)"),
+        ],
+        ONE,
+        Some([2048, 1, 1]),
+    );
+    assert_eq!(codes(&f), ["simt::host::launch_shape"]);
+    let f = err(
+        VECADD,
+        &[
+            ("n", "4"),
+            ("a", "ones(4)"),
+            ("b", "ones(4)"),
+            ("c", "ones(4)"),
+        ],
+        ONE,
+        Some([32, 32, 2]),
+    );
+    assert_eq!(codes(&f), ["simt::host::launch_shape"]);
+    let f = err(
+        VECADD,
+        &[
+            ("n", "4"),
+            ("a", "ones(4)"),
+            ("b", "ones(4)"),
+            ("c", "ones(4)"),
+        ],
+        Some([1, 70000, 1]),
+        B32,
+    );
+    assert_eq!(codes(&f), ["simt::host::launch_shape"]);
+    let f = err(
+        VECADD,
+        &[
+            ("n", "4"),
+            ("a", "ones(4)"),
+            ("b", "ones(4)"),
+            ("c", "ones(4)"),
+        ],
+        None,
+        B32,
+    );
+    assert_eq!(codes(&f), ["simt::host::launch_shape"]);
+}
+
+#[test]
+fn divergent_barrier_is_a_run_time_error() {
+    let src = "__global__ void k(int* a) {\n    if (threadIdx.x < 16) {\n        __syncthreads();\n    }\n}\n";
+    let f = err(src, &[("a", "zeros(1)")], ONE, Some([64, 1, 1]));
+    assert_eq!(codes(&f), ["simt::run::divergent_barrier"]);
+    assert_eq!(f.exit, 1);
+    assert_eq!(position(&f).0, 3);
+    assert_eq!(
+        f.errors[0].inner.to_string(),
+        "`__syncthreads()` reached by 16 of the block's 64 live threads"
+    );
+}
+
+#[test]
+fn endless_loops_hit_the_step_limit_at_the_loop() {
+    let src = "__global__ void k(int* a) {\n    int i = 0;\n    while (i < 10) {\n        a[0] = i;\n    }\n}\n";
+    let f = err(src, &[("a", "zeros(1)")], ONE, B32);
+    assert_eq!(codes(&f), ["simt::run::step_limit"]);
+    assert_eq!(f.exit, 1);
+    assert_eq!(position(&f).0, 3);
+    let src = "__global__ void k(int* a) {\n    for (;;) { }\n}\n";
+    let f = err(src, &[("a", "zeros(1)")], ONE, B32);
+    assert_eq!(codes(&f), ["simt::run::step_limit"]);
+}
+
+#[test]
+fn shared_out_of_bounds() {
+    let src =
+        "__global__ void k(int* a) {\n    __shared__ int s[32];\n    s[threadIdx.x] = 1;\n}\n";
+    let f = err(src, &[("a", "zeros(1)")], ONE, Some([64, 1, 1]));
+    assert_eq!(codes(&f), ["simt::run::out_of_bounds"]);
+    assert_eq!(
+        f.errors[0].inner.to_string(),
+        "out-of-bounds shared access: `s[32]` but `s` has 32 elements"
+    );
+}

@@ -1,0 +1,208 @@
+//! Results of kernels: C semantics, structured control flow per lane, short-circuit evaluation, shapes.
+
+mod common;
+use common::{codes, err, ok};
+
+const ONE: [u32; 3] = [1, 1, 1];
+
+#[test]
+fn c_integer_and_conversion_semantics() {
+    let src = r#"
+__global__ void k(int* out, float* f) {
+    int t = threadIdx.x;
+    int m = -7 + t;
+    out[0] = m / 2;                        // truncates toward zero: -3
+    out[1] = m % 2;                        // sign of the dividend: -1
+    out[2] = (threadIdx.x - 1 > 5) ? 1 : 0; // unsigned: 0u - 1 = 4294967295 > 5
+    int big = 2147483647 + t;
+    out[3] = big + 1;                      // wraps to -2147483648
+    out[4] = (int)(3.9f + t);              // truncates: 3
+    out[5] = (int)(-3.9f - t);             // -3
+    out[6] = (unsigned char)(300 + t);     // 300 mod 256 = 44
+    out[7] = 1 << 33 - t;                  // precedence: 1 << (33 - 0); shift ≥ 32 gives 0
+    out[8] = 7 / 2 * 2;                    // folded: 6
+    f[0] = 7 / 2;                          // integer division before conversion: 3.0
+    f[1] = 7 / 2.0f;                       // 3.5
+    f[2] = sqrtf(16.0f + t) + fmaxf(1.0f, 2.0f) + (float)min(3, -4) + abs(-2);
+}
+launch k {
+    out = zeros(9);
+    f = zeros(3);
+    expect out == [-3, -1, 1, -2147483648, 3, -3, 44, 0, 6];
+    expect f == [3.0, 3.5, 4.0];
+}
+"#;
+    ok(src, &[], ONE, [1, 1, 1]);
+}
+
+#[test]
+fn break_continue_and_return_per_lane() {
+    let src = r#"
+__global__ void k(int* out) {
+    int t = threadIdx.x;
+    if (t >= 40) return;
+    int acc = 0;
+    for (int j = 0; j < 10; j++) {
+        if (j == t % 5) continue;
+        if (j > t % 7) break;
+        acc += j;
+    }
+    int w = 0;
+    while (true) {
+        w++;
+        if (w >= t % 3 + 1) break;
+    }
+    int d = 0;
+    do { d += 2; } while (d < t % 4);
+    __syncthreads();
+    out[t] = acc * 10000 + w * 100 + d;
+}
+"#;
+    // The same computation in Rust, lane by lane.
+    let expected: Vec<String> = (0..64)
+        .map(|t: i64| {
+            if t >= 40 {
+                return "-1".to_string();
+            }
+            let mut acc = 0;
+            for j in 0..10 {
+                if j == t % 5 {
+                    continue;
+                }
+                if j > t % 7 {
+                    break;
+                }
+                acc += j;
+            }
+            let w = t % 3 + 1;
+            let mut d = 0;
+            loop {
+                d += 2;
+                if d >= t % 4 {
+                    break;
+                }
+            }
+            (acc * 10000 + w * 100 + d).to_string()
+        })
+        .collect();
+    let full = format!(
+        "{}\nlaunch k {{ out = full(64, -1); expect out == [{}]; }}",
+        src,
+        expected.join(",")
+    );
+    // `__syncthreads()` after `return` is fine: returned threads do not count.
+    let r = ok(&full, &[], ONE, [64, 1, 1]);
+    assert!(r.counters.divergent > 0);
+}
+
+#[test]
+fn short_circuit_never_loads_behind_a_guard() {
+    let src = r#"
+__global__ void k(const float* a, float* out, int n) {
+    int i = threadIdx.x;
+    float v = 0.0f;
+    if (i < n && a[i] > 1.0f) v = 1.0f;
+    if (i >= n || a[i] < 0.5f) v += 10.0f;
+    out[i] = i < n ? a[i] * 2.0f : -1.0f;
+    out[i] += v;
+}
+launch k {
+    n = 4;
+    a = [0.0, 1.0, 2.0, 3.0];
+    out = zeros(8);
+    expect out == [10.0, 2.0, 5.0, 7.0, 9.0, 9.0, 9.0, 9.0];
+}
+"#;
+    // Lanes 4..7 would read a[4..7] out of bounds if `&&`, `||` or `?:` evaluated both sides.
+    let r = ok(src, &[], ONE, [8, 1, 1]);
+    // Loads of a: `a[i] > 1` (4 lanes), `a[i] < 0.5` (4 lanes), `a[i] * 2` (4 lanes) = 3 requests × 16 B.
+    assert_eq!(r.counters.gld_instr, 3 + 1);
+    assert_eq!(
+        r.counters.g_bytes_requested,
+        3 * 4 * 4 + 8 * 4 + 8 * 4 + 8 * 4
+    );
+}
+
+#[test]
+fn two_and_three_dimensional_blocks() {
+    let src = r#"
+__global__ void k(int* out) {
+    int tid = threadIdx.x + threadIdx.y * blockDim.x + threadIdx.z * blockDim.x * blockDim.y;
+    int b = blockIdx.x + blockIdx.y * gridDim.x;
+    out[b * 30 + tid] = threadIdx.x + 10 * threadIdx.y + 100 * threadIdx.z + 1000 * b;
+}
+"#;
+    let expected: Vec<String> = (0..4)
+        .flat_map(|b| {
+            (0..30).map(move |tid| {
+                (tid % 5 + 10 * ((tid / 5) % 3) + 100 * (tid / 15) + 1000 * b).to_string()
+            })
+        })
+        .collect();
+    let full = format!(
+        "{src}\nlaunch k {{ out = zeros(120); expect out == [{}]; }}",
+        expected.join(",")
+    );
+    // Block (5, 3, 2) = 30 threads: one partial warp per block; grid (2, 2).
+    let r = ok(&full, &[], [2, 2, 1], [5, 3, 2]);
+    assert_eq!((r.counters.blocks, r.counters.threads), (4, 120));
+    // One store per block from a 30-lane warp, 120 B at byte offset 120·b: block 0 covers bytes
+    // 0..120 (sectors 0–3, 4), block 1 120..240 (3–7, 5), block 2 240..360 (7–11, 5),
+    // block 3 360..480 (11–14, 4) = 18.
+    assert_eq!(r.counters.gst_sectors, 18);
+}
+
+#[test]
+fn defines_consts_and_two_dimensional_shared_arrays() {
+    let src = r#"
+#define TILE 4
+const int SCALE = 3;
+__global__ void k(int* out) {
+    __shared__ int tile[TILE][TILE + 1];
+    int x = threadIdx.x, y = threadIdx.y;
+    tile[y][x] = x * SCALE + y;
+    __syncthreads();
+    out[y * TILE + x] = tile[x][y];
+}
+launch k {
+    out = zeros(16);
+    block = (4, 4);
+    grid = 1;
+    expect out == transpose([0,3,6,9, 1,4,7,10, 2,5,8,11, 3,6,9,12], 4, 4);
+}
+"#;
+    let r = ok(src, &[], ONE, [4, 4, 1]);
+    assert_eq!(r.counters.race_count, 0);
+}
+
+#[test]
+fn a_failed_expect_is_reported_not_an_error() {
+    let src = r#"
+__global__ void k(int* out) { out[threadIdx.x] = threadIdx.x; }
+launch k { out = zeros(4); expect out == [0, 1, 2, 4]; }
+"#;
+    let r = common::run(src, &[], Some(ONE), Some([4, 1, 1])).expect("runs");
+    assert!(!r.expects_passed());
+    let detail = r.expects[0].detail.clone().expect("a failure detail");
+    assert!(
+        detail.contains("1 of 4 elements differ; first at index 3: 3 == 4"),
+        "{detail}"
+    );
+}
+
+#[test]
+fn integer_division_by_zero_traps_with_the_thread() {
+    let src = r#"
+__global__ void k(int* out, int d) {
+    out[threadIdx.x] = 100 / (threadIdx.x - d);
+}
+"#;
+    let f = err(
+        src,
+        &[("out", "zeros(8)"), ("d", "5")],
+        Some(ONE),
+        Some([8, 1, 1]),
+    );
+    assert_eq!(codes(&f), ["simt::run::division_by_zero"]);
+    assert_eq!(f.exit, 1);
+}
