@@ -125,7 +125,7 @@ pub fn render(r: &Report) -> String {
     if let Ok(rt) = &r.refined {
         let _ = writeln!(
             s,
-            "  refined   {} ({}-bound; {} wave(s), {:.0}% of peak bandwidth reachable)",
+            "  refined   {} ({}-bound; {} wave(s), effective bandwidth {:.0}% of peak)",
             seconds(rt.t),
             rt.bound,
             rt.waves.waves,

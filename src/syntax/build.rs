@@ -677,10 +677,10 @@ fn base_type(text: &str) -> BaseType {
 /// Integer literal with C suffixes, parsed without panicking.
 fn int_literal(text: &str, span: Span) -> Result<ExprKind> {
     let lower = text.to_ascii_lowercase();
-    let digits_end = if lower.starts_with("0x") {
-        2 + lower[2..]
+    let digits_end = if let Some(hex) = lower.strip_prefix("0x") {
+        2 + hex
             .find(|c: char| !c.is_ascii_hexdigit())
-            .unwrap_or(lower.len() - 2)
+            .unwrap_or(hex.len())
     } else {
         lower
             .find(|c: char| !c.is_ascii_digit())

@@ -1,0 +1,199 @@
+//! The `simt` binary: the README's command, JSON output, exit codes and error objects.
+
+use std::process::Command;
+
+fn simt(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_simt"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("simt runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn temp_file(name: &str, text: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("simt-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let p = dir.join(name);
+    std::fs::write(&p, text).expect("write temp file");
+    p
+}
+
+#[test]
+fn readme_command_reports_vecadd() {
+    let (code, out, _) = simt(&["run", "kernels/vecadd.sk", "--grid", "4", "--block", "256"]);
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("loads             64 requests          250 sectors"),
+        "{out}"
+    );
+    assert!(
+        out.contains("stores            32 requests          125 sectors"),
+        "{out}"
+    );
+    assert!(out.contains("coalescing efficiency 1.000"), "{out}");
+    assert!(out.contains("ok      c == a + b"), "{out}");
+}
+
+#[test]
+fn json_is_one_versioned_object() {
+    let (code, out, _) = simt(&["run", "kernels/vecadd.sk", "--json"]);
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&out).expect("stdout is JSON");
+    assert_eq!(v["schema"], 1);
+    assert_eq!(v["counters"]["gld_sectors"], 250);
+    assert_eq!(v["counters"]["gst_sectors"], 125);
+    assert_eq!(v["derived"]["coalescing_efficiency"], 1.0);
+    assert_eq!(
+        v["ncu"]["l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"],
+        250
+    );
+    // 12000 B / 3.35e12 B/s, memory-bound, + 4 µs launch overhead (the reference's estimate_time).
+    let t = v["time"]["t"].as_f64().expect("t");
+    assert!((t - (12000.0 / 3.35e12 + 4e-6)).abs() < 1e-15);
+    assert_eq!(v["time"]["bound"], "memory");
+    assert_eq!(v["occupancy"]["blocks_per_sm"], 8);
+    assert_eq!(v["ok"], true);
+}
+
+#[test]
+fn errors_are_json_objects_with_code_and_position() {
+    let p = temp_file(
+        "bad.sk",
+        "__global__ void k(float* a) {\n    a[0] = b;\n}\n",
+    );
+    let (code, out, err) = simt(&["run", p.to_str().expect("utf-8 path"), "--json"]);
+    assert_eq!(code, 2);
+    let v: serde_json::Value = serde_json::from_str(&out).expect("stdout is JSON");
+    assert_eq!(v["schema"], 1);
+    assert_eq!(v["error"]["code"], "simt::check::unknown_name");
+    assert_eq!(v["error"]["line"], 2);
+    assert_eq!(v["error"]["column"], 12);
+    assert!(err.contains("unknown name `b`"), "{err}");
+}
+
+#[test]
+fn exit_status_one_for_run_time_failures() {
+    let p = temp_file(
+        "oob.sk",
+        "__global__ void k(float* a) {\n    a[threadIdx.x] = 1.0f;\n}\n",
+    );
+    let (code, _, err) = simt(&[
+        "run",
+        p.to_str().expect("path"),
+        "--arg",
+        "a=zeros(8)",
+        "--block",
+        "32",
+        "--grid",
+        "1",
+    ]);
+    assert_eq!(code, 1);
+    assert!(err.contains("simt::run::out_of_bounds"), "{err}");
+    assert!(err.contains("block (0, 0, 0), thread (8, 0, 0)"), "{err}");
+    let p = temp_file("fail.sk", "__global__ void k(int* a) { a[threadIdx.x] = 1; }\nlaunch k { a = zeros(4); block = 4; grid = 1; expect a == 2; }\n");
+    let (code, out, _) = simt(&["run", p.to_str().expect("path")]);
+    assert_eq!(code, 1);
+    assert!(out.contains("FAILED  a == 2"), "{out}");
+}
+
+#[test]
+fn usage_errors_exit_two() {
+    let (code, _, err) = simt(&["run", "no/such/file.sk"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("cannot read"), "{err}");
+    let (code, _, err) = simt(&["run", "kernels/vecadd.sk", "--arg", "n"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("is not NAME=VALUE"), "{err}");
+    let (code, _, err) = simt(&["run", "kernels/vecadd.sk", "--arg", "n=(1"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("simt::parse::syntax"), "{err}");
+    let (code, _, _) = simt(&["run", "kernels/vecadd.sk", "--block", "0"]);
+    assert_eq!(code, 2);
+    let (code, _, err) = simt(&["run", "kernels/divergence.sk"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("choose one with --kernel"), "{err}");
+    let (code, _, err) = simt(&["run", "kernels/vecadd.sk", "--gpu", "h1000"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("unknown GPU"), "{err}");
+}
+
+#[test]
+fn args_override_the_launch_section_and_save_writes_npy() {
+    let out_path = std::env::temp_dir().join(format!("simt-save-{}.npy", std::process::id()));
+    let (code, out, err) = simt(&[
+        "run",
+        "kernels/vecadd.sk",
+        "--arg",
+        "n=64",
+        "--save",
+        &format!("c={}", out_path.display()),
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+    // n = 64 → grid cdiv(64, 256) = 1 block; 64 floats = 8 sectors per buffer.
+    assert_eq!(v["launch"]["grid"][0], 1);
+    assert_eq!(v["counters"]["gst_sectors"], 8);
+    let bytes = std::fs::read(&out_path).expect("saved file");
+    assert!(bytes.starts_with(b"\x93NUMPY"));
+    // Load it back as an argument: c = a + b = 1..=64 read from the file.
+    let (code, out, err) = simt(&[
+        "run",
+        "kernels/vecadd.sk",
+        "--arg",
+        "n=64",
+        "--arg",
+        &format!("a=@{}", out_path.display()),
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+    assert_eq!(v["ok"], true);
+}
+
+#[test]
+fn check_occupancy_and_gpus() {
+    let (code, out, _) = simt(&["check", "kernels/vecadd.sk"]);
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("__global__ void vecadd(const float* a, const float* b, float* c, int n)"),
+        "{out}"
+    );
+    let (code, out, _) = simt(&[
+        "occupancy",
+        "--threads",
+        "256",
+        "--regs",
+        "32",
+        "--smem",
+        "0",
+        "--json",
+    ]);
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+    // 256 threads = 8 warps; 32 regs × 32 = 1024 per warp; 64 warps/SM → 8 blocks, 100 %.
+    assert_eq!(v["blocks_per_sm"], 8);
+    assert_eq!(v["active_warps"], 64);
+    assert_eq!(v["occupancy"], 1.0);
+    let (code, out, _) = simt(&[
+        "occupancy",
+        "--threads",
+        "256",
+        "--regs",
+        "128",
+        "--blocks",
+        "1000",
+    ]);
+    assert_eq!(code, 0);
+    assert!(out.contains("blocks/SM 2"), "{out}");
+    assert!(out.contains("waves 4"), "{out}");
+    let (code, out, _) = simt(&["gpus"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("H100"), "{out}");
+}
