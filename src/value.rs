@@ -808,3 +808,188 @@ pub fn fold_cmp(op: CmpOp, a: Value, b: Value) -> bool {
         _ => unreachable!("checker: operands of one type"),
     }
 }
+
+/// The four warp shuffles.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ShflKind {
+    /// `__shfl_sync`: read lane `srcLane` of the segment.
+    Idx,
+    /// `__shfl_up_sync`: read lane `lane - delta`; lanes below `delta` keep their value.
+    Up,
+    /// `__shfl_down_sync`: read lane `lane + delta`; lanes past the segment keep their value.
+    Down,
+    /// `__shfl_xor_sync`: read lane `lane ^ laneMask`; lanes of a later segment keep their value.
+    Xor,
+}
+
+impl ShflKind {
+    /// The lane (within the warp) that `lane` reads, or `None` to keep its own value.
+    /// `width` is a power of two from 1 to 32; `arg` is srcLane, delta or laneMask.
+    pub fn source(self, lane: u32, arg: u32, width: u32) -> Option<u32> {
+        let base = lane & !(width - 1);
+        let pos = lane - base;
+        match self {
+            ShflKind::Idx => Some(base + arg % width),
+            ShflKind::Up => (pos >= arg).then(|| lane - arg),
+            ShflKind::Down => pos
+                .checked_add(arg)
+                .filter(|&p| p < width)
+                .map(|_| lane + arg),
+            ShflKind::Xor => {
+                let src = lane ^ (arg & 31);
+                (src < base + width).then_some(src)
+            }
+        }
+    }
+}
+
+/// Warp votes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum VoteKind {
+    /// `__ballot_sync`: a bit per lane whose predicate holds.
+    Ballot,
+    /// `__any_sync`: 1 if any lane's predicate holds.
+    Any,
+    /// `__all_sync`: 1 if every lane's predicate holds.
+    All,
+}
+
+/// Atomic read-modify-write operations; each returns the old value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AtomicOp {
+    /// `old + v`
+    Add,
+    /// `old - v`
+    Sub,
+    /// `min(old, v)`
+    Min,
+    /// `max(old, v)`
+    Max,
+    /// `v`
+    Exch,
+    /// `old == compare ? v : old`
+    Cas,
+    /// `old & v`
+    And,
+    /// `old | v`
+    Or,
+    /// `old ^ v`
+    Xor,
+    /// `old >= v ? 0 : old + 1` (unsigned)
+    Inc,
+    /// `old == 0 || old > v ? v : old - 1` (unsigned)
+    Dec,
+}
+
+impl AtomicOp {
+    /// The CUDA name.
+    pub fn name(self) -> &'static str {
+        match self {
+            AtomicOp::Add => "atomicAdd",
+            AtomicOp::Sub => "atomicSub",
+            AtomicOp::Min => "atomicMin",
+            AtomicOp::Max => "atomicMax",
+            AtomicOp::Exch => "atomicExch",
+            AtomicOp::Cas => "atomicCAS",
+            AtomicOp::And => "atomicAnd",
+            AtomicOp::Or => "atomicOr",
+            AtomicOp::Xor => "atomicXor",
+            AtomicOp::Inc => "atomicInc",
+            AtomicOp::Dec => "atomicDec",
+        }
+    }
+
+    /// The element types CUDA provides this atomic for.
+    pub fn types(self) -> &'static [Scalar] {
+        use Scalar::*;
+        match self {
+            AtomicOp::Add => &[I32, U32, U64, F32, F64],
+            AtomicOp::Sub => &[I32, U32],
+            AtomicOp::Min | AtomicOp::Max => &[I32, U32, I64, U64],
+            AtomicOp::Exch => &[I32, U32, U64, F32],
+            AtomicOp::Cas => &[I32, U32, U64],
+            AtomicOp::And | AtomicOp::Or | AtomicOp::Xor => &[I32, U32, U64],
+            AtomicOp::Inc | AtomicOp::Dec => &[U32],
+        }
+    }
+
+    /// The value stored, given the old value, the operand `v` and (for CAS) the compare value.
+    #[inline]
+    pub fn apply(self, old: Value, v: Value, compare: Value) -> Value {
+        let same = |x: Value| x.cast(old.ty());
+        let (v, compare) = (same(v), same(compare));
+        let arith = |op| fold_arith(op, old, v).unwrap_or(old);
+        match self {
+            AtomicOp::Add => arith(ArithOp::Add),
+            AtomicOp::Sub => arith(ArithOp::Sub),
+            AtomicOp::Min => arith(ArithOp::Min),
+            AtomicOp::Max => arith(ArithOp::Max),
+            AtomicOp::And => arith(ArithOp::And),
+            AtomicOp::Or => arith(ArithOp::Or),
+            AtomicOp::Xor => arith(ArithOp::Xor),
+            AtomicOp::Exch => v,
+            AtomicOp::Cas => {
+                if fold_cmp(CmpOp::Eq, old, compare) {
+                    v
+                } else {
+                    old
+                }
+            }
+            AtomicOp::Inc => match (old, v) {
+                (Value::U32(o), Value::U32(m)) => Value::U32(if o >= m { 0 } else { o + 1 }),
+                _ => old,
+            },
+            AtomicOp::Dec => match (old, v) {
+                (Value::U32(o), Value::U32(m)) => {
+                    Value::U32(if o == 0 || o > m { m } else { o - 1 })
+                }
+                _ => old,
+            },
+        }
+    }
+}
+
+#[cfg(test)]
+mod warp_tests {
+    use super::*;
+
+    #[test]
+    fn shuffle_sources_follow_cuda() {
+        // Down by 16 within 32: lanes 0..15 read 16..31; lanes 16.. keep their own value.
+        assert_eq!(ShflKind::Down.source(3, 16, 32), Some(19));
+        assert_eq!(ShflKind::Down.source(16, 16, 32), None);
+        // Width 8: lane 13 is position 5 of segment 8..15; down 2 → 15; down 3 → keeps.
+        assert_eq!(ShflKind::Down.source(13, 2, 8), Some(15));
+        assert_eq!(ShflKind::Down.source(13, 3, 8), None);
+        assert_eq!(ShflKind::Up.source(1, 2, 32), None);
+        assert_eq!(ShflKind::Up.source(9, 2, 8), None);
+        assert_eq!(ShflKind::Up.source(10, 2, 8), Some(8));
+        // Broadcast lane 0 of each 16-lane segment; srcLane is taken modulo width.
+        assert_eq!(ShflKind::Idx.source(20, 0, 16), Some(16));
+        assert_eq!(ShflKind::Idx.source(20, 17, 16), Some(17));
+        assert_eq!(ShflKind::Xor.source(5, 1, 32), Some(4));
+        // Xor into a later segment keeps the own value.
+        assert_eq!(ShflKind::Xor.source(5, 8, 8), None);
+        assert_eq!(ShflKind::Xor.source(13, 8, 8), Some(5));
+    }
+
+    #[test]
+    fn atomics_compute_the_new_value() {
+        let u = Value::U32;
+        assert_eq!(
+            AtomicOp::Add.apply(Value::I32(5), Value::I32(-7), Value::I32(0)),
+            Value::I32(-2)
+        );
+        assert_eq!(AtomicOp::Inc.apply(u(3), u(3), u(0)), u(0));
+        assert_eq!(AtomicOp::Inc.apply(u(2), u(3), u(0)), u(3));
+        assert_eq!(AtomicOp::Dec.apply(u(0), u(9), u(0)), u(9));
+        assert_eq!(AtomicOp::Dec.apply(u(10), u(9), u(0)), u(9));
+        assert_eq!(AtomicOp::Dec.apply(u(5), u(9), u(0)), u(4));
+        assert_eq!(AtomicOp::Cas.apply(u(5), u(1), u(5)), u(1));
+        assert_eq!(AtomicOp::Cas.apply(u(5), u(1), u(4)), u(5));
+        assert_eq!(
+            AtomicOp::Max.apply(Value::F32(1.0), Value::F32(2.0), Value::F32(0.0)),
+            Value::F32(2.0)
+        );
+    }
+}

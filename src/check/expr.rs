@@ -11,39 +11,25 @@ type Result<T> = std::result::Result<T, CheckError>;
 
 /// Functions of CUDA that the simulator does not run yet, with advice.
 const UNSUPPORTED_CALLS: &[(&str, &str)] = &[
-    ("atomicAdd", "atomics are not simulated yet"),
-    ("atomicSub", "atomics are not simulated yet"),
-    ("atomicMax", "atomics are not simulated yet"),
-    ("atomicMin", "atomics are not simulated yet"),
-    ("atomicExch", "atomics are not simulated yet"),
-    ("atomicCAS", "atomics are not simulated yet"),
-    (
-        "__shfl_sync",
-        "warp shuffles are not simulated yet; exchange through shared memory",
-    ),
-    (
-        "__shfl_up_sync",
-        "warp shuffles are not simulated yet; exchange through shared memory",
-    ),
-    (
-        "__shfl_down_sync",
-        "warp shuffles are not simulated yet; exchange through shared memory",
-    ),
-    (
-        "__shfl_xor_sync",
-        "warp shuffles are not simulated yet; exchange through shared memory",
-    ),
-    ("__ballot_sync", "warp votes are not simulated yet"),
-    ("__any_sync", "warp votes are not simulated yet"),
-    ("__all_sync", "warp votes are not simulated yet"),
-    ("__activemask", "warp votes are not simulated yet"),
-    (
-        "__syncwarp",
-        "warps run in lock-step in simt; remove it or use __syncthreads()",
-    ),
     (
         "printf",
         "kernels cannot print; write values to a buffer and --save it",
+    ),
+    (
+        "__shfl",
+        "the mask-less shuffles were removed in CUDA 9; use `__shfl_sync(0xffffffff, ...)`",
+    ),
+    (
+        "__shfl_down",
+        "the mask-less shuffles were removed in CUDA 9; use `__shfl_down_sync(0xffffffff, ...)`",
+    ),
+    (
+        "__shfl_up",
+        "the mask-less shuffles were removed in CUDA 9; use `__shfl_up_sync(0xffffffff, ...)`",
+    ),
+    (
+        "__shfl_xor",
+        "the mask-less shuffles were removed in CUDA 9; use `__shfl_xor_sync(0xffffffff, ...)`",
     ),
 ];
 
@@ -104,6 +90,7 @@ fn known_functions() -> Vec<String> {
             .iter()
             .map(|s| s.to_string()),
     );
+    v.extend(super::intrinsics::INTRINSICS.iter().map(|s| s.to_string()));
     v
 }
 
@@ -195,6 +182,18 @@ impl KernelChecker<'_, '_> {
                 return Ok(Expr {
                     kind: ExprKind::Var(var),
                     ty,
+                    span,
+                });
+            }
+            Some(Binding::Shared(s)) if self.shared[s as usize].is_scalar() => {
+                let mem = self.shared_mem(s);
+                let index = constant(Value::I32(0), span);
+                return Ok(Expr {
+                    kind: ExprKind::Load {
+                        mem,
+                        index: Box::new(index),
+                    },
+                    ty: mem.elem.promoted(),
                     span,
                 });
             }
@@ -607,12 +606,18 @@ impl KernelChecker<'_, '_> {
                 help: Some((*why).to_string()),
             });
         }
-        if name == "__syncthreads" {
+        if let Some(result) = self.intrinsic(name, args, span) {
+            return result;
+        }
+        if let Some(f) = self.globals.functions.get(name).copied() {
+            return self.inline_call(f, args, span, false);
+        }
+        if name == "__syncthreads" || name == "__syncwarp" {
             return Err(CheckError::Type {
-                message: "`__syncthreads()` has no value".into(),
+                message: format!("`{name}()` has no value"),
                 span,
                 label: "used inside an expression".into(),
-                help: Some("call it as a statement of its own: `__syncthreads();`".into()),
+                help: Some(format!("call it as a statement of its own: `{name}();`")),
             });
         }
         let mut typed = Vec::with_capacity(args.len());

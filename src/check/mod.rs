@@ -2,6 +2,7 @@
 
 mod error;
 mod expr;
+mod intrinsics;
 pub mod typed;
 
 use std::collections::HashMap;
@@ -20,13 +21,6 @@ const STATIC_SMEM_LIMIT: u64 = 48 * 1024;
 /// Checks every kernel and launch section of a module.
 pub fn check(module: &ast::Module) -> Result<Program, Vec<CheckError>> {
     let mut errors = Vec::new();
-    for f in &module.device_fns {
-        errors.push(CheckError::Unsupported {
-            what: format!("`__device__` function `{}`", f.name),
-            span: f.span,
-            help: Some("inline its body into the kernel for now".into()),
-        });
-    }
     let globals = Globals::new(module, &mut errors);
     let mut program = Program::default();
     for k in &module.kernels {
@@ -41,6 +35,15 @@ pub fn check(module: &ast::Module) -> Result<Program, Vec<CheckError>> {
         let mut cx = KernelChecker::new(&globals, &mut errors);
         let kernel = cx.kernel(k);
         program.kernels.push(kernel);
+    }
+    // Functions no kernel calls are still checked once, with their parameters as plain variables.
+    for f in &module.device_fns {
+        if !globals.inlined.borrow().contains(&f.name.name) {
+            let mut cx = KernelChecker::new(&globals, &mut errors);
+            if let Err(e) = cx.check_function(f) {
+                cx.errors.push(e);
+            }
+        }
     }
     for l in &module.launches {
         if program.kernel(&l.kernel.name).is_none() {
@@ -70,6 +73,9 @@ pub fn check(module: &ast::Module) -> Result<Program, Vec<CheckError>> {
 pub(crate) struct Globals<'m> {
     defines: HashMap<&'m str, &'m ast::Expr>,
     consts: HashMap<&'m str, Value>,
+    functions: HashMap<&'m str, &'m ast::Function>,
+    /// Functions some kernel called (so they were checked there).
+    inlined: std::cell::RefCell<std::collections::HashSet<String>>,
 }
 
 impl<'m> Globals<'m> {
@@ -77,7 +83,18 @@ impl<'m> Globals<'m> {
         let mut g = Globals {
             defines: HashMap::new(),
             consts: HashMap::new(),
+            functions: HashMap::new(),
+            inlined: Default::default(),
         };
+        for f in &module.device_fns {
+            if let Some(first) = g.functions.insert(&f.name.name, f) {
+                errors.push(CheckError::Duplicate {
+                    name: f.name.name.clone(),
+                    span: f.name.span,
+                    first: first.name.span,
+                });
+            }
+        }
         for d in &module.defines {
             g.defines.insert(&d.name.name, &d.value);
         }
@@ -142,6 +159,10 @@ pub(crate) struct KernelChecker<'g, 'e> {
     static_smem: u64,
     /// `#define`s being expanded, to stop self-reference.
     expanding: Vec<String>,
+    /// `__device__` functions being inlined, to stop recursion.
+    inlining: Vec<String>,
+    /// Inside an inlined function: its result variable and type (`None` for `void`).
+    returns: Option<Option<(VarId, Scalar)>>,
 }
 
 impl<'g, 'e> KernelChecker<'g, 'e> {
@@ -156,6 +177,8 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
             loop_depth: 0,
             static_smem: 0,
             expanding: Vec::new(),
+            inlining: Vec::new(),
+            returns: None,
         }
     }
 
@@ -246,6 +269,7 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
         let mut names: Vec<String> = self.scopes.iter().flat_map(|s| s.keys().cloned()).collect();
         names.extend(self.globals.defines.keys().map(|s| s.to_string()));
         names.extend(self.globals.consts.keys().map(|s| s.to_string()));
+        names.extend(self.globals.functions.keys().map(|s| s.to_string()));
         names.extend(
             ["threadIdx", "blockIdx", "blockDim", "gridDim", "warpSize"]
                 .iter()
@@ -463,17 +487,36 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                     },
                 );
             }
-            ast::StmtKind::Return(value) => {
-                if let Some(v) = value {
+            ast::StmtKind::Return(value) => match (self.returns, value) {
+                (None, None) => push(out, StmtKind::Return),
+                (Some(None), None) => push(out, StmtKind::ReturnFn),
+                (Some(Some((var, ty))), Some(v)) => {
+                    let e = self.expr(v)?;
+                    let value = self.convert(e, ty);
+                    push(out, StmtKind::Assign { var, value });
+                    push(out, StmtKind::ReturnFn);
+                }
+                (Some(Some((_, ty))), None) => {
                     return Err(CheckError::Type {
-                        message: "a kernel returns `void`".into(),
+                        message: format!("this function returns `{ty}`; `return` needs a value"),
+                        span,
+                        label: "no value".into(),
+                        help: None,
+                    })
+                }
+                (_, Some(v)) => {
+                    return Err(CheckError::Type {
+                        message: if self.returns.is_none() {
+                            "a kernel returns `void`".into()
+                        } else {
+                            "this function returns `void`".into()
+                        },
                         span: v.span,
                         label: "a value is returned here".into(),
                         help: Some("write results to a buffer and use `return;`".into()),
-                    });
+                    })
                 }
-                push(out, StmtKind::Return);
-            }
+            },
         }
         Ok(())
     }
@@ -591,6 +634,27 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                     let value = self.convert(value, declared);
                     Ok(StmtKind::Assign { var, value })
                 }
+                Some(Binding::Shared(sh)) if self.shared[sh as usize].is_scalar() => {
+                    let mem = self.shared_mem(sh);
+                    let value = match op {
+                        Some(op) => {
+                            let current = Expr {
+                                kind: ExprKind::LoadAtStore { mem },
+                                ty: mem.elem.promoted(),
+                                span: target.span,
+                            };
+                            self.binary(op, op_span, current, value)?
+                        }
+                        None => value,
+                    };
+                    let value = self.convert(value, mem.elem);
+                    let index = Expr {
+                        kind: ExprKind::Const(Value::I32(0)),
+                        ty: Scalar::I32,
+                        span: target.span,
+                    };
+                    Ok(StmtKind::Store { mem, index, value })
+                }
                 Some(Binding::Param(_)) | Some(Binding::Shared(_)) => {
                     Err(CheckError::NotAssignable {
                         what: format!("the array `{name}` itself"),
@@ -643,22 +707,43 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
         }
     }
 
-    /// An expression used as a statement: only `__syncthreads()`.
+    /// An expression used as a statement: a barrier, an atomic, a `__device__` call.
     fn expr_stmt(&mut self, e: &ast::Expr) -> Result<StmtKind, CheckError> {
         if let ast::ExprKind::Call { callee, args } = &e.kind {
-            if callee.name == "__syncthreads" {
-                if !args.is_empty() {
-                    return Err(CheckError::ArgumentCount {
-                        name: callee.name.clone(),
-                        expected: "0".into(),
-                        found: args.len(),
-                        span: e.span,
-                    });
+            let name = callee.name.as_str();
+            let arg_count = |n: usize| CheckError::ArgumentCount {
+                name: name.to_string(),
+                expected: n.to_string(),
+                found: args.len(),
+                span: e.span,
+            };
+            match name {
+                "__syncthreads" if args.is_empty() => return Ok(StmtKind::Barrier),
+                "__syncthreads" => return Err(arg_count(0)),
+                "__syncwarp" => {
+                    let mask = match args.as_slice() {
+                        [] => Expr {
+                            kind: ExprKind::Const(Value::U32(u32::MAX)),
+                            ty: Scalar::U32,
+                            span: e.span,
+                        },
+                        [m] => {
+                            let t = self.expr(m)?;
+                            self.convert(t, Scalar::U32)
+                        }
+                        _ => return Err(arg_count(1)),
+                    };
+                    return Ok(StmtKind::SyncWarp(mask));
                 }
-                return Ok(StmtKind::Barrier);
+                _ => {}
             }
-            // Checked for its errors; a call with no effect is still reported below.
-            self.expr(e)?;
+            if let Some(f) = self.globals.functions.get(name).copied() {
+                return Ok(StmtKind::Eval(self.inline_call(f, args, e.span, true)?));
+            }
+            let value = self.expr(e)?;
+            if matches!(value.kind, ExprKind::Atomic { .. }) {
+                return Ok(StmtKind::Eval(value));
+            }
         }
         Err(CheckError::Type {
             message: "this statement has no effect".into(),

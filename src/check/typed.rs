@@ -1,7 +1,7 @@
 //! The checked program: names resolved, every expression typed, implicit conversions explicit.
 
 use crate::source::Span;
-use crate::value::{ArithOp, CmpOp, Math1, Math2, Scalar, Value};
+use crate::value::{ArithOp, AtomicOp, CmpOp, Math1, Math2, Scalar, ShflKind, Value, VoteKind};
 
 /// Every kernel of a file, checked.
 #[derive(Clone, Debug, Default)]
@@ -98,6 +98,11 @@ pub struct Shared {
 }
 
 impl Shared {
+    /// `__shared__ int count;`: a single element, used by name.
+    pub fn is_scalar(&self) -> bool {
+        self.dims.is_empty() && !self.is_extern
+    }
+
     /// Elements of a statically sized array.
     pub fn static_len(&self) -> u64 {
         self.dims.iter().product()
@@ -247,6 +252,53 @@ pub enum ExprKind {
         /// What is read.
         mem: Mem,
     },
+    /// `__shfl*_sync(mask, value, arg, width)`: `value` from another lane of the warp.
+    Shuffle {
+        /// Which shuffle.
+        kind: ShflKind,
+        /// Lanes that must take part (`unsigned`).
+        mask: Box<Expr>,
+        /// The value exchanged (of type `ty`).
+        value: Box<Expr>,
+        /// srcLane, delta or laneMask (`unsigned`).
+        arg: Box<Expr>,
+        /// Segment width, a power of two up to 32 (`unsigned`).
+        width: Box<Expr>,
+    },
+    /// `__ballot_sync`, `__any_sync`, `__all_sync`.
+    Vote {
+        /// Which vote.
+        kind: VoteKind,
+        /// Lanes that must take part (`unsigned`).
+        mask: Box<Expr>,
+        /// The predicate (`bool`).
+        pred: Box<Expr>,
+    },
+    /// `__activemask()`: the active lanes of the warp as bits.
+    ActiveMask,
+    /// `atomicOp(&mem[index], operand[, compare])`: the old value.
+    Atomic {
+        /// The operation.
+        op: AtomicOp,
+        /// The memory.
+        mem: Mem,
+        /// Element index.
+        index: Box<Expr>,
+        /// The operand, of the element's register type.
+        operand: Box<Expr>,
+        /// `atomicCAS`'s compare value (the operand's type).
+        compare: Option<Box<Expr>>,
+    },
+    /// A `__device__` function call, inlined: the body runs under the caller's mask, then
+    /// `result` (if the function returns a value) holds the value.
+    Inline {
+        /// The function's name.
+        name: String,
+        /// Parameter assignments followed by the body.
+        body: Vec<Stmt>,
+        /// The variable `return` assigns, if any.
+        result: Option<VarId>,
+    },
 }
 
 /// A typed statement.
@@ -305,4 +357,10 @@ pub enum StmtKind {
     Return,
     /// `__syncthreads();`
     Barrier,
+    /// `__syncwarp(mask);`: every lane named in the mask must be active.
+    SyncWarp(Expr),
+    /// An expression evaluated for its side effects (an atomic or a `void` function call).
+    Eval(Expr),
+    /// `return` inside an inlined `__device__` function.
+    ReturnFn,
 }

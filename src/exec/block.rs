@@ -5,7 +5,7 @@ use super::error::RunError;
 use super::memory::{self, with_data, BufData};
 use super::race::{History, Race, RaceKind};
 use super::regs::{self, fill, map1, map2, map3, select, Lane, Lanes, RegFile};
-use super::{Buffer, LaunchConfig};
+use super::{atomic, warp, Buffer, LaunchConfig};
 use crate::ir::{bank_of, Bank, Input, Inst, KernelIr, Reg, Space};
 use crate::value::{convert, ArithOp, Float, Int, Num, Scalar};
 
@@ -115,12 +115,32 @@ macro_rules! bank_ty {
     };
 }
 
-/// A saved mask: an `if`, a loop (with the lanes that `continue`d), or a short-circuit side.
+/// The kind of a memory access, for the counters.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Access {
+    Load,
+    Store,
+    Atomic,
+}
+
+/// What pushed a saved mask.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+enum FrameKind {
+    /// An `if`/`else`, or a short-circuit or `?:` side.
+    #[default]
+    Branch,
+    /// A loop (`cont` holds the lanes that `continue`d).
+    Loop,
+    /// An inlined `__device__` function.
+    Func,
+}
+
+/// A saved mask.
 #[derive(Debug, Default)]
 struct Frame {
     saved: Vec<bool>,
     cont: Vec<bool>,
-    is_loop: bool,
+    kind: FrameKind,
 }
 
 /// One shared array of the running block.
@@ -253,7 +273,7 @@ impl<'a> BlockRunner<'a> {
             match inst {
                 Inst::If { c, else_at } => {
                     self.branch(pc, c);
-                    self.push(false);
+                    self.push(FrameKind::Branch);
                     self.and_mask(c, false);
                     if self.lanes_active == 0 {
                         next = else_at as usize;
@@ -270,8 +290,9 @@ impl<'a> BlockRunner<'a> {
                         next = end_at as usize;
                     }
                 }
-                Inst::EndIf | Inst::LoopEnd | Inst::MaskPop => self.pop(),
-                Inst::LoopBegin => self.push(true),
+                Inst::EndIf | Inst::LoopEnd | Inst::MaskPop | Inst::FnEnd => self.pop(),
+                Inst::LoopBegin => self.push(FrameKind::Loop),
+                Inst::FnBegin => self.push(FrameKind::Func),
                 Inst::LoopTest { c, exit_at } => {
                     self.branch(pc, c);
                     self.and_mask(c, false);
@@ -301,13 +322,16 @@ impl<'a> BlockRunner<'a> {
                     }
                 }
                 Inst::MaskPush { c, negate, skip_to } => {
-                    self.push(false);
+                    self.push(FrameKind::Branch);
                     self.and_mask(c, negate);
                     if self.lanes_active == 0 {
                         next = skip_to as usize;
                     }
                 }
-                Inst::Break { skip_to } | Inst::Continue { skip_to } | Inst::Return { skip_to } => {
+                Inst::Break { skip_to }
+                | Inst::Continue { skip_to }
+                | Inst::Return { skip_to }
+                | Inst::ReturnFn { skip_to } => {
                     self.leave(inst);
                     next = skip_to as usize;
                 }
@@ -331,6 +355,26 @@ impl<'a> BlockRunner<'a> {
                 } => {
                     self.issue(pc);
                     self.store(pc, space, elem, idx, idx_ty, v, globals)?;
+                }
+                Inst::Shfl { .. }
+                | Inst::Vote { .. }
+                | Inst::ActiveMask { .. }
+                | Inst::SyncWarp { .. } => {
+                    self.issue(pc);
+                    self.warp_op(pc, inst)?;
+                }
+                Inst::Atomic {
+                    op,
+                    space,
+                    elem,
+                    d,
+                    idx,
+                    idx_ty,
+                    v,
+                    cmp,
+                } => {
+                    self.issue(pc);
+                    self.atomic(pc, op, space, elem, [d, idx, v], idx_ty, cmp, globals)?;
                 }
                 Inst::Mov { ty, d, a } => {
                     let lanes = Lanes {
@@ -394,15 +438,15 @@ impl<'a> BlockRunner<'a> {
         self.full = lanes == self.mask.len() as u64;
     }
 
-    fn push(&mut self, is_loop: bool) {
+    fn push(&mut self, kind: FrameKind) {
         if self.depth == self.frames.len() {
             self.frames.push(Frame::default());
         }
         let f = &mut self.frames[self.depth];
         f.saved.clear();
         f.saved.extend_from_slice(&self.mask);
-        f.is_loop = is_loop;
-        if is_loop {
+        f.kind = kind;
+        if kind == FrameKind::Loop {
             f.cont.clear();
             f.cont.resize(self.mask.len(), false);
         }
@@ -426,9 +470,14 @@ impl<'a> BlockRunner<'a> {
 
     /// `break`, `continue`, `return`: every active lane leaves; enclosing frames forget it.
     fn leave(&mut self, inst: Inst) {
-        let to_loop = !matches!(inst, Inst::Return { .. });
+        // The frame the lanes go back to: the innermost loop, the inlined function, or none (kernel return).
+        let target = match inst {
+            Inst::Break { .. } | Inst::Continue { .. } => Some(FrameKind::Loop),
+            Inst::ReturnFn { .. } => Some(FrameKind::Func),
+            _ => None,
+        };
         for f in self.frames[..self.depth].iter_mut().rev() {
-            if to_loop && f.is_loop {
+            if Some(f.kind) == target {
                 if matches!(inst, Inst::Continue { .. }) {
                     for (c, &m) in f.cont.iter_mut().zip(&self.mask) {
                         *c |= m;
@@ -440,7 +489,7 @@ impl<'a> BlockRunner<'a> {
                 *s &= !m;
             }
         }
-        if !to_loop {
+        if target.is_none() {
             for (r, &m) in self.returned.iter_mut().zip(&self.mask) {
                 *r |= m;
             }
@@ -553,7 +602,7 @@ impl<'a> BlockRunner<'a> {
         if let Some(lane) = memory::out_of_bounds(&self.idx, &self.mask, data.len()) {
             return Err(self.oob(pc, space, lane, globals));
         }
-        self.account(pc, space, elem, false);
+        self.account(pc, space, elem, Access::Load);
         let data = match space {
             Space::Global(p) => {
                 &globals[p as usize]
@@ -597,7 +646,7 @@ impl<'a> BlockRunner<'a> {
         if let Some(lane) = memory::out_of_bounds(&self.idx, &self.mask, len) {
             return Err(self.oob(pc, space, lane, globals));
         }
-        self.account(pc, space, elem, true);
+        self.account(pc, space, elem, Access::Store);
         match space {
             Space::Global(p) => {
                 let buf = globals[p as usize]
@@ -631,7 +680,7 @@ impl<'a> BlockRunner<'a> {
     }
 
     /// Sectors (global) or wavefronts (shared) of one memory instruction, warp by warp.
-    fn account(&mut self, pc: usize, space: Space, elem: Scalar, is_store: bool) {
+    fn account(&mut self, pc: usize, space: Space, elem: Scalar, access: Access) {
         let size = elem.size();
         let c = &mut self.counters[pc];
         for (ix, m) in self.idx.chunks(32).zip(self.mask.chunks(32)) {
@@ -643,23 +692,30 @@ impl<'a> BlockRunner<'a> {
                     let sectors = memory::warp_sectors(ix, m, size, &mut self.scratch);
                     let active = m.iter().filter(|&&x| x).count() as u64;
                     c.g_bytes_requested += active * u64::from(size);
-                    if is_store {
-                        c.gst_instr += 1;
-                        c.gst_sectors += sectors;
-                    } else {
-                        c.gld_instr += 1;
-                        c.gld_sectors += sectors;
+                    match access {
+                        Access::Load => {
+                            c.gld_instr += 1;
+                            c.gld_sectors += sectors;
+                        }
+                        Access::Store => {
+                            c.gst_instr += 1;
+                            c.gst_sectors += sectors;
+                        }
+                        Access::Atomic => {
+                            c.gatom_instr += 1;
+                            c.gatom_sectors += sectors;
+                        }
                     }
                 }
                 Space::Shared(_) => {
                     let (wf, ideal) = memory::warp_wavefronts(ix, m, size, &mut self.scratch);
                     c.smem_ideal_wavefronts += ideal;
-                    if is_store {
-                        c.smem_st_instr += 1;
-                        c.smem_st_wavefronts += wf;
-                    } else {
+                    if access == Access::Load {
                         c.smem_ld_instr += 1;
                         c.smem_ld_wavefronts += wf;
+                    } else {
+                        c.smem_st_instr += 1;
+                        c.smem_st_wavefronts += wf;
                     }
                 }
             }
@@ -707,6 +763,109 @@ impl<'a> BlockRunner<'a> {
         if self.races.len() < MAX_RACE_DETAILS {
             self.races.push(race);
         }
+    }
+
+    /// Shuffles, votes, `__activemask()` and `__syncwarp()`.
+    fn warp_op(&mut self, pc: usize, inst: Inst) -> Result<(), RunError> {
+        let mask_reg = match inst {
+            Inst::Shfl { mask, .. } | Inst::Vote { mask, .. } | Inst::SyncWarp { mask } => {
+                Some(mask)
+            }
+            _ => None,
+        };
+        if let Some(m) = mask_reg {
+            if let Some((lane, missing)) =
+                warp::inactive_in_mask(&self.mask, &self.regs.w[m.0 as usize])
+            {
+                return Err(RunError::DivergentWarp {
+                    span: self.ir.spans[pc],
+                    block: self.block,
+                    thread: self.cfg.thread_of(lane),
+                    missing: self.cfg.thread_of(missing),
+                    mask: self.regs.w[m.0 as usize][lane],
+                });
+            }
+        }
+        match inst {
+            Inst::Shfl {
+                kind,
+                ty,
+                d,
+                v,
+                arg,
+                width,
+                ..
+            } => {
+                let r = warp::ShflRegs { d, v, arg, width };
+                let result = bank_ty!(bank_of(ty), S => warp::shuffle::<S>(&mut self.regs, &self.mask, kind, &r));
+                if let Err(lane) = result {
+                    return Err(RunError::ShuffleWidth {
+                        span: self.ir.spans[pc],
+                        width: self.regs.w[width.0 as usize][lane],
+                        block: self.block,
+                        thread: self.cfg.thread_of(lane),
+                    });
+                }
+            }
+            Inst::Vote {
+                kind,
+                d,
+                pred,
+                mask,
+            } => warp::vote(&mut self.regs, &self.mask, kind, d, pred, mask),
+            Inst::ActiveMask { d } => warp::active_mask(&mut self.regs, &self.mask, d),
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// An atomic: bounds-checked, counted like a memory access, applied in lane order, never a race.
+    #[allow(clippy::too_many_arguments)]
+    fn atomic(
+        &mut self,
+        pc: usize,
+        op: crate::value::AtomicOp,
+        space: Space,
+        elem: Scalar,
+        [d, idx, v]: [Reg; 3],
+        idx_ty: Scalar,
+        cmp: Option<Reg>,
+        globals: &mut [Option<Buffer>],
+    ) -> Result<(), RunError> {
+        if self.lanes_active == 0 {
+            return Ok(());
+        }
+        self.indices(idx, idx_ty);
+        let len = match space {
+            Space::Global(p) => globals[p as usize]
+                .as_ref()
+                .expect("pipeline: buffer bound")
+                .data
+                .len(),
+            Space::Shared(s) => self.shared[s as usize].data.len(),
+        };
+        if let Some(lane) = memory::out_of_bounds(&self.idx, &self.mask, len) {
+            return Err(self.oob(pc, space, lane, globals));
+        }
+        self.account(pc, space, elem, Access::Atomic);
+        let data = match space {
+            Space::Global(p) => {
+                &mut globals[p as usize]
+                    .as_mut()
+                    .expect("pipeline: buffer bound")
+                    .data
+            }
+            Space::Shared(s) => &mut self.shared[s as usize].data,
+        };
+        atomic::apply(
+            data,
+            op,
+            &self.idx,
+            &self.mask,
+            &mut self.regs,
+            [d, v, cmp.unwrap_or(v)],
+        );
+        Ok(())
     }
 
     /// Arithmetic, comparisons, casts and math calls.

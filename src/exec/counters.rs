@@ -18,6 +18,10 @@ pub struct InstCounters {
     pub gld_sectors: u64,
     /// Distinct 32-byte sectors touched by global stores.
     pub gst_sectors: u64,
+    /// Global atomic warp instructions (requests).
+    pub gatom_instr: u64,
+    /// Distinct 32-byte sectors touched by global atomics.
+    pub gatom_sectors: u64,
     /// Σ active lanes × element size over global accesses.
     pub g_bytes_requested: u64,
     /// Shared-memory load warp instructions.
@@ -48,6 +52,8 @@ impl AddAssign for InstCounters {
         self.gst_instr += o.gst_instr;
         self.gld_sectors += o.gld_sectors;
         self.gst_sectors += o.gst_sectors;
+        self.gatom_instr += o.gatom_instr;
+        self.gatom_sectors += o.gatom_sectors;
         self.g_bytes_requested += o.g_bytes_requested;
         self.smem_ld_instr += o.smem_ld_instr;
         self.smem_st_instr += o.smem_st_instr;
@@ -80,6 +86,10 @@ pub struct Counters {
     pub gld_sectors: u64,
     /// Sectors of global stores.
     pub gst_sectors: u64,
+    /// Global atomic requests.
+    pub gatom_instr: u64,
+    /// Sectors of global atomics (not in `dram_bytes`: atomics resolve in L2).
+    pub gatom_sectors: u64,
     /// Bytes the active lanes asked for.
     pub g_bytes_requested: u64,
     /// Shared-memory warp instructions (loads + stores).
@@ -107,6 +117,8 @@ impl Counters {
         self.gst_instr += c.gst_instr;
         self.gld_sectors += c.gld_sectors;
         self.gst_sectors += c.gst_sectors;
+        self.gatom_instr += c.gatom_instr;
+        self.gatom_sectors += c.gatom_sectors;
         self.g_bytes_requested += c.g_bytes_requested;
         self.smem_instr += c.smem_ld_instr + c.smem_st_instr;
         let wf = c.smem_ld_wavefronts + c.smem_st_wavefronts;

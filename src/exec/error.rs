@@ -64,6 +64,39 @@ pub enum RunError {
         /// Threads that have not returned.
         live: u32,
     },
+    /// `if (lane < 16) v = __shfl_down_sync(0xffffffff, v, 1);`
+    #[error("warp-synchronous operation with inactive lanes in its mask (mask {mask:#010x})")]
+    #[diagnostic(
+        code(simt::run::divergent_warp),
+        help("every lane named in the mask must execute this call together; pass `__activemask()` or move the call out of the branch (compute-sanitizer synccheck reports this as \"divergent thread(s) in warp\")")
+    )]
+    DivergentWarp {
+        /// The call.
+        #[label("block ({}, {}, {}): thread ({}, {}, {}) names thread ({}, {}, {}), which is not here", block[0], block[1], block[2], thread[0], thread[1], thread[2], missing[0], missing[1], missing[2])]
+        span: Span,
+        /// Block index.
+        block: [u32; 3],
+        /// A calling thread.
+        thread: [u32; 3],
+        /// A named thread that is not active.
+        missing: [u32; 3],
+        /// The calling thread's mask.
+        mask: u32,
+    },
+    /// `__shfl_sync(m, v, 0, w)` with `w == 3`
+    #[error("shuffle width {width} is not a power of two from 1 to 32")]
+    #[diagnostic(code(simt::run::shuffle_width), help("use 1, 2, 4, 8, 16 or 32"))]
+    ShuffleWidth {
+        /// The shuffle.
+        #[label("block ({}, {}, {}), thread ({}, {}, {})", block[0], block[1], block[2], thread[0], thread[1], thread[2])]
+        span: Span,
+        /// The width given.
+        width: u32,
+        /// Block index.
+        block: [u32; 3],
+        /// Thread index.
+        thread: [u32; 3],
+    },
     /// `while (i < n) { }` where `i` never changes
     #[error("step limit exceeded: more than {limit} warp instructions")]
     #[diagnostic(

@@ -1,11 +1,13 @@
 //! The block interpreter: runs a lowered kernel over lane arrays and counts what a profiler would.
 
+mod atomic;
 mod block;
 mod counters;
 mod error;
 mod memory;
 mod race;
 mod regs;
+mod warp;
 
 pub use counters::{Counters, InstCounters};
 pub use error::RunError;

@@ -148,7 +148,8 @@ impl Lowerer {
                 | Inst::MaskPush { skip_to: t, .. }
                 | Inst::Break { skip_to: t }
                 | Inst::Continue { skip_to: t }
-                | Inst::Return { skip_to: t } => *t = target,
+                | Inst::Return { skip_to: t }
+                | Inst::ReturnFn { skip_to: t } => *t = target,
                 other => unreachable!("lower: fixup on {other:?}"),
             }
         }
@@ -291,6 +292,17 @@ impl Lowerer {
             StmtKind::Barrier => {
                 self.emit(Inst::Barrier, span);
             }
+            StmtKind::SyncWarp(mask) => {
+                let mask = self.expr(mask);
+                self.emit(Inst::SyncWarp { mask }, span);
+            }
+            StmtKind::ReturnFn => self.jump_out(Inst::ReturnFn { skip_to: 0 }, span),
+            StmtKind::Eval(e) => match &e.kind {
+                ExprKind::Inline { body, .. } => self.inline(body, e.span),
+                _ => {
+                    self.expr(e);
+                }
+            },
         }
         self.alloc.next = mark;
     }
@@ -458,6 +470,83 @@ impl Lowerer {
                 );
                 d
             }
+            ExprKind::Shuffle {
+                kind,
+                mask,
+                value,
+                arg,
+                width,
+            } => {
+                let mask = self.expr(mask);
+                let v = self.expr(value);
+                let arg = self.expr(arg);
+                let width = self.expr(width);
+                let d = self.temp(ty);
+                self.emit(
+                    Inst::Shfl {
+                        kind: *kind,
+                        ty,
+                        d,
+                        v,
+                        arg,
+                        width,
+                        mask,
+                    },
+                    span,
+                );
+                d
+            }
+            ExprKind::Vote { kind, mask, pred } => {
+                let mask = self.expr(mask);
+                let pred = self.expr(pred);
+                let d = self.temp(ty);
+                self.emit(
+                    Inst::Vote {
+                        kind: *kind,
+                        d,
+                        pred,
+                        mask,
+                    },
+                    span,
+                );
+                d
+            }
+            ExprKind::ActiveMask => {
+                let d = self.temp(ty);
+                self.emit(Inst::ActiveMask { d }, span);
+                d
+            }
+            ExprKind::Atomic {
+                op,
+                mem,
+                index,
+                operand,
+                compare,
+            } => {
+                let idx = self.expr(index);
+                let v = self.expr(operand);
+                let cmp = compare.as_ref().map(|c| self.expr(c));
+                let d = self.temp(ty);
+                self.emit(
+                    Inst::Atomic {
+                        op: *op,
+                        space: space(mem.space),
+                        elem: mem.elem,
+                        d,
+                        idx,
+                        idx_ty: index.ty,
+                        v,
+                        cmp,
+                    },
+                    span,
+                );
+                d
+            }
+            ExprKind::Inline { body, result, .. } => {
+                self.inline(body, span);
+                let result = result.expect("checker: a call used as a value returns a value");
+                self.vars[result.0 as usize]
+            }
             ExprKind::LoadAtStore { mem } => {
                 let (idx, idx_ty) = self
                     .store_index
@@ -476,6 +565,19 @@ impl Lowerer {
                 d
             }
         }
+    }
+
+    /// An inlined function body between `FnBegin` and `FnEnd`; `return` jumps to the end.
+    fn inline(&mut self, body: &[typed::Stmt], span: Span) {
+        let end = self.label();
+        self.emit(Inst::FnBegin, span);
+        self.joins.push(end);
+        for s in body {
+            self.stmt(s);
+        }
+        self.joins.pop();
+        self.place(end);
+        self.emit(Inst::FnEnd, span);
     }
 
     /// Lowers `e` only on lanes where `c` (or `!c`) holds: the right side of `&&`/`||`, a side of `?:`.
@@ -538,7 +640,12 @@ fn collect_stmt(s: &typed::Stmt, consts: &mut Vec<Value>, builtins: &mut Vec<Bui
                 collect_stmt(t, consts, builtins);
             }
         }
-        StmtKind::Break | StmtKind::Continue | StmtKind::Return | StmtKind::Barrier => {}
+        StmtKind::SyncWarp(e) | StmtKind::Eval(e) => collect_expr(e, consts, builtins),
+        StmtKind::Break
+        | StmtKind::Continue
+        | StmtKind::Return
+        | StmtKind::Barrier
+        | StmtKind::ReturnFn => {}
     }
 }
 
@@ -547,7 +654,39 @@ fn collect_expr(e: &typed::Expr, consts: &mut Vec<Value>, builtins: &mut Vec<Bui
     match &e.kind {
         ExprKind::Const(v) => consts.push(*v),
         ExprKind::Builtin(b) => builtins.push(*b),
-        ExprKind::Var(_) | ExprKind::LoadAtStore { .. } => {}
+        ExprKind::Var(_) | ExprKind::LoadAtStore { .. } | ExprKind::ActiveMask => {}
+        ExprKind::Shuffle {
+            mask,
+            value,
+            arg,
+            width,
+            ..
+        } => {
+            for x in [mask, value, arg, width] {
+                collect_expr(x, consts, builtins);
+            }
+        }
+        ExprKind::Vote { mask, pred, .. } => {
+            collect_expr(mask, consts, builtins);
+            collect_expr(pred, consts, builtins);
+        }
+        ExprKind::Atomic {
+            index,
+            operand,
+            compare,
+            ..
+        } => {
+            collect_expr(index, consts, builtins);
+            collect_expr(operand, consts, builtins);
+            if let Some(c) = compare {
+                collect_expr(c, consts, builtins);
+            }
+        }
+        ExprKind::Inline { body, .. } => {
+            for s in body {
+                collect_stmt(s, consts, builtins);
+            }
+        }
         ExprKind::Neg(a) | ExprKind::BitNot(a) | ExprKind::Not(a) => go(a),
         ExprKind::Cast { operand, .. } => go(operand),
         ExprKind::Arith { lhs, rhs, .. }

@@ -7,7 +7,7 @@ use std::fmt;
 pub use lower::lower;
 
 use crate::source::Span;
-use crate::value::{ArithOp, CmpOp, Math1, Math2, Scalar, Value};
+use crate::value::{ArithOp, AtomicOp, CmpOp, Math1, Math2, Scalar, ShflKind, Value, VoteKind};
 
 /// A lane register. Its bank (and so its storage) follows from the type of the instruction using it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -206,6 +206,44 @@ pub enum Inst {
     },
     /// `__syncthreads()`: every live thread of the block must be active.
     Barrier,
+    /// `d = v` of another lane (`__shfl*_sync`); `arg`, `width`, `mask` are `unsigned` lanes.
+    Shfl {
+        kind: ShflKind,
+        ty: Scalar,
+        d: Reg,
+        v: Reg,
+        arg: Reg,
+        width: Reg,
+        mask: Reg,
+    },
+    /// `d = vote(pred)` over the lanes of `mask` (`__ballot_sync` gives bits, the others 0/1).
+    Vote {
+        kind: VoteKind,
+        d: Reg,
+        pred: Reg,
+        mask: Reg,
+    },
+    /// `d = __activemask()`.
+    ActiveMask { d: Reg },
+    /// `__syncwarp(mask)`: every lane of the mask must be active.
+    SyncWarp { mask: Reg },
+    /// `d = old mem[idx]; mem[idx] = op(old, v[, cmp])`, lane by lane in lane order.
+    Atomic {
+        op: AtomicOp,
+        space: Space,
+        elem: Scalar,
+        d: Reg,
+        idx: Reg,
+        idx_ty: Scalar,
+        v: Reg,
+        cmp: Option<Reg>,
+    },
+    /// Enter an inlined `__device__` function: remember the calling lanes.
+    FnBegin,
+    /// Leave it: the calling lanes are active again.
+    FnEnd,
+    /// `return` inside the function: active lanes skip to `FnEnd`; none left → jump to `skip_to`.
+    ReturnFn { skip_to: u32 },
     /// Branch on `c`: push the mask, keep lanes where `c`; none left → jump to `else_at`.
     If { c: Reg, else_at: u32 },
     /// Switch to the saved lanes where `c` is false; none → jump to `end_at`.
@@ -251,6 +289,9 @@ impl Inst {
                 | Inst::Break { .. }
                 | Inst::Continue { .. }
                 | Inst::Return { .. }
+                | Inst::FnBegin
+                | Inst::FnEnd
+                | Inst::ReturnFn { .. }
         )
     }
 }

@@ -10,7 +10,7 @@
 //!   `smem_per_block` (bytes), `regs_per_thread`.
 //! - `counters`: the reference's `KernelStats` names — `blocks`, `threads`, `warp_instr`,
 //!   `active_lane_slots`, `gld_instr`, `gst_instr`, `gld_sectors`, `gst_sectors`,
-//!   `g_bytes_requested`, `smem_instr`, `smem_wavefronts`, `smem_bank_conflicts`, `barriers`,
+//!   `gatom_instr`, `gatom_sectors`, `g_bytes_requested`, `smem_instr`, `smem_wavefronts`, `smem_bank_conflicts`, `barriers`,
 //!   `branches`, `divergent`, `race_count`.
 //! - `derived`: `dram_bytes`, `coalescing_efficiency`, `simt_efficiency`, `bank_conflict_factor`,
 //!   `sectors_per_request`, `sectors_per_load`, `sectors_per_store`, `branch_efficiency`.

@@ -11,8 +11,8 @@ pub struct Module {
     pub consts: Vec<GlobalConst>,
     /// `__global__` kernels.
     pub kernels: Vec<Kernel>,
-    /// `__device__` functions (not supported yet; kept to report them).
-    pub device_fns: Vec<Ident>,
+    /// `__device__` functions, inlined where they are called.
+    pub device_fns: Vec<Function>,
     /// `launch NAME { ... }` host sections.
     pub launches: Vec<Launch>,
 }
@@ -52,6 +52,21 @@ pub struct Kernel {
     /// Kernel name.
     pub name: Ident,
     /// Parameters in order.
+    pub params: Vec<Param>,
+    /// The body.
+    pub body: Vec<Stmt>,
+    /// The whole definition.
+    pub span: Span,
+}
+
+/// `__device__ T name(params) { body }`.
+#[derive(Clone, Debug)]
+pub struct Function {
+    /// Return type (`void` allowed).
+    pub ret: TypeName,
+    /// Function name.
+    pub name: Ident,
+    /// Parameters in order (scalars only).
     pub params: Vec<Param>,
     /// The body.
     pub body: Vec<Stmt>,

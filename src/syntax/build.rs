@@ -80,14 +80,7 @@ impl Builder {
                     }
                 }),
                 Rule::kernel => self.kernel(item).map(|k| module.kernels.push(k)),
-                Rule::device_fn => {
-                    let name = item
-                        .into_inner()
-                        .find(|p| p.as_rule() == Rule::ident)
-                        .expect("grammar: device_fn has a name");
-                    module.device_fns.push(self.ident(name));
-                    Ok(())
-                }
+                Rule::device_fn => self.device_fn(item).map(|f| module.device_fns.push(f)),
                 Rule::global_const => self.global_const(item).map(|c| module.consts.push(c)),
                 Rule::launch => self.launch(item).map(|l| module.launches.push(l)),
                 _ => Ok(()),
@@ -138,14 +131,7 @@ impl Builder {
         for p in pair.into_inner() {
             match p.as_rule() {
                 Rule::ident => name = Some(self.ident(p)),
-                Rule::params => {
-                    for param in p.into_inner() {
-                        let mut it = param.into_inner();
-                        let ty = self.ty(it.next().expect("grammar: param has a type"));
-                        let name = self.ident(it.next().expect("grammar: param has a name"));
-                        params.push(Param { ty, name });
-                    }
-                }
+                Rule::params => params = self.params(p),
                 Rule::block => body = self.block(p)?,
                 _ => {}
             }
@@ -156,6 +142,43 @@ impl Builder {
             body,
             span,
         })
+    }
+
+    /// `device_fn = { ("__device__" | ...)+ ~ ty ~ ident ~ "(" ~ params? ~ ")" ~ block }`
+    fn device_fn(&self, pair: Pair<'_, Rule>) -> Result<Function> {
+        let span = self.span(&pair);
+        let mut ret = None;
+        let mut name = None;
+        let mut params = Vec::new();
+        let mut body = Vec::new();
+        for p in pair.into_inner() {
+            match p.as_rule() {
+                Rule::ty => ret = Some(self.ty(p)),
+                Rule::ident => name = Some(self.ident(p)),
+                Rule::params => params = self.params(p),
+                Rule::block => body = self.block(p)?,
+                _ => {}
+            }
+        }
+        Ok(Function {
+            ret: ret.expect("grammar: device_fn has a return type"),
+            name: name.expect("grammar: device_fn has a name"),
+            params,
+            body,
+            span,
+        })
+    }
+
+    /// `params = { param ~ ("," ~ param)* }`
+    fn params(&self, pair: Pair<'_, Rule>) -> Vec<Param> {
+        pair.into_inner()
+            .map(|param| {
+                let mut it = param.into_inner();
+                let ty = self.ty(it.next().expect("grammar: param has a type"));
+                let name = self.ident(it.next().expect("grammar: param has a name"));
+                Param { ty, name }
+            })
+            .collect()
     }
 
     /// `global_const = { ty ~ ident ~ "=" ~ expr ~ ";" }`

@@ -1,0 +1,481 @@
+//! Warp intrinsics, atomics and `__device__` function calls (inlined where they are called).
+
+use std::collections::HashMap;
+
+use super::typed::*;
+use super::{Binding, CheckError, KernelChecker};
+use crate::source::Span;
+use crate::syntax::ast::{self, BinOp, UnOp};
+use crate::value::{AtomicOp, Scalar, ShflKind, Value, VoteKind};
+
+type Result<T> = std::result::Result<T, CheckError>;
+
+fn atomic_op(name: &str) -> Option<AtomicOp> {
+    Some(match name {
+        "atomicAdd" => AtomicOp::Add,
+        "atomicSub" => AtomicOp::Sub,
+        "atomicMin" => AtomicOp::Min,
+        "atomicMax" => AtomicOp::Max,
+        "atomicExch" => AtomicOp::Exch,
+        "atomicCAS" => AtomicOp::Cas,
+        "atomicAnd" => AtomicOp::And,
+        "atomicOr" => AtomicOp::Or,
+        "atomicXor" => AtomicOp::Xor,
+        "atomicInc" => AtomicOp::Inc,
+        "atomicDec" => AtomicOp::Dec,
+        _ => return None,
+    })
+}
+
+/// Names the checker treats as intrinsics, for "did you mean".
+pub(crate) const INTRINSICS: &[&str] = &[
+    "__shfl_sync",
+    "__shfl_up_sync",
+    "__shfl_down_sync",
+    "__shfl_xor_sync",
+    "__ballot_sync",
+    "__any_sync",
+    "__all_sync",
+    "__activemask",
+    "__syncwarp",
+    "atomicAdd",
+    "atomicSub",
+    "atomicMin",
+    "atomicMax",
+    "atomicExch",
+    "atomicCAS",
+    "atomicAnd",
+    "atomicOr",
+    "atomicXor",
+    "atomicInc",
+    "atomicDec",
+];
+
+fn constant(v: Value, span: Span) -> Expr {
+    Expr {
+        kind: ExprKind::Const(v),
+        ty: v.ty(),
+        span,
+    }
+}
+
+impl KernelChecker<'_, '_> {
+    /// A call of a warp intrinsic or an atomic; `None` when `name` is neither.
+    pub(crate) fn intrinsic(
+        &mut self,
+        name: &str,
+        args: &[ast::Expr],
+        span: Span,
+    ) -> Option<Result<Expr>> {
+        let shfl = match name {
+            "__shfl_sync" => Some(ShflKind::Idx),
+            "__shfl_up_sync" => Some(ShflKind::Up),
+            "__shfl_down_sync" => Some(ShflKind::Down),
+            "__shfl_xor_sync" => Some(ShflKind::Xor),
+            _ => None,
+        };
+        if let Some(kind) = shfl {
+            return Some(self.shuffle(name, kind, args, span));
+        }
+        let vote = match name {
+            "__ballot_sync" => Some(VoteKind::Ballot),
+            "__any_sync" => Some(VoteKind::Any),
+            "__all_sync" => Some(VoteKind::All),
+            _ => None,
+        };
+        if let Some(kind) = vote {
+            return Some(self.vote(name, kind, args, span));
+        }
+        if name == "__activemask" {
+            return Some(self.arity(name, args, 0, 0, span).map(|()| Expr {
+                kind: ExprKind::ActiveMask,
+                ty: Scalar::U32,
+                span,
+            }));
+        }
+        atomic_op(name).map(|op| self.atomic(op, args, span))
+    }
+
+    fn arity(
+        &self,
+        name: &str,
+        args: &[ast::Expr],
+        lo: usize,
+        hi: usize,
+        span: Span,
+    ) -> Result<()> {
+        if (lo..=hi).contains(&args.len()) {
+            return Ok(());
+        }
+        Err(CheckError::ArgumentCount {
+            name: name.to_string(),
+            expected: if lo == hi {
+                lo.to_string()
+            } else {
+                format!("{lo} or {hi}")
+            },
+            found: args.len(),
+            span,
+        })
+    }
+
+    /// A scalar integer argument converted to `to`.
+    fn int_arg(&mut self, e: &ast::Expr, to: Scalar, what: &str) -> Result<Expr> {
+        let t = self.expr(e)?;
+        if t.ty.is_float() {
+            return Err(CheckError::Type {
+                message: format!("{what} must be an integer, found `{}`", t.ty),
+                span: e.span,
+                label: "not an integer".into(),
+                help: None,
+            });
+        }
+        Ok(self.convert(t, to))
+    }
+
+    fn shuffle(
+        &mut self,
+        name: &str,
+        kind: ShflKind,
+        args: &[ast::Expr],
+        span: Span,
+    ) -> Result<Expr> {
+        self.arity(name, args, 3, 4, span)?;
+        let mask = self.int_arg(&args[0], Scalar::U32, "the mask")?;
+        let value = self.expr(&args[1])?;
+        let ty = match value.ty.promoted() {
+            Scalar::Bool => Scalar::I32,
+            t => t,
+        };
+        let value = self.convert(value, ty);
+        let arg = self.int_arg(&args[2], Scalar::U32, "the lane argument")?;
+        let width = match args.get(3) {
+            Some(w) => self.int_arg(w, Scalar::U32, "the width")?,
+            None => constant(Value::U32(32), span),
+        };
+        if let ExprKind::Const(v) = width.kind {
+            let w = v.as_i64().unwrap_or(0);
+            if !(1..=32).contains(&w) || w & (w - 1) != 0 {
+                return Err(CheckError::Type {
+                    message: format!(
+                        "the width of `{name}` must be a power of two from 1 to 32, found {w}"
+                    ),
+                    span: width.span,
+                    label: "invalid width".into(),
+                    help: None,
+                });
+            }
+        }
+        Ok(Expr {
+            kind: ExprKind::Shuffle {
+                kind,
+                mask: Box::new(mask),
+                value: Box::new(value),
+                arg: Box::new(arg),
+                width: Box::new(width),
+            },
+            ty,
+            span,
+        })
+    }
+
+    fn vote(&mut self, name: &str, kind: VoteKind, args: &[ast::Expr], span: Span) -> Result<Expr> {
+        self.arity(name, args, 2, 2, span)?;
+        let mask = self.int_arg(&args[0], Scalar::U32, "the mask")?;
+        let pred = self.condition(&args[1])?;
+        Ok(Expr {
+            kind: ExprKind::Vote {
+                kind,
+                mask: Box::new(mask),
+                pred: Box::new(pred),
+            },
+            ty: if kind == VoteKind::Ballot {
+                Scalar::U32
+            } else {
+                Scalar::I32
+            },
+            span,
+        })
+    }
+
+    fn atomic(&mut self, op: AtomicOp, args: &[ast::Expr], span: Span) -> Result<Expr> {
+        let name = op.name();
+        let n = if op == AtomicOp::Cas { 3 } else { 2 };
+        self.arity(name, args, n, n, span)?;
+        let (mem, index) = self.address(&args[0], name)?;
+        if let Space::Global(p) = mem.space {
+            if let ParamKind::Buffer { is_const: true, .. } = self.params[p as usize].kind {
+                return Err(CheckError::NotAssignable {
+                    what: format!(
+                        "an element of `{}`, a pointer to const",
+                        self.params[p as usize].name
+                    ),
+                    span: args[0].span,
+                    help: Some("an atomic writes memory; drop `const` from the parameter".into()),
+                });
+            }
+        }
+        if !op.types().contains(&mem.elem) {
+            let names: Vec<&str> = op.types().iter().map(|t| t.c_name()).collect();
+            return Err(CheckError::Type {
+                message: format!("`{name}` is not defined for `{}`", mem.elem),
+                span: args[0].span,
+                label: format!("points to `{}`", mem.elem),
+                help: Some(format!("`{name}` works on: {}", names.join(", "))),
+            });
+        }
+        let ty = mem.elem.promoted();
+        let mut operands = Vec::new();
+        for a in &args[1..] {
+            let t = self.expr(a)?;
+            operands.push(self.convert(t, ty));
+        }
+        let operand = operands.pop().expect("an operand");
+        let compare = operands.pop().map(Box::new);
+        Ok(Expr {
+            kind: ExprKind::Atomic {
+                op,
+                mem,
+                index: Box::new(index),
+                operand: Box::new(operand),
+                compare,
+            },
+            ty,
+            span,
+        })
+    }
+
+    /// The memory and element index of an atomic's address: `&a[i]`, `&tile[r][c]`, `a`, `a + i`, `&shared_scalar`.
+    fn address(&mut self, e: &ast::Expr, name: &str) -> Result<(Mem, Expr)> {
+        let zero = || constant(Value::I32(0), e.span);
+        match &e.kind {
+            ast::ExprKind::Unary {
+                op: UnOp::AddrOf,
+                operand,
+            } => match &operand.kind {
+                ast::ExprKind::Index { .. } => self.element(operand),
+                ast::ExprKind::Name(n) => match self.lookup(n) {
+                    Some(Binding::Shared(s)) if self.shared[s as usize].is_scalar() => {
+                        Ok((self.shared_mem(s), zero()))
+                    }
+                    Some(Binding::Param(_)) | Some(Binding::Shared(_)) => {
+                        let (mem, _) = self.array(n, operand.span)?;
+                        Ok((mem, zero()))
+                    }
+                    Some(Binding::Local { .. }) => Err(CheckError::Unsupported {
+                        what: format!("`{name}` on a local variable"),
+                        span: operand.span,
+                        help: Some("atomics work on global or shared memory: `&a[i]` or a `__shared__` variable".into()),
+                    }),
+                    None => Err(self.unknown_name(n, operand.span)),
+                },
+                _ => Err(self.bad_address(e, name)),
+            },
+            ast::ExprKind::Name(n) => {
+                let (mem, _) = self.array(n, e.span)?;
+                Ok((mem, zero()))
+            }
+            ast::ExprKind::Binary {
+                op: BinOp::Add,
+                lhs,
+                rhs,
+                ..
+            } => {
+                let (base, offset) = match (&lhs.kind, &rhs.kind) {
+                    (ast::ExprKind::Name(n), _) if self.is_array(n) => (lhs, rhs),
+                    (_, ast::ExprKind::Name(n)) if self.is_array(n) => (rhs, lhs),
+                    _ => return Err(self.bad_address(e, name)),
+                };
+                let ast::ExprKind::Name(n) = &base.kind else {
+                    unreachable!("checked above")
+                };
+                let (mem, _) = self.array(n, base.span)?;
+                let index = self.int_arg(offset, Scalar::I64, "a pointer offset")?;
+                Ok((mem, index))
+            }
+            _ => Err(self.bad_address(e, name)),
+        }
+    }
+
+    fn is_array(&self, n: &str) -> bool {
+        matches!(
+            self.lookup(n),
+            Some(Binding::Param(_)) | Some(Binding::Shared(_))
+        )
+    }
+
+    /// The memory of a named buffer or shared array.
+    fn array(&self, n: &str, span: Span) -> Result<(Mem, ())> {
+        match self.lookup(n) {
+            Some(Binding::Param(p)) => match self.params[p as usize].kind {
+                ParamKind::Buffer { elem, .. } => Ok((
+                    Mem {
+                        space: Space::Global(p),
+                        elem,
+                    },
+                    (),
+                )),
+                ParamKind::Scalar { .. } => unreachable!("checker: scalar params bind as locals"),
+            },
+            Some(Binding::Shared(s)) => Ok((self.shared_mem(s), ())),
+            Some(Binding::Local { .. }) => Err(CheckError::Type {
+                message: format!("`{n}` is not an array"),
+                span,
+                label: "a local variable".into(),
+                help: None,
+            }),
+            None => Err(self.unknown_name(n, span)),
+        }
+    }
+
+    pub(crate) fn shared_mem(&self, s: u32) -> Mem {
+        Mem {
+            space: Space::Shared(s),
+            elem: self.shared[s as usize].elem,
+        }
+    }
+
+    fn bad_address(&self, e: &ast::Expr, name: &str) -> CheckError {
+        CheckError::Type {
+            message: format!("`{name}` needs the address of a global or shared element"),
+            span: e.span,
+            label: "not an address".into(),
+            help: Some("write `&a[i]`, `a + i`, `a` or `&shared_variable`".into()),
+        }
+    }
+
+    /// Inlines a call of a `__device__` function. `allow_void` when the call is a statement.
+    pub(crate) fn inline_call(
+        &mut self,
+        f: &ast::Function,
+        args: &[ast::Expr],
+        span: Span,
+        allow_void: bool,
+    ) -> Result<Expr> {
+        let name = &f.name.name;
+        if self.inlining.iter().any(|n| n == name) {
+            return Err(CheckError::Unsupported {
+                what: format!("the recursive call of `{name}`"),
+                span,
+                help: Some(
+                    "__device__ functions are inlined; rewrite the recursion as a loop".into(),
+                ),
+            });
+        }
+        self.arity(name, args, f.params.len(), f.params.len(), span)?;
+        let ret = match f.ret.base {
+            ast::BaseType::Void if !f.ret.pointer => None,
+            _ => Some(super::scalar_of(&f.ret)?),
+        };
+        if ret.is_none() && !allow_void {
+            return Err(CheckError::Type {
+                message: format!("`{name}` returns `void`; it has no value"),
+                span,
+                label: "used as a value".into(),
+                help: Some(format!("call it as a statement: `{name}(...);`")),
+            });
+        }
+        let mut values = Vec::new();
+        for a in args {
+            values.push(self.expr(a)?);
+        }
+        self.globals.inlined.borrow_mut().insert(name.clone());
+        self.expand(f, ret, values, span)
+    }
+
+    /// Checks a function no kernel calls, with zero arguments of its parameter types.
+    pub(crate) fn check_function(&mut self, f: &ast::Function) -> Result<()> {
+        let ret = match f.ret.base {
+            ast::BaseType::Void if !f.ret.pointer => None,
+            _ => Some(super::scalar_of(&f.ret)?),
+        };
+        let values = f
+            .params
+            .iter()
+            .map(|p| constant(Value::I32(0), p.name.span))
+            .collect();
+        self.expand(f, ret, values, f.span).map(|_| ())
+    }
+
+    /// The inlined body of `f` with `values` bound to its parameters.
+    fn expand(
+        &mut self,
+        f: &ast::Function,
+        ret: Option<Scalar>,
+        values: Vec<Expr>,
+        span: Span,
+    ) -> Result<Expr> {
+        let name = &f.name.name;
+        // The body sees only its parameters and file-scope names.
+        let saved_scopes = std::mem::replace(&mut self.scopes, vec![HashMap::new()]);
+        let saved_loops = std::mem::replace(&mut self.loop_depth, 0);
+        let result = ret.map(|t| (self.new_local(&format!("{name}()"), t, f.name.span), t));
+        let saved_ret = self.returns.replace(result);
+        self.inlining.push(name.clone());
+        let body = self.inline_body(f, values, result);
+        self.inlining.pop();
+        self.returns = saved_ret;
+        self.loop_depth = saved_loops;
+        self.scopes = saved_scopes;
+        let body = body?;
+        Ok(Expr {
+            kind: ExprKind::Inline {
+                name: name.clone(),
+                body,
+                result: result.map(|(v, _)| v),
+            },
+            ty: ret.map_or(Scalar::I32, Scalar::promoted),
+            span,
+        })
+    }
+
+    fn inline_body(
+        &mut self,
+        f: &ast::Function,
+        values: Vec<Expr>,
+        result: Option<(VarId, Scalar)>,
+    ) -> Result<Vec<Stmt>> {
+        let mut body = Vec::new();
+        if let Some((var, ty)) = result {
+            body.push(Stmt {
+                kind: StmtKind::Assign {
+                    var,
+                    value: constant(Value::I32(0).cast(ty), f.name.span),
+                },
+                span: f.name.span,
+            });
+        }
+        for (p, v) in f.params.iter().zip(values) {
+            if p.ty.pointer {
+                return Err(CheckError::Unsupported {
+                    what: format!(
+                        "the pointer parameter `{}` of a `__device__` function",
+                        p.name.name
+                    ),
+                    span: p.ty.span,
+                    help: Some(
+                        "pass the index instead and access the kernel's buffer in the kernel"
+                            .into(),
+                    ),
+                });
+            }
+            let ty = super::scalar_of(&p.ty)?;
+            let var = self.new_local(&p.name.name, ty, p.name.span);
+            self.declare(
+                &p.name,
+                Binding::Local {
+                    var,
+                    is_const: p.ty.is_const,
+                },
+            );
+            let value = self.convert(v, ty);
+            body.push(Stmt {
+                kind: StmtKind::Assign { var, value },
+                span: p.name.span,
+            });
+        }
+        let stmts = self.block(&f.body);
+        body.extend(stmts);
+        Ok(body)
+    }
+}

@@ -1,0 +1,146 @@
+//! Warp-level operations: shuffles, votes, `__activemask`, and the check that a mask's lanes are active.
+
+use super::regs::{RegFile, Stored};
+use crate::ir::Reg;
+use crate::value::{ShflKind, VoteKind};
+
+/// The active lanes of each warp as bits.
+pub(crate) fn active_bits(mask: &[bool]) -> Vec<u32> {
+    mask.chunks(32)
+        .map(|w| {
+            w.iter()
+                .enumerate()
+                .fold(0u32, |b, (i, &m)| b | (u32::from(m) << i))
+        })
+        .collect()
+}
+
+/// Bits of the lanes that exist in warp `w` (a partial last warp has fewer).
+fn existing_bits(lanes: usize, w: usize) -> u32 {
+    let n = (lanes - w * 32).min(32);
+    if n == 32 {
+        u32::MAX
+    } else {
+        (1u32 << n) - 1
+    }
+}
+
+/// The first active lane whose mask names an existing lane that is not active: `(lane, missing lane)`.
+pub(crate) fn inactive_in_mask(mask: &[bool], masks: &[u32]) -> Option<(usize, usize)> {
+    let bits = active_bits(mask);
+    for (l, (&m, &want)) in mask.iter().zip(masks).enumerate() {
+        if !m {
+            continue;
+        }
+        let w = l / 32;
+        let missing = want & existing_bits(mask.len(), w) & !bits[w];
+        if missing != 0 {
+            return Some((l, w * 32 + missing.trailing_zeros() as usize));
+        }
+    }
+    None
+}
+
+/// Register indices of a shuffle.
+pub(crate) struct ShflRegs {
+    pub(crate) d: Reg,
+    pub(crate) v: Reg,
+    pub(crate) arg: Reg,
+    pub(crate) width: Reg,
+}
+
+/// `d = v` read from the source lane of each active lane; `Err(lane)` for a width that is not a power of two ≤ 32.
+pub(crate) fn shuffle<S: Stored>(
+    regs: &mut RegFile,
+    mask: &[bool],
+    kind: ShflKind,
+    r: &ShflRegs,
+) -> Result<(), usize> {
+    let mut dst = std::mem::take(&mut S::bank(regs)[r.d.0 as usize]);
+    let src = &S::bank_ref(regs)[r.v.0 as usize];
+    let args = &regs.w[r.arg.0 as usize];
+    let widths = &regs.w[r.width.0 as usize];
+    let mut bad = None;
+    for (l, &m) in mask.iter().enumerate() {
+        if !m {
+            continue;
+        }
+        let width = widths[l];
+        if !(1..=32).contains(&width) || !width.is_power_of_two() {
+            bad = Some(l);
+            break;
+        }
+        let base = l & !31;
+        dst[l] = match kind.source((l & 31) as u32, args[l], width) {
+            Some(s) if base + (s as usize) < mask.len() => src[base + s as usize],
+            _ => src[l],
+        };
+    }
+    S::bank(regs)[r.d.0 as usize] = dst;
+    bad.map_or(Ok(()), Err)
+}
+
+/// `__ballot_sync` / `__any_sync` / `__all_sync` over the active lanes named by each lane's mask.
+pub(crate) fn vote(
+    regs: &mut RegFile,
+    mask: &[bool],
+    kind: VoteKind,
+    d: Reg,
+    pred: Reg,
+    masks: Reg,
+) {
+    let active = active_bits(mask);
+    let p = &regs.b[pred.0 as usize];
+    let taken: Vec<u32> = mask
+        .chunks(32)
+        .zip(p.chunks(32))
+        .map(|(m, x)| {
+            m.iter()
+                .zip(x)
+                .enumerate()
+                .fold(0u32, |b, (i, (&mi, &xi))| b | (u32::from(mi && xi) << i))
+        })
+        .collect();
+    let want = regs.w[masks.0 as usize].clone();
+    let dst = &mut regs.w[d.0 as usize];
+    for (l, &m) in mask.iter().enumerate() {
+        if !m {
+            continue;
+        }
+        let w = l / 32;
+        let named = want[l] & active[w];
+        dst[l] = match kind {
+            VoteKind::Ballot => taken[w] & named,
+            VoteKind::Any => u32::from(taken[w] & named != 0),
+            VoteKind::All => u32::from(named & !taken[w] == 0),
+        };
+    }
+}
+
+/// `d = __activemask()`.
+pub(crate) fn active_mask(regs: &mut RegFile, mask: &[bool], d: Reg) {
+    let active = active_bits(mask);
+    let dst = &mut regs.w[d.0 as usize];
+    for (l, &m) in mask.iter().enumerate() {
+        if m {
+            dst[l] = active[l / 32];
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn masks_must_name_active_lanes_only() {
+        let mut mask = vec![true; 40];
+        // Full mask, everyone active: fine; lanes 40..63 do not exist in a 40-thread block.
+        assert_eq!(inactive_in_mask(&mask, &[u32::MAX; 40]), None);
+        // Lane 3 diverged away but is named by lane 0's full mask.
+        mask[3] = false;
+        assert_eq!(inactive_in_mask(&mask, &[u32::MAX; 40]), Some((0, 3)));
+        // A mask without lane 3 is fine.
+        assert_eq!(inactive_in_mask(&mask, &[!(1 << 3); 40]), None);
+    }
+}

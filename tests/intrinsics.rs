@@ -1,0 +1,278 @@
+//! Warp intrinsics, atomics, `__device__` functions and 64-bit types: results and counters by hand.
+
+mod common;
+use common::{codes, err, ok};
+
+const ONE: [u32; 3] = [1, 1, 1];
+
+#[test]
+fn warp_shuffle_reduction_sums_into_lane_zero() {
+    let src = r#"
+__global__ void k(const int* in, int* out) {
+    int v = in[threadIdx.x];
+    for (int offset = 16; offset > 0; offset /= 2)
+        v += __shfl_down_sync(0xffffffff, v, offset);
+    if (threadIdx.x % 32 == 0) out[threadIdx.x / 32] = v;
+}
+launch k {
+    in = arange(64);
+    out = zeros(2);
+    expect out == [496, 1520];
+}
+"#;
+    // Lanes 0..31 hold 0..31 (sum 496), lanes 32..63 hold 32..63 (sum 1520).
+    // 5 shuffles per warp (offsets 16, 8, 4, 2, 1) × 2 warps.
+    let r = ok(src, &[], ONE, [64, 1, 1]);
+    let c = r.counters;
+    // Per warp: load 1; 6 loop tests × (compare + branch) = 12; 5 × (shuffle + add) = 10;
+    // 5 steps `offset /= 2` = 5; `threadIdx.x % 32`, `== 0`, if = 3; on lane 0 only:
+    // `threadIdx.x / 32` + store = 2. Total 33.
+    assert_eq!(c.warp_instr, 2 * 33);
+    assert_eq!((c.branches, c.divergent), (2 * (6 + 1), 2));
+}
+
+#[test]
+fn shuffle_variants_follow_cuda() {
+    let src = r#"
+__global__ void k(int* out) {
+    int l = threadIdx.x;
+    out[l] = __shfl_sync(0xffffffff, l * 10, 3);             // broadcast lane 3
+    out[32 + l] = __shfl_up_sync(0xffffffff, l, 1);          // lane 0 keeps 0
+    out[64 + l] = __shfl_xor_sync(0xffffffff, l, 1);         // swap neighbours
+    out[96 + l] = __shfl_down_sync(0xffffffff, l, 1, 8);     // segments of 8: lane 7 keeps 7
+}
+"#;
+    let broadcast: Vec<String> = (0..32).map(|_| "30".to_string()).collect();
+    let up: Vec<String> = (0..32).map(|l: i32| (l - 1).max(0).to_string()).collect();
+    let xor: Vec<String> = (0..32).map(|l: i32| (l ^ 1).to_string()).collect();
+    let down8: Vec<String> = (0..32)
+        .map(|l: i32| if l % 8 == 7 { l } else { l + 1 }.to_string())
+        .collect();
+    let all = [broadcast, up, xor, down8].concat().join(",");
+    let full = format!("{src}\nlaunch k {{ out = zeros(128); expect out == [{all}]; }}");
+    ok(&full, &[], ONE, [32, 1, 1]);
+}
+
+#[test]
+fn votes_and_activemask() {
+    let src = r#"
+__global__ void k(unsigned* out) {
+    int l = threadIdx.x;
+    unsigned b = __ballot_sync(0xffffffff, l % 4 == 0);
+    int any = __any_sync(0xffffffff, l == 5);
+    int all = __all_sync(0xffffffff, l < 32);
+    unsigned am = 0;
+    if (l < 8) am = __activemask();
+    if (l == 0) { out[0] = b; out[1] = any; out[2] = all; out[3] = am; }
+}
+launch k {
+    out = zeros(4);
+    expect out == [286331153, 1, 1, 255];
+}
+"#;
+    // Every 4th lane: bits 0, 4, 8, ... = 0x11111111 = 286331153; lanes 0..7 active = 0xff.
+    ok(src, &[], ONE, [32, 1, 1]);
+}
+
+#[test]
+fn a_shuffle_naming_a_diverged_lane_is_an_error() {
+    let src = "__global__ void k(int* out) {\n    int v = threadIdx.x;\n    if (threadIdx.x < 16) v = __shfl_down_sync(0xffffffff, v, 1);\n    out[threadIdx.x] = v;\n}\n";
+    let f = err(src, &[("out", "zeros(32)")], Some(ONE), Some([32, 1, 1]));
+    assert_eq!(codes(&f), ["simt::run::divergent_warp"]);
+    assert_eq!(f.exit, 1);
+    // With the active mask it is fine: lanes 0..15 shuffle among themselves; lane 15 reads lane 16,
+    // which is not in the segment of active lanes but exists: it reads its (unchanged) value 16.
+    let ok_src = src.replace("0xffffffff", "__activemask()");
+    let full = format!(
+        "{ok_src}\nlaunch k {{ out = zeros(32); expect out == [{}]; }}",
+        (0..32)
+            .map(|l| if l < 16 { l + 1 } else { l }.to_string())
+            .collect::<Vec<_>>()
+            .join(",")
+    );
+    ok(&full, &[], ONE, [32, 1, 1]);
+}
+
+#[test]
+fn shared_histogram_with_atomics_gives_exact_counts() {
+    let src = r#"
+#define BINS 8
+__global__ void hist(const int* data, unsigned* bins, int n) {
+    __shared__ unsigned local[BINS];
+    int t = threadIdx.x;
+    if (t < BINS) local[t] = 0;
+    __syncthreads();
+    int i = blockIdx.x * blockDim.x + t;
+    if (i < n) atomicAdd(&local[data[i] % BINS], 1u);
+    __syncthreads();
+    if (t < BINS) atomicAdd(&bins[t], local[t]);
+}
+launch hist {
+    n = 1000;
+    data = arange(n);
+    bins = zeros(8);
+    block = 128;
+    grid = cdiv(n, block);
+    expect bins == [125, 125, 125, 125, 125, 125, 125, 125];
+}
+"#;
+    let r = ok(src, &[], [8, 1, 1], [128, 1, 1]);
+    let c = r.counters;
+    // Global atomics: one warp per block (lanes 0..7) = 8 requests, 8 × 4 B = 32 B = 1 sector each.
+    assert_eq!((c.gatom_instr, c.gatom_sectors), (8, 8));
+    // No races: atomics never race, and the barriers separate the plain accesses.
+    assert_eq!(c.race_count, 0);
+}
+
+#[test]
+fn atomic_return_values_and_kinds() {
+    let src = r#"
+__global__ void k(int* counter, int* old, unsigned* u, float* f) {
+    int t = threadIdx.x;
+    old[t] = atomicAdd(&counter[0], 1);        // lanes apply in order: 0, 1, 2, 3
+    atomicMax(counter + 1, t * 10);
+    atomicMin(&counter[2], -t);
+    atomicCAS(&counter[3], 0, 7);               // only the first lane sees 0
+    atomicExch(&counter[4], t);                 // the last lane wins
+    atomicAnd(&counter[5], ~(1 << t));
+    atomicOr(&counter[6], 1 << t);
+    atomicXor(&counter[7], 3);
+    atomicSub(&counter[8], 2);
+    atomicInc(&u[0], 2u);                       // 0 → 1 → 2 → 0 → 1
+    atomicDec(&u[1], 5u);                       // 0 → 5 → 4 → 3 → 2
+    atomicAdd(f, 0.5f);
+}
+launch k {
+    counter = [0, 0, 0, 0, 0, 255, 0, 0, 0];
+    old = zeros(4);
+    u = zeros(2);
+    f = zeros(1);
+    expect counter == [4, 30, -3, 7, 3, 240, 15, 0, -8];
+    expect old == [0, 1, 2, 3];
+    expect u == [1, 2];
+    expect f == 2.0;
+}
+"#;
+    ok(src, &[], ONE, [4, 1, 1]);
+}
+
+#[test]
+fn device_functions_are_inlined_with_early_returns() {
+    let src = r#"
+__device__ int collatz_steps(int x) {
+    int steps = 0;
+    while (true) {
+        if (x == 1) return steps;
+        x = x % 2 == 0 ? x / 2 : 3 * x + 1;
+        steps++;
+    }
+}
+__device__ float square(float v) { return v * v; }
+__device__ void store_twice(int* unused) { }
+__global__ void k(int* out, float* sq) {
+    int t = threadIdx.x;
+    out[t] = collatz_steps(t + 1);
+    sq[t] = square((float)t) + square(0.5f);
+}
+launch k {
+    out = zeros(8);
+    sq = zeros(8);
+    expect out == [0, 1, 7, 2, 5, 8, 16, 3];
+    expect sq == [0.25, 1.25, 4.25, 9.25, 16.25, 25.25, 36.25, 49.25];
+}
+"#;
+    // A function is checked even where it is never called: its pointer parameter is reported.
+    let f = err(src, &[], Some(ONE), Some([8, 1, 1]));
+    assert_eq!(codes(&f), ["simt::check::unsupported"]);
+    let src = src.replace("__device__ void store_twice(int* unused) { }\n", "");
+    ok(&src, &[], ONE, [8, 1, 1]);
+}
+
+#[test]
+fn device_function_errors() {
+    let check =
+        |src: &str| match simt::pipeline::compile(&simt::source::SourceFile::new("t.sk", src)) {
+            Ok(_) => panic!("compiled: {src}"),
+            Err(f) => codes(&f),
+        };
+    assert_eq!(
+        check("__device__ int f(int x) { return f(x - 1); }\n__global__ void k(int* a) { a[0] = f(3); }"),
+        ["simt::check::unsupported"]
+    );
+    assert_eq!(
+        check("__device__ void f(int x) { }\n__global__ void k(int* a) { a[0] = f(3); }"),
+        ["simt::check::type_error"]
+    );
+    assert_eq!(
+        check(
+            "__device__ int f(int x) { return x; }\n__global__ void k(int* a) { a[0] = f(1, 2); }"
+        ),
+        ["simt::check::argument_count"]
+    );
+    // A shuffle of a pointer, an atomic on a local, a float atomicSub.
+    assert_eq!(
+        check("__global__ void k(int* a) { int v = __shfl_sync(0xffffffff, a, 0); }"),
+        ["simt::check::type_error"]
+    );
+    assert_eq!(
+        check("__global__ void k(int* a) { int x = 0; atomicAdd(&x, 1); }"),
+        ["simt::check::unsupported"]
+    );
+    assert_eq!(
+        check("__global__ void k(float* a) { atomicSub(&a[0], 1.0f); }"),
+        ["simt::check::type_error"]
+    );
+    assert_eq!(
+        check("__global__ void k(int* a) { a[0] = __shfl_sync(0xffffffff, 1, 0, 3); }"),
+        ["simt::check::type_error"]
+    );
+}
+
+#[test]
+fn double_precision_dot_product_and_64_bit_integers() {
+    let src = r#"
+__global__ void dot(const double* x, const double* y, double* out, unsigned long long* bits, int n) {
+    __shared__ double partial[64];
+    int t = threadIdx.x;
+    partial[t] = t < n ? x[t] * y[t] : 0.0;
+    __syncthreads();
+    for (int s = 32; s > 0; s >>= 1) {
+        if (t < s) partial[t] += partial[t + s];
+        __syncthreads();
+    }
+    if (t == 0) { out[0] = partial[0]; bits[0] = 1ull << 40; bits[1] = (unsigned long long)(-1); }
+}
+launch dot {
+    n = 64;
+    x = arange(n);
+    y = full(n, 0.5);
+    out = zeros(1);
+    bits = zeros(2);
+    expect out == 1008.0;
+    expect bits[0] == 1099511627776;
+}
+"#;
+    // Σ 0..63 × 0.5 = 2016 / 2 = 1008. The 8-byte loads: 2 warps × 8 sectors per buffer.
+    let r = ok(src, &[], ONE, [64, 1, 1]);
+    assert_eq!(r.counters.gld_sectors, 2 * 2 * 8);
+    // The first shared store: 2 warps × 2 half-warp phases, conflict-free → 4 wavefronts.
+    assert!(
+        r.counters.smem_bank_conflicts == 0 || r.counters.smem_wavefronts >= r.counters.smem_instr
+    );
+}
+
+#[test]
+fn shared_scalar_variables() {
+    let src = r#"
+__global__ void k(int* out) {
+    __shared__ int total;
+    if (threadIdx.x == 0) total = 0;
+    __syncthreads();
+    atomicAdd(&total, threadIdx.x);
+    __syncthreads();
+    if (threadIdx.x == 0) out[blockIdx.x] = total;
+}
+launch k { out = zeros(2); expect out == [2016, 2016]; }
+"#;
+    ok(src, &[], [2, 1, 1], [64, 1, 1]);
+}
