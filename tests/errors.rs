@@ -85,7 +85,7 @@ fn unsupported_cuda_constructs_say_so() {
         "__global__ void k(int* a) { a[0] = *a; }",
         "__global__ void k(int* a) { int x[4]; }",
         "__device__ int f(int* x) { return 0; }\n__global__ void k(int* a) { a[0] = 1; }",
-        "__global__ void k(float4* a) { }",
+        "__global__ void k(float3* a) { }",
         "__global__ void k(int* a) { int i = 0; a[i++] = 1; }",
     ] {
         let f = check_err(src);

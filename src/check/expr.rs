@@ -122,6 +122,17 @@ impl KernelChecker<'_, '_> {
             ast::ExprKind::Member { base, field } => self.member(base, field, span),
             ast::ExprKind::Index { .. } => {
                 let (mem, index) = self.element(e)?;
+                if mem.width > 1 {
+                    let t = type_name(mem.elem, mem.width);
+                    return Err(CheckError::Type {
+                        message: format!("this element is a `{t}`, not a scalar"),
+                        span,
+                        label: format!("a `{t}`"),
+                        help: Some(format!(
+                            "use a component (`.x`) or assign it to a `{t}` variable"
+                        )),
+                    });
+                }
                 Ok(typed(
                     ExprKind::Load {
                         mem,
@@ -185,6 +196,15 @@ impl KernelChecker<'_, '_> {
                     span,
                 });
             }
+            Some(Binding::Vector { elem, width, .. }) => {
+                let t = type_name(elem, width);
+                return Err(CheckError::Type {
+                    message: format!("`{name}` is a `{t}`; only its components are scalars"),
+                    span,
+                    label: format!("a `{t}`"),
+                    help: Some(format!("use `{name}.x`, `{name}.y`, ...")),
+                });
+            }
             Some(Binding::Shared(s)) if self.shared[s as usize].is_scalar() => {
                 let mem = self.shared_mem(s);
                 let index = constant(Value::I32(0), span);
@@ -241,6 +261,26 @@ impl KernelChecker<'_, '_> {
     }
 
     fn member(&mut self, base: &ast::Expr, field: &ast::Ident, span: Span) -> Result<Expr> {
+        if self.is_vector_component(base) {
+            let place = self
+                .component(base, field, span)
+                .expect("checked: a vector component")?;
+            return Ok(match place {
+                super::vector::Place::Var(var, elem) => Expr {
+                    kind: ExprKind::Var(var),
+                    ty: elem.promoted(),
+                    span,
+                },
+                super::vector::Place::Elem(mem, index) => Expr {
+                    kind: ExprKind::Load {
+                        mem,
+                        index: Box::new(index),
+                    },
+                    ty: mem.elem.promoted(),
+                    span,
+                },
+            });
+        }
         let ast::ExprKind::Name(name) = &base.kind else {
             return Err(CheckError::Unsupported {
                 what: "member access on this expression".into(),
@@ -295,6 +335,14 @@ impl KernelChecker<'_, '_> {
             cur = base;
         }
         indices.reverse();
+        // `reinterpret_cast<float4*>(a)[i]`: a vector view of a scalar buffer.
+        let mut view = None;
+        if let ast::ExprKind::Cast { ty, expr } = &cur.kind {
+            if ty.pointer {
+                view = Some((super::vector::elem_of(ty)?, ty.span));
+                cur = expr;
+            }
+        }
         let ast::ExprKind::Name(name) = &cur.kind else {
             return Err(CheckError::Unsupported {
                 what: "indexing this expression".into(),
@@ -304,10 +352,11 @@ impl KernelChecker<'_, '_> {
         };
         let (mem, dims) = match self.lookup(name) {
             Some(Binding::Param(p)) => match self.params[p as usize].kind {
-                ParamKind::Buffer { elem, .. } => (
+                ParamKind::Buffer { elem, width, .. } => (
                     Mem {
                         space: Space::Global(p),
                         elem,
+                        width,
                     },
                     vec![0],
                 ),
@@ -320,13 +369,15 @@ impl KernelChecker<'_, '_> {
                 } else {
                     sh.dims.clone()
                 };
-                (
-                    Mem {
-                        space: Space::Shared(s),
-                        elem: sh.elem,
-                    },
-                    dims,
-                )
+                (self.shared_mem(s), dims)
+            }
+            Some(Binding::Vector { elem, width, .. }) => {
+                return Err(CheckError::Type {
+                    message: format!("`{name}` is a `{}`, not an array", type_name(elem, width)),
+                    span: cur.span,
+                    label: "cannot be indexed".into(),
+                    help: Some(format!("use a component: `{name}.x`")),
+                });
             }
             Some(Binding::Local { var, .. }) => {
                 let ty = self.locals[var.0 as usize].declared;
@@ -377,7 +428,20 @@ impl KernelChecker<'_, '_> {
                 }
             });
         }
-        Ok((mem, flat.expect("checker: at least one index")))
+        let index = flat.expect("checker: at least one index");
+        match view {
+            None => Ok((mem, index)),
+            Some(((elem, width), _)) if elem == mem.elem && mem.width == 1 => Ok((Mem { width, ..mem }, index)),
+            Some((_, span)) => Err(CheckError::Unsupported {
+                what: format!(
+                    "reinterpreting `{}` memory as `{}`",
+                    type_name(mem.elem, mem.width),
+                    src_view_name(view)
+                ),
+                span,
+                help: Some("reinterpret a scalar buffer as a vector of the same component type, e.g. `float*` as `float4*`".into()),
+            }),
+        }
     }
 
     fn unary(&mut self, op: UnOp, inner: Expr, span: Span) -> Result<Expr> {
@@ -816,4 +880,8 @@ fn int_literal_value(v: u64, unsigned: bool, long: bool, hex: bool) -> Value {
         (false, _) if fits_i64 => Value::I64(v as i64),
         _ => Value::U64(v),
     }
+}
+
+fn src_view_name(view: Option<((Scalar, u32), Span)>) -> String {
+    view.map(|((e, w), _)| type_name(e, w)).unwrap_or_default()
 }

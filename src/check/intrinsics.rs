@@ -203,24 +203,16 @@ impl KernelChecker<'_, '_> {
         let n = if op == AtomicOp::Cas { 3 } else { 2 };
         self.arity(name, args, n, n, span)?;
         let (mem, index) = self.address(&args[0], name)?;
-        if let Space::Global(p) = mem.space {
-            if let ParamKind::Buffer { is_const: true, .. } = self.params[p as usize].kind {
-                return Err(CheckError::NotAssignable {
-                    what: format!(
-                        "an element of `{}`, a pointer to const",
-                        self.params[p as usize].name
-                    ),
-                    span: args[0].span,
-                    help: Some("an atomic writes memory; drop `const` from the parameter".into()),
-                });
-            }
-        }
-        if !op.types().contains(&mem.elem) {
+        self.writable(mem, args[0].span)?;
+        if mem.width > 1 || !op.types().contains(&mem.elem) {
             let names: Vec<&str> = op.types().iter().map(|t| t.c_name()).collect();
             return Err(CheckError::Type {
-                message: format!("`{name}` is not defined for `{}`", mem.elem),
+                message: format!(
+                    "`{name}` is not defined for `{}`",
+                    type_name(mem.elem, mem.width)
+                ),
                 span: args[0].span,
-                label: format!("points to `{}`", mem.elem),
+                label: format!("points to `{}`", type_name(mem.elem, mem.width)),
                 help: Some(format!("`{name}` works on: {}", names.join(", "))),
             });
         }
@@ -262,7 +254,7 @@ impl KernelChecker<'_, '_> {
                         let (mem, _) = self.array(n, operand.span)?;
                         Ok((mem, zero()))
                     }
-                    Some(Binding::Local { .. }) => Err(CheckError::Unsupported {
+                    Some(Binding::Local { .. }) | Some(Binding::Vector { .. }) => Err(CheckError::Unsupported {
                         what: format!("`{name}` on a local variable"),
                         span: operand.span,
                         help: Some("atomics work on global or shared memory: `&a[i]` or a `__shared__` variable".into()),
@@ -308,17 +300,18 @@ impl KernelChecker<'_, '_> {
     fn array(&self, n: &str, span: Span) -> Result<(Mem, ())> {
         match self.lookup(n) {
             Some(Binding::Param(p)) => match self.params[p as usize].kind {
-                ParamKind::Buffer { elem, .. } => Ok((
+                ParamKind::Buffer { elem, width, .. } => Ok((
                     Mem {
                         space: Space::Global(p),
                         elem,
+                        width,
                     },
                     (),
                 )),
                 ParamKind::Scalar { .. } => unreachable!("checker: scalar params bind as locals"),
             },
             Some(Binding::Shared(s)) => Ok((self.shared_mem(s), ())),
-            Some(Binding::Local { .. }) => Err(CheckError::Type {
+            Some(Binding::Local { .. }) | Some(Binding::Vector { .. }) => Err(CheckError::Type {
                 message: format!("`{n}` is not an array"),
                 span,
                 label: "a local variable".into(),
@@ -332,6 +325,7 @@ impl KernelChecker<'_, '_> {
         Mem {
             space: Space::Shared(s),
             elem: self.shared[s as usize].elem,
+            width: self.shared[s as usize].width,
         }
     }
 

@@ -4,6 +4,7 @@ mod error;
 mod expr;
 mod intrinsics;
 pub mod typed;
+mod vector;
 
 use std::collections::HashMap;
 
@@ -142,9 +143,18 @@ impl<'m> Globals<'m> {
 /// What a name in scope stands for.
 #[derive(Clone, Copy, Debug)]
 enum Binding {
-    Local { var: VarId, is_const: bool },
+    Local {
+        var: VarId,
+        is_const: bool,
+    },
     Param(u32),
     Shared(u32),
+    /// A vector local: one variable per component.
+    Vector {
+        vars: [VarId; 4],
+        elem: Scalar,
+        width: u32,
+    },
 }
 
 /// Checks one kernel; collects errors and keeps going after each bad statement.
@@ -185,9 +195,10 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
     fn kernel(&mut self, k: &ast::Kernel) -> Kernel {
         for p in &k.params {
             let kind = if p.ty.pointer {
-                match scalar_of_base(&p.ty) {
-                    Ok(elem) => ParamKind::Buffer {
+                match vector::elem_of(&p.ty) {
+                    Ok((elem, width)) => ParamKind::Buffer {
                         elem,
+                        width,
                         is_const: p.ty.is_const,
                     },
                     Err(e) => {
@@ -306,6 +317,11 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                 let inner = self.block(stmts);
                 out.extend(inner);
             }
+            ast::StmtKind::Decl { ty, decls } if ty.base == BaseType::Vector && !ty.pointer => {
+                for d in decls {
+                    self.declare_vector(ty, d, out)?;
+                }
+            }
             ast::StmtKind::Decl { ty, decls } => {
                 let declared = self.local_type(ty)?;
                 for d in decls {
@@ -348,7 +364,7 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                 dims,
                 is_extern,
             } => {
-                let elem = scalar_of_base(ty)?;
+                let (elem, width) = vector::elem_of(ty)?;
                 let mut sizes = Vec::new();
                 for d in dims {
                     match d {
@@ -383,6 +399,7 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                 let shared = Shared {
                     name: name.name.clone(),
                     elem,
+                    width,
                     dims: sizes,
                     is_extern: *is_extern,
                     span: name.span,
@@ -398,6 +415,21 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                 }
                 self.declare(name, Binding::Shared(self.shared.len() as u32));
                 self.shared.push(shared);
+            }
+            ast::StmtKind::Assign {
+                target,
+                op,
+                op_span,
+                value,
+            } if self.is_vector_place(target) => {
+                if op.is_some() {
+                    return Err(CheckError::Unsupported {
+                        what: "a compound assignment to a vector".into(),
+                        span: *op_span,
+                        help: Some("assign each component: `v.x += ...;`".into()),
+                    });
+                }
+                self.vector_assignment(target, value, out)?;
             }
             ast::StmtKind::Assign {
                 target,
@@ -655,6 +687,11 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                     };
                     Ok(StmtKind::Store { mem, index, value })
                 }
+                Some(Binding::Vector { .. }) => Err(CheckError::Unsupported {
+                    what: "arithmetic on a whole vector".into(),
+                    span: target.span,
+                    help: Some(format!("update each component: `{name}.x += ...;`")),
+                }),
                 Some(Binding::Param(_)) | Some(Binding::Shared(_)) => {
                     Err(CheckError::NotAssignable {
                         what: format!("the array `{name}` itself"),
@@ -666,20 +703,7 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
             },
             ast::ExprKind::Index { .. } => {
                 let (mem, index) = self.element(target)?;
-                if let Space::Global(p) = mem.space {
-                    if let ParamKind::Buffer { is_const: true, .. } = self.params[p as usize].kind {
-                        return Err(CheckError::NotAssignable {
-                            what: format!(
-                                "an element of `{}`, a pointer to const",
-                                self.params[p as usize].name
-                            ),
-                            span: target.span,
-                            help: Some(
-                                "drop `const` from the parameter if the kernel writes it".into(),
-                            ),
-                        });
-                    }
-                }
+                self.writable(mem, target.span)?;
                 let value = match op {
                     Some(op) => {
                         let current = Expr {
@@ -694,6 +718,42 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                 let value = self.convert(value, mem.elem);
                 Ok(StmtKind::Store { mem, index, value })
             }
+            ast::ExprKind::Member { base, field } if self.is_vector_component(base) => {
+                match self
+                    .component(base, field, target.span)
+                    .expect("checked: a vector component")?
+                {
+                    vector::Place::Var(var, elem) => {
+                        let current = Expr {
+                            kind: ExprKind::Var(var),
+                            ty: elem.promoted(),
+                            span: target.span,
+                        };
+                        let value = match op {
+                            Some(op) => self.binary(op, op_span, current, value)?,
+                            None => value,
+                        };
+                        let value = self.convert(value, elem);
+                        Ok(StmtKind::Assign { var, value })
+                    }
+                    vector::Place::Elem(mem, index) => {
+                        self.writable(mem, target.span)?;
+                        let value = match op {
+                            Some(op) => {
+                                let current = Expr {
+                                    kind: ExprKind::LoadAtStore { mem },
+                                    ty: mem.elem.promoted(),
+                                    span: target.span,
+                                };
+                                self.binary(op, op_span, current, value)?
+                            }
+                            None => value,
+                        };
+                        let value = self.convert(value, mem.elem);
+                        Ok(StmtKind::Store { mem, index, value })
+                    }
+                }
+            }
             ast::ExprKind::Member { .. } => Err(CheckError::NotAssignable {
                 what: "a built-in variable".into(),
                 span: target.span,
@@ -705,6 +765,21 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                 help: Some("assign to a variable or to an element `a[i]`".into()),
             }),
         }
+    }
+
+    /// Rejects a write through a `const T*` parameter.
+    pub(crate) fn writable(&self, mem: Mem, span: Span) -> Result<(), CheckError> {
+        if let Space::Global(p) = mem.space {
+            let param = &self.params[p as usize];
+            if let ParamKind::Buffer { is_const: true, .. } = param.kind {
+                return Err(CheckError::NotAssignable {
+                    what: format!("an element of `{}`, a pointer to const", param.name),
+                    span,
+                    help: Some("drop `const` from the parameter if the kernel writes it".into()),
+                });
+            }
+        }
+        Ok(())
     }
 
     /// An expression used as a statement: a barrier, an atomic, a `__device__` call.

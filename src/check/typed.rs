@@ -61,8 +61,10 @@ pub enum ParamKind {
     },
     /// A pointer to a global buffer.
     Buffer {
-        /// Element type.
+        /// Element type (the component type of a vector type).
         elem: Scalar,
+        /// Components per element: 1, or 2/4 for `float2`, `int4`, ...
+        width: u32,
         /// `const T*`: stores are rejected.
         is_const: bool,
     },
@@ -75,10 +77,30 @@ impl ParamKind {
             ParamKind::Scalar { ty, .. } => ty.c_name().to_string(),
             ParamKind::Buffer {
                 elem,
-                is_const: true,
-            } => format!("const {elem}*"),
-            ParamKind::Buffer { elem, .. } => format!("{elem}*"),
+                width,
+                is_const,
+            } => format!(
+                "{}{}*",
+                if *is_const { "const " } else { "" },
+                type_name(*elem, *width)
+            ),
         }
+    }
+}
+
+/// `float` or `float4`: the C name of `width` components of `elem`.
+pub fn type_name(elem: Scalar, width: u32) -> String {
+    let base = match elem {
+        Scalar::F32 => "float",
+        Scalar::F64 => "double",
+        Scalar::I32 => "int",
+        Scalar::U32 => "uint",
+        other => return other.c_name().to_string(),
+    };
+    if width == 1 {
+        elem.c_name().to_string()
+    } else {
+        format!("{base}{width}")
     }
 }
 
@@ -87,8 +109,10 @@ impl ParamKind {
 pub struct Shared {
     /// Its name.
     pub name: String,
-    /// Element type.
+    /// Element type (the component type of a vector type).
     pub elem: Scalar,
+    /// Components per element.
+    pub width: u32,
     /// Dimensions (`[R][C]` → `[R, C]`); empty for `extern __shared__ T a[]`.
     pub dims: Vec<u64>,
     /// `extern __shared__`: sized by the launch's dynamic shared memory.
@@ -103,9 +127,9 @@ impl Shared {
         self.dims.is_empty() && !self.is_extern
     }
 
-    /// Elements of a statically sized array.
+    /// Scalar components of a statically sized array.
     pub fn static_len(&self) -> u64 {
-        self.dims.iter().product()
+        self.dims.iter().product::<u64>() * u64::from(self.width)
     }
 }
 
@@ -134,8 +158,10 @@ pub enum Space {
 pub struct Mem {
     /// The buffer or array.
     pub space: Space,
-    /// Element type in memory.
+    /// Element (component) type in memory.
     pub elem: Scalar,
+    /// Components accessed at once: 1, or 2/4 for a vector access (indices count vectors).
+    pub width: u32,
 }
 
 /// CUDA's built-in index variables.
@@ -357,6 +383,24 @@ pub enum StmtKind {
     Return,
     /// `__syncthreads();`
     Barrier,
+    /// `vars = mem[index]`: one vector access of `vars.len()` components.
+    VecLoad {
+        /// Where (`mem.width` components).
+        mem: Mem,
+        /// Vector index.
+        index: Expr,
+        /// One variable per component.
+        vars: Vec<VarId>,
+    },
+    /// `mem[index] = values`: one vector access.
+    VecStore {
+        /// Where.
+        mem: Mem,
+        /// Vector index.
+        index: Expr,
+        /// One value per component, of `mem.elem.promoted()`.
+        values: Vec<Expr>,
+    },
     /// `__syncwarp(mask);`: every lane named in the mask must be active.
     SyncWarp(Expr),
     /// An expression evaluated for its side effects (an atomic or a `void` function call).

@@ -376,6 +376,44 @@ impl<'a> BlockRunner<'a> {
                     self.issue(pc);
                     self.atomic(pc, op, space, elem, [d, idx, v], idx_ty, cmp, globals)?;
                 }
+                Inst::LoadVec {
+                    space,
+                    elem,
+                    width,
+                    d,
+                    idx,
+                    idx_ty,
+                } => {
+                    self.issue(pc);
+                    self.vector(
+                        pc,
+                        space,
+                        elem,
+                        u32::from(width),
+                        (idx, idx_ty),
+                        Err(d),
+                        globals,
+                    )?;
+                }
+                Inst::StoreVec {
+                    space,
+                    elem,
+                    width,
+                    idx,
+                    idx_ty,
+                    v,
+                } => {
+                    self.issue(pc);
+                    self.vector(
+                        pc,
+                        space,
+                        elem,
+                        u32::from(width),
+                        (idx, idx_ty),
+                        Ok(v),
+                        globals,
+                    )?;
+                }
                 Inst::Mov { ty, d, a } => {
                     let lanes = Lanes {
                         mask: &self.mask,
@@ -542,7 +580,14 @@ impl<'a> BlockRunner<'a> {
         }
     }
 
-    fn oob(&self, pc: usize, space: Space, lane: usize, globals: &[Option<Buffer>]) -> RunError {
+    fn oob(
+        &self,
+        pc: usize,
+        space: Space,
+        lane: usize,
+        width: u32,
+        globals: &[Option<Buffer>],
+    ) -> RunError {
         let (kind, name, len) = match space {
             Space::Global(p) => {
                 let b = globals[p as usize]
@@ -567,7 +612,7 @@ impl<'a> BlockRunner<'a> {
             space: kind,
             buffer: name,
             index,
-            len: len as u64,
+            len: len as u64 / u64::from(width),
             span: self.ir.spans[pc],
             block: self.block,
             thread: self.cfg.thread_of(lane),
@@ -600,9 +645,9 @@ impl<'a> BlockRunner<'a> {
             Space::Shared(s) => &self.shared[s as usize].data,
         };
         if let Some(lane) = memory::out_of_bounds(&self.idx, &self.mask, data.len()) {
-            return Err(self.oob(pc, space, lane, globals));
+            return Err(self.oob(pc, space, lane, 1, globals));
         }
-        self.account(pc, space, elem, Access::Load);
+        self.account(pc, space, elem.size(), Access::Load);
         let data = match space {
             Space::Global(p) => {
                 &globals[p as usize]
@@ -615,7 +660,8 @@ impl<'a> BlockRunner<'a> {
         let (mask, ix, regs) = (&self.mask, &self.idx, &mut self.regs);
         with_data!(data, v => gather_into(v, ix, mask, regs, d));
         if let Space::Shared(s) = space {
-            self.track(pc, s, false);
+            let race = self.track(pc, s, false);
+            self.race(pc, race);
         }
         Ok(())
     }
@@ -644,9 +690,9 @@ impl<'a> BlockRunner<'a> {
             Space::Shared(s) => self.shared[s as usize].data.len(),
         };
         if let Some(lane) = memory::out_of_bounds(&self.idx, &self.mask, len) {
-            return Err(self.oob(pc, space, lane, globals));
+            return Err(self.oob(pc, space, lane, 1, globals));
         }
-        self.account(pc, space, elem, Access::Store);
+        self.account(pc, space, elem.size(), Access::Store);
         match space {
             Space::Global(p) => {
                 let buf = globals[p as usize]
@@ -671,7 +717,8 @@ impl<'a> BlockRunner<'a> {
                 with_data!(&mut buf.data, data => scatter_from(data, ix, mask, regs, v));
             }
             Space::Shared(s) => {
-                self.track(pc, s, true);
+                let race = self.track(pc, s, true);
+                self.race(pc, race);
                 let (mask, ix, regs) = (&self.mask, &self.idx, &self.regs);
                 with_data!(&mut self.shared[s as usize].data, data => scatter_from(data, ix, mask, regs, v));
             }
@@ -679,9 +726,94 @@ impl<'a> BlockRunner<'a> {
         Ok(())
     }
 
+    /// A 8- or 16-byte vector load (`Err(d)`) or store (`Ok(v)`): one request, then one component at a time.
+    #[allow(clippy::too_many_arguments)]
+    fn vector(
+        &mut self,
+        pc: usize,
+        space: Space,
+        elem: Scalar,
+        width: u32,
+        (idx, idx_ty): (Reg, Scalar),
+        regs: Result<[Reg; 4], [Reg; 4]>,
+        globals: &mut [Option<Buffer>],
+    ) -> Result<(), RunError> {
+        if self.lanes_active == 0 {
+            return Ok(());
+        }
+        self.indices(idx, idx_ty);
+        let len = match space {
+            Space::Global(p) => globals[p as usize]
+                .as_ref()
+                .expect("pipeline: buffer bound")
+                .data
+                .len(),
+            Space::Shared(s) => self.shared[s as usize].data.len(),
+        };
+        if let Some(lane) = memory::out_of_bounds(&self.idx, &self.mask, len / width as usize) {
+            return Err(self.oob(pc, space, lane, width, globals));
+        }
+        let is_store = regs.is_ok();
+        let access = if is_store {
+            Access::Store
+        } else {
+            Access::Load
+        };
+        self.account(pc, space, elem.size() * width, access);
+        if let (Space::Global(p), true) = (space, is_store) {
+            if memory::has_duplicate(&self.idx, &self.mask, &mut self.scratch) {
+                let lanes = first_duplicate(&self.idx, &self.mask);
+                let race = Race {
+                    kind: RaceKind::GlobalDuplicate,
+                    block: self.block,
+                    epoch: self.local_epoch,
+                    array: globals[p as usize]
+                        .as_ref()
+                        .expect("pipeline: buffer bound")
+                        .name
+                        .clone(),
+                    index: self.idx[lanes.1],
+                    warp: (lanes.1 / 32) as u32,
+                    other_warp: (lanes.0 / 32) as u32,
+                    inst: pc as u32,
+                    other_inst: pc as u32,
+                };
+                self.race(pc, Some(race));
+            }
+        }
+        let vectors = std::mem::take(&mut self.idx);
+        let mut race = None;
+        for k in 0..width as usize {
+            self.idx = vectors
+                .iter()
+                .map(|&i| i * i64::from(width) + k as i64)
+                .collect();
+            let (mask, ix) = (&self.mask, &self.idx);
+            let data = match space {
+                Space::Global(p) => {
+                    &mut globals[p as usize]
+                        .as_mut()
+                        .expect("pipeline: buffer bound")
+                        .data
+                }
+                Space::Shared(s) => &mut self.shared[s as usize].data,
+            };
+            match regs {
+                Err(d) => with_data!(data, v => gather_into(v, ix, mask, &mut self.regs, d[k])),
+                Ok(v) => with_data!(data, m => scatter_from(m, ix, mask, &self.regs, v[k])),
+            }
+            if let Space::Shared(s) = space {
+                let found = self.track(pc, s, is_store);
+                race = race.or(found);
+            }
+        }
+        self.idx = vectors;
+        self.race(pc, race);
+        Ok(())
+    }
+
     /// Sectors (global) or wavefronts (shared) of one memory instruction, warp by warp.
-    fn account(&mut self, pc: usize, space: Space, elem: Scalar, access: Access) {
-        let size = elem.size();
+    fn account(&mut self, pc: usize, space: Space, size: u32, access: Access) {
         let c = &mut self.counters[pc];
         for (ix, m) in self.idx.chunks(32).zip(self.mask.chunks(32)) {
             if !m.iter().any(|&x| x) {
@@ -722,8 +854,8 @@ impl<'a> BlockRunner<'a> {
         }
     }
 
-    /// Shared-memory hazards of one instruction, lane by lane in lane order.
-    fn track(&mut self, pc: usize, s: u32, is_store: bool) {
+    /// Shared-memory hazards of one instruction, lane by lane in lane order; the first one found.
+    fn track(&mut self, pc: usize, s: u32, is_store: bool) -> Option<Race> {
         let arr = &mut self.shared[s as usize];
         let mut first = None;
         for (lane, (&m, &i)) in self.mask.iter().zip(&self.idx).enumerate() {
@@ -742,20 +874,24 @@ impl<'a> BlockRunner<'a> {
                 }
             }
         }
-        if let Some(((kind, other_warp, other_inst), index, warp)) = first {
+        first.map(|((kind, other_warp, other_inst), index, warp)| Race {
+            kind,
+            block: self.block,
+            epoch: self.local_epoch,
+            array: self.shared[s as usize].name.clone(),
+            index,
+            warp,
+            other_warp,
+            inst: pc as u32,
+            other_inst,
+        })
+    }
+
+    /// Counts a racing instruction execution and keeps its description.
+    fn race(&mut self, pc: usize, race: Option<Race>) {
+        if let Some(r) = race {
             self.counters[pc].race_count += 1;
-            let array = self.shared[s as usize].name.clone();
-            self.describe(Race {
-                kind,
-                block: self.block,
-                epoch: self.local_epoch,
-                array,
-                index,
-                warp,
-                other_warp,
-                inst: pc as u32,
-                other_inst,
-            });
+            self.describe(r);
         }
     }
 
@@ -845,9 +981,9 @@ impl<'a> BlockRunner<'a> {
             Space::Shared(s) => self.shared[s as usize].data.len(),
         };
         if let Some(lane) = memory::out_of_bounds(&self.idx, &self.mask, len) {
-            return Err(self.oob(pc, space, lane, globals));
+            return Err(self.oob(pc, space, lane, 1, globals));
         }
-        self.account(pc, space, elem, Access::Atomic);
+        self.account(pc, space, elem.size(), Access::Atomic);
         let data = match space {
             Space::Global(p) => {
                 &mut globals[p as usize]

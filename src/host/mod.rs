@@ -300,11 +300,20 @@ fn bind(
                 args.scalars[i] = Some(Value::U32(d[0]).cast(ty));
             }
             (
-                ParamKind::Buffer { elem, .. },
+                ParamKind::Buffer { elem, width, .. },
                 HostValue::Array {
                     data, shape, dtype, ..
                 },
             ) => {
+                if data.len() % width as usize != 0 {
+                    return Err(mismatch(format!(
+                        "`{}` is `{}` but its {} values are not a whole number of {}-component vectors",
+                        p.name,
+                        p.kind.describe(),
+                        data.len(),
+                        width
+                    )));
+                }
                 if let Some(dt) = dtype {
                     if *dt != elem {
                         return Err(mismatch(format!(

@@ -292,6 +292,41 @@ impl Lowerer {
             StmtKind::Barrier => {
                 self.emit(Inst::Barrier, span);
             }
+            StmtKind::VecLoad { mem, index, vars } => {
+                let idx = self.expr(index);
+                let mut d = [self.vars[vars[0].0 as usize]; 4];
+                for (slot, v) in d.iter_mut().zip(vars) {
+                    *slot = self.vars[v.0 as usize];
+                }
+                self.emit(
+                    Inst::LoadVec {
+                        space: space(mem.space),
+                        elem: mem.elem,
+                        width: mem.width as u8,
+                        d,
+                        idx,
+                        idx_ty: index.ty,
+                    },
+                    span,
+                );
+            }
+            StmtKind::VecStore { mem, index, values } => {
+                let idx = self.expr(index);
+                let regs: Vec<Reg> = values.iter().map(|v| self.expr(v)).collect();
+                let mut v = [regs[0]; 4];
+                v[..regs.len()].copy_from_slice(&regs);
+                self.emit(
+                    Inst::StoreVec {
+                        space: space(mem.space),
+                        elem: mem.elem,
+                        width: mem.width as u8,
+                        idx,
+                        idx_ty: index.ty,
+                        v,
+                    },
+                    span,
+                );
+            }
             StmtKind::SyncWarp(mask) => {
                 let mask = self.expr(mask);
                 self.emit(Inst::SyncWarp { mask }, span);
@@ -641,6 +676,13 @@ fn collect_stmt(s: &typed::Stmt, consts: &mut Vec<Value>, builtins: &mut Vec<Bui
             }
         }
         StmtKind::SyncWarp(e) | StmtKind::Eval(e) => collect_expr(e, consts, builtins),
+        StmtKind::VecLoad { index, .. } => collect_expr(index, consts, builtins),
+        StmtKind::VecStore { index, values, .. } => {
+            collect_expr(index, consts, builtins);
+            for v in values {
+                collect_expr(v, consts, builtins);
+            }
+        }
         StmtKind::Break
         | StmtKind::Continue
         | StmtKind::Return

@@ -204,6 +204,24 @@ pub enum Inst {
         idx_ty: Scalar,
         v: Reg,
     },
+    /// `d[0..width] = mem[idx*width .. idx*width+width]`: one wide (8- or 16-byte) access; `idx` counts vectors.
+    LoadVec {
+        space: Space,
+        elem: Scalar,
+        width: u8,
+        d: [Reg; 4],
+        idx: Reg,
+        idx_ty: Scalar,
+    },
+    /// `mem[idx*width ..] = v[0..width]`: one wide store.
+    StoreVec {
+        space: Space,
+        elem: Scalar,
+        width: u8,
+        idx: Reg,
+        idx_ty: Scalar,
+        v: [Reg; 4],
+    },
     /// `__syncthreads()`: every live thread of the block must be active.
     Barrier,
     /// `d = v` of another lane (`__shfl*_sync`); `arg`, `width`, `mask` are `unsigned` lanes.

@@ -1,0 +1,321 @@
+//! CUDA vector types (`float2`, `float4`, `int2`, ...): components as scalar locals, one wide memory access.
+
+use super::typed::*;
+use super::{scalar_of_base, Binding, CheckError, KernelChecker};
+use crate::source::Span;
+use crate::syntax::ast::{self, BaseType};
+use crate::value::{Scalar, Value};
+
+type Result<T> = std::result::Result<T, CheckError>;
+
+/// Component names, in order.
+pub(crate) const COMPONENTS: [&str; 4] = ["x", "y", "z", "w"];
+
+/// The component type and count of a vector type name.
+fn vector_type(name: &str) -> Option<(Scalar, u32)> {
+    Some(match name {
+        "float2" => (Scalar::F32, 2),
+        "float4" => (Scalar::F32, 4),
+        "int2" => (Scalar::I32, 2),
+        "int4" => (Scalar::I32, 4),
+        "uint2" => (Scalar::U32, 2),
+        "uint4" => (Scalar::U32, 4),
+        "double2" => (Scalar::F64, 2),
+        _ => return None,
+    })
+}
+
+/// `(elem, width)` of a type's base: width 1 for scalars, 2 or 4 for vector types.
+pub(crate) fn elem_of(ty: &ast::TypeName) -> Result<(Scalar, u32)> {
+    if ty.base != BaseType::Vector {
+        return Ok((scalar_of_base(ty)?, 1));
+    }
+    vector_type(&ty.base_text).ok_or_else(|| CheckError::Unsupported {
+        what: format!("the type `{}`", ty.base_text),
+        span: ty.span,
+        help: Some(
+            "supported vector types: float2, float4, int2, int4, uint2, uint4, double2".into(),
+        ),
+    })
+}
+
+/// A vector value: its components, or one wide load.
+enum VecValue {
+    Parts(Vec<Expr>),
+    Load(Mem, Expr),
+}
+
+impl KernelChecker<'_, '_> {
+    /// `float4 v = ...;`: one scalar local per component.
+    pub(crate) fn declare_vector(
+        &mut self,
+        ty: &ast::TypeName,
+        d: &ast::Declarator,
+        out: &mut Vec<Stmt>,
+    ) -> Result<()> {
+        let (elem, width) = elem_of(ty)?;
+        let mut vars = [VarId(0); 4];
+        for (k, slot) in vars.iter_mut().enumerate().take(width as usize) {
+            *slot = self.new_local(
+                &format!("{}.{}", d.name.name, COMPONENTS[k]),
+                elem,
+                d.name.span,
+            );
+            out.push(Stmt {
+                kind: StmtKind::Assign {
+                    var: *slot,
+                    value: Expr {
+                        kind: ExprKind::Const(Value::I32(0).cast(elem)),
+                        ty: elem.promoted(),
+                        span: d.name.span,
+                    },
+                },
+                span: d.name.span,
+            });
+        }
+        if let Some(init) = &d.init {
+            self.assign_vector(&vars[..width as usize], elem, width, init, out)?;
+        }
+        self.declare(&d.name, Binding::Vector { vars, elem, width });
+        Ok(())
+    }
+
+    /// Whether an assignment target is a whole vector (a vector variable or element).
+    pub(crate) fn is_vector_place(&self, target: &ast::Expr) -> bool {
+        let mut cur = target;
+        while let ast::ExprKind::Index { base, .. } = &cur.kind {
+            cur = base;
+        }
+        match &cur.kind {
+            ast::ExprKind::Name(n) => match self.lookup(n) {
+                Some(Binding::Vector { .. }) => true,
+                Some(Binding::Param(p)) => {
+                    matches!(self.params[p as usize].kind, ParamKind::Buffer { width, .. } if width > 1)
+                        && !matches!(target.kind, ast::ExprKind::Name(_))
+                }
+                Some(Binding::Shared(s)) => {
+                    self.shared[s as usize].width > 1
+                        && !matches!(target.kind, ast::ExprKind::Name(_))
+                }
+                _ => false,
+            },
+            ast::ExprKind::Cast { ty, .. } => ty.pointer && ty.base == BaseType::Vector,
+            _ => false,
+        }
+    }
+
+    /// Whether `base.field` names a component: `base` is a vector variable or a vector element.
+    pub(crate) fn is_vector_component(&self, base: &ast::Expr) -> bool {
+        match &base.kind {
+            ast::ExprKind::Name(n) => matches!(self.lookup(n), Some(Binding::Vector { .. })),
+            ast::ExprKind::Index { .. } => self.is_vector_place(base),
+            _ => false,
+        }
+    }
+
+    /// `v = value;` or `a[i] = value;` for a vector target.
+    pub(crate) fn vector_assignment(
+        &mut self,
+        target: &ast::Expr,
+        value: &ast::Expr,
+        out: &mut Vec<Stmt>,
+    ) -> Result<()> {
+        if let ast::ExprKind::Name(n) = &target.kind {
+            if let Some(Binding::Vector { vars, elem, width }) = self.lookup(n) {
+                return self.assign_vector(&vars[..width as usize], elem, width, value, out);
+            }
+        }
+        let (mem, index) = self.element(target)?;
+        self.writable(mem, target.span)?;
+        let values = match self.vec_value(value, mem.elem, mem.width)? {
+            VecValue::Parts(parts) => parts,
+            VecValue::Load(from, from_index) => {
+                let vars: Vec<VarId> = (0..from.width as usize)
+                    .map(|k| {
+                        self.new_local(&format!("copy.{}", COMPONENTS[k]), from.elem, value.span)
+                    })
+                    .collect();
+                let values = vars
+                    .iter()
+                    .map(|&v| Expr {
+                        kind: ExprKind::Var(v),
+                        ty: from.elem.promoted(),
+                        span: value.span,
+                    })
+                    .collect();
+                out.push(Stmt {
+                    kind: StmtKind::VecLoad {
+                        mem: from,
+                        index: from_index,
+                        vars,
+                    },
+                    span: value.span,
+                });
+                values
+            }
+        };
+        out.push(Stmt {
+            kind: StmtKind::VecStore { mem, index, values },
+            span: target.span.to(value.span),
+        });
+        Ok(())
+    }
+
+    fn assign_vector(
+        &mut self,
+        vars: &[VarId],
+        elem: Scalar,
+        width: u32,
+        value: &ast::Expr,
+        out: &mut Vec<Stmt>,
+    ) -> Result<()> {
+        match self.vec_value(value, elem, width)? {
+            VecValue::Parts(parts) => {
+                for (&var, value) in vars.iter().zip(parts) {
+                    out.push(Stmt {
+                        span: value.span,
+                        kind: StmtKind::Assign { var, value },
+                    });
+                }
+            }
+            VecValue::Load(mem, index) => out.push(Stmt {
+                kind: StmtKind::VecLoad {
+                    mem,
+                    index,
+                    vars: vars.to_vec(),
+                },
+                span: value.span,
+            }),
+        }
+        Ok(())
+    }
+
+    /// A value of vector type `(elem, width)`: a vector variable, `make_float4(...)` or a vector element.
+    fn vec_value(&mut self, e: &ast::Expr, elem: Scalar, width: u32) -> Result<VecValue> {
+        let want = type_name(elem, width);
+        let mismatch = |found: String, span: Span| CheckError::Type {
+            message: format!("expected a `{want}`, found {found}"),
+            span,
+            label: format!("not a `{want}`"),
+            help: Some(format!(
+                "use `make_{want}(...)`, a `{want}` variable or an element of a `{want}*`"
+            )),
+        };
+        match &e.kind {
+            ast::ExprKind::Name(n) => match self.lookup(n) {
+                Some(Binding::Vector {
+                    vars,
+                    elem: el,
+                    width: w,
+                }) if el == elem && w == width => Ok(VecValue::Parts(
+                    vars[..w as usize]
+                        .iter()
+                        .map(|&v| Expr {
+                            kind: ExprKind::Var(v),
+                            ty: el.promoted(),
+                            span: e.span,
+                        })
+                        .collect(),
+                )),
+                Some(Binding::Vector {
+                    elem: el, width: w, ..
+                }) => Err(mismatch(format!("a `{}`", type_name(el, w)), e.span)),
+                _ => Err(mismatch(format!("`{n}`"), e.span)),
+            },
+            ast::ExprKind::Call { callee, args } if callee.name.starts_with("make_") => {
+                let made = vector_type(&callee.name["make_".len()..]);
+                if made != Some((elem, width)) {
+                    return Err(mismatch(format!("`{}(...)`", callee.name), e.span));
+                }
+                if args.len() != width as usize {
+                    return Err(CheckError::ArgumentCount {
+                        name: callee.name.clone(),
+                        expected: width.to_string(),
+                        found: args.len(),
+                        span: e.span,
+                    });
+                }
+                let mut parts = Vec::new();
+                for a in args {
+                    let t = self.expr(a)?;
+                    parts.push(self.convert(t, elem));
+                }
+                Ok(VecValue::Parts(parts))
+            }
+            ast::ExprKind::Index { .. } => {
+                let (mem, index) = self.element(e)?;
+                if mem.elem != elem || mem.width != width {
+                    return Err(mismatch(
+                        format!("a `{}`", type_name(mem.elem, mem.width)),
+                        e.span,
+                    ));
+                }
+                Ok(VecValue::Load(mem, index))
+            }
+            _ => Err(mismatch("this expression".into(), e.span)),
+        }
+    }
+
+    /// `v.x` of a vector variable, or `a[i].x` of a vector element; `None` if `base` is neither.
+    pub(crate) fn component(
+        &mut self,
+        base: &ast::Expr,
+        field: &ast::Ident,
+        span: Span,
+    ) -> Option<Result<Place>> {
+        let k = COMPONENTS.iter().position(|c| *c == field.name);
+        let bad_field = |width: u32| CheckError::UnknownName {
+            name: field.name.clone(),
+            span: field.span,
+            suggestion: Some(format!(
+                "the components are {}",
+                COMPONENTS[..width as usize].join(", ")
+            )),
+        };
+        match &base.kind {
+            ast::ExprKind::Name(n) => match self.lookup(n) {
+                Some(Binding::Vector { vars, elem, width }) => Some(match k {
+                    Some(k) if k < width as usize => Ok(Place::Var(vars[k], elem)),
+                    _ => Err(bad_field(width)),
+                }),
+                _ => None,
+            },
+            ast::ExprKind::Index { .. } => Some(self.element(base).and_then(|(mem, index)| {
+                if mem.width == 1 {
+                    return Err(CheckError::Type {
+                        message: format!("`{}` has no components", mem.elem),
+                        span,
+                        label: "not a vector".into(),
+                        help: None,
+                    });
+                }
+                let k = match k {
+                    Some(k) if k < mem.width as usize => k,
+                    _ => return Err(bad_field(mem.width)),
+                };
+                let w = Expr {
+                    kind: ExprKind::Const(Value::I64(i64::from(mem.width))),
+                    ty: Scalar::I64,
+                    span,
+                };
+                let off = Expr {
+                    kind: ExprKind::Const(Value::I64(k as i64)),
+                    ty: Scalar::I64,
+                    span,
+                };
+                let scaled = self.binary(ast::BinOp::Mul, span, index, w)?;
+                let flat = self.binary(ast::BinOp::Add, span, scaled, off)?;
+                Ok(Place::Elem(Mem { width: 1, ..mem }, flat))
+            })),
+            _ => None,
+        }
+    }
+}
+
+/// One scalar component: a variable or a memory element.
+pub(crate) enum Place {
+    /// A component variable of a vector local.
+    Var(VarId, Scalar),
+    /// A component of a vector element in memory.
+    Elem(Mem, Expr),
+}

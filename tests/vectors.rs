@@ -1,0 +1,142 @@
+//! Vector types: one 8- or 16-byte access per lane, components as scalars, the phase model in shared memory.
+
+mod common;
+use common::{codes, err, ok};
+
+const ONE: [u32; 3] = [1, 1, 1];
+
+#[test]
+fn float4_copy_moves_sixteen_sectors_per_request() {
+    let src = r#"
+__global__ void copy4(const float4* in, float4* out, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) out[i] = in[i];
+}
+launch copy4 {
+    n = 64;
+    in = arange(4 * n);
+    out = zeros(4 * n);
+    block = 32;
+    grid = cdiv(n, block);
+    expect out == in;
+}
+"#;
+    // 64 float4 = 256 floats. Each warp: 32 lanes × 16 B = 512 contiguous bytes = 16 sectors,
+    // one request for the load and one for the store; 2 warps.
+    let c = ok(src, &[], [2, 1, 1], [32, 1, 1]).counters;
+    assert_eq!((c.gld_instr, c.gld_sectors), (2, 32));
+    assert_eq!((c.gst_instr, c.gst_sectors), (2, 32));
+    assert_eq!(c.g_bytes_requested, 2 * 64 * 16);
+}
+
+#[test]
+fn components_make_and_reinterpret_cast() {
+    let src = r#"
+__global__ void k(const float* a, float4* out, float* sums) {
+    int i = threadIdx.x;
+    float4 v = reinterpret_cast<const float4*>(a)[i];
+    float4 w = make_float4(v.w, v.z, v.y, v.x);
+    w.x += 100.0f;
+    out[i] = w;
+    sums[i] = v.x + v.y + v.z + v.w + out[i].y;
+}
+launch k {
+    a = arange(16);
+    out = zeros(16);
+    sums = zeros(4);
+    expect out == [103, 2, 1, 0, 107, 6, 5, 4, 111, 10, 9, 8, 115, 14, 13, 12];
+    expect sums == [8, 28, 48, 68];
+}
+"#;
+    // sums[i] = (4i + 4i+1 + 4i+2 + 4i+3) + (4i+2) = 20i + 8.
+    let r = ok(src, &[], ONE, [4, 1, 1]);
+    // Requests: the float4 load (4 lanes × 16 B = 64 B = 2 sectors), the float4 store (2 sectors),
+    // the scalar `out[i].y` load (4 lanes, bytes 4, 20, 36, 52 = 2 sectors), the sums store (1 sector).
+    assert_eq!(
+        (r.counters.gld_sectors, r.counters.gst_sectors),
+        (2 + 2, 2 + 1)
+    );
+}
+
+#[test]
+fn sixteen_byte_shared_accesses_use_quarter_warp_phases() {
+    let src = r#"
+__global__ void k(float* out, int stride) {
+    __shared__ float4 s[256];
+    int t = threadIdx.x;
+    float4 v = s[t * stride];
+    out[t] = v.x;
+}
+"#;
+    // Stride 1: each quarter-warp of 8 lanes reads 8 × 16 B = 128 B = 32 words in 32 banks:
+    // 1 wavefront per phase, 4 phases → 4 wavefronts, ideal 4, 0 conflicts.
+    let c = ok(
+        src,
+        &[("out", "zeros(32)"), ("stride", "1")],
+        ONE,
+        [32, 1, 1],
+    )
+    .counters;
+    assert_eq!(
+        (c.smem_instr, c.smem_wavefronts, c.smem_bank_conflicts),
+        (1, 4, 0)
+    );
+    // Stride 2: a phase's 8 lanes touch words 8t..8t+3: banks repeat every 4 lanes → 2 per bank:
+    // 8 wavefronts, 4 conflicts.
+    let c = ok(
+        src,
+        &[("out", "zeros(32)"), ("stride", "2")],
+        ONE,
+        [32, 1, 1],
+    )
+    .counters;
+    assert_eq!((c.smem_wavefronts, c.smem_bank_conflicts), (8, 4));
+}
+
+#[test]
+fn vector_errors() {
+    let check =
+        |src: &str| match simt::pipeline::compile(&simt::source::SourceFile::new("t.sk", src)) {
+            Ok(_) => panic!("compiled: {src}"),
+            Err(f) => codes(&f),
+        };
+    // A whole float4 used as a scalar.
+    assert_eq!(
+        check("__global__ void k(float4* a, float* b) { b[0] = a[0]; }"),
+        ["simt::check::type_error"]
+    );
+    // A component that float2 does not have.
+    assert_eq!(
+        check("__global__ void k(float2* a, float* b) { float2 v = a[0]; b[0] = v.z; }"),
+        ["simt::check::unknown_name"]
+    );
+    // make_int4 into a float4.
+    assert_eq!(
+        check("__global__ void k(float4* a) { a[0] = make_int4(1, 2, 3, 4); }"),
+        ["simt::check::type_error"]
+    );
+    // float3 is not supported.
+    assert_eq!(
+        check("__global__ void k(float3* a) { }"),
+        ["simt::check::unsupported"]
+    );
+    // A buffer whose length is not a whole number of float4s.
+    let f = err(
+        "__global__ void k(float4* a) { a[threadIdx.x] = make_float4(0.0f, 0.0f, 0.0f, 0.0f); }",
+        &[("a", "zeros(6)")],
+        Some(ONE),
+        Some([1, 1, 1]),
+    );
+    assert_eq!(codes(&f), ["simt::host::bad_value"]);
+    // Out of bounds counts float4 elements: 8 floats = 2 float4, thread 2 is out.
+    let f = err(
+        "__global__ void k(float4* a) {\n    a[threadIdx.x] = make_float4(0.0f, 0.0f, 0.0f, 0.0f);\n}",
+        &[("a", "zeros(8)")],
+        Some(ONE),
+        Some([3, 1, 1]),
+    );
+    assert_eq!(
+        f.errors[0].inner.to_string(),
+        "out-of-bounds global access: `a[2]` but `a` has 2 elements"
+    );
+}
