@@ -140,3 +140,45 @@ fn vector_errors() {
         "out-of-bounds global access: `a[2]` but `a` has 2 elements"
     );
 }
+
+#[test]
+fn shipped_wide_access_kernels_have_their_counters() {
+    let run = |file: &str| {
+        let src = simt::pipeline::read(std::path::Path::new(&format!(
+            "{}/kernels/{file}",
+            env!("CARGO_MANIFEST_DIR")
+        )))
+        .expect("kernel file");
+        let opts = simt::pipeline::RunOptions {
+            kernel: None,
+            overrides: Default::default(),
+            arg_texts: Vec::new(),
+            dyn_smem: None,
+            max_steps: simt::pipeline::DEFAULT_MAX_STEPS,
+            regs: 32,
+            gpu: simt::gpu::GpuConfig::h100_sxm(),
+            saves: Vec::new(),
+        };
+        let r =
+            simt::pipeline::run(&src, &opts).unwrap_or_else(|f| panic!("{file}: {:?}", f.errors));
+        assert!(r.expects_passed(), "{file}: {:?}", r.expects);
+        r.counters
+    };
+    // The derivations are in each kernel's header.
+    let c = run("float4_copy.sk");
+    assert_eq!(
+        (c.gld_instr, c.gld_sectors, c.gst_instr, c.gst_sectors),
+        (32, 512, 32, 512)
+    );
+    assert_eq!(c.coalescing_efficiency(), 1.0);
+    let c = run("dot_double.sk");
+    assert_eq!((c.gld_instr, c.gld_sectors), (512, 4096));
+    assert_eq!(
+        (c.smem_instr, c.smem_wavefronts, c.smem_bank_conflicts),
+        (1440, 2368, 0)
+    );
+    assert_eq!(
+        (c.gatom_instr, c.gatom_sectors, c.g_bytes_requested),
+        (32, 32, 131328)
+    );
+}
