@@ -40,8 +40,21 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// NVIDIA's occupancy calculator for one launch shape.
+    /// NVIDIA's occupancy calculator for one launch shape; with --blocks the waves, with
+    /// --bytes-per-request the latency hiding (Little's law) of the resident warps.
     Occupancy(OccupancyArgs),
+    /// Amdahl's and Gustafson's speedups for a serial fraction on N processors.
+    Scaling {
+        /// Serial fraction of the work, 0 to 1.
+        #[arg(long)]
+        serial: f64,
+        /// Number of processors (or parallel units).
+        #[arg(long)]
+        procs: f64,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
     /// List the GPU presets and their numbers.
     Gpus {
         /// Print JSON.
@@ -108,6 +121,12 @@ pub struct OccupancyArgs {
     /// Shared-memory carveout preference in percent (default: the calculator's default, all of it).
     #[arg(long)]
     pub carveout: Option<u32>,
+    /// Bytes each warp's memory request moves (e.g. 128 for a coalesced float load): adds latency hiding.
+    #[arg(long)]
+    pub bytes_per_request: Option<f64>,
+    /// Independent memory requests each warp keeps in flight (with --bytes-per-request).
+    #[arg(long, default_value_t = 1.0)]
+    pub in_flight: f64,
     /// GPU model: a preset name or a JSON file.
     #[arg(long, default_value = "h100")]
     pub gpu: String,
@@ -158,7 +177,9 @@ fn load_gpu(name: &str) -> Result<GpuConfig, Failure> {
 pub fn run(cli: Cli) -> ExitCode {
     let json = match &cli.command {
         Command::Run(a) => a.json,
-        Command::Check { json, .. } | Command::Gpus { json } => *json,
+        Command::Check { json, .. } | Command::Gpus { json } | Command::Scaling { json, .. } => {
+            *json
+        }
         Command::Occupancy(a) => a.json,
     };
     let result = match cli.command {
@@ -166,6 +187,11 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Check { file, json } => check_cmd(file, json),
         Command::Occupancy(a) => occupancy_cmd(a),
         Command::Gpus { json } => gpus_cmd(json),
+        Command::Scaling {
+            serial,
+            procs,
+            json,
+        } => scaling_cmd(serial, procs, json),
     };
     match result {
         Ok(code) => ExitCode::from(code),
@@ -299,12 +325,25 @@ fn occupancy_cmd(a: OccupancyArgs) -> Result<u8, Failure> {
     req.carveout_percent = a.carveout;
     let occ = gpu::occupancy(&gpu, &req);
     let waves = a.blocks.map(|b| gpu::waves(&gpu, b, occ.blocks_per_sm));
+    let positive = |x: f64| x.is_finite() && x > 0.0;
+    if a.bytes_per_request.is_some_and(|b| !positive(b)) || !positive(a.in_flight) {
+        return Err(Failure::usage(
+            "--bytes-per-request and --in-flight must be positive",
+            None,
+        ));
+    }
+    let hiding = a
+        .bytes_per_request
+        .map(|b| gpu::latency_hiding(&gpu, f64::from(occ.active_warps), b, a.in_flight));
     if a.json {
         let mut v = json!(occ);
         v["schema"] = json!(report_json::SCHEMA);
         v["gpu"] = json!(gpu.name);
         if let Some(w) = &waves {
             v["waves"] = json!(w);
+        }
+        if let Some(h) = &hiding {
+            v["latency_hiding"] = json!(h);
         }
         emit(&format!("{v}\n"));
     } else {
@@ -348,6 +387,14 @@ fn occupancy_cmd(a: OccupancyArgs) -> Result<u8, Failure> {
                 w.overall_utilisation * 100.0
             ));
         }
+        if let Some(h) = &hiding {
+            s.push_str(&format!(
+                "latency hiding: {:.0} B in flight per SM of {:.0} B needed → {:.1}% of the bandwidth reachable\n",
+                h.have_bytes,
+                h.need_bytes,
+                h.fraction * 100.0
+            ));
+        }
         emit(&s);
     }
     Ok(if occ.cannot_launch.is_some() {
@@ -355,6 +402,27 @@ fn occupancy_cmd(a: OccupancyArgs) -> Result<u8, Failure> {
     } else {
         0
     })
+}
+
+fn scaling_cmd(serial: f64, procs: f64, json: bool) -> Result<u8, Failure> {
+    if !(0.0..=1.0).contains(&serial) || !procs.is_finite() || procs < 1.0 {
+        return Err(Failure::usage(
+            "--serial must be between 0 and 1 and --procs at least 1",
+            None,
+        ));
+    }
+    let (a, g) = (gpu::amdahl(serial, procs), gpu::gustafson(serial, procs));
+    if json {
+        emit(&format!(
+            "{}\n",
+            json!({"schema": report_json::SCHEMA, "serial": serial, "procs": procs, "amdahl": a, "gustafson": g})
+        ));
+    } else {
+        emit(&format!(
+            "serial fraction {serial}, {procs} processors\namdahl    {a:.3}× (fixed problem size)\ngustafson {g:.3}× (problem grows with processors)\n"
+        ));
+    }
+    Ok(0)
 }
 
 fn gpus_cmd(json: bool) -> Result<u8, Failure> {

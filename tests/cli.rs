@@ -197,3 +197,34 @@ fn check_occupancy_and_gpus() {
     assert_eq!(code, 0);
     assert!(out.contains("H100"), "{out}");
 }
+
+#[test]
+fn latency_hiding_and_scaling_are_reachable() {
+    // 256 threads at 64 registers: 2048 registers per warp, 16384 / 2048 = 8 warps per
+    // sub-partition × 4 = 32 warps → 4 blocks. Little's law: 3.35e12 B/s / 132 SMs × 500 ns =
+    // 12689 B needed per SM; 32 warps × 128 B = 4096 B in flight → 32.3 %.
+    let (code, out, _) = simt(&[
+        "occupancy",
+        "--threads",
+        "256",
+        "--regs",
+        "64",
+        "--bytes-per-request",
+        "128",
+        "--json",
+    ]);
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+    assert_eq!(v["blocks_per_sm"], 4);
+    let f = v["latency_hiding"]["fraction"].as_f64().expect("fraction");
+    assert!((f - 4096.0 / (3.35e12 / 132.0 * 500e-9)).abs() < 1e-12);
+    // Amdahl 1 / (0.05 + 0.95 / 132) = 17.483; Gustafson 0.05 + 0.95 × 132 = 125.45.
+    let (code, out, _) = simt(&["scaling", "--serial", "0.05", "--procs", "132", "--json"]);
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+    assert!((v["amdahl"].as_f64().expect("amdahl") - 1.0 / (0.05 + 0.95 / 132.0)).abs() < 1e-12);
+    assert!((v["gustafson"].as_f64().expect("gustafson") - 125.45).abs() < 1e-9);
+    let (code, _, err) = simt(&["scaling", "--serial", "1.5", "--procs", "2"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--serial must be between 0 and 1"), "{err}");
+}

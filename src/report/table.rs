@@ -131,6 +131,9 @@ pub fn render(r: &Report) -> String {
             rt.waves.waves,
             rt.effective_bw / r.gpu.mem_bw * 100.0
         );
+        for a in &rt.assumptions {
+            let _ = writeln!(s, "            assumes {a}");
+        }
     }
     if !r.expects.is_empty() {
         let _ = writeln!(s, "expect");
