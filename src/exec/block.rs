@@ -3,6 +3,7 @@
 use super::counters::InstCounters;
 use super::error::RunError;
 use super::memory::{self, with_data, BufData};
+use super::probe::WarpAccess;
 use super::race::{History, Race, RaceKind};
 use super::regs::{self, fill, map1, map2, map3, select, Lane, Lanes, RegFile};
 use super::{atomic, warp, Buffer, LaunchConfig};
@@ -176,6 +177,12 @@ pub(crate) struct BlockRunner<'a> {
     pub(crate) races: Vec<Race>,
     /// Warp instructions issued so far (for `--max-steps`).
     pub(crate) steps: u64,
+    /// Per instruction: the first warp's lanes of a memory instruction (for lane maps).
+    pub(crate) first_access: Vec<Option<WarpAccess>>,
+    /// Per instruction: whether this barrier separated conflicting accesses of two warps.
+    pub(crate) barrier_protects: Vec<bool>,
+    /// The barrier that began the current epoch of this block.
+    last_barrier: Option<usize>,
 }
 
 impl<'a> BlockRunner<'a> {
@@ -234,6 +241,9 @@ impl<'a> BlockRunner<'a> {
             counters: vec![InstCounters::default(); ir.insts.len()],
             races: Vec::new(),
             steps: 0,
+            first_access: vec![None; ir.insts.len()],
+            barrier_protects: vec![false; ir.insts.len()],
+            last_barrier: None,
         }
     }
 
@@ -265,6 +275,7 @@ impl<'a> BlockRunner<'a> {
         }
         self.epoch += 1;
         self.local_epoch = 0;
+        self.last_barrier = None;
         let insts = &self.ir.insts;
         let mut pc = 0usize;
         while pc < insts.len() {
@@ -556,6 +567,7 @@ impl<'a> BlockRunner<'a> {
         self.counters[pc].barriers += 1;
         self.epoch += 1;
         self.local_epoch += 1;
+        self.last_barrier = Some(pc);
         Ok(())
     }
 
@@ -814,6 +826,10 @@ impl<'a> BlockRunner<'a> {
 
     /// Sectors (global) or wavefronts (shared) of one memory instruction, warp by warp.
     fn account(&mut self, pc: usize, space: Space, size: u32, access: Access) {
+        if self.first_access[pc].is_none() {
+            self.first_access[pc] =
+                WarpAccess::capture(self.block, space, size, &self.idx, &self.mask);
+        }
         let c = &mut self.counters[pc];
         for (ix, m) in self.idx.chunks(32).zip(self.mask.chunks(32)) {
             if !m.iter().any(|&x| x) {
@@ -858,11 +874,17 @@ impl<'a> BlockRunner<'a> {
     fn track(&mut self, pc: usize, s: u32, is_store: bool) -> Option<Race> {
         let arr = &mut self.shared[s as usize];
         let mut first = None;
+        // Only until the barrier is known to protect something: keeps the common case one branch.
+        let barrier = self.last_barrier.filter(|&b| !self.barrier_protects[b]);
+        let mut crossed = false;
         for (lane, (&m, &i)) in self.mask.iter().zip(&self.idx).enumerate() {
             if !m {
                 continue;
             }
             let warp = (lane / 32) as u32;
+            if barrier.is_some() && !crossed {
+                crossed = arr.history.crosses(i as usize, warp, self.epoch, is_store);
+            }
             let h = if is_store {
                 arr.history.write(i as usize, warp, self.epoch, pc as u32)
             } else {
@@ -873,6 +895,9 @@ impl<'a> BlockRunner<'a> {
                     first = Some((h, i, warp));
                 }
             }
+        }
+        if let (Some(b), true) = (barrier, crossed) {
+            self.barrier_protects[b] = true;
         }
         first.map(|((kind, other_warp, other_inst), index, warp)| Race {
             kind,

@@ -5,6 +5,7 @@ mod block;
 mod counters;
 mod error;
 mod memory;
+mod probe;
 mod race;
 mod regs;
 mod warp;
@@ -12,6 +13,7 @@ mod warp;
 pub use counters::{Counters, InstCounters};
 pub use error::RunError;
 pub use memory::BufData;
+pub use probe::WarpAccess;
 pub use race::{Race, RaceKind};
 
 use crate::ir::KernelIr;
@@ -77,6 +79,10 @@ pub struct Outcome {
     pub per_inst: Vec<InstCounters>,
     /// The first races, described.
     pub races: Vec<Race>,
+    /// Per instruction: the first warp's lanes of each memory instruction that ran.
+    pub first_access: Vec<Option<WarpAccess>>,
+    /// Per instruction: whether a barrier separated conflicting accesses of two warps in some block.
+    pub barrier_protects: Vec<bool>,
 }
 
 /// Runs every block of the grid in order. The first trap stops the launch.
@@ -108,5 +114,7 @@ pub fn launch(ir: &KernelIr, cfg: &LaunchConfig, args: &mut Args) -> Result<Outc
         counters,
         per_inst: runner.counters,
         races: runner.races,
+        first_access: runner.first_access,
+        barrier_protects: runner.barrier_protects,
     })
 }

@@ -72,6 +72,18 @@ impl History {
         }
     }
 
+    /// Whether `warp`'s access of element `e` in `epoch` conflicts with another warp's access in the
+    /// epoch before: the barrier between the two epochs is what keeps them apart.
+    #[inline]
+    pub(crate) fn crosses(&self, e: usize, warp: u32, epoch: u64, is_store: bool) -> bool {
+        let prev = epoch - 1;
+        let written = self.write_epoch[e] == prev && self.writer[e] != warp;
+        let read = is_store
+            && self.read_epoch[e] == prev
+            && (self.many_readers[e] || self.reader[e] != warp);
+        written || read
+    }
+
     /// Records a read of element `e` by `warp`; returns a RAW hazard if another warp wrote it this epoch.
     #[inline]
     pub(crate) fn read(&mut self, e: usize, warp: u32, epoch: u64, inst: u32) -> Option<Hazard> {
@@ -143,5 +155,22 @@ mod tests {
             h.write(2, 0, 3, 21),
             Some((RaceKind::WriteAfterRead, 1, 20))
         );
+    }
+
+    #[test]
+    fn crossing_a_barrier_needs_another_warp_in_the_epoch_before() {
+        let mut h = History::new(2);
+        assert_eq!(h.write(0, 0, 1, 10), None);
+        // Epoch 2: warp 1 reads what warp 0 wrote in epoch 1 (RAW across the barrier).
+        assert!(h.crosses(0, 1, 2, false));
+        // Warp 0 reading its own write: the barrier is not needed for it.
+        assert!(!h.crosses(0, 0, 2, false));
+        // Two epochs later the write is no longer in the epoch just before.
+        assert!(!h.crosses(0, 1, 3, false));
+        // Warp 1 read element 1 in epoch 4; warp 0 overwrites it in epoch 5 (WAR across).
+        assert_eq!(h.read(1, 1, 4, 11), None);
+        assert!(h.crosses(1, 0, 5, true));
+        // A read after another warp's read is no hazard.
+        assert!(!h.crosses(1, 0, 5, false));
     }
 }
