@@ -1,29 +1,63 @@
 //! Command-line interface: clap definitions, flags turned into options once, output and exit codes.
 
+mod compare;
+mod docs;
+mod insight;
+mod sweep;
+
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Args as ClapArgs, Parser, Subcommand};
+use clap::{Args as ClapArgs, Parser, Subcommand, ValueEnum};
 use miette::{Diagnostic, GraphicalReportHandler, GraphicalTheme};
 use serde_json::json;
 
 use crate::gpu::{self, GpuConfig, OccupancyRequest};
 use crate::host::{ArgValue, Overrides};
 use crate::pipeline::{self, Failure, RunOptions, EXIT_RUN, EXIT_USAGE};
-use crate::report::{json as report_json, table};
+use crate::report::json as report_json;
+use crate::report::style::Paint;
 
 const EXIT_CODES: &str =
     "Exit status: 0 success; 1 the kernel failed at run time (out of bounds, divergent barrier, \
-division by zero, step limit, failed expect); 2 usage, file, parse or type error.";
+division by zero, step limit, failed expect) or a gate (--max, --min, --deny) failed; \
+2 usage, file, parse or type error.";
 
 /// A paper GPU: run a CUDA kernel on the CPU and see what a profiler on an H100 would show.
 #[derive(Debug, Parser)]
 #[command(name = "simt", version, about, after_help = EXIT_CODES)]
 pub struct Cli {
+    /// Colour in the output: auto (when the output is a terminal and NO_COLOR is not set), always, never.
+    #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto)]
+    pub color: ColorChoice,
     /// What to do.
     #[command(subcommand)]
     pub command: Command,
+}
+
+/// `--color`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ColorChoice {
+    /// Colour when the stream is a terminal and `NO_COLOR` is unset or empty.
+    Auto,
+    /// Always colour (overrides `NO_COLOR`).
+    Always,
+    /// Never colour.
+    Never,
+}
+
+impl ColorChoice {
+    /// Whether to colour a stream that is (`is_terminal`) or is not a terminal.
+    pub fn enabled(self, is_terminal: bool) -> bool {
+        match self {
+            ColorChoice::Always => true,
+            ColorChoice::Never => false,
+            ColorChoice::Auto => {
+                is_terminal && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+            }
+        }
+    }
 }
 
 /// The subcommands.
@@ -40,6 +74,12 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Run every combination of block sizes, argument values and GPUs; one row each, the best marked.
+    #[command(after_help = EXIT_CODES)]
+    Sweep(sweep::SweepArgs),
+    /// Run two kernels (two files, or two kernels of one file) with the same launch, side by side.
+    #[command(after_help = EXIT_CODES)]
+    Compare(compare::CompareArgs),
     /// NVIDIA's occupancy calculator for one launch shape; with --blocks the waves, with
     /// --bytes-per-request the latency hiding (Little's law) of the resident warps.
     Occupancy(OccupancyArgs),
@@ -60,6 +100,17 @@ pub enum Command {
         /// Print JSON.
         #[arg(long)]
         json: bool,
+    },
+    /// Print a shell completion script (e.g. `simt completions bash > /etc/bash_completion.d/simt`).
+    Completions {
+        /// The shell.
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page (roff), or write one page per subcommand into a directory.
+    Man {
+        /// Write simt.1, simt-run.1, ... into this directory instead.
+        #[arg(long)]
+        dir: Option<PathBuf>,
     },
 }
 
@@ -101,6 +152,9 @@ pub struct RunArgs {
     /// Seed for `rand` and `randint`.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
+    /// Per-line counters, hints' lane maps and performance gates.
+    #[command(flatten)]
+    pub insight: insight::InsightArgs,
 }
 
 /// `simt occupancy` flags.
@@ -177,13 +231,21 @@ fn load_gpu(name: &str) -> Result<GpuConfig, Failure> {
 pub fn run(cli: Cli) -> ExitCode {
     let json = match &cli.command {
         Command::Run(a) => a.json,
+        Command::Sweep(a) => a.json,
+        Command::Compare(a) => a.json,
         Command::Check { json, .. } | Command::Gpus { json } | Command::Scaling { json, .. } => {
             *json
         }
         Command::Occupancy(a) => a.json,
+        Command::Completions { .. } | Command::Man { .. } => false,
+    };
+    let paint = Paint {
+        on: cli.color.enabled(std::io::stdout().is_terminal()),
     };
     let result = match cli.command {
-        Command::Run(a) => run_cmd(a),
+        Command::Run(a) => run_cmd(a, paint),
+        Command::Sweep(a) => sweep::sweep_cmd(a, paint),
+        Command::Compare(a) => compare::compare_cmd(a, paint),
         Command::Check { file, json } => check_cmd(file, json),
         Command::Occupancy(a) => occupancy_cmd(a),
         Command::Gpus { json } => gpus_cmd(json),
@@ -192,11 +254,13 @@ pub fn run(cli: Cli) -> ExitCode {
             procs,
             json,
         } => scaling_cmd(serial, procs, json),
+        Command::Completions { shell } => docs::completions(shell),
+        Command::Man { dir } => docs::man(dir),
     };
     match result {
         Ok(code) => ExitCode::from(code),
         Err(f) => {
-            report_failure(&f, json);
+            report_failure(&f, json, cli.color);
             ExitCode::from(f.exit)
         }
     }
@@ -208,16 +272,50 @@ fn emit(text: &str) {
     let _ = out.write_all(text.as_bytes()).and_then(|()| out.flush());
 }
 
-fn run_cmd(a: RunArgs) -> Result<u8, Failure> {
+fn run_cmd(a: RunArgs, paint: Paint) -> Result<u8, Failure> {
+    let gates = a.insight.gates()?;
     let gpu = load_gpu(&a.gpu)?;
+    let (overrides, arg_texts) = overrides(a.grid, a.block, &a.args, a.seed)?;
+    let mut saves = Vec::new();
+    for s in &a.saves {
+        let Some((name, path)) = s.split_once('=') else {
+            return Err(Failure::usage(
+                format!("--save `{s}` is not NAME=PATH.npy"),
+                None,
+            ));
+        };
+        saves.push((name.trim().to_string(), PathBuf::from(path)));
+    }
+    let src = pipeline::read(&a.file)?;
+    let opts = RunOptions {
+        kernel: a.kernel,
+        overrides,
+        arg_texts,
+        dyn_smem: a.dyn_smem,
+        max_steps: a.max_steps,
+        regs: a.regs,
+        gpu,
+        saves,
+    };
+    let report = pipeline::run(&src, &opts)?;
+    insight::output(&report, &a.insight, &gates, a.json, paint)
+}
+
+/// `--grid`, `--block`, `--seed` and the `--arg NAME=VALUE`s as overrides, with each value's text.
+fn overrides(
+    grid: Option<[u32; 3]>,
+    block: Option<[u32; 3]>,
+    args: &[String],
+    seed: u64,
+) -> Result<(Overrides, Vec<String>), Failure> {
     let mut overrides = Overrides {
-        grid: a.grid,
-        block: a.block,
-        seed: a.seed,
+        grid,
+        block,
+        seed,
         ..Overrides::default()
     };
     let mut arg_texts = Vec::new();
-    for (i, text) in a.args.iter().enumerate() {
+    for (i, text) in args.iter().enumerate() {
         let Some((name, value)) = text.split_once('=') else {
             return Err(Failure::usage(
                 format!("--arg `{text}` is not NAME=VALUE"),
@@ -245,34 +343,7 @@ fn run_cmd(a: RunArgs) -> Result<u8, Failure> {
         overrides.args.push((name.to_string(), value, i));
         arg_texts.push(value_text(text));
     }
-    let mut saves = Vec::new();
-    for s in &a.saves {
-        let Some((name, path)) = s.split_once('=') else {
-            return Err(Failure::usage(
-                format!("--save `{s}` is not NAME=PATH.npy"),
-                None,
-            ));
-        };
-        saves.push((name.trim().to_string(), PathBuf::from(path)));
-    }
-    let src = pipeline::read(&a.file)?;
-    let opts = RunOptions {
-        kernel: a.kernel,
-        overrides,
-        arg_texts,
-        dyn_smem: a.dyn_smem,
-        max_steps: a.max_steps,
-        regs: a.regs,
-        gpu,
-        saves,
-    };
-    let report = pipeline::run(&src, &opts)?;
-    if a.json {
-        emit(&format!("{}\n", report_json::to_json(&report)));
-    } else {
-        emit(&table::render(&report));
-    }
-    Ok(if report.expects_passed() { 0 } else { EXIT_RUN })
+    Ok((overrides, arg_texts))
 }
 
 /// The value part of `NAME=VALUE`, which is what an `--arg` diagnostic shows.
@@ -454,8 +525,8 @@ fn gpus_cmd(json: bool) -> Result<u8, Failure> {
 }
 
 /// Renders diagnostics on stderr, and with `--json` also as one object on stdout.
-fn report_failure(f: &Failure, json: bool) {
-    let theme = if std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none() {
+fn report_failure(f: &Failure, json: bool, color: ColorChoice) {
+    let theme = if color.enabled(std::io::stderr().is_terminal()) {
         GraphicalTheme::unicode()
     } else {
         GraphicalTheme::unicode_nocolor()

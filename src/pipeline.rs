@@ -294,5 +294,7 @@ pub fn run(src: &SourceFile, opts: &RunOptions) -> Result<Report, Failure> {
         smem_per_block,
         regs_per_thread: opts.regs,
     };
-    Ok(Report::new(src, &ir, &outcome, &opts.gpu, info, expects))
+    Ok(Report::new(
+        src, kernel, &ir, &outcome, &opts.gpu, info, expects,
+    ))
 }

@@ -21,12 +21,19 @@
 //! - `time_refined`: occupancy-aware estimate with its `assumptions`, or `{"error": "..."}`.
 //! - `occupancy`: `blocks_per_sm`, `active_warps`, `occupancy`, `limiter`, `limiters`, `limits`, ...
 //! - `expects`: `[{text, passed, detail}]`; `ok`: whether every expect passed.
+//! - `lines`: per source line that issued, `{line, source, ideal_sectors, ideal_wavefronts}` and every
+//!   counter name of `counters` except `blocks` and `threads`; each counter sums to its total.
+//! - `barriers`: `[{line, executions, protects}]`; `protects: false` means possibly redundant.
+//! - `hints`: `[{rule, line, message}]` (rules in `report::hints`).
+//! - `races[].barrier_after_line`, `races[].fix`: where a `__syncthreads()` would separate the accesses.
+//! - With `--map LINE`: `lane_map` (see `report::lanemap`); with gates: `gates`, `gates_ok`.
 //!
 //! Errors are `{"schema": 1, "error": {code, message, file, line, column, label, help}, "errors": [...]}`.
 
 use serde_json::{json, Value};
 
-use super::Report;
+use super::{lines, Report};
+use crate::exec::Counters;
 
 /// The schema version of the JSON output.
 pub const SCHEMA: u32 = 1;
@@ -41,17 +48,40 @@ pub fn to_json(r: &Report) -> Value {
         "gpu": r.gpu.name,
         "launch": r.launch,
         "counters": c,
-        "derived": {
-            "dram_bytes": c.dram_bytes(),
-            "coalescing_efficiency": c.coalescing_efficiency(),
-            "simt_efficiency": c.simt_efficiency(),
-            "bank_conflict_factor": c.bank_conflict_factor(),
-            "sectors_per_request": c.sectors_per_request(),
-            "sectors_per_load": c.sectors_per_load(),
-            "sectors_per_store": c.sectors_per_store(),
-            "branch_efficiency": c.branch_efficiency(),
+        "derived": derived(c),
+        "ncu": ncu(c),
+        "races": r.races,
+        "time": r.time,
+        "time_refined": match &r.refined {
+            Ok(t) => json!(t),
+            Err(e) => json!({ "error": e }),
         },
-        "ncu": {
+        "occupancy": r.occupancy,
+        "expects": r.expects,
+        "ok": r.expects_passed(),
+        "lines": lines::to_json(&r.lines),
+        "barriers": r.barriers,
+        "hints": r.hints,
+    })
+}
+
+/// The `derived` object: ratios of the counters.
+pub fn derived(c: &Counters) -> Value {
+    json!({
+        "dram_bytes": c.dram_bytes(),
+        "coalescing_efficiency": c.coalescing_efficiency(),
+        "simt_efficiency": c.simt_efficiency(),
+        "bank_conflict_factor": c.bank_conflict_factor(),
+        "sectors_per_request": c.sectors_per_request(),
+        "sectors_per_load": c.sectors_per_load(),
+        "sectors_per_store": c.sectors_per_store(),
+        "branch_efficiency": c.branch_efficiency(),
+    })
+}
+
+/// The `ncu` object: the counters under Nsight Compute metric names.
+pub fn ncu(c: &Counters) -> Value {
+    json!({
             "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum": c.gld_instr,
             "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum": c.gld_sectors,
             "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum": c.gst_instr,
@@ -65,15 +95,5 @@ pub fn to_json(r: &Report) -> Value {
             "smsp__thread_inst_executed_per_inst_executed.ratio": c.simt_efficiency() * 32.0,
             "smsp__sass_average_branch_targets_threads_uniform.pct": c.branch_efficiency() * 100.0,
             "dram__bytes.sum": c.dram_bytes(),
-        },
-        "races": r.races,
-        "time": r.time,
-        "time_refined": match &r.refined {
-            Ok(t) => json!(t),
-            Err(e) => json!({ "error": e }),
-        },
-        "occupancy": r.occupancy,
-        "expects": r.expects,
-        "ok": r.expects_passed(),
     })
 }

@@ -1,18 +1,28 @@
 //! The result of a run as plain data, rendered for people (`table`) or scripts (`json`).
 
+pub mod barriers;
+pub mod gates;
+pub mod hints;
 pub mod json;
+pub mod lanemap;
+pub mod lines;
+pub mod style;
 pub mod table;
 
 use serde::Serialize;
 
+use crate::check::typed::Kernel;
 use crate::exec::{Counters, Outcome, Race, RaceKind};
 use crate::gpu::{
     estimate_time, refined_time, Occupancy, RefinedInputs, RefinedTime, TimeEstimate, TimeInputs,
 };
 use crate::gpu::{occupancy, GpuConfig, OccupancyRequest};
 use crate::host::ExpectResult;
-use crate::ir::KernelIr;
+use crate::ir::{KernelIr, Space};
 use crate::source::SourceFile;
+use barriers::BarrierView;
+use hints::Hint;
+use lines::{InstStat, LineStat, Op};
 
 /// The launch as it ran.
 #[derive(Clone, Debug, Serialize)]
@@ -43,6 +53,10 @@ pub struct RaceView {
     pub other_line: usize,
     /// The source of this access's line.
     pub source: String,
+    /// The line after which a `__syncthreads()` would separate the two accesses (`None`: no barrier helps).
+    pub barrier_after_line: Option<usize>,
+    /// Where the barrier goes, in words.
+    pub fix: String,
 }
 
 impl RaceView {
@@ -94,12 +108,25 @@ pub struct Report {
     pub refined: Result<RefinedTime, String>,
     /// `expect` results.
     pub expects: Vec<ExpectResult>,
+    /// The kernel file.
+    pub source: SourceFile,
+    /// First and last line of the kernel's definition.
+    pub kernel_lines: (usize, usize),
+    /// The instructions that issued, with their events.
+    pub insts: Vec<InstStat>,
+    /// Per-line counters; they add up to the totals.
+    pub lines: Vec<LineStat>,
+    /// Each `__syncthreads()` that ran and whether it kept two warps' accesses apart.
+    pub barriers: Vec<BarrierView>,
+    /// Advice derived from the counters.
+    pub hints: Vec<Hint>,
 }
 
 impl Report {
     /// Builds a report from a finished launch.
     pub fn new(
         src: &SourceFile,
+        kernel: &Kernel,
         ir: &KernelIr,
         outcome: &Outcome,
         gpu: &GpuConfig,
@@ -133,14 +160,22 @@ impl Report {
         let races = outcome
             .races
             .iter()
-            .map(|r| RaceView {
-                race: r.clone(),
-                line: line(r.inst),
-                other_line: line(r.other_inst),
-                source: src.line_text(line(r.inst)).to_string(),
+            .map(|r| {
+                let (barrier_after_line, fix) =
+                    barriers::race_fix(r, line(r.inst), line(r.other_inst));
+                RaceView {
+                    race: r.clone(),
+                    line: line(r.inst),
+                    other_line: line(r.other_inst),
+                    source: src.line_text(line(r.inst)).to_string(),
+                    barrier_after_line,
+                    fix,
+                }
             })
             .collect();
-        Report {
+        let insts = inst_stats(src, kernel, ir, outcome);
+        let lines = lines::per_line(&insts, |n| src.line_text(n).to_string());
+        let mut report = Report {
             file: src.name().to_string(),
             kernel: ir.name.clone(),
             gpu: gpu.clone(),
@@ -151,11 +186,70 @@ impl Report {
             occupancy: occ,
             refined,
             expects,
-        }
+            source: src.clone(),
+            kernel_lines: (
+                src.line_of(kernel.span.start),
+                src.line_of(kernel.span.end.saturating_sub(1)),
+            ),
+            barriers: barriers::barriers(&insts, &outcome.barrier_protects),
+            insts,
+            lines,
+            hints: Vec::new(),
+        };
+        report.hints = hints::hints(&report);
+        report
     }
 
     /// Whether every `expect` held.
     pub fn expects_passed(&self) -> bool {
         self.expects.iter().all(|e| e.passed)
     }
+}
+
+/// The instructions that issued at least once, with their line, text, array and first warp.
+fn inst_stats(
+    src: &SourceFile,
+    kernel: &Kernel,
+    ir: &KernelIr,
+    outcome: &Outcome,
+) -> Vec<InstStat> {
+    ir.insts
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| outcome.per_inst[*i] != Default::default())
+        .map(|(i, inst)| {
+            let span = ir.spans[i];
+            let (array, dims) = match inst {
+                crate::ir::Inst::Load { space, .. } | crate::ir::Inst::Store { space, .. } => {
+                    match *space {
+                        Space::Global(p) => (
+                            kernel.params.get(p as usize).map(|p| p.name.clone()),
+                            Vec::new(),
+                        ),
+                        Space::Shared(s) => match kernel.shared.get(s as usize) {
+                            Some(a) => (Some(a.name.clone()), a.dims.clone()),
+                            None => (None, Vec::new()),
+                        },
+                    }
+                }
+                _ => (None, Vec::new()),
+            };
+            InstStat {
+                index: i,
+                line: src.line_of(span.start),
+                op: Op::of(inst),
+                text: src
+                    .slice(span)
+                    .lines()
+                    .next()
+                    .unwrap_or("")
+                    .trim()
+                    .to_string(),
+                array,
+                dims,
+                counters: outcome.per_inst[i],
+                access: outcome.first_access.get(i).cloned().flatten(),
+            }
+        })
+        .collect()
 }

@@ -93,6 +93,7 @@ pub fn render(r: &Report) -> String {
         for race in &r.races {
             let _ = writeln!(s, "  - {}", race.describe());
             let _ = writeln!(s, "      {:>4} | {}", race.line, race.source);
+            let _ = writeln!(s, "      fix: {}", race.fix);
         }
     }
     let o = &r.occupancy;

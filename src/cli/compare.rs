@@ -1,0 +1,215 @@
+//! `simt compare`: two kernels with the same launch flags, counters and estimates side by side.
+
+use std::path::PathBuf;
+
+use clap::Args as ClapArgs;
+use serde_json::{json, Value};
+
+use super::{emit, load_gpu, overrides, parse_dim};
+use crate::gpu::GpuConfig;
+use crate::pipeline::{self, Failure, RunOptions, EXIT_RUN};
+use crate::report::style::{Paint, Tone};
+use crate::report::{json as report_json, Report};
+
+/// `simt compare` flags.
+#[derive(Debug, ClapArgs)]
+pub struct CompareArgs {
+    /// `A.sk B.sk`, or one file with two `--kernel`s.
+    #[arg(required = true, num_args = 1..=2, value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+    /// Kernel names: one for both files, one per file (A then B), or two kernels of one file.
+    #[arg(long = "kernel", value_name = "NAME")]
+    pub kernels: Vec<String>,
+    /// Grid size for both (overrides the launch sections).
+    #[arg(long, value_parser = parse_dim)]
+    pub grid: Option<[u32; 3]>,
+    /// Block size for both (overrides the launch sections).
+    #[arg(long, value_parser = parse_dim)]
+    pub block: Option<[u32; 3]>,
+    /// Set a parameter or host variable of both: NAME=VALUE.
+    #[arg(long = "arg", value_name = "NAME=VALUE")]
+    pub args: Vec<String>,
+    /// GPU model.
+    #[arg(long, default_value = "h100")]
+    pub gpu: String,
+    /// Print one JSON object: `a`, `b` and `ratios` (B / A).
+    #[arg(long)]
+    pub json: bool,
+    /// Bytes of `extern __shared__` memory per block.
+    #[arg(long)]
+    pub dyn_smem: Option<u64>,
+    /// Registers per thread assumed by the occupancy calculator.
+    #[arg(long, default_value_t = 32)]
+    pub regs: u32,
+    /// Stop after this many warp instructions.
+    #[arg(long, default_value_t = pipeline::DEFAULT_MAX_STEPS)]
+    pub max_steps: u64,
+    /// Seed for `rand` and `randint`.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+}
+
+/// The two (file, kernel) pairs the flags name.
+fn sides(a: &CompareArgs) -> Result<[(PathBuf, Option<String>); 2], Failure> {
+    let k = |i: usize| a.kernels.get(i).cloned();
+    match (a.files.as_slice(), a.kernels.len()) {
+        ([f, g], 0) => Ok([(f.clone(), None), (g.clone(), None)]),
+        ([f, g], 1) => Ok([(f.clone(), k(0)), (g.clone(), k(0))]),
+        ([f, g], 2) => Ok([(f.clone(), k(0)), (g.clone(), k(1))]),
+        ([f], 2) => Ok([(f.clone(), k(0)), (f.clone(), k(1))]),
+        _ => Err(Failure::usage(
+            format!(
+                "compare needs two kernels: got {} file(s) and {} --kernel",
+                a.files.len(),
+                a.kernels.len()
+            ),
+            Some(
+                "simt compare A.sk B.sk, or simt compare FILE.sk --kernel one --kernel two".into(),
+            ),
+        )),
+    }
+}
+
+/// The metrics compared, as (name, value) in display order.
+fn metrics(r: &Report) -> Vec<(&'static str, f64)> {
+    let c = &r.counters;
+    let mut m = vec![
+        ("warp_instr", c.warp_instr as f64),
+        ("active_lane_slots", c.active_lane_slots as f64),
+        ("gld_instr", c.gld_instr as f64),
+        ("gld_sectors", c.gld_sectors as f64),
+        ("gst_instr", c.gst_instr as f64),
+        ("gst_sectors", c.gst_sectors as f64),
+        ("g_bytes_requested", c.g_bytes_requested as f64),
+        ("dram_bytes", c.dram_bytes() as f64),
+        ("sectors_per_request", c.sectors_per_request()),
+        ("coalescing_efficiency", c.coalescing_efficiency()),
+        ("smem_instr", c.smem_instr as f64),
+        ("smem_wavefronts", c.smem_wavefronts as f64),
+        ("smem_bank_conflicts", c.smem_bank_conflicts as f64),
+        ("branches", c.branches as f64),
+        ("divergent", c.divergent as f64),
+        ("simt_efficiency", c.simt_efficiency()),
+        ("barriers", c.barriers as f64),
+        ("race_count", c.race_count as f64),
+        ("occupancy", r.occupancy.occupancy),
+        ("time_us", r.time.t * 1e6),
+    ];
+    if let Ok(t) = &r.refined {
+        m.push(("time_refined_us", t.t * 1e6));
+    }
+    m
+}
+
+/// B / A, or `None` when A is 0.
+fn ratio(a: f64, b: f64) -> Option<f64> {
+    (a != 0.0).then(|| b / a)
+}
+
+fn side_json(r: &Report) -> Value {
+    let v = report_json::to_json(r);
+    json!({
+        "file": r.file,
+        "kernel": r.kernel,
+        "launch": r.launch,
+        "counters": v["counters"],
+        "derived": v["derived"],
+        "time": v["time"],
+        "time_refined": v["time_refined"],
+        "occupancy": v["occupancy"],
+        "ok": r.expects_passed(),
+    })
+}
+
+fn number(v: f64) -> String {
+    if v.fract() == 0.0 && v.abs() < 1e15 {
+        format!("{}", v as i64)
+    } else {
+        format!("{v:.3}")
+    }
+}
+
+pub(super) fn compare_cmd(a: CompareArgs, paint: Paint) -> Result<u8, Failure> {
+    let sides = sides(&a)?;
+    let gpu: GpuConfig = load_gpu(&a.gpu)?;
+    let (overrides, arg_texts) = overrides(a.grid, a.block, &a.args, a.seed)?;
+    let mut reports = Vec::new();
+    for (file, kernel) in sides {
+        let src = pipeline::read(&file)?;
+        let opts = RunOptions {
+            kernel,
+            overrides: overrides.clone(),
+            arg_texts: arg_texts.clone(),
+            dyn_smem: a.dyn_smem,
+            max_steps: a.max_steps,
+            regs: a.regs,
+            gpu: gpu.clone(),
+            saves: Vec::new(),
+        };
+        reports.push(pipeline::run(&src, &opts)?);
+    }
+    let (ra, rb) = (&reports[0], &reports[1]);
+    let (ma, mb) = (metrics(ra), metrics(rb));
+    if a.json {
+        let ratios: serde_json::Map<String, Value> = ma
+            .iter()
+            .zip(&mb)
+            .map(|((n, x), (_, y))| (n.to_string(), json!(ratio(*x, *y))))
+            .collect();
+        emit(&format!(
+            "{}\n",
+            json!({"schema": report_json::SCHEMA, "gpu": gpu.name, "a": side_json(ra), "b": side_json(rb), "ratios": ratios})
+        ));
+    } else {
+        let mut s = format!(
+            "simt compare on {}\n  A  {} ({})  grid {:?} block {:?}\n  B  {} ({})  grid {:?} block {:?}\n",
+            gpu.name,
+            ra.kernel,
+            ra.file,
+            ra.launch.grid,
+            ra.launch.block,
+            rb.kernel,
+            rb.file,
+            rb.launch.grid,
+            rb.launch.block
+        );
+        s.push_str(&format!(
+            "\n  {:<24}{:>16}{:>16}{:>10}\n",
+            "metric", "A", "B", "B/A"
+        ));
+        for ((name, x), (_, y)) in ma.iter().zip(&mb) {
+            let (r, tone) = match ratio(*x, *y) {
+                Some(r) if (r - 1.0).abs() < 1e-9 => ("1.00".to_string(), Tone::Plain),
+                Some(r) => (format!("{r:.2}"), Tone::Bold),
+                None if *y == 0.0 => ("=".to_string(), Tone::Plain),
+                None => ("new".to_string(), Tone::Bold),
+            };
+            s.push_str(&format!(
+                "  {:<24}{:>16}{:>16}{}\n",
+                name,
+                number(*x),
+                number(*y),
+                paint.cell(&r, 10, tone)
+            ));
+        }
+        emit(&s);
+    }
+    Ok(if ra.expects_passed() && rb.expects_passed() {
+        0
+    } else {
+        EXIT_RUN
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ratio_is_b_over_a_and_undefined_for_zero() {
+        assert_eq!(ratio(4.0, 32.0), Some(8.0));
+        assert_eq!(ratio(0.0, 3.0), None);
+        assert_eq!(number(2.0), "2");
+        assert_eq!(number(0.5), "0.500");
+    }
+}

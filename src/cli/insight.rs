@@ -1,0 +1,134 @@
+//! `simt run`'s insight flags (`--lines`, `--map`, `--max`, `--min`, `--deny`) and its output.
+
+use clap::{Args as ClapArgs, ValueEnum};
+use serde_json::json;
+
+use super::emit;
+use crate::pipeline::{Failure, EXIT_RUN};
+use crate::report::gates::{self, Gate};
+use crate::report::style::{Paint, Tone};
+use crate::report::{json as report_json, lanemap, lines, table, Report};
+
+/// What `--deny` can forbid.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Deny {
+    /// Any data race (`race_count > 0`).
+    Races,
+}
+
+/// The insight flags of `simt run`.
+#[derive(Debug, Default, ClapArgs)]
+pub struct InsightArgs {
+    /// Also print the kernel's source with each line's requests, sectors/request, wavefronts,
+    /// branches, divergence and races.
+    #[arg(long)]
+    pub lines: bool,
+    /// Draw lane → address → sector (global) or lane → word → bank (shared) for the first warp that
+    /// executed each memory access of source line LINE.
+    #[arg(long, value_name = "LINE")]
+    pub map: Option<usize>,
+    /// Gate: exit 1 if metric NAME is above V (any key of `counters`, `derived` or `ncu` in --json,
+    /// or occupancy, time, time_refined, bank_conflicts, races). Repeatable.
+    #[arg(long, value_name = "NAME=V")]
+    pub max: Vec<String>,
+    /// Gate: exit 1 if metric NAME is below V. Repeatable.
+    #[arg(long, value_name = "NAME=V")]
+    pub min: Vec<String>,
+    /// Gate: exit 1 if the run has any of these (`races`).
+    #[arg(long, value_enum, value_name = "WHAT")]
+    pub deny: Vec<Deny>,
+}
+
+impl InsightArgs {
+    /// The gates, checked before anything runs.
+    pub fn gates(&self) -> Result<Vec<Gate>, Failure> {
+        let mut out = Vec::new();
+        for (list, is_max) in [(&self.max, true), (&self.min, false)] {
+            for text in list {
+                out.push(gates::parse(text, is_max).map_err(|(m, h)| Failure::usage(m, h))?);
+            }
+        }
+        out.extend(self.deny.iter().map(|Deny::Races| Gate::DenyRaces));
+        Ok(out)
+    }
+}
+
+/// Prints a finished run (report or JSON, plus the views asked for) and returns its exit status:
+/// 1 when an `expect` or a gate failed.
+pub fn output(
+    report: &Report,
+    args: &InsightArgs,
+    gates: &[Gate],
+    json: bool,
+    paint: Paint,
+) -> Result<u8, Failure> {
+    let map_error = |why: String| {
+        Failure::usage(
+            format!(
+                "--map {}: line {} has no memory access that ran",
+                args.map.unwrap_or_default(),
+                args.map.unwrap_or_default()
+            ),
+            Some(why),
+        )
+    };
+    let mut v = report_json::to_json(report);
+    let results = gates::check(&v, gates);
+    let gates_ok = results.iter().all(|r| r.passed);
+    if json {
+        if let Some(line) = args.map {
+            v["lane_map"] = lanemap::to_json(report, line).map_err(map_error)?;
+        }
+        if !gates.is_empty() {
+            v["gates"] = json!(results);
+            v["gates_ok"] = json!(gates_ok);
+        }
+        emit(&format!("{v}\n"));
+    } else {
+        let map = match args.map {
+            Some(line) => Some(lanemap::render(report, line, paint).map_err(map_error)?),
+            None => None,
+        };
+        let mut s = table::render(report);
+        if !report.hints.is_empty() {
+            s.push_str("hints\n");
+            for h in &report.hints {
+                s.push_str(&format!(
+                    "  {} {}\n",
+                    paint.tone("▸", Tone::Yellow),
+                    h.message
+                ));
+            }
+        }
+        if args.lines {
+            s.push('\n');
+            s.push_str(&lines::render(report, paint));
+        }
+        if let Some(map) = map {
+            s.push('\n');
+            s.push_str(&map);
+        }
+        if !results.is_empty() {
+            s.push_str(&gates::render(&results, paint));
+        }
+        emit(&s);
+    }
+    if !gates_ok {
+        let failed: Vec<String> = results
+            .iter()
+            .filter(|r| !r.passed)
+            .map(|r| format!("{} (value {})", r.gate, gates::number(r.value)))
+            .collect();
+        eprintln!(
+            "simt: {} of {} gate(s) failed: {}",
+            failed.len(),
+            results.len(),
+            failed.join(", ")
+        );
+    }
+    Ok(if report.expects_passed() && gates_ok {
+        0
+    } else {
+        EXIT_RUN
+    })
+}

@@ -1,0 +1,103 @@
+//! Barrier analysis: which `__syncthreads()` kept two warps' accesses apart, and where a race needs one.
+
+use serde::Serialize;
+
+use super::lines::{InstStat, Op};
+use crate::exec::{Race, RaceKind};
+
+/// One `__syncthreads()` of the kernel that ran.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct BarrierView {
+    /// Its source line.
+    pub line: usize,
+    /// Executions, counted once per block.
+    pub executions: u64,
+    /// Whether, in some block, a shared access after it touched a word another warp had accessed
+    /// (at least one of the two writing) in the epoch just before it. `false`: possibly redundant.
+    pub protects: bool,
+}
+
+/// The barriers that ran, in program order.
+pub fn barriers(insts: &[InstStat], protects: &[bool]) -> Vec<BarrierView> {
+    insts
+        .iter()
+        .filter(|i| i.op == Op::Barrier)
+        .map(|i| BarrierView {
+            line: i.line,
+            executions: i.counters.barriers,
+            protects: protects.get(i.index).copied().unwrap_or(false),
+        })
+        .collect()
+}
+
+/// Where a `__syncthreads()` would separate a race's two accesses: the line after which to put it
+/// (`None` when no barrier helps) and a sentence saying so.
+pub fn race_fix(race: &Race, line: usize, other_line: usize) -> (Option<usize>, String) {
+    if race.kind == RaceKind::GlobalDuplicate {
+        return (
+            None,
+            "no barrier helps: two threads store to one element; give each thread its own element or use an atomic"
+                .to_string(),
+        );
+    }
+    if race.other_inst < race.inst && other_line != line {
+        (
+            Some(other_line),
+            format!("put __syncthreads() after line {other_line}, before line {line}"),
+        )
+    } else if race.other_inst < race.inst {
+        (
+            Some(line),
+            format!(
+                "both accesses are on line {line}: read into a local variable, __syncthreads(), then write"
+            ),
+        )
+    } else {
+        // The earlier access comes later in program order: it ran in a previous loop iteration.
+        (
+            Some(other_line),
+            format!(
+                "the earlier access (line {other_line}) ran in a previous loop iteration: put __syncthreads() after line {other_line}, at the end of the loop body"
+            ),
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn race(kind: RaceKind, inst: u32, other_inst: u32) -> Race {
+        Race {
+            kind,
+            block: [0; 3],
+            epoch: 0,
+            array: "s".into(),
+            index: 0,
+            warp: 1,
+            other_warp: 0,
+            inst,
+            other_inst,
+        }
+    }
+
+    #[test]
+    fn the_fix_depends_on_program_order() {
+        // Store at instruction 3 (line 10), racing load at instruction 7 (line 12).
+        let r = race(RaceKind::ReadAfterWrite, 7, 3);
+        assert_eq!(race_fix(&r, 12, 10).0, Some(10));
+        // Load and store of `s[i] += s[i + 1]`, one line.
+        let r = race(RaceKind::WriteAfterRead, 7, 5);
+        assert_eq!(race_fix(&r, 12, 12).0, Some(12));
+        assert!(race_fix(&r, 12, 12).1.contains("local variable"));
+        // The read (instruction 9, line 14) happened in the previous iteration before the write at 4.
+        let r = race(RaceKind::WriteAfterRead, 4, 9);
+        let (at, why) = race_fix(&r, 11, 14);
+        assert_eq!(at, Some(14));
+        assert!(why.contains("previous loop iteration"), "{why}");
+        assert_eq!(
+            race_fix(&race(RaceKind::GlobalDuplicate, 2, 2), 5, 5).0,
+            None
+        );
+    }
+}

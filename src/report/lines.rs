@@ -1,0 +1,307 @@
+//! Per-instruction and per-source-line counters (`simt run --lines`, the JSON `lines` list).
+
+use std::fmt::Write as _;
+
+use serde::Serialize;
+use serde_json::{json, Value};
+
+use super::style::{Paint, Tone};
+use super::Report;
+use crate::exec::{Counters, InstCounters, WarpAccess};
+use crate::ir::{Inst, Space};
+
+/// What an instruction does, as far as the insight views care.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Op {
+    /// A global-memory load.
+    GlobalLoad,
+    /// A global-memory store.
+    GlobalStore,
+    /// A shared-memory load.
+    SharedLoad,
+    /// A shared-memory store.
+    SharedStore,
+    /// An `if` or loop condition.
+    Branch,
+    /// `__syncthreads()`.
+    Barrier,
+    /// Arithmetic and everything else that issues.
+    Compute,
+}
+
+impl Op {
+    /// The kind of an IR instruction.
+    pub fn of(inst: &Inst) -> Op {
+        match inst {
+            Inst::Load {
+                space: Space::Global(_),
+                ..
+            } => Op::GlobalLoad,
+            Inst::Store {
+                space: Space::Global(_),
+                ..
+            } => Op::GlobalStore,
+            Inst::Load { .. } => Op::SharedLoad,
+            Inst::Store { .. } => Op::SharedStore,
+            Inst::If { .. } | Inst::LoopTest { .. } => Op::Branch,
+            Inst::Barrier => Op::Barrier,
+            _ => Op::Compute,
+        }
+    }
+
+    /// Whether it reads or writes memory.
+    pub fn is_memory(self) -> bool {
+        matches!(
+            self,
+            Op::GlobalLoad | Op::GlobalStore | Op::SharedLoad | Op::SharedStore
+        )
+    }
+
+    /// "load" or "store" (empty for the others).
+    pub fn verb(self) -> &'static str {
+        match self {
+            Op::GlobalLoad | Op::SharedLoad => "load",
+            Op::GlobalStore | Op::SharedStore => "store",
+            _ => "",
+        }
+    }
+}
+
+/// One instruction that issued at least once.
+#[derive(Clone, Debug)]
+pub struct InstStat {
+    /// Its index in the lowered kernel.
+    pub index: usize,
+    /// 1-based source line.
+    pub line: usize,
+    /// What it does.
+    pub op: Op,
+    /// The source text it was lowered from (first line only).
+    pub text: String,
+    /// The buffer or shared array of a memory instruction.
+    pub array: Option<String>,
+    /// The dimensions of a shared array (`[R, C]` for `a[R][C]`); empty otherwise.
+    pub dims: Vec<u64>,
+    /// Its events.
+    pub counters: InstCounters,
+    /// The first warp's lanes (memory instructions).
+    pub access: Option<WarpAccess>,
+}
+
+impl InstStat {
+    /// Sectors per request if the requested bytes were contiguous and aligned: ⌈bytes / request / 32⌉, at least 1.
+    pub fn ideal_sectors_per_request(&self) -> f64 {
+        let c = &self.counters;
+        let requests = c.gld_instr + c.gst_instr;
+        if requests == 0 {
+            return 0.0;
+        }
+        (c.g_bytes_requested as f64 / requests as f64 / 32.0)
+            .ceil()
+            .max(1.0)
+    }
+
+    /// Sectors per request.
+    pub fn sectors_per_request(&self) -> f64 {
+        let c = &self.counters;
+        let requests = c.gld_instr + c.gst_instr;
+        if requests == 0 {
+            0.0
+        } else {
+            (c.gld_sectors + c.gst_sectors) as f64 / requests as f64
+        }
+    }
+}
+
+/// The counters of one source line: the sum over its instructions.
+#[derive(Clone, Debug)]
+pub struct LineStat {
+    /// 1-based source line.
+    pub line: usize,
+    /// Its text.
+    pub source: String,
+    /// The same names as the totals; `blocks` and `threads` stay 0 (they belong to the launch).
+    pub counters: Counters,
+}
+
+impl LineStat {
+    /// ⌈requested bytes / 32⌉: the sectors this line's bytes would need if every request were contiguous.
+    pub fn ideal_sectors(&self) -> u64 {
+        self.counters.g_bytes_requested.div_ceil(32)
+    }
+
+    /// Wavefronts without bank conflicts.
+    pub fn ideal_wavefronts(&self) -> u64 {
+        self.counters.smem_wavefronts - self.counters.smem_bank_conflicts
+    }
+}
+
+/// Sums instructions into lines, in line order; only lines whose instructions issued.
+pub fn per_line(insts: &[InstStat], source: impl Fn(usize) -> String) -> Vec<LineStat> {
+    let mut lines: Vec<LineStat> = Vec::new();
+    let mut sorted: Vec<&InstStat> = insts.iter().collect();
+    sorted.sort_by_key(|i| i.line);
+    for i in sorted {
+        match lines.last_mut() {
+            Some(l) if l.line == i.line => l.counters.add(&i.counters),
+            _ => {
+                let mut counters = Counters::default();
+                counters.add(&i.counters);
+                lines.push(LineStat {
+                    line: i.line,
+                    source: source(i.line),
+                    counters,
+                });
+            }
+        }
+    }
+    lines
+}
+
+/// The JSON `lines` list: `line`, `source`, every counter name of the totals except `blocks` and
+/// `threads`, and `ideal_sectors`, `ideal_wavefronts`.
+pub fn to_json(lines: &[LineStat]) -> Value {
+    Value::Array(
+        lines
+            .iter()
+            .map(|l| {
+                let mut v = json!({ "line": l.line, "source": l.source });
+                if let Value::Object(c) = json!(l.counters) {
+                    for (k, x) in c {
+                        if k != "blocks" && k != "threads" {
+                            v[k] = x;
+                        }
+                    }
+                }
+                v["ideal_sectors"] = json!(l.ideal_sectors());
+                v["ideal_wavefronts"] = json!(l.ideal_wavefronts());
+                v
+            })
+            .collect(),
+    )
+}
+
+fn count(v: u64) -> String {
+    if v == 0 {
+        String::new()
+    } else {
+        v.to_string()
+    }
+}
+
+/// Column widths of the per-line table, in the order of `HEADER`.
+const WIDTHS: [usize; 10] = [9, 8, 8, 5, 8, 7, 5, 8, 6, 5];
+const HEADER: [&str; 10] = [
+    "warp-inst",
+    "requests",
+    "sect/req",
+    "ideal",
+    "smem",
+    "wf/inst",
+    "ideal",
+    "branches",
+    "diverg",
+    "races",
+];
+
+/// One table row: the line number, ten cells with their tones, the source text.
+fn row(
+    paint: Paint,
+    line: &str,
+    line_tone: Tone,
+    cells: &[(String, Tone); 10],
+    text: &str,
+) -> String {
+    let mut s = paint.cell(line, 5, line_tone);
+    for (i, ((c, tone), w)) in cells.iter().zip(WIDTHS).enumerate() {
+        // Groups: instructions | global | shared | branches | races.
+        s.push_str(if matches!(i, 1 | 4 | 7 | 9) {
+            " │ "
+        } else {
+            " "
+        });
+        s.push_str(&paint.cell(c, w, *tone));
+    }
+    s.push_str(" │ ");
+    s.push_str(text);
+    s.trim_end().to_string() + "\n"
+}
+
+/// The cells of one line's counters.
+fn cells(l: &LineStat) -> [(String, Tone); 10] {
+    let c = &l.counters;
+    let plain = |v: u64| (count(v), Tone::Plain);
+    let requests = c.gld_instr + c.gst_instr;
+    let (spr, ideal_spr) = if requests == 0 {
+        ((String::new(), Tone::Plain), (String::new(), Tone::Plain))
+    } else {
+        let ideal = l.ideal_sectors() as f64 / requests as f64;
+        let spr = c.sectors_per_request();
+        let tone = if spr > ideal * 1.5 {
+            Tone::Red
+        } else {
+            Tone::Plain
+        };
+        (
+            (format!("{spr:.2}"), tone),
+            (format!("{ideal:.2}"), Tone::Plain),
+        )
+    };
+    let (wf, ideal_wf) = if c.smem_instr == 0 {
+        ((String::new(), Tone::Plain), (String::new(), Tone::Plain))
+    } else {
+        let ideal = l.ideal_wavefronts() as f64 / c.smem_instr as f64;
+        let tone = if c.smem_bank_conflicts > 0 {
+            Tone::Red
+        } else {
+            Tone::Plain
+        };
+        (
+            (format!("{:.2}", c.bank_conflict_factor()), tone),
+            (format!("{ideal:.2}"), Tone::Plain),
+        )
+    };
+    [
+        plain(c.warp_instr),
+        plain(requests),
+        spr,
+        ideal_spr,
+        plain(c.smem_instr),
+        wf,
+        ideal_wf,
+        plain(c.branches),
+        (count(c.divergent), Tone::Yellow),
+        (count(c.race_count), Tone::Red),
+    ]
+}
+
+/// The kernel's source with each line's counters beside it, like a profiler's source view.
+/// Ratios are per request (global) and per instruction (shared); "ideal" is what the same bytes
+/// would cost contiguous and aligned, and without bank conflicts.
+pub fn render(r: &Report, paint: Paint) -> String {
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "{}",
+        paint.bold(&format!("per line · {} ({})", r.kernel, r.file))
+    );
+    let header: [(String, Tone); 10] = HEADER.map(|h| (h.to_string(), Tone::Plain));
+    s.push_str(&row(paint, "line", Tone::Plain, &header, "source"));
+    let empty: [(String, Tone); 10] = Default::default();
+    for n in r.kernel_lines.0..=r.kernel_lines.1 {
+        let text = r.source.text().lines().nth(n - 1).unwrap_or("");
+        match r.lines.iter().find(|l| l.line == n) {
+            Some(l) => s.push_str(&row(paint, &n.to_string(), Tone::Plain, &cells(l), text)),
+            None => s.push_str(&row(paint, &n.to_string(), Tone::Dim, &empty, text)),
+        }
+    }
+    let mut total = LineStat {
+        line: 0,
+        source: String::new(),
+        counters: r.counters,
+    };
+    total.counters.blocks = 0;
+    s.push_str(&row(paint, "total", Tone::Bold, &cells(&total), ""));
+    s
+}
