@@ -1,5 +1,6 @@
 //! Command-line interface: clap definitions, flags turned into options once, output and exit codes.
 
+mod color;
 mod compare;
 mod docs;
 mod insight;
@@ -9,7 +10,7 @@ use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Args as ClapArgs, Parser, Subcommand, ValueEnum};
+use clap::{Args as ClapArgs, Parser, Subcommand};
 use miette::{Diagnostic, GraphicalReportHandler, GraphicalTheme};
 use serde_json::json;
 
@@ -18,6 +19,7 @@ use crate::host::{ArgValue, Overrides};
 use crate::pipeline::{self, Failure, RunOptions, EXIT_RUN, EXIT_USAGE};
 use crate::report::json as report_json;
 use crate::report::style::Paint;
+pub use color::ColorChoice;
 
 const EXIT_CODES: &str =
     "Exit status: 0 success; 1 the kernel failed at run time (out of bounds, divergent barrier, \
@@ -34,30 +36,6 @@ pub struct Cli {
     /// What to do.
     #[command(subcommand)]
     pub command: Command,
-}
-
-/// `--color`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum ColorChoice {
-    /// Colour when the stream is a terminal and `NO_COLOR` is unset or empty.
-    Auto,
-    /// Always colour (overrides `NO_COLOR`).
-    Always,
-    /// Never colour.
-    Never,
-}
-
-impl ColorChoice {
-    /// Whether to colour a stream that is (`is_terminal`) or is not a terminal.
-    pub fn enabled(self, is_terminal: bool) -> bool {
-        match self {
-            ColorChoice::Always => true,
-            ColorChoice::Never => false,
-            ColorChoice::Auto => {
-                is_terminal && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
-            }
-        }
-    }
 }
 
 /// The subcommands.

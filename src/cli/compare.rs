@@ -121,6 +121,14 @@ fn side_json(r: &Report) -> Value {
     })
 }
 
+fn dims(d: [u32; 3]) -> String {
+    match d {
+        [x, 1, 1] => x.to_string(),
+        [x, y, 1] => format!("({x}, {y})"),
+        [x, y, z] => format!("({x}, {y}, {z})"),
+    }
+}
+
 fn number(v: f64) -> String {
     if v.fract() == 0.0 && v.abs() < 1e15 {
         format!("{}", v as i64)
@@ -161,18 +169,16 @@ pub(super) fn compare_cmd(a: CompareArgs, paint: Paint) -> Result<u8, Failure> {
             json!({"schema": report_json::SCHEMA, "gpu": gpu.name, "a": side_json(ra), "b": side_json(rb), "ratios": ratios})
         ));
     } else {
-        let mut s = format!(
-            "simt compare on {}\n  A  {} ({})  grid {:?} block {:?}\n  B  {} ({})  grid {:?} block {:?}\n",
-            gpu.name,
-            ra.kernel,
-            ra.file,
-            ra.launch.grid,
-            ra.launch.block,
-            rb.kernel,
-            rb.file,
-            rb.launch.grid,
-            rb.launch.block
-        );
+        let mut s = format!("simt compare on {}\n", gpu.name);
+        for (side, r) in [("A", ra), ("B", rb)] {
+            s.push_str(&format!(
+                "  {side}  {} ({})  grid {} × block {}\n",
+                r.kernel,
+                r.file,
+                dims(r.launch.grid),
+                dims(r.launch.block)
+            ));
+        }
         s.push_str(&format!(
             "\n  {:<24}{:>16}{:>16}{:>10}\n",
             "metric", "A", "B", "B/A"

@@ -249,7 +249,11 @@ fn shared(i: &InstStat) -> Option<Hint> {
 
 /// The condition of an `if (…)` or loop test, as written.
 fn condition(text: &str) -> &str {
-    let Some(rest) = text.strip_prefix("if").map(str::trim_start) else {
+    let Some(rest) = text
+        .strip_prefix("if")
+        .map(str::trim_start)
+        .filter(|r| r.starts_with('('))
+    else {
         return text;
     };
     let mut depth = 0;
@@ -314,7 +318,7 @@ fn occupancy(r: &Report) -> Option<Hint> {
         rule: "occupancy",
         line: None,
         message: format!(
-            "occupancy {:.0}% ({} of {} warps per SM) is limited by {}",
+            "occupancy {:.1}% ({} of {} warps per SM) is limited by {}",
             o.occupancy * 100.0,
             o.active_warps,
             r.gpu.max_warps_per_sm,
@@ -351,6 +355,7 @@ mod tests {
         );
         assert_eq!(condition("if (tid % (2 * s) == 0) {"), "tid % (2 * s) == 0");
         assert_eq!(condition("s > 0"), "s > 0");
+        assert_eq!(condition("ifx + (a) < 3"), "ifx + (a) < 3");
         assert_eq!(gcd(12, 32), 4);
     }
 }
