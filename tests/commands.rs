@@ -1,0 +1,259 @@
+//! `simt sweep`, `simt compare`, `simt completions`, `simt man` and `--color`, on shipped kernels.
+
+use std::process::Command;
+
+use serde_json::Value;
+
+fn simt_env(args: &[&str], no_color: bool) -> (i32, String, String) {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_simt"));
+    cmd.args(args).current_dir(env!("CARGO_MANIFEST_DIR"));
+    if no_color {
+        cmd.env("NO_COLOR", "1");
+    } else {
+        cmd.env_remove("NO_COLOR");
+    }
+    let out = cmd.output().expect("simt runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn simt(args: &[&str]) -> (i32, String, String) {
+    simt_env(args, true)
+}
+
+#[test]
+fn sweep_table_marks_the_best_row_and_reports_failing_rows() {
+    let (code, out, _) = simt(&[
+        "sweep",
+        "kernels/reduce_sequential.sk",
+        "--block",
+        "64,128,256,512",
+    ]);
+    // Hand-derived (n = 4096, grid = cdiv(n, block) from the launch section):
+    // block 64: per block 2 load requests × 4 sectors + 1 one-sector store → (64·8 + 64) /
+    //   (64·2 + 64) = 3.00 sectors/request; shared: 2 stores + steps s = 32 .. 1 with 1 busy warp
+    //   each = 6 × 3 + 1 final load = 21 per block × 64 = 1344 wavefronts (no conflicts).
+    // block 128: (32·16 + 32) / (32·4 + 32) = 3.40; shared: 4 stores + s = 64 (2 warps) and
+    //   s = 32 .. 1 (1 warp) = 8 warp-steps × 3 + 1 = 29 per block × 32 = 928.
+    // block 256: 528 / 144 = 3.67, 720 wavefronts (the kernel's own comment).
+    // block 512: `sdata` has BLOCK = 256 elements, thread 256 stores out of bounds.
+    // Best: the lowest refined time among rows that ran (4.562 µs at 256).
+    let expected = "\
+simt sweep · reduce_sequential (kernels/reduce_sequential.sk) · 4 rows
+  block  grid  gpu       occupancy  sect/req  wavefronts  SIMT eff  time      refined
+  64     64    H100 SXM  100%       3.00      1344        0.822     4.008 µs  4.750 µs
+  128    32    H100 SXM  100%       3.40      928         0.912     4.008 µs  4.625 µs
+* 256    16    H100 SXM  100%       3.67      720         0.958     4.008 µs  4.562 µs
+  512    -     error simt::run::out_of_bounds: out-of-bounds shared access: `sdata[256]` but `sdata` has 256 elements
+* best: row 3 (lowest refined time estimate)
+";
+    assert_eq!(out, expected);
+    // A row failed at run time: exit 1.
+    assert_eq!(code, 1);
+}
+
+#[test]
+fn sweep_ndjson_has_one_object_per_combination() {
+    let (code, out, _) = simt(&[
+        "sweep",
+        "kernels/vecadd.sk",
+        "--block",
+        "128,256",
+        "--arg",
+        "n=1000,4096",
+        "--gpu",
+        "h100,a100",
+        "--json",
+        "--jobs",
+        "3",
+    ]);
+    assert_eq!(code, 0);
+    let rows: Vec<Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("each line is JSON"))
+        .collect();
+    // 2 GPUs × 2 blocks × 2 sizes, GPUs outermost, the last --arg fastest.
+    assert_eq!(rows.len(), 8);
+    assert_eq!(rows.iter().filter(|r| r["best"] == true).count(), 1);
+    for (k, r) in rows.iter().enumerate() {
+        assert_eq!(r["row"], k);
+        assert_eq!(r["schema"], 1);
+        assert_eq!(r["ok"], true);
+    }
+    assert_eq!(rows[0]["gpu"], "H100 SXM");
+    assert_eq!(rows[4]["gpu"], "A100 SXM 80GB");
+    assert_eq!(rows[1]["args"]["n"], "4096");
+    assert_eq!(rows[2]["block"][0], 256);
+    // n = 4096 at block 128: grid 32; every warp full: 3 × 128 requests of 4 sectors.
+    assert_eq!(rows[1]["grid"][0], 32);
+    assert_eq!(rows[1]["counters"]["gld_sectors"], 1024);
+    assert_eq!(rows[1]["sectors_per_request"], 4.0);
+    // n = 1000: 125 sectors per buffer whatever the block.
+    assert_eq!(rows[0]["counters"]["gst_sectors"], 125);
+}
+
+#[test]
+fn sweep_rejects_bad_input_before_running() {
+    for args in [
+        &["sweep", "kernels/vecadd.sk", "--block", "0"][..],
+        &["sweep", "kernels/vecadd.sk", "--block", "64,abc"],
+        &["sweep", "kernels/vecadd.sk", "--arg", "n"],
+        &["sweep", "kernels/vecadd.sk", "--arg", "n=(1"],
+        &["sweep", "kernels/vecadd.sk", "--gpu", "h100,nope"],
+        &["sweep", "no/such.sk"],
+    ] {
+        let (code, out, err) = simt(args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(out.is_empty(), "{args:?}: {out}");
+    }
+    // A parse error is one diagnostic, not one per row.
+    let dir = std::env::temp_dir().join(format!("simt-cmd-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let p = dir.join("bad.sk");
+    std::fs::write(&p, "__global__ void k(float* a) { a[0] = ; }\n").expect("write");
+    let (code, _, err) = simt(&["sweep", p.to_str().expect("path"), "--block", "32,64"]);
+    assert_eq!(code, 2);
+    assert_eq!(err.matches("simt::parse").count(), 1, "{err}");
+}
+
+#[test]
+fn compare_two_kernels_of_one_file() {
+    let (code, out, _) = simt(&[
+        "compare",
+        "kernels/divergence.sk",
+        "--kernel",
+        "branch_odd_even",
+        "--kernel",
+        "branch_by_warp",
+    ]);
+    assert_eq!(code, 0);
+    // Per warp, A = odd/even: index 2, loads 2, `threadIdx.x % 2 == 0` + branch 3, two sides ×
+    // (add/sub + store) 4 = 11 instructions → 352; B = by warp: `(threadIdx.x / 32) % 2 == 0` + branch
+    // 4, one side 2 → 10 → 320. Lane slots: A 7 × 32 + 4 × 16 = 288 per warp → 9216; B 320 × 32 =
+    // 10240. Stores: A 64 requests of 4 sectors (16 lanes over 128 B), B 32 → 0.50.
+    // dram: A (256 + 256) × 32 = 16384, B (256 + 128) × 32 = 12288.
+    for row in [
+        "  warp_instr                           352             320      0.91",
+        "  active_lane_slots                   9216           10240      1.11",
+        "  gst_instr                             64              32      0.50",
+        "  gst_sectors                          256             128      0.50",
+        "  dram_bytes                         16384           12288      0.75",
+        "  divergent                             32               0      0.00",
+        "  smem_instr                             0               0         =",
+    ] {
+        assert!(
+            out.contains(&format!("{row}\n")),
+            "missing `{row}` in\n{out}"
+        );
+    }
+    assert!(out.starts_with("simt compare on H100 SXM\n  A  branch_odd_even (kernels/divergence.sk)  grid 4 × block 256\n  B  branch_by_warp (kernels/divergence.sk)  grid 4 × block 256\n"), "{out}");
+}
+
+#[test]
+fn compare_two_files_in_json() {
+    let (code, out, _) = simt(&[
+        "compare",
+        "kernels/transpose_tiled.sk",
+        "kernels/transpose_padded.sk",
+        "--json",
+    ]);
+    assert_eq!(code, 0);
+    let v: Value = serde_json::from_str(&out).expect("JSON");
+    assert_eq!(v["a"]["kernel"], "transpose_tiled");
+    assert_eq!(v["b"]["counters"]["smem_wavefronts"], 4096);
+    // 4096 / 67584 wavefronts; conflicts 0 / 63488 = 0; divergent 0 in A: no ratio.
+    let r = v["ratios"]["smem_wavefronts"].as_f64().expect("ratio");
+    assert!((r - 4096.0 / 67584.0).abs() < 1e-12);
+    assert_eq!(v["ratios"]["smem_bank_conflicts"], 0.0);
+    assert_eq!(v["ratios"]["divergent"], Value::Null);
+    assert_eq!(v["ratios"]["gld_sectors"], 1.0);
+}
+
+#[test]
+fn compare_needs_two_kernels() {
+    let (code, _, err) = simt(&["compare", "kernels/vecadd.sk"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("compare needs two kernels"), "{err}");
+    let (code, _, _) = simt(&["compare", "kernels/vecadd.sk", "--kernel", "vecadd"]);
+    assert_eq!(code, 2);
+    let (code, _, _) = simt(&["compare", "a.sk", "b.sk", "c.sk"]);
+    assert_eq!(code, 2);
+    let (code, _, err) = simt(&[
+        "compare",
+        "kernels/vecadd.sk",
+        "kernels/offset_copy.sk",
+        "--kernel",
+        "nope",
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.contains("no kernel named `nope`"), "{err}");
+}
+
+#[test]
+fn completions_and_man_pages_come_from_the_clap_definitions() {
+    let (code, out, _) = simt(&["completions", "bash"]);
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("_simt()") && out.contains("sweep") && out.contains("--lines"),
+        "{out}"
+    );
+    let (code, out, _) = simt(&["completions", "zsh"]);
+    assert_eq!(code, 0);
+    assert!(out.starts_with("#compdef simt"), "{out}");
+    let (code, out, _) = simt(&["completions", "fish"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("complete -c simt"), "{out}");
+    let (code, _, _) = simt(&["completions", "tcsh"]);
+    assert_eq!(code, 2);
+    let (code, out, _) = simt(&["man"]);
+    assert_eq!(code, 0);
+    assert!(out.contains(".TH simt 1"), "{out}");
+    assert!(out.contains("compare"), "{out}");
+    let dir = std::env::temp_dir().join(format!("simt-man-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let (code, _, err) = simt(&["man", "--dir", dir.to_str().expect("path")]);
+    assert_eq!(code, 0, "{err}");
+    for page in ["simt.1", "simt-run.1", "simt-sweep.1", "simt-compare.1"] {
+        let text = std::fs::read_to_string(dir.join(page)).expect(page);
+        assert!(text.contains(".TH"), "{page}");
+    }
+    let (code, _, err) = simt(&["man", "--dir", "no/such/dir"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("cannot write man pages"), "{err}");
+}
+
+#[test]
+fn color_follows_the_flag_and_no_color() {
+    let args = ["run", "kernels/transpose_tiled.sk", "--lines"];
+    // Not a terminal: auto means no colour, with or without NO_COLOR.
+    let (_, out, _) = simt_env(&args, false);
+    assert!(!out.contains('\x1b'));
+    let (_, out, _) = simt_env(
+        &[
+            "--color",
+            "always",
+            "run",
+            "kernels/transpose_tiled.sk",
+            "--lines",
+        ],
+        true,
+    );
+    // The 32-way conflict on line 47 is red: "  32.00" padded to 7 then coloured.
+    assert!(out.contains("\x1b[31m  32.00\x1b[0m"), "{out}");
+    let (_, out, _) = simt_env(
+        &[
+            "run",
+            "--color",
+            "never",
+            "kernels/transpose_tiled.sk",
+            "--lines",
+        ],
+        false,
+    );
+    assert!(!out.contains('\x1b'));
+    let (code, _, _) = simt(&["--color", "sometimes", "gpus"]);
+    assert_eq!(code, 2);
+}
