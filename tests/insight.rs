@@ -552,3 +552,48 @@ fn bad_gates_are_usage_errors() {
     let (code, _, _) = simt(&["run", "kernels/vecadd.sk", "--deny", "bugs"]);
     assert_eq!(code, 2);
 }
+
+#[test]
+fn device_functions_and_atomics_are_attributed_to_their_own_lines() {
+    let p = temp_file(
+        "dev.sk",
+        "__device__ float twice(float x) {\n    return 2.0f * x;\n}\n\n__global__ void k(float* a, int* count) {\n    int i = threadIdx.x;\n    a[i] = twice(a[i]);\n    atomicAdd(&count[0], 1);\n}\n",
+    );
+    let args = [
+        "run",
+        &p,
+        "--arg",
+        "a=ones(64)",
+        "--arg",
+        "count=zeros(1)",
+        "--grid",
+        "1",
+        "--block",
+        "64",
+    ];
+    let v = json(&args);
+    let lines = v["lines"].as_array().expect("lines");
+    let at = |n: u64| lines.iter().find(|l| l["line"] == n).expect("line");
+    // 64 threads = 2 warps. The inlined body's multiply is line 2: 2 warp instructions.
+    assert_eq!(at(2)["warp_instr"], 2);
+    // Line 7: a load and a store per warp = 4; line 8: one atomic per warp = 2 requests, all lanes
+    // on count[0]: 1 sector each.
+    assert_eq!(at(7)["warp_instr"], 4);
+    assert_eq!(
+        (
+            at(8)["gatom_instr"].as_u64(),
+            at(8)["gatom_sectors"].as_u64()
+        ),
+        (Some(2), Some(2))
+    );
+    // The view shows the function's line apart from the kernel's, after a gap.
+    let mut a = args.to_vec();
+    a.push("--lines");
+    let (_, out, _) = simt(&a);
+    assert!(out.contains("    2         2 │"), "{out}");
+    assert!(out.contains("    ⋮           │"), "{out}");
+    assert!(
+        out.contains("    8         2 │        2     1.00  4.00 │"),
+        "{out}"
+    );
+}

@@ -41,7 +41,7 @@ pub fn hints(r: &Report) -> Vec<Hint> {
             Op::GlobalLoad | Op::GlobalStore => global(i),
             Op::SharedLoad | Op::SharedStore => shared(i),
             Op::Branch => divergence(i),
-            Op::Barrier | Op::Compute => None,
+            Op::Atomic | Op::Barrier | Op::Compute => None,
         };
         // One hint per rule and line: the first instruction of the line that triggers it.
         if let Some(h) = hint {

@@ -22,6 +22,8 @@ pub enum Op {
     SharedLoad,
     /// A shared-memory store.
     SharedStore,
+    /// An atomic read-modify-write (global or shared).
+    Atomic,
     /// An `if` or loop condition.
     Branch,
     /// `__syncthreads()`.
@@ -37,25 +39,26 @@ impl Op {
             Inst::Load {
                 space: Space::Global(_),
                 ..
+            }
+            | Inst::LoadVec {
+                space: Space::Global(_),
+                ..
             } => Op::GlobalLoad,
             Inst::Store {
                 space: Space::Global(_),
                 ..
+            }
+            | Inst::StoreVec {
+                space: Space::Global(_),
+                ..
             } => Op::GlobalStore,
-            Inst::Load { .. } => Op::SharedLoad,
-            Inst::Store { .. } => Op::SharedStore,
+            Inst::Load { .. } | Inst::LoadVec { .. } => Op::SharedLoad,
+            Inst::Store { .. } | Inst::StoreVec { .. } => Op::SharedStore,
+            Inst::Atomic { .. } => Op::Atomic,
             Inst::If { .. } | Inst::LoopTest { .. } => Op::Branch,
             Inst::Barrier => Op::Barrier,
             _ => Op::Compute,
         }
-    }
-
-    /// Whether it reads or writes memory.
-    pub fn is_memory(self) -> bool {
-        matches!(
-            self,
-            Op::GlobalLoad | Op::GlobalStore | Op::SharedLoad | Op::SharedStore
-        )
     }
 
     /// "load" or "store" (empty for the others).
@@ -63,6 +66,7 @@ impl Op {
         match self {
             Op::GlobalLoad | Op::SharedLoad => "load",
             Op::GlobalStore | Op::SharedStore => "store",
+            Op::Atomic => "atomic",
             _ => "",
         }
     }
@@ -232,12 +236,13 @@ fn row(
 fn cells(l: &LineStat) -> [(String, Tone); 10] {
     let c = &l.counters;
     let plain = |v: u64| (count(v), Tone::Plain);
-    let requests = c.gld_instr + c.gst_instr;
+    // Atomics are global requests too (their bytes are in `g_bytes_requested`).
+    let requests = c.gld_instr + c.gst_instr + c.gatom_instr;
     let (spr, ideal_spr) = if requests == 0 {
         ((String::new(), Tone::Plain), (String::new(), Tone::Plain))
     } else {
         let ideal = l.ideal_sectors() as f64 / requests as f64;
-        let spr = c.sectors_per_request();
+        let spr = (c.gld_sectors + c.gst_sectors + c.gatom_sectors) as f64 / requests as f64;
         let tone = if spr > ideal * 1.5 {
             Tone::Red
         } else {
@@ -277,8 +282,8 @@ fn cells(l: &LineStat) -> [(String, Tone); 10] {
 }
 
 /// The kernel's source with each line's counters beside it, like a profiler's source view.
-/// Ratios are per request (global) and per instruction (shared); "ideal" is what the same bytes
-/// would cost contiguous and aligned, and without bank conflicts.
+/// Ratios are per global request (loads, stores and atomics) and per shared instruction; "ideal" is
+/// what the same bytes would cost contiguous and aligned, and without bank conflicts.
 pub fn render(r: &Report, paint: Paint) -> String {
     let mut s = String::new();
     let _ = writeln!(
@@ -289,7 +294,17 @@ pub fn render(r: &Report, paint: Paint) -> String {
     let header: [(String, Tone); 10] = HEADER.map(|h| (h.to_string(), Tone::Plain));
     s.push_str(&row(paint, "line", Tone::Plain, &header, "source"));
     let empty: [(String, Tone); 10] = Default::default();
-    for n in r.kernel_lines.0..=r.kernel_lines.1 {
+    // The kernel's lines, and those of inlined `__device__` functions elsewhere in the file.
+    let mut shown: Vec<usize> = (r.kernel_lines.0..=r.kernel_lines.1).collect();
+    shown.extend(r.lines.iter().map(|l| l.line));
+    shown.sort_unstable();
+    shown.dedup();
+    let mut prev = None;
+    for n in shown {
+        if prev.is_some_and(|p| p + 1 != n) {
+            s.push_str(&row(paint, "⋮", Tone::Dim, &empty, ""));
+        }
+        prev = Some(n);
         let text = r.source.text().lines().nth(n - 1).unwrap_or("");
         match r.lines.iter().find(|l| l.line == n) {
             Some(l) => s.push_str(&row(paint, &n.to_string(), Tone::Plain, &cells(l), text)),

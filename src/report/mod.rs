@@ -220,18 +220,20 @@ fn inst_stats(
         .map(|(i, inst)| {
             let span = ir.spans[i];
             let (array, dims) = match inst {
-                crate::ir::Inst::Load { space, .. } | crate::ir::Inst::Store { space, .. } => {
-                    match *space {
-                        Space::Global(p) => (
-                            kernel.params.get(p as usize).map(|p| p.name.clone()),
-                            Vec::new(),
-                        ),
-                        Space::Shared(s) => match kernel.shared.get(s as usize) {
-                            Some(a) => (Some(a.name.clone()), a.dims.clone()),
-                            None => (None, Vec::new()),
-                        },
-                    }
-                }
+                crate::ir::Inst::Load { space, .. }
+                | crate::ir::Inst::Store { space, .. }
+                | crate::ir::Inst::LoadVec { space, .. }
+                | crate::ir::Inst::StoreVec { space, .. }
+                | crate::ir::Inst::Atomic { space, .. } => match *space {
+                    Space::Global(p) => (
+                        kernel.params.get(p as usize).map(|p| p.name.clone()),
+                        Vec::new(),
+                    ),
+                    Space::Shared(s) => match kernel.shared.get(s as usize) {
+                        Some(a) => (Some(a.name.clone()), a.dims.clone()),
+                        None => (None, Vec::new()),
+                    },
+                },
                 _ => (None, Vec::new()),
             };
             InstStat {
