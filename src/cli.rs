@@ -133,6 +133,9 @@ pub struct RunArgs {
     /// Per-line counters, hints' lane maps and performance gates.
     #[command(flatten)]
     pub insight: insight::InsightArgs,
+    /// Worker threads running blocks (default: every core). Results and counters do not depend on it.
+    #[arg(long)]
+    pub threads: Option<usize>,
 }
 
 /// `simt occupancy` flags.
@@ -274,6 +277,7 @@ fn run_cmd(a: RunArgs, paint: Paint) -> Result<u8, Failure> {
         regs: a.regs,
         gpu,
         saves,
+        threads: a.threads.unwrap_or_else(pipeline::default_threads).max(1),
     };
     let report = pipeline::run(&src, &opts)?;
     insight::output(&report, &a.insight, &gates, a.json, paint)

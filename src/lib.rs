@@ -1,5 +1,7 @@
 //! simt: a paper GPU. Parse a CUDA kernel, run it over lane arrays, count what a profiler would.
 
+#![deny(unsafe_code)]
+
 pub mod check;
 pub mod cli;
 pub mod diag;

@@ -2,6 +2,7 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::time::Instant;
 
 use miette::{Diagnostic, LabeledSpan, NamedSource, SourceCode};
 
@@ -10,7 +11,7 @@ use crate::exec::{self, LaunchConfig, RunError};
 use crate::gpu::GpuConfig;
 use crate::host::{self, HostError, Origin, Overrides};
 use crate::ir;
-use crate::report::{LaunchInfo, Report};
+use crate::report::{LaunchInfo, Report, Timing};
 use crate::source::SourceFile;
 use crate::syntax::{self, ast, ParseError};
 
@@ -176,6 +177,30 @@ pub struct RunOptions {
     pub gpu: GpuConfig,
     /// `--save NAME=PATH`.
     pub saves: Vec<(String, PathBuf)>,
+    /// `--threads`: workers running blocks.
+    pub threads: usize,
+}
+
+impl Default for RunOptions {
+    /// The defaults of `simt run`: the H100, 32 registers, every core.
+    fn default() -> RunOptions {
+        RunOptions {
+            kernel: None,
+            overrides: Overrides::default(),
+            arg_texts: Vec::new(),
+            dyn_smem: None,
+            max_steps: DEFAULT_MAX_STEPS,
+            regs: 32,
+            gpu: GpuConfig::h100_sxm(),
+            saves: Vec::new(),
+            threads: default_threads(),
+        }
+    }
+}
+
+/// Worker threads when `--threads` is not given: every core.
+pub fn default_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
 /// The default `--max-steps`: warp instructions per launch.
@@ -212,7 +237,9 @@ fn pick<'p>(
 
 /// Runs a kernel and builds its report. A failed `expect` is in the report, not an error.
 pub fn run(src: &SourceFile, opts: &RunOptions) -> Result<Report, Failure> {
+    let clock = Instant::now();
     let (module, program) = compile(src)?;
+    let parsed = clock.elapsed();
     let kernel = pick(&program, src, opts.kernel.as_deref())?;
     let launch = module
         .launches
@@ -264,7 +291,9 @@ pub fn run(src: &SourceFile, opts: &RunOptions) -> Result<Report, Failure> {
         block: setup.block,
         dyn_smem,
         max_steps: opts.max_steps,
+        threads: opts.threads,
     };
+    let set_up = clock.elapsed();
     let outcome = exec::launch(&ir, &cfg, &mut setup.args)
         .map_err(|e| Failure::new(src, [e.into()], EXIT_RUN))?;
     for (name, path) in &opts.saves {
@@ -294,7 +323,13 @@ pub fn run(src: &SourceFile, opts: &RunOptions) -> Result<Report, Failure> {
         smem_per_block,
         regs_per_thread: opts.regs,
     };
-    Ok(Report::new(
-        src, kernel, &ir, &outcome, &opts.gpu, info, expects,
-    ))
+    let simulated = clock.elapsed();
+    let mut report = Report::new(src, kernel, &ir, &outcome, &opts.gpu, info, expects);
+    report.timing = Timing {
+        parse: parsed.as_secs_f64(),
+        setup: (set_up - parsed).as_secs_f64(),
+        simulate: (simulated - set_up).as_secs_f64(),
+        report: (clock.elapsed() - simulated).as_secs_f64(),
+    };
+    Ok(report)
 }

@@ -46,6 +46,7 @@ fn shipped_kernels_match_the_reference_model() {
             regs: 32,
             gpu: GpuConfig::h100_sxm(),
             saves: Vec::new(),
+            threads: 2,
         };
         let report =
             pipeline::run(&src, &opts).unwrap_or_else(|f| panic!("{key} failed: {:?}", f.errors));

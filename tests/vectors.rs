@@ -158,6 +158,7 @@ fn shipped_wide_access_kernels_have_their_counters() {
             regs: 32,
             gpu: simt::gpu::GpuConfig::h100_sxm(),
             saves: Vec::new(),
+            threads: 2,
         };
         let r =
             simt::pipeline::run(&src, &opts).unwrap_or_else(|f| panic!("{file}: {:?}", f.errors));

@@ -153,6 +153,7 @@ pub(super) fn compare_cmd(a: CompareArgs, paint: Paint) -> Result<u8, Failure> {
             regs: a.regs,
             gpu: gpu.clone(),
             saves: Vec::new(),
+            threads: pipeline::default_threads(),
         };
         reports.push(pipeline::run(&src, &opts)?);
     }

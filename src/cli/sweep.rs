@@ -160,6 +160,8 @@ pub(super) fn sweep_cmd(a: SweepArgs, paint: Paint) -> Result<u8, Failure> {
             regs: a.regs,
             gpu: gpus[c.gpu].clone(),
             saves: Vec::new(),
+            // Rows already run in parallel (--jobs): each launch stays on one thread.
+            threads: 1,
         });
     }
     let src = pipeline::read(&a.file)?;

@@ -1,48 +1,102 @@
 //! Atomic read-modify-write on global or shared memory, applied lane by lane in lane order.
 
-use super::memory::BufData;
-use super::regs::RegFile;
+use super::memory::Slots;
+use super::regs::{RegFile, Stored};
 use crate::ir::Reg;
 use crate::value::{AtomicOp, Value};
 
+/// A register storage type that atomics work on, and its constant for the element type.
+pub(crate) trait AtomicLane: Stored {
+    fn value(self, elem_signed: bool) -> Value;
+    fn from_value(v: Value) -> Self;
+}
+
+impl AtomicLane for u32 {
+    fn value(self, signed: bool) -> Value {
+        if signed {
+            Value::I32(self as i32)
+        } else {
+            Value::U32(self)
+        }
+    }
+    fn from_value(v: Value) -> u32 {
+        match v {
+            Value::I32(x) => x as u32,
+            Value::U32(x) => x,
+            other => unreachable!("atomic: {other} is not a 32-bit integer"),
+        }
+    }
+}
+
+impl AtomicLane for u64 {
+    fn value(self, signed: bool) -> Value {
+        if signed {
+            Value::I64(self as i64)
+        } else {
+            Value::U64(self)
+        }
+    }
+    fn from_value(v: Value) -> u64 {
+        match v {
+            Value::I64(x) => x as u64,
+            Value::U64(x) => x,
+            other => unreachable!("atomic: {other} is not a 64-bit integer"),
+        }
+    }
+}
+
+impl AtomicLane for f32 {
+    fn value(self, _: bool) -> Value {
+        Value::F32(self)
+    }
+    fn from_value(v: Value) -> f32 {
+        match v {
+            Value::F32(x) => x,
+            other => unreachable!("atomic: {other} is not a float"),
+        }
+    }
+}
+
+impl AtomicLane for f64 {
+    fn value(self, _: bool) -> Value {
+        Value::F64(self)
+    }
+    fn from_value(v: Value) -> f64 {
+        match v {
+            Value::F64(x) => x,
+            other => unreachable!("atomic: {other} is not a double"),
+        }
+    }
+}
+
 /// Applies `op` for every active lane in lane order; each lane gets the old value in `d`.
 /// `cmp` is `atomicCAS`'s compare register (any register of the operand's bank otherwise).
-pub(crate) fn apply(
-    data: &mut BufData,
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn apply<M: Slots>(
+    mem: &mut M,
+    signed: bool,
     op: AtomicOp,
     idx: &[i64],
     mask: &[bool],
     regs: &mut RegFile,
     [d, v, cmp]: [Reg; 3],
-) {
-    macro_rules! rmw {
-        ($vec:expr, $bank:ident, $tag:ident, $load:expr, $store:expr) => {{
-            let vals = regs.$bank[v.0 as usize].clone();
-            let cmps = regs.$bank[cmp.0 as usize].clone();
-            let dst = &mut regs.$bank[d.0 as usize];
-            for (l, (&i, &m)) in idx.iter().zip(mask).enumerate() {
-                if m {
-                    let old = $vec[i as usize];
-                    let new = op.apply(
-                        Value::$tag(old),
-                        Value::$tag($load(vals[l])),
-                        Value::$tag($load(cmps[l])),
-                    );
-                    if let Value::$tag(n) = new {
-                        $vec[i as usize] = n;
-                    }
-                    dst[l] = $store(old);
-                }
-            }
-        }};
-    }
-    match data {
-        BufData::I32(vec) => rmw!(vec, w, I32, |x: u32| x as i32, |x: i32| x as u32),
-        BufData::U32(vec) => rmw!(vec, w, U32, |x: u32| x, |x: u32| x),
-        BufData::I64(vec) => rmw!(vec, d, I64, |x: u64| x as i64, |x: i64| x as u64),
-        BufData::U64(vec) => rmw!(vec, d, U64, |x: u64| x, |x: u64| x),
-        BufData::F32(vec) => rmw!(vec, f, F32, |x: f32| x, |x: f32| x),
-        BufData::F64(vec) => rmw!(vec, g, F64, |x: f64| x, |x: f64| x),
-        other => unreachable!("checker: no atomic on {}", other.elem()),
+) where
+    M::S: AtomicLane,
+{
+    let bank = M::S::bank(regs);
+    let vals = bank[v.0 as usize].clone();
+    let cmps = bank[cmp.0 as usize].clone();
+    let dst = &mut bank[d.0 as usize];
+    for (l, (&i, &m)) in idx.iter().zip(mask).enumerate() {
+        if m {
+            let old = mem.get(i as usize);
+            let new = op.apply(
+                old.value(signed),
+                vals[l].value(signed),
+                cmps[l].value(signed),
+            );
+            mem.put(i as usize, M::S::from_value(new));
+            dst[l] = old;
+        }
     }
 }

@@ -1,14 +1,20 @@
 //! Runs one thread block: the instruction loop over lane arrays, the mask stack, barriers and memory.
 
+use super::cells::{with_cells, Cells};
 use super::counters::InstCounters;
 use super::error::RunError;
 use super::memory::{self, with_data, BufData};
+use super::memory::{Global, Plain, Slots};
 use super::probe::WarpAccess;
 use super::race::{History, Race, RaceKind};
 use super::regs::{self, fill, map1, map2, map3, select, Lane, Lanes, RegFile};
-use super::{atomic, warp, Buffer, LaunchConfig};
+use super::{atomic, warp, GlobalBuf, LaunchConfig};
 use crate::ir::{bank_of, Bank, Input, Inst, KernelIr, Reg, Space};
 use crate::value::{convert, ArithOp, Float, Int, Num, Scalar};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// Local warp instructions between updates of the launch-wide step count.
+const STEP_FLUSH: u64 = 1 << 16;
 
 /// Most races described in a report (all are counted).
 pub(crate) const MAX_RACE_DETAILS: usize = 10;
@@ -167,6 +173,8 @@ pub(crate) struct BlockRunner<'a> {
     returned: Vec<bool>,
     shared: Vec<SharedArr>,
     idx: Vec<i64>,
+    /// Component indices of a vector access.
+    comp: Vec<i64>,
     scratch: Vec<i64>,
     epoch: u64,
     local_epoch: u32,
@@ -175,8 +183,10 @@ pub(crate) struct BlockRunner<'a> {
     pub(crate) counters: Vec<InstCounters>,
     /// The first races described, in block order.
     pub(crate) races: Vec<Race>,
-    /// Warp instructions issued so far (for `--max-steps`).
-    pub(crate) steps: u64,
+    /// Warp instructions issued since the last flush into `budget`.
+    steps: u64,
+    /// Warp instructions issued by the whole launch, shared by the workers (for `--max-steps`).
+    budget: &'a AtomicU64,
     /// Per instruction: the first warp's lanes of a memory instruction (for lane maps).
     pub(crate) first_access: Vec<Option<WarpAccess>>,
     /// Per instruction: whether this barrier separated conflicting accesses of two warps.
@@ -190,6 +200,7 @@ impl<'a> BlockRunner<'a> {
         ir: &'a KernelIr,
         cfg: &'a LaunchConfig,
         shared_lens: &[usize],
+        budget: &'a AtomicU64,
     ) -> BlockRunner<'a> {
         let lanes = cfg.threads_per_block() as usize;
         let mut regs = RegFile::new(ir, lanes);
@@ -234,6 +245,7 @@ impl<'a> BlockRunner<'a> {
             returned: vec![false; lanes],
             shared,
             idx: vec![0; lanes],
+            comp: vec![0; lanes],
             scratch: Vec::with_capacity(64),
             epoch: 0,
             local_epoch: 0,
@@ -244,6 +256,7 @@ impl<'a> BlockRunner<'a> {
             first_access: vec![None; ir.insts.len()],
             barrier_protects: vec![false; ir.insts.len()],
             last_barrier: None,
+            budget,
         }
     }
 
@@ -252,7 +265,7 @@ impl<'a> BlockRunner<'a> {
         &mut self,
         block: [u32; 3],
         scalars: &[Option<crate::value::Value>],
-        globals: &mut [Option<Buffer>],
+        globals: &[Option<GlobalBuf<'_>>],
     ) -> Result<(), RunError> {
         self.block = block;
         for &(r, ty, input) in &self.ir.inputs {
@@ -321,12 +334,8 @@ impl<'a> BlockRunner<'a> {
                 }
                 Inst::LoopBack { head } => {
                     self.steps += self.warps_active;
-                    if self.steps > self.cfg.max_steps {
-                        return Err(RunError::StepLimit {
-                            limit: self.cfg.max_steps,
-                            span: self.ir.spans[pc],
-                            block,
-                        });
+                    if self.steps >= STEP_FLUSH {
+                        self.flush_steps(pc)?;
                     }
                     if self.lanes_active > 0 {
                         next = head as usize;
@@ -355,7 +364,7 @@ impl<'a> BlockRunner<'a> {
                     idx_ty,
                 } => {
                     self.issue(pc);
-                    self.load(pc, space, elem, d, idx, idx_ty, globals)?;
+                    self.memory(pc, space, elem, 1, (idx, idx_ty), Err([d; 4]), globals)?;
                 }
                 Inst::Store {
                     space,
@@ -365,7 +374,7 @@ impl<'a> BlockRunner<'a> {
                     v,
                 } => {
                     self.issue(pc);
-                    self.store(pc, space, elem, idx, idx_ty, v, globals)?;
+                    self.memory(pc, space, elem, 1, (idx, idx_ty), Ok([v; 4]), globals)?;
                 }
                 Inst::Shfl { .. }
                 | Inst::Vote { .. }
@@ -396,7 +405,7 @@ impl<'a> BlockRunner<'a> {
                     idx_ty,
                 } => {
                     self.issue(pc);
-                    self.vector(
+                    self.memory(
                         pc,
                         space,
                         elem,
@@ -415,7 +424,7 @@ impl<'a> BlockRunner<'a> {
                     v,
                 } => {
                     self.issue(pc);
-                    self.vector(
+                    self.memory(
                         pc,
                         space,
                         elem,
@@ -440,6 +449,26 @@ impl<'a> BlockRunner<'a> {
             pc = next;
         }
         Ok(())
+    }
+
+    /// Adds the local step count to the launch's; past `--max-steps` the loop at `pc` is blamed.
+    pub(crate) fn flush_steps(&mut self, pc: usize) -> Result<(), RunError> {
+        let total = self.budget.fetch_add(self.steps, Ordering::Relaxed) + self.steps;
+        self.steps = 0;
+        if total > self.cfg.max_steps {
+            return Err(RunError::StepLimit {
+                limit: self.cfg.max_steps,
+                span: self.ir.spans[pc],
+                block: self.block,
+            });
+        }
+        Ok(())
+    }
+
+    /// Takes the events counted so far, leaving zeros.
+    pub(crate) fn take_counters(&mut self) -> Vec<InstCounters> {
+        let fresh = vec![InstCounters::default(); self.counters.len()];
+        std::mem::replace(&mut self.counters, fresh)
     }
 
     /// Adds the current warps and lanes to instruction `pc` (one warp instruction per warp with an active lane).
@@ -598,14 +627,12 @@ impl<'a> BlockRunner<'a> {
         space: Space,
         lane: usize,
         width: u32,
-        globals: &[Option<Buffer>],
+        globals: &[Option<GlobalBuf<'_>>],
     ) -> RunError {
         let (kind, name, len) = match space {
             Space::Global(p) => {
-                let b = globals[p as usize]
-                    .as_ref()
-                    .expect("pipeline: every buffer parameter is bound");
-                ("global", b.name.clone(), b.data.len())
+                let b = global(globals, p);
+                ("global", b.name.to_string(), b.cells.len())
             }
             Space::Shared(s) => {
                 let a = &self.shared[s as usize];
@@ -632,115 +659,17 @@ impl<'a> BlockRunner<'a> {
         }
     }
 
-    #[allow(clippy::too_many_arguments)]
-    fn load(
-        &mut self,
-        pc: usize,
-        space: Space,
-        elem: Scalar,
-        d: Reg,
-        idx: Reg,
-        idx_ty: Scalar,
-        globals: &mut [Option<Buffer>],
-    ) -> Result<(), RunError> {
-        if self.lanes_active == 0 {
-            return Ok(());
-        }
-        self.indices(idx, idx_ty);
-        let data = match space {
-            Space::Global(p) => {
-                &globals[p as usize]
-                    .as_ref()
-                    .expect("pipeline: buffer bound")
-                    .data
-            }
-            Space::Shared(s) => &self.shared[s as usize].data,
-        };
-        if let Some(lane) = memory::out_of_bounds(&self.idx, &self.mask, data.len()) {
-            return Err(self.oob(pc, space, lane, 1, globals));
-        }
-        self.account(pc, space, elem.size(), Access::Load);
-        let data = match space {
-            Space::Global(p) => {
-                &globals[p as usize]
-                    .as_ref()
-                    .expect("pipeline: buffer bound")
-                    .data
-            }
-            Space::Shared(s) => &self.shared[s as usize].data,
-        };
-        let (mask, ix, regs) = (&self.mask, &self.idx, &mut self.regs);
-        with_data!(data, v => gather_into(v, ix, mask, regs, d));
-        if let Space::Shared(s) = space {
-            let race = self.track(pc, s, false);
-            self.race(pc, race);
-        }
-        Ok(())
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    fn store(
-        &mut self,
-        pc: usize,
-        space: Space,
-        elem: Scalar,
-        idx: Reg,
-        idx_ty: Scalar,
-        v: Reg,
-        globals: &mut [Option<Buffer>],
-    ) -> Result<(), RunError> {
-        if self.lanes_active == 0 {
-            return Ok(());
-        }
-        self.indices(idx, idx_ty);
-        let len = match space {
-            Space::Global(p) => globals[p as usize]
-                .as_ref()
-                .expect("pipeline: buffer bound")
-                .data
-                .len(),
-            Space::Shared(s) => self.shared[s as usize].data.len(),
-        };
-        if let Some(lane) = memory::out_of_bounds(&self.idx, &self.mask, len) {
-            return Err(self.oob(pc, space, lane, 1, globals));
-        }
-        self.account(pc, space, elem.size(), Access::Store);
+    fn mem_len(&self, space: Space, globals: &[Option<GlobalBuf<'_>>]) -> usize {
         match space {
-            Space::Global(p) => {
-                let buf = globals[p as usize]
-                    .as_mut()
-                    .expect("pipeline: buffer bound");
-                if memory::has_duplicate(&self.idx, &self.mask, &mut self.scratch) {
-                    self.counters[pc].race_count += 1;
-                    let lane = first_duplicate(&self.idx, &self.mask);
-                    self.describe(Race {
-                        kind: RaceKind::GlobalDuplicate,
-                        block: self.block,
-                        epoch: self.local_epoch,
-                        array: buf.name.clone(),
-                        index: self.idx[lane.1],
-                        warp: (lane.1 / 32) as u32,
-                        other_warp: (lane.0 / 32) as u32,
-                        inst: pc as u32,
-                        other_inst: pc as u32,
-                    });
-                }
-                let (mask, ix, regs) = (&self.mask, &self.idx, &self.regs);
-                with_data!(&mut buf.data, data => scatter_from(data, ix, mask, regs, v));
-            }
-            Space::Shared(s) => {
-                let race = self.track(pc, s, true);
-                self.race(pc, race);
-                let (mask, ix, regs) = (&self.mask, &self.idx, &self.regs);
-                with_data!(&mut self.shared[s as usize].data, data => scatter_from(data, ix, mask, regs, v));
-            }
+            Space::Global(p) => global(globals, p).cells.len(),
+            Space::Shared(s) => self.shared[s as usize].data.len(),
         }
-        Ok(())
     }
 
-    /// A 8- or 16-byte vector load (`Err(d)`) or store (`Ok(v)`): one request, then one component at a time.
+    /// A load (`Err(d)`) or store (`Ok(v)`) of `width` components per lane (1, or 2/4 for a vector):
+    /// bounds, one request in the counters, races, then the data one component at a time.
     #[allow(clippy::too_many_arguments)]
-    fn vector(
+    fn memory(
         &mut self,
         pc: usize,
         space: Space,
@@ -748,20 +677,13 @@ impl<'a> BlockRunner<'a> {
         width: u32,
         (idx, idx_ty): (Reg, Scalar),
         regs: Result<[Reg; 4], [Reg; 4]>,
-        globals: &mut [Option<Buffer>],
+        globals: &[Option<GlobalBuf<'_>>],
     ) -> Result<(), RunError> {
         if self.lanes_active == 0 {
             return Ok(());
         }
         self.indices(idx, idx_ty);
-        let len = match space {
-            Space::Global(p) => globals[p as usize]
-                .as_ref()
-                .expect("pipeline: buffer bound")
-                .data
-                .len(),
-            Space::Shared(s) => self.shared[s as usize].data.len(),
-        };
+        let len = self.mem_len(space, globals);
         if let Some(lane) = memory::out_of_bounds(&self.idx, &self.mask, len / width as usize) {
             return Err(self.oob(pc, space, lane, width, globals));
         }
@@ -779,11 +701,7 @@ impl<'a> BlockRunner<'a> {
                     kind: RaceKind::GlobalDuplicate,
                     block: self.block,
                     epoch: self.local_epoch,
-                    array: globals[p as usize]
-                        .as_ref()
-                        .expect("pipeline: buffer bound")
-                        .name
-                        .clone(),
+                    array: global(globals, p).name.to_string(),
                     index: self.idx[lanes.1],
                     warp: (lanes.1 / 32) as u32,
                     other_warp: (lanes.0 / 32) as u32,
@@ -793,33 +711,42 @@ impl<'a> BlockRunner<'a> {
                 self.race(pc, Some(race));
             }
         }
-        let vectors = std::mem::take(&mut self.idx);
         let mut race = None;
         for k in 0..width as usize {
-            self.idx = vectors
-                .iter()
-                .map(|&i| i * i64::from(width) + k as i64)
-                .collect();
-            let (mask, ix) = (&self.mask, &self.idx);
-            let data = match space {
-                Space::Global(p) => {
-                    &mut globals[p as usize]
-                        .as_mut()
-                        .expect("pipeline: buffer bound")
-                        .data
+            if width > 1 {
+                for (o, &i) in self.comp.iter_mut().zip(&self.idx) {
+                    *o = i * i64::from(width) + k as i64;
                 }
-                Space::Shared(s) => &mut self.shared[s as usize].data,
-            };
-            match regs {
-                Err(d) => with_data!(data, v => gather_into(v, ix, mask, &mut self.regs, d[k])),
-                Ok(v) => with_data!(data, m => scatter_from(m, ix, mask, &self.regs, v[k])),
             }
-            if let Space::Shared(s) = space {
-                let found = self.track(pc, s, is_store);
-                race = race.or(found);
+            let ix: &[i64] = if width > 1 { &self.comp } else { &self.idx };
+            let reg = match regs {
+                Ok(v) => Ok(v[k]),
+                Err(d) => Err(d[k]),
+            };
+            match space {
+                Space::Global(p) => {
+                    with_cells!(&global(globals, p).cells, c => transfer(&mut Global(c), ix, &self.mask, &mut self.regs, reg))
+                }
+                Space::Shared(s) => {
+                    let arr = &mut self.shared[s as usize];
+                    with_data!(&mut arr.data, v => transfer(&mut Plain(&mut v[..]), ix, &self.mask, &mut self.regs, reg));
+                    let ctx = RaceContext {
+                        pc: pc as u32,
+                        epoch: self.epoch,
+                        local_epoch: self.local_epoch,
+                        block: self.block,
+                    };
+                    // Only until the barrier is known to protect something: keeps the common case one branch.
+                    let barrier = self.last_barrier.filter(|&b| !self.barrier_protects[b]);
+                    let (found, crossed) =
+                        track(arr, &self.mask, ix, is_store, barrier.is_some(), &ctx);
+                    if let (Some(b), true) = (barrier, crossed) {
+                        self.barrier_protects[b] = true;
+                    }
+                    race = race.or(found);
+                }
             }
         }
-        self.idx = vectors;
         self.race(pc, race);
         Ok(())
     }
@@ -868,48 +795,6 @@ impl<'a> BlockRunner<'a> {
                 }
             }
         }
-    }
-
-    /// Shared-memory hazards of one instruction, lane by lane in lane order; the first one found.
-    fn track(&mut self, pc: usize, s: u32, is_store: bool) -> Option<Race> {
-        let arr = &mut self.shared[s as usize];
-        let mut first = None;
-        // Only until the barrier is known to protect something: keeps the common case one branch.
-        let barrier = self.last_barrier.filter(|&b| !self.barrier_protects[b]);
-        let mut crossed = false;
-        for (lane, (&m, &i)) in self.mask.iter().zip(&self.idx).enumerate() {
-            if !m {
-                continue;
-            }
-            let warp = (lane / 32) as u32;
-            if barrier.is_some() && !crossed {
-                crossed = arr.history.crosses(i as usize, warp, self.epoch, is_store);
-            }
-            let h = if is_store {
-                arr.history.write(i as usize, warp, self.epoch, pc as u32)
-            } else {
-                arr.history.read(i as usize, warp, self.epoch, pc as u32)
-            };
-            if first.is_none() {
-                if let Some(h) = h {
-                    first = Some((h, i, warp));
-                }
-            }
-        }
-        if let (Some(b), true) = (barrier, crossed) {
-            self.barrier_protects[b] = true;
-        }
-        first.map(|((kind, other_warp, other_inst), index, warp)| Race {
-            kind,
-            block: self.block,
-            epoch: self.local_epoch,
-            array: self.shared[s as usize].name.clone(),
-            index,
-            warp,
-            other_warp,
-            inst: pc as u32,
-            other_inst,
-        })
     }
 
     /// Counts a racing instruction execution and keeps its description.
@@ -991,41 +876,44 @@ impl<'a> BlockRunner<'a> {
         [d, idx, v]: [Reg; 3],
         idx_ty: Scalar,
         cmp: Option<Reg>,
-        globals: &mut [Option<Buffer>],
+        globals: &[Option<GlobalBuf<'_>>],
     ) -> Result<(), RunError> {
         if self.lanes_active == 0 {
             return Ok(());
         }
         self.indices(idx, idx_ty);
-        let len = match space {
-            Space::Global(p) => globals[p as usize]
-                .as_ref()
-                .expect("pipeline: buffer bound")
-                .data
-                .len(),
-            Space::Shared(s) => self.shared[s as usize].data.len(),
-        };
+        let len = self.mem_len(space, globals);
         if let Some(lane) = memory::out_of_bounds(&self.idx, &self.mask, len) {
             return Err(self.oob(pc, space, lane, 1, globals));
         }
         self.account(pc, space, elem.size(), Access::Atomic);
-        let data = match space {
-            Space::Global(p) => {
-                &mut globals[p as usize]
-                    .as_mut()
-                    .expect("pipeline: buffer bound")
-                    .data
-            }
-            Space::Shared(s) => &mut self.shared[s as usize].data,
-        };
-        atomic::apply(
-            data,
-            op,
-            &self.idx,
-            &self.mask,
-            &mut self.regs,
-            [d, v, cmp.unwrap_or(v)],
-        );
+        let regs = [d, v, cmp.unwrap_or(v)];
+        let (ix, mask) = (&self.idx, &self.mask);
+        macro_rules! rmw {
+            ($slots:expr, $signed:expr) => {
+                atomic::apply($slots, $signed, op, ix, mask, &mut self.regs, regs)
+            };
+        }
+        match space {
+            Space::Global(p) => match &global(globals, p).cells {
+                Cells::I32(c) => rmw!(&mut Global(c), true),
+                Cells::U32(c) => rmw!(&mut Global(c), false),
+                Cells::I64(c) => rmw!(&mut Global(c), true),
+                Cells::U64(c) => rmw!(&mut Global(c), false),
+                Cells::F32(c) => rmw!(&mut Global(c), true),
+                Cells::F64(c) => rmw!(&mut Global(c), true),
+                _ => unreachable!("checker: no atomic on {elem}"),
+            },
+            Space::Shared(s) => match &mut self.shared[s as usize].data {
+                BufData::I32(v) => rmw!(&mut Plain(&mut v[..]), true),
+                BufData::U32(v) => rmw!(&mut Plain(&mut v[..]), false),
+                BufData::I64(v) => rmw!(&mut Plain(&mut v[..]), true),
+                BufData::U64(v) => rmw!(&mut Plain(&mut v[..]), false),
+                BufData::F32(v) => rmw!(&mut Plain(&mut v[..]), true),
+                BufData::F64(v) => rmw!(&mut Plain(&mut v[..]), true),
+                _ => unreachable!("checker: no atomic on {elem}"),
+            },
+        }
         Ok(())
     }
 
@@ -1153,26 +1041,89 @@ fn cast(regs: &mut RegFile, m: &Lanes<'_>, from: Scalar, to: Scalar, d: Reg, a: 
     }
 }
 
-fn gather_into<E: memory::Elem>(
-    data: &[E],
-    idx: &[i64],
+/// Moves one component between memory and a register: `Err(d)` loads into `d`, `Ok(v)` stores `v`.
+fn transfer<M: Slots>(
+    mem: &mut M,
+    ix: &[i64],
     mask: &[bool],
     regs: &mut RegFile,
-    d: Reg,
+    reg: Result<Reg, Reg>,
 ) {
-    let dst = &mut <E::S as regs::Stored>::bank(regs)[d.0 as usize];
-    memory::gather(data, idx, mask, dst);
+    match reg {
+        Err(d) => memory::gather(
+            mem,
+            ix,
+            mask,
+            &mut <M::S as regs::Stored>::bank(regs)[d.0 as usize],
+        ),
+        Ok(v) => memory::scatter(
+            mem,
+            ix,
+            mask,
+            &<M::S as regs::Stored>::bank_ref(regs)[v.0 as usize],
+        ),
+    }
 }
 
-fn scatter_from<E: memory::Elem>(
-    data: &mut [E],
-    idx: &[i64],
+/// Where and when a shared access happens, for race reports.
+struct RaceContext {
+    pc: u32,
+    epoch: u64,
+    local_epoch: u32,
+    block: [u32; 3],
+}
+
+/// Shared-memory hazards of one access, lane by lane in lane order: the first one found, and
+/// (when `watch_barrier`) whether the access conflicts with another warp's in the previous epoch,
+/// i.e. whether the barrier that began this epoch protected it.
+fn track(
+    arr: &mut SharedArr,
     mask: &[bool],
-    regs: &RegFile,
-    v: Reg,
-) {
-    let src = &<E::S as regs::Stored>::bank_ref(regs)[v.0 as usize];
-    memory::scatter(data, idx, mask, src);
+    ix: &[i64],
+    is_store: bool,
+    watch_barrier: bool,
+    cx: &RaceContext,
+) -> (Option<Race>, bool) {
+    let mut first = None;
+    let mut crossed = false;
+    for (lane, (&m, &i)) in mask.iter().zip(ix).enumerate() {
+        if !m {
+            continue;
+        }
+        let warp = (lane / 32) as u32;
+        if watch_barrier && !crossed {
+            crossed = arr.history.crosses(i as usize, warp, cx.epoch, is_store);
+        }
+        let h = if is_store {
+            arr.history.write(i as usize, warp, cx.epoch, cx.pc)
+        } else {
+            arr.history.read(i as usize, warp, cx.epoch, cx.pc)
+        };
+        if first.is_none() {
+            if let Some(h) = h {
+                first = Some((h, i, warp));
+            }
+        }
+    }
+    let race = first.map(|((kind, other_warp, other_inst), index, warp)| Race {
+        kind,
+        block: cx.block,
+        epoch: cx.local_epoch,
+        array: arr.name.clone(),
+        index,
+        warp,
+        other_warp,
+        inst: cx.pc,
+        other_inst,
+    });
+    (race, crossed)
+}
+
+/// The buffer bound to pointer parameter `p`.
+fn global<'g, 'a>(globals: &'g [Option<GlobalBuf<'a>>], p: u32) -> &'g GlobalBuf<'a> {
+    globals[p as usize]
+        .as_ref()
+        .expect("pipeline: every buffer parameter is bound")
 }
 
 /// The lanes of the first duplicated index of a store: (earlier, later).

@@ -1,5 +1,6 @@
 //! Global buffers and shared arrays: typed storage, bounds-checked gather/scatter, sector and bank accounting.
 
+use super::cells::Cell;
 use super::regs::Stored;
 use crate::value::Scalar;
 
@@ -167,20 +168,57 @@ pub(crate) fn out_of_bounds(idx: &[i64], mask: &[bool], len: usize) -> Option<us
         .position(|(&i, &m)| m && !(0..len).contains(&i))
 }
 
-/// `dst[lane] = data[idx[lane]]` for active lanes (indices already checked).
-pub(crate) fn gather<E: Elem>(data: &[E], idx: &[i64], mask: &[bool], dst: &mut [E::S]) {
+/// Element slots a memory instruction reads and writes in register form.
+pub(crate) trait Slots {
+    type S: Stored;
+    fn get(&self, i: usize) -> Self::S;
+    fn put(&mut self, i: usize, v: Self::S);
+}
+
+/// A block's own memory (shared arrays): plain elements.
+pub(crate) struct Plain<'a, E>(pub(crate) &'a mut [E]);
+
+/// Global memory: cells shared with the other worker threads.
+pub(crate) struct Global<'a, C>(pub(crate) &'a [C]);
+
+impl<E: Elem> Slots for Plain<'_, E> {
+    type S = E::S;
+    #[inline(always)]
+    fn get(&self, i: usize) -> E::S {
+        self.0[i].to_reg()
+    }
+    #[inline(always)]
+    fn put(&mut self, i: usize, v: E::S) {
+        self.0[i] = E::from_reg(v);
+    }
+}
+
+impl<C: Cell> Slots for Global<'_, C> {
+    type S = C::S;
+    #[inline(always)]
+    fn get(&self, i: usize) -> C::S {
+        self.0[i].get()
+    }
+    #[inline(always)]
+    fn put(&mut self, i: usize, v: C::S) {
+        self.0[i].put(v)
+    }
+}
+
+/// `dst[lane] = mem[idx[lane]]` for active lanes (indices already checked).
+pub(crate) fn gather<M: Slots>(mem: &M, idx: &[i64], mask: &[bool], dst: &mut [M::S]) {
     for ((o, &i), &m) in dst.iter_mut().zip(idx).zip(mask) {
         if m {
-            *o = data[i as usize].to_reg();
+            *o = mem.get(i as usize);
         }
     }
 }
 
-/// `data[idx[lane]] = src[lane]` for active lanes in lane order (indices already checked).
-pub(crate) fn scatter<E: Elem>(data: &mut [E], idx: &[i64], mask: &[bool], src: &[E::S]) {
+/// `mem[idx[lane]] = src[lane]` for active lanes in lane order (indices already checked).
+pub(crate) fn scatter<M: Slots>(mem: &mut M, idx: &[i64], mask: &[bool], src: &[M::S]) {
     for ((&v, &i), &m) in src.iter().zip(idx).zip(mask) {
         if m {
-            data[i as usize] = E::from_reg(v);
+            mem.put(i as usize, v);
         }
     }
 }

@@ -2,6 +2,7 @@
 
 mod atomic;
 mod block;
+mod cells;
 mod counters;
 mod error;
 mod memory;
@@ -16,7 +17,11 @@ pub use memory::BufData;
 pub use probe::WarpAccess;
 pub use race::{Race, RaceKind};
 
-use crate::ir::KernelIr;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use rayon::prelude::*;
+
+use crate::ir::{Inst, KernelIr, Space};
 use crate::value::Value;
 use block::BlockRunner;
 
@@ -27,6 +32,12 @@ pub struct Buffer {
     pub name: String,
     /// Its contents.
     pub data: BufData,
+}
+
+/// A global buffer during a launch: its name and its elements as cells shared by the workers.
+pub(crate) struct GlobalBuf<'a> {
+    name: &'a str,
+    cells: cells::Cells<'a>,
 }
 
 /// The shape and limits of one launch.
@@ -40,6 +51,8 @@ pub struct LaunchConfig {
     pub dyn_smem: u64,
     /// Most warp instructions the launch may issue (catches endless loops).
     pub max_steps: u64,
+    /// Worker threads running blocks.
+    pub threads: usize,
 }
 
 impl LaunchConfig {
@@ -51,6 +64,22 @@ impl LaunchConfig {
     /// Blocks in the grid.
     pub fn blocks(&self) -> u64 {
         self.grid.iter().map(|&d| u64::from(d)).product()
+    }
+
+    /// `blockIdx` of a linear block id (x fastest), the order blocks are reported in.
+    pub fn block_of(&self, id: u64) -> [u32; 3] {
+        let [gx, gy, _] = self.grid.map(u64::from);
+        [
+            (id % gx) as u32,
+            ((id / gx) % gy) as u32,
+            (id / (gx * gy)) as u32,
+        ]
+    }
+
+    /// The linear id of `blockIdx`.
+    pub fn linear_block(&self, b: [u32; 3]) -> u64 {
+        let [gx, gy, _] = self.grid.map(u64::from);
+        u64::from(b[0]) + u64::from(b[1]) * gx + u64::from(b[2]) * gx * gy
     }
 
     /// `threadIdx` of a linear lane: `tid = x + y*bdx + z*bdx*bdy`.
@@ -85,7 +114,12 @@ pub struct Outcome {
     pub barrier_protects: Vec<bool>,
 }
 
-/// Runs every block of the grid in order. The first trap stops the launch.
+/// Runs every block of the grid, on `cfg.threads` workers.
+///
+/// Blocks are split into contiguous ranges; per-instruction counters add up (so they do not
+/// depend on the number of workers), race descriptions are ordered by block, and a trap reports
+/// the first failing block in grid order. Kernels with global atomics run their blocks in order
+/// on one worker, so that e.g. floating-point `atomicAdd` sums are the same on every run.
 pub fn launch(ir: &KernelIr, cfg: &LaunchConfig, args: &mut Args) -> Result<Outcome, RunError> {
     let elem_bytes = |e: crate::value::Scalar| u64::from(e.size());
     let shared_lens: Vec<usize> = ir
@@ -93,28 +127,146 @@ pub fn launch(ir: &KernelIr, cfg: &LaunchConfig, args: &mut Args) -> Result<Outc
         .iter()
         .map(|s| s.len.unwrap_or(cfg.dyn_smem / elem_bytes(s.elem)) as usize)
         .collect();
-    let mut runner = BlockRunner::new(ir, cfg, &shared_lens);
-    let [gx, gy, gz] = cfg.grid;
-    for bz in 0..gz {
-        for by in 0..gy {
-            for bx in 0..gx {
-                runner.run([bx, by, bz], &args.scalars, &mut args.buffers)?;
+    let globals: Vec<Option<GlobalBuf<'_>>> = args
+        .buffers
+        .iter_mut()
+        .map(|b| {
+            b.as_mut().map(|Buffer { name, data }| GlobalBuf {
+                name,
+                cells: cells::share(data),
+            })
+        })
+        .collect();
+    let blocks = cfg.blocks();
+    let global_atomics = ir.insts.iter().any(|i| {
+        matches!(
+            i,
+            Inst::Atomic {
+                space: Space::Global(_),
+                ..
+            }
+        )
+    });
+    let workers = if global_atomics {
+        1
+    } else {
+        cfg.threads.clamp(1, 256) as u64
+    };
+    let work = Work {
+        ir,
+        cfg,
+        shared_lens: &shared_lens,
+        scalars: &args.scalars,
+        globals: &globals,
+        budget: AtomicU64::new(0),
+        first_failure: AtomicU64::new(u64::MAX),
+    };
+    let parts: Vec<Part> = if workers <= 1 || blocks <= 1 {
+        vec![work.run(0..blocks)]
+    } else {
+        let chunks = (workers * 8).min(blocks);
+        let ranges: Vec<std::ops::Range<u64>> = (0..chunks)
+            .map(|c| c * blocks / chunks..(c + 1) * blocks / chunks)
+            .collect();
+        match rayon::ThreadPoolBuilder::new()
+            .num_threads(workers as usize)
+            .build()
+        {
+            Ok(pool) => pool.install(|| ranges.into_par_iter().map(|r| work.run(r)).collect()),
+            // No threads to be had: the same work in order on this one.
+            Err(_) => vec![work.run(0..blocks)],
+        }
+    };
+    let mut per_inst = vec![InstCounters::default(); ir.insts.len()];
+    let mut first_access: Vec<Option<WarpAccess>> = vec![None; ir.insts.len()];
+    let mut barrier_protects = vec![false; ir.insts.len()];
+    let mut races = Vec::new();
+    let mut failure: Option<(u64, RunError)> = None;
+    for part in parts {
+        for (total, c) in per_inst.iter_mut().zip(&part.counters) {
+            *total += *c;
+        }
+        // Parts come in block order: the first one that saw an instruction wins.
+        for (first, seen) in first_access.iter_mut().zip(part.first_access) {
+            if first.is_none() {
+                *first = seen;
+            }
+        }
+        for (all, p) in barrier_protects.iter_mut().zip(&part.barrier_protects) {
+            *all |= *p;
+        }
+        races.extend(part.races);
+        if let Some((id, e)) = part.failure {
+            if failure.as_ref().is_none_or(|(first, _)| id < *first) {
+                failure = Some((id, e));
             }
         }
     }
+    if let Some((_, e)) = failure {
+        return Err(e);
+    }
+    races.sort_by_key(|r| cfg.linear_block(r.block));
+    races.truncate(block::MAX_RACE_DETAILS);
     let mut counters = Counters {
-        blocks: cfg.blocks(),
-        threads: cfg.blocks() * cfg.threads_per_block(),
+        blocks,
+        threads: blocks * cfg.threads_per_block(),
         ..Counters::default()
     };
-    for c in &runner.counters {
+    for c in &per_inst {
         counters.add(c);
     }
     Ok(Outcome {
         counters,
-        per_inst: runner.counters,
-        races: runner.races,
-        first_access: runner.first_access,
-        barrier_protects: runner.barrier_protects,
+        per_inst,
+        races,
+        first_access,
+        barrier_protects,
     })
+}
+
+/// What one range of blocks produced.
+struct Part {
+    counters: Vec<InstCounters>,
+    first_access: Vec<Option<WarpAccess>>,
+    barrier_protects: Vec<bool>,
+    races: Vec<Race>,
+    failure: Option<(u64, RunError)>,
+}
+
+/// Everything the workers share.
+struct Work<'a> {
+    ir: &'a KernelIr,
+    cfg: &'a LaunchConfig,
+    shared_lens: &'a [usize],
+    scalars: &'a [Option<Value>],
+    globals: &'a [Option<GlobalBuf<'a>>],
+    budget: AtomicU64,
+    /// Linear id of the first block known to have trapped.
+    first_failure: AtomicU64,
+}
+
+impl Work<'_> {
+    /// Runs blocks `range` (linear ids) in order on one runner.
+    fn run(&self, range: std::ops::Range<u64>) -> Part {
+        let mut runner = BlockRunner::new(self.ir, self.cfg, self.shared_lens, &self.budget);
+        let mut failure = None;
+        for id in range {
+            // A block after a known failure cannot be the first one: skip it.
+            if id > self.first_failure.load(Ordering::Relaxed) {
+                break;
+            }
+            if let Err(e) = runner.run(self.cfg.block_of(id), self.scalars, self.globals) {
+                self.first_failure.fetch_min(id, Ordering::Relaxed);
+                failure = Some((id, e));
+                break;
+            }
+        }
+        Part {
+            counters: runner.take_counters(),
+            first_access: std::mem::take(&mut runner.first_access),
+            barrier_protects: std::mem::take(&mut runner.barrier_protects),
+            races: std::mem::take(&mut runner.races),
+            failure,
+        }
+    }
 }

@@ -27,6 +27,8 @@
 //! - `hints`: `[{rule, line, message}]` (rules in `report::hints`).
 //! - `races[].barrier_after_line`, `races[].fix`: where a `__syncthreads()` would separate the accesses.
 //! - With `--map LINE`: `lane_map` (see `report::lanemap`); with gates: `gates`, `gates_ok`.
+//! - `timing`: wall-clock seconds of `parse`, `setup`, `simulate` and `report` (the only field
+//!   that changes from run to run).
 //!
 //! Errors are `{"schema": 1, "error": {code, message, file, line, column, label, help}, "errors": [...]}`.
 
@@ -59,6 +61,7 @@ pub fn to_json(r: &Report) -> Value {
         "occupancy": r.occupancy,
         "expects": r.expects,
         "ok": r.expects_passed(),
+        "timing": r.timing,
         "lines": lines::to_json(&r.lines),
         "barriers": r.barriers,
         "hints": r.hints,

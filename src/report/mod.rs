@@ -41,6 +41,19 @@ pub struct LaunchInfo {
     pub regs_per_thread: u32,
 }
 
+/// Wall-clock seconds of each phase of `simt run`.
+#[derive(Clone, Copy, Debug, Default, Serialize)]
+pub struct Timing {
+    /// Reading, parsing and checking the file.
+    pub parse: f64,
+    /// Running the launch section and lowering.
+    pub setup: f64,
+    /// Running the blocks.
+    pub simulate: f64,
+    /// Checking `expect`s, saving buffers and building the report.
+    pub report: f64,
+}
+
 /// A race with source lines.
 #[derive(Clone, Debug, Serialize)]
 pub struct RaceView {
@@ -120,6 +133,8 @@ pub struct Report {
     pub barriers: Vec<BarrierView>,
     /// Advice derived from the counters.
     pub hints: Vec<Hint>,
+    /// Where the time went.
+    pub timing: Timing,
 }
 
 impl Report {
@@ -195,6 +210,7 @@ impl Report {
             insts,
             lines,
             hints: Vec::new(),
+            timing: Timing::default(),
         };
         report.hints = hints::hints(&report);
         report

@@ -149,5 +149,14 @@ pub fn render(r: &Report) -> String {
             }
         }
     }
+    let t = &r.timing;
+    let _ = writeln!(
+        s,
+        "timing      parse {} · setup {} · simulate {} · report {}",
+        seconds(t.parse),
+        seconds(t.setup),
+        seconds(t.simulate),
+        seconds(t.report)
+    );
     s
 }

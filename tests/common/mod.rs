@@ -40,6 +40,7 @@ pub fn run(
         regs: 32,
         gpu: GpuConfig::h100_sxm(),
         saves: Vec::new(),
+        threads: 2,
     };
     pipeline::run(&SourceFile::new("test.sk", src), &opts)
 }

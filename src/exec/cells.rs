@@ -1,0 +1,180 @@
+//! Global buffers shared by worker threads: every element is an atomic cell read and written relaxed.
+//!
+//! Blocks of a launch run on several threads and all of them see the global buffers. Plain
+//! `&mut` access from several threads would be undefined behaviour even for a racy kernel, so a
+//! buffer is viewed as a slice of atomics of the same layout; relaxed loads and stores compile to
+//! ordinary moves. This module is the only one with `unsafe` code: the two view conversions.
+#![allow(unsafe_code)]
+
+use std::sync::atomic::Ordering::Relaxed;
+use std::sync::atomic::{
+    AtomicBool, AtomicI16, AtomicI32, AtomicI64, AtomicI8, AtomicU16, AtomicU32, AtomicU64,
+    AtomicU8,
+};
+
+use super::memory::BufData;
+use super::regs::Stored;
+
+/// An element of a shared global buffer, with its register storage type.
+pub(crate) trait Cell: Sync {
+    type S: Stored;
+    fn get(&self) -> Self::S;
+    fn put(&self, v: Self::S);
+}
+
+/// A `float` cell: the bits in an `AtomicU32`.
+#[repr(transparent)]
+pub(crate) struct F32Cell(AtomicU32);
+
+/// A `double` cell: the bits in an `AtomicU64`.
+#[repr(transparent)]
+pub(crate) struct F64Cell(AtomicU64);
+
+macro_rules! cell {
+    ($t:ty, $s:ty, |$x:ident| $get:expr, |$y:ident| $put:expr) => {
+        impl Cell for $t {
+            type S = $s;
+            #[inline(always)]
+            fn get(&self) -> $s {
+                let $x = self.load(Relaxed);
+                $get
+            }
+            #[inline(always)]
+            fn put(&self, $y: $s) {
+                self.store($put, Relaxed)
+            }
+        }
+    };
+}
+cell!(AtomicBool, bool, |x| x, |v| v);
+cell!(AtomicI8, u32, |x| i32::from(x) as u32, |v| v as i8);
+cell!(AtomicU8, u32, |x| u32::from(x), |v| v as u8);
+cell!(AtomicI16, u32, |x| i32::from(x) as u32, |v| v as i16);
+cell!(AtomicU16, u32, |x| u32::from(x), |v| v as u16);
+cell!(AtomicI32, u32, |x| x as u32, |v| v as i32);
+cell!(AtomicU32, u32, |x| x, |v| v);
+cell!(AtomicI64, u64, |x| x as u64, |v| v as i64);
+cell!(AtomicU64, u64, |x| x, |v| v);
+
+impl Cell for F32Cell {
+    type S = f32;
+    #[inline(always)]
+    fn get(&self) -> f32 {
+        f32::from_bits(self.0.load(Relaxed))
+    }
+    #[inline(always)]
+    fn put(&self, v: f32) {
+        self.0.store(v.to_bits(), Relaxed)
+    }
+}
+
+impl Cell for F64Cell {
+    type S = f64;
+    #[inline(always)]
+    fn get(&self) -> f64 {
+        f64::from_bits(self.0.load(Relaxed))
+    }
+    #[inline(always)]
+    fn put(&self, v: f64) {
+        self.0.store(v.to_bits(), Relaxed)
+    }
+}
+
+/// A global buffer viewed as cells, shareable between threads.
+pub(crate) enum Cells<'a> {
+    Bool(&'a [AtomicBool]),
+    I8(&'a [AtomicI8]),
+    U8(&'a [AtomicU8]),
+    I16(&'a [AtomicI16]),
+    U16(&'a [AtomicU16]),
+    I32(&'a [AtomicI32]),
+    U32(&'a [AtomicU32]),
+    I64(&'a [AtomicI64]),
+    U64(&'a [AtomicU64]),
+    F32(&'a [F32Cell]),
+    F64(&'a [F64Cell]),
+}
+
+/// Runs `$body` with `$c` bound to the cell slice of a `Cells`.
+macro_rules! with_cells {
+    ($cells:expr, $c:ident => $body:expr) => {
+        match $cells {
+            Cells::Bool($c) => $body,
+            Cells::I8($c) => $body,
+            Cells::U8($c) => $body,
+            Cells::I16($c) => $body,
+            Cells::U16($c) => $body,
+            Cells::I32($c) => $body,
+            Cells::U32($c) => $body,
+            Cells::I64($c) => $body,
+            Cells::U64($c) => $body,
+            Cells::F32($c) => $body,
+            Cells::F64($c) => $body,
+        }
+    };
+}
+pub(crate) use with_cells;
+
+impl Cells<'_> {
+    /// Elements.
+    pub(crate) fn len(&self) -> usize {
+        with_cells!(self, c => c.len())
+    }
+}
+
+/// Views `data` as cells of the same size and alignment.
+fn view<T, C>(data: &mut [T]) -> &[C] {
+    assert!(
+        std::mem::size_of::<T>() == std::mem::size_of::<C>()
+            && std::mem::align_of::<T>() == std::mem::align_of::<C>(),
+        "cells: an atomic has the layout of its plain type"
+    );
+    // SAFETY: `C` has the size and alignment of `T` (asserted above; the standard library
+    // documents each atomic as having the same in-memory representation as its integer type,
+    // and `F32Cell`/`F64Cell` are transparent over `AtomicU32`/`AtomicU64`, whose layouts equal
+    // `f32`/`f64`), so the pointer and length describe valid `C`s. The exclusive borrow of `data`
+    // lasts as long as the returned slice, so nothing reads or writes the plain `T`s meanwhile;
+    // all access through the view is atomic, which is allowed through a shared reference.
+    unsafe { std::slice::from_raw_parts(data.as_mut_ptr().cast::<C>(), data.len()) }
+}
+
+/// Views a buffer as cells for the duration of a launch.
+pub(crate) fn share(data: &mut BufData) -> Cells<'_> {
+    match data {
+        BufData::Bool(v) => Cells::Bool(view(v)),
+        BufData::I8(v) => Cells::I8(view(v)),
+        BufData::U8(v) => Cells::U8(view(v)),
+        BufData::I16(v) => Cells::I16(view(v)),
+        BufData::U16(v) => Cells::U16(view(v)),
+        BufData::I32(v) => Cells::I32(view(v)),
+        BufData::U32(v) => Cells::U32(view(v)),
+        BufData::I64(v) => Cells::I64(view(v)),
+        BufData::U64(v) => Cells::U64(view(v)),
+        BufData::F32(v) => Cells::F32(view(v)),
+        BufData::F64(v) => Cells::F64(view(v)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cells_read_and_write_the_buffer() {
+        let mut data = BufData::F32(vec![1.5, 2.5]);
+        {
+            let Cells::F32(c) = share(&mut data) else {
+                unreachable!("a float buffer")
+            };
+            assert_eq!(c[1].get(), 2.5);
+            c[0].put(-3.0);
+        }
+        assert_eq!(data, BufData::F32(vec![-3.0, 2.5]));
+        let mut ints = BufData::I8(vec![-1, 5]);
+        let Cells::I8(c) = share(&mut ints) else {
+            unreachable!("a char buffer")
+        };
+        // Loaded as a sign-extended int register.
+        assert_eq!(c[0].get(), u32::MAX);
+    }
+}

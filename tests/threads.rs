@@ -1,0 +1,84 @@
+//! Results, counters, races and errors do not depend on the number of worker threads.
+
+use simt::pipeline::{self, RunOptions};
+
+fn run_all(threads: usize) -> Vec<(String, String)> {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let mut out = Vec::new();
+    let mut files: Vec<_> = std::fs::read_dir(format!("{root}/kernels"))
+        .expect("kernels/")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.extension().is_some_and(|x| x == "sk"))
+        .collect();
+    files.sort();
+    for path in files {
+        let src = pipeline::read(&path).expect("readable");
+        let (module, _) = pipeline::compile(&src).expect("shipped kernels compile");
+        for launch in &module.launches {
+            let opts = RunOptions {
+                kernel: Some(launch.kernel.name.clone()),
+                threads,
+                ..RunOptions::default()
+            };
+            let summary = match pipeline::run(&src, &opts) {
+                Ok(r) => format!(
+                    "{} {:?} {:?}",
+                    serde_json::to_string(&r.counters).expect("json"),
+                    r.races.iter().map(|x| x.describe()).collect::<Vec<_>>(),
+                    r.expects
+                        .iter()
+                        .map(|e| (e.passed, e.detail.clone()))
+                        .collect::<Vec<_>>()
+                ),
+                Err(f) => format!(
+                    "{:?}",
+                    f.errors.iter().map(|e| e.to_string()).collect::<Vec<_>>()
+                ),
+            };
+            out.push((
+                format!("{}:{}", path.display(), launch.kernel.name),
+                summary,
+            ));
+        }
+    }
+    out
+}
+
+#[test]
+fn every_shipped_kernel_is_identical_on_one_and_several_threads() {
+    let one = run_all(1);
+    let three = run_all(3);
+    assert!(one.len() >= 12);
+    for (a, b) in one.iter().zip(&three) {
+        assert_eq!(a, b);
+    }
+}
+
+#[test]
+fn the_first_failing_block_is_reported_whatever_the_threads() {
+    let src = simt::source::SourceFile::new(
+        "oob.sk",
+        "__global__ void k(float* a) {\n    a[blockIdx.x * blockDim.x + threadIdx.x] = 1.0f;\n}\n",
+    );
+    let run = |threads| {
+        let mut opts = RunOptions {
+            threads,
+            ..RunOptions::default()
+        };
+        opts.overrides.grid = Some([64, 1, 1]);
+        opts.overrides.block = Some([32, 1, 1]);
+        opts.overrides.args.push((
+            "a".into(),
+            simt::host::ArgValue::Expr(simt::syntax::parse_value("zeros(1000)").expect("arg")),
+            0,
+        ));
+        match pipeline::run(&src, &opts) {
+            Ok(_) => panic!("out of bounds expected"),
+            Err(f) => f.errors[0].inner.to_string() + &format!("{:?}", f.errors[0].inner),
+        }
+    };
+    // 1000 floats: block 31 (threads 992..1023) is the first to write out of bounds, at a[1000].
+    let one = run(1);
+    assert!(one.contains("`a[1000]`"), "{one}");
+    assert_eq!(one, run(4));
+}
