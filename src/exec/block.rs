@@ -10,7 +10,7 @@ use super::race::{History, Race, RaceKind};
 use super::regs::{self, fill, map1, map2, map3, select, Lane, Lanes, RegFile};
 use super::{atomic, warp, GlobalBuf, LaunchConfig};
 use crate::ir::{bank_of, Bank, Input, Inst, KernelIr, Reg, Space};
-use crate::value::{convert, ArithOp, Float, Int, Num, Scalar};
+use crate::value::{convert, ArithOp, CmpOp, Float, Int, Num, Scalar};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Local warp instructions between updates of the launch-wide step count.
@@ -683,9 +683,17 @@ impl<'a> BlockRunner<'a> {
             return Ok(());
         }
         self.indices(idx, idx_ty);
-        let len = self.mem_len(space, globals);
-        if let Some(lane) = memory::out_of_bounds(&self.idx, &self.mask, len / width as usize) {
-            return Err(self.oob(pc, space, lane, width, globals));
+        let len = (self.mem_len(space, globals) / width as usize) as i64;
+        // Every lane active on consecutive elements: checked and counted by arithmetic, moved without masks.
+        let run = memory::contiguous(&self.idx, self.full)
+            .then(|| self.idx[0])
+            .filter(|&first| first >= 0 && first + self.idx.len() as i64 <= len);
+        if run.is_none() {
+            if let Some(lane) =
+                memory::out_of_bounds(&self.idx, &self.mask, len as usize, self.full)
+            {
+                return Err(self.oob(pc, space, lane, width, globals));
+            }
         }
         let is_store = regs.is_ok();
         let access = if is_store {
@@ -693,9 +701,12 @@ impl<'a> BlockRunner<'a> {
         } else {
             Access::Load
         };
-        self.account(pc, space, elem.size() * width, access);
-        if let (Space::Global(p), true) = (space, is_store) {
-            if memory::has_duplicate(&self.idx, &self.mask, &mut self.scratch) {
+        match run {
+            Some(first) => self.account_run(pc, space, elem.size() * width, access, first),
+            None => self.account(pc, space, elem.size() * width, access),
+        }
+        if let (Space::Global(p), true, None) = (space, is_store, run) {
+            if memory::has_duplicate(&self.idx, &self.mask, self.full, &mut self.scratch) {
                 let lanes = first_duplicate(&self.idx, &self.mask);
                 let race = Race {
                     kind: RaceKind::GlobalDuplicate,
@@ -719,17 +730,18 @@ impl<'a> BlockRunner<'a> {
                 }
             }
             let ix: &[i64] = if width > 1 { &self.comp } else { &self.idx };
+            let whole = run.filter(|_| width == 1).map(|f| f as usize);
             let reg = match regs {
                 Ok(v) => Ok(v[k]),
                 Err(d) => Err(d[k]),
             };
             match space {
                 Space::Global(p) => {
-                    with_cells!(&global(globals, p).cells, c => transfer(&mut Global(c), ix, &self.mask, &mut self.regs, reg))
+                    with_cells!(&global(globals, p).cells, c => transfer(&mut Global(c), (ix, whole), (&self.mask, self.full), &mut self.regs, reg))
                 }
                 Space::Shared(s) => {
                     let arr = &mut self.shared[s as usize];
-                    with_data!(&mut arr.data, v => transfer(&mut Plain(&mut v[..]), ix, &self.mask, &mut self.regs, reg));
+                    with_data!(&mut arr.data, v => transfer(&mut Plain(&mut v[..]), (ix, whole), (&self.mask, self.full), &mut self.regs, reg));
                     let ctx = RaceContext {
                         pc: pc as u32,
                         epoch: self.epoch,
@@ -751,6 +763,57 @@ impl<'a> BlockRunner<'a> {
         Ok(())
     }
 
+    /// `account` for every lane active on consecutive elements from `first`: no sorting needed.
+    /// Global: each warp's run of elements spans `run_sectors`. Shared: a phase's consecutive
+    /// words (at most 32) fall in distinct banks, so each active phase is one wavefront, the ideal.
+    fn account_run(&mut self, pc: usize, space: Space, size: u32, access: Access, first: i64) {
+        if self.first_access[pc].is_none() {
+            self.first_access[pc] =
+                WarpAccess::capture(self.block, space, size, &self.idx, &self.mask);
+        }
+        let lanes = self.idx.len() as i64;
+        let c = &mut self.counters[pc];
+        let phase = match size {
+            8 => 16,
+            16 => 8,
+            _ => 32,
+        };
+        for w in (0..lanes).step_by(32) {
+            let n = (lanes - w).min(32);
+            match space {
+                Space::Global(_) => {
+                    let sectors = memory::run_sectors(first + w, n, size);
+                    c.g_bytes_requested += n as u64 * u64::from(size);
+                    match access {
+                        Access::Load => {
+                            c.gld_instr += 1;
+                            c.gld_sectors += sectors;
+                        }
+                        Access::Store => {
+                            c.gst_instr += 1;
+                            c.gst_sectors += sectors;
+                        }
+                        Access::Atomic => {
+                            c.gatom_instr += 1;
+                            c.gatom_sectors += sectors;
+                        }
+                    }
+                }
+                Space::Shared(_) => {
+                    let phases = ((n + phase - 1) / phase) as u64;
+                    c.smem_ideal_wavefronts += phases;
+                    if access == Access::Load {
+                        c.smem_ld_instr += 1;
+                        c.smem_ld_wavefronts += phases;
+                    } else {
+                        c.smem_st_instr += 1;
+                        c.smem_st_wavefronts += phases;
+                    }
+                }
+            }
+        }
+    }
+
     /// Sectors (global) or wavefronts (shared) of one memory instruction, warp by warp.
     fn account(&mut self, pc: usize, space: Space, size: u32, access: Access) {
         if self.first_access[pc].is_none() {
@@ -758,14 +821,19 @@ impl<'a> BlockRunner<'a> {
                 WarpAccess::capture(self.block, space, size, &self.idx, &self.mask);
         }
         let c = &mut self.counters[pc];
+        let full = self.full;
         for (ix, m) in self.idx.chunks(32).zip(self.mask.chunks(32)) {
-            if !m.iter().any(|&x| x) {
+            if !full && !m.iter().any(|&x| x) {
                 continue;
             }
             match space {
                 Space::Global(_) => {
-                    let sectors = memory::warp_sectors(ix, m, size, &mut self.scratch);
-                    let active = m.iter().filter(|&&x| x).count() as u64;
+                    let sectors = memory::warp_sectors(ix, m, size, full, &mut self.scratch);
+                    let active = if full {
+                        m.len() as u64
+                    } else {
+                        m.iter().filter(|&&x| x).count() as u64
+                    };
                     c.g_bytes_requested += active * u64::from(size);
                     match access {
                         Access::Load => {
@@ -883,7 +951,7 @@ impl<'a> BlockRunner<'a> {
         }
         self.indices(idx, idx_ty);
         let len = self.mem_len(space, globals);
-        if let Some(lane) = memory::out_of_bounds(&self.idx, &self.mask, len) {
+        if let Some(lane) = memory::out_of_bounds(&self.idx, &self.mask, len, self.full) {
             return Err(self.oob(pc, space, lane, 1, globals));
         }
         self.account(pc, space, elem.size(), Access::Atomic);
@@ -950,7 +1018,7 @@ impl<'a> BlockRunner<'a> {
                 if ty == Scalar::Bool {
                     map2::<bool, bool>(regs, &lanes, d, a, b, |x, y| op.apply(x, y));
                 } else {
-                    num_ty!(ty, T => map2::<<T as Lane>::S, bool>(regs, &lanes, d, a, b, |x, y| op.apply(T::ld(x), T::ld(y))));
+                    num_ty!(ty, T => compare::<T>(regs, &lanes, op, d, a, b));
                 }
             }
             Inst::Neg { ty, d, a } => {
@@ -992,31 +1060,52 @@ impl<'a> BlockRunner<'a> {
     }
 }
 
-fn arith<T: Lane>(regs: &mut RegFile, m: &Lanes<'_>, op: ArithOp, d: Reg, a: Reg, b: Reg) {
-    let f: fn(T, T) -> T = match op {
-        ArithOp::Add => T::add,
-        ArithOp::Sub => T::sub,
-        ArithOp::Mul => T::mul,
-        ArithOp::Min => T::min,
-        ArithOp::Max => T::max,
-        // Zero divisors were rejected before this runs.
-        ArithOp::Div => |x, y| T::div(x, y).unwrap_or_default(),
-        ArithOp::Rem => |x, y| T::rem(x, y).unwrap_or_default(),
-        other => unreachable!("block: {other:?} is a bit operator"),
+/// Stamps out one monomorphised lane loop per operator, so the operation inlines into the loop.
+macro_rules! lanes2 {
+    ($regs:expr, $m:expr, $d:expr, $a:expr, $b:expr, $T:ty, $f:expr) => {
+        map2($regs, $m, $d, $a, $b, |x, y| {
+            <$T>::st($f(<$T>::ld(x), <$T>::ld(y)))
+        })
     };
-    map2(regs, m, d, a, b, |x, y| T::st(f(T::ld(x), T::ld(y))));
+}
+
+fn arith<T: Lane>(regs: &mut RegFile, m: &Lanes<'_>, op: ArithOp, d: Reg, a: Reg, b: Reg) {
+    match op {
+        ArithOp::Add => lanes2!(regs, m, d, a, b, T, T::add),
+        ArithOp::Sub => lanes2!(regs, m, d, a, b, T, T::sub),
+        ArithOp::Mul => lanes2!(regs, m, d, a, b, T, T::mul),
+        ArithOp::Min => lanes2!(regs, m, d, a, b, T, T::min),
+        ArithOp::Max => lanes2!(regs, m, d, a, b, T, T::max),
+        // Zero divisors were rejected before this runs.
+        ArithOp::Div => lanes2!(regs, m, d, a, b, T, |x, y| T::div(x, y).unwrap_or_default()),
+        ArithOp::Rem => lanes2!(regs, m, d, a, b, T, |x, y| T::rem(x, y).unwrap_or_default()),
+        other => unreachable!("block: {other:?} is a bit operator"),
+    }
+}
+
+fn compare<T: Lane>(regs: &mut RegFile, m: &Lanes<'_>, op: CmpOp, d: Reg, a: Reg, b: Reg) {
+    let f = |regs: &mut RegFile, g: fn(&T, &T) -> bool| {
+        map2::<T::S, bool>(regs, m, d, a, b, |x, y| g(&T::ld(x), &T::ld(y)))
+    };
+    match op {
+        CmpOp::Lt => f(regs, T::lt),
+        CmpOp::Le => f(regs, T::le),
+        CmpOp::Gt => f(regs, T::gt),
+        CmpOp::Ge => f(regs, T::ge),
+        CmpOp::Eq => f(regs, T::eq),
+        CmpOp::Ne => f(regs, T::ne),
+    }
 }
 
 fn bits<T: Lane + Int>(regs: &mut RegFile, m: &Lanes<'_>, op: ArithOp, d: Reg, a: Reg, b: Reg) {
-    let f: fn(T, T) -> T = match op {
-        ArithOp::Shl => T::shl,
-        ArithOp::Shr => T::shr,
-        ArithOp::And => T::and,
-        ArithOp::Or => T::or,
-        ArithOp::Xor => T::xor,
+    match op {
+        ArithOp::Shl => lanes2!(regs, m, d, a, b, T, T::shl),
+        ArithOp::Shr => lanes2!(regs, m, d, a, b, T, T::shr),
+        ArithOp::And => lanes2!(regs, m, d, a, b, T, T::and),
+        ArithOp::Or => lanes2!(regs, m, d, a, b, T, T::or),
+        ArithOp::Xor => lanes2!(regs, m, d, a, b, T, T::xor),
         other => unreachable!("block: {other:?} is not a bit operator"),
-    };
-    map2(regs, m, d, a, b, |x, y| T::st(f(T::ld(x), T::ld(y))));
+    }
 }
 
 /// C conversions between register types, including `bool` and truncation to narrow integers.
@@ -1044,19 +1133,26 @@ fn cast(regs: &mut RegFile, m: &Lanes<'_>, from: Scalar, to: Scalar, d: Reg, a: 
 /// Moves one component between memory and a register: `Err(d)` loads into `d`, `Ok(v)` stores `v`.
 fn transfer<M: Slots>(
     mem: &mut M,
-    ix: &[i64],
-    mask: &[bool],
+    (ix, run): (&[i64], Option<usize>),
+    (mask, full): (&[bool], bool),
     regs: &mut RegFile,
     reg: Result<Reg, Reg>,
 ) {
-    match reg {
-        Err(d) => memory::gather(
+    match (reg, run) {
+        (Err(d), Some(first)) => {
+            mem.get_run(first, &mut <M::S as regs::Stored>::bank(regs)[d.0 as usize])
+        }
+        (Ok(v), Some(first)) => {
+            mem.put_run(first, &<M::S as regs::Stored>::bank_ref(regs)[v.0 as usize])
+        }
+        (Err(d), None) => memory::gather(
             mem,
             ix,
             mask,
+            full,
             &mut <M::S as regs::Stored>::bank(regs)[d.0 as usize],
         ),
-        Ok(v) => memory::scatter(
+        (Ok(v), None) => memory::scatter(
             mem,
             ix,
             mask,

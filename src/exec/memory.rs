@@ -160,9 +160,18 @@ elem!(u64, u64, |x| x, |y| y);
 elem!(f32, f32, |x| x, |y| y);
 elem!(f64, f64, |x| x, |y| y);
 
-/// The first active lane whose index is outside `0..len`.
-pub(crate) fn out_of_bounds(idx: &[i64], mask: &[bool], len: usize) -> Option<usize> {
+/// The first active lane whose index is outside `0..len`. `full`: every lane is active.
+pub(crate) fn out_of_bounds(idx: &[i64], mask: &[bool], len: usize, full: bool) -> Option<usize> {
     let len = len as i64;
+    if full {
+        // A branch-free min/max pass; the lane is looked for only when something is out.
+        let (lo, hi) = idx
+            .iter()
+            .fold((i64::MAX, i64::MIN), |(lo, hi), &i| (lo.min(i), hi.max(i)));
+        if lo >= 0 && hi < len {
+            return None;
+        }
+    }
     idx.iter()
         .zip(mask)
         .position(|(&i, &m)| m && !(0..len).contains(&i))
@@ -173,6 +182,10 @@ pub(crate) trait Slots {
     type S: Stored;
     fn get(&self, i: usize) -> Self::S;
     fn put(&mut self, i: usize, v: Self::S);
+    /// `dst[l] = mem[first + l]` for every lane.
+    fn get_run(&self, first: usize, dst: &mut [Self::S]);
+    /// `mem[first + l] = src[l]` for every lane.
+    fn put_run(&mut self, first: usize, src: &[Self::S]);
 }
 
 /// A block's own memory (shared arrays): plain elements.
@@ -191,6 +204,17 @@ impl<E: Elem> Slots for Plain<'_, E> {
     fn put(&mut self, i: usize, v: E::S) {
         self.0[i] = E::from_reg(v);
     }
+    fn get_run(&self, first: usize, dst: &mut [E::S]) {
+        let n = dst.len();
+        for (o, e) in dst.iter_mut().zip(&self.0[first..first + n]) {
+            *o = e.to_reg();
+        }
+    }
+    fn put_run(&mut self, first: usize, src: &[E::S]) {
+        for (e, &v) in self.0[first..first + src.len()].iter_mut().zip(src) {
+            *e = E::from_reg(v);
+        }
+    }
 }
 
 impl<C: Cell> Slots for Global<'_, C> {
@@ -203,10 +227,27 @@ impl<C: Cell> Slots for Global<'_, C> {
     fn put(&mut self, i: usize, v: C::S) {
         self.0[i].put(v)
     }
+    fn get_run(&self, first: usize, dst: &mut [C::S]) {
+        let n = dst.len();
+        for (o, c) in dst.iter_mut().zip(&self.0[first..first + n]) {
+            *o = c.get();
+        }
+    }
+    fn put_run(&mut self, first: usize, src: &[C::S]) {
+        for (c, &v) in self.0[first..first + src.len()].iter().zip(src) {
+            c.put(v);
+        }
+    }
 }
 
 /// `dst[lane] = mem[idx[lane]]` for active lanes (indices already checked).
-pub(crate) fn gather<M: Slots>(mem: &M, idx: &[i64], mask: &[bool], dst: &mut [M::S]) {
+pub(crate) fn gather<M: Slots>(mem: &M, idx: &[i64], mask: &[bool], full: bool, dst: &mut [M::S]) {
+    if full {
+        for (o, &i) in dst.iter_mut().zip(idx) {
+            *o = mem.get(i as usize);
+        }
+        return;
+    }
     for ((o, &i), &m) in dst.iter_mut().zip(idx).zip(mask) {
         if m {
             *o = mem.get(i as usize);
@@ -224,31 +265,64 @@ pub(crate) fn scatter<M: Slots>(mem: &mut M, idx: &[i64], mask: &[bool], src: &[
 }
 
 /// Global-memory cost of one warp instruction: distinct 32-byte sectors its active lanes touch.
-pub(crate) fn warp_sectors(idx: &[i64], mask: &[bool], size: u32, scratch: &mut Vec<i64>) -> u64 {
-    scratch.clear();
+///
+/// Every access is naturally aligned (buffers start sector-aligned, elements and vectors are 1–16
+/// bytes at multiples of their size), so each lane touches exactly one sector. The common case —
+/// lanes in address order — is counted in one pass; anything else is sorted.
+pub(crate) fn warp_sectors(
+    idx: &[i64],
+    mask: &[bool],
+    size: u32,
+    full: bool,
+    scratch: &mut Vec<i64>,
+) -> u64 {
+    debug_assert!(size <= 32 && 32 % size == 0, "accesses are 1 to 32 bytes");
     let size = i64::from(size);
+    if full && !idx.is_empty() {
+        // Every lane active: a branch-free pass over neighbours.
+        let (mut increasing, mut changes) = (true, 0u64);
+        for w in idx.windows(2) {
+            let (a, b) = ((w[0] * size) >> 5, (w[1] * size) >> 5);
+            increasing &= b >= a;
+            changes += u64::from(b != a);
+        }
+        if increasing {
+            return changes + 1;
+        }
+        return sorted_distinct(idx, mask, |i| (i * size) >> 5, scratch);
+    }
+    let mut count = 0u64;
+    let mut prev = i64::MIN;
     for (&i, &m) in idx.iter().zip(mask) {
         if m {
-            let first = (i * size) >> 5;
-            let last = (i * size + size - 1) >> 5;
-            scratch.push(first);
-            if last != first {
-                scratch.push(last);
+            let s = (i * size) >> 5;
+            if s < prev {
+                return sorted_distinct(idx, mask, |i| (i * size) >> 5, scratch);
             }
+            count += u64::from(s != prev);
+            prev = s;
         }
     }
-    if !scratch.windows(2).all(|w| w[0] <= w[1]) {
-        scratch.sort_unstable();
-    }
-    let mut n = 0u64;
-    let mut prev = None;
-    for &s in scratch.iter() {
-        if prev != Some(s) {
-            n += 1;
-            prev = Some(s);
-        }
-    }
-    n
+    count
+}
+
+/// Distinct values of `key(idx[lane])` over active lanes, by sorting.
+fn sorted_distinct(
+    idx: &[i64],
+    mask: &[bool],
+    key: impl Fn(i64) -> i64,
+    scratch: &mut Vec<i64>,
+) -> u64 {
+    scratch.clear();
+    scratch.extend(
+        idx.iter()
+            .zip(mask)
+            .filter(|(_, &m)| m)
+            .map(|(&i, _)| key(i)),
+    );
+    scratch.sort_unstable();
+    scratch.dedup();
+    scratch.len() as u64
 }
 
 /// Shared-memory cost of one warp instruction: `(wavefronts, ideal)` under the phase model of DESIGN.md §3.
@@ -291,15 +365,40 @@ pub(crate) fn warp_wavefronts(
     (wavefronts, ideal)
 }
 
+/// Whether every lane is active and lane `l` accesses `idx[0] + l`: the common coalesced case.
+pub(crate) fn contiguous(idx: &[i64], full: bool) -> bool {
+    full && idx.windows(2).fold(true, |ok, w| ok & (w[1] == w[0] + 1))
+}
+
+/// Sectors of a contiguous run of `n` elements of `size` bytes starting at element `first`.
+pub(crate) fn run_sectors(first: i64, n: i64, size: u32) -> u64 {
+    let size = i64::from(size);
+    (((first + n) * size - 1) >> 5) as u64 - ((first * size) >> 5) as u64 + 1
+}
+
 /// Whether two active lanes store to one index (block-wide), the reference's global race rule.
-pub(crate) fn has_duplicate(idx: &[i64], mask: &[bool], scratch: &mut Vec<i64>) -> bool {
-    scratch.clear();
-    scratch.extend(idx.iter().zip(mask).filter(|(_, &m)| m).map(|(&i, _)| i));
-    if scratch.windows(2).all(|w| w[0] < w[1]) {
+pub(crate) fn has_duplicate(
+    idx: &[i64],
+    mask: &[bool],
+    full: bool,
+    scratch: &mut Vec<i64>,
+) -> bool {
+    if full && idx.windows(2).fold(true, |ok, w| ok & (w[1] > w[0])) {
         return false;
     }
-    scratch.sort_unstable();
-    scratch.windows(2).any(|w| w[0] == w[1])
+    let mut prev = i64::MIN;
+    let mut active = 0usize;
+    let mut increasing = true;
+    for (&i, &m) in idx.iter().zip(mask) {
+        if m {
+            active += 1;
+            if increasing && active > 1 && i <= prev {
+                increasing = false;
+            }
+            prev = i;
+        }
+    }
+    !increasing && sorted_distinct(idx, mask, |i| i, scratch) < active as u64
 }
 
 #[cfg(test)]
@@ -311,32 +410,65 @@ mod tests {
     }
 
     #[test]
+    fn the_full_warp_path_counts_like_the_general_one() {
+        let mut s = Vec::new();
+        let m = vec![true; 32];
+        let patterns: Vec<Vec<i64>> = vec![
+            (0..32).collect(),
+            (1..33).collect(),
+            (0..32).map(|l| l * 2).collect(),
+            (0..32).map(|l| 31 - l).collect(),
+            (0..32).map(|l| (l * 7) % 32).collect(),
+            vec![5; 32],
+        ];
+        for p in &patterns {
+            for size in [1, 2, 4, 8, 16] {
+                assert_eq!(
+                    warp_sectors(p, &m, size, true, &mut s),
+                    warp_sectors(p, &m, size, false, &mut s)
+                );
+            }
+            assert_eq!(
+                has_duplicate(p, &m, true, &mut s),
+                has_duplicate(p, &m, false, &mut s)
+            );
+            assert_eq!(
+                out_of_bounds(p, &m, 32, true),
+                out_of_bounds(p, &m, 32, false)
+            );
+        }
+    }
+
+    #[test]
     fn sectors_follow_the_byte_rules() {
         let mut s = Vec::new();
         // 32 contiguous floats = 128 B = 4 sectors.
         let (i, m) = lanes(|l| l);
-        assert_eq!(warp_sectors(&i, &m, 4, &mut s), 4);
+        assert_eq!(warp_sectors(&i, &m, 4, false, &mut s), 4);
         // Shifted by one float: bytes 4..132 touch 5 sectors.
         let (i, m) = lanes(|l| l + 1);
-        assert_eq!(warp_sectors(&i, &m, 4, &mut s), 5);
+        assert_eq!(warp_sectors(&i, &m, 4, false, &mut s), 5);
         // 32 contiguous doubles = 256 B = 8 sectors.
-        assert_eq!(warp_sectors(&(0..32).collect::<Vec<_>>(), &m, 8, &mut s), 8);
+        assert_eq!(
+            warp_sectors(&(0..32).collect::<Vec<_>>(), &m, 8, true, &mut s),
+            8
+        );
         // Stride 8 floats = 32 B apart: one sector per lane.
         let (i, m) = lanes(|l| l * 8);
-        assert_eq!(warp_sectors(&i, &m, 4, &mut s), 32);
+        assert_eq!(warp_sectors(&i, &m, 4, false, &mut s), 32);
         // Stride 2: 256 B span = 8 sectors.
         let (i, m) = lanes(|l| l * 2);
-        assert_eq!(warp_sectors(&i, &m, 4, &mut s), 8);
+        assert_eq!(warp_sectors(&i, &m, 4, false, &mut s), 8);
         // Reversed order is the same set.
         let (i, m) = lanes(|l| 31 - l);
-        assert_eq!(warp_sectors(&i, &m, 4, &mut s), 4);
+        assert_eq!(warp_sectors(&i, &m, 4, false, &mut s), 4);
         // All lanes on one element: 1 sector.
         let (i, m) = lanes(|_| 7);
-        assert_eq!(warp_sectors(&i, &m, 4, &mut s), 1);
+        assert_eq!(warp_sectors(&i, &m, 4, false, &mut s), 1);
         // Only lane 0 active: 1 sector.
         let mut one = vec![false; 32];
         one[0] = true;
-        assert_eq!(warp_sectors(&i, &one, 4, &mut s), 1);
+        assert_eq!(warp_sectors(&i, &one, 4, false, &mut s), 1);
     }
 
     #[test]
@@ -369,14 +501,27 @@ mod tests {
     }
 
     #[test]
+    fn contiguous_runs() {
+        assert!(contiguous(&[4, 5, 6, 7], true));
+        assert!(!contiguous(&[4, 5, 7, 8], true));
+        assert!(!contiguous(&[4, 5, 6, 7], false));
+        // 32 floats from element 1: bytes 4..132 = sectors 0..4 = 5; from 0: 4; 8 doubles from 0: 2.
+        assert_eq!(run_sectors(1, 32, 4), 5);
+        assert_eq!(run_sectors(0, 32, 4), 4);
+        assert_eq!(run_sectors(0, 8, 8), 2);
+        assert_eq!(run_sectors(3, 1, 16), 1);
+    }
+
+    #[test]
     fn duplicates_in_one_store() {
         let mut s = Vec::new();
         let m = vec![true; 4];
-        assert!(!has_duplicate(&[0, 1, 2, 3], &m, &mut s));
-        assert!(has_duplicate(&[3, 1, 2, 3], &m, &mut s));
+        assert!(!has_duplicate(&[0, 1, 2, 3], &m, true, &mut s));
+        assert!(has_duplicate(&[3, 1, 2, 3], &m, true, &mut s));
         assert!(!has_duplicate(
             &[3, 1, 2, 3],
             &[true, true, true, false],
+            false,
             &mut s
         ));
     }

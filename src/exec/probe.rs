@@ -25,7 +25,9 @@ impl WarpAccess {
         let mask: Vec<bool> = self.lanes.iter().map(Option::is_some).collect();
         let mut scratch = Vec::new();
         match self.space {
-            Space::Global(_) => memory::warp_sectors(&idx, &mask, self.elem_bytes, &mut scratch),
+            Space::Global(_) => {
+                memory::warp_sectors(&idx, &mask, self.elem_bytes, false, &mut scratch)
+            }
             Space::Shared(_) => {
                 memory::warp_wavefronts(&idx, &mask, self.elem_bytes, &mut scratch).0
             }
