@@ -19,12 +19,17 @@ use crate::host::{ArgValue, Overrides};
 use crate::pipeline::{self, Failure, RunOptions, EXIT_RUN, EXIT_USAGE};
 use crate::report::json as report_json;
 use crate::report::style::Paint;
+use crate::suite;
 pub use color::ColorChoice;
 
 const EXIT_CODES: &str =
     "Exit status: 0 success; 1 the kernel failed at run time (out of bounds, divergent barrier, \
 division by zero, step limit, failed expect) or a gate (--max, --min, --deny) failed; \
 2 usage, file, parse or type error.";
+
+const TEST_HELP: &str = "A file whose kernels must fail says so in a comment line: \
+`// simt-test: expect-error simt::run::out_of_bounds`. Prints one line per kernel and \
+`N passed, M failed`; exit status 1 when any failed, 2 for a path that cannot be read.";
 
 /// A paper GPU: run a CUDA kernel on the CPU and see what a profiler on an H100 would show.
 #[derive(Debug, Parser)]
@@ -58,6 +63,13 @@ pub enum Command {
     /// Run two kernels (two files, or two kernels of one file) with the same launch, side by side.
     #[command(after_help = EXIT_CODES)]
     Compare(compare::CompareArgs),
+    /// Run every kernel that has a launch section, with its defaults, and check its expects.
+    #[command(after_help = TEST_HELP)]
+    Test {
+        /// `.sk` files or folders (searched recursively).
+        #[arg(default_value = "kernels")]
+        paths: Vec<PathBuf>,
+    },
     /// NVIDIA's occupancy calculator for one launch shape; with --blocks the waves, with
     /// --bytes-per-request the latency hiding (Little's law) of the resident warps.
     Occupancy(OccupancyArgs),
@@ -218,7 +230,7 @@ pub fn run(cli: Cli) -> ExitCode {
             *json
         }
         Command::Occupancy(a) => a.json,
-        Command::Completions { .. } | Command::Man { .. } => false,
+        Command::Completions { .. } | Command::Man { .. } | Command::Test { .. } => false,
     };
     let paint = Paint {
         on: cli.color.enabled(std::io::stdout().is_terminal()),
@@ -228,6 +240,7 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Sweep(a) => sweep::sweep_cmd(a, paint),
         Command::Compare(a) => compare::compare_cmd(a, paint),
         Command::Check { file, json } => check_cmd(file, json),
+        Command::Test { paths } => test_cmd(&paths, cli.color),
         Command::Occupancy(a) => occupancy_cmd(a),
         Command::Gpus { json } => gpus_cmd(json),
         Command::Scaling {
@@ -370,6 +383,17 @@ fn check_cmd(file: PathBuf, json: bool) -> Result<u8, Failure> {
         emit(&s);
     }
     Ok(0)
+}
+
+fn test_cmd(paths: &[PathBuf], color: ColorChoice) -> Result<u8, Failure> {
+    let summary = suite::run(paths)?;
+    for case in &summary.cases {
+        if let suite::Verdict::Error(f) = &case.verdict {
+            report_failure(f, false, color);
+        }
+    }
+    emit(&summary.render());
+    Ok(if summary.failed() == 0 { 0 } else { EXIT_RUN })
 }
 
 fn occupancy_cmd(a: OccupancyArgs) -> Result<u8, Failure> {

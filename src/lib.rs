@@ -12,5 +12,6 @@ pub mod ir;
 pub mod pipeline;
 pub mod report;
 pub mod source;
+pub mod suite;
 pub mod syntax;
 pub mod value;
