@@ -165,30 +165,30 @@ pub fn run(paths: &[PathBuf]) -> Result<Summary, Failure> {
 /// Runs every `launch` section of one file.
 pub fn run_file(path: &Path) -> Vec<Case> {
     let file = path.display().to_string();
-    let invalid = |kernel: Option<String>, verdict: Verdict| {
+    // One case for the whole file, when it cannot be split into launch sections.
+    let whole_file = |verdict: Verdict| {
         vec![Case {
             file: file.clone(),
-            kernel,
+            kernel: None,
             verdict,
         }]
     };
     let src = match pipeline::read(path) {
         Ok(s) => s,
-        Err(f) => return invalid(None, Verdict::Error(f)),
+        Err(f) => return whole_file(Verdict::Error(f)),
     };
     let expected = match expected_error(src.text()) {
         Ok(e) => e,
-        Err(why) => return invalid(None, Verdict::Invalid(why)),
+        Err(why) => return whole_file(Verdict::Invalid(why)),
     };
     let module = match pipeline::compile(&src) {
         Ok((module, _)) => module,
-        Err(f) => return invalid(None, judge_failure(f, expected.as_deref())),
+        Err(f) => return whole_file(judge_failure(f, expected.as_deref())),
     };
     if module.launches.is_empty() {
-        return invalid(
-            None,
-            Verdict::Invalid("no `launch` section: nothing to run".into()),
-        );
+        return whole_file(Verdict::Invalid(
+            "no `launch` section: nothing to run".into(),
+        ));
     }
     module
         .launches
