@@ -139,6 +139,31 @@ fn transpose_coalesces_through_a_tile_and_padding_removes_the_conflicts() {
     assert_eq!(tiled.smem_wavefronts, 2048 + 2048 * 32);
     assert_eq!(padded.smem_wavefronts, 2048 + 2048);
     assert_eq!(padded.smem_bank_conflicts, 0);
+    // The same, per line: wavefronts per shared instruction on the write and the read side.
+    for (file, read_side) in [("transpose_tiled.sk", 32), ("transpose_padded.sk", 1)] {
+        let report = run_src(&source(file), None, &[]).expect("runs");
+        let per_instr = |text: &str| {
+            let l = report
+                .lines
+                .iter()
+                .find(|l| l.source.contains(text))
+                .expect("the line");
+            (
+                l.counters.smem_instr,
+                l.counters.smem_wavefronts / l.counters.smem_instr,
+            )
+        };
+        assert_eq!(
+            per_instr("tile[threadIdx.y + j][threadIdx.x] ="),
+            (2048, 1),
+            "{file}"
+        );
+        assert_eq!(
+            per_instr("= tile[threadIdx.x][threadIdx.y + j]"),
+            (2048, read_side),
+            "{file}"
+        );
+    }
 }
 
 #[test]
