@@ -353,6 +353,14 @@ pub(crate) fn warp_wavefronts(
         if scratch.is_empty() {
             continue;
         }
+        ideal += 1;
+        // Words in increasing order spanning fewer than 32 words sit in distinct banks (or repeat
+        // one word, a broadcast): one wavefront, no sorting.
+        let (first, last) = (scratch[0], scratch[scratch.len() - 1]);
+        if last - first < 32 && scratch.windows(2).fold(true, |ok, w| ok & (w[1] >= w[0])) {
+            wavefronts += 1;
+            continue;
+        }
         scratch.sort_unstable();
         scratch.dedup();
         let mut per_bank = [0u32; 32];
@@ -360,7 +368,6 @@ pub(crate) fn warp_wavefronts(
             per_bank[(w & 31) as usize] += 1;
         }
         wavefronts += u64::from(*per_bank.iter().max().expect("32 banks"));
-        ideal += 1;
     }
     (wavefronts, ideal)
 }
