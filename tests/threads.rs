@@ -82,3 +82,44 @@ fn the_first_failing_block_is_reported_whatever_the_threads() {
     assert!(one.contains("`a[1000]`"), "{one}");
     assert_eq!(one, run(4));
 }
+
+#[test]
+fn launches_big_enough_to_run_in_parallel_are_identical_too() {
+    // Each launch has at least 2^15 threads, the size from which blocks are spread over workers.
+    let cases: &[(&str, &[(&str, &str)])] = &[
+        ("vecadd.sk", &[("n", "65536")]),
+        ("reduce_sequential.sk", &[("n", "65536")]),
+        ("transpose_tiled.sk", &[("width", "512"), ("height", "512")]),
+        ("race_missing_sync.sk", &[("n", "65536")]),
+        (
+            "matmul_tiled16.sk",
+            &[("M", "256"), ("N", "256"), ("K", "64")],
+        ),
+    ];
+    let root = env!("CARGO_MANIFEST_DIR");
+    for (file, args) in cases {
+        let src = pipeline::read(std::path::Path::new(&format!("{root}/kernels/{file}")))
+            .expect("kernel");
+        let run = |threads| {
+            let mut opts = RunOptions {
+                threads,
+                ..RunOptions::default()
+            };
+            for (i, (n, v)) in args.iter().enumerate() {
+                let value = simt::host::ArgValue::Expr(simt::syntax::parse_value(v).expect("arg"));
+                opts.overrides.args.push((n.to_string(), value, i));
+            }
+            let r = pipeline::run(&src, &opts).unwrap_or_else(|f| panic!("{file}: {:?}", f.errors));
+            assert!(
+                r.counters.threads >= 1 << 15,
+                "{file} is too small to run in parallel"
+            );
+            assert!(r.expects_passed(), "{file}: {:?}", r.expects);
+            (
+                serde_json::to_string(&r.counters).expect("json"),
+                r.races.iter().map(|x| x.describe()).collect::<Vec<_>>(),
+            )
+        };
+        assert_eq!(run(1), run(3), "{file}");
+    }
+}

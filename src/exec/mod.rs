@@ -147,7 +147,9 @@ pub fn launch(ir: &KernelIr, cfg: &LaunchConfig, args: &mut Args) -> Result<Outc
             }
         )
     });
-    let workers = if global_atomics {
+    // Starting a pool of threads costs more than a small launch takes to run.
+    let small = blocks * cfg.threads_per_block() < PARALLEL_MIN_THREADS;
+    let workers = if global_atomics || small {
         1
     } else {
         cfg.threads.clamp(1, 256) as u64
@@ -223,6 +225,9 @@ pub fn launch(ir: &KernelIr, cfg: &LaunchConfig, args: &mut Args) -> Result<Outc
         barrier_protects,
     })
 }
+
+/// Launches with fewer threads than this run their blocks on one worker.
+const PARALLEL_MIN_THREADS: u64 = 1 << 15;
 
 /// What one range of blocks produced.
 struct Part {
