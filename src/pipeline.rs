@@ -296,6 +296,7 @@ pub fn run(src: &SourceFile, opts: &RunOptions) -> Result<Report, Failure> {
     let set_up = clock.elapsed();
     let outcome = exec::launch(&ir, &cfg, &mut setup.args)
         .map_err(|e| Failure::new(src, [e.into()], EXIT_RUN))?;
+    let simulated = clock.elapsed();
     for (name, path) in &opts.saves {
         let Some(i) = kernel.params.iter().position(|p| &p.name == name) else {
             return Err(Failure::usage(
@@ -323,7 +324,6 @@ pub fn run(src: &SourceFile, opts: &RunOptions) -> Result<Report, Failure> {
         smem_per_block,
         regs_per_thread: opts.regs,
     };
-    let simulated = clock.elapsed();
     let mut report = Report::new(src, kernel, &ir, &outcome, &opts.gpu, info, expects);
     report.timing = Timing {
         parse: parsed.as_secs_f64(),

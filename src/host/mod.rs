@@ -168,6 +168,12 @@ pub fn prepare(
     let grid = dim(&env, "grid", shape_spans.0)?;
     check_shape(block, grid, shape_spans)?;
     let (args, shapes) = bind(kernel, &env, launch.map(|l| l.span))?;
+    // The buffers now live in `args`; `check_expects` binds their final contents again.
+    for p in &kernel.params {
+        if let ParamKind::Buffer { .. } = p.kind {
+            env.vars.remove(&p.name);
+        }
+    }
     Ok(Setup {
         grid,
         block,
