@@ -654,38 +654,21 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                         });
                     }
                     let declared = self.locals[var.0 as usize].declared;
-                    let current = Expr {
-                        kind: ExprKind::Var(var),
-                        ty: declared.promoted(),
-                        span: target.span,
-                    };
-                    let value = match op {
-                        Some(op) => self.binary(op, op_span, current, value)?,
-                        None => value,
-                    };
-                    let value = self.convert(value, declared);
-                    Ok(StmtKind::Assign { var, value })
+                    self.assign_var(var, declared, (op, op_span), value, target.span)
                 }
                 Some(Binding::Shared(sh)) if self.shared[sh as usize].is_scalar() => {
-                    let mem = self.shared_mem(sh);
-                    let value = match op {
-                        Some(op) => {
-                            let current = Expr {
-                                kind: ExprKind::LoadAtStore { mem },
-                                ty: mem.elem.promoted(),
-                                span: target.span,
-                            };
-                            self.binary(op, op_span, current, value)?
-                        }
-                        None => value,
-                    };
-                    let value = self.convert(value, mem.elem);
                     let index = Expr {
                         kind: ExprKind::Const(Value::I32(0)),
                         ty: Scalar::I32,
                         span: target.span,
                     };
-                    Ok(StmtKind::Store { mem, index, value })
+                    self.store(
+                        self.shared_mem(sh),
+                        index,
+                        (op, op_span),
+                        value,
+                        target.span,
+                    )
                 }
                 Some(Binding::Vector { .. }) => Err(CheckError::Unsupported {
                     what: "arithmetic on a whole vector".into(),
@@ -704,19 +687,7 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
             ast::ExprKind::Index { .. } => {
                 let (mem, index) = self.element(target)?;
                 self.writable(mem, target.span)?;
-                let value = match op {
-                    Some(op) => {
-                        let current = Expr {
-                            kind: ExprKind::LoadAtStore { mem },
-                            ty: mem.elem.promoted(),
-                            span: target.span,
-                        };
-                        self.binary(op, op_span, current, value)?
-                    }
-                    None => value,
-                };
-                let value = self.convert(value, mem.elem);
-                Ok(StmtKind::Store { mem, index, value })
+                self.store(mem, index, (op, op_span), value, target.span)
             }
             ast::ExprKind::Member { base, field } if self.is_vector_component(base) => {
                 match self
@@ -724,33 +695,11 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                     .expect("checked: a vector component")?
                 {
                     vector::Place::Var(var, elem) => {
-                        let current = Expr {
-                            kind: ExprKind::Var(var),
-                            ty: elem.promoted(),
-                            span: target.span,
-                        };
-                        let value = match op {
-                            Some(op) => self.binary(op, op_span, current, value)?,
-                            None => value,
-                        };
-                        let value = self.convert(value, elem);
-                        Ok(StmtKind::Assign { var, value })
+                        self.assign_var(var, elem, (op, op_span), value, target.span)
                     }
                     vector::Place::Elem(mem, index) => {
                         self.writable(mem, target.span)?;
-                        let value = match op {
-                            Some(op) => {
-                                let current = Expr {
-                                    kind: ExprKind::LoadAtStore { mem },
-                                    ty: mem.elem.promoted(),
-                                    span: target.span,
-                                };
-                                self.binary(op, op_span, current, value)?
-                            }
-                            None => value,
-                        };
-                        let value = self.convert(value, mem.elem);
-                        Ok(StmtKind::Store { mem, index, value })
+                        self.store(mem, index, (op, op_span), value, target.span)
                     }
                 }
             }
@@ -765,6 +714,54 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                 help: Some("assign to a variable or to an element `a[i]`".into()),
             }),
         }
+    }
+
+    /// `var op= value` with C's conversions.
+    fn assign_var(
+        &mut self,
+        var: VarId,
+        declared: Scalar,
+        (op, op_span): (Option<ast::BinOp>, Span),
+        value: Expr,
+        span: Span,
+    ) -> Result<StmtKind, CheckError> {
+        let value = match op {
+            Some(op) => {
+                let current = Expr {
+                    kind: ExprKind::Var(var),
+                    ty: declared.promoted(),
+                    span,
+                };
+                self.binary(op, op_span, current, value)?
+            }
+            None => value,
+        };
+        let value = self.convert(value, declared);
+        Ok(StmtKind::Assign { var, value })
+    }
+
+    /// `mem[index] op= value`; the old value of a compound assignment is read at the same index.
+    fn store(
+        &mut self,
+        mem: Mem,
+        index: Expr,
+        (op, op_span): (Option<ast::BinOp>, Span),
+        value: Expr,
+        span: Span,
+    ) -> Result<StmtKind, CheckError> {
+        let value = match op {
+            Some(op) => {
+                let current = Expr {
+                    kind: ExprKind::LoadAtStore { mem },
+                    ty: mem.elem.promoted(),
+                    span,
+                };
+                self.binary(op, op_span, current, value)?
+            }
+            None => value,
+        };
+        let value = self.convert(value, mem.elem);
+        Ok(StmtKind::Store { mem, index, value })
     }
 
     /// Rejects a write through a `const T*` parameter.

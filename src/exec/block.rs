@@ -130,6 +130,30 @@ enum Access {
     Atomic,
 }
 
+impl Access {
+    /// One global warp request of this kind touching `sectors` sectors.
+    fn count_global(self, c: &mut InstCounters, sectors: u64) {
+        let (instr, counted) = match self {
+            Access::Load => (&mut c.gld_instr, &mut c.gld_sectors),
+            Access::Store => (&mut c.gst_instr, &mut c.gst_sectors),
+            Access::Atomic => (&mut c.gatom_instr, &mut c.gatom_sectors),
+        };
+        *instr += 1;
+        *counted += sectors;
+    }
+
+    /// One shared warp instruction of this kind (atomics count as stores) in `wavefronts`.
+    fn count_shared(self, c: &mut InstCounters, wavefronts: u64, ideal: u64) {
+        c.smem_ideal_wavefronts += ideal;
+        let (instr, counted) = match self {
+            Access::Load => (&mut c.smem_ld_instr, &mut c.smem_ld_wavefronts),
+            Access::Store | Access::Atomic => (&mut c.smem_st_instr, &mut c.smem_st_wavefronts),
+        };
+        *instr += 1;
+        *counted += wavefronts;
+    }
+}
+
 /// What pushed a saved mask.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 enum FrameKind {
@@ -784,31 +808,11 @@ impl<'a> BlockRunner<'a> {
                 Space::Global(_) => {
                     let sectors = memory::run_sectors(first + w, n, size);
                     c.g_bytes_requested += n as u64 * u64::from(size);
-                    match access {
-                        Access::Load => {
-                            c.gld_instr += 1;
-                            c.gld_sectors += sectors;
-                        }
-                        Access::Store => {
-                            c.gst_instr += 1;
-                            c.gst_sectors += sectors;
-                        }
-                        Access::Atomic => {
-                            c.gatom_instr += 1;
-                            c.gatom_sectors += sectors;
-                        }
-                    }
+                    access.count_global(c, sectors);
                 }
                 Space::Shared(_) => {
                     let phases = ((n + phase - 1) / phase) as u64;
-                    c.smem_ideal_wavefronts += phases;
-                    if access == Access::Load {
-                        c.smem_ld_instr += 1;
-                        c.smem_ld_wavefronts += phases;
-                    } else {
-                        c.smem_st_instr += 1;
-                        c.smem_st_wavefronts += phases;
-                    }
+                    access.count_shared(c, phases, phases);
                 }
             }
         }
@@ -835,31 +839,11 @@ impl<'a> BlockRunner<'a> {
                         m.iter().filter(|&&x| x).count() as u64
                     };
                     c.g_bytes_requested += active * u64::from(size);
-                    match access {
-                        Access::Load => {
-                            c.gld_instr += 1;
-                            c.gld_sectors += sectors;
-                        }
-                        Access::Store => {
-                            c.gst_instr += 1;
-                            c.gst_sectors += sectors;
-                        }
-                        Access::Atomic => {
-                            c.gatom_instr += 1;
-                            c.gatom_sectors += sectors;
-                        }
-                    }
+                    access.count_global(c, sectors);
                 }
                 Space::Shared(_) => {
                     let (wf, ideal) = memory::warp_wavefronts(ix, m, size, &mut self.scratch);
-                    c.smem_ideal_wavefronts += ideal;
-                    if access == Access::Load {
-                        c.smem_ld_instr += 1;
-                        c.smem_ld_wavefronts += wf;
-                    } else {
-                        c.smem_st_instr += 1;
-                        c.smem_st_wavefronts += wf;
-                    }
+                    access.count_shared(c, wf, ideal);
                 }
             }
         }
