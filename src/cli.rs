@@ -130,6 +130,20 @@ pub struct RunArgs {
     /// Write a buffer after the run: NAME=PATH.npy.
     #[arg(long = "save", value_name = "NAME=PATH")]
     pub saves: Vec<String>,
+    /// Shared memory, registers, step limit and seed.
+    #[command(flatten)]
+    pub model: ModelFlags,
+    /// Per-line counters, hints' lane maps and performance gates.
+    #[command(flatten)]
+    pub insight: insight::InsightArgs,
+    /// Worker threads running blocks (default: every core). Results and counters do not depend on it.
+    #[arg(long)]
+    pub threads: Option<usize>,
+}
+
+/// Launch settings shared by `run`, `sweep` and `compare`.
+#[derive(Debug, ClapArgs)]
+pub struct ModelFlags {
     /// Bytes of `extern __shared__` memory per block.
     #[arg(long)]
     pub dyn_smem: Option<u64>,
@@ -142,12 +156,6 @@ pub struct RunArgs {
     /// Seed for `rand` and `randint`.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
-    /// Per-line counters, hints' lane maps and performance gates.
-    #[command(flatten)]
-    pub insight: insight::InsightArgs,
-    /// Worker threads running blocks (default: every core). Results and counters do not depend on it.
-    #[arg(long)]
-    pub threads: Option<usize>,
 }
 
 /// `simt occupancy` flags.
@@ -269,7 +277,7 @@ fn emit(text: &str) {
 fn run_cmd(a: RunArgs, paint: Paint) -> Result<u8, Failure> {
     let gates = a.insight.gates()?;
     let gpu = load_gpu(&a.gpu)?;
-    let (overrides, arg_texts) = overrides(a.grid, a.block, &a.args, a.seed)?;
+    let (overrides, arg_texts) = overrides(a.grid, a.block, &a.args, a.model.seed)?;
     let mut saves = Vec::new();
     for s in &a.saves {
         let Some((name, path)) = s.split_once('=') else {
@@ -285,9 +293,9 @@ fn run_cmd(a: RunArgs, paint: Paint) -> Result<u8, Failure> {
         kernel: a.kernel,
         overrides,
         arg_texts,
-        dyn_smem: a.dyn_smem,
-        max_steps: a.max_steps,
-        regs: a.regs,
+        dyn_smem: a.model.dyn_smem,
+        max_steps: a.model.max_steps,
+        regs: a.model.regs,
         gpu,
         saves,
         threads: a.threads.unwrap_or_else(pipeline::default_threads).max(1),

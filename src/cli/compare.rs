@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use clap::Args as ClapArgs;
 use serde_json::{json, Value};
 
-use super::{emit, load_gpu, overrides, parse_dim};
+use super::{emit, load_gpu, overrides, parse_dim, ModelFlags};
 use crate::gpu::GpuConfig;
 use crate::pipeline::{self, Failure, RunOptions, EXIT_RUN};
 use crate::report::style::{Paint, Tone};
@@ -35,18 +35,9 @@ pub struct CompareArgs {
     /// Print one JSON object: `a`, `b` and `ratios` (B / A).
     #[arg(long)]
     pub json: bool,
-    /// Bytes of `extern __shared__` memory per block.
-    #[arg(long)]
-    pub dyn_smem: Option<u64>,
-    /// Registers per thread assumed by the occupancy calculator.
-    #[arg(long, default_value_t = 32)]
-    pub regs: u32,
-    /// Stop after this many warp instructions.
-    #[arg(long, default_value_t = pipeline::DEFAULT_MAX_STEPS)]
-    pub max_steps: u64,
-    /// Seed for `rand` and `randint`.
-    #[arg(long, default_value_t = 0)]
-    pub seed: u64,
+    /// Shared memory, registers, step limit and seed.
+    #[command(flatten)]
+    pub model: ModelFlags,
 }
 
 /// The two (file, kernel) pairs the flags name.
@@ -140,7 +131,7 @@ fn number(v: f64) -> String {
 pub(super) fn compare_cmd(a: CompareArgs, paint: Paint) -> Result<u8, Failure> {
     let sides = sides(&a)?;
     let gpu: GpuConfig = load_gpu(&a.gpu)?;
-    let (overrides, arg_texts) = overrides(a.grid, a.block, &a.args, a.seed)?;
+    let (overrides, arg_texts) = overrides(a.grid, a.block, &a.args, a.model.seed)?;
     let mut reports = Vec::new();
     for (file, kernel) in sides {
         let src = pipeline::read(&file)?;
@@ -148,9 +139,9 @@ pub(super) fn compare_cmd(a: CompareArgs, paint: Paint) -> Result<u8, Failure> {
             kernel,
             overrides: overrides.clone(),
             arg_texts: arg_texts.clone(),
-            dyn_smem: a.dyn_smem,
-            max_steps: a.max_steps,
-            regs: a.regs,
+            dyn_smem: a.model.dyn_smem,
+            max_steps: a.model.max_steps,
+            regs: a.model.regs,
             gpu: gpu.clone(),
             saves: Vec::new(),
             threads: pipeline::default_threads(),

@@ -7,7 +7,7 @@ use std::sync::Mutex;
 use clap::Args as ClapArgs;
 use serde_json::{json, Value};
 
-use super::{emit, error_json, load_gpu, overrides, parse_dim};
+use super::{emit, error_json, load_gpu, overrides, parse_dim, ModelFlags};
 use crate::gpu::GpuConfig;
 use crate::pipeline::{self, Failure, RunOptions, EXIT_RUN};
 use crate::report::style::{Paint, Tone};
@@ -38,18 +38,9 @@ pub struct SweepArgs {
     /// Print one JSON object per row (NDJSON) instead of the table.
     #[arg(long)]
     pub json: bool,
-    /// Bytes of `extern __shared__` memory per block.
-    #[arg(long)]
-    pub dyn_smem: Option<u64>,
-    /// Registers per thread assumed by the occupancy calculator.
-    #[arg(long, default_value_t = 32)]
-    pub regs: u32,
-    /// Stop a row after this many warp instructions.
-    #[arg(long, default_value_t = pipeline::DEFAULT_MAX_STEPS)]
-    pub max_steps: u64,
-    /// Seed for `rand` and `randint`.
-    #[arg(long, default_value_t = 0)]
-    pub seed: u64,
+    /// Shared memory, registers, step limit and seed.
+    #[command(flatten)]
+    pub model: ModelFlags,
     /// Rows run at once (default: the number of cores).
     #[arg(long)]
     pub jobs: Option<usize>,
@@ -150,14 +141,14 @@ pub(super) fn sweep_cmd(a: SweepArgs, paint: Paint) -> Result<u8, Failure> {
     let mut options = Vec::new();
     for c in &rows {
         let texts: Vec<String> = c.args.iter().map(|(n, v)| format!("{n}={v}")).collect();
-        let (overrides, arg_texts) = overrides(a.grid, c.block, &texts, a.seed)?;
+        let (overrides, arg_texts) = overrides(a.grid, c.block, &texts, a.model.seed)?;
         options.push(RunOptions {
             kernel: a.kernel.clone(),
             overrides,
             arg_texts,
-            dyn_smem: a.dyn_smem,
-            max_steps: a.max_steps,
-            regs: a.regs,
+            dyn_smem: a.model.dyn_smem,
+            max_steps: a.model.max_steps,
+            regs: a.model.regs,
             gpu: gpus[c.gpu].clone(),
             saves: Vec::new(),
             // Rows already run in parallel (--jobs): each launch stays on one thread.
