@@ -1,6 +1,7 @@
 //! simt: a paper GPU. Parse a CUDA kernel, run it over lane arrays, count what a profiler would.
 
 #![deny(unsafe_code)]
+#![warn(missing_docs, rust_2018_idioms, missing_debug_implementations)]
 
 pub mod check;
 pub mod cli;

@@ -120,7 +120,13 @@ pub struct KernelIr {
 }
 
 /// A typed instruction. Each computing instruction writes only the lanes of the active mask.
+///
+/// Operand fields follow one convention, so they are not documented one by one: `d` is the
+/// destination register, `a`, `b`, `c`, `v` are source registers, `ty` is the register type,
+/// `elem` the element type in memory, `idx` the index register and `idx_ty` its type, and the
+/// `*_at`/`skip_to`/`head` fields are instruction indices.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[allow(missing_docs)]
 pub enum Inst {
     /// `d = a op b` on `ty` lanes (integer division by zero traps).
     Arith {
