@@ -299,6 +299,7 @@ fn run_cmd(a: RunArgs, paint: Paint) -> Result<u8, Failure> {
         gpu,
         saves,
         threads: a.threads.unwrap_or_else(pipeline::default_threads).max(1),
+        progress: std::io::stderr().is_terminal(),
     };
     let report = pipeline::run(&src, &opts)?;
     insight::output(&report, &a.insight, &gates, a.json, paint)

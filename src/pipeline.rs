@@ -179,6 +179,8 @@ pub struct RunOptions {
     pub saves: Vec<(String, PathBuf)>,
     /// `--threads`: workers running blocks.
     pub threads: usize,
+    /// Show a progress bar on stderr when the launch takes more than a second.
+    pub progress: bool,
 }
 
 impl Default for RunOptions {
@@ -194,6 +196,7 @@ impl Default for RunOptions {
             gpu: GpuConfig::h100_sxm(),
             saves: Vec::new(),
             threads: default_threads(),
+            progress: false,
         }
     }
 }
@@ -294,8 +297,14 @@ pub fn run(src: &SourceFile, opts: &RunOptions) -> Result<Report, Failure> {
         threads: opts.threads,
     };
     let set_up = clock.elapsed();
-    let outcome = exec::launch(&ir, &cfg, &mut setup.args)
-        .map_err(|e| Failure::new(src, [e.into()], EXIT_RUN))?;
+    let outcome = if opts.progress {
+        crate::progress::with_bar(cfg.blocks(), |done| {
+            exec::launch_counting(&ir, &cfg, &mut setup.args, done)
+        })
+    } else {
+        exec::launch(&ir, &cfg, &mut setup.args)
+    }
+    .map_err(|e| Failure::new(src, [e.into()], EXIT_RUN))?;
     let simulated = clock.elapsed();
     for (name, path) in &opts.saves {
         let Some(i) = kernel.params.iter().position(|p| &p.name == name) else {

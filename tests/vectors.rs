@@ -159,6 +159,7 @@ fn shipped_wide_access_kernels_have_their_counters() {
             gpu: simt::gpu::GpuConfig::h100_sxm(),
             saves: Vec::new(),
             threads: 2,
+            progress: false,
         };
         let r =
             simt::pipeline::run(&src, &opts).unwrap_or_else(|f| panic!("{file}: {:?}", f.errors));

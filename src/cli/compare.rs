@@ -145,6 +145,7 @@ pub(super) fn compare_cmd(a: CompareArgs, paint: Paint) -> Result<u8, Failure> {
             gpu: gpu.clone(),
             saves: Vec::new(),
             threads: pipeline::default_threads(),
+            progress: false,
         };
         reports.push(pipeline::run(&src, &opts)?);
     }

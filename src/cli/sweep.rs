@@ -153,6 +153,7 @@ pub(super) fn sweep_cmd(a: SweepArgs, paint: Paint) -> Result<u8, Failure> {
             saves: Vec::new(),
             // Rows already run in parallel (--jobs): each launch stays on one thread.
             threads: 1,
+            progress: false,
         });
     }
     let src = pipeline::read(&a.file)?;

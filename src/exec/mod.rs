@@ -121,6 +121,16 @@ pub struct Outcome {
 /// the first failing block in grid order. Kernels with global atomics run their blocks in order
 /// on one worker, so that e.g. floating-point `atomicAdd` sums are the same on every run.
 pub fn launch(ir: &KernelIr, cfg: &LaunchConfig, args: &mut Args) -> Result<Outcome, RunError> {
+    launch_counting(ir, cfg, args, &AtomicU64::new(0))
+}
+
+/// [`launch`], adding 1 to `blocks_done` as each block finishes (for a progress display).
+pub fn launch_counting(
+    ir: &KernelIr,
+    cfg: &LaunchConfig,
+    args: &mut Args,
+    blocks_done: &AtomicU64,
+) -> Result<Outcome, RunError> {
     let elem_bytes = |e: crate::value::Scalar| u64::from(e.size());
     let shared_lens: Vec<usize> = ir
         .shared
@@ -162,6 +172,7 @@ pub fn launch(ir: &KernelIr, cfg: &LaunchConfig, args: &mut Args) -> Result<Outc
         globals: &globals,
         budget: AtomicU64::new(0),
         first_failure: AtomicU64::new(u64::MAX),
+        blocks_done,
     };
     let parts: Vec<Part> = if workers <= 1 || blocks <= 1 {
         vec![work.run(0..blocks)]
@@ -248,6 +259,8 @@ struct Work<'a> {
     budget: AtomicU64,
     /// Linear id of the first block known to have trapped.
     first_failure: AtomicU64,
+    /// Blocks finished so far.
+    blocks_done: &'a AtomicU64,
 }
 
 impl Work<'_> {
@@ -265,6 +278,7 @@ impl Work<'_> {
                 failure = Some((id, e));
                 break;
             }
+            self.blocks_done.fetch_add(1, Ordering::Relaxed);
         }
         Part {
             counters: runner.take_counters(),

@@ -41,6 +41,7 @@ pub fn run(
         gpu: GpuConfig::h100_sxm(),
         saves: Vec::new(),
         threads: 2,
+        progress: false,
     };
     pipeline::run(&SourceFile::new("test.sk", src), &opts)
 }
