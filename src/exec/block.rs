@@ -1166,11 +1166,17 @@ fn track(
 ) -> (Option<Race>, bool) {
     let mut first = None;
     let mut crossed = false;
+    // A lane of the same warp on the same element as the previous lane (a broadcast) adds nothing.
+    let mut last = (-1i64, u32::MAX);
     for (lane, (&m, &i)) in mask.iter().zip(ix).enumerate() {
         if !m {
             continue;
         }
         let warp = (lane / 32) as u32;
+        if (i, warp) == last {
+            continue;
+        }
+        last = (i, warp);
         if watch_barrier && !crossed {
             crossed = arr.history.crosses(i as usize, warp, cx.epoch, is_store);
         }

@@ -354,10 +354,12 @@ pub(crate) fn warp_wavefronts(
             continue;
         }
         ideal += 1;
-        // Words in increasing order spanning fewer than 32 words sit in distinct banks (or repeat
-        // one word, a broadcast): one wavefront, no sorting.
-        let (first, last) = (scratch[0], scratch[scratch.len() - 1]);
-        if last - first < 32 && scratch.windows(2).fold(true, |ok, w| ok & (w[1] >= w[0])) {
+        // Words within a window of 32 sit in distinct banks (or are one word, a broadcast):
+        // one wavefront, no sorting.
+        let (lo, hi) = scratch
+            .iter()
+            .fold((i64::MAX, i64::MIN), |(lo, hi), &w| (lo.min(w), hi.max(w)));
+        if hi - lo < 32 {
             wavefronts += 1;
             continue;
         }
@@ -374,7 +376,7 @@ pub(crate) fn warp_wavefronts(
 
 /// Whether every lane is active and lane `l` accesses `idx[0] + l`: the common coalesced case.
 pub(crate) fn contiguous(idx: &[i64], full: bool) -> bool {
-    full && idx.windows(2).fold(true, |ok, w| ok & (w[1] == w[0] + 1))
+    full && idx.windows(2).all(|w| w[1] == w[0] + 1)
 }
 
 /// Sectors of a contiguous run of `n` elements of `size` bytes starting at element `first`.
