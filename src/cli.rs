@@ -546,12 +546,7 @@ fn report_failure(f: &Failure, json: bool, color: ColorChoice) {
     } else {
         GraphicalTheme::unicode_nocolor()
     };
-    let handler = GraphicalReportHandler::new_themed(theme).with_width(100);
-    let mut err = String::new();
-    for e in &f.errors {
-        let _ = handler.render_report(&mut err, e);
-    }
-    eprint!("{err}");
+    eprint!("{}", render_with(f, theme));
     if json {
         let errors: Vec<serde_json::Value> = f.errors.iter().map(error_json).collect();
         let first = errors.first().cloned().unwrap_or_default();
@@ -560,6 +555,20 @@ fn report_failure(f: &Failure, json: bool, color: ColorChoice) {
             json!({"schema": report_json::SCHEMA, "error": first, "errors": errors})
         ));
     }
+}
+
+/// The diagnostics of a failure as the terminal shows them, without colour.
+pub fn render(f: &Failure) -> String {
+    render_with(f, GraphicalTheme::unicode_nocolor())
+}
+
+fn render_with(f: &Failure, theme: GraphicalTheme) -> String {
+    let handler = GraphicalReportHandler::new_themed(theme).with_width(100);
+    let mut out = String::new();
+    for e in &f.errors {
+        let _ = handler.render_report(&mut out, e);
+    }
+    out
 }
 
 /// One diagnostic as JSON: code, message, file, line and column of the first label.

@@ -14,6 +14,7 @@ pub mod pipeline;
 pub mod progress;
 pub mod report;
 pub mod source;
+mod stack;
 pub mod suite;
 pub mod syntax;
 pub mod value;

@@ -1,10 +1,9 @@
 //! The only module that knows the phase order: read → parse → check → set up → lower → launch → report.
 
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 use std::time::Instant;
 
-use miette::{Diagnostic, LabeledSpan, NamedSource, SourceCode};
+use miette::{Diagnostic, LabeledSpan, SourceCode};
 
 use crate::check::{self, typed::Program, CheckError};
 use crate::exec::{self, LaunchConfig, RunError};
@@ -12,7 +11,7 @@ use crate::gpu::GpuConfig;
 use crate::host::{self, HostError, Origin, Overrides};
 use crate::ir;
 use crate::report::{LaunchInfo, Report, Timing};
-use crate::source::SourceFile;
+use crate::source::{ShownSource, SourceFile};
 use crate::syntax::{self, ast, ParseError};
 
 /// Exit status: the kernel failed at run time (trap or failed `expect`).
@@ -55,7 +54,7 @@ pub enum SimtDiagnostic {
 #[derive(Debug)]
 pub struct Located {
     /// The text shown around the spans.
-    pub src: NamedSource<Arc<String>>,
+    pub src: ShownSource,
     /// The diagnostic.
     pub inner: SimtDiagnostic,
 }

@@ -88,8 +88,72 @@ impl SourceFile {
     }
 
     /// A miette source for rendering.
-    pub fn named_source(&self) -> miette::NamedSource<Arc<String>> {
-        miette::NamedSource::new(self.name.clone(), self.text.clone())
+    pub fn named_source(&self) -> ShownSource {
+        ShownSource {
+            inner: miette::NamedSource::new(self.name.clone(), self.text.clone()),
+            text: self.text.clone(),
+        }
+    }
+}
+
+/// Lines longer than this are shown as a window around the span, not whole.
+const LONG_LINE: usize = 1000;
+
+/// Bytes of a long line shown on each side of a span.
+const WINDOW: usize = 100;
+
+/// The source a diagnostic shows: the file, except that a very long line (minified or generated
+/// code) is cut to a window around the span. miette pads labels with a formatting width of the
+/// column, which panics past 65535.
+#[derive(Debug)]
+pub struct ShownSource {
+    inner: miette::NamedSource<Arc<String>>,
+    text: Arc<String>,
+}
+
+impl ShownSource {
+    /// The file name.
+    pub fn name(&self) -> &str {
+        self.inner.name()
+    }
+}
+
+impl miette::SourceCode for ShownSource {
+    fn read_span<'a>(
+        &'a self,
+        span: &miette::SourceSpan,
+        before: usize,
+        after: usize,
+    ) -> Result<Box<dyn miette::SpanContents<'a> + 'a>, miette::MietteError> {
+        let text = self.text.as_str();
+        let start = span.offset();
+        let end = start + span.len();
+        // Header positions (no context) are plain numbers; only context lines get drawn.
+        if (before == 0 && after == 0) || end > text.len() || !text.is_char_boundary(start) {
+            return self.inner.read_span(span, before, after);
+        }
+        let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
+        let line_end = text[start..].find('\n').map_or(text.len(), |i| start + i);
+        if line_end - line_start <= LONG_LINE {
+            return self.inner.read_span(span, before, after);
+        }
+        let mut from = start.saturating_sub(WINDOW).max(line_start);
+        while !text.is_char_boundary(from) {
+            from -= 1;
+        }
+        let mut to = (end.clamp(start + 1, start + 2 * WINDOW) + WINDOW).min(line_end);
+        while !text.is_char_boundary(to) {
+            to += 1;
+        }
+        let line = text[..start].matches('\n').count();
+        Ok(Box::new(miette::MietteSpanContents::new_named(
+            self.inner.name().to_string(),
+            &text.as_bytes()[from..to],
+            (from, to - from).into(),
+            line,
+            from - line_start,
+            1,
+        )))
     }
 }
 

@@ -181,6 +181,19 @@ pub enum CheckError {
         #[label("this array crosses the limit")]
         span: Span,
     },
+    /// `#define A1 (A0 + A0)`, `#define A2 (A1 + A1)`, … `#define A40 (A39 + A39)`, then `A40`
+    #[error("{what}")]
+    #[diagnostic(
+        code(simt::check::too_complex),
+        help("each use of a `#define` expands its whole body; compute the value once in a variable instead")
+    )]
+    TooComplex {
+        /// What grew too large.
+        what: String,
+        /// The use being expanded.
+        #[label("while expanding this")]
+        span: Span,
+    },
     /// `x = 1;` as a host-section name that does not exist, or a bad `--kernel`
     #[error("the file has no kernel")]
     #[diagnostic(

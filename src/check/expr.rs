@@ -9,6 +9,10 @@ use crate::value::{fold_arith, fold_cmp, ArithOp, CmpOp, Math1, Math2, Scalar, V
 
 type Result<T> = std::result::Result<T, CheckError>;
 
+/// Most `#define` names expanded in one kernel: each use expands its body anew, so a chain of
+/// defines that each use the previous one twice grows exponentially.
+const MAX_EXPANSIONS: u32 = 100_000;
+
 /// Functions of CUDA that the simulator does not run yet, with advice.
 const UNSUPPORTED_CALLS: &[(&str, &str)] = &[
     (
@@ -97,6 +101,23 @@ fn known_functions() -> Vec<String> {
 impl KernelChecker<'_, '_> {
     /// Types an expression.
     pub(crate) fn expr(&mut self, e: &ast::Expr) -> Result<Expr> {
+        // The parser bounds the depth of the text; `#define`s can nest deeper than that.
+        if self.depth >= crate::syntax::MAX_DEPTH {
+            return Err(CheckError::TooComplex {
+                what: format!(
+                    "expanding `#define`s nests this expression more than {} levels deep",
+                    crate::syntax::MAX_DEPTH
+                ),
+                span: e.span,
+            });
+        }
+        self.depth += 1;
+        let typed = crate::stack::grow(|| self.expr_at(e));
+        self.depth -= 1;
+        typed
+    }
+
+    fn expr_at(&mut self, e: &ast::Expr) -> Result<Expr> {
         let span = e.span;
         let typed = |kind, ty| Expr { kind, ty, span };
         match &e.kind {
@@ -239,6 +260,13 @@ impl KernelChecker<'_, '_> {
                     span,
                     label: "expands forever".into(),
                     help: None,
+                });
+            }
+            self.expansions += 1;
+            if self.expansions > MAX_EXPANSIONS {
+                return Err(CheckError::TooComplex {
+                    what: format!("more than {MAX_EXPANSIONS} `#define` names expanded"),
+                    span,
                 });
             }
             self.expanding.push(name.to_string());

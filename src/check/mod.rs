@@ -173,6 +173,10 @@ pub(crate) struct KernelChecker<'g, 'e> {
     inlining: Vec<String>,
     /// Inside an inlined function: its result variable and type (`None` for `void`).
     returns: Option<Option<(VarId, Scalar)>>,
+    /// `#define` names expanded so far (each expansion is checked anew, like a macro).
+    expansions: u32,
+    /// Expressions being typed, one inside the other.
+    depth: usize,
 }
 
 impl<'g, 'e> KernelChecker<'g, 'e> {
@@ -189,6 +193,8 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
             expanding: Vec::new(),
             inlining: Vec::new(),
             returns: None,
+            expansions: 0,
+            depth: 0,
         }
     }
 
@@ -309,6 +315,10 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
     }
 
     fn stmt(&mut self, s: &ast::Stmt, out: &mut Vec<Stmt>) -> Result<(), CheckError> {
+        crate::stack::grow(|| self.stmt_at(s, out))
+    }
+
+    fn stmt_at(&mut self, s: &ast::Stmt, out: &mut Vec<Stmt>) -> Result<(), CheckError> {
         let span = s.span;
         let push = |out: &mut Vec<Stmt>, kind| out.push(Stmt { kind, span });
         match &s.kind {

@@ -65,6 +65,10 @@ impl Env {
 
     /// Evaluates an expression.
     pub fn eval(&mut self, e: &Expr) -> Result<HostValue> {
+        crate::stack::grow(|| self.eval_at(e))
+    }
+
+    fn eval_at(&mut self, e: &Expr) -> Result<HostValue> {
         let span = e.span;
         match &e.kind {
             ExprKind::Int { value, .. } => Ok(HostValue::Num {

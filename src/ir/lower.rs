@@ -207,6 +207,10 @@ impl Lowerer {
     }
 
     fn stmt(&mut self, s: &typed::Stmt) {
+        crate::stack::grow(|| self.stmt_at(s))
+    }
+
+    fn stmt_at(&mut self, s: &typed::Stmt) {
         let mark = self.alloc.next;
         let span = s.span;
         match &s.kind {
@@ -369,6 +373,10 @@ impl Lowerer {
 
     /// Lowers an expression; returns the register holding its value on the active lanes.
     fn expr(&mut self, e: &typed::Expr) -> Reg {
+        crate::stack::grow(|| self.expr_at(e))
+    }
+
+    fn expr_at(&mut self, e: &typed::Expr) -> Reg {
         let span = e.span;
         let ty = e.ty;
         match &e.kind {
@@ -653,6 +661,10 @@ fn space(s: typed::Space) -> Space {
 }
 
 fn collect_stmt(s: &typed::Stmt, consts: &mut Vec<Value>, builtins: &mut Vec<Builtin>) {
+    crate::stack::grow(|| collect_stmt_at(s, consts, builtins))
+}
+
+fn collect_stmt_at(s: &typed::Stmt, consts: &mut Vec<Value>, builtins: &mut Vec<Builtin>) {
     match &s.kind {
         StmtKind::Assign { value, .. } => collect_expr(value, consts, builtins),
         StmtKind::Store { index, value, .. } => {
@@ -692,6 +704,10 @@ fn collect_stmt(s: &typed::Stmt, consts: &mut Vec<Value>, builtins: &mut Vec<Bui
 }
 
 fn collect_expr(e: &typed::Expr, consts: &mut Vec<Value>, builtins: &mut Vec<Builtin>) {
+    crate::stack::grow(|| collect_expr_at(e, consts, builtins))
+}
+
+fn collect_expr_at(e: &typed::Expr, consts: &mut Vec<Value>, builtins: &mut Vec<Builtin>) {
     let mut go = |x: &typed::Expr| collect_expr(x, consts, builtins);
     match &e.kind {
         ExprKind::Const(v) => consts.push(*v),

@@ -223,6 +223,10 @@ impl Builder {
     }
 
     fn stmt(&self, pair: Pair<'_, Rule>) -> Result<Stmt> {
+        crate::stack::grow(|| self.stmt_at(pair))
+    }
+
+    fn stmt_at(&self, pair: Pair<'_, Rule>) -> Result<Stmt> {
         let span = self.span(&pair);
         let rule = pair.as_rule();
         let kind = match rule {
@@ -397,6 +401,10 @@ impl Builder {
 
     /// `expr = { ternary }`
     pub(crate) fn expr(&self, pair: Pair<'_, Rule>) -> Result<Expr> {
+        crate::stack::grow(|| self.expr_at(pair))
+    }
+
+    fn expr_at(&self, pair: Pair<'_, Rule>) -> Result<Expr> {
         match pair.as_rule() {
             Rule::expr => self.expr(
                 pair.into_inner()

@@ -59,11 +59,11 @@ pub enum ParseError {
         #[label("cannot read this as an expression")]
         span: Span,
     },
-    /// `simt run ... --arg n=` (nested too deeply for the parser's stack budget, or empty)
-    #[error("expression nested too deeply")]
+    /// `a[0] = ((((…1…))));` nested more than [`MAX_DEPTH`](super::MAX_DEPTH) levels, or past the parser's budget
+    #[error("nested too deeply")]
     #[diagnostic(
         code(simt::parse::too_deep),
-        help("split the expression into several statements")
+        help("at most 1000 levels of nested statements and expressions (an operator chain `a + b + …` counts one per operator); split it with temporary variables")
     )]
     TooDeep {
         /// Where the parser gave up.

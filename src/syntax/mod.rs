@@ -2,11 +2,13 @@
 
 pub mod ast;
 mod build;
+mod depth;
 mod error;
 mod grammar;
 
 use pest::Parser;
 
+pub use depth::MAX_DEPTH;
 pub use error::ParseError;
 use grammar::{Rule, SkParser};
 
@@ -16,6 +18,11 @@ use build::Builder;
 /// Deep nesting becomes a diagnostic instead of a stack overflow.
 const CALL_LIMIT: usize = 2_000_000;
 
+/// Stack for parsing: pest recurses once per nesting level and stops with an error (never an
+/// overflow) when its stack runs low, so it gets a large one of its own, the same on every thread.
+/// A too-deep tree is also dropped there. Only the pages actually used are ever touched.
+const PARSE_STACK: usize = 256 << 20;
+
 fn limit_calls() {
     pest::set_call_limit(std::num::NonZeroUsize::new(CALL_LIMIT));
 }
@@ -24,21 +31,33 @@ fn limit_calls() {
 pub fn parse(src: &SourceFile) -> Result<ast::Module, Vec<ParseError>> {
     limit_calls();
     let text = src.text();
-    let mut pairs = SkParser::parse(Rule::file, text).map_err(|e| vec![convert(e, text, 0)])?;
-    let file = pairs.next().expect("grammar: file rule matched");
-    Builder { offset: 0 }.file(file, text)
+    stacker::grow(PARSE_STACK, || {
+        let mut pairs = SkParser::parse(Rule::file, text).map_err(|e| vec![convert(e, text, 0)])?;
+        let file = pairs.next().expect("grammar: file rule matched");
+        let module = Builder { offset: 0 }.file(file, text)?;
+        match depth::too_deep_module(&module) {
+            Some(span) => Err(vec![ParseError::TooDeep { span }]),
+            None => Ok(module),
+        }
+    })
 }
 
 /// Parses a host-section style expression given on the command line (`--arg a=rand(16)`).
 pub fn parse_value(text: &str) -> Result<ast::Expr, ParseError> {
     limit_calls();
-    let mut pairs = SkParser::parse(Rule::arg_value, text).map_err(|e| convert(e, text, 0))?;
-    let value = pairs.next().expect("grammar: arg_value matched");
-    let expr = value
-        .into_inner()
-        .next()
-        .expect("grammar: arg_value has an expr");
-    Builder { offset: 0 }.expr(expr)
+    stacker::grow(PARSE_STACK, || {
+        let mut pairs = SkParser::parse(Rule::arg_value, text).map_err(|e| convert(e, text, 0))?;
+        let value = pairs.next().expect("grammar: arg_value matched");
+        let expr = value
+            .into_inner()
+            .next()
+            .expect("grammar: arg_value has an expr");
+        let expr = Builder { offset: 0 }.expr(expr)?;
+        match depth::too_deep_expr(&expr) {
+            Some(span) => Err(ParseError::TooDeep { span }),
+            None => Ok(expr),
+        }
+    })
 }
 
 /// Parses the body of a `#define`, with spans pointing into the file.
@@ -78,7 +97,8 @@ fn convert(err: pest::error::Error<Rule>, text: &str, offset: u32) -> ParseError
             }
         }
         ErrorVariant::CustomError { message } => {
-            if message.contains("call limit") {
+            // pest's budgets: too many rule calls, or too little stack left for the nesting.
+            if message.contains("call limit") || message.contains("stack limit") {
                 return ParseError::TooDeep { span };
             }
             message.clone()

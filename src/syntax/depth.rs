@@ -1,0 +1,155 @@
+//! How deeply a syntax tree nests, measured without recursion.
+//!
+//! Long operator chains such as `a + b + c + …` are left-nested trees, one level per operator,
+//! and pest builds them without recursing; every later phase does recurse over them. Measuring
+//! with an explicit stack lets the parser refuse a tree deeper than [`MAX_DEPTH`] before any
+//! recursive code sees it.
+
+use super::ast::{Expr, ExprKind, HostStmt, Module, Stmt, StmtKind};
+use crate::source::Span;
+
+/// Most nesting levels of statements and expressions (an operator chain counts one per operator).
+pub const MAX_DEPTH: usize = 1000;
+
+enum Node<'a> {
+    Stmt(&'a Stmt),
+    Expr(&'a Expr),
+}
+
+/// The span of the first node nested deeper than [`MAX_DEPTH`], if any.
+pub(crate) fn too_deep_module(m: &Module) -> Option<Span> {
+    let mut todo: Vec<(Node<'_>, usize)> = Vec::new();
+    for d in &m.defines {
+        todo.push((Node::Expr(&d.value), 1));
+    }
+    for c in &m.consts {
+        todo.push((Node::Expr(&c.value), 1));
+    }
+    for k in &m.kernels {
+        todo.extend(k.body.iter().map(|s| (Node::Stmt(s), 1)));
+    }
+    for f in &m.device_fns {
+        todo.extend(f.body.iter().map(|s| (Node::Stmt(s), 1)));
+    }
+    for l in &m.launches {
+        for s in &l.stmts {
+            match s {
+                HostStmt::Assign { value, .. } => todo.push((Node::Expr(value), 1)),
+                HostStmt::Expect(e) => todo.push((Node::Expr(e), 1)),
+            }
+        }
+    }
+    walk(todo)
+}
+
+/// The span of the first node of `e` nested deeper than [`MAX_DEPTH`], if any.
+pub(crate) fn too_deep_expr(e: &Expr) -> Option<Span> {
+    walk(vec![(Node::Expr(e), 1)])
+}
+
+fn walk<'a>(mut todo: Vec<(Node<'a>, usize)>) -> Option<Span> {
+    while let Some((node, depth)) = todo.pop() {
+        let below = depth + 1;
+        match node {
+            Node::Stmt(s) => {
+                if depth > MAX_DEPTH {
+                    return Some(s.span);
+                }
+                let expr = |e| (Node::Expr(e), below);
+                match &s.kind {
+                    StmtKind::Block(stmts) => {
+                        todo.extend(stmts.iter().map(|s| (Node::Stmt(s), below)))
+                    }
+                    StmtKind::Decl { decls, .. } => {
+                        for d in decls {
+                            todo.extend(d.dims.iter().flatten().map(expr));
+                            todo.extend(d.init.iter().map(expr));
+                        }
+                    }
+                    StmtKind::Shared { dims, .. } => todo.extend(dims.iter().flatten().map(expr)),
+                    StmtKind::Assign { target, value, .. } => {
+                        todo.push(expr(target));
+                        todo.push(expr(value));
+                    }
+                    StmtKind::IncDec { target, .. } => todo.push(expr(target)),
+                    StmtKind::Expr(e) => todo.push(expr(e)),
+                    StmtKind::If { cond, then, els } => {
+                        todo.push(expr(cond));
+                        todo.push((Node::Stmt(then), below));
+                        todo.extend(els.iter().map(|e| (Node::Stmt(e), below)));
+                    }
+                    StmtKind::For {
+                        init,
+                        cond,
+                        step,
+                        body,
+                    } => {
+                        todo.extend(init.iter().chain(step).map(|s| (Node::Stmt(s), below)));
+                        todo.extend(cond.iter().map(expr));
+                        todo.push((Node::Stmt(body), below));
+                    }
+                    StmtKind::While { cond, body } | StmtKind::DoWhile { body, cond } => {
+                        todo.push(expr(cond));
+                        todo.push((Node::Stmt(body), below));
+                    }
+                    StmtKind::Return(value) => todo.extend(value.iter().map(expr)),
+                    StmtKind::Break | StmtKind::Continue | StmtKind::Empty => {}
+                }
+            }
+            Node::Expr(e) => {
+                if depth > MAX_DEPTH {
+                    return Some(e.span);
+                }
+                let sub = |e| (Node::Expr(e), below);
+                match &e.kind {
+                    ExprKind::Int { .. }
+                    | ExprKind::Float { .. }
+                    | ExprKind::Bool(_)
+                    | ExprKind::Str(_)
+                    | ExprKind::Name(_) => {}
+                    ExprKind::Unary { operand: a, .. }
+                    | ExprKind::Cast { expr: a, .. }
+                    | ExprKind::Member { base: a, .. }
+                    | ExprKind::PostIncDec(a) => todo.push(sub(a)),
+                    ExprKind::Binary { lhs, rhs, .. } => {
+                        todo.push(sub(lhs));
+                        todo.push(sub(rhs));
+                    }
+                    ExprKind::Index { base, index } => {
+                        todo.push(sub(base));
+                        todo.push(sub(index));
+                    }
+                    ExprKind::Ternary { cond, then, els } => {
+                        todo.extend([sub(cond), sub(then), sub(els)]);
+                    }
+                    ExprKind::Call { args, .. } | ExprKind::List(args) | ExprKind::Tuple(args) => {
+                        todo.extend(args.iter().map(sub))
+                    }
+                }
+            }
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::source::SourceFile;
+
+    fn parse(body: &str) -> Result<Module, Vec<crate::syntax::ParseError>> {
+        crate::syntax::parse(&SourceFile::new(
+            "t.sk",
+            format!("__global__ void k(int* a) {{ int t = 0; {body} }}"),
+        ))
+    }
+
+    #[test]
+    fn chains_count_one_level_per_operator() {
+        // `a[0] = t + … + t` with n terms: the statement is at depth 1, the top `+` at 2, and
+        // the first term under n - 1 left-nested `+` nodes at n + 1.
+        let sum = |n: usize| format!("a[0] = {};", vec!["t"; n].join(" + "));
+        assert!(parse(&sum(MAX_DEPTH - 1)).is_ok());
+        assert!(parse(&sum(MAX_DEPTH + 1)).is_err());
+    }
+}

@@ -1,0 +1,102 @@
+//! Pathological sizes: deep nesting, long chains, exploding `#define`s and very long lines end
+//! in a diagnostic, never in a stack overflow, a hang or a panic.
+//!
+//! Each test runs on the test harness's own thread (2 MiB of stack), smaller than `main`'s.
+
+mod common;
+use common::codes;
+use simt::pipeline::{self, Failure};
+use simt::source::SourceFile;
+
+fn compile_err(text: String) -> Failure {
+    match pipeline::compile(&SourceFile::new("deep.sk", text)) {
+        Ok(_) => panic!("compiled unexpectedly"),
+        Err(f) => f,
+    }
+}
+
+fn kernel(body: &str) -> String {
+    format!("__global__ void k(int* a) {{\n    int t = threadIdx.x;\n    {body}\n}}\n")
+}
+
+#[test]
+fn ten_thousand_nested_parentheses() {
+    let f = compile_err(kernel(&format!(
+        "a[0] = {}t{};",
+        "(".repeat(10_000),
+        ")".repeat(10_000)
+    )));
+    assert_eq!(codes(&f), ["simt::parse::too_deep"]);
+    assert_eq!(f.exit, 2);
+    // The diagnostic renders (its line is long, and shown as a window).
+    assert!(simt::cli::render(&f).contains("nested too deeply"));
+}
+
+#[test]
+fn five_thousand_nested_ifs() {
+    let f = compile_err(kernel(&format!(
+        "{}a[0] = 1;{}",
+        "if (t) { ".repeat(5_000),
+        " }".repeat(5_000)
+    )));
+    assert_eq!(codes(&f), ["simt::parse::too_deep"]);
+    let f = compile_err(kernel(&format!("{}a[0] = 1;", "if (t) ".repeat(5_000))));
+    assert_eq!(codes(&f), ["simt::parse::too_deep"]);
+}
+
+#[test]
+fn long_else_if_chains_and_sums() {
+    // 5000 `else if`s nest 5000 deep: refused. 300 are fine and pick the right branch:
+    // thread 0 of the 1-thread block takes the first arm, `t == 0`, and stores 0 + 7.
+    let chain = |n: usize| -> String {
+        let arms: String = (0..n)
+            .map(|i| format!("if (t == {i}) a[0] = {i} + 7;\n    else "))
+            .collect();
+        kernel(&format!("{arms}a[0] = -1;"))
+    };
+    assert_eq!(codes(&compile_err(chain(5_000))), ["simt::parse::too_deep"]);
+    let ok = chain(300) + "launch k { a = zeros(1); grid = 1; block = 1; expect a == 7; }\n";
+    let r = common::run(&ok, &[], None, None).expect("300 else-ifs run");
+    assert!(r.expects.iter().all(|e| e.passed));
+    // `t + t + … + t`: 100 000 terms are refused; 900 terms are summed (t = 0 → 0).
+    let sum = |n: usize| kernel(&format!("a[0] = {};", vec!["t"; n].join(" + ")));
+    assert_eq!(codes(&compile_err(sum(100_000))), ["simt::parse::too_deep"]);
+    assert!(pipeline::compile(&SourceFile::new("sum.sk", sum(900))).is_ok());
+    // 100 000 prefix operators.
+    let f = compile_err(kernel(&format!("a[0] = {}t;", "-".repeat(100_000))));
+    assert_eq!(codes(&f), ["simt::parse::too_deep"]);
+}
+
+#[test]
+fn exploding_defines() {
+    // A40 would expand to 2^40 uses of threadIdx.x.
+    let mut text: String = "#define A0 (threadIdx.x)\n".into();
+    for i in 1..=40 {
+        text += &format!("#define A{i} (A{} + A{})\n", i - 1, i - 1);
+    }
+    text += "__global__ void k(int* a) { a[0] = A40; }\n";
+    assert_eq!(codes(&compile_err(text)), ["simt::check::too_complex"]);
+    // A chain of 3000 defines, each one deeper than the last.
+    let mut text: String = "#define B0 threadIdx.x\n".into();
+    for i in 1..3000 {
+        text += &format!("#define B{i} B{} + 1\n", i - 1);
+    }
+    text += "__global__ void k(int* a) { a[0] = B2999; }\n";
+    assert_eq!(codes(&compile_err(text)), ["simt::check::too_complex"]);
+}
+
+#[test]
+fn errors_on_very_long_lines_render() {
+    // The error sits past column 65535, where miette's padding would panic: it is shown as a
+    // window of the line around the span.
+    let text = format!(
+        "__global__ void k(int* a) {{ a[0] = {}x; }}\n",
+        " ".repeat(70_000)
+    );
+    let f = compile_err(text);
+    assert_eq!(codes(&f), ["simt::check::unknown_name"]);
+    let shown = simt::cli::render(&f);
+    assert!(shown.contains("deep.sk:1:70036"), "{shown}");
+    assert!(shown.contains("not declared here"), "{shown}");
+    assert!(shown.lines().all(|l| l.chars().count() < 400), "{shown}");
+}
