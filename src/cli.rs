@@ -150,9 +150,15 @@ pub struct ModelFlags {
     /// Registers per thread assumed by the occupancy calculator.
     #[arg(long, default_value_t = 32)]
     pub regs: u32,
-    /// Stop after this many warp instructions (catches endless loops).
+    /// Stop after this many warp steps: instructions, loop iterations and launches of warps (catches endless loops).
     #[arg(long, default_value_t = pipeline::DEFAULT_MAX_STEPS)]
     pub max_steps: u64,
+    /// Refuse a launch whose arrays, buffers, registers and shared memory would need more than this: bytes, or with K, M, G or T (powers of 1024).
+    #[arg(long, default_value = "4G", value_parser = parse_bytes)]
+    pub max_memory: u64,
+    /// Let `load("...")` in a launch section read files outside the kernel file's folder.
+    #[arg(long)]
+    pub allow_paths: bool,
     /// Seed for `rand` and `randint`.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
@@ -188,6 +194,27 @@ pub struct OccupancyArgs {
     /// Print JSON.
     #[arg(long)]
     pub json: bool,
+}
+
+/// `4096`, `512K`, `64M`, `4G`, `1T`, also written `4GiB` or `4GB` (powers of 1024).
+fn parse_bytes(s: &str) -> Result<u64, String> {
+    let t = s.trim();
+    let digits = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
+    let (number, unit) = t.split_at(digits);
+    let shift = match unit.trim().to_ascii_lowercase().as_str() {
+        "" | "b" => 0,
+        "k" | "kb" | "kib" => 10,
+        "m" | "mb" | "mib" => 20,
+        "g" | "gb" | "gib" => 30,
+        "t" | "tb" | "tib" => 40,
+        _ => return Err(format!("`{s}` is not a size; write e.g. 4096, 512M or 4G")),
+    };
+    let n: u64 = number
+        .parse()
+        .map_err(|_| format!("`{s}` is not a size; write e.g. 4096, 512M or 4G"))?;
+    n.checked_mul(1 << shift)
+        .filter(|&b| b > 0)
+        .ok_or_else(|| format!("`{s}` must be between 1 byte and 16 EiB"))
 }
 
 /// `X`, `X,Y` or `X,Y,Z`.
@@ -277,7 +304,7 @@ fn emit(text: &str) {
 fn run_cmd(a: RunArgs, paint: Paint) -> Result<u8, Failure> {
     let gates = a.insight.gates()?;
     let gpu = load_gpu(&a.gpu)?;
-    let (overrides, arg_texts) = overrides(a.grid, a.block, &a.args, a.model.seed)?;
+    let (overrides, arg_texts) = overrides(a.grid, a.block, &a.args, &a.model)?;
     let mut saves = Vec::new();
     for s in &a.saves {
         let Some((name, path)) = s.split_once('=') else {
@@ -305,17 +332,20 @@ fn run_cmd(a: RunArgs, paint: Paint) -> Result<u8, Failure> {
     insight::output(&report, &a.insight, &gates, a.json, paint)
 }
 
-/// `--grid`, `--block`, `--seed` and the `--arg NAME=VALUE`s as overrides, with each value's text.
+/// `--grid`, `--block`, `--seed`, the limits and the `--arg NAME=VALUE`s as overrides, with each
+/// value's text.
 fn overrides(
     grid: Option<[u32; 3]>,
     block: Option<[u32; 3]>,
     args: &[String],
-    seed: u64,
+    model: &ModelFlags,
 ) -> Result<(Overrides, Vec<String>), Failure> {
     let mut overrides = Overrides {
         grid,
         block,
-        seed,
+        seed: model.seed,
+        max_memory: model.max_memory,
+        allow_paths: model.allow_paths,
         ..Overrides::default()
     };
     let mut arg_texts = Vec::new();
@@ -595,4 +625,23 @@ pub fn error_json(e: &pipeline::Located) -> serde_json::Value {
         "help": e.help().map(|h| h.to_string()),
         "exit": if matches!(e.inner, pipeline::SimtDiagnostic::Run(_)) { EXIT_RUN } else { EXIT_USAGE },
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_in_bytes() {
+        assert_eq!(parse_bytes("4096"), Ok(4096));
+        assert_eq!(parse_bytes("512K"), Ok(512 * 1024));
+        assert_eq!(parse_bytes("4G"), Ok(4 << 30));
+        assert_eq!(parse_bytes("4GiB"), Ok(4 << 30));
+        assert_eq!(parse_bytes("2 mb"), Ok(2 << 20));
+        assert!(parse_bytes("0").is_err());
+        assert!(parse_bytes("-1").is_err());
+        assert!(parse_bytes("4X").is_err());
+        assert!(parse_bytes("99999999999T").is_err());
+        assert!(parse_bytes("").is_err());
+    }
 }

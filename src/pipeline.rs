@@ -278,7 +278,7 @@ pub fn run(src: &SourceFile, opts: &RunOptions) -> Result<Report, Failure> {
         .filter(|s| !s.is_extern)
         .map(|s| s.static_len() * u64::from(s.elem.size()))
         .sum();
-    let smem_per_block = static_smem + dyn_smem;
+    let smem_per_block = static_smem.saturating_add(dyn_smem);
     if smem_per_block > u64::from(opts.gpu.max_smem_per_block) {
         return Err(Failure::usage(
             format!(
@@ -295,6 +295,21 @@ pub fn run(src: &SourceFile, opts: &RunOptions) -> Result<Report, Failure> {
         max_steps: opts.max_steps,
         threads: opts.threads,
     };
+    let buffer_bytes: u64 = setup
+        .args
+        .buffers
+        .iter()
+        .flatten()
+        .map(|b| b.data.len() as u64 * u64::from(b.data.elem().size()))
+        .sum();
+    setup
+        .env
+        .check_room(
+            buffer_bytes.saturating_add(exec::state_bytes(&ir, &cfg)),
+            kernel.span,
+            "the buffers, and each worker's block registers and shared memory",
+        )
+        .map_err(|e| Failure::new(src, [e.into()], EXIT_USAGE))?;
     let set_up = clock.elapsed();
     let outcome = if opts.progress {
         crate::progress::with_bar(cfg.blocks(), |done| {

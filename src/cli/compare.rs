@@ -131,7 +131,7 @@ fn number(v: f64) -> String {
 pub(super) fn compare_cmd(a: CompareArgs, paint: Paint) -> Result<u8, Failure> {
     let sides = sides(&a)?;
     let gpu: GpuConfig = load_gpu(&a.gpu)?;
-    let (overrides, arg_texts) = overrides(a.grid, a.block, &a.args, a.model.seed)?;
+    let (overrides, arg_texts) = overrides(a.grid, a.block, &a.args, &a.model)?;
     let mut reports = Vec::new();
     for (file, kernel) in sides {
         let src = pipeline::read(&file)?;

@@ -141,7 +141,7 @@ pub(super) fn sweep_cmd(a: SweepArgs, paint: Paint) -> Result<u8, Failure> {
     let mut options = Vec::new();
     for c in &rows {
         let texts: Vec<String> = c.args.iter().map(|(n, v)| format!("{n}={v}")).collect();
-        let (overrides, arg_texts) = overrides(a.grid, c.block, &texts, a.model.seed)?;
+        let (overrides, arg_texts) = overrides(a.grid, c.block, &texts, &a.model)?;
         options.push(RunOptions {
             kernel: a.kernel.clone(),
             overrides,

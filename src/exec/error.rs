@@ -112,4 +112,18 @@ pub enum RunError {
         /// Block index.
         block: [u32; 3],
     },
+    /// `__global__ void k() {}` launched on a grid of 65535 × 65535 × 2147483647 blocks
+    #[error("step limit exceeded: more than {limit} warp steps before block ({}, {}, {}) of {blocks} could start", block[0], block[1], block[2])]
+    #[diagnostic(
+        code(simt::run::step_limit),
+        help("each warp's launch counts as a step; use a smaller grid, or raise the limit with --max-steps")
+    )]
+    GridStepLimit {
+        /// The limit.
+        limit: u64,
+        /// The block that would have exceeded it.
+        block: [u32; 3],
+        /// Blocks in the grid.
+        blocks: u64,
+    },
 }

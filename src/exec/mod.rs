@@ -49,7 +49,8 @@ pub struct LaunchConfig {
     pub block: [u32; 3],
     /// Bytes of `extern __shared__` memory per block.
     pub dyn_smem: u64,
-    /// Most warp instructions the launch may issue (catches endless loops).
+    /// Most warp steps the launch may take (catches endless loops): each warp instruction issued,
+    /// each loop iteration of a warp, and each warp's launch count one.
     pub max_steps: u64,
     /// Worker threads running blocks.
     pub threads: usize,
@@ -114,6 +115,55 @@ pub struct Outcome {
     pub barrier_protects: Vec<bool>,
 }
 
+/// Elements of each shared array: its declared size, or what `--dyn-smem` holds.
+fn shared_lens(ir: &KernelIr, cfg: &LaunchConfig) -> Vec<usize> {
+    ir.shared
+        .iter()
+        .map(|s| s.len.unwrap_or(cfg.dyn_smem / u64::from(s.elem.size())) as usize)
+        .collect()
+}
+
+/// Workers a launch runs its blocks on.
+fn workers(ir: &KernelIr, cfg: &LaunchConfig) -> u64 {
+    let global_atomics = ir.insts.iter().any(|i| {
+        matches!(
+            i,
+            Inst::Atomic {
+                space: Space::Global(_),
+                ..
+            }
+        )
+    });
+    // Starting a pool of threads costs more than a small launch takes to run.
+    let small = cfg.blocks().saturating_mul(cfg.threads_per_block()) < PARALLEL_MIN_THREADS;
+    if global_atomics || small {
+        1
+    } else {
+        cfg.threads.clamp(1, 256) as u64
+    }
+}
+
+/// About how many bytes a launch allocates besides its buffers: on each worker, one block's
+/// registers, masks and index vectors, its shared arrays with their race history, and the
+/// per-instruction counters. Checked against `--max-memory` before anything is allocated.
+pub fn state_bytes(ir: &KernelIr, cfg: &LaunchConfig) -> u64 {
+    let r = &ir.regs;
+    let reg_bytes = u64::from(r.b)
+        + 4 * u64::from(r.w)
+        + 8 * u64::from(r.d)
+        + 4 * u64::from(r.f)
+        + 8 * u64::from(r.g);
+    // Per lane besides registers: the mask, `returned`, the index vector.
+    let lanes = cfg.threads_per_block() * (reg_bytes + 10);
+    let shared: u64 = shared_lens(ir, cfg)
+        .iter()
+        .zip(&ir.shared)
+        .map(|(&n, s)| n as u64 * (u64::from(s.elem.size()) + race::HISTORY_BYTES))
+        .sum();
+    let counters = ir.insts.len() as u64 * std::mem::size_of::<InstCounters>() as u64;
+    (lanes + shared + counters).saturating_mul(workers(ir, cfg))
+}
+
 /// Runs every block of the grid, on `cfg.threads` workers.
 ///
 /// Blocks are split into contiguous ranges; per-instruction counters add up (so they do not
@@ -131,12 +181,7 @@ pub fn launch_counting(
     args: &mut Args,
     blocks_done: &AtomicU64,
 ) -> Result<Outcome, RunError> {
-    let elem_bytes = |e: crate::value::Scalar| u64::from(e.size());
-    let shared_lens: Vec<usize> = ir
-        .shared
-        .iter()
-        .map(|s| s.len.unwrap_or(cfg.dyn_smem / elem_bytes(s.elem)) as usize)
-        .collect();
+    let shared_lens = shared_lens(ir, cfg);
     let globals: Vec<Option<GlobalBuf<'_>>> = args
         .buffers
         .iter_mut()
@@ -148,22 +193,7 @@ pub fn launch_counting(
         })
         .collect();
     let blocks = cfg.blocks();
-    let global_atomics = ir.insts.iter().any(|i| {
-        matches!(
-            i,
-            Inst::Atomic {
-                space: Space::Global(_),
-                ..
-            }
-        )
-    });
-    // Starting a pool of threads costs more than a small launch takes to run.
-    let small = blocks * cfg.threads_per_block() < PARALLEL_MIN_THREADS;
-    let workers = if global_atomics || small {
-        1
-    } else {
-        cfg.threads.clamp(1, 256) as u64
-    };
+    let workers = workers(ir, cfg);
     let work = Work {
         ir,
         cfg,
@@ -178,9 +208,9 @@ pub fn launch_counting(
         vec![work.run(0..blocks)]
     } else {
         let chunks = (workers * 8).min(blocks);
-        let ranges: Vec<std::ops::Range<u64>> = (0..chunks)
-            .map(|c| c * blocks / chunks..(c + 1) * blocks / chunks)
-            .collect();
+        // In 128 bits: a grid may have 2^63 blocks.
+        let cut = |c: u64| (u128::from(c) * u128::from(blocks) / u128::from(chunks)) as u64;
+        let ranges: Vec<std::ops::Range<u64>> = (0..chunks).map(|c| cut(c)..cut(c + 1)).collect();
         match rayon::ThreadPoolBuilder::new()
             .num_threads(workers as usize)
             .build()
@@ -268,9 +298,24 @@ impl Work<'_> {
     fn run(&self, range: std::ops::Range<u64>) -> Part {
         let mut runner = BlockRunner::new(self.ir, self.cfg, self.shared_lens, &self.budget);
         let mut failure = None;
+        let warps = self.cfg.threads_per_block().div_ceil(32);
         for id in range {
             // A block after a known failure cannot be the first one: skip it.
             if id > self.first_failure.load(Ordering::Relaxed) {
+                break;
+            }
+            // Launching a block costs its warps a step each, so that even an empty kernel on a
+            // grid of 2^31 × 65535 × 65535 blocks ends at the limit.
+            if self.budget.fetch_add(warps, Ordering::Relaxed) + warps > self.cfg.max_steps {
+                self.first_failure.fetch_min(id, Ordering::Relaxed);
+                failure = Some((
+                    id,
+                    RunError::GridStepLimit {
+                        limit: self.cfg.max_steps,
+                        block: self.cfg.block_of(id),
+                        blocks: self.cfg.blocks(),
+                    },
+                ));
                 break;
             }
             if let Err(e) = runner.run(self.cfg.block_of(id), self.scalars, self.globals) {

@@ -44,6 +44,9 @@ pub struct Race {
     pub other_inst: u32,
 }
 
+/// Bytes of history kept per shared-array element (the fields of [`History`]).
+pub(crate) const HISTORY_BYTES: u64 = 8 + 4 + 4 + 8 + 4 + 1 + 4;
+
 /// Per-element history of one shared array in the current block.
 #[derive(Debug, Default)]
 pub(crate) struct History {

@@ -78,4 +78,72 @@ pub enum HostError {
         #[help]
         help: Option<String>,
     },
+    /// `a = zeros(1000000000);`: 8 GB of doubles under the default `--max-memory 4G`
+    #[error("the launch needs {needed} of memory, more than --max-memory {limit}")]
+    #[diagnostic(
+        code(simt::host::memory_limit),
+        help("launch-section arrays are kept as 8-byte doubles as well as in each buffer's own type; use smaller arrays, or raise the limit, e.g. --max-memory 16G")
+    )]
+    MemoryLimit {
+        /// Bytes needed, readable.
+        needed: String,
+        /// The limit, readable.
+        limit: String,
+        /// What would cross the limit.
+        #[label("{what}")]
+        span: Span,
+        /// Its description.
+        what: String,
+    },
+    /// `float* a` given `--arg a=@ints.npy` (an int32 file)
+    #[error("`{param}` is `{elem}*` but its .npy file holds `{found}` values (numpy `{numpy}`)")]
+    #[diagnostic(
+        code(simt::host::dtype_mismatch),
+        help("convert it in numpy, e.g. a.astype(numpy.{want}), before saving")
+    )]
+    DtypeMismatch {
+        /// The parameter.
+        param: String,
+        /// Its element type.
+        elem: crate::value::Scalar,
+        /// The file's element type.
+        found: crate::value::Scalar,
+        /// The file's numpy dtype.
+        numpy: &'static str,
+        /// The numpy dtype the parameter needs.
+        want: &'static str,
+        /// Where the file is named.
+        #[label("a `{numpy}` file")]
+        span: Span,
+    },
+    /// `--arg a=@small.npy` where the launch section makes `a = zeros(n)` with `n = 1000`
+    #[error("`{name}` has shape {found} but the launch section makes it {expected}")]
+    #[diagnostic(
+        code(simt::host::shape_mismatch),
+        help("give an array of shape {expected}, or also override the sizes the launch section uses (e.g. --arg n=...)")
+    )]
+    ShapeMismatch {
+        /// The overridden name.
+        name: String,
+        /// The shape given.
+        found: String,
+        /// The shape the launch section gives it.
+        expected: String,
+        /// The value given.
+        #[label("shape {found}")]
+        span: Span,
+    },
+    /// `load("../data/x.npy")` or `load("/tmp/x.npy")` without `--allow-paths`
+    #[error("`{path}` is outside the kernel's folder")]
+    #[diagnostic(
+        code(simt::host::path_escape),
+        help("a launch section reads files beside its kernel file, or below it; pass --allow-paths to read {path} anyway")
+    )]
+    PathEscape {
+        /// The path as written.
+        path: String,
+        /// Where it is written.
+        #[label("leaves the kernel's folder")]
+        span: Span,
+    },
 }

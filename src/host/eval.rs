@@ -1,11 +1,13 @@
 //! Evaluates launch-section and `--arg` expressions: initialisers, scalar arithmetic, `expect` checks.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
-use std::path::PathBuf;
+use std::path::{Component, Path, PathBuf};
 
 use super::error::HostError;
 use super::npy;
 use super::value::{close, HostValue, Rng};
+use super::Overrides;
 use crate::diag::did_you_mean;
 use crate::source::Span;
 use crate::syntax::ast::{BinOp, Expr, ExprKind, UnOp};
@@ -40,6 +42,12 @@ pub struct Env {
     pub vars: HashMap<String, HostValue>,
     rng: Rng,
     dir: PathBuf,
+    /// `--allow-paths`: `load` may leave the kernel's folder.
+    allow_paths: bool,
+    /// `--max-memory`.
+    budget: u64,
+    /// Bytes of arrays made while evaluating the current statement (not yet bound to a name).
+    temp: u64,
 }
 
 type Result<T> = std::result::Result<T, HostError>;
@@ -54,21 +62,148 @@ fn bad(message: impl Into<String>, span: Span, label: &str, help: Option<&str>) 
 }
 
 impl Env {
-    /// An empty environment; `load` paths resolve against `dir`.
-    pub fn new(seed: u64, dir: PathBuf) -> Env {
+    /// An empty environment; `load` paths resolve against `dir`, the kernel file's folder.
+    pub fn new(ov: &Overrides, dir: PathBuf) -> Env {
         Env {
             vars: HashMap::new(),
-            rng: Rng::new(seed),
+            rng: Rng::new(ov.seed),
             dir,
+            allow_paths: ov.allow_paths,
+            budget: ov.max_memory,
+            temp: 0,
         }
     }
 
-    /// Evaluates an expression.
+    /// Evaluates the expression of one statement.
     pub fn eval(&mut self, e: &Expr) -> Result<HostValue> {
-        crate::stack::grow(|| self.eval_at(e))
+        self.statement(|env| env.value(e))
     }
 
-    fn eval_at(&mut self, e: &Expr) -> Result<HostValue> {
+    /// Runs one statement: what it makes counts against `--max-memory` until it is bound to a name.
+    fn statement<T>(&mut self, f: impl FnOnce(&mut Env) -> Result<T>) -> Result<T> {
+        self.temp = 0;
+        let result = f(self);
+        self.temp = 0;
+        result
+    }
+
+    /// Reads the `.npy` file of an `--arg a=@file`.
+    pub fn load_arg(&mut self, path: &Path, span: Span) -> Result<HostValue> {
+        self.statement(|env| env.load(path, span))
+    }
+
+    /// Bytes held by the arrays bound to names.
+    pub fn live_bytes(&self) -> u64 {
+        self.vars.values().map(HostValue::bytes).sum()
+    }
+
+    /// Checks that `bytes` more fit under `--max-memory` with everything else the launch holds.
+    pub fn check_room(&self, bytes: u64, span: Span, what: &str) -> Result<()> {
+        let total = self
+            .live_bytes()
+            .saturating_add(self.temp)
+            .saturating_add(bytes);
+        if total > self.budget {
+            return Err(HostError::MemoryLimit {
+                needed: human_bytes(total),
+                limit: human_bytes(self.budget),
+                span,
+                what: format!("{what}: {}", human_bytes(bytes)),
+            });
+        }
+        Ok(())
+    }
+
+    /// Makes room for an array of `len` values made by the current statement.
+    fn reserve(&mut self, len: usize, span: Span) -> Result<()> {
+        let bytes = (len as u64).saturating_mul(8);
+        self.check_room(bytes, span, "this array")?;
+        self.temp += bytes;
+        Ok(())
+    }
+
+    /// Reads an `.npy` file, once its size is known to fit.
+    fn load(&mut self, path: &Path, span: Span) -> Result<HostValue> {
+        let file = npy::open(path, span)?;
+        let bytes = file.data_bytes().saturating_add(file.len as u64 * 8);
+        self.check_room(bytes, span, "this file as doubles")?;
+        self.temp += bytes;
+        file.read()
+    }
+
+    /// `load("x.npy")` in a launch section: relative to the kernel's folder, and inside it.
+    fn section_path(&self, p: &str, span: Span) -> Result<PathBuf> {
+        let written = Path::new(p);
+        let joined = self.dir.join(written);
+        if self.allow_paths {
+            return Ok(joined);
+        }
+        let escape = || HostError::PathEscape {
+            path: p.to_string(),
+            span,
+        };
+        let leaves = written.components().any(|c| {
+            matches!(
+                c,
+                Component::ParentDir | Component::RootDir | Component::Prefix(_)
+            )
+        });
+        if leaves {
+            return Err(escape());
+        }
+        // A symbolic link inside the folder may still point out of it.
+        let dir = if self.dir.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            &self.dir
+        };
+        if let (Ok(real), Ok(base)) = (joined.canonicalize(), dir.canonicalize()) {
+            if !real.starts_with(base) {
+                return Err(escape());
+            }
+        }
+        Ok(joined)
+    }
+
+    /// The shape `e` would have, if it is an initialiser whose size is cheap to know.
+    pub fn shape_of(&mut self, e: &Expr) -> Option<Vec<usize>> {
+        match &e.kind {
+            ExprKind::Name(n) => match self.vars.get(n)? {
+                HostValue::Array { shape, .. } => Some(shape.clone()),
+                _ => None,
+            },
+            ExprKind::List(items) => Some(vec![items.len()]),
+            ExprKind::Call { callee, args } => {
+                let name = callee.name.as_str();
+                if name == "load" {
+                    let ExprKind::Str(p) = &args.first()?.kind else {
+                        return None;
+                    };
+                    let path = self.section_path(p, e.span).ok()?;
+                    return npy::open(&path, e.span).ok().map(|f| f.shape);
+                }
+                let dims = match name {
+                    "zeros" | "ones" | "rand" => args.len(),
+                    "full" | "arange" | "randint" => 1,
+                    _ => return None,
+                };
+                args.get(..dims)?
+                    .iter()
+                    .map(|a| {
+                        let v = self.value(a).ok()?;
+                        as_size(&v, a.span).ok()
+                    })
+                    .collect()
+            }
+            _ => None,
+        }
+    }
+
+    fn value(&mut self, e: &Expr) -> Result<HostValue> {
+        crate::stack::grow(|| self.value_at(e))
+    }
+
+    fn value_at(&mut self, e: &Expr) -> Result<HostValue> {
         let span = e.span;
         match &e.kind {
             ExprKind::Int { value, .. } => Ok(HostValue::Num {
@@ -103,16 +238,17 @@ impl Env {
                 }
                 let mut d = [1u32; 3];
                 for (slot, item) in d.iter_mut().zip(items) {
-                    let v = self.eval(item)?;
+                    let v = self.value(item)?;
                     *slot = dim_component(&v, item.span)?;
                 }
                 Ok(HostValue::Dim(d))
             }
             ExprKind::List(items) => {
+                self.reserve(items.len(), span)?;
                 let mut data = Vec::with_capacity(items.len());
                 let mut float = false;
                 for item in items {
-                    match self.eval(item)? {
+                    match self.value(item)? {
                         HostValue::Num { v, float: f } => {
                             data.push(v);
                             float |= f;
@@ -130,7 +266,8 @@ impl Env {
                 Ok(HostValue::array(data, float))
             }
             ExprKind::Unary { op, operand } => {
-                let v = self.eval(operand)?;
+                let v = self.value(operand)?;
+                self.reserve(v.array_len(), span)?;
                 match op {
                     UnOp::Neg => map(&v, span, |x| -x),
                     UnOp::Plus => Ok(v),
@@ -157,11 +294,12 @@ impl Env {
                         Some("write `expect a == b;`"),
                     ));
                 }
-                let l = self.eval(lhs)?;
-                let r = self.eval(rhs)?;
+                let l = self.value(lhs)?;
+                let r = self.value(rhs)?;
+                self.reserve(l.array_len().max(r.array_len()), span)?;
                 binary(*op, &l, &r, *op_span)
             }
-            ExprKind::Member { base, field } => match self.eval(base)? {
+            ExprKind::Member { base, field } => match self.value(base)? {
                 HostValue::Dim(d) => {
                     let i = match field.name.as_str() {
                         "x" => 0,
@@ -186,8 +324,8 @@ impl Env {
                 )),
             },
             ExprKind::Index { base, index } => {
-                let b = self.eval(base)?;
-                let i = self.eval(index)?;
+                let b = self.value(base)?;
+                let i = self.value(index)?;
                 let HostValue::Array { data, float, .. } = b else {
                     return Err(bad(
                         format!("{} cannot be indexed", b.kind()),
@@ -239,11 +377,12 @@ impl Env {
                     None,
                 ));
             };
-            return npy::load(&self.dir.join(p), path.span);
+            let path_buf = self.section_path(p, path.span)?;
+            return self.load(&path_buf, path.span);
         }
         let vals = args
             .iter()
-            .map(|a| self.eval(a))
+            .map(|a| self.value(a))
             .collect::<Result<Vec<_>>>()?;
         let num = |i: usize| -> Result<f64> {
             match &vals[i] {
@@ -299,22 +438,28 @@ impl Env {
             "zeros" | "ones" => {
                 want(1, 2)?;
                 let v = if name == "ones" { 1.0 } else { 0.0 };
-                Ok(filled(shape(args.len())?, &mut || v, false))
+                let dims = shape(args.len())?;
+                self.reserve(dims.iter().product(), span)?;
+                Ok(filled(dims, &mut || v, false))
             }
             "full" => {
                 want(2, 2)?;
                 let v = num(1)?;
                 let float = vals[1].is_float();
-                Ok(filled(shape(1)?, &mut || v, float))
+                let dims = shape(1)?;
+                self.reserve(dims[0], span)?;
+                Ok(filled(dims, &mut || v, float))
             }
             "arange" => {
                 want(1, 1)?;
                 let n = shape(1)?[0];
+                self.reserve(n, span)?;
                 Ok(HostValue::array((0..n).map(|i| i as f64).collect(), false))
             }
             "rand" => {
                 want(1, 2)?;
                 let dims = shape(args.len())?;
+                self.reserve(dims.iter().product(), span)?;
                 let rng = &mut self.rng;
                 Ok(filled(dims, &mut || rng.unit(), true))
             }
@@ -322,15 +467,17 @@ impl Env {
                 want(3, 3)?;
                 let dims = shape(1)?;
                 let (lo, hi) = (num(1)?, num(2)?);
-                if hi <= lo {
+                // `as` saturates: NaN and ranges narrower than one integer give 0.
+                let width = (hi - lo) as u64;
+                if width == 0 {
                     return Err(bad(
-                        "`randint(n, lo, hi)` needs lo < hi",
+                        "`randint(n, lo, hi)` needs lo < hi, at least 1 apart",
                         span,
                         "empty range",
                         None,
                     ));
                 }
-                let width = (hi - lo) as u64;
+                self.reserve(dims[0], span)?;
                 let rng = &mut self.rng;
                 Ok(filled(
                     dims,
@@ -355,6 +502,7 @@ impl Env {
                 }
                 want(1, 1)?;
                 let v = &vals[0];
+                self.reserve(v.array_len(), span)?;
                 match name {
                     "abs" => map(v, span, f64::abs),
                     "sqrt" => map(v, span, f64::sqrt).map(floating),
@@ -400,7 +548,8 @@ impl Env {
             "transpose" => {
                 want(3, 3)?;
                 let (r, c) = (size(1)?, size(2)?);
-                let (data, float) = self.flat(&vals[0], r * c, args[0].span)?;
+                let (data, float) = flat(&vals[0], r * c, args[0].span)?;
+                self.reserve(r * c, span)?;
                 let mut out = vec![0.0; r * c];
                 for i in 0..r {
                     for j in 0..c {
@@ -412,8 +561,9 @@ impl Env {
             "matmul" => {
                 want(5, 5)?;
                 let (m, k, n) = (size(2)?, size(3)?, size(4)?);
-                let (a, fa) = self.flat(&vals[0], m * k, args[0].span)?;
-                let (b, fb) = self.flat(&vals[1], k * n, args[1].span)?;
+                let (a, fa) = flat(&vals[0], m * k, args[0].span)?;
+                let (b, fb) = flat(&vals[1], k * n, args[1].span)?;
+                self.reserve(m.saturating_mul(n), span)?;
                 let mut out = vec![0.0; m * n];
                 for i in 0..m {
                     for p in 0..k {
@@ -435,26 +585,12 @@ impl Env {
         }
     }
 
-    fn flat(&self, v: &HostValue, len: usize, span: Span) -> Result<(Vec<f64>, bool)> {
-        match v {
-            HostValue::Array { data, float, .. } if data.len() == len => Ok((data.clone(), *float)),
-            HostValue::Array { data, .. } => Err(bad(
-                format!("expected {len} elements, found {}", data.len()),
-                span,
-                "wrong size",
-                None,
-            )),
-            other => Err(bad(
-                format!("expected an array, found {}", other.kind()),
-                span,
-                "not an array",
-                None,
-            )),
-        }
-    }
-
     /// Checks `expect lhs op rhs;` (or a truth value); `Err` for an expression that cannot be evaluated.
     pub fn expect(&mut self, e: &Expr) -> Result<std::result::Result<(), String>> {
+        self.statement(|env| env.check(e))
+    }
+
+    fn check(&mut self, e: &Expr) -> Result<std::result::Result<(), String>> {
         if let ExprKind::Binary {
             op,
             op_span,
@@ -463,17 +599,36 @@ impl Env {
         } = &e.kind
         {
             if op.is_comparison() {
-                let l = self.eval(lhs)?;
-                let r = self.eval(rhs)?;
+                let l = self.value(lhs)?;
+                let r = self.value(rhs)?;
                 return compare(*op, &l, &r, *op_span);
             }
         }
-        let v = self.eval(e)?;
+        let v = self.value(e)?;
         let (data, _) = elements(&v, e.span)?;
         Ok(match data.iter().position(|&x| x == 0.0) {
             None => Ok(()),
             Some(i) => Err(format!("element {i} is zero")),
         })
+    }
+}
+
+/// The elements of an array of `len` elements.
+fn flat(v: &HostValue, len: usize, span: Span) -> Result<(&[f64], bool)> {
+    match v {
+        HostValue::Array { data, float, .. } if data.len() == len => Ok((data, *float)),
+        HostValue::Array { data, .. } => Err(bad(
+            format!("expected {len} elements, found {}", data.len()),
+            span,
+            "wrong size",
+            None,
+        )),
+        other => Err(bad(
+            format!("expected an array, found {}", other.kind()),
+            span,
+            "not an array",
+            None,
+        )),
     }
 }
 
@@ -522,10 +677,10 @@ fn compare(
     })
 }
 
-fn elements(v: &HostValue, span: Span) -> Result<(Vec<f64>, Vec<usize>)> {
+fn elements(v: &HostValue, span: Span) -> Result<(Cow<'_, [f64]>, Vec<usize>)> {
     match v {
-        HostValue::Num { v, .. } => Ok((vec![*v], vec![1])),
-        HostValue::Array { data, shape, .. } => Ok((data.clone(), shape.clone())),
+        HostValue::Num { v, .. } => Ok((Cow::Owned(vec![*v]), vec![1])),
+        HostValue::Array { data, shape, .. } => Ok((Cow::Borrowed(data), shape.clone())),
         other => Err(bad(
             format!("cannot compare {}", other.kind()),
             span,
@@ -723,4 +878,19 @@ fn describe(v: &HostValue) -> String {
         HostValue::Num { v, .. } => format!("{v}"),
         other => other.kind().to_string(),
     }
+}
+
+/// `4294967296` → `4.0 GiB (4294967296 bytes)`.
+pub(crate) fn human_bytes(b: u64) -> String {
+    const UNITS: [&str; 4] = ["KiB", "MiB", "GiB", "TiB"];
+    if b < 1024 {
+        return format!("{b} bytes");
+    }
+    let mut v = b as f64 / 1024.0;
+    let mut unit = 0;
+    while v >= 1024.0 && unit + 1 < UNITS.len() {
+        v /= 1024.0;
+        unit += 1;
+    }
+    format!("{v:.1} {} ({b} bytes)", UNITS[unit])
 }

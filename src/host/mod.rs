@@ -27,8 +27,8 @@ pub enum ArgValue {
     File(PathBuf),
 }
 
-/// Command-line settings that override the launch section.
-#[derive(Clone, Debug, Default)]
+/// Command-line settings that override the launch section, and its limits.
+#[derive(Clone, Debug)]
 pub struct Overrides {
     /// `--arg NAME=VALUE` in order, with the position of each among the `--arg`s.
     pub args: Vec<(String, ArgValue, usize)>,
@@ -38,6 +38,26 @@ pub struct Overrides {
     pub block: Option<[u32; 3]>,
     /// `--seed` for `rand`/`randint`.
     pub seed: u64,
+    /// `--max-memory`: bytes the launch's arrays, buffers and block state may use together.
+    pub max_memory: u64,
+    /// `--allow-paths`: `load` may read outside the kernel's folder.
+    pub allow_paths: bool,
+}
+
+/// The default `--max-memory`: 4 GiB.
+pub const DEFAULT_MAX_MEMORY: u64 = 4 << 30;
+
+impl Default for Overrides {
+    fn default() -> Overrides {
+        Overrides {
+            args: Vec::new(),
+            grid: None,
+            block: None,
+            seed: 0,
+            max_memory: DEFAULT_MAX_MEMORY,
+            allow_paths: false,
+        }
+    }
 }
 
 /// Where a setup error's span points: the kernel file, or the text of one `--arg`.
@@ -95,7 +115,7 @@ pub fn prepare(
     ov: &Overrides,
     dir: &Path,
 ) -> Result<Setup, Failure> {
-    let mut env = Env::new(ov.seed, dir.to_path_buf());
+    let mut env = Env::new(ov, dir.to_path_buf());
     if let Some(b) = ov.block {
         env.vars.insert("block".into(), HostValue::Dim(b));
     }
@@ -117,6 +137,7 @@ pub fn prepare(
     for (name, value, i) in &ov.args {
         if !assigned.contains(&name.as_str()) {
             let v = eval_arg(&mut env, value, *i)?;
+            same_dtype(kernel, name, &v, value_span(value)).map_err(|e| (e, Origin::Arg(*i)))?;
             env.vars.insert(name.clone(), v);
         }
     }
@@ -131,8 +152,19 @@ pub fn prepare(
                     continue;
                 }
                 let v = match ov.args.iter().rev().find(|(n, _, _)| *n == name.name) {
-                    Some((_, arg, i)) => eval_arg(&mut env, arg, *i)?,
-                    None => env.eval(value).map_err(|e| (e, Origin::File))?,
+                    Some((_, arg, i)) => {
+                        let v = eval_arg(&mut env, arg, *i)?;
+                        same_shape(&mut env, &name.name, &v, value, arg)
+                            .and_then(|()| same_dtype(kernel, &name.name, &v, value_span(arg)))
+                            .map_err(|e| (e, Origin::Arg(*i)))?;
+                        v
+                    }
+                    None => {
+                        let v = env.eval(value).map_err(|e| (e, Origin::File))?;
+                        same_dtype(kernel, &name.name, &v, value.span)
+                            .map_err(|e| (e, Origin::File))?;
+                        v
+                    }
                 };
                 let v = if is_shape {
                     if name.name == "grid" {
@@ -194,8 +226,65 @@ fn overridden_shape(ov: &Overrides, name: &str) -> bool {
 
 fn eval_arg(env: &mut Env, value: &ArgValue, i: usize) -> Result<HostValue, Failure> {
     match value {
-        ArgValue::Expr(e) => env.eval(e).map_err(|err| (err, Origin::Arg(i))),
-        ArgValue::File(p) => npy::load(p, Span::default()).map_err(|err| (err, Origin::Arg(i))),
+        ArgValue::Expr(e) => env.eval(e),
+        ArgValue::File(p) => env.load_arg(p, value_span(value)),
+    }
+    .map_err(|err| (err, Origin::Arg(i)))
+}
+
+/// The span of an `--arg` value inside its own text (a `@file` with its `@`).
+fn value_span(value: &ArgValue) -> Span {
+    match value {
+        ArgValue::Expr(e) => e.span,
+        ArgValue::File(p) => Span::new(0, p.as_os_str().len() + 1),
+    }
+}
+
+/// A buffer parameter given the contents of an `.npy` file must have the file's element type.
+fn same_dtype(kernel: &Kernel, name: &str, v: &HostValue, span: Span) -> Result<(), HostError> {
+    let Some(p) = kernel.params.iter().find(|p| p.name == name) else {
+        return Ok(());
+    };
+    match (p.kind, v) {
+        (
+            ParamKind::Buffer { elem, .. },
+            HostValue::Array {
+                dtype: Some(found), ..
+            },
+        ) if *found != elem => Err(HostError::DtypeMismatch {
+            param: name.to_string(),
+            elem,
+            found: *found,
+            numpy: found.numpy_name(),
+            want: elem.numpy_name(),
+            span,
+        }),
+        _ => Ok(()),
+    }
+}
+
+/// An array given with `--arg` in place of one the launch section makes must have its shape.
+fn same_shape(
+    env: &mut Env,
+    name: &str,
+    given: &HostValue,
+    section: &Expr,
+    arg: &ArgValue,
+) -> Result<(), HostError> {
+    let HostValue::Array { shape, .. } = given else {
+        return Ok(());
+    };
+    match env.shape_of(section) {
+        Some(expected) if expected != *shape => {
+            let expected = npy::show_shape(&expected);
+            Err(HostError::ShapeMismatch {
+                name: name.to_string(),
+                found: npy::show_shape(shape),
+                expected,
+                span: value_span(arg),
+            })
+        }
+        _ => Ok(()),
     }
 }
 
@@ -287,6 +376,18 @@ fn bind(
             origin,
         )
     };
+    let buffer_bytes: u64 = kernel
+        .params
+        .iter()
+        .filter_map(|p| match (p.kind, env.vars.get(&p.name)) {
+            (ParamKind::Buffer { elem, .. }, Some(v)) => {
+                Some(v.array_len() as u64 * u64::from(elem.size()))
+            }
+            _ => None,
+        })
+        .sum();
+    env.check_room(buffer_bytes, span, "the buffers in their own types")
+        .map_err(|e| (e, origin))?;
     for (i, p) in kernel.params.iter().enumerate() {
         let Some(v) = env.vars.get(&p.name) else {
             missing.push(p.name.clone());
@@ -305,32 +406,18 @@ fn bind(
             (ParamKind::Scalar { ty, .. }, HostValue::Dim(d)) => {
                 args.scalars[i] = Some(Value::U32(d[0]).cast(ty));
             }
-            (
-                ParamKind::Buffer { elem, width, .. },
-                HostValue::Array {
-                    data, shape, dtype, ..
-                },
-            ) => {
-                if data.len() % width as usize != 0 {
-                    return Err(mismatch(format!(
-                        "`{}` is `{}` but its {} values are not a whole number of {}-component vectors",
-                        p.name,
-                        p.kind.describe(),
-                        data.len(),
-                        width
-                    )));
-                }
-                if let Some(dt) = dtype {
-                    if *dt != elem {
-                        return Err(mismatch(format!(
-                            "`{}` is `{}*` but its file holds {} (numpy `{}`)",
-                            p.name,
-                            elem,
-                            dt,
-                            dt.numpy_name()
-                        )));
-                    }
-                }
+            (ParamKind::Buffer { width, .. }, HostValue::Array { data, .. })
+                if data.len() % width as usize != 0 =>
+            {
+                return Err(mismatch(format!(
+                    "`{}` is `{}` but its {} values are not a whole number of {}-component vectors",
+                    p.name,
+                    p.kind.describe(),
+                    data.len(),
+                    width
+                )));
+            }
+            (ParamKind::Buffer { elem, .. }, HostValue::Array { data, shape, .. }) => {
                 args.buffers[i] = Some(Buffer {
                     name: p.name.clone(),
                     data: BufData::from_f64(elem, data),

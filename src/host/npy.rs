@@ -1,9 +1,15 @@
 //! `.npy` files: `load("x.npy")` and `--arg a=@x.npy` in, `--save NAME=out.npy` out (written atomically).
+//!
+//! Reading parses the header itself (format versions 1–3: magic, version, header length, a
+//! Python dict with `descr`, `fortran_order` and `shape`), so that a wrong dtype, a truncated
+//! file or a header that disagrees with the data each get their own message, and so that the
+//! size is known — and checked against `--max-memory` — before any data is read.
 
-use std::path::Path;
+use std::io::Read;
+use std::path::{Path, PathBuf};
 
 use ndarray::{ArrayD, IxDyn};
-use ndarray_npy::{read_npy, write_npy};
+use ndarray_npy::write_npy;
 
 use super::error::HostError;
 use super::value::HostValue;
@@ -11,77 +17,274 @@ use crate::exec::BufData;
 use crate::source::Span;
 use crate::value::Scalar;
 
-/// Reads an `.npy` file of any supported dtype.
-pub fn load(path: &Path, span: Span) -> Result<HostValue, HostError> {
-    let file_error = |reason: String, help: Option<&str>| HostError::File {
+/// What the error help says simt reads.
+const SUPPORTED: &str = "simt reads C-order .npy files of bool, int8..int64, uint8..uint64, float32 or float64 (either byte order)";
+
+/// An opened `.npy` file whose header has been read and checked against its length.
+#[derive(Debug)]
+pub(crate) struct NpyFile {
+    path: PathBuf,
+    file: std::fs::File,
+    span: Span,
+    /// Element type.
+    pub(crate) dtype: Scalar,
+    big_endian: bool,
+    /// Shape from the header.
+    pub(crate) shape: Vec<usize>,
+    /// Elements (the product of the shape).
+    pub(crate) len: usize,
+}
+
+fn file_error(path: &Path, span: Span, reason: impl Into<String>, help: Option<&str>) -> HostError {
+    HostError::File {
         path: path.display().to_string(),
-        reason,
+        reason: reason.into(),
         span,
         help: help.map(Into::into),
-    };
-    if path.is_dir() {
-        return Err(file_error("it is a directory".into(), None));
     }
-    if !path.exists() {
-        return Err(file_error(
-            "no such file".into(),
-            Some("paths in a launch section are relative to the kernel file"),
+}
+
+/// Opens `path` and reads its header; the data is not read yet.
+pub(crate) fn open(path: &Path, span: Span) -> Result<NpyFile, HostError> {
+    let fail = |reason: String, help: Option<&str>| file_error(path, span, reason, help);
+    if path.is_dir() {
+        return Err(fail("it is a directory".into(), Some("name a .npy file")));
+    }
+    let mut file = std::fs::File::open(path).map_err(|e| {
+        if e.kind() == std::io::ErrorKind::NotFound {
+            fail(
+                "no such file".into(),
+                Some("paths in a launch section are relative to the kernel file; `--arg a=@file` paths to the working directory"),
+            )
+        } else {
+            fail(e.to_string(), None)
+        }
+    })?;
+    let file_len = file
+        .metadata()
+        .map_err(|e| fail(e.to_string(), None))?
+        .len();
+    let not_npy = |what: &str| {
+        fail(
+            format!("not a .npy file ({what})"),
+            Some("write it with numpy.save, or simt run --save"),
+        )
+    };
+    let mut head = [0u8; 10];
+    file.read_exact(&mut head[..8])
+        .map_err(|_| not_npy("shorter than the .npy magic"))?;
+    if &head[..6] != b"\x93NUMPY" {
+        return Err(not_npy("it does not start with \\x93NUMPY"));
+    }
+    let (header_len, prefix) = match head[6] {
+        1 => {
+            file.read_exact(&mut head[8..10])
+                .map_err(|_| not_npy("the header is cut off"))?;
+            (u64::from(u16::from_le_bytes([head[8], head[9]])), 10)
+        }
+        2 | 3 => {
+            let mut n = [0u8; 4];
+            file.read_exact(&mut n)
+                .map_err(|_| not_npy("the header is cut off"))?;
+            (u64::from(u32::from_le_bytes(n)), 12)
+        }
+        v => return Err(not_npy(&format!("format version {v}"))),
+    };
+    if prefix + header_len > file_len {
+        return Err(not_npy("the header is cut off"));
+    }
+    let mut header = vec![0u8; header_len as usize];
+    file.read_exact(&mut header)
+        .map_err(|e| fail(e.to_string(), None))?;
+    let header = String::from_utf8_lossy(&header);
+    let descr = dict_value(&header, "descr")
+        .and_then(quoted)
+        .ok_or_else(|| not_npy("its header has no 'descr'"))?;
+    let (dtype, big_endian) = dtype_of(descr).ok_or_else(|| {
+        fail(
+            format!("its dtype '{descr}' is not supported"),
+            Some(SUPPORTED),
+        )
+    })?;
+    match dict_value(&header, "fortran_order").map(|v| v.trim_start()) {
+        Some(v) if v.starts_with("False") => {}
+        Some(v) if v.starts_with("True") => {
+            return Err(fail(
+                "it is stored in Fortran (column-major) order".into(),
+                Some("save numpy.ascontiguousarray(a) instead"),
+            ))
+        }
+        _ => return Err(not_npy("its header has no 'fortran_order'")),
+    }
+    let shape = dict_value(&header, "shape")
+        .and_then(tuple)
+        .ok_or_else(|| not_npy("its header has no readable 'shape'"))?;
+    let len = shape
+        .iter()
+        .try_fold(1usize, |n, &d| n.checked_mul(d))
+        .ok_or_else(|| {
+            fail(
+                "its shape has more elements than memory can hold".into(),
+                None,
+            )
+        })?;
+    let data_len = file_len - prefix - header_len;
+    let wanted = (len as u128) * u128::from(dtype.size());
+    if u128::from(data_len) != wanted {
+        let shown = show_shape(&shape);
+        let reason = if u128::from(data_len) < wanted {
+            format!("it is truncated: its header promises {shown} {} ({wanted} bytes of data) but only {data_len} bytes follow", dtype.numpy_name())
+        } else {
+            format!(
+                "its header says {shown} {} ({wanted} bytes of data) but {data_len} bytes follow",
+                dtype.numpy_name()
+            )
+        };
+        return Err(fail(
+            reason,
+            Some("the file is damaged or was not written by numpy.save"),
         ));
     }
-    macro_rules! attempt {
-        ($t:ty, $tag:ident, $float:expr) => {
-            if let Ok(a) = read_npy::<_, ArrayD<$t>>(path) {
-                let shape = a.shape().to_vec();
-                let data: Vec<f64> = a.iter().map(|&x| to_f64(x)).collect();
-                return Ok(HostValue::Array {
-                    data,
-                    shape,
-                    float: $float,
-                    dtype: Some(Scalar::$tag),
-                });
-            }
-        };
+    Ok(NpyFile {
+        path: path.to_path_buf(),
+        file,
+        span,
+        dtype,
+        big_endian,
+        shape,
+        len,
+    })
+}
+
+impl NpyFile {
+    /// Bytes of the data on disk.
+    pub(crate) fn data_bytes(&self) -> u64 {
+        self.len as u64 * u64::from(self.dtype.size())
     }
-    attempt!(f32, F32, true);
-    attempt!(f64, F64, true);
-    attempt!(i32, I32, false);
-    attempt!(i64, I64, false);
-    attempt!(u32, U32, false);
-    attempt!(u64, U64, false);
-    attempt!(i16, I16, false);
-    attempt!(u16, U16, false);
-    attempt!(i8, I8, false);
-    attempt!(u8, U8, false);
-    attempt!(bool, Bool, false);
-    let reason = match read_npy::<_, ArrayD<f32>>(path) {
-        Err(e) => e.to_string(),
-        Ok(_) => "unreadable".into(),
+
+    /// Reads the data as host values (doubles).
+    pub(crate) fn read(mut self) -> Result<HostValue, HostError> {
+        let mut raw = vec![0u8; self.data_bytes() as usize];
+        self.file
+            .read_exact(&mut raw)
+            .map_err(|e| file_error(&self.path, self.span, e.to_string(), None))?;
+        let size = self.dtype.size() as usize;
+        let be = self.big_endian;
+        let data: Vec<f64> = raw
+            .chunks_exact(size)
+            .map(|b| decode(self.dtype, be, b))
+            .collect();
+        Ok(HostValue::Array {
+            data,
+            shape: self.shape,
+            float: self.dtype.is_float(),
+            dtype: Some(self.dtype),
+        })
+    }
+}
+
+/// One element's bytes as a double.
+fn decode(dtype: Scalar, big_endian: bool, b: &[u8]) -> f64 {
+    macro_rules! num {
+        ($t:ty) => {{
+            let a = b.try_into().expect("npy: chunk of the element size");
+            (if big_endian {
+                <$t>::from_be_bytes(a)
+            } else {
+                <$t>::from_le_bytes(a)
+            }) as f64
+        }};
+    }
+    match dtype {
+        Scalar::Bool => f64::from(u8::from(b[0] != 0)),
+        Scalar::I8 => num!(i8),
+        Scalar::U8 => num!(u8),
+        Scalar::I16 => num!(i16),
+        Scalar::U16 => num!(u16),
+        Scalar::I32 => num!(i32),
+        Scalar::U32 => num!(u32),
+        Scalar::I64 => num!(i64),
+        Scalar::U64 => num!(u64),
+        Scalar::F32 => num!(f32),
+        Scalar::F64 => num!(f64),
+    }
+}
+
+/// `'<f4'` → (`float`, little-endian).
+fn dtype_of(descr: &str) -> Option<(Scalar, bool)> {
+    let (order, code) = descr.split_at_checked(1)?;
+    let big = match order {
+        "<" | "|" | "=" => false,
+        ">" => true,
+        _ => return None,
     };
-    Err(file_error(
-        format!("not a supported .npy array ({reason})"),
-        Some("simt reads little-endian, C-order .npy files of bool, int8..int64, uint8..uint64, float32 or float64"),
-    ))
+    let ty = match code {
+        "b1" => Scalar::Bool,
+        "i1" => Scalar::I8,
+        "u1" => Scalar::U8,
+        "i2" => Scalar::I16,
+        "u2" => Scalar::U16,
+        "i4" => Scalar::I32,
+        "u4" => Scalar::U32,
+        "i8" => Scalar::I64,
+        "u8" => Scalar::U64,
+        "f4" => Scalar::F32,
+        "f8" => Scalar::F64,
+        _ => return None,
+    };
+    Some((ty, big))
 }
 
-trait ToF64: Copy {
-    fn f(self) -> f64;
+/// The text after `'key':` in the header dict.
+fn dict_value<'h>(header: &'h str, key: &str) -> Option<&'h str> {
+    let at = header
+        .find(&format!("'{key}'"))
+        .or_else(|| header.find(&format!("\"{key}\"")))?;
+    let rest = &header[at + key.len() + 2..];
+    Some(rest.trim_start().strip_prefix(':')?.trim_start())
 }
-macro_rules! to_f64_impl {
-    ($($t:ty),*) => { $(impl ToF64 for $t { fn f(self) -> f64 { self as f64 } })* };
+
+/// `'<f4', …` → `<f4`.
+fn quoted(v: &str) -> Option<&str> {
+    let q = v.chars().next().filter(|&c| c == '\'' || c == '"')?;
+    let rest = &v[1..];
+    Some(&rest[..rest.find(q)?])
 }
-to_f64_impl!(f32, f64, i8, i16, i32, i64, u8, u16, u32, u64);
-impl ToF64 for bool {
-    fn f(self) -> f64 {
-        f64::from(u8::from(self))
+
+/// `(3, 4), …` → `[3, 4]`; `()` → `[]`.
+fn tuple(v: &str) -> Option<Vec<usize>> {
+    let inner = &v.strip_prefix('(')?[..v.find(')')? - 1];
+    inner
+        .split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(|s| s.trim_end_matches('L').parse().ok())
+        .collect()
+}
+
+/// `(3, 4)` or `(5,)` as numpy writes shapes.
+pub(crate) fn show_shape(shape: &[usize]) -> String {
+    match shape {
+        [n] => format!("({n},)"),
+        _ => format!(
+            "({})",
+            shape
+                .iter()
+                .map(usize::to_string)
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
     }
 }
-fn to_f64<T: ToF64>(x: T) -> f64 {
-    x.f()
-}
 
-/// Writes a buffer as `.npy` with its own dtype: to a temporary file first, then renamed over `path`.
+/// Writes a buffer as `.npy` with its own dtype: to a temporary file beside `path`, then renamed
+/// over it, so an interrupted or failed write never leaves a partial `path`.
 pub fn save(path: &Path, data: &BufData, shape: &[usize]) -> Result<(), String> {
-    let tmp = path.with_extension("npy.tmp");
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let tmp = path.with_file_name(format!(".{name}.{}.tmp", std::process::id()));
     let shape = IxDyn(shape);
     macro_rules! write {
         ($v:expr) => {
@@ -102,10 +305,34 @@ pub fn save(path: &Path, data: &BufData, shape: &[usize]) -> Result<(), String> 
         BufData::U64(v) => write!(v),
         BufData::F32(v) => write!(v),
         BufData::F64(v) => write!(v),
-    };
-    if let Err(e) = result {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(e);
     }
-    std::fs::rename(&tmp, path).map_err(|e| e.to_string())
+    .and_then(|()| std::fs::rename(&tmp, path).map_err(|e| e.to_string()));
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn header_fields() {
+        let h = "{'descr': '<f4', 'fortran_order': False, 'shape': (3, 4), }";
+        assert_eq!(dict_value(h, "descr").and_then(quoted), Some("<f4"));
+        assert_eq!(dict_value(h, "shape").and_then(tuple), Some(vec![3, 4]));
+        let h = "{'descr': '|b1', 'fortran_order': False, 'shape': (7,), }";
+        assert_eq!(dict_value(h, "shape").and_then(tuple), Some(vec![7]));
+        let h = "{'descr': '>i8', 'fortran_order': False, 'shape': (), }";
+        assert_eq!(dict_value(h, "shape").and_then(tuple), Some(vec![]));
+        assert_eq!(dtype_of(">i8"), Some((Scalar::I64, true)));
+        assert_eq!(dtype_of("<c8"), None);
+        assert_eq!(dtype_of("|O"), None);
+        assert_eq!(show_shape(&[5]), "(5,)");
+        assert_eq!(show_shape(&[2, 3]), "(2, 3)");
+        // Big-endian 1.0f32 is 3f 80 00 00.
+        assert_eq!(decode(Scalar::F32, true, &[0x3f, 0x80, 0, 0]), 1.0);
+        assert_eq!(decode(Scalar::I16, false, &[0xff, 0xff]), -1.0);
+    }
 }

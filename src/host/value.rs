@@ -59,6 +59,19 @@ impl HostValue {
         }
     }
 
+    /// Elements of an array (0 for anything else).
+    pub fn array_len(&self) -> usize {
+        match self {
+            HostValue::Array { data, .. } => data.len(),
+            _ => 0,
+        }
+    }
+
+    /// Bytes of memory the value holds (its elements as doubles).
+    pub fn bytes(&self) -> u64 {
+        self.array_len() as u64 * 8
+    }
+
     /// Whether floating-point.
     pub fn is_float(&self) -> bool {
         matches!(

@@ -18,20 +18,42 @@ use build::Builder;
 /// Deep nesting becomes a diagnostic instead of a stack overflow.
 const CALL_LIMIT: usize = 2_000_000;
 
-/// Stack for parsing: pest recurses once per nesting level and stops with an error (never an
-/// overflow) when its stack runs low, so it gets a large one of its own, the same on every thread.
-/// A too-deep tree is also dropped there. Only the pages actually used are ever touched.
+/// Stack for parsing deep or long input: pest recurses once per nesting level and stops with an
+/// error (never an overflow) when its stack runs low, so such input gets a large stack of its own,
+/// the same on every thread. Only the pages actually used are touched.
 const PARSE_STACK: usize = 256 << 20;
+
+/// Text up to this long is parsed in place: a tree nests at most one level per byte, and dropping
+/// a few thousand levels fits any thread's stack. Longer text may build a tree deep enough that
+/// dropping it (when it is refused as too deep) needs the large stack.
+const IN_PLACE: usize = 4096;
 
 fn limit_calls() {
     pest::set_call_limit(std::num::NonZeroUsize::new(CALL_LIMIT));
+}
+
+/// Runs `f` in place for short text, or on a large stack (as pest does when in-place parsing of
+/// short but deeply nested text runs out of stack).
+fn with_stack<T>(
+    text: &str,
+    f: impl Fn() -> Result<T, Vec<ParseError>>,
+) -> Result<T, Vec<ParseError>> {
+    if text.len() > IN_PLACE {
+        return stacker::grow(PARSE_STACK, f);
+    }
+    match f() {
+        Err(es) if matches!(es.as_slice(), [ParseError::TooDeep { .. }]) => {
+            stacker::grow(PARSE_STACK, f)
+        }
+        other => other,
+    }
 }
 
 /// Parses a whole `.sk` file.
 pub fn parse(src: &SourceFile) -> Result<ast::Module, Vec<ParseError>> {
     limit_calls();
     let text = src.text();
-    stacker::grow(PARSE_STACK, || {
+    with_stack(text, || {
         let mut pairs = SkParser::parse(Rule::file, text).map_err(|e| vec![convert(e, text, 0)])?;
         let file = pairs.next().expect("grammar: file rule matched");
         let module = Builder { offset: 0 }.file(file, text)?;
@@ -45,19 +67,21 @@ pub fn parse(src: &SourceFile) -> Result<ast::Module, Vec<ParseError>> {
 /// Parses a host-section style expression given on the command line (`--arg a=rand(16)`).
 pub fn parse_value(text: &str) -> Result<ast::Expr, ParseError> {
     limit_calls();
-    stacker::grow(PARSE_STACK, || {
-        let mut pairs = SkParser::parse(Rule::arg_value, text).map_err(|e| convert(e, text, 0))?;
+    with_stack(text, || {
+        let mut pairs =
+            SkParser::parse(Rule::arg_value, text).map_err(|e| vec![convert(e, text, 0)])?;
         let value = pairs.next().expect("grammar: arg_value matched");
         let expr = value
             .into_inner()
             .next()
             .expect("grammar: arg_value has an expr");
-        let expr = Builder { offset: 0 }.expr(expr)?;
+        let expr = Builder { offset: 0 }.expr(expr).map_err(|e| vec![e])?;
         match depth::too_deep_expr(&expr) {
-            Some(span) => Err(ParseError::TooDeep { span }),
+            Some(span) => Err(vec![ParseError::TooDeep { span }]),
             None => Ok(expr),
         }
     })
+    .map_err(|mut es| es.remove(0))
 }
 
 /// Parses the body of a `#define`, with spans pointing into the file.

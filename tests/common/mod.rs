@@ -29,7 +29,7 @@ pub fn run(
             .collect(),
         grid,
         block,
-        seed: 0,
+        ..Overrides::default()
     };
     let opts = RunOptions {
         kernel: None,
