@@ -616,6 +616,10 @@ impl<'a> BlockRunner<'a> {
                 live,
             });
         }
+        if self.lanes_active == 0 {
+            // Every thread of the block has returned: no barrier executes.
+            return Ok(());
+        }
         self.issue(pc);
         self.counters[pc].barriers += 1;
         self.epoch += 1;
@@ -1036,7 +1040,8 @@ impl<'a> BlockRunner<'a> {
                 float_ty!(ty, T => map3(regs, &lanes, d, [a, b, c], |x, y, z| T::st(T::fma(T::ld(x), T::ld(y), T::ld(z)))))
             }
             Inst::Abs { ty, d, a } => {
-                num_ty!(ty, T => map1(regs, &lanes, d, a, |x| T::st(T::abs(T::ld(x)))))
+                // `Num::abs`, not the inherent `i32::abs`, which panics on `INT_MIN` in debug builds.
+                num_ty!(ty, T => map1(regs, &lanes, d, a, |x| T::st(<T as Num>::abs(T::ld(x)))))
             }
             other => unreachable!("block: {other:?} is handled by the control loop"),
         }
@@ -1101,7 +1106,8 @@ fn cast(regs: &mut RegFile, m: &Lanes<'_>, from: Scalar, to: Scalar, d: Reg, a: 
         num_ty!(from, S => map1::<<S as Lane>::S, bool>(regs, m, d, a, |x| !S::ld(x).is_zero()));
     } else if narrow {
         num_ty!(from, S => map1::<<S as Lane>::S, u32>(regs, m, d, a, |x| {
-            let v: i64 = convert::<S, i64>(S::ld(x));
+            // Through `int`, as the constant folder does: a float saturates to its range first.
+            let v: i32 = convert::<S, i32>(S::ld(x));
             (match to {
                 Scalar::I8 => i32::from(v as i8),
                 Scalar::U8 => i32::from(v as u8),

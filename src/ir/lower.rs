@@ -238,7 +238,21 @@ impl Lowerer {
                 );
             }
             StmtKind::If { cond, then, els } => {
-                let c = self.expr(cond);
+                let mut c = self.expr(cond);
+                if !els.is_empty() && matches!(cond.kind, ExprKind::Var(_)) {
+                    // `Else` reads the condition again after the then-branch, which may assign
+                    // the variable (`if (found) { found = false; } else …`): keep a copy.
+                    let copy = self.temp(Scalar::Bool);
+                    self.emit(
+                        Inst::Mov {
+                            ty: Scalar::Bool,
+                            d: copy,
+                            a: c,
+                        },
+                        cond.span,
+                    );
+                    c = copy;
+                }
                 let else_label = self.label();
                 let end = self.label();
                 let first_join = if els.is_empty() { end } else { else_label };

@@ -1,0 +1,93 @@
+//! Engine bugs found by the reference interpreter's property tests, each pinned by the smallest
+//! kernel that showed it. See: issue 6 (reliability), `tests/differential.rs`.
+
+mod common;
+use common::ok;
+
+const ONE: [u32; 3] = [1, 1, 1];
+
+#[test]
+fn issue6_else_branch_uses_the_condition_as_it_was() {
+    // The then-branch assigns the condition variable. Lanes 0..15 take it (path 1) and must not
+    // also run the else-branch once `found` is false everywhere; lanes 16..31 take the else
+    // (path 2). The engine used to re-read `found` at the `else`: every lane got path 2.
+    let src = r#"
+__global__ void k(int* out) {
+    int t = threadIdx.x;
+    bool found = t < 16;
+    int path = 0;
+    if (found) {
+        found = false;
+        path = path + 1;
+    } else {
+        path = path + 2;
+    }
+    out[t] = path;
+}
+launch k {
+    out = zeros(32);
+    expect out == [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+                   2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2];
+}
+"#;
+    ok(src, &[], ONE, [32, 1, 1]);
+}
+
+#[test]
+fn issue6_float_to_char_goes_through_int_at_run_time_as_when_folded() {
+    // (unsigned char)1e10f: 1e10 saturates to INT_MAX = 0x7fffffff, low byte 0xff = 255, whether
+    // folded (out[1]) or computed (out[0]; the engine used to go through 64 bits: 1e10 =
+    // 0x2540be400, low byte 0). (char)-1e10f: INT_MIN = 0x80000000, low byte 0. (short)70000.5f:
+    // 70000 = 0x11170, low 16 bits 0x1170 = 4464.
+    let src = r#"
+__global__ void k(int* out, const float* x) {
+    out[0] = (unsigned char)x[0];
+    out[1] = (unsigned char)1e10f;
+    out[2] = (char)x[1];
+    out[3] = (short)x[2];
+}
+launch k {
+    out = zeros(4);
+    x = [10000000000.0, -10000000000.0, 70000.5];
+    expect out == [255, 255, 0, 4464];
+}
+"#;
+    ok(src, &[], ONE, ONE);
+}
+
+#[test]
+fn issue6_abs_of_int_min_is_int_min() {
+    // |INT_MIN| has no positive int: two's complement gives INT_MIN back (the engine panicked in
+    // debug builds, through Rust's inherent i32::abs). |-5| = 5, and 5 for long long too.
+    let src = r#"
+__global__ void k(int* out, long long* wide, const int* a) {
+    out[0] = abs(a[0]);
+    out[1] = abs(a[1]);
+    wide[0] = abs((long long)a[1]);
+}
+launch k {
+    out = zeros(2);
+    wide = zeros(1);
+    a = [-2147483648, -5];
+    expect out == [-2147483648, 5];
+    expect wide == 5;
+}
+"#;
+    ok(src, &[], ONE, ONE);
+}
+
+#[test]
+fn issue6_no_barrier_counted_once_every_thread_returned() {
+    // Block 0's threads all return before the barrier, so only block 1 executes it: 1 barrier
+    // (the engine counted one per block, 2).
+    let src = r#"
+__global__ void k(int* a) {
+    if (blockIdx.x == 0) return;
+    __syncthreads();
+    a[threadIdx.x] = 1;
+}
+launch k { a = zeros(32); expect sum(a) == 32; }
+"#;
+    let r = ok(src, &[], [2, 1, 1], [32, 1, 1]);
+    assert_eq!(r.counters.barriers, 1);
+}
