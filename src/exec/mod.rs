@@ -8,6 +8,7 @@ mod error;
 mod memory;
 mod probe;
 mod race;
+pub mod reference;
 mod regs;
 mod warp;
 

@@ -1,0 +1,1213 @@
+//! The reference interpreter: a slow, obviously correct oracle for the fast engine (tests only).
+//!
+//! It walks the checked program ([`crate::check::typed`]) one thread at a time: each thread runs
+//! until it reaches a `__syncthreads()`, returns or finishes, then the next thread runs; when every
+//! thread has stopped, those at the barrier continue. A thread is an explicit stack of frames over
+//! the program (a statement list and how far it got, or a loop and its stage), so a barrier inside
+//! loops and `if`s is simply where the thread's walk pauses.
+//!
+//! It shares no execution code with [`crate::exec`]'s engine: values, C arithmetic, conversions,
+//! memory access and control flow are written here again, plainly. Integers are computed exactly
+//! in `i128` and wrapped to their width afterwards; floating point uses Rust's `f32`/`f64`
+//! operations, which are IEEE's.
+//!
+//! C semantics where C leaves things open, as the simulator defines them (DESIGN.md §1):
+//! integer overflow wraps; `/` and `%` truncate toward zero; a shift by the type's width or more
+//! (or by a negative count) gives 0, or the sign for `>>` of a negative signed value; float to
+//! integer saturates and NaN gives 0 (to `char`/`short` via `int`, then wrapped); integer
+//! division by zero traps.
+//!
+//! Warp-synchronous operations (shuffles, votes, `__activemask()`, `__syncwarp()`) need the
+//! lanes of a warp to meet mid-expression, which one thread at a time cannot express: a kernel
+//! using them stops with [`RefError::Unsupported`]. `__device__` functions run inline; called as
+//! a statement their body may hold barriers, called inside an expression it may not.
+//!
+//! A program whose result depends on how threads interleave has no single right answer, and one
+//! thread at a time would give just one of them: the interpreter notes which thread touched each
+//! element, and when two threads touch one element between two barriers of a block (or in two
+//! blocks), and one of them writes it, it stops with [`RefError::Interleaving`]. This covers data
+//! races between warps and also exchanges within a warp that rely on lock-step execution
+//! (`volatile` tricks without `__syncwarp()`), which the engine runs as a real warp would.
+//! Atomics are exempt.
+//!
+//! Synchronisation is checked the way compute-sanitizer's synccheck sees it: at each barrier,
+//! every thread that has not returned must wait at the same barrier in the same iteration of the
+//! same enclosing loops. (The lock-step engine agrees wherever no thread returns in a branch that
+//! runs after the barrier's branch; the property tests keep to that.)
+//!
+//! Besides the buffers it counts, per launch, what each thread did in the cost model of
+//! DESIGN.md §3, so that the engine's warp-level counters can be checked against exact sums:
+//! `active_lane_slots` is the sum over threads of the instructions each executed.
+
+use crate::check::typed::{
+    Builtin, Expr, ExprKind, Func, Kernel, Mem, ParamKind, Space, Stmt, StmtKind,
+};
+use crate::exec::{Args, BufData, LaunchConfig};
+use crate::value::{ArithOp, AtomicOp, CmpOp, Math1, Math2, Scalar, Value};
+
+/// What a run of the reference interpreter counted, summed over all threads.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    /// Instructions the threads executed, each counted once per thread (cost model of DESIGN.md §3):
+    /// equals the engine's `active_lane_slots`.
+    pub thread_instr: u64,
+    /// Global loads by threads.
+    pub global_loads: u64,
+    /// Global stores by threads.
+    pub global_stores: u64,
+    /// Bytes of global loads, stores and atomics: the engine's `g_bytes_requested`.
+    pub global_bytes: u64,
+    /// Shared-memory loads by threads.
+    pub shared_loads: u64,
+    /// Shared-memory stores and atomics by threads.
+    pub shared_stores: u64,
+    /// Global atomics by threads.
+    pub global_atomics: u64,
+    /// Branch conditions (`if`, loop tests) evaluated by threads.
+    pub branch_evals: u64,
+    /// Barriers passed, once per block: the engine's `barriers`.
+    pub barriers: u64,
+}
+
+/// Why a reference run stopped, with the engine's diagnostic code for each.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RefError {
+    /// An index outside its buffer or shared array.
+    OutOfBounds {
+        /// The parameter or shared array.
+        name: String,
+        /// The index.
+        index: i128,
+        /// Elements it has.
+        len: usize,
+        /// Block and thread.
+        block: [u32; 3],
+        /// Thread index.
+        thread: [u32; 3],
+    },
+    /// Integer `/` or `%` by zero.
+    DivisionByZero {
+        /// Block.
+        block: [u32; 3],
+        /// Thread index.
+        thread: [u32; 3],
+    },
+    /// Live threads of a block not all at one barrier.
+    DivergentBarrier {
+        /// Block.
+        block: [u32; 3],
+    },
+    /// More work than `max_steps` warp steps could hold.
+    StepLimit,
+    /// A construct one thread at a time cannot run (see the module documentation).
+    Unsupported {
+        /// What it is.
+        what: &'static str,
+    },
+    /// Two threads touch one element with no barrier between them, and one writes it: the result
+    /// depends on the order they run in.
+    Interleaving {
+        /// The parameter or shared array.
+        name: String,
+        /// The element.
+        index: usize,
+    },
+}
+
+impl RefError {
+    /// The engine's diagnostic code for the same failure.
+    pub fn code(&self) -> &'static str {
+        match self {
+            RefError::OutOfBounds { .. } => "simt::run::out_of_bounds",
+            RefError::DivisionByZero { .. } => "simt::run::division_by_zero",
+            RefError::DivergentBarrier { .. } => "simt::run::divergent_barrier",
+            RefError::StepLimit => "simt::run::step_limit",
+            RefError::Unsupported { .. } => "simt::reference::unsupported",
+            RefError::Interleaving { .. } => "simt::reference::interleaving",
+        }
+    }
+}
+
+/// A value in a register: one of the promoted types.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum V {
+    B(bool),
+    I(i32),
+    U(u32),
+    L(i64),
+    UL(u64),
+    F(f32),
+    D(f64),
+}
+
+impl V {
+    fn of(v: Value) -> V {
+        match v {
+            Value::Bool(x) => V::B(x),
+            Value::I32(x) => V::I(x),
+            Value::U32(x) => V::U(x),
+            Value::I64(x) => V::L(x),
+            Value::U64(x) => V::UL(x),
+            Value::F32(x) => V::F(x),
+            Value::F64(x) => V::D(x),
+        }
+    }
+
+    /// The exact integer (bools are 0 or 1); `None` for floats.
+    fn int(self) -> Option<i128> {
+        match self {
+            V::B(x) => Some(i128::from(x)),
+            V::I(x) => Some(i128::from(x)),
+            V::U(x) => Some(i128::from(x)),
+            V::L(x) => Some(i128::from(x)),
+            V::UL(x) => Some(i128::from(x)),
+            V::F(_) | V::D(_) => None,
+        }
+    }
+
+    fn float(self) -> f64 {
+        match self {
+            V::F(x) => f64::from(x),
+            V::D(x) => x,
+            other => other.int().expect("an integer") as f64,
+        }
+    }
+
+    fn truth(self) -> bool {
+        match self {
+            V::B(x) => x,
+            V::F(x) => x != 0.0,
+            V::D(x) => x != 0.0,
+            other => other.int() != Some(0),
+        }
+    }
+}
+
+/// An exact integer wrapped to `ty` (two's complement), promoted back to a register type.
+fn wrap(ty: Scalar, x: i128) -> V {
+    match ty {
+        Scalar::Bool => V::B(x != 0),
+        Scalar::I8 => V::I(i32::from(x as i8)),
+        Scalar::U8 => V::I(i32::from(x as u8)),
+        Scalar::I16 => V::I(i32::from(x as i16)),
+        Scalar::U16 => V::I(i32::from(x as u16)),
+        Scalar::I32 => V::I(x as i32),
+        Scalar::U32 => V::U(x as u32),
+        Scalar::I64 => V::L(x as i64),
+        Scalar::U64 => V::UL(x as u64),
+        Scalar::F32 => V::F(x as f32),
+        Scalar::F64 => V::D(x as f64),
+    }
+}
+
+/// C's `(to)v`.
+fn cast(v: V, to: Scalar) -> V {
+    if to == Scalar::Bool {
+        return V::B(v.truth());
+    }
+    match (v.int(), to) {
+        (Some(x), _) => wrap(to, x),
+        (None, Scalar::F32) => V::F(v.float() as f32),
+        (None, Scalar::F64) => V::D(v.float()),
+        // Float to integer: saturating, NaN to 0 (Rust's `as`); narrow types through `int`.
+        (None, Scalar::I32 | Scalar::I8 | Scalar::U8 | Scalar::I16 | Scalar::U16) => {
+            wrap(to, i128::from(v.float() as i32))
+        }
+        (None, Scalar::U32) => V::U(v.float() as u32),
+        (None, Scalar::I64) => V::L(v.float() as i64),
+        (None, Scalar::U64) => V::UL(v.float() as u64),
+        (None, Scalar::Bool) => unreachable!("handled above"),
+    }
+}
+
+fn bits(ty: Scalar) -> u32 {
+    ty.size() * 8
+}
+
+/// `a op b` on two values of type `ty`; `None` on integer division by zero.
+fn arith(op: ArithOp, ty: Scalar, a: V, b: V) -> Option<V> {
+    if let (V::F(x), V::F(y)) = (a, b) {
+        return Some(V::F(float_op(op, x, y)));
+    }
+    if let (V::D(x), V::D(y)) = (a, b) {
+        return Some(V::D(float_op(op, x, y)));
+    }
+    let (x, y) = (a.int()?, b.int()?);
+    let r = match op {
+        ArithOp::Add => x + y,
+        ArithOp::Sub => x - y,
+        // The low bits of a product are those of the exact product, which may not fit i128.
+        ArithOp::Mul => x.wrapping_mul(y),
+        ArithOp::Div if y == 0 => return None,
+        ArithOp::Rem if y == 0 => return None,
+        ArithOp::Div => x / y,
+        ArithOp::Rem => x % y,
+        ArithOp::And => x & y,
+        ArithOp::Or => x | y,
+        ArithOp::Xor => x ^ y,
+        ArithOp::Min => x.min(y),
+        ArithOp::Max => x.max(y),
+        ArithOp::Shl | ArithOp::Shr => {
+            // The count as an unsigned number of the operand's width: negative counts are huge.
+            let count = y & ((1i128 << bits(ty)) - 1);
+            if count >= i128::from(bits(ty)) {
+                if op == ArithOp::Shr && x < 0 {
+                    -1
+                } else {
+                    0
+                }
+            } else if op == ArithOp::Shl {
+                x << count
+            } else {
+                x >> count
+            }
+        }
+    };
+    Some(wrap(ty, r))
+}
+
+/// The floating operators (`%` is C's `fmod`; `min`/`max` are `fminf`/`fmaxf`).
+fn float_op<T: FloatOps>(op: ArithOp, x: T, y: T) -> T {
+    match op {
+        ArithOp::Add => x + y,
+        ArithOp::Sub => x - y,
+        ArithOp::Mul => x * y,
+        ArithOp::Div => x / y,
+        ArithOp::Rem => x % y,
+        ArithOp::Min => x.fmin(y),
+        ArithOp::Max => x.fmax(y),
+        other => unreachable!("checker: {other:?} on floats"),
+    }
+}
+
+/// The few float operations both widths share, to write each rule once.
+trait FloatOps:
+    Copy
+    + std::ops::Add<Output = Self>
+    + std::ops::Sub<Output = Self>
+    + std::ops::Mul<Output = Self>
+    + std::ops::Div<Output = Self>
+    + std::ops::Rem<Output = Self>
+{
+    fn fmin(self, o: Self) -> Self;
+    fn fmax(self, o: Self) -> Self;
+}
+
+impl FloatOps for f32 {
+    fn fmin(self, o: f32) -> f32 {
+        self.min(o)
+    }
+    fn fmax(self, o: f32) -> f32 {
+        self.max(o)
+    }
+}
+
+impl FloatOps for f64 {
+    fn fmin(self, o: f64) -> f64 {
+        self.min(o)
+    }
+    fn fmax(self, o: f64) -> f64 {
+        self.max(o)
+    }
+}
+
+fn compare_values(op: CmpOp, a: V, b: V) -> bool {
+    let ord = match (a, b) {
+        (V::F(x), V::F(y)) => x.partial_cmp(&y),
+        (V::D(x), V::D(y)) => x.partial_cmp(&y),
+        _ => a.int().partial_cmp(&b.int()),
+    };
+    use std::cmp::Ordering::*;
+    match (op, ord) {
+        (_, None) => op == CmpOp::Ne,
+        (CmpOp::Lt, Some(o)) => o == Less,
+        (CmpOp::Le, Some(o)) => o != Greater,
+        (CmpOp::Gt, Some(o)) => o == Greater,
+        (CmpOp::Ge, Some(o)) => o != Less,
+        (CmpOp::Eq, Some(o)) => o == Equal,
+        (CmpOp::Ne, Some(o)) => o != Equal,
+    }
+}
+
+fn math1(f: Math1, v: V) -> V {
+    macro_rules! apply {
+        ($x:expr) => {{
+            let x = $x;
+            match f {
+                Math1::Sqrt => x.sqrt(),
+                Math1::Rsqrt => 1.0 / x.sqrt(),
+                Math1::Exp => x.exp(),
+                Math1::Exp2 => x.exp2(),
+                Math1::Log => x.ln(),
+                Math1::Log2 => x.log2(),
+                Math1::Log10 => x.log10(),
+                Math1::Sin => x.sin(),
+                Math1::Cos => x.cos(),
+                Math1::Tan => x.tan(),
+                Math1::Tanh => x.tanh(),
+                Math1::Fabs => x.abs(),
+                Math1::Floor => x.floor(),
+                Math1::Ceil => x.ceil(),
+                Math1::Round => x.round(),
+                Math1::Trunc => x.trunc(),
+            }
+        }};
+    }
+    match v {
+        V::F(x) => V::F(apply!(x)),
+        V::D(x) => V::D(apply!(x)),
+        other => unreachable!("checker: math on {other:?}"),
+    }
+}
+
+fn math2(f: Math2, a: V, b: V) -> V {
+    match (a, b) {
+        (V::F(x), V::F(y)) => V::F(match f {
+            Math2::Pow => x.powf(y),
+            Math2::Fmin => x.min(y),
+            Math2::Fmax => x.max(y),
+            Math2::Atan2 => x.atan2(y),
+            Math2::Fmod => x % y,
+        }),
+        (V::D(x), V::D(y)) => V::D(match f {
+            Math2::Pow => x.powf(y),
+            Math2::Fmin => x.min(y),
+            Math2::Fmax => x.max(y),
+            Math2::Atan2 => x.atan2(y),
+            Math2::Fmod => x % y,
+        }),
+        other => unreachable!("checker: math on {other:?}"),
+    }
+}
+
+/// `|v|`; the most negative integer stays itself, as two's complement has no positive twin.
+fn abs(ty: Scalar, v: V) -> V {
+    match v {
+        V::F(x) => V::F(x.abs()),
+        V::D(x) => V::D(x.abs()),
+        other => wrap(ty, other.int().expect("an integer").abs()),
+    }
+}
+
+/// Element `i` of a buffer, as its register value.
+fn read(data: &BufData, i: usize) -> V {
+    match data {
+        BufData::Bool(v) => V::B(v[i]),
+        BufData::I8(v) => V::I(i32::from(v[i])),
+        BufData::U8(v) => V::I(i32::from(v[i])),
+        BufData::I16(v) => V::I(i32::from(v[i])),
+        BufData::U16(v) => V::I(i32::from(v[i])),
+        BufData::I32(v) => V::I(v[i]),
+        BufData::U32(v) => V::U(v[i]),
+        BufData::I64(v) => V::L(v[i]),
+        BufData::U64(v) => V::UL(v[i]),
+        BufData::F32(v) => V::F(v[i]),
+        BufData::F64(v) => V::D(v[i]),
+    }
+}
+
+/// Stores `x` (already of the element's promoted type) into element `i`, narrowing it.
+fn write(data: &mut BufData, i: usize, x: V) {
+    let n = || {
+        x.int()
+            .expect("checker: an integer value for an integer element")
+    };
+    match data {
+        BufData::Bool(v) => v[i] = x.truth(),
+        BufData::I8(v) => v[i] = n() as i8,
+        BufData::U8(v) => v[i] = n() as u8,
+        BufData::I16(v) => v[i] = n() as i16,
+        BufData::U16(v) => v[i] = n() as u16,
+        BufData::I32(v) => v[i] = n() as i32,
+        BufData::U32(v) => v[i] = n() as u32,
+        BufData::I64(v) => v[i] = n() as i64,
+        BufData::U64(v) => v[i] = n() as u64,
+        BufData::F32(v) => v[i] = x.float() as f32,
+        BufData::F64(v) => v[i] = x.float(),
+    }
+}
+
+/// Where a paused thread's walk stands.
+#[derive(Clone, Debug)]
+enum Frame<'k> {
+    /// A statement list and the index of the next statement.
+    Seq { stmts: &'k [Stmt], next: usize },
+    /// A loop: the next thing to do, and how many times the body has been entered.
+    Loop {
+        stmt: &'k Stmt,
+        stage: Stage,
+        iteration: u64,
+    },
+    /// An inlined `__device__` function's body starts above this: `return` comes back here.
+    Call,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Stage {
+    /// Evaluate the condition.
+    Test,
+    /// Enter the body.
+    Body,
+    /// The body is done (or continued): run the step statements.
+    Step,
+}
+
+/// A barrier instance: the statement, and the iteration of every loop around it.
+type BarrierKey = (*const Stmt, Vec<(*const Stmt, u64)>);
+
+#[derive(Clone, Debug, PartialEq)]
+enum State {
+    Running,
+    AtBarrier(BarrierKey),
+    Returned,
+    Finished,
+}
+
+struct Thread<'k> {
+    idx: [u32; 3],
+    locals: Vec<V>,
+    frames: Vec<Frame<'k>>,
+    state: State,
+    /// `__device__` calls inside expressions being run (no barrier may pause them).
+    nested: u32,
+}
+
+/// Who touched an element first since it was last ordered by a barrier.
+#[derive(Clone, Copy, Debug, Default)]
+struct Touch {
+    /// Touched at all.
+    used: bool,
+    /// Linear block id and barrier epoch in that block.
+    block: u64,
+    epoch: u64,
+    /// Linear thread id in the block.
+    thread: u64,
+    /// Written by that thread.
+    written: bool,
+    /// Also touched (read) by another thread.
+    shared: bool,
+}
+
+impl Touch {
+    /// Records an access; `true` when it conflicts with another thread's (see the module docs).
+    fn record(&mut self, block: u64, epoch: u64, thread: u64, write: bool) -> bool {
+        // A barrier orders the accesses of one block: start afresh.
+        if !self.used || (self.block == block && self.epoch < epoch) {
+            *self = Touch {
+                used: true,
+                block,
+                epoch,
+                thread,
+                written: write,
+                shared: false,
+            };
+            return false;
+        }
+        if self.block == block && self.thread == thread {
+            self.written |= write;
+            return write && self.shared;
+        }
+        let conflict = write || self.written;
+        self.shared = true;
+        conflict
+    }
+}
+
+/// One block being run.
+struct Block<'a, 'k> {
+    kernel: &'k Kernel,
+    cfg: &'a LaunchConfig,
+    block: [u32; 3],
+    globals: &'a mut [Option<crate::exec::Buffer>],
+    shared: Vec<BufData>,
+    tally: &'a mut Tally,
+    fuel: &'a mut u64,
+    /// Per global buffer and per shared array, who touched each element.
+    global_touch: &'a mut [Vec<Touch>],
+    shared_touch: Vec<Vec<Touch>>,
+    /// Barriers this block has passed.
+    epoch: u64,
+}
+
+type Step<T> = Result<T, RefError>;
+
+/// Runs the kernel over the whole grid, block after block, writing `args`' buffers.
+pub fn run(kernel: &Kernel, cfg: &LaunchConfig, args: &mut Args) -> Result<Tally, RefError> {
+    let mut tally = Tally::default();
+    let mut fuel = cfg.max_steps.saturating_mul(32);
+    let mut global_touch: Vec<Vec<Touch>> = args
+        .buffers
+        .iter()
+        .map(|b| vec![Touch::default(); b.as_ref().map_or(0, |b| b.data.len())])
+        .collect();
+    let [gx, gy, gz] = cfg.grid;
+    for bz in 0..gz {
+        for by in 0..gy {
+            for bx in 0..gx {
+                let shared: Vec<BufData> = kernel
+                    .shared
+                    .iter()
+                    .map(|s| {
+                        let len = if s.is_extern {
+                            cfg.dyn_smem / u64::from(s.elem.size())
+                        } else {
+                            s.static_len()
+                        };
+                        BufData::zeros(s.elem, len as usize)
+                    })
+                    .collect();
+                let shared_touch = shared
+                    .iter()
+                    .map(|d| vec![Touch::default(); d.len()])
+                    .collect();
+                let mut b = Block {
+                    kernel,
+                    cfg,
+                    block: [bx, by, bz],
+                    globals: &mut args.buffers,
+                    shared,
+                    tally: &mut tally,
+                    fuel: &mut fuel,
+                    global_touch: &mut global_touch,
+                    shared_touch,
+                    epoch: 0,
+                };
+                b.run(&args.scalars)?;
+            }
+        }
+    }
+    Ok(tally)
+}
+
+impl<'k> Block<'_, 'k> {
+    fn run(&mut self, scalars: &[Option<Value>]) -> Step<()> {
+        let [bx, by, bz] = self.cfg.block;
+        let mut threads = Vec::new();
+        for z in 0..bz {
+            for y in 0..by {
+                for x in 0..bx {
+                    let mut locals = vec![V::I(0); self.kernel.locals.len()];
+                    for (p, value) in self.kernel.params.iter().zip(scalars) {
+                        if let (ParamKind::Scalar { ty, var }, Some(v)) = (p.kind, value) {
+                            locals[var.0 as usize] = cast(V::of(*v), ty);
+                        }
+                    }
+                    threads.push(Thread {
+                        idx: [x, y, z],
+                        locals,
+                        frames: vec![Frame::Seq {
+                            stmts: &self.kernel.body,
+                            next: 0,
+                        }],
+                        state: State::Running,
+                        nested: 0,
+                    });
+                }
+            }
+        }
+        loop {
+            for t in threads.iter_mut() {
+                if t.state == State::Running {
+                    self.resume(t)?;
+                }
+            }
+            let Some(key) = threads.iter().find_map(|t| match &t.state {
+                State::AtBarrier(k) => Some(k.clone()),
+                _ => None,
+            }) else {
+                return Ok(());
+            };
+            let all_there = threads.iter().all(|t| match &t.state {
+                State::AtBarrier(k) => *k == key,
+                State::Returned => true,
+                State::Running | State::Finished => false,
+            });
+            if !all_there {
+                return Err(RefError::DivergentBarrier { block: self.block });
+            }
+            self.tally.barriers += 1;
+            self.epoch += 1;
+            for t in threads.iter_mut() {
+                if matches!(t.state, State::AtBarrier(_)) {
+                    t.state = State::Running;
+                }
+            }
+        }
+    }
+
+    /// Runs one thread until it reaches a barrier, returns or finishes.
+    fn resume(&mut self, t: &mut Thread<'k>) -> Step<()> {
+        if !self.walk(t)? {
+            t.state = State::Finished;
+        }
+        Ok(())
+    }
+
+    /// Runs the thread's frames: `true` when it stopped at a barrier or a `return`, `false` once
+    /// no frame is left.
+    fn walk(&mut self, t: &mut Thread<'k>) -> Step<bool> {
+        while let Some(frame) = t.frames.last_mut() {
+            self.burn()?;
+            match frame {
+                Frame::Seq { stmts, next } => {
+                    let stmts: &'k [Stmt] = stmts;
+                    let Some(s) = stmts.get(*next) else {
+                        t.frames.pop();
+                        continue;
+                    };
+                    *next += 1;
+                    if self.stmt(t, s)? {
+                        return Ok(true);
+                    }
+                }
+                Frame::Call => {
+                    t.frames.pop();
+                }
+                Frame::Loop { stmt, stage, .. } => {
+                    let (stmt, stage): (&'k Stmt, Stage) = (stmt, *stage);
+                    let StmtKind::Loop {
+                        cond, body, step, ..
+                    } = &stmt.kind
+                    else {
+                        unreachable!("a loop frame holds a loop")
+                    };
+                    match stage {
+                        Stage::Test => {
+                            let go = match cond {
+                                Some(c) => {
+                                    let v = self.eval(t, c, None)?.truth();
+                                    self.branch();
+                                    v
+                                }
+                                None => true,
+                            };
+                            if go {
+                                set_stage(t, Stage::Body, false);
+                            } else {
+                                t.frames.pop();
+                            }
+                        }
+                        Stage::Body => {
+                            set_stage(t, Stage::Step, true);
+                            t.frames.push(Frame::Seq {
+                                stmts: body,
+                                next: 0,
+                            });
+                        }
+                        Stage::Step => {
+                            set_stage(t, Stage::Test, false);
+                            t.frames.push(Frame::Seq {
+                                stmts: step,
+                                next: 0,
+                            });
+                        }
+                    }
+                }
+            }
+        }
+        Ok(false)
+    }
+
+    /// One unit of work against the step budget (each statement and loop stage takes one).
+    fn burn(&mut self) -> Step<()> {
+        if *self.fuel == 0 {
+            return Err(RefError::StepLimit);
+        }
+        *self.fuel -= 1;
+        Ok(())
+    }
+
+    fn count(&mut self) {
+        self.tally.thread_instr += 1;
+    }
+
+    fn branch(&mut self) {
+        self.count();
+        self.tally.branch_evals += 1;
+    }
+
+    /// Executes one statement; `true` when the thread stops (barrier or return).
+    fn stmt(&mut self, t: &mut Thread<'k>, s: &'k Stmt) -> Step<bool> {
+        match &s.kind {
+            StmtKind::Assign { var, value } => {
+                let v = self.eval(t, value, None)?;
+                t.locals[var.0 as usize] = v;
+            }
+            StmtKind::Store { mem, index, value } => {
+                let i = self.index(t, *mem, index)?;
+                let v = self.eval(t, value, Some(i))?;
+                self.access(*mem, Access::Store);
+                self.touch(t, *mem, i, 1, true)?;
+                let elem = mem.elem;
+                write(self.data_mut(*mem), i, cast(v, elem));
+            }
+            StmtKind::If { cond, then, els } => {
+                let go = self.eval(t, cond, None)?.truth();
+                self.branch();
+                let stmts = if go { then } else { els };
+                t.frames.push(Frame::Seq { stmts, next: 0 });
+            }
+            StmtKind::Loop { test_first, .. } => t.frames.push(Frame::Loop {
+                stmt: s,
+                stage: if *test_first {
+                    Stage::Test
+                } else {
+                    Stage::Body
+                },
+                iteration: 0,
+            }),
+            StmtKind::Break => {
+                while let Some(f) = t.frames.pop() {
+                    if matches!(f, Frame::Loop { .. }) {
+                        break;
+                    }
+                }
+            }
+            StmtKind::Continue => {
+                while let Some(Frame::Seq { .. }) = t.frames.last() {
+                    t.frames.pop();
+                }
+                if let Some(Frame::Loop { stage, .. }) = t.frames.last_mut() {
+                    *stage = Stage::Step;
+                }
+            }
+            StmtKind::Return => {
+                t.frames.clear();
+                t.state = State::Returned;
+                return Ok(true);
+            }
+            StmtKind::Barrier => {
+                if t.nested > 0 {
+                    return Err(RefError::Unsupported {
+                        what:
+                            "__syncthreads() in a __device__ function called inside an expression",
+                    });
+                }
+                self.count();
+                let loops = t
+                    .frames
+                    .iter()
+                    .filter_map(|f| match f {
+                        Frame::Loop {
+                            stmt, iteration, ..
+                        } => Some((*stmt as *const Stmt, *iteration)),
+                        Frame::Seq { .. } | Frame::Call => None,
+                    })
+                    .collect();
+                t.state = State::AtBarrier((s as *const Stmt, loops));
+                return Ok(true);
+            }
+            StmtKind::VecLoad { mem, index, vars } => {
+                let i = self.index(t, *mem, index)?;
+                self.access(*mem, Access::Load);
+                let w = mem.width as usize;
+                self.touch(t, *mem, i * w, w, false)?;
+                for (k, var) in vars.iter().enumerate() {
+                    t.locals[var.0 as usize] = read(self.data(*mem), i * w + k);
+                }
+            }
+            StmtKind::VecStore { mem, index, values } => {
+                let i = self.index(t, *mem, index)?;
+                let mut vals = Vec::with_capacity(values.len());
+                for v in values {
+                    vals.push(self.eval(t, v, None)?);
+                }
+                self.access(*mem, Access::Store);
+                let (w, elem) = (mem.width as usize, mem.elem);
+                self.touch(t, *mem, i * w, w, true)?;
+                for (k, v) in vals.into_iter().enumerate() {
+                    write(self.data_mut(*mem), i * w + k, cast(v, elem));
+                }
+            }
+            StmtKind::SyncWarp(_) => {
+                return Err(RefError::Unsupported {
+                    what: "__syncwarp()",
+                })
+            }
+            StmtKind::Eval(e) => match &e.kind {
+                // A call as a statement: its body runs as frames, so it may reach a barrier.
+                ExprKind::Inline { body, .. } => {
+                    t.frames.push(Frame::Call);
+                    t.frames.push(Frame::Seq {
+                        stmts: body,
+                        next: 0,
+                    });
+                }
+                _ => {
+                    self.eval(t, e, None)?;
+                }
+            },
+            StmtKind::ReturnFn => {
+                while let Some(f) = t.frames.pop() {
+                    if matches!(f, Frame::Call) {
+                        break;
+                    }
+                }
+            }
+        }
+        Ok(false)
+    }
+
+    fn data(&self, mem: Mem) -> &BufData {
+        match mem.space {
+            Space::Global(p) => {
+                &self.globals[p as usize]
+                    .as_ref()
+                    .expect("every buffer parameter is bound")
+                    .data
+            }
+            Space::Shared(s) => &self.shared[s as usize],
+        }
+    }
+
+    fn data_mut(&mut self, mem: Mem) -> &mut BufData {
+        match mem.space {
+            Space::Global(p) => {
+                &mut self.globals[p as usize]
+                    .as_mut()
+                    .expect("every buffer parameter is bound")
+                    .data
+            }
+            Space::Shared(s) => &mut self.shared[s as usize],
+        }
+    }
+
+    fn name(&self, mem: Mem) -> String {
+        match mem.space {
+            Space::Global(p) => self.kernel.params[p as usize].name.clone(),
+            Space::Shared(s) => self.kernel.shared[s as usize].name.clone(),
+        }
+    }
+
+    /// Evaluates an index and checks it against the memory's length.
+    fn index(&mut self, t: &mut Thread<'k>, mem: Mem, index: &'k Expr) -> Step<usize> {
+        let i = self
+            .eval(t, index, None)?
+            .int()
+            .expect("checker: integer index");
+        self.checked(t, mem, i)
+    }
+
+    /// Checks an index against the memory's length, in elements of `mem.width` components.
+    fn checked(&self, t: &Thread<'_>, mem: Mem, i: i128) -> Step<usize> {
+        let len = self.data(mem).len() / mem.width as usize;
+        if i < 0 || i >= len as i128 {
+            return Err(RefError::OutOfBounds {
+                name: self.name(mem),
+                index: i,
+                len,
+                block: self.block,
+                thread: t.idx,
+            });
+        }
+        Ok(i as usize)
+    }
+
+    /// Notes that thread `t` reads or writes components `first..first + n` of `mem`.
+    fn touch(&mut self, t: &Thread<'_>, mem: Mem, first: usize, n: usize, write: bool) -> Step<()> {
+        let [bx, by, _] = self.cfg.block;
+        let thread = u64::from(t.idx[0] + bx * (t.idx[1] + by * t.idx[2]));
+        let block = self.cfg.linear_block(self.block);
+        let slots = match mem.space {
+            Space::Global(p) => &mut self.global_touch[p as usize],
+            Space::Shared(s) => &mut self.shared_touch[s as usize],
+        };
+        let epoch = self.epoch;
+        match (first..first + n).find(|&i| slots[i].record(block, epoch, thread, write)) {
+            Some(index) => Err(RefError::Interleaving {
+                name: self.name(mem),
+                index,
+            }),
+            None => Ok(()),
+        }
+    }
+
+    /// Counts a load, store or atomic of `mem.width` components.
+    fn access(&mut self, mem: Mem, access: Access) {
+        self.count();
+        let tally = &mut *self.tally;
+        match (mem.space, access) {
+            (Space::Global(_), Access::Load) => tally.global_loads += 1,
+            (Space::Global(_), Access::Store) => tally.global_stores += 1,
+            (Space::Global(_), Access::Atomic) => tally.global_atomics += 1,
+            (Space::Shared(_), Access::Load) => tally.shared_loads += 1,
+            (Space::Shared(_), Access::Store | Access::Atomic) => tally.shared_stores += 1,
+        }
+        if let Space::Global(_) = mem.space {
+            tally.global_bytes += u64::from(mem.elem.size() * mem.width);
+        }
+    }
+
+    /// Evaluates an expression for thread `t`; `store_at` is the element a `Store` is writing.
+    fn eval(&mut self, t: &mut Thread<'k>, e: &'k Expr, store_at: Option<usize>) -> Step<V> {
+        crate::stack::grow(|| self.eval_at(t, e, store_at))
+    }
+
+    fn eval_at(&mut self, t: &mut Thread<'k>, e: &'k Expr, store_at: Option<usize>) -> Step<V> {
+        let ty = e.ty;
+        let v = match &e.kind {
+            ExprKind::Const(v) => return Ok(V::of(*v)),
+            ExprKind::Var(var) => return Ok(t.locals[var.0 as usize]),
+            ExprKind::Builtin(b) => {
+                return Ok(V::U(match *b {
+                    Builtin::ThreadIdx(a) => t.idx[a as usize],
+                    Builtin::BlockIdx(a) => self.block[a as usize],
+                    Builtin::BlockDim(a) => self.cfg.block[a as usize],
+                    Builtin::GridDim(a) => self.cfg.grid[a as usize],
+                }))
+            }
+            ExprKind::Neg(a) => {
+                let x = self.eval(t, a, store_at)?;
+                match x {
+                    V::F(f) => V::F(-f),
+                    V::D(f) => V::D(-f),
+                    other => wrap(ty, -other.int().expect("an integer")),
+                }
+            }
+            ExprKind::BitNot(a) => {
+                let x = self.eval(t, a, store_at)?;
+                wrap(ty, !x.int().expect("checker: `~` on an integer"))
+            }
+            ExprKind::Not(a) => V::B(!self.eval(t, a, store_at)?.truth()),
+            ExprKind::Arith { op, lhs, rhs } => {
+                let a = self.eval(t, lhs, store_at)?;
+                let b = self.eval(t, rhs, store_at)?;
+                arith(*op, ty, a, b).ok_or(RefError::DivisionByZero {
+                    block: self.block,
+                    thread: t.idx,
+                })?
+            }
+            ExprKind::Compare { op, lhs, rhs } => {
+                let a = self.eval(t, lhs, store_at)?;
+                let b = self.eval(t, rhs, store_at)?;
+                V::B(compare_values(*op, a, b))
+            }
+            ExprKind::Logic { and, lhs, rhs } => {
+                let a = self.eval(t, lhs, store_at)?.truth();
+                let b = if a == *and {
+                    self.eval(t, rhs, store_at)?.truth()
+                } else {
+                    a
+                };
+                V::B(b)
+            }
+            ExprKind::Cast { to, operand } => {
+                let x = self.eval(t, operand, store_at)?;
+                let from = operand.ty;
+                if reinterprets(from, *to) {
+                    // No instruction: int and unsigned of one width share their bits.
+                    return Ok(cast(x, *to));
+                }
+                cast(x, *to)
+            }
+            ExprKind::Select { cond, then, els } => {
+                let c = self.eval(t, cond, store_at)?.truth();
+                self.eval(t, if c { then } else { els }, store_at)?
+            }
+            ExprKind::Call { func, args } => {
+                let mut vals = Vec::with_capacity(args.len());
+                for a in args {
+                    vals.push(self.eval(t, a, store_at)?);
+                }
+                match (func, vals.as_slice()) {
+                    (Func::Math1(f), [x]) => math1(*f, *x),
+                    (Func::Math2(f), [x, y]) => math2(*f, *x, *y),
+                    (Func::Fma, [V::F(a), V::F(b), V::F(c)]) => V::F(a.mul_add(*b, *c)),
+                    (Func::Fma, [V::D(a), V::D(b), V::D(c)]) => V::D(a.mul_add(*b, *c)),
+                    (Func::Abs, [x]) => abs(ty, *x),
+                    other => unreachable!("checker: call {other:?}"),
+                }
+            }
+            ExprKind::Load { mem, index } => {
+                let i = self.index(t, *mem, index)?;
+                self.access(*mem, Access::Load);
+                self.touch(t, *mem, i, 1, false)?;
+                return Ok(read(self.data(*mem), i));
+            }
+            ExprKind::LoadAtStore { mem } => {
+                let i = store_at.expect("checker: LoadAtStore only inside a store");
+                self.access(*mem, Access::Load);
+                self.touch(t, *mem, i, 1, false)?;
+                return Ok(read(self.data(*mem), i));
+            }
+            ExprKind::Atomic {
+                op,
+                mem,
+                index,
+                operand,
+                compare,
+            } => {
+                let i = self.index(t, *mem, index)?;
+                let v = self.eval(t, operand, store_at)?;
+                let c = match compare {
+                    Some(c) => Some(self.eval(t, c, store_at)?),
+                    None => None,
+                };
+                self.access(*mem, Access::Atomic);
+                let old = read(self.data(*mem), i);
+                let new = atomic(*op, mem.elem, old, v, c);
+                write(self.data_mut(*mem), i, new);
+                return Ok(old);
+            }
+            ExprKind::Inline { body, result, .. } => {
+                // Run to its end now: an expression cannot pause at a barrier.
+                let outer = std::mem::replace(
+                    &mut t.frames,
+                    vec![
+                        Frame::Call,
+                        Frame::Seq {
+                            stmts: body,
+                            next: 0,
+                        },
+                    ],
+                );
+                t.nested += 1;
+                let ran = self.walk(t);
+                t.nested -= 1;
+                t.frames = outer;
+                ran?;
+                let var = result.expect("checker: a call used as a value returns one");
+                return Ok(t.locals[var.0 as usize]);
+            }
+            ExprKind::Shuffle { .. } => {
+                return Err(RefError::Unsupported {
+                    what: "warp shuffles",
+                })
+            }
+            ExprKind::Vote { .. } => return Err(RefError::Unsupported { what: "warp votes" }),
+            ExprKind::ActiveMask => {
+                return Err(RefError::Unsupported {
+                    what: "__activemask()",
+                })
+            }
+        };
+        self.count();
+        Ok(v)
+    }
+}
+
+/// What a memory instruction does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Access {
+    Load,
+    Store,
+    Atomic,
+}
+
+/// The value an atomic stores, from the old value, the operand and (for CAS) the compare value.
+fn atomic(op: AtomicOp, elem: Scalar, old: V, v: V, compare: Option<V>) -> V {
+    let v = cast(v, elem);
+    let arith_or_old = |a| arith(a, elem, old, v).unwrap_or(old);
+    match op {
+        AtomicOp::Add => arith_or_old(ArithOp::Add),
+        AtomicOp::Sub => arith_or_old(ArithOp::Sub),
+        AtomicOp::Min => arith_or_old(ArithOp::Min),
+        AtomicOp::Max => arith_or_old(ArithOp::Max),
+        AtomicOp::And => arith_or_old(ArithOp::And),
+        AtomicOp::Or => arith_or_old(ArithOp::Or),
+        AtomicOp::Xor => arith_or_old(ArithOp::Xor),
+        AtomicOp::Exch => v,
+        AtomicOp::Cas => {
+            let c = cast(
+                compare.expect("checker: atomicCAS has a compare value"),
+                elem,
+            );
+            if compare_values(CmpOp::Eq, old, c) {
+                v
+            } else {
+                old
+            }
+        }
+        // `atomicInc(p, m)`: old >= m ? 0 : old + 1; `atomicDec`: old == 0 || old > m ? m : old - 1.
+        AtomicOp::Inc | AtomicOp::Dec => {
+            let (o, m) = (old.int().expect("unsigned"), v.int().expect("unsigned"));
+            let r = match op {
+                AtomicOp::Inc if o >= m => 0,
+                AtomicOp::Inc => o + 1,
+                _ if o == 0 || o > m => m,
+                _ => o - 1,
+            };
+            wrap(elem, r)
+        }
+    }
+}
+
+/// Moves the innermost frame, a loop, to `stage`; `enter` counts an iteration.
+fn set_stage(t: &mut Thread<'_>, to: Stage, enter: bool) {
+    if let Some(Frame::Loop {
+        stage, iteration, ..
+    }) = t.frames.last_mut()
+    {
+        *stage = to;
+        *iteration += u64::from(enter);
+    }
+}
+
+/// A cast between `int` and `unsigned` of one width (or `long long` and `unsigned long long`):
+/// the engine emits no instruction for it, so the cost model counts none.
+fn reinterprets(from: Scalar, to: Scalar) -> bool {
+    let word = |t: Scalar| match t {
+        Scalar::I32 | Scalar::U32 => Some(4),
+        Scalar::I64 | Scalar::U64 => Some(8),
+        _ => None,
+    };
+    word(from).is_some() && word(from) == word(to)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn c_arithmetic() {
+        let i = |x| V::I(x);
+        assert_eq!(
+            arith(ArithOp::Add, Scalar::I32, i(i32::MAX), i(1)),
+            Some(i(i32::MIN))
+        );
+        // -7 / 2 truncates to -3; -7 % 2 keeps the dividend's sign: -1.
+        assert_eq!(arith(ArithOp::Div, Scalar::I32, i(-7), i(2)), Some(i(-3)));
+        assert_eq!(arith(ArithOp::Rem, Scalar::I32, i(-7), i(2)), Some(i(-1)));
+        assert_eq!(arith(ArithOp::Div, Scalar::I32, i(1), i(0)), None);
+        // INT_MIN / -1 = 2^31 wraps to INT_MIN.
+        assert_eq!(
+            arith(ArithOp::Div, Scalar::I32, i(i32::MIN), i(-1)),
+            Some(i(i32::MIN))
+        );
+        // Shifts by 32 or more, or by a negative count: 0, or the sign for >> of a negative.
+        assert_eq!(arith(ArithOp::Shl, Scalar::I32, i(1), i(32)), Some(i(0)));
+        assert_eq!(arith(ArithOp::Shr, Scalar::I32, i(-8), i(40)), Some(i(-1)));
+        assert_eq!(arith(ArithOp::Shr, Scalar::I32, i(-8), i(-1)), Some(i(-1)));
+        assert_eq!(
+            arith(ArithOp::Shl, Scalar::I32, i(3), i(30)),
+            Some(i(i32::MIN + (1 << 30)))
+        );
+        assert_eq!(
+            arith(ArithOp::Shr, Scalar::U32, V::U(0x8000_0000), V::U(31)),
+            Some(V::U(1))
+        );
+        // u64::MAX * u64::MAX = 1 (mod 2^64).
+        assert_eq!(
+            arith(ArithOp::Mul, Scalar::U64, V::UL(u64::MAX), V::UL(u64::MAX)),
+            Some(V::UL(1))
+        );
+        assert_eq!(abs(Scalar::I32, i(i32::MIN)), i(i32::MIN));
+    }
+
+    #[test]
+    fn c_conversions() {
+        assert_eq!(cast(V::I(-1), Scalar::U32), V::U(u32::MAX));
+        assert_eq!(cast(V::F(-3.9), Scalar::I32), V::I(-3));
+        assert_eq!(cast(V::D(1e20), Scalar::I32), V::I(i32::MAX));
+        assert_eq!(cast(V::F(f32::NAN), Scalar::I64), V::L(0));
+        assert_eq!(cast(V::F(-1.0), Scalar::U32), V::U(0));
+        // 300 wraps to 44 in a byte; 1e10 saturates to INT_MAX first, whose low byte is 0xff.
+        assert_eq!(cast(V::I(300), Scalar::U8), V::I(44));
+        assert_eq!(cast(V::F(1e10), Scalar::I8), V::I(-1));
+        assert_eq!(cast(V::F(f32::NAN), Scalar::Bool), V::B(true));
+        assert_eq!(cast(V::UL(u64::MAX), Scalar::F32), V::F(u64::MAX as f32));
+        assert!(compare_values(CmpOp::Ne, V::F(f32::NAN), V::F(f32::NAN)));
+        assert!(!compare_values(CmpOp::Eq, V::F(f32::NAN), V::F(f32::NAN)));
+        assert!(reinterprets(Scalar::I32, Scalar::U32) && !reinterprets(Scalar::I32, Scalar::I64));
+    }
+}

@@ -1,0 +1,849 @@
+//! The fast engine against the reference interpreter (`exec::reference`), which runs one
+//! thread at a time over the checked program: identical output buffers, and counters that agree
+//! with what the threads did.
+
+use simt::check::typed::Kernel;
+use simt::exec::reference::{self, Tally};
+use simt::exec::{self, Args, BufData, Counters, LaunchConfig};
+use simt::host::{self, Overrides};
+use simt::source::SourceFile;
+
+/// Runs `kernel` on both interpreters from the same arguments; panics on any disagreement.
+fn agree(kernel: &Kernel, cfg: &LaunchConfig, args: &Args, what: &str) -> (Counters, Tally) {
+    let ir = simt::ir::lower(kernel);
+    let mut fast = args.clone();
+    let mut slow = args.clone();
+    let engine = exec::launch(&ir, cfg, &mut fast);
+    let oracle = reference::run(kernel, cfg, &mut slow);
+    let (outcome, tally) = match (engine, oracle) {
+        (Ok(o), Ok(t)) => (o, t),
+        (Err(e), Err(r)) => {
+            use miette::Diagnostic;
+            let code = e.code().map(|c| c.to_string()).unwrap_or_default();
+            assert_eq!(
+                code,
+                r.code(),
+                "{what}: both fail, differently: {e} / {r:?}"
+            );
+            return (Counters::default(), Tally::default());
+        }
+        (e, r) => panic!(
+            "{what}: engine {:?} but reference {r:?}",
+            e.map(|o| o.counters)
+        ),
+    };
+    for (i, (f, s)) in fast.buffers.iter().zip(&slow.buffers).enumerate() {
+        if let (Some(f), Some(s)) = (f, s) {
+            assert!(
+                same_data(&f.data, &s.data),
+                "{what}: buffer {} ({i}) differs:\n engine    {:?}\n reference {:?}",
+                f.name,
+                f.data,
+                s.data
+            );
+        }
+    }
+    let c = outcome.counters;
+    invariants(&c, &tally, what);
+    (c, tally)
+}
+
+/// Equal element by element; NaN equals NaN (the payload is not compared).
+fn same_data(a: &BufData, b: &BufData) -> bool {
+    fn eq<T: PartialEq + Copy>(a: &[T], b: &[T], nan: impl Fn(T) -> bool) -> bool {
+        a.len() == b.len() && a.iter().zip(b).all(|(&x, &y)| x == y || (nan(x) && nan(y)))
+    }
+    match (a, b) {
+        (BufData::F32(x), BufData::F32(y)) => eq(x, y, f32::is_nan),
+        (BufData::F64(x), BufData::F64(y)) => eq(x, y, f64::is_nan),
+        (x, y) => x == y,
+    }
+}
+
+/// What must hold between the engine's warp-level counters and the threads' own counts.
+fn invariants(c: &Counters, t: &Tally, what: &str) {
+    let ctx = || format!("{what}: {c:?}\n{t:?}");
+    // Exact: every active lane of an issued instruction is one thread executing it.
+    assert_eq!(c.active_lane_slots, t.thread_instr, "{}", ctx());
+    assert_eq!(c.g_bytes_requested, t.global_bytes, "{}", ctx());
+    assert_eq!(c.barriers, t.barriers, "{}", ctx());
+    // A warp instruction has 1 to 32 active lanes.
+    assert!(c.active_lane_slots <= 32 * c.warp_instr, "{}", ctx());
+    assert!(c.warp_instr <= c.active_lane_slots, "{}", ctx());
+    for (requests, lanes) in [
+        (c.gld_instr, t.global_loads),
+        (c.gst_instr, t.global_stores),
+        (c.smem_instr, t.shared_loads + t.shared_stores),
+    ] {
+        assert!(requests <= lanes && lanes <= 32 * requests, "{}", ctx());
+    }
+    assert!(
+        c.branches <= t.branch_evals && t.branch_evals <= 32 * c.branches,
+        "{}",
+        ctx()
+    );
+    // A request touches at least one sector (or wavefront), and an aligned element at most one
+    // sector per lane.
+    assert!(
+        c.gld_sectors >= c.gld_instr && c.gld_sectors <= t.global_loads,
+        "{}",
+        ctx()
+    );
+    assert!(
+        c.gst_sectors >= c.gst_instr && c.gst_sectors <= t.global_stores,
+        "{}",
+        ctx()
+    );
+    assert!(c.smem_wavefronts >= c.smem_instr, "{}", ctx());
+    assert!(c.divergent <= c.branches, "{}", ctx());
+}
+
+#[test]
+fn shipped_kernels_agree_with_the_reference() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/kernels");
+    let mut paths: Vec<_> = std::fs::read_dir(dir)
+        .expect("kernels/")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "sk"))
+        .collect();
+    paths.sort();
+    for path in paths {
+        let text = std::fs::read_to_string(&path).expect("kernel text");
+        let src = SourceFile::new(path.display().to_string(), text);
+        let (module, program) = simt::pipeline::compile(&src).expect("shipped kernels compile");
+        for launch in &module.launches {
+            let kernel = program
+                .kernel(&launch.kernel.name)
+                .expect("launched kernel");
+            let setup = host::prepare(
+                kernel,
+                Some(launch),
+                &Overrides::default(),
+                path.parent().expect("dir"),
+            )
+            .expect("launch section runs");
+            let cfg = LaunchConfig {
+                grid: setup.grid,
+                block: setup.block,
+                dyn_smem: 0,
+                max_steps: 1 << 32,
+            };
+            let what = format!("{} {}", path.display(), kernel.name);
+            // A kernel with a race has no single right answer: one thread at a time is one of many.
+            let racy = exec::launch(&simt::ir::lower(kernel), &cfg, &mut setup.args.clone())
+                .map(|o| o.counters.race_count > 0)
+                .unwrap_or(false);
+            if !racy {
+                agree(kernel, &cfg, &setup.args, &what);
+            }
+        }
+    }
+}
+
+// ---------------------------------------------------------------- random kernels
+//
+// A generated kernel is race-free and synchronises correctly by construction, so that one thread
+// at a time and all threads in lock-step must compute the same buffers:
+//
+// - barriers stand only at the top level of the body (or at the top level of a loop whose trip
+//   count is the same for every thread, with no `break`/`continue` of its own), so every thread
+//   that has not returned reaches each of them;
+// - between two barriers, threads either only touch their own slot of the shared arrays
+//   (`si[tid]`) or only read them (anywhere): no word is written by one thread and touched by
+//   another in one epoch;
+// - global stores go to the thread's own slot; inputs are read-only;
+// - indices are masked into range (`ia[e & 63]`) or guarded (`e >= 0 && e < 64 ? ia[e] : 7`);
+// - loops run at most a few times, counted by variables nothing else assigns;
+// - divisions use divisors that cannot be zero (`b | 1`, `b != 0 ? a / b : a`), except in a
+//   fraction of kernels that divide freely: there the only possible failure is a division by
+//   zero, which both must report.
+
+use proptest::prelude::*;
+use proptest::test_runner::{Config, TestCaseError, TestRunner};
+use std::collections::HashMap;
+
+/// The types expressions are generated at.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum T {
+    I,
+    U,
+    L,
+    F,
+    D,
+    B,
+}
+
+const TYPES: [T; 6] = [T::I, T::U, T::L, T::F, T::D, T::B];
+
+/// Expression strategies by (type, depth, whether shared arrays may be read anywhere).
+struct Exprs {
+    table: HashMap<(T, usize, bool), BoxedStrategy<String>>,
+    raw_div: bool,
+}
+
+const DEPTH: usize = 3;
+
+fn pick(items: &'static [&'static str]) -> BoxedStrategy<String> {
+    proptest::sample::select(items)
+        .prop_map(str::to_string)
+        .boxed()
+}
+
+impl Exprs {
+    fn new(raw_div: bool) -> Exprs {
+        let mut e = Exprs {
+            table: HashMap::new(),
+            raw_div,
+        };
+        for depth in 0..=DEPTH {
+            for read_all in [false, true] {
+                for t in TYPES {
+                    let s = e.build(t, depth, read_all);
+                    e.table.insert((t, depth, read_all), s);
+                }
+            }
+        }
+        e
+    }
+
+    fn get(&self, t: T, depth: usize, read_all: bool) -> BoxedStrategy<String> {
+        self.table[&(t, depth, read_all)].clone()
+    }
+
+    fn leaf(t: T, read_all: bool) -> BoxedStrategy<String> {
+        match t {
+            T::I => {
+                let mut v = vec![
+                    pick(&["i0", "i1", "c0", "h0", "tid", "g", "p", "k0", "w0"]),
+                    pick(&[
+                        "0",
+                        "1",
+                        "-1",
+                        "7",
+                        "31",
+                        "32",
+                        "33",
+                        "255",
+                        "65535",
+                        "2147483647",
+                        "(-2147483647 - 1)",
+                        "0x7fffffff",
+                    ]),
+                    pick(&["si[tid]", "(int)threadIdx.y", "(int)blockIdx.x", "warpSize"]),
+                ];
+                if read_all {
+                    v.push(pick(&[
+                        "si[(i0 * 7) & 255]",
+                        "si[(g + 1) & 255]",
+                        "si[255 - tid]",
+                    ]));
+                }
+                proptest::strategy::Union::new(v).boxed()
+            }
+            T::U => pick(&[
+                "u0",
+                "threadIdx.x",
+                "blockDim.x",
+                "gridDim.y",
+                "5u",
+                "0u",
+                "4294967295u",
+                "0x80000000u",
+                "(unsigned)tid",
+            ]),
+            T::L => pick(&[
+                "l0",
+                "5ll",
+                "-3ll",
+                "4294967296ll",
+                "9223372036854775807ll",
+                "(-9223372036854775807ll - 1)",
+                "(long long)g",
+            ]),
+            T::F => {
+                let mut v = vec![pick(&[
+                    "f0", "f1", "1.5f", "0.0f", "-0.0f", "0.1f", "-2.25f", "3.0e38f", "1.0e-38f",
+                    "sf[tid]",
+                ])];
+                if read_all {
+                    v.push(pick(&["sf[(tid + 3) & 255]", "sf[(i1 & 255)]"]));
+                }
+                proptest::strategy::Union::new(v).boxed()
+            }
+            T::D => {
+                let mut v = vec![pick(&[
+                    "d0",
+                    "1.5",
+                    "-0.5",
+                    "0.1",
+                    "1e300",
+                    "sd[tid >> 4][tid & 15]",
+                ])];
+                if read_all {
+                    v.push(pick(&[
+                        "sd[(i0 & 15)][(tid * 5) & 15]",
+                        "sd[15 - (tid & 15)][0]",
+                    ]));
+                }
+                proptest::strategy::Union::new(v).boxed()
+            }
+            T::B => pick(&["b0", "true", "false", "(tid < 5)", "((g & 1) == 0)"]),
+        }
+    }
+
+    fn build(&self, t: T, depth: usize, ra: bool) -> BoxedStrategy<String> {
+        let leaf = Self::leaf(t, ra);
+        if depth == 0 {
+            return leaf;
+        }
+        let s = |t: T| self.get(t, depth - 1, ra);
+        let bin = |t: T, ops: &'static [&'static str]| {
+            (s(t), pick(ops), s(t))
+                .prop_map(|(a, op, b)| format!("({a} {op} {b})"))
+                .boxed()
+        };
+        let tern = (s(T::B), s(t), s(t))
+            .prop_map(|(c, a, b)| format!("({c} ? {a} : {b})"))
+            .boxed();
+        let mut alts: Vec<(u32, BoxedStrategy<String>)> = vec![(4, leaf), (1, tern)];
+        // An index masked into range, or guarded so it is only used in range.
+        let index = s(T::I).prop_map(|e| format!("(({e}) & 63)")).boxed();
+        let guarded = |arr: &'static str, fallback: &'static str| {
+            s(T::I)
+                .prop_map(move |e| {
+                    format!("((({e}) >= 0 && ({e}) < 64) ? {arr}[{e}] : {fallback})")
+                })
+                .boxed()
+        };
+        let load = |arr: &'static str| {
+            index
+                .clone()
+                .prop_map(move |i| format!("{arr}[{i}]"))
+                .boxed()
+        };
+        match t {
+            T::I | T::U | T::L => {
+                let (ints, one): (&'static [&'static str], &'static str) = match t {
+                    T::I => (&["+", "-", "*", "&", "|", "^", "<<", ">>"], "1"),
+                    T::U => (&["+", "-", "*", "&", "|", "^", "<<", ">>"], "1u"),
+                    _ => (&["+", "-", "*", "&", "|", "^", "<<", ">>"], "1ll"),
+                };
+                alts.push((4, bin(t, ints)));
+                alts.push((
+                    2,
+                    (s(t), pick(&["/", "%"]), s(t))
+                        .prop_map(move |(a, op, b)| format!("({a} {op} (({b}) | {one}))"))
+                        .boxed(),
+                ));
+                alts.push((
+                    1,
+                    (s(t), pick(&["/", "%"]), s(t))
+                        .prop_map(|(a, op, b)| format!("(({b}) != 0 ? ({a}) {op} ({b}) : ({a}))"))
+                        .boxed(),
+                ));
+                if self.raw_div {
+                    alts.push((1, bin(t, &["/", "%"])));
+                }
+                alts.push((1, s(t).prop_map(|a| format!("(-({a}))")).boxed()));
+                alts.push((1, s(t).prop_map(|a| format!("(~{a})")).boxed()));
+                alts.push((
+                    1,
+                    (pick(&["min", "max"]), s(t), s(t))
+                        .prop_map(|(f, a, b)| format!("{f}({a}, {b})"))
+                        .boxed(),
+                ));
+                let casts: &'static [(&'static str, T)] = match t {
+                    T::I => &[
+                        ("int", T::F),
+                        ("int", T::D),
+                        ("int", T::L),
+                        ("int", T::U),
+                        ("char", T::I),
+                        ("unsigned char", T::F),
+                        ("short", T::D),
+                        ("unsigned short", T::L),
+                        ("int", T::B),
+                    ],
+                    T::U => &[("unsigned", T::I), ("unsigned", T::F), ("unsigned", T::L)],
+                    _ => &[
+                        ("long long", T::I),
+                        ("long long", T::U),
+                        ("long long", T::F),
+                        ("long long", T::D),
+                    ],
+                };
+                for &(name, from) in casts {
+                    alts.push((
+                        1,
+                        s(from)
+                            .prop_map(move |a| format!("(({name})({a}))"))
+                            .boxed(),
+                    ));
+                }
+                match t {
+                    T::I => {
+                        alts.push((2, load("ia")));
+                        alts.push((1, guarded("ia", "7")));
+                        alts.push((1, s(T::I).prop_map(|a| format!("abs({a})")).boxed()));
+                        // Mixed with bool: `true + 1` is an int.
+                        alts.push((
+                            1,
+                            (s(T::B), s(T::I))
+                                .prop_map(|(b, a)| format!("({b} + {a})"))
+                                .boxed(),
+                        ));
+                    }
+                    T::U => {
+                        alts.push((2, load("ua")));
+                        // int op unsigned is unsigned.
+                        alts.push((
+                            2,
+                            (s(T::I), pick(&["+", "*", "-"]), s(T::U))
+                                .prop_map(|(a, op, b)| format!("({a} {op} {b})"))
+                                .boxed(),
+                        ));
+                    }
+                    _ => {
+                        alts.push((2, load("la")));
+                        // unsigned op long long is long long.
+                        alts.push((
+                            2,
+                            (s(T::U), pick(&["+", "*", "-"]), s(T::L))
+                                .prop_map(|(a, op, b)| format!("({a} {op} {b})"))
+                                .boxed(),
+                        ));
+                    }
+                }
+            }
+            T::F | T::D => {
+                let f = if t == T::F { "f" } else { "" };
+                alts.push((4, bin(t, &["+", "-", "*", "/"])));
+                alts.push((1, s(t).prop_map(|a| format!("(-({a}))")).boxed()));
+                let math1: &'static [&'static str] = &[
+                    "sqrt", "rsqrt", "exp", "exp2", "log", "log2", "log10", "sin", "cos", "tan",
+                    "tanh", "fabs", "floor", "ceil", "round", "trunc",
+                ];
+                alts.push((
+                    2,
+                    (pick(math1), s(t))
+                        .prop_map(move |(m, a)| format!("{m}{f}({a})"))
+                        .boxed(),
+                ));
+                alts.push((
+                    1,
+                    (pick(&["pow", "fmin", "fmax", "atan2", "fmod"]), s(t), s(t))
+                        .prop_map(move |(m, a, b)| format!("{m}{f}({a}, {b})"))
+                        .boxed(),
+                ));
+                alts.push((
+                    1,
+                    (s(t), s(t), s(t))
+                        .prop_map(move |(a, b, c)| format!("fma{f}({a}, {b}, {c})"))
+                        .boxed(),
+                ));
+                let ty = if t == T::F { "float" } else { "double" };
+                for from in [T::I, T::U, T::L, if t == T::F { T::D } else { T::F }] {
+                    alts.push((
+                        1,
+                        s(from).prop_map(move |a| format!("(({ty})({a}))")).boxed(),
+                    ));
+                }
+                // int op float is float; float op double is double.
+                let other = if t == T::F { T::I } else { T::F };
+                alts.push((
+                    1,
+                    (s(other), pick(&["+", "*"]), s(t))
+                        .prop_map(|(a, op, b)| format!("({a} {op} {b})"))
+                        .boxed(),
+                ));
+                if t == T::F {
+                    alts.push((2, load("fa")));
+                    alts.push((1, guarded("fa", "2.5f")));
+                } else {
+                    alts.push((2, load("da")));
+                }
+            }
+            T::B => {
+                for c in [T::I, T::U, T::L, T::F, T::D] {
+                    alts.push((
+                        1,
+                        (s(c), pick(&["<", "<=", ">", ">=", "==", "!="]), s(c))
+                            .prop_map(|(a, op, b)| format!("({a} {op} {b})"))
+                            .boxed(),
+                    ));
+                }
+                alts.push((1, bin(T::B, &["&&", "||", "==", "!="])));
+                alts.push((1, s(T::B).prop_map(|a| format!("(!{a})")).boxed()));
+                alts.push((1, s(T::I).prop_map(|a| format!("((bool)({a}))")).boxed()));
+                alts.push((1, s(T::F).prop_map(|a| format!("(!{a})")).boxed()));
+            }
+        }
+        proptest::strategy::Union::new_weighted(alts).boxed()
+    }
+}
+
+/// Where a statement is generated.
+#[derive(Clone, Copy, Debug)]
+struct Ctx {
+    /// Statement nesting left.
+    depth: usize,
+    /// Loops around it (0, 1 or 2): names its counters and allows `break`/`continue`.
+    loops: usize,
+    /// The epoch reads shared arrays anywhere (and writes none).
+    read_all: bool,
+}
+
+fn stmts(e: &Exprs, cx: Ctx) -> BoxedStrategy<String> {
+    proptest::collection::vec(stmt(e, cx), 0..4)
+        .prop_map(|v| v.join("\n"))
+        .boxed()
+}
+
+fn stmt(e: &Exprs, cx: Ctx) -> BoxedStrategy<String> {
+    let x = |t: T| e.get(t, 2, cx.read_all);
+    let mut alts: Vec<(u32, BoxedStrategy<String>)> = Vec::new();
+    for (t, vars) in [
+        (T::I, &["i0", "i1", "c0", "h0"][..]),
+        (T::U, &["u0"][..]),
+        (T::L, &["l0"][..]),
+        (T::F, &["f0", "f1"][..]),
+        (T::D, &["d0"][..]),
+        (T::B, &["b0"][..]),
+    ] {
+        let vars: &'static [&'static str] = vars;
+        alts.push((
+            3,
+            (pick(vars), x(t))
+                .prop_map(|(v, a)| format!("{v} = {a};"))
+                .boxed(),
+        ));
+        let ops: &'static [&'static str] = match t {
+            T::I | T::U | T::L => &["+=", "-=", "*=", "&=", "|=", "^=", "<<=", ">>="],
+            T::F | T::D => &["+=", "-=", "*=", "/="],
+            T::B => continue,
+        };
+        alts.push((
+            2,
+            (pick(vars), pick(ops), x(t))
+                .prop_map(|(v, op, a)| format!("{v} {op} {a};"))
+                .boxed(),
+        ));
+        alts.push((
+            1,
+            (pick(vars), pick(&["++", "--"]))
+                .prop_map(|(v, op)| format!("{v}{op};"))
+                .boxed(),
+        ));
+    }
+    // Stores to the thread's own slot of the scratch buffers.
+    for (target, t) in [
+        ("xi[g]", T::I),
+        ("xf[g]", T::F),
+        ("xd[g]", T::D),
+        ("xc[g]", T::F),
+        ("xs[g]", T::L),
+        ("xb[g]", T::B),
+        ("xl[g]", T::L),
+    ] {
+        let ops: &'static [&'static str] = match t {
+            T::B => &["="],
+            T::F | T::D => &["=", "+=", "*="],
+            _ => &["=", "+=", "^=", "-="],
+        };
+        alts.push((
+            2,
+            (pick(ops), x(t))
+                .prop_map(move |(op, a)| format!("{target} {op} {a};"))
+                .boxed(),
+        ));
+    }
+    if !cx.read_all {
+        for (target, t) in [
+            ("si[tid]", T::I),
+            ("sf[tid]", T::F),
+            ("sd[tid >> 4][tid & 15]", T::D),
+        ] {
+            alts.push((
+                2,
+                (pick(&["=", "+="]), x(t))
+                    .prop_map(move |(op, a)| format!("{target} {op} {a};"))
+                    .boxed(),
+            ));
+        }
+    }
+    alts.push((1, x(T::B).prop_map(|c| format!("if ({c}) return;")).boxed()));
+    if cx.loops > 0 {
+        alts.push((1, pick(&["break;", "continue;"])));
+        alts.push((
+            1,
+            (x(T::B), pick(&["break;", "continue;"]))
+                .prop_map(|(c, j)| format!("if ({c}) {j}"))
+                .boxed(),
+        ));
+    }
+    if cx.depth > 0 {
+        let inner = Ctx {
+            depth: cx.depth - 1,
+            ..cx
+        };
+        alts.push((
+            3,
+            (x(T::B), stmts(e, inner), stmts(e, inner), any::<bool>())
+                .prop_map(|(c, a, b, has_else)| {
+                    if has_else {
+                        format!("if ({c}) {{\n{a}\n}} else {{\n{b}\n}}")
+                    } else {
+                        format!("if ({c}) {{\n{a}\n}}")
+                    }
+                })
+                .boxed(),
+        ));
+        if cx.loops < 2 {
+            let body = stmts(
+                e,
+                Ctx {
+                    depth: cx.depth - 1,
+                    loops: cx.loops + 1,
+                    ..cx
+                },
+            );
+            let n = cx.loops;
+            // Trip counts of at most 3, some different per thread; `i0 & 3` may change while
+            // the loop runs, and stays at most 3.
+            let bound = pick(&[
+                "0",
+                "1",
+                "3",
+                "(tid % 3)",
+                "(i0 & 3)",
+                "((int)u0 & 3)",
+                "(g % 4)",
+            ]);
+            alts.push((
+                2,
+                (bound, body, 0..3usize)
+                    .prop_map(move |(b, body, kind)| match kind {
+                        0 => format!("for (k{n} = 0; k{n} < {b}; k{n}++) {{\n{body}\n}}"),
+                        1 => format!("w{n} = {b};\nwhile (w{n} > 0) {{\nw{n}--;\n{body}\n}}"),
+                        _ => format!("w{n} = {b};\ndo {{\nw{n}--;\n{body}\n}} while (w{n} > 0);"),
+                    })
+                    .boxed(),
+            ));
+        }
+    }
+    proptest::strategy::Union::new_weighted(alts).boxed()
+}
+
+/// The body between barriers: an epoch that writes own shared slots, or one that reads any.
+fn epoch(e: &Exprs, read_all: bool) -> BoxedStrategy<String> {
+    stmts(
+        e,
+        Ctx {
+            depth: 2,
+            loops: 0,
+            read_all,
+        },
+    )
+}
+
+/// A whole kernel.
+fn kernel(raw_div: bool) -> BoxedStrategy<String> {
+    let e = Exprs::new(raw_div);
+    let own = epoch(&e, false);
+    let all = epoch(&e, true);
+    // Epochs separated by barriers, some of them inside a loop every thread runs the same number
+    // of times, with a barrier at its top and another before its read-all half.
+    let sync = prop_oneof![
+        3 => Just("__syncthreads();".to_string()),
+        1 => (1..3u32, own.clone(), all.clone()).prop_map(|(r, a, b)| format!(
+            "for (r0 = 0; r0 < {r}; r0++) {{\n__syncthreads();\n{a}\n__syncthreads();\n{b}\n}}\n__syncthreads();"
+        )),
+    ];
+    let item = (sync, any::<bool>(), own, all)
+        .prop_map(|(s, read, a, b)| format!("{s}\n{}", if read { b } else { a }));
+    (epoch(&e, false), proptest::collection::vec(item, 0..3))
+        .prop_map(|(first, rest)| format!("{HEAD}\n{first}\n{}\n{TAIL}", rest.join("\n")))
+        .boxed()
+}
+
+const HEAD: &str = r#"__global__ void k(const int* ia, const unsigned* ua, const long long* la,
+        const float* fa, const double* da, int* oi, unsigned* ou, long long* ol, float* of,
+        double* od, int* xi, float* xf, double* xd, unsigned char* xc, short* xs, bool* xb,
+        unsigned long long* xl, int p) {
+    __shared__ int si[256];
+    __shared__ float sf[256];
+    __shared__ double sd[16][16];
+    int tid = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+    int g = (blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z))
+            * (blockDim.x * blockDim.y * blockDim.z) + tid;
+    int i0 = ia[g & 63], i1 = ia[(g * 5 + 3) & 63];
+    unsigned u0 = ua[(g + p) & 63];
+    long long l0 = la[g & 63];
+    float f0 = fa[g & 63], f1 = fa[(g * 3) & 63];
+    double d0 = da[(g + 1) & 63];
+    bool b0 = (i0 & 1) != 0;
+    unsigned char c0 = (unsigned char)i1;
+    short h0 = (short)u0;
+    int k0 = 0, k1 = 0, w0 = 0, w1 = 0, r0 = 0;"#;
+
+const TAIL: &str = r#"    oi[g * 4] = i0;
+    oi[g * 4 + 1] = i1;
+    oi[g * 4 + 2] = c0;
+    oi[g * 4 + 3] = h0 + k0 + k1 + w0 + w1;
+    ou[g] = u0;
+    ol[g * 2] = l0;
+    ol[g * 2 + 1] = b0;
+    of[g * 2] = f0;
+    of[g * 2 + 1] = f1;
+    od[g] = d0;
+}"#;
+
+/// A launch: block and grid shapes (at most 256 threads per block, as the shared arrays hold).
+fn shape() -> impl Strategy<Value = ([u32; 3], [u32; 3])> {
+    let block = prop_oneof![
+        (1..=256u32).prop_map(|x| [x, 1, 1]),
+        (1..=40u32, 1..=4u32, 1..=2u32).prop_map(|(x, y, z)| [x, y, z]),
+    ];
+    let grid = prop_oneof![
+        (1..=3u32).prop_map(|x| [x, 1, 1]),
+        (1..=2u32, 1..=2u32, 1..=2u32).prop_map(|(x, y, z)| [x, y, z]),
+    ];
+    (block, grid)
+}
+
+/// The input buffers `ia ua la fa da` (64 elements each) and the scalar `p`.
+type Inputs = (Vec<i32>, Vec<u32>, Vec<i64>, Vec<f32>, Vec<f64>, i32);
+
+/// Input values: mostly small, with the edges of each type mixed in.
+fn inputs() -> impl Strategy<Value = Inputs> {
+    let i =
+        prop_oneof![4 => -100..100i32, 1 => any::<i32>(), 1 => Just(i32::MIN), 1 => Just(i32::MAX)];
+    let u = prop_oneof![4 => 0..200u32, 1 => any::<u32>(), 1 => Just(u32::MAX)];
+    let l = prop_oneof![4 => -1000..1000i64, 1 => any::<i64>(), 1 => Just(i64::MIN)];
+    let f = prop_oneof![
+        4 => -100.0..100.0f32,
+        1 => any::<f32>(),
+        1 => Just(f32::NAN),
+        1 => Just(f32::INFINITY),
+        1 => Just(-0.0f32),
+        1 => Just(1e10f32),
+    ];
+    let d = prop_oneof![4 => -100.0..100.0f64, 1 => any::<f64>(), 1 => Just(f64::NAN), 1 => Just(1e300)];
+    (
+        proptest::collection::vec(i, 64),
+        proptest::collection::vec(u, 64),
+        proptest::collection::vec(l, 64),
+        proptest::collection::vec(f, 64),
+        proptest::collection::vec(d, 64),
+        -5..300i32,
+    )
+}
+
+/// Cases per run: `PROPTEST_CASES`, or enough for CI in a few seconds.
+fn cases() -> u32 {
+    std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(1000)
+}
+
+fn is_constant_division(f: &simt::pipeline::Failure) -> bool {
+    use miette::Diagnostic;
+    f.errors.iter().all(|e| {
+        e.code().map(|c| c.to_string()).as_deref() == Some("simt::check::division_by_zero")
+    })
+}
+
+fn check_random(
+    text: &str,
+    block: [u32; 3],
+    grid: [u32; 3],
+    ins: &Inputs,
+) -> Result<(), TestCaseError> {
+    let src = SourceFile::new("random.sk", text);
+    let program = match simt::pipeline::compile(&src) {
+        Ok((_, p)) => p,
+        // A divisor that folds to a constant zero is refused even where it cannot run.
+        Err(f) if is_constant_division(&f) => {
+            return Err(TestCaseError::reject("constant division by zero"))
+        }
+        Err(f) => {
+            return Err(TestCaseError::fail(format!(
+                "generated kernel does not compile:\n{}\n{text}",
+                simt::cli::render(&f)
+            )))
+        }
+    };
+    let kernel = &program.kernels[0];
+    let threads = (block.iter().product::<u32>() * grid.iter().product::<u32>()) as usize;
+    let (ia, ua, la, fa, da, p) = ins;
+    let mut args = Args {
+        scalars: vec![None; kernel.params.len()],
+        buffers: vec![None; kernel.params.len()],
+    };
+    let data = [
+        BufData::I32(ia.clone()),
+        BufData::U32(ua.clone()),
+        BufData::I64(la.clone()),
+        BufData::F32(fa.clone()),
+        BufData::F64(da.clone()),
+        BufData::I32(vec![0; threads * 4]),
+        BufData::U32(vec![0; threads]),
+        BufData::I64(vec![0; threads * 2]),
+        BufData::F32(vec![0.0; threads * 2]),
+        BufData::F64(vec![0.0; threads]),
+        BufData::I32(vec![0; threads]),
+        BufData::F32(vec![0.0; threads]),
+        BufData::F64(vec![0.0; threads]),
+        BufData::U8(vec![0; threads]),
+        BufData::I16(vec![0; threads]),
+        BufData::Bool(vec![false; threads]),
+        BufData::U64(vec![0; threads]),
+    ];
+    for (i, d) in data.into_iter().enumerate() {
+        args.buffers[i] = Some(simt::exec::Buffer {
+            name: kernel.params[i].name.clone(),
+            data: d,
+        });
+    }
+    args.scalars[17] = Some(simt::value::Value::I32(*p));
+    let cfg = LaunchConfig {
+        grid,
+        block,
+        dyn_smem: 0,
+        max_steps: 1 << 26,
+    };
+    let what = format!("block {block:?} grid {grid:?}\n{text}");
+    let result = std::panic::catch_unwind(|| agree(kernel, &cfg, &args, &what));
+    match result {
+        Ok((c, _)) => {
+            prop_assert_eq!(c.race_count, 0, "a generated kernel raced:\n{}", what);
+            Ok(())
+        }
+        Err(e) => Err(TestCaseError::fail(
+            e.downcast_ref::<String>()
+                .cloned()
+                .unwrap_or_else(|| "panic".into()),
+        )),
+    }
+}
+
+#[test]
+fn random_kernels_agree_with_the_reference() {
+    let config = Config {
+        cases: cases(),
+        failure_persistence: None,
+        ..Config::default()
+    };
+    let mut runner = TestRunner::new(config);
+    let strategy = (
+        prop_oneof![4 => kernel(false), 1 => kernel(true)],
+        shape(),
+        inputs(),
+    );
+    runner
+        .run(&strategy, |(text, (block, grid), ins)| {
+            check_random(&text, block, grid, &ins)
+        })
+        .unwrap();
+}
