@@ -576,7 +576,8 @@ fn report_failure(f: &Failure, json: bool, color: ColorChoice) {
     } else {
         GraphicalTheme::unicode_nocolor()
     };
-    eprint!("{}", render_with(f, theme));
+    // Not `eprint!`: it panics when stderr is closed.
+    let _ = std::io::stderr().write_all(render_with(f, theme).as_bytes());
     if json {
         let errors: Vec<serde_json::Value> = f.errors.iter().map(error_json).collect();
         let first = errors.first().cloned().unwrap_or_default();
