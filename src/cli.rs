@@ -367,8 +367,10 @@ fn overrides(
             Some(path) => ArgValue::File(PathBuf::from(path)),
             None => ArgValue::Expr(crate::syntax::parse_value(value).map_err(|e| Failure {
                 errors: vec![pipeline::Located {
-                        src: crate::source::SourceFile::new(format!("--arg {name}="), value)
-                            .named_source(),
+                        src: Some(
+                            crate::source::SourceFile::new(format!("--arg {name}="), value)
+                                .named_source(),
+                        ),
                         inner: e.into(),
                     }],
                 exit: EXIT_USAGE,
@@ -619,7 +621,7 @@ pub fn error_json(e: &pipeline::Located) -> serde_json::Value {
     json!({
         "code": e.code().map(|c| c.to_string()),
         "message": e.to_string(),
-        "file": e.source_code().map(|_| e.src.name().to_string()),
+        "file": e.src.as_ref().map(|s| s.name().to_string()),
         "line": line,
         "column": column,
         "label": label_text,

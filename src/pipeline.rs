@@ -53,8 +53,8 @@ pub enum SimtDiagnostic {
 /// A diagnostic with the source its spans point into.
 #[derive(Debug)]
 pub struct Located {
-    /// The text shown around the spans.
-    pub src: ShownSource,
+    /// The text shown around the spans; `None` for a diagnostic about the command line.
+    pub src: Option<ShownSource>,
     /// The diagnostic.
     pub inner: SimtDiagnostic,
 }
@@ -75,13 +75,11 @@ impl Diagnostic for Located {
         self.inner.help()
     }
     fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
-        self.inner.labels()
+        // Without a source, a span points at nothing.
+        self.src.as_ref().and(self.inner.labels())
     }
     fn source_code(&self) -> Option<&dyn SourceCode> {
-        match self.inner {
-            SimtDiagnostic::Usage { .. } => None,
-            _ => Some(&self.src),
-        }
+        self.src.as_ref().map(|s| s as &dyn SourceCode)
     }
 }
 
@@ -96,7 +94,7 @@ pub struct Failure {
 
 impl Failure {
     fn new(
-        src: &SourceFile,
+        src: Option<&SourceFile>,
         errors: impl IntoIterator<Item = SimtDiagnostic>,
         exit: u8,
     ) -> Failure {
@@ -104,7 +102,7 @@ impl Failure {
             errors: errors
                 .into_iter()
                 .map(|inner| Located {
-                    src: src.named_source(),
+                    src: src.map(SourceFile::named_source),
                     inner,
                 })
                 .collect(),
@@ -115,7 +113,7 @@ impl Failure {
     /// A usage error with no source.
     pub fn usage(message: impl Into<String>, help: Option<String>) -> Failure {
         Failure::new(
-            &SourceFile::new("", ""),
+            None,
             [SimtDiagnostic::Usage {
                 message: message.into(),
                 help,
@@ -151,9 +149,9 @@ pub fn read(path: &Path) -> Result<SourceFile, Failure> {
 /// Parses and checks a file.
 pub fn compile(src: &SourceFile) -> Result<(ast::Module, Program), Failure> {
     let module = syntax::parse(src)
-        .map_err(|es| Failure::new(src, es.into_iter().map(Into::into), EXIT_USAGE))?;
+        .map_err(|es| Failure::new(Some(src), es.into_iter().map(Into::into), EXIT_USAGE))?;
     let program = check::check(&module)
-        .map_err(|es| Failure::new(src, es.into_iter().map(Into::into), EXIT_USAGE))?;
+        .map_err(|es| Failure::new(Some(src), es.into_iter().map(Into::into), EXIT_USAGE))?;
     Ok((module, program))
 }
 
@@ -256,12 +254,14 @@ pub fn run(src: &SourceFile, opts: &RunOptions) -> Result<Report, Failure> {
             Origin::Arg(i) => {
                 let text = opts.arg_texts.get(i).cloned().unwrap_or_default();
                 Failure::new(
-                    &SourceFile::new(format!("--arg {text}"), text),
+                    Some(&SourceFile::new(format!("--arg {text}"), text)),
                     [e.into()],
                     EXIT_USAGE,
                 )
             }
-            Origin::File | Origin::Flag => Failure::new(src, [e.into()], EXIT_USAGE),
+            Origin::File => Failure::new(Some(src), [e.into()], EXIT_USAGE),
+            // A launch shape given by --grid/--block: nothing in the file to point at.
+            Origin::Flag => Failure::new(None, [e.into()], EXIT_USAGE),
         },
     )?;
     let ir = ir::lower(kernel);
@@ -309,7 +309,7 @@ pub fn run(src: &SourceFile, opts: &RunOptions) -> Result<Report, Failure> {
             kernel.span,
             "the buffers, and each worker's block registers and shared memory",
         )
-        .map_err(|e| Failure::new(src, [e.into()], EXIT_USAGE))?;
+        .map_err(|e| Failure::new(Some(src), [e.into()], EXIT_USAGE))?;
     let set_up = clock.elapsed();
     let outcome = if opts.progress {
         crate::progress::with_bar(cfg.blocks(), |done| {
@@ -318,7 +318,7 @@ pub fn run(src: &SourceFile, opts: &RunOptions) -> Result<Report, Failure> {
     } else {
         exec::launch(&ir, &cfg, &mut setup.args)
     }
-    .map_err(|e| Failure::new(src, [e.into()], EXIT_RUN))?;
+    .map_err(|e| Failure::new(Some(src), [e.into()], EXIT_RUN))?;
     let simulated = clock.elapsed();
     for (name, path) in &opts.saves {
         let Some(i) = kernel.params.iter().position(|p| &p.name == name) else {
@@ -337,7 +337,7 @@ pub fn run(src: &SourceFile, opts: &RunOptions) -> Result<Report, Failure> {
             .map_err(|e| Failure::usage(format!("cannot write `{}`: {e}", path.display()), None))?;
     }
     let expects = host::check_expects(&mut setup, kernel, src)
-        .map_err(|e| Failure::new(src, [e.into()], EXIT_USAGE))?;
+        .map_err(|e| Failure::new(Some(src), [e.into()], EXIT_USAGE))?;
     let threads = cfg.threads_per_block();
     let info = LaunchInfo {
         grid: cfg.grid,

@@ -270,8 +270,14 @@ impl KernelChecker<'_, '_> {
                 });
             }
             self.expanding.push(name.to_string());
-            let result = self.expr(body);
+            let mut result = self.expr(body);
             self.expanding.pop();
+            if let (Err(CheckError::TooComplex { span: at, .. }), true) =
+                (&mut result, self.expanding.is_empty())
+            {
+                // Point at the use in the kernel, not deep inside the defines.
+                *at = span;
+            }
             let mut e = result?;
             e.span = span;
             return Ok(e);
