@@ -145,9 +145,10 @@ fn shipped_kernels_agree_with_the_reference() {
 // A generated kernel is race-free and synchronises correctly by construction, so that one thread
 // at a time and all threads in lock-step must compute the same buffers:
 //
-// - barriers stand only at the top level of the body (or at the top level of a loop whose trip
-//   count is the same for every thread, with no `break`/`continue` of its own), so every thread
-//   that has not returned reaches each of them;
+// - barriers stand only at the top level of the body, at the top level of a loop whose trip
+//   count is the same for every thread (with no `break`/`continue` of its own), or on both sides
+//   of an `if` whose condition is the same for the whole block, so every thread that has not
+//   returned reaches each of them;
 // - between two barriers, threads either only touch their own slot of the shared arrays
 //   (`si[tid]`) or only read them (anywhere): no word is written by one thread and touched by
 //   another in one epoch;
@@ -653,8 +654,18 @@ fn kernel(raw_div: bool) -> BoxedStrategy<String> {
     let all = epoch(&e, true);
     // Epochs separated by barriers, some of them inside a loop every thread runs the same number
     // of times, with a barrier at its top and another before its read-all half.
+    // A condition every thread of a block agrees on, for a barrier on each side of an `if`.
+    let uniform = pick(&[
+        "p > 100",
+        "(p & 1) == 0",
+        "blockIdx.x == 0",
+        "gridDim.y > 1",
+    ]);
     let sync = prop_oneof![
         3 => Just("__syncthreads();".to_string()),
+        1 => uniform.prop_map(|c| format!(
+            "if ({c}) {{\n__syncthreads();\n}} else {{\ni1 = i1 + 1;\n__syncthreads();\n}}"
+        )),
         1 => (1..3u32, own.clone(), all.clone()).prop_map(|(r, a, b)| format!(
             "for (r0 = 0; r0 < {r}; r0++) {{\n__syncthreads();\n{a}\n__syncthreads();\n{b}\n}}\n__syncthreads();"
         )),
