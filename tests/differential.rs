@@ -264,10 +264,14 @@ impl Exprs {
             T::F => {
                 let mut v = vec![pick(&[
                     "f0", "f1", "1.5f", "0.0f", "-0.0f", "0.1f", "-2.25f", "3.0e38f", "1.0e-38f",
-                    "sf[tid]",
+                    "sf[tid]", "dyn[tid]",
                 ])];
                 if read_all {
-                    v.push(pick(&["sf[(tid + 3) & 255]", "sf[(i1 & 255)]"]));
+                    v.push(pick(&[
+                        "sf[(tid + 3) & 255]",
+                        "sf[(i1 & 255)]",
+                        "dyn[(g * 7) & 255]",
+                    ]));
                 }
                 proptest::strategy::Union::new(v).boxed()
             }
@@ -562,6 +566,7 @@ fn stmt(e: &Exprs, cx: Ctx) -> BoxedStrategy<String> {
         for (target, t) in [
             ("si[tid]", T::I),
             ("sf[tid]", T::F),
+            ("dyn[tid]", T::F),
             ("sd[tid >> 4][tid & 15]", T::D),
         ] {
             alts.push((
@@ -684,6 +689,7 @@ const HEAD: &str = r#"__global__ void k(const int* ia, const unsigned* ua, const
     __shared__ int si[256];
     __shared__ float sf[256];
     __shared__ double sd[16][16];
+    extern __shared__ float dyn[];
     int tid = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
     int g = (blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z))
             * (blockDim.x * blockDim.y * blockDim.z) + tid;
@@ -821,7 +827,8 @@ fn check_random(
     let cfg = LaunchConfig {
         grid,
         block,
-        dyn_smem: 0,
+        // 256 floats of `extern __shared__` memory.
+        dyn_smem: 1024,
         max_steps: 1 << 26,
     };
     let what = format!("block {block:?} grid {grid:?}\n{text}");
