@@ -21,9 +21,16 @@ fn kernel(body: &str) -> String {
 
 #[test]
 fn ten_thousand_nested_parentheses() {
+    // Parentheses alone add no level to the tree: `((…(t)…))` is `t`, and it compiles.
+    let parens = |n: usize| kernel(&format!("a[0] = {}t{};", "(".repeat(n), ")".repeat(n)));
+    assert!(pipeline::compile(&SourceFile::new("deep.sk", parens(10_000))).is_ok());
+    // A million of them exhaust the parser's own stack: a diagnostic, not an overflow.
+    let f = compile_err(parens(1_000_000));
+    assert_eq!(codes(&f), ["simt::parse::too_deep"]);
+    // 10 000 nested negations `-(-(…))` are 10 000 levels.
     let f = compile_err(kernel(&format!(
         "a[0] = {}t{};",
-        "(".repeat(10_000),
+        "-(".repeat(10_000),
         ")".repeat(10_000)
     )));
     assert_eq!(codes(&f), ["simt::parse::too_deep"]);
@@ -99,4 +106,40 @@ fn errors_on_very_long_lines_render() {
     assert!(shown.contains("deep.sk:1:70036"), "{shown}");
     assert!(shown.contains("not declared here"), "{shown}");
     assert!(shown.lines().all(|l| l.chars().count() < 400), "{shown}");
+}
+
+#[test]
+fn exploding_and_deeply_chained_device_functions() {
+    // f24 would inline 2^25 - 1 bodies; one diagnostic, then the checker stops expanding.
+    let mut text: String = "__device__ int f0(int x) { return x + 1; }\n".into();
+    for i in 1..=24 {
+        text += &format!(
+            "__device__ int f{i}(int x) {{ return f{}(x) + f{}(x); }}\n",
+            i - 1,
+            i - 1
+        );
+    }
+    text += "__global__ void k(int* a) { a[0] = f24(1); }\n";
+    assert_eq!(codes(&compile_err(text)), ["simt::check::too_complex"]);
+    // 1500 functions, each calling the one before: nested past 1000 levels once inlined.
+    let mut text: String = "__device__ int g0(int x) { return x + 1; }\n".into();
+    for i in 1..1500 {
+        text += &format!(
+            "__device__ int g{i}(int x) {{ return g{}(x) + 1; }}\n",
+            i - 1
+        );
+    }
+    text += "__global__ void k(int* a) { a[0] = g1499(1); }\n";
+    assert_eq!(codes(&compile_err(text)), ["simt::check::too_complex"]);
+}
+
+#[test]
+fn long_flat_files_parse() {
+    // 4000 statements (146 KB) used to exceed the parser's step budget and be reported as
+    // nested too deeply; they are flat, and parse.
+    let body: String = (0..4000)
+        .map(|i| format!("    a[{i}] = a[{i}] * 2.0f + 1.0f;\n"))
+        .collect();
+    let text = format!("__global__ void k(float* a) {{\n{body}}}\n");
+    assert!(pipeline::compile(&SourceFile::new("long.sk", text)).is_ok());
 }

@@ -9,8 +9,8 @@ use crate::value::{fold_arith, fold_cmp, ArithOp, CmpOp, Math1, Math2, Scalar, V
 
 type Result<T> = std::result::Result<T, CheckError>;
 
-/// Most `#define` names expanded in one kernel: each use expands its body anew, so a chain of
-/// defines that each use the previous one twice grows exponentially.
+/// Most `#define` names and `__device__` calls expanded in one kernel: each use expands its body
+/// anew, so a chain of them that each use the previous one twice grows exponentially.
 const MAX_EXPANSIONS: u32 = 100_000;
 
 /// Functions of CUDA that the simulator does not run yet, with advice.
@@ -99,13 +99,37 @@ fn known_functions() -> Vec<String> {
 }
 
 impl KernelChecker<'_, '_> {
-    /// Types an expression.
-    pub(crate) fn expr(&mut self, e: &ast::Expr) -> Result<Expr> {
-        // The parser bounds the depth of the text; `#define`s can nest deeper than that.
-        if self.depth >= crate::syntax::MAX_DEPTH {
+    /// Counts one more `#define` or `__device__` body to expand: `true` to go ahead. Crossing
+    /// [`MAX_EXPANSIONS`] is an error; once the checker has given up on the kernel, `false`: the
+    /// caller puts a placeholder in place of the body (the kernel is refused already).
+    pub(crate) fn expanded(&mut self, span: Span) -> Result<bool> {
+        if self.globals.gave_up.get() {
+            return Ok(false);
+        }
+        self.expansions += 1;
+        if self.expansions > MAX_EXPANSIONS {
+            self.globals.gave_up.set(true);
             return Err(CheckError::TooComplex {
                 what: format!(
-                    "expanding `#define`s nests this expression more than {} levels deep",
+                    "more than {MAX_EXPANSIONS} `#define` names and `__device__` calls expanded"
+                ),
+                span,
+            });
+        }
+        Ok(true)
+    }
+
+    /// Types an expression.
+    pub(crate) fn expr(&mut self, e: &ast::Expr) -> Result<Expr> {
+        // The parser bounds the depth of the text; `#define`s and calls can nest deeper than that.
+        if self.depth >= crate::syntax::MAX_DEPTH {
+            if self.globals.gave_up.get() {
+                return Ok(constant(Value::I32(0), e.span));
+            }
+            self.globals.gave_up.set(true);
+            return Err(CheckError::TooComplex {
+                what: format!(
+                    "expanding `#define`s and `__device__` calls nests this expression more than {} levels deep",
                     crate::syntax::MAX_DEPTH
                 ),
                 span: e.span,
@@ -262,19 +286,16 @@ impl KernelChecker<'_, '_> {
                     help: None,
                 });
             }
-            self.expansions += 1;
-            if self.expansions > MAX_EXPANSIONS {
-                return Err(CheckError::TooComplex {
-                    what: format!("more than {MAX_EXPANSIONS} `#define` names expanded"),
-                    span,
-                });
+            if !self.expanded(span)? {
+                return Ok(constant(Value::I32(0), span));
             }
             self.expanding.push(name.to_string());
             let mut result = self.expr(body);
             self.expanding.pop();
-            if let (Err(CheckError::TooComplex { span: at, .. }), true) =
-                (&mut result, self.expanding.is_empty())
-            {
+            if let (Err(CheckError::TooComplex { span: at, .. }), true) = (
+                &mut result,
+                self.expanding.is_empty() && self.inlining.is_empty(),
+            ) {
                 // Point at the use in the kernel, not deep inside the defines.
                 *at = span;
             }

@@ -400,6 +400,12 @@ impl KernelChecker<'_, '_> {
         span: Span,
     ) -> Result<Expr> {
         let name = &f.name.name;
+        if !self.expanded(span)? {
+            return Ok(constant(
+                Value::I32(0).cast(ret.unwrap_or(Scalar::I32)),
+                span,
+            ));
+        }
         // The body sees only its parameters and file-scope names.
         let saved_scopes = std::mem::replace(&mut self.scopes, vec![HashMap::new()]);
         let saved_loops = std::mem::replace(&mut self.loop_depth, 0);

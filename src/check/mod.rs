@@ -77,6 +77,9 @@ pub(crate) struct Globals<'m> {
     functions: HashMap<&'m str, &'m ast::Function>,
     /// Functions some kernel called (so they were checked there).
     inlined: std::cell::RefCell<std::collections::HashSet<String>>,
+    /// Some kernel or function was too complex to check (reported once for the file): later
+    /// expansions are placeholders.
+    gave_up: std::cell::Cell<bool>,
 }
 
 impl<'m> Globals<'m> {
@@ -86,6 +89,7 @@ impl<'m> Globals<'m> {
             consts: HashMap::new(),
             functions: HashMap::new(),
             inlined: Default::default(),
+            gave_up: Default::default(),
         };
         for f in &module.device_fns {
             if let Some(first) = g.functions.insert(&f.name.name, f) {
@@ -173,7 +177,7 @@ pub(crate) struct KernelChecker<'g, 'e> {
     inlining: Vec<String>,
     /// Inside an inlined function: its result variable and type (`None` for `void`).
     returns: Option<Option<(VarId, Scalar)>>,
-    /// `#define` names expanded so far (each expansion is checked anew, like a macro).
+    /// `#define` names and `__device__` calls expanded so far (each is checked anew, like a macro).
     expansions: u32,
     /// Expressions being typed, one inside the other.
     depth: usize,

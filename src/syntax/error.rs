@@ -70,4 +70,15 @@ pub enum ParseError {
         #[label("here")]
         span: Span,
     },
+    /// A file of millions of statements: more than 100 million parser steps to read
+    #[error("too large to read: the parser gave up after 100000000 steps")]
+    #[diagnostic(
+        code(simt::parse::too_large),
+        help("split the file: keep each kernel in a file of its own, and long unrolled code in loops")
+    )]
+    TooLarge {
+        /// Where the parser gave up.
+        #[label("here")]
+        span: Span,
+    },
 }

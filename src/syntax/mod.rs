@@ -15,8 +15,9 @@ use grammar::{Rule, SkParser};
 use crate::source::{SourceFile, Span};
 use build::Builder;
 
-/// Deep nesting becomes a diagnostic instead of a stack overflow.
-const CALL_LIMIT: usize = 2_000_000;
+/// Bounds the time spent reading a file (pest's steps grow with its length: some 30 per byte,
+/// so about 3 MB of source); the nesting is bounded by pest's stack guard and [`MAX_DEPTH`].
+const CALL_LIMIT: usize = 100_000_000;
 
 /// Stack for parsing deep or long input: pest recurses once per nesting level and stops with an
 /// error (never an overflow) when its stack runs low, so such input gets a large stack of its own,
@@ -121,9 +122,12 @@ fn convert(err: pest::error::Error<Rule>, text: &str, offset: u32) -> ParseError
             }
         }
         ErrorVariant::CustomError { message } => {
-            // pest's budgets: too many rule calls, or too little stack left for the nesting.
-            if message.contains("call limit") || message.contains("stack limit") {
+            // pest's budgets: too little stack left for the nesting, or too many rule calls.
+            if message.contains("stack limit") {
                 return ParseError::TooDeep { span };
+            }
+            if message.contains("call limit") {
+                return ParseError::TooLarge { span };
             }
             message.clone()
         }
