@@ -1,12 +1,14 @@
 //! Any text: run every kernel of the file with its launch section, under small limits, and render
-//! the report or the diagnostics. Must never panic, hang or allocate past the limits.
+//! the report (table, JSON, per-line view, hints, lane maps) or the diagnostics. Must never panic,
+//! hang or allocate past the limits.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 use simt::gpu::GpuConfig;
 use simt::host::Overrides;
 use simt::pipeline::{self, RunOptions};
-use simt::report::{json, table};
+use simt::report::style::Paint;
+use simt::report::{hints, json, lanemap, lines, table};
 use simt::source::SourceFile;
 
 fuzz_target!(|data: &[u8]| {
@@ -30,11 +32,19 @@ fuzz_target!(|data: &[u8]| {
             regs: 32,
             gpu: GpuConfig::h100_sxm(),
             saves: Vec::new(),
+            threads: 1,
+            progress: false,
         };
         match pipeline::run(&src, &opts) {
             Ok(report) => {
                 let _ = table::render(&report);
                 let _ = json::to_json(&report);
+                let _ = hints::hints(&report);
+                let _ = lines::render(&report, Paint::default());
+                // The lane map of every line with memory accesses (first lines only: it is slow).
+                for line in 1..=40 {
+                    let _ = lanemap::render(&report, line, Paint::default());
+                }
             }
             Err(failure) => {
                 let _ = simt::cli::render(&failure);
