@@ -742,7 +742,7 @@ const TAIL: &str = r#"    oi[g * 4] = i0;
 fn shape() -> impl Strategy<Value = ([u32; 3], [u32; 3])> {
     let block = prop_oneof![
         (1..=256u32).prop_map(|x| [x, 1, 1]),
-        (1..=40u32, 1..=4u32, 1..=2u32).prop_map(|(x, y, z)| [x, y, z]),
+        (1..=32u32, 1..=4u32, 1..=2u32).prop_map(|(x, y, z)| [x, y, z]),
     ];
     let grid = prop_oneof![
         (1..=3u32).prop_map(|x| [x, 1, 1]),

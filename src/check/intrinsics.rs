@@ -400,12 +400,15 @@ impl KernelChecker<'_, '_> {
         span: Span,
     ) -> Result<Expr> {
         let name = &f.name.name;
-        if !self.expanded(span)? {
+        // A body with errors is reported once, not once per call; a kernel past the expansion
+        // budget is refused already. Either way a placeholder stands for the call.
+        if self.globals.broken.borrow().contains(name) || !self.expanded(span)? {
             return Ok(constant(
                 Value::I32(0).cast(ret.unwrap_or(Scalar::I32)),
                 span,
             ));
         }
+        let errors_before = self.errors.len();
         // The body sees only its parameters and file-scope names.
         let saved_scopes = std::mem::replace(&mut self.scopes, vec![HashMap::new()]);
         let saved_loops = std::mem::replace(&mut self.loop_depth, 0);
@@ -417,6 +420,9 @@ impl KernelChecker<'_, '_> {
         self.returns = saved_ret;
         self.loop_depth = saved_loops;
         self.scopes = saved_scopes;
+        if body.is_err() || self.errors.len() > errors_before {
+            self.globals.broken.borrow_mut().insert(name.clone());
+        }
         let body = body?;
         Ok(Expr {
             kind: ExprKind::Inline {

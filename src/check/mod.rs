@@ -80,6 +80,8 @@ pub(crate) struct Globals<'m> {
     /// Some kernel or function was too complex to check (reported once for the file): later
     /// expansions are placeholders.
     gave_up: std::cell::Cell<bool>,
+    /// Functions whose body had errors where first inlined: later calls are placeholders.
+    broken: std::cell::RefCell<std::collections::HashSet<String>>,
 }
 
 impl<'m> Globals<'m> {
@@ -90,6 +92,7 @@ impl<'m> Globals<'m> {
             functions: HashMap::new(),
             inlined: Default::default(),
             gave_up: Default::default(),
+            broken: Default::default(),
         };
         for f in &module.device_fns {
             if let Some(first) = g.functions.insert(&f.name.name, f) {
