@@ -1,23 +1,10 @@
 //! Insight views on the shipped kernels: per-line counters that add up, hints (each rule fired and
 //! not fired), barrier analysis, lane maps and performance gates. Expected values derived by hand.
 
-use std::process::Command;
+mod common;
+use common::simt;
 
 use serde_json::Value;
-
-fn simt(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_simt"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("simt runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
 
 fn json(args: &[&str]) -> Value {
     let mut a = args.to_vec();

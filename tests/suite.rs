@@ -1,19 +1,13 @@
 //! `simt test`: every shipped kernel passes; failures, expected errors and bad paths are reported.
 
-use std::path::PathBuf;
-use std::process::Command;
+mod common;
 
+use std::path::PathBuf;
+
+/// Exit code and stdout of `simt ARGS`.
 fn simt(args: &[&str]) -> (i32, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_simt"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("simt runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-    )
+    let (code, out, _) = common::simt(args);
+    (code, out)
 }
 
 /// A fresh folder of `.sk` files for one test.

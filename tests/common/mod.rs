@@ -102,3 +102,18 @@ pub fn position(f: &Failure) -> (usize, usize) {
     let c = src.read_span(label.inner(), 0, 0).expect("span readable");
     (c.line() + 1, c.column() + 1)
 }
+
+/// Runs the `simt` binary in the repository root (no colour): exit code, stdout, stderr.
+pub fn simt(args: &[&str]) -> (i32, String, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_simt"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("simt runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
