@@ -9,9 +9,9 @@ use crate::value::{fold_arith, fold_cmp, ArithOp, CmpOp, Math1, Math2, Scalar, V
 
 type Result<T> = std::result::Result<T, CheckError>;
 
-/// Most `#define` names and `__device__` calls expanded in one kernel: each use expands its body
+/// Most `#define` names and `__device__` calls expanded in one file: each use expands its body
 /// anew, so a chain of them that each use the previous one twice grows exponentially.
-const MAX_EXPANSIONS: u32 = 100_000;
+const MAX_EXPANSIONS: u32 = 50_000;
 
 /// Functions of CUDA that the simulator does not run yet, with advice.
 const UNSUPPORTED_CALLS: &[(&str, &str)] = &[
@@ -106,8 +106,9 @@ impl KernelChecker<'_, '_> {
         if self.globals.gave_up.get() {
             return Ok(false);
         }
-        self.expansions += 1;
-        if self.expansions > MAX_EXPANSIONS {
+        let expansions = self.globals.expansions.get() + 1;
+        self.globals.expansions.set(expansions);
+        if expansions > MAX_EXPANSIONS {
             self.globals.gave_up.set(true);
             return Err(CheckError::TooComplex {
                 what: format!(

@@ -77,6 +77,9 @@ pub(crate) struct Globals<'m> {
     functions: HashMap<&'m str, &'m ast::Function>,
     /// Functions some kernel called (so they were checked there).
     inlined: std::cell::RefCell<std::collections::HashSet<String>>,
+    /// `#define` names and `__device__` calls expanded so far in the file (each is checked anew,
+    /// like a macro).
+    expansions: std::cell::Cell<u32>,
     /// Some kernel or function was too complex to check (reported once for the file): later
     /// expansions are placeholders.
     gave_up: std::cell::Cell<bool>,
@@ -91,6 +94,7 @@ impl<'m> Globals<'m> {
             consts: HashMap::new(),
             functions: HashMap::new(),
             inlined: Default::default(),
+            expansions: Default::default(),
             gave_up: Default::default(),
             broken: Default::default(),
         };
@@ -180,8 +184,6 @@ pub(crate) struct KernelChecker<'g, 'e> {
     inlining: Vec<String>,
     /// Inside an inlined function: its result variable and type (`None` for `void`).
     returns: Option<Option<(VarId, Scalar)>>,
-    /// `#define` names and `__device__` calls expanded so far (each is checked anew, like a macro).
-    expansions: u32,
     /// Expressions being typed, one inside the other.
     depth: usize,
 }
@@ -200,7 +202,6 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
             expanding: Vec::new(),
             inlining: Vec::new(),
             returns: None,
-            expansions: 0,
             depth: 0,
         }
     }
