@@ -605,7 +605,7 @@ impl Env {
             }
         }
         let v = self.value(e)?;
-        let (data, _) = elements(&v, e.span)?;
+        let data = elements(&v, e.span)?;
         Ok(match data.iter().position(|&x| x == 0.0) {
             None => Ok(()),
             Some(i) => Err(format!("element {i} is zero")),
@@ -638,17 +638,19 @@ fn compare(
     r: &HostValue,
     span: Span,
 ) -> Result<std::result::Result<(), String>> {
-    let (a, la) = elements(l, span)?;
-    let (b, lb) = elements(r, span)?;
+    let a = elements(l, span)?;
+    let b = elements(r, span)?;
     let float = l.is_float() || r.is_float();
-    if la.len() > 1 && lb.len() > 1 && a.len() != b.len() {
+    // Elementwise, a single element standing for all: otherwise the counts must agree (a 1-D
+    // array of 512 against one of 1024 used to index past the shorter one).
+    if a.len() != b.len() && a.len() != 1 && b.len() != 1 {
         return Ok(Err(format!(
             "the sides have {} and {} elements",
             a.len(),
             b.len()
         )));
     }
-    let n = a.len().max(b.len());
+    let n = if a.len() == 1 { b.len() } else { a.len() };
     let mut bad_count = 0usize;
     let mut first = None;
     for i in 0..n {
@@ -677,10 +679,10 @@ fn compare(
     })
 }
 
-fn elements(v: &HostValue, span: Span) -> Result<(Cow<'_, [f64]>, Vec<usize>)> {
+fn elements(v: &HostValue, span: Span) -> Result<Cow<'_, [f64]>> {
     match v {
-        HostValue::Num { v, .. } => Ok((Cow::Owned(vec![*v]), vec![1])),
-        HostValue::Array { data, shape, .. } => Ok((Cow::Borrowed(data), shape.clone())),
+        HostValue::Num { v, .. } => Ok(Cow::Owned(vec![*v])),
+        HostValue::Array { data, .. } => Ok(Cow::Borrowed(data)),
         other => Err(bad(
             format!("cannot compare {}", other.kind()),
             span,
