@@ -197,6 +197,8 @@ pub(crate) struct BlockRunner<'a> {
     returned: Vec<bool>,
     shared: Vec<SharedArr>,
     idx: Vec<i64>,
+    /// Per warp: the lowest and highest index of its active lanes (`(MAX, MIN)` when none).
+    spans: Vec<(i64, i64)>,
     /// Component indices of a vector access.
     comp: Vec<i64>,
     scratch: Vec<i64>,
@@ -269,6 +271,7 @@ impl<'a> BlockRunner<'a> {
             returned: vec![false; lanes],
             shared,
             idx: vec![0; lanes],
+            spans: vec![(0, 0); lanes.div_ceil(32)],
             comp: vec![0; lanes],
             scratch: Vec::with_capacity(64),
             epoch: 0,
@@ -716,9 +719,19 @@ impl<'a> BlockRunner<'a> {
         let run = memory::contiguous(&self.idx, self.full)
             .then(|| self.idx[0])
             .filter(|&first| first >= 0 && first + self.idx.len() as i64 <= len);
+        match run {
+            // Lane `l` of warp `w` is on `first + 32w + l`.
+            Some(first) => {
+                for (w, s) in self.spans.iter_mut().enumerate() {
+                    let lo = first + 32 * w as i64;
+                    *s = (lo, (lo + 31).min(first + self.idx.len() as i64 - 1));
+                }
+            }
+            None => memory::warp_spans(&self.idx, &self.mask, self.full, &mut self.spans),
+        }
         if run.is_none() {
             if let Some(lane) =
-                memory::out_of_bounds(&self.idx, &self.mask, len as usize, self.full)
+                memory::out_of_bounds(&self.idx, &self.mask, len as usize, &self.spans)
             {
                 return Err(self.oob(pc, space, lane, width, globals));
             }
@@ -778,8 +791,14 @@ impl<'a> BlockRunner<'a> {
                     };
                     // Only until the barrier is known to protect something: keeps the common case one branch.
                     let barrier = self.last_barrier.filter(|&b| !self.barrier_protects[b]);
-                    let (found, crossed) =
-                        track(arr, &self.mask, ix, is_store, barrier.is_some(), &ctx);
+                    let (found, crossed) = track(
+                        arr,
+                        (&self.mask, ix, &self.spans),
+                        (width, k),
+                        is_store,
+                        barrier.is_some(),
+                        &ctx,
+                    );
                     if let (Some(b), true) = (barrier, crossed) {
                         self.barrier_protects[b] = true;
                     }
@@ -830,11 +849,19 @@ impl<'a> BlockRunner<'a> {
         }
         let c = &mut self.counters[pc];
         let full = self.full;
-        for (ix, m) in self.idx.chunks(32).zip(self.mask.chunks(32)) {
-            if !full && !m.iter().any(|&x| x) {
+        for ((ix, m), &(lo, hi)) in self
+            .idx
+            .chunks(32)
+            .zip(self.mask.chunks(32))
+            .zip(&self.spans)
+        {
+            if lo > hi {
                 continue;
             }
             match space {
+                // Elements of at most a word within 32 of each other are words within 32 of each
+                // other: distinct banks or one word, one wavefront.
+                Space::Shared(_) if size <= 4 && hi - lo < 32 => access.count_shared(c, 1, 1),
                 Space::Global(_) => {
                     let sectors = memory::warp_sectors(ix, m, size, full, &mut self.scratch);
                     let active = if full {
@@ -938,8 +965,9 @@ impl<'a> BlockRunner<'a> {
             return Ok(());
         }
         self.indices(idx, idx_ty);
+        memory::warp_spans(&self.idx, &self.mask, self.full, &mut self.spans);
         let len = self.mem_len(space, globals);
-        if let Some(lane) = memory::out_of_bounds(&self.idx, &self.mask, len, self.full) {
+        if let Some(lane) = memory::out_of_bounds(&self.idx, &self.mask, len, &self.spans) {
             return Err(self.oob(pc, space, lane, 1, globals));
         }
         self.account(pc, space, elem.size(), Access::Atomic);
@@ -1164,36 +1192,49 @@ struct RaceContext {
 /// i.e. whether the barrier that began this epoch protected it.
 fn track(
     arr: &mut SharedArr,
-    mask: &[bool],
-    ix: &[i64],
+    (mask, ix, spans): (&[bool], &[i64], &[(i64, i64)]),
+    (width, k): (u32, usize),
     is_store: bool,
     watch_barrier: bool,
     cx: &RaceContext,
 ) -> (Option<Race>, bool) {
     let mut first = None;
     let mut crossed = false;
-    // A lane of the same warp on the same element as the previous lane (a broadcast) adds nothing.
-    let mut last = (-1i64, u32::MAX);
-    for (lane, (&m, &i)) in mask.iter().zip(ix).enumerate() {
-        if !m {
+    let width = i64::from(width);
+    for (w, ((ms, is), &(lo, hi))) in mask.chunks(32).zip(ix.chunks(32)).zip(spans).enumerate() {
+        if lo > hi {
             continue;
         }
-        let warp = (lane / 32) as u32;
-        if (i, warp) == last {
-            continue;
-        }
-        last = (i, warp);
-        if watch_barrier && !crossed {
-            crossed = arr.history.crosses(i as usize, warp, cx.epoch, is_store);
-        }
-        let h = if is_store {
-            arr.history.write(i as usize, warp, cx.epoch, cx.pc)
-        } else {
-            arr.history.read(i as usize, warp, cx.epoch, cx.pc)
-        };
-        if first.is_none() {
-            if let Some(h) = h {
-                first = Some((h, i, warp));
+        let warp = w as u32;
+        // The span of this component's indices.
+        let (lo, hi) = (lo * width + k as i64, hi * width + k as i64);
+        // A second lane of one warp on one element changes nothing in the history and finds the
+        // same hazard as the first: within a window of 64 elements, a bit set skips it.
+        let window = hi - lo < 64;
+        let mut seen = 0u64;
+        for (&m, &i) in ms.iter().zip(is) {
+            if !m {
+                continue;
+            }
+            if window {
+                let bit = 1u64 << (i - lo);
+                if seen & bit != 0 {
+                    continue;
+                }
+                seen |= bit;
+            }
+            if watch_barrier && !crossed {
+                crossed = arr.history.crosses(i as usize, warp, cx.epoch, is_store);
+            }
+            let h = if is_store {
+                arr.history.write(i as usize, warp, cx.epoch, cx.pc)
+            } else {
+                arr.history.read(i as usize, warp, cx.epoch, cx.pc)
+            };
+            if first.is_none() {
+                if let Some(h) = h {
+                    first = Some((h, i, warp));
+                }
             }
         }
     }

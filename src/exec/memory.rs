@@ -160,17 +160,40 @@ elem!(u64, u64, |x| x, |y| y);
 elem!(f32, f32, |x| x, |y| y);
 elem!(f64, f64, |x| x, |y| y);
 
-/// The first active lane whose index is outside `0..len`. `full`: every lane is active.
-pub(crate) fn out_of_bounds(idx: &[i64], mask: &[bool], len: usize, full: bool) -> Option<usize> {
+/// Per warp of `idx`: the lowest and highest index of its active lanes, `(i64::MAX, i64::MIN)`
+/// for a warp with none. `full`: every lane is active (a branch-free pass).
+pub(crate) fn warp_spans(idx: &[i64], mask: &[bool], full: bool, out: &mut [(i64, i64)]) {
+    for ((o, ix), ms) in out.iter_mut().zip(idx.chunks(32)).zip(mask.chunks(32)) {
+        *o = if full {
+            ix.iter()
+                .fold((i64::MAX, i64::MIN), |(lo, hi), &i| (lo.min(i), hi.max(i)))
+        } else {
+            ix.iter()
+                .zip(ms)
+                .fold((i64::MAX, i64::MIN), |(lo, hi), (&i, &m)| {
+                    if m {
+                        (lo.min(i), hi.max(i))
+                    } else {
+                        (lo, hi)
+                    }
+                })
+        };
+    }
+}
+
+/// The first active lane whose index is outside `0..len`, given each warp's span (`warp_spans`).
+pub(crate) fn out_of_bounds(
+    idx: &[i64],
+    mask: &[bool],
+    len: usize,
+    spans: &[(i64, i64)],
+) -> Option<usize> {
     let len = len as i64;
-    if full {
-        // A branch-free min/max pass; the lane is looked for only when something is out.
-        let (lo, hi) = idx
-            .iter()
-            .fold((i64::MAX, i64::MIN), |(lo, hi), &i| (lo.min(i), hi.max(i)));
-        if lo >= 0 && hi < len {
-            return None;
-        }
+    if spans
+        .iter()
+        .all(|&(lo, hi)| lo > hi || (lo >= 0 && hi < len))
+    {
+        return None;
     }
     idx.iter()
         .zip(mask)
@@ -338,30 +361,40 @@ pub(crate) fn warp_wavefronts(
         _ => 32,
     };
     let words_per_lane = (i64::from(size) / 4).max(1);
+    let size = i64::from(size);
     let mut wavefronts = 0;
     let mut ideal = 0;
     for (ix, ms) in idx.chunks(phase).zip(mask.chunks(phase)) {
-        scratch.clear();
-        for (&i, &m) in ix.iter().zip(ms) {
-            if m {
-                let word = (i * i64::from(size)) >> 2;
-                for k in 0..words_per_lane {
-                    scratch.push(word + k);
+        // The first word of each active lane: the span of the phase's words, without storing them.
+        let (lo, hi) = ix
+            .iter()
+            .zip(ms)
+            .fold((i64::MAX, i64::MIN), |(lo, hi), (&i, &m)| {
+                let word = (i * size) >> 2;
+                if m {
+                    (lo.min(word), hi.max(word))
+                } else {
+                    (lo, hi)
                 }
-            }
-        }
-        if scratch.is_empty() {
+            });
+        if lo > hi {
             continue;
         }
         ideal += 1;
         // Words within a window of 32 sit in distinct banks (or are one word, a broadcast):
         // one wavefront, no sorting.
-        let (lo, hi) = scratch
-            .iter()
-            .fold((i64::MAX, i64::MIN), |(lo, hi), &w| (lo.min(w), hi.max(w)));
-        if hi - lo < 32 {
+        if hi + words_per_lane - 1 - lo < 32 {
             wavefronts += 1;
             continue;
+        }
+        scratch.clear();
+        for (&i, &m) in ix.iter().zip(ms) {
+            if m {
+                let word = (i * size) >> 2;
+                for k in 0..words_per_lane {
+                    scratch.push(word + k);
+                }
+            }
         }
         scratch.sort_unstable();
         scratch.dedup();
@@ -441,11 +474,37 @@ mod tests {
                 has_duplicate(p, &m, true, &mut s),
                 has_duplicate(p, &m, false, &mut s)
             );
-            assert_eq!(
-                out_of_bounds(p, &m, 32, true),
-                out_of_bounds(p, &m, 32, false)
-            );
+            let mut spans = [(0, 0)];
+            warp_spans(p, &m, true, &mut spans);
+            let full = out_of_bounds(p, &m, 32, &spans);
+            warp_spans(p, &m, false, &mut spans);
+            assert_eq!(full, out_of_bounds(p, &m, 32, &spans));
+            assert_eq!(full, p.iter().position(|&i| !(0..32).contains(&i)));
         }
+    }
+
+    #[test]
+    fn spans_cover_active_lanes_per_warp() {
+        // 40 lanes = a full warp and 8 lanes of a second; lane l on 100 - l, lanes 3 and 35 inactive.
+        let idx: Vec<i64> = (0..40).map(|l| 100 - l).collect();
+        let mut mask = vec![true; 40];
+        mask[0] = false;
+        mask[35] = false;
+        let mut spans = [(0, 0); 2];
+        warp_spans(&idx, &mask, false, &mut spans);
+        // Warp 0: lanes 1..31 → 69..=99; warp 1: lanes 32..39 but 35 → 61..=68.
+        assert_eq!(spans, [(69, 99), (61, 68)]);
+        // No active lane: an empty span.
+        warp_spans(&idx, &[false; 40], false, &mut spans);
+        assert!(spans.iter().all(|&(lo, hi)| lo > hi));
+        assert_eq!(out_of_bounds(&idx, &[false; 40], 0, &spans), None);
+        // Every lane: 61..=100; 100 is out of an array of 100 elements (lane 0).
+        warp_spans(&idx, &[true; 40], true, &mut spans);
+        assert_eq!(spans, [(69, 100), (61, 68)]);
+        assert_eq!(out_of_bounds(&idx, &[true; 40], 100, &spans), Some(0));
+        // With lane 0 inactive nothing is out.
+        warp_spans(&idx, &mask, false, &mut spans);
+        assert_eq!(out_of_bounds(&idx, &mask, 100, &spans), None);
     }
 
     #[test]

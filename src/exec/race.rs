@@ -44,61 +44,61 @@ pub struct Race {
     pub other_inst: u32,
 }
 
-/// Bytes of history kept per shared-array element (the fields of [`History`]).
-pub(crate) const HISTORY_BYTES: u64 = 8 + 4 + 4 + 8 + 4 + 1 + 4;
+/// Bytes of history kept per shared-array element.
+pub(crate) const HISTORY_BYTES: u64 = std::mem::size_of::<Entry>() as u64;
+
+/// What one shared-array element saw: its last write, and its reads, in the epoch they happened.
+/// One record per element, so that checking and recording an access touches one cache line.
+#[derive(Clone, Copy, Debug, Default)]
+struct Entry {
+    write_epoch: u64,
+    read_epoch: u64,
+    writer: u32,
+    write_inst: u32,
+    reader: u32,
+    read_inst: u32,
+    many_readers: bool,
+}
 
 /// Per-element history of one shared array in the current block.
 #[derive(Debug, Default)]
-pub(crate) struct History {
-    write_epoch: Vec<u64>,
-    writer: Vec<u32>,
-    write_inst: Vec<u32>,
-    read_epoch: Vec<u64>,
-    reader: Vec<u32>,
-    many_readers: Vec<bool>,
-    read_inst: Vec<u32>,
-}
+pub(crate) struct History(Vec<Entry>);
 
 /// A hazard found on one lane: kind, the other warp and its instruction.
 pub(crate) type Hazard = (RaceKind, u32, u32);
 
 impl History {
     pub(crate) fn new(len: usize) -> History {
-        History {
-            write_epoch: vec![0; len],
-            writer: vec![0; len],
-            write_inst: vec![0; len],
-            read_epoch: vec![0; len],
-            reader: vec![0; len],
-            many_readers: vec![false; len],
-            read_inst: vec![0; len],
-        }
+        History(vec![Entry::default(); len])
     }
 
     /// Whether `warp`'s access of element `e` in `epoch` conflicts with another warp's access in the
     /// epoch before: the barrier between the two epochs is what keeps them apart.
     #[inline]
     pub(crate) fn crosses(&self, e: usize, warp: u32, epoch: u64, is_store: bool) -> bool {
+        let h = &self.0[e];
         let prev = epoch - 1;
-        let written = self.write_epoch[e] == prev && self.writer[e] != warp;
-        let read = is_store
-            && self.read_epoch[e] == prev
-            && (self.many_readers[e] || self.reader[e] != warp);
+        let written = h.write_epoch == prev && h.writer != warp;
+        let read = is_store && h.read_epoch == prev && (h.many_readers || h.reader != warp);
         written || read
     }
 
     /// Records a read of element `e` by `warp`; returns a RAW hazard if another warp wrote it this epoch.
     #[inline]
     pub(crate) fn read(&mut self, e: usize, warp: u32, epoch: u64, inst: u32) -> Option<Hazard> {
-        let hazard = (self.write_epoch[e] == epoch && self.writer[e] != warp)
-            .then(|| (RaceKind::ReadAfterWrite, self.writer[e], self.write_inst[e]));
-        if self.read_epoch[e] != epoch {
-            self.read_epoch[e] = epoch;
-            self.reader[e] = warp;
-            self.many_readers[e] = false;
-            self.read_inst[e] = inst;
-        } else if self.reader[e] != warp {
-            self.many_readers[e] = true;
+        let h = &mut self.0[e];
+        let hazard = (h.write_epoch == epoch && h.writer != warp).then_some((
+            RaceKind::ReadAfterWrite,
+            h.writer,
+            h.write_inst,
+        ));
+        if h.read_epoch != epoch {
+            h.read_epoch = epoch;
+            h.reader = warp;
+            h.many_readers = false;
+            h.read_inst = inst;
+        } else if h.reader != warp {
+            h.many_readers = true;
         }
         hazard
     }
@@ -106,22 +106,19 @@ impl History {
     /// Records a write of element `e` by `warp`; returns a WAR or WAW hazard with another warp of this epoch.
     #[inline]
     pub(crate) fn write(&mut self, e: usize, warp: u32, epoch: u64, inst: u32) -> Option<Hazard> {
-        let war = self.read_epoch[e] == epoch && (self.many_readers[e] || self.reader[e] != warp);
-        let waw = self.write_epoch[e] == epoch && self.writer[e] != warp;
+        let h = &mut self.0[e];
+        let war = h.read_epoch == epoch && (h.many_readers || h.reader != warp);
+        let waw = h.write_epoch == epoch && h.writer != warp;
         let hazard = if war {
-            Some((RaceKind::WriteAfterRead, self.reader[e], self.read_inst[e]))
+            Some((RaceKind::WriteAfterRead, h.reader, h.read_inst))
         } else if waw {
-            Some((
-                RaceKind::WriteAfterWrite,
-                self.writer[e],
-                self.write_inst[e],
-            ))
+            Some((RaceKind::WriteAfterWrite, h.writer, h.write_inst))
         } else {
             None
         };
-        self.write_epoch[e] = epoch;
-        self.writer[e] = warp;
-        self.write_inst[e] = inst;
+        h.write_epoch = epoch;
+        h.writer = warp;
+        h.write_inst = inst;
         hazard
     }
 }
