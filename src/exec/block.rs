@@ -715,26 +715,21 @@ impl<'a> BlockRunner<'a> {
         }
         self.indices(idx, idx_ty);
         let len = (self.mem_len(space, globals) / width as usize) as i64;
-        // Every lane active on consecutive elements: checked and counted by arithmetic, moved without masks.
-        let run = memory::contiguous(&self.idx, self.full)
-            .then(|| self.idx[0])
-            .filter(|&first| first >= 0 && first + self.idx.len() as i64 <= len);
-        match run {
-            // Lane `l` of warp `w` is on `first + 32w + l`.
-            Some(first) => {
-                for (w, s) in self.spans.iter_mut().enumerate() {
-                    let lo = first + 32 * w as i64;
-                    *s = (lo, (lo + 31).min(first + self.idx.len() as i64 - 1));
-                }
+        // Every lane active and each warp on consecutive elements (the coalesced case, e.g. a row
+        // of a 2-D block): spans, bounds and counts by arithmetic, data moved without masks.
+        let runs = memory::warp_runs(&self.idx, self.full);
+        if runs {
+            let lanes = self.idx.len();
+            for (w, s) in self.spans.iter_mut().enumerate() {
+                let lo = self.idx[32 * w];
+                *s = (lo, lo + (lanes - 32 * w).min(32) as i64 - 1);
             }
-            None => memory::warp_spans(&self.idx, &self.mask, self.full, &mut self.spans),
+        } else {
+            memory::warp_spans(&self.idx, &self.mask, self.full, &mut self.spans);
         }
-        if run.is_none() {
-            if let Some(lane) =
-                memory::out_of_bounds(&self.idx, &self.mask, len as usize, &self.spans)
-            {
-                return Err(self.oob(pc, space, lane, width, globals));
-            }
+        if let Some(lane) = memory::out_of_bounds(&self.idx, &self.mask, len as usize, &self.spans)
+        {
+            return Err(self.oob(pc, space, lane, width, globals));
         }
         let is_store = regs.is_ok();
         let access = if is_store {
@@ -742,12 +737,17 @@ impl<'a> BlockRunner<'a> {
         } else {
             Access::Load
         };
-        match run {
-            Some(first) => self.account_run(pc, space, elem.size() * width, access, first),
-            None => self.account(pc, space, elem.size() * width, access),
+        if runs {
+            self.account_runs(pc, space, elem.size() * width, access);
+        } else {
+            self.account(pc, space, elem.size() * width, access);
         }
-        if let (Space::Global(p), true, None) = (space, is_store, run) {
-            if memory::has_duplicate(&self.idx, &self.mask, self.full, &mut self.scratch) {
+        if let (Space::Global(p), true) = (space, is_store) {
+            // Runs are distinct within a warp: only overlapping spans of two warps can collide.
+            let disjoint = runs && self.spans.windows(2).all(|w| w[0].1 < w[1].0);
+            if !disjoint
+                && memory::has_duplicate(&self.idx, &self.mask, self.full, &mut self.scratch)
+            {
                 let lanes = first_duplicate(&self.idx, &self.mask);
                 let race = Race {
                     kind: RaceKind::GlobalDuplicate,
@@ -771,7 +771,7 @@ impl<'a> BlockRunner<'a> {
                 }
             }
             let ix: &[i64] = if width > 1 { &self.comp } else { &self.idx };
-            let whole = run.filter(|_| width == 1).map(|f| f as usize);
+            let whole = (runs && width == 1).then_some(&self.spans[..]);
             let reg = match regs {
                 Ok(v) => Ok(v[k]),
                 Err(d) => Err(d[k]),
@@ -810,26 +810,25 @@ impl<'a> BlockRunner<'a> {
         Ok(())
     }
 
-    /// `account` for every lane active on consecutive elements from `first`: no sorting needed.
+    /// `account` when every warp's lanes are on consecutive elements (`spans`): no sorting needed.
     /// Global: each warp's run of elements spans `run_sectors`. Shared: a phase's consecutive
     /// words (at most 32) fall in distinct banks, so each active phase is one wavefront, the ideal.
-    fn account_run(&mut self, pc: usize, space: Space, size: u32, access: Access, first: i64) {
+    fn account_runs(&mut self, pc: usize, space: Space, size: u32, access: Access) {
         if self.first_access[pc].is_none() {
             self.first_access[pc] =
                 WarpAccess::capture(self.block, space, size, &self.idx, &self.mask);
         }
-        let lanes = self.idx.len() as i64;
         let c = &mut self.counters[pc];
         let phase = match size {
             8 => 16,
             16 => 8,
             _ => 32,
         };
-        for w in (0..lanes).step_by(32) {
-            let n = (lanes - w).min(32);
+        for &(lo, hi) in &self.spans {
+            let n = hi - lo + 1;
             match space {
                 Space::Global(_) => {
-                    let sectors = memory::run_sectors(first + w, n, size);
+                    let sectors = memory::run_sectors(lo, n, size);
                     c.g_bytes_requested += n as u64 * u64::from(size);
                     access.count_global(c, sectors);
                 }
@@ -1149,19 +1148,26 @@ fn cast(regs: &mut RegFile, m: &Lanes<'_>, from: Scalar, to: Scalar, d: Reg, a: 
 }
 
 /// Moves one component between memory and a register: `Err(d)` loads into `d`, `Ok(v)` stores `v`.
+/// `runs`: every lane active and warp `w`'s lanes on the consecutive elements `runs[w]`.
 fn transfer<M: Slots>(
     mem: &mut M,
-    (ix, run): (&[i64], Option<usize>),
+    (ix, runs): (&[i64], Option<&[(i64, i64)]>),
     (mask, full): (&[bool], bool),
     regs: &mut RegFile,
     reg: Result<Reg, Reg>,
 ) {
-    match (reg, run) {
-        (Err(d), Some(first)) => {
-            mem.get_run(first, &mut <M::S as regs::Stored>::bank(regs)[d.0 as usize])
+    match (reg, runs) {
+        (Err(d), Some(runs)) => {
+            let dst = &mut <M::S as regs::Stored>::bank(regs)[d.0 as usize];
+            for (lanes, &(lo, _)) in dst.chunks_mut(32).zip(runs) {
+                mem.get_run(lo as usize, lanes);
+            }
         }
-        (Ok(v), Some(first)) => {
-            mem.put_run(first, &<M::S as regs::Stored>::bank_ref(regs)[v.0 as usize])
+        (Ok(v), Some(runs)) => {
+            let src = &<M::S as regs::Stored>::bank_ref(regs)[v.0 as usize];
+            for (lanes, &(lo, _)) in src.chunks(32).zip(runs) {
+                mem.put_run(lo as usize, lanes);
+            }
         }
         (Err(d), None) => memory::gather(
             mem,

@@ -348,6 +348,9 @@ fn sorted_distinct(
     scratch.len() as u64
 }
 
+/// Words a phase may span for its bank count to use a bitmap instead of sorting.
+const SEEN_WORDS: usize = 2048;
+
 /// Shared-memory cost of one warp instruction: `(wavefronts, ideal)` under the phase model of DESIGN.md §3.
 pub(crate) fn warp_wavefronts(
     idx: &[i64],
@@ -387,29 +390,49 @@ pub(crate) fn warp_wavefronts(
             wavefronts += 1;
             continue;
         }
-        scratch.clear();
-        for (&i, &m) in ix.iter().zip(ms) {
-            if m {
-                let word = (i * size) >> 2;
-                for k in 0..words_per_lane {
-                    scratch.push(word + k);
+        let mut per_bank = [0u32; 32];
+        if hi + words_per_lane - lo <= SEEN_WORDS as i64 {
+            // Distinct words per bank, deduplicated in a bitmap of the phase's span: no sorting.
+            let mut seen = [0u64; SEEN_WORDS / 64];
+            for (&i, &m) in ix.iter().zip(ms) {
+                if m {
+                    let word = (i * size) >> 2;
+                    for w in word..word + words_per_lane {
+                        let off = (w - lo) as usize;
+                        let bit = 1u64 << (off % 64);
+                        if seen[off / 64] & bit == 0 {
+                            seen[off / 64] |= bit;
+                            per_bank[(w & 31) as usize] += 1;
+                        }
+                    }
                 }
             }
-        }
-        scratch.sort_unstable();
-        scratch.dedup();
-        let mut per_bank = [0u32; 32];
-        for &w in scratch.iter() {
-            per_bank[(w & 31) as usize] += 1;
+        } else {
+            scratch.clear();
+            for (&i, &m) in ix.iter().zip(ms) {
+                if m {
+                    let word = (i * size) >> 2;
+                    scratch.extend(word..word + words_per_lane);
+                }
+            }
+            scratch.sort_unstable();
+            scratch.dedup();
+            for &w in scratch.iter() {
+                per_bank[(w & 31) as usize] += 1;
+            }
         }
         wavefronts += u64::from(*per_bank.iter().max().expect("32 banks"));
     }
     (wavefronts, ideal)
 }
 
-/// Whether every lane is active and lane `l` accesses `idx[0] + l`: the common coalesced case.
-pub(crate) fn contiguous(idx: &[i64], full: bool) -> bool {
-    full && idx.windows(2).all(|w| w[1] == w[0] + 1)
+/// Whether every lane is active and lane `l` of each warp accesses its first lane's index + `l`:
+/// the coalesced case, also for rows of a 2-D block.
+pub(crate) fn warp_runs(idx: &[i64], full: bool) -> bool {
+    full && idx.chunks(32).all(|w| {
+        w.windows(2)
+            .fold(true, |ok, p| ok & (p[1] == p[0].wrapping_add(1)))
+    })
 }
 
 /// Sectors of a contiguous run of `n` elements of `size` bytes starting at element `first`.
@@ -563,6 +586,14 @@ mod tests {
         // Doubles, stride 2: per phase words 4l, 4l+1 → banks repeat every 8 lanes: 2-way → 4 wavefronts, ideal 2.
         let (i, m) = lanes(|l| l * 2);
         assert_eq!(warp_wavefronts(&i, &m, 8, &mut s), (4, 2));
+        // Stride 100 words spans 3101 words (counted by sorting, not the bitmap): bank 100l mod 32
+        // = 4l mod 32 → 8 banks × 4 words = 4 wavefronts.
+        let (i, m) = lanes(|l| l * 100);
+        assert_eq!(warp_wavefronts(&i, &m, 4, &mut s), (4, 1));
+        // Stride 4 with lane pairs on one word (l / 2 * 4): 16 words in banks 0, 4, ..., 28 twice
+        // → 2 wavefronts; the repeated words count once.
+        let (i, m) = lanes(|l| l / 2 * 4);
+        assert_eq!(warp_wavefronts(&i, &m, 4, &mut s), (2, 1));
         // Bytes: lanes 0..3 share a word (broadcast); 32 chars = 8 words in 8 banks.
         let (i, m) = lanes(|l| l);
         assert_eq!(warp_wavefronts(&i, &m, 1, &mut s), (1, 1));
@@ -570,9 +601,16 @@ mod tests {
 
     #[test]
     fn contiguous_runs() {
-        assert!(contiguous(&[4, 5, 6, 7], true));
-        assert!(!contiguous(&[4, 5, 7, 8], true));
-        assert!(!contiguous(&[4, 5, 6, 7], false));
+        assert!(warp_runs(&[4, 5, 6, 7], true));
+        assert!(!warp_runs(&[4, 5, 7, 8], true));
+        assert!(!warp_runs(&[4, 5, 6, 7], false));
+        // Two warps, each consecutive on its own (rows 0 and 10 of a 2-D block): runs.
+        let rows: Vec<i64> = (0..32).chain(320..352).collect();
+        assert!(warp_runs(&rows, true));
+        // A break inside the second warp is not.
+        let mut broken = rows.clone();
+        broken[40] = 0;
+        assert!(!warp_runs(&broken, true));
         // 32 floats from element 1: bytes 4..132 = sectors 0..4 = 5; from 0: 4; 8 doubles from 0: 2.
         assert_eq!(run_sectors(1, 32, 4), 5);
         assert_eq!(run_sectors(0, 32, 4), 4);
