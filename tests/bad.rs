@@ -321,10 +321,19 @@ fn command_lines() {
             &["simt::host::memory_limit 1:1"],
             2,
         ),
-        // a and b (1000 doubles each, 16000 B) fit in 16 KiB; c does not.
+        // Each array is computed as 1000 doubles (8000 B), then kept as 1000 floats (4000 B);
+        // while it is converted both exist (12000 B). In 16 KiB: a and b fit (4000 + 12000 =
+        // 16000 B), c does not (8000 + 12000 = 20000 B).
         (
             "run vecadd.sk --max-memory 16K --json",
             &["simt::host::memory_limit 33:9"],
+            2,
+        ),
+        // In 24 KiB the section fits; its 12000 B of buffers and each worker's block state
+        // (14496 B) do not: the kernel is blamed.
+        (
+            "run vecadd.sk --max-memory 24K --json",
+            &["simt::host::memory_limit 21:1"],
             2,
         ),
         (

@@ -4,7 +4,7 @@ use super::cells::{with_cells, Cells};
 use super::counters::InstCounters;
 use super::error::RunError;
 use super::memory::{self, with_data, BufData};
-use super::memory::{Global, Plain, Slots};
+use super::memory::{Extent, Global, Plain, Slots};
 use super::probe::WarpAccess;
 use super::race::{History, Race, RaceKind};
 use super::regs::{self, fill, map1, map2, map3, select, Lane, Lanes, RegFile};
@@ -198,7 +198,7 @@ pub(crate) struct BlockRunner<'a> {
     shared: Vec<SharedArr>,
     idx: Vec<i64>,
     /// Per warp: the lowest and highest index of its active lanes (`(MAX, MIN)` when none).
-    spans: Vec<(i64, i64)>,
+    spans: Vec<Extent>,
     /// Component indices of a vector access.
     comp: Vec<i64>,
     scratch: Vec<i64>,
@@ -1151,7 +1151,7 @@ fn cast(regs: &mut RegFile, m: &Lanes<'_>, from: Scalar, to: Scalar, d: Reg, a: 
 /// `runs`: every lane active and warp `w`'s lanes on the consecutive elements `runs[w]`.
 fn transfer<M: Slots>(
     mem: &mut M,
-    (ix, runs): (&[i64], Option<&[(i64, i64)]>),
+    (ix, runs): (&[i64], Option<&[Extent]>),
     (mask, full): (&[bool], bool),
     regs: &mut RegFile,
     reg: Result<Reg, Reg>,
@@ -1198,7 +1198,7 @@ struct RaceContext {
 /// i.e. whether the barrier that began this epoch protected it.
 fn track(
     arr: &mut SharedArr,
-    (mask, ix, spans): (&[bool], &[i64], &[(i64, i64)]),
+    (mask, ix, spans): (&[bool], &[i64], &[Extent]),
     (width, k): (u32, usize),
     is_store: bool,
     watch_barrier: bool,

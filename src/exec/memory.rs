@@ -54,7 +54,19 @@ pub(crate) use with_data;
 impl BufData {
     /// `len` zeros of `elem`.
     pub fn zeros(elem: Scalar, len: usize) -> BufData {
-        BufData::from_f64(elem, &vec![0.0; len])
+        match elem {
+            Scalar::Bool => BufData::Bool(vec![false; len]),
+            Scalar::I8 => BufData::I8(vec![0; len]),
+            Scalar::U8 => BufData::U8(vec![0; len]),
+            Scalar::I16 => BufData::I16(vec![0; len]),
+            Scalar::U16 => BufData::U16(vec![0; len]),
+            Scalar::I32 => BufData::I32(vec![0; len]),
+            Scalar::U32 => BufData::U32(vec![0; len]),
+            Scalar::I64 => BufData::I64(vec![0; len]),
+            Scalar::U64 => BufData::U64(vec![0; len]),
+            Scalar::F32 => BufData::F32(vec![0.0; len]),
+            Scalar::F64 => BufData::F64(vec![0.0; len]),
+        }
     }
 
     /// Converts host values (doubles) to `elem` with C casts.
@@ -74,20 +86,49 @@ impl BufData {
         }
     }
 
-    /// Every element as a double (for `expect` and reports).
-    pub fn to_f64(&self) -> Vec<f64> {
+    /// Elements `start..start + out.len()` as doubles (host arithmetic works a chunk at a time).
+    pub fn read_f64(&self, start: usize, out: &mut [f64]) {
+        let end = start + out.len();
+        macro_rules! read {
+            ($v:expr, |$x:ident| $f:expr) => {
+                for (o, &$x) in out.iter_mut().zip(&$v[start..end]) {
+                    *o = $f;
+                }
+            };
+        }
         match self {
-            BufData::Bool(v) => v.iter().map(|&x| f64::from(u8::from(x))).collect(),
-            BufData::I8(v) => v.iter().map(|&x| f64::from(x)).collect(),
-            BufData::U8(v) => v.iter().map(|&x| f64::from(x)).collect(),
-            BufData::I16(v) => v.iter().map(|&x| f64::from(x)).collect(),
-            BufData::U16(v) => v.iter().map(|&x| f64::from(x)).collect(),
-            BufData::I32(v) => v.iter().map(|&x| f64::from(x)).collect(),
-            BufData::U32(v) => v.iter().map(|&x| f64::from(x)).collect(),
-            BufData::I64(v) => v.iter().map(|&x| x as f64).collect(),
-            BufData::U64(v) => v.iter().map(|&x| x as f64).collect(),
-            BufData::F32(v) => v.iter().map(|&x| f64::from(x)).collect(),
-            BufData::F64(v) => v.clone(),
+            BufData::Bool(v) => read!(v, |x| f64::from(u8::from(x))),
+            BufData::I8(v) => read!(v, |x| f64::from(x)),
+            BufData::U8(v) => read!(v, |x| f64::from(x)),
+            BufData::I16(v) => read!(v, |x| f64::from(x)),
+            BufData::U16(v) => read!(v, |x| f64::from(x)),
+            BufData::I32(v) => read!(v, |x| f64::from(x)),
+            BufData::U32(v) => read!(v, |x| f64::from(x)),
+            BufData::I64(v) => read!(v, |x| x as f64),
+            BufData::U64(v) => read!(v, |x| x as f64),
+            BufData::F32(v) => read!(v, |x| f64::from(x)),
+            BufData::F64(v) => out.copy_from_slice(&v[start..end]),
+        }
+    }
+
+    /// Element `i` as a double.
+    pub fn get_f64(&self, i: usize) -> Option<f64> {
+        (i < self.len()).then(|| {
+            let mut x = [0.0];
+            self.read_f64(i, &mut x);
+            x[0]
+        })
+    }
+
+    /// Every element as a double: borrowed when they are doubles already.
+    pub fn as_f64(&self) -> std::borrow::Cow<'_, [f64]> {
+        match self {
+            BufData::F64(v) => std::borrow::Cow::Borrowed(v),
+            other => {
+                let mut out = vec![0.0; other.len()];
+                other.read_f64(0, &mut out);
+                std::borrow::Cow::Owned(out)
+            }
         }
     }
 
@@ -160,9 +201,12 @@ elem!(u64, u64, |x| x, |y| y);
 elem!(f32, f32, |x| x, |y| y);
 elem!(f64, f64, |x| x, |y| y);
 
+/// The lowest and highest index of one warp's active lanes.
+pub(crate) type Extent = (i64, i64);
+
 /// Per warp of `idx`: the lowest and highest index of its active lanes, `(i64::MAX, i64::MIN)`
 /// for a warp with none. `full`: every lane is active (a branch-free pass).
-pub(crate) fn warp_spans(idx: &[i64], mask: &[bool], full: bool, out: &mut [(i64, i64)]) {
+pub(crate) fn warp_spans(idx: &[i64], mask: &[bool], full: bool, out: &mut [Extent]) {
     for ((o, ix), ms) in out.iter_mut().zip(idx.chunks(32)).zip(mask.chunks(32)) {
         *o = if full {
             ix.iter()
@@ -186,7 +230,7 @@ pub(crate) fn out_of_bounds(
     idx: &[i64],
     mask: &[bool],
     len: usize,
-    spans: &[(i64, i64)],
+    spans: &[Extent],
 ) -> Option<usize> {
     let len = len as i64;
     if spans

@@ -82,7 +82,7 @@ pub enum HostError {
     #[error("the launch needs {needed} of memory, more than --max-memory {limit}")]
     #[diagnostic(
         code(simt::host::memory_limit),
-        help("launch-section arrays are kept as 8-byte doubles as well as in each buffer's own type; use smaller arrays, or raise the limit, e.g. --max-memory 16G")
+        help("a launch-section array is computed in 8-byte doubles, then kept in its buffer's own type; use smaller arrays, or raise the limit, e.g. --max-memory 16G")
     )]
     MemoryLimit {
         /// Bytes needed, readable.

@@ -3,12 +3,15 @@
 use std::borrow::Cow;
 use std::collections::HashMap;
 use std::path::{Component, Path, PathBuf};
+use std::sync::Arc;
 
+use super::elementwise::{binary, compare, map};
 use super::error::HostError;
 use super::npy;
-use super::value::{close, HostValue, Rng};
+use super::value::{HostValue, Rng};
 use super::Overrides;
 use crate::diag::did_you_mean;
+use crate::exec::BufData;
 use crate::source::Span;
 use crate::syntax::ast::{BinOp, Expr, ExprKind, UnOp};
 
@@ -52,7 +55,12 @@ pub struct Env {
 
 type Result<T> = std::result::Result<T, HostError>;
 
-fn bad(message: impl Into<String>, span: Span, label: &str, help: Option<&str>) -> HostError {
+pub(crate) fn bad(
+    message: impl Into<String>,
+    span: Span,
+    label: &str,
+    help: Option<&str>,
+) -> HostError {
     HostError::BadValue {
         message: message.into(),
         span,
@@ -125,8 +133,9 @@ impl Env {
     /// Reads an `.npy` file, once its size is known to fit.
     fn load(&mut self, path: &Path, span: Span) -> Result<HostValue> {
         let file = npy::open(path, span)?;
-        let bytes = file.data_bytes().saturating_add(file.len as u64 * 8);
-        self.check_room(bytes, span, "this file as doubles")?;
+        // The raw bytes and the elements, each the size of the data.
+        let bytes = file.data_bytes().saturating_mul(2);
+        self.check_room(bytes, span, "this file")?;
         self.temp += bytes;
         file.read()
     }
@@ -335,7 +344,7 @@ impl Env {
                     ));
                 };
                 let i = as_index(&i, index.span)?;
-                let v = *data.get(i).ok_or_else(|| {
+                let v = data.get_f64(i).ok_or_else(|| {
                     bad(
                         format!(
                             "index {i} is out of bounds for an array of {} elements",
@@ -416,7 +425,7 @@ impl Env {
         let filled = |dims: Vec<usize>, f: &mut dyn FnMut() -> f64, float: bool| {
             let n = dims.iter().product();
             HostValue::Array {
-                data: (0..n).map(|_| f()).collect(),
+                data: Arc::new(BufData::F64((0..n).map(|_| f()).collect())),
                 shape: dims,
                 float,
                 dtype: None,
@@ -516,6 +525,7 @@ impl Env {
                             ));
                         };
                         let float = *float;
+                        let data = data.as_f64();
                         Ok(match name {
                             "sum" => HostValue::Num {
                                 v: data.iter().sum(),
@@ -550,10 +560,13 @@ impl Env {
                 let (r, c) = (size(1)?, size(2)?);
                 let (data, float) = flat(&vals[0], r * c, args[0].span)?;
                 self.reserve(r * c, span)?;
+                // Row by row, so that a typed buffer is not widened to doubles as a whole.
                 let mut out = vec![0.0; r * c];
+                let mut row = vec![0.0; c];
                 for i in 0..r {
-                    for j in 0..c {
-                        out[j * r + i] = data[i * c + j];
+                    data.read_f64(i * c, &mut row);
+                    for (j, &x) in row.iter().enumerate() {
+                        out[j * r + i] = x;
                     }
                 }
                 Ok(HostValue::array(out, float))
@@ -563,6 +576,7 @@ impl Env {
                 let (m, k, n) = (size(2)?, size(3)?, size(4)?);
                 let (a, fa) = flat(&vals[0], m * k, args[0].span)?;
                 let (b, fb) = flat(&vals[1], k * n, args[1].span)?;
+                let (a, b) = (a.as_f64(), b.as_f64());
                 self.reserve(m.saturating_mul(n), span)?;
                 let mut out = vec![0.0; m * n];
                 for i in 0..m {
@@ -613,8 +627,8 @@ impl Env {
     }
 }
 
-/// The elements of an array of `len` elements.
-fn flat(v: &HostValue, len: usize, span: Span) -> Result<(&[f64], bool)> {
+/// An array of `len` elements, and whether it is floating-point.
+fn flat(v: &HostValue, len: usize, span: Span) -> Result<(&BufData, bool)> {
     match v {
         HostValue::Array { data, float, .. } if data.len() == len => Ok((data, *float)),
         HostValue::Array { data, .. } => Err(bad(
@@ -632,82 +646,12 @@ fn flat(v: &HostValue, len: usize, span: Span) -> Result<(&[f64], bool)> {
     }
 }
 
-fn compare(
-    op: BinOp,
-    l: &HostValue,
-    r: &HostValue,
-    span: Span,
-) -> Result<std::result::Result<(), String>> {
-    let a = elements(l, span)?;
-    let b = elements(r, span)?;
-    let float = l.is_float() || r.is_float();
-    // Elementwise, a single element standing for all: otherwise the counts must agree (a 1-D
-    // array of 512 against one of 1024 used to index past the shorter one).
-    if a.len() != b.len() && a.len() != 1 && b.len() != 1 {
-        return Ok(Err(format!(
-            "the sides have {} and {} elements",
-            a.len(),
-            b.len()
-        )));
-    }
-    let n = if a.len() == 1 { b.len() } else { a.len() };
-    let mut bad_count = 0usize;
-    let mut first = None;
-    for i in 0..n {
-        let x = a[if a.len() == 1 { 0 } else { i }];
-        let y = b[if b.len() == 1 { 0 } else { i }];
-        let ok = match op {
-            BinOp::Eq => close(x, y, float),
-            BinOp::Ne => !close(x, y, float),
-            BinOp::Lt => x < y,
-            BinOp::Le => x <= y || close(x, y, float),
-            BinOp::Gt => x > y,
-            BinOp::Ge => x >= y || close(x, y, float),
-            _ => unreachable!("host: comparison operators only"),
-        };
-        if !ok {
-            bad_count += 1;
-            first.get_or_insert((i, x, y));
-        }
-    }
-    Ok(match first {
-        None => Ok(()),
-        Some((_, x, y)) if n == 1 => Err(format!("{x} {op} {y} is false")),
-        Some((i, x, y)) => Err(format!(
-            "{bad_count} of {n} elements differ; first at index {i}: {x} {op} {y} is false"
-        )),
-    })
-}
-
 fn elements(v: &HostValue, span: Span) -> Result<Cow<'_, [f64]>> {
     match v {
         HostValue::Num { v, .. } => Ok(Cow::Owned(vec![*v])),
-        HostValue::Array { data, .. } => Ok(Cow::Borrowed(data)),
+        HostValue::Array { data, .. } => Ok(data.as_f64()),
         other => Err(bad(
             format!("cannot compare {}", other.kind()),
-            span,
-            "here",
-            None,
-        )),
-    }
-}
-
-fn map(v: &HostValue, span: Span, f: impl Fn(f64) -> f64) -> Result<HostValue> {
-    match v {
-        HostValue::Num { v, float } => Ok(HostValue::Num {
-            v: f(*v),
-            float: *float,
-        }),
-        HostValue::Array {
-            data, shape, float, ..
-        } => Ok(HostValue::Array {
-            data: data.iter().map(|&x| f(x)).collect(),
-            shape: shape.clone(),
-            float: *float,
-            dtype: None,
-        }),
-        other => Err(bad(
-            format!("cannot compute with {}", other.kind()),
             span,
             "here",
             None,
@@ -734,95 +678,6 @@ fn floating(v: HostValue) -> HostValue {
             dtype,
         },
         other => other,
-    }
-}
-
-/// Elementwise `l op r` with scalar broadcast; integer `/` and `%` truncate like C.
-fn binary(op: BinOp, l: &HostValue, r: &HostValue, span: Span) -> Result<HostValue> {
-    let float = l.is_float() || r.is_float();
-    let scalar = |v: &HostValue| -> Option<f64> {
-        match v {
-            HostValue::Num { v, .. } => Some(*v),
-            HostValue::Dim(d) => Some(f64::from(d[0])),
-            _ => None,
-        }
-    };
-    let f = |x: f64, y: f64| -> f64 {
-        match op {
-            BinOp::Add => x + y,
-            BinOp::Sub => x - y,
-            BinOp::Mul => x * y,
-            BinOp::Div if float => x / y,
-            BinOp::Div => (x / y).trunc(),
-            BinOp::Rem => x % y,
-            BinOp::Shl => ((x as i64) << (y as i64 & 63)) as f64,
-            BinOp::Shr => ((x as i64) >> (y as i64 & 63)) as f64,
-            BinOp::BitAnd => ((x as i64) & (y as i64)) as f64,
-            BinOp::BitOr => ((x as i64) | (y as i64)) as f64,
-            BinOp::BitXor => ((x as i64) ^ (y as i64)) as f64,
-            _ => unreachable!("host: arithmetic operators only"),
-        }
-    };
-    if !float && matches!(op, BinOp::Div | BinOp::Rem) {
-        let zero_divisor = match r {
-            HostValue::Array { data, .. } => data.contains(&0.0),
-            other => scalar(other) == Some(0.0),
-        };
-        if zero_divisor {
-            return Err(bad(
-                "integer division by zero",
-                span,
-                "divides by zero",
-                None,
-            ));
-        }
-    }
-    match (l, r) {
-        (HostValue::Array { data: a, shape, .. }, HostValue::Array { data: b, .. }) => {
-            if a.len() != b.len() {
-                return Err(bad(
-                    format!("arrays of {} and {} elements", a.len(), b.len()),
-                    span,
-                    "sizes differ",
-                    None,
-                ));
-            }
-            Ok(HostValue::Array {
-                data: a.iter().zip(b).map(|(&x, &y)| f(x, y)).collect(),
-                shape: shape.clone(),
-                float,
-                dtype: None,
-            })
-        }
-        (HostValue::Array { data, shape, .. }, s) | (s, HostValue::Array { data, shape, .. }) => {
-            let Some(s) = scalar(s) else {
-                return Err(bad(
-                    format!("cannot compute with {}", s.kind()),
-                    span,
-                    "here",
-                    None,
-                ));
-            };
-            let array_left = matches!(l, HostValue::Array { .. });
-            Ok(HostValue::Array {
-                data: data
-                    .iter()
-                    .map(|&x| if array_left { f(x, s) } else { f(s, x) })
-                    .collect(),
-                shape: shape.clone(),
-                float,
-                dtype: None,
-            })
-        }
-        _ => match (scalar(l), scalar(r)) {
-            (Some(x), Some(y)) => Ok(HostValue::Num { v: f(x, y), float }),
-            _ => Err(bad(
-                format!("cannot compute with {} and {}", l.kind(), r.kind()),
-                span,
-                "here",
-                None,
-            )),
-        },
     }
 }
 

@@ -1,11 +1,13 @@
 //! Launch setup: runs a kernel's `launch` section and `--arg`s into a grid, a block and bound arguments.
 
+mod elementwise;
 mod error;
 mod eval;
 mod npy;
 mod value;
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 pub use error::HostError;
 pub use eval::Env;
@@ -138,6 +140,8 @@ pub fn prepare(
         if !assigned.contains(&name.as_str()) {
             let v = eval_arg(&mut env, value, *i)?;
             same_dtype(kernel, name, &v, value_span(value)).map_err(|e| (e, Origin::Arg(*i)))?;
+            let v = typed(&env, kernel, name, v, value_span(value))
+                .map_err(|e| (e, Origin::Arg(*i)))?;
             env.vars.insert(name.clone(), v);
         }
     }
@@ -174,7 +178,7 @@ pub fn prepare(
                     }
                     HostValue::Dim(to_dim(&v, value.span).map_err(|e| (e, Origin::File))?)
                 } else {
-                    v
+                    typed(&env, kernel, &name.name, v, value.span).map_err(|e| (e, Origin::File))?
                 };
                 env.vars.insert(name.name.clone(), v);
             }
@@ -199,13 +203,8 @@ pub fn prepare(
     let block = dim(&env, "block", shape_spans.1)?;
     let grid = dim(&env, "grid", shape_spans.0)?;
     check_shape(block, grid, shape_spans)?;
-    let (args, shapes) = bind(kernel, &env, launch.map(|l| l.span))?;
-    // The buffers now live in `args`; `check_expects` binds their final contents again.
-    for p in &kernel.params {
-        if let ParamKind::Buffer { .. } = p.kind {
-            env.vars.remove(&p.name);
-        }
-    }
+    // The buffers move into `args`; `check_expects` binds their final contents again.
+    let (args, shapes) = bind(kernel, &mut env, launch.map(|l| l.span))?;
     Ok(Setup {
         grid,
         block,
@@ -214,6 +213,48 @@ pub fn prepare(
         env,
         expects,
     })
+}
+
+/// `v` in the element type of the buffer parameter `name`, if it is one: the launch holds each
+/// buffer once, at its own size (a `float` buffer of 2^22 elements is 16 MiB, not 32 as doubles).
+fn typed(
+    env: &Env,
+    kernel: &Kernel,
+    name: &str,
+    v: HostValue,
+    span: Span,
+) -> Result<HostValue, HostError> {
+    let elem = kernel.params.iter().find_map(|p| match p.kind {
+        ParamKind::Buffer { elem, .. } if p.name == name => Some(elem),
+        _ => None,
+    });
+    match (elem, v) {
+        (
+            Some(elem),
+            HostValue::Array {
+                data,
+                shape,
+                float,
+                dtype,
+            },
+        ) if data.elem() != elem => {
+            // The doubles are not bound yet: they and the converted copy must fit together.
+            let bytes = data.len() as u64 * u64::from(elem.size());
+            let doubles = data.len() as u64 * u64::from(data.elem().size());
+            env.check_room(
+                bytes.saturating_add(doubles),
+                span,
+                "this array and its copy in the buffer's type",
+            )?;
+            Ok(HostValue::Array {
+                data: Arc::new(BufData::from_f64(elem, &data.as_f64())),
+                shape,
+                float,
+                dtype,
+            })
+        }
+        (_, v) => Ok(v),
+    }
 }
 
 fn overridden_shape(ov: &Overrides, name: &str) -> bool {
@@ -349,7 +390,7 @@ fn check_shape(block: [u32; 3], grid: [u32; 3], spans: (Span, Span)) -> Result<(
 /// Binds every parameter from the environment; reports all missing ones at once.
 fn bind(
     kernel: &Kernel,
-    env: &Env,
+    env: &mut Env,
     launch_span: Option<Span>,
 ) -> Result<(Args, Vec<Vec<usize>>), Failure> {
     let n = kernel.params.len();
@@ -376,16 +417,20 @@ fn bind(
             origin,
         )
     };
+    // Arrays not yet in their parameter's type are converted (the others move).
     let buffer_bytes: u64 = kernel
         .params
         .iter()
         .filter_map(|p| match (p.kind, env.vars.get(&p.name)) {
-            (ParamKind::Buffer { elem, .. }, Some(v)) => {
-                Some(v.array_len() as u64 * u64::from(elem.size()))
+            (ParamKind::Buffer { elem, .. }, Some(HostValue::Array { data, .. }))
+                if data.elem() != elem =>
+            {
+                Some(data.len() as u64 * u64::from(elem.size()))
             }
             _ => None,
         })
         .sum();
+    let mut moved = Vec::new();
     env.check_room(buffer_bytes, span, "the buffers in their own types")
         .map_err(|e| (e, origin))?;
     for (i, p) in kernel.params.iter().enumerate() {
@@ -417,13 +462,7 @@ fn bind(
                     width
                 )));
             }
-            (ParamKind::Buffer { elem, .. }, HostValue::Array { data, shape, .. }) => {
-                args.buffers[i] = Some(Buffer {
-                    name: p.name.clone(),
-                    data: BufData::from_f64(elem, data),
-                });
-                shapes[i] = shape.clone();
-            }
+            (ParamKind::Buffer { elem, .. }, HostValue::Array { .. }) => moved.push((i, elem)),
             (kind, v) => {
                 return Err(mismatch(format!(
                     "`{}` is `{}` but was given {}",
@@ -465,42 +504,73 @@ fn bind(
             Origin::File,
         ));
     }
+    for (i, elem) in moved {
+        let name = &kernel.params[i].name;
+        let Some(HostValue::Array { data, shape, .. }) = env.vars.remove(name) else {
+            unreachable!("bind: `{name}` was an array above");
+        };
+        // Two names for one array (`b = a;`) are two buffers.
+        let data = Arc::try_unwrap(data).unwrap_or_else(|shared| (*shared).clone());
+        let data = if data.elem() == elem {
+            data
+        } else {
+            BufData::from_f64(elem, &data.as_f64())
+        };
+        args.buffers[i] = Some(Buffer {
+            name: name.clone(),
+            data,
+        });
+        shapes[i] = shape;
+    }
     Ok((args, shapes))
 }
 
-/// Evaluates the `expect`s after the run, with each buffer parameter bound to its final contents.
+/// Evaluates the `expect`s after the run, with each buffer parameter bound to its final contents
+/// (lent to the host names for the duration, not copied).
 pub fn check_expects(
     setup: &mut Setup,
     kernel: &Kernel,
     src: &crate::source::SourceFile,
 ) -> Result<Vec<ExpectResult>, HostError> {
+    let mut lent = Vec::new();
     for (i, p) in kernel.params.iter().enumerate() {
-        if let Some(buf) = &setup.args.buffers[i] {
-            let float = matches!(buf.data.elem(), Scalar::F32 | Scalar::F64);
+        if let Some(buf) = &mut setup.args.buffers[i] {
+            let data = Arc::new(std::mem::replace(&mut buf.data, BufData::F64(Vec::new())));
+            let float = matches!(data.elem(), Scalar::F32 | Scalar::F64);
             setup.env.vars.insert(
                 p.name.clone(),
                 HostValue::Array {
-                    data: buf.data.to_f64(),
+                    data: Arc::clone(&data),
                     shape: setup.shapes[i].clone(),
                     float,
                     dtype: None,
                 },
             );
+            lent.push((i, data));
         }
     }
-    let mut out = Vec::new();
-    for e in &setup.expects {
-        let result = setup.env.expect(e)?;
-        out.push(ExpectResult {
-            text: src
-                .slice(e.span)
-                .split_whitespace()
-                .collect::<Vec<_>>()
-                .join(" "),
-            passed: result.is_ok(),
-            detail: result.err(),
-            span: e.span,
-        });
+    let results = setup
+        .expects
+        .iter()
+        .map(|e| {
+            let result = setup.env.expect(e)?;
+            Ok(ExpectResult {
+                text: src
+                    .slice(e.span)
+                    .split_whitespace()
+                    .collect::<Vec<_>>()
+                    .join(" "),
+                passed: result.is_ok(),
+                detail: result.err(),
+                span: e.span,
+            })
+        })
+        .collect();
+    for (i, data) in lent {
+        setup.env.vars.remove(&kernel.params[i].name);
+        if let Some(buf) = &mut setup.args.buffers[i] {
+            buf.data = Arc::try_unwrap(data).unwrap_or_else(|shared| (*shared).clone());
+        }
     }
-    Ok(out)
+    results
 }

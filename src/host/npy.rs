@@ -7,6 +7,7 @@
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use ndarray::{ArrayD, IxDyn};
 use ndarray_npy::write_npy;
@@ -162,20 +163,14 @@ impl NpyFile {
         self.len as u64 * u64::from(self.dtype.size())
     }
 
-    /// Reads the data as host values (doubles).
+    /// Reads the data, in the file's own element type.
     pub(crate) fn read(mut self) -> Result<HostValue, HostError> {
         let mut raw = vec![0u8; self.data_bytes() as usize];
         self.file
             .read_exact(&mut raw)
             .map_err(|e| file_error(&self.path, self.span, e.to_string(), None))?;
-        let size = self.dtype.size() as usize;
-        let be = self.big_endian;
-        let data: Vec<f64> = raw
-            .chunks_exact(size)
-            .map(|b| decode(self.dtype, be, b))
-            .collect();
         Ok(HostValue::Array {
-            data,
+            data: Arc::new(decode(self.dtype, self.big_endian, &raw)),
             shape: self.shape,
             float: self.dtype.is_float(),
             dtype: Some(self.dtype),
@@ -183,30 +178,36 @@ impl NpyFile {
     }
 }
 
-/// One element's bytes as a double.
-fn decode(dtype: Scalar, big_endian: bool, b: &[u8]) -> f64 {
+/// The raw elements of a file in their own type.
+fn decode(dtype: Scalar, big_endian: bool, raw: &[u8]) -> BufData {
     macro_rules! num {
-        ($t:ty) => {{
-            let a = b.try_into().expect("npy: chunk of the element size");
-            (if big_endian {
-                <$t>::from_be_bytes(a)
-            } else {
-                <$t>::from_le_bytes(a)
-            }) as f64
-        }};
+        ($variant:ident, $t:ty) => {
+            BufData::$variant(
+                raw.chunks_exact(std::mem::size_of::<$t>())
+                    .map(|b| {
+                        let a = b.try_into().expect("npy: chunk of the element size");
+                        if big_endian {
+                            <$t>::from_be_bytes(a)
+                        } else {
+                            <$t>::from_le_bytes(a)
+                        }
+                    })
+                    .collect(),
+            )
+        };
     }
     match dtype {
-        Scalar::Bool => f64::from(u8::from(b[0] != 0)),
-        Scalar::I8 => num!(i8),
-        Scalar::U8 => num!(u8),
-        Scalar::I16 => num!(i16),
-        Scalar::U16 => num!(u16),
-        Scalar::I32 => num!(i32),
-        Scalar::U32 => num!(u32),
-        Scalar::I64 => num!(i64),
-        Scalar::U64 => num!(u64),
-        Scalar::F32 => num!(f32),
-        Scalar::F64 => num!(f64),
+        Scalar::Bool => BufData::Bool(raw.iter().map(|&b| b != 0).collect()),
+        Scalar::I8 => num!(I8, i8),
+        Scalar::U8 => num!(U8, u8),
+        Scalar::I16 => num!(I16, i16),
+        Scalar::U16 => num!(U16, u16),
+        Scalar::I32 => num!(I32, i32),
+        Scalar::U32 => num!(U32, u32),
+        Scalar::I64 => num!(I64, i64),
+        Scalar::U64 => num!(U64, u64),
+        Scalar::F32 => num!(F32, f32),
+        Scalar::F64 => num!(F64, f64),
     }
 }
 
@@ -332,7 +333,19 @@ mod tests {
         assert_eq!(show_shape(&[5]), "(5,)");
         assert_eq!(show_shape(&[2, 3]), "(2, 3)");
         // Big-endian 1.0f32 is 3f 80 00 00.
-        assert_eq!(decode(Scalar::F32, true, &[0x3f, 0x80, 0, 0]), 1.0);
-        assert_eq!(decode(Scalar::I16, false, &[0xff, 0xff]), -1.0);
+        assert_eq!(
+            decode(Scalar::F32, true, &[0x3f, 0x80, 0, 0]),
+            BufData::F32(vec![1.0])
+        );
+        assert_eq!(
+            decode(Scalar::I16, false, &[0xff, 0xff, 2, 0]),
+            BufData::I16(vec![-1, 2])
+        );
+        // 2^53 + 1 survives a load of int64 (it has no double).
+        let big = (1i64 << 53) + 1;
+        assert_eq!(
+            decode(Scalar::I64, false, &big.to_le_bytes()),
+            BufData::I64(vec![big])
+        );
     }
 }

@@ -1,5 +1,8 @@
 //! Host values: scalars, arrays and launch dimensions, with numpy-like elementwise arithmetic.
 
+use std::sync::Arc;
+
+use crate::exec::BufData;
 use crate::value::Scalar;
 
 /// A value computed by a launch section or an `--arg`.
@@ -14,8 +17,9 @@ pub enum HostValue {
     },
     /// An array (flat, row-major) with its shape.
     Array {
-        /// Elements.
-        data: Vec<f64>,
+        /// Elements: doubles when computed, the parameter's type once bound to a buffer name;
+        /// shared, so that naming an array does not copy it.
+        data: Arc<BufData>,
         /// Shape (`[n]` or `[rows, cols]`).
         shape: Vec<usize>,
         /// Whether the elements are floating-point.
@@ -42,7 +46,7 @@ impl HostValue {
     pub fn array(data: Vec<f64>, float: bool) -> HostValue {
         let n = data.len();
         HostValue::Array {
-            data,
+            data: Arc::new(BufData::F64(data)),
             shape: vec![n],
             float,
             dtype: None,
@@ -67,9 +71,12 @@ impl HostValue {
         }
     }
 
-    /// Bytes of memory the value holds (its elements as doubles).
+    /// Bytes of memory the value holds.
     pub fn bytes(&self) -> u64 {
-        self.array_len() as u64 * 8
+        match self {
+            HostValue::Array { data, .. } => data.len() as u64 * u64::from(data.elem().size()),
+            _ => 0,
+        }
     }
 
     /// Whether floating-point.

@@ -1,0 +1,246 @@
+//! Elementwise host arithmetic and `expect` comparisons, a chunk at a time over typed arrays.
+//!
+//! Arrays bound to buffer names hold the parameter's type (a `float` buffer is 4 bytes an
+//! element); reading them a few thousand doubles at a time keeps `expect c == a + b` from
+//! widening every operand to a whole array of doubles first.
+
+use std::sync::Arc;
+
+use super::error::HostError;
+use super::eval::bad;
+use super::value::{close, HostValue};
+use crate::exec::BufData;
+use crate::source::Span;
+use crate::syntax::ast::BinOp;
+
+type Result<T> = std::result::Result<T, HostError>;
+
+/// Elements read per step.
+const CHUNK: usize = 4096;
+
+/// One side of an elementwise operation: a number standing for every element, or an array.
+#[derive(Clone, Copy)]
+enum Operand<'a> {
+    Number(f64),
+    Array(&'a BufData),
+}
+
+impl Operand<'_> {
+    fn len(self) -> usize {
+        match self {
+            Operand::Number(_) => 1,
+            Operand::Array(d) => d.len(),
+        }
+    }
+
+    /// Elements `start..start + out.len()`.
+    fn read(self, start: usize, out: &mut [f64]) {
+        match self {
+            Operand::Number(v) => out.fill(v),
+            Operand::Array(d) => d.read_f64(start, out),
+        }
+    }
+}
+
+/// `f(start, xs, ys)` over lockstep chunks of `n` elements of `a` and `b`.
+fn chunks(n: usize, a: Operand<'_>, b: Operand<'_>, mut f: impl FnMut(usize, &[f64], &[f64])) {
+    let (mut xs, mut ys) = (vec![0.0; CHUNK.min(n)], vec![0.0; CHUNK.min(n)]);
+    for start in (0..n).step_by(CHUNK) {
+        let m = CHUNK.min(n - start);
+        a.read(start, &mut xs[..m]);
+        b.read(start, &mut ys[..m]);
+        f(start, &xs[..m], &ys[..m]);
+    }
+}
+
+/// `f` applied to every element of a number or an array.
+pub(crate) fn map(v: &HostValue, span: Span, f: impl Fn(f64) -> f64) -> Result<HostValue> {
+    match v {
+        HostValue::Num { v, float } => Ok(HostValue::Num {
+            v: f(*v),
+            float: *float,
+        }),
+        HostValue::Array {
+            data, shape, float, ..
+        } => {
+            let mut out = Vec::with_capacity(data.len());
+            let same = Operand::Array(data);
+            chunks(data.len(), same, same, |_, xs, _| {
+                out.extend(xs.iter().map(|&x| f(x)));
+            });
+            Ok(HostValue::Array {
+                data: Arc::new(BufData::F64(out)),
+                shape: shape.clone(),
+                float: *float,
+                dtype: None,
+            })
+        }
+        other => Err(bad(
+            format!("cannot compute with {}", other.kind()),
+            span,
+            "here",
+            None,
+        )),
+    }
+}
+
+/// An array, or a number or dimension standing for every element.
+fn operand(v: &HostValue, span: Span) -> Result<Operand<'_>> {
+    match v {
+        HostValue::Array { data, .. } => Ok(Operand::Array(data)),
+        HostValue::Num { v, .. } => Ok(Operand::Number(*v)),
+        HostValue::Dim(d) => Ok(Operand::Number(f64::from(d[0]))),
+        other => Err(bad(
+            format!("cannot compute with {}", other.kind()),
+            span,
+            "here",
+            None,
+        )),
+    }
+}
+
+/// Elementwise `l op r` with scalar broadcast; integer `/` and `%` truncate like C.
+pub(crate) fn binary(op: BinOp, l: &HostValue, r: &HostValue, span: Span) -> Result<HostValue> {
+    let float = l.is_float() || r.is_float();
+    let scalar = |v: &HostValue| -> Option<f64> {
+        match v {
+            HostValue::Num { v, .. } => Some(*v),
+            HostValue::Dim(d) => Some(f64::from(d[0])),
+            _ => None,
+        }
+    };
+    let f = |x: f64, y: f64| -> f64 {
+        match op {
+            BinOp::Add => x + y,
+            BinOp::Sub => x - y,
+            BinOp::Mul => x * y,
+            BinOp::Div if float => x / y,
+            BinOp::Div => (x / y).trunc(),
+            BinOp::Rem => x % y,
+            BinOp::Shl => ((x as i64) << (y as i64 & 63)) as f64,
+            BinOp::Shr => ((x as i64) >> (y as i64 & 63)) as f64,
+            BinOp::BitAnd => ((x as i64) & (y as i64)) as f64,
+            BinOp::BitOr => ((x as i64) | (y as i64)) as f64,
+            BinOp::BitXor => ((x as i64) ^ (y as i64)) as f64,
+            _ => unreachable!("host: arithmetic operators only"),
+        }
+    };
+    if !float && matches!(op, BinOp::Div | BinOp::Rem) {
+        let zero_divisor = match r {
+            HostValue::Array { data, .. } => data.as_f64().contains(&0.0),
+            other => scalar(other) == Some(0.0),
+        };
+        if zero_divisor {
+            return Err(bad(
+                "integer division by zero",
+                span,
+                "divides by zero",
+                None,
+            ));
+        }
+    }
+    let shape = match (l, r) {
+        (HostValue::Array { data: a, .. }, HostValue::Array { data: b, .. })
+            if a.len() != b.len() =>
+        {
+            return Err(bad(
+                format!("arrays of {} and {} elements", a.len(), b.len()),
+                span,
+                "sizes differ",
+                None,
+            ));
+        }
+        (HostValue::Array { shape, .. }, _) | (_, HostValue::Array { shape, .. }) => shape,
+        _ => {
+            return match (scalar(l), scalar(r)) {
+                (Some(x), Some(y)) => Ok(HostValue::Num { v: f(x, y), float }),
+                _ => Err(bad(
+                    format!("cannot compute with {} and {}", l.kind(), r.kind()),
+                    span,
+                    "here",
+                    None,
+                )),
+            }
+        }
+    };
+    let (a, b) = (operand(l, span)?, operand(r, span)?);
+    // The array's length (a number stands for all of its elements, even none).
+    let n = if matches!(l, HostValue::Array { .. }) {
+        a.len()
+    } else {
+        b.len()
+    };
+    let mut out = Vec::with_capacity(n);
+    chunks(n, a, b, |_, xs, ys| {
+        out.extend(xs.iter().zip(ys).map(|(&x, &y)| f(x, y)));
+    });
+    Ok(HostValue::Array {
+        data: Arc::new(BufData::F64(out)),
+        shape: shape.clone(),
+        float,
+        dtype: None,
+    })
+}
+
+/// One side of a comparison: a number or a one-element array stands for every element.
+fn side(v: &HostValue, span: Span) -> Result<Operand<'_>> {
+    match v {
+        HostValue::Num { v, .. } => Ok(Operand::Number(*v)),
+        HostValue::Array { data, .. } if data.len() == 1 => {
+            Ok(Operand::Number(data.get_f64(0).unwrap_or_default()))
+        }
+        HostValue::Array { data, .. } => Ok(Operand::Array(data)),
+        other => Err(bad(
+            format!("cannot compare {}", other.kind()),
+            span,
+            "here",
+            None,
+        )),
+    }
+}
+
+/// `expect l op r`: elementwise, a single element standing for all; `Err` describes the failure.
+pub(crate) fn compare(
+    op: BinOp,
+    l: &HostValue,
+    r: &HostValue,
+    span: Span,
+) -> Result<std::result::Result<(), String>> {
+    let (a, b) = (side(l, span)?, side(r, span)?);
+    let float = l.is_float() || r.is_float();
+    // Counts must agree (a 1-D array of 512 against one of 1024 used to index past the shorter one).
+    if a.len() != b.len() && a.len() != 1 && b.len() != 1 {
+        return Ok(Err(format!(
+            "the sides have {} and {} elements",
+            a.len(),
+            b.len()
+        )));
+    }
+    let n = if a.len() == 1 { b.len() } else { a.len() };
+    let mut bad_count = 0usize;
+    let mut first = None;
+    chunks(n, a, b, |start, xs, ys| {
+        for (j, (&x, &y)) in xs.iter().zip(ys).enumerate() {
+            let ok = match op {
+                BinOp::Eq => close(x, y, float),
+                BinOp::Ne => !close(x, y, float),
+                BinOp::Lt => x < y,
+                BinOp::Le => x <= y || close(x, y, float),
+                BinOp::Gt => x > y,
+                BinOp::Ge => x >= y || close(x, y, float),
+                _ => unreachable!("host: comparison operators only"),
+            };
+            if !ok {
+                bad_count += 1;
+                first.get_or_insert((start + j, x, y));
+            }
+        }
+    });
+    Ok(match first {
+        None => Ok(()),
+        Some((_, x, y)) if n == 1 => Err(format!("{x} {op} {y} is false")),
+        Some((i, x, y)) => Err(format!(
+            "{bad_count} of {n} elements differ; first at index {i}: {x} {op} {y} is false"
+        )),
+    })
+}
