@@ -267,4 +267,28 @@ __global__ void k(int* out) {
     let r = ok(src, &[("out", "zeros(1)")], [3, 1, 1], b(8));
     assert_eq!(r.counters.race_count, 3);
     assert_eq!(r.races[0].race.kind, simt::exec::RaceKind::GlobalDuplicate);
+    // Each warp of 64 threads stores to out[0..31]: both warps are coalesced runs, and they
+    // overlap: one racing store per block.
+    let src = r#"
+__global__ void k(int* out) {
+    out[threadIdx.x % 32] = threadIdx.x;
+}
+"#;
+    let r = ok(src, &[("out", "zeros(32)")], [2, 1, 1], b(64));
+    assert_eq!(r.counters.race_count, 2);
+    let race = &r.races[0].race;
+    assert_eq!(
+        (race.kind, race.index),
+        (simt::exec::RaceKind::GlobalDuplicate, 0)
+    );
+    // Rows of a (32, 4) block are runs 32 elements apart: no overlap, no race; 4 requests of
+    // 128 B = 4 sectors each.
+    let src = r#"
+__global__ void k(int* out) {
+    out[threadIdx.y * 64 + threadIdx.x] = 1;
+}
+"#;
+    let r = ok(src, &[("out", "zeros(256)")], [1, 1, 1], [32, 4, 1]);
+    assert_eq!(r.counters.race_count, 0);
+    assert_eq!((r.counters.gst_instr, r.counters.gst_sectors), (4, 16));
 }
