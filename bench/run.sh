@@ -6,7 +6,8 @@
 #   NO_REFERENCE=1 bench/run.sh   skip the numpy reference model (it takes a few minutes)
 #
 # simt's time is the `simulate` phase of its JSON `timing` (blocks only, not parsing or setting up
-# buffers); the reference's is its launch() call. lane-instr = active_lane_slots.
+# buffers); the reference's is its launch() call. lane-instr = active_lane_slots. peak MiB: the
+# largest resident set of simt's runs (bench/measure.py); limit MiB: 1.5 x the buffers + 64.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 smoke=0
@@ -14,35 +15,25 @@ smoke=0
 cargo build --release --quiet --bin simt --example native_vecadd
 simt=target/release/simt
 runs=3
+# name|buffer bytes|simt arguments (the buffer bytes are the launch's, for the peak-memory target)
 if [ $smoke = 1 ]; then
     runs=1
     cases=(
-        "vecadd|kernels/vecadd.sk --arg n=65536"
-        "saxpy|kernels/saxpy.sk --arg n=65536"
-        "reduce|kernels/reduce_sequential.sk --arg n=65536"
-        "transpose|kernels/transpose_tiled.sk --arg width=256 --arg height=256"
-        "sgemm|kernels/matmul_tiled16.sk --arg M=64 --arg N=64 --arg K=64"
+        "vecadd|$((3 * 65536 * 4))|kernels/vecadd.sk --arg n=65536"
+        "saxpy|$((2 * 65536 * 4))|kernels/saxpy.sk --arg n=65536"
+        "reduce|$((65536 * 4 + 256 * 4))|kernels/reduce_sequential.sk --arg n=65536"
+        "transpose|$((2 * 256 * 256 * 4))|kernels/transpose_tiled.sk --arg width=256 --arg height=256"
+        "sgemm|$((3 * 64 * 64 * 4))|kernels/matmul_tiled16.sk --arg M=64 --arg N=64 --arg K=64"
     )
 else
     cases=(
-        "vecadd|kernels/vecadd.sk --arg n=4194304"
-        "saxpy|kernels/saxpy.sk --arg n=4194304"
-        "reduce|kernels/reduce_sequential.sk --arg n=1048576"
-        "transpose|kernels/transpose_tiled.sk --arg width=2048 --arg height=2048"
-        "sgemm|kernels/matmul_tiled16.sk --arg M=512 --arg N=512 --arg K=512"
+        "vecadd|$((3 * 4194304 * 4))|kernels/vecadd.sk --arg n=4194304"
+        "saxpy|$((2 * 4194304 * 4))|kernels/saxpy.sk --arg n=4194304"
+        "reduce|$((1048576 * 4 + 4096 * 4))|kernels/reduce_sequential.sk --arg n=1048576"
+        "transpose|$((2 * 2048 * 2048 * 4))|kernels/transpose_tiled.sk --arg width=2048 --arg height=2048"
+        "sgemm|$((3 * 512 * 512 * 4))|kernels/matmul_tiled16.sk --arg M=512 --arg N=512 --arg K=512"
     )
 fi
-
-# best simulate seconds and lane slots of `simt run ARGS --threads T --json` over $runs runs
-measure() {
-    local threads=$1; shift
-    for _ in $(seq $runs); do "$simt" run "$@" --threads "$threads" --json; done |
-        python3 -c '
-import json, sys
-rows = [json.loads(l) for l in sys.stdin if l.strip()]
-assert all(r["ok"] for r in rows), "an expect failed"
-print(min(r["timing"]["simulate"] for r in rows), rows[0]["counters"]["active_lane_slots"])'
-}
 
 declare -A ref
 if [ $smoke = 0 ] && [ -z "${NO_REFERENCE:-}" ] && python3 -c 'import numpy' 2>/dev/null; then
@@ -54,20 +45,24 @@ fi
 
 native=$(target/release/examples/native_vecadd | python3 -c 'import json,sys; print(json.load(sys.stdin)["seconds"])')
 
-printf '| kernel | lane-instr | simt 1 thread (s) | simt 2 threads (s) | 2T speedup | lane-instr/s/core | reference (s) | ref / simt 1T | ref / simt 2T |\n'
-printf '|---|---:|---:|---:|---:|---:|---:|---:|---:|\n'
+printf '| kernel | lane-instr | simt 1 thread (s) | simt 2 threads (s) | 2T speedup | lane-instr/s/core | reference (s) | ref / simt 1T | ref / simt 2T | peak MiB | limit MiB |\n'
+printf '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n'
 for c in "${cases[@]}"; do
-    name=${c%%|*}
-    read -r -a args <<< "${c#*|}"
-    read -r t1 lanes < <(measure 1 "${args[@]}")
-    read -r t2 _ < <(measure 2 "${args[@]}")
-    python3 - "$name" "$lanes" "$t1" "$t2" "${ref[$name]:-}" <<'PY'
-import sys
-name, lanes, t1, t2, r = sys.argv[1], int(sys.argv[2]), float(sys.argv[3]), float(sys.argv[4]), sys.argv[5]
+    IFS='|' read -r name bytes rest <<< "$c"
+    read -r -a args <<< "$rest"
+    one=$(python3 bench/measure.py "$simt" "$runs" 1 "${args[@]}")
+    two=$(python3 bench/measure.py "$simt" "$runs" 2 "${args[@]}")
+    python3 - "$name" "$bytes" "$one" "$two" "${ref[$name]:-}" <<'PY'
+import json, sys
+name, buffers, one, two, r = sys.argv[1], int(sys.argv[2]), json.loads(sys.argv[3]), json.loads(sys.argv[4]), sys.argv[5]
+t1, t2, lanes = one["simulate"], two["simulate"], one["lanes"]
+peak = max(one["peak_mib"], two["peak_mib"])
+# Issue 5: peak memory at most 1.5 x the launch's buffers + 64 MiB.
+limit = 1.5 * buffers / (1 << 20) + 64
 ref = f"{float(r):.2f}" if r else "–"
 r1 = f"{float(r) / t1:.0f}×" if r else "–"
 r2 = f"{float(r) / t2:.0f}×" if r else "–"
-print(f"| {name} | {lanes:.3e} | {t1:.4f} | {t2:.4f} | {t1 / t2:.2f}× | {lanes / t1:.2e} | {ref} | {r1} | {r2} |")
+print(f"| {name} | {lanes:.3e} | {t1:.4f} | {t2:.4f} | {t1 / t2:.2f}× | {lanes / t1:.2e} | {ref} | {r1} | {r2} | {peak:.0f} | {limit:.0f} |")
 PY
 done
 printf '\nnative vecadd 2^22 counting loop: %.4f s\n' "$native"
