@@ -244,3 +244,73 @@ pub(crate) fn compare(
         )),
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn floats(v: Vec<f32>) -> HostValue {
+        let n = v.len();
+        HostValue::Array {
+            data: Arc::new(BufData::F32(v)),
+            shape: vec![n],
+            float: true,
+            dtype: None,
+        }
+    }
+
+    fn num(v: f64) -> HostValue {
+        HostValue::Num { v, float: false }
+    }
+
+    #[test]
+    fn typed_arrays_across_chunk_boundaries() {
+        // 10000 floats = 3 chunks of 4096 (the last partial); a + 1 read in f32, computed in f64.
+        let n = 10_000;
+        let a = floats((0..n).map(|i| i as f32).collect());
+        let sum = binary(BinOp::Add, &a, &num(1.0), Span::default()).expect("adds");
+        let expected = HostValue::array((1..=n).map(f64::from).collect(), true);
+        assert_eq!(sum, expected);
+        assert_eq!(
+            compare(BinOp::Eq, &sum, &expected, Span::default()).expect("compares"),
+            Ok(())
+        );
+        // One element off, in the third chunk: index 9000 is reported with the count.
+        let mut off: Vec<f32> = (1..=n).map(|i| i as f32).collect();
+        off[9000] = -1.0;
+        assert_eq!(
+            compare(BinOp::Eq, &floats(off), &expected, Span::default()).expect("compares"),
+            Err("1 of 10000 elements differ; first at index 9000: -1 == 9001 is false".into())
+        );
+    }
+
+    #[test]
+    fn a_number_stands_for_every_element_even_none() {
+        let empty = floats(Vec::new());
+        // No element to fail: holds. An empty array plus 1 is empty.
+        assert_eq!(
+            compare(BinOp::Eq, &empty, &num(1.0), Span::default()).expect("compares"),
+            Ok(())
+        );
+        let sum = binary(BinOp::Add, &num(1.0), &empty, Span::default()).expect("adds");
+        assert_eq!(sum.array_len(), 0);
+        // A one-element array against three: broadcast, and 2 of 3 differ.
+        let three = floats(vec![5.0, 6.0, 5.0]);
+        assert_eq!(
+            compare(BinOp::Eq, &floats(vec![6.0]), &three, Span::default()).expect("compares"),
+            Err("2 of 3 elements differ; first at index 0: 6 == 5 is false".into())
+        );
+    }
+
+    #[test]
+    fn arrays_of_different_lengths_do_not_combine() {
+        let e = binary(
+            BinOp::Add,
+            &floats(vec![1.0; 3]),
+            &floats(vec![1.0; 4]),
+            Span::default(),
+        )
+        .expect_err("sizes differ");
+        assert!(e.to_string().contains("arrays of 3 and 4 elements"), "{e}");
+    }
+}
