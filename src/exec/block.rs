@@ -794,7 +794,7 @@ impl<'a> BlockRunner<'a> {
                     let (found, crossed) = track(
                         arr,
                         (&self.mask, ix, &self.spans),
-                        (width, k),
+                        (width, k, runs),
                         is_store,
                         barrier.is_some(),
                         &ctx,
@@ -1193,13 +1193,14 @@ struct RaceContext {
     block: [u32; 3],
 }
 
-/// Shared-memory hazards of one access, lane by lane in lane order: the first one found, and
+/// Shared-memory hazards of one access, lane by lane in lane order (`distinct`: no two lanes of a
+/// warp on one element): the first one found, and
 /// (when `watch_barrier`) whether the access conflicts with another warp's in the previous epoch,
 /// i.e. whether the barrier that began this epoch protected it.
 fn track(
     arr: &mut SharedArr,
     (mask, ix, spans): (&[bool], &[i64], &[Extent]),
-    (width, k): (u32, usize),
+    (width, k, distinct): (u32, usize, bool),
     is_store: bool,
     watch_barrier: bool,
     cx: &RaceContext,
@@ -1215,8 +1216,9 @@ fn track(
         // The span of this component's indices.
         let (lo, hi) = (lo * width + k as i64, hi * width + k as i64);
         // A second lane of one warp on one element changes nothing in the history and finds the
-        // same hazard as the first: within a window of 64 elements, a bit set skips it.
-        let window = hi - lo < 64;
+        // same hazard as the first: within a window of 64 elements, a bit set skips it (not
+        // needed when the lanes are known to be on distinct elements).
+        let window = !distinct && hi - lo < 64;
         let mut seen = 0u64;
         for (&m, &i) in ms.iter().zip(is) {
             if !m {

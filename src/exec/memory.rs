@@ -434,6 +434,15 @@ pub(crate) fn warp_wavefronts(
             wavefronts += 1;
             continue;
         }
+        // A full warp of words at a constant stride s (a column of a tile): 32 distinct words
+        // over 32 / gcd(s, 32) banks, gcd(s, 32) words each.
+        if size == 4 && ix.len() == 32 && ms.iter().all(|&m| m) {
+            let stride = ix[1] - ix[0];
+            if ix.windows(2).all(|w| w[1] - w[0] == stride) {
+                wavefronts += 1 << stride.unsigned_abs().trailing_zeros().min(5);
+                continue;
+            }
+        }
         let mut per_bank = [0u32; 32];
         if hi + words_per_lane - lo <= SEEN_WORDS as i64 {
             // Distinct words per bank, deduplicated in a bitmap of the phase's span: no sorting.
@@ -634,6 +643,20 @@ mod tests {
         // = 4l mod 32 → 8 banks × 4 words = 4 wavefronts.
         let (i, m) = lanes(|l| l * 100);
         assert_eq!(warp_wavefronts(&i, &m, 4, &mut s), (4, 1));
+        // Stride 3 spans 94 words but visits every bank once (3 is odd): 1. Stride 6: 2.
+        let (i, m) = lanes(|l| l * 3);
+        assert_eq!(warp_wavefronts(&i, &m, 4, &mut s), (1, 1));
+        let (i, m) = lanes(|l| l * 6);
+        assert_eq!(warp_wavefronts(&i, &m, 4, &mut s), (2, 1));
+        // Stride 100 with the last lane back on word 0 (not a constant stride; a span over 2048
+        // words, counted by sorting): 31 distinct words in banks 4l mod 32 → at most 4 per bank.
+        let (mut i, m) = lanes(|l| l * 100);
+        i[31] = 0;
+        assert_eq!(warp_wavefronts(&i, &m, 4, &mut s), (4, 1));
+        // Stride 32 with lane 0 inactive (not a full warp): 31 words in bank 0 → 31.
+        let (i, mut m) = lanes(|l| l * 32);
+        m[0] = false;
+        assert_eq!(warp_wavefronts(&i, &m, 4, &mut s), (31, 1));
         // Stride 4 with lane pairs on one word (l / 2 * 4): 16 words in banks 0, 4, ..., 28 twice
         // → 2 wavefronts; the repeated words count once.
         let (i, m) = lanes(|l| l / 2 * 4);
