@@ -652,6 +652,17 @@ impl<'a> BlockRunner<'a> {
         }
     }
 
+    /// Each warp's span of indices, scanned in the index register's own width.
+    fn warp_spans(&mut self, idx: Reg, idx_ty: Scalar) {
+        let (mask, full, out) = (&self.mask, self.full, &mut self.spans);
+        let w = &self.regs.w;
+        match idx_ty {
+            Scalar::I32 => memory::warp_spans(&w[idx.0 as usize], |x| x as i32, mask, full, out),
+            Scalar::U32 => memory::warp_spans(&w[idx.0 as usize], |x| x, mask, full, out),
+            _ => memory::warp_spans(&self.idx, |x| x, mask, full, out),
+        }
+    }
+
     fn oob(
         &self,
         pc: usize,
@@ -725,7 +736,7 @@ impl<'a> BlockRunner<'a> {
                 *s = (lo, lo + (lanes - 32 * w).min(32) as i64 - 1);
             }
         } else {
-            memory::warp_spans(&self.idx, &self.mask, self.full, &mut self.spans);
+            self.warp_spans(idx, idx_ty);
         }
         if let Some(lane) = memory::out_of_bounds(&self.idx, &self.mask, len as usize, &self.spans)
         {
@@ -964,7 +975,7 @@ impl<'a> BlockRunner<'a> {
             return Ok(());
         }
         self.indices(idx, idx_ty);
-        memory::warp_spans(&self.idx, &self.mask, self.full, &mut self.spans);
+        self.warp_spans(idx, idx_ty);
         let len = self.mem_len(space, globals);
         if let Some(lane) = memory::out_of_bounds(&self.idx, &self.mask, len, &self.spans) {
             return Err(self.oob(pc, space, lane, 1, globals));

@@ -204,18 +204,30 @@ elem!(f64, f64, |x| x, |y| y);
 /// The lowest and highest index of one warp's active lanes.
 pub(crate) type Extent = (i64, i64);
 
-/// Per warp of `idx`: the lowest and highest index of its active lanes, `(i64::MAX, i64::MIN)`
-/// for a warp with none. `full`: every lane is active (a branch-free pass).
-pub(crate) fn warp_spans(idx: &[i64], mask: &[bool], full: bool, out: &mut [Extent]) {
+/// Per warp of `idx`: the lowest and highest `key` of its active lanes, `(i64::MAX, i64::MIN)` for
+/// a warp with none. `full`: every lane is active (a branch-free pass). `key` reads a register as
+/// its index type, so that 32-bit indices are scanned as they are (4 lanes to an SSE2 compare).
+pub(crate) fn warp_spans<T: Copy, K: Copy + Ord + Into<i64>>(
+    idx: &[T],
+    key: impl Fn(T) -> K,
+    mask: &[bool],
+    full: bool,
+    out: &mut [Extent],
+) {
     for ((o, ix), ms) in out.iter_mut().zip(idx.chunks(32)).zip(mask.chunks(32)) {
         *o = if full {
-            ix.iter()
-                .fold((i64::MAX, i64::MIN), |(lo, hi), &i| (lo.min(i), hi.max(i)))
+            let first = key(ix[0]);
+            let (lo, hi) = ix.iter().fold((first, first), |(lo, hi), &i| {
+                let i = key(i);
+                (lo.min(i), hi.max(i))
+            });
+            (lo.into(), hi.into())
         } else {
             ix.iter()
                 .zip(ms)
                 .fold((i64::MAX, i64::MIN), |(lo, hi), (&i, &m)| {
                     if m {
+                        let i = key(i).into();
                         (lo.min(i), hi.max(i))
                     } else {
                         (lo, hi)
@@ -551,9 +563,9 @@ mod tests {
                 has_duplicate(p, &m, false, &mut s)
             );
             let mut spans = [(0, 0)];
-            warp_spans(p, &m, true, &mut spans);
+            warp_spans(p, |i| i, &m, true, &mut spans);
             let full = out_of_bounds(p, &m, 32, &spans);
-            warp_spans(p, &m, false, &mut spans);
+            warp_spans(p, |i| i, &m, false, &mut spans);
             assert_eq!(full, out_of_bounds(p, &m, 32, &spans));
             assert_eq!(full, p.iter().position(|&i| !(0..32).contains(&i)));
         }
@@ -567,19 +579,19 @@ mod tests {
         mask[0] = false;
         mask[35] = false;
         let mut spans = [(0, 0); 2];
-        warp_spans(&idx, &mask, false, &mut spans);
+        warp_spans(&idx, |i| i, &mask, false, &mut spans);
         // Warp 0: lanes 1..31 → 69..=99; warp 1: lanes 32..39 but 35 → 61..=68.
         assert_eq!(spans, [(69, 99), (61, 68)]);
         // No active lane: an empty span.
-        warp_spans(&idx, &[false; 40], false, &mut spans);
+        warp_spans(&idx, |i| i, &[false; 40], false, &mut spans);
         assert!(spans.iter().all(|&(lo, hi)| lo > hi));
         assert_eq!(out_of_bounds(&idx, &[false; 40], 0, &spans), None);
         // Every lane: 61..=100; 100 is out of an array of 100 elements (lane 0).
-        warp_spans(&idx, &[true; 40], true, &mut spans);
+        warp_spans(&idx, |i| i, &[true; 40], true, &mut spans);
         assert_eq!(spans, [(69, 100), (61, 68)]);
         assert_eq!(out_of_bounds(&idx, &[true; 40], 100, &spans), Some(0));
         // With lane 0 inactive nothing is out.
-        warp_spans(&idx, &mask, false, &mut spans);
+        warp_spans(&idx, |i| i, &mask, false, &mut spans);
         assert_eq!(out_of_bounds(&idx, &mask, 100, &spans), None);
     }
 
