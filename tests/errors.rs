@@ -97,6 +97,30 @@ fn unsupported_cuda_constructs_say_so() {
 const VECADD: &str = "__global__ void vecadd(const float* a, const float* b, float* c, int n) {\n    int i = blockIdx.x * blockDim.x + threadIdx.x;\n    c[i] = a[i] + b[i];\n}\n";
 
 #[test]
+fn huge_indices_are_reported_as_written() {
+    // An unsigned long long index of 2^64 - 16 is that number, not -16; a signed one wrapping past
+    // 2^63 - 1 is caught at the first lane (it was once taken for a coalesced run).
+    let cases = [
+        (
+            "unsigned long long i = 18446744073709551600ull + threadIdx.x;",
+            "`a[18446744073709551600]`",
+        ),
+        (
+            "long long i = 9223372036854775800ll + threadIdx.x;",
+            "`a[9223372036854775800]`",
+        ),
+    ];
+    for (decl, shown) in cases {
+        let src = format!("__global__ void k(float* a) {{\n    {decl}\n    a[i] = 1.0f;\n}}\n");
+        let f = err(&src, &[("a", "zeros(64)")], Some([1, 1, 1]), B32);
+        assert_eq!(codes(&f), ["simt::run::out_of_bounds"]);
+        let msg = f.errors[0].inner.to_string();
+        assert!(msg.contains(shown), "{msg}");
+        assert_eq!(position(&f), (3, 5));
+    }
+}
+
+#[test]
 fn out_of_bounds_names_buffer_index_thread_and_line() {
     let f = err(
         VECADD,

@@ -667,7 +667,7 @@ impl<'a> BlockRunner<'a> {
         &self,
         pc: usize,
         space: Space,
-        lane: usize,
+        (lane, idx_ty): (usize, Scalar),
         width: u32,
         globals: &[Option<GlobalBuf<'_>>],
     ) -> RunError {
@@ -681,7 +681,10 @@ impl<'a> BlockRunner<'a> {
                 ("shared", a.name.clone(), a.data.len())
             }
         };
-        let index = self.idx[lane];
+        let index = match idx_ty {
+            Scalar::U64 => i128::from(self.idx[lane] as u64),
+            _ => i128::from(self.idx[lane]),
+        };
         let help = if index < 0 {
             "the index is negative; check the arithmetic that computes it".to_string()
         } else if kind == "global" {
@@ -732,15 +735,14 @@ impl<'a> BlockRunner<'a> {
         if runs {
             let lanes = self.idx.len();
             for (w, s) in self.spans.iter_mut().enumerate() {
-                let lo = self.idx[32 * w];
-                *s = (lo, lo + (lanes - 32 * w).min(32) as i64 - 1);
+                *s = (self.idx[32 * w], self.idx[(32 * w + 31).min(lanes - 1)]);
             }
         } else {
             self.warp_spans(idx, idx_ty);
         }
         if let Some(lane) = memory::out_of_bounds(&self.idx, &self.mask, len as usize, &self.spans)
         {
-            return Err(self.oob(pc, space, lane, width, globals));
+            return Err(self.oob(pc, space, (lane, idx_ty), width, globals));
         }
         let is_store = regs.is_ok();
         let access = if is_store {
@@ -978,7 +980,7 @@ impl<'a> BlockRunner<'a> {
         self.warp_spans(idx, idx_ty);
         let len = self.mem_len(space, globals);
         if let Some(lane) = memory::out_of_bounds(&self.idx, &self.mask, len, &self.spans) {
-            return Err(self.oob(pc, space, lane, 1, globals));
+            return Err(self.oob(pc, space, (lane, idx_ty), 1, globals));
         }
         self.account(pc, space, elem.size(), Access::Atomic);
         let regs = [d, v, cmp.unwrap_or(v)];

@@ -13,8 +13,8 @@ pub enum RunError {
         space: &'static str,
         /// The buffer or array.
         buffer: String,
-        /// The index of the first offending lane.
-        index: i64,
+        /// The index of the first offending lane (an `unsigned long long` may pass 2^63).
+        index: i128,
         /// Elements in the buffer.
         len: u64,
         /// Block and thread of that lane.

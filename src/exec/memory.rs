@@ -494,9 +494,11 @@ pub(crate) fn warp_wavefronts(
 /// Whether every lane is active and lane `l` of each warp accesses its first lane's index + `l`:
 /// the coalesced case, also for rows of a 2-D block.
 pub(crate) fn warp_runs(idx: &[i64], full: bool) -> bool {
+    // `p[1] > p[0]`: an index wrapping from i64::MAX to i64::MIN is no run.
     full && idx.chunks(32).all(|w| {
-        w.windows(2)
-            .fold(true, |ok, p| ok & (p[1] == p[0].wrapping_add(1)))
+        w.windows(2).fold(true, |ok, p| {
+            ok & (p[1].wrapping_sub(p[0]) == 1) & (p[1] > p[0])
+        })
     })
 }
 
@@ -686,6 +688,11 @@ mod tests {
         // Two warps, each consecutive on its own (rows 0 and 10 of a 2-D block): runs.
         let rows: Vec<i64> = (0..32).chain(320..352).collect();
         assert!(warp_runs(&rows, true));
+        // Lanes wrapping past the largest index are not a run (they were once taken for one).
+        assert!(!warp_runs(
+            &[i64::MAX - 1, i64::MAX, i64::MIN, i64::MIN + 1],
+            true
+        ));
         // A break inside the second warp is not.
         let mut broken = rows.clone();
         broken[40] = 0;
