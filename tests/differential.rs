@@ -875,8 +875,10 @@ fn check_random(
 
 #[test]
 fn random_kernels_agree_with_the_reference() {
+    // About 1 kernel in 100 divides by a constant zero and is rejected: allow that many in long runs.
     let config = Config {
         cases: cases(),
+        max_global_rejects: cases() / 10 + 1024,
         failure_persistence: None,
         ..Config::default()
     };
