@@ -1,0 +1,510 @@
+//! The memory instructions of a block: bounds, sectors and wavefronts, race tracking, data moves.
+
+use super::{BlockRunner, SharedArr, MAX_RACE_DETAILS};
+use crate::exec::cells::{with_cells, Cells};
+use crate::exec::counters::InstCounters;
+use crate::exec::error::RunError;
+use crate::exec::memory::{self, with_data, BufData};
+use crate::exec::memory::{Extent, Global, Plain, Slots};
+use crate::exec::probe::WarpAccess;
+use crate::exec::race::{Race, RaceKind};
+use crate::exec::regs::{self, RegFile};
+use crate::exec::{atomic, GlobalBuf};
+use crate::ir::{Reg, Space};
+use crate::value::Scalar;
+
+/// The kind of a memory access, for the counters.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Access {
+    Load,
+    Store,
+    Atomic,
+}
+
+impl Access {
+    /// One global warp request of this kind touching `sectors` sectors.
+    fn count_global(self, c: &mut InstCounters, sectors: u64) {
+        let (instr, counted) = match self {
+            Access::Load => (&mut c.gld_instr, &mut c.gld_sectors),
+            Access::Store => (&mut c.gst_instr, &mut c.gst_sectors),
+            Access::Atomic => (&mut c.gatom_instr, &mut c.gatom_sectors),
+        };
+        *instr += 1;
+        *counted += sectors;
+    }
+
+    /// One shared warp instruction of this kind (atomics count as stores) in `wavefronts`.
+    fn count_shared(self, c: &mut InstCounters, wavefronts: u64, ideal: u64) {
+        c.smem_ideal_wavefronts += ideal;
+        let (instr, counted) = match self {
+            Access::Load => (&mut c.smem_ld_instr, &mut c.smem_ld_wavefronts),
+            Access::Store | Access::Atomic => (&mut c.smem_st_instr, &mut c.smem_st_wavefronts),
+        };
+        *instr += 1;
+        *counted += wavefronts;
+    }
+}
+
+impl BlockRunner<'_> {
+    /// Indices of the active lanes as `i64`.
+    fn indices(&mut self, idx: Reg, idx_ty: Scalar) {
+        match idx_ty {
+            Scalar::I32 => {
+                for (o, &x) in self.idx.iter_mut().zip(&self.regs.w[idx.0 as usize]) {
+                    *o = i64::from(x as i32);
+                }
+            }
+            Scalar::U32 => {
+                for (o, &x) in self.idx.iter_mut().zip(&self.regs.w[idx.0 as usize]) {
+                    *o = i64::from(x);
+                }
+            }
+            _ => {
+                for (o, &x) in self.idx.iter_mut().zip(&self.regs.d[idx.0 as usize]) {
+                    *o = x as i64;
+                }
+            }
+        }
+    }
+
+    /// Each warp's span of indices, scanned in the index register's own width.
+    fn warp_spans(&mut self, idx: Reg, idx_ty: Scalar) {
+        let (mask, full, out) = (&self.mask, self.full, &mut self.spans);
+        let w = &self.regs.w;
+        match idx_ty {
+            Scalar::I32 => memory::warp_spans(&w[idx.0 as usize], |x| x as i32, mask, full, out),
+            Scalar::U32 => memory::warp_spans(&w[idx.0 as usize], |x| x, mask, full, out),
+            _ => memory::warp_spans(&self.idx, |x| x, mask, full, out),
+        }
+    }
+
+    fn oob(
+        &self,
+        pc: usize,
+        space: Space,
+        (lane, idx_ty): (usize, Scalar),
+        width: u32,
+        globals: &[Option<GlobalBuf<'_>>],
+    ) -> RunError {
+        let (kind, name, len) = match space {
+            Space::Global(p) => {
+                let b = global(globals, p);
+                ("global", b.name.to_string(), b.cells.len())
+            }
+            Space::Shared(s) => {
+                let a = &self.shared[s as usize];
+                ("shared", a.name.clone(), a.data.len())
+            }
+        };
+        let index = match idx_ty {
+            Scalar::U64 => i128::from(self.idx[lane] as u64),
+            _ => i128::from(self.idx[lane]),
+        };
+        let help = if index < 0 {
+            "the index is negative; check the arithmetic that computes it".to_string()
+        } else if kind == "global" {
+            format!("guard the access with a bounds check such as `if (i < n)`; the grid has more threads than `{name}` has elements")
+        } else {
+            format!("`{name}` is sized for fewer threads than this block has; check the block size and the index")
+        };
+        RunError::OutOfBounds {
+            space: kind,
+            buffer: name,
+            index,
+            len: len as u64 / u64::from(width),
+            span: self.ir.spans[pc],
+            block: self.block,
+            thread: self.cfg.thread_of(lane),
+            help,
+        }
+    }
+
+    fn mem_len(&self, space: Space, globals: &[Option<GlobalBuf<'_>>]) -> usize {
+        match space {
+            Space::Global(p) => global(globals, p).cells.len(),
+            Space::Shared(s) => self.shared[s as usize].data.len(),
+        }
+    }
+
+    /// A load (`Err(d)`) or store (`Ok(v)`) of `width` components per lane (1, or 2/4 for a vector):
+    /// bounds, one request in the counters, races, then the data one component at a time.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn memory(
+        &mut self,
+        pc: usize,
+        space: Space,
+        elem: Scalar,
+        width: u32,
+        (idx, idx_ty): (Reg, Scalar),
+        regs: Result<[Reg; 4], [Reg; 4]>,
+        globals: &[Option<GlobalBuf<'_>>],
+    ) -> Result<(), RunError> {
+        if self.lanes_active == 0 {
+            return Ok(());
+        }
+        self.indices(idx, idx_ty);
+        let len = (self.mem_len(space, globals) / width as usize) as i64;
+        // Every lane active and each warp on consecutive elements (the coalesced case, e.g. a row
+        // of a 2-D block): spans, bounds and counts by arithmetic, data moved without masks.
+        let runs = memory::warp_runs(&self.idx, self.full);
+        if runs {
+            let lanes = self.idx.len();
+            for (w, s) in self.spans.iter_mut().enumerate() {
+                *s = (self.idx[32 * w], self.idx[(32 * w + 31).min(lanes - 1)]);
+            }
+        } else {
+            self.warp_spans(idx, idx_ty);
+        }
+        if let Some(lane) = memory::out_of_bounds(&self.idx, &self.mask, len as usize, &self.spans)
+        {
+            return Err(self.oob(pc, space, (lane, idx_ty), width, globals));
+        }
+        let is_store = regs.is_ok();
+        let access = if is_store {
+            Access::Store
+        } else {
+            Access::Load
+        };
+        if runs {
+            self.account_runs(pc, space, elem.size() * width, access);
+        } else {
+            self.account(pc, space, elem.size() * width, access);
+        }
+        if let (Space::Global(p), true) = (space, is_store) {
+            // Runs are distinct within a warp: only overlapping spans of two warps can collide.
+            let disjoint = runs && self.spans.windows(2).all(|w| w[0].1 < w[1].0);
+            if !disjoint
+                && memory::has_duplicate(&self.idx, &self.mask, self.full, &mut self.scratch)
+            {
+                let lanes = first_duplicate(&self.idx, &self.mask);
+                let race = Race {
+                    kind: RaceKind::GlobalDuplicate,
+                    block: self.block,
+                    epoch: self.local_epoch,
+                    array: global(globals, p).name.to_string(),
+                    index: self.idx[lanes.1],
+                    warp: (lanes.1 / 32) as u32,
+                    other_warp: (lanes.0 / 32) as u32,
+                    inst: pc as u32,
+                    other_inst: pc as u32,
+                };
+                self.race(pc, Some(race));
+            }
+        }
+        let mut race = None;
+        for k in 0..width as usize {
+            if width > 1 {
+                for (o, &i) in self.comp.iter_mut().zip(&self.idx) {
+                    *o = i * i64::from(width) + k as i64;
+                }
+            }
+            let ix: &[i64] = if width > 1 { &self.comp } else { &self.idx };
+            let whole = (runs && width == 1).then_some(&self.spans[..]);
+            let reg = match regs {
+                Ok(v) => Ok(v[k]),
+                Err(d) => Err(d[k]),
+            };
+            match space {
+                Space::Global(p) => {
+                    with_cells!(&global(globals, p).cells, c => transfer(&mut Global(c), (ix, whole), (&self.mask, self.full), &mut self.regs, reg))
+                }
+                Space::Shared(s) => {
+                    let arr = &mut self.shared[s as usize];
+                    with_data!(&mut arr.data, v => transfer(&mut Plain(&mut v[..]), (ix, whole), (&self.mask, self.full), &mut self.regs, reg));
+                    let ctx = RaceContext {
+                        pc: pc as u32,
+                        epoch: self.epoch,
+                        local_epoch: self.local_epoch,
+                        block: self.block,
+                    };
+                    // Only until the barrier is known to protect something: keeps the common case one branch.
+                    let barrier = self.last_barrier.filter(|&b| !self.barrier_protects[b]);
+                    let (found, crossed) = track(
+                        arr,
+                        (&self.mask, ix, &self.spans),
+                        (width, k, runs),
+                        is_store,
+                        barrier.is_some(),
+                        &ctx,
+                    );
+                    if let (Some(b), true) = (barrier, crossed) {
+                        self.barrier_protects[b] = true;
+                    }
+                    race = race.or(found);
+                }
+            }
+        }
+        self.race(pc, race);
+        Ok(())
+    }
+
+    /// `account` when every warp's lanes are on consecutive elements (`spans`): no sorting needed.
+    /// Global: each warp's run of elements spans `run_sectors`. Shared: a phase's consecutive
+    /// words (at most 32) fall in distinct banks, so each active phase is one wavefront, the ideal.
+    fn account_runs(&mut self, pc: usize, space: Space, size: u32, access: Access) {
+        if self.first_access[pc].is_none() {
+            self.first_access[pc] =
+                WarpAccess::capture(self.block, space, size, &self.idx, &self.mask);
+        }
+        let c = &mut self.counters[pc];
+        let phase = match size {
+            8 => 16,
+            16 => 8,
+            _ => 32,
+        };
+        for &(lo, hi) in &self.spans {
+            let n = hi - lo + 1;
+            match space {
+                Space::Global(_) => {
+                    let sectors = memory::run_sectors(lo, n, size);
+                    c.g_bytes_requested += n as u64 * u64::from(size);
+                    access.count_global(c, sectors);
+                }
+                Space::Shared(_) => {
+                    let phases = ((n + phase - 1) / phase) as u64;
+                    access.count_shared(c, phases, phases);
+                }
+            }
+        }
+    }
+
+    /// Sectors (global) or wavefronts (shared) of one memory instruction, warp by warp.
+    fn account(&mut self, pc: usize, space: Space, size: u32, access: Access) {
+        if self.first_access[pc].is_none() {
+            self.first_access[pc] =
+                WarpAccess::capture(self.block, space, size, &self.idx, &self.mask);
+        }
+        let c = &mut self.counters[pc];
+        let full = self.full;
+        for ((ix, m), &(lo, hi)) in self
+            .idx
+            .chunks(32)
+            .zip(self.mask.chunks(32))
+            .zip(&self.spans)
+        {
+            if lo > hi {
+                continue;
+            }
+            match space {
+                // Elements of at most a word within 32 of each other are words within 32 of each
+                // other: distinct banks or one word, one wavefront.
+                Space::Shared(_) if size <= 4 && hi - lo < 32 => access.count_shared(c, 1, 1),
+                Space::Global(_) => {
+                    let sectors = memory::warp_sectors(ix, m, size, full, &mut self.scratch);
+                    let active = if full {
+                        m.len() as u64
+                    } else {
+                        m.iter().filter(|&&x| x).count() as u64
+                    };
+                    c.g_bytes_requested += active * u64::from(size);
+                    access.count_global(c, sectors);
+                }
+                Space::Shared(_) => {
+                    let (wf, ideal) = memory::warp_wavefronts(ix, m, size, &mut self.scratch);
+                    access.count_shared(c, wf, ideal);
+                }
+            }
+        }
+    }
+
+    /// Counts a racing instruction execution and keeps its description.
+    fn race(&mut self, pc: usize, race: Option<Race>) {
+        if let Some(r) = race {
+            self.counters[pc].race_count += 1;
+            self.describe(r);
+        }
+    }
+
+    fn describe(&mut self, race: Race) {
+        if self.races.len() < MAX_RACE_DETAILS {
+            self.races.push(race);
+        }
+    }
+
+    /// An atomic: bounds-checked, counted like a memory access, applied in lane order, never a race.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn atomic(
+        &mut self,
+        pc: usize,
+        op: crate::value::AtomicOp,
+        space: Space,
+        elem: Scalar,
+        [d, idx, v]: [Reg; 3],
+        idx_ty: Scalar,
+        cmp: Option<Reg>,
+        globals: &[Option<GlobalBuf<'_>>],
+    ) -> Result<(), RunError> {
+        if self.lanes_active == 0 {
+            return Ok(());
+        }
+        self.indices(idx, idx_ty);
+        self.warp_spans(idx, idx_ty);
+        let len = self.mem_len(space, globals);
+        if let Some(lane) = memory::out_of_bounds(&self.idx, &self.mask, len, &self.spans) {
+            return Err(self.oob(pc, space, (lane, idx_ty), 1, globals));
+        }
+        self.account(pc, space, elem.size(), Access::Atomic);
+        let regs = [d, v, cmp.unwrap_or(v)];
+        let (ix, mask) = (&self.idx, &self.mask);
+        macro_rules! rmw {
+            ($slots:expr, $signed:expr) => {
+                atomic::apply($slots, $signed, op, ix, mask, &mut self.regs, regs)
+            };
+        }
+        match space {
+            Space::Global(p) => match &global(globals, p).cells {
+                Cells::I32(c) => rmw!(&mut Global(c), true),
+                Cells::U32(c) => rmw!(&mut Global(c), false),
+                Cells::I64(c) => rmw!(&mut Global(c), true),
+                Cells::U64(c) => rmw!(&mut Global(c), false),
+                Cells::F32(c) => rmw!(&mut Global(c), true),
+                Cells::F64(c) => rmw!(&mut Global(c), true),
+                _ => unreachable!("checker: no atomic on {elem}"),
+            },
+            Space::Shared(s) => match &mut self.shared[s as usize].data {
+                BufData::I32(v) => rmw!(&mut Plain(&mut v[..]), true),
+                BufData::U32(v) => rmw!(&mut Plain(&mut v[..]), false),
+                BufData::I64(v) => rmw!(&mut Plain(&mut v[..]), true),
+                BufData::U64(v) => rmw!(&mut Plain(&mut v[..]), false),
+                BufData::F32(v) => rmw!(&mut Plain(&mut v[..]), true),
+                BufData::F64(v) => rmw!(&mut Plain(&mut v[..]), true),
+                _ => unreachable!("checker: no atomic on {elem}"),
+            },
+        }
+        Ok(())
+    }
+}
+
+/// Moves one component between memory and a register: `Err(d)` loads into `d`, `Ok(v)` stores `v`.
+/// `runs`: every lane active and warp `w`'s lanes on the consecutive elements `runs[w]`.
+fn transfer<M: Slots>(
+    mem: &mut M,
+    (ix, runs): (&[i64], Option<&[Extent]>),
+    (mask, full): (&[bool], bool),
+    regs: &mut RegFile,
+    reg: Result<Reg, Reg>,
+) {
+    match (reg, runs) {
+        (Err(d), Some(runs)) => {
+            let dst = &mut <M::S as regs::Stored>::bank(regs)[d.0 as usize];
+            for (lanes, &(lo, _)) in dst.chunks_mut(32).zip(runs) {
+                mem.get_run(lo as usize, lanes);
+            }
+        }
+        (Ok(v), Some(runs)) => {
+            let src = &<M::S as regs::Stored>::bank_ref(regs)[v.0 as usize];
+            for (lanes, &(lo, _)) in src.chunks(32).zip(runs) {
+                mem.put_run(lo as usize, lanes);
+            }
+        }
+        (Err(d), None) => memory::gather(
+            mem,
+            ix,
+            mask,
+            full,
+            &mut <M::S as regs::Stored>::bank(regs)[d.0 as usize],
+        ),
+        (Ok(v), None) => memory::scatter(
+            mem,
+            ix,
+            mask,
+            &<M::S as regs::Stored>::bank_ref(regs)[v.0 as usize],
+        ),
+    }
+}
+
+/// Where and when a shared access happens, for race reports.
+struct RaceContext {
+    pc: u32,
+    epoch: u64,
+    local_epoch: u32,
+    block: [u32; 3],
+}
+
+/// Shared-memory hazards of one access, lane by lane in lane order (`distinct`: no two lanes of a
+/// warp on one element): the first one found, and
+/// (when `watch_barrier`) whether the access conflicts with another warp's in the previous epoch,
+/// i.e. whether the barrier that began this epoch protected it.
+fn track(
+    arr: &mut SharedArr,
+    (mask, ix, spans): (&[bool], &[i64], &[Extent]),
+    (width, k, distinct): (u32, usize, bool),
+    is_store: bool,
+    watch_barrier: bool,
+    cx: &RaceContext,
+) -> (Option<Race>, bool) {
+    let mut first = None;
+    let mut crossed = false;
+    let width = i64::from(width);
+    for (w, ((ms, is), &(lo, hi))) in mask.chunks(32).zip(ix.chunks(32)).zip(spans).enumerate() {
+        if lo > hi {
+            continue;
+        }
+        let warp = w as u32;
+        // The span of this component's indices.
+        let (lo, hi) = (lo * width + k as i64, hi * width + k as i64);
+        // A second lane of one warp on one element changes nothing in the history and finds the
+        // same hazard as the first: within a window of 64 elements, a bit set skips it (not
+        // needed when the lanes are known to be on distinct elements).
+        let window = !distinct && hi - lo < 64;
+        let mut seen = 0u64;
+        for (&m, &i) in ms.iter().zip(is) {
+            if !m {
+                continue;
+            }
+            if window {
+                let bit = 1u64 << (i - lo);
+                if seen & bit != 0 {
+                    continue;
+                }
+                seen |= bit;
+            }
+            if watch_barrier && !crossed {
+                crossed = arr.history.crosses(i as usize, warp, cx.epoch, is_store);
+            }
+            let h = if is_store {
+                arr.history.write(i as usize, warp, cx.epoch, cx.pc)
+            } else {
+                arr.history.read(i as usize, warp, cx.epoch, cx.pc)
+            };
+            if first.is_none() {
+                if let Some(h) = h {
+                    first = Some((h, i, warp));
+                }
+            }
+        }
+    }
+    let race = first.map(|((kind, other_warp, other_inst), index, warp)| Race {
+        kind,
+        block: cx.block,
+        epoch: cx.local_epoch,
+        array: arr.name.clone(),
+        index,
+        warp,
+        other_warp,
+        inst: cx.pc,
+        other_inst,
+    });
+    (race, crossed)
+}
+
+/// The buffer bound to pointer parameter `p`.
+fn global<'g, 'a>(globals: &'g [Option<GlobalBuf<'a>>], p: u32) -> &'g GlobalBuf<'a> {
+    globals[p as usize]
+        .as_ref()
+        .expect("pipeline: every buffer parameter is bound")
+}
+
+/// The lanes of the first duplicated index of a store: (earlier, later).
+fn first_duplicate(idx: &[i64], mask: &[bool]) -> (usize, usize) {
+    let mut seen = std::collections::HashMap::new();
+    for (lane, (&i, &m)) in idx.iter().zip(mask).enumerate() {
+        if m {
+            if let Some(&first) = seen.get(&i) {
+                return (first, lane);
+            }
+            seen.insert(i, lane);
+        }
+    }
+    (0, 0)
+}
