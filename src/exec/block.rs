@@ -1,8 +1,9 @@
 //! Runs one thread block: the instruction loop over lane arrays, the mask stack, barriers and memory.
 
+use super::coalesce::Extent;
 use super::counters::InstCounters;
 use super::error::RunError;
-use super::memory::{BufData, Extent};
+use super::memory::BufData;
 use super::probe::WarpAccess;
 use super::race::{History, Race};
 use super::regs::{self, fill, map1, map2, map3, select, Lane, Lanes, RegFile};

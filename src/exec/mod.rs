@@ -1,8 +1,10 @@
 //! The block interpreter: runs a lowered kernel over lane arrays and counts what a profiler would.
 
 mod atomic;
+mod banks;
 mod block;
 mod cells;
+mod coalesce;
 mod counters;
 mod error;
 mod memory;

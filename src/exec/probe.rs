@@ -1,6 +1,6 @@
 //! What the insight views need beyond counters: the first warp's lanes of each memory instruction.
 
-use super::memory;
+use super::{banks, coalesce};
 use crate::ir::Space;
 
 /// The lanes of the first warp that executed one memory instruction (in the first block that ran it).
@@ -26,10 +26,10 @@ impl WarpAccess {
         let mut scratch = Vec::new();
         match self.space {
             Space::Global(_) => {
-                memory::warp_sectors(&idx, &mask, self.elem_bytes, false, &mut scratch)
+                coalesce::warp_sectors(&idx, &mask, self.elem_bytes, false, &mut scratch)
             }
             Space::Shared(_) => {
-                memory::warp_wavefronts(&idx, &mask, self.elem_bytes, &mut scratch).0
+                banks::warp_wavefronts(&idx, &mask, self.elem_bytes, &mut scratch).0
             }
         }
     }

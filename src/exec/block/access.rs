@@ -1,11 +1,13 @@
 //! The memory instructions of a block: bounds, sectors and wavefronts, race tracking, data moves.
 
 use super::{BlockRunner, SharedArr, MAX_RACE_DETAILS};
+use crate::exec::banks;
 use crate::exec::cells::{with_cells, Cells};
+use crate::exec::coalesce::{self, Extent};
 use crate::exec::counters::InstCounters;
 use crate::exec::error::RunError;
 use crate::exec::memory::{self, with_data, BufData};
-use crate::exec::memory::{Extent, Global, Plain, Slots};
+use crate::exec::memory::{Global, Plain, Slots};
 use crate::exec::probe::WarpAccess;
 use crate::exec::race::{Race, RaceKind};
 use crate::exec::regs::{self, RegFile};
@@ -72,9 +74,9 @@ impl BlockRunner<'_> {
         let (mask, full, out) = (&self.mask, self.full, &mut self.spans);
         let w = &self.regs.w;
         match idx_ty {
-            Scalar::I32 => memory::warp_spans(&w[idx.0 as usize], |x| x as i32, mask, full, out),
-            Scalar::U32 => memory::warp_spans(&w[idx.0 as usize], |x| x, mask, full, out),
-            _ => memory::warp_spans(&self.idx, |x| x, mask, full, out),
+            Scalar::I32 => coalesce::warp_spans(&w[idx.0 as usize], |x| x as i32, mask, full, out),
+            Scalar::U32 => coalesce::warp_spans(&w[idx.0 as usize], |x| x, mask, full, out),
+            _ => coalesce::warp_spans(&self.idx, |x| x, mask, full, out),
         }
     }
 
@@ -146,7 +148,7 @@ impl BlockRunner<'_> {
         let len = (self.mem_len(space, globals) / width as usize) as i64;
         // Every lane active and each warp on consecutive elements (the coalesced case, e.g. a row
         // of a 2-D block): spans, bounds and counts by arithmetic, data moved without masks.
-        let runs = memory::warp_runs(&self.idx, self.full);
+        let runs = coalesce::warp_runs(&self.idx, self.full);
         if runs {
             let lanes = self.idx.len();
             for (w, s) in self.spans.iter_mut().enumerate() {
@@ -155,7 +157,8 @@ impl BlockRunner<'_> {
         } else {
             self.warp_spans(idx, idx_ty);
         }
-        if let Some(lane) = memory::out_of_bounds(&self.idx, &self.mask, len as usize, &self.spans)
+        if let Some(lane) =
+            coalesce::out_of_bounds(&self.idx, &self.mask, len as usize, &self.spans)
         {
             return Err(self.oob(pc, space, (lane, idx_ty), width, globals));
         }
@@ -174,7 +177,7 @@ impl BlockRunner<'_> {
             // Runs are distinct within a warp: only overlapping spans of two warps can collide.
             let disjoint = runs && self.spans.windows(2).all(|w| w[0].1 < w[1].0);
             if !disjoint
-                && memory::has_duplicate(&self.idx, &self.mask, self.full, &mut self.scratch)
+                && coalesce::has_duplicate(&self.idx, &self.mask, self.full, &mut self.scratch)
             {
                 let lanes = first_duplicate(&self.idx, &self.mask);
                 let race = Race {
@@ -256,7 +259,7 @@ impl BlockRunner<'_> {
             let n = hi - lo + 1;
             match space {
                 Space::Global(_) => {
-                    let sectors = memory::run_sectors(lo, n, size);
+                    let sectors = coalesce::run_sectors(lo, n, size);
                     c.g_bytes_requested += n as u64 * u64::from(size);
                     access.count_global(c, sectors);
                 }
@@ -290,7 +293,7 @@ impl BlockRunner<'_> {
                 // other: distinct banks or one word, one wavefront.
                 Space::Shared(_) if size <= 4 && hi - lo < 32 => access.count_shared(c, 1, 1),
                 Space::Global(_) => {
-                    let sectors = memory::warp_sectors(ix, m, size, full, &mut self.scratch);
+                    let sectors = coalesce::warp_sectors(ix, m, size, full, &mut self.scratch);
                     let active = if full {
                         m.len() as u64
                     } else {
@@ -300,7 +303,7 @@ impl BlockRunner<'_> {
                     access.count_global(c, sectors);
                 }
                 Space::Shared(_) => {
-                    let (wf, ideal) = memory::warp_wavefronts(ix, m, size, &mut self.scratch);
+                    let (wf, ideal) = banks::warp_wavefronts(ix, m, size, &mut self.scratch);
                     access.count_shared(c, wf, ideal);
                 }
             }
@@ -340,7 +343,7 @@ impl BlockRunner<'_> {
         self.indices(idx, idx_ty);
         self.warp_spans(idx, idx_ty);
         let len = self.mem_len(space, globals);
-        if let Some(lane) = memory::out_of_bounds(&self.idx, &self.mask, len, &self.spans) {
+        if let Some(lane) = coalesce::out_of_bounds(&self.idx, &self.mask, len, &self.spans) {
             return Err(self.oob(pc, space, (lane, idx_ty), 1, globals));
         }
         self.account(pc, space, elem.size(), Access::Atomic);
