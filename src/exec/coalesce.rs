@@ -120,11 +120,12 @@ fn sorted_distinct(
 /// Whether every lane is active and lane `l` of each warp accesses its first lane's index + `l`:
 /// the coalesced case, also for rows of a 2-D block.
 pub(crate) fn warp_runs(idx: &[i64], full: bool) -> bool {
-    // `p[1] > p[0]`: an index wrapping from i64::MAX to i64::MIN is no run.
+    // Consecutive modulo 2^64, and the last lane above the first: an index wrapping from
+    // i64::MAX to i64::MIN is no run.
     full && idx.chunks(32).all(|w| {
-        w.windows(2).fold(true, |ok, p| {
-            ok & (p[1].wrapping_sub(p[0]) == 1) & (p[1] > p[0])
-        })
+        w.windows(2)
+            .fold(true, |ok, p| ok & (p[1].wrapping_sub(p[0]) == 1))
+            && w[0] <= w[w.len() - 1]
     })
 }
 
