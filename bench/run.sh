@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Benchmarks simt against the reference model and the native limit; prints a markdown table.
 #
-#   bench/run.sh             every case, 3 runs each (the best simulate time counts)
+#   bench/run.sh             every case, 5 runs each (the best simulate time counts)
 #   bench/run.sh --smoke     small launches, one run, no reference (a quick check that it all works)
 #   NO_REFERENCE=1 bench/run.sh   skip the numpy reference model (it takes a few minutes)
 #
@@ -16,7 +16,7 @@ smoke=0
 [ "${1:-}" = "--smoke" ] && smoke=1
 cargo build --release --quiet --bin simt --example native_vecadd
 simt=target/release/simt
-runs=3
+runs=5
 # name|buffer bytes|simt arguments (the buffer bytes are the launch's, for the peak-memory target)
 if [ $smoke = 1 ]; then
     runs=1
@@ -45,7 +45,9 @@ if [ $smoke = 0 ] && [ -z "${NO_REFERENCE:-}" ] && python3 -c 'import numpy' 2>/
     done < <(python3 bench/reference.py)
 fi
 
-native=$(target/release/examples/native_vecadd | python3 -c 'import json,sys; print(json.load(sys.stdin)["seconds"])')
+# best of $runs, like simt's times
+native=$(for _ in $(seq $runs); do target/release/examples/native_vecadd; done |
+    python3 -c 'import json,sys; print(min(json.loads(l)["seconds"] for l in sys.stdin if l.strip()))')
 
 printf '| kernel | lane-instr | simt 1 thread (s) | simt 2 threads (s) | 2T speedup | 2-process ceiling | lane-instr/s/core | reference (s) | ref / simt 1T | ref / simt 2T | peak MiB | limit MiB |\n'
 printf '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n'

@@ -34,7 +34,9 @@ fn main() {
     let grid = (n + block - 1) / block;
     let a: Vec<f32> = (0..n).map(|i| i as f32).collect();
     let b = vec![1.0f32; n as usize];
-    let mut c = vec![0.0f32; n as usize];
+    // Written before the clock starts, as simt's buffers are while it sets up (a zeroed `vec!`
+    // would leave first-touch page faults inside the timed loop).
+    let mut c = vec![-1.0f32; n as usize];
     let start = Instant::now();
     let (mut warp_instr, mut lanes, mut gld_instr, mut gld_sectors, mut gst_instr, mut gst_sectors) =
         (0u64, 0u64, 0u64, 0u64, 0u64, 0u64);
