@@ -779,12 +779,12 @@ fn inputs() -> impl Strategy<Value = Inputs> {
     )
 }
 
-/// Cases per run: `PROPTEST_CASES`, or enough for CI in a few seconds.
+/// Cases per run: `PROPTEST_CASES`, or a few thousand for CI (about 6 s on 2 cores).
 fn cases() -> u32 {
     std::env::var("PROPTEST_CASES")
         .ok()
         .and_then(|s| s.parse().ok())
-        .unwrap_or(1000)
+        .unwrap_or(3000)
 }
 
 fn is_constant_division(f: &simt::pipeline::Failure) -> bool {
