@@ -794,28 +794,8 @@ fn is_constant_division(f: &simt::pipeline::Failure) -> bool {
     })
 }
 
-fn check_random(
-    text: &str,
-    block: [u32; 3],
-    grid: [u32; 3],
-    ins: &Inputs,
-) -> Result<(), TestCaseError> {
-    let src = SourceFile::new("random.sk", text);
-    let program = match simt::pipeline::compile(&src) {
-        Ok((_, p)) => p,
-        // A divisor that folds to a constant zero is refused even where it cannot run.
-        Err(f) if is_constant_division(&f) => {
-            return Err(TestCaseError::reject("constant division by zero"))
-        }
-        Err(f) => {
-            return Err(TestCaseError::fail(format!(
-                "generated kernel does not compile:\n{}\n{text}",
-                simt::cli::render(&f)
-            )))
-        }
-    };
-    let kernel = &program.kernels[0];
-    let threads = (block.iter().product::<u32>() * grid.iter().product::<u32>()) as usize;
+/// The buffers and scalar of a generated kernel launched on `threads` threads.
+fn random_args(kernel: &Kernel, threads: usize, ins: &Inputs) -> Args {
     let (ia, ua, la, fa, da, p) = ins;
     let mut args = Args {
         scalars: vec![None; kernel.params.len()],
@@ -847,6 +827,32 @@ fn check_random(
         });
     }
     args.scalars[17] = Some(simt::value::Value::I32(*p));
+    args
+}
+
+fn check_random(
+    text: &str,
+    block: [u32; 3],
+    grid: [u32; 3],
+    ins: &Inputs,
+) -> Result<(), TestCaseError> {
+    let src = SourceFile::new("random.sk", text);
+    let program = match simt::pipeline::compile(&src) {
+        Ok((_, p)) => p,
+        // A divisor that folds to a constant zero is refused even where it cannot run.
+        Err(f) if is_constant_division(&f) => {
+            return Err(TestCaseError::reject("constant division by zero"))
+        }
+        Err(f) => {
+            return Err(TestCaseError::fail(format!(
+                "generated kernel does not compile:\n{}\n{text}",
+                simt::cli::render(&f)
+            )))
+        }
+    };
+    let kernel = &program.kernels[0];
+    let threads = (block.iter().product::<u32>() * grid.iter().product::<u32>()) as usize;
+    let args = random_args(kernel, threads, ins);
     let cfg = LaunchConfig {
         grid,
         block,
@@ -891,6 +897,65 @@ fn random_kernels_agree_with_the_reference() {
     runner
         .run(&strategy, |(text, (block, grid), ins)| {
             check_random(&text, block, grid, &ins)
+        })
+        .unwrap();
+}
+
+/// A generated kernel on a grid of at least 2^15 threads, the size from which blocks are spread
+/// over workers: buffers, counters, per-line counters and races are the same on one worker and on
+/// three (the reference interpreter is not needed for this; it would take too long at this size).
+#[test]
+fn random_kernels_count_alike_on_one_and_several_workers() {
+    let config = Config {
+        cases: cases() / 20 + 10,
+        max_global_rejects: cases() / 10 + 1024,
+        failure_persistence: None,
+        ..Config::default()
+    };
+    let mut runner = TestRunner::new(config);
+    let strategy = (
+        prop_oneof![4 => kernel(false), 1 => kernel(true)],
+        shape(),
+        inputs(),
+    );
+    runner
+        .run(&strategy, |(text, (block, _), ins)| {
+            let src = SourceFile::new("random.sk", text.as_str());
+            let program = match simt::pipeline::compile(&src) {
+                Ok((_, p)) => p,
+                Err(f) if is_constant_division(&f) => {
+                    return Err(TestCaseError::reject("constant division by zero"))
+                }
+                Err(f) => return Err(TestCaseError::fail(simt::cli::render(&f))),
+            };
+            let kernel = &program.kernels[0];
+            let per_block = block.iter().product::<u32>();
+            let grid = [(1u32 << 15).div_ceil(per_block), 1, 1];
+            let threads = (per_block * grid[0]) as usize;
+            let ir = simt::ir::lower(kernel);
+            let run = |workers| {
+                let cfg = LaunchConfig {
+                    grid,
+                    block,
+                    dyn_smem: 1024,
+                    max_steps: 1 << 32,
+                    threads: workers,
+                };
+                let mut args = random_args(kernel, threads, &ins);
+                let outcome = exec::launch(&ir, &cfg, &mut args)
+                    .map(|o| (o.counters, o.per_inst, o.races))
+                    .map_err(|e| e.to_string());
+                (outcome, args)
+            };
+            let (one, one_args) = run(1);
+            let (three, three_args) = run(3);
+            prop_assert_eq!(one, three, "block {:?}\n{}", block, text);
+            for (a, b) in one_args.buffers.iter().zip(&three_args.buffers) {
+                if let (Some(a), Some(b)) = (a, b) {
+                    prop_assert!(same_data(&a.data, &b.data), "{}: {}", a.name, text);
+                }
+            }
+            Ok(())
         })
         .unwrap();
 }
