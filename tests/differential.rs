@@ -2,7 +2,7 @@
 //! thread at a time over the checked program: identical output buffers, and counters that agree
 //! with what the threads did.
 
-use simt::check::typed::Kernel;
+use simt::check::typed::{Kernel, Program};
 use simt::exec::reference::{self, RefError, Tally};
 use simt::exec::{self, Args, BufData, Counters, LaunchConfig};
 use simt::host::{self, Overrides};
@@ -830,26 +830,49 @@ fn random_args(kernel: &Kernel, threads: usize, ins: &Inputs) -> Args {
     args
 }
 
+/// A generated kernel, compiled; a case rejected if a divisor folds to a constant zero (refused
+/// even where it cannot run), failed if it does not compile otherwise.
+fn compile_random(text: &str) -> Result<Program, TestCaseError> {
+    let src = SourceFile::new("random.sk", text);
+    match simt::pipeline::compile(&src) {
+        Ok((_, p)) => Ok(p),
+        Err(f) if is_constant_division(&f) => {
+            Err(TestCaseError::reject("constant division by zero"))
+        }
+        Err(f) => Err(TestCaseError::fail(format!(
+            "generated kernel does not compile:\n{}\n{text}",
+            simt::cli::render(&f)
+        ))),
+    }
+}
+
+/// One generated case: the kernel's text, the launch shape (block, grid) and the inputs.
+type Case = (String, ([u32; 3], [u32; 3]), Inputs);
+
+/// A runner of `n` cases, and the strategy that generates them.
+fn random_cases(n: u32) -> (TestRunner, impl Strategy<Value = Case>) {
+    // About 1 kernel in 100 divides by a constant zero and is rejected: allow that many in long runs.
+    let config = Config {
+        cases: n,
+        max_global_rejects: cases() / 10 + 1024,
+        failure_persistence: None,
+        ..Config::default()
+    };
+    let strategy = (
+        prop_oneof![4 => kernel(false), 1 => kernel(true)],
+        shape(),
+        inputs(),
+    );
+    (TestRunner::new(config), strategy)
+}
+
 fn check_random(
     text: &str,
     block: [u32; 3],
     grid: [u32; 3],
     ins: &Inputs,
 ) -> Result<(), TestCaseError> {
-    let src = SourceFile::new("random.sk", text);
-    let program = match simt::pipeline::compile(&src) {
-        Ok((_, p)) => p,
-        // A divisor that folds to a constant zero is refused even where it cannot run.
-        Err(f) if is_constant_division(&f) => {
-            return Err(TestCaseError::reject("constant division by zero"))
-        }
-        Err(f) => {
-            return Err(TestCaseError::fail(format!(
-                "generated kernel does not compile:\n{}\n{text}",
-                simt::cli::render(&f)
-            )))
-        }
-    };
+    let program = compile_random(text)?;
     let kernel = &program.kernels[0];
     let threads = (block.iter().product::<u32>() * grid.iter().product::<u32>()) as usize;
     let args = random_args(kernel, threads, ins);
@@ -881,19 +904,7 @@ fn check_random(
 
 #[test]
 fn random_kernels_agree_with_the_reference() {
-    // About 1 kernel in 100 divides by a constant zero and is rejected: allow that many in long runs.
-    let config = Config {
-        cases: cases(),
-        max_global_rejects: cases() / 10 + 1024,
-        failure_persistence: None,
-        ..Config::default()
-    };
-    let mut runner = TestRunner::new(config);
-    let strategy = (
-        prop_oneof![4 => kernel(false), 1 => kernel(true)],
-        shape(),
-        inputs(),
-    );
+    let (mut runner, strategy) = random_cases(cases());
     runner
         .run(&strategy, |(text, (block, grid), ins)| {
             check_random(&text, block, grid, &ins)
@@ -906,28 +917,10 @@ fn random_kernels_agree_with_the_reference() {
 /// three (the reference interpreter is not needed for this; it would take too long at this size).
 #[test]
 fn random_kernels_count_alike_on_one_and_several_workers() {
-    let config = Config {
-        cases: cases() / 20 + 10,
-        max_global_rejects: cases() / 10 + 1024,
-        failure_persistence: None,
-        ..Config::default()
-    };
-    let mut runner = TestRunner::new(config);
-    let strategy = (
-        prop_oneof![4 => kernel(false), 1 => kernel(true)],
-        shape(),
-        inputs(),
-    );
+    let (mut runner, strategy) = random_cases(cases() / 20 + 10);
     runner
         .run(&strategy, |(text, (block, _), ins)| {
-            let src = SourceFile::new("random.sk", text.as_str());
-            let program = match simt::pipeline::compile(&src) {
-                Ok((_, p)) => p,
-                Err(f) if is_constant_division(&f) => {
-                    return Err(TestCaseError::reject("constant division by zero"))
-                }
-                Err(f) => return Err(TestCaseError::fail(simt::cli::render(&f))),
-            };
+            let program = compile_random(&text)?;
             let kernel = &program.kernels[0];
             let per_block = block.iter().product::<u32>();
             let grid = [(1u32 << 15).div_ceil(per_block), 1, 1];
