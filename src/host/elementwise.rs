@@ -63,11 +63,14 @@ pub(crate) fn map(v: &HostValue, span: Span, f: impl Fn(f64) -> f64) -> Result<H
         HostValue::Array {
             data, shape, float, ..
         } => {
-            let mut out = Vec::with_capacity(data.len());
-            let same = Operand::Array(data);
-            chunks(data.len(), same, same, |_, xs, _| {
-                out.extend(xs.iter().map(|&x| f(x)));
-            });
+            let n = data.len();
+            let mut out = Vec::with_capacity(n);
+            let mut xs = vec![0.0; CHUNK.min(n)];
+            for start in (0..n).step_by(CHUNK) {
+                let m = CHUNK.min(n - start);
+                data.read_f64(start, &mut xs[..m]);
+                out.extend(xs[..m].iter().map(|&x| f(x)));
+            }
             Ok(HostValue::Array {
                 data: Arc::new(BufData::F64(out)),
                 shape: shape.clone(),
@@ -299,6 +302,19 @@ mod tests {
         assert_eq!(
             compare(BinOp::Eq, &floats(vec![6.0]), &three, Span::default()).expect("compares"),
             Err("2 of 3 elements differ; first at index 0: 6 == 5 is false".into())
+        );
+    }
+
+    #[test]
+    fn map_reads_typed_arrays_over_chunks() {
+        // |x| over 5000 floats alternating in sign (2 chunks): 0, 1, 2, ... as doubles.
+        let v: Vec<f32> = (0..5000)
+            .map(|i| if i % 2 == 0 { i as f32 } else { -(i as f32) })
+            .collect();
+        let abs = map(&floats(v), Span::default(), f64::abs).expect("maps");
+        assert_eq!(
+            abs,
+            HostValue::array((0..5000).map(f64::from).collect(), true)
         );
     }
 
