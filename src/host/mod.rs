@@ -238,14 +238,12 @@ fn typed(
                 dtype,
             },
         ) if data.elem() != elem => {
-            // The doubles are not bound yet: they and the converted copy must fit together.
-            let bytes = data.len() as u64 * u64::from(elem.size());
-            let doubles = data.len() as u64 * u64::from(data.elem().size());
-            env.check_room(
-                bytes.saturating_add(doubles),
-                span,
-                "this array and its copy in the buffer's type",
-            )?;
+            // The array is not bound yet: it, the copy in the buffer's type, and (from another
+            // type than doubles) the doubles in between must fit together.
+            let n = data.len() as u64;
+            let widened = if data.elem() == Scalar::F64 { 0 } else { 8 * n };
+            let bytes = n * u64::from(data.elem().size()) + widened + n * u64::from(elem.size());
+            env.check_room(bytes, span, "this array and its copy in the buffer's type")?;
             Ok(HostValue::Array {
                 data: Arc::new(BufData::from_f64(elem, &data.as_f64())),
                 shape,
