@@ -942,7 +942,13 @@ fn random_kernels_count_alike_on_one_and_several_workers() {
             };
             let (one, one_args) = run(1);
             let (three, three_args) = run(3);
+            let ok = one.is_ok();
             prop_assert_eq!(one, three, "block {:?}\n{}", block, text);
+            // A launch that traps reports the first failing block in grid order whatever the
+            // workers; what other blocks wrote before it stopped is not a result.
+            if !ok {
+                return Ok(());
+            }
             for (a, b) in one_args.buffers.iter().zip(&three_args.buffers) {
                 if let (Some(a), Some(b)) = (a, b) {
                     prop_assert!(same_data(&a.data, &b.data), "{}: {}", a.name, text);
