@@ -415,22 +415,8 @@ fn bind(
             origin,
         )
     };
-    // Arrays not yet in their parameter's type are converted (the others move).
-    let buffer_bytes: u64 = kernel
-        .params
-        .iter()
-        .filter_map(|p| match (p.kind, env.vars.get(&p.name)) {
-            (ParamKind::Buffer { elem, .. }, Some(HostValue::Array { data, .. }))
-                if data.elem() != elem =>
-            {
-                Some(data.len() as u64 * u64::from(elem.size()))
-            }
-            _ => None,
-        })
-        .sum();
+    // Buffers' arrays are in their parameter's type since `typed` (assignment): they move.
     let mut moved = Vec::new();
-    env.check_room(buffer_bytes, span, "the buffers in their own types")
-        .map_err(|e| (e, origin))?;
     for (i, p) in kernel.params.iter().enumerate() {
         let Some(v) = env.vars.get(&p.name) else {
             missing.push(p.name.clone());
@@ -460,7 +446,11 @@ fn bind(
                     width
                 )));
             }
-            (ParamKind::Buffer { elem, .. }, HostValue::Array { .. }) => moved.push((i, elem)),
+            (ParamKind::Buffer { elem, .. }, HostValue::Array { data, .. })
+                if data.elem() == elem =>
+            {
+                moved.push(i)
+            }
             (kind, v) => {
                 return Err(mismatch(format!(
                     "`{}` is `{}` but was given {}",
@@ -502,18 +492,13 @@ fn bind(
             Origin::File,
         ));
     }
-    for (i, elem) in moved {
+    for i in moved {
         let name = &kernel.params[i].name;
         let Some(HostValue::Array { data, shape, .. }) = env.vars.remove(name) else {
             unreachable!("bind: `{name}` was an array above");
         };
         // Two names for one array (`b = a;`) are two buffers.
         let data = Arc::try_unwrap(data).unwrap_or_else(|shared| (*shared).clone());
-        let data = if data.elem() == elem {
-            data
-        } else {
-            BufData::from_f64(elem, &data.as_f64())
-        };
         args.buffers[i] = Some(Buffer {
             name: name.clone(),
             data,
