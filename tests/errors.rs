@@ -81,10 +81,10 @@ fn unsupported_cuda_constructs_say_so() {
     for src in [
         "__global__ void k(int* a) { printf(\"%d\", a[0]); }",
         "__global__ void k(int* a) { a[0] = __shfl_down(a[0], 1); }",
-        "__global__ void k(int* a) { int* p = a; }",
-        "__global__ void k(int* a) { a[0] = *a; }",
-        "__global__ void k(int* a) { int x[4]; }",
-        "__device__ int f(int* x) { return 0; }\n__global__ void k(int* a) { a[0] = 1; }",
+        "__global__ void k(int* a) { int* p[4]; }",
+        "__global__ void k(int* a) { int x = 0; int* p = &x; }",
+        "__global__ void k(int* a, int* b) { int* p = a; p = b; }",
+        "__global__ void k(int* a, float* b) { float* p = (float*)a; }",
         "__global__ void k(float3* a) { }",
         "__global__ void k(int* a) { int i = 0; a[i++] = 1; }",
     ] {

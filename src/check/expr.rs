@@ -166,7 +166,10 @@ impl KernelChecker<'_, '_> {
             ast::ExprKind::Bool(b) => Ok(constant(Value::Bool(*b), span)),
             ast::ExprKind::Name(name) => self.name(name, span),
             ast::ExprKind::Member { base, field } => self.member(base, field, span),
-            ast::ExprKind::Index { .. } => {
+            ast::ExprKind::Index { .. }
+            | ast::ExprKind::Unary {
+                op: UnOp::Deref, ..
+            } => {
                 let (mem, index) = self.element(e)?;
                 if mem.width > 1 {
                     let t = type_name(mem.elem, mem.width);
@@ -188,12 +191,29 @@ impl KernelChecker<'_, '_> {
                 ))
             }
             ast::ExprKind::Unary {
-                op: op @ (UnOp::Deref | UnOp::AddrOf | UnOp::IncDec),
-                ..
-            } => Err(unsupported_unary(*op, span)),
+                op: UnOp::IncDec, ..
+            } => Err(incdec_in_expr(span)),
+            ast::ExprKind::Unary {
+                op: UnOp::AddrOf, ..
+            } => Err(pointer_as_value(span)),
+            ast::ExprKind::Unary {
+                op: UnOp::Not,
+                operand,
+            } if self.is_pointer(operand) => {
+                let inner = self.scalar_or_truth(operand)?;
+                self.unary(UnOp::Not, inner, span)
+            }
             ast::ExprKind::Unary { op, operand } => {
                 let inner = self.expr(operand)?;
                 self.unary(*op, inner, span)
+            }
+            ast::ExprKind::Binary {
+                op,
+                op_span,
+                lhs,
+                rhs,
+            } if self.is_pointer(lhs) || self.is_pointer(rhs) => {
+                self.pointer_binary(*op, *op_span, lhs, rhs, span)
             }
             ast::ExprKind::Binary {
                 op,
@@ -207,6 +227,12 @@ impl KernelChecker<'_, '_> {
                 out.span = span;
                 Ok(out)
             }
+            ast::ExprKind::Ternary { then, els, .. }
+                if self.is_pointer(then) || self.is_pointer(els) =>
+            {
+                Err(pointer_as_value(span))
+            }
+            ast::ExprKind::Cast { ty, .. } if ty.pointer => Err(pointer_as_value(span)),
             ast::ExprKind::Ternary { cond, then, els } => {
                 let c = self.condition(cond)?;
                 let t = self.expr(then)?;
@@ -263,16 +289,37 @@ impl KernelChecker<'_, '_> {
                     span,
                 });
             }
-            Some(Binding::Param(_)) | Some(Binding::Shared(_)) => {
-                return Err(CheckError::Type {
-                    message: format!("`{name}` is an array; only its elements are values"),
+            Some(Binding::Ref(i)) => {
+                let pv = &self.ptr_vars[i as usize];
+                let mem = pv.mem.expect("checker: a reference is bound to an element");
+                let index = Expr {
+                    kind: ExprKind::Var(pv.var),
+                    ty: Scalar::I64,
                     span,
-                    label: "an array, not a value".into(),
-                    help: Some(format!(
-                        "index it: `{name}[i]` (pointer arithmetic is not supported)"
-                    )),
+                };
+                return Ok(Expr {
+                    kind: ExprKind::Load {
+                        mem,
+                        index: Box::new(index),
+                    },
+                    ty: mem.elem.promoted(),
+                    span,
+                });
+            }
+            Some(
+                Binding::Param(_)
+                | Binding::Shared(_)
+                | Binding::Pointer(_)
+                | Binding::LocalArray(_),
+            ) => {
+                return Err(CheckError::Type {
+                    message: format!("`{name}` is a pointer; only its elements are values"),
+                    span,
+                    label: "a pointer, not a value".into(),
+                    help: Some(format!("read an element: `{name}[i]` or `*{name}`")),
                 })
             }
+            None if name == "NULL" || name == "nullptr" => return Err(pointer_as_value(span)),
             None => {}
         }
         if let Some(v) = self.globals.consts.get(name) {
@@ -382,8 +429,27 @@ impl KernelChecker<'_, '_> {
         })
     }
 
-    /// `a[i]` or `tile[r][c]`: the memory and the flat element index.
+    /// `a[i]`, `tile[r][c]`, `p[i]`, `*p`: the memory and the flat element index.
     pub(crate) fn element(&mut self, e: &ast::Expr) -> Result<(Mem, Expr)> {
+        if let ast::ExprKind::Unary {
+            op: UnOp::Deref,
+            operand,
+        } = &e.kind
+        {
+            if !self.is_pointer(operand) {
+                let t = self.expr(operand)?;
+                return Err(CheckError::Type {
+                    message: format!("`*` needs a pointer, found `{}`", t.ty),
+                    span: e.span,
+                    label: "not a pointer".into(),
+                    help: None,
+                });
+            }
+            let p = self.pointer(operand)?;
+            let mem = self.pointee(p.mem, e.span)?;
+            let zero = constant(Value::I32(0), e.span);
+            return Ok((mem, self.index_through(p.offset, zero, e.span)?));
+        }
         let mut indices = Vec::new();
         let mut cur = e;
         while let ast::ExprKind::Index { base, index } = &cur.kind {
@@ -391,65 +457,64 @@ impl KernelChecker<'_, '_> {
             cur = base;
         }
         indices.reverse();
-        // `reinterpret_cast<float4*>(a)[i]`: a vector view of a scalar buffer.
-        let mut view = None;
-        if let ast::ExprKind::Cast { ty, expr } = &cur.kind {
-            if ty.pointer {
-                view = Some((super::vector::elem_of(ty)?, ty.span));
-                cur = expr;
-            }
-        }
-        let ast::ExprKind::Name(name) = &cur.kind else {
-            return Err(CheckError::Unsupported {
-                what: "indexing this expression".into(),
-                span: cur.span,
-                help: Some("index a pointer parameter or a `__shared__` array by name".into()),
-            });
-        };
-        let (mem, dims) = match self.lookup(name) {
-            Some(Binding::Param(p)) => match self.params[p as usize].kind {
-                ParamKind::Buffer { elem, width, .. } => (
-                    Mem {
-                        space: Space::Global(p),
-                        elem,
-                        width,
-                    },
-                    vec![0],
-                ),
-                ParamKind::Scalar { .. } => unreachable!("checker: scalar params bind as locals"),
+        // A declared array indexed by name: its own dimensions.
+        let named = match &cur.kind {
+            ast::ExprKind::Name(name) => match self.lookup(name) {
+                Some(Binding::Shared(s)) if !self.shared[s as usize].is_extern => {
+                    Some((self.shared_mem(s), self.shared[s as usize].dims.clone()))
+                }
+                Some(Binding::LocalArray(l)) => Some((
+                    self.local_array_mem(l),
+                    self.local_arrays[l as usize].dims.clone(),
+                )),
+                Some(Binding::Vector { elem, width, .. }) => {
+                    return Err(CheckError::Type {
+                        message: format!(
+                            "`{name}` is a `{}`, not an array",
+                            type_name(elem, width)
+                        ),
+                        span: cur.span,
+                        label: "cannot be indexed".into(),
+                        help: Some(format!("use a component: `{name}.x`")),
+                    });
+                }
+                Some(Binding::Local { var, .. }) => {
+                    let ty = self.locals[var.0 as usize].declared;
+                    return Err(CheckError::Type {
+                        message: format!("`{name}` is a `{ty}`, not an array"),
+                        span: cur.span,
+                        label: "cannot be indexed".into(),
+                        help: None,
+                    });
+                }
+                None if !self.is_pointer(cur) => return Err(self.unknown_name(name, cur.span)),
+                _ => None,
             },
-            Some(Binding::Shared(s)) => {
-                let sh = &self.shared[s as usize];
-                let dims = if sh.is_extern {
-                    vec![0]
-                } else {
-                    sh.dims.clone()
-                };
-                (self.shared_mem(s), dims)
+            _ => None,
+        };
+        let (mem, base, dims) = match named {
+            Some((mem, dims)) if dims.len() > 1 || indices.len() == dims.len() => (mem, None, dims),
+            _ => {
+                if !self.is_pointer(cur) {
+                    return Err(CheckError::Unsupported {
+                        what: "indexing this expression".into(),
+                        span: cur.span,
+                        help: Some("index a pointer or an array: `a[i]`, `p[i]`".into()),
+                    });
+                }
+                let p = self.pointer(cur)?;
+                let mem = self.pointee(p.mem, cur.span)?;
+                (mem, Some(p.offset), vec![0])
             }
-            Some(Binding::Vector { elem, width, .. }) => {
-                return Err(CheckError::Type {
-                    message: format!("`{name}` is a `{}`, not an array", type_name(elem, width)),
-                    span: cur.span,
-                    label: "cannot be indexed".into(),
-                    help: Some(format!("use a component: `{name}.x`")),
-                });
-            }
-            Some(Binding::Local { var, .. }) => {
-                let ty = self.locals[var.0 as usize].declared;
-                return Err(CheckError::Type {
-                    message: format!("`{name}` is a `{ty}`, not an array"),
-                    span: cur.span,
-                    label: "cannot be indexed".into(),
-                    help: None,
-                });
-            }
-            None => return Err(self.unknown_name(name, cur.span)),
         };
         if indices.len() != dims.len() {
+            let what = match &cur.kind {
+                ast::ExprKind::Name(n) => format!("`{n}`"),
+                _ => "this pointer".into(),
+            };
             return Err(CheckError::Type {
                 message: format!(
-                    "`{name}` has {} dimension(s) but is indexed with {}",
+                    "{what} has {} dimension(s) but is indexed with {}",
                     dims.len(),
                     indices.len()
                 ),
@@ -485,19 +550,21 @@ impl KernelChecker<'_, '_> {
             });
         }
         let index = flat.expect("checker: at least one index");
-        match view {
-            None => Ok((mem, index)),
-            Some(((elem, width), _)) if elem == mem.elem && mem.width == 1 => Ok((Mem { width, ..mem }, index)),
-            Some((_, span)) => Err(CheckError::Unsupported {
-                what: format!(
-                    "reinterpreting `{}` memory as `{}`",
-                    type_name(mem.elem, mem.width),
-                    src_view_name(view)
-                ),
-                span,
-                help: Some("reinterpret a scalar buffer as a vector of the same component type, e.g. `float*` as `float4*`".into()),
-            }),
-        }
+        let index = match base {
+            Some(offset) => self.index_through(offset, index, e.span)?,
+            None => index,
+        };
+        Ok((mem, index))
+    }
+
+    /// The array a dereferenced pointer points into; `NULL` points into none.
+    fn pointee(&self, mem: Option<Mem>, span: Span) -> Result<Mem> {
+        mem.ok_or_else(|| CheckError::Type {
+            message: "this dereferences a null pointer".into(),
+            span,
+            label: "`NULL` points nowhere".into(),
+            help: Some("point it into an array first".into()),
+        })
     }
 
     fn unary(&mut self, op: UnOp, inner: Expr, span: Span) -> Result<Expr> {
@@ -900,19 +967,12 @@ fn fold(op: ArithOp, a: Value, b: Value, span: Span) -> Result<Value> {
     fold_arith(op, a, b).map_err(|_| CheckError::DivisionByZero { span })
 }
 
-fn unsupported_unary(op: UnOp, span: Span) -> CheckError {
-    match op {
-        UnOp::IncDec => incdec_in_expr(span),
-        _ => CheckError::Unsupported {
-            what: if op == UnOp::Deref {
-                "pointer dereference `*p`"
-            } else {
-                "taking an address `&x`"
-            }
-            .into(),
-            span,
-            help: Some("index arrays by name instead: `a[i]`".into()),
-        },
+fn pointer_as_value(span: Span) -> CheckError {
+    CheckError::Type {
+        message: "a pointer is not a value here".into(),
+        span,
+        label: "a pointer".into(),
+        help: Some("read the element it points to: `*p` or `p[i]`; keep the pointer in a pointer variable: `float* p = ...;`".into()),
     }
 }
 
@@ -936,8 +996,4 @@ fn int_literal_value(v: u64, unsigned: bool, long: bool, hex: bool) -> Value {
         (false, _) if fits_i64 => Value::I64(v as i64),
         _ => Value::U64(v),
     }
-}
-
-fn src_view_name(view: Option<((Scalar, u32), Span)>) -> String {
-    view.map(|((e, w), _)| type_name(e, w)).unwrap_or_default()
 }

@@ -3,9 +3,9 @@
 use std::collections::HashMap;
 
 use super::typed::*;
-use super::{Binding, CheckError, KernelChecker};
+use super::{pointer, Binding, CheckError, KernelChecker};
 use crate::source::Span;
-use crate::syntax::ast::{self, BinOp, UnOp};
+use crate::syntax::ast::{self, UnOp};
 use crate::value::{AtomicOp, Scalar, ShflKind, Value, VoteKind};
 
 type Result<T> = std::result::Result<T, CheckError>;
@@ -203,7 +203,15 @@ impl KernelChecker<'_, '_> {
         let n = if op == AtomicOp::Cas { 3 } else { 2 };
         self.arity(name, args, n, n, span)?;
         let (mem, index) = self.address(&args[0], name)?;
-        self.writable(mem, args[0].span)?;
+        if self.place_is_const(&args[0]) {
+            return Err(CheckError::NotAssignable {
+                what: "an element through a pointer to `const`".into(),
+                span: args[0].span,
+                help: Some(format!(
+                    "`{name}` writes memory: drop `const` from the pointer"
+                )),
+            });
+        }
         if mem.width > 1 || !op.types().contains(&mem.elem) {
             let names: Vec<&str> = op.types().iter().map(|t| t.c_name()).collect();
             return Err(CheckError::Type {
@@ -237,88 +245,29 @@ impl KernelChecker<'_, '_> {
         })
     }
 
-    /// The memory and element index of an atomic's address: `&a[i]`, `&tile[r][c]`, `a`, `a + i`, `&shared_scalar`.
+    /// The memory and element index of an atomic's address: any pointer into global or
+    /// shared memory (`&a[i]`, `a + i`, `p`, `&shared_variable`).
     fn address(&mut self, e: &ast::Expr, name: &str) -> Result<(Mem, Expr)> {
-        let zero = || constant(Value::I32(0), e.span);
-        match &e.kind {
-            ast::ExprKind::Unary {
-                op: UnOp::AddrOf,
-                operand,
-            } => match &operand.kind {
-                ast::ExprKind::Index { .. } => self.element(operand),
-                ast::ExprKind::Name(n) => match self.lookup(n) {
-                    Some(Binding::Shared(s)) if self.shared[s as usize].is_scalar() => {
-                        Ok((self.shared_mem(s), zero()))
-                    }
-                    Some(Binding::Param(_)) | Some(Binding::Shared(_)) => {
-                        let (mem, _) = self.array(n, operand.span)?;
-                        Ok((mem, zero()))
-                    }
-                    Some(Binding::Local { .. }) | Some(Binding::Vector { .. }) => Err(CheckError::Unsupported {
-                        what: format!("`{name}` on a local variable"),
-                        span: operand.span,
-                        help: Some("atomics work on global or shared memory: `&a[i]` or a `__shared__` variable".into()),
-                    }),
-                    None => Err(self.unknown_name(n, operand.span)),
-                },
-                _ => Err(self.bad_address(e, name)),
-            },
-            ast::ExprKind::Name(n) => {
-                let (mem, _) = self.array(n, e.span)?;
-                Ok((mem, zero()))
-            }
-            ast::ExprKind::Binary {
-                op: BinOp::Add,
-                lhs,
-                rhs,
-                ..
-            } => {
-                let (base, offset) = match (&lhs.kind, &rhs.kind) {
-                    (ast::ExprKind::Name(n), _) if self.is_array(n) => (lhs, rhs),
-                    (_, ast::ExprKind::Name(n)) if self.is_array(n) => (rhs, lhs),
-                    _ => return Err(self.bad_address(e, name)),
-                };
-                let ast::ExprKind::Name(n) = &base.kind else {
-                    unreachable!("checked above")
-                };
-                let (mem, _) = self.array(n, base.span)?;
-                let index = self.int_arg(offset, Scalar::I64, "a pointer offset")?;
-                Ok((mem, index))
-            }
-            _ => Err(self.bad_address(e, name)),
+        if !self.is_pointer(e) {
+            return Err(self.bad_address(e, name));
         }
-    }
-
-    fn is_array(&self, n: &str) -> bool {
-        matches!(
-            self.lookup(n),
-            Some(Binding::Param(_)) | Some(Binding::Shared(_))
-        )
-    }
-
-    /// The memory of a named buffer or shared array.
-    fn array(&self, n: &str, span: Span) -> Result<(Mem, ())> {
-        match self.lookup(n) {
-            Some(Binding::Param(p)) => match self.params[p as usize].kind {
-                ParamKind::Buffer { elem, width, .. } => Ok((
-                    Mem {
-                        space: Space::Global(p),
-                        elem,
-                        width,
-                    },
-                    (),
-                )),
-                ParamKind::Scalar { .. } => unreachable!("checker: scalar params bind as locals"),
-            },
-            Some(Binding::Shared(s)) => Ok((self.shared_mem(s), ())),
-            Some(Binding::Local { .. }) | Some(Binding::Vector { .. }) => Err(CheckError::Type {
-                message: format!("`{n}` is not an array"),
-                span,
-                label: "a local variable".into(),
-                help: None,
-            }),
-            None => Err(self.unknown_name(n, span)),
+        let p = self.pointer(e)?;
+        let Some(mem) = p.mem else {
+            return Err(self.bad_address(e, name));
+        };
+        if let Space::Local(_) = mem.space {
+            return Err(CheckError::Unsupported {
+                what: format!("`{name}` on a local array"),
+                span: e.span,
+                help: Some(
+                    "atomics work on global or shared memory; a thread's own array needs none"
+                        .into(),
+                ),
+            });
         }
+        let zero = constant(Value::I32(0), e.span);
+        let index = self.index_through(p.offset, zero, e.span)?;
+        Ok((mem, index))
     }
 
     pub(crate) fn shared_mem(&self, s: u32) -> Mem {
@@ -370,8 +319,8 @@ impl KernelChecker<'_, '_> {
             });
         }
         let mut values = Vec::new();
-        for a in args {
-            values.push(self.expr(a)?);
+        for (p, a) in f.params.iter().zip(args) {
+            values.push(self.argument(p, a)?);
         }
         self.globals.inlined.borrow_mut().insert(name.clone());
         self.expand(f, ret, values, span)
@@ -383,11 +332,32 @@ impl KernelChecker<'_, '_> {
             ast::BaseType::Void if !f.ret.pointer => None,
             _ => Some(super::scalar_of(&f.ret)?),
         };
-        let values = f
-            .params
-            .iter()
-            .map(|p| constant(Value::I32(0), p.name.span))
-            .collect();
+        // Pointer and reference parameters point into a placeholder array of their type (the
+        // function is only checked, never lowered).
+        let mut values = Vec::new();
+        for p in &f.params {
+            values.push(if p.ty.pointer || p.ty.reference {
+                let (elem, width) = super::vector::elem_of(&p.ty)?;
+                let ptr = pointer::Ptr {
+                    mem: Some(Mem {
+                        space: Space::Global(u32::MAX),
+                        elem,
+                        width,
+                    }),
+                    offset: constant(Value::I64(0), p.name.span),
+                    is_const: p.ty.is_const,
+                };
+                if p.ty.reference {
+                    let i = self.new_pointer(&p.name, (elem, width), p.ty.is_const);
+                    let bind = self.point(i, ptr, p.name.span)?;
+                    Arg::Ref(i, bind)
+                } else {
+                    Arg::Pointer(ptr)
+                }
+            } else {
+                Arg::Value(constant(Value::I32(0), p.name.span))
+            });
+        }
         self.expand(f, ret, values, f.span).map(|_| ())
     }
 
@@ -396,7 +366,7 @@ impl KernelChecker<'_, '_> {
         &mut self,
         f: &ast::Function,
         ret: Option<Scalar>,
-        values: Vec<Expr>,
+        values: Vec<Arg>,
         span: Span,
     ) -> Result<Expr> {
         let name = &f.name.name;
@@ -438,7 +408,7 @@ impl KernelChecker<'_, '_> {
     fn inline_body(
         &mut self,
         f: &ast::Function,
-        values: Vec<Expr>,
+        values: Vec<Arg>,
         result: Option<(VarId, Scalar)>,
     ) -> Result<Vec<Stmt>> {
         let mut body = Vec::new();
@@ -452,19 +422,27 @@ impl KernelChecker<'_, '_> {
             });
         }
         for (p, v) in f.params.iter().zip(values) {
-            if p.ty.pointer {
-                return Err(CheckError::Unsupported {
-                    what: format!(
-                        "the pointer parameter `{}` of a `__device__` function",
-                        p.name.name
-                    ),
-                    span: p.ty.span,
-                    help: Some(
-                        "pass the index instead and access the kernel's buffer in the kernel"
-                            .into(),
-                    ),
-                });
-            }
+            let v = match v {
+                Arg::Value(v) => v,
+                Arg::Pointer(ptr) => {
+                    let pointee = super::vector::elem_of(&p.ty)?;
+                    let i = self.new_pointer(&p.name, pointee, p.ty.is_const);
+                    if ptr.mem.is_some() {
+                        body.push(self.point(i, ptr, p.name.span)?);
+                    }
+                    self.declare(&p.name, Binding::Pointer(i));
+                    continue;
+                }
+                Arg::Alias(binding) => {
+                    self.declare(&p.name, binding);
+                    continue;
+                }
+                Arg::Ref(i, bind) => {
+                    body.push(bind);
+                    self.declare(&p.name, Binding::Ref(i));
+                    continue;
+                }
+            };
             let ty = super::scalar_of(&p.ty)?;
             let var = self.new_local(&p.name.name, ty, p.name.span);
             self.declare(
@@ -483,5 +461,63 @@ impl KernelChecker<'_, '_> {
         let stmts = self.block(&f.body);
         body.extend(stmts);
         Ok(body)
+    }
+}
+
+/// An argument of an inlined call, as its parameter receives it.
+pub(crate) enum Arg {
+    /// A scalar parameter's value.
+    Value(Expr),
+    /// A pointer parameter's pointer (into no array yet for a function checked on its own).
+    Pointer(pointer::Ptr),
+    /// A reference parameter bound to a variable (or a vector's variables) of the caller.
+    Alias(Binding),
+    /// A reference parameter bound to an element: its pointer variable and the statement that
+    /// points it there.
+    Ref(u32, Stmt),
+}
+
+impl KernelChecker<'_, '_> {
+    /// What parameter `p` receives from the argument `a`.
+    fn argument(&mut self, p: &ast::Param, a: &ast::Expr) -> Result<Arg> {
+        if p.ty.pointer {
+            return Ok(Arg::Pointer(self.pointer(a)?));
+        }
+        if !p.ty.reference {
+            return Ok(Arg::Value(self.expr(a)?));
+        }
+        // A reference: to a variable, it is that variable; to an element, a pointer to it.
+        if let ast::ExprKind::Name(n) = &a.kind {
+            match self.lookup(n) {
+                Some(b @ (Binding::Local { .. } | Binding::Vector { .. } | Binding::Ref(_))) => {
+                    return Ok(Arg::Alias(b))
+                }
+                Some(Binding::Shared(s)) if self.shared[s as usize].is_scalar() => {}
+                Some(_) => {
+                    return Err(CheckError::Type {
+                        message: format!(
+                            "the reference parameter `{}` needs a variable or an element",
+                            p.name.name
+                        ),
+                        span: a.span,
+                        label: "not a variable or an element".into(),
+                        help: None,
+                    })
+                }
+                None => return Err(self.unknown_name(n, a.span)),
+            }
+        }
+        let addr = ast::Expr {
+            kind: ast::ExprKind::Unary {
+                op: UnOp::AddrOf,
+                operand: Box::new(a.clone()),
+            },
+            span: a.span,
+        };
+        let ptr = self.pointer(&addr)?;
+        let pointee = super::vector::elem_of(&p.ty)?;
+        let i = self.new_pointer(&p.name, pointee, p.ty.is_const);
+        let bind = self.point(i, ptr, a.span)?;
+        Ok(Arg::Ref(i, bind))
     }
 }

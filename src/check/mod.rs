@@ -3,6 +3,8 @@
 mod error;
 mod expr;
 mod intrinsics;
+mod local;
+mod pointer;
 pub mod typed;
 mod vector;
 
@@ -160,6 +162,12 @@ enum Binding {
     },
     Param(u32),
     Shared(u32),
+    /// A pointer variable (index into the checker's pointer variables).
+    Pointer(u32),
+    /// A reference parameter bound to an element in memory: reads and writes go to `*p`.
+    Ref(u32),
+    /// A per-thread local array.
+    LocalArray(u32),
     /// A vector local: one variable per component.
     Vector {
         vars: [VarId; 4],
@@ -176,6 +184,8 @@ pub(crate) struct KernelChecker<'g, 'e> {
     params: Vec<Param>,
     shared: Vec<Shared>,
     locals: Vec<Local>,
+    ptr_vars: Vec<pointer::PtrVar>,
+    local_arrays: Vec<LocalArray>,
     loop_depth: u32,
     static_smem: u64,
     /// `#define`s being expanded, to stop self-reference.
@@ -197,6 +207,8 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
             params: Vec::new(),
             shared: Vec::new(),
             locals: Vec::new(),
+            ptr_vars: Vec::new(),
+            local_arrays: Vec::new(),
             loop_depth: 0,
             static_smem: 0,
             expanding: Vec::new(),
@@ -207,6 +219,9 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
     }
 
     fn kernel(&mut self, k: &ast::Kernel) -> Kernel {
+        // A pointer parameter the kernel moves (`A += k`) is a pointer variable from the start.
+        let moved = local::assigned_names(&k.body);
+        let mut prologue = Vec::new();
         for p in &k.params {
             let kind = if p.ty.pointer {
                 match vector::elem_of(&p.ty) {
@@ -239,20 +254,52 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                 },
                 ParamKind::Buffer { .. } => Binding::Param(self.params.len() as u32),
             };
-            self.declare(&p.name, binding);
             self.params.push(Param {
                 name: p.name.name.clone(),
                 span: p.name.span,
                 kind,
             });
+            let binding = match kind {
+                ParamKind::Buffer {
+                    elem,
+                    width,
+                    is_const,
+                } if moved.contains(p.name.name.as_str()) => {
+                    let value = pointer::Ptr {
+                        mem: Some(Mem {
+                            space: Space::Global(self.params.len() as u32 - 1),
+                            elem,
+                            width,
+                        }),
+                        offset: Expr {
+                            kind: ExprKind::ParamBase(self.params.len() as u32 - 1),
+                            ty: Scalar::I64,
+                            span: p.name.span,
+                        },
+                        is_const,
+                    };
+                    let i = self.new_pointer(&p.name, (elem, width), is_const);
+                    match self.point(i, value, p.name.span) {
+                        Ok(s) => prologue.push(s),
+                        Err(e) => self.errors.push(e),
+                    }
+                    Binding::Pointer(i)
+                }
+                _ => binding,
+            };
+            self.declare(&p.name, binding);
         }
-        let body = self.block(&k.body);
+        let mut body = prologue;
+        body.extend(self.block(&k.body));
+        let mut local_arrays = std::mem::take(&mut self.local_arrays);
+        local::place_local_arrays(&body, &mut local_arrays);
         Kernel {
             name: k.name.name.clone(),
             span: k.span,
             params: std::mem::take(&mut self.params),
             shared: std::mem::take(&mut self.shared),
             locals: std::mem::take(&mut self.locals),
+            local_arrays,
             body,
         }
     }
@@ -335,45 +382,9 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                 let inner = self.block(stmts);
                 out.extend(inner);
             }
-            ast::StmtKind::Decl { ty, decls } if ty.base == BaseType::Vector && !ty.pointer => {
-                for d in decls {
-                    self.declare_vector(ty, d, out)?;
-                }
-            }
             ast::StmtKind::Decl { ty, decls } => {
-                let declared = self.local_type(ty)?;
                 for d in decls {
-                    if !d.dims.is_empty() {
-                        return Err(CheckError::Unsupported {
-                            what: format!("the local array `{}`", d.name.name),
-                            span: d.name.span,
-                            help: Some(
-                                "each thread's locals are scalars here; use a `__shared__` array or several scalars"
-                                    .into(),
-                            ),
-                        });
-                    }
-                    let value = match &d.init {
-                        Some(init) => {
-                            let e = self.expr(init)?;
-                            self.convert(e, declared)
-                        }
-                        // Uninitialised locals start at zero so results never depend on block order.
-                        None => Expr {
-                            kind: ExprKind::Const(Value::I32(0).cast(declared)),
-                            ty: declared.promoted(),
-                            span: d.name.span,
-                        },
-                    };
-                    let var = self.new_local(&d.name.name, declared, d.name.span);
-                    self.declare(
-                        &d.name,
-                        Binding::Local {
-                            var,
-                            is_const: ty.is_const,
-                        },
-                    );
-                    push(out, StmtKind::Assign { var, value });
+                    self.declaration(ty, d, out)?;
                 }
             }
             ast::StmtKind::Shared {
@@ -455,9 +466,33 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                 op_span,
                 value,
             } => {
+                if let Some(i) = self.pointer_var(target) {
+                    out.push(self.assign_pointer(i, *op, *op_span, value, span)?);
+                    return Ok(());
+                }
                 let value = self.expr(value)?;
                 let kind = self.assign(target, *op, *op_span, value)?;
                 push(out, kind);
+            }
+            ast::StmtKind::IncDec { target, inc } if self.pointer_var(target).is_some() => {
+                let i = self
+                    .pointer_var(target)
+                    .expect("checked: a pointer variable");
+                let one = ast::Expr {
+                    kind: ast::ExprKind::Int {
+                        value: 1,
+                        unsigned: false,
+                        long: false,
+                        hex: false,
+                    },
+                    span,
+                };
+                let op = if *inc {
+                    ast::BinOp::Add
+                } else {
+                    ast::BinOp::Sub
+                };
+                out.push(self.assign_pointer(i, Some(op), span, &one, span)?);
             }
             ast::StmtKind::IncDec { target, inc } => {
                 let one = Expr {
@@ -614,17 +649,15 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
         self.truth(e)
     }
 
-    fn local_type(&mut self, ty: &ast::TypeName) -> Result<Scalar, CheckError> {
-        if ty.pointer {
-            return Err(CheckError::Unsupported {
-                what: "a local pointer variable".into(),
-                span: ty.span,
-                help: Some(
-                    "index the kernel's pointer parameters directly, e.g. `a[row * n + k]`".into(),
-                ),
-            });
+    /// The pointer variable a name stands for, if it is one.
+    fn pointer_var(&self, target: &ast::Expr) -> Option<u32> {
+        match &target.kind {
+            ast::ExprKind::Name(n) => match self.lookup(n) {
+                Some(Binding::Pointer(i)) => Some(i),
+                _ => None,
+            },
+            _ => None,
         }
-        scalar_of(ty)
     }
 
     fn const_size(&mut self, e: &ast::Expr) -> Result<u64, CheckError> {
@@ -688,23 +721,47 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                         target.span,
                     )
                 }
+                Some(Binding::Ref(i)) => {
+                    let pv = &self.ptr_vars[i as usize];
+                    let mem = pv.mem.expect("checker: a reference is bound to an element");
+                    if pv.is_const {
+                        return Err(CheckError::NotAssignable {
+                            what: format!("`{name}`, a `const` reference"),
+                            span: target.span,
+                            help: Some("remove `const` from the parameter".into()),
+                        });
+                    }
+                    let index = Expr {
+                        kind: ExprKind::Var(pv.var),
+                        ty: Scalar::I64,
+                        span: target.span,
+                    };
+                    self.store(mem, index, (op, op_span), value, target.span)
+                }
                 Some(Binding::Vector { .. }) => Err(CheckError::Unsupported {
                     what: "arithmetic on a whole vector".into(),
                     span: target.span,
                     help: Some(format!("update each component: `{name}.x += ...;`")),
                 }),
-                Some(Binding::Param(_)) | Some(Binding::Shared(_)) => {
-                    Err(CheckError::NotAssignable {
-                        what: format!("the array `{name}` itself"),
-                        span: target.span,
-                        help: Some(format!("assign to an element: `{name}[i] = ...`")),
-                    })
-                }
+                Some(
+                    Binding::Param(_)
+                    | Binding::Shared(_)
+                    | Binding::LocalArray(_)
+                    | Binding::Pointer(_),
+                ) => Err(CheckError::NotAssignable {
+                    what: format!("the array `{name}` itself"),
+                    span: target.span,
+                    help: Some(format!("assign to an element: `{name}[i] = ...`")),
+                }),
                 None => Err(self.unknown_name(name, target.span)),
             },
-            ast::ExprKind::Index { .. } => {
+            ast::ExprKind::Index { .. }
+            | ast::ExprKind::Unary {
+                op: ast::UnOp::Deref,
+                ..
+            } => {
+                self.writable(target)?;
                 let (mem, index) = self.element(target)?;
-                self.writable(mem, target.span)?;
                 self.store(mem, index, (op, op_span), value, target.span)
             }
             ast::ExprKind::Member { base, field } if self.is_vector_component(base) => {
@@ -716,7 +773,7 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                         self.assign_var(var, elem, (op, op_span), value, target.span)
                     }
                     vector::Place::Elem(mem, index) => {
-                        self.writable(mem, target.span)?;
+                        self.writable(base)?;
                         self.store(mem, index, (op, op_span), value, target.span)
                     }
                 }
@@ -782,17 +839,17 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
         Ok(StmtKind::Store { mem, index, value })
     }
 
-    /// Rejects a write through a `const T*` parameter.
-    pub(crate) fn writable(&self, mem: Mem, span: Span) -> Result<(), CheckError> {
-        if let Space::Global(p) = mem.space {
-            let param = &self.params[p as usize];
-            if let ParamKind::Buffer { is_const: true, .. } = param.kind {
-                return Err(CheckError::NotAssignable {
-                    what: format!("an element of `{}`, a pointer to const", param.name),
-                    span,
-                    help: Some("drop `const` from the parameter if the kernel writes it".into()),
-                });
-            }
+    /// Rejects a write through a pointer to `const` (`place` is `a[i]`, `*p`, `p[i]`...).
+    pub(crate) fn writable(&self, place: &ast::Expr) -> Result<(), CheckError> {
+        if self.place_is_const(place) {
+            return Err(CheckError::NotAssignable {
+                what: "an element through a pointer to `const`".into(),
+                span: place.span,
+                help: Some(
+                    "drop `const` from the pointer (or the parameter) if the kernel writes it"
+                        .into(),
+                ),
+            });
         }
         Ok(())
     }

@@ -17,6 +17,10 @@ impl Program {
     }
 }
 
+/// The offset a null pointer holds: far below any array, so a dereference is out of bounds by
+/// more than any real index (the engine reports it as a null dereference).
+pub const NULL_OFFSET: i64 = i64::MIN / 4;
+
 /// A local variable (or scalar parameter) slot.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct VarId(pub u32);
@@ -34,6 +38,8 @@ pub struct Kernel {
     pub shared: Vec<Shared>,
     /// Every local variable, indexed by `VarId`.
     pub locals: Vec<Local>,
+    /// Per-thread local arrays (`float acc[8];`).
+    pub local_arrays: Vec<LocalArray>,
     /// The body.
     pub body: Vec<Stmt>,
 }
@@ -133,6 +139,31 @@ impl Shared {
     }
 }
 
+/// A per-thread local array.
+#[derive(Clone, Debug)]
+pub struct LocalArray {
+    /// Its name.
+    pub name: String,
+    /// Element (component) type.
+    pub elem: Scalar,
+    /// Components per element.
+    pub width: u32,
+    /// Dimensions.
+    pub dims: Vec<u64>,
+    /// Every index is known once loops with constant bounds are unrolled, so the compiler keeps
+    /// it in registers (no memory traffic); otherwise it lives in local memory.
+    pub in_registers: bool,
+    /// Its declaration.
+    pub span: Span,
+}
+
+impl LocalArray {
+    /// Scalar components.
+    pub fn components(&self) -> u64 {
+        self.dims.iter().product::<u64>() * u64::from(self.width)
+    }
+}
+
 /// A local variable.
 #[derive(Clone, Debug)]
 pub struct Local {
@@ -151,6 +182,8 @@ pub enum Space {
     Global(u32),
     /// Shared array `n` of the kernel.
     Shared(u32),
+    /// Local array `n` of the kernel (one per thread).
+    Local(u32),
 }
 
 /// A memory reference: the space and its element type.
@@ -302,6 +335,25 @@ pub enum ExprKind {
     },
     /// `__activemask()`: the active lanes of the warp as bits.
     ActiveMask,
+    /// Where pointer parameter `n` points (`i64`): 0, or [`NULL_OFFSET`] when bound to `NULL`.
+    ParamBase(u32),
+    /// An integer widened to `long long` for pointer arithmetic: free, like the wide multiply-add
+    /// the hardware computes addresses with.
+    Widen(Box<Expr>),
+    /// A pointer offset in units of `from` components re-expressed in units of `to` components
+    /// (a cast such as `(float4*)p`): traps "misaligned address" where it does not divide.
+    Rescale {
+        /// The offset (`i64`).
+        value: Box<Expr>,
+        /// Components per unit before.
+        from: u32,
+        /// Components per unit after.
+        to: u32,
+        /// Bytes per component (for the trap's address).
+        size: u32,
+        /// The array pointed into (for the trap's message).
+        space: Space,
+    },
     /// `atomicOp(&mem[index], operand[, compare])`: the old value.
     Atomic {
         /// The operation.

@@ -125,8 +125,8 @@ impl KernelChecker<'_, '_> {
                 return self.assign_vector(&vars[..width as usize], elem, width, value, out);
             }
         }
+        self.writable(target)?;
         let (mem, index) = self.element(target)?;
-        self.writable(mem, target.span)?;
         let values = match self.vec_value(value, mem.elem, mem.width)? {
             VecValue::Parts(parts) => parts,
             VecValue::Load(from, from_index) => {

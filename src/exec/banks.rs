@@ -25,7 +25,7 @@ pub(crate) fn warp_wavefronts(
             .iter()
             .zip(ms)
             .fold((i64::MAX, i64::MIN), |(lo, hi), (&i, &m)| {
-                let word = (i * size) >> 2;
+                let word = i.wrapping_mul(size) >> 2;
                 if m {
                     (lo.min(word), hi.max(word))
                 } else {
@@ -57,7 +57,7 @@ pub(crate) fn warp_wavefronts(
             let mut seen = [0u64; SEEN_WORDS / 64];
             for (&i, &m) in ix.iter().zip(ms) {
                 if m {
-                    let word = (i * size) >> 2;
+                    let word = i.wrapping_mul(size) >> 2;
                     for w in word..word + words_per_lane {
                         let off = (w - lo) as usize;
                         let bit = 1u64 << (off % 64);
@@ -72,7 +72,7 @@ pub(crate) fn warp_wavefronts(
             scratch.clear();
             for (&i, &m) in ix.iter().zip(ms) {
                 if m {
-                    let word = (i * size) >> 2;
+                    let word = i.wrapping_mul(size) >> 2;
                     scratch.extend(word..word + words_per_lane);
                 }
             }

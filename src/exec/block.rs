@@ -13,6 +13,7 @@ use crate::value::{convert, ArithOp, CmpOp, Float, Int, Num, Scalar};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 mod access;
+mod local;
 
 /// Local warp instructions between updates of the launch-wide step count.
 const STEP_FLUSH: u64 = 1 << 16;
@@ -165,6 +166,8 @@ pub(crate) struct BlockRunner<'a> {
     depth: usize,
     returned: Vec<bool>,
     shared: Vec<SharedArr>,
+    /// Each local array: every lane's copy, component-major (`[component][lane]`).
+    locals: Vec<BufData>,
     idx: Vec<i64>,
     /// Per warp: the lowest and highest index of its active lanes (`(MAX, MIN)` when none).
     spans: Vec<Extent>,
@@ -211,7 +214,7 @@ impl<'a> BlockRunner<'a> {
                     }
                     None
                 }
-                Input::BlockIdx(_) | Input::Param(_) => None,
+                Input::BlockIdx(_) | Input::Param(_) | Input::ParamBase(_) => None,
             };
             if let Some(v) = v {
                 fill_value(&mut regs, r, ty, v);
@@ -239,6 +242,11 @@ impl<'a> BlockRunner<'a> {
             depth: 0,
             returned: vec![false; lanes],
             shared,
+            locals: ir
+                .locals
+                .iter()
+                .map(|a| BufData::zeros(a.elem, a.len as usize * lanes))
+                .collect(),
             idx: vec![0; lanes],
             spans: vec![(0, 0); lanes.div_ceil(32)],
             comp: vec![0; lanes],
@@ -272,6 +280,13 @@ impl<'a> BlockRunner<'a> {
                         scalars[p as usize].expect("pipeline: every scalar parameter has a value");
                     fill_value(&mut self.regs, r, ty, v.cast(ty));
                 }
+                Input::ParamBase(p) => {
+                    let base = match globals[p as usize] {
+                        Some(_) => 0,
+                        None => crate::check::typed::NULL_OFFSET,
+                    };
+                    fill_value(&mut self.regs, r, ty, crate::value::Value::I64(base));
+                }
                 _ => {}
             }
         }
@@ -281,6 +296,9 @@ impl<'a> BlockRunner<'a> {
         self.update_mask();
         for s in &mut self.shared {
             s.data.clear();
+        }
+        for l in &mut self.locals {
+            l.clear();
         }
         self.epoch += 1;
         self.local_epoch = 0;
@@ -359,7 +377,7 @@ impl<'a> BlockRunner<'a> {
                     idx,
                     idx_ty,
                 } => {
-                    self.issue(pc);
+                    self.issue_access(pc, space);
                     self.memory(pc, space, elem, 1, (idx, idx_ty), Err([d; 4]), globals)?;
                 }
                 Inst::Store {
@@ -369,7 +387,7 @@ impl<'a> BlockRunner<'a> {
                     idx_ty,
                     v,
                 } => {
-                    self.issue(pc);
+                    self.issue_access(pc, space);
                     self.memory(pc, space, elem, 1, (idx, idx_ty), Ok([v; 4]), globals)?;
                 }
                 Inst::Shfl { .. }
@@ -400,7 +418,7 @@ impl<'a> BlockRunner<'a> {
                     idx,
                     idx_ty,
                 } => {
-                    self.issue(pc);
+                    self.issue_access(pc, space);
                     self.memory(
                         pc,
                         space,
@@ -419,7 +437,7 @@ impl<'a> BlockRunner<'a> {
                     idx_ty,
                     v,
                 } => {
-                    self.issue(pc);
+                    self.issue_access(pc, space);
                     self.memory(
                         pc,
                         space,
@@ -430,6 +448,25 @@ impl<'a> BlockRunner<'a> {
                         globals,
                     )?;
                 }
+                Inst::Widen { from, d, a } => {
+                    let lanes = Lanes {
+                        mask: &self.mask,
+                        full: self.full,
+                    };
+                    if from == Scalar::U32 {
+                        map1::<u32, u64>(&mut self.regs, &lanes, d, a, u64::from);
+                    } else {
+                        map1::<u32, u64>(&mut self.regs, &lanes, d, a, |x| x as i32 as i64 as u64);
+                    }
+                }
+                Inst::Rescale {
+                    d,
+                    a,
+                    from,
+                    to,
+                    size,
+                    space,
+                } => self.rescale(pc, [d, a], (from, to, size), space, globals)?,
                 Inst::Mov { ty, d, a } => {
                     let lanes = Lanes {
                         mask: &self.mask,
@@ -469,6 +506,14 @@ impl<'a> BlockRunner<'a> {
 
     /// Adds the current warps and lanes to instruction `pc` (one warp instruction per warp with an active lane).
     #[inline]
+    /// Issues a memory instruction, except an access of a local array kept in registers (free).
+    fn issue_access(&mut self, pc: usize, space: crate::ir::Space) {
+        match space {
+            crate::ir::Space::Local(l) if self.ir.locals[l as usize].in_registers => {}
+            _ => self.issue(pc),
+        }
+    }
+
     fn issue(&mut self, pc: usize) {
         let c = &mut self.counters[pc];
         c.warp_instr += self.warps_active;

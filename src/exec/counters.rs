@@ -24,6 +24,15 @@ pub struct InstCounters {
     pub gatom_sectors: u64,
     /// Σ active lanes × element size over global accesses.
     pub g_bytes_requested: u64,
+    /// Local-memory load warp instructions (local arrays the compiler cannot keep in registers).
+    pub local_ld_instr: u64,
+    /// Local-memory store warp instructions.
+    pub local_st_instr: u64,
+    /// Distinct 32-byte sectors touched by local loads (interleaved per warp, as the hardware lays
+    /// local memory out).
+    pub local_ld_sectors: u64,
+    /// Distinct 32-byte sectors touched by local stores.
+    pub local_st_sectors: u64,
     /// Shared-memory load warp instructions.
     pub smem_ld_instr: u64,
     /// Shared-memory store warp instructions.
@@ -55,6 +64,10 @@ impl AddAssign for InstCounters {
         self.gatom_instr += o.gatom_instr;
         self.gatom_sectors += o.gatom_sectors;
         self.g_bytes_requested += o.g_bytes_requested;
+        self.local_ld_instr += o.local_ld_instr;
+        self.local_st_instr += o.local_st_instr;
+        self.local_ld_sectors += o.local_ld_sectors;
+        self.local_st_sectors += o.local_st_sectors;
         self.smem_ld_instr += o.smem_ld_instr;
         self.smem_st_instr += o.smem_st_instr;
         self.smem_ld_wavefronts += o.smem_ld_wavefronts;
@@ -92,6 +105,14 @@ pub struct Counters {
     pub gatom_sectors: u64,
     /// Bytes the active lanes asked for.
     pub g_bytes_requested: u64,
+    /// Local-memory load requests.
+    pub local_ld_instr: u64,
+    /// Local-memory store requests.
+    pub local_st_instr: u64,
+    /// Sectors of local loads.
+    pub local_ld_sectors: u64,
+    /// Sectors of local stores.
+    pub local_st_sectors: u64,
     /// Shared-memory warp instructions (loads + stores).
     pub smem_instr: u64,
     /// Shared-memory wavefronts (loads + stores).
@@ -120,6 +141,10 @@ impl Counters {
         self.gatom_instr += c.gatom_instr;
         self.gatom_sectors += c.gatom_sectors;
         self.g_bytes_requested += c.g_bytes_requested;
+        self.local_ld_instr += c.local_ld_instr;
+        self.local_st_instr += c.local_st_instr;
+        self.local_ld_sectors += c.local_ld_sectors;
+        self.local_st_sectors += c.local_st_sectors;
         self.smem_instr += c.smem_ld_instr + c.smem_st_instr;
         let wf = c.smem_ld_wavefronts + c.smem_st_wavefronts;
         self.smem_wavefronts += wf;

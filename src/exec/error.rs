@@ -28,6 +28,44 @@ pub enum RunError {
         #[help]
         help: String,
     },
+    /// `float v = *p;` where `p` is `NULL`
+    #[error("null pointer dereference: a pointer into `{array}` is `NULL`")]
+    #[diagnostic(
+        code(simt::run::null_pointer),
+        help("check the pointer before using it, e.g. `if (p != NULL)`, or bind the parameter to an array in the launch")
+    )]
+    NullPointer {
+        /// The array the pointer points into when it is not null.
+        array: String,
+        /// The access.
+        #[label("block ({}, {}, {}), thread ({}, {}, {}) dereferences NULL", block[0], block[1], block[2], thread[0], thread[1], thread[2])]
+        span: Span,
+        /// Block index.
+        block: [u32; 3],
+        /// Thread index.
+        thread: [u32; 3],
+    },
+    /// `reinterpret_cast<float4*>(&a[1])`: a 16-byte access at an address not divisible by 16
+    #[error("misaligned address: a {align}-byte access at byte offset {offset} of `{buffer}`")]
+    #[diagnostic(
+        code(simt::run::misaligned_address),
+        help("a vector access must start at a multiple of its size: index vector elements (`((float4*)a)[i]`) or keep the scalar offset a multiple of the vector width (the GPU traps with \"misaligned address\")")
+    )]
+    Misaligned {
+        /// The array the pointer points into.
+        buffer: String,
+        /// Byte offset from the array's start.
+        offset: i128,
+        /// Bytes of the access.
+        align: u32,
+        /// The cast or access.
+        #[label("block ({}, {}, {}), thread ({}, {}, {})", block[0], block[1], block[2], thread[0], thread[1], thread[2])]
+        span: Span,
+        /// Block index.
+        block: [u32; 3],
+        /// Thread index.
+        thread: [u32; 3],
+    },
     /// `x / d` where some active lane has `d == 0`
     #[error("integer division by zero")]
     #[diagnostic(

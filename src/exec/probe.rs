@@ -31,6 +31,15 @@ impl WarpAccess {
             Space::Shared(_) => {
                 banks::warp_wavefronts(&idx, &mask, self.elem_bytes, &mut scratch).0
             }
+            // Lane `k` of the warp reads word `32 * i + k` of the interleaved local memory.
+            Space::Local(_) => {
+                let words: Vec<i64> = idx
+                    .iter()
+                    .enumerate()
+                    .map(|(k, &i)| i * 32 + k as i64)
+                    .collect();
+                coalesce::warp_sectors(&words, &mask, self.elem_bytes, false, &mut scratch)
+            }
         }
     }
 

@@ -40,7 +40,7 @@
 //! `active_lane_slots` is the sum over threads of the instructions each executed.
 
 use crate::check::typed::{
-    Builtin, Expr, ExprKind, Func, Kernel, Mem, ParamKind, Space, Stmt, StmtKind,
+    Builtin, Expr, ExprKind, Func, Kernel, Mem, ParamKind, Space, Stmt, StmtKind, NULL_OFFSET,
 };
 use crate::exec::{Args, BufData, LaunchConfig};
 use crate::value::{ArithOp, AtomicOp, CmpOp, Math1, Math2, Scalar, Value};
@@ -857,6 +857,7 @@ impl<'k> Block<'_, 'k> {
                     .data
             }
             Space::Shared(s) => &self.shared[s as usize],
+            Space::Local(_) => unreachable!("reference: local arrays are refused by `index`"),
         }
     }
 
@@ -869,6 +870,7 @@ impl<'k> Block<'_, 'k> {
                     .data
             }
             Space::Shared(s) => &mut self.shared[s as usize],
+            Space::Local(_) => unreachable!("reference: local arrays are refused by `index`"),
         }
     }
 
@@ -876,11 +878,17 @@ impl<'k> Block<'_, 'k> {
         match mem.space {
             Space::Global(p) => self.kernel.params[p as usize].name.clone(),
             Space::Shared(s) => self.kernel.shared[s as usize].name.clone(),
+            Space::Local(l) => self.kernel.local_arrays[l as usize].name.clone(),
         }
     }
 
     /// Evaluates an index and checks it against the memory's length.
     fn index(&mut self, t: &mut Thread<'k>, mem: Mem, index: &'k Expr) -> Step<usize> {
+        if let Space::Local(_) = mem.space {
+            return Err(RefError::Unsupported {
+                what: "local arrays",
+            });
+        }
         let i = self
             .eval(t, index, None)?
             .int()
@@ -911,6 +919,7 @@ impl<'k> Block<'_, 'k> {
         let slots = match mem.space {
             Space::Global(p) => &mut self.global_touch[p as usize],
             Space::Shared(s) => &mut self.shared_touch[s as usize],
+            Space::Local(_) => unreachable!("reference: local arrays are refused by `index`"),
         };
         let epoch = self.epoch;
         match (first..first + n).find(|&i| slots[i].record(block, epoch, thread, write)) {
@@ -932,6 +941,7 @@ impl<'k> Block<'_, 'k> {
             (Space::Global(_), Access::Atomic) => tally.global_atomics += 1,
             (Space::Shared(_), Access::Load) => tally.shared_loads += 1,
             (Space::Shared(_), Access::Store | Access::Atomic) => tally.shared_stores += 1,
+            (Space::Local(_), _) => {}
         }
         if let Space::Global(_) = mem.space {
             tally.global_bytes += u64::from(mem.elem.size() * mem.width);
@@ -990,6 +1000,30 @@ impl<'k> Block<'_, 'k> {
                     a
                 };
                 V::B(b)
+            }
+            ExprKind::ParamBase(p) => {
+                let bound = self.globals[*p as usize].is_some();
+                return Ok(V::L(if bound { 0 } else { NULL_OFFSET }));
+            }
+            // Free, like a register read: no instruction counted.
+            ExprKind::Widen(a) => {
+                let x = self.eval(t, a, store_at)?;
+                return Ok(cast(x, Scalar::I64));
+            }
+            ExprKind::Rescale {
+                value, from, to, ..
+            } => {
+                let x = self
+                    .eval(t, value, store_at)?
+                    .int()
+                    .expect("checker: an offset");
+                let units = x * i128::from(*from);
+                if units % i128::from(*to) != 0 {
+                    return Err(RefError::Unsupported {
+                        what: "misaligned vector pointers",
+                    });
+                }
+                return Ok(V::L((units / i128::from(*to)) as i64));
             }
             ExprKind::Cast { to, operand } => {
                 let x = self.eval(t, operand, store_at)?;

@@ -53,6 +53,8 @@ struct Lowerer {
     vars: Vec<Reg>,
     consts: HashMap<(Scalar, u64), Reg>,
     builtins: HashMap<Builtin, Reg>,
+    /// The register of each pointer parameter's offset (`ParamBase`).
+    bases: HashMap<u32, Reg>,
     inputs: Vec<(Reg, Scalar, Input)>,
     /// Label targets (`None` until placed) and the instructions waiting for them.
     labels: Vec<Option<u32>>,
@@ -87,6 +89,7 @@ impl Lowerer {
             vars: Vec::new(),
             consts: HashMap::new(),
             builtins: HashMap::new(),
+            bases: HashMap::new(),
             inputs: Vec::new(),
             labels: Vec::new(),
             fixups: Vec::new(),
@@ -110,12 +113,18 @@ impl Lowerer {
                 ));
             }
         }
-        let mut consts = Vec::new();
-        let mut builtins = Vec::new();
+        let mut needs = Needs::default();
         for s in &kernel.body {
-            collect_stmt(s, &mut consts, &mut builtins);
+            collect_stmt(s, &mut needs);
         }
-        for v in consts {
+        for p in needs.bases {
+            if !self.bases.contains_key(&p) {
+                let r = self.alloc.take(Scalar::I64);
+                self.bases.insert(p, r);
+                self.inputs.push((r, Scalar::I64, Input::ParamBase(p)));
+            }
+        }
+        for v in needs.consts {
             let key = const_key(v);
             if !self.consts.contains_key(&key) {
                 let r = self.alloc.take(v.ty());
@@ -123,7 +132,7 @@ impl Lowerer {
                 self.inputs.push((r, v.ty(), Input::Const(v)));
             }
         }
-        for b in builtins {
+        for b in needs.builtins {
             if !self.builtins.contains_key(&b) {
                 let r = self.alloc.take(Scalar::U32);
                 self.builtins.insert(b, r);
@@ -177,6 +186,16 @@ impl Lowerer {
                     } else {
                         Some(s.static_len())
                     },
+                })
+                .collect(),
+            locals: kernel
+                .local_arrays
+                .iter()
+                .map(|a| LocalArrayIr {
+                    name: a.name.clone(),
+                    elem: a.elem,
+                    len: a.components(),
+                    in_registers: a.in_registers,
                 })
                 .collect(),
         }
@@ -397,6 +416,39 @@ impl Lowerer {
             ExprKind::Const(v) => self.consts[&const_key(*v)],
             ExprKind::Var(v) => self.vars[v.0 as usize],
             ExprKind::Builtin(b) => self.builtins[b],
+            ExprKind::ParamBase(p) => self.bases[p],
+            ExprKind::Widen(a) => {
+                let from = a.ty;
+                let a = self.expr(a);
+                if bank_of(from) == Bank::D {
+                    return a;
+                }
+                let d = self.temp(Scalar::I64);
+                self.emit(Inst::Widen { from, d, a }, span);
+                d
+            }
+            ExprKind::Rescale {
+                value,
+                from,
+                to,
+                size,
+                space: at,
+            } => {
+                let a = self.expr(value);
+                let d = self.temp(Scalar::I64);
+                self.emit(
+                    Inst::Rescale {
+                        d,
+                        a,
+                        from: *from,
+                        to: *to,
+                        size: *size,
+                        space: space(*at),
+                    },
+                    span,
+                );
+                d
+            }
             ExprKind::Neg(a) => {
                 let a = self.expr(a);
                 let d = self.temp(ty);
@@ -671,42 +723,51 @@ fn space(s: typed::Space) -> Space {
     match s {
         typed::Space::Global(p) => Space::Global(p),
         typed::Space::Shared(i) => Space::Shared(i),
+        typed::Space::Local(i) => Space::Local(i),
     }
 }
 
-fn collect_stmt(s: &typed::Stmt, consts: &mut Vec<Value>, builtins: &mut Vec<Builtin>) {
-    crate::stack::grow(|| collect_stmt_at(s, consts, builtins))
+/// What a kernel reads before its first instruction: constants, built-ins, parameter offsets.
+#[derive(Default)]
+struct Needs {
+    consts: Vec<Value>,
+    builtins: Vec<Builtin>,
+    bases: Vec<u32>,
 }
 
-fn collect_stmt_at(s: &typed::Stmt, consts: &mut Vec<Value>, builtins: &mut Vec<Builtin>) {
+fn collect_stmt(s: &typed::Stmt, needs: &mut Needs) {
+    crate::stack::grow(|| collect_stmt_at(s, needs))
+}
+
+fn collect_stmt_at(s: &typed::Stmt, needs: &mut Needs) {
     match &s.kind {
-        StmtKind::Assign { value, .. } => collect_expr(value, consts, builtins),
+        StmtKind::Assign { value, .. } => collect_expr(value, needs),
         StmtKind::Store { index, value, .. } => {
-            collect_expr(index, consts, builtins);
-            collect_expr(value, consts, builtins);
+            collect_expr(index, needs);
+            collect_expr(value, needs);
         }
         StmtKind::If { cond, then, els } => {
-            collect_expr(cond, consts, builtins);
+            collect_expr(cond, needs);
             for t in then.iter().chain(els) {
-                collect_stmt(t, consts, builtins);
+                collect_stmt(t, needs);
             }
         }
         StmtKind::Loop {
             cond, body, step, ..
         } => {
             if let Some(c) = cond {
-                collect_expr(c, consts, builtins);
+                collect_expr(c, needs);
             }
             for t in body.iter().chain(step) {
-                collect_stmt(t, consts, builtins);
+                collect_stmt(t, needs);
             }
         }
-        StmtKind::SyncWarp(e) | StmtKind::Eval(e) => collect_expr(e, consts, builtins),
-        StmtKind::VecLoad { index, .. } => collect_expr(index, consts, builtins),
+        StmtKind::SyncWarp(e) | StmtKind::Eval(e) => collect_expr(e, needs),
+        StmtKind::VecLoad { index, .. } => collect_expr(index, needs),
         StmtKind::VecStore { index, values, .. } => {
-            collect_expr(index, consts, builtins);
+            collect_expr(index, needs);
             for v in values {
-                collect_expr(v, consts, builtins);
+                collect_expr(v, needs);
             }
         }
         StmtKind::Break
@@ -717,15 +778,17 @@ fn collect_stmt_at(s: &typed::Stmt, consts: &mut Vec<Value>, builtins: &mut Vec<
     }
 }
 
-fn collect_expr(e: &typed::Expr, consts: &mut Vec<Value>, builtins: &mut Vec<Builtin>) {
-    crate::stack::grow(|| collect_expr_at(e, consts, builtins))
+fn collect_expr(e: &typed::Expr, needs: &mut Needs) {
+    crate::stack::grow(|| collect_expr_at(e, needs))
 }
 
-fn collect_expr_at(e: &typed::Expr, consts: &mut Vec<Value>, builtins: &mut Vec<Builtin>) {
-    let mut go = |x: &typed::Expr| collect_expr(x, consts, builtins);
+fn collect_expr_at(e: &typed::Expr, needs: &mut Needs) {
+    let mut go = |x: &typed::Expr| collect_expr(x, needs);
     match &e.kind {
-        ExprKind::Const(v) => consts.push(*v),
-        ExprKind::Builtin(b) => builtins.push(*b),
+        ExprKind::Const(v) => needs.consts.push(*v),
+        ExprKind::Builtin(b) => needs.builtins.push(*b),
+        ExprKind::ParamBase(p) => needs.bases.push(*p),
+        ExprKind::Widen(a) | ExprKind::Rescale { value: a, .. } => go(a),
         ExprKind::Var(_) | ExprKind::LoadAtStore { .. } | ExprKind::ActiveMask => {}
         ExprKind::Shuffle {
             mask,
@@ -735,12 +798,12 @@ fn collect_expr_at(e: &typed::Expr, consts: &mut Vec<Value>, builtins: &mut Vec<
             ..
         } => {
             for x in [mask, value, arg, width] {
-                collect_expr(x, consts, builtins);
+                collect_expr(x, needs);
             }
         }
         ExprKind::Vote { mask, pred, .. } => {
-            collect_expr(mask, consts, builtins);
-            collect_expr(pred, consts, builtins);
+            collect_expr(mask, needs);
+            collect_expr(pred, needs);
         }
         ExprKind::Atomic {
             index,
@@ -748,15 +811,15 @@ fn collect_expr_at(e: &typed::Expr, consts: &mut Vec<Value>, builtins: &mut Vec<
             compare,
             ..
         } => {
-            collect_expr(index, consts, builtins);
-            collect_expr(operand, consts, builtins);
+            collect_expr(index, needs);
+            collect_expr(operand, needs);
             if let Some(c) = compare {
-                collect_expr(c, consts, builtins);
+                collect_expr(c, needs);
             }
         }
         ExprKind::Inline { body, .. } => {
             for s in body {
-                collect_stmt(s, consts, builtins);
+                collect_stmt(s, needs);
             }
         }
         ExprKind::Neg(a) | ExprKind::BitNot(a) | ExprKind::Not(a) => go(a),

@@ -61,6 +61,8 @@ pub enum Space {
     Global(u32),
     /// Shared array `n` of the kernel.
     Shared(u32),
+    /// Local array `n` of the kernel: one copy per thread.
+    Local(u32),
 }
 
 /// A value a register receives before the block runs.
@@ -78,6 +80,8 @@ pub enum Input {
     GridDim(u8),
     /// The value of scalar parameter `n` (re-set at the start of every block: parameters are assignable).
     Param(u32),
+    /// Where pointer parameter `n` points, as an `i64` offset: 0, or `NULL_OFFSET` when it is `NULL`.
+    ParamBase(u32),
 }
 
 /// A buffer parameter of the kernel as the IR sees it.
@@ -102,6 +106,19 @@ pub struct SharedArray {
     pub len: Option<u64>,
 }
 
+/// A per-thread local array as the IR sees it.
+#[derive(Clone, Debug)]
+pub struct LocalArrayIr {
+    /// Name.
+    pub name: String,
+    /// Element (component) type.
+    pub elem: Scalar,
+    /// Components per thread.
+    pub len: u64,
+    /// Kept in registers by the compiler: its accesses cost nothing and move no bytes.
+    pub in_registers: bool,
+}
+
 /// One lowered kernel.
 #[derive(Clone, Debug)]
 pub struct KernelIr {
@@ -117,6 +134,8 @@ pub struct KernelIr {
     pub inputs: Vec<(Reg, Scalar, Input)>,
     /// Shared arrays.
     pub shared: Vec<SharedArray>,
+    /// Per-thread local arrays.
+    pub locals: Vec<LocalArrayIr>,
 }
 
 /// A typed instruction. Each computing instruction writes only the lanes of the active mask.
@@ -194,6 +213,18 @@ pub enum Inst {
     Abs { ty: Scalar, d: Reg, a: Reg },
     /// `d = a`: a variable assignment (free in the cost model).
     Mov { ty: Scalar, d: Reg, a: Reg },
+    /// `d = (long long)a` for pointer arithmetic (free: part of the address computation).
+    Widen { from: Scalar, d: Reg, a: Reg },
+    /// `d = a * from / to`: a pointer offset re-expressed in wider (or narrower) elements; traps
+    /// "misaligned address" where `a * from` is not a multiple of `to` (`size` bytes per component).
+    Rescale {
+        d: Reg,
+        a: Reg,
+        from: u32,
+        to: u32,
+        size: u32,
+        space: Space,
+    },
     /// `d = mem[idx]`: counts sectors (global) or wavefronts (shared); traps out of bounds.
     Load {
         space: Space,
@@ -302,6 +333,8 @@ impl Inst {
         !matches!(
             self,
             Inst::Mov { .. }
+                | Inst::Widen { .. }
+                | Inst::Rescale { .. }
                 | Inst::Else { .. }
                 | Inst::EndIf
                 | Inst::LoopBegin

@@ -10,7 +10,8 @@
 //!   `smem_per_block` (bytes), `regs_per_thread`.
 //! - `counters`: the reference's `KernelStats` names — `blocks`, `threads`, `warp_instr`,
 //!   `active_lane_slots`, `gld_instr`, `gst_instr`, `gld_sectors`, `gst_sectors`,
-//!   `gatom_instr`, `gatom_sectors`, `g_bytes_requested`, `smem_instr`, `smem_wavefronts`, `smem_bank_conflicts`, `barriers`,
+//!   `gatom_instr`, `gatom_sectors`, `g_bytes_requested`, `local_ld_instr`, `local_st_instr`,
+//!   `local_ld_sectors`, `local_st_sectors`, `smem_instr`, `smem_wavefronts`, `smem_bank_conflicts`, `barriers`,
 //!   `branches`, `divergent`, `race_count`.
 //! - `derived`: `dram_bytes`, `coalescing_efficiency`, `simt_efficiency`, `bank_conflict_factor`,
 //!   `sectors_per_request`, `sectors_per_load`, `sectors_per_store`, `branch_efficiency`.
@@ -91,6 +92,10 @@ pub fn ncu(c: &Counters) -> Value {
             "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum": c.gst_sectors,
             "l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_ld.ratio": c.sectors_per_load(),
             "l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_st.ratio": c.sectors_per_store(),
+            "l1tex__t_requests_pipe_lsu_mem_local_op_ld.sum": c.local_ld_instr,
+            "l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum": c.local_ld_sectors,
+            "l1tex__t_requests_pipe_lsu_mem_local_op_st.sum": c.local_st_instr,
+            "l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum": c.local_st_sectors,
             "l1tex__data_pipe_lsu_wavefronts_mem_shared.sum": c.smem_wavefronts,
             "l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum": c.smem_bank_conflicts,
             "smsp__inst_executed.sum": c.warp_instr,

@@ -49,6 +49,7 @@ fn lane_values(a: &WarpAccess, index: i64) -> [(&'static str, i64); 3] {
             ("word", bytes >> 2),
             ("bank", (bytes >> 2) % 32),
         ],
+        Space::Local(_) => [("index", index), ("address", bytes), ("sector", bytes >> 5)],
     }
 }
 
@@ -68,6 +69,7 @@ pub fn render(r: &Report, line: usize, paint: Paint) -> Result<String, String> {
         let (space, unit) = match a.space {
             Space::Global(_) => ("global", "sectors"),
             Space::Shared(_) => ("shared", "wavefronts"),
+            Space::Local(_) => ("local", "sectors"),
         };
         let _ = writeln!(
             s,
@@ -132,7 +134,7 @@ fn summary(a: &WarpAccess) -> String {
         .map(|&ix| lane_values(a, ix)[2].1)
         .collect();
     match a.space {
-        Space::Global(_) => {
+        Space::Global(_) | Space::Local(_) => {
             keys.sort_unstable();
             keys.dedup();
             let shown: Vec<String> = keys.iter().take(8).map(i64::to_string).collect();
@@ -183,7 +185,7 @@ pub fn to_json(r: &Report, line: usize) -> Result<Value, String> {
             json!({
                 "op": i.op,
                 "array": i.array,
-                "space": match a.space { Space::Global(_) => "global", Space::Shared(_) => "shared" },
+                "space": match a.space { Space::Global(_) => "global", Space::Shared(_) => "shared", Space::Local(_) => "local" },
                 "elem_bytes": a.elem_bytes,
                 "text": i.text,
                 "block": a.block,

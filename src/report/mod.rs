@@ -249,6 +249,10 @@ fn inst_stats(
                         Some(a) => (Some(a.name.clone()), a.dims.clone()),
                         None => (None, Vec::new()),
                     },
+                    Space::Local(l) => match kernel.local_arrays.get(l as usize) {
+                        Some(a) => (Some(a.name.clone()), a.dims.clone()),
+                        None => (None, Vec::new()),
+                    },
                 },
                 _ => (None, Vec::new()),
             };

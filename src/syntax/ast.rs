@@ -123,6 +123,8 @@ pub struct TypeName {
     pub base_text: String,
     /// `T*`.
     pub pointer: bool,
+    /// `T&` (a reference parameter of a `__device__` function).
+    pub reference: bool,
     /// `const` appears on the scalar part.
     pub is_const: bool,
     /// The whole type.
@@ -230,10 +232,14 @@ pub enum StmtKind {
 pub struct Declarator {
     /// The name.
     pub name: Ident,
-    /// `[N]` suffixes (local arrays; rejected by the checker).
+    /// Declared a pointer: `*` in the type of the first name (`float* p`) or before this one (`*q`).
+    pub pointer: bool,
+    /// `[N]` suffixes: a per-thread local array.
     pub dims: Vec<Option<Expr>>,
     /// `= value`.
     pub init: Option<Expr>,
+    /// `= {a, b, ...}`: a local array's initialiser, with its span.
+    pub list: Option<(Vec<Expr>, Span)>,
 }
 
 /// An expression with its span.
@@ -336,9 +342,9 @@ pub enum UnOp {
     Not,
     /// `~x`
     BitNot,
-    /// `*p` (rejected by the checker)
+    /// `*p`
     Deref,
-    /// `&x` (rejected by the checker)
+    /// `&x`
     AddrOf,
     /// `++x` / `--x` inside an expression (rejected by the checker)
     IncDec,

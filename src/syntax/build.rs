@@ -174,8 +174,13 @@ impl Builder {
         pair.into_inner()
             .map(|param| {
                 let mut it = param.into_inner();
-                let ty = self.ty(it.next().expect("grammar: param has a type"));
-                let name = self.ident(it.next().expect("grammar: param has a name"));
+                let mut ty = self.ty(it.next().expect("grammar: param has a type"));
+                let mut next = it.next().expect("grammar: param has a name");
+                if next.as_rule() == Rule::reference {
+                    ty.reference = true;
+                    next = it.next().expect("grammar: param has a name");
+                }
+                let name = self.ident(next);
                 Param { ty, name }
             })
             .collect()
@@ -212,6 +217,7 @@ impl Builder {
             base,
             base_text,
             pointer,
+            reference: false,
             is_const,
             span,
         }
@@ -319,20 +325,34 @@ impl Builder {
         let ty = self.ty(it.next().expect("grammar: declaration has a type"));
         let mut decls = Vec::new();
         for d in it {
+            // `float* p, q;` declares one pointer, as in C: the type's `*` belongs to the first name.
+            let mut pointer = decls.is_empty() && ty.pointer;
             let mut name = None;
             let mut dims = Vec::new();
             let mut init = None;
+            let mut list = None;
             for p in d.into_inner() {
                 match p.as_rule() {
+                    Rule::pointer => pointer = true,
                     Rule::ident => name = Some(self.ident(p)),
                     Rule::array_dim => dims.push(self.array_dim(p)?),
+                    Rule::init_list => {
+                        let span = self.span(&p);
+                        let items = p
+                            .into_inner()
+                            .map(|e| self.expr(e))
+                            .collect::<Result<_>>()?;
+                        list = Some((items, span));
+                    }
                     _ => init = Some(self.expr(p)?),
                 }
             }
             decls.push(Declarator {
                 name: name.expect("grammar: declarator has a name"),
+                pointer,
                 dims,
                 init,
+                list,
             });
         }
         Ok(StmtKind::Decl { ty, decls })

@@ -64,6 +64,7 @@ fn walk<'a>(mut todo: Vec<(Node<'a>, usize)>) -> Option<Span> {
                         for d in decls {
                             todo.extend(d.dims.iter().flatten().map(expr));
                             todo.extend(d.init.iter().map(expr));
+                            todo.extend(d.list.iter().flat_map(|(l, _)| l).map(expr));
                         }
                     }
                     StmtKind::Shared { dims, .. } => todo.extend(dims.iter().flatten().map(expr)),

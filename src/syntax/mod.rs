@@ -195,6 +195,8 @@ fn friendly(rule: Rule) -> Option<&'static str> {
         Rule::params | Rule::param => "a parameter",
         Rule::ty | Rule::qualifier | Rule::scalar_ty => "a type such as `float`",
         Rule::pointer => "`*`",
+        Rule::reference => "`&`",
+        Rule::init_list => "`{`",
         Rule::block => "`{`",
         Rule::empty_stmt => "`;`",
         Rule::if_stmt | Rule::kw_if => "`if`",

@@ -1,6 +1,7 @@
 //! The memory instructions of a block: bounds, sectors and wavefronts, race tracking, data moves.
 
 use super::{BlockRunner, SharedArr, MAX_RACE_DETAILS};
+use crate::check::typed::NULL_OFFSET;
 use crate::exec::banks;
 use crate::exec::cells::{with_cells, Cells};
 use crate::exec::coalesce::{self, Extent};
@@ -49,7 +50,7 @@ impl Access {
 
 impl BlockRunner<'_> {
     /// Indices of the active lanes as `i64`.
-    fn indices(&mut self, idx: Reg, idx_ty: Scalar) {
+    pub(super) fn indices(&mut self, idx: Reg, idx_ty: Scalar) {
         match idx_ty {
             Scalar::I32 => {
                 for (o, &x) in self.idx.iter_mut().zip(&self.regs.w[idx.0 as usize]) {
@@ -97,11 +98,20 @@ impl BlockRunner<'_> {
                 let a = &self.shared[s as usize];
                 ("shared", a.name.clone(), a.data.len())
             }
+            Space::Local(_) => unreachable!("exec: local arrays are checked in `local`"),
         };
         let index = match idx_ty {
             Scalar::U64 => i128::from(self.idx[lane] as u64),
             _ => i128::from(self.idx[lane]),
         };
+        if index < i128::from(NULL_OFFSET / 2) {
+            return RunError::NullPointer {
+                array: name,
+                span: self.ir.spans[pc],
+                block: self.block,
+                thread: self.cfg.thread_of(lane),
+            };
+        }
         let help = if index < 0 {
             "the index is negative; check the arithmetic that computes it".to_string()
         } else if kind == "global" {
@@ -125,6 +135,16 @@ impl BlockRunner<'_> {
         match space {
             Space::Global(p) => global(globals, p).cells.len(),
             Space::Shared(s) => self.shared[s as usize].data.len(),
+            Space::Local(_) => unreachable!("exec: local arrays are checked in `local`"),
+        }
+    }
+
+    /// The name of the buffer or array a space stands for.
+    pub(super) fn space_name(&self, space: Space, globals: &[Option<GlobalBuf<'_>>]) -> String {
+        match space {
+            Space::Global(p) => global(globals, p).name.to_string(),
+            Space::Shared(s) => self.shared[s as usize].name.clone(),
+            Space::Local(l) => self.ir.locals[l as usize].name.clone(),
         }
     }
 
@@ -141,6 +161,9 @@ impl BlockRunner<'_> {
         regs: Result<[Reg; 4], [Reg; 4]>,
         globals: &[Option<GlobalBuf<'_>>],
     ) -> Result<(), RunError> {
+        if let Space::Local(l) = space {
+            return self.local(pc, l, elem, width, (idx, idx_ty), regs);
+        }
         if self.lanes_active == 0 {
             return Ok(());
         }
@@ -208,6 +231,7 @@ impl BlockRunner<'_> {
                 Err(d) => Err(d[k]),
             };
             match space {
+                Space::Local(_) => unreachable!("exec: local arrays are accessed in `local`"),
                 Space::Global(p) => {
                     with_cells!(&global(globals, p).cells, c => transfer(&mut Global(c), (ix, whole), (&self.mask, self.full), &mut self.regs, reg))
                 }
@@ -258,6 +282,7 @@ impl BlockRunner<'_> {
         for &(lo, hi) in &self.spans {
             let n = hi - lo + 1;
             match space {
+                Space::Local(_) => unreachable!("exec: local arrays are accessed in `local`"),
                 Space::Global(_) => {
                     let sectors = coalesce::run_sectors(lo, n, size);
                     c.g_bytes_requested += n as u64 * u64::from(size);
@@ -289,6 +314,7 @@ impl BlockRunner<'_> {
                 continue;
             }
             match space {
+                Space::Local(_) => unreachable!("exec: local arrays are accessed in `local`"),
                 // Elements of at most a word within 32 of each other are words within 32 of each
                 // other: distinct banks or one word, one wavefront.
                 Space::Shared(_) if size <= 4 && hi - lo < 32 => access.count_shared(c, 1, 1),
@@ -355,6 +381,7 @@ impl BlockRunner<'_> {
             };
         }
         match space {
+            Space::Local(_) => unreachable!("exec: local arrays are accessed in `local`"),
             Space::Global(p) => match &global(globals, p).cells {
                 Cells::I32(c) => rmw!(&mut Global(c), true),
                 Cells::U32(c) => rmw!(&mut Global(c), false),
@@ -380,7 +407,7 @@ impl BlockRunner<'_> {
 
 /// Moves one component between memory and a register: `Err(d)` loads into `d`, `Ok(v)` stores `v`.
 /// `runs`: every lane active and warp `w`'s lanes on the consecutive elements `runs[w]`.
-fn transfer<M: Slots>(
+pub(super) fn transfer<M: Slots>(
     mem: &mut M,
     (ix, runs): (&[i64], Option<&[Extent]>),
     (mask, full): (&[bool], bool),

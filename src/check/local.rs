@@ -1,0 +1,502 @@
+//! Declarations of locals (scalars, vectors, pointers, per-thread arrays) and where a local array
+//! lives: in registers when every index is known after unrolling, in local memory otherwise.
+
+use std::collections::{HashMap, HashSet};
+
+use super::typed::*;
+use super::{Binding, CheckError, KernelChecker};
+use crate::syntax::ast::{self, BaseType};
+use crate::value::{ArithOp, Scalar, Value};
+
+type Result<T> = std::result::Result<T, CheckError>;
+
+/// Local arrays per thread above this many bytes are refused (CUDA allows 512 KiB of local memory
+/// per thread; a simulated block holds one copy per thread).
+const LOCAL_ARRAY_LIMIT: u64 = 16 * 1024;
+
+impl KernelChecker<'_, '_> {
+    /// One declarator of a declaration statement.
+    pub(crate) fn declaration(
+        &mut self,
+        ty: &ast::TypeName,
+        d: &ast::Declarator,
+        out: &mut Vec<Stmt>,
+    ) -> Result<()> {
+        if d.pointer {
+            if !d.dims.is_empty() {
+                return Err(CheckError::Unsupported {
+                    what: format!("the array of pointers `{}`", d.name.name),
+                    span: d.name.span,
+                    help: Some(
+                        "keep one pointer per variable, or store offsets in an `int` array".into(),
+                    ),
+                });
+            }
+            let pointee = super::vector::elem_of(ty)?;
+            let i = self.new_pointer(&d.name, pointee, ty.is_const);
+            // Declared before its initialiser is checked: an error there is reported once, not
+            // again at every use.
+            self.declare(&d.name, Binding::Pointer(i));
+            if let Some(init) = &d.init {
+                let pointed = self
+                    .pointer(init)
+                    .and_then(|value| self.point(i, value, d.name.span.to(init.span)));
+                match pointed {
+                    Ok(s) => out.push(s),
+                    Err(e) => {
+                        // Later uses see a pointer into no real array (the kernel is refused
+                        // already): no second error.
+                        self.ptr_vars[i as usize].mem.get_or_insert(Mem {
+                            space: Space::Global(u32::MAX),
+                            elem: pointee.0,
+                            width: pointee.1,
+                        });
+                        return Err(e);
+                    }
+                }
+            }
+            return Ok(());
+        }
+        if !d.dims.is_empty() {
+            return self.local_array(ty, d, out);
+        }
+        if d.list.is_some() {
+            return Err(CheckError::Unsupported {
+                what: format!("a brace initialiser for the scalar `{}`", d.name.name),
+                span: d.name.span,
+                help: Some(format!("write `{} = value;`", d.name.name)),
+            });
+        }
+        if ty.base == BaseType::Vector {
+            return self.declare_vector(ty, d, out);
+        }
+        let declared = super::scalar_of_base(ty)?;
+        let value = match &d.init {
+            Some(init) => {
+                let e = self.expr(init)?;
+                self.convert(e, declared)
+            }
+            // Uninitialised locals start at zero so results never depend on block order.
+            None => Expr {
+                kind: ExprKind::Const(Value::I32(0).cast(declared)),
+                ty: declared.promoted(),
+                span: d.name.span,
+            },
+        };
+        let var = self.new_local(&d.name.name, declared, d.name.span);
+        self.declare(
+            &d.name,
+            Binding::Local {
+                var,
+                is_const: ty.is_const,
+            },
+        );
+        out.push(Stmt {
+            kind: StmtKind::Assign { var, value },
+            span: d.name.span,
+        });
+        Ok(())
+    }
+
+    /// `float acc[4][4] = {0};`: a per-thread array; listed elements are stored, the rest zeroed.
+    fn local_array(
+        &mut self,
+        ty: &ast::TypeName,
+        d: &ast::Declarator,
+        out: &mut Vec<Stmt>,
+    ) -> Result<()> {
+        let (elem, width) = super::vector::elem_of(ty)?;
+        let mut dims = Vec::new();
+        for (k, dim) in d.dims.iter().enumerate() {
+            match dim {
+                Some(e) => dims.push(self.const_size(e)?),
+                None if k == 0 => match &d.list {
+                    Some((items, _)) if !items.is_empty() => dims.push(items.len() as u64),
+                    _ => {
+                        return Err(CheckError::NotConstant {
+                            what: format!("the size of the local array `{}`", d.name.name),
+                            span: d.name.span,
+                            help: Some("give the size, e.g. `[8]`".into()),
+                        })
+                    }
+                },
+                None => {
+                    return Err(CheckError::NotConstant {
+                        what: format!("the size of the local array `{}`", d.name.name),
+                        span: d.name.span,
+                        help: Some("give every dimension after the first".into()),
+                    })
+                }
+            }
+        }
+        let array = LocalArray {
+            name: d.name.name.clone(),
+            elem,
+            width,
+            dims,
+            in_registers: false,
+            span: d.name.span,
+        };
+        let bytes = array.components() * u64::from(elem.size());
+        if bytes > LOCAL_ARRAY_LIMIT {
+            return Err(CheckError::Unsupported {
+                what: format!(
+                    "the local array `{}` of {bytes} bytes per thread",
+                    d.name.name
+                ),
+                span: d.name.span,
+                help: Some(format!(
+                    "simt keeps up to {LOCAL_ARRAY_LIMIT} bytes of local array per thread; use shared or global memory for more"
+                )),
+            });
+        }
+        if d.init.is_some() {
+            return Err(CheckError::Type {
+                message: format!("the array `{}` needs a brace initialiser", d.name.name),
+                span: d.name.span,
+                label: "initialised with a single value".into(),
+                help: Some(format!("write `{}[...] = {{...}};`", d.name.name)),
+            });
+        }
+        let count = array.components() / u64::from(width);
+        let l = self.local_arrays.len() as u32;
+        self.local_arrays.push(array);
+        self.declare(&d.name, Binding::LocalArray(l));
+        let Some((items, span)) = &d.list else {
+            return Ok(());
+        };
+        if width > 1 {
+            return Err(CheckError::Unsupported {
+                what: "a brace initialiser for an array of vectors".into(),
+                span: *span,
+                help: Some("assign the elements in a loop".into()),
+            });
+        }
+        if items.len() as u64 > count {
+            return Err(CheckError::Type {
+                message: format!(
+                    "{} initialisers for the {count} elements of `{}`",
+                    items.len(),
+                    d.name.name
+                ),
+                span: *span,
+                label: "too many values".into(),
+                help: None,
+            });
+        }
+        let mem = self.local_array_mem(l);
+        let mut values = Vec::with_capacity(count as usize);
+        for item in items {
+            let e = self.expr(item)?;
+            values.push(self.convert(e, elem));
+        }
+        for k in 0..count {
+            let value = values.get(k as usize).cloned().unwrap_or(Expr {
+                kind: ExprKind::Const(Value::I32(0).cast(elem)),
+                ty: elem.promoted(),
+                span: *span,
+            });
+            out.push(Stmt {
+                kind: StmtKind::Store {
+                    mem,
+                    index: Expr {
+                        kind: ExprKind::Const(Value::I32(k as i32)),
+                        ty: Scalar::I32,
+                        span: *span,
+                    },
+                    value,
+                },
+                span: *span,
+            });
+        }
+        Ok(())
+    }
+
+    /// The memory of local array `l`.
+    pub(crate) fn local_array_mem(&self, l: u32) -> Mem {
+        let a = &self.local_arrays[l as usize];
+        Mem {
+            space: Space::Local(l),
+            elem: a.elem,
+            width: a.width,
+        }
+    }
+}
+
+/// Names assigned anywhere in a body (`x = ...`, `x += ...`, `x++`), shadowing ignored.
+pub(crate) fn assigned_names(body: &[ast::Stmt]) -> HashSet<&str> {
+    let mut names = HashSet::new();
+    let mut todo: Vec<&ast::Stmt> = body.iter().collect();
+    while let Some(s) = todo.pop() {
+        match &s.kind {
+            ast::StmtKind::Assign { target, .. } | ast::StmtKind::IncDec { target, .. } => {
+                if let ast::ExprKind::Name(n) = &target.kind {
+                    names.insert(n.as_str());
+                }
+            }
+            ast::StmtKind::Block(b) => todo.extend(b),
+            ast::StmtKind::If { then, els, .. } => {
+                todo.push(then);
+                todo.extend(els.as_deref());
+            }
+            ast::StmtKind::For {
+                init, step, body, ..
+            } => {
+                todo.extend(init);
+                todo.extend(step);
+                todo.push(body);
+            }
+            ast::StmtKind::While { body, .. } | ast::StmtKind::DoWhile { body, .. } => {
+                todo.push(body)
+            }
+            _ => {}
+        }
+    }
+    names
+}
+
+/// Decides, for each local array, whether the compiler keeps it in registers: every index of
+/// every access is computed from constants, induction variables of loops with constant bounds
+/// (which `nvcc` unrolls) and variables assigned once from such values. Any other index (one
+/// that depends on a thread index, a loaded value or a data-dependent loop) puts the array in
+/// local memory, as `nvcc` does.
+pub(crate) fn place_local_arrays(body: &[Stmt], arrays: &mut [LocalArray]) {
+    if arrays.is_empty() {
+        return;
+    }
+    let mut facts = Facts::default();
+    facts.stmts(body);
+    let mut dynamic = vec![false; arrays.len()];
+    for (l, index) in &facts.accesses {
+        if !facts.is_static(index, &mut HashSet::new()) {
+            dynamic[*l as usize] = true;
+        }
+    }
+    for (a, d) in arrays.iter_mut().zip(dynamic) {
+        a.in_registers = !d;
+    }
+}
+
+/// What the placement needs to know about a kernel body.
+#[derive(Default)]
+struct Facts<'a> {
+    /// Every assignment of each variable.
+    assigned: HashMap<VarId, Vec<&'a Expr>>,
+    /// Variables set by a vector load: never static.
+    loaded: HashSet<VarId>,
+    /// Induction variables of loops with constant bounds and steps, not assigned in their body.
+    unrolled: HashSet<VarId>,
+    /// Every index into a local array.
+    accesses: Vec<(u32, &'a Expr)>,
+}
+
+impl<'a> Facts<'a> {
+    fn stmts(&mut self, body: &'a [Stmt]) {
+        for (k, s) in body.iter().enumerate() {
+            if let StmtKind::Loop {
+                cond: Some(cond),
+                test_first: true,
+                body: inner,
+                step,
+            } = &s.kind
+            {
+                let init = k.checked_sub(1).map(|p| &body[p]);
+                if let Some(v) = constant_trip_var(init, cond, step) {
+                    if !assigns(inner, v) {
+                        self.unrolled.insert(v);
+                    }
+                }
+            }
+            self.stmt(s);
+        }
+    }
+
+    fn stmt(&mut self, s: &'a Stmt) {
+        match &s.kind {
+            StmtKind::Assign { var, value } => {
+                self.assigned.entry(*var).or_default().push(value);
+                self.expr(value);
+            }
+            StmtKind::Store { mem, index, value } => {
+                self.access(*mem, index);
+                self.expr(value);
+            }
+            StmtKind::If { cond, then, els } => {
+                self.expr(cond);
+                self.stmts(then);
+                self.stmts(els);
+            }
+            StmtKind::Loop {
+                cond, body, step, ..
+            } => {
+                if let Some(c) = cond {
+                    self.expr(c);
+                }
+                self.stmts(body);
+                self.stmts(step);
+            }
+            StmtKind::VecLoad { mem, index, vars } => {
+                self.access(*mem, index);
+                self.loaded.extend(vars);
+            }
+            StmtKind::VecStore { mem, index, values } => {
+                self.access(*mem, index);
+                values.iter().for_each(|v| self.expr(v));
+            }
+            StmtKind::SyncWarp(e) | StmtKind::Eval(e) => self.expr(e),
+            StmtKind::Break
+            | StmtKind::Continue
+            | StmtKind::Return
+            | StmtKind::Barrier
+            | StmtKind::ReturnFn => {}
+        }
+    }
+
+    fn access(&mut self, mem: Mem, index: &'a Expr) {
+        if let Space::Local(l) = mem.space {
+            self.accesses.push((l, index));
+        }
+        self.expr(index);
+    }
+
+    fn expr(&mut self, e: &'a Expr) {
+        match &e.kind {
+            ExprKind::Load { mem, index } => self.access(*mem, index),
+            ExprKind::Atomic {
+                mem,
+                index,
+                operand,
+                compare,
+                ..
+            } => {
+                self.access(*mem, index);
+                self.expr(operand);
+                if let Some(c) = compare {
+                    self.expr(c);
+                }
+            }
+            ExprKind::Inline { body, .. } => self.stmts(body),
+            _ => children(e).into_iter().for_each(|c| self.expr(c)),
+        }
+    }
+
+    /// Known once unrolled: constants, unrolled induction variables, single-assignment variables
+    /// of static values, and arithmetic on them.
+    fn is_static(&self, e: &Expr, visiting: &mut HashSet<VarId>) -> bool {
+        match &e.kind {
+            ExprKind::Const(_) | ExprKind::ParamBase(_) => true,
+            ExprKind::Var(v) if self.unrolled.contains(v) => true,
+            ExprKind::Var(v) if self.loaded.contains(v) => false,
+            ExprKind::Var(v) => match self.assigned.get(v).map(Vec::as_slice) {
+                Some([value]) if visiting.insert(*v) => {
+                    let s = self.is_static(value, visiting);
+                    visiting.remove(v);
+                    s
+                }
+                _ => false,
+            },
+            ExprKind::Arith { .. }
+            | ExprKind::Neg(_)
+            | ExprKind::BitNot(_)
+            | ExprKind::Cast { .. }
+            | ExprKind::Widen(_)
+            | ExprKind::Rescale { .. } => {
+                children(e).into_iter().all(|c| self.is_static(c, visiting))
+            }
+            _ => false,
+        }
+    }
+}
+
+/// The direct operands of an expression (inlined bodies excluded).
+fn children(e: &Expr) -> Vec<&Expr> {
+    match &e.kind {
+        ExprKind::Neg(a)
+        | ExprKind::BitNot(a)
+        | ExprKind::Not(a)
+        | ExprKind::Widen(a)
+        | ExprKind::Cast { operand: a, .. }
+        | ExprKind::Rescale { value: a, .. } => vec![a],
+        ExprKind::Arith { lhs, rhs, .. }
+        | ExprKind::Compare { lhs, rhs, .. }
+        | ExprKind::Logic { lhs, rhs, .. } => vec![lhs, rhs],
+        ExprKind::Select { cond, then, els } => vec![cond, then, els],
+        ExprKind::Call { args, .. } => args.iter().collect(),
+        ExprKind::Load { index, .. } => vec![index],
+        ExprKind::Shuffle {
+            mask,
+            value,
+            arg,
+            width,
+            ..
+        } => vec![mask, value, arg, width],
+        ExprKind::Vote { mask, pred, .. } => vec![mask, pred],
+        ExprKind::Atomic {
+            index,
+            operand,
+            compare,
+            ..
+        } => {
+            let mut v: Vec<&Expr> = vec![index, operand];
+            v.extend(compare.as_deref());
+            v
+        }
+        ExprKind::Const(_)
+        | ExprKind::Var(_)
+        | ExprKind::Builtin(_)
+        | ExprKind::LoadAtStore { .. }
+        | ExprKind::ActiveMask
+        | ExprKind::ParamBase(_)
+        | ExprKind::Inline { .. } => Vec::new(),
+    }
+}
+
+/// `v = C0; while (v < C1) { ...; v += C2; }`: the induction variable of a loop with constant
+/// start, bound and step.
+fn constant_trip_var(init: Option<&Stmt>, cond: &Expr, step: &[Stmt]) -> Option<VarId> {
+    let strip = |e: &Expr| match &e.kind {
+        ExprKind::Cast { operand, .. } => match operand.kind {
+            ExprKind::Var(v) => Some(v),
+            _ => None,
+        },
+        ExprKind::Var(v) => Some(*v),
+        _ => None,
+    };
+    let is_const = |e: &Expr| matches!(e.kind, ExprKind::Const(_));
+    let ExprKind::Compare { lhs, rhs, .. } = &cond.kind else {
+        return None;
+    };
+    let v = match (strip(lhs), strip(rhs)) {
+        (Some(v), None) if is_const(rhs) => v,
+        (None, Some(v)) if is_const(lhs) => v,
+        _ => return None,
+    };
+    let starts_constant = matches!(init, Some(Stmt { kind: StmtKind::Assign { var, value }, .. }) if *var == v && is_const(value));
+    let steps_constant = matches!(step, [Stmt { kind: StmtKind::Assign { var, value }, .. }]
+        if *var == v && matches!(&value.kind, ExprKind::Arith { op: ArithOp::Add | ArithOp::Sub | ArithOp::Mul | ArithOp::Shl | ArithOp::Shr | ArithOp::Div, lhs, rhs }
+            if strip(lhs) == Some(v) && is_const(rhs)));
+    (starts_constant && steps_constant).then_some(v)
+}
+
+/// Whether any statement in `body` assigns `v`.
+fn assigns(body: &[Stmt], v: VarId) -> bool {
+    body.iter().any(|s| match &s.kind {
+        StmtKind::Assign { var, value } => *var == v || inline_assigns(value, v),
+        StmtKind::Store { index, value, .. } => {
+            inline_assigns(index, v) || inline_assigns(value, v)
+        }
+        StmtKind::VecLoad { vars, .. } => vars.contains(&v),
+        StmtKind::If { then, els, .. } => assigns(then, v) || assigns(els, v),
+        StmtKind::Loop { body, step, .. } => assigns(body, v) || assigns(step, v),
+        StmtKind::Eval(e) => inline_assigns(e, v),
+        _ => false,
+    })
+}
+
+/// Whether an inlined call inside `e` assigns `v`.
+fn inline_assigns(e: &Expr, v: VarId) -> bool {
+    match &e.kind {
+        ExprKind::Inline { body, .. } => assigns(body, v),
+        _ => children(e).into_iter().any(|c| inline_assigns(c, v)),
+    }
+}

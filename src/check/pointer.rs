@@ -1,0 +1,689 @@
+//! Pointers: values that point into one array (a global buffer, a shared or local array), with
+//! an offset counted in pointee elements.
+//!
+//! The array a pointer points into is known when the kernel is checked: each pointer variable
+//! points into one array for its whole life (re-pointing it within that array, `p += k`, is
+//! free; pointing it into another array is reported). The offset is a run-time value, so
+//! indexing, arithmetic, comparison and `NULL` work as in C, and every access through a pointer
+//! is an ordinary access of its array: the engine counts it from the array's own addresses.
+
+use super::typed::*;
+use super::{Binding, CheckError, KernelChecker};
+use crate::source::Span;
+use crate::syntax::ast::{self, BinOp, UnOp};
+use crate::value::{CmpOp, Scalar, Value};
+
+type Result<T> = std::result::Result<T, CheckError>;
+
+/// A pointer value.
+#[derive(Clone, Debug)]
+pub(crate) struct Ptr {
+    /// The array and pointee type; `None` for the null pointer constant (`NULL`, `nullptr`, `0`).
+    pub mem: Option<Mem>,
+    /// Offset from the array's first element in pointee units (`i64`); [`NULL_OFFSET`] where null.
+    pub offset: Expr,
+    /// `const T*`: stores through it are rejected.
+    pub is_const: bool,
+}
+
+/// A pointer variable: a local `T* p`, a re-pointed kernel parameter, or a `__device__`
+/// function's pointer parameter. Its variable holds the offset.
+#[derive(Clone, Debug)]
+pub(crate) struct PtrVar {
+    /// The name (for messages).
+    pub name: String,
+    /// The `i64` variable holding the offset.
+    pub var: VarId,
+    /// Declared pointee: component type and components.
+    pub pointee: (Scalar, u32),
+    /// The array it points into, once known (from its first assignment).
+    pub mem: Option<Mem>,
+    /// `const T*`.
+    pub is_const: bool,
+}
+
+/// `Const(v)` at `span`.
+fn constant(v: Value, span: Span) -> Expr {
+    Expr {
+        kind: ExprKind::Const(v),
+        ty: v.ty(),
+        span,
+    }
+}
+
+impl KernelChecker<'_, '_> {
+    /// Whether `e` is a pointer-valued expression (decided from names and forms, without typing it).
+    pub(crate) fn is_pointer(&self, e: &ast::Expr) -> bool {
+        match &e.kind {
+            ast::ExprKind::Name(n) => match self.lookup(n) {
+                Some(Binding::Param(_) | Binding::Pointer(_)) => true,
+                Some(Binding::Shared(s)) => !self.shared[s as usize].is_scalar(),
+                Some(Binding::LocalArray(_)) => true,
+                Some(_) => false,
+                None => n == "NULL" || n == "nullptr",
+            },
+            ast::ExprKind::Unary {
+                op: UnOp::AddrOf, ..
+            } => true,
+            ast::ExprKind::Binary {
+                op: BinOp::Add,
+                lhs,
+                rhs,
+                ..
+            } => self.is_pointer(lhs) || self.is_pointer(rhs),
+            ast::ExprKind::Binary {
+                op: BinOp::Sub,
+                lhs,
+                rhs,
+                ..
+            } => self.is_pointer(lhs) && !self.is_pointer(rhs),
+            ast::ExprKind::Cast { ty, .. } => ty.pointer,
+            ast::ExprKind::Ternary { then, els, .. } => {
+                self.is_pointer(then) || self.is_pointer(els)
+            }
+            _ => false,
+        }
+    }
+
+    /// The pointer `e` evaluates to. `e` must satisfy [`Self::is_pointer`], or be the integer 0.
+    pub(crate) fn pointer(&mut self, e: &ast::Expr) -> Result<Ptr> {
+        let span = e.span;
+        match &e.kind {
+            ast::ExprKind::Name(n) => match self.lookup(n) {
+                Some(Binding::Param(p)) => match self.params[p as usize].kind {
+                    ParamKind::Buffer {
+                        elem,
+                        width,
+                        is_const,
+                    } => Ok(Ptr {
+                        mem: Some(Mem {
+                            space: Space::Global(p),
+                            elem,
+                            width,
+                        }),
+                        offset: Expr {
+                            kind: ExprKind::ParamBase(p),
+                            ty: Scalar::I64,
+                            span,
+                        },
+                        is_const,
+                    }),
+                    ParamKind::Scalar { .. } => {
+                        unreachable!("checker: scalar params bind as locals")
+                    }
+                },
+                Some(Binding::Shared(s)) => Ok(Ptr {
+                    mem: Some(self.shared_mem(s)),
+                    offset: constant(Value::I64(0), span),
+                    is_const: false,
+                }),
+                Some(Binding::LocalArray(l)) => Ok(Ptr {
+                    mem: Some(self.local_array_mem(l)),
+                    offset: constant(Value::I64(0), span),
+                    is_const: false,
+                }),
+                Some(Binding::Pointer(i)) => {
+                    let pv = &self.ptr_vars[i as usize];
+                    let Some(mem) = pv.mem else {
+                        return Err(CheckError::Type {
+                            message: format!("`{n}` is used before it points anywhere"),
+                            span,
+                            label: "no array assigned yet".into(),
+                            help: Some(format!("assign it first, e.g. `{n} = a + i;`")),
+                        });
+                    };
+                    Ok(Ptr {
+                        mem: Some(mem),
+                        offset: Expr {
+                            kind: ExprKind::Var(pv.var),
+                            ty: Scalar::I64,
+                            span,
+                        },
+                        is_const: pv.is_const,
+                    })
+                }
+                None if n == "NULL" || n == "nullptr" => Ok(null(span)),
+                _ => self.null_constant(e),
+            },
+            ast::ExprKind::Unary {
+                op: UnOp::AddrOf,
+                operand,
+            } => self.address_of(operand, span),
+            ast::ExprKind::Binary {
+                op: op @ (BinOp::Add | BinOp::Sub),
+                op_span,
+                lhs,
+                rhs,
+            } => {
+                let (p, k) = if self.is_pointer(lhs) {
+                    (lhs, rhs)
+                } else {
+                    (rhs, lhs)
+                };
+                let base = self.pointer(p)?;
+                let Some(mem) = base.mem else {
+                    return Err(CheckError::Type {
+                        message: "arithmetic on a null pointer".into(),
+                        span,
+                        label: "`NULL` points nowhere".into(),
+                        help: None,
+                    });
+                };
+                let k = self.offset_operand(k)?;
+                let offset = self.add_offset(base.offset, k, *op, *op_span)?;
+                Ok(Ptr {
+                    mem: Some(mem),
+                    offset: Expr { span, ..offset },
+                    is_const: base.is_const,
+                })
+            }
+            ast::ExprKind::Cast { ty, expr } if ty.pointer => {
+                let inner = self.pointer(expr)?;
+                self.cast_pointer(inner, ty, span)
+            }
+            ast::ExprKind::Ternary { cond, then, els } => {
+                let c = self.condition(cond)?;
+                let t = self.pointer(then)?;
+                let f = self.pointer(els)?;
+                let mem = self.same_array(t.mem, f.mem, span)?;
+                let is_const = t.is_const || f.is_const;
+                let offset = self.select_offset(c, t.offset, f.offset, span);
+                Ok(Ptr {
+                    mem,
+                    offset,
+                    is_const,
+                })
+            }
+            _ => self.null_constant(e),
+        }
+    }
+
+    /// `0` where a pointer is expected is the null pointer; anything else is a type error.
+    fn null_constant(&mut self, e: &ast::Expr) -> Result<Ptr> {
+        let t = self.expr(e)?;
+        match t.kind {
+            ExprKind::Const(v) if t.ty.is_integer() && v.as_i64() == Some(0) => Ok(null(e.span)),
+            _ => Err(CheckError::Type {
+                message: format!("expected a pointer, found `{}`", t.ty),
+                span: e.span,
+                label: "not a pointer".into(),
+                help: Some("point into an array: `a + i`, `&a[i]`, or `NULL`".into()),
+            }),
+        }
+    }
+
+    /// `&place`: the element's address.
+    fn address_of(&mut self, operand: &ast::Expr, span: Span) -> Result<Ptr> {
+        match &operand.kind {
+            ast::ExprKind::Index { .. }
+            | ast::ExprKind::Unary {
+                op: UnOp::Deref, ..
+            } => {
+                let is_const = self.place_is_const(operand);
+                let (mem, index) = self.element(operand)?;
+                let offset = self.widen(index);
+                Ok(Ptr {
+                    mem: Some(mem),
+                    offset: Expr { span, ..offset },
+                    is_const,
+                })
+            }
+            ast::ExprKind::Name(n) => match self.lookup(n) {
+                Some(Binding::Shared(s)) if self.shared[s as usize].is_scalar() => Ok(Ptr {
+                    mem: Some(self.shared_mem(s)),
+                    offset: constant(Value::I64(0), span),
+                    is_const: false,
+                }),
+                Some(Binding::Ref(i)) => {
+                    let pv = &self.ptr_vars[i as usize];
+                    Ok(Ptr {
+                        mem: pv.mem,
+                        offset: Expr {
+                            kind: ExprKind::Var(pv.var),
+                            ty: Scalar::I64,
+                            span,
+                        },
+                        is_const: pv.is_const,
+                    })
+                }
+                Some(Binding::Param(_) | Binding::Pointer(_)) => Err(CheckError::Unsupported {
+                    what: format!("a pointer to the pointer `{n}`"),
+                    span,
+                    help: Some("pass the pointer itself, or an offset".into()),
+                }),
+                Some(_) => Err(CheckError::Unsupported {
+                    what: format!("the address of the local variable `{n}`"),
+                    span,
+                    help: Some(
+                        "pass it by reference (`float& x` in the function's parameters), or use a local array `float x[1]`"
+                            .into(),
+                    ),
+                }),
+                None => Err(self.unknown_name(n, operand.span)),
+            },
+            _ => Err(CheckError::Unsupported {
+                what: "the address of this expression".into(),
+                span,
+                help: Some("take the address of an element: `&a[i]`".into()),
+            }),
+        }
+    }
+
+    /// An integer pointer offset (`p + k`) widened to `i64`.
+    fn offset_operand(&mut self, k: &ast::Expr) -> Result<Expr> {
+        let t = self.expr(k)?;
+        if !t.ty.is_integer() && t.ty != Scalar::Bool {
+            return Err(CheckError::Type {
+                message: format!("a pointer offset must be an integer, found `{}`", t.ty),
+                span: k.span,
+                label: "not an integer".into(),
+                help: Some("convert it: `(int)x`".into()),
+            });
+        }
+        Ok(self.widen(t))
+    }
+
+    /// `e` as an `i64` offset: constants fold, other values widen for free.
+    pub(crate) fn widen(&mut self, e: Expr) -> Expr {
+        if e.ty == Scalar::I64 {
+            return e;
+        }
+        let span = e.span;
+        if let ExprKind::Const(v) = e.kind {
+            return constant(v.cast(Scalar::I64), span);
+        }
+        let e = if e.ty == Scalar::Bool {
+            self.convert(e, Scalar::I32)
+        } else {
+            e
+        };
+        Expr {
+            kind: ExprKind::Widen(Box::new(e)),
+            ty: Scalar::I64,
+            span,
+        }
+    }
+
+    /// `offset ± k` (both `i64`); a zero offset is left out.
+    pub(crate) fn add_offset(
+        &mut self,
+        offset: Expr,
+        k: Expr,
+        op: BinOp,
+        op_span: Span,
+    ) -> Result<Expr> {
+        let zero = |e: &Expr| matches!(e.kind, ExprKind::Const(v) if v.as_i64() == Some(0));
+        if zero(&k) {
+            return Ok(offset);
+        }
+        if zero(&offset) && op == BinOp::Add {
+            return Ok(k);
+        }
+        self.binary(op, op_span, offset, k)
+    }
+
+    /// `base[index]`: the element index of a pointer's element (a parameter's own offset is
+    /// applied by the engine, so a plain `a[i]` stays one load).
+    pub(crate) fn index_through(&mut self, base: Expr, index: Expr, span: Span) -> Result<Expr> {
+        let zero = matches!(base.kind, ExprKind::Const(v) if v.as_i64() == Some(0));
+        if zero || matches!(base.kind, ExprKind::ParamBase(_)) {
+            return Ok(index);
+        }
+        let index = self.widen(index);
+        self.add_offset(base, index, BinOp::Add, span)
+    }
+
+    fn select_offset(&mut self, c: Expr, t: Expr, f: Expr, span: Span) -> Expr {
+        if let ExprKind::Const(Value::Bool(v)) = c.kind {
+            return if v { t } else { f };
+        }
+        Expr {
+            kind: ExprKind::Select {
+                cond: Box::new(c),
+                then: Box::new(t),
+                els: Box::new(f),
+            },
+            ty: Scalar::I64,
+            span,
+        }
+    }
+
+    /// The array two pointers share (either may be null); pointers into two arrays are refused.
+    fn same_array(&self, a: Option<Mem>, b: Option<Mem>, span: Span) -> Result<Option<Mem>> {
+        match (a, b) {
+            (Some(x), Some(y)) if x.space != y.space => Err(CheckError::Unsupported {
+                what: format!(
+                    "a pointer that may point into `{}` or into `{}`",
+                    self.space_name(x.space),
+                    self.space_name(y.space)
+                ),
+                span,
+                help: Some(
+                    "simt follows one array per pointer; index each array on its own branch".into(),
+                ),
+            }),
+            (Some(x), Some(y)) if (x.elem, x.width) != (y.elem, y.width) => Err(CheckError::Type {
+                message: format!(
+                    "`{}*` and `{}*` are different pointer types",
+                    type_name(x.elem, x.width),
+                    type_name(y.elem, y.width)
+                ),
+                span,
+                label: "mixed pointer types".into(),
+                help: Some("cast one side: `(float4*)p`".into()),
+            }),
+            (Some(x), _) | (_, Some(x)) => Ok(Some(x)),
+            (None, None) => Ok(None),
+        }
+    }
+
+    /// The name of the array a space stands for.
+    pub(crate) fn space_name(&self, space: Space) -> String {
+        match space {
+            Space::Global(p) => self
+                .params
+                .get(p as usize)
+                .map_or_else(|| "a pointer parameter".into(), |x| x.name.clone()),
+            Space::Shared(s) => self.shared[s as usize].name.clone(),
+            Space::Local(l) => self.local_arrays[l as usize].name.clone(),
+        }
+    }
+
+    /// `(T*)p`, `reinterpret_cast<T*>(p)`: the same array seen as `T` elements.
+    fn cast_pointer(&mut self, p: Ptr, ty: &ast::TypeName, span: Span) -> Result<Ptr> {
+        let (elem, width) = super::vector::elem_of(ty)?;
+        let Some(mem) = p.mem else {
+            return Ok(Ptr {
+                is_const: ty.is_const,
+                ..p
+            });
+        };
+        if mem.elem != elem {
+            return Err(CheckError::Unsupported {
+                what: format!(
+                    "reinterpreting `{}` memory as `{}`",
+                    type_name(mem.elem, mem.width),
+                    type_name(elem, width)
+                ),
+                span: ty.span,
+                help: Some(
+                    "reinterpret as a vector of the same component type, e.g. `float*` as `float4*`"
+                        .into(),
+                ),
+            });
+        }
+        let offset = if mem.width == width {
+            p.offset
+        } else if let ExprKind::Const(Value::I64(0)) = p.offset.kind {
+            p.offset
+        } else {
+            Expr {
+                kind: ExprKind::Rescale {
+                    value: Box::new(p.offset),
+                    from: mem.width,
+                    to: width,
+                    size: mem.elem.size(),
+                    space: mem.space,
+                },
+                ty: Scalar::I64,
+                span,
+            }
+        };
+        Ok(Ptr {
+            mem: Some(Mem { width, ..mem }),
+            offset,
+            is_const: ty.is_const,
+        })
+    }
+
+    /// `p op q` for pointers (`==`, `<`, ...) or `p - q` (elements between them, `long long`).
+    pub(crate) fn pointer_binary(
+        &mut self,
+        op: BinOp,
+        op_span: Span,
+        lhs: &ast::Expr,
+        rhs: &ast::Expr,
+        span: Span,
+    ) -> Result<Expr> {
+        let bad = |what: &str| {
+            CheckError::Type {
+            message: format!("`{}` {what}", op.symbol()),
+            span: op_span,
+            label: "on a pointer".into(),
+            help: Some("compare pointers with `==`, `!=`, `<`...; subtract two pointers into one array; index a pointer with `p[i]`".into()),
+        }
+        };
+        let cmp = match op {
+            BinOp::Lt => CmpOp::Lt,
+            BinOp::Le => CmpOp::Le,
+            BinOp::Gt => CmpOp::Gt,
+            BinOp::Ge => CmpOp::Ge,
+            BinOp::Eq => CmpOp::Eq,
+            BinOp::Ne => CmpOp::Ne,
+            BinOp::Sub => {
+                let l = self.pointer(lhs)?;
+                let r = self.pointer(rhs)?;
+                match self.same_array(l.mem, r.mem, span)? {
+                    Some(_) if l.mem.is_some() && r.mem.is_some() => {
+                        return self.binary(BinOp::Sub, op_span, l.offset, r.offset)
+                    }
+                    _ => return Err(bad("needs two pointers into one array")),
+                }
+            }
+            BinOp::And | BinOp::Or => {
+                let l = self.scalar_or_truth(lhs)?;
+                let r = self.scalar_or_truth(rhs)?;
+                return self.binary(op, op_span, l, r);
+            }
+            BinOp::Add => {
+                return Err(CheckError::Type {
+                    message: "a pointer is not a value here".into(),
+                    span,
+                    label: "points into an array".into(),
+                    help: Some("read the element: `p[i]` or `*(p + i)`".into()),
+                })
+            }
+            _ => return Err(bad("is not defined on a pointer")),
+        };
+        let l = self.pointer(lhs)?;
+        let r = self.pointer(rhs)?;
+        self.same_array(l.mem, r.mem, span)?;
+        Ok(Expr {
+            kind: ExprKind::Compare {
+                op: cmp,
+                lhs: Box::new(l.offset),
+                rhs: Box::new(r.offset),
+            },
+            ty: Scalar::Bool,
+            span,
+        })
+    }
+
+    /// A condition's value: a pointer means "is not null".
+    pub(crate) fn scalar_or_truth(&mut self, e: &ast::Expr) -> Result<Expr> {
+        if self.is_pointer(e) {
+            let p = self.pointer(e)?;
+            return Ok(Expr {
+                kind: ExprKind::Compare {
+                    op: CmpOp::Ne,
+                    lhs: Box::new(p.offset),
+                    rhs: Box::new(constant(Value::I64(NULL_OFFSET), e.span)),
+                },
+                ty: Scalar::Bool,
+                span: e.span,
+            });
+        }
+        let t = self.expr(e)?;
+        self.truth(t)
+    }
+
+    /// A new pointer variable of pointee `(elem, width)`, not yet pointing anywhere.
+    pub(crate) fn new_pointer(
+        &mut self,
+        name: &ast::Ident,
+        pointee: (Scalar, u32),
+        is_const: bool,
+    ) -> u32 {
+        let var = self.new_local(&name.name, Scalar::I64, name.span);
+        self.ptr_vars.push(PtrVar {
+            name: name.name.clone(),
+            var,
+            pointee,
+            mem: None,
+            is_const,
+        });
+        self.ptr_vars.len() as u32 - 1
+    }
+
+    /// `p = value`: the value's offset, after checking it points into `p`'s array with `p`'s type.
+    pub(crate) fn point(&mut self, i: u32, value: Ptr, span: Span) -> Result<Stmt> {
+        let pv = self.ptr_vars[i as usize].clone();
+        if let Some(mem) = value.mem {
+            if (mem.elem, mem.width) != pv.pointee {
+                return Err(CheckError::Type {
+                    message: format!(
+                        "`{}` is a `{}*`; this points to `{}`",
+                        pv.name,
+                        type_name(pv.pointee.0, pv.pointee.1),
+                        type_name(mem.elem, mem.width)
+                    ),
+                    span,
+                    label: "another pointee type".into(),
+                    help: Some(format!(
+                        "cast it: `({}*)...`",
+                        type_name(pv.pointee.0, pv.pointee.1)
+                    )),
+                });
+            }
+            if value.is_const && !pv.is_const {
+                return Err(CheckError::Type {
+                    message: format!(
+                        "`{}` would let a `const` array be written through it",
+                        pv.name
+                    ),
+                    span,
+                    label: "points to `const` elements".into(),
+                    help: Some(format!(
+                        "declare it `const {}* {}`",
+                        type_name(pv.pointee.0, pv.pointee.1),
+                        pv.name
+                    )),
+                });
+            }
+            match pv.mem {
+                Some(old) if old.space != mem.space => {
+                    return Err(CheckError::Unsupported {
+                        what: format!(
+                            "pointing `{}` into `{}` after it pointed into `{}`",
+                            pv.name,
+                            self.space_name(mem.space),
+                            self.space_name(old.space),
+                        ),
+                        span,
+                        help: Some(
+                            "simt follows one array per pointer variable; use a second pointer variable for the other array"
+                                .into(),
+                        ),
+                    });
+                }
+                Some(_) => {}
+                None => self.ptr_vars[i as usize].mem = Some(mem),
+            }
+        }
+        Ok(Stmt {
+            kind: StmtKind::Assign {
+                var: pv.var,
+                value: value.offset,
+            },
+            span,
+        })
+    }
+
+    /// `p op= value` / `p++` for a pointer variable.
+    pub(crate) fn assign_pointer(
+        &mut self,
+        i: u32,
+        op: Option<BinOp>,
+        op_span: Span,
+        value: &ast::Expr,
+        span: Span,
+    ) -> Result<Stmt> {
+        match op {
+            None => {
+                let p = self.pointer(value)?;
+                self.point(i, p, span)
+            }
+            Some(op @ (BinOp::Add | BinOp::Sub)) => {
+                let pv = self.ptr_vars[i as usize].clone();
+                if pv.mem.is_none() {
+                    return Err(CheckError::Type {
+                        message: format!("`{}` is moved before it points anywhere", pv.name),
+                        span,
+                        label: "no array assigned yet".into(),
+                        help: None,
+                    });
+                }
+                let k = self.offset_operand(value)?;
+                let current = Expr {
+                    kind: ExprKind::Var(pv.var),
+                    ty: Scalar::I64,
+                    span,
+                };
+                let offset = self.add_offset(current, k, op, op_span)?;
+                Ok(Stmt {
+                    kind: StmtKind::Assign {
+                        var: pv.var,
+                        value: offset,
+                    },
+                    span,
+                })
+            }
+            Some(op) => Err(CheckError::Type {
+                message: format!("`{}=` is not defined on a pointer", op.symbol()),
+                span: op_span,
+                label: "on a pointer".into(),
+                help: Some("move a pointer with `p += k`, `p -= k`, `p++`".into()),
+            }),
+        }
+    }
+
+    /// Whether a place (`p[i]`, `*p`, `a[i]`) is reached through a pointer to `const`.
+    pub(crate) fn place_is_const(&self, place: &ast::Expr) -> bool {
+        let mut cur = place;
+        loop {
+            match &cur.kind {
+                ast::ExprKind::Index { base, .. } => cur = base,
+                ast::ExprKind::Unary {
+                    op: UnOp::Deref,
+                    operand,
+                } => cur = operand,
+                ast::ExprKind::Binary { lhs, rhs, .. } => {
+                    cur = if self.is_pointer(lhs) { lhs } else { rhs }
+                }
+                ast::ExprKind::Cast { ty, .. } => return ty.is_const,
+                ast::ExprKind::Name(n) => {
+                    return match self.lookup(n) {
+                        Some(Binding::Param(p)) => matches!(
+                            self.params[p as usize].kind,
+                            ParamKind::Buffer { is_const: true, .. }
+                        ),
+                        Some(Binding::Pointer(i) | Binding::Ref(i)) => {
+                            self.ptr_vars[i as usize].is_const
+                        }
+                        _ => false,
+                    }
+                }
+                _ => return false,
+            }
+        }
+    }
+}
+
+/// The null pointer constant.
+fn null(span: Span) -> Ptr {
+    Ptr {
+        mem: None,
+        offset: constant(Value::I64(NULL_OFFSET), span),
+        is_const: false,
+    }
+}

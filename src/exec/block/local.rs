@@ -1,0 +1,135 @@
+//! Per-thread local arrays and pointer casts: each lane's own copy of an array, laid out
+//! component-major as the hardware interleaves local memory across a warp.
+
+use super::access::transfer;
+use super::{BlockRunner, GlobalBuf};
+use crate::check::typed::NULL_OFFSET;
+use crate::exec::coalesce;
+use crate::exec::error::RunError;
+use crate::exec::memory::{with_data, BufData, Plain};
+use crate::ir::{Reg, Space};
+use crate::value::Scalar;
+
+impl BlockRunner<'_> {
+    /// A load (`Err(d)`) or store (`Ok(v)`) of `width` components of local array `l` per lane.
+    /// A local array the compiler keeps in registers moves no bytes; one in local memory counts
+    /// the sectors of each warp's request, lane `k` of a warp at word `32 * i + k` of element `i`.
+    pub(super) fn local(
+        &mut self,
+        pc: usize,
+        l: u32,
+        elem: Scalar,
+        width: u32,
+        (idx, idx_ty): (Reg, Scalar),
+        regs: Result<[Reg; 4], [Reg; 4]>,
+    ) -> Result<(), RunError> {
+        if self.lanes_active == 0 {
+            return Ok(());
+        }
+        self.indices(idx, idx_ty);
+        let array = &self.ir.locals[l as usize];
+        let count = (array.len / u64::from(width)) as i64;
+        let bad = self
+            .idx
+            .iter()
+            .zip(&self.mask)
+            .position(|(&i, &m)| m && !(0..count).contains(&i));
+        if let Some(lane) = bad {
+            let index = i128::from(self.idx[lane]);
+            if self.idx[lane] < NULL_OFFSET / 2 {
+                return Err(RunError::NullPointer {
+                    array: array.name.clone(),
+                    span: self.ir.spans[pc],
+                    block: self.block,
+                    thread: self.cfg.thread_of(lane),
+                });
+            }
+            return Err(RunError::OutOfBounds {
+                space: "local",
+                buffer: array.name.clone(),
+                index,
+                len: count as u64,
+                span: self.ir.spans[pc],
+                block: self.block,
+                thread: self.cfg.thread_of(lane),
+                help: format!(
+                    "`{}` is each thread's own array of {count} elements; check the index",
+                    array.name
+                ),
+            });
+        }
+        if !array.in_registers {
+            self.account_local(pc, elem.size() * width, regs.is_ok());
+        }
+        let lanes = self.idx.len() as i64;
+        for k in 0..width as usize {
+            for (lane, (o, &i)) in self.comp.iter_mut().zip(&self.idx).enumerate() {
+                *o = (i * i64::from(width) + k as i64) * lanes + lane as i64;
+            }
+            let reg = match regs {
+                Ok(v) => Ok(v[k]),
+                Err(d) => Err(d[k]),
+            };
+            let (comp, mask, full) = (&self.comp, &self.mask, self.full);
+            with_data!(&mut self.locals[l as usize], v => transfer(&mut Plain(&mut v[..]), (comp, None), (mask, full), &mut self.regs, reg));
+        }
+        Ok(())
+    }
+
+    /// One local-memory request per warp with an active lane: the sectors of its lanes' words.
+    fn account_local(&mut self, pc: usize, size: u32, is_store: bool) {
+        let c = &mut self.counters[pc];
+        for (ix, m) in self.idx.chunks(32).zip(self.mask.chunks(32)) {
+            if !m.iter().any(|&x| x) {
+                continue;
+            }
+            self.scratch.clear();
+            let words: Vec<i64> = ix
+                .iter()
+                .enumerate()
+                .map(|(k, &i)| i * 32 + k as i64)
+                .collect();
+            let sectors = coalesce::warp_sectors(&words, m, size, false, &mut self.scratch);
+            if is_store {
+                c.local_st_instr += 1;
+                c.local_st_sectors += sectors;
+            } else {
+                c.local_ld_instr += 1;
+                c.local_ld_sectors += sectors;
+            }
+        }
+    }
+
+    /// `d = a * from / to` on the active lanes: a pointer cast to a wider element type traps
+    /// where the offset is not a multiple of the new element.
+    pub(super) fn rescale(
+        &mut self,
+        pc: usize,
+        [d, a]: [Reg; 2],
+        (from, to, size): (u32, u32, u32),
+        space: Space,
+        globals: &[Option<GlobalBuf<'_>>],
+    ) -> Result<(), RunError> {
+        let (from, to) = (i64::from(from), i64::from(to));
+        for lane in 0..self.mask.len() {
+            if !self.mask[lane] {
+                continue;
+            }
+            let x = self.regs.d[a.0 as usize][lane] as i64;
+            let units = x.wrapping_mul(from);
+            if x >= NULL_OFFSET / 2 && units % to != 0 {
+                return Err(RunError::Misaligned {
+                    buffer: self.space_name(space, globals),
+                    offset: i128::from(units) * i128::from(size),
+                    align: (to as u32) * size,
+                    span: self.ir.spans[pc],
+                    block: self.block,
+                    thread: self.cfg.thread_of(lane),
+                });
+            }
+            let out = if x < NULL_OFFSET / 2 { x } else { units / to };
+            self.regs.d[d.0 as usize][lane] = out as u64;
+        }
+        Ok(())
+    }
+}
