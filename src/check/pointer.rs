@@ -38,6 +38,8 @@ pub(crate) struct PtrVar {
     pub pointee: (Scalar, u32),
     /// The array it points into, once known (from its first assignment).
     pub mem: Option<Mem>,
+    /// Assigned at all (perhaps only `NULL`).
+    pub assigned: bool,
     /// `const T*`.
     pub is_const: bool,
 }
@@ -124,6 +126,19 @@ impl KernelChecker<'_, '_> {
                 }),
                 Some(Binding::Pointer(i)) => {
                     let pv = &self.ptr_vars[i as usize];
+                    let offset = Expr {
+                        kind: ExprKind::Var(pv.var),
+                        ty: Scalar::I64,
+                        span,
+                    };
+                    if pv.mem.is_none() && pv.assigned {
+                        // Only `NULL` so far: a null pointer held in a variable.
+                        return Ok(Ptr {
+                            mem: None,
+                            offset,
+                            is_const: pv.is_const,
+                        });
+                    }
                     let Some(mem) = pv.mem else {
                         return Err(CheckError::Type {
                             message: format!("`{n}` is used before it points anywhere"),
@@ -134,11 +149,7 @@ impl KernelChecker<'_, '_> {
                     };
                     Ok(Ptr {
                         mem: Some(mem),
-                        offset: Expr {
-                            kind: ExprKind::Var(pv.var),
-                            ty: Scalar::I64,
-                            span,
-                        },
+                        offset,
                         is_const: pv.is_const,
                     })
                 }
@@ -530,6 +541,7 @@ impl KernelChecker<'_, '_> {
             var,
             pointee,
             mem: None,
+            assigned: false,
             is_const,
         });
         self.ptr_vars.len() as u32 - 1
@@ -537,6 +549,7 @@ impl KernelChecker<'_, '_> {
 
     /// `p = value`: the value's offset, after checking it points into `p`'s array with `p`'s type.
     pub(crate) fn point(&mut self, i: u32, value: Ptr, span: Span) -> Result<Stmt> {
+        self.ptr_vars[i as usize].assigned = true;
         let pv = self.ptr_vars[i as usize].clone();
         if let Some(mem) = value.mem {
             if (mem.elem, mem.width) != pv.pointee {

@@ -1,0 +1,180 @@
+//! Pointers and local arrays: counters through pointers derived by hand, results checked by expects.
+
+mod common;
+use common::ok;
+
+const ONE: [u32; 3] = [1, 1, 1];
+
+fn b(x: u32) -> [u32; 3] {
+    [x, 1, 1]
+}
+
+/// Each thread sums its own row of 8 floats by index.
+const INDEXED: &str = r#"
+__global__ void indexed(const float* a, float* out) {
+    int t = threadIdx.x;
+    float s = 0.0f;
+    for (int k = 0; k < 8; k++) {
+        s += a[t * 8 + k];
+    }
+    out[t] = s;
+}
+"#;
+
+/// The same sums by walking a pointer.
+const WALKED: &str = r#"
+__global__ void walked(const float* a, float* out) {
+    const float* p = a + threadIdx.x * 8;
+    const float* end = p + 8;
+    float s = 0.0f;
+    while (p < end) {
+        s += *p;
+        p++;
+    }
+    out[threadIdx.x] = s;
+}
+"#;
+
+#[test]
+fn a_pointer_walk_counts_the_sectors_of_the_indexed_loop() {
+    // Row t holds 8t .. 8t + 7: its sum is 64 t + 28.
+    let launch = "{ a = arange(256); out = zeros(32); expect out == arange(32) * 64 + 28; }";
+    let i = ok(
+        &format!("{INDEXED}launch indexed {launch}"),
+        &[],
+        ONE,
+        b(32),
+    )
+    .counters;
+    let w = ok(&format!("{WALKED}launch walked {launch}"), &[], ONE, b(32)).counters;
+    // Load k of the warp reads a[8t + k]: 32 lanes 32 B apart, one sector each → 32 sectors,
+    // 8 loads → 256; the store is contiguous: 4 sectors.
+    assert_eq!((i.gld_instr, i.gld_sectors), (8, 256));
+    assert_eq!((w.gld_instr, w.gld_sectors), (i.gld_instr, i.gld_sectors));
+    assert_eq!((w.gst_instr, w.gst_sectors), (1, 4));
+    assert_eq!(w.g_bytes_requested, i.g_bytes_requested);
+}
+
+#[test]
+fn a_float4_load_through_a_cast_pointer_is_one_16_byte_access() {
+    let src = r#"
+__global__ void k(const float* a, float* out) {
+    int i = threadIdx.x;
+    float4 v = reinterpret_cast<const float4*>(&a[4 * i])[0];
+    out[i] = v.x + v.y + v.z + v.w;
+}
+launch k { a = arange(128); out = zeros(32); expect out == arange(32) * 16 + 6; }
+"#;
+    let c = ok(src, &[], ONE, b(32)).counters;
+    // 32 lanes × 16 B contiguous = 512 B = 16 sectors (4 sectors per 8 lanes) in one request.
+    assert_eq!((c.gld_instr, c.gld_sectors), (1, 16));
+    // Requested: 512 B loaded + 32 × 4 B stored.
+    assert_eq!(c.g_bytes_requested, 512 + 128);
+}
+
+#[test]
+fn pointer_parameters_moved_by_the_kernel_keep_their_sectors() {
+    // SGEMM-tutorial style: the parameter itself is advanced to the block's row.
+    let src = r#"
+__global__ void k(const float* A, float* C, int n) {
+    A += blockIdx.x * n;
+    C += blockIdx.x * n;
+    C[threadIdx.x] = A[threadIdx.x] * 2.0f;
+}
+launch k { n = 32; A = arange(64); C = zeros(64); expect C == arange(64) * 2; }
+"#;
+    let c = ok(src, &[], b(2), b(32)).counters;
+    // Each block's warp reads and writes 32 contiguous aligned floats: 4 sectors each way.
+    assert_eq!((c.gld_instr, c.gld_sectors), (2, 8));
+    assert_eq!((c.gst_instr, c.gst_sectors), (2, 8));
+}
+
+#[test]
+fn local_arrays_with_known_indices_are_registers_and_others_local_memory() {
+    let regs = r#"
+__global__ void regs(float* out) {
+    float acc[4] = {1.0f, 2.0f};
+    #pragma unroll
+    for (int k = 0; k < 4; k++) {
+        acc[k] += (float)k;
+    }
+    out[threadIdx.x] = acc[0] + acc[1] + acc[2] + acc[3];
+}
+launch regs { out = zeros(32); expect out == 9; }
+"#;
+    // acc[k] with k an unrolled induction variable: registers, no local traffic; the 4
+    // initialisers, 4 updates and 4 reads issue nothing either.
+    let c = ok(regs, &[], ONE, b(32)).counters;
+    assert_eq!((c.local_ld_instr, c.local_st_instr), (0, 0));
+    let local = r#"
+__global__ void local(float* out) {
+    float acc[4] = {0.0f};
+    acc[threadIdx.x % 4] = 1.0f;
+    out[threadIdx.x] = acc[threadIdx.x % 4] + acc[0];
+}
+"#;
+    // acc[t % 4] = 1, then acc[t % 4] + acc[0]: 2 where t % 4 == 0, else 1.
+    let expected: Vec<&str> = (0..32)
+        .map(|t| if t % 4 == 0 { "2" } else { "1" })
+        .collect();
+    let local = format!(
+        "{local}launch local {{ out = zeros(32); expect out == [{}]; }}\n",
+        expected.join(", ")
+    );
+    let l = ok(&local, &[], ONE, b(32)).counters;
+    // acc[threadIdx.x % 4] is indexed by the thread: local memory, interleaved so that lane k's
+    // element i is word 32 i + k of the warp's local memory.
+    // Uniform index i (the 4 initialisers, the read of acc[0]): words 32 i .. 32 i + 31 = 128 B
+    // = 4 sectors. Index t % 4: lane k at word 32 (k % 4) + k; the 8 lanes with k % 4 = j sit in
+    // words 32 j + [j, j + 28], all inside one aligned 128 B block: 4 sectors each → 16.
+    // Stores: 4 initialisers (4 × 4) + 1 (16); loads: 1 (16) + 1 (4).
+    assert_eq!((l.local_st_instr, l.local_st_sectors), (5, 4 * 4 + 16));
+    assert_eq!((l.local_ld_instr, l.local_ld_sectors), (2, 16 + 4));
+}
+
+#[test]
+fn device_functions_take_pointers_and_references() {
+    let src = r#"
+__device__ void add_to(float& acc, const float* x, int n) {
+    for (int i = 0; i < n; i++) {
+        acc += x[i];
+    }
+}
+__device__ void swap(float& a, float& b) {
+    float t = a;
+    a = b;
+    b = t;
+}
+__global__ void k(const float* in, float* out, float* pair) {
+    float s = 0.0f;
+    add_to(s, in + threadIdx.x * 2, 2);
+    out[threadIdx.x] = s;
+    if (threadIdx.x == 0) {
+        swap(pair[0], pair[1]);
+    }
+}
+launch k {
+    in = arange(64); out = zeros(32); pair = [1, 2];
+    expect out == arange(32) * 4 + 1;
+    expect pair == [2, 1];
+}
+"#;
+    ok(src, &[], ONE, b(32));
+}
+
+#[test]
+fn null_pointers_compare_and_select() {
+    let src = r#"
+__global__ void k(const float* x, const float* bias, float* out) {
+    const float* b = bias;
+    const float* none = NULL;
+    float v = x[threadIdx.x];
+    if (b != NULL && none == nullptr && !none) {
+        v += b[threadIdx.x];
+    }
+    out[threadIdx.x] = v;
+}
+launch k { x = arange(32); bias = ones(32); out = zeros(32); expect out == arange(32) + 1; }
+"#;
+    ok(src, &[], ONE, b(32));
+}
