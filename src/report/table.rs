@@ -61,6 +61,15 @@ pub fn render(r: &Report) -> String {
         c.dram_bytes(),
         c.coalescing_efficiency()
     );
+    // Only kernels whose local arrays spill to local memory show it (registers move nothing).
+    if c.local_ld_instr + c.local_st_instr > 0 {
+        let _ = writeln!(s, "local memory (arrays indexed at run time)");
+        let _ = writeln!(
+            s,
+            "  loads     {:>10} requests {:>12} sectors\n  stores    {:>10} requests {:>12} sectors",
+            c.local_ld_instr, c.local_ld_sectors, c.local_st_instr, c.local_st_sectors
+        );
+    }
     let _ = writeln!(s, "shared memory");
     let _ = writeln!(
         s,
