@@ -24,6 +24,16 @@ const STATIC_SMEM_LIMIT: u64 = 48 * 1024;
 /// Checks every kernel and launch section of a module.
 pub fn check(module: &ast::Module) -> Result<Program, Vec<CheckError>> {
     let mut errors = Vec::new();
+    for (what, _, span) in &module.unsupported {
+        errors.push(CheckError::Unsupported {
+            what: what.clone(),
+            span: *span,
+            help: Some(
+                "declare the array as a `const T*` kernel parameter and pass the values in the launch section"
+                    .into(),
+            ),
+        });
+    }
     let globals = Globals::new(module, &mut errors);
     let mut program = Program::default();
     for k in &module.kernels {
@@ -65,6 +75,13 @@ pub fn check(module: &ast::Module) -> Result<Program, Vec<CheckError>> {
             span: Span::new(0, 0),
         });
     }
+    // A use of a declaration already reported as unsupported is not an unknown name as well.
+    errors.retain(|e| match e {
+        CheckError::UnknownName { name, .. } => {
+            !module.unsupported.iter().any(|(_, n, _)| n == name)
+        }
+        _ => true,
+    });
     if errors.is_empty() {
         Ok(program)
     } else {

@@ -15,6 +15,9 @@ pub struct Module {
     pub device_fns: Vec<Function>,
     /// `launch NAME { ... }` host sections.
     pub launches: Vec<Launch>,
+    /// Declarations recognised but not supported yet (`__constant__` arrays): what, the declared
+    /// name, and the span.
+    pub unsupported: Vec<(String, String, Span)>,
 }
 
 /// A name as written.

@@ -83,6 +83,16 @@ impl Builder {
                 Rule::device_fn => self.device_fn(item).map(|f| module.device_fns.push(f)),
                 Rule::global_const => self.global_const(item).map(|c| module.consts.push(c)),
                 Rule::launch => self.launch(item).map(|l| module.launches.push(l)),
+                Rule::constant_decl => {
+                    let span = self.span(&item);
+                    // The declared name: the last word before `[`, `=` or `;`.
+                    let head = item.as_str().split(['[', '=', ';']).next().unwrap_or("");
+                    let name = head.split_whitespace().last().unwrap_or("").to_string();
+                    module
+                        .unsupported
+                        .push(("`__constant__` memory".to_string(), name, span));
+                    Ok(())
+                }
                 _ => Ok(()),
             };
             if let Err(e) = result {
