@@ -336,6 +336,10 @@ pub trait Int: Num {
     fn shl(a: Self, b: Self) -> Self;
     /// `a >> b`; arithmetic for signed types; counts of the bit width or more clamp (PTX `shr`).
     fn shr(a: Self, b: Self) -> Self;
+    /// `__mul24`: the product of the low 24 bits of each operand (sign-extended when signed).
+    fn mul24(a: Self, b: Self) -> Self;
+    /// `__mulhi`: the high half of the double-width product.
+    fn mulhi(a: Self, b: Self) -> Self;
 }
 
 /// Math functions on floating register types.
@@ -383,6 +387,34 @@ pub enum Math1 {
     Round,
     /// `truncf`
     Trunc,
+    /// `asinf`
+    Asin,
+    /// `acosf`
+    Acos,
+    /// `atanf`
+    Atan,
+    /// `sinhf`
+    Sinh,
+    /// `coshf`
+    Cosh,
+    /// `asinhf`
+    Asinh,
+    /// `acoshf`
+    Acosh,
+    /// `atanhf`
+    Atanh,
+    /// `exp10f`
+    Exp10,
+    /// `expm1f`
+    Expm1,
+    /// `log1pf`
+    Log1p,
+    /// `cbrtf`
+    Cbrt,
+    /// `rintf` / `nearbyintf` (half to even)`
+    Rint,
+    /// `__saturatef` (clamped to [0, 1], NaN to 0)`
+    Saturate,
 }
 
 /// Two-argument math functions.
@@ -398,10 +430,16 @@ pub enum Math2 {
     Atan2,
     /// `fmodf`
     Fmod,
+    /// `hypotf`
+    Hypot,
+    /// `copysignf`
+    Copysign,
+    /// `fdimf`: `a - b` when positive, else 0
+    Fdim,
 }
 
 macro_rules! int_num {
-    ($t:ty, $tag:ident, $bits:expr, $signed:expr) => {
+    ($t:ty, $tag:ident, $bits:expr, $signed:expr, $wide:ty) => {
         impl Num for $t {
             const TY: Scalar = Scalar::$tag;
             #[inline(always)]
@@ -518,14 +556,24 @@ macro_rules! int_num {
                     a >> n
                 }
             }
+            #[inline(always)]
+            fn mul24(a: Self, b: Self) -> Self {
+                // Shifting up then down keeps the low 24 bits, sign-extended for signed types.
+                let low = |x: Self| (x << ($bits - 24)) >> ($bits - 24);
+                low(a).wrapping_mul(low(b))
+            }
+            #[inline(always)]
+            fn mulhi(a: Self, b: Self) -> Self {
+                ((a as $wide * b as $wide) >> $bits) as Self
+            }
         }
     };
 }
 
-int_num!(i32, I32, 32, true);
-int_num!(u32, U32, 32, false);
-int_num!(i64, I64, 64, true);
-int_num!(u64, U64, 64, false);
+int_num!(i32, I32, 32, true, i64);
+int_num!(u32, U32, 32, false, u64);
+int_num!(i64, I64, 64, true, i128);
+int_num!(u64, U64, 64, false, u128);
 
 macro_rules! float_num {
     ($t:ty, $tag:ident) => {
@@ -618,6 +666,26 @@ macro_rules! float_num {
                     Math1::Ceil => a.ceil(),
                     Math1::Round => a.round(),
                     Math1::Trunc => a.trunc(),
+                    Math1::Asin => a.asin(),
+                    Math1::Acos => a.acos(),
+                    Math1::Atan => a.atan(),
+                    Math1::Sinh => a.sinh(),
+                    Math1::Cosh => a.cosh(),
+                    Math1::Asinh => a.asinh(),
+                    Math1::Acosh => a.acosh(),
+                    Math1::Atanh => a.atanh(),
+                    Math1::Exp10 => 10f64.powf(a as f64) as Self,
+                    Math1::Expm1 => a.exp_m1(),
+                    Math1::Log1p => a.ln_1p(),
+                    Math1::Cbrt => a.cbrt(),
+                    Math1::Rint => a.round_ties_even(),
+                    Math1::Saturate => {
+                        if a > 0.0 {
+                            a.min(1.0)
+                        } else {
+                            0.0
+                        }
+                    }
                 }
             }
             #[inline(always)]
@@ -628,6 +696,17 @@ macro_rules! float_num {
                     Math2::Fmax => a.max(b),
                     Math2::Atan2 => a.atan2(b),
                     Math2::Fmod => a % b,
+                    Math2::Hypot => a.hypot(b),
+                    Math2::Copysign => a.copysign(b),
+                    Math2::Fdim => {
+                        if a > b {
+                            a - b
+                        } else if a.is_nan() || b.is_nan() {
+                            a + b
+                        } else {
+                            0.0
+                        }
+                    }
                 }
             }
             #[inline(always)]
@@ -726,6 +805,11 @@ pub enum ArithOp {
     Min,
     /// `max(a, b)` / `fmaxf`
     Max,
+    /// `__mul24(a, b)` / `__umul24`: the low 32 bits of the product of the low 24 bits of each
+    /// (sign-extended for `int`).
+    Mul24,
+    /// `__mulhi(a, b)`, `__umulhi`, `__mul64hi`, `__umul64hi`: the high half of the full product.
+    MulHi,
 }
 
 /// Comparison operators.
@@ -781,6 +865,8 @@ pub fn fold_arith(op: ArithOp, a: Value, b: Value) -> Result<Value, DivByZero> {
             ArithOp::And => T::and(a, b),
             ArithOp::Or => T::or(a, b),
             ArithOp::Xor => T::xor(a, b),
+            ArithOp::Mul24 => T::mul24(a, b),
+            ArithOp::MulHi => T::mulhi(a, b),
             _ => num(op, a, b)?,
         })
     }

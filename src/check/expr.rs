@@ -41,15 +41,20 @@ const UNSUPPORTED_CALLS: &[(&str, &str)] = &[
 fn math_function(name: &str) -> Option<(Func, Option<Scalar>)> {
     use Math1::*;
     use Math2::*;
-    let (base, single) = match name.strip_suffix('f') {
+    // `__expf` and the other fast-math forms compute the same function here (the hardware's is
+    // less accurate; simt keeps the accurate value): only float forms exist.
+    let fast = name.strip_prefix("__");
+    let unprefixed = fast.unwrap_or(name);
+    let (base, single) = match unprefixed.strip_suffix('f') {
         Some(b) if MATH_NAMES.contains(&b) => (b, Some(Scalar::F32)),
-        _ => (name, None),
+        _ if fast.is_some() && unprefixed != "saturatef" => return None,
+        _ => (unprefixed, None),
     };
-    let single = match name {
-        "__expf" | "__logf" | "__sinf" | "__cosf" | "__powf" | "__fdividef" => Some(Scalar::F32),
-        _ => single,
+    let single = if unprefixed == "saturatef" {
+        Some(Scalar::F32)
+    } else {
+        single
     };
-    let base = base.trim_start_matches("__");
     let f = match base {
         "sqrt" => Func::Math1(Sqrt),
         "rsqrt" => Func::Math1(Rsqrt),
@@ -67,6 +72,23 @@ fn math_function(name: &str) -> Option<(Func, Option<Scalar>)> {
         "ceil" => Func::Math1(Ceil),
         "round" => Func::Math1(Round),
         "trunc" => Func::Math1(Trunc),
+        "asin" => Func::Math1(Asin),
+        "acos" => Func::Math1(Acos),
+        "atan" => Func::Math1(Atan),
+        "sinh" => Func::Math1(Sinh),
+        "cosh" => Func::Math1(Cosh),
+        "asinh" => Func::Math1(Asinh),
+        "acosh" => Func::Math1(Acosh),
+        "atanh" => Func::Math1(Atanh),
+        "exp10" => Func::Math1(Exp10),
+        "expm1" => Func::Math1(Expm1),
+        "log1p" => Func::Math1(Log1p),
+        "cbrt" => Func::Math1(Cbrt),
+        "rint" | "nearbyint" => Func::Math1(Rint),
+        "saturatef" => Func::Math1(Saturate),
+        "hypot" => Func::Math2(Hypot),
+        "copysign" => Func::Math2(Copysign),
+        "fdim" => Func::Math2(Fdim),
         "pow" => Func::Math2(Pow),
         "fmin" => Func::Math2(Fmin),
         "fmax" => Func::Math2(Fmax),
@@ -79,9 +101,89 @@ fn math_function(name: &str) -> Option<(Func, Option<Scalar>)> {
 }
 
 const MATH_NAMES: &[&str] = &[
-    "sqrt", "rsqrt", "exp", "exp2", "log", "log2", "log10", "sin", "cos", "tan", "tanh", "fabs",
-    "floor", "ceil", "round", "trunc", "pow", "fmin", "fmax", "atan2", "fmod", "fma",
+    "sqrt",
+    "rsqrt",
+    "exp",
+    "exp2",
+    "log",
+    "log2",
+    "log10",
+    "sin",
+    "cos",
+    "tan",
+    "tanh",
+    "fabs",
+    "floor",
+    "ceil",
+    "round",
+    "trunc",
+    "pow",
+    "fmin",
+    "fmax",
+    "atan2",
+    "fmod",
+    "fma",
+    "asin",
+    "acos",
+    "atan",
+    "sinh",
+    "cosh",
+    "asinh",
+    "acosh",
+    "atanh",
+    "exp10",
+    "expm1",
+    "log1p",
+    "cbrt",
+    "rint",
+    "nearbyint",
+    "hypot",
+    "copysign",
+    "fdim",
 ];
+
+/// `<math.h>`, `<float.h>` and `<climits>` constants, with C's types.
+fn library_constant(name: &str) -> Option<Value> {
+    use std::f64::consts as c;
+    Some(match name {
+        "M_PI" => Value::F64(c::PI),
+        "M_PI_2" => Value::F64(c::FRAC_PI_2),
+        "M_PI_4" => Value::F64(c::FRAC_PI_4),
+        "M_1_PI" => Value::F64(c::FRAC_1_PI),
+        "M_2_PI" => Value::F64(c::FRAC_2_PI),
+        "M_2_SQRTPI" => Value::F64(c::FRAC_2_SQRT_PI),
+        "M_E" => Value::F64(c::E),
+        "M_LN2" => Value::F64(c::LN_2),
+        "M_LN10" => Value::F64(c::LN_10),
+        "M_LOG2E" => Value::F64(c::LOG2_E),
+        "M_LOG10E" => Value::F64(c::LOG10_E),
+        "M_SQRT2" => Value::F64(c::SQRT_2),
+        "M_SQRT1_2" => Value::F64(c::FRAC_1_SQRT_2),
+        "INFINITY" | "HUGE_VALF" => Value::F32(f32::INFINITY),
+        "HUGE_VAL" => Value::F64(f64::INFINITY),
+        "NAN" => Value::F32(f32::NAN),
+        "FLT_MAX" => Value::F32(f32::MAX),
+        "FLT_MIN" => Value::F32(f32::MIN_POSITIVE),
+        "FLT_EPSILON" => Value::F32(f32::EPSILON),
+        "DBL_MAX" => Value::F64(f64::MAX),
+        "DBL_MIN" => Value::F64(f64::MIN_POSITIVE),
+        "DBL_EPSILON" => Value::F64(f64::EPSILON),
+        "CHAR_BIT" => Value::I32(8),
+        "SCHAR_MAX" => Value::I32(i32::from(i8::MAX)),
+        "SCHAR_MIN" => Value::I32(i32::from(i8::MIN)),
+        "UCHAR_MAX" => Value::I32(i32::from(u8::MAX)),
+        "SHRT_MAX" => Value::I32(i32::from(i16::MAX)),
+        "SHRT_MIN" => Value::I32(i32::from(i16::MIN)),
+        "USHRT_MAX" => Value::I32(i32::from(u16::MAX)),
+        "INT_MAX" => Value::I32(i32::MAX),
+        "INT_MIN" => Value::I32(i32::MIN),
+        "UINT_MAX" => Value::U32(u32::MAX),
+        "LONG_MAX" | "LLONG_MAX" => Value::I64(i64::MAX),
+        "LONG_MIN" | "LLONG_MIN" => Value::I64(i64::MIN),
+        "ULONG_MAX" | "ULLONG_MAX" => Value::U64(u64::MAX),
+        _ => return None,
+    })
+}
 
 /// Every callable name, for "did you mean".
 fn known_functions() -> Vec<String> {
@@ -351,6 +453,9 @@ impl KernelChecker<'_, '_> {
             e.span = span;
             return Ok(e);
         }
+        if let Some(v) = library_constant(name) {
+            return Ok(constant(v, span));
+        }
         match name {
             "warpSize" => Ok(constant(Value::I32(32), span)),
             "threadIdx" | "blockIdx" | "blockDim" | "gridDim" => Err(CheckError::Type {
@@ -576,8 +681,13 @@ impl KernelChecker<'_, '_> {
                     return Ok(Expr { span, ..inner });
                 }
                 if let ExprKind::Const(v) = inner.kind {
-                    let zero = Value::I32(0).cast(ty);
-                    return Ok(constant(fold(ArithOp::Sub, zero, v, span)?, span));
+                    // `-0.0f` is negative zero: negate floats, not `0 - x` (which gives +0).
+                    let negated = match v {
+                        Value::F32(x) => Value::F32(-x),
+                        Value::F64(x) => Value::F64(-x),
+                        _ => fold(ArithOp::Sub, Value::I32(0).cast(ty), v, span)?,
+                    };
+                    return Ok(constant(negated, span));
                 }
                 Ok(Expr {
                     kind: ExprKind::Neg(Box::new(inner)),
@@ -825,13 +935,44 @@ impl KernelChecker<'_, '_> {
             }
         };
         match name {
-            "min" | "max" => {
+            "__fdividef" | "fdividef" => {
                 arity(2)?;
                 let b = typed.pop().expect("two args");
                 let a = typed.pop().expect("two args");
-                let ty = Scalar::common(a.ty, b.ty);
+                let (a, b) = (self.convert(a, Scalar::F32), self.convert(b, Scalar::F32));
+                return self.arith(ArithOp::Div, Scalar::F32, a, b, callee.span, span);
+            }
+            "__mul24" | "__umul24" | "__mulhi" | "__umulhi" | "__mul64hi" | "__umul64hi" => {
+                arity(2)?;
+                let ty = match name {
+                    "__mul24" | "__mulhi" => Scalar::I32,
+                    "__umul24" | "__umulhi" => Scalar::U32,
+                    "__mul64hi" => Scalar::I64,
+                    _ => Scalar::U64,
+                };
+                let op = if name.contains("24") {
+                    ArithOp::Mul24
+                } else {
+                    ArithOp::MulHi
+                };
+                let b = typed.pop().expect("two args");
+                let a = typed.pop().expect("two args");
                 let (a, b) = (self.convert(a, ty), self.convert(b, ty));
-                let op = if name == "min" {
+                return self.arith(op, ty, a, b, callee.span, span);
+            }
+            "min" | "max" | "umin" | "umax" | "llmin" | "llmax" | "ullmin" | "ullmax" => {
+                arity(2)?;
+                let b = typed.pop().expect("two args");
+                let a = typed.pop().expect("two args");
+                // `umin` and friends fix the type: CUDA's `unsigned`, `long long` overloads.
+                let ty = match name.trim_end_matches("min").trim_end_matches("max") {
+                    "u" => Scalar::U32,
+                    "ll" => Scalar::I64,
+                    "ull" => Scalar::U64,
+                    _ => Scalar::common(a.ty, b.ty),
+                };
+                let (a, b) = (self.convert(a, ty), self.convert(b, ty));
+                let op = if name.ends_with("min") {
                     ArithOp::Min
                 } else {
                     ArithOp::Max

@@ -722,7 +722,13 @@ impl<'a> BlockRunner<'a> {
                     }
                 }
                 match op {
-                    ArithOp::Shl | ArithOp::Shr | ArithOp::And | ArithOp::Or | ArithOp::Xor => {
+                    ArithOp::Shl
+                    | ArithOp::Shr
+                    | ArithOp::And
+                    | ArithOp::Or
+                    | ArithOp::Xor
+                    | ArithOp::Mul24
+                    | ArithOp::MulHi => {
                         int_ty!(ty, T => bits::<T>(regs, &lanes, op, d, a, b))
                     }
                     _ => num_ty!(ty, T => arith::<T>(regs, &lanes, op, d, a, b)),
@@ -819,6 +825,8 @@ fn bits<T: Lane + Int>(regs: &mut RegFile, m: &Lanes<'_>, op: ArithOp, d: Reg, a
         ArithOp::And => lanes2!(regs, m, d, a, b, T, T::and),
         ArithOp::Or => lanes2!(regs, m, d, a, b, T, T::or),
         ArithOp::Xor => lanes2!(regs, m, d, a, b, T, T::xor),
+        ArithOp::Mul24 => lanes2!(regs, m, d, a, b, T, T::mul24),
+        ArithOp::MulHi => lanes2!(regs, m, d, a, b, T, T::mulhi),
         other => unreachable!("block: {other:?} is not a bit operator"),
     }
 }

@@ -245,6 +245,26 @@ fn arith(op: ArithOp, ty: Scalar, a: V, b: V) -> Option<V> {
         ArithOp::And => x & y,
         ArithOp::Or => x | y,
         ArithOp::Xor => x ^ y,
+        ArithOp::Mul24 => {
+            // The low 24 bits of each, sign-extended for signed types.
+            let low = |v: i128| {
+                let l = v & 0xff_ffff;
+                if ty.is_signed() && l & 0x80_0000 != 0 {
+                    l - 0x100_0000
+                } else {
+                    l
+                }
+            };
+            low(x) * low(y)
+        }
+        ArithOp::MulHi => {
+            let w = bits(ty);
+            if ty.is_signed() || w < 64 {
+                (x * y) >> w
+            } else {
+                ((x as u128 * y as u128) >> w) as i128
+            }
+        }
         ArithOp::Min => x.min(y),
         ArithOp::Max => x.max(y),
         ArithOp::Shl | ArithOp::Shr => {
@@ -350,6 +370,26 @@ fn math1(f: Math1, v: V) -> V {
                 Math1::Ceil => x.ceil(),
                 Math1::Round => x.round(),
                 Math1::Trunc => x.trunc(),
+                Math1::Asin => x.asin(),
+                Math1::Acos => x.acos(),
+                Math1::Atan => x.atan(),
+                Math1::Sinh => x.sinh(),
+                Math1::Cosh => x.cosh(),
+                Math1::Asinh => x.asinh(),
+                Math1::Acosh => x.acosh(),
+                Math1::Atanh => x.atanh(),
+                Math1::Exp10 => 10f64.powf(x as f64) as _,
+                Math1::Expm1 => x.exp_m1(),
+                Math1::Log1p => x.ln_1p(),
+                Math1::Cbrt => x.cbrt(),
+                Math1::Rint => x.round_ties_even(),
+                Math1::Saturate => {
+                    if x > 0.0 {
+                        x.min(1.0)
+                    } else {
+                        0.0
+                    }
+                }
             }
         }};
     }
@@ -368,6 +408,17 @@ fn math2(f: Math2, a: V, b: V) -> V {
             Math2::Fmax => x.max(y),
             Math2::Atan2 => x.atan2(y),
             Math2::Fmod => x % y,
+            Math2::Hypot => x.hypot(y),
+            Math2::Copysign => x.copysign(y),
+            Math2::Fdim => {
+                if x > y {
+                    x - y
+                } else if x.is_nan() || y.is_nan() {
+                    x + y
+                } else {
+                    0.0
+                }
+            }
         }),
         (V::D(x), V::D(y)) => V::D(match f {
             Math2::Pow => x.powf(y),
@@ -375,6 +426,17 @@ fn math2(f: Math2, a: V, b: V) -> V {
             Math2::Fmax => x.max(y),
             Math2::Atan2 => x.atan2(y),
             Math2::Fmod => x % y,
+            Math2::Hypot => x.hypot(y),
+            Math2::Copysign => x.copysign(y),
+            Math2::Fdim => {
+                if x > y {
+                    x - y
+                } else if x.is_nan() || y.is_nan() {
+                    x + y
+                } else {
+                    0.0
+                }
+            }
         }),
         other => unreachable!("checker: math on {other:?}"),
     }

@@ -722,13 +722,32 @@ fn base_type(text: &str) -> BaseType {
         "void" => BaseType::Void,
         "bool" => BaseType::Bool,
         "char" | "signed char" | "int8_t" => BaseType::I8,
-        "unsigned char" | "uint8_t" => BaseType::U8,
-        "short" | "int16_t" => BaseType::I16,
-        "unsigned short" | "uint16_t" => BaseType::U16,
-        "int" | "int32_t" => BaseType::I32,
-        "unsigned" | "unsigned int" | "uint32_t" => BaseType::U32,
-        "long" | "long long" | "long long int" | "int64_t" => BaseType::I64,
-        "unsigned long long" | "unsigned long long int" | "uint64_t" | "size_t" => BaseType::U64,
+        "unsigned char" | "uint8_t" | "uchar" => BaseType::U8,
+        "short" | "short int" | "signed short" | "signed short int" | "int16_t" => BaseType::I16,
+        "unsigned short" | "unsigned short int" | "uint16_t" | "ushort" => BaseType::U16,
+        "int" | "signed" | "signed int" | "int32_t" => BaseType::I32,
+        "unsigned" | "unsigned int" | "uint32_t" | "uint" => BaseType::U32,
+        // `long` is 64 bits in CUDA on Linux (LP64), as on the host.
+        "long"
+        | "long int"
+        | "long long"
+        | "long long int"
+        | "signed long"
+        | "signed long int"
+        | "signed long long"
+        | "signed long long int"
+        | "int64_t"
+        | "ptrdiff_t"
+        | "ssize_t"
+        | "longlong" => BaseType::I64,
+        "unsigned long"
+        | "unsigned long int"
+        | "unsigned long long"
+        | "unsigned long long int"
+        | "uint64_t"
+        | "size_t"
+        | "ulong"
+        | "ulonglong" => BaseType::U64,
         "float" => BaseType::F32,
         "double" => BaseType::F64,
         _ => BaseType::Vector,

@@ -1,0 +1,123 @@
+//! CUDA's integer intrinsics, the rest of `<math.h>`, library constants and C's other type names:
+//! expected values come from gcc and numpy, as noted beside each.
+
+mod common;
+use common::ok;
+
+const ONE: [u32; 3] = [1, 1, 1];
+
+#[test]
+fn integer_multiply_intrinsics_match_c() {
+    // Expected values printed by gcc for the documented definitions: __mul24 multiplies the low
+    // 24 bits of each operand sign-extended, __umul24 the low 24 bits, __mulhi/__umulhi take the
+    // high 32 bits of the 64-bit product:
+    //   (int32_t)((uint32_t)s24(x) * (uint32_t)s24(y)) = -225545160
+    //   (int32_t)(((int64_t)x * y) >> 32)              = -2520
+    //   (x & 0xffffff) * (y & 0xffffff)                = 1670280248
+    //   (uint32_t)(((uint64_t)x * y) >> 32)            = 8762912
+    //   s24(9000000) * 3                                = -23331648 (9000000 overflows 24 bits)
+    // __mul64hi: 3037000500^2 wraps past 2^63 to -9223372036709301616 as a long long; times 4
+    // the 128-bit product is -36893488146837206464, just above -2 · 2^64: its high half is -2
+    // (python: (-9223372036709301616 * 4) >> 64 == -2).
+    let src = r#"
+__global__ void k(int* a, unsigned* u, int x, int y) {
+    a[0] = __mul24(x, y);
+    a[1] = __mulhi(x, y);
+    u[0] = __umul24(x, y);
+    u[1] = __umulhi(x, y);
+    a[2] = __mul24(9000000, 3);
+    long long big = 3037000500ll;
+    a[3] = (int)__mul64hi(big * big, 4ll);
+}
+launch k {
+    a = zeros(4); u = zeros(2); x = -1234567; y = 8765432; block = 1; grid = 1;
+    expect a == [-225545160, -2520, -23331648, -2];
+    expect u == [1670280248, 8762912];
+}
+"#;
+    ok(src, &[], ONE, ONE);
+}
+
+#[test]
+fn the_rest_of_math_h_and_the_fast_math_forms() {
+    // Reference values from numpy in float64, rounded to float32 (each function is correctly
+    // rounded in Rust's libm for these inputs to well within the tolerance used below).
+    let src = r#"
+__global__ void k(float* out, double* d) {
+    float x = 0.5f;
+    out[0] = asinf(x);
+    out[1] = acosf(x);
+    out[2] = atanf(x);
+    out[3] = sinhf(x);
+    out[4] = coshf(x);
+    out[5] = expm1f(x);
+    out[6] = log1pf(x);
+    out[7] = cbrtf(27.0f);
+    out[8] = hypotf(3.0f, 4.0f);
+    out[9] = copysignf(2.0f, -0.0f);
+    out[10] = fdimf(5.0f, 7.0f);
+    out[11] = rintf(2.5f);
+    out[12] = __saturatef(1.5f) + __saturatef(-2.0f);
+    out[13] = __expf(1.0f);
+    out[14] = __fdividef(1.0f, 4.0f);
+    out[15] = exp10f(2.0f);
+    d[0] = atan(1.0) * 4.0;
+    d[1] = M_PI;
+}
+launch k { out = zeros(16); d = zeros(2); block = 1; grid = 1;
+    expect out == [0.5235987755982989, 1.0471975511965979, 0.4636476090008061, 0.5210953054937474,
+                   1.1276259652063807, 0.6487212707001282, 0.4054651081081644, 3, 5, -2, 0, 2,
+                   1, 2.718281828459045, 0.25, 100];
+    expect d == [3.141592653589793, 3.141592653589793];
+}
+"#;
+    ok(src, &[], ONE, ONE);
+}
+
+#[test]
+fn library_constants_have_c_types_and_values() {
+    let src = r#"
+__global__ void k(float* f, int* i, unsigned* u) {
+    f[0] = FLT_MAX;
+    f[1] = -INFINITY < -FLT_MAX ? 1.0f : 0.0f;
+    f[2] = FLT_EPSILON;
+    f[3] = (float)M_E;
+    i[0] = INT_MAX;
+    i[1] = INT_MIN;
+    i[2] = CHAR_BIT;
+    u[0] = UINT_MAX;
+    u[1] = INT_MAX + 1u;
+}
+launch k { f = zeros(4); i = zeros(3); u = zeros(2); block = 1; grid = 1;
+    expect f == [3.4028234663852886e38, 1, 1.1920928955078125e-07, 2.718281828459045];
+    expect i == [2147483647, -2147483648, 8];
+    expect u == [4294967295, 2147483648];
+}
+"#;
+    ok(src, &[], ONE, ONE);
+}
+
+#[test]
+fn c_spells_its_integer_types_many_ways() {
+    // `long` is 64-bit in CUDA (LP64): 2^40 fits; `short int` wraps at 2^15.
+    let src = r#"
+__global__ void k(long long* out) {
+    long int l = 1l << 40;
+    unsigned long ul = 3ul;
+    short int s = 32767;
+    s = s + 1;
+    signed x = -2;
+    uint ui = 4u;
+    ushort us = 65535;
+    uchar uc = 255;
+    out[0] = l;
+    out[1] = ul + ui + us + uc;
+    out[2] = s;
+    out[3] = x;
+}
+launch k { out = zeros(4); block = 1; grid = 1;
+    expect out == [1099511627776, 65797, -32768, -2];
+}
+"#;
+    ok(src, &[], ONE, ONE);
+}
