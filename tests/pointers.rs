@@ -178,3 +178,28 @@ launch k { x = arange(32); bias = ones(32); out = zeros(32); expect out == arang
 "#;
     ok(src, &[], ONE, b(32));
 }
+
+#[test]
+fn a_pointer_re_pointed_where_it_was_declared_follows_its_new_array() {
+    // llm.c's softmax: `x` reads the input row, then the output row it just wrote.
+    let src = r#"
+__global__ void k(float* out, const float* inp, int C) {
+    const float* x = inp + threadIdx.x * C;
+    for (int i = 0; i < C; i++) {
+        out[threadIdx.x * C + i] = x[i] * 2.0f;
+    }
+    x = out + threadIdx.x * C;
+    float s = 0.0f;
+    for (int i = 0; i < C; i++) {
+        s += x[i];
+    }
+    out[threadIdx.x * C] = s;
+}
+launch k {
+    C = 2; inp = ones(64); out = zeros(64);
+    expect out == [4, 2, 4, 2, 4, 2, 4, 2, 4, 2, 4, 2, 4, 2, 4, 2, 4, 2, 4, 2, 4, 2, 4, 2, 4, 2, 4, 2, 4, 2, 4, 2,
+                   4, 2, 4, 2, 4, 2, 4, 2, 4, 2, 4, 2, 4, 2, 4, 2, 4, 2, 4, 2, 4, 2, 4, 2, 4, 2, 4, 2, 4, 2, 4, 2];
+}
+"#;
+    ok(src, &[], ONE, b(32));
+}

@@ -40,6 +40,10 @@ pub(crate) struct PtrVar {
     pub mem: Option<Mem>,
     /// Assigned at all (perhaps only `NULL`).
     pub assigned: bool,
+    /// How many scopes were open where it was declared.
+    pub scope: usize,
+    /// Where it was declared.
+    pub span: Span,
     /// `const T*`.
     pub is_const: bool,
 }
@@ -542,6 +546,8 @@ impl KernelChecker<'_, '_> {
             pointee,
             mem: None,
             assigned: false,
+            scope: self.scopes.len(),
+            span: name.span,
             is_const,
         });
         self.ptr_vars.len() as u32 - 1
@@ -584,6 +590,18 @@ impl KernelChecker<'_, '_> {
                 });
             }
             match pv.mem {
+                // Re-pointed into another array where it was declared (not in a branch or a loop
+                // of its own): from here on the name is a new variable, as if declared again.
+                Some(old) if old.space != mem.space && self.scopes.len() == pv.scope => {
+                    let name = ast::Ident {
+                        name: pv.name.clone(),
+                        span: pv.span,
+                    };
+                    let fresh = self.new_pointer(&name, pv.pointee, pv.is_const);
+                    self.scopes[pv.scope - 1]
+                        .insert(pv.name.clone(), (Binding::Pointer(fresh), pv.span));
+                    return self.point(fresh, value, span);
+                }
                 Some(old) if old.space != mem.space => {
                     return Err(CheckError::Unsupported {
                         what: format!(
@@ -594,7 +612,7 @@ impl KernelChecker<'_, '_> {
                         ),
                         span,
                         help: Some(
-                            "simt follows one array per pointer variable; use a second pointer variable for the other array"
+                            "simt follows one array per pointer variable, and re-points it only where it was declared, not inside a branch or loop; use a second pointer variable for the other array"
                                 .into(),
                         ),
                     });
