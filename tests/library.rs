@@ -121,3 +121,24 @@ launch k { out = zeros(4); block = 1; grid = 1;
 "#;
     ok(src, &[], ONE, ONE);
 }
+
+#[test]
+fn cxx_spellings_real_kernels_use() {
+    // Function qualifiers, `extern "C"`, `__launch_bounds__` with two values, `static __shared__`
+    // in a kernel, functional casts and chained assignment. Thread t: s[t] = m = 2t; then
+    // a[t] = s[31 - t] + m = 2 (31 - t) + 2t = 62.
+    let src = r#"
+static __inline__ __device__ int twice(int x) { return int(2.0f * float(x)); }
+__forceinline__ __device__ int same(int x) { return x; }
+extern "C" __global__ void __launch_bounds__(256, 2) k(int* a, float* f) {
+    static __shared__ int s[32];
+    int m;
+    s[threadIdx.x] = m = same(twice(threadIdx.x)) + int(0);
+    __syncthreads();
+    a[threadIdx.x] = s[31 - threadIdx.x] + m;
+    f[threadIdx.x] = f[threadIdx.x] = 1.5f;
+}
+launch k { a = zeros(32); f = zeros(32); block = 32; grid = 1; expect a == 62; expect f == 1.5; }
+"#;
+    ok(src, &[], ONE, [32, 1, 1]);
+}

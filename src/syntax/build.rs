@@ -404,12 +404,30 @@ impl Builder {
                     "=" => None,
                     s => Some(compound_op(s)),
                 };
-                let value = self.expr(it.next().expect("grammar: assign has a value"))?;
-                StmtKind::Assign {
-                    target,
-                    op,
-                    op_span,
-                    value,
+                let value = it.next().expect("grammar: assign has a value");
+                if value.as_rule() == Rule::assign {
+                    // `a = b = c;` is `b = c;` then `a = b;`: `b` holds the converted value.
+                    let inner = self.simple(value)?;
+                    let StmtKind::Assign { target: middle, .. } = &inner.kind else {
+                        unreachable!("grammar: an assign builds an assignment")
+                    };
+                    let outer = Stmt {
+                        kind: StmtKind::Assign {
+                            target,
+                            op,
+                            op_span,
+                            value: middle.clone(),
+                        },
+                        span,
+                    };
+                    StmtKind::Block(vec![inner, outer])
+                } else {
+                    StmtKind::Assign {
+                        target,
+                        op,
+                        op_span,
+                        value: self.expr(value)?,
+                    }
                 }
             }
             Rule::pre_incdec => {
@@ -621,6 +639,28 @@ impl Builder {
             Rule::cpp_cast => {
                 let mut it = pair.into_inner();
                 let ty = self.ty(it.next().expect("grammar: cast has a type"));
+                let expr = self.expr(it.next().expect("grammar: cast has an operand"))?;
+                ExprKind::Cast {
+                    ty,
+                    expr: Box::new(expr),
+                }
+            }
+            Rule::functional_cast => {
+                let mut it = pair.into_inner();
+                let ty_pair = it.next().expect("grammar: a functional cast has a type");
+                let base_text = ty_pair
+                    .as_str()
+                    .split_whitespace()
+                    .collect::<Vec<_>>()
+                    .join(" ");
+                let ty = TypeName {
+                    base: base_type(&base_text),
+                    base_text,
+                    pointer: false,
+                    reference: false,
+                    is_const: false,
+                    span: self.span(&ty_pair),
+                };
                 let expr = self.expr(it.next().expect("grammar: cast has an operand"))?;
                 ExprKind::Cast {
                     ty,
