@@ -76,20 +76,31 @@ fn long_else_if_chains_and_sums() {
 
 #[test]
 fn exploding_defines() {
-    // A40 would expand to 2^40 uses of threadIdx.x.
+    // A40 would expand to 2^40 uses of threadIdx.x: the preprocessor stops at its bound.
     let mut text: String = "#define A0 (threadIdx.x)\n".into();
     for i in 1..=40 {
         text += &format!("#define A{i} (A{} + A{})\n", i - 1, i - 1);
     }
     text += "__global__ void k(int* a) { a[0] = A40; }\n";
-    assert_eq!(codes(&compile_err(text)), ["simt::check::too_complex"]);
-    // A chain of 3000 defines, each one deeper than the last.
+    assert_eq!(codes(&compile_err(text)), ["simt::parse::macro_too_large"]);
+    // A chain of 3000 defines, each one deeper than the last: `threadIdx.x + 1 + … + 1` is a
+    // 3000-operator chain, past the parser's depth bound.
     let mut text: String = "#define B0 threadIdx.x\n".into();
     for i in 1..3000 {
         text += &format!("#define B{i} B{} + 1\n", i - 1);
     }
     text += "__global__ void k(int* a) { a[0] = B2999; }\n";
-    assert_eq!(codes(&compile_err(text)), ["simt::check::too_complex"]);
+    let f = compile_err(text);
+    assert_eq!(codes(&f), ["simt::parse::too_deep"]);
+    // The diagnostic points at the use.
+    assert_eq!(common::position(&f), (3001, 36));
+    // Macro calls nested 5000 deep in each other's arguments.
+    let text = format!(
+        "#define F(x) x\n__global__ void k(int* a) {{ a[0] = {}1{}; }}\n",
+        "F(".repeat(5000),
+        ")".repeat(5000)
+    );
+    assert_eq!(codes(&compile_err(text)), ["simt::parse::too_deep"]);
 }
 
 #[test]

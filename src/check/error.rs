@@ -181,12 +181,11 @@ pub enum CheckError {
         #[label("this array crosses the limit")]
         span: Span,
     },
-    /// `#define A1 (A0 + A0)`, `#define A2 (A1 + A1)`, … `#define A40 (A39 + A39)`, then `A40`
-    /// (or `__device__` functions that each call the previous one twice)
+    /// `__device__` functions that each call the previous one twice, forty levels deep
     #[error("{what}")]
     #[diagnostic(
         code(simt::check::too_complex),
-        help("each use of a `#define`, and each call of a `__device__` function, expands its whole body; compute the value once in a variable instead")
+        help("each call of a `__device__` function expands its whole body; compute the value once in a variable instead")
     )]
     TooComplex {
         /// What grew too large.

@@ -9,8 +9,8 @@ use crate::value::{fold_arith, fold_cmp, ArithOp, CmpOp, Math1, Math2, Scalar, V
 
 type Result<T> = std::result::Result<T, CheckError>;
 
-/// Most `#define` names and `__device__` calls expanded in one file: each use expands its body
-/// anew, so a chain of them that each use the previous one twice grows exponentially.
+/// Most `__device__` calls expanded in one file: each call expands its body anew, so a chain of
+/// functions that each call the previous one twice grows exponentially.
 const MAX_EXPANSIONS: u32 = 50_000;
 
 /// Functions of CUDA that the simulator does not run yet, with advice.
@@ -201,7 +201,7 @@ fn known_functions() -> Vec<String> {
 }
 
 impl KernelChecker<'_, '_> {
-    /// Counts one more `#define` or `__device__` body to expand: `true` to go ahead. Crossing
+    /// Counts one more `__device__` body to expand: `true` to go ahead. Crossing
     /// [`MAX_EXPANSIONS`] is an error; once the checker has given up on the kernel, `false`: the
     /// caller puts a placeholder in place of the body (the kernel is refused already).
     pub(crate) fn expanded(&mut self, span: Span) -> Result<bool> {
@@ -213,9 +213,7 @@ impl KernelChecker<'_, '_> {
         if expansions > MAX_EXPANSIONS {
             self.globals.gave_up.set(true);
             return Err(CheckError::TooComplex {
-                what: format!(
-                    "more than {MAX_EXPANSIONS} `#define` names and `__device__` calls expanded"
-                ),
+                what: format!("more than {MAX_EXPANSIONS} `__device__` calls expanded"),
                 span,
             });
         }
@@ -224,7 +222,7 @@ impl KernelChecker<'_, '_> {
 
     /// Types an expression.
     pub(crate) fn expr(&mut self, e: &ast::Expr) -> Result<Expr> {
-        // The parser bounds the depth of the text; `#define`s and calls can nest deeper than that.
+        // The parser bounds the depth of the text; inlined calls can nest deeper than that.
         if self.depth >= crate::syntax::MAX_DEPTH {
             if self.globals.gave_up.get() {
                 return Ok(constant(Value::I32(0), e.span));
@@ -232,7 +230,7 @@ impl KernelChecker<'_, '_> {
             self.globals.gave_up.set(true);
             return Err(CheckError::TooComplex {
                 what: format!(
-                    "expanding `#define`s and `__device__` calls nests this expression more than {} levels deep",
+                    "expanding `__device__` calls nests this expression more than {} levels deep",
                     crate::syntax::MAX_DEPTH
                 ),
                 span: e.span,
@@ -427,32 +425,6 @@ impl KernelChecker<'_, '_> {
         if let Some(v) = self.globals.consts.get(name) {
             return Ok(constant(*v, span));
         }
-        if let Some(body) = self.globals.defines.get(name).copied() {
-            if self.expanding.iter().any(|n| n == name) {
-                return Err(CheckError::Type {
-                    message: format!("`#define {name}` refers to itself"),
-                    span,
-                    label: "expands forever".into(),
-                    help: None,
-                });
-            }
-            if !self.expanded(span)? {
-                return Ok(constant(Value::I32(0), span));
-            }
-            self.expanding.push(name.to_string());
-            let mut result = self.expr(body);
-            self.expanding.pop();
-            if let (Err(CheckError::TooComplex { span: at, .. }), true) = (
-                &mut result,
-                self.expanding.is_empty() && self.inlining.is_empty(),
-            ) {
-                // Point at the use in the kernel, not deep inside the defines.
-                *at = span;
-            }
-            let mut e = result?;
-            e.span = span;
-            return Ok(e);
-        }
         if let Some(v) = library_constant(name) {
             return Ok(constant(v, span));
         }
@@ -504,8 +476,7 @@ impl KernelChecker<'_, '_> {
             "blockDim" => Builtin::BlockDim,
             "gridDim" => Builtin::GridDim,
             _ => {
-                if self.lookup(name).is_none() && !self.globals.defines.contains_key(name.as_str())
-                {
+                if self.lookup(name).is_none() {
                     return Err(self.unknown_name(name, base.span));
                 }
                 return Err(CheckError::Unsupported {

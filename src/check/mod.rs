@@ -89,15 +89,13 @@ pub fn check(module: &ast::Module) -> Result<Program, Vec<CheckError>> {
     }
 }
 
-/// File-scope names: `#define`s (checked where used, like macros) and `const` globals (folded once).
+/// File-scope names: `const` globals (folded once) and `__device__` functions.
 pub(crate) struct Globals<'m> {
-    defines: HashMap<&'m str, &'m ast::Expr>,
     consts: HashMap<&'m str, Value>,
     functions: HashMap<&'m str, &'m ast::Function>,
     /// Functions some kernel called (so they were checked there).
     inlined: std::cell::RefCell<std::collections::HashSet<String>>,
-    /// `#define` names and `__device__` calls expanded so far in the file (each is checked anew,
-    /// like a macro).
+    /// `__device__` calls expanded so far in the file (each is checked anew, like a macro).
     expansions: std::cell::Cell<u32>,
     /// Some kernel or function was too complex to check (reported once for the file): later
     /// expansions are placeholders.
@@ -109,7 +107,6 @@ pub(crate) struct Globals<'m> {
 impl<'m> Globals<'m> {
     fn new(module: &'m ast::Module, errors: &mut Vec<CheckError>) -> Globals<'m> {
         let mut g = Globals {
-            defines: HashMap::new(),
             consts: HashMap::new(),
             functions: HashMap::new(),
             inlined: Default::default(),
@@ -125,9 +122,6 @@ impl<'m> Globals<'m> {
                     first: first.name.span,
                 });
             }
-        }
-        for d in &module.defines {
-            g.defines.insert(&d.name.name, &d.value);
         }
         for c in &module.consts {
             let ty = match scalar_of(&c.ty) {
@@ -205,8 +199,6 @@ pub(crate) struct KernelChecker<'g, 'e> {
     local_arrays: Vec<LocalArray>,
     loop_depth: u32,
     static_smem: u64,
-    /// `#define`s being expanded, to stop self-reference.
-    expanding: Vec<String>,
     /// `__device__` functions being inlined, to stop recursion.
     inlining: Vec<String>,
     /// Inside an inlined function: its result variable and type (`None` for `void`).
@@ -228,7 +220,6 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
             local_arrays: Vec::new(),
             loop_depth: 0,
             static_smem: 0,
-            expanding: Vec::new(),
             inlining: Vec::new(),
             returns: None,
             depth: 0,
@@ -356,7 +347,6 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
     /// Every name visible here, for "did you mean".
     fn visible_names(&self) -> Vec<String> {
         let mut names: Vec<String> = self.scopes.iter().flat_map(|s| s.keys().cloned()).collect();
-        names.extend(self.globals.defines.keys().map(|s| s.to_string()));
         names.extend(self.globals.consts.keys().map(|s| s.to_string()));
         names.extend(self.globals.functions.keys().map(|s| s.to_string()));
         names.extend(

@@ -5,8 +5,6 @@ use crate::source::Span;
 /// A whole `.sk` file.
 #[derive(Clone, Debug, Default)]
 pub struct Module {
-    /// `#define NAME value` constants, in file order.
-    pub defines: Vec<Define>,
     /// File-scope `const`/`constexpr` scalars.
     pub consts: Vec<GlobalConst>,
     /// `__global__` kernels.
@@ -27,15 +25,6 @@ pub struct Ident {
     pub name: String,
     /// Where it is written.
     pub span: Span,
-}
-
-/// `#define NAME value`.
-#[derive(Clone, Debug)]
-pub struct Define {
-    /// The macro name.
-    pub name: Ident,
-    /// Its value, parsed as an expression.
-    pub value: Expr,
 }
 
 /// `const int N = 4;` at file scope.

@@ -7,23 +7,10 @@ use std::sync::OnceLock;
 use super::ast::*;
 use super::error::ParseError;
 use super::grammar::Rule;
+use super::preprocess::SpanMap;
 use crate::source::Span;
 
 type Result<T> = std::result::Result<T, ParseError>;
-
-/// The only pest → `Span` conversion.
-pub(crate) fn span_of(pair: &Pair<'_, Rule>) -> Span {
-    let s = pair.as_span();
-    Span::new(s.start(), s.end())
-}
-
-/// Offsets every span of a pair parsed out of a sub-string (a `#define` body) back into the file.
-fn shifted(span: Span, by: u32) -> Span {
-    Span {
-        start: span.start + by,
-        end: span.end + by,
-    }
-}
 
 fn pratt() -> &'static PrattParser<Rule> {
     static PRATT: OnceLock<PrattParser<Rule>> = OnceLock::new();
@@ -47,14 +34,16 @@ fn pratt() -> &'static PrattParser<Rule> {
     })
 }
 
-/// Builds the AST while remembering the offset of the text being parsed (non-zero for `#define` bodies).
-pub(crate) struct Builder {
-    pub(crate) offset: u32,
+/// Builds the AST of preprocessed text, with spans mapped back into the file.
+pub(crate) struct Builder<'m> {
+    pub(crate) map: &'m SpanMap,
 }
 
-impl Builder {
+impl Builder<'_> {
+    /// The only pest → `Span` conversion: where in the file the pair's text came from.
     fn span(&self, pair: &Pair<'_, Rule>) -> Span {
-        shifted(span_of(pair), self.offset)
+        let s = pair.as_span();
+        self.map.span(s.start(), s.end())
     }
 
     fn ident(&self, pair: Pair<'_, Rule>) -> Ident {
@@ -68,17 +57,11 @@ impl Builder {
     pub(crate) fn file(
         &self,
         pair: Pair<'_, Rule>,
-        text: &str,
     ) -> std::result::Result<Module, Vec<ParseError>> {
         let mut module = Module::default();
         let mut errors = Vec::new();
         for item in pair.into_inner() {
             let result = match item.as_rule() {
-                Rule::directive => self.directive(item, text).map(|d| {
-                    if let Some(d) = d {
-                        module.defines.push(d)
-                    }
-                }),
                 Rule::kernel => self.kernel(item).map(|k| module.kernels.push(k)),
                 Rule::device_fn => self.device_fn(item).map(|f| module.device_fns.push(f)),
                 Rule::global_const => self.global_const(item).map(|c| module.consts.push(c)),
@@ -104,32 +87,6 @@ impl Builder {
         } else {
             Err(errors)
         }
-    }
-
-    /// `directive = ${ "#" ~ (define | include | pragma) }`
-    fn directive(&self, pair: Pair<'_, Rule>, _text: &str) -> Result<Option<Define>> {
-        let inner = pair
-            .into_inner()
-            .next()
-            .expect("grammar: directive has a body");
-        if inner.as_rule() != Rule::define {
-            return Ok(None);
-        }
-        let mut parts = inner.into_inner();
-        let name = self.ident(parts.next().expect("grammar: define has a name"));
-        let body = parts.next().expect("grammar: define has a body");
-        let body_span = self.span(&body);
-        let value = super::parse_define_body(body.as_str(), body_span.start).map_err(|_| {
-            ParseError::BadDefine {
-                name: name.name.clone(),
-                span: if body.as_str().trim().is_empty() {
-                    name.span
-                } else {
-                    body_span
-                },
-            }
-        })?;
-        Ok(Some(Define { name, value }))
     }
 
     /// `kernel = { "__global__" ~ "void" ~ ident ~ "(" ~ params? ~ ")" ~ block }`
@@ -543,10 +500,9 @@ impl Builder {
         }
         let mut expr = operand.expect("grammar: unary has an operand");
         for p in prefixes.into_iter().rev() {
-            let span = Span {
-                start: self.span(&p).start,
-                end,
-            };
+            // A prefix written by a macro may map after the operand's end: keep the span ordered.
+            let start = self.span(&p).start;
+            let span = Span::new(start.min(end) as usize, end.max(start) as usize);
             let kind = match p.as_rule() {
                 Rule::cast => ExprKind::Cast {
                     ty: self.ty(p.into_inner().next().expect("grammar: cast has a type")),

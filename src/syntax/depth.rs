@@ -19,9 +19,6 @@ enum Node<'a> {
 /// The span of the first node nested deeper than [`MAX_DEPTH`], if any.
 pub(crate) fn too_deep_module(m: &Module) -> Option<Span> {
     let mut todo: Vec<(Node<'_>, usize)> = Vec::new();
-    for d in &m.defines {
-        todo.push((Node::Expr(&d.value), 1));
-    }
     for c in &m.consts {
         todo.push((Node::Expr(&c.value), 1));
     }

@@ -1,4 +1,4 @@
-//! Parse errors: what the grammar could not read, with a span into the whole file.
+//! Parse errors: what the preprocessor refused or the grammar could not read, spanned in the file.
 
 use crate::source::Span;
 
@@ -46,17 +46,147 @@ pub enum ParseError {
         #[label("out of range")]
         span: Span,
     },
-    /// `#define SQUARE(x) ((x)*(x))`
-    #[error("`#define {name}` is not a constant expression")]
+    /// `#foo` on a line of its own: a directive the preprocessor does not know
+    #[error("unknown preprocessor directive `#{name}`")]
     #[diagnostic(
-        code(simt::parse::bad_define),
-        help("only object-like constants are supported, e.g. `#define N 1024`; write function-like macros as code")
+        code(simt::parse::unknown_directive),
+        help("the preprocessor runs #define, #undef, #if, #ifdef, #ifndef, #elif, #else, #endif and #error, keeps #pragma and drops #include")
     )]
-    BadDefine {
-        /// The macro name.
+    UnknownDirective {
+        /// The word after `#`.
         name: String,
-        /// The body.
-        #[label("cannot read this as an expression")]
+        /// The directive.
+        #[label("not a directive")]
+        span: Span,
+    },
+    /// `#define 3 4`, `#define F(a, a) a`, `#ifdef` with no name
+    #[error("malformed `#{directive}`: {problem}")]
+    #[diagnostic(
+        code(simt::parse::bad_directive),
+        help(
+            "write `#define NAME body`, `#define NAME(a, b) body`, `#undef NAME` or `#ifdef NAME`"
+        )
+    )]
+    BadDirective {
+        /// The directive, without `#`.
+        directive: String,
+        /// What is wrong with it.
+        problem: String,
+        /// Where.
+        #[label("here")]
+        span: Span,
+    },
+    /// `#if 0` with no `#endif` before the end of the file
+    #[error("`{directive}` is never closed")]
+    #[diagnostic(
+        code(simt::parse::unterminated_conditional),
+        help("close it with `#endif`")
+    )]
+    UnterminatedConditional {
+        /// `#if`, `#ifdef` or `#ifndef`.
+        directive: String,
+        /// The directive that opened it.
+        #[label("opened here")]
+        span: Span,
+    },
+    /// `#endif` or `#else` without `#if`, `#else` after `#else`
+    #[error("`{directive}` {problem}")]
+    #[diagnostic(
+        code(simt::parse::unmatched_conditional),
+        help("conditionals go `#if` … `#elif` … `#else` … `#endif`, each `#if` with one `#endif`")
+    )]
+    UnmatchedConditional {
+        /// `#elif`, `#else` or `#endif`.
+        directive: String,
+        /// "without `#if`" or "after `#else`".
+        problem: String,
+        /// The directive.
+        #[label("here")]
+        span: Span,
+    },
+    /// `#if N +`, `#if 1 / 0`, `#if 1.5`
+    #[error("cannot evaluate `{directive}`: {problem}")]
+    #[diagnostic(
+        code(simt::parse::bad_condition),
+        help("`#if` takes an integer constant expression of literals, macros, `defined(NAME)` and C's operators; names that are not macros count as 0")
+    )]
+    BadCondition {
+        /// `#if` or `#elif`.
+        directive: String,
+        /// What is wrong.
+        problem: String,
+        /// Where.
+        #[label("here")]
+        span: Span,
+    },
+    /// `MAX(1, 2, 3)` for `#define MAX(a, b) ((a) > (b) ? (a) : (b))`
+    #[error("macro `{name}` takes {expected}, but this use has {found}")]
+    #[diagnostic(
+        code(simt::parse::macro_arguments),
+        help("arguments are split at commas outside parentheses; wrap an argument that has a comma in `( )`")
+    )]
+    MacroArguments {
+        /// The macro.
+        name: String,
+        /// How many it takes: `2 arguments`, `at least 1 argument` (with `...`).
+        expected: String,
+        /// How many the use has.
+        found: usize,
+        /// The use.
+        #[label(primary, "this use")]
+        span: Span,
+        /// The macro's name in its `#define`.
+        #[label("defined here")]
+        def: Option<Span>,
+    },
+    /// `MAX(1, 2` with no `)` before the next directive or the end of the file
+    #[error("the arguments of macro `{name}` are never closed")]
+    #[diagnostic(
+        code(simt::parse::unterminated_macro_call),
+        help("a macro's arguments end with `)` before the next `#` line")
+    )]
+    UnterminatedMacroCall {
+        /// The macro.
+        name: String,
+        /// Its name at the use.
+        #[label("this use has no `)`")]
+        span: Span,
+    },
+    /// `#define A1 A0 A0`, `#define A2 A1 A1`, … `#define A30 A29 A29`, then `A30`
+    #[error("macro expansion writes more than 1048576 tokens")]
+    #[diagnostic(
+        code(simt::parse::macro_too_large),
+        help("a macro that uses another several times grows exponentially with each level; compute the value once in a variable instead")
+    )]
+    MacroTooLarge {
+        /// The macro use being expanded.
+        #[label("while expanding this")]
+        span: Span,
+    },
+    /// `CAT(+, /)` for `#define CAT(a, b) a ## b`
+    #[error("`##` gives `{text}`, which is not one token")]
+    #[diagnostic(
+        code(simt::parse::bad_paste),
+        help("`##` joins two tokens into one name, number or operator")
+    )]
+    BadPaste {
+        /// The joined text.
+        text: String,
+        /// The macro use.
+        #[label("in this macro use")]
+        span: Span,
+    },
+    /// `#error this kernel needs sm_80`
+    #[error("#error {message}")]
+    #[diagnostic(
+        code(simt::parse::error_directive),
+        help("the file stops itself with `#error`; simt defines __CUDACC__, __NVCC__, __CUDA_ARCH__ (900) and __cplusplus (201703L)")
+    )]
+    ErrorDirective {
+        /// The text after `#error`.
+        message: String,
+        /// The directive.
+        #[label("here")]
         span: Span,
     },
     /// `a[0] = ((((…1…))));` nested more than [`MAX_DEPTH`](super::MAX_DEPTH) levels, or past the parser's budget

@@ -5,6 +5,7 @@ mod build;
 mod depth;
 mod error;
 mod grammar;
+mod preprocess;
 
 use pest::Parser;
 
@@ -12,8 +13,9 @@ pub use depth::MAX_DEPTH;
 pub use error::ParseError;
 use grammar::{Rule, SkParser};
 
-use crate::source::{SourceFile, Span};
+use crate::source::SourceFile;
 use build::Builder;
+use preprocess::SpanMap;
 
 /// Bounds the time spent reading a file (pest's steps grow with its length: some 30 per byte,
 /// so about 3 MB of source); the nesting is bounded by pest's stack guard and [`MAX_DEPTH`].
@@ -50,14 +52,17 @@ fn with_stack<T>(
     }
 }
 
-/// Parses a whole `.sk` file.
+/// Parses a whole `.sk` file: preprocesses it, then reads the result with every span mapped
+/// back into the file.
 pub fn parse(src: &SourceFile) -> Result<ast::Module, Vec<ParseError>> {
     limit_calls();
-    let text = src.text();
+    let expanded = preprocess::preprocess(src.text())?;
+    let (text, map) = (expanded.text.as_str(), &expanded.map);
     with_stack(text, || {
-        let mut pairs = SkParser::parse(Rule::file, text).map_err(|e| vec![convert(e, text, 0)])?;
+        let mut pairs =
+            SkParser::parse(Rule::file, text).map_err(|e| vec![convert(e, text, map)])?;
         let file = pairs.next().expect("grammar: file rule matched");
-        let module = Builder { offset: 0 }.file(file, text)?;
+        let module = Builder { map }.file(file)?;
         match depth::too_deep_module(&module) {
             Some(span) => Err(vec![ParseError::TooDeep { span }]),
             None => Ok(module),
@@ -68,15 +73,16 @@ pub fn parse(src: &SourceFile) -> Result<ast::Module, Vec<ParseError>> {
 /// Parses a host-section style expression given on the command line (`--arg a=rand(16)`).
 pub fn parse_value(text: &str) -> Result<ast::Expr, ParseError> {
     limit_calls();
+    let map = &SpanMap::identity(text.len());
     with_stack(text, || {
         let mut pairs =
-            SkParser::parse(Rule::arg_value, text).map_err(|e| vec![convert(e, text, 0)])?;
+            SkParser::parse(Rule::arg_value, text).map_err(|e| vec![convert(e, text, map)])?;
         let value = pairs.next().expect("grammar: arg_value matched");
         let expr = value
             .into_inner()
             .next()
             .expect("grammar: arg_value has an expr");
-        let expr = Builder { offset: 0 }.expr(expr).map_err(|e| vec![e])?;
+        let expr = Builder { map }.expr(expr).map_err(|e| vec![e])?;
         match depth::too_deep_expr(&expr) {
             Some(span) => Err(vec![ParseError::TooDeep { span }]),
             None => Ok(expr),
@@ -85,20 +91,9 @@ pub fn parse_value(text: &str) -> Result<ast::Expr, ParseError> {
     .map_err(|mut es| es.remove(0))
 }
 
-/// Parses the body of a `#define`, with spans pointing into the file.
-fn parse_define_body(text: &str, offset: u32) -> Result<ast::Expr, ParseError> {
-    let mut pairs =
-        SkParser::parse(Rule::define_value, text).map_err(|e| convert(e, text, offset))?;
-    let value = pairs.next().expect("grammar: define_value matched");
-    let expr = value
-        .into_inner()
-        .next()
-        .expect("grammar: define_value has an expr");
-    Builder { offset }.expr(expr)
-}
-
-/// Converts a pest error into ours: a span in the whole file and friendly names of what was expected.
-fn convert(err: pest::error::Error<Rule>, text: &str, offset: u32) -> ParseError {
+/// Converts a pest error into ours: a span in the whole file (through the preprocessor's map) and
+/// friendly names of what was expected.
+fn convert(err: pest::error::Error<Rule>, text: &str, map: &SpanMap) -> ParseError {
     use pest::error::{ErrorVariant, InputLocation};
     let pos = match err.location {
         InputLocation::Pos(p) => p,
@@ -106,7 +101,7 @@ fn convert(err: pest::error::Error<Rule>, text: &str, offset: u32) -> ParseError
     };
     let found = describe_found(text, pos);
     let end = (pos + found.1).min(text.len()).max(pos);
-    let span = Span::new(pos + offset as usize, end + offset as usize);
+    let span = map.span(pos, end);
     let expected = match &err.variant {
         ErrorVariant::ParsingError { positives, .. } => {
             let mut names: Vec<&str> = positives.iter().filter_map(|r| friendly(*r)).collect();
@@ -184,10 +179,8 @@ fn friendly(rule: Rule) -> Option<&'static str> {
         Rule::prefix_op | Rule::primary => "an expression",
         Rule::postfix => "`[`, `.` or `(`",
         Rule::file | Rule::stray_semicolon => "a kernel, `#define` or `launch` section",
-        Rule::directive | Rule::define | Rule::include | Rule::pragma | Rule::pragma_stmt => {
-            "a `#` directive"
-        }
-        Rule::define_body | Rule::define_value | Rule::arg_value => "an expression",
+        Rule::directive | Rule::pragma | Rule::pragma_stmt => "a `#` directive",
+        Rule::arg_value => "an expression",
         Rule::kernel => "`__global__`",
         Rule::launch_bounds => "`__launch_bounds__`",
         Rule::device_fn => "`__device__`",

@@ -1,0 +1,2076 @@
+//! The C preprocessor that runs before the grammar, with a map from its output back to the file.
+//!
+//! It follows C's translation phases 2–4 for what CUDA kernels use: `\` line splices (LF or
+//! CRLF), comments and string literals kept whole, object-like and function-like `#define`
+//! (`...`/`__VA_ARGS__`, `#` and `##`), `#undef`, `#if`/`#elif` over integer constant expressions
+//! with `defined`, `#ifdef`, `#ifndef`, `#else`, `#endif` and `#error`. Substitution is on tokens
+//! with C's hide sets (Prosser's algorithm), so a macro is never expanded again inside its own
+//! expansion. `#include` lines are dropped (the built-ins are always there); `#pragma` lines pass
+//! through for the grammar.
+//!
+//! Text that no macro touches is copied unchanged; each token a macro writes is put on its own,
+//! after a space. [`SpanMap`] turns any span of that output back into a span of the file: copied
+//! text maps byte for byte, a written token to where it came from (an argument's own text, or the
+//! whole macro use for the tokens of a body).
+
+use std::collections::{HashMap, VecDeque};
+use std::rc::Rc;
+
+use super::error::ParseError;
+use crate::source::Span;
+
+/// Most tokens macro expansion may write in one file (some 4 MB of text, about what the parser's
+/// step budget reads): a macro that uses another twice, twenty levels deep, stops here.
+pub(crate) const MAX_EXPANSION: usize = 1 << 20;
+
+/// Most macro calls nested inside each other's arguments, and most nesting in an `#if`.
+const MAX_NESTING: usize = super::MAX_DEPTH;
+
+/// Macros defined before the first line: nvcc's, when it compiles device code for sm_90.
+const PREDEFINED: &[(&str, &str)] = &[
+    ("__CUDACC__", "1"),
+    ("__NVCC__", "1"),
+    ("__CUDA_ARCH__", "900"),
+    ("__cplusplus", "201703L"),
+];
+
+/// `#if` operators that ask about the compiler: all 0 here (`#include` is dropped, so no header
+/// is there; no builtin or attribute is promised).
+const HAS_OPERATORS: &[&str] = &[
+    "__has_include",
+    "__has_include_next",
+    "__has_builtin",
+    "__has_attribute",
+    "__has_cpp_attribute",
+    "__has_feature",
+    "__has_extension",
+];
+
+/// Punctuators of more than one character, longest first.
+const PUNCTUATORS: &[&str] = &[
+    "...", "<<=", ">>=", "->", "++", "--", "<<", ">>", "<=", ">=", "==", "!=", "&&", "||", "*=",
+    "/=", "%=", "+=", "-=", "&=", "^=", "|=", "##", "::",
+];
+
+/// The preprocessed text and where each of its bytes came from.
+#[derive(Debug)]
+pub(crate) struct Expanded {
+    /// What the grammar reads.
+    pub(crate) text: String,
+    /// Spans of `text` → spans of the file.
+    pub(crate) map: SpanMap,
+}
+
+/// One stretch of the output.
+#[derive(Clone, Copy, Debug)]
+enum Seg {
+    /// Copied unchanged from the file, from byte `src` on.
+    Copy { out: u32, src: u32 },
+    /// One token written by a macro, with the space before it: `at` is what it blames, `whole`
+    /// the outermost macro use that wrote it.
+    Token { out: u32, at: Span, whole: Span },
+}
+
+impl Seg {
+    fn out(&self) -> u32 {
+        match *self {
+            Seg::Copy { out, .. } | Seg::Token { out, .. } => out,
+        }
+    }
+}
+
+/// Maps spans of the preprocessed text to spans of the file.
+#[derive(Debug)]
+pub(crate) struct SpanMap {
+    segs: Vec<Seg>,
+    /// Length of the output.
+    len: u32,
+    /// Length of the file.
+    src_len: u32,
+}
+
+impl SpanMap {
+    /// The map of text that was not preprocessed (an `--arg` value).
+    pub(crate) fn identity(len: usize) -> SpanMap {
+        SpanMap {
+            segs: vec![Seg::Copy { out: 0, src: 0 }],
+            len: len as u32,
+            src_len: len as u32,
+        }
+    }
+
+    /// Where output byte `p` came from, and the macro use that wrote it if any.
+    fn point(&self, p: u32) -> (Span, Option<Span>) {
+        let i = self.segs.partition_point(|s| s.out() <= p);
+        match i.checked_sub(1).and_then(|i| self.segs.get(i)) {
+            Some(&Seg::Copy { out, src }) => {
+                let at = src + (p - out);
+                (
+                    Span {
+                        start: at,
+                        end: at + 1,
+                    },
+                    None,
+                )
+            }
+            Some(&Seg::Token { at, whole, .. }) => (at, Some(whole)),
+            None => (self.eof(), None),
+        }
+    }
+
+    fn eof(&self) -> Span {
+        Span {
+            start: self.src_len,
+            end: self.src_len,
+        }
+    }
+
+    /// The span of the file that output bytes `start..end` came from: from where the first byte
+    /// came from to where the last did, or the whole macro use where those are out of order (a
+    /// macro that puts its arguments the other way round).
+    pub(crate) fn span(&self, start: usize, end: usize) -> Span {
+        let (s, e) = (start as u32, (end as u32).min(self.len));
+        if s >= self.len {
+            return self.eof();
+        }
+        let (a, aw) = self.point(s);
+        if e <= s {
+            return match aw {
+                Some(_) => a,
+                None => Span {
+                    start: a.start,
+                    end: a.start,
+                },
+            };
+        }
+        let (b, bw) = self.point(e - 1);
+        if a.start <= b.end {
+            return Span {
+                start: a.start,
+                end: b.end,
+            };
+        }
+        let all = [a, b, aw.unwrap_or(a), bw.unwrap_or(b)];
+        Span {
+            start: all.iter().map(|s| s.start).min().unwrap_or(a.start),
+            end: all.iter().map(|s| s.end).max().unwrap_or(a.end),
+        }
+    }
+}
+
+/// Preprocesses a whole file: the text for the grammar and its map, or every directive and
+/// macro use that went wrong.
+pub(crate) fn preprocess(text: &str) -> Result<Expanded, Vec<ParseError>> {
+    let (spliced, splices) = splice(text);
+    let mut pp = Pp {
+        text: &spliced,
+        splices,
+        src_len: text.len() as u32,
+        macros: HashMap::new(),
+        ids: HashMap::new(),
+        produced: 0,
+        errors: Vec::new(),
+        fatal: false,
+        out: String::new(),
+        segs: Vec::new(),
+        after_token: false,
+        copied_to: 0,
+        conds: Vec::new(),
+        active: true,
+        no_hide: Rc::from(Vec::new()),
+    };
+    for (name, value) in PREDEFINED {
+        let mut lx = Lexer::new(value);
+        let mut body = Vec::new();
+        while let Lexed::Tok {
+            kind, start, end, ..
+        } = lx.next()
+        {
+            body.push(Tok {
+                kind,
+                text: Rc::from(&value[start..end]),
+                space: false,
+                at: Span::default(),
+                whole: None,
+                src: None,
+                hide: pp.no_hide.clone(),
+            });
+        }
+        let id = pp.id(name);
+        pp.macros.insert(
+            Rc::from(*name),
+            Rc::new(Macro {
+                id,
+                params: None,
+                variadic: false,
+                body,
+                def: None,
+            }),
+        );
+    }
+    pp.file();
+    if pp.errors.is_empty() {
+        let len = pp.out.len() as u32;
+        if pp.segs.is_empty() {
+            pp.segs.push(Seg::Copy { out: 0, src: 0 });
+        }
+        Ok(Expanded {
+            text: pp.out,
+            map: SpanMap {
+                segs: pp.segs,
+                len,
+                src_len: pp.src_len,
+            },
+        })
+    } else {
+        Err(pp.errors)
+    }
+}
+
+/// Removes every `\` at the end of a line (C's phase 2): the spliced text, and for each splice
+/// its position in that text with the bytes removed up to and including it.
+fn splice(text: &str) -> (String, Vec<(u32, u32)>) {
+    let b = text.as_bytes();
+    let mut out = String::with_capacity(text.len());
+    let mut splices = Vec::new();
+    let (mut last, mut removed) = (0, 0u32);
+    let mut i = 0;
+    while let Some(k) = b[i..].iter().position(|&c| c == b'\\').map(|k| k + i) {
+        let n = match &b[k + 1..] {
+            [b'\n', ..] => 2,
+            [b'\r', b'\n', ..] => 3,
+            _ => {
+                i = k + 1;
+                continue;
+            }
+        };
+        out.push_str(&text[last..k]);
+        removed += n as u32;
+        last = k + n;
+        i = last;
+        splices.push((out.len() as u32, removed));
+    }
+    out.push_str(&text[last..]);
+    (out, splices)
+}
+
+/// What kind of preprocessing token.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    Ident,
+    Number,
+    Str,
+    Char,
+    Punct,
+    Other,
+}
+
+/// What the lexer found next.
+enum Lexed {
+    Tok {
+        kind: Kind,
+        start: usize,
+        end: usize,
+        /// Whitespace, a comment or a line end stands before it.
+        space: bool,
+    },
+    /// A line end at this byte.
+    Newline(usize),
+    End,
+}
+
+/// Splits (spliced) text into preprocessing tokens; comments are whitespace.
+struct Lexer<'t> {
+    text: &'t str,
+    pos: usize,
+    after_newline: bool,
+}
+
+impl<'t> Lexer<'t> {
+    fn new(text: &'t str) -> Lexer<'t> {
+        Lexer {
+            text,
+            pos: 0,
+            after_newline: false,
+        }
+    }
+
+    fn byte(&self, at: usize) -> Option<u8> {
+        self.text.as_bytes().get(at).copied()
+    }
+
+    /// Skips spaces and comments (a block comment may span lines); `true` if there were any.
+    fn skip_space(&mut self) -> bool {
+        let start = self.pos;
+        let b = self.text.as_bytes();
+        loop {
+            match (self.byte(self.pos), self.byte(self.pos + 1)) {
+                (Some(b' ' | b'\t' | b'\r' | 0x0b | 0x0c), _) => self.pos += 1,
+                (Some(b'/'), Some(b'/')) => {
+                    self.pos = b[self.pos..]
+                        .iter()
+                        .position(|&c| c == b'\n')
+                        .map_or(b.len(), |k| self.pos + k);
+                }
+                (Some(b'/'), Some(b'*')) => {
+                    self.pos = b[self.pos + 2..]
+                        .windows(2)
+                        .position(|w| w == b"*/")
+                        .map_or(b.len(), |k| self.pos + 2 + k + 2);
+                }
+                _ => break,
+            }
+        }
+        self.pos > start
+    }
+
+    fn next(&mut self) -> Lexed {
+        let skipped = self.skip_space();
+        let space = skipped | std::mem::take(&mut self.after_newline);
+        let start = self.pos;
+        let Some(c) = self.byte(start) else {
+            return Lexed::End;
+        };
+        let is_ident = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
+        let kind = if c == b'\n' {
+            self.pos += 1;
+            self.after_newline = true;
+            return Lexed::Newline(start);
+        } else if c.is_ascii_alphabetic() || c == b'_' {
+            while self.byte(self.pos).is_some_and(is_ident) {
+                self.pos += 1;
+            }
+            Kind::Ident
+        } else if c.is_ascii_digit()
+            || (c == b'.' && self.byte(start + 1).is_some_and(|d| d.is_ascii_digit()))
+        {
+            // A pp-number: digits, letters, `_`, `.`, and a sign after an exponent letter.
+            self.pos += 1;
+            while let Some(d) = self.byte(self.pos) {
+                if matches!(d, b'e' | b'E' | b'p' | b'P')
+                    && matches!(self.byte(self.pos + 1), Some(b'+' | b'-'))
+                {
+                    self.pos += 2;
+                } else if is_ident(d) || d == b'.' {
+                    self.pos += 1;
+                } else {
+                    break;
+                }
+            }
+            Kind::Number
+        } else if c == b'"' || c == b'\'' {
+            self.quoted(c);
+            if c == b'"' {
+                Kind::Str
+            } else {
+                Kind::Char
+            }
+        } else if c.is_ascii() {
+            let rest = &self.text.as_bytes()[start..];
+            let len = PUNCTUATORS
+                .iter()
+                .find(|p| rest.starts_with(p.as_bytes()))
+                .map_or(1, |p| p.len());
+            self.pos += len;
+            Kind::Punct
+        } else {
+            self.pos += self.text[start..].chars().next().map_or(1, char::len_utf8);
+            Kind::Other
+        };
+        Lexed::Tok {
+            kind,
+            start,
+            end: self.pos,
+            space,
+        }
+    }
+
+    /// A string or character literal; an unclosed one ends at the line end.
+    fn quoted(&mut self, quote: u8) {
+        self.pos += 1;
+        while let Some(c) = self.byte(self.pos) {
+            match c {
+                b'\\' => self.pos += 2,
+                b'\n' => break,
+                _ if c == quote => {
+                    self.pos += 1;
+                    break;
+                }
+                _ => self.pos += 1,
+            }
+        }
+        // An escape may have stepped into a multi-byte character or past the end; the loop only
+        // stops on ASCII bytes or the end, both of them character boundaries.
+        self.pos = self.pos.min(self.text.len());
+    }
+}
+
+/// A preprocessing token on its way through expansion.
+#[derive(Clone, Debug)]
+struct Tok {
+    kind: Kind,
+    text: Rc<str>,
+    /// Whitespace stands before it (kept by `#` stringifying).
+    space: bool,
+    /// Where a diagnostic about it points: its own text in the file, or the macro use.
+    at: Span,
+    /// The outermost macro use that wrote it; `None` for a token of the file.
+    whole: Option<Span>,
+    /// Its bytes in the spliced text while it is a token of the file not yet replaced.
+    src: Option<(u32, u32)>,
+    /// Macros that may not expand it again (C's hide set), sorted.
+    hide: Rc<[u32]>,
+}
+
+impl Tok {
+    fn is(&self, punct: &str) -> bool {
+        self.kind == Kind::Punct && &*self.text == punct
+    }
+
+    /// The macro use that wrote it, or its own text.
+    fn origin(&self) -> Span {
+        self.whole.unwrap_or(self.at)
+    }
+}
+
+/// A `#define`.
+#[derive(Debug)]
+struct Macro {
+    /// Its name's number, for hide sets.
+    id: u32,
+    /// Named parameters; `None` for an object-like macro.
+    params: Option<Vec<Rc<str>>>,
+    /// Ends in `...`: `__VA_ARGS__` is the parameter after the named ones.
+    variadic: bool,
+    body: Vec<Tok>,
+    /// The name in its `#define` (none for the predefined ones).
+    def: Option<Span>,
+}
+
+impl Macro {
+    /// Which parameter a body token names.
+    fn param(&self, t: &Tok) -> Option<usize> {
+        let params = self.params.as_ref()?;
+        if t.kind != Kind::Ident {
+            return None;
+        }
+        if self.variadic && &*t.text == "__VA_ARGS__" {
+            return Some(params.len());
+        }
+        params.iter().position(|p| **p == *t.text)
+    }
+}
+
+/// An open `#if`, `#ifdef` or `#ifndef`.
+struct Cond {
+    /// The directive that opened it, for an unterminated one.
+    directive: String,
+    span: Span,
+    /// The text around it is kept.
+    parent: bool,
+    /// One of its branches was kept already.
+    taken: bool,
+    seen_else: bool,
+}
+
+/// One piece of a macro body after parameters are replaced, before `##` pastes.
+enum Item {
+    Tok(Tok),
+    Paste,
+    /// An empty argument next to `##` (C's placemarker).
+    Mark,
+}
+
+/// The preprocessor's state for one file.
+struct Pp<'s> {
+    /// The spliced text.
+    text: &'s str,
+    splices: Vec<(u32, u32)>,
+    src_len: u32,
+    macros: HashMap<Rc<str>, Rc<Macro>>,
+    ids: HashMap<Rc<str>, u32>,
+    /// Tokens written by expansions so far (bounded by [`MAX_EXPANSION`]).
+    produced: usize,
+    errors: Vec<ParseError>,
+    /// The expansion grew too large: stop.
+    fatal: bool,
+    out: String,
+    segs: Vec<Seg>,
+    /// The output ends in a written token (so copied text needs a space before it).
+    after_token: bool,
+    /// The spliced text before this byte is in the output, dropped or replaced.
+    copied_to: u32,
+    conds: Vec<Cond>,
+    /// Text here is kept (not in a false branch).
+    active: bool,
+    no_hide: Rc<[u32]>,
+}
+
+impl Pp<'_> {
+    fn id(&mut self, name: &str) -> u32 {
+        let next = self.ids.len() as u32;
+        *self.ids.entry(Rc::from(name)).or_insert(next)
+    }
+
+    /// Byte `p` of the spliced text in the file.
+    fn orig(&self, p: u32) -> u32 {
+        let i = self.splices.partition_point(|&(q, _)| q <= p);
+        match i.checked_sub(1) {
+            Some(i) => p + self.splices[i].1,
+            None => p,
+        }
+    }
+
+    /// Bytes `start..end` of the spliced text in the file.
+    fn orig_span(&self, start: usize, end: usize) -> Span {
+        let (s, e) = (start as u32, end as u32);
+        if e > s {
+            Span {
+                start: self.orig(s),
+                end: self.orig(e - 1) + 1,
+            }
+        } else {
+            let at = self.orig(s);
+            Span { start: at, end: at }
+        }
+    }
+
+    fn tok(&self, kind: Kind, start: usize, end: usize, space: bool, in_run: bool) -> Tok {
+        Tok {
+            kind,
+            text: Rc::from(&self.text[start..end]),
+            space,
+            at: self.orig_span(start, end),
+            whole: None,
+            src: in_run.then_some((start as u32, end as u32)),
+            hide: self.no_hide.clone(),
+        }
+    }
+
+    /// Copies spliced text `from..to` to the output, one segment between splices.
+    fn copy(&mut self, from: u32, to: u32) {
+        if to <= from {
+            return;
+        }
+        if std::mem::take(&mut self.after_token) {
+            self.out.push(' ');
+        }
+        let first = self.splices.partition_point(|&(q, _)| q <= from);
+        let inner = self.splices[first..]
+            .iter()
+            .map(|&(q, _)| q)
+            .take_while(|&q| q < to);
+        let mut starts = vec![from];
+        starts.extend(inner);
+        for (k, &a) in starts.iter().enumerate() {
+            let b = starts.get(k + 1).copied().unwrap_or(to);
+            let out = self.out.len() as u32;
+            let src = self.orig(a);
+            let contiguous = match self.segs.last() {
+                Some(&Seg::Copy { out: o, src: s }) => s + (out - o) == src,
+                _ => false,
+            };
+            if !contiguous {
+                self.segs.push(Seg::Copy { out, src });
+            }
+            self.out.push_str(&self.text[a as usize..b as usize]);
+        }
+    }
+
+    /// Writes a token a macro produced.
+    fn write(&mut self, t: &Tok) {
+        self.segs.push(Seg::Token {
+            out: self.out.len() as u32,
+            at: t.at,
+            whole: t.origin(),
+        });
+        self.out.push(' ');
+        self.out.push_str(&t.text);
+        self.after_token = true;
+    }
+
+    /// Walks the file: directives, and runs of lines between them to expand.
+    fn file(&mut self) {
+        let text = self.text;
+        let mut lx = Lexer::new(text);
+        let mut line_start = true;
+        let mut run = Vec::new();
+        loop {
+            if self.fatal {
+                return;
+            }
+            match lx.next() {
+                Lexed::End => break,
+                Lexed::Newline(_) => line_start = true,
+                Lexed::Tok {
+                    kind: Kind::Punct,
+                    start,
+                    end,
+                    ..
+                } if line_start && &text[start..end] == "#" => {
+                    let mut toks = Vec::new();
+                    let line_end = loop {
+                        match lx.next() {
+                            Lexed::Tok {
+                                kind,
+                                start,
+                                end,
+                                space,
+                            } => toks.push(self.tok(kind, start, end, space, false)),
+                            Lexed::Newline(at) => break at,
+                            Lexed::End => break text.len(),
+                        }
+                    };
+                    if self.active {
+                        self.expand(std::mem::take(&mut run).into(), true, 0);
+                        self.copy(self.copied_to, start as u32);
+                        self.copied_to = start as u32;
+                    }
+                    let hash = self.orig_span(start, end);
+                    let keep = self.directive(hash, &toks, end, line_end);
+                    if !keep {
+                        self.copied_to = line_end as u32;
+                    }
+                    line_start = true;
+                }
+                Lexed::Tok {
+                    kind,
+                    start,
+                    end,
+                    space,
+                } => {
+                    line_start = false;
+                    if self.active {
+                        run.push(self.tok(kind, start, end, space, true));
+                    }
+                }
+            }
+        }
+        if self.active {
+            self.expand(run.into(), true, 0);
+            self.copy(self.copied_to, text.len() as u32);
+        }
+        for c in std::mem::take(&mut self.conds) {
+            self.errors.push(ParseError::UnterminatedConditional {
+                directive: c.directive,
+                span: c.span,
+            });
+        }
+    }
+
+    /// Runs one directive (`hash` is its `#`, `toks` the rest of its line, which ends at spliced
+    /// byte `line_end`); `true` to keep its line in the output (a `#pragma`).
+    fn directive(&mut self, hash: Span, toks: &[Tok], after_hash: usize, line_end: usize) -> bool {
+        let Some(first) = toks.first() else {
+            return false; // `#` alone: the null directive
+        };
+        if first.kind != Kind::Ident {
+            return false; // `# 12 "file"`: a line marker
+        }
+        let name = &*first.text;
+        let span = hash.to(first.at);
+        let directive = format!("#{name}");
+        let args = &toks[1..];
+        match name {
+            "if" | "ifdef" | "ifndef" => {
+                let taken = self.active && self.test(name, &directive, span, args);
+                self.conds.push(Cond {
+                    directive,
+                    span,
+                    parent: self.active,
+                    taken,
+                    seen_else: false,
+                });
+                self.active = self.active && taken;
+            }
+            "elif" | "elifdef" | "elifndef" | "else" => {
+                let Some(c) = self.conds.last() else {
+                    self.errors.push(ParseError::UnmatchedConditional {
+                        directive,
+                        problem: "without `#if`".into(),
+                        span,
+                    });
+                    return false;
+                };
+                if c.seen_else {
+                    self.errors.push(ParseError::UnmatchedConditional {
+                        directive,
+                        problem: "after `#else`".into(),
+                        span,
+                    });
+                    self.active = false;
+                    return false;
+                }
+                let (parent, taken) = (c.parent, c.taken);
+                let now =
+                    parent && !taken && (name == "else" || self.test(name, &directive, span, args));
+                if let Some(c) = self.conds.last_mut() {
+                    c.taken |= now;
+                    c.seen_else = name == "else";
+                }
+                self.active = now;
+            }
+            "endif" => match self.conds.pop() {
+                Some(c) => self.active = c.parent,
+                None => self.errors.push(ParseError::UnmatchedConditional {
+                    directive,
+                    problem: "without `#if`".into(),
+                    span,
+                }),
+            },
+            _ if !self.active => {}
+            "define" => self.define(span, args),
+            "undef" => match args.first() {
+                Some(t) if t.kind == Kind::Ident => {
+                    self.macros.remove(&*t.text);
+                }
+                _ => self.bad(
+                    "undef",
+                    "a macro name must follow `#undef`",
+                    args.first().map_or(span, |t| t.at),
+                ),
+            },
+            "include" | "include_next" | "line" | "warning" | "ident" => {}
+            "pragma" => return true,
+            "error" => {
+                let end = line_end.max(after_hash);
+                let message = self.text[after_hash..end]
+                    .trim()
+                    .strip_prefix("error")
+                    .unwrap_or("")
+                    .trim()
+                    .to_string();
+                self.errors.push(ParseError::ErrorDirective {
+                    message,
+                    span: hash.to(self.orig_span(after_hash, end)),
+                });
+            }
+            _ => self.errors.push(ParseError::UnknownDirective {
+                name: name.to_string(),
+                span,
+            }),
+        }
+        false
+    }
+
+    fn bad(&mut self, directive: &str, problem: &str, span: Span) {
+        self.errors.push(ParseError::BadDirective {
+            directive: directive.to_string(),
+            problem: problem.to_string(),
+            span,
+        });
+    }
+
+    /// The condition of `#if`, `#elif`, `#ifdef` … with the rest of its line.
+    fn test(&mut self, name: &str, directive: &str, span: Span, args: &[Tok]) -> bool {
+        match name {
+            "if" | "elif" => self.condition(directive, span, args),
+            _ => match args.first() {
+                Some(t) if t.kind == Kind::Ident => {
+                    self.macros.contains_key(&*t.text) != name.ends_with("ndef")
+                }
+                _ => {
+                    self.bad(
+                        &directive[1..],
+                        &format!("a macro name must follow `{directive}`"),
+                        args.first().map_or(span, |t| t.at),
+                    );
+                    false
+                }
+            },
+        }
+    }
+
+    /// Evaluates the expression of an `#if` or `#elif`.
+    fn condition(&mut self, directive: &str, span: Span, args: &[Tok]) -> bool {
+        let mut q = VecDeque::new();
+        let mut i = 0;
+        while let Some(t) = args.get(i) {
+            if t.kind == Kind::Ident && HAS_OPERATORS.contains(&&*t.text) {
+                // `__has_include(<x.h>)` and friends: 0 (headers are not read, builtins unknown).
+                let mut j = i + 1;
+                if args.get(j).is_some_and(|o| o.is("(")) {
+                    let mut level = 0;
+                    while let Some(a) = args.get(j) {
+                        j += 1;
+                        level += a.is("(") as i32 - a.is(")") as i32;
+                        if level == 0 {
+                            break;
+                        }
+                    }
+                }
+                q.push_back(Tok {
+                    kind: Kind::Number,
+                    text: Rc::from("0"),
+                    ..t.clone()
+                });
+                i = j;
+                continue;
+            }
+            if t.kind != Kind::Ident || &*t.text != "defined" {
+                q.push_back(t.clone());
+                i += 1;
+                continue;
+            }
+            let (name, used) = match (args.get(i + 1), args.get(i + 2), args.get(i + 3)) {
+                (Some(o), Some(n), Some(c)) if o.is("(") && n.kind == Kind::Ident && c.is(")") => {
+                    (n, 4)
+                }
+                (Some(n), _, _) if n.kind == Kind::Ident => (n, 2),
+                _ => {
+                    self.errors.push(ParseError::BadCondition {
+                        directive: directive.to_string(),
+                        problem: "`defined` needs a macro name: `defined(NAME)`".into(),
+                        span: t.at,
+                    });
+                    return false;
+                }
+            };
+            let value = if self.macros.contains_key(&*name.text) {
+                "1"
+            } else {
+                "0"
+            };
+            q.push_back(Tok {
+                kind: Kind::Number,
+                text: Rc::from(value),
+                at: t.at.to(args[i + used - 1].at),
+                ..t.clone()
+            });
+            i += used;
+        }
+        let toks = self.expand(q, false, 0);
+        if self.fatal {
+            return false;
+        }
+        if toks.is_empty() {
+            self.errors.push(ParseError::BadCondition {
+                directive: directive.to_string(),
+                problem: "there is no expression".into(),
+                span,
+            });
+            return false;
+        }
+        let mut eval = Eval {
+            toks: &toks,
+            pos: 0,
+            depth: 0,
+            end: toks.last().map_or(span, |t| t.at),
+        };
+        match eval.whole() {
+            Ok(v) => v.v != 0,
+            Err((problem, at)) => {
+                self.errors.push(ParseError::BadCondition {
+                    directive: directive.to_string(),
+                    problem,
+                    span: at,
+                });
+                false
+            }
+        }
+    }
+
+    /// `#define NAME body` or `#define NAME(params) body`.
+    fn define(&mut self, span: Span, toks: &[Tok]) {
+        let name = match toks.first() {
+            Some(t) if t.kind == Kind::Ident && &*t.text != "defined" => t,
+            other => {
+                return self.bad(
+                    "define",
+                    "a macro name must follow `#define`",
+                    other.map_or(span, |t| t.at),
+                )
+            }
+        };
+        let mut i = 1;
+        let mut params = None;
+        let mut variadic = false;
+        if toks.get(1).is_some_and(|t| t.is("(") && !t.space) {
+            let mut names: Vec<Rc<str>> = Vec::new();
+            i = 2;
+            if toks.get(i).is_some_and(|t| t.is(")")) {
+                i += 1;
+            } else {
+                loop {
+                    let Some(t) = toks.get(i) else {
+                        return self.bad("define", "the parameter list has no `)`", name.at);
+                    };
+                    if t.is("...") {
+                        variadic = true;
+                        i += 1;
+                        if !toks.get(i).is_some_and(|t| t.is(")")) {
+                            return self.bad("define", "`...` must be the last parameter", t.at);
+                        }
+                        i += 1;
+                        break;
+                    }
+                    if t.kind != Kind::Ident || &*t.text == "__VA_ARGS__" {
+                        return self.bad("define", "expected a parameter name", t.at);
+                    }
+                    if names.contains(&t.text) {
+                        return self.bad("define", "a parameter is named twice", t.at);
+                    }
+                    names.push(t.text.clone());
+                    i += 1;
+                    match toks.get(i) {
+                        Some(c) if c.is(",") => i += 1,
+                        Some(c) if c.is(")") => {
+                            i += 1;
+                            break;
+                        }
+                        Some(c) => {
+                            return self.bad(
+                                "define",
+                                "expected `,` or `)` after a parameter",
+                                c.at,
+                            )
+                        }
+                        None => {
+                            return self.bad("define", "the parameter list has no `)`", name.at)
+                        }
+                    }
+                }
+            }
+            params = Some(names);
+        }
+        let mut body: Vec<Tok> = toks[i..].to_vec();
+        if let Some(first) = body.first_mut() {
+            first.space = false;
+        }
+        if let Some(t) = [body.first(), body.last()]
+            .into_iter()
+            .flatten()
+            .find(|t| t.is("##"))
+        {
+            return self.bad(
+                "define",
+                "`##` cannot be at either end of a macro body",
+                t.at,
+            );
+        }
+        let id = self.id(&name.text);
+        let m = Macro {
+            id,
+            params,
+            variadic,
+            body,
+            def: Some(name.at),
+        };
+        if m.params.is_some() {
+            for (k, t) in m.body.iter().enumerate() {
+                if t.is("#") && m.body.get(k + 1).is_none_or(|n| m.param(n).is_none()) {
+                    return self.bad("define", "`#` must be followed by a macro parameter", t.at);
+                }
+            }
+        }
+        self.macros.insert(name.text.clone(), Rc::new(m));
+    }
+
+    /// Emits a token that stays: at the top level a token of the file is copied later, a
+    /// written one goes out now; inside an argument or an `#if` it is collected.
+    fn put(&mut self, t: Tok, top: bool, out: &mut Vec<Tok>) {
+        if !top {
+            out.push(t);
+        } else if t.src.is_none() {
+            self.write(&t);
+        }
+    }
+
+    /// A token of the file taken by a macro use: the text before it goes out, it does not.
+    fn consume(&mut self, mut t: Tok) -> Tok {
+        if let Some((s, e)) = t.src.take() {
+            self.copy(self.copied_to, s);
+            self.copied_to = e;
+        }
+        t
+    }
+
+    /// Expands every macro in `q` and rescans (C's 6.10.3.4). At the top level the result goes
+    /// to the output; otherwise (an argument, an `#if`) it is returned.
+    fn expand(&mut self, mut q: VecDeque<Tok>, top: bool, depth: usize) -> Vec<Tok> {
+        let mut out = Vec::new();
+        while let Some(t) = q.pop_front() {
+            if self.fatal {
+                break;
+            }
+            let m = match self.macros.get(&*t.text) {
+                Some(m) if t.kind == Kind::Ident && t.hide.binary_search(&m.id).is_err() => {
+                    m.clone()
+                }
+                _ => {
+                    self.put(t, top, &mut out);
+                    continue;
+                }
+            };
+            let Some(params) = &m.params else {
+                let name = self.consume(t);
+                let hide = union(&name.hide, &[m.id]);
+                let body = self.subst(&m, Vec::new(), hide, name.origin(), depth);
+                push_front(&mut q, body);
+                continue;
+            };
+            if !q.front().is_some_and(|n| n.is("(")) {
+                self.put(t, top, &mut out);
+                continue;
+            }
+            let name = self.consume(t);
+            let open = q.pop_front().expect("checked: `(` follows");
+            self.consume(open);
+            let named = params.len();
+            let mut args: Vec<Vec<Tok>> = vec![Vec::new()];
+            let mut level = 0u32;
+            let close = loop {
+                let Some(a) = q.pop_front() else {
+                    break None;
+                };
+                let a = self.consume(a);
+                if a.is("(") {
+                    level += 1;
+                } else if a.is(")") {
+                    if level == 0 {
+                        break Some(a);
+                    }
+                    level -= 1;
+                } else if a.is(",") && level == 0 && (!m.variadic || args.len() <= named) {
+                    args.push(Vec::new());
+                    continue;
+                }
+                args.last_mut().expect("one argument at least").push(a);
+            };
+            let Some(close) = close else {
+                self.errors.push(ParseError::UnterminatedMacroCall {
+                    name: name.text.to_string(),
+                    span: name.at,
+                });
+                continue;
+            };
+            let use_span = name.origin().to(close.origin());
+            if named == 0 && args.len() == 1 && args[0].is_empty() {
+                args.clear();
+            }
+            if m.variadic && args.len() == named {
+                args.push(Vec::new());
+            }
+            let wanted = named + m.variadic as usize;
+            if args.len() != wanted {
+                self.errors.push(ParseError::MacroArguments {
+                    name: name.text.to_string(),
+                    expected: format!(
+                        "{}{named} argument{}",
+                        if m.variadic { "at least " } else { "" },
+                        if named == 1 { "" } else { "s" }
+                    ),
+                    found: args.len(),
+                    span: use_span,
+                    def: m.def,
+                });
+                continue;
+            }
+            let hide = union(&intersect(&name.hide, &close.hide), &[m.id]);
+            let body = self.subst(&m, args, hide, use_span, depth);
+            push_front(&mut q, body);
+        }
+        out
+    }
+
+    /// The body of `m` with its parameters replaced by `args`, `#` and `##` applied, and `hide`
+    /// added to every token (Prosser's `subst`).
+    fn subst(
+        &mut self,
+        m: &Macro,
+        args: Vec<Vec<Tok>>,
+        hide: Rc<[u32]>,
+        use_span: Span,
+        depth: usize,
+    ) -> Vec<Tok> {
+        let mut expanded: Vec<Option<Vec<Tok>>> = vec![None; args.len()];
+        let mut items: Vec<Item> = Vec::with_capacity(m.body.len());
+        let written = |t: &Tok| Tok {
+            at: use_span,
+            whole: Some(use_span),
+            src: None,
+            ..t.clone()
+        };
+        let mut i = 0;
+        while let Some(b) = m.body.get(i) {
+            i += 1;
+            if m.params.is_some() && b.is("#") {
+                if let Some(p) = m.body.get(i).and_then(|n| m.param(n)) {
+                    i += 1;
+                    items.push(Item::Tok(Tok {
+                        space: b.space,
+                        ..stringify(&args[p], written(b))
+                    }));
+                    continue;
+                }
+            }
+            if b.is("##") {
+                if !matches!(items.last(), Some(Item::Paste)) {
+                    items.push(Item::Paste);
+                }
+                continue;
+            }
+            let Some(p) = m.param(b) else {
+                items.push(Item::Tok(written(b)));
+                continue;
+            };
+            let after_paste = matches!(items.last(), Some(Item::Paste));
+            if after_paste || m.body.get(i).is_some_and(|n| n.is("##")) {
+                // GNU's `, ## __VA_ARGS__`: no paste; the comma goes when there are no arguments.
+                let comma = after_paste
+                    && m.variadic
+                    && p == args.len() - 1
+                    && matches!(items.iter().rev().nth(1), Some(Item::Tok(c)) if c.is(","));
+                if comma {
+                    items.pop();
+                    if args[p].is_empty() {
+                        items.pop();
+                    }
+                }
+                if args[p].is_empty() {
+                    if !comma {
+                        items.push(Item::Mark);
+                    }
+                } else {
+                    items.extend(args[p].iter().map(|t| Item::Tok(t.clone())));
+                }
+                continue;
+            }
+            if expanded[p].is_none() {
+                if depth + 1 >= MAX_NESTING {
+                    self.errors.push(ParseError::TooDeep { span: use_span });
+                    self.fatal = true;
+                    return Vec::new();
+                }
+                let arg: VecDeque<Tok> = args[p].iter().cloned().collect();
+                let e = crate::stack::grow(|| self.expand(arg, false, depth + 1));
+                expanded[p] = Some(e);
+            }
+            items.extend(expanded[p].iter().flatten().map(|t| Item::Tok(t.clone())));
+        }
+        let mut res: Vec<Item> = Vec::with_capacity(items.len());
+        let mut it = items.into_iter();
+        while let Some(item) = it.next() {
+            if !matches!(item, Item::Paste) {
+                res.push(item);
+                continue;
+            }
+            match (res.pop(), it.next()) {
+                (Some(Item::Tok(l)), Some(Item::Tok(r))) => match self.paste(&l, &r, use_span) {
+                    Some(t) => res.push(Item::Tok(t)),
+                    None => res.extend([Item::Tok(l), Item::Tok(r)]),
+                },
+                (Some(Item::Tok(l)), _) => res.push(Item::Tok(l)),
+                (_, Some(Item::Tok(r))) => res.push(Item::Tok(r)),
+                _ => res.push(Item::Mark),
+            }
+        }
+        if self.fatal {
+            return Vec::new();
+        }
+        // Each token counts, and so does merging long hide sets (one per 64 entries), so that
+        // the bound also caps the time spent.
+        let merging: usize = res
+            .iter()
+            .map(|item| match item {
+                Item::Tok(t) if !t.hide.is_empty() => t.hide.len() + hide.len(),
+                _ => 0,
+            })
+            .sum();
+        self.produced += res.len() + merging / 64;
+        if self.produced > MAX_EXPANSION {
+            self.errors
+                .push(ParseError::MacroTooLarge { span: use_span });
+            self.fatal = true;
+            return Vec::new();
+        }
+        res.into_iter()
+            .filter_map(|item| match item {
+                Item::Tok(t) => Some(Tok {
+                    hide: if t.hide.is_empty() {
+                        hide.clone()
+                    } else {
+                        union(&t.hide, &hide)
+                    },
+                    whole: Some(use_span),
+                    src: None,
+                    ..t
+                }),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// `l ## r`: one token, or a diagnostic.
+    fn paste(&mut self, l: &Tok, r: &Tok, use_span: Span) -> Option<Tok> {
+        let text = format!("{}{}", l.text, r.text);
+        let mut lx = Lexer::new(&text);
+        match (lx.next(), lx.next()) {
+            (
+                Lexed::Tok {
+                    kind,
+                    start: 0,
+                    end,
+                    ..
+                },
+                Lexed::End,
+            ) if end == text.len() => Some(Tok {
+                kind,
+                text: Rc::from(text),
+                space: l.space,
+                at: use_span,
+                whole: Some(use_span),
+                src: None,
+                hide: self.no_hide.clone(),
+            }),
+            _ => {
+                self.errors.push(ParseError::BadPaste {
+                    text,
+                    span: use_span,
+                });
+                None
+            }
+        }
+    }
+}
+
+/// `#x`: the argument's spelling as a string literal (one space where it had any).
+fn stringify(arg: &[Tok], template: Tok) -> Tok {
+    let mut s = String::from("\"");
+    for (k, t) in arg.iter().enumerate() {
+        if k > 0 && t.space {
+            s.push(' ');
+        }
+        if matches!(t.kind, Kind::Str | Kind::Char) {
+            for c in t.text.chars() {
+                if c == '"' || c == '\\' {
+                    s.push('\\');
+                }
+                s.push(c);
+            }
+        } else {
+            s.push_str(&t.text);
+        }
+    }
+    s.push('"');
+    Tok {
+        kind: Kind::Str,
+        text: Rc::from(s),
+        ..template
+    }
+}
+
+fn push_front(q: &mut VecDeque<Tok>, toks: Vec<Tok>) {
+    for t in toks.into_iter().rev() {
+        q.push_front(t);
+    }
+}
+
+/// The union of two sorted sets.
+fn union(a: &[u32], b: &[u32]) -> Rc<[u32]> {
+    let mut v: Vec<u32> = a.iter().chain(b).copied().collect();
+    v.sort_unstable();
+    v.dedup();
+    Rc::from(v)
+}
+
+/// The intersection of two sorted sets.
+fn intersect(a: &[u32], b: &[u32]) -> Vec<u32> {
+    a.iter()
+        .copied()
+        .filter(|x| b.binary_search(x).is_ok())
+        .collect()
+}
+
+/// A value in an `#if`: C's `intmax_t` or `uintmax_t`.
+#[derive(Clone, Copy, Debug)]
+struct Val {
+    v: i64,
+    unsigned: bool,
+}
+
+impl Val {
+    fn int(v: i64) -> Val {
+        Val { v, unsigned: false }
+    }
+}
+
+/// A value, or what is wrong and where.
+type EvalResult<T> = Result<T, (String, Span)>;
+
+/// Evaluates the tokens of an `#if` after macro expansion; unknown names are 0.
+struct Eval<'a> {
+    toks: &'a [Tok],
+    pos: usize,
+    depth: usize,
+    /// Where "the line ended" points.
+    end: Span,
+}
+
+impl<'a> Eval<'a> {
+    fn whole(&mut self) -> EvalResult<Val> {
+        let v = self.ternary(true)?;
+        match self.toks.get(self.pos) {
+            Some(t) => Err((format!("`{}` does not belong here", t.text), t.at)),
+            None => Ok(v),
+        }
+    }
+
+    fn peek(&self) -> Option<&'a Tok> {
+        self.toks.get(self.pos)
+    }
+
+    fn eat(&mut self, punct: &str) -> bool {
+        let yes = self.peek().is_some_and(|t| t.is(punct));
+        self.pos += yes as usize;
+        yes
+    }
+
+    fn found(&self) -> (String, Span) {
+        match self.peek() {
+            Some(t) => (format!("found `{}`", t.text), t.at),
+            None => ("found the end of the line".into(), self.end),
+        }
+    }
+
+    /// `c ? a : b`; `live` is false where C does not evaluate (no division-by-zero error there).
+    fn ternary(&mut self, live: bool) -> EvalResult<Val> {
+        self.depth += 1;
+        if self.depth > MAX_NESTING {
+            let at = self.peek().map_or(self.end, |t| t.at);
+            return Err(("nested too deeply".into(), at));
+        }
+        let c = crate::stack::grow(|| self.binary(1, live))?;
+        let v = if self.eat("?") {
+            let a = crate::stack::grow(|| self.ternary(live && c.v != 0))?;
+            if !self.eat(":") {
+                let (found, at) = self.found();
+                return Err((format!("expected `:`, {found}"), at));
+            }
+            let b = crate::stack::grow(|| self.ternary(live && c.v == 0))?;
+            Val {
+                v: if c.v != 0 { a.v } else { b.v },
+                unsigned: a.unsigned || b.unsigned,
+            }
+        } else {
+            c
+        };
+        self.depth -= 1;
+        Ok(v)
+    }
+
+    /// Binary operators from precedence `min` up (precedence climbing).
+    fn binary(&mut self, min: u8, live: bool) -> EvalResult<Val> {
+        let mut lhs = self.unary(live)?;
+        while let Some(t) = self.peek() {
+            let prec = match (t.kind, &*t.text) {
+                (Kind::Punct, "||") => 1,
+                (Kind::Punct, "&&") => 2,
+                (Kind::Punct, "|") => 3,
+                (Kind::Punct, "^") => 4,
+                (Kind::Punct, "&") => 5,
+                (Kind::Punct, "==" | "!=") => 6,
+                (Kind::Punct, "<" | ">" | "<=" | ">=") => 7,
+                (Kind::Punct, "<<" | ">>") => 8,
+                (Kind::Punct, "+" | "-") => 9,
+                (Kind::Punct, "*" | "/" | "%") => 10,
+                _ => break,
+            };
+            if prec < min {
+                break;
+            }
+            let (op, at) = (t.text.clone(), t.at);
+            self.pos += 1;
+            let rhs_live = match &*op {
+                "&&" => live && lhs.v != 0,
+                "||" => live && lhs.v == 0,
+                _ => live,
+            };
+            let rhs = self.binary(prec + 1, rhs_live)?;
+            lhs = apply(&op, lhs, rhs, live, at)?;
+        }
+        Ok(lhs)
+    }
+
+    fn unary(&mut self, live: bool) -> EvalResult<Val> {
+        let Some(t) = self.peek() else {
+            let (found, at) = self.found();
+            return Err((format!("expected a value, {found}"), at));
+        };
+        let op = match (t.kind, &*t.text) {
+            (Kind::Punct, op @ ("-" | "+" | "~" | "!")) => op.to_string(),
+            _ => return self.primary(live),
+        };
+        self.pos += 1;
+        self.depth += 1;
+        if self.depth > MAX_NESTING {
+            return Err(("nested too deeply".into(), t.at));
+        }
+        let a = crate::stack::grow(|| self.unary(live))?;
+        self.depth -= 1;
+        Ok(match &*op {
+            "-" => Val {
+                v: a.v.wrapping_neg(),
+                ..a
+            },
+            "~" => Val { v: !a.v, ..a },
+            "!" => Val::int((a.v == 0) as i64),
+            _ => a,
+        })
+    }
+
+    fn primary(&mut self, live: bool) -> EvalResult<Val> {
+        let Some(t) = self.peek() else {
+            let (found, at) = self.found();
+            return Err((format!("expected a value, {found}"), at));
+        };
+        let (kind, text, at) = (t.kind, t.text.clone(), t.at);
+        self.pos += 1;
+        match kind {
+            Kind::Number => int_value(&text).map_err(|p| (p, at)),
+            Kind::Char => char_value(&text).map_err(|p| (p, at)),
+            // C++: `true` is 1; every other name left after expansion is 0.
+            Kind::Ident => Ok(Val::int((&*text == "true") as i64)),
+            Kind::Punct if &*text == "(" => {
+                let v = self.ternary(live)?;
+                if !self.eat(")") {
+                    let (found, at) = self.found();
+                    return Err((format!("expected `)`, {found}"), at));
+                }
+                Ok(v)
+            }
+            _ => Err((format!("expected a value, found `{text}`"), at)),
+        }
+    }
+}
+
+/// One binary operator of an `#if`, with C's usual conversions between signed and unsigned.
+fn apply(op: &str, a: Val, b: Val, live: bool, at: Span) -> EvalResult<Val> {
+    let unsigned = a.unsigned || b.unsigned;
+    let (ua, ub) = (a.v as u64, b.v as u64);
+    let cmp =
+        |signed: bool, unsigned_: bool| Val::int(if unsigned { unsigned_ } else { signed } as i64);
+    let arith = |v: i64| Val { v, unsigned };
+    Ok(match op {
+        "*" => arith(a.v.wrapping_mul(b.v)),
+        "/" | "%" if b.v == 0 => {
+            if live {
+                return Err(("division by zero".into(), at));
+            }
+            arith(0)
+        }
+        "/" if unsigned => arith((ua / ub) as i64),
+        "/" => arith(a.v.wrapping_div(b.v)),
+        "%" if unsigned => arith((ua % ub) as i64),
+        "%" => arith(a.v.wrapping_rem(b.v)),
+        "+" => arith(a.v.wrapping_add(b.v)),
+        "-" => arith(a.v.wrapping_sub(b.v)),
+        "<<" | ">>" => {
+            let n = if !b.unsigned && b.v < 0 {
+                64
+            } else {
+                ub.min(64)
+            } as u32;
+            let v = match (op, n) {
+                ("<<", 64) => 0,
+                ("<<", n) => a.v.wrapping_shl(n),
+                (_, 64) if !a.unsigned && a.v < 0 => -1,
+                (_, 64) => 0,
+                (_, n) if a.unsigned => (ua >> n) as i64,
+                (_, n) => a.v >> n,
+            };
+            Val {
+                v,
+                unsigned: a.unsigned,
+            }
+        }
+        "<" => cmp(a.v < b.v, ua < ub),
+        ">" => cmp(a.v > b.v, ua > ub),
+        "<=" => cmp(a.v <= b.v, ua <= ub),
+        ">=" => cmp(a.v >= b.v, ua >= ub),
+        "==" => Val::int((a.v == b.v) as i64),
+        "!=" => Val::int((a.v != b.v) as i64),
+        "&" => arith(a.v & b.v),
+        "^" => arith(a.v ^ b.v),
+        "|" => arith(a.v | b.v),
+        "&&" => Val::int((a.v != 0 && b.v != 0) as i64),
+        _ => Val::int((a.v != 0 || b.v != 0) as i64),
+    })
+}
+
+/// An integer literal of an `#if`: decimal, hex, octal or binary, with `u`/`l` suffixes.
+fn int_value(text: &str) -> Result<Val, String> {
+    let lower = text.to_ascii_lowercase();
+    let body = lower.trim_end_matches(['u', 'l']);
+    let suffix = &lower[body.len()..];
+    let not_int = || format!("`{text}` is not an integer (`#if` takes integers only)");
+    if !matches!(suffix, "" | "u" | "l" | "ul" | "lu" | "ll" | "ull" | "llu") {
+        return Err(not_int());
+    }
+    let (radix, digits) = if let Some(h) = body.strip_prefix("0x") {
+        (16, h)
+    } else if let Some(b) = body.strip_prefix("0b") {
+        (2, b)
+    } else if body.len() > 1 && body.starts_with('0') {
+        (8, &body[1..])
+    } else {
+        (10, body)
+    };
+    if digits.is_empty() || !digits.chars().all(|c| c.is_digit(radix)) {
+        return Err(not_int());
+    }
+    let v = u64::from_str_radix(digits, radix)
+        .map_err(|_| format!("integer literal `{text}` does not fit in 64 bits"))?;
+    Ok(Val {
+        v: v as i64,
+        unsigned: suffix.contains('u') || v > i64::MAX as u64,
+    })
+}
+
+/// A character literal of an `#if`: `'a'`, `'\n'`, `'\x41'`, `'\101'`.
+fn char_value(text: &str) -> Result<Val, String> {
+    let inner = text
+        .trim_start_matches(['L', 'u', 'U', '8'])
+        .strip_prefix('\'')
+        .and_then(|s| s.strip_suffix('\''))
+        .filter(|s| !s.is_empty())
+        .ok_or_else(|| format!("`{text}` is not a character literal"))?;
+    let mut chars = inner.chars();
+    let v = match chars.next() {
+        Some('\\') => {
+            let rest = chars.as_str();
+            let e = rest.chars().next().unwrap_or('\\');
+            let (v, used) = match e {
+                'n' => (10, 1),
+                't' => (9, 1),
+                'r' => (13, 1),
+                'a' => (7, 1),
+                'b' => (8, 1),
+                'f' => (12, 1),
+                'v' => (11, 1),
+                'x' => {
+                    let hex: String = rest[1..]
+                        .chars()
+                        .take_while(char::is_ascii_hexdigit)
+                        .collect();
+                    let v = u32::from_str_radix(&hex, 16)
+                        .map_err(|_| format!("`{text}` is not a character literal"))?;
+                    (v as i64, 1 + hex.len())
+                }
+                '0'..='7' => {
+                    let oct: String = rest.chars().take_while(|c| c.is_digit(8)).take(3).collect();
+                    (i64::from_str_radix(&oct, 8).unwrap_or(0), oct.len())
+                }
+                c => (c as i64, c.len_utf8()),
+            };
+            chars = rest.get(used..).unwrap_or("").chars();
+            v
+        }
+        Some(c) => c as i64,
+        None => 0,
+    };
+    if chars.next().is_some() {
+        return Err(format!(
+            "`{text}` has more than one character (`#if` takes one)"
+        ));
+    }
+    Ok(Val::int(v))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use miette::Diagnostic;
+
+    /// The tokens of a text, one space apart (how `gcc -E -P` output is compared).
+    fn tokens(text: &str) -> String {
+        let mut lx = Lexer::new(text);
+        let mut out = Vec::new();
+        loop {
+            match lx.next() {
+                Lexed::Tok { start, end, .. } => out.push(&text[start..end]),
+                Lexed::Newline(_) => {}
+                Lexed::End => return out.join(" "),
+            }
+        }
+    }
+
+    fn expand(text: &str) -> String {
+        match preprocess(text) {
+            Ok(e) => tokens(&e.text),
+            Err(es) => panic!("{text:?}: {es:?}"),
+        }
+    }
+
+    fn codes(text: &str) -> Vec<String> {
+        match preprocess(text) {
+            Ok(e) => panic!("{text:?} expanded to {:?}", e.text),
+            Err(es) => es
+                .iter()
+                .map(|e| e.code().map(|c| c.to_string()).unwrap_or_default())
+                .collect(),
+        }
+    }
+
+    /// (what, input, expected tokens). Each expectation is what `gcc -E -P -x c` writes for the
+    /// input (see `agrees_with_gcc`), written out here so the test needs no gcc.
+    const CASES: &[(&str, &str, &str)] = &[
+        ("object-like: tokens, not a value", "#define K 3 + 4\nK * 2", "3 + 4 * 2"),
+        (
+            "function-like",
+            "#define IMUL(a, b) __mul24(a, b)\nIMUL(x + 1, y)",
+            "__mul24 ( x + 1 , y )",
+        ),
+        ("a type", "#define DATA_TYPE float\nDATA_TYPE v;", "float v ;"),
+        (
+            "arguments are expanded first",
+            "#define SQ(x) ((x)*(x))\nSQ(SQ(2))",
+            "( ( ( ( 2 ) * ( 2 ) ) ) * ( ( ( 2 ) * ( 2 ) ) ) )",
+        ),
+        ("self-reference expands once", "#define N (N + 1)\nN", "( N + 1 )"),
+        ("mutual reference", "#define A B\n#define B A\nA B", "A B"),
+        ("a name without `(` is not a call", "#define F(x) x\nF + F(1)", "F + 1"),
+        ("arguments across lines", "#define F(a,b) a+b\nF(1,\n2)", "1 + 2"),
+        ("commas inside parentheses", "#define F(a) [a]\nF((1, 2))", "[ ( 1 , 2 ) ]"),
+        ("an empty argument", "#define F(a) [a]\nF()", "[ ]"),
+        ("no parameters", "#define F() 7\nF()", "7"),
+        (
+            "variadic",
+            "#define P(f, ...) g(f, __VA_ARGS__)\nP(1, 2, 3)",
+            "g ( 1 , 2 , 3 )",
+        ),
+        (
+            "GNU comma before empty __VA_ARGS__",
+            "#define P(f, ...) g(f, ## __VA_ARGS__)\nP(1) P(1, 2)",
+            "g ( 1 ) g ( 1 , 2 )",
+        ),
+        (
+            "stringify",
+            "#define S(x) #x\nS(a  +  \"b\\n\" 'c')",
+            r#""a + \"b\\n\" 'c'""#,
+        ),
+        (
+            "paste, with empty sides",
+            "#define CAT(a, b) a ## b\nCAT(x, 1) CAT(, y) CAT(1, ) CAT(0x, 1F)",
+            "x1 y 1 0x1F",
+        ),
+        (
+            "stringify the expansion through a second macro",
+            "#define STR(x) #x\n#define XSTR(x) STR(x)\n#define N 4\nSTR(N) XSTR(N)",
+            "\"N\" \"4\"",
+        ),
+        (
+            "a macro name written by another, with arguments from the text",
+            "#define G F\n#define F(x) [x]\nG(1)",
+            "[ 1 ]",
+        ),
+        (
+            "#if arithmetic and defined",
+            "#if (2 + 3) * 4 == 20 && !defined(FOO) && !defined FOO\nyes\n#else\nno\n#endif",
+            "yes",
+        ),
+        (
+            "#elif chain",
+            "#define V 2\n#if V == 1\none\n#elif V == 2\ntwo\n#else\nother\n#endif",
+            "two",
+        ),
+        (
+            "nested conditionals",
+            "#if 0\n#if 1\na\n#else\nb\n#endif\nc\n#else\nd\n#endif",
+            "d",
+        ),
+        (
+            "#ifdef, #ifndef, #undef",
+            "#define X\n#ifdef X\na\n#endif\n#undef X\n#ifndef X\nb\n#endif",
+            "a b",
+        ),
+        (
+            "unsigned and signed #if arithmetic",
+            "#if -1 > 0u\nwraps\n#endif\n#if -7 / 2 == -3 && -7 % 2 == -1 && (1 << 62) > 0\ntruncates\n#endif",
+            "wraps truncates",
+        ),
+        (
+            "unknown names are 0 in #if",
+            "#if UNKNOWN == 0 && !UNKNOWN\nzero\n#endif",
+            "zero",
+        ),
+        (
+            "no division error where C does not evaluate",
+            "#if 0 && (1 / 0)\nx\n#elif 1 || 1 / 0\ny\n#endif\n#if 1 ? 2 : 1 / 0\nz\n#endif",
+            "y z",
+        ),
+        (
+            "__has_include is 0",
+            "#if __has_include(<cuda_fp16.h>) || __has_builtin(__builtin_expect)\nh\n#else\nnone\n#endif",
+            "none",
+        ),
+        (
+            "character literals and hex in #if",
+            "#if 'A' == 65 && '\\n' == 10 && 0x10 == 16 && 010 == 8\nc\n#endif",
+            "c",
+        ),
+        (
+            "comments and strings are not expanded",
+            "#define K 3\n/* K */ \"K\" K // K",
+            "\"K\" 3",
+        ),
+        ("a continued #define", "#define LONG 1 + \\\n 2\nLONG", "1 + 2"),
+        (
+            "a continued #define with CRLF",
+            "#define LONG 1 + \\\r\n 2\r\nLONG\r\n",
+            "1 + 2",
+        ),
+        (
+            "#include is dropped, #pragma kept",
+            "#include <cuda_runtime.h>\n#include \"helper.h\"\n#pragma unroll\nfor",
+            "# pragma unroll for",
+        ),
+        (
+            "skipped text is not read for directives",
+            "#if 0\n#foo\n#define 3\n#error no\n#else\nkept\n#endif",
+            "kept",
+        ),
+        (
+            "the C standard's example 3 (6.10.3.5)",
+            "#define x 3\n#define f(a) f(x * (a))\n#undef x\n#define x 2\n#define g f\n\
+             #define z z[0]\n#define h g(~\n#define m(a) a(w)\n#define w 0,1\n#define t(a) a\n\
+             #define p() int\n#define q(x) x\n#define r(x,y) x ## y\n#define str(x) # x\n\
+             f(y+1) + f(f(z)) % t(t(g)(0) + t)(1);\ng(x+(3,4)-w) | h 5) & m\n(f)^m(m);\n\
+             p() i[q()] = { q(1), r(2,3), r(4,), r(,5), r(,) };\n\
+             char c[2][6] = { str(hello), str() };",
+            "f ( 2 * ( y + 1 ) ) + f ( 2 * ( f ( 2 * ( z [ 0 ] ) ) ) ) % f ( 2 * ( 0 ) ) + t ( 1 ) ; \
+             f ( 2 * ( 2 + ( 3 , 4 ) - 0 , 1 ) ) | f ( 2 * ( ~ 5 ) ) & f ( 2 * ( 0 , 1 ) ) ^ m ( 0 , 1 ) ; \
+             int i [ ] = { 1 , 23 , 4 , 5 , } ; char c [ 2 ] [ 6 ] = { \"hello\" , \"\" } ;",
+        ),
+    ];
+
+    #[test]
+    fn expands_as_c_does() {
+        for (what, input, want) in CASES {
+            assert_eq!(expand(input), *want, "{what}");
+        }
+    }
+
+    #[test]
+    fn predefined_macros_are_nvccs() {
+        assert_eq!(
+            expand("__CUDA_ARCH__ __CUDACC__ __NVCC__ __cplusplus"),
+            "900 1 1 201703L"
+        );
+    }
+
+    /// Runs every case through `gcc -E -P` (where gcc is installed) and compares tokens.
+    #[test]
+    #[ignore = "needs gcc; run with --ignored to re-derive the expectations"]
+    fn agrees_with_gcc() {
+        // gcc would look for the headers; simt drops `#include` lines.
+        for (what, input, want) in CASES.iter().filter(|c| !c.1.contains("#include")) {
+            let mut child = std::process::Command::new("gcc")
+                .args(["-E", "-P", "-x", "c", "-"])
+                .stdin(std::process::Stdio::piped())
+                .stdout(std::process::Stdio::piped())
+                .spawn()
+                .expect("gcc runs");
+            std::io::Write::write_all(&mut child.stdin.take().expect("stdin"), input.as_bytes())
+                .expect("write");
+            let out = child.wait_with_output().expect("gcc output");
+            let got = tokens(&String::from_utf8_lossy(&out.stdout));
+            assert_eq!(got, *want, "{what}: gcc wrote {got:?}");
+        }
+    }
+
+    #[test]
+    fn every_mistake_is_a_diagnostic() {
+        let cases: &[(&str, &str)] = &[
+            ("#if 1\n", "simt::parse::unterminated_conditional"),
+            ("#endif", "simt::parse::unmatched_conditional"),
+            ("#else\n", "simt::parse::unmatched_conditional"),
+            ("#elif 1\n", "simt::parse::unmatched_conditional"),
+            (
+                "#if 1\n#else\n#elif 1\n#endif",
+                "simt::parse::unmatched_conditional",
+            ),
+            (
+                "#if 0\n#else\n#else\n#endif",
+                "simt::parse::unmatched_conditional",
+            ),
+            ("#define F(a) a\nF(1, 2)", "simt::parse::macro_arguments"),
+            ("#define F(a, b) a\nF(1)", "simt::parse::macro_arguments"),
+            ("#define F() 1\nF(2)", "simt::parse::macro_arguments"),
+            (
+                "#define F(a) a\nF(1",
+                "simt::parse::unterminated_macro_call",
+            ),
+            (
+                "#define F(a) a\nF(1\n#pragma x\n)",
+                "simt::parse::unterminated_macro_call",
+            ),
+            ("#if\n#endif", "simt::parse::bad_condition"),
+            ("#if 1 +\n#endif", "simt::parse::bad_condition"),
+            ("#if (1\n#endif", "simt::parse::bad_condition"),
+            ("#if 1 ? 2\n#endif", "simt::parse::bad_condition"),
+            ("#if 1 2\n#endif", "simt::parse::bad_condition"),
+            ("#if 1 / 0\n#endif", "simt::parse::bad_condition"),
+            ("#if 1 % 0\n#endif", "simt::parse::bad_condition"),
+            (
+                "#if 99999999999999999999\n#endif",
+                "simt::parse::bad_condition",
+            ),
+            ("#if 1.0\n#endif", "simt::parse::bad_condition"),
+            ("#if 1x\n#endif", "simt::parse::bad_condition"),
+            ("#if 'ab'\n#endif", "simt::parse::bad_condition"),
+            ("#if \"s\"\n#endif", "simt::parse::bad_condition"),
+            ("#if defined\n#endif", "simt::parse::bad_condition"),
+            ("#if defined(\n#endif", "simt::parse::bad_condition"),
+            ("#ifdef\n#endif", "simt::parse::bad_directive"),
+            ("#ifndef 3\n#endif", "simt::parse::bad_directive"),
+            ("#define\n", "simt::parse::bad_directive"),
+            ("#define defined 1\n", "simt::parse::bad_directive"),
+            ("#define F(a\n", "simt::parse::bad_directive"),
+            ("#define F(a,)\n", "simt::parse::bad_directive"),
+            ("#define F(a b)\n", "simt::parse::bad_directive"),
+            ("#define F(..., a)\n", "simt::parse::bad_directive"),
+            ("#define F(__VA_ARGS__)\n", "simt::parse::bad_directive"),
+            ("#define F(a) #b\n", "simt::parse::bad_directive"),
+            ("#define F ## x\n", "simt::parse::bad_directive"),
+            ("#define F(x) x ##\n", "simt::parse::bad_directive"),
+            ("#undef 3\n", "simt::parse::bad_directive"),
+            ("#undef\n", "simt::parse::bad_directive"),
+            ("#error stop here\n", "simt::parse::error_directive"),
+            ("#foo\n", "simt::parse::unknown_directive"),
+            (
+                "#define CAT(a, b) a ## b\nCAT(+, -)",
+                "simt::parse::bad_paste",
+            ),
+            (
+                "#define CAT(a, b) a ## b\nCAT(/, /)",
+                "simt::parse::bad_paste",
+            ),
+        ];
+        for (input, code) in cases {
+            assert_eq!(codes(input), [*code], "{input:?}");
+        }
+    }
+
+    #[test]
+    fn every_mistake_in_a_file_is_reported() {
+        assert_eq!(
+            codes("#foo\n#define\n#if 1\n"),
+            [
+                "simt::parse::unknown_directive",
+                "simt::parse::bad_directive",
+                "simt::parse::unterminated_conditional"
+            ]
+        );
+    }
+
+    #[test]
+    fn endless_expansion_stops_at_the_bound() {
+        // Each level uses the one below twice: A40 would be 2^40 tokens.
+        let mut text = String::from("#define A0 x\n");
+        for i in 1..=40 {
+            text += &format!("#define A{i} A{} A{}\n", i - 1, i - 1);
+        }
+        text += "A40";
+        assert_eq!(codes(&text), ["simt::parse::macro_too_large"]);
+        // Arguments expanded once and used twice grow the same way.
+        let text = format!("#define D(x) x x\n{}1{}", "D(".repeat(40), ")".repeat(40));
+        assert_eq!(codes(&text), ["simt::parse::macro_too_large"]);
+    }
+
+    #[test]
+    fn deep_nesting_is_a_diagnostic_not_an_overflow() {
+        let text = format!("#define F(x) x\n{}1{}", "F(".repeat(5000), ")".repeat(5000));
+        assert_eq!(codes(&text), ["simt::parse::too_deep"]);
+        let text = format!("#if {}1{}\n#endif", "(".repeat(5000), ")".repeat(5000));
+        assert_eq!(codes(&text), ["simt::parse::bad_condition"]);
+        let text = format!("#if {}1\n#endif", "-".repeat(5000));
+        assert_eq!(codes(&text), ["simt::parse::bad_condition"]);
+        let text = format!("#if {}1\n#endif", "1 ? ".repeat(5000));
+        assert_eq!(codes(&text), ["simt::parse::bad_condition"]);
+    }
+
+    /// The span of the file that the output text `needle` (its `n`th occurrence) came from.
+    fn origin(input: &str, needle: &str, n: usize) -> String {
+        let e = preprocess(input).expect("preprocesses");
+        let at = e
+            .text
+            .match_indices(needle)
+            .nth(n)
+            .unwrap_or_else(|| panic!("{needle:?} in {:?}", e.text))
+            .0;
+        let s = e.map.span(at, at + needle.len());
+        input[s.start as usize..s.end as usize].to_string()
+    }
+
+    #[test]
+    fn spans_map_back_into_the_file() {
+        let text = "#define K 3 + 4\nint x = K * 2;";
+        // Untouched text maps to itself; a body's tokens to the use; a run that mixes both
+        // from the first one's origin to the last one's.
+        assert_eq!(origin(text, "int x", 0), "int x");
+        assert_eq!(origin(text, "3", 0), "K");
+        assert_eq!(origin(text, "4", 0), "K");
+        assert_eq!(origin(text, "4  * 2", 0), "K * 2");
+        // An argument passed through maps to its own text; the body around it to the use.
+        let text = "#define SQ(x) ((x) * (x))\ny = SQ(a + b);";
+        assert_eq!(origin(text, "a", 1), "a");
+        assert_eq!(origin(text, "b", 0), "b");
+        assert_eq!(origin(text, "*", 0), "SQ(a + b)");
+        // Arguments put the other way round: the whole use.
+        let text = "#define SUB(a, b) b - a\nz = SUB(x, y);";
+        assert_eq!(origin(text, "y - x", 0), "SUB(x, y)");
+        // After a spliced line, and after dropped directives, offsets still line up.
+        let text = "#if 1\nint a = 1 + \\\r\n  bad;\n#endif\nint c;";
+        assert_eq!(origin(text, "bad", 0), "bad");
+        assert_eq!(origin(text, "int c", 0), "int c");
+        assert_eq!(origin(text, "1 +   bad", 0), "1 + \\\r\n  bad");
+    }
+
+    #[test]
+    fn diagnostics_point_into_the_file() {
+        let err = |text: &str| match preprocess(text) {
+            Err(es) => {
+                let s = es[0]
+                    .labels()
+                    .and_then(|mut l| l.next())
+                    .expect("a label")
+                    .inner()
+                    .to_owned();
+                text[s.offset()..s.offset() + s.len()].to_string()
+            }
+            Ok(_) => panic!("{text:?} expanded"),
+        };
+        assert_eq!(err("#define F(a) a\nx = F(1, 2);"), "F(1, 2)");
+        assert_eq!(err("#define F(a) a\nx = F(1;"), "F");
+        assert_eq!(err("#define N 0\n#if 4 / N\n#endif"), "/");
+        assert_eq!(err("#if 1\n#else\n  #  else\n#endif"), "#  else");
+        assert_eq!(err("#ifndef X\n"), "#ifndef");
+        assert_eq!(
+            err("#error  needs \\\n sm_80\n"),
+            "#error  needs \\\n sm_80"
+        );
+    }
+
+    #[test]
+    fn text_without_directives_is_copied_unchanged() {
+        let text = "__global__ void k(float* a) { /* c */ a[0] = 1.0f; } // end\r\n";
+        let e = preprocess(text).expect("preprocesses");
+        assert_eq!(e.text, text);
+        assert_eq!(e.map.span(3, 9), Span::new(3, 9));
+    }
+
+    proptest::proptest! {
+        /// Any mix of directives, macros and stray pieces: no panic, and every span of the output
+        /// or of a diagnostic lies inside the file, in order, on character boundaries.
+        #[test]
+        fn spans_stay_inside_the_file(
+            pieces in proptest::collection::vec(proptest::sample::select(&FRAGMENTS[..]), 0..60),
+            cuts in proptest::collection::vec((0usize..400, 0usize..400), 8),
+        ) {
+            let text: String = pieces.concat();
+            // The whole parse, with spans mapped through the expansion, never panics either.
+            let _ = super::super::parse(&crate::source::SourceFile::new("p.sk", text.clone()));
+            let inside = |s: Span| {
+                s.start <= s.end
+                    && (s.end as usize) <= text.len()
+                    && text.is_char_boundary(s.start as usize)
+                    && text.is_char_boundary(s.end as usize)
+            };
+            match preprocess(&text) {
+                Ok(e) => {
+                    let len = e.text.len();
+                    // The parser cuts the output on character boundaries only.
+                    let boundary = |mut p: usize| {
+                        p = p.min(len);
+                        while !e.text.is_char_boundary(p) {
+                            p -= 1;
+                        }
+                        p
+                    };
+                    for (a, b) in cuts {
+                        let (a, b) = (boundary(a), boundary(b));
+                        let s = e.map.span(a.min(b), a.max(b));
+                        proptest::prop_assert!(inside(s), "{s:?} of {text:?}");
+                    }
+                }
+                Err(es) => {
+                    for err in es {
+                        for l in err.labels().into_iter().flatten() {
+                            let s = Span::new(l.offset(), l.offset() + l.len());
+                            proptest::prop_assert!(inside(s), "{err:?} of {text:?}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    const FRAGMENTS: [&str; 50] = [
+        "#define ",
+        "#undef ",
+        "#if ",
+        "#ifdef ",
+        "#ifndef ",
+        "#elif ",
+        "#else",
+        "#endif",
+        "#error x",
+        "#pragma unroll",
+        "#include <a.h>",
+        "#",
+        "\n",
+        "\\\n",
+        "\\\r\n",
+        "\r\n",
+        " ",
+        "F",
+        "G",
+        "x",
+        "(",
+        ")",
+        ",",
+        "##",
+        "...",
+        "__VA_ARGS__",
+        "defined",
+        "1",
+        "0",
+        "+",
+        "/",
+        "\"s\"",
+        "'c'",
+        "/*",
+        "*/",
+        "//",
+        "é",
+        "(x)",
+        "F(",
+        "G(a,b)",
+        "F(x) x",
+        "G(a, ...) a ## __VA_ARGS__ #a",
+        "x x",
+        "1 ? 2 : 3",
+        "__global__ void k(int* a) {",
+        "}",
+        "a[0] = ",
+        ";",
+        "float",
+        "-",
+    ];
+
+    #[test]
+    fn int_literals_in_if() {
+        let v = |t: &str| int_value(t).map(|v| (v.v, v.unsigned));
+        assert_eq!(v("42"), Ok((42, false)));
+        assert_eq!(v("42u"), Ok((42, true)));
+        assert_eq!(v("0xffULL"), Ok((255, true)));
+        assert_eq!(v("0b101"), Ok((5, false)));
+        assert_eq!(v("017"), Ok((15, false)));
+        assert_eq!(v("18446744073709551615"), Ok((-1, true)));
+        assert!(v("18446744073709551616").is_err());
+        assert!(v("09").is_err());
+        assert!(v("1e3").is_err());
+        assert!(v("1uu").is_err());
+    }
+}

@@ -1,0 +1,146 @@
+//! The preprocessor through whole kernels: C's token substitution, conditionals, and
+//! diagnostics that point into the file as written.
+
+mod common;
+use common::{codes, err, ok, position};
+
+const ONE: [u32; 3] = [1, 1, 1];
+
+#[test]
+fn a_define_is_tokens_not_a_value() {
+    // C substitutes tokens: `K * 2` is `3 + 4 * 2` = 3 + 8 = 11, not (3 + 4) * 2 = 14.
+    let src = r#"
+#define K 3 + 4
+__global__ void k(int* out) { out[0] = K * 2; }
+launch k { out = zeros(1); expect out == [11]; }
+"#;
+    ok(src, &[], ONE, ONE);
+}
+
+#[test]
+fn function_like_macros_and_a_macro_for_a_type() {
+    // IMUL(3, 5) = 15; SQUARE(x + 1) with x = 2 is ((2 + 1) * (2 + 1)) = 9; MAX(4, 9) = 9;
+    // a self-referential `sqrtf(x)` expands once: sqrtf((float)(16)) = 4.
+    let src = r#"
+#define IMUL(a, b) __mul24(a, b)
+#define SQUARE(x) ((x) * (x))
+#define MAX(a, b) ((a) > (b) ? (a) : (b))
+#define DATA_TYPE float
+#define sqrtf(x) sqrtf((float)(x))
+__global__ void k(int* out, DATA_TYPE* f) {
+    int x = 2;
+    out[0] = IMUL(3, 5);
+    out[1] = SQUARE(x + 1);
+    out[2] = MAX(4, 9);
+    DATA_TYPE r = sqrtf(16);
+    f[0] = r;
+}
+launch k { out = zeros(3); f = zeros(1); expect out == [15, 9, 9]; expect f == [4.0]; }
+"#;
+    ok(src, &[], ONE, ONE);
+}
+
+#[test]
+fn paste_and_variadic_macros() {
+    // `v ## 1` is the local `v1` (= 20); SUM(1, 2, 3) = 1 + ((2) + (3)) = 6.
+    let src = r#"
+#define FIELD(n) v ## n
+#define SUM(first, ...) (first + add(__VA_ARGS__))
+#define add(a, b) ((a) + (b))
+__global__ void k(int* out) {
+    int v0 = 10, v1 = 20;
+    out[0] = FIELD(1);
+    out[1] = SUM(1, 2, 3);
+    out[2] = FIELD(0) + FIELD(1);
+}
+launch k { out = zeros(3); expect out == [20, 6, 30]; }
+"#;
+    ok(src, &[], ONE, ONE);
+}
+
+#[test]
+fn conditionals_choose_the_code() {
+    // __CUDA_ARCH__ is 900: the sm_80+ branch; FAST is defined but then #undef'd.
+    let src = r#"
+#include <cuda_runtime.h>
+#include "helper_cuda.h"
+#define FAST
+#undef FAST
+#if defined(__CUDACC__) && __CUDA_ARCH__ >= 800
+#define PATH 80
+#elif __CUDA_ARCH__ >= 700
+#define PATH 70
+#else
+#error old GPU
+#endif
+__global__ void k(int* out) {
+#ifdef FAST
+    out[0] = -1;
+#else
+    out[0] = PATH;
+#endif
+#if __cplusplus >= 201103L
+    out[1] = 1;
+#endif
+}
+launch k { out = zeros(2); expect out == [80, 1]; }
+"#;
+    ok(src, &[], ONE, ONE);
+}
+
+#[test]
+fn pragma_unroll_and_macros_in_the_launch_section() {
+    // 0 + 1 + 2 + 3 = 6 in every one of the N = 8 threads.
+    let src = r#"
+#define N 8
+#define STEPS 4
+__global__ void k(int* out) {
+    int s = 0;
+    #pragma unroll
+    for (int i = 0; i < STEPS; i++) s += i;
+    out[threadIdx.x] = s;
+}
+launch k { out = zeros(N); grid = 1; block = N; expect out == [6, 6, 6, 6, 6, 6, 6, 6]; }
+"#;
+    let r = common::run(src, &[], None, None).expect("runs");
+    assert!(r.expects_passed());
+}
+
+#[test]
+fn continued_lines_with_crlf() {
+    // A `\` at the end of a CRLF line continues the `#define` and a statement: (1 + 2) * 3 = 9.
+    let src = "#define SUM(a, b) \\\r\n    ((a) + \\\r\n     (b))\r\n\
+               __global__ void k(int* out) {\r\n    out[0] = SUM(1, 2) \\\r\n * 3;\r\n}\r\n\
+               launch k { out = zeros(1); expect out == [9]; }\r\n";
+    ok(src, &[], ONE, ONE);
+    // A mistake after the continued lines is found on its own line and column.
+    let bad = src.replace("* 3;", "* nope;");
+    let f = err(&bad, &[], Some(ONE), Some(ONE));
+    assert_eq!(codes(&f), ["simt::check::unknown_name"]);
+    assert_eq!(position(&f), (6, 4));
+}
+
+#[test]
+fn a_mistake_inside_an_expansion_points_at_the_use() {
+    // The body's unknown name: the use of BAD on line 3.
+    let src = "#define BAD (nope + 1)\n\
+               __global__ void k(int* out) {\n    out[0] = BAD;\n}\n";
+    let f = err(src, &[], Some(ONE), Some(ONE));
+    assert_eq!(codes(&f), ["simt::check::unknown_name"]);
+    assert_eq!(position(&f), (3, 14));
+    // A name passed as an argument: its own text inside the use (`nope` at column 20)…
+    let src = "#define PLUS1(x) x + 1\n\
+               __global__ void k(int* out) {\n    out[0] = PLUS1(nope);\n}\n";
+    let f = err(src, &[], Some(ONE), Some(ONE));
+    assert_eq!(codes(&f), ["simt::check::unknown_name"]);
+    assert_eq!(position(&f), (3, 20));
+    // …unless the body wraps it in parentheses, which make an expression of the body's own.
+    let f = err(&src.replace("x + 1", "(x) + 1"), &[], Some(ONE), Some(ONE));
+    assert_eq!(position(&f), (3, 14));
+    // A syntax error inside a body: the use.
+    let src = "#define BROKEN (1 ]\n\
+               __global__ void k(int* out) {\n    out[0] = BROKEN;\n}\n";
+    let f = err(src, &[], Some(ONE), Some(ONE));
+    assert_eq!(codes(&f), ["simt::parse::syntax"]);
+    assert_eq!(position(&f), (3, 14));
+}
