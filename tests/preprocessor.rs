@@ -137,10 +137,40 @@ fn a_mistake_inside_an_expansion_points_at_the_use() {
     // …unless the body wraps it in parentheses, which make an expression of the body's own.
     let f = err(&src.replace("x + 1", "(x) + 1"), &[], Some(ONE), Some(ONE));
     assert_eq!(position(&f), (3, 14));
-    // A syntax error inside a body: the use.
+    // A syntax error inside a body: the use, and the token in the `#define` (`]`, 1:19).
     let src = "#define BROKEN (1 ]\n\
                __global__ void k(int* out) {\n    out[0] = BROKEN;\n}\n";
     let f = err(src, &[], Some(ONE), Some(ONE));
     assert_eq!(codes(&f), ["simt::parse::syntax"]);
     assert_eq!(position(&f), (3, 14));
+    assert_eq!(labels(&f), [(3, 14), (1, 19)]);
+    // Just after an expansion that left an operator dangling: the `;` after the use, and the
+    // last token the macro wrote (`+`, 1:13).
+    let src = "#define N 4 +\n__global__ void k(float* a) { a[0] = N; }\n";
+    let f = err(src, &[], Some(ONE), Some(ONE));
+    assert_eq!(labels(&f), [(2, 39), (1, 13)]);
+    assert!(simt::cli::render(&f).contains("from this macro"));
+    // A syntax error in the file's own text has no macro label.
+    let f = err(
+        "__global__ void k(int* out) { out[0] = ; }\n",
+        &[],
+        Some(ONE),
+        Some(ONE),
+    );
+    assert_eq!(labels(&f).len(), 1);
+}
+
+/// Line and column of every label of the first diagnostic.
+fn labels(f: &simt::pipeline::Failure) -> Vec<(usize, usize)> {
+    use miette::Diagnostic;
+    let e = &f.errors[0];
+    let src = e.source_code().expect("diagnostic has a source");
+    e.labels()
+        .into_iter()
+        .flatten()
+        .map(|l| {
+            let c = src.read_span(l.inner(), 0, 0).expect("span readable");
+            (c.line() + 1, c.column() + 1)
+        })
+        .collect()
 }

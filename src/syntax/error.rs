@@ -12,10 +12,13 @@ pub enum ParseError {
         /// Friendly names of what would have been accepted.
         expected: String,
         /// Where reading stopped.
-        #[label("{found}")]
+        #[label(primary, "{found}")]
         span: Span,
         /// What is at that place.
         found: String,
+        /// The token of a `#define` that a macro put there (or that ends the expansion just before).
+        #[label("from this macro")]
+        macro_body: Option<Span>,
         /// A hint for the common causes.
         #[help]
         help: Option<String>,

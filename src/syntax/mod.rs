@@ -138,6 +138,7 @@ fn convert(err: pest::error::Error<Rule>, text: &str, map: &SpanMap) -> ParseErr
         expected,
         span,
         found: found.0,
+        macro_body: map.definition(text, pos),
         help,
     }
 }

@@ -67,8 +67,13 @@ enum Seg {
     /// Copied unchanged from the file, from byte `src` on.
     Copy { out: u32, src: u32 },
     /// One token written by a macro, with the space before it: `at` is what it blames, `whole`
-    /// the outermost macro use that wrote it.
-    Token { out: u32, at: Span, whole: Span },
+    /// the outermost macro use that wrote it, `def` the token in a `#define` it was copied from.
+    Token {
+        out: u32,
+        at: Span,
+        whole: Span,
+        def: Option<Span>,
+    },
 }
 
 impl Seg {
@@ -156,6 +161,27 @@ impl SpanMap {
             end: all.iter().map(|s| s.end).max().unwrap_or(a.end),
         }
     }
+
+    /// Where in a `#define` the token at output byte `p` of `text` was written, or, when only
+    /// whitespace separates `p` from the end of a macro's expansion, the last token that expansion
+    /// wrote (an error just after an expansion is often the expansion's fault).
+    pub(crate) fn definition(&self, text: &str, p: usize) -> Option<Span> {
+        let p = p.min(text.len()) as u32;
+        let i = self.segs.partition_point(|s| s.out() <= p).checked_sub(1)?;
+        match self.segs[i] {
+            Seg::Token { def, .. } => def,
+            Seg::Copy { out, .. } => {
+                let gap = text.get(out as usize..p as usize)?;
+                match (
+                    gap.trim().is_empty(),
+                    i.checked_sub(1).map(|j| self.segs[j]),
+                ) {
+                    (true, Some(Seg::Token { def, .. })) => def,
+                    _ => None,
+                }
+            }
+        }
+    }
 }
 
 /// Preprocesses a whole file: the text for the grammar and its map, or every directive and
@@ -192,6 +218,7 @@ pub(crate) fn preprocess(text: &str) -> Result<Expanded, Vec<ParseError>> {
                 space: false,
                 at: Span::default(),
                 whole: None,
+                def: None,
                 src: None,
                 hide: pp.no_hide.clone(),
             });
@@ -416,6 +443,8 @@ struct Tok {
     at: Span,
     /// The outermost macro use that wrote it; `None` for a token of the file.
     whole: Option<Span>,
+    /// The token of a `#define` body it is a copy of.
+    def: Option<Span>,
     /// Its bytes in the spliced text while it is a token of the file not yet replaced.
     src: Option<(u32, u32)>,
     /// Macros that may not expand it again (C's hide set), sorted.
@@ -542,6 +571,7 @@ impl Pp<'_> {
             space,
             at: self.orig_span(start, end),
             whole: None,
+            def: None,
             src: in_run.then_some((start as u32, end as u32)),
             hide: self.no_hide.clone(),
         }
@@ -583,6 +613,7 @@ impl Pp<'_> {
             out: self.out.len() as u32,
             at: t.at,
             whole: t.origin(),
+            def: t.def,
         });
         self.out.push(' ');
         self.out.push_str(&t.text);
@@ -1088,6 +1119,7 @@ impl Pp<'_> {
         let written = |t: &Tok| Tok {
             at: use_span,
             whole: Some(use_span),
+            def: m.def.and(Some(t.at)),
             src: None,
             ..t.clone()
         };
@@ -1220,6 +1252,7 @@ impl Pp<'_> {
                 space: l.space,
                 at: use_span,
                 whole: Some(use_span),
+                def: None,
                 src: None,
                 hide: self.no_hide.clone(),
             }),
