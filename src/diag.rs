@@ -15,17 +15,24 @@ pub fn did_you_mean<'a>(
         .map(|(_, c)| format!("did you mean `{c}`?"))
 }
 
-/// Levenshtein distance over chars.
+/// Edit distance over chars, a swap of two neighbours counting as one edit (`flaot` is one
+/// edit from `float`): the optimal string alignment distance.
 fn edit_distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
     let b: Vec<char> = b.chars().collect();
+    // Rows i - 2, i - 1 and i of the table.
+    let mut before: Vec<usize> = vec![0; b.len() + 1];
     let mut prev: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
+    for i in 0..a.len() {
         let mut cur = vec![i + 1; b.len() + 1];
-        for (j, &cb) in b.iter().enumerate() {
-            let sub = prev[j] + usize::from(ca != cb);
+        for j in 0..b.len() {
+            let sub = prev[j] + usize::from(a[i] != b[j]);
             cur[j + 1] = sub.min(prev[j + 1] + 1).min(cur[j] + 1);
+            if i > 0 && j > 0 && a[i] == b[j - 1] && a[i - 1] == b[j] {
+                cur[j + 1] = cur[j + 1].min(before[j - 1] + 1);
+            }
         }
-        prev = cur;
+        before = std::mem::replace(&mut prev, cur);
     }
     prev[b.len()]
 }
@@ -42,5 +49,9 @@ mod tests {
         );
         assert_eq!(did_you_mean("threadIdx", ["n", "tile"]), None);
         assert_eq!(edit_distance("kitten", "sitting"), 3);
+        // A swap of neighbours is one edit.
+        assert_eq!(edit_distance("flaot", "float"), 1);
+        assert_eq!(edit_distance("ab", "ba"), 1);
+        assert_eq!(edit_distance("", "abc"), 3);
     }
 }

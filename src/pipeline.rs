@@ -148,9 +148,34 @@ pub fn read(path: &Path) -> Result<SourceFile, Failure> {
 
 /// Parses and checks a file.
 pub fn compile(src: &SourceFile) -> Result<(ast::Module, Program), Failure> {
+    compile_for(src, None)
+}
+
+/// Parses and checks a file, instantiating the kernel template `kernel` names (`sgemm<64,64,8>`)
+/// if it names one.
+pub fn compile_for(
+    src: &SourceFile,
+    kernel: Option<&str>,
+) -> Result<(ast::Module, Program), Failure> {
     let module = syntax::parse(src)
         .map_err(|es| Failure::new(Some(src), es.into_iter().map(Into::into), EXIT_USAGE))?;
-    let program = check::check(&module)
+    let mut requests = Vec::new();
+    if let Some(text) = kernel.filter(|k| k.contains('<')) {
+        let (name, base, targs) = syntax::parse_kernel_ref(text).map_err(|e| {
+            Failure::new(
+                Some(&SourceFile::new(format!("--kernel {text}"), text)),
+                [e.into()],
+                EXIT_USAGE,
+            )
+        })?;
+        requests.push(check::KernelRef {
+            name,
+            base,
+            targs,
+            span: crate::source::Span::default(),
+        });
+    }
+    let program = check::check_with(&module, &requests)
         .map_err(|es| Failure::new(Some(src), es.into_iter().map(Into::into), EXIT_USAGE))?;
     Ok((module, program))
 }
@@ -213,7 +238,9 @@ fn pick<'p>(
     name: Option<&str>,
 ) -> Result<&'p check::typed::Kernel, Failure> {
     let names: Vec<&str> = program.kernels.iter().map(|k| k.name.as_str()).collect();
-    match name {
+    // `k<64, 8>` names the instance `k<64,8>`.
+    let canonical = name.map(|n| n.split_whitespace().collect::<String>());
+    match canonical.as_deref() {
         Some(n) => program.kernel(n).ok_or_else(|| {
             Failure::usage(
                 format!("no kernel named `{n}` in {}", src.name()),
@@ -238,13 +265,23 @@ fn pick<'p>(
 /// Runs a kernel and builds its report. A failed `expect` is in the report, not an error.
 pub fn run(src: &SourceFile, opts: &RunOptions) -> Result<Report, Failure> {
     let clock = Instant::now();
-    let (module, program) = compile(src)?;
+    let (module, program) = compile_for(src, opts.kernel.as_deref())?;
     let parsed = clock.elapsed();
     let kernel = pick(&program, src, opts.kernel.as_deref())?;
+    // An instance of a template without a launch section of its own takes the template's: one
+    // without arguments, or failing that one for another instance.
+    let base = kernel.name.split('<').next().unwrap_or_default();
     let launch = module
         .launches
         .iter()
-        .find(|l| l.kernel.name == kernel.name);
+        .find(|l| l.kernel.name == kernel.name)
+        .or_else(|| module.launches.iter().find(|l| l.kernel.name == base))
+        .or_else(|| {
+            module
+                .launches
+                .iter()
+                .find(|l| l.kernel.name.split('<').next() == Some(base))
+        });
     let dir = Path::new(src.name())
         .parent()
         .map(Path::to_path_buf)

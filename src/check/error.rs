@@ -18,6 +18,19 @@ pub enum CheckError {
         #[help]
         suggestion: Option<String>,
     },
+    /// `flaot x = 1.0f;`
+    #[error("unknown type `{name}`")]
+    #[diagnostic(code(simt::check::unknown_type))]
+    UnknownType {
+        /// The name.
+        name: String,
+        /// Where it is used.
+        #[label("not a type")]
+        span: Span,
+        /// A close type name, or the list of types.
+        #[help]
+        suggestion: Option<String>,
+    },
     /// `float y = sqrtff(x);`
     #[error("unknown function `{name}`")]
     #[diagnostic(code(simt::check::unknown_function))]

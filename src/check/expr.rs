@@ -142,6 +142,30 @@ const MATH_NAMES: &[&str] = &[
     "fdim",
 ];
 
+/// `__ldg`, `__ldcs` and the other cache-hinted loads: plain loads here.
+pub(crate) fn is_cache_load(name: &str) -> bool {
+    matches!(
+        name,
+        "__ldg" | "__ldca" | "__ldcg" | "__ldcs" | "__ldlu" | "__ldcv"
+    )
+}
+
+/// `__stcs`, `__stwb` and the other cache-hinted stores: plain stores here.
+pub(crate) fn is_cache_store(name: &str) -> bool {
+    matches!(name, "__stcs" | "__stcg" | "__stwb" | "__stwt")
+}
+
+/// `*p` as written.
+pub(crate) fn deref(p: &ast::Expr) -> ast::Expr {
+    ast::Expr {
+        kind: ast::ExprKind::Unary {
+            op: UnOp::Deref,
+            operand: Box::new(p.clone()),
+        },
+        span: p.span,
+    }
+}
+
 /// `<math.h>`, `<float.h>` and `<climits>` constants, with C's types.
 fn library_constant(name: &str) -> Option<Value> {
     use std::f64::consts as c;
@@ -346,7 +370,11 @@ impl KernelChecker<'_, '_> {
                 out.span = span;
                 Ok(out)
             }
-            ast::ExprKind::Call { callee, args } => self.call(callee, args, span),
+            ast::ExprKind::Call {
+                callee,
+                targs,
+                args,
+            } => self.call(callee, targs, args, span),
             ast::ExprKind::Str(_) | ast::ExprKind::List(_) | ast::ExprKind::Tuple(_) => {
                 Err(CheckError::Unsupported {
                     what: "this value in a kernel".into(),
@@ -355,6 +383,19 @@ impl KernelChecker<'_, '_> {
                 })
             }
             ast::ExprKind::PostIncDec(_) => Err(incdec_in_expr(span)),
+            ast::ExprKind::Method {
+                object,
+                method,
+                args,
+                ..
+            } => match self.group(object)? {
+                Some(g) => self.group_method(g, method, args, span),
+                None => Err(CheckError::Unsupported {
+                    what: format!("calling the member function `{}`", method.name),
+                    span: method.span,
+                    help: Some("member functions are supported on cooperative groups (`block.sync()`, `tile.shfl_down(v, 1)`)".into()),
+                }),
+            },
         }
     }
 
@@ -406,6 +447,16 @@ impl KernelChecker<'_, '_> {
                     span,
                 });
             }
+            Some(Binding::Group(_)) => {
+                return Err(CheckError::Type {
+                    message: format!("`{name}` is a group of threads, not a value"),
+                    span,
+                    label: "a group".into(),
+                    help: Some(format!(
+                        "use one of its members: `{name}.thread_rank()`, `{name}.size()`"
+                    )),
+                })
+            }
             Some(
                 Binding::Param(_)
                 | Binding::Shared(_)
@@ -441,6 +492,13 @@ impl KernelChecker<'_, '_> {
     }
 
     fn member(&mut self, base: &ast::Expr, field: &ast::Ident, span: Span) -> Result<Expr> {
+        if let ast::ExprKind::Method { object, method, .. } = &base.kind {
+            if let Some(g) = self.group(object)? {
+                if let Some(e) = self.group_member(g, method, field, span)? {
+                    return Ok(e);
+                }
+            }
+        }
         if self.is_vector_component(base) {
             let place = self
                 .component(base, field, span)
@@ -865,8 +923,42 @@ impl KernelChecker<'_, '_> {
         })
     }
 
-    fn call(&mut self, callee: &ast::Ident, args: &[ast::Expr], span: Span) -> Result<Expr> {
+    fn call(
+        &mut self,
+        callee: &ast::Ident,
+        targs: &[ast::TemplateArg],
+        args: &[ast::Expr],
+        span: Span,
+    ) -> Result<Expr> {
         let name = callee.name.as_str();
+        // `cg::reduce`, `wt::f`: cooperative groups and namespaced functions by their own name.
+        let name = super::groups::unqualified(name);
+        if name == "reduce" {
+            return self.group_reduce(args, span);
+        }
+        if is_cache_load(name) {
+            // `__ldg(p)` reads `*p`; the cache hint changes no result and no count.
+            let [p] = args else {
+                return Err(CheckError::ArgumentCount {
+                    name: name.to_string(),
+                    expected: "1".into(),
+                    found: args.len(),
+                    span,
+                });
+            };
+            return self.expr(&deref(p));
+        }
+        if matches!(name, "this_thread_block" | "tiled_partition" | "this_grid") {
+            return Err(CheckError::Type {
+                message: format!("`{name}()` is a group, not a value"),
+                span,
+                label: "a group".into(),
+                help: Some(
+                    "keep it in a variable: `cg::thread_block block = cg::this_thread_block();`"
+                        .into(),
+                ),
+            });
+        }
         if let Some((_, why)) = UNSUPPORTED_CALLS.iter().find(|(n, _)| *n == name) {
             return Err(CheckError::Unsupported {
                 what: format!("`{name}`"),
@@ -878,7 +970,7 @@ impl KernelChecker<'_, '_> {
             return result;
         }
         if let Some(f) = self.globals.functions.get(name).copied() {
-            return self.inline_call(f, args, span, false);
+            return self.inline_call(f, (targs, args), span, false);
         }
         if name == "__syncthreads" || name == "__syncwarp" {
             return Err(CheckError::Type {

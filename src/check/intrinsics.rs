@@ -291,10 +291,25 @@ impl KernelChecker<'_, '_> {
     pub(crate) fn inline_call(
         &mut self,
         f: &ast::Function,
-        args: &[ast::Expr],
+        (targs, args): (&[ast::TemplateArg], &[ast::Expr]),
         span: Span,
         allow_void: bool,
     ) -> Result<Expr> {
+        let instance;
+        let f = if f.template.is_empty() {
+            if !targs.is_empty() {
+                return Err(CheckError::Type {
+                    message: format!("`{}` is not a template", f.name.name),
+                    span,
+                    label: "template arguments given".into(),
+                    help: Some(format!("call it as `{}(...)`", f.name.name)),
+                });
+            }
+            f
+        } else {
+            instance = self.function_instance(f, targs, args, span)?;
+            &instance
+        };
         let name = &f.name.name;
         if self.inlining.iter().any(|n| n == name) {
             return Err(CheckError::Unsupported {
@@ -480,6 +495,28 @@ pub(crate) enum Arg {
 impl KernelChecker<'_, '_> {
     /// What parameter `p` receives from the argument `a`.
     fn argument(&mut self, p: &ast::Param, a: &ast::Expr) -> Result<Arg> {
+        if let Some(want) = (p.ty.base == ast::BaseType::Named)
+            .then(|| super::groups::group_type(&p.ty.base_text))
+            .flatten()
+        {
+            return match self.group(a)? {
+                Some(g)
+                    if g == want
+                        || matches!(
+                            (g, want),
+                            (super::groups::Group::Tile(_), super::groups::Group::Tile(_))
+                        ) =>
+                {
+                    Ok(Arg::Alias(Binding::Group(g)))
+                }
+                _ => Err(CheckError::Type {
+                    message: format!("`{}` needs a `{}`", p.name.name, p.ty.base_text),
+                    span: a.span,
+                    label: "not that group".into(),
+                    help: None,
+                }),
+            };
+        }
         if p.ty.pointer {
             return Ok(Arg::Pointer(self.pointer(a)?));
         }

@@ -22,6 +22,40 @@ impl KernelChecker<'_, '_> {
         d: &ast::Declarator,
         out: &mut Vec<Stmt>,
     ) -> Result<()> {
+        let group = match ty.base {
+            BaseType::Named => super::groups::group_type(&ty.base_text),
+            BaseType::Auto => match &d.init {
+                Some(init) if !d.pointer => self.group(init)?,
+                _ => None,
+            },
+            _ => None,
+        };
+        if let Some(g) = group {
+            let Some(init) = &d.init else {
+                return Err(CheckError::Type {
+                    message: format!("the group `{}` needs a value", d.name.name),
+                    span: d.name.span,
+                    label: "not initialised".into(),
+                    help: Some("initialise it: `= cg::this_thread_block();`".into()),
+                });
+            };
+            match self.group(init)? {
+                Some(found) if found == g || ty.base == BaseType::Auto => {}
+                _ => {
+                    return Err(CheckError::Type {
+                        message: format!("`{}` is initialised with another group", d.name.name),
+                        span: init.span,
+                        label: "not this kind of group".into(),
+                        help: None,
+                    })
+                }
+            }
+            self.declare(&d.name, Binding::Group(g));
+            return Ok(());
+        }
+        if ty.base == BaseType::Auto && !d.pointer {
+            return self.auto_declaration(ty, d, out);
+        }
         if d.pointer {
             if !d.dims.is_empty() {
                 return Err(CheckError::Unsupported {
@@ -70,7 +104,23 @@ impl KernelChecker<'_, '_> {
         if ty.base == BaseType::Vector {
             return self.declare_vector(ty, d, out);
         }
-        let declared = super::scalar_of_base(ty)?;
+        // An unknown type is reported once; the name is still declared, so its uses are not
+        // reported again.
+        let declared = match super::scalar_of_base(ty) {
+            Ok(t) => t,
+            Err(e) => {
+                self.errors.push(e);
+                let var = self.new_local(&d.name.name, Scalar::I32, d.name.span);
+                self.declare(
+                    &d.name,
+                    Binding::Local {
+                        var,
+                        is_const: false,
+                    },
+                );
+                return Ok(());
+            }
+        };
         let value = match &d.init {
             Some(init) => {
                 let e = self.expr(init)?;
@@ -83,6 +133,53 @@ impl KernelChecker<'_, '_> {
                 span: d.name.span,
             },
         };
+        let var = self.new_local(&d.name.name, declared, d.name.span);
+        self.declare(
+            &d.name,
+            Binding::Local {
+                var,
+                is_const: ty.is_const,
+            },
+        );
+        out.push(Stmt {
+            kind: StmtKind::Assign { var, value },
+            span: d.name.span,
+        });
+        Ok(())
+    }
+
+    /// `auto x = value;`: a pointer if the value is one, else a scalar of the value's type.
+    fn auto_declaration(
+        &mut self,
+        ty: &ast::TypeName,
+        d: &ast::Declarator,
+        out: &mut Vec<Stmt>,
+    ) -> Result<()> {
+        let Some(init) = &d.init else {
+            return Err(CheckError::Type {
+                message: format!("`auto {}` needs an initialiser", d.name.name),
+                span: d.name.span,
+                label: "no value to take the type from".into(),
+                help: Some("give it a value, or write its type".into()),
+            });
+        };
+        if self.is_pointer(init) {
+            let p = self.pointer(init)?;
+            let Some(mem) = p.mem else {
+                return Err(CheckError::Type {
+                    message: format!("`auto {} = NULL` has no pointee type", d.name.name),
+                    span: init.span,
+                    label: "a null pointer".into(),
+                    help: Some("write the pointer's type: `float* p = NULL;`".into()),
+                });
+            };
+            let i = self.new_pointer(&d.name, (mem.elem, mem.width), p.is_const || ty.is_const);
+            self.declare(&d.name, Binding::Pointer(i));
+            out.push(self.point(i, p, d.name.span)?);
+            return Ok(());
+        }
+        let value = self.expr(init)?;
+        let declared = value.ty;
         let var = self.new_local(&d.name.name, declared, d.name.span);
         self.declare(
             &d.name,
@@ -343,7 +440,7 @@ impl<'a> Facts<'a> {
                 self.access(*mem, index);
                 values.iter().for_each(|v| self.expr(v));
             }
-            StmtKind::SyncWarp(e) | StmtKind::Eval(e) => self.expr(e),
+            StmtKind::SyncWarp(e) | StmtKind::Eval(e) | StmtKind::Assert(e) => self.expr(e),
             StmtKind::Break
             | StmtKind::Continue
             | StmtKind::Return

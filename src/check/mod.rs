@@ -2,9 +2,11 @@
 
 mod error;
 mod expr;
+mod groups;
 mod intrinsics;
 mod local;
 mod pointer;
+mod template;
 pub mod typed;
 mod vector;
 
@@ -23,6 +25,37 @@ const STATIC_SMEM_LIMIT: u64 = 48 * 1024;
 
 /// Checks every kernel and launch section of a module.
 pub fn check(module: &ast::Module) -> Result<Program, Vec<CheckError>> {
+    check_with(module, &[])
+}
+
+/// A kernel asked for by name (`--kernel 'sgemm<64,64,8>'`): its name as the program will know
+/// it, the template's name, and the template arguments.
+#[derive(Clone, Debug)]
+pub struct KernelRef {
+    /// `sgemm<64,64,8>`.
+    pub name: String,
+    /// `sgemm`.
+    pub base: String,
+    /// `64`, `64`, `8`.
+    pub targs: Vec<ast::TemplateArg>,
+    /// Where the request is written.
+    pub span: Span,
+}
+
+/// Checks every kernel and launch section, and instantiates the kernel templates that the launch
+/// sections and `requests` name.
+pub fn check_with(
+    module: &ast::Module,
+    requests: &[KernelRef],
+) -> Result<Program, Vec<CheckError>> {
+    // Type aliases are resolved in a copy of the module, once.
+    let owned;
+    let module = if module.aliases.is_empty() {
+        module
+    } else {
+        owned = resolve_aliases(module);
+        &owned
+    };
     let mut errors = Vec::new();
     for (what, _, span) in &module.unsupported {
         errors.push(CheckError::Unsupported {
@@ -36,7 +69,58 @@ pub fn check(module: &ast::Module) -> Result<Program, Vec<CheckError>> {
     }
     let globals = Globals::new(module, &mut errors);
     let mut program = Program::default();
-    for k in &module.kernels {
+    let mut wanted: Vec<KernelRef> = module
+        .launches
+        .iter()
+        .filter(|l| !l.targs.is_empty() || l.kernel.name.contains('<'))
+        .map(|l| KernelRef {
+            name: l.kernel.name.clone(),
+            base: l.kernel.name.split('<').next().unwrap_or("").to_string(),
+            targs: l.targs.clone(),
+            span: l.kernel.span,
+        })
+        .collect();
+    wanted.extend(requests.iter().cloned());
+    let mut instances = Vec::new();
+    for r in &wanted {
+        if instances
+            .iter()
+            .any(|k: &ast::Kernel| k.name.name == r.name)
+        {
+            continue;
+        }
+        match module
+            .kernels
+            .iter()
+            .find(|k| k.name.name == r.base && !k.template.is_empty())
+        {
+            Some(t) => {
+                let mut scratch = Vec::new();
+                let mut cx = KernelChecker::new(&globals, &mut scratch);
+                match cx.instantiate(&t.template, &r.targs, r.span, &r.name) {
+                    Ok(b) => instances.push(b.kernel(t, &r.name)),
+                    Err(e) => errors.push(e),
+                }
+                errors.append(&mut scratch);
+            }
+            None => {
+                if let Some(k) = module.kernels.iter().find(|k| k.name.name == r.base) {
+                    errors.push(CheckError::Type {
+                        message: format!("`{}` is not a template", r.base),
+                        span: r.span,
+                        label: "template arguments given".into(),
+                        help: Some(format!("name it without arguments: `{}`", k.name.name)),
+                    });
+                }
+            }
+        }
+    }
+    for k in module
+        .kernels
+        .iter()
+        .filter(|k| k.template.is_empty())
+        .chain(&instances)
+    {
         if let Some(prev) = program.kernels.iter().find(|p| p.name == k.name.name) {
             errors.push(CheckError::Duplicate {
                 name: k.name.name.clone(),
@@ -49,9 +133,10 @@ pub fn check(module: &ast::Module) -> Result<Program, Vec<CheckError>> {
         let kernel = cx.kernel(k);
         program.kernels.push(kernel);
     }
-    // Functions no kernel calls are still checked once, with their parameters as plain variables.
+    // Functions no kernel calls are still checked once, with their parameters as plain variables
+    // (templates only where instantiated, as in C++).
     for f in &module.device_fns {
-        if !globals.inlined.borrow().contains(&f.name.name) {
+        if f.template.is_empty() && !globals.inlined.borrow().contains(&f.name.name) {
             let mut cx = KernelChecker::new(&globals, &mut errors);
             if let Err(e) = cx.check_function(f) {
                 cx.errors.push(e);
@@ -59,7 +144,16 @@ pub fn check(module: &ast::Module) -> Result<Program, Vec<CheckError>> {
         }
     }
     for l in &module.launches {
-        if program.kernel(&l.kernel.name).is_none() {
+        let template = |name: &str| {
+            module
+                .kernels
+                .iter()
+                .any(|k| k.name.name == name && !k.template.is_empty())
+        };
+        if program.kernel(&l.kernel.name).is_none()
+            && !wanted.iter().any(|r| r.name == l.kernel.name)
+            && !template(&l.kernel.name)
+        {
             let names: Vec<&str> = program.kernels.iter().map(|k| k.name.as_str()).collect();
             let help = did_you_mean(&l.kernel.name, names.iter().copied())
                 .unwrap_or_else(|| format!("the kernels of this file: {}", names.join(", ")));
@@ -67,6 +161,22 @@ pub fn check(module: &ast::Module) -> Result<Program, Vec<CheckError>> {
                 name: l.kernel.name.clone(),
                 span: l.kernel.span,
                 help,
+            });
+        }
+    }
+    if program.kernels.is_empty() && errors.is_empty() {
+        if let Some(t) = module.kernels.iter().find(|k| !k.template.is_empty()) {
+            errors.push(CheckError::Type {
+                message: format!(
+                    "`{}` is a kernel template and nothing names an instance of it",
+                    t.name.name
+                ),
+                span: t.name.span,
+                label: template::signature(&t.template),
+                help: Some(format!(
+                    "name the arguments in the launch section (`launch {}<...> {{ ... }}`) or with --kernel '{}<...>'",
+                    t.name.name, t.name.name
+                )),
             });
         }
     }
@@ -179,6 +289,8 @@ enum Binding {
     Ref(u32),
     /// A per-thread local array.
     LocalArray(u32),
+    /// A cooperative group (`cg::thread_block block = cg::this_thread_block();`).
+    Group(groups::Group),
     /// A vector local: one variable per component.
     Vector {
         vars: [VarId; 4],
@@ -385,6 +497,13 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
         let push = |out: &mut Vec<Stmt>, kind| out.push(Stmt { kind, span });
         match &s.kind {
             ast::StmtKind::Empty => {}
+            ast::StmtKind::TypeAlias { name, .. } => {
+                return Err(CheckError::Unsupported {
+                    what: format!("the local type alias `{}`", name.name),
+                    span,
+                    help: Some("declare `typedef`/`using` at file scope".into()),
+                })
+            }
             ast::StmtKind::Block(stmts) => {
                 let inner = self.block(stmts);
                 out.extend(inner);
@@ -750,6 +869,11 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                     span: target.span,
                     help: Some(format!("update each component: `{name}.x += ...;`")),
                 }),
+                Some(Binding::Group(_)) => Err(CheckError::NotAssignable {
+                    what: format!("the group `{name}`"),
+                    span: target.span,
+                    help: Some("declare a new group variable instead".into()),
+                }),
                 Some(
                     Binding::Param(_)
                     | Binding::Shared(_)
@@ -863,7 +987,30 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
 
     /// An expression used as a statement: a barrier, an atomic, a `__device__` call.
     fn expr_stmt(&mut self, e: &ast::Expr) -> Result<StmtKind, CheckError> {
-        if let ast::ExprKind::Call { callee, args } = &e.kind {
+        if let ast::ExprKind::Method { object, method, .. } = &e.kind {
+            if let (Some(g), "sync") = (self.group(object)?, method.name.as_str()) {
+                return self.group_sync(g, e.span);
+            }
+        }
+        if let ast::ExprKind::Call { callee, args, .. } = &e.kind {
+            if let (true, [p, v]) = (expr::is_cache_store(&callee.name), args.as_slice()) {
+                // `__stcs(p, v)` stores `v` at `*p`; the cache hint changes nothing here.
+                let value = self.expr(v)?;
+                let target = expr::deref(p);
+                return self.assign(&target, None, e.span, value);
+            }
+            if let (["sync"], [g]) = ([groups::unqualified(&callee.name)], args.as_slice()) {
+                if let Some(g) = self.group(g)? {
+                    return self.group_sync(g, e.span);
+                }
+            }
+        }
+        if let ast::ExprKind::Call {
+            callee,
+            targs,
+            args,
+        } = &e.kind
+        {
             let name = callee.name.as_str();
             let arg_count = |n: usize| CheckError::ArgumentCount {
                 name: name.to_string(),
@@ -873,6 +1020,10 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
             };
             match name {
                 "__syncthreads" if args.is_empty() => return Ok(StmtKind::Barrier),
+                "assert" if args.len() == 1 => {
+                    return Ok(StmtKind::Assert(self.condition(&args[0])?));
+                }
+                "assert" => return Err(arg_count(1)),
                 "__syncthreads" => return Err(arg_count(0)),
                 "__syncwarp" => {
                     let mask = match args.as_slice() {
@@ -891,8 +1042,18 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                 }
                 _ => {}
             }
-            if let Some(f) = self.globals.functions.get(name).copied() {
-                return Ok(StmtKind::Eval(self.inline_call(f, args, e.span, true)?));
+            if let Some(f) = self
+                .globals
+                .functions
+                .get(groups::unqualified(name))
+                .copied()
+            {
+                return Ok(StmtKind::Eval(self.inline_call(
+                    f,
+                    (targs, args),
+                    e.span,
+                    true,
+                )?));
             }
             let value = self.expr(e)?;
             if matches!(value.kind, ExprKind::Atomic { .. }) {
@@ -958,5 +1119,55 @@ fn scalar_of_base(ty: &ast::TypeName) -> Result<Scalar, CheckError> {
                 help: Some("use scalar types (`float`, `int`, `double`, ...) for now".into()),
             })
         }
+        BaseType::Named => return Err(unknown_type(ty)),
+        BaseType::Auto => {
+            return Err(CheckError::Unsupported {
+                what: "`auto` here".into(),
+                span: ty.span,
+                help: Some("`auto` is for a local with an initialiser; write the type".into()),
+            })
+        }
     })
+}
+
+/// A copy of the module with every file-scope `typedef`/`using` name replaced by its type.
+fn resolve_aliases(module: &ast::Module) -> ast::Module {
+    let mut b = template::Bindings::default();
+    for (name, ty) in &module.aliases {
+        let mut ty = ty.clone();
+        b.ty(&mut ty);
+        b.types.insert(name.name.clone(), ty);
+    }
+    let mut m = module.clone();
+    for k in &mut m.kernels {
+        let name = k.name.name.clone();
+        let template = std::mem::take(&mut k.template);
+        *k = b.kernel(k, &name);
+        k.template = template;
+    }
+    for f in &mut m.device_fns {
+        let template = std::mem::take(&mut f.template);
+        *f = b.function(f);
+        f.template = template;
+    }
+    for c in &mut m.consts {
+        b.ty(&mut c.ty);
+    }
+    m
+}
+
+/// `flaot`: not a type this file knows, with the closest type name.
+fn unknown_type(ty: &ast::TypeName) -> CheckError {
+    const TYPES: &[&str] = &[
+        "bool", "char", "short", "int", "unsigned", "long", "float", "double", "size_t", "uint",
+        "int32_t", "uint32_t", "int64_t", "uint64_t", "float2", "float4", "int2", "int4",
+        "double2",
+    ];
+    CheckError::UnknownType {
+        name: ty.base_text.clone(),
+        span: ty.span,
+        suggestion: did_you_mean(&ty.base_text, TYPES.iter().copied()).or_else(|| {
+            Some("types are C's scalar types, CUDA's vector types, template parameters and `typedef`/`using` names".into())
+        }),
+    }
 }

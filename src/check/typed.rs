@@ -459,4 +459,6 @@ pub enum StmtKind {
     Eval(Expr),
     /// `return` inside an inlined `__device__` function.
     ReturnFn,
+    /// `assert(cond);`: an active thread where `cond` is false stops the launch.
+    Assert(Expr),
 }

@@ -222,7 +222,25 @@ impl KernelChecker<'_, '_> {
                 }) => Err(mismatch(format!("a `{}`", type_name(el, w)), e.span)),
                 _ => Err(mismatch(format!("`{n}`"), e.span)),
             },
-            ast::ExprKind::Call { callee, args } if callee.name.starts_with("make_") => {
+            ast::ExprKind::Call { callee, args, .. }
+                if super::expr::is_cache_load(&callee.name) && args.len() == 1 =>
+            {
+                self.vec_value(&super::expr::deref(&args[0]), elem, width)
+            }
+            ast::ExprKind::Unary {
+                op: ast::UnOp::Deref,
+                ..
+            } => {
+                let (mem, index) = self.element(e)?;
+                if mem.elem != elem || mem.width != width {
+                    return Err(mismatch(
+                        format!("a `{}`", type_name(mem.elem, mem.width)),
+                        e.span,
+                    ));
+                }
+                Ok(VecValue::Load(mem, index))
+            }
+            ast::ExprKind::Call { callee, args, .. } if callee.name.starts_with("make_") => {
                 let made = vector_type(&callee.name["make_".len()..]);
                 if made != Some((elem, width)) {
                     return Err(mismatch(format!("`{}(...)`", callee.name), e.span));

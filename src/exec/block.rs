@@ -448,6 +448,17 @@ impl<'a> BlockRunner<'a> {
                         globals,
                     )?;
                 }
+                Inst::Assert { c } => {
+                    self.issue(pc);
+                    let cond = &self.regs.b[c.0 as usize];
+                    if let Some(lane) = (0..cond.len()).find(|&l| self.mask[l] && !cond[l]) {
+                        return Err(RunError::Assertion {
+                            span: self.ir.spans[pc],
+                            block: self.block,
+                            thread: self.cfg.thread_of(lane),
+                        });
+                    }
+                }
                 Inst::Widen { from, d, a } => {
                     let lanes = Lanes {
                         mask: &self.mask,

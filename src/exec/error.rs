@@ -66,6 +66,21 @@ pub enum RunError {
         /// Thread index.
         thread: [u32; 3],
     },
+    /// `assert(i < n);` false for some thread
+    #[error("assertion failed in block ({}, {}, {}), thread ({}, {}, {})", block[0], block[1], block[2], thread[0], thread[1], thread[2])]
+    #[diagnostic(
+        code(simt::run::assertion),
+        help("the condition is false for this thread; on a GPU the launch stops with \"device-side assert triggered\"")
+    )]
+    Assertion {
+        /// The assertion.
+        #[label("false in block ({}, {}, {}), thread ({}, {}, {})", block[0], block[1], block[2], thread[0], thread[1], thread[2])]
+        span: Span,
+        /// Block index.
+        block: [u32; 3],
+        /// Thread index.
+        thread: [u32; 3],
+    },
     /// `x / d` where some active lane has `d == 0`
     #[error("integer division by zero")]
     #[diagnostic(

@@ -99,6 +99,13 @@ pub enum RefError {
     },
     /// More work than `max_steps` warp steps could hold.
     StepLimit,
+    /// An `assert` false for a thread.
+    Assertion {
+        /// Block.
+        block: [u32; 3],
+        /// Thread index.
+        thread: [u32; 3],
+    },
     /// A construct one thread at a time cannot run (see the module documentation).
     Unsupported {
         /// What it is.
@@ -122,6 +129,7 @@ impl RefError {
             RefError::DivisionByZero { .. } => "simt::run::division_by_zero",
             RefError::DivergentBarrier { .. } => "simt::run::divergent_barrier",
             RefError::StepLimit => "simt::run::step_limit",
+            RefError::Assertion { .. } => "simt::run::assertion",
             RefError::Unsupported { .. } => "simt::reference::unsupported",
             RefError::Interleaving { .. } => "simt::reference::interleaving",
         }
@@ -880,6 +888,15 @@ impl<'k> Block<'_, 'k> {
                 for (k, v) in vals.into_iter().enumerate() {
                     write(self.data_mut(*mem), i * w + k, cast(v, elem));
                 }
+            }
+            StmtKind::Assert(cond) => {
+                if !self.eval(t, cond, None)?.truth() {
+                    return Err(RefError::Assertion {
+                        block: self.block,
+                        thread: t.idx,
+                    });
+                }
+                self.count();
             }
             StmtKind::SyncWarp(_) => {
                 return Err(RefError::Unsupported {

@@ -182,7 +182,7 @@ impl Env {
                 _ => None,
             },
             ExprKind::List(items) => Some(vec![items.len()]),
-            ExprKind::Call { callee, args } => {
+            ExprKind::Call { callee, args, .. } => {
                 let name = callee.name.as_str();
                 if name == "load" {
                     let ExprKind::Str(p) = &args.first()?.kind else {
@@ -357,8 +357,11 @@ impl Env {
                 })?;
                 Ok(HostValue::Num { v, float })
             }
-            ExprKind::Call { callee, args } => self.call(&callee.name, callee.span, args, span),
-            ExprKind::Ternary { .. } | ExprKind::Cast { .. } | ExprKind::PostIncDec(_) => Err(bad(
+            ExprKind::Call { callee, args, .. } => self.call(&callee.name, callee.span, args, span),
+            ExprKind::Ternary { .. }
+            | ExprKind::Cast { .. }
+            | ExprKind::PostIncDec(_)
+            | ExprKind::Method { .. } => Err(bad(
                 "this expression is not available in a launch section",
                 span,
                 "here",

@@ -368,6 +368,10 @@ impl Lowerer {
                 let mask = self.expr(mask);
                 self.emit(Inst::SyncWarp { mask }, span);
             }
+            StmtKind::Assert(cond) => {
+                let c = self.expr(cond);
+                self.emit(Inst::Assert { c }, span);
+            }
             StmtKind::ReturnFn => self.jump_out(Inst::ReturnFn { skip_to: 0 }, span),
             StmtKind::Eval(e) => match &e.kind {
                 ExprKind::Inline { body, .. } => self.inline(body, e.span),
@@ -762,7 +766,7 @@ fn collect_stmt_at(s: &typed::Stmt, needs: &mut Needs) {
                 collect_stmt(t, needs);
             }
         }
-        StmtKind::SyncWarp(e) | StmtKind::Eval(e) => collect_expr(e, needs),
+        StmtKind::SyncWarp(e) | StmtKind::Eval(e) | StmtKind::Assert(e) => collect_expr(e, needs),
         StmtKind::VecLoad { index, .. } => collect_expr(index, needs),
         StmtKind::VecStore { index, values, .. } => {
             collect_expr(index, needs);

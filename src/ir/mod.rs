@@ -282,6 +282,8 @@ pub enum Inst {
     ActiveMask { d: Reg },
     /// `__syncwarp(mask)`: every lane of the mask must be active.
     SyncWarp { mask: Reg },
+    /// `assert(c)`: an active lane where `c` is false stops the launch.
+    Assert { c: Reg },
     /// `d = old mem[idx]; mem[idx] = op(old, v[, cmp])`, lane by lane in lane order.
     Atomic {
         op: AtomicOp,

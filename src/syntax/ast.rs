@@ -13,6 +13,8 @@ pub struct Module {
     pub device_fns: Vec<Function>,
     /// `launch NAME { ... }` host sections.
     pub launches: Vec<Launch>,
+    /// `typedef T name;` / `using name = T;` at file scope.
+    pub aliases: Vec<(Ident, TypeName)>,
     /// Declarations recognised but not supported yet (`__constant__` arrays): what, the declared
     /// name, and the span.
     pub unsupported: Vec<(String, String, Span)>,
@@ -43,6 +45,8 @@ pub struct GlobalConst {
 pub struct Kernel {
     /// Kernel name.
     pub name: Ident,
+    /// `template <...>` parameters (empty for a plain kernel).
+    pub template: Vec<TemplateParam>,
     /// Parameters in order.
     pub params: Vec<Param>,
     /// The body.
@@ -54,6 +58,8 @@ pub struct Kernel {
 /// `__device__ T name(params) { body }`.
 #[derive(Clone, Debug)]
 pub struct Function {
+    /// `template <...>` parameters (empty for a plain function).
+    pub template: Vec<TemplateParam>,
     /// Return type (`void` allowed).
     pub ret: TypeName,
     /// Function name.
@@ -64,6 +70,34 @@ pub struct Function {
     pub body: Vec<Stmt>,
     /// The whole definition.
     pub span: Span,
+}
+
+/// One parameter of a template.
+#[derive(Clone, Debug)]
+pub struct TemplateParam {
+    /// Its name.
+    pub name: Ident,
+    /// A type or a value, with its default.
+    pub kind: TemplateParamKind,
+}
+
+/// What a template parameter stands for.
+#[derive(Clone, Debug)]
+pub enum TemplateParamKind {
+    /// `typename T` / `class T = float`.
+    Type(Option<TypeName>),
+    /// `int N` / `const uint BM = 64`.
+    Value(TypeName, Option<Expr>),
+}
+
+/// A template argument as written: a scalar type, or an expression (a bare name may also be a
+/// type; the parameter it binds to decides).
+#[derive(Clone, Debug)]
+pub enum TemplateArg {
+    /// `float`, `unsigned int*`.
+    Type(TypeName),
+    /// `64`, `BM * 2`, `T`.
+    Value(Expr),
 }
 
 /// One kernel parameter.
@@ -102,8 +136,13 @@ pub enum BaseType {
     F32,
     /// `double`
     F64,
-    /// A CUDA vector type such as `float4` (not supported yet).
+    /// A CUDA vector type such as `float4`.
     Vector,
+    /// A type named by an identifier (a template parameter, an alias, a cooperative-groups type),
+    /// resolved by the checker.
+    Named,
+    /// `auto`: the type of the initialiser.
+    Auto,
 }
 
 /// A type as written: base, pointer-ness and qualifiers.
@@ -217,6 +256,13 @@ pub enum StmtKind {
     Return(Option<Expr>),
     /// `;` or `#pragma ...`
     Empty,
+    /// `typedef T name;` / `using name = T;` inside a function.
+    TypeAlias {
+        /// The new name.
+        name: Ident,
+        /// The type it stands for.
+        ty: TypeName,
+    },
 }
 
 /// One name in a declaration.
@@ -417,10 +463,23 @@ pub enum ExprKind {
         /// Field name.
         field: Ident,
     },
-    /// `callee(args)`
+    /// `callee(args)` or `callee<targs>(args)`
     Call {
         /// The function name.
         callee: Ident,
+        /// Explicit template arguments.
+        targs: Vec<TemplateArg>,
+        /// Arguments.
+        args: Vec<Expr>,
+    },
+    /// `object.method<targs>(args)`: a member function call (cooperative groups).
+    Method {
+        /// The object.
+        object: Box<Expr>,
+        /// The member function.
+        method: Ident,
+        /// Explicit template arguments.
+        targs: Vec<TemplateArg>,
         /// Arguments.
         args: Vec<Expr>,
     },
@@ -435,8 +494,11 @@ pub enum ExprKind {
 /// `launch kernel { ... }`.
 #[derive(Clone, Debug)]
 pub struct Launch {
-    /// The kernel it launches.
+    /// The kernel it launches: its name, with the template arguments as written and without
+    /// spaces for an instance (`sgemm<64,64,8>`).
     pub kernel: Ident,
+    /// The template arguments of an instance.
+    pub targs: Vec<TemplateArg>,
     /// Assignments and expectations in order.
     pub stmts: Vec<HostStmt>,
     /// The whole section.

@@ -60,9 +60,28 @@ impl Builder<'_> {
     ) -> std::result::Result<Module, Vec<ParseError>> {
         let mut module = Module::default();
         let mut errors = Vec::new();
+        self.items(pair, &mut module, &mut errors);
+        if errors.is_empty() {
+            Ok(module)
+        } else {
+            Err(errors)
+        }
+    }
+
+    /// The items of a file or of a `namespace { ... }` block, into `module`.
+    fn items(&self, pair: Pair<'_, Rule>, module: &mut Module, errors: &mut Vec<ParseError>) {
         for item in pair.into_inner() {
             let result = match item.as_rule() {
+                Rule::namespace_block => {
+                    self.items(item, module, errors);
+                    Ok(())
+                }
                 Rule::kernel => self.kernel(item).map(|k| module.kernels.push(k)),
+                Rule::template_item => self.template_item(item, module),
+                Rule::type_alias => {
+                    module.aliases.push(self.type_alias(item));
+                    Ok(())
+                }
                 Rule::device_fn => self.device_fn(item).map(|f| module.device_fns.push(f)),
                 Rule::global_const => self.global_const(item).map(|c| module.consts.push(c)),
                 Rule::launch => self.launch(item).map(|l| module.launches.push(l)),
@@ -82,11 +101,6 @@ impl Builder<'_> {
                 errors.push(e);
             }
         }
-        if errors.is_empty() {
-            Ok(module)
-        } else {
-            Err(errors)
-        }
     }
 
     /// `kernel = { "__global__" ~ "void" ~ ident ~ "(" ~ params? ~ ")" ~ block }`
@@ -105,6 +119,7 @@ impl Builder<'_> {
         }
         Ok(Kernel {
             name: name.expect("grammar: kernel has a name"),
+            template: Vec::new(),
             params,
             body,
             span,
@@ -128,6 +143,7 @@ impl Builder<'_> {
             }
         }
         Ok(Function {
+            template: Vec::new(),
             ret: ret.expect("grammar: device_fn has a return type"),
             name: name.expect("grammar: device_fn has a name"),
             params,
@@ -176,6 +192,10 @@ impl Builder<'_> {
                     base_text = p.as_str().split_whitespace().collect::<Vec<_>>().join(" ");
                     base = base_type(&base_text);
                 }
+                Rule::named_ty => {
+                    base_text = p.as_str().split_whitespace().collect();
+                    base = BaseType::Named;
+                }
                 Rule::pointer => pointer = true,
                 _ => {}
             }
@@ -204,7 +224,8 @@ impl Builder<'_> {
         let rule = pair.as_rule();
         let kind = match rule {
             Rule::block => StmtKind::Block(self.block(pair)?),
-            Rule::pragma_stmt | Rule::empty_stmt => StmtKind::Empty,
+            // A namespace alias changes nothing: qualified names resolve by their last part.
+            Rule::pragma_stmt | Rule::empty_stmt | Rule::namespace_decl => StmtKind::Empty,
             Rule::if_stmt => {
                 let mut it = pair.into_inner().filter(|p| !is_keyword(p.as_rule()));
                 let cond = self.expr(it.next().expect("grammar: if has a condition"))?;
@@ -274,6 +295,10 @@ impl Builder<'_> {
                 }
             }
             Rule::var_decl => self.var_decl(pair)?,
+            Rule::type_alias => {
+                let (name, ty) = self.type_alias(pair);
+                StmtKind::TypeAlias { name, ty }
+            }
             Rule::assign | Rule::pre_incdec | Rule::post_incdec | Rule::expr => {
                 return self.simple(pair)
             }
@@ -504,8 +529,9 @@ impl Builder<'_> {
             let start = self.span(&p).start;
             let span = Span::new(start.min(end) as usize, end.max(start) as usize);
             let kind = match p.as_rule() {
+                // The cast's pieces (qualifiers, the type name, `*`) are its children.
                 Rule::cast => ExprKind::Cast {
-                    ty: self.ty(p.into_inner().next().expect("grammar: cast has a type")),
+                    ty: self.ty(p),
                     expr: Box::new(expr),
                 },
                 rule => {
@@ -550,17 +576,33 @@ impl Builder<'_> {
                     base: Box::new(expr),
                     field: self.ident(p.into_inner().next().expect("grammar: member has a name")),
                 },
-                Rule::call_args => {
-                    let args = p
-                        .into_inner()
-                        .map(|a| self.expr(a))
-                        .collect::<Result<Vec<_>>>()?;
+                Rule::call_args | Rule::template_call | Rule::template_brace => {
+                    let mut targs = Vec::new();
+                    let mut args = Vec::new();
+                    for part in p.into_inner() {
+                        match part.as_rule() {
+                            Rule::template_args => targs = self.template_args(part)?,
+                            Rule::call_args => {
+                                for a in part.into_inner() {
+                                    args.push(self.expr(a)?);
+                                }
+                            }
+                            _ => args.push(self.expr(part)?),
+                        }
+                    }
                     match expr.kind {
+                        ExprKind::Member { base, field } => ExprKind::Method {
+                            object: base,
+                            method: field,
+                            targs,
+                            args,
+                        },
                         ExprKind::Name(name) => ExprKind::Call {
                             callee: Ident {
                                 name,
                                 span: expr.span,
                             },
+                            targs,
                             args,
                         },
                         // `(f)(x)` and friends: keep the callee's text as a name the checker rejects.
@@ -569,6 +611,7 @@ impl Builder<'_> {
                                 name: "<expression>".into(),
                                 span: expr.span,
                             },
+                            targs,
                             args,
                         },
                     }
@@ -591,7 +634,7 @@ impl Builder<'_> {
                 let s = pair.as_str();
                 ExprKind::Str(s[1..s.len() - 1].to_string())
             }
-            Rule::ident => ExprKind::Name(pair.as_str().to_string()),
+            Rule::ident | Rule::scoped_name => ExprKind::Name(pair.as_str().to_string()),
             Rule::cpp_cast => {
                 let mut it = pair.into_inner();
                 let ty = self.ty(it.next().expect("grammar: cast has a type"));
@@ -652,10 +695,16 @@ impl Builder<'_> {
     fn launch(&self, pair: Pair<'_, Rule>) -> Result<Launch> {
         let span = self.span(&pair);
         let mut it = pair.into_inner().filter(|p| !is_keyword(p.as_rule()));
-        let kernel = self.ident(it.next().expect("grammar: launch names a kernel"));
+        let mut kernel = self.ident(it.next().expect("grammar: launch names a kernel"));
         let mut stmts = Vec::new();
+        let mut targs = Vec::new();
         for p in it {
             match p.as_rule() {
+                Rule::template_args => {
+                    kernel.name = instance_name(&kernel.name, p.as_str());
+                    kernel.span = kernel.span.to(self.span(&p));
+                    targs = self.template_args(p)?;
+                }
                 Rule::host_assign => {
                     let mut parts = p.into_inner();
                     let name = self.ident(parts.next().expect("grammar: host assign has a name"));
@@ -675,10 +724,95 @@ impl Builder<'_> {
         }
         Ok(Launch {
             kernel,
+            targs,
             stmts,
             span,
         })
     }
+
+    /// `template_args = { "<" ~ (template_arg ~ ("," ~ template_arg)*)? ~ ">" }`
+    pub(crate) fn template_args(&self, pair: Pair<'_, Rule>) -> Result<Vec<TemplateArg>> {
+        pair.into_inner()
+            .map(|arg| {
+                let inner = arg
+                    .into_inner()
+                    .next()
+                    .expect("grammar: a template argument");
+                Ok(match inner.as_rule() {
+                    Rule::type_arg => TemplateArg::Type(self.ty(inner)),
+                    _ => TemplateArg::Value(self.climb(inner.into_inner())?),
+                })
+            })
+            .collect()
+    }
+
+    /// `template_item = { "template" ~ "<" ~ template_param* ~ ">" ~ (kernel | device_fn) }`
+    fn template_item(&self, pair: Pair<'_, Rule>, module: &mut Module) -> Result<()> {
+        let mut params = Vec::new();
+        for p in pair.into_inner() {
+            match p.as_rule() {
+                Rule::template_param => {
+                    let inner = p
+                        .into_inner()
+                        .next()
+                        .expect("grammar: a template parameter");
+                    let is_type = inner.as_rule() == Rule::type_param;
+                    let mut it = inner.into_inner().filter(|q| !is_keyword(q.as_rule()));
+                    params.push(if is_type {
+                        let name = self.ident(it.next().expect("grammar: a parameter name"));
+                        let default = it.next().map(|t| self.ty(t));
+                        TemplateParam {
+                            name,
+                            kind: TemplateParamKind::Type(default),
+                        }
+                    } else {
+                        let ty = self.ty(it.next().expect("grammar: a parameter type"));
+                        let name = self.ident(it.next().expect("grammar: a parameter name"));
+                        let default = it.next().map(|e| self.expr(e)).transpose()?;
+                        TemplateParam {
+                            name,
+                            kind: TemplateParamKind::Value(ty, default),
+                        }
+                    });
+                }
+                Rule::kernel => {
+                    let mut k = self.kernel(p)?;
+                    k.template = std::mem::take(&mut params);
+                    module.kernels.push(k);
+                }
+                Rule::device_fn => {
+                    let mut f = self.device_fn(p)?;
+                    f.template = std::mem::take(&mut params);
+                    module.device_fns.push(f);
+                }
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+
+    /// `type_alias = { "typedef" ~ ty ~ ident ";" | "using" ~ ident ~ "=" ~ ty ~ ";" }`
+    fn type_alias(&self, pair: Pair<'_, Rule>) -> (Ident, TypeName) {
+        let mut name = None;
+        let mut ty = None;
+        for p in pair.into_inner() {
+            match p.as_rule() {
+                Rule::ident => name = Some(self.ident(p)),
+                Rule::ty => ty = Some(self.ty(p)),
+                _ => {}
+            }
+        }
+        (
+            name.expect("grammar: an alias has a name"),
+            ty.expect("grammar: an alias has a type"),
+        )
+    }
+}
+
+/// `k<64, 64, 8>` without spaces: how a launch section and `--kernel` name an instance.
+pub(crate) fn instance_name(name: &str, args: &str) -> String {
+    let args: String = args.split_whitespace().collect();
+    format!("{name}{args}")
 }
 
 fn is_keyword(rule: Rule) -> bool {
@@ -694,6 +828,10 @@ fn is_keyword(rule: Rule) -> bool {
             | Rule::kw_return
             | Rule::kw_launch
             | Rule::kw_expect
+            | Rule::kw_template
+            | Rule::kw_typename
+            | Rule::kw_typedef
+            | Rule::kw_using
     )
 }
 
@@ -745,6 +883,7 @@ fn base_type(text: &str) -> BaseType {
         | "ulong"
         | "ulonglong" => BaseType::U64,
         "float" => BaseType::F32,
+        "auto" => BaseType::Auto,
         "double" => BaseType::F64,
         _ => BaseType::Vector,
     }

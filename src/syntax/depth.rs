@@ -91,7 +91,10 @@ fn walk<'a>(mut todo: Vec<(Node<'a>, usize)>) -> Option<Span> {
                         todo.push((Node::Stmt(body), below));
                     }
                     StmtKind::Return(value) => todo.extend(value.iter().map(expr)),
-                    StmtKind::Break | StmtKind::Continue | StmtKind::Empty => {}
+                    StmtKind::Break
+                    | StmtKind::Continue
+                    | StmtKind::Empty
+                    | StmtKind::TypeAlias { .. } => {}
                 }
             }
             Node::Expr(e) => {
@@ -122,6 +125,10 @@ fn walk<'a>(mut todo: Vec<(Node<'a>, usize)>) -> Option<Span> {
                     }
                     ExprKind::Call { args, .. } | ExprKind::List(args) | ExprKind::Tuple(args) => {
                         todo.extend(args.iter().map(sub))
+                    }
+                    ExprKind::Method { object, args, .. } => {
+                        todo.push(sub(object));
+                        todo.extend(args.iter().map(sub));
                     }
                 }
             }

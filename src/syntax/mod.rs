@@ -70,6 +70,33 @@ pub fn parse(src: &SourceFile) -> Result<ast::Module, Vec<ParseError>> {
     })
 }
 
+/// Parses a kernel name given on the command line, perhaps an instance of a template
+/// (`--kernel 'sgemm<64, 64, 8>'`): its canonical name, the template's name and the arguments.
+pub fn parse_kernel_ref(text: &str) -> Result<(String, String, Vec<ast::TemplateArg>), ParseError> {
+    limit_calls();
+    let map = &SpanMap::identity(text.len());
+    let mut pairs = SkParser::parse(Rule::kernel_ref, text).map_err(|e| convert(e, text, map))?;
+    let mut it = pairs
+        .next()
+        .expect("grammar: kernel_ref matched")
+        .into_inner()
+        .filter(|p| p.as_rule() != Rule::EOI);
+    let b = Builder { map };
+    let base = it
+        .next()
+        .expect("grammar: a kernel name")
+        .as_str()
+        .to_string();
+    match it.next() {
+        Some(args) => {
+            let name = build::instance_name(&base, args.as_str());
+            let targs = b.template_args(args)?;
+            Ok((name, base, targs))
+        }
+        None => Ok((base.clone(), base, Vec::new())),
+    }
+}
+
 /// Parses a host-section style expression given on the command line (`--arg a=rand(16)`).
 pub fn parse_value(text: &str) -> Result<ast::Expr, ParseError> {
     limit_calls();
@@ -194,6 +221,25 @@ fn friendly(rule: Rule) -> Option<&'static str> {
         Rule::init_list => "`{`",
         Rule::functional_cast => "a cast such as `int(x)`",
         Rule::fn_qualifier | Rule::extern_c => "a function qualifier",
+        Rule::template_item | Rule::kw_template => "`template`",
+        Rule::template_param | Rule::type_param | Rule::value_param | Rule::kw_typename => {
+            "a template parameter"
+        }
+        Rule::template_args
+        | Rule::template_arg
+        | Rule::type_arg
+        | Rule::targ_expr
+        | Rule::targ_op
+        | Rule::template_call => "template arguments `<...>`",
+        Rule::scalar_cast_ty | Rule::named_ptr_ty | Rule::named_plain_ty => {
+            "a type such as `float`"
+        }
+        Rule::type_alias | Rule::kw_typedef | Rule::kw_using => "a `typedef` or `using`",
+        Rule::named_ty | Rule::scoped_name => "a name",
+        Rule::namespace_block | Rule::namespace_decl | Rule::kw_namespace => "`namespace`",
+        Rule::template_brace => "`{`",
+        Rule::balanced => "`)`",
+        Rule::kernel_ref => "a kernel name",
         Rule::static_kw => "`static`",
         Rule::volatile_kw => "`volatile`",
         Rule::block => "`{`",

@@ -1,0 +1,451 @@
+//! Cooperative groups: the thread block, warp tiles of 1–32 lanes and their collectives, checked
+//! into the barriers, shuffles, votes and arithmetic they stand for (so they count like them).
+
+use super::typed::*;
+use super::{Binding, CheckError, KernelChecker};
+use crate::source::Span;
+use crate::syntax::ast::{self, BinOp};
+use crate::value::{ArithOp, Scalar, ShflKind, Value, VoteKind};
+
+type Result<T> = std::result::Result<T, CheckError>;
+
+/// A group of threads a kernel can name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Group {
+    /// `cg::thread_block`: the whole block.
+    Block,
+    /// `cg::thread_block_tile<N>`: `N` consecutive threads of a warp (`N` a power of two ≤ 32).
+    Tile(u32),
+    /// `cg::grid_group`: needs a cooperative launch.
+    Grid,
+}
+
+/// The last part of a qualified name: `cg::sync` → `sync`.
+pub(crate) fn unqualified(name: &str) -> &str {
+    name.rsplit("::").next().unwrap_or(name)
+}
+
+/// The group a cooperative-groups type names, if it is one.
+pub(crate) fn group_type(text: &str) -> Option<Group> {
+    let base = unqualified(text.split('<').next().unwrap_or(text));
+    match base {
+        "thread_block" => Some(Group::Block),
+        "grid_group" => Some(Group::Grid),
+        "thread_block_tile" => {
+            let n = text
+                .split('<')
+                .nth(1)?
+                .trim_end_matches('>')
+                .parse::<u32>()
+                .ok()?;
+            Some(Group::Tile(n))
+        }
+        _ => None,
+    }
+}
+
+fn constant(v: Value, span: Span) -> Expr {
+    Expr {
+        kind: ExprKind::Const(v),
+        ty: v.ty(),
+        span,
+    }
+}
+
+impl KernelChecker<'_, '_> {
+    /// The group `e` evaluates to, if it names one.
+    pub(crate) fn group(&mut self, e: &ast::Expr) -> Result<Option<Group>> {
+        match &e.kind {
+            ast::ExprKind::Name(n) => Ok(match self.lookup(n) {
+                Some(Binding::Group(g)) => Some(g),
+                _ => None,
+            }),
+            ast::ExprKind::Call {
+                callee,
+                targs,
+                args,
+            } => match unqualified(&callee.name) {
+                "this_thread_block" => Ok(Some(Group::Block)),
+                "this_grid" => Ok(Some(Group::Grid)),
+                "tiled_partition" => {
+                    let (parent, size) = match (targs.as_slice(), args.as_slice()) {
+                        ([ast::TemplateArg::Value(n)], [p]) => (p, n),
+                        ([], [p, n]) => (p, n),
+                        _ => {
+                            return Err(CheckError::ArgumentCount {
+                                name: "tiled_partition".into(),
+                                expected: "a group and a size (`tiled_partition<32>(block)`)"
+                                    .into(),
+                                found: args.len(),
+                                span: e.span,
+                            })
+                        }
+                    };
+                    let parent_group = self.group(parent)?;
+                    let n = self.const_size(size)?;
+                    if !(n.is_power_of_two() && n <= 32) {
+                        return Err(CheckError::Unsupported {
+                            what: format!("a tile of {n} threads"),
+                            span: size.span,
+                            help: Some(
+                                "tiles of a warp or less: 1, 2, 4, 8, 16 or 32 threads".into(),
+                            ),
+                        });
+                    }
+                    match parent_group {
+                        Some(Group::Block) => Ok(Some(Group::Tile(n as u32))),
+                        Some(Group::Tile(m)) if n as u32 <= m => Ok(Some(Group::Tile(n as u32))),
+                        _ => Err(CheckError::Type {
+                            message: "`tiled_partition` needs the thread block or a larger tile"
+                                .into(),
+                            span: parent.span,
+                            label: "not a group to partition".into(),
+                            help: Some("write `tiled_partition<32>(cg::this_thread_block())`".into()),
+                        }),
+                    }
+                }
+                "coalesced_threads" => Err(CheckError::Unsupported {
+                    what: "`coalesced_threads()`".into(),
+                    span: e.span,
+                    help: Some("use `tiled_partition<32>(block)` or the `_sync` intrinsics with `__activemask()`".into()),
+                }),
+                _ => Ok(None),
+            },
+            _ => Ok(None),
+        }
+    }
+
+    /// `g.sync()` or `cg::sync(g)` as a statement.
+    pub(crate) fn group_sync(&mut self, g: Group, span: Span) -> Result<StmtKind> {
+        match g {
+            Group::Block => Ok(StmtKind::Barrier),
+            Group::Tile(n) => Ok(StmtKind::SyncWarp(self.tile_mask(n, span)?)),
+            Group::Grid => Err(grid_unsupported(span)),
+        }
+    }
+
+    /// `block.thread_rank()`, `tile.shfl_down(v, 1)`, `tile.any(p)`, ... as a value.
+    pub(crate) fn group_method(
+        &mut self,
+        g: Group,
+        method: &ast::Ident,
+        args: &[ast::Expr],
+        span: Span,
+    ) -> Result<Expr> {
+        let name = method.name.as_str();
+        let arity = |n: usize| {
+            if args.len() == n {
+                Ok(())
+            } else {
+                Err(CheckError::ArgumentCount {
+                    name: name.to_string(),
+                    expected: n.to_string(),
+                    found: args.len(),
+                    span,
+                })
+            }
+        };
+        let unknown = || {
+            CheckError::UnknownFunction {
+            name: name.to_string(),
+            span: method.span,
+            suggestion: Some(match g {
+                Group::Block => "a thread block has sync(), thread_rank(), size(), num_threads(), group_index(), thread_index(), group_dim()".into(),
+                _ => "a tile has sync(), thread_rank(), size(), num_threads(), meta_group_rank(), meta_group_size(), shfl(), shfl_up(), shfl_down(), shfl_xor(), any(), all(), ballot()".into(),
+            }),
+        }
+        };
+        if g == Group::Grid {
+            return Err(grid_unsupported(span));
+        }
+        match (g, name) {
+            (_, "sync") => Err(CheckError::Type {
+                message: "`sync()` has no value".into(),
+                span,
+                label: "used inside an expression".into(),
+                help: Some("call it as a statement of its own".into()),
+            }),
+            (_, "thread_rank") => {
+                arity(0)?;
+                let tid = self.linear_tid(span)?;
+                // A tile of a power of two up to 32 lies inside one warp: its rank is the low bits.
+                Ok(match g {
+                    Group::Tile(n) => self.arith_u32(ArithOp::And, tid, n - 1, span)?,
+                    _ => tid,
+                })
+            }
+            (Group::Block, "size" | "num_threads") => {
+                arity(0)?;
+                self.block_threads(span)
+            }
+            (Group::Tile(n), "size" | "num_threads") => {
+                arity(0)?;
+                Ok(constant(Value::U32(n), span))
+            }
+            (Group::Tile(n), "meta_group_rank") => {
+                arity(0)?;
+                let tid = self.linear_tid(span)?;
+                self.arith_u32(ArithOp::Div, tid, n, span)
+            }
+            (Group::Tile(n), "meta_group_size") => {
+                arity(0)?;
+                let threads = self.block_threads(span)?;
+                let up = self.arith_u32(ArithOp::Add, threads, n - 1, span)?;
+                self.arith_u32(ArithOp::Div, up, n, span)
+            }
+            (Group::Tile(n), "shfl" | "shfl_up" | "shfl_down" | "shfl_xor") => {
+                arity(2)?;
+                let kind = match name {
+                    "shfl" => ShflKind::Idx,
+                    "shfl_up" => ShflKind::Up,
+                    "shfl_down" => ShflKind::Down,
+                    _ => ShflKind::Xor,
+                };
+                let value = self.expr(&args[0])?;
+                let arg = self.expr(&args[1])?;
+                self.tile_shuffle(n, kind, value, arg, span)
+            }
+            (Group::Tile(n), "any" | "all" | "ballot") => {
+                arity(1)?;
+                let pred = self.scalar_or_truth(&args[0])?;
+                let kind = match name {
+                    "any" => VoteKind::Any,
+                    "all" => VoteKind::All,
+                    _ => VoteKind::Ballot,
+                };
+                let vote = Expr {
+                    kind: ExprKind::Vote {
+                        kind,
+                        mask: Box::new(self.tile_mask(n, span)?),
+                        pred: Box::new(pred),
+                    },
+                    ty: Scalar::U32,
+                    span,
+                };
+                if kind != VoteKind::Ballot || n == 32 {
+                    return Ok(vote);
+                }
+                // A tile's ballot counts from its first lane.
+                let lane = self.lane(span)?;
+                let first = self.arith_u32(ArithOp::And, lane, !(n - 1), span)?;
+                let shifted = self.binary(BinOp::Shr, span, vote, first)?;
+                self.arith_u32(ArithOp::And, shifted, (1u32 << n) - 1, span)
+            }
+            _ => Err(unknown()),
+        }
+    }
+
+    /// `g.group_index().x` and friends: the built-in they stand for.
+    pub(crate) fn group_member(
+        &mut self,
+        g: Group,
+        method: &ast::Ident,
+        field: &ast::Ident,
+        span: Span,
+    ) -> Result<Option<Expr>> {
+        let make: fn(u8) -> Builtin = match (g, method.name.as_str()) {
+            (Group::Block, "group_index") => Builtin::BlockIdx,
+            (Group::Block, "thread_index") => Builtin::ThreadIdx,
+            (Group::Block, "group_dim" | "dim_threads") => Builtin::BlockDim,
+            _ => return Ok(None),
+        };
+        let axis = match field.name.as_str() {
+            "x" => 0,
+            "y" => 1,
+            "z" => 2,
+            _ => return Ok(None),
+        };
+        Ok(Some(Expr {
+            kind: ExprKind::Builtin(make(axis)),
+            ty: Scalar::U32,
+            span,
+        }))
+    }
+
+    /// `cg::reduce(tile, v, cg::plus<T>())`: a butterfly of `log2(N)` shuffles, every lane ends
+    /// with the result.
+    pub(crate) fn group_reduce(&mut self, args: &[ast::Expr], span: Span) -> Result<Expr> {
+        if args.len() != 3 {
+            return Err(CheckError::ArgumentCount {
+                name: "reduce".into(),
+                expected: "3 (a tile, a value and an operation)".into(),
+                found: args.len(),
+                span,
+            });
+        }
+        let Some(Group::Tile(n)) = self.group(&args[0])? else {
+            return Err(CheckError::Unsupported {
+                what: "`cg::reduce` over this group".into(),
+                span: args[0].span,
+                help: Some("reduce over a warp tile: `cg::tiled_partition<32>(block)`".into()),
+            });
+        };
+        let op = match &args[2].kind {
+            ast::ExprKind::Call { callee, .. } => match unqualified(&callee.name) {
+                "plus" => ArithOp::Add,
+                "less" => ArithOp::Min,
+                "greater" => ArithOp::Max,
+                "bit_and" => ArithOp::And,
+                "bit_or" => ArithOp::Or,
+                "bit_xor" => ArithOp::Xor,
+                other => {
+                    return Err(CheckError::Unsupported {
+                        what: format!("`cg::reduce` with `{other}`"),
+                        span: args[2].span,
+                        help: Some("use cg::plus, cg::less, cg::greater, cg::bit_and, cg::bit_or or cg::bit_xor".into()),
+                    })
+                }
+            },
+            _ => {
+                return Err(CheckError::Unsupported {
+                    what: "this reduction operation".into(),
+                    span: args[2].span,
+                    help: Some("pass `cg::plus<T>()`, `cg::less<T>()` or `cg::greater<T>()`".into()),
+                })
+            }
+        };
+        let value = self.expr(&args[1])?;
+        let ty = match value.ty.promoted() {
+            Scalar::Bool => Scalar::I32,
+            t => t,
+        };
+        let value = self.convert(value, ty);
+        let acc = self.new_local("reduce()", ty, span);
+        let var = |span| Expr {
+            kind: ExprKind::Var(acc),
+            ty,
+            span,
+        };
+        let mut body = vec![Stmt {
+            kind: StmtKind::Assign { var: acc, value },
+            span,
+        }];
+        let mut offset = n / 2;
+        while offset > 0 {
+            let arg = constant(Value::U32(offset), span);
+            let other = self.tile_shuffle(n, ShflKind::Xor, var(span), arg, span)?;
+            let combined = Expr {
+                kind: ExprKind::Arith {
+                    op,
+                    lhs: Box::new(var(span)),
+                    rhs: Box::new(other),
+                },
+                ty,
+                span,
+            };
+            body.push(Stmt {
+                kind: StmtKind::Assign {
+                    var: acc,
+                    value: combined,
+                },
+                span,
+            });
+            offset /= 2;
+        }
+        Ok(Expr {
+            kind: ExprKind::Inline {
+                name: "cg::reduce".into(),
+                body,
+                result: Some(acc),
+            },
+            ty,
+            span,
+        })
+    }
+
+    /// A shuffle among the `n` lanes of each tile.
+    fn tile_shuffle(
+        &mut self,
+        n: u32,
+        kind: ShflKind,
+        value: Expr,
+        arg: Expr,
+        span: Span,
+    ) -> Result<Expr> {
+        let ty = match value.ty.promoted() {
+            Scalar::Bool => Scalar::I32,
+            t => t,
+        };
+        let value = self.convert(value, ty);
+        let arg = self.convert(arg, Scalar::U32);
+        Ok(Expr {
+            kind: ExprKind::Shuffle {
+                kind,
+                mask: Box::new(self.tile_mask(n, span)?),
+                value: Box::new(value),
+                arg: Box::new(arg),
+                width: Box::new(constant(Value::U32(n), span)),
+            },
+            ty,
+            span,
+        })
+    }
+
+    /// The lanes of this lane's tile as a warp mask.
+    fn tile_mask(&mut self, n: u32, span: Span) -> Result<Expr> {
+        if n == 32 {
+            return Ok(constant(Value::U32(u32::MAX), span));
+        }
+        let lane = self.lane(span)?;
+        let first = self.arith_u32(ArithOp::And, lane, !(n - 1), span)?;
+        let ones = constant(Value::U32((1u32 << n) - 1), span);
+        self.binary(BinOp::Shl, span, ones, first)
+    }
+
+    /// The thread's lane in its warp.
+    fn lane(&mut self, span: Span) -> Result<Expr> {
+        let tid = self.linear_tid(span)?;
+        self.arith_u32(ArithOp::And, tid, 31, span)
+    }
+
+    /// `x + blockDim.x * (y + blockDim.y * z)`: the thread's rank in its block.
+    fn linear_tid(&mut self, span: Span) -> Result<Expr> {
+        let b = |f: fn(u8) -> Builtin, a: u8| Expr {
+            kind: ExprKind::Builtin(f(a)),
+            ty: Scalar::U32,
+            span,
+        };
+        let yz = self.binary(
+            BinOp::Mul,
+            span,
+            b(Builtin::BlockDim, 1),
+            b(Builtin::ThreadIdx, 2),
+        )?;
+        let yz = self.binary(BinOp::Add, span, b(Builtin::ThreadIdx, 1), yz)?;
+        let yz = self.binary(BinOp::Mul, span, b(Builtin::BlockDim, 0), yz)?;
+        self.binary(BinOp::Add, span, b(Builtin::ThreadIdx, 0), yz)
+    }
+
+    /// `blockDim.x * blockDim.y * blockDim.z`.
+    fn block_threads(&mut self, span: Span) -> Result<Expr> {
+        let b = |a: u8| Expr {
+            kind: ExprKind::Builtin(Builtin::BlockDim(a)),
+            ty: Scalar::U32,
+            span,
+        };
+        let xy = self.binary(BinOp::Mul, span, b(0), b(1))?;
+        self.binary(BinOp::Mul, span, xy, b(2))
+    }
+
+    fn arith_u32(&mut self, op: ArithOp, a: Expr, b: u32, span: Span) -> Result<Expr> {
+        let a = self.convert(a, Scalar::U32);
+        let bop = match op {
+            ArithOp::And => BinOp::BitAnd,
+            ArithOp::Div => BinOp::Div,
+            ArithOp::Add => BinOp::Add,
+            _ => unreachable!("groups: only &, / and + on ranks"),
+        };
+        self.binary(bop, span, a, constant(Value::U32(b), span))
+    }
+}
+
+fn grid_unsupported(span: Span) -> CheckError {
+    CheckError::Unsupported {
+        what: "a grid-wide group".into(),
+        span,
+        help: Some(
+            "`this_grid().sync()` needs a cooperative launch (cudaLaunchCooperativeKernel), which simt does not run; split the kernel in two launches"
+                .into(),
+        ),
+    }
+}

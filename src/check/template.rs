@@ -1,0 +1,496 @@
+//! Templates and type aliases: an instance is a copy of the definition with its arguments
+//! substituted (types into type names, values as constants of the parameter's type), checked like
+//! any other kernel or function.
+
+use std::collections::HashMap;
+
+use super::CheckError;
+use crate::source::Span;
+use crate::syntax::ast::*;
+
+/// What a template's (or the file's) names stand for in a copy.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Bindings {
+    /// Type parameters and aliases: name → type.
+    pub types: HashMap<String, TypeName>,
+    /// Value parameters: name → constant expression.
+    pub values: HashMap<String, Expr>,
+}
+
+impl Bindings {
+    /// `name` stands for the integer `v` of type `ty` (a value parameter).
+    pub fn value(&mut self, name: &str, ty: &TypeName, v: i128, span: Span) {
+        let literal = Expr {
+            kind: ExprKind::Int {
+                value: v.unsigned_abs() as u64,
+                unsigned: false,
+                long: v.unsigned_abs() > i32::MAX as u128,
+                hex: false,
+            },
+            span,
+        };
+        let literal = if v < 0 {
+            Expr {
+                kind: ExprKind::Unary {
+                    op: UnOp::Neg,
+                    operand: Box::new(literal),
+                },
+                span,
+            }
+        } else {
+            literal
+        };
+        let ty = TypeName {
+            is_const: false,
+            reference: false,
+            span,
+            ..ty.clone()
+        };
+        self.values.insert(
+            name.to_string(),
+            Expr {
+                kind: ExprKind::Cast {
+                    ty,
+                    expr: Box::new(literal),
+                },
+                span,
+            },
+        );
+    }
+
+    /// The copy of a kernel with these bindings, named `name`.
+    pub fn kernel(&self, k: &Kernel, name: &str) -> Kernel {
+        let mut k = k.clone();
+        k.template.clear();
+        k.name.name = name.to_string();
+        for p in &mut k.params {
+            self.ty(&mut p.ty);
+        }
+        self.stmts(&mut k.body);
+        k
+    }
+
+    /// The copy of a `__device__` function with these bindings.
+    pub fn function(&self, f: &Function) -> Function {
+        let mut f = f.clone();
+        f.template.clear();
+        self.ty(&mut f.ret);
+        for p in &mut f.params {
+            self.ty(&mut p.ty);
+        }
+        self.stmts(&mut f.body);
+        f
+    }
+
+    /// Replaces a named type by what it stands for (aliases of aliases included).
+    pub fn ty(&self, t: &mut TypeName) {
+        let mut seen = 0;
+        while t.base == BaseType::Named && seen < 64 {
+            let Some(to) = self.types.get(&t.base_text) else {
+                return;
+            };
+            t.base = to.base;
+            t.base_text = to.base_text.clone();
+            t.pointer |= to.pointer;
+            t.is_const |= to.is_const;
+            seen += 1;
+        }
+    }
+
+    fn stmts(&self, stmts: &mut [Stmt]) {
+        for s in stmts {
+            self.stmt(s);
+        }
+    }
+
+    fn stmt(&self, s: &mut Stmt) {
+        match &mut s.kind {
+            StmtKind::Block(b) => self.stmts(b),
+            StmtKind::Decl { ty, decls } => {
+                self.ty(ty);
+                for d in decls {
+                    d.dims.iter_mut().flatten().for_each(|e| self.expr(e));
+                    if let Some(e) = &mut d.init {
+                        self.expr(e);
+                    }
+                    if let Some((items, _)) = &mut d.list {
+                        items.iter_mut().for_each(|e| self.expr(e));
+                    }
+                }
+            }
+            StmtKind::Shared { ty, dims, .. } => {
+                self.ty(ty);
+                dims.iter_mut().flatten().for_each(|e| self.expr(e));
+            }
+            StmtKind::Assign { target, value, .. } => {
+                self.expr(target);
+                self.expr(value);
+            }
+            StmtKind::IncDec { target, .. } => self.expr(target),
+            StmtKind::Expr(e) => self.expr(e),
+            StmtKind::If { cond, then, els } => {
+                self.expr(cond);
+                self.stmt(then);
+                if let Some(e) = els {
+                    self.stmt(e);
+                }
+            }
+            StmtKind::For {
+                init,
+                cond,
+                step,
+                body,
+            } => {
+                self.stmts(init);
+                if let Some(c) = cond {
+                    self.expr(c);
+                }
+                self.stmts(step);
+                self.stmt(body);
+            }
+            StmtKind::While { cond, body } | StmtKind::DoWhile { body, cond } => {
+                self.expr(cond);
+                self.stmt(body);
+            }
+            StmtKind::Return(Some(e)) => self.expr(e),
+            StmtKind::TypeAlias { ty, .. } => self.ty(ty),
+            StmtKind::Return(None) | StmtKind::Break | StmtKind::Continue | StmtKind::Empty => {}
+        }
+    }
+
+    fn expr(&self, e: &mut Expr) {
+        crate::stack::grow(|| self.expr_at(e))
+    }
+
+    fn expr_at(&self, e: &mut Expr) {
+        match &mut e.kind {
+            ExprKind::Name(n) => {
+                if let Some(v) = self.values.get(n.as_str()) {
+                    let span = e.span;
+                    *e = v.clone();
+                    set_span(e, span);
+                }
+            }
+            ExprKind::Int { .. }
+            | ExprKind::Float { .. }
+            | ExprKind::Bool(_)
+            | ExprKind::Str(_) => {}
+            ExprKind::Unary { operand: a, .. } | ExprKind::PostIncDec(a) => self.expr(a),
+            ExprKind::Member { base, .. } => self.expr(base),
+            ExprKind::Cast { ty, expr } => {
+                self.ty(ty);
+                self.expr(expr);
+            }
+            ExprKind::Binary { lhs, rhs, .. } => {
+                self.expr(lhs);
+                self.expr(rhs);
+            }
+            ExprKind::Index { base, index } => {
+                self.expr(base);
+                self.expr(index);
+            }
+            ExprKind::Ternary { cond, then, els } => {
+                self.expr(cond);
+                self.expr(then);
+                self.expr(els);
+            }
+            ExprKind::Call {
+                callee,
+                targs,
+                args,
+            } => {
+                // `T(x)`: a functional cast to a type parameter.
+                if let Some(to) = self.types.get(&callee.name) {
+                    if targs.is_empty() && args.len() == 1 {
+                        let mut ty = to.clone();
+                        ty.span = callee.span;
+                        let inner = args.pop().expect("one argument");
+                        e.kind = ExprKind::Cast {
+                            ty,
+                            expr: Box::new(inner),
+                        };
+                        self.expr(e);
+                        return;
+                    }
+                }
+                for a in targs.iter_mut() {
+                    match a {
+                        TemplateArg::Value(Expr {
+                            kind: ExprKind::Name(n),
+                            span,
+                        }) if self.types.contains_key(n.as_str()) => {
+                            let mut ty = self.types[n.as_str()].clone();
+                            ty.span = *span;
+                            *a = TemplateArg::Type(ty);
+                        }
+                        TemplateArg::Value(v) => self.expr(v),
+                        TemplateArg::Type(t) => self.ty(t),
+                    }
+                }
+                args.iter_mut().for_each(|a| self.expr(a));
+            }
+            ExprKind::List(items) | ExprKind::Tuple(items) => {
+                items.iter_mut().for_each(|a| self.expr(a))
+            }
+            ExprKind::Method {
+                object,
+                targs,
+                args,
+                ..
+            } => {
+                self.expr(object);
+                for a in targs.iter_mut() {
+                    match a {
+                        TemplateArg::Value(v) => self.expr(v),
+                        TemplateArg::Type(t) => self.ty(t),
+                    }
+                }
+                args.iter_mut().for_each(|a| self.expr(a));
+            }
+        }
+    }
+}
+
+/// Points a substituted constant at the name it replaced, so diagnostics show the use.
+fn set_span(e: &mut Expr, span: Span) {
+    e.span = span;
+    match &mut e.kind {
+        ExprKind::Cast { ty, expr } => {
+            ty.span = span;
+            set_span(expr, span);
+        }
+        ExprKind::Unary { operand, .. } => set_span(operand, span),
+        _ => {}
+    }
+}
+
+/// The C spelling of a template's parameter list, for messages: `template <int BM, typename T>`.
+pub(crate) fn signature(params: &[TemplateParam]) -> String {
+    let list: Vec<String> = params
+        .iter()
+        .map(|p| match &p.kind {
+            TemplateParamKind::Type(_) => format!("typename {}", p.name.name),
+            TemplateParamKind::Value(ty, _) => format!("{} {}", ty.base_text, p.name.name),
+        })
+        .collect();
+    format!("template <{}>", list.join(", "))
+}
+
+impl super::KernelChecker<'_, '_> {
+    /// The bindings of an instance: `targs` by position, then defaults; value arguments must be
+    /// integer constants.
+    pub(crate) fn instantiate(
+        &mut self,
+        params: &[TemplateParam],
+        targs: &[TemplateArg],
+        span: Span,
+        what: &str,
+    ) -> Result<Bindings, CheckError> {
+        self.bind_template(params, targs, &HashMap::new(), span, what)
+    }
+
+    /// Bindings from explicit arguments, then `deduced` types (from a call's arguments), then
+    /// defaults.
+    pub(crate) fn bind_template(
+        &mut self,
+        params: &[TemplateParam],
+        targs: &[TemplateArg],
+        deduced: &HashMap<String, TypeName>,
+        span: Span,
+        what: &str,
+    ) -> Result<Bindings, CheckError> {
+        if targs.len() > params.len() {
+            return Err(CheckError::Type {
+                message: format!(
+                    "`{what}` has {} template arguments but {} parameters",
+                    targs.len(),
+                    params.len()
+                ),
+                span,
+                label: "too many template arguments".into(),
+                help: Some(signature(params)),
+            });
+        }
+        let mut b = Bindings::default();
+        for (k, p) in params.iter().enumerate() {
+            match (&p.kind, targs.get(k)) {
+                (TemplateParamKind::Type(_), Some(TemplateArg::Type(t))) => {
+                    let mut t = t.clone();
+                    b.ty(&mut t);
+                    b.types.insert(p.name.name.clone(), t);
+                }
+                (
+                    TemplateParamKind::Type(_),
+                    Some(TemplateArg::Value(Expr {
+                        kind: ExprKind::Name(n),
+                        span: at,
+                    })),
+                ) => {
+                    // A bare name: a type of the caller's (an alias or its own parameter).
+                    let t = TypeName {
+                        base: BaseType::Named,
+                        base_text: n.clone(),
+                        pointer: false,
+                        reference: false,
+                        is_const: false,
+                        span: *at,
+                    };
+                    b.types.insert(p.name.name.clone(), t);
+                }
+                (TemplateParamKind::Type(_), Some(TemplateArg::Value(e))) => {
+                    return Err(CheckError::Type {
+                        message: format!("template parameter `{}` is a type", p.name.name),
+                        span: e.span,
+                        label: "a value, not a type".into(),
+                        help: Some(signature(params)),
+                    })
+                }
+                (TemplateParamKind::Type(default), None) => {
+                    let t = deduced
+                        .get(&p.name.name)
+                        .cloned()
+                        .or_else(|| default.clone());
+                    let Some(mut t) = t else {
+                        return Err(missing(p, params, span, what));
+                    };
+                    b.ty(&mut t);
+                    b.types.insert(p.name.name.clone(), t);
+                }
+                (TemplateParamKind::Value(ty, default), arg) => {
+                    let e = match (arg, default) {
+                        (Some(TemplateArg::Value(e)), _) => e.clone(),
+                        (Some(TemplateArg::Type(t)), _) => {
+                            return Err(CheckError::Type {
+                                message: format!(
+                                    "template parameter `{}` is a value of type `{}`",
+                                    p.name.name, ty.base_text
+                                ),
+                                span: t.span,
+                                label: "a type, not a value".into(),
+                                help: Some(signature(params)),
+                            })
+                        }
+                        // A default may use the parameters before it: substituted below.
+                        (None, Some(d)) => d.clone(),
+                        (None, None) => return Err(missing(p, params, span, what)),
+                    };
+                    let mut e = e;
+                    b.expr(&mut e);
+                    let value = self.template_value(&e, ty)?;
+                    b.value(&p.name.name, ty, value, e.span);
+                }
+            }
+        }
+        Ok(b)
+    }
+
+    /// The integer a value argument stands for.
+    fn template_value(&mut self, e: &Expr, ty: &TypeName) -> Result<i128, CheckError> {
+        let to = super::scalar_of_base(ty)?;
+        let t = self.expr(e)?;
+        let t = self.convert(t, to);
+        match t.kind {
+            super::typed::ExprKind::Const(v)
+                if to.is_integer() || to == crate::value::Scalar::Bool =>
+            {
+                Ok(match v {
+                    crate::value::Value::U64(x) => i128::from(x),
+                    other => other.as_i64().map_or(0, i128::from),
+                })
+            }
+            super::typed::ExprKind::Const(_) => Err(CheckError::Unsupported {
+                what: format!("a template value parameter of type `{}`", ty.base_text),
+                span: ty.span,
+                help: Some("template value parameters are integers".into()),
+            }),
+            _ => Err(CheckError::NotConstant {
+                what: "a template argument".into(),
+                span: e.span,
+                help: Some("use a literal, a `#define` or a `const` global".into()),
+            }),
+        }
+    }
+}
+
+fn missing(p: &TemplateParam, params: &[TemplateParam], span: Span, what: &str) -> CheckError {
+    CheckError::Type {
+        message: format!("`{what}` needs a template argument for `{}`", p.name.name),
+        span,
+        label: "missing template arguments".into(),
+        help: Some(format!(
+            "give every parameter of {}, e.g. `{}<...>`",
+            signature(params),
+            what.split('<').next().unwrap_or(what)
+        )),
+    }
+}
+
+impl super::KernelChecker<'_, '_> {
+    /// The instance of a `__device__` function template a call needs: explicit arguments first,
+    /// then type parameters deduced from the arguments (`T`, `T*`, `const T&` parameters).
+    pub(crate) fn function_instance(
+        &mut self,
+        f: &Function,
+        targs: &[TemplateArg],
+        args: &[Expr],
+        span: Span,
+    ) -> Result<Function, CheckError> {
+        let mut deduced = HashMap::new();
+        for (p, a) in f.params.iter().zip(args) {
+            let is_param = |n: &str| {
+                f.template
+                    .iter()
+                    .any(|t| t.name.name == n && matches!(t.kind, TemplateParamKind::Type(_)))
+            };
+            if p.ty.base != BaseType::Named
+                || !is_param(&p.ty.base_text)
+                || deduced.contains_key(&p.ty.base_text)
+            {
+                continue;
+            }
+            let found = if p.ty.pointer {
+                match self.is_pointer(a) {
+                    true => self.pointer(a)?.mem.map(|m| (m.elem, m.width)),
+                    false => None,
+                }
+            } else {
+                Some((self.expr(a)?.ty, 1))
+            };
+            if let Some((elem, width)) = found {
+                deduced.insert(p.ty.base_text.clone(), type_of(elem, width, a.span));
+            }
+        }
+        let b = self.bind_template(&f.template, targs, &deduced, span, &f.name.name)?;
+        Ok(b.function(f))
+    }
+}
+
+/// The type name of `width` components of `elem`.
+fn type_of(elem: crate::value::Scalar, width: u32, span: Span) -> TypeName {
+    use crate::value::Scalar;
+    let base = if width > 1 {
+        BaseType::Vector
+    } else {
+        match elem {
+            Scalar::Bool => BaseType::Bool,
+            Scalar::I8 => BaseType::I8,
+            Scalar::U8 => BaseType::U8,
+            Scalar::I16 => BaseType::I16,
+            Scalar::U16 => BaseType::U16,
+            Scalar::I32 => BaseType::I32,
+            Scalar::U32 => BaseType::U32,
+            Scalar::I64 => BaseType::I64,
+            Scalar::U64 => BaseType::U64,
+            Scalar::F32 => BaseType::F32,
+            Scalar::F64 => BaseType::F64,
+        }
+    };
+    TypeName {
+        base,
+        base_text: super::typed::type_name(elem, width),
+        pointer: false,
+        reference: false,
+        is_const: false,
+        span,
+    }
+}

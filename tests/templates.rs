@@ -1,0 +1,130 @@
+//! Templates, type aliases and `assert`: instances named in launch sections and by `--kernel`,
+//! deduction for calls, diagnostics for what is missing.
+
+mod common;
+use common::{codes, err, ok, simt};
+
+const ONE: [u32; 3] = [1, 1, 1];
+
+/// A kernel template with a value parameter, a type parameter with a default, a function
+/// template called with explicit arguments and with deduced ones, aliases and a functional cast.
+const TILED: &str = r#"
+typedef float real;
+using index_t = int;
+
+template <typename T>
+__device__ T twice(T x) { return x + x; }
+
+template <typename T, int N>
+__device__ void fill(T* p, T v) {
+    for (int i = 0; i < N; i++) {
+        p[i] = v;
+    }
+}
+
+template <const int BM, typename T = float>
+__global__ void k(T* out, const T* in) {
+    index_t i = blockIdx.x * BM + threadIdx.x;
+    T local[BM / 16];
+    fill<T, BM / 16>(local, in[i]);
+    real r = (real)twice(local[1]) + twice<int>(BM);
+    out[i] = static_cast<T>(r) + T(1);
+}
+"#;
+
+#[test]
+fn a_launch_section_names_an_instance() {
+    // out[i] = 2 in[i] + 2 BM + 1 = 2i + 65 for BM = 32.
+    let src = format!(
+        "{TILED}launch k<32> {{ in = arange(64); out = zeros(64); block = 32; grid = 2; expect out == arange(64) * 2 + 65; }}\n"
+    );
+    let r = ok(&src, &[], [2, 1, 1], [32, 1, 1]);
+    assert_eq!(r.kernel, "k<32>");
+}
+
+#[test]
+fn kernel_flag_names_another_instance_and_borrows_the_launch() {
+    let dir = std::env::temp_dir().join(format!("simt-templates-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join("tiled.sk");
+    // The launch section is for k<32>; k<64, float> (grid 1 of 64 threads) uses it, with
+    // 2 BM + 1 = 129 added.
+    std::fs::write(
+        &path,
+        format!(
+            "{TILED}launch k<32> {{ in = arange(64); out = zeros(64); block = 32; grid = 2; }}\n"
+        ),
+    )
+    .expect("write");
+    let p = path.to_str().expect("utf-8 path");
+    let (code, out, errs) = simt(&[
+        "run",
+        p,
+        "--kernel",
+        "k<64, float>",
+        "--grid",
+        "1",
+        "--block",
+        "64",
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{errs}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("json");
+    assert_eq!(v["kernel"], "k<64,float>");
+    let (code, _, errs) = simt(&["run", p, "--kernel", "k<>"]);
+    assert_eq!(code, 2);
+    assert!(
+        errs.contains("needs a template argument for `BM`"),
+        "{errs}"
+    );
+    assert!(errs.contains("template <int BM, typename T>"), "{errs}");
+}
+
+#[test]
+fn template_mistakes_are_diagnostics() {
+    // Nothing names an instance.
+    let f = err(TILED, &[], Some(ONE), Some([32, 1, 1]));
+    assert_eq!(codes(&f), ["simt::check::type_error"]);
+    // A type where a value is expected, and the other way round.
+    let src = format!("{TILED}launch k<float> {{ }}\n");
+    assert_eq!(
+        codes(&err(&src, &[], Some(ONE), Some(ONE))),
+        ["simt::check::type_error"]
+    );
+    let src = format!("{TILED}launch k<32, 7> {{ }}\n");
+    assert_eq!(
+        codes(&err(&src, &[], Some(ONE), Some(ONE))),
+        ["simt::check::type_error"]
+    );
+    // A misspelled type gets a did-you-mean.
+    let src = "__global__ void k(float* a) { flaot x = 1.0f; a[0] = x; }";
+    let f = err(src, &[("a", "zeros(1)")], Some(ONE), Some(ONE));
+    assert_eq!(codes(&f), ["simt::check::unknown_type"]);
+    let help = miette::Diagnostic::help(&f.errors[0].inner).map(|h| h.to_string());
+    assert_eq!(help.as_deref(), Some("did you mean `float`?"));
+}
+
+#[test]
+fn a_failed_assert_stops_the_launch_at_the_first_false_thread() {
+    let src = r#"
+__global__ void k(float* a, int n) {
+    assert(n > 0);
+    assert(threadIdx.x < 8);
+    a[threadIdx.x] = 1.0f;
+}
+"#;
+    ok(src, &[("a", "zeros(8)"), ("n", "1")], ONE, [8, 1, 1]);
+    let f = err(
+        src,
+        &[("a", "zeros(16)"), ("n", "1")],
+        Some(ONE),
+        Some([16, 1, 1]),
+    );
+    assert_eq!(codes(&f), ["simt::run::assertion"]);
+    // Thread 8 is the first where `threadIdx.x < 8` is false.
+    assert!(
+        common::describe(&f).contains("thread (8, 0, 0)"),
+        "{}",
+        common::describe(&f)
+    );
+}
