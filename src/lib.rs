@@ -11,6 +11,7 @@ pub mod gpu;
 pub mod host;
 pub mod ir;
 pub mod pipeline;
+pub mod printf;
 pub mod progress;
 pub mod report;
 pub mod source;

@@ -16,10 +16,6 @@ const MAX_EXPANSIONS: u32 = 50_000;
 /// Functions of CUDA that the simulator does not run yet, with advice.
 const UNSUPPORTED_CALLS: &[(&str, &str)] = &[
     (
-        "printf",
-        "kernels cannot print; write values to a buffer and --save it",
-    ),
-    (
         "__shfl",
         "the mask-less shuffles were removed in CUDA 9; use `__shfl_sync(0xffffffff, ...)`",
     ),

@@ -441,6 +441,7 @@ impl<'a> Facts<'a> {
                 values.iter().for_each(|v| self.expr(v));
             }
             StmtKind::SyncWarp(e) | StmtKind::Eval(e) | StmtKind::Assert(e) => self.expr(e),
+            StmtKind::Printf { args, .. } => args.iter().for_each(|a| self.expr(a)),
             StmtKind::Break
             | StmtKind::Continue
             | StmtKind::Return

@@ -6,6 +6,7 @@ mod groups;
 mod intrinsics;
 mod local;
 mod pointer;
+mod print;
 mod template;
 pub mod typed;
 mod vector;
@@ -1024,6 +1025,7 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                     return Ok(StmtKind::Assert(self.condition(&args[0])?));
                 }
                 "assert" => return Err(arg_count(1)),
+                "printf" => return self.printf(args, e.span),
                 "__syncthreads" => return Err(arg_count(0)),
                 "__syncwarp" => {
                     let mask = match args.as_slice() {

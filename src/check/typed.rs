@@ -461,4 +461,11 @@ pub enum StmtKind {
     ReturnFn,
     /// `assert(cond);`: an active thread where `cond` is false stops the launch.
     Assert(Expr),
+    /// `printf(format, args...)`: one argument per conversion, already of its C type.
+    Printf {
+        /// The format, parsed.
+        pieces: Vec<crate::printf::Piece>,
+        /// The values, one per conversion (`int`, `unsigned`, `long long`, ... or `double`).
+        args: Vec<Expr>,
+    },
 }

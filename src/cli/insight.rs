@@ -89,7 +89,12 @@ pub fn output(
             Some(line) => Some(lanemap::render(report, line, paint).map_err(map_error)?),
             None => None,
         };
-        let mut s = table::render(report);
+        // The kernel's own output first, as a program's would be, then the report.
+        let mut s = report.printf.clone();
+        if report.printf_truncated {
+            s.push_str("[simt: printf output past the device's 1 MiB buffer was dropped]\n");
+        }
+        s.push_str(&table::render(report));
         if !report.hints.is_empty() {
             s.push_str("hints\n");
             for h in &report.hints {

@@ -14,6 +14,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 mod access;
 mod local;
+mod print;
+
+pub(crate) use print::PRINTF_LIMIT;
 
 /// Local warp instructions between updates of the launch-wide step count.
 const STEP_FLUSH: u64 = 1 << 16;
@@ -191,6 +194,10 @@ pub(crate) struct BlockRunner<'a> {
     pub(crate) barrier_protects: Vec<bool>,
     /// The barrier that began the current epoch of this block.
     last_barrier: Option<usize>,
+    /// What `printf` printed, in block order then execution order.
+    pub(crate) printf: String,
+    /// Some output did not fit the printf buffer.
+    pub(crate) printf_truncated: bool,
 }
 
 impl<'a> BlockRunner<'a> {
@@ -261,6 +268,8 @@ impl<'a> BlockRunner<'a> {
             barrier_protects: vec![false; ir.insts.len()],
             last_barrier: None,
             budget,
+            printf: String::new(),
+            printf_truncated: false,
         }
     }
 
@@ -447,6 +456,10 @@ impl<'a> BlockRunner<'a> {
                         Ok(v),
                         globals,
                     )?;
+                }
+                Inst::Printf { id } => {
+                    self.issue(pc);
+                    self.printf(id);
                 }
                 Inst::Assert { c } => {
                     self.issue(pc);

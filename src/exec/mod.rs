@@ -116,6 +116,11 @@ pub struct Outcome {
     pub first_access: Vec<Option<WarpAccess>>,
     /// Per instruction: whether a barrier separated conflicting accesses of two warps in some block.
     pub barrier_protects: Vec<bool>,
+    /// What the kernel's `printf`s printed: blocks in order, each in execution order, active lanes
+    /// in lane order; at most the device buffer's size.
+    pub printf: String,
+    /// Output past the printf buffer was dropped.
+    pub printf_truncated: bool,
 }
 
 /// Elements of each shared array: its declared size, or what `--dyn-smem` holds.
@@ -228,7 +233,16 @@ pub fn launch_counting(
     let mut barrier_protects = vec![false; ir.insts.len()];
     let mut races = Vec::new();
     let mut failure: Option<(u64, RunError)> = None;
+    let mut printf = String::new();
+    let mut printf_truncated = false;
     for part in parts {
+        // Parts come in block order, so their output does too; the buffer holds the first MiB.
+        printf_truncated |= part.printf_truncated;
+        if printf.len() < block::PRINTF_LIMIT {
+            printf.push_str(&part.printf);
+        } else if !part.printf.is_empty() {
+            printf_truncated = true;
+        }
         for (total, c) in per_inst.iter_mut().zip(&part.counters) {
             *total += *c;
         }
@@ -261,12 +275,22 @@ pub fn launch_counting(
     for c in &per_inst {
         counters.add(c);
     }
+    if printf.len() > block::PRINTF_LIMIT {
+        let mut cut = block::PRINTF_LIMIT;
+        while !printf.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        printf.truncate(cut);
+        printf_truncated = true;
+    }
     Ok(Outcome {
         counters,
         per_inst,
         races,
         first_access,
         barrier_protects,
+        printf,
+        printf_truncated,
     })
 }
 
@@ -285,6 +309,8 @@ struct Part {
     first_access: Vec<Option<WarpAccess>>,
     barrier_protects: Vec<bool>,
     races: Vec<Race>,
+    printf: String,
+    printf_truncated: bool,
     failure: Option<(u64, RunError)>,
 }
 
@@ -356,6 +382,8 @@ impl Work<'_> {
             first_access: std::mem::take(&mut runner.first_access),
             barrier_protects: std::mem::take(&mut runner.barrier_protects),
             races: std::mem::take(&mut runner.races),
+            printf: std::mem::take(&mut runner.printf),
+            printf_truncated: runner.printf_truncated,
             failure,
         }
     }

@@ -889,6 +889,13 @@ impl<'k> Block<'_, 'k> {
                     write(self.data_mut(*mem), i * w + k, cast(v, elem));
                 }
             }
+            // The reference counts what printing costs; the engine's output is checked elsewhere.
+            StmtKind::Printf { args, .. } => {
+                for a in args {
+                    self.eval(t, a, None)?;
+                }
+                self.count();
+            }
             StmtKind::Assert(cond) => {
                 if !self.eval(t, cond, None)?.truth() {
                     return Err(RefError::Assertion {

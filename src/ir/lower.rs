@@ -55,6 +55,8 @@ struct Lowerer {
     builtins: HashMap<Builtin, Reg>,
     /// The register of each pointer parameter's offset (`ParamBase`).
     bases: HashMap<u32, Reg>,
+    /// Each `printf` call's format and argument registers.
+    printfs: Vec<PrintfIr>,
     inputs: Vec<(Reg, Scalar, Input)>,
     /// Label targets (`None` until placed) and the instructions waiting for them.
     labels: Vec<Option<u32>>,
@@ -90,6 +92,7 @@ impl Lowerer {
             consts: HashMap::new(),
             builtins: HashMap::new(),
             bases: HashMap::new(),
+            printfs: Vec::new(),
             inputs: Vec::new(),
             labels: Vec::new(),
             fixups: Vec::new(),
@@ -188,6 +191,7 @@ impl Lowerer {
                     },
                 })
                 .collect(),
+            printfs: self.printfs,
             locals: kernel
                 .local_arrays
                 .iter()
@@ -371,6 +375,15 @@ impl Lowerer {
             StmtKind::Assert(cond) => {
                 let c = self.expr(cond);
                 self.emit(Inst::Assert { c }, span);
+            }
+            StmtKind::Printf { pieces, args } => {
+                let args = args.iter().map(|a| (self.expr(a), a.ty)).collect();
+                let id = self.printfs.len() as u32;
+                self.printfs.push(PrintfIr {
+                    pieces: pieces.clone(),
+                    args,
+                });
+                self.emit(Inst::Printf { id }, span);
             }
             StmtKind::ReturnFn => self.jump_out(Inst::ReturnFn { skip_to: 0 }, span),
             StmtKind::Eval(e) => match &e.kind {
@@ -767,6 +780,7 @@ fn collect_stmt_at(s: &typed::Stmt, needs: &mut Needs) {
             }
         }
         StmtKind::SyncWarp(e) | StmtKind::Eval(e) | StmtKind::Assert(e) => collect_expr(e, needs),
+        StmtKind::Printf { args, .. } => args.iter().for_each(|a| collect_expr(a, needs)),
         StmtKind::VecLoad { index, .. } => collect_expr(index, needs),
         StmtKind::VecStore { index, values, .. } => {
             collect_expr(index, needs);

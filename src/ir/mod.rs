@@ -136,6 +136,17 @@ pub struct KernelIr {
     pub shared: Vec<SharedArray>,
     /// Per-thread local arrays.
     pub locals: Vec<LocalArrayIr>,
+    /// The `printf` calls, by `Inst::Printf::id`.
+    pub printfs: Vec<PrintfIr>,
+}
+
+/// One `printf` call: its format and the registers of its arguments with their types.
+#[derive(Clone, Debug)]
+pub struct PrintfIr {
+    /// The format, parsed.
+    pub pieces: Vec<crate::printf::Piece>,
+    /// One register per conversion.
+    pub args: Vec<(Reg, Scalar)>,
 }
 
 /// A typed instruction. Each computing instruction writes only the lanes of the active mask.
@@ -284,6 +295,8 @@ pub enum Inst {
     SyncWarp { mask: Reg },
     /// `assert(c)`: an active lane where `c` is false stops the launch.
     Assert { c: Reg },
+    /// `printf(...)`: every active lane, in lane order, prints `printfs[id]`.
+    Printf { id: u32 },
     /// `d = old mem[idx]; mem[idx] = op(old, v[, cmp])`, lane by lane in lane order.
     Atomic {
         op: AtomicOp,

@@ -26,6 +26,8 @@
 //!   counter name of `counters` except `blocks` and `threads`; each counter sums to its total.
 //! - `barriers`: `[{line, executions, protects}]`; `protects: false` means possibly redundant.
 //! - `hints`: `[{rule, line, message}]` (rules in `report::hints`).
+//! - `printf`: the lines the kernel printed (blocks in order, then execution order, lanes in
+//!   order); `printf_truncated`: whether output past the device's 1 MiB buffer was dropped.
 //! - `races[].barrier_after_line`, `races[].fix`: where a `__syncthreads()` would separate the accesses.
 //! - With `--map LINE`: `lane_map` (see `report::lanemap`); with gates: `gates`, `gates_ok`.
 //! - `timing`: wall-clock seconds of `parse`, `setup`, `simulate` and `report` (the only field
@@ -66,6 +68,8 @@ pub fn to_json(r: &Report) -> Value {
         "lines": lines::to_json(&r.lines),
         "barriers": r.barriers,
         "hints": r.hints,
+        "printf": r.printf.lines().collect::<Vec<_>>(),
+        "printf_truncated": r.printf_truncated,
     })
 }
 

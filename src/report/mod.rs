@@ -135,6 +135,10 @@ pub struct Report {
     pub hints: Vec<Hint>,
     /// Where the time went.
     pub timing: Timing,
+    /// What the kernel printed (`printf`), in block order.
+    pub printf: String,
+    /// Some of it did not fit the device's 1 MiB printf buffer.
+    pub printf_truncated: bool,
 }
 
 impl Report {
@@ -211,6 +215,8 @@ impl Report {
             lines,
             hints: Vec::new(),
             timing: Timing::default(),
+            printf: outcome.printf.clone(),
+            printf_truncated: outcome.printf_truncated,
         };
         report.hints = hints::hints(&report);
         report

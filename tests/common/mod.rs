@@ -15,6 +15,27 @@ pub fn run(
     grid: Option<[u32; 3]>,
     block: Option<[u32; 3]>,
 ) -> Result<Report, Failure> {
+    run_on(src, args, grid, block, 2)
+}
+
+/// [`run`] on `threads` worker threads.
+pub fn run_threads(
+    src: &str,
+    args: &[(&str, &str)],
+    grid: [u32; 3],
+    block: [u32; 3],
+    threads: usize,
+) -> Result<Report, Failure> {
+    run_on(src, args, Some(grid), Some(block), threads)
+}
+
+fn run_on(
+    src: &str,
+    args: &[(&str, &str)],
+    grid: Option<[u32; 3]>,
+    block: Option<[u32; 3]>,
+    threads: usize,
+) -> Result<Report, Failure> {
     let overrides = Overrides {
         args: args
             .iter()
@@ -40,7 +61,7 @@ pub fn run(
         regs: 32,
         gpu: GpuConfig::h100_sxm(),
         saves: Vec::new(),
-        threads: 2,
+        threads,
         progress: false,
     };
     pipeline::run(&SourceFile::new("test.sk", src), &opts)

@@ -1,0 +1,193 @@
+//! `printf` in kernels: the format checked against its arguments, each argument converted to the
+//! C type its conversion reads.
+
+use super::typed::*;
+use super::{CheckError, KernelChecker};
+use crate::printf::{self, ArgKind, Piece};
+use crate::source::Span;
+use crate::syntax::ast;
+use crate::value::Scalar;
+
+type Result<T> = std::result::Result<T, CheckError>;
+
+impl KernelChecker<'_, '_> {
+    /// `printf("format", args...)` as a statement.
+    pub(crate) fn printf(&mut self, args: &[ast::Expr], span: Span) -> Result<StmtKind> {
+        let Some((first, rest)) = args.split_first() else {
+            return Err(CheckError::ArgumentCount {
+                name: "printf".into(),
+                expected: "a format and its values".into(),
+                found: 0,
+                span,
+            });
+        };
+        let ast::ExprKind::Str(raw) = &first.kind else {
+            return Err(CheckError::Unsupported {
+                what: "a `printf` format that is not a string literal".into(),
+                span: first.span,
+                help: Some("write the format in the call: `printf(\"%d\\n\", x)`".into()),
+            });
+        };
+        let text = unescape(raw);
+        let pieces = printf::parse(&text).map_err(|(_, message)| CheckError::Type {
+            message,
+            span: first.span,
+            label: "in this format".into(),
+            help: Some("conversions: %d %i %u %x %X %o %c %f %e %g %a %s %%".into()),
+        })?;
+        let convs = pieces
+            .iter()
+            .filter(|p| matches!(p, Piece::Conv(_)))
+            .count();
+        if convs != rest.len() {
+            return Err(CheckError::ArgumentCount {
+                name: "printf".into(),
+                expected: format!("{convs} value(s) after the format"),
+                found: rest.len(),
+                span,
+            });
+        }
+        let mut out_pieces = Vec::new();
+        let mut values = Vec::new();
+        let mut rest = rest.iter();
+        for piece in pieces {
+            let Piece::Conv(spec) = piece else {
+                out_pieces.push(piece);
+                continue;
+            };
+            let arg = rest.next().expect("printf: one value per conversion");
+            match spec.kind() {
+                ArgKind::String => {
+                    // A literal string is part of the text; anything else has no storage here.
+                    let ast::ExprKind::Str(s) = &arg.kind else {
+                        return Err(CheckError::Unsupported {
+                            what: "`%s` of something other than a string literal".into(),
+                            span: arg.span,
+                            help: Some(
+                                "kernels have no strings; print the characters with `%c`".into(),
+                            ),
+                        });
+                    };
+                    let padded = pad_string(&spec, &unescape(s));
+                    out_pieces.push(Piece::Text(padded));
+                }
+                ArgKind::Pointer => {
+                    return Err(CheckError::Unsupported {
+                        what: "printing a pointer with `%p`".into(),
+                        span: arg.span,
+                        help: Some("print the index it points at instead".into()),
+                    })
+                }
+                kind => {
+                    let value = self.expr(arg)?;
+                    let to = match kind {
+                        ArgKind::Float => Scalar::F64,
+                        ArgKind::Signed => int_type(spec.int_bits(), true),
+                        _ => int_type(spec.int_bits(), false),
+                    };
+                    if value.ty.is_float() != (kind == ArgKind::Float) {
+                        return Err(CheckError::Type {
+                            message: format!(
+                                "`%{}` prints {}, but this is a `{}`",
+                                spec.conv,
+                                if kind == ArgKind::Float {
+                                    "a floating value"
+                                } else {
+                                    "an integer"
+                                },
+                                value.ty
+                            ),
+                            span: arg.span,
+                            label: format!("a `{}`", value.ty),
+                            help: Some(if kind == ArgKind::Float {
+                                "print integers with %d or %u, or convert: `(float)x`".into()
+                            } else {
+                                "print floating values with %f, %e or %g".into()
+                            }),
+                        });
+                    }
+                    values.push(self.convert(value, to));
+                    out_pieces.push(Piece::Conv(spec));
+                }
+            }
+        }
+        Ok(StmtKind::Printf {
+            pieces: out_pieces,
+            args: values,
+        })
+    }
+}
+
+/// The integer type of a conversion: `%d` int, `%ld`/`%lld` long long, `%hd` short, `%hhd` char.
+fn int_type(bits: u32, signed: bool) -> Scalar {
+    match (bits, signed) {
+        (8, true) => Scalar::I8,
+        (8, false) => Scalar::U8,
+        (16, true) => Scalar::I16,
+        (16, false) => Scalar::U16,
+        (32, true) => Scalar::I32,
+        (32, false) => Scalar::U32,
+        (_, true) => Scalar::I64,
+        (_, false) => Scalar::U64,
+    }
+}
+
+/// `%10s` / `%-10s` / `%.3s` of a literal.
+fn pad_string(spec: &printf::Spec, s: &str) -> String {
+    let s: String = match spec.precision {
+        Some(p) => s.chars().take(p).collect(),
+        None => s.to_string(),
+    };
+    let n = s.chars().count();
+    let fill = spec.width.unwrap_or(0).saturating_sub(n);
+    if spec.left {
+        format!("{s}{}", " ".repeat(fill))
+    } else {
+        format!("{}{s}", " ".repeat(fill))
+    }
+}
+
+/// C's escape sequences in a string literal: `\n \t \\ \" \0 \x41 \101` ...
+pub(crate) fn unescape(raw: &str) -> String {
+    let mut out = String::new();
+    let mut chars = raw.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('n') => out.push('\n'),
+            Some('t') => out.push('\t'),
+            Some('r') => out.push('\r'),
+            Some('a') => out.push('\u{7}'),
+            Some('b') => out.push('\u{8}'),
+            Some('f') => out.push('\u{c}'),
+            Some('v') => out.push('\u{b}'),
+            Some('x') => {
+                let mut v = 0u32;
+                while let Some(d) = chars.peek().and_then(|c| c.to_digit(16)) {
+                    v = (v * 16 + d) & 0xff;
+                    chars.next();
+                }
+                out.push(char::from(v as u8));
+            }
+            Some(d @ '0'..='7') => {
+                let mut v = d.to_digit(8).unwrap_or(0);
+                for _ in 0..2 {
+                    match chars.peek().and_then(|c| c.to_digit(8)) {
+                        Some(x) => {
+                            v = v * 8 + x;
+                            chars.next();
+                        }
+                        None => break,
+                    }
+                }
+                out.push(char::from((v & 0xff) as u8));
+            }
+            Some(other) => out.push(other),
+            None => out.push('\\'),
+        }
+    }
+    out
+}

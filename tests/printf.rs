@@ -1,0 +1,83 @@
+//! `printf` in kernels: C's formatting, a deterministic order (blocks, then execution order,
+//! lanes in order) for any number of worker threads, the device buffer's 1 MiB bound.
+
+mod common;
+use common::{codes, err, ok};
+
+const ONE: [u32; 3] = [1, 1, 1];
+
+#[test]
+fn lanes_print_in_order_with_c_formats() {
+    let src = r#"
+__global__ void k(const float* a) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i % 3 == 0) {
+        printf("b%d t%02u a=%.2f %s\t|%5d|%-4x|\n", blockIdx.x, threadIdx.x, a[i], "ok", -i, i);
+    }
+    if (i == 7) printf("100%% \"done\"\n");
+}
+launch k { a = arange(8); block = 4; grid = 2; }
+"#;
+    let r = ok(src, &[], [2, 1, 1], [4, 1, 1]);
+    assert_eq!(
+        r.printf,
+        "b0 t00 a=0.00 ok\t|    0|0   |\nb0 t03 a=3.00 ok\t|   -3|3   |\nb1 t02 a=6.00 ok\t|   -6|6   |\n100% \"done\"\n"
+    );
+    assert!(!r.printf_truncated);
+}
+
+#[test]
+fn the_order_is_the_same_on_one_worker_and_several() {
+    // 2^16 threads: enough for the launch to run on several workers. Every 4096th thread prints;
+    // the lines must come in block order whatever the number of threads.
+    let src = r#"
+__global__ void k(int* out) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i % 4096 == 0) printf("%d\n", i);
+    out[i] = i;
+}
+"#;
+    let want: String = (0..16).map(|k| format!("{}\n", k * 4096)).collect();
+    for threads in [1, 3] {
+        let r = common::run_threads(
+            src,
+            &[("out", "zeros(65536)")],
+            [256, 1, 1],
+            [256, 1, 1],
+            threads,
+        )
+        .unwrap_or_else(|f| panic!("{}", common::describe(&f)));
+        assert_eq!(r.printf, want, "threads {threads}");
+    }
+}
+
+#[test]
+fn output_stops_at_the_device_buffer() {
+    // 1024 threads × 40 lines × 32 bytes = 1.25 MiB: more than the 1 MiB buffer holds.
+    let src = r#"
+__global__ void k() {
+    for (int j = 0; j < 40; j++) {
+        printf("thread %5d line %4d ........\n", threadIdx.x, j);
+    }
+}
+"#;
+    let r = ok(src, &[], ONE, [1024, 1, 1]);
+    assert!(r.printf_truncated);
+    assert!(r.printf.len() <= 1 << 20, "{}", r.printf.len());
+    assert!(r.printf.starts_with("thread     0 line    0 ........\n"));
+}
+
+#[test]
+fn mismatched_formats_are_diagnostics() {
+    for (call, code) in [
+        ("printf(\"%d\\n\", 1.5f);", "simt::check::type_error"),
+        ("printf(\"%f\\n\", 1);", "simt::check::type_error"),
+        ("printf(\"%d %d\\n\", 1);", "simt::check::argument_count"),
+        ("printf(\"%q\\n\", 1);", "simt::check::type_error"),
+        ("printf(\"%p\\n\", a);", "simt::check::unsupported"),
+    ] {
+        let src = format!("__global__ void k(int* a) {{ {call} }}");
+        let f = err(&src, &[("a", "zeros(1)")], Some(ONE), Some(ONE));
+        assert_eq!(codes(&f), [code], "{call}");
+    }
+}
