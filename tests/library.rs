@@ -142,3 +142,16 @@ launch k { a = zeros(32); f = zeros(32); block = 32; grid = 1; expect a == 62; e
 "#;
     ok(src, &[], ONE, [32, 1, 1]);
 }
+
+#[test]
+fn vector_type_names_are_not_taken_for_their_prefixes() {
+    // `uint4` is not `uint` followed by `4`, nor `ulonglong` `ulong`.
+    let src = r#"
+__global__ void k(const uint4* in, ulonglong* out) {
+    uint4 v = in[threadIdx.x];
+    out[threadIdx.x] = v.x + v.y + v.z + v.w;
+}
+launch k { in = arange(16); out = zeros(4); block = 4; grid = 1; expect out == arange(4) * 16 + 6; }
+"#;
+    ok(src, &[], ONE, [4, 1, 1]);
+}

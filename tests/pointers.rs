@@ -203,3 +203,19 @@ launch k {
 "#;
     ok(src, &[], ONE, b(32));
 }
+
+#[test]
+fn a_pointer_is_a_condition() {
+    // `if (p)` is `if (p != NULL)`, as in cuda-samples' `if (d_Input) { ... }`.
+    let src = r#"
+__global__ void k(const float* in, float* out) {
+    const float* none = NULL;
+    out[threadIdx.x] = (in ? 1.0f : 0.0f) + (none ? 10.0f : 0.0f);
+    if (in && !none) {
+        out[threadIdx.x] += in[threadIdx.x];
+    }
+}
+launch k { in = arange(32); out = zeros(32); expect out == arange(32) + 1; }
+"#;
+    ok(src, &[], ONE, b(32));
+}

@@ -63,7 +63,7 @@ pub fn check_with(
             what: what.clone(),
             span: *span,
             help: Some(
-                "declare the array as a `const T*` kernel parameter and pass the values in the launch section"
+                "make it a kernel parameter (`const T*` for constants) and set it in the launch section"
                     .into(),
             ),
         });
@@ -770,10 +770,9 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
         b
     }
 
-    /// A condition converted to `bool` (`if (n)` means `n != 0`).
+    /// A condition converted to `bool` (`if (n)` means `n != 0`, `if (p)` means `p != NULL`).
     fn condition(&mut self, e: &ast::Expr) -> Result<Expr, CheckError> {
-        let e = self.expr(e)?;
-        self.truth(e)
+        self.scalar_or_truth(e)
     }
 
     /// The pointer variable a name stands for, if it is one.

@@ -90,9 +90,12 @@ impl Builder<'_> {
                     // The declared name: the last word before `[`, `=` or `;`.
                     let head = item.as_str().split(['[', '=', ';']).next().unwrap_or("");
                     let name = head.split_whitespace().last().unwrap_or("").to_string();
-                    module
-                        .unsupported
-                        .push(("`__constant__` memory".to_string(), name, span));
+                    let what = if item.as_str().contains("__constant__") {
+                        "`__constant__` memory"
+                    } else {
+                        "a `__device__` global variable"
+                    };
+                    module.unsupported.push((what.to_string(), name, span));
                     Ok(())
                 }
                 _ => Ok(()),
