@@ -598,3 +598,89 @@ fn inline_assigns(e: &Expr, v: VarId) -> bool {
         _ => children(e).into_iter().any(|c| inline_assigns(c, v)),
     }
 }
+
+/// Every name written in `body` or in the `__device__` functions it calls (by name, transitively).
+pub(crate) fn names_used<'a>(
+    body: &'a [ast::Stmt],
+    functions: &HashMap<&'a str, &'a ast::Function>,
+) -> HashSet<&'a str> {
+    let mut names = HashSet::new();
+    let mut seen_fns = HashSet::new();
+    let mut todo: Vec<&[ast::Stmt]> = vec![body];
+    while let Some(stmts) = todo.pop() {
+        let mut exprs: Vec<&ast::Expr> = Vec::new();
+        let mut stmts: Vec<&ast::Stmt> = stmts.iter().collect();
+        while let Some(s) = stmts.pop() {
+            match &s.kind {
+                ast::StmtKind::Block(b) => stmts.extend(b),
+                ast::StmtKind::Decl { decls, .. } => {
+                    for d in decls {
+                        exprs.extend(d.dims.iter().flatten());
+                        exprs.extend(d.init.iter());
+                        exprs.extend(d.list.iter().flat_map(|(l, _)| l));
+                    }
+                }
+                ast::StmtKind::Shared { dims, .. } => exprs.extend(dims.iter().flatten()),
+                ast::StmtKind::Assign { target, value, .. } => exprs.extend([target, value]),
+                ast::StmtKind::IncDec { target, .. } => exprs.push(target),
+                ast::StmtKind::Expr(e) | ast::StmtKind::Return(Some(e)) => exprs.push(e),
+                ast::StmtKind::If { cond, then, els } => {
+                    exprs.push(cond);
+                    stmts.push(then);
+                    stmts.extend(els.as_deref());
+                }
+                ast::StmtKind::For {
+                    init,
+                    cond,
+                    step,
+                    body,
+                } => {
+                    stmts.extend(init);
+                    stmts.extend(step);
+                    exprs.extend(cond.iter());
+                    stmts.push(body);
+                }
+                ast::StmtKind::While { cond, body } | ast::StmtKind::DoWhile { body, cond } => {
+                    exprs.push(cond);
+                    stmts.push(body);
+                }
+                _ => {}
+            }
+        }
+        while let Some(e) = exprs.pop() {
+            match &e.kind {
+                ast::ExprKind::Name(n) => {
+                    names.insert(n.as_str());
+                }
+                ast::ExprKind::Call { callee, args, .. } => {
+                    let f = super::groups::unqualified(&callee.name);
+                    if let Some(func) = functions.get(f) {
+                        if seen_fns.insert(f) {
+                            todo.push(&func.body);
+                        }
+                    }
+                    exprs.extend(args);
+                }
+                ast::ExprKind::Method { object, args, .. } => {
+                    exprs.push(object);
+                    exprs.extend(args);
+                }
+                ast::ExprKind::Unary { operand: a, .. }
+                | ast::ExprKind::Cast { expr: a, .. }
+                | ast::ExprKind::Member { base: a, .. }
+                | ast::ExprKind::PostIncDec(a) => exprs.push(a),
+                ast::ExprKind::Binary { lhs, rhs, .. }
+                | ast::ExprKind::Index {
+                    base: lhs,
+                    index: rhs,
+                } => exprs.extend([lhs.as_ref(), rhs.as_ref()]),
+                ast::ExprKind::Ternary { cond, then, els } => {
+                    exprs.extend([cond.as_ref(), then.as_ref(), els.as_ref()])
+                }
+                ast::ExprKind::List(items) | ast::ExprKind::Tuple(items) => exprs.extend(items),
+                _ => {}
+            }
+        }
+    }
+    names
+}

@@ -59,13 +59,15 @@ pub fn check_with(
     };
     let mut errors = Vec::new();
     for (what, _, span) in &module.unsupported {
+        let help = if what.contains("__constant__") {
+            "declare an array without a value, `__constant__ float c[9];`, and set it by name in the launch section: `c = [1, 2, 3, ...];`"
+        } else {
+            "make it a kernel parameter and set it in the launch section"
+        };
         errors.push(CheckError::Unsupported {
             what: what.clone(),
             span: *span,
-            help: Some(
-                "make it a kernel parameter (`const T*` for constants) and set it in the launch section"
-                    .into(),
-            ),
+            help: Some(help.into()),
         });
     }
     let globals = Globals::new(module, &mut errors);
@@ -204,6 +206,8 @@ pub fn check_with(
 pub(crate) struct Globals<'m> {
     consts: HashMap<&'m str, Value>,
     functions: HashMap<&'m str, &'m ast::Function>,
+    /// `__constant__` arrays.
+    constants: &'m [ast::ConstantArray],
     /// Functions some kernel called (so they were checked there).
     inlined: std::cell::RefCell<std::collections::HashSet<String>>,
     /// `__device__` calls expanded so far in the file (each is checked anew, like a macro).
@@ -220,6 +224,7 @@ impl<'m> Globals<'m> {
         let mut g = Globals {
             consts: HashMap::new(),
             functions: HashMap::new(),
+            constants: &module.constants,
             inlined: Default::default(),
             expansions: Default::default(),
             gave_up: Default::default(),
@@ -310,6 +315,10 @@ pub(crate) struct KernelChecker<'g, 'e> {
     locals: Vec<Local>,
     ptr_vars: Vec<pointer::PtrVar>,
     local_arrays: Vec<LocalArray>,
+    /// Names every scope sees: the `__constant__` arrays this kernel uses, as parameters.
+    file_scope: HashMap<String, Binding>,
+    /// Dimensions of those arrays, by parameter.
+    constant_dims: HashMap<u32, Vec<u64>>,
     loop_depth: u32,
     static_smem: u64,
     /// `__device__` functions being inlined, to stop recursion.
@@ -331,6 +340,8 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
             locals: Vec::new(),
             ptr_vars: Vec::new(),
             local_arrays: Vec::new(),
+            file_scope: HashMap::new(),
+            constant_dims: HashMap::new(),
             loop_depth: 0,
             static_smem: 0,
             inlining: Vec::new(),
@@ -410,6 +421,7 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
             };
             self.declare(&p.name, binding);
         }
+        let constants = self.constant_params(k);
         let mut body = prologue;
         body.extend(self.block(&k.body));
         let mut local_arrays = std::mem::take(&mut self.local_arrays);
@@ -421,8 +433,60 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
             shared: std::mem::take(&mut self.shared),
             locals: std::mem::take(&mut self.locals),
             local_arrays,
+            constants,
             body,
         }
+    }
+
+    /// The `__constant__` arrays the kernel (or a function it calls) names, appended to its
+    /// parameters: the launch sets them by name, like the parameters.
+    fn constant_params(&mut self, k: &ast::Kernel) -> Vec<u32> {
+        if self.globals.constants.is_empty() {
+            return Vec::new();
+        }
+        let used = local::names_used(&k.body, &self.globals.functions);
+        let mut out = Vec::new();
+        for c in self.globals.constants {
+            if !used.contains(c.name.name.as_str()) {
+                continue;
+            }
+            let mut dims = Vec::new();
+            for d in &c.dims {
+                match d {
+                    Some(e) => match self.const_size(e) {
+                        Ok(n) => dims.push(n),
+                        Err(e) => self.errors.push(e),
+                    },
+                    None => self.errors.push(CheckError::NotConstant {
+                        what: format!("the size of the `__constant__` array `{}`", c.name.name),
+                        span: c.name.span,
+                        help: Some("give the size, e.g. `[9]`".into()),
+                    }),
+                }
+            }
+            let (elem, width) = match vector::elem_of(&c.ty) {
+                Ok(t) => t,
+                Err(e) => {
+                    self.errors.push(e);
+                    continue;
+                }
+            };
+            let p = self.params.len() as u32;
+            self.params.push(Param {
+                name: c.name.name.clone(),
+                span: c.name.span,
+                kind: ParamKind::Buffer {
+                    elem,
+                    width,
+                    is_const: true,
+                },
+            });
+            self.file_scope
+                .insert(c.name.name.clone(), Binding::Param(p));
+            self.constant_dims.insert(p, dims);
+            out.push(p);
+        }
+        out
     }
 
     fn new_local(&mut self, name: &str, declared: Scalar, span: Span) -> VarId {
@@ -455,6 +519,7 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
             .iter()
             .rev()
             .find_map(|s| s.get(name).map(|(b, _)| *b))
+            .or_else(|| self.file_scope.get(name).copied())
     }
 
     /// Every name visible here, for "did you mean".

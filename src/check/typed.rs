@@ -40,6 +40,8 @@ pub struct Kernel {
     pub locals: Vec<Local>,
     /// Per-thread local arrays (`float acc[8];`).
     pub local_arrays: Vec<LocalArray>,
+    /// Parameters that are `__constant__` arrays (read through the constant cache).
+    pub constants: Vec<u32>,
     /// The body.
     pub body: Vec<Stmt>,
 }

@@ -33,6 +33,11 @@ pub struct InstCounters {
     pub local_ld_sectors: u64,
     /// Distinct 32-byte sectors touched by local stores.
     pub local_st_sectors: u64,
+    /// Constant-memory load warp instructions (`__constant__` arrays).
+    pub cmem_instr: u64,
+    /// Constant-cache transactions: per warp request, one per distinct address (a broadcast is
+    /// one; lanes on different addresses serialise).
+    pub cmem_transactions: u64,
     /// Shared-memory load warp instructions.
     pub smem_ld_instr: u64,
     /// Shared-memory store warp instructions.
@@ -64,6 +69,8 @@ impl AddAssign for InstCounters {
         self.gatom_instr += o.gatom_instr;
         self.gatom_sectors += o.gatom_sectors;
         self.g_bytes_requested += o.g_bytes_requested;
+        self.cmem_instr += o.cmem_instr;
+        self.cmem_transactions += o.cmem_transactions;
         self.local_ld_instr += o.local_ld_instr;
         self.local_st_instr += o.local_st_instr;
         self.local_ld_sectors += o.local_ld_sectors;
@@ -105,6 +112,10 @@ pub struct Counters {
     pub gatom_sectors: u64,
     /// Bytes the active lanes asked for.
     pub g_bytes_requested: u64,
+    /// Constant-memory load requests.
+    pub cmem_instr: u64,
+    /// Constant-cache transactions (one per distinct address per request).
+    pub cmem_transactions: u64,
     /// Local-memory load requests.
     pub local_ld_instr: u64,
     /// Local-memory store requests.
@@ -141,6 +152,8 @@ impl Counters {
         self.gatom_instr += c.gatom_instr;
         self.gatom_sectors += c.gatom_sectors;
         self.g_bytes_requested += c.g_bytes_requested;
+        self.cmem_instr += c.cmem_instr;
+        self.cmem_transactions += c.cmem_transactions;
         self.local_ld_instr += c.local_ld_instr;
         self.local_st_instr += c.local_st_instr;
         self.local_ld_sectors += c.local_ld_sectors;

@@ -192,6 +192,7 @@ impl Lowerer {
                 })
                 .collect(),
             printfs: self.printfs,
+            constants: kernel.constants.clone(),
             locals: kernel
                 .local_arrays
                 .iter()

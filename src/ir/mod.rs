@@ -138,6 +138,8 @@ pub struct KernelIr {
     pub locals: Vec<LocalArrayIr>,
     /// The `printf` calls, by `Inst::Printf::id`.
     pub printfs: Vec<PrintfIr>,
+    /// Buffer parameters that are `__constant__` arrays: loads go through the constant cache.
+    pub constants: Vec<u32>,
 }
 
 /// One `printf` call: its format and the registers of its arguments with their types.

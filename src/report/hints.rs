@@ -38,6 +38,7 @@ pub fn hints(r: &Report) -> Vec<Hint> {
     insts.sort_by_key(|i| (i.line, i.index));
     for i in insts {
         let hint = match i.op {
+            Op::GlobalLoad if i.counters.cmem_instr > 0 => constant(i),
             Op::GlobalLoad | Op::GlobalStore => global(i),
             Op::SharedLoad | Op::SharedStore => shared(i),
             Op::Branch => divergence(i),
@@ -142,6 +143,21 @@ fn verb(op: Op) -> &'static str {
     } else {
         "write"
     }
+}
+
+/// A constant-memory load whose warps read several addresses: the constant cache serialises
+/// them (one transaction per distinct address; a broadcast is one).
+fn constant(i: &InstStat) -> Option<Hint> {
+    let c = &i.counters;
+    let per = c.cmem_transactions as f64 / c.cmem_instr as f64;
+    (per > 1.0).then(|| Hint {
+        rule: "divergent-constant",
+        line: Some(i.line),
+        message: format!(
+            "line {}: {per:.1} constant-cache transactions per request on `{}`: the lanes of a warp read different `__constant__` addresses, which the constant cache serves one after another; read one address per warp (an index that depends only on the block or the loop), or keep per-thread data in global or shared memory",
+            i.line, i.text
+        ),
+    })
 }
 
 fn global(i: &InstStat) -> Option<Hint> {

@@ -61,6 +61,15 @@ pub fn render(r: &Report) -> String {
         c.dram_bytes(),
         c.coalescing_efficiency()
     );
+    if c.cmem_instr > 0 {
+        let _ = writeln!(
+            s,
+            "constant memory\n  loads     {:>10} requests {:>12} transactions ({:.2} per request: one per distinct address)",
+            c.cmem_instr,
+            c.cmem_transactions,
+            c.cmem_transactions as f64 / c.cmem_instr as f64
+        );
+    }
     // Only kernels whose local arrays spill to local memory show it (registers move nothing).
     if c.local_ld_instr + c.local_st_instr > 0 {
         let _ = writeln!(s, "local memory (arrays indexed at run time)");

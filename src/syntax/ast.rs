@@ -15,6 +15,8 @@ pub struct Module {
     pub launches: Vec<Launch>,
     /// `typedef T name;` / `using name = T;` at file scope.
     pub aliases: Vec<(Ident, TypeName)>,
+    /// `__constant__ T name[N];` arrays.
+    pub constants: Vec<ConstantArray>,
     /// Declarations recognised but not supported yet (`__constant__` arrays): what, the declared
     /// name, and the span.
     pub unsupported: Vec<(String, String, Span)>,
@@ -70,6 +72,17 @@ pub struct Function {
     pub body: Vec<Stmt>,
     /// The whole definition.
     pub span: Span,
+}
+
+/// `__constant__ float c_mask[9];`.
+#[derive(Clone, Debug)]
+pub struct ConstantArray {
+    /// Element type.
+    pub ty: TypeName,
+    /// The name.
+    pub name: Ident,
+    /// Dimensions.
+    pub dims: Vec<Option<Expr>>,
 }
 
 /// One parameter of a template.

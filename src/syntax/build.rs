@@ -85,13 +85,35 @@ impl Builder<'_> {
                 Rule::device_fn => self.device_fn(item).map(|f| module.device_fns.push(f)),
                 Rule::global_const => self.global_const(item).map(|c| module.consts.push(c)),
                 Rule::launch => self.launch(item).map(|l| module.launches.push(l)),
+                Rule::constant_array => {
+                    let mut ty = None;
+                    let mut name = None;
+                    let mut dims = Vec::new();
+                    for p in item.into_inner() {
+                        match p.as_rule() {
+                            Rule::ty => ty = Some(self.ty(p)),
+                            Rule::ident => name = Some(self.ident(p)),
+                            Rule::array_dim => match self.array_dim(p) {
+                                Ok(d) => dims.push(d),
+                                Err(e) => errors.push(e),
+                            },
+                            _ => {}
+                        }
+                    }
+                    module.constants.push(ConstantArray {
+                        ty: ty.expect("grammar: a constant array has a type"),
+                        name: name.expect("grammar: a constant array has a name"),
+                        dims,
+                    });
+                    Ok(())
+                }
                 Rule::constant_decl => {
                     let span = self.span(&item);
                     // The declared name: the last word before `[`, `=` or `;`.
                     let head = item.as_str().split(['[', '=', ';']).next().unwrap_or("");
                     let name = head.split_whitespace().last().unwrap_or("").to_string();
                     let what = if item.as_str().contains("__constant__") {
-                        "`__constant__` memory"
+                        "an initialised or scalar `__constant__` variable"
                     } else {
                         "a `__device__` global variable"
                     };

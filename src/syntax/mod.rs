@@ -239,6 +239,7 @@ fn friendly(rule: Rule) -> Option<&'static str> {
         Rule::namespace_block | Rule::namespace_decl | Rule::kw_namespace => "`namespace`",
         Rule::template_brace => "`{`",
         Rule::balanced => "`)`",
+        Rule::constant_array | Rule::kw_constant => "`__constant__`",
         Rule::kernel_ref => "a kernel name",
         Rule::static_kw => "`static`",
         Rule::volatile_kw => "`volatile`",

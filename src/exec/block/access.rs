@@ -283,6 +283,12 @@ impl BlockRunner<'_> {
             let n = hi - lo + 1;
             match space {
                 Space::Local(_) => unreachable!("exec: local arrays are accessed in `local`"),
+                // A constant-cache request serialises on distinct addresses: a run of n elements
+                // is n of them.
+                Space::Global(p) if self.ir.constants.contains(&p) => {
+                    c.cmem_instr += 1;
+                    c.cmem_transactions += n as u64;
+                }
                 Space::Global(_) => {
                     let sectors = coalesce::run_sectors(lo, n, size);
                     c.g_bytes_requested += n as u64 * u64::from(size);
@@ -318,6 +324,10 @@ impl BlockRunner<'_> {
                 // Elements of at most a word within 32 of each other are words within 32 of each
                 // other: distinct banks or one word, one wavefront.
                 Space::Shared(_) if size <= 4 && hi - lo < 32 => access.count_shared(c, 1, 1),
+                Space::Global(p) if self.ir.constants.contains(&p) => {
+                    c.cmem_instr += 1;
+                    c.cmem_transactions += distinct(ix, m, &mut self.scratch);
+                }
                 Space::Global(_) => {
                     let sectors = coalesce::warp_sectors(ix, m, size, full, &mut self.scratch);
                     let active = if full {
@@ -523,6 +533,15 @@ fn global<'g, 'a>(globals: &'g [Option<GlobalBuf<'a>>], p: u32) -> &'g GlobalBuf
     globals[p as usize]
         .as_ref()
         .expect("pipeline: every buffer parameter is bound")
+}
+
+/// Distinct indices among the active lanes of one warp.
+fn distinct(ix: &[i64], m: &[bool], scratch: &mut Vec<i64>) -> u64 {
+    scratch.clear();
+    scratch.extend(ix.iter().zip(m).filter(|(_, &a)| a).map(|(&i, _)| i));
+    scratch.sort_unstable();
+    scratch.dedup();
+    scratch.len() as u64
 }
 
 /// The lanes of the first duplicated index of a store: (earlier, later).
