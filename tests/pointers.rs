@@ -219,3 +219,26 @@ launch k { in = arange(32); out = zeros(32); expect out == arange(32) + 1; }
 "#;
     ok(src, &[], ONE, b(32));
 }
+
+#[test]
+fn device_functions_return_pointers_and_vectors() {
+    // llm.c's add_float4 takes `const float4&` and returns a float4; `row` returns a pointer
+    // into its argument's array. out[i] = x[i] + 1 component-wise; o[i] = m[2i] + m[2i + 1]
+    // = 4i + 1.
+    let src = r#"
+__device__ float4 add_float4(const float4& a, const float4& b) {
+    return make_float4(a.x + b.x, a.y + b.y, a.z + b.z, a.w + b.w);
+}
+__device__ const float* row(const float* base, int r, int n) { return base + r * n; }
+__global__ void k(const float4* x, const float4* y, float4* out, const float* m, float* o) {
+    int i = threadIdx.x;
+    float4 a = x[i];
+    out[i] = add_float4(a, y[i]);
+    const float* r = row(m, i, 2);
+    o[i] = r[0] + r[1];
+}
+launch k { x = arange(32); y = ones(32); out = zeros(32); m = arange(16); o = zeros(8);
+  expect out == arange(32) + 1; expect o == arange(8) * 4 + 1; }
+"#;
+    ok(src, &[], ONE, b(8));
+}

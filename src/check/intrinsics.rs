@@ -322,10 +322,12 @@ impl KernelChecker<'_, '_> {
         }
         self.arity(name, args, f.params.len(), f.params.len(), span)?;
         let ret = match f.ret.base {
-            ast::BaseType::Void if !f.ret.pointer => None,
+            _ if f.ret.pointer || f.ret.base == ast::BaseType::Vector => None,
+            ast::BaseType::Void => None,
             _ => Some(super::scalar_of(&f.ret)?),
         };
-        if ret.is_none() && !allow_void {
+        let returns_value = ret.is_some() || f.ret.pointer || f.ret.base == ast::BaseType::Vector;
+        if !returns_value && !allow_void {
             return Err(CheckError::Type {
                 message: format!("`{name}` returns `void`; it has no value"),
                 span,
@@ -344,7 +346,8 @@ impl KernelChecker<'_, '_> {
     /// Checks a function no kernel calls, with zero arguments of its parameter types.
     pub(crate) fn check_function(&mut self, f: &ast::Function) -> Result<()> {
         let ret = match f.ret.base {
-            ast::BaseType::Void if !f.ret.pointer => None,
+            _ if f.ret.pointer || f.ret.base == ast::BaseType::Vector => None,
+            ast::BaseType::Void => None,
             _ => Some(super::scalar_of(&f.ret)?),
         };
         // Pointer and reference parameters point into a placeholder array of their type (the
@@ -398,26 +401,67 @@ impl KernelChecker<'_, '_> {
         let saved_scopes = std::mem::replace(&mut self.scopes, vec![HashMap::new()]);
         let saved_loops = std::mem::replace(&mut self.loop_depth, 0);
         let result = ret.map(|t| (self.new_local(&format!("{name}()"), t, f.name.span), t));
+        let shape = self.ret_slot(f)?;
         let saved_ret = self.returns.replace(result);
+        let saved_shape = std::mem::replace(&mut self.ret_shape, shape);
         self.inlining.push(name.clone());
         let body = self.inline_body(f, values, result);
         self.inlining.pop();
         self.returns = saved_ret;
+        self.ret_shape = saved_shape;
+        self.last_ret = shape;
         self.loop_depth = saved_loops;
         self.scopes = saved_scopes;
         if body.is_err() || self.errors.len() > errors_before {
             self.globals.broken.borrow_mut().insert(name.clone());
         }
         let body = body?;
+        // A pointer's result is its offset variable.
+        let (result, ty) = match shape {
+            RetShape::Pointer(i) => (Some(self.ptr_vars[i as usize].var), Scalar::I64),
+            _ => (
+                result.map(|(v, _)| v),
+                ret.map_or(Scalar::I32, Scalar::promoted),
+            ),
+        };
         Ok(Expr {
             kind: ExprKind::Inline {
                 name: name.clone(),
                 body,
-                result: result.map(|(v, _)| v),
+                result,
             },
-            ty: ret.map_or(Scalar::I32, Scalar::promoted),
+            ty,
             span,
         })
+    }
+
+    /// Where `return` puts a pointer or vector result of `f` (`Plain` for a scalar or `void`).
+    fn ret_slot(&mut self, f: &ast::Function) -> Result<RetShape> {
+        if f.ret.pointer {
+            let pointee = super::vector::elem_of(&f.ret)?;
+            let name = ast::Ident {
+                name: format!("{}()", f.name.name),
+                span: f.name.span,
+            };
+            return Ok(RetShape::Pointer(self.new_pointer(
+                &name,
+                pointee,
+                f.ret.is_const,
+            )));
+        }
+        if f.ret.base == ast::BaseType::Vector {
+            let (elem, width) = super::vector::elem_of(&f.ret)?;
+            let mut vars = [VarId(0); 4];
+            for (k, v) in vars.iter_mut().enumerate().take(width as usize) {
+                *v = self.new_local(
+                    &format!("{}().{}", f.name.name, super::vector::COMPONENTS[k]),
+                    elem,
+                    f.name.span,
+                );
+            }
+            return Ok(RetShape::Vector(vars, elem, width));
+        }
+        Ok(RetShape::Plain)
     }
 
     fn inline_body(
@@ -557,4 +601,15 @@ impl KernelChecker<'_, '_> {
         let bind = self.point(i, ptr, a.span)?;
         Ok(Arg::Ref(i, bind))
     }
+}
+
+/// How an inlined function hands back a pointer or a vector.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum RetShape {
+    /// A scalar (in its result variable) or nothing.
+    Plain,
+    /// A pointer, in this pointer variable.
+    Pointer(u32),
+    /// A vector, one variable per component.
+    Vector([VarId; 4], Scalar, u32),
 }

@@ -325,6 +325,10 @@ pub(crate) struct KernelChecker<'g, 'e> {
     inlining: Vec<String>,
     /// Inside an inlined function: its result variable and type (`None` for `void`).
     returns: Option<Option<(VarId, Scalar)>>,
+    /// Inside an inlined function that returns a pointer or a vector: where `return` puts it.
+    ret_shape: intrinsics::RetShape,
+    /// What the last inlined call returned through (for a call used as a pointer or a vector).
+    last_ret: intrinsics::RetShape,
     /// Expressions being typed, one inside the other.
     depth: usize,
 }
@@ -346,6 +350,8 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
             static_smem: 0,
             inlining: Vec::new(),
             returns: None,
+            ret_shape: intrinsics::RetShape::Plain,
+            last_ret: intrinsics::RetShape::Plain,
             depth: 0,
         }
     }
@@ -763,6 +769,19 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                         StmtKind::Continue
                     },
                 );
+            }
+            ast::StmtKind::Return(Some(v)) if self.ret_shape != intrinsics::RetShape::Plain => {
+                match self.ret_shape {
+                    intrinsics::RetShape::Pointer(i) => {
+                        let p = self.pointer(v)?;
+                        out.push(self.point(i, p, span)?);
+                    }
+                    intrinsics::RetShape::Vector(vars, elem, width) => {
+                        self.assign_vector(&vars[..width as usize], elem, width, v, out)?;
+                    }
+                    intrinsics::RetShape::Plain => unreachable!("checked above"),
+                }
+                push(out, StmtKind::ReturnFn);
             }
             ast::StmtKind::Return(value) => match (self.returns, value) {
                 (None, None) => push(out, StmtKind::Return),

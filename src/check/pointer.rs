@@ -87,6 +87,11 @@ impl KernelChecker<'_, '_> {
             ast::ExprKind::Ternary { then, els, .. } => {
                 self.is_pointer(then) || self.is_pointer(els)
             }
+            ast::ExprKind::Call { callee, .. } => self
+                .globals
+                .functions
+                .get(super::groups::unqualified(&callee.name))
+                .is_some_and(|f| f.ret.pointer),
             _ => false,
         }
     }
@@ -195,6 +200,31 @@ impl KernelChecker<'_, '_> {
             ast::ExprKind::Cast { ty, expr } if ty.pointer => {
                 let inner = self.pointer(expr)?;
                 self.cast_pointer(inner, ty, span)
+            }
+            ast::ExprKind::Call {
+                callee,
+                targs,
+                args,
+            } if self.is_pointer(e) => {
+                let f = self.globals.functions[super::groups::unqualified(&callee.name)];
+                let call = self.inline_call(f, (targs, args), span, false)?;
+                let super::intrinsics::RetShape::Pointer(i) = self.last_ret else {
+                    unreachable!("checker: a pointer function returns through a pointer")
+                };
+                let pv = &self.ptr_vars[i as usize];
+                let Some(mem) = pv.mem else {
+                    return Err(CheckError::Type {
+                        message: format!("`{}` returns no pointer into an array", callee.name),
+                        span,
+                        label: "its `return` points nowhere".into(),
+                        help: Some("return a pointer into a parameter or an array".into()),
+                    });
+                };
+                Ok(Ptr {
+                    mem: Some(mem),
+                    offset: call,
+                    is_const: pv.is_const,
+                })
             }
             ast::ExprKind::Ternary { cond, then, els } => {
                 let c = self.condition(cond)?;

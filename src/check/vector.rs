@@ -39,10 +39,11 @@ pub(crate) fn elem_of(ty: &ast::TypeName) -> Result<(Scalar, u32)> {
     })
 }
 
-/// A vector value: its components, or one wide load.
+/// A vector value: its components, one wide load, or an inlined call and then its components.
 enum VecValue {
     Parts(Vec<Expr>),
     Load(Mem, Expr),
+    Call(Expr, Vec<Expr>),
 }
 
 impl KernelChecker<'_, '_> {
@@ -107,7 +108,11 @@ impl KernelChecker<'_, '_> {
     /// Whether `base.field` names a component: `base` is a vector variable or a vector element.
     pub(crate) fn is_vector_component(&self, base: &ast::Expr) -> bool {
         match &base.kind {
-            ast::ExprKind::Name(n) => matches!(self.lookup(n), Some(Binding::Vector { .. })),
+            ast::ExprKind::Name(n) => match self.lookup(n) {
+                Some(Binding::Vector { .. }) => true,
+                Some(Binding::Ref(i)) => self.ptr_vars[i as usize].pointee.1 > 1,
+                _ => false,
+            },
             ast::ExprKind::Index { .. } => self.is_vector_place(base),
             _ => false,
         }
@@ -129,6 +134,13 @@ impl KernelChecker<'_, '_> {
         let (mem, index) = self.element(target)?;
         let values = match self.vec_value(value, mem.elem, mem.width)? {
             VecValue::Parts(parts) => parts,
+            VecValue::Call(call, parts) => {
+                out.push(Stmt {
+                    kind: StmtKind::Eval(call),
+                    span: value.span,
+                });
+                parts
+            }
             VecValue::Load(from, from_index) => {
                 let vars: Vec<VarId> = (0..from.width as usize)
                     .map(|k| {
@@ -161,7 +173,7 @@ impl KernelChecker<'_, '_> {
         Ok(())
     }
 
-    fn assign_vector(
+    pub(crate) fn assign_vector(
         &mut self,
         vars: &[VarId],
         elem: Scalar,
@@ -186,6 +198,18 @@ impl KernelChecker<'_, '_> {
                 },
                 span: value.span,
             }),
+            VecValue::Call(call, parts) => {
+                out.push(Stmt {
+                    kind: StmtKind::Eval(call),
+                    span: value.span,
+                });
+                for (&var, value) in vars.iter().zip(parts) {
+                    out.push(Stmt {
+                        span: value.span,
+                        kind: StmtKind::Assign { var, value },
+                    });
+                }
+            }
         }
         Ok(())
     }
@@ -220,6 +244,20 @@ impl KernelChecker<'_, '_> {
                 Some(Binding::Vector {
                     elem: el, width: w, ..
                 }) => Err(mismatch(format!("a `{}`", type_name(el, w)), e.span)),
+                Some(Binding::Ref(i)) => {
+                    let pv = &self.ptr_vars[i as usize];
+                    match pv.mem {
+                        Some(mem) if (mem.elem, mem.width) == (elem, width) => {
+                            let index = Expr {
+                                kind: ExprKind::Var(pv.var),
+                                ty: Scalar::I64,
+                                span: e.span,
+                            };
+                            Ok(VecValue::Load(mem, index))
+                        }
+                        _ => Err(mismatch(format!("`{n}`"), e.span)),
+                    }
+                }
                 _ => Err(mismatch(format!("`{n}`"), e.span)),
             },
             ast::ExprKind::Call { callee, args, .. }
@@ -239,6 +277,36 @@ impl KernelChecker<'_, '_> {
                     ));
                 }
                 Ok(VecValue::Load(mem, index))
+            }
+            ast::ExprKind::Call {
+                callee,
+                targs,
+                args,
+            } if self
+                .globals
+                .functions
+                .get(super::groups::unqualified(&callee.name))
+                .is_some_and(|f| f.ret.base == BaseType::Vector && !f.ret.pointer) =>
+            {
+                let f = self.globals.functions[super::groups::unqualified(&callee.name)];
+                let call = self.inline_call(f, (targs, args), e.span, true)?;
+                let super::intrinsics::RetShape::Vector(vars, el, w) = self.last_ret else {
+                    unreachable!("checker: a vector function returns through its components")
+                };
+                if (el, w) != (elem, width) {
+                    return Err(mismatch(format!("a `{}`", type_name(el, w)), e.span));
+                }
+                Ok(VecValue::Call(
+                    call,
+                    vars[..w as usize]
+                        .iter()
+                        .map(|&v| Expr {
+                            kind: ExprKind::Var(v),
+                            ty: el.promoted(),
+                            span: e.span,
+                        })
+                        .collect(),
+                ))
             }
             ast::ExprKind::Call { callee, args, .. } if callee.name.starts_with("make_") => {
                 let made = vector_type(&callee.name["make_".len()..]);
@@ -296,6 +364,34 @@ impl KernelChecker<'_, '_> {
                     Some(k) if k < width as usize => Ok(Place::Var(vars[k], elem)),
                     _ => Err(bad_field(width)),
                 }),
+                // A reference to a vector element: component `k` of the element it points at.
+                Some(Binding::Ref(i)) => {
+                    let pv = &self.ptr_vars[i as usize];
+                    let (mem, var) = (pv.mem?, pv.var);
+                    Some(match k {
+                        Some(k) if k < mem.width as usize => {
+                            let at = Expr {
+                                kind: ExprKind::Var(var),
+                                ty: Scalar::I64,
+                                span,
+                            };
+                            let w = Expr {
+                                kind: ExprKind::Const(Value::I64(i64::from(mem.width))),
+                                ty: Scalar::I64,
+                                span,
+                            };
+                            let off = Expr {
+                                kind: ExprKind::Const(Value::I64(k as i64)),
+                                ty: Scalar::I64,
+                                span,
+                            };
+                            self.binary(ast::BinOp::Mul, span, at, w)
+                                .and_then(|s| self.binary(ast::BinOp::Add, span, s, off))
+                                .map(|flat| Place::Elem(Mem { width: 1, ..mem }, flat))
+                        }
+                        _ => Err(bad_field(mem.width)),
+                    })
+                }
                 _ => None,
             },
             ast::ExprKind::Index { .. } => Some(self.element(base).and_then(|(mem, index)| {
