@@ -417,6 +417,32 @@ pub enum Math1 {
     Saturate,
 }
 
+/// CUDA's bit-counting intrinsics on 32- or 64-bit integers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BitOp {
+    /// `__popc`: set bits.
+    Popc,
+    /// `__clz`: leading zero bits.
+    Clz,
+    /// `__ffs`: position of the lowest set bit, from 1; 0 for 0.
+    Ffs,
+    /// `__brev`: bits reversed.
+    Brev,
+}
+
+impl BitOp {
+    /// The operation on a 64-bit pattern of `bits` significant bits.
+    pub fn apply(self, x: u64, bits: u32) -> u64 {
+        match self {
+            BitOp::Popc => u64::from(x.count_ones()),
+            BitOp::Clz => u64::from(x.leading_zeros() - (64 - bits)),
+            BitOp::Ffs if x == 0 => 0,
+            BitOp::Ffs => u64::from(x.trailing_zeros() + 1),
+            BitOp::Brev => x.reverse_bits() >> (64 - bits),
+        }
+    }
+}
+
 /// Two-argument math functions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Math2 {

@@ -155,3 +155,58 @@ launch k { in = arange(16); out = zeros(4); block = 4; grid = 1; expect out == a
 "#;
     ok(src, &[], ONE, [4, 1, 1]);
 }
+
+#[test]
+fn bit_intrinsics_match_gcc_builtins() {
+    // gcc: __builtin_popcount(0xF0F0) = 8, __builtin_clz(1) = 31 (CUDA's __clz(0) is 32),
+    // ffs(0) = 0, ffs(8) = 4, bit reverse of 1 = 0x80000000; the ll forms on 64 bits:
+    // popcountll(~0) = 64, clzll(1) = 63, ffsll(2^40) = 41, reversed 1 = 2^63.
+    let src = r#"
+__global__ void k(int* i, unsigned* u, unsigned long long* w) {
+    i[0] = __popc(0xF0F0u);
+    i[1] = __clz(1);
+    i[2] = __clz(0);
+    i[3] = __ffs(0);
+    i[4] = __ffs(8);
+    i[5] = __popcll(-1ll);
+    i[6] = __clzll(1ll);
+    i[7] = __ffsll(1ll << 40);
+    u[0] = __brev(1u);
+    w[0] = __brevll(1ull);
+}
+launch k { i = zeros(8); u = zeros(1); w = zeros(1); block = 1; grid = 1;
+    expect i == [8, 31, 32, 0, 4, 64, 63, 41];
+    expect u == [2147483648];
+    expect w == [9223372036854775808];
+}
+"#;
+    ok(src, &[], ONE, ONE);
+}
+
+#[test]
+fn c_and_cuda_forms_older_code_uses() {
+    // `float in[]` parameters, several file-scope constants in one declaration, an array sized by
+    // a local `constexpr`, brace initialisation, `extern float __shared__`, the mask-less
+    // `__shfl_down` (a warp sum: 0 + ... + 31 = 496) and `__threadfence()`.
+    let src = r#"
+const int W = 32, H = 1;
+__global__ void k(const float in[], int out[]) {
+    constexpr int N = 4;
+    float acc[N] = {0};
+    extern float __shared__ smem[];
+    int i{(int)threadIdx.x};
+    smem[i] = in[i];
+    __syncthreads();
+    acc[N - 1] = smem[W * H - 1 - i];
+    int v = i;
+    for (int o = 16; o > 0; o /= 2) v += __shfl_down(v, o);
+    __threadfence();
+    out[i] = (int)acc[3] + 1000 * (i == 0 ? v : 0);
+}
+launch k { in = arange(32); out = zeros(32); block = 32; grid = 1; dyn_smem = 128;
+    expect out == [496031, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18, 17, 16, 15, 14, 13, 12, 11,
+                   10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0]; }
+"#;
+    let r = ok(src, &[], ONE, [32, 1, 1]);
+    assert!(r.hints.iter().any(|h| h.rule == "deprecated"));
+}

@@ -91,3 +91,21 @@ launch k { a = zeros(32); expect sum(a) == 32; }
     let r = ok(src, &[], [2, 1, 1], [32, 1, 1]);
     assert_eq!(r.counters.barriers, 1);
 }
+
+#[test]
+fn a_barrier_after_every_thread_broke_out_is_no_divergence() {
+    // Rodinia's pathfinder: all threads `break` (or `continue`) before the loop's barrier in its
+    // last iteration; no thread reaches the barrier then, so none misses it.
+    let src = r#"
+__global__ void k(int* out, int n) {
+    int s = 0;
+    for (int i = 0; i < n; i++) { s += 1; if (i == n - 1) break; __syncthreads(); }
+    for (int i = 0; i < n; i++) { if (i >= 1) continue; __syncthreads(); s += 10; }
+    out[threadIdx.x] = s;
+}
+launch k { n = 2; out = zeros(64); block = 64; grid = 1; expect out == 12; }
+"#;
+    let r = ok(src, &[], [1, 1, 1], [64, 1, 1]);
+    // One barrier per block in the first loop (i = 0), one in the second (i = 0).
+    assert_eq!(r.counters.barriers, 2);
+}

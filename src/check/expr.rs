@@ -16,20 +16,12 @@ const MAX_EXPANSIONS: u32 = 50_000;
 /// Functions of CUDA that the simulator does not run yet, with advice.
 const UNSUPPORTED_CALLS: &[(&str, &str)] = &[
     (
-        "__shfl",
-        "the mask-less shuffles were removed in CUDA 9; use `__shfl_sync(0xffffffff, ...)`",
+        "clock",
+        "simt has no cycle counter to read; the report's time estimate says what a launch costs",
     ),
     (
-        "__shfl_down",
-        "the mask-less shuffles were removed in CUDA 9; use `__shfl_down_sync(0xffffffff, ...)`",
-    ),
-    (
-        "__shfl_up",
-        "the mask-less shuffles were removed in CUDA 9; use `__shfl_up_sync(0xffffffff, ...)`",
-    ),
-    (
-        "__shfl_xor",
-        "the mask-less shuffles were removed in CUDA 9; use `__shfl_xor_sync(0xffffffff, ...)`",
+        "clock64",
+        "simt has no cycle counter to read; the report's time estimate says what a launch costs",
     ),
 ];
 
@@ -397,6 +389,7 @@ impl KernelChecker<'_, '_> {
 
     fn name(&mut self, name: &str, span: Span) -> Result<Expr> {
         match self.lookup(name) {
+            Some(Binding::Constant(v)) => return Ok(constant(v, span)),
             Some(Binding::Local { var, .. }) => {
                 let ty = self.locals[var.0 as usize].declared.promoted();
                 return Ok(Expr {
@@ -1012,6 +1005,45 @@ impl KernelChecker<'_, '_> {
                 let (a, b) = (self.convert(a, Scalar::F32), self.convert(b, Scalar::F32));
                 return self.arith(ArithOp::Div, Scalar::F32, a, b, callee.span, span);
             }
+            "__popc" | "__popcll" | "__clz" | "__clzll" | "__ffs" | "__ffsll" | "__brev"
+            | "__brevll" => {
+                arity(1)?;
+                use crate::value::BitOp;
+                let wide = name.ends_with("ll");
+                let (op, from, to) = match name.trim_end_matches("ll") {
+                    "__popc" => (BitOp::Popc, Scalar::U32, Scalar::I32),
+                    "__clz" => (BitOp::Clz, Scalar::I32, Scalar::I32),
+                    "__ffs" => (BitOp::Ffs, Scalar::I32, Scalar::I32),
+                    _ => (BitOp::Brev, Scalar::U32, Scalar::U32),
+                };
+                let from = match (wide, from) {
+                    (true, Scalar::U32) => Scalar::U64,
+                    (true, _) => Scalar::I64,
+                    (false, t) => t,
+                };
+                let to = if op == BitOp::Brev { from } else { to };
+                let a = typed.pop().expect("one arg");
+                if a.ty.is_float() {
+                    return Err(CheckError::Type {
+                        message: format!(
+                            "`{name}` counts the bits of an integer, found `{}`",
+                            a.ty
+                        ),
+                        span: a.span,
+                        label: "not an integer".into(),
+                        help: Some("reinterpret a float's bits with `__float_as_int(x)`".into()),
+                    });
+                }
+                let a = self.convert(a, from);
+                return Ok(Expr {
+                    kind: ExprKind::Call {
+                        func: Func::Bits(op),
+                        args: vec![a],
+                    },
+                    ty: to,
+                    span,
+                });
+            }
             "__mul24" | "__umul24" | "__mulhi" | "__umulhi" | "__mul64hi" | "__umul64hi" => {
                 arity(2)?;
                 let ty = match name {
@@ -1068,7 +1100,7 @@ impl KernelChecker<'_, '_> {
             });
         };
         let n = match func {
-            Func::Math1(_) | Func::Abs => 1,
+            Func::Math1(_) | Func::Abs | Func::Bits(_) => 1,
             Func::Math2(_) => 2,
             Func::Fma => 3,
         };

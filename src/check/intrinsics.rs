@@ -67,6 +67,26 @@ impl KernelChecker<'_, '_> {
         args: &[ast::Expr],
         span: Span,
     ) -> Option<Result<Expr>> {
+        // The mask-less forms before CUDA 9 act on the whole warp: the `_sync` form with a full
+        // mask, noted in the report as deprecated.
+        if let Some(sync) = legacy_sync(name) {
+            self.notes.push((
+                span,
+                format!("`{name}` is deprecated since CUDA 9 (and gone on Volta and later): it runs here as `{sync}(0xffffffff, ...)`; write that, or the mask of the lanes that take part"),
+            ));
+            let full = ast::Expr {
+                kind: ast::ExprKind::Int {
+                    value: u64::from(u32::MAX),
+                    unsigned: true,
+                    long: false,
+                    hex: true,
+                },
+                span,
+            };
+            let mut with_mask = vec![full];
+            with_mask.extend(args.iter().cloned());
+            return self.intrinsic(sync, &with_mask, span);
+        }
         let shfl = match name {
             "__shfl_sync" => Some(ShflKind::Idx),
             "__shfl_up_sync" => Some(ShflKind::Up),
@@ -612,4 +632,18 @@ pub(crate) enum RetShape {
     Pointer(u32),
     /// A vector, one variable per component.
     Vector([VarId; 4], Scalar, u32),
+}
+
+/// The `_sync` form of a pre-CUDA-9 warp function.
+fn legacy_sync(name: &str) -> Option<&'static str> {
+    Some(match name {
+        "__shfl" => "__shfl_sync",
+        "__shfl_up" => "__shfl_up_sync",
+        "__shfl_down" => "__shfl_down_sync",
+        "__shfl_xor" => "__shfl_xor_sync",
+        "__any" => "__any_sync",
+        "__all" => "__all_sync",
+        "__ballot" => "__ballot_sync",
+        _ => return None,
+    })
 }

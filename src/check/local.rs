@@ -133,6 +133,11 @@ impl KernelChecker<'_, '_> {
                 span: d.name.span,
             },
         };
+        // `const int TM = 8;` is the constant itself: it may size an array.
+        if let (true, ExprKind::Const(v)) = (ty.is_const, &value.kind) {
+            self.declare(&d.name, Binding::Constant(*v));
+            return Ok(());
+        }
         let var = self.new_local(&d.name.name, declared, d.name.span);
         self.declare(
             &d.name,
@@ -180,6 +185,11 @@ impl KernelChecker<'_, '_> {
         }
         let value = self.expr(init)?;
         let declared = value.ty;
+        // `const int TM = 8;` is the constant itself: it may size an array.
+        if let (true, ExprKind::Const(v)) = (ty.is_const, &value.kind) {
+            self.declare(&d.name, Binding::Constant(*v));
+            return Ok(());
+        }
         let var = self.new_local(&d.name.name, declared, d.name.span);
         self.declare(
             &d.name,

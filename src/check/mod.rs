@@ -297,6 +297,9 @@ enum Binding {
     LocalArray(u32),
     /// A cooperative group (`cg::thread_block block = cg::this_thread_block();`).
     Group(groups::Group),
+    /// A `const`/`constexpr` local initialised with a constant: it is that constant (so it can
+    /// size an array, as in C++).
+    Constant(Value),
     /// A vector local: one variable per component.
     Vector {
         vars: [VarId; 4],
@@ -315,6 +318,8 @@ pub(crate) struct KernelChecker<'g, 'e> {
     locals: Vec<Local>,
     ptr_vars: Vec<pointer::PtrVar>,
     local_arrays: Vec<LocalArray>,
+    /// Notes for the report: constructs that run but deserve a word (deprecated forms).
+    notes: Vec<(Span, String)>,
     /// Names every scope sees: the `__constant__` arrays this kernel uses, as parameters.
     file_scope: HashMap<String, Binding>,
     /// Dimensions of those arrays, by parameter.
@@ -345,6 +350,7 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
             ptr_vars: Vec::new(),
             local_arrays: Vec::new(),
             file_scope: HashMap::new(),
+            notes: Vec::new(),
             constant_dims: HashMap::new(),
             loop_depth: 0,
             static_smem: 0,
@@ -440,6 +446,7 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
             locals: std::mem::take(&mut self.locals),
             local_arrays,
             constants,
+            notes: std::mem::take(&mut self.notes),
             body,
         }
     }
@@ -889,7 +896,7 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                 help: None,
             }),
             _ => Err(CheckError::NotConstant {
-                what: "the size of a `__shared__` array".into(),
+                what: "an array size (or a template argument)".into(),
                 span: e.span,
                 help: Some("use a literal, a `#define` or a `const` global".into()),
             }),
@@ -906,6 +913,11 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
     ) -> Result<StmtKind, CheckError> {
         match &target.kind {
             ast::ExprKind::Name(name) => match self.lookup(name) {
+                Some(Binding::Constant(_)) => Err(CheckError::NotAssignable {
+                    what: format!("`{name}`, which is `const`"),
+                    span: target.span,
+                    help: Some("remove `const` from its declaration".into()),
+                }),
                 Some(Binding::Local { var, is_const }) => {
                     if is_const {
                         return Err(CheckError::NotAssignable {
@@ -1108,6 +1120,18 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                     return Ok(StmtKind::Assert(self.condition(&args[0])?));
                 }
                 "assert" => return Err(arg_count(1)),
+                // A fence orders a thread's memory accesses for other threads; simt's memory
+                // is sequentially consistent (every access is seen in program order), so a
+                // fence changes nothing here.
+                "__threadfence" | "__threadfence_block" | "__threadfence_system"
+                    if args.is_empty() =>
+                {
+                    return Ok(StmtKind::Eval(Expr {
+                        kind: ExprKind::Const(Value::Bool(true)),
+                        ty: Scalar::Bool,
+                        span: e.span,
+                    }));
+                }
                 "printf" => return self.printf(args, e.span),
                 "__syncthreads" => return Err(arg_count(0)),
                 "__syncwarp" => {

@@ -42,6 +42,8 @@ pub struct Kernel {
     pub local_arrays: Vec<LocalArray>,
     /// Parameters that are `__constant__` arrays (read through the constant cache).
     pub constants: Vec<u32>,
+    /// Notes for the report: deprecated forms that run, with where they are written.
+    pub notes: Vec<(Span, String)>,
     /// The body.
     pub body: Vec<Stmt>,
 }
@@ -223,6 +225,8 @@ pub enum Func {
     Fma,
     /// `abs(x)` on integers or floats.
     Abs,
+    /// `__popc(x)` and the other bit intrinsics, on the argument's width.
+    Bits(crate::value::BitOp),
 }
 
 /// A typed expression. `ty` is the register type of its value.

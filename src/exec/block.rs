@@ -642,6 +642,11 @@ impl<'a> BlockRunner<'a> {
     }
 
     fn barrier(&mut self, pc: usize) -> Result<(), RunError> {
+        if self.lanes_active == 0 {
+            // No thread is here: every one returned, or left the loop with `break`/`continue`
+            // before it. No barrier executes, and none is missed.
+            return Ok(());
+        }
         let missing = self
             .mask
             .iter()
@@ -656,10 +661,6 @@ impl<'a> BlockRunner<'a> {
                 arrived: self.lanes_active as u32,
                 live,
             });
-        }
-        if self.lanes_active == 0 {
-            // Every thread of the block has returned: no barrier executes.
-            return Ok(());
         }
         self.issue(pc);
         self.counters[pc].barriers += 1;
@@ -795,6 +796,13 @@ impl<'a> BlockRunner<'a> {
             Inst::Fma { ty, d, a, b, c } => {
                 float_ty!(ty, T => map3(regs, &lanes, d, [a, b, c], |x, y, z| T::st(T::fma(T::ld(x), T::ld(y), T::ld(z)))))
             }
+            Inst::Bits { op, from, ty, d, a } => match (bank_of(from), bank_of(ty)) {
+                (Bank::W, _) => {
+                    map1::<u32, u32>(regs, &lanes, d, a, |x| op.apply(u64::from(x), 32) as u32)
+                }
+                (_, Bank::W) => map1::<u64, u32>(regs, &lanes, d, a, |x| op.apply(x, 64) as u32),
+                _ => map1::<u64, u64>(regs, &lanes, d, a, |x| op.apply(x, 64)),
+            },
             Inst::Abs { ty, d, a } => {
                 // `Num::abs`, not the inherent `i32::abs`, which panics on `INT_MIN` in debug builds.
                 num_ty!(ty, T => map1(regs, &lanes, d, a, |x| T::st(<T as Num>::abs(T::ld(x)))))

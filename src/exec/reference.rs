@@ -1135,6 +1135,41 @@ impl<'k> Block<'_, 'k> {
                     (Func::Fma, [V::F(a), V::F(b), V::F(c)]) => V::F(a.mul_add(*b, *c)),
                     (Func::Fma, [V::D(a), V::D(b), V::D(c)]) => V::D(a.mul_add(*b, *c)),
                     (Func::Abs, [x]) => abs(ty, *x),
+                    // Computed from the exact integer's bits, independently of the engine.
+                    (Func::Bits(op), [x]) => {
+                        let bits = if matches!(x, V::L(_) | V::UL(_)) {
+                            64
+                        } else {
+                            32
+                        };
+                        let v = x.int().expect("checker: an integer") as u64
+                            & (u64::MAX >> (64 - bits));
+                        let mut r = 0u64;
+                        match op {
+                            crate::value::BitOp::Popc => r = u64::from(v.count_ones()),
+                            crate::value::BitOp::Clz => {
+                                while r < bits && v & (1 << (bits - 1 - r)) == 0 {
+                                    r += 1;
+                                }
+                            }
+                            crate::value::BitOp::Ffs => {
+                                if v != 0 {
+                                    while v & (1 << r) == 0 {
+                                        r += 1;
+                                    }
+                                    r += 1;
+                                }
+                            }
+                            crate::value::BitOp::Brev => {
+                                for k in 0..bits {
+                                    if v & (1 << k) != 0 {
+                                        r |= 1 << (bits - 1 - k);
+                                    }
+                                }
+                            }
+                        }
+                        wrap(ty, i128::from(r))
+                    }
                     other => unreachable!("checker: call {other:?}"),
                 }
             }

@@ -578,6 +578,13 @@ impl Lowerer {
                         c: regs[2],
                     },
                     Func::Abs => Inst::Abs { ty, d, a: regs[0] },
+                    Func::Bits(op) => Inst::Bits {
+                        op: *op,
+                        from: args[0].ty,
+                        ty,
+                        d,
+                        a: regs[0],
+                    },
                 };
                 self.emit(inst, span);
                 d

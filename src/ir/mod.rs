@@ -224,6 +224,14 @@ pub enum Inst {
     },
     /// `d = |a|`
     Abs { ty: Scalar, d: Reg, a: Reg },
+    /// `d = op(a)`: a bit intrinsic on a `from` operand (32 or 64 bits), giving `ty`.
+    Bits {
+        op: crate::value::BitOp,
+        from: Scalar,
+        ty: Scalar,
+        d: Reg,
+        a: Reg,
+    },
     /// `d = a`: a variable assignment (free in the cost model).
     Mov { ty: Scalar, d: Reg, a: Reg },
     /// `d = (long long)a` for pointer arithmetic (free: part of the address computation).

@@ -219,6 +219,15 @@ impl Report {
             printf_truncated: outcome.printf_truncated,
         };
         report.hints = hints::hints(&report);
+        // What the checker noted (deprecated forms that run), at the line they are written on.
+        for (span, message) in &kernel.notes {
+            let line = src.line_of(span.start);
+            report.hints.push(hints::Hint {
+                rule: "deprecated",
+                line: Some(line),
+                message: format!("line {line}: {message}"),
+            });
+        }
         report
     }
 

@@ -83,7 +83,7 @@ impl Builder<'_> {
                     Ok(())
                 }
                 Rule::device_fn => self.device_fn(item).map(|f| module.device_fns.push(f)),
-                Rule::global_const => self.global_const(item).map(|c| module.consts.push(c)),
+                Rule::global_const => self.global_const(item).map(|c| module.consts.extend(c)),
                 Rule::launch => self.launch(item).map(|l| module.launches.push(l)),
                 Rule::constant_array => {
                     let mut ty = None;
@@ -189,18 +189,30 @@ impl Builder<'_> {
                     next = it.next().expect("grammar: param has a name");
                 }
                 let name = self.ident(next);
+                // `float in[]` is `float* in`.
+                if it.next().is_some() {
+                    ty.pointer = true;
+                }
                 Param { ty, name }
             })
             .collect()
     }
 
     /// `global_const = { ty ~ ident ~ "=" ~ expr ~ ";" }`
-    fn global_const(&self, pair: Pair<'_, Rule>) -> Result<GlobalConst> {
+    fn global_const(&self, pair: Pair<'_, Rule>) -> Result<Vec<GlobalConst>> {
         let mut it = pair.into_inner();
         let ty = self.ty(it.next().expect("grammar: const has a type"));
-        let name = self.ident(it.next().expect("grammar: const has a name"));
-        let value = self.expr(it.next().expect("grammar: const has a value"))?;
-        Ok(GlobalConst { ty, name, value })
+        it.map(|d| {
+            let mut parts = d.into_inner();
+            let name = self.ident(parts.next().expect("grammar: const has a name"));
+            let value = self.expr(parts.next().expect("grammar: const has a value"))?;
+            Ok(GlobalConst {
+                ty: ty.clone(),
+                name,
+                value,
+            })
+        })
+        .collect()
     }
 
     /// `ty = { qualifier* ~ scalar_ty ~ qualifier* ~ (pointer ~ qualifier*)? }`
@@ -353,6 +365,10 @@ impl Builder<'_> {
                     Rule::pointer => pointer = true,
                     Rule::ident => name = Some(self.ident(p)),
                     Rule::array_dim => dims.push(self.array_dim(p)?),
+                    Rule::brace_init => {
+                        let e = p.into_inner().next().expect("grammar: a brace initialiser");
+                        init = Some(self.expr(e)?);
+                    }
                     Rule::init_list => {
                         let span = self.span(&p);
                         let items = p
