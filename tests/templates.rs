@@ -128,3 +128,56 @@ __global__ void k(float* a, int n) {
         common::describe(&f)
     );
 }
+
+/// cuda-samples' idiom: dynamic shared memory through a struct template's conversion operator,
+/// with a `template <>` specialisation for double.
+const SHARED_MEMORY: &str = r#"
+template <class T> struct SharedMemory {
+    __device__ inline operator T *() {
+        extern __shared__ int __smem[];
+        return (T *)__smem;
+    }
+    __device__ inline operator const T *() const {
+        extern __shared__ int __smem[];
+        return (T *)__smem;
+    }
+};
+template <> struct SharedMemory<double> {
+    __device__ inline operator double *() {
+        extern __shared__ double __smem_d[];
+        return (double *)__smem_d;
+    }
+};
+template <class T> __global__ void reduce(T *in, T *out) {
+    T *sdata = SharedMemory<T>();
+    unsigned int tid = threadIdx.x;
+    sdata[tid] = in[blockIdx.x * blockDim.x + tid];
+    __syncthreads();
+    for (unsigned int s = blockDim.x / 2; s > 0; s >>= 1) {
+        if (tid < s) sdata[tid] += sdata[tid + s];
+        __syncthreads();
+    }
+    if (tid == 0) out[blockIdx.x] = sdata[0];
+}
+"#;
+
+#[test]
+fn a_struct_template_converts_to_dynamic_shared_memory() {
+    // Two blocks of 64 sum 0..63 and 64..127: 2016 and 6112. The float instance views the
+    // `int` dynamic shared memory as floats; the double one takes the specialisation.
+    for t in ["float", "double"] {
+        let src = format!(
+            "{SHARED_MEMORY}launch reduce<{t}> {{ in = arange(128); out = zeros(2); dyn_smem = 512; expect out == [2016, 6112]; }}\n"
+        );
+        let r = ok(&src, &[], [2, 1, 1], [64, 1, 1]);
+        // log2(64) = 6 rounds + the first store: 7 barriers per block.
+        assert_eq!(r.counters.barriers, 2 * 7, "{t}");
+    }
+}
+
+#[test]
+fn structs_with_data_are_reported() {
+    let src = "struct P { float x; };\n__global__ void k(float* a) { P p; a[0] = 1.0f; }";
+    let f = err(src, &[("a", "zeros(1)")], Some(ONE), Some(ONE));
+    assert_eq!(codes(&f), ["simt::check::unsupported"]);
+}

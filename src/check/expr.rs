@@ -436,6 +436,14 @@ impl KernelChecker<'_, '_> {
                     span,
                 });
             }
+            Some(Binding::Object(_)) => {
+                return Err(CheckError::Type {
+                    message: format!("`{name}` is an object; only its members are values"),
+                    span,
+                    label: "an object".into(),
+                    help: Some(format!("call a member: `{name}.getPointer()`")),
+                })
+            }
             Some(Binding::Group(_)) => {
                 return Err(CheckError::Type {
                     message: format!("`{name}` is a group of threads, not a value"),

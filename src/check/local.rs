@@ -22,6 +22,11 @@ impl KernelChecker<'_, '_> {
         d: &ast::Declarator,
         out: &mut Vec<Stmt>,
     ) -> Result<()> {
+        if ty.base == BaseType::Named && !d.pointer {
+            if let Some(o) = self.struct_type(&ty.base_text, ty.span) {
+                return self.declare_object(d, o?);
+            }
+        }
         let group = match ty.base {
             BaseType::Named => super::groups::group_type(&ty.base_text),
             BaseType::Auto => match &d.init {

@@ -5,6 +5,7 @@ mod expr;
 mod groups;
 mod intrinsics;
 mod local;
+mod objects;
 mod pointer;
 mod print;
 mod template;
@@ -208,6 +209,8 @@ pub(crate) struct Globals<'m> {
     functions: HashMap<&'m str, &'m ast::Function>,
     /// `__constant__` arrays.
     constants: &'m [ast::ConstantArray],
+    /// Structs.
+    structs: &'m [ast::StructDef],
     /// Functions some kernel called (so they were checked there).
     inlined: std::cell::RefCell<std::collections::HashSet<String>>,
     /// `__device__` calls expanded so far in the file (each is checked anew, like a macro).
@@ -225,6 +228,7 @@ impl<'m> Globals<'m> {
             consts: HashMap::new(),
             functions: HashMap::new(),
             constants: &module.constants,
+            structs: &module.structs,
             inlined: Default::default(),
             expansions: Default::default(),
             gave_up: Default::default(),
@@ -300,6 +304,8 @@ enum Binding {
     /// A `const`/`constexpr` local initialised with a constant: it is that constant (so it can
     /// size an array, as in C++).
     Constant(Value),
+    /// An object of a struct with no data (index into the checker's objects).
+    Object(u32),
     /// A vector local: one variable per component.
     Vector {
         vars: [VarId; 4],
@@ -320,6 +326,8 @@ pub(crate) struct KernelChecker<'g, 'e> {
     local_arrays: Vec<LocalArray>,
     /// Notes for the report: constructs that run but deserve a word (deprecated forms).
     notes: Vec<(Span, String)>,
+    /// Struct objects declared so far.
+    objects: Vec<objects::Object>,
     /// Names every scope sees: the `__constant__` arrays this kernel uses, as parameters.
     file_scope: HashMap<String, Binding>,
     /// Dimensions of those arrays, by parameter.
@@ -351,6 +359,7 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
             local_arrays: Vec::new(),
             file_scope: HashMap::new(),
             notes: Vec::new(),
+            objects: Vec::new(),
             constant_dims: HashMap::new(),
             loop_depth: 0,
             static_smem: 0,
@@ -964,6 +973,11 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                     what: "arithmetic on a whole vector".into(),
                     span: target.span,
                     help: Some(format!("update each component: `{name}.x += ...;`")),
+                }),
+                Some(Binding::Object(_)) => Err(CheckError::NotAssignable {
+                    what: format!("the object `{name}`"),
+                    span: target.span,
+                    help: None,
                 }),
                 Some(Binding::Group(_)) => Err(CheckError::NotAssignable {
                     what: format!("the group `{name}`"),

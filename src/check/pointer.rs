@@ -87,11 +87,24 @@ impl KernelChecker<'_, '_> {
             ast::ExprKind::Ternary { then, els, .. } => {
                 self.is_pointer(then) || self.is_pointer(els)
             }
-            ast::ExprKind::Call { callee, .. } => self
-                .globals
-                .functions
-                .get(super::groups::unqualified(&callee.name))
-                .is_some_and(|f| f.ret.pointer),
+            ast::ExprKind::Call { callee, args, .. } => {
+                let name = super::groups::unqualified(&callee.name);
+                self.globals
+                    .functions
+                    .get(name)
+                    .is_some_and(|f| f.ret.pointer)
+                    || (args.is_empty() && self.struct_converts(name))
+            }
+            ast::ExprKind::Method { object, method, .. } => match &object.kind {
+                ast::ExprKind::Name(n) => match self.lookup(n) {
+                    Some(Binding::Object(i)) => self.globals.structs[self.objects[i as usize].def]
+                        .methods
+                        .iter()
+                        .any(|m| m.name.name == method.name && m.ret.pointer),
+                    _ => false,
+                },
+                _ => false,
+            },
             _ => false,
         }
     }
@@ -206,26 +219,15 @@ impl KernelChecker<'_, '_> {
                 targs,
                 args,
             } if self.is_pointer(e) => {
+                if let Some(p) = self.object_pointer(e) {
+                    return p;
+                }
                 let f = self.globals.functions[super::groups::unqualified(&callee.name)];
-                let call = self.inline_call(f, (targs, args), span, false)?;
-                let super::intrinsics::RetShape::Pointer(i) = self.last_ret else {
-                    unreachable!("checker: a pointer function returns through a pointer")
-                };
-                let pv = &self.ptr_vars[i as usize];
-                let Some(mem) = pv.mem else {
-                    return Err(CheckError::Type {
-                        message: format!("`{}` returns no pointer into an array", callee.name),
-                        span,
-                        label: "its `return` points nowhere".into(),
-                        help: Some("return a pointer into a parameter or an array".into()),
-                    });
-                };
-                Ok(Ptr {
-                    mem: Some(mem),
-                    offset: call,
-                    is_const: pv.is_const,
-                })
+                self.call_pointer(f, targs, args, span)
             }
+            ast::ExprKind::Method { .. } if self.is_pointer(e) => self
+                .object_pointer(e)
+                .expect("checker: a pointer method is an object's"),
             ast::ExprKind::Ternary { cond, then, els } => {
                 let c = self.condition(cond)?;
                 let t = self.pointer(then)?;
@@ -241,6 +243,34 @@ impl KernelChecker<'_, '_> {
             }
             _ => self.null_constant(e),
         }
+    }
+
+    /// The pointer an inlined call of `f` returns.
+    pub(crate) fn call_pointer(
+        &mut self,
+        f: &ast::Function,
+        targs: &[ast::TemplateArg],
+        args: &[ast::Expr],
+        span: Span,
+    ) -> Result<Ptr> {
+        let call = self.inline_call(f, (targs, args), span, false)?;
+        let super::intrinsics::RetShape::Pointer(i) = self.last_ret else {
+            unreachable!("checker: a pointer function returns through a pointer")
+        };
+        let pv = &self.ptr_vars[i as usize];
+        let Some(mem) = pv.mem else {
+            return Err(CheckError::Type {
+                message: format!("`{}` returns no pointer into an array", f.name.name),
+                span,
+                label: "its `return` points nowhere".into(),
+                help: Some("return a pointer into a parameter or an array".into()),
+            });
+        };
+        Ok(Ptr {
+            mem: Some(mem),
+            offset: call,
+            is_const: pv.is_const,
+        })
     }
 
     /// `0` where a pointer is expected is the null pointer; anything else is a type error.
@@ -437,12 +467,20 @@ impl KernelChecker<'_, '_> {
     /// `(T*)p`, `reinterpret_cast<T*>(p)`: the same array seen as `T` elements.
     fn cast_pointer(&mut self, p: Ptr, ty: &ast::TypeName, span: Span) -> Result<Ptr> {
         let (elem, width) = super::vector::elem_of(ty)?;
-        let Some(mem) = p.mem else {
+        let Some(mut mem) = p.mem else {
             return Ok(Ptr {
                 is_const: ty.is_const,
                 ..p
             });
         };
+        // Dynamic shared memory has no type of its own: `(float*)smem` of an
+        // `extern __shared__ int smem[]` is the same memory seen as floats (`SharedMemory<T>`).
+        if let (Space::Shared(s), true) = (mem.space, mem.elem != elem) {
+            let zero = matches!(p.offset.kind, ExprKind::Const(v) if v.as_i64() == Some(0));
+            if self.shared[s as usize].is_extern && zero {
+                mem = self.extern_view(s, elem);
+            }
+        }
         if mem.elem != elem {
             return Err(CheckError::Unsupported {
                 what: format!(
@@ -479,6 +517,27 @@ impl KernelChecker<'_, '_> {
             offset,
             is_const: ty.is_const,
         })
+    }
+
+    /// The `extern __shared__` array `s` seen as `elem` components: one view per type, all
+    /// sized by the launch's dynamic shared memory.
+    fn extern_view(&mut self, s: u32, elem: Scalar) -> Mem {
+        let name = self.shared[s as usize].name.clone();
+        let found = self
+            .shared
+            .iter()
+            .position(|a| a.is_extern && a.name == name && a.elem == elem && a.width == 1);
+        let v = match found {
+            Some(v) => v as u32,
+            None => {
+                let mut view = self.shared[s as usize].clone();
+                view.elem = elem;
+                view.width = 1;
+                self.shared.push(view);
+                self.shared.len() as u32 - 1
+            }
+        };
+        self.shared_mem(v)
     }
 
     /// `p op q` for pointers (`==`, `<`, ...) or `p - q` (elements between them, `long long`).

@@ -82,8 +82,15 @@ impl Bindings {
         f
     }
 
-    /// Replaces a named type by what it stands for (aliases of aliases included).
+    /// Replaces a named type by what it stands for (aliases of aliases included); in a struct
+    /// type's own arguments (`SharedMemory<T>`), the names it binds are replaced too.
     pub fn ty(&self, t: &mut TypeName) {
+        if t.base == BaseType::Named {
+            if let Some(at) = t.base_text.find('<') {
+                let (name, args) = t.base_text.split_at(at);
+                t.base_text = format!("{name}{}", self.substitute_text(args));
+            }
+        }
         let mut seen = 0;
         while t.base == BaseType::Named && seen < 64 {
             let Some(to) = self.types.get(&t.base_text) else {
@@ -95,6 +102,43 @@ impl Bindings {
             t.is_const |= to.is_const;
             seen += 1;
         }
+    }
+
+    /// `<T, BM>` with each bound name replaced by its type or value.
+    fn substitute_text(&self, args: &str) -> String {
+        let mut out = String::new();
+        let mut word = String::new();
+        let flush = |word: &mut String, out: &mut String| {
+            if let Some(t) = self.types.get(word.as_str()) {
+                out.push_str(&t.base_text);
+            } else if let Some(Expr {
+                kind: ExprKind::Cast { expr, .. },
+                ..
+            }) = self.values.get(word.as_str())
+            {
+                match &expr.kind {
+                    ExprKind::Int { value, .. } => out.push_str(&value.to_string()),
+                    ExprKind::Unary { operand, .. } => match &operand.kind {
+                        ExprKind::Int { value, .. } => out.push_str(&format!("-{value}")),
+                        _ => out.push_str(word),
+                    },
+                    _ => out.push_str(word),
+                }
+            } else {
+                out.push_str(word);
+            }
+            word.clear();
+        };
+        for c in args.chars() {
+            if c.is_alphanumeric() || c == '_' {
+                word.push(c);
+            } else {
+                flush(&mut word, &mut out);
+                out.push(c);
+            }
+        }
+        flush(&mut word, &mut out);
+        out
     }
 
     fn stmts(&self, stmts: &mut [Stmt]) {

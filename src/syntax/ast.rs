@@ -17,6 +17,8 @@ pub struct Module {
     pub aliases: Vec<(Ident, TypeName)>,
     /// `__constant__ T name[N];` arrays.
     pub constants: Vec<ConstantArray>,
+    /// Structs (and their `template <>` specialisations).
+    pub structs: Vec<StructDef>,
     /// Declarations recognised but not supported yet (`__constant__` arrays): what, the declared
     /// name, and the span.
     pub unsupported: Vec<(String, String, Span)>,
@@ -70,6 +72,23 @@ pub struct Function {
     pub params: Vec<Param>,
     /// The body.
     pub body: Vec<Stmt>,
+    /// The whole definition.
+    pub span: Span,
+}
+
+/// `struct Name { ... };` or a template of one.
+#[derive(Clone, Debug)]
+pub struct StructDef {
+    /// The name.
+    pub name: Ident,
+    /// `template <...>` parameters (empty for a plain struct or a specialisation).
+    pub template: Vec<TemplateParam>,
+    /// The arguments of a `template <>` specialisation as written, without spaces (`<float>`).
+    pub spec: String,
+    /// Member functions; a conversion operator is named `operator` and returns its type.
+    pub methods: Vec<Function>,
+    /// The first data member, if any (structs with data are not supported yet).
+    pub field: Option<Span>,
     /// The whole definition.
     pub span: Span,
 }

@@ -78,6 +78,7 @@ impl Builder<'_> {
                 }
                 Rule::kernel => self.kernel(item).map(|k| module.kernels.push(k)),
                 Rule::template_item => self.template_item(item, module),
+                Rule::struct_def => self.struct_def(item).map(|s| module.structs.push(s)),
                 Rule::type_alias => {
                     module.aliases.push(self.type_alias(item));
                     Ok(())
@@ -177,6 +178,57 @@ impl Builder<'_> {
         })
     }
 
+    /// `struct_def = { "struct" ~ ident ~ template_args? ~ "{" ~ struct_member* ~ "}" ~ ";" }`
+    fn struct_def(&self, pair: Pair<'_, Rule>) -> Result<StructDef> {
+        let span = self.span(&pair);
+        let mut name = None;
+        let mut spec = String::new();
+        let mut methods = Vec::new();
+        let mut field = None;
+        for p in pair.into_inner() {
+            match p.as_rule() {
+                Rule::ident => name = Some(self.ident(p)),
+                Rule::template_args => spec = p.as_str().split_whitespace().collect(),
+                Rule::member_fn => methods.push(self.device_fn(p)?),
+                Rule::conversion_op => {
+                    let fn_span = self.span(&p);
+                    let mut ret = None;
+                    let mut body = Vec::new();
+                    let mut at = fn_span;
+                    for q in p.into_inner() {
+                        match q.as_rule() {
+                            Rule::kw_operator => at = self.span(&q),
+                            Rule::ty => ret = Some(self.ty(q)),
+                            Rule::block => body = self.block(q)?,
+                            _ => {}
+                        }
+                    }
+                    methods.push(Function {
+                        template: Vec::new(),
+                        ret: ret.expect("grammar: a conversion has a type"),
+                        name: Ident {
+                            name: "operator".into(),
+                            span: at,
+                        },
+                        params: Vec::new(),
+                        body,
+                        span: fn_span,
+                    });
+                }
+                Rule::field_decl => field = field.or(Some(self.span(&p))),
+                _ => {}
+            }
+        }
+        Ok(StructDef {
+            name: name.expect("grammar: a struct has a name"),
+            template: Vec::new(),
+            spec,
+            methods,
+            field,
+            span,
+        })
+    }
+
     /// `params = { param ~ ("," ~ param)* }`
     fn params(&self, pair: Pair<'_, Rule>) -> Vec<Param> {
         pair.into_inner()
@@ -262,7 +314,11 @@ impl Builder<'_> {
         let kind = match rule {
             Rule::block => StmtKind::Block(self.block(pair)?),
             // A namespace alias changes nothing: qualified names resolve by their last part.
-            Rule::pragma_stmt | Rule::empty_stmt | Rule::namespace_decl => StmtKind::Empty,
+            // A function declared in a body (`extern __device__ void error(void);`) declares
+            // nothing the simulation needs.
+            Rule::pragma_stmt | Rule::empty_stmt | Rule::namespace_decl | Rule::fn_decl_stmt => {
+                StmtKind::Empty
+            }
             Rule::if_stmt => {
                 let mut it = pair.into_inner().filter(|p| !is_keyword(p.as_rule()));
                 let cond = self.expr(it.next().expect("grammar: if has a condition"))?;
@@ -825,6 +881,11 @@ impl Builder<'_> {
                     let mut f = self.device_fn(p)?;
                     f.template = std::mem::take(&mut params);
                     module.device_fns.push(f);
+                }
+                Rule::struct_def => {
+                    let mut s = self.struct_def(p)?;
+                    s.template = std::mem::take(&mut params);
+                    module.structs.push(s);
                 }
                 _ => {}
             }

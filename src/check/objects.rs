@@ -1,0 +1,188 @@
+//! Structs whose members are functions (cuda-samples' `SharedMemory<T>`): an object holds no data,
+//! so a member call is an inlined call of the member with the struct's template arguments.
+
+use super::pointer::Ptr;
+use super::template::Bindings;
+use super::{Binding, CheckError, KernelChecker};
+use crate::source::Span;
+use crate::syntax::ast;
+
+type Result<T> = std::result::Result<T, CheckError>;
+
+/// A struct type in use: its definition and the bindings of its template arguments.
+#[derive(Clone, Debug)]
+pub(crate) struct Object {
+    /// Index into the file's structs.
+    pub def: usize,
+    /// Its template arguments.
+    pub bindings: Bindings,
+}
+
+impl KernelChecker<'_, '_> {
+    /// The struct a type names (`SharedMemory<float>`), if it names one: a `template <>`
+    /// specialisation for exactly these arguments, else the template bound to them.
+    pub(crate) fn struct_type(&mut self, text: &str, span: Span) -> Option<Result<Object>> {
+        let base = text.split('<').next().unwrap_or(text);
+        let base = super::groups::unqualified(base);
+        let defs = self.globals.structs;
+        if !defs.iter().any(|d| d.name.name == base) {
+            return None;
+        }
+        let args: String = text[text.find('<').unwrap_or(text.len())..]
+            .split_whitespace()
+            .collect();
+        if let Some(k) = defs
+            .iter()
+            .position(|d| d.name.name == base && !args.is_empty() && d.spec == args)
+        {
+            return Some(self.object(k, Bindings::default(), span));
+        }
+        let k = defs
+            .iter()
+            .position(|d| d.name.name == base && d.spec.is_empty())?;
+        let def = &defs[k];
+        if def.template.is_empty() {
+            return Some(self.object(k, Bindings::default(), span));
+        }
+        let targs = match crate::syntax::parse_kernel_ref(&format!("{base}{args}")) {
+            Ok((_, _, targs)) => targs,
+            Err(_) => {
+                return Some(Err(CheckError::Type {
+                    message: format!("cannot read the template arguments of `{text}`"),
+                    span,
+                    label: "here".into(),
+                    help: None,
+                }))
+            }
+        };
+        let bound = self.instantiate(&def.template, &targs, span, text);
+        Some(bound.and_then(|b| self.object(k, b, span)))
+    }
+
+    fn object(&self, def: usize, bindings: Bindings, span: Span) -> Result<Object> {
+        let d = &self.globals.structs[def];
+        if d.field.is_some() {
+            return Err(CheckError::Unsupported {
+                what: format!("the struct `{}` with data members", d.name.name),
+                span,
+                help: Some(
+                    "structs whose members are only functions are supported; keep the data in separate variables or arrays"
+                        .into(),
+                ),
+            });
+        }
+        Ok(Object { def, bindings })
+    }
+
+    /// The member function `name` of an object, with the object's template arguments applied
+    /// (`operator` for the conversion to a pointer).
+    pub(crate) fn member_fn(&self, o: &Object, name: &str) -> Option<ast::Function> {
+        let d = &self.globals.structs[o.def];
+        let m = if name == "operator" {
+            d.methods
+                .iter()
+                .filter(|m| m.name.name == "operator" && m.ret.pointer)
+                .min_by_key(|m| m.ret.is_const)
+        } else {
+            d.methods.iter().find(|m| m.name.name == name)
+        }?;
+        Some(o.bindings.function(m))
+    }
+
+    /// The object `e` names: a variable of a struct type, or a temporary `S<T>()`.
+    pub(crate) fn object_of(&mut self, e: &ast::Expr) -> Option<Result<Object>> {
+        match &e.kind {
+            ast::ExprKind::Name(n) => match self.lookup(n) {
+                Some(Binding::Object(i)) => Some(Ok(self.objects[i as usize].clone())),
+                _ => None,
+            },
+            ast::ExprKind::Call {
+                callee,
+                targs,
+                args,
+            } if args.is_empty() => {
+                let text = if targs.is_empty() {
+                    callee.name.clone()
+                } else {
+                    format!("{}<{}>", callee.name, self.targs_text(targs)?)
+                };
+                self.struct_type(&text, e.span)
+            }
+            _ => None,
+        }
+    }
+
+    /// Template arguments as text (`float`, `64`), for naming a struct instance.
+    fn targs_text(&self, targs: &[ast::TemplateArg]) -> Option<String> {
+        let parts: Option<Vec<String>> = targs
+            .iter()
+            .map(|a| match a {
+                ast::TemplateArg::Type(t) => Some(t.base_text.clone()),
+                ast::TemplateArg::Value(ast::Expr {
+                    kind: ast::ExprKind::Name(n),
+                    ..
+                }) => Some(n.clone()),
+                ast::TemplateArg::Value(ast::Expr {
+                    kind: ast::ExprKind::Int { value, .. },
+                    ..
+                }) => Some(value.to_string()),
+                _ => None,
+            })
+            .collect();
+        parts.map(|p| p.join(","))
+    }
+
+    /// A pointer from an object: `SharedMemory<T>()` converted, or `smem.getPointer()`.
+    pub(crate) fn object_pointer(&mut self, e: &ast::Expr) -> Option<Result<Ptr>> {
+        let (o, method, args) = match &e.kind {
+            ast::ExprKind::Method {
+                object,
+                method,
+                args,
+                ..
+            } => (
+                self.object_of(object)?,
+                method.name.as_str(),
+                args.as_slice(),
+            ),
+            ast::ExprKind::Call { .. } => (self.object_of(e)?, "operator", &[][..]),
+            _ => return None,
+        };
+        Some(o.and_then(|o| {
+            let f = self.member_fn(&o, method).filter(|f| f.ret.pointer);
+            let Some(f) = f else {
+                return Err(CheckError::Type {
+                    message: format!("this object has no `{method}` returning a pointer"),
+                    span: e.span,
+                    label: "not a pointer".into(),
+                    help: None,
+                });
+            };
+            self.call_pointer(&f, &[], args, e.span)
+        }))
+    }
+
+    /// Whether a struct of this name converts to a pointer (`operator T*()`).
+    pub(crate) fn struct_converts(&self, name: &str) -> bool {
+        self.globals.structs.iter().any(|d| {
+            d.name.name == name
+                && d.methods
+                    .iter()
+                    .any(|m| m.name.name == "operator" && m.ret.pointer)
+        })
+    }
+
+    /// `SharedMemory<T> smem;`: an object with no data.
+    pub(crate) fn declare_object(&mut self, d: &ast::Declarator, o: Object) -> Result<()> {
+        if d.init.is_some() || d.list.is_some() || !d.dims.is_empty() || d.pointer {
+            return Err(CheckError::Unsupported {
+                what: format!("this declaration of the struct object `{}`", d.name.name),
+                span: d.name.span,
+                help: Some("declare it on its own: `SharedMemory<T> smem;`".into()),
+            });
+        }
+        self.objects.push(o);
+        self.declare(&d.name, Binding::Object(self.objects.len() as u32 - 1));
+        Ok(())
+    }
+}
