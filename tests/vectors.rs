@@ -184,3 +184,23 @@ fn shipped_wide_access_kernels_have_their_counters() {
         (32, 32, 131328)
     );
 }
+
+#[test]
+fn vectors_pass_to_device_functions_by_value() {
+    // cuda-samples' scan: `uint4 scan4Inclusive(uint4 idata4, ...)`. The callee gets a copy:
+    // writing its parameter leaves the caller's vector alone. out = 2 in, then a.x unchanged.
+    let src = r#"
+inline __device__ uint4 twice4(uint4 v, unsigned k) {
+    v.x = v.x * k;
+    return make_uint4(v.x, v.y * k, v.z * k, v.w * k);
+}
+__global__ void k(const uint4* in, uint4* out, unsigned* first) {
+    uint4 a = in[threadIdx.x];
+    out[threadIdx.x] = twice4(a, 2);
+    first[threadIdx.x] = a.x;
+}
+launch k { in = arange(16); out = zeros(16); first = zeros(4); block = 4; grid = 1;
+    expect out == arange(16) * 2; expect first == arange(4) * 4; }
+"#;
+    common::ok(src, &[], [1, 1, 1], [4, 1, 1]);
+}

@@ -392,6 +392,13 @@ impl KernelChecker<'_, '_> {
                 } else {
                     Arg::Pointer(ptr)
                 }
+            } else if p.ty.base == ast::BaseType::Vector {
+                let (elem, width) = super::vector::elem_of(&p.ty)?;
+                let mut vars = [VarId(0); 4];
+                for (k, v) in vars.iter_mut().enumerate().take(width as usize) {
+                    *v = self.new_local(&format!("{}.{k}", p.name.name), elem, p.name.span);
+                }
+                Arg::Vector(vars, elem, width, Vec::new())
             } else {
                 Arg::Value(constant(Value::I32(0), p.name.span))
             });
@@ -521,6 +528,11 @@ impl KernelChecker<'_, '_> {
                     self.declare(&p.name, Binding::Ref(i));
                     continue;
                 }
+                Arg::Vector(vars, elem, width, fill) => {
+                    body.extend(fill);
+                    self.declare(&p.name, Binding::Vector { vars, elem, width });
+                    continue;
+                }
             };
             let ty = super::scalar_of(&p.ty)?;
             let var = self.new_local(&p.name.name, ty, p.name.span);
@@ -554,6 +566,8 @@ pub(crate) enum Arg {
     /// A reference parameter bound to an element: its pointer variable and the statement that
     /// points it there.
     Ref(u32, Stmt),
+    /// A vector passed by value: its copy's components and the statements that fill them.
+    Vector([VarId; 4], Scalar, u32, Vec<Stmt>),
 }
 
 impl KernelChecker<'_, '_> {
@@ -583,6 +597,21 @@ impl KernelChecker<'_, '_> {
         }
         if p.ty.pointer {
             return Ok(Arg::Pointer(self.pointer(a)?));
+        }
+        if !p.ty.reference && p.ty.base == ast::BaseType::Vector {
+            // A copy of the vector, made where the call is.
+            let (elem, width) = super::vector::elem_of(&p.ty)?;
+            let mut vars = [VarId(0); 4];
+            for (k, v) in vars.iter_mut().enumerate().take(width as usize) {
+                *v = self.new_local(
+                    &format!("{}.{}", p.name.name, super::vector::COMPONENTS[k]),
+                    elem,
+                    p.name.span,
+                );
+            }
+            let mut fill = Vec::new();
+            self.assign_vector(&vars[..width as usize], elem, width, a, &mut fill)?;
+            return Ok(Arg::Vector(vars, elem, width, fill));
         }
         if !p.ty.reference {
             return Ok(Arg::Value(self.expr(a)?));
