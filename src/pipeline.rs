@@ -336,7 +336,6 @@ pub fn run(src: &SourceFile, opts: &RunOptions) -> Result<Report, Failure> {
         .args
         .buffers
         .iter()
-        .flatten()
         .map(|b| b.data.len() as u64 * u64::from(b.data.elem().size()))
         .sum();
     setup
@@ -358,22 +357,13 @@ pub fn run(src: &SourceFile, opts: &RunOptions) -> Result<Report, Failure> {
     .map_err(|e| Failure::new(Some(src), [e.into()], EXIT_RUN))?;
     let simulated = clock.elapsed();
     for (name, path) in &opts.saves {
-        let Some(i) = kernel.params.iter().position(|p| &p.name == name) else {
-            return Err(Failure::usage(
-                format!("--save {name}: `{}` has no parameter `{name}`", kernel.name),
-                None,
-            ));
-        };
-        let Some(buf) = &setup.args.buffers[i] else {
-            return Err(Failure::usage(
-                format!("--save {name}: `{name}` is not a buffer"),
-                None,
-            ));
-        };
-        host::save(path, &buf.data, &setup.shapes[i])
+        let (data, shape) = setup
+            .array(kernel, name)
+            .map_err(|why| Failure::usage(format!("--save {name}: {why}"), None))?;
+        host::save(path, &data, &shape)
             .map_err(|e| Failure::usage(format!("cannot write `{}`: {e}", path.display()), None))?;
     }
-    let expects = host::check_expects(&mut setup, kernel, src)
+    let expects = host::check_expects(&mut setup, src)
         .map_err(|e| Failure::new(Some(src), [e.into()], EXIT_USAGE))?;
     let threads = cfg.threads_per_block();
     let info = LaunchInfo {

@@ -290,9 +290,9 @@ impl<'a> BlockRunner<'a> {
                     fill_value(&mut self.regs, r, ty, v.cast(ty));
                 }
                 Input::ParamBase(p) => {
-                    let base = match globals[p as usize] {
-                        Some(_) => 0,
-                        None => crate::check::typed::NULL_OFFSET,
+                    let base = match &globals[p as usize] {
+                        Some(g) if g.cells.is_some() => 0,
+                        _ => crate::check::typed::NULL_OFFSET,
                     };
                     fill_value(&mut self.regs, r, ty, crate::value::Value::I64(base));
                 }

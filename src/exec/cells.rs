@@ -81,6 +81,7 @@ impl Cell for F64Cell {
 }
 
 /// A global buffer viewed as cells, shareable between threads.
+#[derive(Clone, Copy)]
 pub(crate) enum Cells<'a> {
     Bool(&'a [AtomicBool]),
     I8(&'a [AtomicI8]),

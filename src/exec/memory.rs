@@ -142,6 +142,18 @@ impl BufData {
         self.len() == 0
     }
 
+    /// A copy of the elements from `start` on (none when `start` is past the end).
+    pub fn tail(&self, start: usize) -> BufData {
+        macro_rules! tail {
+            ($($k:ident),*) => {
+                match self {
+                    $(BufData::$k(v) => BufData::$k(v.get(start..).unwrap_or_default().to_vec()),)*
+                }
+            };
+        }
+        tail!(Bool, I8, U8, I16, U16, I32, U32, I64, U64, F32, F64)
+    }
+
     /// The element type.
     pub fn elem(&self) -> Scalar {
         match self {

@@ -28,19 +28,37 @@ use crate::ir::{Inst, KernelIr, Space};
 use crate::value::Value;
 use block::BlockRunner;
 
-/// A global buffer bound to a pointer parameter.
+/// A global array of a launch, held once however many pointer parameters point into it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Buffer {
-    /// The parameter name.
+    /// Its name: the host array's, or the parameter's when it is bound to a whole array of its
+    /// own. Out-of-bounds and race reports name it.
     pub name: String,
     /// Its contents.
     pub data: BufData,
 }
 
-/// A global buffer during a launch: its name and its elements as cells shared by the workers.
+/// Where a pointer parameter points.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Pointer {
+    /// The parameter's name.
+    pub name: String,
+    /// The array it points into (an index of [`Args::buffers`]); `None` when it is `NULL`.
+    pub buffer: Option<usize>,
+    /// Elements of the array (its scalar type: a `float4*` into a float array counts floats)
+    /// before the one the parameter points at; for a vector parameter, a multiple of its width
+    /// (the launch section refuses others).
+    pub offset: usize,
+}
+
+/// A pointer parameter during a launch: its array's cells (shared by the workers and by every
+/// parameter that points into the same array), or none when it is `NULL`.
 pub(crate) struct GlobalBuf<'a> {
+    /// The array's name, or the parameter's when it is `NULL`.
     name: &'a str,
-    cells: cells::Cells<'a>,
+    cells: Option<cells::Cells<'a>>,
+    /// [`Pointer::offset`].
+    offset: usize,
 }
 
 /// The shape and limits of one launch.
@@ -94,13 +112,44 @@ impl LaunchConfig {
     }
 }
 
-/// Parameter values by position: scalars and buffers (the other kind is `None`).
+/// Parameter values by position, and the global arrays the pointer parameters point into.
 #[derive(Clone, Debug, Default)]
 pub struct Args {
-    /// Scalar parameter values.
+    /// Scalar parameter values (`None` for a pointer parameter).
     pub scalars: Vec<Option<Value>>,
-    /// Buffers of pointer parameters; written by the kernel.
-    pub buffers: Vec<Option<Buffer>>,
+    /// The launch's global arrays, each once; written by the kernel.
+    pub buffers: Vec<Buffer>,
+    /// Where each pointer parameter points (`None` for a scalar parameter).
+    pub pointers: Vec<Option<Pointer>>,
+}
+
+impl Args {
+    /// Each pointer parameter bound to an array of its own, at its first element; `None` in
+    /// `buffers` is a scalar parameter (its value in `scalars`).
+    pub fn separate(scalars: Vec<Option<Value>>, buffers: Vec<Option<Buffer>>) -> Args {
+        let mut args = Args {
+            scalars,
+            buffers: Vec::new(),
+            pointers: Vec::new(),
+        };
+        for b in buffers {
+            args.pointers.push(b.map(|b| {
+                args.buffers.push(b);
+                Pointer {
+                    name: args.buffers[args.buffers.len() - 1].name.clone(),
+                    buffer: Some(args.buffers.len() - 1),
+                    offset: 0,
+                }
+            }));
+        }
+        args
+    }
+
+    /// The array pointer parameter `p` points into and the offset, if it is bound to one.
+    pub fn param(&self, p: usize) -> Option<(&Buffer, usize)> {
+        let ptr = self.pointers.get(p)?.as_ref()?;
+        Some((&self.buffers[ptr.buffer?], ptr.offset))
+    }
 }
 
 /// What a launch produced besides the buffers it wrote.
@@ -190,13 +239,27 @@ pub fn launch_counting(
     blocks_done: &AtomicU64,
 ) -> Result<Outcome, RunError> {
     let shared_lens = shared_lens(ir, cfg);
-    let globals: Vec<Option<GlobalBuf<'_>>> = args
+    // Each array is viewed as cells once; parameters into one array share its cells.
+    let arrays: Vec<(&str, cells::Cells<'_>)> = args
         .buffers
         .iter_mut()
-        .map(|b| {
-            b.as_mut().map(|Buffer { name, data }| GlobalBuf {
-                name,
-                cells: cells::share(data),
+        .map(|Buffer { name, data }| (name.as_str(), cells::share(data)))
+        .collect();
+    let globals: Vec<Option<GlobalBuf<'_>>> = args
+        .pointers
+        .iter()
+        .map(|p| {
+            p.as_ref().map(|p| match p.buffer {
+                Some(b) => GlobalBuf {
+                    name: arrays[b].0,
+                    cells: Some(arrays[b].1),
+                    offset: p.offset,
+                },
+                None => GlobalBuf {
+                    name: &p.name,
+                    cells: None,
+                    offset: 0,
+                },
             })
         })
         .collect();

@@ -42,7 +42,7 @@
 use crate::check::typed::{
     Builtin, Expr, ExprKind, Func, Kernel, Mem, ParamKind, Space, Stmt, StmtKind, NULL_OFFSET,
 };
-use crate::exec::{Args, BufData, LaunchConfig};
+use crate::exec::{Args, BufData, Buffer, LaunchConfig, Pointer};
 use crate::value::{ArithOp, AtomicOp, CmpOp, Math1, Math2, Scalar, Value};
 
 /// What a run of the reference interpreter counted, summed over all threads.
@@ -72,6 +72,11 @@ pub struct Tally {
 /// Why a reference run stopped, with the engine's diagnostic code for each.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum RefError {
+    /// An access through a parameter bound to `NULL`, or through a null pointer.
+    NullPointer {
+        /// The parameter or array.
+        name: String,
+    },
     /// An index outside its buffer or shared array.
     OutOfBounds {
         /// The parameter or shared array.
@@ -125,6 +130,7 @@ impl RefError {
     /// The engine's diagnostic code for the same failure.
     pub fn code(&self) -> &'static str {
         match self {
+            RefError::NullPointer { .. } => "simt::run::null_pointer",
             RefError::OutOfBounds { .. } => "simt::run::out_of_bounds",
             RefError::DivisionByZero { .. } => "simt::run::division_by_zero",
             RefError::DivergentBarrier { .. } => "simt::run::divergent_barrier",
@@ -588,11 +594,13 @@ struct Block<'a, 'k> {
     kernel: &'k Kernel,
     cfg: &'a LaunchConfig,
     block: [u32; 3],
-    globals: &'a mut [Option<crate::exec::Buffer>],
+    /// The launch's arrays, and where each pointer parameter points into them.
+    globals: &'a mut [Buffer],
+    pointers: &'a [Option<Pointer>],
     shared: Vec<BufData>,
     tally: &'a mut Tally,
     fuel: &'a mut u64,
-    /// Per global buffer and per shared array, who touched each element.
+    /// Per global array and per shared array, who touched each element.
     global_touch: &'a mut [Vec<Touch>],
     shared_touch: Vec<Vec<Touch>>,
     /// Barriers this block has passed.
@@ -608,7 +616,7 @@ pub fn run(kernel: &Kernel, cfg: &LaunchConfig, args: &mut Args) -> Result<Tally
     let mut global_touch: Vec<Vec<Touch>> = args
         .buffers
         .iter()
-        .map(|b| vec![Touch::default(); b.as_ref().map_or(0, |b| b.data.len())])
+        .map(|b| vec![Touch::default(); b.data.len()])
         .collect();
     let [gx, gy, gz] = cfg.grid;
     for bz in 0..gz {
@@ -635,6 +643,7 @@ pub fn run(kernel: &Kernel, cfg: &LaunchConfig, args: &mut Args) -> Result<Tally
                     cfg,
                     block: [bx, by, bz],
                     globals: &mut args.buffers,
+                    pointers: &args.pointers,
                     shared,
                     tally: &mut tally,
                     fuel: &mut fuel,
@@ -934,13 +943,24 @@ impl<'k> Block<'_, 'k> {
         Ok(false)
     }
 
+    /// Components of its array before the one pointer parameter `p` points at.
+    fn param_offset(&self, p: u32) -> i128 {
+        self.pointers
+            .get(p as usize)
+            .and_then(Option::as_ref)
+            .map_or(0, |q| q.offset as i128)
+    }
+
+    /// The array pointer parameter `p` points into, if it is not `NULL`.
+    fn array(&self, p: u32) -> Option<usize> {
+        self.pointers.get(p as usize)?.as_ref()?.buffer
+    }
+
     fn data(&self, mem: Mem) -> &BufData {
         match mem.space {
             Space::Global(p) => {
-                &self.globals[p as usize]
-                    .as_ref()
-                    .expect("every buffer parameter is bound")
-                    .data
+                let b = self.array(p).expect("reference: `checked` stops NULL");
+                &self.globals[b].data
             }
             Space::Shared(s) => &self.shared[s as usize],
             Space::Local(_) => unreachable!("reference: local arrays are refused by `index`"),
@@ -950,10 +970,8 @@ impl<'k> Block<'_, 'k> {
     fn data_mut(&mut self, mem: Mem) -> &mut BufData {
         match mem.space {
             Space::Global(p) => {
-                &mut self.globals[p as usize]
-                    .as_mut()
-                    .expect("every buffer parameter is bound")
-                    .data
+                let b = self.array(p).expect("reference: `checked` stops NULL");
+                &mut self.globals[b].data
             }
             Space::Shared(s) => &mut self.shared[s as usize],
             Space::Local(_) => unreachable!("reference: local arrays are refused by `index`"),
@@ -962,7 +980,10 @@ impl<'k> Block<'_, 'k> {
 
     fn name(&self, mem: Mem) -> String {
         match mem.space {
-            Space::Global(p) => self.kernel.params[p as usize].name.clone(),
+            Space::Global(p) => match self.array(p) {
+                Some(b) => self.globals[b].name.clone(),
+                None => self.kernel.params[p as usize].name.clone(),
+            },
             Space::Shared(s) => self.kernel.shared[s as usize].name.clone(),
             Space::Local(l) => self.kernel.local_arrays[l as usize].name.clone(),
         }
@@ -982,8 +1003,19 @@ impl<'k> Block<'_, 'k> {
         self.checked(t, mem, i)
     }
 
-    /// Checks an index against the memory's length, in elements of `mem.width` components.
+    /// Checks an index against the memory's length, in elements of `mem.width` components; an
+    /// index through a pointer parameter becomes one from its array's start.
     fn checked(&self, t: &Thread<'_>, mem: Mem, i: i128) -> Step<usize> {
+        let mut i = i;
+        if let Space::Global(p) = mem.space {
+            if self.array(p).is_none() || i < i128::from(NULL_OFFSET / 2) {
+                return Err(RefError::NullPointer {
+                    name: self.name(mem),
+                });
+            }
+            // A cast to a vector accounts for the rest (`Rescale`).
+            i += self.param_offset(p) / i128::from(mem.width);
+        }
         let len = self.data(mem).len() / mem.width as usize;
         if i < 0 || i >= len as i128 {
             return Err(RefError::OutOfBounds {
@@ -1003,7 +1035,10 @@ impl<'k> Block<'_, 'k> {
         let thread = u64::from(t.idx[0] + bx * (t.idx[1] + by * t.idx[2]));
         let block = self.cfg.linear_block(self.block);
         let slots = match mem.space {
-            Space::Global(p) => &mut self.global_touch[p as usize],
+            Space::Global(p) => {
+                let b = self.array(p).expect("reference: `checked` stops NULL");
+                &mut self.global_touch[b]
+            }
             Space::Shared(s) => &mut self.shared_touch[s as usize],
             Space::Local(_) => unreachable!("reference: local arrays are refused by `index`"),
         };
@@ -1088,7 +1123,7 @@ impl<'k> Block<'_, 'k> {
                 V::B(b)
             }
             ExprKind::ParamBase(p) => {
-                let bound = self.globals[*p as usize].is_some();
+                let bound = self.array(*p).is_some();
                 return Ok(V::L(if bound { 0 } else { NULL_OFFSET }));
             }
             // Free, like a register read: no instruction counted.
@@ -1097,19 +1132,33 @@ impl<'k> Block<'_, 'k> {
                 return Ok(cast(x, Scalar::I64));
             }
             ExprKind::Rescale {
-                value, from, to, ..
+                value,
+                from,
+                to,
+                space,
+                ..
             } => {
                 let x = self
                     .eval(t, value, store_at)?
                     .int()
                     .expect("checker: an offset");
-                let units = x * i128::from(*from);
-                if units % i128::from(*to) != 0 {
+                if x < i128::from(NULL_OFFSET / 2) {
+                    return Ok(V::L(x as i64));
+                }
+                // Through a parameter bound `o` components in, an offset in `w`-wide units counts
+                // from component `o - o % w`.
+                let o = match space {
+                    Space::Global(p) => self.param_offset(*p),
+                    _ => 0,
+                };
+                let (from, to) = (i128::from(*from), i128::from(*to));
+                let units = x * from + o % to - o % from;
+                if units % to != 0 {
                     return Err(RefError::Unsupported {
                         what: "misaligned vector pointers",
                     });
                 }
-                return Ok(V::L((units / i128::from(*to)) as i64));
+                return Ok(V::L((units / to) as i64));
             }
             ExprKind::Cast { to, operand } => {
                 let x = self.eval(t, operand, store_at)?;

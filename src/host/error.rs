@@ -146,4 +146,89 @@ pub enum HostError {
         #[label("leaves the kernel's folder")]
         span: Span,
     },
+    /// `p = &d[n + 5];` where `d` has `n` elements
+    #[error("offset {offset} is outside `{array}`, which has {len} elements")]
+    #[diagnostic(
+        code(simt::host::offset_out_of_bounds),
+        help("a pointer may point at element 0 to {len} of `{array}` ({len}: one past the end)")
+    )]
+    OffsetOutOfBounds {
+        /// The offset as computed.
+        offset: String,
+        /// The array.
+        array: String,
+        /// Its elements.
+        len: usize,
+        /// The index.
+        #[label("outside `{array}`")]
+        span: Span,
+    },
+    /// `p = &n[3];` where `n` is a number
+    #[error("`&{name}[...]` needs an array, but `{name}` is {kind}")]
+    #[diagnostic(
+        code(simt::host::not_an_array),
+        help("a pointer parameter points at an element of an array named earlier in the launch: `d = zeros(n); p = &d[3];`")
+    )]
+    NotAnArray {
+        /// What was indexed, as written.
+        name: String,
+        /// What it is.
+        kind: &'static str,
+        /// Where.
+        #[label("not an array")]
+        span: Span,
+    },
+    /// `idx = &d[0];` with `int* idx` where `d` already holds the floats of `float* in`
+    #[error("{message}")]
+    #[diagnostic(
+        code(simt::host::pointer_type_mismatch),
+        help("parameters that share an array need its element type; give `{param}` a copy of its own in its type, e.g. `{param} = {array} + 0;`")
+    )]
+    PointerTypeMismatch {
+        /// What is wrong: the parameter with its type, the array with its own and why.
+        message: String,
+        /// The parameter.
+        param: String,
+        /// The array.
+        array: String,
+        /// The array's element type.
+        elem: crate::value::Scalar,
+        /// The value bound.
+        #[label("a `{elem}` array")]
+        span: Span,
+    },
+    /// `n = NULL;` for `int n`
+    #[error("`{param}` is `{ty}`, not a pointer: it cannot be NULL")]
+    #[diagnostic(
+        code(simt::host::null_scalar),
+        help("NULL binds a pointer parameter to nothing; give `{param}` a number")
+    )]
+    NullScalar {
+        /// The parameter.
+        param: String,
+        /// Its type.
+        ty: String,
+        /// The value.
+        #[label("NULL")]
+        span: Span,
+    },
+    /// `v = &d[2];` for `float4* v`
+    #[error("{message}")]
+    #[diagnostic(
+        code(simt::host::misaligned_offset),
+        help("a {bytes}-byte vector starts at a multiple of {bytes} bytes (the GPU traps with \"misaligned address\"); point at an element that is a multiple of {width}")
+    )]
+    MisalignedOffset {
+        /// What is wrong: the parameter, the array and the element.
+        message: String,
+        /// The parameter's type.
+        param_ty: String,
+        /// Components per vector.
+        width: u32,
+        /// Bytes per vector.
+        bytes: u32,
+        /// The value.
+        #[label("misaligned for `{param_ty}`")]
+        span: Span,
+    },
 }

@@ -100,9 +100,14 @@ impl Env {
         self.statement(|env| env.load(path, span))
     }
 
-    /// Bytes held by the arrays bound to names.
+    /// Bytes held by the arrays bound to names (an array several names share counts once).
     pub fn live_bytes(&self) -> u64 {
-        self.vars.values().map(HostValue::bytes).sum()
+        let mut seen = std::collections::HashSet::new();
+        self.vars
+            .values()
+            .filter(|v| v.storage().is_some_and(|d| seen.insert(Arc::as_ptr(d))))
+            .map(HostValue::bytes)
+            .sum()
     }
 
     /// Checks that `bytes` more fit under `--max-memory` with everything else the launch holds.
@@ -225,6 +230,9 @@ impl Env {
             }),
             ExprKind::Bool(b) => Ok(HostValue::int(i64::from(*b))),
             ExprKind::Str(s) => Ok(HostValue::Str(s.clone())),
+            ExprKind::Name(n) if !self.vars.contains_key(n) && (n == "NULL" || n == "nullptr") => {
+                Ok(HostValue::Null)
+            }
             ExprKind::Name(n) => self
                 .vars
                 .get(n)
@@ -274,6 +282,10 @@ impl Env {
                 }
                 Ok(HostValue::array(data, float))
             }
+            ExprKind::Unary {
+                op: UnOp::AddrOf,
+                operand,
+            } => self.address(operand, span),
             ExprKind::Unary { op, operand } => {
                 let v = self.value(operand)?;
                 self.reserve(v.array_len(), span)?;
@@ -335,15 +347,25 @@ impl Env {
             ExprKind::Index { base, index } => {
                 let b = self.value(base)?;
                 let i = self.value(index)?;
-                let HostValue::Array { data, float, .. } = b else {
-                    return Err(bad(
-                        format!("{} cannot be indexed", b.kind()),
-                        base.span,
-                        "not an array",
-                        None,
-                    ));
+                // Through a pointer, `p[i]` is element `i` past where it points.
+                let (data, float, start) = match b {
+                    HostValue::Array { data, float, .. } => (data, float, 0),
+                    HostValue::Pointer {
+                        data,
+                        float,
+                        offset,
+                        ..
+                    } => (data, float, offset),
+                    b => {
+                        return Err(bad(
+                            format!("{} cannot be indexed", b.kind()),
+                            base.span,
+                            "not an array",
+                            None,
+                        ))
+                    }
                 };
-                let i = as_index(&i, index.span)?;
+                let i = start + as_index(&i, index.span)?;
                 let v = data.get_f64(i).ok_or_else(|| {
                     bad(
                         format!(
@@ -368,6 +390,79 @@ impl Env {
                 None,
             )),
         }
+    }
+
+    /// `&a[i]`: a pointer to element `i` of the array named `a`, sharing it (or `i` elements
+    /// past where the pointer `a` points). An offset may be one past the end, not beyond.
+    fn address(&mut self, operand: &Expr, span: Span) -> Result<HostValue> {
+        let ExprKind::Index { base, index } = &operand.kind else {
+            return Err(bad(
+                "`&` in a launch section takes an element of an array, as in `&d[3]`",
+                span,
+                "not an array element",
+                Some("bind a pointer parameter to a whole array with `p = d;`, or to an element with `p = &d[3];`"),
+            ));
+        };
+        let ExprKind::Name(name) = &base.kind else {
+            return Err(bad(
+                "`&` in a launch section takes an element of a named array",
+                base.span,
+                "not a name",
+                Some("set the array first, then point into it: `d = arange(n); p = &d[3];`"),
+            ));
+        };
+        let (array, data, start, shape, float, dtype) = match self.value(base)? {
+            HostValue::Array {
+                data,
+                shape,
+                float,
+                dtype,
+            } => (name.clone(), data, 0, shape, float, dtype),
+            HostValue::Pointer {
+                array,
+                data,
+                offset,
+                shape,
+                float,
+                dtype,
+            } => (array, data, offset, shape, float, dtype),
+            other => {
+                return Err(HostError::NotAnArray {
+                    name: name.clone(),
+                    kind: other.kind(),
+                    span: base.span,
+                })
+            }
+        };
+        let i = match self.value(index)? {
+            HostValue::Num { v, .. } if v.fract() == 0.0 => v,
+            HostValue::Dim(d) => f64::from(d[0]),
+            other => {
+                return Err(bad(
+                    format!("an offset is a whole number, found {}", describe(&other)),
+                    index.span,
+                    "not a whole number",
+                    None,
+                ))
+            }
+        };
+        let at = start as f64 + i;
+        if !(0.0..=data.len() as f64).contains(&at) {
+            return Err(HostError::OffsetOutOfBounds {
+                offset: format!("{at}"),
+                array,
+                len: data.len(),
+                span: index.span,
+            });
+        }
+        Ok(HostValue::Pointer {
+            array,
+            data,
+            offset: at as usize,
+            shape,
+            float,
+            dtype,
+        })
     }
 
     fn call(

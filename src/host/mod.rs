@@ -6,6 +6,7 @@ mod eval;
 mod npy;
 mod value;
 
+use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -14,8 +15,8 @@ pub use eval::Env;
 pub use npy::save;
 pub use value::HostValue;
 
-use crate::check::typed::{Kernel, ParamKind};
-use crate::exec::{Args, BufData, Buffer};
+use crate::check::typed::{Kernel, Param, ParamKind};
+use crate::exec::{Args, BufData, Buffer, Pointer};
 use crate::source::Span;
 use crate::syntax::ast::{Expr, HostStmt, Launch};
 use crate::value::{Scalar, Value};
@@ -80,14 +81,65 @@ pub struct Setup {
     pub grid: [u32; 3],
     /// `blockDim`.
     pub block: [u32; 3],
-    /// Bound parameters.
+    /// Bound parameters, and the arrays they point into.
     pub args: Args,
-    /// Shape of each buffer parameter (for `--save`).
+    /// Shape of each array of `args.buffers`.
     pub shapes: Vec<Vec<usize>>,
     /// Host variables, for the `expect`s after the run.
     pub env: Env,
     /// `expect` statements, in order.
     pub expects: Vec<Expr>,
+    /// The host names that held one of the launch's arrays: after the run they stand for its
+    /// final contents.
+    held: Vec<Held>,
+}
+
+/// A host name that held one of the launch's arrays when the kernel was bound.
+#[derive(Clone, Debug)]
+struct Held {
+    name: String,
+    /// Its index in `Args::buffers`.
+    buffer: usize,
+    view: View,
+}
+
+/// What a name held of its array.
+#[derive(Clone, Debug)]
+enum View {
+    /// The array, with the shape it was made with.
+    Whole(Vec<usize>),
+    /// A pointer to this element (`&d[3]`): the elements from there on.
+    From(usize),
+}
+
+impl Setup {
+    /// What host name `name` stands for after the run (for `expect` and `--save`): a name that
+    /// held an array, the array; a pointer parameter bound at an offset, the elements from there
+    /// to the end of its array. `Err` says why the name holds no array.
+    pub fn array(
+        &self,
+        kernel: &Kernel,
+        name: &str,
+    ) -> Result<(Cow<'_, BufData>, Vec<usize>), String> {
+        let Some(h) = self.held.iter().find(|h| h.name == name) else {
+            return Err(match kernel.params.iter().find(|p| p.name == name) {
+                Some(p) if matches!(p.kind, ParamKind::Scalar { .. }) => {
+                    format!("`{name}` is not a buffer")
+                }
+                Some(_) => format!("`{name}` is NULL"),
+                None => format!(
+                    "`{}` has no parameter `{name}`, and the launch no array of that name",
+                    kernel.name
+                ),
+            });
+        };
+        let data = &self.args.buffers[h.buffer].data;
+        Ok(match &h.view {
+            View::Whole(shape) => (Cow::Borrowed(data), shape.clone()),
+            View::From(0) => (Cow::Borrowed(data), self.shapes[h.buffer].clone()),
+            &View::From(k) => (Cow::Owned(data.tail(k)), vec![data.len().saturating_sub(k)]),
+        })
+    }
 }
 
 /// The outcome of one `expect`.
@@ -140,7 +192,7 @@ pub fn prepare(
         if !assigned.contains(&name.as_str()) {
             let v = eval_arg(&mut env, value, *i)?;
             same_dtype(kernel, name, &v, value_span(value)).map_err(|e| (e, Origin::Arg(*i)))?;
-            let v = typed(&env, kernel, name, v, value_span(value))
+            let v = typed(&mut env, kernel, name, v, value_span(value))
                 .map_err(|e| (e, Origin::Arg(*i)))?;
             env.vars.insert(name.clone(), v);
         }
@@ -178,7 +230,8 @@ pub fn prepare(
                     }
                     HostValue::Dim(to_dim(&v, value.span).map_err(|e| (e, Origin::File))?)
                 } else {
-                    typed(&env, kernel, &name.name, v, value.span).map_err(|e| (e, Origin::File))?
+                    typed(&mut env, kernel, &name.name, v, value.span)
+                        .map_err(|e| (e, Origin::File))?
                 };
                 env.vars.insert(name.name.clone(), v);
             }
@@ -203,8 +256,8 @@ pub fn prepare(
     let block = dim(&env, "block", shape_spans.1)?;
     let grid = dim(&env, "grid", shape_spans.0)?;
     check_shape(block, grid, shape_spans)?;
-    // The buffers move into `args`; `check_expects` binds their final contents again.
-    let (args, shapes) = bind(kernel, &mut env, launch.map(|l| l.span))?;
+    // The arrays move into `args`; `check_expects` lends their final contents to their names.
+    let (args, shapes, held) = bind(kernel, &mut env, launch.map(|l| l.span))?;
     Ok(Setup {
         grid,
         block,
@@ -212,40 +265,76 @@ pub fn prepare(
         shapes,
         env,
         expects,
+        held,
     })
 }
 
-/// `v` in the element type of the buffer parameter `name`, if it is one: the launch holds each
-/// buffer once, at its own size (a `float` buffer of 2^22 elements is 16 MiB, not 32 as doubles).
+/// `v` as parameter `name` takes it, when `name` is one: a pointer parameter's array in the
+/// parameter's element type, so that the launch holds each array once, at its own size (a
+/// `float` array of 2^22 elements is 16 MiB, not 32 as doubles). `NULL` only for a pointer.
 fn typed(
-    env: &Env,
+    env: &mut Env,
     kernel: &Kernel,
     name: &str,
     v: HostValue,
     span: Span,
 ) -> Result<HostValue, HostError> {
-    let elem = kernel.params.iter().find_map(|p| match p.kind {
-        ParamKind::Buffer { elem, .. } if p.name == name => Some(elem),
-        _ => None,
-    });
-    match (elem, v) {
+    let Some(p) = kernel.params.iter().find(|p| p.name == name) else {
+        return Ok(v);
+    };
+    match (p.kind, v) {
+        (ParamKind::Scalar { ty, .. }, HostValue::Null) => Err(HostError::NullScalar {
+            param: name.to_string(),
+            ty: ty.c_name().to_string(),
+            span,
+        }),
+        (ParamKind::Scalar { ty, .. }, HostValue::Pointer { .. }) => Err(HostError::BadValue {
+            message: format!("`{name}` is `{}` but was given a pointer", ty.c_name()),
+            span,
+            label: "a pointer".into(),
+            help: None,
+        }),
         (
-            Some(elem),
+            ParamKind::Buffer { .. },
             HostValue::Array {
                 data,
                 shape,
                 float,
                 dtype,
             },
-        ) if data.elem() != elem => {
-            // The array is not bound yet: it, the copy in the buffer's type, and (from another
-            // type than doubles) the doubles in between must fit together.
-            let n = data.len() as u64;
-            let widened = if data.elem() == Scalar::F64 { 0 } else { 8 * n };
-            let bytes = n * u64::from(data.elem().size()) + widened + n * u64::from(elem.size());
-            env.check_room(bytes, span, "this array and its copy in the buffer's type")?;
-            Ok(HostValue::Array {
-                data: Arc::new(BufData::from_f64(elem, &data.as_f64())),
+        ) => Ok(HostValue::Array {
+            data: adopt(env, kernel, p, (&data, dtype, name), span)?,
+            shape,
+            float,
+            dtype,
+        }),
+        (
+            ParamKind::Buffer { elem, width, .. },
+            HostValue::Pointer {
+                array,
+                data,
+                offset,
+                shape,
+                float,
+                dtype,
+            },
+        ) => {
+            if !offset.is_multiple_of(width as usize) {
+                return Err(HostError::MisalignedOffset {
+                    message: format!(
+                        "`{name}` is `{}` but points at element {offset} of `{array}`, not a multiple of {width}",
+                        p.kind.describe()
+                    ),
+                    param_ty: p.kind.describe(),
+                    width,
+                    bytes: width * elem.size(),
+                    span,
+                });
+            }
+            Ok(HostValue::Pointer {
+                data: adopt(env, kernel, p, (&data, dtype, &array), span)?,
+                array,
+                offset,
                 shape,
                 float,
                 dtype,
@@ -253,6 +342,90 @@ fn typed(
         }
         (_, v) => Ok(v),
     }
+}
+
+/// The array `data` (named `array`, loaded from a file of `dtype` if it was) in the element type
+/// of pointer parameter `p`. An array takes the type of the first parameter bound to it: one the
+/// launch section computed is converted once, and every name that shares it sees the converted
+/// array; one from a file of another type, or already bound to a parameter of another type, is
+/// an error.
+fn adopt(
+    env: &mut Env,
+    kernel: &Kernel,
+    p: &Param,
+    (data, dtype, array): (&Arc<BufData>, Option<Scalar>, &str),
+    span: Span,
+) -> Result<Arc<BufData>, HostError> {
+    let ParamKind::Buffer { elem, .. } = p.kind else {
+        unreachable!("host: only pointer parameters hold arrays");
+    };
+    if data.elem() == elem {
+        return Ok(Arc::clone(data));
+    }
+    if let Some(found) = dtype {
+        return Err(HostError::DtypeMismatch {
+            param: p.name.clone(),
+            elem,
+            found,
+            numpy: found.numpy_name(),
+            want: elem.numpy_name(),
+            span,
+        });
+    }
+    let other = kernel
+        .params
+        .iter()
+        .find(|q| q.name != p.name && env.vars.get(&q.name).is_some_and(|v| v.holds(data)));
+    if let Some(q) = other {
+        // `b = a;` names the array by the parameter: say which host name holds it.
+        let array = if array == p.name {
+            let mut names: Vec<&String> = env
+                .vars
+                .iter()
+                .filter(|(k, v)| **k != p.name && v.holds(data))
+                .map(|(k, _)| k)
+                .collect();
+            names.sort_by_key(|k| (kernel.params.iter().any(|q| &q.name == *k), k.as_str()));
+            names.first().map_or(q.name.clone(), |k| (*k).clone())
+        } else {
+            array.to_string()
+        };
+        return Err(HostError::PointerTypeMismatch {
+            message: format!(
+                "`{}` is `{}` but `{array}` holds `{}` elements (it is bound to `{} {}`)",
+                p.name,
+                p.kind.describe(),
+                data.elem(),
+                q.kind.describe(),
+                q.name
+            ),
+            param: p.name.clone(),
+            array,
+            elem: data.elem(),
+            span,
+        });
+    }
+    // The array (unless a name holds it already: then it is counted), its copy in the
+    // parameter's type and (from another type than doubles) the doubles in between must fit.
+    let n = data.len() as u64;
+    let held = env.vars.values().any(|v| v.holds(data));
+    let original = if held {
+        0
+    } else {
+        n * u64::from(data.elem().size())
+    };
+    let widened = if data.elem() == Scalar::F64 { 0 } else { 8 * n };
+    let bytes = original + widened + n * u64::from(elem.size());
+    env.check_room(bytes, span, "this array and its copy in the buffer's type")?;
+    let converted = Arc::new(BufData::from_f64(elem, &data.as_f64()));
+    for v in env.vars.values_mut() {
+        if let HostValue::Array { data: d, .. } | HostValue::Pointer { data: d, .. } = v {
+            if Arc::ptr_eq(d, data) {
+                *d = Arc::clone(&converted);
+            }
+        }
+    }
+    Ok(converted)
 }
 
 fn overridden_shape(ov: &Overrides, name: &str) -> bool {
@@ -385,18 +558,16 @@ fn check_shape(block: [u32; 3], grid: [u32; 3], spans: (Span, Span)) -> Result<(
     Ok(())
 }
 
-/// Binds every parameter from the environment; reports all missing ones at once.
-fn bind(
-    kernel: &Kernel,
-    env: &mut Env,
-    launch_span: Option<Span>,
-) -> Result<(Args, Vec<Vec<usize>>), Failure> {
+/// What `bind` makes: the arguments, each array's shape, and the names that held the arrays.
+type Bound = (Args, Vec<Vec<usize>>, Vec<Held>);
+
+/// Binds every parameter from the environment; reports all missing ones at once. Each array
+/// pointer parameters point into is held once, however many of them share it; the names that
+/// held it give it up until `check_expects`.
+fn bind(kernel: &Kernel, env: &mut Env, launch_span: Option<Span>) -> Result<Bound, Failure> {
     let n = kernel.params.len();
-    let mut args = Args {
-        scalars: vec![None; n],
-        buffers: vec![None; n],
-    };
-    let mut shapes = vec![Vec::new(); n];
+    let mut scalars = vec![None; n];
+    let mut pointers = vec![None; n];
     let mut missing = Vec::new();
     let span = launch_span.unwrap_or(kernel.span);
     let origin = if launch_span.is_some() {
@@ -415,8 +586,9 @@ fn bind(
             origin,
         )
     };
-    // Buffers' arrays are in their parameter's type since `typed` (assignment): they move.
-    let mut moved = Vec::new();
+    // Pointer parameters into arrays: (parameter, array, offset, the array's name if by `&a[i]`).
+    // The arrays are in their parameters' types since `typed` (assignment).
+    let mut into = Vec::new();
     for (i, p) in kernel.params.iter().enumerate() {
         let Some(v) = env.vars.get(&p.name) else {
             missing.push(p.name.clone());
@@ -430,26 +602,45 @@ fn bind(
                         p.name, ty
                     )));
                 }
-                args.scalars[i] = Some(Value::F64(*v).cast(ty));
+                scalars[i] = Some(Value::F64(*v).cast(ty));
             }
             (ParamKind::Scalar { ty, .. }, HostValue::Dim(d)) => {
-                args.scalars[i] = Some(Value::U32(d[0]).cast(ty));
+                scalars[i] = Some(Value::U32(d[0]).cast(ty));
             }
-            (ParamKind::Buffer { width, .. }, HostValue::Array { data, .. })
-                if data.len() % width as usize != 0 =>
-            {
+            (
+                ParamKind::Buffer { width, .. },
+                v @ (HostValue::Array { .. } | HostValue::Pointer { .. }),
+            ) if v.array_len() % width as usize != 0 => {
                 return Err(mismatch(format!(
                     "`{}` is `{}` but its {} values are not a whole number of {}-component vectors",
                     p.name,
                     p.kind.describe(),
-                    data.len(),
+                    v.array_len(),
                     width
                 )));
             }
             (ParamKind::Buffer { elem, .. }, HostValue::Array { data, .. })
                 if data.elem() == elem =>
             {
-                moved.push(i)
+                into.push((i, Arc::clone(data), 0, None));
+            }
+            (
+                ParamKind::Buffer { elem, .. },
+                HostValue::Pointer {
+                    array,
+                    data,
+                    offset,
+                    ..
+                },
+            ) if data.elem() == elem => {
+                into.push((i, Arc::clone(data), *offset, Some(array.clone())));
+            }
+            (ParamKind::Buffer { .. }, HostValue::Null) => {
+                pointers[i] = Some(Pointer {
+                    name: p.name.clone(),
+                    buffer: None,
+                    offset: 0,
+                });
             }
             (kind, v) => {
                 return Err(mismatch(format!(
@@ -492,45 +683,114 @@ fn bind(
             Origin::File,
         ));
     }
-    for i in moved {
+    // Each array once, named after the array of the first `&a[i]` into it, else after the first
+    // parameter bound to it.
+    let mut arrays: Vec<(Arc<BufData>, String, bool)> = Vec::new();
+    for (i, data, offset, array) in into {
         let name = &kernel.params[i].name;
-        let Some(HostValue::Array { data, shape, .. }) = env.vars.remove(name) else {
-            unreachable!("bind: `{name}` was an array above");
+        let b = match arrays.iter().position(|(a, _, _)| Arc::ptr_eq(a, &data)) {
+            Some(b) => b,
+            None => {
+                arrays.push((data, name.clone(), false));
+                arrays.len() - 1
+            }
         };
-        // Two names for one array (`b = a;`) are two buffers.
-        let data = Arc::try_unwrap(data).unwrap_or_else(|shared| (*shared).clone());
-        args.buffers[i] = Some(Buffer {
+        if let (Some(array), false) = (array, arrays[b].2) {
+            arrays[b].1 = array;
+            arrays[b].2 = true;
+        }
+        pointers[i] = Some(Pointer {
             name: name.clone(),
-            data,
+            buffer: Some(b),
+            offset,
         });
-        shapes[i] = shape;
     }
-    Ok((args, shapes))
+    // Every name that holds one of the arrays gives it up until the `expect`s (in name order:
+    // the same shapes on every run).
+    let mut names: Vec<String> = env
+        .vars
+        .iter()
+        .filter(|(_, v)| arrays.iter().any(|(a, _, _)| v.holds(a)))
+        .map(|(k, _)| k.clone())
+        .collect();
+    names.sort();
+    let mut shapes: Vec<Option<Vec<usize>>> = vec![None; arrays.len()];
+    let mut held = Vec::new();
+    for name in names {
+        let Some(v) = env.vars.remove(&name) else {
+            continue;
+        };
+        let Some(b) = arrays.iter().position(|(a, _, _)| v.holds(a)) else {
+            continue;
+        };
+        let view = match v {
+            HostValue::Pointer { offset, shape, .. } => {
+                shapes[b].get_or_insert(shape);
+                View::From(offset)
+            }
+            HostValue::Array { shape, .. } => {
+                shapes[b] = Some(shape.clone());
+                View::Whole(shape)
+            }
+            _ => unreachable!("bind: only arrays and pointers hold arrays"),
+        };
+        held.push(Held {
+            name,
+            buffer: b,
+            view,
+        });
+    }
+    let shapes = shapes
+        .into_iter()
+        .zip(&arrays)
+        .map(|(s, (a, _, _))| s.unwrap_or_else(|| vec![a.len()]))
+        .collect();
+    // No name holds the arrays now: they move, uncopied.
+    let buffers = arrays
+        .into_iter()
+        .map(|(data, name, _)| Buffer {
+            name,
+            data: Arc::try_unwrap(data).unwrap_or_else(|shared| (*shared).clone()),
+        })
+        .collect();
+    let args = Args {
+        scalars,
+        buffers,
+        pointers,
+    };
+    Ok((args, shapes, held))
 }
 
-/// Evaluates the `expect`s after the run, with each buffer parameter bound to its final contents
-/// (lent to the host names for the duration, not copied).
+/// Evaluates the `expect`s after the run, with each name that held an array bound to its final
+/// contents (lent, not copied; a pointer bound at an offset sees a copy of the elements from
+/// there on).
 pub fn check_expects(
     setup: &mut Setup,
-    kernel: &Kernel,
     src: &crate::source::SourceFile,
 ) -> Result<Vec<ExpectResult>, HostError> {
-    let mut lent = Vec::new();
-    for (i, p) in kernel.params.iter().enumerate() {
-        if let Some(buf) = &mut setup.args.buffers[i] {
-            let data = Arc::new(std::mem::replace(&mut buf.data, BufData::F64(Vec::new())));
-            let float = matches!(data.elem(), Scalar::F32 | Scalar::F64);
-            setup.env.vars.insert(
-                p.name.clone(),
-                HostValue::Array {
-                    data: Arc::clone(&data),
-                    shape: setup.shapes[i].clone(),
-                    float,
-                    dtype: None,
-                },
-            );
-            lent.push((i, data));
-        }
+    let arrays: Vec<Arc<BufData>> = setup
+        .args
+        .buffers
+        .iter_mut()
+        .map(|b| Arc::new(std::mem::replace(&mut b.data, BufData::F64(Vec::new()))))
+        .collect();
+    for h in &setup.held {
+        let data = &arrays[h.buffer];
+        let (data, shape) = match &h.view {
+            View::Whole(shape) => (Arc::clone(data), shape.clone()),
+            View::From(0) => (Arc::clone(data), setup.shapes[h.buffer].clone()),
+            &View::From(k) => (Arc::new(data.tail(k)), vec![data.len().saturating_sub(k)]),
+        };
+        let float = matches!(data.elem(), Scalar::F32 | Scalar::F64);
+        setup.env.vars.insert(
+            h.name.clone(),
+            HostValue::Array {
+                data,
+                shape,
+                float,
+                dtype: None,
+            },
+        );
     }
     let results = setup
         .expects
@@ -549,11 +809,11 @@ pub fn check_expects(
             })
         })
         .collect();
-    for (i, data) in lent {
-        setup.env.vars.remove(&kernel.params[i].name);
-        if let Some(buf) = &mut setup.args.buffers[i] {
-            buf.data = Arc::try_unwrap(data).unwrap_or_else(|shared| (*shared).clone());
-        }
+    for h in &setup.held {
+        setup.env.vars.remove(&h.name);
+    }
+    for (buf, data) in setup.args.buffers.iter_mut().zip(arrays) {
+        buf.data = Arc::try_unwrap(data).unwrap_or_else(|shared| (*shared).clone());
     }
     results
 }

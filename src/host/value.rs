@@ -27,6 +27,23 @@ pub enum HostValue {
         /// The element type of a file it was loaded from, which the parameter must match.
         dtype: Option<Scalar>,
     },
+    /// `&a[3]`: a pointer to an element of a host array, which it shares.
+    Pointer {
+        /// The name of the array it was taken from (`a`).
+        array: String,
+        /// The array's elements, shared with its name.
+        data: Arc<BufData>,
+        /// The element it points at.
+        offset: usize,
+        /// The array's shape.
+        shape: Vec<usize>,
+        /// Whether the elements are floating-point.
+        float: bool,
+        /// The element type of a file the array was loaded from.
+        dtype: Option<Scalar>,
+    },
+    /// `NULL` or `nullptr`: a pointer parameter bound to nothing.
+    Null,
     /// `(x, y, z)` for `grid` and `block`.
     Dim([u32; 3]),
     /// `"file.npy"`.
@@ -58,25 +75,37 @@ impl HostValue {
         match self {
             HostValue::Num { .. } => "a number",
             HostValue::Array { .. } => "an array",
+            HostValue::Pointer { .. } => "a pointer",
+            HostValue::Null => "NULL",
             HostValue::Dim(_) => "a dimension tuple",
             HostValue::Str(_) => "a string",
         }
     }
 
-    /// Elements of an array (0 for anything else).
+    /// Elements of an array, or of the array a pointer points into (0 for anything else).
     pub fn array_len(&self) -> usize {
-        match self {
-            HostValue::Array { data, .. } => data.len(),
-            _ => 0,
+        self.storage().map_or(0, |d| d.len())
+    }
+
+    /// Bytes of memory the value holds (shared with the names that share its array).
+    pub fn bytes(&self) -> u64 {
+        match self.storage() {
+            Some(data) => data.len() as u64 * u64::from(data.elem().size()),
+            None => 0,
         }
     }
 
-    /// Bytes of memory the value holds.
-    pub fn bytes(&self) -> u64 {
+    /// The array an array or a pointer holds.
+    pub fn storage(&self) -> Option<&Arc<BufData>> {
         match self {
-            HostValue::Array { data, .. } => data.len() as u64 * u64::from(data.elem().size()),
-            _ => 0,
+            HostValue::Array { data, .. } | HostValue::Pointer { data, .. } => Some(data),
+            _ => None,
         }
+    }
+
+    /// Whether this value holds the array `data` (not a copy of it).
+    pub fn holds(&self, data: &Arc<BufData>) -> bool {
+        self.storage().is_some_and(|d| Arc::ptr_eq(d, data))
     }
 
     /// Whether floating-point.

@@ -70,14 +70,74 @@ impl BlockRunner<'_> {
         }
     }
 
-    /// Each warp's span of indices, scanned in the index register's own width.
-    fn warp_spans(&mut self, idx: Reg, idx_ty: Scalar) {
+    /// Each warp's span of indices, scanned in the index register's own width; `shift` is what
+    /// [`Self::shift`] added to `idx` (the register itself does not have it).
+    fn warp_spans(&mut self, idx: Reg, idx_ty: Scalar, shift: i64) {
         let (mask, full, out) = (&self.mask, self.full, &mut self.spans);
         let w = &self.regs.w;
         match idx_ty {
             Scalar::I32 => coalesce::warp_spans(&w[idx.0 as usize], |x| x as i32, mask, full, out),
             Scalar::U32 => coalesce::warp_spans(&w[idx.0 as usize], |x| x, mask, full, out),
-            _ => coalesce::warp_spans(&self.idx, |x| x, mask, full, out),
+            _ => return coalesce::warp_spans(&self.idx, |x| x, mask, full, out),
+        }
+        if shift != 0 {
+            for (lo, hi) in out.iter_mut().filter(|(lo, hi)| lo <= hi) {
+                *lo += shift;
+                *hi += shift;
+            }
+        }
+    }
+
+    /// Where a pointer parameter points, for an access of `width` components through it: the
+    /// shift from the kernel's indices (relative to the parameter) to the array's, `offset /
+    /// width` (0 when it points at the array's start, or the space is not global; a cast to a
+    /// vector accounts for the rest, see `rescale`). A parameter bound to `NULL` traps here.
+    #[inline]
+    fn param_shift(
+        &self,
+        pc: usize,
+        space: Space,
+        width: u32,
+        globals: &[Option<GlobalBuf<'_>>],
+    ) -> Result<i64, RunError> {
+        match space {
+            Space::Global(p) => match &globals[p as usize] {
+                Some(GlobalBuf {
+                    cells: Some(_),
+                    offset: 0,
+                    ..
+                }) => Ok(0),
+                Some(GlobalBuf {
+                    cells: Some(_),
+                    offset,
+                    ..
+                }) => Ok((offset / width as usize) as i64),
+                unbound => Err(self.null_parameter(pc, p, unbound.as_ref())),
+            },
+            _ => Ok(0),
+        }
+    }
+
+    /// An access through pointer parameter `p`, bound to `NULL`.
+    #[cold]
+    #[inline(never)]
+    fn null_parameter(&self, pc: usize, p: u32, g: Option<&GlobalBuf<'_>>) -> RunError {
+        let lane = self.mask.iter().position(|&m| m).unwrap_or(0);
+        RunError::NullPointer {
+            array: g.map_or_else(|| format!("parameter {p}"), |g| g.name.to_string()),
+            span: self.ir.spans[pc],
+            block: self.block,
+            thread: self.cfg.thread_of(lane),
+        }
+    }
+
+    /// Adds a parameter's shift to the indices of the active lanes (all lanes: the inactive
+    /// ones are never read). Wrapping, as 64-bit addresses do.
+    fn shift(&mut self, shift: i64) {
+        if shift != 0 {
+            for i in &mut self.idx {
+                *i = i.wrapping_add(shift);
+            }
         }
     }
 
@@ -92,7 +152,7 @@ impl BlockRunner<'_> {
         let (kind, name, len) = match space {
             Space::Global(p) => {
                 let b = global(globals, p);
-                ("global", b.name.to_string(), b.cells.len())
+                ("global", b.name.to_string(), cells(globals, p).len())
             }
             Space::Shared(s) => {
                 let a = &self.shared[s as usize];
@@ -133,7 +193,7 @@ impl BlockRunner<'_> {
 
     fn mem_len(&self, space: Space, globals: &[Option<GlobalBuf<'_>>]) -> usize {
         match space {
-            Space::Global(p) => global(globals, p).cells.len(),
+            Space::Global(p) => cells(globals, p).len(),
             Space::Shared(s) => self.shared[s as usize].data.len(),
             Space::Local(_) => unreachable!("exec: local arrays are checked in `local`"),
         }
@@ -167,7 +227,9 @@ impl BlockRunner<'_> {
         if self.lanes_active == 0 {
             return Ok(());
         }
+        let shift = self.param_shift(pc, space, width, globals)?;
         self.indices(idx, idx_ty);
+        self.shift(shift);
         let len = (self.mem_len(space, globals) / width as usize) as i64;
         // Every lane active and each warp on consecutive elements (the coalesced case, e.g. a row
         // of a 2-D block): spans, bounds and counts by arithmetic, data moved without masks.
@@ -178,7 +240,7 @@ impl BlockRunner<'_> {
                 *s = (self.idx[32 * w], self.idx[(32 * w + 31).min(lanes - 1)]);
             }
         } else {
-            self.warp_spans(idx, idx_ty);
+            self.warp_spans(idx, idx_ty, shift);
         }
         if let Some(lane) =
             coalesce::out_of_bounds(&self.idx, &self.mask, len as usize, &self.spans)
@@ -233,7 +295,7 @@ impl BlockRunner<'_> {
             match space {
                 Space::Local(_) => unreachable!("exec: local arrays are accessed in `local`"),
                 Space::Global(p) => {
-                    with_cells!(&global(globals, p).cells, c => transfer(&mut Global(c), (ix, whole), (&self.mask, self.full), &mut self.regs, reg))
+                    with_cells!(cells(globals, p), c => transfer(&mut Global(c), (ix, whole), (&self.mask, self.full), &mut self.regs, reg))
                 }
                 Space::Shared(s) => {
                     let arr = &mut self.shared[s as usize];
@@ -376,8 +438,10 @@ impl BlockRunner<'_> {
         if self.lanes_active == 0 {
             return Ok(());
         }
+        let shift = self.param_shift(pc, space, 1, globals)?;
         self.indices(idx, idx_ty);
-        self.warp_spans(idx, idx_ty);
+        self.shift(shift);
+        self.warp_spans(idx, idx_ty, shift);
         let len = self.mem_len(space, globals);
         if let Some(lane) = coalesce::out_of_bounds(&self.idx, &self.mask, len, &self.spans) {
             return Err(self.oob(pc, space, (lane, idx_ty), 1, globals));
@@ -392,7 +456,7 @@ impl BlockRunner<'_> {
         }
         match space {
             Space::Local(_) => unreachable!("exec: local arrays are accessed in `local`"),
-            Space::Global(p) => match &global(globals, p).cells {
+            Space::Global(p) => match cells(globals, p) {
                 Cells::I32(c) => rmw!(&mut Global(c), true),
                 Cells::U32(c) => rmw!(&mut Global(c), false),
                 Cells::I64(c) => rmw!(&mut Global(c), true),
@@ -528,11 +592,20 @@ fn track(
     (race, crossed)
 }
 
-/// The buffer bound to pointer parameter `p`.
+/// Pointer parameter `p`.
 fn global<'g, 'a>(globals: &'g [Option<GlobalBuf<'a>>], p: u32) -> &'g GlobalBuf<'a> {
     globals[p as usize]
         .as_ref()
-        .expect("pipeline: every buffer parameter is bound")
+        .expect("exec: a pointer parameter has an entry")
+}
+
+/// The cells of the array pointer parameter `p` points into (known not `NULL`: `param_shift`
+/// traps first).
+fn cells<'g, 'a>(globals: &'g [Option<GlobalBuf<'a>>], p: u32) -> &'g Cells<'a> {
+    global(globals, p)
+        .cells
+        .as_ref()
+        .expect("exec: `param_shift` stops accesses through NULL")
 }
 
 /// Distinct indices among the active lanes of one warp.

@@ -102,6 +102,10 @@ impl BlockRunner<'_> {
 
     /// `d = a * from / to` on the active lanes: a pointer cast to a wider element type traps
     /// where the offset is not a multiple of the new element.
+    ///
+    /// Through a parameter bound `o` components into its array, an offset of `w`-component units
+    /// counts from component `o - o % w` (the engine shifts a `w`-wide access by `o / w`), so the
+    /// cast adds `o % to - o % from`: its alignment is the real address's.
     pub(super) fn rescale(
         &mut self,
         pc: usize,
@@ -111,16 +115,23 @@ impl BlockRunner<'_> {
         globals: &[Option<GlobalBuf<'_>>],
     ) -> Result<(), RunError> {
         let (from, to) = (i64::from(from), i64::from(to));
+        let o = match space {
+            Space::Global(p) => globals[p as usize].as_ref().map_or(0, |g| g.offset as i64),
+            _ => 0,
+        };
+        let adjust = o % to - o % from;
         for lane in 0..self.mask.len() {
             if !self.mask[lane] {
                 continue;
             }
             let x = self.regs.d[a.0 as usize][lane] as i64;
-            let units = x.wrapping_mul(from);
+            let units = x.wrapping_mul(from).wrapping_add(adjust);
             if x >= NULL_OFFSET / 2 && units % to != 0 {
+                // From the array's start, where a parameter bound at an offset points into.
+                let at = i128::from(units) + i128::from(o - o % to);
                 return Err(RunError::Misaligned {
                     buffer: self.space_name(space, globals),
-                    offset: i128::from(units) * i128::from(size),
+                    offset: at * i128::from(size),
                     align: (to as u32) * size,
                     span: self.ir.spans[pc],
                     block: self.block,

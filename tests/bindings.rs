@@ -1,0 +1,319 @@
+//! Pointer parameters bound the way CUDA host code passes them: at an offset into a host array
+//! (`in = &d_in[3];`), two parameters to one array, and `NULL`. Counters derived by hand.
+
+mod common;
+use common::{codes, err, ok, simt};
+
+fn b(x: u32) -> [u32; 3] {
+    [x, 1, 1]
+}
+
+/// A 1-D stencil of radius 3 that reads `in[i - 3] … in[i + 3]`: the caller passes a pointer
+/// 3 elements into the padded input, so `in[-3]` is the array's first element.
+const STENCIL: &str = r#"
+#define RADIUS 3
+__global__ void stencil(const float* in, float* out, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) {
+        float r = 0.0f;
+        for (int k = -RADIUS; k <= RADIUS; k++) {
+            r += in[i + k];
+        }
+        out[i] = r;
+    }
+}
+launch stencil {
+    n = 1024;
+    d_in = arange(n + 2 * RADIUS);
+    d_out = zeros(n);
+    in = &d_in[RADIUS];
+    out = d_out;
+    block = 256;
+    grid = cdiv(n, block);
+    expect d_out == (arange(n) + 3) * 7;
+    expect sum(d_out) == 7 * (n * (n - 1) / 2 + 3 * n);
+    expect sum(d_in) == (n + 5) * (n + 6) / 2;
+    expect in == arange(n + RADIUS) + 3;
+    expect out == d_out;
+}
+"#;
+
+#[test]
+fn a_stencil_bound_three_floats_into_its_array_counts_sectors_from_the_array_start() {
+    let c = ok(STENCIL, &[], b(4), b(256)).counters;
+    // 1024 threads = 32 full warps. Warp w's load for step k (k = -3 … 3) reads in[32w + k ..
+    // 32w + k + 31] = d_in[32w + 3 + k ..]: 32 floats starting 4·(3 + k) bytes past a sector
+    // boundary (d_in starts sector-aligned, 128 B = 4 sectors per warp row). k = -3 starts on a
+    // boundary: 4 sectors; k = -2 … 3 start 4 … 24 bytes in: 5 sectors each. 4 + 6 × 5 = 34 per
+    // warp; 7 requests per warp.
+    assert_eq!((c.gld_instr, c.gld_sectors), (32 * 7, 32 * 34));
+    // out = d_out at its start: aligned, 4 sectors per warp.
+    assert_eq!((c.gst_instr, c.gst_sectors), (32, 32 * 4));
+    // The shipped stencil_1d_global, which indexes the whole array as in[i + RADIUS + k], moves
+    // exactly the same sectors.
+    let (code, json, _) = simt(&[
+        "run",
+        "kernels/stencil_1d.sk",
+        "--kernel",
+        "stencil_1d_global",
+        "--json",
+    ]);
+    assert_eq!(code, 0);
+    let shipped: serde_json::Value = serde_json::from_str(&json).expect("json");
+    assert_eq!(shipped["counters"]["gld_sectors"], c.gld_sectors);
+    assert_eq!(shipped["counters"]["gld_instr"], c.gld_instr);
+}
+
+/// One warp copies 32 floats from `in`, bound `off` floats into `d`: the load's sectors, and
+/// whether the report hints that it is misaligned.
+fn copy_sectors(off: u32) -> (u64, bool) {
+    let src = format!(
+        "__global__ void copy(const float* in, float* out) {{ out[threadIdx.x] = in[threadIdx.x]; }}
+launch copy {{ d = arange(64); in = &d[{off}]; out = zeros(32); expect out == arange(32) + {off}; }}"
+    );
+    let r = ok(&src, &[], b(1), b(32));
+    let hint = r.hints.iter().any(|h| h.rule == "misaligned");
+    (r.counters.gld_sectors, hint)
+}
+
+#[test]
+fn an_offset_moves_a_warp_access_off_the_sector_grid_as_on_the_gpu() {
+    // 32 floats = 128 bytes: 4 sectors from a boundary. 3 floats in, they span bytes 12 … 139:
+    // sectors 0 … 4, five. 8 floats in (32 bytes) is on a boundary again: four.
+    assert_eq!(copy_sectors(0), (4, false));
+    assert_eq!(copy_sectors(3), (5, true));
+    assert_eq!(copy_sectors(8), (4, false));
+}
+
+#[test]
+fn a_vector_parameter_bound_at_a_whole_vector_offset_reads_its_elements() {
+    let src = r#"
+__global__ void vsum(const float4* v, float* out) {
+    float4 a = v[threadIdx.x];
+    out[threadIdx.x] = a.x + a.y + a.z + a.w;
+}
+launch vsum {
+    d = arange(4 * 40);
+    v = &d[4 * 8];
+    out = zeros(32);
+    expect out == (arange(32) + 8) * 16 + 6;
+}
+"#;
+    let c = ok(src, &[], b(1), b(32)).counters;
+    // 32 lanes × 16 B from byte 128: 512 B on the sector grid = 16 sectors in one request.
+    assert_eq!((c.gld_instr, c.gld_sectors), (1, 16));
+}
+
+#[test]
+fn a_vector_view_of_a_parameter_bound_at_an_offset_is_aligned_by_its_address_in_the_array() {
+    // `p` points 2 floats (8 bytes) into `d`: `p + 2` is 16 bytes in, a float4 boundary.
+    let src = r#"
+__global__ void realigned(const float* p, float* out) {
+    const float4* v4 = reinterpret_cast<const float4*>(p + 2);
+    float4 v = v4[threadIdx.x];
+    const float* q = reinterpret_cast<const float*>(&v4[threadIdx.x]);
+    out[threadIdx.x] = v.x + v.w + q[1];
+}
+launch realigned {
+    d = arange(200);
+    p = &d[2];
+    out = zeros(32);
+    expect out == arange(32) * 12 + 16;
+}
+"#;
+    let c = ok(src, &[], b(1), b(32)).counters;
+    // Lane t's float4 is d[4 + 4t ..]: bytes 16 … 527, sectors 0 … 16 = 17; q[1] is d[5 + 4t],
+    // 16 bytes apart from byte 20 on: one lane per 16 bytes, sectors 0 … 16 again.
+    assert_eq!((c.gld_instr, c.gld_sectors), (2, 34));
+    // `p` itself is 8 bytes past a float4 boundary: the GPU's misaligned address.
+    let f = err(&src.replace("(p + 2)", "(p)"), &[], Some(b(1)), Some(b(32)));
+    assert_eq!(codes(&f), ["simt::run::misaligned_address"]);
+    assert!(
+        f.errors[0].to_string().contains("byte offset 8 of `d`"),
+        "{}",
+        f.errors[0]
+    );
+}
+
+/// An in-place kernel written with separate input and output parameters.
+const IN_PLACE: &str = r#"
+__global__ void rotate(const int* in, int* out) {
+    int t = threadIdx.x;
+    out[t] = in[t] + 100;
+    __syncthreads();
+    int v = in[(t + 1) % blockDim.x];
+    __syncthreads();
+    out[t] = v;
+}
+launch rotate {
+    d = arange(64);
+    in = &d[0];
+    out = &d[0];
+    expect d == (arange(64) + 1) % 64 + 100;
+}
+"#;
+
+#[test]
+fn two_parameters_on_one_array_share_it() {
+    let r = ok(IN_PLACE, &[], b(1), b(64));
+    // Each thread reads what its neighbour wrote through the other parameter: d[t] ends as
+    // d[t + 1] + 100. With two arrays, `in` would still hold 0 … 63.
+    let c = r.counters;
+    // 2 warps × (2 loads, 2 stores). The stores and the first loads are contiguous and aligned:
+    // 4 sectors each. The rotated read of warp 0 takes elements 1 … 32, one float off the grid:
+    // 5 sectors; warp 1's takes 33 … 63 (sectors 4 … 7) and element 0 (sector 0): 5.
+    assert_eq!((c.gld_instr, c.gst_instr), (4, 4));
+    assert_eq!(c.gld_sectors, 4 + 4 + 5 + 5);
+    assert_eq!(c.gst_sectors, 16);
+    let separate = IN_PLACE
+        .replace("out = &d[0];", "e = zeros(64); out = e;")
+        .replace(
+            "expect d == (arange(64) + 1) % 64 + 100;",
+            "expect d == arange(64); expect e == (arange(64) + 1) % 64;",
+        );
+    ok(&separate, &[], b(1), b(64));
+}
+
+#[test]
+fn a_bare_name_shares_its_array_too() {
+    let src = r#"
+__global__ void twice(const float* a, float* b) { b[threadIdx.x] = 2.0f * a[threadIdx.x]; }
+launch twice { x = arange(32); a = x; b = x; expect x == 2 * arange(32); expect a == b; }
+"#;
+    ok(src, &[], b(1), b(32));
+}
+
+/// A kernel with an optional bias, as in llm.c's matmul_forward.
+const BIAS: &str = r#"
+__global__ void bias_add(float* x, const float* bias, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) {
+        float b = 0.0f;
+        if (bias != NULL) {
+            b = bias[i];
+        }
+        x[i] = x[i] + b;
+    }
+}
+launch bias_add {
+    n = 64;
+    x = ones(n);
+    bias = NULL;
+    expect x == ones(n);
+}
+"#;
+
+#[test]
+fn an_optional_parameter_bound_to_null_is_skipped_and_bound_to_an_array_is_read() {
+    let none = ok(BIAS, &[], b(1), b(64)).counters;
+    // 2 warps: `i < n` and `bias != NULL` are 2 branch evaluations each, none divergent; the
+    // bias load never issues: loads are x's 2 requests (4 sectors each), stores 2.
+    assert_eq!((none.branches, none.divergent), (4, 0));
+    assert_eq!((none.gld_instr, none.gld_sectors), (2, 8));
+    assert_eq!((none.gst_instr, none.gst_sectors), (2, 8));
+    let src = BIAS.replace("expect x == ones(n);", "expect x == ones(n) + arange(n);");
+    let with = ok(&src, &[("bias", "arange(n)")], b(1), b(64)).counters;
+    assert_eq!((with.gld_instr, with.gld_sectors), (4, 16));
+    // `nullptr` is the same.
+    ok(&BIAS.replace("NULL;", "nullptr;"), &[], b(1), b(64));
+}
+
+#[test]
+fn reading_a_parameter_bound_to_null_is_a_null_dereference() {
+    let src = BIAS.replace("if (bias != NULL) {", "{");
+    let f = err(&src, &[], Some(b(1)), Some(b(64)));
+    assert_eq!(codes(&f), ["simt::run::null_pointer"]);
+    assert_eq!(f.exit, 1);
+}
+
+#[test]
+fn bounds_are_the_whole_arrays() {
+    // `in` points 3 floats in: in[-3] is d[0], in[28] is d[31], the last; in[29] is past it.
+    let src = |i: &str| {
+        format!(
+            "__global__ void k(const float* in, float* out) {{ out[threadIdx.x] = in[{i}]; }}
+launch k {{ d = arange(32); in = &d[3]; out = zeros(32); }}"
+        )
+    };
+    ok(&src("(int)threadIdx.x - 3"), &[], b(1), b(32));
+    let f = err(&src("(int)threadIdx.x - 2"), &[], Some(b(1)), Some(b(32)));
+    assert_eq!(codes(&f), ["simt::run::out_of_bounds"]);
+    let message = f.errors[0].to_string();
+    assert!(
+        message.contains("`d[32]` but `d` has 32 elements"),
+        "{message}"
+    );
+    let f = err(&src("(int)threadIdx.x - 4"), &[], Some(b(1)), Some(b(32)));
+    assert!(
+        f.errors[0].to_string().contains("`d[-1]`"),
+        "{}",
+        f.errors[0]
+    );
+}
+
+#[test]
+fn args_bind_offsets_and_null_and_save_sees_arrays_by_their_host_names() {
+    let dir = std::env::temp_dir().join(format!("simt-bindings-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let file = dir.join("k.sk");
+    std::fs::write(
+        &file,
+        "__global__ void k(float* x, const float* bias, int n) {
+    int i = threadIdx.x;
+    if (i < n) x[i] = x[i] + (bias ? bias[i] : 100.0f);
+}\n",
+    )
+    .expect("write");
+    let (whole, view) = (dir.join("d.npy"), dir.join("x.npy"));
+    let path = |p: &std::path::Path| p.display().to_string();
+    let run = |bias: &str| {
+        simt(&[
+            "run",
+            &path(&file),
+            "--grid",
+            "1",
+            "--block",
+            "32",
+            "--arg",
+            "n=8",
+            "--arg",
+            "d=arange(16)",
+            "--arg",
+            "x=&d[8]",
+            "--arg",
+            &format!("bias={bias}"),
+            "--save",
+            &format!("d={}", path(&whole)),
+            "--save",
+            &format!("x={}", path(&view)),
+        ])
+    };
+    // x[i] = d[8 + i] += d[i]: 8 + 2i.
+    let (code, out, errs) = run("&d[0]");
+    assert_eq!(code, 0, "{out}{errs}");
+    let expected: Vec<f32> = (0..8)
+        .map(|i| i as f32)
+        .chain((0..8).map(|i| 8.0 + 2.0 * i as f32))
+        .collect();
+    assert_eq!(floats(&whole), expected);
+    assert_eq!(floats(&view), expected[8..]);
+    let (code, out, errs) = run("NULL");
+    assert_eq!(code, 0, "{out}{errs}");
+    assert_eq!(
+        floats(&view),
+        (0..8).map(|i| 108.0 + i as f32).collect::<Vec<_>>()
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The elements of a little-endian float32 `.npy` file.
+fn floats(path: &std::path::Path) -> Vec<f32> {
+    let bytes = std::fs::read(path).expect("saved file");
+    let header = u16::from_le_bytes([bytes[8], bytes[9]]) as usize;
+    let text = String::from_utf8_lossy(&bytes[10..10 + header]);
+    assert!(text.contains("'<f4'"), "{text}");
+    bytes[10 + header..]
+        .chunks(4)
+        .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect()
+}
