@@ -51,3 +51,33 @@ fn constant_memory_is_read_only_and_must_be_set() {
     let f = err(&src, &[], Some([2, 1, 1]), Some([32, 1, 1]));
     assert_eq!(codes(&f), ["simt::host::missing_argument"]);
 }
+
+#[test]
+fn constant_scalars_and_plain_pointers_into_constant_arrays() {
+    // cuda-samples: `__constant__ float c_ax, c_bx;` scalars, and `unsigned int *dimBase =
+    // &c_Table[y][0];` (a plain pointer into constant memory, as C++ allows). out[t] = 2 + 10 *
+    // 3 + c_table[1][t % 2] = 32 + {5, 7}.
+    let src = r#"
+__constant__ float c_ax, c_bx;
+__constant__ unsigned int c_table[2][2];
+__global__ void k(float* out) {
+    unsigned int *row = &c_table[1][0];
+    out[threadIdx.x] = c_ax + 10.0f * c_bx + row[threadIdx.x % 2];
+}
+launch k { c_ax = [2]; c_bx = [3]; c_table = [1, 3, 5, 7]; out = zeros(4); block = 4; grid = 1;
+    expect out == [37, 39, 37, 39]; }
+"#;
+    let r = ok(src, &[], [1, 1, 1], [4, 1, 1]);
+    // Per warp: c_ax and c_bx broadcast (1 + 1), row[t % 2] two addresses (2): 3 requests, 4
+    // transactions.
+    assert_eq!(
+        (r.counters.cmem_instr, r.counters.cmem_transactions),
+        (3, 4)
+    );
+    let src = src.replace(
+        "out[threadIdx.x] = c_ax",
+        "row[0] = 1; out[threadIdx.x] = c_ax",
+    );
+    let f = err(&src, &[], Some([1, 1, 1]), Some([4, 1, 1]));
+    assert_eq!(codes(&f), ["simt::check::not_assignable"]);
+}

@@ -388,6 +388,27 @@ impl KernelChecker<'_, '_> {
     }
 
     fn name(&mut self, name: &str, span: Span) -> Result<Expr> {
+        if let Some(Binding::Param(p)) = self.lookup(name) {
+            if self.constant_dims.get(&p).is_some_and(Vec::is_empty) {
+                // A `__constant__` scalar: element 0 of its one-element array.
+                let ParamKind::Buffer { elem, width, .. } = self.params[p as usize].kind else {
+                    unreachable!("checker: a constant is a buffer parameter")
+                };
+                let mem = Mem {
+                    space: Space::Global(p),
+                    elem,
+                    width,
+                };
+                return Ok(Expr {
+                    kind: ExprKind::Load {
+                        mem,
+                        index: Box::new(constant(Value::I32(0), span)),
+                    },
+                    ty: elem.promoted(),
+                    span,
+                });
+            }
+        }
         match self.lookup(name) {
             Some(Binding::Constant(v)) => return Ok(constant(v, span)),
             Some(Binding::Local { var, .. }) => {
@@ -598,7 +619,9 @@ impl KernelChecker<'_, '_> {
                     self.local_array_mem(l),
                     self.local_arrays[l as usize].dims.clone(),
                 )),
-                Some(Binding::Param(p)) if self.constant_dims.contains_key(&p) => {
+                Some(Binding::Param(p))
+                    if self.constant_dims.get(&p).is_some_and(|d| !d.is_empty()) =>
+                {
                     let ParamKind::Buffer { elem, width, .. } = self.params[p as usize].kind else {
                         unreachable!("checker: a constant array is a buffer parameter")
                     };

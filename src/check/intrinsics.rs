@@ -223,6 +223,7 @@ impl KernelChecker<'_, '_> {
         let n = if op == AtomicOp::Cas { 3 } else { 2 };
         self.arity(name, args, n, n, span)?;
         let (mem, index) = self.address(&args[0], name)?;
+        self.not_constant(mem, args[0].span)?;
         if self.place_is_const(&args[0]) {
             return Err(CheckError::NotAssignable {
                 what: "an element through a pointer to `const`".into(),

@@ -1065,6 +1065,7 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
         value: Expr,
         span: Span,
     ) -> Result<StmtKind, CheckError> {
+        self.not_constant(mem, span)?;
         let value = match op {
             Some(op) => {
                 let current = Expr {
@@ -1078,6 +1079,24 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
         };
         let value = self.convert(value, mem.elem);
         Ok(StmtKind::Store { mem, index, value })
+    }
+
+    /// Rejects a write to a `__constant__` array (through any pointer: CUDA lets a plain pointer
+    /// point into one, but a kernel cannot write constant memory).
+    pub(crate) fn not_constant(&self, mem: Mem, span: Span) -> Result<(), CheckError> {
+        match mem.space {
+            Space::Global(p) if self.constant_dims.contains_key(&p) => {
+                Err(CheckError::NotAssignable {
+                    what: format!("`{}`, a `__constant__` array", self.params[p as usize].name),
+                    span,
+                    help: Some(
+                        "constant memory is read-only in a kernel; set it in the launch section"
+                            .into(),
+                    ),
+                })
+            }
+            _ => Ok(()),
+        }
     }
 
     /// Rejects a write through a pointer to `const` (`place` is `a[i]`, `*p`, `p[i]`...).

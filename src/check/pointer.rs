@@ -62,7 +62,9 @@ impl KernelChecker<'_, '_> {
     pub(crate) fn is_pointer(&self, e: &ast::Expr) -> bool {
         match &e.kind {
             ast::ExprKind::Name(n) => match self.lookup(n) {
-                Some(Binding::Param(_) | Binding::Pointer(_)) => true,
+                // A `__constant__` scalar is a value.
+                Some(Binding::Param(p)) => !self.constant_dims.get(&p).is_some_and(Vec::is_empty),
+                Some(Binding::Pointer(_)) => true,
                 Some(Binding::Shared(s)) => !self.shared[s as usize].is_scalar(),
                 Some(Binding::LocalArray(_)) => true,
                 Some(_) => false,
@@ -120,6 +122,9 @@ impl KernelChecker<'_, '_> {
                         width,
                         is_const,
                     } => Ok(Ptr {
+                        // `__constant__` memory is not `const` in C++'s types: a plain pointer
+                        // may point into it (writes are refused where they are written).
+                        is_const: is_const && !self.constant_dims.contains_key(&p),
                         mem: Some(Mem {
                             space: Space::Global(p),
                             elem,
@@ -130,7 +135,6 @@ impl KernelChecker<'_, '_> {
                             ty: Scalar::I64,
                             span,
                         },
-                        is_const,
                     }),
                     ParamKind::Scalar { .. } => {
                         unreachable!("checker: scalar params bind as locals")
@@ -320,6 +324,15 @@ impl KernelChecker<'_, '_> {
                         },
                         is_const: pv.is_const,
                     })
+                }
+                Some(Binding::Param(p)) if self.constant_dims.get(&p).is_some_and(Vec::is_empty) => {
+                    // `&c_scale` of a `__constant__` scalar: its one element.
+                    let mut at = self.pointer(&ast::Expr {
+                        kind: ast::ExprKind::Name(n.clone()),
+                        span,
+                    })?;
+                    at.offset = constant(Value::I64(0), span);
+                    Ok(at)
                 }
                 Some(Binding::Param(_) | Binding::Pointer(_)) => Err(CheckError::Unsupported {
                     what: format!("a pointer to the pointer `{n}`"),
@@ -783,10 +796,12 @@ impl KernelChecker<'_, '_> {
                 ast::ExprKind::Cast { ty, .. } => return ty.is_const,
                 ast::ExprKind::Name(n) => {
                     return match self.lookup(n) {
-                        Some(Binding::Param(p)) => matches!(
-                            self.params[p as usize].kind,
-                            ParamKind::Buffer { is_const: true, .. }
-                        ),
+                        Some(Binding::Param(p)) => {
+                            matches!(
+                                self.params[p as usize].kind,
+                                ParamKind::Buffer { is_const: true, .. }
+                            ) && !self.constant_dims.contains_key(&p)
+                        }
                         Some(Binding::Pointer(i) | Binding::Ref(i)) => {
                             self.ptr_vars[i as usize].is_const
                         }

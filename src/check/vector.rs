@@ -132,6 +132,7 @@ impl KernelChecker<'_, '_> {
         }
         self.writable(target)?;
         let (mem, index) = self.element(target)?;
+        self.not_constant(mem, target.span)?;
         let values = match self.vec_value(value, mem.elem, mem.width)? {
             VecValue::Parts(parts) => parts,
             VecValue::Call(call, parts) => {

@@ -93,7 +93,7 @@ pub struct StructDef {
     pub span: Span,
 }
 
-/// `__constant__ float c_mask[9];`.
+/// `__constant__ float c_mask[9];` (or a scalar, `__constant__ float c_scale;`).
 #[derive(Clone, Debug)]
 pub struct ConstantArray {
     /// Element type.

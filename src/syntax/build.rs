@@ -88,24 +88,28 @@ impl Builder<'_> {
                 Rule::launch => self.launch(item).map(|l| module.launches.push(l)),
                 Rule::constant_array => {
                     let mut ty = None;
-                    let mut name = None;
-                    let mut dims = Vec::new();
                     for p in item.into_inner() {
                         match p.as_rule() {
                             Rule::ty => ty = Some(self.ty(p)),
-                            Rule::ident => name = Some(self.ident(p)),
-                            Rule::array_dim => match self.array_dim(p) {
-                                Ok(d) => dims.push(d),
-                                Err(e) => errors.push(e),
-                            },
+                            Rule::constant_name => {
+                                let mut parts = p.into_inner();
+                                let name = self.ident(parts.next().expect("grammar: a name"));
+                                let mut dims = Vec::new();
+                                for d in parts {
+                                    match self.array_dim(d) {
+                                        Ok(d) => dims.push(d),
+                                        Err(e) => errors.push(e),
+                                    }
+                                }
+                                module.constants.push(ConstantArray {
+                                    ty: ty.clone().expect("grammar: the type comes first"),
+                                    name,
+                                    dims,
+                                });
+                            }
                             _ => {}
                         }
                     }
-                    module.constants.push(ConstantArray {
-                        ty: ty.expect("grammar: a constant array has a type"),
-                        name: name.expect("grammar: a constant array has a name"),
-                        dims,
-                    });
                     Ok(())
                 }
                 Rule::constant_decl => {
