@@ -64,7 +64,7 @@ __global__ void k(float* out) {
     unsigned int *row = &c_table[1][0];
     out[threadIdx.x] = c_ax + 10.0f * c_bx + row[threadIdx.x % 2];
 }
-launch k { c_ax = [2]; c_bx = [3]; c_table = [1, 3, 5, 7]; out = zeros(4); block = 4; grid = 1;
+launch k { c_ax = 2; c_bx = [3]; c_table = [1, 3, 5, 7]; out = zeros(4); block = 4; grid = 1;
     expect out == [37, 39, 37, 39]; }
 "#;
     let r = ok(src, &[], [1, 1, 1], [4, 1, 1]);

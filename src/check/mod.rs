@@ -443,6 +443,11 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
             self.declare(&p.name, binding);
         }
         let constants = self.constant_params(k);
+        let constant_scalars = constants
+            .iter()
+            .copied()
+            .filter(|p| self.constant_dims.get(p).is_some_and(Vec::is_empty))
+            .collect();
         let mut body = prologue;
         body.extend(self.block(&k.body));
         let mut local_arrays = std::mem::take(&mut self.local_arrays);
@@ -455,6 +460,7 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
             locals: std::mem::take(&mut self.locals),
             local_arrays,
             constants,
+            constant_scalars,
             notes: std::mem::take(&mut self.notes),
             body,
         }

@@ -42,6 +42,8 @@ pub struct Kernel {
     pub local_arrays: Vec<LocalArray>,
     /// Parameters that are `__constant__` arrays (read through the constant cache).
     pub constants: Vec<u32>,
+    /// Those that are `__constant__` scalars (a launch may set them to a number).
+    pub constant_scalars: Vec<u32>,
     /// Notes for the report: deprecated forms that run, with where they are written.
     pub notes: Vec<(Span, String)>,
     /// The body.

@@ -635,6 +635,12 @@ fn bind(kernel: &Kernel, env: &mut Env, launch_span: Option<Span>) -> Result<Bou
             ) if data.elem() == elem => {
                 into.push((i, Arc::clone(data), *offset, Some(array.clone())));
             }
+            // `c_scale = 2;` sets a `__constant__` scalar: a one-element array.
+            (ParamKind::Buffer { elem, .. }, HostValue::Num { v, .. })
+                if kernel.constant_scalars.contains(&(i as u32)) =>
+            {
+                into.push((i, Arc::new(BufData::from_f64(elem, &[*v])), 0, None));
+            }
             (ParamKind::Buffer { .. }, HostValue::Null) => {
                 pointers[i] = Some(Pointer {
                     name: p.name.clone(),
