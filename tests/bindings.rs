@@ -317,3 +317,18 @@ fn floats(path: &std::path::Path) -> Vec<f32> {
         .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
         .collect()
 }
+
+#[test]
+fn default_arguments_fill_what_the_call_or_the_launch_leaves_out() {
+    // cuda-samples' shfl_scan: `int *partial_sums = NULL` on the kernel, bound by no launch;
+    // a __device__ function's default `k = 3`.
+    let src = r#"
+__device__ int add(int a, int k = 3) { return a + k; }
+__global__ void k(int* out, int* partial = NULL, int scale = 2) {
+    out[threadIdx.x] = add(threadIdx.x) * scale + add(0, 10);
+    if (partial != NULL) partial[0] = 1;
+}
+launch k { out = zeros(4); block = 4; grid = 1; expect out == [16, 18, 20, 22]; }
+"#;
+    common::ok(src, &[], [1, 1, 1], [4, 1, 1]);
+}

@@ -210,3 +210,25 @@ launch k { in = arange(32); out = zeros(32); block = 32; grid = 1; dyn_smem = 12
     let r = ok(src, &[], ONE, [32, 1, 1]);
     assert!(r.hints.iter().any(|h| h.rule == "deprecated"));
 }
+
+#[test]
+fn overloaded_device_functions_are_chosen_by_argument_types() {
+    // OLCF's gaussian_pdf: gpdf(float, float) and gpdf(double, double). The float call takes the
+    // float one (1), the double call the double one (2); a void overload by arity.
+    let src = r#"
+__device__ float pick(float a, float b) { return 1.0f; }
+__device__ double pick(double a, double b) { return 2.0; }
+__device__ void mark(float* o) { o[0] = 5.0f; }
+__device__ void mark(float* o, int k) { o[0] = (float)k; }
+__global__ void k(float* out) {
+    float f = 1.0f;
+    double d = 1.0;
+    out[0] = pick(f, f);
+    out[1] = (float)pick(d, d);
+    mark(out + 2);
+    mark(out + 3, 7);
+}
+launch k { out = zeros(4); block = 1; grid = 1; expect out == [1, 2, 5, 7]; }
+"#;
+    ok(src, &[], ONE, ONE);
+}

@@ -1000,7 +1000,7 @@ impl KernelChecker<'_, '_> {
         if let Some(result) = self.intrinsic(name, args, span) {
             return result;
         }
-        if let Some(f) = self.globals.functions.get(name).copied() {
+        if let Some(f) = self.overload(name, args)? {
             return self.inline_call(f, (targs, args), span, false);
         }
         if name == "__syncthreads" || name == "__syncwarp" {
@@ -1269,5 +1269,50 @@ fn int_literal_value(v: u64, unsigned: bool, long: bool, hex: bool) -> Value {
         (true, false) if fits_u32 => Value::U32(v as u32),
         (false, _) if fits_i64 => Value::I64(v as i64),
         _ => Value::U64(v),
+    }
+}
+
+impl<'g> KernelChecker<'g, '_> {
+    /// The definition of `name` a call with `args` uses: the only one, or among overloads the one
+    /// whose parameter types match the arguments' best (the first on a tie).
+    pub(crate) fn overload(
+        &mut self,
+        name: &str,
+        args: &[ast::Expr],
+    ) -> Result<Option<&'g ast::Function>> {
+        let Some(all) = self.globals.overloads.get(name) else {
+            return Ok(None);
+        };
+        let fitting: Vec<&ast::Function> = all
+            .iter()
+            .copied()
+            .filter(|f| f.params.len() == args.len())
+            .collect();
+        if all.len() == 1 || fitting.len() <= 1 {
+            return Ok(fitting.first().copied().or(all.first().copied()));
+        }
+        let mut types = Vec::new();
+        for a in args {
+            types.push(if self.is_pointer(a) {
+                None
+            } else {
+                Some(self.expr(a)?.ty)
+            });
+        }
+        let score = |f: &ast::Function| {
+            f.params
+                .iter()
+                .zip(&types)
+                .filter(|(p, t)| match t {
+                    None => p.ty.pointer,
+                    Some(t) => {
+                        !p.ty.pointer
+                            && super::scalar_of_base(&p.ty).is_ok_and(|s| s.promoted() == *t)
+                    }
+                })
+                .count()
+        };
+        let best = fitting.iter().map(|f| score(f)).max().unwrap_or(0);
+        Ok(fitting.into_iter().find(|f| score(f) == best))
     }
 }

@@ -341,7 +341,19 @@ impl KernelChecker<'_, '_> {
                 ),
             });
         }
-        self.arity(name, args, f.params.len(), f.params.len(), span)?;
+        // Trailing parameters with a default may be left out.
+        let required = f
+            .params
+            .iter()
+            .rposition(|p| p.default.is_none())
+            .map_or(0, |k| k + 1);
+        self.arity(name, args, required, f.params.len(), span)?;
+        let defaults: Vec<ast::Expr> = f.params[args.len()..]
+            .iter()
+            .filter_map(|p| p.default.clone())
+            .collect();
+        let with_defaults: Vec<ast::Expr> = args.iter().cloned().chain(defaults).collect();
+        let args = with_defaults.as_slice();
         let ret = match f.ret.base {
             _ if f.ret.pointer || f.ret.base == ast::BaseType::Vector => None,
             ast::BaseType::Void => None,

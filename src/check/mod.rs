@@ -207,6 +207,8 @@ pub fn check_with(
 pub(crate) struct Globals<'m> {
     consts: HashMap<&'m str, Value>,
     functions: HashMap<&'m str, &'m ast::Function>,
+    /// Every definition of each function name (C++ overloads), in file order.
+    overloads: HashMap<&'m str, Vec<&'m ast::Function>>,
     /// `__constant__` arrays.
     constants: &'m [ast::ConstantArray],
     /// Structs.
@@ -227,6 +229,7 @@ impl<'m> Globals<'m> {
         let mut g = Globals {
             consts: HashMap::new(),
             functions: HashMap::new(),
+            overloads: HashMap::new(),
             constants: &module.constants,
             structs: &module.structs,
             inlined: Default::default(),
@@ -235,13 +238,28 @@ impl<'m> Globals<'m> {
             broken: Default::default(),
         };
         for f in &module.device_fns {
-            if let Some(first) = g.functions.insert(&f.name.name, f) {
+            // Overloads differ in their parameter types; the same list twice is a duplicate.
+            let signature = |f: &ast::Function| -> Vec<(String, bool, bool)> {
+                f.params
+                    .iter()
+                    .map(|p| (p.ty.base_text.clone(), p.ty.pointer, p.ty.reference))
+                    .collect()
+            };
+            let same = g.overloads.get(f.name.name.as_str()).and_then(|fs| {
+                fs.iter()
+                    .find(|o| signature(o) == signature(f) && o.template.len() == f.template.len())
+                    .copied()
+            });
+            if let Some(first) = same {
                 errors.push(CheckError::Duplicate {
                     name: f.name.name.clone(),
                     span: f.name.span,
                     first: first.name.span,
                 });
+                continue;
             }
+            g.functions.entry(&f.name.name).or_insert(f);
+            g.overloads.entry(&f.name.name).or_default().push(f);
         }
         for c in &module.consts {
             let ty = match scalar_of(&c.ty) {
@@ -411,6 +429,7 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                 name: p.name.name.clone(),
                 span: p.name.span,
                 kind,
+                default: p.default.clone(),
             });
             let binding = match kind {
                 ParamKind::Buffer {
@@ -508,6 +527,7 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                     width,
                     is_const: true,
                 },
+                default: None,
             });
             self.file_scope
                 .insert(c.name.name.clone(), Binding::Param(p));
@@ -1190,12 +1210,7 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                 }
                 _ => {}
             }
-            if let Some(f) = self
-                .globals
-                .functions
-                .get(groups::unqualified(name))
-                .copied()
-            {
+            if let Some(f) = self.overload(groups::unqualified(name), args)? {
                 return Ok(StmtKind::Eval(self.inline_call(
                     f,
                     (targs, args),

@@ -59,6 +59,8 @@ pub struct Param {
     pub span: Span,
     /// Scalar or buffer.
     pub kind: ParamKind,
+    /// `= value` in the signature: what the launch binds when it names no value.
+    pub default: Option<crate::syntax::ast::Expr>,
 }
 
 /// What a parameter holds.

@@ -256,6 +256,14 @@ pub fn prepare(
     let block = dim(&env, "block", shape_spans.1)?;
     let grid = dim(&env, "grid", shape_spans.0)?;
     check_shape(block, grid, shape_spans)?;
+    // A parameter the launch names no value for takes its default argument (`int* p = NULL`).
+    for p in &kernel.params {
+        if let (false, Some(d)) = (env.vars.contains_key(&p.name), &p.default) {
+            let v = env.eval(d).map_err(|e| (e, Origin::File))?;
+            let v = typed(&mut env, kernel, &p.name, v, d.span).map_err(|e| (e, Origin::File))?;
+            env.vars.insert(p.name.clone(), v);
+        }
+    }
     // The arrays move into `args`; `check_expects` lends their final contents to their names.
     let (args, shapes, held) = bind(kernel, &mut env, launch.map(|l| l.span))?;
     Ok(Setup {

@@ -139,6 +139,8 @@ pub struct Param {
     pub ty: TypeName,
     /// Its name.
     pub name: Ident,
+    /// `= value`: the default argument.
+    pub default: Option<Expr>,
 }
 
 /// A scalar type name as written in C.

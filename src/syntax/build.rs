@@ -245,11 +245,16 @@ impl Builder<'_> {
                     next = it.next().expect("grammar: param has a name");
                 }
                 let name = self.ident(next);
-                // `float in[]` is `float* in`.
-                if it.next().is_some() {
-                    ty.pointer = true;
+                // `float in[]` is `float* in`; `= value` is a default argument.
+                let mut default = None;
+                for rest in it {
+                    if rest.as_rule() == Rule::param_array {
+                        ty.pointer = true;
+                    } else {
+                        default = self.expr(rest).ok();
+                    }
                 }
-                Param { ty, name }
+                Param { ty, name, default }
             })
             .collect()
     }
