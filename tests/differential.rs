@@ -83,6 +83,10 @@ fn invariants(c: &Counters, t: &Tally, what: &str) {
         (c.gst_instr, t.global_stores),
         (c.gatom_instr, t.global_atomics),
         (c.smem_instr, t.shared_loads + t.shared_stores),
+        // Local arrays in registers count neither; those in local memory, one request per warp.
+        (c.local_ld_instr, t.local_loads),
+        (c.local_st_instr, t.local_stores),
+        (c.cmem_instr, t.constant_loads),
     ] {
         assert!(requests <= lanes && lanes <= 32 * requests, "{}", ctx());
     }
@@ -104,14 +108,34 @@ fn invariants(c: &Counters, t: &Tally, what: &str) {
         ctx()
     );
     assert!(c.smem_wavefronts >= c.smem_instr, "{}", ctx());
+    // A constant-cache request serialises on the distinct addresses of its lanes.
+    assert!(
+        c.cmem_transactions >= c.cmem_instr && c.cmem_transactions <= t.constant_loads,
+        "{}",
+        ctx()
+    );
+    // Lane `k`'s element `i` of a local array is word `32 i + k`: each lane's element lies in
+    // one sector.
+    assert!(
+        c.local_ld_sectors >= c.local_ld_instr && c.local_ld_sectors <= t.local_loads,
+        "{}",
+        ctx()
+    );
+    assert!(
+        c.local_st_sectors >= c.local_st_instr && c.local_st_sectors <= t.local_stores,
+        "{}",
+        ctx()
+    );
     assert!(c.divergent <= c.branches, "{}", ctx());
 }
 
-#[test]
-fn shipped_kernels_agree_with_the_reference() {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/kernels");
+/// Every launch of every `.sk` file in `dir` on both interpreters: the names compared, and those
+/// skipped with the reason. `all_compile`: a file that does not compile, or whose launch section
+/// does not run, fails the test (otherwise it is passed over, as in the real-kernel corpus, whose
+/// known failures `tests/real.rs` tracks).
+fn files_agree(dir: &std::path::Path, all_compile: bool) -> (Vec<String>, Vec<String>) {
     let mut paths: Vec<_> = std::fs::read_dir(dir)
-        .expect("kernels/")
+        .expect("kernel folder")
         .map(|e| e.expect("entry").path())
         .filter(|p| p.extension().is_some_and(|e| e == "sk"))
         .collect();
@@ -120,22 +144,33 @@ fn shipped_kernels_agree_with_the_reference() {
     for path in paths {
         let text = std::fs::read_to_string(&path).expect("kernel text");
         let src = SourceFile::new(path.display().to_string(), text);
-        let (module, program) = simt::pipeline::compile(&src).expect("shipped kernels compile");
+        let (module, program) = match simt::pipeline::compile(&src) {
+            Ok(compiled) => compiled,
+            Err(_) if !all_compile => continue,
+            Err(f) => panic!("{} does not compile: {f:?}", path.display()),
+        };
         for launch in &module.launches {
             let kernel = program
                 .kernel(&launch.kernel.name)
                 .expect("launched kernel");
-            let setup = host::prepare(
+            let setup = match host::prepare(
                 kernel,
                 Some(launch),
                 &Overrides::default(),
                 path.parent().expect("dir"),
-            )
-            .expect("launch section runs");
+            ) {
+                Ok(setup) => setup,
+                Err(_) if !all_compile => continue,
+                Err(e) => panic!("{}: the launch section fails: {e:?}", path.display()),
+            };
+            let dyn_smem = match setup.env.vars.get("dyn_smem") {
+                Some(host::HostValue::Num { v, .. }) if *v >= 0.0 => *v as u64,
+                _ => 0,
+            };
             let cfg = LaunchConfig {
                 grid: setup.grid,
                 block: setup.block,
-                dyn_smem: 0,
+                dyn_smem,
                 max_steps: 1 << 32,
                 threads: 1,
             };
@@ -154,11 +189,30 @@ fn shipped_kernels_agree_with_the_reference() {
     }
     eprintln!("compared {}: {}", compared.len(), compared.join(", "));
     eprintln!("skipped {}:\n  {}", skipped.len(), skipped.join("\n  "));
+    (compared, skipped)
+}
+
+#[test]
+fn shipped_kernels_agree_with_the_reference() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/kernels");
+    let (compared, _) = files_agree(std::path::Path::new(dir), true);
     assert!(
         compared.len() >= 20,
         "only {} kernels compared",
         compared.len()
     );
+}
+
+/// The real-kernel corpus (`tests/real`, kept out of git: see its README), where it is present:
+/// pointers, local arrays, templates and `__constant__` memory as public kernels use them. About
+/// 10 s, so it runs on request: `cargo test --test differential -- --ignored`.
+#[test]
+#[ignore]
+fn real_kernels_agree_with_the_reference() {
+    let dir = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/real"));
+    if dir.is_dir() {
+        files_agree(dir, false);
+    }
 }
 
 /// Launch sections that bind pointer parameters at offsets, two to one array, or to `NULL`.
@@ -255,6 +309,146 @@ fn bound_pointers_agree_with_the_reference() {
             _ => None,
         };
         assert_eq!(code.as_deref(), expected, "{}", kernel.name);
+    }
+}
+
+/// Pointer variables, pointer walks, `__device__` helpers taking and returning pointers, local
+/// arrays in registers and in local memory, and `float4` views, in one kernel; then local-array
+/// and null-pointer failures.
+const POINTERS_AND_LOCAL_ARRAYS: &str = r#"
+__device__ float sum_n(const float* p, int n) {
+    float s = 0.0f;
+    for (int k = 0; k < n; k++) s += p[k];
+    return s;
+}
+__device__ void bump(int* p, int v) { *p += v; }
+__device__ const float* at(const float* p, int k) { return p + k; }
+__device__ float walk(const float* p, const float* end) {
+    float s = 0.0f;
+    while (p < end) { s += *p; p++; }
+    return s;
+}
+__global__ void mixed(const float* fa, const int* ia, float* out, int* oi, double* xd) {
+    __shared__ int si[256];
+    __shared__ float sf[256];
+    int tid = threadIdx.x;
+    int g = blockIdx.x * blockDim.x + tid;
+    xd += g;
+    float ra[4] = {1.0f, 2.0f};
+    float rr[3] = {0.5f};
+    int lm[8];
+    double lq[2][4];
+    const float* pf = fa + (g & 31);
+    const int* pi = &ia[g & 31];
+    int* ps = si + tid;
+    int* pl = lm;
+    const float* q0 = fa;
+    const float* pn = (g & 1) ? fa + 3 : NULL;
+    const float4* v4 = reinterpret_cast<const float4*>(fa);
+    *ps = *pi + pi[3];
+    sf[tid] = *(pf + 2);
+    bump(ps, 1);
+    __syncthreads();
+    float f = 0.0f;
+    for (q0 = pf; q0 < pf + (tid % 3); q0++) f += *q0;
+    pi += 8;
+    if (pi >= ia + 32) pi -= 32;
+    pi++;
+    if (pi > ia + 31) pi = ia;
+    lm[g & 7] = *pi;
+    lm[(g + 3) & 7] += 2;
+    pl[(g * 5) & 7] += 1;
+    lq[g & 1][(g >> 1) & 3] = 1.5;
+    for (int u = 0; u < 4; u++) ra[u] = ra[u] * 0.5f + f;
+    for (int u = 0; u < 3; u++) rr[u] += f * u;
+    ra[2] += sum_n(ra, 4);
+    f += sum_n(fa + (g & 31), tid & 31) + walk(pf, pf + (g & 7));
+    f += *at(fa, g & 63) + (pn != NULL ? *pn : 1.0f);
+    float4 q = v4[(g * 3) & 15];
+    f += q.x * q.w;
+    float4 q2 = reinterpret_cast<const float4*>(fa + 4 * (g & 3))[1];
+    f += q2.z;
+    bump(&oi[g * 2], 3);
+    out[g] = f + ra[0] + ra[1] + ra[2] + ra[3] + (float)lq[1][2] + si[(tid + 1) & 255] + sf[tid ^ 1];
+    oi[g * 2 + 1] = lm[0] + lm[g & 7] + (int)(pi - ia) + (int)(pf - fa) + (pf < fa + 16);
+    *xd = lq[0][0] + rr[0] - rr[2];
+}
+__global__ void local_past_the_end(int* out) {
+    int r[4] = {1, 2, 3, 4};
+    out[threadIdx.x] = r[threadIdx.x];
+}
+__global__ void local_null(int* out) {
+    int r[4];
+    int* p = r;
+    if (threadIdx.x > 5) p = NULL;
+    out[threadIdx.x] = *p;
+}
+__global__ void shared_null(int* out) {
+    __shared__ int s[32];
+    int* p = s + threadIdx.x;
+    if (threadIdx.x == 7) p = NULL;
+    *p = 1;
+    out[threadIdx.x] = 0;
+}
+launch mixed { fa = rand(64); ia = randint(64, 0, 100); out = zeros(64); oi = zeros(128); xd = zeros(64); block = 32; grid = 2; }
+launch local_past_the_end { out = zeros(32); block = 32; grid = 1; }
+launch local_null { out = zeros(32); block = 32; grid = 1; }
+launch shared_null { out = zeros(32); block = 32; grid = 1; }
+"#;
+
+#[test]
+fn pointers_and_local_arrays_agree_with_the_reference() {
+    let src = SourceFile::new("pointers.sk", POINTERS_AND_LOCAL_ARRAYS);
+    let (module, program) = simt::pipeline::compile(&src).expect("compiles");
+    for launch in &module.launches {
+        let kernel = program.kernel(&launch.kernel.name).expect("kernel");
+        let setup = host::prepare(
+            kernel,
+            Some(launch),
+            &Overrides::default(),
+            std::path::Path::new("."),
+        )
+        .expect("launch section runs");
+        let cfg = LaunchConfig {
+            grid: setup.grid,
+            block: setup.block,
+            dyn_smem: 0,
+            max_steps: 1 << 32,
+            threads: 1,
+        };
+        let mut args = setup.args.clone();
+        let result = agree(kernel, &cfg, &args, &kernel.name);
+        let expected = match kernel.name.as_str() {
+            "local_past_the_end" => Some("simt::run::out_of_bounds"),
+            "local_null" | "shared_null" => Some("simt::run::null_pointer"),
+            _ => None,
+        };
+        match (result, expected) {
+            (Ok((c, t)), None) => {
+                // `rr` is in registers (free); the arrays indexed at run time are in local memory.
+                let placed: Vec<_> = kernel
+                    .local_arrays
+                    .iter()
+                    .map(|a| (a.name.as_str(), a.in_registers))
+                    .collect();
+                assert!(placed.contains(&("rr", true)), "{placed:?}");
+                assert!(placed.contains(&("lm", false)), "{placed:?}");
+                assert!(placed.contains(&("lq", false)), "{placed:?}");
+                assert!(c.local_ld_instr > 0 && c.local_st_instr > 0, "{c:?}");
+                assert!(t.local_loads > 0 && t.local_stores > 0, "{t:?}");
+            }
+            (Ok(_), Some(code)) => {
+                // `agree` compared the two codes; the engine's is the one expected.
+                let got = exec::launch(&simt::ir::lower(kernel), &cfg, &mut args)
+                    .err()
+                    .map(|e| {
+                        use miette::Diagnostic;
+                        e.code().map(|c| c.to_string()).unwrap_or_default()
+                    });
+                assert_eq!(got.as_deref(), Some(code), "{}", kernel.name);
+            }
+            (r, _) => panic!("{}: {r:?}", kernel.name),
+        }
     }
 }
 

@@ -14,8 +14,13 @@
 //! C semantics where C leaves things open, as the simulator defines them (DESIGN.md §1):
 //! integer overflow wraps; `/` and `%` truncate toward zero; a shift by the type's width or more
 //! (or by a negative count) gives 0, or the sign for `>>` of a negative signed value; float to
-//! integer saturates and NaN gives 0 (to `char`/`short` via `int`, then wrapped); integer
-//! division by zero traps.
+//! integer saturates to the destination type's range (`char` and `short` too, as PTX
+//! `cvt.rzi.sat`) and NaN gives 0; `fminf`/`fmaxf` order -0 below +0; integer division by zero
+//! traps.
+//!
+//! Local arrays are each thread's own storage, zeroed when the thread starts. An access of one
+//! the checker placed in registers costs no instruction and is not counted as memory traffic; one
+//! in local memory costs an instruction and counts as a local load or store.
 //!
 //! Warp-synchronous operations (shuffles, votes, `__activemask()`, `__syncwarp()`) need the
 //! lanes of a warp to meet mid-expression, which one thread at a time cannot express: a kernel
@@ -61,6 +66,14 @@ pub struct Tally {
     pub shared_loads: u64,
     /// Shared-memory stores and atomics by threads.
     pub shared_stores: u64,
+    /// Loads from `__constant__` arrays by threads (through the constant cache: not global
+    /// loads, and not in `global_bytes`).
+    pub constant_loads: u64,
+    /// Loads from local arrays in local memory by threads (arrays kept in registers move
+    /// nothing and are not counted).
+    pub local_loads: u64,
+    /// Stores to local arrays in local memory by threads.
+    pub local_stores: u64,
     /// Global atomics by threads.
     pub global_atomics: u64,
     /// Branch conditions (`if`, loop tests) evaluated by threads.
@@ -223,10 +236,13 @@ fn cast(v: V, to: Scalar) -> V {
         (Some(x), _) => wrap(to, x),
         (None, Scalar::F32) => V::F(v.float() as f32),
         (None, Scalar::F64) => V::D(v.float()),
-        // Float to integer: saturating, NaN to 0 (Rust's `as`); narrow types through `int`.
-        (None, Scalar::I32 | Scalar::I8 | Scalar::U8 | Scalar::I16 | Scalar::U16) => {
-            wrap(to, i128::from(v.float() as i32))
-        }
+        // Float to integer: saturating to the destination's own range, narrow types included
+        // (PTX `cvt.rzi.sat`), NaN to 0 (Rust's `as`).
+        (None, Scalar::I32) => V::I(v.float() as i32),
+        (None, Scalar::I8) => V::I(i32::from(v.float() as i8)),
+        (None, Scalar::U8) => V::I(i32::from(v.float() as u8)),
+        (None, Scalar::I16) => V::I(i32::from(v.float() as i16)),
+        (None, Scalar::U16) => V::I(i32::from(v.float() as u16)),
         (None, Scalar::U32) => V::U(v.float() as u32),
         (None, Scalar::I64) => V::L(v.float() as i64),
         (None, Scalar::U64) => V::UL(v.float() as u64),
@@ -327,21 +343,39 @@ trait FloatOps:
     fn fmax(self, o: Self) -> Self;
 }
 
+// PTX `min`/`max`: a NaN operand loses, and -0 is below +0 in either order (C leaves the sign of
+// `fminf(+0, -0)` unspecified).
 impl FloatOps for f32 {
     fn fmin(self, o: f32) -> f32 {
-        self.min(o)
+        match (self == 0.0 && o == 0.0, self.is_sign_negative()) {
+            (true, true) => self,
+            (true, false) => o,
+            _ => self.min(o),
+        }
     }
     fn fmax(self, o: f32) -> f32 {
-        self.max(o)
+        match (self == 0.0 && o == 0.0, self.is_sign_negative()) {
+            (true, true) => o,
+            (true, false) => self,
+            _ => self.max(o),
+        }
     }
 }
 
 impl FloatOps for f64 {
     fn fmin(self, o: f64) -> f64 {
-        self.min(o)
+        match (self == 0.0 && o == 0.0, self.is_sign_negative()) {
+            (true, true) => self,
+            (true, false) => o,
+            _ => self.min(o),
+        }
     }
     fn fmax(self, o: f64) -> f64 {
-        self.max(o)
+        match (self == 0.0 && o == 0.0, self.is_sign_negative()) {
+            (true, true) => o,
+            (true, false) => self,
+            _ => self.max(o),
+        }
     }
 }
 
@@ -418,8 +452,8 @@ fn math2(f: Math2, a: V, b: V) -> V {
     match (a, b) {
         (V::F(x), V::F(y)) => V::F(match f {
             Math2::Pow => x.powf(y),
-            Math2::Fmin => x.min(y),
-            Math2::Fmax => x.max(y),
+            Math2::Fmin => x.fmin(y),
+            Math2::Fmax => x.fmax(y),
             Math2::Atan2 => x.atan2(y),
             Math2::Fmod => x % y,
             Math2::Hypot => x.hypot(y),
@@ -436,8 +470,8 @@ fn math2(f: Math2, a: V, b: V) -> V {
         }),
         (V::D(x), V::D(y)) => V::D(match f {
             Math2::Pow => x.powf(y),
-            Math2::Fmin => x.min(y),
-            Math2::Fmax => x.max(y),
+            Math2::Fmin => x.fmin(y),
+            Math2::Fmax => x.fmax(y),
             Math2::Atan2 => x.atan2(y),
             Math2::Fmod => x % y,
             Math2::Hypot => x.hypot(y),
@@ -542,6 +576,8 @@ enum State {
 struct Thread<'k> {
     idx: [u32; 3],
     locals: Vec<V>,
+    /// The thread's own copy of each local array, zeroed when it starts.
+    arrays: Vec<BufData>,
     frames: Vec<Frame<'k>>,
     state: State,
     /// `__device__` calls inside expressions being run (no barrier may pause them).
@@ -671,9 +707,16 @@ impl<'k> Block<'_, 'k> {
                             locals[var.0 as usize] = cast(V::of(*v), ty);
                         }
                     }
+                    let arrays = self
+                        .kernel
+                        .local_arrays
+                        .iter()
+                        .map(|a| BufData::zeros(a.elem, a.components() as usize))
+                        .collect();
                     threads.push(Thread {
                         idx: [x, y, z],
                         locals,
+                        arrays,
                         frames: vec![Frame::Seq {
                             stmts: &self.kernel.body,
                             next: 0,
@@ -818,7 +861,7 @@ impl<'k> Block<'_, 'k> {
                 self.access(*mem, Access::Store);
                 self.touch(t, *mem, i, 1, true)?;
                 let elem = mem.elem;
-                write(self.data_mut(*mem), i, cast(v, elem));
+                write(self.data_mut(t, *mem), i, cast(v, elem));
             }
             StmtKind::If { cond, then, els } => {
                 let go = self.eval(t, cond, None)?.truth();
@@ -882,7 +925,7 @@ impl<'k> Block<'_, 'k> {
                 let w = mem.width as usize;
                 self.touch(t, *mem, i * w, w, false)?;
                 for (k, var) in vars.iter().enumerate() {
-                    t.locals[var.0 as usize] = read(self.data(*mem), i * w + k);
+                    t.locals[var.0 as usize] = read(self.data(t, *mem), i * w + k);
                 }
             }
             StmtKind::VecStore { mem, index, values } => {
@@ -895,7 +938,7 @@ impl<'k> Block<'_, 'k> {
                 let (w, elem) = (mem.width as usize, mem.elem);
                 self.touch(t, *mem, i * w, w, true)?;
                 for (k, v) in vals.into_iter().enumerate() {
-                    write(self.data_mut(*mem), i * w + k, cast(v, elem));
+                    write(self.data_mut(t, *mem), i * w + k, cast(v, elem));
                 }
             }
             // The reference counts what printing costs; the engine's output is checked elsewhere.
@@ -956,25 +999,27 @@ impl<'k> Block<'_, 'k> {
         self.pointers.get(p as usize)?.as_ref()?.buffer
     }
 
-    fn data(&self, mem: Mem) -> &BufData {
+    /// The elements of `mem`: a launch array, the block's shared array, or thread `t`'s own
+    /// local array.
+    fn data<'s>(&'s self, t: &'s Thread<'_>, mem: Mem) -> &'s BufData {
         match mem.space {
             Space::Global(p) => {
                 let b = self.array(p).expect("reference: `checked` stops NULL");
                 &self.globals[b].data
             }
             Space::Shared(s) => &self.shared[s as usize],
-            Space::Local(_) => unreachable!("reference: local arrays are refused by `index`"),
+            Space::Local(l) => &t.arrays[l as usize],
         }
     }
 
-    fn data_mut(&mut self, mem: Mem) -> &mut BufData {
+    fn data_mut<'s>(&'s mut self, t: &'s mut Thread<'_>, mem: Mem) -> &'s mut BufData {
         match mem.space {
             Space::Global(p) => {
                 let b = self.array(p).expect("reference: `checked` stops NULL");
                 &mut self.globals[b].data
             }
             Space::Shared(s) => &mut self.shared[s as usize],
-            Space::Local(_) => unreachable!("reference: local arrays are refused by `index`"),
+            Space::Local(l) => &mut t.arrays[l as usize],
         }
     }
 
@@ -991,11 +1036,6 @@ impl<'k> Block<'_, 'k> {
 
     /// Evaluates an index and checks it against the memory's length.
     fn index(&mut self, t: &mut Thread<'k>, mem: Mem, index: &'k Expr) -> Step<usize> {
-        if let Space::Local(_) = mem.space {
-            return Err(RefError::Unsupported {
-                what: "local arrays",
-            });
-        }
         let i = self
             .eval(t, index, None)?
             .int()
@@ -1004,19 +1044,21 @@ impl<'k> Block<'_, 'k> {
     }
 
     /// Checks an index against the memory's length, in elements of `mem.width` components; an
-    /// index through a pointer parameter becomes one from its array's start.
+    /// index through a pointer parameter becomes one from its array's start. An index far below
+    /// any array comes from a null pointer, into whichever space its variable points.
     fn checked(&self, t: &Thread<'_>, mem: Mem, i: i128) -> Step<usize> {
         let mut i = i;
+        let unbound = matches!(mem.space, Space::Global(p) if self.array(p).is_none());
+        if unbound || i < i128::from(NULL_OFFSET / 2) {
+            return Err(RefError::NullPointer {
+                name: self.name(mem),
+            });
+        }
         if let Space::Global(p) = mem.space {
-            if self.array(p).is_none() || i < i128::from(NULL_OFFSET / 2) {
-                return Err(RefError::NullPointer {
-                    name: self.name(mem),
-                });
-            }
             // A cast to a vector accounts for the rest (`Rescale`).
             i += self.param_offset(p) / i128::from(mem.width);
         }
-        let len = self.data(mem).len() / mem.width as usize;
+        let len = self.data(t, mem).len() / mem.width as usize;
         if i < 0 || i >= len as i128 {
             return Err(RefError::OutOfBounds {
                 name: self.name(mem),
@@ -1040,7 +1082,8 @@ impl<'k> Block<'_, 'k> {
                 &mut self.global_touch[b]
             }
             Space::Shared(s) => &mut self.shared_touch[s as usize],
-            Space::Local(_) => unreachable!("reference: local arrays are refused by `index`"),
+            // A thread's own array: no other thread can touch it.
+            Space::Local(_) => return Ok(()),
         };
         let epoch = self.epoch;
         match (first..first + n).find(|&i| slots[i].record(block, epoch, thread, write)) {
@@ -1052,9 +1095,22 @@ impl<'k> Block<'_, 'k> {
         }
     }
 
-    /// Counts a load, store or atomic of `mem.width` components.
+    /// Counts a load, store or atomic of `mem.width` components. A local array the compiler keeps
+    /// in registers costs nothing: its elements are registers.
     fn access(&mut self, mem: Mem, access: Access) {
+        if let Space::Local(l) = mem.space {
+            if self.kernel.local_arrays[l as usize].in_registers {
+                return;
+            }
+        }
         self.count();
+        if let Space::Global(p) = mem.space {
+            if self.kernel.constants.contains(&p) {
+                // The checker refuses stores and atomics into constant memory.
+                self.tally.constant_loads += 1;
+                return;
+            }
+        }
         let tally = &mut *self.tally;
         match (mem.space, access) {
             (Space::Global(_), Access::Load) => tally.global_loads += 1,
@@ -1062,7 +1118,8 @@ impl<'k> Block<'_, 'k> {
             (Space::Global(_), Access::Atomic) => tally.global_atomics += 1,
             (Space::Shared(_), Access::Load) => tally.shared_loads += 1,
             (Space::Shared(_), Access::Store | Access::Atomic) => tally.shared_stores += 1,
-            (Space::Local(_), _) => {}
+            (Space::Local(_), Access::Load) => tally.local_loads += 1,
+            (Space::Local(_), Access::Store | Access::Atomic) => tally.local_stores += 1,
         }
         if let Space::Global(_) = mem.space {
             tally.global_bytes += u64::from(mem.elem.size() * mem.width);
@@ -1226,13 +1283,13 @@ impl<'k> Block<'_, 'k> {
                 let i = self.index(t, *mem, index)?;
                 self.access(*mem, Access::Load);
                 self.touch(t, *mem, i, 1, false)?;
-                return Ok(read(self.data(*mem), i));
+                return Ok(read(self.data(t, *mem), i));
             }
             ExprKind::LoadAtStore { mem } => {
                 let i = store_at.expect("checker: LoadAtStore only inside a store");
                 self.access(*mem, Access::Load);
                 self.touch(t, *mem, i, 1, false)?;
-                return Ok(read(self.data(*mem), i));
+                return Ok(read(self.data(t, *mem), i));
             }
             ExprKind::Atomic {
                 op,
@@ -1248,9 +1305,9 @@ impl<'k> Block<'_, 'k> {
                     None => None,
                 };
                 self.access(*mem, Access::Atomic);
-                let old = read(self.data(*mem), i);
+                let old = read(self.data(t, *mem), i);
                 let new = atomic(*op, mem.elem, old, v, c);
-                write(self.data_mut(*mem), i, new);
+                write(self.data_mut(t, *mem), i, new);
                 return Ok(old);
             }
             ExprKind::Inline { body, result, .. } => {
@@ -1405,9 +1462,22 @@ mod tests {
         assert_eq!(cast(V::D(1e20), Scalar::I32), V::I(i32::MAX));
         assert_eq!(cast(V::F(f32::NAN), Scalar::I64), V::L(0));
         assert_eq!(cast(V::F(-1.0), Scalar::U32), V::U(0));
-        // 300 wraps to 44 in a byte; 1e10 saturates to INT_MAX first, whose low byte is 0xff.
+        // 300 wraps to 44 in a byte; a float saturates to the byte's own range.
         assert_eq!(cast(V::I(300), Scalar::U8), V::I(44));
-        assert_eq!(cast(V::F(1e10), Scalar::I8), V::I(-1));
+        assert_eq!(cast(V::F(1e10), Scalar::I8), V::I(127));
+        assert_eq!(cast(V::D(-1e10), Scalar::I8), V::I(-128));
+        assert_eq!(cast(V::F(-3.5), Scalar::U8), V::I(0));
+        assert_eq!(cast(V::F(70000.5), Scalar::I16), V::I(32767));
+        assert_eq!(cast(V::F(f32::NAN), Scalar::U16), V::I(0));
+        assert_eq!(cast(V::F(200.7), Scalar::U8), V::I(200));
+        // fminf/fmaxf of zeros of opposite signs, either order.
+        for (a, b) in [(0.0f32, -0.0f32), (-0.0, 0.0)] {
+            assert!(float_op(ArithOp::Min, a, b).is_sign_negative());
+            assert!(!float_op(ArithOp::Max, a, b).is_sign_negative());
+            assert!(math2(Math2::Fmin, V::F(a), V::F(b)) == V::F(-0.0));
+        }
+        assert!(float_op(ArithOp::Min, 0.0f64, -0.0).is_sign_negative());
+        assert!(!float_op(ArithOp::Max, -0.0f64, 0.0).is_sign_negative());
         assert_eq!(cast(V::F(f32::NAN), Scalar::Bool), V::B(true));
         assert_eq!(cast(V::UL(u64::MAX), Scalar::F32), V::F(u64::MAX as f32));
         assert!(compare_values(CmpOp::Ne, V::F(f32::NAN), V::F(f32::NAN)));
