@@ -391,7 +391,8 @@ fn value_text(text: &str) -> String {
 
 fn check_cmd(file: PathBuf, json: bool) -> Result<u8, Failure> {
     let src = pipeline::read(&file)?;
-    let (_, program) = pipeline::compile(&src)?;
+    let (module, program) = pipeline::compile(&src)?;
+    let host = pipeline::host_note(&module, &src);
     let kernels: Vec<serde_json::Value> = program
         .kernels
         .iter()
@@ -405,7 +406,7 @@ fn check_cmd(file: PathBuf, json: bool) -> Result<u8, Failure> {
     if json {
         emit(&format!(
             "{}\n",
-            json!({"schema": report_json::SCHEMA, "file": src.name(), "ok": true, "kernels": kernels})
+            json!({"schema": report_json::SCHEMA, "file": src.name(), "ok": true, "kernels": kernels, "host_code": host})
         ));
     } else {
         let mut s = format!("{}: ok\n", src.name());
@@ -420,6 +421,9 @@ fn check_cmd(file: PathBuf, json: bool) -> Result<u8, Failure> {
                 k.name,
                 params.join(", ")
             ));
+        }
+        if let Some(note) = host {
+            s.push_str(&format!("  note: {note}\n"));
         }
         emit(&s);
     }

@@ -180,6 +180,22 @@ pub fn compile_for(
     Ok((module, program))
 }
 
+/// A `.cu` file's host code, which simt skips: one line naming it, or `None` when there is none.
+pub fn host_note(module: &ast::Module, src: &SourceFile) -> Option<String> {
+    if module.host_items.is_empty() {
+        return None;
+    }
+    let items: Vec<String> = module
+        .host_items
+        .iter()
+        .map(|(what, span)| format!("{what} (line {})", src.line_of(span.start)))
+        .collect();
+    Some(format!(
+        "skipped host code, which runs on the CPU: {}; the kernel's arguments come from the launch section or --arg",
+        items.join(", ")
+    ))
+}
+
 /// Everything `simt run` needs besides the file.
 #[derive(Clone, Debug)]
 pub struct RunOptions {
@@ -375,6 +391,13 @@ pub fn run(src: &SourceFile, opts: &RunOptions) -> Result<Report, Failure> {
         regs_per_thread: opts.regs,
     };
     let mut report = Report::new(src, kernel, &ir, &outcome, &opts.gpu, info, expects);
+    if let Some(note) = host_note(&module, src) {
+        report.hints.push(crate::report::hints::Hint {
+            rule: "host-code",
+            line: None,
+            message: note,
+        });
+    }
     report.timing = Timing {
         parse: parsed.as_secs_f64(),
         setup: (set_up - parsed).as_secs_f64(),

@@ -213,6 +213,8 @@ pub(crate) struct Globals<'m> {
     constants: &'m [ast::ConstantArray],
     /// Structs.
     structs: &'m [ast::StructDef],
+    /// File-scope variables that are not `const`: the host's (a `.cu` file's `int N = 1024;`).
+    host_vars: HashMap<&'m str, Span>,
     /// Functions some kernel called (so they were checked there).
     inlined: std::cell::RefCell<std::collections::HashSet<String>>,
     /// `__device__` calls expanded so far in the file (each is checked anew, like a macro).
@@ -232,6 +234,7 @@ impl<'m> Globals<'m> {
             overloads: HashMap::new(),
             constants: &module.constants,
             structs: &module.structs,
+            host_vars: HashMap::new(),
             inlined: Default::default(),
             expansions: Default::default(),
             gave_up: Default::default(),
@@ -262,6 +265,11 @@ impl<'m> Globals<'m> {
             g.overloads.entry(&f.name.name).or_default().push(f);
         }
         for c in &module.consts {
+            // A pointer at file scope is the host's (`const char* name = "...";`).
+            if c.ty.pointer {
+                g.host_vars.insert(&c.name.name, c.name.span);
+                continue;
+            }
             let ty = match scalar_of(&c.ty) {
                 Ok(t) => t,
                 Err(e) => {
@@ -270,13 +278,8 @@ impl<'m> Globals<'m> {
                 }
             };
             if !c.ty.is_const {
-                errors.push(CheckError::Unsupported {
-                    what: format!("the global variable `{}`", c.name.name),
-                    span: c.name.span,
-                    help: Some(
-                        "file-scope variables must be `const` (or `constexpr`) constants".into(),
-                    ),
-                });
+                // The host's variable: an error only where device code reads it.
+                g.host_vars.insert(&c.name.name, c.name.span);
                 continue;
             }
             let mut scratch = Vec::new();
@@ -1232,6 +1235,17 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
     }
 
     fn unknown_name(&self, name: &str, span: Span) -> CheckError {
+        if self.globals.host_vars.contains_key(name) {
+            return CheckError::Type {
+                message: format!("`{name}` is a host variable: device code cannot read it"),
+                span,
+                label: "declared without `const` at file scope".into(),
+                help: Some(
+                    "pass it to the kernel as a parameter, or declare it `const` (or `__constant__` and set it in the launch section)"
+                        .into(),
+                ),
+            };
+        }
         let names = self.visible_names();
         CheckError::UnknownName {
             name: name.to_string(),

@@ -19,6 +19,8 @@ pub struct Module {
     pub constants: Vec<ConstantArray>,
     /// Structs (and their `template <>` specialisations).
     pub structs: Vec<StructDef>,
+    /// Host code of a `.cu` file that simt skips: what it is (`function main`) and where.
+    pub host_items: Vec<(String, Span)>,
     /// Declarations recognised but not supported yet (`__constant__` arrays): what, the declared
     /// name, and the span.
     pub unsupported: Vec<(String, String, Span)>,

@@ -79,6 +79,29 @@ impl Builder<'_> {
                 Rule::kernel => self.kernel(item).map(|k| module.kernels.push(k)),
                 Rule::template_item => self.template_item(item, module),
                 Rule::struct_def => self.struct_def(item).map(|s| module.structs.push(s)),
+                Rule::host_fn => {
+                    let name = item
+                        .clone()
+                        .into_inner()
+                        .find(|p| p.as_rule() == Rule::scoped_name)
+                        .map(|p| (p.as_str().to_string(), self.span(&p)));
+                    if let Some((name, span)) = name {
+                        module.host_items.push((format!("function `{name}`"), span));
+                    }
+                    Ok(())
+                }
+                Rule::host_var => {
+                    let span = self.span(&item);
+                    let text: String = item.as_str().split(['=', ';']).next().unwrap_or("").into();
+                    let name = text
+                        .split([' ', '*', ',', '&', '\t', '\n'])
+                        .filter(|w| !w.is_empty())
+                        .nth(1)
+                        .unwrap_or("")
+                        .to_string();
+                    module.host_items.push((format!("variable `{name}`"), span));
+                    Ok(())
+                }
                 Rule::type_alias => {
                     module.aliases.push(self.type_alias(item));
                     Ok(())

@@ -1,0 +1,93 @@
+//! Whole `.cu` programs: host code (functions without `__device__`, file-scope variables) is
+//! skipped with a note; kernels and device code run as in a `.sk` file.
+
+mod common;
+use common::{codes, err, ok, simt};
+
+/// A CUDA program as it would be written for nvcc: host globals, a host helper, `main` with a
+/// `<<<...>>>` launch, braces inside strings, characters and comments.
+const PROGRAM: &str = r#"
+#include <cstdio>
+#include <cuda_runtime.h>
+#define CHECK(call) do { cudaError_t e = (call); if (e != cudaSuccess) { exit(1); } } while (0)
+
+int N = 1 << 10;
+float *d_a, *d_b;
+static const char* name = "vecadd {demo}";
+
+__host__ __device__ inline float add(float x, float y) { return x + y; }
+
+__global__ void vecadd(const float* a, const float* b, float* c, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) c[i] = add(a[i], b[i]);
+}
+
+void fill(float* h, int n) {
+    for (int i = 0; i < n; i++) { h[i] = i; }   // a } in a comment
+    char close = '}';
+}
+
+int main(int argc, char** argv) {
+    float *h_a = (float*)malloc(N * sizeof(float));
+    fill(h_a, N);
+    CHECK(cudaMalloc(&d_a, N * sizeof(float)));
+    vecadd<<<(N + 255) / 256, 256>>>(d_a, d_b, d_a, N);
+    printf("done {%d}\n", N);
+    return 0;
+}
+"#;
+
+#[test]
+fn host_code_is_skipped_and_the_kernel_runs() {
+    let args = [
+        ("a", "arange(64)"),
+        ("b", "ones(64)"),
+        ("c", "zeros(64)"),
+        ("n", "64"),
+    ];
+    let r = ok(PROGRAM, &args, [2, 1, 1], [32, 1, 1]);
+    // 64 threads, two warps, both inside n: the loads are 2 × 2 requests of 4 sectors.
+    assert_eq!((r.counters.gld_instr, r.counters.gld_sectors), (4, 16));
+    let note = r
+        .hints
+        .iter()
+        .find(|h| h.rule == "host-code")
+        .expect("a note");
+    assert!(
+        note.message.contains("function `main` (line 22)"),
+        "{}",
+        note.message
+    );
+    assert!(
+        note.message.contains("function `fill` (line 17)"),
+        "{}",
+        note.message
+    );
+}
+
+#[test]
+fn a_kernel_reading_a_host_variable_is_told_why_it_cannot() {
+    let src = PROGRAM.replace("if (i < n)", "if (i < N)");
+    let f = err(&src, &[("n", "64")], Some([1, 1, 1]), Some([32, 1, 1]));
+    assert_eq!(codes(&f), ["simt::check::type_error"]);
+    assert!(
+        common::describe(&f).contains("`N` is a host variable"),
+        "{}",
+        common::describe(&f)
+    );
+}
+
+#[test]
+fn check_lists_the_kernels_and_the_skipped_host_code() {
+    let dir = std::env::temp_dir().join(format!("simt-cu-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join("program.cu");
+    std::fs::write(&path, PROGRAM).expect("write");
+    let (code, out, _) = simt(&["check", path.to_str().expect("utf-8")]);
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("__global__ void vecadd(const float* a, const float* b, float* c, int n)"),
+        "{out}"
+    );
+    assert!(out.contains("note: skipped host code"), "{out}");
+}
