@@ -6,6 +6,14 @@ pub fn did_you_mean<'a>(
     candidates: impl IntoIterator<Item = &'a str>,
 ) -> Option<String> {
     let limit = (name.chars().count() / 3).max(1);
+    let candidates: Vec<&str> = candidates.into_iter().collect();
+    // The same name in another case is the likeliest slip (`N` for `n`).
+    if let Some(c) = candidates
+        .iter()
+        .find(|c| **c != name && c.eq_ignore_ascii_case(name))
+    {
+        return Some(format!("did you mean `{c}`?"));
+    }
     candidates
         .into_iter()
         .filter(|c| *c != name)
@@ -48,6 +56,11 @@ mod tests {
             Some("did you mean `idy`?".into())
         );
         assert_eq!(did_you_mean("threadIdx", ["n", "tile"]), None);
+        // Another case of the same name wins over an equally close other name.
+        assert_eq!(
+            did_you_mean("N", ["a", "n"]),
+            Some("did you mean `n`?".into())
+        );
         assert_eq!(edit_distance("kitten", "sitting"), 3);
         // A swap of neighbours is one edit.
         assert_eq!(edit_distance("flaot", "float"), 1);

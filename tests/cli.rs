@@ -215,3 +215,12 @@ fn latency_hiding_and_scaling_are_reachable() {
     assert_eq!(code, 2);
     assert!(err.contains("--serial must be between 0 and 1"), "{err}");
 }
+
+#[test]
+fn an_arg_that_names_nothing_is_an_error_with_the_right_case() {
+    // `--arg N=2000` for vecadd's `n` used to run with n = 1000 from the launch section.
+    let (code, out, err) = common::simt(&["run", "kernels/vecadd.sk", "--arg", "N=2000"]);
+    assert_eq!(code, 2, "{out}");
+    assert!(err.contains("simt::host::unknown_argument"), "{err}");
+    assert!(err.contains("did you mean `n`?"), "{err}");
+}

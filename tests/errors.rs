@@ -19,8 +19,10 @@ fn syntax_errors_point_at_the_token() {
     assert_eq!(codes(&f), ["simt::parse::syntax"]);
     assert_eq!(position(&f), (2, 18));
     assert_eq!(f.exit, 2);
+    // A forgotten `;` is pointed at where it belongs: after `1.0f`.
     let f = check_err("__global__ void k(float* a) {\n    a[0] = 1.0f\n}\n");
-    assert_eq!(position(&f), (3, 1));
+    assert_eq!(codes(&f), ["simt::parse::missing_semicolon"]);
+    assert_eq!(position(&f), (2, 15));
     let f = check_err("__global__ void k(int* a) { a[0] = 99999999999999999999; }");
     assert_eq!(codes(&f), ["simt::parse::int_out_of_range"]);
 }
@@ -264,5 +266,21 @@ fn shared_out_of_bounds() {
     assert_eq!(
         f.errors[0].inner.to_string(),
         "out-of-bounds shared access: `s[32]` but `s` has 32 elements"
+    );
+}
+
+#[test]
+fn beginner_mistakes_get_targeted_help() {
+    // A forgotten `;` is pointed at the end of the statement that lacks it, not at the next line.
+    let f = check_err("__global__ void k(int* a) {\n    int i = threadIdx.x\n    a[i] = 1;\n}\n");
+    assert_eq!(codes(&f), ["simt::parse::missing_semicolon"]);
+    // `if (i = n)`: did you mean `==`?
+    let f = check_err(
+        "__global__ void k(int* a, int n) {\n    int i = 0;\n    if (i = n) a[0] = 1;\n}\n",
+    );
+    let help = miette::Diagnostic::help(&f.errors[0].inner).map(|h| h.to_string());
+    assert_eq!(
+        help.as_deref(),
+        Some("did you mean `==`? `=` assigns; a condition compares")
     );
 }

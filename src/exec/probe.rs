@@ -36,7 +36,7 @@ impl WarpAccess {
                 let words: Vec<i64> = idx
                     .iter()
                     .enumerate()
-                    .map(|(k, &i)| i * 32 + k as i64)
+                    .map(|(k, &i)| i.wrapping_mul(32).wrapping_add(k as i64))
                     .collect();
                 coalesce::warp_sectors(&words, &mask, self.elem_bytes, false, &mut scratch)
             }

@@ -58,6 +58,10 @@ struct Entry {
     reader: u32,
     read_inst: u32,
     many_readers: bool,
+    /// The first reader other than `reader` in the epoch (valid when `many_readers`): the warp a
+    /// WAR names when the writer is `reader` itself.
+    second: u32,
+    second_inst: u32,
 }
 
 /// Per-element history of one shared array in the current block.
@@ -97,8 +101,10 @@ impl History {
             h.reader = warp;
             h.many_readers = false;
             h.read_inst = inst;
-        } else if h.reader != warp {
+        } else if h.reader != warp && !h.many_readers {
             h.many_readers = true;
+            h.second = warp;
+            h.second_inst = inst;
         }
         hazard
     }
@@ -110,7 +116,13 @@ impl History {
         let war = h.read_epoch == epoch && (h.many_readers || h.reader != warp);
         let waw = h.write_epoch == epoch && h.writer != warp;
         let hazard = if war {
-            Some((RaceKind::WriteAfterRead, h.reader, h.read_inst))
+            // Name a reader other than the writer (the writer may have read it first).
+            let (other, other_inst) = if h.reader != warp {
+                (h.reader, h.read_inst)
+            } else {
+                (h.second, h.second_inst)
+            };
+            Some((RaceKind::WriteAfterRead, other, other_inst))
         } else if waw {
             Some((RaceKind::WriteAfterWrite, h.writer, h.write_inst))
         } else {
@@ -126,6 +138,19 @@ impl History {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_war_names_a_reader_other_than_the_writer() {
+        // Warp 0 reads element 0, then warp 1 reads it, then warp 0 writes it: the conflicting
+        // reader is warp 1 (instruction 21), not the writer's own earlier read.
+        let mut h = History::new(1);
+        assert_eq!(h.read(0, 0, 1, 20), None);
+        assert_eq!(h.read(0, 1, 1, 21), None);
+        assert_eq!(
+            h.write(0, 0, 1, 22),
+            Some((RaceKind::WriteAfterRead, 1, 21))
+        );
+    }
 
     #[test]
     fn hazards_between_warps_only() {

@@ -5,6 +5,16 @@ use crate::source::Span;
 /// A launch that cannot be set up (exit status 2).
 #[derive(Debug, thiserror::Error, miette::Diagnostic)]
 pub enum HostError {
+    /// `--arg N=2000` for a kernel whose parameter is `n`
+    #[error("--arg `{name}` names nothing the kernel or its launch section uses")]
+    #[diagnostic(code(simt::host::unknown_argument))]
+    UnknownArgument {
+        /// The name given.
+        name: String,
+        /// A close name, or the names it could be.
+        #[help]
+        help: String,
+    },
     /// `a = arange(m);` with no `m`
     #[error("unknown name `{name}` in the launch setup")]
     #[diagnostic(code(simt::host::unknown_name))]

@@ -187,6 +187,38 @@ pub fn prepare(
                 .collect()
         })
         .unwrap_or_default();
+    // An --arg must name a parameter, a name the launch section sets, or a launch setting:
+    // anything else would be silently ignored.
+    let mut used = std::collections::HashSet::new();
+    for (_, value, _) in &ov.args {
+        if let ArgValue::Expr(e) = value {
+            names_in(e, &mut used);
+        }
+    }
+    for (name, _, _) in &ov.args {
+        let known = kernel.params.iter().any(|p| p.name == *name)
+            || assigned.contains(&name.as_str())
+            || used.contains(name.as_str())
+            || matches!(name.as_str(), "grid" | "block" | "dyn_smem");
+        if !known {
+            let mut names: Vec<&str> = kernel.params.iter().map(|p| p.name.as_str()).collect();
+            names.extend(assigned.iter().copied());
+            let help =
+                crate::diag::did_you_mean(name, names.iter().copied()).unwrap_or_else(|| {
+                    format!(
+                        "the kernel's parameters and the launch section's names: {}",
+                        names.join(", ")
+                    )
+                });
+            return Err((
+                HostError::UnknownArgument {
+                    name: name.clone(),
+                    help,
+                },
+                Origin::Flag,
+            ));
+        }
+    }
     // Overrides of names the section never sets are known from the start.
     for (name, value, i) in &ov.args {
         if !assigned.contains(&name.as_str()) {
@@ -830,4 +862,39 @@ pub fn check_expects(
         buf.data = Arc::try_unwrap(data).unwrap_or_else(|shared| (*shared).clone());
     }
     results
+}
+
+/// Every name an expression reads (another `--arg` may set one: `--arg d=arange(16) --arg x=&d[8]`).
+fn names_in<'e>(e: &'e crate::syntax::ast::Expr, out: &mut std::collections::HashSet<&'e str>) {
+    use crate::syntax::ast::ExprKind;
+    match &e.kind {
+        ExprKind::Name(n) => {
+            out.insert(n.as_str());
+        }
+        ExprKind::Unary { operand: a, .. }
+        | ExprKind::Cast { expr: a, .. }
+        | ExprKind::Member { base: a, .. }
+        | ExprKind::PostIncDec(a) => names_in(a, out),
+        ExprKind::Binary { lhs, rhs, .. }
+        | ExprKind::Index {
+            base: lhs,
+            index: rhs,
+        } => {
+            names_in(lhs, out);
+            names_in(rhs, out);
+        }
+        ExprKind::Ternary { cond, then, els } => {
+            names_in(cond, out);
+            names_in(then, out);
+            names_in(els, out);
+        }
+        ExprKind::Call { args, .. } | ExprKind::List(args) | ExprKind::Tuple(args) => {
+            args.iter().for_each(|a| names_in(a, out))
+        }
+        ExprKind::Method { object, args, .. } => {
+            names_in(object, out);
+            args.iter().for_each(|a| names_in(a, out));
+        }
+        ExprKind::Int { .. } | ExprKind::Float { .. } | ExprKind::Bool(_) | ExprKind::Str(_) => {}
+    }
 }

@@ -23,6 +23,20 @@ pub enum ParseError {
         #[help]
         help: Option<String>,
     },
+    /// `int i = threadIdx.x` with the `;` forgotten: the next line cannot continue it
+    #[error("missing `;` at the end of this statement")]
+    #[diagnostic(
+        code(simt::parse::missing_semicolon),
+        help("end the statement with `;`")
+    )]
+    MissingSemicolon {
+        /// The end of the statement that lacks it.
+        #[label("`;` expected after this")]
+        span: Span,
+        /// Where the next statement starts.
+        #[label("the next statement starts here")]
+        next: Span,
+    },
     /// `int x = 99999999999999999999;`
     #[error("integer literal `{text}` does not fit in 64 bits")]
     #[diagnostic(

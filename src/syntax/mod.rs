@@ -154,6 +154,38 @@ fn convert(err: pest::error::Error<Rule>, text: &str, map: &SpanMap) -> ParseErr
             message.clone()
         }
     };
+    // A statement whose `;` was forgotten: reading stops at the start of the next line, after a
+    // line that ends in a name, a literal or a closing bracket.
+    let line_start = text[..pos].rfind('\n').map_or(0, |n| n + 1);
+    let before = text[..line_start].trim_end();
+    let last_line = before.rsplit('\n').next().unwrap_or("");
+    if text[line_start..pos].trim().is_empty()
+        && found.0 != "end of file"
+        && !last_line.contains("//")
+        && !before.is_empty()
+        && before
+            .ends_with(|c: char| c.is_alphanumeric() || matches!(c, '_' | ')' | ']' | '\'' | '"'))
+    {
+        let last = before.len();
+        let prev = before.chars().last().map_or(1, char::len_utf8);
+        return ParseError::MissingSemicolon {
+            span: map.span(last - prev, last),
+            next: span,
+        };
+    }
+    // `if (i = n)`: an assignment where a condition's comparison was meant.
+    if found.0 == "found `=`" {
+        let line = &text[line_start..pos];
+        if line.contains("if (") || line.contains("if(") || line.contains("while") {
+            return ParseError::Syntax {
+                expected,
+                span,
+                found: found.0,
+                macro_body: map.definition(text, pos),
+                help: Some("did you mean `==`? `=` assigns; a condition compares".into()),
+            };
+        }
+    }
     let help = if expected.contains("`;`") {
         Some("statements end with `;`; check the end of the previous line".to_string())
     } else if found.0 == "end of file" {
