@@ -232,3 +232,21 @@ launch k { out = zeros(4); block = 1; grid = 1; expect out == [1, 2, 5, 7]; }
 "#;
     ok(src, &[], ONE, ONE);
 }
+
+#[test]
+fn clock_counts_the_warp_instructions_the_block_issued() {
+    // clock() is the block's issued warp instructions so far (deterministic, unlike the SM's
+    // cycle counter). Block of 64 threads = 2 warps: the first clock() issues 2 (t0 = 2), the
+    // load and the multiply 2 each, the second clock() 2 more: t1 = 8, t1 - t0 = 6.
+    let src = r#"
+__global__ void k(const float* a, float* b, clock_t* t) {
+    clock_t t0 = clock();
+    float x = a[threadIdx.x] * 2.0f;
+    clock_t t1 = clock();
+    b[threadIdx.x] = x;
+    t[threadIdx.x] = t1 - t0;
+}
+launch k { a = ones(64); b = zeros(64); t = zeros(64); block = 64; grid = 1; expect t == 6; expect b == 2; }
+"#;
+    ok(src, &[], ONE, [64, 1, 1]);
+}

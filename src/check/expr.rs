@@ -14,16 +14,7 @@ type Result<T> = std::result::Result<T, CheckError>;
 const MAX_EXPANSIONS: u32 = 50_000;
 
 /// Functions of CUDA that the simulator does not run yet, with advice.
-const UNSUPPORTED_CALLS: &[(&str, &str)] = &[
-    (
-        "clock",
-        "simt has no cycle counter to read; the report's time estimate says what a launch costs",
-    ),
-    (
-        "clock64",
-        "simt has no cycle counter to read; the report's time estimate says what a launch costs",
-    ),
-];
+const UNSUPPORTED_CALLS: &[(&str, &str)] = &[];
 
 /// Math functions: name → (function, float-only `f` form).
 fn math_function(name: &str) -> Option<(Func, Option<Scalar>)> {
@@ -967,6 +958,13 @@ impl KernelChecker<'_, '_> {
         if name == "reduce" {
             return self.group_reduce(args, span);
         }
+        if matches!(name, "clock" | "clock64") && args.is_empty() {
+            return Ok(Expr {
+                kind: ExprKind::Clock,
+                ty: Scalar::I64,
+                span,
+            });
+        }
         if is_cache_load(name) {
             // `__ldg(p)` reads `*p`; the cache hint changes no result and no count.
             let [p] = args else {
@@ -1229,7 +1227,8 @@ fn promote(t: Scalar) -> Scalar {
     }
 }
 
-fn constant(v: Value, span: Span) -> Expr {
+/// The constant `v` as a typed expression at `span`.
+pub(crate) fn constant(v: Value, span: Span) -> Expr {
     Expr {
         kind: ExprKind::Const(v),
         ty: v.ty(),

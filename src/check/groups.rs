@@ -1,6 +1,7 @@
 //! Cooperative groups: the thread block, warp tiles of 1–32 lanes and their collectives, checked
 //! into the barriers, shuffles, votes and arithmetic they stand for (so they count like them).
 
+use super::expr::constant;
 use super::typed::*;
 use super::{Binding, CheckError, KernelChecker};
 use crate::source::Span;
@@ -41,14 +42,6 @@ pub(crate) fn group_type(text: &str) -> Option<Group> {
             Some(Group::Tile(n))
         }
         _ => None,
-    }
-}
-
-fn constant(v: Value, span: Span) -> Expr {
-    Expr {
-        kind: ExprKind::Const(v),
-        ty: v.ty(),
-        span,
     }
 }
 

@@ -2,6 +2,7 @@
 
 use std::collections::HashMap;
 
+use super::expr::constant;
 use super::typed::*;
 use super::{pointer, Binding, CheckError, KernelChecker};
 use crate::source::Span;
@@ -50,14 +51,6 @@ pub(crate) const INTRINSICS: &[&str] = &[
     "atomicInc",
     "atomicDec",
 ];
-
-fn constant(v: Value, span: Span) -> Expr {
-    Expr {
-        kind: ExprKind::Const(v),
-        ty: v.ty(),
-        span,
-    }
-}
 
 impl KernelChecker<'_, '_> {
     /// A call of a warp intrinsic or an atomic; `None` when `name` is neither.

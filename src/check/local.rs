@@ -138,24 +138,29 @@ impl KernelChecker<'_, '_> {
                 span: d.name.span,
             },
         };
-        // `const int TM = 8;` is the constant itself: it may size an array.
-        if let (true, ExprKind::Const(v)) = (ty.is_const, &value.kind) {
+        self.declare_scalar(d, (declared, ty.is_const), value, out);
+        Ok(())
+    }
+
+    /// A scalar local `d` of type `declared` holding `value`; a `const` one initialised with a
+    /// constant (`const int TM = 8;`) is that constant itself, so it may size an array.
+    fn declare_scalar(
+        &mut self,
+        d: &ast::Declarator,
+        (declared, is_const): (Scalar, bool),
+        value: Expr,
+        out: &mut Vec<Stmt>,
+    ) {
+        if let (true, ExprKind::Const(v)) = (is_const, &value.kind) {
             self.declare(&d.name, Binding::Constant(*v));
-            return Ok(());
+            return;
         }
         let var = self.new_local(&d.name.name, declared, d.name.span);
-        self.declare(
-            &d.name,
-            Binding::Local {
-                var,
-                is_const: ty.is_const,
-            },
-        );
+        self.declare(&d.name, Binding::Local { var, is_const });
         out.push(Stmt {
             kind: StmtKind::Assign { var, value },
             span: d.name.span,
         });
-        Ok(())
     }
 
     /// `auto x = value;`: a pointer if the value is one, else a scalar of the value's type.
@@ -190,23 +195,7 @@ impl KernelChecker<'_, '_> {
         }
         let value = self.expr(init)?;
         let declared = value.ty;
-        // `const int TM = 8;` is the constant itself: it may size an array.
-        if let (true, ExprKind::Const(v)) = (ty.is_const, &value.kind) {
-            self.declare(&d.name, Binding::Constant(*v));
-            return Ok(());
-        }
-        let var = self.new_local(&d.name.name, declared, d.name.span);
-        self.declare(
-            &d.name,
-            Binding::Local {
-                var,
-                is_const: ty.is_const,
-            },
-        );
-        out.push(Stmt {
-            kind: StmtKind::Assign { var, value },
-            span: d.name.span,
-        });
+        self.declare_scalar(d, (declared, ty.is_const), value, out);
         Ok(())
     }
 
@@ -559,6 +548,7 @@ fn children(e: &Expr) -> Vec<&Expr> {
         | ExprKind::Builtin(_)
         | ExprKind::LoadAtStore { .. }
         | ExprKind::ActiveMask
+        | ExprKind::Clock
         | ExprKind::ParamBase(_)
         | ExprKind::Inline { .. } => Vec::new(),
     }

@@ -7,6 +7,7 @@
 //! indexing, arithmetic, comparison and `NULL` work as in C, and every access through a pointer
 //! is an ordinary access of its array: the engine counts it from the array's own addresses.
 
+use super::expr::constant;
 use super::typed::*;
 use super::{Binding, CheckError, KernelChecker};
 use crate::source::Span;
@@ -46,15 +47,6 @@ pub(crate) struct PtrVar {
     pub span: Span,
     /// `const T*`.
     pub is_const: bool,
-}
-
-/// `Const(v)` at `span`.
-fn constant(v: Value, span: Span) -> Expr {
-    Expr {
-        kind: ExprKind::Const(v),
-        ty: v.ty(),
-        span,
-    }
 }
 
 impl KernelChecker<'_, '_> {

@@ -345,6 +345,9 @@ pub enum ExprKind {
     },
     /// `__activemask()`: the active lanes of the warp as bits.
     ActiveMask,
+    /// `clock()` / `clock64()`: the warp instructions the block has issued so far, simt's
+    /// deterministic stand-in for the SM's cycle counter.
+    Clock,
     /// Where pointer parameter `n` points (`i64`): 0, or [`NULL_OFFSET`] when bound to `NULL`.
     ParamBase(u32),
     /// An integer widened to `long long` for pointer arithmetic: free, like the wide multiply-add

@@ -194,6 +194,8 @@ pub(crate) struct BlockRunner<'a> {
     pub(crate) barrier_protects: Vec<bool>,
     /// The barrier that began the current epoch of this block.
     last_barrier: Option<usize>,
+    /// Warp instructions this block has issued (what `clock()` reads).
+    issued: u64,
     /// What `printf` printed, in block order then execution order.
     pub(crate) printf: String,
     /// Some output did not fit the printf buffer.
@@ -268,6 +270,7 @@ impl<'a> BlockRunner<'a> {
             barrier_protects: vec![false; ir.insts.len()],
             last_barrier: None,
             budget,
+            issued: 0,
             printf: String::new(),
             printf_truncated: false,
         }
@@ -312,6 +315,7 @@ impl<'a> BlockRunner<'a> {
         self.epoch += 1;
         self.local_epoch = 0;
         self.last_barrier = None;
+        self.issued = 0;
         let insts = &self.ir.insts;
         let mut pc = 0usize;
         while pc < insts.len() {
@@ -457,6 +461,16 @@ impl<'a> BlockRunner<'a> {
                         globals,
                     )?;
                 }
+                Inst::Clock { d } => {
+                    self.issue(pc);
+                    let now = self.issued;
+                    let dst = &mut self.regs.d[d.0 as usize];
+                    for (o, &m) in dst.iter_mut().zip(&self.mask) {
+                        if m {
+                            *o = now;
+                        }
+                    }
+                }
                 Inst::Printf { id } => {
                     self.issue(pc);
                     self.printf(id);
@@ -543,6 +557,7 @@ impl<'a> BlockRunner<'a> {
         c.warp_instr += self.warps_active;
         c.active_lane_slots += self.lanes_active;
         self.steps += self.warps_active;
+        self.issued += self.warps_active;
     }
 
     /// A branch instruction: counts it, and the warps whose active lanes disagree on `c`.

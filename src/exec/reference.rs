@@ -1341,6 +1341,9 @@ impl<'k> Block<'_, 'k> {
                     what: "__activemask()",
                 })
             }
+            // A count of the block's warp instructions: a property of the engine's lock-step
+            // order, which one thread at a time does not have.
+            ExprKind::Clock => return Err(RefError::Unsupported { what: "clock()" }),
         };
         self.count();
         Ok(v)

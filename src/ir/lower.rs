@@ -650,6 +650,11 @@ impl Lowerer {
                 self.emit(Inst::ActiveMask { d }, span);
                 d
             }
+            ExprKind::Clock => {
+                let d = self.temp(ty);
+                self.emit(Inst::Clock { d }, span);
+                d
+            }
             ExprKind::Atomic {
                 op,
                 mem,
@@ -815,7 +820,10 @@ fn collect_expr_at(e: &typed::Expr, needs: &mut Needs) {
         ExprKind::Builtin(b) => needs.builtins.push(*b),
         ExprKind::ParamBase(p) => needs.bases.push(*p),
         ExprKind::Widen(a) | ExprKind::Rescale { value: a, .. } => go(a),
-        ExprKind::Var(_) | ExprKind::LoadAtStore { .. } | ExprKind::ActiveMask => {}
+        ExprKind::Var(_)
+        | ExprKind::LoadAtStore { .. }
+        | ExprKind::ActiveMask
+        | ExprKind::Clock => {}
         ExprKind::Shuffle {
             mask,
             value,

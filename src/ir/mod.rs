@@ -301,6 +301,8 @@ pub enum Inst {
     },
     /// `d = __activemask()`.
     ActiveMask { d: Reg },
+    /// `d = clock()`: the warp instructions the block has issued so far.
+    Clock { d: Reg },
     /// `__syncwarp(mask)`: every lane of the mask must be active.
     SyncWarp { mask: Reg },
     /// `assert(c)`: an active lane where `c` is false stops the launch.

@@ -1005,6 +1005,7 @@ fn base_type(text: &str) -> BaseType {
         | "signed long long"
         | "signed long long int"
         | "int64_t"
+        | "clock_t"
         | "ptrdiff_t"
         | "ssize_t"
         | "longlong" => BaseType::I64,
