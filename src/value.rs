@@ -225,6 +225,18 @@ impl Value {
                 }
             };
         }
+        if self.ty().is_float() {
+            // A float saturates to a narrow type's own range, as PTX `cvt.rzi.sat.s8.f32` does
+            // (and Rust's `as`: NaN to 0).
+            let x = self.as_f64();
+            match to {
+                Scalar::I8 => return Value::I32(i32::from(x as i8)),
+                Scalar::U8 => return Value::I32(i32::from(x as u8)),
+                Scalar::I16 => return Value::I32(i32::from(x as i16)),
+                Scalar::U16 => return Value::I32(i32::from(x as u16)),
+                _ => {}
+            }
+        }
         let v = match self.ty() {
             Scalar::F32 | Scalar::F64 => via!(pick_float),
             Scalar::I32 | Scalar::I64 | Scalar::Bool => via!(pick_signed),
@@ -629,13 +641,32 @@ macro_rules! float_num {
             fn neg(a: Self) -> Self {
                 -a
             }
+            /// `fminf` as PTX `min`: a NaN operand loses, and -0 is below +0 (`fminf(+0, -0)`
+            /// is -0 in either order; C leaves that zero's sign unspecified).
             #[inline(always)]
             fn min(a: Self, b: Self) -> Self {
-                a.min(b)
+                if a == b {
+                    if a.is_sign_negative() {
+                        a
+                    } else {
+                        b
+                    }
+                } else {
+                    a.min(b)
+                }
             }
+            /// `fmaxf` as PTX `max`: `fmaxf(-0, +0)` is +0 in either order.
             #[inline(always)]
             fn max(a: Self, b: Self) -> Self {
-                a.max(b)
+                if a == b {
+                    if a.is_sign_negative() {
+                        b
+                    } else {
+                        a
+                    }
+                } else {
+                    a.max(b)
+                }
             }
             #[inline(always)]
             fn abs(a: Self) -> Self {
@@ -718,8 +749,8 @@ macro_rules! float_num {
             fn math2(f: Math2, a: Self, b: Self) -> Self {
                 match f {
                     Math2::Pow => a.powf(b),
-                    Math2::Fmin => a.min(b),
-                    Math2::Fmax => a.max(b),
+                    Math2::Fmin => <Self as Num>::min(a, b),
+                    Math2::Fmax => <Self as Num>::max(a, b),
                     Math2::Atan2 => a.atan2(b),
                     Math2::Fmod => a % b,
                     Math2::Hypot => a.hypot(b),
@@ -797,10 +828,37 @@ mod tests {
         assert_eq!(Value::F32(-3.9).cast(Scalar::I32), Value::I32(-3));
         assert_eq!(Value::F64(1e20).cast(Scalar::I32), Value::I32(i32::MAX));
         assert_eq!(Value::I32(300).cast(Scalar::U8), Value::I32(44));
+        // Floats saturate to the narrow type's range, NaN to 0 (PTX `cvt.rzi.sat`).
+        assert_eq!(Value::F32(1e10).cast(Scalar::I8), Value::I32(127));
+        assert_eq!(Value::F32(-1e10).cast(Scalar::I8), Value::I32(-128));
+        assert_eq!(Value::F64(70000.5).cast(Scalar::I16), Value::I32(32767));
+        assert_eq!(Value::F32(-2.5).cast(Scalar::U16), Value::I32(0));
+        assert_eq!(Value::F32(f32::NAN).cast(Scalar::U8), Value::I32(0));
+        assert_eq!(Value::F32(-7.9).cast(Scalar::I8), Value::I32(-7));
         assert_eq!(Value::F32(0.5).cast(Scalar::Bool), Value::Bool(true));
         assert_eq!(convert::<i32, f32>(-2), -2.0f32);
         assert_eq!(convert::<u32, i64>(u32::MAX), 4_294_967_295);
         assert_eq!(convert::<f32, u32>(-1.0), 0);
+    }
+
+    #[test]
+    fn fmin_and_fmax_order_negative_zero_below_positive_zero() {
+        // PTX `min`/`max` (C leaves the zero's sign unspecified): either order.
+        for (a, b) in [(0.0f32, -0.0f32), (-0.0, 0.0)] {
+            assert!(<f32 as Num>::min(a, b).is_sign_negative());
+            assert!(!<f32 as Num>::max(a, b).is_sign_negative());
+            assert!(f32::math2(Math2::Fmin, a, b).is_sign_negative());
+            assert!(!f32::math2(Math2::Fmax, a, b).is_sign_negative());
+            let (a, b) = (f64::from(a), f64::from(b));
+            assert!(<f64 as Num>::min(a, b).is_sign_negative());
+            assert!(!<f64 as Num>::max(a, b).is_sign_negative());
+        }
+        assert_eq!(<f32 as Num>::min(f32::NAN, 2.0), 2.0);
+        assert_eq!(<f32 as Num>::max(1.0, f32::NAN), 1.0);
+        assert_eq!(
+            fold_arith(ArithOp::Min, Value::F32(0.0), Value::F32(-0.0)).map(|v| v.to_string()),
+            Ok("-0.0f".to_string())
+        );
     }
 }
 

@@ -886,8 +886,20 @@ fn cast(regs: &mut RegFile, m: &Lanes<'_>, from: Scalar, to: Scalar, d: Reg, a: 
     } else if to == Scalar::Bool {
         num_ty!(from, S => map1::<<S as Lane>::S, bool>(regs, m, d, a, |x| !S::ld(x).is_zero()));
     } else if narrow {
+        let float = from.is_float();
         num_ty!(from, S => map1::<<S as Lane>::S, u32>(regs, m, d, a, |x| {
-            // Through `int`, as the constant folder does: a float saturates to its range first.
+            if float {
+                // A float saturates to the narrow type's own range (PTX `cvt.rzi.sat`), NaN
+                // to 0, as the constant folder does.
+                let f = S::ld(x).widen().2;
+                return (match to {
+                    Scalar::I8 => i32::from(f as i8),
+                    Scalar::U8 => i32::from(f as u8),
+                    Scalar::I16 => i32::from(f as i16),
+                    _ => i32::from(f as u16),
+                }) as u32;
+            }
+            // Integers wrap to the narrow width.
             let v: i32 = convert::<S, i32>(S::ld(x));
             (match to {
                 Scalar::I8 => i32::from(v as i8),

@@ -1061,11 +1061,19 @@ fn int_literal(text: &str, span: Span) -> Result<ExprKind> {
 fn float_literal(text: &str, span: Span) -> Result<ExprKind> {
     let single = text.ends_with(['f', 'F']);
     let body = text.trim_end_matches(['f', 'F']);
-    let value: f64 = body.parse().map_err(|_| ParseError::FloatOutOfRange {
+    // A `float` literal is its decimal value rounded once, to float (C11 6.4.4.2), not through
+    // double: `1.00000005960464477550f` lies just above the midpoint of 1 and the next float, so
+    // it is that float, while the double nearest it is the midpoint itself, which rounds to 1.
+    let value: std::result::Result<f64, _> = if single {
+        body.parse::<f32>().map(f64::from)
+    } else {
+        body.parse()
+    };
+    let value = value.map_err(|_| ParseError::FloatOutOfRange {
         text: text.to_string(),
         span,
     })?;
-    if !value.is_finite() || (single && (value as f32).is_infinite()) {
+    if !value.is_finite() {
         return Err(ParseError::FloatOutOfRange {
             text: text.to_string(),
             span,
@@ -1114,5 +1122,19 @@ mod tests {
             float_literal("1e999", s),
             Err(ParseError::FloatOutOfRange { .. })
         ));
+        assert!(matches!(
+            float_literal("3.5e38f", s),
+            Err(ParseError::FloatOutOfRange { .. })
+        ));
+        // Rounded once to float: the double nearest this decimal is the midpoint of 1 and the
+        // next float (1 + 2^-24), which would round to even (1.0).
+        let Ok(ExprKind::Float { value, .. }) = float_literal("1.00000005960464477550f", s) else {
+            panic!("a float literal")
+        };
+        assert_eq!((value as f32).to_bits(), 0x3f80_0001);
+        let Ok(ExprKind::Float { value, .. }) = float_literal("1.00000005960464477550", s) else {
+            panic!("a double literal")
+        };
+        assert_eq!((value as f32).to_bits(), 0x3f80_0000);
     }
 }
