@@ -110,3 +110,56 @@ launch k { n = 2; out = zeros(64); block = 64; grid = 1; expect out == 12; }
     // One barrier per block in the first loop (i = 0), one in the second (i = 0).
     assert_eq!(r.counters.barriers, 2);
 }
+
+#[test]
+fn issue12_stale_index_registers_of_inactive_lanes_do_not_overflow() {
+    // A loop whose trip count differs per lane leaves lanes inactive in its last iterations, and
+    // the register that then holds the index had last held 2^58 (the dead `x`) on them. The
+    // engine multiplied every lane's index, active or not, to lay out local memory (word
+    // `32 i + k`) and the components of a vector access: "attempt to multiply with overflow" in
+    // debug builds (the fuzz targets' `-a`). Found by the pointer programs of the differential
+    // test.
+    let src = r#"
+__device__ void fill(float* p, int n) {
+    for (int k = 0; k < n; k++) p[k] = 1.0f;
+}
+__global__ void k(const long long* big, float* out) {
+    long long x = big[threadIdx.x];
+    x = big[0] + x;
+    float r[4];
+    fill(r + 1, threadIdx.x & 3);
+    out[threadIdx.x] = r[threadIdx.x & 3];
+}
+launch k {
+    big = full(8, 144115188075855872);
+    out = zeros(8);
+    expect out == [0, 1, 1, 1, 0, 1, 1, 1];
+}
+"#;
+    let r = ok(src, &[], ONE, [8, 1, 1]);
+    assert!(r.counters.local_st_instr > 0, "r is in local memory");
+    // The same through a `float4` pointer: component k of element i is `4 i + k`.
+    let src = r#"
+__device__ float sum4(const float4* p, int n) {
+    float s = 0.0f;
+    for (int k = 0; k < n; k++) {
+        float4 a = p[k];
+        s += a.x;
+    }
+    return s;
+}
+__global__ void k(const long long* big, const float4* v, float* out) {
+    long long x = big[threadIdx.x];
+    x = big[0] + x;
+    out[threadIdx.x] = sum4(v + 1, threadIdx.x & 3);
+}
+launch k {
+    big = full(8, 2305843009213693952);
+    d = arange(64);
+    v = d;
+    out = zeros(8);
+    expect out == [0, 4, 12, 24, 0, 4, 12, 24];
+}
+"#;
+    ok(src, &[], ONE, [8, 1, 1]);
+}

@@ -282,8 +282,9 @@ impl BlockRunner<'_> {
         let mut race = None;
         for k in 0..width as usize {
             if width > 1 {
+                // Wrapping: an inactive lane's index register may hold any stale value.
                 for (o, &i) in self.comp.iter_mut().zip(&self.idx) {
-                    *o = i * i64::from(width) + k as i64;
+                    *o = i.wrapping_mul(i64::from(width)).wrapping_add(k as i64);
                 }
             }
             let ix: &[i64] = if width > 1 { &self.comp } else { &self.idx };

@@ -63,8 +63,14 @@ impl BlockRunner<'_> {
         }
         let lanes = self.idx.len() as i64;
         for k in 0..width as usize {
+            // Wrapping: an inactive lane's index register may hold any stale value (the active
+            // lanes' are in bounds, checked above).
             for (lane, (o, &i)) in self.comp.iter_mut().zip(&self.idx).enumerate() {
-                *o = (i * i64::from(width) + k as i64) * lanes + lane as i64;
+                *o = i
+                    .wrapping_mul(i64::from(width))
+                    .wrapping_add(k as i64)
+                    .wrapping_mul(lanes)
+                    .wrapping_add(lane as i64);
             }
             let reg = match regs {
                 Ok(v) => Ok(v[k]),
@@ -84,10 +90,11 @@ impl BlockRunner<'_> {
                 continue;
             }
             self.scratch.clear();
+            // Inactive lanes' indices are stale values, not counted: wrapping keeps them harmless.
             let words: Vec<i64> = ix
                 .iter()
                 .enumerate()
-                .map(|(k, &i)| i * 32 + k as i64)
+                .map(|(k, &i)| i.wrapping_mul(32).wrapping_add(k as i64))
                 .collect();
             let sectors = coalesce::warp_sectors(&words, m, size, false, &mut self.scratch);
             if is_store {
