@@ -1,6 +1,4 @@
-//! C's `printf` formats: parsing a format string into pieces and formatting one value per
-//! conversion as the C library does (`%d %i %u %x %X %o %c %e %E %f %F %g %G %s %p %%`, with flags,
-//! width, precision and length modifiers).
+//! C's `printf` formats: a format string parsed into pieces, and each value formatted as the C library does.
 
 use std::fmt::Write;
 

@@ -1,5 +1,4 @@
-//! Cooperative groups: the thread block, warp tiles of 1–32 lanes and their collectives, checked
-//! into the barriers, shuffles, votes and arithmetic they stand for (so they count like them).
+//! Cooperative groups: the block and warp tiles, checked into the barriers, shuffles and votes they stand for.
 
 use super::expr::constant;
 use super::typed::*;

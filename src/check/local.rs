@@ -1,5 +1,4 @@
-//! Declarations of locals (scalars, vectors, pointers, per-thread arrays) and where a local array
-//! lives: in registers when every index is known after unrolling, in local memory otherwise.
+//! Declarations of locals (scalars, vectors, pointers, arrays) and whether a local array lives in registers.
 
 use std::collections::{HashMap, HashSet};
 

@@ -1,5 +1,4 @@
-//! Structs whose members are functions (cuda-samples' `SharedMemory<T>`): an object holds no data,
-//! so a member call is an inlined call of the member with the struct's template arguments.
+//! Structs whose members are only functions (cuda-samples' `SharedMemory<T>`): member calls are inlined calls.
 
 use super::pointer::Ptr;
 use super::template::Bindings;

@@ -1,11 +1,10 @@
-//! Pointers: values that point into one array (a global buffer, a shared or local array), with
-//! an offset counted in pointee elements.
-//!
-//! The array a pointer points into is known when the kernel is checked: each pointer variable
-//! points into one array for its whole life (re-pointing it within that array, `p += k`, is
-//! free; pointing it into another array is reported). The offset is a run-time value, so
-//! indexing, arithmetic, comparison and `NULL` work as in C, and every access through a pointer
-//! is an ordinary access of its array: the engine counts it from the array's own addresses.
+//! Pointers: values that point into one array, with an offset counted in pointee elements.
+
+// The array a pointer points into is known when the kernel is checked; the offset is a run-time
+// value, so indexing, arithmetic, comparison and `NULL` work as in C, and every access through a
+// pointer is an ordinary access of its array, counted from the array's own addresses. A pointer
+// variable moves freely within its array (`p += k`); pointed into another array where it is
+// declared, it becomes a new variable from there on; elsewhere that is reported.
 
 use super::expr::constant;
 use super::typed::*;

@@ -1,5 +1,4 @@
-//! `printf` in kernels: the format checked against its arguments, each argument converted to the
-//! C type its conversion reads.
+//! `printf` in kernels: the format checked against its arguments, each converted to its conversion's C type.
 
 use super::typed::*;
 use super::{CheckError, KernelChecker};

@@ -1,6 +1,4 @@
-//! Templates and type aliases: an instance is a copy of the definition with its arguments
-//! substituted (types into type names, values as constants of the parameter's type), checked like
-//! any other kernel or function.
+//! Templates and type aliases: an instance is a copy of the definition with its arguments substituted.
 
 use std::collections::HashMap;
 

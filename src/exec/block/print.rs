@@ -1,5 +1,4 @@
-//! `printf` in a block: each active lane in lane order formats its values, as the device's
-//! printf buffer receives them, up to the buffer's size.
+//! `printf` in a block: active lanes in lane order, up to the device buffer's size.
 
 use super::BlockRunner;
 use crate::exec::regs::RegFile;
