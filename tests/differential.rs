@@ -203,6 +203,14 @@ fn shipped_kernels_agree_with_the_reference() {
     );
 }
 
+/// The fuzz targets' seeds of pointer programs (`fuzz/seeds`): every launch compared.
+#[test]
+fn fuzz_seeds_agree_with_the_reference() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/fuzz/seeds");
+    let (compared, skipped) = files_agree(std::path::Path::new(dir), true);
+    assert!(skipped.is_empty() && compared.len() >= 4, "{skipped:?}");
+}
+
 /// The real-kernel corpus (`tests/real`, kept out of git: see its README), where it is present:
 /// pointers, local arrays, templates and `__constant__` memory as public kernels use them. About
 /// 10 s, so it runs on request: `cargo test --test differential -- --ignored`.
@@ -543,6 +551,17 @@ impl Exprs {
                         "0x7fffffff",
                     ]),
                     pick(&["si[tid]", "(int)threadIdx.y", "(int)blockIdx.x", "warpSize"]),
+                    // Through pointers: into an input, the own shared and scratch slots, a local
+                    // array; and pointer differences.
+                    pick(&[
+                        "*pi",
+                        "*pl",
+                        "*ps",
+                        "*pxi",
+                        "lm[3]",
+                        "(int)(pi - ia)",
+                        "(int)(pl - lm)",
+                    ]),
                 ];
                 if read_all {
                     v.push(pick(&[
@@ -564,20 +583,36 @@ impl Exprs {
                 "0x80000000u",
                 "(unsigned)tid",
             ]),
-            T::L => pick(&[
-                "l0",
-                "5ll",
-                "-3ll",
-                "4294967296ll",
-                "9223372036854775807ll",
-                "(-9223372036854775807ll - 1)",
-                "(long long)g",
-            ]),
+            T::L => proptest::strategy::Union::new([
+                pick(&[
+                    "l0",
+                    "5ll",
+                    "-3ll",
+                    "4294967296ll",
+                    "9223372036854775807ll",
+                    "(-9223372036854775807ll - 1)",
+                    "(long long)g",
+                ]),
+                // `ptrdiff_t` is `long`, 64 bits.
+                pick(&["(pi - ia)", "(long long)(pf - q0)", "(q1 - fa)", "la[0]"]),
+            ])
+            .boxed(),
             T::F => {
-                let mut v = vec![pick(&[
-                    "f0", "f1", "1.5f", "0.0f", "-0.0f", "0.1f", "-2.25f", "3.0e38f", "1.0e-38f",
-                    "sf[tid]", "dyn[tid]",
-                ])];
+                let mut v = vec![
+                    pick(&[
+                        "f0", "f1", "1.5f", "0.0f", "-0.0f", "0.1f", "-2.25f", "3.0e38f",
+                        "1.0e-38f", "sf[tid]", "dyn[tid]",
+                    ]),
+                    pick(&[
+                        "*pf",
+                        "q0[1]",
+                        "*pxf",
+                        "ra[0]",
+                        "ra[3]",
+                        "rb[1]",
+                        "(pn != NULL ? *pn : 0.5f)",
+                    ]),
+                ];
                 if read_all {
                     v.push(pick(&[
                         "sf[(tid + 3) & 255]",
@@ -588,14 +623,17 @@ impl Exprs {
                 proptest::strategy::Union::new(v).boxed()
             }
             T::D => {
-                let mut v = vec![pick(&[
-                    "d0",
-                    "1.5",
-                    "-0.5",
-                    "0.1",
-                    "1e300",
-                    "sd[tid >> 4][tid & 15]",
-                ])];
+                let mut v = vec![
+                    pick(&[
+                        "d0",
+                        "1.5",
+                        "-0.5",
+                        "0.1",
+                        "1e300",
+                        "sd[tid >> 4][tid & 15]",
+                    ]),
+                    pick(&["*pd", "*xd", "lq[1][2]", "lq[0][0]"]),
+                ];
                 if read_all {
                     v.push(pick(&[
                         "sd[(i0 & 15)][(tid * 5) & 15]",
@@ -604,7 +642,22 @@ impl Exprs {
                 }
                 proptest::strategy::Union::new(v).boxed()
             }
-            T::B => pick(&["b0", "true", "false", "(tid < 5)", "((g & 1) == 0)"]),
+            T::B => proptest::strategy::Union::new([
+                pick(&["b0", "true", "false", "(tid < 5)", "((g & 1) == 0)"]),
+                // Pointer comparisons, `NULL`, and a pointer as a truth value.
+                pick(&[
+                    "(pi < ia + 16)",
+                    "(pf >= q0)",
+                    "(pn == NULL)",
+                    "(pn != NULL)",
+                    "(!pn)",
+                    "(pi == ia + 5)",
+                    "(pl < lm + 2)",
+                    "(pf != &fa[3])",
+                    "(q0 <= pf)",
+                ]),
+            ])
+            .boxed(),
         }
     }
 
@@ -795,6 +848,57 @@ impl Exprs {
                 alts.push((1, s(T::F).prop_map(|a| format!("(!{a})")).boxed()));
             }
         }
+        // Through pointers, `&a[i]`, local arrays and `__device__` helpers taking pointers, at
+        // an index masked into range (`@` in a form stands for it). Each pointer's offset stays
+        // in a known range (see `HEAD` and `pointer_stmts`): `pi`, `pf` and `pn` at most 31, `pl`
+        // at most 3, `pd` at most 3; the inputs hold 68 elements from where they are bound.
+        let through = |weight: u32, forms: &'static [&'static str], mask: u32| {
+            let index = s(T::I).prop_map(move |e| format!("(({e}) & {mask})"));
+            (
+                weight,
+                (pick(forms), index)
+                    .prop_map(|(f, i)| f.replace('@', &i))
+                    .boxed(),
+            )
+        };
+        match t {
+            T::I => {
+                alts.push(through(2, &["pi[@]", "*(pi + @)"], 31));
+                alts.push(through(1, &["pl[@]"], 3));
+                alts.push(through(2, &["lm[@]"], 7));
+                alts.push(through(1, &["*(&ia[@])"], 63));
+            }
+            T::F => {
+                alts.push(through(
+                    2,
+                    &["pf[@]", "*(pf + @)", "(pn ? pn[@] : 1.0f)", "sum_n(pf, @)"],
+                    31,
+                ));
+                alts.push(through(1, &["rb[@]", "sum_n(rb, @)"], 3));
+                alts.push(through(1, &["*at(fa, @)"], 63));
+                // `q1` ends its walks at most 34 elements in.
+                alts.push(through(1, &["q1[@]"], 31));
+                alts.push(through(1, &["at(pf, 2)[@]", "dot4(v4, @)"], 15));
+                alts.push(through(1, &["walk(pf, pf + @)"], 7));
+                if ra {
+                    alts.push(through(
+                        1,
+                        &["dot4(reinterpret_cast<const float4*>(sf), @)"],
+                        63,
+                    ));
+                }
+            }
+            T::D => {
+                alts.push(through(1, &["pd[@]", "*(&da[@])"], 63));
+                alts.push((
+                    1,
+                    (s(T::I), s(T::I))
+                        .prop_map(|(a, b)| format!("lq[({a}) & 1][({b}) & 3]"))
+                        .boxed(),
+                ));
+            }
+            _ => {}
+        }
         proptest::strategy::Union::new_weighted(alts).boxed()
     }
 }
@@ -856,7 +960,7 @@ fn stmt(e: &Exprs, cx: Ctx) -> BoxedStrategy<String> {
     for (target, t) in [
         ("xi[g]", T::I),
         ("xf[g]", T::F),
-        ("xd[g]", T::D),
+        ("*xd", T::D),
         ("xc[g]", T::F),
         ("xs[g]", T::L),
         ("xb[g]", T::B),
@@ -889,6 +993,7 @@ fn stmt(e: &Exprs, cx: Ctx) -> BoxedStrategy<String> {
             ));
         }
     }
+    alts.extend(pointer_stmts(e, cx));
     alts.push((1, x(T::B).prop_map(|c| format!("if ({c}) return;")).boxed()));
     if cx.loops > 0 {
         alts.push((1, pick(&["break;", "continue;"])));
@@ -938,18 +1043,195 @@ fn stmt(e: &Exprs, cx: Ctx) -> BoxedStrategy<String> {
                 "(g % 4)",
             ]);
             alts.push((
-                2,
-                (bound, body, 0..3usize)
+                3,
+                (bound, body, 0..5usize)
                     .prop_map(move |(b, body, kind)| match kind {
                         0 => format!("for (k{n} = 0; k{n} < {b}; k{n}++) {{\n{body}\n}}"),
                         1 => format!("w{n} = {b};\nwhile (w{n} > 0) {{\nw{n}--;\n{body}\n}}"),
-                        _ => format!("w{n} = {b};\ndo {{\nw{n}--;\n{body}\n}} while (w{n} > 0);"),
+                        2 => format!("w{n} = {b};\ndo {{\nw{n}--;\n{body}\n}} while (w{n} > 0);"),
+                        // Pointer walks: `q{n}` goes from `pf` to a fixed end `e{n}` at most 3
+                        // further (whatever the body does to `pf`).
+                        3 => format!(
+                            "e{n} = pf + {b};\nfor (q{n} = pf; q{n} < e{n}; q{n}++) {{\nf1 += *q{n};\n{body}\n}}"
+                        ),
+                        _ => format!(
+                            "q{n} = pf;\ne{n} = pf + {b};\nwhile (q{n} != e{n}) {{\nq{n}++;\nf0 -= q{n}[-1];\n{body}\n}}"
+                        ),
                     })
                     .boxed(),
             ));
         }
     }
     proptest::strategy::Union::new_weighted(alts).boxed()
+}
+
+/// Statements with pointers and local arrays. What keeps them well defined:
+/// - `pi`, `pf` and `pn` point at most 31 elements into their input, `pd` at most 3, `pl` at most
+///   3 into `lm`: re-pointing and walking keep to that; `pn` is `pf` or `NULL`;
+/// - `ps`, `pxf`, `pxi` and the re-pointed parameter `xd` are the thread's own slots (shared
+///   stores only in epochs that write own slots);
+/// - `ra` is indexed only by constants and by an unrolled loop's counter, so it stays in
+///   registers; `rb`, `lm` and `lq` are indexed at run time (masked), so they are in local memory;
+/// - `float4` views start `VOFF` elements into `fa`, where its real address is 16-byte aligned
+///   (`VOFF` is defined from the offset `fa` is bound at), and at multiples of 4 from there.
+fn pointer_stmts(e: &Exprs, cx: Ctx) -> Vec<(u32, BoxedStrategy<String>)> {
+    let x = |t: T| e.get(t, 2, cx.read_all);
+    let masked = |mask: u32| {
+        e.get(T::I, 1, cx.read_all)
+            .prop_map(move |a| format!("(({a}) & {mask})"))
+    };
+    // `@` is a masked index, `$` a value.
+    let form = |weight: u32, forms: &'static [&'static str], mask: u32, t: T| {
+        (
+            weight,
+            (pick(forms), masked(mask), x(t))
+                .prop_map(|(f, i, v)| f.replace('@', &i).replace('$', &v))
+                .boxed(),
+        )
+    };
+    let mut alts = vec![
+        // Re-pointing within the same array.
+        form(
+            2,
+            &[
+                "pi = ia + @;",
+                "pi = &ia[@];",
+                "pf = fa + @;",
+                "pf = &fa[@];",
+            ],
+            31,
+            T::I,
+        ),
+        form(
+            1,
+            &["pl = lm + @;", "pl = &lm[@];", "pd = da + @;"],
+            3,
+            T::I,
+        ),
+        (
+            1,
+            x(T::B)
+                .prop_map(|c| format!("pn = ({c}) ? pf : NULL;"))
+                .boxed(),
+        ),
+        // Walks that wrap around within the range.
+        (
+            2,
+            pick(&[
+                "pi += 8;
+if (pi >= ia + 32) pi -= 32;",
+                "pi++;
+if (pi > ia + 31) pi = ia;",
+                "if (pf < fa + 3) pf += 28;
+else pf -= 3;",
+                "++pl;
+if (pl == lm + 4) pl = lm;",
+                "if (pl > lm) pl--;",
+                "pd++;
+if (pd - da > 3) pd = da;",
+                "if (pn != NULL && pn < fa + 31) pn++;",
+            ]),
+        ),
+        // Stores through pointers to the thread's own slots, and `__device__` helpers.
+        form(
+            2,
+            &[
+                "*pxf = $;",
+                "*pxf += $;",
+                "pxf[0] *= $;",
+                "fill(pxf, 1, $);",
+            ],
+            1,
+            T::F,
+        ),
+        form(
+            2,
+            &[
+                "*pxi ^= $;",
+                "pxi[0] = $;",
+                "bump(pxi, $);",
+                "bump(&xi[g], $);",
+            ],
+            1,
+            T::I,
+        ),
+        form(1, &["*xd = $;", "xd[0] += $;"], 1, T::D),
+        // Local arrays: in local memory at run-time indices, in registers at constant ones.
+        form(
+            2,
+            &[
+                "lm[@] = $;",
+                "lm[@] += $;",
+                "*pl = $;",
+                "pl[@] -= $;",
+                "bump(pl, $);",
+                "bump(&lm[@], $);",
+            ],
+            3,
+            T::I,
+        ),
+        form(
+            2,
+            &[
+                "ra[0] = $;",
+                "ra[1] += $;",
+                "ra[3] *= $;",
+                "for (int u = 0; u < 4; u++) ra[u] = ra[u] * 0.5f + $;",
+                "rb[@] = $;",
+                "fill(rb + 1, @, $);",
+            ],
+            3,
+            T::F,
+        ),
+        (
+            1,
+            (masked(1), masked(3), x(T::D))
+                .prop_map(|(a, b, v)| format!("lq[{a}][{b}] = {v};"))
+                .boxed(),
+        ),
+        // `float4` loads through reinterpreted pointers, at aligned offsets.
+        form(
+            1,
+            &[
+                "{
+float4 t4 = v4[@];
+f0 += t4.x * t4.w;
+f1 = t4.y - t4.z;
+}",
+                "{
+const float4* w4 = reinterpret_cast<const float4*>(fa + VOFF + 4 * @);
+float4 t4 = *w4;
+f0 += t4.y;
+}",
+            ],
+            15,
+            T::F,
+        ),
+    ];
+    if cx.read_all {
+        alts.push(form(
+            1,
+            &["{
+float4 t4 = reinterpret_cast<const float4*>(sf)[@];
+f1 += t4.x - t4.z;
+}"],
+            63,
+            T::F,
+        ));
+    } else {
+        alts.push(form(
+            2,
+            &[
+                "*ps = $;",
+                "ps[0] += $;",
+                "bump(ps, $);",
+                "bump(&si[tid], $);",
+            ],
+            1,
+            T::I,
+        ));
+    }
+    alts
 }
 
 /// The body between barriers: an epoch that writes own shared slots, or one that reads any.
@@ -990,14 +1272,40 @@ fn kernel(raw_div: bool) -> BoxedStrategy<String> {
     let item = (sync, any::<bool>(), own, all)
         .prop_map(|(s, read, a, b)| format!("{s}\n{}", if read { b } else { a }));
     (epoch(&e, false), proptest::collection::vec(item, 0..3))
-        .prop_map(|(first, rest)| format!("{HEAD}\n{first}\n{}\n{TAIL}", rest.join("\n")))
+        .prop_map(|(first, rest)| {
+            format!("{HELPERS}\n{HEAD}\n{first}\n{}\n{TAIL}", rest.join("\n"))
+        })
         .boxed()
 }
+
+/// `__device__` helpers that take pointers (one returns one), inlined at each call.
+const HELPERS: &str = r#"__device__ float sum_n(const float* p, int n) {
+    float s = 0.0f;
+    for (int k = 0; k < n; k++) s += p[k];
+    return s;
+}
+__device__ void bump(int* p, int v) { *p += v; }
+__device__ void fill(float* p, int n, float v) {
+    for (int k = 0; k < n; k++) p[k] = v + (float)k;
+}
+__device__ const float* at(const float* p, int k) { return p + k; }
+__device__ float walk(const float* p, const float* end) {
+    float s = 0.0f;
+    while (p < end) {
+        s += *p;
+        p++;
+    }
+    return s;
+}
+__device__ float dot4(const float4* v, int i) {
+    float4 t = v[i];
+    return t.x * t.y + t.z * t.w;
+}"#;
 
 const HEAD: &str = r#"__global__ void k(const int* ia, const unsigned* ua, const long long* la,
         const float* fa, const double* da, int* oi, unsigned* ou, long long* ol, float* of,
         double* od, int* xi, float* xf, double* xd, unsigned char* xc, short* xs, bool* xb,
-        unsigned long long* xl, int p) {
+        unsigned long long* xl, int p, int* oq, float* ox) {
     __shared__ int si[256];
     __shared__ float sf[256];
     __shared__ double sd[16][16];
@@ -1005,6 +1313,8 @@ const HEAD: &str = r#"__global__ void k(const int* ia, const unsigned* ua, const
     int tid = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
     int g = (blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z))
             * (blockDim.x * blockDim.y * blockDim.z) + tid;
+    la += g & 3;
+    xd += g;
     int i0 = ia[g & 63], i1 = ia[(g * 5 + 3) & 63];
     unsigned u0 = ua[(g + p) & 63];
     long long l0 = la[g & 63];
@@ -1013,7 +1323,21 @@ const HEAD: &str = r#"__global__ void k(const int* ia, const unsigned* ua, const
     bool b0 = (i0 & 1) != 0;
     unsigned char c0 = (unsigned char)i1;
     short h0 = (short)u0;
-    int k0 = 0, k1 = 0, w0 = 0, w1 = 0, r0 = 0;"#;
+    int k0 = 0, k1 = 0, w0 = 0, w1 = 0, r0 = 0;
+    const int* pi = ia + (g & 31);
+    const float* pf = &fa[(g * 3) & 31];
+    const double* pd = da + (g & 3);
+    const float *q0 = fa, *q1 = fa, *e0 = fa, *e1 = fa;
+    const float* pn = (g & 1) ? fa + (g & 7) : NULL;
+    int* ps = &si[tid];
+    float* pxf = xf + g;
+    int* pxi = &xi[g];
+    const float4* v4 = reinterpret_cast<const float4*>(fa + VOFF);
+    float ra[4] = {1.5f, -2.0f};
+    float rb[4];
+    int lm[8];
+    double lq[2][4];
+    int* pl = lm + (tid & 3);"#;
 
 const TAIL: &str = r#"    oi[g * 4] = i0;
     oi[g * 4 + 1] = i1;
@@ -1025,6 +1349,18 @@ const TAIL: &str = r#"    oi[g * 4] = i0;
     of[g * 2] = f0;
     of[g * 2 + 1] = f1;
     od[g] = d0;
+    oq[g * 4] = lm[g & 7] + 3 * lm[(g + 5) & 7] + 7 * *pl;
+    oq[g * 4 + 1] = (int)(pi - ia) + 64 * (int)(pf - fa) + 4096 * (int)(pl - lm) + 32768 * (int)(pd - da);
+    oq[g * 4 + 2] = (pn == NULL) + 2 * (int)(q0 - fa) + 128 * (int)(q1 - fa) + 8192 * (int)(e0 - e1);
+    oq[g * 4 + 3] = lm[0] ^ lm[7];
+    ox[g * 8] = ra[0];
+    ox[g * 8 + 1] = ra[1];
+    ox[g * 8 + 2] = ra[2];
+    ox[g * 8 + 3] = ra[3];
+    ox[g * 8 + 4] = rb[0];
+    ox[g * 8 + 5] = rb[tid & 3];
+    ox[g * 8 + 6] = (float)lq[g & 1][tid & 3];
+    ox[g * 8 + 7] = (float)lq[1][3];
 }"#;
 
 /// A launch: block and grid shapes (at most 256 threads per block, as the shared arrays hold).
@@ -1040,8 +1376,36 @@ fn shape() -> impl Strategy<Value = ([u32; 3], [u32; 3])> {
     (block, grid)
 }
 
-/// The input buffers `ia ua la fa da` (64 elements each) and the scalar `p`.
-type Inputs = (Vec<i32>, Vec<u32>, Vec<i64>, Vec<f32>, Vec<f64>, i32);
+/// How the launch binds pointer parameters, as a launch section may: each of `ia ua la fa da`
+/// at an element of its array (0 to 3, so at least 68 elements from there), and `xi` either to
+/// an array of its own or into `oi`'s array, past `oi`'s elements (two parameters, one array).
+#[derive(Clone, Debug)]
+struct Binding {
+    offsets: [usize; 5],
+    xi_after_oi: bool,
+}
+
+impl Binding {
+    /// `VOFF`: elements from where `fa` points to the first one at a 16-byte aligned address
+    /// (arrays start aligned), where `float4` views of `fa` start.
+    fn voff(&self) -> usize {
+        (4 - self.offsets[3] % 4) % 4
+    }
+}
+
+/// The input arrays of `ia ua la fa da` (71 elements each), the scalar `p` and the binding.
+type Inputs = (
+    Vec<i32>,
+    Vec<u32>,
+    Vec<i64>,
+    Vec<f32>,
+    Vec<f64>,
+    i32,
+    Binding,
+);
+
+/// Elements of each input array.
+const INPUT_LEN: usize = 71;
 
 /// Input values: mostly small, with the edges of each type mixed in.
 fn inputs() -> impl Strategy<Value = Inputs> {
@@ -1058,22 +1422,30 @@ fn inputs() -> impl Strategy<Value = Inputs> {
         1 => Just(1e10f32),
     ];
     let d = prop_oneof![4 => -100.0..100.0f64, 1 => any::<f64>(), 1 => Just(f64::NAN), 1 => Just(1e300)];
+    let binding =
+        ([0..4usize, 0..4, 0..4, 0..4, 0..4], any::<bool>()).prop_map(|(offsets, xi_after_oi)| {
+            Binding {
+                offsets,
+                xi_after_oi,
+            }
+        });
     (
-        proptest::collection::vec(i, 64),
-        proptest::collection::vec(u, 64),
-        proptest::collection::vec(l, 64),
-        proptest::collection::vec(f, 64),
-        proptest::collection::vec(d, 64),
+        proptest::collection::vec(i, INPUT_LEN),
+        proptest::collection::vec(u, INPUT_LEN),
+        proptest::collection::vec(l, INPUT_LEN),
+        proptest::collection::vec(f, INPUT_LEN),
+        proptest::collection::vec(d, INPUT_LEN),
         -5..300i32,
+        binding,
     )
 }
 
-/// Cases per run: `PROPTEST_CASES`, or a few thousand for CI (about 6 s on 2 cores).
+/// Cases per run: `PROPTEST_CASES`, or 1500 for CI (about 8 s on 2 cores; most of it parsing).
 fn cases() -> u32 {
     std::env::var("PROPTEST_CASES")
         .ok()
         .and_then(|s| s.parse().ok())
-        .unwrap_or(3000)
+        .unwrap_or(1500)
 }
 
 fn is_constant_division(f: &simt::pipeline::Failure) -> bool {
@@ -1083,11 +1455,18 @@ fn is_constant_division(f: &simt::pipeline::Failure) -> bool {
     })
 }
 
-/// The buffers and scalar of a generated kernel launched on `threads` threads.
+/// The buffers and scalar of a generated kernel launched on `threads` threads, bound as
+/// `ins`' binding says.
 fn random_args(kernel: &Kernel, threads: usize, ins: &Inputs) -> Args {
-    let (ia, ua, la, fa, da, p) = ins;
-    let mut scalars = vec![None; kernel.params.len()];
-    let mut buffers = vec![None; kernel.params.len()];
+    let (ia, ua, la, fa, da, p, binding) = ins;
+    let n = kernel.params.len();
+    let mut scalars = vec![None; n];
+    scalars[17] = Some(simt::value::Value::I32(*p));
+    let mut args = Args {
+        scalars,
+        buffers: Vec::new(),
+        pointers: vec![None; n],
+    };
     let data = [
         BufData::I32(ia.clone()),
         BufData::U32(ua.clone()),
@@ -1107,14 +1486,47 @@ fn random_args(kernel: &Kernel, threads: usize, ins: &Inputs) -> Args {
         BufData::Bool(vec![false; threads]),
         BufData::U64(vec![0; threads]),
     ];
-    for (i, d) in data.into_iter().enumerate() {
-        buffers[i] = Some(simt::exec::Buffer {
-            name: kernel.params[i].name.clone(),
+    let outputs = [
+        (18, BufData::I32(vec![0; threads * 4])),
+        (19, BufData::F32(vec![0.0; threads * 8])),
+    ];
+    for (i, d) in data.into_iter().enumerate().chain(outputs) {
+        let name = kernel.params[i].name.clone();
+        let (buffer, offset) = match i {
+            0..=4 => (args.buffers.len(), binding.offsets[i]),
+            // `oi` (5) holds `threads * 4` elements: `xi` points just past them.
+            10 if binding.xi_after_oi => {
+                let pointer = args.pointers[5].as_ref().expect("oi is bound");
+                let b = pointer.buffer.expect("oi is not NULL");
+                let BufData::I32(v) = &mut args.buffers[b].data else {
+                    unreachable!("oi is an int array")
+                };
+                v.extend(vec![0; threads]);
+                args.pointers[i] = Some(simt::exec::Pointer {
+                    name,
+                    buffer: Some(b),
+                    offset: threads * 4,
+                });
+                continue;
+            }
+            _ => (args.buffers.len(), 0),
+        };
+        args.buffers.push(simt::exec::Buffer {
+            name: name.clone(),
             data: d,
         });
+        args.pointers[i] = Some(simt::exec::Pointer {
+            name,
+            buffer: Some(buffer),
+            offset,
+        });
     }
-    scalars[17] = Some(simt::value::Value::I32(*p));
-    Args::separate(scalars, buffers)
+    args
+}
+
+/// The generated kernel's text as compiled: `VOFF` defined for the binding.
+fn source(text: &str, ins: &Inputs) -> String {
+    format!("#define VOFF {}\n{text}", ins.6.voff())
 }
 
 /// A generated kernel, compiled; a case rejected if a divisor folds to a constant zero (refused
@@ -1159,8 +1571,13 @@ fn check_random(
     grid: [u32; 3],
     ins: &Inputs,
 ) -> Result<(), TestCaseError> {
+    let text = &source(text, ins);
     let program = compile_random(text)?;
     let kernel = &program.kernels[0];
+    // `ra` is indexed only by constants and unrolled loops; the other local arrays at run time.
+    for a in &kernel.local_arrays {
+        prop_assert_eq!(a.in_registers, a.name == "ra", "{}\n{}", a.name, text);
+    }
     let threads = (block.iter().product::<u32>() * grid.iter().product::<u32>()) as usize;
     let args = random_args(kernel, threads, ins);
     let cfg = LaunchConfig {
@@ -1171,7 +1588,7 @@ fn check_random(
         max_steps: 1 << 26,
         threads: 1,
     };
-    let what = format!("block {block:?} grid {grid:?}\n{text}");
+    let what = format!("block {block:?} grid {grid:?}\n{:?}\n{text}", ins.6);
     let result = std::panic::catch_unwind(|| agree(kernel, &cfg, &args, &what));
     match result {
         Ok(Ok((c, _))) => {
@@ -1207,6 +1624,7 @@ fn random_kernels_count_alike_on_one_and_several_workers() {
     let (mut runner, strategy) = random_cases(cases() / 20 + 10);
     runner
         .run(&strategy, |(text, (block, _), ins)| {
+            let text = source(&text, &ins);
             let program = compile_random(&text)?;
             let kernel = &program.kernels[0];
             let per_block = block.iter().product::<u32>();
