@@ -70,3 +70,85 @@ __global__ void k(float* a) {
         common::describe(&f)
     );
 }
+
+#[test]
+fn a_coalesced_group_is_the_lanes_active_where_it_was_made() {
+    // Block of 64 = two warps; threads with t % 3 != 0 take the branch. In warp 0 the active
+    // lanes are 1, 2, 4, 5, ..., 31: 32 - 11 multiples of 3 (0, 3, ..., 30) = 21 lanes; in warp 1
+    // (t = 32..63) the multiples of 3 are 33, ..., 63, 11 again, so 21 lanes. A member's rank is
+    // the number of active lanes below it: t - ceil(t / 3) in warp 0, and counted per warp in
+    // warp 1. shfl(t, 0) reads the lowest active lane: t = 1 in warp 0, t = 32 in warp 1. Each
+    // group's rank-0 thread adds the group's size to the counter (warp-aggregated atomics, as
+    // cuda-samples' warpAggregatedAtomicsCG does): 21 + 21 = 42. Inactive threads write -1.
+    let src = r#"
+#include <cooperative_groups.h>
+namespace cg = cooperative_groups;
+__global__ void k(int* rank, int* size, int* lead, int* count) {
+    int t = threadIdx.x;
+    rank[t] = -1; size[t] = -1; lead[t] = -1;
+    if (t % 3 != 0) {
+        cg::coalesced_group active = cg::coalesced_threads();
+        rank[t] = active.thread_rank();
+        size[t] = active.size();
+        lead[t] = active.shfl(t, 0);
+        if (active.thread_rank() == 0) atomicAdd(count, active.size());
+    }
+}
+"#;
+    let per_thread = |f: &dyn Fn(u32) -> i64| {
+        let v: Vec<String> = (0..64).map(|t| f(t).to_string()).collect();
+        format!("[{}]", v.join(", "))
+    };
+    let rank = |t: u32| {
+        let warp = t / 32 * 32;
+        (warp..t).filter(|l| l % 3 != 0).count() as i64
+    };
+    let launch = format!(
+        "launch k {{ rank = zeros(64); size = zeros(64); lead = zeros(64); count = zeros(1); \
+         expect rank == {}; expect size == {}; expect lead == {}; expect count[0] == 42; }}\n",
+        per_thread(&|t| if t % 3 == 0 { -1 } else { rank(t) }),
+        per_thread(&|t| if t % 3 == 0 { -1 } else { 21 }),
+        per_thread(&|t| match (t % 3, t / 32) {
+            (0, _) => -1,
+            (_, 0) => 1,
+            _ => 32,
+        }),
+    );
+    ok(&format!("{src}{launch}"), &[], ONE, [64, 1, 1]);
+}
+
+#[test]
+fn coalesced_groups_say_what_they_cannot_do() {
+    // A shuffle from a rank other than 0 would need the rank's lane (the n-th set bit of the
+    // mask): refused, pointing at the rank. A block declared from coalesced_threads() is the
+    // wrong kind of group.
+    let from_rank = r#"
+namespace cg = cooperative_groups;
+__global__ void k(int* a) {
+    cg::coalesced_group g = cg::coalesced_threads();
+    a[threadIdx.x] = g.shfl((int)threadIdx.x, 1);
+}
+"#;
+    let f = err(
+        from_rank,
+        &[("a", "zeros(32)")],
+        Some(ONE),
+        Some([32, 1, 1]),
+    );
+    assert_eq!(codes(&f), ["simt::check::unsupported"]);
+    assert!(common::describe(&f).contains("rank other than 0"));
+    let wrong_kind = r#"
+namespace cg = cooperative_groups;
+__global__ void k(int* a) {
+    cg::thread_block b = cg::coalesced_threads();
+    a[threadIdx.x] = 1;
+}
+"#;
+    let f = err(
+        wrong_kind,
+        &[("a", "zeros(32)")],
+        Some(ONE),
+        Some([32, 1, 1]),
+    );
+    assert_eq!(codes(&f), ["simt::check::type_error"]);
+}

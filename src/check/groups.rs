@@ -18,6 +18,9 @@ pub(crate) enum Group {
     Tile(u32),
     /// `cg::grid_group`: needs a cooperative launch.
     Grid,
+    /// `cg::coalesced_group`: the warp's lanes active where it was made (their mask in this
+    /// variable; `None` for a temporary, made where it is used).
+    Coalesced(Option<VarId>),
 }
 
 /// The last part of a qualified name: `cg::sync` → `sync`.
@@ -31,6 +34,7 @@ pub(crate) fn group_type(text: &str) -> Option<Group> {
     match base {
         "thread_block" => Some(Group::Block),
         "grid_group" => Some(Group::Grid),
+        "coalesced_group" => Some(Group::Coalesced(None)),
         "thread_block_tile" => {
             let n = text
                 .split('<')
@@ -92,15 +96,13 @@ impl KernelChecker<'_, '_> {
                                 .into(),
                             span: parent.span,
                             label: "not a group to partition".into(),
-                            help: Some("write `tiled_partition<32>(cg::this_thread_block())`".into()),
+                            help: Some(
+                                "write `tiled_partition<32>(cg::this_thread_block())`".into(),
+                            ),
                         }),
                     }
                 }
-                "coalesced_threads" => Err(CheckError::Unsupported {
-                    what: "`coalesced_threads()`".into(),
-                    span: e.span,
-                    help: Some("use `tiled_partition<32>(block)` or the `_sync` intrinsics with `__activemask()`".into()),
-                }),
+                "coalesced_threads" => Ok(Some(Group::Coalesced(None))),
                 _ => Ok(None),
             },
             _ => Ok(None),
@@ -112,7 +114,95 @@ impl KernelChecker<'_, '_> {
         match g {
             Group::Block => Ok(StmtKind::Barrier),
             Group::Tile(n) => Ok(StmtKind::SyncWarp(self.tile_mask(n, span)?)),
+            Group::Coalesced(v) => Ok(StmtKind::SyncWarp(coalesced_mask(v, span))),
             Group::Grid => Err(grid_unsupported(span)),
+        }
+    }
+
+    /// A coalesced group's members: `thread_rank()` (active lanes below this one), `size()`,
+    /// `shfl(v, 0)` (from the lowest lane), `any`, `all`, `sync`.
+    fn coalesced_method(
+        &mut self,
+        v: Option<VarId>,
+        method: &ast::Ident,
+        args: &[ast::Expr],
+        span: Span,
+    ) -> Result<Expr> {
+        let mask = coalesced_mask(v, span);
+        let popc = |e: Expr| Expr {
+            kind: ExprKind::Call {
+                func: Func::Bits(crate::value::BitOp::Popc),
+                args: vec![e],
+            },
+            ty: Scalar::I32,
+            span,
+        };
+        match (method.name.as_str(), args) {
+            ("size" | "num_threads", []) => Ok(self.convert(popc(mask), Scalar::U32)),
+            ("thread_rank", []) => {
+                // Set bits of the mask below this lane: (1 << lane) - 1.
+                let lane = self.lane(span)?;
+                let one = constant(Value::U32(1), span);
+                let bit = self.binary(BinOp::Shl, span, one, lane)?;
+                let below = self.arith_u32(ArithOp::Sub, bit, 1, span)?;
+                let lower = self.binary(BinOp::BitAnd, span, mask, below)?;
+                Ok(self.convert(popc(lower), Scalar::U32))
+            }
+            ("shfl", [value, src]) => {
+                let zero = matches!(src.kind, ast::ExprKind::Int { value: 0, .. });
+                if !zero {
+                    return Err(CheckError::Unsupported {
+                        what: "a coalesced group's `shfl` from a rank other than 0".into(),
+                        span: src.span,
+                        help: Some("read from the group's first thread, `shfl(v, 0)`, or use a warp tile".into()),
+                    });
+                }
+                // The group's rank 0 is its lowest active lane: __ffs(mask) - 1.
+                let ffs = Expr {
+                    kind: ExprKind::Call {
+                        func: Func::Bits(crate::value::BitOp::Ffs),
+                        args: vec![mask.clone()],
+                    },
+                    ty: Scalar::I32,
+                    span,
+                };
+                let lane = self.binary(BinOp::Sub, span, ffs, constant(Value::I32(1), span))?;
+                let value = self.expr(value)?;
+                let ty = match value.ty.promoted() {
+                    Scalar::Bool => Scalar::I32,
+                    t => t,
+                };
+                let value = self.convert(value, ty);
+                let lane = self.convert(lane, Scalar::U32);
+                Ok(Expr {
+                    kind: ExprKind::Shuffle {
+                        kind: ShflKind::Idx,
+                        mask: Box::new(mask),
+                        value: Box::new(value),
+                        arg: Box::new(lane),
+                        width: Box::new(constant(Value::U32(32), span)),
+                    },
+                    ty,
+                    span,
+                })
+            }
+            (kind @ ("any" | "all"), [p]) => {
+                let pred = self.scalar_or_truth(p)?;
+                Ok(Expr {
+                    kind: ExprKind::Vote {
+                        kind: if kind == "any" { VoteKind::Any } else { VoteKind::All },
+                        mask: Box::new(mask),
+                        pred: Box::new(pred),
+                    },
+                    ty: Scalar::I32,
+                    span,
+                })
+            }
+            _ => Err(CheckError::Unsupported {
+                what: format!("the coalesced group member `{}`", method.name),
+                span: method.span,
+                help: Some("a coalesced group here has thread_rank(), size(), shfl(v, 0), any(), all() and sync()".into()),
+            }),
         }
     }
 
@@ -149,6 +239,9 @@ impl KernelChecker<'_, '_> {
         };
         if g == Group::Grid {
             return Err(grid_unsupported(span));
+        }
+        if let Group::Coalesced(v) = g {
+            return self.coalesced_method(v, method, args, span);
         }
         match (g, name) {
             (_, "sync") => Err(CheckError::Type {
@@ -425,9 +518,26 @@ impl KernelChecker<'_, '_> {
             ArithOp::And => BinOp::BitAnd,
             ArithOp::Div => BinOp::Div,
             ArithOp::Add => BinOp::Add,
+            ArithOp::Sub => BinOp::Sub,
             _ => unreachable!("groups: only &, / and + on ranks"),
         };
         self.binary(bop, span, a, constant(Value::U32(b), span))
+    }
+}
+
+/// A coalesced group's lanes: the mask it captured, or the warp's active lanes now.
+fn coalesced_mask(v: Option<VarId>, span: Span) -> Expr {
+    match v {
+        Some(var) => Expr {
+            kind: ExprKind::Var(var),
+            ty: Scalar::U32,
+            span,
+        },
+        None => Expr {
+            kind: ExprKind::ActiveMask,
+            ty: Scalar::U32,
+            span,
+        },
     }
 }
 

@@ -2,6 +2,7 @@
 
 use std::collections::{HashMap, HashSet};
 
+use super::groups::Group;
 use super::typed::*;
 use super::{Binding, CheckError, KernelChecker};
 use crate::syntax::ast::{self, BaseType};
@@ -43,19 +44,40 @@ impl KernelChecker<'_, '_> {
                     help: Some("initialise it: `= cg::this_thread_block();`".into()),
                 });
             };
-            match self.group(init)? {
-                Some(found) if found == g || ty.base == BaseType::Auto => {}
-                _ => {
-                    return Err(CheckError::Type {
-                        message: format!("`{}` is initialised with another group", d.name.name),
-                        span: init.span,
-                        label: "not this kind of group".into(),
-                        help: None,
-                    })
+            let found = self.group(init)?;
+            return match found {
+                // A coalesced group made here captures the lanes active now; a copy shares them.
+                Some(Group::Coalesced(None)) if matches!(g, Group::Coalesced(_)) => {
+                    let var = self.new_local(&d.name.name, Scalar::U32, d.name.span);
+                    out.push(Stmt {
+                        kind: StmtKind::Assign {
+                            var,
+                            value: Expr {
+                                kind: ExprKind::ActiveMask,
+                                ty: Scalar::U32,
+                                span: init.span,
+                            },
+                        },
+                        span: d.name.span,
+                    });
+                    self.declare(&d.name, Binding::Group(Group::Coalesced(Some(var))));
+                    Ok(())
                 }
-            }
-            self.declare(&d.name, Binding::Group(g));
-            return Ok(());
+                Some(found)
+                    if found == g
+                        || ty.base == BaseType::Auto
+                        || matches!((found, g), (Group::Coalesced(_), Group::Coalesced(_))) =>
+                {
+                    self.declare(&d.name, Binding::Group(found));
+                    Ok(())
+                }
+                _ => Err(CheckError::Type {
+                    message: format!("`{}` is initialised with another group", d.name.name),
+                    span: init.span,
+                    label: "not this kind of group".into(),
+                    help: None,
+                }),
+            };
         }
         if ty.base == BaseType::Auto && !d.pointer {
             return self.auto_declaration(ty, d, out);

@@ -1,5 +1,4 @@
-//! Per-thread local arrays and pointer casts: each lane's own copy of an array, laid out
-//! component-major as the hardware interleaves local memory across a warp.
+//! Per-thread local arrays (interleaved per warp, as the hardware lays out local memory) and pointer rescaling.
 
 use super::access::transfer;
 use super::{BlockRunner, GlobalBuf};
