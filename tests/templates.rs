@@ -181,3 +181,44 @@ fn structs_with_data_are_reported() {
     let f = err(src, &[("a", "zeros(1)")], Some(ONE), Some(ONE));
     assert_eq!(codes(&f), ["simt::check::unsupported"]);
 }
+
+#[test]
+fn an_auto_function_returns_the_type_of_its_first_return() {
+    // half: the first return is `-1.0f`, so the result is a float: half(4) = 2.0f and half(3)
+    // = 1.5f (an int result would truncate it to 1); half(-1) returns -1.0f before the second
+    // return. twice(short 20000): `s + s` promotes to int, 40000 (a short would wrap to
+    // -25536). pick(x) returns bools, `x > 1` or `false`: 1 or 0, stored as 1.0f / 0.0f.
+    let src = r#"
+__device__ auto half(int x) { if (x < 0) return -1.0f; return x * 0.5f; }
+__device__ auto twice(short s) { return s + s; }
+__device__ auto pick(int x) { if (x > 0) return x > 1; return false; }
+__global__ void k(float* h, int* w, float* p) {
+    int t = threadIdx.x;
+    h[t] = half(t - 1);
+    w[t] = twice((short)20000);
+    p[t] = pick(t - 1);
+}
+launch k { h = zeros(5); w = zeros(5); p = zeros(5);
+    expect h == [-1, 0, 0.5, 1, 1.5]; expect w == 40000; expect p == [0, 0, 0, 1, 1]; }
+"#;
+    ok(src, &[], ONE, [5, 1, 1]);
+}
+
+#[test]
+fn an_auto_function_with_two_return_types_is_an_error() {
+    // C++ deduces one type from every return: `1.0` (double) and `2` (int) are ill-formed.
+    let two = "__device__ auto f(int x) { if (x > 2) return 1.0; return 2; }\n\
+               __global__ void k(double* a) { a[threadIdx.x] = f(threadIdx.x); }";
+    let f = err(two, &[("a", "zeros(4)")], Some(ONE), Some([4, 1, 1]));
+    assert_eq!(codes(&f), ["simt::check::type_error"]);
+    assert!(
+        common::describe(&f).contains("returns `double`"),
+        "{}",
+        common::describe(&f)
+    );
+    // A function with no `return` value deduces `void`: using it as a value is an error.
+    let void = "__device__ auto g(int* a) { a[0] = 1; }\n\
+                __global__ void k(int* a) { a[1] = g(a); }";
+    let f = err(void, &[("a", "zeros(2)")], Some(ONE), Some(ONE));
+    assert_eq!(codes(&f), ["simt::check::type_error"]);
+}

@@ -347,12 +347,10 @@ impl KernelChecker<'_, '_> {
             .collect();
         let with_defaults: Vec<ast::Expr> = args.iter().cloned().chain(defaults).collect();
         let args = with_defaults.as_slice();
-        let ret = match f.ret.base {
-            _ if f.ret.pointer || f.ret.base == ast::BaseType::Vector => None,
-            ast::BaseType::Void => None,
-            _ => Some(super::scalar_of(&f.ret)?),
-        };
-        let returns_value = ret.is_some() || f.ret.pointer || f.ret.base == ast::BaseType::Vector;
+        let ret = return_scalar(f)?;
+        let returns_value = ret.is_some()
+            || f.ret.pointer
+            || matches!(f.ret.base, ast::BaseType::Vector | ast::BaseType::Auto);
         if !returns_value && !allow_void {
             return Err(CheckError::Type {
                 message: format!("`{name}` returns `void`; it has no value"),
@@ -366,16 +364,24 @@ impl KernelChecker<'_, '_> {
             values.push(self.argument(p, a)?);
         }
         self.globals.inlined.borrow_mut().insert(name.clone());
-        self.expand(f, ret, values, span)
+        let call = self.expand(f, ret, values, span)?;
+        if matches!(&call.kind, ExprKind::Inline { result: None, .. })
+            && f.ret.base == ast::BaseType::Auto
+            && !allow_void
+        {
+            return Err(CheckError::Type {
+                message: format!("`{name}` returns no value (its `auto` is `void`)"),
+                span,
+                label: "used as a value".into(),
+                help: Some(format!("call it as a statement: `{name}(...);`")),
+            });
+        }
+        Ok(call)
     }
 
     /// Checks a function no kernel calls, with zero arguments of its parameter types.
     pub(crate) fn check_function(&mut self, f: &ast::Function) -> Result<()> {
-        let ret = match f.ret.base {
-            _ if f.ret.pointer || f.ret.base == ast::BaseType::Vector => None,
-            ast::BaseType::Void => None,
-            _ => Some(super::scalar_of(&f.ret)?),
-        };
+        let ret = return_scalar(f)?;
         // Pointer and reference parameters point into a placeholder array of their type (the
         // function is only checked, never lowered).
         let mut values = Vec::new();
@@ -436,10 +442,27 @@ impl KernelChecker<'_, '_> {
         let result = ret.map(|t| (self.new_local(&format!("{name}()"), t, f.name.span), t));
         let shape = self.ret_slot(f)?;
         let saved_ret = self.returns.replace(result);
+        let saved_auto = std::mem::replace(
+            &mut self.returns_auto,
+            f.ret.base == ast::BaseType::Auto && !f.ret.pointer,
+        );
         let saved_shape = std::mem::replace(&mut self.ret_shape, shape);
         self.inlining.push(name.clone());
         let body = self.inline_body(f, values, result);
         self.inlining.pop();
+        // An `auto` function's result is made at its first `return`: zero it on entry, as
+        // every result is.
+        let (result, ret) = match (self.returns_auto, self.returns.flatten()) {
+            (true, Some((var, ty))) => (Some((var, ty)), Some(ty)),
+            _ => (result, ret),
+        };
+        let body = body.map(|mut b| {
+            if let (true, Some((var, ty))) = (self.returns_auto, result) {
+                b.insert(0, zero_result(var, ty, f.name.span));
+            }
+            b
+        });
+        self.returns_auto = saved_auto;
         self.returns = saved_ret;
         self.ret_shape = saved_shape;
         self.last_ret = shape;
@@ -505,13 +528,7 @@ impl KernelChecker<'_, '_> {
     ) -> Result<Vec<Stmt>> {
         let mut body = Vec::new();
         if let Some((var, ty)) = result {
-            body.push(Stmt {
-                kind: StmtKind::Assign {
-                    var,
-                    value: constant(Value::I32(0).cast(ty), f.name.span),
-                },
-                span: f.name.span,
-            });
+            body.push(zero_result(var, ty, f.name.span));
         }
         for (p, v) in f.params.iter().zip(values) {
             let v = match v {
@@ -681,4 +698,25 @@ fn legacy_sync(name: &str) -> Option<&'static str> {
         "__ballot" => "__ballot_sync",
         _ => return None,
     })
+}
+
+/// A scalar-returning function's result type; `None` for `void`, `auto` (deduced at the first
+/// `return`), pointers and vectors.
+fn return_scalar(f: &ast::Function) -> Result<Option<Scalar>> {
+    Ok(match f.ret.base {
+        _ if f.ret.pointer || f.ret.base == ast::BaseType::Vector => None,
+        ast::BaseType::Void | ast::BaseType::Auto => None,
+        _ => Some(super::scalar_of(&f.ret)?),
+    })
+}
+
+/// `result = 0`: a function's result before any `return` sets it.
+fn zero_result(var: VarId, ty: Scalar, span: Span) -> Stmt {
+    Stmt {
+        kind: StmtKind::Assign {
+            var,
+            value: constant(Value::I32(0).cast(ty), span),
+        },
+        span,
+    }
 }

@@ -359,6 +359,8 @@ pub(crate) struct KernelChecker<'g, 'e> {
     inlining: Vec<String>,
     /// Inside an inlined function: its result variable and type (`None` for `void`).
     returns: Option<Option<(VarId, Scalar)>>,
+    /// Inside an inlined function declared `auto`: its first `return` sets the result's type.
+    returns_auto: bool,
     /// Inside an inlined function that returns a pointer or a vector: where `return` puts it.
     ret_shape: intrinsics::RetShape,
     /// What the last inlined call returned through (for a call used as a pointer or a vector).
@@ -386,6 +388,7 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
             static_smem: 0,
             inlining: Vec::new(),
             returns: None,
+            returns_auto: false,
             ret_shape: intrinsics::RetShape::Plain,
             last_ret: intrinsics::RetShape::Plain,
             depth: 0,
@@ -831,8 +834,27 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
             ast::StmtKind::Return(value) => match (self.returns, value) {
                 (None, None) => push(out, StmtKind::Return),
                 (Some(None), None) => push(out, StmtKind::ReturnFn),
+                (Some(None), Some(v)) if self.returns_auto => {
+                    let value = self.expr(v)?;
+                    let name = format!("{}()", self.inlining.last().map_or("", |n| n.as_str()));
+                    let var = self.new_local(&name, value.ty, v.span);
+                    self.returns = Some(Some((var, value.ty)));
+                    push(out, StmtKind::Assign { var, value });
+                    push(out, StmtKind::ReturnFn);
+                }
                 (Some(Some((var, ty))), Some(v)) => {
                     let e = self.expr(v)?;
+                    if self.returns_auto && e.ty != ty {
+                        return Err(CheckError::Type {
+                            message: format!(
+                                "this `auto` function returns `{ty}` (its first `return`), and `{}` here",
+                                e.ty
+                            ),
+                            span: v.span,
+                            label: format!("`{}`", e.ty),
+                            help: Some(format!("cast it, `({ty})(...)`, or write the return type")),
+                        });
+                    }
                     let value = self.convert(e, ty);
                     push(out, StmtKind::Assign { var, value });
                     push(out, StmtKind::ReturnFn);
