@@ -44,7 +44,7 @@ fn agree(
     };
     for (i, (f, s)) in fast.buffers.iter().zip(&slow.buffers).enumerate() {
         assert!(
-            same_data(&f.data, &s.data),
+            reference::same_data(&f.data, &s.data),
             "{what}: buffer {} ({i}) differs:\n engine    {:?}\n reference {:?}",
             f.name,
             f.data,
@@ -56,77 +56,11 @@ fn agree(
     Ok((c, tally))
 }
 
-/// Equal element by element; NaN equals NaN (the payload is not compared).
-fn same_data(a: &BufData, b: &BufData) -> bool {
-    fn eq<T: PartialEq + Copy>(a: &[T], b: &[T], nan: impl Fn(T) -> bool) -> bool {
-        a.len() == b.len() && a.iter().zip(b).all(|(&x, &y)| x == y || (nan(x) && nan(y)))
-    }
-    match (a, b) {
-        (BufData::F32(x), BufData::F32(y)) => eq(x, y, f32::is_nan),
-        (BufData::F64(x), BufData::F64(y)) => eq(x, y, f64::is_nan),
-        (x, y) => x == y,
-    }
-}
-
 /// What must hold between the engine's warp-level counters and the threads' own counts.
 fn invariants(c: &Counters, t: &Tally, what: &str) {
-    let ctx = || format!("{what}: {c:?}\n{t:?}");
-    // Exact: every active lane of an issued instruction is one thread executing it.
-    assert_eq!(c.active_lane_slots, t.thread_instr, "{}", ctx());
-    assert_eq!(c.g_bytes_requested, t.global_bytes, "{}", ctx());
-    assert_eq!(c.barriers, t.barriers, "{}", ctx());
-    // A warp instruction has 1 to 32 active lanes.
-    assert!(c.active_lane_slots <= 32 * c.warp_instr, "{}", ctx());
-    assert!(c.warp_instr <= c.active_lane_slots, "{}", ctx());
-    for (requests, lanes) in [
-        (c.gld_instr, t.global_loads),
-        (c.gst_instr, t.global_stores),
-        (c.gatom_instr, t.global_atomics),
-        (c.smem_instr, t.shared_loads + t.shared_stores),
-        // Local arrays in registers count neither; those in local memory, one request per warp.
-        (c.local_ld_instr, t.local_loads),
-        (c.local_st_instr, t.local_stores),
-        (c.cmem_instr, t.constant_loads),
-    ] {
-        assert!(requests <= lanes && lanes <= 32 * requests, "{}", ctx());
+    if let Some(rule) = reference::counters_disagree(c, t) {
+        panic!("{what}: {rule}:\n{c:?}\n{t:?}");
     }
-    assert!(
-        c.branches <= t.branch_evals && t.branch_evals <= 32 * c.branches,
-        "{}",
-        ctx()
-    );
-    // A request touches at least one sector (or wavefront), and an aligned element at most one
-    // sector per lane.
-    assert!(
-        c.gld_sectors >= c.gld_instr && c.gld_sectors <= t.global_loads,
-        "{}",
-        ctx()
-    );
-    assert!(
-        c.gst_sectors >= c.gst_instr && c.gst_sectors <= t.global_stores,
-        "{}",
-        ctx()
-    );
-    assert!(c.smem_wavefronts >= c.smem_instr, "{}", ctx());
-    // A constant-cache request serialises on the distinct addresses of its lanes.
-    assert!(
-        c.cmem_transactions >= c.cmem_instr && c.cmem_transactions <= t.constant_loads,
-        "{}",
-        ctx()
-    );
-    // Lane `k`'s element `i` of a local array is word `32 i + k`: each lane's element lies in
-    // one sector.
-    assert!(
-        c.local_ld_sectors >= c.local_ld_instr && c.local_ld_sectors <= t.local_loads,
-        "{}",
-        ctx()
-    );
-    assert!(
-        c.local_st_sectors >= c.local_st_instr && c.local_st_sectors <= t.local_stores,
-        "{}",
-        ctx()
-    );
-    assert!(c.divergent <= c.branches, "{}", ctx());
 }
 
 /// Every launch of every `.sk` file in `dir` on both interpreters: the names compared, and those
@@ -1655,7 +1589,12 @@ fn random_kernels_count_alike_on_one_and_several_workers() {
                 return Ok(());
             }
             for (a, b) in one_args.buffers.iter().zip(&three_args.buffers) {
-                prop_assert!(same_data(&a.data, &b.data), "{}: {}", a.name, text);
+                prop_assert!(
+                    reference::same_data(&a.data, &b.data),
+                    "{}: {}",
+                    a.name,
+                    text
+                );
             }
             Ok(())
         })

@@ -47,7 +47,7 @@
 use crate::check::typed::{
     Builtin, Expr, ExprKind, Func, Kernel, Mem, ParamKind, Space, Stmt, StmtKind, NULL_OFFSET,
 };
-use crate::exec::{Args, BufData, Buffer, LaunchConfig, Pointer};
+use crate::exec::{Args, BufData, Buffer, Counters, LaunchConfig, Pointer};
 use crate::value::{ArithOp, AtomicOp, CmpOp, Math1, Math2, Scalar, Value};
 
 /// What a run of the reference interpreter counted, summed over all threads.
@@ -1418,6 +1418,106 @@ fn reinterprets(from: Scalar, to: Scalar) -> bool {
     word(from).is_some() && word(from) == word(to)
 }
 
+/// Equal element by element, as the engine's and the reference's results must be; NaN equals NaN
+/// (the payload is not compared).
+pub fn same_data(a: &BufData, b: &BufData) -> bool {
+    fn eq<T: PartialEq + Copy>(a: &[T], b: &[T], nan: impl Fn(T) -> bool) -> bool {
+        a.len() == b.len() && a.iter().zip(b).all(|(&x, &y)| x == y || (nan(x) && nan(y)))
+    }
+    match (a, b) {
+        (BufData::F32(x), BufData::F32(y)) => eq(x, y, f32::is_nan),
+        (BufData::F64(x), BufData::F64(y)) => eq(x, y, f64::is_nan),
+        (x, y) => x == y,
+    }
+}
+
+/// What must hold between the engine's warp-level counters and what the threads did (a run of
+/// [`run`] on the same launch): the first rule `c` and `t` break, or `None`.
+pub fn counters_disagree(c: &Counters, t: &Tally) -> Option<&'static str> {
+    let rules: [(bool, &'static str); 18] = [
+        // Exact: every active lane of an issued instruction is one thread executing it.
+        (
+            c.active_lane_slots == t.thread_instr,
+            "active lane slots are the threads' instructions",
+        ),
+        (
+            c.g_bytes_requested == t.global_bytes,
+            "global bytes requested are the threads' bytes",
+        ),
+        (c.barriers == t.barriers, "barriers"),
+        // A warp instruction has 1 to 32 active lanes.
+        (
+            c.warp_instr <= c.active_lane_slots && c.active_lane_slots <= 32 * c.warp_instr,
+            "1 to 32 lanes per warp instruction",
+        ),
+        (within(c.gld_instr, t.global_loads), "global load requests"),
+        (
+            within(c.gst_instr, t.global_stores),
+            "global store requests",
+        ),
+        (
+            within(c.gatom_instr, t.global_atomics),
+            "global atomic requests",
+        ),
+        (
+            within(c.smem_instr, t.shared_loads + t.shared_stores),
+            "shared-memory requests",
+        ),
+        // Local arrays in registers count neither; those in local memory, one request per warp.
+        (
+            within(c.local_ld_instr, t.local_loads),
+            "local load requests",
+        ),
+        (
+            within(c.local_st_instr, t.local_stores),
+            "local store requests",
+        ),
+        (
+            within(c.cmem_instr, t.constant_loads),
+            "constant-cache requests",
+        ),
+        (within(c.branches, t.branch_evals), "branches"),
+        // A request touches at least one sector (or wavefront), and an aligned element at most
+        // one sector per lane.
+        (
+            c.gld_sectors >= c.gld_instr && c.gld_sectors <= t.global_loads,
+            "global load sectors",
+        ),
+        (
+            c.gst_sectors >= c.gst_instr && c.gst_sectors <= t.global_stores,
+            "global store sectors",
+        ),
+        (
+            c.smem_wavefronts >= c.smem_instr,
+            "shared-memory wavefronts",
+        ),
+        // A constant-cache request serialises on the distinct addresses of its lanes.
+        (
+            c.cmem_transactions >= c.cmem_instr && c.cmem_transactions <= t.constant_loads,
+            "constant-cache transactions",
+        ),
+        // Lane `k`'s element `i` of a local array is word `32 i + k`: each lane's element lies
+        // in one sector.
+        (
+            c.local_ld_sectors >= c.local_ld_instr
+                && c.local_ld_sectors <= t.local_loads
+                && c.local_st_sectors >= c.local_st_instr
+                && c.local_st_sectors <= t.local_stores,
+            "local-memory sectors",
+        ),
+        (c.divergent <= c.branches, "divergent branches"),
+    ];
+    rules
+        .iter()
+        .find(|(holds, _)| !holds)
+        .map(|&(_, rule)| rule)
+}
+
+/// `requests` warp requests are `lanes` thread accesses: 1 to 32 each.
+fn within(requests: u64, lanes: u64) -> bool {
+    requests <= lanes && lanes <= 32 * requests
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1486,5 +1586,46 @@ mod tests {
         assert!(compare_values(CmpOp::Ne, V::F(f32::NAN), V::F(f32::NAN)));
         assert!(!compare_values(CmpOp::Eq, V::F(f32::NAN), V::F(f32::NAN)));
         assert!(reinterprets(Scalar::I32, Scalar::U32) && !reinterprets(Scalar::I32, Scalar::I64));
+    }
+
+    #[test]
+    fn counter_rules() {
+        let (c, t) = (Counters::default(), Tally::default());
+        assert_eq!(counters_disagree(&c, &t), None);
+        // One warp instruction of 33 lanes, and 40 thread loads for one warp request.
+        let wide = Counters {
+            warp_instr: 1,
+            active_lane_slots: 33,
+            ..c
+        };
+        let tally = Tally {
+            thread_instr: 33,
+            ..t
+        };
+        assert!(counters_disagree(&wide, &tally).is_some());
+        let loads = Counters {
+            warp_instr: 2,
+            active_lane_slots: 40,
+            local_ld_instr: 1,
+            local_ld_sectors: 1,
+            ..c
+        };
+        let tally = Tally {
+            thread_instr: 40,
+            local_loads: 40,
+            ..t
+        };
+        assert_eq!(
+            counters_disagree(&loads, &tally),
+            Some("local load requests")
+        );
+        assert!(same_data(
+            &BufData::F32(vec![f32::NAN]),
+            &BufData::F32(vec![-f32::NAN])
+        ));
+        assert!(!same_data(
+            &BufData::F32(vec![0.0]),
+            &BufData::F32(vec![1.0])
+        ));
     }
 }
