@@ -152,3 +152,57 @@ __global__ void k(int* a) {
     );
     assert_eq!(codes(&f), ["simt::check::type_error"]);
 }
+
+#[test]
+fn a_thread_group_parameter_takes_any_group() {
+    // OLCF's reduce(thread_group g, ...) pattern: one function sums over the block and over
+    // 16-thread tiles made with the run-time form tiled_partition(b, 16). Thread rank 0 of each
+    // group ends with its group's sum: the block 0 + ... + 63 = 2016; tile k, 16 consecutive
+    // ranks from 16k: 16 * 16k + (0 + ... + 15) = 256k + 120, so 120, 376, 632, 888.
+    // Barriers: the block sum runs log2(64) = 6 rounds of two g.sync() = 12, plus b.sync() = 13;
+    // a tile's sync is a warp sync, not a barrier.
+    let src = r#"
+namespace cg = cooperative_groups;
+__device__ int sum(cg::thread_group g, int* x, int v) {
+    int lane = g.thread_rank();
+    for (int i = g.size() / 2; i > 0; i /= 2) {
+        x[lane] = v; g.sync();
+        if (lane < i) v += x[lane + i];
+        g.sync();
+    }
+    return v;
+}
+__global__ void k(int* whole, int* part) {
+    __shared__ int s[64];
+    cg::thread_block b = cg::this_thread_block();
+    cg::thread_group t = cg::tiled_partition(b, 16);
+    int r = b.thread_rank();
+    whole[r] = sum(b, s, r);
+    b.sync();
+    part[r] = sum(t, s + r / 16 * 16, r);
+}
+launch k { whole = zeros(64); part = zeros(64);
+    expect whole[0] == 2016;
+    expect part[0] == 120; expect part[16] == 376; expect part[32] == 632; expect part[48] == 888; }
+"#;
+    let r = ok(src, &[], ONE, [64, 1, 1]);
+    assert_eq!(r.counters.barriers, 13);
+    assert!(r.races.is_empty(), "{:?}", r.races);
+}
+
+#[test]
+fn a_group_of_the_wrong_kind_is_a_type_error() {
+    // A 16-thread tile is neither a block nor a 32-thread tile.
+    for (decl, call) in [
+        ("cg::thread_block b2 = cg::tiled_partition(b, 16);", ""),
+        ("", "f(cg::tiled_partition<16>(b));"),
+    ] {
+        let src = format!(
+            "namespace cg = cooperative_groups;\n\
+             __device__ void f(cg::thread_block_tile<32> w) {{ w.sync(); }}\n\
+             __global__ void k(int* a) {{ cg::thread_block b = cg::this_thread_block(); {decl} {call} a[0] = 1; }}"
+        );
+        let f = err(&src, &[("a", "zeros(1)")], Some(ONE), Some([32, 1, 1]));
+        assert_eq!(codes(&f), ["simt::check::type_error"], "{decl}{call}");
+    }
+}

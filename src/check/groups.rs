@@ -28,6 +28,26 @@ pub(crate) fn unqualified(name: &str) -> &str {
     name.rsplit("::").next().unwrap_or(name)
 }
 
+/// Whether a declared type (a parameter's or a local's) holds the group `g`: `thread_group`
+/// holds any group, the other types their own kind (a tile type its own size).
+pub(crate) fn holds(text: &str, g: Group) -> bool {
+    match group_type(text) {
+        Some(Group::Coalesced(_)) => matches!(g, Group::Coalesced(_)),
+        Some(want) => want == g,
+        None => is_generic_group(text),
+    }
+}
+
+/// Whether a type is a cooperative group's: one [`group_type`] names, or `thread_group`.
+pub(crate) fn is_group_type(text: &str) -> bool {
+    group_type(text).is_some() || is_generic_group(text)
+}
+
+/// `cg::thread_group`, the type every group converts to.
+fn is_generic_group(text: &str) -> bool {
+    unqualified(text.split('<').next().unwrap_or(text)) == "thread_group"
+}
+
 /// The group a cooperative-groups type names, if it is one.
 pub(crate) fn group_type(text: &str) -> Option<Group> {
     let base = unqualified(text.split('<').next().unwrap_or(text));

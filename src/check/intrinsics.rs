@@ -3,6 +3,7 @@
 use std::collections::HashMap;
 
 use super::expr::constant;
+use super::groups::Group;
 use super::typed::*;
 use super::{pointer, Binding, CheckError, KernelChecker};
 use crate::source::Span;
@@ -383,10 +384,15 @@ impl KernelChecker<'_, '_> {
     pub(crate) fn check_function(&mut self, f: &ast::Function) -> Result<()> {
         let ret = return_scalar(f)?;
         // Pointer and reference parameters point into a placeholder array of their type (the
-        // function is only checked, never lowered).
+        // function is only checked, never lowered); group parameters are a group of their type.
         let mut values = Vec::new();
         for p in &f.params {
-            values.push(if p.ty.pointer || p.ty.reference {
+            let group = (p.ty.base == ast::BaseType::Named
+                && super::groups::is_group_type(&p.ty.base_text))
+            .then(|| super::groups::group_type(&p.ty.base_text).unwrap_or(Group::Block));
+            values.push(if let Some(g) = group {
+                Arg::Alias(Binding::Group(g))
+            } else if p.ty.pointer || p.ty.reference {
                 let (elem, width) = super::vector::elem_of(&p.ty)?;
                 let ptr = pointer::Ptr {
                     mem: Some(Mem {
@@ -596,18 +602,9 @@ pub(crate) enum Arg {
 impl KernelChecker<'_, '_> {
     /// What parameter `p` receives from the argument `a`.
     fn argument(&mut self, p: &ast::Param, a: &ast::Expr) -> Result<Arg> {
-        if let Some(want) = (p.ty.base == ast::BaseType::Named)
-            .then(|| super::groups::group_type(&p.ty.base_text))
-            .flatten()
-        {
+        if p.ty.base == ast::BaseType::Named && super::groups::is_group_type(&p.ty.base_text) {
             return match self.group(a)? {
-                Some(g)
-                    if g == want
-                        || matches!(
-                            (g, want),
-                            (super::groups::Group::Tile(_), super::groups::Group::Tile(_))
-                        ) =>
-                {
+                Some(g) if super::groups::holds(&p.ty.base_text, g) => {
                     Ok(Arg::Alias(Binding::Group(g)))
                 }
                 _ => Err(CheckError::Type {

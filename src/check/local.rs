@@ -27,15 +27,15 @@ impl KernelChecker<'_, '_> {
                 return self.declare_object(d, o?);
             }
         }
-        let group = match ty.base {
-            BaseType::Named => super::groups::group_type(&ty.base_text),
+        let is_group = match ty.base {
+            BaseType::Named => super::groups::is_group_type(&ty.base_text),
             BaseType::Auto => match &d.init {
-                Some(init) if !d.pointer => self.group(init)?,
-                _ => None,
+                Some(init) if !d.pointer => self.group(init)?.is_some(),
+                _ => false,
             },
-            _ => None,
+            _ => false,
         };
-        if let Some(g) = group {
+        if is_group {
             let Some(init) = &d.init else {
                 return Err(CheckError::Type {
                     message: format!("the group `{}` needs a value", d.name.name),
@@ -45,9 +45,10 @@ impl KernelChecker<'_, '_> {
                 });
             };
             let found = self.group(init)?;
+            let takes = |g| ty.base == BaseType::Auto || super::groups::holds(&ty.base_text, g);
             return match found {
                 // A coalesced group made here captures the lanes active now; a copy shares them.
-                Some(Group::Coalesced(None)) if matches!(g, Group::Coalesced(_)) => {
+                Some(Group::Coalesced(None)) if takes(Group::Coalesced(None)) => {
                     let var = self.new_local(&d.name.name, Scalar::U32, d.name.span);
                     out.push(Stmt {
                         kind: StmtKind::Assign {
@@ -63,11 +64,7 @@ impl KernelChecker<'_, '_> {
                     self.declare(&d.name, Binding::Group(Group::Coalesced(Some(var))));
                     Ok(())
                 }
-                Some(found)
-                    if found == g
-                        || ty.base == BaseType::Auto
-                        || matches!((found, g), (Group::Coalesced(_), Group::Coalesced(_))) =>
-                {
+                Some(found) if takes(found) => {
                     self.declare(&d.name, Binding::Group(found));
                     Ok(())
                 }
