@@ -820,6 +820,8 @@ impl Exprs {
                         &["dot4(reinterpret_cast<const float4*>(sf), @)"],
                         63,
                     ));
+                    // Pointers into shared memory, static and `extern`, read anywhere.
+                    alts.push(through(1, &["sp[@]", "*(sp + @)", "dp[@]"], 127));
                 }
             }
             T::D => {
@@ -1001,7 +1003,8 @@ fn stmt(e: &Exprs, cx: Ctx) -> BoxedStrategy<String> {
 
 /// Statements with pointers and local arrays. What keeps them well defined:
 /// - `pi`, `pf` and `pn` point at most 31 elements into their input, `pd` at most 3, `pl` at most
-///   3 into `lm`: re-pointing and walking keep to that; `pn` is `pf` or `NULL`;
+///   3 into `lm`: re-pointing and walking keep to that; `pn` is `pf` or `NULL`; `sp` and `dp`
+///   point at most 127 into `sf` and `dyn` and are read only where shared memory is read anywhere;
 /// - `ps`, `pxf`, `pxi` and the re-pointed parameter `xd` are the thread's own slots (shared
 ///   stores only in epochs that write own slots);
 /// - `ra` is indexed only by constants and by an unrolled loop's counter, so it stays in
@@ -1052,17 +1055,12 @@ fn pointer_stmts(e: &Exprs, cx: Ctx) -> Vec<(u32, BoxedStrategy<String>)> {
         (
             2,
             pick(&[
-                "pi += 8;
-if (pi >= ia + 32) pi -= 32;",
-                "pi++;
-if (pi > ia + 31) pi = ia;",
-                "if (pf < fa + 3) pf += 28;
-else pf -= 3;",
-                "++pl;
-if (pl == lm + 4) pl = lm;",
+                "pi += 8;\nif (pi >= ia + 32) pi -= 32;",
+                "pi++;\nif (pi > ia + 31) pi = ia;",
+                "if (pf < fa + 3) pf += 28;\nelse pf -= 3;",
+                "++pl;\nif (pl == lm + 4) pl = lm;",
                 "if (pl > lm) pl--;",
-                "pd++;
-if (pd - da > 3) pd = da;",
+                "pd++;\nif (pd - da > 3) pd = da;",
                 "if (pn != NULL && pn < fa + 31) pn++;",
             ]),
         ),
@@ -1127,16 +1125,9 @@ if (pd - da > 3) pd = da;",
         form(
             1,
             &[
-                "{
-float4 t4 = v4[@];
-f0 += t4.x * t4.w;
-f1 = t4.y - t4.z;
-}",
-                "{
-const float4* w4 = reinterpret_cast<const float4*>(fa + VOFF + 4 * @);
-float4 t4 = *w4;
-f0 += t4.y;
-}",
+                "{\nfloat4 t4 = v4[@];\nf0 += t4.x * t4.w;\nf1 = t4.y - t4.z;\n}",
+                "{\nconst float4* w4 = reinterpret_cast<const float4*>(fa + VOFF + 4 * @);\nfloat4 t4 = *w4;\nf0 += t4.y;\n}",
+                "{\nfloat4 t4 = ((const float4*)(fa + VOFF))[@];\nf1 *= t4.z;\n}",
             ],
             15,
             T::F,
@@ -1145,10 +1136,7 @@ f0 += t4.y;
     if cx.read_all {
         alts.push(form(
             1,
-            &["{
-float4 t4 = reinterpret_cast<const float4*>(sf)[@];
-f1 += t4.x - t4.z;
-}"],
+            &["{\nfloat4 t4 = reinterpret_cast<const float4*>(sf)[@];\nf1 += t4.x - t4.z;\n}"],
             63,
             T::F,
         ));
@@ -1264,6 +1252,8 @@ const HEAD: &str = r#"__global__ void k(const int* ia, const unsigned* ua, const
     const float *q0 = fa, *q1 = fa, *e0 = fa, *e1 = fa;
     const float* pn = (g & 1) ? fa + (g & 7) : NULL;
     int* ps = &si[tid];
+    const float* sp = sf + (tid & 127);
+    const float* dp = &dyn[tid >> 1];
     float* pxf = xf + g;
     int* pxi = &xi[g];
     const float4* v4 = reinterpret_cast<const float4*>(fa + VOFF);
