@@ -81,3 +81,64 @@ launch k { c_ax = 2; c_bx = [3]; c_table = [1, 3, 5, 7]; out = zeros(4); block =
     let f = err(&src, &[], Some([1, 1, 1]), Some([4, 1, 1]));
     assert_eq!(codes(&f), ["simt::check::not_assignable"]);
 }
+
+/// `__device__` variables: global memory every block shares, set by name like `__constant__`
+/// ones, starting from their initialiser (or zero) when the launch sets nothing.
+const TICKETS: &str = r#"
+__device__ unsigned int count = 0;
+__device__ int total;
+__device__ float table[4];
+__global__ void k(unsigned* order, float* out) {
+    if (threadIdx.x == 0) order[blockIdx.x] = atomicInc(&count, gridDim.x);
+    atomicAdd(&total, 1);
+    out[blockIdx.x * blockDim.x + threadIdx.x] = table[threadIdx.x % 4];
+}
+launch k { order = zeros(4); out = zeros(32); table = [1, 2, 3, 4]; grid = 4; block = 8;
+    expect order == [0, 1, 2, 3]; expect count == 4; expect total == 32;
+    expect out == arange(32) % 4 + 1; }
+"#;
+
+#[test]
+fn device_variables_are_global_memory_every_block_shares() {
+    // 4 blocks of 8. Thread 0 of each block takes a ticket with atomicInc(&count, 4): blocks run
+    // in order, so the tickets are 0, 1, 2, 3 and count ends at 4 (below the wrap at 4). Every
+    // thread adds 1 to total: 32. out reads table[t % 4] = t % 4 + 1, set by the launch.
+    let r = ok(TICKETS, &[], [4, 1, 1], [8, 1, 1]);
+    // __device__ variables are global memory: the table loads are global requests (one per
+    // warp, 4 warps) and nothing goes through the constant cache.
+    assert_eq!(r.counters.gld_instr, 4);
+    assert_eq!(r.counters.cmem_instr, 0);
+    // Written by name: every thread reads the initialiser -7 first; thread 0 then stores 5,
+    // 6, 7, which the expect sees after the launch.
+    let src = r#"
+__device__ volatile int flag = -7;
+__global__ void g(int* o) {
+    o[threadIdx.x] = flag;
+    if (threadIdx.x == 0) { flag = 5; flag += 1; flag++; }
+}
+launch g { o = zeros(32); grid = 1; block = 32; expect o == -7; expect flag == 7; }
+"#;
+    let r = ok(src, &[], [1, 1, 1], [32, 1, 1]);
+    assert!(r.races.is_empty(), "{:?}", r.races);
+}
+
+#[test]
+fn device_variable_mistakes_are_diagnostics() {
+    const ONE: Option<[u32; 3]> = Some([1, 1, 1]);
+    // C requires a constant initialiser.
+    let src = "__device__ int n = threadIdx.x;\n__global__ void k(int* a) { a[0] = n; }";
+    let f = err(src, &[("a", "zeros(1)")], ONE, ONE);
+    assert_eq!(codes(&f), ["simt::check::not_constant"]);
+    // An array's initialiser would be a brace list; simt asks for the launch section.
+    let src = "__device__ int n[2] = 0;\n__global__ void k(int* a) { a[0] = n[0]; }";
+    let f = err(src, &[("a", "zeros(1)")], ONE, ONE);
+    assert_eq!(codes(&f), ["simt::check::unsupported"]);
+    // An integer variable given a fraction by the launch.
+    let src = "__device__ unsigned int n;\n__global__ void k(int* a) { a[0] = n; }";
+    let f = err(src, &[("a", "zeros(1)"), ("n", "1.5")], ONE, ONE);
+    assert_eq!(codes(&f), ["simt::host::bad_value"]);
+    // A `__constant__` scalar stays read-only when written by name.
+    let src = "__constant__ float c;\n__global__ void k(float* a) { c = 2.0f; a[0] = c; }";
+    let f = err(src, &[("a", "zeros(1)"), ("c", "1")], ONE, ONE);
+    assert_eq!(codes(&f), ["simt::check::not_assignable"]);
+}

@@ -380,16 +380,9 @@ impl KernelChecker<'_, '_> {
 
     fn name(&mut self, name: &str, span: Span) -> Result<Expr> {
         if let Some(Binding::Param(p)) = self.lookup(name) {
-            if self.constant_dims.get(&p).is_some_and(Vec::is_empty) {
-                // A `__constant__` scalar: element 0 of its one-element array.
-                let ParamKind::Buffer { elem, width, .. } = self.params[p as usize].kind else {
-                    unreachable!("checker: a constant is a buffer parameter")
-                };
-                let mem = Mem {
-                    space: Space::Global(p),
-                    elem,
-                    width,
-                };
+            if let Some(mem) = self.file_scalar(p) {
+                // A `__constant__` or `__device__` scalar: element 0 of its one-element array.
+                let elem = mem.elem;
                 return Ok(Expr {
                     kind: ExprKind::Load {
                         mem,

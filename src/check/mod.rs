@@ -63,7 +63,7 @@ pub fn check_with(
         let help = if what.contains("__constant__") {
             "declare an array without a value, `__constant__ float c[9];`, and set it by name in the launch section: `c = [1, 2, 3, ...];`"
         } else {
-            "make it a kernel parameter and set it in the launch section"
+            "declare one variable without an initialiser list, `__device__ int lut[4];`, and set it by name in the launch section: `lut = [1, 2, 3, 4];`"
         };
         errors.push(CheckError::Unsupported {
             what: what.clone(),
@@ -467,11 +467,22 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
             };
             self.declare(&p.name, binding);
         }
-        let constants = self.constant_params(k);
-        let constant_scalars = constants
+        let file_scope = self.file_scope_params(k);
+        let constant_scalars = file_scope
             .iter()
             .copied()
             .filter(|p| self.constant_dims.get(p).is_some_and(Vec::is_empty))
+            .collect();
+        // Constant memory is read through the constant cache; `__device__` variables are
+        // global memory like any buffer.
+        let constants = file_scope
+            .into_iter()
+            .filter(|&p| {
+                matches!(
+                    self.params[p as usize].kind,
+                    ParamKind::Buffer { is_const: true, .. }
+                )
+            })
             .collect();
         let mut body = prologue;
         body.extend(self.block(&k.body));
@@ -491,9 +502,11 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
         }
     }
 
-    /// The `__constant__` arrays the kernel (or a function it calls) names, appended to its
-    /// parameters: the launch sets them by name, like the parameters.
-    fn constant_params(&mut self, k: &ast::Kernel) -> Vec<u32> {
+    /// The `__constant__` and `__device__` variables the kernel (or a function it calls) names,
+    /// appended to its parameters: the launch sets them by name, like the parameters; a
+    /// `__device__` variable it leaves out starts from its initialiser (or zero), as the
+    /// program's static storage does.
+    fn file_scope_params(&mut self, k: &ast::Kernel) -> Vec<u32> {
         if self.globals.constants.is_empty() {
             return Vec::new();
         }
@@ -511,7 +524,7 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                         Err(e) => self.errors.push(e),
                     },
                     None => self.errors.push(CheckError::NotConstant {
-                        what: format!("the size of the `__constant__` array `{}`", c.name.name),
+                        what: format!("the size of the array `{}`", c.name.name),
                         span: c.name.span,
                         help: Some("give the size, e.g. `[9]`".into()),
                     }),
@@ -524,6 +537,12 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                     continue;
                 }
             };
+            // A bad initialiser is reported; the variable is still declared (no cascade of
+            // unknown names).
+            let initial = self.device_initialiser(c, &dims).unwrap_or_else(|e| {
+                self.errors.push(e);
+                None
+            });
             let p = self.params.len() as u32;
             self.params.push(Param {
                 name: c.name.name.clone(),
@@ -531,9 +550,11 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                 kind: ParamKind::Buffer {
                     elem,
                     width,
-                    is_const: true,
+                    is_const: !c.device,
                 },
-                default: None,
+                default: c
+                    .device
+                    .then(|| device_initial(initial, &dims, c.name.span)),
             });
             self.file_scope
                 .insert(c.name.name.clone(), Binding::Param(p));
@@ -541,6 +562,38 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
             out.push(p);
         }
         out
+    }
+
+    /// A `__device__` scalar's initialiser, folded to a number (C requires a constant).
+    fn device_initialiser(
+        &mut self,
+        c: &ast::ConstantArray,
+        dims: &[u64],
+    ) -> Result<Option<Value>, CheckError> {
+        let Some(init) = &c.init else {
+            return Ok(None);
+        };
+        if !dims.is_empty() {
+            return Err(CheckError::Unsupported {
+                what: format!("an initialised `__device__` array (`{}`)", c.name.name),
+                span: init.span,
+                help: Some(format!(
+                    "declare it without an initialiser (it starts zeroed) and set it in the launch section: `{} = [...];`",
+                    c.name.name
+                )),
+            });
+        }
+        match self.expr(init)?.kind {
+            ExprKind::Const(v) => Ok(Some(v)),
+            _ => Err(CheckError::NotConstant {
+                what: format!(
+                    "the initialiser of the `__device__` variable `{}`",
+                    c.name.name
+                ),
+                span: init.span,
+                help: Some("use a literal, a `#define` or a `const` global".into()),
+            }),
+        }
     }
 
     fn new_local(&mut self, name: &str, declared: Scalar, span: Span) -> VarId {
@@ -963,6 +1016,22 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
         }
     }
 
+    /// The memory of a file-scope scalar (`__constant__ float c;`, `__device__ int n;`), which
+    /// is the one element of a hidden parameter; `None` for any other parameter.
+    fn file_scalar(&self, p: u32) -> Option<Mem> {
+        if !self.constant_dims.get(&p).is_some_and(Vec::is_empty) {
+            return None;
+        }
+        let ParamKind::Buffer { elem, width, .. } = self.params[p as usize].kind else {
+            unreachable!("checker: a file-scope variable is a buffer parameter")
+        };
+        Some(Mem {
+            space: Space::Global(p),
+            elem,
+            width,
+        })
+    }
+
     /// `target op= value` → an assignment or a store.
     fn assign(
         &mut self,
@@ -1002,6 +1071,12 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                         value,
                         target.span,
                     )
+                }
+                Some(Binding::Param(p)) if self.file_scalar(p).is_some() => {
+                    let mem = self.file_scalar(p).expect("checked: a file-scope scalar");
+                    self.not_constant(mem, target.span)?;
+                    let index = expr::constant(Value::I32(0), target.span);
+                    self.store(mem, index, (op, op_span), value, target.span)
                 }
                 Some(Binding::Ref(i)) => {
                     let pv = &self.ptr_vars[i as usize];
@@ -1136,7 +1211,13 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
     /// point into one, but a kernel cannot write constant memory).
     pub(crate) fn not_constant(&self, mem: Mem, span: Span) -> Result<(), CheckError> {
         match mem.space {
-            Space::Global(p) if self.constant_dims.contains_key(&p) => {
+            Space::Global(p)
+                if self.constant_dims.contains_key(&p)
+                    && matches!(
+                        self.params[p as usize].kind,
+                        ParamKind::Buffer { is_const: true, .. }
+                    ) =>
+            {
                 Err(CheckError::NotAssignable {
                     what: format!("`{}`, a `__constant__` array", self.params[p as usize].name),
                     span,
@@ -1327,6 +1408,54 @@ fn scalar_of_base(ty: &ast::TypeName) -> Result<Scalar, CheckError> {
             })
         }
     })
+}
+
+/// What a `__device__` variable holds when the launch sets nothing, in the launch section's
+/// words: its initialiser's value, or zeros (`0`, `zeros(n)`).
+fn device_initial(initial: Option<Value>, dims: &[u64], span: Span) -> ast::Expr {
+    let expr = |kind| ast::Expr { kind, span };
+    let int = |value: u64| ast::ExprKind::Int {
+        value,
+        unsigned: false,
+        long: false,
+        hex: false,
+    };
+    let (magnitude, negative) = match initial {
+        Some(v) => match v.as_i64() {
+            Some(n) => (int(n.unsigned_abs()), n < 0),
+            None => {
+                let x = v.as_f64();
+                (
+                    ast::ExprKind::Float {
+                        value: x.abs(),
+                        single: false,
+                    },
+                    x.is_sign_negative(),
+                )
+            }
+        },
+        None if dims.is_empty() => (int(0), false),
+        None => {
+            let n = expr(int(dims.iter().product()));
+            let zeros = ast::Ident {
+                name: "zeros".into(),
+                span,
+            };
+            return expr(ast::ExprKind::Call {
+                callee: zeros,
+                targs: Vec::new(),
+                args: vec![n],
+            });
+        }
+    };
+    if negative {
+        expr(ast::ExprKind::Unary {
+            op: ast::UnOp::Neg,
+            operand: Box::new(expr(magnitude)),
+        })
+    } else {
+        expr(magnitude)
+    }
 }
 
 /// A copy of the module with every file-scope `typedef`/`using` name replaced by its type.

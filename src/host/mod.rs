@@ -319,10 +319,31 @@ fn typed(
     v: HostValue,
     span: Span,
 ) -> Result<HostValue, HostError> {
-    let Some(p) = kernel.params.iter().find(|p| p.name == name) else {
+    let Some(i) = kernel.params.iter().position(|p| p.name == name) else {
         return Ok(v);
     };
+    let p = &kernel.params[i];
     match (p.kind, v) {
+        // `count = 2;` sets a `__constant__` or `__device__` scalar: a one-element array, which
+        // expects see as it is after the launch.
+        (ParamKind::Buffer { elem, .. }, HostValue::Num { v, float })
+            if kernel.constant_scalars.contains(&(i as u32)) =>
+        {
+            if elem.is_integer() && v.fract() != 0.0 {
+                return Err(HostError::BadValue {
+                    message: format!("`{name}` is `{}` but its value is {v}", elem.c_name()),
+                    span,
+                    label: "not an integer".into(),
+                    help: None,
+                });
+            }
+            Ok(HostValue::Array {
+                data: Arc::new(BufData::from_f64(elem, &[v])),
+                shape: vec![1],
+                float,
+                dtype: None,
+            })
+        }
         (ParamKind::Scalar { ty, .. }, HostValue::Null) => Err(HostError::NullScalar {
             param: name.to_string(),
             ty: ty.c_name().to_string(),
@@ -674,12 +695,6 @@ fn bind(kernel: &Kernel, env: &mut Env, launch_span: Option<Span>) -> Result<Bou
                 },
             ) if data.elem() == elem => {
                 into.push((i, Arc::clone(data), *offset, Some(array.clone())));
-            }
-            // `c_scale = 2;` sets a `__constant__` scalar: a one-element array.
-            (ParamKind::Buffer { elem, .. }, HostValue::Num { v, .. })
-                if kernel.constant_scalars.contains(&(i as u32)) =>
-            {
-                into.push((i, Arc::new(BufData::from_f64(elem, &[*v])), 0, None));
             }
             (ParamKind::Buffer { .. }, HostValue::Null) => {
                 pointers[i] = Some(Pointer {

@@ -95,7 +95,8 @@ pub struct StructDef {
     pub span: Span,
 }
 
-/// `__constant__ float c_mask[9];` (or a scalar, `__constant__ float c_scale;`).
+/// `__constant__ float c_mask[9];` (or a scalar, `__constant__ float c_scale;`), or a
+/// `__device__` global variable (`__device__ unsigned int count = 0;`).
 #[derive(Clone, Debug)]
 pub struct ConstantArray {
     /// Element type.
@@ -104,6 +105,10 @@ pub struct ConstantArray {
     pub name: Ident,
     /// Dimensions.
     pub dims: Vec<Option<Expr>>,
+    /// A `__device__` variable (writable global memory), not a `__constant__` one.
+    pub device: bool,
+    /// `= value` (a `__device__` scalar's initialiser).
+    pub init: Option<Expr>,
 }
 
 /// One parameter of a template.

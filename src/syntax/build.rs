@@ -128,6 +128,8 @@ impl Builder<'_> {
                                     ty: ty.clone().expect("grammar: the type comes first"),
                                     name,
                                     dims,
+                                    device: false,
+                                    init: None,
                                 });
                             }
                             _ => {}
@@ -135,6 +137,7 @@ impl Builder<'_> {
                     }
                     Ok(())
                 }
+                Rule::device_var => self.device_var(item).map(|v| module.constants.push(v)),
                 Rule::constant_decl => {
                     let span = self.span(&item);
                     // The declared name: the last word before `[`, `=` or `;`.
@@ -143,7 +146,7 @@ impl Builder<'_> {
                     let what = if item.as_str().contains("__constant__") {
                         "an initialised or scalar `__constant__` variable"
                     } else {
-                        "a `__device__` global variable"
+                        "this `__device__` variable (an initialiser list, or several names in one declaration)"
                     };
                     module.unsupported.push((what.to_string(), name, span));
                     Ok(())
@@ -154,6 +157,35 @@ impl Builder<'_> {
                 errors.push(e);
             }
         }
+    }
+
+    /// `device_var = { "__device__" ~ ty ~ ident ~ array_dim* ~ ("=" ~ expr)? ~ ";" }`
+    fn device_var(&self, pair: Pair<'_, Rule>) -> Result<ConstantArray> {
+        let mut ty = None;
+        let mut name = None;
+        let mut dims = Vec::new();
+        let mut init = None;
+        for p in pair.into_inner() {
+            match p.as_rule() {
+                Rule::ty => ty = Some(self.ty(p)),
+                Rule::constant_name => {
+                    let mut parts = p.into_inner();
+                    name = Some(self.ident(parts.next().expect("grammar: a name")));
+                    for d in parts {
+                        dims.push(self.array_dim(d)?);
+                    }
+                }
+                Rule::expr => init = Some(self.expr(p)?),
+                _ => {}
+            }
+        }
+        Ok(ConstantArray {
+            ty: ty.expect("grammar: device_var has a type"),
+            name: name.expect("grammar: device_var has a name"),
+            dims,
+            device: true,
+            init,
+        })
     }
 
     /// `kernel = { "__global__" ~ "void" ~ ident ~ "(" ~ params? ~ ")" ~ block }`

@@ -285,6 +285,7 @@ fn friendly(rule: Rule) -> Option<&'static str> {
         Rule::shared_ty_first => "`__shared__`",
         Rule::brace_init => "`{`",
         Rule::constant_array | Rule::kw_constant => "`__constant__`",
+        Rule::device_var => "a `__device__` variable",
         Rule::constant_name => "a constant's name",
         Rule::kernel_ref => "a kernel name",
         Rule::static_kw => "`static`",
