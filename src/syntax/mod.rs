@@ -286,6 +286,7 @@ fn friendly(rule: Rule) -> Option<&'static str> {
         Rule::brace_init => "`{`",
         Rule::constant_array | Rule::kw_constant => "`__constant__`",
         Rule::device_var => "a `__device__` variable",
+        Rule::cuda_fn_word => "a function qualifier",
         Rule::constant_name => "a constant's name",
         Rule::kernel_ref => "a kernel name",
         Rule::static_kw => "`static`",
