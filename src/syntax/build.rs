@@ -115,15 +115,13 @@ impl Builder<'_> {
                         match p.as_rule() {
                             Rule::ty => ty = Some(self.ty(p)),
                             Rule::constant_name => {
-                                let mut parts = p.into_inner();
-                                let name = self.ident(parts.next().expect("grammar: a name"));
-                                let mut dims = Vec::new();
-                                for d in parts {
-                                    match self.array_dim(d) {
-                                        Ok(d) => dims.push(d),
-                                        Err(e) => errors.push(e),
+                                let (name, dims) = match self.constant_name(p) {
+                                    Ok(n) => n,
+                                    Err(e) => {
+                                        errors.push(e);
+                                        continue;
                                     }
-                                }
+                                };
                                 module.constants.push(ConstantArray {
                                     ty: ty.clone().expect("grammar: the type comes first"),
                                     name,
@@ -159,21 +157,24 @@ impl Builder<'_> {
         }
     }
 
+    /// `constant_name = { ident ~ array_dim* }`: a file-scope variable's name and dimensions.
+    fn constant_name(&self, pair: Pair<'_, Rule>) -> Result<(Ident, Vec<Option<Expr>>)> {
+        let mut parts = pair.into_inner();
+        let name = self.ident(parts.next().expect("grammar: a name"));
+        let dims = parts.map(|d| self.array_dim(d)).collect::<Result<_>>()?;
+        Ok((name, dims))
+    }
+
     /// `device_var = { "__device__" ~ ty ~ ident ~ array_dim* ~ ("=" ~ expr)? ~ ";" }`
     fn device_var(&self, pair: Pair<'_, Rule>) -> Result<ConstantArray> {
         let mut ty = None;
-        let mut name = None;
-        let mut dims = Vec::new();
+        let (mut name, mut dims) = (None, Vec::new());
         let mut init = None;
         for p in pair.into_inner() {
             match p.as_rule() {
                 Rule::ty => ty = Some(self.ty(p)),
                 Rule::constant_name => {
-                    let mut parts = p.into_inner();
-                    name = Some(self.ident(parts.next().expect("grammar: a name")));
-                    for d in parts {
-                        dims.push(self.array_dim(d)?);
-                    }
+                    (name, dims) = self.constant_name(p).map(|(n, d)| (Some(n), d))?
                 }
                 Rule::expr => init = Some(self.expr(p)?),
                 _ => {}
