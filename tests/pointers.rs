@@ -242,3 +242,66 @@ launch k { x = arange(32); y = ones(32); out = zeros(32); m = arange(16); o = ze
 "#;
     ok(src, &[], ONE, b(8));
 }
+
+#[test]
+fn increments_inside_expressions_step_once_and_yield_the_right_value() {
+    // One warp; thread t owns 4 consecutive floats. `*q++ = *p++` copies them, so each of the 4
+    // load requests reads a[4t + k]: lanes 16 B apart, 32 lanes over 512 B = 16 sectors; 4
+    // loads = 64 sectors, and the same for the stores: what the indexed copy
+    // `b[4 * t + k] = a[4 * t + k]` counts. c: n starts at t; c[2t] = n++ is t (then n = t + 1);
+    // c[2t + 1] = ++n is t + 2; m = n-- takes t + 2 and leaves n = t + 1, so d[t] = 10 * (t +
+    // 2) + t + 1 = 11t + 21.
+    let walk = r#"
+__global__ void k(const float* a, float* b, int* c, int* d) {
+    int t = threadIdx.x;
+    const float* p = a + 4 * t;
+    float* q = b + 4 * t;
+    for (int k = 0; k < 4; k++) *q++ = *p++;
+    int n = t;
+    c[2 * t] = n++;
+    c[2 * t + 1] = ++n;
+    int m = n--;
+    d[t] = 10 * m + n;
+}
+launch k { a = arange(128); b = zeros(128); c = zeros(64); d = zeros(32);
+    expect b == a; expect c == [0, 2, 1, 3, 2, 4, 3, 5, 4, 6, 5, 7, 6, 8, 7, 9, 8, 10, 9, 11,
+        10, 12, 11, 13, 12, 14, 13, 15, 14, 16, 15, 17, 16, 18, 17, 19, 18, 20, 19, 21, 20, 22,
+        21, 23, 22, 24, 23, 25, 24, 26, 25, 27, 26, 28, 27, 29, 28, 30, 29, 31, 30, 32, 31, 33];
+    expect d == arange(32) * 11 + 21; }
+"#;
+    let r = ok(walk, &[], ONE, b(32));
+    let indexed = walk.replace(
+        "for (int k = 0; k < 4; k++) *q++ = *p++;",
+        "for (int k = 0; k < 4; k++) b[4 * t + k] = a[4 * t + k];",
+    );
+    let r2 = ok(&indexed, &[], ONE, b(32));
+    let sectors = |r: &simt::report::Report| (r.counters.gld_sectors, r.counters.gst_sectors);
+    // The stores of c and d: 2 + 1 requests; c's lanes are 8 B apart (8 sectors each), d's 4 B
+    // (4 sectors): 64 + 8 + 8 + 4 = 84 store sectors.
+    assert_eq!(sectors(&r), (64, 84));
+    assert_eq!(sectors(&r), sectors(&r2));
+}
+
+#[test]
+fn increments_inside_expressions_keep_const_and_elements_out() {
+    for (src, code) in [
+        // Writing through a pointer to const, stepped or not.
+        (
+            "__global__ void k(float* a) { const float* p = a; *p++ = 1.0f; }",
+            "simt::check::not_assignable",
+        ),
+        // A const variable cannot be stepped.
+        (
+            "__global__ void k(int* a) { const int n = 2; a[0] = n++; }",
+            "simt::check::not_assignable",
+        ),
+        // An element stepped inside an expression: a statement of its own instead.
+        (
+            "__global__ void k(int* a) { a[1] = a[0]++; }",
+            "simt::check::unsupported",
+        ),
+    ] {
+        let f = common::err(src, &[("a", "zeros(2)")], Some(ONE), Some(ONE));
+        assert_eq!(common::codes(&f), [code], "{src}");
+    }
+}

@@ -294,9 +294,6 @@ impl KernelChecker<'_, '_> {
                 ))
             }
             ast::ExprKind::Unary {
-                op: UnOp::IncDec, ..
-            } => Err(incdec_in_expr(span)),
-            ast::ExprKind::Unary {
                 op: UnOp::AddrOf, ..
             } => Err(pointer_as_value(span)),
             ast::ExprKind::Unary {
@@ -361,7 +358,25 @@ impl KernelChecker<'_, '_> {
                     help: Some("strings, lists and tuples belong in a `launch` section".into()),
                 })
             }
-            ast::ExprKind::PostIncDec(_) => Err(incdec_in_expr(span)),
+            ast::ExprKind::IncDec { target, inc, post } => {
+                let local = match &target.kind {
+                    ast::ExprKind::Name(n) => match self.lookup(n) {
+                        Some(Binding::Local { var, .. }) => Some(var),
+                        _ => None,
+                    },
+                    _ => None,
+                };
+                let Some(var) = local else {
+                    // A `const` or other name says what is wrong with stepping it.
+                    if matches!(target.kind, ast::ExprKind::Name(_)) {
+                        self.step(target, *inc, span)?;
+                    }
+                    return Err(incdec_in_expr(span));
+                };
+                let ty = self.locals[var.0 as usize].declared;
+                let value = self.stepped((target, *inc, *post), var, ty, span)?;
+                Ok(self.convert(value, ty.promoted()))
+            }
             ast::ExprKind::Method {
                 object,
                 method,
@@ -781,7 +796,6 @@ impl KernelChecker<'_, '_> {
                 span,
                 help: Some("index arrays by name instead: `a[i]`".into()),
             }),
-            UnOp::IncDec => Err(incdec_in_expr(span)),
         }
     }
 
@@ -1242,9 +1256,9 @@ fn pointer_as_value(span: Span) -> CheckError {
 
 fn incdec_in_expr(span: Span) -> CheckError {
     CheckError::Unsupported {
-        what: "`++`/`--` inside an expression".into(),
+        what: "`++`/`--` of anything but a variable inside an expression".into(),
         span,
-        help: Some("write the increment as a statement of its own: `i++;`".into()),
+        help: Some("write the increment as a statement of its own: `a[i]++;`".into()),
     }
 }
 

@@ -691,7 +691,7 @@ pub(crate) fn names_used<'a>(
                 ast::ExprKind::Unary { operand: a, .. }
                 | ast::ExprKind::Cast { expr: a, .. }
                 | ast::ExprKind::Member { base: a, .. }
-                | ast::ExprKind::PostIncDec(a) => exprs.push(a),
+                | ast::ExprKind::IncDec { target: a, .. } => exprs.push(a),
                 ast::ExprKind::Binary { lhs, rhs, .. }
                 | ast::ExprKind::Index {
                     base: lhs,

@@ -773,40 +773,7 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                 let kind = self.assign(target, *op, *op_span, value)?;
                 push(out, kind);
             }
-            ast::StmtKind::IncDec { target, inc } if self.pointer_var(target).is_some() => {
-                let i = self
-                    .pointer_var(target)
-                    .expect("checked: a pointer variable");
-                let one = ast::Expr {
-                    kind: ast::ExprKind::Int {
-                        value: 1,
-                        unsigned: false,
-                        long: false,
-                        hex: false,
-                    },
-                    span,
-                };
-                let op = if *inc {
-                    ast::BinOp::Add
-                } else {
-                    ast::BinOp::Sub
-                };
-                out.push(self.assign_pointer(i, Some(op), span, &one, span)?);
-            }
-            ast::StmtKind::IncDec { target, inc } => {
-                let one = Expr {
-                    kind: ExprKind::Const(Value::I32(1)),
-                    ty: Scalar::I32,
-                    span,
-                };
-                let op = if *inc {
-                    ast::BinOp::Add
-                } else {
-                    ast::BinOp::Sub
-                };
-                let kind = self.assign(target, Some(op), span, one)?;
-                push(out, kind);
-            }
+            ast::StmtKind::IncDec { target, inc } => out.push(self.step(target, *inc, span)?),
             ast::StmtKind::Expr(e) => {
                 let kind = self.expr_stmt(e)?;
                 push(out, kind);
@@ -980,7 +947,74 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
     }
 
     /// The pointer variable a name stands for, if it is one.
-    fn pointer_var(&self, target: &ast::Expr) -> Option<u32> {
+    /// `x++` or `x--`: the variable, a scalar or a pointer, moved by one.
+    pub(crate) fn step(
+        &mut self,
+        target: &ast::Expr,
+        inc: bool,
+        span: Span,
+    ) -> Result<Stmt, CheckError> {
+        let op = if inc {
+            ast::BinOp::Add
+        } else {
+            ast::BinOp::Sub
+        };
+        if let Some(i) = self.pointer_var(target) {
+            let one = ast::Expr {
+                kind: ast::ExprKind::Int {
+                    value: 1,
+                    unsigned: false,
+                    long: false,
+                    hex: false,
+                },
+                span,
+            };
+            return self.assign_pointer(i, Some(op), span, &one, span);
+        }
+        let one = expr::constant(Value::I32(1), span);
+        let kind = self.assign(target, Some(op), span, one)?;
+        Ok(Stmt { kind, span })
+    }
+
+    /// `x++`, `++x`, `p--`... inside an expression: the step, then the value before it (`x++`)
+    /// or after it (`++x`), as one expression. `var` is the variable's own value (a scalar's,
+    /// or a pointer variable's offset) and `ty` its type.
+    pub(crate) fn stepped(
+        &mut self,
+        (target, inc, post): (&ast::Expr, bool, bool),
+        var: VarId,
+        ty: Scalar,
+        span: Span,
+    ) -> Result<Expr, CheckError> {
+        let mut body = Vec::new();
+        let result = if post {
+            let old = self.new_local(if inc { "x++" } else { "x--" }, ty, span);
+            let value = Expr {
+                kind: ExprKind::Var(var),
+                ty,
+                span,
+            };
+            body.push(Stmt {
+                kind: StmtKind::Assign { var: old, value },
+                span,
+            });
+            old
+        } else {
+            var
+        };
+        body.push(self.step(target, inc, span)?);
+        Ok(Expr {
+            kind: ExprKind::Inline {
+                name: if inc { "++" } else { "--" }.into(),
+                body,
+                result: Some(result),
+            },
+            ty,
+            span,
+        })
+    }
+
+    pub(crate) fn pointer_var(&self, target: &ast::Expr) -> Option<u32> {
         match &target.kind {
             ast::ExprKind::Name(n) => match self.lookup(n) {
                 Some(Binding::Pointer(i)) => Some(i),

@@ -77,6 +77,7 @@ impl KernelChecker<'_, '_> {
                 ..
             } => self.is_pointer(lhs) && !self.is_pointer(rhs),
             ast::ExprKind::Cast { ty, .. } => ty.pointer,
+            ast::ExprKind::IncDec { target, .. } => self.is_pointer(target),
             ast::ExprKind::Ternary { then, els, .. } => {
                 self.is_pointer(then) || self.is_pointer(els)
             }
@@ -106,6 +107,20 @@ impl KernelChecker<'_, '_> {
     pub(crate) fn pointer(&mut self, e: &ast::Expr) -> Result<Ptr> {
         let span = e.span;
         match &e.kind {
+            // `*p++`: the pointer variable's offset before (or after) its step.
+            ast::ExprKind::IncDec { target, inc, post } if self.pointer_var(target).is_some() => {
+                let i = self
+                    .pointer_var(target)
+                    .expect("checked: a pointer variable");
+                let pv = &self.ptr_vars[i as usize];
+                let (mem, var, is_const) = (pv.mem, pv.var, pv.is_const);
+                let offset = self.stepped((target, *inc, *post), var, Scalar::I64, span)?;
+                Ok(Ptr {
+                    mem,
+                    offset,
+                    is_const,
+                })
+            }
             ast::ExprKind::Name(n) => match self.lookup(n) {
                 Some(Binding::Param(p)) => match self.params[p as usize].kind {
                     ParamKind::Buffer {
@@ -780,6 +795,9 @@ impl KernelChecker<'_, '_> {
                 ast::ExprKind::Unary {
                     op: UnOp::Deref,
                     operand,
+                }
+                | ast::ExprKind::IncDec {
+                    target: operand, ..
                 } => cur = operand,
                 ast::ExprKind::Binary { lhs, rhs, .. } => {
                     cur = if self.is_pointer(lhs) { lhs } else { rhs }

@@ -217,7 +217,7 @@ impl Bindings {
             | ExprKind::Float { .. }
             | ExprKind::Bool(_)
             | ExprKind::Str(_) => {}
-            ExprKind::Unary { operand: a, .. } | ExprKind::PostIncDec(a) => self.expr(a),
+            ExprKind::Unary { operand: a, .. } | ExprKind::IncDec { target: a, .. } => self.expr(a),
             ExprKind::Member { base, .. } => self.expr(base),
             ExprKind::Cast { ty, expr } => {
                 self.ty(ty);

@@ -382,7 +382,7 @@ impl Env {
             ExprKind::Call { callee, args, .. } => self.call(&callee.name, callee.span, args, span),
             ExprKind::Ternary { .. }
             | ExprKind::Cast { .. }
-            | ExprKind::PostIncDec(_)
+            | ExprKind::IncDec { .. }
             | ExprKind::Method { .. } => Err(bad(
                 "this expression is not available in a launch section",
                 span,

@@ -889,7 +889,7 @@ fn names_in<'e>(e: &'e crate::syntax::ast::Expr, out: &mut std::collections::Has
         ExprKind::Unary { operand: a, .. }
         | ExprKind::Cast { expr: a, .. }
         | ExprKind::Member { base: a, .. }
-        | ExprKind::PostIncDec(a) => names_in(a, out),
+        | ExprKind::IncDec { target: a, .. } => names_in(a, out),
         ExprKind::Binary { lhs, rhs, .. }
         | ExprKind::Index {
             base: lhs,

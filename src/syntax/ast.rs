@@ -425,8 +425,6 @@ pub enum UnOp {
     Deref,
     /// `&x`
     AddrOf,
-    /// `++x` / `--x` inside an expression (rejected by the checker)
-    IncDec,
 }
 
 /// The expression forms.
@@ -528,8 +526,15 @@ pub enum ExprKind {
     List(Vec<Expr>),
     /// `(a, b)` (host sections only: a dimension tuple)
     Tuple(Vec<Expr>),
-    /// `x++` inside a larger expression (rejected by the checker)
-    PostIncDec(Box<Expr>),
+    /// `x++`, `++x`, `x--`, `--x` inside a larger expression (`a[n++] = v`, `*p++`).
+    IncDec {
+        /// The variable.
+        target: Box<Expr>,
+        /// `++` (true) or `--`.
+        inc: bool,
+        /// `x++` (true: the value before) or `++x` (the value after).
+        post: bool,
+    },
 }
 
 /// `launch kernel { ... }`.

@@ -457,9 +457,7 @@ impl Builder<'_> {
                 let (name, ty) = self.type_alias(pair);
                 StmtKind::TypeAlias { name, ty }
             }
-            Rule::assign | Rule::pre_incdec | Rule::post_incdec | Rule::expr => {
-                return self.simple(pair)
-            }
+            Rule::assign | Rule::pre_incdec | Rule::expr => return self.simple(pair),
             _ => unreachable!("grammar: unexpected statement rule {rule:?}"),
         };
         Ok(Stmt { kind, span })
@@ -535,7 +533,7 @@ impl Builder<'_> {
         Ok(out)
     }
 
-    /// `simple = _{ assign | pre_incdec | post_incdec | expr }`
+    /// `simple = _{ assign | pre_incdec | expr }`
     fn simple(&self, pair: Pair<'_, Rule>) -> Result<Stmt> {
         let span = self.span(&pair);
         let kind = match pair.as_rule() {
@@ -580,13 +578,17 @@ impl Builder<'_> {
                 let target = self.unary(it.next().expect("grammar: incdec target"))?;
                 StmtKind::IncDec { target, inc }
             }
-            Rule::post_incdec => {
-                let mut it = pair.into_inner();
-                let target = self.postfix_expr(it.next().expect("grammar: incdec target"))?;
-                let inc = it.next().expect("grammar: incdec").as_str() == "++";
-                StmtKind::IncDec { target, inc }
-            }
-            _ => StmtKind::Expr(self.expr(pair)?),
+            _ => match self.expr(pair)? {
+                // `x++;`: the increment as a statement.
+                Expr {
+                    kind: ExprKind::IncDec { target, inc, .. },
+                    ..
+                } => StmtKind::IncDec {
+                    target: *target,
+                    inc,
+                },
+                e => StmtKind::Expr(e),
+            },
         };
         Ok(Stmt { kind, span })
     }
@@ -691,6 +693,11 @@ impl Builder<'_> {
             let start = self.span(&p).start;
             let span = Span::new(start.min(end) as usize, end.max(start) as usize);
             let kind = match p.as_rule() {
+                Rule::op_preinc => ExprKind::IncDec {
+                    inc: p.as_str() == "++",
+                    target: Box::new(expr),
+                    post: false,
+                },
                 // The cast's pieces (qualifiers, the type name, `*`) are its children.
                 Rule::cast => ExprKind::Cast {
                     ty: self.ty(p),
@@ -704,7 +711,6 @@ impl Builder<'_> {
                         Rule::op_bnot => UnOp::BitNot,
                         Rule::op_deref => UnOp::Deref,
                         Rule::op_addr => UnOp::AddrOf,
-                        Rule::op_preinc => UnOp::IncDec,
                         r => unreachable!("grammar: {r:?} is not a prefix operator"),
                     };
                     ExprKind::Unary {
@@ -778,7 +784,11 @@ impl Builder<'_> {
                         },
                     }
                 }
-                Rule::post_inc_in_expr => ExprKind::PostIncDec(Box::new(expr)),
+                Rule::post_inc_in_expr => ExprKind::IncDec {
+                    inc: p.as_str().starts_with("++"),
+                    target: Box::new(expr),
+                    post: true,
+                },
                 r => unreachable!("grammar: {r:?} is not a postfix"),
             };
             expr = Expr { kind, span };

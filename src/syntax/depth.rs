@@ -111,7 +111,7 @@ fn walk<'a>(mut todo: Vec<(Node<'a>, usize)>) -> Option<Span> {
                     ExprKind::Unary { operand: a, .. }
                     | ExprKind::Cast { expr: a, .. }
                     | ExprKind::Member { base: a, .. }
-                    | ExprKind::PostIncDec(a) => todo.push(sub(a)),
+                    | ExprKind::IncDec { target: a, .. } => todo.push(sub(a)),
                     ExprKind::Binary { lhs, rhs, .. } => {
                         todo.push(sub(lhs));
                         todo.push(sub(rhs));

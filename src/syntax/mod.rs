@@ -308,11 +308,9 @@ fn friendly(rule: Rule) -> Option<&'static str> {
         Rule::var_decl | Rule::declarator => "a declaration",
         Rule::assign => "an assignment",
         Rule::assign_op => "`=`",
-        Rule::pre_incdec
-        | Rule::post_incdec
-        | Rule::incdec
-        | Rule::op_preinc
-        | Rule::post_inc_in_expr => "`++` or `--`",
+        Rule::pre_incdec | Rule::incdec | Rule::op_preinc | Rule::post_inc_in_expr => {
+            "`++` or `--`"
+        }
         Rule::expr | Rule::ternary | Rule::binary | Rule::unary | Rule::postfix_expr => {
             "an expression"
         }
