@@ -440,6 +440,9 @@ pub enum BitOp {
     Ffs,
     /// `__brev`: bits reversed.
     Brev,
+    /// `__float_as_int`, `__int_as_float`, `__double_as_longlong`...: the same bits as another
+    /// type of the same width.
+    Same,
 }
 
 impl BitOp {
@@ -451,6 +454,7 @@ impl BitOp {
             BitOp::Ffs if x == 0 => 0,
             BitOp::Ffs => u64::from(x.trailing_zeros() + 1),
             BitOp::Brev => x.reverse_bits() >> (64 - bits),
+            BitOp::Same => x,
         }
     }
 }

@@ -279,3 +279,37 @@ launch k { out = zeros(2); expect out == [2016, 2016]; }
 "#;
     ok(src, &[], [2, 1, 1], [64, 1, 1]);
 }
+
+#[test]
+fn bit_casts_reinterpret_ieee_bits() {
+    // IEEE 754 single: 1.0f = 0x3f800000 = 1065353216, -2.0f = 0xc0000000 (-1073741824 as int,
+    // 3221225472 as unsigned), 0.5f = 0x3f000000 = 1056964608, 0.0f = 0. Flipping bit 31 negates:
+    // -1 + 1.0f (0x3f800000 as float) = 0, 2 + 1 = 3, -0.5 + 1 = 0.5, -0 + 1 = 1. Double: 1.0 =
+    // 0x3ff0000000000000, -2.0 = 0xc000000000000000, 0.5 = 0x3fe0000000000000; the round trip
+    // gives x back.
+    let src = r#"
+__global__ void k(const float* x, int* bits, unsigned* ubits, float* back, long long* dbits, double* dback) {
+    int t = threadIdx.x;
+    bits[t] = __float_as_int(x[t]);
+    ubits[t] = __float_as_uint(x[t]);
+    back[t] = __int_as_float(bits[t] ^ 0x80000000) + __uint_as_float(0x3f800000u);
+    dbits[t] = __double_as_longlong((double)x[t]);
+    dback[t] = __longlong_as_double(dbits[t]);
+}
+launch k { x = [1.0, -2.0, 0.5, 0.0]; bits = zeros(4); ubits = zeros(4); back = zeros(4); dbits = zeros(4); dback = zeros(4);
+  block = 4; grid = 1;
+  expect bits == [1065353216, -1073741824, 1056964608, 0];
+  expect ubits == [1065353216, 3221225472, 1056964608, 0];
+  expect back == [0, 3, 0.5, 1];
+  expect dbits == [4607182418800017408, -4611686018427387904, 4602678819172646912, 0];
+  expect dback == x; }
+"#;
+    ok(src, &[], ONE, [4, 1, 1]);
+    let f = err(
+        "__global__ void k(int* a) { a[0] = __float_as_int(1.0f, 2.0f); }",
+        &[("a", "zeros(1)")],
+        Some(ONE),
+        Some(ONE),
+    );
+    assert_eq!(codes(&f), ["simt::check::argument_count"]);
+}

@@ -1078,6 +1078,32 @@ impl KernelChecker<'_, '_> {
                     span,
                 });
             }
+            "__float_as_int"
+            | "__float_as_uint"
+            | "__int_as_float"
+            | "__uint_as_float"
+            | "__double_as_longlong"
+            | "__longlong_as_double" => {
+                arity(1)?;
+                let (from, to) = match name {
+                    "__float_as_int" => (Scalar::F32, Scalar::I32),
+                    "__float_as_uint" => (Scalar::F32, Scalar::U32),
+                    "__int_as_float" => (Scalar::I32, Scalar::F32),
+                    "__uint_as_float" => (Scalar::U32, Scalar::F32),
+                    "__double_as_longlong" => (Scalar::F64, Scalar::I64),
+                    _ => (Scalar::I64, Scalar::F64),
+                };
+                let a = typed.pop().expect("one arg");
+                let a = self.convert(a, from);
+                return Ok(Expr {
+                    kind: ExprKind::Call {
+                        func: Func::Bits(crate::value::BitOp::Same),
+                        args: vec![a],
+                    },
+                    ty: to,
+                    span,
+                });
+            }
             "__mul24" | "__umul24" | "__mulhi" | "__umulhi" | "__mul64hi" | "__umul64hi" => {
                 arity(2)?;
                 let ty = match name {

@@ -811,6 +811,19 @@ impl<'a> BlockRunner<'a> {
             Inst::Fma { ty, d, a, b, c } => {
                 float_ty!(ty, T => map3(regs, &lanes, d, [a, b, c], |x, y, z| T::st(T::fma(T::ld(x), T::ld(y), T::ld(z)))))
             }
+            // Bit casts between a float and an integer of its width: the register's bits.
+            Inst::Bits { from, d, a, .. } if bank_of(from) == Bank::F => {
+                map1::<f32, u32>(regs, &lanes, d, a, f32::to_bits)
+            }
+            Inst::Bits { ty, d, a, .. } if bank_of(ty) == Bank::F => {
+                map1::<u32, f32>(regs, &lanes, d, a, f32::from_bits)
+            }
+            Inst::Bits { from, d, a, .. } if bank_of(from) == Bank::G => {
+                map1::<f64, u64>(regs, &lanes, d, a, f64::to_bits)
+            }
+            Inst::Bits { ty, d, a, .. } if bank_of(ty) == Bank::G => {
+                map1::<u64, f64>(regs, &lanes, d, a, f64::from_bits)
+            }
             Inst::Bits { op, from, ty, d, a } => match (bank_of(from), bank_of(ty)) {
                 (Bank::W, _) => {
                     map1::<u32, u32>(regs, &lanes, d, a, |x| op.apply(u64::from(x), 32) as u32)

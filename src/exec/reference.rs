@@ -1241,6 +1241,17 @@ impl<'k> Block<'_, 'k> {
                     (Func::Fma, [V::F(a), V::F(b), V::F(c)]) => V::F(a.mul_add(*b, *c)),
                     (Func::Fma, [V::D(a), V::D(b), V::D(c)]) => V::D(a.mul_add(*b, *c)),
                     (Func::Abs, [x]) => abs(ty, *x),
+                    // A bit cast: the value's IEEE bits as the other type.
+                    (Func::Bits(crate::value::BitOp::Same), [x]) => match (x, ty) {
+                        (V::F(f), _) => wrap(ty, i128::from(f.to_bits())),
+                        (V::D(f), _) => wrap(ty, i128::from(f.to_bits())),
+                        (x, Scalar::F32) => {
+                            V::F(f32::from_bits(x.int().expect("checker: an integer") as u32))
+                        }
+                        (x, _) => {
+                            V::D(f64::from_bits(x.int().expect("checker: an integer") as u64))
+                        }
+                    },
                     // Computed from the exact integer's bits, independently of the engine.
                     (Func::Bits(op), [x]) => {
                         let bits = if matches!(x, V::L(_) | V::UL(_)) {
@@ -1273,6 +1284,7 @@ impl<'k> Block<'_, 'k> {
                                     }
                                 }
                             }
+                            crate::value::BitOp::Same => r = v,
                         }
                         wrap(ty, i128::from(r))
                     }
