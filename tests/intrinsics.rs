@@ -313,3 +313,41 @@ launch k { x = [1.0, -2.0, 0.5, 0.0]; bits = zeros(4); ubits = zeros(4); back = 
     );
     assert_eq!(codes(&f), ["simt::check::argument_count"]);
 }
+
+#[test]
+fn conversions_with_a_rounding_mode_round_then_saturate() {
+    // _rn: nearest, ties to even (2.5 → 2, 3.5 → 4, -2.5 → -2, -0.7 → -1); _rz toward zero; _rd
+    // down; _ru up. 1e10 and -1e10 are past int's range: INT_MAX and INT_MIN, as cvt saturates;
+    // to unsigned, negatives are 0 and 1e10 is UINT_MAX = 4294967295. As long long 1e10 fits.
+    // __int2float_rn(t) + __double2float_rn(0.25) = t + 0.25.
+    let src = r#"
+__global__ void k(const float* x, int* rn, int* rz, int* rd, int* ru, unsigned* u, long long* l, float* f) {
+    int t = threadIdx.x;
+    rn[t] = __float2int_rn(x[t]);
+    rz[t] = __float2int_rz(x[t]);
+    rd[t] = __float2int_rd(x[t]);
+    ru[t] = __float2int_ru(x[t]);
+    u[t] = __float2uint_rn(x[t]);
+    l[t] = __double2ll_rd((double)x[t]);
+    f[t] = __int2float_rn(t) + __double2float_rn(0.25);
+}
+launch k { x = [2.5, 3.5, -2.5, -0.7, 1e10, -1e10]; rn = zeros(6); rz = zeros(6); rd = zeros(6); ru = zeros(6); u = zeros(6); l = zeros(6); f = zeros(6);
+  block = 6; grid = 1;
+  expect rn == [2, 4, -2, -1, 2147483647, -2147483648];
+  expect rz == [2, 3, -2, 0, 2147483647, -2147483648];
+  expect rd == [2, 3, -3, -1, 2147483647, -2147483648];
+  expect ru == [3, 4, -2, 0, 2147483647, -2147483648];
+  expect u == [2, 4, 0, 0, 4294967295, 0];
+  expect l == [2, 3, -3, -1, 10000000000, -10000000000];
+  expect f == [0.25, 1.25, 2.25, 3.25, 4.25, 5.25]; }
+"#;
+    ok(src, &[], ONE, [6, 1, 1]);
+    // A rounding mode C has no conversion for (an integer to a float toward zero) is unknown.
+    let f = err(
+        "__global__ void k(float* a) { a[0] = __int2float_rz(3); }",
+        &[("a", "zeros(1)")],
+        Some(ONE),
+        Some(ONE),
+    );
+    assert_eq!(codes(&f), ["simt::check::unknown_function"]);
+}

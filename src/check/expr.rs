@@ -1031,6 +1031,23 @@ impl KernelChecker<'_, '_> {
                 })
             }
         };
+        if let Some((from, round, to)) = rounded_conversion(name) {
+            arity(1)?;
+            let a = typed.pop().expect("one arg");
+            let a = self.convert(a, from);
+            let a = match round {
+                Some(m) => Expr {
+                    kind: ExprKind::Call {
+                        func: Func::Math1(m),
+                        args: vec![a],
+                    },
+                    ty: from,
+                    span,
+                },
+                None => a,
+            };
+            return Ok(self.convert(a, to));
+        }
         match name {
             "__fdividef" | "fdividef" => {
                 arity(2)?;
@@ -1277,6 +1294,40 @@ fn pointer_as_value(span: Span) -> CheckError {
         span,
         label: "a pointer".into(),
         help: Some("read the element it points to: `*p` or `p[i]`; keep the pointer in a pointer variable: `float* p = ...;`".into()),
+    }
+}
+
+/// `__float2int_rn` and the other conversions with a rounding mode, as (argument type, rounding
+/// to an integral value first, result type): `_rn` rounds to nearest even, `_rz` toward zero,
+/// `_rd` down, `_ru` up, then the conversion saturates as `cvt` does. An integer converts to a
+/// float with `_rn` only (C's own rounding), and a `double` to a `float` likewise.
+fn rounded_conversion(name: &str) -> Option<(Scalar, Option<Math1>, Scalar)> {
+    let (conversion, mode) = name.strip_prefix("__")?.rsplit_once('_')?;
+    let (from, to) = conversion.split_once('2')?;
+    let ty = |t: &str| match t {
+        "float" => Some(Scalar::F32),
+        "double" => Some(Scalar::F64),
+        "int" => Some(Scalar::I32),
+        "uint" => Some(Scalar::U32),
+        "ll" => Some(Scalar::I64),
+        "ull" => Some(Scalar::U64),
+        _ => None,
+    };
+    let (from, to) = (ty(from)?, ty(to)?);
+    match (from.is_float(), to.is_float(), mode) {
+        (true, false, _) => {
+            let round = match mode {
+                "rn" => Math1::Rint,
+                "rz" => Math1::Trunc,
+                "rd" => Math1::Floor,
+                "ru" => Math1::Ceil,
+                _ => return None,
+            };
+            Some((from, Some(round), to))
+        }
+        (false, true, "rn") => Some((from, None, to)),
+        (true, true, "rn") if from == Scalar::F64 && to == Scalar::F32 => Some((from, None, to)),
+        _ => None,
     }
 }
 
