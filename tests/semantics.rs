@@ -206,3 +206,20 @@ __global__ void k(int* out, int d) {
     assert_eq!(codes(&f), ["simt::run::division_by_zero"]);
     assert_eq!(f.exit, 1);
 }
+
+#[test]
+fn character_literals_are_ints_with_cs_escapes() {
+    // 'a' = 97, '\n' = 10, '\0' = 0, '\\' = 92, '\'' = 39, '\x41' = '\101' = 65 ('A'), and
+    // '\xff' = -1: char is signed on x86-64 hosts. 'A' + t is 65 + t.
+    let src = r#"
+__global__ void k(int* a, char* s) {
+    int t = threadIdx.x;
+    const char c[8] = {'a', '\n', '\0', '\\', '\'', '\x41', '\101', '\xff'};
+    a[t] = c[t];
+    s[t] = 'A' + t;
+}
+launch k { a = zeros(8); s = zeros(8); block = 8; grid = 1;
+  expect a == [97, 10, 0, 92, 39, 65, 65, -1]; expect s == arange(8) + 65; }
+"#;
+    ok(src, &[], [1, 1, 1], [8, 1, 1]);
+}

@@ -802,6 +802,7 @@ impl Builder<'_> {
             Rule::int_lit => int_literal(pair.as_str(), span)?,
             Rule::float_lit => float_literal(pair.as_str(), span)?,
             Rule::bool_lit => ExprKind::Bool(pair.as_str() == "true"),
+            Rule::char_lit => char_literal(pair.as_str(), span)?,
             Rule::string_lit => {
                 let s = pair.as_str();
                 ExprKind::Str(s[1..s.len() - 1].to_string())
@@ -1065,6 +1066,58 @@ fn base_type(text: &str) -> BaseType {
         "double" => BaseType::F64,
         _ => BaseType::Vector,
     }
+}
+
+/// `'a'`, `'\n'`, `'\x41'`: C's type for it is `int`; a byte above 0x7f is negative, as `char`
+/// is signed on x86-64 hosts, whose compiler nvcc follows.
+fn char_literal(text: &str, span: Span) -> Result<ExprKind> {
+    let bad = || ParseError::CharLiteral {
+        text: text.to_string(),
+        span,
+    };
+    let body = &text[1..text.len() - 1];
+    let byte = match body.as_bytes() {
+        [c] if *c != b'\\' => *c,
+        [b'\\', rest @ ..] => match rest {
+            [b'n'] => b'\n',
+            [b't'] => b'\t',
+            [b'r'] => b'\r',
+            [b'a'] => 7,
+            [b'b'] => 8,
+            [b'f'] => 12,
+            [b'v'] => 11,
+            [c @ (b'\\' | b'\'' | b'"' | b'?')] => *c,
+            [b'x', hex @ ..] if !hex.is_empty() => {
+                let digits = std::str::from_utf8(hex).map_err(|_| bad())?;
+                u8::from_str_radix(digits, 16).map_err(|_| bad())?
+            }
+            oct if (1..=3).contains(&oct.len())
+                && oct.iter().all(|c| (b'0'..=b'7').contains(c)) =>
+            {
+                let digits = std::str::from_utf8(oct).map_err(|_| bad())?;
+                u8::from_str_radix(digits, 8).map_err(|_| bad())?
+            }
+            _ => return Err(bad()),
+        },
+        _ => return Err(bad()),
+    };
+    let int = |value: u64| ExprKind::Int {
+        value,
+        unsigned: false,
+        long: false,
+        hex: false,
+    };
+    Ok(if byte < 0x80 {
+        int(u64::from(byte))
+    } else {
+        ExprKind::Unary {
+            op: UnOp::Neg,
+            operand: Box::new(Expr {
+                kind: int(256 - u64::from(byte)),
+                span,
+            }),
+        }
+    })
 }
 
 /// Integer literal with C suffixes, parsed without panicking.

@@ -50,6 +50,19 @@ pub enum ParseError {
         #[label("too large")]
         span: Span,
     },
+    /// `'ab'`, `'\q'`, `''`: not one character
+    #[error("character literal {text} is not one character")]
+    #[diagnostic(
+        code(simt::parse::char_literal),
+        help("write one character or an escape: 'a', '\\n', '\\0', '\\x41', '\\101'")
+    )]
+    CharLiteral {
+        /// The literal.
+        text: String,
+        /// Where it is.
+        #[label("not one character")]
+        span: Span,
+    },
     /// `float x = 1e999f;`
     #[error("floating-point literal `{text}` is not a finite number")]
     #[diagnostic(
