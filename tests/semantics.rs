@@ -223,3 +223,32 @@ launch k { a = zeros(8); s = zeros(8); block = 8; grid = 1;
 "#;
     ok(src, &[], [1, 1, 1], [8, 1, 1]);
 }
+
+#[test]
+fn sizeof_gives_bytes_as_size_t() {
+    // float 4; double + char + short + long long = 8 + 1 + 2 + 8 = 19; tile[4][8] of float
+    // = 128; acc[3] = 12 plus one element 4 = 16; a char variable 1 (not the int it promotes
+    // to) plus `c + 1`, an int, 4 = 5; float4 16, a float4 variable 16, two pointers 8 + 8 = 48;
+    // with T = double: sizeof(T), an element and *in are 8 each = 24; size_t arithmetic 4 * t.
+    let src = r#"
+template <typename T>
+__global__ void k(unsigned long long* out, const T* in) {
+    __shared__ float tile[4][8];
+    float acc[3];
+    char c = 'x';
+    float4 v = make_float4(0, 0, 0, 0);
+    int t = threadIdx.x;
+    out[0] = sizeof(float);
+    out[1] = sizeof(double) + sizeof(char) + sizeof(short) + sizeof(long long);
+    out[2] = sizeof(tile);
+    out[3] = sizeof(acc) + sizeof acc[0];
+    out[4] = sizeof(c) + sizeof(c + 1);
+    out[5] = sizeof(float4) + sizeof(v) + sizeof(int*) + sizeof(in);
+    out[6] = sizeof(T) + sizeof(in[t]) + sizeof *in;
+    out[7] = sizeof(unsigned int) * t;
+}
+launch k<double> { out = zeros(8); in = zeros(1); block = 1; grid = 1;
+  expect out == [4, 19, 128, 16, 5, 48, 24, 0]; }
+"#;
+    ok(src, &[], ONE, ONE);
+}

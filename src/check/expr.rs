@@ -358,6 +358,14 @@ impl KernelChecker<'_, '_> {
                     help: Some("strings, lists and tuples belong in a `launch` section".into()),
                 })
             }
+            ast::ExprKind::SizeOfType(ty) => {
+                let bytes = self.size_of_type(ty)?;
+                Ok(constant(Value::U64(bytes), span))
+            }
+            ast::ExprKind::SizeOfExpr(e) => {
+                let bytes = self.size_of(e)?;
+                Ok(constant(Value::U64(bytes), span))
+            }
             ast::ExprKind::IncDec { target, inc, post } => {
                 let local = match &target.kind {
                     ast::ExprKind::Name(n) => match self.lookup(n) {
@@ -1294,6 +1302,61 @@ fn pointer_as_value(span: Span) -> CheckError {
         span,
         label: "a pointer".into(),
         help: Some("read the element it points to: `*p` or `p[i]`; keep the pointer in a pointer variable: `float* p = ...;`".into()),
+    }
+}
+
+impl KernelChecker<'_, '_> {
+    /// `sizeof(T)` in bytes; `sizeof(x)` of a name that is a variable is `sizeof x`.
+    fn size_of_type(&mut self, ty: &ast::TypeName) -> Result<u64> {
+        if ty.pointer {
+            return Ok(8);
+        }
+        if ty.base == ast::BaseType::Named && self.lookup(&ty.base_text).is_some() {
+            let name = ast::Expr {
+                kind: ast::ExprKind::Name(ty.base_text.clone()),
+                span: ty.span,
+            };
+            return self.size_of(&name);
+        }
+        let (elem, width) = super::vector::elem_of(ty)?;
+        Ok(u64::from(elem.size() * width))
+    }
+
+    /// `sizeof e` in bytes: an array's whole size, a pointer's 8, a variable's or element's own
+    /// type (a `char` is 1, not the `int` it promotes to), otherwise the expression's type.
+    fn size_of(&mut self, e: &ast::Expr) -> Result<u64> {
+        let array = |elem: Scalar, width: u32, dims: &[u64]| {
+            u64::from(elem.size() * width) * dims.iter().product::<u64>()
+        };
+        if let ast::ExprKind::Name(n) = &e.kind {
+            match self.lookup(n) {
+                Some(Binding::Shared(s)) => {
+                    let a = &self.shared[s as usize];
+                    return Ok(array(a.elem, a.width, &a.dims));
+                }
+                Some(Binding::LocalArray(l)) => {
+                    let a = &self.local_arrays[l as usize];
+                    return Ok(array(a.elem, a.width, &a.dims));
+                }
+                Some(Binding::Local { var, .. }) => {
+                    return Ok(u64::from(self.locals[var.0 as usize].declared.size()))
+                }
+                Some(Binding::Vector { elem, width, .. }) => return Ok(array(elem, width, &[])),
+                _ => {}
+            }
+        }
+        if self.is_pointer(e) {
+            return Ok(8);
+        }
+        if let ast::ExprKind::Index { .. }
+        | ast::ExprKind::Unary {
+            op: UnOp::Deref, ..
+        } = e.kind
+        {
+            let (mem, _) = self.element(e)?;
+            return Ok(array(mem.elem, mem.width, &[]));
+        }
+        Ok(u64::from(self.expr(e)?.ty.size()))
     }
 }
 

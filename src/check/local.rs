@@ -691,6 +691,7 @@ pub(crate) fn names_used<'a>(
                 ast::ExprKind::Unary { operand: a, .. }
                 | ast::ExprKind::Cast { expr: a, .. }
                 | ast::ExprKind::Member { base: a, .. }
+                | ast::ExprKind::SizeOfExpr(a)
                 | ast::ExprKind::IncDec { target: a, .. } => exprs.push(a),
                 ast::ExprKind::Binary { lhs, rhs, .. }
                 | ast::ExprKind::Index {

@@ -217,7 +217,10 @@ impl Bindings {
             | ExprKind::Float { .. }
             | ExprKind::Bool(_)
             | ExprKind::Str(_) => {}
-            ExprKind::Unary { operand: a, .. } | ExprKind::IncDec { target: a, .. } => self.expr(a),
+            ExprKind::Unary { operand: a, .. }
+            | ExprKind::IncDec { target: a, .. }
+            | ExprKind::SizeOfExpr(a) => self.expr(a),
+            ExprKind::SizeOfType(ty) => self.ty(ty),
             ExprKind::Member { base, .. } => self.expr(base),
             ExprKind::Cast { ty, expr } => {
                 self.ty(ty);

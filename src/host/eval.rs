@@ -383,6 +383,8 @@ impl Env {
             ExprKind::Ternary { .. }
             | ExprKind::Cast { .. }
             | ExprKind::IncDec { .. }
+            | ExprKind::SizeOfType(_)
+            | ExprKind::SizeOfExpr(_)
             | ExprKind::Method { .. } => Err(bad(
                 "this expression is not available in a launch section",
                 span,

@@ -889,6 +889,7 @@ fn names_in<'e>(e: &'e crate::syntax::ast::Expr, out: &mut std::collections::Has
         ExprKind::Unary { operand: a, .. }
         | ExprKind::Cast { expr: a, .. }
         | ExprKind::Member { base: a, .. }
+        | ExprKind::SizeOfExpr(a)
         | ExprKind::IncDec { target: a, .. } => names_in(a, out),
         ExprKind::Binary { lhs, rhs, .. }
         | ExprKind::Index {
@@ -910,6 +911,10 @@ fn names_in<'e>(e: &'e crate::syntax::ast::Expr, out: &mut std::collections::Has
             names_in(object, out);
             args.iter().for_each(|a| names_in(a, out));
         }
-        ExprKind::Int { .. } | ExprKind::Float { .. } | ExprKind::Bool(_) | ExprKind::Str(_) => {}
+        ExprKind::Int { .. }
+        | ExprKind::Float { .. }
+        | ExprKind::Bool(_)
+        | ExprKind::Str(_)
+        | ExprKind::SizeOfType(_) => {}
     }
 }

@@ -526,6 +526,10 @@ pub enum ExprKind {
     List(Vec<Expr>),
     /// `(a, b)` (host sections only: a dimension tuple)
     Tuple(Vec<Expr>),
+    /// `sizeof(float)`, or `sizeof(x)` of a name that may be a variable.
+    SizeOfType(TypeName),
+    /// `sizeof a[0]`, `sizeof(a[0])`.
+    SizeOfExpr(Box<Expr>),
     /// `x++`, `++x`, `x--`, `--x` inside a larger expression (`a[n++] = v`, `*p++`).
     IncDec {
         /// The variable.

@@ -803,6 +803,16 @@ impl Builder<'_> {
             Rule::float_lit => float_literal(pair.as_str(), span)?,
             Rule::bool_lit => ExprKind::Bool(pair.as_str() == "true"),
             Rule::char_lit => char_literal(pair.as_str(), span)?,
+            Rule::sizeof_expr => {
+                let arg = pair
+                    .into_inner()
+                    .find(|p| p.as_rule() != Rule::kw_sizeof)
+                    .expect("grammar: sizeof has an argument");
+                match arg.as_rule() {
+                    Rule::ty => ExprKind::SizeOfType(self.ty(arg)),
+                    _ => ExprKind::SizeOfExpr(Box::new(self.unary(arg)?)),
+                }
+            }
             Rule::string_lit => {
                 let s = pair.as_str();
                 ExprKind::Str(s[1..s.len() - 1].to_string())

@@ -107,10 +107,12 @@ fn walk<'a>(mut todo: Vec<(Node<'a>, usize)>) -> Option<Span> {
                     | ExprKind::Float { .. }
                     | ExprKind::Bool(_)
                     | ExprKind::Str(_)
+                    | ExprKind::SizeOfType(_)
                     | ExprKind::Name(_) => {}
                     ExprKind::Unary { operand: a, .. }
                     | ExprKind::Cast { expr: a, .. }
                     | ExprKind::Member { base: a, .. }
+                    | ExprKind::SizeOfExpr(a)
                     | ExprKind::IncDec { target: a, .. } => todo.push(sub(a)),
                     ExprKind::Binary { lhs, rhs, .. } => {
                         todo.push(sub(lhs));

@@ -287,6 +287,7 @@ fn friendly(rule: Rule) -> Option<&'static str> {
         Rule::constant_array | Rule::kw_constant => "`__constant__`",
         Rule::device_var => "a `__device__` variable",
         Rule::cuda_fn_word => "a function qualifier",
+        Rule::sizeof_expr | Rule::kw_sizeof => "`sizeof`",
         Rule::constant_name => "a constant's name",
         Rule::kernel_ref => "a kernel name",
         Rule::static_kw => "`static`",
