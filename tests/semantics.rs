@@ -252,3 +252,34 @@ launch k<double> { out = zeros(8); in = zeros(1); block = 1; grid = 1;
 "#;
     ok(src, &[], ONE, ONE);
 }
+
+#[test]
+fn switch_runs_the_matching_case() {
+    // a: t % 5 = 0 → 10; 1 and 2 share a body → 20; 3 → default 30 (written before case 4, as
+    // C allows); 4 → 40. b: the loop skips i = 1 by `continue` inside the switch (it continues
+    // the loop, not the switch) and adds i = 0 and i = 2: 2. An empty switch and one whose only
+    // case never matches do nothing.
+    let src = r#"
+__global__ void k(int* a, int* b) {
+    int t = threadIdx.x;
+    switch (t % 5) {
+        case 0: a[t] = 10; break;
+        case 1:
+        case 2: a[t] = 20; break;
+        default: a[t] = 30; break;
+        case 4: { a[t] = 40; } break;
+    }
+    for (int i = 0; i < 3; i++) {
+        switch (i) {
+            case 1: continue;
+            default: b[t] += i;
+        }
+    }
+    switch (t) { }
+    switch (t) { case 100: b[t] = -1; }
+}
+launch k { a = zeros(10); b = zeros(10); block = 10; grid = 1;
+  expect a == [10, 20, 20, 30, 40, 10, 20, 20, 30, 40]; expect b == 2; }
+"#;
+    ok(src, &[], ONE, [10, 1, 1]);
+}

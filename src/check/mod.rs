@@ -821,6 +821,13 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                     },
                 );
             }
+            ast::StmtKind::Unsupported { what, help } => {
+                return Err(CheckError::Unsupported {
+                    what: what.clone(),
+                    span,
+                    help: Some(help.clone()),
+                })
+            }
             ast::StmtKind::Break | ast::StmtKind::Continue => {
                 let is_break = matches!(s.kind, ast::StmtKind::Break);
                 if self.loop_depth == 0 {

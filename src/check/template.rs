@@ -196,7 +196,11 @@ impl Bindings {
             }
             StmtKind::Return(Some(e)) => self.expr(e),
             StmtKind::TypeAlias { ty, .. } => self.ty(ty),
-            StmtKind::Return(None) | StmtKind::Break | StmtKind::Continue | StmtKind::Empty => {}
+            StmtKind::Return(None)
+            | StmtKind::Break
+            | StmtKind::Continue
+            | StmtKind::Empty
+            | StmtKind::Unsupported { .. } => {}
         }
     }
 

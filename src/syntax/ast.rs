@@ -291,6 +291,14 @@ pub enum StmtKind {
     },
     /// `break;`
     Break,
+    /// A statement the builder read but simt does not run (a `switch` whose cases fall through
+    /// into each other): reported by the checker as unsupported.
+    Unsupported {
+        /// What it is.
+        what: String,
+        /// The way to write it.
+        help: String,
+    },
     /// `continue;`
     Continue,
     /// `return;` (a value is rejected by the checker)

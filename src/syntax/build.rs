@@ -10,7 +10,7 @@ use super::grammar::Rule;
 use super::preprocess::SpanMap;
 use crate::source::Span;
 
-type Result<T> = std::result::Result<T, ParseError>;
+pub(super) type Result<T> = std::result::Result<T, ParseError>;
 
 fn pratt() -> &'static PrattParser<Rule> {
     static PRATT: OnceLock<PrattParser<Rule>> = OnceLock::new();
@@ -41,7 +41,7 @@ pub(crate) struct Builder<'m> {
 
 impl Builder<'_> {
     /// The only pest → `Span` conversion: where in the file the pair's text came from.
-    fn span(&self, pair: &Pair<'_, Rule>) -> Span {
+    pub(super) fn span(&self, pair: &Pair<'_, Rule>) -> Span {
         let s = pair.as_span();
         self.map.span(s.start(), s.end())
     }
@@ -369,7 +369,7 @@ impl Builder<'_> {
         pair.into_inner().map(|p| self.stmt(p)).collect()
     }
 
-    fn stmt(&self, pair: Pair<'_, Rule>) -> Result<Stmt> {
+    pub(super) fn stmt(&self, pair: Pair<'_, Rule>) -> Result<Stmt> {
         crate::stack::grow(|| self.stmt_at(pair))
     }
 
@@ -421,6 +421,7 @@ impl Builder<'_> {
                 let cond = self.expr(it.next().expect("grammar: do has a condition"))?;
                 StmtKind::DoWhile { body, cond }
             }
+            Rule::switch_stmt => self.switch(pair)?,
             Rule::break_stmt => StmtKind::Break,
             Rule::continue_stmt => StmtKind::Continue,
             Rule::return_stmt => {
@@ -1012,6 +1013,9 @@ fn is_keyword(rule: Rule) -> bool {
             | Rule::kw_while
             | Rule::kw_do
             | Rule::kw_break
+            | Rule::kw_switch
+            | Rule::kw_case
+            | Rule::kw_default
             | Rule::kw_continue
             | Rule::kw_return
             | Rule::kw_launch

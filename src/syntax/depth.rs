@@ -93,6 +93,7 @@ fn walk<'a>(mut todo: Vec<(Node<'a>, usize)>) -> Option<Span> {
                     StmtKind::Return(value) => todo.extend(value.iter().map(expr)),
                     StmtKind::Break
                     | StmtKind::Continue
+                    | StmtKind::Unsupported { .. }
                     | StmtKind::Empty
                     | StmtKind::TypeAlias { .. } => {}
                 }

@@ -6,6 +6,7 @@ mod depth;
 mod error;
 mod grammar;
 mod preprocess;
+mod switch;
 
 use pest::Parser;
 
@@ -288,6 +289,9 @@ fn friendly(rule: Rule) -> Option<&'static str> {
         Rule::device_var => "a `__device__` variable",
         Rule::cuda_fn_word => "a function qualifier",
         Rule::sizeof_expr | Rule::kw_sizeof => "`sizeof`",
+        Rule::switch_stmt | Rule::kw_switch => "`switch`",
+        Rule::switch_arm | Rule::switch_label | Rule::kw_case => "`case`",
+        Rule::kw_default => "`default`",
         Rule::constant_name => "a constant's name",
         Rule::kernel_ref => "a kernel name",
         Rule::static_kw => "`static`",
