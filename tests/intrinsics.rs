@@ -351,3 +351,30 @@ launch k { x = [2.5, 3.5, -2.5, -0.7, 1e10, -1e10]; rn = zeros(6); rz = zeros(6)
     );
     assert_eq!(codes(&f), ["simt::check::unknown_function"]);
 }
+
+#[test]
+fn classification_and_long_rounding() {
+    // v = x / y = [0/0 = NaN, -1/0 = -inf, 3/0 = inf, -0/1 = -0, 1/2 = 0.5, 5/-1 = -5].
+    // isnan as float and as double: 1 + 10 = 11 for NaN only; isinf for ±inf; isfinite for the
+    // last three. signbit (float + 10 × double; NaN's sign is left out, as a host's 0/0 and the
+    // GPU's differ): -inf, -0 and -5 have it. x / 2 = [0, -0.5, 1.5, -0, 0.5, 2.5]: lrintf
+    // rounds ties to even [0, 0, 2, 0, 0, 2], lroundf away from zero [0, -1, 2, 0, 1, 3]; labs(-t)
+    // = t; llabs(-2) = 2. l = lrint + 100 lround + 10000 t + 2000000.
+    let src = r#"
+__global__ void k(const float* x, const float* y, int* nan, int* inf, int* fin, int* sgn, long long* l) {
+    int t = threadIdx.x;
+    float v = x[t] / y[t];
+    nan[t] = isnan(v) + 10 * isnan((double)v);
+    inf[t] = isinf(v);
+    fin[t] = isfinite(v);
+    if (t > 0) sgn[t] = signbit(v) + 10 * signbit((double)v);
+    l[t] = lrintf(x[t] * 0.5f) + 100 * lroundf(x[t] * 0.5f) + 10000 * labs(-t) + 1000000 * llabs(-2ll);
+}
+launch k { x = [0, -1, 3, -0.0, 1, 5]; y = [0, 0, 0, 1, 2, -1]; nan = zeros(6); inf = zeros(6); fin = zeros(6); sgn = zeros(6); l = zeros(6);
+  block = 6; grid = 1;
+  expect nan == [11, 0, 0, 0, 0, 0]; expect inf == [0, 1, 1, 0, 0, 0]; expect fin == [0, 0, 0, 1, 1, 1];
+  expect sgn == [0, 11, 0, 11, 0, 11];
+  expect l == [2000000, 2009900, 2020202, 2030000, 2040100, 2050302]; }
+"#;
+    ok(src, &[], ONE, [6, 1, 1]);
+}

@@ -195,9 +195,24 @@ fn known_functions() -> Vec<String> {
         .flat_map(|n| [n.to_string(), format!("{n}f")])
         .collect();
     v.extend(
-        ["min", "max", "abs", "__syncthreads"]
-            .iter()
-            .map(|s| s.to_string()),
+        [
+            "min",
+            "max",
+            "abs",
+            "labs",
+            "llabs",
+            "isnan",
+            "isinf",
+            "isfinite",
+            "signbit",
+            "lrintf",
+            "lroundf",
+            "llrintf",
+            "llroundf",
+            "__syncthreads",
+        ]
+        .iter()
+        .map(|s| s.to_string()),
     );
     v.extend(super::intrinsics::INTRINSICS.iter().map(|s| s.to_string()));
     v
@@ -1166,12 +1181,106 @@ impl KernelChecker<'_, '_> {
                 };
                 return self.arith(op, ty, a, b, callee.span, span);
             }
-            "abs" => {
+            "abs" | "labs" | "llabs" => {
                 arity(1)?;
                 let a = typed.pop().expect("one arg");
-                let ty = promote(a.ty);
+                let ty = if name == "abs" {
+                    promote(a.ty)
+                } else {
+                    Scalar::I64
+                };
                 let a = self.convert(a, ty);
                 return Ok(self.call_node(Func::Abs, ty, vec![a], span));
+            }
+            // C's classification macros, as C++'s overloads: a `float` stays a float, anything
+            // else is a double; the answer is a `bool`.
+            "isnan" | "isinf" | "isfinite" | "signbit" => {
+                arity(1)?;
+                let a = typed.pop().expect("one arg");
+                let ty = if a.ty == Scalar::F32 {
+                    Scalar::F32
+                } else {
+                    Scalar::F64
+                };
+                let a = self.convert(a, ty);
+                let infinity = constant(Value::F64(f64::INFINITY).cast(ty), span);
+                let magnitude = |this: &mut Self, a: Expr| {
+                    this.call_node(Func::Math1(Math1::Fabs), ty, vec![a], span)
+                };
+                return match name {
+                    "isnan" => {
+                        // Exponent all ones and a mantissa: the magnitude's bits above infinity's.
+                        let (int, magnitude, inf) = if ty == Scalar::F32 {
+                            (Scalar::I32, Value::I32(i32::MAX), Value::I32(0x7f80_0000))
+                        } else {
+                            (
+                                Scalar::I64,
+                                Value::I64(i64::MAX),
+                                Value::I64(0x7ff0_0000_0000_0000),
+                            )
+                        };
+                        let bits = Expr {
+                            kind: ExprKind::Call {
+                                func: Func::Bits(crate::value::BitOp::Same),
+                                args: vec![a],
+                            },
+                            ty: int,
+                            span,
+                        };
+                        let m = self.binary(
+                            BinOp::BitAnd,
+                            callee.span,
+                            bits,
+                            constant(magnitude, span),
+                        )?;
+                        self.binary(BinOp::Gt, callee.span, m, constant(inf, span))
+                    }
+                    "isinf" => {
+                        let m = magnitude(self, a);
+                        self.binary(BinOp::Eq, callee.span, m, infinity)
+                    }
+                    "isfinite" => {
+                        let m = magnitude(self, a);
+                        self.binary(BinOp::Lt, callee.span, m, infinity)
+                    }
+                    _ => {
+                        // The sign bit: the bits as a signed integer are negative.
+                        let int = if ty == Scalar::F32 {
+                            Scalar::I32
+                        } else {
+                            Scalar::I64
+                        };
+                        let bits = Expr {
+                            kind: ExprKind::Call {
+                                func: Func::Bits(crate::value::BitOp::Same),
+                                args: vec![a],
+                            },
+                            ty: int,
+                            span,
+                        };
+                        let zero = constant(Value::I32(0).cast(int), span);
+                        self.binary(BinOp::Lt, callee.span, bits, zero)
+                    }
+                };
+            }
+            // Rounded to an integral value, then a `long` (`long long`): 64 bits on Linux.
+            "lrintf" | "lroundf" | "llrintf" | "llroundf" | "lrint" | "lround" | "llrint"
+            | "llround" => {
+                arity(1)?;
+                let from = if name.ends_with('f') {
+                    Scalar::F32
+                } else {
+                    Scalar::F64
+                };
+                let round = if name.contains("rint") {
+                    Math1::Rint
+                } else {
+                    Math1::Round
+                };
+                let a = typed.pop().expect("one arg");
+                let a = self.convert(a, from);
+                let r = self.call_node(Func::Math1(round), from, vec![a], span);
+                return Ok(self.convert(r, Scalar::I64));
             }
             _ => {}
         }
