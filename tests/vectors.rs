@@ -204,3 +204,30 @@ launch k { in = arange(16); out = zeros(16); first = zeros(4); block = 4; grid =
 "#;
     common::ok(src, &[], [1, 1, 1], [4, 1, 1]);
 }
+
+#[test]
+fn whole_vectors_store_through_pointers_and_into_local_arrays() {
+    // One warp. `*p = make_float4(t, 1, 2, 3)` through a float4 pointer variable is one 16-byte
+    // store per lane: 32 lanes × 16 B = 512 B = 16 sectors in 1 request; sum(b) = (0 + ... + 31)
+    // + 32 × (1 + 2 + 3) = 496 + 192 = 688. `q[t] = w` through a second pointer copies the
+    // vector to c, 16 sectors more. The local array lv[2] of float4 takes a whole vector at a
+    // run-time index (local memory) and gives its .y back: o = 1.
+    let src = r#"
+__global__ void k(float4* b, float4* c, float* o) {
+    int t = threadIdx.x;
+    float4* p = b + t;
+    *p = make_float4(t, 1, 2, 3);
+    float4 w = *p;
+    float4* q = c;
+    q[t] = w;
+    float4 lv[2];
+    lv[t % 2] = w;
+    o[t] = lv[t % 2].y;
+}
+launch k { b = zeros(128); c = zeros(128); o = zeros(32); block = 32; grid = 1;
+    expect c == b; expect o == 1; expect sum(b) == 688; }
+"#;
+    let r = ok(src, &[], ONE, [32, 1, 1]);
+    // Stores: b and c (16 sectors each) and o (32 × 4 B = 4 sectors).
+    assert_eq!((r.counters.gst_instr, r.counters.gst_sectors), (3, 36));
+}

@@ -84,12 +84,20 @@ impl KernelChecker<'_, '_> {
     /// Whether an assignment target is a whole vector (a vector variable or element).
     pub(crate) fn is_vector_place(&self, target: &ast::Expr) -> bool {
         let mut cur = target;
-        while let ast::ExprKind::Index { base, .. } = &cur.kind {
+        while let ast::ExprKind::Index { base, .. }
+        | ast::ExprKind::Unary {
+            op: ast::UnOp::Deref,
+            operand: base,
+        } = &cur.kind
+        {
             cur = base;
         }
+        let element = !matches!(target.kind, ast::ExprKind::Name(_));
         match &cur.kind {
             ast::ExprKind::Name(n) => match self.lookup(n) {
                 Some(Binding::Vector { .. }) => true,
+                Some(Binding::Pointer(i)) => self.ptr_vars[i as usize].pointee.1 > 1 && element,
+                Some(Binding::LocalArray(l)) => self.local_arrays[l as usize].width > 1 && element,
                 Some(Binding::Param(p)) => {
                     matches!(self.params[p as usize].kind, ParamKind::Buffer { width, .. } if width > 1)
                         && !matches!(target.kind, ast::ExprKind::Name(_))
