@@ -400,6 +400,13 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
         let moved = local::assigned_names(&k.body);
         let mut prologue = Vec::new();
         for p in &k.params {
+            // A struct with data members says so (rather than "unknown type").
+            if p.ty.base == ast::BaseType::Named {
+                if let Some(Err(e)) = self.struct_type(&p.ty.base_text, p.ty.span) {
+                    self.errors.push(e);
+                    continue;
+                }
+            }
             let kind = if p.ty.pointer {
                 match vector::elem_of(&p.ty) {
                     Ok((elem, width)) => ParamKind::Buffer {

@@ -292,6 +292,7 @@ fn friendly(rule: Rule) -> Option<&'static str> {
         Rule::switch_stmt | Rule::kw_switch => "`switch`",
         Rule::switch_arm | Rule::switch_label | Rule::kw_case => "`case`",
         Rule::kw_default => "`default`",
+        Rule::align_spec => "`__align__(...)`",
         Rule::constant_name => "a constant's name",
         Rule::kernel_ref => "a kernel name",
         Rule::static_kw => "`static`",
