@@ -87,29 +87,10 @@ const ALL: [Ty; 11] = [
 ];
 
 /// The types with an input array (all but `bool`).
-const INPUT_TYPES: [Ty; 10] = [
-    Ty::I8,
-    Ty::U8,
-    Ty::I16,
-    Ty::U16,
-    Ty::I32,
-    Ty::U32,
-    Ty::I64,
-    Ty::U64,
-    Ty::F32,
-    Ty::F64,
-];
+const INPUT_TYPES: &[Ty] = ALL.split_at(1).1;
 
-const INTS: [Ty; 8] = [
-    Ty::I8,
-    Ty::U8,
-    Ty::I16,
-    Ty::U16,
-    Ty::I32,
-    Ty::U32,
-    Ty::I64,
-    Ty::U64,
-];
+/// The integer types (after `bool`, before the floats).
+const INTS: &[Ty] = ALL.split_at(9).0.split_at(1).1;
 
 impl Ty {
     fn sk(self) -> &'static str {
@@ -640,7 +621,7 @@ impl Gen<'_> {
         let mut e = if self.rng.pct(self.literal_pct) {
             self.literal()
         } else {
-            let ty = self.rng.pick(&INPUT_TYPES);
+            let ty = self.rng.pick(INPUT_TYPES);
             let text = format!("x{}[{}]", ty.tag(), self.rng.below(INPUTS as u64));
             E::same(text, ty)
         };
@@ -821,7 +802,7 @@ impl Gen<'_> {
     fn int_expr(&mut self, depth: u32) -> E {
         let e = self.expr(depth);
         if e.ty.is_float() {
-            let to = self.rng.pick(&INTS);
+            let to = self.rng.pick(INTS);
             self.float_to_int(e, to)
         } else {
             e
@@ -896,7 +877,7 @@ impl Gen<'_> {
                     2 => unary("+", &a, a.ty.promote()),
                     _ => {
                         let a = if a.ty.is_float() {
-                            let to = self.rng.pick(&INTS);
+                            let to = self.rng.pick(INTS);
                             self.float_to_int(a, to)
                         } else {
                             a
@@ -1214,7 +1195,7 @@ fn c_program(cases: &[Case], inputs: &Inputs) -> String {
         );
     }
     s.push_str("\nint main(void) {\n");
-    for ty in INPUT_TYPES {
+    for &ty in INPUT_TYPES {
         let _ = writeln!(s, "    memcpy(x{t}, x{t}_bits, sizeof x{t});", t = ty.tag());
     }
     for (k, case) in cases.iter().enumerate() {
@@ -1438,7 +1419,7 @@ fn run_simt(b: &Batch) -> [Vec<BufData>; 2] {
     let kernel = &program.kernels[0];
     let lens = out_lens(b);
     let mut buffers: Vec<Option<Buffer>> = Vec::new();
-    for ty in INPUT_TYPES {
+    for &ty in INPUT_TYPES {
         buffers.push(Some(Buffer {
             name: format!("x{}", ty.tag()),
             data: b.inputs.data(ty),

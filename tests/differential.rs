@@ -217,7 +217,28 @@ launch null_read { x = ones(32); bias = NULL; block = 32; grid = 1; }
 
 #[test]
 fn bound_pointers_agree_with_the_reference() {
-    let src = SourceFile::new("bound.sk", BOUND_POINTERS);
+    each_launch("bound.sk", BOUND_POINTERS, |kernel, cfg, args| {
+        let result = agree(kernel, cfg, args, &kernel.name);
+        assert!(result.is_ok(), "{}: {result:?}", kernel.name);
+        // The last two stop, alike in both interpreters (`agree` compared the codes).
+        let expected = match kernel.name.as_str() {
+            "past_the_end" => Some("simt::run::out_of_bounds"),
+            "null_read" => Some("simt::run::null_pointer"),
+            _ => None,
+        };
+        assert_eq!(
+            engine_code(kernel, cfg, args).as_deref(),
+            expected,
+            "{}",
+            kernel.name
+        );
+    });
+}
+
+/// Compiles `text` and calls `f` with every launch of it: the kernel, its configuration (one
+/// worker) and its arguments.
+fn each_launch(name: &str, text: &str, mut f: impl FnMut(&Kernel, &LaunchConfig, &Args)) {
+    let src = SourceFile::new(name, text);
     let (module, program) = simt::pipeline::compile(&src).expect("compiles");
     for launch in &module.launches {
         let kernel = program.kernel(&launch.kernel.name).expect("kernel");
@@ -235,23 +256,17 @@ fn bound_pointers_agree_with_the_reference() {
             max_steps: 1 << 32,
             threads: 1,
         };
-        let result = agree(kernel, &cfg, &setup.args, &kernel.name);
-        assert!(result.is_ok(), "{}: {result:?}", kernel.name);
-        // The last two stop, alike in both interpreters (`agree` compared the codes).
-        let mut args = setup.args.clone();
-        let code = exec::launch(&simt::ir::lower(kernel), &cfg, &mut args)
-            .err()
-            .map(|e| {
-                use miette::Diagnostic;
-                e.code().map(|c| c.to_string()).unwrap_or_default()
-            });
-        let expected = match kernel.name.as_str() {
-            "past_the_end" => Some("simt::run::out_of_bounds"),
-            "null_read" => Some("simt::run::null_pointer"),
-            _ => None,
-        };
-        assert_eq!(code.as_deref(), expected, "{}", kernel.name);
+        f(kernel, &cfg, &setup.args);
     }
+}
+
+/// The code of the error the engine stops with, if it stops.
+fn engine_code(kernel: &Kernel, cfg: &LaunchConfig, args: &Args) -> Option<String> {
+    use miette::Diagnostic;
+    let mut args = args.clone();
+    exec::launch(&simt::ir::lower(kernel), cfg, &mut args)
+        .err()
+        .map(|e| e.code().map(|c| c.to_string()).unwrap_or_default())
 }
 
 /// Pointer variables, pointer walks, `__device__` helpers taking and returning pointers, local
@@ -340,58 +355,39 @@ launch shared_null { out = zeros(32); block = 32; grid = 1; }
 
 #[test]
 fn pointers_and_local_arrays_agree_with_the_reference() {
-    let src = SourceFile::new("pointers.sk", POINTERS_AND_LOCAL_ARRAYS);
-    let (module, program) = simt::pipeline::compile(&src).expect("compiles");
-    for launch in &module.launches {
-        let kernel = program.kernel(&launch.kernel.name).expect("kernel");
-        let setup = host::prepare(
-            kernel,
-            Some(launch),
-            &Overrides::default(),
-            std::path::Path::new("."),
-        )
-        .expect("launch section runs");
-        let cfg = LaunchConfig {
-            grid: setup.grid,
-            block: setup.block,
-            dyn_smem: 0,
-            max_steps: 1 << 32,
-            threads: 1,
-        };
-        let mut args = setup.args.clone();
-        let result = agree(kernel, &cfg, &args, &kernel.name);
-        let expected = match kernel.name.as_str() {
-            "local_past_the_end" => Some("simt::run::out_of_bounds"),
-            "local_null" | "shared_null" => Some("simt::run::null_pointer"),
-            _ => None,
-        };
-        match (result, expected) {
-            (Ok((c, t)), None) => {
-                // `rr` is in registers (free); the arrays indexed at run time are in local memory.
-                let placed: Vec<_> = kernel
-                    .local_arrays
-                    .iter()
-                    .map(|a| (a.name.as_str(), a.in_registers))
-                    .collect();
-                assert!(placed.contains(&("rr", true)), "{placed:?}");
-                assert!(placed.contains(&("lm", false)), "{placed:?}");
-                assert!(placed.contains(&("lq", false)), "{placed:?}");
-                assert!(c.local_ld_instr > 0 && c.local_st_instr > 0, "{c:?}");
-                assert!(t.local_loads > 0 && t.local_stores > 0, "{t:?}");
+    each_launch(
+        "pointers.sk",
+        POINTERS_AND_LOCAL_ARRAYS,
+        |kernel, cfg, args| {
+            let result = agree(kernel, cfg, args, &kernel.name);
+            let expected = match kernel.name.as_str() {
+                "local_past_the_end" => Some("simt::run::out_of_bounds"),
+                "local_null" | "shared_null" => Some("simt::run::null_pointer"),
+                _ => None,
+            };
+            match (result, expected) {
+                (Ok((c, t)), None) => {
+                    // `rr` is in registers (free); the arrays indexed at run time are in local memory.
+                    let placed: Vec<_> = kernel
+                        .local_arrays
+                        .iter()
+                        .map(|a| (a.name.as_str(), a.in_registers))
+                        .collect();
+                    assert!(placed.contains(&("rr", true)), "{placed:?}");
+                    assert!(placed.contains(&("lm", false)), "{placed:?}");
+                    assert!(placed.contains(&("lq", false)), "{placed:?}");
+                    assert!(c.local_ld_instr > 0 && c.local_st_instr > 0, "{c:?}");
+                    assert!(t.local_loads > 0 && t.local_stores > 0, "{t:?}");
+                }
+                (Ok(_), Some(code)) => {
+                    // `agree` compared the two codes; the engine's is the one expected.
+                    let got = engine_code(kernel, cfg, args);
+                    assert_eq!(got.as_deref(), Some(code), "{}", kernel.name);
+                }
+                (r, _) => panic!("{}: {r:?}", kernel.name),
             }
-            (Ok(_), Some(code)) => {
-                // `agree` compared the two codes; the engine's is the one expected.
-                let got = exec::launch(&simt::ir::lower(kernel), &cfg, &mut args)
-                    .err()
-                    .map(|e| {
-                        use miette::Diagnostic;
-                        e.code().map(|c| c.to_string()).unwrap_or_default()
-                    });
-                assert_eq!(got.as_deref(), Some(code), "{}", kernel.name);
-            }
-            (r, _) => panic!("{}: {r:?}", kernel.name),
-        }
-    }
+        },
+    );
 }
 
 // ---------------------------------------------------------------- random kernels

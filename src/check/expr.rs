@@ -262,7 +262,6 @@ impl KernelChecker<'_, '_> {
 
     fn expr_at(&mut self, e: &ast::Expr) -> Result<Expr> {
         let span = e.span;
-        let typed = |kind, ty| Expr { kind, ty, span };
         match &e.kind {
             ast::ExprKind::Int {
                 value,
@@ -300,13 +299,7 @@ impl KernelChecker<'_, '_> {
                         )),
                     });
                 }
-                Ok(typed(
-                    ExprKind::Load {
-                        mem,
-                        index: Box::new(index),
-                    },
-                    mem.elem.promoted(),
-                ))
+                Ok(load(mem, index, span))
             }
             ast::ExprKind::Unary {
                 op: UnOp::AddrOf, ..
@@ -420,15 +413,7 @@ impl KernelChecker<'_, '_> {
         if let Some(Binding::Param(p)) = self.lookup(name) {
             if let Some(mem) = self.file_scalar(p) {
                 // A `__constant__` or `__device__` scalar: element 0 of its one-element array.
-                let elem = mem.elem;
-                return Ok(Expr {
-                    kind: ExprKind::Load {
-                        mem,
-                        index: Box::new(constant(Value::I32(0), span)),
-                    },
-                    ty: elem.promoted(),
-                    span,
-                });
+                return Ok(load(mem, constant(Value::I32(0), span), span));
             }
         }
         match self.lookup(name) {
@@ -452,15 +437,7 @@ impl KernelChecker<'_, '_> {
             }
             Some(Binding::Shared(s)) if self.shared[s as usize].is_scalar() => {
                 let mem = self.shared_mem(s);
-                let index = constant(Value::I32(0), span);
-                return Ok(Expr {
-                    kind: ExprKind::Load {
-                        mem,
-                        index: Box::new(index),
-                    },
-                    ty: mem.elem.promoted(),
-                    span,
-                });
+                return Ok(load(mem, constant(Value::I32(0), span), span));
             }
             Some(Binding::Ref(i)) => {
                 let pv = &self.ptr_vars[i as usize];
@@ -470,14 +447,7 @@ impl KernelChecker<'_, '_> {
                     ty: Scalar::I64,
                     span,
                 };
-                return Ok(Expr {
-                    kind: ExprKind::Load {
-                        mem,
-                        index: Box::new(index),
-                    },
-                    ty: mem.elem.promoted(),
-                    span,
-                });
+                return Ok(load(mem, index, span));
             }
             Some(Binding::Object(_)) => {
                 return Err(CheckError::Type {
@@ -549,14 +519,7 @@ impl KernelChecker<'_, '_> {
                     ty: elem.promoted(),
                     span,
                 },
-                super::vector::Place::Elem(mem, index) => Expr {
-                    kind: ExprKind::Load {
-                        mem,
-                        index: Box::new(index),
-                    },
-                    ty: mem.elem.promoted(),
-                    span,
-                },
+                super::vector::Place::Elem(mem, index) => load(mem, index, span),
             });
         }
         let ast::ExprKind::Name(name) = &base.kind else {
@@ -1042,18 +1005,7 @@ impl KernelChecker<'_, '_> {
             let t = self.expr(a)?;
             typed.push(t);
         }
-        let arity = |n: usize| -> Result<()> {
-            if args.len() == n {
-                Ok(())
-            } else {
-                Err(CheckError::ArgumentCount {
-                    name: name.to_string(),
-                    expected: n.to_string(),
-                    found: args.len(),
-                    span,
-                })
-            }
-        };
+        let arity = |n: usize| super::intrinsics::arity(name, args.len(), n, n, span);
         if let Some((from, round, to)) = rounded_conversion(name) {
             arity(1)?;
             let a = typed.pop().expect("one arg");
@@ -1135,14 +1087,7 @@ impl KernelChecker<'_, '_> {
                 };
                 let a = typed.pop().expect("one arg");
                 let a = self.convert(a, from);
-                return Ok(Expr {
-                    kind: ExprKind::Call {
-                        func: Func::Bits(crate::value::BitOp::Same),
-                        args: vec![a],
-                    },
-                    ty: to,
-                    span,
-                });
+                return Ok(bit_cast(a, to, span));
             }
             "__mul24" | "__umul24" | "__mulhi" | "__umulhi" | "__mul64hi" | "__umul64hi" => {
                 arity(2)?;
@@ -1219,14 +1164,7 @@ impl KernelChecker<'_, '_> {
                                 Value::I64(0x7ff0_0000_0000_0000),
                             )
                         };
-                        let bits = Expr {
-                            kind: ExprKind::Call {
-                                func: Func::Bits(crate::value::BitOp::Same),
-                                args: vec![a],
-                            },
-                            ty: int,
-                            span,
-                        };
+                        let bits = bit_cast(a, int, span);
                         let m = self.binary(
                             BinOp::BitAnd,
                             callee.span,
@@ -1250,14 +1188,7 @@ impl KernelChecker<'_, '_> {
                         } else {
                             Scalar::I64
                         };
-                        let bits = Expr {
-                            kind: ExprKind::Call {
-                                func: Func::Bits(crate::value::BitOp::Same),
-                                args: vec![a],
-                            },
-                            ty: int,
-                            span,
-                        };
+                        let bits = bit_cast(a, int, span);
                         let zero = constant(Value::I32(0).cast(int), span);
                         self.binary(BinOp::Lt, callee.span, bits, zero)
                     }
@@ -1389,6 +1320,30 @@ fn promote(t: Scalar) -> Scalar {
     match t.promoted() {
         Scalar::Bool => Scalar::I32,
         other => other,
+    }
+}
+
+/// The bits of `a` as the type `to` of the same width (`__float_as_int`).
+fn bit_cast(a: Expr, to: Scalar, span: Span) -> Expr {
+    Expr {
+        kind: ExprKind::Call {
+            func: Func::Bits(crate::value::BitOp::Same),
+            args: vec![a],
+        },
+        ty: to,
+        span,
+    }
+}
+
+/// A load of element `index` of `mem`, as a value of the element's promoted type.
+pub(crate) fn load(mem: Mem, index: Expr, span: Span) -> Expr {
+    Expr {
+        kind: ExprKind::Load {
+            mem,
+            index: Box::new(index),
+        },
+        ty: mem.elem.promoted(),
+        span,
     }
 }
 

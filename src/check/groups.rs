@@ -235,18 +235,7 @@ impl KernelChecker<'_, '_> {
         span: Span,
     ) -> Result<Expr> {
         let name = method.name.as_str();
-        let arity = |n: usize| {
-            if args.len() == n {
-                Ok(())
-            } else {
-                Err(CheckError::ArgumentCount {
-                    name: name.to_string(),
-                    expected: n.to_string(),
-                    found: args.len(),
-                    span,
-                })
-            }
-        };
+        let arity = |n: usize| super::intrinsics::arity(name, args.len(), n, n, span);
         let unknown = || {
             CheckError::UnknownFunction {
             name: name.to_string(),

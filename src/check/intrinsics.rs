@@ -101,36 +101,13 @@ impl KernelChecker<'_, '_> {
             return Some(self.vote(name, kind, args, span));
         }
         if name == "__activemask" {
-            return Some(self.arity(name, args, 0, 0, span).map(|()| Expr {
+            return Some(arity(name, args.len(), 0, 0, span).map(|()| Expr {
                 kind: ExprKind::ActiveMask,
                 ty: Scalar::U32,
                 span,
             }));
         }
         atomic_op(name).map(|op| self.atomic(op, args, span))
-    }
-
-    fn arity(
-        &self,
-        name: &str,
-        args: &[ast::Expr],
-        lo: usize,
-        hi: usize,
-        span: Span,
-    ) -> Result<()> {
-        if (lo..=hi).contains(&args.len()) {
-            return Ok(());
-        }
-        Err(CheckError::ArgumentCount {
-            name: name.to_string(),
-            expected: if lo == hi {
-                lo.to_string()
-            } else {
-                format!("{lo} or {hi}")
-            },
-            found: args.len(),
-            span,
-        })
     }
 
     /// A scalar integer argument converted to `to`.
@@ -154,7 +131,7 @@ impl KernelChecker<'_, '_> {
         args: &[ast::Expr],
         span: Span,
     ) -> Result<Expr> {
-        self.arity(name, args, 3, 4, span)?;
+        arity(name, args.len(), 3, 4, span)?;
         let mask = self.int_arg(&args[0], Scalar::U32, "the mask")?;
         let value = self.expr(&args[1])?;
         let ty = match value.ty.promoted() {
@@ -194,7 +171,7 @@ impl KernelChecker<'_, '_> {
     }
 
     fn vote(&mut self, name: &str, kind: VoteKind, args: &[ast::Expr], span: Span) -> Result<Expr> {
-        self.arity(name, args, 2, 2, span)?;
+        arity(name, args.len(), 2, 2, span)?;
         let mask = self.int_arg(&args[0], Scalar::U32, "the mask")?;
         let pred = self.condition(&args[1])?;
         Ok(Expr {
@@ -215,7 +192,7 @@ impl KernelChecker<'_, '_> {
     fn atomic(&mut self, op: AtomicOp, args: &[ast::Expr], span: Span) -> Result<Expr> {
         let name = op.name();
         let n = if op == AtomicOp::Cas { 3 } else { 2 };
-        self.arity(name, args, n, n, span)?;
+        arity(name, args.len(), n, n, span)?;
         let (mem, index) = self.address(&args[0], name)?;
         self.not_constant(mem, args[0].span)?;
         if self.place_is_const(&args[0]) {
@@ -341,7 +318,7 @@ impl KernelChecker<'_, '_> {
             .iter()
             .rposition(|p| p.default.is_none())
             .map_or(0, |k| k + 1);
-        self.arity(name, args, required, f.params.len(), span)?;
+        arity(name, args.len(), required, f.params.len(), span)?;
         let defaults: Vec<ast::Expr> = f.params[args.len()..]
             .iter()
             .filter_map(|p| p.default.clone())
@@ -716,4 +693,21 @@ fn zero_result(var: VarId, ty: Scalar, span: Span) -> Stmt {
         },
         span,
     }
+}
+
+/// `found` arguments where `name` takes `lo` to `hi`: fine, or the error that counts them.
+pub(crate) fn arity(name: &str, found: usize, lo: usize, hi: usize, span: Span) -> Result<()> {
+    if (lo..=hi).contains(&found) {
+        return Ok(());
+    }
+    Err(CheckError::ArgumentCount {
+        name: name.to_string(),
+        expected: if lo == hi {
+            lo.to_string()
+        } else {
+            format!("{lo} or {hi}")
+        },
+        found,
+        span,
+    })
 }

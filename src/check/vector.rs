@@ -274,7 +274,8 @@ impl KernelChecker<'_, '_> {
             {
                 self.vec_value(&super::expr::deref(&args[0]), elem, width)
             }
-            ast::ExprKind::Unary {
+            ast::ExprKind::Index { .. }
+            | ast::ExprKind::Unary {
                 op: ast::UnOp::Deref,
                 ..
             } => {
@@ -337,16 +338,6 @@ impl KernelChecker<'_, '_> {
                 }
                 Ok(VecValue::Parts(parts))
             }
-            ast::ExprKind::Index { .. } => {
-                let (mem, index) = self.element(e)?;
-                if mem.elem != elem || mem.width != width {
-                    return Err(mismatch(
-                        format!("a `{}`", type_name(mem.elem, mem.width)),
-                        e.span,
-                    ));
-                }
-                Ok(VecValue::Load(mem, index))
-            }
             _ => Err(mismatch("this expression".into(), e.span)),
         }
     }
@@ -384,19 +375,7 @@ impl KernelChecker<'_, '_> {
                                 ty: Scalar::I64,
                                 span,
                             };
-                            let w = Expr {
-                                kind: ExprKind::Const(Value::I64(i64::from(mem.width))),
-                                ty: Scalar::I64,
-                                span,
-                            };
-                            let off = Expr {
-                                kind: ExprKind::Const(Value::I64(k as i64)),
-                                ty: Scalar::I64,
-                                span,
-                            };
-                            self.binary(ast::BinOp::Mul, span, at, w)
-                                .and_then(|s| self.binary(ast::BinOp::Add, span, s, off))
-                                .map(|flat| Place::Elem(Mem { width: 1, ..mem }, flat))
+                            self.component_place(mem, at, k, span)
                         }
                         _ => Err(bad_field(mem.width)),
                     })
@@ -416,22 +395,22 @@ impl KernelChecker<'_, '_> {
                     Some(k) if k < mem.width as usize => k,
                     _ => return Err(bad_field(mem.width)),
                 };
-                let w = Expr {
-                    kind: ExprKind::Const(Value::I64(i64::from(mem.width))),
-                    ty: Scalar::I64,
-                    span,
-                };
-                let off = Expr {
-                    kind: ExprKind::Const(Value::I64(k as i64)),
-                    ty: Scalar::I64,
-                    span,
-                };
-                let scaled = self.binary(ast::BinOp::Mul, span, index, w)?;
-                let flat = self.binary(ast::BinOp::Add, span, scaled, off)?;
-                Ok(Place::Elem(Mem { width: 1, ..mem }, flat))
+                self.component_place(mem, index, k, span)
             })),
             _ => None,
         }
+    }
+
+    /// Component `k` of the vector at `index` in `mem`: scalar element `index * width + k`.
+    fn component_place(&mut self, mem: Mem, index: Expr, k: usize, span: Span) -> Result<Place> {
+        let constant = |v: i64| Expr {
+            kind: ExprKind::Const(Value::I64(v)),
+            ty: Scalar::I64,
+            span,
+        };
+        let scaled = self.binary(ast::BinOp::Mul, span, index, constant(i64::from(mem.width)))?;
+        let flat = self.binary(ast::BinOp::Add, span, scaled, constant(k as i64))?;
+        Ok(Place::Elem(Mem { width: 1, ..mem }, flat))
     }
 }
 

@@ -448,44 +448,30 @@ fn math1(f: Math1, v: V) -> V {
     }
 }
 
+/// A two-argument math function on two floats of one type (`f32` or `f64`).
+macro_rules! math2_on {
+    ($f:expr, $x:expr, $y:expr) => {{
+        let (x, y) = ($x, $y);
+        match $f {
+            Math2::Pow => x.powf(y),
+            Math2::Fmin => x.fmin(y),
+            Math2::Fmax => x.fmax(y),
+            Math2::Atan2 => x.atan2(y),
+            Math2::Fmod => x % y,
+            Math2::Hypot => x.hypot(y),
+            Math2::Copysign => x.copysign(y),
+            // C's fdim: x - y when x > y, NaN when either is NaN, otherwise +0.
+            Math2::Fdim if x > y => x - y,
+            Math2::Fdim if x.is_nan() || y.is_nan() => x + y,
+            Math2::Fdim => 0.0,
+        }
+    }};
+}
+
 fn math2(f: Math2, a: V, b: V) -> V {
     match (a, b) {
-        (V::F(x), V::F(y)) => V::F(match f {
-            Math2::Pow => x.powf(y),
-            Math2::Fmin => x.fmin(y),
-            Math2::Fmax => x.fmax(y),
-            Math2::Atan2 => x.atan2(y),
-            Math2::Fmod => x % y,
-            Math2::Hypot => x.hypot(y),
-            Math2::Copysign => x.copysign(y),
-            Math2::Fdim => {
-                if x > y {
-                    x - y
-                } else if x.is_nan() || y.is_nan() {
-                    x + y
-                } else {
-                    0.0
-                }
-            }
-        }),
-        (V::D(x), V::D(y)) => V::D(match f {
-            Math2::Pow => x.powf(y),
-            Math2::Fmin => x.fmin(y),
-            Math2::Fmax => x.fmax(y),
-            Math2::Atan2 => x.atan2(y),
-            Math2::Fmod => x % y,
-            Math2::Hypot => x.hypot(y),
-            Math2::Copysign => x.copysign(y),
-            Math2::Fdim => {
-                if x > y {
-                    x - y
-                } else if x.is_nan() || y.is_nan() {
-                    x + y
-                } else {
-                    0.0
-                }
-            }
-        }),
+        (V::F(x), V::F(y)) => V::F(math2_on!(f, x, y)),
+        (V::D(x), V::D(y)) => V::D(math2_on!(f, x, y)),
         other => unreachable!("checker: math on {other:?}"),
     }
 }
