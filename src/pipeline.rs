@@ -317,7 +317,12 @@ pub fn run(src: &SourceFile, opts: &RunOptions) -> Result<Report, Failure> {
             Origin::Flag => Failure::new(None, [e.into()], EXIT_USAGE),
         },
     )?;
-    let ir = ir::lower(kernel);
+    let mut ir = ir::lower(kernel);
+    ir.sites = src
+        .lines_of(ir.spans.iter().map(|s| s.start))
+        .into_iter()
+        .map(|l| l as u32)
+        .collect();
     let dyn_smem = match opts.dyn_smem {
         Some(b) => b,
         None => match setup.env.vars.get("dyn_smem") {

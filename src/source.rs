@@ -78,6 +78,16 @@ impl SourceFile {
             + 1
     }
 
+    /// 1-based line numbers of many byte offsets, in one pass over the text.
+    pub fn lines_of(&self, offsets: impl Iterator<Item = u32>) -> Vec<usize> {
+        let starts: Vec<usize> = std::iter::once(0)
+            .chain(self.text.match_indices('\n').map(|(i, _)| i + 1))
+            .collect();
+        offsets
+            .map(|o| starts.partition_point(|&s| s <= o as usize))
+            .collect()
+    }
+
     /// The trimmed text of a 1-based line.
     pub fn line_text(&self, line: usize) -> &str {
         self.text

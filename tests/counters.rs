@@ -236,7 +236,10 @@ fn shared_races_between_warps() {
     // RAW: warp 0 reads s[32..63], written by warp 1 in the same epoch: 1 racing load per block.
     let (n, races) = race_count("    s[t] = t;\n    x = s[(t + 32) % 64];");
     assert_eq!(n, 2);
-    assert_eq!(races[0].race.kind, simt::exec::RaceKind::ReadAfterWrite);
+    assert_eq!(
+        races[0].race.first.kind,
+        simt::exec::RaceKind::ReadAfterWrite
+    );
     // The read is on line 6 of the generated kernel, the write on line 5.
     assert_eq!((races[0].line, races[0].other_line), (6, 5));
     // With a barrier between, no race.
@@ -247,11 +250,17 @@ fn shared_races_between_warps() {
     // WAR: read a word of the other warp, then overwrite the own word another warp read.
     let (n, races) = race_count("    x = s[(t + 32) % 64];\n    s[t] = x;");
     assert_eq!(n, 2);
-    assert_eq!(races[0].race.kind, simt::exec::RaceKind::WriteAfterRead);
+    assert_eq!(
+        races[0].race.first.kind,
+        simt::exec::RaceKind::WriteAfterRead
+    );
     // WAW: warps 0 and 1 both write s[0..31] in one instruction.
     let (n, races) = race_count("    s[t % 32] = t;");
     assert_eq!(n, 2);
-    assert_eq!(races[0].race.kind, simt::exec::RaceKind::WriteAfterWrite);
+    assert_eq!(
+        races[0].race.first.kind,
+        simt::exec::RaceKind::WriteAfterWrite
+    );
     // Inside one warp the exchange is lock-step: no race.
     assert_eq!(race_count("    s[t] = t;\n    x = s[t ^ 1];").0, 0);
 }
@@ -266,7 +275,10 @@ __global__ void k(int* out) {
     // Every lane writes out[0]: one racing store per block, 3 blocks.
     let r = ok(src, &[("out", "zeros(1)")], [3, 1, 1], b(8));
     assert_eq!(r.counters.race_count, 3);
-    assert_eq!(r.races[0].race.kind, simt::exec::RaceKind::GlobalDuplicate);
+    assert_eq!(
+        r.races[0].race.first.kind,
+        simt::exec::RaceKind::GlobalDuplicate
+    );
     // Each warp of 64 threads stores to out[0..31]: both warps are coalesced runs, and they
     // overlap: one racing store per block.
     let src = r#"
@@ -276,7 +288,7 @@ __global__ void k(int* out) {
 "#;
     let r = ok(src, &[("out", "zeros(32)")], [2, 1, 1], b(64));
     assert_eq!(r.counters.race_count, 2);
-    let race = &r.races[0].race;
+    let race = &r.races[0].race.first;
     assert_eq!(
         (race.kind, race.index),
         (simt::exec::RaceKind::GlobalDuplicate, 0)

@@ -5,7 +5,7 @@ use super::counters::InstCounters;
 use super::error::RunError;
 use super::memory::BufData;
 use super::probe::WarpAccess;
-use super::race::{History, Race};
+use super::race::{Group, History, Race, RaceHit, Uninit, UninitHit};
 use super::regs::{self, fill, map1, map2, map3, select, Lane, Lanes, RegFile};
 use super::{warp, GlobalBuf, LaunchConfig};
 use crate::ir::{bank_of, Bank, Input, Inst, KernelIr, Reg};
@@ -20,9 +20,6 @@ pub(crate) use print::PRINTF_LIMIT;
 
 /// Local warp instructions between updates of the launch-wide step count.
 const STEP_FLUSH: u64 = 1 << 16;
-
-/// Most races described in a report (all are counted).
-pub(crate) const MAX_RACE_DETAILS: usize = 10;
 
 /// Binds `$T` to the Rust type of a numeric register type.
 macro_rules! num_ty {
@@ -171,6 +168,8 @@ pub(crate) struct BlockRunner<'a> {
     shared: Vec<SharedArr>,
     /// Each local array: every lane's copy, component-major (`[component][lane]`).
     locals: Vec<BufData>,
+    /// Each local array, per slot: the block (`block_epoch`) that last wrote it.
+    local_written: Vec<Vec<u64>>,
     idx: Vec<i64>,
     /// Per warp: the lowest and highest index of its active lanes (`(MAX, MIN)` when none).
     spans: Vec<Extent>,
@@ -178,12 +177,24 @@ pub(crate) struct BlockRunner<'a> {
     comp: Vec<i64>,
     scratch: Vec<i64>,
     epoch: u64,
+    /// `epoch` when the current block began: a shared word not written since is uninitialised.
+    block_epoch: u64,
     local_epoch: u32,
     block: [u32; 3],
+    /// The linear id of `block`.
+    block_id: u64,
     /// Events per instruction, summed over the blocks this runner ran.
     pub(crate) counters: Vec<InstCounters>,
-    /// The first races described, in block order.
-    pub(crate) races: Vec<Race>,
+    /// Races, grouped by kind and sites, in the order first found.
+    pub(crate) races: Vec<Group<Race>>,
+    /// Uninitialised reads, grouped by site and array, in the order first found.
+    pub(crate) uninit: Vec<Group<Uninit>>,
+    /// The hazards of the memory instruction being run: hazard, element, lane.
+    race_hits: Vec<RaceHit>,
+    /// The uninitialised reads of the memory instruction being run: element, lane.
+    uninit_hits: Vec<UninitHit>,
+    /// Memory instructions run (tells the warps of one instruction from the next in a group).
+    accesses: u64,
     /// Warp instructions issued since the last flush into `budget`.
     steps: u64,
     /// Warp instructions issued by the whole launch, shared by the workers (for `--max-steps`).
@@ -256,15 +267,26 @@ impl<'a> BlockRunner<'a> {
                 .iter()
                 .map(|a| BufData::zeros(a.elem, a.len as usize * lanes))
                 .collect(),
+            local_written: ir
+                .locals
+                .iter()
+                .map(|a| vec![0; a.len as usize * lanes])
+                .collect(),
             idx: vec![0; lanes],
             spans: vec![(0, 0); lanes.div_ceil(32)],
             comp: vec![0; lanes],
             scratch: Vec::with_capacity(64),
             epoch: 0,
+            block_epoch: 0,
             local_epoch: 0,
             block: [0; 3],
+            block_id: 0,
             counters: vec![InstCounters::default(); ir.insts.len()],
             races: Vec::new(),
+            uninit: Vec::new(),
+            race_hits: Vec::new(),
+            uninit_hits: Vec::new(),
+            accesses: 0,
             steps: 0,
             first_access: vec![None; ir.insts.len()],
             barrier_protects: vec![false; ir.insts.len()],
@@ -284,6 +306,7 @@ impl<'a> BlockRunner<'a> {
         globals: &[Option<GlobalBuf<'_>>],
     ) -> Result<(), RunError> {
         self.block = block;
+        self.block_id = self.cfg.linear_block(block);
         for &(r, ty, input) in &self.ir.inputs {
             match input {
                 Input::BlockIdx(a) => fill(&mut self.regs, r, block[a as usize]),
@@ -313,6 +336,7 @@ impl<'a> BlockRunner<'a> {
             l.clear();
         }
         self.epoch += 1;
+        self.block_epoch = self.epoch;
         self.local_epoch = 0;
         self.last_barrier = None;
         self.issued = 0;

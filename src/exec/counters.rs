@@ -56,6 +56,8 @@ pub struct InstCounters {
     pub divergent: u64,
     /// Instruction executions (per block) with at least one racing lane.
     pub race_count: u64,
+    /// Instruction executions (per block) with at least one lane reading uninitialised memory.
+    pub uninit_count: u64,
 }
 
 impl AddAssign for InstCounters {
@@ -84,6 +86,7 @@ impl AddAssign for InstCounters {
         self.branches += o.branches;
         self.divergent += o.divergent;
         self.race_count += o.race_count;
+        self.uninit_count += o.uninit_count;
     }
 }
 
@@ -138,6 +141,8 @@ pub struct Counters {
     pub divergent: u64,
     /// Racing instruction executions.
     pub race_count: u64,
+    /// Instruction executions that read uninitialised memory.
+    pub uninit_count: u64,
 }
 
 impl Counters {
@@ -166,6 +171,7 @@ impl Counters {
         self.branches += c.branches;
         self.divergent += c.divergent;
         self.race_count += c.race_count;
+        self.uninit_count += c.uninit_count;
     }
 
     /// `(gld_sectors + gst_sectors) × 32`.

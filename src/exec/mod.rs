@@ -18,7 +18,7 @@ pub use counters::{Counters, InstCounters};
 pub use error::RunError;
 pub use memory::BufData;
 pub use probe::WarpAccess;
-pub use race::{Race, RaceKind};
+pub use race::{Group, Race, RaceKind, Uninit};
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -36,6 +36,9 @@ pub struct Buffer {
     pub name: String,
     /// Its contents.
     pub data: BufData,
+    /// Made by `empty(n)`: no element holds a value until a thread writes it, and a read of one
+    /// before that is reported.
+    pub uninit: bool,
 }
 
 /// Where a pointer parameter points.
@@ -59,6 +62,8 @@ pub(crate) struct GlobalBuf<'a> {
     cells: Option<cells::Cells<'a>>,
     /// [`Pointer::offset`].
     offset: usize,
+    /// For an array made by `empty(n)`: a bit per element, set once a thread wrote it.
+    written: Option<&'a [AtomicU64]>,
 }
 
 /// The shape and limits of one launch.
@@ -159,8 +164,11 @@ pub struct Outcome {
     pub counters: Counters,
     /// Events per instruction (index = instruction), for per-line reports.
     pub per_inst: Vec<InstCounters>,
-    /// The first races, described.
-    pub races: Vec<Race>,
+    /// Races, grouped by kind, array and the sites of both accesses, in block order of their
+    /// first instance.
+    pub races: Vec<Group<Race>>,
+    /// Uninitialised reads, grouped by array and site, in block order of their first instance.
+    pub uninit: Vec<Group<Uninit>>,
     /// Per instruction: the first warp's lanes of each memory instruction that ran.
     pub first_access: Vec<Option<WarpAccess>>,
     /// Per instruction: whether a barrier separated conflicting accesses of two warps in some block.
@@ -240,10 +248,25 @@ pub fn launch_counting(
 ) -> Result<Outcome, RunError> {
     let shared_lens = shared_lens(ir, cfg);
     // Each array is viewed as cells once; parameters into one array share its cells.
-    let arrays: Vec<(&str, cells::Cells<'_>)> = args
+    // An `empty(n)` array's shadow: one bit per element, set once a thread writes it.
+    let shadows: Vec<Option<Vec<AtomicU64>>> = args
+        .buffers
+        .iter()
+        .map(|b| {
+            b.uninit.then(|| {
+                (0..b.data.len().div_ceil(64))
+                    .map(|_| AtomicU64::new(0))
+                    .collect()
+            })
+        })
+        .collect();
+    let arrays: Vec<(&str, cells::Cells<'_>, Option<&[AtomicU64]>)> = args
         .buffers
         .iter_mut()
-        .map(|Buffer { name, data }| (name.as_str(), cells::share(data)))
+        .zip(&shadows)
+        .map(|(Buffer { name, data, .. }, shadow)| {
+            (name.as_str(), cells::share(data), shadow.as_deref())
+        })
         .collect();
     let globals: Vec<Option<GlobalBuf<'_>>> = args
         .pointers
@@ -254,17 +277,25 @@ pub fn launch_counting(
                     name: arrays[b].0,
                     cells: Some(arrays[b].1),
                     offset: p.offset,
+                    written: arrays[b].2,
                 },
                 None => GlobalBuf {
                     name: &p.name,
                     cells: None,
                     offset: 0,
+                    written: None,
                 },
             })
         })
         .collect();
     let blocks = cfg.blocks();
-    let workers = workers(ir, cfg);
+    // Whether a read of an `empty` array comes before a write depends on the order blocks run
+    // in: block order, on one worker.
+    let workers = if shadows.iter().any(Option::is_some) {
+        1
+    } else {
+        workers(ir, cfg)
+    };
     let work = Work {
         ir,
         cfg,
@@ -295,6 +326,7 @@ pub fn launch_counting(
     let mut first_access: Vec<Option<WarpAccess>> = vec![None; ir.insts.len()];
     let mut barrier_protects = vec![false; ir.insts.len()];
     let mut races = Vec::new();
+    let mut uninit = Vec::new();
     let mut failure: Option<(u64, RunError)> = None;
     let mut printf = String::new();
     let mut printf_truncated = false;
@@ -318,7 +350,16 @@ pub fn launch_counting(
         for (all, p) in barrier_protects.iter_mut().zip(&part.barrier_protects) {
             *all |= *p;
         }
-        races.extend(part.races);
+        // Parts come in block order: a group first found in a later part comes later.
+        race::merge(&mut races, part.races, |a, b| {
+            a.kind == b.kind
+                && ir.site(a.inst) == ir.site(b.inst)
+                && ir.site(a.other_inst) == ir.site(b.other_inst)
+                && a.array == b.array
+        });
+        race::merge(&mut uninit, part.uninit, |a, b| {
+            ir.site(a.inst) == ir.site(b.inst) && a.array == b.array
+        });
         if let Some((id, e)) = part.failure {
             if failure.as_ref().is_none_or(|(first, _)| id < *first) {
                 failure = Some((id, e));
@@ -328,8 +369,6 @@ pub fn launch_counting(
     if let Some((_, e)) = failure {
         return Err(e);
     }
-    races.sort_by_key(|r| cfg.linear_block(r.block));
-    races.truncate(block::MAX_RACE_DETAILS);
     let mut counters = Counters {
         blocks,
         threads: blocks * cfg.threads_per_block(),
@@ -350,6 +389,7 @@ pub fn launch_counting(
         counters,
         per_inst,
         races,
+        uninit,
         first_access,
         barrier_protects,
         printf,
@@ -371,7 +411,8 @@ struct Part {
     counters: Vec<InstCounters>,
     first_access: Vec<Option<WarpAccess>>,
     barrier_protects: Vec<bool>,
-    races: Vec<Race>,
+    races: Vec<Group<Race>>,
+    uninit: Vec<Group<Uninit>>,
     printf: String,
     printf_truncated: bool,
     failure: Option<(u64, RunError)>,
@@ -445,6 +486,7 @@ impl Work<'_> {
             first_access: std::mem::take(&mut runner.first_access),
             barrier_protects: std::mem::take(&mut runner.barrier_protects),
             races: std::mem::take(&mut runner.races),
+            uninit: std::mem::take(&mut runner.uninit),
             printf: std::mem::take(&mut runner.printf),
             printf_truncated: runner.printf_truncated,
             failure,

@@ -1,4 +1,5 @@
-//! Race detection: shared-memory hazards between warps within a barrier epoch, duplicate global stores.
+//! The sanitizer's records: shared-memory hazards between warps within a barrier epoch (atomics
+//! included), duplicate global stores, reads of uninitialised memory, and their grouping.
 
 use serde::Serialize;
 
@@ -44,24 +45,158 @@ pub struct Race {
     pub other_inst: u32,
 }
 
+/// A read of memory no thread had written: a shared or local array before this block (or this
+/// thread) wrote the word, or a launch array made with `empty(n)` before any thread wrote it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Uninit {
+    /// The block.
+    pub block: [u32; 3],
+    /// The thread that read it.
+    pub thread: [u32; 3],
+    /// `shared`, `local` or `global`.
+    pub space: &'static str,
+    /// The array or buffer.
+    pub array: String,
+    /// The element index.
+    pub index: i64,
+    /// Instruction of the read.
+    #[serde(skip)]
+    pub inst: u32,
+}
+
+/// Every report of one kind at one place (for a race: the pair of source sites), however many
+/// blocks, warps and words it hit; the first instance in block order is described in full.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Group<T> {
+    /// The first instance.
+    #[serde(flatten)]
+    pub first: T,
+    /// Blocks in which it happened.
+    pub blocks: u64,
+    /// Warp instructions in which it happened.
+    pub warps: u64,
+    /// Words (elements) it touched, counted once per warp instruction.
+    pub words: u64,
+    /// The linear id of the last block counted in `blocks`.
+    #[serde(skip)]
+    last_block: u64,
+    /// The access (a runner's count of memory instructions) and warp last counted in `warps`.
+    #[serde(skip)]
+    last_warp: (u64, u32),
+}
+
+impl<T> Group<T> {
+    /// An empty group in block `block` (linear id); [`Group::hit`] counts its first word.
+    pub(crate) fn new(first: T, block: u64) -> Group<T> {
+        Group {
+            first,
+            blocks: 1,
+            warps: 0,
+            words: 0,
+            last_block: block,
+            last_warp: (u64::MAX, 0),
+        }
+    }
+
+    /// Counts one word of warp `warp` in memory instruction `access` of block `block` (blocks
+    /// come in increasing order, accesses too).
+    pub(crate) fn hit(&mut self, block: u64, access: u64, warp: u32) {
+        if block != self.last_block {
+            self.blocks += 1;
+            self.last_block = block;
+        }
+        if self.last_warp != (access, warp) {
+            self.warps += 1;
+            self.last_warp = (access, warp);
+        }
+        self.words += 1;
+    }
+
+    /// Adds the counts of the same group from a later range of blocks.
+    pub(crate) fn absorb(&mut self, later: &Group<T>) {
+        self.blocks += later.blocks;
+        self.warps += later.warps;
+        self.words += later.words;
+    }
+}
+
+/// Adds `later`'s groups (from blocks after `groups`') to `groups`, matching them with `same`.
+pub(crate) fn merge<T>(
+    groups: &mut Vec<Group<T>>,
+    later: Vec<Group<T>>,
+    same: impl Fn(&T, &T) -> bool,
+) {
+    for g in later {
+        match groups.iter_mut().find(|h| same(&h.first, &g.first)) {
+            Some(h) => h.absorb(&g),
+            None => groups.push(g),
+        }
+    }
+}
+
 /// Bytes of history kept per shared-array element.
 pub(crate) const HISTORY_BYTES: u64 = std::mem::size_of::<Entry>() as u64;
 
-/// What one shared-array element saw: its last write, and its reads, in the epoch they happened.
-/// One record per element, so that checking and recording an access touches one cache line.
+/// How a warp touches a shared word.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Op {
+    Read,
+    Write,
+    /// A read-modify-write: conflicts with plain reads and writes of other warps, never with
+    /// another atomic.
+    Atomic,
+}
+
+/// The warps that did one kind of access to a word in one epoch: the first, and the first other
+/// one (so that a conflict can always name a warp other than the one asking).
 #[derive(Clone, Copy, Debug, Default)]
-struct Entry {
-    write_epoch: u64,
-    read_epoch: u64,
-    writer: u32,
-    write_inst: u32,
-    reader: u32,
-    read_inst: u32,
-    many_readers: bool,
-    /// The first reader other than `reader` in the epoch (valid when `many_readers`): the warp a
-    /// WAR names when the writer is `reader` itself.
+struct Seen {
+    epoch: u64,
+    warp: u32,
+    inst: u32,
+    many: bool,
     second: u32,
     second_inst: u32,
+}
+
+impl Seen {
+    fn note(&mut self, warp: u32, epoch: u64, inst: u32) {
+        if self.epoch != epoch {
+            *self = Seen {
+                epoch,
+                warp,
+                inst,
+                ..Seen::default()
+            };
+        } else if self.warp != warp && !self.many {
+            self.many = true;
+            self.second = warp;
+            self.second_inst = inst;
+        }
+    }
+
+    /// A warp other than `warp` that did this in `epoch`, with its instruction.
+    fn other(&self, warp: u32, epoch: u64) -> Option<(u32, u32)> {
+        if self.epoch != epoch {
+            None
+        } else if self.warp != warp {
+            Some((self.warp, self.inst))
+        } else if self.many {
+            Some((self.second, self.second_inst))
+        } else {
+            None
+        }
+    }
+}
+
+/// What one shared-array element saw: its plain writes, plain reads and atomics, each in the
+/// epoch they happened. One record per element, so that checking and recording an access
+/// touches one cache line.
+#[derive(Clone, Copy, Debug, Default)]
+struct Entry {
+    write: Seen,
+    read: Seen,
+    atomic: Seen,
 }
 
 /// Per-element history of one shared array in the current block.
@@ -71,6 +206,12 @@ pub(crate) struct History(Vec<Entry>);
 /// A hazard found on one lane: kind, the other warp and its instruction.
 pub(crate) type Hazard = (RaceKind, u32, u32);
 
+/// A hazard of one memory instruction: what, on which element, on which lane.
+pub(crate) type RaceHit = (Hazard, i64, u32);
+
+/// An uninitialised read of one memory instruction: element and lane.
+pub(crate) type UninitHit = (i64, u32);
+
 impl History {
     pub(crate) fn new(len: usize) -> History {
         History(vec![Entry::default(); len])
@@ -79,58 +220,52 @@ impl History {
     /// Whether `warp`'s access of element `e` in `epoch` conflicts with another warp's access in the
     /// epoch before: the barrier between the two epochs is what keeps them apart.
     #[inline]
-    pub(crate) fn crosses(&self, e: usize, warp: u32, epoch: u64, is_store: bool) -> bool {
+    pub(crate) fn crosses(&self, e: usize, warp: u32, epoch: u64, op: Op) -> bool {
         let h = &self.0[e];
         let prev = epoch - 1;
-        let written = h.write_epoch == prev && h.writer != warp;
-        let read = is_store && h.read_epoch == prev && (h.many_readers || h.reader != warp);
-        written || read
+        let written = h.write.other(warp, prev).is_some();
+        let read = op != Op::Read && h.read.other(warp, prev).is_some();
+        let atomic = op != Op::Atomic && h.atomic.other(warp, prev).is_some();
+        written || read || atomic
     }
 
-    /// Records a read of element `e` by `warp`; returns a RAW hazard if another warp wrote it this epoch.
+    /// Whether element `e` was written (plainly or by an atomic) since `since`, the epoch the
+    /// block began in: reading it otherwise reads uninitialised memory.
     #[inline]
-    pub(crate) fn read(&mut self, e: usize, warp: u32, epoch: u64, inst: u32) -> Option<Hazard> {
-        let h = &mut self.0[e];
-        let hazard = (h.write_epoch == epoch && h.writer != warp).then_some((
-            RaceKind::ReadAfterWrite,
-            h.writer,
-            h.write_inst,
-        ));
-        if h.read_epoch != epoch {
-            h.read_epoch = epoch;
-            h.reader = warp;
-            h.many_readers = false;
-            h.read_inst = inst;
-        } else if h.reader != warp && !h.many_readers {
-            h.many_readers = true;
-            h.second = warp;
-            h.second_inst = inst;
-        }
-        hazard
+    pub(crate) fn initialised(&self, e: usize, since: u64) -> bool {
+        let h = &self.0[e];
+        h.write.epoch >= since || h.atomic.epoch >= since
     }
 
-    /// Records a write of element `e` by `warp`; returns a WAR or WAW hazard with another warp of this epoch.
+    /// Records `warp`'s access of element `e`; returns the hazard with another warp of this
+    /// epoch, named after this (the later) access: a read conflicts with a write or an atomic
+    /// (RAW); a write with a read (WAR), a write or an atomic (WAW); an atomic with a read (WAR)
+    /// or a write (WAW).
     #[inline]
-    pub(crate) fn write(&mut self, e: usize, warp: u32, epoch: u64, inst: u32) -> Option<Hazard> {
+    pub(crate) fn access(
+        &mut self,
+        e: usize,
+        warp: u32,
+        epoch: u64,
+        inst: u32,
+        op: Op,
+    ) -> Option<Hazard> {
         let h = &mut self.0[e];
-        let war = h.read_epoch == epoch && (h.many_readers || h.reader != warp);
-        let waw = h.write_epoch == epoch && h.writer != warp;
-        let hazard = if war {
-            // Name a reader other than the writer (the writer may have read it first).
-            let (other, other_inst) = if h.reader != warp {
-                (h.reader, h.read_inst)
-            } else {
-                (h.second, h.second_inst)
-            };
-            Some((RaceKind::WriteAfterRead, other, other_inst))
-        } else if waw {
-            Some((RaceKind::WriteAfterWrite, h.writer, h.write_inst))
-        } else {
-            None
+        let with = |kind: RaceKind, s: &Seen| s.other(warp, epoch).map(|(w, i)| (kind, w, i));
+        let hazard = match op {
+            Op::Read => with(RaceKind::ReadAfterWrite, &h.write)
+                .or_else(|| with(RaceKind::ReadAfterWrite, &h.atomic)),
+            Op::Write => with(RaceKind::WriteAfterRead, &h.read)
+                .or_else(|| with(RaceKind::WriteAfterWrite, &h.write))
+                .or_else(|| with(RaceKind::WriteAfterWrite, &h.atomic)),
+            Op::Atomic => with(RaceKind::WriteAfterRead, &h.read)
+                .or_else(|| with(RaceKind::WriteAfterWrite, &h.write)),
         };
-        h.write_epoch = epoch;
-        h.writer = warp;
-        h.write_inst = inst;
+        match op {
+            Op::Read => h.read.note(warp, epoch, inst),
+            Op::Write => h.write.note(warp, epoch, inst),
+            Op::Atomic => h.atomic.note(warp, epoch, inst),
+        }
         hazard
     }
 }
@@ -144,10 +279,10 @@ mod tests {
         // Warp 0 reads element 0, then warp 1 reads it, then warp 0 writes it: the conflicting
         // reader is warp 1 (instruction 21), not the writer's own earlier read.
         let mut h = History::new(1);
-        assert_eq!(h.read(0, 0, 1, 20), None);
-        assert_eq!(h.read(0, 1, 1, 21), None);
+        assert_eq!(h.access(0, 0, 1, 20, Op::Read), None);
+        assert_eq!(h.access(0, 1, 1, 21, Op::Read), None);
         assert_eq!(
-            h.write(0, 0, 1, 22),
+            h.access(0, 0, 1, 22, Op::Write),
             Some((RaceKind::WriteAfterRead, 1, 21))
         );
     }
@@ -155,29 +290,32 @@ mod tests {
     #[test]
     fn hazards_between_warps_only() {
         let mut h = History::new(4);
-        assert_eq!(h.write(0, 0, 1, 10), None);
+        assert_eq!(h.access(0, 0, 1, 10, Op::Write), None);
         // Same warp reads its own write: lock-step, no race.
-        assert_eq!(h.read(0, 0, 1, 11), None);
+        assert_eq!(h.access(0, 0, 1, 11, Op::Read), None);
         // Another warp reads it in the same epoch: RAW against warp 0's store.
-        assert_eq!(h.read(0, 1, 1, 12), Some((RaceKind::ReadAfterWrite, 0, 10)));
+        assert_eq!(
+            h.access(0, 1, 1, 12, Op::Read),
+            Some((RaceKind::ReadAfterWrite, 0, 10))
+        );
         // After a barrier (epoch 2) the read is safe.
-        assert_eq!(h.read(0, 1, 2, 12), None);
+        assert_eq!(h.access(0, 1, 2, 12, Op::Read), None);
         // Warp 0 overwrites what warp 1 read in epoch 2: WAR.
         assert_eq!(
-            h.write(0, 0, 2, 13),
+            h.access(0, 0, 2, 13, Op::Write),
             Some((RaceKind::WriteAfterRead, 1, 12))
         );
         // Two warps write element 1 in one epoch: WAW.
-        assert_eq!(h.write(1, 0, 2, 14), None);
+        assert_eq!(h.access(1, 0, 2, 14, Op::Write), None);
         assert_eq!(
-            h.write(1, 3, 2, 14),
+            h.access(1, 3, 2, 14, Op::Write),
             Some((RaceKind::WriteAfterWrite, 0, 14))
         );
         // Warps 0 and 1 both read element 2, then warp 0 writes: still WAR (the reference misses this).
-        assert_eq!(h.read(2, 1, 3, 20), None);
-        assert_eq!(h.read(2, 0, 3, 20), None);
+        assert_eq!(h.access(2, 1, 3, 20, Op::Read), None);
+        assert_eq!(h.access(2, 0, 3, 20, Op::Read), None);
         assert_eq!(
-            h.write(2, 0, 3, 21),
+            h.access(2, 0, 3, 21, Op::Write),
             Some((RaceKind::WriteAfterRead, 1, 20))
         );
     }
@@ -185,17 +323,80 @@ mod tests {
     #[test]
     fn crossing_a_barrier_needs_another_warp_in_the_epoch_before() {
         let mut h = History::new(2);
-        assert_eq!(h.write(0, 0, 1, 10), None);
+        assert_eq!(h.access(0, 0, 1, 10, Op::Write), None);
         // Epoch 2: warp 1 reads what warp 0 wrote in epoch 1 (RAW across the barrier).
-        assert!(h.crosses(0, 1, 2, false));
+        assert!(h.crosses(0, 1, 2, Op::Read));
         // Warp 0 reading its own write: the barrier is not needed for it.
-        assert!(!h.crosses(0, 0, 2, false));
+        assert!(!h.crosses(0, 0, 2, Op::Read));
         // Two epochs later the write is no longer in the epoch just before.
-        assert!(!h.crosses(0, 1, 3, false));
+        assert!(!h.crosses(0, 1, 3, Op::Read));
         // Warp 1 read element 1 in epoch 4; warp 0 overwrites it in epoch 5 (WAR across).
-        assert_eq!(h.read(1, 1, 4, 11), None);
-        assert!(h.crosses(1, 0, 5, true));
+        assert_eq!(h.access(1, 1, 4, 11, Op::Read), None);
+        assert!(h.crosses(1, 0, 5, Op::Write));
         // A read after another warp's read is no hazard.
-        assert!(!h.crosses(1, 0, 5, false));
+        assert!(!h.crosses(1, 0, 5, Op::Read));
+    }
+
+    #[test]
+    fn atomics_conflict_with_plain_accesses_of_other_warps_only() {
+        let mut h = History::new(3);
+        // Element 0, epoch 1: warp 0 zeroes it, warp 1 adds to it atomically: WAW against the
+        // plain write; warp 2 adds too: two atomics, and warp 0's write already named.
+        assert_eq!(h.access(0, 0, 1, 10, Op::Write), None);
+        assert_eq!(
+            h.access(0, 1, 1, 11, Op::Atomic),
+            Some((RaceKind::WriteAfterWrite, 0, 10))
+        );
+        // Warp 0 reads it back: RAW against warp 1's atomic (its own write is no hazard).
+        assert_eq!(
+            h.access(0, 0, 1, 12, Op::Read),
+            Some((RaceKind::ReadAfterWrite, 1, 11))
+        );
+        // Element 1: atomics of many warps and no plain access: nothing.
+        for w in 0..8 {
+            assert_eq!(h.access(1, w, 1, 11, Op::Atomic), None);
+        }
+        // A plain write after them by warp 3: WAW against another warp's atomic (warp 0).
+        assert_eq!(
+            h.access(1, 3, 1, 13, Op::Write),
+            Some((RaceKind::WriteAfterWrite, 0, 11))
+        );
+        // Element 2: warp 1 reads it, then warp 0 updates it atomically: WAR.
+        assert_eq!(h.access(2, 1, 1, 12, Op::Read), None);
+        assert_eq!(
+            h.access(2, 0, 1, 14, Op::Atomic),
+            Some((RaceKind::WriteAfterRead, 1, 12))
+        );
+        // The same warp's atomic after its own read: no hazard (epoch 2).
+        assert_eq!(h.access(2, 1, 2, 12, Op::Read), None);
+        assert_eq!(h.access(2, 1, 2, 14, Op::Atomic), None);
+    }
+
+    #[test]
+    fn a_barrier_between_plain_accesses_and_atomics_protects() {
+        let mut h = History::new(1);
+        // Epoch 1: warp 0 zeroes the counter. Epoch 2: warp 1's atomic needs that barrier.
+        assert_eq!(h.access(0, 0, 1, 10, Op::Write), None);
+        assert!(h.crosses(0, 1, 2, Op::Atomic));
+        assert_eq!(h.access(0, 1, 2, 11, Op::Atomic), None);
+        // Epoch 3: warp 0 reads the total: the barrier after the atomics protects it.
+        assert!(h.crosses(0, 0, 3, Op::Read));
+        // Another atomic in epoch 3 does not need the barrier against warp 1's atomic.
+        assert!(!h.crosses(0, 2, 3, Op::Atomic));
+    }
+
+    #[test]
+    fn an_element_is_initialised_by_a_write_or_an_atomic_of_this_block() {
+        let mut h = History::new(3);
+        // Block one runs epochs 1..=2; block two begins at epoch 3.
+        h.access(0, 0, 1, 10, Op::Write);
+        h.access(1, 0, 2, 11, Op::Atomic);
+        assert!(h.initialised(0, 1) && h.initialised(1, 1));
+        assert!(!h.initialised(2, 1));
+        // What block one wrote does not initialise block two's copy.
+        assert!(!h.initialised(0, 3) && !h.initialised(1, 3));
+        // A read initialises nothing.
+        h.access(2, 0, 3, 12, Op::Read);
+        assert!(!h.initialised(2, 3));
     }
 }

@@ -3,7 +3,7 @@
 use std::borrow::Cow;
 use std::collections::HashMap;
 use std::path::{Component, Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, Weak};
 
 use super::elementwise::{binary, compare, map};
 use super::error::HostError;
@@ -22,6 +22,7 @@ pub const MAX_ELEMENTS: usize = 1 << 30;
 const FUNCTIONS: &[&str] = &[
     "zeros",
     "ones",
+    "empty",
     "full",
     "arange",
     "rand",
@@ -51,6 +52,8 @@ pub struct Env {
     budget: u64,
     /// Bytes of arrays made while evaluating the current statement (not yet bound to a name).
     temp: u64,
+    /// The arrays made by `empty(n)` (and their copies in a buffer's type): uninitialised.
+    uninit: Vec<Weak<BufData>>,
 }
 
 type Result<T> = std::result::Result<T, HostError>;
@@ -79,6 +82,21 @@ impl Env {
             allow_paths: ov.allow_paths,
             budget: ov.max_memory,
             temp: 0,
+            uninit: Vec::new(),
+        }
+    }
+
+    /// Whether `data` was made by `empty(n)`, or is the copy of one in a buffer's type.
+    pub fn is_uninit(&self, data: &Arc<BufData>) -> bool {
+        self.uninit
+            .iter()
+            .any(|w| std::ptr::eq(w.as_ptr(), Arc::as_ptr(data)))
+    }
+
+    /// Notes that `copy` stands for `data`, which may be uninitialised.
+    pub(crate) fn copied(&mut self, data: &Arc<BufData>, copy: &Arc<BufData>) {
+        if self.is_uninit(data) {
+            self.uninit.push(Arc::downgrade(copy));
         }
     }
 
@@ -197,7 +215,7 @@ impl Env {
                     return npy::open(&path, e.span).ok().map(|f| f.shape);
                 }
                 let dims = match name {
-                    "zeros" | "ones" | "rand" => args.len(),
+                    "zeros" | "ones" | "empty" | "rand" => args.len(),
                     "full" | "arange" | "randint" => 1,
                     _ => return None,
                 };
@@ -544,12 +562,17 @@ impl Env {
             }
         };
         match name {
-            "zeros" | "ones" => {
+            "zeros" | "ones" | "empty" => {
                 want(1, 2)?;
                 let v = if name == "ones" { 1.0 } else { 0.0 };
                 let dims = shape(args.len())?;
                 self.reserve(dims.iter().product(), span)?;
-                Ok(filled(dims, &mut || v, false))
+                let array = filled(dims, &mut || v, false);
+                if let (HostValue::Array { data, .. }, "empty") = (&array, name) {
+                    // Its zeros stand for leftover memory: reads before a write are reported.
+                    self.uninit.push(Arc::downgrade(data));
+                }
+                Ok(array)
             }
             "full" => {
                 want(2, 2)?;

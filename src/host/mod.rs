@@ -479,6 +479,7 @@ fn adopt(
     let bytes = original + widened + n * u64::from(elem.size());
     env.check_room(bytes, span, "this array and its copy in the buffer's type")?;
     let converted = Arc::new(BufData::from_f64(elem, &data.as_f64()));
+    env.copied(data, &converted);
     for v in env.vars.values_mut() {
         if let HostValue::Array { data: d, .. } | HostValue::Pointer { data: d, .. } = v {
             if Arc::ptr_eq(d, data) {
@@ -811,6 +812,7 @@ fn bind(kernel: &Kernel, env: &mut Env, launch_span: Option<Span>) -> Result<Bou
         .into_iter()
         .map(|(data, name, _)| Buffer {
             name,
+            uninit: env.is_uninit(&data),
             data: Arc::try_unwrap(data).unwrap_or_else(|shared| (*shared).clone()),
         })
         .collect();

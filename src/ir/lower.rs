@@ -203,6 +203,7 @@ impl Lowerer {
                     in_registers: a.in_registers,
                 })
                 .collect(),
+            sites: Vec::new(),
         }
     }
 

@@ -140,6 +140,16 @@ pub struct KernelIr {
     pub printfs: Vec<PrintfIr>,
     /// Buffer parameters that are `__constant__` arrays: loads go through the constant cache.
     pub constants: Vec<u32>,
+    /// Per instruction, the source site the sanitizer's reports are grouped by (its line); when
+    /// empty, each instruction is a site of its own.
+    pub sites: Vec<u32>,
+}
+
+impl KernelIr {
+    /// The site of instruction `inst` (see [`KernelIr::sites`]).
+    pub fn site(&self, inst: u32) -> u32 {
+        self.sites.get(inst as usize).copied().unwrap_or(inst)
+    }
 }
 
 /// One `printf` call: its format and the registers of its arguments with their types.

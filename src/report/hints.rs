@@ -56,7 +56,7 @@ pub fn hints(r: &Report) -> Vec<Hint> {
     }
     let mut seen = Vec::new();
     for race in &r.races {
-        let key = (race.line, race.other_line, race.race.kind);
+        let key = (race.line, race.other_line, race.race.first.kind);
         if seen.contains(&key) {
             continue;
         }
@@ -67,11 +67,11 @@ pub fn hints(r: &Report) -> Vec<Hint> {
             message: format!(
                 "line {}: {} race on `{}` with line {}: {}",
                 race.line,
-                serde_json::to_value(race.race.kind)
+                serde_json::to_value(race.race.first.kind)
                     .ok()
                     .and_then(|v| v.as_str().map(str::to_string))
                     .unwrap_or_default(),
-                race.race.array,
+                race.race.first.array,
                 race.other_line,
                 race.fix
             ),

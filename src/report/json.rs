@@ -12,12 +12,19 @@
 //!   `active_lane_slots`, `gld_instr`, `gst_instr`, `gld_sectors`, `gst_sectors`,
 //!   `gatom_instr`, `gatom_sectors`, `g_bytes_requested`, `local_ld_instr`, `local_st_instr`,
 //!   `local_ld_sectors`, `local_st_sectors`, `smem_instr`, `smem_wavefronts`, `smem_bank_conflicts`, `barriers`,
-//!   `branches`, `divergent`, `race_count`.
+//!   `branches`, `divergent`, `race_count`, `uninit_count` (instruction executions, per block,
+//!   with a lane reading uninitialised memory).
 //! - `derived`: `dram_bytes`, `coalescing_efficiency`, `simt_efficiency`, `bank_conflict_factor`,
 //!   `sectors_per_request`, `sectors_per_load`, `sectors_per_store`, `branch_efficiency`.
 //! - `ncu`: the same numbers under Nsight Compute metric names.
-//! - `races`: up to 10 objects `{kind, block, epoch, array, index, warp, other_warp, line,
-//!   other_line, source}`; `kind` is `RAW`, `WAR`, `WAW` or `global-WAW`.
+//! - `races`: one object per (kind, array, line, other line): the first instance in block
+//!   order `{kind, block, epoch, array, index, warp, other_warp, line, other_line, source,
+//!   access, other_access}` and how often it happened, `blocks`, `warps` (warp instructions) and
+//!   `words`; `kind` is `RAW`, `WAR`, `WAW` or `global-WAW`, `access` is `read`, `write` or
+//!   `atomic`.
+//! - `uninit`: one object per (array, line) of reads of uninitialised memory: the first
+//!   instance `{block, thread, space, array, index, line, source}` (`space` is `shared`, `local`
+//!   or `global`) and `blocks`, `warps`, `words`.
 //! - `time`: the reference's `estimate_time`: `t_mem`, `t_issue`, `t` (seconds), `bound`.
 //! - `time_refined`: occupancy-aware estimate with its `assumptions`, or `{"error": "..."}`.
 //! - `occupancy`: `blocks_per_sm`, `active_warps`, `occupancy`, `limiter`, `limiters`, `limits`, ...
@@ -56,6 +63,7 @@ pub fn to_json(r: &Report) -> Value {
         "derived": derived(c),
         "ncu": ncu(c),
         "races": r.races,
+        "uninit": r.uninit,
         "time": r.time,
         "time_refined": match &r.refined {
             Ok(t) => json!(t),

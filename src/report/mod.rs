@@ -12,7 +12,7 @@ pub mod table;
 use serde::Serialize;
 
 use crate::check::typed::Kernel;
-use crate::exec::{Counters, Outcome, Race, RaceKind};
+use crate::exec::{Counters, Group, Outcome, Race, RaceKind, Uninit};
 use crate::gpu::{
     estimate_time, refined_time, Occupancy, RefinedInputs, RefinedTime, TimeEstimate, TimeInputs,
 };
@@ -54,12 +54,17 @@ pub struct Timing {
     pub report: f64,
 }
 
-/// A race with source lines.
+/// The races of one kind between two source lines, with the lines' text and where a barrier
+/// would separate them.
 #[derive(Clone, Debug, Serialize)]
 pub struct RaceView {
-    /// RAW, WAR, WAW or a duplicate global store.
+    /// The first instance (RAW, WAR, WAW or a duplicate global store) and the counts.
     #[serde(flatten)]
-    pub race: Race,
+    pub race: Group<Race>,
+    /// How this access touches the word: `read`, `write` or `atomic`.
+    pub access: &'static str,
+    /// How the earlier conflicting access touched it.
+    pub other_access: &'static str,
     /// Line of this access.
     pub line: usize,
     /// Line of the earlier conflicting access.
@@ -73,22 +78,34 @@ pub struct RaceView {
 }
 
 impl RaceView {
-    /// One sentence describing the race.
+    /// One sentence describing the first instance.
     pub fn describe(&self) -> String {
-        let r = &self.race;
+        let r = &self.race.first;
         let b = r.block;
+        let verb = |access: &str, writes: &'static str| match access {
+            "atomic" => "atomically updates",
+            "read" => "reads",
+            _ => writes,
+        };
+        let by = |access: &str| {
+            if access == "atomic" {
+                " atomically"
+            } else {
+                ""
+            }
+        };
         match r.kind {
             RaceKind::ReadAfterWrite => format!(
-                "RAW in block ({},{},{}) epoch {}: warp {} reads {}[{}] (line {}) written by warp {} (line {}) with no __syncthreads() between",
-                b[0], b[1], b[2], r.epoch, r.warp, r.array, r.index, self.line, r.other_warp, self.other_line
+                "RAW in block ({},{},{}) epoch {}: warp {} reads {}[{}] (line {}) written{} by warp {} (line {}) with no __syncthreads() between",
+                b[0], b[1], b[2], r.epoch, r.warp, r.array, r.index, self.line, by(self.other_access), r.other_warp, self.other_line
             ),
             RaceKind::WriteAfterRead => format!(
-                "WAR in block ({},{},{}) epoch {}: warp {} overwrites {}[{}] (line {}) read by warp {} (line {}) with no __syncthreads() between",
-                b[0], b[1], b[2], r.epoch, r.warp, r.array, r.index, self.line, r.other_warp, self.other_line
+                "WAR in block ({},{},{}) epoch {}: warp {} {} {}[{}] (line {}) read by warp {} (line {}) with no __syncthreads() between",
+                b[0], b[1], b[2], r.epoch, r.warp, verb(self.access, "overwrites"), r.array, r.index, self.line, r.other_warp, self.other_line
             ),
             RaceKind::WriteAfterWrite => format!(
-                "WAW in block ({},{},{}) epoch {}: warps {} and {} both write {}[{}] (lines {} and {}) with no __syncthreads() between",
-                b[0], b[1], b[2], r.epoch, r.other_warp, r.warp, r.array, r.index, self.other_line, self.line
+                "WAW in block ({},{},{}) epoch {}: warp {} {} {}[{}] (line {}) written{} by warp {} (line {}) with no __syncthreads() between",
+                b[0], b[1], b[2], r.epoch, r.warp, verb(self.access, "overwrites"), r.array, r.index, self.line, by(self.other_access), r.other_warp, self.other_line
             ),
             RaceKind::GlobalDuplicate => format!(
                 "two threads of block ({},{},{}) store to {}[{}] in one instruction (line {}): the surviving value is undefined",
@@ -96,6 +113,55 @@ impl RaceView {
             ),
         }
     }
+
+    /// How often it happened: `in 4 blocks, 4 warp instructions, 4 words`.
+    pub fn extent(&self) -> String {
+        extent(self.race.blocks, self.race.warps, self.race.words)
+    }
+}
+
+/// Reads of uninitialised memory at one source line, with the line's text.
+#[derive(Clone, Debug, Serialize)]
+pub struct UninitView {
+    /// The first instance and the counts.
+    #[serde(flatten)]
+    pub read: Group<Uninit>,
+    /// Line of the read.
+    pub line: usize,
+    /// The source of that line.
+    pub source: String,
+}
+
+impl UninitView {
+    /// One sentence describing the first instance.
+    pub fn describe(&self) -> String {
+        let u = &self.read.first;
+        let (b, t) = (u.block, u.thread);
+        let before = match u.space {
+            "shared" => "before any thread of its block wrote it",
+            "local" => "before the thread wrote it",
+            _ => "before any thread wrote it (the array was made with `empty`)",
+        };
+        format!(
+            "thread ({},{},{}) of block ({},{},{}) reads {} {}[{}] (line {}) {before}",
+            t[0], t[1], t[2], b[0], b[1], b[2], u.space, u.array, u.index, self.line
+        )
+    }
+
+    /// How often it happened.
+    pub fn extent(&self) -> String {
+        extent(self.read.blocks, self.read.warps, self.read.words)
+    }
+}
+
+fn extent(blocks: u64, warps: u64, words: u64) -> String {
+    let n = |k: u64, one: &str, many: &str| format!("{k} {}", if k == 1 { one } else { many });
+    format!(
+        "in {}, {}, {}",
+        n(blocks, "block", "blocks"),
+        n(warps, "warp instruction", "warp instructions"),
+        n(words, "word", "words")
+    )
 }
 
 /// Everything `simt run` reports.
@@ -111,8 +177,10 @@ pub struct Report {
     pub launch: LaunchInfo,
     /// Totals.
     pub counters: Counters,
-    /// Described races.
+    /// Races, grouped by kind, array and the lines of both accesses.
     pub races: Vec<RaceView>,
+    /// Uninitialised reads, grouped by array and line.
+    pub uninit: Vec<UninitView>,
     /// The reference's time estimate.
     pub time: TimeEstimate,
     /// The occupancy calculator's result for this launch.
@@ -176,20 +244,37 @@ impl Report {
             },
         );
         let line = |inst: u32| src.line_of(ir.spans[inst as usize].start);
+        let access = |inst: u32| match ir.insts[inst as usize] {
+            crate::ir::Inst::Atomic { .. } => "atomic",
+            crate::ir::Inst::Load { .. } | crate::ir::Inst::LoadVec { .. } => "read",
+            _ => "write",
+        };
         let races = outcome
             .races
             .iter()
-            .map(|r| {
+            .map(|g| {
+                let r = &g.first;
                 let (barrier_after_line, fix) =
                     barriers::race_fix(r, line(r.inst), line(r.other_inst));
                 RaceView {
-                    race: r.clone(),
+                    race: g.clone(),
+                    access: access(r.inst),
+                    other_access: access(r.other_inst),
                     line: line(r.inst),
                     other_line: line(r.other_inst),
                     source: src.line_text(line(r.inst)).to_string(),
                     barrier_after_line,
                     fix,
                 }
+            })
+            .collect();
+        let uninit = outcome
+            .uninit
+            .iter()
+            .map(|g| UninitView {
+                read: g.clone(),
+                line: line(g.first.inst),
+                source: src.line_text(line(g.first.inst)).to_string(),
             })
             .collect();
         let insts = inst_stats(src, kernel, ir, outcome);
@@ -201,6 +286,7 @@ impl Report {
             launch,
             counters: c,
             races,
+            uninit,
             time: estimate_time(gpu, &inputs),
             occupancy: occ,
             refined,

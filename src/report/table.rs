@@ -107,12 +107,37 @@ pub fn render(r: &Report) -> String {
     if c.race_count == 0 {
         let _ = writeln!(s, "races       none");
     } else {
-        let _ = writeln!(s, "races       {} racing instruction(s)", c.race_count);
-        for race in &r.races {
+        let _ = writeln!(
+            s,
+            "races       {} racing instruction(s) in {} group(s)",
+            c.race_count,
+            r.races.len()
+        );
+        for race in r.races.iter().take(MAX_GROUPS_SHOWN) {
             let _ = writeln!(s, "  - {}", race.describe());
             let _ = writeln!(s, "      {:>4} | {}", race.line, race.source);
+            let _ = writeln!(s, "      {}", race.extent());
             let _ = writeln!(s, "      fix: {}", race.fix);
         }
+        more(&mut s, r.races.len());
+    }
+    if c.uninit_count > 0 {
+        let _ = writeln!(
+            s,
+            "uninit      {} instruction(s) read uninitialised memory, in {} group(s)",
+            c.uninit_count,
+            r.uninit.len()
+        );
+        for u in r.uninit.iter().take(MAX_GROUPS_SHOWN) {
+            let _ = writeln!(s, "  - {}", u.describe());
+            let _ = writeln!(s, "      {:>4} | {}", u.line, u.source);
+            let _ = writeln!(s, "      {}", u.extent());
+        }
+        more(&mut s, r.uninit.len());
+        let _ = writeln!(
+            s,
+            "      fix: write every element before any thread reads it (and __syncthreads() between, for shared memory); on a GPU it holds leftover data"
+        );
     }
     let o = &r.occupancy;
     match &o.cannot_launch {
@@ -177,4 +202,18 @@ pub fn render(r: &Report) -> String {
         seconds(t.report)
     );
     s
+}
+
+/// Groups of races or uninitialised reads listed in the report (`--json` has every one).
+const MAX_GROUPS_SHOWN: usize = 10;
+
+/// A line saying how many groups were left out of the list.
+fn more(s: &mut String, groups: usize) {
+    if groups > MAX_GROUPS_SHOWN {
+        let _ = writeln!(
+            s,
+            "  ... and {} more group(s) (--json lists them all)",
+            groups - MAX_GROUPS_SHOWN
+        );
+    }
 }

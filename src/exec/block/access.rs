@@ -1,6 +1,6 @@
 //! The memory instructions of a block: bounds, sectors and wavefronts, race tracking, data moves.
 
-use super::{BlockRunner, SharedArr, MAX_RACE_DETAILS};
+use super::{BlockRunner, SharedArr};
 use crate::check::typed::NULL_OFFSET;
 use crate::exec::banks;
 use crate::exec::cells::{with_cells, Cells};
@@ -10,11 +10,12 @@ use crate::exec::error::RunError;
 use crate::exec::memory::{self, with_data, BufData};
 use crate::exec::memory::{Global, Plain, Slots};
 use crate::exec::probe::WarpAccess;
-use crate::exec::race::{Race, RaceKind};
+use crate::exec::race::{Group, Op, Race, RaceHit, RaceKind, Uninit, UninitHit};
 use crate::exec::regs::{self, RegFile};
 use crate::exec::{atomic, GlobalBuf};
 use crate::ir::{Reg, Space};
 use crate::value::Scalar;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// The kind of a memory access, for the counters.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -264,22 +265,17 @@ impl BlockRunner<'_> {
             if !disjoint
                 && coalesce::has_duplicate(&self.idx, &self.mask, self.full, &mut self.scratch)
             {
-                let lanes = first_duplicate(&self.idx, &self.mask);
-                let race = Race {
-                    kind: RaceKind::GlobalDuplicate,
-                    block: self.block,
-                    epoch: self.local_epoch,
-                    array: global(globals, p).name.to_string(),
-                    index: self.idx[lanes.1],
-                    warp: (lanes.1 / 32) as u32,
-                    other_warp: (lanes.0 / 32) as u32,
-                    inst: pc as u32,
-                    other_inst: pc as u32,
-                };
-                self.race(pc, Some(race));
+                let (earlier, later) = first_duplicate(&self.idx, &self.mask);
+                self.race_hits.push((
+                    (RaceKind::GlobalDuplicate, (earlier / 32) as u32, pc as u32),
+                    self.idx[later],
+                    later as u32,
+                ));
+                let name = global(globals, p).name.to_string();
+                self.note_findings(pc, (space_word(space), &name));
             }
         }
-        let mut race = None;
+        let op = if is_store { Op::Write } else { Op::Read };
         for k in 0..width as usize {
             if width > 1 {
                 // Wrapping: an inactive lane's index register may hold any stale value.
@@ -296,36 +292,132 @@ impl BlockRunner<'_> {
             match space {
                 Space::Local(_) => unreachable!("exec: local arrays are accessed in `local`"),
                 Space::Global(p) => {
-                    with_cells!(cells(globals, p), c => transfer(&mut Global(c), (ix, whole), (&self.mask, self.full), &mut self.regs, reg))
+                    with_cells!(cells(globals, p), c => transfer(&mut Global(c), (ix, whole), (&self.mask, self.full), &mut self.regs, reg));
+                    if let Some(written) = global(globals, p).written {
+                        let op = if is_store { Op::Write } else { Op::Read };
+                        self.track_written(written, op, width > 1);
+                    }
                 }
                 Space::Shared(s) => {
                     let arr = &mut self.shared[s as usize];
                     with_data!(&mut arr.data, v => transfer(&mut Plain(&mut v[..]), (ix, whole), (&self.mask, self.full), &mut self.regs, reg));
-                    let ctx = RaceContext {
-                        pc: pc as u32,
-                        epoch: self.epoch,
-                        local_epoch: self.local_epoch,
-                        block: self.block,
-                    };
-                    // Only until the barrier is known to protect something: keeps the common case one branch.
-                    let barrier = self.last_barrier.filter(|&b| !self.barrier_protects[b]);
-                    let (found, crossed) = track(
-                        arr,
-                        (&self.mask, ix, &self.spans),
-                        (width, k, runs),
-                        is_store,
-                        barrier.is_some(),
-                        &ctx,
-                    );
-                    if let (Some(b), true) = (barrier, crossed) {
-                        self.barrier_protects[b] = true;
-                    }
-                    race = race.or(found);
+                    self.track_shared(pc, s, (width, k, runs), op);
                 }
             }
         }
-        self.race(pc, race);
+        if !self.race_hits.is_empty() || !self.uninit_hits.is_empty() {
+            let name = self.space_name(space, globals);
+            self.note_findings(pc, (space_word(space), &name));
+        }
         Ok(())
+    }
+
+    /// Checks and marks the elements of an `empty(n)` array the active lanes access (in `comp`
+    /// for a vector component, else in `idx`): a read or an atomic of one no thread wrote yet is
+    /// an uninitialised read; a write or an atomic marks it written.
+    fn track_written(&mut self, written: &[AtomicU64], op: Op, vector: bool) {
+        let ix: &[i64] = if vector { &self.comp } else { &self.idx };
+        for (lane, (&m, &i)) in self.mask.iter().zip(ix).enumerate() {
+            if !m {
+                continue;
+            }
+            let (word, bit) = (&written[i as usize / 64], 1u64 << (i % 64));
+            let was = if op == Op::Read {
+                word.load(Ordering::Relaxed)
+            } else {
+                word.fetch_or(bit, Ordering::Relaxed)
+            };
+            if op != Op::Write && was & bit == 0 {
+                self.uninit_hits.push((i, lane as u32));
+            }
+        }
+    }
+
+    /// Runs [`track`] for component `k` of an access of shared array `s` (indices in `comp`
+    /// when `width > 1`, else in `idx`), and notes whether the barrier that began this epoch
+    /// protected it.
+    fn track_shared(&mut self, pc: usize, s: u32, (width, k, runs): (u32, usize, bool), op: Op) {
+        let ix: &[i64] = if width > 1 { &self.comp } else { &self.idx };
+        // Only until the barrier is known to protect something: keeps the common case one branch.
+        let barrier = self.last_barrier.filter(|&b| !self.barrier_protects[b]);
+        let crossed = track(
+            &mut self.shared[s as usize],
+            (&self.mask, ix, &self.spans),
+            (width, k, runs),
+            (op, barrier.is_some()),
+            (self.epoch, self.block_epoch, pc as u32),
+            (&mut self.race_hits, &mut self.uninit_hits),
+        );
+        if let (Some(b), true) = (barrier, crossed) {
+            self.barrier_protects[b] = true;
+        }
+    }
+
+    /// Files the hazards and uninitialised reads the instruction at `pc` (on `array`) found
+    /// into their groups, and counts the instruction once in `race_count` / `uninit_count`.
+    pub(super) fn note_findings(&mut self, pc: usize, (space, array): (&'static str, &str)) {
+        self.accesses += 1;
+        let (block, access) = (self.block_id, self.accesses);
+        if !self.race_hits.is_empty() {
+            self.counters[pc].race_count += 1;
+            let ir = self.ir;
+            for ((kind, other_warp, other_inst), index, lane) in self.race_hits.drain(..) {
+                let warp = lane / 32;
+                let site = (ir.site(pc as u32), ir.site(other_inst));
+                let at = self.races.iter().position(|g| {
+                    let r = &g.first;
+                    r.kind == kind
+                        && (ir.site(r.inst), ir.site(r.other_inst)) == site
+                        && r.array == array
+                });
+                let g = match at {
+                    Some(g) => &mut self.races[g],
+                    None => {
+                        let first = Race {
+                            kind,
+                            block: self.block,
+                            epoch: self.local_epoch,
+                            array: array.to_string(),
+                            index,
+                            warp,
+                            other_warp,
+                            inst: pc as u32,
+                            other_inst,
+                        };
+                        self.races.push(Group::new(first, block));
+                        self.races.last_mut().expect("just pushed")
+                    }
+                };
+                g.hit(block, access, warp);
+            }
+        }
+        if !self.uninit_hits.is_empty() {
+            self.counters[pc].uninit_count += 1;
+            let site = self.ir.site(pc as u32);
+            let at = self
+                .uninit
+                .iter()
+                .position(|g| self.ir.site(g.first.inst) == site && g.first.array == array);
+            let g = match at {
+                Some(g) => g,
+                None => {
+                    let (index, lane) = self.uninit_hits[0];
+                    let first = Uninit {
+                        block: self.block,
+                        thread: self.cfg.thread_of(lane as usize),
+                        space,
+                        array: array.to_string(),
+                        index,
+                        inst: pc as u32,
+                    };
+                    self.uninit.push(Group::new(first, block));
+                    self.uninit.len() - 1
+                }
+            };
+            for (_, lane) in self.uninit_hits.drain(..) {
+                self.uninit[g].hit(block, access, lane / 32);
+            }
+        }
     }
 
     /// `account` when every warp's lanes are on consecutive elements (`spans`): no sorting needed.
@@ -409,21 +501,8 @@ impl BlockRunner<'_> {
         }
     }
 
-    /// Counts a racing instruction execution and keeps its description.
-    fn race(&mut self, pc: usize, race: Option<Race>) {
-        if let Some(r) = race {
-            self.counters[pc].race_count += 1;
-            self.describe(r);
-        }
-    }
-
-    fn describe(&mut self, race: Race) {
-        if self.races.len() < MAX_RACE_DETAILS {
-            self.races.push(race);
-        }
-    }
-
-    /// An atomic: bounds-checked, counted like a memory access, applied in lane order, never a race.
+    /// An atomic: bounds-checked, counted like a memory access, applied in lane order; on shared
+    /// memory, tracked as an access that conflicts with plain ones (never with another atomic).
     #[allow(clippy::too_many_arguments)]
     pub(super) fn atomic(
         &mut self,
@@ -476,6 +555,19 @@ impl BlockRunner<'_> {
                 _ => unreachable!("checker: no atomic on {elem}"),
             },
         }
+        match space {
+            Space::Shared(s) => self.track_shared(pc, s, (1, 0, false), Op::Atomic),
+            Space::Global(p) => {
+                if let Some(written) = global(globals, p).written {
+                    self.track_written(written, Op::Atomic, false);
+                }
+            }
+            Space::Local(_) => {}
+        }
+        if !self.race_hits.is_empty() || !self.uninit_hits.is_empty() {
+            let name = self.space_name(space, globals);
+            self.note_findings(pc, (space_word(space), &name));
+        }
         Ok(())
     }
 }
@@ -518,29 +610,22 @@ pub(super) fn transfer<M: Slots>(
     }
 }
 
-/// Where and when a shared access happens, for race reports.
-struct RaceContext {
-    pc: u32,
-    epoch: u64,
-    local_epoch: u32,
-    block: [u32; 3],
-}
-
-/// Shared-memory hazards of one access, lane by lane in lane order (`distinct`: no two lanes of a
-/// warp on one element): the first one found, and
-/// (when `watch_barrier`) whether the access conflicts with another warp's in the previous epoch,
-/// i.e. whether the barrier that began this epoch protected it.
+/// Shared-memory hazards and uninitialised reads of one access, lane by lane in lane order
+/// (`distinct`: no two lanes of a warp on one element), pushed to `hits`; returns (when
+/// `watch_barrier`) whether the access conflicts with another warp's in the previous epoch,
+/// i.e. whether the barrier that began this epoch protected it. `epochs`: the current epoch,
+/// the block's first, and the instruction.
 fn track(
     arr: &mut SharedArr,
     (mask, ix, spans): (&[bool], &[i64], &[Extent]),
     (width, k, distinct): (u32, usize, bool),
-    is_store: bool,
-    watch_barrier: bool,
-    cx: &RaceContext,
-) -> (Option<Race>, bool) {
-    let mut first = None;
+    (op, watch_barrier): (Op, bool),
+    (epoch, block_epoch, pc): (u64, u64, u32),
+    (races, uninit): (&mut Vec<RaceHit>, &mut Vec<UninitHit>),
+) -> bool {
     let mut crossed = false;
     let width = i64::from(width);
+    let reads = op != Op::Write;
     for (w, ((ms, is), &(lo, hi))) in mask.chunks(32).zip(ix.chunks(32)).zip(spans).enumerate() {
         if lo > hi {
             continue;
@@ -553,7 +638,7 @@ fn track(
         // needed when the lanes are known to be on distinct elements).
         let window = !distinct && hi - lo < 64;
         let mut seen = 0u64;
-        for (&m, &i) in ms.iter().zip(is) {
+        for (l, (&m, &i)) in ms.iter().zip(is).enumerate() {
             if !m {
                 continue;
             }
@@ -564,33 +649,29 @@ fn track(
                 }
                 seen |= bit;
             }
+            let e = i as usize;
+            let lane = (32 * w + l) as u32;
             if watch_barrier && !crossed {
-                crossed = arr.history.crosses(i as usize, warp, cx.epoch, is_store);
+                crossed = arr.history.crosses(e, warp, epoch, op);
             }
-            let h = if is_store {
-                arr.history.write(i as usize, warp, cx.epoch, cx.pc)
-            } else {
-                arr.history.read(i as usize, warp, cx.epoch, cx.pc)
-            };
-            if first.is_none() {
-                if let Some(h) = h {
-                    first = Some((h, i, warp));
-                }
+            if reads && !arr.history.initialised(e, block_epoch) {
+                uninit.push((i, lane));
+            }
+            if let Some(h) = arr.history.access(e, warp, epoch, pc, op) {
+                races.push((h, i, lane));
             }
         }
     }
-    let race = first.map(|((kind, other_warp, other_inst), index, warp)| Race {
-        kind,
-        block: cx.block,
-        epoch: cx.local_epoch,
-        array: arr.name.clone(),
-        index,
-        warp,
-        other_warp,
-        inst: cx.pc,
-        other_inst,
-    });
-    (race, crossed)
+    crossed
+}
+
+/// How reports name a space.
+fn space_word(space: Space) -> &'static str {
+    match space {
+        Space::Global(_) => "global",
+        Space::Shared(_) => "shared",
+        Space::Local(_) => "local",
+    }
 }
 
 /// Pointer parameter `p`.

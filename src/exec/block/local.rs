@@ -77,6 +77,24 @@ impl BlockRunner<'_> {
             };
             let (comp, mask, full) = (&self.comp, &self.mask, self.full);
             with_data!(&mut self.locals[l as usize], v => transfer(&mut Plain(&mut v[..]), (comp, None), (mask, full), &mut self.regs, reg));
+            // Each slot remembers the block that last wrote it: a load of one this block's thread
+            // has not written reads uninitialised memory.
+            let written = &mut self.local_written[l as usize];
+            for (lane, (&m, &slot)) in mask.iter().zip(comp).enumerate() {
+                if !m {
+                    continue;
+                }
+                let stamp = &mut written[slot as usize];
+                if regs.is_ok() {
+                    *stamp = self.block_epoch;
+                } else if *stamp != self.block_epoch {
+                    self.uninit_hits.push((slot / lanes, lane as u32));
+                }
+            }
+        }
+        if !self.uninit_hits.is_empty() {
+            let name = self.ir.locals[l as usize].name.clone();
+            self.note_findings(pc, ("local", &name));
         }
         Ok(())
     }
