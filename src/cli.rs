@@ -65,11 +65,7 @@ pub enum Command {
     Compare(compare::CompareArgs),
     /// Run every kernel that has a launch section, with its defaults, and check its expects.
     #[command(after_help = TEST_HELP)]
-    Test {
-        /// `.sk` files or folders (searched recursively).
-        #[arg(default_value = "kernels")]
-        paths: Vec<PathBuf>,
-    },
+    Test(TestArgs),
     /// NVIDIA's occupancy calculator for one launch shape; with --blocks the waves, with
     /// --bytes-per-request the latency hiding (Little's law) of the resident warps.
     Occupancy(OccupancyArgs),
@@ -141,6 +137,37 @@ pub struct RunArgs {
     pub threads: Option<usize>,
 }
 
+/// `simt test`'s flags.
+#[derive(Debug, ClapArgs)]
+pub struct TestArgs {
+    /// `.sk` files or folders (searched recursively).
+    #[arg(default_value = "kernels")]
+    pub paths: Vec<PathBuf>,
+    /// Files run at once (default: every core); the output stays in file order.
+    #[arg(long)]
+    pub jobs: Option<usize>,
+    /// Print one JSON record per case, one per line: `{file, kernel, passed, verdict, details}`.
+    #[arg(long)]
+    pub json: bool,
+    /// Stop a launch after this many warp steps.
+    #[arg(long, default_value_t = pipeline::DEFAULT_MAX_STEPS)]
+    pub max_steps: u64,
+    /// Stop a block after this many warp-instruction slots.
+    #[arg(long, default_value_t = pipeline::DEFAULT_MAX_BLOCK_STEPS)]
+    pub max_block_steps: u64,
+    /// Fail a launch that runs longer than this many seconds.
+    #[arg(long, value_parser = parse_seconds)]
+    pub timeout: Option<std::time::Duration>,
+}
+
+/// A positive number of seconds.
+fn parse_seconds(s: &str) -> Result<std::time::Duration, String> {
+    match s.parse::<f64>() {
+        Ok(x) if x.is_finite() && x > 0.0 && x < 1e9 => Ok(std::time::Duration::from_secs_f64(x)),
+        _ => Err(format!("`{s}` is not a positive number of seconds")),
+    }
+}
+
 /// Launch settings shared by `run`, `sweep` and `compare`.
 #[derive(Debug, ClapArgs)]
 pub struct ModelFlags {
@@ -153,6 +180,10 @@ pub struct ModelFlags {
     /// Stop after this many warp steps: instructions, loop iterations and launches of warps (catches endless loops).
     #[arg(long, default_value_t = pipeline::DEFAULT_MAX_STEPS)]
     pub max_steps: u64,
+    /// Stop a block after this many warp-instruction slots (each instruction it executes counts
+    /// all its warps): catches a loop that never ends within seconds.
+    #[arg(long, default_value_t = pipeline::DEFAULT_MAX_BLOCK_STEPS)]
+    pub max_block_steps: u64,
     /// Refuse a launch whose arrays, buffers, registers and shared memory would need more than this: bytes, or with K, M, G or T (powers of 1024).
     #[arg(long, default_value = "4G", value_parser = parse_bytes)]
     pub max_memory: u64,
@@ -265,7 +296,8 @@ pub fn run(cli: Cli) -> ExitCode {
             *json
         }
         Command::Occupancy(a) => a.json,
-        Command::Completions { .. } | Command::Man { .. } | Command::Test { .. } => false,
+        Command::Test(a) => a.json,
+        Command::Completions { .. } | Command::Man { .. } => false,
     };
     let paint = Paint {
         on: cli.color.enabled(std::io::stdout().is_terminal()),
@@ -275,7 +307,7 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Sweep(a) => sweep::sweep_cmd(a, paint),
         Command::Compare(a) => compare::compare_cmd(a, paint),
         Command::Check { file, json } => check_cmd(file, json),
-        Command::Test { paths } => test_cmd(&paths, cli.color),
+        Command::Test(a) => test_cmd(&a, cli.color),
         Command::Occupancy(a) => occupancy_cmd(a),
         Command::Gpus { json } => gpus_cmd(json),
         Command::Scaling {
@@ -322,6 +354,8 @@ fn run_cmd(a: RunArgs, paint: Paint) -> Result<u8, Failure> {
         arg_texts,
         dyn_smem: a.model.dyn_smem,
         max_steps: a.model.max_steps,
+        max_block_steps: a.model.max_block_steps,
+        timeout: None,
         regs: a.model.regs,
         gpu,
         saves,
@@ -430,14 +464,33 @@ fn check_cmd(file: PathBuf, json: bool) -> Result<u8, Failure> {
     Ok(0)
 }
 
-fn test_cmd(paths: &[PathBuf], color: ColorChoice) -> Result<u8, Failure> {
-    let summary = suite::run(paths)?;
-    for case in &summary.cases {
-        if let suite::Verdict::Error(f) = &case.verdict {
-            report_failure(f, false, color);
-        }
+/// `simt test`: each case's line as soon as it and every earlier file are done (flushed, so a
+/// run that is stopped keeps what it printed), then the totals.
+fn test_cmd(a: &TestArgs, color: ColorChoice) -> Result<u8, Failure> {
+    let opts = suite::TestOptions {
+        jobs: a.jobs.unwrap_or_else(pipeline::default_threads),
+        max_steps: a.max_steps,
+        max_block_steps: a.max_block_steps,
+        timeout: a.timeout,
+    };
+    if opts.jobs == 0 {
+        return Err(Failure::usage("--jobs must be at least 1", None));
     }
-    emit(&summary.render());
+    let summary = suite::run_each(&a.paths, &opts, |cases| {
+        for case in cases {
+            if a.json {
+                emit(&format!("{}\n", case.to_json()));
+                continue;
+            }
+            if let suite::Verdict::Error(f) = &case.verdict {
+                report_failure(f, false, color);
+            }
+            emit(&case.render());
+        }
+    })?;
+    if !a.json {
+        emit(&summary.totals());
+    }
     Ok(if summary.failed() == 0 { 0 } else { EXIT_RUN })
 }
 

@@ -209,6 +209,10 @@ pub struct RunOptions {
     pub dyn_smem: Option<u64>,
     /// `--max-steps`.
     pub max_steps: u64,
+    /// `--max-block-steps`.
+    pub max_block_steps: u64,
+    /// `simt test --timeout`: how long the launch may run.
+    pub timeout: Option<std::time::Duration>,
     /// `--regs`.
     pub regs: u32,
     /// `--gpu`.
@@ -230,6 +234,8 @@ impl Default for RunOptions {
             arg_texts: Vec::new(),
             dyn_smem: None,
             max_steps: DEFAULT_MAX_STEPS,
+            max_block_steps: DEFAULT_MAX_BLOCK_STEPS,
+            timeout: None,
             regs: 32,
             gpu: GpuConfig::h100_sxm(),
             saves: Vec::new(),
@@ -246,6 +252,11 @@ pub fn default_threads() -> usize {
 
 /// The default `--max-steps`: warp instructions per launch.
 pub const DEFAULT_MAX_STEPS: u64 = 1 << 32;
+
+/// `--max-block-steps` by default: 2^28 warp-instruction slots, a few seconds of one block on
+/// a laptop core whatever its size. A tiled SGEMM block of 1024³ runs about 2^19 of them; a
+/// single block of 1024 threads striding over 2^26 elements about 2^25.
+pub const DEFAULT_MAX_BLOCK_STEPS: u64 = 1 << 28;
 
 /// Picks the kernel to run: `--kernel`, or the only one in the file.
 fn pick<'p>(
@@ -351,6 +362,8 @@ pub fn run(src: &SourceFile, opts: &RunOptions) -> Result<Report, Failure> {
         block: setup.block,
         dyn_smem,
         max_steps: opts.max_steps,
+        max_block_steps: opts.max_block_steps,
+        deadline: opts.timeout.map(exec::Deadline::after),
         threads: opts.threads,
     };
     let buffer_bytes: u64 = setup

@@ -10,12 +10,25 @@
 //! Then each of its cases passes only if the run stops with a diagnostic of that code (a demo of
 //! a bug, such as `kernels/out_of_bounds.sk`). A file without a `launch` section is a failed
 //! case: there is nothing to check.
+//!
+//! A case whose run reports a race or a read of uninitialised memory fails, although its
+//! `expect`s held (they may hold by luck of simt's lock-step order): a file that demonstrates
+//! one says so with `// simt-test: expect-race` or `// simt-test: expect-uninit`, and then
+//! fails if the run does not report it.
+//!
+//! Files run in parallel (`--jobs`); their cases are reported in file order as soon as every
+//! earlier file is done.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
 
 use miette::Diagnostic;
+use serde_json::{json, Value};
 
 use crate::pipeline::{self, Failure, RunOptions};
+use crate::report::Report;
 
 /// The marker that starts a directive comment.
 const DIRECTIVE: &str = "// simt-test:";
@@ -29,6 +42,9 @@ pub enum Verdict {
     FailedAsExpected(String),
     /// It ran, but these `expect`s failed: their text and why.
     ExpectsFailed(Vec<(String, String)>),
+    /// It ran and its `expect`s held, but it raced or read uninitialised memory, and the file
+    /// does not say it should: one line per group.
+    Findings(Vec<String>),
     /// It stopped with diagnostics the file did not expect.
     Error(Failure),
     /// Something other than a diagnostic is wrong: no launch section, a bad directive, or a run
@@ -60,6 +76,85 @@ impl Case {
             None => self.file.clone(),
         }
     }
+
+    /// Its line (`ok  name`, `FAILED  name`) with the reasons for a failure indented below.
+    pub fn render(&self) -> String {
+        let status = if self.passed() { "ok" } else { "FAILED" };
+        let mut s = format!("{status:<7} {}", self.name());
+        for line in self.details() {
+            s.push_str(&format!("\n        {line}"));
+        }
+        if let Verdict::FailedAsExpected(code) = &self.verdict {
+            s.push_str(&format!("  (stopped with {code}, as expected)"));
+        }
+        s.push('\n');
+        s
+    }
+
+    /// Why it failed, one line per reason (nothing when it passed).
+    pub fn details(&self) -> Vec<String> {
+        match &self.verdict {
+            Verdict::Passed | Verdict::FailedAsExpected(_) => Vec::new(),
+            Verdict::ExpectsFailed(fails) => fails
+                .iter()
+                .map(|(text, why)| format!("expect {text}: {why}"))
+                .collect(),
+            Verdict::Findings(lines) => lines.clone(),
+            Verdict::Error(f) => f
+                .errors
+                .iter()
+                .map(|e| {
+                    let code = e.code().map(|c| c.to_string()).unwrap_or_default();
+                    format!("{code}: {e}")
+                })
+                .collect(),
+            Verdict::Invalid(why) => vec![why.clone()],
+        }
+    }
+
+    /// One JSON record: `{file, kernel, passed, verdict, details}`.
+    pub fn to_json(&self) -> Value {
+        let verdict = match &self.verdict {
+            Verdict::Passed => "passed",
+            Verdict::FailedAsExpected(_) => "failed-as-expected",
+            Verdict::ExpectsFailed(_) => "expects-failed",
+            Verdict::Findings(_) => "findings",
+            Verdict::Error(_) => "error",
+            Verdict::Invalid(_) => "invalid",
+        };
+        json!({
+            "file": self.file,
+            "kernel": self.kernel,
+            "passed": self.passed(),
+            "verdict": verdict,
+            "details": self.details(),
+        })
+    }
+}
+
+/// How `simt test` runs its cases.
+#[derive(Clone, Debug)]
+pub struct TestOptions {
+    /// Files run at once.
+    pub jobs: usize,
+    /// `--max-steps` of every launch.
+    pub max_steps: u64,
+    /// `--max-block-steps` of every launch.
+    pub max_block_steps: u64,
+    /// How long one launch may run.
+    pub timeout: Option<Duration>,
+}
+
+impl Default for TestOptions {
+    /// One file at a time, the limits of `simt run`, no time limit.
+    fn default() -> TestOptions {
+        TestOptions {
+            jobs: 1,
+            max_steps: pipeline::DEFAULT_MAX_STEPS,
+            max_block_steps: pipeline::DEFAULT_MAX_BLOCK_STEPS,
+            timeout: None,
+        }
+    }
 }
 
 /// Every case of a `simt test` run, in file order.
@@ -83,36 +178,14 @@ impl Summary {
     /// One line per case (failures with their reasons indented below) and the summary line
     /// `N passed, M failed`.
     pub fn render(&self) -> String {
-        let mut s = String::new();
-        for c in &self.cases {
-            let status = if c.passed() { "ok" } else { "FAILED" };
-            s.push_str(&format!("{status:<7} {}", c.name()));
-            match &c.verdict {
-                Verdict::Passed => {}
-                Verdict::FailedAsExpected(code) => {
-                    s.push_str(&format!("  (stopped with {code}, as expected)"));
-                }
-                Verdict::ExpectsFailed(fails) => {
-                    for (text, why) in fails {
-                        s.push_str(&format!("\n        expect {text}: {why}"));
-                    }
-                }
-                Verdict::Error(f) => {
-                    for e in &f.errors {
-                        let code = e.code().map(|c| c.to_string()).unwrap_or_default();
-                        s.push_str(&format!("\n        {code}: {e}"));
-                    }
-                }
-                Verdict::Invalid(why) => s.push_str(&format!("\n        {why}")),
-            }
-            s.push('\n');
-        }
-        s.push_str(&format!(
-            "{} passed, {} failed\n",
-            self.passed(),
-            self.failed()
-        ));
+        let mut s: String = self.cases.iter().map(Case::render).collect();
+        s.push_str(&self.totals());
         s
+    }
+
+    /// The summary line: `N passed, M failed`.
+    pub fn totals(&self) -> String {
+        format!("{} passed, {} failed\n", self.passed(), self.failed())
     }
 }
 
@@ -157,13 +230,69 @@ fn collect(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), Failure> {
 }
 
 /// Runs every case of every file under `paths`.
-pub fn run(paths: &[PathBuf]) -> Result<Summary, Failure> {
-    let cases = files(paths)?.iter().flat_map(|f| run_file(f)).collect();
+pub fn run(paths: &[PathBuf], opts: &TestOptions) -> Result<Summary, Failure> {
+    run_each(paths, opts, |_| {})
+}
+
+/// [`run`], handing each file's cases to `each` as soon as it and every file before it are
+/// done, so that the cases come in file order however many run at once.
+pub fn run_each(
+    paths: &[PathBuf],
+    opts: &TestOptions,
+    mut each: impl FnMut(&[Case]),
+) -> Result<Summary, Failure> {
+    let files = files(paths)?;
+    let jobs = opts.jobs.clamp(1, files.len().max(1));
+    let mut cases = Vec::new();
+    if jobs == 1 {
+        for f in &files {
+            let done = run_file_with(f, opts);
+            each(&done);
+            cases.extend(done);
+        }
+        return Ok(Summary { cases });
+    }
+    // Launches of files running side by side each take one core (`run_file_on(.., 1)`).
+    let next = AtomicUsize::new(0);
+    let (send, receive) = std::sync::mpsc::channel();
+    std::thread::scope(|scope| {
+        for _ in 0..jobs {
+            let (send, next, files) = (send.clone(), &next, &files);
+            scope.spawn(move || loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let Some(f) = files.get(i) else { break };
+                if send.send((i, run_file_on(f, opts, 1))).is_err() {
+                    break;
+                }
+            });
+        }
+        drop(send);
+        let mut waiting = BTreeMap::new();
+        let mut due = 0;
+        for (i, done) in receive {
+            waiting.insert(i, done);
+            while let Some(done) = waiting.remove(&due) {
+                each(&done);
+                cases.extend(done);
+                due += 1;
+            }
+        }
+    });
     Ok(Summary { cases })
 }
 
-/// Runs every `launch` section of one file.
+/// Runs every `launch` section of one file with the default options.
 pub fn run_file(path: &Path) -> Vec<Case> {
+    run_file_with(path, &TestOptions::default())
+}
+
+/// Runs every `launch` section of one file.
+pub fn run_file_with(path: &Path, opts: &TestOptions) -> Vec<Case> {
+    run_file_on(path, opts, pipeline::default_threads())
+}
+
+/// Runs every `launch` section of one file, each launch on `threads` workers.
+fn run_file_on(path: &Path, opts: &TestOptions, threads: usize) -> Vec<Case> {
     let file = path.display().to_string();
     // One case for the whole file, when it cannot be split into launch sections.
     let whole_file = |verdict: Verdict| {
@@ -177,10 +306,11 @@ pub fn run_file(path: &Path) -> Vec<Case> {
         Ok(s) => s,
         Err(f) => return whole_file(Verdict::Error(f)),
     };
-    let expected = match expected_error(src.text()) {
-        Ok(e) => e,
+    let directives = match directives(src.text()) {
+        Ok(d) => d,
         Err(why) => return whole_file(Verdict::Invalid(why)),
     };
+    let expected = directives.error.clone();
     let module = match pipeline::compile(&src) {
         Ok((module, _)) => module,
         Err(f) => return whole_file(judge_failure(f, expected.as_deref())),
@@ -195,24 +325,19 @@ pub fn run_file(path: &Path) -> Vec<Case> {
         .iter()
         .map(|l| {
             let kernel = l.kernel.name.clone();
-            let verdict = match pipeline::run(&src, &defaults(Some(kernel.clone()))) {
+            let run_opts = RunOptions {
+                max_steps: opts.max_steps,
+                max_block_steps: opts.max_block_steps,
+                timeout: opts.timeout,
+                threads,
+                ..defaults(Some(kernel.clone()))
+            };
+            let verdict = match pipeline::run(&src, &run_opts) {
                 Ok(report) => match &expected {
                     Some(code) => Verdict::Invalid(format!(
                         "ran to completion, but the file expects the error {code}"
                     )),
-                    None => {
-                        let fails: Vec<(String, String)> = report
-                            .expects
-                            .iter()
-                            .filter(|e| !e.passed)
-                            .map(|e| (e.text.clone(), e.detail.clone().unwrap_or_default()))
-                            .collect();
-                        if fails.is_empty() {
-                            Verdict::Passed
-                        } else {
-                            Verdict::ExpectsFailed(fails)
-                        }
-                    }
+                    None => judge_report(&report, &directives),
                 },
                 Err(f) => judge_failure(f, expected.as_deref()),
             };
@@ -223,6 +348,56 @@ pub fn run_file(path: &Path) -> Vec<Case> {
             }
         })
         .collect()
+}
+
+/// The verdict on a run that finished: its `expect`s, then its races and uninitialised reads
+/// against what the file's directives allow.
+fn judge_report(report: &Report, d: &Directives) -> Verdict {
+    let fails: Vec<(String, String)> = report
+        .expects
+        .iter()
+        .filter(|e| !e.passed)
+        .map(|e| (e.text.clone(), e.detail.clone().unwrap_or_default()))
+        .collect();
+    if !fails.is_empty() {
+        return Verdict::ExpectsFailed(fails);
+    }
+    let c = &report.counters;
+    if d.race && c.race_count == 0 {
+        return Verdict::Invalid(
+            "the file expects a race (`expect-race`), but the run found none".into(),
+        );
+    }
+    if d.uninit && c.uninit_count == 0 {
+        return Verdict::Invalid(
+            "the file expects a read of uninitialised memory (`expect-uninit`), but the run found none".into(),
+        );
+    }
+    let mut found = Vec::new();
+    if !d.race {
+        found.extend(
+            report
+                .races
+                .iter()
+                .map(|r| format!("race: {} ({}); fix: {}", r.describe(), r.extent(), r.fix)),
+        );
+    }
+    if !d.uninit {
+        found.extend(
+            report
+                .uninit
+                .iter()
+                .map(|u| format!("uninitialised read: {} ({})", u.describe(), u.extent())),
+        );
+    }
+    if found.is_empty() {
+        Verdict::Passed
+    } else {
+        found.push(format!(
+            "(a demonstration of this bug says so with `{DIRECTIVE} expect-race` or `expect-uninit`)"
+        ));
+        Verdict::Findings(found)
+    }
 }
 
 /// `simt run FILE --kernel NAME` with every flag at its default.
@@ -246,32 +421,45 @@ fn judge_failure(f: Failure, expected: Option<&str>) -> Verdict {
     }
 }
 
-/// The code named by an `expect-error` directive, if the file has one.
-fn expected_error(text: &str) -> Result<Option<String>, String> {
-    let mut found = None;
+/// What a file's `// simt-test:` lines say it demonstrates.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+struct Directives {
+    /// `expect-error CODE`: every case must stop with this diagnostic.
+    error: Option<String>,
+    /// `expect-race`: the runs must report a race.
+    race: bool,
+    /// `expect-uninit`: the runs must report a read of uninitialised memory.
+    uninit: bool,
+}
+
+/// The file's directives, or why they are malformed.
+fn directives(text: &str) -> Result<Directives, String> {
+    let mut d = Directives::default();
     for (i, line) in text.lines().enumerate() {
         let Some(rest) = line.trim_start().strip_prefix(DIRECTIVE) else {
             continue;
         };
         let words: Vec<&str> = rest.split_whitespace().collect();
         match words.as_slice() {
-            ["expect-error", code] if found.is_none() => found = Some((*code).to_string()),
+            ["expect-error", code] if d.error.is_none() => d.error = Some((*code).to_string()),
             ["expect-error", _] => {
                 return Err(format!(
                     "line {}: a second `expect-error` directive",
                     i + 1
                 ))
             }
+            ["expect-race"] => d.race = true,
+            ["expect-uninit"] => d.uninit = true,
             _ => {
                 return Err(format!(
-                    "line {}: unknown directive `{}` (the one directive is `{DIRECTIVE} expect-error CODE`)",
+                    "line {}: unknown directive `{}` (the directives are `{DIRECTIVE} expect-error CODE`, `expect-race` and `expect-uninit`)",
                     i + 1,
                     rest.trim()
                 ))
             }
         }
     }
-    Ok(found)
+    Ok(d)
 }
 
 #[cfg(test)]
@@ -280,18 +468,32 @@ mod tests {
 
     #[test]
     fn directives_name_one_error_code() {
-        assert_eq!(expected_error("int x;\n"), Ok(None));
+        let error = |text: &str| directives(text).map(|d| d.error);
+        assert_eq!(error("int x;\n"), Ok(None));
         assert_eq!(
-            expected_error("// a demo\n  // simt-test: expect-error simt::run::out_of_bounds\n"),
+            error("// a demo\n  // simt-test: expect-error simt::run::out_of_bounds\n"),
             Ok(Some("simt::run::out_of_bounds".into()))
         );
-        assert!(expected_error("// simt-test: expect-eror x\n")
+        assert!(error("// simt-test: expect-eror x\n")
             .unwrap_err()
             .starts_with("line 1: unknown directive `expect-eror x`"));
         assert!(
-            expected_error("// simt-test: expect-error a\n// simt-test: expect-error b\n")
+            error("// simt-test: expect-error a\n// simt-test: expect-error b\n")
                 .unwrap_err()
                 .starts_with("line 2: a second")
         );
+    }
+
+    #[test]
+    fn directives_allow_races_and_uninitialised_reads() {
+        assert_eq!(
+            directives("// simt-test: expect-race\n// simt-test: expect-uninit\n"),
+            Ok(Directives {
+                error: None,
+                race: true,
+                uninit: true
+            })
+        );
+        assert!(directives("// simt-test: expect-race now\n").is_err());
     }
 }

@@ -1441,6 +1441,8 @@ fn run_simt(b: &Batch) -> [Vec<BufData>; 2] {
         block: [block, 1, 1],
         dyn_smem: 0,
         max_steps: 1 << 32,
+        max_block_steps: simt::pipeline::DEFAULT_MAX_BLOCK_STEPS,
+        deadline: None,
         threads: 1,
     };
     let outputs = |a: Args| -> Vec<BufData> {
@@ -1625,6 +1627,8 @@ fn on_both(src: &str) {
         block: setup.block,
         dyn_smem: 0,
         max_steps: 1 << 20,
+        max_block_steps: simt::pipeline::DEFAULT_MAX_BLOCK_STEPS,
+        deadline: None,
         threads: 1,
     };
     reference::run(kernel, &cfg, &mut setup.args).expect("the reference runs it");

@@ -293,6 +293,10 @@ __global__ void k(int* out) {
         (race.kind, race.index),
         (simt::exec::RaceKind::GlobalDuplicate, 0)
     );
+    // Every lane storing the same value (`*found = true`) leaves a defined result: no race.
+    let same = "__global__ void k(int* out) {\n    out[threadIdx.x % 32] = 7;\n}\n";
+    let r = ok(same, &[("out", "zeros(32)")], [2, 1, 1], b(64));
+    assert_eq!(r.counters.race_count, 0);
     // Rows of a (32, 4) block are runs 32 elements apart: no overlap, no race; 4 requests of
     // 128 B = 4 sectors each.
     let src = r#"

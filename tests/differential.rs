@@ -106,6 +106,8 @@ fn files_agree(dir: &std::path::Path, all_compile: bool) -> (Vec<String>, Vec<St
                 block: setup.block,
                 dyn_smem,
                 max_steps: 1 << 32,
+                max_block_steps: simt::pipeline::DEFAULT_MAX_BLOCK_STEPS,
+                deadline: None,
                 threads: 1,
             };
             let name = format!(
@@ -254,6 +256,8 @@ fn each_launch(name: &str, text: &str, mut f: impl FnMut(&Kernel, &LaunchConfig,
             block: setup.block,
             dyn_smem: 0,
             max_steps: 1 << 32,
+            max_block_steps: simt::pipeline::DEFAULT_MAX_BLOCK_STEPS,
+            deadline: None,
             threads: 1,
         };
         f(kernel, &cfg, &setup.args);
@@ -1507,6 +1511,8 @@ fn check_random(
         // 256 floats of `extern __shared__` memory.
         dyn_smem: 1024,
         max_steps: 1 << 26,
+        max_block_steps: simt::pipeline::DEFAULT_MAX_BLOCK_STEPS,
+        deadline: None,
         threads: 1,
     };
     let what = format!("block {block:?} grid {grid:?}\n{:?}\n{text}", ins.6);
@@ -1558,6 +1564,8 @@ fn random_kernels_count_alike_on_one_and_several_workers() {
                     block,
                     dyn_smem: 1024,
                     max_steps: 1 << 32,
+                    max_block_steps: simt::pipeline::DEFAULT_MAX_BLOCK_STEPS,
+                    deadline: None,
                     threads: workers,
                 };
                 let mut args = random_args(kernel, threads, &ins);

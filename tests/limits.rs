@@ -154,3 +154,42 @@ fn long_flat_files_parse() {
     let text = format!("__global__ void k(float* a) {{\n{body}}}\n");
     assert!(pipeline::compile(&SourceFile::new("long.sk", text)).is_ok());
 }
+
+#[test]
+fn a_grid_with_more_warps_than_the_step_limit_is_refused_before_it_starts() {
+    // 65535² blocks of 32 warps are 2^37 warp launches, over the default 2^32: refused before
+    // any block runs (it used to run about a minute before the limit stopped it).
+    let src = SourceFile::new("empty.sk", "__global__ void k() {}\n");
+    let (_, program) = pipeline::compile(&src).expect("compiles");
+    let ir = simt::ir::lower(program.kernel("k").expect("kernel k"));
+    let cfg = simt::exec::LaunchConfig {
+        grid: [65535, 65535, 1],
+        block: [1024, 1, 1],
+        dyn_smem: 0,
+        max_steps: pipeline::DEFAULT_MAX_STEPS,
+        max_block_steps: pipeline::DEFAULT_MAX_BLOCK_STEPS,
+        deadline: None,
+        threads: 1,
+    };
+    let done = std::sync::atomic::AtomicU64::new(0);
+    let e = simt::exec::launch_counting(&ir, &cfg, &mut simt::exec::Args::default(), &done)
+        .expect_err("refused");
+    assert!(
+        matches!(e, simt::exec::RunError::GridStepLimit { .. }),
+        "{e:?}"
+    );
+    assert_eq!(done.load(std::sync::atomic::Ordering::Relaxed), 0);
+    // Under a limit of 2^27 steps, 2^27 + 1 blocks of one warp are one launch too many.
+    let over = simt::exec::LaunchConfig {
+        grid: [(1 << 27) + 1, 1, 1],
+        block: [32, 1, 1],
+        max_steps: 1 << 27,
+        ..cfg.clone()
+    };
+    let mut args = simt::exec::Args::default();
+    assert!(matches!(
+        simt::exec::launch_counting(&ir, &over, &mut args, &done),
+        Err(simt::exec::RunError::GridStepLimit { .. })
+    ));
+    assert_eq!(done.load(std::sync::atomic::Ordering::Relaxed), 0);
+}

@@ -97,7 +97,7 @@ ok      k ({d}/d_oob.sk)  (stopped with simt::run::out_of_bounds, as expected)
 FAILED  k ({d}/e_unexpected.sk)
         simt::run::out_of_bounds: out-of-bounds global access: `a[16]` but `a` has 16 elements
 FAILED  {d}/f_directive.sk
-        line 1: unknown directive `expect-failure` (the one directive is `// simt-test: expect-error CODE`)
+        line 1: unknown directive `expect-failure` (the directives are `// simt-test: expect-error CODE`, `expect-race` and `expect-uninit`)
 1 passed, 5 failed
 "
     );
@@ -112,4 +112,117 @@ fn a_path_that_does_not_exist_is_a_usage_error() {
     let empty = folder("empty", &[]);
     let (code, _) = simt(&["test", empty.to_str().expect("utf-8 path")]);
     assert_eq!(code, 2);
+}
+
+/// A kernel whose loop never ends for warp 0 of a block of 256 (`k` wraps before it can go
+/// negative), and one that finishes.
+const SPIN: &str = "__global__ void spin(int* out) {\n    int k = 0;\n    if (threadIdx.x < 32) {\n        while (k >= 0) { k = (k + 1) & 0xffff; }\n    }\n    out[threadIdx.x] = k;\n}\nlaunch spin { out = zeros(256); block = 256; grid = 1; }\n";
+const FINE: &str = "__global__ void k(float* a) { a[threadIdx.x] = 1.0f; }\nlaunch k { a = zeros(32); block = 32; grid = 1; expect a == 1; }\n";
+
+#[test]
+fn an_endless_loop_stops_at_the_block_step_limit_or_the_timeout() {
+    let dir = folder("spin", &[("spin.sk", SPIN)]);
+    let path = dir.join("spin.sk");
+    let path = path.to_str().expect("utf-8 path");
+    // 2^20 warp-instruction slots: 8 warps × (under 2^17 instructions), far less than the
+    // endless loop needs; the error points at the loop (line 4).
+    let (code, out, err) = common::simt(&["run", path, "--max-block-steps", "1048576"]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(err.contains("simt::run::block_step_limit"), "{err}");
+    assert!(
+        err.contains("more than 1048576 warp-instruction slots"),
+        "{err}"
+    );
+    assert!(err.contains("spin.sk:4:"), "{err}");
+    // `simt test --timeout`: the loop is stopped by the clock (the block limit set out of reach).
+    let (code, out) = simt(&[
+        "test",
+        path,
+        "--timeout",
+        "0.2",
+        "--max-block-steps",
+        "1000000000000",
+    ]);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("simt::run::timeout: time limit: the launch ran for more than 0.2 s"),
+        "{out}"
+    );
+}
+
+#[test]
+fn jobs_keep_file_order_and_json_gives_one_record_per_kernel() {
+    let files: Vec<(String, &str)> = (0..12)
+        .map(|i| (format!("f{i:02}.sk"), if i % 5 == 3 { SPIN } else { FINE }))
+        .collect();
+    let named: Vec<(&str, &str)> = files.iter().map(|(n, t)| (n.as_str(), *t)).collect();
+    let dir = folder("jobs", &named);
+    let d = dir.to_str().expect("utf-8 path");
+    let (code, out) = simt(&["test", d, "--jobs", "4", "--max-block-steps", "1048576"]);
+    assert_eq!(code, 1, "{out}");
+    let names: Vec<&str> = out
+        .lines()
+        .filter(|l| l.starts_with("ok") || l.starts_with("FAILED"))
+        .map(|l| l.rsplit('/').next().unwrap_or(""))
+        .collect();
+    let want: Vec<String> = (0..12).map(|i| format!("f{i:02}.sk)")).collect();
+    assert_eq!(names, want, "{out}");
+    assert!(out.ends_with("\n10 passed, 2 failed\n"), "{out}");
+    let (code, out) = simt(&[
+        "test",
+        d,
+        "--jobs",
+        "3",
+        "--json",
+        "--max-block-steps",
+        "1048576",
+    ]);
+    assert_eq!(code, 1);
+    let records: Vec<serde_json::Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("one JSON record per line"))
+        .collect();
+    assert_eq!(records.len(), 12);
+    assert_eq!(records[3]["verdict"], "error");
+    assert_eq!(records[3]["passed"], false);
+    assert!(records[3]["details"][0]
+        .as_str()
+        .is_some_and(|d| d.starts_with("simt::run::block_step_limit")));
+    assert_eq!(records[0]["verdict"], "passed");
+    assert_eq!(records[0]["kernel"], "k");
+    assert_eq!(simt(&["test", d, "--jobs", "0"]).0, 2);
+}
+
+#[test]
+fn races_and_uninitialised_reads_fail_unless_the_file_expects_them() {
+    // `s[t]` is read by the next thread's warp at line 4 without a barrier (lane 31 of warp 0
+    // reads s[32], written by warp 1), and `u[t]` is never written.
+    let racing = "__global__ void r(float* o) {\n    __shared__ float s[64]; __shared__ float u[64];\n    int t = threadIdx.x; s[t] = t;\n    o[t] = s[(t + 1) % 64] * 0 + u[t] * 0 + 1;\n}\nlaunch r { o = zeros(64); block = 64; grid = 1; expect o == 1; }\n";
+    let dir = folder(
+        "findings",
+        &[
+            ("a.sk", racing),
+            (
+                "b.sk",
+                &format!("{racing}// simt-test: expect-race\n// simt-test: expect-uninit\n"),
+            ),
+            ("c.sk", &format!("{FINE}// simt-test: expect-race\n")),
+        ],
+    );
+    let (code, out) = simt(&["test", dir.to_str().expect("utf-8 path"), "--jobs", "1"]);
+    assert_eq!(code, 1, "{out}");
+    let a = out.split("FAILED  r (").nth(1).expect("a.sk fails");
+    assert!(a.contains("race: RAW in block (0,0,0) epoch 0: warp 0 reads s[32] (line 4) written by warp 1 (line 3)"), "{out}");
+    assert!(
+        a.contains(
+            "uninitialised read: thread (0,0,0) of block (0,0,0) reads shared u[0] (line 4)"
+        ),
+        "{out}"
+    );
+    assert!(out.contains("ok      r ("), "{out}");
+    assert!(
+        out.contains("the file expects a race (`expect-race`), but the run found none"),
+        "{out}"
+    );
+    assert!(out.ends_with("\n1 passed, 2 failed\n"), "{out}");
 }

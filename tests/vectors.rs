@@ -155,6 +155,8 @@ fn shipped_wide_access_kernels_have_their_counters() {
             arg_texts: Vec::new(),
             dyn_smem: None,
             max_steps: simt::pipeline::DEFAULT_MAX_STEPS,
+            max_block_steps: simt::pipeline::DEFAULT_MAX_BLOCK_STEPS,
+            timeout: None,
             regs: 32,
             gpu: simt::gpu::GpuConfig::h100_sxm(),
             saves: Vec::new(),

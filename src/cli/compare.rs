@@ -141,6 +141,8 @@ pub(super) fn compare_cmd(a: CompareArgs, paint: Paint) -> Result<u8, Failure> {
             arg_texts: arg_texts.clone(),
             dyn_smem: a.model.dyn_smem,
             max_steps: a.model.max_steps,
+            max_block_steps: a.model.max_block_steps,
+            timeout: None,
             regs: a.model.regs,
             gpu: gpu.clone(),
             saves: Vec::new(),

@@ -14,6 +14,8 @@ use crate::report::{json as report_json, lanemap, lines, table, Report};
 pub enum Deny {
     /// Any data race (`race_count > 0`).
     Races,
+    /// Any read of uninitialised memory (`uninit_count > 0`).
+    Uninit,
 }
 
 /// The insight flags of `simt run`.
@@ -28,13 +30,13 @@ pub struct InsightArgs {
     #[arg(long, value_name = "LINE")]
     pub map: Option<usize>,
     /// Gate: exit 1 if metric NAME is above V (any key of `counters`, `derived` or `ncu` in --json,
-    /// or occupancy, time, time_refined, bank_conflicts, races). Repeatable.
+    /// or occupancy, time, time_refined, bank_conflicts, races, uninit). Repeatable.
     #[arg(long, value_name = "NAME=V")]
     pub max: Vec<String>,
     /// Gate: exit 1 if metric NAME is below V. Repeatable.
     #[arg(long, value_name = "NAME=V")]
     pub min: Vec<String>,
-    /// Gate: exit 1 if the run has any of these (`races`).
+    /// Gate: exit 1 if the run has any of these (`races`, `uninit`).
     #[arg(long, value_enum, value_name = "WHAT")]
     pub deny: Vec<Deny>,
 }
@@ -48,7 +50,10 @@ impl InsightArgs {
                 out.push(gates::parse(text, is_max).map_err(|(m, h)| Failure::usage(m, h))?);
             }
         }
-        out.extend(self.deny.iter().map(|Deny::Races| Gate::DenyRaces));
+        out.extend(self.deny.iter().map(|d| match d {
+            Deny::Races => Gate::DenyRaces,
+            Deny::Uninit => Gate::DenyUninit,
+        }));
         Ok(out)
     }
 }

@@ -148,6 +148,8 @@ pub(super) fn sweep_cmd(a: SweepArgs, paint: Paint) -> Result<u8, Failure> {
             arg_texts,
             dyn_smem: a.model.dyn_smem,
             max_steps: a.model.max_steps,
+            max_block_steps: a.model.max_block_steps,
+            timeout: None,
             regs: a.model.regs,
             gpu: gpus[c.gpu].clone(),
             saves: Vec::new(),

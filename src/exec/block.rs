@@ -207,6 +207,10 @@ pub(crate) struct BlockRunner<'a> {
     last_barrier: Option<usize>,
     /// Warp instructions this block has issued (what `clock()` reads).
     issued: u64,
+    /// Instructions this block has executed, each once however many warps ran it.
+    dispatched: u64,
+    /// The block's warps, active or not: what each instruction costs in `--max-block-steps`.
+    block_warps: u64,
     /// What `printf` printed, in block order then execution order.
     pub(crate) printf: String,
     /// Some output did not fit the printf buffer.
@@ -293,6 +297,8 @@ impl<'a> BlockRunner<'a> {
             last_barrier: None,
             budget,
             issued: 0,
+            dispatched: 0,
+            block_warps: cfg.threads_per_block().div_ceil(32),
             printf: String::new(),
             printf_truncated: false,
         }
@@ -340,10 +346,12 @@ impl<'a> BlockRunner<'a> {
         self.local_epoch = 0;
         self.last_barrier = None;
         self.issued = 0;
+        self.dispatched = 0;
         let insts = &self.ir.insts;
         let mut pc = 0usize;
         while pc < insts.len() {
             let inst = insts[pc];
+            self.dispatched += 1;
             let mut next = pc + 1;
             match inst {
                 Inst::If { c, else_at } => {
@@ -387,6 +395,13 @@ impl<'a> BlockRunner<'a> {
                     self.steps += self.warps_active;
                     if self.steps >= STEP_FLUSH {
                         self.flush_steps(pc)?;
+                    }
+                    if self.dispatched.saturating_mul(self.block_warps) > self.cfg.max_block_steps {
+                        return Err(RunError::BlockStepLimit {
+                            limit: self.cfg.max_block_steps,
+                            span: self.ir.spans[pc],
+                            block: self.block,
+                        });
                     }
                     if self.lanes_active > 0 {
                         next = head as usize;
@@ -550,6 +565,9 @@ impl<'a> BlockRunner<'a> {
     pub(crate) fn flush_steps(&mut self, pc: usize) -> Result<(), RunError> {
         let total = self.budget.fetch_add(self.steps, Ordering::Relaxed) + self.steps;
         self.steps = 0;
+        if self.cfg.deadline.is_some_and(|d| d.passed()) {
+            return Err(self.timeout(pc));
+        }
         if total > self.cfg.max_steps {
             return Err(RunError::StepLimit {
                 limit: self.cfg.max_steps,
@@ -558,6 +576,16 @@ impl<'a> BlockRunner<'a> {
             });
         }
         Ok(())
+    }
+
+    /// The launch ran past its deadline while this block was at `pc`.
+    #[cold]
+    pub(crate) fn timeout(&self, pc: usize) -> RunError {
+        RunError::Timeout {
+            seconds: self.cfg.deadline.map_or(0.0, |d| d.limit.as_secs_f64()),
+            span: self.ir.spans.get(pc).copied().unwrap_or_default(),
+            block: self.block,
+        }
     }
 
     /// Takes the events counted so far, leaving zeros.

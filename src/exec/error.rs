@@ -165,6 +165,36 @@ pub enum RunError {
         /// Block index.
         block: [u32; 3],
     },
+    /// `while (k >= 0) { k = (k + 1) & 0xffff; }`: one block that never finishes
+    #[error("block step limit exceeded: block ({}, {}, {}) ran more than {limit} warp-instruction slots", block[0], block[1], block[2])]
+    #[diagnostic(
+        code(simt::run::block_step_limit),
+        help("this loop does not end for some thread: check that its condition can become false (the variable it tests changes, with the right sign and type); if one block really does this much work, raise the limit with --max-block-steps")
+    )]
+    BlockStepLimit {
+        /// The limit.
+        limit: u64,
+        /// The loop that was running.
+        #[label("still looping here")]
+        span: Span,
+        /// Block index.
+        block: [u32; 3],
+    },
+    /// `simt test --timeout 10` on a launch that takes longer
+    #[error("time limit: the launch ran for more than {seconds} s")]
+    #[diagnostic(
+        code(simt::run::timeout),
+        help("the kernel may loop for a long time; raise the limit with --timeout, or make the launch smaller")
+    )]
+    Timeout {
+        /// The limit in seconds.
+        seconds: f64,
+        /// The loop that was running.
+        #[label("the launch was running block ({}, {}, {})", block[0], block[1], block[2])]
+        span: Span,
+        /// Block index.
+        block: [u32; 3],
+    },
     /// `__global__ void k() {}` launched on a grid of 65535 × 65535 × 2147483647 blocks
     #[error("step limit exceeded: more than {limit} warp steps before block ({}, {}, {}) of {blocks} could start", block[0], block[1], block[2])]
     #[diagnostic(

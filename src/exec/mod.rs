@@ -66,6 +66,30 @@ pub(crate) struct GlobalBuf<'a> {
     written: Option<&'a [AtomicU64]>,
 }
 
+/// A wall-clock limit on a launch.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Deadline {
+    /// When the launch must stop.
+    pub at: std::time::Instant,
+    /// The limit it was given, for the report.
+    pub limit: std::time::Duration,
+}
+
+impl Deadline {
+    /// A deadline `limit` from now.
+    pub fn after(limit: std::time::Duration) -> Deadline {
+        Deadline {
+            at: std::time::Instant::now() + limit,
+            limit,
+        }
+    }
+
+    /// Whether it has passed.
+    pub fn passed(&self) -> bool {
+        std::time::Instant::now() > self.at
+    }
+}
+
 /// The shape and limits of one launch.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LaunchConfig {
@@ -78,6 +102,12 @@ pub struct LaunchConfig {
     /// Most warp steps the launch may take (catches endless loops): each warp instruction issued,
     /// each loop iteration of a warp, and each warp's launch count one.
     pub max_steps: u64,
+    /// Most warp-instruction slots one block may run: each instruction the block executes counts
+    /// its warps, active or not, which is what it costs to simulate (catches a loop that never
+    /// ends in seconds, whatever the block size).
+    pub max_block_steps: u64,
+    /// Stop with [`RunError::Timeout`] once this has passed (`simt test --timeout`).
+    pub deadline: Option<Deadline>,
     /// Worker threads running blocks.
     pub threads: usize,
 }
@@ -246,6 +276,15 @@ pub fn launch_counting(
     args: &mut Args,
     blocks_done: &AtomicU64,
 ) -> Result<Outcome, RunError> {
+    // Each warp's launch is a step: a grid with more warps than the limit can never finish.
+    let per_block = cfg.threads_per_block().div_ceil(32).max(1);
+    if cfg.blocks().saturating_mul(per_block) > cfg.max_steps {
+        return Err(RunError::GridStepLimit {
+            limit: cfg.max_steps,
+            block: cfg.block_of(cfg.max_steps / per_block),
+            blocks: cfg.blocks(),
+        });
+    }
     let shared_lens = shared_lens(ir, cfg);
     // Each array is viewed as cells once; parameters into one array share its cells.
     // An `empty(n)` array's shadow: one bit per element, set once a thread writes it.
@@ -452,6 +491,11 @@ impl Work<'_> {
             // grid of 2^31 × 65535 × 65535 blocks ends at the limit. On one worker `seen +
             // pending` is the exact count.
             pending += warps;
+            if pending >= LAUNCH_FLUSH && self.cfg.deadline.is_some_and(|d| d.passed()) {
+                self.first_failure.fetch_min(id, Ordering::Relaxed);
+                failure = Some((id, runner.timeout(0)));
+                break;
+            }
             if pending >= LAUNCH_FLUSH || seen + pending > self.cfg.max_steps {
                 seen = self.budget.fetch_add(pending, Ordering::Relaxed) + pending;
                 pending = 0;

@@ -40,6 +40,13 @@ pub fn race_fix(race: &Race, line: usize, other_line: usize) -> (Option<usize>, 
                 .to_string(),
         );
     }
+    if race.other_inst == race.inst {
+        return (
+            None,
+            "both writes are this line: if the warps write the element in the same pass, no barrier separates them, so give each warp its own element (the index may forget the warp, as `tid % 32` does) or use an atomic; if in different loop iterations, put __syncthreads() at the end of the loop body"
+                .to_string(),
+        );
+    }
     if race.other_inst < race.inst && other_line != line {
         (
             Some(other_line),
@@ -99,5 +106,9 @@ mod tests {
             race_fix(&race(RaceKind::GlobalDuplicate, 2, 2), 5, 5).0,
             None
         );
+        // Two warps' writes by one instruction (`s[tid % 32] = x`): no single barrier line.
+        let (at, why) = race_fix(&race(RaceKind::WriteAfterWrite, 6, 6), 25, 25);
+        assert_eq!(at, None);
+        assert!(why.contains("its own element"), "{why}");
     }
 }

@@ -10,12 +10,13 @@ use super::style::{Paint, Tone};
 use crate::exec::Counters;
 
 /// Names that are not a key of `counters`, `derived` or `ncu`, and where they live in the JSON.
-const EXTRA: [(&str, &str, &str); 5] = [
+const EXTRA: [(&str, &str, &str); 6] = [
     ("occupancy", "occupancy", "occupancy"),
     ("time", "time", "t"),
     ("time_refined", "time_refined", "t"),
     ("bank_conflicts", "counters", "smem_bank_conflicts"),
     ("races", "counters", "race_count"),
+    ("uninit", "counters", "uninit_count"),
 ];
 
 /// One gate.
@@ -37,6 +38,8 @@ pub enum Gate {
     },
     /// `--deny races`: fails when any race was found.
     DenyRaces,
+    /// `--deny uninit`: fails when any uninitialised read was found.
+    DenyUninit,
 }
 
 /// A gate and how it went.
@@ -80,7 +83,7 @@ pub fn parse(text: &str, is_max: bool) -> Result<Gate, (String, Option<String>)>
             format!("{flag} `{text}`: no metric named `{name}`"),
             Some(
                 crate::diag::did_you_mean(&name, known.iter().map(String::as_str)).unwrap_or_else(
-                    || "a gate takes any key of `counters`, `derived` or `ncu` in --json, or occupancy, time, time_refined, bank_conflicts, races".to_string(),
+                    || "a gate takes any key of `counters`, `derived` or `ncu` in --json, or occupancy, time, time_refined, bank_conflicts, races, uninit".to_string(),
                 ),
             ),
         ));
@@ -125,6 +128,7 @@ pub fn check(report: &Value, gates: &[Gate]) -> Vec<GateResult> {
                     (format!("min {name}={limit}"), name.as_str(), *limit, false)
                 }
                 Gate::DenyRaces => ("deny races".to_string(), "race_count", 0.0, true),
+                Gate::DenyUninit => ("deny uninit".to_string(), "uninit_count", 0.0, true),
             };
             let value = metric(report, name);
             let passed = match value {
@@ -197,7 +201,7 @@ mod tests {
         assert!(parse("occupancy=high", false).is_err());
         assert!(parse("occupancy=NaN", false).is_err());
         let report = json!({
-            "counters": {"race_count": 4, "smem_bank_conflicts": 0},
+            "counters": {"race_count": 4, "smem_bank_conflicts": 0, "uninit_count": 0},
             "derived": {"simt_efficiency": 0.5, "sectors_per_request": 8.0},
             "occupancy": {"occupancy": 1.0},
         });
@@ -219,10 +223,12 @@ mod tests {
                 limit: 0.9,
             },
             Gate::DenyRaces,
+            Gate::DenyUninit,
         ];
         let passed: Vec<bool> = check(&report, &gates).iter().map(|r| r.passed).collect();
-        // 8 > 4 fails; 0.5 >= 0.5 holds; 0 conflicts hold; 1.0 >= 0.9 holds; 4 races fail.
-        assert_eq!(passed, [false, true, true, true, false]);
+        // 8 > 4 fails; 0.5 >= 0.5 holds; 0 conflicts hold; 1.0 >= 0.9 holds; 4 races fail; no
+        // uninitialised read holds.
+        assert_eq!(passed, [false, true, true, true, false, true]);
         assert_eq!(number(4.0), "4");
         assert_eq!(number(0.125), "0.1250");
     }

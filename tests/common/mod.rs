@@ -58,6 +58,8 @@ fn run_on(
         arg_texts: args.iter().map(|(_, v)| v.to_string()).collect(),
         dyn_smem: None,
         max_steps: 1 << 20,
+        max_block_steps: pipeline::DEFAULT_MAX_BLOCK_STEPS,
+        timeout: None,
         regs: 32,
         gpu: GpuConfig::h100_sxm(),
         saves: Vec::new(),

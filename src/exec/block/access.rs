@@ -265,14 +265,23 @@ impl BlockRunner<'_> {
             if !disjoint
                 && coalesce::has_duplicate(&self.idx, &self.mask, self.full, &mut self.scratch)
             {
-                let (earlier, later) = first_duplicate(&self.idx, &self.mask);
-                self.race_hits.push((
-                    (RaceKind::GlobalDuplicate, (earlier / 32) as u32, pc as u32),
-                    self.idx[later],
-                    later as u32,
-                ));
-                let name = global(globals, p).name.to_string();
-                self.note_findings(pc, (space_word(space), &name));
+                // Lanes that store the same value (`*flag = true`) leave a defined result.
+                let v = regs.expect("a store has values");
+                let regs_ref = &self.regs;
+                let differ = |a: usize, b: usize| {
+                    v[..width as usize].iter().any(|&r| {
+                        lane_bits(regs_ref, r, elem, a) != lane_bits(regs_ref, r, elem, b)
+                    })
+                };
+                if let Some((earlier, later)) = first_duplicate(&self.idx, &self.mask, differ) {
+                    self.race_hits.push((
+                        (RaceKind::GlobalDuplicate, (earlier / 32) as u32, pc as u32),
+                        self.idx[later],
+                        later as u32,
+                    ));
+                    let name = global(globals, p).name.to_string();
+                    self.note_findings(pc, (space_word(space), &name));
+                }
             }
         }
         let op = if is_store { Op::Write } else { Op::Read };
@@ -699,16 +708,35 @@ fn distinct(ix: &[i64], m: &[bool], scratch: &mut Vec<i64>) -> u64 {
     scratch.len() as u64
 }
 
-/// The lanes of the first duplicated index of a store: (earlier, later).
-fn first_duplicate(idx: &[i64], mask: &[bool]) -> (usize, usize) {
+/// The first two active lanes of a store on one index whose values `differ`: (earlier, later).
+fn first_duplicate(
+    idx: &[i64],
+    mask: &[bool],
+    differ: impl Fn(usize, usize) -> bool,
+) -> Option<(usize, usize)> {
     let mut seen = std::collections::HashMap::new();
     for (lane, (&i, &m)) in idx.iter().zip(mask).enumerate() {
         if m {
             if let Some(&first) = seen.get(&i) {
-                return (first, lane);
+                if differ(first, lane) {
+                    return Some((first, lane));
+                }
+            } else {
+                seen.insert(i, lane);
             }
-            seen.insert(i, lane);
         }
     }
-    (0, 0)
+    None
+}
+
+/// The bits of register `r` (holding a value of type `ty`) in lane `lane`.
+fn lane_bits(regs: &RegFile, r: Reg, ty: Scalar, lane: usize) -> u64 {
+    let r = r.0 as usize;
+    match crate::ir::bank_of(ty) {
+        crate::ir::Bank::B => u64::from(regs.b[r][lane]),
+        crate::ir::Bank::W => u64::from(regs.w[r][lane]),
+        crate::ir::Bank::D => regs.d[r][lane],
+        crate::ir::Bank::F => u64::from(regs.f[r][lane].to_bits()),
+        crate::ir::Bank::G => regs.g[r][lane].to_bits(),
+    }
 }
