@@ -289,16 +289,14 @@ fn pick<'p>(
     }
 }
 
-/// Runs a kernel and builds its report. A failed `expect` is in the report, not an error.
-pub fn run(src: &SourceFile, opts: &RunOptions) -> Result<Report, Failure> {
-    let clock = Instant::now();
-    let (module, program) = compile_for(src, opts.kernel.as_deref())?;
-    let parsed = clock.elapsed();
-    let kernel = pick(&program, src, opts.kernel.as_deref())?;
-    // An instance of a template without a launch section of its own takes the template's: one
-    // without arguments, or failing that one for another instance.
+/// The launch section of `kernel`. An instance of a template without a launch section of its own
+/// takes the template's: one without arguments, or failing that one for another instance.
+fn launch_for<'m>(
+    module: &'m ast::Module,
+    kernel: &check::typed::Kernel,
+) -> Option<&'m ast::Launch> {
     let base = kernel.name.split('<').next().unwrap_or_default();
-    let launch = module
+    module
         .launches
         .iter()
         .find(|l| l.kernel.name == kernel.name)
@@ -308,7 +306,25 @@ pub fn run(src: &SourceFile, opts: &RunOptions) -> Result<Report, Failure> {
                 .launches
                 .iter()
                 .find(|l| l.kernel.name.split('<').next() == Some(base))
-        });
+        })
+}
+
+/// Checks, without running anything, that the kernel `opts` names exists and that every
+/// `--arg` names something the kernel or its launch section uses.
+pub fn check_args(src: &SourceFile, opts: &RunOptions) -> Result<(), Failure> {
+    let (module, program) = compile_for(src, opts.kernel.as_deref())?;
+    let kernel = pick(&program, src, opts.kernel.as_deref())?;
+    host::check_arg_names(kernel, launch_for(&module, kernel), &opts.overrides)
+        .map_err(|e| Failure::new(None, [e.into()], EXIT_USAGE))
+}
+
+/// Runs a kernel and builds its report. A failed `expect` is in the report, not an error.
+pub fn run(src: &SourceFile, opts: &RunOptions) -> Result<Report, Failure> {
+    let clock = Instant::now();
+    let (module, program) = compile_for(src, opts.kernel.as_deref())?;
+    let parsed = clock.elapsed();
+    let kernel = pick(&program, src, opts.kernel.as_deref())?;
+    let launch = launch_for(&module, kernel);
     let dir = Path::new(src.name())
         .parent()
         .map(Path::to_path_buf)

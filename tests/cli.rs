@@ -223,4 +223,21 @@ fn an_arg_that_names_nothing_is_an_error_with_the_right_case() {
     assert_eq!(code, 2, "{out}");
     assert!(err.contains("simt::host::unknown_argument"), "{err}");
     assert!(err.contains("did you mean `n`?"), "{err}");
+    // compare and sweep refuse it the same way, before anything runs.
+    for args in [
+        &[
+            "compare",
+            "kernels/transpose_tiled.sk",
+            "kernels/transpose_padded.sk",
+            "--arg",
+            "widht=64",
+        ][..],
+        &["sweep", "kernels/vecadd.sk", "--arg", "N=64,128"],
+    ] {
+        let (code, out, err) = common::simt(args);
+        assert_eq!(code, 2, "{args:?}: {out}");
+        assert!(out.is_empty(), "{args:?}: {out}");
+        assert!(err.contains("simt::host::unknown_argument"), "{err}");
+        assert!(err.contains("did you mean"), "{err}");
+    }
 }

@@ -103,6 +103,15 @@ fn sweep_rejects_bad_input_before_running() {
         &["sweep", "kernels/vecadd.sk", "--arg", "n"],
         &["sweep", "kernels/vecadd.sk", "--arg", "n=(1"],
         &["sweep", "kernels/vecadd.sk", "--gpu", "h100,nope"],
+        // A name that matches nothing, in every row alike: one usage error, no rows.
+        &[
+            "sweep",
+            "kernels/vecadd.sk",
+            "--arg",
+            "N=64,128",
+            "--block",
+            "32,64",
+        ],
         &["sweep", "no/such.sk"],
     ] {
         let (code, out, err) = simt(args);

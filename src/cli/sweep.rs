@@ -160,6 +160,10 @@ pub(super) fn sweep_cmd(a: SweepArgs, paint: Paint) -> Result<u8, Failure> {
     }
     let src = pipeline::read(&a.file)?;
     pipeline::compile(&src)?;
+    // Every row names the same arguments: one that matches nothing stops the sweep here.
+    if let Some(first) = options.first() {
+        pipeline::check_args(&src, first)?;
+    }
     let results = run_all(&src, &options, a.jobs);
     let best = best_row(&results);
     if a.json {

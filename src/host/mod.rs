@@ -162,21 +162,9 @@ const MAX_GRID: [u32; 3] = [i32::MAX as u32, 65535, 65535];
 
 type Failure = (HostError, Origin);
 
-/// Runs the launch section (with overrides) and binds every kernel parameter.
-pub fn prepare(
-    kernel: &Kernel,
-    launch: Option<&Launch>,
-    ov: &Overrides,
-    dir: &Path,
-) -> Result<Setup, Failure> {
-    let mut env = Env::new(ov, dir.to_path_buf());
-    if let Some(b) = ov.block {
-        env.vars.insert("block".into(), HostValue::Dim(b));
-    }
-    if let Some(g) = ov.grid {
-        env.vars.insert("grid".into(), HostValue::Dim(g));
-    }
-    let assigned: Vec<&str> = launch
+/// The names a launch section assigns.
+fn assigned_names(launch: Option<&Launch>) -> Vec<&str> {
+    launch
         .map(|l| {
             l.stmts
                 .iter()
@@ -186,9 +174,17 @@ pub fn prepare(
                 })
                 .collect()
         })
-        .unwrap_or_default();
-    // An --arg must name a parameter, a name the launch section sets, or a launch setting:
-    // anything else would be silently ignored.
+        .unwrap_or_default()
+}
+
+/// Checks that every `--arg` names a parameter, a name the launch section sets or uses, or a
+/// launch setting: anything else would be silently ignored.
+pub fn check_arg_names(
+    kernel: &Kernel,
+    launch: Option<&Launch>,
+    ov: &Overrides,
+) -> Result<(), HostError> {
+    let assigned = assigned_names(launch);
     let mut used = std::collections::HashSet::new();
     for (_, value, _) in &ov.args {
         if let ArgValue::Expr(e) = value {
@@ -210,15 +206,31 @@ pub fn prepare(
                         names.join(", ")
                     )
                 });
-            return Err((
-                HostError::UnknownArgument {
-                    name: name.clone(),
-                    help,
-                },
-                Origin::Flag,
-            ));
+            return Err(HostError::UnknownArgument {
+                name: name.clone(),
+                help,
+            });
         }
     }
+    Ok(())
+}
+
+/// Runs the launch section (with overrides) and binds every kernel parameter.
+pub fn prepare(
+    kernel: &Kernel,
+    launch: Option<&Launch>,
+    ov: &Overrides,
+    dir: &Path,
+) -> Result<Setup, Failure> {
+    let mut env = Env::new(ov, dir.to_path_buf());
+    if let Some(b) = ov.block {
+        env.vars.insert("block".into(), HostValue::Dim(b));
+    }
+    if let Some(g) = ov.grid {
+        env.vars.insert("grid".into(), HostValue::Dim(g));
+    }
+    let assigned = assigned_names(launch);
+    check_arg_names(kernel, launch, ov).map_err(|e| (e, Origin::Flag))?;
     // Overrides of names the section never sets are known from the start.
     for (name, value, i) in &ov.args {
         if !assigned.contains(&name.as_str()) {
