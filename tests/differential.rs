@@ -53,6 +53,16 @@ fn agree(
     }
     let c = outcome.counters;
     invariants(&c, &tally, what);
+    // The same uninitialised reads: each engine group is one instruction (no sites here).
+    let uninit: std::collections::BTreeSet<(String, simt::source::Span)> = outcome
+        .uninit
+        .iter()
+        .map(|g| (g.first.array.clone(), ir.spans[g.first.inst as usize]))
+        .collect();
+    assert_eq!(
+        uninit, tally.uninit,
+        "{what}: uninitialised reads differ (engine, reference)"
+    );
     Ok((c, tally))
 }
 
@@ -137,6 +147,17 @@ fn shipped_kernels_agree_with_the_reference() {
         "only {} kernels compared",
         compared.len()
     );
+}
+
+/// The bug zoo (`tests/zoo`): the reference's own initcheck finds the engine's uninitialised
+/// reads (shared, local, `empty` global, atomics); the racing kernels have no single answer and
+/// are skipped.
+#[test]
+fn the_zoo_agrees_with_the_reference() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/zoo");
+    let (compared, skipped) = files_agree(std::path::Path::new(dir), true);
+    let uninit = compared.iter().filter(|n| n.starts_with("uninit_")).count();
+    assert!(uninit >= 8, "compared {compared:?}, skipped {skipped:?}");
 }
 
 /// The fuzz targets' seeds of pointer programs (`fuzz/seeds`): every launch compared.

@@ -33,7 +33,12 @@
 //! blocks), and one of them writes it, it stops with [`RefError::Interleaving`]. This covers data
 //! races between warps and also exchanges within a warp that rely on lock-step execution
 //! (`volatile` tricks without `__syncwarp()`), which the engine runs as a real warp would.
-//! Atomics are exempt.
+//! Two atomics never conflict; an atomic and a plain access of another thread do.
+//!
+//! It also keeps its own initcheck: shared arrays start each block unwritten, local arrays each
+//! thread, and a launch array made by `empty(n)` the launch; a read or atomic of an element not
+//! written before is noted in [`Tally::uninit`] with the array and the source span of the read
+//! (values read are the zeros every array starts with).
 //!
 //! Synchronisation is checked the way compute-sanitizer's synccheck sees it: at each barrier,
 //! every thread that has not returned must wait at the same barrier in the same iteration of the
@@ -51,7 +56,7 @@ use crate::exec::{Args, BufData, Buffer, Counters, LaunchConfig, Pointer};
 use crate::value::{ArithOp, AtomicOp, CmpOp, Math1, Math2, Scalar, Value};
 
 /// What a run of the reference interpreter counted, summed over all threads.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Tally {
     /// Instructions the threads executed, each counted once per thread (cost model of DESIGN.md §3):
     /// equals the engine's `active_lane_slots`.
@@ -80,6 +85,9 @@ pub struct Tally {
     pub branch_evals: u64,
     /// Barriers passed, once per block: the engine's `barriers`.
     pub barriers: u64,
+    /// Reads of elements no thread had written (see the module documentation): the array and
+    /// the span of the read.
+    pub uninit: std::collections::BTreeSet<(String, crate::source::Span)>,
 }
 
 /// Why a reference run stopped, with the engine's diagnostic code for each.
@@ -564,13 +572,51 @@ struct Thread<'k> {
     locals: Vec<V>,
     /// The thread's own copy of each local array, zeroed when it starts.
     arrays: Vec<BufData>,
+    /// Per local array, which elements the thread wrote.
+    written: Vec<Vec<bool>>,
     frames: Vec<Frame<'k>>,
     state: State,
     /// `__device__` calls inside expressions being run (no barrier may pause them).
     nested: u32,
 }
 
-/// Who touched an element first since it was last ordered by a barrier.
+/// How a thread touches an element.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    Read,
+    Write,
+    Atomic,
+}
+
+/// What some threads did to an element.
+#[derive(Clone, Copy, Debug, Default)]
+struct Did {
+    read: bool,
+    written: bool,
+    atomic: bool,
+}
+
+impl Did {
+    fn add(&mut self, kind: Kind) {
+        match kind {
+            Kind::Read => self.read = true,
+            Kind::Write => self.written = true,
+            Kind::Atomic => self.atomic = true,
+        }
+    }
+
+    /// Whether an access of `kind` conflicts with these: two reads or two atomics do not.
+    fn conflicts(&self, kind: Kind) -> bool {
+        match kind {
+            Kind::Read => self.written || self.atomic,
+            Kind::Write => self.read || self.written || self.atomic,
+            Kind::Atomic => self.read || self.written,
+        }
+    }
+}
+
+/// Who touched an element first since it was last ordered by a barrier, and what it and the
+/// other threads did.
 #[derive(Clone, Copy, Debug, Default)]
 struct Touch {
     /// Touched at all.
@@ -578,17 +624,18 @@ struct Touch {
     /// Linear block id and barrier epoch in that block.
     block: u64,
     epoch: u64,
-    /// Linear thread id in the block.
+    /// Linear thread id in the block of the first thread.
     thread: u64,
-    /// Written by that thread.
-    written: bool,
-    /// Also touched (read) by another thread.
-    shared: bool,
+    /// What the first thread did.
+    first: Did,
+    /// What the other threads did (any of them: a thread other than the first is checked
+    /// against all of it, its own accesses included, which can only see more conflicts).
+    others: Did,
 }
 
 impl Touch {
     /// Records an access; `true` when it conflicts with another thread's (see the module docs).
-    fn record(&mut self, block: u64, epoch: u64, thread: u64, write: bool) -> bool {
+    fn record(&mut self, block: u64, epoch: u64, thread: u64, kind: Kind) -> bool {
         // A barrier orders the accesses of one block: start afresh.
         if !self.used || (self.block == block && self.epoch < epoch) {
             *self = Touch {
@@ -596,17 +643,17 @@ impl Touch {
                 block,
                 epoch,
                 thread,
-                written: write,
-                shared: false,
+                ..Touch::default()
             };
+            self.first.add(kind);
             return false;
         }
         if self.block == block && self.thread == thread {
-            self.written |= write;
-            return write && self.shared;
+            self.first.add(kind);
+            return self.others.conflicts(kind);
         }
-        let conflict = write || self.written;
-        self.shared = true;
+        let conflict = self.first.conflicts(kind) || self.others.conflicts(kind);
+        self.others.add(kind);
         conflict
     }
 }
@@ -625,6 +672,10 @@ struct Block<'a, 'k> {
     /// Per global array and per shared array, who touched each element.
     global_touch: &'a mut [Vec<Touch>],
     shared_touch: Vec<Vec<Touch>>,
+    /// Per launch array made by `empty(n)`: which elements were written.
+    global_written: &'a mut [Option<Vec<bool>>],
+    /// Per shared array: which elements this block wrote.
+    shared_written: Vec<Vec<bool>>,
     /// Barriers this block has passed.
     epoch: u64,
 }
@@ -635,6 +686,11 @@ type Step<T> = Result<T, RefError>;
 pub fn run(kernel: &Kernel, cfg: &LaunchConfig, args: &mut Args) -> Result<Tally, RefError> {
     let mut tally = Tally::default();
     let mut fuel = cfg.max_steps.saturating_mul(32);
+    let mut global_written: Vec<Option<Vec<bool>>> = args
+        .buffers
+        .iter()
+        .map(|b| b.uninit.then(|| vec![false; b.data.len()]))
+        .collect();
     let mut global_touch: Vec<Vec<Touch>> = args
         .buffers
         .iter()
@@ -660,6 +716,7 @@ pub fn run(kernel: &Kernel, cfg: &LaunchConfig, args: &mut Args) -> Result<Tally
                     .iter()
                     .map(|d| vec![Touch::default(); d.len()])
                     .collect();
+                let shared_written = shared.iter().map(|d| vec![false; d.len()]).collect();
                 let mut b = Block {
                     kernel,
                     cfg,
@@ -671,6 +728,8 @@ pub fn run(kernel: &Kernel, cfg: &LaunchConfig, args: &mut Args) -> Result<Tally
                     fuel: &mut fuel,
                     global_touch: &mut global_touch,
                     shared_touch,
+                    global_written: &mut global_written,
+                    shared_written,
                     epoch: 0,
                 };
                 b.run(&args.scalars)?;
@@ -693,16 +752,18 @@ impl<'k> Block<'_, 'k> {
                             locals[var.0 as usize] = cast(V::of(*v), ty);
                         }
                     }
-                    let arrays = self
+                    let arrays: Vec<BufData> = self
                         .kernel
                         .local_arrays
                         .iter()
                         .map(|a| BufData::zeros(a.elem, a.components() as usize))
                         .collect();
+                    let written = arrays.iter().map(|a| vec![false; a.len()]).collect();
                     threads.push(Thread {
                         idx: [x, y, z],
                         locals,
                         arrays,
+                        written,
                         frames: vec![Frame::Seq {
                             stmts: &self.kernel.body,
                             next: 0,
@@ -845,7 +906,7 @@ impl<'k> Block<'_, 'k> {
                 let i = self.index(t, *mem, index)?;
                 let v = self.eval(t, value, Some(i))?;
                 self.access(*mem, Access::Store);
-                self.touch(t, *mem, i, 1, true)?;
+                self.touch(t, *mem, (i, 1), Kind::Write, s.span)?;
                 let elem = mem.elem;
                 write(self.data_mut(t, *mem), i, cast(v, elem));
             }
@@ -909,7 +970,7 @@ impl<'k> Block<'_, 'k> {
                 let i = self.index(t, *mem, index)?;
                 self.access(*mem, Access::Load);
                 let w = mem.width as usize;
-                self.touch(t, *mem, i * w, w, false)?;
+                self.touch(t, *mem, (i * w, w), Kind::Read, s.span)?;
                 for (k, var) in vars.iter().enumerate() {
                     t.locals[var.0 as usize] = read(self.data(t, *mem), i * w + k);
                 }
@@ -922,7 +983,7 @@ impl<'k> Block<'_, 'k> {
                 }
                 self.access(*mem, Access::Store);
                 let (w, elem) = (mem.width as usize, mem.elem);
-                self.touch(t, *mem, i * w, w, true)?;
+                self.touch(t, *mem, (i * w, w), Kind::Write, s.span)?;
                 for (k, v) in vals.into_iter().enumerate() {
                     write(self.data_mut(t, *mem), i * w + k, cast(v, elem));
                 }
@@ -1057,8 +1118,37 @@ impl<'k> Block<'_, 'k> {
         Ok(i as usize)
     }
 
-    /// Notes that thread `t` reads or writes components `first..first + n` of `mem`.
-    fn touch(&mut self, t: &Thread<'_>, mem: Mem, first: usize, n: usize, write: bool) -> Step<()> {
+    /// Notes that thread `t` reads, writes or atomically updates components `first..first + n`
+    /// of `mem` (the access at `span`): a conflict with another thread is an interleaving, and
+    /// a read of an element not yet written an uninitialised read.
+    fn touch(
+        &mut self,
+        t: &mut Thread<'_>,
+        mem: Mem,
+        (first, n): (usize, usize),
+        kind: Kind,
+        span: crate::source::Span,
+    ) -> Step<()> {
+        let written = match mem.space {
+            Space::Global(p) => {
+                let b = self.array(p).expect("reference: `checked` stops NULL");
+                self.global_written[b].as_mut()
+            }
+            Space::Shared(s) => Some(&mut self.shared_written[s as usize]),
+            Space::Local(l) => Some(&mut t.written[l as usize]),
+        };
+        if let Some(written) = written {
+            let unwritten = written[first..first + n].iter().any(|w| !w);
+            if kind != Kind::Write || unwritten {
+                if kind != Kind::Read {
+                    written[first..first + n].iter_mut().for_each(|w| *w = true);
+                }
+                if kind != Kind::Write && unwritten {
+                    let name = self.name(mem);
+                    self.tally.uninit.insert((name, span));
+                }
+            }
+        }
         let [bx, by, _] = self.cfg.block;
         let thread = u64::from(t.idx[0] + bx * (t.idx[1] + by * t.idx[2]));
         let block = self.cfg.linear_block(self.block);
@@ -1072,7 +1162,7 @@ impl<'k> Block<'_, 'k> {
             Space::Local(_) => return Ok(()),
         };
         let epoch = self.epoch;
-        match (first..first + n).find(|&i| slots[i].record(block, epoch, thread, write)) {
+        match (first..first + n).find(|&i| slots[i].record(block, epoch, thread, kind)) {
             Some(index) => Err(RefError::Interleaving {
                 name: self.name(mem),
                 index,
@@ -1280,13 +1370,13 @@ impl<'k> Block<'_, 'k> {
             ExprKind::Load { mem, index } => {
                 let i = self.index(t, *mem, index)?;
                 self.access(*mem, Access::Load);
-                self.touch(t, *mem, i, 1, false)?;
+                self.touch(t, *mem, (i, 1), Kind::Read, e.span)?;
                 return Ok(read(self.data(t, *mem), i));
             }
             ExprKind::LoadAtStore { mem } => {
                 let i = store_at.expect("checker: LoadAtStore only inside a store");
                 self.access(*mem, Access::Load);
-                self.touch(t, *mem, i, 1, false)?;
+                self.touch(t, *mem, (i, 1), Kind::Read, e.span)?;
                 return Ok(read(self.data(t, *mem), i));
             }
             ExprKind::Atomic {
@@ -1303,6 +1393,7 @@ impl<'k> Block<'_, 'k> {
                     None => None,
                 };
                 self.access(*mem, Access::Atomic);
+                self.touch(t, *mem, (i, 1), Kind::Atomic, e.span)?;
                 let old = read(self.data(t, *mem), i);
                 let new = atomic(*op, mem.elem, old, v, c);
                 write(self.data_mut(t, *mem), i, new);
@@ -1598,7 +1689,7 @@ mod tests {
         };
         let tally = Tally {
             thread_instr: 33,
-            ..t
+            ..t.clone()
         };
         assert!(counters_disagree(&wide, &tally).is_some());
         let loads = Counters {
