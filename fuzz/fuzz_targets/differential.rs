@@ -62,6 +62,8 @@ fn compare(text: &str) {
             block: setup.block,
             dyn_smem,
             max_steps: 20_000,
+            max_block_steps: 20_000 * 32,
+            deadline: None,
             threads: 1,
         };
         let ir = simt::ir::lower(kernel);

@@ -29,6 +29,8 @@ fuzz_target!(|data: &[u8]| {
             arg_texts: Vec::new(),
             dyn_smem: None,
             max_steps: 20_000,
+            max_block_steps: 20_000 * 32,
+            timeout: None,
             regs: 32,
             gpu: GpuConfig::h100_sxm(),
             saves: Vec::new(),
