@@ -2,7 +2,7 @@
 //! kernel that showed it. See: issue 6 (reliability), `tests/differential.rs`.
 
 mod common;
-use common::ok;
+use common::{codes, err, ok};
 
 const ONE: [u32; 3] = [1, 1, 1];
 
@@ -109,6 +109,53 @@ launch k { n = 2; out = zeros(64); block = 64; grid = 1; expect out == 12; }
     let r = ok(src, &[], [1, 1, 1], [64, 1, 1]);
     // One barrier per block in the first loop (i = 0), one in the second (i = 0).
     assert_eq!(r.counters.barriers, 2);
+}
+
+#[test]
+fn barriers_after_uniform_exits_in_every_loop_form_are_no_divergence() {
+    // The audit of issue 14: `break`, `continue` and `return` taken by every thread before a
+    // later __syncthreads() of the loop body, in `for`, `while` and `do`-`while` loops, nested
+    // too. Per block: the first loop passes its barrier for i = 0, 1 (break at 2): 2; the
+    // `while` skips it for odd j (j = 1, 3 after the increment) and passes it for j = 2, 4: 2;
+    // the inner loop breaks at k = 1 after one barrier, for each of 2 outer iterations: 2; the
+    // `do` loop passes one barrier (i = 0), then every thread returns at i = 1: 1. Total 7
+    // barriers and 7 increments of s, stored before the return.
+    let src = r#"
+__global__ void k(int* out) {
+    int s = 0;
+    for (int i = 0; i < 4; i++) { if (i == 2) break; __syncthreads(); s += 1; }
+    int j = 0;
+    while (j < 4) { j++; if (j % 2 == 1) continue; __syncthreads(); s += 1; }
+    for (int o = 0; o < 2; o++) {
+        for (int k = 0; k < 4; k++) { if (k == 1) break; __syncthreads(); s += 1; }
+    }
+    int i = 0;
+    do {
+        if (i == 1) { out[threadIdx.x] = s; return; }
+        __syncthreads();
+        s += 1;
+        i++;
+    } while (i < 4);
+    out[threadIdx.x] = -1;
+}
+launch k { out = zeros(96); block = 96; grid = 2; expect out == 7; }
+"#;
+    let r = ok(src, &[], [2, 1, 1], [96, 1, 1]);
+    assert_eq!(r.counters.barriers, 2 * 7);
+    // A `break` taken by only some threads before the barrier is still a divergent barrier.
+    let bad = r#"
+__global__ void k(int* out) {
+    for (int i = 0; i < 4; i++) { if (threadIdx.x < 32 && i == 1) break; __syncthreads(); }
+    out[threadIdx.x] = 1;
+}
+"#;
+    let f = err(
+        bad,
+        &[("out", "zeros(64)")],
+        Some([1, 1, 1]),
+        Some([64, 1, 1]),
+    );
+    assert_eq!(codes(&f), ["simt::run::divergent_barrier"]);
 }
 
 #[test]
