@@ -398,8 +398,8 @@ pub fn run(src: &SourceFile, opts: &RunOptions) -> Result<Report, Failure> {
         .map_err(|e| Failure::new(Some(src), [e.into()], EXIT_USAGE))?;
     let set_up = clock.elapsed();
     let outcome = if opts.progress {
-        crate::progress::with_bar(cfg.blocks(), |done| {
-            exec::launch_counting(&ir, &cfg, &mut setup.args, done)
+        crate::progress::with_bar(cfg.blocks(), |progress| {
+            exec::launch_counting(&ir, &cfg, &mut setup.args, progress)
         })
     } else {
         exec::launch(&ir, &cfg, &mut setup.args)

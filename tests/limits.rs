@@ -171,14 +171,14 @@ fn a_grid_with_more_warps_than_the_step_limit_is_refused_before_it_starts() {
         deadline: None,
         threads: 1,
     };
-    let done = std::sync::atomic::AtomicU64::new(0);
+    let done = simt::exec::Progress::default();
     let e = simt::exec::launch_counting(&ir, &cfg, &mut simt::exec::Args::default(), &done)
         .expect_err("refused");
     assert!(
         matches!(e, simt::exec::RunError::GridStepLimit { .. }),
         "{e:?}"
     );
-    assert_eq!(done.load(std::sync::atomic::Ordering::Relaxed), 0);
+    assert_eq!(done.blocks.load(std::sync::atomic::Ordering::Relaxed), 0);
     // Under a limit of 2^27 steps, 2^27 + 1 blocks of one warp are one launch too many.
     let over = simt::exec::LaunchConfig {
         grid: [(1 << 27) + 1, 1, 1],
@@ -191,5 +191,5 @@ fn a_grid_with_more_warps_than_the_step_limit_is_refused_before_it_starts() {
         simt::exec::launch_counting(&ir, &over, &mut args, &done),
         Err(simt::exec::RunError::GridStepLimit { .. })
     ));
-    assert_eq!(done.load(std::sync::atomic::Ordering::Relaxed), 0);
+    assert_eq!(done.blocks.load(std::sync::atomic::Ordering::Relaxed), 0);
 }

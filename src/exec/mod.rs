@@ -266,15 +266,24 @@ pub fn state_bytes(ir: &KernelIr, cfg: &LaunchConfig) -> u64 {
 /// the first failing block in grid order. Kernels with global atomics run their blocks in order
 /// on one worker, so that e.g. floating-point `atomicAdd` sums are the same on every run.
 pub fn launch(ir: &KernelIr, cfg: &LaunchConfig, args: &mut Args) -> Result<Outcome, RunError> {
-    launch_counting(ir, cfg, args, &AtomicU64::new(0))
+    launch_counting(ir, cfg, args, &Progress::default())
 }
 
-/// [`launch`], adding 1 to `blocks_done` as each block finishes (for a progress display).
+/// How far a launch has got, for a progress display: read while it runs.
+#[derive(Debug, Default)]
+pub struct Progress {
+    /// Blocks finished.
+    pub blocks: AtomicU64,
+    /// Warp steps taken (what `--max-steps` counts), added every few thousand.
+    pub steps: AtomicU64,
+}
+
+/// [`launch`], counting finished blocks and steps in `progress` as it goes.
 pub fn launch_counting(
     ir: &KernelIr,
     cfg: &LaunchConfig,
     args: &mut Args,
-    blocks_done: &AtomicU64,
+    progress: &Progress,
 ) -> Result<Outcome, RunError> {
     // Each warp's launch is a step: a grid with more warps than the limit can never finish.
     let per_block = cfg.threads_per_block().div_ceil(32).max(1);
@@ -341,9 +350,9 @@ pub fn launch_counting(
         shared_lens: &shared_lens,
         scalars: &args.scalars,
         globals: &globals,
-        budget: AtomicU64::new(0),
+        budget: &progress.steps,
         first_failure: AtomicU64::new(u64::MAX),
-        blocks_done,
+        blocks_done: &progress.blocks,
     };
     let parts: Vec<Part> = if workers <= 1 || blocks <= 1 {
         vec![work.run(0..blocks)]
@@ -464,7 +473,7 @@ struct Work<'a> {
     shared_lens: &'a [usize],
     scalars: &'a [Option<Value>],
     globals: &'a [Option<GlobalBuf<'a>>],
-    budget: AtomicU64,
+    budget: &'a AtomicU64,
     /// Linear id of the first block known to have trapped.
     first_failure: AtomicU64,
     /// Blocks finished so far.
@@ -474,7 +483,7 @@ struct Work<'a> {
 impl Work<'_> {
     /// Runs blocks `range` (linear ids) in order on one runner.
     fn run(&self, range: std::ops::Range<u64>) -> Part {
-        let mut runner = BlockRunner::new(self.ir, self.cfg, self.shared_lens, &self.budget);
+        let mut runner = BlockRunner::new(self.ir, self.cfg, self.shared_lens, self.budget);
         let mut failure = None;
         let warps = self.cfg.threads_per_block().div_ceil(32);
         // The launch's step count as this worker last saw it, and its own blocks' launch steps
