@@ -652,11 +652,32 @@ pub fn render(f: &Failure) -> String {
     render_with(f, GraphicalTheme::unicode_nocolor())
 }
 
+/// Diagnostics of one failure drawn in full; the rest are counted by code (`--json` lists all).
+const MAX_RENDERED: usize = 20;
+
 fn render_with(f: &Failure, theme: GraphicalTheme) -> String {
     let handler = GraphicalReportHandler::new_themed(theme).with_width(100);
     let mut out = String::new();
-    for e in &f.errors {
+    for e in f.errors.iter().take(MAX_RENDERED) {
         let _ = handler.render_report(&mut out, e);
+    }
+    if f.errors.len() > MAX_RENDERED {
+        let mut codes: Vec<(String, usize)> = Vec::new();
+        for e in &f.errors[MAX_RENDERED..] {
+            let code = e
+                .code()
+                .map_or_else(|| "other".to_string(), |c| c.to_string());
+            match codes.iter_mut().find(|(c, _)| *c == code) {
+                Some((_, n)) => *n += 1,
+                None => codes.push((code, 1)),
+            }
+        }
+        let counted: Vec<String> = codes.iter().map(|(c, n)| format!("{n} × {c}")).collect();
+        out.push_str(&format!(
+            "\n... and {} more errors not shown: {} (--json lists every one)\n",
+            f.errors.len() - MAX_RENDERED,
+            counted.join(", ")
+        ));
     }
     out
 }
@@ -664,15 +685,11 @@ fn render_with(f: &Failure, theme: GraphicalTheme) -> String {
 /// One diagnostic as JSON: code, message, file, line and column of the first label.
 pub fn error_json(e: &pipeline::Located) -> serde_json::Value {
     let label = e.labels().and_then(|mut l| l.next());
-    let (line, column, label_text) = match (&label, e.source_code()) {
-        (Some(l), Some(src)) => match src.read_span(l.inner(), 0, 0) {
-            Ok(contents) => (
-                Some(contents.line() + 1),
-                Some(contents.column() + 1),
-                l.label().map(str::to_string),
-            ),
-            Err(_) => (None, None, None),
-        },
+    let (line, column, label_text) = match (&label, &e.src) {
+        (Some(l), Some(src)) => {
+            let (line, column) = src.line_col(l.offset());
+            (Some(line), Some(column), l.label().map(str::to_string))
+        }
         _ => (None, None, None),
     };
     json!({

@@ -345,10 +345,10 @@ pub fn run(src: &SourceFile, opts: &RunOptions) -> Result<Report, Failure> {
         },
     )?;
     let mut ir = ir::lower(kernel);
-    ir.sites = src
-        .lines_of(ir.spans.iter().map(|s| s.start))
-        .into_iter()
-        .map(|l| l as u32)
+    ir.sites = ir
+        .spans
+        .iter()
+        .map(|s| src.line_of(s.start) as u32)
         .collect();
     let dyn_smem = match opts.dyn_smem {
         Some(b) => b,

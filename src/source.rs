@@ -1,6 +1,6 @@
 //! Source files and byte spans: what every diagnostic points into.
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 /// A byte range in one `.sk` file. Cheap to copy; converted to miette's `SourceSpan` when rendering.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -40,6 +40,41 @@ impl From<Span> for miette::SourceSpan {
 pub struct SourceFile {
     name: String,
     text: Arc<String>,
+    /// Where each line starts, computed once when a line is first asked for.
+    lines: Arc<LineTable>,
+}
+
+/// The byte offsets at which the lines of a text start: line lookups in logarithmic time, so
+/// that reports and diagnostics stay linear in the size of the file.
+#[derive(Debug, Default)]
+struct LineTable(OnceLock<Vec<usize>>);
+
+impl LineTable {
+    fn starts(&self, text: &str) -> &[usize] {
+        self.0.get_or_init(|| {
+            std::iter::once(0)
+                .chain(text.match_indices('\n').map(|(i, _)| i + 1))
+                .collect()
+        })
+    }
+
+    /// 1-based line of a byte offset (past the end: the last line).
+    fn line(&self, text: &str, offset: usize) -> usize {
+        self.starts(text)
+            .partition_point(|&s| s <= offset.min(text.len()))
+    }
+
+    /// The text of a 1-based line, without its line end.
+    fn text<'t>(&self, text: &'t str, line: usize) -> &'t str {
+        let starts = self.starts(text);
+        let Some(&start) = starts.get(line.wrapping_sub(1)) else {
+            return "";
+        };
+        let end = starts.get(line).map_or(text.len(), |&e| e - 1);
+        text[start..end]
+            .strip_suffix('\r')
+            .unwrap_or(&text[start..end])
+    }
 }
 
 impl SourceFile {
@@ -48,6 +83,7 @@ impl SourceFile {
         SourceFile {
             name: name.into(),
             text: Arc::new(text.into()),
+            lines: Arc::default(),
         }
     }
 
@@ -70,31 +106,12 @@ impl SourceFile {
 
     /// 1-based line number of a byte offset.
     pub fn line_of(&self, offset: u32) -> usize {
-        let end = (offset as usize).min(self.text.len());
-        self.text.as_bytes()[..end]
-            .iter()
-            .filter(|&&b| b == b'\n')
-            .count()
-            + 1
-    }
-
-    /// 1-based line numbers of many byte offsets, in one pass over the text.
-    pub fn lines_of(&self, offsets: impl Iterator<Item = u32>) -> Vec<usize> {
-        let starts: Vec<usize> = std::iter::once(0)
-            .chain(self.text.match_indices('\n').map(|(i, _)| i + 1))
-            .collect();
-        offsets
-            .map(|o| starts.partition_point(|&s| s <= o as usize))
-            .collect()
+        self.lines.line(&self.text, offset as usize)
     }
 
     /// The trimmed text of a 1-based line.
     pub fn line_text(&self, line: usize) -> &str {
-        self.text
-            .lines()
-            .nth(line.saturating_sub(1))
-            .unwrap_or("")
-            .trim()
+        self.lines.text(&self.text, line).trim()
     }
 
     /// A miette source for rendering.
@@ -102,6 +119,7 @@ impl SourceFile {
         ShownSource {
             inner: miette::NamedSource::new(self.name.clone(), self.text.clone()),
             text: self.text.clone(),
+            lines: self.lines.clone(),
         }
     }
 }
@@ -119,12 +137,25 @@ const WINDOW: usize = 100;
 pub struct ShownSource {
     inner: miette::NamedSource<Arc<String>>,
     text: Arc<String>,
+    lines: Arc<LineTable>,
 }
 
 impl ShownSource {
     /// The file name.
     pub fn name(&self) -> &str {
         self.inner.name()
+    }
+
+    /// 1-based line and column (in characters) of a byte offset, in logarithmic time.
+    pub fn line_col(&self, offset: usize) -> (usize, usize) {
+        let offset = offset.min(self.text.len());
+        let line = self.lines.line(&self.text, offset);
+        let start = self.lines.starts(&self.text)[line - 1];
+        let column = self
+            .text
+            .get(start..offset)
+            .map_or(0, |t| t.chars().count());
+        (line, column + 1)
     }
 }
 
@@ -174,4 +205,31 @@ pub struct Spanned<T> {
     pub node: T,
     /// Where it was written.
     pub span: Span,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_are_found_by_their_starts() {
+        // Lines start at bytes 0, 4 ("ab\r\n" is 4 bytes), 5 and 11; "é" is 2 bytes.
+        let src = SourceFile::new("t.sk", "ab\r\n\n  éx y\nlast");
+        assert_eq!(src.line_of(0), 1);
+        assert_eq!(src.line_of(3), 1);
+        assert_eq!(src.line_of(4), 2);
+        assert_eq!(src.line_of(5), 3);
+        assert_eq!(src.line_of(13), 4);
+        assert_eq!(src.line_of(99), 4);
+        assert_eq!(src.line_text(1), "ab");
+        assert_eq!(src.line_text(2), "");
+        assert_eq!(src.line_text(3), "éx y");
+        assert_eq!(src.line_text(4), "last");
+        assert_eq!(src.line_text(0), "");
+        assert_eq!(src.line_text(5), "");
+        // Columns count characters: `x` is the 4th character of line 3 (byte 9).
+        let shown = src.named_source();
+        assert_eq!(shown.line_col(9), (3, 4));
+        assert_eq!(shown.line_col(0), (1, 1));
+    }
 }

@@ -193,3 +193,26 @@ fn a_grid_with_more_warps_than_the_step_limit_is_refused_before_it_starts() {
     ));
     assert_eq!(done.blocks.load(std::sync::atomic::Ordering::Relaxed), 0);
 }
+
+#[test]
+fn many_errors_are_counted_past_the_first_twenty_and_all_listed_in_json() {
+    // 100 lines that each use an undeclared `b`: 100 diagnostics, lines 2 to 101.
+    let body: String = (0..100).map(|_| "    a[0] = b;\n").collect();
+    let f = compile_err(format!("__global__ void k(int* a) {{\n{body}}}\n"));
+    assert_eq!(f.errors.len(), 100);
+    let text = simt::cli::render(&f);
+    assert_eq!(
+        text.matches("simt::check::unknown_name").count(),
+        21,
+        "{text}"
+    );
+    assert!(text.contains(
+        "... and 80 more errors not shown: 80 × simt::check::unknown_name (--json lists every one)"
+    ));
+    let lines: Vec<u64> = f
+        .errors
+        .iter()
+        .map(|e| simt::cli::error_json(e)["line"].as_u64().expect("a line"))
+        .collect();
+    assert_eq!(lines, (2..102).collect::<Vec<u64>>());
+}
