@@ -184,9 +184,9 @@ pub struct ModelFlags {
     /// all its warps): catches a loop that never ends within seconds.
     #[arg(long, default_value_t = pipeline::DEFAULT_MAX_BLOCK_STEPS)]
     pub max_block_steps: u64,
-    /// Refuse a launch whose arrays, buffers, registers and shared memory would need more than this: bytes, or with K, M, G or T (powers of 1024).
-    #[arg(long, default_value = "4G", value_parser = parse_bytes)]
-    pub max_memory: u64,
+    /// Refuse a launch whose arrays, buffers, registers and shared memory would need more than this: bytes, or with K, M, G or T (powers of 1024). Default: the smaller of 4G and half the memory the machine (or its container) has available.
+    #[arg(long, value_parser = parse_bytes)]
+    pub max_memory: Option<u64>,
     /// Let `load("...")` in a launch section read files outside the kernel file's folder.
     #[arg(long)]
     pub allow_paths: bool,
@@ -378,8 +378,11 @@ fn overrides(
         grid,
         block,
         seed: model.seed,
-        max_memory: model.max_memory,
+        max_memory: model
+            .max_memory
+            .unwrap_or_else(crate::host::default_max_memory),
         allow_paths: model.allow_paths,
+        max_steps: model.max_steps,
         ..Overrides::default()
     };
     let mut arg_texts = Vec::new();

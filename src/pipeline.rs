@@ -318,6 +318,29 @@ pub fn check_args(src: &SourceFile, opts: &RunOptions) -> Result<(), Failure> {
         .map_err(|e| Failure::new(None, [e.into()], EXIT_USAGE))
 }
 
+/// Warp instructions one worker simulates per second, about (a full warp of simple arithmetic on
+/// this project's CI machine; divergent or memory-heavy code is slower).
+const WARP_INSTRUCTIONS_PER_SECOND: f64 = 5e7;
+
+/// A note for a launch predicted to take more than a few seconds: its warps times the kernel's
+/// instructions (a lower bound: loops run more), and the time that takes at
+/// [`WARP_INSTRUCTIONS_PER_SECOND`] on the launch's workers.
+pub fn long_work_note(ir: &ir::KernelIr, cfg: &LaunchConfig) -> Option<String> {
+    let warps = cfg
+        .blocks()
+        .saturating_mul(cfg.threads_per_block().div_ceil(32));
+    let work = warps.saturating_mul(ir.insts.len() as u64);
+    let workers = cfg.threads.max(1) as f64;
+    let seconds = work as f64 / WARP_INSTRUCTIONS_PER_SECOND / workers;
+    (seconds >= 5.0).then(|| {
+        format!(
+            "note: a large launch: {warps} warps × {} instructions = {work} warp instructions or more (loops add to it), about {seconds:.0} s or more on {} worker(s); a smaller grid runs faster",
+            ir.insts.len(),
+            cfg.threads.max(1)
+        )
+    })
+}
+
 /// Runs a kernel and builds its report. A failed `expect` is in the report, not an error.
 pub fn run(src: &SourceFile, opts: &RunOptions) -> Result<Report, Failure> {
     let clock = Instant::now();
@@ -388,16 +411,28 @@ pub fn run(src: &SourceFile, opts: &RunOptions) -> Result<Report, Failure> {
         .iter()
         .map(|b| b.data.len() as u64 * u64::from(b.data.elem().size()))
         .sum();
+    // The buffers exist already; the engine's state is allocated next.
+    let state = exec::state_bytes(&ir, &cfg);
     setup
         .env
-        .check_room(
-            buffer_bytes.saturating_add(exec::state_bytes(&ir, &cfg)),
+        .check_limit(
+            buffer_bytes.saturating_add(state),
             kernel.span,
             "the buffers, and each worker's block registers and shared memory",
         )
+        .and_then(|()| {
+            host::check_alloc(
+                state,
+                kernel.span,
+                "each worker's block registers, shared memory and race history",
+            )
+        })
         .map_err(|e| Failure::new(Some(src), [e.into()], EXIT_USAGE))?;
     let set_up = clock.elapsed();
     let outcome = if opts.progress {
+        if let Some(note) = long_work_note(&ir, &cfg) {
+            eprintln!("{note}");
+        }
         crate::progress::with_bar(cfg.blocks(), |progress| {
             exec::launch_counting(&ir, &cfg, &mut setup.args, progress)
         })

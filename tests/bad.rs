@@ -317,15 +317,14 @@ fn command_lines() {
             2,
         ),
         (
-            "run vecadd.sk --arg a=zeros(1000000000) --json",
+            "run vecadd.sk --arg a=zeros(1000000000) --max-memory 2G --json",
             &["simt::host::memory_limit 1:1"],
             2,
         ),
-        // Each array is computed as 1000 doubles (8000 B), then kept as 1000 floats (4000 B);
-        // while it is converted both exist (12000 B). In 16 KiB: a and b fit (4000 + 12000 =
-        // 16000 B), c does not (8000 + 12000 = 20000 B).
+        // Each array is made as 1000 floats (4000 B), the type of the buffer it is assigned to.
+        // In 8 KiB: a and b fit (8000 B), c does not (12000 B).
         (
-            "run vecadd.sk --max-memory 16K --json",
+            "run vecadd.sk --max-memory 8K --json",
             &["simt::host::memory_limit 33:9"],
             2,
         ),

@@ -216,3 +216,94 @@ fn many_errors_are_counted_past_the_first_twenty_and_all_listed_in_json() {
         .collect();
     assert_eq!(lines, (2..102).collect::<Vec<u64>>());
 }
+
+#[test]
+fn a_launch_predicted_to_take_long_is_announced() {
+    let src = SourceFile::new(
+        "k.sk",
+        "__global__ void k(float* a) { a[threadIdx.x] = 1.0f; }\n",
+    );
+    let (_, program) = pipeline::compile(&src).expect("compiles");
+    let ir = simt::ir::lower(program.kernel("k").expect("kernel k"));
+    let cfg = |blocks: u32| simt::exec::LaunchConfig {
+        grid: [blocks, 1, 1],
+        block: [1024, 1, 1],
+        dyn_smem: 0,
+        max_steps: pipeline::DEFAULT_MAX_STEPS,
+        max_block_steps: pipeline::DEFAULT_MAX_BLOCK_STEPS,
+        deadline: None,
+        threads: 1,
+    };
+    let n = ir.insts.len() as u64;
+    // 5 s at 5e7 warp instructions a second is 2.5e8: 32 warps a block × n instructions.
+    let just_under = (2.5e8 / (32 * n) as f64) as u32 - 1;
+    assert_eq!(pipeline::long_work_note(&ir, &cfg(just_under)), None);
+    let note = pipeline::long_work_note(&ir, &cfg(just_under * 10)).expect("a note");
+    assert!(
+        note.starts_with(&format!(
+            "note: a large launch: {} warps × {n} instructions",
+            u64::from(just_under) * 320
+        )),
+        "{note}"
+    );
+}
+
+/// Writes `text` to a fresh file and returns its path.
+fn kernel_file(name: &str, text: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("simt-limits-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join(format!("{name}.sk"));
+    std::fs::write(&path, text).expect("write");
+    path
+}
+
+#[test]
+fn initialisers_write_the_buffer_type_so_a_float_array_takes_four_bytes_each() {
+    // 2^24 floats are 64 MiB; as doubles first they would be 128 MiB. Under a 100 MiB limit
+    // (the engine's state is well under the 36 MiB left) the launch runs.
+    let path = kernel_file(
+        "typed",
+        "__global__ void k(float* a, int* b) { a[0] = 1; b[0] = 1; }\n\
+         launch k { a = rand(16777216); b = arange(1024); block = 32; grid = 1; expect a[1] < 1; expect b[1023] == 1023; }\n",
+    );
+    let (code, out, err) =
+        common::simt(&["run", path.to_str().expect("utf-8"), "--max-memory", "100M"]);
+    assert_eq!(code, 0, "{out}{err}");
+}
+
+#[test]
+fn a_refused_allocation_is_a_diagnostic_not_an_abort() {
+    // 300 million floats (1.2 GB) under a 1 GiB address-space limit: the allocator refuses, and
+    // simt says so (it used to abort with "memory allocation of … bytes failed").
+    let path = kernel_file(
+        "oom",
+        "__global__ void k(float* a) { a[0] = 1; }\nlaunch k { a = zeros(300000000); block = 32; grid = 1; }\n",
+    );
+    let script = format!(
+        "ulimit -v 1048576 && exec {} run {}",
+        env!("CARGO_BIN_EXE_simt"),
+        path.display()
+    );
+    let out = std::process::Command::new("sh")
+        .args(["-c", &script])
+        .output()
+        .expect("sh runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("simt::host::out_of_memory"), "{err}");
+    assert!(err.contains("needs 1.1 GiB (1200000000 bytes)"), "{err}");
+}
+
+#[test]
+fn host_work_past_the_step_limit_is_refused_before_it_runs() {
+    // 4096³ multiply-adds (2^36) are more than the default --max-steps (2^32) allows.
+    let path = kernel_file(
+        "matmul",
+        "__global__ void k(float* a) { a[0] = 1; }\nlaunch k { o = matmul(ones(16777216), ones(16777216), 4096, 4096, 4096); a = zeros(32); block = 32; grid = 1; }\n",
+    );
+    let (code, _, err) = common::simt(&["run", path.to_str().expect("utf-8")]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("simt::host::work_limit"), "{err}");
+    assert!(err.contains("needs 68719476736 operations"), "{err}");
+    assert!(err.contains("(4294967296)"), "{err}");
+}

@@ -71,18 +71,24 @@ impl BufData {
 
     /// Converts host values (doubles) to `elem` with C casts.
     pub fn from_f64(elem: Scalar, v: &[f64]) -> BufData {
+        BufData::from_fn(elem, v.len(), &mut |i| v[i])
+    }
+
+    /// `len` elements of `elem`, element `i` being `f(i)` converted with a C cast, written
+    /// straight into the buffer's type.
+    pub fn from_fn(elem: Scalar, len: usize, f: &mut dyn FnMut(usize) -> f64) -> BufData {
         match elem {
-            Scalar::Bool => BufData::Bool(v.iter().map(|&x| x != 0.0).collect()),
-            Scalar::I8 => BufData::I8(v.iter().map(|&x| x as i64 as i8).collect()),
-            Scalar::U8 => BufData::U8(v.iter().map(|&x| x as i64 as u8).collect()),
-            Scalar::I16 => BufData::I16(v.iter().map(|&x| x as i64 as i16).collect()),
-            Scalar::U16 => BufData::U16(v.iter().map(|&x| x as i64 as u16).collect()),
-            Scalar::I32 => BufData::I32(v.iter().map(|&x| x as i64 as i32).collect()),
-            Scalar::U32 => BufData::U32(v.iter().map(|&x| x as i64 as u32).collect()),
-            Scalar::I64 => BufData::I64(v.iter().map(|&x| x as i64).collect()),
-            Scalar::U64 => BufData::U64(v.iter().map(|&x| x as u64).collect()),
-            Scalar::F32 => BufData::F32(v.iter().map(|&x| x as f32).collect()),
-            Scalar::F64 => BufData::F64(v.to_vec()),
+            Scalar::Bool => BufData::Bool((0..len).map(|i| f(i) != 0.0).collect()),
+            Scalar::I8 => BufData::I8((0..len).map(|i| f(i) as i64 as i8).collect()),
+            Scalar::U8 => BufData::U8((0..len).map(|i| f(i) as i64 as u8).collect()),
+            Scalar::I16 => BufData::I16((0..len).map(|i| f(i) as i64 as i16).collect()),
+            Scalar::U16 => BufData::U16((0..len).map(|i| f(i) as i64 as u16).collect()),
+            Scalar::I32 => BufData::I32((0..len).map(|i| f(i) as i64 as i32).collect()),
+            Scalar::U32 => BufData::U32((0..len).map(|i| f(i) as i64 as u32).collect()),
+            Scalar::I64 => BufData::I64((0..len).map(|i| f(i) as i64).collect()),
+            Scalar::U64 => BufData::U64((0..len).map(|i| f(i) as u64).collect()),
+            Scalar::F32 => BufData::F32((0..len).map(|i| f(i) as f32).collect()),
+            Scalar::F64 => BufData::F64((0..len).map(f).collect()),
         }
     }
 

@@ -105,6 +105,41 @@ pub enum HostError {
         /// Its description.
         what: String,
     },
+    /// `a = zeros(536870912)` where the process may not have 2 GiB more (`ulimit -v`, a
+    /// container's limit)
+    #[error("out of memory: the machine would not give {bytes} for {what}")]
+    #[diagnostic(
+        code(simt::host::out_of_memory),
+        help("this process (its container, or `ulimit -v`) has less memory than --max-memory allows; use smaller arrays, or set --max-memory to what is really available so the limit says so first")
+    )]
+    OutOfMemory {
+        /// Bytes asked for, readable.
+        bytes: String,
+        /// What they were for.
+        what: String,
+        /// Where.
+        #[label("needs {bytes}")]
+        span: Span,
+    },
+    /// `o = matmul(a, b, 4096, 4096, 4096)` in a launch section
+    #[error(
+        "too much host work: {what} needs {ops} operations, more than --max-steps ({limit}) allows"
+    )]
+    #[diagnostic(
+        code(simt::host::work_limit),
+        help("compute the expected result once with numpy and load it (`load(\"expected.npy\")`), use smaller sizes, or raise --max-steps")
+    )]
+    WorkLimit {
+        /// The operation.
+        what: String,
+        /// Operations it needs.
+        ops: u64,
+        /// The limit.
+        limit: u64,
+        /// Where.
+        #[label("{ops} operations")]
+        span: Span,
+    },
     /// `float* a` given `--arg a=@ints.npy` (an int32 file)
     #[error("`{param}` is `{elem}*` but its .npy file holds `{found}` values (numpy `{numpy}`)")]
     #[diagnostic(

@@ -14,6 +14,7 @@ use crate::diag::did_you_mean;
 use crate::exec::BufData;
 use crate::source::Span;
 use crate::syntax::ast::{BinOp, Expr, ExprKind, UnOp};
+use crate::value::Scalar;
 
 /// Largest array a launch section may create (elements).
 pub const MAX_ELEMENTS: usize = 1 << 30;
@@ -50,6 +51,11 @@ pub struct Env {
     allow_paths: bool,
     /// `--max-memory`.
     budget: u64,
+    /// `--max-steps`: operations `matmul` may do.
+    max_ops: u64,
+    /// The element type of the buffer the statement being evaluated assigns, if it is one: an
+    /// initialiser at its top writes that type directly (no array of doubles first).
+    target: Option<Scalar>,
     /// Bytes of arrays made while evaluating the current statement (not yet bound to a name).
     temp: u64,
     /// The arrays made by `empty(n)` (and their copies in a buffer's type): uninitialised.
@@ -81,6 +87,8 @@ impl Env {
             dir,
             allow_paths: ov.allow_paths,
             budget: ov.max_memory,
+            max_ops: ov.max_steps,
+            target: None,
             temp: 0,
             uninit: Vec::new(),
         }
@@ -103,6 +111,18 @@ impl Env {
     /// Evaluates the expression of one statement.
     pub fn eval(&mut self, e: &Expr) -> Result<HostValue> {
         self.statement(|env| env.value(e))
+    }
+
+    /// Evaluates the expression of a statement that assigns a buffer of `elem`: an initialiser
+    /// (`zeros`, `ones`, `full`, `arange`, `rand`, `randint`, `empty`) at its top makes the
+    /// array in that type at once, so `a = zeros(n)` for a `float*` holds 4n bytes, never 8n.
+    pub fn eval_as(&mut self, e: &Expr, elem: Scalar) -> Result<HostValue> {
+        self.statement(|env| {
+            env.target = matches!(e.kind, ExprKind::Call { .. }).then_some(elem);
+            let v = env.value(e);
+            env.target = None;
+            v
+        })
     }
 
     /// Runs one statement: what it makes counts against `--max-memory` until it is bound to a name.
@@ -128,8 +148,16 @@ impl Env {
             .sum()
     }
 
-    /// Checks that `bytes` more fit under `--max-memory` with everything else the launch holds.
+    /// Checks that `bytes` more fit under `--max-memory` with everything else the launch holds,
+    /// and that the process can have them now (an allocation refused by the system, under
+    /// `ulimit -v` or a container's limit, would abort): the allocator is asked for them first.
     pub fn check_room(&self, bytes: u64, span: Span, what: &str) -> Result<()> {
+        self.check_limit(bytes, span, what)?;
+        check_alloc(bytes, span, what)
+    }
+
+    /// Checks that `bytes` more fit under `--max-memory` with everything else the launch holds.
+    pub fn check_limit(&self, bytes: u64, span: Span, what: &str) -> Result<()> {
         let total = self
             .live_bytes()
             .saturating_add(self.temp)
@@ -145,9 +173,9 @@ impl Env {
         Ok(())
     }
 
-    /// Makes room for an array of `len` values made by the current statement.
-    fn reserve(&mut self, len: usize, span: Span) -> Result<()> {
-        let bytes = (len as u64).saturating_mul(8);
+    /// Makes room for an array of `len` values of `size` bytes made by the current statement.
+    fn reserve(&mut self, len: usize, size: u32, span: Span) -> Result<()> {
+        let bytes = (len as u64).saturating_mul(u64::from(size));
         self.check_room(bytes, span, "this array")?;
         self.temp += bytes;
         Ok(())
@@ -279,7 +307,7 @@ impl Env {
                 Ok(HostValue::Dim(d))
             }
             ExprKind::List(items) => {
-                self.reserve(items.len(), span)?;
+                self.reserve(items.len(), 8, span)?;
                 let mut data = Vec::with_capacity(items.len());
                 let mut float = false;
                 for item in items {
@@ -306,7 +334,7 @@ impl Env {
             } => self.address(operand, span),
             ExprKind::Unary { op, operand } => {
                 let v = self.value(operand)?;
-                self.reserve(v.array_len(), span)?;
+                self.reserve(v.array_len(), 8, span)?;
                 match op {
                     UnOp::Neg => map(&v, span, |x| -x),
                     UnOp::Plus => Ok(v),
@@ -335,7 +363,7 @@ impl Env {
                 }
                 let l = self.value(lhs)?;
                 let r = self.value(rhs)?;
-                self.reserve(l.array_len().max(r.array_len()), span)?;
+                self.reserve(l.array_len().max(r.array_len()), 8, span)?;
                 binary(*op, &l, &r, *op_span)
             }
             ExprKind::Member { base, field } => match self.value(base)? {
@@ -492,6 +520,8 @@ impl Env {
         args: &[Expr],
         span: Span,
     ) -> Result<HostValue> {
+        // Only the statement's top call writes the target type; its arguments compute in doubles.
+        let target = self.target.take();
         if name == "load" {
             let [path] = args else {
                 return Err(arity(name, "1", args.len(), span));
@@ -540,10 +570,12 @@ impl Env {
             }
             Ok(dims)
         };
-        let filled = |dims: Vec<usize>, f: &mut dyn FnMut() -> f64, float: bool| {
+        // An initialiser at the top of a buffer's assignment writes the buffer's type.
+        let elem = target.unwrap_or(Scalar::F64);
+        let filled = |dims: Vec<usize>, f: &mut dyn FnMut(usize) -> f64, float: bool| {
             let n = dims.iter().product();
             HostValue::Array {
-                data: Arc::new(BufData::F64((0..n).map(|_| f()).collect())),
+                data: Arc::new(BufData::from_fn(elem, n, f)),
                 shape: dims,
                 float,
                 dtype: None,
@@ -561,13 +593,14 @@ impl Env {
                 Err(arity(name, &expected, args.len(), span))
             }
         };
+        let size_of = elem.size();
         match name {
             "zeros" | "ones" | "empty" => {
                 want(1, 2)?;
                 let v = if name == "ones" { 1.0 } else { 0.0 };
                 let dims = shape(args.len())?;
-                self.reserve(dims.iter().product(), span)?;
-                let array = filled(dims, &mut || v, false);
+                self.reserve(dims.iter().product(), size_of, span)?;
+                let array = filled(dims, &mut |_| v, false);
                 if let (HostValue::Array { data, .. }, "empty") = (&array, name) {
                     // Its zeros stand for leftover memory: reads before a write are reported.
                     self.uninit.push(Arc::downgrade(data));
@@ -579,21 +612,21 @@ impl Env {
                 let v = num(1)?;
                 let float = vals[1].is_float();
                 let dims = shape(1)?;
-                self.reserve(dims[0], span)?;
-                Ok(filled(dims, &mut || v, float))
+                self.reserve(dims[0], size_of, span)?;
+                Ok(filled(dims, &mut |_| v, float))
             }
             "arange" => {
                 want(1, 1)?;
-                let n = shape(1)?[0];
-                self.reserve(n, span)?;
-                Ok(HostValue::array((0..n).map(|i| i as f64).collect(), false))
+                let dims = shape(1)?;
+                self.reserve(dims[0], size_of, span)?;
+                Ok(filled(dims, &mut |i| i as f64, false))
             }
             "rand" => {
                 want(1, 2)?;
                 let dims = shape(args.len())?;
-                self.reserve(dims.iter().product(), span)?;
+                self.reserve(dims.iter().product(), size_of, span)?;
                 let rng = &mut self.rng;
-                Ok(filled(dims, &mut || rng.unit(), true))
+                Ok(filled(dims, &mut |_| rng.unit(), true))
             }
             "randint" => {
                 want(3, 3)?;
@@ -609,11 +642,11 @@ impl Env {
                         None,
                     ));
                 }
-                self.reserve(dims[0], span)?;
+                self.reserve(dims[0], size_of, span)?;
                 let rng = &mut self.rng;
                 Ok(filled(
                     dims,
-                    &mut || lo + (rng.next_u64() % width) as f64,
+                    &mut |_| lo + (rng.next_u64() % width) as f64,
                     false,
                 ))
             }
@@ -634,7 +667,7 @@ impl Env {
                 }
                 want(1, 1)?;
                 let v = &vals[0];
-                self.reserve(v.array_len(), span)?;
+                self.reserve(v.array_len(), 8, span)?;
                 match name {
                     "abs" => map(v, span, f64::abs),
                     "sqrt" => map(v, span, f64::sqrt).map(floating),
@@ -682,7 +715,7 @@ impl Env {
                 want(3, 3)?;
                 let (r, c) = (size(1)?, size(2)?);
                 let (data, float) = flat(&vals[0], r * c, args[0].span)?;
-                self.reserve(r * c, span)?;
+                self.reserve(r * c, 8, span)?;
                 // Row by row, so that a typed buffer is not widened to doubles as a whole.
                 let mut out = vec![0.0; r * c];
                 let mut row = vec![0.0; c];
@@ -697,10 +730,19 @@ impl Env {
             "matmul" => {
                 want(5, 5)?;
                 let (m, k, n) = (size(2)?, size(3)?, size(4)?);
+                let ops = (m as u64).saturating_mul(k as u64).saturating_mul(n as u64);
+                if ops > self.max_ops {
+                    return Err(HostError::WorkLimit {
+                        what: format!("matmul(…, {m}, {k}, {n})"),
+                        ops,
+                        limit: self.max_ops,
+                        span,
+                    });
+                }
                 let (a, fa) = flat(&vals[0], m * k, args[0].span)?;
                 let (b, fb) = flat(&vals[1], k * n, args[1].span)?;
                 let (a, b) = (a.as_f64(), b.as_f64());
-                self.reserve(m.saturating_mul(n), span)?;
+                self.reserve(m.saturating_mul(n), 8, span)?;
                 let mut out = vec![0.0; m * n];
                 for i in 0..m {
                     for p in 0..k {
@@ -873,4 +915,16 @@ pub(crate) fn human_bytes(b: u64) -> String {
         unit += 1;
     }
     format!("{v:.1} {} ({b} bytes)", UNITS[unit])
+}
+
+/// Asks the allocator for `bytes` and gives them back: an error naming `what` when the process
+/// cannot have them (so that the allocation that follows does not abort).
+pub fn check_alloc(bytes: u64, span: Span, what: &str) -> Result<()> {
+    let refused = || HostError::OutOfMemory {
+        bytes: human_bytes(bytes),
+        what: what.to_string(),
+        span,
+    };
+    let n = usize::try_from(bytes).map_err(|_| refused())?;
+    Vec::<u8>::new().try_reserve_exact(n).map_err(|_| refused())
 }

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 pub use error::HostError;
-pub use eval::Env;
+pub use eval::{check_alloc, Env};
 pub use npy::save;
 pub use value::HostValue;
 
@@ -45,10 +45,44 @@ pub struct Overrides {
     pub max_memory: u64,
     /// `--allow-paths`: `load` may read outside the kernel's folder.
     pub allow_paths: bool,
+    /// `--max-steps`, which also bounds the launch section's superlinear work (`matmul`).
+    pub max_steps: u64,
 }
 
-/// The default `--max-memory`: 4 GiB.
+/// The most `--max-memory` is by default: 4 GiB.
 pub const DEFAULT_MAX_MEMORY: u64 = 4 << 30;
+
+/// The default `--max-memory`: the smaller of 4 GiB and half the memory this machine (or the
+/// container it runs in) has available now, read once from `/proc/meminfo` and the cgroup.
+pub fn default_max_memory() -> u64 {
+    static DEFAULT: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
+    *DEFAULT.get_or_init(|| {
+        let read = |path: &str| std::fs::read_to_string(path).ok();
+        let meminfo = read("/proc/meminfo");
+        let cgroup = read("/sys/fs/cgroup/memory.max")
+            .or_else(|| read("/sys/fs/cgroup/memory/memory.limit_in_bytes"));
+        let used = read("/sys/fs/cgroup/memory.current")
+            .or_else(|| read("/sys/fs/cgroup/memory/memory.usage_in_bytes"));
+        max_memory_for(meminfo.as_deref(), cgroup.as_deref(), used.as_deref())
+    })
+}
+
+/// [`default_max_memory`] from the text of `/proc/meminfo`, the cgroup's limit and its usage.
+fn max_memory_for(meminfo: Option<&str>, limit: Option<&str>, used: Option<&str>) -> u64 {
+    let available = meminfo.and_then(|m| {
+        m.lines()
+            .find_map(|l| l.strip_prefix("MemAvailable:"))
+            .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+            .map(|kb| kb.saturating_mul(1024))
+    });
+    let number = |t: Option<&str>| t.and_then(|t| t.trim().parse::<u64>().ok());
+    let in_cgroup = number(limit).map(|l| l.saturating_sub(number(used).unwrap_or(0)));
+    [available, in_cgroup]
+        .into_iter()
+        .flatten()
+        .min()
+        .map_or(DEFAULT_MAX_MEMORY, |a| (a / 2).min(DEFAULT_MAX_MEMORY))
+}
 
 impl Default for Overrides {
     fn default() -> Overrides {
@@ -57,8 +91,9 @@ impl Default for Overrides {
             grid: None,
             block: None,
             seed: 0,
-            max_memory: DEFAULT_MAX_MEMORY,
+            max_memory: default_max_memory(),
             allow_paths: false,
+            max_steps: crate::pipeline::DEFAULT_MAX_STEPS,
         }
     }
 }
@@ -234,7 +269,7 @@ pub fn prepare(
     // Overrides of names the section never sets are known from the start.
     for (name, value, i) in &ov.args {
         if !assigned.contains(&name.as_str()) {
-            let v = eval_arg(&mut env, value, *i)?;
+            let v = eval_arg(&mut env, value, *i, buffer_elem(kernel, name))?;
             same_dtype(kernel, name, &v, value_span(value)).map_err(|e| (e, Origin::Arg(*i)))?;
             let v = typed(&mut env, kernel, name, v, value_span(value))
                 .map_err(|e| (e, Origin::Arg(*i)))?;
@@ -253,14 +288,18 @@ pub fn prepare(
                 }
                 let v = match ov.args.iter().rev().find(|(n, _, _)| *n == name.name) {
                     Some((_, arg, i)) => {
-                        let v = eval_arg(&mut env, arg, *i)?;
+                        let v = eval_arg(&mut env, arg, *i, buffer_elem(kernel, &name.name))?;
                         same_shape(&mut env, &name.name, &v, value, arg)
                             .and_then(|()| same_dtype(kernel, &name.name, &v, value_span(arg)))
                             .map_err(|e| (e, Origin::Arg(*i)))?;
                         v
                     }
                     None => {
-                        let v = env.eval(value).map_err(|e| (e, Origin::File))?;
+                        let v = match buffer_elem(kernel, &name.name) {
+                            Some(elem) => env.eval_as(value, elem),
+                            None => env.eval(value),
+                        }
+                        .map_err(|e| (e, Origin::File))?;
                         same_dtype(kernel, &name.name, &v, value.span)
                             .map_err(|e| (e, Origin::File))?;
                         v
@@ -510,12 +549,31 @@ fn overridden_shape(ov: &Overrides, name: &str) -> bool {
     }
 }
 
-fn eval_arg(env: &mut Env, value: &ArgValue, i: usize) -> Result<HostValue, Failure> {
-    match value {
-        ArgValue::Expr(e) => env.eval(e),
-        ArgValue::File(p) => env.load_arg(p, value_span(value)),
+/// Evaluates `--arg` number `i`; `elem`: the type of the buffer parameter it sets, if it does.
+fn eval_arg(
+    env: &mut Env,
+    value: &ArgValue,
+    i: usize,
+    elem: Option<Scalar>,
+) -> Result<HostValue, Failure> {
+    match (value, elem) {
+        (ArgValue::Expr(e), Some(elem)) => env.eval_as(e, elem),
+        (ArgValue::Expr(e), None) => env.eval(e),
+        (ArgValue::File(p), _) => env.load_arg(p, value_span(value)),
     }
     .map_err(|err| (err, Origin::Arg(i)))
+}
+
+/// The element type of `kernel`'s buffer parameter `name`, if it has one.
+fn buffer_elem(kernel: &Kernel, name: &str) -> Option<Scalar> {
+    kernel
+        .params
+        .iter()
+        .find(|p| p.name == name)
+        .and_then(|p| match p.kind {
+            ParamKind::Buffer { elem, .. } => Some(elem),
+            _ => None,
+        })
 }
 
 /// The span of an `--arg` value inside its own text (a `@file` with its `@`).
@@ -930,5 +988,26 @@ fn names_in<'e>(e: &'e crate::syntax::ast::Expr, out: &mut std::collections::Has
         | ExprKind::Bool(_)
         | ExprKind::Str(_)
         | ExprKind::SizeOfType(_) => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_default_memory_limit_is_half_of_what_is_available_at_most_4_gib() {
+        let meminfo = "MemTotal:       32000000 kB\nMemAvailable:    2097152 kB\n";
+        // 2 GiB available: half is 1 GiB.
+        assert_eq!(max_memory_for(Some(meminfo), None, None), 1 << 30);
+        // 64 GiB available: 4 GiB.
+        let big = "MemAvailable:   67108864 kB\n";
+        assert_eq!(max_memory_for(Some(big), None, None), 4 << 30);
+        // A container of 3 GiB with 1 GiB used: half of the 2 GiB left.
+        let (limit, used) = ("3221225472\n", "1073741824\n");
+        assert_eq!(max_memory_for(Some(big), Some(limit), Some(used)), 1 << 30);
+        // cgroup v2 without a limit says `max`; nothing readable: 4 GiB.
+        assert_eq!(max_memory_for(Some(big), Some("max\n"), None), 4 << 30);
+        assert_eq!(max_memory_for(None, None, None), 4 << 30);
     }
 }
