@@ -329,13 +329,14 @@ pub fn long_work_note(ir: &ir::KernelIr, cfg: &LaunchConfig) -> Option<String> {
     let warps = cfg
         .blocks()
         .saturating_mul(cfg.threads_per_block().div_ceil(32));
-    let work = warps.saturating_mul(ir.insts.len() as u64);
+    // A warp's launch is a step of its own, even of an empty kernel.
+    let work = warps.saturating_mul(ir.insts.len() as u64 + 1);
     let workers = cfg.threads.max(1) as f64;
     let seconds = work as f64 / WARP_INSTRUCTIONS_PER_SECOND / workers;
     (seconds >= 5.0).then(|| {
         format!(
-            "note: a large launch: {warps} warps × {} instructions = {work} warp instructions or more (loops add to it), about {seconds:.0} s or more on {} worker(s); a smaller grid runs faster",
-            ir.insts.len(),
+            "note: a large launch: {warps} warps × {} steps = {work} warp steps or more (loops add to it), about {seconds:.0} s or more on {} worker(s); a smaller grid runs faster",
+            ir.insts.len() + 1,
             cfg.threads.max(1)
         )
     })

@@ -234,14 +234,14 @@ fn a_launch_predicted_to_take_long_is_announced() {
         deadline: None,
         threads: 1,
     };
-    let n = ir.insts.len() as u64;
+    let n = ir.insts.len() as u64 + 1;
     // 5 s at 5e7 warp instructions a second is 2.5e8: 32 warps a block × n instructions.
     let just_under = (2.5e8 / (32 * n) as f64) as u32 - 1;
     assert_eq!(pipeline::long_work_note(&ir, &cfg(just_under)), None);
     let note = pipeline::long_work_note(&ir, &cfg(just_under * 10)).expect("a note");
     assert!(
         note.starts_with(&format!(
-            "note: a large launch: {} warps × {n} instructions",
+            "note: a large launch: {} warps × {n} steps",
             u64::from(just_under) * 320
         )),
         "{note}"
