@@ -176,25 +176,6 @@ fn a_struct_template_converts_to_dynamic_shared_memory() {
 }
 
 #[test]
-fn structs_with_data_are_reported() {
-    let src = "struct P { float x; };\n__global__ void k(float* a) { P p; a[0] = 1.0f; }";
-    let f = err(src, &[("a", "zeros(1)")], Some(ONE), Some(ONE));
-    assert_eq!(codes(&f), ["simt::check::unsupported"]);
-    // The spellings real code uses (llm.c's `struct __align__(8) SumMax`, Rodinia's `typedef
-    // struct latLong {...} LatLong;` and `Node*` parameters) reach the same diagnostic instead
-    // of a syntax error or "unknown type".
-    for src in [
-        "struct __align__(8) S { float m; float s; };\n__global__ void k(float* a) { S v; a[0] = 1.0f; }",
-        "typedef struct latLong { float lat; float lng; } LatLong;\n__global__ void k(LatLong* p, float* a) { a[0] = 1.0f; }",
-        "struct Node { int starting; int no_of_edges; };\n__global__ void k(Node* g, float* a) { a[0] = 1.0f; }",
-    ] {
-        let f = err(src, &[("a", "zeros(1)")], Some(ONE), Some(ONE));
-        assert_eq!(codes(&f)[0], "simt::check::unsupported", "{src}");
-        assert!(common::describe(&f).contains("with data members"), "{src}");
-    }
-}
-
-#[test]
 fn an_auto_function_returns_the_type_of_its_first_return() {
     // half: the first return is `-1.0f`, so the result is a float: half(4) = 2.0f and half(3)
     // = 1.5f (an int result would truncate it to 1); half(-1) returns -1.0f before the second

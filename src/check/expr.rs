@@ -262,6 +262,26 @@ impl KernelChecker<'_, '_> {
 
     fn expr_at(&mut self, e: &ast::Expr) -> Result<Expr> {
         let span = e.span;
+        if let ast::ExprKind::Index { .. } = e.kind {
+            if let Some(place) = self.member_place(e) {
+                return Ok(match place? {
+                    super::vector::Place::Var(var, elem) => Expr {
+                        kind: ExprKind::Var(var),
+                        ty: elem.promoted(),
+                        span,
+                    },
+                    super::vector::Place::Elem(mem, index) => load(mem, index, span),
+                });
+            }
+        }
+        if let ast::ExprKind::Binary { .. }
+        | ast::ExprKind::Method { .. }
+        | ast::ExprKind::Index { .. } = e.kind
+        {
+            if let Some(value) = self.struct_call(e, false) {
+                return value;
+            }
+        }
         match &e.kind {
             ast::ExprKind::Int {
                 value,
@@ -283,6 +303,15 @@ impl KernelChecker<'_, '_> {
             ast::ExprKind::Bool(b) => Ok(constant(Value::Bool(*b), span)),
             ast::ExprKind::Name(name) => self.name(name, span),
             ast::ExprKind::Member { base, field } => self.member(base, field, span),
+            ast::ExprKind::Index { .. }
+            | ast::ExprKind::Unary {
+                op: UnOp::Deref, ..
+            } if self.struct_of(e).is_some() => Err(CheckError::Type {
+                message: "this element is a struct, not a number".into(),
+                span,
+                label: "a struct".into(),
+                help: Some("use a member: `p[i].x`".into()),
+            }),
             ast::ExprKind::Index { .. }
             | ast::ExprKind::Unary {
                 op: UnOp::Deref, ..
@@ -416,6 +445,9 @@ impl KernelChecker<'_, '_> {
                 return Ok(load(mem, constant(Value::I32(0), span), span));
             }
         }
+        if let Some(v) = self.static_member(name, span) {
+            return Ok(constant(v, span));
+        }
         match self.lookup(name) {
             Some(Binding::Constant(v)) => return Ok(constant(v, span)),
             Some(Binding::Local { var, .. }) => {
@@ -448,6 +480,18 @@ impl KernelChecker<'_, '_> {
                     span,
                 };
                 return Ok(load(mem, index, span));
+            }
+            Some(Binding::Struct(i)) => {
+                let l = &self.struct_vars[i as usize].layout;
+                return Err(CheckError::Type {
+                    message: format!("`{name}` is a `{}`, not a number", l.name),
+                    span,
+                    label: "a struct".into(),
+                    help: Some(format!(
+                        "use a member: `{name}.{}`",
+                        l.members.first().map_or("x", |m| m.name.as_str())
+                    )),
+                });
             }
             Some(Binding::Object(_)) => {
                 return Err(CheckError::Type {
@@ -508,6 +552,9 @@ impl KernelChecker<'_, '_> {
                     return Ok(e);
                 }
             }
+        }
+        if let Some(value) = self.struct_member_value(base, field, span) {
+            return value;
         }
         if self.is_vector_component(base) {
             let place = self
@@ -1375,6 +1422,9 @@ impl KernelChecker<'_, '_> {
         if ty.pointer {
             return Ok(8);
         }
+        if let Some(l) = self.layout_of(ty) {
+            return Ok(u64::from(l?.size));
+        }
         if ty.base == ast::BaseType::Named && self.lookup(&ty.base_text).is_some() {
             let name = ast::Expr {
                 kind: ast::ExprKind::Name(ty.base_text.clone()),
@@ -1411,6 +1461,9 @@ impl KernelChecker<'_, '_> {
         }
         if self.is_pointer(e) {
             return Ok(8);
+        }
+        if let Some(bytes) = self.struct_size(e) {
+            return Ok(bytes);
         }
         if let ast::ExprKind::Index { .. }
         | ast::ExprKind::Unary {

@@ -448,7 +448,7 @@ impl KernelChecker<'_, '_> {
     }
 
     /// A shuffle among the `n` lanes of each tile.
-    fn tile_shuffle(
+    pub(crate) fn tile_shuffle(
         &mut self,
         n: u32,
         kind: ShflKind,

@@ -1,6 +1,7 @@
 //! Warp intrinsics, atomics and `__device__` function calls (inlined where they are called).
 
 use std::collections::HashMap;
+use std::rc::Rc;
 
 use super::expr::constant;
 use super::groups::Group;
@@ -325,8 +326,14 @@ impl KernelChecker<'_, '_> {
             .collect();
         let with_defaults: Vec<ast::Expr> = args.iter().cloned().chain(defaults).collect();
         let args = with_defaults.as_slice();
-        let ret = return_scalar(f)?;
+        let returns_struct = self.returns_struct(f);
+        let ret = if returns_struct {
+            None
+        } else {
+            return_scalar(f)?
+        };
         let returns_value = ret.is_some()
+            || returns_struct
             || f.ret.pointer
             || matches!(f.ret.base, ast::BaseType::Vector | ast::BaseType::Auto);
         if !returns_value && !allow_void {
@@ -337,11 +344,14 @@ impl KernelChecker<'_, '_> {
                 help: Some(format!("call it as a statement: `{name}(...);`")),
             });
         }
+        // A member function's object is for its own body, not for calls in its arguments.
+        let this = self.pending_this.take();
         let mut values = Vec::new();
         for (p, a) in f.params.iter().zip(args) {
             values.push(self.argument(p, a)?);
         }
         self.globals.inlined.borrow_mut().insert(name.clone());
+        self.pending_this = this;
         let call = self.expand(f, ret, values, span)?;
         if matches!(&call.kind, ExprKind::Inline { result: None, .. })
             && f.ret.base == ast::BaseType::Auto
@@ -359,7 +369,11 @@ impl KernelChecker<'_, '_> {
 
     /// Checks a function no kernel calls, with zero arguments of its parameter types.
     pub(crate) fn check_function(&mut self, f: &ast::Function) -> Result<()> {
-        let ret = return_scalar(f)?;
+        let ret = if self.returns_struct(f) {
+            None
+        } else {
+            return_scalar(f)?
+        };
         // Pointer and reference parameters point into a placeholder array of their type (the
         // function is only checked, never lowered); group parameters are a group of their type.
         let mut values = Vec::new();
@@ -367,10 +381,16 @@ impl KernelChecker<'_, '_> {
             let group = (p.ty.base == ast::BaseType::Named
                 && super::groups::is_group_type(&p.ty.base_text))
             .then(|| super::groups::group_type(&p.ty.base_text).unwrap_or(Group::Block));
+            let layout = self.layout_of(&p.ty).transpose()?;
             values.push(if let Some(g) = group {
                 Arg::Alias(Binding::Group(g))
+            } else if let (Some(l), false) = (&layout, p.ty.pointer) {
+                Arg::Struct(self.struct_parameter(Rc::clone(l), p), Vec::new())
             } else if p.ty.pointer || p.ty.reference {
-                let (elem, width) = super::vector::elem_of(&p.ty)?;
+                let (elem, width) = match &layout {
+                    Some(l) => self.buffer_of(l, p.ty.span),
+                    None => super::vector::elem_of(&p.ty)?,
+                };
                 let ptr = pointer::Ptr {
                     mem: Some(Mem {
                         space: Space::Global(u32::MAX),
@@ -419,8 +439,13 @@ impl KernelChecker<'_, '_> {
             ));
         }
         let errors_before = self.errors.len();
-        // The body sees only its parameters and file-scope names.
-        let saved_scopes = std::mem::replace(&mut self.scopes, vec![HashMap::new()]);
+        // The body sees only its parameters and file-scope names (and a member function its
+        // object's members, in a scope of their own that the parameters shadow).
+        let scopes = match self.pending_this.take() {
+            Some(members) => vec![members, HashMap::new()],
+            None => vec![HashMap::new()],
+        };
+        let saved_scopes = std::mem::replace(&mut self.scopes, scopes);
         let saved_loops = std::mem::replace(&mut self.loop_depth, 0);
         let result = ret.map(|t| (self.new_local(&format!("{name}()"), t, f.name.span), t));
         let shape = self.ret_slot(f)?;
@@ -476,6 +501,9 @@ impl KernelChecker<'_, '_> {
 
     /// Where `return` puts a pointer or vector result of `f` (`Plain` for a scalar or `void`).
     fn ret_slot(&mut self, f: &ast::Function) -> Result<RetShape> {
+        if let Some(shape) = self.struct_ret_slot(f) {
+            return shape;
+        }
         if f.ret.pointer {
             let pointee = super::vector::elem_of(&f.ret)?;
             let name = ast::Ident {
@@ -517,8 +545,15 @@ impl KernelChecker<'_, '_> {
             let v = match v {
                 Arg::Value(v) => v,
                 Arg::Pointer(ptr) => {
-                    let pointee = super::vector::elem_of(&p.ty)?;
+                    let layout = self.layout_of(&p.ty).transpose()?;
+                    let pointee = match &layout {
+                        Some(l) => self.buffer_of(l, p.ty.span),
+                        None => super::vector::elem_of(&p.ty)?,
+                    };
                     let i = self.new_pointer(&p.name, pointee, p.ty.is_const);
+                    if let Some(l) = layout {
+                        self.struct_ptrs.insert(i, l);
+                    }
                     if ptr.mem.is_some() {
                         body.push(self.point(i, ptr, p.name.span)?);
                     }
@@ -537,6 +572,11 @@ impl KernelChecker<'_, '_> {
                 Arg::Vector(vars, elem, width, fill) => {
                     body.extend(fill);
                     self.declare(&p.name, Binding::Vector { vars, elem, width });
+                    continue;
+                }
+                Arg::Struct(binding, fill) => {
+                    body.extend(fill);
+                    self.declare(&p.name, binding);
                     continue;
                 }
             };
@@ -574,6 +614,8 @@ pub(crate) enum Arg {
     Ref(u32, Stmt),
     /// A vector passed by value: its copy's components and the statements that fill them.
     Vector([VarId; 4], Scalar, u32, Vec<Stmt>),
+    /// A struct: a copy (with the statements that fill it) or the place a reference names.
+    Struct(Binding, Vec<Stmt>),
 }
 
 impl KernelChecker<'_, '_> {
@@ -594,6 +636,10 @@ impl KernelChecker<'_, '_> {
         }
         if p.ty.pointer {
             return Ok(Arg::Pointer(self.pointer(a)?));
+        }
+        if let Some(l) = self.layout_of(&p.ty) {
+            let (binding, fill) = self.struct_argument(l?, p, a)?;
+            return Ok(Arg::Struct(binding, fill));
         }
         if !p.ty.reference && p.ty.base == ast::BaseType::Vector {
             // A copy of the vector, made where the call is.
@@ -658,6 +704,8 @@ pub(crate) enum RetShape {
     Pointer(u32),
     /// A vector, one variable per component.
     Vector([VarId; 4], Scalar, u32),
+    /// A struct, in this struct variable.
+    Struct(u32),
 }
 
 /// The `_sync` form of a pre-CUDA-9 warp function.

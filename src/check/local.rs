@@ -22,6 +22,9 @@ impl KernelChecker<'_, '_> {
         d: &ast::Declarator,
         out: &mut Vec<Stmt>,
     ) -> Result<()> {
+        if let Some(l) = self.layout_of(ty) {
+            return self.declare_struct(l?, ty, d, out);
+        }
         if ty.base == BaseType::Named && !d.pointer {
             if let Some(o) = self.struct_type(&ty.base_text, ty.span) {
                 return self.declare_object(d, o?);
@@ -207,9 +210,15 @@ impl KernelChecker<'_, '_> {
                 });
             };
             let i = self.new_pointer(&d.name, (mem.elem, mem.width), p.is_const || ty.is_const);
+            if let Some(l) = self.struct_pointee(init) {
+                self.struct_ptrs.insert(i, l);
+            }
             self.declare(&d.name, Binding::Pointer(i));
             out.push(self.point(i, p, d.name.span)?);
             return Ok(());
+        }
+        if let Some(l) = self.struct_of(init) {
+            return self.declare_struct(l, ty, d, out);
         }
         let value = self.expr(init)?;
         let declared = value.ty;

@@ -8,11 +8,13 @@ mod local;
 mod objects;
 mod pointer;
 mod print;
+mod structs;
 mod template;
 pub mod typed;
 mod vector;
 
 use std::collections::HashMap;
+use std::rc::Rc;
 
 pub use error::CheckError;
 use typed::*;
@@ -307,7 +309,7 @@ impl<'m> Globals<'m> {
 
 /// What a name in scope stands for.
 #[derive(Clone, Copy, Debug)]
-enum Binding {
+pub(crate) enum Binding {
     Local {
         var: VarId,
         is_const: bool,
@@ -333,6 +335,8 @@ enum Binding {
         elem: Scalar,
         width: u32,
     },
+    /// A struct with data members, in registers or in memory (index into the checker's structs).
+    Struct(u32),
 }
 
 /// Checks one kernel; collects errors and keeps going after each bad statement.
@@ -349,6 +353,18 @@ pub(crate) struct KernelChecker<'g, 'e> {
     notes: Vec<(Span, String)>,
     /// Struct objects declared so far.
     objects: Vec<objects::Object>,
+    /// Struct values with data members: their type and where they live.
+    struct_vars: Vec<structs::StructPlace>,
+    /// The struct type of arrays declared as arrays of structs (parameters, shared arrays).
+    struct_spaces: HashMap<Space, Rc<structs::Layout>>,
+    /// The struct type pointer variables point to, by pointer variable.
+    struct_ptrs: HashMap<u32, Rc<structs::Layout>>,
+    /// Struct layouts built so far, by type name.
+    layouts: HashMap<String, Rc<structs::Layout>>,
+    /// Struct layouts being built (a struct that contains itself is refused).
+    layouts_open: Vec<String>,
+    /// The members of the object whose member function is about to be inlined.
+    pending_this: Option<HashMap<String, (Binding, Span)>>,
     /// Names every scope sees: the `__constant__` arrays this kernel uses, as parameters.
     file_scope: HashMap<String, Binding>,
     /// Dimensions of those arrays, by parameter.
@@ -383,6 +399,12 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
             file_scope: HashMap::new(),
             notes: Vec::new(),
             objects: Vec::new(),
+            struct_vars: Vec::new(),
+            struct_spaces: HashMap::new(),
+            struct_ptrs: HashMap::new(),
+            layouts: HashMap::new(),
+            layouts_open: Vec::new(),
+            pending_this: None,
             constant_dims: HashMap::new(),
             loop_depth: 0,
             static_smem: 0,
@@ -400,14 +422,35 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
         let moved = local::assigned_names(&k.body);
         let mut prologue = Vec::new();
         for p in &k.params {
-            // A struct with data members says so (rather than "unknown type").
-            if p.ty.base == ast::BaseType::Named {
-                if let Some(Err(e)) = self.struct_type(&p.ty.base_text, p.ty.span) {
+            let layout = match self.layout_of(&p.ty) {
+                Some(Ok(l)) if p.ty.pointer => {
+                    let shape = self.buffer_of(&l, p.ty.span);
+                    Some((l, shape))
+                }
+                Some(Ok(l)) => {
+                    self.errors.push(CheckError::Unsupported {
+                        what: format!("the kernel parameter `{}` of struct type `{}` passed by value", p.name.name, l.name),
+                        span: p.ty.span,
+                        help: Some(format!("pass a pointer `{}*` (a buffer of its fields), or each field as a parameter of its own", l.name)),
+                    });
+                    // Declared all the same, so that its uses are not reported too.
+                    let binding = self.struct_parameter(l, p);
+                    self.declare(&p.name, binding);
+                    continue;
+                }
+                Some(Err(e)) => {
                     self.errors.push(e);
                     continue;
                 }
-            }
-            let kind = if p.ty.pointer {
+                None => None,
+            };
+            let kind = if let Some((_, (elem, width))) = &layout {
+                ParamKind::Buffer {
+                    elem: *elem,
+                    width: *width,
+                    is_const: p.ty.is_const,
+                }
+            } else if p.ty.pointer {
                 match vector::elem_of(&p.ty) {
                     Ok((elem, width)) => ParamKind::Buffer {
                         elem,
@@ -464,6 +507,9 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                         is_const,
                     };
                     let i = self.new_pointer(&p.name, (elem, width), is_const);
+                    if let Some((l, _)) = &layout {
+                        self.struct_ptrs.insert(i, Rc::clone(l));
+                    }
                     match self.point(i, value, p.name.span) {
                         Ok(s) => prologue.push(s),
                         Err(e) => self.errors.push(e),
@@ -472,6 +518,9 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                 }
                 _ => binding,
             };
+            if let (Some((l, _)), Binding::Param(i)) = (&layout, binding) {
+                self.struct_spaces.insert(Space::Global(i), Rc::clone(l));
+            }
             self.declare(&p.name, binding);
         }
         let file_scope = self.file_scope_params(k);
@@ -699,7 +748,11 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                 dims,
                 is_extern,
             } => {
-                let (elem, width) = vector::elem_of(ty)?;
+                let layout = self.layout_of(ty).transpose()?;
+                let (elem, width) = match &layout {
+                    Some(l) => self.buffer_of(l, ty.span),
+                    None => vector::elem_of(ty)?,
+                };
                 let mut sizes = Vec::new();
                 for d in dims {
                     match d {
@@ -748,8 +801,17 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                         });
                     }
                 }
-                self.declare(name, Binding::Shared(self.shared.len() as u32));
+                let s = self.shared.len() as u32;
+                if let Some(l) = layout {
+                    self.struct_spaces.insert(Space::Shared(s), l);
+                }
+                self.declare(name, Binding::Shared(s));
                 self.shared.push(shared);
+            }
+            ast::StmtKind::Assign {
+                target, op, value, ..
+            } if self.is_struct_place(target) => {
+                self.struct_assignment(target, *op, value, span, out)?;
             }
             ast::StmtKind::Assign {
                 target,
@@ -861,6 +923,7 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                     intrinsics::RetShape::Vector(vars, elem, width) => {
                         self.assign_vector(&vars[..width as usize], elem, width, v, out)?;
                     }
+                    intrinsics::RetShape::Struct(i) => self.return_struct(i, v, out)?,
                     intrinsics::RetShape::Plain => unreachable!("checked above"),
                 }
                 push(out, StmtKind::ReturnFn);
@@ -1088,6 +1151,21 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
         op_span: Span,
         value: Expr,
     ) -> Result<StmtKind, CheckError> {
+        if let Some(place) = self.member_place(target) {
+            if let ast::ExprKind::Member { base, .. } | ast::ExprKind::Index { base, .. } =
+                &target.kind
+            {
+                self.writable(base)?;
+            }
+            return match place? {
+                vector::Place::Var(var, elem) => {
+                    self.assign_var(var, elem, (op, op_span), value, target.span)
+                }
+                vector::Place::Elem(mem, index) => {
+                    self.store(mem, index, (op, op_span), value, target.span)
+                }
+            };
+        }
         match &target.kind {
             ast::ExprKind::Name(name) => match self.lookup(name) {
                 Some(Binding::Constant(_)) => Err(CheckError::NotAssignable {
@@ -1147,6 +1225,12 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                     what: "arithmetic on a whole vector".into(),
                     span: target.span,
                     help: Some(format!("update each component: `{name}.x += ...;`")),
+                }),
+                Some(Binding::Struct(_)) => Err(CheckError::Type {
+                    message: format!("`{name}` is a struct, not a number"),
+                    span: target.span,
+                    label: "a struct".into(),
+                    help: Some(format!("assign a member: `{name}.x = ...;`")),
                 }),
                 Some(Binding::Object(_)) => Err(CheckError::NotAssignable {
                     what: format!("the object `{name}`"),
@@ -1296,6 +1380,9 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
 
     /// An expression used as a statement: a barrier, an atomic, a `__device__` call.
     fn expr_stmt(&mut self, e: &ast::Expr) -> Result<StmtKind, CheckError> {
+        if let Some(call) = self.struct_call(e, true) {
+            return Ok(StmtKind::Eval(call?));
+        }
         if let ast::ExprKind::Method { object, method, .. } = &e.kind {
             if let (Some(g), "sync") = (self.group(object)?, method.name.as_str()) {
                 return self.group_sync(g, e.span);

@@ -21,6 +21,18 @@ impl KernelChecker<'_, '_> {
     /// The struct a type names (`SharedMemory<float>`), if it names one: a `template <>`
     /// specialisation for exactly these arguments, else the template bound to them.
     pub(crate) fn struct_type(&mut self, text: &str, span: Span) -> Option<Result<Object>> {
+        Some(
+            self.struct_def_of(text, span)?
+                .and_then(|(def, bindings)| self.object(def, bindings, span)),
+        )
+    }
+
+    /// The struct definition a type names and the bindings of its template arguments.
+    pub(crate) fn struct_def_of(
+        &mut self,
+        text: &str,
+        span: Span,
+    ) -> Option<Result<(usize, Bindings)>> {
         let base = text.split('<').next().unwrap_or(text);
         let base = super::groups::unqualified(base);
         let defs = self.globals.structs;
@@ -34,14 +46,14 @@ impl KernelChecker<'_, '_> {
             .iter()
             .position(|d| d.name.name == base && !args.is_empty() && d.spec == args)
         {
-            return Some(self.object(k, Bindings::default(), span));
+            return Some(Ok((k, Bindings::default())));
         }
         let k = defs
             .iter()
             .position(|d| d.name.name == base && d.spec.is_empty())?;
         let def = &defs[k];
         if def.template.is_empty() {
-            return Some(self.object(k, Bindings::default(), span));
+            return Some(Ok((k, Bindings::default())));
         }
         let targs = match crate::syntax::parse_kernel_ref(&format!("{base}{args}")) {
             Ok((_, _, targs)) => targs,
@@ -54,18 +66,20 @@ impl KernelChecker<'_, '_> {
                 }))
             }
         };
-        let bound = self.instantiate(&def.template, &targs, span, text);
-        Some(bound.and_then(|b| self.object(k, b, span)))
+        Some(
+            self.instantiate(&def.template, &targs, span, text)
+                .map(|b| (k, b)),
+        )
     }
 
     fn object(&self, def: usize, bindings: Bindings, span: Span) -> Result<Object> {
         let d = &self.globals.structs[def];
-        if d.field.is_some() {
+        if d.fields.iter().any(|f| !f.is_static) {
             return Err(CheckError::Unsupported {
-                what: format!("the struct `{}` with data members", d.name.name),
+                what: format!("the struct `{}` with data members here", d.name.name),
                 span,
                 help: Some(
-                    "structs whose members are only functions are supported; keep the data in separate variables or arrays"
+                    "a struct with data is a value: declare a variable of it, pass it, or point to a buffer of it"
                         .into(),
                 ),
             });
@@ -112,7 +126,7 @@ impl KernelChecker<'_, '_> {
     }
 
     /// Template arguments as text (`float`, `64`), for naming a struct instance.
-    fn targs_text(&self, targs: &[ast::TemplateArg]) -> Option<String> {
+    pub(crate) fn targs_text(&self, targs: &[ast::TemplateArg]) -> Option<String> {
         let parts: Option<Vec<String>> = targs
             .iter()
             .map(|a| match a {

@@ -204,7 +204,7 @@ impl Bindings {
         }
     }
 
-    fn expr(&self, e: &mut Expr) {
+    pub(crate) fn expr(&self, e: &mut Expr) {
         crate::stack::grow(|| self.expr_at(e))
     }
 
@@ -491,10 +491,32 @@ impl super::KernelChecker<'_, '_> {
                     .iter()
                     .any(|t| t.name.name == n && matches!(t.kind, TemplateParamKind::Type(_)))
             };
-            if p.ty.base != BaseType::Named
-                || !is_param(&p.ty.base_text)
-                || deduced.contains_key(&p.ty.base_text)
-            {
+            if p.ty.base != BaseType::Named || deduced.contains_key(&p.ty.base_text) {
+                continue;
+            }
+            if let (Some(l), false) = (self.struct_of(a), p.ty.pointer) {
+                if is_param(&p.ty.base_text) {
+                    let ty = TypeName {
+                        base: BaseType::Named,
+                        base_text: l.name.clone(),
+                        pointer: false,
+                        reference: false,
+                        is_const: false,
+                        span: a.span,
+                    };
+                    deduced.insert(p.ty.base_text.clone(), ty);
+                } else {
+                    // `Pair<T>` from a `Pair<int>`: each argument that is a parameter of `f`
+                    // takes the struct's own binding at that position.
+                    for (name, ty) in self.struct_arguments(&l, &p.ty.base_text) {
+                        if is_param(&name) {
+                            deduced.entry(name).or_insert(ty);
+                        }
+                    }
+                }
+                continue;
+            }
+            if !is_param(&p.ty.base_text) {
                 continue;
             }
             let found = if p.ty.pointer {

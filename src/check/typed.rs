@@ -184,7 +184,7 @@ pub struct Local {
 }
 
 /// Which memory an access goes to.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Space {
     /// Global buffer of parameter `n`.
     Global(u32),

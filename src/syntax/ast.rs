@@ -87,12 +87,33 @@ pub struct StructDef {
     pub template: Vec<TemplateParam>,
     /// The arguments of a `template <>` specialisation as written, without spaces (`<float>`).
     pub spec: String,
-    /// Member functions; a conversion operator is named `operator` and returns its type.
+    /// Member functions; a conversion operator is named `operator` and returns its type, an
+    /// overloaded operator is named `operator+`, `operator[]`...
     pub methods: Vec<Function>,
-    /// The first data member, if any (structs with data are not supported yet).
-    pub field: Option<Span>,
+    /// Constructors, named after the struct; the initialiser list `: x(a), y(b)` is the start of
+    /// the body (`x = a; y = b;`).
+    pub ctors: Vec<Function>,
+    /// Data members in order, and `static` members.
+    pub fields: Vec<Field>,
+    /// `__align__(n)` / `alignas(n)`.
+    pub align: Option<Expr>,
     /// The whole definition.
     pub span: Span,
+}
+
+/// `float v[4] = ...;` inside a struct: one data member.
+#[derive(Clone, Debug)]
+pub struct Field {
+    /// Its type.
+    pub ty: TypeName,
+    /// Its name.
+    pub name: Ident,
+    /// `[N]` suffixes.
+    pub dims: Vec<Option<Expr>>,
+    /// The default member initialiser (or a `static` member's value).
+    pub init: Option<Expr>,
+    /// `static`: a constant of the struct, not a member of each object.
+    pub is_static: bool,
 }
 
 /// `__constant__ float c_mask[9];` (or a scalar, `__constant__ float c_scale;`), or a
@@ -530,7 +551,7 @@ pub enum ExprKind {
         /// Arguments.
         args: Vec<Expr>,
     },
-    /// `[a, b, c]` (host sections only)
+    /// `[a, b, c]` in a host section; `{a, b}` in a kernel (a struct's initialiser).
     List(Vec<Expr>),
     /// `(a, b)` (host sections only: a dimension tuple)
     Tuple(Vec<Expr>),

@@ -222,7 +222,20 @@ impl Builder<'_> {
         for p in pair.into_inner() {
             match p.as_rule() {
                 Rule::ty => ret = Some(self.ty(p)),
+                Rule::reference => {
+                    if let Some(r) = ret.as_mut() {
+                        r.reference = true;
+                    }
+                }
                 Rule::ident => name = Some(self.ident(p)),
+                Rule::operator_name => {
+                    let symbol: String =
+                        p.as_str()["operator".len()..].split_whitespace().collect();
+                    name = Some(Ident {
+                        name: format!("operator{symbol}"),
+                        span: self.span(&p),
+                    });
+                }
                 Rule::params => params = self.params(p),
                 Rule::block => body = self.block(p)?,
                 _ => {}
@@ -244,12 +257,20 @@ impl Builder<'_> {
         let mut name = None;
         let mut spec = String::new();
         let mut methods = Vec::new();
-        let mut field = None;
+        let mut ctors = Vec::new();
+        let mut fields = Vec::new();
+        let mut align = None;
         for p in pair.into_inner() {
             match p.as_rule() {
                 Rule::ident => name = Some(self.ident(p)),
                 Rule::template_args => spec = p.as_str().split_whitespace().collect(),
+                Rule::align_spec => {
+                    let e = p.into_inner().next().expect("grammar: an alignment");
+                    align = Some(self.expr(e)?);
+                }
                 Rule::member_fn => methods.push(self.device_fn(p)?),
+                Rule::ctor_def => ctors.push(self.ctor_def(p)?),
+                Rule::field_decl => fields.extend(self.field_decl(p)?),
                 Rule::conversion_op => {
                     let fn_span = self.span(&p);
                     let mut ret = None;
@@ -275,7 +296,6 @@ impl Builder<'_> {
                         span: fn_span,
                     });
                 }
-                Rule::field_decl => field = field.or(Some(self.span(&p))),
                 _ => {}
             }
         }
@@ -284,9 +304,105 @@ impl Builder<'_> {
             template: Vec::new(),
             spec,
             methods,
-            field,
+            ctors,
+            fields,
+            align,
             span,
         })
+    }
+
+    /// `ctor_def = { ident ~ "(" ~ params? ~ ")" ~ (":" ~ member_init ~ ...)? ~ block }`: a
+    /// function named after the struct whose body starts with the initialiser list's assignments
+    /// (`: x(a), v(b, c)` is `x = a; v = {b, c};`).
+    fn ctor_def(&self, pair: Pair<'_, Rule>) -> Result<Function> {
+        let span = self.span(&pair);
+        let mut name = None;
+        let mut params = Vec::new();
+        let mut body = Vec::new();
+        for p in pair.into_inner() {
+            match p.as_rule() {
+                Rule::ident => name = Some(self.ident(p)),
+                Rule::params => params = self.params(p),
+                Rule::member_init => {
+                    let init_span = self.span(&p);
+                    let mut it = p.into_inner();
+                    let field = self.ident(it.next().expect("grammar: a member to initialise"));
+                    let mut args = it.map(|e| self.expr(e)).collect::<Result<Vec<_>>>()?;
+                    let value = if args.len() == 1 {
+                        args.pop().expect("checked: one argument")
+                    } else {
+                        Expr {
+                            kind: ExprKind::List(args),
+                            span: init_span,
+                        }
+                    };
+                    body.push(Stmt {
+                        kind: StmtKind::Assign {
+                            target: Expr {
+                                span: field.span,
+                                kind: ExprKind::Name(field.name),
+                            },
+                            op: None,
+                            op_span: init_span,
+                            value,
+                        },
+                        span: init_span,
+                    });
+                }
+                Rule::block => body.extend(self.block(p)?),
+                _ => {}
+            }
+        }
+        let name = name.expect("grammar: a constructor has a name");
+        Ok(Function {
+            template: Vec::new(),
+            ret: TypeName {
+                base: BaseType::Void,
+                base_text: "void".into(),
+                pointer: false,
+                reference: false,
+                is_const: false,
+                span: name.span,
+            },
+            name,
+            params,
+            body,
+            span,
+        })
+    }
+
+    /// `field_decl = { var_decl ~ ";" }`: one member per declared name.
+    fn field_decl(&self, pair: Pair<'_, Rule>) -> Result<Vec<Field>> {
+        let decl = pair
+            .into_inner()
+            .next()
+            .expect("grammar: a member declaration");
+        let is_static = decl
+            .clone()
+            .into_inner()
+            .next()
+            .expect("grammar: a declaration has a type")
+            .into_inner()
+            .any(|q| q.as_rule() == Rule::qualifier && q.as_str() == "static");
+        let StmtKind::Decl { ty, decls } = self.var_decl(decl)? else {
+            unreachable!("builder: var_decl builds a declaration")
+        };
+        Ok(decls
+            .into_iter()
+            .map(|d| Field {
+                ty: TypeName {
+                    pointer: d.pointer,
+                    ..ty.clone()
+                },
+                name: d.name,
+                dims: d.dims,
+                init: d.init.or(d.list.map(|(items, span)| Expr {
+                    kind: ExprKind::List(items),
+                    span,
+                })),
+                is_static,
+            })
+            .collect())
     }
 
     /// `params = { param ~ ("," ~ param)* }`
@@ -485,9 +601,22 @@ impl Builder<'_> {
                     Rule::pointer => pointer = true,
                     Rule::ident => name = Some(self.ident(p)),
                     Rule::array_dim => dims.push(self.array_dim(p)?),
-                    Rule::brace_init => {
-                        let e = p.into_inner().next().expect("grammar: a brace initialiser");
-                        init = Some(self.expr(e)?);
+                    // `T x{v}` and `T x(v)` are `T x = v`; `P p{a, b}` and `P p(a, b)` build a
+                    // struct from `{a, b}`.
+                    Rule::brace_init | Rule::ctor_args => {
+                        let span = self.span(&p);
+                        let mut items = p
+                            .into_inner()
+                            .map(|e| self.expr(e))
+                            .collect::<Result<Vec<_>>>()?;
+                        init = Some(if items.len() == 1 {
+                            items.pop().expect("checked: one item")
+                        } else {
+                            Expr {
+                                kind: ExprKind::List(items),
+                                span,
+                            }
+                        });
                     }
                     Rule::init_list => {
                         let span = self.span(&p);
@@ -745,7 +874,18 @@ impl Builder<'_> {
                     base: Box::new(expr),
                     field: self.ident(p.into_inner().next().expect("grammar: member has a name")),
                 },
-                Rule::call_args | Rule::template_call | Rule::template_brace => {
+                // `p->x` is `(*p).x`.
+                Rule::arrow => ExprKind::Member {
+                    base: Box::new(Expr {
+                        span: expr.span,
+                        kind: ExprKind::Unary {
+                            op: UnOp::Deref,
+                            operand: Box::new(expr),
+                        },
+                    }),
+                    field: self.ident(p.into_inner().next().expect("grammar: member has a name")),
+                },
+                Rule::call_args | Rule::template_call | Rule::template_brace | Rule::type_brace => {
                     let mut targs = Vec::new();
                     let mut args = Vec::new();
                     for part in p.into_inner() {
@@ -850,7 +990,7 @@ impl Builder<'_> {
                     expr: Box::new(expr),
                 }
             }
-            Rule::list_lit => ExprKind::List(
+            Rule::list_lit | Rule::brace_list => ExprKind::List(
                 pair.into_inner()
                     .map(|p| self.expr(p))
                     .collect::<Result<_>>()?,

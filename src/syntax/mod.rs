@@ -284,7 +284,14 @@ fn friendly(rule: Rule) -> Option<&'static str> {
         Rule::member_fn | Rule::field_decl | Rule::struct_member => "a member",
         Rule::fn_decl_stmt => "a declaration",
         Rule::shared_ty_first => "`__shared__`",
-        Rule::brace_init => "`{`",
+        Rule::brace_init | Rule::type_brace | Rule::brace_list => "`{`",
+        Rule::ctor_args => "`(`",
+        Rule::arrow => "`->`",
+        Rule::fn_name | Rule::operator_name | Rule::overload_op => "a function name",
+        Rule::ctor_def | Rule::member_init | Rule::explicit_kw | Rule::default_kw => {
+            "a constructor"
+        }
+        Rule::dtor_def => "a destructor",
         Rule::constant_array | Rule::kw_constant => "`__constant__`",
         Rule::device_var => "a `__device__` variable",
         Rule::cuda_fn_word => "a function qualifier",

@@ -1,0 +1,1854 @@
+//! Structs and classes with data members: one local per scalar member in registers, one scalar access per member in memory.
+
+// A struct is desugared here into what the typed program already has. A struct value in
+// registers is one variable per scalar leaf (members of members and array elements included),
+// so copies, arguments and results are assignments leaf by leaf. A struct in memory must be
+// homogeneous (every leaf of one scalar type): its buffer is a buffer of that type with `stride`
+// components per struct (C's layout, padding included), and `p[i].x` is the scalar element
+// `i * stride + offset(x)`, so sectors and banks are the hardware's. Member functions,
+// constructors and operators are inlined calls whose body sees the members by name.
+
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use super::expr::{constant, load};
+use super::intrinsics::RetShape;
+use super::template::Bindings;
+use super::typed::*;
+use super::vector::Place;
+use super::{Binding, CheckError, KernelChecker};
+use crate::source::Span;
+use crate::syntax::ast::{self, BaseType, BinOp, UnOp};
+use crate::value::{Scalar, Value};
+
+type Result<T> = std::result::Result<T, CheckError>;
+
+/// A struct type (or an array or vector member inside one), flattened to scalar leaves.
+#[derive(Debug)]
+pub(crate) struct Layout {
+    /// The type as written (`P<float>`, `float[4]`).
+    pub name: String,
+    /// The struct definition and its template arguments (`None` for an array or a vector).
+    pub def: Option<(usize, Bindings)>,
+    /// Members in order (`0`, `1`, ... for an array; `x`, `y`, ... for a vector).
+    pub members: Vec<Member>,
+    /// `static` members: constants of the type.
+    pub statics: Vec<(String, Value)>,
+    /// Every scalar leaf in order: its type and byte offset.
+    pub leaves: Vec<(Scalar, u32)>,
+    /// `sizeof`, padding included.
+    pub size: u32,
+    /// Alignment in bytes.
+    pub align: u32,
+    /// An array: members are reached by index.
+    pub array: bool,
+}
+
+/// One member of a layout.
+#[derive(Debug)]
+pub(crate) struct Member {
+    /// Its name.
+    pub name: String,
+    /// Its first leaf.
+    pub first: usize,
+    /// Its byte offset.
+    pub offset: u32,
+    /// A scalar, or a struct, array or vector of its own.
+    pub kind: MemberKind,
+}
+
+/// What a member holds.
+#[derive(Clone, Debug)]
+pub(crate) enum MemberKind {
+    /// One scalar leaf.
+    Scalar(Scalar),
+    /// Several leaves.
+    Compound(Rc<Layout>),
+}
+
+impl Layout {
+    /// The scalar type of every leaf, if they share one (a struct that can live in a buffer).
+    pub fn elem(&self) -> Option<Scalar> {
+        let first = self.leaves.first()?.0;
+        self.leaves.iter().all(|l| l.0 == first).then_some(first)
+    }
+
+    /// Components of `elem` per struct in memory.
+    fn stride(&self, elem: Scalar) -> u32 {
+        self.size / elem.size()
+    }
+
+    fn member(&self, name: &str) -> Option<&Member> {
+        self.members.iter().find(|m| m.name == name)
+    }
+
+    fn leaf_count(kind: &MemberKind) -> usize {
+        match kind {
+            MemberKind::Scalar(_) => 1,
+            MemberKind::Compound(l) => l.leaves.len(),
+        }
+    }
+}
+
+/// Where a struct value lives.
+#[derive(Clone, Debug)]
+pub(crate) enum Home {
+    /// One variable per leaf.
+    Regs(Vec<VarId>),
+    /// In a homogeneous buffer: leaf `k` is component `at + offset(k) / size(elem)` of `mem`
+    /// (`mem.width` is 1).
+    Mem {
+        /// The buffer, seen as scalars.
+        mem: Mem,
+        /// The component index of the struct's first byte.
+        at: Expr,
+    },
+}
+
+/// A struct in a place: its type and where it lives.
+#[derive(Clone, Debug)]
+pub(crate) struct StructPlace {
+    /// Its type.
+    pub layout: Rc<Layout>,
+    /// Where it is.
+    pub home: Home,
+}
+
+/// Vector types as members: their component type and count.
+fn vector_member(name: &str) -> Option<(Scalar, u32)> {
+    Some(match name {
+        "float2" => (Scalar::F32, 2),
+        "float3" => (Scalar::F32, 3),
+        "float4" => (Scalar::F32, 4),
+        "int2" => (Scalar::I32, 2),
+        "int3" => (Scalar::I32, 3),
+        "int4" => (Scalar::I32, 4),
+        "uint2" => (Scalar::U32, 2),
+        "uint4" => (Scalar::U32, 4),
+        "double2" => (Scalar::F64, 2),
+        _ => return None,
+    })
+}
+
+/// `n` members of one kind in a row: an array, or a vector (named `x`, `y`, ...).
+fn repeated(name: String, kind: &MemberKind, n: u32, align: u32, names: bool) -> Layout {
+    let (size, leaves) = match kind {
+        MemberKind::Scalar(s) => (s.size(), vec![(*s, 0)]),
+        MemberKind::Compound(l) => (l.size, l.leaves.clone()),
+    };
+    let mut members = Vec::new();
+    let mut all = Vec::new();
+    for k in 0..n {
+        members.push(Member {
+            name: if names {
+                super::vector::COMPONENTS[k as usize].to_string()
+            } else {
+                k.to_string()
+            },
+            first: all.len(),
+            offset: k * size,
+            kind: kind.clone(),
+        });
+        all.extend(leaves.iter().map(|&(s, o)| (s, o + k * size)));
+    }
+    Layout {
+        name,
+        def: None,
+        members,
+        statics: Vec::new(),
+        leaves: all,
+        size: (size * n).next_multiple_of(align),
+        align,
+        array: !names,
+    }
+}
+
+fn unsupported(what: String, span: Span, help: &str) -> CheckError {
+    CheckError::Unsupported {
+        what,
+        span,
+        help: Some(help.into()),
+    }
+}
+
+impl<'g> KernelChecker<'g, '_> {
+    /// The layout of a type that names a struct with data members; `None` for any other type.
+    pub(crate) fn layout_of(&mut self, ty: &ast::TypeName) -> Option<Result<Rc<Layout>>> {
+        if ty.base != BaseType::Named {
+            return None;
+        }
+        self.layout_named(&ty.base_text, ty.span)
+    }
+
+    /// The layout of the struct called `text` (`P`, `P<float>`), if it has data members.
+    pub(crate) fn layout_named(&mut self, text: &str, span: Span) -> Option<Result<Rc<Layout>>> {
+        let key: String = text.split_whitespace().collect();
+        if let Some(l) = self.layouts.get(&key) {
+            return Some(Ok(Rc::clone(l)));
+        }
+        let (def, mut bindings) = match self.struct_def_of(text, span)? {
+            Ok(found) => found,
+            Err(e) => return Some(Err(e)),
+        };
+        let d = &self.globals.structs[def];
+        if !d.template.is_empty() {
+            // Inside a template, its own name stands for this instance (`Pair` is `Pair<int>`).
+            bindings.types.insert(
+                d.name.name.clone(),
+                ast::TypeName {
+                    base: BaseType::Named,
+                    base_text: key.clone(),
+                    pointer: false,
+                    reference: false,
+                    is_const: false,
+                    span,
+                },
+            );
+        }
+        if !self.globals.structs[def]
+            .fields
+            .iter()
+            .any(|f| !f.is_static)
+        {
+            return None;
+        }
+        if self.layouts_open.contains(&key) {
+            return Some(Err(unsupported(
+                format!("the struct `{key}` that contains itself"),
+                span,
+                "a struct cannot hold a member of its own type",
+            )));
+        }
+        self.layouts_open.push(key.clone());
+        let built = self.build_layout(&key, def, bindings, span);
+        self.layouts_open.pop();
+        Some(built.map(|l| {
+            let l = Rc::new(l);
+            self.layouts.insert(key, Rc::clone(&l));
+            l
+        }))
+    }
+
+    fn build_layout(
+        &mut self,
+        name: &str,
+        def: usize,
+        bindings: Bindings,
+        span: Span,
+    ) -> Result<Layout> {
+        let d = &self.globals.structs[def];
+        let mut members = Vec::new();
+        let mut leaves = Vec::new();
+        let mut statics = Vec::new();
+        let mut offset = 0u32;
+        let mut align = 1u32;
+        // Static members are constants the later members (and the methods) may use.
+        self.scopes.push(HashMap::new());
+        let result = (|| {
+            for f in &d.fields {
+                let mut ty = f.ty.clone();
+                bindings.ty(&mut ty);
+                if f.is_static {
+                    let Some(init) = &f.init else {
+                        return Err(unsupported(
+                            format!("the static member `{}` without a value", f.name.name),
+                            f.name.span,
+                            "give it a value: `static constexpr int n = 4;`",
+                        ));
+                    };
+                    let mut init = init.clone();
+                    bindings.expr(&mut init);
+                    let scalar = super::scalar_of(&ty)?;
+                    let value = self.expr(&init)?;
+                    let ExprKind::Const(v) = self.convert(value, scalar).kind else {
+                        return Err(CheckError::NotConstant {
+                            what: format!("the static member `{}`", f.name.name),
+                            span: init.span,
+                            help: None,
+                        });
+                    };
+                    self.declare(&f.name, Binding::Constant(v));
+                    statics.push((f.name.name.clone(), v));
+                    continue;
+                }
+                if ty.pointer || ty.reference {
+                    return Err(unsupported(
+                        format!("the pointer member `{}` of `{name}`", f.name.name),
+                        f.name.span,
+                        "keep an index into the buffer in an `int` member instead",
+                    ));
+                }
+                let mut kind = self.member_kind(&ty)?;
+                let mut dims = Vec::new();
+                for dim in &f.dims {
+                    let Some(e) = dim else {
+                        return Err(CheckError::NotConstant {
+                            what: format!("the size of the member `{}`", f.name.name),
+                            span: f.name.span,
+                            help: Some("give the size, e.g. `[4]`".into()),
+                        });
+                    };
+                    let mut e = e.clone();
+                    bindings.expr(&mut e);
+                    dims.push(self.const_size(&e)? as u32);
+                }
+                for &n in dims.iter().rev() {
+                    let (el_align, el_name) = match &kind {
+                        MemberKind::Scalar(s) => (s.size(), s.c_name().to_string()),
+                        MemberKind::Compound(l) => (l.align, l.name.clone()),
+                    };
+                    kind = MemberKind::Compound(Rc::new(repeated(
+                        format!("{el_name}[{n}]"),
+                        &kind,
+                        n,
+                        el_align,
+                        false,
+                    )));
+                }
+                let (size, al, sub) = match &kind {
+                    MemberKind::Scalar(s) => (s.size(), s.size(), vec![(*s, 0)]),
+                    MemberKind::Compound(l) => (l.size, l.align, l.leaves.clone()),
+                };
+                offset = offset.next_multiple_of(al);
+                align = align.max(al);
+                members.push(Member {
+                    name: f.name.name.clone(),
+                    first: leaves.len(),
+                    offset,
+                    kind,
+                });
+                leaves.extend(sub.into_iter().map(|(s, o)| (s, o + offset)));
+                offset += size;
+            }
+            if let Some(a) = &d.align {
+                let mut a = a.clone();
+                bindings.expr(&mut a);
+                align = align.max(self.const_size(&a)? as u32);
+            }
+            Ok(())
+        })();
+        self.scopes.pop();
+        result?;
+        if leaves.is_empty() {
+            return Err(unsupported(
+                format!("the struct `{name}` without scalar members"),
+                span,
+                "give it at least one scalar member",
+            ));
+        }
+        Ok(Layout {
+            name: name.to_string(),
+            def: Some((def, bindings)),
+            members,
+            statics,
+            leaves,
+            size: offset.next_multiple_of(align),
+            align,
+            array: false,
+        })
+    }
+
+    /// A member's type: a scalar, a vector, or a struct.
+    fn member_kind(&mut self, ty: &ast::TypeName) -> Result<MemberKind> {
+        match ty.base {
+            BaseType::Vector => {
+                let Some((s, n)) = vector_member(&ty.base_text) else {
+                    return Err(unsupported(
+                        format!("a `{}` member", ty.base_text),
+                        ty.span,
+                        "use float2/3/4, int2/3/4, uint2/4 or double2",
+                    ));
+                };
+                let align = if n == 3 { s.size() } else { s.size() * n };
+                Ok(MemberKind::Compound(Rc::new(repeated(
+                    ty.base_text.clone(),
+                    &MemberKind::Scalar(s),
+                    n,
+                    align,
+                    true,
+                ))))
+            }
+            BaseType::Named => match self.layout_of(ty) {
+                Some(l) => Ok(MemberKind::Compound(l?)),
+                None => Err(super::unknown_type(ty)),
+            },
+            _ => Ok(MemberKind::Scalar(super::scalar_of(ty)?)),
+        }
+    }
+
+    /// `(elem, stride)` of a struct that lives in memory. One whose leaves differ in type cannot:
+    /// that is reported, and the array is declared with the first leaf's type so that its uses
+    /// are not reported again.
+    pub(crate) fn buffer_of(&mut self, l: &Layout, span: Span) -> (Scalar, u32) {
+        if let Some(e) = l.elem() {
+            return (e, l.stride(e));
+        }
+        self.errors.push(unsupported(
+            format!("a buffer of struct `{}` whose fields have different types", l.name),
+            span,
+            "simt keeps a struct in memory as an array of its one field type (as `struct { float x, y; }`); store each field in a buffer of its own (structure of arrays)",
+        ));
+        let first = l.leaves[0].0;
+        (first, l.size.div_ceil(first.size()))
+    }
+
+    /// A new struct in registers, one fresh variable per leaf, named `name.member`.
+    fn new_struct(&mut self, name: &str, l: &Rc<Layout>, span: Span) -> StructPlace {
+        let mut vars = Vec::new();
+        for (k, &(s, _)) in l.leaves.iter().enumerate() {
+            vars.push(self.new_local(&format!("{name}.{}", leaf_name(l, k)), s, span));
+        }
+        StructPlace {
+            layout: Rc::clone(l),
+            home: Home::Regs(vars),
+        }
+    }
+
+    fn bind_struct(&mut self, p: StructPlace) -> Binding {
+        self.struct_vars.push(p);
+        Binding::Struct(self.struct_vars.len() as u32 - 1)
+    }
+
+    // ------------------------------------------------------------------ types of expressions
+
+    /// Whether the file defines a struct with data members (else no expression is one).
+    fn has_data_structs(&self) -> bool {
+        self.globals
+            .structs
+            .iter()
+            .any(|d| d.fields.iter().any(|f| !f.is_static))
+    }
+
+    /// Whether the file overloads an operator (else no binary expression calls one).
+    fn has_operators(&self) -> bool {
+        let overloads = |name: &str| name.len() > "operator".len() && name.starts_with("operator");
+        self.globals.functions.keys().any(|n| overloads(n))
+            || self
+                .globals
+                .structs
+                .iter()
+                .any(|d| d.methods.iter().any(|m| overloads(&m.name.name)))
+    }
+
+    /// The struct type of an expression, decided from names and forms without typing it.
+    pub(crate) fn struct_of(&mut self, e: &ast::Expr) -> Option<Rc<Layout>> {
+        if !self.has_data_structs() {
+            return None;
+        }
+        match &e.kind {
+            ast::ExprKind::Name(n) => match self.lookup(n)? {
+                Binding::Struct(i) => Some(Rc::clone(&self.struct_vars[i as usize].layout)),
+                Binding::Shared(s) if self.shared[s as usize].is_scalar() => {
+                    self.struct_spaces.get(&Space::Shared(s)).cloned()
+                }
+                _ => None,
+            },
+            ast::ExprKind::Member { base, field } => {
+                let l = self.struct_of(base)?;
+                match &l.member(&field.name)?.kind {
+                    MemberKind::Compound(sub) => Some(Rc::clone(sub)),
+                    MemberKind::Scalar(_) => None,
+                }
+            }
+            ast::ExprKind::Index { base, .. } => {
+                if let Some(l) = self.struct_of(base) {
+                    if !l.array {
+                        return self.operator_ret(&l, "operator[]");
+                    }
+                    return match &l.members.first()?.kind {
+                        MemberKind::Compound(sub) => Some(Rc::clone(sub)),
+                        MemberKind::Scalar(_) => None,
+                    };
+                }
+                self.struct_pointee(base)
+            }
+            ast::ExprKind::Unary {
+                op: UnOp::Deref,
+                operand,
+            } => {
+                if let ast::ExprKind::Name(n) = &operand.kind {
+                    if n == "this" {
+                        return self.struct_of(operand);
+                    }
+                }
+                self.struct_pointee(operand)
+            }
+            ast::ExprKind::Call {
+                callee,
+                targs,
+                args,
+            } => {
+                let name = super::groups::unqualified(&callee.name);
+                if let Some(Ok(l)) = self.constructed(callee, targs) {
+                    return Some(l);
+                }
+                if name == "reduce" && args.len() == 3 {
+                    return self.struct_of(&args[1]);
+                }
+                let f = *self.globals.functions.get(name)?;
+                self.returned_layout(f, targs, args, e.span)
+            }
+            ast::ExprKind::Method { object, method, .. } => {
+                let l = self.struct_of(object)?;
+                self.operator_ret(&l, &method.name)
+            }
+            ast::ExprKind::Binary { op, lhs, rhs, .. } => {
+                if !self.has_operators() {
+                    return None;
+                }
+                let name = format!("operator{}", op.symbol());
+                let left = self.struct_of(lhs);
+                if let Some(r) = left.as_ref().and_then(|l| self.operator_ret(l, &name)) {
+                    return Some(r);
+                }
+                if left.is_none() && self.struct_of(rhs).is_none() {
+                    return None;
+                }
+                let f = self.free_operator(&name)?;
+                let args = [lhs.as_ref().clone(), rhs.as_ref().clone()];
+                self.returned_layout(f, &[], &args, e.span)
+            }
+            ast::ExprKind::Ternary { then, els, .. } => {
+                self.struct_of(then).or_else(|| self.struct_of(els))
+            }
+            _ => None,
+        }
+    }
+
+    /// The struct a pointer-valued expression points to, if it points to one.
+    pub(crate) fn struct_pointee(&mut self, e: &ast::Expr) -> Option<Rc<Layout>> {
+        if !self.has_data_structs() {
+            return None;
+        }
+        match &e.kind {
+            ast::ExprKind::Name(n) => match self.lookup(n)? {
+                Binding::Param(p) => self.struct_spaces.get(&Space::Global(p)).cloned(),
+                Binding::Shared(s) => self.struct_spaces.get(&Space::Shared(s)).cloned(),
+                Binding::LocalArray(a) => self.struct_spaces.get(&Space::Local(a)).cloned(),
+                Binding::Pointer(i) => self.struct_ptrs.get(&i).cloned(),
+                _ => None,
+            },
+            ast::ExprKind::Binary {
+                op: BinOp::Add | BinOp::Sub,
+                lhs,
+                rhs,
+                ..
+            } => {
+                if self.is_pointer(lhs) {
+                    self.struct_pointee(lhs)
+                } else {
+                    self.struct_pointee(rhs)
+                }
+            }
+            ast::ExprKind::IncDec { target, .. } => self.struct_pointee(target),
+            ast::ExprKind::Ternary { then, .. } => self.struct_pointee(then),
+            ast::ExprKind::Unary {
+                op: UnOp::AddrOf,
+                operand,
+            } => self.struct_of(operand),
+            _ => None,
+        }
+    }
+
+    /// The struct `P(...)`, `P{...}` or `P<float>(...)` builds, if `callee` names one.
+    fn constructed(
+        &mut self,
+        callee: &ast::Ident,
+        targs: &[ast::TemplateArg],
+    ) -> Option<Result<Rc<Layout>>> {
+        if targs.is_empty() {
+            return self.layout_named(&callee.name, callee.span);
+        }
+        let text = format!("{}<{}>", callee.name, self.targs_text(targs)?);
+        self.layout_named(&text, callee.span)
+    }
+
+    /// The struct type a call of `f` returns (a template's instance for these arguments).
+    fn returned_layout(
+        &mut self,
+        f: &ast::Function,
+        targs: &[ast::TemplateArg],
+        args: &[ast::Expr],
+        span: Span,
+    ) -> Option<Rc<Layout>> {
+        if f.ret.pointer {
+            return None;
+        }
+        if f.template.is_empty() {
+            return self.layout_of(&f.ret)?.ok();
+        }
+        let instance = self.function_instance(f, targs, args, span).ok()?;
+        self.layout_of(&instance.ret)?.ok()
+    }
+
+    /// The struct type a member function (or operator) of `l` returns.
+    fn operator_ret(&mut self, l: &Layout, name: &str) -> Option<Rc<Layout>> {
+        let f = self.method(l, name)?;
+        if f.ret.pointer {
+            return None;
+        }
+        self.layout_of(&f.ret)?.ok()
+    }
+
+    /// The member function `name` of a struct type, with its template arguments applied.
+    fn method(&self, l: &Layout, name: &str) -> Option<ast::Function> {
+        let (def, bindings) = l.def.as_ref()?;
+        let m = self.globals.structs[*def]
+            .methods
+            .iter()
+            .find(|m| m.name.name == name)?;
+        Some(bindings.function(m))
+    }
+
+    /// A free `operator+` (or other) function.
+    fn free_operator(&self, name: &str) -> Option<&'g ast::Function> {
+        self.globals.functions.get(name).copied()
+    }
+
+    // ------------------------------------------------------------------ places and values
+
+    /// The place a struct-typed expression names (a variable, an element, a member), or `None`
+    /// for a value that is made (a call, an initialiser list).
+    pub(crate) fn struct_place(&mut self, e: &ast::Expr) -> Option<Result<StructPlace>> {
+        match &e.kind {
+            ast::ExprKind::Name(n) => match self.lookup(n)? {
+                Binding::Struct(i) => Some(Ok(self.struct_vars[i as usize].clone())),
+                Binding::Shared(s) if self.shared[s as usize].is_scalar() => {
+                    let layout = self.struct_spaces.get(&Space::Shared(s)).cloned()?;
+                    let mem = Mem {
+                        width: 1,
+                        ..self.shared_mem(s)
+                    };
+                    Some(Ok(StructPlace {
+                        layout,
+                        home: Home::Mem {
+                            mem,
+                            at: constant(Value::I64(0), e.span),
+                        },
+                    }))
+                }
+                _ => None,
+            },
+            ast::ExprKind::Member { base, field } => {
+                let outer = match self.struct_place(base)? {
+                    Ok(p) => p,
+                    Err(err) => return Some(Err(err)),
+                };
+                let m = outer.layout.member(&field.name)?;
+                let MemberKind::Compound(sub) = &m.kind else {
+                    return None;
+                };
+                let (sub, first, offset) = (Rc::clone(sub), m.first, m.offset);
+                Some(Ok(self.sub_place(&outer, sub, first, offset, e.span)))
+            }
+            ast::ExprKind::Index { base, index } => {
+                if let Some(outer) = self.struct_of(base).filter(|l| l.array) {
+                    let MemberKind::Compound(sub) = &outer.members[0].kind else {
+                        return None;
+                    };
+                    let sub = Rc::clone(sub);
+                    return Some(self.array_element_place(base, index, sub, e.span));
+                }
+                self.struct_pointee(base)?;
+                Some(self.memory_place(e))
+            }
+            ast::ExprKind::Unary {
+                op: UnOp::Deref,
+                operand,
+            } => {
+                if let ast::ExprKind::Name(n) = &operand.kind {
+                    if n == "this" {
+                        return self.struct_place(operand);
+                    }
+                }
+                self.struct_pointee(operand)?;
+                Some(self.memory_place(e))
+            }
+            _ => None,
+        }
+    }
+
+    /// `p[i]` or `*p` of a struct pointer: the struct at that element.
+    fn memory_place(&mut self, e: &ast::Expr) -> Result<StructPlace> {
+        let root = match &e.kind {
+            ast::ExprKind::Index { base, .. } => base,
+            ast::ExprKind::Unary { operand, .. } => operand,
+            _ => unreachable!("checker: a memory place is an element"),
+        };
+        let layout = self
+            .struct_pointee(root)
+            .expect("checked: a pointer to a struct");
+        let (mem, index) = self.element(e)?;
+        let at = self.scaled(index, mem.width, e.span)?;
+        Ok(StructPlace {
+            layout,
+            home: Home::Mem {
+                mem: Mem { width: 1, ..mem },
+                at,
+            },
+        })
+    }
+
+    /// `index * k` as an `i64` component index.
+    fn scaled(&mut self, index: Expr, k: u32, span: Span) -> Result<Expr> {
+        let index = self.widen(index);
+        if k == 1 {
+            return Ok(index);
+        }
+        self.binary(
+            BinOp::Mul,
+            span,
+            index,
+            constant(Value::I64(i64::from(k)), span),
+        )
+    }
+
+    /// `at + k` (`i64`), with a zero left out.
+    fn plus(&mut self, at: Expr, k: i64, span: Span) -> Result<Expr> {
+        if k == 0 {
+            return Ok(at);
+        }
+        self.binary(BinOp::Add, span, at, constant(Value::I64(k), span))
+    }
+
+    /// Member `sub` (leaves from `first`, bytes from `offset`) of the struct in `outer`.
+    fn sub_place(
+        &mut self,
+        outer: &StructPlace,
+        sub: Rc<Layout>,
+        first: usize,
+        offset: u32,
+        span: Span,
+    ) -> StructPlace {
+        let home = match &outer.home {
+            Home::Regs(vars) => Home::Regs(vars[first..first + sub.leaves.len()].to_vec()),
+            Home::Mem { mem, at } => {
+                let k = i64::from(offset / mem.elem.size());
+                let at = if k == 0 {
+                    at.clone()
+                } else {
+                    Expr {
+                        kind: ExprKind::Arith {
+                            op: crate::value::ArithOp::Add,
+                            lhs: Box::new(at.clone()),
+                            rhs: Box::new(constant(Value::I64(k), span)),
+                        },
+                        ty: Scalar::I64,
+                        span,
+                    }
+                };
+                Home::Mem { mem: *mem, at }
+            }
+        };
+        StructPlace { layout: sub, home }
+    }
+
+    /// Element `index` of an array member whose elements are structs.
+    fn array_element_place(
+        &mut self,
+        base: &ast::Expr,
+        index: &ast::Expr,
+        sub: Rc<Layout>,
+        span: Span,
+    ) -> Result<StructPlace> {
+        let outer = match self.struct_place(base) {
+            Some(p) => p?,
+            None => return Err(not_a_place(base.span)),
+        };
+        let i = self.expr(index)?;
+        match (&outer.home, &i.kind) {
+            (_, ExprKind::Const(v)) => {
+                let k = self.constant_index(*v, outer.layout.members.len(), index.span)?;
+                let m = &outer.layout.members[k];
+                let (first, offset) = (m.first, m.offset);
+                Ok(self.sub_place(&outer, sub, first, offset, span))
+            }
+            (Home::Mem { mem, at }, _) => {
+                let (mem, at) = (*mem, at.clone());
+                let step = sub.size / mem.elem.size();
+                let k = self.scaled(i, step, span)?;
+                let at = self.binary(BinOp::Add, span, at, k)?;
+                Ok(StructPlace {
+                    layout: sub,
+                    home: Home::Mem { mem, at },
+                })
+            }
+            (Home::Regs(_), _) => Err(dynamic_index(index.span)),
+        }
+    }
+
+    fn constant_index(&self, v: Value, len: usize, span: Span) -> Result<usize> {
+        match v.as_i64() {
+            Some(k) if (0..len as i64).contains(&k) => Ok(k as usize),
+            _ => Err(CheckError::Type {
+                message: format!("index {v} is outside this member array of {len}"),
+                span,
+                label: "out of bounds".into(),
+                help: None,
+            }),
+        }
+    }
+
+    /// Leaf `k` of a place as a scalar place.
+    fn leaf(&mut self, p: &StructPlace, k: usize, span: Span) -> Result<Place> {
+        let (s, offset) = p.layout.leaves[k];
+        Ok(match &p.home {
+            Home::Regs(vars) => Place::Var(vars[k], s),
+            Home::Mem { mem, at } => {
+                let at = self.plus(at.clone(), i64::from(offset / mem.elem.size()), span)?;
+                Place::Elem(*mem, at)
+            }
+        })
+    }
+
+    fn read(&mut self, p: Place, span: Span) -> Expr {
+        match p {
+            Place::Var(var, s) => Expr {
+                kind: ExprKind::Var(var),
+                ty: s.promoted(),
+                span,
+            },
+            Place::Elem(mem, index) => load(mem, index, span),
+        }
+    }
+
+    fn write(&mut self, p: Place, value: Expr, span: Span) -> Result<Stmt> {
+        Ok(Stmt {
+            kind: match p {
+                Place::Var(var, s) => StmtKind::Assign {
+                    var,
+                    value: self.convert(value, s),
+                },
+                Place::Elem(mem, index) => {
+                    self.not_constant(mem, span)?;
+                    StmtKind::Store {
+                        mem,
+                        index,
+                        value: self.convert(value, mem.elem),
+                    }
+                }
+            },
+            span,
+        })
+    }
+
+    /// Every leaf of a place, read.
+    fn reads(&mut self, p: &StructPlace, span: Span) -> Result<Vec<Expr>> {
+        (0..p.layout.leaves.len())
+            .map(|k| {
+                let leaf = self.leaf(p, k, span)?;
+                Ok(self.read(leaf, span))
+            })
+            .collect()
+    }
+
+    /// Stores `values` (one per leaf) into a place.
+    fn writes(
+        &mut self,
+        p: &StructPlace,
+        values: Vec<Expr>,
+        span: Span,
+        out: &mut Vec<Stmt>,
+    ) -> Result<()> {
+        for (k, v) in values.into_iter().enumerate() {
+            let leaf = self.leaf(p, k, span)?;
+            out.push(self.write(leaf, v, span)?);
+        }
+        Ok(())
+    }
+
+    /// The leaves' default values: default member initialisers, else zero.
+    fn defaults(&mut self, l: &Rc<Layout>, span: Span) -> Result<Vec<Expr>> {
+        let mut out = Vec::new();
+        for m in &l.members {
+            let init = match (&l.def, &m.kind) {
+                (Some((def, b)), _) => self.globals.structs[*def]
+                    .fields
+                    .iter()
+                    .find(|f| f.name.name == m.name && !f.is_static)
+                    .and_then(|f| f.init.clone())
+                    .map(|mut e| {
+                        b.expr(&mut e);
+                        e
+                    }),
+                _ => None,
+            };
+            match (&m.kind, init) {
+                (MemberKind::Scalar(_), Some(e)) => out.push(self.expr(&e)?),
+                (MemberKind::Compound(sub), Some(e)) => {
+                    let sub = Rc::clone(sub);
+                    let mut pre = Vec::new();
+                    let v = self.struct_value(&e, &sub, &mut pre)?;
+                    if !pre.is_empty() {
+                        return Err(unsupported(
+                            "a default member initialiser that calls a function".into(),
+                            e.span,
+                            "initialise the member in a constructor",
+                        ));
+                    }
+                    out.extend(v);
+                }
+                (kind, None) => {
+                    let n = Layout::leaf_count(kind);
+                    for k in 0..n {
+                        let s = l.leaves[m.first + k].0;
+                        out.push(constant(Value::I32(0).cast(s), span));
+                    }
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// The leaves of a struct value of type `l`, with the statements that compute them in `out`.
+    pub(crate) fn struct_value(
+        &mut self,
+        e: &ast::Expr,
+        l: &Rc<Layout>,
+        out: &mut Vec<Stmt>,
+    ) -> Result<Vec<Expr>> {
+        let span = e.span;
+        if let ast::ExprKind::List(items) = &e.kind {
+            return self.build(l, items, span, out);
+        }
+        let Some(found) = self.struct_of(e) else {
+            // `P p = x;` with a scalar: a constructor (or the first member) takes it.
+            return self.build(l, std::slice::from_ref(e), span, out);
+        };
+        if found.name != l.name {
+            return Err(CheckError::Type {
+                message: format!("expected a `{}`, found a `{}`", l.name, found.name),
+                span,
+                label: format!("a `{}`", found.name),
+                help: None,
+            });
+        }
+        if let Some(p) = self.struct_place(e) {
+            let p = p?;
+            return self.reads(&p, span);
+        }
+        match &e.kind {
+            ast::ExprKind::Call {
+                callee,
+                targs,
+                args,
+            } => {
+                if self.constructed(callee, targs).is_some() {
+                    return self.build(l, args, span, out);
+                }
+                if super::groups::unqualified(&callee.name) == "reduce" {
+                    return self.reduce(args, l, span, out);
+                }
+                let name = super::groups::unqualified(&callee.name);
+                let f = self.globals.functions[name];
+                let call = self.inline_call(f, (targs, args), span, true)?;
+                self.returned(call, l, span, out)
+            }
+            ast::ExprKind::Method {
+                object,
+                method,
+                args,
+                ..
+            } => {
+                let call = self.method_call(object, &method.name, args, span, true)?;
+                self.returned(call, l, span, out)
+            }
+            ast::ExprKind::Binary { op, lhs, rhs, .. } => {
+                let call = self.operator_call(*op, lhs, rhs, span)?;
+                self.returned(call, l, span, out)
+            }
+            ast::ExprKind::Index { base, index } => {
+                let call =
+                    self.method_call(base, "operator[]", std::slice::from_ref(index), span, true)?;
+                self.returned(call, l, span, out)
+            }
+            ast::ExprKind::Ternary { cond, then, els } => {
+                let c = self.condition(cond)?;
+                let mut pre_t = Vec::new();
+                let t = self.struct_value(then, l, &mut pre_t)?;
+                let mut pre_f = Vec::new();
+                let f = self.struct_value(els, l, &mut pre_f)?;
+                if pre_t.is_empty() && pre_f.is_empty() {
+                    // Both sides are places: one select per leaf, as a compiler emits.
+                    let flag = self.new_local("?:", Scalar::Bool, cond.span);
+                    out.push(Stmt {
+                        kind: StmtKind::Assign {
+                            var: flag,
+                            value: c,
+                        },
+                        span,
+                    });
+                    return Ok(t
+                        .into_iter()
+                        .zip(f)
+                        .map(|(t, f)| {
+                            let ty = t.ty;
+                            let f = self.convert(f, ty);
+                            Expr {
+                                kind: ExprKind::Select {
+                                    cond: Box::new(Expr {
+                                        kind: ExprKind::Var(flag),
+                                        ty: Scalar::Bool,
+                                        span,
+                                    }),
+                                    then: Box::new(t),
+                                    els: Box::new(f),
+                                },
+                                ty,
+                                span,
+                            }
+                        })
+                        .collect());
+                }
+                let tmp = self.new_struct("?:", l, span);
+                self.writes(&tmp, t, span, &mut pre_t)?;
+                self.writes(&tmp, f, span, &mut pre_f)?;
+                out.push(Stmt {
+                    kind: StmtKind::If {
+                        cond: c,
+                        then: pre_t,
+                        els: pre_f,
+                    },
+                    span,
+                });
+                self.reads(&tmp, span)
+            }
+            _ => Err(unsupported(
+                format!("this `{}` value", l.name),
+                span,
+                "use a variable, an element, a call, a constructor or `{...}`",
+            )),
+        }
+    }
+
+    /// The leaves an inlined call left in its result.
+    fn returned(
+        &mut self,
+        call: Expr,
+        l: &Rc<Layout>,
+        span: Span,
+        out: &mut Vec<Stmt>,
+    ) -> Result<Vec<Expr>> {
+        let (ExprKind::Inline { .. }, RetShape::Struct(i)) = (&call.kind, self.last_ret) else {
+            // A function whose body was refused already stands for zeros (no second error).
+            return Ok(l
+                .leaves
+                .iter()
+                .map(|&(s, _)| constant(Value::I32(0).cast(s), span))
+                .collect());
+        };
+        out.push(Stmt {
+            kind: StmtKind::Eval(call),
+            span,
+        });
+        let p = self.struct_vars[i as usize].clone();
+        self.reads(&p, span)
+    }
+
+    /// `P{a, b}`, `P(a, b)`, `{a, b}`: a constructor of `l` where it has one, otherwise its
+    /// members in order (the rest from their defaults).
+    fn build(
+        &mut self,
+        l: &Rc<Layout>,
+        items: &[ast::Expr],
+        span: Span,
+        out: &mut Vec<Stmt>,
+    ) -> Result<Vec<Expr>> {
+        if let Some((def, bindings)) = &l.def {
+            let ctors = &self.globals.structs[*def].ctors;
+            if !ctors.is_empty() {
+                let Some(ctor) = ctors.iter().find(|c| c.params.len() == items.len()) else {
+                    return Err(CheckError::ArgumentCount {
+                        name: format!("the constructor of `{}`", l.name),
+                        expected: ctors
+                            .iter()
+                            .map(|c| c.params.len().to_string())
+                            .collect::<Vec<_>>()
+                            .join(" or "),
+                        found: items.len(),
+                        span,
+                    });
+                };
+                let ctor = bindings.function(ctor);
+                let tmp = self.new_struct(&l.name, l, span);
+                let defaults = self.defaults(l, span)?;
+                self.writes(&tmp, defaults, span, out)?;
+                let call = self.inline_with_this(&ctor, tmp.clone(), items, span, true)?;
+                out.push(Stmt {
+                    kind: StmtKind::Eval(call),
+                    span,
+                });
+                return self.reads(&tmp, span);
+            }
+        }
+        if items.len() > l.members.len() {
+            return Err(CheckError::Type {
+                message: format!(
+                    "`{}` has {} members; {} values are given",
+                    l.name,
+                    l.members.len(),
+                    items.len()
+                ),
+                span,
+                label: "too many values".into(),
+                help: None,
+            });
+        }
+        let defaults = self.defaults(l, span)?;
+        let mut values = Vec::new();
+        for (k, m) in l.members.iter().enumerate() {
+            let n = Layout::leaf_count(&m.kind);
+            match (items.get(k), &m.kind) {
+                (Some(item), MemberKind::Scalar(s)) => {
+                    let v = self.expr(item)?;
+                    values.push(self.convert(v, *s));
+                }
+                (Some(item), MemberKind::Compound(sub)) => {
+                    let sub = Rc::clone(sub);
+                    values.extend(self.struct_value(item, &sub, out)?);
+                }
+                (None, _) => values.extend(defaults[m.first..m.first + n].iter().cloned()),
+            }
+        }
+        Ok(values)
+    }
+
+    // ------------------------------------------------------------------ statements
+
+    /// `P v;`, `P v = ...;`, `P v(a, b);`, `P v{a, b};` and `P* p = ...;`.
+    pub(crate) fn declare_struct(
+        &mut self,
+        l: Rc<Layout>,
+        ty: &ast::TypeName,
+        d: &ast::Declarator,
+        out: &mut Vec<Stmt>,
+    ) -> Result<()> {
+        if d.pointer {
+            let pointee = self.buffer_of(&l, d.name.span);
+            let i = self.new_pointer(&d.name, pointee, ty.is_const);
+            self.struct_ptrs.insert(i, Rc::clone(&l));
+            self.declare(&d.name, Binding::Pointer(i));
+            if let Some(init) = &d.init {
+                let p = self.pointer(init)?;
+                out.push(self.point(i, p, d.name.span.to(init.span))?);
+            }
+            return Ok(());
+        }
+        if !d.dims.is_empty() {
+            return Err(unsupported(
+                format!("the local array of structs `{}`", d.name.name),
+                d.name.span,
+                "declare one local array per member, or one struct variable per element",
+            ));
+        }
+        let p = self.new_struct(&d.name.name, &l, d.name.span);
+        let init = match (&d.init, &d.list) {
+            (Some(e), _) => Some(e.clone()),
+            (None, Some((items, span))) => Some(ast::Expr {
+                kind: ast::ExprKind::List(items.clone()),
+                span: *span,
+            }),
+            (None, None) => None,
+        };
+        let values = match &init {
+            Some(e) => self.struct_value(e, &l, out),
+            None => self.build(&l, &[], d.name.span, out),
+        };
+        // Declared before an error in its initialiser is reported: its uses are not errors too.
+        let binding = self.bind_struct(p.clone());
+        self.declare(&d.name, binding);
+        self.writes(&p, values?, d.name.span, out)
+    }
+
+    /// Whether an assignment's target is a whole struct.
+    pub(crate) fn is_struct_place(&mut self, target: &ast::Expr) -> bool {
+        self.struct_of(target).is_some()
+    }
+
+    /// `s = value;` or `s op= value;` for a whole struct.
+    pub(crate) fn struct_assignment(
+        &mut self,
+        target: &ast::Expr,
+        op: Option<BinOp>,
+        value: &ast::Expr,
+        span: Span,
+        out: &mut Vec<Stmt>,
+    ) -> Result<()> {
+        if let Some(op) = op {
+            let name = format!("operator{}=", op.symbol());
+            let l = self.struct_of(target).expect("checked: a struct");
+            if self.method(&l, &name).is_some() {
+                let call =
+                    self.method_call(target, &name, std::slice::from_ref(value), span, true)?;
+                out.push(Stmt {
+                    kind: StmtKind::Eval(call),
+                    span,
+                });
+                return Ok(());
+            }
+            let combined = ast::Expr {
+                kind: ast::ExprKind::Binary {
+                    op,
+                    op_span: span,
+                    lhs: Box::new(target.clone()),
+                    rhs: Box::new(value.clone()),
+                },
+                span,
+            };
+            return self.struct_assignment(target, None, &combined, span, out);
+        }
+        let p = match self.struct_place(target) {
+            Some(p) => p?,
+            None => return Err(not_a_place(target.span)),
+        };
+        if let Home::Mem { .. } = p.home {
+            self.writable(target)?;
+        }
+        let values = self.struct_value(value, &p.layout, out)?;
+        // `v = {v.y, v.x}`: the new leaves are computed before any is written.
+        let values = if matches!(p.home, Home::Regs(_)) && mentions(value, &root_name(target)) {
+            let tmp = self.new_struct("copy", &p.layout, span);
+            self.writes(&tmp, values, span, out)?;
+            self.reads(&tmp, span)?
+        } else {
+            values
+        };
+        self.writes(&p, values, span, out)
+    }
+
+    /// `return value;` in a function that returns a struct.
+    pub(crate) fn return_struct(
+        &mut self,
+        i: u32,
+        value: &ast::Expr,
+        out: &mut Vec<Stmt>,
+    ) -> Result<()> {
+        let p = self.struct_vars[i as usize].clone();
+        let values = self.struct_value(value, &p.layout, out)?;
+        self.writes(&p, values, value.span, out)
+    }
+
+    // ------------------------------------------------------------------ scalar members
+
+    /// `v.x`, `p[i].x`, `p->x`, `v.a[2]`: the scalar member an expression names, if it names
+    /// one of a struct.
+    pub(crate) fn member_place(&mut self, e: &ast::Expr) -> Option<Result<Place>> {
+        match &e.kind {
+            ast::ExprKind::Member { base, field } => {
+                let l = self.struct_of(base)?;
+                if let Some((_, v)) = l.statics.iter().find(|(n, _)| *n == field.name) {
+                    let v = *v;
+                    return Some(Err(CheckError::NotAssignable {
+                        what: format!("the static member `{}` ({v})", field.name),
+                        span: e.span,
+                        help: None,
+                    }));
+                }
+                let Some(m) = l.member(&field.name) else {
+                    let names: Vec<&str> = l.members.iter().map(|m| m.name.as_str()).collect();
+                    return Some(Err(CheckError::UnknownName {
+                        name: field.name.clone(),
+                        span: field.span,
+                        suggestion: Some(
+                            crate::diag::did_you_mean(&field.name, names.iter().copied())
+                                .unwrap_or_else(|| {
+                                    format!("the members of `{}` are {}", l.name, names.join(", "))
+                                }),
+                        ),
+                    }));
+                };
+                if !matches!(m.kind, MemberKind::Scalar(_)) {
+                    return None;
+                }
+                let k = m.first;
+                Some(self.member_leaf(base, k, e.span))
+            }
+            ast::ExprKind::Index { base, index } => {
+                let l = self.struct_of(base).filter(|l| l.array)?;
+                if !matches!(l.members[0].kind, MemberKind::Scalar(_)) {
+                    return None;
+                }
+                Some(self.scalar_element(base, index, &l, e.span))
+            }
+            _ => None,
+        }
+    }
+
+    fn member_leaf(&mut self, base: &ast::Expr, k: usize, span: Span) -> Result<Place> {
+        match self.struct_place(base) {
+            Some(p) => {
+                let p = p?;
+                self.leaf(&p, k, span)
+            }
+            None => Err(not_a_place(base.span)),
+        }
+    }
+
+    fn scalar_element(
+        &mut self,
+        base: &ast::Expr,
+        index: &ast::Expr,
+        l: &Layout,
+        span: Span,
+    ) -> Result<Place> {
+        let p = match self.struct_place(base) {
+            Some(p) => p?,
+            None => return Err(not_a_place(base.span)),
+        };
+        let i = self.expr(index)?;
+        if let ExprKind::Const(v) = i.kind {
+            let k = self.constant_index(v, l.members.len(), index.span)?;
+            return self.leaf(&p, k, span);
+        }
+        match &p.home {
+            Home::Mem { mem, at } => {
+                let (mem, at) = (*mem, at.clone());
+                let step = l.leaves[0].0.size() / mem.elem.size();
+                let k = self.scaled(i, step, span)?;
+                let at = self.binary(BinOp::Add, span, at, k)?;
+                Ok(Place::Elem(mem, at))
+            }
+            Home::Regs(_) => Err(dynamic_index(index.span)),
+        }
+    }
+
+    /// `v.x` (and `f(v).x`, `(a + b).x`, `v.n` of a static member) as a value; `None` when
+    /// `base` is no struct.
+    pub(crate) fn struct_member_value(
+        &mut self,
+        base: &ast::Expr,
+        field: &ast::Ident,
+        span: Span,
+    ) -> Option<Result<Expr>> {
+        let l = self.struct_of(base)?;
+        if let Some((_, v)) = l.statics.iter().find(|(n, _)| *n == field.name) {
+            return Some(Ok(constant(*v, span)));
+        }
+        let whole = ast::Expr {
+            kind: ast::ExprKind::Member {
+                base: Box::new(base.clone()),
+                field: field.clone(),
+            },
+            span,
+        };
+        if self.struct_place(base).is_some() || l.member(&field.name).is_none() {
+            return Some(self.member_place(&whole).map_or_else(
+                || Err(not_scalar(&l, &field.name, span)),
+                |p| p.map(|p| self.read(p, span)),
+            ));
+        }
+        let m = l.member(&field.name).expect("checked: a member");
+        let MemberKind::Scalar(s) = m.kind else {
+            return Some(Err(not_scalar(&l, &field.name, span)));
+        };
+        let k = m.first;
+        Some((|| {
+            let mut body = Vec::new();
+            let values = self.struct_value(base, &l, &mut body)?;
+            let value = values
+                .into_iter()
+                .nth(k)
+                .expect("checker: a leaf per member");
+            let var = self.new_local(&format!("().{}", field.name), s, span);
+            body.push(Stmt {
+                kind: StmtKind::Assign {
+                    var,
+                    value: self.convert(value, s),
+                },
+                span,
+            });
+            Ok(Expr {
+                kind: ExprKind::Inline {
+                    name: l.name.clone(),
+                    body,
+                    result: Some(var),
+                },
+                ty: s.promoted(),
+                span,
+            })
+        })())
+    }
+
+    /// A scalar-valued call of a member function or operator (`a.norm()`, `a == b`), or a
+    /// `void` one used as a statement.
+    pub(crate) fn struct_call(&mut self, e: &ast::Expr, allow_void: bool) -> Option<Result<Expr>> {
+        match &e.kind {
+            ast::ExprKind::Method {
+                object,
+                method,
+                args,
+                ..
+            } => {
+                self.struct_of(object)?;
+                Some(self.method_call(object, &method.name, args, e.span, allow_void))
+            }
+            ast::ExprKind::Binary { op, lhs, rhs, .. } => {
+                if self.struct_of(lhs).is_none() && self.struct_of(rhs).is_none() {
+                    return None;
+                }
+                Some(self.operator_call(*op, lhs, rhs, e.span))
+            }
+            ast::ExprKind::Index { base, index } => {
+                if self.struct_of(base)?.array {
+                    return None;
+                }
+                let index = std::slice::from_ref(index.as_ref());
+                Some(self.method_call(base, "operator[]", index, e.span, allow_void))
+            }
+            _ => None,
+        }
+    }
+
+    /// `a op b` with a struct operand: the member `operator op` of `a`, or a free one.
+    fn operator_call(
+        &mut self,
+        op: BinOp,
+        lhs: &ast::Expr,
+        rhs: &ast::Expr,
+        span: Span,
+    ) -> Result<Expr> {
+        let name = format!("operator{}", op.symbol());
+        if let Some(l) = self.struct_of(lhs) {
+            if self.method(&l, &name).is_some() {
+                return self.method_call(lhs, &name, std::slice::from_ref(rhs), span, false);
+            }
+        }
+        match self.free_operator(&name) {
+            Some(f) => {
+                let args = [lhs.clone(), rhs.clone()];
+                self.inline_call(f, (&[], &args), span, false)
+            }
+            None => {
+                let l = self.struct_of(lhs).or_else(|| self.struct_of(rhs));
+                Err(CheckError::Type {
+                    message: format!(
+                        "`{}` is not defined on `{}`",
+                        op.symbol(),
+                        l.map_or_else(|| "this struct".into(), |l| l.name.clone())
+                    ),
+                    span,
+                    label: "no operator for this struct".into(),
+                    help: Some(format!(
+                        "define `{name}` as a member function or a `__device__` function, or work on the members"
+                    )),
+                })
+            }
+        }
+    }
+
+    /// `object.name(args)`: the member function inlined with the members of `object` in scope.
+    fn method_call(
+        &mut self,
+        object: &ast::Expr,
+        name: &str,
+        args: &[ast::Expr],
+        span: Span,
+        allow_void: bool,
+    ) -> Result<Expr> {
+        let l = self.struct_of(object).expect("checked: a struct");
+        let Some(f) = self.method(&l, name) else {
+            return Err(CheckError::UnknownName {
+                name: name.to_string(),
+                span,
+                suggestion: Some(format!("`{}` has no member function `{name}`", l.name)),
+            });
+        };
+        let mut pre = Vec::new();
+        let this = match self.struct_place(object) {
+            Some(p) => p?,
+            None => {
+                let values = self.struct_value(object, &l, &mut pre)?;
+                let tmp = self.new_struct("this", &l, span);
+                self.writes(&tmp, values, span, &mut pre)?;
+                tmp
+            }
+        };
+        let call = self.inline_with_this(&f, this, args, span, allow_void)?;
+        if pre.is_empty() {
+            return Ok(call);
+        }
+        let ty = call.ty;
+        let result = match &call.kind {
+            ExprKind::Inline { result, .. } => *result,
+            _ => None,
+        };
+        pre.push(Stmt {
+            kind: StmtKind::Eval(call),
+            span,
+        });
+        Ok(Expr {
+            kind: ExprKind::Inline {
+                name: name.to_string(),
+                body: pre,
+                result,
+            },
+            ty,
+            span,
+        })
+    }
+
+    /// Inlines `f` (a member function or a constructor) with the members of `this` visible by
+    /// name, and `this` itself.
+    fn inline_with_this(
+        &mut self,
+        f: &ast::Function,
+        this: StructPlace,
+        args: &[ast::Expr],
+        span: Span,
+        allow_void: bool,
+    ) -> Result<Expr> {
+        let mut scope = HashMap::new();
+        let mut binds = Vec::new();
+        let layout = Rc::clone(&this.layout);
+        for (k, m) in layout.members.iter().enumerate() {
+            let binding = match &m.kind {
+                MemberKind::Scalar(_) => match self.leaf(&this, m.first, span)? {
+                    Place::Var(var, _) => Binding::Local {
+                        var,
+                        is_const: false,
+                    },
+                    Place::Elem(mem, at) => {
+                        let ident = ast::Ident {
+                            name: m.name.clone(),
+                            span,
+                        };
+                        let i = self.new_pointer(&ident, (mem.elem, 1), false);
+                        let ptr = super::pointer::Ptr {
+                            mem: Some(mem),
+                            offset: at,
+                            is_const: false,
+                        };
+                        binds.push(self.point(i, ptr, span)?);
+                        Binding::Ref(i)
+                    }
+                },
+                MemberKind::Compound(sub) => {
+                    let sub = Rc::clone(sub);
+                    let p = self.sub_place(&this, sub, m.first, layout.members[k].offset, span);
+                    self.bind_struct(p)
+                }
+            };
+            scope.insert(m.name.clone(), (binding, span));
+        }
+        for (n, v) in &layout.statics {
+            scope.insert(n.clone(), (Binding::Constant(*v), span));
+        }
+        let this_binding = self.bind_struct(this);
+        scope.insert("this".into(), (this_binding, span));
+        self.pending_this = Some(scope);
+        let call = self.inline_call(f, (&[], args), span, allow_void);
+        self.pending_this = None;
+        let call = call?;
+        if binds.is_empty() {
+            return Ok(call);
+        }
+        let ty = call.ty;
+        let result = match &call.kind {
+            ExprKind::Inline { result, .. } => *result,
+            _ => None,
+        };
+        binds.push(Stmt {
+            kind: StmtKind::Eval(call),
+            span,
+        });
+        Ok(Expr {
+            kind: ExprKind::Inline {
+                name: f.name.name.clone(),
+                body: binds,
+                result,
+            },
+            ty,
+            span,
+        })
+    }
+
+    // ------------------------------------------------------------------ functions
+
+    /// The argument for a struct parameter: a reference to a place is that place; anything else
+    /// is a copy made where the call is.
+    pub(crate) fn struct_argument(
+        &mut self,
+        l: Rc<Layout>,
+        p: &ast::Param,
+        a: &ast::Expr,
+    ) -> Result<(Binding, Vec<Stmt>)> {
+        if p.ty.reference {
+            if let Some(place) = self.struct_place(a) {
+                let mut place = place?;
+                if place.layout.name != l.name {
+                    return Err(CheckError::Type {
+                        message: format!(
+                            "`{}` needs a `{}`, found a `{}`",
+                            p.name.name, l.name, place.layout.name
+                        ),
+                        span: a.span,
+                        label: "another struct".into(),
+                        help: None,
+                    });
+                }
+                let mut fill = Vec::new();
+                // The element a reference names is fixed where the call is.
+                if let Home::Mem { mem, at } = place.home {
+                    let var = self.new_local(&format!("&{}", p.name.name), Scalar::I64, a.span);
+                    fill.push(Stmt {
+                        kind: StmtKind::Assign { var, value: at },
+                        span: a.span,
+                    });
+                    place.home = Home::Mem {
+                        mem,
+                        at: Expr {
+                            kind: ExprKind::Var(var),
+                            ty: Scalar::I64,
+                            span: a.span,
+                        },
+                    };
+                }
+                return Ok((self.bind_struct(place), fill));
+            }
+            if !p.ty.is_const {
+                return Err(CheckError::Type {
+                    message: format!(
+                        "the reference parameter `{}` needs a variable or an element",
+                        p.name.name
+                    ),
+                    span: a.span,
+                    label: "a temporary".into(),
+                    help: Some(format!(
+                        "declare it `const {}&`, or pass a variable",
+                        l.name
+                    )),
+                });
+            }
+        }
+        let mut fill = Vec::new();
+        let values = self.struct_value(a, &l, &mut fill)?;
+        let copy = self.new_struct(&p.name.name, &l, p.name.span);
+        self.writes(&copy, values, a.span, &mut fill)?;
+        Ok((self.bind_struct(copy), fill))
+    }
+
+    /// A struct parameter of a function checked on its own (no caller): fresh leaves.
+    pub(crate) fn struct_parameter(&mut self, l: Rc<Layout>, p: &ast::Param) -> Binding {
+        let fresh = self.new_struct(&p.name.name, &l, p.name.span);
+        self.bind_struct(fresh)
+    }
+
+    /// Where a struct-returning function's `return` puts its value.
+    pub(crate) fn struct_ret_slot(&mut self, f: &ast::Function) -> Option<Result<RetShape>> {
+        if f.ret.pointer {
+            return None;
+        }
+        let l = match self.layout_of(&f.ret)? {
+            Ok(l) => l,
+            Err(e) => return Some(Err(e)),
+        };
+        let p = self.new_struct(&format!("{}()", f.name.name), &l, f.name.span);
+        let Binding::Struct(i) = self.bind_struct(p) else {
+            unreachable!("checker: a struct binding")
+        };
+        Some(Ok(RetShape::Struct(i)))
+    }
+
+    /// `cg::reduce(tile, v, f)` of a struct `v` with a `__device__` function `f(a, b)`: the
+    /// butterfly of `__shfl_xor_sync` on each leaf, combined by `f`.
+    fn reduce(
+        &mut self,
+        args: &[ast::Expr],
+        l: &Rc<Layout>,
+        span: Span,
+        out: &mut Vec<Stmt>,
+    ) -> Result<Vec<Expr>> {
+        let Some(super::groups::Group::Tile(n)) = self.group(&args[0])? else {
+            return Err(unsupported(
+                "`cg::reduce` over this group".into(),
+                args[0].span,
+                "reduce over a warp tile: `cg::tiled_partition<32>(block)`",
+            ));
+        };
+        let f = match &args[2].kind {
+            ast::ExprKind::Name(name) => self.globals.functions.get(name.as_str()).copied(),
+            _ => None,
+        };
+        let Some(f) = f else {
+            return Err(unsupported(
+                format!("`cg::reduce` of a `{}` with this operation", l.name),
+                args[2].span,
+                "pass a `__device__` function that combines two values: `cg::reduce(warp, v, combine)`",
+            ));
+        };
+        let acc = self.new_struct("reduce()", l, span);
+        let values = self.struct_value(&args[1], l, out)?;
+        self.writes(&acc, values, span, out)?;
+        let other = self.new_struct("reduce().other", l, span);
+        // The inlined function sees the two values through names no kernel can write.
+        self.scopes.push(HashMap::new());
+        let a = self.bind_struct(acc.clone());
+        let b = self.bind_struct(other.clone());
+        let ident = |name: &str| ast::Ident {
+            name: name.into(),
+            span,
+        };
+        self.declare(&ident("reduce()#a"), a);
+        self.declare(&ident("reduce()#b"), b);
+        let names = [
+            ast::Expr {
+                kind: ast::ExprKind::Name("reduce()#a".into()),
+                span,
+            },
+            ast::Expr {
+                kind: ast::ExprKind::Name("reduce()#b".into()),
+                span,
+            },
+        ];
+        let result = (|| {
+            let mut offset = n / 2;
+            while offset > 0 {
+                for k in 0..l.leaves.len() {
+                    let Place::Var(src, s) = self.leaf(&acc, k, span)? else {
+                        unreachable!("checker: a register struct")
+                    };
+                    let Place::Var(dst, _) = self.leaf(&other, k, span)? else {
+                        unreachable!("checker: a register struct")
+                    };
+                    let value = Expr {
+                        kind: ExprKind::Var(src),
+                        ty: s.promoted(),
+                        span,
+                    };
+                    let arg = constant(Value::U32(offset), span);
+                    let moved =
+                        self.tile_shuffle(n, crate::value::ShflKind::Xor, value, arg, span)?;
+                    out.push(Stmt {
+                        kind: StmtKind::Assign {
+                            var: dst,
+                            value: self.convert(moved, s),
+                        },
+                        span,
+                    });
+                }
+                let call = self.inline_call(f, (&[], &names), span, false)?;
+                let combined = self.returned(call, l, span, out)?;
+                self.writes(&acc, combined, span, out)?;
+                offset /= 2;
+            }
+            self.reads(&acc, span)
+        })();
+        self.scopes.pop();
+        result
+    }
+
+    /// `P::n`: a static member of a struct with data members.
+    pub(crate) fn static_member(&mut self, name: &str, span: Span) -> Option<Value> {
+        let (ty, member) = name.rsplit_once("::")?;
+        let l = self.layout_named(ty, span)?.ok()?;
+        l.statics.iter().find(|(n, _)| n == member).map(|(_, v)| *v)
+    }
+
+    /// The names a struct type's template arguments are written with in `pattern` (`Pair<T>`),
+    /// each with the type that struct `l` binds at its position.
+    pub(crate) fn struct_arguments(
+        &self,
+        l: &Layout,
+        pattern: &str,
+    ) -> Vec<(String, ast::TypeName)> {
+        let Some((def, bindings)) = &l.def else {
+            return Vec::new();
+        };
+        let d = &self.globals.structs[*def];
+        let (Some(base), Some(args)) = (pattern.split('<').next(), pattern.find('<')) else {
+            return Vec::new();
+        };
+        if super::groups::unqualified(base) != d.name.name {
+            return Vec::new();
+        }
+        let inner = pattern[args + 1..].trim_end_matches('>');
+        inner
+            .split(',')
+            .zip(&d.template)
+            .filter_map(|(written, param)| {
+                let ty = bindings.types.get(&param.name.name)?;
+                Some((written.trim().to_string(), ty.clone()))
+            })
+            .collect()
+    }
+
+    /// Whether `f` returns a struct with data members.
+    pub(crate) fn returns_struct(&mut self, f: &ast::Function) -> bool {
+        !f.ret.pointer && self.layout_of(&f.ret).is_some()
+    }
+
+    /// `sizeof` of a struct type or of a struct-typed expression.
+    pub(crate) fn struct_size(&mut self, e: &ast::Expr) -> Option<u64> {
+        self.struct_of(e).map(|l| u64::from(l.size))
+    }
+}
+
+/// The name of leaf `k` below a layout (`a.x`, `v.3`).
+fn leaf_name(l: &Layout, k: usize) -> String {
+    let m = l
+        .members
+        .iter()
+        .rev()
+        .find(|m| m.first <= k)
+        .expect("checker: every leaf belongs to a member");
+    match &m.kind {
+        MemberKind::Scalar(_) => m.name.clone(),
+        MemberKind::Compound(sub) => format!("{}.{}", m.name, leaf_name(sub, k - m.first)),
+    }
+}
+
+/// The variable an assignment target starts from (`v` of `v.a.x`).
+fn root_name(e: &ast::Expr) -> String {
+    match &e.kind {
+        ast::ExprKind::Name(n) => n.clone(),
+        ast::ExprKind::Member { base, .. } | ast::ExprKind::Index { base, .. } => root_name(base),
+        _ => String::new(),
+    }
+}
+
+/// Whether `e` may read the variable `name` (conservatively: any form not looked into may).
+fn mentions(e: &ast::Expr, name: &str) -> bool {
+    use ast::ExprKind as K;
+    match &e.kind {
+        K::Name(n) => n == name,
+        K::Int { .. } | K::Float { .. } | K::Bool(_) | K::Str(_) | K::SizeOfType(_) => false,
+        K::Unary { operand: a, .. } | K::Cast { expr: a, .. } | K::Member { base: a, .. } => {
+            mentions(a, name)
+        }
+        K::Binary { lhs, rhs, .. }
+        | K::Index {
+            base: lhs,
+            index: rhs,
+        } => mentions(lhs, name) || mentions(rhs, name),
+        K::Ternary { cond, then, els } => {
+            mentions(cond, name) || mentions(then, name) || mentions(els, name)
+        }
+        K::List(items) | K::Call { args: items, .. } => items.iter().any(|a| mentions(a, name)),
+        _ => true,
+    }
+}
+
+fn not_a_place(span: Span) -> CheckError {
+    CheckError::NotAssignable {
+        what: "a struct value that is not a variable or an element".into(),
+        span,
+        help: Some("copy it into a variable first".into()),
+    }
+}
+
+fn not_scalar(l: &Layout, field: &str, span: Span) -> CheckError {
+    CheckError::Type {
+        message: format!("`{field}` of `{}` is not a scalar member", l.name),
+        span,
+        label: "not a scalar".into(),
+        help: Some("use one of its own members, or copy it into a variable of its type".into()),
+    }
+}
+
+fn dynamic_index(span: Span) -> CheckError {
+    unsupported(
+        "indexing an array member of a struct in registers with a run-time index".into(),
+        span,
+        "index it with a constant (a loop with constant bounds may be unrolled by hand), or keep the array in a local array of its own",
+    )
+}

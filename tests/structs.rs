@@ -1,0 +1,363 @@
+//! Structs and classes with data members: one local per member in registers, one scalar access per member in memory.
+
+mod common;
+use common::{codes, err, ok, position};
+
+const ONE: [u32; 3] = [1, 1, 1];
+
+/// `[a, b, ...]` for a launch section.
+fn list(values: impl IntoIterator<Item = i64>) -> String {
+    let items: Vec<String> = values.into_iter().map(|v| v.to_string()).collect();
+    format!("[{}]", items.join(", "))
+}
+
+#[test]
+fn constructors_member_functions_and_operators_in_registers() {
+    let want = list((0..4).flat_map(|t| [2 * t + 8, 2 * t + 5, 12, 2 * t + 16]));
+    let src = format!(
+        r#"
+struct Vec2 {{
+    float x, y;
+    __device__ Vec2() : x(0.0f), y(0.0f) {{}}
+    __device__ Vec2(float a, float b) : x(a), y(b) {{}}
+    __device__ float dot(const Vec2& o) const {{ return x * o.x + y * o.y; }}
+    __device__ Vec2 operator+(const Vec2& o) const {{ return Vec2(x + o.x, y + o.y); }}
+    __device__ Vec2 operator*(float s) const {{ return Vec2{{x * s, y * s}}; }}
+}};
+
+__device__ Vec2 operator-(Vec2 a, Vec2 b) {{ return Vec2(a.x - b.x, a.y - b.y); }}
+__device__ void twice(Vec2& v) {{ v = v + v; }}
+__device__ Vec2 flip(Vec2 v) {{ return {{v.y, v.x}}; }}
+
+__global__ void k(float* out) {{
+    int t = threadIdx.x;
+    Vec2 a(t, 1.0f);
+    Vec2 b = {{2.0f, 3.0f}};
+    Vec2 c = a + b * 2.0f;
+    twice(c);
+    Vec2 d = flip(c) - b;
+    Vec2 e;
+    e.y = d.dot(Vec2(1.0f, 0.0f));
+    out[4 * t + 0] = c.x;
+    out[4 * t + 1] = d.y;
+    out[4 * t + 2] = e.x + e.y;
+    out[4 * t + 3] = (a + b).dot(b);
+}}
+
+launch k {{
+    out = zeros(16);
+    expect out == {want};
+}}
+"#
+    );
+    // a = (t, 1), b = (2, 3); c = a + 2b = (t + 4, 7), doubled by reference: (2t + 8, 14).
+    // d = flip(c) - b = (14 - 2, 2t + 8 - 3) = (12, 2t + 5); e = (0, 0) from the default
+    // constructor, then e.y = d·(1, 0) = 12; (a + b)·b = (t + 2)·2 + 4·3 = 2t + 16.
+    let r = ok(&src, &[], ONE, [4, 1, 1]);
+    // Everything lives in registers: the four stores are the only memory accesses.
+    assert_eq!((r.counters.gld_instr, r.counters.gst_instr), (0, 4));
+}
+
+#[test]
+fn nested_members_arrays_defaults_statics_and_selection() {
+    let want = list((0..4).flat_map(|t| {
+        let x = if t % 2 == 0 { 1 } else { 3 };
+        [x * 2 * (t + 1), 10, 28]
+    }));
+    let src = format!(
+        r#"
+struct Pt {{ float v[3]; }};
+typedef struct box_tag {{
+    Pt lo;
+    Pt hi;
+    int id = 7;
+    static constexpr int dims = 3;
+}} Box;
+
+__device__ float volume(Box b) {{
+    return (b.hi.v[0] - b.lo.v[0]) * (b.hi.v[1] - b.lo.v[1]) * (b.hi.v[2] - b.lo.v[2]);
+}}
+
+__global__ void k(float* out) {{
+    int t = threadIdx.x;
+    Box b = {{{{{{0.0f, 0.0f, 0.0f}}}}, {{{{1.0f, 2.0f, t + 1.0f}}}}}};
+    Box c = b;
+    c.hi.v[0] = 3.0f;
+    Box m = t % 2 == 0 ? b : c;
+    out[3 * t + 0] = volume(m);
+    out[3 * t + 1] = m.id + Box::dims;
+    out[3 * t + 2] = sizeof(Box);
+}}
+
+launch k {{
+    out = zeros(12);
+    expect out == {want};
+}}
+"#
+    );
+    // b spans (0,0,0)..(1, 2, t + 1); c is a copy whose hi.x is 3. Even threads take b: volume
+    // 1·2·(t + 1); odd ones c: 3·2·(t + 1). id keeps its default 7, plus dims 3 = 10.
+    // sizeof(Box) = two Pt of 12 bytes and an int = 28 (alignment 4, no padding).
+    ok(&src, &[], ONE, [4, 1, 1]);
+}
+
+#[test]
+fn array_of_structs_loads_count_the_structs_sectors() {
+    let want = list((0..32).map(|i| 4 * i + 1));
+    let src = format!(
+        r#"
+struct P {{ float x, y; }};
+__global__ void k(const P* p, float* out) {{
+    int i = threadIdx.x;
+    out[i] = p[i].x + p[i].y;
+}}
+launch k {{
+    p = arange(64);
+    out = zeros(32);
+    expect out == {want};
+}}
+"#
+    );
+    // p is 64 floats, 32 structs of 8 bytes: p[i].x is float 2i and p[i].y float 2i + 1, so
+    // out[i] = 4i + 1. One warp: p[i].x touches bytes 0, 8, ..., 248 = 8 sectors for 128 bytes
+    // asked; p[i].y the same 8 sectors; the store 32 floats = 4 sectors.
+    let c = ok(&src, &[], ONE, [32, 1, 1]).counters;
+    assert_eq!((c.gld_instr, c.gld_sectors), (2, 16));
+    assert_eq!((c.gst_instr, c.gst_sectors), (1, 4));
+    assert_eq!(c.g_bytes_requested, 3 * 128);
+}
+
+#[test]
+fn an_aligned_struct_has_a_padded_stride() {
+    let want = list((0..32).map(|i| 8 * i + 2));
+    let src = format!(
+        r#"
+struct __align__(16) Q {{ float a, b, c; }};
+__global__ void k(const Q* q, float* out) {{
+    int i = threadIdx.x;
+    const Q* r = q + i;
+    out[i] = r->c + (*r).a;
+}}
+launch k {{
+    q = arange(4 * 32);
+    out = zeros(32);
+    expect out == {want};
+}}
+"#
+    );
+    // sizeof(Q) = 16: three floats and 4 bytes of padding, so q[i] starts at float 4i;
+    // r->c = 4i + 2, (*r).a = 4i. Each load: lanes 16 bytes apart span 512 bytes = 16 sectors.
+    let c = ok(&src, &[], ONE, [32, 1, 1]).counters;
+    assert_eq!((c.gld_instr, c.gld_sectors), (2, 32));
+}
+
+#[test]
+fn whole_structs_are_copied_field_by_field() {
+    let want = list((0..32).flat_map(|i| [2 * i + 1, 4 * i + 1]));
+    let src = format!(
+        r#"
+struct Node {{
+    int start;
+    int count;
+}};
+__global__ void k(Node* nodes) {{
+    int i = threadIdx.x;
+    Node n = nodes[i];
+    nodes[i] = Node{{n.count, n.start + n.count}};
+}}
+launch k {{
+    nodes = arange(64);
+    expect nodes == {want};
+}}
+"#
+    );
+    // nodes[i] = (2i, 2i + 1) becomes (2i + 1, 4i + 1). Two loads and two stores, one per
+    // member, each 8 sectors (lanes 8 bytes apart).
+    let c = ok(&src, &[], ONE, [32, 1, 1]).counters;
+    assert_eq!((c.gld_instr, c.gld_sectors), (2, 16));
+    assert_eq!((c.gst_instr, c.gst_sectors), (2, 16));
+}
+
+#[test]
+fn shared_array_of_structs_has_two_way_conflicts() {
+    let want = list((0..32).map(|t| 3 * (31 - t)));
+    let src = format!(
+        r#"
+struct P {{ float x, y; }};
+__global__ void k(float* out) {{
+    __shared__ P s[32];
+    int t = threadIdx.x;
+    s[t].x = t;
+    s[t].y = 2 * t;
+    __syncthreads();
+    P v = s[31 - t];
+    out[t] = v.x + v.y;
+}}
+launch k {{
+    out = zeros(32);
+    expect out == {want};
+}}
+"#
+    );
+    // s[t].x is word 2t, in bank 2t mod 32: lanes t and t + 16 want two words of one bank, so
+    // each of the 2 stores and the 2 loads (of s[31 - t], the same pattern) takes 2 wavefronts
+    // where 1 would do: 4 instructions, 8 wavefronts, 4 conflicts.
+    // v = (31 - t, 2(31 - t)), out[t] = 3(31 - t).
+    let c = ok(&src, &[], ONE, [32, 1, 1]).counters;
+    assert_eq!(
+        (c.smem_instr, c.smem_wavefronts, c.smem_bank_conflicts),
+        (4, 8, 4)
+    );
+}
+
+#[test]
+fn a_struct_buffer_needs_whole_structs() {
+    let f = err(
+        "struct P { float x, y; };\n__global__ void k(P* p) { p[threadIdx.x].x = 1.0f; }",
+        &[("p", "zeros(63)")],
+        Some(ONE),
+        Some([1, 1, 1]),
+    );
+    // 63 floats are not a whole number of 2-float structs.
+    assert_eq!(codes(&f), ["simt::host::bad_value"]);
+}
+
+/// The one diagnostic of a kernel that does not check: its code, message and position.
+fn refused(src: &str) -> (String, String, (usize, usize)) {
+    let f = err(src, &[], Some(ONE), Some([1, 1, 1]));
+    assert_eq!(f.errors.len(), 1, "{:?}", codes(&f));
+    (
+        codes(&f).remove(0),
+        f.errors[0].inner.to_string(),
+        position(&f),
+    )
+}
+
+#[test]
+fn unsupported_struct_constructs_are_named_where_they_are_written() {
+    let (code, message, at) =
+        refused("struct H { int a; float b; };\n__global__ void k(H* h) { h[0].a = 1; }");
+    assert_eq!(code, "simt::check::unsupported");
+    assert_eq!(
+        message,
+        "a buffer of struct `H` whose fields have different types is not supported"
+    );
+    assert_eq!(at, (2, 19));
+
+    let (code, message, at) =
+        refused("struct P { float x, y; };\n__global__ void k(P p, float* out) { out[0] = p.x; }");
+    assert_eq!(code, "simt::check::unsupported");
+    assert_eq!(
+        message,
+        "the kernel parameter `p` of struct type `P` passed by value is not supported"
+    );
+    assert_eq!(at, (2, 19));
+
+    let (code, message, _) = refused(
+        "struct P { float x, y; };\n__global__ void k(float* out) {\n    P ps[4];\n    out[0] = 0.0f;\n}",
+    );
+    assert_eq!(code, "simt::check::unsupported");
+    assert_eq!(message, "the local array of structs `ps` is not supported");
+
+    let (code, message, at) = refused(
+        "struct A { float v[4]; };\n__global__ void k(float* out, int j) {\n    A a = {{1, 2, 3, 4}};\n    out[0] = a.v[j];\n}",
+    );
+    assert_eq!(code, "simt::check::unsupported");
+    assert_eq!(
+        message,
+        "indexing an array member of a struct in registers with a run-time index is not supported"
+    );
+    assert_eq!(at, (4, 18));
+
+    let (code, message, _) = refused(
+        "struct L { float* next; };\n__global__ void k(float* out) {\n    L l;\n    out[0] = 0.0f;\n}",
+    );
+    assert_eq!(code, "simt::check::unsupported");
+    assert_eq!(message, "the pointer member `next` of `L` is not supported");
+}
+
+#[test]
+fn struct_mistakes_get_targeted_messages() {
+    let (code, message, at) = refused(
+        "struct P { float x, y; };\n__global__ void k(float* out) {\n    P p = {1.0f, 2.0f};\n    out[0] = p.z;\n}",
+    );
+    assert_eq!(code, "simt::check::unknown_name");
+    assert_eq!(message, "unknown name `z`");
+    assert_eq!(at, (4, 16));
+
+    let (code, message, _) = refused(
+        "struct P { float x, y; };\n__global__ void k(float* out) {\n    P a = {1.0f, 2.0f};\n    P b = a * a;\n    out[0] = b.x;\n}",
+    );
+    assert_eq!(code, "simt::check::type_error");
+    assert_eq!(message, "`*` is not defined on `P`");
+
+    let (code, message, _) = refused(
+        "struct P { float x, y; };\n__global__ void k(float* out) {\n    P a = {1.0f, 2.0f, 3.0f};\n    out[0] = a.x;\n}",
+    );
+    assert_eq!(code, "simt::check::type_error");
+    assert_eq!(message, "`P` has 2 members; 3 values are given");
+}
+
+#[test]
+fn the_spellings_real_code_uses_declare_structs() {
+    // llm.c's `struct __align__(8) SumMax`, Rodinia's `typedef struct latLong {...} LatLong;`
+    // and `Node*` parameters (these were syntax errors, then "not supported").
+    for (src, args) in [
+        (
+            "struct __align__(8) S { float m; float s; };\n__global__ void k(float* a) { S v = {1.0f, 2.0f}; a[0] = v.m + v.s; }",
+            &[("a", "zeros(1)")][..],
+        ),
+        (
+            "typedef struct latLong { float lat; float lng; } LatLong;\n__global__ void k(LatLong* p, float* a) { a[0] = p->lat + p[0].lng; }",
+            &[("a", "zeros(1)"), ("p", "[1, 2]")][..],
+        ),
+        (
+            "struct Node { int starting; int no_of_edges; };\n__global__ void k(Node* g, float* a) { a[0] = g[0].starting + g->no_of_edges; }",
+            &[("a", "zeros(1)"), ("g", "[1, 2]")][..],
+        ),
+    ] {
+        // Each sums the two members: 1 + 2.
+        let r = ok(src, args, ONE, ONE);
+        assert_eq!(r.counters.gst_instr, 1, "{src}");
+    }
+}
+
+#[test]
+fn templated_classes_with_operators_and_indexing() {
+    let want = list((0..4).flat_map(|t| [3 * t + 3, 2 * t + 1]));
+    let src = format!(
+        r#"
+template <typename T>
+class Pair {{
+public:
+    T a;
+    T b;
+    __device__ Pair(T x, T y) : a(x), b(y) {{}}
+    __device__ T operator[](int k) const {{ return k == 0 ? a : b; }}
+    __device__ Pair& operator+=(const Pair& o) {{ a += o.a; b += o.b; return *this; }}
+}};
+
+template <typename T>
+__device__ Pair<T> operator*(T s, Pair<T> p) {{ return Pair<T>(s * p.a, s * p.b); }}
+
+__global__ void k(int* out) {{
+    int t = threadIdx.x;
+    Pair<int> p(t, t + 1);
+    p += 2 * p;
+    Pair<int> q = Pair<int>{{1, 2}};
+    out[2 * t] = p[1];
+    out[2 * t + 1] = p[0] - t + q.a + this_is(q);
+}}
+
+__device__ int this_is(Pair<int> q) {{ return q.b - 2; }}
+
+launch k {{
+    out = zeros(8);
+    expect out == {want};
+}}
+"#
+    );
+    // p = (t, t + 1), plus 2p = (3t, 3t + 3); out[2t] = p[1] = 3t + 3,
+    // out[2t + 1] = 3t - t + 1 + (2 - 2) = 2t + 1.
+    ok(&src, &[], ONE, [4, 1, 1]);
+}
