@@ -276,7 +276,8 @@ impl KernelChecker<'_, '_> {
         }
         if let ast::ExprKind::Binary { .. }
         | ast::ExprKind::Method { .. }
-        | ast::ExprKind::Index { .. } = e.kind
+        | ast::ExprKind::Index { .. }
+        | ast::ExprKind::Unary { .. } = e.kind
         {
             if let Some(value) = self.struct_call(e, false) {
                 return value;

@@ -118,7 +118,7 @@ impl KernelChecker<'_, '_> {
             return Ok(());
         }
         if !d.dims.is_empty() {
-            return self.local_array(ty, d, out);
+            return self.local_array(super::vector::elem_of(ty)?, d, out);
         }
         if d.list.is_some() {
             return Err(CheckError::Unsupported {
@@ -226,14 +226,14 @@ impl KernelChecker<'_, '_> {
         Ok(())
     }
 
-    /// `float acc[4][4] = {0};`: a per-thread array; listed elements are stored, the rest zeroed.
-    fn local_array(
+    /// `float acc[4][4] = {0};`: a per-thread array of `width` components of `elem` per
+    /// element; listed elements are stored, the rest zeroed.
+    pub(crate) fn local_array(
         &mut self,
-        ty: &ast::TypeName,
+        (elem, width): (Scalar, u32),
         d: &ast::Declarator,
         out: &mut Vec<Stmt>,
     ) -> Result<()> {
-        let (elem, width) = super::vector::elem_of(ty)?;
         let mut dims = Vec::new();
         for (k, dim) in d.dims.iter().enumerate() {
             match dim {

@@ -62,7 +62,9 @@ pub fn check_with(
     };
     let mut errors = Vec::new();
     for (what, _, span) in &module.unsupported {
-        let help = if what.contains("__constant__") {
+        let help = if what.starts_with("the union") {
+            "simt has no unions; keep each view of the data in a variable (or a buffer) of its own type"
+        } else if what.contains("__constant__") {
             "declare an array without a value, `__constant__ float c[9];`, and set it by name in the launch section: `c = [1, 2, 3, ...];`"
         } else {
             "declare one variable without an initialiser list, `__device__ int lut[4];`, and set it by name in the launch section: `lut = [1, 2, 3, 4];`"
@@ -193,7 +195,7 @@ pub fn check_with(
     }
     // A use of a declaration already reported as unsupported is not an unknown name as well.
     errors.retain(|e| match e {
-        CheckError::UnknownName { name, .. } => {
+        CheckError::UnknownName { name, .. } | CheckError::UnknownType { name, .. } => {
             !module.unsupported.iter().any(|(_, n, _)| n == name)
         }
         _ => true,
@@ -586,7 +588,18 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                     }),
                 }
             }
-            let (elem, width) = match vector::elem_of(&c.ty) {
+            let layout = match self.layout_of(&c.ty).transpose() {
+                Ok(l) => l,
+                Err(e) => {
+                    self.errors.push(e);
+                    continue;
+                }
+            };
+            let shape = match &layout {
+                Some(l) => Ok(self.buffer_of(l, c.ty.span)),
+                None => vector::elem_of(&c.ty),
+            };
+            let (elem, width) = match shape {
                 Ok(t) => t,
                 Err(e) => {
                     self.errors.push(e);
@@ -615,6 +628,9 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
             self.file_scope
                 .insert(c.name.name.clone(), Binding::Param(p));
             self.constant_dims.insert(p, dims);
+            if let Some(l) = layout {
+                self.struct_spaces.insert(Space::Global(p), l);
+            }
             out.push(p);
         }
         out
@@ -1277,10 +1293,15 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                     }
                 }
             }
-            ast::ExprKind::Member { .. } => Err(CheckError::NotAssignable {
-                what: "a built-in variable".into(),
-                span: target.span,
-                help: Some("copy it into a local first: `int tx = threadIdx.x;`".into()),
+            ast::ExprKind::Member { base, .. } => Err(match &base.kind {
+                ast::ExprKind::Name(n) if self.lookup(n).is_none() && !is_builtin(n) => {
+                    self.unknown_name(n, base.span)
+                }
+                _ => CheckError::NotAssignable {
+                    what: "a built-in variable".into(),
+                    span: target.span,
+                    help: Some("copy it into a local first: `int tx = threadIdx.x;`".into()),
+                },
             }),
             _ => Err(CheckError::NotAssignable {
                 what: "this expression".into(),
@@ -1491,6 +1512,11 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
             suggestion: did_you_mean(name, names.iter().map(String::as_str)),
         }
     }
+}
+
+/// `threadIdx` and the other built-in index variables.
+fn is_builtin(name: &str) -> bool {
+    matches!(name, "threadIdx" | "blockIdx" | "blockDim" | "gridDim")
 }
 
 /// The scalar type of a non-pointer type name.

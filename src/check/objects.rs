@@ -74,7 +74,7 @@ impl KernelChecker<'_, '_> {
 
     fn object(&self, def: usize, bindings: Bindings, span: Span) -> Result<Object> {
         let d = &self.globals.structs[def];
-        if d.fields.iter().any(|f| !f.is_static) {
+        if super::structs::has_data(d) {
             return Err(CheckError::Unsupported {
                 what: format!("the struct `{}` with data members here", d.name.name),
                 span,

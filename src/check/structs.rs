@@ -205,11 +205,7 @@ impl<'g> KernelChecker<'g, '_> {
                 },
             );
         }
-        if !self.globals.structs[def]
-            .fields
-            .iter()
-            .any(|f| !f.is_static)
-        {
+        if !has_data(&self.globals.structs[def]) {
             return None;
         }
         if self.layouts_open.contains(&key) {
@@ -237,6 +233,13 @@ impl<'g> KernelChecker<'g, '_> {
         span: Span,
     ) -> Result<Layout> {
         let d = &self.globals.structs[def];
+        if let Some((what, at)) = &d.unsupported {
+            return Err(unsupported(
+                format!("{what} (in `{name}`)"),
+                *at,
+                "declare plain members: simt lays a struct out as C does without bit-fields or unions",
+            ));
+        }
         let mut members = Vec::new();
         let mut leaves = Vec::new();
         let mut statics = Vec::new();
@@ -413,10 +416,7 @@ impl<'g> KernelChecker<'g, '_> {
 
     /// Whether the file defines a struct with data members (else no expression is one).
     fn has_data_structs(&self) -> bool {
-        self.globals
-            .structs
-            .iter()
-            .any(|d| d.fields.iter().any(|f| !f.is_static))
+        self.globals.structs.iter().any(has_data)
     }
 
     /// Whether the file overloads an operator (else no binary expression calls one).
@@ -441,6 +441,9 @@ impl<'g> KernelChecker<'g, '_> {
                 Binding::Shared(s) if self.shared[s as usize].is_scalar() => {
                     self.struct_spaces.get(&Space::Shared(s)).cloned()
                 }
+                Binding::Param(p) if self.file_scalar(p).is_some() => {
+                    self.struct_spaces.get(&Space::Global(p)).cloned()
+                }
                 _ => None,
             },
             ast::ExprKind::Member { base, field } => {
@@ -453,7 +456,7 @@ impl<'g> KernelChecker<'g, '_> {
             ast::ExprKind::Index { base, .. } => {
                 if let Some(l) = self.struct_of(base) {
                     if !l.array {
-                        return self.operator_ret(&l, "operator[]");
+                        return self.operator_ret(&l, "operator[]", 1);
                     }
                     return match &l.members.first()?.kind {
                         MemberKind::Compound(sub) => Some(Rc::clone(sub)),
@@ -490,7 +493,8 @@ impl<'g> KernelChecker<'g, '_> {
             }
             ast::ExprKind::Method { object, method, .. } => {
                 let l = self.struct_of(object)?;
-                self.operator_ret(&l, &method.name)
+                let f = self.method(&l, &method.name, None)?;
+                self.returned_layout(&f, &[], &[], e.span)
             }
             ast::ExprKind::Binary { op, lhs, rhs, .. } => {
                 if !self.has_operators() {
@@ -498,18 +502,30 @@ impl<'g> KernelChecker<'g, '_> {
                 }
                 let name = format!("operator{}", op.symbol());
                 let left = self.struct_of(lhs);
-                if let Some(r) = left.as_ref().and_then(|l| self.operator_ret(l, &name)) {
+                if let Some(r) = left.as_ref().and_then(|l| self.operator_ret(l, &name, 1)) {
                     return Some(r);
                 }
                 if left.is_none() && self.struct_of(rhs).is_none() {
                     return None;
                 }
-                let f = self.free_operator(&name)?;
+                let f = self.free_operator(&name, 2)?;
                 let args = [lhs.as_ref().clone(), rhs.as_ref().clone()];
                 self.returned_layout(f, &[], &args, e.span)
             }
             ast::ExprKind::Ternary { then, els, .. } => {
                 self.struct_of(then).or_else(|| self.struct_of(els))
+            }
+            ast::ExprKind::Unary { op, operand } => {
+                let name = format!("operator{}", unary_symbol(*op)?);
+                if !self.has_operators() {
+                    return None;
+                }
+                let l = self.struct_of(operand)?;
+                if let Some(r) = self.operator_ret(&l, &name, 0) {
+                    return Some(r);
+                }
+                let f = self.free_operator(&name, 1)?;
+                self.returned_layout(f, &[], std::slice::from_ref(operand.as_ref()), e.span)
             }
             _ => None,
         }
@@ -582,8 +598,8 @@ impl<'g> KernelChecker<'g, '_> {
     }
 
     /// The struct type a member function (or operator) of `l` returns.
-    fn operator_ret(&mut self, l: &Layout, name: &str) -> Option<Rc<Layout>> {
-        let f = self.method(l, name)?;
+    fn operator_ret(&mut self, l: &Layout, name: &str, arity: usize) -> Option<Rc<Layout>> {
+        let f = self.method(l, name, Some(arity))?;
         if f.ret.pointer {
             return None;
         }
@@ -591,18 +607,23 @@ impl<'g> KernelChecker<'g, '_> {
     }
 
     /// The member function `name` of a struct type, with its template arguments applied.
-    fn method(&self, l: &Layout, name: &str) -> Option<ast::Function> {
+    fn method(&self, l: &Layout, name: &str, arity: Option<usize>) -> Option<ast::Function> {
         let (def, bindings) = l.def.as_ref()?;
         let m = self.globals.structs[*def]
             .methods
             .iter()
-            .find(|m| m.name.name == name)?;
+            .find(|m| m.name.name == name && arity.is_none_or(|n| m.params.len() == n))?;
         Some(bindings.function(m))
     }
 
     /// A free `operator+` (or other) function.
-    fn free_operator(&self, name: &str) -> Option<&'g ast::Function> {
-        self.globals.functions.get(name).copied()
+    fn free_operator(&self, name: &str, arity: usize) -> Option<&'g ast::Function> {
+        self.globals
+            .overloads
+            .get(name)?
+            .iter()
+            .find(|f| f.params.len() == arity)
+            .copied()
     }
 
     // ------------------------------------------------------------------ places and values
@@ -615,17 +636,14 @@ impl<'g> KernelChecker<'g, '_> {
                 Binding::Struct(i) => Some(Ok(self.struct_vars[i as usize].clone())),
                 Binding::Shared(s) if self.shared[s as usize].is_scalar() => {
                     let layout = self.struct_spaces.get(&Space::Shared(s)).cloned()?;
-                    let mem = Mem {
-                        width: 1,
-                        ..self.shared_mem(s)
-                    };
-                    Some(Ok(StructPlace {
-                        layout,
-                        home: Home::Mem {
-                            mem,
-                            at: constant(Value::I64(0), e.span),
-                        },
-                    }))
+                    let mem = self.shared_mem(s);
+                    Some(Ok(scalar_place(layout, mem, e.span)))
+                }
+                // `__constant__ P c;`: the one struct of its buffer.
+                Binding::Param(p) => {
+                    let mem = self.file_scalar(p)?;
+                    let layout = self.struct_spaces.get(&Space::Global(p)).cloned()?;
+                    Some(Ok(scalar_place(layout, mem, e.span)))
                 }
                 _ => None,
             },
@@ -957,6 +975,10 @@ impl<'g> KernelChecker<'g, '_> {
                 let call = self.operator_call(*op, lhs, rhs, span)?;
                 self.returned(call, l, span, out)
             }
+            ast::ExprKind::Unary { op, operand } => {
+                let call = self.unary_call(*op, operand, span)?;
+                self.returned(call, l, span, out)
+            }
             ast::ExprKind::Index { base, index } => {
                 let call =
                     self.method_call(base, "operator[]", std::slice::from_ref(index), span, true)?;
@@ -1135,11 +1157,19 @@ impl<'g> KernelChecker<'g, '_> {
             return Ok(());
         }
         if !d.dims.is_empty() {
-            return Err(unsupported(
-                format!("the local array of structs `{}`", d.name.name),
-                d.name.span,
-                "declare one local array per member, or one struct variable per element",
-            ));
+            // A local array of structs is the array of their members, like a buffer.
+            if let Some((_, span)) = &d.list {
+                return Err(unsupported(
+                    "a brace initialiser for an array of structs".into(),
+                    *span,
+                    "assign the elements in a loop",
+                ));
+            }
+            let shape = self.buffer_of(&l, d.name.span);
+            self.local_array(shape, d, out)?;
+            let a = self.local_arrays.len() as u32 - 1;
+            self.struct_spaces.insert(Space::Local(a), l);
+            return Ok(());
         }
         let p = self.new_struct(&d.name.name, &l, d.name.span);
         let init = match (&d.init, &d.list) {
@@ -1177,7 +1207,7 @@ impl<'g> KernelChecker<'g, '_> {
         if let Some(op) = op {
             let name = format!("operator{}=", op.symbol());
             let l = self.struct_of(target).expect("checked: a struct");
-            if self.method(&l, &name).is_some() {
+            if self.method(&l, &name, Some(1)).is_some() {
                 let call =
                     self.method_call(target, &name, std::slice::from_ref(value), span, true)?;
                 out.push(Stmt {
@@ -1388,6 +1418,11 @@ impl<'g> KernelChecker<'g, '_> {
                 }
                 Some(self.operator_call(*op, lhs, rhs, e.span))
             }
+            ast::ExprKind::Unary { op, operand } => {
+                unary_symbol(*op)?;
+                self.struct_of(operand)?;
+                Some(self.unary_call(*op, operand, e.span))
+            }
             ast::ExprKind::Index { base, index } => {
                 if self.struct_of(base)?.array {
                     return None;
@@ -1409,11 +1444,11 @@ impl<'g> KernelChecker<'g, '_> {
     ) -> Result<Expr> {
         let name = format!("operator{}", op.symbol());
         if let Some(l) = self.struct_of(lhs) {
-            if self.method(&l, &name).is_some() {
+            if self.method(&l, &name, Some(1)).is_some() {
                 return self.method_call(lhs, &name, std::slice::from_ref(rhs), span, false);
             }
         }
-        match self.free_operator(&name) {
+        match self.free_operator(&name, 2) {
             Some(f) => {
                 let args = [lhs.clone(), rhs.clone()];
                 self.inline_call(f, (&[], &args), span, false)
@@ -1436,6 +1471,27 @@ impl<'g> KernelChecker<'g, '_> {
         }
     }
 
+    /// `-a`, `!a`, `~a` of a struct: the member `operator-()` of `a`, or a free one.
+    fn unary_call(&mut self, op: UnOp, operand: &ast::Expr, span: Span) -> Result<Expr> {
+        let symbol = unary_symbol(op).expect("checked: an overloadable operator");
+        let name = format!("operator{symbol}");
+        let l = self.struct_of(operand).expect("checked: a struct");
+        if self.method(&l, &name, Some(0)).is_some() {
+            return self.method_call(operand, &name, &[], span, false);
+        }
+        match self.free_operator(&name, 1) {
+            Some(f) => self.inline_call(f, (&[], std::slice::from_ref(operand)), span, false),
+            None => Err(CheckError::Type {
+                message: format!("`{symbol}` is not defined on `{}`", l.name),
+                span,
+                label: "no operator for this struct".into(),
+                help: Some(format!(
+                    "define `{name}` as a member function or a `__device__` function, or work on the members"
+                )),
+            }),
+        }
+    }
+
     /// `object.name(args)`: the member function inlined with the members of `object` in scope.
     fn method_call(
         &mut self,
@@ -1446,7 +1502,8 @@ impl<'g> KernelChecker<'g, '_> {
         allow_void: bool,
     ) -> Result<Expr> {
         let l = self.struct_of(object).expect("checked: a struct");
-        let Some(f) = self.method(&l, name) else {
+        let arity = name.starts_with("operator").then_some(args.len());
+        let Some(f) = self.method(&l, name, arity) else {
             return Err(CheckError::UnknownName {
                 name: name.to_string(),
                 span,
@@ -1780,6 +1837,33 @@ impl<'g> KernelChecker<'g, '_> {
     /// `sizeof` of a struct type or of a struct-typed expression.
     pub(crate) fn struct_size(&mut self, e: &ast::Expr) -> Option<u64> {
         self.struct_of(e).map(|l| u64::from(l.size))
+    }
+}
+
+/// The symbol of a prefix operator a struct may overload.
+fn unary_symbol(op: UnOp) -> Option<&'static str> {
+    match op {
+        UnOp::Neg => Some("-"),
+        UnOp::Plus => Some("+"),
+        UnOp::Not => Some("!"),
+        UnOp::BitNot => Some("~"),
+        UnOp::Deref | UnOp::AddrOf => None,
+    }
+}
+
+/// Whether a struct holds data (or members simt refuses), not only functions.
+pub(crate) fn has_data(d: &ast::StructDef) -> bool {
+    d.unsupported.is_some() || d.fields.iter().any(|f| !f.is_static)
+}
+
+/// The struct a single-struct array (`__shared__ P s;`, `__constant__ P c;`) holds.
+fn scalar_place(layout: Rc<Layout>, mem: Mem, span: Span) -> StructPlace {
+    StructPlace {
+        layout,
+        home: Home::Mem {
+            mem: Mem { width: 1, ..mem },
+            at: constant(Value::I64(0), span),
+        },
     }
 }
 

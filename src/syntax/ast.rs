@@ -97,6 +97,8 @@ pub struct StructDef {
     pub fields: Vec<Field>,
     /// `__align__(n)` / `alignas(n)`.
     pub align: Option<Expr>,
+    /// A member simt cannot lay out (a bit-field, a union), reported where the struct is used.
+    pub unsupported: Option<(String, Span)>,
     /// The whole definition.
     pub span: Span,
 }

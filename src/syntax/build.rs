@@ -37,9 +37,18 @@ fn pratt() -> &'static PrattParser<Rule> {
 /// Builds the AST of preprocessed text, with spans mapped back into the file.
 pub(crate) struct Builder<'m> {
     pub(crate) map: &'m SpanMap,
+    /// Structs defined inside a function or another struct, defined at file scope instead.
+    hoisted: std::cell::RefCell<Vec<StructDef>>,
 }
 
-impl Builder<'_> {
+impl<'m> Builder<'m> {
+    /// A builder for text whose spans `map` maps into the file.
+    pub(crate) fn new(map: &'m SpanMap) -> Self {
+        Builder {
+            map,
+            hoisted: Default::default(),
+        }
+    }
     /// The only pest → `Span` conversion: where in the file the pair's text came from.
     pub(super) fn span(&self, pair: &Pair<'_, Rule>) -> Span {
         let s = pair.as_span();
@@ -61,6 +70,7 @@ impl Builder<'_> {
         let mut module = Module::default();
         let mut errors = Vec::new();
         self.items(pair, &mut module, &mut errors);
+        module.structs.append(&mut self.hoisted.borrow_mut());
         if errors.is_empty() {
             Ok(module)
         } else {
@@ -79,6 +89,19 @@ impl Builder<'_> {
                 Rule::kernel => self.kernel(item).map(|k| module.kernels.push(k)),
                 Rule::template_item => self.template_item(item, module),
                 Rule::struct_def => self.struct_def(item).map(|s| module.structs.push(s)),
+                Rule::struct_fwd => Ok(()),
+                Rule::union_def => {
+                    let span = self.span(&item);
+                    let name = item
+                        .into_inner()
+                        .filter(|p| p.as_rule() == Rule::ident)
+                        .last()
+                        .map_or_else(String::new, |p| p.as_str().to_string());
+                    module
+                        .unsupported
+                        .push((format!("the union `{name}`"), name, span));
+                    Ok(())
+                }
                 Rule::host_fn => {
                     let name = item
                         .clone()
@@ -253,16 +276,74 @@ impl Builder<'_> {
 
     /// `struct_def = { "struct" ~ ident ~ template_args? ~ "{" ~ struct_member* ~ "}" ~ ";" }`
     fn struct_def(&self, pair: Pair<'_, Rule>) -> Result<StructDef> {
+        let (mut def, before, after) = self.struct_parts(pair)?;
+        // `typedef struct tag { ... } Name;` is known as `Name`.
+        def.name = after
+            .into_iter()
+            .last()
+            .or(before)
+            .expect("grammar: a struct has a name");
+        Ok(def)
+    }
+
+    /// `nested_struct = { "struct" ~ ident? ~ "{" ~ struct_member* ~ "}" ~ ident* ~ ";" }`: the
+    /// struct, defined at file scope, and the members of its type it declares.
+    fn nested_struct(&self, pair: Pair<'_, Rule>) -> Result<Vec<Field>> {
         let span = self.span(&pair);
-        let mut name = None;
+        let (mut def, name, members) = self.struct_parts(pair)?;
+        def.name = name.unwrap_or(Ident {
+            name: format!("__anonymous_struct_{}", span.start),
+            span,
+        });
+        let ty = TypeName {
+            base: BaseType::Named,
+            base_text: def.name.name.clone(),
+            pointer: false,
+            reference: false,
+            is_const: false,
+            span,
+        };
+        self.hoisted.borrow_mut().push(def);
+        Ok(members
+            .into_iter()
+            .map(|name| Field {
+                ty: ty.clone(),
+                name,
+                dims: Vec::new(),
+                init: None,
+                is_static: false,
+            })
+            .collect())
+    }
+
+    /// A struct's members, with the names written before its `{` and after its `}`.
+    fn struct_parts(&self, pair: Pair<'_, Rule>) -> Result<(StructDef, Option<Ident>, Vec<Ident>)> {
+        let span = self.span(&pair);
+        let open = pair.as_span().start() + pair.as_str().find('{').unwrap_or(0);
+        let mut before = None;
+        let mut after = Vec::new();
         let mut spec = String::new();
         let mut methods = Vec::new();
         let mut ctors = Vec::new();
         let mut fields = Vec::new();
         let mut align = None;
+        let mut unsupported = None;
         for p in pair.into_inner() {
             match p.as_rule() {
-                Rule::ident => name = Some(self.ident(p)),
+                Rule::ident if p.as_span().start() < open => before = Some(self.ident(p)),
+                Rule::ident => after.push(self.ident(p)),
+                Rule::nested_struct => fields.extend(self.nested_struct(p)?),
+                Rule::bit_field => {
+                    let name = p
+                        .clone()
+                        .into_inner()
+                        .find(|q| q.as_rule() == Rule::ident)
+                        .map_or_else(String::new, |q| q.as_str().to_string());
+                    unsupported.get_or_insert((format!("the bit-field `{name}`"), self.span(&p)));
+                }
+                Rule::union_def => {
+                    unsupported.get_or_insert(("a union member".to_string(), self.span(&p)));
+                }
                 Rule::template_args => spec = p.as_str().split_whitespace().collect(),
                 Rule::align_spec => {
                     let e = p.into_inner().next().expect("grammar: an alignment");
@@ -299,16 +380,21 @@ impl Builder<'_> {
                 _ => {}
             }
         }
-        Ok(StructDef {
-            name: name.expect("grammar: a struct has a name"),
+        let def = StructDef {
+            name: Ident {
+                name: String::new(),
+                span,
+            },
             template: Vec::new(),
             spec,
             methods,
             ctors,
             fields,
             align,
+            unsupported,
             span,
-        })
+        };
+        Ok((def, before, after))
     }
 
     /// `ctor_def = { ident ~ "(" ~ params? ~ ")" ~ (":" ~ member_init ~ ...)? ~ block }`: a
@@ -570,6 +656,12 @@ impl Builder<'_> {
                 }
             }
             Rule::var_decl => self.var_decl(pair)?,
+            // A struct defined in a function is defined for the whole file.
+            Rule::struct_def => {
+                let s = self.struct_def(pair)?;
+                self.hoisted.borrow_mut().push(s);
+                StmtKind::Empty
+            }
             Rule::type_alias => {
                 let (name, ty) = self.type_alias(pair);
                 StmtKind::TypeAlias { name, ty }

@@ -63,7 +63,7 @@ pub fn parse(src: &SourceFile) -> Result<ast::Module, Vec<ParseError>> {
         let mut pairs =
             SkParser::parse(Rule::file, text).map_err(|e| vec![convert(e, text, map)])?;
         let file = pairs.next().expect("grammar: file rule matched");
-        let module = Builder { map }.file(file)?;
+        let module = Builder::new(map).file(file)?;
         match depth::too_deep_module(&module) {
             Some(span) => Err(vec![ParseError::TooDeep { span }]),
             None => Ok(module),
@@ -82,7 +82,7 @@ pub fn parse_kernel_ref(text: &str) -> Result<(String, String, Vec<ast::Template
         .expect("grammar: kernel_ref matched")
         .into_inner()
         .filter(|p| p.as_rule() != Rule::EOI);
-    let b = Builder { map };
+    let b = Builder::new(map);
     let base = it
         .next()
         .expect("grammar: a kernel name")
@@ -110,7 +110,7 @@ pub fn parse_value(text: &str) -> Result<ast::Expr, ParseError> {
             .into_inner()
             .next()
             .expect("grammar: arg_value has an expr");
-        let expr = Builder { map }.expr(expr).map_err(|e| vec![e])?;
+        let expr = Builder::new(map).expr(expr).map_err(|e| vec![e])?;
         match depth::too_deep_expr(&expr) {
             Some(span) => Err(vec![ParseError::TooDeep { span }]),
             None => Ok(expr),
@@ -292,6 +292,9 @@ fn friendly(rule: Rule) -> Option<&'static str> {
             "a constructor"
         }
         Rule::dtor_def => "a destructor",
+        Rule::struct_fwd | Rule::nested_struct => "`struct`",
+        Rule::union_def | Rule::union_body | Rule::kw_union => "`union`",
+        Rule::bit_field => "a bit-field",
         Rule::constant_array | Rule::kw_constant => "`__constant__`",
         Rule::device_var => "a `__device__` variable",
         Rule::cuda_fn_word => "a function qualifier",
