@@ -307,3 +307,25 @@ fn host_work_past_the_step_limit_is_refused_before_it_runs() {
     assert!(err.contains("needs 68719476736 operations"), "{err}");
     assert!(err.contains("(4294967296)"), "{err}");
 }
+
+#[test]
+fn files_of_a_hundred_thousand_lines_check_run_and_report() {
+    // 10^5 statements, each on its own line: the kernel runs and every line is in the report;
+    // with an error on each line, all 10^5 diagnostics come back (20 drawn).
+    let body: String = (0..100_000).map(|_| "    a[0] = a[0] + 1.0f;\n").collect();
+    let path = kernel_file(
+        "long",
+        &format!("__global__ void k(float* a) {{\n{body}}}\nlaunch k {{ a = zeros(32); block = 32; grid = 1; expect a[0] == 100000; }}\n"),
+    );
+    let (code, out, err) =
+        common::simt(&["run", path.to_str().expect("utf-8"), "--json", "--lines"]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+    assert_eq!(v["lines"].as_array().map(Vec::len), Some(100_000));
+    assert_eq!(v["lines"][99_999]["line"], 100_001);
+    let bad: String = (0..100_000).map(|_| "    a[0] = b;\n").collect();
+    let f = compile_err(format!("__global__ void k(float* a) {{\n{bad}}}\n"));
+    assert_eq!(f.errors.len(), 100_000);
+    assert!(simt::cli::render(&f).contains("... and 99980 more errors not shown"));
+    assert_eq!(simt::cli::error_json(&f.errors[99_999])["line"], 100_001);
+}

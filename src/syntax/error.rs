@@ -231,7 +231,10 @@ pub enum ParseError {
         span: Span,
     },
     /// A file of millions of statements: more than 100 million parser steps to read
-    #[error("too large to read: the parser gave up after 100000000 steps")]
+    #[error(
+        "too large to read: the parser gave up after {} steps per byte",
+        crate::syntax::CALLS_PER_BYTE
+    )]
     #[diagnostic(
         code(simt::parse::too_large),
         help("split the file: keep each kernel in a file of its own, and long unrolled code in loops")

@@ -18,9 +18,14 @@ use crate::source::SourceFile;
 use build::Builder;
 use preprocess::SpanMap;
 
-/// Bounds the time spent reading a file (pest's steps grow with its length: some 30 per byte,
-/// so about 3 MB of source); the nesting is bounded by pest's stack guard and [`MAX_DEPTH`].
-const CALL_LIMIT: usize = 100_000_000;
+/// Bounds the time spent reading a file: pest's steps grow with its length, some 40 per byte of
+/// ordinary code, so a file may take this many per byte (and at least [`MIN_CALLS`]) before the
+/// parser gives up: linear time, whatever the input. The nesting is bounded by pest's stack guard
+/// and [`MAX_DEPTH`].
+pub const CALLS_PER_BYTE: usize = 400;
+
+/// The parser's step limit for short text.
+const MIN_CALLS: usize = 100_000_000;
 
 /// Stack for parsing deep or long input: pest recurses once per nesting level and stops with an
 /// error (never an overflow) when its stack runs low, so such input gets a large stack of its own,
@@ -32,8 +37,10 @@ const PARSE_STACK: usize = 256 << 20;
 /// dropping it (when it is refused as too deep) needs the large stack.
 const IN_PLACE: usize = 4096;
 
-fn limit_calls() {
-    pest::set_call_limit(std::num::NonZeroUsize::new(CALL_LIMIT));
+/// Sets pest's step limit for parsing `len` bytes.
+fn limit_calls(len: usize) {
+    let limit = len.saturating_mul(CALLS_PER_BYTE).max(MIN_CALLS);
+    pest::set_call_limit(std::num::NonZeroUsize::new(limit));
 }
 
 /// Runs `f` in place for short text, or on a large stack (as pest does when in-place parsing of
@@ -56,8 +63,9 @@ fn with_stack<T>(
 /// Parses a whole `.sk` file: preprocesses it, then reads the result with every span mapped
 /// back into the file.
 pub fn parse(src: &SourceFile) -> Result<ast::Module, Vec<ParseError>> {
-    limit_calls();
+    limit_calls(src.text().len());
     let expanded = preprocess::preprocess(src.text())?;
+    limit_calls(expanded.text.len());
     let (text, map) = (expanded.text.as_str(), &expanded.map);
     with_stack(text, || {
         let mut pairs =
@@ -74,7 +82,7 @@ pub fn parse(src: &SourceFile) -> Result<ast::Module, Vec<ParseError>> {
 /// Parses a kernel name given on the command line, perhaps an instance of a template
 /// (`--kernel 'sgemm<64, 64, 8>'`): its canonical name, the template's name and the arguments.
 pub fn parse_kernel_ref(text: &str) -> Result<(String, String, Vec<ast::TemplateArg>), ParseError> {
-    limit_calls();
+    limit_calls(text.len());
     let map = &SpanMap::identity(text.len());
     let mut pairs = SkParser::parse(Rule::kernel_ref, text).map_err(|e| convert(e, text, map))?;
     let mut it = pairs
@@ -100,7 +108,7 @@ pub fn parse_kernel_ref(text: &str) -> Result<(String, String, Vec<ast::Template
 
 /// Parses a host-section style expression given on the command line (`--arg a=rand(16)`).
 pub fn parse_value(text: &str) -> Result<ast::Expr, ParseError> {
-    limit_calls();
+    limit_calls(text.len());
     let map = &SpanMap::identity(text.len());
     with_stack(text, || {
         let mut pairs =
