@@ -3,7 +3,8 @@
 //! Blocks of a launch run on several threads and all of them see the global buffers. Plain
 //! `&mut` access from several threads would be undefined behaviour even for a racy kernel, so a
 //! buffer is viewed as a slice of atomics of the same layout; relaxed loads and stores compile to
-//! ordinary moves. This module is the only one with `unsafe` code: the two view conversions.
+//! ordinary moves. This module is the only one with `unsafe` code: the view conversion, allowed
+//! only for the (plain, atomic) pairs the sealed `CellOf` trait vouches for.
 #![allow(unsafe_code)]
 
 use std::sync::atomic::Ordering::Relaxed;
@@ -123,19 +124,49 @@ impl Cells<'_> {
     }
 }
 
-/// Views `data` as cells of the same size and alignment.
-fn view<T, C>(data: &mut [T]) -> &[C] {
-    assert!(
-        std::mem::size_of::<T>() == std::mem::size_of::<C>()
-            && std::mem::align_of::<T>() == std::mem::align_of::<C>(),
+/// `Self` is an atomic cell with the in-memory representation of `T`, and every value of `T` is
+/// a valid `Self`: a buffer of `T`s may be viewed as `Self`s. The layout half is checked when
+/// [`view`] is compiled for the pair ([`CellOf::SAME_LAYOUT`]).
+///
+/// # Safety
+///
+/// Implement it only for an atomic type the standard library documents as having the same
+/// in-memory representation as `T` (or a `#[repr(transparent)]` wrapper of one, over the bits
+/// of `T`), so that any `T` is a valid value of it.
+unsafe trait CellOf<T>: Cell + Sized {
+    /// Evaluated for each pair [`view`] is used with: a layout mismatch fails the build.
+    const SAME_LAYOUT: () = assert!(
+        std::mem::size_of::<T>() == std::mem::size_of::<Self>()
+            && std::mem::align_of::<T>() == std::mem::align_of::<Self>(),
         "cells: an atomic has the layout of its plain type"
     );
-    // SAFETY: `C` has the size and alignment of `T` (asserted above; the standard library
-    // documents each atomic as having the same in-memory representation as its integer type,
-    // and `F32Cell`/`F64Cell` are transparent over `AtomicU32`/`AtomicU64`, whose layouts equal
-    // `f32`/`f64`), so the pointer and length describe valid `C`s. The exclusive borrow of `data`
-    // lasts as long as the returned slice, so nothing reads or writes the plain `T`s meanwhile;
-    // all access through the view is atomic, which is allowed through a shared reference.
+}
+
+// SAFETY: each atomic integer type "has the same in-memory representation as" its integer type
+// (std::sync::atomic), and `F32Cell`/`F64Cell` are transparent over `AtomicU32`/`AtomicU64`, whose
+// representations equal `u32`/`u64`, which have the size and alignment of `f32`/`f64` and accept
+// any of their bit patterns.
+unsafe impl CellOf<bool> for AtomicBool {}
+unsafe impl CellOf<i8> for AtomicI8 {}
+unsafe impl CellOf<u8> for AtomicU8 {}
+unsafe impl CellOf<i16> for AtomicI16 {}
+unsafe impl CellOf<u16> for AtomicU16 {}
+unsafe impl CellOf<i32> for AtomicI32 {}
+unsafe impl CellOf<u32> for AtomicU32 {}
+unsafe impl CellOf<i64> for AtomicI64 {}
+unsafe impl CellOf<u64> for AtomicU64 {}
+unsafe impl CellOf<f32> for F32Cell {}
+unsafe impl CellOf<f64> for F64Cell {}
+
+/// Views `data` as cells of the same layout (only for the pairs [`CellOf`] vouches for).
+fn view<T, C: CellOf<T>>(data: &mut [T]) -> &[C] {
+    #[allow(clippy::let_unit_value)]
+    let () = C::SAME_LAYOUT;
+    // SAFETY: `C: CellOf<T>` means `C` has the layout of `T` (checked at compile time above) and
+    // accepts every `T` value, so the pointer and length describe valid `C`s. The exclusive
+    // borrow of `data` lasts as long as the returned slice, so nothing reads or writes the plain
+    // `T`s meanwhile; all access through the view is atomic, which is allowed through a shared
+    // reference.
     unsafe { std::slice::from_raw_parts(data.as_mut_ptr().cast::<C>(), data.len()) }
 }
 

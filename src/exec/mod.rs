@@ -219,7 +219,12 @@ fn shared_lens(ir: &KernelIr, cfg: &LaunchConfig) -> Vec<usize> {
 }
 
 /// Workers a launch runs its blocks on.
-fn workers(ir: &KernelIr, cfg: &LaunchConfig) -> u64 {
+///
+/// Kernels with global atomics run on one worker, in block order: the order in which atomics
+/// apply changes float sums and the old values a kernel may use (`slot = atomicAdd(&n, 1)`), and
+/// simt promises the same results for any number of threads. Launches of fewer than
+/// `parallel_min` threads run on one worker too (a pool costs more than they take).
+fn workers(ir: &KernelIr, cfg: &LaunchConfig, parallel_min: u64) -> u64 {
     let global_atomics = ir.insts.iter().any(|i| {
         matches!(
             i,
@@ -229,8 +234,7 @@ fn workers(ir: &KernelIr, cfg: &LaunchConfig) -> u64 {
             }
         )
     });
-    // Starting a pool of threads costs more than a small launch takes to run.
-    let small = cfg.blocks().saturating_mul(cfg.threads_per_block()) < PARALLEL_MIN_THREADS;
+    let small = cfg.blocks().saturating_mul(cfg.threads_per_block()) < parallel_min;
     if global_atomics || small {
         1
     } else {
@@ -256,7 +260,7 @@ pub fn state_bytes(ir: &KernelIr, cfg: &LaunchConfig) -> u64 {
         .map(|(&n, s)| n as u64 * (u64::from(s.elem.size()) + race::HISTORY_BYTES))
         .sum();
     let counters = ir.insts.len() as u64 * std::mem::size_of::<InstCounters>() as u64;
-    (lanes + shared + counters).saturating_mul(workers(ir, cfg))
+    (lanes + shared + counters).saturating_mul(workers(ir, cfg, PARALLEL_MIN_THREADS))
 }
 
 /// Runs every block of the grid, on `cfg.threads` workers.
@@ -284,6 +288,18 @@ pub fn launch_counting(
     cfg: &LaunchConfig,
     args: &mut Args,
     progress: &Progress,
+) -> Result<Outcome, RunError> {
+    launch_from(ir, cfg, args, progress, PARALLEL_MIN_THREADS)
+}
+
+/// [`launch_counting`], spreading blocks over workers from `parallel_min` threads on (tests make
+/// the smallest launch parallel with 0).
+fn launch_from(
+    ir: &KernelIr,
+    cfg: &LaunchConfig,
+    args: &mut Args,
+    progress: &Progress,
+    parallel_min: u64,
 ) -> Result<Outcome, RunError> {
     // Each warp's launch is a step: a grid with more warps than the limit can never finish.
     let per_block = cfg.threads_per_block().div_ceil(32).max(1);
@@ -342,7 +358,7 @@ pub fn launch_counting(
     let workers = if shadows.iter().any(Option::is_some) {
         1
     } else {
-        workers(ir, cfg)
+        workers(ir, cfg, parallel_min)
     };
     let work = Work {
         ir,
@@ -544,5 +560,112 @@ impl Work<'_> {
             printf_truncated: runner.printf_truncated,
             failure,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::source::SourceFile;
+
+    /// The kernel of `src`, lowered.
+    fn lowered(src: &str) -> KernelIr {
+        let (_, program) =
+            crate::pipeline::compile(&SourceFile::new("t.sk", src)).expect("the kernel compiles");
+        crate::ir::lower(&program.kernels[0])
+    }
+
+    fn config(grid: u32, block: u32, threads: usize) -> LaunchConfig {
+        LaunchConfig {
+            grid: [grid, 1, 1],
+            block: [block, 1, 1],
+            dyn_smem: 0,
+            max_steps: crate::pipeline::DEFAULT_MAX_STEPS,
+            max_block_steps: crate::pipeline::DEFAULT_MAX_BLOCK_STEPS,
+            deadline: None,
+            threads,
+        }
+    }
+
+    fn buffer(name: &str, data: BufData) -> Option<Buffer> {
+        Some(Buffer {
+            name: name.into(),
+            data,
+            uninit: false,
+        })
+    }
+
+    #[test]
+    fn global_atomics_give_the_same_results_on_any_number_of_workers() {
+        // 262 144 threads each take a slot with `atomicAdd(n, 1)` (the old value orders them)
+        // and add x[i] into a float sum, whose rounding depends on the order of the adds. On
+        // one worker in block order: n = 262144, and the slots and the sum are the same
+        // however many workers the launch is given (the guard in `workers`, checked here with
+        // every launch forced onto the parallel path).
+        let ir = lowered(
+            "__global__ void k(int* n, float* sum, int* order, const float* x) {\n\
+             int i = blockIdx.x * blockDim.x + threadIdx.x;\n\
+             order[atomicAdd(n, 1)] = i;\n\
+             atomicAdd(sum, x[i]);\n}\n",
+        );
+        let len = 1 << 18;
+        let x: Vec<f32> = (0..len).map(|i| 1.0 / (1 + i % 977) as f32).collect();
+        let run = |threads| {
+            let mut args = Args::separate(
+                vec![None; 4],
+                vec![
+                    buffer("n", BufData::I32(vec![0])),
+                    buffer("sum", BufData::F32(vec![0.0])),
+                    buffer("order", BufData::I32(vec![0; len])),
+                    buffer("x", BufData::F32(x.clone())),
+                ],
+            );
+            let cfg = config(1024, 256, threads);
+            launch_from(&ir, &cfg, &mut args, &Progress::default(), 0).expect("runs");
+            args.buffers
+        };
+        let one = run(1);
+        assert_eq!(one[0].data, BufData::I32(vec![len as i32]));
+        for threads in [2, 4] {
+            assert_eq!(run(threads), one, "{threads} workers");
+        }
+    }
+
+    #[test]
+    fn the_first_failing_block_in_grid_order_is_reported_from_any_worker() {
+        // Blocks 5, 9 and 13 of 16 write before the start of `a`; on several workers the blocks
+        // are spread over 16 ranges of one block each, and block 5 loops a while first, so that
+        // 9 and 13 fail before it does: the report still names block 5.
+        let ir = lowered(
+            "__global__ void k(float* a) {\n\
+             int b = blockIdx.x;\n\
+             float s = 0.0f;\n\
+             if (b == 5) { for (int k = 0; k < 20000; k++) s += 1.0f; }\n\
+             if (b % 4 == 1 && b >= 5) a[b - 100] = s;\n\
+             a[b * blockDim.x + threadIdx.x] = 2.0f;\n}\n",
+        );
+        for threads in [1, 2, 4] {
+            let mut args = Args::separate(
+                vec![None],
+                vec![buffer("a", BufData::F32(vec![0.0; 16 * 64]))],
+            );
+            let cfg = config(16, 64, threads);
+            match launch_from(&ir, &cfg, &mut args, &Progress::default(), 0) {
+                Err(RunError::OutOfBounds { block, index, .. }) => {
+                    assert_eq!((block, index), ([5, 0, 0], -95), "{threads} workers");
+                }
+                other => panic!("{threads} workers: {:?}", other.map(|o| o.counters)),
+            }
+        }
+    }
+
+    #[test]
+    fn small_launches_stay_on_one_worker_and_large_ones_spread() {
+        let ir = lowered("__global__ void k(float* a) { a[threadIdx.x] = 1.0f; }\n");
+        assert_eq!(workers(&ir, &config(127, 256, 8), PARALLEL_MIN_THREADS), 1);
+        assert_eq!(workers(&ir, &config(128, 256, 8), PARALLEL_MIN_THREADS), 8);
+        assert_eq!(workers(&ir, &config(1, 32, 8), 0), 8);
+        let atomic = lowered("__global__ void k(int* n) { atomicAdd(n, 1); }\n");
+        assert_eq!(workers(&atomic, &config(1 << 20, 256, 8), 0), 1);
     }
 }
