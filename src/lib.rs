@@ -13,6 +13,10 @@ pub mod ir;
 pub mod pipeline;
 pub mod printf;
 pub mod progress;
+/// The reference interpreter: an oracle for the engine, built for the tests only (the
+/// `reference` feature, which the test targets turn on), so that nothing can share code with it.
+#[cfg(feature = "reference")]
+pub mod reference;
 pub mod report;
 pub mod source;
 mod stack;

@@ -43,8 +43,8 @@
 
 mod common;
 
-use simt::exec::reference;
 use simt::exec::{self, Args, BufData, Buffer, LaunchConfig};
+use simt::reference;
 use simt::source::SourceFile;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};

@@ -1,11 +1,11 @@
-//! The fast engine against the reference interpreter (`exec::reference`), which runs one
+//! The fast engine against the reference interpreter (`simt::reference`), which runs one
 //! thread at a time over the checked program: identical output buffers, and counters that agree
 //! with what the threads did.
 
 use simt::check::typed::{Kernel, Program};
-use simt::exec::reference::{self, RefError, Tally};
 use simt::exec::{self, Args, BufData, Counters, LaunchConfig};
 use simt::host::{self, Overrides};
+use simt::reference::{self, RefError, Tally};
 use simt::source::SourceFile;
 
 /// Runs `kernel` on both interpreters from the same arguments; panics on any disagreement.

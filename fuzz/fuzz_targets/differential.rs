@@ -1,5 +1,5 @@
 //! Any text: every launch of the file runs on the engine and on the reference interpreter
-//! (`simt::exec::reference`, one thread at a time over the checked program), under small limits.
+//! (`simt::reference`, one thread at a time over the checked program), under small limits.
 //! Where the reference has one answer, they must agree: both finish with equal buffers and
 //! counters consistent with what the threads did, or both stop. The reference has no answer for
 //! warp-synchronous operations, results that depend on how threads interleave, barriers it takes
@@ -10,7 +10,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use simt::exec::reference::{self, RefError};
+use simt::reference::{self, RefError};
 use simt::exec::{self, LaunchConfig, RunError};
 use simt::host::{self, HostValue, Overrides};
 use simt::source::SourceFile;

@@ -10,7 +10,6 @@ mod error;
 mod memory;
 mod probe;
 mod race;
-pub mod reference;
 mod regs;
 mod warp;
 
