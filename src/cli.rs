@@ -160,6 +160,19 @@ pub struct TestArgs {
     pub timeout: Option<std::time::Duration>,
 }
 
+/// `--sample F` (0 < F ≤ 1) or `auto`.
+fn parse_sample(s: &str) -> Result<pipeline::SampleSize, String> {
+    if s == "auto" {
+        return Ok(pipeline::SampleSize::Auto);
+    }
+    match s.parse::<f64>() {
+        Ok(f) if f > 0.0 && f <= 1.0 => Ok(pipeline::SampleSize::Fraction(f)),
+        _ => Err(format!(
+            "`{s}` is not a fraction of the blocks: give a number above 0 and at most 1, or `auto`"
+        )),
+    }
+}
+
 /// A positive number of seconds.
 fn parse_seconds(s: &str) -> Result<std::time::Duration, String> {
     match s.parse::<f64>() {
@@ -190,6 +203,11 @@ pub struct ModelFlags {
     /// Let `load("...")` in a launch section read files outside the kernel file's folder.
     #[arg(long)]
     pub allow_paths: bool,
+    /// Simulate only this fraction of the blocks (0 < F ≤ 1; the grid's boundary blocks run
+    /// whole) and extrapolate the counters, each with a 95% error bound; `auto` picks a fraction
+    /// that answers in about a second. Results and expects are not checked.
+    #[arg(long, value_name = "F|auto", value_parser = parse_sample)]
+    pub sample: Option<pipeline::SampleSize>,
     /// Seed for `rand` and `randint`.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
@@ -356,6 +374,7 @@ fn run_cmd(a: RunArgs, paint: Paint) -> Result<u8, Failure> {
         max_steps: a.model.max_steps,
         max_block_steps: a.model.max_block_steps,
         timeout: None,
+        sample: a.model.sample,
         regs: a.model.regs,
         gpu,
         saves,

@@ -213,6 +213,8 @@ pub struct RunOptions {
     pub max_block_steps: u64,
     /// `simt test --timeout`: how long the launch may run.
     pub timeout: Option<std::time::Duration>,
+    /// `--sample`: simulate only some blocks and extrapolate.
+    pub sample: Option<SampleSize>,
     /// `--regs`.
     pub regs: u32,
     /// `--gpu`.
@@ -236,6 +238,7 @@ impl Default for RunOptions {
             max_steps: DEFAULT_MAX_STEPS,
             max_block_steps: DEFAULT_MAX_BLOCK_STEPS,
             timeout: None,
+            sample: None,
             regs: 32,
             gpu: GpuConfig::h100_sxm(),
             saves: Vec::new(),
@@ -318,6 +321,47 @@ pub fn check_args(src: &SourceFile, opts: &RunOptions) -> Result<(), Failure> {
         .map_err(|e| Failure::new(None, [e.into()], EXIT_USAGE))
 }
 
+/// How much of a grid `--sample` simulates.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum SampleSize {
+    /// This fraction of the blocks (0 < f ≤ 1), the boundary whole.
+    Fraction(f64),
+    /// A fraction that answers in about a second ([`auto_fraction`]).
+    Auto,
+}
+
+/// Buffers up to this size are copied for the pilot blocks of `--sample auto`.
+const PILOT_COPY_LIMIT: u64 = 256 << 20;
+
+/// The fraction of the grid `--sample auto` runs: what [`WARP_INSTRUCTIONS_PER_SECOND`] gets
+/// through in about a second on the launch's workers; `None` when the whole launch takes about
+/// that already. The work per block is measured on two pilot blocks (the first and the middle
+/// one) run on a copy of the buffers, in warp instructions, so the fraction is the same on every
+/// machine; with buffers too large to copy, the kernel's instruction count stands in (a lower
+/// bound: loops add to it).
+pub fn auto_fraction(ir: &ir::KernelIr, cfg: &LaunchConfig, args: &exec::Args) -> Option<f64> {
+    let blocks = cfg.blocks();
+    let bytes: u64 = args
+        .buffers
+        .iter()
+        .map(|b| b.data.len() as u64 * u64::from(b.data.elem().size()))
+        .sum();
+    let pilot = (bytes <= PILOT_COPY_LIMIT && blocks > 2)
+        .then(|| {
+            let ids = [0, blocks / 2];
+            exec::launch_blocks(ir, cfg, &mut args.clone(), &exec::Progress::default(), &ids)
+                .ok()
+                .map(|o| o.counters.warp_instr as f64 / 2.0)
+        })
+        .flatten();
+    let per_block = pilot.unwrap_or_else(|| {
+        (cfg.threads_per_block().div_ceil(32) * (ir.insts.len() as u64 + 1)) as f64
+    });
+    let work = per_block * blocks as f64;
+    let affordable = WARP_INSTRUCTIONS_PER_SECOND * cfg.threads.max(1) as f64;
+    (work > affordable).then(|| affordable / work)
+}
+
 /// Warp instructions one worker simulates per second, about (a full warp of simple arithmetic on
 /// this project's CI machine; divergent or memory-heavy code is slower).
 const WARP_INSTRUCTIONS_PER_SECOND: f64 = 5e7;
@@ -340,6 +384,26 @@ pub fn long_work_note(ir: &ir::KernelIr, cfg: &LaunchConfig) -> Option<String> {
             cfg.threads.max(1)
         )
     })
+}
+
+/// Runs every block of the launch, with a progress bar (and a note if it will take long) when
+/// `progress`.
+fn launch_whole(
+    ir: &ir::KernelIr,
+    cfg: &LaunchConfig,
+    args: &mut exec::Args,
+    progress: bool,
+    src: &SourceFile,
+) -> Result<exec::Outcome, Failure> {
+    if progress {
+        if let Some(note) = long_work_note(ir, cfg) {
+            eprintln!("{note}");
+        }
+        crate::progress::with_bar(cfg.blocks(), |p| exec::launch_counting(ir, cfg, args, p))
+    } else {
+        exec::launch(ir, cfg, args)
+    }
+    .map_err(|e| Failure::new(Some(src), [e.into()], EXIT_RUN))
 }
 
 /// Runs a kernel and builds its report. A failed `expect` is in the report, not an error.
@@ -430,17 +494,42 @@ pub fn run(src: &SourceFile, opts: &RunOptions) -> Result<Report, Failure> {
         })
         .map_err(|e| Failure::new(Some(src), [e.into()], EXIT_USAGE))?;
     let set_up = clock.elapsed();
-    let outcome = if opts.progress {
-        if let Some(note) = long_work_note(&ir, &cfg) {
-            eprintln!("{note}");
-        }
-        crate::progress::with_bar(cfg.blocks(), |progress| {
-            exec::launch_counting(&ir, &cfg, &mut setup.args, progress)
-        })
-    } else {
-        exec::launch(&ir, &cfg, &mut setup.args)
+    let fraction = match opts.sample {
+        Some(SampleSize::Fraction(f)) if f < 1.0 => Some(f),
+        Some(SampleSize::Auto) => auto_fraction(&ir, &cfg, &setup.args),
+        _ => None,
+    };
+    if let (Some(_), Some((name, _))) = (fraction, opts.saves.first()) {
+        return Err(Failure::usage(
+            format!("--save {name}: a sampled run does not compute whole results"),
+            Some("run without --sample to save buffers".into()),
+        ));
     }
-    .map_err(|e| Failure::new(Some(src), [e.into()], EXIT_RUN))?;
+    let (outcome, sample) = match fraction {
+        Some(f) => {
+            let mut runs = Vec::new();
+            for stratum in exec::sample::plan(&cfg, f) {
+                if stratum.ids.is_empty() {
+                    continue;
+                }
+                let o = exec::launch_blocks(
+                    &ir,
+                    &cfg,
+                    &mut setup.args,
+                    &exec::Progress::default(),
+                    &stratum.ids,
+                )
+                .map_err(|e| Failure::new(Some(src), [e.into()], EXIT_RUN))?;
+                runs.push((stratum, o));
+            }
+            let (o, s) = exec::sample::combine(&ir, &cfg, f, runs);
+            (o, Some(s))
+        }
+        None => (
+            launch_whole(&ir, &cfg, &mut setup.args, opts.progress, src)?,
+            None,
+        ),
+    };
     let simulated = clock.elapsed();
     for (name, path) in &opts.saves {
         let (data, shape) = setup
@@ -449,8 +538,12 @@ pub fn run(src: &SourceFile, opts: &RunOptions) -> Result<Report, Failure> {
         host::save(path, &data, &shape)
             .map_err(|e| Failure::usage(format!("cannot write `{}`: {e}", path.display()), None))?;
     }
-    let expects = host::check_expects(&mut setup, src)
-        .map_err(|e| Failure::new(Some(src), [e.into()], EXIT_USAGE))?;
+    // A sampled run's buffers hold the sampled blocks' writes only: nothing to check.
+    let expects = match sample {
+        Some(_) => Vec::new(),
+        None => host::check_expects(&mut setup, src)
+            .map_err(|e| Failure::new(Some(src), [e.into()], EXIT_USAGE))?,
+    };
     let threads = cfg.threads_per_block();
     let info = LaunchInfo {
         grid: cfg.grid,
@@ -461,6 +554,7 @@ pub fn run(src: &SourceFile, opts: &RunOptions) -> Result<Report, Failure> {
         regs_per_thread: opts.regs,
     };
     let mut report = Report::new(src, kernel, &ir, &outcome, &opts.gpu, info, expects);
+    report.sample = sample;
     if let Some(note) = host_note(&module, src) {
         report.hints.push(crate::report::hints::Hint {
             rule: "host-code",

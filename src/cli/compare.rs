@@ -143,6 +143,7 @@ pub(super) fn compare_cmd(a: CompareArgs, paint: Paint) -> Result<u8, Failure> {
             max_steps: a.model.max_steps,
             max_block_steps: a.model.max_block_steps,
             timeout: None,
+            sample: a.model.sample,
             regs: a.model.regs,
             gpu: gpu.clone(),
             saves: Vec::new(),

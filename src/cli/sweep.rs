@@ -150,6 +150,7 @@ pub(super) fn sweep_cmd(a: SweepArgs, paint: Paint) -> Result<u8, Failure> {
             max_steps: a.model.max_steps,
             max_block_steps: a.model.max_block_steps,
             timeout: None,
+            sample: a.model.sample,
             regs: a.model.regs,
             gpu: gpus[c.gpu].clone(),
             saves: Vec::new(),

@@ -11,6 +11,7 @@ mod memory;
 mod probe;
 mod race;
 mod regs;
+pub mod sample;
 mod warp;
 
 pub use counters::{Counters, InstCounters};
@@ -198,6 +199,8 @@ pub struct Outcome {
     pub races: Vec<Group<Race>>,
     /// Uninitialised reads, grouped by array and site, in block order of their first instance.
     pub uninit: Vec<Group<Uninit>>,
+    /// For [`launch_blocks`]: each block's totals, in the order of its ids (empty otherwise).
+    pub block_totals: Vec<Counters>,
     /// Per instruction: the first warp's lanes of each memory instruction that ran.
     pub first_access: Vec<Option<WarpAccess>>,
     /// Per instruction: whether a barrier separated conflicting accesses of two warps in some block.
@@ -288,17 +291,30 @@ pub fn launch_counting(
     args: &mut Args,
     progress: &Progress,
 ) -> Result<Outcome, RunError> {
-    launch_from(ir, cfg, args, progress, PARALLEL_MIN_THREADS)
+    launch_from(ir, cfg, args, progress, (None, PARALLEL_MIN_THREADS))
 }
 
-/// [`launch_counting`], spreading blocks over workers from `parallel_min` threads on (tests make
-/// the smallest launch parallel with 0).
+/// Runs only the blocks `ids` (linear ids, ascending) of the grid, and reports each one's
+/// totals in [`Outcome::block_totals`], in that order: what a sampled run measures.
+pub fn launch_blocks(
+    ir: &KernelIr,
+    cfg: &LaunchConfig,
+    args: &mut Args,
+    progress: &Progress,
+    ids: &[u64],
+) -> Result<Outcome, RunError> {
+    launch_from(ir, cfg, args, progress, (Some(ids), PARALLEL_MIN_THREADS))
+}
+
+/// [`launch_counting`] of the blocks `ids` (all when `None`, each one's totals kept when given),
+/// spreading blocks over workers from `parallel_min` threads on (tests make the smallest launch
+/// parallel with 0).
 fn launch_from(
     ir: &KernelIr,
     cfg: &LaunchConfig,
     args: &mut Args,
     progress: &Progress,
-    parallel_min: u64,
+    (ids, parallel_min): (Option<&[u64]>, u64),
 ) -> Result<Outcome, RunError> {
     // Each warp's launch is a step: a grid with more warps than the limit can never finish.
     let per_block = cfg.threads_per_block().div_ceil(32).max(1);
@@ -351,7 +367,8 @@ fn launch_from(
             })
         })
         .collect();
-    let blocks = cfg.blocks();
+    // What the workers split: the grid's blocks, or the positions in `ids`.
+    let blocks = ids.map_or(cfg.blocks(), |ids| ids.len() as u64);
     // Whether a read of an `empty` array comes before a write depends on the order blocks run
     // in: block order, on one worker.
     let workers = if shadows.iter().any(Option::is_some) {
@@ -368,6 +385,7 @@ fn launch_from(
         budget: &progress.steps,
         first_failure: AtomicU64::new(u64::MAX),
         blocks_done: &progress.blocks,
+        ids,
     };
     let parts: Vec<Part> = if workers <= 1 || blocks <= 1 {
         vec![work.run(0..blocks)]
@@ -393,7 +411,9 @@ fn launch_from(
     let mut failure: Option<(u64, RunError)> = None;
     let mut printf = String::new();
     let mut printf_truncated = false;
+    let mut block_totals = Vec::new();
     for part in parts {
+        block_totals.extend(part.block_totals);
         // Parts come in block order, so their output does too; the buffer holds the first MiB.
         printf_truncated |= part.printf_truncated;
         if printf.len() < block::PRINTF_LIMIT {
@@ -453,6 +473,7 @@ fn launch_from(
         per_inst,
         races,
         uninit,
+        block_totals,
         first_access,
         barrier_protects,
         printf,
@@ -476,6 +497,7 @@ struct Part {
     barrier_protects: Vec<bool>,
     races: Vec<Group<Race>>,
     uninit: Vec<Group<Uninit>>,
+    block_totals: Vec<Counters>,
     printf: String,
     printf_truncated: bool,
     failure: Option<(u64, RunError)>,
@@ -493,10 +515,12 @@ struct Work<'a> {
     first_failure: AtomicU64,
     /// Blocks finished so far.
     blocks_done: &'a AtomicU64,
+    /// The blocks to run (linear ids, ascending), each one's totals kept; `None`: the grid.
+    ids: Option<&'a [u64]>,
 }
 
 impl Work<'_> {
-    /// Runs blocks `range` (linear ids) in order on one runner.
+    /// Runs blocks `range` (linear ids, or positions in `ids`) in order on one runner.
     fn run(&self, range: std::ops::Range<u64>) -> Part {
         let mut runner = BlockRunner::new(self.ir, self.cfg, self.shared_lens, self.budget);
         let mut failure = None;
@@ -506,7 +530,10 @@ impl Work<'_> {
         // (one cache line bounced between cores per block cost vecadd a fifth of its time).
         let (mut seen, mut pending) = (0u64, 0u64);
         let mut done = 0u64;
-        for id in range {
+        let mut counters = vec![InstCounters::default(); self.ir.insts.len()];
+        let mut block_totals = Vec::new();
+        for i in range {
+            let id = self.ids.map_or(i, |ids| ids[i as usize]);
             // A block after a known failure cannot be the first one: skip it.
             if id > self.first_failure.load(Ordering::Relaxed) {
                 break;
@@ -541,6 +568,15 @@ impl Work<'_> {
                 failure = Some((id, e));
                 break;
             }
+            if self.ids.is_some() {
+                let block = runner.take_counters();
+                let mut total = Counters::default();
+                for (sum, c) in counters.iter_mut().zip(&block) {
+                    *sum += *c;
+                    total.add(c);
+                }
+                block_totals.push(total);
+            }
             done += 1;
             if done == DONE_FLUSH {
                 self.blocks_done.fetch_add(done, Ordering::Relaxed);
@@ -549,8 +585,12 @@ impl Work<'_> {
         }
         self.budget.fetch_add(pending, Ordering::Relaxed);
         self.blocks_done.fetch_add(done, Ordering::Relaxed);
+        for (sum, c) in counters.iter_mut().zip(&runner.take_counters()) {
+            *sum += *c;
+        }
         Part {
-            counters: runner.take_counters(),
+            counters,
+            block_totals,
             first_access: std::mem::take(&mut runner.first_access),
             barrier_protects: std::mem::take(&mut runner.barrier_protects),
             races: std::mem::take(&mut runner.races),
@@ -620,7 +660,7 @@ mod tests {
                 ],
             );
             let cfg = config(1024, 256, threads);
-            launch_from(&ir, &cfg, &mut args, &Progress::default(), 0).expect("runs");
+            launch_from(&ir, &cfg, &mut args, &Progress::default(), (None, 0)).expect("runs");
             args.buffers
         };
         let one = run(1);
@@ -649,7 +689,7 @@ mod tests {
                 vec![buffer("a", BufData::F32(vec![0.0; 16 * 64]))],
             );
             let cfg = config(16, 64, threads);
-            match launch_from(&ir, &cfg, &mut args, &Progress::default(), 0) {
+            match launch_from(&ir, &cfg, &mut args, &Progress::default(), (None, 0)) {
                 Err(RunError::OutOfBounds { block, index, .. }) => {
                     assert_eq!((block, index), ([5, 0, 0], -95), "{threads} workers");
                 }

@@ -22,6 +22,10 @@
 //!   access, other_access}` and how often it happened, `blocks`, `warps` (warp instructions) and
 //!   `words`; `kind` is `RAW`, `WAR`, `WAW` or `global-WAW`, `access` is `read`, `write` or
 //!   `atomic`.
+//! - `sample`: `null`, or for a sampled run (`--sample`) `{fraction, blocks_run, blocks,
+//!   bounds}`: the counters are extrapolated from `blocks_run` of the grid's `blocks`, and
+//!   `bounds` gives each counter's 95 % error bound (a half-width, in the counter's unit);
+//!   `expects` is empty (results are not checked).
 //! - `uninit`: one object per (array, line) of reads of uninitialised memory: the first
 //!   instance `{block, thread, space, array, index, line, source}` (`space` is `shared`, `local`
 //!   or `global`) and `blocks`, `warps`, `words`.
@@ -64,6 +68,7 @@ pub fn to_json(r: &Report) -> Value {
         "ncu": ncu(c),
         "races": r.races,
         "uninit": r.uninit,
+        "sample": r.sample,
         "time": r.time,
         "time_refined": match &r.refined {
             Ok(t) => json!(t),

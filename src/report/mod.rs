@@ -207,6 +207,8 @@ pub struct Report {
     pub printf: String,
     /// Some of it did not fit the device's 1 MiB printf buffer.
     pub printf_truncated: bool,
+    /// For a sampled run (`--sample`): what ran, and the error bound of each counter.
+    pub sample: Option<crate::exec::sample::Sample>,
 }
 
 impl Report {
@@ -303,6 +305,7 @@ impl Report {
             timing: Timing::default(),
             printf: outcome.printf.clone(),
             printf_truncated: outcome.printf_truncated,
+            sample: None,
         };
         report.hints = hints::hints(&report);
         // What the checker noted (deprecated forms that run), at the line they are written on.

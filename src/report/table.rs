@@ -38,6 +38,9 @@ pub fn render(r: &Report) -> String {
         c.threads,
         l.warps_per_block
     );
+    if let Some(sample) = &r.sample {
+        let _ = writeln!(s, "{}", sampled(sample, c));
+    }
     let _ = writeln!(s);
     let _ = writeln!(s, "global memory");
     let _ = writeln!(
@@ -216,4 +219,27 @@ fn more(s: &mut String, groups: usize) {
             groups - MAX_GROUPS_SHOWN
         );
     }
+}
+
+/// The line a sampled run adds: what ran, and the error bounds of the main counters.
+fn sampled(sample: &crate::exec::sample::Sample, c: &crate::exec::Counters) -> String {
+    let relative = |name: &str, total: u64| {
+        let bound = sample.bounds.get(name).copied().unwrap_or(0.0);
+        let pct = if total == 0 {
+            0.0
+        } else {
+            100.0 * bound / total as f64
+        };
+        format!("{name} ±{pct:.2}%")
+    };
+    format!(
+        "sampled     {} of {} blocks ({:.2}%), counters extrapolated with 95% error bounds: {}, {}, {}, {} (all in --json); results and expects not checked",
+        sample.blocks_run,
+        sample.blocks,
+        100.0 * sample.blocks_run as f64 / sample.blocks.max(1) as f64,
+        relative("warp_instr", c.warp_instr),
+        relative("gld_sectors", c.gld_sectors),
+        relative("gst_sectors", c.gst_sectors),
+        relative("smem_wavefronts", c.smem_wavefronts),
+    )
 }

@@ -60,6 +60,7 @@ fn run_on(
         max_steps: 1 << 20,
         max_block_steps: pipeline::DEFAULT_MAX_BLOCK_STEPS,
         timeout: None,
+        sample: None,
         regs: 32,
         gpu: GpuConfig::h100_sxm(),
         saves: Vec::new(),

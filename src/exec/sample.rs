@@ -1,0 +1,418 @@
+//! Block sampling for launches too big to run whole: which blocks run, and what they extrapolate to.
+//!
+//! The grid is split into two strata. The *boundary* holds every block on a face of the grid
+//! (first or last along a dimension of 3 or more blocks): edge tiles are where bounds checks cut
+//! work short, so they are a stratum of their own, run whole up to [`BOUNDARY_WHOLE`] blocks and
+//! sampled beyond. The *interior* is sampled uniformly without replacement. Both use a fixed
+//! seed. Each counter is estimated as the sum over
+//! strata of `N / n` times the sampled blocks' sum (`N` blocks in the stratum, `n` run), and its
+//! error bound is 1.96 standard errors of that estimate, from the spread of the sampled blocks'
+//! own totals with the finite-population correction `1 - n / N` (Cochran, *Sampling
+//! Techniques*, 3rd ed., §5.3): about a 95 % interval when blocks vary independently.
+
+use std::collections::{BTreeMap, HashSet};
+
+use serde::Serialize;
+
+use super::counters::{Counters, InstCounters};
+use super::{race, KernelIr, LaunchConfig, Outcome};
+
+/// Boundary blocks are listed up to this many; past it the whole grid is one sampled stratum.
+const MAX_BOUNDARY: u64 = 1 << 22;
+
+/// A boundary of up to this many blocks runs whole; a larger one is sampled at the run's
+/// fraction, but never fewer blocks than this.
+const BOUNDARY_WHOLE: u64 = 64;
+
+/// Standard errors in an error bound (a 95 % interval for a normal estimate).
+const Z: f64 = 1.96;
+
+/// Blocks of one stratum: how many it has, and those that run (linear ids, ascending).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Stratum {
+    /// Blocks in the stratum.
+    pub total: u64,
+    /// The blocks run.
+    pub ids: Vec<u64>,
+}
+
+/// What a sampled run says about itself.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Sample {
+    /// The fraction asked for.
+    pub fraction: f64,
+    /// Blocks simulated.
+    pub blocks_run: u64,
+    /// Blocks in the grid.
+    pub blocks: u64,
+    /// Per counter (the names of `counters`), the half-width of its 95 % interval (0 where every
+    /// block of the counter's strata ran).
+    pub bounds: BTreeMap<String, f64>,
+}
+
+/// The blocks a run of about `fraction` of the grid simulates: the boundary stratum (whole up to
+/// [`BOUNDARY_WHOLE`] blocks) and a uniform sample of the interior, at least two blocks of each
+/// (so that its spread is known) unless it has fewer.
+pub fn plan(cfg: &LaunchConfig, fraction: f64) -> Vec<Stratum> {
+    let g = cfg.grid.map(u64::from);
+    // Along a dimension of 3 or more blocks, the interior is 1..g-1; shorter ones have none.
+    let inner = |d: usize| if g[d] >= 3 { (1, g[d] - 1) } else { (0, g[d]) };
+    let spans = [inner(0), inner(1), inner(2)];
+    let interior: u64 = spans.iter().map(|(lo, hi)| hi - lo).product();
+    let total = cfg.blocks();
+    let boundary = total - interior;
+    let mut rng = SplitMix(0x5eed_b10c_5a3f_u64 ^ total);
+    if boundary > MAX_BOUNDARY {
+        let ids = choose(total, fraction, &mut rng);
+        return vec![Stratum { total, ids }];
+    }
+    let id = |c: [u64; 3]| c[0] + c[1] * g[0] + c[2] * g[0] * g[1];
+    // Face blocks only, row by row: a layer on a z face whole, in other layers the rows on a y
+    // face whole, and of the other rows the two ends when x has faces.
+    let mut faces = Vec::with_capacity(boundary as usize);
+    let face = |d: usize, c: u64| c < spans[d].0 || c >= spans[d].1;
+    for z in 0..g[2] {
+        if face(2, z) {
+            faces.extend((0..g[0] * g[1]).map(|xy| id([xy % g[0], xy / g[0], z])));
+            continue;
+        }
+        if g[1] >= 3 {
+            for y in [0, g[1] - 1] {
+                faces.extend((0..g[0]).map(|x| id([x, y, z])));
+            }
+        }
+        if g[0] >= 3 {
+            for y in spans[1].0..spans[1].1 {
+                faces.extend([id([0, y, z]), id([g[0] - 1, y, z])]);
+            }
+        }
+    }
+    faces.sort_unstable();
+    let at_least = (BOUNDARY_WHOLE as f64 / boundary.max(1) as f64).min(1.0);
+    let faces: Vec<u64> = choose(boundary, fraction.max(at_least), &mut rng)
+        .into_iter()
+        .map(|r| faces[r as usize])
+        .collect();
+    let ranks = choose(interior, fraction, &mut rng);
+    let (wx, wy) = (spans[0].1 - spans[0].0, spans[1].1 - spans[1].0);
+    let mut inside: Vec<u64> = ranks
+        .into_iter()
+        .map(|r| {
+            id([
+                spans[0].0 + r % wx,
+                spans[1].0 + (r / wx) % wy,
+                spans[2].0 + r / (wx * wy),
+            ])
+        })
+        .collect();
+    inside.sort_unstable();
+    vec![
+        Stratum {
+            total: boundary,
+            ids: faces,
+        },
+        Stratum {
+            total: interior,
+            ids: inside,
+        },
+    ]
+}
+
+/// `ceil(fraction × n)` distinct ranks of `0..n` (at least two, or all when fewer), ascending.
+fn choose(n: u64, fraction: f64, rng: &mut SplitMix) -> Vec<u64> {
+    let want = ((fraction * n as f64).ceil() as u64).clamp(n.min(2), n);
+    let mut out: Vec<u64> = if want * 2 >= n {
+        // Most of them: shuffle all (a partial Fisher-Yates) and keep the first `want`.
+        let mut all: Vec<u64> = (0..n).collect();
+        for i in 0..want as usize {
+            let j = i + (rng.next() % (n - i as u64)) as usize;
+            all.swap(i, j);
+        }
+        all.truncate(want as usize);
+        all
+    } else {
+        let mut seen = HashSet::with_capacity(want as usize);
+        while (seen.len() as u64) < want {
+            seen.insert(rng.next() % n);
+        }
+        seen.into_iter().collect()
+    };
+    out.sort_unstable();
+    out
+}
+
+/// A small fixed-seed generator (SplitMix64): the same sample on every run and machine.
+struct SplitMix(u64);
+
+impl SplitMix {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+}
+
+/// Combines the launches of the strata (in the order of [`plan`]) into one outcome for the whole
+/// grid: each instruction's counters scaled by `N / n` per stratum (rounded), the totals from
+/// them (with the grid's blocks and threads), races and uninitialised reads as found, and the
+/// error bound of every total.
+pub fn combine(
+    ir: &KernelIr,
+    cfg: &LaunchConfig,
+    fraction: f64,
+    runs: Vec<(Stratum, Outcome)>,
+) -> (Outcome, Sample) {
+    let mut scaled = vec![[0f64; FIELDS]; ir.insts.len()];
+    let mut variance: BTreeMap<String, f64> = BTreeMap::new();
+    let mut blocks_run = 0;
+    let mut merged: Option<Outcome> = None;
+    for (stratum, outcome) in runs {
+        let n = stratum.ids.len() as u64;
+        blocks_run += n;
+        if n == 0 {
+            continue;
+        }
+        let weight = stratum.total as f64 / n as f64;
+        for (s, c) in scaled.iter_mut().zip(&outcome.per_inst) {
+            for (x, v) in s.iter_mut().zip(fields(c)) {
+                *x += weight * v as f64;
+            }
+        }
+        for (name, var) in spread(&outcome.block_totals, stratum.total) {
+            *variance.entry(name).or_default() += var;
+        }
+        merged = Some(match merged {
+            None => outcome,
+            Some(mut m) => {
+                race::merge(&mut m.races, outcome.races, |a, b| {
+                    a.kind == b.kind
+                        && ir.site(a.inst) == ir.site(b.inst)
+                        && ir.site(a.other_inst) == ir.site(b.other_inst)
+                        && a.array == b.array
+                });
+                race::merge(&mut m.uninit, outcome.uninit, |a, b| {
+                    ir.site(a.inst) == ir.site(b.inst) && a.array == b.array
+                });
+                for (a, b) in m.barrier_protects.iter_mut().zip(&outcome.barrier_protects) {
+                    *a |= *b;
+                }
+                for (a, b) in m.first_access.iter_mut().zip(outcome.first_access) {
+                    if a.is_none() {
+                        *a = b;
+                    }
+                }
+                m.printf.push_str(&outcome.printf);
+                m
+            }
+        });
+    }
+    let mut outcome = merged.expect("plan: a grid has at least one block to run");
+    outcome.per_inst = scaled.iter().map(unfields).collect();
+    let mut counters = Counters {
+        blocks: cfg.blocks(),
+        threads: cfg.blocks() * cfg.threads_per_block(),
+        ..Counters::default()
+    };
+    for c in &outcome.per_inst {
+        counters.add(c);
+    }
+    outcome.counters = counters;
+    outcome.block_totals.clear();
+    let bounds = variance
+        .into_iter()
+        .map(|(name, v)| (name, Z * v.sqrt()))
+        .collect();
+    let sample = Sample {
+        fraction,
+        blocks_run,
+        blocks: cfg.blocks(),
+        bounds,
+    };
+    (outcome, sample)
+}
+
+/// Per counter, the variance of a stratum's estimated total from its blocks' totals:
+/// `N² (1 - n/N) s² / n`.
+fn spread(totals: &[Counters], stratum: u64) -> Vec<(String, f64)> {
+    let n = totals.len() as f64;
+    let big_n = stratum as f64;
+    let rows: Vec<BTreeMap<String, f64>> = totals.iter().map(named).collect();
+    let Some(first) = rows.first() else {
+        return Vec::new();
+    };
+    first
+        .keys()
+        .filter(|k| !matches!(k.as_str(), "blocks" | "threads"))
+        .map(|k| {
+            if n < 2.0 || n >= big_n {
+                return (k.clone(), 0.0);
+            }
+            let xs: Vec<f64> = rows.iter().map(|r| r[k]).collect();
+            let mean = xs.iter().sum::<f64>() / n;
+            let s2 = xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0);
+            (k.clone(), big_n * big_n * (1.0 - n / big_n) * s2 / n)
+        })
+        .collect()
+}
+
+/// The totals by their JSON names.
+fn named(c: &Counters) -> BTreeMap<String, f64> {
+    match serde_json::to_value(c) {
+        Ok(serde_json::Value::Object(m)) => m
+            .into_iter()
+            .filter_map(|(k, v)| v.as_f64().map(|x| (k, x)))
+            .collect(),
+        _ => BTreeMap::new(),
+    }
+}
+
+/// Counters of one instruction, as many as [`fields`] lists.
+const FIELDS: usize = 25;
+
+/// An instruction's counters in a fixed order (undone by [`unfields`]).
+fn fields(c: &InstCounters) -> [u64; FIELDS] {
+    [
+        c.warp_instr,
+        c.active_lane_slots,
+        c.gld_instr,
+        c.gst_instr,
+        c.gld_sectors,
+        c.gst_sectors,
+        c.gatom_instr,
+        c.gatom_sectors,
+        c.g_bytes_requested,
+        c.cmem_instr,
+        c.cmem_transactions,
+        c.local_ld_instr,
+        c.local_st_instr,
+        c.local_ld_sectors,
+        c.local_st_sectors,
+        c.smem_ld_instr,
+        c.smem_st_instr,
+        c.smem_ld_wavefronts,
+        c.smem_st_wavefronts,
+        c.smem_ideal_wavefronts,
+        c.barriers,
+        c.branches,
+        c.divergent,
+        c.race_count,
+        c.uninit_count,
+    ]
+}
+
+/// Scaled counters back into an instruction's, rounded to the nearest event.
+fn unfields(s: &[f64; FIELDS]) -> InstCounters {
+    let r = |i: usize| s[i].round() as u64;
+    InstCounters {
+        warp_instr: r(0),
+        active_lane_slots: r(1),
+        gld_instr: r(2),
+        gst_instr: r(3),
+        gld_sectors: r(4),
+        gst_sectors: r(5),
+        gatom_instr: r(6),
+        gatom_sectors: r(7),
+        g_bytes_requested: r(8),
+        cmem_instr: r(9),
+        cmem_transactions: r(10),
+        local_ld_instr: r(11),
+        local_st_instr: r(12),
+        local_ld_sectors: r(13),
+        local_st_sectors: r(14),
+        smem_ld_instr: r(15),
+        smem_st_instr: r(16),
+        smem_ld_wavefronts: r(17),
+        smem_st_wavefronts: r(18),
+        smem_ideal_wavefronts: r(19),
+        barriers: r(20),
+        branches: r(21),
+        divergent: r(22),
+        race_count: r(23),
+        uninit_count: r(24),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cfg(grid: [u32; 3]) -> LaunchConfig {
+        LaunchConfig {
+            grid,
+            block: [32, 1, 1],
+            dyn_smem: 0,
+            max_steps: 1 << 32,
+            max_block_steps: 1 << 28,
+            deadline: None,
+            threads: 1,
+        }
+    }
+
+    #[test]
+    fn the_boundary_runs_whole_and_the_interior_is_sampled() {
+        // 10 × 6 blocks: the interior is 8 × 4 = 32 blocks, the boundary 28. A tenth of the
+        // interior is ceil(3.2) = 4 blocks.
+        let plan = plan(&cfg([10, 6, 1]), 0.1);
+        assert_eq!(plan.len(), 2);
+        assert_eq!((plan[0].total, plan[0].ids.len()), (28, 28));
+        assert_eq!((plan[1].total, plan[1].ids.len()), (32, 4));
+        let on_face = |id: u64| {
+            let (x, y) = (id % 10, id / 10);
+            x == 0 || x == 9 || y == 0 || y == 5
+        };
+        assert!(plan[0].ids.iter().all(|&i| on_face(i)));
+        assert!(plan[1].ids.iter().all(|&i| !on_face(i)));
+        assert!(plan[0].ids.windows(2).all(|w| w[0] < w[1]));
+        assert!(plan[1].ids.windows(2).all(|w| w[0] < w[1]));
+        // The same sample every time.
+        assert_eq!(plan, super::plan(&cfg([10, 6, 1]), 0.1));
+    }
+
+    #[test]
+    fn short_dimensions_have_no_faces_and_3d_faces_are_counted_once() {
+        // A 1-D grid of 1000: blocks 0 and 999 are the boundary.
+        let p = plan(&cfg([1000, 1, 1]), 0.01);
+        assert_eq!(p[0].ids, [0, 999]);
+        assert_eq!((p[1].total, p[1].ids.len()), (998, 10));
+        // 2 × 500: x has no faces; the rows y = 0 and y = 499 (4 blocks) do.
+        let p = plan(&cfg([2, 500, 1]), 0.5);
+        assert_eq!(p[0].ids, [0, 1, 998, 999]);
+        // 4 × 4 × 4: 64 - 2 × 2 × 2 = 56 face blocks, each once.
+        let p = plan(&cfg([4, 4, 4]), 0.5);
+        assert_eq!(p[0].ids.len(), 56);
+        assert_eq!((p[1].total, p[1].ids.len()), (8, 4));
+        // 100 × 100: 396 boundary blocks, more than 64: sampled at the fraction (198 at one
+        // half), the interior too (9604 / 2 = 4802).
+        let p = plan(&cfg([100, 100, 1]), 0.5);
+        assert_eq!((p[0].total, p[0].ids.len()), (396, 198));
+        assert_eq!((p[1].total, p[1].ids.len()), (9604, 4802));
+        // At 1 %, the boundary keeps 64 blocks.
+        assert_eq!(plan(&cfg([100, 100, 1]), 0.01)[0].ids.len(), 64);
+        // A fraction of 1 runs every block.
+        let p = plan(&cfg([7, 7, 1]), 1.0);
+        assert_eq!(p[0].ids.len() + p[1].ids.len(), 49);
+    }
+
+    #[test]
+    fn estimates_scale_by_stratum_and_bounds_shrink_to_zero_when_all_ran() {
+        // Stratum of 10 blocks, 4 run with totals 1, 2, 3, 6 of some counter: the estimate is
+        // 10/4 × 12 = 30; s² = ((1-3)² + (2-3)² + 0 + (6-3)²) / 3 = 14/3, so the variance of the
+        // total is 10² × (1 - 4/10) × (14/3) / 4 = 70 and the bound 1.96 × √70 = 16.398.
+        let totals: Vec<Counters> = [1, 2, 3, 6]
+            .iter()
+            .map(|&w| Counters {
+                warp_instr: w,
+                ..Counters::default()
+            })
+            .collect();
+        let v: BTreeMap<String, f64> = spread(&totals, 10).into_iter().collect();
+        assert!((v["warp_instr"] - 70.0).abs() < 1e-9, "{v:?}");
+        assert!((Z * v["warp_instr"].sqrt() - 16.398).abs() < 1e-3);
+        assert_eq!(v["gld_sectors"], 0.0);
+        // Every block of the stratum ran: no error.
+        let all: BTreeMap<String, f64> = spread(&totals, 4).into_iter().collect();
+        assert_eq!(all["warp_instr"], 0.0);
+    }
+}
