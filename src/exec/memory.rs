@@ -71,24 +71,25 @@ impl BufData {
 
     /// Converts host values (doubles) to `elem` with C casts.
     pub fn from_f64(elem: Scalar, v: &[f64]) -> BufData {
-        BufData::from_fn(elem, v.len(), &mut |i| v[i])
+        BufData::from_fn(elem, v.len(), &|i| v[i])
     }
 
     /// `len` elements of `elem`, element `i` being `f(i)` converted with a C cast, written
-    /// straight into the buffer's type.
-    pub fn from_fn(elem: Scalar, len: usize, f: &mut dyn FnMut(usize) -> f64) -> BufData {
+    /// straight into the buffer's type, in parallel chunks (`f` depends on the index only, so
+    /// the result is the same for any number of threads).
+    pub fn from_fn(elem: Scalar, len: usize, f: &(dyn Fn(usize) -> f64 + Sync)) -> BufData {
         match elem {
-            Scalar::Bool => BufData::Bool((0..len).map(|i| f(i) != 0.0).collect()),
-            Scalar::I8 => BufData::I8((0..len).map(|i| f(i) as i64 as i8).collect()),
-            Scalar::U8 => BufData::U8((0..len).map(|i| f(i) as i64 as u8).collect()),
-            Scalar::I16 => BufData::I16((0..len).map(|i| f(i) as i64 as i16).collect()),
-            Scalar::U16 => BufData::U16((0..len).map(|i| f(i) as i64 as u16).collect()),
-            Scalar::I32 => BufData::I32((0..len).map(|i| f(i) as i64 as i32).collect()),
-            Scalar::U32 => BufData::U32((0..len).map(|i| f(i) as i64 as u32).collect()),
-            Scalar::I64 => BufData::I64((0..len).map(|i| f(i) as i64).collect()),
-            Scalar::U64 => BufData::U64((0..len).map(|i| f(i) as u64).collect()),
-            Scalar::F32 => BufData::F32((0..len).map(|i| f(i) as f32).collect()),
-            Scalar::F64 => BufData::F64((0..len).map(f).collect()),
+            Scalar::Bool => BufData::Bool(filled(len, f, |x| x != 0.0)),
+            Scalar::I8 => BufData::I8(filled(len, f, |x| x as i64 as i8)),
+            Scalar::U8 => BufData::U8(filled(len, f, |x| x as i64 as u8)),
+            Scalar::I16 => BufData::I16(filled(len, f, |x| x as i64 as i16)),
+            Scalar::U16 => BufData::U16(filled(len, f, |x| x as i64 as u16)),
+            Scalar::I32 => BufData::I32(filled(len, f, |x| x as i64 as i32)),
+            Scalar::U32 => BufData::U32(filled(len, f, |x| x as i64 as u32)),
+            Scalar::I64 => BufData::I64(filled(len, f, |x| x as i64)),
+            Scalar::U64 => BufData::U64(filled(len, f, |x| x as u64)),
+            Scalar::F32 => BufData::F32(filled(len, f, |x| x as f32)),
+            Scalar::F64 => BufData::F64(filled(len, f, |x| x)),
         }
     }
 
@@ -304,4 +305,26 @@ pub(crate) fn scatter<M: Slots>(mem: &mut M, idx: &[i64], mask: &[bool], src: &[
             mem.put(i as usize, v);
         }
     }
+}
+
+/// Elements written per task when a buffer is filled in parallel.
+const FILL_CHUNK: usize = 1 << 16;
+
+/// `len` values `cast(f(i))`, computed in parallel chunks (zeroed memory first: the allocator
+/// hands out fresh pages for large buffers without touching them).
+fn filled<T: Copy + Default + Send>(
+    len: usize,
+    f: &(dyn Fn(usize) -> f64 + Sync),
+    cast: impl Fn(f64) -> T + Sync,
+) -> Vec<T> {
+    use rayon::prelude::*;
+    let mut out = vec![T::default(); len];
+    out.par_chunks_mut(FILL_CHUNK)
+        .enumerate()
+        .for_each(|(c, chunk)| {
+            for (k, o) in chunk.iter_mut().enumerate() {
+                *o = cast(f(c * FILL_CHUNK + k));
+            }
+        });
+    out
 }

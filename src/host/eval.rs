@@ -572,7 +572,7 @@ impl Env {
         };
         // An initialiser at the top of a buffer's assignment writes the buffer's type.
         let elem = target.unwrap_or(Scalar::F64);
-        let filled = |dims: Vec<usize>, f: &mut dyn FnMut(usize) -> f64, float: bool| {
+        let filled = |dims: Vec<usize>, f: &(dyn Fn(usize) -> f64 + Sync), float: bool| {
             let n = dims.iter().product();
             HostValue::Array {
                 data: Arc::new(BufData::from_fn(elem, n, f)),
@@ -600,7 +600,7 @@ impl Env {
                 let v = if name == "ones" { 1.0 } else { 0.0 };
                 let dims = shape(args.len())?;
                 self.reserve(dims.iter().product(), size_of, span)?;
-                let array = filled(dims, &mut |_| v, false);
+                let array = filled(dims, &|_| v, false);
                 if let (HostValue::Array { data, .. }, "empty") = (&array, name) {
                     // Its zeros stand for leftover memory: reads before a write are reported.
                     self.uninit.push(Arc::downgrade(data));
@@ -613,20 +613,20 @@ impl Env {
                 let float = vals[1].is_float();
                 let dims = shape(1)?;
                 self.reserve(dims[0], size_of, span)?;
-                Ok(filled(dims, &mut |_| v, float))
+                Ok(filled(dims, &|_| v, float))
             }
             "arange" => {
                 want(1, 1)?;
                 let dims = shape(1)?;
                 self.reserve(dims[0], size_of, span)?;
-                Ok(filled(dims, &mut |i| i as f64, false))
+                Ok(filled(dims, &|i| i as f64, false))
             }
             "rand" => {
                 want(1, 2)?;
                 let dims = shape(args.len())?;
                 self.reserve(dims.iter().product(), size_of, span)?;
-                let rng = &mut self.rng;
-                Ok(filled(dims, &mut |_| rng.unit(), true))
+                let draws = self.rng.take(dims.iter().product());
+                Ok(filled(dims, &|i| draws.unit(i), true))
             }
             "randint" => {
                 want(3, 3)?;
@@ -643,10 +643,10 @@ impl Env {
                     ));
                 }
                 self.reserve(dims[0], size_of, span)?;
-                let rng = &mut self.rng;
+                let draws = self.rng.take(dims[0]);
                 Ok(filled(
                     dims,
-                    &mut |_| lo + (rng.next_u64() % width) as f64,
+                    &|i| lo + (draws.bits(i) % width) as f64,
                     false,
                 ))
             }

@@ -138,18 +138,44 @@ impl Rng {
         Rng(seed ^ 0x5DEE_CE66_D1CE_4E5B)
     }
 
-    /// Next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+    /// The next `n` draws (SplitMix64) as a stream indexed from 0; the generator moves past them.
+    /// Each draw is computed from its index alone, so arrays fill in parallel with the numbers a
+    /// sequential fill gives.
+    pub fn take(&mut self, n: usize) -> Draws {
+        let base = self.0;
+        self.0 = self.0.wrapping_add(GAMMA.wrapping_mul(n as u64));
+        Draws(base)
+    }
+}
+
+/// SplitMix64's increment.
+const GAMMA: u64 = 0x9E37_79B9_7F4A_7C15;
+
+/// SplitMix64's output function of a state.
+fn mix(mut z: u64) -> u64 {
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// 24 random bits as a number in [0, 1).
+fn unit(bits: u64) -> f64 {
+    (bits >> 40) as f64 / (1u64 << 24) as f64
+}
+
+/// A run of draws of an [`Rng`], any of which can be computed on its own.
+#[derive(Clone, Copy, Debug)]
+pub struct Draws(u64);
+
+impl Draws {
+    /// Draw `i`: 64 random bits.
+    pub fn bits(&self, i: usize) -> u64 {
+        mix(self.0.wrapping_add(GAMMA.wrapping_mul(i as u64 + 1)))
     }
 
-    /// Uniform in [0, 1), exactly representable as f32 (24 random bits).
-    pub fn unit(&mut self) -> f64 {
-        (self.next_u64() >> 40) as f64 / (1u64 << 24) as f64
+    /// Draw `i` as a number in [0, 1).
+    pub fn unit(&self, i: usize) -> f64 {
+        unit(self.bits(i))
     }
 }
 
@@ -162,9 +188,23 @@ mod tests {
         assert!(close(1.0, 1.00001, true));
         assert!(!close(100000.0, 100001.0, false));
         assert!(!close(1.0, 1.1, true));
-        let mut r = Rng::new(0);
-        let x = r.unit();
+        // SplitMix64 from state 0: its first output is 0xE220A8397B1DCDAF (the reference
+        // implementation's published first value for seed 0).
+        assert_eq!(Draws(0).bits(0), 0xE220_A839_7B1D_CDAF);
+        // Two runs of draws continue each other: 3 then 2 are the 5 of one run.
+        let (mut one, mut two) = (Rng::new(7), Rng::new(7));
+        let five = one.take(5);
+        let (first, second) = (two.take(3), two.take(2));
+        let split: Vec<u64> = (0..3)
+            .map(|i| first.bits(i))
+            .chain((0..2).map(|i| second.bits(i)))
+            .collect();
+        assert_eq!(split, (0..5).map(|i| five.bits(i)).collect::<Vec<_>>());
+        let x = five.unit(0);
         assert!((0.0..1.0).contains(&x));
-        assert_eq!(Rng::new(0).unit(), x);
+        assert_eq!(
+            x * f64::from(1u32 << 24),
+            (x * f64::from(1u32 << 24)).floor()
+        );
     }
 }
