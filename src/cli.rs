@@ -81,8 +81,11 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// List the GPU presets and their numbers.
+    /// List the GPU presets and their numbers; with a NAME, that one (`--json` then prints a
+    /// description `--gpu FILE.json` takes back, to edit into a GPU of your own).
     Gpus {
+        /// One preset (`simt gpus h100-pcie --json > my.json`).
+        name: Option<String>,
         /// Print JSON.
         #[arg(long)]
         json: bool,
@@ -228,8 +231,9 @@ pub struct OccupancyArgs {
     /// Blocks in the grid: adds waves and tail utilisation.
     #[arg(long)]
     pub blocks: Option<u64>,
-    /// Shared-memory carveout preference in percent (default: the calculator's default, all of it).
-    #[arg(long)]
+    /// Shared-memory carveout preference in percent, 0 to 100 (default: the calculator's
+    /// default, all of it).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(0..=100))]
     pub carveout: Option<u32>,
     /// Bytes each warp's memory request moves (e.g. 128 for a coalesced float load): adds latency hiding.
     #[arg(long)]
@@ -310,9 +314,9 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Run(a) => a.json,
         Command::Sweep(a) => a.json,
         Command::Compare(a) => a.json,
-        Command::Check { json, .. } | Command::Gpus { json } | Command::Scaling { json, .. } => {
-            *json
-        }
+        Command::Check { json, .. }
+        | Command::Gpus { json, .. }
+        | Command::Scaling { json, .. } => *json,
         Command::Occupancy(a) => a.json,
         Command::Test(a) => a.json,
         Command::Completions { .. } | Command::Man { .. } => false,
@@ -327,7 +331,7 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Check { file, json } => check_cmd(file, json),
         Command::Test(a) => test_cmd(&a, cli.color),
         Command::Occupancy(a) => occupancy_cmd(a),
-        Command::Gpus { json } => gpus_cmd(json),
+        Command::Gpus { name, json } => gpus_cmd(name.as_deref(), json),
         Command::Scaling {
             serial,
             procs,
@@ -622,21 +626,41 @@ fn scaling_cmd(serial: f64, procs: f64, json: bool) -> Result<u8, Failure> {
     Ok(0)
 }
 
-fn gpus_cmd(json: bool) -> Result<u8, Failure> {
-    let presets = gpu::presets();
+fn gpus_cmd(name: Option<&str>, json: bool) -> Result<u8, Failure> {
+    let presets = match name {
+        Some(n) => {
+            let g = load_gpu(n)?;
+            if json {
+                // The description alone: what `--gpu FILE.json` reads.
+                emit(&format!("{}\n", json!(g)));
+                return Ok(0);
+            }
+            vec![(n, g)]
+        }
+        None => gpu::named_presets(),
+    };
     if json {
+        let gpus: Vec<serde_json::Value> = presets
+            .iter()
+            .map(|(preset, g)| {
+                let mut v = json!(g);
+                v["preset"] = json!(preset);
+                v
+            })
+            .collect();
         emit(&format!(
             "{}\n",
-            json!({"schema": report_json::SCHEMA, "gpus": presets})
+            json!({"schema": report_json::SCHEMA, "gpus": gpus})
         ));
     } else {
         let mut s = format!(
-            "{:<22} {:>5} {:>5} {:>9} {:>10} {:>9}\n",
-            "name", "CC", "SMs", "clock", "DRAM BW", "smem/SM"
+            "{:<11} {:<22} {:>5} {:>5} {:>9} {:>10} {:>9}\n",
+            "--gpu", "name", "CC", "SMs", "clock", "DRAM BW", "smem/SM"
         );
-        for g in &presets {
+        for (preset, g) in &presets {
             s.push_str(&format!(
-                "{:<22} {:>5} {:>5} {:>5} MHz {:>6} GB/s {:>6} KB\n",
+                "{:<11} {:<22} {:>5} {:>5} {:>5} MHz {:>6} GB/s {:>6} KB\n",
+                preset,
                 g.name,
                 format!("{}.{}", g.compute_capability.0, g.compute_capability.1),
                 g.n_sm,

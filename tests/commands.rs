@@ -266,3 +266,47 @@ fn color_follows_the_flag_and_no_color() {
     let (code, _, _) = simt(&["--color", "sometimes", "gpus"]);
     assert_eq!(code, 2);
 }
+
+#[test]
+fn gpus_show_the_names_to_type_and_one_preset_round_trips_through_a_file() {
+    // Every row of `simt gpus` starts with the name `--gpu` takes.
+    let (code, out, _) = simt(&["gpus"]);
+    assert_eq!(code, 0);
+    let mut lines = out.lines();
+    assert!(
+        lines.next().is_some_and(|h| h.starts_with("--gpu")),
+        "{out}"
+    );
+    for row in lines {
+        let name = row.split_whitespace().next().expect("a name");
+        let (code, _, err) = simt(&["occupancy", "--threads", "256", "--gpu", name]);
+        assert_eq!(code, 0, "{name}: {err}");
+    }
+    // `simt gpus NAME --json` is a description `--gpu FILE.json` reads back.
+    let (code, json, _) = simt(&["gpus", "h100-pcie", "--json"]);
+    assert_eq!(code, 0);
+    let path = std::env::temp_dir().join(format!("simt-gpu-{}.json", std::process::id()));
+    std::fs::write(&path, json).expect("write");
+    let (code, out, err) = simt(&[
+        "run",
+        "kernels/vecadd.sk",
+        "--gpu",
+        path.to_str().expect("utf-8"),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.starts_with("simt · vecadd (kernels/vecadd.sk) on H100 PCIe"),
+        "{out}"
+    );
+    // The list in JSON names each preset.
+    let (_, all, _) = simt(&["gpus", "--json"]);
+    let v: serde_json::Value = serde_json::from_str(&all).expect("JSON");
+    assert_eq!(v["gpus"][1]["preset"], "h100-pcie");
+}
+
+#[test]
+fn a_carveout_over_100_percent_is_a_usage_error() {
+    let (code, _, err) = simt(&["occupancy", "--threads", "256", "--carveout", "150"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("150 is not in 0..=100"), "{err}");
+}

@@ -449,6 +449,14 @@ pub fn presets() -> Vec<GpuConfig> {
     PRESETS.iter().map(|(_, make)| make()).collect()
 }
 
+/// Each preset with the name to type for it (`--gpu h100-pcie`), in preset order.
+pub fn named_presets() -> Vec<(&'static str, GpuConfig)> {
+    PRESETS
+        .iter()
+        .map(|(names, make)| (names[0], make()))
+        .collect()
+}
+
 /// Every name `preset` accepts, canonical names and aliases, in preset order.
 pub fn preset_names() -> Vec<&'static str> {
     PRESETS
