@@ -263,12 +263,12 @@ fn unsupported_struct_constructs_are_named_where_they_are_written() {
     );
 
     let (code, message, at) = refused(
-        "struct A { float v[4]; };\n__global__ void k(float* out, int j) {\n    A a = {{1, 2, 3, 4}};\n    out[0] = a.v[j];\n}",
+        "struct A { float v[4]; int n; };\n__global__ void k(float* out, int j) {\n    A a = {{1, 2, 3, 4}, 4};\n    out[0] = a.v[j];\n}",
     );
     assert_eq!(code, "simt::check::unsupported");
     assert_eq!(
         message,
-        "indexing an array member of a struct in registers with a run-time index is not supported"
+        "a run-time index into an array member of a struct whose members differ in type is not supported"
     );
     assert_eq!(at, (4, 18));
 
@@ -458,4 +458,68 @@ launch k {
         .replace("nodes[0]", "Node{1.0f, 3, {7, 9}}")
         .replace("    nodes = [1, 3, 7, 9];\n", "");
     ok(&src, &[], ONE, ONE);
+}
+
+#[test]
+fn a_struct_holding_an_array_is_indexed_like_a_local_array() {
+    let src = r#"
+struct Vec4 {
+    float v[4];
+    __device__ float sum() const {
+        float s = 0.0f;
+        for (int k = 0; k < 4; k++) s += v[k];
+        return s;
+    }
+};
+__global__ void k(const float* in, float* out, int j) {
+    int t = threadIdx.x;
+    Vec4 a;
+    for (int k = 0; k < 4; k++) a.v[k] = in[4 * t + k];
+    out[t] = a.sum() + a.v[j];
+}
+launch k {
+    in = arange(128);
+    out = zeros(32);
+    j = 2;
+    expect out == 20 * arange(32) + 8;
+}
+"#;
+    // a.v = (4t, 4t + 1, 4t + 2, 4t + 3): the sum is 16t + 6, a.v[2] = 4t + 2, 20t + 8 in all.
+    // `a.v[j]` has an index known only at run time, so `a` is local memory, as the compiler
+    // places it: 4 stores (the loop) and 5 loads (4 in sum(), a.v[j]), each 32 lanes × 4 bytes
+    // interleaved = 4 sectors. `Vec4 a;` has no initialiser: no store.
+    let c = ok(src, &[], ONE, [32, 1, 1]).counters;
+    assert_eq!((c.local_st_instr, c.local_st_sectors), (4, 16));
+    assert_eq!((c.local_ld_instr, c.local_ld_sectors), (5, 20));
+    // With constant indices only (the loops unroll), the array stays in registers.
+    let src = src
+        .replace(" + a.v[j]", "")
+        .replace("20 * arange(32) + 8", "16 * arange(32) + 6");
+    let c = ok(&src, &[], ONE, [32, 1, 1]).counters;
+    assert_eq!((c.local_st_instr, c.local_ld_instr), (0, 0));
+}
+
+#[test]
+fn a_type_alias_in_a_body_names_a_struct_for_the_rest_of_its_block() {
+    let src = r#"
+template <typename T>
+struct Packet {
+    static constexpr int size = 16 / sizeof(T);
+    T v[size];
+};
+__global__ void k(float* out) {
+    using packet_t = Packet<float>;
+    typedef int index_t;
+    index_t i = threadIdx.x * packet_t::size;
+    packet_t p;
+    for (int k = 0; k < p.size; k++) p.v[k] = i + k;
+    out[threadIdx.x] = p.v[0] + p.v[3] + sizeof(packet_t);
+}
+launch k {
+    out = zeros(2);
+    expect out == [19, 27];
+}
+"#;
+    // size = 16 / 4 = 4, so i = 4t and p.v = (4t, ..., 4t + 3): 4t + 4t + 3 + 16 = 8t + 19.
+    ok(src, &[], ONE, [2, 1, 1]);
 }

@@ -148,10 +148,17 @@ impl KernelChecker<'_, '_> {
             }
         };
         let value = match &d.init {
-            Some(init) => {
-                let e = self.expr(init)?;
-                self.convert(e, declared)
-            }
+            // A bad initialiser is reported once; the name is still declared, so its uses are
+            // not reported again.
+            Some(init) => match self.expr(init) {
+                Ok(e) => self.convert(e, declared),
+                Err(e) => {
+                    let var = self.new_local(&d.name.name, declared, d.name.span);
+                    let is_const = ty.is_const;
+                    self.declare(&d.name, Binding::Local { var, is_const });
+                    return Err(e);
+                }
+            },
             // Uninitialised locals start at zero so results never depend on block order.
             None => Expr {
                 kind: ExprKind::Const(Value::I32(0).cast(declared)),

@@ -717,10 +717,23 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
     fn block(&mut self, stmts: &[ast::Stmt]) -> Vec<Stmt> {
         self.scopes.push(HashMap::new());
         let mut out = Vec::new();
-        for s in stmts {
-            if let Err(e) = self.stmt(s, &mut out) {
+        let mut list = std::borrow::Cow::Borrowed(stmts);
+        let mut i = 0;
+        while i < list.len() {
+            // `using T = ...;` in a body names the type for the rest of its block.
+            if let ast::StmtKind::TypeAlias { name, ty } = &list[i].kind {
+                let mut b = template::Bindings::default();
+                b.types.insert(name.name.clone(), ty.clone());
+                let mut rest = list[i + 1..].to_vec();
+                b.stmts(&mut rest);
+                list = std::borrow::Cow::Owned(rest);
+                i = 0;
+                continue;
+            }
+            if let Err(e) = self.stmt(&list[i], &mut out) {
                 self.errors.push(e);
             }
+            i += 1;
         }
         self.scopes.pop();
         out
@@ -742,13 +755,8 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
         let push = |out: &mut Vec<Stmt>, kind| out.push(Stmt { kind, span });
         match &s.kind {
             ast::StmtKind::Empty => {}
-            ast::StmtKind::TypeAlias { name, .. } => {
-                return Err(CheckError::Unsupported {
-                    what: format!("the local type alias `{}`", name.name),
-                    span,
-                    help: Some("declare `typedef`/`using` at file scope".into()),
-                })
-            }
+            // Applied to the rest of its block by `block`.
+            ast::StmtKind::TypeAlias { .. } => {}
             ast::StmtKind::Block(stmts) => {
                 let inner = self.block(stmts);
                 out.extend(inner);

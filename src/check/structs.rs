@@ -397,6 +397,31 @@ impl<'g> KernelChecker<'g, '_> {
 
     /// A new struct in registers, one fresh variable per leaf, named `name.member`.
     fn new_struct(&mut self, name: &str, l: &Rc<Layout>, span: Span) -> StructPlace {
+        // A struct holding an array is a one-element local array, so that the array may be
+        // indexed at run time; it stays in registers where every index is known (as the
+        // compiler keeps it after unrolling), else it is local memory.
+        if let (true, Some(elem)) = (has_array(l), l.elem()) {
+            self.local_arrays.push(LocalArray {
+                name: name.to_string(),
+                elem,
+                width: l.stride(elem),
+                dims: vec![1],
+                in_registers: false,
+                span,
+            });
+            let a = self.local_arrays.len() as u32 - 1;
+            let mem = Mem {
+                width: 1,
+                ..self.local_array_mem(a)
+            };
+            return StructPlace {
+                layout: Rc::clone(l),
+                home: Home::Mem {
+                    mem,
+                    at: constant(Value::I64(0), span),
+                },
+            };
+        }
         let mut vars = Vec::new();
         for (k, &(s, _)) in l.leaves.iter().enumerate() {
             vars.push(self.new_local(&format!("{name}.{}", leaf_name(l, k)), s, span));
@@ -1180,6 +1205,13 @@ impl<'g> KernelChecker<'g, '_> {
             }),
             (None, None) => None,
         };
+        // A struct in local memory with nothing to initialise starts uninitialised, as a local
+        // array does (no stores to count).
+        if init.is_none() && matches!(p.home, Home::Mem { .. }) && self.trivial(&l) {
+            let binding = self.bind_struct(p);
+            self.declare(&d.name, binding);
+            return Ok(());
+        }
         let values = match &init {
             Some(e) => self.struct_value(e, &l, out),
             None => self.build(&l, &[], d.name.span, out),
@@ -1188,6 +1220,19 @@ impl<'g> KernelChecker<'g, '_> {
         let binding = self.bind_struct(p.clone());
         self.declare(&d.name, binding);
         self.writes(&p, values?, d.name.span, out)
+    }
+
+    /// Whether a struct (and every struct in it) has no constructor and no default member
+    /// initialiser.
+    fn trivial(&self, l: &Layout) -> bool {
+        let own = l.def.as_ref().is_none_or(|(def, _)| {
+            let d = &self.globals.structs[*def];
+            d.ctors.is_empty() && d.fields.iter().all(|f| f.is_static || f.init.is_none())
+        });
+        own && l.members.iter().all(|m| match &m.kind {
+            MemberKind::Compound(sub) => self.trivial(sub),
+            MemberKind::Scalar(_) => true,
+        })
     }
 
     /// Whether an assignment's target is a whole struct.
@@ -1761,27 +1806,13 @@ impl<'g> KernelChecker<'g, '_> {
             let mut offset = n / 2;
             while offset > 0 {
                 for k in 0..l.leaves.len() {
-                    let Place::Var(src, s) = self.leaf(&acc, k, span)? else {
-                        unreachable!("checker: a register struct")
-                    };
-                    let Place::Var(dst, _) = self.leaf(&other, k, span)? else {
-                        unreachable!("checker: a register struct")
-                    };
-                    let value = Expr {
-                        kind: ExprKind::Var(src),
-                        ty: s.promoted(),
-                        span,
-                    };
+                    let src = self.leaf(&acc, k, span)?;
+                    let value = self.read(src, span);
                     let arg = constant(Value::U32(offset), span);
                     let moved =
                         self.tile_shuffle(n, crate::value::ShflKind::Xor, value, arg, span)?;
-                    out.push(Stmt {
-                        kind: StmtKind::Assign {
-                            var: dst,
-                            value: self.convert(moved, s),
-                        },
-                        span,
-                    });
+                    let dst = self.leaf(&other, k, span)?;
+                    out.push(self.write(dst, moved, span)?);
                 }
                 let call = self.inline_call(f, (&[], &names), span, false)?;
                 let combined = self.returned(call, l, span, out)?;
@@ -1849,6 +1880,15 @@ fn unary_symbol(op: UnOp) -> Option<&'static str> {
         UnOp::BitNot => Some("~"),
         UnOp::Deref | UnOp::AddrOf => None,
     }
+}
+
+/// Whether a layout has an array among its members (at any depth).
+fn has_array(l: &Layout) -> bool {
+    l.array
+        || l.members.iter().any(|m| match &m.kind {
+            MemberKind::Compound(sub) => has_array(sub),
+            MemberKind::Scalar(_) => false,
+        })
 }
 
 /// Whether a struct holds data (or members simt refuses), not only functions.
@@ -1931,8 +1971,8 @@ fn not_scalar(l: &Layout, field: &str, span: Span) -> CheckError {
 
 fn dynamic_index(span: Span) -> CheckError {
     unsupported(
-        "indexing an array member of a struct in registers with a run-time index".into(),
+        "a run-time index into an array member of a struct whose members differ in type".into(),
         span,
-        "index it with a constant (a loop with constant bounds may be unrolled by hand), or keep the array in a local array of its own",
+        "index it with a constant, keep the array in a local array of its own, or give every member the array's type (such a struct is indexed like a local array)",
     )
 }

@@ -139,7 +139,7 @@ impl Bindings {
         out
     }
 
-    fn stmts(&self, stmts: &mut [Stmt]) {
+    pub(crate) fn stmts(&self, stmts: &mut [Stmt]) {
         for s in stmts {
             self.stmt(s);
         }
@@ -215,6 +215,11 @@ impl Bindings {
                     let span = e.span;
                     *e = v.clone();
                     set_span(e, span);
+                } else if let Some((ty, member)) = n.rsplit_once("::") {
+                    // `packet_t::size` of an alias `packet_t`: the member of what it names.
+                    if let Some(to) = self.types.get(ty) {
+                        *n = format!("{}::{member}", to.base_text);
+                    }
                 }
             }
             ExprKind::Int { .. }
