@@ -241,3 +241,52 @@ fn an_arg_that_names_nothing_is_an_error_with_the_right_case() {
         assert!(err.contains("did you mean"), "{err}");
     }
 }
+
+#[test]
+fn every_cited_section_of_the_shipped_hardware_facts_exists() {
+    // Reports and code cite `docs/gpu-facts.md §6.2`; the document ships with the repository
+    // and has each cited section as a heading (`### 6.2 …`).
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let facts = std::fs::read_to_string(root.join("docs/gpu-facts.md")).expect("docs/gpu-facts.md");
+    let headings: Vec<&str> = facts.lines().filter(|l| l.starts_with('#')).collect();
+    let mut texts = vec![std::fs::read_to_string(root.join("README.md")).expect("README")];
+    let mut dirs = vec![root.join("src")];
+    while let Some(dir) = dirs.pop() {
+        for e in std::fs::read_dir(dir)
+            .expect("src")
+            .map(|e| e.expect("entry").path())
+        {
+            if e.is_dir() {
+                dirs.push(e);
+            } else if e.extension().is_some_and(|x| x == "rs") {
+                texts.push(std::fs::read_to_string(e).expect("source"));
+            }
+        }
+    }
+    let mut cited = 0;
+    for text in &texts {
+        for (i, _) in text.match_indices("gpu-facts.md") {
+            let rest = &text[i..];
+            let Some(at) = rest.find('§').filter(|&k| k < 16) else {
+                continue;
+            };
+            let section: String = rest[at + '§'.len_utf8()..]
+                .chars()
+                .take_while(|c| c.is_ascii_digit() || *c == '.')
+                .collect();
+            let section = section.trim_end_matches('.');
+            cited += 1;
+            assert!(
+                headings.iter().any(|h| h
+                    .trim_start_matches('#')
+                    .trim()
+                    .starts_with(&format!("{section} "))
+                    || h.trim_start_matches('#')
+                        .trim()
+                        .starts_with(&format!("{section}. "))),
+                "§{section} is cited but docs/gpu-facts.md has no such heading"
+            );
+        }
+    }
+    assert!(cited >= 5, "{cited} citations found");
+}

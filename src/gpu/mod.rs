@@ -17,7 +17,7 @@ use serde::{Deserialize, Serialize};
 /// The structural and timing parameters of one GPU.
 ///
 /// Field names follow the reference model's `GPUConfig` (`reference/simt_lab.py`), plus the
-/// per-compute-capability occupancy constants from `cuda_occupancy.h` (`reference/gpu-facts.md`
+/// per-compute-capability occupancy constants from `cuda_occupancy.h` (`docs/gpu-facts.md`
 /// §1.3). As JSON (`--gpu FILE.json`) every field is required and unknown fields are rejected.
 /// Sizes are in bytes, rates per second, times in seconds.
 ///
@@ -85,7 +85,7 @@ pub struct GpuConfig {
     pub barrier_factor: u32,
 }
 
-/// Constants shared by every GPU of one compute capability (`reference/gpu-facts.md` §1.3).
+/// Constants shared by every GPU of one compute capability (`docs/gpu-facts.md` §1.3).
 struct CcConstants {
     cc: (u32, u32),
     fp32_lanes_per_sm: u32,
@@ -99,7 +99,7 @@ struct CcConstants {
     barrier_factor: u32,
 }
 
-// Sources for the per-CC constants below (gpu-facts §1.3): threads/blocks/smem per SM and per
+// Sources for the per-CC constants below (docs/gpu-facts.md §1.3): threads/blocks/smem per SM and per
 // block from the CUDA C++ Programming Guide, Table 27 and §20.6–20.10 (CPG); allocation units,
 // block limits, carveout steps and barrier factors from cuda_occupancy.h of CUDA 12.9 / 13
 // (OCC-12.9, OCC-13); reservations from live cudaDeviceProp readings as noted; FP32 lanes from
@@ -127,7 +127,7 @@ const CC_7_5: CcConstants = CcConstants {
     max_blocks_per_sm: 16,        // OCC-12.9
     smem_per_sm_kb: 64,           // CPG Table 27
     max_smem_per_block_kb: 64,    // CPG Table 27
-    smem_reserved_per_block: 0,   // UNVERIFIED, inferred (gpu-facts §1.3)
+    smem_reserved_per_block: 0,   // UNVERIFIED, inferred (docs/gpu-facts.md §1.3)
     smem_alloc_unit: 256,         // OCC-12.9
     carveout_steps_kb: &[32, 64], // OCC-12.9 (no 0 KB step on Turing)
     barrier_factor: 2,            // OCC-12.9 (not applied below 9.0)
@@ -210,7 +210,7 @@ fn from_cc(c: &CcConstants, name: &str, n_sm: u32, clock_hz: f64, mem_bw: f64) -
         compute_capability: c.cc,
         n_sm,
         warp_size: 32,        // CPG Table 27, every CC
-        schedulers_per_sm: 4, // gpu-facts §1.3 (4 sub-partitions, CC 7–12)
+        schedulers_per_sm: 4, // docs/gpu-facts.md §1.3 (4 sub-partitions, CC 7–12)
         fp32_lanes_per_sm: c.fp32_lanes_per_sm,
         max_threads_per_sm: c.max_threads_per_sm,
         max_warps_per_sm: c.max_threads_per_sm / 32,
@@ -229,10 +229,10 @@ fn from_cc(c: &CcConstants, name: &str, n_sm: u32, clock_hz: f64, mem_bw: f64) -
         clock_hz,
         mem_bw,
         // Reference value (simt_lab.py, "about 500 ns", Gimlet blog), kept for every preset.
-        // Measured DRAM latencies (gpu-facts §2.2) are 460–860 cycles ≈ 0.25–0.45 µs at boost;
+        // Measured DRAM latencies (docs/gpu-facts.md §2.2) are 460–860 cycles ≈ 0.25–0.45 µs at boost;
         // no per-product figure is verified, so all presets share the reference's assumption.
         mem_latency_s: 500e-9,
-        // Reference value (simt_lab.py, 4 µs); gpu-facts §6.1 measures 4–6 µs synchronous.
+        // Reference value (simt_lab.py, 4 µs); docs/gpu-facts.md §6.1 measures 4–6 µs synchronous.
         launch_overhead_s: 4e-6,
         default_smem_per_block: 48 * 1024, // CPG Table 27 (48 KB without opt-in)
         carveout_steps_kb: c.carveout_steps_kb.to_vec(),
@@ -539,7 +539,7 @@ mod tests {
 
     #[test]
     fn preset_numbers_match_gpu_facts() {
-        // (short name, CC, SMs, clock, bandwidth, warps/SM, blocks/SM, smem/SM) — gpu-facts §2.1, §1.3
+        // (short name, CC, SMs, clock, bandwidth, warps/SM, blocks/SM, smem/SM) — docs/gpu-facts.md §2.1, §1.3
         type Row = (&'static str, (u32, u32), u32, f64, f64, u32, u32, u32);
         let table: &[Row] = &[
             ("h100-pcie", (9, 0), 114, 1.755e9, 2.0e12, 64, 32, 233_472),

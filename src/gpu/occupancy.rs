@@ -549,7 +549,7 @@ mod tests {
     }
 
     /// A CC 12.0 part (RTX PRO 6000 Blackwell: 188 SMs, 1,536 threads, 24 blocks,
-    /// 102,400 B smem/SM, 1,024 B reserved — gpu-facts §1.3). Only the occupancy numbers matter.
+    /// 102,400 B smem/SM, 1,024 B reserved — docs/gpu-facts.md §1.3). Only the occupancy numbers matter.
     fn cc12() -> GpuConfig {
         GpuConfig {
             name: "CC 12.0 test part".to_string(),

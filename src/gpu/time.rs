@@ -8,7 +8,7 @@ use super::occupancy::{latency_hiding, occupancy, waves, LatencyHiding, Occupanc
 use super::{GpuConfig, OccupancyRequest};
 
 /// Fraction of peak DRAM bandwidth a well-coalesced streaming kernel reaches
-/// (`reference/gpu-facts.md` §6.2: 82–92 % measured across H100, H800, B200, V100).
+/// (`docs/gpu-facts.md` §6.2: 82–92 % measured across H100, H800, B200, V100).
 pub const ACHIEVABLE_BW_FRACTION: f64 = 0.90;
 
 /// The counters the time models read (names as in the reference's `KernelStats`).
@@ -258,7 +258,7 @@ pub fn refined_time(
 
     let mut assumptions = vec![
         format!(
-            "achievable DRAM bandwidth is {ACHIEVABLE_BW_FRACTION:.2} × peak = {:.1} GB/s (82–92 % measured, gpu-facts §6.2)",
+            "achievable DRAM bandwidth is {ACHIEVABLE_BW_FRACTION:.2} × peak = {:.1} GB/s (82–92 % measured, docs/gpu-facts.md §6.2)",
             achievable_bw / 1e9
         ),
         "no L1/L2 reuse: every counted sector moves between DRAM and the SMs".to_string(),
