@@ -282,3 +282,29 @@ fn beginner_mistakes_get_targeted_help() {
         Some("did you mean `==`? `=` assigns; a condition compares")
     );
 }
+
+#[test]
+fn an_out_of_bounds_access_under_a_guard_blames_the_index_not_a_missing_guard() {
+    // `if (i < n) a[i + 1]`: the guard is there, the index is off by one.
+    let src = "__global__ void k(float* a, int n) {\n    int i = blockIdx.x * blockDim.x + threadIdx.x;\n    if (i < n) a[i + 1] = 1.0f;\n}\n";
+    let f = common::err(
+        src,
+        &[("a", "zeros(64)"), ("n", "64")],
+        Some([2, 1, 1]),
+        Some([32, 1, 1]),
+    );
+    let text = simt::cli::render(&f);
+    assert!(text.contains("simt::run::out_of_bounds"), "{text}");
+    assert!(text.contains("already inside a condition"), "{text}");
+    assert!(!text.contains("guard the access"), "{text}");
+    // Without the guard, the advice is the guard.
+    let bare =
+        "__global__ void k(float* a) {\n    a[blockIdx.x * blockDim.x + threadIdx.x] = 1.0f;\n}\n";
+    let f = common::err(
+        bare,
+        &[("a", "zeros(48)")],
+        Some([2, 1, 1]),
+        Some([32, 1, 1]),
+    );
+    assert!(simt::cli::render(&f).contains("guard the access with a bounds check"));
+}

@@ -587,3 +587,35 @@ fn device_functions_and_atomics_are_attributed_to_their_own_lines() {
         "{out}"
     );
 }
+
+#[test]
+fn a_branch_on_the_lane_is_called_a_warp_idiom_not_a_mistake() {
+    // One lane per warp adds the warp's sum (`if (lane == 0) atomicAdd`): the branch splits
+    // every warp, by design. The hint says so instead of asking for a uniform condition.
+    let dir = std::env::temp_dir().join(format!("simt-insight-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let path = dir.join("lane.sk");
+    std::fs::write(
+        &path,
+        "__global__ void k(const float* x, float* total) {\n\
+         int i = blockIdx.x * blockDim.x + threadIdx.x;\n\
+         int lane = threadIdx.x % 32;\n\
+         float v = x[i];\n\
+         for (int o = 16; o > 0; o /= 2) v += __shfl_down_sync(0xffffffff, v, o);\n\
+         if (lane == 0) atomicAdd(total, v);\n\
+         if (threadIdx.x % 2 == 0) total[0] += 0.0f;\n\
+         }\n\
+         launch k { x = ones(256); total = zeros(1); block = 128; grid = 2; }\n",
+    )
+    .expect("write");
+    let h = hints(&["run", path.to_str().expect("utf-8")]);
+    let lane: Vec<_> = h.iter().filter(|x| x.0 == "lane-divergence").collect();
+    assert_eq!(lane.len(), 1, "{h:?}");
+    assert_eq!(lane[0].1, Some(6));
+    assert!(lane[0].2.contains("by the lane within the warp"), "{h:?}");
+    // `threadIdx.x % 2` is not a lane idiom: the usual advice.
+    assert!(
+        h.iter().any(|x| x.0 == "divergence" && x.1 == Some(7)),
+        "{h:?}"
+    );
+}

@@ -8,6 +8,7 @@
 //! | `misaligned` | a contiguous global access moves more sectors than needed because it starts off a 32-byte boundary |
 //! | `bank-conflict` | a shared access takes ≥ 2× the conflict-free wavefronts |
 //! | `divergence` | a branch splits at least half of the warps that evaluate it |
+//! | `lane-divergence` | the same, for a condition on the lane within the warp (`lane == 0`, `lane >= offset`): a warp-level idiom whose split is its design |
 //! | `race` | a race was found (one hint per pair of lines), with where a barrier would go |
 //! | `redundant-barrier` | a `__syncthreads()` kept no two warps' accesses apart in this run |
 //! | `occupancy` | fewer than half the warp slots of an SM can be filled |
@@ -293,17 +294,44 @@ fn divergence(i: &InstStat) -> Option<Hint> {
     if c.divergent == 0 || c.divergent * 2 < c.branches {
         return None;
     }
+    let cond = condition(&i.text);
+    if on_lane(cond) {
+        return Some(Hint {
+            rule: "lane-divergence",
+            line: Some(i.line),
+            message: format!(
+                "line {}: branch splits {} of {} warp evaluations (`{cond}`) by the lane within the warp, as warp-level idioms do (one lane per warp doing an atomic, a shuffle scan's `lane >= offset`): the split is the idiom's, not a mistake; keep the body that runs on few lanes short",
+                i.line, c.divergent, c.branches,
+            ),
+        });
+    }
     Some(Hint {
         rule: "divergence",
         line: Some(i.line),
         message: format!(
-            "line {}: branch splits {} of {} warp evaluations (`{}`): a split warp runs both sides one after the other; make the condition the same for all 32 lanes of a warp, e.g. depend on `threadIdx.x / 32` rather than `threadIdx.x`",
-            i.line,
-            c.divergent,
-            c.branches,
-            condition(&i.text)
+            "line {}: branch splits {} of {} warp evaluations (`{cond}`): a split warp runs both sides one after the other; make the condition the same for all 32 lanes of a warp, e.g. depend on `threadIdx.x / 32` rather than `threadIdx.x`",
+            i.line, c.divergent, c.branches,
         ),
     })
+}
+
+/// Whether a condition is about the lane within a warp: it names a lane variable or the lane
+/// number (`threadIdx.x % 32`, `& 31`, `% warpSize`, a tile's `thread_rank()`).
+fn on_lane(cond: &str) -> bool {
+    let squeezed: String = cond.chars().filter(|c| !c.is_whitespace()).collect();
+    let words = cond
+        .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .map(str::to_ascii_lowercase);
+    let named = words.into_iter().any(|w| {
+        matches!(
+            w.as_str(),
+            "lane" | "laneid" | "lane_id" | "lane_idx" | "laneidx"
+        )
+    });
+    named
+        || ["%32", "&31", "%warpSize", "&(warpSize-1)", "thread_rank()"]
+            .iter()
+            .any(|p| squeezed.contains(p))
 }
 
 fn occupancy(r: &Report) -> Option<Hint> {
@@ -345,6 +373,24 @@ fn occupancy(r: &Report) -> Option<Hint> {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn lane_conditions_are_told_from_others() {
+        for lane in [
+            "lane == 0",
+            "laneId >= offset",
+            "(threadIdx.x & 31) == 0",
+            "threadIdx.x % 32 < 16",
+            "tid % warpSize == 0",
+            "g.thread_rank() == 0",
+        ] {
+            assert!(on_lane(lane), "{lane}");
+        }
+        for other in ["threadIdx.x % 2 == 0", "tid < s", "planet > 0", "i < n"] {
+            assert!(!on_lane(other), "{other}");
+        }
+    }
+
     use super::*;
     use crate::ir::Space;
 

@@ -1,6 +1,6 @@
 //! The memory instructions of a block: bounds, sectors and wavefronts, race tracking, data moves.
 
-use super::{BlockRunner, SharedArr};
+use super::{BlockRunner, FrameKind, SharedArr};
 use crate::check::typed::NULL_OFFSET;
 use crate::exec::banks;
 use crate::exec::cells::{with_cells, Cells};
@@ -173,8 +173,14 @@ impl BlockRunner<'_> {
                 thread: self.cfg.thread_of(lane),
             };
         }
+        // Inside an `if` or a loop the access has a guard already: the index is what is wrong.
+        let guarded = self.frames[..self.depth]
+            .iter()
+            .any(|f| matches!(f.kind, FrameKind::Branch | FrameKind::Loop));
         let help = if index < 0 {
             "the index is negative; check the arithmetic that computes it".to_string()
+        } else if guarded {
+            format!("the access is already inside a condition, so the index itself is wrong for this thread: check how it is computed, and that the condition bounds this index (not another one) by the size of `{name}`")
         } else if kind == "global" {
             format!("guard the access with a bounds check such as `if (i < n)`; the grid has more threads than `{name}` has elements")
         } else {
