@@ -523,3 +523,32 @@ launch k {
     // size = 16 / 4 = 4, so i = 4t and p.v = (4t, ..., 4t + 3): 4t + 4t + 3 + 16 = 8t + 19.
     ok(src, &[], ONE, [2, 1, 1]);
 }
+
+#[test]
+fn long_operator_chains_in_a_file_with_struct_operators() {
+    // Every `+` may call `operator+`, so the checker asks each operand for its struct type: a
+    // 900-term sum (the parser allows 1000 levels) must neither overflow the stack nor take
+    // long, for numbers and for structs alike.
+    let sum = vec!["x"; 900].join(" + ");
+    let chain = vec!["p"; 900].join(" + ");
+    let src = format!(
+        r#"
+struct P {{
+    float a;
+    __device__ P operator+(const P& o) const {{ return P{{a + o.a}}; }}
+}};
+__global__ void k(float* out) {{
+    float x = 1.0f;
+    P p = {{1.0f}};
+    P q = {chain};
+    out[0] = {sum};
+    out[1] = q.a;
+}}
+launch k {{
+    out = zeros(2);
+    expect out == [900, 900];
+}}
+"#
+    );
+    ok(&src, &[], ONE, ONE);
+}

@@ -228,6 +228,11 @@ pub(crate) struct Globals<'m> {
     gave_up: std::cell::Cell<bool>,
     /// Functions whose body had errors where first inlined: later calls are placeholders.
     broken: std::cell::RefCell<std::collections::HashSet<String>>,
+    /// Some struct holds data (else no expression is a struct).
+    data_structs: bool,
+    /// Some function or member function overloads an operator (else no operator expression
+    /// calls one).
+    operators: bool,
 }
 
 impl<'m> Globals<'m> {
@@ -243,6 +248,8 @@ impl<'m> Globals<'m> {
             expansions: Default::default(),
             gave_up: Default::default(),
             broken: Default::default(),
+            data_structs: module.structs.iter().any(structs::has_data),
+            operators: structs::overloads_operators(module),
         };
         for f in &module.device_fns {
             // Overloads differ in their parameter types; the same list twice is a duplicate.

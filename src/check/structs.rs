@@ -5,8 +5,10 @@
 // so copies, arguments and results are assignments leaf by leaf. A struct in memory must be
 // homogeneous (every leaf of one scalar type): its buffer is a buffer of that type with `stride`
 // components per struct (C's layout, padding included), and `p[i].x` is the scalar element
-// `i * stride + offset(x)`, so sectors and banks are the hardware's. Member functions,
-// constructors and operators are inlined calls whose body sees the members by name.
+// `i * stride + offset(x)`, so sectors and banks are the hardware's. A homogeneous struct that
+// holds an array is a one-element local array, so that the array may be indexed at run time.
+// Member functions, constructors and operators are inlined calls whose body sees the members
+// by name.
 
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -95,8 +97,8 @@ impl Layout {
 pub(crate) enum Home {
     /// One variable per leaf.
     Regs(Vec<VarId>),
-    /// In a homogeneous buffer: leaf `k` is component `at + offset(k) / size(elem)` of `mem`
-    /// (`mem.width` is 1).
+    /// In memory (a buffer, a shared, constant or local array): leaf `k` is component
+    /// `at + offset(k) / size(elem)` of `mem` (`mem.width` is 1).
     Mem {
         /// The buffer, seen as scalars.
         mem: Mem,
@@ -439,27 +441,15 @@ impl<'g> KernelChecker<'g, '_> {
 
     // ------------------------------------------------------------------ types of expressions
 
-    /// Whether the file defines a struct with data members (else no expression is one).
-    fn has_data_structs(&self) -> bool {
-        self.globals.structs.iter().any(has_data)
-    }
-
-    /// Whether the file overloads an operator (else no binary expression calls one).
-    fn has_operators(&self) -> bool {
-        let overloads = |name: &str| name.len() > "operator".len() && name.starts_with("operator");
-        self.globals.functions.keys().any(|n| overloads(n))
-            || self
-                .globals
-                .structs
-                .iter()
-                .any(|d| d.methods.iter().any(|m| overloads(&m.name.name)))
-    }
-
     /// The struct type of an expression, decided from names and forms without typing it.
     pub(crate) fn struct_of(&mut self, e: &ast::Expr) -> Option<Rc<Layout>> {
-        if !self.has_data_structs() {
+        if !self.globals.data_structs {
             return None;
         }
+        crate::stack::grow(|| self.struct_of_at(e))
+    }
+
+    fn struct_of_at(&mut self, e: &ast::Expr) -> Option<Rc<Layout>> {
         match &e.kind {
             ast::ExprKind::Name(n) => match self.lookup(n)? {
                 Binding::Struct(i) => Some(Rc::clone(&self.struct_vars[i as usize].layout)),
@@ -522,7 +512,7 @@ impl<'g> KernelChecker<'g, '_> {
                 self.returned_layout(&f, &[], &[], e.span)
             }
             ast::ExprKind::Binary { op, lhs, rhs, .. } => {
-                if !self.has_operators() {
+                if !self.globals.operators {
                     return None;
                 }
                 let name = format!("operator{}", op.symbol());
@@ -542,7 +532,7 @@ impl<'g> KernelChecker<'g, '_> {
             }
             ast::ExprKind::Unary { op, operand } => {
                 let name = format!("operator{}", unary_symbol(*op)?);
-                if !self.has_operators() {
+                if !self.globals.operators {
                     return None;
                 }
                 let l = self.struct_of(operand)?;
@@ -558,9 +548,13 @@ impl<'g> KernelChecker<'g, '_> {
 
     /// The struct a pointer-valued expression points to, if it points to one.
     pub(crate) fn struct_pointee(&mut self, e: &ast::Expr) -> Option<Rc<Layout>> {
-        if !self.has_data_structs() {
+        if !self.globals.data_structs {
             return None;
         }
+        crate::stack::grow(|| self.struct_pointee_at(e))
+    }
+
+    fn struct_pointee_at(&mut self, e: &ast::Expr) -> Option<Rc<Layout>> {
         match &e.kind {
             ast::ExprKind::Name(n) => match self.lookup(n)? {
                 Binding::Param(p) => self.struct_spaces.get(&Space::Global(p)).cloned(),
@@ -612,7 +606,8 @@ impl<'g> KernelChecker<'g, '_> {
         args: &[ast::Expr],
         span: Span,
     ) -> Option<Rc<Layout>> {
-        if f.ret.pointer {
+        // Only a named type may be a struct (a template is instantiated to see which).
+        if f.ret.pointer || f.ret.base != BaseType::Named {
             return None;
         }
         if f.template.is_empty() {
@@ -656,6 +651,10 @@ impl<'g> KernelChecker<'g, '_> {
     /// The place a struct-typed expression names (a variable, an element, a member), or `None`
     /// for a value that is made (a call, an initialiser list).
     pub(crate) fn struct_place(&mut self, e: &ast::Expr) -> Option<Result<StructPlace>> {
+        crate::stack::grow(|| self.struct_place_at(e))
+    }
+
+    fn struct_place_at(&mut self, e: &ast::Expr) -> Option<Result<StructPlace>> {
         match &e.kind {
             ast::ExprKind::Name(n) => match self.lookup(n)? {
                 Binding::Struct(i) => Some(Ok(self.struct_vars[i as usize].clone())),
@@ -945,6 +944,15 @@ impl<'g> KernelChecker<'g, '_> {
 
     /// The leaves of a struct value of type `l`, with the statements that compute them in `out`.
     pub(crate) fn struct_value(
+        &mut self,
+        e: &ast::Expr,
+        l: &Rc<Layout>,
+        out: &mut Vec<Stmt>,
+    ) -> Result<Vec<Expr>> {
+        crate::stack::grow(|| self.struct_value_at(e, l, out))
+    }
+
+    fn struct_value_at(
         &mut self,
         e: &ast::Expr,
         l: &Rc<Layout>,
@@ -1891,6 +1899,19 @@ fn has_array(l: &Layout) -> bool {
         })
 }
 
+/// Whether a file overloads an operator (`operator+`, not the conversion `operator T*`), as a
+/// `__device__` function or a member function.
+pub(crate) fn overloads_operators(module: &ast::Module) -> bool {
+    let overloads = |f: &ast::Function| {
+        f.name.name.len() > "operator".len() && f.name.name.starts_with("operator")
+    };
+    module.device_fns.iter().any(overloads)
+        || module
+            .structs
+            .iter()
+            .any(|d| d.methods.iter().any(overloads))
+}
+
 /// Whether a struct holds data (or members simt refuses), not only functions.
 pub(crate) fn has_data(d: &ast::StructDef) -> bool {
     d.unsupported.is_some() || d.fields.iter().any(|f| !f.is_static)
@@ -1932,6 +1953,10 @@ fn root_name(e: &ast::Expr) -> String {
 
 /// Whether `e` may read the variable `name` (conservatively: any form not looked into may).
 fn mentions(e: &ast::Expr, name: &str) -> bool {
+    crate::stack::grow(|| mentions_at(e, name))
+}
+
+fn mentions_at(e: &ast::Expr, name: &str) -> bool {
     use ast::ExprKind as K;
     match &e.kind {
         K::Name(n) => n == name,
