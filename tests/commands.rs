@@ -40,14 +40,15 @@ fn sweep_table_marks_the_best_row_and_reports_failing_rows() {
     //   s = 32 .. 1 (1 warp) = 8 warp-steps × 3 + 1 = 29 per block × 32 = 928.
     // block 256: 528 / 144 = 3.67, 720 wavefronts (the kernel's own comment).
     // block 512: `sdata` has BLOCK = 256 elements, thread 256 stores out of bounds.
-    // Best: the lowest refined time among rows that ran (4.562 µs at 256).
+    // Best: the lowest refined time among rows that ran (4.562 µs at 256). The failed row still
+    // names its GPU.
     let expected = "\
 simt sweep · reduce_sequential (kernels/reduce_sequential.sk) · 4 rows
   block  grid  gpu       occupancy  sect/req  wavefronts  SIMT eff  time      refined
   64     64    H100 SXM  100%       3.00      1344        0.822     4.008 µs  4.750 µs
   128    32    H100 SXM  100%       3.40      928         0.912     4.008 µs  4.625 µs
 * 256    16    H100 SXM  100%       3.67      720         0.958     4.008 µs  4.562 µs
-  512    -     error simt::run::out_of_bounds: out-of-bounds shared access: `sdata[256]` but `sdata` has 256 elements
+  512    -     H100 SXM  error simt::run::out_of_bounds: out-of-bounds shared access: `sdata[256]` but `sdata` has 256 elements
 * best: row 3 (lowest refined time estimate)
 ";
     assert_eq!(out, expected);
@@ -78,8 +79,9 @@ fn sweep_ndjson_has_one_object_per_combination() {
     // 2 GPUs × 2 blocks × 2 sizes, GPUs outermost, the last --arg fastest.
     assert_eq!(rows.len(), 8);
     assert_eq!(rows.iter().filter(|r| r["best"] == true).count(), 1);
+    // Rows count from 1, as the table's "best: row N" does.
     for (k, r) in rows.iter().enumerate() {
-        assert_eq!(r["row"], k);
+        assert_eq!(r["row"], k + 1);
         assert_eq!(r["schema"], 1);
         assert_eq!(r["ok"], true);
     }
@@ -309,4 +311,30 @@ fn a_carveout_over_100_percent_is_a_usage_error() {
     let (code, _, err) = simt(&["occupancy", "--threads", "256", "--carveout", "150"]);
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("150 is not in 0..=100"), "{err}");
+}
+
+#[test]
+fn a_failed_sweep_row_in_json_says_which_gpu_block_and_grid_it_was() {
+    let (code, out, _) = simt(&[
+        "sweep",
+        "kernels/vecadd.sk",
+        "--block",
+        "64,2048",
+        "--grid",
+        "4",
+        "--gpu",
+        "a100",
+        "--json",
+    ]);
+    assert_eq!(code, 2);
+    let rows: Vec<Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("JSON"))
+        .collect();
+    assert_eq!(rows[1]["row"], 2);
+    assert_eq!(rows[1]["ok"], false);
+    assert_eq!(rows[1]["gpu"], "A100 SXM 80GB");
+    assert_eq!(rows[1]["block"][0], 2048);
+    assert_eq!(rows[1]["grid"][0], 4);
+    assert_eq!(rows[1]["error"]["code"], "simt::host::launch_shape");
 }

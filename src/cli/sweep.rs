@@ -170,12 +170,13 @@ pub(super) fn sweep_cmd(a: SweepArgs, paint: Paint) -> Result<u8, Failure> {
     if a.json {
         let mut s = String::new();
         for (k, (c, r)) in rows.iter().zip(&results).enumerate() {
-            s.push_str(&row_json(k, c, r, best == Some(k)).to_string());
+            let gpu = &gpus[c.gpu].name;
+            s.push_str(&row_json(k, (c, gpu, a.grid), r, best == Some(k)).to_string());
             s.push('\n');
         }
         emit(&s);
     } else {
-        emit(&table(&a, &rows, &results, best, paint));
+        emit(&table(&a, (&rows, &gpus), &results, best, paint));
     }
     let worst = results
         .iter()
@@ -246,7 +247,14 @@ fn dims(d: [u32; 3]) -> String {
     }
 }
 
-fn row_json(k: usize, c: &Combo, r: &RowResult, best: bool) -> Value {
+/// Row `k` (counted from 1 in the output, as the table's "best: row N" counts) as JSON; a row
+/// that failed still says which GPU, block and grid it was.
+fn row_json(
+    k: usize,
+    (c, gpu, grid): (&Combo, &str, Option<[u32; 3]>),
+    r: &RowResult,
+    best: bool,
+) -> Value {
     let args: serde_json::Map<String, Value> =
         c.args.iter().map(|(n, v)| (n.clone(), json!(v))).collect();
     match r {
@@ -254,7 +262,7 @@ fn row_json(k: usize, c: &Combo, r: &RowResult, best: bool) -> Value {
             let cn = &rep.counters;
             json!({
                 "schema": report_json::SCHEMA,
-                "row": k,
+                "row": k + 1,
                 "file": rep.file,
                 "kernel": rep.kernel,
                 "gpu": rep.gpu.name,
@@ -278,8 +286,10 @@ fn row_json(k: usize, c: &Combo, r: &RowResult, best: bool) -> Value {
             let errors: Vec<Value> = f.errors.iter().map(error_json).collect();
             json!({
                 "schema": report_json::SCHEMA,
-                "row": k,
+                "row": k + 1,
+                "gpu": gpu,
                 "block": c.block,
+                "grid": grid,
                 "args": args,
                 "best": false,
                 "ok": false,
@@ -291,7 +301,7 @@ fn row_json(k: usize, c: &Combo, r: &RowResult, best: bool) -> Value {
 
 fn table(
     a: &SweepArgs,
-    rows: &[Combo],
+    (rows, gpus): (&[Combo], &[GpuConfig]),
     results: &[RowResult],
     best: Option<usize>,
     paint: Paint,
@@ -334,8 +344,9 @@ fn table(
             }
             Err(f) => {
                 cells.push(c.block.map_or("-".into(), dims));
-                cells.push("-".into());
+                cells.push(a.grid.map_or("-".into(), dims));
                 cells.extend(c.args.iter().map(|(_, v)| v.clone()));
+                cells.push(gpus[c.gpu].name.clone());
                 let msg = f.errors.first().map(|e| {
                     use miette::Diagnostic;
                     format!(
