@@ -18,6 +18,7 @@ pub mod progress;
 #[cfg(feature = "reference")]
 pub mod reference;
 pub mod report;
+pub mod rng;
 pub mod source;
 mod stack;
 pub mod suite;

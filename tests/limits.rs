@@ -15,6 +15,19 @@ fn compile_err(text: String) -> Failure {
     }
 }
 
+/// A launch of `grid` × `block` with the default limits, on one worker.
+fn launch_config(grid: [u32; 3], block: [u32; 3]) -> simt::exec::LaunchConfig {
+    simt::exec::LaunchConfig {
+        grid,
+        block,
+        dyn_smem: 0,
+        max_steps: pipeline::DEFAULT_MAX_STEPS,
+        max_block_steps: pipeline::DEFAULT_MAX_BLOCK_STEPS,
+        deadline: None,
+        threads: 1,
+    }
+}
+
 fn kernel(body: &str) -> String {
     format!("__global__ void k(int* a) {{\n    int t = threadIdx.x;\n    {body}\n}}\n")
 }
@@ -162,15 +175,7 @@ fn a_grid_with_more_warps_than_the_step_limit_is_refused_before_it_starts() {
     let src = SourceFile::new("empty.sk", "__global__ void k() {}\n");
     let (_, program) = pipeline::compile(&src).expect("compiles");
     let ir = simt::ir::lower(program.kernel("k").expect("kernel k"));
-    let cfg = simt::exec::LaunchConfig {
-        grid: [65535, 65535, 1],
-        block: [1024, 1, 1],
-        dyn_smem: 0,
-        max_steps: pipeline::DEFAULT_MAX_STEPS,
-        max_block_steps: pipeline::DEFAULT_MAX_BLOCK_STEPS,
-        deadline: None,
-        threads: 1,
-    };
+    let cfg = launch_config([65535, 65535, 1], [1024, 1, 1]);
     let done = simt::exec::Progress::default();
     let e = simt::exec::launch_counting(&ir, &cfg, &mut simt::exec::Args::default(), &done)
         .expect_err("refused");
@@ -225,15 +230,7 @@ fn a_launch_predicted_to_take_long_is_announced() {
     );
     let (_, program) = pipeline::compile(&src).expect("compiles");
     let ir = simt::ir::lower(program.kernel("k").expect("kernel k"));
-    let cfg = |blocks: u32| simt::exec::LaunchConfig {
-        grid: [blocks, 1, 1],
-        block: [1024, 1, 1],
-        dyn_smem: 0,
-        max_steps: pipeline::DEFAULT_MAX_STEPS,
-        max_block_steps: pipeline::DEFAULT_MAX_BLOCK_STEPS,
-        deadline: None,
-        threads: 1,
-    };
+    let cfg = |blocks: u32| launch_config([blocks, 1, 1], [1024, 1, 1]);
     let n = ir.insts.len() as u64 + 1;
     // 5 s at 5e7 warp instructions a second is 2.5e8: 32 warps a block × n instructions.
     let just_under = (2.5e8 / (32 * n) as f64) as u32 - 1;

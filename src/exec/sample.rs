@@ -16,6 +16,7 @@ use serde::Serialize;
 
 use super::counters::{Counters, InstCounters};
 use super::{race, KernelIr, LaunchConfig, Outcome};
+use crate::rng::SplitMix64;
 
 /// Boundary blocks are listed up to this many; past it the whole grid is one sampled stratum.
 const MAX_BOUNDARY: u64 = 1 << 22;
@@ -61,7 +62,7 @@ pub fn plan(cfg: &LaunchConfig, fraction: f64) -> Vec<Stratum> {
     let interior: u64 = spans.iter().map(|(lo, hi)| hi - lo).product();
     let total = cfg.blocks();
     let boundary = total - interior;
-    let mut rng = SplitMix(0x5eed_b10c_5a3f_u64 ^ total);
+    let mut rng = SplitMix64(0x5eed_b10c_5a3f_u64 ^ total);
     if boundary > MAX_BOUNDARY {
         let ids = choose(total, fraction, &mut rng);
         return vec![Stratum { total, ids }];
@@ -119,13 +120,13 @@ pub fn plan(cfg: &LaunchConfig, fraction: f64) -> Vec<Stratum> {
 }
 
 /// `ceil(fraction × n)` distinct ranks of `0..n` (at least two, or all when fewer), ascending.
-fn choose(n: u64, fraction: f64, rng: &mut SplitMix) -> Vec<u64> {
+fn choose(n: u64, fraction: f64, rng: &mut SplitMix64) -> Vec<u64> {
     let want = ((fraction * n as f64).ceil() as u64).clamp(n.min(2), n);
     let mut out: Vec<u64> = if want * 2 >= n {
         // Most of them: shuffle all (a partial Fisher-Yates) and keep the first `want`.
         let mut all: Vec<u64> = (0..n).collect();
         for i in 0..want as usize {
-            let j = i + (rng.next() % (n - i as u64)) as usize;
+            let j = i + (rng.next_u64() % (n - i as u64)) as usize;
             all.swap(i, j);
         }
         all.truncate(want as usize);
@@ -133,25 +134,12 @@ fn choose(n: u64, fraction: f64, rng: &mut SplitMix) -> Vec<u64> {
     } else {
         let mut seen = HashSet::with_capacity(want as usize);
         while (seen.len() as u64) < want {
-            seen.insert(rng.next() % n);
+            seen.insert(rng.next_u64() % n);
         }
         seen.into_iter().collect()
     };
     out.sort_unstable();
     out
-}
-
-/// A small fixed-seed generator (SplitMix64): the same sample on every run and machine.
-struct SplitMix(u64);
-
-impl SplitMix {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
 }
 
 /// Combines the launches of the strata (in the order of [`plan`]) into one outcome for the whole

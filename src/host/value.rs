@@ -3,6 +3,7 @@
 use std::sync::Arc;
 
 use crate::exec::BufData;
+use crate::rng::{mix, GAMMA};
 use crate::value::Scalar;
 
 /// A value computed by a launch section or an `--arg`.
@@ -146,16 +147,6 @@ impl Rng {
         self.0 = self.0.wrapping_add(GAMMA.wrapping_mul(n as u64));
         Draws(base)
     }
-}
-
-/// SplitMix64's increment.
-const GAMMA: u64 = 0x9E37_79B9_7F4A_7C15;
-
-/// SplitMix64's output function of a state.
-fn mix(mut z: u64) -> u64 {
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
 }
 
 /// 24 random bits as a number in [0, 1).
