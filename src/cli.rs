@@ -417,7 +417,12 @@ fn overrides(
             ));
         };
         let name = name.trim();
-        if name.is_empty() || !name.chars().all(|c| c.is_alphanumeric() || c == '_') {
+        // `p.alpha`: a member of a struct parameter passed by value.
+        if name.is_empty()
+            || !name
+                .chars()
+                .all(|c| c.is_alphanumeric() || c == '_' || c == '.')
+        {
             return Err(Failure::usage(
                 format!("--arg `{text}`: `{name}` is not a name"),
                 None,

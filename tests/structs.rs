@@ -244,12 +244,13 @@ fn unsupported_struct_constructs_are_named_where_they_are_written() {
     );
     assert_eq!(at, (2, 19));
 
-    let (code, message, at) =
-        refused("struct P { float x, y; };\n__global__ void k(P p, float* out) { out[0] = p.x; }");
+    let (code, message, at) = refused(
+        "struct P { float v[2]; };\n__global__ void k(P p, float* out) { out[0] = p.v[0]; }",
+    );
     assert_eq!(code, "simt::check::unsupported");
     assert_eq!(
         message,
-        "the kernel parameter `p` of struct type `P` passed by value is not supported"
+        "the kernel parameter `p` of struct type `P`, which holds an array, passed by value is not supported"
     );
     assert_eq!(at, (2, 19));
 
@@ -551,4 +552,36 @@ launch k {{
 "#
     );
     ok(&src, &[], ONE, ONE);
+}
+
+#[test]
+fn a_struct_kernel_parameter_is_one_parameter_per_member() {
+    let src = r#"
+struct Params {
+    int n;
+    float alpha;
+    struct { float lo, hi; } clamp;
+};
+__global__ void k(Params p, float* out) {
+    int i = threadIdx.x;
+    if (i < p.n) out[i] = fminf(fmaxf(p.alpha * i, p.clamp.lo), p.clamp.hi);
+}
+launch k {
+    p.n = 3;
+    p.alpha = 0.5;
+    p.clamp.lo = 0.25;
+    p.clamp.hi = 0.75;
+    out = zeros(4);
+    expect out == [0.25, 0.5, 0.75, 0];
+}
+"#;
+    // 0.5i clamped to [0.25, 0.75] for i < 3: 0 → 0.25, 0.5, 1 → 0.75; out[3] stays 0. Like any
+    // scalar parameter, the members are registers from the start: no memory access but the
+    // store.
+    let r = ok(src, &[], ONE, [4, 1, 1]);
+    assert_eq!((r.counters.gld_instr, r.counters.gst_instr), (0, 1));
+    // `--arg` names a member the same way: alpha 0.25 gives 0.25, 0.25, 0.5, so the expect fails.
+    let r = common::run(src, &[("p.alpha", "0.25")], Some(ONE), Some([4, 1, 1]))
+        .unwrap_or_else(|f| panic!("{}", common::describe(&f)));
+    assert!(!r.expects[0].passed);
 }

@@ -437,13 +437,7 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                     Some((l, shape))
                 }
                 Some(Ok(l)) => {
-                    self.errors.push(CheckError::Unsupported {
-                        what: format!("the kernel parameter `{}` of struct type `{}` passed by value", p.name.name, l.name),
-                        span: p.ty.span,
-                        help: Some(format!("pass a pointer `{}*` (a buffer of its fields), or each field as a parameter of its own", l.name)),
-                    });
-                    // Declared all the same, so that its uses are not reported too.
-                    let binding = self.struct_parameter(l, p);
+                    let binding = self.struct_kernel_parameter(l, p);
                     self.declare(&p.name, binding);
                     continue;
                 }
@@ -1285,6 +1279,9 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                 }),
                 None => Err(self.unknown_name(name, target.span)),
             },
+            ast::ExprKind::Index { base, .. } if self.struct_of(base).is_some() => {
+                Err(self.index_assignment(base, target.span))
+            }
             ast::ExprKind::Index { .. }
             | ast::ExprKind::Unary {
                 op: ast::UnOp::Deref,

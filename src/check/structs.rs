@@ -1524,6 +1524,18 @@ impl<'g> KernelChecker<'g, '_> {
         }
     }
 
+    /// `v[k] = x` of a struct `v`: its `operator[]` would have to return a reference.
+    pub(crate) fn index_assignment(&mut self, base: &ast::Expr, span: Span) -> CheckError {
+        let name = self
+            .struct_of(base)
+            .map_or_else(String::new, |l| l.name.clone());
+        unsupported(
+            format!("assigning through `operator[]` of `{name}`"),
+            span,
+            "an operator that returns a reference is read, not written, here; assign the member it returns (`v.data[k] = x;`)",
+        )
+    }
+
     /// `-a`, `!a`, `~a` of a struct: the member `operator-()` of `a`, or a free one.
     fn unary_call(&mut self, op: UnOp, operand: &ast::Expr, span: Span) -> Result<Expr> {
         let symbol = unary_symbol(op).expect("checked: an overloadable operator");
@@ -1735,6 +1747,40 @@ impl<'g> KernelChecker<'g, '_> {
         let copy = self.new_struct(&p.name.name, &l, p.name.span);
         self.writes(&copy, values, a.span, &mut fill)?;
         Ok((self.bind_struct(copy), fill))
+    }
+
+    /// A kernel parameter `P p` passed by value: one scalar parameter per member, named `p.x`
+    /// (the launch section sets `p.x = 1.5;`), whose locals are the struct's leaves.
+    pub(crate) fn struct_kernel_parameter(&mut self, l: Rc<Layout>, p: &ast::Param) -> Binding {
+        if has_array(&l) {
+            self.errors.push(unsupported(
+                format!(
+                    "the kernel parameter `{}` of struct type `{}`, which holds an array, passed by value",
+                    p.name.name, l.name
+                ),
+                p.ty.span,
+                &format!(
+                    "pass a pointer `{}*` (a buffer of its members), or the array as a parameter of its own",
+                    l.name
+                ),
+            ));
+        }
+        let mut vars = Vec::new();
+        for (k, &(ty, _)) in l.leaves.iter().enumerate() {
+            let name = format!("{}.{}", p.name.name, leaf_name(&l, k));
+            let var = self.new_local(&name, ty, p.name.span);
+            self.params.push(Param {
+                name,
+                span: p.name.span,
+                kind: ParamKind::Scalar { ty, var },
+                default: None,
+            });
+            vars.push(var);
+        }
+        self.bind_struct(StructPlace {
+            layout: l,
+            home: Home::Regs(vars),
+        })
     }
 
     /// A struct parameter of a function checked on its own (no caller): fresh leaves.

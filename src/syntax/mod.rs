@@ -300,6 +300,7 @@ fn friendly(rule: Rule) -> Option<&'static str> {
             "a constructor"
         }
         Rule::dtor_def => "a destructor",
+        Rule::host_name => "a name",
         Rule::struct_fwd | Rule::nested_struct => "`struct`",
         Rule::union_def | Rule::union_body | Rule::kw_union => "`union`",
         Rule::bit_field => "a bit-field",
