@@ -126,6 +126,8 @@ fn vector_member(name: &str) -> Option<(Scalar, u32)> {
         "int3" => (Scalar::I32, 3),
         "int4" => (Scalar::I32, 4),
         "uint2" => (Scalar::U32, 2),
+        "uint3" => (Scalar::U32, 3),
+        "double3" => (Scalar::F64, 3),
         "uint4" => (Scalar::U32, 4),
         "double2" => (Scalar::F64, 2),
         _ => return None,
@@ -176,15 +178,40 @@ fn unsupported(what: String, span: Span, help: &str) -> CheckError {
 impl<'g> KernelChecker<'g, '_> {
     /// The layout of a type that names a struct with data members; `None` for any other type.
     pub(crate) fn layout_of(&mut self, ty: &ast::TypeName) -> Option<Result<Rc<Layout>>> {
-        if ty.base != BaseType::Named {
+        if !matches!(ty.base, BaseType::Named | BaseType::Vector) {
             return None;
         }
         self.layout_named(&ty.base_text, ty.span)
     }
 
+    /// `float3`, `int3`, `uint3`, `double3`: CUDA's three-component vectors are structs of
+    /// three members aligned as one (12 bytes for `float3`, read one member at a time), which is
+    /// what the hardware does with them.
+    fn vector3(&mut self, name: &str) -> Option<Rc<Layout>> {
+        let (s, 3) = vector_member(name)? else {
+            return None;
+        };
+        self.vector3_seen = true;
+        if let Some(l) = self.layouts.get(name) {
+            return Some(Rc::clone(l));
+        }
+        let l = Rc::new(repeated(
+            name.to_string(),
+            &MemberKind::Scalar(s),
+            3,
+            s.size(),
+            true,
+        ));
+        self.layouts.insert(name.to_string(), Rc::clone(&l));
+        Some(l)
+    }
+
     /// The layout of the struct called `text` (`P`, `P<float>`), if it has data members.
     pub(crate) fn layout_named(&mut self, text: &str, span: Span) -> Option<Result<Rc<Layout>>> {
         let key: String = text.split_whitespace().collect();
+        if let Some(l) = self.vector3(&key) {
+            return Some(Ok(l));
+        }
         if let Some(l) = self.layouts.get(&key) {
             return Some(Ok(Rc::clone(l)));
         }
@@ -443,7 +470,9 @@ impl<'g> KernelChecker<'g, '_> {
 
     /// The struct type of an expression, decided from names and forms without typing it.
     pub(crate) fn struct_of(&mut self, e: &ast::Expr) -> Option<Rc<Layout>> {
-        if !self.globals.data_structs {
+        let makes_vector3 = matches!(&e.kind, ast::ExprKind::Call { callee, .. }
+            if callee.name.strip_prefix("make_").is_some_and(|v| vector_member(v).is_some_and(|(_, n)| n == 3)));
+        if !self.globals.data_structs && !self.vector3_seen && !makes_vector3 {
             return None;
         }
         crate::stack::grow(|| self.struct_of_at(e))
@@ -548,7 +577,7 @@ impl<'g> KernelChecker<'g, '_> {
 
     /// The struct a pointer-valued expression points to, if it points to one.
     pub(crate) fn struct_pointee(&mut self, e: &ast::Expr) -> Option<Rc<Layout>> {
-        if !self.globals.data_structs {
+        if !self.globals.data_structs && !self.vector3_seen {
             return None;
         }
         crate::stack::grow(|| self.struct_pointee_at(e))
@@ -592,6 +621,14 @@ impl<'g> KernelChecker<'g, '_> {
         targs: &[ast::TemplateArg],
     ) -> Option<Result<Rc<Layout>>> {
         if targs.is_empty() {
+            // `make_float3(x, y, z)` builds a `float3`.
+            if let Some(l) = callee
+                .name
+                .strip_prefix("make_")
+                .and_then(|v| self.vector3(v))
+            {
+                return Some(Ok(l));
+            }
             return self.layout_named(&callee.name, callee.span);
         }
         let text = format!("{}<{}>", callee.name, self.targs_text(targs)?);
@@ -606,8 +643,8 @@ impl<'g> KernelChecker<'g, '_> {
         args: &[ast::Expr],
         span: Span,
     ) -> Option<Rc<Layout>> {
-        // Only a named type may be a struct (a template is instantiated to see which).
-        if f.ret.pointer || f.ret.base != BaseType::Named {
+        // Only a named or vector type may be a struct (a template is instantiated to see which).
+        if f.ret.pointer || !matches!(f.ret.base, BaseType::Named | BaseType::Vector) {
             return None;
         }
         if f.template.is_empty() {
