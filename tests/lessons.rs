@@ -320,3 +320,23 @@ fn softmax_rows_communicates_through_shuffles_only() {
     assert_eq!((c.smem_instr, c.barriers, c.race_count), (0, 0, 0));
     assert_eq!(global(&c), [1536, 6144, 512, 2048]);
 }
+
+#[test]
+fn bank_conflicts_cost_time_in_the_refined_estimate() {
+    // transpose_tiled at 2048²: 4 325 376 shared wavefronts (32-way conflicts on the column
+    // read); padded, 262 144. At one wavefront per cycle per SM the tiled version's shared pipe
+    // (16.5 µs over its 4096 blocks in waves of 1056) outlasts its DRAM time, the padded one's
+    // does not: the lesson's speed-up shows in the time, not only in the counters.
+    let args = [("width", "2048"), ("height", "2048")];
+    let time = |file: &str| {
+        run_src(&source(file), None, &args)
+            .unwrap_or_else(|f| panic!("{file}: {:?}", f.errors))
+            .refined
+            .expect("a refined estimate")
+    };
+    let (tiled, padded) = (time("transpose_tiled.sk"), time("transpose_padded.sk"));
+    assert_eq!(tiled.bound.as_str(), "shared");
+    assert_eq!(padded.bound.as_str(), "memory");
+    assert!(tiled.t_smem > 16.0 * padded.t_smem);
+    assert!(tiled.t > padded.t);
+}

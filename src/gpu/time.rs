@@ -41,6 +41,8 @@ pub enum Bound {
     Memory,
     /// Issuing instructions takes longer.
     Issue,
+    /// The shared-memory pipe's wavefronts take longer still (refined estimate only).
+    Shared,
 }
 
 impl Bound {
@@ -49,6 +51,7 @@ impl Bound {
         match self {
             Bound::Memory => "memory",
             Bound::Issue => "issue",
+            Bound::Shared => "shared",
         }
     }
 }
@@ -138,9 +141,11 @@ pub struct RefinedTime {
     pub t_mem: f64,
     /// Time issuing the instructions takes, summed over waves.
     pub t_issue: f64,
-    /// `max(t_mem, t_issue) + launch_overhead_s`.
+    /// Time the shared-memory pipe takes for the wavefronts, summed over waves.
+    pub t_smem: f64,
+    /// `max(t_mem, t_issue, t_smem) + launch_overhead_s`.
     pub t: f64,
-    /// `memory` when `t_mem ≥ t_issue`, else `issue`.
+    /// The largest of the three: `memory` (on a tie too), `issue` or `shared`.
     pub bound: Bound,
     /// Whether the first wave's memory time is set by bandwidth or by latency.
     pub memory_limit: MemoryLimit,
@@ -162,10 +167,14 @@ pub struct RefinedTime {
 /// * bandwidth `bw = mem_bw × min(ACHIEVABLE_BW_FRACTION, f)`;
 /// * `t_mem(m) = max(m × B / bw, mem_latency_s)` if `B > 0`, else 0;
 /// * `t_issue(m) = m × I / (min(m × W, n_sm × schedulers_per_sm) × clock_hz)` — a scheduler
-///   issues at most one warp instruction per cycle and only schedulers with a resident warp issue.
+///   issues at most one warp instruction per cycle and only schedulers with a resident warp issue;
+/// * `t_smem(m) = m × S / (min(m, n_sm) × clock_hz)` with `S = smem_wavefronts / n_blocks` — an
+///   SM's shared-memory pipe passes one wavefront (128 bytes) per cycle (`docs/gpu-facts.md`
+///   §3.1, §3.2), and only SMs with a resident block use theirs. Bank conflicts add wavefronts, so
+///   they cost time here even when the kernel's DRAM traffic is the same.
 ///
-/// `t_mem` and `t_issue` are summed over the waves, `t = max(t_mem, t_issue) + launch_overhead_s`,
-/// and `bound` is `memory` on a tie. With full waves and enough bytes in flight this is the
+/// The three are summed over the waves, `t = max(t_mem, t_issue, t_smem) + launch_overhead_s`,
+/// and `bound` names the largest (`memory` on a tie). With full waves and enough bytes in flight this is the
 /// reference estimate with the bandwidth scaled by 0.90. Errors when the GPU description is
 /// invalid, no block fits on an SM, or `requests_in_flight_per_warp` is not a positive number.
 pub fn refined_time(
@@ -229,6 +238,12 @@ pub fn refined_time(
             0.0
         }
     };
+    let smem_per_block = if launch.n_blocks > 0 {
+        inputs.smem_wavefronts as f64 / launch.n_blocks as f64
+    } else {
+        0.0
+    };
+    let wave_smem = |m: f64| m * smem_per_block / (m.min(n_sm) * gpu.clock_hz);
     let wave_issue = |m: f64| {
         let slots = m * slots_per_block;
         if slots > 0.0 {
@@ -243,9 +258,11 @@ pub fn refined_time(
     let (cap_f, full_f, rem_f) = (cap as f64, full as f64, rem as f64);
     let mut t_mem = full_f * wave_mem(cap_f);
     let mut t_issue = full_f * wave_issue(cap_f);
+    let mut t_smem = full_f * wave_smem(cap_f);
     if rem > 0 {
         t_mem += wave_mem(rem_f);
         t_issue += wave_issue(rem_f);
+        t_smem += wave_smem(rem_f);
     }
     let first_wave = launch.n_blocks.min(cap) as f64;
     let first_hiding = hiding(first_wave);
@@ -280,6 +297,7 @@ pub fn refined_time(
             gpu.mem_latency_s * 1e9
         ),
         "each scheduler issues at most one warp instruction per cycle; schedulers without a resident warp idle".to_string(),
+        "each SM's shared-memory pipe passes one wavefront (128 B) per cycle, so bank conflicts take time (docs/gpu-facts.md §3.1)".to_string(),
         format!(
             "launch overhead {:.1} µs is added once",
             gpu.launch_overhead_s * 1e6
@@ -300,11 +318,14 @@ pub fn refined_time(
         effective_bw,
         t_mem,
         t_issue,
-        t: t_mem.max(t_issue) + gpu.launch_overhead_s,
-        bound: if t_mem >= t_issue {
+        t_smem,
+        t: t_mem.max(t_issue).max(t_smem) + gpu.launch_overhead_s,
+        bound: if t_mem >= t_issue && t_mem >= t_smem {
             Bound::Memory
-        } else {
+        } else if t_issue >= t_smem {
             Bound::Issue
+        } else {
+            Bound::Shared
         },
         memory_limit,
         assumptions,
@@ -437,6 +458,41 @@ mod tests {
         assert!(close(r.t_issue, reference.t_issue));
         assert_eq!(r.bound, Bound::Memory);
         assert_eq!(r.t, r.t_mem + 4e-6);
+    }
+
+    #[test]
+    fn refined_shared_wavefronts_take_one_cycle_each_per_sm() {
+        let h100 = GpuConfig::h100_sxm();
+        // 10 full waves of 1056 blocks, no DRAM traffic, 8 issue slots per block; each block
+        // has 16 shared instructions of 32 wavefronts (a 32-way conflict): 512 wavefronts.
+        // Per wave 1056 × 512 wavefronts over 132 SMs at one per cycle: 4096 cycles; ten waves
+        // 40960 cycles / 1.98 GHz = 20.687 µs; issue is 1056 × (24 + 496) slots / 528 schedulers
+        // = 1040 cycles a wave. The same accesses without conflicts (16 wavefronts per block)
+        // take 1/32 of the shared time: 128 cycles a wave, still above issue's 48.
+        let launch = RefinedInputs {
+            n_blocks: 10 * 1056,
+            request: OccupancyRequest::new(256, 16, 0),
+            mem_requests: 0,
+            requests_in_flight_per_warp: 1.0,
+        };
+        let conflicted = TimeInputs {
+            dram_bytes: 0,
+            warp_instr: 10 * 1056 * 24,
+            smem_instr: 10 * 1056 * 16,
+            smem_wavefronts: 10 * 1056 * 512,
+        };
+        let r = refined_time(&h100, &conflicted, &launch).expect("launches");
+        assert!(close(r.t_smem, 40960.0 / 1.98e9), "{}", r.t_smem);
+        assert_eq!(r.bound, Bound::Shared);
+        assert!(close(r.t, r.t_smem + 4e-6));
+        let clean = TimeInputs {
+            smem_wavefronts: 10 * 1056 * 16,
+            ..conflicted
+        };
+        let c = refined_time(&h100, &clean, &launch).expect("launches");
+        assert!(close(c.t_smem, r.t_smem / 32.0));
+        assert!(close(c.t_issue, 10.0 * 48.0 / 1.98e9));
+        assert!(c.t < r.t);
     }
 
     #[test]
