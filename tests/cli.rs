@@ -290,3 +290,26 @@ fn every_cited_section_of_the_shipped_hardware_facts_exists() {
     }
     assert!(cited >= 5, "{cited} citations found");
 }
+
+#[test]
+fn dyn_smem_in_a_launch_section_sizes_extern_shared_memory_and_the_flag_overrides_it() {
+    // 256 floats of `extern __shared__`: `dyn_smem = block * 4` is 1024 bytes; reversed through
+    // shared memory, a[0] is 255. --dyn-smem 512 leaves 128 floats: thread 128 stores past them.
+    let dir = std::env::temp_dir().join(format!("simt-dyn-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let path = dir.join("dyn.sk");
+    std::fs::write(
+        &path,
+        "__global__ void k(float* a) {\n    extern __shared__ float s[];\n    s[threadIdx.x] = threadIdx.x;\n    __syncthreads();\n    a[threadIdx.x] = s[blockDim.x - 1 - threadIdx.x];\n}\nlaunch k { a = zeros(256); block = 256; grid = 1; dyn_smem = block * 4; expect a[0] == 255; }\n",
+    )
+    .expect("write");
+    let p = path.to_str().expect("utf-8");
+    let (code, out, err) = common::simt(&["run", p, "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+    assert_eq!(v["ok"], true);
+    assert_eq!(v["launch"]["smem_per_block"], 1024);
+    let (code, _, err) = common::simt(&["run", p, "--dyn-smem", "512"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("`s[128]` but `s` has 128 elements"), "{err}");
+}
