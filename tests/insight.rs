@@ -179,6 +179,7 @@ fn rules(args: &[&str]) -> Vec<String> {
 
 #[test]
 fn hint_uncoalesced() {
+    // A hint's message does not repeat its line (the JSON has `line`; the table prefixes it).
     // transpose_naive line 35 stores a column: lanes 256 floats = 1024 B apart, 32 sectors per
     // request where 128 B need 4.
     let h = hints(&["run", "kernels/transpose_naive.sk"]);
@@ -186,7 +187,7 @@ fn hint_uncoalesced() {
     let (rule, line, msg) = &h[0];
     assert_eq!((rule.as_str(), *line), ("uncoalesced", Some(35)));
     assert!(
-        msg.starts_with("line 35: 32.0 sectors per request (ideal 4)"),
+        msg.starts_with("32.0 sectors per request (ideal 4)"),
         "{msg}"
     );
     assert!(msg.contains("1024 B apart"), "{msg}");
@@ -223,7 +224,7 @@ fn hint_bank_conflict() {
     assert_eq!((h[0].0.as_str(), h[0].1), ("bank-conflict", Some(47)));
     assert_eq!(
         h[0].2,
-        "line 47: 32-way bank conflict on `tile[threadIdx.x][threadIdx.y + j]`: lanes of a warp are \
+        "32-way bank conflict on `tile[threadIdx.x][threadIdx.y + j]`: lanes of a warp are \
          one row (32 words) apart, all in one bank; pad the inner dimension to 33 (`tile[32][33]`)"
     );
     // Padded to 33 words per row: lanes land in 32 different banks.
@@ -272,7 +273,7 @@ fn hint_race_and_where_the_barrier_goes() {
     assert_eq!(h.len(), 1, "one hint for the 4 racing blocks: {h:?}");
     assert_eq!(
         h[0].2,
-        "line 37: RAW race on `s` with line 35: put __syncthreads() after line 35, before line 37"
+        "RAW race on `s` with line 35: put __syncthreads() after line 35, before line 37"
     );
     assert!(!rules(&["run", "kernels/reduce_sequential.sk"]).contains(&"race".to_string()));
 }

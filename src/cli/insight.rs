@@ -103,8 +103,9 @@ pub fn output(
         if !report.hints.is_empty() {
             s.push_str("hints\n");
             for h in &report.hints {
+                let at = h.line.map(|l| format!("line {l}: ")).unwrap_or_default();
                 s.push_str(&format!(
-                    "  {} {}\n",
+                    "  {} {at}{}\n",
                     paint.tone("▸", Tone::Yellow),
                     h.message
                 ));

@@ -28,7 +28,7 @@ pub struct Hint {
     pub rule: &'static str,
     /// The source line it is about, if any.
     pub line: Option<usize>,
-    /// The advice, starting with the line.
+    /// The advice (the table puts `line N:` before it when `line` is set).
     pub message: String,
 }
 
@@ -66,8 +66,7 @@ pub fn hints(r: &Report) -> Vec<Hint> {
             rule: "race",
             line: Some(race.line),
             message: format!(
-                "line {}: {} race on `{}` with line {}: {}",
-                race.line,
+                "{} race on `{}` with line {}: {}",
                 serde_json::to_value(race.race.first.kind)
                     .ok()
                     .and_then(|v| v.as_str().map(str::to_string))
@@ -83,8 +82,7 @@ pub fn hints(r: &Report) -> Vec<Hint> {
             rule: "redundant-barrier",
             line: Some(b.line),
             message: format!(
-                "line {}: this __syncthreads() kept no two warps' shared accesses apart in this run: possibly redundant (check other launch shapes before removing it; lanes of one warp that share data still need __syncwarp() on Volta and later)",
-                b.line
+                "this __syncthreads() kept no two warps' shared accesses apart in this run: possibly redundant (check other launch shapes before removing it; lanes of one warp that share data still need __syncwarp() on Volta and later)"
             ),
         });
     }
@@ -155,8 +153,8 @@ fn constant(i: &InstStat) -> Option<Hint> {
         rule: "divergent-constant",
         line: Some(i.line),
         message: format!(
-            "line {}: {per:.1} constant-cache transactions per request on `{}`: the lanes of a warp read different `__constant__` addresses, which the constant cache serves one after another; read one address per warp (an index that depends only on the block or the loop), or keep per-thread data in global or shared memory",
-            i.line, i.text
+            "{per:.1} constant-cache transactions per request on `{}`: the lanes of a warp read different `__constant__` addresses, which the constant cache serves one after another; read one address per warp (an index that depends only on the block or the loop), or keep per-thread data in global or shared memory",
+            i.text
         ),
     })
 }
@@ -169,8 +167,8 @@ fn global(i: &InstStat) -> Option<Hint> {
     let stride = lane_stride(a).map(|d| d * elem);
     let active = a.lanes.iter().flatten().count();
     let head = format!(
-        "line {}: {spr:.1} sectors per request (ideal {ideal}) on `{}`",
-        i.line, i.text
+        "{spr:.1} sectors per request (ideal {ideal}) on `{}`",
+        i.text
     );
     if spr >= 2.0 * ideal {
         let why = match stride {
@@ -257,10 +255,7 @@ fn shared(i: &InstStat) -> Option<Hint> {
     Some(Hint {
         rule: "bank-conflict",
         line: Some(i.line),
-        message: format!(
-            "line {}: {ways} bank conflict on `{}`: {why}",
-            i.line, i.text
-        ),
+        message: format!("{ways} bank conflict on `{}`: {why}", i.text),
     })
 }
 
@@ -300,8 +295,8 @@ fn divergence(i: &InstStat) -> Option<Hint> {
             rule: "lane-divergence",
             line: Some(i.line),
             message: format!(
-                "line {}: branch splits {} of {} warp evaluations (`{cond}`) by the lane within the warp, as warp-level idioms do (one lane per warp doing an atomic, a shuffle scan's `lane >= offset`): the split is the idiom's, not a mistake; keep the body that runs on few lanes short",
-                i.line, c.divergent, c.branches,
+                "branch splits {} of {} warp evaluations (`{cond}`) by the lane within the warp, as warp-level idioms do (one lane per warp doing an atomic, a shuffle scan's `lane >= offset`): the split is the idiom's, not a mistake; keep the body that runs on few lanes short",
+                c.divergent, c.branches,
             ),
         });
     }
@@ -309,8 +304,8 @@ fn divergence(i: &InstStat) -> Option<Hint> {
         rule: "divergence",
         line: Some(i.line),
         message: format!(
-            "line {}: branch splits {} of {} warp evaluations (`{cond}`): a split warp runs both sides one after the other; make the condition the same for all 32 lanes of a warp, e.g. depend on `threadIdx.x / 32` rather than `threadIdx.x`",
-            i.line, c.divergent, c.branches,
+            "branch splits {} of {} warp evaluations (`{cond}`): a split warp runs both sides one after the other; make the condition the same for all 32 lanes of a warp, e.g. depend on `threadIdx.x / 32` rather than `threadIdx.x`",
+            c.divergent, c.branches,
         ),
     })
 }

@@ -314,7 +314,7 @@ impl Report {
             report.hints.push(hints::Hint {
                 rule: "deprecated",
                 line: Some(line),
-                message: format!("line {line}: {message}"),
+                message: message.clone(),
             });
         }
         report
