@@ -81,9 +81,7 @@ pub fn hints(r: &Report) -> Vec<Hint> {
         out.push(Hint {
             rule: "redundant-barrier",
             line: Some(b.line),
-            message: format!(
-                "this __syncthreads() kept no two warps' shared accesses apart in this run: possibly redundant (check other launch shapes before removing it; lanes of one warp that share data still need __syncwarp() on Volta and later)"
-            ),
+            message: "this __syncthreads() kept no two warps' shared accesses apart in this run: possibly redundant (check other launch shapes before removing it; lanes of one warp that share data still need __syncwarp() on Volta and later)".to_string(),
         });
     }
     out.extend(occupancy(r));
