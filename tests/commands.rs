@@ -181,6 +181,12 @@ fn compare_two_files_in_json() {
     assert_eq!(v["ratios"]["smem_bank_conflicts"], 0.0);
     assert_eq!(v["ratios"]["divergent"], Value::Null);
     assert_eq!(v["ratios"]["gld_sectors"], 1.0);
+    // Times go by run's names, whose values are seconds; a ratio has no unit.
+    let t = v["ratios"]["time"].as_f64().expect("a time ratio");
+    let (ta, tb) = (v["a"]["time"]["t"].as_f64(), v["b"]["time"]["t"].as_f64());
+    assert!((t - tb.expect("t") / ta.expect("t")).abs() < 1e-12);
+    assert!(v["ratios"]["time_refined"].is_number());
+    assert!(v["ratios"].get("time_us").is_none());
 }
 
 #[test]

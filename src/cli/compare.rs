@@ -155,10 +155,14 @@ pub(super) fn compare_cmd(a: CompareArgs, paint: Paint) -> Result<u8, Failure> {
     let (ra, rb) = (&reports[0], &reports[1]);
     let (ma, mb) = (metrics(ra), metrics(rb));
     if a.json {
+        // Ratios have no unit: they go by the names `run --json` uses (`time`, not `time_us`).
         let ratios: serde_json::Map<String, Value> = ma
             .iter()
             .zip(&mb)
-            .map(|((n, x), (_, y))| (n.to_string(), json!(ratio(*x, *y))))
+            .map(|((n, x), (_, y))| {
+                let name = n.strip_suffix("_us").unwrap_or(n);
+                (name.to_string(), json!(ratio(*x, *y)))
+            })
             .collect();
         emit(&format!(
             "{}\n",
