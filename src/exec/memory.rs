@@ -71,13 +71,14 @@ impl BufData {
 
     /// Converts host values (doubles) to `elem` with C casts.
     pub fn from_f64(elem: Scalar, v: &[f64]) -> BufData {
-        BufData::from_fn(elem, v.len(), &|i| v[i])
+        BufData::from_fn(elem, v.len(), |i| v[i])
     }
 
     /// `len` elements of `elem`, element `i` being `f(i)` converted with a C cast, written
     /// straight into the buffer's type, in parallel chunks (`f` depends on the index only, so
     /// the result is the same for any number of threads).
-    pub fn from_fn(elem: Scalar, len: usize, f: &(dyn Fn(usize) -> f64 + Sync)) -> BufData {
+    pub fn from_fn(elem: Scalar, len: usize, f: impl Fn(usize) -> f64 + Sync) -> BufData {
+        let f = &f;
         match elem {
             Scalar::Bool => BufData::Bool(filled(len, f, |x| x != 0.0)),
             Scalar::I8 => BufData::I8(filled(len, f, |x| x as i64 as i8)),
@@ -314,7 +315,7 @@ const FILL_CHUNK: usize = 1 << 16;
 /// hands out fresh pages for large buffers without touching them).
 fn filled<T: Copy + Default + Send>(
     len: usize,
-    f: &(dyn Fn(usize) -> f64 + Sync),
+    f: &(impl Fn(usize) -> f64 + Sync),
     cast: impl Fn(f64) -> T + Sync,
 ) -> Vec<T> {
     use rayon::prelude::*;

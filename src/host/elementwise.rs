@@ -2,7 +2,8 @@
 //!
 //! Arrays bound to buffer names hold the parameter's type (a `float` buffer is 4 bytes an
 //! element); reading them a few thousand doubles at a time keeps `expect c == a + b` from
-//! widening every operand to a whole array of doubles first.
+//! widening every operand to a whole array of doubles first. Chunks run in parallel, and their
+//! results are put together in order, so the outcome is the same for any number of threads.
 
 use std::sync::Arc;
 
@@ -42,19 +43,48 @@ impl Operand<'_> {
     }
 }
 
-/// `f(start, xs, ys)` over lockstep chunks of `n` elements of `a` and `b`.
-fn chunks(n: usize, a: Operand<'_>, b: Operand<'_>, mut f: impl FnMut(usize, &[f64], &[f64])) {
-    let (mut xs, mut ys) = (vec![0.0; CHUNK.min(n)], vec![0.0; CHUNK.min(n)]);
-    for start in (0..n).step_by(CHUNK) {
-        let m = CHUNK.min(n - start);
-        a.read(start, &mut xs[..m]);
-        b.read(start, &mut ys[..m]);
-        f(start, &xs[..m], &ys[..m]);
-    }
+/// `f(start, xs, ys)` over lockstep chunks of `n` elements of `a` and `b`, in parallel; the
+/// results in chunk order.
+fn chunks<R: Send>(
+    n: usize,
+    a: Operand<'_>,
+    b: Operand<'_>,
+    f: impl Fn(usize, &[f64], &[f64]) -> R + Sync,
+) -> Vec<R> {
+    use rayon::prelude::*;
+    (0..n.div_ceil(CHUNK))
+        .into_par_iter()
+        .map(|c| {
+            let start = c * CHUNK;
+            let m = CHUNK.min(n - start);
+            let (mut xs, mut ys) = (vec![0.0; m], vec![0.0; m]);
+            a.read(start, &mut xs);
+            b.read(start, &mut ys);
+            f(start, &xs, &ys)
+        })
+        .collect()
+}
+
+/// `f(xs, ys, out)` over lockstep chunks of `a` and `b`, writing `out` (of their length) in
+/// parallel.
+fn zip_into(
+    a: Operand<'_>,
+    b: Operand<'_>,
+    out: &mut [f64],
+    f: impl Fn(&[f64], &[f64], &mut [f64]) + Sync,
+) {
+    use rayon::prelude::*;
+    out.par_chunks_mut(CHUNK).enumerate().for_each(|(c, o)| {
+        let start = c * CHUNK;
+        let (mut xs, mut ys) = (vec![0.0; o.len()], vec![0.0; o.len()]);
+        a.read(start, &mut xs);
+        b.read(start, &mut ys);
+        f(&xs, &ys, o);
+    });
 }
 
 /// `f` applied to every element of a number or an array.
-pub(crate) fn map(v: &HostValue, span: Span, f: impl Fn(f64) -> f64) -> Result<HostValue> {
+pub(crate) fn map(v: &HostValue, span: Span, f: impl Fn(f64) -> f64 + Sync) -> Result<HostValue> {
     match v {
         HostValue::Num { v, float } => Ok(HostValue::Num {
             v: f(*v),
@@ -63,14 +93,13 @@ pub(crate) fn map(v: &HostValue, span: Span, f: impl Fn(f64) -> f64) -> Result<H
         HostValue::Array {
             data, shape, float, ..
         } => {
-            let n = data.len();
-            let mut out = Vec::with_capacity(n);
-            let mut xs = vec![0.0; CHUNK.min(n)];
-            for start in (0..n).step_by(CHUNK) {
-                let m = CHUNK.min(n - start);
-                data.read_f64(start, &mut xs[..m]);
-                out.extend(xs[..m].iter().map(|&x| f(x)));
-            }
+            let mut out = vec![0.0; data.len()];
+            let d = Operand::Array(data);
+            zip_into(d, d, &mut out, |xs, _, o| {
+                for (o, &x) in o.iter_mut().zip(xs) {
+                    *o = f(x);
+                }
+            });
             Ok(HostValue::Array {
                 data: Arc::new(BufData::F64(out)),
                 shape: shape.clone(),
@@ -173,9 +202,11 @@ pub(crate) fn binary(op: BinOp, l: &HostValue, r: &HostValue, span: Span) -> Res
     } else {
         b.len()
     };
-    let mut out = Vec::with_capacity(n);
-    chunks(n, a, b, |_, xs, ys| {
-        out.extend(xs.iter().zip(ys).map(|(&x, &y)| f(x, y)));
+    let mut out = vec![0.0; n];
+    zip_into(a, b, &mut out, |xs, ys, o| {
+        for ((o, &x), &y) in o.iter_mut().zip(xs).zip(ys) {
+            *o = f(x, y);
+        }
     });
     Ok(HostValue::Array {
         data: Arc::new(BufData::F64(out)),
@@ -220,9 +251,10 @@ pub(crate) fn compare(
         )));
     }
     let n = if a.len() == 1 { b.len() } else { a.len() };
-    let mut bad_count = 0usize;
-    let mut first = None;
-    chunks(n, a, b, |start, xs, ys| {
+    // Per chunk: the elements that fail, and the first of them.
+    let per_chunk = chunks(n, a, b, |start, xs, ys| {
+        let mut bad = 0usize;
+        let mut first = None;
         for (j, (&x, &y)) in xs.iter().zip(ys).enumerate() {
             let ok = match op {
                 BinOp::Eq => close(x, y, float),
@@ -234,11 +266,14 @@ pub(crate) fn compare(
                 _ => unreachable!("host: comparison operators only"),
             };
             if !ok {
-                bad_count += 1;
+                bad += 1;
                 first.get_or_insert((start + j, x, y));
             }
         }
+        (bad, first)
     });
+    let bad_count: usize = per_chunk.iter().map(|(b, _)| b).sum();
+    let first = per_chunk.iter().find_map(|(_, f)| *f);
     Ok(match first {
         None => Ok(()),
         Some((_, x, y)) if n == 1 => Err(format!("{x} {op} {y} is false")),

@@ -8,7 +8,7 @@ use std::sync::{Arc, Weak};
 use super::elementwise::{binary, compare, map};
 use super::error::HostError;
 use super::npy;
-use super::value::{HostValue, Rng};
+use super::value::{Draws, HostValue, Rng};
 use super::Overrides;
 use crate::diag::did_you_mean;
 use crate::exec::BufData;
@@ -572,15 +572,7 @@ impl Env {
         };
         // An initialiser at the top of a buffer's assignment writes the buffer's type.
         let elem = target.unwrap_or(Scalar::F64);
-        let filled = |dims: Vec<usize>, f: &(dyn Fn(usize) -> f64 + Sync), float: bool| {
-            let n = dims.iter().product();
-            HostValue::Array {
-                data: Arc::new(BufData::from_fn(elem, n, f)),
-                shape: dims,
-                float,
-                dtype: None,
-            }
-        };
+        let filled = |dims, f, float| filled(elem, dims, f, float);
         let want = |lo: usize, hi: usize| -> Result<()> {
             if (lo..=hi).contains(&args.len()) {
                 Ok(())
@@ -600,7 +592,7 @@ impl Env {
                 let v = if name == "ones" { 1.0 } else { 0.0 };
                 let dims = shape(args.len())?;
                 self.reserve(dims.iter().product(), size_of, span)?;
-                let array = filled(dims, &|_| v, false);
+                let array = filled(dims, Fill::Value(v), false);
                 if let (HostValue::Array { data, .. }, "empty") = (&array, name) {
                     // Its zeros stand for leftover memory: reads before a write are reported.
                     self.uninit.push(Arc::downgrade(data));
@@ -613,20 +605,20 @@ impl Env {
                 let float = vals[1].is_float();
                 let dims = shape(1)?;
                 self.reserve(dims[0], size_of, span)?;
-                Ok(filled(dims, &|_| v, float))
+                Ok(filled(dims, Fill::Value(v), float))
             }
             "arange" => {
                 want(1, 1)?;
                 let dims = shape(1)?;
                 self.reserve(dims[0], size_of, span)?;
-                Ok(filled(dims, &|i| i as f64, false))
+                Ok(filled(dims, Fill::Index, false))
             }
             "rand" => {
                 want(1, 2)?;
                 let dims = shape(args.len())?;
                 self.reserve(dims.iter().product(), size_of, span)?;
                 let draws = self.rng.take(dims.iter().product());
-                Ok(filled(dims, &|i| draws.unit(i), true))
+                Ok(filled(dims, Fill::Unit(draws), true))
             }
             "randint" => {
                 want(3, 3)?;
@@ -644,11 +636,7 @@ impl Env {
                 }
                 self.reserve(dims[0], size_of, span)?;
                 let draws = self.rng.take(dims[0]);
-                Ok(filled(
-                    dims,
-                    &|i| lo + (draws.bits(i) % width) as f64,
-                    false,
-                ))
+                Ok(filled(dims, Fill::Int { draws, lo, width }, false))
             }
             "cdiv" => {
                 want(2, 2)?;
@@ -927,4 +915,37 @@ pub fn check_alloc(bytes: u64, span: Span, what: &str) -> Result<()> {
     };
     let n = usize::try_from(bytes).map_err(|_| refused())?;
     Vec::<u8>::new().try_reserve_exact(n).map_err(|_| refused())
+}
+
+/// What an initialiser writes into element `i`.
+#[derive(Clone, Copy)]
+enum Fill {
+    /// One value everywhere (`zeros`, `ones`, `full`, `empty`).
+    Value(f64),
+    /// The index (`arange`).
+    Index,
+    /// Uniform in [0, 1) (`rand`).
+    Unit(Draws),
+    /// Uniform integers from `lo` (`randint`).
+    Int { draws: Draws, lo: f64, width: u64 },
+}
+
+/// An array of `dims` of `elem`, written by `fill` (each variant its own loop: no call per
+/// element).
+fn filled(elem: Scalar, dims: Vec<usize>, fill: Fill, float: bool) -> HostValue {
+    let n = dims.iter().product();
+    let data = match fill {
+        Fill::Value(v) => BufData::from_fn(elem, n, |_| v),
+        Fill::Index => BufData::from_fn(elem, n, |i| i as f64),
+        Fill::Unit(d) => BufData::from_fn(elem, n, |i| d.unit(i)),
+        Fill::Int { draws, lo, width } => {
+            BufData::from_fn(elem, n, |i| lo + (draws.bits(i) % width) as f64)
+        }
+    };
+    HostValue::Array {
+        data: Arc::new(data),
+        shape: dims,
+        float,
+        dtype: None,
+    }
 }
