@@ -193,6 +193,10 @@ pub fn check_with(
             span: Span::new(0, 0),
         });
     }
+    // The same mistake met again (a refused struct used by several kernels, a function's body
+    // expanded twice) is reported once.
+    let mut seen = std::collections::HashSet::new();
+    errors.retain(|e| seen.insert(format!("{e:?}")));
     // A use of a declaration already reported as unsupported is not an unknown name as well.
     errors.retain(|e| match e {
         CheckError::UnknownName { name, .. } | CheckError::UnknownType { name, .. } => {

@@ -75,6 +75,25 @@ impl Layout {
         self.leaves.iter().all(|l| l.0 == first).then_some(first)
     }
 
+    /// The layout of a struct whose definition was refused: no members.
+    fn refused(name: &str) -> Layout {
+        Layout {
+            name: name.to_string(),
+            def: None,
+            members: Vec::new(),
+            statics: Vec::new(),
+            leaves: Vec::new(),
+            size: 0,
+            align: 1,
+            array: false,
+        }
+    }
+
+    /// Whether this is the layout of a refused struct (a real one has a scalar leaf).
+    fn is_refused(&self) -> bool {
+        self.leaves.is_empty()
+    }
+
     /// Components of `elem` per struct in memory.
     fn stride(&self, elem: Scalar) -> u32 {
         self.size / elem.size()
@@ -247,11 +266,14 @@ impl<'g> KernelChecker<'g, '_> {
         self.layouts_open.push(key.clone());
         let built = self.build_layout(&key, def, bindings, span);
         self.layouts_open.pop();
-        Some(built.map(|l| {
-            let l = Rc::new(l);
-            self.layouts.insert(key, Rc::clone(&l));
-            l
-        }))
+        // A struct simt cannot lay out is reported once; from then on it is a refused layout
+        // that every use accepts silently (the kernel is refused already).
+        let l = Rc::new(built.unwrap_or_else(|e| {
+            self.errors.push(e);
+            Layout::refused(&key)
+        }));
+        self.layouts.insert(key, Rc::clone(&l));
+        Some(Ok(l))
     }
 
     fn build_layout(
@@ -414,6 +436,9 @@ impl<'g> KernelChecker<'g, '_> {
     pub(crate) fn buffer_of(&mut self, l: &Layout, span: Span) -> (Scalar, u32) {
         if let Some(e) = l.elem() {
             return (e, l.stride(e));
+        }
+        if l.is_refused() {
+            return (Scalar::F32, 1);
         }
         self.errors.push(unsupported(
             format!("a buffer of struct `{}` whose fields have different types", l.name),
@@ -996,6 +1021,9 @@ impl<'g> KernelChecker<'g, '_> {
         out: &mut Vec<Stmt>,
     ) -> Result<Vec<Expr>> {
         let span = e.span;
+        if l.is_refused() {
+            return Ok(Vec::new());
+        }
         if let ast::ExprKind::List(items) = &e.kind {
             return self.build(l, items, span, out);
         }
@@ -1356,6 +1384,9 @@ impl<'g> KernelChecker<'g, '_> {
         match &e.kind {
             ast::ExprKind::Member { base, field } => {
                 let l = self.struct_of(base)?;
+                if l.is_refused() {
+                    return Some(Ok(self.sink(e.span)));
+                }
                 if let Some((_, v)) = l.statics.iter().find(|(n, _)| *n == field.name) {
                     let v = *v;
                     return Some(Err(CheckError::NotAssignable {
@@ -1392,6 +1423,11 @@ impl<'g> KernelChecker<'g, '_> {
             }
             _ => None,
         }
+    }
+
+    /// A scalar that stands for any member of a refused struct: reads give zero, writes vanish.
+    fn sink(&mut self, span: Span) -> Place {
+        Place::Var(self.new_local("refused", Scalar::I32, span), Scalar::I32)
     }
 
     fn member_leaf(&mut self, base: &ast::Expr, k: usize, span: Span) -> Result<Place> {
@@ -1441,6 +1477,9 @@ impl<'g> KernelChecker<'g, '_> {
         span: Span,
     ) -> Option<Result<Expr>> {
         let l = self.struct_of(base)?;
+        if l.is_refused() {
+            return Some(Ok(constant(Value::I32(0), span)));
+        }
         if let Some((_, v)) = l.statics.iter().find(|(n, _)| *n == field.name) {
             return Some(Ok(constant(*v, span)));
         }
@@ -1533,6 +1572,10 @@ impl<'g> KernelChecker<'g, '_> {
         span: Span,
     ) -> Result<Expr> {
         let name = format!("operator{}", op.symbol());
+        let refused = |l: Option<Rc<Layout>>| l.is_some_and(|l| l.is_refused());
+        if refused(self.struct_of(lhs)) || refused(self.struct_of(rhs)) {
+            return Ok(constant(Value::I32(0), span));
+        }
         if let Some(l) = self.struct_of(lhs) {
             if self.method(&l, &name, Some(1)).is_some() {
                 return self.method_call(lhs, &name, std::slice::from_ref(rhs), span, false);
@@ -1578,6 +1621,9 @@ impl<'g> KernelChecker<'g, '_> {
         let symbol = unary_symbol(op).expect("checked: an overloadable operator");
         let name = format!("operator{symbol}");
         let l = self.struct_of(operand).expect("checked: a struct");
+        if l.is_refused() {
+            return Ok(constant(Value::I32(0), span));
+        }
         if self.method(&l, &name, Some(0)).is_some() {
             return self.method_call(operand, &name, &[], span, false);
         }
@@ -1604,6 +1650,9 @@ impl<'g> KernelChecker<'g, '_> {
         allow_void: bool,
     ) -> Result<Expr> {
         let l = self.struct_of(object).expect("checked: a struct");
+        if l.is_refused() {
+            return Ok(constant(Value::I32(0), span));
+        }
         let arity = name.starts_with("operator").then_some(args.len());
         let Some(f) = self.method(&l, name, arity) else {
             return Err(CheckError::UnknownName {
