@@ -300,6 +300,14 @@ fn struct_mistakes_get_targeted_messages() {
     );
     assert_eq!(code, "simt::check::type_error");
     assert_eq!(message, "`P` has 2 members; 3 values are given");
+
+    // A struct-valued call where a number is wanted (this reached the lowering once).
+    let (code, message, at) = refused(
+        "struct P { float x, y; };\n__device__ P f(P v) { return v; }\n__global__ void k(float* out) {\n    P p = {1.0f, 2.0f};\n    out[0] = f(p);\n}",
+    );
+    assert_eq!(code, "simt::check::type_error");
+    assert_eq!(message, "this is a `P`, not a number");
+    assert_eq!(at, (5, 14));
 }
 
 #[test]

@@ -274,6 +274,26 @@ impl KernelChecker<'_, '_> {
                 });
             }
         }
+        if let ast::ExprKind::Call { .. }
+        | ast::ExprKind::Binary { .. }
+        | ast::ExprKind::Method { .. }
+        | ast::ExprKind::Ternary { .. }
+        | ast::ExprKind::Unary { .. }
+        | ast::ExprKind::Index { .. } = e.kind
+        {
+            if let Some(l) = self.struct_of(e) {
+                return Err(CheckError::Type {
+                    message: format!("this is a `{}`, not a number", l.name),
+                    span,
+                    label: "a struct".into(),
+                    help: Some(format!(
+                        "use a member (`.{}`), or keep it in a `{}` variable",
+                        l.members.first().map_or("x", |m| m.name.as_str()),
+                        l.name
+                    )),
+                });
+            }
+        }
         if let ast::ExprKind::Binary { .. }
         | ast::ExprKind::Method { .. }
         | ast::ExprKind::Index { .. }
@@ -304,15 +324,6 @@ impl KernelChecker<'_, '_> {
             ast::ExprKind::Bool(b) => Ok(constant(Value::Bool(*b), span)),
             ast::ExprKind::Name(name) => self.name(name, span),
             ast::ExprKind::Member { base, field } => self.member(base, field, span),
-            ast::ExprKind::Index { .. }
-            | ast::ExprKind::Unary {
-                op: UnOp::Deref, ..
-            } if self.struct_of(e).is_some() => Err(CheckError::Type {
-                message: "this element is a struct, not a number".into(),
-                span,
-                label: "a struct".into(),
-                help: Some("use a member: `p[i].x`".into()),
-            }),
             ast::ExprKind::Index { .. }
             | ast::ExprKind::Unary {
                 op: UnOp::Deref, ..
