@@ -283,3 +283,21 @@ launch k { a = zeros(10); b = zeros(10); block = 10; grid = 1;
 "#;
     ok(src, &[], ONE, [10, 1, 1]);
 }
+
+#[test]
+fn the_comma_operator_runs_its_items_in_order_and_gives_the_last() {
+    // i: 0 → 1 (i++) → 2 (++i); x = 2t. Then i++ makes 3, and b = 3 + 5 = 8. For t ≤ 3,
+    // (--i, i + 10) gives 12; for t > 3, (i--, i) gives 2.
+    let src = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/fuzz/seeds/comma.sk"))
+        .expect("the seed");
+    let r = common::run(&src, &[], None, None).expect("runs");
+    assert!(r.expects_passed(), "{:?}", r.expects);
+    // An item with no effect is refused, as C compilers warn.
+    let f = err(
+        "__global__ void k(int* a) { int t = threadIdx.x; a[t] = (t, 3); }\n",
+        &[("a", "zeros(32)")],
+        Some(ONE),
+        Some([32, 1, 1]),
+    );
+    assert_eq!(codes(&f), ["simt::check::type_error"]);
+}

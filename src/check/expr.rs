@@ -400,6 +400,7 @@ impl KernelChecker<'_, '_> {
                 targs,
                 args,
             } => self.call(callee, targs, args, span),
+            ast::ExprKind::Tuple(items) if items.len() >= 2 => self.comma(items, span),
             ast::ExprKind::Str(_) | ast::ExprKind::List(_) | ast::ExprKind::Tuple(_) => {
                 Err(CheckError::Unsupported {
                     what: "this value in a kernel".into(),
@@ -448,6 +449,39 @@ impl KernelChecker<'_, '_> {
                 }),
             },
         }
+    }
+
+    /// `(a, b, c)`, C's comma operator: `a` and `b` for their effects, in order, then the value
+    /// of `c`.
+    fn comma(&mut self, items: &[ast::Expr], span: Span) -> Result<Expr> {
+        let (last, effects) = items
+            .split_last()
+            .expect("parser: a parenthesised list has two or more items here");
+        let mut body = Vec::new();
+        for e in effects {
+            let kind = match e.kind {
+                // `i++` inside an expression: its value is dropped, its step kept.
+                ast::ExprKind::IncDec { .. } => StmtKind::Eval(self.expr(e)?),
+                _ => self.expr_stmt(e)?,
+            };
+            body.push(Stmt { kind, span: e.span });
+        }
+        let value = self.expr(last)?;
+        let ty = value.ty;
+        let result = self.new_local(",", ty, span);
+        body.push(Stmt {
+            kind: StmtKind::Assign { var: result, value },
+            span,
+        });
+        Ok(Expr {
+            kind: ExprKind::Inline {
+                name: ",".into(),
+                body,
+                result: Some(result),
+            },
+            ty,
+            span,
+        })
     }
 
     fn name(&mut self, name: &str, span: Span) -> Result<Expr> {
