@@ -364,7 +364,7 @@ pub fn auto_fraction(ir: &ir::KernelIr, cfg: &LaunchConfig, args: &exec::Args) -
 
 /// Warp instructions one worker simulates per second, about (a full warp of simple arithmetic on
 /// this project's CI machine; divergent or memory-heavy code is slower).
-const WARP_INSTRUCTIONS_PER_SECOND: f64 = 5e7;
+pub const WARP_INSTRUCTIONS_PER_SECOND: f64 = 5e7;
 
 /// A note for a launch predicted to take more than a few seconds: its warps times the kernel's
 /// instructions (a lower bound: loops run more), and the time that takes at

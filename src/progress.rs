@@ -8,7 +8,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use crate::exec::Progress;
 
 /// How long a launch runs before the bar appears.
-const DELAY: Duration = Duration::from_secs(1);
+pub const DELAY: Duration = Duration::from_secs(1);
 
 /// Runs `work`, which counts finished blocks and steps in its argument; after [`DELAY`] a bar of
 /// `total` blocks, with the warp steps taken so far (a launch of one long block moves those), is

@@ -23,7 +23,7 @@ const MAX_BOUNDARY: u64 = 1 << 22;
 
 /// A boundary of up to this many blocks runs whole; a larger one is sampled at the run's
 /// fraction, but never fewer blocks than this.
-const BOUNDARY_WHOLE: u64 = 64;
+pub const BOUNDARY_WHOLE: u64 = 64;
 
 /// Standard errors in an error bound (a 95 % interval for a normal estimate).
 const Z: f64 = 1.96;

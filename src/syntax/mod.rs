@@ -25,7 +25,7 @@ use preprocess::SpanMap;
 pub const CALLS_PER_BYTE: usize = 400;
 
 /// The parser's step limit for short text.
-const MIN_CALLS: usize = 100_000_000;
+pub const MIN_CALLS: usize = 100_000_000;
 
 /// Stack for parsing deep or long input: pest recurses once per nesting level and stops with an
 /// error (never an overflow) when its stack runs low, so such input gets a large stack of its own,
