@@ -232,8 +232,11 @@ pub(crate) struct Globals<'m> {
     gave_up: std::cell::Cell<bool>,
     /// Functions whose body had errors where first inlined: later calls are placeholders.
     broken: std::cell::RefCell<std::collections::HashSet<String>>,
-    /// Some struct holds data (else no expression is a struct).
+    /// Some struct holds data, or a union is declared (else no expression is a struct).
     data_structs: bool,
+    /// Unions, reported as unsupported where they are defined: their variables are accepted
+    /// silently after that.
+    unions: Vec<String>,
     /// Some function or member function overloads an operator (else no operator expression
     /// calls one).
     operators: bool,
@@ -252,7 +255,17 @@ impl<'m> Globals<'m> {
             expansions: Default::default(),
             gave_up: Default::default(),
             broken: Default::default(),
-            data_structs: module.structs.iter().any(structs::has_data),
+            data_structs: module.structs.iter().any(structs::has_data)
+                || module
+                    .unsupported
+                    .iter()
+                    .any(|(what, _, _)| what.starts_with("the union")),
+            unions: module
+                .unsupported
+                .iter()
+                .filter(|(what, _, _)| what.starts_with("the union"))
+                .map(|(_, name, _)| name.clone())
+                .collect(),
             operators: structs::overloads_operators(module),
         };
         for f in &module.device_fns {

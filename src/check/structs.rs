@@ -234,6 +234,9 @@ impl<'g> KernelChecker<'g, '_> {
         if let Some(l) = self.layouts.get(&key) {
             return Some(Ok(Rc::clone(l)));
         }
+        if self.globals.unions.contains(&key) {
+            return Some(Ok(Rc::new(Layout::refused(&key))));
+        }
         let (def, mut bindings) = match self.struct_def_of(text, span)? {
             Ok(found) => found,
             Err(e) => return Some(Err(e)),
