@@ -111,6 +111,10 @@ pub struct RunArgs {
     /// The kernel to run (needed when the file has several).
     #[arg(long)]
     pub kernel: Option<String>,
+    /// A file of `launch` sections for the kernel, so that a `.cu` file stays untouched
+    /// (`simt run program.cu --launch setup.sk`); it replaces the kernel file's own.
+    #[arg(long, value_name = "FILE")]
+    pub launch: Option<PathBuf>,
     /// Grid size: X[,Y[,Z]] (overrides the launch section).
     #[arg(long, value_parser = parse_dim)]
     pub grid: Option<[u32; 3]>,
@@ -379,6 +383,7 @@ fn run_cmd(a: RunArgs, paint: Paint) -> Result<u8, Failure> {
         max_block_steps: a.model.max_block_steps,
         timeout: None,
         sample: a.model.sample,
+        launch: a.launch.clone(),
         regs: a.model.regs,
         gpu,
         saves,

@@ -215,6 +215,8 @@ pub struct RunOptions {
     pub timeout: Option<std::time::Duration>,
     /// `--sample`: simulate only some blocks and extrapolate.
     pub sample: Option<SampleSize>,
+    /// `--launch FILE`: the launch sections, in a file of their own (a `.cu` file stays as it is).
+    pub launch: Option<std::path::PathBuf>,
     /// `--regs`.
     pub regs: u32,
     /// `--gpu`.
@@ -239,6 +241,7 @@ impl Default for RunOptions {
             max_block_steps: DEFAULT_MAX_BLOCK_STEPS,
             timeout: None,
             sample: None,
+            launch: None,
             regs: 32,
             gpu: GpuConfig::h100_sxm(),
             saves: Vec::new(),
@@ -412,8 +415,34 @@ pub fn run(src: &SourceFile, opts: &RunOptions) -> Result<Report, Failure> {
     let (module, program) = compile_for(src, opts.kernel.as_deref())?;
     let parsed = clock.elapsed();
     let kernel = pick(&program, src, opts.kernel.as_deref())?;
-    let launch = launch_for(&module, kernel);
-    let dir = Path::new(src.name())
+    // The launch section comes from `--launch FILE` when one is given; its diagnostics, `load`
+    // paths and `expect`s are that file's.
+    let setup_file = opts.launch.as_deref().map(read).transpose()?;
+    let setup_module = match &setup_file {
+        Some(s) => Some(
+            syntax::parse(s)
+                .map_err(|es| Failure::new(Some(s), es.into_iter().map(Into::into), EXIT_USAGE))?,
+        ),
+        None => None,
+    };
+    let (launch, launch_src) = match (&setup_module, &setup_file) {
+        (Some(m), Some(s)) => match launch_for(m, kernel) {
+            Some(l) => (Some(l), s),
+            None => {
+                let found: Vec<&str> = m.launches.iter().map(|l| l.kernel.name.as_str()).collect();
+                return Err(Failure::usage(
+                    format!("{} has no `launch {}` section", s.name(), kernel.name),
+                    Some(if found.is_empty() {
+                        "write one: `launch NAME { n = 1024; ... }`".to_string()
+                    } else {
+                        format!("its launch sections are for: {}", found.join(", "))
+                    }),
+                ));
+            }
+        },
+        _ => (launch_for(&module, kernel), src),
+    };
+    let dir = Path::new(launch_src.name())
         .parent()
         .map(Path::to_path_buf)
         .unwrap_or_default();
@@ -427,7 +456,7 @@ pub fn run(src: &SourceFile, opts: &RunOptions) -> Result<Report, Failure> {
                     EXIT_USAGE,
                 )
             }
-            Origin::File => Failure::new(Some(src), [e.into()], EXIT_USAGE),
+            Origin::File => Failure::new(Some(launch_src), [e.into()], EXIT_USAGE),
             // A launch shape given by --grid/--block: nothing in the file to point at.
             Origin::Flag => Failure::new(None, [e.into()], EXIT_USAGE),
         },
@@ -541,8 +570,8 @@ pub fn run(src: &SourceFile, opts: &RunOptions) -> Result<Report, Failure> {
     // A sampled run's buffers hold the sampled blocks' writes only: nothing to check.
     let expects = match sample {
         Some(_) => Vec::new(),
-        None => host::check_expects(&mut setup, src)
-            .map_err(|e| Failure::new(Some(src), [e.into()], EXIT_USAGE))?,
+        None => host::check_expects(&mut setup, launch_src)
+            .map_err(|e| Failure::new(Some(launch_src), [e.into()], EXIT_USAGE))?,
     };
     let threads = cfg.threads_per_block();
     let info = LaunchInfo {

@@ -91,3 +91,59 @@ fn check_lists_the_kernels_and_the_skipped_host_code() {
     );
     assert!(out.contains("note: skipped host code"), "{out}");
 }
+
+#[test]
+fn a_launch_file_sets_up_an_untouched_cu_program() {
+    // The program has no launch section; setup.sk has one for `vecadd` (n = 1000, c = a + b).
+    let dir = std::env::temp_dir().join(format!("simt-cu-launch-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let program = dir.join("program.cu");
+    std::fs::write(&program, PROGRAM).expect("write");
+    let setup = dir.join("setup.sk");
+    std::fs::write(
+        &setup,
+        "launch vecadd {\n    n = 1000;\n    a = arange(n);\n    b = ones(n);\n    c = zeros(n);\n    block = 256;\n    grid = cdiv(n, block);\n    expect c == a + b;\n}\n",
+    )
+    .expect("write");
+    let (p, s) = (
+        program.to_str().expect("utf-8"),
+        setup.to_str().expect("utf-8"),
+    );
+    let (code, out, err) = simt(&["run", p, "--kernel", "vecadd", "--launch", s, "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+    assert_eq!(v["ok"], true);
+    assert_eq!(v["expects"][0]["text"], "c == a + b");
+    assert_eq!(v["launch"]["grid"][0], 4);
+    // A mistake in the launch file is shown in the launch file.
+    let broken = dir.join("broken.sk");
+    std::fs::write(
+        &broken,
+        "launch vecadd {\n    n = 8;\n    a = arange(m);\n}\n",
+    )
+    .expect("write");
+    let b = broken.to_str().expect("utf-8");
+    let (code, out, _) = simt(&["run", p, "--kernel", "vecadd", "--launch", b, "--json"]);
+    assert_eq!(code, 2);
+    let v: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+    assert_eq!(v["error"]["code"], "simt::host::unknown_name");
+    assert_eq!(v["error"]["file"], b);
+    assert_eq!(
+        (v["error"]["line"].as_u64(), v["error"]["column"].as_u64()),
+        (Some(3), Some(16))
+    );
+    // A launch file without a section for the kernel says which it has.
+    let other = dir.join("other.sk");
+    std::fs::write(&other, "launch saxpy { n = 1; }\n").expect("write");
+    let (code, _, err) = simt(&[
+        "run",
+        p,
+        "--kernel",
+        "vecadd",
+        "--launch",
+        other.to_str().expect("utf-8"),
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.contains("has no `launch vecadd` section"), "{err}");
+    assert!(err.contains("its launch sections are for: saxpy"), "{err}");
+}

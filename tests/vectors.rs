@@ -158,6 +158,7 @@ fn shipped_wide_access_kernels_have_their_counters() {
             max_block_steps: simt::pipeline::DEFAULT_MAX_BLOCK_STEPS,
             timeout: None,
             sample: None,
+            launch: None,
             regs: 32,
             gpu: simt::gpu::GpuConfig::h100_sxm(),
             saves: Vec::new(),

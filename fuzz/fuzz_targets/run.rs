@@ -32,6 +32,7 @@ fuzz_target!(|data: &[u8]| {
             max_block_steps: 20_000 * 32,
             timeout: None,
             sample: None,
+            launch: None,
             regs: 32,
             gpu: GpuConfig::h100_sxm(),
             saves: Vec::new(),

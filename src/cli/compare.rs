@@ -144,6 +144,7 @@ pub(super) fn compare_cmd(a: CompareArgs, paint: Paint) -> Result<u8, Failure> {
             max_block_steps: a.model.max_block_steps,
             timeout: None,
             sample: a.model.sample,
+            launch: None,
             regs: a.model.regs,
             gpu: gpu.clone(),
             saves: Vec::new(),

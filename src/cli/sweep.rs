@@ -151,6 +151,7 @@ pub(super) fn sweep_cmd(a: SweepArgs, paint: Paint) -> Result<u8, Failure> {
             max_block_steps: a.model.max_block_steps,
             timeout: None,
             sample: a.model.sample,
+            launch: None,
             regs: a.model.regs,
             gpu: gpus[c.gpu].clone(),
             saves: Vec::new(),

@@ -61,6 +61,7 @@ fn run_on(
         max_block_steps: pipeline::DEFAULT_MAX_BLOCK_STEPS,
         timeout: None,
         sample: None,
+        launch: None,
         regs: 32,
         gpu: GpuConfig::h100_sxm(),
         saves: Vec::new(),
