@@ -1675,27 +1675,7 @@ impl<'g> KernelChecker<'g, '_> {
             }
         };
         let call = self.inline_with_this(&f, this, args, span, allow_void)?;
-        if pre.is_empty() {
-            return Ok(call);
-        }
-        let ty = call.ty;
-        let result = match &call.kind {
-            ExprKind::Inline { result, .. } => *result,
-            _ => None,
-        };
-        pre.push(Stmt {
-            kind: StmtKind::Eval(call),
-            span,
-        });
-        Ok(Expr {
-            kind: ExprKind::Inline {
-                name: name.to_string(),
-                body: pre,
-                result,
-            },
-            ty,
-            span,
-        })
+        Ok(after(pre, call, name, span))
     }
 
     /// Inlines `f` (a member function or a constructor) with the members of `this` visible by
@@ -1749,28 +1729,7 @@ impl<'g> KernelChecker<'g, '_> {
         self.pending_this = Some(scope);
         let call = self.inline_call(f, (&[], args), span, allow_void);
         self.pending_this = None;
-        let call = call?;
-        if binds.is_empty() {
-            return Ok(call);
-        }
-        let ty = call.ty;
-        let result = match &call.kind {
-            ExprKind::Inline { result, .. } => *result,
-            _ => None,
-        };
-        binds.push(Stmt {
-            kind: StmtKind::Eval(call),
-            span,
-        });
-        Ok(Expr {
-            kind: ExprKind::Inline {
-                name: f.name.name.clone(),
-                body: binds,
-                result,
-            },
-            ty,
-            span,
-        })
+        Ok(after(binds, call?, &f.name.name, span))
     }
 
     // ------------------------------------------------------------------ functions
@@ -2135,4 +2094,30 @@ fn dynamic_index(span: Span) -> CheckError {
         span,
         "index it with a constant, keep the array in a local array of its own, or give every member the array's type (such a struct is indexed like a local array)",
     )
+}
+
+/// `call` run after the statements `before` (nothing to wrap when there are none), as one
+/// inlined expression with `call`'s value.
+fn after(mut before: Vec<Stmt>, call: Expr, name: &str, span: Span) -> Expr {
+    if before.is_empty() {
+        return call;
+    }
+    let ty = call.ty;
+    let result = match &call.kind {
+        ExprKind::Inline { result, .. } => *result,
+        _ => None,
+    };
+    before.push(Stmt {
+        kind: StmtKind::Eval(call),
+        span,
+    });
+    Expr {
+        kind: ExprKind::Inline {
+            name: name.to_string(),
+            body: before,
+            result,
+        },
+        ty,
+        span,
+    }
 }
