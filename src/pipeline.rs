@@ -528,6 +528,12 @@ pub fn run(src: &SourceFile, opts: &RunOptions) -> Result<Report, Failure> {
         Some(SampleSize::Auto) => auto_fraction(&ir, &cfg, &setup.args),
         _ => None,
     };
+    // Every --save names an array before anything runs.
+    for (name, _) in &opts.saves {
+        setup
+            .check_save(kernel, name)
+            .map_err(|why| Failure::usage(format!("--save {name}: {why}"), None))?;
+    }
     if let (Some(_), Some((name, _))) = (fraction, opts.saves.first()) {
         return Err(Failure::usage(
             format!("--save {name}: a sampled run does not compute whole results"),

@@ -313,3 +313,19 @@ fn dyn_smem_in_a_launch_section_sizes_extern_shared_memory_and_the_flag_override
     assert_eq!(code, 1);
     assert!(err.contains("`s[128]` but `s` has 128 elements"), "{err}");
 }
+
+#[test]
+fn a_save_that_names_nothing_is_refused_before_the_kernel_runs() {
+    // kernels/out_of_bounds.sk traps when it runs (exit 1); a bad --save is found first (exit 2),
+    // with the name it was probably meant to be.
+    let (code, _, err) = common::simt(&[
+        "run",
+        "kernels/out_of_bounds.sk",
+        "--save",
+        "A=/tmp/never.npy",
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("--save A:"), "{err}");
+    assert!(err.contains("`a`?"), "{err}");
+    assert!(!err.contains("out_of_bounds"), "{err}");
+}

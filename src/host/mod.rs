@@ -156,23 +156,42 @@ impl Setup {
         kernel: &Kernel,
         name: &str,
     ) -> Result<(Cow<'_, BufData>, Vec<usize>), String> {
-        let Some(h) = self.held.iter().find(|h| h.name == name) else {
-            return Err(match kernel.params.iter().find(|p| p.name == name) {
-                Some(p) if matches!(p.kind, ParamKind::Scalar { .. }) => {
-                    format!("`{name}` is not a buffer")
-                }
-                Some(_) => format!("`{name}` is NULL"),
-                None => format!(
-                    "`{}` has no parameter `{name}`, and the launch no array of that name",
-                    kernel.name
-                ),
-            });
-        };
+        let h = self.held(kernel, name)?;
         let data = &self.args.buffers[h.buffer].data;
         Ok(match &h.view {
             View::Whole(shape) => (Cow::Borrowed(data), shape.clone()),
             View::From(0) => (Cow::Borrowed(data), self.shapes[h.buffer].clone()),
             &View::From(k) => (Cow::Owned(data.tail(k)), vec![data.len().saturating_sub(k)]),
+        })
+    }
+}
+
+impl Setup {
+    /// Whether `name` holds an array `--save` can write, or why not (with a did-you-mean among
+    /// the names that do): checked before anything runs.
+    pub fn check_save(&self, kernel: &Kernel, name: &str) -> Result<(), String> {
+        self.held(kernel, name).map(|_| ())
+    }
+
+    /// The name that holds an array, or why `name` holds none.
+    fn held(&self, kernel: &Kernel, name: &str) -> Result<&Held, String> {
+        if let Some(h) = self.held.iter().find(|h| h.name == name) {
+            return Ok(h);
+        }
+        Err(match kernel.params.iter().find(|p| p.name == name) {
+            Some(p) if matches!(p.kind, ParamKind::Scalar { .. }) => {
+                format!("`{name}` is not a buffer")
+            }
+            Some(_) => format!("`{name}` is NULL"),
+            None => {
+                let names = self.held.iter().map(|h| h.name.as_str());
+                let hint = crate::diag::did_you_mean(name, names)
+                    .map_or_else(String::new, |d| format!("; {d}"));
+                format!(
+                    "`{}` has no parameter `{name}`, and the launch no array of that name{hint}",
+                    kernel.name
+                )
+            }
         })
     }
 }
