@@ -344,12 +344,7 @@ const PILOT_COPY_LIMIT: u64 = 256 << 20;
 /// bound: loops add to it).
 pub fn auto_fraction(ir: &ir::KernelIr, cfg: &LaunchConfig, args: &exec::Args) -> Option<f64> {
     let blocks = cfg.blocks();
-    let bytes: u64 = args
-        .buffers
-        .iter()
-        .map(|b| b.data.len() as u64 * u64::from(b.data.elem().size()))
-        .sum();
-    let pilot = (bytes <= PILOT_COPY_LIMIT && blocks > 2)
+    let pilot = (buffer_bytes(args) <= PILOT_COPY_LIMIT && blocks > 2)
         .then(|| {
             let ids = [0, blocks / 2];
             exec::launch_blocks(ir, cfg, &mut args.clone(), &exec::Progress::default(), &ids)
@@ -357,9 +352,7 @@ pub fn auto_fraction(ir: &ir::KernelIr, cfg: &LaunchConfig, args: &exec::Args) -
                 .map(|o| o.counters.warp_instr as f64 / 2.0)
         })
         .flatten();
-    let per_block = pilot.unwrap_or_else(|| {
-        (cfg.threads_per_block().div_ceil(32) * (ir.insts.len() as u64 + 1)) as f64
-    });
+    let per_block = pilot.unwrap_or_else(|| static_steps(ir, cfg) as f64 / blocks as f64);
     let work = per_block * blocks as f64;
     let affordable = WARP_INSTRUCTIONS_PER_SECOND * cfg.threads.max(1) as f64;
     (work > affordable).then(|| affordable / work)
@@ -376,8 +369,7 @@ pub fn long_work_note(ir: &ir::KernelIr, cfg: &LaunchConfig) -> Option<String> {
     let warps = cfg
         .blocks()
         .saturating_mul(cfg.threads_per_block().div_ceil(32));
-    // A warp's launch is a step of its own, even of an empty kernel.
-    let work = warps.saturating_mul(ir.insts.len() as u64 + 1);
+    let work = static_steps(ir, cfg);
     let workers = cfg.threads.max(1) as f64;
     let seconds = work as f64 / WARP_INSTRUCTIONS_PER_SECOND / workers;
     (seconds >= 5.0).then(|| {
@@ -387,6 +379,23 @@ pub fn long_work_note(ir: &ir::KernelIr, cfg: &LaunchConfig) -> Option<String> {
             cfg.threads.max(1)
         )
     })
+}
+
+/// The warp steps a launch takes at least: each warp's launch and each of the kernel's
+/// instructions once (loops run more).
+fn static_steps(ir: &ir::KernelIr, cfg: &LaunchConfig) -> u64 {
+    let warps = cfg
+        .blocks()
+        .saturating_mul(cfg.threads_per_block().div_ceil(32));
+    warps.saturating_mul(ir.insts.len() as u64 + 1)
+}
+
+/// Bytes of the launch's buffers.
+fn buffer_bytes(args: &exec::Args) -> u64 {
+    args.buffers
+        .iter()
+        .map(|b| b.data.len() as u64 * u64::from(b.data.elem().size()))
+        .sum()
 }
 
 /// Runs every block of the launch, with a progress bar (and a note if it will take long) when
@@ -499,12 +508,7 @@ pub fn run(src: &SourceFile, opts: &RunOptions) -> Result<Report, Failure> {
         deadline: opts.timeout.map(exec::Deadline::after),
         threads: opts.threads,
     };
-    let buffer_bytes: u64 = setup
-        .args
-        .buffers
-        .iter()
-        .map(|b| b.data.len() as u64 * u64::from(b.data.elem().size()))
-        .sum();
+    let buffer_bytes = buffer_bytes(&setup.args);
     // The buffers exist already; the engine's state is allocated next.
     let state = exec::state_bytes(&ir, &cfg);
     setup

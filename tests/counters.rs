@@ -308,3 +308,36 @@ __global__ void k(int* out) {
     assert_eq!(r.counters.race_count, 0);
     assert_eq!((r.counters.gst_instr, r.counters.gst_sectors), (4, 16));
 }
+
+#[test]
+fn grouped_reports_count_blocks_warps_and_words() {
+    // RAW: in each of 2 blocks of 64 threads, warp 0 reads s[32..63] (written by warp 1) and
+    // warp 1 reads s[0..31] (written by warp 0): one group of 2 blocks, 2 × 2 = 4 warp
+    // instructions and 2 × 64 = 128 words; race_count 1 load per block = 2.
+    let (n, races) = race_count("    s[t] = t;\n    x = s[(t + 32) % 64];");
+    assert_eq!(n, 2);
+    assert_eq!(races.len(), 1);
+    let g = &races[0].race;
+    assert_eq!((g.blocks, g.warps, g.words), (2, 4, 128));
+    // Uninitialised reads: only threads 0..15 fill the tile, then all 64 read tile[t]: warp 0
+    // reads 16 unwritten words (16..31), warp 1 all 32 of its own (32..63) → per block 2 warps,
+    // 48 words; 2 blocks → 2, 4, 96. The local `v`: only v[0] is written, and the lanes with
+    // t % 4 != 0 read v[1..3] → 24 of each warp's 32 lanes, 2 warps in 2 blocks → 2, 4, 96.
+    let src = "__global__ void k(int* out) {\n    __shared__ int tile[64];\n    int v[4];\n    int t = threadIdx.x;\n    if (t < 16) tile[t] = t;\n    __syncthreads();\n    v[0] = t;\n    out[blockIdx.x * 64 + t] = tile[t] + v[t % 4];\n}\n";
+    let r = ok(src, &[("out", "zeros(128)")], [2, 1, 1], b(64));
+    let counts: Vec<(&str, u64, u64, u64)> = r
+        .uninit
+        .iter()
+        .map(|u| {
+            (
+                u.read.first.array.as_str(),
+                u.read.blocks,
+                u.read.warps,
+                u.read.words,
+            )
+        })
+        .collect();
+    assert_eq!(counts, [("tile", 2, 4, 96), ("v", 2, 4, 96)]);
+    // One instruction per block for each array: 4.
+    assert_eq!(r.counters.uninit_count, 4);
+}

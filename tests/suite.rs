@@ -226,3 +226,17 @@ fn races_and_uninitialised_reads_fail_unless_the_file_expects_them() {
     );
     assert!(out.ends_with("\n1 passed, 2 failed\n"), "{out}");
 }
+
+#[test]
+fn a_timeout_that_is_not_a_positive_number_is_a_usage_error() {
+    // `--timeout=-1`: with a space, clap would take `-1` for a flag.
+    for bad in ["0", "soon", "inf", "-1"] {
+        let arg = format!("--timeout={bad}");
+        let (code, out, err) = common::simt(&["test", "kernels/vecadd.sk", &arg]);
+        assert_eq!(code, 2, "{bad}: {out}");
+        assert!(
+            err.contains("is not a positive number of seconds"),
+            "{bad}: {err}"
+        );
+    }
+}

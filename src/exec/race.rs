@@ -148,16 +148,20 @@ pub(crate) enum Op {
 }
 
 /// The warps that did one kind of access to a word in one epoch: the first, and the first other
-/// one (so that a conflict can always name a warp other than the one asking).
+/// one (so that a conflict can always name a warp other than the one asking). 24 bytes: the
+/// history is read on every shared access.
 #[derive(Clone, Copy, Debug, Default)]
 struct Seen {
     epoch: u64,
     warp: u32,
     inst: u32,
-    many: bool,
+    /// The first other warp, [`NONE`] while there is none.
     second: u32,
     second_inst: u32,
 }
+
+/// No warp (a block has at most 32 warps).
+const NONE: u32 = u32::MAX;
 
 impl Seen {
     fn note(&mut self, warp: u32, epoch: u64, inst: u32) {
@@ -166,10 +170,10 @@ impl Seen {
                 epoch,
                 warp,
                 inst,
-                ..Seen::default()
+                second: NONE,
+                second_inst: 0,
             };
-        } else if self.warp != warp && !self.many {
-            self.many = true;
+        } else if self.warp != warp && self.second == NONE {
             self.second = warp;
             self.second_inst = inst;
         }
@@ -181,7 +185,7 @@ impl Seen {
             None
         } else if self.warp != warp {
             Some((self.warp, self.inst))
-        } else if self.many {
+        } else if self.second != NONE {
             Some((self.second, self.second_inst))
         } else {
             None
