@@ -510,6 +510,23 @@ fn read(data: &BufData, i: usize) -> V {
     }
 }
 
+/// The element `v` of type `from` read as the same-size type `to`, through its bits.
+fn view(v: V, from: Scalar, to: Scalar) -> V {
+    if from == to {
+        return v;
+    }
+    let bits = match v {
+        V::F(f) => u64::from(f.to_bits()),
+        V::D(f) => f.to_bits(),
+        x => x.int().expect("checker: an integer element") as u64,
+    } & (u64::MAX >> (64 - 8 * from.size()));
+    match to {
+        Scalar::F32 => V::F(f32::from_bits(bits as u32)),
+        Scalar::F64 => V::D(f64::from_bits(bits)),
+        _ => wrap(to, i128::from(bits)),
+    }
+}
+
 /// Stores `x` (already of the element's promoted type) into element `i`, narrowing it.
 fn write(data: &mut BufData, i: usize, x: V) {
     let n = || {
@@ -907,8 +924,7 @@ impl<'k> Block<'_, 'k> {
                 let v = self.eval(t, value, Some(i))?;
                 self.access(*mem, Access::Store);
                 self.touch(t, *mem, (i, 1), Kind::Write, s.span)?;
-                let elem = mem.elem;
-                write(self.data_mut(t, *mem), i, cast(v, elem));
+                self.store(t, *mem, i, v);
             }
             StmtKind::If { cond, then, els } => {
                 let go = self.eval(t, cond, None)?.truth();
@@ -972,7 +988,7 @@ impl<'k> Block<'_, 'k> {
                 let w = mem.width as usize;
                 self.touch(t, *mem, (i * w, w), Kind::Read, s.span)?;
                 for (k, var) in vars.iter().enumerate() {
-                    t.locals[var.0 as usize] = read(self.data(t, *mem), i * w + k);
+                    t.locals[var.0 as usize] = self.load(t, *mem, i * w + k);
                 }
             }
             StmtKind::VecStore { mem, index, values } => {
@@ -982,10 +998,10 @@ impl<'k> Block<'_, 'k> {
                     vals.push(self.eval(t, v, None)?);
                 }
                 self.access(*mem, Access::Store);
-                let (w, elem) = (mem.width as usize, mem.elem);
+                let w = mem.width as usize;
                 self.touch(t, *mem, (i * w, w), Kind::Write, s.span)?;
                 for (k, v) in vals.into_iter().enumerate() {
-                    write(self.data_mut(t, *mem), i * w + k, cast(v, elem));
+                    self.store(t, *mem, i * w + k, v);
                 }
             }
             // The reference counts what printing costs; the engine's output is checked elsewhere.
@@ -1057,6 +1073,20 @@ impl<'k> Block<'_, 'k> {
             Space::Shared(s) => &self.shared[s as usize],
             Space::Local(l) => &t.arrays[l as usize],
         }
+    }
+
+    /// Element `i` of `mem`'s memory as `mem.elem`: a pointer cast may see the bytes of one type
+    /// as another of the same size.
+    fn load(&self, t: &Thread<'_>, mem: Mem, i: usize) -> V {
+        let stored = self.kernel.stored(mem.space);
+        view(read(self.data(t, mem), i), stored, mem.elem)
+    }
+
+    /// Stores `v` (of `mem.elem`'s promoted type, converted to it) into element `i`.
+    fn store(&mut self, t: &mut Thread<'_>, mem: Mem, i: usize, v: V) {
+        let stored = self.kernel.stored(mem.space);
+        let bytes = view(cast(v, mem.elem), mem.elem, stored);
+        write(self.data_mut(t, mem), i, bytes);
     }
 
     fn data_mut<'s>(&'s mut self, t: &'s mut Thread<'_>, mem: Mem) -> &'s mut BufData {
@@ -1371,13 +1401,13 @@ impl<'k> Block<'_, 'k> {
                 let i = self.index(t, *mem, index)?;
                 self.access(*mem, Access::Load);
                 self.touch(t, *mem, (i, 1), Kind::Read, e.span)?;
-                return Ok(read(self.data(t, *mem), i));
+                return Ok(self.load(t, *mem, i));
             }
             ExprKind::LoadAtStore { mem } => {
                 let i = store_at.expect("checker: LoadAtStore only inside a store");
                 self.access(*mem, Access::Load);
                 self.touch(t, *mem, (i, 1), Kind::Read, e.span)?;
-                return Ok(read(self.data(t, *mem), i));
+                return Ok(self.load(t, *mem, i));
             }
             ExprKind::Atomic {
                 op,
@@ -1394,9 +1424,9 @@ impl<'k> Block<'_, 'k> {
                 };
                 self.access(*mem, Access::Atomic);
                 self.touch(t, *mem, (i, 1), Kind::Atomic, e.span)?;
-                let old = read(self.data(t, *mem), i);
+                let old = self.load(t, *mem, i);
                 let new = atomic(*op, mem.elem, old, v, c);
-                write(self.data_mut(t, *mem), i, new);
+                self.store(t, *mem, i, new);
                 return Ok(old);
             }
             ExprKind::Inline { body, result, .. } => {

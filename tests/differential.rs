@@ -1153,6 +1153,28 @@ fn pointer_stmts(e: &Exprs, cx: Ctx) -> Vec<(u32, BoxedStrategy<String>)> {
             15,
             T::F,
         ),
+        // The same bytes seen as another type of the same size: float bits as integers, an
+        // integer slot written as a float, signedness swapped, `int4` over floats.
+        form(
+            1,
+            &[
+                "f0 += (float)(((const int*)(fa + @))[0] & 255);",
+                "xi[g] += (int)(*reinterpret_cast<const unsigned*>(&ia[@]) >> 3);",
+                "{\nint4 q4 = reinterpret_cast<const int4*>(fa + VOFF)[@];\nf1 += (float)((q4.y ^ q4.w) & 15);\n}",
+            ],
+            15,
+            T::I,
+        ),
+        form(
+            1,
+            &[
+                "((float*)pxi)[0] = $;",
+                "*reinterpret_cast<unsigned*>(pxi) += (unsigned)($);",
+                "xd[0] = (double)(*(const long long*)xd & 1023) + $;",
+            ],
+            1,
+            T::F,
+        ),
     ];
     if cx.read_all {
         alts.push(form(

@@ -305,3 +305,89 @@ fn increments_inside_expressions_keep_const_and_elements_out() {
         assert_eq!(common::codes(&f), [code], "{src}");
     }
 }
+
+#[test]
+fn a_pointer_cast_sees_the_same_bytes_as_another_type_of_the_same_size() {
+    // 1.0f is 0x3f800000 = 1065353216; -1 as `unsigned char` is 255 and as `unsigned` 4294967295.
+    let src = r#"
+__global__ void k(float* f, const char* c, int* i, unsigned* bits, unsigned* u, float* back) {
+    int t = threadIdx.x;
+    bits[t] = ((const unsigned*)f)[t];
+    u[t] = reinterpret_cast<const unsigned char*>(c)[t];
+    ((unsigned*)i)[t] = 4294967295u;
+    int4 q = reinterpret_cast<const int4*>(f)[t];
+    ((int*)back)[t] = q.x + q.w;
+    reinterpret_cast<int*>(f)[t] = 1073741824;
+}
+launch k {
+    f = ones(128); c = full(32, -1); i = zeros(32); bits = zeros(32); u = zeros(32); back = zeros(32);
+    expect bits == 1065353216;
+    expect u == 255;
+    expect i == -1;
+    expect sum(f) == 32 * 2 + 96;
+}
+"#;
+    let r = ok(src, &[], ONE, b(32));
+    let c = r.counters;
+    // Loads: `bits` reads 32 contiguous floats (4 sectors); `c` 32 bytes (1 sector); the
+    // `int4` view 32 × 16 B = 512 B (16 sectors) in one request.
+    assert_eq!((c.gld_instr, c.gld_sectors), (3, 4 + 1 + 16));
+    // A view is free: the same instructions as the plain accesses of the memory's own type.
+    let plain = ok(
+        r#"
+__global__ void k(float* f, const unsigned char* c, unsigned* i, unsigned* bits, unsigned* u, int* back) {
+    int t = threadIdx.x;
+    bits[t] = ((const unsigned*)f)[t];
+    u[t] = c[t];
+    i[t] = 4294967295u;
+    int4 q = reinterpret_cast<const int4*>(f)[t];
+    back[t] = q.x + q.w;
+    reinterpret_cast<int*>(f)[t] = 1073741824;
+}
+launch k { f = ones(128); c = full(32, 255); i = zeros(32); bits = zeros(32); u = zeros(32); back = zeros(32); }
+"#,
+        &[],
+        ONE,
+        b(32),
+    )
+    .counters;
+    assert_eq!(c.warp_instr, plain.warp_instr);
+}
+
+#[test]
+fn atomics_through_a_signedness_view_compare_as_the_pointer_sees() {
+    // `int` memory holding -1 through an `unsigned*`: 0xffffffff is the unsigned maximum, so
+    // atomicMax keeps it; through the `int*` itself, max(-1, 5) = 5.
+    let src = r#"
+__global__ void k(int* a, int* b) {
+    atomicMax((unsigned int*)&a[0], 5u);
+    atomicMax(&b[0], 5);
+}
+launch k { a = full(1, -1); b = full(1, -1); expect a == -1; expect b == 5; }
+"#;
+    ok(src, &[], ONE, b(32));
+}
+
+#[test]
+fn memory_is_reinterpreted_only_as_a_type_of_the_same_size() {
+    let f = common::err(
+        r#"
+__global__ void k(unsigned* out) {
+    __shared__ unsigned char s[128];
+    ((unsigned*)s)[threadIdx.x] = 0;
+    out[threadIdx.x] = s[threadIdx.x];
+}
+"#,
+        &[],
+        Some(ONE),
+        Some(b(32)),
+    );
+    assert_eq!(common::codes(&f), ["simt::check::unsupported"]);
+    let f = common::err(
+        "__global__ void k(float* f) { atomicAdd((int*)f, 1); }",
+        &[],
+        Some(ONE),
+        Some(b(32)),
+    );
+    assert_eq!(common::codes(&f), ["simt::check::unsupported"]);
+}

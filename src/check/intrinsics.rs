@@ -217,6 +217,19 @@ impl KernelChecker<'_, '_> {
                 help: Some(format!("`{name}` works on: {}", names.join(", "))),
             });
         }
+        let stored = self.stored(mem.space).unwrap_or(mem.elem);
+        if stored.is_float() != mem.elem.is_float() {
+            return Err(CheckError::Unsupported {
+                what: format!(
+                    "`{name}` on `{stored}` memory through a `{}` pointer",
+                    mem.elem
+                ),
+                span: args[0].span,
+                help: Some(format!(
+                    "apply `{name}` through a pointer to the memory's own type, `{stored}`"
+                )),
+            });
+        }
         let ty = mem.elem.promoted();
         let mut operands = Vec::new();
         for a in &args[1..] {
@@ -263,6 +276,20 @@ impl KernelChecker<'_, '_> {
         Ok((mem, index))
     }
 
+    /// The element type that `space` holds (a reinterpreting pointer sees another of the same
+    /// size); `None` for the placeholder of a pointer into no array.
+    pub(crate) fn stored(&self, space: Space) -> Option<Scalar> {
+        match space {
+            Space::Global(p) => match self.params.get(p as usize)?.kind {
+                ParamKind::Buffer { elem, .. } => Some(elem),
+                ParamKind::Scalar { .. } => None,
+            },
+            Space::Shared(s) => Some(self.shared.get(s as usize)?.elem),
+            Space::Local(l) => Some(self.local_arrays.get(l as usize)?.elem),
+        }
+    }
+
+    /// The whole shared array `s`.
     pub(crate) fn shared_mem(&self, s: u32) -> Mem {
         Mem {
             space: Space::Shared(s),

@@ -500,7 +500,11 @@ impl KernelChecker<'_, '_> {
                 mem = self.extern_view(s, elem);
             }
         }
-        if mem.elem != elem {
+        // Same-size components are the same bytes seen as another type (`(unsigned*)&ints[5]`,
+        // `reinterpret_cast<int4*>(floats)`): lowering converts the bits on each access.
+        let same_bytes =
+            mem.elem.size() == elem.size() && !(mem.elem == Scalar::Bool) && elem != Scalar::Bool;
+        if mem.elem != elem && !same_bytes {
             return Err(CheckError::Unsupported {
                 what: format!(
                     "reinterpreting `{}` memory as `{}`",
@@ -509,7 +513,9 @@ impl KernelChecker<'_, '_> {
                 ),
                 span: ty.span,
                 help: Some(
-                    "reinterpret as a vector of the same component type, e.g. `float*` as `float4*`"
+                    "simt reinterprets memory only as a type whose components have the same size \
+                     (`float*` as `int*`, `uint4*` or `float4*`); read the elements and combine \
+                     them with shifts"
                         .into(),
                 ),
             });
@@ -532,7 +538,7 @@ impl KernelChecker<'_, '_> {
             }
         };
         Ok(Ptr {
-            mem: Some(Mem { width, ..mem }),
+            mem: Some(Mem { elem, width, ..mem }),
             offset,
             is_const: ty.is_const,
         })

@@ -50,6 +50,21 @@ pub struct Kernel {
     pub body: Vec<Stmt>,
 }
 
+impl Kernel {
+    /// The element type that `space` holds: a reinterpreting pointer's [`Mem`] sees another type
+    /// of the same size.
+    pub fn stored(&self, space: Space) -> Scalar {
+        match space {
+            Space::Global(p) => match self.params[p as usize].kind {
+                ParamKind::Buffer { elem, .. } => elem,
+                ParamKind::Scalar { .. } => unreachable!("checker: memory is a buffer parameter"),
+            },
+            Space::Shared(s) => self.shared[s as usize].elem,
+            Space::Local(l) => self.local_arrays[l as usize].elem,
+        }
+    }
+}
+
 /// A kernel parameter.
 #[derive(Clone, Debug)]
 pub struct Param {
@@ -199,7 +214,8 @@ pub enum Space {
 pub struct Mem {
     /// The buffer or array.
     pub space: Space,
-    /// Element (component) type in memory.
+    /// Element (component) type as accessed: the type in memory, or another of the same size
+    /// that a pointer cast reinterprets it as ([`Kernel::stored`] gives the memory's own).
     pub elem: Scalar,
     /// Components accessed at once: 1, or 2/4 for a vector access (indices count vectors).
     pub width: u32,

@@ -544,6 +544,25 @@ impl<'a> BlockRunner<'a> {
                     size,
                     space,
                 } => self.rescale(pc, [d, a], (from, to, size), space, globals)?,
+                Inst::View { from, to, d, a } => {
+                    let read = if from.is_float() || to.is_float() {
+                        Inst::Bits {
+                            op: crate::value::BitOp::Same,
+                            from,
+                            ty: to,
+                            d,
+                            a,
+                        }
+                    } else {
+                        Inst::Cast {
+                            from: from.promoted(),
+                            to,
+                            d,
+                            a,
+                        }
+                    };
+                    self.compute(pc, read)?;
+                }
                 Inst::Mov { ty, d, a } => {
                     let lanes = Lanes {
                         mask: &self.mask,

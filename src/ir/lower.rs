@@ -46,7 +46,9 @@ impl Alloc {
 #[derive(Clone, Copy, PartialEq, Eq)]
 struct Label(usize);
 
-struct Lowerer {
+struct Lowerer<'k> {
+    /// The kernel being lowered (its arrays' element types).
+    kernel: &'k typed::Kernel,
     insts: Vec<Inst>,
     spans: Vec<Span>,
     alloc: Alloc,
@@ -81,10 +83,10 @@ fn const_key(v: Value) -> (Scalar, u64) {
     (v.ty(), bits)
 }
 
-impl Lowerer {
-    fn new(kernel: &typed::Kernel) -> Lowerer {
-        let _ = kernel;
+impl<'k> Lowerer<'k> {
+    fn new(kernel: &'k typed::Kernel) -> Lowerer<'k> {
         Lowerer {
+            kernel,
             insts: Vec::new(),
             spans: Vec::new(),
             alloc: Alloc::default(),
@@ -251,10 +253,12 @@ impl Lowerer {
                 let saved = self.store_index.replace((idx, index.ty));
                 let v = self.expr(value);
                 self.store_index = saved;
+                let elem = self.kernel.stored(mem.space);
+                let v = self.reinterpret(v, mem.elem, elem, span);
                 self.emit(
                     Inst::Store {
                         space: space(mem.space),
-                        elem: mem.elem,
+                        elem,
                         idx,
                         idx_ty: index.ty,
                         v,
@@ -337,14 +341,19 @@ impl Lowerer {
             }
             StmtKind::VecLoad { mem, index, vars } => {
                 let idx = self.expr(index);
+                let elem = self.kernel.stored(mem.space);
                 let mut d = [self.vars[vars[0].0 as usize]; 4];
                 for (slot, v) in d.iter_mut().zip(vars) {
-                    *slot = self.vars[v.0 as usize];
+                    *slot = if elem == mem.elem {
+                        self.vars[v.0 as usize]
+                    } else {
+                        self.temp(elem.promoted())
+                    };
                 }
                 self.emit(
                     Inst::LoadVec {
                         space: space(mem.space),
-                        elem: mem.elem,
+                        elem,
                         width: mem.width as u8,
                         d,
                         idx,
@@ -352,16 +361,37 @@ impl Lowerer {
                     },
                     span,
                 );
+                if elem != mem.elem {
+                    for (&a, v) in d.iter().zip(vars) {
+                        let var = self.vars[v.0 as usize];
+                        let bits = self.reinterpret(a, elem, mem.elem, span);
+                        self.emit(
+                            Inst::Mov {
+                                ty: mem.elem.promoted(),
+                                d: var,
+                                a: bits,
+                            },
+                            span,
+                        );
+                    }
+                }
             }
             StmtKind::VecStore { mem, index, values } => {
                 let idx = self.expr(index);
-                let regs: Vec<Reg> = values.iter().map(|v| self.expr(v)).collect();
+                let elem = self.kernel.stored(mem.space);
+                let regs: Vec<Reg> = values
+                    .iter()
+                    .map(|v| {
+                        let r = self.expr(v);
+                        self.reinterpret(r, mem.elem, elem, span)
+                    })
+                    .collect();
                 let mut v = [regs[0]; 4];
                 v[..regs.len()].copy_from_slice(&regs);
                 self.emit(
                     Inst::StoreVec {
                         space: space(mem.space),
-                        elem: mem.elem,
+                        elem,
                         width: mem.width as u8,
                         idx,
                         idx_ty: index.ty,
@@ -592,18 +622,19 @@ impl Lowerer {
             }
             ExprKind::Load { mem, index } => {
                 let idx = self.expr(index);
-                let d = self.temp(ty);
+                let elem = self.kernel.stored(mem.space);
+                let d = self.temp(elem.promoted());
                 self.emit(
                     Inst::Load {
                         space: space(mem.space),
-                        elem: mem.elem,
+                        elem,
                         d,
                         idx,
                         idx_ty: index.ty,
                     },
                     span,
                 );
-                d
+                self.reinterpret(d, elem, mem.elem, span)
             }
             ExprKind::Shuffle {
                 kind,
@@ -691,20 +722,33 @@ impl Lowerer {
                 let (idx, idx_ty) = self
                     .store_index
                     .expect("lower: LoadAtStore only inside a Store");
-                let d = self.temp(ty);
+                let elem = self.kernel.stored(mem.space);
+                let d = self.temp(elem.promoted());
                 self.emit(
                     Inst::Load {
                         space: space(mem.space),
-                        elem: mem.elem,
+                        elem,
                         d,
                         idx,
                         idx_ty,
                     },
                     span,
                 );
-                d
+                self.reinterpret(d, elem, mem.elem, span)
             }
         }
+    }
+
+    /// The element in `a`, of type `from`, as the same bytes of type `to` (a pointer cast's view
+    /// of memory): free, like the hardware's, which only reads the loaded register differently.
+    fn reinterpret(&mut self, a: Reg, from: Scalar, to: Scalar, span: Span) -> Reg {
+        let wide_ints = from.is_integer() && to.is_integer() && from.promoted() == from;
+        if from == to || (wide_ints && to.promoted() == to) {
+            return a;
+        }
+        let d = self.temp(to.promoted());
+        self.emit(Inst::View { from, to, d, a }, span);
+        d
     }
 
     /// An inlined function body between `FnBegin` and `FnEnd`; `return` jumps to the end.

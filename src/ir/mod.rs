@@ -244,6 +244,14 @@ pub enum Inst {
     },
     /// `d = a`: a variable assignment (free in the cost model).
     Mov { ty: Scalar, d: Reg, a: Reg },
+    /// `d` = the bytes of the element in `a` (of type `from`) read as the same-size type `to`: a
+    /// pointer cast's view of memory (free: the loaded register is only read differently).
+    View {
+        from: Scalar,
+        to: Scalar,
+        d: Reg,
+        a: Reg,
+    },
     /// `d = (long long)a` for pointer arithmetic (free: part of the address computation).
     Widen { from: Scalar, d: Reg, a: Reg },
     /// `d = a * from / to`: a pointer offset re-expressed in wider (or narrower) elements; traps
@@ -370,6 +378,7 @@ impl Inst {
         !matches!(
             self,
             Inst::Mov { .. }
+                | Inst::View { .. }
                 | Inst::Widen { .. }
                 | Inst::Rescale { .. }
                 | Inst::Else { .. }

@@ -549,24 +549,27 @@ impl BlockRunner<'_> {
                 atomic::apply($slots, $signed, op, ix, mask, &mut self.regs, regs)
             };
         }
+        // `elem` is the type the kernel's pointer sees: `int` memory through an `unsigned*`
+        // compares and wraps as unsigned.
+        let signed = elem.is_signed();
         match space {
             Space::Local(_) => unreachable!("exec: local arrays are accessed in `local`"),
             Space::Global(p) => match cells(globals, p) {
-                Cells::I32(c) => rmw!(&mut Global(c), true),
-                Cells::U32(c) => rmw!(&mut Global(c), false),
-                Cells::I64(c) => rmw!(&mut Global(c), true),
-                Cells::U64(c) => rmw!(&mut Global(c), false),
-                Cells::F32(c) => rmw!(&mut Global(c), true),
-                Cells::F64(c) => rmw!(&mut Global(c), true),
+                Cells::I32(c) => rmw!(&mut Global(c), signed),
+                Cells::U32(c) => rmw!(&mut Global(c), signed),
+                Cells::I64(c) => rmw!(&mut Global(c), signed),
+                Cells::U64(c) => rmw!(&mut Global(c), signed),
+                Cells::F32(c) => rmw!(&mut Global(c), signed),
+                Cells::F64(c) => rmw!(&mut Global(c), signed),
                 _ => unreachable!("checker: no atomic on {elem}"),
             },
             Space::Shared(s) => match &mut self.shared[s as usize].data {
-                BufData::I32(v) => rmw!(&mut Plain(&mut v[..]), true),
-                BufData::U32(v) => rmw!(&mut Plain(&mut v[..]), false),
-                BufData::I64(v) => rmw!(&mut Plain(&mut v[..]), true),
-                BufData::U64(v) => rmw!(&mut Plain(&mut v[..]), false),
-                BufData::F32(v) => rmw!(&mut Plain(&mut v[..]), true),
-                BufData::F64(v) => rmw!(&mut Plain(&mut v[..]), true),
+                BufData::I32(v) => rmw!(&mut Plain(&mut v[..]), signed),
+                BufData::U32(v) => rmw!(&mut Plain(&mut v[..]), signed),
+                BufData::I64(v) => rmw!(&mut Plain(&mut v[..]), signed),
+                BufData::U64(v) => rmw!(&mut Plain(&mut v[..]), signed),
+                BufData::F32(v) => rmw!(&mut Plain(&mut v[..]), signed),
+                BufData::F64(v) => rmw!(&mut Plain(&mut v[..]), signed),
                 _ => unreachable!("checker: no atomic on {elem}"),
             },
         }
