@@ -144,6 +144,32 @@ launch k { a = zeros(32); f = zeros(32); block = 32; grid = 1; expect a == 62; e
 }
 
 #[test]
+fn declaration_spellings_of_books_and_benchmarks() {
+    // A qualifier after the return type (`void __global__`, `static void __device__`), GCC's
+    // `__attribute__`, prototypes before the definitions, an anonymous namespace, and one
+    // `__shared__` declaration of two aligned arrays. Thread t: s[t] = 3t, r[t] = t + 1, so
+    // a[t] = twice(s[t]) + r[31 - t] = 6t + 32 - t = 5t + 32.
+    let src = r#"
+__global__ void k(int* a);
+static int __device__ twice(int x);
+namespace {
+__device__ inline __attribute__((always_inline)) int one() { return 1; }
+}
+static int __device__ twice(int x) { return 2 * x; }
+void __global__ __launch_bounds__(32) k(int* a) {
+    __shared__ __align__(16) int s[32], r[2][16];
+    int t = threadIdx.x;
+    s[t] = 3 * t;
+    r[t / 16][t % 16] = t + one();
+    __syncthreads();
+    a[t] = twice(s[t]) + r[(31 - t) / 16][(31 - t) % 16];
+}
+launch k { a = zeros(32); block = 32; grid = 1; expect a == arange(32) * 5 + 32; }
+"#;
+    ok(src, &[], ONE, [32, 1, 1]);
+}
+
+#[test]
 fn vector_type_names_are_not_taken_for_their_prefixes() {
     // `uint4` is not `uint` followed by `4`, nor `ulonglong` `ulong`.
     let src = r#"

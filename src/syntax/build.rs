@@ -89,7 +89,7 @@ impl<'m> Builder<'m> {
                 Rule::kernel => self.kernel(item).map(|k| module.kernels.push(k)),
                 Rule::template_item => self.template_item(item, module),
                 Rule::struct_def => self.struct_def(item).map(|s| module.structs.push(s)),
-                Rule::struct_fwd => Ok(()),
+                Rule::struct_fwd | Rule::fn_prototype => Ok(()),
                 Rule::union_def => {
                     let span = self.span(&item);
                     let name = item
@@ -568,7 +568,51 @@ impl<'m> Builder<'m> {
 
     /// `block = { "{" ~ stmt* ~ "}" }`
     fn block(&self, pair: Pair<'_, Rule>) -> Result<Vec<Stmt>> {
-        pair.into_inner().map(|p| self.stmt(p)).collect()
+        let mut stmts = Vec::new();
+        for p in pair.into_inner() {
+            if p.as_rule() == Rule::shared_decl {
+                let span = self.span(&p);
+                for kind in self.shared_decl(p)? {
+                    stmts.push(Stmt { kind, span });
+                }
+            } else {
+                stmts.push(self.stmt(p)?);
+            }
+        }
+        Ok(stmts)
+    }
+
+    /// `__shared__ float a[4], b[4][8];`: one array per name.
+    fn shared_decl(&self, pair: Pair<'_, Rule>) -> Result<Vec<StmtKind>> {
+        let mut is_extern = false;
+        let mut ty = None;
+        let mut arrays: Vec<(Ident, Vec<Option<Expr>>)> = Vec::new();
+        for p in pair.into_inner() {
+            match p.as_rule() {
+                Rule::extern_kw => is_extern = true,
+                Rule::ty => ty = Some(self.ty(p)),
+                Rule::ident => arrays.push((self.ident(p), Vec::new())),
+                Rule::array_dim => {
+                    let dim = self.array_dim(p)?;
+                    arrays
+                        .last_mut()
+                        .expect("grammar: dimensions follow a name")
+                        .1
+                        .push(dim);
+                }
+                _ => {}
+            }
+        }
+        let ty = ty.expect("grammar: shared has a type");
+        Ok(arrays
+            .into_iter()
+            .map(|(name, dims)| StmtKind::Shared {
+                ty: ty.clone(),
+                name,
+                dims,
+                is_extern,
+            })
+            .collect())
     }
 
     pub(super) fn stmt(&self, pair: Pair<'_, Rule>) -> Result<Stmt> {
@@ -635,24 +679,11 @@ impl<'m> Builder<'m> {
                 StmtKind::Return(value)
             }
             Rule::shared_decl => {
-                let mut is_extern = false;
-                let mut ty = None;
-                let mut name = None;
-                let mut dims = Vec::new();
-                for p in pair.into_inner() {
-                    match p.as_rule() {
-                        Rule::extern_kw => is_extern = true,
-                        Rule::ty => ty = Some(self.ty(p)),
-                        Rule::ident => name = Some(self.ident(p)),
-                        Rule::array_dim => dims.push(self.array_dim(p)?),
-                        _ => {}
-                    }
-                }
-                StmtKind::Shared {
-                    ty: ty.expect("grammar: shared has a type"),
-                    name: name.expect("grammar: shared has a name"),
-                    dims,
-                    is_extern,
+                let mut arrays = self.shared_decl(pair)?;
+                if arrays.len() == 1 {
+                    arrays.pop().expect("one array")
+                } else {
+                    StmtKind::Block(arrays.into_iter().map(|kind| Stmt { kind, span }).collect())
                 }
             }
             Rule::var_decl => self.var_decl(pair)?,

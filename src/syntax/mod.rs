@@ -240,6 +240,10 @@ fn friendly(rule: Rule) -> Option<&'static str> {
         | Rule::hspace
         | Rule::WS1
         | Rule::ident_char
+        | Rule::gnu_attribute
+        | Rule::paren_text
+        | Rule::kernel_head
+        | Rule::device_head
         | Rule::keyword => return None,
         Rule::item => "a kernel, `#define` or `launch` section",
         Rule::stmt | Rule::simple => "a statement",
@@ -262,6 +266,9 @@ fn friendly(rule: Rule) -> Option<&'static str> {
         Rule::init_list => "`{`",
         Rule::functional_cast => "a cast such as `int(x)`",
         Rule::fn_qualifier | Rule::extern_c => "a function qualifier",
+        Rule::global_kw => "`__global__`",
+        Rule::fn_prototype => "a function declaration",
+        Rule::var_attribute => "`__attribute__`",
         Rule::template_item | Rule::kw_template => "`template`",
         Rule::template_param | Rule::type_param | Rule::value_param | Rule::kw_typename => {
             "a template parameter"
