@@ -1165,6 +1165,22 @@ fn pointer_stmts(e: &Exprs, cx: Ctx) -> Vec<(u32, BoxedStrategy<String>)> {
             15,
             T::I,
         ),
+        // Locals whose address is taken: one-element local arrays behind a reference.
+        form(
+            1,
+            &[
+                "{\nint av = $;\nbump(&av, (@));\nxi[g] += av;\n}",
+                "{\nint aw;\nint* pw = &aw;\n*pw = $;\naw += pw[0];\nxi[g] ^= aw;\n}",
+            ],
+            7,
+            T::I,
+        ),
+        form(
+            1,
+            &["{\nfloat fv = $;\nfloat* pv = &fv;\n*pv += 1.0f;\nf0 += fv;\n}"],
+            1,
+            T::F,
+        ),
         form(
             1,
             &[
@@ -1542,9 +1558,11 @@ fn check_random(
     let text = &source(text, ins);
     let program = compile_random(text)?;
     let kernel = &program.kernels[0];
-    // `ra` is indexed only by constants and unrolled loops; the other local arrays at run time.
+    // `ra` is indexed only by constants and unrolled loops, and the locals whose address is
+    // taken (`av`, `aw`, `fv`) only at their one element; the other local arrays at run time.
     for a in &kernel.local_arrays {
-        prop_assert_eq!(a.in_registers, a.name == "ra", "{}\n{}", a.name, text);
+        let known = ["ra", "av", "aw", "fv"].contains(&a.name.as_str());
+        prop_assert_eq!(a.in_registers, known, "{}\n{}", a.name, text);
     }
     let threads = (block.iter().product::<u32>() * grid.iter().product::<u32>()) as usize;
     let args = random_args(kernel, threads, ins);

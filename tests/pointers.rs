@@ -391,3 +391,54 @@ __global__ void k(unsigned* out) {
     );
     assert_eq!(common::codes(&f), ["simt::check::unsupported"]);
 }
+
+#[test]
+fn a_local_whose_address_is_taken_lives_in_registers_while_its_index_is_known() {
+    // Thread t: sin² + cos² = 1; m = 2t by `twice`, then + 2; v = (4t, 4t+1, 4t+2, 4t+3)
+    // copied through `&v` as one float4, so w.y + w.w = 8t + 4.
+    let src = r#"
+__device__ void twice(int* p) { *p *= 2; }
+#define FLOAT4(value) (reinterpret_cast<float4 *>(&(value))[0])
+__global__ void k(float* a, int* n, const float* x, float* y) {
+    int t = threadIdx.x;
+    float s, c;
+    sincosf(a[t], &s, &c);
+    int m = t;
+    twice(&m);
+    m++;
+    m += 1;
+    a[t] = s * s + c * c;
+    n[t] = m;
+    float4 v = reinterpret_cast<const float4*>(x)[t];
+    float4 w = FLOAT4(v);
+    y[t] = w.y + w.w;
+}
+launch k {
+    a = arange(32); n = zeros(32); x = arange(128); y = zeros(32);
+    expect abs(a - 1) < 1e-6;
+    expect n == arange(32) * 2 + 2;
+    expect y == arange(32) * 8 + 4;
+}
+"#;
+    let c = ok(src, &[], ONE, b(32)).counters;
+    // Every access of `s`, `c`, `m` and `v` is at element 0: registers, no local traffic.
+    assert_eq!((c.local_ld_instr, c.local_st_instr), (0, 0));
+    // A run-time index through the pointer puts the variable in local memory: one store of its
+    // initial value and one load through `p[t & 0]`.
+    let dynamic = ok(
+        r#"
+__global__ void k(int* n) {
+    int t = threadIdx.x;
+    int v = t;
+    int* p = &v;
+    n[t] = p[t & 0];
+}
+launch k { n = zeros(32); expect n == arange(32); }
+"#,
+        &[],
+        ONE,
+        b(32),
+    )
+    .counters;
+    assert_eq!((dynamic.local_st_instr, dynamic.local_ld_instr), (1, 1));
+}

@@ -680,6 +680,19 @@ impl KernelChecker<'_, '_> {
             let zero = constant(Value::I32(0), e.span);
             return Ok((mem, self.index_through(p.offset, zero, e.span)?));
         }
+        // A reference (a `float4&` parameter, a local whose address is taken): its element.
+        if let ast::ExprKind::Name(name) = &e.kind {
+            if let Some(Binding::Ref(i)) = self.lookup(name) {
+                let pv = &self.ptr_vars[i as usize];
+                let mem = self.pointee(pv.mem, e.span)?;
+                let at = Expr {
+                    kind: ExprKind::Var(pv.var),
+                    ty: Scalar::I64,
+                    span: e.span,
+                };
+                return Ok((mem, at));
+            }
+        }
         let mut indices = Vec::new();
         let mut cur = e;
         while let ast::ExprKind::Index { base, index } = &cur.kind {

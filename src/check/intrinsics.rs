@@ -622,6 +622,9 @@ impl KernelChecker<'_, '_> {
                 span: p.name.span,
             });
         }
+        let addressed = crate::syntax::addressed_names(&f.body);
+        self.addressed
+            .extend(addressed.into_iter().map(String::from));
         let stmts = self.block(&f.body);
         body.extend(stmts);
         Ok(body)

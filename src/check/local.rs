@@ -2,9 +2,10 @@
 
 use std::collections::{HashMap, HashSet};
 
+use super::expr::constant;
 use super::groups::Group;
 use super::typed::*;
-use super::{Binding, CheckError, KernelChecker};
+use super::{pointer, Binding, CheckError, KernelChecker};
 use crate::syntax::ast::{self, BaseType};
 use crate::value::{ArithOp, Scalar, Value};
 
@@ -120,6 +121,11 @@ impl KernelChecker<'_, '_> {
         if !d.dims.is_empty() {
             return self.local_array(super::vector::elem_of(ty)?, d, out);
         }
+        if self.addressed.contains(&d.name.name) && d.list.is_none() {
+            if let Ok(shape) = super::vector::elem_of(ty) {
+                return self.declare_addressed(shape, ty.is_const, d, out);
+            }
+        }
         if d.list.is_some() {
             return Err(CheckError::Unsupported {
                 what: format!("a brace initialiser for the scalar `{}`", d.name.name),
@@ -167,6 +173,72 @@ impl KernelChecker<'_, '_> {
             },
         };
         self.declare_scalar(d, (declared, ty.is_const), value, out);
+        Ok(())
+    }
+
+    /// A local whose address the function takes (`wrap(&v)`, `reinterpret_cast<float4*>(&v)`):
+    /// a one-element local array, which stays in registers while every access is at a known
+    /// index (as `nvcc` keeps it), named as a reference to its element. It starts at its
+    /// initialiser, or at zero like every other local.
+    fn declare_addressed(
+        &mut self,
+        (elem, width): (Scalar, u32),
+        is_const: bool,
+        d: &ast::Declarator,
+        out: &mut Vec<Stmt>,
+    ) -> Result<()> {
+        let span = d.name.span;
+        self.local_arrays.push(LocalArray {
+            name: d.name.name.clone(),
+            elem,
+            width,
+            dims: vec![1],
+            in_registers: false,
+            span,
+        });
+        let l = self.local_arrays.len() as u32 - 1;
+        let i = self.new_pointer(&d.name, (elem, width), false);
+        let at = pointer::Ptr {
+            mem: Some(self.local_array_mem(l)),
+            offset: constant(Value::I64(0), span),
+            is_const: false,
+        };
+        out.push(self.point(i, at, span)?);
+        self.declare(&d.name, Binding::Ref(i));
+        match &d.init {
+            Some(init) => {
+                let assign = ast::Stmt {
+                    kind: ast::StmtKind::Assign {
+                        target: ast::Expr {
+                            kind: ast::ExprKind::Name(d.name.name.clone()),
+                            span,
+                        },
+                        op: None,
+                        op_span: span,
+                        value: init.clone(),
+                    },
+                    span: span.to(init.span),
+                };
+                self.stmt(&assign, out)?;
+            }
+            None => {
+                let mem = Mem {
+                    width: 1,
+                    ..self.local_array_mem(l)
+                };
+                for k in 0..width {
+                    out.push(Stmt {
+                        kind: StmtKind::Store {
+                            mem,
+                            index: constant(Value::I64(i64::from(k)), span),
+                            value: constant(Value::I32(0).cast(elem), span),
+                        },
+                        span,
+                    });
+                }
+            }
+        }
+        self.ptr_vars[i as usize].is_const = is_const;
         Ok(())
     }
 

@@ -13,7 +13,7 @@ mod template;
 pub mod typed;
 mod vector;
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
 pub use error::CheckError;
@@ -21,6 +21,7 @@ use typed::*;
 
 use crate::diag::did_you_mean;
 use crate::source::Span;
+use crate::syntax::addressed_names;
 use crate::syntax::ast::{self, BaseType};
 use crate::value::{Scalar, Value};
 
@@ -412,6 +413,9 @@ pub(crate) struct KernelChecker<'g, 'e> {
     last_ret: intrinsics::RetShape,
     /// Expressions being typed, one inside the other.
     depth: usize,
+    /// Names whose address the kernel or a function inlined into it takes (`&v`): such locals
+    /// live in a one-element local array (see `local::declare_addressed`).
+    addressed: HashSet<String>,
 }
 
 impl<'g, 'e> KernelChecker<'g, 'e> {
@@ -444,12 +448,17 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
             ret_shape: intrinsics::RetShape::Plain,
             last_ret: intrinsics::RetShape::Plain,
             depth: 0,
+            addressed: HashSet::new(),
         }
     }
 
     fn kernel(&mut self, k: &ast::Kernel) -> Kernel {
         // A pointer parameter the kernel moves (`A += k`) is a pointer variable from the start.
         let moved = local::assigned_names(&k.body);
+        self.addressed = addressed_names(&k.body)
+            .into_iter()
+            .map(String::from)
+            .collect();
         let mut prologue = Vec::new();
         for p in &k.params {
             let layout = match self.layout_of(&p.ty) {
@@ -890,6 +899,12 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
             }
             ast::StmtKind::IncDec { target, inc } => out.push(self.step(target, *inc, span)?),
             ast::StmtKind::Expr(e) => {
+                if let Some(stores) = self.sincos(e) {
+                    for store in stores? {
+                        push(out, store);
+                    }
+                    return Ok(());
+                }
                 let kind = self.expr_stmt(e)?;
                 push(out, kind);
             }
@@ -1433,6 +1448,47 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
     }
 
     /// An expression used as a statement: a barrier, an atomic, a `__device__` call.
+    /// `sincosf(x, &s, &c)` (and `sincos`, `__sincosf`): `*sp = sinf(x)` and
+    /// `*cp = cosf(x)`, the two operations the hardware runs; `None` for any other expression.
+    fn sincos(&mut self, e: &ast::Expr) -> Option<Result<Vec<StmtKind>, CheckError>> {
+        let ast::ExprKind::Call { callee, args, .. } = &e.kind else {
+            return None;
+        };
+        let (sin, cos) = match callee.name.as_str() {
+            "sincosf" | "__sincosf" => ("sinf", "cosf"),
+            "sincos" => ("sin", "cos"),
+            _ => return None,
+        };
+        let [x, sp, cp] = args.as_slice() else {
+            return Some(Err(CheckError::ArgumentCount {
+                name: callee.name.clone(),
+                expected: "3".into(),
+                found: args.len(),
+                span: e.span,
+            }));
+        };
+        let call = |f: &str| ast::Expr {
+            kind: ast::ExprKind::Call {
+                callee: ast::Ident {
+                    name: f.into(),
+                    span: callee.span,
+                },
+                targs: Vec::new(),
+                args: vec![x.clone()],
+            },
+            span: e.span,
+        };
+        Some(
+            [(sin, sp), (cos, cp)]
+                .into_iter()
+                .map(|(f, p)| {
+                    let value = self.expr(&call(f))?;
+                    self.assign(&expr::deref(p), None, e.span, value)
+                })
+                .collect(),
+        )
+    }
+
     fn expr_stmt(&mut self, e: &ast::Expr) -> Result<StmtKind, CheckError> {
         if let Some(call) = self.struct_call(e, true) {
             return Ok(StmtKind::Eval(call?));

@@ -97,6 +97,7 @@ impl KernelChecker<'_, '_> {
             ast::ExprKind::Name(n) => match self.lookup(n) {
                 Some(Binding::Vector { .. }) => true,
                 Some(Binding::Pointer(i)) => self.ptr_vars[i as usize].pointee.1 > 1 && element,
+                Some(Binding::Ref(i)) => self.ptr_vars[i as usize].pointee.1 > 1 && !element,
                 Some(Binding::LocalArray(l)) => self.local_arrays[l as usize].width > 1 && element,
                 Some(Binding::Param(p)) => {
                     matches!(self.params[p as usize].kind, ParamKind::Buffer { width, .. } if width > 1)

@@ -1,11 +1,14 @@
-//! How deeply a syntax tree nests, measured without recursion.
+//! Walking a syntax tree without recursion: how deeply it nests, and which names have their
+//! address taken.
 //!
 //! Long operator chains such as `a + b + c + …` are left-nested trees, one level per operator,
 //! and pest builds them without recursing; every later phase does recurse over them. Measuring
 //! with an explicit stack lets the parser refuse a tree deeper than [`MAX_DEPTH`] before any
 //! recursive code sees it.
 
-use super::ast::{Expr, ExprKind, HostStmt, Module, Stmt, StmtKind};
+use std::collections::HashSet;
+
+use super::ast::{Expr, ExprKind, HostStmt, Module, Stmt, StmtKind, UnOp};
 use crate::source::Span;
 
 /// Most nesting levels of statements and expressions (an operator chain counts one per operator).
@@ -36,20 +39,49 @@ pub(crate) fn too_deep_module(m: &Module) -> Option<Span> {
             }
         }
     }
-    walk(todo)
+    walk(todo, |_, depth| depth > MAX_DEPTH)
 }
 
 /// The span of the first node of `e` nested deeper than [`MAX_DEPTH`], if any.
 pub(crate) fn too_deep_expr(e: &Expr) -> Option<Span> {
-    walk(vec![(Node::Expr(e), 1)])
+    walk(vec![(Node::Expr(e), 1)], |_, depth| depth > MAX_DEPTH)
 }
 
-fn walk<'a>(mut todo: Vec<(Node<'a>, usize)>) -> Option<Span> {
+/// The names a body takes the address of (`&v`), shadowing ignored.
+pub fn addressed_names(body: &[Stmt]) -> HashSet<&str> {
+    let mut names = HashSet::new();
+    walk(
+        body.iter().map(|s| (Node::Stmt(s), 1)).collect(),
+        |node, _| {
+            if let Node::Expr(Expr {
+                kind:
+                    ExprKind::Unary {
+                        op: UnOp::AddrOf,
+                        operand,
+                    },
+                ..
+            }) = node
+            {
+                if let ExprKind::Name(n) = &operand.kind {
+                    names.insert(n.as_str());
+                }
+            }
+            false
+        },
+    );
+    names
+}
+
+/// Visits every node depth first; the span of the first node for which `stop` holds, if any.
+fn walk<'a>(
+    mut todo: Vec<(Node<'a>, usize)>,
+    mut stop: impl FnMut(&Node<'a>, usize) -> bool,
+) -> Option<Span> {
     while let Some((node, depth)) = todo.pop() {
         let below = depth + 1;
         match node {
             Node::Stmt(s) => {
-                if depth > MAX_DEPTH {
+                if stop(&node, depth) {
                     return Some(s.span);
                 }
                 let expr = |e| (Node::Expr(e), below);
@@ -99,7 +131,7 @@ fn walk<'a>(mut todo: Vec<(Node<'a>, usize)>) -> Option<Span> {
                 }
             }
             Node::Expr(e) => {
-                if depth > MAX_DEPTH {
+                if stop(&node, depth) {
                     return Some(e.span);
                 }
                 let sub = |e| (Node::Expr(e), below);
