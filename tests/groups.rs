@@ -191,6 +191,31 @@ launch k { whole = zeros(64); part = zeros(64);
 }
 
 #[test]
+fn a_template_type_parameter_takes_a_group() {
+    // `template <typename group_t> warp_sum(group_t g, float v)` called with a 32-lane tile
+    // and with a 16-lane one: the tile's shfl_down tree over ones gives the tile size on lane 0
+    // of each tile (32; 16 and 16), and g.size() is the tile's size in each instance.
+    let src = r#"
+namespace cg = cooperative_groups;
+template <typename group_t>
+__device__ float warp_sum(group_t g, float v) {
+    for (int o = g.size() / 2; o > 0; o >>= 1) v += g.shfl_down(v, o);
+    return v;
+}
+__global__ void k(const float* a, float* w, float* h) {
+    cg::thread_block_tile<32> t = cg::tiled_partition<32>(cg::this_thread_block());
+    cg::thread_block_tile<16> u = cg::tiled_partition<16>(cg::this_thread_block());
+    float s = warp_sum(t, a[threadIdx.x]);
+    float q = warp_sum(u, a[threadIdx.x]);
+    if (t.thread_rank() == 0) w[0] = s;
+    if (u.thread_rank() == 0) h[threadIdx.x / 16] = q;
+}
+launch k { a = ones(32); w = zeros(1); h = zeros(2); expect w == [32]; expect h == [16, 16]; }
+"#;
+    ok(src, &[], ONE, [32, 1, 1]);
+}
+
+#[test]
 fn a_group_of_the_wrong_kind_is_a_type_error() {
     // A 16-thread tile is neither a block nor a 32-thread tile.
     for (decl, call) in [

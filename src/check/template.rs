@@ -499,6 +499,20 @@ impl super::KernelChecker<'_, '_> {
             if p.ty.base != BaseType::Named || deduced.contains_key(&p.ty.base_text) {
                 continue;
             }
+            // `template <typename group_t> f(group_t g, …)` called with a tile or a block: the
+            // parameter binds to the argument's group, whatever kind it is.
+            if is_param(&p.ty.base_text) && !p.ty.pointer && self.group(a)?.is_some() {
+                let ty = TypeName {
+                    base: BaseType::Named,
+                    base_text: "cooperative_groups::thread_group".into(),
+                    pointer: false,
+                    reference: false,
+                    is_const: false,
+                    span: a.span,
+                };
+                deduced.insert(p.ty.base_text.clone(), ty);
+                continue;
+            }
             if let (Some(l), false) = (self.struct_of(a), p.ty.pointer) {
                 if is_param(&p.ty.base_text) {
                     let ty = TypeName {
