@@ -235,3 +235,37 @@ launch k { b = zeros(128); c = zeros(128); o = zeros(32); block = 32; grid = 1;
     // Stores: b and c (16 sectors each) and o (32 × 4 B = 4 sectors).
     assert_eq!((r.counters.gst_instr, r.counters.gst_sectors), (3, 36));
 }
+
+#[test]
+fn every_cuda_vector_type_is_a_wide_value_or_a_struct_of_members() {
+    // 32 threads. Loads: `uchar4` 4 B per lane, contiguous = 128 B = 4 sectors in 1 request;
+    // `double4` is a struct read member by member: 4 loads of 8 B at a 32 B stride, each lane
+    // in its own sector = 4 × 32 sectors; `ulonglong2` 16 B per lane = 512 B = 16 sectors.
+    // Stores: 1 B (1 sector), 8 B (8), `short2` 4 B (4), 8 B (8).
+    // grey = 0.299 x + 0.587 y + 0.114 z of (4t, 4t+1, 4t+2) = 4t + 0.815, truncated: 4t.
+    let src = r#"
+__global__ void k(const uchar4* in, unsigned char* grey, const double4* d, double* out,
+                  short2* s, const ulonglong2* u, unsigned long long* uo) {
+    int t = threadIdx.x;
+    uchar4 p = in[t];
+    grey[t] = (unsigned char)(0.299f * p.x + 0.587f * p.y + 0.114f * p.z);
+    double4 q = d[t];
+    out[t] = q.x + q.y + q.z + q.w;
+    short2 v = make_short2(-t, t);
+    s[t] = v;
+    ulonglong2 w = u[t];
+    uo[t] = w.x + w.y;
+}
+launch k {
+    in = arange(128); grey = zeros(32); d = arange(128); out = zeros(32); s = zeros(64);
+    u = arange(64); uo = zeros(32);
+    expect grey == arange(32) * 4;
+    expect out == arange(32) * 16 + 6;
+    expect s[1] == 0; expect s[2] == -1; expect s[3] == 1; expect s[63] == 31;
+    expect uo == arange(32) * 4 + 1;
+}
+"#;
+    let c = ok(src, &[], ONE, [32, 1, 1]).counters;
+    assert_eq!((c.gld_instr, c.gld_sectors), (1 + 4 + 1, 4 + 4 * 32 + 16));
+    assert_eq!((c.gst_instr, c.gst_sectors), (4, 1 + 8 + 4 + 8));
+}

@@ -390,9 +390,9 @@ pub(crate) struct KernelChecker<'g, 'e> {
     layouts: HashMap<String, Rc<structs::Layout>>,
     /// Struct layouts being built (a struct that contains itself is refused).
     layouts_open: Vec<String>,
-    /// A `float3` (or another three-component vector) has been declared: expressions may be
+    /// A `float3`, `double4` or another vector that is a struct has been declared: expressions may be
     /// structs even in a file without struct definitions.
-    vector3_seen: bool,
+    struct_vector_seen: bool,
     /// The members of the object whose member function is about to be inlined.
     pending_this: Option<HashMap<String, (Binding, Span)>>,
     /// Names every scope sees: the `__constant__` arrays this kernel uses, as parameters.
@@ -437,7 +437,7 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
             struct_ptrs: HashMap::new(),
             layouts: HashMap::new(),
             layouts_open: Vec::new(),
-            vector3_seen: false,
+            struct_vector_seen: false,
             pending_this: None,
             constant_dims: HashMap::new(),
             loop_depth: 0,

@@ -135,24 +135,6 @@ pub(crate) struct StructPlace {
     pub home: Home,
 }
 
-/// Vector types as members: their component type and count.
-fn vector_member(name: &str) -> Option<(Scalar, u32)> {
-    Some(match name {
-        "float2" => (Scalar::F32, 2),
-        "float3" => (Scalar::F32, 3),
-        "float4" => (Scalar::F32, 4),
-        "int2" => (Scalar::I32, 2),
-        "int3" => (Scalar::I32, 3),
-        "int4" => (Scalar::I32, 4),
-        "uint2" => (Scalar::U32, 2),
-        "uint3" => (Scalar::U32, 3),
-        "double3" => (Scalar::F64, 3),
-        "uint4" => (Scalar::U32, 4),
-        "double2" => (Scalar::F64, 2),
-        _ => return None,
-    })
-}
-
 /// `n` members of one kind in a row: an array, or a vector (named `x`, `y`, ...).
 fn repeated(name: String, kind: &MemberKind, n: u32, align: u32, names: bool) -> Layout {
     let (size, leaves) = match kind {
@@ -203,22 +185,28 @@ impl<'g> KernelChecker<'g, '_> {
         self.layout_named(&ty.base_text, ty.span)
     }
 
-    /// `float3`, `int3`, `uint3`, `double3`: CUDA's three-component vectors are structs of
-    /// three members aligned as one (12 bytes for `float3`, read one member at a time), which is
-    /// what the hardware does with them.
-    fn vector3(&mut self, name: &str) -> Option<Rc<Layout>> {
-        let (s, 3) = vector_member(name)? else {
+    /// `float3`, `int3`, `double4`…: CUDA's vectors of one or three components, or of more than
+    /// 16 bytes, are structs of members (12 bytes for `float3`, aligned as one component; 16-byte
+    /// aligned for `double4`), read one member at a time, which is what the hardware does.
+    fn struct_vector(&mut self, name: &str) -> Option<Rc<Layout>> {
+        let (s, n) = super::vector::cuda_vector(name)?;
+        if !super::vector::is_struct_vector(s, n) {
             return None;
-        };
-        self.vector3_seen = true;
+        }
+        self.struct_vector_seen = true;
         if let Some(l) = self.layouts.get(name) {
             return Some(Rc::clone(l));
         }
+        let align = if n == 3 {
+            s.size()
+        } else {
+            (s.size() * n).min(16)
+        };
         let l = Rc::new(repeated(
             name.to_string(),
             &MemberKind::Scalar(s),
-            3,
-            s.size(),
+            n,
+            align,
             true,
         ));
         self.layouts.insert(name.to_string(), Rc::clone(&l));
@@ -228,7 +216,7 @@ impl<'g> KernelChecker<'g, '_> {
     /// The layout of the struct called `text` (`P`, `P<float>`), if it has data members.
     pub(crate) fn layout_named(&mut self, text: &str, span: Span) -> Option<Result<Rc<Layout>>> {
         let key: String = text.split_whitespace().collect();
-        if let Some(l) = self.vector3(&key) {
+        if let Some(l) = self.struct_vector(&key) {
             return Some(Ok(l));
         }
         if let Some(l) = self.layouts.get(&key) {
@@ -409,14 +397,18 @@ impl<'g> KernelChecker<'g, '_> {
     fn member_kind(&mut self, ty: &ast::TypeName) -> Result<MemberKind> {
         match ty.base {
             BaseType::Vector => {
-                let Some((s, n)) = vector_member(&ty.base_text) else {
+                let Some((s, n)) = super::vector::cuda_vector(&ty.base_text) else {
                     return Err(unsupported(
                         format!("a `{}` member", ty.base_text),
                         ty.span,
-                        "use float2/3/4, int2/3/4, uint2/4 or double2",
+                        "use one of CUDA's vector types, char1 … double4",
                     ));
                 };
-                let align = if n == 3 { s.size() } else { s.size() * n };
+                let align = if n == 3 {
+                    s.size()
+                } else {
+                    (s.size() * n).min(16)
+                };
                 Ok(MemberKind::Compound(Rc::new(repeated(
                     ty.base_text.clone(),
                     &MemberKind::Scalar(s),
@@ -498,9 +490,9 @@ impl<'g> KernelChecker<'g, '_> {
 
     /// The struct type of an expression, decided from names and forms without typing it.
     pub(crate) fn struct_of(&mut self, e: &ast::Expr) -> Option<Rc<Layout>> {
-        let makes_vector3 = matches!(&e.kind, ast::ExprKind::Call { callee, .. }
-            if callee.name.strip_prefix("make_").is_some_and(|v| vector_member(v).is_some_and(|(_, n)| n == 3)));
-        if !self.globals.data_structs && !self.vector3_seen && !makes_vector3 {
+        let makes_struct_vector = matches!(&e.kind, ast::ExprKind::Call { callee, .. }
+            if callee.name.strip_prefix("make_").is_some_and(|v| super::vector::cuda_vector(v).is_some_and(|(s, n)| super::vector::is_struct_vector(s, n))));
+        if !self.globals.data_structs && !self.struct_vector_seen && !makes_struct_vector {
             return None;
         }
         crate::stack::grow(|| self.struct_of_at(e))
@@ -605,7 +597,7 @@ impl<'g> KernelChecker<'g, '_> {
 
     /// The struct a pointer-valued expression points to, if it points to one.
     pub(crate) fn struct_pointee(&mut self, e: &ast::Expr) -> Option<Rc<Layout>> {
-        if !self.globals.data_structs && !self.vector3_seen {
+        if !self.globals.data_structs && !self.struct_vector_seen {
             return None;
         }
         crate::stack::grow(|| self.struct_pointee_at(e))
@@ -653,7 +645,7 @@ impl<'g> KernelChecker<'g, '_> {
             if let Some(l) = callee
                 .name
                 .strip_prefix("make_")
-                .and_then(|v| self.vector3(v))
+                .and_then(|v| self.struct_vector(v))
             {
                 return Some(Ok(l));
             }

@@ -13,16 +13,35 @@ pub(crate) const COMPONENTS: [&str; 4] = ["x", "y", "z", "w"];
 
 /// The component type and count of a vector type name.
 fn vector_type(name: &str) -> Option<(Scalar, u32)> {
-    Some(match name {
-        "float2" => (Scalar::F32, 2),
-        "float4" => (Scalar::F32, 4),
-        "int2" => (Scalar::I32, 2),
-        "int4" => (Scalar::I32, 4),
-        "uint2" => (Scalar::U32, 2),
-        "uint4" => (Scalar::U32, 4),
-        "double2" => (Scalar::F64, 2),
+    cuda_vector(name).filter(|&(s, n)| !is_struct_vector(s, n))
+}
+
+/// CUDA's vector types (`<vector_types.h>`): `char1` … `double4`, their component type and
+/// count (`long1` … `long4` differ between hosts and are left out).
+pub(crate) fn cuda_vector(name: &str) -> Option<(Scalar, u32)> {
+    let (base, n) = name.split_at(name.len().checked_sub(1)?);
+    let n = n.parse::<u32>().ok().filter(|n| (1..=4).contains(n))?;
+    let s = match base {
+        "char" => Scalar::I8,
+        "uchar" => Scalar::U8,
+        "short" => Scalar::I16,
+        "ushort" => Scalar::U16,
+        "int" => Scalar::I32,
+        "uint" => Scalar::U32,
+        "longlong" => Scalar::I64,
+        "ulonglong" => Scalar::U64,
+        "float" => Scalar::F32,
+        "double" => Scalar::F64,
         _ => return None,
-    })
+    };
+    Some((s, n))
+}
+
+/// Vectors that are structs of members rather than one wide value: one or three components
+/// (`float3` is 12 bytes, read a member at a time), or more than 16 bytes (`double4`: no
+/// access is wider than 16 bytes).
+pub(crate) fn is_struct_vector(s: Scalar, n: u32) -> bool {
+    n == 1 || n == 3 || s.size() * n > 16
 }
 
 /// `(elem, width)` of a type's base: width 1 for scalars, 2 or 4 for vector types.
@@ -34,7 +53,7 @@ pub(crate) fn elem_of(ty: &ast::TypeName) -> Result<(Scalar, u32)> {
         what: format!("the type `{}`", ty.base_text),
         span: ty.span,
         help: Some(
-            "supported vector types: float2, float4, int2, int4, uint2, uint4, double2".into(),
+            "vector types are CUDA's: char2 … double2 and char4 … float4 (16 bytes at most)".into(),
         ),
     })
 }
