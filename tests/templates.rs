@@ -215,3 +215,24 @@ fn an_auto_function_with_two_return_types_is_an_error() {
     let f = err(void, &[("a", "zeros(2)")], Some(ONE), Some(ONE));
     assert_eq!(codes(&f), ["simt::check::type_error"]);
 }
+
+#[test]
+fn file_scope_aliases_reach_constants_and_struct_members() {
+    // `CUDA Programming` (brucefan) style: `real` sizes a constant and types struct members;
+    // a struct template's own `T` hides the file's `typedef double T`, so Pair<int> holds ints.
+    // M = sizeof(float) * 4 = 16; a[t] = lx + lx2 + M + (int)(p.a / 2) = 1 + 0.5 + 16 + 3.
+    let src = r#"
+typedef float real;
+typedef double T;
+const int M = sizeof(real) * 4;
+struct Box { real lx; real lx2; };
+template <typename T> struct Pair { T a; T b; };
+__global__ void k(Box box, float* a) {
+    Pair<int> p;
+    p.a = 7;
+    a[threadIdx.x] = box.lx + box.lx2 + M + p.a / 2;
+}
+launch k { box.lx = 1.0; box.lx2 = 0.5; a = zeros(4); block = 4; grid = 1; expect a == 20.5; }
+"#;
+    ok(src, &[], ONE, [4, 1, 1]);
+}

@@ -1730,6 +1730,29 @@ fn resolve_aliases(module: &ast::Module) -> ast::Module {
     }
     for c in &mut m.consts {
         b.ty(&mut c.ty);
+        b.expr(&mut c.value);
+    }
+    for c in &mut m.constants {
+        b.ty(&mut c.ty);
+    }
+    // A struct's members and methods; a template's own parameters hide the file's names and
+    // are bound where it is used.
+    for s in &mut m.structs {
+        let mut b = b.clone();
+        for p in &s.template {
+            b.types.remove(&p.name.name);
+        }
+        for f in &mut s.fields {
+            b.ty(&mut f.ty);
+            if let Some(init) = &mut f.init {
+                b.expr(init);
+            }
+        }
+        for f in s.methods.iter_mut().chain(&mut s.ctors) {
+            let template = std::mem::take(&mut f.template);
+            *f = b.function(f);
+            f.template = template;
+        }
     }
     m
 }
