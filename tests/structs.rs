@@ -622,3 +622,26 @@ launch step {
     assert_eq!((c.gld_instr, c.gld_sectors), (6, 72));
     assert_eq!((c.gst_instr, c.gst_sectors), (4, 40));
 }
+
+#[test]
+fn a_scalar_buffer_cast_to_a_struct_pointer_is_read_and_written_as_structs() {
+    // OneFlow's Pack2X: float memory seen as pairs. Thread t reads pair t = (2t, 2t+1) member by
+    // member (two loads of 4 B at an 8 B stride over 32 lanes: 256 B = 8 sectors each) and
+    // writes the swapped pair back whole through the cast pointer (one store per member).
+    let src = r#"
+struct P { float x; float y; };
+__global__ void k(float* a, float* o) {
+    const P* q = reinterpret_cast<const P*>(a);
+    int t = threadIdx.x;
+    o[t] = q[t].x + q[t].y;
+    P s{q[t].y, q[t].x};
+    reinterpret_cast<P*>(a)[t] = s;
+}
+launch k { a = arange(64); o = zeros(32);
+    expect o == arange(32) * 4 + 1;
+    expect a[0] == 1; expect a[1] == 0; expect a[62] == 63; expect a[63] == 62; }
+"#;
+    let c = ok(src, &[], ONE, [32, 1, 1]).counters;
+    assert_eq!((c.gld_instr, c.gld_sectors), (4, 4 * 8));
+    assert_eq!(c.gst_instr, 1 + 2);
+}

@@ -485,7 +485,11 @@ impl KernelChecker<'_, '_> {
 
     /// `(T*)p`, `reinterpret_cast<T*>(p)`: the same array seen as `T` elements.
     fn cast_pointer(&mut self, p: Ptr, ty: &ast::TypeName, span: Span) -> Result<Ptr> {
-        let (elem, width) = super::vector::elem_of(ty)?;
+        // A struct pointer (`reinterpret_cast<Pack2X<float>*>(out)`) sees its one field type.
+        let (elem, width) = match self.layout_of(ty) {
+            Some(l) => self.buffer_of(&*l?, ty.span),
+            None => super::vector::elem_of(ty)?,
+        };
         let Some(mut mem) = p.mem else {
             return Ok(Ptr {
                 is_const: ty.is_const,

@@ -626,6 +626,7 @@ impl<'g> KernelChecker<'g, '_> {
             }
             ast::ExprKind::IncDec { target, .. } => self.struct_pointee(target),
             ast::ExprKind::Ternary { then, .. } => self.struct_pointee(then),
+            ast::ExprKind::Cast { ty, .. } if ty.pointer => self.layout_of(ty)?.ok(),
             ast::ExprKind::Unary {
                 op: UnOp::AddrOf,
                 operand,
