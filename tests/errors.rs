@@ -308,3 +308,15 @@ fn an_out_of_bounds_access_under_a_guard_blames_the_index_not_a_missing_guard() 
     );
     assert!(simt::cli::render(&f).contains("guard the access with a bounds check"));
 }
+
+#[test]
+fn a_parameter_of_an_unknown_type_is_reported_once_not_at_each_use() {
+    // Both parameters' types are unknown; their four uses are not "unknown name" errors.
+    let f = check_err(
+        "__global__ void k(const flaot* x, flaot n) { x[0] = x[1] + n; if (n) { x[2] = 0; } }",
+    );
+    assert_eq!(
+        codes(&f),
+        ["simt::check::unknown_type", "simt::check::unknown_type"]
+    );
+}

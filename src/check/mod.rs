@@ -473,6 +473,7 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                 }
                 Some(Err(e)) => {
                     self.errors.push(e);
+                    self.declare_refused(p);
                     continue;
                 }
                 None => None,
@@ -492,6 +493,7 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                     },
                     Err(e) => {
                         self.errors.push(e);
+                        self.declare_refused(p);
                         continue;
                     }
                 }
@@ -503,6 +505,7 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                     },
                     Err(e) => {
                         self.errors.push(e);
+                        self.declare_refused(p);
                         continue;
                     }
                 }
@@ -589,6 +592,27 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
             notes: std::mem::take(&mut self.notes),
             body,
         }
+    }
+
+    /// A parameter whose type was refused is still declared (a pointer into no array, or an
+    /// `int`), so that its uses are not reported again as unknown names.
+    fn declare_refused(&mut self, p: &ast::Param) {
+        let binding = if p.ty.pointer {
+            let i = self.new_pointer(&p.name, (Scalar::F32, 1), false);
+            self.ptr_vars[i as usize].mem = Some(Mem {
+                space: Space::Global(u32::MAX),
+                elem: Scalar::F32,
+                width: 1,
+            });
+            Binding::Pointer(i)
+        } else {
+            let var = self.new_local(&p.name.name, Scalar::I32, p.name.span);
+            Binding::Local {
+                var,
+                is_const: false,
+            }
+        };
+        self.declare(&p.name, binding);
     }
 
     /// The `__constant__` and `__device__` variables the kernel (or a function it calls) names,
