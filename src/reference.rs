@@ -603,6 +603,9 @@ enum Kind {
     Read,
     Write,
     Atomic,
+    /// An atomic whose old value the thread uses (`slot = atomicAdd(&n, 1)`): which value it
+    /// gets depends on the order of every other atomic on the element.
+    AtomicUsed,
 }
 
 /// What some threads did to an element.
@@ -611,6 +614,7 @@ struct Did {
     read: bool,
     written: bool,
     atomic: bool,
+    atomic_used: bool,
 }
 
 impl Did {
@@ -619,15 +623,19 @@ impl Did {
             Kind::Read => self.read = true,
             Kind::Write => self.written = true,
             Kind::Atomic => self.atomic = true,
+            Kind::AtomicUsed => self.atomic_used = true,
         }
     }
 
-    /// Whether an access of `kind` conflicts with these: two reads or two atomics do not.
+    /// Whether an access of `kind` conflicts with these: two reads do not, nor two atomics
+    /// unless one of them uses the old value it gets.
     fn conflicts(&self, kind: Kind) -> bool {
+        let atomic = self.atomic || self.atomic_used;
         match kind {
-            Kind::Read => self.written || self.atomic,
-            Kind::Write => self.read || self.written || self.atomic,
-            Kind::Atomic => self.read || self.written,
+            Kind::Read => self.written || atomic,
+            Kind::Write => self.read || self.written || atomic,
+            Kind::Atomic => self.read || self.written || self.atomic_used,
+            Kind::AtomicUsed => self.read || self.written || atomic,
         }
     }
 }
@@ -695,6 +703,8 @@ struct Block<'a, 'k> {
     shared_written: Vec<Vec<bool>>,
     /// Barriers this block has passed.
     epoch: u64,
+    /// The atomic about to be evaluated is a statement of its own: its old value is unused.
+    discarded: bool,
 }
 
 type Step<T> = Result<T, RefError>;
@@ -748,6 +758,7 @@ pub fn run(kernel: &Kernel, cfg: &LaunchConfig, args: &mut Args) -> Result<Tally
                     global_written: &mut global_written,
                     shared_written,
                     epoch: 0,
+                    discarded: false,
                 };
                 b.run(&args.scalars)?;
             }
@@ -1035,6 +1046,7 @@ impl<'k> Block<'_, 'k> {
                     });
                 }
                 _ => {
+                    self.discarded = matches!(e.kind, ExprKind::Atomic { .. });
                     self.eval(t, e, None)?;
                 }
             },
@@ -1416,6 +1428,11 @@ impl<'k> Block<'_, 'k> {
                 operand,
                 compare,
             } => {
+                let kind = if std::mem::take(&mut self.discarded) {
+                    Kind::Atomic
+                } else {
+                    Kind::AtomicUsed
+                };
                 let i = self.index(t, *mem, index)?;
                 let v = self.eval(t, operand, store_at)?;
                 let c = match compare {
@@ -1423,7 +1440,7 @@ impl<'k> Block<'_, 'k> {
                     None => None,
                 };
                 self.access(*mem, Access::Atomic);
-                self.touch(t, *mem, (i, 1), Kind::Atomic, e.span)?;
+                self.touch(t, *mem, (i, 1), kind, e.span)?;
                 let old = self.load(t, *mem, i);
                 let new = atomic(*op, mem.elem, old, v, c);
                 self.store(t, *mem, i, new);

@@ -258,6 +258,34 @@ fn bound_pointers_agree_with_the_reference() {
     });
 }
 
+#[test]
+fn atomics_whose_old_values_are_used_have_no_single_answer() {
+    // `slot` depends on the order of the 64 atomics, which the reference, one thread at a time,
+    // cannot stand for; a histogram's atomics, whose old values are unused, commute and compare.
+    let text = r#"
+__global__ void slots(int* n, int* out) {
+    int slot = atomicAdd(&n[0], 1);
+    out[slot] = threadIdx.x;
+}
+__global__ void histogram(int* n, int* out) {
+    atomicAdd(&n[threadIdx.x % 4], 1);
+    out[threadIdx.x] = threadIdx.x;
+}
+launch slots { n = zeros(1); out = zeros(64); block = 64; grid = 1; }
+launch histogram { n = zeros(4); out = zeros(64); block = 64; grid = 1; }
+"#;
+    each_launch("atomics.sk", text, |kernel, cfg, args| {
+        let result = agree(kernel, cfg, args, &kernel.name);
+        match kernel.name.as_str() {
+            "slots" => assert!(
+                matches!(result, Err(RefError::Interleaving { .. })),
+                "{result:?}"
+            ),
+            _ => assert!(result.is_ok(), "{result:?}"),
+        }
+    });
+}
+
 /// Compiles `text` and calls `f` with every launch of it: the kernel, its configuration (one
 /// worker) and its arguments.
 fn each_launch(name: &str, text: &str, mut f: impl FnMut(&Kernel, &LaunchConfig, &Args)) {
