@@ -216,6 +216,25 @@ launch k { a = ones(32); w = zeros(1); h = zeros(2); expect w == [32]; expect h 
 }
 
 #[test]
+fn a_grid_group_gives_ranks_and_sizes_without_a_cooperative_launch() {
+    // Grid (2, 2) of blocks of 8: block (bx, by) has rank bx + 2 by; thread t of it has grid
+    // rank 8 (bx + 2 by) + t = its slot. size = 4 blocks × 8 = 32, num_blocks = 4.
+    let src = r#"
+namespace cg = cooperative_groups;
+__global__ void k(unsigned long long* rank, unsigned long long* sizes) {
+    cg::grid_group g = cg::this_grid();
+    unsigned long long r = g.thread_rank();
+    rank[r] = r;
+    if (r == 0) { sizes[0] = g.size(); sizes[1] = g.num_blocks(); }
+    if (threadIdx.x == 0) sizes[2 + g.block_rank()] = blockIdx.x + 2 * blockIdx.y;
+}
+launch k { rank = zeros(32); sizes = zeros(6); grid = (2, 2); block = 8;
+    expect rank == arange(32); expect sizes == [32, 4, 0, 1, 2, 3]; }
+"#;
+    ok(src, &[], [2, 2, 1], [8, 1, 1]);
+}
+
+#[test]
 fn a_group_of_the_wrong_kind_is_a_type_error() {
     // A 16-thread tile is neither a block nor a 32-thread tile.
     for (decl, call) in [

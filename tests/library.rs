@@ -170,6 +170,33 @@ launch k { a = zeros(32); block = 32; grid = 1; expect a == arange(32) * 5 + 32;
 }
 
 #[test]
+fn file_scope_spellings_of_shoc_and_professional_cuda_c() {
+    // SHOC's `};` after a member function, Professional CUDA C's `__device__ __constant__`
+    // array, and a `__managed__` variable (global memory in a launch). Thread t of 8:
+    // out[t] = coef[t % 4] + s[7 - t] = (t % 4 + 1) + (7 - t); total = 8 × 1 = 8.
+    let src = r#"
+__device__ __constant__ float coef[4];
+__managed__ float total;
+class Shared {
+    public:
+      __device__ inline float* get() { extern __shared__ float s[]; return s; };
+};
+__global__ void k(float* out) {
+    Shared sh;
+    float* s = sh.get();
+    int t = threadIdx.x;
+    s[t] = t;
+    __syncthreads();
+    out[t] = coef[t % 4] + s[7 - t];
+    atomicAdd(&total, 1.0f);
+}
+launch k { coef = [1, 2, 3, 4]; total = 0; out = zeros(8); block = 8; grid = 1; dyn_smem = 32;
+    expect out == [8, 8, 8, 8, 4, 4, 4, 4]; expect total == 8; }
+"#;
+    ok(src, &[], ONE, [8, 1, 1]);
+}
+
+#[test]
 fn vector_type_names_are_not_taken_for_their_prefixes() {
     // `uint4` is not `uint` followed by `4`, nor `ulonglong` `ulong`.
     let src = r#"

@@ -247,7 +247,7 @@ impl KernelChecker<'_, '_> {
         }
         };
         if g == Group::Grid {
-            return Err(grid_unsupported(span));
+            return self.grid_method(method, args, span);
         }
         if let Group::Coalesced(v) = g {
             return self.coalesced_method(v, method, args, span);
@@ -508,6 +508,63 @@ impl KernelChecker<'_, '_> {
         let yz = self.binary(BinOp::Add, span, b(Builtin::ThreadIdx, 1), yz)?;
         let yz = self.binary(BinOp::Mul, span, b(Builtin::BlockDim, 0), yz)?;
         self.binary(BinOp::Add, span, b(Builtin::ThreadIdx, 0), yz)
+    }
+
+    /// What a grid group answers without a grid-wide barrier (`this_grid().thread_rank()` as a
+    /// global index): ranks and sizes, `unsigned long long` as in CUDA. Only `sync()` needs a
+    /// cooperative launch.
+    fn grid_method(&mut self, method: &ast::Ident, args: &[ast::Expr], span: Span) -> Result<Expr> {
+        let name = method.name.as_str();
+        super::intrinsics::arity(name, args.len(), 0, 0, span)?;
+        let b = |f: fn(u8) -> Builtin, a: u8| Expr {
+            kind: ExprKind::Builtin(f(a)),
+            ty: Scalar::U32,
+            span,
+        };
+        let wide = |c: &mut Self, e: Expr| c.convert(e, Scalar::U64);
+        let block_rank = |c: &mut Self| -> Result<Expr> {
+            let yz = c.binary(
+                BinOp::Mul,
+                span,
+                b(Builtin::GridDim, 1),
+                b(Builtin::BlockIdx, 2),
+            )?;
+            let yz = c.binary(BinOp::Add, span, b(Builtin::BlockIdx, 1), yz)?;
+            let yz = c.binary(BinOp::Mul, span, b(Builtin::GridDim, 0), yz)?;
+            let rank = c.binary(BinOp::Add, span, b(Builtin::BlockIdx, 0), yz)?;
+            Ok(wide(c, rank))
+        };
+        let num_blocks = |c: &mut Self| -> Result<Expr> {
+            let xy = c.binary(
+                BinOp::Mul,
+                span,
+                b(Builtin::GridDim, 0),
+                b(Builtin::GridDim, 1),
+            )?;
+            let n = c.binary(BinOp::Mul, span, xy, b(Builtin::GridDim, 2))?;
+            Ok(wide(c, n))
+        };
+        match name {
+            "thread_rank" => {
+                let block = block_rank(self)?;
+                let threads = self.block_threads(span)?;
+                let threads = wide(self, threads);
+                let base = self.binary(BinOp::Mul, span, block, threads)?;
+                let tid = self.linear_tid(span)?;
+                let tid = wide(self, tid);
+                self.binary(BinOp::Add, span, base, tid)
+            }
+            "size" | "num_threads" => {
+                let blocks = num_blocks(self)?;
+                let threads = self.block_threads(span)?;
+                let threads = wide(self, threads);
+                self.binary(BinOp::Mul, span, blocks, threads)
+            }
+            "block_rank" => block_rank(self),
+            "num_blocks" => num_blocks(self),
+            "is_valid" => Ok(constant(Value::Bool(true), span)),
+            _ => Err(grid_unsupported(span)),
+        }
     }
 
     /// `blockDim.x * blockDim.y * blockDim.z`.

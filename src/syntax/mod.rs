@@ -293,6 +293,7 @@ fn friendly(rule: Rule) -> Option<&'static str> {
         Rule::host_body => "`}`",
         Rule::char_lit => "a character",
         Rule::dev_kw => "`__device__`",
+        Rule::managed_kw => "`__managed__`",
         Rule::struct_def | Rule::kw_struct => "`struct`",
         Rule::access_label => "`public:`",
         Rule::conversion_op | Rule::kw_operator => "`operator`",
