@@ -269,3 +269,29 @@ launch k {
     assert_eq!((c.gld_instr, c.gld_sectors), (1 + 4 + 1, 4 + 4 * 32 + 16));
     assert_eq!((c.gst_instr, c.gst_sectors), (4, 1 + 8 + 4 + 8));
 }
+
+#[test]
+fn a_vector_kernel_parameter_by_value_is_one_scalar_per_component() {
+    // out[t] = t - pos.x + pos.y = t + 2; the int4 copy sums to 1 + 2 + 3 + 4 = 10.
+    let src = r#"
+__global__ void k(float* out, float2 pos, int4 q, int* sum) {
+    float2 p = pos;
+    out[threadIdx.x] = threadIdx.x - p.x + pos.y;
+    if (threadIdx.x == 0) sum[0] = q.x + q.y + q.z + q.w;
+}
+launch k { pos.x = 1.0; pos.y = 3.0; q.x = 1; q.y = 2; q.z = 3; q.w = 4; out = zeros(32); sum = zeros(1);
+    expect out == arange(32) + 2; expect sum == 10; }
+"#;
+    ok(src, &[], ONE, [32, 1, 1]);
+    let missing = err(
+        "__global__ void k(float* out, float2 pos) { out[0] = pos.x; }\nlaunch k { pos.x = 1.0; out = zeros(1); }\n",
+        &[],
+        Some(ONE),
+        Some(ONE),
+    );
+    assert!(
+        common::describe(&missing).contains("pos.y"),
+        "{}",
+        common::describe(&missing)
+    );
+}

@@ -497,6 +497,20 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                         continue;
                     }
                 }
+            } else if p.ty.base == BaseType::Vector {
+                // `float2 pos` by value: one scalar parameter per component (`pos.x`, `pos.y`),
+                // set by the launch like a struct's members.
+                match vector::elem_of(&p.ty) {
+                    Ok((elem, width)) => {
+                        let binding = self.vector_kernel_parameter(p, elem, width);
+                        self.declare(&p.name, binding);
+                    }
+                    Err(e) => {
+                        self.errors.push(e);
+                        self.declare_refused(p);
+                    }
+                }
+                continue;
             } else {
                 match scalar_of(&p.ty) {
                     Ok(ty) => ParamKind::Scalar {
@@ -592,6 +606,23 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
             notes: std::mem::take(&mut self.notes),
             body,
         }
+    }
+
+    /// A vector kernel parameter passed by value: a scalar parameter per component.
+    fn vector_kernel_parameter(&mut self, p: &ast::Param, elem: Scalar, width: u32) -> Binding {
+        let mut vars = [VarId(0); 4];
+        for (k, slot) in vars.iter_mut().enumerate().take(width as usize) {
+            let name = format!("{}.{}", p.name.name, vector::COMPONENTS[k]);
+            let var = self.new_local(&name, elem, p.name.span);
+            self.params.push(Param {
+                name,
+                span: p.name.span,
+                kind: ParamKind::Scalar { ty: elem, var },
+                default: None,
+            });
+            *slot = var;
+        }
+        Binding::Vector { vars, elem, width }
     }
 
     /// A parameter whose type was refused is still declared (a pointer into no array, or an
