@@ -295,3 +295,33 @@ launch k { pos.x = 1.0; pos.y = 3.0; q.x = 1; q.y = 2; q.z = 3; q.w = 4; out = z
         common::describe(&missing)
     );
 }
+
+#[test]
+fn a_compound_assignment_to_a_vector_calls_the_files_operator() {
+    // helper_math.h style: `operator+=` for uint4, `operator-` for float2 (so `-=` is
+    // `a = a - b`). s[t] = (1, 2, 3, 4) for all 64 threads; after s[t] += s[t + 32], s[0]
+    // sums to 2 × 10 = 20. f = (5, 7) - (1, 2) = (4, 5).
+    let src = r#"
+__device__ void operator+=(uint4 &a, uint4 b) { a.x += b.x; a.y += b.y; a.z += b.z; a.w += b.w; }
+__device__ float2 operator-(float2 a, float2 b) { return make_float2(a.x - b.x, a.y - b.y); }
+__global__ void k(unsigned int* out, float* g) {
+    __shared__ uint4 s[64];
+    s[threadIdx.x] = make_uint4(1, 2, 3, 4);
+    __syncthreads();
+    if (threadIdx.x < 32) s[threadIdx.x] += s[threadIdx.x + 32];
+    __syncthreads();
+    float2 f = make_float2(5, 7);
+    f -= make_float2(1, 2);
+    if (threadIdx.x == 0) { out[0] = s[0].x + s[0].y + s[0].z + s[0].w; g[0] = f.x; g[1] = f.y; }
+}
+launch k { out = zeros(1); g = zeros(2); block = 64; grid = 1; expect out == [20]; expect g == [4, 5]; }
+"#;
+    ok(src, &[], ONE, [64, 1, 1]);
+    let f = err(
+        "__global__ void k(float2* a) { a[0] *= a[1]; }\n",
+        &[],
+        Some(ONE),
+        Some(ONE),
+    );
+    assert_eq!(codes(&f), ["simt::check::unsupported"]);
+}

@@ -929,14 +929,46 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                 op_span,
                 value,
             } if self.is_vector_place(target) => {
-                if op.is_some() {
+                let Some(op) = op else {
+                    self.vector_assignment(target, value, out)?;
+                    return Ok(());
+                };
+                // `a += b` on vectors is the file's own operator (helper_math.h's): the
+                // function `operator+=`, or `a = operator+(a, b)`.
+                let call = |name: String| ast::Expr {
+                    kind: ast::ExprKind::Call {
+                        callee: ast::Ident {
+                            name,
+                            span: *op_span,
+                        },
+                        targs: Vec::new(),
+                        args: vec![target.clone(), value.clone()],
+                    },
+                    span,
+                };
+                let compound = format!("operator{}=", op.symbol());
+                let plain = format!("operator{}", op.symbol());
+                if self.globals.functions.contains_key(compound.as_str()) {
+                    self.stmt(
+                        &ast::Stmt {
+                            kind: ast::StmtKind::Expr(call(compound)),
+                            span,
+                        },
+                        out,
+                    )?;
+                } else if self.globals.functions.contains_key(plain.as_str()) {
+                    self.vector_assignment(target, &call(plain), out)?;
+                } else {
                     return Err(CheckError::Unsupported {
-                        what: "a compound assignment to a vector".into(),
+                        what: format!("`{}=` on a vector without an `operator{}=`", op.symbol(), op.symbol()),
                         span: *op_span,
-                        help: Some("assign each component: `v.x += ...;`".into()),
+                        help: Some(format!(
+                            "CUDA defines no arithmetic on vectors: define `operator{}=` (as helper_math.h does) or update each component: `v.x {}= ...;`",
+                            op.symbol(),
+                            op.symbol()
+                        )),
                     });
                 }
-                self.vector_assignment(target, value, out)?;
             }
             ast::StmtKind::Assign {
                 target,
