@@ -645,3 +645,27 @@ launch k { a = arange(64); o = zeros(32);
     assert_eq!((c.gld_instr, c.gld_sectors), (4, 4 * 8));
     assert_eq!(c.gst_instr, 1 + 2);
 }
+
+#[test]
+fn function_objects_are_called_through_their_operator() {
+    // SHOC's texture readers and thrust-style functors: `twice(x)` is Scale::operator() on an
+    // object with data (2x), `op(acc, a[i])` Add::operator() on one without, passed through a
+    // template parameter. fold over a[0..4] = 0 + 1 + 2 + 3 = 6, so out[t] = 2t + 6.
+    let src = r#"
+struct Scale { float s; __device__ float operator()(float x) const { return s * x; } };
+struct Add { __device__ float operator()(float a, float b) const { return a + b; } };
+template <typename Op>
+__device__ float fold(const float* a, int n, Op op) {
+    float acc = 0.0f;
+    for (int i = 0; i < n; i++) acc = op(acc, a[i]);
+    return acc;
+}
+__global__ void k(const float* a, float* out) {
+    Scale twice{2.0f};
+    Add add;
+    out[threadIdx.x] = twice(a[threadIdx.x]) + fold(a, 4, add);
+}
+launch k { a = arange(8); out = zeros(8); block = 8; grid = 1; expect out == arange(8) * 2 + 6; }
+"#;
+    ok(src, &[], ONE, [8, 1, 1]);
+}

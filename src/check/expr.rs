@@ -1049,6 +1049,31 @@ impl KernelChecker<'_, '_> {
         args: &[ast::Expr],
         span: Span,
     ) -> Result<Expr> {
+        // A function object (`Reader r; r(i)`): its `operator()`.
+        match self.lookup(&callee.name) {
+            Some(Binding::Object(i)) => {
+                let o = self.objects[i as usize].clone();
+                let Some(f) = self.member_fn(&o, "operator()") else {
+                    return Err(CheckError::UnknownFunction {
+                        name: callee.name.clone(),
+                        span: callee.span,
+                        suggestion: Some(format!(
+                            "`{}` is an object without an `operator()`",
+                            callee.name
+                        )),
+                    });
+                };
+                return self.inline_call(&f, (targs, args), span, false);
+            }
+            Some(Binding::Struct(_)) => {
+                let object = ast::Expr {
+                    kind: ast::ExprKind::Name(callee.name.clone()),
+                    span: callee.span,
+                };
+                return self.method_call(&object, "operator()", args, span, false);
+            }
+            _ => {}
+        }
         let name = callee.name.as_str();
         // `cg::reduce`, `wt::f`: cooperative groups and namespaced functions by their own name.
         let name = super::groups::unqualified(name);

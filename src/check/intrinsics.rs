@@ -667,6 +667,12 @@ impl KernelChecker<'_, '_> {
         if p.ty.pointer {
             return Ok(Arg::Pointer(self.pointer(a)?));
         }
+        // A function object without data (`Add add; fold(a, n, add)`): the parameter names it.
+        if let ast::ExprKind::Name(n) = &a.kind {
+            if let Some(b @ Binding::Object(_)) = self.lookup(n) {
+                return Ok(Arg::Alias(b));
+            }
+        }
         if let Some(l) = self.layout_of(&p.ty) {
             let (binding, fill) = self.struct_argument(l?, p, a)?;
             return Ok(Arg::Struct(binding, fill));

@@ -1637,7 +1637,7 @@ impl<'g> KernelChecker<'g, '_> {
     }
 
     /// `object.name(args)`: the member function inlined with the members of `object` in scope.
-    fn method_call(
+    pub(crate) fn method_call(
         &mut self,
         object: &ast::Expr,
         name: &str,

@@ -513,6 +513,22 @@ impl super::KernelChecker<'_, '_> {
                 deduced.insert(p.ty.base_text.clone(), ty);
                 continue;
             }
+            // A function object without data: its struct type.
+            if let (true, false, Some(Ok(o))) =
+                (is_param(&p.ty.base_text), p.ty.pointer, self.object_of(a))
+            {
+                let name = self.globals.structs[o.def].name.name.clone();
+                let ty = TypeName {
+                    base: BaseType::Named,
+                    base_text: name,
+                    pointer: false,
+                    reference: false,
+                    is_const: false,
+                    span: a.span,
+                };
+                deduced.insert(p.ty.base_text.clone(), ty);
+                continue;
+            }
             if let (Some(l), false) = (self.struct_of(a), p.ty.pointer) {
                 if is_param(&p.ty.base_text) {
                     let ty = TypeName {
