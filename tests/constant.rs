@@ -142,3 +142,29 @@ fn device_variable_mistakes_are_diagnostics() {
     let f = err(src, &[("a", "zeros(1)"), ("c", "1")], ONE, ONE);
     assert_eq!(codes(&f), ["simt::check::not_assignable"]);
 }
+
+#[test]
+fn a_legacy_1d_texture_is_read_only_global_memory_bound_by_the_launch() {
+    // SHOC/Rodinia style: `texture<float, 1>` bound to a buffer of any length, read with
+    // tex1Dfetch through a functor. 32 lanes read 32 consecutive floats: one request of 4
+    // sectors, like a global load (not the constant cache: no cmem transactions).
+    let src = r#"
+texture<float, 1, cudaReadModeElementType> vecTex;
+struct Reader { __device__ float operator()(int i) const { return tex1Dfetch(vecTex, i); } };
+__global__ void k(float* out) {
+    Reader r;
+    out[threadIdx.x] = 2.0f * r(threadIdx.x);
+}
+launch k { vecTex = arange(40); out = zeros(32); block = 32; grid = 1; expect out == arange(32) * 2; }
+"#;
+    let c = ok(src, &[], [1, 1, 1], [32, 1, 1]).counters;
+    assert_eq!((c.gld_instr, c.gld_sectors), (1, 4));
+    assert_eq!(c.cmem_instr, 0);
+    let f = err(
+        "texture<float, 2> t2;\n__global__ void k(float* out) { out[0] = tex2D(t2, 0.5f, 0.5f); }\n",
+        &[],
+        Some([1, 1, 1]),
+        Some([1, 1, 1]),
+    );
+    assert_eq!(codes(&f), ["simt::check::unsupported"]);
+}

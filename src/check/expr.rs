@@ -1087,6 +1087,25 @@ impl KernelChecker<'_, '_> {
                 span,
             });
         }
+        if name == "tex1Dfetch" {
+            // A legacy texture read at an integer index: the element (no filtering).
+            let [tex, i] = args else {
+                return Err(CheckError::ArgumentCount {
+                    name: name.to_string(),
+                    expected: "2".into(),
+                    found: args.len(),
+                    span,
+                });
+            };
+            let element = ast::Expr {
+                kind: ast::ExprKind::Index {
+                    base: Box::new(tex.clone()),
+                    index: Box::new(i.clone()),
+                },
+                span,
+            };
+            return self.expr(&element);
+        }
         if is_cache_load(name) {
             // `__ldg(p)` reads `*p`; the cache hint changes no result and no count.
             let [p] = args else {

@@ -714,9 +714,11 @@ fn inline_assigns(e: &Expr, v: VarId) -> bool {
 pub(crate) fn names_used<'a>(
     body: &'a [ast::Stmt],
     functions: &HashMap<&'a str, &'a ast::Function>,
+    structs: &'a [ast::StructDef],
 ) -> HashSet<&'a str> {
     let mut names = HashSet::new();
     let mut seen_fns = HashSet::new();
+    let mut seen_structs = HashSet::new();
     let mut todo: Vec<&[ast::Stmt]> = vec![body];
     while let Some(stmts) = todo.pop() {
         let mut exprs: Vec<&ast::Expr> = Vec::new();
@@ -724,7 +726,15 @@ pub(crate) fn names_used<'a>(
         while let Some(s) = stmts.pop() {
             match &s.kind {
                 ast::StmtKind::Block(b) => stmts.extend(b),
-                ast::StmtKind::Decl { decls, .. } => {
+                ast::StmtKind::Decl { ty, decls } => {
+                    // An object's member functions run where it is used (`r(i)`, `s.get()`).
+                    let name = ty.base_text.split('<').next().unwrap_or(&ty.base_text);
+                    let name = super::groups::unqualified(name);
+                    for d in structs.iter().filter(|d| d.name.name == name) {
+                        if seen_structs.insert(name) {
+                            todo.extend(d.methods.iter().chain(&d.ctors).map(|f| &f.body[..]));
+                        }
+                    }
                     for d in decls {
                         exprs.extend(d.dims.iter().flatten());
                         exprs.extend(d.init.iter());

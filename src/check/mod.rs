@@ -579,15 +579,15 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
             .copied()
             .filter(|p| self.constant_dims.get(p).is_some_and(Vec::is_empty))
             .collect();
-        // Constant memory is read through the constant cache; `__device__` variables are
-        // global memory like any buffer.
+        // Constant memory is read through the constant cache; `__device__` variables and
+        // textures are global memory like any buffer.
         let constants = file_scope
             .into_iter()
             .filter(|&p| {
                 matches!(
                     self.params[p as usize].kind,
                     ParamKind::Buffer { is_const: true, .. }
-                )
+                ) && self.constant_dims.contains_key(&p)
             })
             .collect();
         let mut body = prologue;
@@ -654,7 +654,7 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
         if self.globals.constants.is_empty() {
             return Vec::new();
         }
-        let used = local::names_used(&k.body, &self.globals.functions);
+        let used = local::names_used(&k.body, &self.globals.functions, self.globals.structs);
         let mut out = Vec::new();
         for c in self.globals.constants {
             if !used.contains(c.name.name.as_str()) {
@@ -699,21 +699,24 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                 None
             });
             let p = self.params.len() as u32;
+            let device = c.memory == ast::FileMemory::Device;
             self.params.push(Param {
                 name: c.name.name.clone(),
                 span: c.name.span,
                 kind: ParamKind::Buffer {
                     elem,
                     width,
-                    is_const: !c.device,
+                    is_const: !device,
                 },
-                default: c
-                    .device
-                    .then(|| device_initial(initial, &dims, c.name.span)),
+                default: device.then(|| device_initial(initial, &dims, c.name.span)),
             });
             self.file_scope
                 .insert(c.name.name.clone(), Binding::Param(p));
-            self.constant_dims.insert(p, dims);
+            // A texture is a read-only buffer of any length, named like a pointer parameter
+            // (not constant memory, which has its own cache and a declared size).
+            if c.memory != ast::FileMemory::Texture {
+                self.constant_dims.insert(p, dims);
+            }
             if let Some(l) = layout {
                 self.struct_spaces.insert(Space::Global(p), l);
             }

@@ -128,10 +128,22 @@ pub struct ConstantArray {
     pub name: Ident,
     /// Dimensions.
     pub dims: Vec<Option<Expr>>,
-    /// A `__device__` variable (writable global memory), not a `__constant__` one.
-    pub device: bool,
+    /// Which memory it is.
+    pub memory: FileMemory,
     /// `= value` (a `__device__` scalar's initialiser).
     pub init: Option<Expr>,
+}
+
+/// The memory a file-scope variable lives in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FileMemory {
+    /// `__constant__`: read-only, through the constant cache.
+    Constant,
+    /// `__device__` or `__managed__`: writable global memory.
+    Device,
+    /// A legacy texture reference (`texture<float, 1> tex;`): read-only global memory, read
+    /// with `tex1Dfetch(tex, i)`, bound to a buffer of any length by the launch.
+    Texture,
 }
 
 /// One parameter of a template.

@@ -149,7 +149,7 @@ impl<'m> Builder<'m> {
                                     ty: ty.clone().expect("grammar: the type comes first"),
                                     name,
                                     dims,
-                                    device: false,
+                                    memory: FileMemory::Constant,
                                     init: None,
                                 });
                             }
@@ -159,6 +159,10 @@ impl<'m> Builder<'m> {
                     Ok(())
                 }
                 Rule::device_var => self.device_var(item).map(|v| module.constants.push(v)),
+                Rule::texture_ref => {
+                    self.texture_ref(item, module);
+                    Ok(())
+                }
                 Rule::constant_decl => {
                     let span = self.span(&item);
                     // The declared name: the last word before `[`, `=` or `;`.
@@ -207,9 +211,45 @@ impl<'m> Builder<'m> {
             ty: ty.expect("grammar: device_var has a type"),
             name: name.expect("grammar: device_var has a name"),
             dims,
-            device: true,
+            memory: FileMemory::Device,
             init,
         })
+    }
+
+    /// `texture<float, 1> tex;`: a 1-D texture reference read with `tex1Dfetch` is read-only
+    /// global memory; any other (`tex2D`'s filtering and addressing) is reported as unsupported.
+    fn texture_ref(&self, pair: Pair<'_, Rule>, module: &mut Module) {
+        let span = self.span(&pair);
+        let mut ty = None;
+        let mut name = None;
+        let mut args = Vec::new();
+        for p in pair.into_inner() {
+            match p.as_rule() {
+                Rule::ty => ty = Some(self.ty(p)),
+                Rule::texture_arg => args.push(p.as_str().trim().to_string()),
+                Rule::ident => name = Some(self.ident(p)),
+                _ => {}
+            }
+        }
+        let name = name.expect("grammar: a texture has a name");
+        let one_d = args
+            .first()
+            .is_none_or(|d| d == "1" || d == "cudaTextureType1D");
+        if !one_d {
+            module.unsupported.push((
+                format!("the {}-D texture reference `{}`", args[0], name.name),
+                name.name.clone(),
+                span,
+            ));
+            return;
+        }
+        module.constants.push(ConstantArray {
+            ty: ty.expect("grammar: a texture has a type"),
+            name,
+            dims: Vec::new(),
+            memory: FileMemory::Texture,
+            init: None,
+        });
     }
 
     /// `kernel = { "__global__" ~ "void" ~ ident ~ "(" ~ params? ~ ")" ~ block }`

@@ -314,6 +314,7 @@ fn friendly(rule: Rule) -> Option<&'static str> {
         Rule::bit_field => "a bit-field",
         Rule::constant_array | Rule::kw_constant => "`__constant__`",
         Rule::device_var => "a `__device__` variable",
+        Rule::texture_ref | Rule::texture_arg => "a texture reference",
         Rule::cuda_fn_word => "a function qualifier",
         Rule::sizeof_expr | Rule::kw_sizeof => "`sizeof`",
         Rule::switch_stmt | Rule::kw_switch => "`switch`",
