@@ -129,10 +129,10 @@ fn device_variable_mistakes_are_diagnostics() {
     let src = "__device__ int n = threadIdx.x;\n__global__ void k(int* a) { a[0] = n; }";
     let f = err(src, &[("a", "zeros(1)")], ONE, ONE);
     assert_eq!(codes(&f), ["simt::check::not_constant"]);
-    // An array's initialiser would be a brace list; simt asks for the launch section.
+    // An array's initialiser is a brace list, not one value.
     let src = "__device__ int n[2] = 0;\n__global__ void k(int* a) { a[0] = n[0]; }";
     let f = err(src, &[("a", "zeros(1)")], ONE, ONE);
-    assert_eq!(codes(&f), ["simt::check::unsupported"]);
+    assert_eq!(codes(&f), ["simt::check::type_error"]);
     // An integer variable given a fraction by the launch.
     let src = "__device__ unsigned int n;\n__global__ void k(int* a) { a[0] = n; }";
     let f = err(src, &[("a", "zeros(1)"), ("n", "1.5")], ONE, ONE);
@@ -167,4 +167,26 @@ launch k { vecTex = arange(40); out = zeros(32); block = 32; grid = 1; expect ou
         Some([1, 1, 1]),
     );
     assert_eq!(codes(&f), ["simt::check::unsupported"]);
+}
+
+#[test]
+fn file_scope_arrays_start_at_their_initialisers_unless_the_launch_sets_them() {
+    // C's rules: w = {0.1, 0.2, 0.4, 0, 0} (the rest zero); m = {{1, 2}, {3}} is rows (1, 2),
+    // (3, 0); scale = 2. out[t] = w[t] * scale + lut[t % 4] + m[t % 2][t % 2]:
+    // t=0: 0.2 + 3 + 1 = 4.2; t=1: 0.4 + 1 + 0 = 1.4; t=2: 0.8 + 4 + 1 = 5.8;
+    // t=3: 0 + 1 + 0 = 1; t=4: 0 + 3 + 1 = 4. The second launch sets w to ones:
+    // 2 + 3 + 1 = 6, 2 + 1 + 0 = 3, 2 + 4 + 1 = 7, 2 + 1 = 3, 2 + 3 + 1 = 6.
+    let src = r#"
+__constant__ float w[5] = {0.1f, 0.2f, 0.4f};
+__constant__ int m[2][2] = {{1, 2}, {3}};
+__constant__ float scale = 2.0f;
+__device__ int lut[4] = {3, 1, 4, 1};
+__global__ void k(float* out) {
+    int t = threadIdx.x;
+    out[t] = w[t] * scale + lut[t % 4] + m[t % 2][t % 2];
+}
+launch k { out = zeros(5); block = 5; grid = 1; expect abs(out - [4.2, 1.4, 5.8, 1, 4]) < 1e-6; }
+launch k { w = ones(5); out = zeros(5); block = 5; grid = 1; expect out == [6, 3, 7, 3, 6]; }
+"#;
+    ok(src, &[], [1, 1, 1], [5, 1, 1]);
 }

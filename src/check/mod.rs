@@ -694,7 +694,7 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
             };
             // A bad initialiser is reported; the variable is still declared (no cascade of
             // unknown names).
-            let initial = self.device_initialiser(c, &dims).unwrap_or_else(|e| {
+            let initial = self.file_initialiser(c, elem, &dims).unwrap_or_else(|e| {
                 self.errors.push(e);
                 None
             });
@@ -708,7 +708,11 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                     width,
                     is_const: !device,
                 },
-                default: device.then(|| device_initial(initial, &dims, c.name.span)),
+                // What it holds when the launch sets nothing: `__device__` memory starts at its
+                // initialiser or zero, `__constant__` memory at its initialiser (else the
+                // launch must set it).
+                default: (device || initial.is_some())
+                    .then(|| initial_value(initial, &dims, c.name.span)),
             });
             self.file_scope
                 .insert(c.name.name.clone(), Binding::Param(p));
@@ -726,35 +730,70 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
     }
 
     /// A `__device__` scalar's initialiser, folded to a number (C requires a constant).
-    fn device_initialiser(
+    /// A file-scope variable's initialiser folded to its values (C requires constants): one for
+    /// a scalar, up to the array's size for a list (the rest are zero, as in C).
+    fn file_initialiser(
         &mut self,
         c: &ast::ConstantArray,
+        elem: Scalar,
         dims: &[u64],
-    ) -> Result<Option<Value>, CheckError> {
+    ) -> Result<Option<Vec<Value>>, CheckError> {
         let Some(init) = &c.init else {
             return Ok(None);
         };
-        if !dims.is_empty() {
-            return Err(CheckError::Unsupported {
-                what: format!("an initialised `__device__` array (`{}`)", c.name.name),
-                span: init.span,
-                help: Some(format!(
-                    "declare it without an initialiser (it starts zeroed) and set it in the launch section: `{} = [...];`",
-                    c.name.name
-                )),
-            });
-        }
-        match self.expr(init)?.kind {
-            ExprKind::Const(v) => Ok(Some(v)),
-            _ => Err(CheckError::NotConstant {
-                what: format!(
-                    "the initialiser of the `__device__` variable `{}`",
-                    c.name.name
+        let items = match (&init.kind, dims.is_empty()) {
+            (ast::ExprKind::List(items), false) => items.as_slice(),
+            (ast::ExprKind::List(_), true) | (_, false) => {
+                return Err(CheckError::Type {
+                    message: format!("`{}` is initialised with the wrong shape", c.name.name),
+                    span: init.span,
+                    label: if dims.is_empty() {
+                        "a list for a scalar".into()
+                    } else {
+                        "one value for an array".into()
+                    },
+                    help: Some("an array takes `{a, b, ...}`, a scalar one value".into()),
+                });
+            }
+            (_, true) => std::slice::from_ref(init),
+        };
+        let mut flat = Vec::new();
+        if dims.is_empty() {
+            flat.push(Some(&items[0]));
+        } else if !fill_rows(items, dims, &mut flat) {
+            return Err(CheckError::Type {
+                message: format!(
+                    "more values than `{}` holds ({})",
+                    c.name.name,
+                    dims.iter()
+                        .map(|d| d.to_string())
+                        .collect::<Vec<_>>()
+                        .join(" × ")
                 ),
                 span: init.span,
-                help: Some("use a literal, a `#define` or a `const` global".into()),
-            }),
+                label: "too many values".into(),
+                help: None,
+            });
         }
+        let mut values = Vec::with_capacity(flat.len());
+        for item in flat {
+            let Some(item) = item else {
+                values.push(Value::I32(0).cast(elem));
+                continue;
+            };
+            let value = self.expr(item)?;
+            match self.convert(value, elem).kind {
+                ExprKind::Const(v) => values.push(v),
+                _ => {
+                    return Err(CheckError::NotConstant {
+                        what: format!("the initialiser of `{}`", c.name.name),
+                        span: item.span,
+                        help: Some("use literals, `#define`s or `const` globals".into()),
+                    })
+                }
+            }
+        }
+        Ok(Some(values))
     }
 
     fn new_local(&mut self, name: &str, declared: Scalar, span: Span) -> VarId {
@@ -1750,19 +1789,52 @@ fn scalar_of_base(ty: &ast::TypeName) -> Result<Scalar, CheckError> {
     })
 }
 
-/// What a `__device__` variable holds when the launch sets nothing, in the launch section's
-/// words: its initialiser's value, or zeros (`0`, `zeros(n)`).
-fn device_initial(initial: Option<Value>, dims: &[u64], span: Span) -> ast::Expr {
+/// The elements of an array of `dims` from a C initialiser list, row-major: a nested list fills
+/// one row of the next dimension (the rest of the row zero, `None`), a value the next element.
+/// `false` when there are more values than elements.
+fn fill_rows<'a>(
+    items: &'a [ast::Expr],
+    dims: &[u64],
+    out: &mut Vec<Option<&'a ast::Expr>>,
+) -> bool {
+    let size: u64 = dims.iter().product();
+    let row: u64 = dims.iter().skip(1).product();
+    let start = out.len();
+    for item in items {
+        match &item.kind {
+            ast::ExprKind::List(inner) if dims.len() > 1 => {
+                // A sub-list starts at a row boundary.
+                let at = (out.len() - start) as u64;
+                out.resize(start + (at.div_ceil(row) * row) as usize, None);
+                if !fill_rows(inner, &dims[1..], out) {
+                    return false;
+                }
+            }
+            _ => out.push(Some(item)),
+        }
+        if (out.len() - start) as u64 > size {
+            return false;
+        }
+    }
+    out.resize(start + size as usize, None);
+    true
+}
+
+/// What a file-scope variable holds when the launch sets nothing, in the launch section's words:
+/// its initialiser's values (an array's rest zero), or zeros (`0`, `zeros(n)`).
+fn initial_value(initial: Option<Vec<Value>>, dims: &[u64], span: Span) -> ast::Expr {
     let expr = |kind| ast::Expr { kind, span };
-    let int = |value: u64| ast::ExprKind::Int {
-        value,
-        unsigned: false,
-        long: false,
-        hex: false,
-    };
-    let (magnitude, negative) = match initial {
-        Some(v) => match v.as_i64() {
-            Some(n) => (int(n.unsigned_abs()), n < 0),
+    let literal = |v: Value| {
+        let (magnitude, negative) = match v.as_i64() {
+            Some(n) => (
+                ast::ExprKind::Int {
+                    value: n.unsigned_abs(),
+                    unsigned: false,
+                    long: false,
+                    hex: false,
+                },
+                n < 0,
+            ),
             None => {
                 let x = v.as_f64();
                 (
@@ -1773,28 +1845,34 @@ fn device_initial(initial: Option<Value>, dims: &[u64], span: Span) -> ast::Expr
                     x.is_sign_negative(),
                 )
             }
-        },
-        None if dims.is_empty() => (int(0), false),
-        None => {
-            let n = expr(int(dims.iter().product()));
-            let zeros = ast::Ident {
-                name: "zeros".into(),
-                span,
-            };
-            return expr(ast::ExprKind::Call {
-                callee: zeros,
-                targs: Vec::new(),
-                args: vec![n],
-            });
+        };
+        if negative {
+            expr(ast::ExprKind::Unary {
+                op: ast::UnOp::Neg,
+                operand: Box::new(expr(magnitude)),
+            })
+        } else {
+            expr(magnitude)
         }
     };
-    if negative {
-        expr(ast::ExprKind::Unary {
-            op: ast::UnOp::Neg,
-            operand: Box::new(expr(magnitude)),
-        })
-    } else {
-        expr(magnitude)
+    let size: u64 = dims.iter().product();
+    match initial {
+        Some(mut values) if !dims.is_empty() => {
+            values.resize(size as usize, Value::I32(0));
+            expr(ast::ExprKind::List(
+                values.into_iter().map(literal).collect(),
+            ))
+        }
+        Some(values) => literal(values[0]),
+        None if dims.is_empty() => literal(Value::I32(0)),
+        None => expr(ast::ExprKind::Call {
+            callee: ast::Ident {
+                name: "zeros".into(),
+                span,
+            },
+            targs: Vec::new(),
+            args: vec![literal(Value::I64(size as i64))],
+        }),
     }
 }
 

@@ -138,7 +138,7 @@ impl<'m> Builder<'m> {
                         match p.as_rule() {
                             Rule::ty => ty = Some(self.ty(p)),
                             Rule::constant_name => {
-                                let (name, dims) = match self.constant_name(p) {
+                                let (name, dims, init) = match self.constant_name(p) {
                                     Ok(n) => n,
                                     Err(e) => {
                                         errors.push(e);
@@ -150,7 +150,7 @@ impl<'m> Builder<'m> {
                                     name,
                                     dims,
                                     memory: FileMemory::Constant,
-                                    init: None,
+                                    init,
                                 });
                             }
                             _ => {}
@@ -169,9 +169,9 @@ impl<'m> Builder<'m> {
                     let head = item.as_str().split(['[', '=', ';']).next().unwrap_or("");
                     let name = head.split_whitespace().last().unwrap_or("").to_string();
                     let what = if item.as_str().contains("__constant__") {
-                        "an initialised or scalar `__constant__` variable"
+                        "this `__constant__` declaration (a nested initialiser list)"
                     } else {
-                        "this `__device__` variable (an initialiser list, or several names in one declaration)"
+                        "this `__device__` variable (a nested initialiser list, or several names in one declaration)"
                     };
                     module.unsupported.push((what.to_string(), name, span));
                     Ok(())
@@ -185,14 +185,37 @@ impl<'m> Builder<'m> {
     }
 
     /// `constant_name = { ident ~ array_dim* }`: a file-scope variable's name and dimensions.
-    fn constant_name(&self, pair: Pair<'_, Rule>) -> Result<(Ident, Vec<Option<Expr>>)> {
+    /// `name[N] = {a, b}` of a file-scope variable: its name, dimensions and initialiser (a
+    /// list is an `ExprKind::List`).
+    #[allow(clippy::type_complexity)]
+    fn constant_name(
+        &self,
+        pair: Pair<'_, Rule>,
+    ) -> Result<(Ident, Vec<Option<Expr>>, Option<Expr>)> {
         let mut parts = pair.into_inner();
         let name = self.ident(parts.next().expect("grammar: a name"));
-        let dims = parts.map(|d| self.array_dim(d)).collect::<Result<_>>()?;
-        Ok((name, dims))
+        let (mut dims, mut init) = (Vec::new(), None);
+        for p in parts {
+            match p.as_rule() {
+                Rule::array_dim => dims.push(self.array_dim(p)?),
+                Rule::init_list => {
+                    let span = self.span(&p);
+                    let items = p
+                        .into_inner()
+                        .map(|e| self.expr(e))
+                        .collect::<Result<_>>()?;
+                    init = Some(Expr {
+                        kind: ExprKind::List(items),
+                        span,
+                    });
+                }
+                _ => init = Some(self.expr(p)?),
+            }
+        }
+        Ok((name, dims, init))
     }
 
-    /// `device_var = { "__device__" ~ ty ~ ident ~ array_dim* ~ ("=" ~ expr)? ~ ";" }`
+    /// `device_var = { "__device__" ~ ty ~ constant_name ~ ";" }`
     fn device_var(&self, pair: Pair<'_, Rule>) -> Result<ConstantArray> {
         let mut ty = None;
         let (mut name, mut dims) = (None, Vec::new());
@@ -201,9 +224,8 @@ impl<'m> Builder<'m> {
             match p.as_rule() {
                 Rule::ty => ty = Some(self.ty(p)),
                 Rule::constant_name => {
-                    (name, dims) = self.constant_name(p).map(|(n, d)| (Some(n), d))?
+                    (name, dims, init) = self.constant_name(p).map(|(n, d, i)| (Some(n), d, i))?
                 }
-                Rule::expr => init = Some(self.expr(p)?),
                 _ => {}
             }
         }
