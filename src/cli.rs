@@ -11,12 +11,14 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Args as ClapArgs, Parser, Subcommand};
-use miette::{Diagnostic, GraphicalReportHandler, GraphicalTheme};
+use miette::GraphicalTheme;
 use serde_json::json;
 
-use crate::gpu::{self, GpuConfig, OccupancyRequest};
+use crate::gpu::{self, OccupancyRequest};
 use crate::host::{ArgValue, Overrides};
-use crate::pipeline::{self, Failure, RunOptions, EXIT_RUN, EXIT_USAGE};
+use crate::pipeline::{self, load_gpu, Failure, RunOptions, EXIT_RUN, EXIT_USAGE};
+use crate::render;
+pub use crate::render::{error_json, render};
 use crate::report::json as report_json;
 use crate::report::style::Paint;
 use crate::suite;
@@ -293,25 +295,6 @@ fn parse_dim(s: &str) -> Result<[u32; 3], String> {
     Ok(d)
 }
 
-fn load_gpu(name: &str) -> Result<GpuConfig, Failure> {
-    if let Some(g) = gpu::preset(name) {
-        return Ok(g);
-    }
-    if name.ends_with(".json") {
-        let text = std::fs::read_to_string(name)
-            .map_err(|e| Failure::usage(format!("cannot read `{name}`: {e}"), None))?;
-        return GpuConfig::from_json_str(&text)
-            .map_err(|e| Failure::usage(format!("`{name}`: {e}"), None));
-    }
-    Err(Failure::usage(
-        format!("unknown GPU `{name}`"),
-        Some(format!(
-            "presets: {} (or a .json file)",
-            gpu::preset_names().join(", ")
-        )),
-    ))
-}
-
 /// Runs the parsed command line; returns the process exit code.
 pub fn run(cli: Cli) -> ExitCode {
     let json = match &cli.command {
@@ -378,6 +361,7 @@ fn run_cmd(a: RunArgs, paint: Paint) -> Result<u8, Failure> {
         kernel: a.kernel,
         overrides,
         arg_texts,
+        arg_names: Vec::new(),
         dyn_smem: a.model.dyn_smem,
         max_steps: a.model.max_steps,
         max_block_steps: a.model.max_block_steps,
@@ -462,21 +446,10 @@ fn value_text(text: &str) -> String {
 fn check_cmd(file: PathBuf, json: bool) -> Result<u8, Failure> {
     let src = pipeline::read(&file)?;
     let (module, program) = pipeline::compile(&src)?;
-    let host = pipeline::host_note(&module, &src);
-    let kernels: Vec<serde_json::Value> = program
-        .kernels
-        .iter()
-        .map(|k| {
-            json!({
-                "name": k.name,
-                "params": k.params.iter().map(|p| json!({"name": p.name, "type": p.kind.describe()})).collect::<Vec<_>>(),
-            })
-        })
-        .collect();
     if json {
         emit(&format!(
             "{}\n",
-            json!({"schema": report_json::SCHEMA, "file": src.name(), "ok": true, "kernels": kernels, "host_code": host})
+            render::check_json(&src, &module, &program)
         ));
     } else {
         let mut s = format!("{}: ok\n", src.name());
@@ -492,7 +465,7 @@ fn check_cmd(file: PathBuf, json: bool) -> Result<u8, Failure> {
                 params.join(", ")
             ));
         }
-        if let Some(note) = host {
+        if let Some(note) = pipeline::host_note(&module, &src) {
             s.push_str(&format!("  note: {note}\n"));
         }
         emit(&s);
@@ -547,16 +520,10 @@ fn occupancy_cmd(a: OccupancyArgs) -> Result<u8, Failure> {
         .bytes_per_request
         .map(|b| gpu::latency_hiding(&gpu, f64::from(occ.active_warps), b, a.in_flight));
     if a.json {
-        let mut v = json!(occ);
-        v["schema"] = json!(report_json::SCHEMA);
-        v["gpu"] = json!(gpu.name);
-        if let Some(w) = &waves {
-            v["waves"] = json!(w);
-        }
-        if let Some(h) = &hiding {
-            v["latency_hiding"] = json!(h);
-        }
-        emit(&format!("{v}\n"));
+        emit(&format!(
+            "{}\n",
+            render::occupancy_json(&gpu, &occ, waves.as_ref(), hiding.as_ref())
+        ));
     } else {
         let mut s = format!(
             "{}: {} threads/block, {} regs/thread, {} B shared/block\n",
@@ -650,18 +617,7 @@ fn gpus_cmd(name: Option<&str>, json: bool) -> Result<u8, Failure> {
         None => gpu::named_presets(),
     };
     if json {
-        let gpus: Vec<serde_json::Value> = presets
-            .iter()
-            .map(|(preset, g)| {
-                let mut v = json!(g);
-                v["preset"] = json!(preset);
-                v
-            })
-            .collect();
-        emit(&format!(
-            "{}\n",
-            json!({"schema": report_json::SCHEMA, "gpus": gpus})
-        ));
+        emit(&format!("{}\n", render::gpus_json(&presets)));
     } else {
         let mut s = format!(
             "{:<11} {:<22} {:>5} {:>5} {:>9} {:>10} {:>9}\n",
@@ -692,72 +648,10 @@ fn report_failure(f: &Failure, json: bool, color: ColorChoice) {
         GraphicalTheme::unicode_nocolor()
     };
     // Not `eprint!`: it panics when stderr is closed.
-    let _ = std::io::stderr().write_all(render_with(f, theme).as_bytes());
+    let _ = std::io::stderr().write_all(render::render_with(f, theme).as_bytes());
     if json {
-        let errors: Vec<serde_json::Value> = f.errors.iter().map(error_json).collect();
-        let first = errors.first().cloned().unwrap_or_default();
-        emit(&format!(
-            "{}\n",
-            json!({"schema": report_json::SCHEMA, "error": first, "errors": errors})
-        ));
+        emit(&format!("{}\n", render::failure_json(f)));
     }
-}
-
-/// The diagnostics of a failure as the terminal shows them, without colour.
-pub fn render(f: &Failure) -> String {
-    render_with(f, GraphicalTheme::unicode_nocolor())
-}
-
-/// Diagnostics of one failure drawn in full; the rest are counted by code (`--json` lists all).
-const MAX_RENDERED: usize = 20;
-
-fn render_with(f: &Failure, theme: GraphicalTheme) -> String {
-    let handler = GraphicalReportHandler::new_themed(theme).with_width(100);
-    let mut out = String::new();
-    for e in f.errors.iter().take(MAX_RENDERED) {
-        let _ = handler.render_report(&mut out, e);
-    }
-    if f.errors.len() > MAX_RENDERED {
-        let mut codes: Vec<(String, usize)> = Vec::new();
-        for e in &f.errors[MAX_RENDERED..] {
-            let code = e
-                .code()
-                .map_or_else(|| "other".to_string(), |c| c.to_string());
-            match codes.iter_mut().find(|(c, _)| *c == code) {
-                Some((_, n)) => *n += 1,
-                None => codes.push((code, 1)),
-            }
-        }
-        let counted: Vec<String> = codes.iter().map(|(c, n)| format!("{n} × {c}")).collect();
-        out.push_str(&format!(
-            "\n... and {} more errors not shown: {} (--json lists every one)\n",
-            f.errors.len() - MAX_RENDERED,
-            counted.join(", ")
-        ));
-    }
-    out
-}
-
-/// One diagnostic as JSON: code, message, file, line and column of the first label.
-pub fn error_json(e: &pipeline::Located) -> serde_json::Value {
-    let label = e.labels().and_then(|mut l| l.next());
-    let (line, column, label_text) = match (&label, &e.src) {
-        (Some(l), Some(src)) => {
-            let (line, column) = src.line_col(l.offset());
-            (Some(line), Some(column), l.label().map(str::to_string))
-        }
-        _ => (None, None, None),
-    };
-    json!({
-        "code": e.code().map(|c| c.to_string()),
-        "message": e.to_string(),
-        "file": e.src.as_ref().map(|s| s.name().to_string()),
-        "line": line,
-        "column": column,
-        "label": label_text,
-        "help": e.help().map(|h| h.to_string()),
-        "exit": if matches!(e.inner, pipeline::SimtDiagnostic::Run(_)) { EXIT_RUN } else { EXIT_USAGE },
-    })
 }
 
 #[cfg(test)]

@@ -17,6 +17,7 @@ pub mod progress;
 /// `reference` feature, which the test targets turn on), so that nothing can share code with it.
 #[cfg(feature = "reference")]
 pub mod reference;
+pub mod render;
 pub mod report;
 pub mod rng;
 pub mod source;

@@ -205,6 +205,9 @@ pub struct RunOptions {
     pub overrides: Overrides,
     /// The text of each `--arg` value, for diagnostics.
     pub arg_texts: Vec<String>,
+    /// What a diagnostic calls each `--arg`'s text (the Python module's `args["x"]`); where
+    /// there is none, `--arg VALUE`.
+    pub arg_names: Vec<String>,
     /// `--dyn-smem`.
     pub dyn_smem: Option<u64>,
     /// `--max-steps`.
@@ -236,6 +239,7 @@ impl Default for RunOptions {
             kernel: None,
             overrides: Overrides::default(),
             arg_texts: Vec::new(),
+            arg_names: Vec::new(),
             dyn_smem: None,
             max_steps: DEFAULT_MAX_STEPS,
             max_block_steps: DEFAULT_MAX_BLOCK_STEPS,
@@ -263,6 +267,26 @@ pub const DEFAULT_MAX_STEPS: u64 = 1 << 32;
 /// a laptop core whatever its size. A tiled SGEMM block of 1024³ runs about 2^19 of them; a
 /// single block of 1024 threads striding over 2^26 elements about 2^25.
 pub const DEFAULT_MAX_BLOCK_STEPS: u64 = 1 << 28;
+
+/// The GPU `--gpu NAME` names: a preset, or a `.json` file with a preset's fields.
+pub fn load_gpu(name: &str) -> Result<GpuConfig, Failure> {
+    if let Some(g) = crate::gpu::preset(name) {
+        return Ok(g);
+    }
+    if name.ends_with(".json") {
+        let text = std::fs::read_to_string(name)
+            .map_err(|e| Failure::usage(format!("cannot read `{name}`: {e}"), None))?;
+        return GpuConfig::from_json_str(&text)
+            .map_err(|e| Failure::usage(format!("`{name}`: {e}"), None));
+    }
+    Err(Failure::usage(
+        format!("unknown GPU `{name}`"),
+        Some(format!(
+            "presets: {} (or a .json file)",
+            crate::gpu::preset_names().join(", ")
+        )),
+    ))
+}
 
 /// Picks the kernel to run: `--kernel`, or the only one in the file.
 fn pick<'p>(
@@ -420,6 +444,37 @@ fn launch_whole(
 
 /// Runs a kernel and builds its report. A failed `expect` is in the report, not an error.
 pub fn run(src: &SourceFile, opts: &RunOptions) -> Result<Report, Failure> {
+    run_keeping(src, opts, None).map(|f| f.report)
+}
+
+/// An array of a finished launch under a name the launch gave it.
+#[derive(Debug)]
+pub struct NamedArray {
+    /// A kernel parameter or a launch-section variable.
+    pub name: String,
+    /// Its contents after the run (shared by the names that share the array).
+    pub data: std::sync::Arc<exec::BufData>,
+    /// Its shape.
+    pub shape: Vec<usize>,
+}
+
+/// A finished run: the report, and the arrays the launch named, after the run.
+#[derive(Debug)]
+pub struct Finished {
+    /// What `simt run` prints.
+    pub report: Report,
+    /// Every name that held an array, in name order; empty for a sampled run, whose arrays hold
+    /// the sampled blocks' writes only.
+    pub arrays: Vec<NamedArray>,
+}
+
+/// [`run`], keeping the launch's arrays; a raised `interrupt` stops the launch with
+/// `simt::run::interrupted`.
+pub fn run_keeping(
+    src: &SourceFile,
+    opts: &RunOptions,
+    interrupt: Option<&exec::Interrupt>,
+) -> Result<Finished, Failure> {
     let clock = Instant::now();
     let (module, program) = compile_for(src, opts.kernel.as_deref())?;
     let parsed = clock.elapsed();
@@ -459,11 +514,12 @@ pub fn run(src: &SourceFile, opts: &RunOptions) -> Result<Report, Failure> {
         |(e, origin)| match origin {
             Origin::Arg(i) => {
                 let text = opts.arg_texts.get(i).cloned().unwrap_or_default();
-                Failure::new(
-                    Some(&SourceFile::new(format!("--arg {text}"), text)),
-                    [e.into()],
-                    EXIT_USAGE,
-                )
+                let name = opts
+                    .arg_names
+                    .get(i)
+                    .cloned()
+                    .unwrap_or_else(|| format!("--arg {text}"));
+                Failure::new(Some(&SourceFile::new(name, text)), [e.into()], EXIT_USAGE)
             }
             Origin::File => Failure::new(Some(launch_src), [e.into()], EXIT_USAGE),
             // A launch shape given by --grid/--block: nothing in the file to point at.
@@ -505,7 +561,7 @@ pub fn run(src: &SourceFile, opts: &RunOptions) -> Result<Report, Failure> {
         dyn_smem,
         max_steps: opts.max_steps,
         max_block_steps: opts.max_block_steps,
-        deadline: opts.timeout.map(exec::Deadline::after),
+        deadline: deadline(opts.timeout, interrupt),
         threads: opts.threads,
     };
     let buffer_bytes = buffer_bytes(&setup.args);
@@ -601,11 +657,29 @@ pub fn run(src: &SourceFile, opts: &RunOptions) -> Result<Report, Failure> {
             message: note,
         });
     }
+    let arrays = match report.sample {
+        Some(_) => Vec::new(),
+        None => setup
+            .into_arrays()
+            .into_iter()
+            .map(|(name, data, shape)| NamedArray { name, data, shape })
+            .collect(),
+    };
     report.timing = Timing {
         parse: parsed.as_secs_f64(),
         setup: (set_up - parsed).as_secs_f64(),
         simulate: (simulated - set_up).as_secs_f64(),
         report: (clock.elapsed() - simulated).as_secs_f64(),
     };
-    Ok(report)
+    Ok(Finished { report, arrays })
+}
+
+/// When a launch must stop: after `timeout`, or when `interrupt` is raised; `None` for neither.
+fn deadline(
+    timeout: Option<std::time::Duration>,
+    interrupt: Option<&exec::Interrupt>,
+) -> Option<exec::Deadline> {
+    let mut d = timeout.map(exec::Deadline::after).unwrap_or_default();
+    d.interrupt = interrupt.cloned();
+    (d != exec::Deadline::default()).then_some(d)
 }

@@ -1,4 +1,4 @@
-//! `simt run`'s insight flags (`--lines`, `--map`, `--max`, `--min`, `--deny`) and its output.
+//! `simt run`'s insight flags (`--lines`, `--map`, `--html`, `--max`, `--min`, `--deny`) and its output.
 
 use clap::{Args as ClapArgs, ValueEnum};
 use serde_json::json;
@@ -6,8 +6,8 @@ use serde_json::json;
 use super::emit;
 use crate::pipeline::{Failure, EXIT_RUN};
 use crate::report::gates::{self, Gate};
-use crate::report::style::{Paint, Tone};
-use crate::report::{json as report_json, lanemap, lines, table, Report};
+use crate::report::style::Paint;
+use crate::report::{html, json as report_json, lanemap, table, Report};
 
 /// What `--deny` can forbid.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -36,6 +36,10 @@ pub struct InsightArgs {
     /// Gate: exit 1 if metric NAME is below V. Repeatable.
     #[arg(long, value_name = "NAME=V")]
     pub min: Vec<String>,
+    /// Also write the report as one self-contained HTML page (summary, the source as a heat map,
+    /// lane maps) to FILE, to open in a browser.
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<std::path::PathBuf>,
     /// Gate: exit 1 if the run has any of these (`races`, `uninit`).
     #[arg(long, value_enum, value_name = "WHAT")]
     pub deny: Vec<Deny>,
@@ -77,6 +81,10 @@ pub fn output(
             Some(why),
         )
     };
+    if let Some(path) = &args.html {
+        std::fs::write(path, html::document(report))
+            .map_err(|e| Failure::usage(format!("cannot write `{}`: {e}", path.display()), None))?;
+    }
     let mut v = report_json::to_json(report);
     let results = gates::check(&v, gates);
     let gates_ok = results.iter().all(|r| r.passed);
@@ -94,27 +102,7 @@ pub fn output(
             Some(line) => Some(lanemap::render(report, line, paint).map_err(map_error)?),
             None => None,
         };
-        // The kernel's own output first, as a program's would be, then the report.
-        let mut s = report.printf.clone();
-        if report.printf_truncated {
-            s.push_str("[simt: printf output past the device's 1 MiB buffer was dropped]\n");
-        }
-        s.push_str(&table::render(report));
-        if !report.hints.is_empty() {
-            s.push_str("hints\n");
-            for h in &report.hints {
-                let at = h.line.map(|l| format!("line {l}: ")).unwrap_or_default();
-                s.push_str(&format!(
-                    "  {} {at}{}\n",
-                    paint.tone("▸", Tone::Yellow),
-                    h.message
-                ));
-            }
-        }
-        if args.lines {
-            s.push('\n');
-            s.push_str(&lines::render(report, paint));
-        }
+        let mut s = table::text(report, args.lines, paint);
         if let Some(map) = map {
             s.push('\n');
             s.push_str(&map);

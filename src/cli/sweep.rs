@@ -146,6 +146,7 @@ pub(super) fn sweep_cmd(a: SweepArgs, paint: Paint) -> Result<u8, Failure> {
             kernel: a.kernel.clone(),
             overrides,
             arg_texts,
+            arg_names: Vec::new(),
             dyn_smem: a.model.dyn_smem,
             max_steps: a.model.max_steps,
             max_block_steps: a.model.max_block_steps,

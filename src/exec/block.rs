@@ -584,7 +584,12 @@ impl<'a> BlockRunner<'a> {
     pub(crate) fn flush_steps(&mut self, pc: usize) -> Result<(), RunError> {
         let total = self.budget.fetch_add(self.steps, Ordering::Relaxed) + self.steps;
         self.steps = 0;
-        if self.cfg.deadline.is_some_and(|d| d.passed()) {
+        if self
+            .cfg
+            .deadline
+            .as_ref()
+            .is_some_and(super::Deadline::passed)
+        {
             return Err(self.timeout(pc));
         }
         if total > self.cfg.max_steps {
@@ -597,14 +602,18 @@ impl<'a> BlockRunner<'a> {
         Ok(())
     }
 
-    /// The launch ran past its deadline while this block was at `pc`.
+    /// The launch ran past its deadline, or was interrupted, while this block was at `pc`.
     #[cold]
     pub(crate) fn timeout(&self, pc: usize) -> RunError {
-        RunError::Timeout {
-            seconds: self.cfg.deadline.map_or(0.0, |d| d.limit.as_secs_f64()),
-            span: self.ir.spans.get(pc).copied().unwrap_or_default(),
-            block: self.block,
-        }
+        let span = self.ir.spans.get(pc).copied().unwrap_or_default();
+        self.cfg.deadline.as_ref().map_or(
+            RunError::Timeout {
+                seconds: 0.0,
+                span,
+                block: self.block,
+            },
+            |d| d.error(span, self.block),
+        )
     }
 
     /// Takes the events counted so far, leaving zeros.

@@ -195,6 +195,16 @@ pub enum RunError {
         /// Block index.
         block: [u32; 3],
     },
+    /// Ctrl-C in a notebook while `simt.run` is launching a kernel that loops for a long time
+    #[error("interrupted: the launch was stopped before it ended")]
+    #[diagnostic(code(simt::run::interrupted))]
+    Interrupted {
+        /// What was running.
+        #[label("the launch was running block ({}, {}, {})", block[0], block[1], block[2])]
+        span: Span,
+        /// Block index.
+        block: [u32; 3],
+    },
     /// `__global__ void k() {}` launched on a grid of 65535 × 65535 × 2147483647 blocks
     #[error("step limit exceeded: more than {limit} warp steps before block ({}, {}, {}) of {blocks} could start", block[0], block[1], block[2])]
     #[diagnostic(

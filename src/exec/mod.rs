@@ -66,27 +66,68 @@ pub(crate) struct GlobalBuf<'a> {
     written: Option<&'a [AtomicU64]>,
 }
 
-/// A wall-clock limit on a launch.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// A flag another thread raises to stop a launch (the Python module's Ctrl-C); clones share it.
+#[derive(Clone, Debug, Default)]
+pub struct Interrupt(std::sync::Arc<std::sync::atomic::AtomicBool>);
+
+impl Interrupt {
+    /// Asks the launch to stop: its workers end with [`RunError::Interrupted`] within a few
+    /// thousand warp steps.
+    pub fn raise(&self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+
+    /// Whether it was raised.
+    pub fn is_raised(&self) -> bool {
+        self.0.load(Ordering::Relaxed)
+    }
+}
+
+/// Two interrupts are equal when they are the same flag.
+impl PartialEq for Interrupt {
+    fn eq(&self, other: &Interrupt) -> bool {
+        std::sync::Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl Eq for Interrupt {}
+
+/// When a launch must stop before it ends: a wall-clock limit, an [`Interrupt`], or both.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Deadline {
-    /// When the launch must stop.
-    pub at: std::time::Instant,
-    /// The limit it was given, for the report.
-    pub limit: std::time::Duration,
+    /// When the launch must stop, and the limit it was given (for the report).
+    pub time: Option<(std::time::Instant, std::time::Duration)>,
+    /// A flag that stops the launch when raised.
+    pub interrupt: Option<Interrupt>,
 }
 
 impl Deadline {
     /// A deadline `limit` from now.
     pub fn after(limit: std::time::Duration) -> Deadline {
         Deadline {
-            at: std::time::Instant::now() + limit,
-            limit,
+            time: Some((std::time::Instant::now() + limit, limit)),
+            interrupt: None,
         }
     }
 
-    /// Whether it has passed.
+    /// Whether the launch must stop now.
     pub fn passed(&self) -> bool {
-        std::time::Instant::now() > self.at
+        self.interrupt.as_ref().is_some_and(Interrupt::is_raised)
+            || self
+                .time
+                .is_some_and(|(at, _)| std::time::Instant::now() > at)
+    }
+
+    /// The error that stops a launch running `span` of `block`: interrupted, or out of time.
+    pub(crate) fn error(&self, span: crate::source::Span, block: [u32; 3]) -> RunError {
+        match (&self.interrupt, self.time) {
+            (Some(i), _) if i.is_raised() => RunError::Interrupted { span, block },
+            (_, time) => RunError::Timeout {
+                seconds: time.map_or(0.0, |(_, limit)| limit.as_secs_f64()),
+                span,
+                block,
+            },
+        }
     }
 }
 
@@ -106,7 +147,8 @@ pub struct LaunchConfig {
     /// its warps, active or not, which is what it costs to simulate (catches a loop that never
     /// ends in seconds, whatever the block size).
     pub max_block_steps: u64,
-    /// Stop with [`RunError::Timeout`] once this has passed (`simt test --timeout`).
+    /// Stop with [`RunError::Timeout`] or [`RunError::Interrupted`] once this has passed
+    /// (`simt test --timeout`, Ctrl-C in the Python module).
     pub deadline: Option<Deadline>,
     /// Worker threads running blocks.
     pub threads: usize,
@@ -542,7 +584,7 @@ impl Work<'_> {
             // grid of 2^31 × 65535 × 65535 blocks ends at the limit. On one worker `seen +
             // pending` is the exact count.
             pending += warps;
-            if pending >= LAUNCH_FLUSH && self.cfg.deadline.is_some_and(|d| d.passed()) {
+            if pending >= LAUNCH_FLUSH && self.cfg.deadline.as_ref().is_some_and(Deadline::passed) {
                 self.first_failure.fetch_min(id, Ordering::Relaxed);
                 failure = Some((id, runner.timeout(0)));
                 break;

@@ -140,25 +140,27 @@ pub enum HostError {
         #[label("{ops} operations")]
         span: Span,
     },
-    /// `float* a` given `--arg a=@ints.npy` (an int32 file)
-    #[error("`{param}` is `{elem}*` but its .npy file holds `{found}` values (numpy `{numpy}`)")]
+    /// `float* a` given `--arg a=@ints.npy` (an int32 file), or an int32 numpy array in Python
+    #[error(
+        "`{param}` is `{elem}*` but the array it is given holds `{found}` values (numpy `{numpy}`)"
+    )]
     #[diagnostic(
         code(simt::host::dtype_mismatch),
-        help("convert it in numpy, e.g. a.astype(numpy.{want}), before saving")
+        help("convert it in numpy first, e.g. a.astype(numpy.{want})")
     )]
     DtypeMismatch {
         /// The parameter.
         param: String,
         /// Its element type.
         elem: crate::value::Scalar,
-        /// The file's element type.
+        /// The array's element type.
         found: crate::value::Scalar,
-        /// The file's numpy dtype.
+        /// The array's numpy dtype.
         numpy: &'static str,
         /// The numpy dtype the parameter needs.
         want: &'static str,
-        /// Where the file is named.
-        #[label("a `{numpy}` file")]
+        /// Where the array is named.
+        #[label("a `{numpy}` array")]
         span: Span,
     },
     /// `--arg a=@small.npy` where the launch section makes `a = zeros(n)` with `n = 1000`

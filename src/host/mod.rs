@@ -28,6 +28,9 @@ pub enum ArgValue {
     Expr(Expr),
     /// `--arg a=@input.npy`: a file, relative to the working directory.
     File(PathBuf),
+    /// A value a library caller made (the Python module's numpy arrays and numbers). An array
+    /// with a `dtype` must have its parameter's element type, as an `.npy` file must.
+    Value(HostValue),
 }
 
 /// Command-line settings that override the launch section, and its limits.
@@ -167,6 +170,30 @@ impl Setup {
 }
 
 impl Setup {
+    /// Each name that held an array, with the array as it is now (after the run: its final
+    /// contents) and its shape, in name order; names that share an array share it here too (a
+    /// pointer bound at an offset gets a copy of the elements from there on).
+    pub fn into_arrays(self) -> Vec<(String, Arc<BufData>, Vec<usize>)> {
+        let arrays: Vec<Arc<BufData>> = self
+            .args
+            .buffers
+            .into_iter()
+            .map(|b| Arc::new(b.data))
+            .collect();
+        self.held
+            .into_iter()
+            .map(|h| {
+                let data = &arrays[h.buffer];
+                let (data, shape) = match h.view {
+                    View::Whole(shape) => (Arc::clone(data), shape),
+                    View::From(0) => (Arc::clone(data), self.shapes[h.buffer].clone()),
+                    View::From(k) => (Arc::new(data.tail(k)), vec![data.len().saturating_sub(k)]),
+                };
+                (h.name, data, shape)
+            })
+            .collect()
+    }
+
     /// Whether `name` holds an array `--save` can write, or why not (with a did-you-mean among
     /// the names that do): checked before anything runs.
     pub fn check_save(&self, kernel: &Kernel, name: &str) -> Result<(), String> {
@@ -579,6 +606,7 @@ fn eval_arg(
         (ArgValue::Expr(e), Some(elem)) => env.eval_as(e, elem),
         (ArgValue::Expr(e), None) => env.eval(e),
         (ArgValue::File(p), _) => env.load_arg(p, value_span(value)),
+        (ArgValue::Value(v), _) => Ok(v.clone()),
     }
     .map_err(|err| (err, Origin::Arg(i)))
 }
@@ -600,6 +628,8 @@ fn value_span(value: &ArgValue) -> Span {
     match value {
         ArgValue::Expr(e) => e.span,
         ArgValue::File(p) => Span::new(0, p.as_os_str().len() + 1),
+        // A caller's value has no text: a diagnostic points at the whole of its description.
+        ArgValue::Value(_) => Span::default(),
     }
 }
 

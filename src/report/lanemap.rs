@@ -40,7 +40,7 @@ pub fn accesses(r: &Report, line: usize) -> Result<Vec<(&InstStat, &WarpAccess)>
 }
 
 /// The rows of one lane: (label, value) pairs, `None` for an inactive lane.
-fn lane_values(a: &WarpAccess, index: i64) -> [(&'static str, i64); 3] {
+pub(crate) fn lane_values(a: &WarpAccess, index: i64) -> [(&'static str, i64); 3] {
     let bytes = index * i64::from(a.elem_bytes);
     match a.space {
         Space::Global(_) => [("index", index), ("address", bytes), ("sector", bytes >> 5)],
@@ -126,7 +126,7 @@ pub fn render(r: &Report, line: usize, paint: Paint) -> Result<String, String> {
 }
 
 /// One sentence: the distinct sectors, or the busiest bank.
-fn summary(a: &WarpAccess) -> String {
+pub(crate) fn summary(a: &WarpAccess) -> String {
     let mut keys: Vec<i64> = a
         .lanes
         .iter()

@@ -1,8 +1,9 @@
-//! The result of a run as plain data, rendered for people (`table`) or scripts (`json`).
+//! The result of a run as plain data, rendered for people (`table`, `html`) or scripts (`json`).
 
 pub mod barriers;
 pub mod gates;
 pub mod hints;
+pub mod html;
 pub mod json;
 pub mod lanemap;
 pub mod lines;

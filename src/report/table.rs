@@ -2,6 +2,7 @@
 
 use std::fmt::Write as _;
 
+use super::style::{Paint, Tone};
 use super::Report;
 
 fn dim(d: [u32; 3]) -> String {
@@ -21,6 +22,28 @@ pub fn seconds(t: f64) -> String {
     } else {
         format!("{:.3} µs", t * 1e6)
     }
+}
+
+/// The report as `simt run` prints it: what the kernel printed first, as a program's output would
+/// be, then the table and the hints; with `lines`, the per-line view after them.
+pub fn text(r: &Report, lines: bool, paint: Paint) -> String {
+    let mut s = r.printf.clone();
+    if r.printf_truncated {
+        s.push_str("[simt: printf output past the device's 1 MiB buffer was dropped]\n");
+    }
+    s.push_str(&render(r));
+    if !r.hints.is_empty() {
+        s.push_str("hints\n");
+        for h in &r.hints {
+            let at = h.line.map(|l| format!("line {l}: ")).unwrap_or_default();
+            let _ = writeln!(s, "  {} {at}{}", paint.tone("▸", Tone::Yellow), h.message);
+        }
+    }
+    if lines {
+        s.push('\n');
+        s.push_str(&super::lines::render(r, paint));
+    }
+    s
 }
 
 /// Renders the report as text.

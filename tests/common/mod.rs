@@ -56,6 +56,7 @@ fn run_on(
         kernel: None,
         overrides,
         arg_texts: args.iter().map(|(_, v)| v.to_string()).collect(),
+        arg_names: Vec::new(),
         dyn_smem: None,
         max_steps: 1 << 20,
         max_block_steps: pipeline::DEFAULT_MAX_BLOCK_STEPS,

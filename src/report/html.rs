@@ -1,0 +1,688 @@
+//! The HTML report (`simt run --html`, the Python module's notebook view): the summary, the
+//! source as a heat map and lane maps as inline SVG, in one self-contained page (no script, no
+//! network).
+
+use std::fmt::Write as _;
+
+use super::lanemap::{lane_values, summary};
+use super::lines::{InstStat, LineStat};
+use super::table::seconds;
+use super::Report;
+use crate::exec::{Counters, WarpAccess};
+use crate::ir::Space;
+
+/// Lane maps drawn at most, in program order; the rest are counted.
+pub const MAX_MAPS: usize = 24;
+
+/// The styles, scoped to `.simt-report` so that a notebook's own are untouched.
+const STYLE: &str = "
+.simt-report{font-family:system-ui,-apple-system,'Segoe UI',sans-serif;font-size:14px;color:#1f2328;max-width:1100px}
+.simt-report h1{font-size:20px;margin:8px 0}
+.simt-report h1 small{font-weight:normal;color:#59636e;font-size:14px}
+.simt-report h2{font-size:16px;margin:18px 0 6px;border-bottom:1px solid #d1d9e0}
+.simt-report table{border-collapse:collapse;font-variant-numeric:tabular-nums}
+.simt-report td,.simt-report th{padding:2px 8px;text-align:right;border-bottom:1px solid #eef1f4}
+.simt-report th{background:#f6f8fa;font-weight:600}
+.simt-report td.label{text-align:left;color:#59636e}
+.simt-report td.bad{color:#b42318;font-weight:600}
+.simt-report td.good{color:#1a7f37}
+.simt-report td.src{text-align:left;font-family:ui-monospace,'SFMono-Regular',Menlo,monospace;white-space:pre}
+.simt-report tr.idle td{color:#9aa4ae}
+.simt-report tr.total td{font-weight:600;border-top:2px solid #d1d9e0}
+.simt-report ul{margin:4px 0;padding-left:20px}
+.simt-report li.race{color:#b42318}
+.simt-report figure{margin:10px 0}
+.simt-report figcaption{font-size:13px;margin-bottom:2px}
+.simt-report figcaption code,.simt-report li code{background:#f6f8fa;padding:0 3px}
+.simt-report .note{color:#59636e;font-size:13px}
+.simt-report svg text{font-family:ui-monospace,Menlo,monospace;font-size:9px}
+";
+
+/// A whole page: what `simt run --html FILE` writes.
+pub fn document(r: &Report) -> String {
+    format!(
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>simt · {}</title>\n</head>\n<body>\n{}</body>\n</html>\n",
+        esc(&r.kernel),
+        fragment(r)
+    )
+}
+
+/// The report as one `<div>` with its styles: what a notebook shows (`_repr_html_`).
+pub fn fragment(r: &Report) -> String {
+    let mut s = String::new();
+    let _ = writeln!(s, "<div class=\"simt-report\">\n<style>{STYLE}</style>");
+    let _ = writeln!(
+        s,
+        "<h1>simt · {} <small>{} on {}</small></h1>",
+        esc(&r.kernel),
+        esc(&r.file),
+        esc(&r.gpu.name)
+    );
+    if let Some(sample) = &r.sample {
+        let _ = writeln!(
+            s,
+            "<p class=\"note\">Sampled: {} of {} blocks ran ({:.1}%); the counters are extrapolated and the results are not checked.</p>",
+            sample.blocks_run,
+            sample.blocks,
+            sample.fraction * 100.0
+        );
+    }
+    summary_table(&mut s, r);
+    notes(&mut s, r);
+    source_view(&mut s, r);
+    lane_maps(&mut s, r);
+    s.push_str("</div>\n");
+    s
+}
+
+/// Escapes text for HTML content and attribute values.
+fn esc(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// How a summary value reads: plainly, as a problem or as good.
+#[derive(Clone, Copy)]
+enum Mark {
+    Plain,
+    Bad,
+    Good,
+}
+
+fn row(s: &mut String, label: &str, value: String, mark: Mark, note: &str) {
+    let class = match mark {
+        Mark::Plain => "",
+        Mark::Bad => " class=\"bad\"",
+        Mark::Good => " class=\"good\"",
+    };
+    let _ = writeln!(
+        s,
+        "<tr><td class=\"label\">{}</td><td{class}>{}</td><td class=\"label\">{}</td></tr>",
+        esc(label),
+        esc(&value),
+        esc(note)
+    );
+}
+
+fn dim(d: [u32; 3]) -> String {
+    match d {
+        [x, 1, 1] => x.to_string(),
+        [x, y, 1] => format!("({x}, {y})"),
+        [x, y, z] => format!("({x}, {y}, {z})"),
+    }
+}
+
+/// The launch and the totals, one row each.
+fn summary_table(s: &mut String, r: &Report) {
+    let c = &r.counters;
+    let l = &r.launch;
+    let bad_if = |b: bool| if b { Mark::Bad } else { Mark::Plain };
+    s.push_str("<h2>Summary</h2>\n<table id=\"summary\">\n");
+    row(
+        s,
+        "launch",
+        format!("grid {} × block {}", dim(l.grid), dim(l.block)),
+        Mark::Plain,
+        &format!(
+            "{} blocks, {} threads, {} warps/block",
+            c.blocks, c.threads, l.warps_per_block
+        ),
+    );
+    row(
+        s,
+        "warp instructions",
+        c.warp_instr.to_string(),
+        Mark::Plain,
+        &format!("SIMT efficiency {:.3}", c.simt_efficiency()),
+    );
+    for (what, requests, sectors, per) in [
+        (
+            "global loads",
+            c.gld_instr,
+            c.gld_sectors,
+            c.sectors_per_load(),
+        ),
+        (
+            "global stores",
+            c.gst_instr,
+            c.gst_sectors,
+            c.sectors_per_store(),
+        ),
+    ] {
+        row(
+            s,
+            what,
+            format!("{per:.2} sectors/request"),
+            Mark::Plain,
+            &format!("{requests} requests, {sectors} sectors"),
+        );
+    }
+    let moved = c.dram_bytes() > 0;
+    row(
+        s,
+        "coalescing efficiency",
+        format!("{:.3}", c.coalescing_efficiency()),
+        bad_if(moved && c.coalescing_efficiency() < 0.5),
+        &format!(
+            "{} bytes requested, {} bytes moved",
+            c.g_bytes_requested,
+            c.dram_bytes()
+        ),
+    );
+    row(
+        s,
+        "shared memory",
+        format!("{:.2} wavefronts/instruction", c.bank_conflict_factor()),
+        bad_if(c.smem_bank_conflicts > 0),
+        &format!(
+            "{} instructions, {} wavefronts, {} bank conflicts",
+            c.smem_instr, c.smem_wavefronts, c.smem_bank_conflicts
+        ),
+    );
+    row(
+        s,
+        "divergent branches",
+        c.divergent.to_string(),
+        bad_if(c.divergent > 0),
+        &format!(
+            "of {} branches, branch efficiency {:.3}",
+            c.branches,
+            c.branch_efficiency()
+        ),
+    );
+    row(
+        s,
+        "barriers",
+        c.barriers.to_string(),
+        Mark::Plain,
+        "__syncthreads() per block",
+    );
+    row(
+        s,
+        "races",
+        c.race_count.to_string(),
+        if c.race_count > 0 {
+            Mark::Bad
+        } else {
+            Mark::Good
+        },
+        &format!("{} uninitialised reads", c.uninit_count),
+    );
+    let occ = &r.occupancy;
+    match &occ.cannot_launch {
+        Some(why) => row(s, "occupancy", "cannot launch".into(), Mark::Bad, why),
+        None => {
+            let limiters: Vec<&str> = occ.limiters.iter().map(|l| l.as_str()).collect();
+            row(
+                s,
+                "occupancy",
+                format!("{:.1}%", occ.occupancy * 100.0),
+                Mark::Plain,
+                &format!(
+                    "{} blocks/SM, {} warps, limited by {}",
+                    occ.blocks_per_sm,
+                    occ.active_warps,
+                    limiters.join(" + ")
+                ),
+            );
+        }
+    }
+    row(
+        s,
+        "time estimate",
+        seconds(r.time.t),
+        Mark::Plain,
+        &format!("{}-bound (roofline)", r.time.bound),
+    );
+    match &r.refined {
+        Ok(t) => row(
+            s,
+            "refined estimate",
+            seconds(t.t),
+            Mark::Plain,
+            &format!("{}-bound, occupancy-aware", t.bound),
+        ),
+        Err(e) => row(s, "refined estimate", "—".into(), Mark::Plain, e),
+    }
+    if !r.expects.is_empty() {
+        let failed = r.expects.iter().filter(|e| !e.passed).count();
+        row(
+            s,
+            "expects",
+            format!("{} of {} passed", r.expects.len() - failed, r.expects.len()),
+            if failed > 0 { Mark::Bad } else { Mark::Good },
+            &r.expects
+                .iter()
+                .map(|e| e.text.as_str())
+                .collect::<Vec<_>>()
+                .join("; "),
+        );
+    }
+    s.push_str("</table>\n");
+}
+
+/// Hints, races and uninitialised reads, when there are any.
+fn notes(s: &mut String, r: &Report) {
+    if !r.hints.is_empty() {
+        s.push_str("<h2>Hints</h2>\n<ul id=\"hints\">\n");
+        for h in &r.hints {
+            let at = h.line.map(|l| format!("line {l}: ")).unwrap_or_default();
+            let _ = writeln!(s, "<li>{}{}</li>", esc(&at), esc(&h.message));
+        }
+        s.push_str("</ul>\n");
+    }
+    if !r.races.is_empty() || !r.uninit.is_empty() {
+        s.push_str("<h2>Races</h2>\n<ul id=\"races\">\n");
+        for race in &r.races {
+            let _ = writeln!(
+                s,
+                "<li class=\"race\">{} ({}); {}</li>",
+                esc(&race.describe()),
+                esc(&race.extent()),
+                esc(&race.fix)
+            );
+        }
+        for u in &r.uninit {
+            let _ = writeln!(
+                s,
+                "<li class=\"race\">{} ({})</li>",
+                esc(&u.describe()),
+                esc(&u.extent())
+            );
+        }
+        s.push_str("</ul>\n");
+    }
+}
+
+/// How far `value` is above `ideal`, 0 to 1: 0 at the ideal, 1 at `worst` times it.
+fn heat(value: f64, ideal: f64, worst: f64) -> f64 {
+    if ideal <= 0.0 || value <= ideal {
+        return 0.0;
+    }
+    ((value / ideal).log2() / worst.log2()).clamp(0.0, 1.0)
+}
+
+/// A table cell tinted by `heat` (0 to 1) in the colour `rgb`.
+fn heat_cell(text: &str, heat: f64, rgb: &str) -> String {
+    if heat <= 0.0 {
+        return format!("<td class=\"heat\" data-heat=\"0\">{}</td>", esc(text));
+    }
+    format!(
+        "<td class=\"heat\" data-heat=\"{heat:.2}\" style=\"background:rgba({rgb},{:.2})\">{}</td>",
+        0.15 + 0.7 * heat,
+        esc(text)
+    )
+}
+
+/// `v`, or an empty string for 0.
+fn count(v: u64) -> String {
+    if v == 0 {
+        String::new()
+    } else {
+        v.to_string()
+    }
+}
+
+/// The cells of one line's counters: instructions, global sectors per request against the
+/// ideal, shared wavefronts per instruction against the ideal, divergence and races.
+fn line_cells(l: &LineStat) -> String {
+    let c: &Counters = &l.counters;
+    let requests = c.gld_instr + c.gst_instr + c.gatom_instr;
+    let (spr, ideal_spr) = if requests == 0 {
+        (heat_cell("", 0.0, ""), String::new())
+    } else {
+        let ideal = l.ideal_sectors() as f64 / requests as f64;
+        let spr = (c.gld_sectors + c.gst_sectors + c.gatom_sectors) as f64 / requests as f64;
+        (
+            heat_cell(&format!("{spr:.2}"), heat(spr, ideal, 8.0), "220,38,38"),
+            format!("{ideal:.2}"),
+        )
+    };
+    let (wf, ideal_wf) = if c.smem_instr == 0 {
+        (heat_cell("", 0.0, ""), String::new())
+    } else {
+        let ideal = l.ideal_wavefronts() as f64 / c.smem_instr as f64;
+        let wf = c.bank_conflict_factor();
+        (
+            heat_cell(&format!("{wf:.2}"), heat(wf, ideal, 32.0), "220,38,38"),
+            format!("{ideal:.2}"),
+        )
+    };
+    let divergence = if c.branches == 0 {
+        0.0
+    } else {
+        c.divergent as f64 / c.branches as f64
+    };
+    format!(
+        "<td>{}</td><td>{}</td>{spr}<td>{ideal_spr}</td><td>{}</td>{wf}<td>{ideal_wf}</td><td>{}</td>{}<td>{}</td>",
+        count(c.warp_instr),
+        count(requests),
+        count(c.smem_instr),
+        count(c.branches),
+        heat_cell(&count(c.divergent), divergence, "234,140,0"),
+        count(c.race_count)
+    )
+}
+
+/// The kernel's source with each line's counters beside it, tinted where a line moves more
+/// sectors or wavefronts than its bytes need, or diverges.
+fn source_view(s: &mut String, r: &Report) {
+    s.push_str("<h2>Per line</h2>\n<p class=\"note\">Sectors per global request and wavefronts per shared instruction beside what the same bytes would cost contiguous and without bank conflicts (ideal); red: further from ideal; orange: the share of the line's branches that diverged.</p>\n");
+    s.push_str("<table id=\"lines\">\n<tr><th>line</th><th>warp-inst</th><th>requests</th><th>sect/req</th><th>ideal</th><th>smem</th><th>wf/inst</th><th>ideal</th><th>branches</th><th>diverg</th><th>races</th><th>source</th></tr>\n");
+    let mut shown: Vec<usize> = (r.kernel_lines.0..=r.kernel_lines.1).collect();
+    shown.extend(r.lines.iter().map(|l| l.line));
+    shown.sort_unstable();
+    shown.dedup();
+    let text = r.source.text();
+    for n in shown {
+        let src = text.lines().nth(n.saturating_sub(1)).unwrap_or("");
+        match r.lines.iter().find(|l| l.line == n) {
+            Some(l) => {
+                let _ = writeln!(
+                    s,
+                    "<tr id=\"L{n}\"><td>{n}</td>{}<td class=\"src\">{}</td></tr>",
+                    line_cells(l),
+                    esc(src)
+                );
+            }
+            None => {
+                let _ = writeln!(
+                    s,
+                    "<tr id=\"L{n}\" class=\"idle\"><td>{n}</td>{}<td class=\"src\">{}</td></tr>",
+                    "<td></td>".repeat(10),
+                    esc(src)
+                );
+            }
+        }
+    }
+    let mut total = LineStat {
+        line: 0,
+        source: String::new(),
+        counters: r.counters,
+    };
+    total.counters.blocks = 0;
+    let _ = writeln!(
+        s,
+        "<tr class=\"total\"><td>total</td>{}<td></td></tr>",
+        line_cells(&total)
+    );
+    s.push_str("</table>\n");
+}
+
+/// One SVG per memory instruction that ran (the first warp that ran it), at most [`MAX_MAPS`].
+fn lane_maps(s: &mut String, r: &Report) {
+    let maps: Vec<(&InstStat, &WarpAccess)> = r
+        .insts
+        .iter()
+        .filter_map(|i| Some((i, i.access.as_ref()?)))
+        .collect();
+    if maps.is_empty() {
+        return;
+    }
+    s.push_str("<h2>Lane maps</h2>\n<p class=\"note\">The first warp that ran each memory instruction: global and local accesses from each lane to the 32-byte sector of its first byte, shared ones to the bank of their word (red: a bank holding more than one distinct word, a conflict).</p>\n");
+    for (i, a) in maps.iter().take(MAX_MAPS) {
+        lane_map(s, i, a);
+    }
+    if maps.len() > MAX_MAPS {
+        let _ = writeln!(
+            s,
+            "<p class=\"note\">{} more memory instructions not drawn (`simt run --map LINE` shows any line).</p>",
+            maps.len() - MAX_MAPS
+        );
+    }
+}
+
+/// Width of one lane's column in a lane map.
+const LANE_W: usize = 22;
+/// Left margin of a lane map, for the row labels.
+const LEFT: usize = 52;
+
+/// One lane map: the warp's lanes on top, the sectors or banks they touch below, a line from
+/// each active lane to its target.
+fn lane_map(s: &mut String, i: &InstStat, a: &WarpAccess) {
+    let (space, unit, target) = match a.space {
+        Space::Global(_) => ("global", "sectors", "sector"),
+        Space::Shared(_) => ("shared", "wavefronts", "bank"),
+        Space::Local(_) => ("local", "sectors", "sector"),
+    };
+    let lanes = a.lanes.len();
+    let active = a.lanes.iter().flatten().count();
+    let _ = writeln!(
+        s,
+        "<figure class=\"lanemap\" data-line=\"{}\" data-space=\"{space}\" data-cost=\"{}\"><figcaption>line {} · {} <code>{}</code> ({space}, {} B) <code>{}</code> — block ({},{},{}) warp {}: {active} active lanes, {} {unit}</figcaption>",
+        i.line,
+        a.cost(),
+        i.line,
+        i.op.verb(),
+        esc(i.array.as_deref().unwrap_or("?")),
+        a.elem_bytes,
+        esc(&i.text),
+        a.block[0],
+        a.block[1],
+        a.block[2],
+        a.warp,
+        a.cost()
+    );
+    // The target of each lane, and the targets in order.
+    let key = |ix: i64| lane_values(a, ix)[2].1;
+    let mut targets: Vec<i64> = match a.space {
+        Space::Shared(_) => (0..32).collect(),
+        Space::Global(_) | Space::Local(_) => a.lanes.iter().flatten().map(|&ix| key(ix)).collect(),
+    };
+    targets.sort_unstable();
+    targets.dedup();
+    // Distinct words per bank, for the conflict colouring.
+    let mut words: Vec<Vec<i64>> = vec![Vec::new(); 32];
+    if let Space::Shared(_) = a.space {
+        for &ix in a.lanes.iter().flatten() {
+            let word = lane_values(a, ix)[1].1;
+            let bank = &mut words[word.rem_euclid(32) as usize];
+            if !bank.contains(&word) {
+                bank.push(word);
+            }
+        }
+    }
+    let width = LEFT + lanes.max(1) * LANE_W + 8;
+    let slot = (width - LEFT - 8) as f64 / targets.len().max(1) as f64;
+    let target_x = |k: usize| LEFT as f64 + slot * (k as f64 + 0.5);
+    let _ = writeln!(
+        s,
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width}\" height=\"130\" viewBox=\"0 0 {width} 130\" role=\"img\" aria-label=\"lane to {target} map of line {}\">",
+        i.line
+    );
+    let _ = writeln!(
+        s,
+        "<text x=\"4\" y=\"22\">lane</text><text x=\"4\" y=\"112\">{target}</text>"
+    );
+    for (k, t) in targets.iter().enumerate() {
+        let x = target_x(k);
+        let conflict = words[(*t).rem_euclid(32) as usize].len() > 1;
+        let (fill, title) = match a.space {
+            Space::Shared(_) => (
+                if conflict { "#f4a3a3" } else { "#dbe7f5" },
+                format!(
+                    "bank {t}: {} distinct word(s)",
+                    words[(*t).rem_euclid(32) as usize].len()
+                ),
+            ),
+            _ => ("#dbe7f5", format!("sector {t}")),
+        };
+        let w = (slot - 2.0).clamp(4.0, 60.0);
+        let _ = writeln!(
+            s,
+            "<g class=\"target{}\"><title>{title}</title><rect x=\"{:.1}\" y=\"100\" width=\"{w:.1}\" height=\"16\" fill=\"{fill}\" stroke=\"#8c959f\"/><text x=\"{x:.1}\" y=\"127\" text-anchor=\"middle\">{t}</text></g>",
+            if conflict { " conflict" } else { "" },
+            x - w / 2.0
+        );
+    }
+    for (lane, ix) in a.lanes.iter().enumerate() {
+        let x = LEFT as f64 + LANE_W as f64 * (lane as f64 + 0.5);
+        match ix {
+            Some(ix) => {
+                let v = lane_values(a, *ix);
+                let k = targets.binary_search(&key(*ix)).unwrap_or(0);
+                let title: Vec<String> = v.iter().map(|(n, x)| format!("{n} {x}")).collect();
+                let _ = writeln!(
+                    s,
+                    "<g class=\"lane\"><title>lane {lane}: {}</title><line x1=\"{x:.1}\" y1=\"34\" x2=\"{:.1}\" y2=\"100\" stroke=\"#4078c0\" stroke-opacity=\"0.6\"/><rect x=\"{:.1}\" y=\"16\" width=\"{}\" height=\"18\" fill=\"#4078c0\"/><text x=\"{x:.1}\" y=\"28\" text-anchor=\"middle\" fill=\"#fff\">{lane}</text></g>",
+                    title.join(", "),
+                    target_x(k),
+                    x - (LANE_W as f64 - 2.0) / 2.0,
+                    LANE_W - 2
+                );
+            }
+            None => {
+                let _ = writeln!(
+                    s,
+                    "<g class=\"lane inactive\"><title>lane {lane}: inactive</title><rect x=\"{:.1}\" y=\"16\" width=\"{}\" height=\"18\" fill=\"#eef1f4\" stroke=\"#d1d9e0\"/><text x=\"{x:.1}\" y=\"28\" text-anchor=\"middle\" fill=\"#9aa4ae\">{lane}</text></g>",
+                    x - (LANE_W as f64 - 2.0) / 2.0,
+                    LANE_W - 2
+                );
+            }
+        }
+    }
+    let _ = writeln!(
+        s,
+        "</svg>\n<div class=\"note\">{}</div></figure>",
+        esc(&summary(a))
+    );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::host::{ArgValue, Overrides};
+    use crate::pipeline::{self, RunOptions};
+    use crate::source::SourceFile;
+
+    /// Runs `src` with `args` (launch-section expressions) on one block of `block` threads.
+    fn report(src: &str, args: &[(&str, &str)], block: u32) -> Report {
+        let overrides = Overrides {
+            args: args
+                .iter()
+                .enumerate()
+                .map(|(i, (n, v))| {
+                    let e = crate::syntax::parse_value(v).expect("test value parses");
+                    (n.to_string(), ArgValue::Expr(e), i)
+                })
+                .collect(),
+            grid: Some([1, 1, 1]),
+            block: Some([block, 1, 1]),
+            ..Overrides::default()
+        };
+        let opts = RunOptions {
+            overrides,
+            threads: 1,
+            ..RunOptions::default()
+        };
+        pipeline::run(&SourceFile::new("t.sk", src), &opts)
+            .unwrap_or_else(|f| panic!("{}", crate::render::render(&f)))
+    }
+
+    const COPY: &str = "__global__ void copy(const float* a, float* b, int s) {
+    int i = threadIdx.x;
+    float x = 0.0f;
+    if (i < 32 && s > 0) { x = a[i * s]; }
+    b[i] = x;
+}
+";
+
+    /// The `data-heat` of the sectors-per-request cell of source line `line`.
+    fn sector_heat(html: &str, line: usize) -> f64 {
+        let row = html
+            .split(&format!("<tr id=\"L{line}\""))
+            .nth(1)
+            .expect("the line has a row");
+        let cell = row.split("data-heat=\"").nth(1).expect("a heat cell");
+        cell[..cell.find('"').expect("closed")]
+            .parse()
+            .expect("a number")
+    }
+
+    #[test]
+    fn a_page_has_the_summary_every_kernel_line_and_one_map_per_access() {
+        let r = report(
+            COPY,
+            &[("a", "arange(1024)"), ("b", "zeros(32)"), ("s", "1")],
+            32,
+        );
+        let html = document(&r);
+        assert!(html.starts_with("<!DOCTYPE html>"));
+        assert!(html.contains("<table id=\"summary\">"));
+        // Lines 1 to 6 are the kernel.
+        for n in 1..=6 {
+            assert!(html.contains(&format!("<tr id=\"L{n}\"")), "line {n}");
+        }
+        assert!(!html.contains("<tr id=\"L7\""));
+        // One load and one store: two maps, each with 32 active lanes.
+        assert_eq!(html.matches("<figure class=\"lanemap\"").count(), 2);
+        assert_eq!(html.matches("<g class=\"lane\">").count(), 64);
+        // Self-contained: the only URL is the SVG namespace.
+        assert_eq!(
+            html.matches("http").count(),
+            html.matches("http://www.w3.org/2000/svg").count()
+        );
+        // Source text is escaped: `i < 32 && s` appears as entities.
+        assert!(html.contains("i &lt; 32 &amp;&amp; s &gt; 0"));
+        assert!(!html.contains("i < 32"));
+    }
+
+    #[test]
+    fn strided_loads_are_hot_and_contiguous_ones_are_not() {
+        let args = |s: &'static str| [("a", "arange(1024)"), ("b", "zeros(32)"), ("s", s)];
+        // Contiguous: 4 sectors per request, the ideal.
+        let cool = fragment(&report(COPY, &args("1"), 32));
+        assert_eq!(sector_heat(&cool, 4), 0.0);
+        // A stride of 8 floats: 32 sectors of a 4-sector ideal; log2(8) / log2(8) = 1 (the
+        // row's first heat cell is the sectors per request of line 4's load).
+        let hot = fragment(&report(COPY, &args("8"), 32));
+        assert_eq!(sector_heat(&hot, 4), 1.0);
+        // A stride of 2: 8 sectors, twice the ideal: log2(2) / log2(8) = 1/3.
+        let warm = fragment(&report(COPY, &args("2"), 32));
+        assert_eq!(sector_heat(&warm, 4), 0.33);
+    }
+
+    #[test]
+    fn a_bank_conflict_is_drawn_as_a_conflicting_bank() {
+        // Lane i stores word 2i: banks 0, 2, .., 30 each hold two distinct words.
+        let src = "__global__ void k(float* out) {
+    __shared__ float t[64];
+    t[(threadIdx.x * 2) % 64] = 1.0f;
+    __syncthreads();
+    out[threadIdx.x] = t[threadIdx.x];
+}
+";
+        let html = fragment(&report(src, &[("out", "zeros(32)")], 32));
+        let map = html
+            .split("data-space=\"shared\"")
+            .nth(1)
+            .expect("a shared map");
+        let map = &map[..map.find("</figure>").expect("closed")];
+        assert_eq!(map.matches("<g class=\"target conflict\">").count(), 16);
+        assert_eq!(map.matches("<g class=\"target\">").count(), 16);
+        // Two wavefronts: the store's cost.
+        assert!(map.starts_with(" data-cost=\"2\""));
+    }
+
+    #[test]
+    fn lane_maps_stop_at_the_cap_and_say_how_many_more() {
+        // 30 loads on 30 lines.
+        let body: String = (0..30).map(|k| format!("    s += a[{k}];\n")).collect();
+        let src = format!(
+            "__global__ void k(const float* a, float* b) {{\n    float s = 0.0f;\n{body}    b[0] = s;\n}}\n"
+        );
+        let html = fragment(&report(&src, &[("a", "ones(32)"), ("b", "zeros(1)")], 1));
+        assert_eq!(html.matches("<figure class=\"lanemap\"").count(), MAX_MAPS);
+        assert!(html.contains(&format!("{} more memory instructions", 31 - MAX_MAPS)));
+    }
+}
