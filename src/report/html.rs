@@ -35,6 +35,7 @@ const STYLE: &str = "
 .simt-report figcaption{font-size:13px;margin-bottom:2px}
 .simt-report figcaption code,.simt-report li code{background:#f6f8fa;padding:0 3px}
 .simt-report .note{color:#59636e;font-size:13px}
+.simt-report .scroll{overflow-x:auto}
 .simt-report svg text{font-family:ui-monospace,Menlo,monospace;font-size:9px}
 ";
 
@@ -378,7 +379,7 @@ fn line_cells(l: &LineStat) -> String {
 /// sectors or wavefronts than its bytes need, or diverges.
 fn source_view(s: &mut String, r: &Report) {
     s.push_str("<h2>Per line</h2>\n<p class=\"note\">Sectors per global request and wavefronts per shared instruction beside what the same bytes would cost contiguous and without bank conflicts (ideal); red: further from ideal; orange: the share of the line's branches that diverged.</p>\n");
-    s.push_str("<table id=\"lines\">\n<tr><th>line</th><th>warp-inst</th><th>requests</th><th>sect/req</th><th>ideal</th><th>smem</th><th>wf/inst</th><th>ideal</th><th>branches</th><th>diverg</th><th>races</th><th>source</th></tr>\n");
+    s.push_str("<div class=\"scroll\"><table id=\"lines\">\n<tr><th>line</th><th>warp-inst</th><th>requests</th><th>sect/req</th><th>ideal</th><th>smem</th><th>wf/inst</th><th>ideal</th><th>branches</th><th>diverg</th><th>races</th><th>source</th></tr>\n");
     let mut shown: Vec<usize> = (r.kernel_lines.0..=r.kernel_lines.1).collect();
     shown.extend(r.lines.iter().map(|l| l.line));
     shown.sort_unstable();
@@ -416,7 +417,7 @@ fn source_view(s: &mut String, r: &Report) {
         "<tr class=\"total\"><td>total</td>{}<td></td></tr>",
         line_cells(&total)
     );
-    s.push_str("</table>\n");
+    s.push_str("</table></div>\n");
 }
 
 /// One SVG per memory instruction that ran (the first warp that ran it), at most [`MAX_MAPS`].
