@@ -122,13 +122,17 @@ def run(
     seed: int = 0,
     regs: int = 32,
     timeout: Optional[float] = None,
+    max_steps: Optional[int] = None,
+    max_block_steps: Optional[int] = None,
 ) -> Result:
     """Runs a kernel and returns its arrays, counters and report.
 
     ``source`` is the kernel's text or a path to a ``.sk``/``.cu`` file; a file's launch
     section supplies what ``args``, ``grid`` and ``block`` leave out. ``gpu`` is a preset name
     (see :func:`gpus`) or a JSON file. ``sample`` simulates a fraction of the blocks and
-    extrapolates. The launch runs without the GIL; Ctrl-C stops it with ``KeyboardInterrupt``.
+    extrapolates. ``max_steps`` and ``max_block_steps`` are the command line's ``--max-steps`` and
+    ``--max-block-steps`` (catching endless loops). The launch runs without the GIL; Ctrl-C stops
+    it with ``KeyboardInterrupt``.
     Raises :class:`SimtError` for a mistake in the kernel or the launch."""
 
 def check(source: Union[str, os.PathLike[str]]) -> dict[str, Any]:

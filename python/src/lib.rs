@@ -63,10 +63,12 @@ fn load_gpu(py: Python<'_>, name: &str) -> PyResult<gpu::GpuConfig> {
 /// element type: `float*` takes float32), lists of numbers, numbers, `None` (NULL) or launch
 /// expressions such as `"rand(4096)"`; a file's launch section supplies the rest. `grid` and
 /// `block` are ints or tuples of up to three. `sample` is a fraction of the blocks, or "auto".
-/// The launch runs without the GIL; Ctrl-C stops it with `KeyboardInterrupt`.
+/// `max_steps` and `max_block_steps` are `--max-steps` and `--max-block-steps`. The launch runs
+/// without the GIL; Ctrl-C stops it with `KeyboardInterrupt`.
 #[pyfunction]
 #[pyo3(signature = (source, grid=None, block=None, args=None, gpu="h100", kernel=None,
-    dyn_smem=None, sample=None, threads=None, seed=0, regs=32, timeout=None))]
+    dyn_smem=None, sample=None, threads=None, seed=0, regs=32, timeout=None, max_steps=None,
+    max_block_steps=None))]
 #[allow(clippy::too_many_arguments)]
 fn run(
     py: Python<'_>,
@@ -82,6 +84,8 @@ fn run(
     seed: u64,
     regs: u32,
     timeout: Option<f64>,
+    max_steps: Option<u64>,
+    max_block_steps: Option<u64>,
 ) -> PyResult<RunResult> {
     let src = self::source(py, source)?;
     let mut overrides = Overrides {
@@ -122,6 +126,8 @@ fn run(
         timeout,
         sample,
         regs,
+        max_steps: max_steps.unwrap_or(pipeline::DEFAULT_MAX_STEPS),
+        max_block_steps: max_block_steps.unwrap_or(pipeline::DEFAULT_MAX_BLOCK_STEPS),
         gpu: load_gpu(py, gpu)?,
         threads: threads.unwrap_or_else(pipeline::default_threads),
         ..RunOptions::default()
