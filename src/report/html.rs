@@ -365,12 +365,13 @@ fn line_cells(l: &LineStat) -> String {
         c.divergent as f64 / c.branches as f64
     };
     format!(
-        "<td>{}</td><td>{}</td>{spr}<td>{ideal_spr}</td><td>{}</td>{wf}<td>{ideal_wf}</td><td>{}</td>{}<td>{}</td>",
+        "<td>{}</td><td>{}</td>{spr}<td>{ideal_spr}</td><td>{}</td>{wf}<td>{ideal_wf}</td><td>{}</td>{}<td{}>{}</td>",
         count(c.warp_instr),
         count(requests),
         count(c.smem_instr),
         count(c.branches),
         heat_cell(&count(c.divergent), divergence, "234,140,0"),
+        if c.race_count > 0 { " class=\"bad\"" } else { "" },
         count(c.race_count)
     )
 }
@@ -673,6 +674,25 @@ mod tests {
         assert_eq!(map.matches("<g class=\"target\">").count(), 16);
         // Two wavefronts: the store's cost.
         assert!(map.starts_with(" data-cost=\"2\""));
+    }
+
+    #[test]
+    fn a_racing_line_is_marked_and_its_race_described() {
+        // Warp 0 reads what warp 1 wrote with no barrier between: a RAW race on line 4.
+        let src = "__global__ void k(float* out) {
+    __shared__ float s[64];
+    s[threadIdx.x] = 1.0f;
+    out[threadIdx.x] = s[(threadIdx.x + 32) % 64];
+}
+";
+        let html = fragment(&report(src, &[("out", "zeros(64)")], 64));
+        let row = html
+            .split("<tr id=\"L4\">")
+            .nth(1)
+            .expect("line 4 has a row");
+        let row = &row[..row.find("</tr>").expect("closed")];
+        assert!(row.contains("<td class=\"bad\">1</td>"), "{row}");
+        assert!(html.contains("<ul id=\"races\">\n<li class=\"race\">RAW in block (0,0,0)"));
     }
 
     #[test]
