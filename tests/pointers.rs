@@ -442,3 +442,30 @@ launch k { n = zeros(32); expect n == arange(32); }
     .counters;
     assert_eq!((dynamic.local_st_instr, dynamic.local_ld_instr), (1, 1));
 }
+
+#[test]
+fn void_pointers_take_the_type_the_code_casts_them_to() {
+    // ggml style: a `void*` kernel parameter is a buffer of the type its first cast names
+    // (float); a `const void*` helper parameter points into the argument's own memory (bytes
+    // here), cast back to bytes inside. y[i] = 2 + key[i] = 2 + i.
+    let src = r#"
+__device__ unsigned char byte_at(const void* key, int i) {
+    const unsigned char* data = (const unsigned char*)key;
+    return data[i];
+}
+__global__ void fill(void* vy, const unsigned char* key, int n) {
+    float* y = (float*) vy;
+    int i = threadIdx.x;
+    if (i < n) y[i] = 2.0f + byte_at(key, i);
+}
+launch fill { n = 4; vy = zeros(4); key = arange(4); block = 32; grid = 1; expect vy == [2, 3, 4, 5]; }
+"#;
+    ok(src, &[], ONE, b(32));
+    let f = common::err(
+        "__global__ void k(void* p) { }\n",
+        &[],
+        Some(ONE),
+        Some(b(32)),
+    );
+    assert_eq!(common::codes(&f), ["simt::check::unsupported"]);
+}

@@ -575,6 +575,10 @@ impl KernelChecker<'_, '_> {
                     let layout = self.layout_of(&p.ty).transpose()?;
                     let pointee = match &layout {
                         Some(l) => self.buffer_of(l, p.ty.span),
+                        // `const void* key`: the memory the argument points into, as it is.
+                        None if p.ty.base == ast::BaseType::Void => ptr
+                            .mem
+                            .map_or((crate::value::Scalar::U8, 1), |m| (m.elem, m.width)),
                         None => super::vector::elem_of(&p.ty)?,
                     };
                     let i = self.new_pointer(&p.name, pointee, p.ty.is_const);

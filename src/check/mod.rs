@@ -484,6 +484,42 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                     width: *width,
                     is_const: p.ty.is_const,
                 }
+            } else if p.ty.pointer && p.ty.base == BaseType::Void {
+                // `void* vy`: a buffer of the type the kernel casts it to (`(float*)vy`).
+                let Some(cast) = crate::syntax::casts_of(&k.body, &p.name.name)
+                    .first()
+                    .copied()
+                else {
+                    self.errors.push(CheckError::Unsupported {
+                        what: format!(
+                            "the `void*` parameter `{}`, which the kernel never casts",
+                            p.name.name
+                        ),
+                        span: p.ty.span,
+                        help: Some(format!(
+                            "give it its element type (`float* {}`), or cast it where it is used",
+                            p.name.name
+                        )),
+                    });
+                    self.declare_refused(p);
+                    continue;
+                };
+                let shape = match self.layout_of(cast) {
+                    Some(l) => l.map(|l| self.buffer_of(&l, cast.span)),
+                    None => vector::elem_of(cast),
+                };
+                match shape {
+                    Ok((elem, width)) => ParamKind::Buffer {
+                        elem,
+                        width,
+                        is_const: p.ty.is_const,
+                    },
+                    Err(e) => {
+                        self.errors.push(e);
+                        self.declare_refused(p);
+                        continue;
+                    }
+                }
             } else if p.ty.pointer {
                 match vector::elem_of(&p.ty) {
                     Ok((elem, width)) => ParamKind::Buffer {

@@ -1,5 +1,5 @@
-//! Walking a syntax tree without recursion: how deeply it nests, and which names have their
-//! address taken.
+//! Walking a syntax tree without recursion: how deeply it nests, which names have their address
+//! taken, and which types a name is cast to.
 //!
 //! Long operator chains such as `a + b + c + …` are left-nested trees, one level per operator,
 //! and pest builds them without recursing; every later phase does recurse over them. Measuring
@@ -70,6 +70,28 @@ pub fn addressed_names(body: &[Stmt]) -> HashSet<&str> {
         },
     );
     names
+}
+
+/// The pointer types a body casts the name `name` to (`(float*)vy`), in the order written.
+pub fn casts_of<'a>(body: &'a [Stmt], name: &str) -> Vec<&'a super::ast::TypeName> {
+    let mut found = Vec::new();
+    walk(
+        body.iter().map(|s| (Node::Stmt(s), 1)).collect(),
+        |node, _| {
+            if let Node::Expr(Expr {
+                kind: ExprKind::Cast { ty, expr },
+                ..
+            }) = node
+            {
+                if matches!(&expr.kind, ExprKind::Name(n) if n == name) && ty.pointer {
+                    found.push(ty);
+                }
+            }
+            false
+        },
+    );
+    found.sort_by_key(|t| t.span.start);
+    found
 }
 
 /// Visits every node depth first; the span of the first node for which `stop` holds, if any.
