@@ -331,3 +331,12 @@ fn a_dependent_type_named_with_typename_is_a_type_not_a_syntax_error() {
     assert_eq!(codes(&f), ["simt::check::unknown_type"]);
     assert_eq!(position(&f), (2, 16));
 }
+
+#[test]
+fn an_unknown_name_in_pointer_arithmetic_is_reported_as_unknown() {
+    let f = check_err(
+        "__global__ void k(unsigned int* o) {\n    unsigned int* p = (unsigned int*)(nosuch + 1);\n    o[0] = p[0];\n}\n",
+    );
+    assert_eq!(codes(&f), ["simt::check::unknown_name"]);
+    assert_eq!(position(&f), (2, 39));
+}

@@ -203,6 +203,11 @@ impl KernelChecker<'_, '_> {
                 } else {
                     (rhs, lhs)
                 };
+                if !self.is_pointer(p) {
+                    // Neither side is a pointer: type the other side first, so that an unknown
+                    // name there is reported as one (not as "expected a pointer").
+                    self.expr(k)?;
+                }
                 let base = self.pointer(p)?;
                 let Some(mem) = base.mem else {
                     return Err(CheckError::Type {
