@@ -494,20 +494,37 @@ impl KernelChecker<'_, '_> {
 
     /// `x + blockDim.x * (y + blockDim.y * z)`: the thread's rank in its block.
     fn linear_tid(&mut self, span: Span) -> Result<Expr> {
+        self.linear(Builtin::ThreadIdx, Builtin::BlockDim, span)
+    }
+
+    /// `index.x + dim.x * (index.y + dim.y * index.z)`: a thread's rank in its block, or a
+    /// block's in the grid.
+    fn linear(
+        &mut self,
+        index: fn(u8) -> Builtin,
+        dim: fn(u8) -> Builtin,
+        span: Span,
+    ) -> Result<Expr> {
         let b = |f: fn(u8) -> Builtin, a: u8| Expr {
             kind: ExprKind::Builtin(f(a)),
             ty: Scalar::U32,
             span,
         };
-        let yz = self.binary(
-            BinOp::Mul,
+        let yz = self.binary(BinOp::Mul, span, b(dim, 1), b(index, 2))?;
+        let yz = self.binary(BinOp::Add, span, b(index, 1), yz)?;
+        let yz = self.binary(BinOp::Mul, span, b(dim, 0), yz)?;
+        self.binary(BinOp::Add, span, b(index, 0), yz)
+    }
+
+    /// `dim.x * dim.y * dim.z`: the threads of a block, or the blocks of the grid.
+    fn volume(&mut self, dim: fn(u8) -> Builtin, span: Span) -> Result<Expr> {
+        let b = |a: u8| Expr {
+            kind: ExprKind::Builtin(dim(a)),
+            ty: Scalar::U32,
             span,
-            b(Builtin::BlockDim, 1),
-            b(Builtin::ThreadIdx, 2),
-        )?;
-        let yz = self.binary(BinOp::Add, span, b(Builtin::ThreadIdx, 1), yz)?;
-        let yz = self.binary(BinOp::Mul, span, b(Builtin::BlockDim, 0), yz)?;
-        self.binary(BinOp::Add, span, b(Builtin::ThreadIdx, 0), yz)
+        };
+        let xy = self.binary(BinOp::Mul, span, b(0), b(1))?;
+        self.binary(BinOp::Mul, span, xy, b(2))
     }
 
     /// What a grid group answers without a grid-wide barrier (`this_grid().thread_rank()` as a
@@ -516,52 +533,22 @@ impl KernelChecker<'_, '_> {
     fn grid_method(&mut self, method: &ast::Ident, args: &[ast::Expr], span: Span) -> Result<Expr> {
         let name = method.name.as_str();
         super::intrinsics::arity(name, args.len(), 0, 0, span)?;
-        let b = |f: fn(u8) -> Builtin, a: u8| Expr {
-            kind: ExprKind::Builtin(f(a)),
-            ty: Scalar::U32,
-            span,
-        };
-        let wide = |c: &mut Self, e: Expr| c.convert(e, Scalar::U64);
-        let block_rank = |c: &mut Self| -> Result<Expr> {
-            let yz = c.binary(
-                BinOp::Mul,
-                span,
-                b(Builtin::GridDim, 1),
-                b(Builtin::BlockIdx, 2),
-            )?;
-            let yz = c.binary(BinOp::Add, span, b(Builtin::BlockIdx, 1), yz)?;
-            let yz = c.binary(BinOp::Mul, span, b(Builtin::GridDim, 0), yz)?;
-            let rank = c.binary(BinOp::Add, span, b(Builtin::BlockIdx, 0), yz)?;
-            Ok(wide(c, rank))
-        };
-        let num_blocks = |c: &mut Self| -> Result<Expr> {
-            let xy = c.binary(
-                BinOp::Mul,
-                span,
-                b(Builtin::GridDim, 0),
-                b(Builtin::GridDim, 1),
-            )?;
-            let n = c.binary(BinOp::Mul, span, xy, b(Builtin::GridDim, 2))?;
-            Ok(wide(c, n))
-        };
+        let block_rank = self.linear(Builtin::BlockIdx, Builtin::GridDim, span)?;
+        let block_rank = self.convert(block_rank, Scalar::U64);
+        let blocks = self.volume(Builtin::GridDim, span)?;
+        let blocks = self.convert(blocks, Scalar::U64);
+        let threads = self.block_threads(span)?;
+        let threads = self.convert(threads, Scalar::U64);
         match name {
             "thread_rank" => {
-                let block = block_rank(self)?;
-                let threads = self.block_threads(span)?;
-                let threads = wide(self, threads);
-                let base = self.binary(BinOp::Mul, span, block, threads)?;
+                let base = self.binary(BinOp::Mul, span, block_rank, threads)?;
                 let tid = self.linear_tid(span)?;
-                let tid = wide(self, tid);
+                let tid = self.convert(tid, Scalar::U64);
                 self.binary(BinOp::Add, span, base, tid)
             }
-            "size" | "num_threads" => {
-                let blocks = num_blocks(self)?;
-                let threads = self.block_threads(span)?;
-                let threads = wide(self, threads);
-                self.binary(BinOp::Mul, span, blocks, threads)
-            }
-            "block_rank" => block_rank(self),
-            "num_blocks" => num_blocks(self),
+            "size" | "num_threads" => self.binary(BinOp::Mul, span, blocks, threads),
+            "block_rank" => Ok(block_rank),
+            "num_blocks" => Ok(blocks),
             "is_valid" => Ok(constant(Value::Bool(true), span)),
             _ => Err(grid_unsupported(span)),
         }
@@ -569,13 +556,7 @@ impl KernelChecker<'_, '_> {
 
     /// `blockDim.x * blockDim.y * blockDim.z`.
     fn block_threads(&mut self, span: Span) -> Result<Expr> {
-        let b = |a: u8| Expr {
-            kind: ExprKind::Builtin(Builtin::BlockDim(a)),
-            ty: Scalar::U32,
-            span,
-        };
-        let xy = self.binary(BinOp::Mul, span, b(0), b(1))?;
-        self.binary(BinOp::Mul, span, xy, b(2))
+        self.volume(Builtin::BlockDim, span)
     }
 
     fn arith_u32(&mut self, op: ArithOp, a: Expr, b: u32, span: Span) -> Result<Expr> {

@@ -508,30 +508,14 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                     Some(l) => l.map(|l| self.buffer_of(&l, cast.span)),
                     None => vector::elem_of(cast),
                 };
-                match shape {
-                    Ok((elem, width)) => ParamKind::Buffer {
-                        elem,
-                        width,
-                        is_const: p.ty.is_const,
-                    },
-                    Err(e) => {
-                        self.errors.push(e);
-                        self.declare_refused(p);
-                        continue;
-                    }
+                match self.buffer_parameter(p, shape) {
+                    Some(kind) => kind,
+                    None => continue,
                 }
             } else if p.ty.pointer {
-                match vector::elem_of(&p.ty) {
-                    Ok((elem, width)) => ParamKind::Buffer {
-                        elem,
-                        width,
-                        is_const: p.ty.is_const,
-                    },
-                    Err(e) => {
-                        self.errors.push(e);
-                        self.declare_refused(p);
-                        continue;
-                    }
+                match self.buffer_parameter(p, vector::elem_of(&p.ty)) {
+                    Some(kind) => kind,
+                    None => continue,
                 }
             } else if p.ty.base == BaseType::Vector {
                 // `float2 pos` by value: one scalar parameter per component (`pos.x`, `pos.y`),
@@ -641,6 +625,27 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
             constant_scalars,
             notes: std::mem::take(&mut self.notes),
             body,
+        }
+    }
+
+    /// A pointer parameter of the element type `shape`; `None` (reported, the name still
+    /// declared) when the type was refused.
+    fn buffer_parameter(
+        &mut self,
+        p: &ast::Param,
+        shape: Result<(Scalar, u32), CheckError>,
+    ) -> Option<ParamKind> {
+        match shape {
+            Ok((elem, width)) => Some(ParamKind::Buffer {
+                elem,
+                width,
+                is_const: p.ty.is_const,
+            }),
+            Err(e) => {
+                self.errors.push(e);
+                self.declare_refused(p);
+                None
+            }
         }
     }
 

@@ -502,14 +502,7 @@ impl super::KernelChecker<'_, '_> {
             // `template <typename group_t> f(group_t g, …)` called with a tile or a block: the
             // parameter binds to the argument's group, whatever kind it is.
             if is_param(&p.ty.base_text) && !p.ty.pointer && self.group(a)?.is_some() {
-                let ty = TypeName {
-                    base: BaseType::Named,
-                    base_text: "cooperative_groups::thread_group".into(),
-                    pointer: false,
-                    reference: false,
-                    is_const: false,
-                    span: a.span,
-                };
+                let ty = named("cooperative_groups::thread_group".into(), a.span);
                 deduced.insert(p.ty.base_text.clone(), ty);
                 continue;
             }
@@ -518,28 +511,12 @@ impl super::KernelChecker<'_, '_> {
                 (is_param(&p.ty.base_text), p.ty.pointer, self.object_of(a))
             {
                 let name = self.globals.structs[o.def].name.name.clone();
-                let ty = TypeName {
-                    base: BaseType::Named,
-                    base_text: name,
-                    pointer: false,
-                    reference: false,
-                    is_const: false,
-                    span: a.span,
-                };
-                deduced.insert(p.ty.base_text.clone(), ty);
+                deduced.insert(p.ty.base_text.clone(), named(name, a.span));
                 continue;
             }
             if let (Some(l), false) = (self.struct_of(a), p.ty.pointer) {
                 if is_param(&p.ty.base_text) {
-                    let ty = TypeName {
-                        base: BaseType::Named,
-                        base_text: l.name.clone(),
-                        pointer: false,
-                        reference: false,
-                        is_const: false,
-                        span: a.span,
-                    };
-                    deduced.insert(p.ty.base_text.clone(), ty);
+                    deduced.insert(p.ty.base_text.clone(), named(l.name.clone(), a.span));
                 } else {
                     // `Pair<T>` from a `Pair<int>`: each argument that is a parameter of `f`
                     // takes the struct's own binding at that position.
@@ -568,6 +545,18 @@ impl super::KernelChecker<'_, '_> {
         }
         let b = self.bind_template(&f.template, targs, &deduced, span, &f.name.name)?;
         Ok(b.function(f))
+    }
+}
+
+/// The named type `text` (a struct's or a group's), as a plain value type.
+fn named(text: String, span: Span) -> TypeName {
+    TypeName {
+        base: BaseType::Named,
+        base_text: text,
+        pointer: false,
+        reference: false,
+        is_const: false,
+        span,
     }
 }
 

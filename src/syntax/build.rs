@@ -185,6 +185,16 @@ impl<'m> Builder<'m> {
     }
 
     /// `constant_name = { ident ~ array_dim* }`: a file-scope variable's name and dimensions.
+    /// `{a, b, c}`: its items and where it is written.
+    fn init_list(&self, pair: Pair<'_, Rule>) -> Result<(Vec<Expr>, Span)> {
+        let span = self.span(&pair);
+        let items = pair
+            .into_inner()
+            .map(|e| self.expr(e))
+            .collect::<Result<_>>()?;
+        Ok((items, span))
+    }
+
     /// `name[N] = {a, b}` of a file-scope variable: its name, dimensions and initialiser (a
     /// list is an `ExprKind::List`).
     #[allow(clippy::type_complexity)]
@@ -199,11 +209,7 @@ impl<'m> Builder<'m> {
             match p.as_rule() {
                 Rule::array_dim => dims.push(self.array_dim(p)?),
                 Rule::init_list => {
-                    let span = self.span(&p);
-                    let items = p
-                        .into_inner()
-                        .map(|e| self.expr(e))
-                        .collect::<Result<_>>()?;
+                    let (items, span) = self.init_list(p)?;
                     init = Some(Expr {
                         kind: ExprKind::List(items),
                         span,
@@ -804,12 +810,7 @@ impl<'m> Builder<'m> {
                         });
                     }
                     Rule::init_list => {
-                        let span = self.span(&p);
-                        let items = p
-                            .into_inner()
-                            .map(|e| self.expr(e))
-                            .collect::<Result<_>>()?;
-                        list = Some((items, span));
+                        list = Some(self.init_list(p)?);
                     }
                     _ => init = Some(self.expr(p)?),
                 }
