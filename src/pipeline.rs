@@ -414,6 +414,29 @@ fn static_steps(ir: &ir::KernelIr, cfg: &LaunchConfig) -> u64 {
     warps.saturating_mul(ir.insts.len() as u64 + 1)
 }
 
+/// The cache model's sizes for a launch of `setup`'s shape on `gpu`: the L1 the carveout leaves
+/// each SM, shared by the blocks resident on it, the GPU's L2, and the blocks of one wave; `None`
+/// when no block fits on an SM.
+fn cache_config(
+    gpu: &crate::gpu::GpuConfig,
+    setup: &host::Setup,
+    smem_per_block: u64,
+    regs: u32,
+) -> Option<exec::CacheConfig> {
+    let threads: u64 = setup.block.iter().map(|&d| u64::from(d)).product();
+    let request = crate::gpu::OccupancyRequest::new(
+        u32::try_from(threads).unwrap_or(u32::MAX),
+        regs,
+        u32::try_from(smem_per_block).unwrap_or(u32::MAX),
+    );
+    let occ = crate::gpu::occupancy(gpu, &request);
+    (occ.blocks_per_sm > 0).then(|| exec::CacheConfig {
+        l1_bytes_per_block: crate::gpu::l1_bytes_per_sm(gpu, &occ) / u64::from(occ.blocks_per_sm),
+        l2_bytes: gpu.l2_bytes,
+        wave_blocks: u64::from(gpu.n_sm) * u64::from(occ.blocks_per_sm),
+    })
+}
+
 /// Bytes of the launch's buffers.
 fn buffer_bytes(args: &exec::Args) -> u64 {
     args.buffers
@@ -563,6 +586,7 @@ pub fn run_keeping(
         max_block_steps: opts.max_block_steps,
         deadline: deadline(opts.timeout, interrupt),
         threads: opts.threads,
+        cache: cache_config(&opts.gpu, &setup, smem_per_block, opts.regs),
     };
     let buffer_bytes = buffer_bytes(&setup.args);
     // The buffers exist already; the engine's state is allocated next.
@@ -647,6 +671,7 @@ pub fn run_keeping(
         warps_per_block: threads.div_ceil(32),
         smem_per_block,
         regs_per_thread: opts.regs,
+        cache: outcome.cache.and(cfg.cache),
     };
     let mut report = Report::new(src, kernel, &ir, &outcome, &opts.gpu, info, expects);
     report.sample = sample;

@@ -1444,6 +1444,7 @@ fn run_simt(b: &Batch) -> [Vec<BufData>; 2] {
         max_block_steps: simt::pipeline::DEFAULT_MAX_BLOCK_STEPS,
         deadline: None,
         threads: 1,
+        cache: None,
     };
     let outputs = |a: Args| -> Vec<BufData> {
         a.buffers[INPUT_TYPES.len()..]
@@ -1630,6 +1631,7 @@ fn on_both(src: &str) {
         max_block_steps: simt::pipeline::DEFAULT_MAX_BLOCK_STEPS,
         deadline: None,
         threads: 1,
+        cache: None,
     };
     reference::run(kernel, &cfg, &mut setup.args).expect("the reference runs it");
     for e in simt::host::check_expects(&mut setup, &file).expect("expects evaluate") {

@@ -119,6 +119,7 @@ fn files_agree(dir: &std::path::Path, all_compile: bool) -> (Vec<String>, Vec<St
                 max_block_steps: simt::pipeline::DEFAULT_MAX_BLOCK_STEPS,
                 deadline: None,
                 threads: 1,
+                cache: None,
             };
             let name = format!(
                 "{} {}",
@@ -308,6 +309,7 @@ fn each_launch(name: &str, text: &str, mut f: impl FnMut(&Kernel, &LaunchConfig,
             max_block_steps: simt::pipeline::DEFAULT_MAX_BLOCK_STEPS,
             deadline: None,
             threads: 1,
+            cache: None,
         };
         f(kernel, &cfg, &setup.args);
     }
@@ -1603,6 +1605,7 @@ fn check_random(
         max_block_steps: simt::pipeline::DEFAULT_MAX_BLOCK_STEPS,
         deadline: None,
         threads: 1,
+        cache: None,
     };
     let what = format!("block {block:?} grid {grid:?}\n{:?}\n{text}", ins.6);
     let result = std::panic::catch_unwind(|| agree(kernel, &cfg, &args, &what));
@@ -1656,6 +1659,7 @@ fn random_kernels_count_alike_on_one_and_several_workers() {
                     max_block_steps: simt::pipeline::DEFAULT_MAX_BLOCK_STEPS,
                     deadline: None,
                     threads: workers,
+                    cache: None,
                 };
                 let mut args = random_args(kernel, threads, &ins);
                 let outcome = exec::launch(&ir, &cfg, &mut args)

@@ -86,6 +86,12 @@ fn metrics(r: &Report) -> Vec<(&'static str, f64)> {
         ("occupancy", r.occupancy.occupancy),
         ("time_us", r.time.t * 1e6),
     ];
+    if let Some(k) = &r.cache {
+        m.push(("l1_hit_rate_pct", k.l1_hit_rate_pct()));
+        m.push(("l2_hit_rate_pct", k.l2_hit_rate_pct()));
+        m.push(("dram_read_bytes", k.dram_read_bytes as f64));
+        m.push(("dram_write_bytes", k.dram_write_bytes as f64));
+    }
     if let Ok(t) = &r.refined {
         m.push(("time_refined_us", t.t * 1e6));
     }
@@ -105,6 +111,7 @@ fn side_json(r: &Report) -> Value {
         "launch": r.launch,
         "counters": v["counters"],
         "derived": v["derived"],
+        "cache": v["cache"],
         "time": v["time"],
         "time_refined": v["time_refined"],
         "occupancy": v["occupancy"],

@@ -1,5 +1,6 @@
 //! Runs one thread block: the instruction loop over lane arrays, the mask stack, barriers and memory.
 
+use super::cache::BlockL1;
 use super::coalesce::Extent;
 use super::counters::InstCounters;
 use super::error::RunError;
@@ -215,6 +216,8 @@ pub(crate) struct BlockRunner<'a> {
     pub(crate) printf: String,
     /// Some output did not fit the printf buffer.
     pub(crate) printf_truncated: bool,
+    /// With the cache model on: the running block's L1 share and its trace to the L2.
+    pub(crate) l1: Option<BlockL1>,
 }
 
 impl<'a> BlockRunner<'a> {
@@ -301,6 +304,7 @@ impl<'a> BlockRunner<'a> {
             block_warps: cfg.threads_per_block().div_ceil(32),
             printf: String::new(),
             printf_truncated: false,
+            l1: cfg.cache.map(|c| BlockL1::new(c.l1_bytes_per_block)),
         }
     }
 
@@ -313,6 +317,9 @@ impl<'a> BlockRunner<'a> {
     ) -> Result<(), RunError> {
         self.block = block;
         self.block_id = self.cfg.linear_block(block);
+        if let Some(l1) = &mut self.l1 {
+            l1.start_block();
+        }
         for &(r, ty, input) in &self.ir.inputs {
             match input {
                 Input::BlockIdx(a) => fill(&mut self.regs, r, block[a as usize]),

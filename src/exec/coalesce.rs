@@ -98,6 +98,23 @@ pub(crate) fn warp_sectors(
     count
 }
 
+/// The distinct 32-byte sectors of one warp request, ascending, in `out` (what
+/// [`warp_sectors`] counts).
+pub(crate) fn warp_sector_list(idx: &[i64], mask: &[bool], size: u32, out: &mut Vec<i64>) {
+    let size = i64::from(size);
+    out.clear();
+    out.extend(
+        idx.iter()
+            .zip(mask)
+            .filter(|(_, &m)| m)
+            .map(|(&i, _)| (i * size) >> 5),
+    );
+    if out.windows(2).any(|w| w[1] < w[0]) {
+        out.sort_unstable();
+    }
+    out.dedup();
+}
+
 /// Distinct values of `key(idx[lane])` over active lanes, by sorting.
 fn sorted_distinct(
     idx: &[i64],
@@ -187,6 +204,10 @@ mod tests {
                     warp_sectors(p, &m, size, false, &mut s)
                 );
             }
+            let mut list = Vec::new();
+            warp_sector_list(p, &m, 4, &mut list);
+            assert_eq!(list.len() as u64, warp_sectors(p, &m, 4, true, &mut s));
+            assert!(list.windows(2).all(|w| w[0] < w[1]));
             assert_eq!(
                 has_duplicate(p, &m, true, &mut s),
                 has_duplicate(p, &m, false, &mut s)

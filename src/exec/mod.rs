@@ -3,6 +3,7 @@
 mod atomic;
 mod banks;
 mod block;
+mod cache;
 mod cells;
 mod coalesce;
 mod counters;
@@ -14,6 +15,7 @@ mod regs;
 pub mod sample;
 mod warp;
 
+pub use cache::{CacheConfig, CacheStats, SECTOR_BYTES};
 pub use counters::{Counters, InstCounters};
 pub use error::RunError;
 pub use memory::BufData;
@@ -64,6 +66,9 @@ pub(crate) struct GlobalBuf<'a> {
     offset: usize,
     /// For an array made by `empty(n)`: a bit per element, set once a thread wrote it.
     written: Option<&'a [AtomicU64]>,
+    /// The first sector of the array in the cache model's address space: arrays lie far apart,
+    /// each from a sector boundary.
+    sector_base: u64,
 }
 
 /// A flag another thread raises to stop a launch (the Python module's Ctrl-C); clones share it.
@@ -152,6 +157,9 @@ pub struct LaunchConfig {
     pub deadline: Option<Deadline>,
     /// Worker threads running blocks.
     pub threads: usize,
+    /// The L1/L2 model's sizes, or `None` to run without it (every sector then counts as moved
+    /// between DRAM and the SMs, as in the reference). Ignored by [`launch_blocks`].
+    pub cache: Option<CacheConfig>,
 }
 
 impl LaunchConfig {
@@ -252,6 +260,8 @@ pub struct Outcome {
     pub printf: String,
     /// Output past the printf buffer was dropped.
     pub printf_truncated: bool,
+    /// The cache model's counts, when the launch ran with it.
+    pub cache: Option<CacheStats>,
 }
 
 /// Elements of each shared array: its declared size, or what `--dyn-smem` holds.
@@ -399,12 +409,14 @@ fn launch_from(
                     cells: Some(arrays[b].1),
                     offset: p.offset,
                     written: arrays[b].2,
+                    sector_base: (b as u64 + 1) << 40,
                 },
                 None => GlobalBuf {
                     name: &p.name,
                     cells: None,
                     offset: 0,
                     written: None,
+                    sector_base: 0,
                 },
             })
         })
@@ -418,6 +430,18 @@ fn launch_from(
     } else {
         workers(ir, cfg, parallel_min)
     };
+    // A sampled run sees too few blocks to model the caches: it runs without them.
+    let no_cache;
+    let cfg = match (ids, cfg.cache) {
+        (Some(_), Some(_)) => {
+            no_cache = LaunchConfig {
+                cache: None,
+                ..cfg.clone()
+            };
+            &no_cache
+        }
+        _ => cfg,
+    };
     let work = Work {
         ir,
         cfg,
@@ -429,22 +453,50 @@ fn launch_from(
         blocks_done: &progress.blocks,
         ids,
     };
-    let parts: Vec<Part> = if workers <= 1 || blocks <= 1 {
-        vec![work.run(0..blocks)]
-    } else {
-        let chunks = (workers * 8).min(blocks);
-        // In 128 bits: a grid may have 2^63 blocks.
-        let cut = |c: u64| (u128::from(c) * u128::from(blocks) / u128::from(chunks)) as u64;
-        let ranges: Vec<std::ops::Range<u64>> = (0..chunks).map(|c| cut(c)..cut(c + 1)).collect();
-        match rayon::ThreadPoolBuilder::new()
-            .num_threads(workers as usize)
-            .build()
-        {
-            Ok(pool) => pool.install(|| ranges.into_par_iter().map(|r| work.run(r)).collect()),
-            // No threads to be had: the same work in order on this one.
-            Err(_) => vec![work.run(0..blocks)],
+    let pool = (workers > 1 && blocks > 1)
+        .then(|| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(workers as usize)
+                .build()
+                .ok()
+        })
+        .flatten();
+    // With the cache model, the grid runs one wave of resident blocks at a time: the wave's
+    // traces go through the L2 before the next wave starts. Without it, the grid is one wave.
+    let wave = cfg.cache.map_or(blocks, |c| c.wave_blocks).max(1);
+    let mut l2 = cfg.cache.map(|c| cache::L2::new(c.l2_bytes));
+    let mut parts: Vec<Part> = Vec::new();
+    let mut start = 0;
+    while start < blocks {
+        let end = start.saturating_add(wave).min(blocks);
+        let mut wave_parts: Vec<Part> = match &pool {
+            Some(pool) if end - start > 1 => {
+                let n = end - start;
+                let chunks = (workers * 8).min(n);
+                // In 128 bits: a grid may have 2^63 blocks.
+                let cut =
+                    |c: u64| start + (u128::from(c) * u128::from(n) / u128::from(chunks)) as u64;
+                let ranges: Vec<std::ops::Range<u64>> =
+                    (0..chunks).map(|c| cut(c)..cut(c + 1)).collect();
+                pool.install(|| ranges.into_par_iter().map(|r| work.run(r)).collect())
+            }
+            // One worker, or no threads to be had: the same work in order on this one.
+            _ => vec![work.run(start..end)],
+        };
+        if let Some(l2) = &mut l2 {
+            let traces: Vec<Vec<cache::Touch>> = wave_parts
+                .iter_mut()
+                .flat_map(|p| std::mem::take(&mut p.traces))
+                .collect();
+            l2.replay_wave(&traces);
         }
-    };
+        let failed = wave_parts.iter().any(|p| p.failure.is_some());
+        parts.append(&mut wave_parts);
+        if failed {
+            break;
+        }
+        start = end;
+    }
     let mut per_inst = vec![InstCounters::default(); ir.insts.len()];
     let mut first_access: Vec<Option<WarpAccess>> = vec![None; ir.insts.len()];
     let mut barrier_protects = vec![false; ir.insts.len()];
@@ -454,7 +506,10 @@ fn launch_from(
     let mut printf = String::new();
     let mut printf_truncated = false;
     let mut block_totals = Vec::new();
+    let (mut l1_hits, mut l1_misses) = (0, 0);
     for part in parts {
+        l1_hits += part.l1_hits;
+        l1_misses += part.l1_misses;
         block_totals.extend(part.block_totals);
         // Parts come in block order, so their output does too; the buffer holds the first MiB.
         printf_truncated |= part.printf_truncated;
@@ -520,6 +575,7 @@ fn launch_from(
         barrier_protects,
         printf,
         printf_truncated,
+        cache: l2.map(|l2| l2.finish(l1_hits, l1_misses)),
     })
 }
 
@@ -543,6 +599,11 @@ struct Part {
     printf: String,
     printf_truncated: bool,
     failure: Option<(u64, RunError)>,
+    /// With the cache model: each block's trace to the L2, in block order.
+    traces: Vec<Vec<cache::Touch>>,
+    /// L1 hits and misses of its blocks.
+    l1_hits: u64,
+    l1_misses: u64,
 }
 
 /// Everything the workers share.
@@ -574,6 +635,7 @@ impl Work<'_> {
         let mut done = 0u64;
         let mut counters = vec![InstCounters::default(); self.ir.insts.len()];
         let mut block_totals = Vec::new();
+        let mut traces = Vec::new();
         for i in range {
             let id = self.ids.map_or(i, |ids| ids[i as usize]);
             // A block after a known failure cannot be the first one: skip it.
@@ -610,6 +672,9 @@ impl Work<'_> {
                 failure = Some((id, e));
                 break;
             }
+            if let Some(l1) = &mut runner.l1 {
+                traces.push(std::mem::take(&mut l1.trace));
+            }
             if self.ids.is_some() {
                 let block = runner.take_counters();
                 let mut total = Counters::default();
@@ -640,6 +705,9 @@ impl Work<'_> {
             printf: std::mem::take(&mut runner.printf),
             printf_truncated: runner.printf_truncated,
             failure,
+            traces,
+            l1_hits: runner.l1.as_ref().map_or(0, |l1| l1.hits),
+            l1_misses: runner.l1.as_ref().map_or(0, |l1| l1.misses),
         }
     }
 }
@@ -665,6 +733,7 @@ mod tests {
             max_block_steps: crate::pipeline::DEFAULT_MAX_BLOCK_STEPS,
             deadline: None,
             threads,
+            cache: None,
         }
     }
 
@@ -737,6 +806,148 @@ mod tests {
                 }
                 other => panic!("{threads} workers: {:?}", other.map(|o| o.counters)),
             }
+        }
+    }
+
+    /// Runs `ir` over `grid` blocks of `block` threads with the cache model (`l1` bytes per block,
+    /// `l2` bytes, `wave` blocks per wave) on `threads` workers, forced parallel; `a` is the
+    /// kernel's one input array and `out` its output.
+    fn cached(
+        ir: &KernelIr,
+        (grid, block, threads): (u32, u32, usize),
+        (l1, l2, wave): (u64, u64, u64),
+        a: Vec<f32>,
+        out: usize,
+    ) -> CacheStats {
+        let mut args = Args::separate(
+            vec![None; 2],
+            vec![
+                buffer("a", BufData::F32(a)),
+                buffer("out", BufData::F32(vec![0.0; out])),
+            ],
+        );
+        let cfg = LaunchConfig {
+            cache: Some(CacheConfig {
+                l1_bytes_per_block: l1,
+                l2_bytes: l2,
+                wave_blocks: wave,
+            }),
+            ..config(grid, block, threads)
+        };
+        let o = launch_from(ir, &cfg, &mut args, &Progress::default(), (None, 0)).expect("runs");
+        let k = o.cache.expect("the cache model ran");
+        // Every global-load sector is looked up in L1 once; every L1 miss reads L2 once.
+        assert_eq!(k.l1_hit_sectors + k.l1_miss_sectors, o.counters.gld_sectors);
+        assert_eq!(
+            k.l2_read_hit_sectors + k.l2_read_miss_sectors,
+            k.l1_miss_sectors
+        );
+        assert_eq!(k.l2_write_sectors, o.counters.gst_sectors);
+        k
+    }
+
+    #[test]
+    fn a_stream_without_reuse_never_hits() {
+        // 8 blocks × 256 threads copy 2048 floats: each warp reads and writes 4 new sectors, so
+        // 256 sectors are read, all L1 and L2 misses (8192 bytes from DRAM), and 256 written
+        // (8192 bytes written back at the end).
+        let ir = lowered(
+            "__global__ void k(const float* a, float* out) {\n\
+             int i = blockIdx.x * blockDim.x + threadIdx.x;\n\
+             out[i] = a[i];\n}\n",
+        );
+        let k = cached(
+            &ir,
+            (8, 256, 1),
+            (16 << 10, 1 << 20, 4),
+            vec![1.0; 2048],
+            2048,
+        );
+        assert_eq!((k.l1_hit_sectors, k.l1_miss_sectors), (0, 256));
+        assert_eq!((k.l2_read_hit_sectors, k.l2_read_miss_sectors), (0, 256));
+        assert_eq!(k.l2_write_sectors, 256);
+        assert_eq!((k.dram_read_bytes, k.dram_write_bytes), (8192, 8192));
+    }
+
+    #[test]
+    fn a_block_rereading_its_tile_hits_on_the_second_pass() {
+        // 4 blocks × 256 threads each read their 256 floats (32 sectors) twice: the first pass
+        // misses 32 sectors per block, the second finds all 32 in the block's 16 KB L1 share:
+        // hits = 4 × 32 = 128 = the second pass's sectors, misses = 128.
+        let ir = lowered(
+            "__global__ void k(const float* a, float* out) {\n\
+             int i = blockIdx.x * blockDim.x + threadIdx.x;\n\
+             float s = 0.0f;\n\
+             for (int p = 0; p < 2; p++) s += a[i];\n\
+             out[i] = s;\n}\n",
+        );
+        let k = cached(
+            &ir,
+            (4, 256, 1),
+            (16 << 10, 1 << 20, 4),
+            vec![1.0; 1024],
+            1024,
+        );
+        assert_eq!((k.l1_hit_sectors, k.l1_miss_sectors), (128, 128));
+        // Without an L1 the second pass hits in L2 instead.
+        let k = cached(&ir, (4, 256, 1), (0, 1 << 20, 4), vec![1.0; 1024], 1024);
+        assert_eq!((k.l1_hit_sectors, k.l1_miss_sectors), (0, 256));
+        assert_eq!((k.l2_read_hit_sectors, k.l2_read_miss_sectors), (128, 128));
+    }
+
+    #[test]
+    fn a_working_set_larger_than_l2_misses_on_every_pass() {
+        // One block walks 16384 floats (64 KB = 2048 sectors) twice, without an L1. An 8 KB L2
+        // (64 lines) holds far less than the 512 lines walked in between, and LRU evicts each
+        // line before it comes round again: both passes miss, 4096 sectors from DRAM. A 1 MB L2
+        // keeps them all: the second pass hits, 2048 misses.
+        let ir = lowered(
+            "__global__ void k(const float* a, float* out) {\n\
+             float s = 0.0f;\n\
+             for (int p = 0; p < 2; p++)\n\
+                 for (int j = threadIdx.x; j < 16384; j += blockDim.x) s += a[j];\n\
+             out[threadIdx.x] = s;\n}\n",
+        );
+        let small = cached(&ir, (1, 256, 1), (0, 8 << 10, 1), vec![1.0; 16384], 256);
+        assert_eq!(
+            (small.l2_read_hit_sectors, small.l2_read_miss_sectors),
+            (0, 4096)
+        );
+        assert_eq!(small.dram_read_bytes, 4096 * 32);
+        let large = cached(&ir, (1, 256, 1), (0, 1 << 20, 1), vec![1.0; 16384], 256);
+        assert_eq!(
+            (large.l2_read_hit_sectors, large.l2_read_miss_sectors),
+            (2048, 2048)
+        );
+    }
+
+    #[test]
+    fn the_cache_model_gives_the_same_counts_on_any_number_of_workers() {
+        // 96 blocks each read the shared 4096-float `a` at a block-dependent offset and a strided
+        // column, in waves of 12 blocks through a 16 KB L2 that cannot hold a wave's data: hits
+        // depend on the order sectors reach the L2, which must not depend on the workers.
+        let ir = lowered(
+            "__global__ void k(const float* a, float* out) {\n\
+             int i = blockIdx.x * blockDim.x + threadIdx.x;\n\
+             float s = 0.0f;\n\
+             for (int j = 0; j < 8; j++) s += a[(i + 512 * j + 37 * blockIdx.x) % 4096];\n\
+             s += a[(threadIdx.x * 16 + blockIdx.x) % 4096];\n\
+             out[i] = s;\n}\n",
+        );
+        let run = |threads| {
+            cached(
+                &ir,
+                (96, 128, threads),
+                (2 << 10, 16 << 10, 12),
+                (0..4096).map(|x| x as f32).collect(),
+                96 * 128,
+            )
+        };
+        let one = run(1);
+        assert!(one.l1_hit_sectors > 0 && one.l2_read_hit_sectors > 0);
+        assert!(one.l2_read_miss_sectors > 0);
+        for threads in [2, 3, 4] {
+            assert_eq!(run(threads), one, "{threads} workers");
         }
     }
 

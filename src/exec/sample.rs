@@ -335,6 +335,7 @@ mod tests {
             max_block_steps: 1 << 28,
             deadline: None,
             threads: 1,
+            cache: None,
         }
     }
 

@@ -4,12 +4,12 @@ mod occupancy;
 mod time;
 
 pub use occupancy::{
-    amdahl, gustafson, latency_hiding, occupancy, waves, LatencyHiding, Limiter, Occupancy,
-    OccupancyLimits, OccupancyRequest, Waves,
+    amdahl, gustafson, l1_bytes_per_sm, latency_hiding, occupancy, waves, LatencyHiding, Limiter,
+    Occupancy, OccupancyLimits, OccupancyRequest, Waves,
 };
 pub use time::{
-    estimate_time, refined_time, Bound, MemoryLimit, RefinedInputs, RefinedTime, TimeEstimate,
-    TimeInputs, ACHIEVABLE_BW_FRACTION,
+    estimate_time, refined_time, Bound, CacheTraffic, MemoryLimit, RefinedInputs, RefinedTime,
+    TimeEstimate, TimeInputs, UnitTime, ACHIEVABLE_BW_FRACTION,
 };
 
 use serde::{Deserialize, Serialize};
@@ -83,6 +83,14 @@ pub struct GpuConfig {
     pub carveout_steps_kb: Vec<u32>,
     /// Hardware barriers per block slot (`numBarriersAvailable = max_blocks_per_sm × barrier_factor`).
     pub barrier_factor: u32,
+    /// The unified L1 data cache and shared memory of one SM, bytes: what the shared-memory
+    /// carveout leaves is the L1 (`docs/gpu-facts.md` §1.3).
+    pub l1_smem_per_sm: u32,
+    /// L2 cache, bytes (`cudaDeviceProp::l2CacheSize`).
+    pub l2_bytes: u64,
+    /// L2 bandwidth of the whole GPU in bytes per SM clock (`docs/gpu-facts.md` §6.3); `null`
+    /// where no published figure is known, and the time model then has no L2 bound.
+    pub l2_bytes_per_clk: Option<f64>,
 }
 
 /// Constants shared by every GPU of one compute capability (`docs/gpu-facts.md` §1.3).
@@ -97,6 +105,7 @@ struct CcConstants {
     smem_alloc_unit: u32,
     carveout_steps_kb: &'static [u32],
     barrier_factor: u32,
+    l1_smem_per_sm_kb: u32,
 }
 
 // Sources for the per-CC constants below (docs/gpu-facts.md §1.3): threads/blocks/smem per SM and per
@@ -117,6 +126,7 @@ const CC_7_0: CcConstants = CcConstants {
     smem_alloc_unit: 256, // OCC-12.9 cudaOccSMemAllocationGranularity
     carveout_steps_kb: &[0, 8, 16, 32, 64, 96], // OCC-12.9 cudaOccAlignUpShmemSizeVoltaPlus
     barrier_factor: 2,  // OCC-12.9 (not applied below 9.0)
+    l1_smem_per_sm_kb: 128, // CPG §20.6: 128 KB unified L1/shared
 };
 
 /// CC 7.5 (Turing).
@@ -131,6 +141,7 @@ const CC_7_5: CcConstants = CcConstants {
     smem_alloc_unit: 256,         // OCC-12.9
     carveout_steps_kb: &[32, 64], // OCC-12.9 (no 0 KB step on Turing)
     barrier_factor: 2,            // OCC-12.9 (not applied below 9.0)
+    l1_smem_per_sm_kb: 96,        // CPG §20.7: 96 KB unified
 };
 
 /// CC 8.0 (A100).
@@ -145,6 +156,7 @@ const CC_8_0: CcConstants = CcConstants {
     smem_alloc_unit: 128,                                  // OCC-12.9
     carveout_steps_kb: &[0, 8, 16, 32, 64, 100, 132, 164], // OCC-12.9
     barrier_factor: 2,                                     // OCC-12.9 (not applied below 9.0)
+    l1_smem_per_sm_kb: 192,                                // CPG §20.8: 192 KB unified
 };
 
 /// CC 8.6 (GA10x).
@@ -159,6 +171,7 @@ const CC_8_6: CcConstants = CcConstants {
     smem_alloc_unit: 128,                        // OCC-12.9
     carveout_steps_kb: &[0, 8, 16, 32, 64, 100], // OCC-12.9
     barrier_factor: 1,                           // OCC-12.9 (not applied below 9.0)
+    l1_smem_per_sm_kb: 128,                      // CPG §20.8: 128 KB unified
 };
 
 /// CC 8.9 (Ada).
@@ -173,6 +186,7 @@ const CC_8_9: CcConstants = CcConstants {
     smem_alloc_unit: 128,                        // OCC-12.9
     carveout_steps_kb: &[0, 8, 16, 32, 64, 100], // OCC-12.9
     barrier_factor: 1,                           // OCC-12.9 (not applied below 9.0)
+    l1_smem_per_sm_kb: 128,                      // CPG §20.8: 128 KB unified
 };
 
 /// CC 9.0 (Hopper).
@@ -187,6 +201,7 @@ const CC_9_0: CcConstants = CcConstants {
     smem_alloc_unit: 128,          // OCC-12.9
     carveout_steps_kb: &[0, 8, 16, 32, 64, 100, 132, 164, 196, 228], // OCC-12.9
     barrier_factor: 2,             // OCC-12.9 cudaOccMaxBlocksPerSMBlockBarrierLimit
+    l1_smem_per_sm_kb: 256,        // CPG §20.9: 256 KB unified
 };
 
 /// CC 10.0 (B200).
@@ -201,10 +216,29 @@ const CC_10_0: CcConstants = CcConstants {
     smem_alloc_unit: 128,          // OCC-12.9
     carveout_steps_kb: &[0, 8, 16, 32, 64, 100, 132, 164, 196, 228], // OCC-12.9 (same as 9.0)
     barrier_factor: 2,             // OCC-12.9 (10.0 → 2)
+    l1_smem_per_sm_kb: 256,        // CPG §20.10: 256 KB unified
 };
 
 /// Builds a config from per-CC constants and the per-product numbers.
-fn from_cc(c: &CcConstants, name: &str, n_sm: u32, clock_hz: f64, mem_bw: f64) -> GpuConfig {
+/// The per-product numbers of a preset besides its compute capability.
+struct Product {
+    name: &'static str,
+    n_sm: u32,
+    clock_hz: f64,
+    mem_bw: f64,
+    l2_bytes: u64,
+    l2_bytes_per_clk: Option<f64>,
+}
+
+fn from_cc(c: &CcConstants, p: Product) -> GpuConfig {
+    let Product {
+        name,
+        n_sm,
+        clock_hz,
+        mem_bw,
+        l2_bytes,
+        l2_bytes_per_clk,
+    } = p;
     GpuConfig {
         name: name.to_string(),
         compute_capability: c.cc,
@@ -237,6 +271,9 @@ fn from_cc(c: &CcConstants, name: &str, n_sm: u32, clock_hz: f64, mem_bw: f64) -
         default_smem_per_block: 48 * 1024, // CPG Table 27 (48 KB without opt-in)
         carveout_steps_kb: c.carveout_steps_kb.to_vec(),
         barrier_factor: c.barrier_factor,
+        l1_smem_per_sm: c.l1_smem_per_sm_kb * 1024,
+        l2_bytes,
+        l2_bytes_per_clk,
     }
 }
 
@@ -247,78 +284,191 @@ impl Default for GpuConfig {
     }
 }
 
+// Every preset's L2 size is the one in docs/gpu-facts.md §2.1 (device-reported `l2CacheSize` where
+// known); its L2 bytes per clock are in §6.3: 2048 for GV100, 5120 for GA100 and GH100 (the
+// architecture's figure, the same on every product of the chip), unknown elsewhere.
 impl GpuConfig {
     /// H100 SXM5 80GB (CC 9.0) — the default; equals the reference's `GPUConfig()`.
     pub fn h100_sxm() -> GpuConfig {
         // 132 SMs: NVIDIA datasheet (hpctech copy), reference; 1.98 GHz: RPT-H100 clockRate
         // 1980000 kHz, reference; 3.35 TB/s: NVIDIA datasheet (marketed), reference.
-        from_cc(&CC_9_0, "H100 SXM", 132, 1.98e9, 3.35e12)
+        from_cc(
+            &CC_9_0,
+            Product {
+                name: "H100 SXM",
+                n_sm: 132,
+                clock_hz: 1.98e9,
+                mem_bw: 3.35e12,
+                l2_bytes: 52428800,
+                l2_bytes_per_clk: Some(5120.0),
+            },
+        )
     }
 
     /// H100 PCIe 80GB (CC 9.0).
     pub fn h100_pcie() -> GpuConfig {
         // 114 SMs, 1755 MHz max boost: chipsandcheese 2023-07-02; 2,000 GB/s HBM2e: hpctech page.
-        from_cc(&CC_9_0, "H100 PCIe", 114, 1.755e9, 2.0e12)
+        from_cc(
+            &CC_9_0,
+            Product {
+                name: "H100 PCIe",
+                n_sm: 114,
+                clock_hz: 1.755e9,
+                mem_bw: 2.0e12,
+                l2_bytes: 52428800,
+                l2_bytes_per_clk: Some(5120.0),
+            },
+        )
     }
 
     /// H200 SXM 141GB (CC 9.0).
     pub fn h200() -> GpuConfig {
         // 132 SMs, 4.8 TB/s: saulelectric.com and lzwjava.github.io H200 spec pages;
         // 1980 MHz: hmc-tech.com (same FP64 as H100 SXM ⇒ same clock) — UNVERIFIED (~1930 elsewhere).
-        from_cc(&CC_9_0, "H200 SXM", 132, 1.98e9, 4.8e12)
+        from_cc(
+            &CC_9_0,
+            Product {
+                name: "H200 SXM",
+                n_sm: 132,
+                clock_hz: 1.98e9,
+                mem_bw: 4.8e12,
+                l2_bytes: 52428800,
+                l2_bytes_per_clk: Some(5120.0),
+            },
+        )
     }
 
     /// A100 SXM4 80GB (CC 8.0).
     pub fn a100_sxm() -> GpuConfig {
         // 108 SMs: glennklockwood.com A100 page and live props; 1410 MHz, 2,039 GB/s:
         // thundercompute A100 guide (live 1593 MHz × 5120-bit → 2.039 TB/s agrees).
-        from_cc(&CC_8_0, "A100 SXM 80GB", 108, 1.41e9, 2.039e12)
+        from_cc(
+            &CC_8_0,
+            Product {
+                name: "A100 SXM 80GB",
+                n_sm: 108,
+                clock_hz: 1.41e9,
+                mem_bw: 2.039e12,
+                l2_bytes: 41943040,
+                l2_bytes_per_clk: Some(5120.0),
+            },
+        )
     }
 
     /// A100 PCIe 40GB (CC 8.0).
     pub fn a100_pcie() -> GpuConfig {
         // 108 SMs, 1410 MHz, 1,555 GB/s HBM2: thundercompute A100 guide; techpowerup (1215 MHz × 5120-bit).
-        from_cc(&CC_8_0, "A100 PCIe 40GB", 108, 1.41e9, 1.555e12)
+        from_cc(
+            &CC_8_0,
+            Product {
+                name: "A100 PCIe 40GB",
+                n_sm: 108,
+                clock_hz: 1.41e9,
+                mem_bw: 1.555e12,
+                l2_bytes: 41943040,
+                l2_bytes_per_clk: Some(5120.0),
+            },
+        )
     }
 
     /// L4 24GB (CC 8.9).
     pub fn l4() -> GpuConfig {
         // 58 SMs, 2040 MHz: live device-properties dump; 300 GB/s (192-bit GDDR6 @ 6251 MHz):
         // same dump and fpsbench.com.
-        from_cc(&CC_8_9, "L4", 58, 2.04e9, 300e9)
+        from_cc(
+            &CC_8_9,
+            Product {
+                name: "L4",
+                n_sm: 58,
+                clock_hz: 2.04e9,
+                mem_bw: 300e9,
+                l2_bytes: 50331648,
+                l2_bytes_per_clk: None,
+            },
+        )
     }
 
     /// GeForce RTX 4090 (CC 8.9).
     pub fn rtx4090() -> GpuConfig {
         // 128 SMs, 2520 MHz boost, 1,008 GB/s: holynerdvana RTX 4090 specs; thefpsreview.
-        from_cc(&CC_8_9, "RTX 4090", 128, 2.52e9, 1.008e12)
+        from_cc(
+            &CC_8_9,
+            Product {
+                name: "RTX 4090",
+                n_sm: 128,
+                clock_hz: 2.52e9,
+                mem_bw: 1.008e12,
+                l2_bytes: 75497472,
+                l2_bytes_per_clk: None,
+            },
+        )
     }
 
     /// GeForce RTX 3090 (CC 8.6).
     pub fn rtx3090() -> GpuConfig {
         // 82 SMs, 1695 MHz boost, 936 GB/s: holynerdvana RTX 3090 specs.
-        from_cc(&CC_8_6, "RTX 3090", 82, 1.695e9, 936e9)
+        from_cc(
+            &CC_8_6,
+            Product {
+                name: "RTX 3090",
+                n_sm: 82,
+                clock_hz: 1.695e9,
+                mem_bw: 936e9,
+                l2_bytes: 6291456,
+                l2_bytes_per_clk: None,
+            },
+        )
     }
 
     /// B200 HGX 180GB (CC 10.0).
     pub fn b200() -> GpuConfig {
         // 148 SMs: B200-RPT live cudaDeviceProp; 1965 MHz: B200-RPT nvidia-smi max SM clock;
         // 8 TB/s marketed: modal.com GPU glossary (7.672 TB/s from the bus width).
-        from_cc(&CC_10_0, "B200", 148, 1.965e9, 8.0e12)
+        from_cc(
+            &CC_10_0,
+            Product {
+                name: "B200",
+                n_sm: 148,
+                clock_hz: 1.965e9,
+                mem_bw: 8.0e12,
+                l2_bytes: 132644864,
+                l2_bytes_per_clk: None,
+            },
+        )
     }
 
     /// Tesla V100 SXM2 (CC 7.0).
     pub fn v100() -> GpuConfig {
         // 80 SMs: Volta whitepaper table (techrival copy); 1530 MHz boost: sysrqmts (SXM3 page,
         // SXM2 UNVERIFIED); 900 GB/s marketed (876 MHz × 4096-bit × 2 = 897 GB/s).
-        from_cc(&CC_7_0, "V100 SXM2", 80, 1.53e9, 900e9)
+        from_cc(
+            &CC_7_0,
+            Product {
+                name: "V100 SXM2",
+                n_sm: 80,
+                clock_hz: 1.53e9,
+                mem_bw: 900e9,
+                l2_bytes: 6291456,
+                l2_bytes_per_clk: Some(2048.0),
+            },
+        )
     }
 
     /// Tesla T4 16GB (CC 7.5).
     pub fn t4() -> GpuConfig {
         // 40 SMs, 1590 MHz: deviceQuery table in sylvia-ymlin/cuda-kernels-from-scratch README;
         // 320 GB/s (256-bit GDDR6 @ 5001 MHz): sysrqmts.
-        from_cc(&CC_7_5, "T4", 40, 1.59e9, 320e9)
+        from_cc(
+            &CC_7_5,
+            Product {
+                name: "T4",
+                n_sm: 40,
+                clock_hz: 1.59e9,
+                mem_bw: 320e9,
+                l2_bytes: 4194304,
+                l2_bytes_per_clk: None,
+            },
+        )
     }
 
     /// Parses a GPU description from JSON (all fields required, unknown fields rejected) and
@@ -372,6 +522,22 @@ impl GpuConfig {
         for (field, value) in times {
             if !(value.is_finite() && value >= 0.0) {
                 return Err(format!("`{field}` must be a number ≥ 0, got {value}"));
+            }
+        }
+        if self.l1_smem_per_sm < self.smem_per_sm {
+            return Err(format!(
+                "`l1_smem_per_sm` ({}) is smaller than `smem_per_sm` ({})",
+                self.l1_smem_per_sm, self.smem_per_sm
+            ));
+        }
+        if self.l2_bytes == 0 {
+            return Err("`l2_bytes` must be greater than 0".to_string());
+        }
+        if let Some(bw) = self.l2_bytes_per_clk {
+            if !(bw.is_finite() && bw > 0.0) {
+                return Err(format!(
+                    "`l2_bytes_per_clk` must be a positive number or null, got {bw}"
+                ));
             }
         }
         if self.compute_capability.0 < 7 {
@@ -516,6 +682,9 @@ mod tests {
         assert_eq!(g.compute_capability, (9, 0));
         assert_eq!(g.default_smem_per_block, 49152);
         assert_eq!(g.barrier_factor, 2);
+        assert_eq!(g.l1_smem_per_sm, 256 * 1024);
+        assert_eq!(g.l2_bytes, 50 * 1024 * 1024);
+        assert_eq!(g.l2_bytes_per_clk, Some(5120.0));
         assert_eq!(
             g.carveout_steps_kb,
             vec![0, 8, 16, 32, 64, 100, 132, 164, 196, 228]
@@ -648,6 +817,9 @@ mod tests {
         bad(&|g| g.compute_capability = (6, 1), "compute capability 6.1");
         bad(&|g| g.max_warps_per_sm = 48, "`max_warps_per_sm` (48)");
         bad(&|g| g.carveout_steps_kb = vec![], "at least one size");
+        bad(&|g| g.l1_smem_per_sm = 1024, "`l1_smem_per_sm` (1024)");
+        bad(&|g| g.l2_bytes = 0, "`l2_bytes` must be greater than 0");
+        bad(&|g| g.l2_bytes_per_clk = Some(-1.0), "`l2_bytes_per_clk`");
         bad(
             &|g| g.carveout_steps_kb = vec![0, 64, 8],
             "strictly ascending",

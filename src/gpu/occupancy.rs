@@ -161,6 +161,15 @@ fn carveout_step(gpu: &GpuConfig, bytes: u64) -> Option<u64> {
         .find(|&step| step >= bytes)
 }
 
+/// L1 data cache bytes per SM for a launch: the unified L1/shared memory less the carveout the
+/// driver configures, the smallest legal step that holds the resident blocks' shared memory
+/// (with the per-block reservation) (`docs/gpu-facts.md` §6.3).
+pub fn l1_bytes_per_sm(gpu: &GpuConfig, occ: &Occupancy) -> u64 {
+    let smem = u64::from(occ.blocks_per_sm) * occ.allocated_smem_per_block;
+    let carveout = carveout_step(gpu, smem).unwrap_or(u64::from(gpu.smem_per_sm));
+    u64::from(gpu.l1_smem_per_sm).saturating_sub(carveout)
+}
+
 /// Computes how many blocks of a launch fit on one SM, following `cuda_occupancy.h`
 /// (`cudaOccMaxActiveBlocksPerMultiprocessor`, CUDA 12.6–13) step by step:
 ///

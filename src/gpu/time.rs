@@ -43,6 +43,8 @@ pub enum Bound {
     Issue,
     /// The shared-memory pipe's wavefronts take longer still (refined estimate only).
     Shared,
+    /// Moving the L2's sectors takes longest (refined estimate with the cache model only).
+    L2,
 }
 
 impl Bound {
@@ -52,6 +54,7 @@ impl Bound {
             Bound::Memory => "memory",
             Bound::Issue => "issue",
             Bound::Shared => "shared",
+            Bound::L2 => "l2",
         }
     }
 }
@@ -110,6 +113,30 @@ pub struct RefinedInputs {
     /// Independent memory requests each warp keeps in flight (memory-level parallelism; 1 for a
     /// simple load-use kernel).
     pub requests_in_flight_per_warp: f64,
+    /// What the L1/L2 model let through, when the launch ran with it; without it every sector
+    /// counts as DRAM traffic and the L2 is no bound.
+    pub caches: Option<CacheTraffic>,
+}
+
+/// The traffic the cache model found beyond the L1.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct CacheTraffic {
+    /// Bytes read from and written to DRAM.
+    pub dram_bytes: u64,
+    /// Bytes the L2 served (reads, writes and atomics, 32 per sector).
+    pub l2_bytes: u64,
+}
+
+/// One unit's time and how busy it keeps the unit over the kernel's duration.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct UnitTime {
+    /// The unit: `memory` (DRAM), `l2`, `issue` or `shared`.
+    pub unit: Bound,
+    /// Seconds the unit needs for the kernel's work at its rate.
+    pub t: f64,
+    /// `t / duration`: the fraction of the kernel the unit is busy (ncu's "Speed Of Light"
+    /// percentage of peak throughput, as a fraction).
+    pub utilisation: f64,
 }
 
 /// What limited the memory time of the first wave.
@@ -131,7 +158,8 @@ pub struct RefinedTime {
     pub waves: Waves,
     /// `ACHIEVABLE_BW_FRACTION × mem_bw`.
     pub achievable_bw: f64,
-    /// `dram_bytes / mem_requests` (0 when there are no requests).
+    /// Sector bytes per global request, `inputs.dram_bytes / mem_requests` (0 when there are
+    /// no requests): what one request has in flight.
     pub bytes_per_request: f64,
     /// Latency hiding of the first wave (per SM, reference `latency_hiding`).
     pub latency_hiding: LatencyHiding,
@@ -143,10 +171,18 @@ pub struct RefinedTime {
     pub t_issue: f64,
     /// Time the shared-memory pipe takes for the wavefronts, summed over waves.
     pub t_smem: f64,
-    /// `max(t_mem, t_issue, t_smem) + launch_overhead_s`.
+    /// Time the L2 takes to serve its sectors at its bandwidth (0 without the cache model or
+    /// without a published L2 bandwidth for the GPU).
+    pub t_l2: f64,
+    /// The kernel's duration: `max(t_mem, t_l2, t_issue, t_smem)`. Launch overhead is not in it
+    /// (Nsight Compute's Duration excludes it too).
     pub t: f64,
-    /// The largest of the three: `memory` (on a tie too), `issue` or `shared`.
+    /// The host's cost of launching the kernel, seconds: beside `t`, not in it.
+    pub launch_overhead: f64,
+    /// The largest: `memory` (on a tie too), `l2`, `issue` or `shared`.
     pub bound: Bound,
+    /// Each unit's time and utilisation, in the order memory, l2, issue, shared.
+    pub units: Vec<UnitTime>,
     /// Whether the first wave's memory time is set by bandwidth or by latency.
     pub memory_limit: MemoryLimit,
     /// The model's assumptions, in words, with this launch's numbers.
@@ -155,15 +191,17 @@ pub struct RefinedTime {
 
 /// A refined estimate that accounts for occupancy, waves, achievable bandwidth and latency hiding.
 ///
-/// Let `bps` be the occupancy calculator's blocks per SM, `W` warps per block,
-/// `cap = n_sm × bps` the blocks per wave, and assume every block does the same work:
-/// `B = dram_bytes / n_blocks` bytes and `I = (warp_instr + smem_wavefronts − smem_instr) / n_blocks`
+/// `dram_bytes` is what the L1/L2 model let through to DRAM (`launch.caches`), or without it
+/// every counted sector (`inputs.dram_bytes`). Let `bps` be the occupancy calculator's blocks
+/// per SM, `W` warps per block, `cap = n_sm × bps` the blocks per wave, and assume every block
+/// does the same work: `B = dram_bytes / n_blocks` bytes and `I = (warp_instr + smem_wavefronts − smem_instr) / n_blocks`
 /// issue slots. The grid runs as `n_blocks / cap` full waves of `cap` blocks plus, if
 /// `n_blocks % cap ≠ 0`, one partial wave. For a wave of `m` blocks:
 ///
 /// * resident warps per SM `a = m × W / n_sm`; `f = latency_hiding(a, bytes_per_request,
 ///   requests_in_flight_per_warp).fraction` (Little's law, reference model), where
-///   `bytes_per_request = dram_bytes / mem_requests`;
+///   `bytes_per_request = inputs.dram_bytes / mem_requests`, the sector bytes a request has in
+///   flight whether a cache or DRAM serves them;
 /// * bandwidth `bw = mem_bw × min(ACHIEVABLE_BW_FRACTION, f)`;
 /// * `t_mem(m) = max(m × B / bw, mem_latency_s)` if `B > 0`, else 0;
 /// * `t_issue(m) = m × I / (min(m × W, n_sm × schedulers_per_sm) × clock_hz)` — a scheduler
@@ -173,9 +211,13 @@ pub struct RefinedTime {
 ///   §3.1, §3.2), and only SMs with a resident block use theirs. Bank conflicts add wavefronts, so
 ///   they cost time here even when the kernel's DRAM traffic is the same.
 ///
-/// The three are summed over the waves, `t = max(t_mem, t_issue, t_smem) + launch_overhead_s`,
-/// and `bound` names the largest (`memory` on a tie). With full waves and enough bytes in flight this is the
-/// reference estimate with the bandwidth scaled by 0.90. Errors when the GPU description is
+/// The three are summed over the waves. The L2 is one unit for the whole GPU: `t_l2 = l2_bytes /
+/// (l2_bytes_per_clk × clock_hz)` with the cache model's L2 traffic (0 without the model or a
+/// published L2 bandwidth). `t = max(t_mem, t_l2, t_issue, t_smem)` is the kernel's duration;
+/// the launch overhead is reported beside it, not added. `bound` names the largest (`memory` on a
+/// tie, then `l2`, `issue`), and `units` each unit's utilisation `t_unit / t`. Without the cache
+/// model, with full waves and enough bytes in flight, `t` is the reference estimate's memory time
+/// with the bandwidth scaled by 0.90. Errors when the GPU description is
 /// invalid, no block fits on an SM, or `requests_in_flight_per_warp` is not a positive number.
 pub fn refined_time(
     gpu: &GpuConfig,
@@ -203,9 +245,9 @@ pub fn refined_time(
     let warps_per_block = f64::from(occ.warps_per_block);
     let cap = u64::from(gpu.n_sm) * u64::from(occ.blocks_per_sm);
     let achievable_bw = ACHIEVABLE_BW_FRACTION * gpu.mem_bw;
-    let dram = inputs.dram_bytes as f64;
+    let dram = launch.caches.map_or(inputs.dram_bytes, |c| c.dram_bytes) as f64;
     let bytes_per_request = if launch.mem_requests > 0 {
-        dram / launch.mem_requests as f64
+        inputs.dram_bytes as f64 / launch.mem_requests as f64
     } else {
         0.0
     };
@@ -272,13 +314,62 @@ pub fn refined_time(
         MemoryLimit::Latency
     };
     let effective_bw = if t_mem > 0.0 { dram / t_mem } else { 0.0 };
+    let l2_bw = gpu.l2_bytes_per_clk.map(|b| b * gpu.clock_hz);
+    let t_l2 = match (launch.caches, l2_bw) {
+        (Some(c), Some(bw)) => c.l2_bytes as f64 / bw,
+        _ => 0.0,
+    };
+    let t = t_mem.max(t_l2).max(t_issue).max(t_smem);
+    let bound = if t_mem >= t_l2 && t_mem >= t_issue && t_mem >= t_smem {
+        Bound::Memory
+    } else if t_l2 >= t_issue && t_l2 >= t_smem {
+        Bound::L2
+    } else if t_issue >= t_smem {
+        Bound::Issue
+    } else {
+        Bound::Shared
+    };
+    let units = [
+        (Bound::Memory, t_mem),
+        (Bound::L2, t_l2),
+        (Bound::Issue, t_issue),
+        (Bound::Shared, t_smem),
+    ]
+    .into_iter()
+    .map(|(unit, tu)| UnitTime {
+        unit,
+        t: tu,
+        utilisation: if t > 0.0 { tu / t } else { 0.0 },
+    })
+    .collect();
+    let traffic = match launch.caches {
+        Some(c) => format!(
+            "DRAM moves what the L1/L2 model lets through: {} bytes read and written, of {} bytes of sectors requested",
+            c.dram_bytes, inputs.dram_bytes
+        ),
+        None => "no L1/L2 reuse: every counted sector moves between DRAM and the SMs".to_string(),
+    };
+    let l2_line = match (launch.caches, l2_bw) {
+        (Some(c), Some(bw)) => format!(
+            "the L2 serves {} bytes at {} bytes/clock = {:.0} GB/s (docs/gpu-facts.md §6.3)",
+            c.l2_bytes,
+            gpu.l2_bytes_per_clk.unwrap_or_default(),
+            bw / 1e9
+        ),
+        (Some(_), None) => format!(
+            "no published L2 bandwidth for {}: the L2 is not a bound",
+            gpu.name
+        ),
+        (None, _) => "no cache model: the L2 is not a bound".to_string(),
+    };
 
     let mut assumptions = vec![
         format!(
             "achievable DRAM bandwidth is {ACHIEVABLE_BW_FRACTION:.2} × peak = {:.1} GB/s (82–92 % measured, docs/gpu-facts.md §6.2)",
             achievable_bw / 1e9
         ),
-        "no L1/L2 reuse: every counted sector moves between DRAM and the SMs".to_string(),
+        traffic,
+        l2_line,
         format!(
             "every block does the same work: {bytes_per_block:.1} DRAM bytes and {slots_per_block:.1} issue slots"
         ),
@@ -299,7 +390,7 @@ pub fn refined_time(
         "each scheduler issues at most one warp instruction per cycle; schedulers without a resident warp idle".to_string(),
         "each SM's shared-memory pipe passes one wavefront (128 B) per cycle, so bank conflicts take time (docs/gpu-facts.md §3.1)".to_string(),
         format!(
-            "launch overhead {:.1} µs is added once",
+            "launch overhead {:.1} µs is reported beside the kernel's time, not in it",
             gpu.launch_overhead_s * 1e6
         ),
     ];
@@ -319,14 +410,11 @@ pub fn refined_time(
         t_mem,
         t_issue,
         t_smem,
-        t: t_mem.max(t_issue).max(t_smem) + gpu.launch_overhead_s,
-        bound: if t_mem >= t_issue && t_mem >= t_smem {
-            Bound::Memory
-        } else if t_issue >= t_smem {
-            Bound::Issue
-        } else {
-            Bound::Shared
-        },
+        t_l2,
+        t,
+        launch_overhead: gpu.launch_overhead_s,
+        bound,
+        units,
         memory_limit,
         assumptions,
     })
@@ -429,6 +517,7 @@ mod tests {
             request: OccupancyRequest::new(256, 16, 0),
             mem_requests: warps * 3,
             requests_in_flight_per_warp: mlp,
+            caches: None,
         };
         (inputs, launch)
     }
@@ -457,7 +546,8 @@ mod tests {
         // All 528 schedulers busy in every wave: same issue time as the reference.
         assert!(close(r.t_issue, reference.t_issue));
         assert_eq!(r.bound, Bound::Memory);
-        assert_eq!(r.t, r.t_mem + 4e-6);
+        assert_eq!(r.t, r.t_mem);
+        assert_eq!(r.launch_overhead, 4e-6);
     }
 
     #[test]
@@ -474,6 +564,7 @@ mod tests {
             request: OccupancyRequest::new(256, 16, 0),
             mem_requests: 0,
             requests_in_flight_per_warp: 1.0,
+            caches: None,
         };
         let conflicted = TimeInputs {
             dram_bytes: 0,
@@ -484,7 +575,7 @@ mod tests {
         let r = refined_time(&h100, &conflicted, &launch).expect("launches");
         assert!(close(r.t_smem, 40960.0 / 1.98e9), "{}", r.t_smem);
         assert_eq!(r.bound, Bound::Shared);
-        assert!(close(r.t, r.t_smem + 4e-6));
+        assert!(close(r.t, r.t_smem));
         let clean = TimeInputs {
             smem_wavefronts: 10 * 1056 * 16,
             ..conflicted
@@ -521,6 +612,7 @@ mod tests {
             request: OccupancyRequest::new(1024, 64, 0),
             mem_requests: 0,
             requests_in_flight_per_warp: 1.0,
+            caches: None,
         };
         let r = refined_time(&h100, &inputs, &launch).expect("launches");
         assert_eq!(r.waves.waves, 2);
@@ -576,7 +668,8 @@ mod tests {
         let h100 = GpuConfig::h100_sxm();
         let (inputs, launch) = stream(0, 1.0);
         let r = refined_time(&h100, &inputs, &launch).expect("launches");
-        assert_eq!((r.t_mem, r.t_issue, r.t), (0.0, 0.0, 4e-6));
+        assert_eq!((r.t_mem, r.t_issue, r.t), (0.0, 0.0, 0.0));
+        assert!(r.units.iter().all(|u| u.utilisation == 0.0));
         assert_eq!(r.waves.waves, 0);
         let (inputs, mut launch) = stream(1056, 1.0);
         launch.mem_requests = 0;

@@ -59,7 +59,11 @@ pub struct GateResult {
 pub fn names() -> Vec<String> {
     let c = Counters::default();
     let mut out: Vec<String> = EXTRA.iter().map(|(n, _, _)| n.to_string()).collect();
-    for v in [serde_json::json!(c), json::derived(&c), json::ncu(&c)] {
+    for v in [
+        serde_json::json!(c),
+        json::derived(&c),
+        json::ncu(&c, Some(&crate::exec::CacheStats::default())),
+    ] {
         if let Value::Object(m) = v {
             out.extend(m.keys().cloned());
         }

@@ -14,9 +14,17 @@
 //!   `local_ld_sectors`, `local_st_sectors`, `smem_instr`, `smem_wavefronts`, `smem_bank_conflicts`, `barriers`,
 //!   `branches`, `divergent`, `race_count`, `uninit_count` (instruction executions, per block,
 //!   with a lane reading uninitialised memory).
-//! - `derived`: `dram_bytes`, `coalescing_efficiency`, `simt_efficiency`, `bank_conflict_factor`,
+//! - `derived`: `dram_bytes` (the reference's: every sector × 32, caches ignored), `coalescing_efficiency`, `simt_efficiency`, `bank_conflict_factor`,
 //!   `sectors_per_request`, `sectors_per_load`, `sectors_per_store`, `branch_efficiency`.
-//! - `ncu`: the same numbers under Nsight Compute metric names.
+//! - `ncu`: the same numbers under Nsight Compute metric names; with the cache model also
+//!   `l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct`, `lts__t_sectors_srcunit_tex_op_read.sum`,
+//!   `lts__t_sector_op_read_hit_rate.pct`, `lts__t_sector_hit_rate.pct` (writes count as hits),
+//!   `dram__bytes_read.sum` and `dram__bytes_write.sum`.
+//! - `cache`: the L1/L2 model, or `null` in a sampled run: sizes `l1_bytes_per_block`,
+//!   `l2_bytes`, `wave_blocks`; sectors `l1_hit_sectors`, `l1_miss_sectors` (global loads),
+//!   `l2_read_hit_sectors`, `l2_read_miss_sectors`, `l2_write_sectors`, `l2_atomic_hit_sectors`,
+//!   `l2_atomic_miss_sectors`; bytes `dram_read_bytes`, `dram_write_bytes`, `dram_bytes`; rates
+//!   `l1_hit_rate_pct`, `l2_hit_rate_pct`, `l2_read_hit_rate_pct`.
 //! - `races`: one object per (kind, array, line, other line): the first instance in block
 //!   order `{kind, block, epoch, array, index, warp, other_warp, line, other_line, source,
 //!   access, other_access}` and how often it happened, `blocks`, `warps` (warp instructions) and
@@ -30,7 +38,10 @@
 //!   instance `{block, thread, space, array, index, line, source}` (`space` is `shared`, `local`
 //!   or `global`) and `blocks`, `warps`, `words`.
 //! - `time`: the reference's `estimate_time`: `t_mem`, `t_issue`, `t` (seconds), `bound`.
-//! - `time_refined`: occupancy-aware estimate with its `assumptions`, or `{"error": "..."}`.
+//! - `time_refined`: occupancy-aware estimate: `t` (the kernel's duration), `launch_overhead`
+//!   (beside it, not in it), `bound` (`memory`, `l2`, `issue` or `shared`), each unit's time
+//!   (`t_mem`, `t_l2`, `t_issue`, `t_smem`) and `units` (`{unit, t, utilisation}`), with its
+//!   `assumptions`; or `{"error": "..."}`.
 //! - `occupancy`: `blocks_per_sm`, `active_warps`, `occupancy`, `limiter`, `limiters`, `limits`, ...
 //! - `expects`: `[{text, passed, detail}]`; `ok`: whether every expect passed.
 //! - `lines`: per source line that issued, `{line, source, ideal_sectors, ideal_wavefronts}` and every
@@ -49,7 +60,7 @@
 use serde_json::{json, Value};
 
 use super::{lines, Report};
-use crate::exec::Counters;
+use crate::exec::{CacheStats, Counters};
 
 /// The schema version of the JSON output.
 pub const SCHEMA: u32 = 1;
@@ -65,7 +76,8 @@ pub fn to_json(r: &Report) -> Value {
         "launch": r.launch,
         "counters": c,
         "derived": derived(c),
-        "ncu": ncu(c),
+        "ncu": ncu(c, r.cache.as_ref()),
+        "cache": cache(r),
         "races": r.races,
         "uninit": r.uninit,
         "sample": r.sample,
@@ -100,9 +112,34 @@ pub fn derived(c: &Counters) -> Value {
     })
 }
 
-/// The `ncu` object: the counters under Nsight Compute metric names.
-pub fn ncu(c: &Counters) -> Value {
-    json!({
+/// The `cache` object: the cache model's sizes and counts with their rates, or `null` for a run
+/// without it (a sampled run).
+pub fn cache(r: &Report) -> Value {
+    match (&r.cache, &r.launch.cache) {
+        (Some(k), Some(cfg)) => {
+            let mut v = json!(k);
+            if let Value::Object(m) = &mut v {
+                m.insert("l1_bytes_per_block".into(), json!(cfg.l1_bytes_per_block));
+                m.insert("l2_bytes".into(), json!(cfg.l2_bytes));
+                m.insert("wave_blocks".into(), json!(cfg.wave_blocks));
+                m.insert("l1_hit_rate_pct".into(), json!(k.l1_hit_rate_pct()));
+                m.insert("l2_hit_rate_pct".into(), json!(k.l2_hit_rate_pct()));
+                m.insert(
+                    "l2_read_hit_rate_pct".into(),
+                    json!(k.l2_read_hit_rate_pct()),
+                );
+                m.insert("dram_bytes".into(), json!(k.dram_bytes()));
+            }
+            v
+        }
+        _ => Value::Null,
+    }
+}
+
+/// The `ncu` object: the counters under Nsight Compute metric names, and the cache model's
+/// numbers under the names whose meaning they have (when the run had the model).
+pub fn ncu(c: &Counters, cache: Option<&CacheStats>) -> Value {
+    let mut v = json!({
             "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum": c.gld_instr,
             "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum": c.gld_sectors,
             "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum": c.gst_instr,
@@ -119,6 +156,28 @@ pub fn ncu(c: &Counters) -> Value {
             "smsp__thread_inst_executed.sum": c.active_lane_slots,
             "smsp__thread_inst_executed_per_inst_executed.ratio": c.simt_efficiency() * 32.0,
             "smsp__sass_average_branch_targets_threads_uniform.pct": c.branch_efficiency() * 100.0,
-            "dram__bytes.sum": c.dram_bytes(),
-    })
+    });
+    if let (Some(k), Value::Object(m)) = (cache, &mut v) {
+        let metrics = [
+            (
+                "l1tex__t_sector_pipe_lsu_mem_global_op_ld_hit_rate.pct",
+                json!(k.l1_hit_rate_pct()),
+            ),
+            (
+                "lts__t_sectors_srcunit_tex_op_read.sum",
+                json!(k.l1_miss_sectors),
+            ),
+            (
+                "lts__t_sector_op_read_hit_rate.pct",
+                json!(k.l2_read_hit_rate_pct()),
+            ),
+            ("lts__t_sector_hit_rate.pct", json!(k.l2_hit_rate_pct())),
+            ("dram__bytes_read.sum", json!(k.dram_read_bytes)),
+            ("dram__bytes_write.sum", json!(k.dram_write_bytes)),
+        ];
+        for (name, value) in metrics {
+            m.insert(name.to_string(), value);
+        }
+    }
+    v
 }

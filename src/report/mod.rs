@@ -13,9 +13,12 @@ pub mod table;
 use serde::Serialize;
 
 use crate::check::typed::Kernel;
-use crate::exec::{Counters, Group, Outcome, Race, RaceKind, Uninit};
+use crate::exec::{
+    CacheConfig, CacheStats, Counters, Group, Outcome, Race, RaceKind, Uninit, SECTOR_BYTES,
+};
 use crate::gpu::{
-    estimate_time, refined_time, Occupancy, RefinedInputs, RefinedTime, TimeEstimate, TimeInputs,
+    estimate_time, refined_time, CacheTraffic, Occupancy, RefinedInputs, RefinedTime, TimeEstimate,
+    TimeInputs,
 };
 use crate::gpu::{occupancy, GpuConfig, OccupancyRequest};
 use crate::host::ExpectResult;
@@ -40,6 +43,8 @@ pub struct LaunchInfo {
     pub smem_per_block: u64,
     /// Registers per thread assumed for occupancy (`--regs`).
     pub regs_per_thread: u32,
+    /// The cache model's sizes, when the launch ran with it (not in a sampled run).
+    pub cache: Option<CacheConfig>,
 }
 
 /// Wall-clock seconds of each phase of `simt run`.
@@ -178,6 +183,8 @@ pub struct Report {
     pub launch: LaunchInfo,
     /// Totals.
     pub counters: Counters,
+    /// What the L1/L2 model counted, when the launch ran with it.
+    pub cache: Option<CacheStats>,
     /// Races, grouped by kind, array and the lines of both accesses.
     pub races: Vec<RaceView>,
     /// Uninitialised reads, grouped by array and line.
@@ -244,6 +251,10 @@ impl Report {
                 request,
                 mem_requests: c.gld_instr + c.gst_instr,
                 requests_in_flight_per_warp: 1.0,
+                caches: outcome.cache.map(|k| CacheTraffic {
+                    dram_bytes: k.dram_bytes(),
+                    l2_bytes: k.l2_sectors() * SECTOR_BYTES,
+                }),
             },
         );
         let line = |inst: u32| src.line_of(ir.spans[inst as usize].start);
@@ -288,6 +299,7 @@ impl Report {
             gpu: gpu.clone(),
             launch,
             counters: c,
+            cache: outcome.cache,
             races,
             uninit,
             time: estimate_time(gpu, &inputs),

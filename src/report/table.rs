@@ -46,6 +46,18 @@ pub fn text(r: &Report, lines: bool, paint: Paint) -> String {
     s
 }
 
+/// Bytes in a readable binary unit.
+fn bytes(b: u64) -> String {
+    let b = b as f64;
+    if b >= 1024.0 * 1024.0 {
+        format!("{:.1} MB", b / (1024.0 * 1024.0))
+    } else if b >= 1024.0 {
+        format!("{:.1} KB", b / 1024.0)
+    } else {
+        format!("{b} B")
+    }
+}
+
 /// Renders the report as text.
 pub fn render(r: &Report) -> String {
     let c = &r.counters;
@@ -87,6 +99,36 @@ pub fn render(r: &Report) -> String {
         c.dram_bytes(),
         c.coalescing_efficiency()
     );
+    if let (Some(k), Some(cfg)) = (&r.cache, &r.launch.cache) {
+        let _ = writeln!(
+            s,
+            "caches      L1 {} per block · L2 {} · {} blocks per wave",
+            bytes(cfg.l1_bytes_per_block),
+            bytes(cfg.l2_bytes),
+            cfg.wave_blocks
+        );
+        let _ = writeln!(
+            s,
+            "  L1        {:>10} hits {:>12} misses   hit rate {:.1}% (global-load sectors)",
+            k.l1_hit_sectors,
+            k.l1_miss_sectors,
+            k.l1_hit_rate_pct()
+        );
+        let _ = writeln!(
+            s,
+            "  L2        {:>10} reads {:>11} writes {} atomics  read hit rate {:.1}%, hit rate {:.1}%",
+            k.l2_read_hit_sectors + k.l2_read_miss_sectors,
+            k.l2_write_sectors,
+            k.l2_atomic_hit_sectors + k.l2_atomic_miss_sectors,
+            k.l2_read_hit_rate_pct(),
+            k.l2_hit_rate_pct()
+        );
+        let _ = writeln!(
+            s,
+            "  DRAM      {:>10} bytes read {:>6} bytes written",
+            k.dram_read_bytes, k.dram_write_bytes
+        );
+    }
     if c.cmem_instr > 0 {
         let _ = writeln!(
             s,
@@ -195,12 +237,19 @@ pub fn render(r: &Report) -> String {
     if let Ok(rt) = &r.refined {
         let _ = writeln!(
             s,
-            "  refined   {} ({}-bound; {} wave(s), effective bandwidth {:.0}% of peak)",
+            "  refined   {} ({}-bound; {} wave(s), effective bandwidth {:.0}% of peak), + {} launch overhead",
             seconds(rt.t),
             rt.bound,
             rt.waves.waves,
-            rt.effective_bw / r.gpu.mem_bw * 100.0
+            rt.effective_bw / r.gpu.mem_bw * 100.0,
+            seconds(rt.launch_overhead)
         );
+        let units: Vec<String> = rt
+            .units
+            .iter()
+            .map(|u| format!("{} {:.0}%", u.unit, u.utilisation * 100.0))
+            .collect();
+        let _ = writeln!(s, "            busy: {}", units.join(" · "));
         for a in &rt.assumptions {
             let _ = writeln!(s, "            assumes {a}");
         }

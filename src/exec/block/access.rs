@@ -3,6 +3,7 @@
 use super::{BlockRunner, FrameKind, SharedArr};
 use crate::check::typed::NULL_OFFSET;
 use crate::exec::banks;
+use crate::exec::cache::Op as CacheOp;
 use crate::exec::cells::{with_cells, Cells};
 use crate::exec::coalesce::{self, Extent};
 use crate::exec::counters::InstCounters;
@@ -35,6 +36,15 @@ impl Access {
         };
         *instr += 1;
         *counted += sectors;
+    }
+
+    /// What this access asks of the caches.
+    fn cache_op(self) -> CacheOp {
+        match self {
+            Access::Load => CacheOp::Read,
+            Access::Store => CacheOp::Write,
+            Access::Atomic => CacheOp::Atomic,
+        }
     }
 
     /// One shared warp instruction of this kind (atomics count as stores) in `wavefronts`.
@@ -260,10 +270,11 @@ impl BlockRunner<'_> {
         } else {
             Access::Load
         };
+        let base = sector_base(space, globals);
         if runs {
-            self.account_runs(pc, space, elem.size() * width, access);
+            self.account_runs(pc, (space, base), elem.size() * width, access);
         } else {
-            self.account(pc, space, elem.size() * width, access);
+            self.account(pc, (space, base), elem.size() * width, access);
         }
         if let (Space::Global(p), true) = (space, is_store) {
             // Runs are distinct within a warp: only overlapping spans of two warps can collide.
@@ -438,7 +449,8 @@ impl BlockRunner<'_> {
     /// `account` when every warp's lanes are on consecutive elements (`spans`): no sorting needed.
     /// Global: each warp's run of elements spans `run_sectors`. Shared: a phase's consecutive
     /// words (at most 32) fall in distinct banks, so each active phase is one wavefront, the ideal.
-    fn account_runs(&mut self, pc: usize, space: Space, size: u32, access: Access) {
+    /// `base` is the array's first sector in the cache model ([`sector_base`]).
+    fn account_runs(&mut self, pc: usize, (space, base): (Space, u64), size: u32, access: Access) {
         if self.first_access[pc].is_none() {
             self.first_access[pc] =
                 WarpAccess::capture(self.block, space, size, &self.idx, &self.mask);
@@ -461,6 +473,10 @@ impl BlockRunner<'_> {
                 }
                 Space::Global(_) => {
                     let sectors = coalesce::run_sectors(lo, n, size);
+                    if let Some(l1) = &mut self.l1 {
+                        let first = base + ((lo * i64::from(size)) >> 5) as u64;
+                        l1.request(first..first + sectors, access.cache_op());
+                    }
                     c.g_bytes_requested += n as u64 * u64::from(size);
                     access.count_global(c, sectors);
                 }
@@ -472,8 +488,9 @@ impl BlockRunner<'_> {
         }
     }
 
-    /// Sectors (global) or wavefronts (shared) of one memory instruction, warp by warp.
-    fn account(&mut self, pc: usize, space: Space, size: u32, access: Access) {
+    /// Sectors (global) or wavefronts (shared) of one memory instruction, warp by warp; with the
+    /// cache model on, each warp's sectors (from `base`, [`sector_base`]) go to the block's L1.
+    fn account(&mut self, pc: usize, (space, base): (Space, u64), size: u32, access: Access) {
         if self.first_access[pc].is_none() {
             self.first_access[pc] =
                 WarpAccess::capture(self.block, space, size, &self.idx, &self.mask);
@@ -499,7 +516,15 @@ impl BlockRunner<'_> {
                     c.cmem_transactions += distinct(ix, m, &mut self.scratch);
                 }
                 Space::Global(_) => {
-                    let sectors = coalesce::warp_sectors(ix, m, size, full, &mut self.scratch);
+                    let sectors = match &mut self.l1 {
+                        Some(l1) => {
+                            coalesce::warp_sector_list(ix, m, size, &mut self.scratch);
+                            let list = self.scratch.iter().map(|&s| base + s as u64);
+                            l1.request(list, access.cache_op());
+                            self.scratch.len() as u64
+                        }
+                        None => coalesce::warp_sectors(ix, m, size, full, &mut self.scratch),
+                    };
                     let active = if full {
                         m.len() as u64
                     } else {
@@ -541,7 +566,8 @@ impl BlockRunner<'_> {
         if let Some(lane) = coalesce::out_of_bounds(&self.idx, &self.mask, len, &self.spans) {
             return Err(self.oob(pc, space, (lane, idx_ty), 1, globals));
         }
-        self.account(pc, space, elem.size(), Access::Atomic);
+        let base = sector_base(space, globals);
+        self.account(pc, (space, base), elem.size(), Access::Atomic);
         let regs = [d, v, cmp.unwrap_or(v)];
         let (ix, mask) = (&self.idx, &self.mask);
         macro_rules! rmw {
@@ -689,6 +715,14 @@ fn space_word(space: Space) -> &'static str {
         Space::Global(_) => "global",
         Space::Shared(_) => "shared",
         Space::Local(_) => "local",
+    }
+}
+
+/// The first sector of the array a global space stands for, in the cache model (0 otherwise).
+fn sector_base(space: Space, globals: &[Option<GlobalBuf<'_>>]) -> u64 {
+    match space {
+        Space::Global(p) => globals[p as usize].as_ref().map_or(0, |g| g.sector_base),
+        _ => 0,
     }
 }
 

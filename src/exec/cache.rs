@@ -1,0 +1,488 @@
+//! Sector caches: a set-associative LRU model of each block's L1 share and of the shared L2.
+//!
+//! Global-memory sectors reach the caches as the engine counts them: the distinct 32-byte
+//! sectors of each warp request. A block's loads look in its L1 share (the SM's L1 divided
+//! among the blocks resident on it), which starts empty for every block so that a block's hits
+//! do not depend on which worker ran it; misses, stores and atomics go to the L2 as a trace.
+//! After the blocks of a wave (the blocks resident on the GPU at once) have run, their traces
+//! are replayed into the one L2 interleaved, request by request in block order, as resident
+//! blocks share it. The result is the same for any number of worker threads.
+
+use serde::Serialize;
+
+/// Bytes in a sector (the unit of global-memory traffic).
+pub const SECTOR_BYTES: u64 = 32;
+/// Sectors in a cache line (128-byte lines, 32-byte sectors filled on demand).
+const LINE_SECTORS: u64 = 4;
+/// Ways per set (the model's choice; NVIDIA does not publish its caches' associativity).
+const WAYS: usize = 16;
+/// An empty way.
+const EMPTY: u64 = u64::MAX;
+
+/// Sizes the cache model needs, worked out from the GPU and the launch's occupancy.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct CacheConfig {
+    /// L1 bytes each resident block may use: the SM's L1 (what the shared-memory carveout
+    /// leaves) divided by the blocks resident on the SM.
+    pub l1_bytes_per_block: u64,
+    /// L2 bytes of the GPU.
+    pub l2_bytes: u64,
+    /// Blocks resident on the GPU at once (SMs × blocks per SM): one wave.
+    pub wave_blocks: u64,
+}
+
+/// What a stretch of sectors asks of the L2.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Op {
+    /// A global load that missed in L1.
+    Read,
+    /// A global store (L1 is write-through and does not allocate on stores).
+    Write,
+    /// A global atomic (resolved in L2).
+    Atomic,
+}
+
+/// `n` consecutive sectors from `sector` of one warp request, on their way to the L2.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Touch {
+    pub(crate) sector: u64,
+    pub(crate) n: u32,
+    pub(crate) op: Op,
+}
+
+/// The cache model's counts for a launch, in sectors unless named bytes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct CacheStats {
+    /// Global-load sectors found in the block's L1 share.
+    pub l1_hit_sectors: u64,
+    /// Global-load sectors not found there (read from L2).
+    pub l1_miss_sectors: u64,
+    /// L2 reads (L1 misses) that found their sector.
+    pub l2_read_hit_sectors: u64,
+    /// L2 reads that did not: each one reads a sector from DRAM.
+    pub l2_read_miss_sectors: u64,
+    /// Sectors written to L2 by global stores (write-back: DRAM sees them when evicted).
+    pub l2_write_sectors: u64,
+    /// Atomic sectors that found their sector in L2.
+    pub l2_atomic_hit_sectors: u64,
+    /// Atomic sectors that read theirs from DRAM first.
+    pub l2_atomic_miss_sectors: u64,
+    /// Bytes read from DRAM: L2 read and atomic misses × 32.
+    pub dram_read_bytes: u64,
+    /// Bytes written to DRAM: dirty sectors evicted from L2, and those still dirty at the end
+    /// of the kernel (written back then), × 32.
+    pub dram_write_bytes: u64,
+}
+
+impl CacheStats {
+    /// Sectors the L2 served: reads, writes and atomics.
+    pub fn l2_sectors(&self) -> u64 {
+        self.l2_read_hit_sectors
+            + self.l2_read_miss_sectors
+            + self.l2_write_sectors
+            + self.l2_atomic_hit_sectors
+            + self.l2_atomic_miss_sectors
+    }
+
+    /// Global-load sectors that hit in L1, percent (0 without loads).
+    pub fn l1_hit_rate_pct(&self) -> f64 {
+        pct(
+            self.l1_hit_sectors,
+            self.l1_hit_sectors + self.l1_miss_sectors,
+        )
+    }
+
+    /// L2 reads that hit, percent (0 without reads).
+    pub fn l2_read_hit_rate_pct(&self) -> f64 {
+        pct(
+            self.l2_read_hit_sectors,
+            self.l2_read_hit_sectors + self.l2_read_miss_sectors,
+        )
+    }
+
+    /// L2 sectors that hit, percent, counting every write as a hit: a write allocates its
+    /// sector without reading DRAM, and Nsight Compute counts it a hit (docs/gpu-facts.md §6.3).
+    pub fn l2_hit_rate_pct(&self) -> f64 {
+        pct(
+            self.l2_read_hit_sectors + self.l2_write_sectors + self.l2_atomic_hit_sectors,
+            self.l2_sectors(),
+        )
+    }
+
+    /// DRAM bytes read and written.
+    pub fn dram_bytes(&self) -> u64 {
+        self.dram_read_bytes + self.dram_write_bytes
+    }
+
+    fn add(&mut self, o: &CacheStats) {
+        self.l1_hit_sectors += o.l1_hit_sectors;
+        self.l1_miss_sectors += o.l1_miss_sectors;
+        self.l2_read_hit_sectors += o.l2_read_hit_sectors;
+        self.l2_read_miss_sectors += o.l2_read_miss_sectors;
+        self.l2_write_sectors += o.l2_write_sectors;
+        self.l2_atomic_hit_sectors += o.l2_atomic_hit_sectors;
+        self.l2_atomic_miss_sectors += o.l2_atomic_miss_sectors;
+        self.dram_read_bytes += o.dram_read_bytes;
+        self.dram_write_bytes += o.dram_write_bytes;
+    }
+}
+
+fn pct(a: u64, b: u64) -> f64 {
+    if b == 0 {
+        0.0
+    } else {
+        100.0 * a as f64 / b as f64
+    }
+}
+
+/// A set-associative cache of 128-byte lines whose 32-byte sectors are filled one by one, with
+/// least-recently-used replacement. Sets are chosen by a hash of the line address, as NVIDIA's
+/// hashed address mapping spreads power-of-two strides (without it, a column walk of a
+/// 4 KB-wide matrix would land in a handful of sets).
+#[derive(Clone, Debug)]
+pub(crate) struct SectorCache {
+    sets: u64,
+    ways: usize,
+    /// Line address per way, `EMPTY` for none.
+    tags: Vec<u64>,
+    /// Per way: valid sectors in the low 4 bits, dirty sectors in the high 4.
+    bits: Vec<u8>,
+    /// Per way: when it was last used.
+    used: Vec<u64>,
+    clock: u64,
+}
+
+/// What one sector access found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Lookup {
+    pub(crate) hit: bool,
+    /// Dirty sectors of the line it evicted.
+    pub(crate) evicted_dirty: u32,
+}
+
+impl SectorCache {
+    /// A cache of `bytes` (rounded down to whole lines; fewer than one line caches nothing).
+    pub(crate) fn new(bytes: u64) -> SectorCache {
+        let lines = bytes / (LINE_SECTORS * SECTOR_BYTES);
+        let ways = (lines as usize).min(WAYS);
+        let sets = if ways == 0 { 0 } else { lines / ways as u64 };
+        let n = sets as usize * ways;
+        SectorCache {
+            sets,
+            ways,
+            tags: vec![EMPTY; n],
+            bits: vec![0; n],
+            used: vec![0; n],
+            clock: 0,
+        }
+    }
+
+    /// Empties the cache.
+    pub(crate) fn clear(&mut self) {
+        self.tags.iter_mut().for_each(|t| *t = EMPTY);
+        self.bits.iter_mut().for_each(|b| *b = 0);
+        self.clock = 0;
+    }
+
+    /// Looks `sector` up and brings it in (dirty when `write`), evicting the least recently
+    /// used line of its set when the line is absent.
+    pub(crate) fn access(&mut self, sector: u64, write: bool) -> Lookup {
+        if self.sets == 0 {
+            return Lookup {
+                hit: false,
+                evicted_dirty: 0,
+            };
+        }
+        let line = sector / LINE_SECTORS;
+        let bit = 1u8 << (sector % LINE_SECTORS);
+        let dirty = if write { bit << 4 } else { 0 };
+        let h = line.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        let set = ((h ^ (h >> 29)) % self.sets) as usize;
+        let ways = set * self.ways..(set + 1) * self.ways;
+        self.clock += 1;
+        let tags = &self.tags[ways.clone()];
+        if let Some(w) = tags.iter().position(|&t| t == line) {
+            let w = ways.start + w;
+            let hit = self.bits[w] & bit != 0;
+            self.bits[w] |= bit | dirty;
+            self.used[w] = self.clock;
+            return Lookup {
+                hit,
+                evicted_dirty: 0,
+            };
+        }
+        let victim = match tags.iter().position(|&t| t == EMPTY) {
+            Some(w) => ways.start + w,
+            None => {
+                let used = &self.used[ways.clone()];
+                let oldest = (0..used.len()).min_by_key(|&w| used[w]).unwrap_or(0);
+                ways.start + oldest
+            }
+        };
+        let evicted_dirty = if self.tags[victim] == EMPTY {
+            0
+        } else {
+            (self.bits[victim] >> 4).count_ones()
+        };
+        self.tags[victim] = line;
+        self.bits[victim] = bit | dirty;
+        self.used[victim] = self.clock;
+        Lookup {
+            hit: false,
+            evicted_dirty,
+        }
+    }
+
+    /// Dirty sectors held.
+    pub(crate) fn dirty_sectors(&self) -> u64 {
+        self.tags
+            .iter()
+            .zip(&self.bits)
+            .filter(|(&t, _)| t != EMPTY)
+            .map(|(_, &b)| u64::from((b >> 4).count_ones()))
+            .sum()
+    }
+}
+
+/// One block's L1 share and the trace it sends to the L2.
+#[derive(Clone, Debug)]
+pub(crate) struct BlockL1 {
+    cache: SectorCache,
+    /// What the running block sent to L2 so far.
+    pub(crate) trace: Vec<Touch>,
+    /// L1 hits and misses of every block this runner ran.
+    pub(crate) hits: u64,
+    pub(crate) misses: u64,
+}
+
+impl BlockL1 {
+    pub(crate) fn new(bytes: u64) -> BlockL1 {
+        BlockL1 {
+            cache: SectorCache::new(bytes),
+            trace: Vec::new(),
+            hits: 0,
+            misses: 0,
+        }
+    }
+
+    /// A new block starts with an empty L1 share and an empty trace.
+    pub(crate) fn start_block(&mut self) {
+        self.cache.clear();
+        self.trace.clear();
+    }
+
+    /// One warp request's distinct sectors, ascending, for `op`: loads look in L1 first.
+    pub(crate) fn request(&mut self, sectors: impl Iterator<Item = u64>, op: Op) {
+        for s in sectors {
+            if op == Op::Read {
+                if self.cache.access(s, false).hit {
+                    self.hits += 1;
+                    continue;
+                }
+                self.misses += 1;
+            }
+            match self.trace.last_mut() {
+                Some(t) if t.op == op && t.sector + u64::from(t.n) == s => t.n += 1,
+                _ => self.trace.push(Touch {
+                    sector: s,
+                    n: 1,
+                    op,
+                }),
+            }
+        }
+    }
+}
+
+/// The GPU's L2 and what it has counted.
+#[derive(Clone, Debug)]
+pub(crate) struct L2 {
+    cache: SectorCache,
+    stats: CacheStats,
+}
+
+impl L2 {
+    pub(crate) fn new(bytes: u64) -> L2 {
+        L2 {
+            cache: SectorCache::new(bytes),
+            stats: CacheStats::default(),
+        }
+    }
+
+    /// Replays the traces of one wave's blocks (in block order), interleaved: the first touch of
+    /// every block, then the second of every block, and so on.
+    pub(crate) fn replay_wave(&mut self, traces: &[Vec<Touch>]) {
+        let mut live: Vec<&[Touch]> = traces
+            .iter()
+            .map(Vec::as_slice)
+            .filter(|t| !t.is_empty())
+            .collect();
+        let mut i = 0;
+        while !live.is_empty() {
+            for t in &live {
+                self.touch(t[i]);
+            }
+            i += 1;
+            live.retain(|t| t.len() > i);
+        }
+    }
+
+    fn touch(&mut self, t: Touch) {
+        let s = &mut self.stats;
+        for sector in t.sector..t.sector + u64::from(t.n) {
+            let found = self.cache.access(sector, t.op != Op::Read);
+            s.dram_write_bytes += u64::from(found.evicted_dirty) * SECTOR_BYTES;
+            let (hits, misses) = match t.op {
+                Op::Read => (&mut s.l2_read_hit_sectors, &mut s.l2_read_miss_sectors),
+                Op::Atomic => (&mut s.l2_atomic_hit_sectors, &mut s.l2_atomic_miss_sectors),
+                Op::Write => {
+                    s.l2_write_sectors += 1;
+                    continue;
+                }
+            };
+            if found.hit {
+                *hits += 1;
+            } else {
+                *misses += 1;
+                s.dram_read_bytes += SECTOR_BYTES;
+            }
+        }
+    }
+
+    /// The launch's totals: the L2's counts, the L1 counts of the blocks, and the sectors still
+    /// dirty at the end written back.
+    pub(crate) fn finish(self, l1_hits: u64, l1_misses: u64) -> CacheStats {
+        let mut stats = CacheStats {
+            l1_hit_sectors: l1_hits,
+            l1_miss_sectors: l1_misses,
+            ..CacheStats::default()
+        };
+        stats.add(&self.stats);
+        stats.dram_write_bytes += self.cache.dirty_sectors() * SECTOR_BYTES;
+        stats
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_sector_hits_once_brought_in_and_its_neighbours_fill_on_demand() {
+        let mut c = SectorCache::new(16 * 128);
+        assert!(!c.access(0, false).hit);
+        assert!(c.access(0, false).hit);
+        // Sector 1 shares sector 0's line but was never read: a (sector) miss.
+        assert!(!c.access(1, false).hit);
+        assert!(c.access(1, false).hit);
+    }
+
+    #[test]
+    fn lru_evicts_the_line_used_longest_ago() {
+        // 16 lines, one set of 16 ways: lines 0..16 fill it; touching line 0 again makes line 1
+        // the oldest, so line 16 evicts line 1 and line 0 still hits.
+        let mut c = SectorCache::new(16 * 128);
+        for line in 0..16 {
+            c.access(line * 4, false);
+        }
+        c.access(0, false);
+        c.access(16 * 4, false);
+        assert!(c.access(0, false).hit);
+        assert!(!c.access(4, false).hit);
+    }
+
+    #[test]
+    fn dirty_sectors_are_written_back_when_evicted_or_at_the_end() {
+        // One line of cache: writing 2 sectors of line 0, then reading line 1, evicts 2 dirty
+        // sectors; writing 3 sectors of line 2 leaves 3 dirty at the end.
+        let mut c = SectorCache::new(128);
+        c.access(0, true);
+        c.access(1, true);
+        assert_eq!(c.access(4, false).evicted_dirty, 2);
+        for s in 8..11 {
+            c.access(s, true);
+        }
+        assert_eq!(c.dirty_sectors(), 3);
+    }
+
+    #[test]
+    fn no_cache_below_one_line() {
+        let mut c = SectorCache::new(127);
+        assert!(!c.access(0, false).hit);
+        assert!(!c.access(0, false).hit);
+        assert_eq!(c.dirty_sectors(), 0);
+    }
+
+    #[test]
+    fn l1_misses_stores_and_atomics_become_merged_touches() {
+        let mut l1 = BlockL1::new(16 * 128);
+        l1.request(0..4, Op::Read);
+        l1.request(0..4, Op::Read);
+        l1.request(4..8, Op::Write);
+        l1.request(8..9, Op::Atomic);
+        assert_eq!((l1.hits, l1.misses), (4, 4));
+        assert_eq!(
+            l1.trace,
+            vec![
+                Touch {
+                    sector: 0,
+                    n: 4,
+                    op: Op::Read
+                },
+                Touch {
+                    sector: 4,
+                    n: 4,
+                    op: Op::Write
+                },
+                Touch {
+                    sector: 8,
+                    n: 1,
+                    op: Op::Atomic
+                },
+            ]
+        );
+    }
+
+    #[test]
+    fn a_wave_replays_interleaved_and_counts_dram_both_ways() {
+        // Two blocks read the same 4 sectors, one touch each: the first block's read misses
+        // (4 sectors from DRAM), the second's hits. A store of 2 sectors is written back at the
+        // end; an atomic on a new sector reads it from DRAM and leaves it dirty.
+        let read = Touch {
+            sector: 0,
+            n: 4,
+            op: Op::Read,
+        };
+        let mut l2 = L2::new(1 << 20);
+        l2.replay_wave(&[
+            vec![
+                read,
+                Touch {
+                    sector: 100,
+                    n: 2,
+                    op: Op::Write,
+                },
+            ],
+            vec![
+                read,
+                Touch {
+                    sector: 200,
+                    n: 1,
+                    op: Op::Atomic,
+                },
+            ],
+        ]);
+        let s = l2.finish(7, 8);
+        assert_eq!((s.l1_hit_sectors, s.l1_miss_sectors), (7, 8));
+        assert_eq!((s.l2_read_hit_sectors, s.l2_read_miss_sectors), (4, 4));
+        assert_eq!(s.l2_write_sectors, 2);
+        assert_eq!((s.l2_atomic_hit_sectors, s.l2_atomic_miss_sectors), (0, 1));
+        assert_eq!(s.dram_read_bytes, 5 * 32);
+        assert_eq!(s.dram_write_bytes, 3 * 32);
+        assert_eq!(s.l2_sectors(), 11);
+        // Hits: 4 reads + 2 writes of 11.
+        assert!((s.l2_hit_rate_pct() - 600.0 / 11.0).abs() < 1e-9);
+        assert_eq!(s.l2_read_hit_rate_pct(), 50.0);
+        assert!((s.l1_hit_rate_pct() - 700.0 / 15.0).abs() < 1e-9);
+        assert_eq!(CacheStats::default().l1_hit_rate_pct(), 0.0);
+    }
+}
