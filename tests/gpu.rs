@@ -115,3 +115,47 @@ fn refined_time_grows_as_occupancy_falls() {
     assert!(t(32) < t(64));
     assert!(t(64) < t(128));
 }
+
+#[test]
+fn more_bank_conflicts_or_more_cache_traffic_are_never_faster() {
+    // The same launch with its shared wavefronts growing from conflict-free (one per instruction)
+    // to 32-way, then with its DRAM and L2 bytes growing: the refined time never falls.
+    let gpu = GpuConfig::h100_sxm();
+    for blocks in [1u64, 132, 1056, 5000] {
+        for warp_instr in [1_000u64, 1_000_000] {
+            let launch = |dram: u64, l2: u64| RefinedInputs {
+                n_blocks: blocks,
+                request: OccupancyRequest::new(256, 32, 4096),
+                mem_requests: blocks * 64,
+                requests_in_flight_per_warp: 1.0,
+                caches: Some(simt::gpu::CacheTraffic {
+                    dram_bytes: dram,
+                    l2_bytes: l2,
+                }),
+            };
+            let inputs = |ways: u64| TimeInputs {
+                dram_bytes: blocks * 8192,
+                warp_instr,
+                smem_instr: blocks * 100,
+                smem_wavefronts: blocks * 100 * ways,
+            };
+            let mut last = 0.0;
+            for ways in 1..=32 {
+                let t = refined_time(&gpu, &inputs(ways), &launch(blocks * 4096, blocks * 8192))
+                    .expect("launchable")
+                    .t;
+                assert!(t >= last, "{blocks} blocks, {ways}-way: {t} < {last}");
+                last = t;
+            }
+            let mut last = 0.0;
+            for k in 0..16 {
+                let bytes = blocks * 4096 * k;
+                let t = refined_time(&gpu, &inputs(1), &launch(bytes, 2 * bytes))
+                    .expect("launchable")
+                    .t;
+                assert!(t >= last, "{blocks} blocks, {bytes} bytes: {t} < {last}");
+                last = t;
+            }
+        }
+    }
+}

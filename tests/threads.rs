@@ -1,4 +1,4 @@
-//! Results, counters, races and errors do not depend on the number of worker threads.
+//! Results, counters, cache counts, races and errors do not depend on the number of worker threads.
 
 use simt::pipeline::{self, RunOptions};
 
@@ -22,8 +22,9 @@ fn run_all(threads: usize) -> Vec<(String, String)> {
             };
             let summary = match pipeline::run(&src, &opts) {
                 Ok(r) => format!(
-                    "{} {:?} {:?}",
+                    "{} {} {:?} {:?}",
                     serde_json::to_string(&r.counters).expect("json"),
+                    serde_json::to_string(&r.cache).expect("json"),
                     r.races.iter().map(|x| x.describe()).collect::<Vec<_>>(),
                     r.expects
                         .iter()
