@@ -73,6 +73,7 @@ fn refined_time_is_never_below_the_roofline() {
                         request: OccupancyRequest::new(256, regs, 0),
                         mem_requests: (dram_kb * 1024 / 128).max(1),
                         requests_in_flight_per_warp: 1.0,
+                        global_wavefronts: 0,
                         caches: None,
                     };
                     let roofline = estimate_time(&gpu, &inputs);
@@ -108,6 +109,7 @@ fn refined_time_grows_as_occupancy_falls() {
             request: OccupancyRequest::new(256, regs, 0),
             mem_requests: (256 << 20) / 128,
             requests_in_flight_per_warp: 1.0,
+            global_wavefronts: 0,
             caches: None,
         };
         refined_time(&gpu, &inputs, &launch).expect("launchable").t
@@ -128,6 +130,7 @@ fn more_bank_conflicts_or_more_cache_traffic_are_never_faster() {
                 request: OccupancyRequest::new(256, 32, 4096),
                 mem_requests: blocks * 64,
                 requests_in_flight_per_warp: 1.0,
+                global_wavefronts: 0,
                 caches: Some(simt::gpu::CacheTraffic {
                     dram_bytes: dram,
                     l2_bytes: l2,

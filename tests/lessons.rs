@@ -324,7 +324,7 @@ fn softmax_rows_communicates_through_shuffles_only() {
 #[test]
 fn bank_conflicts_cost_time_in_the_refined_estimate() {
     // transpose_tiled at 2048²: 4 325 376 shared wavefronts (32-way conflicts on the column
-    // read); padded, 262 144. At one wavefront per cycle per SM the tiled version's shared pipe
+    // read); padded, 262 144. At one wavefront per cycle per SM the tiled version's L1/shared pipe
     // (16.5 µs over its 4096 blocks in waves of 1056) outlasts its DRAM time, the padded one's
     // does not: the lesson's speed-up shows in the time, not only in the counters.
     let args = [("width", "2048"), ("height", "2048")];
@@ -335,7 +335,7 @@ fn bank_conflicts_cost_time_in_the_refined_estimate() {
             .expect("a refined estimate")
     };
     let (tiled, padded) = (time("transpose_tiled.sk"), time("transpose_padded.sk"));
-    assert_eq!(tiled.bound.as_str(), "shared");
+    assert_eq!(tiled.bound.as_str(), "l1");
     assert_eq!(padded.bound.as_str(), "memory");
     assert!(tiled.t_smem > 16.0 * padded.t_smem);
     assert!(tiled.t > padded.t);
@@ -358,12 +358,18 @@ fn the_caches_serve_the_naive_matmuls_rereads() {
             .expect("the cache model ran")
     };
     let naive = run("matmul_naive.sk");
-    assert_eq!((naive.l1_hit_sectors, naive.l1_miss_sectors), (265216, 5120));
+    assert_eq!(
+        (naive.l1_hit_sectors, naive.l1_miss_sectors),
+        (265216, 5120)
+    );
     assert_eq!(
         (naive.l2_read_hit_sectors, naive.l2_read_miss_sectors),
         (4096, 1024)
     );
-    assert_eq!((naive.dram_read_bytes, naive.dram_write_bytes), (32768, 16384));
+    assert_eq!(
+        (naive.dram_read_bytes, naive.dram_write_bytes),
+        (32768, 16384)
+    );
     let tiled = run("matmul_tiled32.sk");
     assert_eq!(tiled.l1_hit_sectors, 0);
     assert_eq!(

@@ -146,10 +146,11 @@ pub(crate) fn warp_runs(idx: &[i64], full: bool) -> bool {
     })
 }
 
-/// Sectors of a contiguous run of `n` elements of `size` bytes starting at element `first`.
-pub(crate) fn run_sectors(first: i64, n: i64, size: u32) -> u64 {
+/// The first and last 32-byte sector of a contiguous run of `n` elements of `size` bytes
+/// starting at element `first`.
+pub(crate) fn run_span(first: i64, n: i64, size: u32) -> (i64, i64) {
     let size = i64::from(size);
-    (((first + n) * size - 1) >> 5) as u64 - ((first * size) >> 5) as u64 + 1
+    ((first * size) >> 5, ((first + n) * size - 1) >> 5)
 }
 
 /// Whether two active lanes store to one index (block-wide), the reference's global race rule.
@@ -295,10 +296,10 @@ mod tests {
         broken[40] = 0;
         assert!(!warp_runs(&broken, true));
         // 32 floats from element 1: bytes 4..132 = sectors 0..4 = 5; from 0: 4; 8 doubles from 0: 2.
-        assert_eq!(run_sectors(1, 32, 4), 5);
-        assert_eq!(run_sectors(0, 32, 4), 4);
-        assert_eq!(run_sectors(0, 8, 8), 2);
-        assert_eq!(run_sectors(3, 1, 16), 1);
+        assert_eq!(run_span(1, 32, 4), (0, 4));
+        assert_eq!(run_span(0, 32, 4), (0, 3));
+        assert_eq!(run_span(0, 8, 8), (0, 1));
+        assert_eq!(run_span(3, 1, 16), (1, 1));
     }
 
     #[test]

@@ -24,6 +24,9 @@ pub struct InstCounters {
     pub gatom_sectors: u64,
     /// Σ active lanes × element size over global accesses.
     pub g_bytes_requested: u64,
+    /// L1 data-pipe wavefronts of global loads, stores and atomics: one per distinct 128-byte
+    /// line a warp request touches (`docs/gpu-facts.md` §6.3).
+    pub g_wavefronts: u64,
     /// Local-memory load warp instructions (local arrays the compiler cannot keep in registers).
     pub local_ld_instr: u64,
     /// Local-memory store warp instructions.
@@ -71,6 +74,7 @@ impl AddAssign for InstCounters {
         self.gatom_instr += o.gatom_instr;
         self.gatom_sectors += o.gatom_sectors;
         self.g_bytes_requested += o.g_bytes_requested;
+        self.g_wavefronts += o.g_wavefronts;
         self.cmem_instr += o.cmem_instr;
         self.cmem_transactions += o.cmem_transactions;
         self.local_ld_instr += o.local_ld_instr;
@@ -115,6 +119,8 @@ pub struct Counters {
     pub gatom_sectors: u64,
     /// Bytes the active lanes asked for.
     pub g_bytes_requested: u64,
+    /// L1 data-pipe wavefronts of global requests (one per distinct 128-byte line).
+    pub g_wavefronts: u64,
     /// Constant-memory load requests.
     pub cmem_instr: u64,
     /// Constant-cache transactions (one per distinct address per request).
@@ -157,6 +163,7 @@ impl Counters {
         self.gatom_instr += c.gatom_instr;
         self.gatom_sectors += c.gatom_sectors;
         self.g_bytes_requested += c.g_bytes_requested;
+        self.g_wavefronts += c.g_wavefronts;
         self.cmem_instr += c.cmem_instr;
         self.cmem_transactions += c.cmem_transactions;
         self.local_ld_instr += c.local_ld_instr;

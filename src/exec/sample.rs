@@ -257,7 +257,7 @@ fn named(c: &Counters) -> BTreeMap<String, f64> {
 }
 
 /// Counters of one instruction, as many as [`fields`] lists.
-const FIELDS: usize = 25;
+const FIELDS: usize = 26;
 
 /// An instruction's counters in a fixed order (undone by [`unfields`]).
 fn fields(c: &InstCounters) -> [u64; FIELDS] {
@@ -287,6 +287,7 @@ fn fields(c: &InstCounters) -> [u64; FIELDS] {
         c.divergent,
         c.race_count,
         c.uninit_count,
+        c.g_wavefronts,
     ]
 }
 
@@ -319,6 +320,7 @@ fn unfields(s: &[f64; FIELDS]) -> InstCounters {
         divergent: r(22),
         race_count: r(23),
         uninit_count: r(24),
+        g_wavefronts: r(25),
     }
 }
 

@@ -41,8 +41,9 @@ pub enum Bound {
     Memory,
     /// Issuing instructions takes longer.
     Issue,
-    /// The shared-memory pipe's wavefronts take longer still (refined estimate only).
-    Shared,
+    /// The L1/shared-memory data pipe's wavefronts (shared-memory passes and the 128-byte lines
+    /// of global requests) take longest (refined estimate only).
+    L1,
     /// Moving the L2's sectors takes longest (refined estimate with the cache model only).
     L2,
 }
@@ -53,7 +54,7 @@ impl Bound {
         match self {
             Bound::Memory => "memory",
             Bound::Issue => "issue",
-            Bound::Shared => "shared",
+            Bound::L1 => "l1",
             Bound::L2 => "l2",
         }
     }
@@ -113,6 +114,8 @@ pub struct RefinedInputs {
     /// Independent memory requests each warp keeps in flight (memory-level parallelism; 1 for a
     /// simple load-use kernel).
     pub requests_in_flight_per_warp: f64,
+    /// L1 data-pipe wavefronts of global requests (one per 128-byte line a request touches).
+    pub global_wavefronts: u64,
     /// What the L1/L2 model let through, when the launch ran with it; without it every sector
     /// counts as DRAM traffic and the L2 is no bound.
     pub caches: Option<CacheTraffic>,
@@ -130,7 +133,7 @@ pub struct CacheTraffic {
 /// One unit's time and how busy it keeps the unit over the kernel's duration.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct UnitTime {
-    /// The unit: `memory` (DRAM), `l2`, `issue` or `shared`.
+    /// The unit: `memory` (DRAM), `l2`, `l1` (the L1/shared-memory data pipe) or `issue`.
     pub unit: Bound,
     /// Seconds the unit needs for the kernel's work at its rate.
     pub t: f64,
@@ -169,19 +172,22 @@ pub struct RefinedTime {
     pub t_mem: f64,
     /// Time issuing the instructions takes, summed over waves.
     pub t_issue: f64,
-    /// Time the shared-memory pipe takes for the wavefronts, summed over waves.
+    /// Time the L1/shared data pipe spends on the shared-memory wavefronts, summed over waves.
     pub t_smem: f64,
+    /// Time the L1/shared data pipe takes for all its wavefronts, shared and global, summed over
+    /// waves (`t_smem` is its shared part).
+    pub t_l1: f64,
     /// Time the L2 takes to serve its sectors at its bandwidth (0 without the cache model or
     /// without a published L2 bandwidth for the GPU).
     pub t_l2: f64,
-    /// The kernel's duration: `max(t_mem, t_l2, t_issue, t_smem)`. Launch overhead is not in it
+    /// The kernel's duration: `max(t_mem, t_l2, t_l1, t_issue)`. Launch overhead is not in it
     /// (Nsight Compute's Duration excludes it too).
     pub t: f64,
     /// The host's cost of launching the kernel, seconds: beside `t`, not in it.
     pub launch_overhead: f64,
-    /// The largest: `memory` (on a tie too), `l2`, `issue` or `shared`.
+    /// The largest: `memory` (on a tie too), `l2`, `l1` or `issue`.
     pub bound: Bound,
-    /// Each unit's time and utilisation, in the order memory, l2, issue, shared.
+    /// Each unit's time and utilisation, in the order memory, l2, l1, issue.
     pub units: Vec<UnitTime>,
     /// Whether the first wave's memory time is set by bandwidth or by latency.
     pub memory_limit: MemoryLimit,
@@ -206,14 +212,16 @@ pub struct RefinedTime {
 /// * `t_mem(m) = max(m × B / bw, mem_latency_s)` if `B > 0`, else 0;
 /// * `t_issue(m) = m × I / (min(m × W, n_sm × schedulers_per_sm) × clock_hz)` — a scheduler
 ///   issues at most one warp instruction per cycle and only schedulers with a resident warp issue;
-/// * `t_smem(m) = m × S / (min(m, n_sm) × clock_hz)` with `S = smem_wavefronts / n_blocks` — an
-///   SM's shared-memory pipe passes one wavefront (128 bytes) per cycle (`docs/gpu-facts.md`
-///   §3.1, §3.2), and only SMs with a resident block use theirs. Bank conflicts add wavefronts, so
-///   they cost time here even when the kernel's DRAM traffic is the same.
+/// * `t_l1(m) = m × (S + G) / (min(m, n_sm) × clock_hz)` with `S = smem_wavefronts / n_blocks`
+///   and `G = global_wavefronts / n_blocks` — an SM's L1/shared data pipe passes one wavefront
+///   (128 bytes) per cycle (`docs/gpu-facts.md` §3.1, §3.2, §6.3), shared-memory passes and the
+///   lines of global requests alike, and only SMs with a resident block use theirs; `t_smem` is
+///   the `S` part. Bank conflicts add wavefronts and a scattered warp request touches a line per
+///   lane, so both cost time here even when the kernel's DRAM traffic is the same.
 ///
 /// The three are summed over the waves. The L2 is one unit for the whole GPU: `t_l2 = l2_bytes /
 /// (l2_bytes_per_clk × clock_hz)` with the cache model's L2 traffic (0 without the model or a
-/// published L2 bandwidth). `t = max(t_mem, t_l2, t_issue, t_smem)` is the kernel's duration;
+/// published L2 bandwidth). `t = max(t_mem, t_l2, t_l1, t_issue)` is the kernel's duration;
 /// the launch overhead is reported beside it, not added. `bound` names the largest (`memory` on a
 /// tie, then `l2`, `issue`), and `units` each unit's utilisation `t_unit / t`. Without the cache
 /// model, with full waves and enough bytes in flight, `t` is the reference estimate's memory time
@@ -285,7 +293,13 @@ pub fn refined_time(
     } else {
         0.0
     };
+    let global_per_block = if launch.n_blocks > 0 {
+        launch.global_wavefronts as f64 / launch.n_blocks as f64
+    } else {
+        0.0
+    };
     let wave_smem = |m: f64| m * smem_per_block / (m.min(n_sm) * gpu.clock_hz);
+    let wave_l1 = |m: f64| m * (smem_per_block + global_per_block) / (m.min(n_sm) * gpu.clock_hz);
     let wave_issue = |m: f64| {
         let slots = m * slots_per_block;
         if slots > 0.0 {
@@ -301,10 +315,12 @@ pub fn refined_time(
     let mut t_mem = full_f * wave_mem(cap_f);
     let mut t_issue = full_f * wave_issue(cap_f);
     let mut t_smem = full_f * wave_smem(cap_f);
+    let mut t_l1 = full_f * wave_l1(cap_f);
     if rem > 0 {
         t_mem += wave_mem(rem_f);
         t_issue += wave_issue(rem_f);
         t_smem += wave_smem(rem_f);
+        t_l1 += wave_l1(rem_f);
     }
     let first_wave = launch.n_blocks.min(cap) as f64;
     let first_hiding = hiding(first_wave);
@@ -319,21 +335,21 @@ pub fn refined_time(
         (Some(c), Some(bw)) => c.l2_bytes as f64 / bw,
         _ => 0.0,
     };
-    let t = t_mem.max(t_l2).max(t_issue).max(t_smem);
-    let bound = if t_mem >= t_l2 && t_mem >= t_issue && t_mem >= t_smem {
+    let t = t_mem.max(t_l2).max(t_l1).max(t_issue);
+    let bound = if t_mem >= t_l2 && t_mem >= t_l1 && t_mem >= t_issue {
         Bound::Memory
-    } else if t_l2 >= t_issue && t_l2 >= t_smem {
+    } else if t_l2 >= t_l1 && t_l2 >= t_issue {
         Bound::L2
-    } else if t_issue >= t_smem {
-        Bound::Issue
+    } else if t_l1 >= t_issue {
+        Bound::L1
     } else {
-        Bound::Shared
+        Bound::Issue
     };
     let units = [
         (Bound::Memory, t_mem),
         (Bound::L2, t_l2),
+        (Bound::L1, t_l1),
         (Bound::Issue, t_issue),
-        (Bound::Shared, t_smem),
     ]
     .into_iter()
     .map(|(unit, tu)| UnitTime {
@@ -388,7 +404,7 @@ pub fn refined_time(
             gpu.mem_latency_s * 1e9
         ),
         "each scheduler issues at most one warp instruction per cycle; schedulers without a resident warp idle".to_string(),
-        "each SM's shared-memory pipe passes one wavefront (128 B) per cycle, so bank conflicts take time (docs/gpu-facts.md §3.1)".to_string(),
+        "each SM's L1/shared data pipe passes one wavefront (128 B) per cycle: a shared-memory pass or one 128-byte line of a global request, so bank conflicts and scattered accesses take time (docs/gpu-facts.md §3.1, §6.3)".to_string(),
         format!(
             "launch overhead {:.1} µs is reported beside the kernel's time, not in it",
             gpu.launch_overhead_s * 1e6
@@ -410,6 +426,7 @@ pub fn refined_time(
         t_mem,
         t_issue,
         t_smem,
+        t_l1,
         t_l2,
         t,
         launch_overhead: gpu.launch_overhead_s,
@@ -517,6 +534,7 @@ mod tests {
             request: OccupancyRequest::new(256, 16, 0),
             mem_requests: warps * 3,
             requests_in_flight_per_warp: mlp,
+            global_wavefronts: 0,
             caches: None,
         };
         (inputs, launch)
@@ -564,6 +582,7 @@ mod tests {
             request: OccupancyRequest::new(256, 16, 0),
             mem_requests: 0,
             requests_in_flight_per_warp: 1.0,
+            global_wavefronts: 0,
             caches: None,
         };
         let conflicted = TimeInputs {
@@ -574,8 +593,9 @@ mod tests {
         };
         let r = refined_time(&h100, &conflicted, &launch).expect("launches");
         assert!(close(r.t_smem, 40960.0 / 1.98e9), "{}", r.t_smem);
-        assert_eq!(r.bound, Bound::Shared);
+        assert_eq!(r.bound, Bound::L1);
         assert!(close(r.t, r.t_smem));
+        assert_eq!(r.t_l1, r.t_smem);
         let clean = TimeInputs {
             smem_wavefronts: 10 * 1056 * 16,
             ..conflicted
@@ -612,6 +632,7 @@ mod tests {
             request: OccupancyRequest::new(1024, 64, 0),
             mem_requests: 0,
             requests_in_flight_per_warp: 1.0,
+            global_wavefronts: 0,
             caches: None,
         };
         let r = refined_time(&h100, &inputs, &launch).expect("launches");

@@ -10,7 +10,8 @@
 //!   `smem_per_block` (bytes), `regs_per_thread`.
 //! - `counters`: the reference's `KernelStats` names — `blocks`, `threads`, `warp_instr`,
 //!   `active_lane_slots`, `gld_instr`, `gst_instr`, `gld_sectors`, `gst_sectors`,
-//!   `gatom_instr`, `gatom_sectors`, `g_bytes_requested`, `local_ld_instr`, `local_st_instr`,
+//!   `gatom_instr`, `gatom_sectors`, `g_bytes_requested`, `g_wavefronts` (L1 data-pipe passes of
+//!   global requests, one per 128-byte line), `local_ld_instr`, `local_st_instr`,
 //!   `local_ld_sectors`, `local_st_sectors`, `smem_instr`, `smem_wavefronts`, `smem_bank_conflicts`, `barriers`,
 //!   `branches`, `divergent`, `race_count`, `uninit_count` (instruction executions, per block,
 //!   with a lane reading uninitialised memory).
@@ -39,9 +40,10 @@
 //!   or `global`) and `blocks`, `warps`, `words`.
 //! - `time`: the reference's `estimate_time`: `t_mem`, `t_issue`, `t` (seconds), `bound`.
 //! - `time_refined`: occupancy-aware estimate: `t` (the kernel's duration), `launch_overhead`
-//!   (beside it, not in it), `bound` (`memory`, `l2`, `issue` or `shared`), each unit's time
-//!   (`t_mem`, `t_l2`, `t_issue`, `t_smem`) and `units` (`{unit, t, utilisation}`), with its
-//!   `assumptions`; or `{"error": "..."}`.
+//!   (beside it, not in it), `bound` (`memory`, `l2`, `l1` or `issue`), each unit's time
+//!   (`t_mem`, `t_l2`, `t_l1` — the L1/shared data pipe, of which `t_smem` is the shared part —
+//!   `t_issue`) and `units` (`{unit, t, utilisation}`), with its `assumptions`; or
+//!   `{"error": "..."}`.
 //! - `occupancy`: `blocks_per_sm`, `active_warps`, `occupancy`, `limiter`, `limiters`, `limits`, ...
 //! - `expects`: `[{text, passed, detail}]`; `ok`: whether every expect passed.
 //! - `lines`: per source line that issued, `{line, source, ideal_sectors, ideal_wavefronts}` and every

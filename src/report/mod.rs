@@ -251,6 +251,7 @@ impl Report {
                 request,
                 mem_requests: c.gld_instr + c.gst_instr,
                 requests_in_flight_per_warp: 1.0,
+                global_wavefronts: c.g_wavefronts,
                 caches: outcome.cache.map(|k| CacheTraffic {
                     dram_bytes: k.dram_bytes(),
                     l2_bytes: k.l2_sectors() * SECTOR_BYTES,

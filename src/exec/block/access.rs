@@ -27,8 +27,9 @@ enum Access {
 }
 
 impl Access {
-    /// One global warp request of this kind touching `sectors` sectors.
-    fn count_global(self, c: &mut InstCounters, sectors: u64) {
+    /// One global warp request of this kind touching `sectors` sectors in `lines` 128-byte lines.
+    fn count_global(self, c: &mut InstCounters, sectors: u64, lines: u64) {
+        c.g_wavefronts += lines;
         let (instr, counted) = match self {
             Access::Load => (&mut c.gld_instr, &mut c.gld_sectors),
             Access::Store => (&mut c.gst_instr, &mut c.gst_sectors),
@@ -447,7 +448,7 @@ impl BlockRunner<'_> {
     }
 
     /// `account` when every warp's lanes are on consecutive elements (`spans`): no sorting needed.
-    /// Global: each warp's run of elements spans `run_sectors`. Shared: a phase's consecutive
+    /// Global: each warp's run of elements spans `run_span`. Shared: a phase's consecutive
     /// words (at most 32) fall in distinct banks, so each active phase is one wavefront, the ideal.
     /// `base` is the array's first sector in the cache model ([`sector_base`]).
     fn account_runs(&mut self, pc: usize, (space, base): (Space, u64), size: u32, access: Access) {
@@ -472,13 +473,15 @@ impl BlockRunner<'_> {
                     c.cmem_transactions += n as u64;
                 }
                 Space::Global(_) => {
-                    let sectors = coalesce::run_sectors(lo, n, size);
+                    let (first, last) = coalesce::run_span(lo, n, size);
+                    let sectors = (last - first + 1) as u64;
                     if let Some(l1) = &mut self.l1 {
-                        let first = base + ((lo * i64::from(size)) >> 5) as u64;
-                        l1.request(first..first + sectors, access.cache_op());
+                        let from = base + first as u64;
+                        l1.request(from..from + sectors, access.cache_op());
                     }
                     c.g_bytes_requested += n as u64 * u64::from(size);
-                    access.count_global(c, sectors);
+                    let lines = ((last >> 2) - (first >> 2) + 1) as u64;
+                    access.count_global(c, sectors, lines);
                 }
                 Space::Shared(_) => {
                     let phases = ((n + phase - 1) / phase) as u64;
@@ -516,22 +519,24 @@ impl BlockRunner<'_> {
                     c.cmem_transactions += distinct(ix, m, &mut self.scratch);
                 }
                 Space::Global(_) => {
-                    let sectors = match &mut self.l1 {
-                        Some(l1) => {
-                            coalesce::warp_sector_list(ix, m, size, &mut self.scratch);
-                            let list = self.scratch.iter().map(|&s| base + s as u64);
-                            l1.request(list, access.cache_op());
-                            self.scratch.len() as u64
-                        }
-                        None => coalesce::warp_sectors(ix, m, size, full, &mut self.scratch),
-                    };
+                    coalesce::warp_sector_list(ix, m, size, &mut self.scratch);
+                    if let Some(l1) = &mut self.l1 {
+                        let list = self.scratch.iter().map(|&s| base + s as u64);
+                        l1.request(list, access.cache_op());
+                    }
+                    let sectors = self.scratch.len() as u64;
+                    let lines = 1 + self
+                        .scratch
+                        .windows(2)
+                        .filter(|w| w[0] >> 2 != w[1] >> 2)
+                        .count() as u64;
                     let active = if full {
                         m.len() as u64
                     } else {
                         m.iter().filter(|&&x| x).count() as u64
                     };
                     c.g_bytes_requested += active * u64::from(size);
-                    access.count_global(c, sectors);
+                    access.count_global(c, sectors, lines);
                 }
                 Space::Shared(_) => {
                     let (wf, ideal) = banks::warp_wavefronts(ix, m, size, &mut self.scratch);
