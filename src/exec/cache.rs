@@ -16,8 +16,13 @@ pub const SECTOR_BYTES: u64 = 32;
 const LINE_SECTORS: u64 = 4;
 /// Ways per set (the model's choice; NVIDIA does not publish its caches' associativity).
 const WAYS: usize = 16;
-/// An empty way.
-const EMPTY: u64 = u64::MAX;
+/// Set bits in each 4-bit sector mask (a table: `count_ones` is slow without POPCNT).
+const POP4: [u8; 16] = [0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4];
+
+/// Sectors in a mask of a line's sectors.
+fn sectors(mask: u8) -> u64 {
+    u64::from(POP4[usize::from(mask & 15)])
+}
 
 /// Sizes the cache model needs, worked out from the GPU and the launch's occupancy.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -143,19 +148,22 @@ fn pct(a: u64, b: u64) -> f64 {
 pub(crate) struct SectorCache {
     sets: u64,
     ways: usize,
-    /// Line address per way, `EMPTY` for none.
+    /// Line address + 1 per way, 0 for none (zeroed memory: a large L2 costs nothing until used).
     tags: Vec<u64>,
     /// Per way: valid sectors in the low 4 bits, dirty sectors in the high 4.
     bits: Vec<u8>,
-    /// Per way: when it was last used.
+    /// Per way: when it was last used; a way last used at or before `start` is empty.
     used: Vec<u64>,
     clock: u64,
+    /// The clock when the cache was last emptied.
+    start: u64,
 }
 
-/// What one sector access found.
+/// What one access to a line's sectors found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Lookup {
-    pub(crate) hit: bool,
+    /// The sectors asked for that were present (a mask like the one given).
+    pub(crate) hits: u8,
     /// Dirty sectors of the line it evicted.
     pub(crate) evicted_dirty: u32,
 }
@@ -170,76 +178,76 @@ impl SectorCache {
         SectorCache {
             sets,
             ways,
-            tags: vec![EMPTY; n],
+            tags: vec![0; n],
             bits: vec![0; n],
             used: vec![0; n],
             clock: 0,
+            start: 0,
         }
     }
 
-    /// Empties the cache.
+    /// Empties the cache, in constant time: every way used so far counts as empty.
     pub(crate) fn clear(&mut self) {
-        self.tags.iter_mut().for_each(|t| *t = EMPTY);
-        self.bits.iter_mut().for_each(|b| *b = 0);
-        self.clock = 0;
+        self.start = self.clock;
     }
 
-    /// Looks `sector` up and brings it in (dirty when `write`), evicting the least recently
-    /// used line of its set when the line is absent.
-    pub(crate) fn access(&mut self, sector: u64, write: bool) -> Lookup {
+    /// Looks up the sectors `mask` (bit `k`: sector `k` of the line) of line `line` and brings
+    /// them in (dirty when `write`), evicting the least recently used line of its set when the
+    /// line is absent.
+    pub(crate) fn access(&mut self, line: u64, mask: u8, write: bool) -> Lookup {
         if self.sets == 0 {
             return Lookup {
-                hit: false,
+                hits: 0,
                 evicted_dirty: 0,
             };
         }
-        let line = sector / LINE_SECTORS;
-        let bit = 1u8 << (sector % LINE_SECTORS);
-        let dirty = if write { bit << 4 } else { 0 };
-        let h = line.wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        let set = ((h ^ (h >> 29)) % self.sets) as usize;
-        let ways = set * self.ways..(set + 1) * self.ways;
+        let tag = line + 1;
+        let dirty = if write { mask << 4 } else { 0 };
+        let h = tag.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        // Lemire's multiply-shift maps the hash onto 0..sets without a division.
+        let set = ((u128::from(h ^ (h >> 29)) * u128::from(self.sets)) >> 64) as usize;
+        let first = set * self.ways;
+        let ways = first..first + self.ways;
         self.clock += 1;
-        let tags = &self.tags[ways.clone()];
-        if let Some(w) = tags.iter().position(|&t| t == line) {
-            let w = ways.start + w;
-            let hit = self.bits[w] & bit != 0;
-            self.bits[w] |= bit | dirty;
+        let start = self.start;
+        // A tag is in a set at most once (a stale way with the tag is the one reused below).
+        let at = self.tags[ways.clone()].iter().position(|&t| t == tag);
+        if let Some(w) = at.map(|w| first + w).filter(|&w| self.used[w] > start) {
+            let hits = self.bits[w] & mask;
+            self.bits[w] |= mask | dirty;
             self.used[w] = self.clock;
             return Lookup {
-                hit,
+                hits,
                 evicted_dirty: 0,
             };
         }
-        let victim = match tags.iter().position(|&t| t == EMPTY) {
-            Some(w) => ways.start + w,
+        let used = &self.used[ways];
+        let victim = match at.or_else(|| used.iter().position(|&u| u <= start)) {
+            Some(w) => first + w,
             None => {
-                let used = &self.used[ways.clone()];
                 let oldest = (0..used.len()).min_by_key(|&w| used[w]).unwrap_or(0);
-                ways.start + oldest
+                first + oldest
             }
         };
-        let evicted_dirty = if self.tags[victim] == EMPTY {
-            0
+        let evicted_dirty = if self.used[victim] > start {
+            sectors(self.bits[victim] >> 4) as u32
         } else {
-            (self.bits[victim] >> 4).count_ones()
+            0
         };
-        self.tags[victim] = line;
-        self.bits[victim] = bit | dirty;
+        self.tags[victim] = tag;
+        self.bits[victim] = mask | dirty;
         self.used[victim] = self.clock;
         Lookup {
-            hit: false,
+            hits: 0,
             evicted_dirty,
         }
     }
 
     /// Dirty sectors held.
     pub(crate) fn dirty_sectors(&self) -> u64 {
-        self.tags
-            .iter()
-            .zip(&self.bits)
-            .filter(|(&t, _)| t != EMPTY)
-            .map(|(_, &b)| u64::from((b >> 4).count_ones()))
+        (0..self.tags.len())
+            .filter(|&w| self.used[w] > self.start)
+            .map(|w| sectors(self.bits[w] >> 4))
             .sum()
     }
 }
@@ -271,24 +279,52 @@ impl BlockL1 {
         self.trace.clear();
     }
 
-    /// One warp request's distinct sectors, ascending, for `op`: loads look in L1 first.
+    /// One warp request's distinct sectors, ascending, for `op`: loads look in L1 first, a line
+    /// at a time.
     pub(crate) fn request(&mut self, sectors: impl Iterator<Item = u64>, op: Op) {
-        for s in sectors {
-            if op == Op::Read {
-                if self.cache.access(s, false).hit {
-                    self.hits += 1;
-                    continue;
+        if op != Op::Read {
+            for s in sectors {
+                self.send(s, op);
+            }
+            return;
+        }
+        let mut line = (u64::MAX, 0u8);
+        for s in sectors.chain(std::iter::once(u64::MAX)) {
+            let l = s / LINE_SECTORS;
+            if l != line.0 {
+                if line.1 != 0 {
+                    self.look(line.0, line.1);
                 }
-                self.misses += 1;
+                line = (l, 0);
             }
-            match self.trace.last_mut() {
-                Some(t) if t.op == op && t.sector + u64::from(t.n) == s => t.n += 1,
-                _ => self.trace.push(Touch {
-                    sector: s,
-                    n: 1,
-                    op,
-                }),
+            line.1 |= 1 << (s % LINE_SECTORS);
+        }
+    }
+
+    /// Looks the sectors `mask` of `line` up; the misses go to the L2.
+    fn look(&mut self, line: u64, mask: u8) {
+        let hits = self.cache.access(line, mask, false).hits;
+        self.hits += sectors(hits);
+        let missed = mask & !hits;
+        if missed != 0 {
+            self.misses += sectors(missed);
+            for k in 0..LINE_SECTORS {
+                if missed & (1 << k) != 0 {
+                    self.send(line * LINE_SECTORS + k, Op::Read);
+                }
             }
+        }
+    }
+
+    /// Appends a sector to the trace, extending the last touch when it continues it.
+    fn send(&mut self, s: u64, op: Op) {
+        match self.trace.last_mut() {
+            Some(t) if t.op == op && t.sector + u64::from(t.n) == s => t.n += 1,
+            _ => self.trace.push(Touch {
+                sector: s,
+                n: 1,
+                op,
+            }),
         }
     }
 }
@@ -310,12 +346,8 @@ impl L2 {
 
     /// Replays the traces of one wave's blocks (in block order), interleaved: the first touch of
     /// every block, then the second of every block, and so on.
-    pub(crate) fn replay_wave(&mut self, traces: &[Vec<Touch>]) {
-        let mut live: Vec<&[Touch]> = traces
-            .iter()
-            .map(Vec::as_slice)
-            .filter(|t| !t.is_empty())
-            .collect();
+    pub(crate) fn replay_wave(&mut self, traces: &[&[Touch]]) {
+        let mut live: Vec<&[Touch]> = traces.iter().copied().filter(|t| !t.is_empty()).collect();
         let mut i = 0;
         while !live.is_empty() {
             for t in &live {
@@ -327,24 +359,26 @@ impl L2 {
     }
 
     fn touch(&mut self, t: Touch) {
-        let s = &mut self.stats;
-        for sector in t.sector..t.sector + u64::from(t.n) {
-            let found = self.cache.access(sector, t.op != Op::Read);
+        let (first, end) = (t.sector, t.sector + u64::from(t.n));
+        for line in first / LINE_SECTORS..end.div_ceil(LINE_SECTORS) {
+            let lo = (line * LINE_SECTORS).max(first) - line * LINE_SECTORS;
+            let hi = ((line + 1) * LINE_SECTORS).min(end) - line * LINE_SECTORS;
+            let mask = ((1u16 << hi) - (1u16 << lo)) as u8;
+            let found = self.cache.access(line, mask, t.op != Op::Read);
+            let s = &mut self.stats;
             s.dram_write_bytes += u64::from(found.evicted_dirty) * SECTOR_BYTES;
-            let (hits, misses) = match t.op {
+            let (n, hits) = (sectors(mask), sectors(found.hits));
+            let (hit, miss) = match t.op {
                 Op::Read => (&mut s.l2_read_hit_sectors, &mut s.l2_read_miss_sectors),
                 Op::Atomic => (&mut s.l2_atomic_hit_sectors, &mut s.l2_atomic_miss_sectors),
                 Op::Write => {
-                    s.l2_write_sectors += 1;
+                    s.l2_write_sectors += n;
                     continue;
                 }
             };
-            if found.hit {
-                *hits += 1;
-            } else {
-                *misses += 1;
-                s.dram_read_bytes += SECTOR_BYTES;
-            }
+            *hit += hits;
+            *miss += n - hits;
+            s.dram_read_bytes += (n - hits) * SECTOR_BYTES;
         }
     }
 
@@ -366,14 +400,21 @@ impl L2 {
 mod tests {
     use super::*;
 
+    /// Looks one sector up: whether it hit, and the dirty sectors evicted.
+    fn one(c: &mut SectorCache, sector: u64, write: bool) -> (bool, u32) {
+        let k = 1 << (sector % LINE_SECTORS);
+        let l = c.access(sector / LINE_SECTORS, k, write);
+        (l.hits == k, l.evicted_dirty)
+    }
+
     #[test]
     fn a_sector_hits_once_brought_in_and_its_neighbours_fill_on_demand() {
         let mut c = SectorCache::new(16 * 128);
-        assert!(!c.access(0, false).hit);
-        assert!(c.access(0, false).hit);
+        assert!(!one(&mut c, 0, false).0);
+        assert!(one(&mut c, 0, false).0);
         // Sector 1 shares sector 0's line but was never read: a (sector) miss.
-        assert!(!c.access(1, false).hit);
-        assert!(c.access(1, false).hit);
+        assert!(!one(&mut c, 1, false).0);
+        assert!(one(&mut c, 1, false).0);
     }
 
     #[test]
@@ -382,12 +423,12 @@ mod tests {
         // the oldest, so line 16 evicts line 1 and line 0 still hits.
         let mut c = SectorCache::new(16 * 128);
         for line in 0..16 {
-            c.access(line * 4, false);
+            one(&mut c, line * 4, false);
         }
-        c.access(0, false);
-        c.access(16 * 4, false);
-        assert!(c.access(0, false).hit);
-        assert!(!c.access(4, false).hit);
+        one(&mut c, 0, false);
+        one(&mut c, 16 * 4, false);
+        assert!(one(&mut c, 0, false).0);
+        assert!(!one(&mut c, 4, false).0);
     }
 
     #[test]
@@ -395,20 +436,30 @@ mod tests {
         // One line of cache: writing 2 sectors of line 0, then reading line 1, evicts 2 dirty
         // sectors; writing 3 sectors of line 2 leaves 3 dirty at the end.
         let mut c = SectorCache::new(128);
-        c.access(0, true);
-        c.access(1, true);
-        assert_eq!(c.access(4, false).evicted_dirty, 2);
+        one(&mut c, 0, true);
+        one(&mut c, 1, true);
+        assert_eq!(one(&mut c, 4, false).1, 2);
         for s in 8..11 {
-            c.access(s, true);
+            one(&mut c, s, true);
         }
         assert_eq!(c.dirty_sectors(), 3);
     }
 
     #[test]
+    fn a_cleared_cache_misses_and_holds_nothing_dirty() {
+        let mut c = SectorCache::new(16 * 128);
+        one(&mut c, 0, true);
+        c.clear();
+        assert_eq!(c.dirty_sectors(), 0);
+        assert!(!one(&mut c, 0, false).0);
+        assert!(one(&mut c, 0, false).0);
+    }
+
+    #[test]
     fn no_cache_below_one_line() {
         let mut c = SectorCache::new(127);
-        assert!(!c.access(0, false).hit);
-        assert!(!c.access(0, false).hit);
+        assert!(!one(&mut c, 0, false).0);
+        assert!(!one(&mut c, 0, false).0);
         assert_eq!(c.dirty_sectors(), 0);
     }
 
@@ -454,7 +505,7 @@ mod tests {
         };
         let mut l2 = L2::new(1 << 20);
         l2.replay_wave(&[
-            vec![
+            &[
                 read,
                 Touch {
                     sector: 100,
@@ -462,7 +513,7 @@ mod tests {
                     op: Op::Write,
                 },
             ],
-            vec![
+            &[
                 read,
                 Touch {
                     sector: 200,

@@ -103,12 +103,16 @@ pub(crate) fn warp_sectors(
 pub(crate) fn warp_sector_list(idx: &[i64], mask: &[bool], size: u32, out: &mut Vec<i64>) {
     let size = i64::from(size);
     out.clear();
-    out.extend(
-        idx.iter()
-            .zip(mask)
-            .filter(|(_, &m)| m)
-            .map(|(&i, _)| (i * size) >> 5),
-    );
+    if mask.iter().all(|&m| m) {
+        out.extend(idx.iter().map(|&i| (i * size) >> 5));
+    } else {
+        out.extend(
+            idx.iter()
+                .zip(mask)
+                .filter(|(_, &m)| m)
+                .map(|(&i, _)| (i * size) >> 5),
+        );
+    }
     if out.windows(2).any(|w| w[1] < w[0]) {
         out.sort_unstable();
     }

@@ -484,11 +484,18 @@ fn launch_from(
             _ => vec![work.run(start..end)],
         };
         if let Some(l2) = &mut l2 {
-            let traces: Vec<Vec<cache::Touch>> = wave_parts
-                .iter_mut()
-                .flat_map(|p| std::mem::take(&mut p.traces))
-                .collect();
+            let mut traces: Vec<&[cache::Touch]> = Vec::new();
+            for p in &wave_parts {
+                let mut from = 0;
+                for &end in &p.trace_ends {
+                    traces.push(&p.traces[from..end]);
+                    from = end;
+                }
+            }
             l2.replay_wave(&traces);
+        }
+        for p in &mut wave_parts {
+            p.traces = Vec::new();
         }
         let failed = wave_parts.iter().any(|p| p.failure.is_some());
         parts.append(&mut wave_parts);
@@ -599,8 +606,10 @@ struct Part {
     printf: String,
     printf_truncated: bool,
     failure: Option<(u64, RunError)>,
-    /// With the cache model: each block's trace to the L2, in block order.
-    traces: Vec<Vec<cache::Touch>>,
+    /// With the cache model: the blocks' traces to the L2, one after another in block order.
+    traces: Vec<cache::Touch>,
+    /// Where each block's trace ends in `traces`.
+    trace_ends: Vec<usize>,
     /// L1 hits and misses of its blocks.
     l1_hits: u64,
     l1_misses: u64,
@@ -635,7 +644,7 @@ impl Work<'_> {
         let mut done = 0u64;
         let mut counters = vec![InstCounters::default(); self.ir.insts.len()];
         let mut block_totals = Vec::new();
-        let mut traces = Vec::new();
+        let (mut traces, mut trace_ends) = (Vec::new(), Vec::new());
         for i in range {
             let id = self.ids.map_or(i, |ids| ids[i as usize]);
             // A block after a known failure cannot be the first one: skip it.
@@ -672,8 +681,9 @@ impl Work<'_> {
                 failure = Some((id, e));
                 break;
             }
-            if let Some(l1) = &mut runner.l1 {
-                traces.push(std::mem::take(&mut l1.trace));
+            if let Some(l1) = &runner.l1 {
+                traces.extend_from_slice(&l1.trace);
+                trace_ends.push(traces.len());
             }
             if self.ids.is_some() {
                 let block = runner.take_counters();
@@ -706,6 +716,7 @@ impl Work<'_> {
             printf_truncated: runner.printf_truncated,
             failure,
             traces,
+            trace_ends,
             l1_hits: runner.l1.as_ref().map_or(0, |l1| l1.hits),
             l1_misses: runner.l1.as_ref().map_or(0, |l1| l1.misses),
         }
