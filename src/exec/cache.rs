@@ -159,6 +159,12 @@ pub(crate) struct SectorCache {
     start: u64,
 }
 
+/// Bytes the model of a `bytes`-byte cache allocates: per 128-byte line a tag, a stamp and a
+/// byte of sector bits.
+pub(crate) fn state_bytes(bytes: u64) -> u64 {
+    bytes / (LINE_SECTORS * SECTOR_BYTES) * 17
+}
+
 /// What one access to a line's sectors found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Lookup {

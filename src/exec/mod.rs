@@ -297,8 +297,8 @@ fn workers(ir: &KernelIr, cfg: &LaunchConfig, parallel_min: u64) -> u64 {
 }
 
 /// About how many bytes a launch allocates besides its buffers: on each worker, one block's
-/// registers, masks and index vectors, its shared arrays with their race history, and the
-/// per-instruction counters. Checked against `--max-memory` before anything is allocated.
+/// registers, masks and index vectors, its shared arrays with their race history, the
+/// per-instruction counters and the L1 share; once, the L2 model. Checked against `--max-memory` before anything is allocated.
 pub fn state_bytes(ir: &KernelIr, cfg: &LaunchConfig) -> u64 {
     let r = &ir.regs;
     let reg_bytes = u64::from(r.b)
@@ -314,7 +314,16 @@ pub fn state_bytes(ir: &KernelIr, cfg: &LaunchConfig) -> u64 {
         .map(|(&n, s)| n as u64 * (u64::from(s.elem.size()) + race::HISTORY_BYTES))
         .sum();
     let counters = ir.insts.len() as u64 * std::mem::size_of::<InstCounters>() as u64;
-    (lanes + shared + counters).saturating_mul(workers(ir, cfg, PARALLEL_MIN_THREADS))
+    // The cache model: each worker's L1 share, and the one L2.
+    let (l1, l2) = cfg.cache.map_or((0, 0), |c| {
+        (
+            cache::state_bytes(c.l1_bytes_per_block),
+            cache::state_bytes(c.l2_bytes),
+        )
+    });
+    (lanes + shared + counters + l1)
+        .saturating_mul(workers(ir, cfg, PARALLEL_MIN_THREADS))
+        .saturating_add(l2)
 }
 
 /// Runs every block of the grid, on `cfg.threads` workers.
