@@ -74,6 +74,7 @@ fn refined_time_is_never_below_the_roofline() {
                         mem_requests: (dram_kb * 1024 / 128).max(1),
                         requests_in_flight_per_warp: 1.0,
                         global_wavefronts: 0,
+                        pipes: simt::gpu::PipeInstr::default(),
                         caches: None,
                     };
                     let roofline = estimate_time(&gpu, &inputs);
@@ -110,6 +111,7 @@ fn refined_time_grows_as_occupancy_falls() {
             mem_requests: (256 << 20) / 128,
             requests_in_flight_per_warp: 1.0,
             global_wavefronts: 0,
+            pipes: simt::gpu::PipeInstr::default(),
             caches: None,
         };
         refined_time(&gpu, &inputs, &launch).expect("launchable").t
@@ -131,6 +133,7 @@ fn more_bank_conflicts_or_more_cache_traffic_are_never_faster() {
                 mem_requests: blocks * 64,
                 requests_in_flight_per_warp: 1.0,
                 global_wavefronts: 0,
+                pipes: simt::gpu::PipeInstr::default(),
                 caches: Some(simt::gpu::CacheTraffic {
                     dram_bytes: dram,
                     l2_bytes: l2,

@@ -377,3 +377,28 @@ fn the_caches_serve_the_naive_matmuls_rereads() {
         (naive.dram_read_bytes, naive.dram_write_bytes)
     );
 }
+
+#[test]
+fn double_precision_work_is_charged_to_the_fp64_pipe_of_each_gpu() {
+    // dot_double's multiply-adds and the reduction's adds are FP64: the refined estimate counts
+    // them in the FP64 pipe, which an RTX 4090 SM runs at 2 results per clock and an H100 SM at
+    // 64. The launch is one wave on both, so the pipe's time scales by 64 / 2 × 1.98 / 2.52.
+    let src = source("dot_double.sk");
+    let t = |gpu: &str| {
+        let mut opts = suite::defaults(None);
+        opts.gpu = simt::gpu::preset(gpu).expect("a preset");
+        let r = pipeline::run(&src, &opts).unwrap_or_else(|f| panic!("{gpu}: {:?}", f.errors));
+        assert!(r.expects_passed(), "{:?}", r.expects);
+        r.refined.expect("a refined estimate")
+    };
+    let (h100, rtx) = (t("h100"), t("rtx4090"));
+    assert!(h100.t_fp64 > 0.0);
+    let want = 32.0 * 1.98 / 2.52;
+    assert!(
+        (rtx.t_fp64 / h100.t_fp64 - want).abs() < 1e-9 * want,
+        "{} / {}",
+        rtx.t_fp64,
+        h100.t_fp64
+    );
+    assert_eq!((h100.t_fp32, h100.t_sfu), (0.0, 0.0));
+}

@@ -8,8 +8,8 @@ pub use occupancy::{
     Occupancy, OccupancyLimits, OccupancyRequest, Waves,
 };
 pub use time::{
-    estimate_time, refined_time, Bound, CacheTraffic, MemoryLimit, RefinedInputs, RefinedTime,
-    TimeEstimate, TimeInputs, UnitTime, ACHIEVABLE_BW_FRACTION,
+    estimate_time, refined_time, Bound, CacheTraffic, MemoryLimit, PipeInstr, RefinedInputs,
+    RefinedTime, TimeEstimate, TimeInputs, UnitTime, ACHIEVABLE_BW_FRACTION,
 };
 
 use serde::{Deserialize, Serialize};
@@ -41,6 +41,11 @@ pub struct GpuConfig {
     pub schedulers_per_sm: u32,
     /// FP32 lanes per SM.
     pub fp32_lanes_per_sm: u32,
+    /// FP64 add/multiply/fma results per clock per SM (`docs/gpu-facts.md` §6.4).
+    pub fp64_lanes_per_sm: u32,
+    /// Special-function results (reciprocal, square root, exponential, logarithm, sine...) per
+    /// clock per SM (`docs/gpu-facts.md` §6.4).
+    pub sfu_lanes_per_sm: u32,
     /// Maximum resident threads per SM.
     pub max_threads_per_sm: u32,
     /// Maximum resident warps per SM (= `max_threads_per_sm / warp_size`).
@@ -97,6 +102,7 @@ pub struct GpuConfig {
 struct CcConstants {
     cc: (u32, u32),
     fp32_lanes_per_sm: u32,
+    fp64_lanes_per_sm: u32,
     max_threads_per_sm: u32,
     max_blocks_per_sm: u32,
     smem_per_sm_kb: u32,
@@ -118,14 +124,15 @@ struct CcConstants {
 const CC_7_0: CcConstants = CcConstants {
     cc: (7, 0),
     fp32_lanes_per_sm: 64,                      // CPG §20.6
-    max_threads_per_sm: 2048,                   // CPG Table 27
-    max_blocks_per_sm: 32,                      // OCC-12.9 cudaOccMaxBlocksPerMultiprocessor
-    smem_per_sm_kb: 96, // CPG Table 27; RPT-V100 sharedMemPerMultiProcessor 98304
+    fp64_lanes_per_sm: 32, // CPG arithmetic-instruction throughput table (docs/gpu-facts.md §6.4)
+    max_threads_per_sm: 2048, // CPG Table 27
+    max_blocks_per_sm: 32, // OCC-12.9 cudaOccMaxBlocksPerMultiprocessor
+    smem_per_sm_kb: 96,    // CPG Table 27; RPT-V100 sharedMemPerMultiProcessor 98304
     max_smem_per_block_kb: 96, // CPG Table 27
     smem_reserved_per_block: 0, // RPT-V100 reservedSharedMemPerBlock 0
-    smem_alloc_unit: 256, // OCC-12.9 cudaOccSMemAllocationGranularity
+    smem_alloc_unit: 256,  // OCC-12.9 cudaOccSMemAllocationGranularity
     carveout_steps_kb: &[0, 8, 16, 32, 64, 96], // OCC-12.9 cudaOccAlignUpShmemSizeVoltaPlus
-    barrier_factor: 2,  // OCC-12.9 (not applied below 9.0)
+    barrier_factor: 2,     // OCC-12.9 (not applied below 9.0)
     l1_smem_per_sm_kb: 128, // CPG §20.6: 128 KB unified L1/shared
 };
 
@@ -133,6 +140,7 @@ const CC_7_0: CcConstants = CcConstants {
 const CC_7_5: CcConstants = CcConstants {
     cc: (7, 5),
     fp32_lanes_per_sm: 64,        // CPG §20.7
+    fp64_lanes_per_sm: 2,         // CPG throughput table
     max_threads_per_sm: 1024,     // CPG Table 27
     max_blocks_per_sm: 16,        // OCC-12.9
     smem_per_sm_kb: 64,           // CPG Table 27
@@ -148,6 +156,7 @@ const CC_7_5: CcConstants = CcConstants {
 const CC_8_0: CcConstants = CcConstants {
     cc: (8, 0),
     fp32_lanes_per_sm: 64,                                 // CPG §20.8
+    fp64_lanes_per_sm: 32,                                 // CPG throughput table
     max_threads_per_sm: 2048,                              // CPG Table 27
     max_blocks_per_sm: 32,                                 // OCC-12.9
     smem_per_sm_kb: 164,                                   // CPG Table 27
@@ -163,6 +172,7 @@ const CC_8_0: CcConstants = CcConstants {
 const CC_8_6: CcConstants = CcConstants {
     cc: (8, 6),
     fp32_lanes_per_sm: 128,                      // CPG §20.8
+    fp64_lanes_per_sm: 2,                        // CPG throughput table
     max_threads_per_sm: 1536,                    // CPG Table 27
     max_blocks_per_sm: 16,                       // OCC-12.9
     smem_per_sm_kb: 100,                         // CPG Table 27
@@ -178,6 +188,7 @@ const CC_8_6: CcConstants = CcConstants {
 const CC_8_9: CcConstants = CcConstants {
     cc: (8, 9),
     fp32_lanes_per_sm: 128,                      // CPG §20.8
+    fp64_lanes_per_sm: 2,                        // CPG throughput table
     max_threads_per_sm: 1536,                    // CPG Table 27; RTX 5000 Ada live props
     max_blocks_per_sm: 24,                       // OCC-12.9; RTX 5000 Ada live props
     smem_per_sm_kb: 100,                         // CPG Table 27; live 102,400 B
@@ -193,6 +204,7 @@ const CC_8_9: CcConstants = CcConstants {
 const CC_9_0: CcConstants = CcConstants {
     cc: (9, 0),
     fp32_lanes_per_sm: 128,        // CPG §20.9
+    fp64_lanes_per_sm: 64,         // CPG throughput table
     max_threads_per_sm: 2048,      // CPG Table 27; RPT-H100 live props
     max_blocks_per_sm: 32,         // OCC-12.9; RPT-H100 maxBlocksPerMultiProcessor 32
     smem_per_sm_kb: 228,           // CPG Table 27; RPT-H100 233,472 B
@@ -208,6 +220,7 @@ const CC_9_0: CcConstants = CcConstants {
 const CC_10_0: CcConstants = CcConstants {
     cc: (10, 0),
     fp32_lanes_per_sm: 128,        // CPG §20.10
+    fp64_lanes_per_sm: 64,         // UNVERIFIED: from B200's FP64 rate (docs/gpu-facts.md §6.4)
     max_threads_per_sm: 2048,      // CPG Table 27; B200-RPT live props
     max_blocks_per_sm: 32,         // OCC-12.9; B200-RPT live props
     smem_per_sm_kb: 228,           // CPG Table 27; B200-RPT 233,472 B
@@ -246,6 +259,8 @@ fn from_cc(c: &CcConstants, p: Product) -> GpuConfig {
         warp_size: 32,        // CPG Table 27, every CC
         schedulers_per_sm: 4, // docs/gpu-facts.md §1.3 (4 sub-partitions, CC 7–12)
         fp32_lanes_per_sm: c.fp32_lanes_per_sm,
+        fp64_lanes_per_sm: c.fp64_lanes_per_sm,
+        sfu_lanes_per_sm: 16, // CPG throughput table, CC 7.0-9.0 (docs/gpu-facts.md §6.4)
         max_threads_per_sm: c.max_threads_per_sm,
         max_warps_per_sm: c.max_threads_per_sm / 32,
         max_blocks_per_sm: c.max_blocks_per_sm,
@@ -489,6 +504,8 @@ impl GpuConfig {
             ("warp_size", self.warp_size),
             ("schedulers_per_sm", self.schedulers_per_sm),
             ("fp32_lanes_per_sm", self.fp32_lanes_per_sm),
+            ("fp64_lanes_per_sm", self.fp64_lanes_per_sm),
+            ("sfu_lanes_per_sm", self.sfu_lanes_per_sm),
             ("max_threads_per_sm", self.max_threads_per_sm),
             ("max_warps_per_sm", self.max_warps_per_sm),
             ("max_blocks_per_sm", self.max_blocks_per_sm),
@@ -736,6 +753,12 @@ mod tests {
         assert_eq!(GpuConfig::t4().carveout_steps_kb, vec![32, 64]);
         assert_eq!(GpuConfig::rtx3090().barrier_factor, 1);
         assert_eq!(GpuConfig::a100_sxm().fp32_lanes_per_sm, 64);
+        // FP64: full rate on the data-centre parts, 1/64 of FP32 on the consumer ones.
+        assert_eq!(GpuConfig::h100_sxm().fp64_lanes_per_sm, 64);
+        assert_eq!(GpuConfig::a100_sxm().fp64_lanes_per_sm, 32);
+        assert_eq!(GpuConfig::rtx4090().fp64_lanes_per_sm, 2);
+        assert_eq!(GpuConfig::t4().fp64_lanes_per_sm, 2);
+        assert_eq!(GpuConfig::v100().sfu_lanes_per_sm, 16);
         assert_eq!(GpuConfig::a100_sxm().max_smem_per_block, 163 * 1024);
     }
 

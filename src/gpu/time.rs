@@ -46,6 +46,12 @@ pub enum Bound {
     L1,
     /// Moving the L2's sectors takes longest (refined estimate with the cache model only).
     L2,
+    /// The FP32 pipe's warp instructions take longest (refined estimate only).
+    Fp32,
+    /// The FP64 pipe's (refined estimate only).
+    Fp64,
+    /// The special-function unit's (refined estimate only).
+    Sfu,
 }
 
 impl Bound {
@@ -56,6 +62,9 @@ impl Bound {
             Bound::Issue => "issue",
             Bound::L1 => "l1",
             Bound::L2 => "l2",
+            Bound::Fp32 => "fp32",
+            Bound::Fp64 => "fp64",
+            Bound::Sfu => "sfu",
         }
     }
 }
@@ -116,9 +125,22 @@ pub struct RefinedInputs {
     pub requests_in_flight_per_warp: f64,
     /// L1 data-pipe wavefronts of global requests (one per 128-byte line a request touches).
     pub global_wavefronts: u64,
+    /// Warp instructions per arithmetic pipe.
+    pub pipes: PipeInstr,
     /// What the L1/L2 model let through, when the launch ran with it; without it every sector
     /// counts as DRAM traffic and the L2 is no bound.
     pub caches: Option<CacheTraffic>,
+}
+
+/// Warp instructions that occupy each arithmetic pipe (each also takes an issue slot).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct PipeInstr {
+    /// FP32 add, multiply, fma, min/max, rounding.
+    pub fp32: u64,
+    /// Double-precision arithmetic, comparisons and math functions.
+    pub fp64: u64,
+    /// Single-precision division and transcendental functions.
+    pub sfu: u64,
 }
 
 /// The traffic the cache model found beyond the L1.
@@ -133,7 +155,8 @@ pub struct CacheTraffic {
 /// One unit's time and how busy it keeps the unit over the kernel's duration.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct UnitTime {
-    /// The unit: `memory` (DRAM), `l2`, `l1` (the L1/shared-memory data pipe) or `issue`.
+    /// The unit: `memory` (DRAM), `l2`, `l1` (the L1/shared-memory data pipe), `issue`, `fp32`,
+    /// `fp64` or `sfu`.
     pub unit: Bound,
     /// Seconds the unit needs for the kernel's work at its rate.
     pub t: f64,
@@ -177,17 +200,24 @@ pub struct RefinedTime {
     /// Time the L1/shared data pipe takes for all its wavefronts, shared and global, summed over
     /// waves (`t_smem` is its shared part).
     pub t_l1: f64,
+    /// Time the FP32 pipe takes, summed over waves.
+    pub t_fp32: f64,
+    /// Time the FP64 pipe takes, summed over waves.
+    pub t_fp64: f64,
+    /// Time the special-function unit takes, summed over waves.
+    pub t_sfu: f64,
     /// Time the L2 takes to serve its sectors at its bandwidth (0 without the cache model or
     /// without a published L2 bandwidth for the GPU).
     pub t_l2: f64,
-    /// The kernel's duration: `max(t_mem, t_l2, t_l1, t_issue)`. Launch overhead is not in it
+    /// The kernel's duration: the largest of `t_mem`, `t_l2`, `t_l1`, `t_issue`, `t_fp32`,
+    /// `t_fp64`, `t_sfu`. Launch overhead is not in it
     /// (Nsight Compute's Duration excludes it too).
     pub t: f64,
     /// The host's cost of launching the kernel, seconds: beside `t`, not in it.
     pub launch_overhead: f64,
-    /// The largest: `memory` (on a tie too), `l2`, `l1` or `issue`.
+    /// The largest: `memory` (on a tie too), then `l2`, `l1`, `issue`, `fp32`, `fp64`, `sfu`.
     pub bound: Bound,
-    /// Each unit's time and utilisation, in the order memory, l2, l1, issue.
+    /// Each unit's time and utilisation, in the order memory, l2, l1, issue, fp32, fp64, sfu.
     pub units: Vec<UnitTime>,
     /// Whether the first wave's memory time is set by bandwidth or by latency.
     pub memory_limit: MemoryLimit,
@@ -217,13 +247,17 @@ pub struct RefinedTime {
 ///   (128 bytes) per cycle (`docs/gpu-facts.md` §3.1, §3.2, §6.3), shared-memory passes and the
 ///   lines of global requests alike, and only SMs with a resident block use theirs; `t_smem` is
 ///   the `S` part. Bank conflicts add wavefronts and a scattered warp request touches a line per
-///   lane, so both cost time here even when the kernel's DRAM traffic is the same.
+///   lane, so both cost time here even when the kernel's DRAM traffic is the same;
+/// * `t_pipe(m) = m × P / (min(m, n_sm) × lanes / 32 × clock_hz)` for the FP32, FP64 and
+///   special-function pipes, `P` the pipe's warp instructions per block and `lanes` its results
+///   per clock per SM (`docs/gpu-facts.md` §6.4): an FP64 kernel on a GPU with 2 FP64 lanes per
+///   SM takes 64 times as long as on one with 128.
 ///
 /// The three are summed over the waves. The L2 is one unit for the whole GPU: `t_l2 = l2_bytes /
 /// (l2_bytes_per_clk × clock_hz)` with the cache model's L2 traffic (0 without the model or a
-/// published L2 bandwidth). `t = max(t_mem, t_l2, t_l1, t_issue)` is the kernel's duration;
+/// published L2 bandwidth). `t`, the largest unit time, is the kernel's duration;
 /// the launch overhead is reported beside it, not added. `bound` names the largest (`memory` on a
-/// tie, then `l2`, `issue`), and `units` each unit's utilisation `t_unit / t`. Without the cache
+/// tie, then in the order of `units`), and `units` each unit's utilisation `t_unit / t`. Without the cache
 /// model, with full waves and enough bytes in flight, `t` is the reference estimate's memory time
 /// with the bandwidth scaled by 0.90. Errors when the GPU description is
 /// invalid, no block fits on an SM, or `requests_in_flight_per_warp` is not a positive number.
@@ -300,6 +334,25 @@ pub fn refined_time(
     };
     let wave_smem = |m: f64| m * smem_per_block / (m.min(n_sm) * gpu.clock_hz);
     let wave_l1 = |m: f64| m * (smem_per_block + global_per_block) / (m.min(n_sm) * gpu.clock_hz);
+    let per_block = |n: u64| {
+        if launch.n_blocks > 0 {
+            n as f64 / launch.n_blocks as f64
+        } else {
+            0.0
+        }
+    };
+    // A pipe of `lanes` results per clock per SM passes `lanes / 32` warp instructions a clock.
+    let wave_pipe = |m: f64, n: u64, lanes: u32| {
+        m * per_block(n) / (m.min(n_sm) * f64::from(lanes) / 32.0 * gpu.clock_hz)
+    };
+    let p = launch.pipes;
+    let wave_pipes = |m: f64| {
+        [
+            wave_pipe(m, p.fp32, gpu.fp32_lanes_per_sm),
+            wave_pipe(m, p.fp64, gpu.fp64_lanes_per_sm),
+            wave_pipe(m, p.sfu, gpu.sfu_lanes_per_sm),
+        ]
+    };
     let wave_issue = |m: f64| {
         let slots = m * slots_per_block;
         if slots > 0.0 {
@@ -316,7 +369,11 @@ pub fn refined_time(
     let mut t_issue = full_f * wave_issue(cap_f);
     let mut t_smem = full_f * wave_smem(cap_f);
     let mut t_l1 = full_f * wave_l1(cap_f);
+    let mut t_pipes = wave_pipes(cap_f).map(|t| full_f * t);
     if rem > 0 {
+        for (t, w) in t_pipes.iter_mut().zip(wave_pipes(rem_f)) {
+            *t += w;
+        }
         t_mem += wave_mem(rem_f);
         t_issue += wave_issue(rem_f);
         t_smem += wave_smem(rem_f);
@@ -335,29 +392,30 @@ pub fn refined_time(
         (Some(c), Some(bw)) => c.l2_bytes as f64 / bw,
         _ => 0.0,
     };
-    let t = t_mem.max(t_l2).max(t_l1).max(t_issue);
-    let bound = if t_mem >= t_l2 && t_mem >= t_l1 && t_mem >= t_issue {
-        Bound::Memory
-    } else if t_l2 >= t_l1 && t_l2 >= t_issue {
-        Bound::L2
-    } else if t_l1 >= t_issue {
-        Bound::L1
-    } else {
-        Bound::Issue
-    };
-    let units = [
+    let [t_fp32, t_fp64, t_sfu] = t_pipes;
+    let unit_times = [
         (Bound::Memory, t_mem),
         (Bound::L2, t_l2),
         (Bound::L1, t_l1),
         (Bound::Issue, t_issue),
-    ]
-    .into_iter()
-    .map(|(unit, tu)| UnitTime {
-        unit,
-        t: tu,
-        utilisation: if t > 0.0 { tu / t } else { 0.0 },
-    })
-    .collect();
+        (Bound::Fp32, t_fp32),
+        (Bound::Fp64, t_fp64),
+        (Bound::Sfu, t_sfu),
+    ];
+    let t = unit_times.iter().fold(0.0f64, |t, &(_, u)| t.max(u));
+    // The first unit that takes the longest: `memory` on a tie.
+    let bound = unit_times
+        .iter()
+        .find(|&&(_, u)| u >= t)
+        .map_or(Bound::Memory, |&(b, _)| b);
+    let units = unit_times
+        .into_iter()
+        .map(|(unit, tu)| UnitTime {
+            unit,
+            t: tu,
+            utilisation: if t > 0.0 { tu / t } else { 0.0 },
+        })
+        .collect();
     let traffic = match launch.caches {
         Some(c) => format!(
             "DRAM moves what the L1/L2 model lets through: {} bytes read and written, of {} bytes of sectors requested",
@@ -404,6 +462,10 @@ pub fn refined_time(
             gpu.mem_latency_s * 1e9
         ),
         "each scheduler issues at most one warp instruction per cycle; schedulers without a resident warp idle".to_string(),
+        format!(
+            "each SM's FP32, FP64 and special-function pipes pass {}, {} and {} results per clock (docs/gpu-facts.md §6.4)",
+            gpu.fp32_lanes_per_sm, gpu.fp64_lanes_per_sm, gpu.sfu_lanes_per_sm
+        ),
         "each SM's L1/shared data pipe passes one wavefront (128 B) per cycle: a shared-memory pass or one 128-byte line of a global request, so bank conflicts and scattered accesses take time (docs/gpu-facts.md §3.1, §6.3)".to_string(),
         format!(
             "launch overhead {:.1} µs is reported beside the kernel's time, not in it",
@@ -427,6 +489,9 @@ pub fn refined_time(
         t_issue,
         t_smem,
         t_l1,
+        t_fp32,
+        t_fp64,
+        t_sfu,
         t_l2,
         t,
         launch_overhead: gpu.launch_overhead_s,
@@ -535,6 +600,7 @@ mod tests {
             mem_requests: warps * 3,
             requests_in_flight_per_warp: mlp,
             global_wavefronts: 0,
+            pipes: PipeInstr::default(),
             caches: None,
         };
         (inputs, launch)
@@ -583,6 +649,7 @@ mod tests {
             mem_requests: 0,
             requests_in_flight_per_warp: 1.0,
             global_wavefronts: 0,
+            pipes: PipeInstr::default(),
             caches: None,
         };
         let conflicted = TimeInputs {
@@ -604,6 +671,50 @@ mod tests {
         assert!(close(c.t_smem, r.t_smem / 32.0));
         assert!(close(c.t_issue, 10.0 * 48.0 / 1.98e9));
         assert!(c.t < r.t);
+    }
+
+    #[test]
+    fn refined_fp64_pipe_runs_at_its_lanes_per_clock() {
+        // 10 full waves of 1056 blocks (256 threads, 16 registers, 8 blocks per SM), each block
+        // 8000 warp instructions, all FP64. Issue: 1056 × 8000 / 528 schedulers = 16000 cycles a
+        // wave. FP64 on an H100 (64 lanes = 2 warp instructions per clock per SM): 1056 × 8000 /
+        // (132 × 2) = 32000 cycles a wave, the bound; ten waves 320000 cycles / 1.98 GHz. With 2
+        // FP64 lanes (a consumer part) it is 32 times as long.
+        let h100 = GpuConfig::h100_sxm();
+        let n = 10 * 1056;
+        let inputs = TimeInputs {
+            warp_instr: n * 8000,
+            ..TimeInputs::default()
+        };
+        let launch = RefinedInputs {
+            n_blocks: n,
+            request: OccupancyRequest::new(256, 16, 0),
+            mem_requests: 0,
+            requests_in_flight_per_warp: 1.0,
+            global_wavefronts: 0,
+            pipes: PipeInstr {
+                fp64: n * 8000,
+                ..PipeInstr::default()
+            },
+            caches: None,
+        };
+        let r = refined_time(&h100, &inputs, &launch).expect("launches");
+        assert!(close(r.t_fp64, 320000.0 / 1.98e9), "{}", r.t_fp64);
+        assert!(close(r.t_issue, 160000.0 / 1.98e9), "{}", r.t_issue);
+        assert_eq!(r.bound, Bound::Fp64);
+        assert_eq!(r.t, r.t_fp64);
+        let fp64 = r
+            .units
+            .iter()
+            .find(|u| u.unit == Bound::Fp64)
+            .expect("fp64 unit");
+        assert_eq!(fp64.utilisation, 1.0);
+        let slow = GpuConfig {
+            fp64_lanes_per_sm: 2,
+            ..GpuConfig::h100_sxm()
+        };
+        let s = refined_time(&slow, &inputs, &launch).expect("launches");
+        assert!(close(s.t_fp64, 32.0 * r.t_fp64));
     }
 
     #[test]
@@ -633,6 +744,7 @@ mod tests {
             mem_requests: 0,
             requests_in_flight_per_warp: 1.0,
             global_wavefronts: 0,
+            pipes: PipeInstr::default(),
             caches: None,
         };
         let r = refined_time(&h100, &inputs, &launch).expect("launches");

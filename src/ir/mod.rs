@@ -372,7 +372,73 @@ pub enum Inst {
     Return { skip_to: u32 },
 }
 
+/// The execution pipe an instruction's lanes occupy, for the time model.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pipe {
+    /// FP32 add, multiply, fused multiply-add and the like.
+    Fp32,
+    /// Any double-precision arithmetic, comparison or math function.
+    Fp64,
+    /// Single-precision division and transcendental functions (one special-function op each, a
+    /// lower bound: a library call adds FP32 work around it).
+    Sfu,
+    /// Everything else (integer, logic, memory, control): issue slots only.
+    Other,
+}
+
 impl Inst {
+    /// The pipe this instruction occupies.
+    pub fn pipe(&self) -> Pipe {
+        use crate::value::{ArithOp as A, Math1 as M1, Math2 as M2};
+        match *self {
+            Inst::Arith {
+                ty: Scalar::F64, ..
+            }
+            | Inst::Cmp {
+                ty: Scalar::F64, ..
+            }
+            | Inst::Fma {
+                ty: Scalar::F64, ..
+            }
+            | Inst::Math1 {
+                ty: Scalar::F64, ..
+            }
+            | Inst::Math2 {
+                ty: Scalar::F64, ..
+            } => Pipe::Fp64,
+            Inst::Arith {
+                ty: Scalar::F32,
+                op: A::Div,
+                ..
+            } => Pipe::Sfu,
+            Inst::Arith {
+                ty: Scalar::F32, ..
+            }
+            | Inst::Fma {
+                ty: Scalar::F32, ..
+            } => Pipe::Fp32,
+            Inst::Math1 {
+                ty: Scalar::F32, f, ..
+            } => match f {
+                M1::Fabs
+                | M1::Floor
+                | M1::Ceil
+                | M1::Round
+                | M1::Trunc
+                | M1::Rint
+                | M1::Saturate => Pipe::Fp32,
+                _ => Pipe::Sfu,
+            },
+            Inst::Math2 {
+                ty: Scalar::F32, f, ..
+            } => match f {
+                M2::Pow | M2::Atan2 | M2::Hypot => Pipe::Sfu,
+                _ => Pipe::Fp32,
+            },
+            _ => Pipe::Other,
+        }
+    }
+
     /// Whether the instruction issues a warp instruction in the cost model (DESIGN.md §3).
     pub fn costs(&self) -> bool {
         !matches!(

@@ -40,10 +40,10 @@
 //!   or `global`) and `blocks`, `warps`, `words`.
 //! - `time`: the reference's `estimate_time`: `t_mem`, `t_issue`, `t` (seconds), `bound`.
 //! - `time_refined`: occupancy-aware estimate: `t` (the kernel's duration), `launch_overhead`
-//!   (beside it, not in it), `bound` (`memory`, `l2`, `l1` or `issue`), each unit's time
-//!   (`t_mem`, `t_l2`, `t_l1` — the L1/shared data pipe, of which `t_smem` is the shared part —
-//!   `t_issue`) and `units` (`{unit, t, utilisation}`), with its `assumptions`; or
-//!   `{"error": "..."}`.
+//!   (beside it, not in it), `bound` (`memory`, `l2`, `l1`, `issue`, `fp32`, `fp64` or `sfu`),
+//!   each unit's time (`t_mem`, `t_l2`, `t_l1` — the L1/shared data pipe, of which `t_smem` is
+//!   the shared part — `t_issue`, `t_fp32`, `t_fp64`, `t_sfu`) and `units` (`{unit, t,
+//!   utilisation}`), with its `assumptions`; or `{"error": "..."}`.
 //! - `occupancy`: `blocks_per_sm`, `active_warps`, `occupancy`, `limiter`, `limiters`, `limits`, ...
 //! - `expects`: `[{text, passed, detail}]`; `ok`: whether every expect passed.
 //! - `lines`: per source line that issued, `{line, source, ideal_sectors, ideal_wavefronts}` and every

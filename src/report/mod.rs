@@ -20,9 +20,9 @@ use crate::gpu::{
     estimate_time, refined_time, CacheTraffic, Occupancy, RefinedInputs, RefinedTime, TimeEstimate,
     TimeInputs,
 };
-use crate::gpu::{occupancy, GpuConfig, OccupancyRequest};
+use crate::gpu::{occupancy, GpuConfig, OccupancyRequest, PipeInstr};
 use crate::host::ExpectResult;
-use crate::ir::{KernelIr, Space};
+use crate::ir::{KernelIr, Pipe, Space};
 use crate::source::SourceFile;
 use barriers::BarrierView;
 use hints::Hint;
@@ -252,6 +252,7 @@ impl Report {
                 mem_requests: c.gld_instr + c.gst_instr,
                 requests_in_flight_per_warp: 1.0,
                 global_wavefronts: c.g_wavefronts,
+                pipes: pipes(ir, &outcome.per_inst),
                 caches: outcome.cache.map(|k| CacheTraffic {
                     dram_bytes: k.dram_bytes(),
                     l2_bytes: k.l2_sectors() * SECTOR_BYTES,
@@ -338,6 +339,20 @@ impl Report {
     pub fn expects_passed(&self) -> bool {
         self.expects.iter().all(|e| e.passed)
     }
+}
+
+/// Warp instructions per arithmetic pipe: each instruction's issued warps, by its pipe.
+fn pipes(ir: &KernelIr, per_inst: &[crate::exec::InstCounters]) -> PipeInstr {
+    let mut p = PipeInstr::default();
+    for (inst, c) in ir.insts.iter().zip(per_inst) {
+        match inst.pipe() {
+            Pipe::Fp32 => p.fp32 += c.warp_instr,
+            Pipe::Fp64 => p.fp64 += c.warp_instr,
+            Pipe::Sfu => p.sfu += c.warp_instr,
+            Pipe::Other => {}
+        }
+    }
+    p
 }
 
 /// The instructions that issued at least once, with their line, text, array and first warp.
