@@ -620,19 +620,20 @@ fn gpus_cmd(name: Option<&str>, json: bool) -> Result<u8, Failure> {
         emit(&format!("{}\n", render::gpus_json(&presets)));
     } else {
         let mut s = format!(
-            "{:<11} {:<22} {:>5} {:>5} {:>9} {:>10} {:>9}\n",
-            "--gpu", "name", "CC", "SMs", "clock", "DRAM BW", "smem/SM"
+            "{:<11} {:<22} {:>5} {:>5} {:>9} {:>10} {:>9} {:>9}\n",
+            "--gpu", "name", "CC", "SMs", "clock", "DRAM BW", "smem/SM", "L2"
         );
         for (preset, g) in &presets {
             s.push_str(&format!(
-                "{:<11} {:<22} {:>5} {:>5} {:>5} MHz {:>6} GB/s {:>6} KB\n",
+                "{:<11} {:<22} {:>5} {:>5} {:>5} MHz {:>6} GB/s {:>6} KB {:>6.1} MB\n",
                 preset,
                 g.name,
                 format!("{}.{}", g.compute_capability.0, g.compute_capability.1),
                 g.n_sm,
                 (g.clock_hz / 1e6).round(),
                 (g.mem_bw / 1e9).round(),
-                g.smem_per_sm / 1024
+                g.smem_per_sm / 1024,
+                g.l2_bytes as f64 / (1024.0 * 1024.0)
             ));
         }
         emit(&s);

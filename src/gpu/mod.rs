@@ -753,6 +753,14 @@ mod tests {
         assert_eq!(GpuConfig::t4().carveout_steps_kb, vec![32, 64]);
         assert_eq!(GpuConfig::rtx3090().barrier_factor, 1);
         assert_eq!(GpuConfig::a100_sxm().fp32_lanes_per_sm, 64);
+        // L2 sizes and bandwidths: docs/gpu-facts.md §2.1, §6.3.
+        assert_eq!(GpuConfig::a100_sxm().l2_bytes, 40 * 1024 * 1024);
+        assert_eq!(GpuConfig::b200().l2_bytes, 132_644_864);
+        assert_eq!(GpuConfig::t4().l2_bytes, 4 * 1024 * 1024);
+        assert_eq!(GpuConfig::v100().l2_bytes_per_clk, Some(2048.0));
+        assert_eq!(GpuConfig::l4().l2_bytes_per_clk, None);
+        assert_eq!(GpuConfig::a100_sxm().l1_smem_per_sm, 192 * 1024);
+        assert_eq!(GpuConfig::t4().l1_smem_per_sm, 96 * 1024);
         // FP64: full rate on the data-centre parts, 1/64 of FP32 on the consumer ones.
         assert_eq!(GpuConfig::h100_sxm().fp64_lanes_per_sm, 64);
         assert_eq!(GpuConfig::a100_sxm().fp64_lanes_per_sm, 32);
