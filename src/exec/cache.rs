@@ -148,12 +148,12 @@ fn pct(a: u64, b: u64) -> f64 {
 pub(crate) struct SectorCache {
     sets: u64,
     ways: usize,
-    /// Line address + 1 per way, 0 for none (zeroed memory: a large L2 costs nothing until used).
-    tags: Vec<u64>,
+    /// Per set, side by side so that a lookup reads one stretch of memory: each way's line
+    /// address plus one (0 for none), then when each way was last used (a way last used at or
+    /// before `start` is empty). Zeroed memory: a large L2 costs nothing until used.
+    slots: Vec<u64>,
     /// Per way: valid sectors in the low 4 bits, dirty sectors in the high 4.
     bits: Vec<u8>,
-    /// Per way: when it was last used; a way last used at or before `start` is empty.
-    used: Vec<u64>,
     clock: u64,
     /// The clock when the cache was last emptied.
     start: u64,
@@ -184,9 +184,8 @@ impl SectorCache {
         SectorCache {
             sets,
             ways,
-            tags: vec![0; n],
+            slots: vec![0; 2 * n],
             bits: vec![0; n],
-            used: vec![0; n],
             clock: 0,
             start: 0,
         }
@@ -213,36 +212,34 @@ impl SectorCache {
         // Lemire's multiply-shift maps the hash onto 0..sets without a division.
         let set = ((u128::from(h ^ (h >> 29)) * u128::from(self.sets)) >> 64) as usize;
         let first = set * self.ways;
-        let ways = first..first + self.ways;
+        let (tags, used) = (2 * first, 2 * first + self.ways);
         self.clock += 1;
         let start = self.start;
+        let slots = &self.slots[tags..used + self.ways];
+        let (set_tags, set_used) = slots.split_at(self.ways);
         // A tag is in a set at most once (a stale way with the tag is the one reused below).
-        let at = self.tags[ways.clone()].iter().position(|&t| t == tag);
-        if let Some(w) = at.map(|w| first + w).filter(|&w| self.used[w] > start) {
-            let hits = self.bits[w] & mask;
-            self.bits[w] |= mask | dirty;
-            self.used[w] = self.clock;
+        let at = set_tags.iter().position(|&t| t == tag);
+        if let Some(k) = at.filter(|&k| set_used[k] > start) {
+            let hits = self.bits[first + k] & mask;
+            self.bits[first + k] |= mask | dirty;
+            self.slots[used + k] = self.clock;
             return Lookup {
                 hits,
                 evicted_dirty: 0,
             };
         }
-        let used = &self.used[ways];
-        let victim = match at.or_else(|| used.iter().position(|&u| u <= start)) {
-            Some(w) => first + w,
-            None => {
-                let oldest = (0..used.len()).min_by_key(|&w| used[w]).unwrap_or(0);
-                first + oldest
-            }
+        let victim = match at.or_else(|| set_used.iter().position(|&u| u <= start)) {
+            Some(k) => k,
+            None => (0..self.ways).min_by_key(|&k| set_used[k]).unwrap_or(0),
         };
-        let evicted_dirty = if self.used[victim] > start {
-            sectors(self.bits[victim] >> 4) as u32
+        let evicted_dirty = if set_used[victim] > start {
+            sectors(self.bits[first + victim] >> 4) as u32
         } else {
             0
         };
-        self.tags[victim] = tag;
-        self.bits[victim] = mask | dirty;
-        self.used[victim] = self.clock;
+        self.slots[tags + victim] = tag;
+        self.slots[used + victim] = self.clock;
+        self.bits[first + victim] = mask | dirty;
         Lookup {
             hits: 0,
             evicted_dirty,
@@ -251,8 +248,11 @@ impl SectorCache {
 
     /// Dirty sectors held.
     pub(crate) fn dirty_sectors(&self) -> u64 {
-        (0..self.tags.len())
-            .filter(|&w| self.used[w] > self.start)
+        (0..self.bits.len())
+            .filter(|&w| {
+                let (set, k) = (w / self.ways, w % self.ways);
+                self.slots[2 * set * self.ways + self.ways + k] > self.start
+            })
             .map(|w| sectors(self.bits[w] >> 4))
             .sum()
     }
