@@ -340,3 +340,21 @@ fn an_unknown_name_in_pointer_arithmetic_is_reported_as_unknown() {
     assert_eq!(codes(&f), ["simt::check::unknown_name"]);
     assert_eq!(position(&f), (2, 39));
 }
+
+#[test]
+fn half_precision_is_named_as_unsupported() {
+    // One diagnostic for the type and one for the statement's first half-precision function,
+    // no "unknown name" or "unknown function" after them.
+    let f = check_err(
+        "__global__ void k(const __half* x, float* y) {\n    y[0] = __half2float(x[0]) + __bfloat162float(x[1]);\n}\n",
+    );
+    assert_eq!(
+        codes(&f),
+        ["simt::check::unsupported", "simt::check::unsupported"]
+    );
+    assert!(
+        f.errors[0].to_string().contains("16-bit"),
+        "{}",
+        f.errors[0]
+    );
+}

@@ -1365,6 +1365,13 @@ impl KernelChecker<'_, '_> {
             }
             _ => {}
         }
+        if super::is_half_precision(name) {
+            return Err(CheckError::Unsupported {
+                what: format!("the 16-bit floating-point function `{name}`"),
+                span: callee.span,
+                help: Some(super::HALF_HELP.into()),
+            });
+        }
         let Some((func, single)) = math_function(name) else {
             return Err(CheckError::UnknownFunction {
                 name: name.to_string(),

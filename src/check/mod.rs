@@ -1966,8 +1966,64 @@ fn resolve_aliases(module: &ast::Module) -> ast::Module {
     m
 }
 
+/// What to do instead of `half` and `__nv_bfloat16`.
+pub(crate) const HALF_HELP: &str = "simt has no 16-bit floats yet (cuda_fp16.h, cuda_bf16.h): write the kernel in `float` to see its counters";
+
+/// `half`, `__half2`, `__nv_bfloat16`… (cuda_fp16.h's and cuda_bf16.h's types), and the
+/// functions named after them (`__half2float`, `__float2half_rn`, `__hadd`, `__bfloat162float`).
+pub(crate) fn is_half_precision(name: &str) -> bool {
+    let name = groups::unqualified(name);
+    matches!(
+        name,
+        "half"
+            | "half2"
+            | "__half"
+            | "__half2"
+            | "nv_bfloat16"
+            | "nv_bfloat162"
+            | "__nv_bfloat16"
+            | "__nv_bfloat162"
+            | "__hadd"
+            | "__hsub"
+            | "__hmul"
+            | "__hdiv"
+            | "__hfma"
+            | "__hneg"
+            | "__hmax"
+            | "__hmin"
+            | "__hadd2"
+            | "__hmul2"
+            | "__hfma2"
+            | "hexp"
+            | "hlog"
+            | "hsqrt"
+            | "hrsqrt"
+            | "__heq"
+            | "__hlt"
+            | "__hgt"
+            | "__hle"
+            | "__hge"
+    ) || name.contains("bfloat16")
+        || [
+            "__half",
+            "__float2half",
+            "__float22half",
+            "__low2half",
+            "__high2half",
+        ]
+        .iter()
+        .any(|p| name.starts_with(p))
+}
+
 /// `flaot`: not a type this file knows, with the closest type name.
 fn unknown_type(ty: &ast::TypeName) -> CheckError {
+    if is_half_precision(&ty.base_text) {
+        return CheckError::Unsupported {
+            what: format!("the 16-bit floating-point type `{}`", ty.base_text),
+            span: ty.span,
+            help: Some(HALF_HELP.into()),
+        };
+    }
     const TYPES: &[&str] = &[
         "bool", "char", "short", "int", "unsigned", "long", "float", "double", "size_t", "uint",
         "int32_t", "uint32_t", "int64_t", "uint64_t", "float2", "float4", "int2", "int4",
