@@ -934,7 +934,13 @@ impl<'k> Block<'_, 'k> {
                 let i = self.index(t, *mem, index)?;
                 let v = self.eval(t, value, Some(i))?;
                 self.access(*mem, Access::Store);
-                self.touch(t, *mem, (i, 1), Kind::Write, s.span)?;
+                self.touch(
+                    t,
+                    *mem,
+                    (i * self.units(*mem), self.units(*mem)),
+                    Kind::Write,
+                    s.span,
+                )?;
                 self.store(t, *mem, i, v);
             }
             StmtKind::If { cond, then, els } => {
@@ -1087,18 +1093,59 @@ impl<'k> Block<'_, 'k> {
         }
     }
 
+    /// How many of the memory's own elements one element of `mem` spans: its components, or
+    /// the narrow elements a wider view (`(uint*)` of bytes) packs.
+    fn units(&self, mem: Mem) -> usize {
+        (mem.elem.size() * mem.width / self.kernel.stored(mem.space).size()) as usize
+    }
+
     /// Element `i` of `mem`'s memory as `mem.elem`: a pointer cast may see the bytes of one type
-    /// as another of the same size.
+    /// as another of the same size, or several narrow elements as one wider one (lowest first).
     fn load(&self, t: &Thread<'_>, mem: Mem, i: usize) -> V {
         let stored = self.kernel.stored(mem.space);
-        view(read(self.data(t, mem), i), stored, mem.elem)
+        let n = self.units(mem) / mem.width as usize;
+        if n == 1 {
+            return view(read(self.data(t, mem), i), stored, mem.elem);
+        }
+        let data = self.data(t, mem);
+        let size = 8 * stored.size();
+        let bits = (0..n).fold(0u64, |acc, k| {
+            let x = read(data, i * n + k)
+                .int()
+                .expect("checker: integer memory") as u64;
+            acc | (x & (u64::MAX >> (64 - size))) << (size * k as u32)
+        });
+        let as_int = if mem.elem.size() == 8 {
+            Scalar::U64
+        } else {
+            Scalar::U32
+        };
+        view(wrap(as_int, i128::from(bits)), as_int, mem.elem)
     }
 
     /// Stores `v` (of `mem.elem`'s promoted type, converted to it) into element `i`.
     fn store(&mut self, t: &mut Thread<'_>, mem: Mem, i: usize, v: V) {
         let stored = self.kernel.stored(mem.space);
-        let bytes = view(cast(v, mem.elem), mem.elem, stored);
-        write(self.data_mut(t, mem), i, bytes);
+        let n = self.units(mem) / mem.width as usize;
+        if n == 1 {
+            let bytes = view(cast(v, mem.elem), mem.elem, stored);
+            write(self.data_mut(t, mem), i, bytes);
+            return;
+        }
+        let as_int = if mem.elem.size() == 8 {
+            Scalar::U64
+        } else {
+            Scalar::U32
+        };
+        let bits = view(cast(v, mem.elem), mem.elem, as_int)
+            .int()
+            .expect("an integer") as u64;
+        let size = 8 * stored.size();
+        let data = self.data_mut(t, mem);
+        for k in 0..n {
+            let part = (bits >> (size * k as u32)) & (u64::MAX >> (64 - size));
+            write(data, i * n + k, wrap(stored, i128::from(part)));
+        }
     }
 
     fn data_mut<'s>(&'s mut self, t: &'s mut Thread<'_>, mem: Mem) -> &'s mut BufData {
@@ -1143,11 +1190,12 @@ impl<'k> Block<'_, 'k> {
                 name: self.name(mem),
             });
         }
+        let per = self.units(mem);
         if let Space::Global(p) = mem.space {
             // A cast to a vector accounts for the rest (`Rescale`).
-            i += self.param_offset(p) / i128::from(mem.width);
+            i += self.param_offset(p) / per as i128;
         }
-        let len = self.data(t, mem).len() / mem.width as usize;
+        let len = self.data(t, mem).len() / per;
         if i < 0 || i >= len as i128 {
             return Err(RefError::OutOfBounds {
                 name: self.name(mem),
@@ -1412,13 +1460,25 @@ impl<'k> Block<'_, 'k> {
             ExprKind::Load { mem, index } => {
                 let i = self.index(t, *mem, index)?;
                 self.access(*mem, Access::Load);
-                self.touch(t, *mem, (i, 1), Kind::Read, e.span)?;
+                self.touch(
+                    t,
+                    *mem,
+                    (i * self.units(*mem), self.units(*mem)),
+                    Kind::Read,
+                    e.span,
+                )?;
                 return Ok(self.load(t, *mem, i));
             }
             ExprKind::LoadAtStore { mem } => {
                 let i = store_at.expect("checker: LoadAtStore only inside a store");
                 self.access(*mem, Access::Load);
-                self.touch(t, *mem, (i, 1), Kind::Read, e.span)?;
+                self.touch(
+                    t,
+                    *mem,
+                    (i * self.units(*mem), self.units(*mem)),
+                    Kind::Read,
+                    e.span,
+                )?;
                 return Ok(self.load(t, *mem, i));
             }
             ExprKind::Atomic {
@@ -1440,7 +1500,13 @@ impl<'k> Block<'_, 'k> {
                     None => None,
                 };
                 self.access(*mem, Access::Atomic);
-                self.touch(t, *mem, (i, 1), kind, e.span)?;
+                self.touch(
+                    t,
+                    *mem,
+                    (i * self.units(*mem), self.units(*mem)),
+                    kind,
+                    e.span,
+                )?;
                 let old = self.load(t, *mem, i);
                 let new = atomic(*op, mem.elem, old, v, c);
                 self.store(t, *mem, i, new);

@@ -1225,7 +1225,10 @@ fn pointer_stmts(e: &Exprs, cx: Ctx) -> Vec<(u32, BoxedStrategy<String>)> {
     if cx.read_all {
         alts.push(form(
             1,
-            &["{\nfloat4 t4 = reinterpret_cast<const float4*>(sf)[@];\nf1 += t4.x - t4.z;\n}"],
+            &[
+                "{\nfloat4 t4 = reinterpret_cast<const float4*>(sf)[@];\nf1 += t4.x - t4.z;\n}",
+                "f0 += (float)((((const unsigned long long*)si)[@] >> 28) & 255);",
+            ],
             63,
             T::F,
         ));

@@ -369,13 +369,14 @@ launch k { a = full(1, -1); b = full(1, -1); expect a == -1; expect b == 5; }
 }
 
 #[test]
-fn memory_is_reinterpreted_only_as_a_type_of_the_same_size() {
+fn memory_is_reinterpreted_only_as_same_size_or_wider_integers() {
+    // A narrower view of wider memory (bytes of words) would split its elements.
     let f = common::err(
         r#"
 __global__ void k(unsigned* out) {
-    __shared__ unsigned char s[128];
-    ((unsigned*)s)[threadIdx.x] = 0;
-    out[threadIdx.x] = s[threadIdx.x];
+    __shared__ unsigned int s[32];
+    s[threadIdx.x] = 0;
+    out[threadIdx.x] = ((unsigned char*)s)[threadIdx.x];
 }
 "#,
         &[],
@@ -468,4 +469,41 @@ launch fill { n = 4; vy = zeros(4); key = arange(4); block = 32; grid = 1; expec
         Some(b(32)),
     );
     assert_eq!(common::codes(&f), ["simt::check::unsupported"]);
+}
+
+#[test]
+fn integer_memory_seen_as_a_wider_scalar_is_one_access_of_its_elements() {
+    // cuda-samples' histogram64 clears `uchar s_Hist[]` through `(uint*)`. Little-endian:
+    // shared word t = 0x04030201 + t has bytes (1 + t, 2, 3, 4), so byte t of the array is
+    // 1 + t/4 where t % 4 == 0, else t % 4 + 1. Global bytes 0..127 read as words: word 1 is
+    // 4 | 5 << 8 | 6 << 16 | 7 << 24 = 117835012; written back + 1, byte 4t becomes 4t + 1.
+    let src = r#"
+__global__ void k(unsigned int* out, unsigned int* words, const unsigned char* bytes, unsigned char* b2) {
+    __shared__ unsigned char s[128];
+    int t = threadIdx.x;
+    ((unsigned int*)s)[t] = 0x04030201u + t;
+    __syncthreads();
+    out[t] = s[t];
+    words[t] = ((const unsigned int*)bytes)[t];
+    ((unsigned int*)b2)[t] = ((const unsigned int*)bytes)[t] + 1;
+}
+launch k { out = zeros(32); words = zeros(32); bytes = arange(128); b2 = zeros(128);
+    expect out[0] == 1; expect out[1] == 2; expect out[3] == 4; expect out[4] == 2; expect out[8] == 3;
+    expect words[1] == 117835012;
+    expect b2[0] == 1; expect b2[1] == 1; expect b2[4] == 5; expect b2[127] == 127; }
+"#;
+    let c = ok(src, &[], ONE, b(32)).counters;
+    // Each view access is one 4-byte access per lane: 32 × 4 B = 128 B = 4 sectors, and one
+    // shared wavefront (32 lanes on 32 banks); the byte read of 32 bytes is one wavefront too.
+    assert_eq!((c.gld_instr, c.gld_sectors), (2, 8));
+    assert_eq!((c.gst_instr, c.gst_sectors), (3, 12));
+    assert_eq!((c.smem_instr, c.smem_wavefronts), (2, 2));
+    // A word view must start on a word: byte 1 is not.
+    let f = common::err(
+        "__global__ void k(const unsigned char* b, unsigned int* o) { o[0] = ((const unsigned int*)(b + 1))[0]; }\nlaunch k { b = arange(8); o = zeros(1); }\n",
+        &[],
+        Some(ONE),
+        Some(ONE),
+    );
+    assert_eq!(common::codes(&f), ["simt::run::misaligned_address"]);
 }

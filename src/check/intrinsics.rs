@@ -218,7 +218,7 @@ impl KernelChecker<'_, '_> {
             });
         }
         let stored = self.stored(mem.space).unwrap_or(mem.elem);
-        if stored.is_float() != mem.elem.is_float() {
+        if stored.is_float() != mem.elem.is_float() || stored.size() != mem.elem.size() {
             return Err(CheckError::Unsupported {
                 what: format!(
                     "`{name}` on `{stored}` memory through a `{}` pointer",

@@ -510,10 +510,19 @@ impl KernelChecker<'_, '_> {
             }
         }
         // Same-size components are the same bytes seen as another type (`(unsigned*)&ints[5]`,
-        // `reinterpret_cast<int4*>(floats)`): lowering converts the bits on each access.
-        let same_bytes =
-            mem.elem.size() == elem.size() && !(mem.elem == Scalar::Bool) && elem != Scalar::Bool;
-        if mem.elem != elem && !same_bytes {
+        // `reinterpret_cast<int4*>(floats)`): lowering converts the bits on each access. A
+        // scalar spanning 2 or 4 elements of integer global or shared memory (`(uint*)` of a
+        // byte array) is one access of those elements, packed.
+        let stored = self.stored(mem.space).unwrap_or(mem.elem);
+        let plain = |s: Scalar| s != Scalar::Bool;
+        let same_bytes = stored.size() == elem.size() && plain(stored) && plain(elem);
+        let wider = width == 1
+            && stored.is_integer()
+            && plain(elem)
+            && elem.size() % stored.size() == 0
+            && matches!(elem.size() / stored.size(), 2 | 4)
+            && matches!(mem.space, Space::Global(_) | Space::Shared(_));
+        if mem.elem != elem && !same_bytes && !wider {
             return Err(CheckError::Unsupported {
                 what: format!(
                     "reinterpreting `{}` memory as `{}`",
@@ -522,14 +531,19 @@ impl KernelChecker<'_, '_> {
                 ),
                 span: ty.span,
                 help: Some(
-                    "simt reinterprets memory only as a type whose components have the same size \
-                     (`float*` as `int*`, `uint4*` or `float4*`); read the elements and combine \
-                     them with shifts"
+                    "simt reinterprets memory as a type whose components have the same size \
+                     (`float*` as `int*`, `uint4*` or `float4*`), or integer memory as a scalar \
+                     two or four elements wide (`uchar*` as `uint*`); read the elements and \
+                     combine them with shifts"
                         .into(),
                 ),
             });
         }
-        let offset = if mem.width == width {
+        // The offset counts elements of the view: re-expressed in the new one's, through the
+        // memory's own elements.
+        let units = |e: Scalar, w: u32| e.size() * w / stored.size();
+        let (from, to) = (units(mem.elem, mem.width), units(elem, width));
+        let offset = if from == to {
             p.offset
         } else if let ExprKind::Const(Value::I64(0)) = p.offset.kind {
             p.offset
@@ -537,9 +551,9 @@ impl KernelChecker<'_, '_> {
             Expr {
                 kind: ExprKind::Rescale {
                     value: Box::new(p.offset),
-                    from: mem.width,
-                    to: width,
-                    size: mem.elem.size(),
+                    from,
+                    to,
+                    size: stored.size(),
                     space: mem.space,
                 },
                 ty: Scalar::I64,

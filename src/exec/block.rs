@@ -570,6 +570,22 @@ impl<'a> BlockRunner<'a> {
                     };
                     self.compute(pc, read)?;
                 }
+                Inst::Pack { from, to, n, d, a } => {
+                    let lanes = Lanes {
+                        mask: &self.mask,
+                        full: self.full,
+                    };
+                    let a = &a[..usize::from(n)];
+                    regs::pack(&mut self.regs, &lanes, from.size(), a, d, bank_of(to));
+                }
+                Inst::Unpack { from, to, n, d, a } => {
+                    let lanes = Lanes {
+                        mask: &self.mask,
+                        full: self.full,
+                    };
+                    let d = &d[..usize::from(n)];
+                    regs::unpack(&mut self.regs, &lanes, to.size(), a, bank_of(from), d);
+                }
                 Inst::Mov { ty, d, a } => {
                     let lanes = Lanes {
                         mask: &self.mask,

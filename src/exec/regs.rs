@@ -1,6 +1,6 @@
 //! The struct-of-arrays register file and the per-lane loops over it.
 
-use crate::ir::{KernelIr, Reg};
+use crate::ir::{Bank, KernelIr, Reg};
 use crate::value::Num;
 
 /// Register banks: `bank[r][lane]`. Reused across blocks.
@@ -99,6 +99,54 @@ impl Lanes<'_> {
             }
         }
     }
+}
+
+/// The bits of an element of the register bank `bank` (floats as their IEEE bits).
+fn bits_of(regs: &RegFile, bank: Bank, r: Reg, lane: usize) -> u64 {
+    let r = r.0 as usize;
+    match bank {
+        Bank::B => u64::from(regs.b[r][lane]),
+        Bank::W => u64::from(regs.w[r][lane]),
+        Bank::D => regs.d[r][lane],
+        Bank::F => u64::from(regs.f[r][lane].to_bits()),
+        Bank::G => regs.g[r][lane].to_bits(),
+    }
+}
+
+/// Writes `bits` (of an element of `bank`) into register `r`.
+fn set_bits(regs: &mut RegFile, bank: Bank, r: Reg, lane: usize, bits: u64) {
+    let r = r.0 as usize;
+    match bank {
+        Bank::B => regs.b[r][lane] = bits != 0,
+        Bank::W => regs.w[r][lane] = bits as u32,
+        Bank::D => regs.d[r][lane] = bits,
+        Bank::F => regs.f[r][lane] = f32::from_bits(bits as u32),
+        Bank::G => regs.g[r][lane] = f64::from_bits(bits),
+    }
+}
+
+/// `d` = the narrow elements of `size` bytes in the registers `a` (lowest first) as one element
+/// of the bank `to`, on the active lanes: a wider view's load.
+pub(crate) fn pack(regs: &mut RegFile, m: &Lanes<'_>, size: u32, a: &[Reg], d: Reg, to: Bank) {
+    let mask = u64::MAX >> (64 - 8 * size);
+    m.each(|l| {
+        let bits = a.iter().enumerate().fold(0u64, |acc, (k, &r)| {
+            acc | (bits_of(regs, Bank::W, r, l) & mask) << (8 * size * k as u32)
+        });
+        set_bits(regs, to, d, l, bits);
+    });
+}
+
+/// `d[k]` = the `k`-th piece of `size` bytes of the element in `a` (of the bank `from`), on the
+/// active lanes: a wider view's store.
+pub(crate) fn unpack(regs: &mut RegFile, m: &Lanes<'_>, size: u32, a: Reg, from: Bank, d: &[Reg]) {
+    let mask = u64::MAX >> (64 - 8 * size);
+    m.each(|l| {
+        let bits = bits_of(regs, from, a, l);
+        for (k, &r) in d.iter().enumerate() {
+            set_bits(regs, Bank::W, r, l, (bits >> (8 * size * k as u32)) & mask);
+        }
+    });
 }
 
 /// `d = f(a)` on the active lanes.

@@ -253,18 +253,7 @@ impl<'k> Lowerer<'k> {
                 let saved = self.store_index.replace((idx, index.ty));
                 let v = self.expr(value);
                 self.store_index = saved;
-                let elem = self.kernel.stored(mem.space);
-                let v = self.reinterpret(v, mem.elem, elem, span);
-                self.emit(
-                    Inst::Store {
-                        space: space(mem.space),
-                        elem,
-                        idx,
-                        idx_ty: index.ty,
-                        v,
-                    },
-                    span,
-                );
+                self.store_element(*mem, (idx, index.ty), v, span);
             }
             StmtKind::If { cond, then, els } => {
                 let mut c = self.expr(cond);
@@ -622,19 +611,7 @@ impl<'k> Lowerer<'k> {
             }
             ExprKind::Load { mem, index } => {
                 let idx = self.expr(index);
-                let elem = self.kernel.stored(mem.space);
-                let d = self.temp(elem.promoted());
-                self.emit(
-                    Inst::Load {
-                        space: space(mem.space),
-                        elem,
-                        d,
-                        idx,
-                        idx_ty: index.ty,
-                    },
-                    span,
-                );
-                self.reinterpret(d, elem, mem.elem, span)
+                self.load_element(*mem, (idx, index.ty), span)
             }
             ExprKind::Shuffle {
                 kind,
@@ -722,21 +699,104 @@ impl<'k> Lowerer<'k> {
                 let (idx, idx_ty) = self
                     .store_index
                     .expect("lower: LoadAtStore only inside a Store");
-                let elem = self.kernel.stored(mem.space);
-                let d = self.temp(elem.promoted());
-                self.emit(
-                    Inst::Load {
-                        space: space(mem.space),
-                        elem,
-                        d,
-                        idx,
-                        idx_ty,
-                    },
-                    span,
-                );
-                self.reinterpret(d, elem, mem.elem, span)
+                self.load_element(*mem, (idx, idx_ty), span)
             }
         }
+    }
+
+    /// Loads element `idx` of `mem` as `mem.elem`: a load of the memory's own type, seen through
+    /// a same-size view; or, where `mem.elem` is wider (`(uint*)` of bytes), one access of the
+    /// narrow elements it spans, packed.
+    fn load_element(&mut self, mem: typed::Mem, (idx, idx_ty): (Reg, Scalar), span: Span) -> Reg {
+        let elem = self.kernel.stored(mem.space);
+        let n = mem.elem.size() / elem.size();
+        if n == 1 {
+            let d = self.temp(elem.promoted());
+            self.emit(
+                Inst::Load {
+                    space: space(mem.space),
+                    elem,
+                    d,
+                    idx,
+                    idx_ty,
+                },
+                span,
+            );
+            return self.reinterpret(d, elem, mem.elem, span);
+        }
+        let mut parts = [Reg(0); 4];
+        for p in parts.iter_mut().take(n as usize) {
+            *p = self.temp(elem.promoted());
+        }
+        self.emit(
+            Inst::LoadVec {
+                space: space(mem.space),
+                elem,
+                width: n as u8,
+                d: parts,
+                idx,
+                idx_ty,
+            },
+            span,
+        );
+        let d = self.temp(mem.elem.promoted());
+        self.emit(
+            Inst::Pack {
+                from: elem,
+                to: mem.elem,
+                n: n as u8,
+                d,
+                a: parts,
+            },
+            span,
+        );
+        d
+    }
+
+    /// Stores `v` (of `mem.elem`) as element `idx` of `mem`, the counterpart of
+    /// [`Self::load_element`].
+    fn store_element(&mut self, mem: typed::Mem, (idx, idx_ty): (Reg, Scalar), v: Reg, span: Span) {
+        let elem = self.kernel.stored(mem.space);
+        let n = mem.elem.size() / elem.size();
+        if n == 1 {
+            let v = self.reinterpret(v, mem.elem, elem, span);
+            self.emit(
+                Inst::Store {
+                    space: space(mem.space),
+                    elem,
+                    idx,
+                    idx_ty,
+                    v,
+                },
+                span,
+            );
+            return;
+        }
+        let mut parts = [Reg(0); 4];
+        for p in parts.iter_mut().take(n as usize) {
+            *p = self.temp(elem.promoted());
+        }
+        self.emit(
+            Inst::Unpack {
+                from: mem.elem,
+                to: elem,
+                n: n as u8,
+                d: parts,
+                a: v,
+            },
+            span,
+        );
+        self.emit(
+            Inst::StoreVec {
+                space: space(mem.space),
+                elem,
+                width: n as u8,
+                idx,
+                idx_ty,
+                v: parts,
+            },
+            span,
+        );
     }
 
     /// The element in `a`, of type `from`, as the same bytes of type `to` (a pointer cast's view

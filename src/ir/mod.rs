@@ -252,6 +252,25 @@ pub enum Inst {
         d: Reg,
         a: Reg,
     },
+    /// `d` = the `n` narrow elements in `a` (of type `from`, lowest address first) read as one
+    /// element of `to`, whose bytes they are: a pointer cast's wider view of memory (`(uint*)` of
+    /// a byte array), loaded as one access; free.
+    Pack {
+        from: Scalar,
+        to: Scalar,
+        n: u8,
+        d: Reg,
+        a: [Reg; 4],
+    },
+    /// `d[k]` = the `k`-th `to`-sized piece of the element `a` of type `from`, lowest bytes first:
+    /// the narrow elements a wider view stores as one access; free.
+    Unpack {
+        from: Scalar,
+        to: Scalar,
+        n: u8,
+        d: [Reg; 4],
+        a: Reg,
+    },
     /// `d = (long long)a` for pointer arithmetic (free: part of the address computation).
     Widen { from: Scalar, d: Reg, a: Reg },
     /// `d = a * from / to`: a pointer offset re-expressed in wider (or narrower) elements; traps
@@ -445,6 +464,8 @@ impl Inst {
             self,
             Inst::Mov { .. }
                 | Inst::View { .. }
+                | Inst::Pack { .. }
+                | Inst::Unpack { .. }
                 | Inst::Widen { .. }
                 | Inst::Rescale { .. }
                 | Inst::Else { .. }
