@@ -84,7 +84,7 @@ fn unsupported_cuda_constructs_say_so() {
         "__global__ void k(int* a) { int* p[4]; }",
         "__global__ void k(int* a) { int x = 0; atomicAdd(&x, 1); }",
         "__global__ void k(int* a, int* b) { int* p = a; if (a[0]) { p = b; } }",
-        "__global__ void k(char* a, float* b) { float* p = (float*)a; }",
+        "__global__ void k(int* a, float* b) { char* p = (char*)a; }",
         "__global__ void k(dim3* a) { }",
         "__global__ void k(int* a) { a[1] = a[0]++; }",
     ] {
