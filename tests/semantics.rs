@@ -285,6 +285,44 @@ launch k { a = zeros(10); b = zeros(10); block = 10; grid = 1;
 }
 
 #[test]
+fn switch_cases_fall_through_in_order_and_break_leaves_anywhere() {
+    // out by t & 7: 0 → case 0: 7; 1..3 → default 1000, then case 0: 1007; 4 → 50 (t ≤ 8),
+    // default + 1000, case 0 + 7 = 1057, while t = 12 breaks early: 0; 5 → 1; 6 → 10 + 1;
+    // 7 → 100 + 10 + 1. cnt: i = 0 runs cases 0 and 1 (+3), i = 1 case 1 (+2), i = 2 the
+    // default's break: 5.
+    let src = r#"
+__global__ void k(int* out, int* cnt) {
+    int t = threadIdx.x;
+    int v = 0;
+    switch (t & 7) {
+        case 7: v += 100;
+        case 6: v += 10;
+        case 5: v += 1; break;
+        case 4: if (t > 8) break; v = 50;
+        default: v += 1000;
+        case 0: v += 7;
+    }
+    out[t] = v;
+    for (int i = 0; i < 3; i++) {
+        switch (i) { case 0: cnt[t] += 1; case 1: cnt[t] += 2; break; default: break; }
+    }
+}
+launch k { out = zeros(16); cnt = zeros(16); block = 16; grid = 1;
+  expect out == [7, 1007, 1007, 1007, 1057, 1, 11, 111, 7, 1007, 1007, 1007, 0, 1, 11, 111];
+  expect cnt == 5; }
+"#;
+    ok(src, &[], ONE, [16, 1, 1]);
+    // A `continue` would continue the loop that runs the cases, not the one around the switch.
+    let f = err(
+        "__global__ void k(int* a) { for (int i = 0; i < 2; i++) { switch (i) { case 0: a[0] = 1; case 1: continue; } } }\n",
+        &[("a", "zeros(1)")],
+        Some(ONE),
+        Some(ONE),
+    );
+    assert_eq!(codes(&f), ["simt::check::unsupported"]);
+}
+
+#[test]
 fn the_comma_operator_runs_its_items_in_order_and_gives_the_last() {
     // i: 0 → 1 (i++) → 2 (++i); x = 2t. Then i++ makes 3, and b = 3 + 5 = 8. For t ≤ 3,
     // (--i, i + 10) gives 12; for t > 3, (i--, i) gives 2.

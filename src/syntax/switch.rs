@@ -13,9 +13,8 @@ type Arm = (Vec<Option<Expr>>, Vec<Stmt>, Span);
 impl Builder<'_> {
     /// `switch (x) { case A: ... break; case B: case C: ... break; default: ... }` as
     /// `{ auto x' = x; if (x' == A) {...} else if (x' == B || x' == C) {...} else {...} }`.
-    /// Labels with no statements share the next arm's; an arm must end in `break`, `return` or
-    /// `continue` (or be the last): falling into the next arm, or a `break` before the end, is
-    /// reported as unsupported.
+    /// Labels with no statements share the next arm's. An arm that falls into the next one, or
+    /// breaks before its end, needs C's own order instead ([`Builder::fallthrough`]).
     pub(super) fn switch(&self, pair: Pair<'_, Rule>) -> Result<StmtKind> {
         let span = self.span(&pair);
         let mut inner = pair.into_inner().filter(|p| p.as_rule() != Rule::kw_switch);
@@ -43,6 +42,23 @@ impl Builder<'_> {
             arms.push((pending, Vec::new(), span));
         }
         let last = arms.len().saturating_sub(1);
+        // Each arm ends in `break`, `return` or `continue` (or is the last) and breaks nowhere
+        // else: an `if`/`else` chain.
+        let plain = arms.iter().enumerate().all(|(k, (_, body, _))| {
+            let last_kind = body.last().map(|s| &s.kind);
+            let ends = matches!(
+                last_kind,
+                Some(StmtKind::Break | StmtKind::Return(_) | StmtKind::Continue)
+            );
+            let before = match last_kind {
+                Some(StmtKind::Break) => &body[..body.len() - 1],
+                _ => &body[..],
+            };
+            (ends || k == last) && !before.iter().any(breaks)
+        });
+        if !plain {
+            return Ok(self.fallthrough(selector, arms, span));
+        }
         let mut chain: Option<Stmt> = None;
         let mut default = None;
         let mut cases = Vec::new();
@@ -54,25 +70,9 @@ impl Builder<'_> {
             kind: ExprKind::Name(var.name.clone()),
             span: selector.span,
         };
-        for (k, (labels, mut body, arm_span)) in arms.into_iter().enumerate() {
-            match body.last().map(|s| &s.kind) {
-                Some(StmtKind::Break) => {
-                    body.pop();
-                }
-                Some(StmtKind::Return(_) | StmtKind::Continue) => {}
-                _ if k == last => {}
-                _ => {
-                    return Ok(unsupported(
-                        "a `switch` case that falls through into the next one",
-                        "end each case with `break;` (or write the shared code in both cases)",
-                    ))
-                }
-            }
-            if body.iter().any(breaks) {
-                return Ok(unsupported(
-                    "a `break` before the end of a `switch` case",
-                    "use `if`/`else` inside the case so that it ends with its only `break;`",
-                ));
+        for (labels, mut body, arm_span) in arms {
+            if let Some(StmtKind::Break) = body.last().map(|s| &s.kind) {
+                body.pop();
             }
             let block = Stmt {
                 kind: StmtKind::Block(body),
@@ -140,6 +140,136 @@ impl Builder<'_> {
         Ok(StmtKind::Block(
             std::iter::once(decl).chain(chain.or(default)).collect(),
         ))
+    }
+}
+
+impl Builder<'_> {
+    /// A `switch` whose arms fall into each other or break early, in C's order:
+    /// `{ auto x' = x; bool none = !(x' == A || ...); bool m = false;
+    ///    do { if (m || x' == A) { m = true; ... } ... if (m || none) { m = true; default } ... }
+    ///    while (false); }`: the loop that runs once is what `break` leaves. A `continue` in an
+    /// arm would continue that loop, not the one around the `switch`, so it is refused.
+    fn fallthrough(&self, selector: Expr, arms: Vec<Arm>, span: Span) -> StmtKind {
+        if arms.iter().any(|(_, body, _)| body.iter().any(continues)) {
+            return unsupported(
+                "a `continue` inside a `switch` whose cases fall through",
+                "end each case with `break;`, or move the `continue` after the `switch`",
+            );
+        }
+        let at = selector.span;
+        let name = |n: &str| Expr {
+            kind: ExprKind::Name(format!("switch@{}.{n}", span.start)),
+            span: at,
+        };
+        let binary = |op, lhs: Expr, rhs: Expr| Expr {
+            span: lhs.span,
+            kind: ExprKind::Binary {
+                op,
+                op_span: rhs.span,
+                lhs: Box::new(lhs),
+                rhs: Box::new(rhs),
+            },
+        };
+        let flag = |value: bool| Expr {
+            kind: ExprKind::Bool(value),
+            span: at,
+        };
+        let decl = |n: &str, base: BaseType, text: &str, init: Expr| Stmt {
+            kind: StmtKind::Decl {
+                ty: TypeName {
+                    base,
+                    base_text: text.into(),
+                    pointer: false,
+                    reference: false,
+                    is_const: false,
+                    span: at,
+                },
+                decls: vec![Declarator {
+                    name: Ident {
+                        name: format!("switch@{}.{n}", span.start),
+                        span: at,
+                    },
+                    pointer: false,
+                    dims: Vec::new(),
+                    init: Some(init),
+                    list: None,
+                }],
+            },
+            span,
+        };
+        let equals = |value: &Expr| binary(BinOp::Eq, name("x"), value.clone());
+        let any_case = arms
+            .iter()
+            .flat_map(|(labels, _, _)| labels.iter().flatten())
+            .map(equals)
+            .reduce(|a, b| binary(BinOp::Or, a, b))
+            .unwrap_or_else(|| flag(false));
+        let none = Expr {
+            span: at,
+            kind: ExprKind::Unary {
+                op: UnOp::Not,
+                operand: Box::new(any_case),
+            },
+        };
+        let mut body = Vec::new();
+        for (labels, stmts, arm_span) in arms {
+            let hit = if labels.iter().any(Option::is_none) {
+                name("none")
+            } else {
+                labels
+                    .iter()
+                    .flatten()
+                    .map(equals)
+                    .reduce(|a, b| binary(BinOp::Or, a, b))
+                    .expect("an arm has a label")
+            };
+            let set = Stmt {
+                kind: StmtKind::Assign {
+                    target: name("m"),
+                    op: None,
+                    op_span: at,
+                    value: flag(true),
+                },
+                span: arm_span,
+            };
+            body.push(Stmt {
+                kind: StmtKind::If {
+                    cond: binary(BinOp::Or, name("m"), hit),
+                    then: Box::new(Stmt {
+                        kind: StmtKind::Block(std::iter::once(set).chain(stmts).collect()),
+                        span: arm_span,
+                    }),
+                    els: None,
+                },
+                span: arm_span,
+            });
+        }
+        let once = Stmt {
+            kind: StmtKind::DoWhile {
+                body: Box::new(Stmt {
+                    kind: StmtKind::Block(body),
+                    span,
+                }),
+                cond: flag(false),
+            },
+            span,
+        };
+        StmtKind::Block(vec![
+            decl("x", BaseType::Auto, "auto", selector),
+            decl("none", BaseType::Bool, "bool", none),
+            decl("m", BaseType::Bool, "bool", flag(false)),
+            once,
+        ])
+    }
+}
+
+/// Whether `s` has a `continue` that would leave the `switch` (one not inside a loop of its own).
+fn continues(s: &Stmt) -> bool {
+    match &s.kind {
+        StmtKind::Continue => true,
+        StmtKind::Block(body) => body.iter().any(continues),
+        StmtKind::If { then, els, .. } => continues(then) || els.as_deref().is_some_and(continues),
+        _ => false,
     }
 }
 
