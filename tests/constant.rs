@@ -160,6 +160,20 @@ launch k { vecTex = arange(40); out = zeros(32); block = 32; grid = 1; expect ou
     let c = ok(src, &[], [1, 1, 1], [32, 1, 1]).counters;
     assert_eq!((c.gld_instr, c.gld_sectors), (1, 4));
     assert_eq!(c.cmem_instr, 0);
+    // A texture of float4 read by a functor that returns the vector (SHOC's MD): element t is
+    // (4t, 4t + 1, 4t + 2, 4t + 3), so x + w = 8t + 3; one 16-byte access per lane.
+    let src = r#"
+texture<float4, 1, cudaReadModeElementType> posTexture;
+struct Reader { __device__ float4 operator()(int i) const { return tex1Dfetch(posTexture, i); } };
+__global__ void k(float* out) {
+    Reader r;
+    float4 p = r(threadIdx.x);
+    out[threadIdx.x] = p.x + p.w;
+}
+launch k { posTexture = arange(128); out = zeros(32); block = 32; grid = 1; expect out == arange(32) * 8 + 3; }
+"#;
+    let c = ok(src, &[], [1, 1, 1], [32, 1, 1]).counters;
+    assert_eq!((c.gld_instr, c.gld_sectors), (1, 16));
     let f = err(
         "texture<float, 2> t2;\n__global__ void k(float* out) { out[0] = tex2D(t2, 0.5f, 0.5f); }\n",
         &[],

@@ -58,6 +58,38 @@ pub(crate) fn elem_of(ty: &ast::TypeName) -> Result<(Scalar, u32)> {
     })
 }
 
+impl KernelChecker<'_, '_> {
+    /// An inlined call of `f`, which returns a vector of `(elem, width)`: the call, then the
+    /// components it returned.
+    fn vector_call(
+        &mut self,
+        f: &ast::Function,
+        (targs, args): (&[ast::TemplateArg], &[ast::Expr]),
+        span: Span,
+        (elem, width): (Scalar, u32),
+        mismatch: &dyn Fn(String, Span) -> CheckError,
+    ) -> Result<VecValue> {
+        let call = self.inline_call(f, (targs, args), span, true)?;
+        let super::intrinsics::RetShape::Vector(vars, el, w) = self.last_ret else {
+            unreachable!("checker: a vector function returns through its components")
+        };
+        if (el, w) != (elem, width) {
+            return Err(mismatch(format!("a `{}`", type_name(el, w)), span));
+        }
+        Ok(VecValue::Call(
+            call,
+            vars[..w as usize]
+                .iter()
+                .map(|&v| Expr {
+                    kind: ExprKind::Var(v),
+                    ty: el.promoted(),
+                    span,
+                })
+                .collect(),
+        ))
+    }
+}
+
 /// A vector value: its components, one wide load, or an inlined call and then its components.
 enum VecValue {
     Parts(Vec<Expr>),
@@ -294,6 +326,19 @@ impl KernelChecker<'_, '_> {
             {
                 self.vec_value(&super::expr::deref(&args[0]), elem, width)
             }
+            // A texture of vectors read at an index: its element.
+            ast::ExprKind::Call { callee, args, .. }
+                if callee.name == "tex1Dfetch" && args.len() == 2 =>
+            {
+                let element = ast::Expr {
+                    kind: ast::ExprKind::Index {
+                        base: Box::new(args[0].clone()),
+                        index: Box::new(args[1].clone()),
+                    },
+                    span: e.span,
+                };
+                self.vec_value(&element, elem, width)
+            }
             ast::ExprKind::Index { .. }
             | ast::ExprKind::Unary {
                 op: ast::UnOp::Deref,
@@ -319,24 +364,24 @@ impl KernelChecker<'_, '_> {
                 .is_some_and(|f| f.ret.base == BaseType::Vector && !f.ret.pointer) =>
             {
                 let f = self.globals.functions[super::groups::unqualified(&callee.name)];
-                let call = self.inline_call(f, (targs, args), e.span, true)?;
-                let super::intrinsics::RetShape::Vector(vars, el, w) = self.last_ret else {
-                    unreachable!("checker: a vector function returns through its components")
+                self.vector_call(f, (targs, args), e.span, (elem, width), &mismatch)
+            }
+            // A function object whose `operator()` returns a vector (SHOC's texture readers).
+            ast::ExprKind::Call {
+                callee,
+                targs,
+                args,
+            } if matches!(self.lookup(&callee.name), Some(Binding::Object(_))) => {
+                let Some(Binding::Object(i)) = self.lookup(&callee.name) else {
+                    unreachable!("matched: an object")
                 };
-                if (el, w) != (elem, width) {
-                    return Err(mismatch(format!("a `{}`", type_name(el, w)), e.span));
+                let o = self.objects[i as usize].clone();
+                match self.member_fn(&o, "operator()") {
+                    Some(f) if f.ret.base == BaseType::Vector && !f.ret.pointer => {
+                        self.vector_call(&f, (targs, args), e.span, (elem, width), &mismatch)
+                    }
+                    _ => Err(mismatch(format!("`{}(...)`", callee.name), e.span)),
                 }
-                Ok(VecValue::Call(
-                    call,
-                    vars[..w as usize]
-                        .iter()
-                        .map(|&v| Expr {
-                            kind: ExprKind::Var(v),
-                            ty: el.promoted(),
-                            span: e.span,
-                        })
-                        .collect(),
-                ))
             }
             ast::ExprKind::Call { callee, args, .. } if callee.name.starts_with("make_") => {
                 let made = vector_type(&callee.name["make_".len()..]);
