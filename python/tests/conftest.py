@@ -23,7 +23,7 @@ def cli():
     the completed process."""
     binary = os.environ.get("SIMT_BIN") or shutil.which("simt")
     if not binary:
-        pytest.fail("set SIMT_BIN to the simt binary (scripts/test does)")
+        pytest.fail("set SIMT_BIN to the simt binary (scripts/python-test does)")
 
     def run(*args):
         return subprocess.run(

@@ -161,7 +161,7 @@ def near(p, q, tol=8):
 def test_chromium_draws_the_report(tiled, tmp_path):
     browser = shutil.which("chromium") or shutil.which("chromium-browser")
     if browser is None:
-        pytest.fail("headless Chromium is needed: apt-get install chromium (scripts/test installs it)")
+        pytest.fail("headless Chromium is needed: apt-get install chromium (scripts/python-test installs it)")
     page = tmp_path / "report.html"
     tiled.save_html(page)
     shot = tmp_path / "report.png"
