@@ -353,39 +353,28 @@ trait FloatOps:
 
 // PTX `min`/`max`: a NaN operand loses, and -0 is below +0 in either order (C leaves the sign of
 // `fminf(+0, -0)` unspecified).
-impl FloatOps for f32 {
-    fn fmin(self, o: f32) -> f32 {
-        match (self == 0.0 && o == 0.0, self.is_sign_negative()) {
-            (true, true) => self,
-            (true, false) => o,
-            _ => self.min(o),
+macro_rules! float_ops {
+    ($t:ty) => {
+        impl FloatOps for $t {
+            fn fmin(self, o: $t) -> $t {
+                match (self == 0.0 && o == 0.0, self.is_sign_negative()) {
+                    (true, true) => self,
+                    (true, false) => o,
+                    _ => self.min(o),
+                }
+            }
+            fn fmax(self, o: $t) -> $t {
+                match (self == 0.0 && o == 0.0, self.is_sign_negative()) {
+                    (true, true) => o,
+                    (true, false) => self,
+                    _ => self.max(o),
+                }
+            }
         }
-    }
-    fn fmax(self, o: f32) -> f32 {
-        match (self == 0.0 && o == 0.0, self.is_sign_negative()) {
-            (true, true) => o,
-            (true, false) => self,
-            _ => self.max(o),
-        }
-    }
+    };
 }
-
-impl FloatOps for f64 {
-    fn fmin(self, o: f64) -> f64 {
-        match (self == 0.0 && o == 0.0, self.is_sign_negative()) {
-            (true, true) => self,
-            (true, false) => o,
-            _ => self.min(o),
-        }
-    }
-    fn fmax(self, o: f64) -> f64 {
-        match (self == 0.0 && o == 0.0, self.is_sign_negative()) {
-            (true, true) => o,
-            (true, false) => self,
-            _ => self.max(o),
-        }
-    }
-}
+float_ops!(f32);
+float_ops!(f64);
 
 fn compare_values(op: CmpOp, a: V, b: V) -> bool {
     let ord = match (a, b) {

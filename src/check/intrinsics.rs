@@ -279,14 +279,7 @@ impl KernelChecker<'_, '_> {
     /// The element type that `space` holds (a reinterpreting pointer sees another of the same
     /// size); `None` for the placeholder of a pointer into no array.
     pub(crate) fn stored(&self, space: Space) -> Option<Scalar> {
-        match space {
-            Space::Global(p) => match self.params.get(p as usize)?.kind {
-                ParamKind::Buffer { elem, .. } => Some(elem),
-                ParamKind::Scalar { .. } => None,
-            },
-            Space::Shared(s) => Some(self.shared.get(s as usize)?.elem),
-            Space::Local(l) => Some(self.local_arrays.get(l as usize)?.elem),
-        }
+        stored_in((&self.params, &self.shared, &self.local_arrays), space)
     }
 
     /// The whole shared array `s`.

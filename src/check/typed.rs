@@ -54,14 +54,24 @@ impl Kernel {
     /// The element type that `space` holds: a reinterpreting pointer's [`Mem`] sees another type
     /// of the same size.
     pub fn stored(&self, space: Space) -> Scalar {
-        match space {
-            Space::Global(p) => match self.params[p as usize].kind {
-                ParamKind::Buffer { elem, .. } => elem,
-                ParamKind::Scalar { .. } => unreachable!("checker: memory is a buffer parameter"),
-            },
-            Space::Shared(s) => self.shared[s as usize].elem,
-            Space::Local(l) => self.local_arrays[l as usize].elem,
-        }
+        stored_in((&self.params, &self.shared, &self.local_arrays), space)
+            .expect("checker: memory is a buffer, a shared array or a local array")
+    }
+}
+
+/// The element type `space` holds among a kernel's parameters, shared and local arrays; `None`
+/// for a space that is none of them (the checker's placeholder for a pointer into no array).
+pub(crate) fn stored_in(
+    (params, shared, local_arrays): (&[Param], &[Shared], &[LocalArray]),
+    space: Space,
+) -> Option<Scalar> {
+    match space {
+        Space::Global(p) => match params.get(p as usize)?.kind {
+            ParamKind::Buffer { elem, .. } => Some(elem),
+            ParamKind::Scalar { .. } => None,
+        },
+        Space::Shared(s) => Some(shared.get(s as usize)?.elem),
+        Space::Local(l) => Some(local_arrays.get(l as usize)?.elem),
     }
 }
 
