@@ -232,6 +232,24 @@ fn wrap(ty: Scalar, x: i128) -> V {
         Scalar::U64 => V::UL(x as u64),
         Scalar::F32 => V::F(x as f32),
         Scalar::F64 => V::D(x as f64),
+        Scalar::F16 | Scalar::BF16 => V::F(half_value(to_half(ty, x as f64))),
+    }
+}
+
+/// `x` as the 16-bit float `ty` (the `half` crate's rounding, not the engine's).
+fn to_half(ty: Scalar, x: f64) -> (Scalar, u16) {
+    let bits = match ty {
+        Scalar::F16 => half::f16::from_f64(x).to_bits(),
+        _ => half::bf16::from_f64(x).to_bits(),
+    };
+    (ty, bits)
+}
+
+/// The value of a 16-bit float's bits, as its register `float`.
+fn half_value((ty, bits): (Scalar, u16)) -> f32 {
+    match ty {
+        Scalar::F16 => half::f16::from_bits(bits).to_f32(),
+        _ => half::bf16::from_bits(bits).to_f32(),
     }
 }
 
@@ -244,6 +262,7 @@ fn cast(v: V, to: Scalar) -> V {
         (Some(x), _) => wrap(to, x),
         (None, Scalar::F32) => V::F(v.float() as f32),
         (None, Scalar::F64) => V::D(v.float()),
+        (None, Scalar::F16 | Scalar::BF16) => V::F(half_value(to_half(to, v.float()))),
         // Float to integer: saturating to the destination's own range, narrow types included
         // (PTX `cvt.rzi.sat`), NaN to 0 (Rust's `as`).
         (None, Scalar::I32) => V::I(v.float() as i32),
@@ -496,6 +515,8 @@ fn read(data: &BufData, i: usize) -> V {
         BufData::U64(v) => V::UL(v[i]),
         BufData::F32(v) => V::F(v[i]),
         BufData::F64(v) => V::D(v[i]),
+        BufData::F16(v) => V::F(v[i].to_f32()),
+        BufData::BF16(v) => V::F(v[i].to_f32()),
     }
 }
 
@@ -505,11 +526,13 @@ fn view(v: V, from: Scalar, to: Scalar) -> V {
         return v;
     }
     let bits = match v {
+        V::F(f) if from.is_half() => u64::from(to_half(from, f64::from(f)).1),
         V::F(f) => u64::from(f.to_bits()),
         V::D(f) => f.to_bits(),
         x => x.int().expect("checker: an integer element") as u64,
     } & (u64::MAX >> (64 - 8 * from.size()));
     match to {
+        Scalar::F16 | Scalar::BF16 => V::F(half_value((to, bits as u16))),
         Scalar::F32 => V::F(f32::from_bits(bits as u32)),
         Scalar::F64 => V::D(f64::from_bits(bits)),
         _ => wrap(to, i128::from(bits)),
@@ -534,6 +557,8 @@ fn write(data: &mut BufData, i: usize, x: V) {
         BufData::U64(v) => v[i] = n() as u64,
         BufData::F32(v) => v[i] = x.float() as f32,
         BufData::F64(v) => v[i] = x.float(),
+        BufData::F16(v) => v[i] = half::f16::from_f64(x.float()),
+        BufData::BF16(v) => v[i] = half::bf16::from_f64(x.float()),
     }
 }
 
@@ -1372,6 +1397,11 @@ impl<'k> Block<'_, 'k> {
                 }
                 return Ok(V::L((units / to) as i64));
             }
+            // Free: the rounding is part of the 16-bit operation's own instruction.
+            ExprKind::Round { to, operand } => {
+                let x = self.eval(t, operand, store_at)?;
+                return Ok(if *to == operand.ty { x } else { cast(x, *to) });
+            }
             ExprKind::Cast { to, operand } => {
                 let x = self.eval(t, operand, store_at)?;
                 let from = operand.ty;
@@ -1396,6 +1426,7 @@ impl<'k> Block<'_, 'k> {
                     (Func::Fma, [V::F(a), V::F(b), V::F(c)]) => V::F(a.mul_add(*b, *c)),
                     (Func::Fma, [V::D(a), V::D(b), V::D(c)]) => V::D(a.mul_add(*b, *c)),
                     (Func::Abs, [x]) => abs(ty, *x),
+                    (Func::View { from, to }, [x]) => view(*x, *from, *to),
                     // A bit cast: the value's IEEE bits as the other type.
                     (Func::Bits(crate::value::BitOp::Same), [x]) => match (x, ty) {
                         (V::F(f), _) => wrap(ty, i128::from(f.to_bits())),

@@ -29,6 +29,10 @@ pub enum Scalar {
     F32,
     /// `double`
     F64,
+    /// `half` (`__half`, cuda_fp16.h): IEEE binary16 in memory, a `float` in a register
+    F16,
+    /// `__nv_bfloat16` (cuda_bf16.h): bfloat16 in memory, a `float` in a register
+    BF16,
 }
 
 impl Scalar {
@@ -36,7 +40,7 @@ impl Scalar {
     pub fn size(self) -> u32 {
         match self {
             Scalar::Bool | Scalar::I8 | Scalar::U8 => 1,
-            Scalar::I16 | Scalar::U16 => 2,
+            Scalar::I16 | Scalar::U16 | Scalar::F16 | Scalar::BF16 => 2,
             Scalar::I32 | Scalar::U32 | Scalar::F32 => 4,
             Scalar::I64 | Scalar::U64 | Scalar::F64 => 8,
         }
@@ -56,6 +60,8 @@ impl Scalar {
             Scalar::U64 => "unsigned long long",
             Scalar::F32 => "float",
             Scalar::F64 => "double",
+            Scalar::F16 => "half",
+            Scalar::BF16 => "__nv_bfloat16",
         }
     }
 
@@ -73,12 +79,20 @@ impl Scalar {
             Scalar::U64 => "uint64",
             Scalar::F32 => "float32",
             Scalar::F64 => "float64",
+            Scalar::F16 => "float16",
+            Scalar::BF16 => "bfloat16",
         }
     }
 
-    /// `float` or `double`.
+    /// `float`, `double` or a 16-bit float.
     pub fn is_float(self) -> bool {
-        matches!(self, Scalar::F32 | Scalar::F64)
+        matches!(self, Scalar::F32 | Scalar::F64 | Scalar::F16 | Scalar::BF16)
+    }
+
+    /// `half` or `__nv_bfloat16`: stored in 16 bits, computed in a `float` register and rounded
+    /// back after each operation.
+    pub fn is_half(self) -> bool {
+        matches!(self, Scalar::F16 | Scalar::BF16)
     }
 
     /// Any integer type (not `bool`).
@@ -91,10 +105,13 @@ impl Scalar {
         matches!(self, Scalar::I8 | Scalar::I16 | Scalar::I32 | Scalar::I64)
     }
 
-    /// The type a value of this type has in a register: C's integer promotion.
+    /// The type a value of this type has in a register: C's integer promotion, and `float` for
+    /// the 16-bit floats (whose operations the hardware rounds to 16 bits, which a `float`
+    /// operation followed by [`round_half`] reproduces exactly).
     pub fn promoted(self) -> Scalar {
         match self {
             Scalar::I8 | Scalar::U8 | Scalar::I16 | Scalar::U16 => Scalar::I32,
+            Scalar::F16 | Scalar::BF16 => Scalar::F32,
             other => other,
         }
     }
@@ -242,8 +259,9 @@ impl Value {
             Scalar::I32 | Scalar::I64 | Scalar::Bool => via!(pick_signed),
             _ => via!(pick_unsigned),
         };
-        // Narrow integer targets wrap to their width, then promote again.
+        // Narrow integer targets wrap to their width, then promote again; 16-bit floats round.
         match to {
+            Scalar::F16 | Scalar::BF16 => Value::F32(round_half(self.as_f64(), to)),
             Scalar::I8 => Value::I32(v.num_i64() as i8 as i32),
             Scalar::U8 => Value::I32(v.num_i64() as u8 as i32),
             Scalar::I16 => Value::I32(v.num_i64() as i16 as i32),
@@ -780,6 +798,39 @@ macro_rules! float_num {
 
 float_num!(f32, F32);
 float_num!(f64, F64);
+
+/// `x` rounded to the nearest `half` (`to` = `F16`) or `__nv_bfloat16` (`BF16`), ties to even
+/// (`__double2half`, `__float2bfloat16`: the `_rn` conversions), as the `float` that holds it in
+/// a register. Beyond the largest finite value it is infinite, as IEEE 754 rounding gives; NaN
+/// stays NaN. Rounding happens once, from `x` itself, so a `double` is not rounded twice.
+pub fn round_half(x: f64, to: Scalar) -> f32 {
+    // Bits of the significand after the leading one, and the smallest and largest normal
+    // exponents (IEEE 754 binary16; bfloat16 is binary32's exponents with 7 bits).
+    let (mant, emin, emax) = match to {
+        Scalar::F16 => (10, -14, 15),
+        Scalar::BF16 => (7, -126, 127),
+        other => unreachable!("round_half: {other} is not a 16-bit float"),
+    };
+    // The largest finite value: all significand bits set at the largest exponent (65504 for
+    // `half`).
+    let max = (2.0 - 2f64.powi(-mant)) * 2f64.powi(emax);
+    if !x.is_finite() || x == 0.0 {
+        return x as f32;
+    }
+    // The unbiased exponent of `x` (a double too small to be normal rounds to zero anyway).
+    let exp = ((x.to_bits() >> 52) & 0x7ff) as i32 - 1023;
+    // The value of the last significand bit at this exponent (subnormals share emin's).
+    let quantum = 2f64.powi(exp.max(emin) - mant);
+    let r = (x / quantum).round_ties_even() * quantum;
+    if r.abs() > max {
+        return if r > 0.0 {
+            f32::INFINITY
+        } else {
+            f32::NEG_INFINITY
+        };
+    }
+    r as f32
+}
 
 /// Casts one register value to another type with C semantics (the per-lane form of [`Value::cast`]).
 #[inline(always)]

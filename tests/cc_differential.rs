@@ -1319,6 +1319,8 @@ fn buffer_bits(data: &BufData, i: usize) -> (u64, bool) {
         BufData::U64(v) => (v[i], false),
         BufData::F32(v) => (u64::from(v[i].to_bits()), v[i].is_nan()),
         BufData::F64(v) => (v[i].to_bits(), v[i].is_nan()),
+        BufData::F16(v) => (u64::from(v[i].to_bits()), v[i].is_nan()),
+        BufData::BF16(v) => (u64::from(v[i].to_bits()), v[i].is_nan()),
     }
 }
 

@@ -1,7 +1,7 @@
 //! Every class of bad input ends in a diagnostic with a stable code, a span and an exit status.
 
 mod common;
-use common::{codes, err, position};
+use common::{codes, describe, err, position};
 
 const ONE: Option<[u32; 3]> = Some([1, 1, 1]);
 const B32: Option<[u32; 3]> = Some([32, 1, 1]);
@@ -342,19 +342,19 @@ fn an_unknown_name_in_pointer_arithmetic_is_reported_as_unknown() {
 }
 
 #[test]
-fn half_precision_is_named_as_unsupported() {
-    // One diagnostic for the type and one for the statement's first half-precision function,
-    // no "unknown name" or "unknown function" after them.
+fn a_half_precision_function_simt_lacks_is_named_as_unsupported() {
+    // `__float2half_rz` (rounding toward zero) and `__nv_bfloat16_raw` are not modelled: one
+    // diagnostic each, naming the header's name, no "unknown name" or "unknown function" after.
     let f = check_err(
-        "__global__ void k(const __half* x, float* y) {\n    y[0] = __half2float(x[0]) + __bfloat162float(x[1]);\n}\n",
+        "__global__ void k(const float* x, half* y, __nv_bfloat16_raw* z) {\n    y[0] = __float2half_rz(x[0]) + __float2half(x[1]);\n}\n",
     );
     assert_eq!(
         codes(&f),
         ["simt::check::unsupported", "simt::check::unsupported"]
     );
+    let all = describe(&f);
     assert!(
-        f.errors[0].to_string().contains("16-bit"),
-        "{}",
-        f.errors[0]
+        all.contains("__float2half_rz") && all.contains("__nv_bfloat16_raw"),
+        "{all}"
     );
 }

@@ -339,3 +339,43 @@ fn the_comma_operator_runs_its_items_in_order_and_gives_the_last() {
     );
     assert_eq!(codes(&f), ["simt::check::type_error"]);
 }
+
+#[test]
+fn three_dimensional_shared_arrays_index_row_major() {
+    // s[2][4][8]: element [a][b][c] is at a·32 + b·8 + c. Thread t writes its own number to
+    // [t/32][(t/8)%4][t%8] = element t; reading [1 - t/32][...] gives t ± 32.
+    let src = r#"
+__global__ void k(float* out) {
+    __shared__ float s[2][4][8];
+    s[threadIdx.x / 32][(threadIdx.x / 8) % 4][threadIdx.x % 8] = threadIdx.x;
+    __syncthreads();
+    out[threadIdx.x] = s[1 - threadIdx.x / 32][(threadIdx.x / 8) % 4][threadIdx.x % 8];
+}
+launch k {
+    out = zeros(64);
+    expect out == (arange(64) + 32) % 64;
+}
+"#;
+    let r = ok(src, &[], [1, 1, 1], [64, 1, 1]);
+    // 2 warps × 1 store and 1 load, each of 32 consecutive floats: 1 wavefront apiece.
+    assert_eq!((r.counters.smem_instr, r.counters.smem_wavefronts), (4, 4));
+}
+
+#[test]
+fn empty_braces_value_initialise_a_scalar() {
+    // `x = {}` is zero, `x = {v}` is v (C++ list-initialisation of a scalar).
+    let src = r#"
+__global__ void k(double* out) {
+    __shared__ double s[4];
+    s[threadIdx.x] = {};
+    s[threadIdx.x] += threadIdx.x;
+    double one = {1.0};
+    out[threadIdx.x] = s[threadIdx.x] + one;
+}
+launch k {
+    out = full(4, 7);
+    expect out == arange(4) + 1;
+}
+"#;
+    ok(src, &[], [1, 1, 1], [4, 1, 1]);
+}

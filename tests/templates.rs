@@ -236,3 +236,61 @@ launch k { box.lx = 1.0; box.lx2 = 0.5; a = zeros(4); block = 4; grid = 1; expec
 "#;
     ok(src, &[], ONE, [4, 1, 1]);
 }
+
+#[test]
+fn an_explicit_specialisation_replaces_the_template_for_its_arguments() {
+    // C++ [temp.expl.spec]: `conv<float>` calls the specialisation (0.5 + i), `conv<int>` the
+    // template (i); the specialisation's argument is deduced from its return type (float). The
+    // named form `twice<int>` is used for `int` and the template doubles a float.
+    let src = r#"
+template <class T>
+__device__ T conv(const int i) { return static_cast<T>(i); }
+template <>
+__device__ float conv(const int i) { return 0.5f + i; }
+
+template <typename T>
+__device__ T twice(T x) { return x + x; }
+template <>
+__device__ int twice<int>(int x) { return 3 * x; }
+
+template <class T>
+__global__ void k(float* out, int* n) {
+    int i = threadIdx.x;
+    out[i] = conv<T>(i) + twice(0.25f);
+    n[i] = conv<int>(i) + twice(i);
+}
+launch k<float> {
+    out = zeros(4);
+    n = zeros(4);
+    expect out == arange(4) + 1.0;
+    expect n == 4 * arange(4);
+}
+"#;
+    // out[i] = (0.5 + i) + 0.5; n[i] = i + 3i.
+    ok(src, &[], ONE, [4, 1, 1]);
+}
+
+#[test]
+fn a_specialisation_of_a_template_only_declared_is_called_by_its_arguments() {
+    // candle's `template <typename T> T max_value();` with only specialisations defined.
+    let src = r#"
+template <typename T>
+__device__ T max_value();
+template <>
+__device__ int max_value<int>() { return 0x7FFFFFFF; }
+template <>
+__device__ float max_value<float>() { return 3.0f; }
+
+__global__ void k(int* out, float* f) {
+    out[threadIdx.x] = max_value<int>();
+    f[threadIdx.x] = max_value<float>();
+}
+launch k {
+    out = zeros(2);
+    f = zeros(2);
+    expect out == [2147483647, 2147483647];
+    expect f == [3, 3];
+}
+"#;
+    ok(src, &[], ONE, [2, 1, 1]);
+}

@@ -19,7 +19,7 @@ use simt::host::{ArgValue, HostValue};
 
 /// The numpy dtypes a kernel buffer can have, by their numpy names.
 pub const DTYPES: &str =
-    "bool, int8, uint8, int16, uint16, int32, uint32, int64, uint64, float32, float64";
+    "bool, int8, uint8, int16, uint16, int32, uint32, int64, uint64, float16, float32, float64";
 
 /// Copies a numpy array of element type `T` into a flat vector in C order (one copy, however
 /// the array is laid out).
@@ -46,7 +46,7 @@ fn buffer(a: &Bound<'_, PyUntypedArray>) -> PyResult<Option<BufData>> {
         };
     }
     try_types!(bool => Bool, i8 => I8, u8 => U8, i16 => I16, u16 => U16, i32 => I32,
-        u32 => U32, i64 => I64, u64 => U64, f32 => F32, f64 => F64);
+        u32 => U32, i64 => I64, u64 => U64, half::f16 => F16, f32 => F32, f64 => F64);
     Ok(None)
 }
 
@@ -204,6 +204,9 @@ pub fn to_numpy<'py>(
         BufData::U64(v) => make(py, v, shape),
         BufData::F32(v) => make(py, v, shape),
         BufData::F64(v) => make(py, v, shape),
+        BufData::F16(v) => make(py, v, shape),
+        // numpy has no bfloat16: float32 holds each value exactly.
+        BufData::BF16(v) => make(py, v.iter().map(|x| x.to_f32()).collect(), shape),
     }
 }
 

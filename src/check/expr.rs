@@ -401,7 +401,18 @@ impl KernelChecker<'_, '_> {
                 args,
             } => self.call(callee, targs, args, span),
             ast::ExprKind::Tuple(items) if items.len() >= 2 => self.comma(items, span),
-            ast::ExprKind::Str(_) | ast::ExprKind::List(_) | ast::ExprKind::Tuple(_) => {
+            // A scalar initialised from braces: `x = {}` is zero (value-initialisation),
+            // `x = {v}` is `v`.
+            ast::ExprKind::List(items) if items.is_empty() => Ok(constant(Value::I32(0), span)),
+            ast::ExprKind::List(items) if items.len() == 1 => self.expr(&items[0]),
+            ast::ExprKind::List(_) => Err(CheckError::Unsupported {
+                what: "a brace list of several values as one value".into(),
+                span,
+                help: Some(
+                    "a scalar takes one value, `x = {v}` or `x = {}` for zero; several values initialise an array or a struct in its declaration".into(),
+                ),
+            }),
+            ast::ExprKind::Str(_) | ast::ExprKind::Tuple(_) => {
                 Err(CheckError::Unsupported {
                     what: "this value in a kernel".into(),
                     span,
@@ -952,6 +963,8 @@ impl KernelChecker<'_, '_> {
             };
             return self.arith(aop, ty, l, r, op_span, span);
         }
+        // Two `half`s (or two `__nv_bfloat16`s) give one: the `float` result, rounded.
+        let half = self.half_operands(&l, &r);
         let ty = Scalar::common(l.ty, r.ty);
         let l = self.convert(l, ty);
         let r = self.convert(r, ty);
@@ -989,7 +1002,11 @@ impl KernelChecker<'_, '_> {
             BinOp::BitXor => ArithOp::Xor,
             _ => unreachable!("checker: comparisons and logic handled above"),
         };
-        self.arith(aop, ty, l, r, op_span, span)
+        let e = self.arith(aop, ty, l, r, op_span, span)?;
+        Ok(match half {
+            Some(kind) => self.round(e, kind),
+            None => e,
+        })
     }
 
     fn arith(
@@ -1139,8 +1156,14 @@ impl KernelChecker<'_, '_> {
         if let Some(result) = self.intrinsic(name, args, span) {
             return result;
         }
+        if let Some(result) = self.pair_scalar_call(name, args, span) {
+            return result;
+        }
         if let Some(f) = self.overload(name, args)? {
             return self.inline_call(f, (targs, args), span, false);
+        }
+        if let Some(f) = self.declared_specialization(name, targs)? {
+            return self.inline_call(f, (&[], args), span, false);
         }
         if name == "__syncthreads" || name == "__syncwarp" {
             return Err(CheckError::Type {
@@ -1166,12 +1189,15 @@ impl KernelChecker<'_, '_> {
                         func: Func::Math1(m),
                         args: vec![a],
                     },
-                    ty: from,
+                    ty: from.promoted(),
                     span,
                 },
                 None => a,
             };
             return Ok(self.convert(a, to));
+        }
+        if let Some(result) = self.half_call(name, &mut typed, callee.span, span) {
+            return result;
         }
         match name {
             "__fdividef" | "fdividef" => {
@@ -1367,7 +1393,7 @@ impl KernelChecker<'_, '_> {
         }
         if super::is_half_precision(name) {
             return Err(CheckError::Unsupported {
-                what: format!("the 16-bit floating-point function `{name}`"),
+                what: format!("the cuda_fp16.h / cuda_bf16.h function `{name}`"),
                 span: callee.span,
                 help: Some(super::HALF_HELP.into()),
             });
@@ -1382,7 +1408,7 @@ impl KernelChecker<'_, '_> {
             });
         };
         let n = match func {
-            Func::Math1(_) | Func::Abs | Func::Bits(_) => 1,
+            Func::Math1(_) | Func::Abs | Func::Bits(_) | Func::View { .. } => 1,
             Func::Math2(_) => 2,
             Func::Fma => 3,
         };
@@ -1442,7 +1468,7 @@ impl KernelChecker<'_, '_> {
     /// Implicit or explicit conversion to `to` (a no-op when the type already matches).
     pub(crate) fn convert(&mut self, e: Expr, to: Scalar) -> Expr {
         let narrow = to.promoted() != to;
-        if e.ty == to && !narrow {
+        if (e.ty == to && !narrow) || (to.is_half() && self.half_of(&e) == Some(to)) {
             return e;
         }
         let span = e.span;
@@ -1601,6 +1627,10 @@ fn rounded_conversion(name: &str) -> Option<(Scalar, Option<Math1>, Scalar)> {
         "uint" => Some(Scalar::U32),
         "ll" => Some(Scalar::I64),
         "ull" => Some(Scalar::U64),
+        "short" => Some(Scalar::I16),
+        "ushort" => Some(Scalar::U16),
+        "half" => Some(Scalar::F16),
+        "bfloat16" => Some(Scalar::BF16),
         _ => None,
     };
     let (from, to) = (ty(from)?, ty(to)?);
@@ -1616,7 +1646,7 @@ fn rounded_conversion(name: &str) -> Option<(Scalar, Option<Math1>, Scalar)> {
             Some((from, Some(round), to))
         }
         (false, true, "rn") => Some((from, None, to)),
-        (true, true, "rn") if from == Scalar::F64 && to == Scalar::F32 => Some((from, None, to)),
+        (true, true, "rn") if from.size() > to.size() => Some((from, None, to)),
         _ => None,
     }
 }

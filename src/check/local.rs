@@ -126,13 +126,37 @@ impl KernelChecker<'_, '_> {
                 return self.declare_addressed(shape, ty.is_const, d, out);
             }
         }
-        if d.list.is_some() {
-            return Err(CheckError::Unsupported {
-                what: format!("a brace initialiser for the scalar `{}`", d.name.name),
-                span: d.name.span,
-                help: Some(format!("write `{} = value;`", d.name.name)),
-            });
-        }
+        // `T x = {v};` is `T x = v;`, and `T x = {};` zero (C++ list-initialisation).
+        let braced;
+        let d = match &d.list {
+            Some((items, span)) if items.len() <= 1 => {
+                braced = ast::Declarator {
+                    init: Some(items.first().cloned().unwrap_or(ast::Expr {
+                        kind: ast::ExprKind::Int {
+                            value: 0,
+                            unsigned: false,
+                            long: false,
+                            hex: false,
+                        },
+                        span: *span,
+                    })),
+                    list: None,
+                    ..d.clone()
+                };
+                &braced
+            }
+            Some(_) => {
+                return Err(CheckError::Unsupported {
+                    what: format!("several values in braces for the scalar `{}`", d.name.name),
+                    span: d.name.span,
+                    help: Some(format!(
+                        "a scalar takes one value: `{} = value;`",
+                        d.name.name
+                    )),
+                })
+            }
+            None => d,
+        };
         if ty.base == BaseType::Vector {
             return self.declare_vector(ty, d, out);
         }
@@ -607,6 +631,7 @@ impl<'a> Facts<'a> {
             | ExprKind::Neg(_)
             | ExprKind::BitNot(_)
             | ExprKind::Cast { .. }
+            | ExprKind::Round { .. }
             | ExprKind::Widen(_)
             | ExprKind::Rescale { .. } => {
                 children(e).into_iter().all(|c| self.is_static(c, visiting))
@@ -624,6 +649,7 @@ fn children(e: &Expr) -> Vec<&Expr> {
         | ExprKind::Not(a)
         | ExprKind::Widen(a)
         | ExprKind::Cast { operand: a, .. }
+        | ExprKind::Round { operand: a, .. }
         | ExprKind::Rescale { value: a, .. } => vec![a],
         ExprKind::Arith { lhs, rhs, .. }
         | ExprKind::Compare { lhs, rhs, .. }

@@ -3,6 +3,8 @@
 mod error;
 mod expr;
 mod groups;
+mod half;
+mod half2;
 mod intrinsics;
 mod local;
 mod objects;
@@ -63,7 +65,9 @@ pub fn check_with(
     };
     let mut errors = Vec::new();
     for (what, _, span) in &module.unsupported {
-        let help = if what.starts_with("the union") {
+        let help = if what.starts_with("template arguments after") {
+            "a definition `f<int>(...)` is an explicit specialisation: write `template <>` before it"
+        } else if what.starts_with("the union") {
             "simt has no unions; keep each view of the data in a variable (or a buffer) of its own type"
         } else if what.contains("__constant__") {
             "declare an array without a value, `__constant__ float c[9];`, and set it by name in the launch section: `c = [1, 2, 3, ...];`"
@@ -218,6 +222,8 @@ pub(crate) struct Globals<'m> {
     functions: HashMap<&'m str, &'m ast::Function>,
     /// Every definition of each function name (C++ overloads), in file order.
     overloads: HashMap<&'m str, Vec<&'m ast::Function>>,
+    /// Explicit specialisations of function templates (`template <> float f<float>(...)`).
+    specializations: &'m [ast::Specialization],
     /// `__constant__` arrays.
     constants: &'m [ast::ConstantArray],
     /// Structs.
@@ -249,6 +255,7 @@ impl<'m> Globals<'m> {
             consts: HashMap::new(),
             functions: HashMap::new(),
             overloads: HashMap::new(),
+            specializations: &module.specializations,
             constants: &module.constants,
             structs: &module.structs,
             host_vars: HashMap::new(),
@@ -970,13 +977,6 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                         ),
                     });
                 }
-                if sizes.len() > 2 {
-                    return Err(CheckError::Unsupported {
-                        what: "a `__shared__` array with more than 2 dimensions".into(),
-                        span: name.span,
-                        help: Some("flatten it to 1-D or 2-D and compute the index".into()),
-                    });
-                }
                 let shared = Shared {
                     name: name.name.clone(),
                     elem,
@@ -1545,6 +1545,7 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                     ty: declared.promoted(),
                     span,
                 };
+                let value = self.compound_operand(declared, value);
                 self.binary(op, op_span, current, value)?
             }
             None => value,
@@ -1570,6 +1571,7 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                     ty: mem.elem.promoted(),
                     span,
                 };
+                let value = self.compound_operand(mem.elem, value);
                 self.binary(op, op_span, current, value)?
             }
             None => value,
@@ -1804,6 +1806,8 @@ fn scalar_of_base(ty: &ast::TypeName) -> Result<Scalar, CheckError> {
         BaseType::U64 => Scalar::U64,
         BaseType::F32 => Scalar::F32,
         BaseType::F64 => Scalar::F64,
+        BaseType::F16 => Scalar::F16,
+        BaseType::BF16 => Scalar::BF16,
         BaseType::Void => {
             return Err(CheckError::Type {
                 message: "`void` has no values".into(),
@@ -1937,6 +1941,14 @@ fn resolve_aliases(module: &ast::Module) -> ast::Module {
         *f = b.function(f);
         f.template = template;
     }
+    for s in &mut m.specializations {
+        s.function = b.function(&s.function);
+        for a in &mut s.args {
+            if let ast::TemplateArg::Type(t) = a {
+                b.ty(t);
+            }
+        }
+    }
     for c in &mut m.consts {
         b.ty(&mut c.ty);
         b.expr(&mut c.value);
@@ -1966,8 +1978,8 @@ fn resolve_aliases(module: &ast::Module) -> ast::Module {
     m
 }
 
-/// What to do instead of `half` and `__nv_bfloat16`.
-pub(crate) const HALF_HELP: &str = "simt has no 16-bit floats yet (cuda_fp16.h, cuda_bf16.h): write the kernel in `float` to see its counters";
+/// What simt has of cuda_fp16.h and cuda_bf16.h, for a name of theirs it does not have.
+pub(crate) const HALF_HELP: &str = "simt has cuda_fp16.h's and cuda_bf16.h's types (`half`, `half2`, `__nv_bfloat16`, `__nv_bfloat162`), their operators, the round-to-nearest conversions (`__float2half`, `__half2float`, `__int2half_rn`, ...), `__hadd` `__hsub` `__hmul` `__hdiv` `__hfma` `__hneg` `__habs` `__hmax` `__hmin` and their `2` forms, the comparisons, `hsqrt`/`hexp`/`hlog`-style math and the bit views; write this one with those, or in `float`";
 
 /// `half`, `__half2`, `__nv_bfloat16`… (cuda_fp16.h's and cuda_bf16.h's types), and the
 /// functions named after them (`__half2float`, `__float2half_rn`, `__hadd`, `__bfloat162float`).
@@ -2019,7 +2031,7 @@ pub(crate) fn is_half_precision(name: &str) -> bool {
 fn unknown_type(ty: &ast::TypeName) -> CheckError {
     if is_half_precision(&ty.base_text) {
         return CheckError::Unsupported {
-            what: format!("the 16-bit floating-point type `{}`", ty.base_text),
+            what: format!("the cuda_fp16.h / cuda_bf16.h type `{}`", ty.base_text),
             span: ty.span,
             help: Some(HALF_HELP.into()),
         };

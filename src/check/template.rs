@@ -382,7 +382,7 @@ impl super::KernelChecker<'_, '_> {
                 ) => {
                     // A bare name: a type of the caller's (an alias or its own parameter).
                     let t = TypeName {
-                        base: BaseType::Named,
+                        base: BaseType::named(n),
                         base_text: n.clone(),
                         pointer: false,
                         reference: false,
@@ -544,14 +544,175 @@ impl super::KernelChecker<'_, '_> {
             }
         }
         let b = self.bind_template(&f.template, targs, &deduced, span, &f.name.name)?;
+        if let Some(s) = self.specialization(f, &b)? {
+            return Ok(s.clone());
+        }
         Ok(b.function(f))
+    }
+}
+
+/// A type's identity when matching a specialisation: its scalar (an alias of `float` is
+/// `float`), its vector type, or its name; and whether it is a pointer.
+fn type_key(t: &TypeName, pointer: bool) -> String {
+    let base = match super::scalar_of_base(t) {
+        Ok(s) => s.c_name().to_string(),
+        Err(_) => match super::vector::cuda_vector(&t.base_text) {
+            Some((elem, n)) => format!("{}{n}", elem.c_name()),
+            None => t.base_text.clone(),
+        },
+    };
+    format!("{base}{}", if pointer { "*" } else { "" })
+}
+
+/// What a template argument written as `arg` is, for matching: a type's key, or a value's text
+/// (folded by the caller).
+enum ArgKey {
+    Type(String),
+    Value(Expr),
+}
+
+/// `arg` as a type (`as_type`: a bare name is a type's name) or a value.
+fn arg_key(arg: &TemplateArg, as_type: bool) -> ArgKey {
+    match arg {
+        TemplateArg::Type(t) => ArgKey::Type(type_key(t, t.pointer)),
+        TemplateArg::Value(Expr {
+            kind: ExprKind::Name(n),
+            span,
+        }) if as_type => ArgKey::Type(type_key(&named(n.clone(), *span), false)),
+        TemplateArg::Value(e) => ArgKey::Value(e.clone()),
+    }
+}
+
+/// The arguments specialisation `s` gives the template parameters of `primary`, in order: as
+/// written after its name, or deduced by matching its return and parameter types against the
+/// primary's (`template <> float conv(int)` of `template <class T> T conv(int)`: T = float).
+fn specialization_args(primary: &Function, s: &Specialization) -> Vec<Option<ArgKey>> {
+    if !s.args.is_empty() {
+        return primary
+            .template
+            .iter()
+            .enumerate()
+            .map(|(k, p)| {
+                let as_type = matches!(p.kind, TemplateParamKind::Type(_));
+                s.args.get(k).map(|a| arg_key(a, as_type))
+            })
+            .collect();
+    }
+    let pairs = std::iter::once((&primary.ret, &s.function.ret)).chain(
+        primary
+            .params
+            .iter()
+            .zip(&s.function.params)
+            .map(|(p, q)| (&p.ty, &q.ty)),
+    );
+    let pairs: Vec<(&TypeName, &TypeName)> = pairs.collect();
+    primary
+        .template
+        .iter()
+        .map(|t| {
+            pairs
+                .iter()
+                .find(|(p, _)| p.base == BaseType::Named && p.base_text == t.name.name)
+                .map(|(p, q)| ArgKey::Type(type_key(q, q.pointer && !p.pointer)))
+        })
+        .collect()
+}
+
+impl<'g> super::KernelChecker<'g, '_> {
+    /// The explicit specialisation of template `f` for the arguments `b` binds, if the file
+    /// defines one: it is used instead of an instance of the template, as C++ requires.
+    fn specialization(
+        &mut self,
+        f: &Function,
+        b: &Bindings,
+    ) -> Result<Option<&'g Function>, CheckError> {
+        let specs = self.globals.specializations;
+        for s in specs.iter().filter(|s| s.function.name.name == f.name.name) {
+            let args = specialization_args(f, s);
+            let mut all = true;
+            for (p, arg) in f.template.iter().zip(&args) {
+                let same = match (arg, &p.kind) {
+                    (Some(ArgKey::Type(key)), TemplateParamKind::Type(_)) => b
+                        .types
+                        .get(&p.name.name)
+                        .is_some_and(|t| type_key(t, t.pointer) == *key),
+                    (Some(ArgKey::Value(e)), TemplateParamKind::Value(..)) => {
+                        match b.values.get(&p.name.name) {
+                            Some(bound) => self.same_constant(e, bound)?,
+                            None => false,
+                        }
+                    }
+                    _ => false,
+                };
+                if !same {
+                    all = false;
+                    break;
+                }
+            }
+            if all {
+                return Ok(Some(&s.function));
+            }
+        }
+        Ok(None)
+    }
+
+    /// The specialisation a call `name<targs>(...)` names when the file declares the template
+    /// without defining it (`template <class T> T max_value();` and `template <> int
+    /// max_value<int>() {...}`).
+    pub(crate) fn declared_specialization(
+        &mut self,
+        name: &str,
+        targs: &[TemplateArg],
+    ) -> Result<Option<&'g Function>, CheckError> {
+        if targs.is_empty() {
+            return Ok(None);
+        }
+        let specs = self.globals.specializations;
+        for s in specs.iter().filter(|s| s.function.name.name == name) {
+            if s.args.len() != targs.len() {
+                continue;
+            }
+            let mut all = true;
+            for (a, t) in s.args.iter().zip(targs) {
+                // Without the template's own parameter list, a bare name is a type's unless
+                // it is a file-scope constant.
+                let as_type = |x: &TemplateArg| {
+                    !matches!(x, TemplateArg::Value(Expr { kind: ExprKind::Name(n), .. })
+                        if self.globals.consts.contains_key(n.as_str()))
+                };
+                let same = match (arg_key(a, as_type(a)), arg_key(t, as_type(t))) {
+                    (ArgKey::Type(x), ArgKey::Type(y)) => x == y,
+                    (ArgKey::Value(x), ArgKey::Value(y)) => self.same_constant(&x, &y)?,
+                    _ => false,
+                };
+                if !same {
+                    all = false;
+                    break;
+                }
+            }
+            if all {
+                return Ok(Some(&s.function));
+            }
+        }
+        Ok(None)
+    }
+
+    /// Whether two constant expressions have the same value.
+    fn same_constant(&mut self, a: &Expr, b: &Expr) -> Result<bool, CheckError> {
+        let (a, b) = (self.expr(a)?, self.expr(b)?);
+        Ok(match (a.kind, b.kind) {
+            (super::typed::ExprKind::Const(x), super::typed::ExprKind::Const(y)) => {
+                x.as_i64() == y.as_i64() && x.as_f64() == y.as_f64()
+            }
+            _ => false,
+        })
     }
 }
 
 /// The named type `text` (a struct's or a group's), as a plain value type.
 fn named(text: String, span: Span) -> TypeName {
     TypeName {
-        base: BaseType::Named,
+        base: BaseType::named(&text),
         base_text: text,
         pointer: false,
         reference: false,
@@ -578,6 +739,8 @@ fn type_of(elem: crate::value::Scalar, width: u32, span: Span) -> TypeName {
             Scalar::U64 => BaseType::U64,
             Scalar::F32 => BaseType::F32,
             Scalar::F64 => BaseType::F64,
+            Scalar::F16 => BaseType::F16,
+            Scalar::BF16 => BaseType::BF16,
         }
     };
     TypeName {

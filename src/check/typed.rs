@@ -257,6 +257,14 @@ pub enum Func {
     Abs,
     /// `__popc(x)` and the other bit intrinsics, on the argument's width.
     Bits(crate::value::BitOp),
+    /// The bits of a `from` seen as a `to` of the same size, where one of them is a 16-bit float
+    /// (`__half_as_ushort`, `__ushort_as_half`), whose register type does not say which it is.
+    View {
+        /// The argument's own type.
+        from: Scalar,
+        /// The type its bits are read as.
+        to: Scalar,
+    },
 }
 
 /// A typed expression. `ty` is the register type of its value.
@@ -317,6 +325,17 @@ pub enum ExprKind {
         /// Target type (may be a narrow integer: then the value is truncated).
         to: Scalar,
         /// Operand.
+        operand: Box<Expr>,
+    },
+    /// The `float` result of an operation on 16-bit floats rounded to `to` (`F16` or `BF16`):
+    /// part of the 16-bit instruction (`add.f16`), so free, unlike a conversion; `ty` is `F32`.
+    /// (The model reads 16-bit floats into `float` registers as it loads them.)
+    /// With `to` = `F32` or `F64` it is the value as a plain `float` (`__half2float`) or exactly
+    /// as a `double` (`__hfma`'s operands), also free; then `ty` is `to`.
+    Round {
+        /// `F16`, `BF16`, `F32` or `F64`.
+        to: Scalar,
+        /// The `float` operation.
         operand: Box<Expr>,
     },
     /// `cond ? then : els`, each side evaluated only on its lanes.

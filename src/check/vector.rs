@@ -32,6 +32,9 @@ pub(crate) fn cuda_vector(name: &str) -> Option<(Scalar, u32)> {
         "ulonglong" => Scalar::U64,
         "float" => Scalar::F32,
         "double" => Scalar::F64,
+        // cuda_fp16.h's and cuda_bf16.h's pairs (there are no other widths).
+        "half" | "__half" if n == 2 => Scalar::F16,
+        "nv_bfloat16" | "__nv_bfloat16" if n == 2 => Scalar::BF16,
         _ => return None,
     };
     Some((s, n))
@@ -91,7 +94,7 @@ impl KernelChecker<'_, '_> {
 }
 
 /// A vector value: its components, one wide load, or an inlined call and then its components.
-enum VecValue {
+pub(crate) enum VecValue {
     Parts(Vec<Expr>),
     Load(Mem, Expr),
     Call(Expr, Vec<Expr>),
@@ -276,7 +279,15 @@ impl KernelChecker<'_, '_> {
     }
 
     /// A value of vector type `(elem, width)`: a vector variable, `make_float4(...)` or a vector element.
-    fn vec_value(&mut self, e: &ast::Expr, elem: Scalar, width: u32) -> Result<VecValue> {
+    pub(crate) fn vec_value(
+        &mut self,
+        e: &ast::Expr,
+        elem: Scalar,
+        width: u32,
+    ) -> Result<VecValue> {
+        if let Some(pair) = self.pair_value(e, elem, width) {
+            return pair;
+        }
         let want = type_name(elem, width);
         let mismatch = |found: String, span: Span| CheckError::Type {
             message: format!("expected a `{want}`, found {found}"),

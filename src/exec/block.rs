@@ -593,6 +593,8 @@ impl<'a> BlockRunner<'a> {
                     };
                     bank_ty!(bank_of(ty), S => map1::<S, S>(&mut self.regs, &lanes, d, a, |x| x));
                 }
+                // Part of the 16-bit operation before it: computed, not issued.
+                Inst::Round { .. } => self.compute(pc, inst)?,
                 _ => {
                     self.issue(pc);
                     self.compute(pc, inst)?;
@@ -902,6 +904,7 @@ impl<'a> BlockRunner<'a> {
                 )
             }
             Inst::Cast { from, to, d, a } => cast(regs, &lanes, from, to, d, a),
+            Inst::Round { from, to, d, a } => cast(regs, &lanes, from, to, d, a),
             Inst::Select { ty, d, c, a, b } => {
                 bank_ty!(bank_of(ty), S => select::<S>(regs, &lanes, d, c, a, b))
             }
@@ -913,6 +916,11 @@ impl<'a> BlockRunner<'a> {
             }
             Inst::Fma { ty, d, a, b, c } => {
                 float_ty!(ty, T => map3(regs, &lanes, d, [a, b, c], |x, y, z| T::st(T::fma(T::ld(x), T::ld(y), T::ld(z)))))
+            }
+            // A 16-bit float's bits (`__half_as_ushort`, a `ushort*` view of `half` memory) are
+            // those of the `half` the register's `float` holds; and back.
+            Inst::Bits { from, ty, d, a, .. } if from.is_half() || ty.is_half() => {
+                half_bits(regs, &lanes, from, ty, d, a)
             }
             // Bit casts between a float and an integer of its width: the register's bits.
             Inst::Bits { from, d, a, .. } if bank_of(from) == Bank::F => {
@@ -994,13 +1002,48 @@ fn bits<T: Lane + Int>(regs: &mut RegFile, m: &Lanes<'_>, op: ArithOp, d: Reg, a
     }
 }
 
-/// C conversions between register types, including `bool` and truncation to narrow integers.
+/// The 16 bits of `a`, of type `from`, seen as the type `to` of the same size (one of them a
+/// 16-bit float, which a register holds as the `float` of its value).
+fn half_bits(regs: &mut RegFile, m: &Lanes<'_>, from: Scalar, to: Scalar, d: Reg, a: Reg) {
+    fn bits_of(ty: Scalar, x: f32) -> u16 {
+        match ty {
+            Scalar::F16 => half::f16::from_f32(x).to_bits(),
+            _ => half::bf16::from_f32(x).to_bits(),
+        }
+    }
+    fn value_of(ty: Scalar, b: u16) -> f32 {
+        match ty {
+            Scalar::F16 => half::f16::from_bits(b).to_f32(),
+            _ => half::bf16::from_bits(b).to_f32(),
+        }
+    }
+    match (from.is_half(), to.is_half()) {
+        (true, true) => map1::<f32, f32>(regs, m, d, a, |x| value_of(to, bits_of(from, x))),
+        (true, false) => map1::<f32, u32>(regs, m, d, a, |x| {
+            let b = bits_of(from, x);
+            // A `short` register holds the bits sign-extended, an `unsigned short` zero-extended.
+            if to.is_signed() {
+                i32::from(b as i16) as u32
+            } else {
+                u32::from(b)
+            }
+        }),
+        _ => map1::<u32, f32>(regs, m, d, a, |x| value_of(to, x as u16)),
+    }
+}
+
+/// C conversions between register types, including `bool`, truncation to narrow integers and
+/// rounding to 16-bit floats.
 fn cast(regs: &mut RegFile, m: &Lanes<'_>, from: Scalar, to: Scalar, d: Reg, a: Reg) {
     let narrow = to.promoted() != to;
     if from == Scalar::Bool {
         num_ty!(to.promoted(), D => map1::<bool, <D as Lane>::S>(regs, m, d, a, |x| D::st(convert::<i32, D>(i32::from(x)))));
     } else if to == Scalar::Bool {
         num_ty!(from, S => map1::<<S as Lane>::S, bool>(regs, m, d, a, |x| !S::ld(x).is_zero()));
+    } else if to.is_half() {
+        num_ty!(from, S => map1::<<S as Lane>::S, f32>(regs, m, d, a, |x| {
+            crate::value::round_half(S::ld(x).widen().2, to)
+        }));
     } else if narrow {
         let float = from.is_float();
         num_ty!(from, S => map1::<<S as Lane>::S, u32>(regs, m, d, a, |x| {

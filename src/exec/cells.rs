@@ -31,6 +31,14 @@ pub(crate) struct F32Cell(AtomicU32);
 #[repr(transparent)]
 pub(crate) struct F64Cell(AtomicU64);
 
+/// A `half` cell: the bits in an `AtomicU16`.
+#[repr(transparent)]
+pub(crate) struct F16Cell(AtomicU16);
+
+/// A `__nv_bfloat16` cell: the bits in an `AtomicU16`.
+#[repr(transparent)]
+pub(crate) struct BF16Cell(AtomicU16);
+
 macro_rules! cell {
     ($t:ty, $s:ty, |$x:ident| $get:expr, |$y:ident| $put:expr) => {
         impl Cell for $t {
@@ -81,6 +89,25 @@ impl Cell for F64Cell {
     }
 }
 
+/// A 16-bit float cell: a `float` in a register, rounded to nearest even when stored.
+macro_rules! half_cell {
+    ($cell:ty, $t:ty) => {
+        impl Cell for $cell {
+            type S = f32;
+            #[inline(always)]
+            fn get(&self) -> f32 {
+                <$t>::from_bits(self.0.load(Relaxed)).to_f32()
+            }
+            #[inline(always)]
+            fn put(&self, v: f32) {
+                self.0.store(<$t>::from_f32(v).to_bits(), Relaxed)
+            }
+        }
+    };
+}
+half_cell!(F16Cell, half::f16);
+half_cell!(BF16Cell, half::bf16);
+
 /// A global buffer viewed as cells, shareable between threads.
 #[derive(Clone, Copy)]
 pub(crate) enum Cells<'a> {
@@ -95,6 +122,8 @@ pub(crate) enum Cells<'a> {
     U64(&'a [AtomicU64]),
     F32(&'a [F32Cell]),
     F64(&'a [F64Cell]),
+    F16(&'a [F16Cell]),
+    BF16(&'a [BF16Cell]),
 }
 
 /// Runs `$body` with `$c` bound to the cell slice of a `Cells`.
@@ -112,6 +141,8 @@ macro_rules! with_cells {
             Cells::U64($c) => $body,
             Cells::F32($c) => $body,
             Cells::F64($c) => $body,
+            Cells::F16($c) => $body,
+            Cells::BF16($c) => $body,
         }
     };
 }
@@ -145,7 +176,9 @@ unsafe trait CellOf<T>: Cell + Sized {
 // SAFETY: each atomic integer type "has the same in-memory representation as" its integer type
 // (std::sync::atomic), and `F32Cell`/`F64Cell` are transparent over `AtomicU32`/`AtomicU64`, whose
 // representations equal `u32`/`u64`, which have the size and alignment of `f32`/`f64` and accept
-// any of their bit patterns.
+// any of their bit patterns; `F16Cell`/`BF16Cell` are transparent over `AtomicU16`, and
+// `half::f16`/`half::bf16` are `#[repr(transparent)]` over `u16`, any of whose bit patterns is a
+// value of them.
 unsafe impl CellOf<bool> for AtomicBool {}
 unsafe impl CellOf<i8> for AtomicI8 {}
 unsafe impl CellOf<u8> for AtomicU8 {}
@@ -157,6 +190,8 @@ unsafe impl CellOf<i64> for AtomicI64 {}
 unsafe impl CellOf<u64> for AtomicU64 {}
 unsafe impl CellOf<f32> for F32Cell {}
 unsafe impl CellOf<f64> for F64Cell {}
+unsafe impl CellOf<half::f16> for F16Cell {}
+unsafe impl CellOf<half::bf16> for BF16Cell {}
 
 /// Views `data` as cells of the same layout (only for the pairs [`CellOf`] vouches for).
 fn view<T, C: CellOf<T>>(data: &mut [T]) -> &[C] {
@@ -184,6 +219,8 @@ pub(crate) fn share(data: &mut BufData) -> Cells<'_> {
         BufData::U64(v) => Cells::U64(view(v)),
         BufData::F32(v) => Cells::F32(view(v)),
         BufData::F64(v) => Cells::F64(view(v)),
+        BufData::F16(v) => Cells::F16(view(v)),
+        BufData::BF16(v) => Cells::BF16(view(v)),
     }
 }
 

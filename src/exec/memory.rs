@@ -2,7 +2,8 @@
 
 use super::cells::Cell;
 use super::regs::Stored;
-use crate::value::Scalar;
+use crate::value::{round_half, Scalar};
+use half::{bf16, f16};
 
 /// Typed storage of a buffer or shared array.
 #[derive(Clone, Debug, PartialEq)]
@@ -29,6 +30,10 @@ pub enum BufData {
     F32(Vec<f32>),
     /// `double`
     F64(Vec<f64>),
+    /// `half`
+    F16(Vec<f16>),
+    /// `__nv_bfloat16`
+    BF16(Vec<bf16>),
 }
 
 /// Runs `$body` with `$v` bound to the typed vector of a `BufData`.
@@ -46,6 +51,8 @@ macro_rules! with_data {
             BufData::U64($v) => $body,
             BufData::F32($v) => $body,
             BufData::F64($v) => $body,
+            BufData::F16($v) => $body,
+            BufData::BF16($v) => $body,
         }
     };
 }
@@ -66,6 +73,8 @@ impl BufData {
             Scalar::U64 => BufData::U64(vec![0; len]),
             Scalar::F32 => BufData::F32(vec![0.0; len]),
             Scalar::F64 => BufData::F64(vec![0.0; len]),
+            Scalar::F16 => BufData::F16(vec![f16::ZERO; len]),
+            Scalar::BF16 => BufData::BF16(vec![bf16::ZERO; len]),
         }
     }
 
@@ -91,6 +100,12 @@ impl BufData {
             Scalar::U64 => BufData::U64(filled(len, f, |x| x as u64)),
             Scalar::F32 => BufData::F32(filled(len, f, |x| x as f32)),
             Scalar::F64 => BufData::F64(filled(len, f, |x| x)),
+            Scalar::F16 => BufData::F16(filled(len, f, |x| {
+                f16::from_f32(round_half(x, Scalar::F16))
+            })),
+            Scalar::BF16 => BufData::BF16(filled(len, f, |x| {
+                bf16::from_f32(round_half(x, Scalar::BF16))
+            })),
         }
     }
 
@@ -116,6 +131,8 @@ impl BufData {
             BufData::U64(v) => read!(v, |x| x as f64),
             BufData::F32(v) => read!(v, |x| f64::from(x)),
             BufData::F64(v) => out.copy_from_slice(&v[start..end]),
+            BufData::F16(v) => read!(v, |x| x.to_f64()),
+            BufData::BF16(v) => read!(v, |x| x.to_f64()),
         }
     }
 
@@ -159,7 +176,7 @@ impl BufData {
                 }
             };
         }
-        tail!(Bool, I8, U8, I16, U16, I32, U32, I64, U64, F32, F64)
+        tail!(Bool, I8, U8, I16, U16, I32, U32, I64, U64, F32, F64, F16, BF16)
     }
 
     /// The element type.
@@ -176,6 +193,8 @@ impl BufData {
             BufData::U64(_) => Scalar::U64,
             BufData::F32(_) => Scalar::F32,
             BufData::F64(_) => Scalar::F64,
+            BufData::F16(_) => Scalar::F16,
+            BufData::BF16(_) => Scalar::BF16,
         }
     }
 
@@ -220,6 +239,9 @@ elem!(i64, u64, |x| x as u64, |y| y as i64);
 elem!(u64, u64, |x| x, |y| y);
 elem!(f32, f32, |x| x, |y| y);
 elem!(f64, f64, |x| x, |y| y);
+// A 16-bit float is a `float` in a register; storing one rounds to nearest even (`cvt.rn.f16.f32`).
+elem!(f16, f32, |x| x.to_f32(), |y| f16::from_f32(y));
+elem!(bf16, f32, |x| x.to_f32(), |y| bf16::from_f32(y));
 
 /// Element slots a memory instruction reads and writes in register form.
 pub(crate) trait Slots {

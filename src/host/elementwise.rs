@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use super::error::HostError;
 use super::eval::bad;
-use super::value::{close, HostValue};
+use super::value::{HostValue, Tolerance};
 use crate::exec::BufData;
 use crate::source::Span;
 use crate::syntax::ast::BinOp;
@@ -241,7 +241,7 @@ pub(crate) fn compare(
     span: Span,
 ) -> Result<std::result::Result<(), String>> {
     let (a, b) = (side(l, span)?, side(r, span)?);
-    let float = l.is_float() || r.is_float();
+    let tol = Tolerance::of(l, r);
     // Counts must agree (a 1-D array of 512 against one of 1024 used to index past the shorter one).
     if a.len() != b.len() && a.len() != 1 && b.len() != 1 {
         return Ok(Err(format!(
@@ -257,12 +257,12 @@ pub(crate) fn compare(
         let mut first = None;
         for (j, (&x, &y)) in xs.iter().zip(ys).enumerate() {
             let ok = match op {
-                BinOp::Eq => close(x, y, float),
-                BinOp::Ne => !close(x, y, float),
+                BinOp::Eq => tol.close(x, y),
+                BinOp::Ne => !tol.close(x, y),
                 BinOp::Lt => x < y,
-                BinOp::Le => x <= y || close(x, y, float),
+                BinOp::Le => x <= y || tol.close(x, y),
                 BinOp::Gt => x > y,
-                BinOp::Ge => x >= y || close(x, y, float),
+                BinOp::Ge => x >= y || tol.close(x, y),
                 _ => unreachable!("host: comparison operators only"),
             };
             if !ok {

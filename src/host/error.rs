@@ -163,6 +163,23 @@ pub enum HostError {
         #[label("a `{numpy}` array")]
         span: Span,
     },
+    /// A float32 file for a `__nv_bfloat16*` parameter with a value bfloat16 cannot hold.
+    #[error("`{param}` is `__nv_bfloat16*` but element {index} of its float32 array, {value}, is not a bfloat16 value")]
+    #[diagnostic(
+        code(simt::host::not_bfloat16),
+        help("numpy has no bfloat16, so simt takes float32 values that are bfloat16 values already; round them first, e.g. with ml_dtypes: a.astype(ml_dtypes.bfloat16).astype(numpy.float32)")
+    )]
+    NotBfloat16 {
+        /// The parameter.
+        param: String,
+        /// The first element that is not a bfloat16 value.
+        index: usize,
+        /// Its value.
+        value: f64,
+        /// Where the array is named.
+        #[label("a float32 array")]
+        span: Span,
+    },
     /// `--arg a=@small.npy` where the launch section makes `a = zeros(n)` with `n = 1000`
     #[error("`{name}` has shape {found} but the launch section makes it {expected}")]
     #[diagnostic(

@@ -520,6 +520,9 @@ fn adopt(
     if data.elem() == elem {
         return Ok(Arc::clone(data));
     }
+    if elem == Scalar::BF16 && dtype == Some(Scalar::F32) {
+        return bfloat16_of_float32(p, data, span).map(Arc::new);
+    }
     if let Some(found) = dtype {
         return Err(HostError::DtypeMismatch {
             param: p.name.clone(),
@@ -644,16 +647,36 @@ fn same_dtype(kernel: &Kernel, name: &str, v: &HostValue, span: Span) -> Result<
             HostValue::Array {
                 dtype: Some(found), ..
             },
-        ) if *found != elem => Err(HostError::DtypeMismatch {
-            param: name.to_string(),
-            elem,
-            found: *found,
-            numpy: found.numpy_name(),
-            want: elem.numpy_name(),
-            span,
-        }),
+        ) if *found != elem && !(elem == Scalar::BF16 && *found == Scalar::F32) => {
+            Err(HostError::DtypeMismatch {
+                param: name.to_string(),
+                elem,
+                found: *found,
+                numpy: found.numpy_name(),
+                want: elem.numpy_name(),
+                span,
+            })
+        }
         _ => Ok(()),
     }
+}
+
+/// A `float32` array for a `__nv_bfloat16*` parameter (numpy has no bfloat16): its values, each
+/// of which must be a bfloat16 value already, since binding it must not round silently.
+fn bfloat16_of_float32(p: &Param, data: &BufData, span: Span) -> Result<BufData, HostError> {
+    let values = data.as_f64();
+    let inexact = values
+        .iter()
+        .position(|&x| f64::from(crate::value::round_half(x, Scalar::BF16)) != x && !x.is_nan());
+    if let Some(index) = inexact {
+        return Err(HostError::NotBfloat16 {
+            param: p.name.clone(),
+            index,
+            value: values[index],
+            span,
+        });
+    }
+    Ok(BufData::from_f64(Scalar::BF16, &values))
 }
 
 /// An array given with `--arg` in place of one the launch section makes must have its shape.

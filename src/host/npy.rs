@@ -208,6 +208,8 @@ fn decode(dtype: Scalar, big_endian: bool, raw: &[u8]) -> BufData {
         Scalar::U64 => num!(U64, u64),
         Scalar::F32 => num!(F32, f32),
         Scalar::F64 => num!(F64, f64),
+        Scalar::F16 => num!(F16, half::f16),
+        Scalar::BF16 => unreachable!("npy: numpy has no bfloat16 dtype to read"),
     }
 }
 
@@ -229,6 +231,7 @@ fn dtype_of(descr: &str) -> Option<(Scalar, bool)> {
         "u4" => Scalar::U32,
         "i8" => Scalar::I64,
         "u8" => Scalar::U64,
+        "f2" => Scalar::F16,
         "f4" => Scalar::F32,
         "f8" => Scalar::F64,
         _ => return None,
@@ -306,12 +309,34 @@ pub fn save(path: &Path, data: &BufData, shape: &[usize]) -> Result<(), String> 
         BufData::U64(v) => write!(v),
         BufData::F32(v) => write!(v),
         BufData::F64(v) => write!(v),
+        // ndarray-npy writes no `half`: the bits are written as `uint16` and the header's dtype,
+        // `'<u2'`, is then renamed `'<f2'` in place (the same length, so nothing moves).
+        BufData::F16(v) => write!(v.iter().map(|x| x.to_bits()).collect::<Vec<u16>>())
+            .and_then(|()| relabel(&tmp, b"'<u2'", b"'<f2'")),
+        // numpy has no bfloat16: the values are written as `float32`, which holds each exactly.
+        BufData::BF16(v) => write!(v.iter().map(|x| x.to_f32()).collect::<Vec<f32>>()),
     }
     .and_then(|()| std::fs::rename(&tmp, path).map_err(|e| e.to_string()));
     if result.is_err() {
         let _ = std::fs::remove_file(&tmp);
     }
     result
+}
+
+/// Replaces the dtype `from` by `to` (of the same length) in the header of the `.npy` at `path`.
+fn relabel(path: &Path, from: &[u8], to: &[u8]) -> Result<(), String> {
+    let mut bytes = std::fs::read(path).map_err(|e| e.to_string())?;
+    // The header ends at the first newline; the data after it is not searched.
+    let end = bytes
+        .iter()
+        .position(|&b| b == b'\n')
+        .unwrap_or(bytes.len());
+    let at = bytes[..end]
+        .windows(from.len())
+        .position(|w| w == from)
+        .ok_or("npy: the written header has no dtype to relabel")?;
+    bytes[at..at + to.len()].copy_from_slice(to);
+    std::fs::write(path, bytes).map_err(|e| e.to_string())
 }
 
 #[cfg(test)]

@@ -118,15 +118,59 @@ impl HostValue {
     }
 }
 
-/// Whether two numbers are equal for `expect`: exact for integers, relative 1e-4 (absolute 1e-6) for floats.
-pub fn close(a: f64, b: f64, float: bool) -> bool {
-    if !float || a == b {
-        return a == b;
+/// How close two numbers must be for `expect` to call them equal.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Tolerance {
+    /// Integers: exactly.
+    Exact,
+    /// Floats: `|a - b| <= atol + rtol · max(|a|, |b|)`.
+    Within {
+        /// Relative part.
+        rtol: f64,
+        /// Absolute part.
+        atol: f64,
+    },
+}
+
+impl Tolerance {
+    /// The tolerance for comparing `l` with `r`: exact for integers, relative 1e-4 (absolute
+    /// 1e-6) for floats, and for 16-bit floats PyTorch's `assert_close` defaults (half: relative
+    /// 1e-3, bfloat16: 1.6e-2, both absolute 1e-5), a few units in their last place.
+    pub fn of(l: &HostValue, r: &HostValue) -> Tolerance {
+        let elem = |v: &HostValue| match v {
+            HostValue::Array { data, .. } => Some(data.elem()),
+            _ => None,
+        };
+        let elems = [elem(l), elem(r)];
+        if elems.contains(&Some(Scalar::BF16)) {
+            Tolerance::Within {
+                rtol: 1.6e-2,
+                atol: 1e-5,
+            }
+        } else if elems.contains(&Some(Scalar::F16)) {
+            Tolerance::Within {
+                rtol: 1e-3,
+                atol: 1e-5,
+            }
+        } else if l.is_float() || r.is_float() {
+            Tolerance::Within {
+                rtol: 1e-4,
+                atol: 1e-6,
+            }
+        } else {
+            Tolerance::Exact
+        }
     }
-    if a.is_nan() || b.is_nan() {
-        return false;
+
+    /// Whether `a` and `b` are equal within it.
+    pub fn close(self, a: f64, b: f64) -> bool {
+        match self {
+            _ if a == b => true,
+            Tolerance::Exact => false,
+            _ if a.is_nan() || b.is_nan() => false,
+            Tolerance::Within { rtol, atol } => (a - b).abs() <= atol + rtol * a.abs().max(b.abs()),
+        }
     }
-    (a - b).abs() <= 1e-6 + 1e-4 * a.abs().max(b.abs())
 }
 
 /// A small, fixed PRNG (splitmix64) so `rand(n)` is the same on every machine and run.
@@ -176,9 +220,33 @@ mod tests {
 
     #[test]
     fn tolerance_only_for_floats() {
-        assert!(close(1.0, 1.00001, true));
-        assert!(!close(100000.0, 100001.0, false));
-        assert!(!close(1.0, 1.1, true));
+        let float = HostValue::Num {
+            v: 1.0,
+            float: true,
+        };
+        let int = HostValue::Num {
+            v: 1.0,
+            float: false,
+        };
+        let halves = |elem| HostValue::Array {
+            data: Arc::new(BufData::zeros(elem, 2)),
+            shape: vec![2],
+            float: true,
+            dtype: None,
+        };
+        let tol = Tolerance::of(&float, &int);
+        assert!(tol.close(1.0, 1.00001));
+        assert!(!tol.close(1.0, 1.1));
+        assert!(!Tolerance::of(&int, &int).close(100000.0, 100001.0));
+        // One unit in the last place of a half at 1 is 2^-10 ≈ 9.8e-4: within 1e-3 relative; a
+        // float's tolerance (1e-4) would not accept it; bfloat16's 2^-7 ≈ 7.8e-3 needs 1.6e-2.
+        let half = Tolerance::of(&halves(Scalar::F16), &float);
+        assert!(half.close(1.0, 1.0 + 2f64.powi(-10)));
+        assert!(!half.close(1.0, 1.0 + 2f64.powi(-8)));
+        assert!(!tol.close(1.0, 1.0 + 2f64.powi(-10)));
+        let bf = Tolerance::of(&float, &halves(Scalar::BF16));
+        assert!(bf.close(1.0, 1.0 + 2f64.powi(-7)));
+        assert!(!half.close(1.0, 1.0 + 2f64.powi(-7)));
         // SplitMix64 from state 0: its first output is 0xE220A8397B1DCDAF (the reference
         // implementation's published first value for seed 0).
         assert_eq!(Draws(0).bits(0), 0xE220_A839_7B1D_CDAF);

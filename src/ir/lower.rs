@@ -565,6 +565,24 @@ impl<'k> Lowerer<'k> {
                 );
                 d
             }
+            ExprKind::Round { to, operand } => {
+                let a = self.expr(operand);
+                if *to == operand.ty {
+                    return a;
+                }
+                let d = self.temp(ty);
+                let from = operand.ty;
+                self.emit(
+                    Inst::Round {
+                        from,
+                        to: *to,
+                        d,
+                        a,
+                    },
+                    span,
+                );
+                d
+            }
             ExprKind::Select { cond, then, els } => {
                 let c = self.expr(cond);
                 let a = self.masked(c, false, then);
@@ -602,6 +620,13 @@ impl<'k> Lowerer<'k> {
                         op: *op,
                         from: args[0].ty,
                         ty,
+                        d,
+                        a: regs[0],
+                    },
+                    Func::View { from, to } => Inst::Bits {
+                        op: crate::value::BitOp::Same,
+                        from: *from,
+                        ty: *to,
                         d,
                         a: regs[0],
                     },
@@ -962,7 +987,7 @@ fn collect_expr_at(e: &typed::Expr, needs: &mut Needs) {
             }
         }
         ExprKind::Neg(a) | ExprKind::BitNot(a) | ExprKind::Not(a) => go(a),
-        ExprKind::Cast { operand, .. } => go(operand),
+        ExprKind::Cast { operand, .. } | ExprKind::Round { operand, .. } => go(operand),
         ExprKind::Arith { lhs, rhs, .. }
         | ExprKind::Compare { lhs, rhs, .. }
         | ExprKind::Logic { lhs, rhs, .. } => {

@@ -242,6 +242,14 @@ pub enum Inst {
         d: Reg,
         a: Reg,
     },
+    /// `d` = the `float` `a` rounded to the 16-bit float `to` (or widened to `double`): what a
+    /// 16-bit float operation does in its own instruction (free).
+    Round {
+        from: Scalar,
+        to: Scalar,
+        d: Reg,
+        a: Reg,
+    },
     /// `d = a`: a variable assignment (free in the cost model).
     Mov { ty: Scalar, d: Reg, a: Reg },
     /// `d` = the bytes of the element in `a` (of type `from`) read as the same-size type `to`: a
@@ -463,6 +471,7 @@ impl Inst {
         !matches!(
             self,
             Inst::Mov { .. }
+                | Inst::Round { .. }
                 | Inst::View { .. }
                 | Inst::Pack { .. }
                 | Inst::Unpack { .. }

@@ -11,6 +11,9 @@ pub struct Module {
     pub kernels: Vec<Kernel>,
     /// `__device__` functions, inlined where they are called.
     pub device_fns: Vec<Function>,
+    /// `template <> __device__ float f<float>(...)`: explicit specialisations of function
+    /// templates, used in place of the template for the arguments they name.
+    pub specializations: Vec<Specialization>,
     /// `launch NAME { ... }` host sections.
     pub launches: Vec<Launch>,
     /// `typedef T name;` / `using name = T;` at file scope.
@@ -76,6 +79,16 @@ pub struct Function {
     pub body: Vec<Stmt>,
     /// The whole definition.
     pub span: Span,
+}
+
+/// `template <> ... f<args>(...) { ... }`: a function template's explicit specialisation.
+#[derive(Clone, Debug)]
+pub struct Specialization {
+    /// The template arguments as written after the name; empty when the declaration leaves
+    /// them to be deduced from its return and parameter types (`template <> float f(int)`).
+    pub args: Vec<TemplateArg>,
+    /// The function, with no template parameters of its own.
+    pub function: Function,
 }
 
 /// `struct Name { ... };` or a template of one.
@@ -212,6 +225,10 @@ pub enum BaseType {
     F32,
     /// `double`
     F64,
+    /// `half`, `__half` (cuda_fp16.h)
+    F16,
+    /// `__nv_bfloat16`, `nv_bfloat16` (cuda_bf16.h)
+    BF16,
     /// A CUDA vector type such as `float4`.
     Vector,
     /// A type named by an identifier (a template parameter, an alias, a cooperative-groups type),
@@ -219,6 +236,20 @@ pub enum BaseType {
     Named,
     /// `auto`: the type of the initialiser.
     Auto,
+}
+
+impl BaseType {
+    /// The type an identifier names before the checker resolves it: cuda_fp16.h's and
+    /// cuda_bf16.h's types, which are identifiers to the grammar (a variable may be called
+    /// `half`), or a name for the checker (`Named`).
+    pub fn named(text: &str) -> BaseType {
+        match text {
+            "half" | "__half" => BaseType::F16,
+            "__nv_bfloat16" | "nv_bfloat16" => BaseType::BF16,
+            "half2" | "__half2" | "__nv_bfloat162" | "nv_bfloat162" => BaseType::Vector,
+            _ => BaseType::Named,
+        }
+    }
 }
 
 /// A type as written: base, pointer-ness and qualifiers.

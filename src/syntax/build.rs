@@ -129,7 +129,19 @@ impl<'m> Builder<'m> {
                     module.aliases.push(self.type_alias(item));
                     Ok(())
                 }
-                Rule::device_fn => self.device_fn(item).map(|f| module.device_fns.push(f)),
+                Rule::device_fn => self.device_fn(item).map(|(f, spec)| {
+                    if spec.is_some() {
+                        module.unsupported.push((
+                            format!(
+                                "template arguments after `{}` outside a `template <>` specialisation",
+                                f.name.name
+                            ),
+                            f.name.name.clone(),
+                            f.name.span,
+                        ));
+                    }
+                    module.device_fns.push(f);
+                }),
                 Rule::global_const => self.global_const(item).map(|c| module.consts.extend(c)),
                 Rule::launch => self.launch(item).map(|l| module.launches.push(l)),
                 Rule::constant_array => {
@@ -303,9 +315,11 @@ impl<'m> Builder<'m> {
         })
     }
 
-    /// `device_fn = { ("__device__" | ...)+ ~ ty ~ ident ~ "(" ~ params? ~ ")" ~ block }`
-    fn device_fn(&self, pair: Pair<'_, Rule>) -> Result<Function> {
+    /// `device_fn = { ("__device__" | ...)+ ~ ty ~ ident ~ template_args? ~ "(" ~ params? ~ ")" ~ block }`:
+    /// the function, and the template arguments written after its name (a specialisation's).
+    fn device_fn(&self, pair: Pair<'_, Rule>) -> Result<(Function, Option<Vec<TemplateArg>>)> {
         let span = self.span(&pair);
+        let mut spec = None;
         let mut ret = None;
         let mut name = None;
         let mut params = Vec::new();
@@ -327,19 +341,21 @@ impl<'m> Builder<'m> {
                         span: self.span(&p),
                     });
                 }
+                Rule::template_args => spec = Some(self.template_args(p)?),
                 Rule::params => params = self.params(p),
                 Rule::block => body = self.block(p)?,
                 _ => {}
             }
         }
-        Ok(Function {
+        let f = Function {
             template: Vec::new(),
             ret: ret.expect("grammar: device_fn has a return type"),
             name: name.expect("grammar: device_fn has a name"),
             params,
             body,
             span,
-        })
+        };
+        Ok((f, spec))
     }
 
     /// `struct_def = { "struct" ~ ident ~ template_args? ~ "{" ~ struct_member* ~ "}" ~ ";" }`
@@ -417,7 +433,7 @@ impl<'m> Builder<'m> {
                     let e = p.into_inner().next().expect("grammar: an alignment");
                     align = Some(self.expr(e)?);
                 }
-                Rule::member_fn => methods.push(self.device_fn(p)?),
+                Rule::member_fn => methods.push(self.device_fn(p)?.0),
                 Rule::ctor_def => ctors.push(self.ctor_def(p)?),
                 Rule::field_decl => fields.extend(self.field_decl(p)?),
                 Rule::conversion_op => {
@@ -618,7 +634,7 @@ impl<'m> Builder<'m> {
                 }
                 Rule::named_ty => {
                     base_text = p.as_str().split_whitespace().collect();
-                    base = BaseType::Named;
+                    base = BaseType::named(&base_text);
                 }
                 Rule::pointer => pointer = true,
                 _ => {}
@@ -1259,6 +1275,11 @@ impl<'m> Builder<'m> {
     /// `template_item = { "template" ~ "<" ~ template_param* ~ ">" ~ (kernel | device_fn) }`
     fn template_item(&self, pair: Pair<'_, Rule>, module: &mut Module) -> Result<()> {
         let mut params = Vec::new();
+        // `template <>`: what follows is an explicit specialisation.
+        let is_specialization = !pair
+            .clone()
+            .into_inner()
+            .any(|p| p.as_rule() == Rule::template_param);
         for p in pair.into_inner() {
             match p.as_rule() {
                 Rule::template_param => {
@@ -1291,9 +1312,16 @@ impl<'m> Builder<'m> {
                     module.kernels.push(k);
                 }
                 Rule::device_fn => {
-                    let mut f = self.device_fn(p)?;
-                    f.template = std::mem::take(&mut params);
-                    module.device_fns.push(f);
+                    let (mut f, spec) = self.device_fn(p)?;
+                    if params.is_empty() && is_specialization {
+                        module.specializations.push(Specialization {
+                            args: spec.unwrap_or_default(),
+                            function: f,
+                        });
+                    } else {
+                        f.template = std::mem::take(&mut params);
+                        module.device_fns.push(f);
+                    }
                 }
                 Rule::struct_def => {
                     let mut s = self.struct_def(p)?;

@@ -1,0 +1,261 @@
+//! `half` and `__nv_bfloat16`: each operation rounds to 16 bits (ties to even), conversions,
+//! bit views, intrinsics, memory traffic and `expect` tolerance, with values derived by hand.
+//!
+//! A `half` has 10 fraction bits: between 1 and 2 its values are 2^-10 apart, so 1 + 2^-11 is
+//! exactly halfway between 1 (fraction 0, even) and 1 + 2^-10 (fraction 1, odd). Its bits are
+//! sign, 5 exponent bits biased by 15, 10 fraction bits: 1.0 is 0x3C00 = 15360. A bfloat16 has 7
+//! fraction bits and float's exponent: 1.0 is 0x3F80 = 16256.
+
+mod common;
+use common::{ok, run};
+
+const ONE: [u32; 3] = [1, 1, 1];
+
+#[test]
+fn each_half_operation_rounds_to_nearest_even() {
+    let src = r#"
+#include <cuda_fp16.h>
+__global__ void k(const float* in, unsigned short* bits, unsigned* fbits) {
+    half one = __float2half(in[0]);          // 1
+    half tiny = __float2half(in[1]);         // 2^-11
+    half three = __float2half(in[2]);        // 3 * 2^-11
+    half sum = one + tiny;                   // 1 + 2^-11: a tie, to even: 1
+    bits[0] = __half_as_ushort(sum);
+    bits[1] = __half_as_ushort(one + three); // 1 + 3 * 2^-11: a tie, to even: 1 + 2^-9
+    bits[2] = __half_as_ushort((one + tiny) + tiny);  // rounded twice: 1, not 1 + 2^-10
+    bits[3] = __half_as_ushort(__hadd(one, tiny));
+    half big = __float2half(60000.0f);
+    bits[4] = __half_as_ushort(big + __float2half(10000.0f));   // 70000 > 65504: infinity
+    // A `float` mixed in keeps the `float`: no rounding to 16 bits.
+    float f = __half2float(one) + __half2float(tiny);
+    fbits[0] = __float_as_uint(f);
+    float g = one + 1.0f / 2048.0f;
+    fbits[1] = __float_as_uint(g);
+}
+launch k {
+    in = [1.0, 0.00048828125, 0.00146484375];
+    bits = zeros(5);
+    fbits = zeros(2);
+    // 0x3C00, 0x3C02, 0x3C00, 0x3C00, 0x7C00 (+infinity).
+    expect bits == [15360, 15362, 15360, 15360, 31744];
+    // 1 + 2^-11 as a float: 0x3F800000 + (1 << 12) = 1065357312.
+    expect fbits == [1065357312, 1065357312];
+}
+"#;
+    ok(src, &[], ONE, ONE);
+}
+
+#[test]
+fn compound_assignment_converts_the_right_side_to_half_first() {
+    // `h += f` is `operator+=(__half&, const __half&)`: f = 2^-11 + 2^-22 becomes the half
+    // 2^-11 (its 2^-22 is below half a unit), and 1 + 2^-11 is a tie that rounds to 1. Adding
+    // the float unrounded would give 1 + 2^-11 + 2^-22, above the tie: 1 + 2^-10 (0x3C01).
+    let src = r#"
+__global__ void k(const float* in, unsigned short* bits, half* h) {
+    half x = __float2half(1.0f);
+    x += in[0];
+    bits[0] = __half_as_ushort(x);
+    h[0] = __float2half(1.0f);
+    h[0] += in[0];
+    bits[1] = __half_as_ushort(h[0]);
+}
+launch k {
+    in = [0.000488519668579101562];
+    bits = zeros(2);
+    h = zeros(1);
+    expect bits == [15360, 15360];
+}
+"#;
+    ok(src, &[], ONE, ONE);
+}
+
+#[test]
+fn fma_rounds_once_and_math_rounds_the_float_result() {
+    // a = b = 1 + 2^-10, so a·b = 1 + 2^-9 + 2^-20 exactly. With c = -(1 + 2^-9), the fused
+    // a·b + c is 2^-20, a half (subnormals are multiples of 2^-24: 16 · 2^-24, bits 0x0010 = 16);
+    // rounding a·b first gives 1 + 2^-9 and then 0.
+    // hsqrt(2): sqrt(2) = 1.41421356…, between 1448 · 2^-10 and 1449 · 2^-10, nearer the first:
+    // 1.4140625 = 0x3C00 + 424 = 15784.
+    let src = r#"
+#include <cuda_fp16.h>
+__global__ void k(unsigned short* bits) {
+    half a = __float2half(1.0009765625f);
+    half c = __float2half(-1.001953125f);
+    bits[0] = __half_as_ushort(__hfma(a, a, c));
+    bits[1] = __half_as_ushort(__hadd(__hmul(a, a), c));
+    bits[2] = __half_as_ushort(hsqrt(__float2half(2.0f)));
+    bits[3] = __half_as_ushort(__hneg(a));          // sign bit: 0x8000 | 0x3C01 = 48129
+    bits[4] = __half_as_ushort(__hmax(a, c));       // a
+    bits[5] = __hlt(c, a) + 2 * (a > c) + 4 * __heq(a, a);
+}
+launch k {
+    bits = zeros(6);
+    expect bits == [16, 0, 15784, 48129, 15361, 7];
+}
+"#;
+    ok(src, &[], ONE, ONE);
+}
+
+#[test]
+fn bfloat16_rounds_to_seven_fraction_bits() {
+    // 1 + 2^-8 is a tie between 1 (even) and 1 + 2^-7: 1 = 0x3F80. 1 + 3 · 2^-8 is a tie between
+    // 1 + 2^-7 (odd) and 1 + 2^-6 (even): 0x3F82 = 16258. 2^-8 itself is exact (0x3B80 = 15232).
+    let src = r#"
+#include <cuda_bf16.h>
+__global__ void k(const float* in, unsigned short* bits, float* back) {
+    __nv_bfloat16 one = __float2bfloat16(in[0]);
+    __nv_bfloat16 t = __float2bfloat16(in[1]);
+    __nv_bfloat16 t3 = __float2bfloat16(in[2]);
+    bits[0] = __bfloat16_as_ushort(one + t);
+    bits[1] = __bfloat16_as_ushort(one + t3);
+    bits[2] = __bfloat16_as_ushort(t);
+    back[0] = __bfloat162float(one + t3);
+}
+launch k {
+    in = [1.0, 0.00390625, 0.01171875];
+    bits = zeros(3);
+    back = zeros(1);
+    expect bits == [16256, 16258, 15232];
+    expect back == [1.015625];
+}
+"#;
+    ok(src, &[], ONE, ONE);
+}
+
+#[test]
+fn conversions_between_halves_and_integers_follow_the_mode() {
+    // 2.5 as a half is exact; _rn rounds it to even (2), _rz truncates (2), _ru goes up (3),
+    // _rd down (2); -2.5 with _rz is -2. __int2half_rn(2049): halves from 2048 to 4096 are 2
+    // apart, so 2049 is a tie between 2048 (fraction 0) and 2050: 2048. __ushort_as_half(0x7C00)
+    // is +infinity.
+    let src = r#"
+__global__ void k(int* out, float* f) {
+    half h = __float2half(2.5f);
+    out[0] = __half2int_rn(h);
+    out[1] = __half2int_rz(h);
+    out[2] = __half2int_ru(h);
+    out[3] = __half2int_rd(h);
+    out[4] = __half2int_rz(__hneg(h));
+    out[5] = (int)__half2float(__int2half_rn(2049));
+    out[6] = isinf(__half2float(__ushort_as_half(31744)));
+    f[0] = __half2float(half(0.1f));
+}
+launch k {
+    out = zeros(7);
+    f = zeros(1);
+    expect out == [2, 2, 3, 2, -2, 2048, 1];
+    // 0.1 as a half: 1638 · 2^-14 = 0.0999755859375 (exactly; 0.1 · 2^14 = 1638.4).
+    expect f == [0.0999755859375];
+}
+"#;
+    ok(src, &[], ONE, ONE);
+}
+
+#[test]
+fn half_buffers_move_two_bytes_per_element() {
+    // One warp reads 32 consecutive halves (64 bytes, 2 sectors) twice and writes 32 (2
+    // sectors); with `float` elements each request would be 4 sectors.
+    let src = r#"
+__global__ void k(const half* a, half* b) {
+    int i = threadIdx.x;
+    b[i] = a[i] * a[i];
+}
+launch k {
+    a = rand(32);
+    b = zeros(32);
+    expect b == a * a;
+}
+"#;
+    let r = ok(src, &[], ONE, [32, 1, 1]);
+    assert_eq!((r.counters.gld_instr, r.counters.gld_sectors), (2, 4));
+    // Load, load, multiply (its rounding to half is part of it), store: 4 warp instructions.
+    assert_eq!(r.counters.warp_instr, 4);
+    assert_eq!(r.counters.gst_sectors, 2);
+}
+
+#[test]
+fn expect_on_halves_allows_a_unit_in_the_last_place() {
+    // rand values are rounded to halves when bound; a + b rounds again. Against the exact sum the
+    // error is at most half a unit (2^-11 relative at most), within the 1e-3 of a half and far
+    // beyond a float's 1e-4 for some of 256 elements. A result off by 8 units is not accepted.
+    let src = r#"
+__global__ void k(const half* a, const half* b, half* c, half* d) {
+    int i = threadIdx.x;
+    c[i] = a[i] + b[i];
+    d[i] = c[i] * __float2half(1.0078125f);
+}
+launch k {
+    a = rand(256);
+    b = rand(256);
+    c = zeros(256);
+    d = zeros(256);
+    expect c == a + b;
+}
+"#;
+    ok(src, &[], ONE, [256, 1, 1]);
+    let wrong = src.replace("expect c == a + b;", "expect d == a + b;");
+    let r = run(&wrong, &[], Some(ONE), Some([256, 1, 1])).expect("runs");
+    assert!(!r.expects[0].passed);
+}
+
+#[test]
+fn half2_operations_act_on_each_half() {
+    // (1, 2^-11) + (2^-11, 1): each half is 1 + 2^-11, a tie that rounds to 1 (0x3C00 = 15360).
+    // (1, 2^-11) · (2^-11, 1) = (2^-11, 2^-11): exponent -11 + 15 = 4, bits 4 << 10 = 4096.
+    // __hfma2((1, 2^-11), (1, 2^-11), (2^-11, 1)): 1 + 2^-11 → 1 and 2^-22 + 1 → 1.
+    // __heq2 of different pairs is (0, 0); __hlt2((2^-11, 1), (1, 2^-11)).x is 1.0 (15360).
+    // Swapping a pair into itself twice gives it back.
+    let src = r#"
+#include <cuda_fp16.h>
+__global__ void k(const float* in, unsigned short* bits, float* f) {
+    half2 one_tiny = __floats2half2_rn(in[0], in[1]);
+    half2 tiny_one = __lowhigh2highlow(one_tiny);
+    half2 s = __hadd2(one_tiny, tiny_one);
+    bits[0] = __half_as_ushort(__low2half(s));
+    bits[1] = __half_as_ushort(__high2half(s));
+    half2 p = one_tiny * tiny_one;
+    bits[2] = __half_as_ushort(p.x);
+    bits[3] = __half_as_ushort(p.y);
+    float2 g = __half22float2(__hfma2(one_tiny, one_tiny, tiny_one));
+    f[0] = g.x;
+    f[1] = g.y;
+    bits[4] = __hbeq2(s, __half2half2(__float2half(1.0f)));
+    half2 e = __heq2(one_tiny, tiny_one);
+    bits[5] = __half_as_ushort(e.x) + __half_as_ushort(__low2half(__hlt2(tiny_one, one_tiny)));
+    half2 t = tiny_one;
+    t = __lowhigh2highlow(t);
+    bits[6] = __hbeq2(t, one_tiny);
+    t = __halves2half2(t.y, t.x);
+    bits[7] = __hbeq2(t, tiny_one);
+}
+launch k {
+    in = [1.0, 0.00048828125];
+    bits = zeros(8);
+    f = zeros(2);
+    expect bits == [15360, 15360, 4096, 4096, 1, 15360, 1, 1];
+    expect f == [1.0, 1.0];
+}
+"#;
+    ok(src, &[], ONE, ONE);
+}
+
+#[test]
+fn half2_buffers_are_one_four_byte_access_per_lane() {
+    // 32 lanes × 4 bytes = 128 bytes: 4 sectors per request, as for `float`; a and b are read
+    // once each, c written once.
+    let src = r#"
+__global__ void k(const half2* a, const half2* b, half2* c) {
+    int i = threadIdx.x;
+    c[i] = __hadd2(a[i], b[i]);
+}
+launch k {
+    a = rand(64);
+    b = rand(64);
+    c = zeros(64);
+    expect c == a + b;
+}
+"#;
+    let r = ok(src, &[], ONE, [32, 1, 1]);
+    assert_eq!((r.counters.gld_instr, r.counters.gld_sectors), (2, 8));
+    assert_eq!((r.counters.gst_instr, r.counters.gst_sectors), (1, 4));
+}
