@@ -2016,6 +2016,7 @@ pub(crate) fn is_half_precision(name: &str) -> bool {
             | "__hle"
             | "__hge"
     ) || name.contains("bfloat16")
+        || (name.starts_with("__") && name.contains("half"))
         || [
             "__half",
             "__float2half",

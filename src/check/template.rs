@@ -536,6 +536,8 @@ impl super::KernelChecker<'_, '_> {
                     true => self.pointer(a)?.mem.map(|m| (m.elem, m.width)),
                     false => None,
                 }
+            } else if let Some(shape) = self.vector_shape(a)? {
+                Some(shape)
             } else {
                 Some((self.expr(a)?.ty, 1))
             };

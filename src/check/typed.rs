@@ -129,12 +129,21 @@ impl ParamKind {
 
 /// `float` or `float4`: the C name of `width` components of `elem`.
 pub fn type_name(elem: Scalar, width: u32) -> String {
+    // The vector types' own spellings (`uchar4`, `half2`, `__nv_bfloat162`).
     let base = match elem {
-        Scalar::F32 => "float",
-        Scalar::F64 => "double",
+        Scalar::I8 => "char",
+        Scalar::U8 => "uchar",
+        Scalar::I16 => "short",
+        Scalar::U16 => "ushort",
         Scalar::I32 => "int",
         Scalar::U32 => "uint",
-        other => return other.c_name().to_string(),
+        Scalar::I64 => "longlong",
+        Scalar::U64 => "ulonglong",
+        Scalar::F32 => "float",
+        Scalar::F64 => "double",
+        Scalar::F16 => "half",
+        Scalar::BF16 => "__nv_bfloat16",
+        Scalar::Bool => return elem.c_name().to_string(),
     };
     if width == 1 {
         elem.c_name().to_string()

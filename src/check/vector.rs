@@ -47,6 +47,15 @@ pub(crate) fn is_struct_vector(s: Scalar, n: u32) -> bool {
     n == 1 || n == 3 || s.size() * n > 16
 }
 
+/// Whether calls of `f` may give a vector: it returns one, or its template parameter (an
+/// instance for `half2` does).
+fn returns_vector(f: &ast::Function) -> bool {
+    !f.ret.pointer
+        && (f.ret.base == BaseType::Vector
+            || (f.ret.base == BaseType::Named
+                && f.template.iter().any(|t| t.name.name == f.ret.base_text)))
+}
+
 /// `(elem, width)` of a type's base: width 1 for scalars, 2 or 4 for vector types.
 pub(crate) fn elem_of(ty: &ast::TypeName) -> Result<(Scalar, u32)> {
     if ty.base != BaseType::Vector {
@@ -73,8 +82,9 @@ impl KernelChecker<'_, '_> {
         mismatch: &dyn Fn(String, Span) -> CheckError,
     ) -> Result<VecValue> {
         let call = self.inline_call(f, (targs, args), span, true)?;
+        // A template's instance (or specialisation) may return a scalar after all.
         let super::intrinsics::RetShape::Vector(vars, el, w) = self.last_ret else {
-            unreachable!("checker: a vector function returns through its components")
+            return Err(mismatch(format!("`{}(...)`", f.name.name), span));
         };
         if (el, w) != (elem, width) {
             return Err(mismatch(format!("a `{}`", type_name(el, w)), span));
@@ -133,6 +143,21 @@ impl KernelChecker<'_, '_> {
         }
         self.declare(&d.name, Binding::Vector { vars, elem, width });
         Ok(())
+    }
+
+    /// The vector type of `e` if it is a vector variable or a vector element (`(elem, width)`),
+    /// for deducing a template parameter from it.
+    pub(crate) fn vector_shape(&mut self, e: &ast::Expr) -> Result<Option<(Scalar, u32)>> {
+        if let ast::ExprKind::Name(n) = &e.kind {
+            if let Some(Binding::Vector { elem, width, .. }) = self.lookup(n) {
+                return Ok(Some((elem, width)));
+            }
+        }
+        if matches!(e.kind, ast::ExprKind::Index { .. }) && self.is_vector_place(e) {
+            let (mem, _) = self.element(e)?;
+            return Ok(Some((mem.elem, mem.width)));
+        }
+        Ok(None)
     }
 
     /// Whether an assignment target is a whole vector (a vector variable or element).
@@ -372,7 +397,7 @@ impl KernelChecker<'_, '_> {
                 .globals
                 .functions
                 .get(super::groups::unqualified(&callee.name))
-                .is_some_and(|f| f.ret.base == BaseType::Vector && !f.ret.pointer) =>
+                .is_some_and(|f| returns_vector(f)) =>
             {
                 let f = self.globals.functions[super::groups::unqualified(&callee.name)];
                 self.vector_call(f, (targs, args), e.span, (elem, width), &mismatch)
