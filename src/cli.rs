@@ -295,6 +295,21 @@ fn parse_dim(s: &str) -> Result<[u32; 3], String> {
     Ok(d)
 }
 
+/// `X`, `X,Y` or `X,Y,Z`, each from 0 (a `blockIdx`); missing ones are 0.
+fn parse_index(s: &str) -> Result<[u32; 3], String> {
+    let parts: Vec<&str> = s.split(',').map(str::trim).collect();
+    if parts.len() > 3 {
+        return Err("expected X, X,Y or X,Y,Z".into());
+    }
+    let mut d = [0u32; 3];
+    for (slot, p) in d.iter_mut().zip(&parts) {
+        *slot = p
+            .parse()
+            .map_err(|_| format!("`{p}` is not a whole number from 0"))?;
+    }
+    Ok(d)
+}
+
 /// Runs the parsed command line; returns the process exit code.
 pub fn run(cli: Cli) -> ExitCode {
     let json = match &cli.command {
@@ -372,6 +387,8 @@ fn run_cmd(a: RunArgs, paint: Paint) -> Result<u8, Failure> {
         gpu,
         saves,
         threads: a.threads.unwrap_or_else(pipeline::default_threads).max(1),
+        parallel_min: crate::exec::PARALLEL_MIN_THREADS,
+        probe: a.insight.probe(),
         progress: std::io::stderr().is_terminal(),
     };
     let report = pipeline::run(&src, &opts)?;
@@ -671,5 +688,15 @@ mod tests {
         assert!(parse_bytes("4X").is_err());
         assert!(parse_bytes("99999999999T").is_err());
         assert!(parse_bytes("").is_err());
+    }
+
+    #[test]
+    fn block_indices_count_from_zero() {
+        assert_eq!(parse_index("3"), Ok([3, 0, 0]));
+        assert_eq!(parse_index("0, 2"), Ok([0, 2, 0]));
+        assert_eq!(parse_index("1,2,3"), Ok([1, 2, 3]));
+        assert!(parse_index("1,2,3,4").is_err());
+        assert!(parse_index("-1").is_err());
+        assert!(parse_index("").is_err());
     }
 }

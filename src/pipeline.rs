@@ -228,6 +228,11 @@ pub struct RunOptions {
     pub saves: Vec<(String, PathBuf)>,
     /// `--threads`: workers running blocks.
     pub threads: usize,
+    /// Launches of fewer threads run on one worker ([`exec::PARALLEL_MIN_THREADS`]; tests give 0
+    /// to run every launch on `threads` workers).
+    pub parallel_min: u64,
+    /// `--map-block`, `--map-warp`, `--map-iteration`: which warp the lane maps draw.
+    pub probe: exec::Probe,
     /// Show a progress bar on stderr when the launch takes more than a second.
     pub progress: bool,
 }
@@ -250,6 +255,8 @@ impl Default for RunOptions {
             gpu: GpuConfig::h100_sxm(),
             saves: Vec::new(),
             threads: default_threads(),
+            parallel_min: exec::PARALLEL_MIN_THREADS,
+            probe: exec::Probe::default(),
             progress: false,
         }
     }
@@ -437,6 +444,34 @@ fn cache_config(
     })
 }
 
+/// `--map-block` inside the grid and `--map-warp` inside the block, before anything runs.
+fn check_probe(cfg: &LaunchConfig) -> Result<(), Failure> {
+    let dims = |[x, y, z]: [u32; 3]| format!("({x},{y},{z})");
+    if let Some(b) = cfg.probe.block {
+        if b.iter().zip(cfg.grid).any(|(&i, n)| i >= n) {
+            return Err(Failure::usage(
+                format!(
+                    "--map-block {}: the grid is {} blocks",
+                    dims(b),
+                    dims(cfg.grid)
+                ),
+                Some("blockIdx counts from 0 in each dimension".into()),
+            ));
+        }
+    }
+    let warps = cfg.threads_per_block().div_ceil(32);
+    match cfg.probe.warp {
+        Some(w) if u64::from(w) >= warps => Err(Failure::usage(
+            format!(
+                "--map-warp {w}: a block of {} threads has {warps} warp(s)",
+                cfg.threads_per_block()
+            ),
+            Some(format!("give a warp from 0 to {}", warps - 1)),
+        )),
+        _ => Ok(()),
+    }
+}
+
 /// Bytes of the launch's buffers.
 fn buffer_bytes(args: &exec::Args) -> u64 {
     args.buffers
@@ -586,8 +621,11 @@ pub fn run_keeping(
         max_block_steps: opts.max_block_steps,
         deadline: deadline(opts.timeout, interrupt),
         threads: opts.threads,
+        parallel_min: opts.parallel_min,
+        probe: opts.probe,
         cache: cache_config(&opts.gpu, &setup, smem_per_block, opts.regs),
     };
+    check_probe(&cfg)?;
     let buffer_bytes = buffer_bytes(&setup.args);
     // The buffers exist already; the engine's state is allocated next.
     let state = exec::state_bytes(&ir, &cfg);

@@ -1446,6 +1446,8 @@ fn run_simt(b: &Batch) -> [Vec<BufData>; 2] {
         max_block_steps: simt::pipeline::DEFAULT_MAX_BLOCK_STEPS,
         deadline: None,
         threads: 1,
+        parallel_min: exec::PARALLEL_MIN_THREADS,
+        probe: exec::Probe::default(),
         cache: None,
     };
     let outputs = |a: Args| -> Vec<BufData> {
@@ -1633,6 +1635,8 @@ fn on_both(src: &str) {
         max_block_steps: simt::pipeline::DEFAULT_MAX_BLOCK_STEPS,
         deadline: None,
         threads: 1,
+        parallel_min: exec::PARALLEL_MIN_THREADS,
+        probe: exec::Probe::default(),
         cache: None,
     };
     reference::run(kernel, &cfg, &mut setup.args).expect("the reference runs it");

@@ -119,6 +119,8 @@ fn files_agree(dir: &std::path::Path, all_compile: bool) -> (Vec<String>, Vec<St
                 max_block_steps: simt::pipeline::DEFAULT_MAX_BLOCK_STEPS,
                 deadline: None,
                 threads: 1,
+                parallel_min: exec::PARALLEL_MIN_THREADS,
+                probe: exec::Probe::default(),
                 cache: None,
             };
             let name = format!(
@@ -309,6 +311,8 @@ fn each_launch(name: &str, text: &str, mut f: impl FnMut(&Kernel, &LaunchConfig,
             max_block_steps: simt::pipeline::DEFAULT_MAX_BLOCK_STEPS,
             deadline: None,
             threads: 1,
+            parallel_min: exec::PARALLEL_MIN_THREADS,
+            probe: exec::Probe::default(),
             cache: None,
         };
         f(kernel, &cfg, &setup.args);
@@ -1608,6 +1612,8 @@ fn check_random(
         max_block_steps: simt::pipeline::DEFAULT_MAX_BLOCK_STEPS,
         deadline: None,
         threads: 1,
+        parallel_min: exec::PARALLEL_MIN_THREADS,
+        probe: exec::Probe::default(),
         cache: None,
     };
     let what = format!("block {block:?} grid {grid:?}\n{:?}\n{text}", ins.6);
@@ -1662,6 +1668,8 @@ fn random_kernels_count_alike_on_one_and_several_workers() {
                     max_block_steps: simt::pipeline::DEFAULT_MAX_BLOCK_STEPS,
                     deadline: None,
                     threads: workers,
+                    parallel_min: exec::PARALLEL_MIN_THREADS,
+                    probe: exec::Probe::default(),
                     cache: None,
                 };
                 let mut args = random_args(kernel, threads, &ins);

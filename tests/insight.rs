@@ -4,7 +4,7 @@
 mod common;
 use common::simt;
 
-use serde_json::Value;
+use serde_json::{json, Value};
 
 fn json(args: &[&str]) -> Value {
     let mut a = args.to_vec();
@@ -414,6 +414,79 @@ fn lane_map_of_a_column_store() {
     assert_eq!(lane(1)["address"], 1024);
     assert_eq!(lane(31)["sector"], 31 * 32);
     assert_eq!(acc[1]["lanes"].as_array().expect("lanes").len(), 32);
+}
+
+#[test]
+fn lane_map_of_the_block_warp_and_iteration_asked_for() {
+    // transpose_naive line 35 in block (2,1,0), warp 3 (threadIdx.y = 3), iteration 2 (j = 16):
+    // x = 2·32 + lane, y + j = 1·32 + 3 + 16 = 51. Load idata[51·256 + 64 + lane] = 13120 + lane;
+    // store odata[(64 + lane)·256 + 51] = 16435 + 256·lane.
+    let pick = [
+        "run",
+        "kernels/transpose_naive.sk",
+        "--map",
+        "35",
+        "--map-block",
+        "2,1",
+        "--map-warp",
+        "3",
+        "--map-iteration",
+        "2",
+    ];
+    let v = json(&pick);
+    let acc = v["lane_map"]["accesses"].as_array().expect("accesses");
+    assert_eq!(
+        (&acc[0]["block"], &acc[0]["warp"]),
+        (&json!([2, 1, 0]), &json!(3))
+    );
+    assert_eq!(acc[0]["lanes"][0]["index"], 13120);
+    assert_eq!(acc[0]["lanes"][31]["index"], 13151);
+    assert_eq!(acc[1]["lanes"][1]["index"], 16435 + 256);
+    let (code, out, _) = simt(&pick);
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("  block (2,1,0) warp 3 iteration 2: 32 active lanes, 4 sectors\n"),
+        "{out}"
+    );
+    // The loop runs 4 times (j = 0, 8, 16, 24): there is no iteration 4.
+    let mut past = pick.to_vec();
+    past[9] = "4";
+    let (code, _, err) = simt(&past);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("no memory access of line 35 ran in block (2,1,0), warp 3, at least 5 times"),
+        "{err}"
+    );
+    // The grid is 8 × 8 blocks of 8 warps; both are checked before the run.
+    let (code, _, err) = simt(&[
+        "run",
+        "kernels/transpose_naive.sk",
+        "--map",
+        "35",
+        "--map-block",
+        "8",
+    ]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("--map-block (8,0,0): the grid is (8,8,1) blocks"),
+        "{err}"
+    );
+    let (code, _, err) = simt(&[
+        "run",
+        "kernels/transpose_naive.sk",
+        "--map",
+        "35",
+        "--map-warp",
+        "8",
+    ]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("--map-warp 8: a block of 256 threads has 8 warp(s)"),
+        "{err}"
+    );
+    // Without --map the picks mean nothing: a usage error, not silently ignored.
+    let (code, _, _) = simt(&["run", "kernels/transpose_naive.sk", "--map-warp", "1"]);
+    assert_eq!(code, 2);
 }
 
 #[test]

@@ -1,4 +1,8 @@
 //! Results, counters, cache counts, races and errors do not depend on the number of worker threads.
+//!
+//! Launches below `exec::PARALLEL_MIN_THREADS` threads normally run on one worker whatever
+//! `threads` says; these tests set `parallel_min: 0` so that every launch given several workers
+//! really spreads its blocks over them.
 
 use simt::pipeline::{self, RunOptions};
 
@@ -18,6 +22,7 @@ fn run_all(threads: usize) -> Vec<(String, String)> {
             let opts = RunOptions {
                 kernel: Some(launch.kernel.name.clone()),
                 threads,
+                parallel_min: 0,
                 ..RunOptions::default()
             };
             let summary = match pipeline::run(&src, &opts) {
@@ -59,11 +64,12 @@ fn every_shipped_kernel_is_identical_on_one_and_several_threads() {
 fn the_first_failing_block_is_reported_whatever_the_threads() {
     let src = simt::source::SourceFile::new(
         "oob.sk",
-        "__global__ void k(float* a) {\n    a[blockIdx.x * blockDim.x + threadIdx.x] = 1.0f;\n}\n",
+        "__global__ void k(float* a) {\n    float s = 1.0f;\n    if (blockIdx.x == 31) { for (int k = 0; k < 20000; k++) s += 1.0f; }\n    a[blockIdx.x * blockDim.x + threadIdx.x] = s;\n}\n",
     );
     let run = |threads| {
         let mut opts = RunOptions {
             threads,
+            parallel_min: 0,
             ..RunOptions::default()
         };
         opts.overrides.grid = Some([64, 1, 1]);
@@ -79,8 +85,11 @@ fn the_first_failing_block_is_reported_whatever_the_threads() {
         }
     };
     // 1000 floats: block 31 (threads 992..1023) is the first to write out of bounds, at a[1000].
+    // Blocks 32 to 63 fail too, and on 4 workers they fail while block 31 is still in its loop:
+    // the merge of the workers' parts must still report block 31.
     let one = run(1);
     assert!(one.contains("`a[1000]`"), "{one}");
+    assert!(one.contains("block: [31, 0, 0]"), "{one}");
     assert_eq!(one, run(4));
 }
 

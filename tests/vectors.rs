@@ -164,6 +164,8 @@ fn shipped_wide_access_kernels_have_their_counters() {
             gpu: simt::gpu::GpuConfig::h100_sxm(),
             saves: Vec::new(),
             threads: 2,
+            parallel_min: simt::exec::PARALLEL_MIN_THREADS,
+            probe: simt::exec::Probe::default(),
             progress: false,
         };
         let r =

@@ -157,6 +157,8 @@ pub(super) fn compare_cmd(a: CompareArgs, paint: Paint) -> Result<u8, Failure> {
             gpu: gpu.clone(),
             saves: Vec::new(),
             threads: pipeline::default_threads(),
+            parallel_min: crate::exec::PARALLEL_MIN_THREADS,
+            probe: crate::exec::Probe::default(),
             progress: false,
         };
         reports.push(pipeline::run(&src, &opts)?);

@@ -26,9 +26,20 @@ pub struct InsightArgs {
     #[arg(long)]
     pub lines: bool,
     /// Draw lane → address → sector (global) or lane → word → bank (shared) for the first warp that
-    /// executed each memory access of source line LINE.
+    /// executed each memory access of source line LINE (or the one --map-block, --map-warp and
+    /// --map-iteration pick).
     #[arg(long, value_name = "LINE")]
     pub map: Option<usize>,
+    /// With --map: draw this block's warp (X[,Y[,Z]], from 0) instead of the first block's.
+    #[arg(long, value_name = "X[,Y[,Z]]", value_parser = super::parse_index, requires = "map")]
+    pub map_block: Option<[u32; 3]>,
+    /// With --map: draw this warp of the block (from 0) instead of the first with an active lane.
+    #[arg(long, value_name = "W", requires = "map")]
+    pub map_warp: Option<u32>,
+    /// With --map: draw the warp's Nth execution of the access (from 0; a loop's iterations)
+    /// instead of its first.
+    #[arg(long, value_name = "N", requires = "map")]
+    pub map_iteration: Option<u32>,
     /// Gate: exit 1 if metric NAME is above V (any key of `counters`, `derived` or `ncu` in --json,
     /// or occupancy, time, time_refined, bank_conflicts, races, uninit). Repeatable.
     #[arg(long, value_name = "NAME=V")]
@@ -46,6 +57,15 @@ pub struct InsightArgs {
 }
 
 impl InsightArgs {
+    /// Which warp the lane maps draw.
+    pub fn probe(&self) -> crate::exec::Probe {
+        crate::exec::Probe {
+            block: self.map_block,
+            warp: self.map_warp,
+            iteration: self.map_iteration.unwrap_or(0),
+        }
+    }
+
     /// The gates, checked before anything runs.
     pub fn gates(&self) -> Result<Vec<Gate>, Failure> {
         let mut out = Vec::new();
@@ -72,14 +92,27 @@ pub fn output(
     paint: Paint,
 ) -> Result<u8, Failure> {
     let map_error = |why: String| {
-        Failure::usage(
+        let line = args.map.unwrap_or_default();
+        let p = args.probe();
+        let mut picked = Vec::new();
+        if let Some([x, y, z]) = p.block {
+            picked.push(format!("block ({x},{y},{z})"));
+        }
+        if let Some(w) = p.warp {
+            picked.push(format!("warp {w}"));
+        }
+        if p.iteration > 0 {
+            picked.push(format!("at least {} times", p.iteration + 1));
+        }
+        let message = if picked.is_empty() {
+            format!("--map {line}: line {line} has no memory access that ran")
+        } else {
             format!(
-                "--map {}: line {} has no memory access that ran",
-                args.map.unwrap_or_default(),
-                args.map.unwrap_or_default()
-            ),
-            Some(why),
-        )
+                "--map {line}: no memory access of line {line} ran in {}",
+                picked.join(", ")
+            )
+        };
+        Failure::usage(message, Some(why))
     };
     if let Some(path) = &args.html {
         std::fs::write(path, html::document(report))

@@ -158,6 +158,8 @@ pub(super) fn sweep_cmd(a: SweepArgs, paint: Paint) -> Result<u8, Failure> {
             saves: Vec::new(),
             // Rows already run in parallel (--jobs): each launch stays on one thread.
             threads: 1,
+            parallel_min: crate::exec::PARALLEL_MIN_THREADS,
+            probe: crate::exec::Probe::default(),
             progress: false,
         });
     }

@@ -202,6 +202,8 @@ pub(crate) struct BlockRunner<'a> {
     budget: &'a AtomicU64,
     /// Per instruction: the first warp's lanes of a memory instruction (for lane maps).
     pub(crate) first_access: Vec<Option<WarpAccess>>,
+    /// Per instruction: the block and executions `cfg.probe` has counted for `first_access`.
+    probe_seen: Vec<(u64, u32)>,
     /// Per instruction: whether this barrier separated conflicting accesses of two warps.
     pub(crate) barrier_protects: Vec<bool>,
     /// The barrier that began the current epoch of this block.
@@ -296,6 +298,7 @@ impl<'a> BlockRunner<'a> {
             accesses: 0,
             steps: 0,
             first_access: vec![None; ir.insts.len()],
+            probe_seen: vec![(u64::MAX, 0); ir.insts.len()],
             barrier_protects: vec![false; ir.insts.len()],
             last_barrier: None,
             budget,

@@ -19,7 +19,7 @@ pub use cache::{CacheConfig, CacheStats, SECTOR_BYTES};
 pub use counters::{Counters, InstCounters};
 pub use error::RunError;
 pub use memory::BufData;
-pub use probe::WarpAccess;
+pub use probe::{Probe, WarpAccess};
 pub use race::{Group, Race, RaceKind, Uninit};
 
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -157,6 +157,12 @@ pub struct LaunchConfig {
     pub deadline: Option<Deadline>,
     /// Worker threads running blocks.
     pub threads: usize,
+    /// Launches of fewer threads than this run on one worker, whatever `threads` says (a pool
+    /// costs more than they take): [`PARALLEL_MIN_THREADS`], or 0 to spread even the smallest
+    /// launch over `threads` workers, as tests do to exercise the parallel merge.
+    pub parallel_min: u64,
+    /// Which warp's access [`Outcome::first_access`] keeps for each memory instruction.
+    pub probe: Probe,
     /// The L1/L2 model's sizes, or `None` to run without it (every sector then counts as moved
     /// between DRAM and the SMs, as in the reference). Ignored by [`launch_blocks`].
     pub cache: Option<CacheConfig>,
@@ -277,8 +283,8 @@ fn shared_lens(ir: &KernelIr, cfg: &LaunchConfig) -> Vec<usize> {
 /// Kernels with global atomics run on one worker, in block order: the order in which atomics
 /// apply changes float sums and the old values a kernel may use (`slot = atomicAdd(&n, 1)`), and
 /// simt promises the same results for any number of threads. Launches of fewer than
-/// `parallel_min` threads run on one worker too (a pool costs more than they take).
-fn workers(ir: &KernelIr, cfg: &LaunchConfig, parallel_min: u64) -> u64 {
+/// `cfg.parallel_min` threads run on one worker too.
+fn workers(ir: &KernelIr, cfg: &LaunchConfig) -> u64 {
     let global_atomics = ir.insts.iter().any(|i| {
         matches!(
             i,
@@ -288,7 +294,7 @@ fn workers(ir: &KernelIr, cfg: &LaunchConfig, parallel_min: u64) -> u64 {
             }
         )
     });
-    let small = cfg.blocks().saturating_mul(cfg.threads_per_block()) < parallel_min;
+    let small = cfg.blocks().saturating_mul(cfg.threads_per_block()) < cfg.parallel_min;
     if global_atomics || small {
         1
     } else {
@@ -322,7 +328,7 @@ pub fn state_bytes(ir: &KernelIr, cfg: &LaunchConfig) -> u64 {
         )
     });
     (lanes + shared + counters + l1)
-        .saturating_mul(workers(ir, cfg, PARALLEL_MIN_THREADS))
+        .saturating_mul(workers(ir, cfg))
         .saturating_add(l2)
 }
 
@@ -352,7 +358,7 @@ pub fn launch_counting(
     args: &mut Args,
     progress: &Progress,
 ) -> Result<Outcome, RunError> {
-    launch_from(ir, cfg, args, progress, (None, PARALLEL_MIN_THREADS))
+    launch_from(ir, cfg, args, progress, None)
 }
 
 /// Runs only the blocks `ids` (linear ids, ascending) of the grid, and reports each one's
@@ -364,18 +370,16 @@ pub fn launch_blocks(
     progress: &Progress,
     ids: &[u64],
 ) -> Result<Outcome, RunError> {
-    launch_from(ir, cfg, args, progress, (Some(ids), PARALLEL_MIN_THREADS))
+    launch_from(ir, cfg, args, progress, Some(ids))
 }
 
-/// [`launch_counting`] of the blocks `ids` (all when `None`, each one's totals kept when given),
-/// spreading blocks over workers from `parallel_min` threads on (tests make the smallest launch
-/// parallel with 0).
+/// [`launch_counting`] of the blocks `ids` (all when `None`, each one's totals kept when given).
 fn launch_from(
     ir: &KernelIr,
     cfg: &LaunchConfig,
     args: &mut Args,
     progress: &Progress,
-    (ids, parallel_min): (Option<&[u64]>, u64),
+    ids: Option<&[u64]>,
 ) -> Result<Outcome, RunError> {
     // Each warp's launch is a step: a grid with more warps than the limit can never finish.
     let per_block = cfg.threads_per_block().div_ceil(32).max(1);
@@ -437,7 +441,7 @@ fn launch_from(
     let workers = if shadows.iter().any(Option::is_some) {
         1
     } else {
-        workers(ir, cfg, parallel_min)
+        workers(ir, cfg)
     };
     // A sampled run sees too few blocks to model the caches: it runs without them.
     let no_cache;
@@ -601,8 +605,9 @@ const LAUNCH_FLUSH: u64 = 4096;
 /// Finished blocks a worker counts before adding them to the progress count.
 const DONE_FLUSH: u64 = 64;
 
-/// Launches with fewer threads than this run their blocks on one worker.
-const PARALLEL_MIN_THREADS: u64 = 1 << 15;
+/// Launches with fewer threads than this run their blocks on one worker (the default
+/// [`LaunchConfig::parallel_min`]).
+pub const PARALLEL_MIN_THREADS: u64 = 1 << 15;
 
 /// What one range of blocks produced.
 struct Part {
@@ -753,6 +758,9 @@ mod tests {
             max_block_steps: crate::pipeline::DEFAULT_MAX_BLOCK_STEPS,
             deadline: None,
             threads,
+            // Every launch on the parallel path, however small.
+            parallel_min: 0,
+            probe: Probe::default(),
             cache: None,
         }
     }
@@ -791,7 +799,7 @@ mod tests {
                 ],
             );
             let cfg = config(1024, 256, threads);
-            launch_from(&ir, &cfg, &mut args, &Progress::default(), (None, 0)).expect("runs");
+            launch_from(&ir, &cfg, &mut args, &Progress::default(), None).expect("runs");
             args.buffers
         };
         let one = run(1);
@@ -820,7 +828,7 @@ mod tests {
                 vec![buffer("a", BufData::F32(vec![0.0; 16 * 64]))],
             );
             let cfg = config(16, 64, threads);
-            match launch_from(&ir, &cfg, &mut args, &Progress::default(), (None, 0)) {
+            match launch_from(&ir, &cfg, &mut args, &Progress::default(), None) {
                 Err(RunError::OutOfBounds { block, index, .. }) => {
                     assert_eq!((block, index), ([5, 0, 0], -95), "{threads} workers");
                 }
@@ -854,7 +862,7 @@ mod tests {
             }),
             ..config(grid, block, threads)
         };
-        let o = launch_from(ir, &cfg, &mut args, &Progress::default(), (None, 0)).expect("runs");
+        let o = launch_from(ir, &cfg, &mut args, &Progress::default(), None).expect("runs");
         let k = o.cache.expect("the cache model ran");
         // Every global-load sector is looked up in L1 once; every L1 miss reads L2 once.
         assert_eq!(k.l1_hit_sectors + k.l1_miss_sectors, o.counters.gld_sectors);
@@ -974,10 +982,15 @@ mod tests {
     #[test]
     fn small_launches_stay_on_one_worker_and_large_ones_spread() {
         let ir = lowered("__global__ void k(float* a) { a[threadIdx.x] = 1.0f; }\n");
-        assert_eq!(workers(&ir, &config(127, 256, 8), PARALLEL_MIN_THREADS), 1);
-        assert_eq!(workers(&ir, &config(128, 256, 8), PARALLEL_MIN_THREADS), 8);
-        assert_eq!(workers(&ir, &config(1, 32, 8), 0), 8);
+        let default = |grid| LaunchConfig {
+            parallel_min: PARALLEL_MIN_THREADS,
+            ..config(grid, 256, 8)
+        };
+        // 127 × 256 threads are fewer than 2^15 = 128 × 256.
+        assert_eq!(workers(&ir, &default(127)), 1);
+        assert_eq!(workers(&ir, &default(128)), 8);
+        assert_eq!(workers(&ir, &config(1, 32, 8)), 8);
         let atomic = lowered("__global__ void k(int* n) { atomicAdd(n, 1); }\n");
-        assert_eq!(workers(&atomic, &config(1 << 20, 256, 8), 0), 1);
+        assert_eq!(workers(&atomic, &config(1 << 20, 256, 8)), 1);
     }
 }

@@ -392,6 +392,7 @@ mod tests {
         let a = WarpAccess {
             block: [0; 3],
             warp: 0,
+            iteration: 0,
             space: Space::Global(0),
             elem_bytes: 4,
             lanes: vec![Some(0), Some(256), Some(512), None, Some(1024), Some(5)],

@@ -55,7 +55,10 @@ pub(crate) fn lane_values(a: &WarpAccess, index: i64) -> [(&'static str, i64); 3
 
 fn where_(a: &WarpAccess) -> String {
     let [x, y, z] = a.block;
-    format!("block ({x},{y},{z}) warp {}", a.warp)
+    match a.iteration {
+        0 => format!("block ({x},{y},{z}) warp {}", a.warp),
+        n => format!("block ({x},{y},{z}) warp {} iteration {n}", a.warp),
+    }
 }
 
 /// The grids of every memory instruction of `line`.

@@ -67,6 +67,8 @@ fn run_on(
         gpu: GpuConfig::h100_sxm(),
         saves: Vec::new(),
         threads,
+        parallel_min: simt::exec::PARALLEL_MIN_THREADS,
+        probe: simt::exec::Probe::default(),
         progress: false,
     };
     pipeline::run(&SourceFile::new("test.sk", src), &opts)

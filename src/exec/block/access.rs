@@ -10,7 +10,6 @@ use crate::exec::counters::InstCounters;
 use crate::exec::error::RunError;
 use crate::exec::memory::{self, with_data, BufData};
 use crate::exec::memory::{Global, Plain, Slots};
-use crate::exec::probe::WarpAccess;
 use crate::exec::race::{Group, Op, Race, RaceHit, RaceKind, Uninit, UninitHit};
 use crate::exec::regs::{self, RegFile};
 use crate::exec::{atomic, GlobalBuf};
@@ -453,8 +452,13 @@ impl BlockRunner<'_> {
     /// `base` is the array's first sector in the cache model ([`sector_base`]).
     fn account_runs(&mut self, pc: usize, (space, base): (Space, u64), size: u32, access: Access) {
         if self.first_access[pc].is_none() {
-            self.first_access[pc] =
-                WarpAccess::capture(self.block, space, size, &self.idx, &self.mask);
+            self.first_access[pc] = self.cfg.probe.capture(
+                &mut self.probe_seen[pc],
+                (self.block, self.block_id),
+                (space, size),
+                &self.idx,
+                &self.mask,
+            );
         }
         let c = &mut self.counters[pc];
         let phase = match size {
@@ -495,8 +499,13 @@ impl BlockRunner<'_> {
     /// cache model on, each warp's sectors (from `base`, [`sector_base`]) go to the block's L1.
     fn account(&mut self, pc: usize, (space, base): (Space, u64), size: u32, access: Access) {
         if self.first_access[pc].is_none() {
-            self.first_access[pc] =
-                WarpAccess::capture(self.block, space, size, &self.idx, &self.mask);
+            self.first_access[pc] = self.cfg.probe.capture(
+                &mut self.probe_seen[pc],
+                (self.block, self.block_id),
+                (space, size),
+                &self.idx,
+                &self.mask,
+            );
         }
         let c = &mut self.counters[pc];
         let full = self.full;
