@@ -87,6 +87,7 @@ pub enum Command {
     /// description `--gpu FILE.json` takes back, to edit into a GPU of your own).
     Gpus {
         /// One preset (`simt gpus h100-pcie --json > my.json`).
+        #[arg(value_parser = GpuName, hide_possible_values = true)]
         name: Option<String>,
         /// Print JSON.
         #[arg(long)]
@@ -127,7 +128,7 @@ pub struct RunArgs {
     #[arg(long = "arg", value_name = "NAME=VALUE")]
     pub args: Vec<String>,
     /// GPU model: a preset name (see `simt gpus`) or a JSON file with the same fields.
-    #[arg(long, default_value = "h100")]
+    #[arg(long, default_value = "h100", value_parser = GpuName, hide_possible_values = true)]
     pub gpu: String,
     /// Print one JSON object on stdout instead of the report.
     #[arg(long)]
@@ -248,7 +249,7 @@ pub struct OccupancyArgs {
     #[arg(long, default_value_t = 1.0)]
     pub in_flight: f64,
     /// GPU model: a preset name or a JSON file.
-    #[arg(long, default_value = "h100")]
+    #[arg(long, default_value = "h100", value_parser = GpuName, hide_possible_values = true)]
     pub gpu: String,
     /// Print JSON.
     #[arg(long)]
@@ -293,6 +294,35 @@ fn parse_dim(s: &str) -> Result<[u32; 3], String> {
         *slot = v;
     }
     Ok(d)
+}
+
+/// `--gpu`'s value: any text (a preset name or a JSON file, read by `load_gpu`), with the preset
+/// names as its possible values, so that shell completions offer them instead of file names.
+/// They stay out of `--help` (`hide_possible_values`): a JSON file is as valid as a name.
+#[derive(Clone, Debug)]
+struct GpuName;
+
+impl clap::builder::TypedValueParser for GpuName {
+    type Value = String;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<String, clap::Error> {
+        clap::builder::StringValueParser::new().parse_ref(cmd, arg, value)
+    }
+
+    fn possible_values(
+        &self,
+    ) -> Option<Box<dyn Iterator<Item = clap::builder::PossibleValue> + '_>> {
+        Some(Box::new(
+            gpu::named_presets()
+                .into_iter()
+                .map(|(name, _)| clap::builder::PossibleValue::new(name)),
+        ))
+    }
 }
 
 /// `X`, `X,Y` or `X,Y,Z`, each from 0 (a `blockIdx`); missing ones are 0.
@@ -688,6 +718,36 @@ mod tests {
         assert!(parse_bytes("4X").is_err());
         assert!(parse_bytes("99999999999T").is_err());
         assert!(parse_bytes("").is_err());
+    }
+
+    #[test]
+    fn gpu_completions_offer_the_preset_names_not_file_names() {
+        use clap::CommandFactory;
+        let mut out = Vec::new();
+        clap_complete::generate(
+            clap_complete::Shell::Bash,
+            &mut Cli::command(),
+            "simt",
+            &mut out,
+        );
+        let bash = String::from_utf8(out).expect("a bash script is text");
+        // run, sweep, compare and occupancy take --gpu; each arm offers the 11 preset names.
+        let arms: Vec<&str> = bash.split("--gpu)\n").skip(1).collect();
+        assert_eq!(arms.len(), 4, "{bash}");
+        for arm in arms {
+            let reply = arm.lines().next().expect("the arm's reply");
+            assert!(
+                reply.contains("compgen -W \"h100-sxm h100-pcie h200 a100-sxm a100-pcie l4 rtx4090 rtx3090 b200 v100 t4\""),
+                "{reply}"
+            );
+        }
+        // The names are completions, not a closed list: a JSON file still parses.
+        let cli =
+            Cli::try_parse_from(["simt", "run", "k.sk", "--gpu", "mine.json"]).expect("parses");
+        let Command::Run(a) = cli.command else {
+            unreachable!("a run command")
+        };
+        assert_eq!(a.gpu, "mine.json");
     }
 
     #[test]

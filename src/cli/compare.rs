@@ -30,7 +30,7 @@ pub struct CompareArgs {
     #[arg(long = "arg", value_name = "NAME=VALUE")]
     pub args: Vec<String>,
     /// GPU model.
-    #[arg(long, default_value = "h100")]
+    #[arg(long, default_value = "h100", value_parser = super::GpuName, hide_possible_values = true)]
     pub gpu: String,
     /// Print one JSON object: `a`, `b` and `ratios` (B / A).
     #[arg(long)]

@@ -33,7 +33,7 @@ pub struct SweepArgs {
     #[arg(long = "arg", value_name = "NAME=LIST")]
     pub args: Vec<String>,
     /// GPU models to try, comma-separated (presets or JSON files).
-    #[arg(long, default_value = "h100")]
+    #[arg(long, default_value = "h100", value_parser = super::GpuName, hide_possible_values = true)]
     pub gpu: String,
     /// Print one JSON object per row (NDJSON) instead of the table.
     #[arg(long)]
