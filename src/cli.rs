@@ -197,6 +197,11 @@ pub struct ModelFlags {
     /// Bytes of `extern __shared__` memory per block.
     #[arg(long)]
     pub dyn_smem: Option<u64>,
+    /// Opt in to more than the GPU's default 48 KB of shared memory per block, up to this many
+    /// bytes of `extern __shared__` memory, as cudaFuncSetAttribute(kernel,
+    /// cudaFuncAttributeMaxDynamicSharedMemorySize, BYTES) does.
+    #[arg(long, value_name = "BYTES")]
+    pub max_dyn_smem: Option<u64>,
     /// Registers per thread assumed by the occupancy calculator.
     #[arg(long, default_value_t = 32)]
     pub regs: u32,
@@ -408,6 +413,7 @@ fn run_cmd(a: RunArgs, paint: Paint) -> Result<u8, Failure> {
         arg_texts,
         arg_names: Vec::new(),
         dyn_smem: a.model.dyn_smem,
+        max_dyn_smem: a.model.max_dyn_smem,
         max_steps: a.model.max_steps,
         max_block_steps: a.model.max_block_steps,
         timeout: None,

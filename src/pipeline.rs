@@ -210,6 +210,9 @@ pub struct RunOptions {
     pub arg_names: Vec<String>,
     /// `--dyn-smem`.
     pub dyn_smem: Option<u64>,
+    /// `--max-dyn-smem`: the kernel's opt-in to more dynamic shared memory than the GPU's
+    /// default per-block limit.
+    pub max_dyn_smem: Option<u64>,
     /// `--max-steps`.
     pub max_steps: u64,
     /// `--max-block-steps`.
@@ -246,6 +249,7 @@ impl Default for RunOptions {
             arg_texts: Vec::new(),
             arg_names: Vec::new(),
             dyn_smem: None,
+            max_dyn_smem: None,
             max_steps: DEFAULT_MAX_STEPS,
             max_block_steps: DEFAULT_MAX_BLOCK_STEPS,
             timeout: None,
@@ -428,19 +432,77 @@ fn cache_config(
     gpu: &crate::gpu::GpuConfig,
     setup: &host::Setup,
     smem_per_block: u64,
-    regs: u32,
+    (regs, opt_in): (u32, bool),
 ) -> Option<exec::CacheConfig> {
     let threads: u64 = setup.block.iter().map(|&d| u64::from(d)).product();
-    let request = crate::gpu::OccupancyRequest::new(
-        u32::try_from(threads).unwrap_or(u32::MAX),
-        regs,
-        u32::try_from(smem_per_block).unwrap_or(u32::MAX),
-    );
+    let request = crate::gpu::OccupancyRequest {
+        opt_in,
+        ..crate::gpu::OccupancyRequest::new(
+            u32::try_from(threads).unwrap_or(u32::MAX),
+            regs,
+            u32::try_from(smem_per_block).unwrap_or(u32::MAX),
+        )
+    };
     let occ = crate::gpu::occupancy(gpu, &request);
     (occ.blocks_per_sm > 0).then(|| exec::CacheConfig {
         l1_bytes_per_block: crate::gpu::l1_bytes_per_sm(gpu, &occ) / u64::from(occ.blocks_per_sm),
         l2_bytes: gpu.l2_bytes,
         wave_blocks: u64::from(gpu.n_sm) * u64::from(occ.blocks_per_sm),
+    })
+}
+
+/// Dynamic shared memory as the CUDA runtime allows it: up to the GPU's default per-block limit
+/// (48 KB) beside the static arrays, more only with an opt-in (`--max-dyn-smem`, `max_dyn_smem =
+/// …;`, as `cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes)`), which
+/// itself fits in the GPU's opt-in limit.
+fn check_dyn_smem(
+    gpu: &GpuConfig,
+    kernel: &check::typed::Kernel,
+    static_smem: u64,
+    dyn_smem: u64,
+    max_dyn_smem: Option<u64>,
+) -> Result<(), HostError> {
+    // What the diagnostics point at: the `extern __shared__` array, or else the kernel.
+    let span = kernel
+        .shared
+        .iter()
+        .find(|s| s.is_extern)
+        .map_or(kernel.span, |s| s.span);
+    let opt_in_limit = u64::from(gpu.max_smem_per_block).saturating_sub(static_smem);
+    if let Some(bytes) = max_dyn_smem.filter(|&b| b > opt_in_limit) {
+        return Err(HostError::SharedMemoryOptIn {
+            bytes,
+            limit: opt_in_limit,
+            static_bytes: static_smem,
+            gpu: gpu.name.clone(),
+            span,
+        });
+    }
+    let default_limit = u64::from(gpu.default_smem_per_block).saturating_sub(static_smem);
+    let (limit, why, help) = match max_dyn_smem {
+        Some(max) => (
+            max,
+            format!("with its opt-in of {max} bytes"),
+            format!("raise the opt-in to {dyn_smem}: --max-dyn-smem {dyn_smem}, or `max_dyn_smem = {dyn_smem};` in the launch section"),
+        ),
+        None => (
+            default_limit,
+            format!(
+                "without an opt-in on {} ({} bytes per block, {static_smem} of them static)",
+                gpu.name, gpu.default_smem_per_block
+            ),
+            format!("opt in as cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, {dyn_smem}) does: --max-dyn-smem {dyn_smem}, or `max_dyn_smem = {dyn_smem};` in the launch section (at most {opt_in_limit} on {})", gpu.name),
+        ),
+    };
+    if dyn_smem <= limit {
+        return Ok(());
+    }
+    Err(HostError::DynamicSharedMemory {
+        bytes: dyn_smem,
+        limit,
+        why,
+        help,
+        span,
     })
 }
 
@@ -603,6 +665,13 @@ pub fn run_keeping(
         .filter(|s| !s.is_extern)
         .map(|s| s.static_len() * u64::from(s.elem.size()))
         .sum();
+    let max_dyn_smem = match opts.max_dyn_smem {
+        Some(b) => Some(b),
+        None => match setup.env.vars.get("max_dyn_smem") {
+            Some(host::HostValue::Num { v, .. }) if *v >= 0.0 => Some(*v as u64),
+            _ => None,
+        },
+    };
     let smem_per_block = static_smem.saturating_add(dyn_smem);
     if smem_per_block > u64::from(opts.gpu.max_smem_per_block) {
         return Err(Failure::usage(
@@ -613,6 +682,8 @@ pub fn run_keeping(
             Some("lower --dyn-smem or the size of the __shared__ arrays".into()),
         ));
     }
+    check_dyn_smem(&opts.gpu, kernel, static_smem, dyn_smem, max_dyn_smem)
+        .map_err(|e| Failure::new(Some(src), [e.into()], EXIT_USAGE))?;
     let cfg = LaunchConfig {
         grid: setup.grid,
         block: setup.block,
@@ -623,7 +694,12 @@ pub fn run_keeping(
         threads: opts.threads,
         parallel_min: opts.parallel_min,
         probe: opts.probe,
-        cache: cache_config(&opts.gpu, &setup, smem_per_block, opts.regs),
+        cache: cache_config(
+            &opts.gpu,
+            &setup,
+            smem_per_block,
+            (opts.regs, max_dyn_smem.is_some()),
+        ),
     };
     check_probe(&cfg)?;
     let buffer_bytes = buffer_bytes(&setup.args);
@@ -708,6 +784,7 @@ pub fn run_keeping(
         threads_per_block: threads,
         warps_per_block: threads.div_ceil(32),
         smem_per_block,
+        max_dyn_smem,
         regs_per_thread: opts.regs,
         cache: outcome.cache.and(cfg.cache),
     };

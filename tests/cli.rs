@@ -315,6 +315,68 @@ fn dyn_smem_in_a_launch_section_sizes_extern_shared_memory_and_the_flag_override
 }
 
 #[test]
+fn dynamic_shared_memory_above_48_kb_needs_an_opt_in() {
+    // See: issue 17 (dynamic shared memory above 48 KB could not be modelled).
+    // 64 KB of `extern __shared__` on an H100: above the 48 KB (49152 bytes) a launch may use
+    // without cudaFuncSetAttribute(MaxDynamicSharedMemorySize), so it is refused (exit 2) until
+    // the kernel opts in. With the opt-in, NVIDIA's calculator allocates 65536 + 1024 reserved =
+    // 66560 bytes per block; 228 KB = 233472 bytes per SM hold 3 of them (4 would need 266240),
+    // and shared memory is the limit (registers allow 65536 / (32 × 256) = 8 blocks).
+    let dir = std::env::temp_dir().join(format!("simt-optin-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let path = dir.join("big.sk");
+    let kernel = "__global__ void k(float* a) {\n    extern __shared__ float s[];\n    s[threadIdx.x] = threadIdx.x;\n    __syncthreads();\n    a[threadIdx.x] = s[blockDim.x - 1 - threadIdx.x];\n}\n";
+    std::fs::write(
+        &path,
+        format!("{kernel}launch k {{ a = zeros(256); block = 256; grid = 1; dyn_smem = 65536; expect a[0] == 255; }}\n"),
+    )
+    .expect("write");
+    let p = path.to_str().expect("utf-8");
+    let (code, out, err) = common::simt(&["run", p, "--json"]);
+    assert_eq!(code, 2, "{out}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+    assert_eq!(v["error"]["code"], "simt::host::dynamic_shared_memory");
+    assert!(
+        err.contains("65536 bytes of dynamic shared memory per block are more than the 49152"),
+        "{err}"
+    );
+    assert!(err.contains("sized by the launch's 65536 bytes"), "{err}");
+    assert!(err.contains("--max-dyn-smem 65536"), "{err}");
+    for opt_in in [
+        vec!["--max-dyn-smem", "65536"],
+        vec!["--arg", "max_dyn_smem=98304"],
+    ] {
+        let mut args = vec!["run", p, "--json"];
+        args.extend(opt_in);
+        let (code, out, err) = common::simt(&args);
+        assert_eq!(code, 0, "{err}");
+        let v: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+        assert_eq!(v["occupancy"]["blocks_per_sm"], 3, "{out}");
+        assert_eq!(
+            v["occupancy"]["limiters"],
+            serde_json::json!(["shared_mem"])
+        );
+    }
+    // The same opt-in in the launch section.
+    std::fs::write(
+        &path,
+        format!("{kernel}launch k {{ a = zeros(256); block = 256; grid = 1; dyn_smem = 65536; max_dyn_smem = 65536; }}\n"),
+    )
+    .expect("write");
+    let (code, _, err) = common::simt(&["run", p]);
+    assert_eq!(code, 0, "{err}");
+    // An opt-in smaller than the launch, or larger than the GPU allows (227 KB = 232448 bytes
+    // beside no static shared memory on an H100), is refused like cudaFuncSetAttribute's.
+    let (code, _, err) = common::simt(&["run", p, "--max-dyn-smem", "32768"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("with its opt-in of 32768 bytes"), "{err}");
+    let (code, _, err) = common::simt(&["run", p, "--max-dyn-smem", "300000"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("simt::host::shared_memory_opt_in"), "{err}");
+    assert!(err.contains("H100 SXM allows: 232448"), "{err}");
+}
+
+#[test]
 fn a_save_that_names_nothing_is_refused_before_the_kernel_runs() {
     // kernels/out_of_bounds.sk traps when it runs (exit 1); a bad --save is found first (exit 2),
     // with the name it was probably meant to be.

@@ -155,6 +155,7 @@ fn shipped_wide_access_kernels_have_their_counters() {
             arg_texts: Vec::new(),
             arg_names: Vec::new(),
             dyn_smem: None,
+            max_dyn_smem: None,
             max_steps: simt::pipeline::DEFAULT_MAX_STEPS,
             max_block_steps: simt::pipeline::DEFAULT_MAX_BLOCK_STEPS,
             timeout: None,

@@ -148,6 +148,7 @@ pub(super) fn compare_cmd(a: CompareArgs, paint: Paint) -> Result<u8, Failure> {
             arg_texts: arg_texts.clone(),
             arg_names: Vec::new(),
             dyn_smem: a.model.dyn_smem,
+            max_dyn_smem: a.model.max_dyn_smem,
             max_steps: a.model.max_steps,
             max_block_steps: a.model.max_block_steps,
             timeout: None,

@@ -295,4 +295,42 @@ pub enum HostError {
         #[label("misaligned for `{param_ty}`")]
         span: Span,
     },
+    /// `extern __shared__ float s[];` launched with `--dyn-smem 65536` on an H100, without
+    /// `--max-dyn-smem 65536` (CUDA's launch fails unless `cudaFuncSetAttribute(k,
+    /// cudaFuncAttributeMaxDynamicSharedMemorySize, 65536)` came first)
+    #[error("{bytes} bytes of dynamic shared memory per block are more than the {limit} this kernel may use {why}")]
+    #[diagnostic(code(simt::host::dynamic_shared_memory), help("{help}"))]
+    DynamicSharedMemory {
+        /// Bytes the launch gives.
+        bytes: u64,
+        /// Bytes it may give.
+        limit: u64,
+        /// Why that is the limit: no opt-in (and the static bytes beside it), or the opt-in's size.
+        why: String,
+        /// How to opt in, or in further.
+        help: String,
+        /// The `extern __shared__` array (or the kernel).
+        #[label("sized by the launch's {bytes} bytes")]
+        span: Span,
+    },
+    /// `--max-dyn-smem 262144` on an H100, whose blocks may have at most 227 KB of shared memory
+    /// (`cudaFuncSetAttribute` fails with `cudaErrorInvalidValue`)
+    #[error("an opt-in to {bytes} bytes of dynamic shared memory is more than {gpu} allows: {limit} beside the kernel's {static_bytes} bytes of static shared memory")]
+    #[diagnostic(
+        code(simt::host::shared_memory_opt_in),
+        help("give --max-dyn-smem (or `max_dyn_smem`) at most {limit}: a block's static and dynamic shared memory together fit in the GPU's opt-in limit (sharedMemPerBlockOptin)")
+    )]
+    SharedMemoryOptIn {
+        /// The opt-in.
+        bytes: u64,
+        /// The most it may be.
+        limit: u64,
+        /// The kernel's static shared memory.
+        static_bytes: u64,
+        /// The GPU's name.
+        gpu: String,
+        /// The `extern __shared__` array (or the kernel).
+        #[label("opted in to {bytes} bytes")]
+        span: Span,
+    },
 }

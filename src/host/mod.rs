@@ -276,7 +276,10 @@ pub fn check_arg_names(
         let known = kernel.params.iter().any(|p| p.name == *name)
             || assigned.contains(&name.as_str())
             || used.contains(name.as_str())
-            || matches!(name.as_str(), "grid" | "block" | "dyn_smem");
+            || matches!(
+                name.as_str(),
+                "grid" | "block" | "dyn_smem" | "max_dyn_smem"
+            );
         if !known {
             let mut names: Vec<&str> = kernel.params.iter().map(|p| p.name.as_str()).collect();
             names.extend(assigned.iter().copied());

@@ -41,6 +41,10 @@ pub struct LaunchInfo {
     pub warps_per_block: u64,
     /// Static plus dynamic shared memory per block, bytes.
     pub smem_per_block: u64,
+    /// The kernel's opt-in to more dynamic shared memory than the default per-block limit
+    /// (`--max-dyn-smem`), bytes; only present when given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_dyn_smem: Option<u64>,
     /// Registers per thread assumed for occupancy (`--regs`).
     pub regs_per_thread: u32,
     /// The cache model's sizes, when the launch ran with it (not in a sampled run).
@@ -237,11 +241,14 @@ impl Report {
             smem_instr: c.smem_instr,
             smem_wavefronts: c.smem_wavefronts,
         };
-        let request = OccupancyRequest::new(
-            launch.threads_per_block as u32,
-            launch.regs_per_thread,
-            launch.smem_per_block.min(u64::from(u32::MAX)) as u32,
-        );
+        let request = OccupancyRequest {
+            opt_in: launch.max_dyn_smem.is_some(),
+            ..OccupancyRequest::new(
+                launch.threads_per_block as u32,
+                launch.regs_per_thread,
+                launch.smem_per_block.min(u64::from(u32::MAX)) as u32,
+            )
+        };
         let occ = occupancy(gpu, &request);
         let refined = refined_time(
             gpu,

@@ -58,6 +58,7 @@ fn run_on(
         arg_texts: args.iter().map(|(_, v)| v.to_string()).collect(),
         arg_names: Vec::new(),
         dyn_smem: None,
+        max_dyn_smem: None,
         max_steps: 1 << 20,
         max_block_steps: pipeline::DEFAULT_MAX_BLOCK_STEPS,
         timeout: None,
