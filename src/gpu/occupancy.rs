@@ -511,50 +511,15 @@ mod tests {
     use Limiter::{Barriers as Bar, Blocks as B, Registers as R, SharedMem as S, Warps as W};
 
     const K: u32 = 1024;
-    const N: Option<u32> = None;
 
-    const fn s(x: u32) -> Option<u32> {
-        Some(x)
-    }
-
-    /// One occupancy case: the request, then the expected blocks per SM, the limits
-    /// (warps, blocks, registers, shared memory, barriers) and the limiters that tie.
+    /// One case of `occupancy_cases.txt`: the request, then the expected blocks per SM, the limits
+    /// and the limiters that tie.
     #[derive(Debug)]
-    struct Row {
-        threads: u32,
-        regs: u32,
-        smem: u32,
-        carveout: Option<u32>,
-        opt_in: bool,
-        barriers: u32,
+    struct Case {
+        request: OccupancyRequest,
         blocks: u32,
-        limits: (u32, u32, Option<u32>, Option<u32>, Option<u32>),
-        limiters: &'static [Limiter],
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    const fn row(
-        threads: u32,
-        regs: u32,
-        smem: u32,
-        carveout: Option<u32>,
-        opt_in: bool,
-        barriers: u32,
-        blocks: u32,
-        limits: (u32, u32, Option<u32>, Option<u32>, Option<u32>),
-        limiters: &'static [Limiter],
-    ) -> Row {
-        Row {
-            threads,
-            regs,
-            smem,
-            carveout,
-            opt_in,
-            barriers,
-            blocks,
-            limits,
-            limiters,
-        }
+        limits: OccupancyLimits,
+        limiters: Vec<Limiter>,
     }
 
     /// A CC 12.0 part (RTX PRO 6000 Blackwell: 188 SMs, 1,536 threads, 24 blocks,
@@ -577,978 +542,197 @@ mod tests {
         }
     }
 
-    fn request(r: &Row) -> OccupancyRequest {
-        OccupancyRequest {
-            threads_per_block: r.threads,
-            regs_per_thread: r.regs,
-            smem_per_block: r.smem,
-            carveout_percent: r.carveout,
-            opt_in: r.opt_in,
-            barriers_per_block: r.barriers,
+    /// A field of a case: `-` (none) or a number, `48K` meaning 48 × 1024.
+    fn value(field: &str) -> Option<u32> {
+        if field == "-" {
+            return None;
+        }
+        let (digits, unit) = field.strip_suffix('K').map_or((field, 1), |d| (d, K));
+        let n: u32 = digits
+            .parse()
+            .unwrap_or_else(|_| panic!("`{field}` is not a number"));
+        Some(n * unit)
+    }
+
+    /// `threads regs smem carveout opt-in barriers | blocks | W B R S Bar | limiters`.
+    fn case(line: &str) -> Case {
+        let parts: Vec<Vec<&str>> = line
+            .split('|')
+            .map(|p| p.split_whitespace().collect())
+            .collect();
+        let [request, blocks, limits, limiters] = &parts[..] else {
+            panic!("`{line}`: four parts separated by |")
+        };
+        let (&[threads, regs, smem, carveout, opt_in, barriers], &[blocks], &[w, b, r, sm, bar]) =
+            (&request[..], &blocks[..], &limits[..])
+        else {
+            panic!("`{line}`: six request fields, the blocks, five limits")
+        };
+        let number = |f: &str| value(f).unwrap_or_else(|| panic!("`{line}`: `{f}` is a number"));
+        Case {
+            request: OccupancyRequest {
+                threads_per_block: number(threads),
+                regs_per_thread: number(regs),
+                smem_per_block: number(smem),
+                carveout_percent: value(carveout),
+                opt_in: match opt_in {
+                    "opt-in" => true,
+                    "-" => false,
+                    other => panic!("`{line}`: `{other}` is `opt-in` or `-`"),
+                },
+                barriers_per_block: number(barriers),
+            },
+            blocks: number(blocks),
+            limits: OccupancyLimits {
+                warps: number(w),
+                blocks: number(b),
+                registers: value(r),
+                shared_mem: value(sm),
+                barriers: value(bar),
+            },
+            limiters: limiters
+                .iter()
+                .map(|&l| match l {
+                    "W" => W,
+                    "B" => B,
+                    "R" => R,
+                    "S" => S,
+                    "Bar" => Bar,
+                    other => panic!("`{line}`: `{other}` is not a limiter"),
+                })
+                .collect(),
         }
     }
 
-    fn check_family(gpu: &GpuConfig, cc: (u32, u32), rows: &[Row]) {
-        assert_eq!(gpu.compute_capability, cc);
+    /// A `[section]` of `occupancy_cases.txt`.
+    struct Section {
+        /// The GPUs its cases hold for, by name, each with its compute capability.
+        gpus: Vec<(&'static str, (u32, u32))>,
+        cases: Vec<Case>,
+    }
+
+    /// The sections of `occupancy_cases.txt`.
+    fn sections() -> Vec<Section> {
+        let mut out: Vec<Section> = Vec::new();
+        for line in include_str!("occupancy_cases.txt").lines() {
+            if line.trim().is_empty() || line.starts_with('#') {
+                continue;
+            }
+            match line.strip_prefix('[').and_then(|l| l.strip_suffix(']')) {
+                Some(head) => {
+                    let gpus = head
+                        .split(',')
+                        .map(|g| {
+                            let (name, cc) = g.trim().split_once(' ').expect("[NAME CC, ...]");
+                            let (major, minor) = cc.split_once('.').expect("CC as MAJOR.MINOR");
+                            let cc = (major.parse().expect("CC"), minor.parse().expect("CC"));
+                            (name, cc)
+                        })
+                        .collect();
+                    out.push(Section {
+                        gpus,
+                        cases: Vec::new(),
+                    });
+                }
+                None => out
+                    .last_mut()
+                    .expect("a [section] before the first case")
+                    .cases
+                    .push(case(line)),
+            }
+        }
+        out
+    }
+
+    /// Checks every case of the sections that name `name` (a preset, or `cc12`) against the
+    /// calculator; at least 40 of them.
+    fn check_gpu(name: &str) {
+        let gpu = match name {
+            "cc12" => cc12(),
+            _ => crate::gpu::preset(name).expect("a preset"),
+        };
         assert_eq!(gpu.validate(), Ok(()));
-        assert!(rows.len() >= 40, "{} rows", rows.len());
-        for (i, r) in rows.iter().enumerate() {
-            let o = occupancy(gpu, &request(r));
-            let ctx = format!("CC {}.{} row {i}: {r:?}", cc.0, cc.1);
-            let (w, b, reg, sm, bar) = r.limits;
-            let want = OccupancyLimits {
-                warps: w,
-                blocks: b,
-                registers: reg,
-                shared_mem: sm,
-                barriers: bar,
+        let mut checked = 0;
+        for Section { gpus, cases } in sections() {
+            let Some(&(_, cc)) = gpus.iter().find(|(n, _)| *n == name) else {
+                continue;
             };
-            assert_eq!(o.limits, want, "{ctx}");
-            assert_eq!(o.blocks_per_sm, r.blocks, "{ctx}");
-            assert_eq!(o.limiters, r.limiters.to_vec(), "{ctx}");
-            assert_eq!(o.limiter, r.limiters[0], "{ctx}");
-            let warps = r.threads.div_ceil(32);
-            assert_eq!(o.warps_per_block, warps, "{ctx}");
-            assert_eq!(o.active_warps, r.blocks * warps, "{ctx}");
-            let occ = f64::from(r.blocks * warps) / f64::from(gpu.max_warps_per_sm);
-            assert_eq!(o.occupancy, occ, "{ctx}");
-            assert_eq!(o.cannot_launch.is_some(), r.blocks == 0, "{ctx}: {o:?}");
+            assert_eq!(gpu.compute_capability, cc, "{name}");
+            for (i, c) in cases.iter().enumerate() {
+                let o = occupancy(&gpu, &c.request);
+                let ctx = format!("{name} (CC {}.{}) case {i}: {c:?}", cc.0, cc.1);
+                assert_eq!(o.limits, c.limits, "{ctx}");
+                assert_eq!(o.blocks_per_sm, c.blocks, "{ctx}");
+                assert_eq!(o.limiters, c.limiters, "{ctx}");
+                assert_eq!(o.limiter, c.limiters[0], "{ctx}");
+                let warps = c.request.threads_per_block.div_ceil(32);
+                assert_eq!(o.warps_per_block, warps, "{ctx}");
+                assert_eq!(o.active_warps, c.blocks * warps, "{ctx}");
+                let occ = f64::from(c.blocks * warps) / f64::from(gpu.max_warps_per_sm);
+                assert_eq!(o.occupancy, occ, "{ctx}");
+                assert_eq!(o.cannot_launch.is_some(), c.blocks == 0, "{ctx}: {o:?}");
+            }
+            checked += cases.len();
         }
+        assert!(checked >= 40, "{name}: {checked} cases");
     }
-
-    // Notation in the derivations: "thr" threads per block; W warp limit (max warps per SM /
-    // warps per block); R register limit (regs×32 rounded up to 256 per warp, 16384 registers per
-    // sub-partition / regs per warp, ×4 sub-partitions, / warps per block; "hw check" = regs per
-    // warp × warps rounded up to 4); B block limit of the CC; S shared memory (request + reserved,
-    // rounded to the allocation unit; "SM" = shared memory per SM from the carveout, "cap" = the
-    // per-block limit); Bar barrier limit (blocks × factor / barriers, CC ≥ 9.0 only); "none" = no
-    // limit; min = blocks per SM, [..] = every limit equal to it.
-    /// CC 7.0: GpuConfig::v100().
-    #[rustfmt::skip]
-    const CC7_0: &[Row] = &[
-        // 256 thr → 8 warps; W: 64/8 = 8; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/8 = 8; B: 32; S: 0+0 = 0; none; Bar: none (CC < 9); min 8 [W R]
-        row(256, 32, 0, N, false, 1, 8, (8, 32, s(8), N, N), &[W, R]),
-        // 256 thr → 8 warps; W: 64/8 = 8; R: 128×32 = 4096/warp, 16384/4096 = 4 ×4 = 16 warps → 16/8 = 2; B: 32; S: 0+0 = 0; none; Bar: none (CC < 9); min 2 [R]
-        row(256, 128, 0, N, false, 1, 2, (8, 32, s(2), N, N), &[R]),
-        // 128 thr → 4 warps; W: 64/4 = 16; R: 40×32 = 1280/warp, 16384/1280 = 12 ×4 = 48 warps → 48/4 = 12; B: 32; S: 49152+0 = 49152; SM 98304; 98304/49152 = 2; Bar: none (CC < 9); min 2 [S]
-        row(128, 40, 48 * K, N, false, 1, 2, (16, 32, s(12), s(2), N), &[S]),
-        // 1024 thr → 32 warps; W: 64/32 = 2; R: 65×32 = 2080 → 2304/warp, ×32 warps = 73728 > 65536 → 0; B: 32; S: 0+0 = 0; none; Bar: none (CC < 9); min 0 [R]
-        row(1024, 65, 0, N, false, 1, 0, (2, 32, s(0), N, N), &[R]),
-        // 96 thr → 3 warps; W: 64/3 = 21; R: 40×32 = 1280/warp, 16384/1280 = 12 ×4 = 48 warps → 48/3 = 16; B: 32; S: 0+0 = 0; none; Bar: none (CC < 9); min 16 [R]
-        row(96, 40, 0, N, false, 1, 16, (21, 32, s(16), N, N), &[R]),
-        // 32 thr → 1 warps; W: 64/1 = 64; R: 16×32 = 512/warp, 16384/512 = 32 ×4 = 128 warps → 128/1 = 128; B: 32; S: 0+0 = 0; none; Bar: none (CC < 9); min 32 [B]
-        row(32, 16, 0, N, false, 1, 32, (64, 32, s(128), N, N), &[B]),
-        // 64 thr → 2 warps; W: 64/2 = 32; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/2 = 32; B: 32; S: 0+0 = 0; none; Bar: none (CC < 9); min 32 [W B R]
-        row(64, 32, 0, N, false, 1, 32, (32, 32, s(32), N, N), &[W, B, R]),
-        // 128 thr → 4 warps; W: 64/4 = 16; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/4 = 16; B: 32; S: 0+0 = 0; none; Bar: none (CC < 9); min 16 [W R]
-        row(128, 32, 0, N, false, 1, 16, (16, 32, s(16), N, N), &[W, R]),
-        // 192 thr → 6 warps; W: 64/6 = 10; R: 48×32 = 1536/warp, 16384/1536 = 10 ×4 = 40 warps → 40/6 = 6; B: 32; S: 0+0 = 0; none; Bar: none (CC < 9); min 6 [R]
-        row(192, 48, 0, N, false, 1, 6, (10, 32, s(6), N, N), &[R]),
-        // 384 thr → 12 warps; W: 64/12 = 5; R: 64×32 = 2048/warp, 16384/2048 = 8 ×4 = 32 warps → 32/12 = 2; B: 32; S: 0+0 = 0; none; Bar: none (CC < 9); min 2 [R]
-        row(384, 64, 0, N, false, 1, 2, (5, 32, s(2), N, N), &[R]),
-        // 512 thr → 16 warps; W: 64/16 = 4; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/16 = 4; B: 32; S: 0+0 = 0; none; Bar: none (CC < 9); min 4 [W R]
-        row(512, 32, 0, N, false, 1, 4, (4, 32, s(4), N, N), &[W, R]),
-        // 512 thr → 16 warps; W: 64/16 = 4; R: 64×32 = 2048/warp, 16384/2048 = 8 ×4 = 32 warps → 32/16 = 2; B: 32; S: 0+0 = 0; none; Bar: none (CC < 9); min 2 [R]
-        row(512, 64, 0, N, false, 1, 2, (4, 32, s(2), N, N), &[R]),
-        // 640 thr → 20 warps; W: 64/20 = 3; R: 40×32 = 1280/warp, 16384/1280 = 12 ×4 = 48 warps → 48/20 = 2; B: 32; S: 0+0 = 0; none; Bar: none (CC < 9); min 2 [R]
-        row(640, 40, 0, N, false, 1, 2, (3, 32, s(2), N, N), &[R]),
-        // 768 thr → 24 warps; W: 64/24 = 2; R: 40×32 = 1280/warp, 16384/1280 = 12 ×4 = 48 warps → 48/24 = 2; B: 32; S: 0+0 = 0; none; Bar: none (CC < 9); min 2 [W R]
-        row(768, 40, 0, N, false, 1, 2, (2, 32, s(2), N, N), &[W, R]),
-        // 1024 thr → 32 warps; W: 64/32 = 2; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/32 = 2; B: 32; S: 0+0 = 0; none; Bar: none (CC < 9); min 2 [W R]
-        row(1024, 32, 0, N, false, 1, 2, (2, 32, s(2), N, N), &[W, R]),
-        // 1024 thr → 32 warps; W: 64/32 = 2; R: 64×32 = 2048/warp, 16384/2048 = 8 ×4 = 32 warps → 32/32 = 1; B: 32; S: 0+0 = 0; none; Bar: none (CC < 9); min 1 [R]
-        row(1024, 64, 0, N, false, 1, 1, (2, 32, s(1), N, N), &[R]),
-        // 1024 thr → 32 warps; W: 64/32 = 2; R: 0 regs → none; B: 32; S: 0+0 = 0; none; Bar: none (CC < 9); min 2 [W]
-        row(1024, 0, 0, N, false, 1, 2, (2, 32, N, N, N), &[W]),
-        // 33 thr → 2 warps; W: 64/2 = 32; R: 24×32 = 768/warp, 16384/768 = 21 ×4 = 84 warps → 84/2 = 42; B: 32; S: 0+0 = 0; none; Bar: none (CC < 9); min 32 [W B]
-        row(33, 24, 0, N, false, 1, 32, (32, 32, s(42), N, N), &[W, B]),
-        // 1 thr → 1 warps; W: 64/1 = 64; R: 0 regs → none; B: 32; S: 0+0 = 0; none; Bar: none (CC < 9); min 32 [B]
-        row(1, 0, 0, N, false, 1, 32, (64, 32, N, N, N), &[B]),
-        // 128 thr → 4 warps; W: 64/4 = 16; R: 255×32 = 8160 → 8192/warp, 16384/8192 = 2 ×4 = 8 warps → 8/4 = 2; B: 32; S: 0+0 = 0; none; Bar: none (CC < 9); min 2 [R]
-        row(128, 255, 0, N, false, 1, 2, (16, 32, s(2), N, N), &[R]),
-        // 32 thr → 1 warps; W: 64/1 = 64; R: 255×32 = 8160 → 8192/warp, 16384/8192 = 2 ×4 = 8 warps → 8/1 = 8; B: 32; S: 0+0 = 0; none; Bar: none (CC < 9); min 8 [R]
-        row(32, 255, 0, N, false, 1, 8, (64, 32, s(8), N, N), &[R]),
-        // 256 thr → 8 warps; W: 64/8 = 8; R: 256 > 255 regs/thread → 0; B: 32; S: 0+0 = 0; none; Bar: none (CC < 9); min 0 [R]
-        row(256, 256, 0, N, false, 1, 0, (8, 32, s(0), N, N), &[R]),
-        // 800 thr → 25 warps; W: 64/25 = 2; R: 80×32 = 2560/warp, hw check ×28 warps = 71680 > 65536 → 0; B: 32; S: 0+0 = 0; none; Bar: none (CC < 9); min 0 [R]
-        row(800, 80, 0, N, false, 1, 0, (2, 32, s(0), N, N), &[R]),
-        // 256 thr → 8 warps; W: 64/8 = 8; R: 72×32 = 2304/warp, 16384/2304 = 7 ×4 = 28 warps → 28/8 = 3; B: 32; S: 0+0 = 0; none; Bar: none (CC < 9); min 3 [R]
-        row(256, 72, 0, N, false, 1, 3, (8, 32, s(3), N, N), &[R]),
-        // 128 thr → 4 warps; W: 64/4 = 16; R: 168×32 = 5376/warp, 16384/5376 = 3 ×4 = 12 warps → 12/4 = 3; B: 32; S: 0+0 = 0; none; Bar: none (CC < 9); min 3 [R]
-        row(128, 168, 0, N, false, 1, 3, (16, 32, s(3), N, N), &[R]),
-        // 256 thr → 8 warps; W: 64/8 = 8; R: 40×32 = 1280/warp, 16384/1280 = 12 ×4 = 48 warps → 48/8 = 6; B: 32; S: 16384+0 = 16384; SM 98304; 98304/16384 = 6; Bar: none (CC < 9); min 6 [R S]
-        row(256, 40, 16 * K, N, false, 1, 6, (8, 32, s(6), s(6), N), &[R, S]),
-        // 128 thr → 4 warps; W: 64/4 = 16; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/4 = 16; B: 32; S: 32768+0 = 32768; SM 98304; 98304/32768 = 3; Bar: none (CC < 9); min 3 [S]
-        row(128, 32, 32 * K, N, false, 1, 3, (16, 32, s(16), s(3), N), &[S]),
-        // 256 thr → 8 warps; W: 64/8 = 8; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/8 = 8; B: 32; S: 4000+0 → 4096; SM 98304; 98304/4096 = 24; Bar: none (CC < 9); min 8 [W R]
-        row(256, 32, 4000, N, false, 1, 8, (8, 32, s(8), s(24), N), &[W, R]),
-        // 64 thr → 2 warps; W: 64/2 = 32; R: 16×32 = 512/warp, 16384/512 = 32 ×4 = 128 warps → 128/2 = 64; B: 32; S: 1000+0 → 1024; SM 98304; 98304/1024 = 96; Bar: none (CC < 9); min 32 [W B]
-        row(64, 16, 1000, N, false, 1, 32, (32, 32, s(64), s(96), N), &[W, B]),
-        // 128 thr → 4 warps; W: 64/4 = 16; R: 24×32 = 768/warp, 16384/768 = 21 ×4 = 84 warps → 84/4 = 21; B: 32; S: 8192+0 = 8192; SM 98304; 98304/8192 = 12; Bar: none (CC < 9); min 12 [S]
-        row(128, 24, 8 * K, N, false, 1, 12, (16, 32, s(21), s(12), N), &[S]),
-        // 256 thr → 8 warps; W: 64/8 = 8; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/8 = 8; B: 32; S: 49152+0 = 49152; SM 98304; 98304/49152 = 2; Bar: none (CC < 9); min 2 [S]
-        row(256, 32, 48 * K, N, false, 1, 2, (8, 32, s(8), s(2), N), &[S]),
-        // 256 thr → 8 warps; W: 64/8 = 8; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/8 = 8; B: 32; S: 65536+0 = 65536 > cap 49152 → 0; Bar: none (CC < 9); min 0 [S]
-        row(256, 32, 64 * K, N, false, 1, 0, (8, 32, s(8), s(0), N), &[S]),
-        // 256 thr → 8 warps; W: 64/8 = 8; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/8 = 8; B: 32; S: 65536+0 = 65536; SM 98304; 98304/65536 = 1; Bar: none (CC < 9); min 1 [S]
-        row(256, 32, 64 * K, N, true, 1, 1, (8, 32, s(8), s(1), N), &[S]),
-        // 128 thr → 4 warps; W: 64/4 = 16; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/4 = 16; B: 32; S: 98304+0 = 98304; SM 98304; 98304/98304 = 1; Bar: none (CC < 9); min 1 [S]
-        row(128, 32, 96 * K, N, true, 1, 1, (16, 32, s(16), s(1), N), &[S]),
-        // 128 thr → 4 warps; W: 64/4 = 16; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/4 = 16; B: 32; S: 102400+0 = 102400 > cap 98304 → 0; Bar: none (CC < 9); min 0 [S]
-        row(128, 32, 100 * K, N, true, 1, 0, (16, 32, s(16), s(0), N), &[S]),
-        // 256 thr → 8 warps; W: 64/8 = 8; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/8 = 8; B: 32; S: 0+0 = 0; none; Bar: none (CC < 9); min 8 [W R]
-        row(256, 32, 0, s(0), false, 1, 8, (8, 32, s(8), N, N), &[W, R]),
-        // 256 thr → 8 warps; W: 64/8 = 8; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/8 = 8; B: 32; S: 4096+0 = 4096; 0% = 0 → step 0 < 4096 → step 8192; 8192/4096 = 2; Bar: none (CC < 9); min 2 [S]
-        row(256, 32, 4 * K, s(0), false, 1, 2, (8, 32, s(8), s(2), N), &[S]),
-        // 256 thr → 8 warps; W: 64/8 = 8; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/8 = 8; B: 32; S: 8192+0 = 8192; 25% = 24576 → step 32768; 32768/8192 = 4; Bar: none (CC < 9); min 4 [S]
-        row(256, 32, 8 * K, s(25), false, 1, 4, (8, 32, s(8), s(4), N), &[S]),
-        // 128 thr → 4 warps; W: 64/4 = 16; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/4 = 16; B: 32; S: 16384+0 = 16384; 50% = 49152 → step 65536; 65536/16384 = 4; Bar: none (CC < 9); min 4 [S]
-        row(128, 32, 16 * K, s(50), false, 1, 4, (16, 32, s(16), s(4), N), &[S]),
-        // 256 thr → 8 warps; W: 64/8 = 8; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/8 = 8; B: 32; S: 0+0 = 0; none; Bar: none (CC < 9); min 8 [W R]
-        row(256, 32, 0, s(100), false, 1, 8, (8, 32, s(8), N, N), &[W, R]),
-        // 256 thr → 8 warps; W: 64/8 = 8; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/8 = 8; B: 32; S: 20480+0 = 20480; 10% = 9830 → step 16384 < 20480 → step 32768; 32768/20480 = 1; Bar: none (CC < 9); min 1 [S]
-        row(256, 32, 20 * K, s(10), false, 1, 1, (8, 32, s(8), s(1), N), &[S]),
-        // 1025 thr → 33 warps; W: 1025 > 1024 thr → 0; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/33 = 1; B: 32; S: 0+0 = 0; none; Bar: none (CC < 9); min 0 [W]
-        row(1025, 32, 0, N, false, 1, 0, (0, 32, s(1), N, N), &[W]),
-        // 256 thr → 8 warps; W: 64/8 = 8; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/8 = 8; B: 32; S: 0+0 = 0; none; Bar: none (CC < 9); min 8 [W R]
-        row(256, 32, 0, N, false, 0, 8, (8, 32, s(8), N, N), &[W, R]),
-        // 256 thr → 8 warps; W: 64/8 = 8; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/8 = 8; B: 32; S: 0+0 = 0; none; Bar: none (CC < 9); min 8 [W R]
-        row(256, 32, 0, N, false, 3, 8, (8, 32, s(8), N, N), &[W, R]),
-        // 32 thr → 1 warps; W: 64/1 = 64; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/1 = 64; B: 32; S: 0+0 = 0; none; Bar: none (CC < 9); min 32 [B]
-        row(32, 32, 0, N, false, 2, 32, (64, 32, s(64), N, N), &[B]),
-        // 1024 thr → 32 warps; W: 64/32 = 2; R: 48×32 = 1536/warp, 16384/1536 = 10 ×4 = 40 warps → 40/32 = 1; B: 32; S: 0+0 = 0; none; Bar: none (CC < 9); min 1 [R]
-        row(1024, 48, 0, N, false, 1, 1, (2, 32, s(1), N, N), &[R]),
-        // 160 thr → 5 warps; W: 64/5 = 12; R: 56×32 = 1792/warp, 16384/1792 = 9 ×4 = 36 warps → 36/5 = 7; B: 32; S: 0+0 = 0; none; Bar: none (CC < 9); min 7 [R]
-        row(160, 56, 0, N, false, 1, 7, (12, 32, s(7), N, N), &[R]),
-        // 224 thr → 7 warps; W: 64/7 = 9; R: 96×32 = 3072/warp, 16384/3072 = 5 ×4 = 20 warps → 20/7 = 2; B: 32; S: 2048+0 = 2048; SM 98304; 98304/2048 = 48; Bar: none (CC < 9); min 2 [R]
-        row(224, 96, 2 * K, N, false, 1, 2, (9, 32, s(2), s(48), N), &[R]),
-        // 64 thr → 2 warps; W: 64/2 = 32; R: 0 regs → none; B: 32; S: 0+0 = 0; none; Bar: none (CC < 9); min 32 [W B]
-        row(64, 0, 0, N, false, 1, 32, (32, 32, N, N, N), &[W, B]),
-        // 32 thr → 1 warps; W: 64/1 = 64; R: 0 regs → none; B: 32; S: 48128+0 = 48128; SM 98304; 98304/48128 = 2; Bar: none (CC < 9); min 2 [S]
-        row(32, 0, 47 * K, N, false, 1, 2, (64, 32, N, s(2), N), &[S]),
-        // 128 thr → 4 warps; W: 64/4 = 16; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/4 = 16; B: 32; S: 98304+0 = 98304; SM 98304; 98304/98304 = 1; Bar: none (CC < 9); min 1 [S]
-        row(128, 32, 96 * K, N, true, 1, 1, (16, 32, s(16), s(1), N), &[S]),
-        // 128 thr → 4 warps; W: 64/4 = 16; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/4 = 16; B: 32; S: 1+0 → 256; 0% = 0 → step 0 < 256 → step 8192; 8192/256 = 32; Bar: none (CC < 9); min 16 [W R]
-        row(128, 32, 1, s(0), false, 1, 16, (16, 32, s(16), s(32), N), &[W, R]),
-        // 128 thr → 4 warps; W: 64/4 = 16; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/4 = 16; B: 32; S: 9216+0 = 9216; 10% = 9830 → step 16384; 16384/9216 = 1; Bar: none (CC < 9); min 1 [S]
-        row(128, 32, 9 * K, s(10), false, 1, 1, (16, 32, s(16), s(1), N), &[S]),
-    ];
-
-    /// CC 7.5: GpuConfig::t4().
-    #[rustfmt::skip]
-    const CC7_5: &[Row] = &[
-        // 256 thr → 8 warps; W: 32/8 = 4; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/8 = 8; B: 16; S: 0+0 = 0; none; Bar: none (CC < 9); min 4 [W]
-        row(256, 32, 0, N, false, 1, 4, (4, 16, s(8), N, N), &[W]),
-        // 256 thr → 8 warps; W: 32/8 = 4; R: 128×32 = 4096/warp, 16384/4096 = 4 ×4 = 16 warps → 16/8 = 2; B: 16; S: 0+0 = 0; none; Bar: none (CC < 9); min 2 [R]
-        row(256, 128, 0, N, false, 1, 2, (4, 16, s(2), N, N), &[R]),
-        // 128 thr → 4 warps; W: 32/4 = 8; R: 40×32 = 1280/warp, 16384/1280 = 12 ×4 = 48 warps → 48/4 = 12; B: 16; S: 49152+0 = 49152; SM 65536; 65536/49152 = 1; Bar: none (CC < 9); min 1 [S]
-        row(128, 40, 48 * K, N, false, 1, 1, (8, 16, s(12), s(1), N), &[S]),
-        // 1024 thr → 32 warps; W: 32/32 = 1; R: 65×32 = 2080 → 2304/warp, ×32 warps = 73728 > 65536 → 0; B: 16; S: 0+0 = 0; none; Bar: none (CC < 9); min 0 [R]
-        row(1024, 65, 0, N, false, 1, 0, (1, 16, s(0), N, N), &[R]),
-        // 96 thr → 3 warps; W: 32/3 = 10; R: 40×32 = 1280/warp, 16384/1280 = 12 ×4 = 48 warps → 48/3 = 16; B: 16; S: 0+0 = 0; none; Bar: none (CC < 9); min 10 [W]
-        row(96, 40, 0, N, false, 1, 10, (10, 16, s(16), N, N), &[W]),
-        // 32 thr → 1 warps; W: 32/1 = 32; R: 16×32 = 512/warp, 16384/512 = 32 ×4 = 128 warps → 128/1 = 128; B: 16; S: 0+0 = 0; none; Bar: none (CC < 9); min 16 [B]
-        row(32, 16, 0, N, false, 1, 16, (32, 16, s(128), N, N), &[B]),
-        // 64 thr → 2 warps; W: 32/2 = 16; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/2 = 32; B: 16; S: 0+0 = 0; none; Bar: none (CC < 9); min 16 [W B]
-        row(64, 32, 0, N, false, 1, 16, (16, 16, s(32), N, N), &[W, B]),
-        // 128 thr → 4 warps; W: 32/4 = 8; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/4 = 16; B: 16; S: 0+0 = 0; none; Bar: none (CC < 9); min 8 [W]
-        row(128, 32, 0, N, false, 1, 8, (8, 16, s(16), N, N), &[W]),
-        // 192 thr → 6 warps; W: 32/6 = 5; R: 48×32 = 1536/warp, 16384/1536 = 10 ×4 = 40 warps → 40/6 = 6; B: 16; S: 0+0 = 0; none; Bar: none (CC < 9); min 5 [W]
-        row(192, 48, 0, N, false, 1, 5, (5, 16, s(6), N, N), &[W]),
-        // 384 thr → 12 warps; W: 32/12 = 2; R: 64×32 = 2048/warp, 16384/2048 = 8 ×4 = 32 warps → 32/12 = 2; B: 16; S: 0+0 = 0; none; Bar: none (CC < 9); min 2 [W R]
-        row(384, 64, 0, N, false, 1, 2, (2, 16, s(2), N, N), &[W, R]),
-        // 512 thr → 16 warps; W: 32/16 = 2; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/16 = 4; B: 16; S: 0+0 = 0; none; Bar: none (CC < 9); min 2 [W]
-        row(512, 32, 0, N, false, 1, 2, (2, 16, s(4), N, N), &[W]),
-        // 512 thr → 16 warps; W: 32/16 = 2; R: 64×32 = 2048/warp, 16384/2048 = 8 ×4 = 32 warps → 32/16 = 2; B: 16; S: 0+0 = 0; none; Bar: none (CC < 9); min 2 [W R]
-        row(512, 64, 0, N, false, 1, 2, (2, 16, s(2), N, N), &[W, R]),
-        // 640 thr → 20 warps; W: 32/20 = 1; R: 40×32 = 1280/warp, 16384/1280 = 12 ×4 = 48 warps → 48/20 = 2; B: 16; S: 0+0 = 0; none; Bar: none (CC < 9); min 1 [W]
-        row(640, 40, 0, N, false, 1, 1, (1, 16, s(2), N, N), &[W]),
-        // 768 thr → 24 warps; W: 32/24 = 1; R: 40×32 = 1280/warp, 16384/1280 = 12 ×4 = 48 warps → 48/24 = 2; B: 16; S: 0+0 = 0; none; Bar: none (CC < 9); min 1 [W]
-        row(768, 40, 0, N, false, 1, 1, (1, 16, s(2), N, N), &[W]),
-        // 1024 thr → 32 warps; W: 32/32 = 1; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/32 = 2; B: 16; S: 0+0 = 0; none; Bar: none (CC < 9); min 1 [W]
-        row(1024, 32, 0, N, false, 1, 1, (1, 16, s(2), N, N), &[W]),
-        // 1024 thr → 32 warps; W: 32/32 = 1; R: 64×32 = 2048/warp, 16384/2048 = 8 ×4 = 32 warps → 32/32 = 1; B: 16; S: 0+0 = 0; none; Bar: none (CC < 9); min 1 [W R]
-        row(1024, 64, 0, N, false, 1, 1, (1, 16, s(1), N, N), &[W, R]),
-        // 1024 thr → 32 warps; W: 32/32 = 1; R: 0 regs → none; B: 16; S: 0+0 = 0; none; Bar: none (CC < 9); min 1 [W]
-        row(1024, 0, 0, N, false, 1, 1, (1, 16, N, N, N), &[W]),
-        // 33 thr → 2 warps; W: 32/2 = 16; R: 24×32 = 768/warp, 16384/768 = 21 ×4 = 84 warps → 84/2 = 42; B: 16; S: 0+0 = 0; none; Bar: none (CC < 9); min 16 [W B]
-        row(33, 24, 0, N, false, 1, 16, (16, 16, s(42), N, N), &[W, B]),
-        // 1 thr → 1 warps; W: 32/1 = 32; R: 0 regs → none; B: 16; S: 0+0 = 0; none; Bar: none (CC < 9); min 16 [B]
-        row(1, 0, 0, N, false, 1, 16, (32, 16, N, N, N), &[B]),
-        // 128 thr → 4 warps; W: 32/4 = 8; R: 255×32 = 8160 → 8192/warp, 16384/8192 = 2 ×4 = 8 warps → 8/4 = 2; B: 16; S: 0+0 = 0; none; Bar: none (CC < 9); min 2 [R]
-        row(128, 255, 0, N, false, 1, 2, (8, 16, s(2), N, N), &[R]),
-        // 32 thr → 1 warps; W: 32/1 = 32; R: 255×32 = 8160 → 8192/warp, 16384/8192 = 2 ×4 = 8 warps → 8/1 = 8; B: 16; S: 0+0 = 0; none; Bar: none (CC < 9); min 8 [R]
-        row(32, 255, 0, N, false, 1, 8, (32, 16, s(8), N, N), &[R]),
-        // 256 thr → 8 warps; W: 32/8 = 4; R: 256 > 255 regs/thread → 0; B: 16; S: 0+0 = 0; none; Bar: none (CC < 9); min 0 [R]
-        row(256, 256, 0, N, false, 1, 0, (4, 16, s(0), N, N), &[R]),
-        // 800 thr → 25 warps; W: 32/25 = 1; R: 80×32 = 2560/warp, hw check ×28 warps = 71680 > 65536 → 0; B: 16; S: 0+0 = 0; none; Bar: none (CC < 9); min 0 [R]
-        row(800, 80, 0, N, false, 1, 0, (1, 16, s(0), N, N), &[R]),
-        // 256 thr → 8 warps; W: 32/8 = 4; R: 72×32 = 2304/warp, 16384/2304 = 7 ×4 = 28 warps → 28/8 = 3; B: 16; S: 0+0 = 0; none; Bar: none (CC < 9); min 3 [R]
-        row(256, 72, 0, N, false, 1, 3, (4, 16, s(3), N, N), &[R]),
-        // 128 thr → 4 warps; W: 32/4 = 8; R: 168×32 = 5376/warp, 16384/5376 = 3 ×4 = 12 warps → 12/4 = 3; B: 16; S: 0+0 = 0; none; Bar: none (CC < 9); min 3 [R]
-        row(128, 168, 0, N, false, 1, 3, (8, 16, s(3), N, N), &[R]),
-        // 256 thr → 8 warps; W: 32/8 = 4; R: 40×32 = 1280/warp, 16384/1280 = 12 ×4 = 48 warps → 48/8 = 6; B: 16; S: 16384+0 = 16384; SM 65536; 65536/16384 = 4; Bar: none (CC < 9); min 4 [W S]
-        row(256, 40, 16 * K, N, false, 1, 4, (4, 16, s(6), s(4), N), &[W, S]),
-        // 128 thr → 4 warps; W: 32/4 = 8; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/4 = 16; B: 16; S: 32768+0 = 32768; SM 65536; 65536/32768 = 2; Bar: none (CC < 9); min 2 [S]
-        row(128, 32, 32 * K, N, false, 1, 2, (8, 16, s(16), s(2), N), &[S]),
-        // 256 thr → 8 warps; W: 32/8 = 4; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/8 = 8; B: 16; S: 4000+0 → 4096; SM 65536; 65536/4096 = 16; Bar: none (CC < 9); min 4 [W]
-        row(256, 32, 4000, N, false, 1, 4, (4, 16, s(8), s(16), N), &[W]),
-        // 64 thr → 2 warps; W: 32/2 = 16; R: 16×32 = 512/warp, 16384/512 = 32 ×4 = 128 warps → 128/2 = 64; B: 16; S: 1000+0 → 1024; SM 65536; 65536/1024 = 64; Bar: none (CC < 9); min 16 [W B]
-        row(64, 16, 1000, N, false, 1, 16, (16, 16, s(64), s(64), N), &[W, B]),
-        // 128 thr → 4 warps; W: 32/4 = 8; R: 24×32 = 768/warp, 16384/768 = 21 ×4 = 84 warps → 84/4 = 21; B: 16; S: 8192+0 = 8192; SM 65536; 65536/8192 = 8; Bar: none (CC < 9); min 8 [W S]
-        row(128, 24, 8 * K, N, false, 1, 8, (8, 16, s(21), s(8), N), &[W, S]),
-        // 256 thr → 8 warps; W: 32/8 = 4; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/8 = 8; B: 16; S: 49152+0 = 49152; SM 65536; 65536/49152 = 1; Bar: none (CC < 9); min 1 [S]
-        row(256, 32, 48 * K, N, false, 1, 1, (4, 16, s(8), s(1), N), &[S]),
-        // 256 thr → 8 warps; W: 32/8 = 4; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/8 = 8; B: 16; S: 65536+0 = 65536 > cap 49152 → 0; Bar: none (CC < 9); min 0 [S]
-        row(256, 32, 64 * K, N, false, 1, 0, (4, 16, s(8), s(0), N), &[S]),
-        // 256 thr → 8 warps; W: 32/8 = 4; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/8 = 8; B: 16; S: 65536+0 = 65536; SM 65536; 65536/65536 = 1; Bar: none (CC < 9); min 1 [S]
-        row(256, 32, 64 * K, N, true, 1, 1, (4, 16, s(8), s(1), N), &[S]),
-        // 128 thr → 4 warps; W: 32/4 = 8; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/4 = 16; B: 16; S: 98304+0 = 98304 > cap 65536 → 0; Bar: none (CC < 9); min 0 [S]
-        row(128, 32, 96 * K, N, true, 1, 0, (8, 16, s(16), s(0), N), &[S]),
-        // 128 thr → 4 warps; W: 32/4 = 8; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/4 = 16; B: 16; S: 102400+0 = 102400 > cap 65536 → 0; Bar: none (CC < 9); min 0 [S]
-        row(128, 32, 100 * K, N, true, 1, 0, (8, 16, s(16), s(0), N), &[S]),
-        // 256 thr → 8 warps; W: 32/8 = 4; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/8 = 8; B: 16; S: 0+0 = 0; none; Bar: none (CC < 9); min 4 [W]
-        row(256, 32, 0, s(0), false, 1, 4, (4, 16, s(8), N, N), &[W]),
-        // 256 thr → 8 warps; W: 32/8 = 4; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/8 = 8; B: 16; S: 4096+0 = 4096; 0% = 0 → step 32768; 32768/4096 = 8; Bar: none (CC < 9); min 4 [W]
-        row(256, 32, 4 * K, s(0), false, 1, 4, (4, 16, s(8), s(8), N), &[W]),
-        // 256 thr → 8 warps; W: 32/8 = 4; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/8 = 8; B: 16; S: 8192+0 = 8192; 25% = 16384 → step 32768; 32768/8192 = 4; Bar: none (CC < 9); min 4 [W S]
-        row(256, 32, 8 * K, s(25), false, 1, 4, (4, 16, s(8), s(4), N), &[W, S]),
-        // 128 thr → 4 warps; W: 32/4 = 8; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/4 = 16; B: 16; S: 16384+0 = 16384; 50% = 32768 → step 32768; 32768/16384 = 2; Bar: none (CC < 9); min 2 [S]
-        row(128, 32, 16 * K, s(50), false, 1, 2, (8, 16, s(16), s(2), N), &[S]),
-        // 256 thr → 8 warps; W: 32/8 = 4; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/8 = 8; B: 16; S: 0+0 = 0; none; Bar: none (CC < 9); min 4 [W]
-        row(256, 32, 0, s(100), false, 1, 4, (4, 16, s(8), N, N), &[W]),
-        // 256 thr → 8 warps; W: 32/8 = 4; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/8 = 8; B: 16; S: 20480+0 = 20480; 10% = 6553 → step 32768; 32768/20480 = 1; Bar: none (CC < 9); min 1 [S]
-        row(256, 32, 20 * K, s(10), false, 1, 1, (4, 16, s(8), s(1), N), &[S]),
-        // 1025 thr → 33 warps; W: 1025 > 1024 thr → 0; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/33 = 1; B: 16; S: 0+0 = 0; none; Bar: none (CC < 9); min 0 [W]
-        row(1025, 32, 0, N, false, 1, 0, (0, 16, s(1), N, N), &[W]),
-        // 256 thr → 8 warps; W: 32/8 = 4; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/8 = 8; B: 16; S: 0+0 = 0; none; Bar: none (CC < 9); min 4 [W]
-        row(256, 32, 0, N, false, 0, 4, (4, 16, s(8), N, N), &[W]),
-        // 256 thr → 8 warps; W: 32/8 = 4; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/8 = 8; B: 16; S: 0+0 = 0; none; Bar: none (CC < 9); min 4 [W]
-        row(256, 32, 0, N, false, 3, 4, (4, 16, s(8), N, N), &[W]),
-        // 32 thr → 1 warps; W: 32/1 = 32; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/1 = 64; B: 16; S: 0+0 = 0; none; Bar: none (CC < 9); min 16 [B]
-        row(32, 32, 0, N, false, 2, 16, (32, 16, s(64), N, N), &[B]),
-        // 1024 thr → 32 warps; W: 32/32 = 1; R: 48×32 = 1536/warp, 16384/1536 = 10 ×4 = 40 warps → 40/32 = 1; B: 16; S: 0+0 = 0; none; Bar: none (CC < 9); min 1 [W R]
-        row(1024, 48, 0, N, false, 1, 1, (1, 16, s(1), N, N), &[W, R]),
-        // 160 thr → 5 warps; W: 32/5 = 6; R: 56×32 = 1792/warp, 16384/1792 = 9 ×4 = 36 warps → 36/5 = 7; B: 16; S: 0+0 = 0; none; Bar: none (CC < 9); min 6 [W]
-        row(160, 56, 0, N, false, 1, 6, (6, 16, s(7), N, N), &[W]),
-        // 224 thr → 7 warps; W: 32/7 = 4; R: 96×32 = 3072/warp, 16384/3072 = 5 ×4 = 20 warps → 20/7 = 2; B: 16; S: 2048+0 = 2048; SM 65536; 65536/2048 = 32; Bar: none (CC < 9); min 2 [R]
-        row(224, 96, 2 * K, N, false, 1, 2, (4, 16, s(2), s(32), N), &[R]),
-        // 64 thr → 2 warps; W: 32/2 = 16; R: 0 regs → none; B: 16; S: 0+0 = 0; none; Bar: none (CC < 9); min 16 [W B]
-        row(64, 0, 0, N, false, 1, 16, (16, 16, N, N, N), &[W, B]),
-        // 32 thr → 1 warps; W: 32/1 = 32; R: 0 regs → none; B: 16; S: 48128+0 = 48128; SM 65536; 65536/48128 = 1; Bar: none (CC < 9); min 1 [S]
-        row(32, 0, 47 * K, N, false, 1, 1, (32, 16, N, s(1), N), &[S]),
-        // 128 thr → 4 warps; W: 32/4 = 8; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/4 = 16; B: 16; S: 0+0 = 0; none; Bar: none (CC < 9); min 8 [W]
-        row(128, 32, 0, s(0), false, 1, 8, (8, 16, s(16), N, N), &[W]),
-        // 128 thr → 4 warps; W: 32/4 = 8; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/4 = 16; B: 16; S: 33792+0 = 33792; SM 65536; 65536/33792 = 1; Bar: none (CC < 9); min 1 [S]
-        row(128, 32, 33 * K, N, true, 1, 1, (8, 16, s(16), s(1), N), &[S]),
-        // 128 thr → 4 warps; W: 32/4 = 8; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/4 = 16; B: 16; S: 40960+0 = 40960; 50% = 32768 → step 32768 < 40960 → step 65536; 65536/40960 = 1; Bar: none (CC < 9); min 1 [S]
-        row(128, 32, 40 * K, s(50), true, 1, 1, (8, 16, s(16), s(1), N), &[S]),
-    ];
-
-    /// CC 8.0: GpuConfig::a100_sxm().
-    #[rustfmt::skip]
-    const CC8_0: &[Row] = &[
-        // 256 thr → 8 warps; W: 64/8 = 8; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/8 = 8; B: 32; S: 0+1024 = 1024; SM 167936; 167936/1024 = 164; Bar: none (CC < 9); min 8 [W R]
-        row(256, 32, 0, N, false, 1, 8, (8, 32, s(8), s(164), N), &[W, R]),
-        // 256 thr → 8 warps; W: 64/8 = 8; R: 128×32 = 4096/warp, 16384/4096 = 4 ×4 = 16 warps → 16/8 = 2; B: 32; S: 0+1024 = 1024; SM 167936; 167936/1024 = 164; Bar: none (CC < 9); min 2 [R]
-        row(256, 128, 0, N, false, 1, 2, (8, 32, s(2), s(164), N), &[R]),
-        // 128 thr → 4 warps; W: 64/4 = 16; R: 40×32 = 1280/warp, 16384/1280 = 12 ×4 = 48 warps → 48/4 = 12; B: 32; S: 49152+1024 = 50176; SM 167936; 167936/50176 = 3; Bar: none (CC < 9); min 3 [S]
-        row(128, 40, 48 * K, N, false, 1, 3, (16, 32, s(12), s(3), N), &[S]),
-        // 1024 thr → 32 warps; W: 64/32 = 2; R: 65×32 = 2080 → 2304/warp, ×32 warps = 73728 > 65536 → 0; B: 32; S: 0+1024 = 1024; SM 167936; 167936/1024 = 164; Bar: none (CC < 9); min 0 [R]
-        row(1024, 65, 0, N, false, 1, 0, (2, 32, s(0), s(164), N), &[R]),
-        // 96 thr → 3 warps; W: 64/3 = 21; R: 40×32 = 1280/warp, 16384/1280 = 12 ×4 = 48 warps → 48/3 = 16; B: 32; S: 0+1024 = 1024; SM 167936; 167936/1024 = 164; Bar: none (CC < 9); min 16 [R]
-        row(96, 40, 0, N, false, 1, 16, (21, 32, s(16), s(164), N), &[R]),
-        // 32 thr → 1 warps; W: 64/1 = 64; R: 16×32 = 512/warp, 16384/512 = 32 ×4 = 128 warps → 128/1 = 128; B: 32; S: 0+1024 = 1024; SM 167936; 167936/1024 = 164; Bar: none (CC < 9); min 32 [B]
-        row(32, 16, 0, N, false, 1, 32, (64, 32, s(128), s(164), N), &[B]),
-        // 64 thr → 2 warps; W: 64/2 = 32; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/2 = 32; B: 32; S: 0+1024 = 1024; SM 167936; 167936/1024 = 164; Bar: none (CC < 9); min 32 [W B R]
-        row(64, 32, 0, N, false, 1, 32, (32, 32, s(32), s(164), N), &[W, B, R]),
-        // 128 thr → 4 warps; W: 64/4 = 16; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/4 = 16; B: 32; S: 0+1024 = 1024; SM 167936; 167936/1024 = 164; Bar: none (CC < 9); min 16 [W R]
-        row(128, 32, 0, N, false, 1, 16, (16, 32, s(16), s(164), N), &[W, R]),
-        // 192 thr → 6 warps; W: 64/6 = 10; R: 48×32 = 1536/warp, 16384/1536 = 10 ×4 = 40 warps → 40/6 = 6; B: 32; S: 0+1024 = 1024; SM 167936; 167936/1024 = 164; Bar: none (CC < 9); min 6 [R]
-        row(192, 48, 0, N, false, 1, 6, (10, 32, s(6), s(164), N), &[R]),
-        // 384 thr → 12 warps; W: 64/12 = 5; R: 64×32 = 2048/warp, 16384/2048 = 8 ×4 = 32 warps → 32/12 = 2; B: 32; S: 0+1024 = 1024; SM 167936; 167936/1024 = 164; Bar: none (CC < 9); min 2 [R]
-        row(384, 64, 0, N, false, 1, 2, (5, 32, s(2), s(164), N), &[R]),
-        // 512 thr → 16 warps; W: 64/16 = 4; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/16 = 4; B: 32; S: 0+1024 = 1024; SM 167936; 167936/1024 = 164; Bar: none (CC < 9); min 4 [W R]
-        row(512, 32, 0, N, false, 1, 4, (4, 32, s(4), s(164), N), &[W, R]),
-        // 512 thr → 16 warps; W: 64/16 = 4; R: 64×32 = 2048/warp, 16384/2048 = 8 ×4 = 32 warps → 32/16 = 2; B: 32; S: 0+1024 = 1024; SM 167936; 167936/1024 = 164; Bar: none (CC < 9); min 2 [R]
-        row(512, 64, 0, N, false, 1, 2, (4, 32, s(2), s(164), N), &[R]),
-        // 640 thr → 20 warps; W: 64/20 = 3; R: 40×32 = 1280/warp, 16384/1280 = 12 ×4 = 48 warps → 48/20 = 2; B: 32; S: 0+1024 = 1024; SM 167936; 167936/1024 = 164; Bar: none (CC < 9); min 2 [R]
-        row(640, 40, 0, N, false, 1, 2, (3, 32, s(2), s(164), N), &[R]),
-        // 768 thr → 24 warps; W: 64/24 = 2; R: 40×32 = 1280/warp, 16384/1280 = 12 ×4 = 48 warps → 48/24 = 2; B: 32; S: 0+1024 = 1024; SM 167936; 167936/1024 = 164; Bar: none (CC < 9); min 2 [W R]
-        row(768, 40, 0, N, false, 1, 2, (2, 32, s(2), s(164), N), &[W, R]),
-        // 1024 thr → 32 warps; W: 64/32 = 2; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/32 = 2; B: 32; S: 0+1024 = 1024; SM 167936; 167936/1024 = 164; Bar: none (CC < 9); min 2 [W R]
-        row(1024, 32, 0, N, false, 1, 2, (2, 32, s(2), s(164), N), &[W, R]),
-        // 1024 thr → 32 warps; W: 64/32 = 2; R: 64×32 = 2048/warp, 16384/2048 = 8 ×4 = 32 warps → 32/32 = 1; B: 32; S: 0+1024 = 1024; SM 167936; 167936/1024 = 164; Bar: none (CC < 9); min 1 [R]
-        row(1024, 64, 0, N, false, 1, 1, (2, 32, s(1), s(164), N), &[R]),
-        // 1024 thr → 32 warps; W: 64/32 = 2; R: 0 regs → none; B: 32; S: 0+1024 = 1024; SM 167936; 167936/1024 = 164; Bar: none (CC < 9); min 2 [W]
-        row(1024, 0, 0, N, false, 1, 2, (2, 32, N, s(164), N), &[W]),
-        // 33 thr → 2 warps; W: 64/2 = 32; R: 24×32 = 768/warp, 16384/768 = 21 ×4 = 84 warps → 84/2 = 42; B: 32; S: 0+1024 = 1024; SM 167936; 167936/1024 = 164; Bar: none (CC < 9); min 32 [W B]
-        row(33, 24, 0, N, false, 1, 32, (32, 32, s(42), s(164), N), &[W, B]),
-        // 1 thr → 1 warps; W: 64/1 = 64; R: 0 regs → none; B: 32; S: 0+1024 = 1024; SM 167936; 167936/1024 = 164; Bar: none (CC < 9); min 32 [B]
-        row(1, 0, 0, N, false, 1, 32, (64, 32, N, s(164), N), &[B]),
-        // 128 thr → 4 warps; W: 64/4 = 16; R: 255×32 = 8160 → 8192/warp, 16384/8192 = 2 ×4 = 8 warps → 8/4 = 2; B: 32; S: 0+1024 = 1024; SM 167936; 167936/1024 = 164; Bar: none (CC < 9); min 2 [R]
-        row(128, 255, 0, N, false, 1, 2, (16, 32, s(2), s(164), N), &[R]),
-        // 32 thr → 1 warps; W: 64/1 = 64; R: 255×32 = 8160 → 8192/warp, 16384/8192 = 2 ×4 = 8 warps → 8/1 = 8; B: 32; S: 0+1024 = 1024; SM 167936; 167936/1024 = 164; Bar: none (CC < 9); min 8 [R]
-        row(32, 255, 0, N, false, 1, 8, (64, 32, s(8), s(164), N), &[R]),
-        // 256 thr → 8 warps; W: 64/8 = 8; R: 256 > 255 regs/thread → 0; B: 32; S: 0+1024 = 1024; SM 167936; 167936/1024 = 164; Bar: none (CC < 9); min 0 [R]
-        row(256, 256, 0, N, false, 1, 0, (8, 32, s(0), s(164), N), &[R]),
-        // 800 thr → 25 warps; W: 64/25 = 2; R: 80×32 = 2560/warp, hw check ×28 warps = 71680 > 65536 → 0; B: 32; S: 0+1024 = 1024; SM 167936; 167936/1024 = 164; Bar: none (CC < 9); min 0 [R]
-        row(800, 80, 0, N, false, 1, 0, (2, 32, s(0), s(164), N), &[R]),
-        // 256 thr → 8 warps; W: 64/8 = 8; R: 72×32 = 2304/warp, 16384/2304 = 7 ×4 = 28 warps → 28/8 = 3; B: 32; S: 0+1024 = 1024; SM 167936; 167936/1024 = 164; Bar: none (CC < 9); min 3 [R]
-        row(256, 72, 0, N, false, 1, 3, (8, 32, s(3), s(164), N), &[R]),
-        // 128 thr → 4 warps; W: 64/4 = 16; R: 168×32 = 5376/warp, 16384/5376 = 3 ×4 = 12 warps → 12/4 = 3; B: 32; S: 0+1024 = 1024; SM 167936; 167936/1024 = 164; Bar: none (CC < 9); min 3 [R]
-        row(128, 168, 0, N, false, 1, 3, (16, 32, s(3), s(164), N), &[R]),
-        // 256 thr → 8 warps; W: 64/8 = 8; R: 40×32 = 1280/warp, 16384/1280 = 12 ×4 = 48 warps → 48/8 = 6; B: 32; S: 16384+1024 = 17408; SM 167936; 167936/17408 = 9; Bar: none (CC < 9); min 6 [R]
-        row(256, 40, 16 * K, N, false, 1, 6, (8, 32, s(6), s(9), N), &[R]),
-        // 128 thr → 4 warps; W: 64/4 = 16; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/4 = 16; B: 32; S: 32768+1024 = 33792; SM 167936; 167936/33792 = 4; Bar: none (CC < 9); min 4 [S]
-        row(128, 32, 32 * K, N, false, 1, 4, (16, 32, s(16), s(4), N), &[S]),
-        // 256 thr → 8 warps; W: 64/8 = 8; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/8 = 8; B: 32; S: 4000+1024 → 5120; SM 167936; 167936/5120 = 32; Bar: none (CC < 9); min 8 [W R]
-        row(256, 32, 4000, N, false, 1, 8, (8, 32, s(8), s(32), N), &[W, R]),
-        // 64 thr → 2 warps; W: 64/2 = 32; R: 16×32 = 512/warp, 16384/512 = 32 ×4 = 128 warps → 128/2 = 64; B: 32; S: 1000+1024 → 2048; SM 167936; 167936/2048 = 82; Bar: none (CC < 9); min 32 [W B]
-        row(64, 16, 1000, N, false, 1, 32, (32, 32, s(64), s(82), N), &[W, B]),
-        // 128 thr → 4 warps; W: 64/4 = 16; R: 24×32 = 768/warp, 16384/768 = 21 ×4 = 84 warps → 84/4 = 21; B: 32; S: 8192+1024 = 9216; SM 167936; 167936/9216 = 18; Bar: none (CC < 9); min 16 [W]
-        row(128, 24, 8 * K, N, false, 1, 16, (16, 32, s(21), s(18), N), &[W]),
-        // 256 thr → 8 warps; W: 64/8 = 8; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/8 = 8; B: 32; S: 49152+1024 = 50176; SM 167936; 167936/50176 = 3; Bar: none (CC < 9); min 3 [S]
-        row(256, 32, 48 * K, N, false, 1, 3, (8, 32, s(8), s(3), N), &[S]),
-        // 256 thr → 8 warps; W: 64/8 = 8; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/8 = 8; B: 32; S: 65536+1024 = 66560 > cap 50176 → 0; Bar: none (CC < 9); min 0 [S]
-        row(256, 32, 64 * K, N, false, 1, 0, (8, 32, s(8), s(0), N), &[S]),
-        // 256 thr → 8 warps; W: 64/8 = 8; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/8 = 8; B: 32; S: 65536+1024 = 66560; SM 167936; 167936/66560 = 2; Bar: none (CC < 9); min 2 [S]
-        row(256, 32, 64 * K, N, true, 1, 2, (8, 32, s(8), s(2), N), &[S]),
-        // 128 thr → 4 warps; W: 64/4 = 16; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/4 = 16; B: 32; S: 98304+1024 = 99328; SM 167936; 167936/99328 = 1; Bar: none (CC < 9); min 1 [S]
-        row(128, 32, 96 * K, N, true, 1, 1, (16, 32, s(16), s(1), N), &[S]),
-        // 128 thr → 4 warps; W: 64/4 = 16; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/4 = 16; B: 32; S: 102400+1024 = 103424; SM 167936; 167936/103424 = 1; Bar: none (CC < 9); min 1 [S]
-        row(128, 32, 100 * K, N, true, 1, 1, (16, 32, s(16), s(1), N), &[S]),
-        // 256 thr → 8 warps; W: 64/8 = 8; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/8 = 8; B: 32; S: 0+1024 = 1024; 0% = 0 → step 0 < 1024 → step 8192; 8192/1024 = 8; Bar: none (CC < 9); min 8 [W R S]
-        row(256, 32, 0, s(0), false, 1, 8, (8, 32, s(8), s(8), N), &[W, R, S]),
-        // 256 thr → 8 warps; W: 64/8 = 8; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/8 = 8; B: 32; S: 4096+1024 = 5120; 0% = 0 → step 0 < 5120 → step 8192; 8192/5120 = 1; Bar: none (CC < 9); min 1 [S]
-        row(256, 32, 4 * K, s(0), false, 1, 1, (8, 32, s(8), s(1), N), &[S]),
-        // 256 thr → 8 warps; W: 64/8 = 8; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/8 = 8; B: 32; S: 8192+1024 = 9216; 25% = 41984 → step 65536; 65536/9216 = 7; Bar: none (CC < 9); min 7 [S]
-        row(256, 32, 8 * K, s(25), false, 1, 7, (8, 32, s(8), s(7), N), &[S]),
-        // 128 thr → 4 warps; W: 64/4 = 16; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/4 = 16; B: 32; S: 16384+1024 = 17408; 50% = 83968 → step 102400; 102400/17408 = 5; Bar: none (CC < 9); min 5 [S]
-        row(128, 32, 16 * K, s(50), false, 1, 5, (16, 32, s(16), s(5), N), &[S]),
-        // 256 thr → 8 warps; W: 64/8 = 8; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/8 = 8; B: 32; S: 0+1024 = 1024; 100% = 167936 → step 167936; 167936/1024 = 164; Bar: none (CC < 9); min 8 [W R]
-        row(256, 32, 0, s(100), false, 1, 8, (8, 32, s(8), s(164), N), &[W, R]),
-        // 256 thr → 8 warps; W: 64/8 = 8; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/8 = 8; B: 32; S: 20480+1024 = 21504; 10% = 16793 → step 32768; 32768/21504 = 1; Bar: none (CC < 9); min 1 [S]
-        row(256, 32, 20 * K, s(10), false, 1, 1, (8, 32, s(8), s(1), N), &[S]),
-        // 1025 thr → 33 warps; W: 1025 > 1024 thr → 0; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/33 = 1; B: 32; S: 0+1024 = 1024; SM 167936; 167936/1024 = 164; Bar: none (CC < 9); min 0 [W]
-        row(1025, 32, 0, N, false, 1, 0, (0, 32, s(1), s(164), N), &[W]),
-        // 256 thr → 8 warps; W: 64/8 = 8; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/8 = 8; B: 32; S: 0+1024 = 1024; SM 167936; 167936/1024 = 164; Bar: none (CC < 9); min 8 [W R]
-        row(256, 32, 0, N, false, 0, 8, (8, 32, s(8), s(164), N), &[W, R]),
-        // 256 thr → 8 warps; W: 64/8 = 8; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/8 = 8; B: 32; S: 0+1024 = 1024; SM 167936; 167936/1024 = 164; Bar: none (CC < 9); min 8 [W R]
-        row(256, 32, 0, N, false, 3, 8, (8, 32, s(8), s(164), N), &[W, R]),
-        // 32 thr → 1 warps; W: 64/1 = 64; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/1 = 64; B: 32; S: 0+1024 = 1024; SM 167936; 167936/1024 = 164; Bar: none (CC < 9); min 32 [B]
-        row(32, 32, 0, N, false, 2, 32, (64, 32, s(64), s(164), N), &[B]),
-        // 1024 thr → 32 warps; W: 64/32 = 2; R: 48×32 = 1536/warp, 16384/1536 = 10 ×4 = 40 warps → 40/32 = 1; B: 32; S: 0+1024 = 1024; SM 167936; 167936/1024 = 164; Bar: none (CC < 9); min 1 [R]
-        row(1024, 48, 0, N, false, 1, 1, (2, 32, s(1), s(164), N), &[R]),
-        // 160 thr → 5 warps; W: 64/5 = 12; R: 56×32 = 1792/warp, 16384/1792 = 9 ×4 = 36 warps → 36/5 = 7; B: 32; S: 0+1024 = 1024; SM 167936; 167936/1024 = 164; Bar: none (CC < 9); min 7 [R]
-        row(160, 56, 0, N, false, 1, 7, (12, 32, s(7), s(164), N), &[R]),
-        // 224 thr → 7 warps; W: 64/7 = 9; R: 96×32 = 3072/warp, 16384/3072 = 5 ×4 = 20 warps → 20/7 = 2; B: 32; S: 2048+1024 = 3072; SM 167936; 167936/3072 = 54; Bar: none (CC < 9); min 2 [R]
-        row(224, 96, 2 * K, N, false, 1, 2, (9, 32, s(2), s(54), N), &[R]),
-        // 64 thr → 2 warps; W: 64/2 = 32; R: 0 regs → none; B: 32; S: 0+1024 = 1024; SM 167936; 167936/1024 = 164; Bar: none (CC < 9); min 32 [W B]
-        row(64, 0, 0, N, false, 1, 32, (32, 32, N, s(164), N), &[W, B]),
-        // 32 thr → 1 warps; W: 64/1 = 64; R: 0 regs → none; B: 32; S: 48128+1024 = 49152; SM 167936; 167936/49152 = 3; Bar: none (CC < 9); min 3 [S]
-        row(32, 0, 47 * K, N, false, 1, 3, (64, 32, N, s(3), N), &[S]),
-        // 128 thr → 4 warps; W: 64/4 = 16; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/4 = 16; B: 32; S: 166912+1024 = 167936; SM 167936; 167936/167936 = 1; Bar: none (CC < 9); min 1 [S]
-        row(128, 32, 163 * K, N, true, 1, 1, (16, 32, s(16), s(1), N), &[S]),
-        // 128 thr → 4 warps; W: 64/4 = 16; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/4 = 16; B: 32; S: 167936+1024 = 168960 > cap 167936 → 0; Bar: none (CC < 9); min 0 [S]
-        row(128, 32, 164 * K, N, true, 1, 0, (16, 32, s(16), s(0), N), &[S]),
-        // 256 thr → 8 warps; W: 64/8 = 8; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/8 = 8; B: 32; S: 40960+1024 = 41984; 60% = 100761 → step 102400; 102400/41984 = 2; Bar: none (CC < 9); min 2 [S]
-        row(256, 32, 40 * K, s(60), false, 1, 2, (8, 32, s(8), s(2), N), &[S]),
-    ];
-
-    /// CC 8.6: GpuConfig::rtx3090().
-    #[rustfmt::skip]
-    const CC8_6: &[Row] = &[
-        // 256 thr → 8 warps; W: 48/8 = 6; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/8 = 8; B: 16; S: 0+1024 = 1024; SM 102400; 102400/1024 = 100; Bar: none (CC < 9); min 6 [W]
-        row(256, 32, 0, N, false, 1, 6, (6, 16, s(8), s(100), N), &[W]),
-        // 256 thr → 8 warps; W: 48/8 = 6; R: 128×32 = 4096/warp, 16384/4096 = 4 ×4 = 16 warps → 16/8 = 2; B: 16; S: 0+1024 = 1024; SM 102400; 102400/1024 = 100; Bar: none (CC < 9); min 2 [R]
-        row(256, 128, 0, N, false, 1, 2, (6, 16, s(2), s(100), N), &[R]),
-        // 128 thr → 4 warps; W: 48/4 = 12; R: 40×32 = 1280/warp, 16384/1280 = 12 ×4 = 48 warps → 48/4 = 12; B: 16; S: 49152+1024 = 50176; SM 102400; 102400/50176 = 2; Bar: none (CC < 9); min 2 [S]
-        row(128, 40, 48 * K, N, false, 1, 2, (12, 16, s(12), s(2), N), &[S]),
-        // 1024 thr → 32 warps; W: 48/32 = 1; R: 65×32 = 2080 → 2304/warp, ×32 warps = 73728 > 65536 → 0; B: 16; S: 0+1024 = 1024; SM 102400; 102400/1024 = 100; Bar: none (CC < 9); min 0 [R]
-        row(1024, 65, 0, N, false, 1, 0, (1, 16, s(0), s(100), N), &[R]),
-        // 96 thr → 3 warps; W: 48/3 = 16; R: 40×32 = 1280/warp, 16384/1280 = 12 ×4 = 48 warps → 48/3 = 16; B: 16; S: 0+1024 = 1024; SM 102400; 102400/1024 = 100; Bar: none (CC < 9); min 16 [W B R]
-        row(96, 40, 0, N, false, 1, 16, (16, 16, s(16), s(100), N), &[W, B, R]),
-        // 32 thr → 1 warps; W: 48/1 = 48; R: 16×32 = 512/warp, 16384/512 = 32 ×4 = 128 warps → 128/1 = 128; B: 16; S: 0+1024 = 1024; SM 102400; 102400/1024 = 100; Bar: none (CC < 9); min 16 [B]
-        row(32, 16, 0, N, false, 1, 16, (48, 16, s(128), s(100), N), &[B]),
-        // 64 thr → 2 warps; W: 48/2 = 24; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/2 = 32; B: 16; S: 0+1024 = 1024; SM 102400; 102400/1024 = 100; Bar: none (CC < 9); min 16 [B]
-        row(64, 32, 0, N, false, 1, 16, (24, 16, s(32), s(100), N), &[B]),
-        // 128 thr → 4 warps; W: 48/4 = 12; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/4 = 16; B: 16; S: 0+1024 = 1024; SM 102400; 102400/1024 = 100; Bar: none (CC < 9); min 12 [W]
-        row(128, 32, 0, N, false, 1, 12, (12, 16, s(16), s(100), N), &[W]),
-        // 192 thr → 6 warps; W: 48/6 = 8; R: 48×32 = 1536/warp, 16384/1536 = 10 ×4 = 40 warps → 40/6 = 6; B: 16; S: 0+1024 = 1024; SM 102400; 102400/1024 = 100; Bar: none (CC < 9); min 6 [R]
-        row(192, 48, 0, N, false, 1, 6, (8, 16, s(6), s(100), N), &[R]),
-        // 384 thr → 12 warps; W: 48/12 = 4; R: 64×32 = 2048/warp, 16384/2048 = 8 ×4 = 32 warps → 32/12 = 2; B: 16; S: 0+1024 = 1024; SM 102400; 102400/1024 = 100; Bar: none (CC < 9); min 2 [R]
-        row(384, 64, 0, N, false, 1, 2, (4, 16, s(2), s(100), N), &[R]),
-        // 512 thr → 16 warps; W: 48/16 = 3; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/16 = 4; B: 16; S: 0+1024 = 1024; SM 102400; 102400/1024 = 100; Bar: none (CC < 9); min 3 [W]
-        row(512, 32, 0, N, false, 1, 3, (3, 16, s(4), s(100), N), &[W]),
-        // 512 thr → 16 warps; W: 48/16 = 3; R: 64×32 = 2048/warp, 16384/2048 = 8 ×4 = 32 warps → 32/16 = 2; B: 16; S: 0+1024 = 1024; SM 102400; 102400/1024 = 100; Bar: none (CC < 9); min 2 [R]
-        row(512, 64, 0, N, false, 1, 2, (3, 16, s(2), s(100), N), &[R]),
-        // 640 thr → 20 warps; W: 48/20 = 2; R: 40×32 = 1280/warp, 16384/1280 = 12 ×4 = 48 warps → 48/20 = 2; B: 16; S: 0+1024 = 1024; SM 102400; 102400/1024 = 100; Bar: none (CC < 9); min 2 [W R]
-        row(640, 40, 0, N, false, 1, 2, (2, 16, s(2), s(100), N), &[W, R]),
-        // 768 thr → 24 warps; W: 48/24 = 2; R: 40×32 = 1280/warp, 16384/1280 = 12 ×4 = 48 warps → 48/24 = 2; B: 16; S: 0+1024 = 1024; SM 102400; 102400/1024 = 100; Bar: none (CC < 9); min 2 [W R]
-        row(768, 40, 0, N, false, 1, 2, (2, 16, s(2), s(100), N), &[W, R]),
-        // 1024 thr → 32 warps; W: 48/32 = 1; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/32 = 2; B: 16; S: 0+1024 = 1024; SM 102400; 102400/1024 = 100; Bar: none (CC < 9); min 1 [W]
-        row(1024, 32, 0, N, false, 1, 1, (1, 16, s(2), s(100), N), &[W]),
-        // 1024 thr → 32 warps; W: 48/32 = 1; R: 64×32 = 2048/warp, 16384/2048 = 8 ×4 = 32 warps → 32/32 = 1; B: 16; S: 0+1024 = 1024; SM 102400; 102400/1024 = 100; Bar: none (CC < 9); min 1 [W R]
-        row(1024, 64, 0, N, false, 1, 1, (1, 16, s(1), s(100), N), &[W, R]),
-        // 1024 thr → 32 warps; W: 48/32 = 1; R: 0 regs → none; B: 16; S: 0+1024 = 1024; SM 102400; 102400/1024 = 100; Bar: none (CC < 9); min 1 [W]
-        row(1024, 0, 0, N, false, 1, 1, (1, 16, N, s(100), N), &[W]),
-        // 33 thr → 2 warps; W: 48/2 = 24; R: 24×32 = 768/warp, 16384/768 = 21 ×4 = 84 warps → 84/2 = 42; B: 16; S: 0+1024 = 1024; SM 102400; 102400/1024 = 100; Bar: none (CC < 9); min 16 [B]
-        row(33, 24, 0, N, false, 1, 16, (24, 16, s(42), s(100), N), &[B]),
-        // 1 thr → 1 warps; W: 48/1 = 48; R: 0 regs → none; B: 16; S: 0+1024 = 1024; SM 102400; 102400/1024 = 100; Bar: none (CC < 9); min 16 [B]
-        row(1, 0, 0, N, false, 1, 16, (48, 16, N, s(100), N), &[B]),
-        // 128 thr → 4 warps; W: 48/4 = 12; R: 255×32 = 8160 → 8192/warp, 16384/8192 = 2 ×4 = 8 warps → 8/4 = 2; B: 16; S: 0+1024 = 1024; SM 102400; 102400/1024 = 100; Bar: none (CC < 9); min 2 [R]
-        row(128, 255, 0, N, false, 1, 2, (12, 16, s(2), s(100), N), &[R]),
-        // 32 thr → 1 warps; W: 48/1 = 48; R: 255×32 = 8160 → 8192/warp, 16384/8192 = 2 ×4 = 8 warps → 8/1 = 8; B: 16; S: 0+1024 = 1024; SM 102400; 102400/1024 = 100; Bar: none (CC < 9); min 8 [R]
-        row(32, 255, 0, N, false, 1, 8, (48, 16, s(8), s(100), N), &[R]),
-        // 256 thr → 8 warps; W: 48/8 = 6; R: 256 > 255 regs/thread → 0; B: 16; S: 0+1024 = 1024; SM 102400; 102400/1024 = 100; Bar: none (CC < 9); min 0 [R]
-        row(256, 256, 0, N, false, 1, 0, (6, 16, s(0), s(100), N), &[R]),
-        // 800 thr → 25 warps; W: 48/25 = 1; R: 80×32 = 2560/warp, hw check ×28 warps = 71680 > 65536 → 0; B: 16; S: 0+1024 = 1024; SM 102400; 102400/1024 = 100; Bar: none (CC < 9); min 0 [R]
-        row(800, 80, 0, N, false, 1, 0, (1, 16, s(0), s(100), N), &[R]),
-        // 256 thr → 8 warps; W: 48/8 = 6; R: 72×32 = 2304/warp, 16384/2304 = 7 ×4 = 28 warps → 28/8 = 3; B: 16; S: 0+1024 = 1024; SM 102400; 102400/1024 = 100; Bar: none (CC < 9); min 3 [R]
-        row(256, 72, 0, N, false, 1, 3, (6, 16, s(3), s(100), N), &[R]),
-        // 128 thr → 4 warps; W: 48/4 = 12; R: 168×32 = 5376/warp, 16384/5376 = 3 ×4 = 12 warps → 12/4 = 3; B: 16; S: 0+1024 = 1024; SM 102400; 102400/1024 = 100; Bar: none (CC < 9); min 3 [R]
-        row(128, 168, 0, N, false, 1, 3, (12, 16, s(3), s(100), N), &[R]),
-        // 256 thr → 8 warps; W: 48/8 = 6; R: 40×32 = 1280/warp, 16384/1280 = 12 ×4 = 48 warps → 48/8 = 6; B: 16; S: 16384+1024 = 17408; SM 102400; 102400/17408 = 5; Bar: none (CC < 9); min 5 [S]
-        row(256, 40, 16 * K, N, false, 1, 5, (6, 16, s(6), s(5), N), &[S]),
-        // 128 thr → 4 warps; W: 48/4 = 12; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/4 = 16; B: 16; S: 32768+1024 = 33792; SM 102400; 102400/33792 = 3; Bar: none (CC < 9); min 3 [S]
-        row(128, 32, 32 * K, N, false, 1, 3, (12, 16, s(16), s(3), N), &[S]),
-        // 256 thr → 8 warps; W: 48/8 = 6; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/8 = 8; B: 16; S: 4000+1024 → 5120; SM 102400; 102400/5120 = 20; Bar: none (CC < 9); min 6 [W]
-        row(256, 32, 4000, N, false, 1, 6, (6, 16, s(8), s(20), N), &[W]),
-        // 64 thr → 2 warps; W: 48/2 = 24; R: 16×32 = 512/warp, 16384/512 = 32 ×4 = 128 warps → 128/2 = 64; B: 16; S: 1000+1024 → 2048; SM 102400; 102400/2048 = 50; Bar: none (CC < 9); min 16 [B]
-        row(64, 16, 1000, N, false, 1, 16, (24, 16, s(64), s(50), N), &[B]),
-        // 128 thr → 4 warps; W: 48/4 = 12; R: 24×32 = 768/warp, 16384/768 = 21 ×4 = 84 warps → 84/4 = 21; B: 16; S: 8192+1024 = 9216; SM 102400; 102400/9216 = 11; Bar: none (CC < 9); min 11 [S]
-        row(128, 24, 8 * K, N, false, 1, 11, (12, 16, s(21), s(11), N), &[S]),
-        // 256 thr → 8 warps; W: 48/8 = 6; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/8 = 8; B: 16; S: 49152+1024 = 50176; SM 102400; 102400/50176 = 2; Bar: none (CC < 9); min 2 [S]
-        row(256, 32, 48 * K, N, false, 1, 2, (6, 16, s(8), s(2), N), &[S]),
-        // 256 thr → 8 warps; W: 48/8 = 6; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/8 = 8; B: 16; S: 65536+1024 = 66560 > cap 50176 → 0; Bar: none (CC < 9); min 0 [S]
-        row(256, 32, 64 * K, N, false, 1, 0, (6, 16, s(8), s(0), N), &[S]),
-        // 256 thr → 8 warps; W: 48/8 = 6; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/8 = 8; B: 16; S: 65536+1024 = 66560; SM 102400; 102400/66560 = 1; Bar: none (CC < 9); min 1 [S]
-        row(256, 32, 64 * K, N, true, 1, 1, (6, 16, s(8), s(1), N), &[S]),
-        // 128 thr → 4 warps; W: 48/4 = 12; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/4 = 16; B: 16; S: 98304+1024 = 99328; SM 102400; 102400/99328 = 1; Bar: none (CC < 9); min 1 [S]
-        row(128, 32, 96 * K, N, true, 1, 1, (12, 16, s(16), s(1), N), &[S]),
-        // 128 thr → 4 warps; W: 48/4 = 12; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/4 = 16; B: 16; S: 102400+1024 = 103424 > cap 102400 → 0; Bar: none (CC < 9); min 0 [S]
-        row(128, 32, 100 * K, N, true, 1, 0, (12, 16, s(16), s(0), N), &[S]),
-        // 256 thr → 8 warps; W: 48/8 = 6; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/8 = 8; B: 16; S: 0+1024 = 1024; 0% = 0 → step 0 < 1024 → step 8192; 8192/1024 = 8; Bar: none (CC < 9); min 6 [W]
-        row(256, 32, 0, s(0), false, 1, 6, (6, 16, s(8), s(8), N), &[W]),
-        // 256 thr → 8 warps; W: 48/8 = 6; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/8 = 8; B: 16; S: 4096+1024 = 5120; 0% = 0 → step 0 < 5120 → step 8192; 8192/5120 = 1; Bar: none (CC < 9); min 1 [S]
-        row(256, 32, 4 * K, s(0), false, 1, 1, (6, 16, s(8), s(1), N), &[S]),
-        // 256 thr → 8 warps; W: 48/8 = 6; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/8 = 8; B: 16; S: 8192+1024 = 9216; 25% = 25600 → step 32768; 32768/9216 = 3; Bar: none (CC < 9); min 3 [S]
-        row(256, 32, 8 * K, s(25), false, 1, 3, (6, 16, s(8), s(3), N), &[S]),
-        // 128 thr → 4 warps; W: 48/4 = 12; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/4 = 16; B: 16; S: 16384+1024 = 17408; 50% = 51200 → step 65536; 65536/17408 = 3; Bar: none (CC < 9); min 3 [S]
-        row(128, 32, 16 * K, s(50), false, 1, 3, (12, 16, s(16), s(3), N), &[S]),
-        // 256 thr → 8 warps; W: 48/8 = 6; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/8 = 8; B: 16; S: 0+1024 = 1024; 100% = 102400 → step 102400; 102400/1024 = 100; Bar: none (CC < 9); min 6 [W]
-        row(256, 32, 0, s(100), false, 1, 6, (6, 16, s(8), s(100), N), &[W]),
-        // 256 thr → 8 warps; W: 48/8 = 6; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/8 = 8; B: 16; S: 20480+1024 = 21504; 10% = 10240 → step 16384 < 21504 → step 32768; 32768/21504 = 1; Bar: none (CC < 9); min 1 [S]
-        row(256, 32, 20 * K, s(10), false, 1, 1, (6, 16, s(8), s(1), N), &[S]),
-        // 1025 thr → 33 warps; W: 1025 > 1024 thr → 0; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/33 = 1; B: 16; S: 0+1024 = 1024; SM 102400; 102400/1024 = 100; Bar: none (CC < 9); min 0 [W]
-        row(1025, 32, 0, N, false, 1, 0, (0, 16, s(1), s(100), N), &[W]),
-        // 256 thr → 8 warps; W: 48/8 = 6; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/8 = 8; B: 16; S: 0+1024 = 1024; SM 102400; 102400/1024 = 100; Bar: none (CC < 9); min 6 [W]
-        row(256, 32, 0, N, false, 0, 6, (6, 16, s(8), s(100), N), &[W]),
-        // 256 thr → 8 warps; W: 48/8 = 6; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/8 = 8; B: 16; S: 0+1024 = 1024; SM 102400; 102400/1024 = 100; Bar: none (CC < 9); min 6 [W]
-        row(256, 32, 0, N, false, 3, 6, (6, 16, s(8), s(100), N), &[W]),
-        // 32 thr → 1 warps; W: 48/1 = 48; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/1 = 64; B: 16; S: 0+1024 = 1024; SM 102400; 102400/1024 = 100; Bar: none (CC < 9); min 16 [B]
-        row(32, 32, 0, N, false, 2, 16, (48, 16, s(64), s(100), N), &[B]),
-        // 1024 thr → 32 warps; W: 48/32 = 1; R: 48×32 = 1536/warp, 16384/1536 = 10 ×4 = 40 warps → 40/32 = 1; B: 16; S: 0+1024 = 1024; SM 102400; 102400/1024 = 100; Bar: none (CC < 9); min 1 [W R]
-        row(1024, 48, 0, N, false, 1, 1, (1, 16, s(1), s(100), N), &[W, R]),
-        // 160 thr → 5 warps; W: 48/5 = 9; R: 56×32 = 1792/warp, 16384/1792 = 9 ×4 = 36 warps → 36/5 = 7; B: 16; S: 0+1024 = 1024; SM 102400; 102400/1024 = 100; Bar: none (CC < 9); min 7 [R]
-        row(160, 56, 0, N, false, 1, 7, (9, 16, s(7), s(100), N), &[R]),
-        // 224 thr → 7 warps; W: 48/7 = 6; R: 96×32 = 3072/warp, 16384/3072 = 5 ×4 = 20 warps → 20/7 = 2; B: 16; S: 2048+1024 = 3072; SM 102400; 102400/3072 = 33; Bar: none (CC < 9); min 2 [R]
-        row(224, 96, 2 * K, N, false, 1, 2, (6, 16, s(2), s(33), N), &[R]),
-        // 64 thr → 2 warps; W: 48/2 = 24; R: 0 regs → none; B: 16; S: 0+1024 = 1024; SM 102400; 102400/1024 = 100; Bar: none (CC < 9); min 16 [B]
-        row(64, 0, 0, N, false, 1, 16, (24, 16, N, s(100), N), &[B]),
-        // 32 thr → 1 warps; W: 48/1 = 48; R: 0 regs → none; B: 16; S: 48128+1024 = 49152; SM 102400; 102400/49152 = 2; Bar: none (CC < 9); min 2 [S]
-        row(32, 0, 47 * K, N, false, 1, 2, (48, 16, N, s(2), N), &[S]),
-        // 128 thr → 4 warps; W: 48/4 = 12; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/4 = 16; B: 16; S: 101376+1024 = 102400; SM 102400; 102400/102400 = 1; Bar: none (CC < 9); min 1 [S]
-        row(128, 32, 99 * K, N, true, 1, 1, (12, 16, s(16), s(1), N), &[S]),
-        // 128 thr → 4 warps; W: 48/4 = 12; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/4 = 16; B: 16; S: 102400+1024 = 103424 > cap 102400 → 0; Bar: none (CC < 9); min 0 [S]
-        row(128, 32, 100 * K, N, true, 1, 0, (12, 16, s(16), s(0), N), &[S]),
-    ];
-
-    /// CC 8.9: GpuConfig::l4().
-    #[rustfmt::skip]
-    const CC8_9: &[Row] = &[
-        // 256 thr → 8 warps; W: 48/8 = 6; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/8 = 8; B: 24; S: 0+1024 = 1024; SM 102400; 102400/1024 = 100; Bar: none (CC < 9); min 6 [W]
-        row(256, 32, 0, N, false, 1, 6, (6, 24, s(8), s(100), N), &[W]),
-        // 256 thr → 8 warps; W: 48/8 = 6; R: 128×32 = 4096/warp, 16384/4096 = 4 ×4 = 16 warps → 16/8 = 2; B: 24; S: 0+1024 = 1024; SM 102400; 102400/1024 = 100; Bar: none (CC < 9); min 2 [R]
-        row(256, 128, 0, N, false, 1, 2, (6, 24, s(2), s(100), N), &[R]),
-        // 128 thr → 4 warps; W: 48/4 = 12; R: 40×32 = 1280/warp, 16384/1280 = 12 ×4 = 48 warps → 48/4 = 12; B: 24; S: 49152+1024 = 50176; SM 102400; 102400/50176 = 2; Bar: none (CC < 9); min 2 [S]
-        row(128, 40, 48 * K, N, false, 1, 2, (12, 24, s(12), s(2), N), &[S]),
-        // 1024 thr → 32 warps; W: 48/32 = 1; R: 65×32 = 2080 → 2304/warp, ×32 warps = 73728 > 65536 → 0; B: 24; S: 0+1024 = 1024; SM 102400; 102400/1024 = 100; Bar: none (CC < 9); min 0 [R]
-        row(1024, 65, 0, N, false, 1, 0, (1, 24, s(0), s(100), N), &[R]),
-        // 96 thr → 3 warps; W: 48/3 = 16; R: 40×32 = 1280/warp, 16384/1280 = 12 ×4 = 48 warps → 48/3 = 16; B: 24; S: 0+1024 = 1024; SM 102400; 102400/1024 = 100; Bar: none (CC < 9); min 16 [W R]
-        row(96, 40, 0, N, false, 1, 16, (16, 24, s(16), s(100), N), &[W, R]),
-        // 32 thr → 1 warps; W: 48/1 = 48; R: 16×32 = 512/warp, 16384/512 = 32 ×4 = 128 warps → 128/1 = 128; B: 24; S: 0+1024 = 1024; SM 102400; 102400/1024 = 100; Bar: none (CC < 9); min 24 [B]
-        row(32, 16, 0, N, false, 1, 24, (48, 24, s(128), s(100), N), &[B]),
-        // 64 thr → 2 warps; W: 48/2 = 24; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/2 = 32; B: 24; S: 0+1024 = 1024; SM 102400; 102400/1024 = 100; Bar: none (CC < 9); min 24 [W B]
-        row(64, 32, 0, N, false, 1, 24, (24, 24, s(32), s(100), N), &[W, B]),
-        // 128 thr → 4 warps; W: 48/4 = 12; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/4 = 16; B: 24; S: 0+1024 = 1024; SM 102400; 102400/1024 = 100; Bar: none (CC < 9); min 12 [W]
-        row(128, 32, 0, N, false, 1, 12, (12, 24, s(16), s(100), N), &[W]),
-        // 192 thr → 6 warps; W: 48/6 = 8; R: 48×32 = 1536/warp, 16384/1536 = 10 ×4 = 40 warps → 40/6 = 6; B: 24; S: 0+1024 = 1024; SM 102400; 102400/1024 = 100; Bar: none (CC < 9); min 6 [R]
-        row(192, 48, 0, N, false, 1, 6, (8, 24, s(6), s(100), N), &[R]),
-        // 384 thr → 12 warps; W: 48/12 = 4; R: 64×32 = 2048/warp, 16384/2048 = 8 ×4 = 32 warps → 32/12 = 2; B: 24; S: 0+1024 = 1024; SM 102400; 102400/1024 = 100; Bar: none (CC < 9); min 2 [R]
-        row(384, 64, 0, N, false, 1, 2, (4, 24, s(2), s(100), N), &[R]),
-        // 512 thr → 16 warps; W: 48/16 = 3; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/16 = 4; B: 24; S: 0+1024 = 1024; SM 102400; 102400/1024 = 100; Bar: none (CC < 9); min 3 [W]
-        row(512, 32, 0, N, false, 1, 3, (3, 24, s(4), s(100), N), &[W]),
-        // 512 thr → 16 warps; W: 48/16 = 3; R: 64×32 = 2048/warp, 16384/2048 = 8 ×4 = 32 warps → 32/16 = 2; B: 24; S: 0+1024 = 1024; SM 102400; 102400/1024 = 100; Bar: none (CC < 9); min 2 [R]
-        row(512, 64, 0, N, false, 1, 2, (3, 24, s(2), s(100), N), &[R]),
-        // 640 thr → 20 warps; W: 48/20 = 2; R: 40×32 = 1280/warp, 16384/1280 = 12 ×4 = 48 warps → 48/20 = 2; B: 24; S: 0+1024 = 1024; SM 102400; 102400/1024 = 100; Bar: none (CC < 9); min 2 [W R]
-        row(640, 40, 0, N, false, 1, 2, (2, 24, s(2), s(100), N), &[W, R]),
-        // 768 thr → 24 warps; W: 48/24 = 2; R: 40×32 = 1280/warp, 16384/1280 = 12 ×4 = 48 warps → 48/24 = 2; B: 24; S: 0+1024 = 1024; SM 102400; 102400/1024 = 100; Bar: none (CC < 9); min 2 [W R]
-        row(768, 40, 0, N, false, 1, 2, (2, 24, s(2), s(100), N), &[W, R]),
-        // 1024 thr → 32 warps; W: 48/32 = 1; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/32 = 2; B: 24; S: 0+1024 = 1024; SM 102400; 102400/1024 = 100; Bar: none (CC < 9); min 1 [W]
-        row(1024, 32, 0, N, false, 1, 1, (1, 24, s(2), s(100), N), &[W]),
-        // 1024 thr → 32 warps; W: 48/32 = 1; R: 64×32 = 2048/warp, 16384/2048 = 8 ×4 = 32 warps → 32/32 = 1; B: 24; S: 0+1024 = 1024; SM 102400; 102400/1024 = 100; Bar: none (CC < 9); min 1 [W R]
-        row(1024, 64, 0, N, false, 1, 1, (1, 24, s(1), s(100), N), &[W, R]),
-        // 1024 thr → 32 warps; W: 48/32 = 1; R: 0 regs → none; B: 24; S: 0+1024 = 1024; SM 102400; 102400/1024 = 100; Bar: none (CC < 9); min 1 [W]
-        row(1024, 0, 0, N, false, 1, 1, (1, 24, N, s(100), N), &[W]),
-        // 33 thr → 2 warps; W: 48/2 = 24; R: 24×32 = 768/warp, 16384/768 = 21 ×4 = 84 warps → 84/2 = 42; B: 24; S: 0+1024 = 1024; SM 102400; 102400/1024 = 100; Bar: none (CC < 9); min 24 [W B]
-        row(33, 24, 0, N, false, 1, 24, (24, 24, s(42), s(100), N), &[W, B]),
-        // 1 thr → 1 warps; W: 48/1 = 48; R: 0 regs → none; B: 24; S: 0+1024 = 1024; SM 102400; 102400/1024 = 100; Bar: none (CC < 9); min 24 [B]
-        row(1, 0, 0, N, false, 1, 24, (48, 24, N, s(100), N), &[B]),
-        // 128 thr → 4 warps; W: 48/4 = 12; R: 255×32 = 8160 → 8192/warp, 16384/8192 = 2 ×4 = 8 warps → 8/4 = 2; B: 24; S: 0+1024 = 1024; SM 102400; 102400/1024 = 100; Bar: none (CC < 9); min 2 [R]
-        row(128, 255, 0, N, false, 1, 2, (12, 24, s(2), s(100), N), &[R]),
-        // 32 thr → 1 warps; W: 48/1 = 48; R: 255×32 = 8160 → 8192/warp, 16384/8192 = 2 ×4 = 8 warps → 8/1 = 8; B: 24; S: 0+1024 = 1024; SM 102400; 102400/1024 = 100; Bar: none (CC < 9); min 8 [R]
-        row(32, 255, 0, N, false, 1, 8, (48, 24, s(8), s(100), N), &[R]),
-        // 256 thr → 8 warps; W: 48/8 = 6; R: 256 > 255 regs/thread → 0; B: 24; S: 0+1024 = 1024; SM 102400; 102400/1024 = 100; Bar: none (CC < 9); min 0 [R]
-        row(256, 256, 0, N, false, 1, 0, (6, 24, s(0), s(100), N), &[R]),
-        // 800 thr → 25 warps; W: 48/25 = 1; R: 80×32 = 2560/warp, hw check ×28 warps = 71680 > 65536 → 0; B: 24; S: 0+1024 = 1024; SM 102400; 102400/1024 = 100; Bar: none (CC < 9); min 0 [R]
-        row(800, 80, 0, N, false, 1, 0, (1, 24, s(0), s(100), N), &[R]),
-        // 256 thr → 8 warps; W: 48/8 = 6; R: 72×32 = 2304/warp, 16384/2304 = 7 ×4 = 28 warps → 28/8 = 3; B: 24; S: 0+1024 = 1024; SM 102400; 102400/1024 = 100; Bar: none (CC < 9); min 3 [R]
-        row(256, 72, 0, N, false, 1, 3, (6, 24, s(3), s(100), N), &[R]),
-        // 128 thr → 4 warps; W: 48/4 = 12; R: 168×32 = 5376/warp, 16384/5376 = 3 ×4 = 12 warps → 12/4 = 3; B: 24; S: 0+1024 = 1024; SM 102400; 102400/1024 = 100; Bar: none (CC < 9); min 3 [R]
-        row(128, 168, 0, N, false, 1, 3, (12, 24, s(3), s(100), N), &[R]),
-        // 256 thr → 8 warps; W: 48/8 = 6; R: 40×32 = 1280/warp, 16384/1280 = 12 ×4 = 48 warps → 48/8 = 6; B: 24; S: 16384+1024 = 17408; SM 102400; 102400/17408 = 5; Bar: none (CC < 9); min 5 [S]
-        row(256, 40, 16 * K, N, false, 1, 5, (6, 24, s(6), s(5), N), &[S]),
-        // 128 thr → 4 warps; W: 48/4 = 12; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/4 = 16; B: 24; S: 32768+1024 = 33792; SM 102400; 102400/33792 = 3; Bar: none (CC < 9); min 3 [S]
-        row(128, 32, 32 * K, N, false, 1, 3, (12, 24, s(16), s(3), N), &[S]),
-        // 256 thr → 8 warps; W: 48/8 = 6; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/8 = 8; B: 24; S: 4000+1024 → 5120; SM 102400; 102400/5120 = 20; Bar: none (CC < 9); min 6 [W]
-        row(256, 32, 4000, N, false, 1, 6, (6, 24, s(8), s(20), N), &[W]),
-        // 64 thr → 2 warps; W: 48/2 = 24; R: 16×32 = 512/warp, 16384/512 = 32 ×4 = 128 warps → 128/2 = 64; B: 24; S: 1000+1024 → 2048; SM 102400; 102400/2048 = 50; Bar: none (CC < 9); min 24 [W B]
-        row(64, 16, 1000, N, false, 1, 24, (24, 24, s(64), s(50), N), &[W, B]),
-        // 128 thr → 4 warps; W: 48/4 = 12; R: 24×32 = 768/warp, 16384/768 = 21 ×4 = 84 warps → 84/4 = 21; B: 24; S: 8192+1024 = 9216; SM 102400; 102400/9216 = 11; Bar: none (CC < 9); min 11 [S]
-        row(128, 24, 8 * K, N, false, 1, 11, (12, 24, s(21), s(11), N), &[S]),
-        // 256 thr → 8 warps; W: 48/8 = 6; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/8 = 8; B: 24; S: 49152+1024 = 50176; SM 102400; 102400/50176 = 2; Bar: none (CC < 9); min 2 [S]
-        row(256, 32, 48 * K, N, false, 1, 2, (6, 24, s(8), s(2), N), &[S]),
-        // 256 thr → 8 warps; W: 48/8 = 6; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/8 = 8; B: 24; S: 65536+1024 = 66560 > cap 50176 → 0; Bar: none (CC < 9); min 0 [S]
-        row(256, 32, 64 * K, N, false, 1, 0, (6, 24, s(8), s(0), N), &[S]),
-        // 256 thr → 8 warps; W: 48/8 = 6; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/8 = 8; B: 24; S: 65536+1024 = 66560; SM 102400; 102400/66560 = 1; Bar: none (CC < 9); min 1 [S]
-        row(256, 32, 64 * K, N, true, 1, 1, (6, 24, s(8), s(1), N), &[S]),
-        // 128 thr → 4 warps; W: 48/4 = 12; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/4 = 16; B: 24; S: 98304+1024 = 99328; SM 102400; 102400/99328 = 1; Bar: none (CC < 9); min 1 [S]
-        row(128, 32, 96 * K, N, true, 1, 1, (12, 24, s(16), s(1), N), &[S]),
-        // 128 thr → 4 warps; W: 48/4 = 12; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/4 = 16; B: 24; S: 102400+1024 = 103424 > cap 102400 → 0; Bar: none (CC < 9); min 0 [S]
-        row(128, 32, 100 * K, N, true, 1, 0, (12, 24, s(16), s(0), N), &[S]),
-        // 256 thr → 8 warps; W: 48/8 = 6; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/8 = 8; B: 24; S: 0+1024 = 1024; 0% = 0 → step 0 < 1024 → step 8192; 8192/1024 = 8; Bar: none (CC < 9); min 6 [W]
-        row(256, 32, 0, s(0), false, 1, 6, (6, 24, s(8), s(8), N), &[W]),
-        // 256 thr → 8 warps; W: 48/8 = 6; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/8 = 8; B: 24; S: 4096+1024 = 5120; 0% = 0 → step 0 < 5120 → step 8192; 8192/5120 = 1; Bar: none (CC < 9); min 1 [S]
-        row(256, 32, 4 * K, s(0), false, 1, 1, (6, 24, s(8), s(1), N), &[S]),
-        // 256 thr → 8 warps; W: 48/8 = 6; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/8 = 8; B: 24; S: 8192+1024 = 9216; 25% = 25600 → step 32768; 32768/9216 = 3; Bar: none (CC < 9); min 3 [S]
-        row(256, 32, 8 * K, s(25), false, 1, 3, (6, 24, s(8), s(3), N), &[S]),
-        // 128 thr → 4 warps; W: 48/4 = 12; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/4 = 16; B: 24; S: 16384+1024 = 17408; 50% = 51200 → step 65536; 65536/17408 = 3; Bar: none (CC < 9); min 3 [S]
-        row(128, 32, 16 * K, s(50), false, 1, 3, (12, 24, s(16), s(3), N), &[S]),
-        // 256 thr → 8 warps; W: 48/8 = 6; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/8 = 8; B: 24; S: 0+1024 = 1024; 100% = 102400 → step 102400; 102400/1024 = 100; Bar: none (CC < 9); min 6 [W]
-        row(256, 32, 0, s(100), false, 1, 6, (6, 24, s(8), s(100), N), &[W]),
-        // 256 thr → 8 warps; W: 48/8 = 6; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/8 = 8; B: 24; S: 20480+1024 = 21504; 10% = 10240 → step 16384 < 21504 → step 32768; 32768/21504 = 1; Bar: none (CC < 9); min 1 [S]
-        row(256, 32, 20 * K, s(10), false, 1, 1, (6, 24, s(8), s(1), N), &[S]),
-        // 1025 thr → 33 warps; W: 1025 > 1024 thr → 0; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/33 = 1; B: 24; S: 0+1024 = 1024; SM 102400; 102400/1024 = 100; Bar: none (CC < 9); min 0 [W]
-        row(1025, 32, 0, N, false, 1, 0, (0, 24, s(1), s(100), N), &[W]),
-        // 256 thr → 8 warps; W: 48/8 = 6; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/8 = 8; B: 24; S: 0+1024 = 1024; SM 102400; 102400/1024 = 100; Bar: none (CC < 9); min 6 [W]
-        row(256, 32, 0, N, false, 0, 6, (6, 24, s(8), s(100), N), &[W]),
-        // 256 thr → 8 warps; W: 48/8 = 6; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/8 = 8; B: 24; S: 0+1024 = 1024; SM 102400; 102400/1024 = 100; Bar: none (CC < 9); min 6 [W]
-        row(256, 32, 0, N, false, 3, 6, (6, 24, s(8), s(100), N), &[W]),
-        // 32 thr → 1 warps; W: 48/1 = 48; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/1 = 64; B: 24; S: 0+1024 = 1024; SM 102400; 102400/1024 = 100; Bar: none (CC < 9); min 24 [B]
-        row(32, 32, 0, N, false, 2, 24, (48, 24, s(64), s(100), N), &[B]),
-        // 1024 thr → 32 warps; W: 48/32 = 1; R: 48×32 = 1536/warp, 16384/1536 = 10 ×4 = 40 warps → 40/32 = 1; B: 24; S: 0+1024 = 1024; SM 102400; 102400/1024 = 100; Bar: none (CC < 9); min 1 [W R]
-        row(1024, 48, 0, N, false, 1, 1, (1, 24, s(1), s(100), N), &[W, R]),
-        // 160 thr → 5 warps; W: 48/5 = 9; R: 56×32 = 1792/warp, 16384/1792 = 9 ×4 = 36 warps → 36/5 = 7; B: 24; S: 0+1024 = 1024; SM 102400; 102400/1024 = 100; Bar: none (CC < 9); min 7 [R]
-        row(160, 56, 0, N, false, 1, 7, (9, 24, s(7), s(100), N), &[R]),
-        // 224 thr → 7 warps; W: 48/7 = 6; R: 96×32 = 3072/warp, 16384/3072 = 5 ×4 = 20 warps → 20/7 = 2; B: 24; S: 2048+1024 = 3072; SM 102400; 102400/3072 = 33; Bar: none (CC < 9); min 2 [R]
-        row(224, 96, 2 * K, N, false, 1, 2, (6, 24, s(2), s(33), N), &[R]),
-        // 64 thr → 2 warps; W: 48/2 = 24; R: 0 regs → none; B: 24; S: 0+1024 = 1024; SM 102400; 102400/1024 = 100; Bar: none (CC < 9); min 24 [W B]
-        row(64, 0, 0, N, false, 1, 24, (24, 24, N, s(100), N), &[W, B]),
-        // 32 thr → 1 warps; W: 48/1 = 48; R: 0 regs → none; B: 24; S: 48128+1024 = 49152; SM 102400; 102400/49152 = 2; Bar: none (CC < 9); min 2 [S]
-        row(32, 0, 47 * K, N, false, 1, 2, (48, 24, N, s(2), N), &[S]),
-        // 128 thr → 4 warps; W: 48/4 = 12; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/4 = 16; B: 24; S: 101376+1024 = 102400; SM 102400; 102400/102400 = 1; Bar: none (CC < 9); min 1 [S]
-        row(128, 32, 99 * K, N, true, 1, 1, (12, 24, s(16), s(1), N), &[S]),
-        // 128 thr → 4 warps; W: 48/4 = 12; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/4 = 16; B: 24; S: 102400+1024 = 103424 > cap 102400 → 0; Bar: none (CC < 9); min 0 [S]
-        row(128, 32, 100 * K, N, true, 1, 0, (12, 24, s(16), s(0), N), &[S]),
-    ];
-
-    /// CC 9.0: GpuConfig::h100_sxm().
-    #[rustfmt::skip]
-    const CC9_0: &[Row] = &[
-        // 256 thr → 8 warps; W: 64/8 = 8; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/8 = 8; B: 32; S: 0+1024 = 1024; SM 233472; 233472/1024 = 228; Bar: 32×2/1 = 64; min 8 [W R]
-        row(256, 32, 0, N, false, 1, 8, (8, 32, s(8), s(228), s(64)), &[W, R]),
-        // 256 thr → 8 warps; W: 64/8 = 8; R: 128×32 = 4096/warp, 16384/4096 = 4 ×4 = 16 warps → 16/8 = 2; B: 32; S: 0+1024 = 1024; SM 233472; 233472/1024 = 228; Bar: 32×2/1 = 64; min 2 [R]
-        row(256, 128, 0, N, false, 1, 2, (8, 32, s(2), s(228), s(64)), &[R]),
-        // 128 thr → 4 warps; W: 64/4 = 16; R: 40×32 = 1280/warp, 16384/1280 = 12 ×4 = 48 warps → 48/4 = 12; B: 32; S: 49152+1024 = 50176; SM 233472; 233472/50176 = 4; Bar: 32×2/1 = 64; min 4 [S]
-        row(128, 40, 48 * K, N, false, 1, 4, (16, 32, s(12), s(4), s(64)), &[S]),
-        // 1024 thr → 32 warps; W: 64/32 = 2; R: 65×32 = 2080 → 2304/warp, ×32 warps = 73728 > 65536 → 0; B: 32; S: 0+1024 = 1024; SM 233472; 233472/1024 = 228; Bar: 32×2/1 = 64; min 0 [R]
-        row(1024, 65, 0, N, false, 1, 0, (2, 32, s(0), s(228), s(64)), &[R]),
-        // 96 thr → 3 warps; W: 64/3 = 21; R: 40×32 = 1280/warp, 16384/1280 = 12 ×4 = 48 warps → 48/3 = 16; B: 32; S: 0+1024 = 1024; SM 233472; 233472/1024 = 228; Bar: 32×2/1 = 64; min 16 [R]
-        row(96, 40, 0, N, false, 1, 16, (21, 32, s(16), s(228), s(64)), &[R]),
-        // 32 thr → 1 warps; W: 64/1 = 64; R: 16×32 = 512/warp, 16384/512 = 32 ×4 = 128 warps → 128/1 = 128; B: 32; S: 0+1024 = 1024; SM 233472; 233472/1024 = 228; Bar: 32×2/1 = 64; min 32 [B]
-        row(32, 16, 0, N, false, 1, 32, (64, 32, s(128), s(228), s(64)), &[B]),
-        // 64 thr → 2 warps; W: 64/2 = 32; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/2 = 32; B: 32; S: 0+1024 = 1024; SM 233472; 233472/1024 = 228; Bar: 32×2/1 = 64; min 32 [W B R]
-        row(64, 32, 0, N, false, 1, 32, (32, 32, s(32), s(228), s(64)), &[W, B, R]),
-        // 128 thr → 4 warps; W: 64/4 = 16; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/4 = 16; B: 32; S: 0+1024 = 1024; SM 233472; 233472/1024 = 228; Bar: 32×2/1 = 64; min 16 [W R]
-        row(128, 32, 0, N, false, 1, 16, (16, 32, s(16), s(228), s(64)), &[W, R]),
-        // 192 thr → 6 warps; W: 64/6 = 10; R: 48×32 = 1536/warp, 16384/1536 = 10 ×4 = 40 warps → 40/6 = 6; B: 32; S: 0+1024 = 1024; SM 233472; 233472/1024 = 228; Bar: 32×2/1 = 64; min 6 [R]
-        row(192, 48, 0, N, false, 1, 6, (10, 32, s(6), s(228), s(64)), &[R]),
-        // 384 thr → 12 warps; W: 64/12 = 5; R: 64×32 = 2048/warp, 16384/2048 = 8 ×4 = 32 warps → 32/12 = 2; B: 32; S: 0+1024 = 1024; SM 233472; 233472/1024 = 228; Bar: 32×2/1 = 64; min 2 [R]
-        row(384, 64, 0, N, false, 1, 2, (5, 32, s(2), s(228), s(64)), &[R]),
-        // 512 thr → 16 warps; W: 64/16 = 4; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/16 = 4; B: 32; S: 0+1024 = 1024; SM 233472; 233472/1024 = 228; Bar: 32×2/1 = 64; min 4 [W R]
-        row(512, 32, 0, N, false, 1, 4, (4, 32, s(4), s(228), s(64)), &[W, R]),
-        // 512 thr → 16 warps; W: 64/16 = 4; R: 64×32 = 2048/warp, 16384/2048 = 8 ×4 = 32 warps → 32/16 = 2; B: 32; S: 0+1024 = 1024; SM 233472; 233472/1024 = 228; Bar: 32×2/1 = 64; min 2 [R]
-        row(512, 64, 0, N, false, 1, 2, (4, 32, s(2), s(228), s(64)), &[R]),
-        // 640 thr → 20 warps; W: 64/20 = 3; R: 40×32 = 1280/warp, 16384/1280 = 12 ×4 = 48 warps → 48/20 = 2; B: 32; S: 0+1024 = 1024; SM 233472; 233472/1024 = 228; Bar: 32×2/1 = 64; min 2 [R]
-        row(640, 40, 0, N, false, 1, 2, (3, 32, s(2), s(228), s(64)), &[R]),
-        // 768 thr → 24 warps; W: 64/24 = 2; R: 40×32 = 1280/warp, 16384/1280 = 12 ×4 = 48 warps → 48/24 = 2; B: 32; S: 0+1024 = 1024; SM 233472; 233472/1024 = 228; Bar: 32×2/1 = 64; min 2 [W R]
-        row(768, 40, 0, N, false, 1, 2, (2, 32, s(2), s(228), s(64)), &[W, R]),
-        // 1024 thr → 32 warps; W: 64/32 = 2; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/32 = 2; B: 32; S: 0+1024 = 1024; SM 233472; 233472/1024 = 228; Bar: 32×2/1 = 64; min 2 [W R]
-        row(1024, 32, 0, N, false, 1, 2, (2, 32, s(2), s(228), s(64)), &[W, R]),
-        // 1024 thr → 32 warps; W: 64/32 = 2; R: 64×32 = 2048/warp, 16384/2048 = 8 ×4 = 32 warps → 32/32 = 1; B: 32; S: 0+1024 = 1024; SM 233472; 233472/1024 = 228; Bar: 32×2/1 = 64; min 1 [R]
-        row(1024, 64, 0, N, false, 1, 1, (2, 32, s(1), s(228), s(64)), &[R]),
-        // 1024 thr → 32 warps; W: 64/32 = 2; R: 0 regs → none; B: 32; S: 0+1024 = 1024; SM 233472; 233472/1024 = 228; Bar: 32×2/1 = 64; min 2 [W]
-        row(1024, 0, 0, N, false, 1, 2, (2, 32, N, s(228), s(64)), &[W]),
-        // 33 thr → 2 warps; W: 64/2 = 32; R: 24×32 = 768/warp, 16384/768 = 21 ×4 = 84 warps → 84/2 = 42; B: 32; S: 0+1024 = 1024; SM 233472; 233472/1024 = 228; Bar: 32×2/1 = 64; min 32 [W B]
-        row(33, 24, 0, N, false, 1, 32, (32, 32, s(42), s(228), s(64)), &[W, B]),
-        // 1 thr → 1 warps; W: 64/1 = 64; R: 0 regs → none; B: 32; S: 0+1024 = 1024; SM 233472; 233472/1024 = 228; Bar: 32×2/1 = 64; min 32 [B]
-        row(1, 0, 0, N, false, 1, 32, (64, 32, N, s(228), s(64)), &[B]),
-        // 128 thr → 4 warps; W: 64/4 = 16; R: 255×32 = 8160 → 8192/warp, 16384/8192 = 2 ×4 = 8 warps → 8/4 = 2; B: 32; S: 0+1024 = 1024; SM 233472; 233472/1024 = 228; Bar: 32×2/1 = 64; min 2 [R]
-        row(128, 255, 0, N, false, 1, 2, (16, 32, s(2), s(228), s(64)), &[R]),
-        // 32 thr → 1 warps; W: 64/1 = 64; R: 255×32 = 8160 → 8192/warp, 16384/8192 = 2 ×4 = 8 warps → 8/1 = 8; B: 32; S: 0+1024 = 1024; SM 233472; 233472/1024 = 228; Bar: 32×2/1 = 64; min 8 [R]
-        row(32, 255, 0, N, false, 1, 8, (64, 32, s(8), s(228), s(64)), &[R]),
-        // 256 thr → 8 warps; W: 64/8 = 8; R: 256 > 255 regs/thread → 0; B: 32; S: 0+1024 = 1024; SM 233472; 233472/1024 = 228; Bar: 32×2/1 = 64; min 0 [R]
-        row(256, 256, 0, N, false, 1, 0, (8, 32, s(0), s(228), s(64)), &[R]),
-        // 800 thr → 25 warps; W: 64/25 = 2; R: 80×32 = 2560/warp, hw check ×28 warps = 71680 > 65536 → 0; B: 32; S: 0+1024 = 1024; SM 233472; 233472/1024 = 228; Bar: 32×2/1 = 64; min 0 [R]
-        row(800, 80, 0, N, false, 1, 0, (2, 32, s(0), s(228), s(64)), &[R]),
-        // 256 thr → 8 warps; W: 64/8 = 8; R: 72×32 = 2304/warp, 16384/2304 = 7 ×4 = 28 warps → 28/8 = 3; B: 32; S: 0+1024 = 1024; SM 233472; 233472/1024 = 228; Bar: 32×2/1 = 64; min 3 [R]
-        row(256, 72, 0, N, false, 1, 3, (8, 32, s(3), s(228), s(64)), &[R]),
-        // 128 thr → 4 warps; W: 64/4 = 16; R: 168×32 = 5376/warp, 16384/5376 = 3 ×4 = 12 warps → 12/4 = 3; B: 32; S: 0+1024 = 1024; SM 233472; 233472/1024 = 228; Bar: 32×2/1 = 64; min 3 [R]
-        row(128, 168, 0, N, false, 1, 3, (16, 32, s(3), s(228), s(64)), &[R]),
-        // 256 thr → 8 warps; W: 64/8 = 8; R: 40×32 = 1280/warp, 16384/1280 = 12 ×4 = 48 warps → 48/8 = 6; B: 32; S: 16384+1024 = 17408; SM 233472; 233472/17408 = 13; Bar: 32×2/1 = 64; min 6 [R]
-        row(256, 40, 16 * K, N, false, 1, 6, (8, 32, s(6), s(13), s(64)), &[R]),
-        // 128 thr → 4 warps; W: 64/4 = 16; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/4 = 16; B: 32; S: 32768+1024 = 33792; SM 233472; 233472/33792 = 6; Bar: 32×2/1 = 64; min 6 [S]
-        row(128, 32, 32 * K, N, false, 1, 6, (16, 32, s(16), s(6), s(64)), &[S]),
-        // 256 thr → 8 warps; W: 64/8 = 8; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/8 = 8; B: 32; S: 4000+1024 → 5120; SM 233472; 233472/5120 = 45; Bar: 32×2/1 = 64; min 8 [W R]
-        row(256, 32, 4000, N, false, 1, 8, (8, 32, s(8), s(45), s(64)), &[W, R]),
-        // 64 thr → 2 warps; W: 64/2 = 32; R: 16×32 = 512/warp, 16384/512 = 32 ×4 = 128 warps → 128/2 = 64; B: 32; S: 1000+1024 → 2048; SM 233472; 233472/2048 = 114; Bar: 32×2/1 = 64; min 32 [W B]
-        row(64, 16, 1000, N, false, 1, 32, (32, 32, s(64), s(114), s(64)), &[W, B]),
-        // 128 thr → 4 warps; W: 64/4 = 16; R: 24×32 = 768/warp, 16384/768 = 21 ×4 = 84 warps → 84/4 = 21; B: 32; S: 8192+1024 = 9216; SM 233472; 233472/9216 = 25; Bar: 32×2/1 = 64; min 16 [W]
-        row(128, 24, 8 * K, N, false, 1, 16, (16, 32, s(21), s(25), s(64)), &[W]),
-        // 256 thr → 8 warps; W: 64/8 = 8; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/8 = 8; B: 32; S: 49152+1024 = 50176; SM 233472; 233472/50176 = 4; Bar: 32×2/1 = 64; min 4 [S]
-        row(256, 32, 48 * K, N, false, 1, 4, (8, 32, s(8), s(4), s(64)), &[S]),
-        // 256 thr → 8 warps; W: 64/8 = 8; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/8 = 8; B: 32; S: 65536+1024 = 66560 > cap 50176 → 0; Bar: 32×2/1 = 64; min 0 [S]
-        row(256, 32, 64 * K, N, false, 1, 0, (8, 32, s(8), s(0), s(64)), &[S]),
-        // 256 thr → 8 warps; W: 64/8 = 8; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/8 = 8; B: 32; S: 65536+1024 = 66560; SM 233472; 233472/66560 = 3; Bar: 32×2/1 = 64; min 3 [S]
-        row(256, 32, 64 * K, N, true, 1, 3, (8, 32, s(8), s(3), s(64)), &[S]),
-        // 128 thr → 4 warps; W: 64/4 = 16; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/4 = 16; B: 32; S: 98304+1024 = 99328; SM 233472; 233472/99328 = 2; Bar: 32×2/1 = 64; min 2 [S]
-        row(128, 32, 96 * K, N, true, 1, 2, (16, 32, s(16), s(2), s(64)), &[S]),
-        // 128 thr → 4 warps; W: 64/4 = 16; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/4 = 16; B: 32; S: 102400+1024 = 103424; SM 233472; 233472/103424 = 2; Bar: 32×2/1 = 64; min 2 [S]
-        row(128, 32, 100 * K, N, true, 1, 2, (16, 32, s(16), s(2), s(64)), &[S]),
-        // 256 thr → 8 warps; W: 64/8 = 8; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/8 = 8; B: 32; S: 0+1024 = 1024; 0% = 0 → step 0 < 1024 → step 8192; 8192/1024 = 8; Bar: 32×2/1 = 64; min 8 [W R S]
-        row(256, 32, 0, s(0), false, 1, 8, (8, 32, s(8), s(8), s(64)), &[W, R, S]),
-        // 256 thr → 8 warps; W: 64/8 = 8; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/8 = 8; B: 32; S: 4096+1024 = 5120; 0% = 0 → step 0 < 5120 → step 8192; 8192/5120 = 1; Bar: 32×2/1 = 64; min 1 [S]
-        row(256, 32, 4 * K, s(0), false, 1, 1, (8, 32, s(8), s(1), s(64)), &[S]),
-        // 256 thr → 8 warps; W: 64/8 = 8; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/8 = 8; B: 32; S: 8192+1024 = 9216; 25% = 58368 → step 65536; 65536/9216 = 7; Bar: 32×2/1 = 64; min 7 [S]
-        row(256, 32, 8 * K, s(25), false, 1, 7, (8, 32, s(8), s(7), s(64)), &[S]),
-        // 128 thr → 4 warps; W: 64/4 = 16; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/4 = 16; B: 32; S: 16384+1024 = 17408; 50% = 116736 → step 135168; 135168/17408 = 7; Bar: 32×2/1 = 64; min 7 [S]
-        row(128, 32, 16 * K, s(50), false, 1, 7, (16, 32, s(16), s(7), s(64)), &[S]),
-        // 256 thr → 8 warps; W: 64/8 = 8; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/8 = 8; B: 32; S: 0+1024 = 1024; 100% = 233472 → step 233472; 233472/1024 = 228; Bar: 32×2/1 = 64; min 8 [W R]
-        row(256, 32, 0, s(100), false, 1, 8, (8, 32, s(8), s(228), s(64)), &[W, R]),
-        // 256 thr → 8 warps; W: 64/8 = 8; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/8 = 8; B: 32; S: 20480+1024 = 21504; 10% = 23347 → step 32768; 32768/21504 = 1; Bar: 32×2/1 = 64; min 1 [S]
-        row(256, 32, 20 * K, s(10), false, 1, 1, (8, 32, s(8), s(1), s(64)), &[S]),
-        // 1025 thr → 33 warps; W: 1025 > 1024 thr → 0; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/33 = 1; B: 32; S: 0+1024 = 1024; SM 233472; 233472/1024 = 228; Bar: 32×2/1 = 64; min 0 [W]
-        row(1025, 32, 0, N, false, 1, 0, (0, 32, s(1), s(228), s(64)), &[W]),
-        // 256 thr → 8 warps; W: 64/8 = 8; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/8 = 8; B: 32; S: 0+1024 = 1024; SM 233472; 233472/1024 = 228; Bar: none (0 barriers); min 8 [W R]
-        row(256, 32, 0, N, false, 0, 8, (8, 32, s(8), s(228), N), &[W, R]),
-        // 256 thr → 8 warps; W: 64/8 = 8; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/8 = 8; B: 32; S: 0+1024 = 1024; SM 233472; 233472/1024 = 228; Bar: 32×2/3 = 21; min 8 [W R]
-        row(256, 32, 0, N, false, 3, 8, (8, 32, s(8), s(228), s(21)), &[W, R]),
-        // 32 thr → 1 warps; W: 64/1 = 64; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/1 = 64; B: 32; S: 0+1024 = 1024; SM 233472; 233472/1024 = 228; Bar: 32×2/2 = 32; min 32 [B Bar]
-        row(32, 32, 0, N, false, 2, 32, (64, 32, s(64), s(228), s(32)), &[B, Bar]),
-        // 1024 thr → 32 warps; W: 64/32 = 2; R: 48×32 = 1536/warp, 16384/1536 = 10 ×4 = 40 warps → 40/32 = 1; B: 32; S: 0+1024 = 1024; SM 233472; 233472/1024 = 228; Bar: 32×2/1 = 64; min 1 [R]
-        row(1024, 48, 0, N, false, 1, 1, (2, 32, s(1), s(228), s(64)), &[R]),
-        // 160 thr → 5 warps; W: 64/5 = 12; R: 56×32 = 1792/warp, 16384/1792 = 9 ×4 = 36 warps → 36/5 = 7; B: 32; S: 0+1024 = 1024; SM 233472; 233472/1024 = 228; Bar: 32×2/1 = 64; min 7 [R]
-        row(160, 56, 0, N, false, 1, 7, (12, 32, s(7), s(228), s(64)), &[R]),
-        // 224 thr → 7 warps; W: 64/7 = 9; R: 96×32 = 3072/warp, 16384/3072 = 5 ×4 = 20 warps → 20/7 = 2; B: 32; S: 2048+1024 = 3072; SM 233472; 233472/3072 = 76; Bar: 32×2/1 = 64; min 2 [R]
-        row(224, 96, 2 * K, N, false, 1, 2, (9, 32, s(2), s(76), s(64)), &[R]),
-        // 64 thr → 2 warps; W: 64/2 = 32; R: 0 regs → none; B: 32; S: 0+1024 = 1024; SM 233472; 233472/1024 = 228; Bar: 32×2/1 = 64; min 32 [W B]
-        row(64, 0, 0, N, false, 1, 32, (32, 32, N, s(228), s(64)), &[W, B]),
-        // 32 thr → 1 warps; W: 64/1 = 64; R: 0 regs → none; B: 32; S: 48128+1024 = 49152; SM 233472; 233472/49152 = 4; Bar: 32×2/1 = 64; min 4 [S]
-        row(32, 0, 47 * K, N, false, 1, 4, (64, 32, N, s(4), s(64)), &[S]),
-        // 128 thr → 4 warps; W: 64/4 = 16; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/4 = 16; B: 32; S: 204800+1024 = 205824; SM 233472; 233472/205824 = 1; Bar: 32×2/1 = 64; min 1 [S]
-        row(128, 32, 200 * K, N, true, 1, 1, (16, 32, s(16), s(1), s(64)), &[S]),
-        // 128 thr → 4 warps; W: 64/4 = 16; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/4 = 16; B: 32; S: 232448+1024 = 233472; SM 233472; 233472/233472 = 1; Bar: 32×2/1 = 64; min 1 [S]
-        row(128, 32, 227 * K, N, true, 1, 1, (16, 32, s(16), s(1), s(64)), &[S]),
-        // 128 thr → 4 warps; W: 64/4 = 16; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/4 = 16; B: 32; S: 233472+1024 = 234496 > cap 233472 → 0; Bar: 32×2/1 = 64; min 0 [S]
-        row(128, 32, 228 * K, N, true, 1, 0, (16, 32, s(16), s(0), s(64)), &[S]),
-        // 64 thr → 2 warps; W: 64/2 = 32; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/2 = 32; B: 32; S: 0+1024 = 1024; SM 233472; 233472/1024 = 228; Bar: 32×2/40 = 1; min 1 [Bar]
-        row(64, 32, 0, N, false, 40, 1, (32, 32, s(32), s(228), s(1)), &[Bar]),
-    ];
-
-    /// CC 10.0: GpuConfig::b200().
-    #[rustfmt::skip]
-    const CC10_0: &[Row] = &[
-        // 256 thr → 8 warps; W: 64/8 = 8; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/8 = 8; B: 32; S: 0+1024 = 1024; SM 233472; 233472/1024 = 228; Bar: 32×2/1 = 64; min 8 [W R]
-        row(256, 32, 0, N, false, 1, 8, (8, 32, s(8), s(228), s(64)), &[W, R]),
-        // 256 thr → 8 warps; W: 64/8 = 8; R: 128×32 = 4096/warp, 16384/4096 = 4 ×4 = 16 warps → 16/8 = 2; B: 32; S: 0+1024 = 1024; SM 233472; 233472/1024 = 228; Bar: 32×2/1 = 64; min 2 [R]
-        row(256, 128, 0, N, false, 1, 2, (8, 32, s(2), s(228), s(64)), &[R]),
-        // 128 thr → 4 warps; W: 64/4 = 16; R: 40×32 = 1280/warp, 16384/1280 = 12 ×4 = 48 warps → 48/4 = 12; B: 32; S: 49152+1024 = 50176; SM 233472; 233472/50176 = 4; Bar: 32×2/1 = 64; min 4 [S]
-        row(128, 40, 48 * K, N, false, 1, 4, (16, 32, s(12), s(4), s(64)), &[S]),
-        // 1024 thr → 32 warps; W: 64/32 = 2; R: 65×32 = 2080 → 2304/warp, ×32 warps = 73728 > 65536 → 0; B: 32; S: 0+1024 = 1024; SM 233472; 233472/1024 = 228; Bar: 32×2/1 = 64; min 0 [R]
-        row(1024, 65, 0, N, false, 1, 0, (2, 32, s(0), s(228), s(64)), &[R]),
-        // 96 thr → 3 warps; W: 64/3 = 21; R: 40×32 = 1280/warp, 16384/1280 = 12 ×4 = 48 warps → 48/3 = 16; B: 32; S: 0+1024 = 1024; SM 233472; 233472/1024 = 228; Bar: 32×2/1 = 64; min 16 [R]
-        row(96, 40, 0, N, false, 1, 16, (21, 32, s(16), s(228), s(64)), &[R]),
-        // 32 thr → 1 warps; W: 64/1 = 64; R: 16×32 = 512/warp, 16384/512 = 32 ×4 = 128 warps → 128/1 = 128; B: 32; S: 0+1024 = 1024; SM 233472; 233472/1024 = 228; Bar: 32×2/1 = 64; min 32 [B]
-        row(32, 16, 0, N, false, 1, 32, (64, 32, s(128), s(228), s(64)), &[B]),
-        // 64 thr → 2 warps; W: 64/2 = 32; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/2 = 32; B: 32; S: 0+1024 = 1024; SM 233472; 233472/1024 = 228; Bar: 32×2/1 = 64; min 32 [W B R]
-        row(64, 32, 0, N, false, 1, 32, (32, 32, s(32), s(228), s(64)), &[W, B, R]),
-        // 128 thr → 4 warps; W: 64/4 = 16; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/4 = 16; B: 32; S: 0+1024 = 1024; SM 233472; 233472/1024 = 228; Bar: 32×2/1 = 64; min 16 [W R]
-        row(128, 32, 0, N, false, 1, 16, (16, 32, s(16), s(228), s(64)), &[W, R]),
-        // 192 thr → 6 warps; W: 64/6 = 10; R: 48×32 = 1536/warp, 16384/1536 = 10 ×4 = 40 warps → 40/6 = 6; B: 32; S: 0+1024 = 1024; SM 233472; 233472/1024 = 228; Bar: 32×2/1 = 64; min 6 [R]
-        row(192, 48, 0, N, false, 1, 6, (10, 32, s(6), s(228), s(64)), &[R]),
-        // 384 thr → 12 warps; W: 64/12 = 5; R: 64×32 = 2048/warp, 16384/2048 = 8 ×4 = 32 warps → 32/12 = 2; B: 32; S: 0+1024 = 1024; SM 233472; 233472/1024 = 228; Bar: 32×2/1 = 64; min 2 [R]
-        row(384, 64, 0, N, false, 1, 2, (5, 32, s(2), s(228), s(64)), &[R]),
-        // 512 thr → 16 warps; W: 64/16 = 4; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/16 = 4; B: 32; S: 0+1024 = 1024; SM 233472; 233472/1024 = 228; Bar: 32×2/1 = 64; min 4 [W R]
-        row(512, 32, 0, N, false, 1, 4, (4, 32, s(4), s(228), s(64)), &[W, R]),
-        // 512 thr → 16 warps; W: 64/16 = 4; R: 64×32 = 2048/warp, 16384/2048 = 8 ×4 = 32 warps → 32/16 = 2; B: 32; S: 0+1024 = 1024; SM 233472; 233472/1024 = 228; Bar: 32×2/1 = 64; min 2 [R]
-        row(512, 64, 0, N, false, 1, 2, (4, 32, s(2), s(228), s(64)), &[R]),
-        // 640 thr → 20 warps; W: 64/20 = 3; R: 40×32 = 1280/warp, 16384/1280 = 12 ×4 = 48 warps → 48/20 = 2; B: 32; S: 0+1024 = 1024; SM 233472; 233472/1024 = 228; Bar: 32×2/1 = 64; min 2 [R]
-        row(640, 40, 0, N, false, 1, 2, (3, 32, s(2), s(228), s(64)), &[R]),
-        // 768 thr → 24 warps; W: 64/24 = 2; R: 40×32 = 1280/warp, 16384/1280 = 12 ×4 = 48 warps → 48/24 = 2; B: 32; S: 0+1024 = 1024; SM 233472; 233472/1024 = 228; Bar: 32×2/1 = 64; min 2 [W R]
-        row(768, 40, 0, N, false, 1, 2, (2, 32, s(2), s(228), s(64)), &[W, R]),
-        // 1024 thr → 32 warps; W: 64/32 = 2; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/32 = 2; B: 32; S: 0+1024 = 1024; SM 233472; 233472/1024 = 228; Bar: 32×2/1 = 64; min 2 [W R]
-        row(1024, 32, 0, N, false, 1, 2, (2, 32, s(2), s(228), s(64)), &[W, R]),
-        // 1024 thr → 32 warps; W: 64/32 = 2; R: 64×32 = 2048/warp, 16384/2048 = 8 ×4 = 32 warps → 32/32 = 1; B: 32; S: 0+1024 = 1024; SM 233472; 233472/1024 = 228; Bar: 32×2/1 = 64; min 1 [R]
-        row(1024, 64, 0, N, false, 1, 1, (2, 32, s(1), s(228), s(64)), &[R]),
-        // 1024 thr → 32 warps; W: 64/32 = 2; R: 0 regs → none; B: 32; S: 0+1024 = 1024; SM 233472; 233472/1024 = 228; Bar: 32×2/1 = 64; min 2 [W]
-        row(1024, 0, 0, N, false, 1, 2, (2, 32, N, s(228), s(64)), &[W]),
-        // 33 thr → 2 warps; W: 64/2 = 32; R: 24×32 = 768/warp, 16384/768 = 21 ×4 = 84 warps → 84/2 = 42; B: 32; S: 0+1024 = 1024; SM 233472; 233472/1024 = 228; Bar: 32×2/1 = 64; min 32 [W B]
-        row(33, 24, 0, N, false, 1, 32, (32, 32, s(42), s(228), s(64)), &[W, B]),
-        // 1 thr → 1 warps; W: 64/1 = 64; R: 0 regs → none; B: 32; S: 0+1024 = 1024; SM 233472; 233472/1024 = 228; Bar: 32×2/1 = 64; min 32 [B]
-        row(1, 0, 0, N, false, 1, 32, (64, 32, N, s(228), s(64)), &[B]),
-        // 128 thr → 4 warps; W: 64/4 = 16; R: 255×32 = 8160 → 8192/warp, 16384/8192 = 2 ×4 = 8 warps → 8/4 = 2; B: 32; S: 0+1024 = 1024; SM 233472; 233472/1024 = 228; Bar: 32×2/1 = 64; min 2 [R]
-        row(128, 255, 0, N, false, 1, 2, (16, 32, s(2), s(228), s(64)), &[R]),
-        // 32 thr → 1 warps; W: 64/1 = 64; R: 255×32 = 8160 → 8192/warp, 16384/8192 = 2 ×4 = 8 warps → 8/1 = 8; B: 32; S: 0+1024 = 1024; SM 233472; 233472/1024 = 228; Bar: 32×2/1 = 64; min 8 [R]
-        row(32, 255, 0, N, false, 1, 8, (64, 32, s(8), s(228), s(64)), &[R]),
-        // 256 thr → 8 warps; W: 64/8 = 8; R: 256 > 255 regs/thread → 0; B: 32; S: 0+1024 = 1024; SM 233472; 233472/1024 = 228; Bar: 32×2/1 = 64; min 0 [R]
-        row(256, 256, 0, N, false, 1, 0, (8, 32, s(0), s(228), s(64)), &[R]),
-        // 800 thr → 25 warps; W: 64/25 = 2; R: 80×32 = 2560/warp, hw check ×28 warps = 71680 > 65536 → 0; B: 32; S: 0+1024 = 1024; SM 233472; 233472/1024 = 228; Bar: 32×2/1 = 64; min 0 [R]
-        row(800, 80, 0, N, false, 1, 0, (2, 32, s(0), s(228), s(64)), &[R]),
-        // 256 thr → 8 warps; W: 64/8 = 8; R: 72×32 = 2304/warp, 16384/2304 = 7 ×4 = 28 warps → 28/8 = 3; B: 32; S: 0+1024 = 1024; SM 233472; 233472/1024 = 228; Bar: 32×2/1 = 64; min 3 [R]
-        row(256, 72, 0, N, false, 1, 3, (8, 32, s(3), s(228), s(64)), &[R]),
-        // 128 thr → 4 warps; W: 64/4 = 16; R: 168×32 = 5376/warp, 16384/5376 = 3 ×4 = 12 warps → 12/4 = 3; B: 32; S: 0+1024 = 1024; SM 233472; 233472/1024 = 228; Bar: 32×2/1 = 64; min 3 [R]
-        row(128, 168, 0, N, false, 1, 3, (16, 32, s(3), s(228), s(64)), &[R]),
-        // 256 thr → 8 warps; W: 64/8 = 8; R: 40×32 = 1280/warp, 16384/1280 = 12 ×4 = 48 warps → 48/8 = 6; B: 32; S: 16384+1024 = 17408; SM 233472; 233472/17408 = 13; Bar: 32×2/1 = 64; min 6 [R]
-        row(256, 40, 16 * K, N, false, 1, 6, (8, 32, s(6), s(13), s(64)), &[R]),
-        // 128 thr → 4 warps; W: 64/4 = 16; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/4 = 16; B: 32; S: 32768+1024 = 33792; SM 233472; 233472/33792 = 6; Bar: 32×2/1 = 64; min 6 [S]
-        row(128, 32, 32 * K, N, false, 1, 6, (16, 32, s(16), s(6), s(64)), &[S]),
-        // 256 thr → 8 warps; W: 64/8 = 8; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/8 = 8; B: 32; S: 4000+1024 → 5120; SM 233472; 233472/5120 = 45; Bar: 32×2/1 = 64; min 8 [W R]
-        row(256, 32, 4000, N, false, 1, 8, (8, 32, s(8), s(45), s(64)), &[W, R]),
-        // 64 thr → 2 warps; W: 64/2 = 32; R: 16×32 = 512/warp, 16384/512 = 32 ×4 = 128 warps → 128/2 = 64; B: 32; S: 1000+1024 → 2048; SM 233472; 233472/2048 = 114; Bar: 32×2/1 = 64; min 32 [W B]
-        row(64, 16, 1000, N, false, 1, 32, (32, 32, s(64), s(114), s(64)), &[W, B]),
-        // 128 thr → 4 warps; W: 64/4 = 16; R: 24×32 = 768/warp, 16384/768 = 21 ×4 = 84 warps → 84/4 = 21; B: 32; S: 8192+1024 = 9216; SM 233472; 233472/9216 = 25; Bar: 32×2/1 = 64; min 16 [W]
-        row(128, 24, 8 * K, N, false, 1, 16, (16, 32, s(21), s(25), s(64)), &[W]),
-        // 256 thr → 8 warps; W: 64/8 = 8; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/8 = 8; B: 32; S: 49152+1024 = 50176; SM 233472; 233472/50176 = 4; Bar: 32×2/1 = 64; min 4 [S]
-        row(256, 32, 48 * K, N, false, 1, 4, (8, 32, s(8), s(4), s(64)), &[S]),
-        // 256 thr → 8 warps; W: 64/8 = 8; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/8 = 8; B: 32; S: 65536+1024 = 66560 > cap 50176 → 0; Bar: 32×2/1 = 64; min 0 [S]
-        row(256, 32, 64 * K, N, false, 1, 0, (8, 32, s(8), s(0), s(64)), &[S]),
-        // 256 thr → 8 warps; W: 64/8 = 8; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/8 = 8; B: 32; S: 65536+1024 = 66560; SM 233472; 233472/66560 = 3; Bar: 32×2/1 = 64; min 3 [S]
-        row(256, 32, 64 * K, N, true, 1, 3, (8, 32, s(8), s(3), s(64)), &[S]),
-        // 128 thr → 4 warps; W: 64/4 = 16; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/4 = 16; B: 32; S: 98304+1024 = 99328; SM 233472; 233472/99328 = 2; Bar: 32×2/1 = 64; min 2 [S]
-        row(128, 32, 96 * K, N, true, 1, 2, (16, 32, s(16), s(2), s(64)), &[S]),
-        // 128 thr → 4 warps; W: 64/4 = 16; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/4 = 16; B: 32; S: 102400+1024 = 103424; SM 233472; 233472/103424 = 2; Bar: 32×2/1 = 64; min 2 [S]
-        row(128, 32, 100 * K, N, true, 1, 2, (16, 32, s(16), s(2), s(64)), &[S]),
-        // 256 thr → 8 warps; W: 64/8 = 8; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/8 = 8; B: 32; S: 0+1024 = 1024; 0% = 0 → step 0 < 1024 → step 8192; 8192/1024 = 8; Bar: 32×2/1 = 64; min 8 [W R S]
-        row(256, 32, 0, s(0), false, 1, 8, (8, 32, s(8), s(8), s(64)), &[W, R, S]),
-        // 256 thr → 8 warps; W: 64/8 = 8; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/8 = 8; B: 32; S: 4096+1024 = 5120; 0% = 0 → step 0 < 5120 → step 8192; 8192/5120 = 1; Bar: 32×2/1 = 64; min 1 [S]
-        row(256, 32, 4 * K, s(0), false, 1, 1, (8, 32, s(8), s(1), s(64)), &[S]),
-        // 256 thr → 8 warps; W: 64/8 = 8; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/8 = 8; B: 32; S: 8192+1024 = 9216; 25% = 58368 → step 65536; 65536/9216 = 7; Bar: 32×2/1 = 64; min 7 [S]
-        row(256, 32, 8 * K, s(25), false, 1, 7, (8, 32, s(8), s(7), s(64)), &[S]),
-        // 128 thr → 4 warps; W: 64/4 = 16; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/4 = 16; B: 32; S: 16384+1024 = 17408; 50% = 116736 → step 135168; 135168/17408 = 7; Bar: 32×2/1 = 64; min 7 [S]
-        row(128, 32, 16 * K, s(50), false, 1, 7, (16, 32, s(16), s(7), s(64)), &[S]),
-        // 256 thr → 8 warps; W: 64/8 = 8; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/8 = 8; B: 32; S: 0+1024 = 1024; 100% = 233472 → step 233472; 233472/1024 = 228; Bar: 32×2/1 = 64; min 8 [W R]
-        row(256, 32, 0, s(100), false, 1, 8, (8, 32, s(8), s(228), s(64)), &[W, R]),
-        // 256 thr → 8 warps; W: 64/8 = 8; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/8 = 8; B: 32; S: 20480+1024 = 21504; 10% = 23347 → step 32768; 32768/21504 = 1; Bar: 32×2/1 = 64; min 1 [S]
-        row(256, 32, 20 * K, s(10), false, 1, 1, (8, 32, s(8), s(1), s(64)), &[S]),
-        // 1025 thr → 33 warps; W: 1025 > 1024 thr → 0; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/33 = 1; B: 32; S: 0+1024 = 1024; SM 233472; 233472/1024 = 228; Bar: 32×2/1 = 64; min 0 [W]
-        row(1025, 32, 0, N, false, 1, 0, (0, 32, s(1), s(228), s(64)), &[W]),
-        // 256 thr → 8 warps; W: 64/8 = 8; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/8 = 8; B: 32; S: 0+1024 = 1024; SM 233472; 233472/1024 = 228; Bar: none (0 barriers); min 8 [W R]
-        row(256, 32, 0, N, false, 0, 8, (8, 32, s(8), s(228), N), &[W, R]),
-        // 256 thr → 8 warps; W: 64/8 = 8; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/8 = 8; B: 32; S: 0+1024 = 1024; SM 233472; 233472/1024 = 228; Bar: 32×2/3 = 21; min 8 [W R]
-        row(256, 32, 0, N, false, 3, 8, (8, 32, s(8), s(228), s(21)), &[W, R]),
-        // 32 thr → 1 warps; W: 64/1 = 64; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/1 = 64; B: 32; S: 0+1024 = 1024; SM 233472; 233472/1024 = 228; Bar: 32×2/2 = 32; min 32 [B Bar]
-        row(32, 32, 0, N, false, 2, 32, (64, 32, s(64), s(228), s(32)), &[B, Bar]),
-        // 1024 thr → 32 warps; W: 64/32 = 2; R: 48×32 = 1536/warp, 16384/1536 = 10 ×4 = 40 warps → 40/32 = 1; B: 32; S: 0+1024 = 1024; SM 233472; 233472/1024 = 228; Bar: 32×2/1 = 64; min 1 [R]
-        row(1024, 48, 0, N, false, 1, 1, (2, 32, s(1), s(228), s(64)), &[R]),
-        // 160 thr → 5 warps; W: 64/5 = 12; R: 56×32 = 1792/warp, 16384/1792 = 9 ×4 = 36 warps → 36/5 = 7; B: 32; S: 0+1024 = 1024; SM 233472; 233472/1024 = 228; Bar: 32×2/1 = 64; min 7 [R]
-        row(160, 56, 0, N, false, 1, 7, (12, 32, s(7), s(228), s(64)), &[R]),
-        // 224 thr → 7 warps; W: 64/7 = 9; R: 96×32 = 3072/warp, 16384/3072 = 5 ×4 = 20 warps → 20/7 = 2; B: 32; S: 2048+1024 = 3072; SM 233472; 233472/3072 = 76; Bar: 32×2/1 = 64; min 2 [R]
-        row(224, 96, 2 * K, N, false, 1, 2, (9, 32, s(2), s(76), s(64)), &[R]),
-        // 64 thr → 2 warps; W: 64/2 = 32; R: 0 regs → none; B: 32; S: 0+1024 = 1024; SM 233472; 233472/1024 = 228; Bar: 32×2/1 = 64; min 32 [W B]
-        row(64, 0, 0, N, false, 1, 32, (32, 32, N, s(228), s(64)), &[W, B]),
-        // 32 thr → 1 warps; W: 64/1 = 64; R: 0 regs → none; B: 32; S: 48128+1024 = 49152; SM 233472; 233472/49152 = 4; Bar: 32×2/1 = 64; min 4 [S]
-        row(32, 0, 47 * K, N, false, 1, 4, (64, 32, N, s(4), s(64)), &[S]),
-        // 128 thr → 4 warps; W: 64/4 = 16; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/4 = 16; B: 32; S: 232448+1024 = 233472; SM 233472; 233472/233472 = 1; Bar: 32×2/1 = 64; min 1 [S]
-        row(128, 32, 227 * K, N, true, 1, 1, (16, 32, s(16), s(1), s(64)), &[S]),
-        // 64 thr → 2 warps; W: 64/2 = 32; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/2 = 32; B: 32; S: 0+1024 = 1024; SM 233472; 233472/1024 = 228; Bar: 32×2/64 = 1; min 1 [Bar]
-        row(64, 32, 0, N, false, 64, 1, (32, 32, s(32), s(228), s(1)), &[Bar]),
-        // 64 thr → 2 warps; W: 64/2 = 32; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/2 = 32; B: 32; S: 0+1024 = 1024; SM 233472; 233472/1024 = 228; Bar: 32×2/65 = 0; min 0 [Bar]
-        row(64, 32, 0, N, false, 65, 0, (32, 32, s(32), s(228), s(0)), &[Bar]),
-    ];
-
-    /// CC 12.0: cc12().
-    #[rustfmt::skip]
-    const CC12_0: &[Row] = &[
-        // 256 thr → 8 warps; W: 48/8 = 6; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/8 = 8; B: 24; S: 0+1024 = 1024; SM 102400; 102400/1024 = 100; Bar: 24×1/1 = 24; min 6 [W]
-        row(256, 32, 0, N, false, 1, 6, (6, 24, s(8), s(100), s(24)), &[W]),
-        // 256 thr → 8 warps; W: 48/8 = 6; R: 128×32 = 4096/warp, 16384/4096 = 4 ×4 = 16 warps → 16/8 = 2; B: 24; S: 0+1024 = 1024; SM 102400; 102400/1024 = 100; Bar: 24×1/1 = 24; min 2 [R]
-        row(256, 128, 0, N, false, 1, 2, (6, 24, s(2), s(100), s(24)), &[R]),
-        // 128 thr → 4 warps; W: 48/4 = 12; R: 40×32 = 1280/warp, 16384/1280 = 12 ×4 = 48 warps → 48/4 = 12; B: 24; S: 49152+1024 = 50176; SM 102400; 102400/50176 = 2; Bar: 24×1/1 = 24; min 2 [S]
-        row(128, 40, 48 * K, N, false, 1, 2, (12, 24, s(12), s(2), s(24)), &[S]),
-        // 1024 thr → 32 warps; W: 48/32 = 1; R: 65×32 = 2080 → 2304/warp, ×32 warps = 73728 > 65536 → 0; B: 24; S: 0+1024 = 1024; SM 102400; 102400/1024 = 100; Bar: 24×1/1 = 24; min 0 [R]
-        row(1024, 65, 0, N, false, 1, 0, (1, 24, s(0), s(100), s(24)), &[R]),
-        // 96 thr → 3 warps; W: 48/3 = 16; R: 40×32 = 1280/warp, 16384/1280 = 12 ×4 = 48 warps → 48/3 = 16; B: 24; S: 0+1024 = 1024; SM 102400; 102400/1024 = 100; Bar: 24×1/1 = 24; min 16 [W R]
-        row(96, 40, 0, N, false, 1, 16, (16, 24, s(16), s(100), s(24)), &[W, R]),
-        // 32 thr → 1 warps; W: 48/1 = 48; R: 16×32 = 512/warp, 16384/512 = 32 ×4 = 128 warps → 128/1 = 128; B: 24; S: 0+1024 = 1024; SM 102400; 102400/1024 = 100; Bar: 24×1/1 = 24; min 24 [B Bar]
-        row(32, 16, 0, N, false, 1, 24, (48, 24, s(128), s(100), s(24)), &[B, Bar]),
-        // 64 thr → 2 warps; W: 48/2 = 24; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/2 = 32; B: 24; S: 0+1024 = 1024; SM 102400; 102400/1024 = 100; Bar: 24×1/1 = 24; min 24 [W B Bar]
-        row(64, 32, 0, N, false, 1, 24, (24, 24, s(32), s(100), s(24)), &[W, B, Bar]),
-        // 128 thr → 4 warps; W: 48/4 = 12; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/4 = 16; B: 24; S: 0+1024 = 1024; SM 102400; 102400/1024 = 100; Bar: 24×1/1 = 24; min 12 [W]
-        row(128, 32, 0, N, false, 1, 12, (12, 24, s(16), s(100), s(24)), &[W]),
-        // 192 thr → 6 warps; W: 48/6 = 8; R: 48×32 = 1536/warp, 16384/1536 = 10 ×4 = 40 warps → 40/6 = 6; B: 24; S: 0+1024 = 1024; SM 102400; 102400/1024 = 100; Bar: 24×1/1 = 24; min 6 [R]
-        row(192, 48, 0, N, false, 1, 6, (8, 24, s(6), s(100), s(24)), &[R]),
-        // 384 thr → 12 warps; W: 48/12 = 4; R: 64×32 = 2048/warp, 16384/2048 = 8 ×4 = 32 warps → 32/12 = 2; B: 24; S: 0+1024 = 1024; SM 102400; 102400/1024 = 100; Bar: 24×1/1 = 24; min 2 [R]
-        row(384, 64, 0, N, false, 1, 2, (4, 24, s(2), s(100), s(24)), &[R]),
-        // 512 thr → 16 warps; W: 48/16 = 3; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/16 = 4; B: 24; S: 0+1024 = 1024; SM 102400; 102400/1024 = 100; Bar: 24×1/1 = 24; min 3 [W]
-        row(512, 32, 0, N, false, 1, 3, (3, 24, s(4), s(100), s(24)), &[W]),
-        // 512 thr → 16 warps; W: 48/16 = 3; R: 64×32 = 2048/warp, 16384/2048 = 8 ×4 = 32 warps → 32/16 = 2; B: 24; S: 0+1024 = 1024; SM 102400; 102400/1024 = 100; Bar: 24×1/1 = 24; min 2 [R]
-        row(512, 64, 0, N, false, 1, 2, (3, 24, s(2), s(100), s(24)), &[R]),
-        // 640 thr → 20 warps; W: 48/20 = 2; R: 40×32 = 1280/warp, 16384/1280 = 12 ×4 = 48 warps → 48/20 = 2; B: 24; S: 0+1024 = 1024; SM 102400; 102400/1024 = 100; Bar: 24×1/1 = 24; min 2 [W R]
-        row(640, 40, 0, N, false, 1, 2, (2, 24, s(2), s(100), s(24)), &[W, R]),
-        // 768 thr → 24 warps; W: 48/24 = 2; R: 40×32 = 1280/warp, 16384/1280 = 12 ×4 = 48 warps → 48/24 = 2; B: 24; S: 0+1024 = 1024; SM 102400; 102400/1024 = 100; Bar: 24×1/1 = 24; min 2 [W R]
-        row(768, 40, 0, N, false, 1, 2, (2, 24, s(2), s(100), s(24)), &[W, R]),
-        // 1024 thr → 32 warps; W: 48/32 = 1; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/32 = 2; B: 24; S: 0+1024 = 1024; SM 102400; 102400/1024 = 100; Bar: 24×1/1 = 24; min 1 [W]
-        row(1024, 32, 0, N, false, 1, 1, (1, 24, s(2), s(100), s(24)), &[W]),
-        // 1024 thr → 32 warps; W: 48/32 = 1; R: 64×32 = 2048/warp, 16384/2048 = 8 ×4 = 32 warps → 32/32 = 1; B: 24; S: 0+1024 = 1024; SM 102400; 102400/1024 = 100; Bar: 24×1/1 = 24; min 1 [W R]
-        row(1024, 64, 0, N, false, 1, 1, (1, 24, s(1), s(100), s(24)), &[W, R]),
-        // 1024 thr → 32 warps; W: 48/32 = 1; R: 0 regs → none; B: 24; S: 0+1024 = 1024; SM 102400; 102400/1024 = 100; Bar: 24×1/1 = 24; min 1 [W]
-        row(1024, 0, 0, N, false, 1, 1, (1, 24, N, s(100), s(24)), &[W]),
-        // 33 thr → 2 warps; W: 48/2 = 24; R: 24×32 = 768/warp, 16384/768 = 21 ×4 = 84 warps → 84/2 = 42; B: 24; S: 0+1024 = 1024; SM 102400; 102400/1024 = 100; Bar: 24×1/1 = 24; min 24 [W B Bar]
-        row(33, 24, 0, N, false, 1, 24, (24, 24, s(42), s(100), s(24)), &[W, B, Bar]),
-        // 1 thr → 1 warps; W: 48/1 = 48; R: 0 regs → none; B: 24; S: 0+1024 = 1024; SM 102400; 102400/1024 = 100; Bar: 24×1/1 = 24; min 24 [B Bar]
-        row(1, 0, 0, N, false, 1, 24, (48, 24, N, s(100), s(24)), &[B, Bar]),
-        // 128 thr → 4 warps; W: 48/4 = 12; R: 255×32 = 8160 → 8192/warp, 16384/8192 = 2 ×4 = 8 warps → 8/4 = 2; B: 24; S: 0+1024 = 1024; SM 102400; 102400/1024 = 100; Bar: 24×1/1 = 24; min 2 [R]
-        row(128, 255, 0, N, false, 1, 2, (12, 24, s(2), s(100), s(24)), &[R]),
-        // 32 thr → 1 warps; W: 48/1 = 48; R: 255×32 = 8160 → 8192/warp, 16384/8192 = 2 ×4 = 8 warps → 8/1 = 8; B: 24; S: 0+1024 = 1024; SM 102400; 102400/1024 = 100; Bar: 24×1/1 = 24; min 8 [R]
-        row(32, 255, 0, N, false, 1, 8, (48, 24, s(8), s(100), s(24)), &[R]),
-        // 256 thr → 8 warps; W: 48/8 = 6; R: 256 > 255 regs/thread → 0; B: 24; S: 0+1024 = 1024; SM 102400; 102400/1024 = 100; Bar: 24×1/1 = 24; min 0 [R]
-        row(256, 256, 0, N, false, 1, 0, (6, 24, s(0), s(100), s(24)), &[R]),
-        // 800 thr → 25 warps; W: 48/25 = 1; R: 80×32 = 2560/warp, hw check ×28 warps = 71680 > 65536 → 0; B: 24; S: 0+1024 = 1024; SM 102400; 102400/1024 = 100; Bar: 24×1/1 = 24; min 0 [R]
-        row(800, 80, 0, N, false, 1, 0, (1, 24, s(0), s(100), s(24)), &[R]),
-        // 256 thr → 8 warps; W: 48/8 = 6; R: 72×32 = 2304/warp, 16384/2304 = 7 ×4 = 28 warps → 28/8 = 3; B: 24; S: 0+1024 = 1024; SM 102400; 102400/1024 = 100; Bar: 24×1/1 = 24; min 3 [R]
-        row(256, 72, 0, N, false, 1, 3, (6, 24, s(3), s(100), s(24)), &[R]),
-        // 128 thr → 4 warps; W: 48/4 = 12; R: 168×32 = 5376/warp, 16384/5376 = 3 ×4 = 12 warps → 12/4 = 3; B: 24; S: 0+1024 = 1024; SM 102400; 102400/1024 = 100; Bar: 24×1/1 = 24; min 3 [R]
-        row(128, 168, 0, N, false, 1, 3, (12, 24, s(3), s(100), s(24)), &[R]),
-        // 256 thr → 8 warps; W: 48/8 = 6; R: 40×32 = 1280/warp, 16384/1280 = 12 ×4 = 48 warps → 48/8 = 6; B: 24; S: 16384+1024 = 17408; SM 102400; 102400/17408 = 5; Bar: 24×1/1 = 24; min 5 [S]
-        row(256, 40, 16 * K, N, false, 1, 5, (6, 24, s(6), s(5), s(24)), &[S]),
-        // 128 thr → 4 warps; W: 48/4 = 12; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/4 = 16; B: 24; S: 32768+1024 = 33792; SM 102400; 102400/33792 = 3; Bar: 24×1/1 = 24; min 3 [S]
-        row(128, 32, 32 * K, N, false, 1, 3, (12, 24, s(16), s(3), s(24)), &[S]),
-        // 256 thr → 8 warps; W: 48/8 = 6; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/8 = 8; B: 24; S: 4000+1024 → 5120; SM 102400; 102400/5120 = 20; Bar: 24×1/1 = 24; min 6 [W]
-        row(256, 32, 4000, N, false, 1, 6, (6, 24, s(8), s(20), s(24)), &[W]),
-        // 64 thr → 2 warps; W: 48/2 = 24; R: 16×32 = 512/warp, 16384/512 = 32 ×4 = 128 warps → 128/2 = 64; B: 24; S: 1000+1024 → 2048; SM 102400; 102400/2048 = 50; Bar: 24×1/1 = 24; min 24 [W B Bar]
-        row(64, 16, 1000, N, false, 1, 24, (24, 24, s(64), s(50), s(24)), &[W, B, Bar]),
-        // 128 thr → 4 warps; W: 48/4 = 12; R: 24×32 = 768/warp, 16384/768 = 21 ×4 = 84 warps → 84/4 = 21; B: 24; S: 8192+1024 = 9216; SM 102400; 102400/9216 = 11; Bar: 24×1/1 = 24; min 11 [S]
-        row(128, 24, 8 * K, N, false, 1, 11, (12, 24, s(21), s(11), s(24)), &[S]),
-        // 256 thr → 8 warps; W: 48/8 = 6; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/8 = 8; B: 24; S: 49152+1024 = 50176; SM 102400; 102400/50176 = 2; Bar: 24×1/1 = 24; min 2 [S]
-        row(256, 32, 48 * K, N, false, 1, 2, (6, 24, s(8), s(2), s(24)), &[S]),
-        // 256 thr → 8 warps; W: 48/8 = 6; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/8 = 8; B: 24; S: 65536+1024 = 66560 > cap 50176 → 0; Bar: 24×1/1 = 24; min 0 [S]
-        row(256, 32, 64 * K, N, false, 1, 0, (6, 24, s(8), s(0), s(24)), &[S]),
-        // 256 thr → 8 warps; W: 48/8 = 6; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/8 = 8; B: 24; S: 65536+1024 = 66560; SM 102400; 102400/66560 = 1; Bar: 24×1/1 = 24; min 1 [S]
-        row(256, 32, 64 * K, N, true, 1, 1, (6, 24, s(8), s(1), s(24)), &[S]),
-        // 128 thr → 4 warps; W: 48/4 = 12; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/4 = 16; B: 24; S: 98304+1024 = 99328; SM 102400; 102400/99328 = 1; Bar: 24×1/1 = 24; min 1 [S]
-        row(128, 32, 96 * K, N, true, 1, 1, (12, 24, s(16), s(1), s(24)), &[S]),
-        // 128 thr → 4 warps; W: 48/4 = 12; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/4 = 16; B: 24; S: 102400+1024 = 103424 > cap 102400 → 0; Bar: 24×1/1 = 24; min 0 [S]
-        row(128, 32, 100 * K, N, true, 1, 0, (12, 24, s(16), s(0), s(24)), &[S]),
-        // 256 thr → 8 warps; W: 48/8 = 6; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/8 = 8; B: 24; S: 0+1024 = 1024; 0% = 0 → step 0 < 1024 → step 8192; 8192/1024 = 8; Bar: 24×1/1 = 24; min 6 [W]
-        row(256, 32, 0, s(0), false, 1, 6, (6, 24, s(8), s(8), s(24)), &[W]),
-        // 256 thr → 8 warps; W: 48/8 = 6; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/8 = 8; B: 24; S: 4096+1024 = 5120; 0% = 0 → step 0 < 5120 → step 8192; 8192/5120 = 1; Bar: 24×1/1 = 24; min 1 [S]
-        row(256, 32, 4 * K, s(0), false, 1, 1, (6, 24, s(8), s(1), s(24)), &[S]),
-        // 256 thr → 8 warps; W: 48/8 = 6; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/8 = 8; B: 24; S: 8192+1024 = 9216; 25% = 25600 → step 32768; 32768/9216 = 3; Bar: 24×1/1 = 24; min 3 [S]
-        row(256, 32, 8 * K, s(25), false, 1, 3, (6, 24, s(8), s(3), s(24)), &[S]),
-        // 128 thr → 4 warps; W: 48/4 = 12; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/4 = 16; B: 24; S: 16384+1024 = 17408; 50% = 51200 → step 65536; 65536/17408 = 3; Bar: 24×1/1 = 24; min 3 [S]
-        row(128, 32, 16 * K, s(50), false, 1, 3, (12, 24, s(16), s(3), s(24)), &[S]),
-        // 256 thr → 8 warps; W: 48/8 = 6; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/8 = 8; B: 24; S: 0+1024 = 1024; 100% = 102400 → step 102400; 102400/1024 = 100; Bar: 24×1/1 = 24; min 6 [W]
-        row(256, 32, 0, s(100), false, 1, 6, (6, 24, s(8), s(100), s(24)), &[W]),
-        // 256 thr → 8 warps; W: 48/8 = 6; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/8 = 8; B: 24; S: 20480+1024 = 21504; 10% = 10240 → step 16384 < 21504 → step 32768; 32768/21504 = 1; Bar: 24×1/1 = 24; min 1 [S]
-        row(256, 32, 20 * K, s(10), false, 1, 1, (6, 24, s(8), s(1), s(24)), &[S]),
-        // 1025 thr → 33 warps; W: 1025 > 1024 thr → 0; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/33 = 1; B: 24; S: 0+1024 = 1024; SM 102400; 102400/1024 = 100; Bar: 24×1/1 = 24; min 0 [W]
-        row(1025, 32, 0, N, false, 1, 0, (0, 24, s(1), s(100), s(24)), &[W]),
-        // 256 thr → 8 warps; W: 48/8 = 6; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/8 = 8; B: 24; S: 0+1024 = 1024; SM 102400; 102400/1024 = 100; Bar: none (0 barriers); min 6 [W]
-        row(256, 32, 0, N, false, 0, 6, (6, 24, s(8), s(100), N), &[W]),
-        // 256 thr → 8 warps; W: 48/8 = 6; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/8 = 8; B: 24; S: 0+1024 = 1024; SM 102400; 102400/1024 = 100; Bar: 24×1/3 = 8; min 6 [W]
-        row(256, 32, 0, N, false, 3, 6, (6, 24, s(8), s(100), s(8)), &[W]),
-        // 32 thr → 1 warps; W: 48/1 = 48; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/1 = 64; B: 24; S: 0+1024 = 1024; SM 102400; 102400/1024 = 100; Bar: 24×1/2 = 12; min 12 [Bar]
-        row(32, 32, 0, N, false, 2, 12, (48, 24, s(64), s(100), s(12)), &[Bar]),
-        // 1024 thr → 32 warps; W: 48/32 = 1; R: 48×32 = 1536/warp, 16384/1536 = 10 ×4 = 40 warps → 40/32 = 1; B: 24; S: 0+1024 = 1024; SM 102400; 102400/1024 = 100; Bar: 24×1/1 = 24; min 1 [W R]
-        row(1024, 48, 0, N, false, 1, 1, (1, 24, s(1), s(100), s(24)), &[W, R]),
-        // 160 thr → 5 warps; W: 48/5 = 9; R: 56×32 = 1792/warp, 16384/1792 = 9 ×4 = 36 warps → 36/5 = 7; B: 24; S: 0+1024 = 1024; SM 102400; 102400/1024 = 100; Bar: 24×1/1 = 24; min 7 [R]
-        row(160, 56, 0, N, false, 1, 7, (9, 24, s(7), s(100), s(24)), &[R]),
-        // 224 thr → 7 warps; W: 48/7 = 6; R: 96×32 = 3072/warp, 16384/3072 = 5 ×4 = 20 warps → 20/7 = 2; B: 24; S: 2048+1024 = 3072; SM 102400; 102400/3072 = 33; Bar: 24×1/1 = 24; min 2 [R]
-        row(224, 96, 2 * K, N, false, 1, 2, (6, 24, s(2), s(33), s(24)), &[R]),
-        // 64 thr → 2 warps; W: 48/2 = 24; R: 0 regs → none; B: 24; S: 0+1024 = 1024; SM 102400; 102400/1024 = 100; Bar: 24×1/1 = 24; min 24 [W B Bar]
-        row(64, 0, 0, N, false, 1, 24, (24, 24, N, s(100), s(24)), &[W, B, Bar]),
-        // 32 thr → 1 warps; W: 48/1 = 48; R: 0 regs → none; B: 24; S: 48128+1024 = 49152; SM 102400; 102400/49152 = 2; Bar: 24×1/1 = 24; min 2 [S]
-        row(32, 0, 47 * K, N, false, 1, 2, (48, 24, N, s(2), s(24)), &[S]),
-        // 64 thr → 2 warps; W: 48/2 = 24; R: 0 regs → none; B: 24; S: 0+1024 = 1024; SM 102400; 102400/1024 = 100; Bar: 24×1/2 = 12; min 12 [Bar]
-        row(64, 0, 0, N, false, 2, 12, (24, 24, N, s(100), s(12)), &[Bar]),
-        // 32 thr → 1 warps; W: 48/1 = 48; R: 16×32 = 512/warp, 16384/512 = 32 ×4 = 128 warps → 128/1 = 128; B: 24; S: 0+1024 = 1024; SM 102400; 102400/1024 = 100; Bar: 24×1/24 = 1; min 1 [Bar]
-        row(32, 16, 0, N, false, 24, 1, (48, 24, s(128), s(100), s(1)), &[Bar]),
-        // 32 thr → 1 warps; W: 48/1 = 48; R: 16×32 = 512/warp, 16384/512 = 32 ×4 = 128 warps → 128/1 = 128; B: 24; S: 0+1024 = 1024; SM 102400; 102400/1024 = 100; Bar: 24×1/49 = 0; min 0 [Bar]
-        row(32, 16, 0, N, false, 49, 0, (48, 24, s(128), s(100), s(0)), &[Bar]),
-        // 128 thr → 4 warps; W: 48/4 = 12; R: 32×32 = 1024/warp, 16384/1024 = 16 ×4 = 64 warps → 64/4 = 16; B: 24; S: 101376+1024 = 102400; SM 102400; 102400/102400 = 1; Bar: 24×1/1 = 24; min 1 [S]
-        row(128, 32, 99 * K, N, true, 1, 1, (12, 24, s(16), s(1), s(24)), &[S]),
-    ];
 
     #[test]
     fn table_cc_7_0() {
-        check_family(&GpuConfig::v100(), (7, 0), CC7_0);
+        check_gpu("v100");
     }
 
     #[test]
     fn table_cc_7_5() {
-        check_family(&GpuConfig::t4(), (7, 5), CC7_5);
+        check_gpu("t4");
     }
 
     #[test]
     fn table_cc_8_0() {
-        check_family(&GpuConfig::a100_sxm(), (8, 0), CC8_0);
+        check_gpu("a100-sxm");
     }
 
     #[test]
     fn table_cc_8_6() {
-        check_family(&GpuConfig::rtx3090(), (8, 6), CC8_6);
+        check_gpu("rtx3090");
     }
 
     #[test]
     fn table_cc_8_9() {
-        check_family(&GpuConfig::l4(), (8, 9), CC8_9);
+        check_gpu("l4");
     }
 
     #[test]
     fn table_cc_9_0() {
-        check_family(&GpuConfig::h100_sxm(), (9, 0), CC9_0);
+        check_gpu("h100-sxm");
     }
 
     #[test]
     fn table_cc_10_0() {
-        check_family(&GpuConfig::b200(), (10, 0), CC10_0);
+        check_gpu("b200");
     }
 
     #[test]
     fn table_cc_12_0() {
-        check_family(&cc12(), (12, 0), CC12_0);
+        check_gpu("cc12");
+    }
+
+    #[test]
+    fn the_case_file_names_only_the_gpus_checked() {
+        // 54 H100 and 53 B200 cases (51 of them shared), 53 each for V100, T4 and A100, 52 each
+        // for RTX 3090 and L4, 54 for the CC 12.0 part: 424 checks, as many as the tables in
+        // Rust had, each GPU in one of the tests above.
+        let checked = [
+            "v100", "t4", "a100-sxm", "rtx3090", "l4", "h100-sxm", "b200", "cc12",
+        ];
+        let mut total = 0;
+        for Section { gpus, cases } in sections() {
+            for (name, _) in &gpus {
+                assert!(checked.contains(name), "{name} is not checked");
+            }
+            total += gpus.len() * cases.len();
+        }
+        assert_eq!(total, 424);
     }
 
     #[test]
