@@ -15,7 +15,7 @@ use miette::GraphicalTheme;
 use serde_json::json;
 
 use crate::gpu::{self, OccupancyRequest};
-use crate::host::{ArgValue, Overrides};
+use crate::host::{ArgOverride, ArgValue, Overrides};
 use crate::pipeline::{self, load_gpu, Failure, RunOptions, EXIT_RUN, EXIT_USAGE};
 use crate::render;
 pub use crate::render::{error_json, render};
@@ -395,7 +395,7 @@ fn emit(text: &str) {
 fn run_cmd(a: RunArgs, paint: Paint) -> Result<u8, Failure> {
     let gates = a.insight.gates()?;
     let gpu = load_gpu(&a.gpu)?;
-    let (overrides, arg_texts) = overrides(a.grid, a.block, &a.args, &a.model)?;
+    let options = a.model.options(a.grid, a.block, &a.args)?;
     let mut saves = Vec::new();
     for s in &a.saves {
         let Some((name, path)) = s.split_once('=') else {
@@ -409,91 +409,84 @@ fn run_cmd(a: RunArgs, paint: Paint) -> Result<u8, Failure> {
     let src = pipeline::read(&a.file)?;
     let opts = RunOptions {
         kernel: a.kernel,
-        overrides,
-        arg_texts,
-        arg_names: Vec::new(),
-        dyn_smem: a.model.dyn_smem,
-        max_dyn_smem: a.model.max_dyn_smem,
-        max_steps: a.model.max_steps,
-        max_block_steps: a.model.max_block_steps,
-        timeout: None,
-        sample: a.model.sample,
         launch: a.launch.clone(),
-        regs: a.model.regs,
         gpu,
         saves,
         threads: a.threads.unwrap_or_else(pipeline::default_threads).max(1),
-        parallel_min: crate::exec::PARALLEL_MIN_THREADS,
         probe: a.insight.probe(),
         progress: std::io::stderr().is_terminal(),
+        ..options
     };
     let report = pipeline::run(&src, &opts)?;
     insight::output(&report, &a.insight, &gates, a.json, paint)
 }
 
-/// `--grid`, `--block`, `--seed`, the limits and the `--arg NAME=VALUE`s as overrides, with each
-/// value's text.
-fn overrides(
-    grid: Option<[u32; 3]>,
-    block: Option<[u32; 3]>,
-    args: &[String],
-    model: &ModelFlags,
-) -> Result<(Overrides, Vec<String>), Failure> {
-    let mut overrides = Overrides {
-        grid,
-        block,
-        seed: model.seed,
-        max_memory: model
-            .max_memory
-            .unwrap_or_else(crate::host::default_max_memory),
-        allow_paths: model.allow_paths,
-        max_steps: model.max_steps,
-        ..Overrides::default()
-    };
-    let mut arg_texts = Vec::new();
-    for (i, text) in args.iter().enumerate() {
-        let Some((name, value)) = text.split_once('=') else {
-            return Err(Failure::usage(
-                format!("--arg `{text}` is not NAME=VALUE"),
-                Some("e.g. --arg n=4096 or --arg a=rand(4096)".into()),
-            ));
-        };
-        let name = name.trim();
-        // `p.alpha`: a member of a struct parameter passed by value.
-        if name.is_empty()
-            || !name
-                .chars()
-                .all(|c| c.is_alphanumeric() || c == '_' || c == '.')
-        {
-            return Err(Failure::usage(
-                format!("--arg `{text}`: `{name}` is not a name"),
-                None,
-            ));
-        }
-        let value = match value.trim().strip_prefix('@') {
-            Some(path) => ArgValue::File(PathBuf::from(path)),
-            None => ArgValue::Expr(crate::syntax::parse_value(value).map_err(|e| Failure {
-                errors: vec![pipeline::Located {
-                        src: Some(
-                            crate::source::SourceFile::new(format!("--arg {name}="), value)
-                                .named_source(),
-                        ),
-                        inner: e.into(),
-                    }],
-                exit: EXIT_USAGE,
-            })?),
-        };
-        overrides.args.push((name.to_string(), value, i));
-        arg_texts.push(value_text(text));
+impl ModelFlags {
+    /// What these flags and the launch flags `run`, `sweep` and `compare` share (`--grid`,
+    /// `--block`, the `--arg NAME=VALUE`s, each parsed here once) give a launch; the command
+    /// sets the rest (kernel, GPU, threads...).
+    fn options(
+        &self,
+        grid: Option<[u32; 3]>,
+        block: Option<[u32; 3]>,
+        args: &[String],
+    ) -> Result<RunOptions, Failure> {
+        Ok(RunOptions {
+            overrides: Overrides {
+                args: args.iter().map(|a| arg(a)).collect::<Result<_, _>>()?,
+                grid,
+                block,
+                seed: self.seed,
+                max_memory: self
+                    .max_memory
+                    .unwrap_or_else(crate::host::default_max_memory),
+                allow_paths: self.allow_paths,
+                max_steps: self.max_steps,
+            },
+            dyn_smem: self.dyn_smem,
+            max_dyn_smem: self.max_dyn_smem,
+            max_steps: self.max_steps,
+            max_block_steps: self.max_block_steps,
+            sample: self.sample,
+            regs: self.regs,
+            ..RunOptions::default()
+        })
     }
-    Ok((overrides, arg_texts))
 }
 
-/// The value part of `NAME=VALUE`, which is what an `--arg` diagnostic shows.
-fn value_text(text: &str) -> String {
-    text.split_once('=')
-        .map(|(_, v)| v.to_string())
-        .unwrap_or_default()
+/// One `--arg NAME=VALUE`: the name checked, the value parsed (or `@FILE` noted).
+fn arg(text: &str) -> Result<ArgOverride, Failure> {
+    let Some((name, value)) = text.split_once('=') else {
+        return Err(Failure::usage(
+            format!("--arg `{text}` is not NAME=VALUE"),
+            Some("e.g. --arg n=4096 or --arg a=rand(4096)".into()),
+        ));
+    };
+    let name = name.trim();
+    // `p.alpha`: a member of a struct parameter passed by value.
+    if name.is_empty()
+        || !name
+            .chars()
+            .all(|c| c.is_alphanumeric() || c == '_' || c == '.')
+    {
+        return Err(Failure::usage(
+            format!("--arg `{text}`: `{name}` is not a name"),
+            None,
+        ));
+    }
+    let parsed = match value.trim().strip_prefix('@') {
+        Some(path) => ArgValue::File(PathBuf::from(path)),
+        None => ArgValue::Expr(crate::syntax::parse_value(value).map_err(|e| Failure {
+            errors: vec![pipeline::Located {
+                src: Some(
+                    crate::source::SourceFile::new(format!("--arg {name}="), value).named_source(),
+                ),
+                inner: e.into(),
+            }],
+            exit: EXIT_USAGE,
+        })?),
+    };
+    Ok(ArgOverride::flag(name, parsed, value))
 }
 
 fn check_cmd(file: PathBuf, json: bool) -> Result<u8, Failure> {
@@ -754,6 +747,74 @@ mod tests {
             unreachable!("a run command")
         };
         assert_eq!(a.gpu, "mine.json");
+    }
+
+    #[test]
+    fn the_shared_flags_become_one_set_of_options_for_run_sweep_and_compare() {
+        let flags = [
+            "--dyn-smem",
+            "512",
+            "--max-dyn-smem",
+            "1024",
+            "--regs",
+            "40",
+            "--max-steps",
+            "99",
+            "--max-block-steps",
+            "77",
+            "--max-memory",
+            "1M",
+            "--allow-paths",
+            "--sample",
+            "0.5",
+            "--seed",
+            "7",
+        ];
+        let model = |head: &[&str]| {
+            let cli = Cli::try_parse_from(head.iter().chain(&flags)).expect("parses");
+            match cli.command {
+                Command::Run(a) => a.model,
+                Command::Sweep(a) => a.model,
+                Command::Compare(a) => a.model,
+                _ => unreachable!("run, sweep or compare"),
+            }
+        };
+        let args = ["n=256".to_string(), "a=@in.npy".to_string()];
+        let options = |m: ModelFlags| {
+            let o = m
+                .options(Some([4, 1, 1]), None, &args)
+                .expect("valid flags");
+            format!("{o:?}")
+        };
+        let run = model(&["simt", "run", "k.sk"]);
+        let o = run
+            .options(Some([4, 1, 1]), None, &args)
+            .expect("valid flags");
+        assert_eq!(
+            (o.dyn_smem, o.max_dyn_smem, o.regs),
+            (Some(512), Some(1024), 40)
+        );
+        assert_eq!((o.max_steps, o.max_block_steps), (99, 77));
+        assert_eq!(o.sample, Some(pipeline::SampleSize::Fraction(0.5)));
+        let ov = &o.overrides;
+        assert_eq!((ov.grid, ov.block, ov.seed), (Some([4, 1, 1]), None, 7));
+        assert_eq!(
+            (ov.max_memory, ov.allow_paths, ov.max_steps),
+            (1 << 20, true, 99)
+        );
+        // Each --arg is parsed once, with the text and name its diagnostics show.
+        let n = &ov.args[0];
+        assert_eq!(
+            (n.name.as_str(), n.text.as_str(), n.label.as_str()),
+            ("n", "256", "--arg 256")
+        );
+        assert!(
+            matches!(&ov.args[1].value, ArgValue::File(p) if p == std::path::Path::new("in.npy"))
+        );
+        // Sweep and compare give the same options from the same flags.
+        let want = options(run);
+        assert_eq!(options(model(&["simt", "sweep", "k.sk"])), want);
+        assert_eq!(options(model(&["simt", "compare", "a.sk", "b.sk"])), want);
     }
 
     #[test]

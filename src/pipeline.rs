@@ -203,11 +203,6 @@ pub struct RunOptions {
     pub kernel: Option<String>,
     /// `--arg`, `--grid`, `--block`, `--seed`.
     pub overrides: Overrides,
-    /// The text of each `--arg` value, for diagnostics.
-    pub arg_texts: Vec<String>,
-    /// What a diagnostic calls each `--arg`'s text (the Python module's `args["x"]`); where
-    /// there is none, `--arg VALUE`.
-    pub arg_names: Vec<String>,
     /// `--dyn-smem`.
     pub dyn_smem: Option<u64>,
     /// `--max-dyn-smem`: the kernel's opt-in to more dynamic shared memory than the GPU's
@@ -246,8 +241,6 @@ impl Default for RunOptions {
         RunOptions {
             kernel: None,
             overrides: Overrides::default(),
-            arg_texts: Vec::new(),
-            arg_names: Vec::new(),
             dyn_smem: None,
             max_dyn_smem: None,
             max_steps: DEFAULT_MAX_STEPS,
@@ -633,13 +626,13 @@ pub fn run_keeping(
     let mut setup = host::prepare(kernel, launch, &opts.overrides, &dir).map_err(
         |(e, origin)| match origin {
             Origin::Arg(i) => {
-                let text = opts.arg_texts.get(i).cloned().unwrap_or_default();
-                let name = opts
-                    .arg_names
+                let arg = opts
+                    .overrides
+                    .args
                     .get(i)
-                    .cloned()
-                    .unwrap_or_else(|| format!("--arg {text}"));
-                Failure::new(Some(&SourceFile::new(name, text)), [e.into()], EXIT_USAGE)
+                    .expect("host: Origin::Arg(i) indexes Overrides::args");
+                let shown = SourceFile::new(arg.label.clone(), arg.text.clone());
+                Failure::new(Some(&shown), [e.into()], EXIT_USAGE)
             }
             Origin::File => Failure::new(Some(launch_src), [e.into()], EXIT_USAGE),
             // A launch shape given by --grid/--block: nothing in the file to point at.

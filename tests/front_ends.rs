@@ -6,7 +6,7 @@ mod common;
 use std::sync::Arc;
 
 use simt::exec::{BufData, Interrupt};
-use simt::host::{ArgValue, HostValue};
+use simt::host::{ArgOverride, ArgValue, HostValue};
 use simt::pipeline::{self, Failure, Finished, RunOptions, SampleSize};
 use simt::source::SourceFile;
 use simt::value::Scalar;
@@ -24,12 +24,13 @@ fn run_values(
     };
     opts.overrides.grid = Some([1, 1, 1]);
     opts.overrides.block = Some([block, 1, 1]);
-    for (i, (name, v)) in args.into_iter().enumerate() {
-        opts.overrides
-            .args
-            .push((name.to_string(), ArgValue::Value(v), i));
-        opts.arg_texts.push(format!("the value of {name}"));
-        opts.arg_names.push(format!("args[{name:?}]"));
+    for (name, v) in args {
+        opts.overrides.args.push(ArgOverride {
+            name: name.to_string(),
+            value: ArgValue::Value(v),
+            text: format!("the value of {name}"),
+            label: format!("args[{name:?}]"),
+        });
     }
     pipeline::run_keeping(&SourceFile::new("t.sk", src), &opts, interrupt)
 }

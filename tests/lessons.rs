@@ -3,7 +3,7 @@
 //! header derives it by hand, the exact numbers (the derivations are in the kernel files).
 
 use simt::exec::Counters;
-use simt::host::{ArgValue, Overrides};
+use simt::host::{ArgOverride, ArgValue, Overrides};
 use simt::pipeline::{self, Failure};
 use simt::report::Report;
 use simt::source::SourceFile;
@@ -25,10 +25,9 @@ fn run_src(
     opts.overrides = Overrides {
         args: args
             .iter()
-            .enumerate()
-            .map(|(i, (n, v))| {
+            .map(|(n, v)| {
                 let e = simt::syntax::parse_value(v).expect("test arg parses");
-                (n.to_string(), ArgValue::Expr(e), i)
+                ArgOverride::flag(*n, ArgValue::Expr(e), *v)
             })
             .collect(),
         ..Overrides::default()

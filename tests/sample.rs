@@ -3,7 +3,7 @@
 
 mod common;
 
-use simt::host::ArgValue;
+use simt::host::{ArgOverride, ArgValue};
 use simt::pipeline::{self, RunOptions, SampleSize};
 use simt::report::Report;
 
@@ -16,9 +16,9 @@ fn run(file: &str, kernel: Option<&str>, args: &[(&str, &str)], sample: Option<f
         sample: sample.map(SampleSize::Fraction),
         ..RunOptions::default()
     };
-    for (i, (n, v)) in args.iter().enumerate() {
+    for (n, v) in args {
         let value = ArgValue::Expr(simt::syntax::parse_value(v).expect("arg"));
-        opts.overrides.args.push((n.to_string(), value, i));
+        opts.overrides.args.push(ArgOverride::flag(*n, value, *v));
     }
     pipeline::run(&src, &opts).unwrap_or_else(|f| panic!("{file}: {}", common::describe(&f)))
 }

@@ -74,10 +74,10 @@ fn the_first_failing_block_is_reported_whatever_the_threads() {
         };
         opts.overrides.grid = Some([64, 1, 1]);
         opts.overrides.block = Some([32, 1, 1]);
-        opts.overrides.args.push((
-            "a".into(),
+        opts.overrides.args.push(simt::host::ArgOverride::flag(
+            "a",
             simt::host::ArgValue::Expr(simt::syntax::parse_value("zeros(1000)").expect("arg")),
-            0,
+            "zeros(1000)",
         ));
         match pipeline::run(&src, &opts) {
             Ok(_) => panic!("out of bounds expected"),
@@ -115,9 +115,11 @@ fn launches_big_enough_to_run_in_parallel_are_identical_too() {
                 threads,
                 ..RunOptions::default()
             };
-            for (i, (n, v)) in args.iter().enumerate() {
+            for (n, v) in args.iter() {
                 let value = simt::host::ArgValue::Expr(simt::syntax::parse_value(v).expect("arg"));
-                opts.overrides.args.push((n.to_string(), value, i));
+                opts.overrides
+                    .args
+                    .push(simt::host::ArgOverride::flag(*n, value, *v));
             }
             let r = pipeline::run(&src, &opts).unwrap_or_else(|f| panic!("{file}: {:?}", f.errors));
             assert!(

@@ -152,8 +152,6 @@ fn shipped_wide_access_kernels_have_their_counters() {
         let opts = simt::pipeline::RunOptions {
             kernel: None,
             overrides: Default::default(),
-            arg_texts: Vec::new(),
-            arg_names: Vec::new(),
             dyn_smem: None,
             max_dyn_smem: None,
             max_steps: simt::pipeline::DEFAULT_MAX_STEPS,

@@ -17,7 +17,7 @@ use pyo3::types::{PyDict, PyString};
 
 use simt::exec::Interrupt;
 use simt::gpu::{self, OccupancyRequest};
-use simt::host::Overrides;
+use simt::host::{ArgOverride, Overrides};
 use simt::pipeline::{self, Failure, RunOptions, SampleSize};
 use simt::source::SourceFile;
 
@@ -94,15 +94,17 @@ fn run(
         seed,
         ..Overrides::default()
     };
-    let (mut arg_texts, mut arg_names) = (Vec::new(), Vec::new());
-    for (i, (k, v)) in args.into_iter().flatten().enumerate() {
+    for (k, v) in args.into_iter().flatten() {
         let name: String = k
             .extract()
             .map_err(|_| PyTypeError::new_err("args keys must be parameter names (str)"))?;
         let (value, text) = convert::arg_value(&name, &v)?;
-        arg_names.push(format!("args[{name:?}]"));
-        overrides.args.push((name, value, i));
-        arg_texts.push(text);
+        overrides.args.push(ArgOverride {
+            label: format!("args[{name:?}]"),
+            name,
+            value,
+            text,
+        });
     }
     let sample = sample.map(parse_sample).transpose()?;
     if threads == Some(0) {
@@ -120,8 +122,6 @@ fn run(
     let opts = RunOptions {
         kernel,
         overrides,
-        arg_texts,
-        arg_names,
         dyn_smem,
         timeout,
         sample,

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use clap::Args as ClapArgs;
 use serde_json::{json, Value};
 
-use super::{emit, load_gpu, overrides, parse_dim, ModelFlags};
+use super::{emit, load_gpu, parse_dim, ModelFlags};
 use crate::gpu::GpuConfig;
 use crate::pipeline::{self, Failure, RunOptions, EXIT_RUN};
 use crate::report::style::{Paint, Tone};
@@ -138,29 +138,15 @@ fn number(v: f64) -> String {
 pub(super) fn compare_cmd(a: CompareArgs, paint: Paint) -> Result<u8, Failure> {
     let sides = sides(&a)?;
     let gpu: GpuConfig = load_gpu(&a.gpu)?;
-    let (overrides, arg_texts) = overrides(a.grid, a.block, &a.args, &a.model)?;
+    let options = a.model.options(a.grid, a.block, &a.args)?;
     let mut reports = Vec::new();
     for (file, kernel) in sides {
         let src = pipeline::read(&file)?;
         let opts = RunOptions {
             kernel,
-            overrides: overrides.clone(),
-            arg_texts: arg_texts.clone(),
-            arg_names: Vec::new(),
-            dyn_smem: a.model.dyn_smem,
-            max_dyn_smem: a.model.max_dyn_smem,
-            max_steps: a.model.max_steps,
-            max_block_steps: a.model.max_block_steps,
-            timeout: None,
-            sample: a.model.sample,
-            launch: None,
-            regs: a.model.regs,
             gpu: gpu.clone(),
-            saves: Vec::new(),
             threads: pipeline::default_threads(),
-            parallel_min: crate::exec::PARALLEL_MIN_THREADS,
-            probe: crate::exec::Probe::default(),
-            progress: false,
+            ..options.clone()
         };
         reports.push(pipeline::run(&src, &opts)?);
     }

@@ -7,7 +7,7 @@ use std::sync::Mutex;
 use clap::Args as ClapArgs;
 use serde_json::{json, Value};
 
-use super::{emit, error_json, load_gpu, overrides, parse_dim, ModelFlags};
+use super::{emit, error_json, load_gpu, parse_dim, ModelFlags};
 use crate::gpu::GpuConfig;
 use crate::pipeline::{self, Failure, RunOptions, EXIT_RUN};
 use crate::report::style::{Paint, Tone};
@@ -141,27 +141,12 @@ pub(super) fn sweep_cmd(a: SweepArgs, paint: Paint) -> Result<u8, Failure> {
     let mut options = Vec::new();
     for c in &rows {
         let texts: Vec<String> = c.args.iter().map(|(n, v)| format!("{n}={v}")).collect();
-        let (overrides, arg_texts) = overrides(a.grid, c.block, &texts, &a.model)?;
         options.push(RunOptions {
             kernel: a.kernel.clone(),
-            overrides,
-            arg_texts,
-            arg_names: Vec::new(),
-            dyn_smem: a.model.dyn_smem,
-            max_dyn_smem: a.model.max_dyn_smem,
-            max_steps: a.model.max_steps,
-            max_block_steps: a.model.max_block_steps,
-            timeout: None,
-            sample: a.model.sample,
-            launch: None,
-            regs: a.model.regs,
             gpu: gpus[c.gpu].clone(),
-            saves: Vec::new(),
             // Rows already run in parallel (--jobs): each launch stays on one thread.
             threads: 1,
-            parallel_min: crate::exec::PARALLEL_MIN_THREADS,
-            probe: crate::exec::Probe::default(),
-            progress: false,
+            ..a.model.options(a.grid, c.block, &texts)?
         });
     }
     let src = pipeline::read(&a.file)?;

@@ -33,11 +33,38 @@ pub enum ArgValue {
     Value(HostValue),
 }
 
+/// One `--arg NAME=VALUE` (or a front end's equivalent), parsed once: the name, the value, and the
+/// text a diagnostic about the value points into.
+#[derive(Clone, Debug)]
+pub struct ArgOverride {
+    /// The parameter or host variable it sets.
+    pub name: String,
+    /// The value.
+    pub value: ArgValue,
+    /// The value's text.
+    pub text: String,
+    /// What a diagnostic calls that text (`--arg rand(n)`; the Python module's `args["a"]`).
+    pub label: String,
+}
+
+impl ArgOverride {
+    /// `--arg NAME=TEXT`, whose value `value` was read from `text`.
+    pub fn flag(name: impl Into<String>, value: ArgValue, text: impl Into<String>) -> ArgOverride {
+        let text = text.into();
+        ArgOverride {
+            name: name.into(),
+            value,
+            label: format!("--arg {text}"),
+            text,
+        }
+    }
+}
+
 /// Command-line settings that override the launch section, and its limits.
 #[derive(Clone, Debug)]
 pub struct Overrides {
-    /// `--arg NAME=VALUE` in order, with the position of each among the `--arg`s.
-    pub args: Vec<(String, ArgValue, usize)>,
+    /// `--arg NAME=VALUE` in order (a later one for the same name wins).
+    pub args: Vec<ArgOverride>,
     /// `--grid`.
     pub grid: Option<[u32; 3]>,
     /// `--block`.
@@ -106,7 +133,7 @@ impl Default for Overrides {
 pub enum Origin {
     /// The `.sk` file.
     File,
-    /// The `n`-th `--arg`.
+    /// The `n`-th `--arg` ([`Overrides::args`]).
     Arg(usize),
     /// A command-line flag without source text.
     Flag,
@@ -267,12 +294,12 @@ pub fn check_arg_names(
 ) -> Result<(), HostError> {
     let assigned = assigned_names(launch);
     let mut used = std::collections::HashSet::new();
-    for (_, value, _) in &ov.args {
-        if let ArgValue::Expr(e) = value {
+    for a in &ov.args {
+        if let ArgValue::Expr(e) = &a.value {
             names_in(e, &mut used);
         }
     }
-    for (name, _, _) in &ov.args {
+    for ArgOverride { name, .. } in &ov.args {
         let known = kernel.params.iter().any(|p| p.name == *name)
             || assigned.contains(&name.as_str())
             || used.contains(name.as_str())
@@ -316,12 +343,12 @@ pub fn prepare(
     let assigned = assigned_names(launch);
     check_arg_names(kernel, launch, ov).map_err(|e| (e, Origin::Flag))?;
     // Overrides of names the section never sets are known from the start.
-    for (name, value, i) in &ov.args {
+    for (i, ArgOverride { name, value, .. }) in ov.args.iter().enumerate() {
         if !assigned.contains(&name.as_str()) {
-            let v = eval_arg(&mut env, value, *i, buffer_elem(kernel, name))?;
-            same_dtype(kernel, name, &v, value_span(value)).map_err(|e| (e, Origin::Arg(*i)))?;
+            let v = eval_arg(&mut env, value, i, buffer_elem(kernel, name))?;
+            same_dtype(kernel, name, &v, value_span(value)).map_err(|e| (e, Origin::Arg(i)))?;
             let v = typed(&mut env, kernel, name, v, value_span(value))
-                .map_err(|e| (e, Origin::Arg(*i)))?;
+                .map_err(|e| (e, Origin::Arg(i)))?;
             env.vars.insert(name.clone(), v);
         }
     }
@@ -335,12 +362,18 @@ pub fn prepare(
                 {
                     continue;
                 }
-                let v = match ov.args.iter().rev().find(|(n, _, _)| *n == name.name) {
-                    Some((_, arg, i)) => {
-                        let v = eval_arg(&mut env, arg, *i, buffer_elem(kernel, &name.name))?;
+                let v = match ov
+                    .args
+                    .iter()
+                    .enumerate()
+                    .rev()
+                    .find(|(_, a)| a.name == name.name)
+                {
+                    Some((i, ArgOverride { value: arg, .. })) => {
+                        let v = eval_arg(&mut env, arg, i, buffer_elem(kernel, &name.name))?;
                         same_shape(&mut env, &name.name, &v, value, arg)
                             .and_then(|()| same_dtype(kernel, &name.name, &v, value_span(arg)))
-                            .map_err(|e| (e, Origin::Arg(*i)))?;
+                            .map_err(|e| (e, Origin::Arg(i)))?;
                         v
                     }
                     None => {

@@ -3,7 +3,7 @@
 #![allow(dead_code)]
 
 use simt::gpu::GpuConfig;
-use simt::host::{ArgValue, Overrides};
+use simt::host::{ArgOverride, ArgValue, Overrides};
 use simt::pipeline::{self, Failure, RunOptions};
 use simt::report::Report;
 use simt::source::SourceFile;
@@ -39,13 +39,9 @@ fn run_on(
     let overrides = Overrides {
         args: args
             .iter()
-            .enumerate()
-            .map(|(i, (n, v))| {
-                (
-                    n.to_string(),
-                    ArgValue::Expr(simt::syntax::parse_value(v).expect("test arg parses")),
-                    i,
-                )
+            .map(|(n, v)| {
+                let e = simt::syntax::parse_value(v).expect("test arg parses");
+                ArgOverride::flag(*n, ArgValue::Expr(e), *v)
             })
             .collect(),
         grid,
@@ -55,8 +51,6 @@ fn run_on(
     let opts = RunOptions {
         kernel: None,
         overrides,
-        arg_texts: args.iter().map(|(_, v)| v.to_string()).collect(),
-        arg_names: Vec::new(),
         dyn_smem: None,
         max_dyn_smem: None,
         max_steps: 1 << 20,

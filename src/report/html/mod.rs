@@ -422,7 +422,7 @@ fn source_view(s: &mut String, r: &Report) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::host::{ArgValue, Overrides};
+    use crate::host::{ArgOverride, ArgValue, Overrides};
     use crate::pipeline::{self, RunOptions};
     use crate::source::SourceFile;
 
@@ -431,10 +431,9 @@ mod tests {
         let overrides = Overrides {
             args: args
                 .iter()
-                .enumerate()
-                .map(|(i, (n, v))| {
+                .map(|(n, v)| {
                     let e = crate::syntax::parse_value(v).expect("test value parses");
-                    (n.to_string(), ArgValue::Expr(e), i)
+                    ArgOverride::flag(*n, ArgValue::Expr(e), *v)
                 })
                 .collect(),
             grid: Some([1, 1, 1]),
