@@ -1128,7 +1128,9 @@ impl AtomicOp {
     pub fn types(self) -> &'static [Scalar] {
         use Scalar::*;
         match self {
-            AtomicOp::Add => &[I32, U32, U64, F32, F64],
+            // `atomicAdd(__half*, __half)` (sm_70) and `(__nv_bfloat16*, …)` (sm_80): the sum is
+            // rounded to the element's 16 bits as it is stored.
+            AtomicOp::Add => &[I32, U32, U64, F32, F64, F16, BF16],
             AtomicOp::Sub => &[I32, U32],
             AtomicOp::Min | AtomicOp::Max => &[I32, U32, I64, U64],
             AtomicOp::Exch => &[I32, U32, U64, F32],

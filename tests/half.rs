@@ -259,3 +259,24 @@ launch k {
     assert_eq!((r.counters.gld_instr, r.counters.gld_sectors), (2, 8));
     assert_eq!((r.counters.gst_instr, r.counters.gst_sectors), (1, 4));
 }
+
+#[test]
+fn atomic_add_on_halves_rounds_each_sum() {
+    // Halves from 2048 to 4096 are 2 apart: 2048 + 1 = 2049 is a tie that rounds to 2048, so 32
+    // atomicAdds of 1 leave 2048 where a float would reach 2080. From 0 the 32 sums are exact.
+    // A bfloat16 at 256 is 2 apart too (7 fraction bits): 256 + 1 rounds back to 256.
+    let src = r#"
+__global__ void k(half* h, __nv_bfloat16* b) {
+    atomicAdd(&h[0], __float2half(1.0f));
+    atomicAdd(&h[1], __float2half(1.0f));
+    atomicAdd(&b[0], __float2bfloat16(1.0f));
+}
+launch k {
+    h = [2048, 0];
+    b = [256];
+    expect h == [2048, 32];
+    expect b == [256];
+}
+"#;
+    ok(src, &[], ONE, [32, 1, 1]);
+}

@@ -327,3 +327,26 @@ launch k { out = zeros(1); g = zeros(2); block = 64; grid = 1; expect out == [20
     );
     assert_eq!(codes(&f), ["simt::check::unsupported"]);
 }
+
+#[test]
+fn a_component_of_a_computed_vector() {
+    // make_float2(1, 2).y = 2; swap(v).x = v.y = 4; __ldg(&q[1]).z = q[1].z = 6 (q = 0..8 as
+    // float4s: q[1] = (4, 5, 6, 7)); __hadd2(h, h).y = 2 · 1.5 = 3.
+    let src = r#"
+__device__ float2 swap(float2 v) { return make_float2(v.y, v.x); }
+__global__ void k(const float4* q, float* out) {
+    float2 v = make_float2(3.0f, 4.0f);
+    half2 h = __floats2half2_rn(0.5f, 1.5f);
+    out[0] = make_float2(1.0f, 2.0f).y;
+    out[1] = swap(v).x;
+    out[2] = __ldg(&q[1]).z;
+    out[3] = __half2float(__hadd2(h, h).y);
+}
+launch k {
+    q = arange(8);
+    out = zeros(4);
+    expect out == [2, 4, 6, 3];
+}
+"#;
+    ok(src, &[], ONE, ONE);
+}

@@ -626,6 +626,9 @@ impl KernelChecker<'_, '_> {
                 super::vector::Place::Elem(mem, index) => load(mem, index, span),
             });
         }
+        if let Some(value) = self.computed_component(base, field, span) {
+            return value;
+        }
         let ast::ExprKind::Name(name) = &base.kind else {
             return Err(CheckError::Unsupported {
                 what: "member access on this expression".into(),

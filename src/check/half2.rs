@@ -108,12 +108,12 @@ pub(crate) fn is_pair_function(name: &str) -> bool {
 }
 
 /// Statements to run first, then the values of the components.
-type Staged = (Vec<Stmt>, Vec<Expr>);
+pub(crate) type Staged = (Vec<Stmt>, Vec<Expr>);
 
 impl KernelChecker<'_, '_> {
     /// A vector value's components as expressions, after the statements that load or compute
     /// them.
-    fn staged(&mut self, e: &ast::Expr, elem: Scalar, width: u32) -> Result<Staged> {
+    pub(crate) fn staged(&mut self, e: &ast::Expr, elem: Scalar, width: u32) -> Result<Staged> {
         Ok(match self.vec_value(e, elem, width)? {
             VecValue::Parts(parts) => (Vec::new(), parts),
             VecValue::Call(call, parts) => (
@@ -261,6 +261,27 @@ impl KernelChecker<'_, '_> {
         VecValue::Call(call, held)
     }
 
+    /// The vector type the paired intrinsic `name` gives for `args`: a pair of its first
+    /// argument's type (or the type its name says), or two floats.
+    pub(crate) fn pair_gives(&self, name: &str, args: &[ast::Expr]) -> (Scalar, u32) {
+        match name {
+            "__half22float2" | "__bfloat1622float2" => (Scalar::F32, 2),
+            "__floats2half2_rn" | "__float2half2_rn" | "__float22half2_rn" => (Scalar::F16, 2),
+            "__floats2bfloat162_rn" | "__float2bfloat162_rn" | "__float22bfloat162_rn" => {
+                (Scalar::BF16, 2)
+            }
+            "__half2half2" | "__halves2half2" => (Scalar::F16, 2),
+            "__bfloat162bfloat162" | "__halves2bfloat162" => (Scalar::BF16, 2),
+            _ => {
+                let kind = pair_kind(name);
+                let first = args
+                    .first()
+                    .map_or(Scalar::F16, |a| self.pair_arg_kind(a, kind));
+                (first, 2)
+            }
+        }
+    }
+
     /// A paired intrinsic giving a vector, checked against the `(elem, width)` wanted.
     fn pair_call(
         &mut self,
@@ -269,21 +290,10 @@ impl KernelChecker<'_, '_> {
         (elem, width): (Scalar, u32),
         span: Span,
     ) -> Result<VecValue> {
-        let kind = pair_kind(name);
         let first = args
             .first()
-            .map_or(Scalar::F16, |a| self.pair_arg_kind(a, kind));
-        // What the intrinsic gives: a pair of `first`, or two floats.
-        let gives = match name {
-            "__half22float2" | "__bfloat1622float2" => (Scalar::F32, 2),
-            "__floats2half2_rn" | "__float2half2_rn" | "__float22half2_rn" => (Scalar::F16, 2),
-            "__floats2bfloat162_rn" | "__float2bfloat162_rn" | "__float22bfloat162_rn" => {
-                (Scalar::BF16, 2)
-            }
-            "__half2half2" | "__halves2half2" => (Scalar::F16, 2),
-            "__bfloat162bfloat162" | "__halves2bfloat162" => (Scalar::BF16, 2),
-            _ => (first, 2),
-        };
+            .map_or(Scalar::F16, |a| self.pair_arg_kind(a, pair_kind(name)));
+        let gives = self.pair_gives(name, args);
         if gives != (elem, width) {
             return Err(CheckError::Type {
                 message: format!(

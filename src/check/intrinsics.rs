@@ -231,10 +231,12 @@ impl KernelChecker<'_, '_> {
             });
         }
         let ty = mem.elem.promoted();
+        // A 16-bit float operand is one before the atomic adds it (the parameter's type).
+        let operand_ty = if mem.elem.is_half() { mem.elem } else { ty };
         let mut operands = Vec::new();
         for a in &args[1..] {
             let t = self.expr(a)?;
-            operands.push(self.convert(t, ty));
+            operands.push(self.convert(t, operand_ty));
         }
         let operand = operands.pop().expect("an operand");
         let compare = operands.pop().map(Box::new);

@@ -157,7 +157,119 @@ impl KernelChecker<'_, '_> {
             let (mem, _) = self.element(e)?;
             return Ok(Some((mem.elem, mem.width)));
         }
+        // `*p` of a pointer to vectors (`*&v[i]`, what `__ldg(&v[i])` reads).
+        if let ast::ExprKind::Unary {
+            op: ast::UnOp::Deref,
+            operand,
+        } = &e.kind
+        {
+            if self.is_pointer(operand) {
+                if let Some(m) = self.pointer(operand)?.mem.filter(|m| m.width > 1) {
+                    return Ok(Some((m.elem, m.width)));
+                }
+            }
+        }
         Ok(None)
+    }
+
+    /// The vector type of an expression that computes a vector (`make_float2(a, b)`, a call of
+    /// a function returning one, `__ldg(&v[i])`, `__hadd2(a, b)`, `a + b` on `half2`s), if it
+    /// is one; variables and elements are [`Self::vector_shape`]'s.
+    fn computed_vector(&mut self, e: &ast::Expr) -> Result<Option<(Scalar, u32)>> {
+        Ok(match &e.kind {
+            ast::ExprKind::Call { callee, args, .. } => {
+                let name = super::groups::unqualified(&callee.name);
+                if super::half2::is_pair_function(name) {
+                    Some(self.pair_gives(name, args))
+                } else if let Some(made) = name.strip_prefix("make_") {
+                    vector_type(made)
+                } else if super::expr::is_cache_load(name) && args.len() == 1 {
+                    let target = super::expr::deref(&args[0]);
+                    match self.computed_vector(&target)? {
+                        Some(shape) => Some(shape),
+                        None => self.vector_shape(&target)?,
+                    }
+                } else {
+                    match self.globals.functions.get(name) {
+                        Some(f) if f.ret.base == BaseType::Vector && !f.ret.pointer => {
+                            vector_type(&f.ret.base_text)
+                        }
+                        _ => None,
+                    }
+                }
+            }
+            ast::ExprKind::Binary { lhs, .. }
+            | ast::ExprKind::Unary {
+                op: ast::UnOp::Neg,
+                operand: lhs,
+            } => {
+                let shape = match self.computed_vector(lhs)? {
+                    Some(shape) => Some(shape),
+                    None => self.vector_shape(lhs)?,
+                };
+                // Only pairs of 16-bit floats have operators of their own.
+                shape.filter(|&(elem, width)| elem.is_half() && width == 2)
+            }
+            _ => None,
+        })
+    }
+
+    /// `make_float2(a, b).y`, `__hadd2(a, b).x`, `f(v).z`: component `field` of a computed
+    /// vector, after whatever computes it; `None` when `base` computes no vector.
+    pub(crate) fn computed_component(
+        &mut self,
+        base: &ast::Expr,
+        field: &ast::Ident,
+        span: Span,
+    ) -> Option<Result<Expr>> {
+        let (elem, width) = match self.computed_vector(base) {
+            Ok(Some(shape)) => shape,
+            Ok(None) => return None,
+            Err(e) => return Some(Err(e)),
+        };
+        let Some(k) = COMPONENTS[..width as usize]
+            .iter()
+            .position(|c| *c == field.name)
+        else {
+            return Some(Err(CheckError::UnknownName {
+                name: field.name.clone(),
+                span: field.span,
+                suggestion: Some(format!(
+                    "a `{}` has the components {}",
+                    type_name(elem, width),
+                    COMPONENTS[..width as usize].join(", ")
+                )),
+            }));
+        };
+        Some(self.staged(base, elem, width).map(|(stmts, parts)| {
+            let part = parts[k].clone();
+            if stmts.is_empty() {
+                return part;
+            }
+            let declared = self.half_of(&part).unwrap_or(part.ty);
+            let result = self.new_local(
+                &format!("{}.{}", type_name(elem, width), field.name),
+                declared,
+                span,
+            );
+            let mut body = stmts;
+            body.push(Stmt {
+                kind: StmtKind::Assign {
+                    var: result,
+                    value: part,
+                },
+                span,
+            });
+            Expr {
+                kind: ExprKind::Inline {
+                    name: type_name(elem, width),
+                    body,
+                    result: Some(result),
+                },
+                ty: declared.promoted(),
+                span,
+            }
+        }))
     }
 
     /// Whether an assignment target is a whole vector (a vector variable or element).

@@ -601,6 +601,8 @@ impl BlockRunner<'_> {
                 Cells::U64(c) => rmw!(&mut Global(c), signed),
                 Cells::F32(c) => rmw!(&mut Global(c), signed),
                 Cells::F64(c) => rmw!(&mut Global(c), signed),
+                Cells::F16(c) => rmw!(&mut Global(c), signed),
+                Cells::BF16(c) => rmw!(&mut Global(c), signed),
                 _ => unreachable!("checker: no atomic on {elem}"),
             },
             Space::Shared(s) => match &mut self.shared[s as usize].data {
@@ -610,6 +612,8 @@ impl BlockRunner<'_> {
                 BufData::U64(v) => rmw!(&mut Plain(&mut v[..]), signed),
                 BufData::F32(v) => rmw!(&mut Plain(&mut v[..]), signed),
                 BufData::F64(v) => rmw!(&mut Plain(&mut v[..]), signed),
+                BufData::F16(v) => rmw!(&mut Plain(&mut v[..]), signed),
+                BufData::BF16(v) => rmw!(&mut Plain(&mut v[..]), signed),
                 _ => unreachable!("checker: no atomic on {elem}"),
             },
         }
