@@ -379,3 +379,18 @@ launch k {
 "#;
     ok(src, &[], [1, 1, 1], [4, 1, 1]);
 }
+
+#[test]
+fn a_comma_statement_runs_each_item_in_order() {
+    // `x += 1, y += 2;` then `x = x * 10, y = x + y;`: x = 10(t + 1), y = x + 2.
+    let src = r#"
+__global__ void k(int* a) {
+    int x = threadIdx.x, y = 0;
+    x += 1, y += 2;
+    x = x * 10, y = x + y;
+    a[threadIdx.x] = y;
+}
+launch k { a = zeros(4); expect a == 10 * (arange(4) + 1) + 2; }
+"#;
+    ok(src, &[], [1, 1, 1], [4, 1, 1]);
+}

@@ -294,3 +294,61 @@ launch k {
 "#;
     ok(src, &[], ONE, [2, 1, 1]);
 }
+
+#[test]
+fn alias_templates_stand_for_their_type() {
+    // cx.h's `r_Ptr<T>`: `T* __restrict__`; `cr_Ptr<T>` adds const. out = 2 · in.
+    let src = r#"
+template<typename T> using r_Ptr = T * __restrict__;
+template<typename T> using cr_Ptr = const T * __restrict__;
+__global__ void k(r_Ptr<float> out, cr_Ptr<float> in, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    cr_Ptr<float> p = in + i;
+    if (i < n) out[i] = 2.0f * p[0];
+}
+launch k { n = 64; in = arange(n); out = zeros(n); expect out == 2 * in; }
+"#;
+    ok(src, &[], [2, 1, 1], [32, 1, 1]);
+}
+
+#[test]
+fn overloads_that_differ_in_the_pointee_take_the_argument_s() {
+    // get(float*) multiplies by 10, get(half*) adds 0.5: a float buffer calls the first, a half
+    // buffer the second, whichever is declared first.
+    let src = r#"
+__device__ float get(const half* p, int i) { return __half2float(p[i]) + 0.5f; }
+__device__ float get(const float* p, int i) { return p[i] * 10.0f; }
+__global__ void k(const float* a, const half* h, float* out, float* out2) {
+    int i = threadIdx.x;
+    out[i] = get(a, i);
+    out2[i] = get(h, i);
+}
+launch k { a = arange(4); h = arange(4); out = zeros(4); out2 = zeros(4);
+           expect out == 10 * arange(4); expect out2 == arange(4) + 0.5; }
+"#;
+    ok(src, &[], ONE, [4, 1, 1]);
+}
+
+#[test]
+fn enums_are_named_integer_constants() {
+    // ADD = 0, MUL = 1, SUB = 7 (written), NEG = 8; `enum class Act` needs `Act::`; an enum
+    // class is a value template parameter, with a specialisation per enumerator.
+    let src = r#"
+enum Mode { ADD, MUL, SUB = 7, NEG };
+enum class Act : int { GELU, SILU };
+template <Act A> __device__ inline float act(float x);
+template <> __device__ inline float act<Act::SILU>(float x) { return x * 2.0f; }
+template <> __device__ inline float act<Act::GELU>(float x) { return x + 1.0f; }
+template <Act A>
+__global__ void k(int* codes, float* y) {
+    Mode m = MUL;
+    codes[0] = ADD; codes[1] = m; codes[2] = SUB; codes[3] = Mode::NEG;
+    codes[4] = (int)Act::SILU;
+    y[0] = act<A>(3.0f);
+    y[1] = act<Act::GELU>(3.0f);
+}
+launch k<Act::SILU> { codes = zeros(5); y = zeros(2);
+    expect codes == [0, 1, 7, 8, 1]; expect y == [6, 4]; }
+"#;
+    ok(src, &[], ONE, ONE);
+}

@@ -1697,24 +1697,40 @@ impl<'g> KernelChecker<'g, '_> {
         }
         let mut types = Vec::new();
         for a in args {
+            // A pointer argument by what it points to (`float*` and `half*` overloads differ
+            // only there), a value by its register type.
             types.push(if self.is_pointer(a) {
-                None
+                Err(self.pointer(a)?.mem.map(|m| (m.elem, m.width)))
             } else {
-                Some(self.expr(a)?.ty)
+                Ok(self.expr(a)?.ty)
             });
         }
-        let score = |f: &ast::Function| {
+        // Two points for an exact match, one for a pointer to another type (a conversion C++
+        // would not make, but a `void*` or a cast may).
+        let score = |f: &ast::Function| -> usize {
             f.params
                 .iter()
                 .zip(&types)
-                .filter(|(p, t)| match t {
-                    None => p.ty.pointer,
-                    Some(t) => {
-                        !p.ty.pointer
-                            && super::scalar_of_base(&p.ty).is_ok_and(|s| s.promoted() == *t)
+                .map(|(p, t)| match t {
+                    Err(pointee) if p.ty.pointer => {
+                        let same = pointee.is_some_and(|(elem, width)| {
+                            super::vector::elem_of(&p.ty).is_ok_and(|shape| shape == (elem, width))
+                        });
+                        if same {
+                            2
+                        } else {
+                            1
+                        }
                     }
+                    Ok(t)
+                        if !p.ty.pointer
+                            && super::scalar_of_base(&p.ty).is_ok_and(|s| s.promoted() == *t) =>
+                    {
+                        2
+                    }
+                    _ => 0,
                 })
-                .count()
+                .sum()
         };
         let best = fitting.iter().map(|f| score(f)).max().unwrap_or(0);
         Ok(fitting.into_iter().find(|f| score(f) == best))

@@ -57,7 +57,7 @@ pub fn check_with(
 ) -> Result<Program, Vec<CheckError>> {
     // Type aliases are resolved in a copy of the module, once.
     let owned;
-    let module = if module.aliases.is_empty() {
+    let module = if module.aliases.is_empty() && module.alias_templates.is_empty() {
         module
     } else {
         owned = resolve_aliases(module);
@@ -1921,9 +1921,23 @@ fn initial_value(initial: Option<Vec<Value>>, dims: &[u64], span: Span) -> ast::
     }
 }
 
+/// A template's value parameters with their types' aliases resolved (`template <Act A>` of
+/// an `enum class Act` is an `int` parameter).
+fn alias_value_params(b: &template::Bindings, params: &mut [ast::TemplateParam]) {
+    for p in params {
+        if let ast::TemplateParamKind::Value(ty, _) = &mut p.kind {
+            b.ty(ty);
+        }
+    }
+}
+
 /// A copy of the module with every file-scope `typedef`/`using` name replaced by its type.
 fn resolve_aliases(module: &ast::Module) -> ast::Module {
     let mut b = template::Bindings::default();
+    for (name, params, ty) in &module.alias_templates {
+        b.alias_templates
+            .insert(name.name.clone(), (params.clone(), ty.clone()));
+    }
     for (name, ty) in &module.aliases {
         let mut ty = ty.clone();
         b.ty(&mut ty);
@@ -1932,13 +1946,15 @@ fn resolve_aliases(module: &ast::Module) -> ast::Module {
     let mut m = module.clone();
     for k in &mut m.kernels {
         let name = k.name.name.clone();
-        let template = std::mem::take(&mut k.template);
+        let mut template = std::mem::take(&mut k.template);
         *k = b.kernel(k, &name);
+        alias_value_params(&b, &mut template);
         k.template = template;
     }
     for f in &mut m.device_fns {
-        let template = std::mem::take(&mut f.template);
+        let mut template = std::mem::take(&mut f.template);
         *f = b.function(f);
+        alias_value_params(&b, &mut template);
         f.template = template;
     }
     for s in &mut m.specializations {

@@ -13,6 +13,8 @@ pub(crate) struct Bindings {
     pub types: HashMap<String, TypeName>,
     /// Value parameters: name → constant expression.
     pub values: HashMap<String, Expr>,
+    /// Alias templates: name → parameters and the type they stand for.
+    pub alias_templates: HashMap<String, (Vec<TemplateParam>, TypeName)>,
 }
 
 impl Bindings {
@@ -91,6 +93,14 @@ impl Bindings {
         }
         let mut seen = 0;
         while t.base == BaseType::Named && seen < 64 {
+            if let Some(to) = self.alias_instance(&t.base_text) {
+                t.base = to.base;
+                t.base_text = to.base_text;
+                t.pointer |= to.pointer;
+                t.is_const |= to.is_const;
+                seen += 1;
+                continue;
+            }
             let Some(to) = self.types.get(&t.base_text) else {
                 return;
             };
@@ -100,6 +110,40 @@ impl Bindings {
             t.is_const |= to.is_const;
             seen += 1;
         }
+    }
+
+    /// `Ptr<float>` of an alias template `template <typename T> using Ptr = T*;`: the type it
+    /// stands for with the arguments in place (`float*`); `None` for any other name.
+    fn alias_instance(&self, text: &str) -> Option<TypeName> {
+        let name = &text[..text.find('<')?];
+        let (params, target) = self.alias_templates.get(name)?;
+        let (_, _, args) = crate::syntax::parse_kernel_ref(text).ok()?;
+        let mut inner = Bindings {
+            alias_templates: self.alias_templates.clone(),
+            ..Bindings::default()
+        };
+        for (p, a) in params.iter().zip(&args) {
+            match (&p.kind, a) {
+                (TemplateParamKind::Type(_), TemplateArg::Type(t)) => {
+                    inner.types.insert(p.name.name.clone(), t.clone());
+                }
+                (TemplateParamKind::Type(_), TemplateArg::Value(e)) => {
+                    let ExprKind::Name(n) = &e.kind else {
+                        return None;
+                    };
+                    inner
+                        .types
+                        .insert(p.name.name.clone(), named(n.clone(), e.span));
+                }
+                (TemplateParamKind::Value(..), TemplateArg::Value(e)) => {
+                    inner.values.insert(p.name.name.clone(), e.clone());
+                }
+                (TemplateParamKind::Value(..), TemplateArg::Type(_)) => return None,
+            }
+        }
+        let mut to = target.clone();
+        inner.ty(&mut to);
+        Some(to)
     }
 
     /// `<T, BM>` with each bound name replaced by its type or value.
@@ -149,8 +193,13 @@ impl Bindings {
         match &mut s.kind {
             StmtKind::Block(b) => self.stmts(b),
             StmtKind::Decl { ty, decls } => {
+                let written = ty.pointer;
                 self.ty(ty);
+                // A pointer type by an alias (`fptr a, b;` of `typedef float* fptr`) makes
+                // every name a pointer; a written `float* p, q;` only the first.
+                let aliased = ty.pointer && !written;
                 for d in decls {
+                    d.pointer |= aliased;
                     d.dims.iter_mut().flatten().for_each(|e| self.expr(e));
                     if let Some(e) = &mut d.init {
                         self.expr(e);
@@ -216,8 +265,9 @@ impl Bindings {
                     *e = v.clone();
                     set_span(e, span);
                 } else if let Some((ty, member)) = n.rsplit_once("::") {
-                    // `packet_t::size` of an alias `packet_t`: the member of what it names.
-                    if let Some(to) = self.types.get(ty) {
+                    // `packet_t::size` of an alias `packet_t`: the member of the struct it
+                    // names (an enum's `Mode::ADD` keeps its name: its alias is the integer).
+                    if let Some(to) = self.types.get(ty).filter(|t| t.base == BaseType::Named) {
                         *n = format!("{}::{member}", to.base_text);
                     }
                 }

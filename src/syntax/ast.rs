@@ -18,6 +18,8 @@ pub struct Module {
     pub launches: Vec<Launch>,
     /// `typedef T name;` / `using name = T;` at file scope.
     pub aliases: Vec<(Ident, TypeName)>,
+    /// `template <typename T> using Ptr = T* __restrict__;`: alias templates, by name.
+    pub alias_templates: Vec<(Ident, Vec<TemplateParam>, TypeName)>,
     /// `__constant__ T name[N];` arrays.
     pub constants: Vec<ConstantArray>,
     /// Structs (and their `template <>` specialisations).

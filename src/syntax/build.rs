@@ -89,6 +89,10 @@ impl<'m> Builder<'m> {
                 Rule::kernel => self.kernel(item).map(|k| module.kernels.push(k)),
                 Rule::template_item => self.template_item(item, module),
                 Rule::struct_def => self.struct_def(item).map(|s| module.structs.push(s)),
+                Rule::enum_def => self.enum_def(item).map(|(alias, consts)| {
+                    module.aliases.extend(alias);
+                    module.consts.extend(consts);
+                }),
                 Rule::struct_fwd | Rule::fn_prototype => Ok(()),
                 Rule::union_def => {
                     let span = self.span(&item);
@@ -618,6 +622,102 @@ impl<'m> Builder<'m> {
         .collect()
     }
 
+    /// `enum_def`: the enum's name as an alias of its underlying type (`int` unless written),
+    /// and each enumerator as a `const` of it: its written value, or one more than the one
+    /// before (the first is 0). A scoped enum's enumerators are named `Act::GELU`; a plain
+    /// enum's by their own names and also so (C++11).
+    fn enum_def(
+        &self,
+        pair: Pair<'_, Rule>,
+    ) -> Result<(Option<Alias>, Vec<GlobalConst>)> {
+        let span = self.span(&pair);
+        let mut scoped = false;
+        let mut name = None;
+        let mut ty = TypeName {
+            base: BaseType::I32,
+            base_text: "int".into(),
+            pointer: false,
+            reference: false,
+            is_const: true,
+            span,
+        };
+        let mut consts = Vec::new();
+        let mut previous: Option<Expr> = None;
+        for p in pair.into_inner() {
+            match p.as_rule() {
+                Rule::enum_scoped => scoped = true,
+                Rule::ident => name = Some(self.ident(p)),
+                Rule::ty => {
+                    ty = self.ty(p);
+                    ty.is_const = true;
+                }
+                Rule::enumerator => {
+                    let mut it = p.into_inner();
+                    let e = self.ident(it.next().expect("grammar: an enumerator has a name"));
+                    // The value before plus one: its expression again, not its name (a scoped
+                    // enum's names are qualified, and an alias may not rewrite them).
+                    let value = match (it.next(), previous.take()) {
+                        (Some(v), _) => self.expr(v)?,
+                        (None, Some(prev)) => Expr {
+                            kind: ExprKind::Binary {
+                                op: BinOp::Add,
+                                op_span: e.span,
+                                lhs: Box::new(prev),
+                                rhs: Box::new(Expr {
+                                    kind: ExprKind::Int {
+                                        value: 1,
+                                        unsigned: false,
+                                        long: false,
+                                        hex: false,
+                                    },
+                                    span: e.span,
+                                }),
+                            },
+                            span: e.span,
+                        },
+                        (None, None) => Expr {
+                            kind: ExprKind::Int {
+                                value: 0,
+                                unsigned: false,
+                                long: false,
+                                hex: false,
+                            },
+                            span: e.span,
+                        },
+                    };
+                    let qualified = name.as_ref().map(|n: &Ident| Ident {
+                        name: format!("{}::{}", n.name, e.name),
+                        span: e.span,
+                    });
+                    let own = match (&qualified, scoped) {
+                        (Some(q), true) => q.clone(),
+                        _ => e.clone(),
+                    };
+                    previous = Some(value.clone());
+                    consts.push(GlobalConst {
+                        ty: ty.clone(),
+                        name: own,
+                        value,
+                    });
+                    if let (Some(q), false) = (&qualified, scoped) {
+                        consts.push(GlobalConst {
+                            ty: ty.clone(),
+                            name: q.clone(),
+                            value: Expr {
+                                kind: ExprKind::Name(e.name.clone()),
+                                span: e.span,
+                            },
+                        });
+                    }
+                }
+                _ => {}
+            }
+        }
+        let mut underlying = ty;
+        underlying.is_const = false;
+        Ok((name.map(|n| (n, underlying)), consts))
+    }
+
     /// `ty = { qualifier* ~ scalar_ty ~ qualifier* ~ (pointer ~ qualifier*)? }`
     fn ty(&self, pair: Pair<'_, Rule>) -> TypeName {
         let span = self.span(&pair);
@@ -708,6 +808,11 @@ impl<'m> Builder<'m> {
         let rule = pair.as_rule();
         let kind = match rule {
             Rule::block => StmtKind::Block(self.block(pair)?),
+            Rule::comma_stmt => StmtKind::Block(
+                pair.into_inner()
+                    .map(|p| self.simple(p))
+                    .collect::<Result<Vec<_>>>()?,
+            ),
             // A namespace alias changes nothing: qualified names resolve by their last part.
             // A function declared in a body (`extern __device__ void error(void);`) declares
             // nothing the simulation needs.
@@ -1311,6 +1416,12 @@ impl<'m> Builder<'m> {
                     k.template = std::mem::take(&mut params);
                     module.kernels.push(k);
                 }
+                Rule::type_alias => {
+                    let (name, ty) = self.type_alias(p);
+                    module
+                        .alias_templates
+                        .push((name, std::mem::take(&mut params), ty));
+                }
                 Rule::device_fn => {
                     let (mut f, spec) = self.device_fn(p)?;
                     if params.is_empty() && is_specialization {
@@ -1435,6 +1546,9 @@ fn base_type(text: &str) -> BaseType {
         _ => BaseType::Vector,
     }
 }
+
+/// `typedef T Name;` / `using Name = T;`: the name and the type.
+type Alias = (Ident, TypeName);
 
 /// `'a'`, `'\n'`, `'\x41'`: C's type for it is `int`; a byte above 0x7f is negative, as `char`
 /// is signed on x86-64 hosts, whose compiler nvcc follows.

@@ -246,7 +246,9 @@ fn friendly(rule: Rule) -> Option<&'static str> {
         | Rule::device_head
         | Rule::keyword => return None,
         Rule::item => "a kernel, `#define` or `launch` section",
-        Rule::stmt | Rule::simple => "a statement",
+        Rule::stmt | Rule::simple | Rule::comma_stmt => "a statement",
+        Rule::enum_def | Rule::enum_scoped | Rule::kw_enum => "`enum`",
+        Rule::enumerator => "an enumerator",
         Rule::host_stmt => "`name = value;` or `expect`",
         Rule::bin_op => "an operator",
         Rule::prefix_op | Rule::primary => "an expression",
