@@ -669,3 +669,42 @@ launch k { a = arange(8); out = zeros(8); block = 8; grid = 1; expect out == ara
 "#;
     ok(src, &[], ONE, [8, 1, 1]);
 }
+
+#[test]
+fn static_members_and_member_templates_are_called_through_the_type() {
+    // cudahandbook's scan policies: `Policy::twice(v)` and `P::template inclusive<T>(v, p)` of a
+    // template parameter bound to a policy struct; an unnamed parameter takes no argument.
+    // out[i] = 2 · i + 3 · i.
+    let src = r#"
+struct Policy {
+    static inline __device__ int twice(int v) { return 2 * v; }
+    template<class T>
+    static inline __device__ T thrice(T v, volatile T* /*unused*/) { return 3 * v; }
+};
+template<class P>
+__global__ void k(int* out, unsigned long long) {
+    int i = threadIdx.x;
+    out[i] = Policy::twice(i) + P::template thrice<int>(i, out);
+}
+launch k<Policy> { out = zeros(8); expect out == 5 * arange(8); }
+"#;
+    ok(src, &[], [1, 1, 1], [8, 1, 1]);
+}
+
+#[test]
+fn an_object_built_from_variables_is_not_a_function_declaration() {
+    // `C a(x, y);` with variables: unnamed parameters are allowed in definitions, so a
+    // declaration of a function `a` taking types `x` and `y` must not be read here
+    // (cbe_julia's `cuComplex a(jx, jy);`). a.m() = 2 + 3.
+    let src = r#"
+struct C {
+    float r, i;
+    __device__ C(float a, float b) : r(a), i(b) {}
+    __device__ float m(void) { return r + i; }
+};
+__device__ float f(float x, float y) { C a(x, y); return a.m(); }
+__global__ void k(float* out) { out[0] = f(2.0f, 3.0f); }
+launch k { out = zeros(1); expect out == [5]; }
+"#;
+    ok(src, &[], [1, 1, 1], [1, 1, 1]);
+}

@@ -1094,6 +1094,11 @@ impl KernelChecker<'_, '_> {
             }
             _ => {}
         }
+        // `Policy::twice(x)`: a struct's static member function (a member template too:
+        // `P::template inclusive<T>(v)` reads `P::inclusive<T>(v)`).
+        if let Some(f) = self.static_member_fn(&callee.name) {
+            return self.inline_call(&f, (targs, args), span, false);
+        }
         let name = callee.name.as_str();
         // `cg::reduce`, `wt::f`: cooperative groups and namespaced functions by their own name.
         let name = super::groups::unqualified(name);

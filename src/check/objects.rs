@@ -102,6 +102,19 @@ impl KernelChecker<'_, '_> {
         Some(o.bindings.function(m))
     }
 
+    /// The member function `Owner::f` names, where `Owner` is a struct of the file (not a
+    /// template): called without an object, as a static member is.
+    pub(crate) fn static_member_fn(&self, name: &str) -> Option<ast::Function> {
+        let (owner, member) = name.rsplit_once("::")?;
+        let owner = owner.trim_start_matches("::");
+        let d = self
+            .globals
+            .structs
+            .iter()
+            .find(|d| d.name.name == owner && d.template.is_empty())?;
+        d.methods.iter().find(|m| m.name.name == member).cloned()
+    }
+
     /// The object `e` names: a variable of a struct type, or a temporary `S<T>()`.
     pub(crate) fn object_of(&mut self, e: &ast::Expr) -> Option<Result<Object>> {
         match &e.kind {

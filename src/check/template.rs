@@ -303,6 +303,12 @@ impl Bindings {
                 targs,
                 args,
             } => {
+                // `P::f(x)` of a type parameter (or alias) `P` naming a struct: its member.
+                if let Some((ty, member)) = callee.name.rsplit_once("::") {
+                    if let Some(to) = self.types.get(ty).filter(|t| t.base == BaseType::Named) {
+                        callee.name = format!("{}::{member}", to.base_text);
+                    }
+                }
                 // `T(x)`: a functional cast to a type parameter.
                 if let Some(to) = self.types.get(&callee.name) {
                     if targs.is_empty() && args.len() == 1 {

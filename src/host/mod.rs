@@ -830,6 +830,20 @@ fn bind(kernel: &Kernel, env: &mut Env, launch_span: Option<Span>) -> Result<Bou
     // The arrays are in their parameters' types since `typed` (assignment).
     let mut into = Vec::new();
     for (i, p) in kernel.params.iter().enumerate() {
+        // An unnamed parameter is never read: it takes zero, or no array.
+        if crate::syntax::ast::is_unnamed_param(&p.name) {
+            match p.kind {
+                ParamKind::Scalar { ty, .. } => scalars[i] = Some(Value::I32(0).cast(ty)),
+                ParamKind::Buffer { .. } => {
+                    pointers[i] = Some(Pointer {
+                        name: p.name.clone(),
+                        buffer: None,
+                        offset: 0,
+                    })
+                }
+            }
+            continue;
+        }
         let Some(v) = env.vars.get(&p.name) else {
             missing.push(p.name.clone());
             continue;

@@ -254,6 +254,17 @@ impl BaseType {
     }
 }
 
+/// The name the parser gives an unnamed parameter (`__global__ void k(uint64_t, float* out)`):
+/// no source text can spell it.
+pub fn unnamed_param(k: usize) -> String {
+    format!("<parameter {k}>")
+}
+
+/// Whether `name` is an unnamed parameter's ([`unnamed_param`]).
+pub fn is_unnamed_param(name: &str) -> bool {
+    name.starts_with("<parameter ")
+}
+
 /// A type as written: base, pointer-ness and qualifiers.
 #[derive(Clone, Debug)]
 pub struct TypeName {

@@ -438,6 +438,20 @@ impl<'m> Builder<'m> {
                     align = Some(self.expr(e)?);
                 }
                 Rule::member_fn => methods.push(self.device_fn(p)?.0),
+                Rule::member_template => {
+                    let mut params = Vec::new();
+                    for q in p.into_inner() {
+                        match q.as_rule() {
+                            Rule::template_param => params.push(self.template_param(q)?),
+                            Rule::member_fn => {
+                                let mut f = self.device_fn(q)?.0;
+                                f.template = std::mem::take(&mut params);
+                                methods.push(f);
+                            }
+                            _ => {}
+                        }
+                    }
+                }
                 Rule::ctor_def => ctors.push(self.ctor_def(p)?),
                 Rule::field_decl => fields.extend(self.field_decl(p)?),
                 Rule::conversion_op => {
@@ -581,16 +595,30 @@ impl<'m> Builder<'m> {
 
     /// `params = { param ~ ("," ~ param)* }`
     fn params(&self, pair: Pair<'_, Rule>) -> Vec<Param> {
+        // `f(void)`: no parameters (an unnamed parameter of type `void`, as the rule reads it).
+        let text: String = pair.as_str().split_whitespace().collect();
+        if text == "void" {
+            return Vec::new();
+        }
         pair.into_inner()
-            .map(|param| {
-                let mut it = param.into_inner();
+            .enumerate()
+            .map(|(k, param)| {
+                let span = self.span(&param);
+                let mut it = param.into_inner().peekable();
                 let mut ty = self.ty(it.next().expect("grammar: param has a type"));
-                let mut next = it.next().expect("grammar: param has a name");
-                if next.as_rule() == Rule::reference {
+                if it.peek().is_some_and(|p| p.as_rule() == Rule::reference) {
                     ty.reference = true;
-                    next = it.next().expect("grammar: param has a name");
+                    it.next();
                 }
-                let name = self.ident(next);
+                // An unnamed parameter (`volatile T* /*unused*/`) takes an argument nothing can
+                // read: a name no source text can spell.
+                let name = match it.peek().map(Pair::as_rule) {
+                    Some(Rule::ident) => self.ident(it.next().expect("peeked: a name")),
+                    _ => Ident {
+                        name: unnamed_param(k + 1),
+                        span,
+                    },
+                };
                 // `float in[]` is `float* in`; `= value` is a default argument.
                 let mut default = None;
                 for rest in it {
@@ -626,10 +654,7 @@ impl<'m> Builder<'m> {
     /// and each enumerator as a `const` of it: its written value, or one more than the one
     /// before (the first is 0). A scoped enum's enumerators are named `Act::GELU`; a plain
     /// enum's by their own names and also so (C++11).
-    fn enum_def(
-        &self,
-        pair: Pair<'_, Rule>,
-    ) -> Result<(Option<Alias>, Vec<GlobalConst>)> {
+    fn enum_def(&self, pair: Pair<'_, Rule>) -> Result<(Option<Alias>, Vec<GlobalConst>)> {
         let span = self.span(&pair);
         let mut scoped = false;
         let mut name = None;
@@ -1265,7 +1290,7 @@ impl<'m> Builder<'m> {
                 let s = pair.as_str();
                 ExprKind::Str(s[1..s.len() - 1].to_string())
             }
-            Rule::ident | Rule::scoped_name => ExprKind::Name(pair.as_str().to_string()),
+            Rule::ident | Rule::scoped_name => ExprKind::Name(scoped(pair.as_str())),
             Rule::cpp_cast => {
                 let mut it = pair.into_inner();
                 let ty = self.ty(it.next().expect("grammar: cast has a type"));
@@ -1378,6 +1403,32 @@ impl<'m> Builder<'m> {
     }
 
     /// `template_item = { "template" ~ "<" ~ template_param* ~ ">" ~ (kernel | device_fn) }`
+    /// `template_param = { type_param | value_param }`: `typename T = float`, `int N = 4`.
+    fn template_param(&self, p: Pair<'_, Rule>) -> Result<TemplateParam> {
+        let inner = p
+            .into_inner()
+            .next()
+            .expect("grammar: a template parameter");
+        let is_type = inner.as_rule() == Rule::type_param;
+        let mut it = inner.into_inner().filter(|q| !is_keyword(q.as_rule()));
+        Ok(if is_type {
+            let name = self.ident(it.next().expect("grammar: a parameter name"));
+            let default = it.next().map(|t| self.ty(t));
+            TemplateParam {
+                name,
+                kind: TemplateParamKind::Type(default),
+            }
+        } else {
+            let ty = self.ty(it.next().expect("grammar: a parameter type"));
+            let name = self.ident(it.next().expect("grammar: a parameter name"));
+            let default = it.next().map(|e| self.expr(e)).transpose()?;
+            TemplateParam {
+                name,
+                kind: TemplateParamKind::Value(ty, default),
+            }
+        })
+    }
+
     fn template_item(&self, pair: Pair<'_, Rule>, module: &mut Module) -> Result<()> {
         let mut params = Vec::new();
         // `template <>`: what follows is an explicit specialisation.
@@ -1387,30 +1438,7 @@ impl<'m> Builder<'m> {
             .any(|p| p.as_rule() == Rule::template_param);
         for p in pair.into_inner() {
             match p.as_rule() {
-                Rule::template_param => {
-                    let inner = p
-                        .into_inner()
-                        .next()
-                        .expect("grammar: a template parameter");
-                    let is_type = inner.as_rule() == Rule::type_param;
-                    let mut it = inner.into_inner().filter(|q| !is_keyword(q.as_rule()));
-                    params.push(if is_type {
-                        let name = self.ident(it.next().expect("grammar: a parameter name"));
-                        let default = it.next().map(|t| self.ty(t));
-                        TemplateParam {
-                            name,
-                            kind: TemplateParamKind::Type(default),
-                        }
-                    } else {
-                        let ty = self.ty(it.next().expect("grammar: a parameter type"));
-                        let name = self.ident(it.next().expect("grammar: a parameter name"));
-                        let default = it.next().map(|e| self.expr(e)).transpose()?;
-                        TemplateParam {
-                            name,
-                            kind: TemplateParamKind::Value(ty, default),
-                        }
-                    });
-                }
+                Rule::template_param => params.push(self.template_param(p)?),
                 Rule::kernel => {
                     let mut k = self.kernel(p)?;
                     k.template = std::mem::take(&mut params);
@@ -1545,6 +1573,24 @@ fn base_type(text: &str) -> BaseType {
         "double" => BaseType::F64,
         _ => BaseType::Vector,
     }
+}
+
+/// A qualified name as the checker reads it: `P::template f` is `P::f` (the keyword only tells
+/// a C++ parser that `f` is a template).
+fn scoped(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find("::") {
+        out.push_str(&rest[..at + 2]);
+        rest = rest[at + 2..].trim_start();
+        if let Some(after) = rest.strip_prefix("template") {
+            if after.starts_with(char::is_whitespace) {
+                rest = after.trim_start();
+            }
+        }
+    }
+    out.push_str(rest);
+    out
 }
 
 /// `typedef T Name;` / `using Name = T;`: the name and the type.

@@ -249,6 +249,8 @@ fn friendly(rule: Rule) -> Option<&'static str> {
         Rule::stmt | Rule::simple | Rule::comma_stmt => "a statement",
         Rule::enum_def | Rule::enum_scoped | Rule::kw_enum => "`enum`",
         Rule::enumerator => "an enumerator",
+        Rule::member_template => "a member function template",
+        Rule::named_param => "a parameter",
         Rule::host_stmt => "`name = value;` or `expect`",
         Rule::bin_op => "an operator",
         Rule::prefix_op | Rule::primary => "an expression",
