@@ -63,7 +63,7 @@ class Result:
         """``blocks``, ``threads``, ``warp_instr``, ``gld_sectors``, ``smem_wavefronts``, ``divergent``, ``race_count``, ..."""
     @property
     def derived(self) -> dict[str, float]:
-        """``dram_bytes``, ``coalescing_efficiency``, ``simt_efficiency``, ``sectors_per_request``, ..."""
+        """``dram_bytes``, ``bytes_requested_per_byte_moved``, ``simt_efficiency``, ``sectors_per_request``, ..."""
     @property
     def ncu(self) -> dict[str, float]:
         """The counters under Nsight Compute metric names."""

@@ -12,7 +12,6 @@ use std::process::ExitCode;
 
 use clap::{Args as ClapArgs, Parser, Subcommand};
 use miette::GraphicalTheme;
-use serde_json::json;
 
 use crate::gpu::{self, OccupancyRequest};
 use crate::host::{ArgOverride, ArgValue, Overrides};
@@ -20,6 +19,7 @@ use crate::pipeline::{self, load_gpu, Failure, RunOptions, EXIT_RUN, EXIT_USAGE}
 use crate::render;
 pub use crate::render::{error_json, render};
 use crate::report::json as report_json;
+use crate::report::model::{self, ScalingOutput, Version};
 use crate::report::style::Paint;
 use crate::suite;
 pub use color::ColorChoice;
@@ -93,6 +93,9 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Print the JSON Schema of every `--json` output (schema/simt-output.schema.json), generated
+    /// from the output model.
+    Schema,
     /// Print a shell completion script (e.g. `simt completions bash > /etc/bash_completion.d/simt`).
     Completions {
         /// The shell.
@@ -156,7 +159,8 @@ pub struct TestArgs {
     /// Files run at once (default: every core); the output stays in file order.
     #[arg(long)]
     pub jobs: Option<usize>,
-    /// Print one JSON record per case, one per line: `{file, kernel, passed, verdict, details}`.
+    /// Print one JSON record per case, one per line: `{schema, file, kernel, passed, verdict,
+    /// details}` (`simt schema` describes it).
     #[arg(long)]
     pub json: bool,
     /// Stop a launch after this many warp steps.
@@ -356,7 +360,7 @@ pub fn run(cli: Cli) -> ExitCode {
         | Command::Scaling { json, .. } => *json,
         Command::Occupancy(a) => a.json,
         Command::Test(a) => a.json,
-        Command::Completions { .. } | Command::Man { .. } => false,
+        Command::Completions { .. } | Command::Man { .. } | Command::Schema => false,
     };
     let paint = Paint {
         on: cli.color.enabled(std::io::stdout().is_terminal()),
@@ -374,6 +378,10 @@ pub fn run(cli: Cli) -> ExitCode {
             procs,
             json,
         } => scaling_cmd(serial, procs, json),
+        Command::Schema => {
+            emit(&schema_text());
+            Ok(0)
+        }
         Command::Completions { shell } => docs::completions(shell),
         Command::Man { dir } => docs::man(dir),
     };
@@ -384,6 +392,14 @@ pub fn run(cli: Cli) -> ExitCode {
             ExitCode::from(f.exit)
         }
     }
+}
+
+/// The JSON Schema of the output, as `simt schema` prints it and `schema/simt-output.schema.json`
+/// holds it: pretty-printed, with a final newline.
+pub fn schema_text() -> String {
+    let text = serde_json::to_string_pretty(&model::schema())
+        .expect("a JSON Schema is a JSON object with string keys");
+    format!("{text}\n")
 }
 
 /// Prints a line to stdout; a closed pipe (`| head`) is a quiet success.
@@ -639,7 +655,13 @@ fn scaling_cmd(serial: f64, procs: f64, json: bool) -> Result<u8, Failure> {
     if json {
         emit(&format!(
             "{}\n",
-            json!({"schema": report_json::SCHEMA, "serial": serial, "procs": procs, "amdahl": a, "gustafson": g})
+            report_json::to_value(&ScalingOutput {
+                schema: Version,
+                serial,
+                procs,
+                amdahl: a,
+                gustafson: g,
+            })
         ));
     } else {
         emit(&format!(
@@ -655,7 +677,7 @@ fn gpus_cmd(name: Option<&str>, json: bool) -> Result<u8, Failure> {
             let g = load_gpu(n)?;
             if json {
                 // The description alone: what `--gpu FILE.json` reads.
-                emit(&format!("{}\n", json!(g)));
+                emit(&format!("{}\n", report_json::to_value(&g)));
                 return Ok(0);
             }
             vec![(n, g)]

@@ -2,12 +2,16 @@
 //! `check`, `gpus` and `occupancy`. The CLI prints it; the Python module hands it to Python.
 
 use miette::{Diagnostic, GraphicalReportHandler, GraphicalTheme};
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use crate::check::typed::Program;
 use crate::gpu::{GpuConfig, LatencyHiding, Occupancy, Waves};
 use crate::pipeline::{self, Failure, EXIT_RUN, EXIT_USAGE};
-use crate::report::json::SCHEMA;
+use crate::report::json::to_value;
+use crate::report::model::{
+    CheckOutput, CheckedKernel, CheckedParam, ErrorOutput, ErrorRecord, GpuPreset, GpusOutput,
+    OccupancyOutput, Version,
+};
 use crate::source::SourceFile;
 use crate::syntax::ast;
 
@@ -47,8 +51,8 @@ pub fn render_with(f: &Failure, theme: GraphicalTheme) -> String {
     out
 }
 
-/// One diagnostic as JSON: code, message, file, line and column of the first label.
-pub fn error_json(e: &pipeline::Located) -> serde_json::Value {
+/// One diagnostic in the output model: code, message, file, line and column of the first label.
+pub fn error_record(e: &pipeline::Located) -> ErrorRecord {
     let label = e.labels().and_then(|mut l| l.next());
     let (line, column, label_text) = match (&label, &e.src) {
         (Some(l), Some(src)) => {
@@ -57,52 +61,89 @@ pub fn error_json(e: &pipeline::Located) -> serde_json::Value {
         }
         _ => (None, None, None),
     };
-    json!({
-        "code": e.code().map(|c| c.to_string()),
-        "message": e.to_string(),
-        "file": e.src.as_ref().map(|s| s.name().to_string()),
-        "line": line,
-        "column": column,
-        "label": label_text,
-        "help": e.help().map(|h| h.to_string()),
-        "exit": if matches!(e.inner, pipeline::SimtDiagnostic::Run(_)) { EXIT_RUN } else { EXIT_USAGE },
-    })
+    ErrorRecord {
+        code: e.code().map(|c| c.to_string()),
+        message: e.to_string(),
+        file: e.src.as_ref().map(|s| s.name().to_string()),
+        line,
+        column,
+        label: label_text,
+        help: e.help().map(|h| h.to_string()),
+        exit: if matches!(e.inner, pipeline::SimtDiagnostic::Run(_)) {
+            EXIT_RUN
+        } else {
+            EXIT_USAGE
+        },
+    }
 }
 
-/// A failure as `--json` prints it: `{schema, error, errors}`, `error` the first of `errors`.
+/// One diagnostic as JSON (an [`ErrorRecord`]).
+pub fn error_json(e: &pipeline::Located) -> Value {
+    to_value(&error_record(e))
+}
+
+/// A failure in the output model: `{schema, error, errors}`, `error` the first of `errors`.
+pub fn failure_output(f: &Failure) -> ErrorOutput {
+    let errors: Vec<ErrorRecord> = f.errors.iter().map(error_record).collect();
+    let error = errors.first().cloned().unwrap_or_else(|| ErrorRecord {
+        code: None,
+        message: "failed".into(),
+        file: None,
+        line: None,
+        column: None,
+        label: None,
+        help: None,
+        exit: f.exit,
+    });
+    ErrorOutput {
+        schema: Version,
+        error,
+        errors,
+    }
+}
+
+/// A failure as `--json` prints it (an [`ErrorOutput`]).
 pub fn failure_json(f: &Failure) -> Value {
-    let errors: Vec<Value> = f.errors.iter().map(error_json).collect();
-    let first = errors.first().cloned().unwrap_or_default();
-    json!({"schema": SCHEMA, "error": first, "errors": errors})
+    to_value(&failure_output(f))
 }
 
 /// `simt check --json`: the file's kernels with their parameters, and the host code it skips.
 pub fn check_json(src: &SourceFile, module: &ast::Module, program: &Program) -> Value {
-    let kernels: Vec<Value> = program
-        .kernels
-        .iter()
-        .map(|k| {
-            json!({
-                "name": k.name,
-                "params": k.params.iter().map(|p| json!({"name": p.name, "type": p.kind.describe()})).collect::<Vec<_>>(),
+    to_value(&CheckOutput {
+        schema: Version,
+        file: src.name().to_string(),
+        ok: true,
+        kernels: program
+            .kernels
+            .iter()
+            .map(|k| CheckedKernel {
+                name: k.name.clone(),
+                params: k
+                    .params
+                    .iter()
+                    .map(|p| CheckedParam {
+                        name: p.name.clone(),
+                        ty: p.kind.describe(),
+                    })
+                    .collect(),
             })
-        })
-        .collect();
-    let host = pipeline::host_note(module, src);
-    json!({"schema": SCHEMA, "file": src.name(), "ok": true, "kernels": kernels, "host_code": host})
+            .collect(),
+        host_code: pipeline::host_note(module, src),
+    })
 }
 
 /// `simt gpus --json`: each preset's numbers and its `--gpu` name.
 pub fn gpus_json(presets: &[(&str, GpuConfig)]) -> Value {
-    let gpus: Vec<Value> = presets
-        .iter()
-        .map(|(preset, g)| {
-            let mut v = json!(g);
-            v["preset"] = json!(preset);
-            v
-        })
-        .collect();
-    json!({"schema": SCHEMA, "gpus": gpus})
+    to_value(&GpusOutput {
+        schema: Version,
+        gpus: presets
+            .iter()
+            .map(|(preset, g)| GpuPreset {
+                preset: preset.to_string(),
+                gpu: g.clone(),
+            })
+            .collect(),
+    })
 }
 
 /// `simt occupancy --json`: the calculator's result, with the waves and the latency hiding when
@@ -113,14 +154,11 @@ pub fn occupancy_json(
     waves: Option<&Waves>,
     hiding: Option<&LatencyHiding>,
 ) -> Value {
-    let mut v = json!(occ);
-    v["schema"] = json!(SCHEMA);
-    v["gpu"] = json!(gpu.name);
-    if let Some(w) = waves {
-        v["waves"] = json!(w);
-    }
-    if let Some(h) = hiding {
-        v["latency_hiding"] = json!(h);
-    }
-    v
+    to_value(&OccupancyOutput {
+        schema: Version,
+        gpu: gpu.name.clone(),
+        occupancy: occ.clone(),
+        waves: waves.copied(),
+        latency_hiding: hiding.copied(),
+    })
 }

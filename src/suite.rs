@@ -25,9 +25,10 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use miette::Diagnostic;
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use crate::pipeline::{self, Failure, RunOptions};
+use crate::report::model::{TestRecord, TestVerdict, Version};
 use crate::report::Report;
 
 /// The marker that starts a directive comment.
@@ -112,23 +113,29 @@ impl Case {
         }
     }
 
-    /// One JSON record: `{file, kernel, passed, verdict, details}`.
-    pub fn to_json(&self) -> Value {
+    /// The case in the output model: one `simt test --json` line.
+    pub fn record(&self) -> TestRecord {
         let verdict = match &self.verdict {
-            Verdict::Passed => "passed",
-            Verdict::FailedAsExpected(_) => "failed-as-expected",
-            Verdict::ExpectsFailed(_) => "expects-failed",
-            Verdict::Findings(_) => "findings",
-            Verdict::Error(_) => "error",
-            Verdict::Invalid(_) => "invalid",
+            Verdict::Passed => TestVerdict::Passed,
+            Verdict::FailedAsExpected(_) => TestVerdict::FailedAsExpected,
+            Verdict::ExpectsFailed(_) => TestVerdict::ExpectsFailed,
+            Verdict::Findings(_) => TestVerdict::Findings,
+            Verdict::Error(_) => TestVerdict::Error,
+            Verdict::Invalid(_) => TestVerdict::Invalid,
         };
-        json!({
-            "file": self.file,
-            "kernel": self.kernel,
-            "passed": self.passed(),
-            "verdict": verdict,
-            "details": self.details(),
-        })
+        TestRecord {
+            schema: Version,
+            file: self.file.clone(),
+            kernel: self.kernel.clone(),
+            passed: self.passed(),
+            verdict,
+            details: self.details(),
+        }
+    }
+
+    /// One JSON record: `{schema, file, kernel, passed, verdict, details}`.
+    pub fn to_json(&self) -> Value {
+        crate::report::json::to_value(&self.record())
     }
 }
 

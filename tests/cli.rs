@@ -23,7 +23,7 @@ fn readme_command_reports_vecadd() {
         out.contains("stores            32 requests          125 sectors"),
         "{out}"
     );
-    assert!(out.contains("coalescing efficiency 1.000"), "{out}");
+    assert!(out.contains("requested/moved 1.000"), "{out}");
     assert!(out.contains("ok      c == a + b"), "{out}");
 }
 
@@ -32,14 +32,16 @@ fn json_is_one_versioned_object() {
     let (code, out, _) = simt(&["run", "kernels/vecadd.sk", "--json"]);
     assert_eq!(code, 0);
     let v: serde_json::Value = serde_json::from_str(&out).expect("stdout is JSON");
-    assert_eq!(v["schema"], 1);
+    assert_eq!(v["schema"], 2);
     assert_eq!(v["counters"]["gld_sectors"], 250);
     assert_eq!(v["counters"]["gst_sectors"], 125);
-    assert_eq!(v["derived"]["coalescing_efficiency"], 1.0);
+    assert_eq!(v["derived"]["bytes_requested_per_byte_moved"], 1.0);
     assert_eq!(
         v["ncu"]["l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"],
         250
     );
+    // simt counts source-level operations, not SASS instructions: no ncu name claims them.
+    assert!(v["ncu"].get("smsp__inst_executed.sum").is_none());
     // 12000 B / 3.35e12 B/s, memory-bound, + 4 µs launch overhead (the reference's estimate_time).
     let t = v["time"]["t"].as_f64().expect("t");
     assert!((t - (12000.0 / 3.35e12 + 4e-6)).abs() < 1e-15);
@@ -57,7 +59,7 @@ fn errors_are_json_objects_with_code_and_position() {
     let (code, out, err) = simt(&["run", p.to_str().expect("utf-8 path"), "--json"]);
     assert_eq!(code, 2);
     let v: serde_json::Value = serde_json::from_str(&out).expect("stdout is JSON");
-    assert_eq!(v["schema"], 1);
+    assert_eq!(v["schema"], 2);
     assert_eq!(v["error"]["code"], "simt::check::unknown_name");
     assert_eq!(v["error"]["line"], 2);
     assert_eq!(v["error"]["column"], 12);

@@ -84,7 +84,7 @@ fn sweep_ndjson_has_one_object_per_combination() {
     // Rows count from 1, as the table's "best: row N" does.
     for (k, r) in rows.iter().enumerate() {
         assert_eq!(r["row"], k + 1);
-        assert_eq!(r["schema"], 1);
+        assert_eq!(r["schema"], 2);
         assert_eq!(r["ok"], true);
     }
     assert_eq!(rows[0]["gpu"], "H100 SXM");
@@ -94,7 +94,9 @@ fn sweep_ndjson_has_one_object_per_combination() {
     // n = 4096 at block 128: grid 32; every warp full: 3 × 128 requests of 4 sectors.
     assert_eq!(rows[1]["grid"][0], 32);
     assert_eq!(rows[1]["counters"]["gld_sectors"], 1024);
-    assert_eq!(rows[1]["sectors_per_request"], 4.0);
+    assert_eq!(rows[1]["derived"]["sectors_per_request"], 4.0);
+    // Every row carries the estimates as `run --json` does: objects, in seconds.
+    assert!(rows[1]["time"]["t"].is_number());
     // n = 1000: 125 sectors per buffer whatever the block.
     assert_eq!(rows[0]["counters"]["gst_sectors"], 125);
 }
@@ -149,13 +151,13 @@ fn compare_two_kernels_of_one_file() {
     // 10240. Stores: A 64 requests of 4 sectors (16 lanes over 128 B), B 32 → 0.50.
     // dram: A (256 + 256) × 32 = 16384, B (256 + 128) × 32 = 12288.
     for row in [
-        "  warp_instr                           352             320      0.91",
-        "  active_lane_slots                   9216           10240      1.11",
-        "  gst_instr                             64              32      0.50",
-        "  gst_sectors                          256             128      0.50",
-        "  dram_bytes                         16384           12288      0.75",
-        "  divergent                             32               0      0.00",
-        "  smem_instr                             0               0         =",
+        "  warp_instr                                 352             320      0.91",
+        "  active_lane_slots                         9216           10240      1.11",
+        "  gst_instr                                   64              32      0.50",
+        "  gst_sectors                                256             128      0.50",
+        "  dram_bytes                               16384           12288      0.75",
+        "  divergent                                   32               0      0.00",
+        "  smem_instr                                   0               0         =",
     ] {
         assert!(
             out.contains(&format!("{row}\n")),

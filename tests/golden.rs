@@ -54,8 +54,7 @@ fn render_failure(f: &Failure) -> String {
 
 /// The error object `simt run --json` prints.
 fn failure_json(f: &Failure) -> serde_json::Value {
-    let errors: Vec<serde_json::Value> = f.errors.iter().map(simt::cli::error_json).collect();
-    serde_json::json!({"schema": report_json::SCHEMA, "error": errors[0], "errors": errors})
+    simt::render::failure_json(f)
 }
 
 /// Every snapshot, by golden file name.

@@ -104,7 +104,7 @@ impl RunResult {
         self.field(py, "counters")
     }
 
-    /// Ratios of the counters: `coalescing_efficiency`, `sectors_per_request`, ...
+    /// Ratios of the counters: `bytes_requested_per_byte_moved`, `sectors_per_request`, ...
     #[getter]
     fn derived<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         self.field(py, "derived")

@@ -3,11 +3,11 @@
 use std::path::PathBuf;
 
 use clap::Args as ClapArgs;
-use serde_json::{json, Value};
 
 use super::{emit, load_gpu, parse_dim, ModelFlags};
 use crate::gpu::GpuConfig;
 use crate::pipeline::{self, Failure, RunOptions, EXIT_RUN};
+use crate::report::model::{CompareOutput, CompareSide, Measures, Version};
 use crate::report::style::{Paint, Tone};
 use crate::report::{json as report_json, Report};
 
@@ -61,10 +61,12 @@ fn sides(a: &CompareArgs) -> Result<[(PathBuf, Option<String>); 2], Failure> {
     }
 }
 
-/// The metrics compared, as (name, value) in display order.
-fn metrics(r: &Report) -> Vec<(&'static str, f64)> {
-    let c = &r.counters;
-    let mut m = vec![
+/// The metrics compared, as (name, value) in display order: each named as in `run --json`
+/// (`counters`, `derived`, `cache`, `occupancy`; `time` and `time_refined` are the estimates'
+/// `t`, in seconds).
+fn metrics(m: &Measures) -> Vec<(&'static str, f64)> {
+    let (c, d) = (&m.counters, &m.derived);
+    let mut out = vec![
         ("warp_instr", c.warp_instr as f64),
         ("active_lane_slots", c.active_lane_slots as f64),
         ("gld_instr", c.gld_instr as f64),
@@ -72,30 +74,33 @@ fn metrics(r: &Report) -> Vec<(&'static str, f64)> {
         ("gst_instr", c.gst_instr as f64),
         ("gst_sectors", c.gst_sectors as f64),
         ("g_bytes_requested", c.g_bytes_requested as f64),
-        ("dram_bytes", c.dram_bytes() as f64),
-        ("sectors_per_request", c.sectors_per_request()),
-        ("coalescing_efficiency", c.coalescing_efficiency()),
+        ("dram_bytes", d.dram_bytes as f64),
+        ("sectors_per_request", d.sectors_per_request),
+        (
+            "bytes_requested_per_byte_moved",
+            d.bytes_requested_per_byte_moved,
+        ),
         ("smem_instr", c.smem_instr as f64),
         ("smem_wavefronts", c.smem_wavefronts as f64),
         ("smem_bank_conflicts", c.smem_bank_conflicts as f64),
         ("branches", c.branches as f64),
         ("divergent", c.divergent as f64),
-        ("simt_efficiency", c.simt_efficiency()),
+        ("simt_efficiency", d.simt_efficiency),
         ("barriers", c.barriers as f64),
         ("race_count", c.race_count as f64),
-        ("occupancy", r.occupancy.occupancy),
-        ("time_us", r.time.t * 1e6),
+        ("occupancy", m.occupancy.occupancy),
+        ("time", m.time.t),
     ];
-    if let Some(k) = &r.cache {
-        m.push(("l1_hit_rate_pct", k.l1_hit_rate_pct()));
-        m.push(("l2_hit_rate_pct", k.l2_hit_rate_pct()));
-        m.push(("dram_read_bytes", k.dram_read_bytes as f64));
-        m.push(("dram_write_bytes", k.dram_write_bytes as f64));
+    if let Some(k) = &m.cache {
+        out.push(("l1_hit_rate_pct", k.l1_hit_rate_pct));
+        out.push(("l2_hit_rate_pct", k.l2_hit_rate_pct));
+        out.push(("dram_read_bytes", k.stats.dram_read_bytes as f64));
+        out.push(("dram_write_bytes", k.stats.dram_write_bytes as f64));
     }
-    if let Ok(t) = &r.refined {
-        m.push(("time_refined_us", t.t * 1e6));
+    if let Some(t) = m.time_refined.t() {
+        out.push(("time_refined", t));
     }
-    m
+    out
 }
 
 /// B / A, or `None` when A is 0.
@@ -103,20 +108,13 @@ fn ratio(a: f64, b: f64) -> Option<f64> {
     (a != 0.0).then(|| b / a)
 }
 
-fn side_json(r: &Report) -> Value {
-    let v = report_json::to_json(r);
-    json!({
-        "file": r.file,
-        "kernel": r.kernel,
-        "launch": r.launch,
-        "counters": v["counters"],
-        "derived": v["derived"],
-        "cache": v["cache"],
-        "time": v["time"],
-        "time_refined": v["time_refined"],
-        "occupancy": v["occupancy"],
-        "ok": r.expects_passed(),
-    })
+fn side(r: &Report) -> CompareSide {
+    CompareSide {
+        file: r.file.clone(),
+        kernel: r.kernel.clone(),
+        measures: Measures::new(r),
+        ok: r.expects_passed(),
+    }
 }
 
 fn dims(d: [u32; 3]) -> String {
@@ -151,21 +149,22 @@ pub(super) fn compare_cmd(a: CompareArgs, paint: Paint) -> Result<u8, Failure> {
         reports.push(pipeline::run(&src, &opts)?);
     }
     let (ra, rb) = (&reports[0], &reports[1]);
-    let (ma, mb) = (metrics(ra), metrics(rb));
+    let (sa, sb) = (side(ra), side(rb));
+    let (ma, mb) = (metrics(&sa.measures), metrics(&sb.measures));
     if a.json {
-        // Ratios have no unit: they go by the names `run --json` uses (`time`, not `time_us`).
-        let ratios: serde_json::Map<String, Value> = ma
+        let ratios = ma
             .iter()
             .zip(&mb)
-            .map(|((n, x), (_, y))| {
-                let name = n.strip_suffix("_us").unwrap_or(n);
-                (name.to_string(), json!(ratio(*x, *y)))
-            })
+            .map(|((n, x), (_, y))| (n.to_string(), ratio(*x, *y)))
             .collect();
-        emit(&format!(
-            "{}\n",
-            json!({"schema": report_json::SCHEMA, "gpu": gpu.name, "a": side_json(ra), "b": side_json(rb), "ratios": ratios})
-        ));
+        let doc = CompareOutput {
+            schema: Version,
+            gpu: gpu.name.clone(),
+            a: sa,
+            b: sb,
+            ratios,
+        };
+        emit(&format!("{}\n", report_json::to_value(&doc)));
     } else {
         let mut s = format!("simt compare on {}\n", gpu.name);
         for (side, r) in [("A", ra), ("B", rb)] {
@@ -178,21 +177,26 @@ pub(super) fn compare_cmd(a: CompareArgs, paint: Paint) -> Result<u8, Failure> {
             ));
         }
         s.push_str(&format!(
-            "\n  {:<24}{:>16}{:>16}{:>10}\n",
+            "\n  {:<30}{:>16}{:>16}{:>10}\n",
             "metric", "A", "B", "B/A"
         ));
         for ((name, x), (_, y)) in ma.iter().zip(&mb) {
-            let (r, tone) = match ratio(*x, *y) {
+            // The table shows times in µs, under names that say so.
+            let (label, x, y) = match *name {
+                "time" | "time_refined" => (format!("{name}_us"), x * 1e6, y * 1e6),
+                _ => (name.to_string(), *x, *y),
+            };
+            let (r, tone) = match ratio(x, y) {
                 Some(r) if (r - 1.0).abs() < 1e-9 => ("1.00".to_string(), Tone::Plain),
                 Some(r) => (format!("{r:.2}"), Tone::Bold),
-                None if *y == 0.0 => ("=".to_string(), Tone::Plain),
+                None if y == 0.0 => ("=".to_string(), Tone::Plain),
                 None => ("new".to_string(), Tone::Bold),
             };
             s.push_str(&format!(
-                "  {:<24}{:>16}{:>16}{}\n",
-                name,
-                number(*x),
-                number(*y),
+                "  {:<30}{:>16}{:>16}{}\n",
+                label,
+                number(x),
+                number(y),
                 paint.cell(&r, 10, tone)
             ));
         }

@@ -1,11 +1,11 @@
 //! `simt run`'s insight flags (`--lines`, `--map`, `--html`, `--max`, `--min`, `--deny`) and its output.
 
 use clap::{Args as ClapArgs, ValueEnum};
-use serde_json::json;
 
 use super::emit;
 use crate::pipeline::{Failure, EXIT_RUN};
 use crate::report::gates::{self, Gate};
+use crate::report::model::RunOutput;
 use crate::report::style::Paint;
 use crate::report::{html, json as report_json, lanemap, table, Report};
 
@@ -118,18 +118,18 @@ pub fn output(
         std::fs::write(path, html::document(report))
             .map_err(|e| Failure::usage(format!("cannot write `{}`: {e}", path.display()), None))?;
     }
-    let mut v = report_json::to_json(report);
-    let results = gates::check(&v, gates);
+    let mut doc = RunOutput::new(report);
+    let results = gates::check(&report_json::to_value(&doc), gates);
     let gates_ok = results.iter().all(|r| r.passed);
     if json {
         if let Some(line) = args.map {
-            v["lane_map"] = lanemap::to_json(report, line).map_err(map_error)?;
+            doc.lane_map = Some(lanemap::model(report, line).map_err(map_error)?);
         }
         if !gates.is_empty() {
-            v["gates"] = json!(results);
-            v["gates_ok"] = json!(gates_ok);
+            doc.gates = Some(results.clone());
+            doc.gates_ok = Some(gates_ok);
         }
-        emit(&format!("{v}\n"));
+        emit(&format!("{}\n", report_json::to_value(&doc)));
     } else {
         let map = match args.map {
             Some(line) => Some(lanemap::render(report, line, paint).map_err(map_error)?),
@@ -149,7 +149,7 @@ pub fn output(
         let failed: Vec<String> = results
             .iter()
             .filter(|r| !r.passed)
-            .map(|r| format!("{} (value {})", r.gate, gates::number(r.value)))
+            .map(|r| format!("{} (value {})", r.gate, gates::value(r.value)))
             .collect();
         eprintln!(
             "simt: {} of {} gate(s) failed: {}",

@@ -5,11 +5,12 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 use clap::Args as ClapArgs;
-use serde_json::{json, Value};
 
-use super::{emit, error_json, load_gpu, parse_dim, ModelFlags};
+use super::{emit, load_gpu, parse_dim, ModelFlags};
 use crate::gpu::GpuConfig;
 use crate::pipeline::{self, Failure, RunOptions, EXIT_RUN};
+use crate::render;
+use crate::report::model::{Measures, SweepResult, SweepRow, Version};
 use crate::report::style::{Paint, Tone};
 use crate::report::table::seconds;
 use crate::report::{json as report_json, Report};
@@ -158,10 +159,25 @@ pub(super) fn sweep_cmd(a: SweepArgs, paint: Paint) -> Result<u8, Failure> {
     let results = run_all(&src, &options, a.jobs);
     let best = best_row(&results);
     if a.json {
+        // A failed row names the kernel the others ran (or `--kernel`), so that every row says
+        // what it was.
+        let kernel = a.kernel.clone().or_else(|| {
+            results
+                .iter()
+                .find_map(|r| r.as_ref().ok().map(|rep| rep.kernel.clone()))
+        });
         let mut s = String::new();
         for (k, (c, r)) in rows.iter().zip(&results).enumerate() {
-            let gpu = &gpus[c.gpu].name;
-            s.push_str(&row_json(k, (c, gpu, a.grid), r, best == Some(k)).to_string());
+            let row = SweepRowOf {
+                k,
+                combo: c,
+                file: src.name(),
+                kernel: kernel.as_deref(),
+                gpu: &gpus[c.gpu].name,
+                grid: a.grid,
+                best: best == Some(k),
+            };
+            s.push_str(&report_json::to_value(&row.model(r)).to_string());
             s.push('\n');
         }
         emit(&s);
@@ -237,54 +253,55 @@ fn dims(d: [u32; 3]) -> String {
     }
 }
 
-/// Row `k` (counted from 1 in the output, as the table's "best: row N" counts) as JSON; a row
-/// that failed still says which GPU, block and grid it was.
-fn row_json(
+/// What a row is, besides its result.
+struct SweepRowOf<'a> {
+    /// The row, counted from 0.
     k: usize,
-    (c, gpu, grid): (&Combo, &str, Option<[u32; 3]>),
-    r: &RowResult,
+    combo: &'a Combo,
+    file: &'a str,
+    kernel: Option<&'a str>,
+    gpu: &'a str,
+    grid: Option<[u32; 3]>,
     best: bool,
-) -> Value {
-    let args: serde_json::Map<String, Value> =
-        c.args.iter().map(|(n, v)| (n.clone(), json!(v))).collect();
-    match r {
-        Ok(rep) => {
-            let cn = &rep.counters;
-            json!({
-                "schema": report_json::SCHEMA,
-                "row": k + 1,
-                "file": rep.file,
-                "kernel": rep.kernel,
-                "gpu": rep.gpu.name,
-                "block": rep.launch.block,
-                "grid": rep.launch.grid,
-                "args": args,
-                "best": best,
-                "ok": rep.expects_passed(),
-                "occupancy": rep.occupancy.occupancy,
-                "sectors_per_request": cn.sectors_per_request(),
-                "smem_wavefronts": cn.smem_wavefronts,
-                "bank_conflict_factor": cn.bank_conflict_factor(),
-                "simt_efficiency": cn.simt_efficiency(),
-                "time": rep.time.t,
-                "time_refined": rep.refined.as_ref().ok().map(|t| t.t),
-                "bound": rep.time.bound,
-                "counters": cn,
-            })
-        }
-        Err(f) => {
-            let errors: Vec<Value> = f.errors.iter().map(error_json).collect();
-            json!({
-                "schema": report_json::SCHEMA,
-                "row": k + 1,
-                "gpu": gpu,
-                "block": c.block,
-                "grid": grid,
-                "args": args,
-                "best": false,
-                "ok": false,
-                "error": errors.first().cloned().unwrap_or_default(),
-            })
+}
+
+impl SweepRowOf<'_> {
+    /// Row `k` in the output model (counted from 1, as the table's "best: row N" counts); a row
+    /// that failed still says which GPU, block and grid it was.
+    fn model(&self, r: &RowResult) -> SweepRow {
+        let args = self.combo.args.iter().cloned().collect();
+        let (kernel, gpu, block, grid, ok, result) = match r {
+            Ok(rep) => (
+                Some(rep.kernel.clone()),
+                rep.gpu.name.clone(),
+                Some(rep.launch.block),
+                Some(rep.launch.grid),
+                rep.expects_passed(),
+                SweepResult::Ran(Box::new(Measures::new(rep))),
+            ),
+            Err(f) => (
+                self.kernel.map(str::to_string),
+                self.gpu.to_string(),
+                self.combo.block,
+                self.grid,
+                false,
+                SweepResult::Failed {
+                    error: render::failure_output(f).error,
+                },
+            ),
+        };
+        SweepRow {
+            schema: Version,
+            row: self.k + 1,
+            file: self.file.to_string(),
+            kernel,
+            gpu,
+            block,
+            grid,
+            args,
+            best: self.best,
+            ok,
+            result,
         }
     }
 }
@@ -317,17 +334,18 @@ fn table(
         let mut cells: Vec<String> = Vec::new();
         match r {
             Ok(rep) => {
-                let cn = &rep.counters;
-                cells.push(dims(rep.launch.block));
-                cells.push(dims(rep.launch.grid));
+                // The columns are fields of the row's JSON (`Measures`), as text.
+                let m = Measures::new(rep);
+                cells.push(dims(m.launch.block));
+                cells.push(dims(m.launch.grid));
                 cells.extend(c.args.iter().map(|(_, v)| v.clone()));
                 cells.push(rep.gpu.name.clone());
-                cells.push(format!("{:.0}%", rep.occupancy.occupancy * 100.0));
-                cells.push(format!("{:.2}", cn.sectors_per_request()));
-                cells.push(cn.smem_wavefronts.to_string());
-                cells.push(format!("{:.3}", cn.simt_efficiency()));
-                cells.push(seconds(rep.time.t));
-                cells.push(rep.refined.as_ref().map_or("-".into(), |t| seconds(t.t)));
+                cells.push(format!("{:.0}%", m.occupancy.occupancy * 100.0));
+                cells.push(format!("{:.2}", m.derived.sectors_per_request));
+                cells.push(m.counters.smem_wavefronts.to_string());
+                cells.push(format!("{:.3}", m.derived.simt_efficiency));
+                cells.push(seconds(m.time.t));
+                cells.push(m.time_refined.t().map_or("-".into(), seconds));
                 if !rep.expects_passed() {
                     cells.push("expect FAILED".into());
                 }

@@ -25,7 +25,7 @@ fn sectors(mask: u8) -> u64 {
 }
 
 /// Sizes the cache model needs, worked out from the GPU and the launch's occupancy.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct CacheConfig {
     /// L1 bytes each resident block may use: the SM's L1 (what the shared-memory carveout
     /// leaves) divided by the blocks resident on the SM.
@@ -56,7 +56,7 @@ pub(crate) struct Touch {
 }
 
 /// The cache model's counts for a launch, in sectors unless named bytes.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct CacheStats {
     /// Global-load sectors found in the block's L1 share.
     pub l1_hit_sectors: u64,

@@ -95,7 +95,7 @@ impl AddAssign for InstCounters {
 }
 
 /// The totals of a launch, named as the reference's `KernelStats`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Counters {
     /// Blocks launched.
     pub blocks: u64,

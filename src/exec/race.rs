@@ -4,7 +4,7 @@
 use serde::Serialize;
 
 /// The kind of hazard.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub enum RaceKind {
     /// A warp read a shared word another warp wrote in the same epoch.
     #[serde(rename = "RAW")]
@@ -21,7 +21,7 @@ pub enum RaceKind {
 }
 
 /// One described race.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Race {
     /// RAW, WAR, WAW or a duplicate global store.
     pub kind: RaceKind,
@@ -47,7 +47,7 @@ pub struct Race {
 
 /// A read of memory no thread had written: a shared or local array before this block (or this
 /// thread) wrote the word, or a launch array made with `empty(n)` before any thread wrote it.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Uninit {
     /// The block.
     pub block: [u32; 3],
@@ -66,7 +66,7 @@ pub struct Uninit {
 
 /// Every report of one kind at one place (for a race: the pair of source sites), however many
 /// blocks, warps and words it hit; the first instance in block order is described in full.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Group<T> {
     /// The first instance.
     #[serde(flatten)]

@@ -38,7 +38,7 @@ pub struct Stratum {
 }
 
 /// What a sampled run says about itself.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Sample {
     /// The fraction asked for.
     pub fraction: f64,

@@ -25,7 +25,7 @@ use serde::{Deserialize, Serialize};
 /// capability 7.0–12.x: the per-block register file equals `regs_per_sm` (64 K, `regsPerBlock`),
 /// and the number of SM sub-partitions equals `schedulers_per_sm` (4; one warp scheduler per
 /// sub-partition, `cudaOccSubPartitionsPerMultiprocessor`).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct GpuConfig {
     /// Display name, e.g. `"H100 SXM"`.

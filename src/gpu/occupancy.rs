@@ -41,7 +41,19 @@ impl OccupancyRequest {
 }
 
 /// A resource that can limit the number of resident blocks per SM.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    Serialize,
+    Deserialize,
+    schemars::JsonSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum Limiter {
     /// Warp slots per SM (`OCC_LIMIT_WARPS`).
@@ -86,7 +98,7 @@ impl fmt::Display for Limiter {
 
 /// Blocks per SM allowed by each resource; `None` means the resource sets no limit
 /// (the header's `INT_MAX`: no registers, no shared memory, or no barrier limit on this CC).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct OccupancyLimits {
     /// `blockLimitWarps`.
     pub warps: u32,
@@ -114,7 +126,7 @@ impl OccupancyLimits {
 }
 
 /// The result of the occupancy calculator for one launch shape on one GPU.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Occupancy {
     /// Resident blocks per SM (`activeBlocksPerMultiprocessor`); 0 when the kernel cannot launch.
     pub blocks_per_sm: u32,
@@ -433,7 +445,7 @@ pub fn occupancy(gpu: &GpuConfig, req: &OccupancyRequest) -> Occupancy {
 }
 
 /// How a grid fills the GPU in waves of `n_sm × blocks_per_sm` blocks.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Waves {
     /// Number of waves, `ceil(n_blocks / (n_sm × blocks_per_sm))`.
     pub waves: u64,
@@ -464,7 +476,7 @@ pub fn waves(gpu: &GpuConfig, n_blocks: u64, blocks_per_sm: u32) -> Waves {
 }
 
 /// Little's law on one SM: can the resident warps keep enough bytes in flight?
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct LatencyHiding {
     /// Achievable fraction of the SM's share of DRAM bandwidth, `min(1, have / need)`.
     pub fraction: f64,

@@ -34,7 +34,7 @@ impl TimeInputs {
 }
 
 /// Which side of the roofline a kernel sits on.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Bound {
     /// DRAM traffic takes at least as long as issuing instructions (also on a tie).
@@ -76,7 +76,7 @@ impl fmt::Display for Bound {
 }
 
 /// The reference's time estimate (seconds).
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct TimeEstimate {
     /// `dram_bytes / mem_bw`.
     pub t_mem: f64,
@@ -153,7 +153,7 @@ pub struct CacheTraffic {
 }
 
 /// One unit's time and how busy it keeps the unit over the kernel's duration.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct UnitTime {
     /// The unit: `memory` (DRAM), `l2`, `l1` (the L1/shared-memory data pipe), `issue`, `fp32`,
     /// `fp64` or `sfu`.
@@ -166,7 +166,7 @@ pub struct UnitTime {
 }
 
 /// What limited the memory time of the first wave.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum MemoryLimit {
     /// The resident warps keep enough bytes in flight to reach the achievable bandwidth.
@@ -176,7 +176,7 @@ pub enum MemoryLimit {
 }
 
 /// The refined time estimate and the numbers behind it (seconds, bytes/s).
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct RefinedTime {
     /// The occupancy calculator's result for the launch.
     pub occupancy: Occupancy,

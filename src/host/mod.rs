@@ -251,7 +251,7 @@ impl Setup {
 }
 
 /// The outcome of one `expect`.
-#[derive(Clone, Debug, serde::Serialize)]
+#[derive(Clone, Debug, serde::Serialize, schemars::JsonSchema)]
 pub struct ExpectResult {
     /// The expression as written.
     pub text: String,

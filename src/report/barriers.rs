@@ -6,7 +6,7 @@ use super::lines::{InstStat, Op};
 use crate::exec::{Race, RaceKind};
 
 /// One `__syncthreads()` of the kernel that ran.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct BarrierView {
     /// Its source line.
     pub line: usize,

@@ -6,6 +6,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::json;
+use super::model::{Derived, Ncu};
 use super::style::{Paint, Tone};
 use crate::exec::Counters;
 
@@ -43,14 +44,15 @@ pub enum Gate {
 }
 
 /// A gate and how it went.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct GateResult {
     /// The gate as written: `max sectors_per_request=4`, `deny races`.
     pub gate: String,
     /// The metric.
     pub name: String,
-    /// Its value in this run.
-    pub value: f64,
+    /// Its value in this run (`null` when the run has none: a refined time that could not be
+    /// estimated, which fails the gate).
+    pub value: Option<f64>,
     /// Whether it held.
     pub passed: bool,
 }
@@ -60,9 +62,9 @@ pub fn names() -> Vec<String> {
     let c = Counters::default();
     let mut out: Vec<String> = EXTRA.iter().map(|(n, _, _)| n.to_string()).collect();
     for v in [
-        serde_json::json!(c),
-        json::derived(&c),
-        json::ncu(&c, Some(&crate::exec::CacheStats::default())),
+        json::to_value(&c),
+        json::to_value(&Derived::new(&c)),
+        json::to_value(&Ncu::new(&c, Some(&crate::exec::CacheStats::default()))),
     ] {
         if let Value::Object(m) = v {
             out.extend(m.keys().cloned());
@@ -70,6 +72,22 @@ pub fn names() -> Vec<String> {
     }
     out
 }
+
+/// Names of schema 1 that a gate no longer takes, and what to write instead.
+const RENAMED: [(&str, &str); 3] = [
+    (
+        "coalescing_efficiency",
+        "schema 2 calls it bytes_requested_per_byte_moved",
+    ),
+    (
+        "smsp__inst_executed.sum",
+        "simt counts source-level operations, not SASS instructions: use warp_instr",
+    ),
+    (
+        "smsp__thread_inst_executed.sum",
+        "simt counts source-level operations, not SASS instructions: use active_lane_slots",
+    ),
+];
 
 /// Parses `NAME=V` of `--max` (`is_max`) or `--min`.
 pub fn parse(text: &str, is_max: bool) -> Result<Gate, (String, Option<String>)> {
@@ -86,7 +104,7 @@ pub fn parse(text: &str, is_max: bool) -> Result<Gate, (String, Option<String>)>
         return Err((
             format!("{flag} `{text}`: no metric named `{name}`"),
             Some(
-                crate::diag::did_you_mean(&name, known.iter().map(String::as_str)).unwrap_or_else(
+                RENAMED.iter().find(|(old, _)| *old == name).map(|(_, new)| new.to_string()).or_else(|| crate::diag::did_you_mean(&name, known.iter().map(String::as_str))).unwrap_or_else(
                     || "a gate takes any key of `counters`, `derived` or `ncu` in --json, or occupancy, time, time_refined, bank_conflicts, races, uninit".to_string(),
                 ),
             ),
@@ -143,7 +161,7 @@ pub fn check(report: &Value, gates: &[Gate]) -> Vec<GateResult> {
             GateResult {
                 gate,
                 name: name.to_string(),
-                value: value.unwrap_or(f64::NAN),
+                value,
                 passed,
             }
         })
@@ -164,17 +182,20 @@ pub fn render(results: &[GateResult], paint: Paint) -> String {
             "  {}  {:<36} value {}",
             paint.tone(mark, tone),
             r.gate,
-            number(r.value)
+            value(r.value)
         );
     }
     s
 }
 
+/// A gate's value, or `unavailable`.
+pub fn value(v: Option<f64>) -> String {
+    v.map_or_else(|| "unavailable".to_string(), number)
+}
+
 /// A value without a trailing `.0` for whole numbers.
 pub fn number(v: f64) -> String {
-    if v.is_nan() {
-        "unavailable".to_string()
-    } else if v.fract() == 0.0 && v.abs() < 1e15 {
+    if v.fract() == 0.0 && v.abs() < 1e15 {
         format!("{}", v as i64)
     } else {
         format!("{v:.4}")

@@ -22,7 +22,7 @@ use crate::exec::WarpAccess;
 use crate::gpu::Limiter;
 
 /// One piece of advice.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Hint {
     /// The rule that fired (see the module docs).
     pub rule: &'static str,

@@ -2,7 +2,9 @@
 
 use std::fmt::Write as _;
 
-use serde_json::{json, Value};
+use serde_json::Value;
+
+use super::model::{Lane, LaneAccess, LaneMap};
 
 use super::lines::InstStat;
 use super::style::{Paint, Tone};
@@ -167,36 +169,56 @@ pub(crate) fn summary(a: &WarpAccess) -> String {
     }
 }
 
-/// The lane map as JSON: `{line, accesses: [{op, array, space, elem_bytes, text, block, warp, cost,
-/// lanes: [{lane, index, address, sector} | {lane, index, word, bank}]}]}` (inactive lanes left out).
-pub fn to_json(r: &Report, line: usize) -> Result<Value, String> {
-    let list: Vec<Value> = accesses(r, line)?
+/// The lane map in the output model (`lane_map` of `simt run --map LINE --json`).
+pub fn model(r: &Report, line: usize) -> Result<LaneMap, String> {
+    let accesses = accesses(r, line)?
         .into_iter()
-        .map(|(i, a)| {
-            let lanes: Vec<Value> = a
+        .map(|(i, a)| LaneAccess {
+            op: i.op,
+            array: i.array.clone(),
+            space: match a.space {
+                Space::Global(_) => "global",
+                Space::Shared(_) => "shared",
+                Space::Local(_) => "local",
+            }
+            .to_string(),
+            elem_bytes: a.elem_bytes,
+            text: i.text.clone(),
+            block: a.block,
+            warp: a.warp,
+            cost: a.cost(),
+            lanes: a
                 .lanes
                 .iter()
                 .enumerate()
                 .filter_map(|(lane, ix)| {
-                    let mut v = json!({ "lane": lane });
+                    let mut l = Lane {
+                        lane,
+                        index: 0,
+                        address: None,
+                        sector: None,
+                        word: None,
+                        bank: None,
+                    };
                     for (k, x) in lane_values(a, (*ix)?) {
-                        v[k] = json!(x);
+                        match k {
+                            "index" => l.index = x,
+                            "address" => l.address = Some(x),
+                            "sector" => l.sector = Some(x),
+                            "word" => l.word = Some(x),
+                            _ => l.bank = Some(x),
+                        }
                     }
-                    Some(v)
+                    Some(l)
                 })
-                .collect();
-            json!({
-                "op": i.op,
-                "array": i.array,
-                "space": match a.space { Space::Global(_) => "global", Space::Shared(_) => "shared", Space::Local(_) => "local" },
-                "elem_bytes": a.elem_bytes,
-                "text": i.text,
-                "block": a.block,
-                "warp": a.warp,
-                "cost": a.cost(),
-                "lanes": lanes,
-            })
+                .collect(),
         })
         .collect();
-    Ok(json!({ "line": line, "accesses": list }))
+    Ok(LaneMap { line, accesses })
+}
+
+/// The lane map as JSON: `{line, accesses: [{op, array, space, elem_bytes, text, block, warp, cost,
+/// lanes: [{lane, index, address, sector} | {lane, index, word, bank}]}]}` (inactive lanes left out).
+pub fn to_json(r: &Report, line: usize) -> Result<Value, String> {
+    model(r, line).map(|m| super::json::to_value(&m))
 }

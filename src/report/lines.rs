@@ -3,7 +3,6 @@
 use std::fmt::Write as _;
 
 use serde::Serialize;
-use serde_json::{json, Value};
 
 use super::style::{Paint, Tone};
 use super::Report;
@@ -11,7 +10,7 @@ use crate::exec::{Counters, InstCounters, WarpAccess};
 use crate::ir::{Inst, Space};
 
 /// What an instruction does, as far as the insight views care.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Op {
     /// A global-memory load.
@@ -161,29 +160,6 @@ pub fn per_line(insts: &[InstStat], source: impl Fn(usize) -> String) -> Vec<Lin
         }
     }
     lines
-}
-
-/// The JSON `lines` list: `line`, `source`, every counter name of the totals except `blocks` and
-/// `threads`, and `ideal_sectors`, `ideal_wavefronts`.
-pub fn to_json(lines: &[LineStat]) -> Value {
-    Value::Array(
-        lines
-            .iter()
-            .map(|l| {
-                let mut v = json!({ "line": l.line, "source": l.source });
-                if let Value::Object(c) = json!(l.counters) {
-                    for (k, x) in c {
-                        if k != "blocks" && k != "threads" {
-                            v[k] = x;
-                        }
-                    }
-                }
-                v["ideal_sectors"] = json!(l.ideal_sectors());
-                v["ideal_wavefronts"] = json!(l.ideal_wavefronts());
-                v
-            })
-            .collect(),
-    )
 }
 
 fn count(v: u64) -> String {

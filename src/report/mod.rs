@@ -7,9 +7,11 @@ pub mod html;
 pub mod json;
 pub mod lanemap;
 pub mod lines;
+pub mod model;
 pub mod style;
 pub mod table;
 
+use schemars::JsonSchema;
 use serde::Serialize;
 
 use crate::check::typed::Kernel;
@@ -29,7 +31,7 @@ use hints::Hint;
 use lines::{InstStat, LineStat, Op};
 
 /// The launch as it ran.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, JsonSchema)]
 pub struct LaunchInfo {
     /// `gridDim`.
     pub grid: [u32; 3],
@@ -52,7 +54,7 @@ pub struct LaunchInfo {
 }
 
 /// Wall-clock seconds of each phase of `simt run`.
-#[derive(Clone, Copy, Debug, Default, Serialize)]
+#[derive(Clone, Copy, Debug, Default, Serialize, JsonSchema)]
 pub struct Timing {
     /// Reading, parsing and checking the file.
     pub parse: f64,
@@ -66,7 +68,7 @@ pub struct Timing {
 
 /// The races of one kind between two source lines, with the lines' text and where a barrier
 /// would separate them.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, JsonSchema)]
 pub struct RaceView {
     /// The first instance (RAW, WAR, WAW or a duplicate global store) and the counts.
     #[serde(flatten)]
@@ -131,7 +133,7 @@ impl RaceView {
 }
 
 /// Reads of uninitialised memory at one source line, with the line's text.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, JsonSchema)]
 pub struct UninitView {
     /// The first instance and the counts.
     #[serde(flatten)]

@@ -94,10 +94,10 @@ pub fn render(r: &Report) -> String {
     );
     let _ = writeln!(
         s,
-        "  requested {:>10} bytes    moved {} bytes   coalescing efficiency {:.3}",
+        "  requested {:>10} bytes    moved {} bytes   requested/moved {:.3}",
         c.g_bytes_requested,
         c.dram_bytes(),
-        c.coalescing_efficiency()
+        super::model::Derived::new(c).bytes_requested_per_byte_moved
     );
     if let (Some(k), Some(cfg)) = (&r.cache, &r.launch.cache) {
         let _ = writeln!(

@@ -167,11 +167,12 @@ fn summary_table(s: &mut String, r: &Report) {
         );
     }
     let moved = c.dram_bytes() > 0;
+    let per_moved = crate::report::model::Derived::new(c).bytes_requested_per_byte_moved;
     row(
         s,
-        "coalescing efficiency",
-        format!("{:.3}", c.coalescing_efficiency()),
-        bad_if(moved && c.coalescing_efficiency() < 0.5),
+        "bytes requested / moved",
+        format!("{per_moved:.3}"),
+        bad_if(moved && per_moved < 0.5),
         &format!(
             "{} bytes requested, {} bytes moved",
             c.g_bytes_requested,
