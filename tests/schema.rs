@@ -204,6 +204,25 @@ fn run_output_validates() {
         "RunOutput",
     );
     assert!(!d[0]["races"].as_array().expect("races").is_empty());
+    // A block that cannot launch: no refined estimate (`{error}`), so a gate on it has no
+    // value (`null`) and fails.
+    let d = check(
+        &[
+            "run",
+            "kernels/vecadd.sk",
+            "--json",
+            "--regs",
+            "255",
+            "--block",
+            "1024",
+            "--max",
+            "time_refined=1",
+        ],
+        1,
+        "RunOutput",
+    );
+    assert!(d[0]["time_refined"]["error"].is_string());
+    assert!(d[0]["gates"][0]["value"].is_null());
     // A sampled run: `cache` is null and `sample` is an object.
     let d = check(
         &["run", "kernels/vecadd.sk", "--json", "--sample", "0.5"],
