@@ -222,6 +222,12 @@ mod tests {
             .1
             .unwrap_or_default()
             .contains("did you mean `sectors_per_request`"));
+        // Schema 1's names that meant something else say what to write now.
+        let help = |text| parse(text, true).unwrap_err().1.unwrap_or_default();
+        assert!(help("coalescing_efficiency=1").contains("bytes_requested_per_byte_moved"));
+        assert!(help("smsp__inst_executed.sum=1").contains("warp_instr"));
+        assert!(names().contains(&"bytes_requested_per_byte_moved".to_string()));
+        assert!(names().contains(&"l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum".to_string()));
         assert!(parse("occupancy", false).is_err());
         assert!(parse("occupancy=high", false).is_err());
         assert!(parse("occupancy=NaN", false).is_err());
