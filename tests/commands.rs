@@ -191,6 +191,9 @@ fn compare_two_files_in_json() {
     assert!((t - tb.expect("t") / ta.expect("t")).abs() < 1e-12);
     assert!(v["ratios"]["time_refined"].is_number());
     assert!(v["ratios"].get("time_us").is_none());
+    // Every compared metric (both ran with the cache model and have a refined time): 18 of
+    // `counters` and `derived`, occupancy, time, 4 of the cache model and time_refined.
+    assert_eq!(v["ratios"].as_object().map(|r| r.len()), Some(25));
 }
 
 #[test]

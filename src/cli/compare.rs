@@ -61,46 +61,55 @@ fn sides(a: &CompareArgs) -> Result<[(PathBuf, Option<String>); 2], Failure> {
     }
 }
 
-/// The metrics compared, as (name, value) in display order: each named as in `run --json`
-/// (`counters`, `derived`, `cache`, `occupancy`; `time` and `time_refined` are the estimates'
-/// `t`, in seconds).
+/// The metrics compared, in display order: JSON pointers into a side's measures, as `run
+/// --json` prints them, so that each name and value is the model's. A metric the run does not
+/// have (`cache` in a sampled run, a refined time that could not be estimated) is left out.
+const COMPARED: [&str; 25] = [
+    "/counters/warp_instr",
+    "/counters/active_lane_slots",
+    "/counters/gld_instr",
+    "/counters/gld_sectors",
+    "/counters/gst_instr",
+    "/counters/gst_sectors",
+    "/counters/g_bytes_requested",
+    "/derived/dram_bytes",
+    "/derived/sectors_per_request",
+    "/derived/bytes_requested_per_byte_moved",
+    "/counters/smem_instr",
+    "/counters/smem_wavefronts",
+    "/counters/smem_bank_conflicts",
+    "/counters/branches",
+    "/counters/divergent",
+    "/derived/simt_efficiency",
+    "/counters/barriers",
+    "/counters/race_count",
+    "/occupancy/occupancy",
+    "/time/t",
+    "/cache/l1_hit_rate_pct",
+    "/cache/l2_hit_rate_pct",
+    "/cache/dram_read_bytes",
+    "/cache/dram_write_bytes",
+    "/time_refined/t",
+];
+
+/// A compared metric's name: its key, or for an estimate's `t` the estimate's (`time`,
+/// `time_refined`; seconds).
+fn name(pointer: &'static str) -> &'static str {
+    let mut parts = pointer.rsplit('/');
+    let key = parts.next().unwrap_or(pointer);
+    match (key, parts.next()) {
+        ("t", Some(estimate)) => estimate,
+        _ => key,
+    }
+}
+
+/// The metrics compared, as (name, value) in display order.
 fn metrics(m: &Measures) -> Vec<(&'static str, f64)> {
-    let (c, d) = (&m.counters, &m.derived);
-    let mut out = vec![
-        ("warp_instr", c.warp_instr as f64),
-        ("active_lane_slots", c.active_lane_slots as f64),
-        ("gld_instr", c.gld_instr as f64),
-        ("gld_sectors", c.gld_sectors as f64),
-        ("gst_instr", c.gst_instr as f64),
-        ("gst_sectors", c.gst_sectors as f64),
-        ("g_bytes_requested", c.g_bytes_requested as f64),
-        ("dram_bytes", d.dram_bytes as f64),
-        ("sectors_per_request", d.sectors_per_request),
-        (
-            "bytes_requested_per_byte_moved",
-            d.bytes_requested_per_byte_moved,
-        ),
-        ("smem_instr", c.smem_instr as f64),
-        ("smem_wavefronts", c.smem_wavefronts as f64),
-        ("smem_bank_conflicts", c.smem_bank_conflicts as f64),
-        ("branches", c.branches as f64),
-        ("divergent", c.divergent as f64),
-        ("simt_efficiency", d.simt_efficiency),
-        ("barriers", c.barriers as f64),
-        ("race_count", c.race_count as f64),
-        ("occupancy", m.occupancy.occupancy),
-        ("time", m.time.t),
-    ];
-    if let Some(k) = &m.cache {
-        out.push(("l1_hit_rate_pct", k.l1_hit_rate_pct));
-        out.push(("l2_hit_rate_pct", k.l2_hit_rate_pct));
-        out.push(("dram_read_bytes", k.stats.dram_read_bytes as f64));
-        out.push(("dram_write_bytes", k.stats.dram_write_bytes as f64));
-    }
-    if let Some(t) = m.time_refined.t() {
-        out.push(("time_refined", t));
-    }
-    out
+    let v = report_json::to_value(m);
+    COMPARED
+        .iter()
+        .filter_map(|p| Some((name(p), v.pointer(p)?.as_f64()?)))
+        .collect()
 }
 
 /// B / A, or `None` when A is 0.
@@ -219,5 +228,9 @@ mod tests {
         assert_eq!(ratio(0.0, 3.0), None);
         assert_eq!(number(2.0), "2");
         assert_eq!(number(0.5), "0.500");
+        assert_eq!(name("/counters/warp_instr"), "warp_instr");
+        assert_eq!(name("/time/t"), "time");
+        assert_eq!(name("/time_refined/t"), "time_refined");
+        assert_eq!(name("/occupancy/occupancy"), "occupancy");
     }
 }
