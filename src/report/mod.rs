@@ -1,4 +1,5 @@
-//! The result of a run as plain data, rendered for people (`table`, `html`) or scripts (`json`).
+//! The result of a run as plain data, rendered for people (`table`, `html`) or scripts (`json`,
+//! through the typed output model, `model`).
 
 pub mod barriers;
 pub mod gates;
