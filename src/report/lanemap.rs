@@ -186,6 +186,7 @@ pub fn model(r: &Report, line: usize) -> Result<LaneMap, String> {
             text: i.text.clone(),
             block: a.block,
             warp: a.warp,
+            iteration: a.iteration,
             cost: a.cost(),
             lanes: a
                 .lanes
@@ -217,8 +218,8 @@ pub fn model(r: &Report, line: usize) -> Result<LaneMap, String> {
     Ok(LaneMap { line, accesses })
 }
 
-/// The lane map as JSON: `{line, accesses: [{op, array, space, elem_bytes, text, block, warp, cost,
-/// lanes: [{lane, index, address, sector} | {lane, index, word, bank}]}]}` (inactive lanes left out).
+/// The lane map as JSON: `{line, accesses: [{op, array, space, elem_bytes, text, block, warp,
+/// iteration, cost, lanes: [{lane, index, address, sector} | {lane, index, word, bank}]}]}` (inactive lanes left out).
 pub fn to_json(r: &Report, line: usize) -> Result<Value, String> {
     model(r, line).map(|m| super::json::to_value(&m))
 }

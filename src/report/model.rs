@@ -547,6 +547,9 @@ pub struct LaneAccess {
     pub block: [u32; 3],
     /// The warp within the block.
     pub warp: u32,
+    /// Which execution of the instruction this was, from 0 (the warp's with `--map-warp`, else
+    /// the block's), as `--map-iteration` picks it.
+    pub iteration: u32,
     /// Sectors (global, local) or wavefronts (shared) the access cost.
     pub cost: u64,
     /// The active lanes.
