@@ -394,3 +394,21 @@ launch k { a = zeros(4); expect a == 10 * (arange(4) + 1) + 2; }
 "#;
     ok(src, &[], [1, 1, 1], [4, 1, 1]);
 }
+
+#[test]
+fn lambdas_see_their_scope_and_copy_what_they_capture_by_value() {
+    // idx(y, x) = y·nx + x reads nx by reference; scaled copies s = 2 when it is made, so the
+    // later s = 5 does not reach it: b[i] = a[i] + 2 for a 4 × 8 grid of threads.
+    let src = r#"
+__global__ void k(const float* a, float* b, int nx, int ny) {
+    auto idx = [&nx](int y, int x){ return y*nx + x; };
+    float s = 2.0f;
+    auto scaled = [s](float v) { return v + s; };
+    s = 5.0f;
+    int x = threadIdx.x, y = threadIdx.y;
+    if (x < nx && y < ny) b[idx(y, x)] = scaled(a[idx(y, x)]);
+}
+launch k { nx = 8; ny = 4; a = arange(nx * ny); b = zeros(nx * ny); expect b == a + 2; }
+"#;
+    ok(src, &[], [1, 1, 1], [8, 4, 1]);
+}

@@ -412,6 +412,13 @@ impl KernelChecker<'_, '_> {
                     "a scalar takes one value, `x = {v}` or `x = {}` for zero; several values initialise an array or a struct in its declaration".into(),
                 ),
             }),
+            ast::ExprKind::Lambda(_) => Err(CheckError::Unsupported {
+                what: "a lambda used here".into(),
+                span,
+                help: Some(
+                    "keep it in a local and call it: `auto f = [&](int i) { ... }; f(3);`".into(),
+                ),
+            }),
             ast::ExprKind::Str(_) | ast::ExprKind::Tuple(_) => {
                 Err(CheckError::Unsupported {
                     what: "this value in a kernel".into(),
@@ -549,6 +556,13 @@ impl KernelChecker<'_, '_> {
                         l.members.first().map_or("x", |m| m.name.as_str())
                     )),
                 });
+            }
+            Some(Binding::Lambda(_)) => {
+                return Err(CheckError::Unsupported {
+                    what: format!("the lambda `{name}` as a value"),
+                    span,
+                    help: Some(format!("call it: `{name}(...)`")),
+                })
             }
             Some(Binding::Object(_)) => {
                 return Err(CheckError::Type {
@@ -1084,6 +1098,17 @@ impl KernelChecker<'_, '_> {
                     });
                 };
                 return self.inline_call(&f, (targs, args), span, false);
+            }
+            Some(Binding::Lambda(i)) => {
+                let (f, scopes) = self.lambdas[i as usize].clone();
+                // The arguments are checked in the caller's scopes; the body in the lambda's.
+                let call = {
+                    self.pending_scopes = Some(scopes);
+                    let result = self.inline_call(&f, (targs, args), span, false);
+                    self.pending_scopes = None;
+                    result
+                };
+                return call;
             }
             Some(Binding::Struct(_)) => {
                 let object = ast::Expr {

@@ -368,12 +368,14 @@ impl KernelChecker<'_, '_> {
         }
         // A member function's object is for its own body, not for calls in its arguments.
         let this = self.pending_this.take();
+        let seen = self.pending_scopes.take();
         let mut values = Vec::new();
         for (p, a) in f.params.iter().zip(args) {
             values.push(self.argument(p, a)?);
         }
         self.globals.inlined.borrow_mut().insert(name.clone());
         self.pending_this = this;
+        self.pending_scopes = seen;
         let call = self.expand(f, ret, values, span)?;
         if matches!(&call.kind, ExprKind::Inline { result: None, .. })
             && f.ret.base == ast::BaseType::Auto
@@ -463,9 +465,14 @@ impl KernelChecker<'_, '_> {
         let errors_before = self.errors.len();
         // The body sees only its parameters and file-scope names (and a member function its
         // object's members, in a scope of their own that the parameters shadow).
-        let scopes = match self.pending_this.take() {
-            Some(members) => vec![members, HashMap::new()],
-            None => vec![HashMap::new()],
+        let scopes = match (self.pending_scopes.take(), self.pending_this.take()) {
+            // A lambda's body sees the scopes where it was made.
+            (Some(mut seen), _) => {
+                seen.push(HashMap::new());
+                seen
+            }
+            (None, Some(members)) => vec![members, HashMap::new()],
+            (None, None) => vec![HashMap::new()],
         };
         let saved_scopes = std::mem::replace(&mut self.scopes, scopes);
         let saved_loops = std::mem::replace(&mut self.loop_depth, 0);

@@ -200,6 +200,61 @@ impl KernelChecker<'_, '_> {
         Ok(())
     }
 
+    /// `auto f = [&nx](int y, int x) { return y * nx + x; };`: a lambda, inlined where it is
+    /// called, whose body sees the variables in scope here. A variable captured by value
+    /// (`[x]`, or any the body names under `[=]`) is copied here, read-only, as C++ does; the
+    /// rest are the variables themselves (`[&]`, `[&x]`).
+    fn declare_lambda(
+        &mut self,
+        name: &ast::Ident,
+        l: &ast::Lambda,
+        out: &mut Vec<Stmt>,
+    ) -> Result<()> {
+        let mut scopes = self.scopes.clone();
+        let names: Vec<String> = if l.copy_default {
+            names_used(
+                &l.function.body,
+                &self.globals.functions,
+                self.globals.structs,
+            )
+            .into_iter()
+            .map(str::to_string)
+            .collect()
+        } else {
+            l.by_value.iter().map(|i| i.name.clone()).collect()
+        };
+        let mut copies = HashMap::new();
+        for n in names {
+            if let Some(Binding::Local { var, .. }) = self.lookup(&n) {
+                let declared = self.locals[var.0 as usize].declared;
+                let copy = self.new_local(&n, declared, name.span);
+                out.push(Stmt {
+                    kind: StmtKind::Assign {
+                        var: copy,
+                        value: Expr {
+                            kind: ExprKind::Var(var),
+                            ty: declared.promoted(),
+                            span: name.span,
+                        },
+                    },
+                    span: name.span,
+                });
+                let binding = Binding::Local {
+                    var: copy,
+                    is_const: true,
+                };
+                copies.insert(n, (binding, name.span));
+            }
+        }
+        scopes.push(copies);
+        let mut function = l.function.clone();
+        function.name.name = format!("{} (the lambda at byte {})", name.name, name.span.start);
+        self.lambdas.push((function, scopes));
+        let i = self.lambdas.len() as u32 - 1;
+        self.declare(name, Binding::Lambda(i));
+        Ok(())
+    }
+
     /// A local whose address the function takes (`wrap(&v)`, `reinterpret_cast<float4*>(&v)`):
     /// a one-element local array, which stays in registers while every access is at a known
     /// index (as `nvcc` keeps it), named as a reference to its element. It starts at its
@@ -294,6 +349,13 @@ impl KernelChecker<'_, '_> {
         d: &ast::Declarator,
         out: &mut Vec<Stmt>,
     ) -> Result<()> {
+        if let Some(ast::Expr {
+            kind: ast::ExprKind::Lambda(l),
+            ..
+        }) = &d.init
+        {
+            return self.declare_lambda(&d.name, l, out);
+        }
         let Some(init) = &d.init else {
             return Err(CheckError::Type {
                 message: format!("`auto {}` needs an initialiser", d.name.name),
@@ -826,6 +888,7 @@ pub(crate) fn names_used<'a>(
                     exprs.extend([cond.as_ref(), then.as_ref(), els.as_ref()])
                 }
                 ast::ExprKind::List(items) | ast::ExprKind::Tuple(items) => exprs.extend(items),
+                ast::ExprKind::Lambda(l) => todo.push(&l.function.body),
                 _ => {}
             }
         }

@@ -371,7 +371,12 @@ pub(crate) enum Binding {
     },
     /// A struct with data members, in registers or in memory (index into the checker's structs).
     Struct(u32),
+    /// A lambda (index into the checker's lambdas).
+    Lambda(u32),
 }
+
+/// One scope's names: what each stands for and where it was declared.
+pub(crate) type Scope = HashMap<String, (Binding, Span)>;
 
 /// Checks one kernel; collects errors and keeps going after each bad statement.
 pub(crate) struct KernelChecker<'g, 'e> {
@@ -402,6 +407,10 @@ pub(crate) struct KernelChecker<'g, 'e> {
     struct_vector_seen: bool,
     /// The members of the object whose member function is about to be inlined.
     pending_this: Option<HashMap<String, (Binding, Span)>>,
+    /// Lambdas declared so far: the function and the scopes its body sees.
+    lambdas: Vec<(ast::Function, Vec<Scope>)>,
+    /// The scopes a lambda being inlined sees (taken by `expand`).
+    pending_scopes: Option<Vec<Scope>>,
     /// Names every scope sees: the `__constant__` arrays this kernel uses, as parameters.
     file_scope: HashMap<String, Binding>,
     /// Dimensions of those arrays, by parameter.
@@ -446,6 +455,8 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
             layouts_open: Vec::new(),
             struct_vector_seen: false,
             pending_this: None,
+            lambdas: Vec::new(),
+            pending_scopes: None,
             constant_dims: HashMap::new(),
             loop_depth: 0,
             static_smem: 0,
@@ -1462,6 +1473,11 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                     span: target.span,
                     label: "a struct".into(),
                     help: Some(format!("assign a member: `{name}.x = ...;`")),
+                }),
+                Some(Binding::Lambda(_)) => Err(CheckError::NotAssignable {
+                    what: format!("the lambda `{name}`"),
+                    span: target.span,
+                    help: Some("declare another `auto` for another lambda".into()),
                 }),
                 Some(Binding::Object(_)) => Err(CheckError::NotAssignable {
                     what: format!("the object `{name}`"),

@@ -276,6 +276,7 @@ impl Bindings {
             | ExprKind::Float { .. }
             | ExprKind::Bool(_)
             | ExprKind::Str(_) => {}
+            ExprKind::Lambda(l) => l.function = self.function(&l.function),
             ExprKind::Unary { operand: a, .. }
             | ExprKind::IncDec { target: a, .. }
             | ExprKind::SizeOfExpr(a) => self.expr(a),

@@ -431,6 +431,7 @@ impl Env {
             | ExprKind::IncDec { .. }
             | ExprKind::SizeOfType(_)
             | ExprKind::SizeOfExpr(_)
+            | ExprKind::Lambda(_)
             | ExprKind::Method { .. } => Err(bad(
                 "this expression is not available in a launch section",
                 span,

@@ -1109,6 +1109,7 @@ fn names_in<'e>(e: &'e crate::syntax::ast::Expr, out: &mut std::collections::Has
         | ExprKind::Float { .. }
         | ExprKind::Bool(_)
         | ExprKind::Str(_)
+        | ExprKind::Lambda(_)
         | ExprKind::SizeOfType(_) => {}
     }
 }

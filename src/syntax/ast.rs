@@ -83,6 +83,17 @@ pub struct Function {
     pub span: Span,
 }
 
+/// A lambda expression.
+#[derive(Clone, Debug)]
+pub struct Lambda {
+    /// Names captured by value (`[x]`), copied where the lambda is made.
+    pub by_value: Vec<Ident>,
+    /// `[=]`: every variable the body uses is captured by value.
+    pub copy_default: bool,
+    /// The function: its parameters, return type and body.
+    pub function: Function,
+}
+
 /// `template <> ... f<args>(...) { ... }`: a function template's explicit specialisation.
 #[derive(Clone, Debug)]
 pub struct Specialization {
@@ -598,6 +609,9 @@ pub enum ExprKind {
         /// Arguments.
         args: Vec<Expr>,
     },
+    /// `[captures](params) { body }`: a lambda; its name is `<lambda>`, its return type
+    /// `auto` unless written after `->`.
+    Lambda(Box<Lambda>),
     /// `object.method<targs>(args)`: a member function call (cooperative groups).
     Method {
         /// The object.

@@ -1291,6 +1291,55 @@ impl<'m> Builder<'m> {
                 ExprKind::Str(s[1..s.len() - 1].to_string())
             }
             Rule::ident | Rule::scoped_name => ExprKind::Name(scoped(pair.as_str())),
+            Rule::lambda => {
+                let mut by_value = Vec::new();
+                let mut copy_default = false;
+                let mut params = Vec::new();
+                let mut ret = TypeName {
+                    base: BaseType::Auto,
+                    base_text: "auto".into(),
+                    pointer: false,
+                    reference: false,
+                    is_const: false,
+                    span,
+                };
+                let mut body = Vec::new();
+                for p in pair.into_inner() {
+                    match p.as_rule() {
+                        Rule::capture => {
+                            let text = p.as_str().trim();
+                            if text == "=" {
+                                copy_default = true;
+                            } else if !text.starts_with('&') && text != "this" {
+                                let span = self.span(&p);
+                                by_value.push(Ident {
+                                    name: text.to_string(),
+                                    span,
+                                });
+                            }
+                        }
+                        Rule::params => params = self.params(p),
+                        Rule::ty => ret = self.ty(p),
+                        Rule::block => body = self.block(p)?,
+                        _ => {}
+                    }
+                }
+                ExprKind::Lambda(Box::new(Lambda {
+                    by_value,
+                    copy_default,
+                    function: Function {
+                        template: Vec::new(),
+                        ret,
+                        name: Ident {
+                            name: "<lambda>".into(),
+                            span,
+                        },
+                        params,
+                        body,
+                        span,
+                    },
+                }))
+            }
             Rule::cpp_cast => {
                 let mut it = pair.into_inner();
                 let ty = self.ty(it.next().expect("grammar: cast has a type"));

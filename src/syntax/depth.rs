@@ -187,6 +187,9 @@ fn walk<'a>(
                         todo.push(sub(object));
                         todo.extend(args.iter().map(sub));
                     }
+                    ExprKind::Lambda(l) => {
+                        todo.extend(l.function.body.iter().map(|s| (Node::Stmt(s), below)))
+                    }
                 }
             }
         }

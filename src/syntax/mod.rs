@@ -251,6 +251,7 @@ fn friendly(rule: Rule) -> Option<&'static str> {
         Rule::enumerator => "an enumerator",
         Rule::member_template => "a member function template",
         Rule::named_param => "a parameter",
+        Rule::lambda | Rule::capture | Rule::lambda_spec => "a lambda",
         Rule::host_stmt => "`name = value;` or `expect`",
         Rule::bin_op => "an operator",
         Rule::prefix_op | Rule::primary => "an expression",
