@@ -280,3 +280,19 @@ launch k {
 "#;
     ok(src, &[], ONE, [32, 1, 1]);
 }
+
+#[test]
+fn hmax_nan_propagates_nan_and_hmax_does_not() {
+    // __hmax(NaN, 1) is 1 (as fmaxf); __hmax_nan(NaN, 1) is NaN; __hmin_nan(2, 1) is 1.
+    let src = r#"
+__global__ void k(int* out) {
+    half n = __ushort_as_half(0x7E00);
+    half one = __float2half(1.0f);
+    out[0] = (int)__half2float(__hmax(n, one));
+    out[1] = __hisnan(__hmax_nan(n, one));
+    out[2] = (int)__half2float(__hmin_nan(__float2half(2.0f), one));
+}
+launch k { out = zeros(3); expect out == [1, 1, 1]; }
+"#;
+    ok(src, &[], ONE, ONE);
+}

@@ -8,8 +8,9 @@
 //! git diff schema/
 //! ```
 
+mod common;
+
 use std::path::PathBuf;
-use std::process::Command;
 
 use serde_json::{json, Value};
 
@@ -21,16 +22,8 @@ fn shipped_path() -> PathBuf {
 
 /// `simt ARGS` in the repository root: exit status and stdout.
 fn simt(args: &[&str]) -> (i32, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_simt"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("simt runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-    )
+    let (code, out, _) = common::simt(args);
+    (code, out)
 }
 
 #[test]

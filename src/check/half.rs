@@ -80,6 +80,13 @@ impl KernelChecker<'_, '_> {
         self.half_of(l).filter(|&k| self.half_of(r) == Some(k))
     }
 
+    /// The last two of `typed`, as the 16-bit float `kind`.
+    fn two_halves(&mut self, typed: &mut Vec<Expr>, kind: Scalar) -> (Expr, Expr) {
+        let b = typed.pop().expect("two args");
+        let a = typed.pop().expect("two args");
+        (self.convert(a, kind), self.convert(b, kind))
+    }
+
     /// The right side of `target op= value` where the target is of type `target`: a 16-bit
     /// float target converts it to its own type first (`operator+=(__half&, const __half&)`).
     pub(crate) fn compound_operand(&mut self, target: Scalar, value: Expr) -> Expr {
@@ -182,9 +189,7 @@ impl KernelChecker<'_, '_> {
                     return Some(Err(e));
                 }
                 let kind = shared(typed, self);
-                let b = typed.pop().expect("two args");
-                let a = typed.pop().expect("two args");
-                let (a, b) = (self.convert(a, kind), self.convert(b, kind));
+                let (a, b) = self.two_halves(typed, kind);
                 let op = match name.trim_end_matches("_rn") {
                     "__hadd" => BinOp::Add,
                     "__hsub" => BinOp::Sub,
@@ -199,38 +204,37 @@ impl KernelChecker<'_, '_> {
                 };
                 self.binary(op, op_span, a, b)
             }
-            "__hmax_nan" | "__hmin_nan" => {
+            "__hmax" | "__hmin" | "__hmax_nan" | "__hmin_nan" => {
                 if let Err(e) = arity(2) {
                     return Some(Err(e));
                 }
                 let kind = shared(typed, self);
-                let b = typed.pop().expect("two args");
-                let a = typed.pop().expect("two args");
-                let (a, b) = (self.convert(a, kind), self.convert(b, kind));
-                let op = if name == "__hmax_nan" {
+                let (a, b) = self.two_halves(typed, kind);
+                let op = if name.starts_with("__hmax") {
                     ArithOp::Max
                 } else {
                     ArithOp::Min
                 };
-                // NaN if either is (their sum is then NaN), else the larger (smaller) one.
-                let nan = |this: &mut Self, x: &Expr| {
-                    this.binary(BinOp::Ne, op_span, x.clone(), x.clone())
+                // The larger of two halves is one of them: the conversion back is exact.
+                let best = Expr {
+                    kind: ExprKind::Arith {
+                        op,
+                        lhs: Box::new(a.clone()),
+                        rhs: Box::new(b.clone()),
+                    },
+                    ty: Scalar::F32,
+                    span,
                 };
+                let best = self.round(best, kind);
+                if !name.ends_with("_nan") {
+                    return Some(Ok(best));
+                }
+                // `_nan`: NaN if either is (their sum is then NaN), else the larger one.
                 let result = (|| {
-                    let either = nan(self, &a)?;
-                    let other = nan(self, &b)?;
-                    let either = self.binary(BinOp::Or, op_span, either, other)?;
-                    let sum = self.binary(BinOp::Add, op_span, a.clone(), b.clone())?;
-                    let best = Expr {
-                        kind: ExprKind::Arith {
-                            op,
-                            lhs: Box::new(a),
-                            rhs: Box::new(b),
-                        },
-                        ty: Scalar::F32,
-                        span,
-                    };
-                    let best = self.round(best, kind);
+                    let a_nan = self.binary(BinOp::Ne, op_span, a.clone(), a.clone())?;
+                    let b_nan = self.binary(BinOp::Ne, op_span, b.clone(), b.clone())?;
+                    let either = self.binary(BinOp::Or, op_span, a_nan, b_nan)?;
+                    let sum = self.binary(BinOp::Add, op_span, a, b)?;
                     Ok(Expr {
                         kind: ExprKind::Select {
                             cond: Box::new(either),
@@ -242,31 +246,6 @@ impl KernelChecker<'_, '_> {
                     })
                 })();
                 return Some(result);
-            }
-            "__hmax" | "__hmin" => {
-                if let Err(e) = arity(2) {
-                    return Some(Err(e));
-                }
-                let kind = shared(typed, self);
-                let b = typed.pop().expect("two args");
-                let a = typed.pop().expect("two args");
-                let (a, b) = (self.convert(a, kind), self.convert(b, kind));
-                let op = if name == "__hmax" {
-                    ArithOp::Max
-                } else {
-                    ArithOp::Min
-                };
-                // The larger of two halves is one of them: the conversion back is exact.
-                let e = Expr {
-                    kind: ExprKind::Arith {
-                        op,
-                        lhs: Box::new(a),
-                        rhs: Box::new(b),
-                    },
-                    ty: Scalar::F32,
-                    span,
-                };
-                Ok(self.round(e, kind))
             }
             "__hneg" => arity(1).map(|()| {
                 let kind = shared(typed, self);

@@ -144,6 +144,22 @@ impl KernelChecker<'_, '_> {
         })
     }
 
+    /// [`Self::staged`] of each of `args`: all their statements, then each one's components.
+    fn staged_all(
+        &mut self,
+        args: &[ast::Expr],
+        kind: Scalar,
+    ) -> Result<(Vec<Stmt>, Vec<Vec<Expr>>)> {
+        let mut stmts = Vec::new();
+        let mut operands = Vec::new();
+        for a in args {
+            let (s, p) = self.staged(a, kind, 2)?;
+            stmts.extend(s);
+            operands.push(p);
+        }
+        Ok((stmts, operands))
+    }
+
     /// The pair type of an argument written as a pair: its own if it is a pair variable or
     /// element of one, else `kind` (the intrinsic's).
     fn pair_arg_kind(&self, e: &ast::Expr, kind: Option<Scalar>) -> Scalar {
@@ -314,9 +330,8 @@ impl KernelChecker<'_, '_> {
         }
         if let Some((op, _)) = pair_compare(name) {
             arity(2)?;
-            let (mut stmts, a) = self.staged(&args[0], kind, 2)?;
-            let (more, b) = self.staged(&args[1], kind, 2)?;
-            stmts.extend(more);
+            let (stmts, mut operands) = self.staged_all(&args[..2], kind)?;
+            let (b, a) = (operands.pop().expect("two"), operands.pop().expect("two"));
             let mut parts = Vec::new();
             for (x, y) in a.into_iter().zip(b) {
                 // 1.0 where it holds, else 0.0: a half from the `bool`.
@@ -358,9 +373,8 @@ impl KernelChecker<'_, '_> {
                 } else {
                     ArithOp::Min
                 };
-                let (mut stmts, a) = self.staged(&args[0], kind, 2)?;
-                let (more, b) = self.staged(&args[1], kind, 2)?;
-                stmts.extend(more);
+                let (stmts, mut operands) = self.staged_all(&args[..2], kind)?;
+                let (b, a) = (operands.pop().expect("two"), operands.pop().expect("two"));
                 let parts = a
                     .into_iter()
                     .zip(b)
@@ -381,13 +395,7 @@ impl KernelChecker<'_, '_> {
             }
             "__hfma2" => {
                 arity(3)?;
-                let mut stmts = Vec::new();
-                let mut operands = Vec::new();
-                for a in args {
-                    let (s, p) = self.staged(a, kind, 2)?;
-                    stmts.extend(s);
-                    operands.push(p);
-                }
+                let (stmts, operands) = self.staged_all(args, kind)?;
                 let mut parts = Vec::new();
                 for k in 0..2 {
                     // One rounding of the exact a·b + c, as `__hfma` ([`super::half`]).
@@ -463,13 +471,7 @@ impl KernelChecker<'_, '_> {
                     _ => (&[(0, 1), (0, 0)], 1),
                 };
                 arity(n)?;
-                let mut stmts = Vec::new();
-                let mut operands = Vec::new();
-                for a in &args[..n] {
-                    let (s, p) = self.staged(a, kind, 2)?;
-                    stmts.extend(s);
-                    operands.push(p);
-                }
+                let (stmts, operands) = self.staged_all(&args[..n], kind)?;
                 let parts = picks
                     .iter()
                     .map(|&(arg, k)| operands[arg][k].clone())
@@ -503,13 +505,7 @@ impl KernelChecker<'_, '_> {
         }
         let kind = self.pair_arg_kind(&args[0], pair_kind(name));
         Some((|| {
-            let mut stmts = Vec::new();
-            let mut operands = Vec::new();
-            for a in args {
-                let (s, p) = self.staged(a, kind, 2)?;
-                stmts.extend(s);
-                operands.push(p);
-            }
+            let (mut stmts, operands) = self.staged_all(args, kind)?;
             let (value, declared) = match (pick, both) {
                 (Some(k), _) => {
                     let v = operands[0][k].clone();

@@ -688,27 +688,19 @@ impl<'g> super::KernelChecker<'g, '_> {
         let specs = self.globals.specializations;
         for s in specs.iter().filter(|s| s.function.name.name == f.name.name) {
             let args = specialization_args(f, s);
-            let mut all = true;
-            for (p, arg) in f.template.iter().zip(&args) {
-                let same = match (arg, &p.kind) {
-                    (Some(ArgKey::Type(key)), TemplateParamKind::Type(_)) => b
-                        .types
-                        .get(&p.name.name)
-                        .is_some_and(|t| type_key(t, t.pointer) == *key),
-                    (Some(ArgKey::Value(e)), TemplateParamKind::Value(..)) => {
-                        match b.values.get(&p.name.name) {
-                            Some(bound) => self.same_constant(e, bound)?,
-                            None => false,
-                        }
-                    }
-                    _ => false,
-                };
-                if !same {
-                    all = false;
-                    break;
+            // What `b` binds each parameter to, in the same terms.
+            let bound = f.template.iter().map(|p| match &p.kind {
+                TemplateParamKind::Type(_) => b
+                    .types
+                    .get(&p.name.name)
+                    .map(|t| ArgKey::Type(type_key(t, t.pointer))),
+                TemplateParamKind::Value(..) => {
+                    b.values.get(&p.name.name).cloned().map(ArgKey::Value)
                 }
-            }
-            if all {
+            });
+            let pairs: Vec<(Option<ArgKey>, Option<ArgKey>)> =
+                args.into_iter().zip(bound).collect();
+            if self.same_args(pairs)? {
                 return Ok(Some(&s.function));
             }
         }
@@ -731,29 +723,41 @@ impl<'g> super::KernelChecker<'g, '_> {
             if s.args.len() != targs.len() {
                 continue;
             }
-            let mut all = true;
-            for (a, t) in s.args.iter().zip(targs) {
-                // Without the template's own parameter list, a bare name is a type's unless
-                // it is a file-scope constant.
-                let as_type = |x: &TemplateArg| {
-                    !matches!(x, TemplateArg::Value(Expr { kind: ExprKind::Name(n), .. })
-                        if self.globals.consts.contains_key(n.as_str()))
-                };
-                let same = match (arg_key(a, as_type(a)), arg_key(t, as_type(t))) {
-                    (ArgKey::Type(x), ArgKey::Type(y)) => x == y,
-                    (ArgKey::Value(x), ArgKey::Value(y)) => self.same_constant(&x, &y)?,
-                    _ => false,
-                };
-                if !same {
-                    all = false;
-                    break;
-                }
-            }
-            if all {
+            // Without the template's own parameter list, a bare name is a type's unless it is
+            // a file-scope constant.
+            let as_type = |x: &TemplateArg| {
+                !matches!(x, TemplateArg::Value(Expr { kind: ExprKind::Name(n), .. })
+                    if self.globals.consts.contains_key(n.as_str()))
+            };
+            let pairs: Vec<(Option<ArgKey>, Option<ArgKey>)> = s
+                .args
+                .iter()
+                .zip(targs)
+                .map(|(a, t)| (Some(arg_key(a, as_type(a))), Some(arg_key(t, as_type(t)))))
+                .collect();
+            if self.same_args(pairs)? {
                 return Ok(Some(&s.function));
             }
         }
         Ok(None)
+    }
+
+    /// Whether every pair of template arguments is the same type or the same constant.
+    fn same_args(
+        &mut self,
+        pairs: Vec<(Option<ArgKey>, Option<ArgKey>)>,
+    ) -> Result<bool, CheckError> {
+        for pair in pairs {
+            let same = match pair {
+                (Some(ArgKey::Type(x)), Some(ArgKey::Type(y))) => x == y,
+                (Some(ArgKey::Value(x)), Some(ArgKey::Value(y))) => self.same_constant(&x, &y)?,
+                _ => false,
+            };
+            if !same {
+                return Ok(false);
+            }
+        }
+        Ok(true)
     }
 
     /// Whether two constant expressions have the same value.

@@ -451,15 +451,7 @@ impl BlockRunner<'_> {
     /// words (at most 32) fall in distinct banks, so each active phase is one wavefront, the ideal.
     /// `base` is the array's first sector in the cache model ([`sector_base`]).
     fn account_runs(&mut self, pc: usize, (space, base): (Space, u64), size: u32, access: Access) {
-        if self.first_access[pc].is_none() {
-            self.first_access[pc] = self.cfg.probe.capture(
-                &mut self.probe_seen[pc],
-                (self.block, self.block_id),
-                (space, size),
-                &self.idx,
-                &self.mask,
-            );
-        }
+        self.probe(pc, space, size);
         let c = &mut self.counters[pc];
         let phase = match size {
             8 => 16,
@@ -495,9 +487,9 @@ impl BlockRunner<'_> {
         }
     }
 
-    /// Sectors (global) or wavefronts (shared) of one memory instruction, warp by warp; with the
-    /// cache model on, each warp's sectors (from `base`, [`sector_base`]) go to the block's L1.
-    fn account(&mut self, pc: usize, (space, base): (Space, u64), size: u32, access: Access) {
+    /// Keeps the lanes' addresses of instruction `pc` for `--map`, the first time the probe's
+    /// block, warp and iteration reach it.
+    fn probe(&mut self, pc: usize, space: Space, size: u32) {
         if self.first_access[pc].is_none() {
             self.first_access[pc] = self.cfg.probe.capture(
                 &mut self.probe_seen[pc],
@@ -507,6 +499,12 @@ impl BlockRunner<'_> {
                 &self.mask,
             );
         }
+    }
+
+    /// Sectors (global) or wavefronts (shared) of one memory instruction, warp by warp; with the
+    /// cache model on, each warp's sectors (from `base`, [`sector_base`]) go to the block's L1.
+    fn account(&mut self, pc: usize, (space, base): (Space, u64), size: u32, access: Access) {
+        self.probe(pc, space, size);
         let c = &mut self.counters[pc];
         let full = self.full;
         for ((ix, m), &(lo, hi)) in self
