@@ -539,6 +539,16 @@ fn view(v: V, from: Scalar, to: Scalar) -> V {
     }
 }
 
+/// The unsigned integer type of `size` bytes: the bits a wider view packs or unpacks.
+fn bits_type(size: u32) -> Scalar {
+    match size {
+        1 => Scalar::U8,
+        2 => Scalar::U16,
+        4 => Scalar::U32,
+        _ => Scalar::U64,
+    }
+}
+
 /// Stores `x` (already of the element's promoted type) into element `i`, narrowing it.
 fn write(data: &mut BufData, i: usize, x: V) {
     let n = || {
@@ -1016,8 +1026,8 @@ impl<'k> Block<'_, 'k> {
             StmtKind::VecLoad { mem, index, vars } => {
                 let i = self.index(t, *mem, index)?;
                 self.access(*mem, Access::Load);
-                let w = mem.width as usize;
-                self.touch(t, *mem, (i * w, w), Kind::Read, s.span)?;
+                let (w, units) = (mem.width as usize, self.units(*mem));
+                self.touch(t, *mem, (i * units, units), Kind::Read, s.span)?;
                 for (k, var) in vars.iter().enumerate() {
                     t.locals[var.0 as usize] = self.load(t, *mem, i * w + k);
                 }
@@ -1029,8 +1039,8 @@ impl<'k> Block<'_, 'k> {
                     vals.push(self.eval(t, v, None)?);
                 }
                 self.access(*mem, Access::Store);
-                let w = mem.width as usize;
-                self.touch(t, *mem, (i * w, w), Kind::Write, s.span)?;
+                let (w, units) = (mem.width as usize, self.units(*mem));
+                self.touch(t, *mem, (i * units, units), Kind::Write, s.span)?;
                 for (k, v) in vals.into_iter().enumerate() {
                     self.store(t, *mem, i * w + k, v);
                 }
@@ -1113,8 +1123,9 @@ impl<'k> Block<'_, 'k> {
         (mem.elem.size() * mem.width / self.kernel.stored(mem.space).size()) as usize
     }
 
-    /// Element `i` of `mem`'s memory as `mem.elem`: a pointer cast may see the bytes of one type
-    /// as another of the same size, or several narrow elements as one wider one (lowest first).
+    /// Component `i` of `mem`'s memory as `mem.elem`: a pointer cast may see the bytes of one
+    /// type as another of the same size, or several narrow elements (integers, or 16-bit floats'
+    /// bits) as one wider one (lowest first).
     fn load(&self, t: &Thread<'_>, mem: Mem, i: usize) -> V {
         let stored = self.kernel.stored(mem.space);
         let n = self.units(mem) / mem.width as usize;
@@ -1122,22 +1133,17 @@ impl<'k> Block<'_, 'k> {
             return view(read(self.data(t, mem), i), stored, mem.elem);
         }
         let data = self.data(t, mem);
-        let size = 8 * stored.size();
+        let (size, narrow) = (8 * stored.size(), bits_type(stored.size()));
         let bits = (0..n).fold(0u64, |acc, k| {
-            let x = read(data, i * n + k)
-                .int()
-                .expect("checker: integer memory") as u64;
+            let x = view(read(data, i * n + k), stored, narrow);
+            let x = x.int().expect("an integer") as u64;
             acc | (x & (u64::MAX >> (64 - size))) << (size * k as u32)
         });
-        let as_int = if mem.elem.size() == 8 {
-            Scalar::U64
-        } else {
-            Scalar::U32
-        };
-        view(wrap(as_int, i128::from(bits)), as_int, mem.elem)
+        let wide = bits_type(mem.elem.size());
+        view(wrap(wide, i128::from(bits)), wide, mem.elem)
     }
 
-    /// Stores `v` (of `mem.elem`'s promoted type, converted to it) into element `i`.
+    /// Stores `v` (of `mem.elem`'s promoted type, converted to it) into component `i`.
     fn store(&mut self, t: &mut Thread<'_>, mem: Mem, i: usize, v: V) {
         let stored = self.kernel.stored(mem.space);
         let n = self.units(mem) / mem.width as usize;
@@ -1146,19 +1152,19 @@ impl<'k> Block<'_, 'k> {
             write(self.data_mut(t, mem), i, bytes);
             return;
         }
-        let as_int = if mem.elem.size() == 8 {
-            Scalar::U64
-        } else {
-            Scalar::U32
-        };
-        let bits = view(cast(v, mem.elem), mem.elem, as_int)
+        let wide = bits_type(mem.elem.size());
+        let bits = view(cast(v, mem.elem), mem.elem, wide)
             .int()
             .expect("an integer") as u64;
-        let size = 8 * stored.size();
+        let (size, narrow) = (8 * stored.size(), bits_type(stored.size()));
         let data = self.data_mut(t, mem);
         for k in 0..n {
             let part = (bits >> (size * k as u32)) & (u64::MAX >> (64 - size));
-            write(data, i * n + k, wrap(stored, i128::from(part)));
+            write(
+                data,
+                i * n + k,
+                view(wrap(narrow, i128::from(part)), narrow, stored),
+            );
         }
     }
 

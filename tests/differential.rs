@@ -1063,7 +1063,8 @@ fn stmt(e: &Exprs, cx: Ctx) -> BoxedStrategy<String> {
 /// - `ps`, `pxf`, `pxi` and the re-pointed parameter `xd` are the thread's own slots (shared
 ///   stores only in epochs that write own slots);
 /// - `ra` is indexed only by constants and by an unrolled loop's counter, so it stays in
-///   registers; `rb`, `lm` and `lq` are indexed at run time (masked), so they are in local memory;
+///   registers; `rb`, `lm`, `lq`, `hs` and `hv` are indexed at run time (masked), so they are
+///   in local memory;
 /// - `float4` views start `VOFF` elements into `fa`, where its real address is 16-byte aligned
 ///   (`VOFF` is defined from the offset `fa` is bound at), and at multiples of 4 from there.
 fn pointer_stmts(e: &Exprs, cx: Ctx) -> Vec<(u32, BoxedStrategy<String>)> {
@@ -1197,6 +1198,18 @@ fn pointer_stmts(e: &Exprs, cx: Ctx) -> Vec<(u32, BoxedStrategy<String>)> {
                 "{\nint4 q4 = reinterpret_cast<const int4*>(fa + VOFF)[@];\nf1 += (float)((q4.y ^ q4.w) & 15);\n}",
             ],
             15,
+            T::I,
+        ),
+        // Narrow local elements seen as one wider vector (packed, lowest first): 16-bit
+        // integers as `uint4`, halves (integers, exact) as `float4`, swapped and stored back;
+        // indexed by `g` too, so in local memory.
+        form(
+            1,
+            &[
+                "{\nunsigned short hs[8];\nfor (int jh = 0; jh < 8; jh++) hs[jh] = (unsigned short)(($) + 977 * jh);\nuint4 q4 = reinterpret_cast<const uint4*>(hs)[0];\nxi[g] += (int)((q4.y ^ q4.w) >> 7) + hs[(g + @) & 7];\n}",
+                "{\nhalf hv[8];\nfor (int jh = 0; jh < 8; jh++) hv[jh] = __int2half_rn((($) & 1023) + jh);\nfloat4 t4 = reinterpret_cast<const float4*>(hv)[0];\nreinterpret_cast<float4*>(hv)[0] = make_float4(t4.w, t4.z, t4.y, t4.x);\nxi[g] += __half2int_rn(hv[(g ^ @) & 7]);\n}",
+            ],
+            7,
             T::I,
         ),
         // Locals whose address is taken: one-element local arrays behind a reference.

@@ -369,7 +369,7 @@ launch k { a = full(1, -1); b = full(1, -1); expect a == -1; expect b == 5; }
 }
 
 #[test]
-fn memory_is_reinterpreted_only_as_same_size_or_wider_integers() {
+fn memory_is_reinterpreted_only_as_same_size_or_wider_elements() {
     // A narrower view of wider memory (bytes of words) would split its elements.
     let f = common::err(
         r#"
@@ -506,4 +506,146 @@ launch k { out = zeros(32); words = zeros(32); bytes = arange(128); b2 = zeros(1
         Some(ONE),
     );
     assert_eq!(common::codes(&f), ["simt::run::misaligned_address"]);
+}
+
+/// LeetCUDA's `elementwise_add_f16x8_pack_kernel`: 128-bit loads and stores of `half` through
+/// `float4` views, of global memory and of local arrays.
+const F16X8: &str = r#"
+#define LDST128BITS(value) (reinterpret_cast<float4 *>(&(value))[0])
+#define HALF2(value) (reinterpret_cast<half2 *>(&(value))[0])
+__global__ void elementwise_add_f16x8_pack_kernel(half *a, half *b, half *c, int N) {
+  int idx = 8 * (blockIdx.x * blockDim.x + threadIdx.x);
+  half pack_a[8], pack_b[8], pack_c[8];
+  LDST128BITS(pack_a[0]) = LDST128BITS(a[idx]);
+  LDST128BITS(pack_b[0]) = LDST128BITS(b[idx]);
+  for (int i = 0; i < 8; i += 2) HALF2(pack_c[i]) = __hadd2(HALF2(pack_a[i]), HALF2(pack_b[i]));
+  if ((idx + 7) < N) LDST128BITS(c[idx]) = LDST128BITS(pack_c[0]);
+}
+launch elementwise_add_f16x8_pack_kernel {
+    a = arange(256) * 0.5; b = arange(256); c = zeros(256); N = 256;
+    expect c == arange(256) * 1.5; }
+"#;
+
+/// A `float4` copy of halves and one of floats.
+const COPY_F16X8: &str = r#"
+__global__ void copy_f16x8(half *a, half *c) {
+  int idx = 8 * threadIdx.x;
+  reinterpret_cast<float4 *>(&c[idx])[0] = reinterpret_cast<float4 *>(&a[idx])[0];
+}
+launch copy_f16x8 { a = arange(256); c = zeros(256); expect c == arange(256); }
+"#;
+const COPY_F32X4: &str = r#"
+__global__ void copy_f32x4(float *a, float *c) {
+  int idx = 4 * threadIdx.x;
+  reinterpret_cast<float4 *>(&c[idx])[0] = reinterpret_cast<float4 *>(&a[idx])[0];
+}
+launch copy_f32x4 { a = arange(128); c = zeros(128); expect c == arange(128); }
+"#;
+
+#[test]
+fn half_memory_seen_as_float4_is_one_16_byte_access_per_lane() {
+    // a[i] = i/2 and b[i] = i: c[i] = 3i/2, at most 382.5 = 765/2, which half holds exactly
+    // (10 bits of significand), so the rounded sum of each pair is exact.
+    let c = ok(F16X8, &[], ONE, b(32)).counters;
+    // Each lane moves 8 halves = 16 B: 32 lanes × 16 B = 512 B = 16 sectors per request, two
+    // loads and one store; the local packs have constant indices, so they are registers.
+    assert_eq!((c.gld_instr, c.gld_sectors), (2, 32));
+    assert_eq!((c.gst_instr, c.gst_sectors), (1, 16));
+    assert_eq!(c.g_bytes_requested, 3 * 512);
+    assert_eq!((c.local_ld_instr, c.local_st_instr), (0, 0));
+    // A copy through the view costs what a `float4` copy of floats does: one load and one
+    // store of 16 sectors each, and no instruction more (packing the halves is free).
+    let h = ok(COPY_F16X8, &[], ONE, b(32)).counters;
+    let f = ok(COPY_F32X4, &[], ONE, b(32)).counters;
+    assert_eq!((h.gld_sectors, h.gst_sectors), (16, 16));
+    assert_eq!(
+        (
+            h.warp_instr,
+            h.gld_instr,
+            h.gst_instr,
+            h.gld_sectors,
+            h.gst_sectors
+        ),
+        (
+            f.warp_instr,
+            f.gld_instr,
+            f.gst_instr,
+            f.gld_sectors,
+            f.gst_sectors
+        )
+    );
+}
+
+#[test]
+fn narrow_memory_seen_as_a_wider_vector_packs_its_elements() {
+    // `uint4` of bytes: lane t's vector is bytes 16t .. 16t + 15 (byte i holds i % 128); its x
+    // plus 0x01010101 adds 1 to each of its first four bytes (no carry: bytes are below 255),
+    // little-endian. So out[0] = 1, out[3] = 4, out[4] = 4 (untouched), out[16] = 17.
+    let src = r#"
+__global__ void k(const unsigned char* in, unsigned char* out) {
+  int t = threadIdx.x;
+  uint4 v = reinterpret_cast<const uint4*>(in)[t];
+  v.x += 0x01010101u;
+  reinterpret_cast<uint4*>(out)[t] = v;
+}
+launch k { in = arange(512) % 128; out = zeros(512);
+    expect out[0] == 1; expect out[3] == 4; expect out[4] == 4; expect out[16] == 17;
+    expect out[20] == 20; expect out[499] == 116; expect out[511] == 127; }
+"#;
+    let c = ok(src, &[], ONE, b(32)).counters;
+    assert_eq!((c.gld_instr, c.gld_sectors), (1, 16));
+    assert_eq!((c.gst_instr, c.gst_sectors), (1, 16));
+    // `float2` of shared halves: lane t stores halves 4t .. 4t + 3 and, after the barrier, loads
+    // lane 31 - t's: c[4t + k] = a[4(31 - t) + k] = (124 - 4t + k) / 2, so c[0] = 62, c[3] =
+    // 63.5, c[124] = 0, c[127] = 1.5. Each access is 32 lanes × 8 B = 256 B: 2 wavefronts.
+    let src = r#"
+__global__ void k(const half* a, half* c) {
+  __shared__ half s[128];
+  int t = threadIdx.x;
+  reinterpret_cast<float2*>(s)[t] = reinterpret_cast<const float2*>(a)[t];
+  __syncthreads();
+  reinterpret_cast<float2*>(c)[t] = reinterpret_cast<float2*>(s)[31 - t];
+}
+launch k { a = arange(128) * 0.5; c = zeros(128);
+    expect c[0] == 62; expect c[3] == 63.5; expect c[124] == 0; expect c[127] == 1.5; }
+"#;
+    let c = ok(src, &[], ONE, b(32)).counters;
+    assert_eq!((c.smem_instr, c.smem_wavefronts), (2, 4));
+    assert_eq!((c.gld_sectors, c.gst_sectors), (8, 8));
+    // A local `half` array indexed at run time, in local memory, seen as `float4`: one 16-byte
+    // access per lane (32 × 16 B = 16 sectors) each. c = p[1 - k] = a + a = 2a.
+    let src = r#"
+__global__ void k(const half* a, half* c, int k) {
+  half p[16];
+  reinterpret_cast<float4*>(p)[k] = reinterpret_cast<const float4*>(a)[threadIdx.x];
+  reinterpret_cast<float4*>(p)[1 - k] = reinterpret_cast<float4*>(p)[k];
+  for (int i = 0; i < 8; i++) p[8 * (1 - k) + i] = p[8 * (1 - k) + i] + p[8 * k + i];
+  reinterpret_cast<float4*>(c)[threadIdx.x] = reinterpret_cast<float4*>(p)[1 - k];
+}
+launch k { a = arange(256); c = zeros(256); k = 1; expect c == arange(256) * 2; }
+"#;
+    let c = ok(src, &[], ONE, b(32)).counters;
+    // Loads: 2 views × 16 sectors + 16 halves × 2 sectors (32 × 2 B); stores: 2 views × 16 +
+    // 8 halves × 2.
+    assert_eq!((c.local_ld_instr, c.local_ld_sectors), (18, 64));
+    assert_eq!((c.local_st_instr, c.local_st_sectors), (10, 48));
+}
+
+#[test]
+fn a_float4_view_of_half_memory_must_start_on_16_bytes() {
+    // Half 8t + 2 is byte 16t + 4: not a multiple of 16.
+    let f = common::err(
+        r#"
+__global__ void k(const half* a, half* c) {
+  float4 v = reinterpret_cast<const float4*>(&a[8 * threadIdx.x + 2])[0];
+  reinterpret_cast<float4*>(c)[threadIdx.x] = v;
+}
+launch k { a = arange(512); c = zeros(512); }
+"#,
+        &[],
+        Some(ONE),
+        Some(b(32)),
+    );
+    assert_eq!(common::codes(&f), ["simt::run::misaligned_address"]);
+    assert!(common::describe(&f).contains("16-byte access at byte offset 4"));
 }

@@ -511,17 +511,17 @@ impl KernelChecker<'_, '_> {
         }
         // Same-size components are the same bytes seen as another type (`(unsigned*)&ints[5]`,
         // `reinterpret_cast<int4*>(floats)`): lowering converts the bits on each access. A
-        // scalar spanning 2 or 4 elements of integer global or shared memory (`(uint*)` of a
-        // byte array) is one access of those elements, packed.
+        // scalar or vector whose components span 2 or 4 narrow elements (integers or 16-bit
+        // floats: `(uint*)` of bytes, `float4*` of `half`), 16 bytes at most, is one access of
+        // those elements, packed.
         let stored = self.stored(mem.space).unwrap_or(mem.elem);
         let plain = |s: Scalar| s != Scalar::Bool;
         let same_bytes = stored.size() == elem.size() && plain(stored) && plain(elem);
-        let wider = width == 1
-            && stored.is_integer()
+        let wider = (stored.is_integer() || stored.is_half())
             && plain(elem)
             && elem.size() % stored.size() == 0
             && matches!(elem.size() / stored.size(), 2 | 4)
-            && matches!(mem.space, Space::Global(_) | Space::Shared(_));
+            && elem.size() * width <= 16;
         if mem.elem != elem && !same_bytes && !wider {
             return Err(CheckError::Unsupported {
                 what: format!(
@@ -532,9 +532,10 @@ impl KernelChecker<'_, '_> {
                 span: ty.span,
                 help: Some(
                     "simt reinterprets memory as a type whose components have the same size \
-                     (`float*` as `int*`, `uint4*` or `float4*`), or integer memory as a scalar \
-                     two or four elements wide (`uchar*` as `uint*`); read the elements and \
-                     combine them with shifts"
+                     (`float*` as `int*`, `uint4*` or `float4*`), or integer or 16-bit float \
+                     memory as a type whose components are two or four of its elements wide, \
+                     16 bytes at most (`uchar*` as `uint*`, `half*` as `float4*`); read the \
+                     elements and combine them with shifts"
                         .into(),
                 ),
             });

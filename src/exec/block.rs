@@ -440,7 +440,7 @@ impl<'a> BlockRunner<'a> {
                     idx_ty,
                 } => {
                     self.issue_access(pc, space);
-                    self.memory(pc, space, elem, 1, (idx, idx_ty), Err([d; 4]), globals)?;
+                    self.memory(pc, space, elem, 1, (idx, idx_ty), Err(&[d]), globals)?;
                 }
                 Inst::Store {
                     space,
@@ -450,7 +450,7 @@ impl<'a> BlockRunner<'a> {
                     v,
                 } => {
                     self.issue_access(pc, space);
-                    self.memory(pc, space, elem, 1, (idx, idx_ty), Ok([v; 4]), globals)?;
+                    self.memory(pc, space, elem, 1, (idx, idx_ty), Ok(&[v]), globals)?;
                 }
                 Inst::Shfl { .. }
                 | Inst::Vote { .. }
@@ -487,7 +487,7 @@ impl<'a> BlockRunner<'a> {
                         elem,
                         u32::from(width),
                         (idx, idx_ty),
-                        Err(d),
+                        Err(&d[..usize::from(width)]),
                         globals,
                     )?;
                 }
@@ -506,7 +506,7 @@ impl<'a> BlockRunner<'a> {
                         elem,
                         u32::from(width),
                         (idx, idx_ty),
-                        Ok(v),
+                        Ok(&v[..usize::from(width)]),
                         globals,
                     )?;
                 }
@@ -579,7 +579,7 @@ impl<'a> BlockRunner<'a> {
                         full: self.full,
                     };
                     let a = &a[..usize::from(n)];
-                    regs::pack(&mut self.regs, &lanes, from.size(), a, d, bank_of(to));
+                    regs::pack(&mut self.regs, &lanes, from, a, d, to);
                 }
                 Inst::Unpack { from, to, n, d, a } => {
                     let lanes = Lanes {
@@ -587,7 +587,7 @@ impl<'a> BlockRunner<'a> {
                         full: self.full,
                     };
                     let d = &d[..usize::from(n)];
-                    regs::unpack(&mut self.regs, &lanes, to.size(), a, bank_of(from), d);
+                    regs::unpack(&mut self.regs, &lanes, to, a, from, d);
                 }
                 Inst::Mov { ty, d, a } => {
                     let lanes = Lanes {

@@ -1,7 +1,7 @@
 //! The struct-of-arrays register file and the per-lane loops over it.
 
-use crate::ir::{Bank, KernelIr, Reg};
-use crate::value::Num;
+use crate::ir::{bank_of, Bank, KernelIr, Reg};
+use crate::value::{Num, Scalar};
 
 /// Register banks: `bank[r][lane]`. Reused across blocks.
 #[derive(Debug, Default)]
@@ -125,26 +125,56 @@ fn set_bits(regs: &mut RegFile, bank: Bank, r: Reg, lane: usize, bits: u64) {
     }
 }
 
-/// `d` = the narrow elements of `size` bytes in the registers `a` (lowest first) as one element
-/// of the bank `to`, on the active lanes: a wider view's load.
-pub(crate) fn pack(regs: &mut RegFile, m: &Lanes<'_>, size: u32, a: &[Reg], d: Reg, to: Bank) {
-    let mask = u64::MAX >> (64 - 8 * size);
+/// The bits of the element of type `ty` in register `r`: a 16-bit float's (held as an `f32`
+/// value) or an integer's, `ty.size()` bytes of them.
+fn elem_bits(regs: &RegFile, ty: Scalar, r: Reg, lane: usize) -> u64 {
+    let bits = match ty {
+        Scalar::F16 => u64::from(half::f16::from_f32(regs.f[r.0 as usize][lane]).to_bits()),
+        Scalar::BF16 => u64::from(half::bf16::from_f32(regs.f[r.0 as usize][lane]).to_bits()),
+        _ => bits_of(regs, bank_of(ty), r, lane),
+    };
+    bits & (u64::MAX >> (64 - 8 * ty.size()))
+}
+
+/// Writes the element of type `ty` whose bits are `bits` into register `r`: a 16-bit float as
+/// its `f32` value, a narrow signed integer sign-extended.
+fn set_elem_bits(regs: &mut RegFile, ty: Scalar, r: Reg, lane: usize, bits: u64) {
+    match ty {
+        Scalar::F16 => regs.f[r.0 as usize][lane] = half::f16::from_bits(bits as u16).to_f32(),
+        Scalar::BF16 => regs.f[r.0 as usize][lane] = half::bf16::from_bits(bits as u16).to_f32(),
+        Scalar::I8 => regs.w[r.0 as usize][lane] = bits as u8 as i8 as u32,
+        Scalar::I16 => regs.w[r.0 as usize][lane] = bits as u16 as i16 as u32,
+        _ => set_bits(regs, bank_of(ty), r, lane, bits),
+    }
+}
+
+/// `d` = the narrow elements of type `from` in the registers `a` (lowest first) as one element
+/// of type `to`, on the active lanes: a wider view's load.
+pub(crate) fn pack(regs: &mut RegFile, m: &Lanes<'_>, from: Scalar, a: &[Reg], d: Reg, to: Scalar) {
+    let size = 8 * from.size();
     m.each(|l| {
         let bits = a.iter().enumerate().fold(0u64, |acc, (k, &r)| {
-            acc | (bits_of(regs, Bank::W, r, l) & mask) << (8 * size * k as u32)
+            acc | elem_bits(regs, from, r, l) << (size * k as u32)
         });
-        set_bits(regs, to, d, l, bits);
+        set_elem_bits(regs, to, d, l, bits);
     });
 }
 
-/// `d[k]` = the `k`-th piece of `size` bytes of the element in `a` (of the bank `from`), on the
-/// active lanes: a wider view's store.
-pub(crate) fn unpack(regs: &mut RegFile, m: &Lanes<'_>, size: u32, a: Reg, from: Bank, d: &[Reg]) {
-    let mask = u64::MAX >> (64 - 8 * size);
+/// `d[k]` = the `k`-th piece of type `to` of the element in `a` (of type `from`), on the active
+/// lanes: a wider view's store.
+pub(crate) fn unpack(
+    regs: &mut RegFile,
+    m: &Lanes<'_>,
+    to: Scalar,
+    a: Reg,
+    from: Scalar,
+    d: &[Reg],
+) {
+    let size = 8 * to.size();
     m.each(|l| {
-        let bits = bits_of(regs, from, a, l);
+        let bits = elem_bits(regs, from, a, l);
         for (k, &r) in d.iter().enumerate() {
-            set_bits(regs, Bank::W, r, l, (bits >> (8 * size * k as u32)) & mask);
+            set_elem_bits(regs, to, r, l, bits >> (size * k as u32));
         }
     });
 }

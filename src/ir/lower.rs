@@ -330,64 +330,13 @@ impl<'k> Lowerer<'k> {
             }
             StmtKind::VecLoad { mem, index, vars } => {
                 let idx = self.expr(index);
-                let elem = self.kernel.stored(mem.space);
-                let mut d = [self.vars[vars[0].0 as usize]; 4];
-                for (slot, v) in d.iter_mut().zip(vars) {
-                    *slot = if elem == mem.elem {
-                        self.vars[v.0 as usize]
-                    } else {
-                        self.temp(elem.promoted())
-                    };
-                }
-                self.emit(
-                    Inst::LoadVec {
-                        space: space(mem.space),
-                        elem,
-                        width: mem.width as u8,
-                        d,
-                        idx,
-                        idx_ty: index.ty,
-                    },
-                    span,
-                );
-                if elem != mem.elem {
-                    for (&a, v) in d.iter().zip(vars) {
-                        let var = self.vars[v.0 as usize];
-                        let bits = self.reinterpret(a, elem, mem.elem, span);
-                        self.emit(
-                            Inst::Mov {
-                                ty: mem.elem.promoted(),
-                                d: var,
-                                a: bits,
-                            },
-                            span,
-                        );
-                    }
-                }
+                let d: Vec<Reg> = vars.iter().map(|v| self.vars[v.0 as usize]).collect();
+                self.load_vec(*mem, (idx, index.ty), &d, span);
             }
             StmtKind::VecStore { mem, index, values } => {
                 let idx = self.expr(index);
-                let elem = self.kernel.stored(mem.space);
-                let regs: Vec<Reg> = values
-                    .iter()
-                    .map(|v| {
-                        let r = self.expr(v);
-                        self.reinterpret(r, mem.elem, elem, span)
-                    })
-                    .collect();
-                let mut v = [regs[0]; 4];
-                v[..regs.len()].copy_from_slice(&regs);
-                self.emit(
-                    Inst::StoreVec {
-                        space: space(mem.space),
-                        elem,
-                        width: mem.width as u8,
-                        idx,
-                        idx_ty: index.ty,
-                        v,
-                    },
-                    span,
-                );
+                let v: Vec<Reg> = values.iter().map(|v| self.expr(v)).collect();
+                self.store_vec(*mem, (idx, index.ty), &v, span);
             }
             StmtKind::SyncWarp(mask) => {
                 let mask = self.expr(mask);
@@ -734,8 +683,7 @@ impl<'k> Lowerer<'k> {
     /// narrow elements it spans, packed.
     fn load_element(&mut self, mem: typed::Mem, (idx, idx_ty): (Reg, Scalar), span: Span) -> Reg {
         let elem = self.kernel.stored(mem.space);
-        let n = mem.elem.size() / elem.size();
-        if n == 1 {
+        if mem.elem.size() == elem.size() {
             let d = self.temp(elem.promoted());
             self.emit(
                 Inst::Load {
@@ -749,32 +697,8 @@ impl<'k> Lowerer<'k> {
             );
             return self.reinterpret(d, elem, mem.elem, span);
         }
-        let mut parts = [Reg(0); 4];
-        for p in parts.iter_mut().take(n as usize) {
-            *p = self.temp(elem.promoted());
-        }
-        self.emit(
-            Inst::LoadVec {
-                space: space(mem.space),
-                elem,
-                width: n as u8,
-                d: parts,
-                idx,
-                idx_ty,
-            },
-            span,
-        );
         let d = self.temp(mem.elem.promoted());
-        self.emit(
-            Inst::Pack {
-                from: elem,
-                to: mem.elem,
-                n: n as u8,
-                d,
-                a: parts,
-            },
-            span,
-        );
+        self.load_vec(mem, (idx, idx_ty), &[d], span);
         d
     }
 
@@ -782,8 +706,7 @@ impl<'k> Lowerer<'k> {
     /// [`Self::load_element`].
     fn store_element(&mut self, mem: typed::Mem, (idx, idx_ty): (Reg, Scalar), v: Reg, span: Span) {
         let elem = self.kernel.stored(mem.space);
-        let n = mem.elem.size() / elem.size();
-        if n == 1 {
+        if mem.elem.size() == elem.size() {
             let v = self.reinterpret(v, mem.elem, elem, span);
             self.emit(
                 Inst::Store {
@@ -797,28 +720,99 @@ impl<'k> Lowerer<'k> {
             );
             return;
         }
-        let mut parts = [Reg(0); 4];
-        for p in parts.iter_mut().take(n as usize) {
-            *p = self.temp(elem.promoted());
-        }
+        self.store_vec(mem, (idx, idx_ty), &[v], span);
+    }
+
+    /// Loads vector `idx` of `mem` into `d`, one register per component of `mem.elem`: one
+    /// access of the memory's own elements (up to 16), each component seen through a same-size
+    /// view or packed from the narrow elements it spans (`float4*` of `half`: two per component).
+    fn load_vec(&mut self, mem: typed::Mem, (idx, idx_ty): (Reg, Scalar), d: &[Reg], span: Span) {
+        let elem = self.kernel.stored(mem.space);
+        let n = (mem.elem.size() / elem.size()) as usize;
+        let parts: Vec<Reg> = if elem == mem.elem {
+            d.to_vec()
+        } else {
+            (0..d.len() * n)
+                .map(|_| self.temp(elem.promoted()))
+                .collect()
+        };
         self.emit(
-            Inst::Unpack {
-                from: mem.elem,
-                to: elem,
-                n: n as u8,
-                d: parts,
-                a: v,
+            Inst::LoadVec {
+                space: space(mem.space),
+                elem,
+                width: parts.len() as u8,
+                d: widen(&parts),
+                idx,
+                idx_ty,
             },
             span,
         );
+        if elem == mem.elem {
+            return;
+        }
+        for (&var, a) in d.iter().zip(parts.chunks(n)) {
+            if n == 1 {
+                let bits = self.reinterpret(a[0], elem, mem.elem, span);
+                let ty = mem.elem.promoted();
+                self.emit(
+                    Inst::Mov {
+                        ty,
+                        d: var,
+                        a: bits,
+                    },
+                    span,
+                );
+            } else {
+                let (from, to) = (elem, mem.elem);
+                let a = widen(a);
+                self.emit(
+                    Inst::Pack {
+                        from,
+                        to,
+                        n: n as u8,
+                        d: var,
+                        a,
+                    },
+                    span,
+                );
+            }
+        }
+    }
+
+    /// Stores the components in `v` (of `mem.elem`) as vector `idx` of `mem`, the counterpart
+    /// of [`Self::load_vec`]: each component unpacked into the narrow elements it spans.
+    fn store_vec(&mut self, mem: typed::Mem, (idx, idx_ty): (Reg, Scalar), v: &[Reg], span: Span) {
+        let elem = self.kernel.stored(mem.space);
+        let n = (mem.elem.size() / elem.size()) as usize;
+        let mut parts = Vec::with_capacity(v.len() * n);
+        for &a in v {
+            if n == 1 {
+                parts.push(self.reinterpret(a, mem.elem, elem, span));
+                continue;
+            }
+            let d: Vec<Reg> = (0..n).map(|_| self.temp(elem.promoted())).collect();
+            let (from, to) = (mem.elem, elem);
+            let d4 = widen(&d);
+            self.emit(
+                Inst::Unpack {
+                    from,
+                    to,
+                    n: n as u8,
+                    d: d4,
+                    a,
+                },
+                span,
+            );
+            parts.extend(d);
+        }
         self.emit(
             Inst::StoreVec {
                 space: space(mem.space),
                 elem,
-                width: n as u8,
+                width: parts.len() as u8,
                 idx,
                 idx_ty,
-                v: parts,
+                v: widen(&parts),
             },
             span,
         );
@@ -1002,4 +996,11 @@ fn collect_expr_at(e: &typed::Expr, needs: &mut Needs) {
         ExprKind::Call { args, .. } => args.iter().for_each(go),
         ExprKind::Load { index, .. } => go(index),
     }
+}
+
+/// `regs` in an instruction's fixed-size operand array (the unused slots repeat the first).
+fn widen<const N: usize>(regs: &[Reg]) -> [Reg; N] {
+    let mut out = [regs[0]; N];
+    out[..regs.len()].copy_from_slice(regs);
+    out
 }

@@ -260,9 +260,10 @@ pub enum Inst {
         d: Reg,
         a: Reg,
     },
-    /// `d` = the `n` narrow elements in `a` (of type `from`, lowest address first) read as one
-    /// element of `to`, whose bytes they are: a pointer cast's wider view of memory (`(uint*)` of
-    /// a byte array), loaded as one access; free.
+    /// `d` = the `n` narrow elements in `a` (of type `from`, lowest address first; a 16-bit
+    /// float's bits) read as one element of `to`, whose bytes they are: a pointer cast's wider
+    /// view of memory (`(uint*)` of a byte array, a component of `float4*` of `half`), loaded
+    /// as one access; free.
     Pack {
         from: Scalar,
         to: Scalar,
@@ -307,12 +308,14 @@ pub enum Inst {
         idx_ty: Scalar,
         v: Reg,
     },
-    /// `d[0..width] = mem[idx*width .. idx*width+width]`: one wide (8- or 16-byte) access; `idx` counts vectors.
+    /// `d[0..width] = mem[idx*width .. idx*width+width]`: one wide (up to 16-byte) access; `idx`
+    /// counts vectors. `width` counts the memory's own elements: up to 16 where a pointer cast's
+    /// view packs them ([`Inst::Pack`]: a `float4` of `half` is 8, a `uint4` of `uchar` 16).
     LoadVec {
         space: Space,
         elem: Scalar,
         width: u8,
-        d: [Reg; 4],
+        d: [Reg; 16],
         idx: Reg,
         idx_ty: Scalar,
     },
@@ -323,7 +326,7 @@ pub enum Inst {
         width: u8,
         idx: Reg,
         idx_ty: Scalar,
-        v: [Reg; 4],
+        v: [Reg; 16],
     },
     /// `__syncthreads()`: every live thread of the block must be active.
     Barrier,

@@ -225,7 +225,7 @@ impl BlockRunner<'_> {
         }
     }
 
-    /// A load (`Err(d)`) or store (`Ok(v)`) of `width` components per lane (1, or 2/4 for a vector):
+    /// A load (`Err(d)`) or store (`Ok(v)`) of `width` components per lane (1, or up to 16 for a vector):
     /// bounds, one request in the counters, races, then the data one component at a time.
     #[allow(clippy::too_many_arguments)]
     pub(super) fn memory(
@@ -235,7 +235,7 @@ impl BlockRunner<'_> {
         elem: Scalar,
         width: u32,
         (idx, idx_ty): (Reg, Scalar),
-        regs: Result<[Reg; 4], [Reg; 4]>,
+        regs: Result<&[Reg], &[Reg]>,
         globals: &[Option<GlobalBuf<'_>>],
     ) -> Result<(), RunError> {
         if let Space::Local(l) = space {

@@ -20,7 +20,7 @@ impl BlockRunner<'_> {
         elem: Scalar,
         width: u32,
         (idx, idx_ty): (Reg, Scalar),
-        regs: Result<[Reg; 4], [Reg; 4]>,
+        regs: Result<&[Reg], &[Reg]>,
     ) -> Result<(), RunError> {
         if self.lanes_active == 0 {
             return Ok(());
