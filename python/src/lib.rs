@@ -63,12 +63,13 @@ fn load_gpu(py: Python<'_>, name: &str) -> PyResult<gpu::GpuConfig> {
 /// element type: `float*` takes float32), lists of numbers, numbers, `None` (NULL) or launch
 /// expressions such as `"rand(4096)"`; a file's launch section supplies the rest. `grid` and
 /// `block` are ints or tuples of up to three. `sample` is a fraction of the blocks, or "auto".
-/// `max_steps` and `max_block_steps` are `--max-steps` and `--max-block-steps`. The launch runs
+/// `max_steps` and `max_block_steps` are `--max-steps` and `--max-block-steps`; `max_dyn_smem`
+/// is `--max-dyn-smem`, the opt-in for dynamic shared memory above 48 KB. The launch runs
 /// without the GIL; Ctrl-C stops it with `KeyboardInterrupt`.
 #[pyfunction]
 #[pyo3(signature = (source, grid=None, block=None, args=None, gpu="h100", kernel=None,
     dyn_smem=None, sample=None, threads=None, seed=0, regs=32, timeout=None, max_steps=None,
-    max_block_steps=None))]
+    max_block_steps=None, max_dyn_smem=None))]
 #[allow(clippy::too_many_arguments)]
 fn run(
     py: Python<'_>,
@@ -86,6 +87,7 @@ fn run(
     timeout: Option<f64>,
     max_steps: Option<u64>,
     max_block_steps: Option<u64>,
+    max_dyn_smem: Option<u64>,
 ) -> PyResult<RunResult> {
     let src = self::source(py, source)?;
     let mut overrides = Overrides {
@@ -123,6 +125,7 @@ fn run(
         kernel,
         overrides,
         dyn_smem,
+        max_dyn_smem,
         timeout,
         sample,
         regs,

@@ -181,3 +181,21 @@ def test_the_gil_is_released_during_a_launch():
     # Had the launch held the GIL for its half second, the thread would have counted only in
     # the interpreter's switch intervals.
     assert counted[0] > 100_000
+
+
+def test_dynamic_shared_memory_above_48_kb_needs_max_dyn_smem():
+    # 64 KB of dynamic shared memory is refused without the opt-in, and runs with it.
+    src = """
+__global__ void k(float* a) {
+    extern __shared__ float s[];
+    s[threadIdx.x] = threadIdx.x;
+    __syncthreads();
+    a[threadIdx.x] = s[blockDim.x - 1 - threadIdx.x];
+}
+"""
+    a = np.zeros(256, np.float32)
+    with pytest.raises(simt.SimtError) as e:
+        simt.run(src, grid=1, block=256, args={"a": a}, dyn_smem=65536)
+    assert e.value.code == "simt::host::dynamic_shared_memory"
+    r = simt.run(src, grid=1, block=256, args={"a": a}, dyn_smem=65536, max_dyn_smem=65536)
+    assert r["a"][0] == 255
