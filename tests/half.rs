@@ -296,3 +296,14 @@ launch k { out = zeros(3); expect out == [1, 1, 1]; }
 "#;
     ok(src, &[], ONE, ONE);
 }
+
+#[test]
+fn host_arithmetic_on_half_buffers_is_floating_point() {
+    // A half buffer is floating-point data in the launch section: `a / 2` of 3 is 1.5, not the
+    // integer 1.
+    let src = r#"
+__global__ void k(const half* a, half* c) { c[0] = a[0] * __float2half(0.5f); }
+launch k { a = [3]; c = zeros(1); expect c == a / 2; }
+"#;
+    ok(src, &[], ONE, ONE);
+}

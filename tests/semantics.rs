@@ -412,3 +412,36 @@ launch k { nx = 8; ny = 4; a = arange(nx * ny); b = zeros(nx * ny); expect b == 
 "#;
     ok(src, &[], [1, 1, 1], [8, 4, 1]);
 }
+
+#[test]
+fn expect_sides_computed_elementwise_report_as_before() {
+    // `y == 2 * arange(n) + 1` and `c == a + b + 1` are compared a chunk at a time (no array of
+    // the whole length); the verdict and the message are the ordinary comparison's: with
+    // y = 2i + 1, `y == 2 * arange(n) + 2` fails at every one of n = 10000 elements, first at
+    // index 0 (1 == 2). An integer `/` still truncates (7 / 2 = 3) and a one-element array
+    // stands for every element.
+    let src = r#"
+__global__ void k(float* y, int* q, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) { y[i] = 2.0f * i + 1.0f; q[i] = 3; }
+}
+launch k {
+    n = 10000;
+    y = zeros(n);
+    q = zeros(n);
+    seven = [7];
+    grid = cdiv(n, 256); block = 256;
+    expect y == 2 * arange(n) + 1;
+    expect y == 2 * arange(n) + 2;
+    expect q == seven / 2;
+    expect -y < 0 * arange(n);
+}
+"#;
+    let r = common::run(src, &[], None, None).expect("runs");
+    let verdicts: Vec<bool> = r.expects.iter().map(|e| e.passed).collect();
+    assert_eq!(verdicts, [true, false, true, true]);
+    assert_eq!(
+        r.expects[1].detail.as_deref(),
+        Some("4999 of 10000 elements differ; first at index 0: 1 == 2 is false")
+    );
+}

@@ -19,11 +19,13 @@ type Result<T> = std::result::Result<T, HostError>;
 /// Elements read per step.
 const CHUNK: usize = 4096;
 
-/// One side of an elementwise operation: a number standing for every element, or an array.
+/// One side of an elementwise operation: a number standing for every element, an array, or
+/// an expect's side computed a chunk at a time.
 #[derive(Clone, Copy)]
-enum Operand<'a> {
+pub(crate) enum Operand<'a> {
     Number(f64),
     Array(&'a BufData),
+    Fused(&'a Fused, usize),
 }
 
 impl Operand<'_> {
@@ -31,6 +33,7 @@ impl Operand<'_> {
         match self {
             Operand::Number(_) => 1,
             Operand::Array(d) => d.len(),
+            Operand::Fused(_, n) => n,
         }
     }
 
@@ -39,6 +42,71 @@ impl Operand<'_> {
         match self {
             Operand::Number(v) => out.fill(v),
             Operand::Array(d) => d.read_f64(start, out),
+            Operand::Fused(f, _) => f.read(start, out),
+        }
+    }
+}
+
+/// An elementwise expression over arrays of one length and numbers, computed for a range of
+/// elements at a time (an `expect` side such as `2 * arange(n) + 1`), so that no array of the
+/// whole length is made for it. Arithmetic is [`binary`]'s.
+pub(crate) enum Fused {
+    /// A number standing for every element.
+    Number(f64),
+    /// An array's elements.
+    Array(Arc<BufData>),
+    /// `arange(n)`: element `i` is `i`.
+    Index,
+    /// `-x`
+    Neg(Box<Fused>),
+    /// `l op r`, floating-point or not (`/` truncates on integers).
+    Binary(BinOp, Box<Fused>, Box<Fused>, bool),
+}
+
+impl Fused {
+    /// Elements `start..start + out.len()`.
+    pub(crate) fn read(&self, start: usize, out: &mut [f64]) {
+        match self {
+            Fused::Number(v) => out.fill(*v),
+            Fused::Array(d) => d.read_f64(start, out),
+            Fused::Index => {
+                for (i, o) in out.iter_mut().enumerate() {
+                    *o = (start + i) as f64;
+                }
+            }
+            Fused::Neg(a) => {
+                a.read(start, out);
+                out.iter_mut().for_each(|x| *x = -*x);
+            }
+            Fused::Binary(op, a, b, float) => {
+                a.read(start, out);
+                let mut ys = vec![0.0; out.len()];
+                b.read(start, &mut ys);
+                let f = arith(*op, *float);
+                for (x, &y) in out.iter_mut().zip(&ys) {
+                    *x = f(*x, y);
+                }
+            }
+        }
+    }
+}
+
+/// `x op y` on host numbers; `float` false truncates `/` like C's integer division.
+fn arith(op: BinOp, float: bool) -> impl Fn(f64, f64) -> f64 {
+    move |x: f64, y: f64| -> f64 {
+        match op {
+            BinOp::Add => x + y,
+            BinOp::Sub => x - y,
+            BinOp::Mul => x * y,
+            BinOp::Div if float => x / y,
+            BinOp::Div => (x / y).trunc(),
+            BinOp::Rem => x % y,
+            BinOp::Shl => ((x as i64) << (y as i64 & 63)) as f64,
+            BinOp::Shr => ((x as i64) >> (y as i64 & 63)) as f64,
+            BinOp::BitAnd => ((x as i64) & (y as i64)) as f64,
+            BinOp::BitOr => ((x as i64) | (y as i64)) as f64,
+            BinOp::BitXor => ((x as i64) ^ (y as i64)) as f64,
+            _ => unreachable!("host: arithmetic operators only"),
         }
     }
 }
@@ -141,22 +209,7 @@ pub(crate) fn binary(op: BinOp, l: &HostValue, r: &HostValue, span: Span) -> Res
             _ => None,
         }
     };
-    let f = |x: f64, y: f64| -> f64 {
-        match op {
-            BinOp::Add => x + y,
-            BinOp::Sub => x - y,
-            BinOp::Mul => x * y,
-            BinOp::Div if float => x / y,
-            BinOp::Div => (x / y).trunc(),
-            BinOp::Rem => x % y,
-            BinOp::Shl => ((x as i64) << (y as i64 & 63)) as f64,
-            BinOp::Shr => ((x as i64) >> (y as i64 & 63)) as f64,
-            BinOp::BitAnd => ((x as i64) & (y as i64)) as f64,
-            BinOp::BitOr => ((x as i64) | (y as i64)) as f64,
-            BinOp::BitXor => ((x as i64) ^ (y as i64)) as f64,
-            _ => unreachable!("host: arithmetic operators only"),
-        }
-    };
+    let f = arith(op, float);
     if !float && matches!(op, BinOp::Div | BinOp::Rem) {
         let zero_divisor = match r {
             HostValue::Array { data, .. } => data.as_f64().contains(&0.0),
@@ -241,14 +294,23 @@ pub(crate) fn compare(
     span: Span,
 ) -> Result<std::result::Result<(), String>> {
     let (a, b) = (side(l, span)?, side(r, span)?);
-    let tol = Tolerance::of(l, r);
+    Ok(compare_operands(op, a, b, Tolerance::of(l, r)))
+}
+
+/// [`compare`] of two operands with the tolerance of their types.
+pub(crate) fn compare_operands(
+    op: BinOp,
+    a: Operand<'_>,
+    b: Operand<'_>,
+    tol: Tolerance,
+) -> std::result::Result<(), String> {
     // Counts must agree (a 1-D array of 512 against one of 1024 used to index past the shorter one).
     if a.len() != b.len() && a.len() != 1 && b.len() != 1 {
-        return Ok(Err(format!(
+        return Err(format!(
             "the sides have {} and {} elements",
             a.len(),
             b.len()
-        )));
+        ));
     }
     let n = if a.len() == 1 { b.len() } else { a.len() };
     // Per chunk: the elements that fail, and the first of them.
@@ -274,13 +336,13 @@ pub(crate) fn compare(
     });
     let bad_count: usize = per_chunk.iter().map(|(b, _)| b).sum();
     let first = per_chunk.iter().find_map(|(_, f)| *f);
-    Ok(match first {
+    match first {
         None => Ok(()),
         Some((_, x, y)) if n == 1 => Err(format!("{x} {op} {y} is false")),
         Some((i, x, y)) => Err(format!(
             "{bad_count} of {n} elements differ; first at index {i}: {x} {op} {y} is false"
         )),
-    })
+    }
 }
 
 #[cfg(test)]

@@ -5,10 +5,10 @@ use std::collections::HashMap;
 use std::path::{Component, Path, PathBuf};
 use std::sync::{Arc, Weak};
 
-use super::elementwise::{binary, compare, map};
+use super::elementwise::{binary, compare, compare_operands, map, Fused, Operand};
 use super::error::HostError;
 use super::npy;
-use super::value::{Draws, HostValue, Rng};
+use super::value::{Draws, HostValue, Rng, Tolerance};
 use super::Overrides;
 use crate::diag::did_you_mean;
 use crate::exec::BufData;
@@ -758,6 +758,68 @@ impl Env {
         self.statement(|env| env.check(e))
     }
 
+    /// `e` as a [`Fused`] side of an `expect`, where it is elementwise arithmetic on the
+    /// arrays and numbers the launch section names and `arange(n)`; `None` for anything else
+    /// (computed the ordinary way), and for what the ordinary way would refuse or must check
+    /// first (arrays of different lengths, an integer `/` or `%`, which refuses a zero divisor).
+    fn fused(&mut self, e: &Expr) -> Result<Option<FusedSide>> {
+        let side = |expr, len, float| FusedSide {
+            expr,
+            len,
+            float,
+            elem: None,
+        };
+        Ok(match &e.kind {
+            ExprKind::Int { .. } | ExprKind::Float { .. } => match self.value(e)? {
+                HostValue::Num { v, float } => Some(side(Fused::Number(v), None, float)),
+                _ => None,
+            },
+            ExprKind::Name(n) => match self.vars.get(n) {
+                Some(HostValue::Num { v, float }) => Some(side(Fused::Number(*v), None, *float)),
+                Some(HostValue::Array { data, float, .. }) => Some(FusedSide {
+                    expr: Fused::Array(Arc::clone(data)),
+                    len: Some(data.len()),
+                    float: *float,
+                    elem: Some(data.elem()),
+                }),
+                _ => None,
+            },
+            ExprKind::Unary {
+                op: UnOp::Neg,
+                operand,
+            } => self
+                .fused(operand)?
+                .map(|a| side(Fused::Neg(Box::new(a.expr)), a.len, a.float)),
+            ExprKind::Binary { op, lhs, rhs, .. }
+                if !op.is_comparison() && !matches!(op, BinOp::And | BinOp::Or) =>
+            {
+                let (Some(a), Some(b)) = (self.fused(lhs)?, self.fused(rhs)?) else {
+                    return Ok(None);
+                };
+                let float = a.float || b.float;
+                let same_len = match (a.len, b.len) {
+                    (Some(x), Some(y)) => x == y,
+                    _ => true,
+                };
+                if !same_len || (!float && matches!(op, BinOp::Div | BinOp::Rem)) {
+                    return Ok(None);
+                }
+                let len = a.len.or(b.len);
+                Some(side(
+                    Fused::Binary(*op, Box::new(a.expr), Box::new(b.expr), float),
+                    len,
+                    float,
+                ))
+            }
+            ExprKind::Call { callee, args, .. } if callee.name == "arange" && args.len() == 1 => {
+                let n = self.value(&args[0])?;
+                let n = as_size(&n, args[0].span)?;
+                Some(side(Fused::Index, Some(n), false))
+            }
+            _ => None,
+        })
+    }
+
     fn check(&mut self, e: &Expr) -> Result<std::result::Result<(), String>> {
         if let ExprKind::Binary {
             op,
@@ -767,6 +829,13 @@ impl Env {
         } = &e.kind
         {
             if op.is_comparison() {
+                // Elementwise arithmetic on whole arrays is compared a chunk at a time, without
+                // making its result (`c == a + b`, `y == 2 * arange(n) + 1`).
+                if let (Some(l), Some(r)) = (self.fused(lhs)?, self.fused(rhs)?) {
+                    if l.len.is_some() || r.len.is_some() {
+                        return Ok(l.compare(*op, &r));
+                    }
+                }
                 let l = self.value(lhs)?;
                 let r = self.value(rhs)?;
                 return compare(*op, &l, &r, *op_span);
@@ -778,6 +847,38 @@ impl Env {
             None => Ok(()),
             Some(i) => Err(format!("element {i} is zero")),
         })
+    }
+}
+
+/// One side of an `expect` as a [`Fused`] expression.
+struct FusedSide {
+    expr: Fused,
+    /// Its length; `None` for a number.
+    len: Option<usize>,
+    /// Whether it is floating-point (decides `/` and the tolerance).
+    float: bool,
+    /// The element type of a side that is one array as it is.
+    elem: Option<crate::value::Scalar>,
+}
+
+impl FusedSide {
+    /// `self op other`, as `compare` would find it.
+    fn compare(self, op: BinOp, other: &FusedSide) -> std::result::Result<(), String> {
+        let tol = Tolerance::for_sides([self.elem, other.elem], self.float || other.float);
+        compare_operands(op, self.operand(), other.operand(), tol)
+    }
+
+    /// The side as an operand: a number, or an array of one element, stands for every element.
+    fn operand(&self) -> Operand<'_> {
+        match (self.len, &self.expr) {
+            (None, Fused::Number(v)) => Operand::Number(*v),
+            (Some(1), e) => {
+                let mut x = [0.0];
+                e.read(0, &mut x);
+                Operand::Number(x[0])
+            }
+            (len, e) => Operand::Fused(e, len.unwrap_or(1)),
+        }
     }
 }
 

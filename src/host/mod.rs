@@ -1036,7 +1036,7 @@ pub fn check_expects(
             View::From(0) => (Arc::clone(data), setup.shapes[h.buffer].clone()),
             &View::From(k) => (Arc::new(data.tail(k)), vec![data.len().saturating_sub(k)]),
         };
-        let float = matches!(data.elem(), Scalar::F32 | Scalar::F64);
+        let float = data.elem().is_float();
         setup.env.vars.insert(
             h.name.clone(),
             HostValue::Array {

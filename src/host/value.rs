@@ -141,7 +141,12 @@ impl Tolerance {
             HostValue::Array { data, .. } => Some(data.elem()),
             _ => None,
         };
-        let elems = [elem(l), elem(r)];
+        Tolerance::for_sides([elem(l), elem(r)], l.is_float() || r.is_float())
+    }
+
+    /// The tolerance for two sides: the element types of those that are arrays of a buffer's
+    /// type, and whether either is floating-point.
+    pub fn for_sides(elems: [Option<Scalar>; 2], float: bool) -> Tolerance {
         if elems.contains(&Some(Scalar::BF16)) {
             Tolerance::Within {
                 rtol: 1.6e-2,
@@ -152,7 +157,7 @@ impl Tolerance {
                 rtol: 1e-3,
                 atol: 1e-5,
             }
-        } else if l.is_float() || r.is_float() {
+        } else if float {
             Tolerance::Within {
                 rtol: 1e-4,
                 atol: 1e-6,
