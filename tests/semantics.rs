@@ -445,3 +445,26 @@ launch k {
         Some("4999 of 10000 elements differ; first at index 0: 1 == 2 is false")
     );
 }
+
+#[test]
+fn expect_against_a_transpose_reads_columns() {
+    // A 3 × 5 matrix transposed by the kernel (out[j·3 + i] = in[i·5 + j]) matches
+    // transpose(in, 3, 5), compared a chunk at a time; against in itself 12 of 15 differ
+    // (an element stays in place where i·5 + j = j·3 + i, j = 2i: (0, 0), (1, 2), (2, 4), at
+    // 0, 7 and 14), first at index 1: out[1] = in[5] = 5 against in[1] = 1.
+    let src = r#"
+__global__ void k(const int* in, int* out) {
+    int i = threadIdx.y, j = threadIdx.x;
+    out[j * 3 + i] = in[i * 5 + j];
+}
+launch k { in = arange(15); out = zeros(15); block = (5, 3); grid = 1;
+    expect out == transpose(in, 3, 5);
+    expect out == in; }
+"#;
+    let r = common::run(src, &[], None, None).expect("runs");
+    assert!(r.expects[0].passed);
+    assert_eq!(
+        r.expects[1].detail.as_deref(),
+        Some("12 of 15 elements differ; first at index 1: 5 == 1 is false")
+    );
+}

@@ -58,6 +58,28 @@ macro_rules! with_data {
 }
 pub(crate) use with_data;
 
+/// Runs `$read!(v, |x| double of x)` on the typed vector of a `BufData`, with the conversion of
+/// its element type to a double.
+macro_rules! as_f64 {
+    ($data:expr, $read:ident) => {
+        match $data {
+            BufData::Bool(v) => $read!(v, |x| f64::from(u8::from(x))),
+            BufData::I8(v) => $read!(v, |x| f64::from(x)),
+            BufData::U8(v) => $read!(v, |x| f64::from(x)),
+            BufData::I16(v) => $read!(v, |x| f64::from(x)),
+            BufData::U16(v) => $read!(v, |x| f64::from(x)),
+            BufData::I32(v) => $read!(v, |x| f64::from(x)),
+            BufData::U32(v) => $read!(v, |x| f64::from(x)),
+            BufData::I64(v) => $read!(v, |x| x as f64),
+            BufData::U64(v) => $read!(v, |x| x as f64),
+            BufData::F32(v) => $read!(v, |x| f64::from(x)),
+            BufData::F64(v) => $read!(v, |x| x),
+            BufData::F16(v) => $read!(v, |x| x.to_f64()),
+            BufData::BF16(v) => $read!(v, |x| x.to_f64()),
+        }
+    };
+}
+
 impl BufData {
     /// `len` zeros of `elem`.
     pub fn zeros(elem: Scalar, len: usize) -> BufData {
@@ -119,21 +141,21 @@ impl BufData {
                 }
             };
         }
-        match self {
-            BufData::Bool(v) => read!(v, |x| f64::from(u8::from(x))),
-            BufData::I8(v) => read!(v, |x| f64::from(x)),
-            BufData::U8(v) => read!(v, |x| f64::from(x)),
-            BufData::I16(v) => read!(v, |x| f64::from(x)),
-            BufData::U16(v) => read!(v, |x| f64::from(x)),
-            BufData::I32(v) => read!(v, |x| f64::from(x)),
-            BufData::U32(v) => read!(v, |x| f64::from(x)),
-            BufData::I64(v) => read!(v, |x| x as f64),
-            BufData::U64(v) => read!(v, |x| x as f64),
-            BufData::F32(v) => read!(v, |x| f64::from(x)),
-            BufData::F64(v) => out.copy_from_slice(&v[start..end]),
-            BufData::F16(v) => read!(v, |x| x.to_f64()),
-            BufData::BF16(v) => read!(v, |x| x.to_f64()),
+        as_f64!(self, read);
+    }
+
+    /// Elements `start`, `start + stride`, … (`out.len()` of them) as doubles: a column of a
+    /// row-major matrix (the host's `transpose`).
+    pub fn read_strided_f64(&self, start: usize, stride: usize, out: &mut [f64]) {
+        macro_rules! read {
+            ($v:expr, |$x:ident| $f:expr) => {
+                for (k, o) in out.iter_mut().enumerate() {
+                    let $x = $v[start + k * stride];
+                    *o = $f;
+                }
+            };
         }
+        as_f64!(self, read);
     }
 
     /// Element `i` as a double.

@@ -57,6 +57,9 @@ pub(crate) enum Fused {
     Array(Arc<BufData>),
     /// `arange(n)`: element `i` is `i`.
     Index,
+    /// `transpose(a, rows, cols)` of a row-major `rows × cols` array: element `j · rows + i` is
+    /// `a[i · cols + j]`.
+    Transpose(Arc<BufData>, usize, usize),
     /// `-x`
     Neg(Box<Fused>),
     /// `l op r`, floating-point or not (`/` truncates on integers).
@@ -72,6 +75,17 @@ impl Fused {
             Fused::Index => {
                 for (i, o) in out.iter_mut().enumerate() {
                     *o = (start + i) as f64;
+                }
+            }
+            Fused::Transpose(a, rows, cols) => {
+                // Output elements of one column `j` are a run of source column `j`.
+                let mut k = 0;
+                while k < out.len() {
+                    let o = start + k;
+                    let (i, j) = (o % rows, o / rows);
+                    let run = (rows - i).min(out.len() - k);
+                    a.read_strided_f64(i * cols + j, *cols, &mut out[k..k + run]);
+                    k += run;
                 }
             }
             Fused::Neg(a) => {

@@ -811,6 +811,24 @@ impl Env {
                     float,
                 ))
             }
+            // `transpose(a, rows, cols)` of a named array of `rows × cols` elements.
+            ExprKind::Call { callee, args, .. }
+                if callee.name == "transpose" && args.len() == 3 =>
+            {
+                let ExprKind::Name(n) = &args[0].kind else {
+                    return Ok(None);
+                };
+                let Some(HostValue::Array { data, float, .. }) = self.vars.get(n).cloned() else {
+                    return Ok(None);
+                };
+                let r = self.value(&args[1])?;
+                let c = self.value(&args[2])?;
+                let (r, c) = (as_size(&r, args[1].span)?, as_size(&c, args[2].span)?);
+                if r.checked_mul(c) != Some(data.len()) || r == 0 {
+                    return Ok(None);
+                }
+                Some(side(Fused::Transpose(data, r, c), Some(r * c), float))
+            }
             ExprKind::Call { callee, args, .. } if callee.name == "arange" && args.len() == 1 => {
                 let n = self.value(&args[0])?;
                 let n = as_size(&n, args[0].span)?;
