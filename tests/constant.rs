@@ -132,7 +132,7 @@ fn device_variable_mistakes_are_diagnostics() {
     // An array's initialiser is a brace list, not one value.
     let src = "__device__ int n[2] = 0;\n__global__ void k(int* a) { a[0] = n[0]; }";
     let f = err(src, &[("a", "zeros(1)")], ONE, ONE);
-    assert_eq!(codes(&f), ["simt::check::type_error"]);
+    assert_eq!(codes(&f), ["simt::check::initialiser"]);
     // An integer variable given a fraction by the launch.
     let src = "__device__ unsigned int n;\n__global__ void k(int* a) { a[0] = n; }";
     let f = err(src, &[("a", "zeros(1)"), ("n", "1.5")], ONE, ONE);

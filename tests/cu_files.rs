@@ -69,7 +69,7 @@ fn host_code_is_skipped_and_the_kernel_runs() {
 fn a_kernel_reading_a_host_variable_is_told_why_it_cannot() {
     let src = PROGRAM.replace("if (i < n)", "if (i < N)");
     let f = err(&src, &[("n", "64")], Some([1, 1, 1]), Some([32, 1, 1]));
-    assert_eq!(codes(&f), ["simt::check::type_error"]);
+    assert_eq!(codes(&f), ["simt::check::host_variable"]);
     assert!(
         common::describe(&f).contains("`N` is a host variable"),
         "{}",

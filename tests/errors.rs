@@ -61,9 +61,9 @@ fn type_errors() {
     let f = check_err("__global__ void k(float* a) { a[0] = fminf(1.0f); }");
     assert_eq!(codes(&f), ["simt::check::argument_count"]);
     let f = check_err("__global__ void k(float* a) { float x = a; }");
-    assert_eq!(codes(&f), ["simt::check::type_error"]);
+    assert_eq!(codes(&f), ["simt::check::not_a_value"]);
     let f = check_err("__global__ void k(float* a) { a[1.5f] = 0.0f; }");
-    assert_eq!(codes(&f), ["simt::check::type_error"]);
+    assert_eq!(codes(&f), ["simt::check::not_an_integer"]);
     let f = check_err("__global__ void k(int* a) { break; }");
     assert_eq!(codes(&f), ["simt::check::outside_loop"]);
     let f = check_err("__global__ void k(int* a) { int i = 0; int i = 1; }");

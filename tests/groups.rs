@@ -150,7 +150,7 @@ __global__ void k(int* a) {
         Some(ONE),
         Some([32, 1, 1]),
     );
-    assert_eq!(codes(&f), ["simt::check::type_error"]);
+    assert_eq!(codes(&f), ["simt::check::initialiser"]);
 }
 
 #[test]
@@ -235,11 +235,19 @@ launch k { rank = zeros(32); sizes = zeros(6); grid = (2, 2); block = 8;
 }
 
 #[test]
-fn a_group_of_the_wrong_kind_is_a_type_error() {
+fn a_group_of_the_wrong_kind_is_an_error() {
     // A 16-thread tile is neither a block nor a 32-thread tile.
-    for (decl, call) in [
-        ("cg::thread_block b2 = cg::tiled_partition(b, 16);", ""),
-        ("", "f(cg::tiled_partition<16>(b));"),
+    for (decl, call, code) in [
+        (
+            "cg::thread_block b2 = cg::tiled_partition(b, 16);",
+            "",
+            "simt::check::initialiser",
+        ),
+        (
+            "",
+            "f(cg::tiled_partition<16>(b));",
+            "simt::check::argument_type",
+        ),
     ] {
         let src = format!(
             "namespace cg = cooperative_groups;\n\
@@ -247,6 +255,6 @@ fn a_group_of_the_wrong_kind_is_a_type_error() {
              __global__ void k(int* a) {{ cg::thread_block b = cg::this_thread_block(); {decl} {call} a[0] = 1; }}"
         );
         let f = err(&src, &[("a", "zeros(1)")], Some(ONE), Some([32, 1, 1]));
-        assert_eq!(codes(&f), ["simt::check::type_error"], "{decl}{call}");
+        assert_eq!(codes(&f), [code], "{decl}{call}");
     }
 }

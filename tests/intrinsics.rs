@@ -204,7 +204,7 @@ fn device_function_errors() {
     );
     assert_eq!(
         check("__device__ void f(int x) { }\n__global__ void k(int* a) { a[0] = f(3); }"),
-        ["simt::check::type_error"]
+        ["simt::check::no_value"]
     );
     assert_eq!(
         check(
@@ -215,7 +215,7 @@ fn device_function_errors() {
     // A shuffle of a pointer, an atomic on a local, a float atomicSub.
     assert_eq!(
         check("__global__ void k(int* a) { int v = __shfl_sync(0xffffffff, a, 0); }"),
-        ["simt::check::type_error"]
+        ["simt::check::not_a_value"]
     );
     assert_eq!(
         check("__global__ void k(int* a) { int x = 0; atomicAdd(&x, 1); }"),
@@ -223,11 +223,11 @@ fn device_function_errors() {
     );
     assert_eq!(
         check("__global__ void k(float* a) { atomicSub(&a[0], 1.0f); }"),
-        ["simt::check::type_error"]
+        ["simt::check::argument_type"]
     );
     assert_eq!(
         check("__global__ void k(int* a) { a[0] = __shfl_sync(0xffffffff, 1, 0, 3); }"),
-        ["simt::check::type_error"]
+        ["simt::check::argument_type"]
     );
 }
 

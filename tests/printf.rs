@@ -70,10 +70,10 @@ __global__ void k() {
 #[test]
 fn mismatched_formats_are_diagnostics() {
     for (call, code) in [
-        ("printf(\"%d\\n\", 1.5f);", "simt::check::type_error"),
-        ("printf(\"%f\\n\", 1);", "simt::check::type_error"),
+        ("printf(\"%d\\n\", 1.5f);", "simt::check::argument_type"),
+        ("printf(\"%f\\n\", 1);", "simt::check::argument_type"),
         ("printf(\"%d %d\\n\", 1);", "simt::check::argument_count"),
-        ("printf(\"%q\\n\", 1);", "simt::check::type_error"),
+        ("printf(\"%q\\n\", 1);", "simt::check::argument_type"),
         ("printf(\"%p\\n\", a);", "simt::check::unsupported"),
     ] {
         let src = format!("__global__ void k(int* a) {{ {call} }}");

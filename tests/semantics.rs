@@ -337,7 +337,7 @@ fn the_comma_operator_runs_its_items_in_order_and_gives_the_last() {
         Some(ONE),
         Some([32, 1, 1]),
     );
-    assert_eq!(codes(&f), ["simt::check::type_error"]);
+    assert_eq!(codes(&f), ["simt::check::no_effect"]);
 }
 
 #[test]

@@ -292,20 +292,20 @@ fn struct_mistakes_get_targeted_messages() {
     let (code, message, _) = refused(
         "struct P { float x, y; };\n__global__ void k(float* out) {\n    P a = {1.0f, 2.0f};\n    P b = a * a;\n    out[0] = b.x;\n}",
     );
-    assert_eq!(code, "simt::check::type_error");
+    assert_eq!(code, "simt::check::no_operator");
     assert_eq!(message, "`*` is not defined on `P`");
 
     let (code, message, _) = refused(
         "struct P { float x, y; };\n__global__ void k(float* out) {\n    P a = {1.0f, 2.0f, 3.0f};\n    out[0] = a.x;\n}",
     );
-    assert_eq!(code, "simt::check::type_error");
+    assert_eq!(code, "simt::check::initialiser");
     assert_eq!(message, "`P` has 2 members; 3 values are given");
 
     // A struct-valued call where a number is wanted (this reached the lowering once).
     let (code, message, at) = refused(
         "struct P { float x, y; };\n__device__ P f(P v) { return v; }\n__global__ void k(float* out) {\n    P p = {1.0f, 2.0f};\n    out[0] = f(p);\n}",
     );
-    assert_eq!(code, "simt::check::type_error");
+    assert_eq!(code, "simt::check::not_a_value");
     assert_eq!(message, "this is a `P`, not a number");
     assert_eq!(at, (5, 14));
 }

@@ -84,17 +84,17 @@ fn kernel_flag_names_another_instance_and_borrows_the_launch() {
 fn template_mistakes_are_diagnostics() {
     // Nothing names an instance.
     let f = err(TILED, &[], Some(ONE), Some([32, 1, 1]));
-    assert_eq!(codes(&f), ["simt::check::type_error"]);
+    assert_eq!(codes(&f), ["simt::check::template_arguments"]);
     // A type where a value is expected, and the other way round.
     let src = format!("{TILED}launch k<float> {{ }}\n");
     assert_eq!(
         codes(&err(&src, &[], Some(ONE), Some(ONE))),
-        ["simt::check::type_error"]
+        ["simt::check::template_arguments"]
     );
     let src = format!("{TILED}launch k<32, 7> {{ }}\n");
     assert_eq!(
         codes(&err(&src, &[], Some(ONE), Some(ONE))),
-        ["simt::check::type_error"]
+        ["simt::check::template_arguments"]
     );
     // A misspelled type gets a did-you-mean.
     let src = "__global__ void k(float* a) { flaot x = 1.0f; a[0] = x; }";
@@ -203,7 +203,7 @@ fn an_auto_function_with_two_return_types_is_an_error() {
     let two = "__device__ auto f(int x) { if (x > 2) return 1.0; return 2; }\n\
                __global__ void k(double* a) { a[threadIdx.x] = f(threadIdx.x); }";
     let f = err(two, &[("a", "zeros(4)")], Some(ONE), Some([4, 1, 1]));
-    assert_eq!(codes(&f), ["simt::check::type_error"]);
+    assert_eq!(codes(&f), ["simt::check::return_type"]);
     assert!(
         common::describe(&f).contains("returns `double`"),
         "{}",
@@ -213,7 +213,7 @@ fn an_auto_function_with_two_return_types_is_an_error() {
     let void = "__device__ auto g(int* a) { a[0] = 1; }\n\
                 __global__ void k(int* a) { a[1] = g(a); }";
     let f = err(void, &[("a", "zeros(2)")], Some(ONE), Some(ONE));
-    assert_eq!(codes(&f), ["simt::check::type_error"]);
+    assert_eq!(codes(&f), ["simt::check::no_value"]);
 }
 
 #[test]

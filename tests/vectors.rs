@@ -103,7 +103,7 @@ fn vector_errors() {
     // A whole float4 used as a scalar.
     assert_eq!(
         check("__global__ void k(float4* a, float* b) { b[0] = a[0]; }"),
-        ["simt::check::type_error"]
+        ["simt::check::not_a_value"]
     );
     // A component that float2 does not have.
     assert_eq!(
@@ -113,7 +113,7 @@ fn vector_errors() {
     // make_int4 into a float4.
     assert_eq!(
         check("__global__ void k(float4* a) { a[0] = make_int4(1, 2, 3, 4); }"),
-        ["simt::check::type_error"]
+        ["simt::check::mismatched_types"]
     );
     // dim3 is the host's launch shape, not an element type.
     assert_eq!(

@@ -57,17 +57,224 @@ pub enum CheckError {
         #[help]
         help: String,
     },
-    /// `float x = a;` where `a` is a `float*`
-    #[error("{message}")]
-    #[diagnostic(code(simt::check::type_error))]
-    Type {
-        /// What is wrong.
-        message: String,
-        /// Where.
-        #[label("{label}")]
+    /// A name or expression that is not a single number (a struct, a vector, an
+    /// object, a group of threads, a pointer) used where a number is needed.
+    ///
+    /// Example: `float y = p;` where `p` is a `Point` gives "`p` is a `Point`, not a number".
+    #[error("{subject} is {what}, not {wanted}")]
+    #[diagnostic(code(simt::check::not_a_value))]
+    NotAValue {
+        /// What was used: "`p`", "this element", "`tile()`".
+        subject: String,
+        /// What it is instead: "a `Point`", "a pointer", "a group of threads".
+        what: String,
+        /// What was needed: "a number", "a value", "a scalar".
+        wanted: &'static str,
+        /// Where it is used.
+        #[label("{what}")]
         span: Span,
-        /// Short label.
-        label: String,
+        /// How to get a value out of it.
+        #[help]
+        help: Option<String>,
+    },
+    /// A call, or a type, that gives no value used where one is needed.
+    ///
+    /// Example: `int x = __syncthreads();` gives "`__syncthreads()` has no value".
+    #[error("{what} has no value{why}")]
+    #[diagnostic(code(simt::check::no_value))]
+    NoValue {
+        /// What was used: "`f()`", "`sync()`", "`void`".
+        what: String,
+        /// Why, when it is not obvious: " (it returns `void`)", or empty.
+        why: &'static str,
+        /// Where it is used.
+        #[label("used as a value")]
+        span: Span,
+        /// How to write it.
+        #[help]
+        help: Option<String>,
+    },
+    /// A non-integer where only an integer will do: an index, a pointer offset,
+    /// an array size, the operand of `~`, a count of bits.
+    ///
+    /// Example: `a[0.5f]` gives "an index must be an integer, found `float`".
+    #[error("{what} must be an integer, found `{found}`")]
+    #[diagnostic(code(simt::check::not_an_integer))]
+    NotAnInteger {
+        /// What needed an integer: "an index", "a pointer offset".
+        what: String,
+        /// The type found.
+        found: String,
+        /// The expression.
+        #[label("not an integer")]
+        span: Span,
+        /// How to fix it.
+        #[help]
+        help: Option<String>,
+    },
+    /// An operator that a struct does not define.
+    ///
+    /// Example: `a + b` with `a, b: Point` and no `operator+` gives "`+` is not defined on `Point`".
+    #[error("`{op}` is not defined on `{ty}`")]
+    #[diagnostic(code(simt::check::no_operator))]
+    NoOperator {
+        /// The operator's symbol.
+        op: String,
+        /// The struct.
+        ty: String,
+        /// The operator.
+        #[label("no operator for this struct")]
+        span: Span,
+        /// The function to define.
+        #[help]
+        help: String,
+    },
+    /// An expression statement whose value is computed and dropped.
+    ///
+    /// Example: `x + 1;`.
+    #[error("this statement has no effect")]
+    #[diagnostic(
+        code(simt::check::no_effect),
+        help("assign it to a variable or an element, e.g. `x = ...;`")
+    )]
+    NoEffect {
+        /// The statement.
+        #[label("the value is computed and dropped")]
+        span: Span,
+    },
+    /// A file-scope variable without `const` read from device code.
+    ///
+    /// Example: `int n = 4;` at file scope, then `a[i] = n;` in a kernel.
+    #[error("`{name}` is a host variable: device code cannot read it")]
+    #[diagnostic(
+        code(simt::check::host_variable),
+        help("pass it to the kernel as a parameter, or declare it `const` (or `__constant__` and set it in the launch section)")
+    )]
+    HostVariable {
+        /// The variable.
+        name: String,
+        /// Where device code reads it.
+        #[label("declared without `const` at file scope")]
+        span: Span,
+    },
+    /// Template arguments that do not fit: given to a non-template, too many,
+    /// missing, a value for a type parameter or a type for a value one,
+    /// unreadable, or a kernel template that nothing instantiates.
+    ///
+    /// Example: `f<int>(1)` where `f` is not a template gives "`f` is not a template".
+    #[error("{}", .problem.message(.template))]
+    #[diagnostic(code(simt::check::template_arguments))]
+    TemplateArguments {
+        /// The template (or non-template) as named: `f`, `k<32, float>`.
+        template: String,
+        /// What is wrong.
+        problem: TemplateProblem,
+        /// Where.
+        #[label("{}", .problem.label())]
+        span: Span,
+        /// How to fix it: usually the template's signature.
+        #[help]
+        help: Option<String>,
+    },
+    /// A pointer used in a way that does not point into an array: dereferencing
+    /// or moving `NULL` or an unassigned pointer, mixing pointee types, writing
+    /// through a pointer to `const`, an operator pointers do not have, or a
+    /// non-pointer where a pointer is needed.
+    ///
+    /// Example: `*p` with `float* p = NULL;` gives "this dereferences a null pointer".
+    #[error("{problem}")]
+    #[diagnostic(code(simt::check::pointer))]
+    Pointer {
+        /// What is wrong.
+        problem: PointerProblem,
+        /// Where.
+        #[label("{}", .problem.label())]
+        span: Span,
+        /// How to fix it.
+        #[help]
+        help: Option<String>,
+    },
+    /// An initialiser of the wrong shape: too many values, a single value for an
+    /// array, none where the type must be deduced, or a group of another kind.
+    ///
+    /// Example: `__device__ int lut[2] = {1, 2, 3};` gives "more values than `lut` holds (2)".
+    #[error("{problem}")]
+    #[diagnostic(code(simt::check::initialiser))]
+    Initialiser {
+        /// What does not fit.
+        problem: InitialiserProblem,
+        /// The variable or its initialiser.
+        #[label("{}", .problem.label())]
+        span: Span,
+        /// How to fix it.
+        #[help]
+        help: Option<String>,
+    },
+    /// Indexing that does not fit the indexed thing: a scalar or vector indexed
+    /// like an array, the wrong number of indices, a constant index outside a
+    /// member array, or an array size that is not positive.
+    ///
+    /// Example: `tile[1]` with `__shared__ float tile[4][4]` gives "`tile` has 2 dimension(s) but is indexed with 1".
+    #[error("{problem}")]
+    #[diagnostic(code(simt::check::dimensions))]
+    Dimensions {
+        /// What does not fit.
+        problem: DimensionProblem,
+        /// Where.
+        #[label("{}", .problem.label())]
+        span: Span,
+        /// How to fix it.
+        #[help]
+        help: Option<String>,
+    },
+    /// A `return` that does not match the function: a value from a `void`
+    /// function or kernel, none from a non-`void` one, or an `auto` function
+    /// returning two types.
+    ///
+    /// Example: `return 1;` in a kernel gives "a kernel returns `void`".
+    #[error("{problem}")]
+    #[diagnostic(code(simt::check::return_type))]
+    ReturnType {
+        /// What does not match.
+        problem: ReturnProblem,
+        /// The `return` or its value.
+        #[label("{}", .problem.label())]
+        span: Span,
+        /// How to fix it.
+        #[help]
+        help: Option<String>,
+    },
+    /// An argument of the wrong type or kind for a function, an intrinsic, a
+    /// parameter or a `printf` conversion: another group, a temporary for a
+    /// reference parameter, an invalid shuffle width, a bad format.
+    ///
+    /// Example: `printf("%d", 1.5f)` gives "`%d` prints an integer, but this is a `float`".
+    #[error("{problem}")]
+    #[diagnostic(code(simt::check::argument_type))]
+    ArgumentType {
+        /// What is wrong with the argument.
+        problem: ArgumentProblem,
+        /// The argument.
+        #[label("{}", .problem.label())]
+        span: Span,
+        /// How to fix it.
+        #[help]
+        help: Option<String>,
+    },
+    /// A value of another type than the one needed: another struct, another
+    /// vector type, a scalar where a vector's component is read.
+    ///
+    /// Example: `float4 v = make_int4(1, 2, 3, 4);` gives "expected a `float4`, found `make_int4(...)`, an `int4`".
+    #[error("expected {expected}, found {found}")]
+    #[diagnostic(code(simt::check::mismatched_types))]
+    Mismatch {
+        /// What was needed: "a `float4`", "a `P` for `v`".
+        expected: String,
+        /// What was given: "a `Q`", "`make_int4(...)`, an `int4`".
+        found: String,
+        /// The value.
+        #[label("not {expected}")]
+        span: Span,
         /// How to fix it.
         #[help]
         help: Option<String>,
@@ -218,4 +425,416 @@ pub enum CheckError {
         #[label("no `__global__` function in this file")]
         span: Span,
     },
+}
+
+/// What is wrong with the template arguments of a [`CheckError::TemplateArguments`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TemplateProblem {
+    /// Arguments given to a kernel or function that is not a template: `f<int>(1)`.
+    NotATemplate,
+    /// A kernel template that no launch section and no `--kernel` instantiates.
+    NoInstance {
+        /// Its parameter list, `template <int BM, typename T>`.
+        signature: String,
+    },
+    /// Arguments that cannot be read: `Tile<32,>`.
+    Unreadable,
+    /// More arguments than parameters: `k<32, 7>` for `template <int N>`.
+    TooMany {
+        /// Arguments given.
+        given: usize,
+        /// Parameters declared.
+        params: usize,
+    },
+    /// A value given for a type parameter: `k<32>` for `template <typename T>`.
+    ValueForType {
+        /// The parameter.
+        param: String,
+    },
+    /// A type given for a value parameter: `k<float>` for `template <int N>`.
+    TypeForValue {
+        /// The parameter.
+        param: String,
+        /// Its type.
+        ty: String,
+    },
+    /// No argument, default or deduction for a parameter.
+    Missing {
+        /// The parameter.
+        param: String,
+    },
+}
+
+impl TemplateProblem {
+    /// The diagnostic's message for `template`.
+    fn message(&self, template: &str) -> String {
+        match self {
+            Self::NotATemplate => format!("`{template}` is not a template"),
+            Self::NoInstance { .. } => {
+                format!("`{template}` is a kernel template and nothing names an instance of it")
+            }
+            Self::Unreadable => format!("cannot read the template arguments of `{template}`"),
+            Self::TooMany { given, params } => {
+                format!("`{template}` has {given} template arguments but {params} parameters")
+            }
+            Self::ValueForType { param } => format!("template parameter `{param}` is a type"),
+            Self::TypeForValue { param, ty } => {
+                format!("template parameter `{param}` is a value of type `{ty}`")
+            }
+            Self::Missing { param } => {
+                format!("`{template}` needs a template argument for `{param}`")
+            }
+        }
+    }
+
+    /// The label at the arguments (or the name).
+    fn label(&self) -> String {
+        match self {
+            Self::NotATemplate => "template arguments given".into(),
+            Self::NoInstance { signature } => signature.clone(),
+            Self::Unreadable => "here".into(),
+            Self::TooMany { .. } => "too many template arguments".into(),
+            Self::ValueForType { .. } => "a value, not a type".into(),
+            Self::TypeForValue { .. } => "a type, not a value".into(),
+            Self::Missing { .. } => "missing template arguments".into(),
+        }
+    }
+}
+
+/// What does not fit in a [`CheckError::Dimensions`].
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum DimensionProblem {
+    /// A scalar or vector variable indexed like an array: `n[0]` with `int n`.
+    #[error("`{name}` is a `{ty}`, not an array")]
+    NotAnArray {
+        /// The variable.
+        name: String,
+        /// Its type.
+        ty: String,
+    },
+    /// Fewer or more indices than dimensions: `tile[1]` with `tile[4][4]`.
+    #[error("{what} has {dims} dimension(s) but is indexed with {indices}")]
+    IndexCount {
+        /// The array: "`tile`", "this pointer".
+        what: String,
+        /// Its dimensions.
+        dims: usize,
+        /// The indices given.
+        indices: usize,
+    },
+    /// A constant index outside a member array of a struct: `p.v[4]` with `float v[4]`.
+    #[error("index {index} is outside this member array of {len}")]
+    OutOfBounds {
+        /// The index.
+        index: String,
+        /// The member array's length.
+        len: usize,
+    },
+    /// An array size of zero or less: `float a[0]`.
+    #[error("array size must be positive, found {size}")]
+    NotPositive {
+        /// The size.
+        size: String,
+    },
+}
+
+impl DimensionProblem {
+    fn label(&self) -> &'static str {
+        match self {
+            Self::NotAnArray { .. } => "cannot be indexed",
+            Self::IndexCount { .. } => "wrong number of indices",
+            Self::OutOfBounds { .. } => "out of bounds",
+            Self::NotPositive { .. } => "not a positive size",
+        }
+    }
+}
+
+/// What does not match in a [`CheckError::ReturnType`].
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ReturnProblem {
+    /// An `auto` function whose `return`s give two types: `return 1.0; ... return 2;`.
+    #[error("this `auto` function returns `{first}` (its first `return`), and `{found}` here")]
+    TwoTypes {
+        /// The type of the first `return`.
+        first: String,
+        /// The type of this one.
+        found: String,
+    },
+    /// `return;` in a function that returns a value.
+    #[error("this function returns `{ty}`; `return` needs a value")]
+    NeedsValue {
+        /// The function's return type.
+        ty: String,
+    },
+    /// `return x;` in a kernel (`kernel`) or a `void` function.
+    #[error("{} returns `void`", if *.kernel { "a kernel" } else { "this function" })]
+    ValueFromVoid {
+        /// Whether it is a kernel.
+        kernel: bool,
+    },
+}
+
+impl ReturnProblem {
+    fn label(&self) -> String {
+        match self {
+            Self::TwoTypes { found, .. } => format!("`{found}`"),
+            Self::NeedsValue { .. } => "no value".into(),
+            Self::ValueFromVoid { .. } => "a value is returned here".into(),
+        }
+    }
+}
+
+/// What does not fit in a [`CheckError::Initialiser`].
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum InitialiserProblem {
+    /// `cg::thread_block b;`
+    #[error("the group `{name}` needs a value")]
+    GroupWithoutValue {
+        /// The variable.
+        name: String,
+    },
+    /// `cg::thread_block b = cg::coalesced_threads();`
+    #[error("`{name}` is initialised with another group")]
+    OtherGroup {
+        /// The variable.
+        name: String,
+    },
+    /// `auto x;`
+    #[error("`auto {name}` needs an initialiser")]
+    AutoWithoutValue {
+        /// The variable.
+        name: String,
+    },
+    /// `float a[4] = 0.0f;`
+    #[error("the array `{name}` needs a brace initialiser")]
+    ArrayWithoutBraces {
+        /// The array.
+        name: String,
+    },
+    /// `__device__ int n[2] = 0;` (`array`), or `__device__ int n = {1};`
+    #[error("`{name}` is initialised with the wrong shape")]
+    WrongShape {
+        /// The variable.
+        name: String,
+        /// Whether it is an array (given one value) rather than a scalar (given a list).
+        array: bool,
+    },
+    /// `float a[2] = {1, 2, 3};`
+    #[error("{given} initialisers for the {count} elements of `{name}`")]
+    TooManyElements {
+        /// The array.
+        name: String,
+        /// Values given.
+        given: usize,
+        /// Elements it has.
+        count: u64,
+    },
+    /// `__device__ int lut[2] = {1, 2, 3};`
+    #[error("more values than `{name}` holds ({dims})")]
+    TooManyForDims {
+        /// The variable.
+        name: String,
+        /// Its dimensions, `2 × 3`.
+        dims: String,
+    },
+    /// `P p = {1, 2, 3};` for a struct of two members.
+    #[error("`{name}` has {members} members; {given} values are given")]
+    TooManyMembers {
+        /// The struct.
+        name: String,
+        /// Its members.
+        members: usize,
+        /// Values given.
+        given: usize,
+    },
+}
+
+impl InitialiserProblem {
+    fn label(&self) -> &'static str {
+        match self {
+            Self::GroupWithoutValue { .. } => "not initialised",
+            Self::OtherGroup { .. } => "not this kind of group",
+            Self::AutoWithoutValue { .. } => "no value to take the type from",
+            Self::ArrayWithoutBraces { .. } => "initialised with a single value",
+            Self::WrongShape { array: true, .. } => "one value for an array",
+            Self::WrongShape { array: false, .. } => "a list for a scalar",
+            Self::TooManyElements { .. }
+            | Self::TooManyForDims { .. }
+            | Self::TooManyMembers { .. } => "too many values",
+        }
+    }
+}
+
+/// What is wrong in a [`CheckError::ArgumentType`].
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ArgumentProblem {
+    /// `tiled_partition(g, 16)` where `g` is a coalesced group.
+    #[error("`tiled_partition` needs the thread block or a larger tile")]
+    PartitionParent,
+    /// `__shfl_sync(mask, v, 0, 3)`
+    #[error("the width of `{function}` must be a power of two from 1 to 32, found {width}")]
+    ShuffleWidth {
+        /// The shuffle.
+        function: String,
+        /// The width given.
+        width: i64,
+    },
+    /// `atomicSub(&a[0], 1.0f)` with `float* a`
+    #[error("`{function}` is not defined for `{ty}`")]
+    PointeeType {
+        /// The intrinsic.
+        function: String,
+        /// The pointee type.
+        ty: String,
+    },
+    /// `f(tile16)` for a parameter `cg::thread_block_tile<32> w`
+    #[error("`{param}` needs a `{group}`")]
+    Group {
+        /// The parameter.
+        param: String,
+        /// Its group type.
+        group: String,
+    },
+    /// `f(x + 1)` for a parameter `float& r`
+    #[error("the reference parameter `{param}` needs a variable or an element")]
+    Reference {
+        /// The parameter.
+        param: String,
+    },
+    /// `printf("%q", x)`
+    #[error("{reason}")]
+    Format {
+        /// What the format parser says.
+        reason: String,
+    },
+    /// `printf("%d", 1.5f)`
+    #[error("`%{conv}` prints {}, but this is a `{ty}`", if *.float { "a floating value" } else { "an integer" })]
+    Conversion {
+        /// The conversion letter.
+        conv: char,
+        /// Whether it prints a floating value.
+        float: bool,
+        /// The argument's type.
+        ty: String,
+    },
+}
+
+impl ArgumentProblem {
+    fn label(&self) -> String {
+        match self {
+            Self::PartitionParent => "not a group to partition".into(),
+            Self::ShuffleWidth { .. } => "invalid width".into(),
+            Self::PointeeType { ty, .. } => format!("points to `{ty}`"),
+            Self::Group { .. } => "not that group".into(),
+            Self::Reference { .. } => "not a variable or an element".into(),
+            Self::Format { .. } => "in this format".into(),
+            Self::Conversion { ty, .. } => format!("a `{ty}`"),
+        }
+    }
+}
+
+/// What is wrong in a [`CheckError::Pointer`].
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PointerProblem {
+    /// `*x` with `int x`
+    #[error("`*` needs a pointer, found `{found}`")]
+    DerefNonPointer {
+        /// The operand's type.
+        found: String,
+    },
+    /// `float* p = x;` with `float x`
+    #[error("expected a pointer, found `{found}`")]
+    NotAPointer {
+        /// The value's type.
+        found: String,
+    },
+    /// `obj.get()` where the object's `get` returns no pointer
+    #[error("this object has no `{method}` returning a pointer")]
+    NoPointerMethod {
+        /// The member function.
+        method: String,
+    },
+    /// `atomicAdd(x, 1)` with `int x`
+    #[error("`{function}` needs the address of a global or shared element")]
+    NotAnAddress {
+        /// The intrinsic.
+        function: String,
+    },
+    /// `*p` with `p = NULL`
+    #[error("this dereferences a null pointer")]
+    NullDereference,
+    /// `NULL + 1`
+    #[error("arithmetic on a null pointer")]
+    NullArithmetic,
+    /// `auto p = NULL;`
+    #[error("`auto {name} = NULL` has no pointee type")]
+    AutoNull {
+        /// The variable.
+        name: String,
+    },
+    /// `float* p; p[0] = 1;` (`moved`: `p += 1` before any assignment)
+    #[error("`{name}` is {} before it points anywhere", if *.moved { "moved" } else { "used" })]
+    Unassigned {
+        /// The pointer.
+        name: String,
+        /// Whether it is moved rather than read.
+        moved: bool,
+    },
+    /// A `__device__` function whose returned pointer points into no array
+    #[error("`{function}` returns no pointer into an array")]
+    ReturnsNowhere {
+        /// The function.
+        function: String,
+    },
+    /// `c ? a : b` with `float* a`, `int* b`
+    #[error("`{lhs}*` and `{rhs}*` are different pointer types")]
+    MixedTypes {
+        /// One pointee type.
+        lhs: String,
+        /// The other.
+        rhs: String,
+    },
+    /// `float* p = b + 1;` with `int* b`
+    #[error("`{name}` is a `{declared}*`; this points to `{found}`")]
+    Pointee {
+        /// The pointer variable.
+        name: String,
+        /// Its pointee type.
+        declared: String,
+        /// The pointee type of the value.
+        found: String,
+    },
+    /// `float* p = a;` with `const float* a`
+    #[error("`{name}` would let a `const` array be written through it")]
+    ConstPointee {
+        /// The pointer variable.
+        name: String,
+    },
+    /// `p * 2`, `p - q` into two arrays, `p *= 2`
+    #[error("`{op}` {what}")]
+    Operator {
+        /// The operator.
+        op: String,
+        /// What is wrong with it: "is not defined on a pointer".
+        what: &'static str,
+    },
+}
+
+impl PointerProblem {
+    fn label(&self) -> &'static str {
+        match self {
+            Self::DerefNonPointer { .. }
+            | Self::NotAPointer { .. }
+            | Self::NoPointerMethod { .. } => "not a pointer",
+            Self::NotAnAddress { .. } => "not an address",
+            Self::NullDereference | Self::NullArithmetic => "`NULL` points nowhere",
+            Self::AutoNull { .. } => "a null pointer",
+            Self::Unassigned { .. } => "no array assigned yet",
+            Self::ReturnsNowhere { .. } => "its `return` points nowhere",
+            Self::MixedTypes { .. } => "mixed pointer types",
+            Self::Pointee { .. } => "another pointee type",
+            Self::ConstPointee { .. } => "points to `const` elements",
+            Self::Operator { .. } => "on a pointer",
+        }
+    }
 }

@@ -1,7 +1,7 @@
 //! Typing expressions: C's conversions, constant folding, built-ins and math calls.
 
 use super::typed::*;
-use super::{Binding, CheckError, KernelChecker};
+use super::{Binding, CheckError, DimensionProblem, KernelChecker, PointerProblem};
 use crate::diag::did_you_mean;
 use crate::source::Span;
 use crate::syntax::ast::{self, BinOp, UnOp};
@@ -282,10 +282,11 @@ impl KernelChecker<'_, '_> {
         | ast::ExprKind::Index { .. } = e.kind
         {
             if let Some(l) = self.struct_of(e) {
-                return Err(CheckError::Type {
-                    message: format!("this is a `{}`, not a number", l.name),
+                return Err(CheckError::NotAValue {
+                    subject: "this".into(),
+                    what: format!("a `{}`", l.name),
+                    wanted: "a number",
                     span,
-                    label: "a struct".into(),
                     help: Some(format!(
                         "use a member (`.{}`), or keep it in a `{}` variable",
                         l.members.first().map_or("x", |m| m.name.as_str()),
@@ -331,10 +332,11 @@ impl KernelChecker<'_, '_> {
                 let (mem, index) = self.element(e)?;
                 if mem.width > 1 {
                     let t = type_name(mem.elem, mem.width);
-                    return Err(CheckError::Type {
-                        message: format!("this element is a `{t}`, not a scalar"),
+                    return Err(CheckError::NotAValue {
+                        subject: "this element".into(),
+                        what: format!("a `{t}`"),
+                        wanted: "a scalar",
                         span,
-                        label: format!("a `{t}`"),
                         help: Some(format!(
                             "use a component (`.x`) or assign it to a `{t}` variable"
                         )),
@@ -524,10 +526,11 @@ impl KernelChecker<'_, '_> {
             }
             Some(Binding::Vector { elem, width, .. }) => {
                 let t = type_name(elem, width);
-                return Err(CheckError::Type {
-                    message: format!("`{name}` is a `{t}`; only its components are scalars"),
+                return Err(CheckError::NotAValue {
+                    subject: format!("`{name}`"),
+                    what: format!("a `{t}`"),
+                    wanted: "a scalar",
                     span,
-                    label: format!("a `{t}`"),
                     help: Some(format!("use `{name}.x`, `{name}.y`, ...")),
                 });
             }
@@ -547,10 +550,11 @@ impl KernelChecker<'_, '_> {
             }
             Some(Binding::Struct(i)) => {
                 let l = &self.struct_vars[i as usize].layout;
-                return Err(CheckError::Type {
-                    message: format!("`{name}` is a `{}`, not a number", l.name),
+                return Err(CheckError::NotAValue {
+                    subject: format!("`{name}`"),
+                    what: format!("a `{}`", l.name),
+                    wanted: "a number",
                     span,
-                    label: "a struct".into(),
                     help: Some(format!(
                         "use a member: `{name}.{}`",
                         l.members.first().map_or("x", |m| m.name.as_str())
@@ -565,18 +569,20 @@ impl KernelChecker<'_, '_> {
                 })
             }
             Some(Binding::Object(_)) => {
-                return Err(CheckError::Type {
-                    message: format!("`{name}` is an object; only its members are values"),
+                return Err(CheckError::NotAValue {
+                    subject: format!("`{name}`"),
+                    what: "an object".into(),
+                    wanted: "a value",
                     span,
-                    label: "an object".into(),
                     help: Some(format!("call a member: `{name}.getPointer()`")),
                 })
             }
             Some(Binding::Group(_)) => {
-                return Err(CheckError::Type {
-                    message: format!("`{name}` is a group of threads, not a value"),
+                return Err(CheckError::NotAValue {
+                    subject: format!("`{name}`"),
+                    what: "a group of threads".into(),
+                    wanted: "a value",
                     span,
-                    label: "a group".into(),
                     help: Some(format!(
                         "use one of its members: `{name}.thread_rank()`, `{name}.size()`"
                     )),
@@ -588,10 +594,11 @@ impl KernelChecker<'_, '_> {
                 | Binding::Pointer(_)
                 | Binding::LocalArray(_),
             ) => {
-                return Err(CheckError::Type {
-                    message: format!("`{name}` is a pointer; only its elements are values"),
+                return Err(CheckError::NotAValue {
+                    subject: format!("`{name}`"),
+                    what: "a pointer".into(),
+                    wanted: "a value",
                     span,
-                    label: "a pointer, not a value".into(),
                     help: Some(format!("read an element: `{name}[i]` or `*{name}`")),
                 })
             }
@@ -606,10 +613,11 @@ impl KernelChecker<'_, '_> {
         }
         match name {
             "warpSize" => Ok(constant(Value::I32(32), span)),
-            "threadIdx" | "blockIdx" | "blockDim" | "gridDim" => Err(CheckError::Type {
-                message: format!("`{name}` is a vector; use one of its components"),
+            "threadIdx" | "blockIdx" | "blockDim" | "gridDim" => Err(CheckError::NotAValue {
+                subject: format!("`{name}`"),
+                what: "a vector".into(),
+                wanted: "a scalar",
                 span,
-                label: "needs `.x`, `.y` or `.z`".into(),
                 help: Some(format!("write `{name}.x`")),
             }),
             _ => Err(self.unknown_name(name, span)),
@@ -696,10 +704,11 @@ impl KernelChecker<'_, '_> {
         {
             if !self.is_pointer(operand) {
                 let t = self.expr(operand)?;
-                return Err(CheckError::Type {
-                    message: format!("`*` needs a pointer, found `{}`", t.ty),
+                return Err(CheckError::Pointer {
+                    problem: PointerProblem::DerefNonPointer {
+                        found: t.ty.to_string(),
+                    },
                     span: e.span,
-                    label: "not a pointer".into(),
                     help: None,
                 });
             }
@@ -752,22 +761,23 @@ impl KernelChecker<'_, '_> {
                     Some((mem, self.constant_dims[&p].clone()))
                 }
                 Some(Binding::Vector { elem, width, .. }) => {
-                    return Err(CheckError::Type {
-                        message: format!(
-                            "`{name}` is a `{}`, not an array",
-                            type_name(elem, width)
-                        ),
+                    return Err(CheckError::Dimensions {
+                        problem: DimensionProblem::NotAnArray {
+                            name: name.clone(),
+                            ty: type_name(elem, width).to_string(),
+                        },
                         span: cur.span,
-                        label: "cannot be indexed".into(),
                         help: Some(format!("use a component: `{name}.x`")),
                     });
                 }
                 Some(Binding::Local { var, .. }) => {
                     let ty = self.locals[var.0 as usize].declared;
-                    return Err(CheckError::Type {
-                        message: format!("`{name}` is a `{ty}`, not an array"),
+                    return Err(CheckError::Dimensions {
+                        problem: DimensionProblem::NotAnArray {
+                            name: name.clone(),
+                            ty: ty.to_string(),
+                        },
                         span: cur.span,
-                        label: "cannot be indexed".into(),
                         help: None,
                     });
                 }
@@ -796,14 +806,13 @@ impl KernelChecker<'_, '_> {
                 ast::ExprKind::Name(n) => format!("`{n}`"),
                 _ => "this pointer".into(),
             };
-            return Err(CheckError::Type {
-                message: format!(
-                    "{what} has {} dimension(s) but is indexed with {}",
-                    dims.len(),
-                    indices.len()
-                ),
+            return Err(CheckError::Dimensions {
+                problem: DimensionProblem::IndexCount {
+                    what,
+                    dims: dims.len(),
+                    indices: indices.len(),
+                },
                 span: e.span,
-                label: "wrong number of indices".into(),
                 help: None,
             });
         }
@@ -811,10 +820,10 @@ impl KernelChecker<'_, '_> {
         for (i, ix) in indices.into_iter().enumerate() {
             let t = self.expr(ix)?;
             if !t.ty.is_integer() && t.ty != Scalar::Bool {
-                return Err(CheckError::Type {
-                    message: format!("an index must be an integer, found `{}`", t.ty),
+                return Err(CheckError::NotAnInteger {
+                    what: "an index".into(),
+                    found: t.ty.to_string(),
                     span: ix.span,
-                    label: "not an integer".into(),
                     help: Some("convert it: `(int)x`".into()),
                 });
             }
@@ -843,10 +852,9 @@ impl KernelChecker<'_, '_> {
 
     /// The array a dereferenced pointer points into; `NULL` points into none.
     fn pointee(&self, mem: Option<Mem>, span: Span) -> Result<Mem> {
-        mem.ok_or_else(|| CheckError::Type {
-            message: "this dereferences a null pointer".into(),
+        mem.ok_or_else(|| CheckError::Pointer {
+            problem: PointerProblem::NullDereference,
             span,
-            label: "`NULL` points nowhere".into(),
             help: Some("point it into an array first".into()),
         })
     }
@@ -876,10 +884,10 @@ impl KernelChecker<'_, '_> {
             }
             UnOp::BitNot => {
                 if !inner.ty.is_integer() && inner.ty != Scalar::Bool {
-                    return Err(CheckError::Type {
-                        message: format!("`~` needs an integer, found `{}`", inner.ty),
+                    return Err(CheckError::NotAnInteger {
+                        what: "the operand of `~`".into(),
+                        found: inner.ty.to_string(),
                         span,
-                        label: "not an integer".into(),
                         help: None,
                     });
                 }
@@ -1169,10 +1177,11 @@ impl KernelChecker<'_, '_> {
             return self.expr(&deref(p));
         }
         if matches!(name, "this_thread_block" | "tiled_partition" | "this_grid") {
-            return Err(CheckError::Type {
-                message: format!("`{name}()` is a group, not a value"),
+            return Err(CheckError::NotAValue {
+                subject: format!("`{name}()`"),
+                what: "a group of threads".into(),
+                wanted: "a value",
                 span,
-                label: "a group".into(),
                 help: Some(
                     "keep it in a variable: `cg::thread_block block = cg::this_thread_block();`"
                         .into(),
@@ -1199,10 +1208,10 @@ impl KernelChecker<'_, '_> {
             return self.inline_call(f, (&[], args), span, false);
         }
         if name == "__syncthreads" || name == "__syncwarp" {
-            return Err(CheckError::Type {
-                message: format!("`{name}()` has no value"),
+            return Err(CheckError::NoValue {
+                what: format!("`{name}()`"),
+                why: "",
                 span,
-                label: "used inside an expression".into(),
                 help: Some(format!("call it as a statement of its own: `{name}();`")),
             });
         }
@@ -1259,13 +1268,10 @@ impl KernelChecker<'_, '_> {
                 let to = if op == BitOp::Brev { from } else { to };
                 let a = typed.pop().expect("one arg");
                 if a.ty.is_float() {
-                    return Err(CheckError::Type {
-                        message: format!(
-                            "`{name}` counts the bits of an integer, found `{}`",
-                            a.ty
-                        ),
+                    return Err(CheckError::NotAnInteger {
+                        what: format!("the argument of `{name}` (it counts bits)"),
+                        found: a.ty.to_string(),
                         span: a.span,
-                        label: "not an integer".into(),
                         help: Some("reinterpret a float's bits with `__float_as_int(x)`".into()),
                     });
                 }
@@ -1577,10 +1583,11 @@ fn fold(op: ArithOp, a: Value, b: Value, span: Span) -> Result<Value> {
 }
 
 fn pointer_as_value(span: Span) -> CheckError {
-    CheckError::Type {
-        message: "a pointer is not a value here".into(),
+    CheckError::NotAValue {
+        subject: "this".into(),
+        what: "a pointer".into(),
+        wanted: "a value here",
         span,
-        label: "a pointer".into(),
         help: Some("read the element it points to: `*p` or `p[i]`; keep the pointer in a pointer variable: `float* p = ...;`".into()),
     }
 }

@@ -2,7 +2,7 @@
 
 use super::expr::constant;
 use super::typed::*;
-use super::{Binding, CheckError, KernelChecker};
+use super::{ArgumentProblem, Binding, CheckError, KernelChecker};
 use crate::source::Span;
 use crate::syntax::ast::{self, BinOp};
 use crate::value::{ArithOp, Scalar, ShflKind, Value, VoteKind};
@@ -111,11 +111,9 @@ impl KernelChecker<'_, '_> {
                     match parent_group {
                         Some(Group::Block) => Ok(Some(Group::Tile(n as u32))),
                         Some(Group::Tile(m)) if n as u32 <= m => Ok(Some(Group::Tile(n as u32))),
-                        _ => Err(CheckError::Type {
-                            message: "`tiled_partition` needs the thread block or a larger tile"
-                                .into(),
+                        _ => Err(CheckError::ArgumentType {
+                            problem: ArgumentProblem::PartitionParent,
                             span: parent.span,
-                            label: "not a group to partition".into(),
                             help: Some(
                                 "write `tiled_partition<32>(cg::this_thread_block())`".into(),
                             ),
@@ -253,10 +251,10 @@ impl KernelChecker<'_, '_> {
             return self.coalesced_method(v, method, args, span);
         }
         match (g, name) {
-            (_, "sync") => Err(CheckError::Type {
-                message: "`sync()` has no value".into(),
+            (_, "sync") => Err(CheckError::NoValue {
+                what: "`sync()`".into(),
+                why: "",
                 span,
-                label: "used inside an expression".into(),
                 help: Some("call it as a statement of its own".into()),
             }),
             (_, "thread_rank") => {

@@ -311,14 +311,10 @@ impl KernelChecker<'_, '_> {
             .map_or(Scalar::F16, |a| self.pair_arg_kind(a, pair_kind(name)));
         let gives = self.pair_gives(name, args);
         if gives != (elem, width) {
-            return Err(CheckError::Type {
-                message: format!(
-                    "expected a `{}`, found `{name}(...)`, a `{}`",
-                    type_name(elem, width),
-                    type_name(gives.0, gives.1)
-                ),
+            return Err(CheckError::Mismatch {
+                expected: format!("a `{}`", type_name(elem, width)),
+                found: format!("`{name}(...)`, a `{}`", type_name(gives.0, gives.1)),
                 span,
-                label: format!("a `{}`", type_name(gives.0, gives.1)),
                 help: None,
             });
         }

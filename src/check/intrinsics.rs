@@ -6,7 +6,9 @@ use std::rc::Rc;
 use super::expr::constant;
 use super::groups::Group;
 use super::typed::*;
-use super::{pointer, Binding, CheckError, KernelChecker};
+use super::{
+    pointer, ArgumentProblem, Binding, CheckError, KernelChecker, PointerProblem, TemplateProblem,
+};
 use crate::source::Span;
 use crate::syntax::ast::{self, UnOp};
 use crate::value::{AtomicOp, Scalar, ShflKind, Value, VoteKind};
@@ -115,10 +117,10 @@ impl KernelChecker<'_, '_> {
     fn int_arg(&mut self, e: &ast::Expr, to: Scalar, what: &str) -> Result<Expr> {
         let t = self.expr(e)?;
         if t.ty.is_float() {
-            return Err(CheckError::Type {
-                message: format!("{what} must be an integer, found `{}`", t.ty),
+            return Err(CheckError::NotAnInteger {
+                what: what.to_string(),
+                found: t.ty.to_string(),
                 span: e.span,
-                label: "not an integer".into(),
                 help: None,
             });
         }
@@ -148,12 +150,12 @@ impl KernelChecker<'_, '_> {
         if let ExprKind::Const(v) = width.kind {
             let w = v.as_i64().unwrap_or(0);
             if !(1..=32).contains(&w) || w & (w - 1) != 0 {
-                return Err(CheckError::Type {
-                    message: format!(
-                        "the width of `{name}` must be a power of two from 1 to 32, found {w}"
-                    ),
+                return Err(CheckError::ArgumentType {
+                    problem: ArgumentProblem::ShuffleWidth {
+                        function: name.to_string(),
+                        width: w,
+                    },
                     span: width.span,
-                    label: "invalid width".into(),
                     help: None,
                 });
             }
@@ -207,13 +209,12 @@ impl KernelChecker<'_, '_> {
         }
         if mem.width > 1 || !op.types().contains(&mem.elem) {
             let names: Vec<&str> = op.types().iter().map(|t| t.c_name()).collect();
-            return Err(CheckError::Type {
-                message: format!(
-                    "`{name}` is not defined for `{}`",
-                    type_name(mem.elem, mem.width)
-                ),
+            return Err(CheckError::ArgumentType {
+                problem: ArgumentProblem::PointeeType {
+                    function: name.to_string(),
+                    ty: type_name(mem.elem, mem.width).to_string(),
+                },
                 span: args[0].span,
-                label: format!("points to `{}`", type_name(mem.elem, mem.width)),
                 help: Some(format!("`{name}` works on: {}", names.join(", "))),
             });
         }
@@ -294,10 +295,11 @@ impl KernelChecker<'_, '_> {
     }
 
     fn bad_address(&self, e: &ast::Expr, name: &str) -> CheckError {
-        CheckError::Type {
-            message: format!("`{name}` needs the address of a global or shared element"),
+        CheckError::Pointer {
+            problem: PointerProblem::NotAnAddress {
+                function: name.to_string(),
+            },
             span: e.span,
-            label: "not an address".into(),
             help: Some("write `&a[i]`, `a + i`, `a` or `&shared_variable`".into()),
         }
     }
@@ -313,10 +315,10 @@ impl KernelChecker<'_, '_> {
         let instance;
         let f = if f.template.is_empty() {
             if !targs.is_empty() {
-                return Err(CheckError::Type {
-                    message: format!("`{}` is not a template", f.name.name),
+                return Err(CheckError::TemplateArguments {
+                    template: f.name.name.clone(),
+                    problem: TemplateProblem::NotATemplate,
                     span,
-                    label: "template arguments given".into(),
                     help: Some(format!("call it as `{}(...)`", f.name.name)),
                 });
             }
@@ -359,10 +361,10 @@ impl KernelChecker<'_, '_> {
             || f.ret.pointer
             || matches!(f.ret.base, ast::BaseType::Vector | ast::BaseType::Auto);
         if !returns_value && !allow_void {
-            return Err(CheckError::Type {
-                message: format!("`{name}` returns `void`; it has no value"),
+            return Err(CheckError::NoValue {
+                what: format!("`{name}(...)`"),
+                why: " (it returns `void`)",
                 span,
-                label: "used as a value".into(),
                 help: Some(format!("call it as a statement: `{name}(...);`")),
             });
         }
@@ -381,10 +383,10 @@ impl KernelChecker<'_, '_> {
             && f.ret.base == ast::BaseType::Auto
             && !allow_void
         {
-            return Err(CheckError::Type {
-                message: format!("`{name}` returns no value (its `auto` is `void`)"),
+            return Err(CheckError::NoValue {
+                what: format!("`{name}(...)`"),
+                why: " (its `auto` is `void`)",
                 span,
-                label: "used as a value".into(),
                 help: Some(format!("call it as a statement: `{name}(...);`")),
             });
         }
@@ -662,10 +664,12 @@ impl KernelChecker<'_, '_> {
                 Some(g) if super::groups::holds(&p.ty.base_text, g) => {
                     Ok(Arg::Alias(Binding::Group(g)))
                 }
-                _ => Err(CheckError::Type {
-                    message: format!("`{}` needs a `{}`", p.name.name, p.ty.base_text),
+                _ => Err(CheckError::ArgumentType {
+                    problem: ArgumentProblem::Group {
+                        param: p.name.name.clone(),
+                        group: p.ty.base_text.clone(),
+                    },
                     span: a.span,
-                    label: "not that group".into(),
                     help: None,
                 }),
             };
@@ -709,13 +713,11 @@ impl KernelChecker<'_, '_> {
                 }
                 Some(Binding::Shared(s)) if self.shared[s as usize].is_scalar() => {}
                 Some(_) => {
-                    return Err(CheckError::Type {
-                        message: format!(
-                            "the reference parameter `{}` needs a variable or an element",
-                            p.name.name
-                        ),
+                    return Err(CheckError::ArgumentType {
+                        problem: ArgumentProblem::Reference {
+                            param: p.name.name.clone(),
+                        },
                         span: a.span,
-                        label: "not a variable or an element".into(),
                         help: None,
                     })
                 }

@@ -5,7 +5,7 @@ use std::collections::{HashMap, HashSet};
 use super::expr::constant;
 use super::groups::Group;
 use super::typed::*;
-use super::{pointer, Binding, CheckError, KernelChecker};
+use super::{pointer, Binding, CheckError, InitialiserProblem, KernelChecker, PointerProblem};
 use crate::syntax::ast::{self, BaseType};
 use crate::value::{ArithOp, Scalar, Value};
 
@@ -41,10 +41,11 @@ impl KernelChecker<'_, '_> {
         };
         if is_group {
             let Some(init) = &d.init else {
-                return Err(CheckError::Type {
-                    message: format!("the group `{}` needs a value", d.name.name),
+                return Err(CheckError::Initialiser {
+                    problem: InitialiserProblem::GroupWithoutValue {
+                        name: d.name.name.clone(),
+                    },
                     span: d.name.span,
-                    label: "not initialised".into(),
                     help: Some("initialise it: `= cg::this_thread_block();`".into()),
                 });
             };
@@ -72,10 +73,11 @@ impl KernelChecker<'_, '_> {
                     self.declare(&d.name, Binding::Group(found));
                     Ok(())
                 }
-                _ => Err(CheckError::Type {
-                    message: format!("`{}` is initialised with another group", d.name.name),
+                _ => Err(CheckError::Initialiser {
+                    problem: InitialiserProblem::OtherGroup {
+                        name: d.name.name.clone(),
+                    },
                     span: init.span,
-                    label: "not this kind of group".into(),
                     help: None,
                 }),
             };
@@ -357,20 +359,22 @@ impl KernelChecker<'_, '_> {
             return self.declare_lambda(&d.name, l, out);
         }
         let Some(init) = &d.init else {
-            return Err(CheckError::Type {
-                message: format!("`auto {}` needs an initialiser", d.name.name),
+            return Err(CheckError::Initialiser {
+                problem: InitialiserProblem::AutoWithoutValue {
+                    name: d.name.name.clone(),
+                },
                 span: d.name.span,
-                label: "no value to take the type from".into(),
                 help: Some("give it a value, or write its type".into()),
             });
         };
         if self.is_pointer(init) {
             let p = self.pointer(init)?;
             let Some(mem) = p.mem else {
-                return Err(CheckError::Type {
-                    message: format!("`auto {} = NULL` has no pointee type", d.name.name),
+                return Err(CheckError::Pointer {
+                    problem: PointerProblem::AutoNull {
+                        name: d.name.name.clone(),
+                    },
                     span: init.span,
-                    label: "a null pointer".into(),
                     help: Some("write the pointer's type: `float* p = NULL;`".into()),
                 });
             };
@@ -444,10 +448,11 @@ impl KernelChecker<'_, '_> {
             });
         }
         if d.init.is_some() {
-            return Err(CheckError::Type {
-                message: format!("the array `{}` needs a brace initialiser", d.name.name),
+            return Err(CheckError::Initialiser {
+                problem: InitialiserProblem::ArrayWithoutBraces {
+                    name: d.name.name.clone(),
+                },
                 span: d.name.span,
-                label: "initialised with a single value".into(),
                 help: Some(format!("write `{}[...] = {{...}};`", d.name.name)),
             });
         }
@@ -466,14 +471,13 @@ impl KernelChecker<'_, '_> {
             });
         }
         if items.len() as u64 > count {
-            return Err(CheckError::Type {
-                message: format!(
-                    "{} initialisers for the {count} elements of `{}`",
-                    items.len(),
-                    d.name.name
-                ),
+            return Err(CheckError::Initialiser {
+                problem: InitialiserProblem::TooManyElements {
+                    name: d.name.name.clone(),
+                    given: items.len(),
+                    count,
+                },
                 span: *span,
-                label: "too many values".into(),
                 help: None,
             });
         }

@@ -18,7 +18,10 @@ mod vector;
 use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
-pub use error::CheckError;
+pub use error::{
+    ArgumentProblem, CheckError, DimensionProblem, InitialiserProblem, PointerProblem,
+    ReturnProblem, TemplateProblem,
+};
 use typed::*;
 
 use crate::diag::did_you_mean;
@@ -118,10 +121,10 @@ pub fn check_with(
             }
             None => {
                 if let Some(k) = module.kernels.iter().find(|k| k.name.name == r.base) {
-                    errors.push(CheckError::Type {
-                        message: format!("`{}` is not a template", r.base),
+                    errors.push(CheckError::TemplateArguments {
+                        template: r.base.clone(),
+                        problem: TemplateProblem::NotATemplate,
                         span: r.span,
-                        label: "template arguments given".into(),
                         help: Some(format!("name it without arguments: `{}`", k.name.name)),
                     });
                 }
@@ -179,13 +182,12 @@ pub fn check_with(
     }
     if program.kernels.is_empty() && errors.is_empty() {
         if let Some(t) = module.kernels.iter().find(|k| !k.template.is_empty()) {
-            errors.push(CheckError::Type {
-                message: format!(
-                    "`{}` is a kernel template and nothing names an instance of it",
-                    t.name.name
-                ),
+            errors.push(CheckError::TemplateArguments {
+                template: t.name.name.clone(),
+                problem: TemplateProblem::NoInstance {
+                    signature: template::signature(&t.template),
+                },
                 span: t.name.span,
-                label: template::signature(&t.template),
                 help: Some(format!(
                     "name the arguments in the launch section (`launch {}<...> {{ ... }}`) or with --kernel '{}<...>'",
                     t.name.name, t.name.name
@@ -803,14 +805,12 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
         let items = match (&init.kind, dims.is_empty()) {
             (ast::ExprKind::List(items), false) => items.as_slice(),
             (ast::ExprKind::List(_), true) | (_, false) => {
-                return Err(CheckError::Type {
-                    message: format!("`{}` is initialised with the wrong shape", c.name.name),
-                    span: init.span,
-                    label: if dims.is_empty() {
-                        "a list for a scalar".into()
-                    } else {
-                        "one value for an array".into()
+                return Err(CheckError::Initialiser {
+                    problem: InitialiserProblem::WrongShape {
+                        name: c.name.name.clone(),
+                        array: !dims.is_empty(),
                     },
+                    span: init.span,
                     help: Some("an array takes `{a, b, ...}`, a scalar one value".into()),
                 });
             }
@@ -820,17 +820,16 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
         if dims.is_empty() {
             flat.push(Some(&items[0]));
         } else if !fill_rows(items, dims, &mut flat) {
-            return Err(CheckError::Type {
-                message: format!(
-                    "more values than `{}` holds ({})",
-                    c.name.name,
-                    dims.iter()
+            return Err(CheckError::Initialiser {
+                problem: InitialiserProblem::TooManyForDims {
+                    name: c.name.name.clone(),
+                    dims: dims
+                        .iter()
                         .map(|d| d.to_string())
                         .collect::<Vec<_>>()
-                        .join(" × ")
-                ),
+                        .join(" × "),
+                },
                 span: init.span,
-                label: "too many values".into(),
                 help: None,
             });
         }
@@ -1184,13 +1183,12 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                 (Some(Some((var, ty))), Some(v)) => {
                     let e = self.expr(v)?;
                     if self.returns_auto && e.ty != ty {
-                        return Err(CheckError::Type {
-                            message: format!(
-                                "this `auto` function returns `{ty}` (its first `return`), and `{}` here",
-                                e.ty
-                            ),
+                        return Err(CheckError::ReturnType {
+                            problem: ReturnProblem::TwoTypes {
+                                first: ty.to_string(),
+                                found: e.ty.to_string(),
+                            },
                             span: v.span,
-                            label: format!("`{}`", e.ty),
                             help: Some(format!("cast it, `({ty})(...)`, or write the return type")),
                         });
                     }
@@ -1199,22 +1197,18 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                     push(out, StmtKind::ReturnFn);
                 }
                 (Some(Some((_, ty))), None) => {
-                    return Err(CheckError::Type {
-                        message: format!("this function returns `{ty}`; `return` needs a value"),
+                    return Err(CheckError::ReturnType {
+                        problem: ReturnProblem::NeedsValue { ty: ty.to_string() },
                         span,
-                        label: "no value".into(),
                         help: None,
                     })
                 }
                 (_, Some(v)) => {
-                    return Err(CheckError::Type {
-                        message: if self.returns.is_none() {
-                            "a kernel returns `void`".into()
-                        } else {
-                            "this function returns `void`".into()
+                    return Err(CheckError::ReturnType {
+                        problem: ReturnProblem::ValueFromVoid {
+                            kernel: self.returns.is_none(),
                         },
                         span: v.span,
-                        label: "a value is returned here".into(),
                         help: Some("write results to a buffer and use `return;`".into()),
                     })
                 }
@@ -1348,17 +1342,18 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
         match t.kind {
             ExprKind::Const(v) if t.ty.is_integer() => match v.as_i64() {
                 Some(n) if n > 0 => Ok(n as u64),
-                _ => Err(CheckError::Type {
-                    message: format!("array size must be positive, found {v}"),
+                _ => Err(CheckError::Dimensions {
+                    problem: DimensionProblem::NotPositive {
+                        size: v.to_string(),
+                    },
                     span: e.span,
-                    label: "not a positive size".into(),
                     help: None,
                 }),
             },
-            ExprKind::Const(_) => Err(CheckError::Type {
-                message: "array size must be an integer".into(),
+            ExprKind::Const(_) => Err(CheckError::NotAnInteger {
+                what: "an array size".into(),
+                found: t.ty.to_string(),
                 span: e.span,
-                label: format!("this is `{}`", t.ty),
                 help: None,
             }),
             _ => Err(CheckError::NotConstant {
@@ -1468,10 +1463,11 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                     span: target.span,
                     help: Some(format!("update each component: `{name}.x += ...;`")),
                 }),
-                Some(Binding::Struct(_)) => Err(CheckError::Type {
-                    message: format!("`{name}` is a struct, not a number"),
+                Some(Binding::Struct(_)) => Err(CheckError::NotAValue {
+                    subject: format!("`{name}`"),
+                    what: "a struct".into(),
+                    wanted: "a number",
                     span: target.span,
-                    label: "a struct".into(),
                     help: Some(format!("assign a member: `{name}.x = ...;`")),
                 }),
                 Some(Binding::Lambda(_)) => Err(CheckError::NotAssignable {
@@ -1762,24 +1758,14 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                 return Ok(StmtKind::Eval(value));
             }
         }
-        Err(CheckError::Type {
-            message: "this statement has no effect".into(),
-            span: e.span,
-            label: "the value is computed and dropped".into(),
-            help: Some("assign it to a variable or an element, e.g. `x = ...;`".into()),
-        })
+        Err(CheckError::NoEffect { span: e.span })
     }
 
     fn unknown_name(&self, name: &str, span: Span) -> CheckError {
         if self.globals.host_vars.contains_key(name) {
-            return CheckError::Type {
-                message: format!("`{name}` is a host variable: device code cannot read it"),
+            return CheckError::HostVariable {
+                name: name.to_string(),
                 span,
-                label: "declared without `const` at file scope".into(),
-                help: Some(
-                    "pass it to the kernel as a parameter, or declare it `const` (or `__constant__` and set it in the launch section)"
-                        .into(),
-                ),
             };
         }
         let names = self.visible_names();
@@ -1825,10 +1811,10 @@ fn scalar_of_base(ty: &ast::TypeName) -> Result<Scalar, CheckError> {
         BaseType::F16 => Scalar::F16,
         BaseType::BF16 => Scalar::BF16,
         BaseType::Void => {
-            return Err(CheckError::Type {
-                message: "`void` has no values".into(),
+            return Err(CheckError::NoValue {
+                what: "`void`".into(),
+                why: " (a variable needs a value type)",
                 span: ty.span,
-                label: "needs a value type".into(),
                 help: Some("use a type such as `float` or `int`".into()),
             })
         }

@@ -2,7 +2,7 @@
 
 use super::pointer::Ptr;
 use super::template::Bindings;
-use super::{Binding, CheckError, KernelChecker};
+use super::{Binding, CheckError, KernelChecker, PointerProblem, TemplateProblem};
 use crate::source::Span;
 use crate::syntax::ast;
 
@@ -58,10 +58,10 @@ impl KernelChecker<'_, '_> {
         let targs = match crate::syntax::parse_kernel_ref(&format!("{base}{args}")) {
             Ok((_, _, targs)) => targs,
             Err(_) => {
-                return Some(Err(CheckError::Type {
-                    message: format!("cannot read the template arguments of `{text}`"),
+                return Some(Err(CheckError::TemplateArguments {
+                    template: text.to_string(),
+                    problem: TemplateProblem::Unreadable,
                     span,
-                    label: "here".into(),
                     help: None,
                 }))
             }
@@ -177,10 +177,11 @@ impl KernelChecker<'_, '_> {
         Some(o.and_then(|o| {
             let f = self.member_fn(&o, method).filter(|f| f.ret.pointer);
             let Some(f) = f else {
-                return Err(CheckError::Type {
-                    message: format!("this object has no `{method}` returning a pointer"),
+                return Err(CheckError::Pointer {
+                    problem: PointerProblem::NoPointerMethod {
+                        method: method.to_string(),
+                    },
                     span: e.span,
-                    label: "not a pointer".into(),
                     help: None,
                 });
             };

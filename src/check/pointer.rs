@@ -8,7 +8,7 @@
 
 use super::expr::constant;
 use super::typed::*;
-use super::{Binding, CheckError, KernelChecker};
+use super::{Binding, CheckError, KernelChecker, PointerProblem};
 use crate::source::Span;
 use crate::syntax::ast::{self, BinOp, UnOp};
 use crate::value::{CmpOp, Scalar, Value};
@@ -172,10 +172,12 @@ impl KernelChecker<'_, '_> {
                         });
                     }
                     let Some(mem) = pv.mem else {
-                        return Err(CheckError::Type {
-                            message: format!("`{n}` is used before it points anywhere"),
+                        return Err(CheckError::Pointer {
+                            problem: PointerProblem::Unassigned {
+                                name: n.to_string(),
+                                moved: false,
+                            },
                             span,
-                            label: "no array assigned yet".into(),
                             help: Some(format!("assign it first, e.g. `{n} = a + i;`")),
                         });
                     };
@@ -210,10 +212,9 @@ impl KernelChecker<'_, '_> {
                 }
                 let base = self.pointer(p)?;
                 let Some(mem) = base.mem else {
-                    return Err(CheckError::Type {
-                        message: "arithmetic on a null pointer".into(),
+                    return Err(CheckError::Pointer {
+                        problem: PointerProblem::NullArithmetic,
                         span,
-                        label: "`NULL` points nowhere".into(),
                         help: None,
                     });
                 };
@@ -274,10 +275,11 @@ impl KernelChecker<'_, '_> {
         };
         let pv = &self.ptr_vars[i as usize];
         let Some(mem) = pv.mem else {
-            return Err(CheckError::Type {
-                message: format!("`{}` returns no pointer into an array", f.name.name),
+            return Err(CheckError::Pointer {
+                problem: PointerProblem::ReturnsNowhere {
+                    function: f.name.name.clone(),
+                },
                 span,
-                label: "its `return` points nowhere".into(),
                 help: Some("return a pointer into a parameter or an array".into()),
             });
         };
@@ -293,10 +295,11 @@ impl KernelChecker<'_, '_> {
         let t = self.expr(e)?;
         match t.kind {
             ExprKind::Const(v) if t.ty.is_integer() && v.as_i64() == Some(0) => Ok(null(e.span)),
-            _ => Err(CheckError::Type {
-                message: format!("expected a pointer, found `{}`", t.ty),
+            _ => Err(CheckError::Pointer {
+                problem: PointerProblem::NotAPointer {
+                    found: t.ty.to_string(),
+                },
                 span: e.span,
-                label: "not a pointer".into(),
                 help: Some("point into an array: `a + i`, `&a[i]`, or `NULL`".into()),
             }),
         }
@@ -372,10 +375,10 @@ impl KernelChecker<'_, '_> {
     fn offset_operand(&mut self, k: &ast::Expr) -> Result<Expr> {
         let t = self.expr(k)?;
         if !t.ty.is_integer() && t.ty != Scalar::Bool {
-            return Err(CheckError::Type {
-                message: format!("a pointer offset must be an integer, found `{}`", t.ty),
+            return Err(CheckError::NotAnInteger {
+                what: "a pointer offset".into(),
+                found: t.ty.to_string(),
                 span: k.span,
-                label: "not an integer".into(),
                 help: Some("convert it: `(int)x`".into()),
             });
         }
@@ -461,16 +464,16 @@ impl KernelChecker<'_, '_> {
                     "simt follows one array per pointer; index each array on its own branch".into(),
                 ),
             }),
-            (Some(x), Some(y)) if (x.elem, x.width) != (y.elem, y.width) => Err(CheckError::Type {
-                message: format!(
-                    "`{}*` and `{}*` are different pointer types",
-                    type_name(x.elem, x.width),
-                    type_name(y.elem, y.width)
-                ),
-                span,
-                label: "mixed pointer types".into(),
-                help: Some("cast one side: `(float4*)p`".into()),
-            }),
+            (Some(x), Some(y)) if (x.elem, x.width) != (y.elem, y.width) => {
+                Err(CheckError::Pointer {
+                    problem: PointerProblem::MixedTypes {
+                        lhs: type_name(x.elem, x.width).to_string(),
+                        rhs: type_name(y.elem, y.width).to_string(),
+                    },
+                    span,
+                    help: Some("cast one side: `(float4*)p`".into()),
+                })
+            }
             (Some(x), _) | (_, Some(x)) => Ok(Some(x)),
             (None, None) => Ok(None),
         }
@@ -598,11 +601,10 @@ impl KernelChecker<'_, '_> {
         rhs: &ast::Expr,
         span: Span,
     ) -> Result<Expr> {
-        let bad = |what: &str| {
-            CheckError::Type {
-            message: format!("`{}` {what}", op.symbol()),
+        let bad = |what: &'static str| {
+            CheckError::Pointer {
+            problem: PointerProblem::Operator { op: op.symbol().to_string(), what },
             span: op_span,
-            label: "on a pointer".into(),
             help: Some("compare pointers with `==`, `!=`, `<`...; subtract two pointers into one array; index a pointer with `p[i]`".into()),
         }
         };
@@ -629,10 +631,11 @@ impl KernelChecker<'_, '_> {
                 return self.binary(op, op_span, l, r);
             }
             BinOp::Add => {
-                return Err(CheckError::Type {
-                    message: "a pointer is not a value here".into(),
+                return Err(CheckError::NotAValue {
+                    subject: "this".into(),
+                    what: "a pointer".into(),
+                    wanted: "a value here",
                     span,
-                    label: "points into an array".into(),
                     help: Some("read the element: `p[i]` or `*(p + i)`".into()),
                 })
             }
@@ -697,15 +700,13 @@ impl KernelChecker<'_, '_> {
         let pv = self.ptr_vars[i as usize].clone();
         if let Some(mem) = value.mem {
             if (mem.elem, mem.width) != pv.pointee {
-                return Err(CheckError::Type {
-                    message: format!(
-                        "`{}` is a `{}*`; this points to `{}`",
-                        pv.name,
-                        type_name(pv.pointee.0, pv.pointee.1),
-                        type_name(mem.elem, mem.width)
-                    ),
+                return Err(CheckError::Pointer {
+                    problem: PointerProblem::Pointee {
+                        name: pv.name.to_string(),
+                        declared: type_name(pv.pointee.0, pv.pointee.1).to_string(),
+                        found: type_name(mem.elem, mem.width).to_string(),
+                    },
                     span,
-                    label: "another pointee type".into(),
                     help: Some(format!(
                         "cast it: `({}*)...`",
                         type_name(pv.pointee.0, pv.pointee.1)
@@ -713,13 +714,11 @@ impl KernelChecker<'_, '_> {
                 });
             }
             if value.is_const && !pv.is_const {
-                return Err(CheckError::Type {
-                    message: format!(
-                        "`{}` would let a `const` array be written through it",
-                        pv.name
-                    ),
+                return Err(CheckError::Pointer {
+                    problem: PointerProblem::ConstPointee {
+                        name: pv.name.to_string(),
+                    },
                     span,
-                    label: "points to `const` elements".into(),
                     help: Some(format!(
                         "declare it `const {}* {}`",
                         type_name(pv.pointee.0, pv.pointee.1),
@@ -785,10 +784,12 @@ impl KernelChecker<'_, '_> {
             Some(op @ (BinOp::Add | BinOp::Sub)) => {
                 let pv = self.ptr_vars[i as usize].clone();
                 if pv.mem.is_none() {
-                    return Err(CheckError::Type {
-                        message: format!("`{}` is moved before it points anywhere", pv.name),
+                    return Err(CheckError::Pointer {
+                        problem: PointerProblem::Unassigned {
+                            name: pv.name.to_string(),
+                            moved: true,
+                        },
                         span,
-                        label: "no array assigned yet".into(),
                         help: None,
                     });
                 }
@@ -807,10 +808,12 @@ impl KernelChecker<'_, '_> {
                     span,
                 })
             }
-            Some(op) => Err(CheckError::Type {
-                message: format!("`{}=` is not defined on a pointer", op.symbol()),
+            Some(op) => Err(CheckError::Pointer {
+                problem: PointerProblem::Operator {
+                    op: format!("{}=", op.symbol()),
+                    what: "is not defined on a pointer",
+                },
                 span: op_span,
-                label: "on a pointer".into(),
                 help: Some("move a pointer with `p += k`, `p -= k`, `p++`".into()),
             }),
         }

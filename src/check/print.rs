@@ -1,7 +1,7 @@
 //! `printf` in kernels: the format checked against its arguments, each converted to its conversion's C type.
 
 use super::typed::*;
-use super::{CheckError, KernelChecker};
+use super::{ArgumentProblem, CheckError, KernelChecker};
 use crate::printf::{self, ArgKind, Piece};
 use crate::source::Span;
 use crate::syntax::ast;
@@ -28,10 +28,9 @@ impl KernelChecker<'_, '_> {
             });
         };
         let text = unescape(raw);
-        let pieces = printf::parse(&text).map_err(|(_, message)| CheckError::Type {
-            message,
+        let pieces = printf::parse(&text).map_err(|(_, message)| CheckError::ArgumentType {
+            problem: ArgumentProblem::Format { reason: message },
             span: first.span,
-            label: "in this format".into(),
             help: Some("conversions: %d %i %u %x %X %o %c %f %e %g %a %s %%".into()),
         })?;
         let convs = pieces
@@ -85,19 +84,13 @@ impl KernelChecker<'_, '_> {
                         _ => int_type(spec.int_bits(), false),
                     };
                     if value.ty.is_float() != (kind == ArgKind::Float) {
-                        return Err(CheckError::Type {
-                            message: format!(
-                                "`%{}` prints {}, but this is a `{}`",
-                                spec.conv,
-                                if kind == ArgKind::Float {
-                                    "a floating value"
-                                } else {
-                                    "an integer"
-                                },
-                                value.ty
-                            ),
+                        return Err(CheckError::ArgumentType {
+                            problem: ArgumentProblem::Conversion {
+                                conv: spec.conv,
+                                float: kind == ArgKind::Float,
+                                ty: value.ty.to_string(),
+                            },
                             span: arg.span,
-                            label: format!("a `{}`", value.ty),
                             help: Some(if kind == ArgKind::Float {
                                 "print integers with %d or %u, or convert: `(float)x`".into()
                             } else {

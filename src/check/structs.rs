@@ -18,7 +18,9 @@ use super::intrinsics::RetShape;
 use super::template::Bindings;
 use super::typed::*;
 use super::vector::Place;
-use super::{Binding, CheckError, KernelChecker};
+use super::{
+    ArgumentProblem, Binding, CheckError, DimensionProblem, InitialiserProblem, KernelChecker,
+};
 use crate::source::Span;
 use crate::syntax::ast::{self, BaseType, BinOp, UnOp};
 use crate::value::{Scalar, Value};
@@ -880,10 +882,12 @@ impl<'g> KernelChecker<'g, '_> {
     fn constant_index(&self, v: Value, len: usize, span: Span) -> Result<usize> {
         match v.as_i64() {
             Some(k) if (0..len as i64).contains(&k) => Ok(k as usize),
-            _ => Err(CheckError::Type {
-                message: format!("index {v} is outside this member array of {len}"),
+            _ => Err(CheckError::Dimensions {
+                problem: DimensionProblem::OutOfBounds {
+                    index: v.to_string(),
+                    len,
+                },
                 span,
-                label: "out of bounds".into(),
                 help: None,
             }),
         }
@@ -1028,10 +1032,10 @@ impl<'g> KernelChecker<'g, '_> {
             return self.build(l, std::slice::from_ref(e), span, out);
         };
         if found.name != l.name {
-            return Err(CheckError::Type {
-                message: format!("expected a `{}`, found a `{}`", l.name, found.name),
+            return Err(CheckError::Mismatch {
+                expected: format!("a `{}`", l.name),
+                found: format!("a `{}`", found.name),
                 span,
-                label: format!("a `{}`", found.name),
                 help: None,
             });
         }
@@ -1198,15 +1202,13 @@ impl<'g> KernelChecker<'g, '_> {
             }
         }
         if items.len() > l.members.len() {
-            return Err(CheckError::Type {
-                message: format!(
-                    "`{}` has {} members; {} values are given",
-                    l.name,
-                    l.members.len(),
-                    items.len()
-                ),
+            return Err(CheckError::Initialiser {
+                problem: InitialiserProblem::TooManyMembers {
+                    name: l.name.clone(),
+                    members: l.members.len(),
+                    given: items.len(),
+                },
                 span,
-                label: "too many values".into(),
                 help: None,
             });
         }
@@ -1584,17 +1586,13 @@ impl<'g> KernelChecker<'g, '_> {
             }
             None => {
                 let l = self.struct_of(lhs).or_else(|| self.struct_of(rhs));
-                Err(CheckError::Type {
-                    message: format!(
-                        "`{}` is not defined on `{}`",
-                        op.symbol(),
-                        l.map_or_else(|| "this struct".into(), |l| l.name.clone())
-                    ),
+                Err(CheckError::NoOperator {
+                    op: op.symbol().to_string(),
+                    ty: l.map_or_else(|| "this struct".into(), |l| l.name.clone()),
                     span,
-                    label: "no operator for this struct".into(),
-                    help: Some(format!(
+                    help: format!(
                         "define `{name}` as a member function or a `__device__` function, or work on the members"
-                    )),
+                    ),
                 })
             }
         }
@@ -1625,13 +1623,13 @@ impl<'g> KernelChecker<'g, '_> {
         }
         match self.free_operator(&name, 1) {
             Some(f) => self.inline_call(f, (&[], std::slice::from_ref(operand)), span, false),
-            None => Err(CheckError::Type {
-                message: format!("`{symbol}` is not defined on `{}`", l.name),
+            None => Err(CheckError::NoOperator {
+                op: symbol.to_string(),
+                ty: l.name.clone(),
                 span,
-                label: "no operator for this struct".into(),
-                help: Some(format!(
+                help: format!(
                     "define `{name}` as a member function or a `__device__` function, or work on the members"
-                )),
+                ),
             }),
         }
     }
@@ -1739,13 +1737,10 @@ impl<'g> KernelChecker<'g, '_> {
             if let Some(place) = self.struct_place(a) {
                 let mut place = place?;
                 if place.layout.name != l.name {
-                    return Err(CheckError::Type {
-                        message: format!(
-                            "`{}` needs a `{}`, found a `{}`",
-                            p.name.name, l.name, place.layout.name
-                        ),
+                    return Err(CheckError::Mismatch {
+                        expected: format!("a `{}` for `{}`", l.name, p.name.name),
+                        found: format!("a `{}`", place.layout.name),
                         span: a.span,
-                        label: "another struct".into(),
                         help: None,
                     });
                 }
@@ -1769,13 +1764,11 @@ impl<'g> KernelChecker<'g, '_> {
                 return Ok((self.bind_struct(place), fill));
             }
             if !p.ty.is_const {
-                return Err(CheckError::Type {
-                    message: format!(
-                        "the reference parameter `{}` needs a variable or an element",
-                        p.name.name
-                    ),
+                return Err(CheckError::ArgumentType {
+                    problem: ArgumentProblem::Reference {
+                        param: p.name.name.clone(),
+                    },
                     span: a.span,
-                    label: "a temporary".into(),
                     help: Some(format!(
                         "declare it `const {}&`, or pass a variable",
                         l.name
@@ -2073,10 +2066,11 @@ fn not_a_place(span: Span) -> CheckError {
 }
 
 fn not_scalar(l: &Layout, field: &str, span: Span) -> CheckError {
-    CheckError::Type {
-        message: format!("`{field}` of `{}` is not a scalar member", l.name),
+    CheckError::NotAValue {
+        subject: format!("`{field}` of `{}`", l.name),
+        what: "a member of several values".into(),
+        wanted: "a scalar",
         span,
-        label: "not a scalar".into(),
         help: Some("use one of its own members, or copy it into a variable of its type".into()),
     }
 }

@@ -2,7 +2,7 @@
 
 use std::collections::HashMap;
 
-use super::CheckError;
+use super::{CheckError, TemplateProblem};
 use crate::source::Span;
 use crate::syntax::ast::*;
 
@@ -411,14 +411,13 @@ impl super::KernelChecker<'_, '_> {
         what: &str,
     ) -> Result<Bindings, CheckError> {
         if targs.len() > params.len() {
-            return Err(CheckError::Type {
-                message: format!(
-                    "`{what}` has {} template arguments but {} parameters",
-                    targs.len(),
-                    params.len()
-                ),
+            return Err(CheckError::TemplateArguments {
+                template: what.to_string(),
+                problem: TemplateProblem::TooMany {
+                    given: targs.len(),
+                    params: params.len(),
+                },
                 span,
-                label: "too many template arguments".into(),
                 help: Some(signature(params)),
             });
         }
@@ -449,10 +448,12 @@ impl super::KernelChecker<'_, '_> {
                     b.types.insert(p.name.name.clone(), t);
                 }
                 (TemplateParamKind::Type(_), Some(TemplateArg::Value(e))) => {
-                    return Err(CheckError::Type {
-                        message: format!("template parameter `{}` is a type", p.name.name),
+                    return Err(CheckError::TemplateArguments {
+                        template: what.to_string(),
+                        problem: TemplateProblem::ValueForType {
+                            param: p.name.name.clone(),
+                        },
                         span: e.span,
-                        label: "a value, not a type".into(),
                         help: Some(signature(params)),
                     })
                 }
@@ -471,13 +472,13 @@ impl super::KernelChecker<'_, '_> {
                     let e = match (arg, default) {
                         (Some(TemplateArg::Value(e)), _) => e.clone(),
                         (Some(TemplateArg::Type(t)), _) => {
-                            return Err(CheckError::Type {
-                                message: format!(
-                                    "template parameter `{}` is a value of type `{}`",
-                                    p.name.name, ty.base_text
-                                ),
+                            return Err(CheckError::TemplateArguments {
+                                template: what.to_string(),
+                                problem: TemplateProblem::TypeForValue {
+                                    param: p.name.name.clone(),
+                                    ty: ty.base_text.clone(),
+                                },
                                 span: t.span,
-                                label: "a type, not a value".into(),
                                 help: Some(signature(params)),
                             })
                         }
@@ -524,10 +525,12 @@ impl super::KernelChecker<'_, '_> {
 }
 
 fn missing(p: &TemplateParam, params: &[TemplateParam], span: Span, what: &str) -> CheckError {
-    CheckError::Type {
-        message: format!("`{what}` needs a template argument for `{}`", p.name.name),
+    CheckError::TemplateArguments {
+        template: what.to_string(),
+        problem: TemplateProblem::Missing {
+            param: p.name.name.clone(),
+        },
         span,
-        label: "missing template arguments".into(),
         help: Some(format!(
             "give every parameter of {}, e.g. `{}<...>`",
             signature(params),

@@ -426,10 +426,10 @@ impl KernelChecker<'_, '_> {
             return pair;
         }
         let want = type_name(elem, width);
-        let mismatch = |found: String, span: Span| CheckError::Type {
-            message: format!("expected a `{want}`, found {found}"),
+        let mismatch = |found: String, span: Span| CheckError::Mismatch {
+            expected: format!("a `{want}`"),
+            found,
             span,
-            label: format!("not a `{want}`"),
             help: Some(format!(
                 "use `make_{want}(...)`, a `{want}` variable or an element of a `{want}*`"
             )),
@@ -597,10 +597,10 @@ impl KernelChecker<'_, '_> {
             },
             ast::ExprKind::Index { .. } => Some(self.element(base).and_then(|(mem, index)| {
                 if mem.width == 1 {
-                    return Err(CheckError::Type {
-                        message: format!("`{}` has no components", mem.elem),
+                    return Err(CheckError::Mismatch {
+                        expected: "a vector".into(),
+                        found: format!("`{}`, which has no components", mem.elem),
                         span,
-                        label: "not a vector".into(),
                         help: None,
                     });
                 }
