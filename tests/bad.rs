@@ -129,6 +129,16 @@ fn fixtures(name: &str) -> PathBuf {
             npy("<f4", false, "(8,)", &f32s(&[0.0; 8], false)),
         ),
         ("i32.npy", npy("<i4", false, "(4,)", &[0u8; 16])),
+        // 1 + 2^-8 needs 8 fraction bits; a bfloat16 has 7.
+        (
+            "f32_not_bf16.npy",
+            npy(
+                "<f4",
+                false,
+                "(4,)",
+                &f32s(&[1.0, 1.0 + 1.0 / 256.0, 2.0, 3.0], false),
+            ),
+        ),
         ("trunc.npy", npy("<f4", false, "(4,)", &four[..13])),
         (
             "extra.npy",

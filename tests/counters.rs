@@ -52,7 +52,7 @@ fn global_sectors_per_request_follow_the_stride() {
     assert_eq!((c.gld_instr, c.gst_instr, c.gst_sectors), (1, 1, 4));
     // 2 × 32 lanes × 4 B requested; moved (8 + 4) × 32 = 384 B → 256/384.
     assert_eq!(c.g_bytes_requested, 256);
-    assert!((c.coalescing_efficiency() - 256.0 / 384.0).abs() < 1e-12);
+    assert!((c.bytes_requested_per_byte_moved() - 256.0 / 384.0).abs() < 1e-12);
 }
 
 #[test]

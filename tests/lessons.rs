@@ -63,7 +63,7 @@ fn strided_copy_sectors_grow_with_the_stride_until_every_lane_has_its_own() {
         assert_eq!((c.gld_instr, c.gst_instr, c.gst_sectors), (32, 32, 128));
         // 8192 B requested of (32 · per_request + 128) sectors moved.
         let moved = (32 * per_request + 128) * 32;
-        assert!((c.coalescing_efficiency() - 8192.0 / moved as f64).abs() < 1e-12);
+        assert!((c.bytes_requested_per_byte_moved() - 8192.0 / moved as f64).abs() < 1e-12);
     }
 }
 

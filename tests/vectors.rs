@@ -178,7 +178,7 @@ fn shipped_wide_access_kernels_have_their_counters() {
         (c.gld_instr, c.gld_sectors, c.gst_instr, c.gst_sectors),
         (32, 512, 32, 512)
     );
-    assert_eq!(c.coalescing_efficiency(), 1.0);
+    assert_eq!(c.bytes_requested_per_byte_moved(), 1.0);
     let c = run("dot_double.sk");
     assert_eq!((c.gld_instr, c.gld_sectors), (512, 4096));
     assert_eq!(

@@ -1127,6 +1127,15 @@ impl KernelChecker<'_, '_> {
             }
             _ => {}
         }
+        if callee.name == "<lambda>" {
+            return Err(CheckError::Unsupported {
+                what: "calling a lambda where it is written".into(),
+                span: callee.span,
+                help: Some(
+                    "keep it in a local and call it: `auto f = [&](int i) { ... }; f(3);`".into(),
+                ),
+            });
+        }
         // `Policy::twice(x)`: a struct's static member function (a member template too:
         // `P::template inclusive<T>(v)` reads `P::inclusive<T>(v)`).
         if let Some(f) = self.static_member_fn(&callee.name) {

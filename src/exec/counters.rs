@@ -187,7 +187,7 @@ impl Counters {
     }
 
     /// Requested bytes / moved bytes (1 when nothing moved).
-    pub fn coalescing_efficiency(&self) -> f64 {
+    pub fn bytes_requested_per_byte_moved(&self) -> f64 {
         let moved = self.dram_bytes();
         if moved == 0 {
             1.0

@@ -210,7 +210,7 @@ impl Derived {
     pub fn new(c: &Counters) -> Derived {
         Derived {
             dram_bytes: c.dram_bytes(),
-            bytes_requested_per_byte_moved: c.coalescing_efficiency(),
+            bytes_requested_per_byte_moved: c.bytes_requested_per_byte_moved(),
             simt_efficiency: c.simt_efficiency(),
             bank_conflict_factor: c.bank_conflict_factor(),
             sectors_per_request: c.sectors_per_request(),

@@ -97,7 +97,7 @@ pub fn render(r: &Report) -> String {
         "  requested {:>10} bytes    moved {} bytes   requested/moved {:.3}",
         c.g_bytes_requested,
         c.dram_bytes(),
-        super::model::Derived::new(c).bytes_requested_per_byte_moved
+        c.bytes_requested_per_byte_moved()
     );
     if let (Some(k), Some(cfg)) = (&r.cache, &r.launch.cache) {
         let _ = writeln!(

@@ -1246,10 +1246,14 @@ impl<'m> Builder<'m> {
                             targs,
                             args,
                         },
-                        // `(f)(x)` and friends: keep the callee's text as a name the checker rejects.
-                        _ => ExprKind::Call {
+                        // `(f)(x)`, `[](int i) { ... }(3)` and friends: a name the checker rejects.
+                        kind => ExprKind::Call {
                             callee: Ident {
-                                name: "<expression>".into(),
+                                name: if matches!(kind, ExprKind::Lambda(_)) {
+                                    "<lambda>".into()
+                                } else {
+                                    "<expression>".into()
+                                },
                                 span: expr.span,
                             },
                             targs,

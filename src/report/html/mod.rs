@@ -167,7 +167,7 @@ fn summary_table(s: &mut String, r: &Report) {
         );
     }
     let moved = c.dram_bytes() > 0;
-    let per_moved = crate::report::model::Derived::new(c).bytes_requested_per_byte_moved;
+    let per_moved = c.bytes_requested_per_byte_moved();
     row(
         s,
         "bytes requested / moved",
