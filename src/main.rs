@@ -2,6 +2,11 @@
 
 use clap::Parser;
 
+mod huge_pages;
+
+#[global_allocator]
+static ALLOCATOR: huge_pages::HugePages = huge_pages::HugePages;
+
 fn main() -> std::process::ExitCode {
     simt::cli::run(simt::cli::Cli::parse())
 }
