@@ -42,8 +42,8 @@ def transpose():
     return launch(twins.transpose_tiled, (w // 32, h // 32), (32, 8), (idata, odata, w, h))
 
 
-def sgemm():
-    m = n = k = 512
+def sgemm(size=512):
+    m = n = k = size
     rng = np.random.default_rng(0)
     a = rng.integers(0, 10, m * k).astype(np.float32)
     b = rng.integers(0, 10, k * n).astype(np.float32)
@@ -51,7 +51,14 @@ def sgemm():
     return launch(twins.matmul_tiled16, (n // 16, m // 16), (16, 16), (a, b, c, m, n, k))
 
 
-CASES = {"vecadd": vecadd, "saxpy": saxpy, "reduce": reduce, "transpose": transpose, "sgemm": sgemm}
+CASES = {
+    "vecadd": vecadd,
+    "saxpy": saxpy,
+    "reduce": reduce,
+    "transpose": transpose,
+    "sgemm": sgemm,
+    "sgemm256": lambda: sgemm(256),
+}
 
 for name in sys.argv[1:] or CASES:
     start = time.perf_counter()

@@ -52,7 +52,10 @@ fn count(args: &[String], extra: &[&str], out: &PathBuf) -> u64 {
         .output()
         .expect("valgrind runs");
     let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(output.status.success(), "simt run {args:?} failed:\n{stderr}");
+    assert!(
+        output.status.success(),
+        "simt run {args:?} failed:\n{stderr}"
+    );
     let _ = std::fs::remove_file(out);
     stderr
         .lines()
@@ -85,7 +88,10 @@ fn instruction_counts_stay_within_their_budgets() {
     for case in cases() {
         let simulate = count(
             &case.args,
-            &["--collect-atstart=no", "--toggle-collect=simt::exec::launch*"],
+            &[
+                "--collect-atstart=no",
+                "--toggle-collect=simt::exec::launch*",
+            ],
             &out,
         );
         let whole = count(&case.args, &[], &out);
