@@ -561,8 +561,7 @@ pub(crate) fn place_local_arrays(body: &[Stmt], arrays: &mut [LocalArray]) {
     if arrays.is_empty() {
         return;
     }
-    let mut facts = Facts::default();
-    facts.stmts(body);
+    let facts = Facts::of(body);
     let mut dynamic = vec![false; arrays.len()];
     for (l, index) in &facts.accesses {
         if !facts.is_static(index, &mut HashSet::new()) {
@@ -574,9 +573,11 @@ pub(crate) fn place_local_arrays(body: &[Stmt], arrays: &mut [LocalArray]) {
     }
 }
 
-/// What the placement needs to know about a kernel body.
+/// What is known about a kernel body once `nvcc` unrolls its loops with constant bounds: which
+/// loops those are and which values become constants. The local-array placement and the
+/// lowering's compiled-instruction estimate ([`crate::ir::KernelIr::folded`]) both read it.
 #[derive(Default)]
-struct Facts<'a> {
+pub(crate) struct Facts<'a> {
     /// Every assignment of each variable.
     assigned: HashMap<VarId, Vec<&'a Expr>>,
     /// Variables set by a vector load: never static.
@@ -585,9 +586,28 @@ struct Facts<'a> {
     unrolled: HashSet<VarId>,
     /// Every index into a local array.
     accesses: Vec<(u32, &'a Expr)>,
+    /// The loops with constant bounds whose induction variable the body leaves alone.
+    unrolled_loops: HashSet<*const Stmt>,
 }
 
 impl<'a> Facts<'a> {
+    /// The facts of `body` (and of the `__device__` bodies inlined in it).
+    pub(crate) fn of(body: &'a [Stmt]) -> Facts<'a> {
+        let mut facts = Facts::default();
+        facts.stmts(body);
+        facts
+    }
+
+    /// Whether `nvcc` unrolls loop `s` completely (its bounds and step are constants).
+    pub(crate) fn is_unrolled(&self, s: &Stmt) -> bool {
+        self.unrolled_loops.contains(&(s as *const Stmt))
+    }
+
+    /// Whether `e` is a constant once loops are unrolled (see [`Facts::is_static`]).
+    pub(crate) fn is_known(&self, e: &Expr) -> bool {
+        self.is_static(e, &mut HashSet::new())
+    }
+
     fn stmts(&mut self, body: &'a [Stmt]) {
         for (k, s) in body.iter().enumerate() {
             if let StmtKind::Loop {
@@ -601,6 +621,7 @@ impl<'a> Facts<'a> {
                 if let Some(v) = constant_trip_var(init, cond, step) {
                     if !assigns(inner, v) {
                         self.unrolled.insert(v);
+                        self.unrolled_loops.insert(s as *const Stmt);
                     }
                 }
             }
@@ -679,7 +700,7 @@ impl<'a> Facts<'a> {
     }
 
     /// Known once unrolled: constants, unrolled induction variables, single-assignment variables
-    /// of static values, and arithmetic on them.
+    /// of static values, and arithmetic, comparisons and selections of them.
     fn is_static(&self, e: &Expr, visiting: &mut HashSet<VarId>) -> bool {
         match &e.kind {
             ExprKind::Const(_) | ExprKind::ParamBase(_) => true,
@@ -694,6 +715,10 @@ impl<'a> Facts<'a> {
                 _ => false,
             },
             ExprKind::Arith { .. }
+            | ExprKind::Compare { .. }
+            | ExprKind::Logic { .. }
+            | ExprKind::Not(_)
+            | ExprKind::Select { .. }
             | ExprKind::Neg(_)
             | ExprKind::BitNot(_)
             | ExprKind::Cast { .. }
@@ -780,6 +805,57 @@ fn constant_trip_var(init: Option<&Stmt>, cond: &Expr, step: &[Stmt]) -> Option<
 }
 
 /// Whether any statement in `body` assigns `v`.
+/// Every variable `body` assigns, in the `__device__` bodies inlined in it too.
+pub(crate) fn assigned_vars(body: &[Stmt], out: &mut HashSet<VarId>) {
+    fn in_expr(e: &Expr, out: &mut HashSet<VarId>) {
+        match &e.kind {
+            ExprKind::Inline { body, .. } => assigned_vars(body, out),
+            _ => children(e).into_iter().for_each(|c| in_expr(c, out)),
+        }
+    }
+    for s in body {
+        match &s.kind {
+            StmtKind::Assign { var, value } => {
+                out.insert(*var);
+                in_expr(value, out);
+            }
+            StmtKind::Store { index, value, .. } => {
+                in_expr(index, out);
+                in_expr(value, out);
+            }
+            StmtKind::VecLoad { vars, index, .. } => {
+                out.extend(vars);
+                in_expr(index, out);
+            }
+            StmtKind::VecStore { index, values, .. } => {
+                in_expr(index, out);
+                values.iter().for_each(|v| in_expr(v, out));
+            }
+            StmtKind::If { cond, then, els } => {
+                in_expr(cond, out);
+                assigned_vars(then, out);
+                assigned_vars(els, out);
+            }
+            StmtKind::Loop {
+                cond, body, step, ..
+            } => {
+                if let Some(c) = cond {
+                    in_expr(c, out);
+                }
+                assigned_vars(body, out);
+                assigned_vars(step, out);
+            }
+            StmtKind::Eval(e) | StmtKind::SyncWarp(e) | StmtKind::Assert(e) => in_expr(e, out),
+            StmtKind::Printf { args, .. } => args.iter().for_each(|a| in_expr(a, out)),
+            StmtKind::Break
+            | StmtKind::Continue
+            | StmtKind::Return
+            | StmtKind::Barrier
+            | StmtKind::ReturnFn => {}
+        }
+    }
+}
+
 fn assigns(body: &[Stmt], v: VarId) -> bool {
     body.iter().any(|s| match &s.kind {
         StmtKind::Assign { var, value } => *var == v || inline_assigns(value, v),

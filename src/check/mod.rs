@@ -6,7 +6,7 @@ mod groups;
 mod half;
 mod half2;
 mod intrinsics;
-mod local;
+pub(crate) mod local;
 mod objects;
 mod pointer;
 mod print;

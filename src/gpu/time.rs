@@ -132,7 +132,8 @@ pub struct RefinedInputs {
     pub caches: Option<CacheTraffic>,
 }
 
-/// Warp instructions that occupy each arithmetic pipe (each also takes an issue slot).
+/// The compiled instruction mix: warp instructions that occupy each arithmetic pipe (each also
+/// takes an issue slot), and those the compiler folds away (they take none).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct PipeInstr {
     /// FP32 add, multiply, fma, min/max, rounding.
@@ -141,6 +142,10 @@ pub struct PipeInstr {
     pub fp64: u64,
     /// Single-precision division and transcendental functions.
     pub sfu: u64,
+    /// Counted in `warp_instr` but absent from the compiled kernel: the loop control and
+    /// constant arithmetic of unrolled loops, hoisted invariants, register-array accesses and
+    /// multiplies contracted into FMAs (`KernelIr::folded`).
+    pub folded: u64,
 }
 
 /// The traffic the cache model found beyond the L1.
@@ -195,6 +200,9 @@ pub struct RefinedTime {
     pub t_mem: f64,
     /// Time issuing the instructions takes, summed over waves.
     pub t_issue: f64,
+    /// The warp instructions the compiled kernel issues, which `t_issue` counts: `warp_instr`
+    /// less what the compiler folds away (see the assumptions).
+    pub compiled_warp_instr: u64,
     /// Time the L1/shared data pipe spends on the shared-memory wavefronts, summed over waves.
     pub t_smem: f64,
     /// Time the L1/shared data pipe takes for all its wavefronts, shared and global, summed over
@@ -295,7 +303,10 @@ pub fn refined_time(
     };
     let (bytes_per_block, slots_per_block) = if launch.n_blocks > 0 {
         let n = launch.n_blocks as f64;
-        (dram / n, inputs.issue_slots() / n)
+        (
+            dram / n,
+            (inputs.issue_slots() - launch.pipes.folded as f64) / n,
+        )
     } else {
         (0.0, 0.0)
     };
@@ -437,6 +448,7 @@ pub fn refined_time(
         (None, _) => "no cache model: the L2 is not a bound".to_string(),
     };
 
+    let compiled_warp_instr = inputs.warp_instr - launch.pipes.folded.min(inputs.warp_instr);
     let mut assumptions = vec![
         format!(
             "achievable DRAM bandwidth is {ACHIEVABLE_BW_FRACTION:.2} × peak = {:.1} GB/s (82–92 % measured, docs/gpu-facts.md §6.2)",
@@ -463,6 +475,10 @@ pub fn refined_time(
         ),
         "each scheduler issues at most one warp instruction per cycle; schedulers without a resident warp idle".to_string(),
         format!(
+            "the compiled kernel issues {} of the source's {} warp instructions: nvcc unrolls loops with constant bounds, folds their control and index arithmetic, hoists what they do not change, keeps register arrays in registers and contracts multiply-adds into FMAs",
+            compiled_warp_instr, inputs.warp_instr
+        ),
+        format!(
             "each SM's FP32, FP64 and special-function pipes pass {}, {} and {} results per clock (docs/gpu-facts.md §6.4)",
             gpu.fp32_lanes_per_sm, gpu.fp64_lanes_per_sm, gpu.sfu_lanes_per_sm
         ),
@@ -487,6 +503,7 @@ pub fn refined_time(
         effective_bw,
         t_mem,
         t_issue,
+        compiled_warp_instr,
         t_smem,
         t_l1,
         t_fp32,

@@ -2,6 +2,7 @@
 
 use std::collections::HashMap;
 
+use super::fold::Folding;
 use super::*;
 use crate::check::typed::{self, Builtin, ExprKind, Func, ParamKind, StmtKind};
 
@@ -67,6 +68,9 @@ struct Lowerer<'k> {
     joins: Vec<Label>,
     /// The register holding the index of the store being lowered (for `a[i] += v`).
     store_index: Option<(Reg, Scalar)>,
+    /// What the compiler folds away, and per instruction whether it is folded.
+    fold: Folding<'k>,
+    folded: Vec<bool>,
 }
 
 /// A key that tells constants apart by type and bits (so `0.0` and `-0.0` differ).
@@ -100,6 +104,8 @@ impl<'k> Lowerer<'k> {
             fixups: Vec::new(),
             joins: Vec::new(),
             store_index: None,
+            fold: Folding::new(&kernel.body),
+            folded: Vec::new(),
         }
     }
 
@@ -206,13 +212,51 @@ impl<'k> Lowerer<'k> {
                 })
                 .collect(),
             sites: Vec::new(),
+            folded: self.folded,
         }
     }
 
     fn emit(&mut self, inst: Inst, span: Span) -> usize {
+        let folded = self.fold.active() || self.in_registers(&inst);
         self.insts.push(inst);
         self.spans.push(span);
+        self.folded.push(folded);
         self.insts.len() - 1
+    }
+
+    /// Whether `inst` reads or writes a local array the compiler keeps in registers.
+    fn in_registers(&self, inst: &Inst) -> bool {
+        match inst {
+            Inst::Load { space, .. }
+            | Inst::Store { space, .. }
+            | Inst::LoadVec { space, .. }
+            | Inst::StoreVec { space, .. } => matches!(space,
+                Space::Local(l) if self.kernel.local_arrays[*l as usize].in_registers),
+            _ => false,
+        }
+    }
+
+    /// Marks the multiply that `operand` just emitted into `reg` as contracted into the
+    /// floating-point addition that uses it (one FMA); `true` when it did.
+    fn contract(&mut self, operand: &typed::Expr, reg: Reg) -> bool {
+        let is_mul = matches!(
+            operand.kind,
+            ExprKind::Arith {
+                op: ArithOp::Mul,
+                ..
+            }
+        );
+        match self.insts.last() {
+            Some(Inst::Arith {
+                op: ArithOp::Mul,
+                d,
+                ..
+            }) if is_mul && *d == reg && !self.fold.active() => {
+                *self.folded.last_mut().expect("an instruction") = true;
+                true
+            }
+            _ => false,
+        }
     }
 
     fn emit_to(&mut self, inst: Inst, span: Span, label: Label) {
@@ -274,7 +318,15 @@ impl<'k> Lowerer<'k> {
                 let else_label = self.label();
                 let end = self.label();
                 let first_join = if els.is_empty() { end } else { else_label };
+                // A branch on a constant of the unrolled code is resolved by the compiler.
+                let known = self.fold.known(cond);
+                if known {
+                    self.fold.enter();
+                }
                 self.emit_to(Inst::If { c, else_at: 0 }, span, first_join);
+                if known {
+                    self.fold.leave();
+                }
                 self.joins.push(first_join);
                 for t in then {
                     self.stmt(t);
@@ -300,23 +352,33 @@ impl<'k> Lowerer<'k> {
             } => {
                 let exit = self.label();
                 let cont = self.label();
+                // An unrolled loop keeps its body; its test and step are gone.
+                let unrolled = self.fold.unrolls(s);
                 self.emit(Inst::LoopBegin, span);
                 let head = self.here();
                 if *test_first {
-                    self.loop_test(cond.as_ref(), exit);
+                    self.folded_if(unrolled, |l| l.loop_test(cond.as_ref(), exit));
+                }
+                if unrolled {
+                    self.fold.enter_loop(body, step);
                 }
                 self.joins.push(cont);
                 for b in body {
                     self.stmt(b);
                 }
                 self.joins.pop();
+                if unrolled {
+                    self.fold.leave_loop();
+                }
                 self.place(cont);
                 self.emit(Inst::LoopContinue, span);
-                for st in step {
-                    self.stmt(st);
-                }
+                self.folded_if(unrolled, |l| {
+                    for st in step {
+                        l.stmt(st);
+                    }
+                });
                 if !*test_first {
-                    self.loop_test(cond.as_ref(), exit);
+                    self.folded_if(unrolled, |l| l.loop_test(cond.as_ref(), exit));
                 }
                 self.emit(Inst::LoopBack { head }, span);
                 self.place(exit);
@@ -366,6 +428,17 @@ impl<'k> Lowerer<'k> {
         self.alloc.next = mark;
     }
 
+    /// Runs `f`, its instructions folded away when `fold`.
+    fn folded_if(&mut self, fold: bool, f: impl FnOnce(&mut Self)) {
+        if fold {
+            self.fold.enter();
+        }
+        f(self);
+        if fold {
+            self.fold.leave();
+        }
+    }
+
     fn loop_test(&mut self, cond: Option<&typed::Expr>, exit: Label) {
         if let Some(c) = cond {
             let mark = self.alloc.next;
@@ -393,7 +466,15 @@ impl<'k> Lowerer<'k> {
 
     /// Lowers an expression; returns the register holding its value on the active lanes.
     fn expr(&mut self, e: &typed::Expr) -> Reg {
-        crate::stack::grow(|| self.expr_at(e))
+        let folds = self.fold.folds(e);
+        if folds {
+            self.fold.enter();
+        }
+        let r = crate::stack::grow(|| self.expr_at(e));
+        if folds {
+            self.fold.leave();
+        }
+        r
     }
 
     fn expr_at(&mut self, e: &typed::Expr) -> Reg {
@@ -455,8 +536,14 @@ impl<'k> Lowerer<'k> {
                 d
             }
             ExprKind::Arith { op, lhs, rhs } => {
+                let fma = matches!(op, ArithOp::Add | ArithOp::Sub)
+                    && matches!(ty, Scalar::F32 | Scalar::F64);
                 let a = self.expr(lhs);
+                let contracted = fma && self.contract(lhs, a);
                 let b = self.expr(rhs);
+                if fma && !contracted {
+                    self.contract(rhs, b);
+                }
                 let d = self.temp(ty);
                 self.emit(
                     Inst::Arith {

@@ -1,5 +1,6 @@
 //! The lowered kernel: a flat, typed instruction list over lane registers, with a span per instruction.
 
+mod fold;
 mod lower;
 
 use std::fmt;
@@ -143,6 +144,11 @@ pub struct KernelIr {
     /// Per instruction, the source site the sanitizer's reports are grouped by (its line); when
     /// empty, each instruction is a site of its own.
     pub sites: Vec<u32>,
+    /// Per instruction, whether `nvcc` would leave it out of the machine code (the loop control
+    /// and constant arithmetic of unrolled loops, hoisted invariants, register-array accesses,
+    /// multiplies contracted into FMAs: `fold.rs` has the rules). Every counter still counts it;
+    /// only the refined time model's issue and pipe estimates leave it out.
+    pub folded: Vec<bool>,
 }
 
 impl KernelIr {

@@ -351,10 +351,14 @@ impl Report {
     }
 }
 
-/// Warp instructions per arithmetic pipe: each instruction's issued warps, by its pipe.
+/// The compiled instruction mix: each instruction's issued warps, by its pipe, or folded.
 fn pipes(ir: &KernelIr, per_inst: &[crate::exec::InstCounters]) -> PipeInstr {
     let mut p = PipeInstr::default();
-    for (inst, c) in ir.insts.iter().zip(per_inst) {
+    for ((inst, c), &folded) in ir.insts.iter().zip(per_inst).zip(&ir.folded) {
+        if folded {
+            p.folded += c.warp_instr;
+            continue;
+        }
         match inst.pipe() {
             Pipe::Fp32 => p.fp32 += c.warp_instr,
             Pipe::Fp64 => p.fp64 += c.warp_instr,

@@ -1,0 +1,138 @@
+//! The compiled-instruction estimate (`src/ir/fold.rs`): the warp instructions the refined time
+//! model issues, after what `nvcc` folds away. Every launch here is one warp (one block of 32
+//! threads), so each count is per warp; expected values are derived by hand in the comments,
+//! mostly as the difference between two kernels that differ in one thing.
+
+mod common;
+
+/// `(warp_instr, compiled_warp_instr)` of `src` on one warp, with `--arg`s.
+fn counts(src: &str, args: &[(&str, &str)]) -> (u64, u64) {
+    let report = common::run(src, args, Some([1, 1, 1]), Some([32, 1, 1])).expect("runs");
+    let refined = report.refined.as_ref().expect("a refined estimate");
+    (report.counters.warp_instr, refined.compiled_warp_instr)
+}
+
+fn sum_loop(bound: &str, body: &str) -> String {
+    format!(
+        "__global__ void k(const float* a, float* out, int n) {{
+            int t = threadIdx.x;
+            float s = 0.0f;
+            for (int i = 0; i < {bound}; i++) {{
+                {body}
+            }}
+            out[t] = s;
+        }}
+        launch k {{
+            n = 8;
+            a = arange(2048);
+            out = zeros(32);
+            grid = 1;
+            block = 32;
+        }}"
+    )
+}
+
+#[test]
+fn an_unrolled_loop_issues_its_body_only() {
+    // Four more iterations of `s += a[i * 32 + t]` add, once compiled, 4 × (one load + one add)
+    // = 8 warp instructions: the test, the branch, `i++` and the index arithmetic are gone (the
+    // index is `t` plus a constant offset per unrolled iteration).
+    let body = "s += a[i * 32 + t];";
+    let (_, four) = counts(&sum_loop("4", body), &[]);
+    let (_, eight) = counts(&sum_loop("8", body), &[]);
+    assert_eq!(eight - four, 8);
+}
+
+#[test]
+fn a_loop_bounded_by_a_parameter_keeps_its_control() {
+    // With `i < n` nvcc cannot unroll completely: every source instruction of an iteration
+    // issues, so four more iterations add the same to both counts.
+    let body = "s += a[i * 32 + t];";
+    let (src4, compiled4) = counts(&sum_loop("n", body), &[("n", "4")]);
+    let (src8, compiled8) = counts(&sum_loop("n", body), &[("n", "8")]);
+    assert_eq!(compiled8 - compiled4, src8 - src4);
+    // And more than the unrolled loop's 2 per iteration: at least the load, the add, the
+    // compare, the branch and `i++`.
+    assert!(compiled8 - compiled4 >= 4 * 5, "{compiled4} {compiled8}");
+}
+
+#[test]
+fn invariant_arithmetic_is_hoisted_out_of_an_unrolled_loop() {
+    // `t * 2 + n` does not change in the loop: computed once before it, the index of each
+    // unrolled load is that value plus a constant, so 8 iterations issue 8 loads and 8 adds as
+    // with `a[i * 32 + t]` (the once-only hoisted multiply-add is not counted).
+    let (_, plain) = counts(&sum_loop("8", "s += a[i * 32 + t];"), &[]);
+    let (_, hoisted) = counts(&sum_loop("8", "s += a[i * 32 + t * 2 + n];"), &[]);
+    assert_eq!(hoisted, plain);
+}
+
+#[test]
+fn a_hoisted_value_times_the_induction_variable_costs_its_multiply() {
+    // In `a[i * t]` each unrolled copy multiplies the hoisted `t` by its own constant: one
+    // instruction per copy, so 8 iterations issue 8 more than `a[i * 32 + t]`, whose index is
+    // the hoisted `t` plus an immediate.
+    let (_, offset) = counts(&sum_loop("8", "s += a[i * 32 + t];"), &[]);
+    let (_, product) = counts(&sum_loop("8", "s += a[i * t];"), &[]);
+    assert_eq!(product - offset, 8);
+}
+
+#[test]
+fn a_branch_on_the_induction_variable_is_resolved_at_compile_time() {
+    // `i % 2 == 0` is a constant in each unrolled copy: of 8 iterations, the 4 even ones keep
+    // their load and add (8 instructions) and the branch itself disappears; `s += a[...]`
+    // unconditionally in 8 iterations is 16.
+    let (_, all) = counts(&sum_loop("8", "s += a[i * 32 + t];"), &[]);
+    let (_, even) = counts(
+        &sum_loop("8", "if (i % 2 == 0) { s += a[i * 32 + t]; }"),
+        &[],
+    );
+    assert_eq!(all - even, 8);
+}
+
+fn elementwise(expr: &str) -> String {
+    format!(
+        "__global__ void k(const float* a, const float* b, const float* c, float* out) {{
+            int t = threadIdx.x;
+            out[t] = {expr};
+        }}
+        launch k {{
+            a = arange(32);
+            b = ones(32);
+            c = ones(32);
+            out = zeros(32);
+            grid = 1;
+            block = 32;
+        }}"
+    )
+}
+
+#[test]
+fn a_multiply_feeding_an_add_is_one_fma() {
+    // `a * b + c` against `a + c`: one more load (b); the multiply and the add are one FFMA.
+    let (_, add) = counts(&elementwise("a[t] + c[t]"), &[]);
+    let (src_fma, fma) = counts(&elementwise("a[t] * b[t] + c[t]"), &[]);
+    assert_eq!(fma - add, 1);
+    // The counter still counts the source's multiply and add: one more than compiled.
+    assert_eq!(src_fma - fma, 1);
+    // `a * b * c` has no add to contract with: two multiplies, one more than `a * b + c`.
+    let (_, muls) = counts(&elementwise("a[t] * b[t] * c[t]"), &[]);
+    assert_eq!(muls - fma, 1);
+}
+
+#[test]
+fn register_arrays_cost_no_instructions() {
+    // `acc[4]` is indexed by constants once the loop is unrolled, so it lives in registers:
+    // per iteration a load and an FFMA (`acc[i] += x * 2` contracts), 4 × 2 = 8; after the
+    // loop three adds and the store, 4. The initialiser's four register writes cost nothing.
+    let src = "__global__ void k(float* out) {
+            float acc[4] = {0, 0, 0, 0};
+            for (int i = 0; i < 4; i++) {
+                acc[i] += out[threadIdx.x * 4 + i] * 2.0f;
+            }
+            out[threadIdx.x] = acc[0] + acc[1] + acc[2] + acc[3];
+        }
+        launch k { out = arange(128); grid = 1; block = 32; }";
+    let (source, compiled) = counts(src, &[]);
+    assert_eq!(compiled, 12);
+    assert!(source > compiled, "{source}");
+}
