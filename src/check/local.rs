@@ -23,6 +23,19 @@ impl KernelChecker<'_, '_> {
         d: &ast::Declarator,
         out: &mut Vec<Stmt>,
     ) -> Result<()> {
+        // `const auto* p = reinterpret_cast<const P*>(x);`: a pointer of the type the cast names.
+        if let (BaseType::Auto, true, Some(init)) = (ty.base, d.pointer, &d.init) {
+            if let ast::ExprKind::Cast { ty: cast, .. } = &init.kind {
+                if cast.pointer {
+                    let named = ast::TypeName {
+                        is_const: cast.is_const || ty.is_const,
+                        span: ty.span,
+                        ..cast.clone()
+                    };
+                    return self.declaration(&named, d, out);
+                }
+            }
+        }
         if let Some(l) = self.layout_of(ty) {
             return self.declare_struct(l?, ty, d, out);
         }

@@ -70,8 +70,10 @@ pub fn check_with(
     for (what, _, span) in &module.unsupported {
         let help = if what.starts_with("template arguments after") {
             "a definition `f<int>(...)` is an explicit specialisation: write `template <>` before it"
-        } else if what.starts_with("the union") {
-            "simt has no unions; keep each view of the data in a variable (or a buffer) of its own type"
+        } else if what.contains("to the array type") {
+            "point to the array's elements instead (`const unsigned int* p`, indexed `p[row * N + k]`)"
+        } else if what.contains("of a union type") {
+            "declare the variable in the kernel that uses it, or make it a `__device__` array of the union's largest member"
         } else if what.contains("__constant__") {
             "declare an array without a value, `__constant__ float c[9];`, and set it by name in the launch section: `c = [1, 2, 3, ...];`"
         } else {
@@ -241,11 +243,8 @@ pub(crate) struct Globals<'m> {
     gave_up: std::cell::Cell<bool>,
     /// Functions whose body had errors where first inlined: later calls are placeholders.
     broken: std::cell::RefCell<std::collections::HashSet<String>>,
-    /// Some struct holds data, or a union is declared (else no expression is a struct).
+    /// Some struct or union holds data (else no expression is a struct).
     data_structs: bool,
-    /// Unions, reported as unsupported where they are defined: their variables are accepted
-    /// silently after that.
-    unions: Vec<String>,
     /// Some function or member function overloads an operator (else no operator expression
     /// calls one).
     operators: bool,
@@ -265,17 +264,7 @@ impl<'m> Globals<'m> {
             expansions: Default::default(),
             gave_up: Default::default(),
             broken: Default::default(),
-            data_structs: module.structs.iter().any(structs::has_data)
-                || module
-                    .unsupported
-                    .iter()
-                    .any(|(what, _, _)| what.starts_with("the union")),
-            unions: module
-                .unsupported
-                .iter()
-                .filter(|(what, _, _)| what.starts_with("the union"))
-                .map(|(_, name, _)| name.clone())
-                .collect(),
+            data_structs: module.structs.iter().any(structs::has_data),
             operators: structs::overloads_operators(module),
         };
         for f in &module.device_fns {

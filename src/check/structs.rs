@@ -34,8 +34,18 @@ pub(crate) struct Layout {
     pub name: String,
     /// The struct definition and its template arguments (`None` for an array or a vector).
     pub def: Option<(usize, Bindings)>,
-    /// Members in order (`0`, `1`, ... for an array; `x`, `y`, ... for a vector).
+    /// Members in order (`0`, `1`, ... for an array; `x`, `y`, ... for a vector); their leaves
+    /// are the layout's, one after another. A union's is its storage: its first largest member.
     pub members: Vec<Member>,
+    /// A union's other members (and those of a struct's anonymous unions): other views of
+    /// leaves that `members` own, each of the same size and offset as the leaf it views.
+    pub views: Vec<Member>,
+    /// Some view (at any depth) reads leaves as another type of their size (`union { float f;
+    /// int i; }`): a value of this type lives in memory, where a load may reinterpret bytes.
+    pub retyped: bool,
+    /// A union whose first member is not its storage: the first member, which `{...}` would
+    /// initialise.
+    pub init_view: Option<String>,
     /// `static` members: constants of the type.
     pub statics: Vec<(String, Value)>,
     /// Every scalar leaf in order: its type and byte offset.
@@ -83,6 +93,9 @@ impl Layout {
             name: name.to_string(),
             def: None,
             members: Vec::new(),
+            views: Vec::new(),
+            retyped: false,
+            init_view: None,
             statics: Vec::new(),
             leaves: Vec::new(),
             size: 0,
@@ -102,7 +115,10 @@ impl Layout {
     }
 
     fn member(&self, name: &str) -> Option<&Member> {
-        self.members.iter().find(|m| m.name == name)
+        self.members
+            .iter()
+            .chain(&self.views)
+            .find(|m| m.name == name)
     }
 
     fn leaf_count(kind: &MemberKind) -> usize {
@@ -158,10 +174,17 @@ fn repeated(name: String, kind: &MemberKind, n: u32, align: u32, names: bool) ->
         });
         all.extend(leaves.iter().map(|&(s, o)| (s, o + k * size)));
     }
+    let retyped = match kind {
+        MemberKind::Scalar(_) => false,
+        MemberKind::Compound(l) => l.retyped,
+    };
     Layout {
         name,
         def: None,
         members,
+        views: Vec::new(),
+        retyped,
+        init_view: None,
         statics: Vec::new(),
         leaves: all,
         size: (size * n).next_multiple_of(align),
@@ -224,9 +247,6 @@ impl<'g> KernelChecker<'g, '_> {
         if let Some(l) = self.layouts.get(&key) {
             return Some(Ok(Rc::clone(l)));
         }
-        if self.globals.unions.contains(&key) {
-            return Some(Ok(Rc::new(Layout::refused(&key))));
-        }
         let (def, mut bindings) = match self.struct_def_of(text, span)? {
             Ok(found) => found,
             Err(e) => return Some(Err(e)),
@@ -281,14 +301,17 @@ impl<'g> KernelChecker<'g, '_> {
             return Err(unsupported(
                 format!("{what} (in `{name}`)"),
                 *at,
-                "declare plain members: simt lays a struct out as C does without bit-fields or unions",
+                "declare plain members: simt lays a struct out as C does without bit-fields",
             ));
         }
         let mut members = Vec::new();
+        let mut views = Vec::new();
         let mut leaves = Vec::new();
         let mut statics = Vec::new();
         let mut offset = 0u32;
         let mut align = 1u32;
+        // A union's members, each with its leaves, all at byte 0.
+        let mut overlaid = Vec::new();
         // Static members are constants the later members (and the methods) may use.
         self.scopes.push(HashMap::new());
         let result = (|| {
@@ -325,7 +348,16 @@ impl<'g> KernelChecker<'g, '_> {
                         "keep an index into the buffer in an `int` member instead",
                     ));
                 }
-                let mut kind = self.member_kind(&ty)?;
+                let mut kind = match self.anonymous_union(f) {
+                    // Its members may use this struct's template parameters (`T elem[N];`).
+                    Some(u) => MemberKind::Compound(Rc::new(self.build_layout(
+                        &f.ty.base_text,
+                        u,
+                        bindings.clone(),
+                        f.name.span,
+                    )?)),
+                    None => self.member_kind(&ty)?,
+                };
                 let mut dims = Vec::new();
                 for dim in &f.dims {
                     let Some(e) = dim else {
@@ -356,8 +388,32 @@ impl<'g> KernelChecker<'g, '_> {
                     MemberKind::Scalar(s) => (s.size(), s.size(), vec![(*s, 0)]),
                     MemberKind::Compound(l) => (l.size, l.align, l.leaves.clone()),
                 };
-                offset = offset.next_multiple_of(al);
                 align = align.max(al);
+                if d.is_union {
+                    let m = Member {
+                        name: f.name.name.clone(),
+                        first: 0,
+                        offset: 0,
+                        kind,
+                    };
+                    overlaid.push((m, sub, size, f.name.span));
+                    continue;
+                }
+                offset = offset.next_multiple_of(al);
+                if let (true, MemberKind::Compound(u)) = (f.anonymous, &kind) {
+                    // An anonymous union's members are this struct's, at the union's offset.
+                    let shift = |m: &Member| Member {
+                        name: m.name.clone(),
+                        first: m.first + leaves.len(),
+                        offset: m.offset + offset,
+                        kind: m.kind.clone(),
+                    };
+                    members.extend(u.members.iter().map(shift));
+                    views.extend(u.views.iter().map(shift));
+                    leaves.extend(u.leaves.iter().map(|&(s, o)| (s, o + offset)));
+                    offset += size;
+                    continue;
+                }
                 members.push(Member {
                     name: f.name.name.clone(),
                     first: leaves.len(),
@@ -376,6 +432,26 @@ impl<'g> KernelChecker<'g, '_> {
         })();
         self.scopes.pop();
         result?;
+        let mut init_view = None;
+        if d.is_union {
+            init_view = union_storage(name, overlaid, &mut members, &mut views, &mut leaves)?;
+            offset = members.first().map_or(0, |m| match &m.kind {
+                MemberKind::Scalar(s) => s.size(),
+                MemberKind::Compound(l) => l.size,
+            });
+        }
+        let retyped = views.iter().chain(&members).any(|m| match &m.kind {
+            MemberKind::Compound(l) => l.retyped,
+            MemberKind::Scalar(_) => false,
+        }) || views.iter().any(|v| {
+            let own = match &v.kind {
+                MemberKind::Scalar(s) => vec![*s],
+                MemberKind::Compound(l) => l.leaves.iter().map(|l| l.0).collect(),
+            };
+            own.iter()
+                .enumerate()
+                .any(|(k, s)| leaves[v.first + k].0 != *s)
+        });
         if leaves.is_empty() {
             return Err(unsupported(
                 format!("the struct `{name}` without scalar members"),
@@ -387,12 +463,26 @@ impl<'g> KernelChecker<'g, '_> {
             name: name.to_string(),
             def: Some((def, bindings)),
             members,
+            views,
+            retyped,
+            init_view,
             statics,
             leaves,
             size: offset.next_multiple_of(align),
             align,
             array: false,
         })
+    }
+
+    /// The definition of the anonymous union a member stands for.
+    fn anonymous_union(&self, f: &ast::Field) -> Option<usize> {
+        if !f.anonymous {
+            return None;
+        }
+        self.globals
+            .structs
+            .iter()
+            .position(|s| s.name.name == f.ty.base_text)
     }
 
     /// A member's type: a scalar, a vector, or a struct.
@@ -451,7 +541,9 @@ impl<'g> KernelChecker<'g, '_> {
         // A struct holding an array is a one-element local array, so that the array may be
         // indexed at run time; it stays in registers where every index is known (as the
         // compiler keeps it after unrolling), else it is local memory.
-        if let (true, Some(elem)) = (has_array(l), l.elem()) {
+        // A union read as another type than it was written is one too: a load reinterprets
+        // the bytes.
+        if let (true, Some(elem)) = (has_array(l) || l.retyped, l.elem()) {
             self.local_arrays.push(LocalArray {
                 name: name.to_string(),
                 elem,
@@ -472,6 +564,12 @@ impl<'g> KernelChecker<'g, '_> {
                     at: constant(Value::I64(0), span),
                 },
             };
+        }
+        if l.retyped {
+            self.errors.push(CheckError::MixedUnion {
+                name: l.name.clone(),
+                span,
+            });
         }
         let mut vars = Vec::new();
         for (k, &(s, _)) in l.leaves.iter().enumerate() {
@@ -900,7 +998,8 @@ impl<'g> KernelChecker<'g, '_> {
             Home::Regs(vars) => Place::Var(vars[k], s),
             Home::Mem { mem, at } => {
                 let at = self.plus(at.clone(), i64::from(offset / mem.elem.size()), span)?;
-                Place::Elem(*mem, at)
+                // A union's view reads the bytes as its own type (of the same size).
+                Place::Elem(Mem { elem: s, ..*mem }, at)
             }
         })
     }
@@ -1201,29 +1300,63 @@ impl<'g> KernelChecker<'g, '_> {
                 return self.reads(&tmp, span);
             }
         }
-        if items.len() > l.members.len() {
+        if let (Some(first), Some(item)) = (&l.init_view, items.first()) {
+            return Err(unsupported(
+                format!("initialising the union `{}` through its member `{first}`", l.name),
+                item.span,
+                "declare the union's largest member first, or assign the member after declaring the union",
+            ));
+        }
+        let mut pos = 0;
+        let values = self.fill(l, items, &mut pos, span, out)?;
+        if pos < items.len() {
             return Err(CheckError::Initialiser {
                 problem: InitialiserProblem::TooManyMembers {
                     name: l.name.clone(),
-                    members: l.members.len(),
+                    members: l.leaves.len(),
                     given: items.len(),
                 },
                 span,
                 help: None,
             });
         }
+        Ok(values)
+    }
+
+    /// The leaves of `l` from `items[*pos..]`, which advances past what they take. A member
+    /// that is itself an aggregate takes one braced list or value of its type; given a scalar
+    /// instead it takes as many items as it has members, as C fills an aggregate whose inner
+    /// braces are left out (`Packed p = {1, 2, 3, 4};` of a struct holding a `float[4]`).
+    /// Members past the last item get their defaults.
+    fn fill(
+        &mut self,
+        l: &Rc<Layout>,
+        items: &[ast::Expr],
+        pos: &mut usize,
+        span: Span,
+        out: &mut Vec<Stmt>,
+    ) -> Result<Vec<Expr>> {
         let defaults = self.defaults(l, span)?;
         let mut values = Vec::new();
-        for (k, m) in l.members.iter().enumerate() {
+        for m in &l.members {
             let n = Layout::leaf_count(&m.kind);
-            match (items.get(k), &m.kind) {
+            match (items.get(*pos), &m.kind) {
                 (Some(item), MemberKind::Scalar(s)) => {
+                    *pos += 1;
                     let v = self.expr(item)?;
                     values.push(self.convert(v, *s));
                 }
                 (Some(item), MemberKind::Compound(sub)) => {
                     let sub = Rc::clone(sub);
-                    values.extend(self.struct_value(item, &sub, out)?);
+                    let whole = matches!(item.kind, ast::ExprKind::List(_))
+                        || self.struct_of(item).is_some()
+                        || self.vector_shape(item)?.is_some();
+                    if whole {
+                        *pos += 1;
+                        values.extend(self.struct_value(item, &sub, out)?);
+                    } else {
+                        values.extend(self.fill(&sub, items, pos, span, out)?);
+                    }
                 }
                 (None, _) => values.extend(defaults[m.first..m.first + n].iter().cloned()),
             }
@@ -1406,13 +1539,24 @@ impl<'g> KernelChecker<'g, '_> {
                         ),
                     }));
                 };
-                if !matches!(m.kind, MemberKind::Scalar(_)) {
+                let MemberKind::Scalar(own) = m.kind else {
                     return None;
-                }
+                };
                 let k = m.first;
-                Some(self.member_leaf(base, k, e.span))
+                // A union member of another type than its storage's leaf: its bytes as `own`.
+                Some(self.member_leaf(base, k, e.span).map(|p| match p {
+                    Place::Elem(mem, at) => Place::Elem(Mem { elem: own, ..mem }, at),
+                    p => p,
+                }))
             }
             ast::ExprKind::Index { base, index } => {
+                // An array member of a refused struct (reported already) is as silent as its
+                // scalar members.
+                if let ast::ExprKind::Member { base: outer, .. } = &base.kind {
+                    if self.struct_of(outer).is_some_and(|l| l.is_refused()) {
+                        return Some(Ok(self.sink(e.span)));
+                    }
+                }
                 let l = self.struct_of(base).filter(|l| l.array)?;
                 if !matches!(l.members[0].kind, MemberKind::Scalar(_)) {
                     return None;
@@ -1457,10 +1601,11 @@ impl<'g> KernelChecker<'g, '_> {
         match &p.home {
             Home::Mem { mem, at } => {
                 let (mem, at) = (*mem, at.clone());
-                let step = l.leaves[0].0.size() / mem.elem.size();
+                let elem = l.leaves[0].0;
+                let step = elem.size() / mem.elem.size();
                 let k = self.scaled(i, step, span)?;
                 let at = self.binary(BinOp::Add, span, at, k)?;
-                Ok(Place::Elem(mem, at))
+                Ok(Place::Elem(Mem { elem, ..mem }, at))
             }
             Home::Regs(_) => Err(dynamic_index(index.span)),
         }
@@ -1506,12 +1651,27 @@ impl<'g> KernelChecker<'g, '_> {
                 .into_iter()
                 .nth(k)
                 .expect("checker: a leaf per member");
+            // A union member of another type than its storage's leaf: the leaf's bits.
+            let stored = l.leaves[k].0;
+            let value = if stored == s {
+                self.convert(value, s)
+            } else {
+                let value = self.convert(value, stored);
+                Expr {
+                    kind: ExprKind::Call {
+                        func: Func::View {
+                            from: stored,
+                            to: s,
+                        },
+                        args: vec![value],
+                    },
+                    ty: s.promoted(),
+                    span,
+                }
+            };
             let var = self.new_local(&format!("().{}", field.name), s, span);
             body.push(Stmt {
-                kind: StmtKind::Assign {
-                    var,
-                    value: self.convert(value, s),
-                },
+                kind: StmtKind::Assign { var, value },
                 span,
             });
             Ok(Expr {
@@ -1968,6 +2128,52 @@ fn unary_symbol(op: UnOp) -> Option<&'static str> {
         UnOp::BitNot => Some("~"),
         UnOp::Deref | UnOp::AddrOf => None,
     }
+}
+
+/// A union's members laid over one another: the first largest is its storage (its leaves are
+/// the union's); every other one is a view, whose leaves must each coincide with a storage leaf
+/// of the same size. Returns the first member when it is not the storage.
+fn union_storage(
+    name: &str,
+    overlaid: Vec<(Member, Vec<(Scalar, u32)>, u32, Span)>,
+    members: &mut Vec<Member>,
+    views: &mut Vec<Member>,
+    leaves: &mut Vec<(Scalar, u32)>,
+) -> Result<Option<String>> {
+    let Some(big) = overlaid.iter().map(|o| o.2).max() else {
+        return Ok(None);
+    };
+    let at = overlaid
+        .iter()
+        .position(|o| o.2 == big)
+        .expect("checked: a largest member");
+    let init_view = (at != 0).then(|| overlaid[0].0.name.clone());
+    let storage_name = overlaid[at].0.name.clone();
+    *leaves = overlaid[at].1.clone();
+    for (k, (m, sub, _, span)) in overlaid.into_iter().enumerate() {
+        if k == at {
+            members.push(m);
+            continue;
+        }
+        let first = leaves.iter().position(|l| l.1 == sub[0].1);
+        let fits = first.is_some_and(|first| {
+            sub.iter().enumerate().all(|(j, (s, o))| {
+                leaves
+                    .get(first + j)
+                    .is_some_and(|(t, p)| p == o && t.size() == s.size())
+            })
+        });
+        let Some(first) = first.filter(|_| fits) else {
+            return Err(CheckError::UnionView {
+                member: m.name,
+                storage: storage_name,
+                union: name.to_string(),
+                span,
+            });
+        };
+        views.push(Member { first, ..m });
+    }
+    Ok(init_view)
 }
 
 /// Whether a layout has an array among its members (at any depth).

@@ -123,8 +123,10 @@ pub struct StructDef {
     pub fields: Vec<Field>,
     /// `__align__(n)` / `alignas(n)`.
     pub align: Option<Expr>,
-    /// A member simt cannot lay out (a bit-field, a union), reported where the struct is used.
+    /// A member simt cannot lay out (a bit-field), reported where the struct is used.
     pub unsupported: Option<(String, Span)>,
+    /// A `union`: every member starts at byte 0.
+    pub is_union: bool,
     /// The whole definition.
     pub span: Span,
 }
@@ -142,6 +144,8 @@ pub struct Field {
     pub init: Option<Expr>,
     /// `static`: a constant of the struct, not a member of each object.
     pub is_static: bool,
+    /// An anonymous union (`union { float4 s; float e[4]; };`): its members are the struct's.
+    pub anonymous: bool,
 }
 
 /// `__constant__ float c_mask[9];` (or a scalar, `__constant__ float c_scale;`), or a

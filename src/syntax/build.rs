@@ -39,6 +39,13 @@ pub(crate) struct Builder<'m> {
     pub(crate) map: &'m SpanMap,
     /// Structs defined inside a function or another struct, defined at file scope instead.
     hoisted: std::cell::RefCell<Vec<StructDef>>,
+    /// `typedef unsigned int ROW_T[4];`: the sizes an array type's name adds to what it declares.
+    array_aliases: std::cell::RefCell<std::collections::HashMap<String, Vec<Option<Expr>>>>,
+    /// Members defined outside their class (`__device__ void C::f() { ... }`), with the class's
+    /// name and template arguments as written, attached to the class at the end of the file.
+    out_of_class: std::cell::RefCell<Vec<OutOfClass>>,
+    /// Constructs the builder recognises but simt cannot run, for the checker to report.
+    unsupported: std::cell::RefCell<Vec<(String, String, Span)>>,
 }
 
 impl<'m> Builder<'m> {
@@ -47,6 +54,9 @@ impl<'m> Builder<'m> {
         Builder {
             map,
             hoisted: Default::default(),
+            array_aliases: Default::default(),
+            out_of_class: Default::default(),
+            unsupported: Default::default(),
         }
     }
     /// The only pest → `Span` conversion: where in the file the pair's text came from.
@@ -71,6 +81,12 @@ impl<'m> Builder<'m> {
         let mut errors = Vec::new();
         self.items(pair, &mut module, &mut errors);
         module.structs.append(&mut self.hoisted.borrow_mut());
+        for m in self.out_of_class.take() {
+            self.attach(m, &mut module);
+        }
+        module
+            .unsupported
+            .append(&mut self.unsupported.borrow_mut());
         if errors.is_empty() {
             Ok(module)
         } else {
@@ -94,18 +110,17 @@ impl<'m> Builder<'m> {
                     module.consts.extend(consts);
                 }),
                 Rule::struct_fwd | Rule::fn_prototype => Ok(()),
-                Rule::union_def => {
-                    let span = self.span(&item);
-                    let name = item
-                        .into_inner()
-                        .filter(|p| p.as_rule() == Rule::ident)
-                        .last()
-                        .map_or_else(String::new, |p| p.as_str().to_string());
-                    module
-                        .unsupported
-                        .push((format!("the union `{name}`"), name, span));
-                    Ok(())
-                }
+                Rule::member_def => self.member_def(item, Vec::new()),
+                Rule::union_def => self.union_def(item).map(|(def, vars)| {
+                    if let Some(v) = vars.first() {
+                        module.unsupported.push((
+                            format!("the file-scope variable `{}` of a union type", v.name),
+                            v.name.clone(),
+                            v.span,
+                        ));
+                    }
+                    module.structs.push(def);
+                }),
                 Rule::host_fn => {
                     let name = item
                         .clone()
@@ -129,10 +144,7 @@ impl<'m> Builder<'m> {
                     module.host_items.push((format!("variable `{name}`"), span));
                     Ok(())
                 }
-                Rule::type_alias => {
-                    module.aliases.push(self.type_alias(item));
-                    Ok(())
-                }
+                Rule::type_alias => self.type_alias(item).map(|a| module.aliases.push(a)),
                 Rule::device_fn => self.device_fn(item).map(|(f, spec)| {
                     if spec.is_some() {
                         module.unsupported.push((
@@ -383,6 +395,14 @@ impl<'m> Builder<'m> {
             name: format!("__anonymous_struct_{}", span.start),
             span,
         });
+        Ok(self.members_of(def, members, false))
+    }
+
+    /// The members of a struct or union's type that a nested definition declares, the
+    /// definition itself moved to file scope; `anonymous`: one member standing for an anonymous
+    /// union, whose members are the enclosing struct's.
+    fn members_of(&self, def: StructDef, names: Vec<Ident>, anonymous: bool) -> Vec<Field> {
+        let span = def.span;
         let ty = TypeName {
             base: BaseType::Named,
             base_text: def.name.name.clone(),
@@ -391,8 +411,16 @@ impl<'m> Builder<'m> {
             is_const: false,
             span,
         };
+        let names = if anonymous {
+            vec![Ident {
+                name: format!("union@{}", span.start),
+                span,
+            }]
+        } else {
+            names
+        };
         self.hoisted.borrow_mut().push(def);
-        Ok(members
+        names
             .into_iter()
             .map(|name| Field {
                 ty: ty.clone(),
@@ -400,8 +428,33 @@ impl<'m> Builder<'m> {
                 dims: Vec::new(),
                 init: None,
                 is_static: false,
+                anonymous,
             })
-            .collect())
+            .collect()
+    }
+
+    /// `union_def = { "typedef"? ~ "union" ~ align_spec? ~ ident? ~ "{" ~ struct_member* ~ "}" ~
+    /// ident* ~ ";" }`: the union and the names written after its `}` (variables or members of
+    /// its type); a union without a name is named after where it starts.
+    fn union_def(&self, pair: Pair<'_, Rule>) -> Result<(StructDef, Vec<Ident>)> {
+        let span = self.span(&pair);
+        let typedef = pair
+            .clone()
+            .into_inner()
+            .any(|p| p.as_rule() == Rule::kw_typedef);
+        let (mut def, before, mut after) = self.struct_parts(pair)?;
+        def.is_union = true;
+        // `typedef union { ... } U;` is known as `U`.
+        let named = if typedef {
+            after.pop().or(before)
+        } else {
+            before
+        };
+        def.name = named.unwrap_or(Ident {
+            name: format!("__anonymous_union_{}", span.start),
+            span,
+        });
+        Ok((def, after))
     }
 
     /// A struct's members, with the names written before its `{` and after its `}`.
@@ -430,7 +483,9 @@ impl<'m> Builder<'m> {
                     unsupported.get_or_insert((format!("the bit-field `{name}`"), self.span(&p)));
                 }
                 Rule::union_def => {
-                    unsupported.get_or_insert(("a union member".to_string(), self.span(&p)));
+                    let (def, names) = self.union_def(p)?;
+                    let anonymous = names.is_empty();
+                    fields.extend(self.members_of(def, names, anonymous));
                 }
                 Rule::template_args => spec = p.as_str().split_whitespace().collect(),
                 Rule::align_spec => {
@@ -494,6 +549,7 @@ impl<'m> Builder<'m> {
             fields,
             align,
             unsupported,
+            is_union: false,
             span,
         };
         Ok((def, before, after))
@@ -589,6 +645,7 @@ impl<'m> Builder<'m> {
                     span,
                 })),
                 is_static,
+                anonymous: false,
             })
             .collect())
     }
@@ -619,6 +676,14 @@ impl<'m> Builder<'m> {
                         span,
                     },
                 };
+                // A parameter of an array type (`ROW_T r`) is a pointer to its first element,
+                // as in C; a pointer to one (`const ROW_T* p`) would index rows of it.
+                if self.alias_dims(&ty).is_some() {
+                    if ty.pointer || ty.reference {
+                        self.pointer_to_array(&ty, &name);
+                    }
+                    ty.pointer = true;
+                }
                 // `float in[]` is `float* in`; `= value` is a default argument.
                 let mut default = None;
                 for rest in it {
@@ -907,8 +972,36 @@ impl<'m> Builder<'m> {
                 self.hoisted.borrow_mut().push(s);
                 StmtKind::Empty
             }
+            // `union { float f; int i; } u;`: the union is defined for the whole file, `u` here.
+            Rule::union_def => {
+                let (def, names) = self.union_def(pair)?;
+                let ty = TypeName {
+                    base: BaseType::Named,
+                    base_text: def.name.name.clone(),
+                    pointer: false,
+                    reference: false,
+                    is_const: false,
+                    span,
+                };
+                self.hoisted.borrow_mut().push(def);
+                if names.is_empty() {
+                    StmtKind::Empty
+                } else {
+                    let decls = names
+                        .into_iter()
+                        .map(|name| Declarator {
+                            name,
+                            pointer: false,
+                            dims: Vec::new(),
+                            init: None,
+                            list: None,
+                        })
+                        .collect();
+                    StmtKind::Decl { ty, decls }
+                }
+            }
             Rule::type_alias => {
-                let (name, ty) = self.type_alias(pair);
+                let (name, ty) = self.type_alias(pair)?;
                 StmtKind::TypeAlias { name, ty }
             }
             Rule::assign | Rule::pre_incdec | Rule::expr => return self.simple(pair),
@@ -961,8 +1054,16 @@ impl<'m> Builder<'m> {
                     _ => init = Some(self.expr(p)?),
                 }
             }
+            let name = name.expect("grammar: declarator has a name");
+            if let Some(more) = self.alias_dims(&ty) {
+                if pointer {
+                    self.pointer_to_array(&ty, &name);
+                } else {
+                    dims.extend(more);
+                }
+            }
             decls.push(Declarator {
-                name: name.expect("grammar: declarator has a name"),
+                name,
                 pointer,
                 dims,
                 init,
@@ -1286,7 +1387,7 @@ impl<'m> Builder<'m> {
                     .find(|p| p.as_rule() != Rule::kw_sizeof)
                     .expect("grammar: sizeof has an argument");
                 match arg.as_rule() {
-                    Rule::ty => ExprKind::SizeOfType(self.ty(arg)),
+                    Rule::ty => self.sizeof_type(self.ty(arg), span),
                     _ => ExprKind::SizeOfExpr(Box::new(self.unary(arg)?)),
                 }
             }
@@ -1498,7 +1599,7 @@ impl<'m> Builder<'m> {
                     module.kernels.push(k);
                 }
                 Rule::type_alias => {
-                    let (name, ty) = self.type_alias(p);
+                    let (name, ty) = self.type_alias(p)?;
                     module
                         .alias_templates
                         .push((name, std::mem::take(&mut params), ty));
@@ -1520,28 +1621,176 @@ impl<'m> Builder<'m> {
                     s.template = std::mem::take(&mut params);
                     module.structs.push(s);
                 }
+                Rule::member_def => self.member_def(p, std::mem::take(&mut params))?,
+                Rule::union_def => {
+                    let (mut u, _) = self.union_def(p)?;
+                    u.template = std::mem::take(&mut params);
+                    module.structs.push(u);
+                }
                 _ => {}
             }
         }
         Ok(())
     }
 
-    /// `type_alias = { "typedef" ~ ty ~ ident ";" | "using" ~ ident ~ "=" ~ ty ~ ";" }`
-    fn type_alias(&self, pair: Pair<'_, Rule>) -> (Ident, TypeName) {
+    /// `member_def = { fn_qualifier* ~ (member_owner ~ ctor_def | ty ~ reference? ~ member_owner
+    /// ~ fn_name ~ "(" ~ params? ~ ")" ~ qualifier* ~ block) }`: kept until the end of the file,
+    /// when every class is known, with `template` the parameters of a template class's member.
+    fn member_def(&self, pair: Pair<'_, Rule>, template: Vec<TemplateParam>) -> Result<()> {
+        let mut owner = None;
+        let mut ctor = None;
+        for p in pair.clone().into_inner() {
+            match p.as_rule() {
+                Rule::member_owner => {
+                    let mut it = p.into_inner();
+                    let name = self.ident(it.next().expect("grammar: an owner has a name"));
+                    let args: Vec<String> = it
+                        .next()
+                        .map(|a| {
+                            a.into_inner()
+                                .map(|t| t.as_str().split_whitespace().collect())
+                                .collect()
+                        })
+                        .unwrap_or_default();
+                    owner = Some((name, args));
+                }
+                Rule::ctor_def => ctor = Some(self.ctor_def(p)?),
+                _ => {}
+            }
+        }
+        let (owner, args) = owner.expect("grammar: a member definition names its class");
+        let (function, is_ctor) = match ctor {
+            Some(f) => (f, true),
+            None => (self.device_fn(pair)?.0, false),
+        };
+        self.out_of_class.borrow_mut().push(OutOfClass {
+            owner,
+            args,
+            template,
+            function,
+            is_ctor,
+        });
+        Ok(())
+    }
+
+    /// Adds a member defined outside its class to the class; a class this file does not define,
+    /// or a template class's member written with other names for its parameters, is reported.
+    fn attach(&self, m: OutOfClass, module: &mut Module) {
+        let full = format!("{}::{}", m.owner.name, m.function.name.name);
+        let Some(def) = module
+            .structs
+            .iter_mut()
+            .find(|s| s.name.name == m.owner.name && s.spec.is_empty())
+        else {
+            self.unsupported.borrow_mut().push((
+                format!("the member `{full}` of a class this file does not define"),
+                full,
+                m.owner.span,
+            ));
+            return;
+        };
+        let own: Vec<&str> = def.template.iter().map(|p| p.name.name.as_str()).collect();
+        let given: Vec<&str> = m.template.iter().map(|p| p.name.name.as_str()).collect();
+        if own != given || (!own.is_empty() && m.args != own) {
+            self.unsupported.borrow_mut().push((
+                format!(
+                    "the member `{full}` defined with template parameters other than its class's `<{}>`",
+                    own.join(", ")
+                ),
+                full,
+                m.owner.span,
+            ));
+            return;
+        }
+        if m.is_ctor {
+            def.ctors.push(m.function);
+        } else {
+            def.methods.push(m.function);
+        }
+    }
+
+    /// `type_alias = { "typedef" ~ ty ~ ident ~ array_dim* ";" | "using" ~ ident ~ "=" ~ ty ~ ";" }`
+    ///
+    /// An array type's name (`typedef unsigned int ROW_T[4];`) stands for its element type; the
+    /// sizes are added to each name declared with it, as C reads `ROW_T x;` as `unsigned x[4];`.
+    fn type_alias(&self, pair: Pair<'_, Rule>) -> Result<(Ident, TypeName)> {
         let mut name = None;
         let mut ty = None;
+        let mut dims = Vec::new();
         for p in pair.into_inner() {
             match p.as_rule() {
                 Rule::ident => name = Some(self.ident(p)),
                 Rule::ty => ty = Some(self.ty(p)),
+                Rule::array_dim => dims.push(self.array_dim(p)?),
                 _ => {}
             }
         }
-        (
-            name.expect("grammar: an alias has a name"),
-            ty.expect("grammar: an alias has a type"),
-        )
+        let name: Ident = name.expect("grammar: an alias has a name");
+        let ty: TypeName = ty.expect("grammar: an alias has a type");
+        // The element type may itself be an array type's name (`typedef ROW_T TILE_T[2];`).
+        if let Some(inner) = self.array_aliases.borrow().get(&ty.base_text) {
+            dims.extend(inner.iter().cloned());
+        }
+        if !dims.is_empty() {
+            self.array_aliases
+                .borrow_mut()
+                .insert(name.name.clone(), dims);
+        }
+        Ok((name, ty))
     }
+
+    /// `sizeof(ROW_T)` of an array type: its element's size times its sizes.
+    fn sizeof_type(&self, ty: TypeName, span: Span) -> ExprKind {
+        let dims = match self.alias_dims(&ty) {
+            Some(dims) if !ty.pointer => dims,
+            _ => return ExprKind::SizeOfType(ty),
+        };
+        dims.into_iter()
+            .flatten()
+            .fold(ExprKind::SizeOfType(ty), |size, dim| ExprKind::Binary {
+                op: BinOp::Mul,
+                op_span: span,
+                lhs: Box::new(Expr { kind: size, span }),
+                rhs: Box::new(dim),
+            })
+    }
+
+    /// Records `const ROW_T* p` (a pointer or reference to an array type) for the checker to
+    /// report.
+    fn pointer_to_array(&self, ty: &TypeName, name: &Ident) {
+        self.unsupported.borrow_mut().push((
+            format!(
+                "`{}`, a pointer or reference to the array type `{}`",
+                name.name, ty.base_text
+            ),
+            name.name.clone(),
+            name.span,
+        ));
+    }
+
+    /// The sizes an array type's name adds to a name declared with it (`ROW_T x;`), if
+    /// `ty` names an array type.
+    fn alias_dims(&self, ty: &TypeName) -> Option<Vec<Option<Expr>>> {
+        if ty.base != BaseType::Named {
+            return None;
+        }
+        self.array_aliases.borrow().get(&ty.base_text).cloned()
+    }
+}
+
+/// A member function or constructor defined outside its class.
+#[derive(Debug)]
+struct OutOfClass {
+    /// `C` of `C::f`.
+    owner: Ident,
+    /// `T` of `C<T>::f`, each without spaces.
+    args: Vec<String>,
+    /// `template <class T>` before the definition.
+    template: Vec<TemplateParam>,
+    /// The member, named as in its class (`f`, `operator+=`, `C` for a constructor).
+    function: Function,
+    /// A constructor.
+    is_ctor: bool,
 }
 
 /// `k<64, 64, 8>` without spaces: how a launch section and `--kernel` name an instance.

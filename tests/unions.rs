@@ -1,0 +1,315 @@
+//! Unions, array typedefs, members defined outside their class and brace elision: C++ as kernels write it.
+
+mod common;
+use common::{codes, err, ok, position};
+
+/// The one diagnostic of a kernel that does not check: its code, message and position.
+fn refused(src: &str) -> (String, String, (usize, usize)) {
+    let f = err(src, &[], Some([1, 1, 1]), Some([1, 1, 1]));
+    assert_eq!(f.errors.len(), 1, "{:?}", codes(&f));
+    (
+        codes(&f).remove(0),
+        f.errors[0].inner.to_string(),
+        position(&f),
+    )
+}
+
+/// Writes through one member and reads through another see the same bytes, little-endian.
+/// The expected values come from the same code compiled by gcc (x86-64, little-endian):
+///
+/// ```c
+/// union FI { float f; int i; unsigned u; };
+/// for (int t = 0; t < 4; t++) {
+///     union { float f; int i; } u; u.f = t + 0.5f; out[t] = u.i;
+///     union FI w; w.i = 0x3f800000 + t; fo[t] = w.f; w.u += 3; w.f *= 2.0f; out[4 + t] = w.i;
+///     union { float s[4]; float elem[4]; } p = {1, 2, 3, 4};   // float4 storage, float[4] view
+///     p.elem[1] = t; p.s[3] += 10.0f; fo[4 + t] = p.s[1] + p.elem[3];
+/// }
+/// ```
+///
+/// By hand for two of them: 0.5f is 0x3f000000 = 1056964608; 0x3f800001 is 1 + 2^-23
+/// (1.00000012), + 3 ulps is 1 + 4·2^-23, doubled 2 + 8·2^-23 = 0x40000004 = 1073741828.
+#[test]
+fn union_members_read_each_others_bytes() {
+    let src = r#"
+union FI { float f; int i; unsigned u; };
+template <typename T, int N>
+struct Packed {
+    union { float4 storage; T elem[N]; };
+};
+__global__ void k(int* out, float* fo) {
+    int t = threadIdx.x;
+    union { float f; int i; } u;
+    u.f = t + 0.5f;
+    out[t] = u.i;
+    FI w;
+    w.i = 0x3f800000 + t;
+    fo[t] = w.f;
+    w.u += 3;
+    w.f *= 2.0f;
+    out[4 + t] = w.i;
+    Packed<float, 4> p = {1.0f, 2.0f, 3.0f, 4.0f};
+    p.elem[1] = t;
+    p.storage.w += 10.0f;
+    fo[4 + t] = p.storage.y + p.elem[3];
+}
+launch k {
+    out = zeros(8); fo = zeros(8);
+    expect out == [1056964608, 1069547520, 1075838976, 1080033280, 1073741827, 1073741828, 1073741829, 1073741830];
+    expect fo == [1, 1.00000012, 1.00000024, 1.00000036, 14, 15, 16, 17];
+}
+"#;
+    let r = ok(src, &[], [1, 1, 1], [4, 1, 1]);
+    // Every union is at known indices: in registers, no local memory traffic.
+    assert_eq!(r.counters.local_ld_instr + r.counters.local_st_instr, 0);
+}
+
+/// A union in global memory (through a pointer cast) and a run-time index into a union's array
+/// member (local memory). From gcc:
+///
+/// ```c
+/// typedef union { float f[2]; int i[2]; } U2;
+/// float buf[16]; for (int i = 0; i < 16; i++) buf[i] = i * 0.25f;
+/// for (int t = 0; t < 8; t++) { U2* p = (U2*)buf; out[t] = p[t].i[t % 2]; p[t].i[1] += t; }
+/// for (int t = 0; t < 4; t++) {
+///     union { unsigned w[4]; float f[4]; } v;
+///     for (int k = 0; k < 4; k++) v.f[k] = k + t;
+///     o2[t] = v.w[(t + 1) % 4];
+/// }
+/// ```
+#[test]
+fn unions_in_memory_and_indexed_at_run_time() {
+    let src = r#"
+typedef union { float f[2]; int i[2]; } U2;
+__global__ void k(float* buf, int* out, int* o2) {
+    int t = threadIdx.x;
+    U2* p = (U2*)buf;
+    out[t] = p[t].i[t % 2];
+    p[t].i[1] += t;
+    if (t < 4) {
+        union { unsigned w[4]; float f[4]; } v;
+        for (int k = 0; k < 4; k++) v.f[k] = k + t;
+        o2[t] = v.w[(t + 1) % 4];
+    }
+}
+launch k {
+    buf = arange(16) * 0.25; out = zeros(8); o2 = zeros(4);
+    expect out == [0, 1061158912, 1065353216, 1071644672, 1073741824, 1076887552, 1077936128, 1081081856];
+    expect buf == [0, 0.25, 0.5, 0.75000006, 1, 1.25000024, 1.5, 1.75000036, 2, 2.25000095, 2.5, 2.75000119, 3, 3.25000143, 3.5, 3.75000167];
+    expect o2 == [1065353216, 1077936128, 1084227584, 1077936128];
+}
+"#;
+    let r = ok(src, &[], [1, 1, 1], [8, 1, 1]);
+    // `v.w[(t + 1) % 4]` is a run-time index: `v` is in local memory.
+    assert!(r.counters.local_ld_instr > 0);
+}
+
+/// `_ALIGNAS`, `alignas` and `__align__` set a union's alignment; its size is its largest
+/// member's, rounded up to that: `sizeof` of `{ float f; char c[6]; }` aligned 16 is 16.
+#[test]
+fn aligned_unions_and_their_size() {
+    let src = r#"
+template <typename T, int N>
+union _ALIGNAS(sizeof(T) * N) ablock { T v[N]; };
+union __align__(16) A16 { float f; int i; };
+union alignas(8) A8 { short s[3]; unsigned short u[3]; };
+__global__ void k(float* out, int* sizes, int n) {
+    int j = threadIdx.x * 2;
+    ablock<float, 2> b;
+    b.v[0] = j;
+    b.v[1] = j + 1;
+    if (j < n) *(ablock<float, 2>*)&out[j] = b;
+    sizes[0] = sizeof(ablock<float, 2>);
+    sizes[1] = sizeof(A16);
+    sizes[2] = sizeof(A8);
+}
+launch k {
+    n = 64; out = zeros(n); sizes = zeros(3);
+    expect out == arange(n);
+    expect sizes == [8, 16, 8];
+}
+"#;
+    ok(src, &[], [1, 1, 1], [32, 1, 1]);
+}
+
+#[test]
+fn union_mistakes_are_diagnosed() {
+    // A `float` half of a `double`: the views must read whole scalars of the storage.
+    let (code, message, at) = refused(
+        "union D { double d; float f[2]; };\n__global__ void k(float* out) {\n    D u;\n    u.d = 1.0;\n    out[0] = u.f[1];\n}",
+    );
+    assert_eq!(code, "simt::check::union_view");
+    assert_eq!(
+        message,
+        "the member `f` of the union `D` splits or joins the scalars of `d`"
+    );
+    assert_eq!(at, (1, 27));
+
+    // In registers, members of two types around a reinterpreting union.
+    let (code, message, _) = refused(
+        "struct S { int tag; union { float f; int i; }; };\n__global__ void k(int* out) {\n    S s;\n    s.f = 1.0f;\n    out[0] = s.i;\n}",
+    );
+    assert_eq!(code, "simt::check::mixed_union");
+    assert_eq!(
+        message,
+        "`S` mixes member types and holds a union read as another type"
+    );
+
+    // `{...}` initialises a union's first member, which simt keeps only as its storage.
+    let (code, message, _) = refused(
+        "union U { int i; float4 v; };\n__global__ void k(float* out) {\n    U u = {1};\n    out[0] = u.v.x;\n}",
+    );
+    assert_eq!(code, "simt::check::unsupported");
+    assert_eq!(
+        message,
+        "initialising the union `U` through its member `i` is not supported"
+    );
+}
+
+/// `typedef unsigned int ROW_T[4];` declares arrays: a local, struct members (in registers and
+/// in a buffer) and a parameter, which is a pointer to the first element as in C.
+/// `x[k] = t + k` for k < 4; s.a = {t, t+1, t+2, t+3} + 10, s.b[2][1] = 7;
+/// out[t] = x[3] + s.a[t % 4] + s.b[2][1] + first(x) = (t+3) + (t + t%4 + 10) + 7 + t.
+#[test]
+fn typedefs_of_array_types_declare_arrays() {
+    let src = r#"
+typedef unsigned int ROW_T[4];
+typedef ROW_T GRID_T[3];
+struct S { ROW_T a; GRID_T b; };
+__device__ unsigned first(ROW_T r) { return r[0]; }
+__global__ void k(unsigned* out, S* soa) {
+    unsigned t = threadIdx.x;
+    ROW_T x;
+    for (int k = 0; k < 4; k++) x[k] = t + k;
+    S s;
+    for (int k = 0; k < 4; k++) s.a[k] = x[k] + 10;
+    s.b[2][1] = 7;
+    out[t] = x[3] + s.a[t % 4] + s.b[2][1] + first(x);
+    soa->a[t] += t;
+    soa->b[2][t % 4] = sizeof(ROW_T) + sizeof(GRID_T);
+}
+launch k {
+    out = zeros(4); soa = zeros(16);
+    expect out == [20, 24, 28, 32];
+    expect soa == [0, 1, 2, 3, 0, 0, 0, 0, 0, 0, 0, 0, 64, 64, 64, 64];
+}
+"#;
+    ok(src, &[], [1, 1, 1], [4, 1, 1]);
+
+    // The uses of `p` are reported too (as a pointer to `float`, `p[0][1]` indexes a scalar).
+    let f = err(
+        "typedef float ROW_T[4];\n__global__ void k(const ROW_T* p, float* out) { out[0] = p[0][1]; }",
+        &[],
+        Some([1, 1, 1]),
+        Some([1, 1, 1]),
+    );
+    assert_eq!(codes(&f)[0], "simt::check::unsupported");
+    assert_eq!(
+        f.errors[0].inner.to_string(),
+        "`p`, a pointer or reference to the array type `ROW_T` is not supported"
+    );
+    assert_eq!(position(&f), (2, 32));
+}
+
+/// Members declared in the class and defined after it: a constructor, `operator+=` returning
+/// `*this` (also a `volatile` overload), a `const` member, and a template class's member.
+/// Acc starts at (0, 0); += a[i] for i < 8 adds 0 + 1 + ... + 7 = 28 and squares 140;
+/// Box<float>(t).twice() = 2t.
+#[test]
+fn members_defined_outside_their_class() {
+    let src = r#"
+struct Acc {
+public:
+    Acc();
+    float sum;
+    float sq;
+    Acc& operator +=( float a );
+    volatile Acc& operator +=( float a ) volatile;
+    __device__ float mean(int n) const;
+};
+inline __device__ __host__
+Acc::Acc()
+{
+    sum = 0;
+    sq = 0;
+}
+inline __device__ __host__
+Acc&
+Acc::operator +=( float a )
+{
+    sum += a;
+    sq += a * a;
+    return *this;
+}
+inline __device__ __host__
+volatile Acc&
+Acc::operator +=( float a ) volatile
+{
+    sum += a;
+    return *this;
+}
+__device__ float Acc::mean(int n) const { return sum / n; }
+
+template <class T>
+struct Box {
+    T v;
+    __device__ Box(T x);
+    __device__ T twice() const;
+};
+template <class T> __device__ Box<T>::Box(T x) : v(x) {}
+template <class T> __device__ T Box<T>::twice() const { return v + v; }
+
+__global__ void k(const float* a, float* out) {
+    Acc s;
+    for (int i = 0; i < 8; i++) s += a[i];
+    Box<float> b(threadIdx.x);
+    out[threadIdx.x] = s.sum + s.sq + s.mean(8) + b.twice();
+}
+launch k {
+    a = arange(8); out = zeros(4);
+    expect out == [171.5, 173.5, 175.5, 177.5];
+}
+"#;
+    // 28 + 140 + 3.5 + 2t.
+    ok(src, &[], [1, 1, 1], [4, 1, 1]);
+
+    let (code, message, _) = refused(
+        "__device__ float Nowhere::f() { return 1.0f; }\n__global__ void k(float* out) { out[0] = 0.0f; }",
+    );
+    assert_eq!(code, "simt::check::unsupported");
+    assert_eq!(
+        message,
+        "the member `Nowhere::f` of a class this file does not define is not supported"
+    );
+}
+
+/// Brace elision: `{1, 2, 3, 4}` fills a struct whose one member is a `float[4]`, and the
+/// values run on into the next members; a braced or whole value takes one member.
+/// q = {{t, t+1}, 5, {6, 7}}: out = t + (t+1)·10 + 5·100 + 7·1000.
+#[test]
+fn brace_elision_fills_nested_members_in_order() {
+    let src = r#"
+template <typename T, int N>
+struct ablock { T v[N]; };
+struct Q { float a[2]; float m; float2 b; };
+__global__ void k(float* out, float* pairs) {
+    float t = threadIdx.x;
+    ablock<float, 4> p = {t, 1.0f, 2.0f, 3.0f};
+    Q q = {t, t + 1.0f, 5.0f, 6.0f, 7.0f};
+    out[threadIdx.x] = q.a[0] + q.a[1] * 10.0f + q.m * 100.0f + q.b.y * 1000.0f + p.v[3] * 0.0f;
+    *(ablock<float, 2>*)&pairs[2 * threadIdx.x] = { t, p.v[2] };
+}
+launch k {
+    out = zeros(4); pairs = zeros(8);
+    expect out == [7510, 7521, 7532, 7543];
+    expect pairs == [0, 2, 1, 2, 2, 2, 3, 2];
+}
+"#;
+    ok(src, &[], [1, 1, 1], [4, 1, 1]);
+
+    let (code, message, _) = refused(
+        "struct P { float v[2]; };\n__global__ void k(float* out) {\n    P p = {1.0f, 2.0f, 3.0f};\n    out[0] = p.v[0];\n}",
+    );
+    assert_eq!(code, "simt::check::initialiser");
+    assert_eq!(message, "`P` has 2 members; 3 values are given");
+}
