@@ -261,6 +261,48 @@ fn bound_pointers_agree_with_the_reference() {
     });
 }
 
+/// Unions (views of the same bytes in registers, local memory and a global buffer), brace
+/// elision, members defined outside their class and functions returning references.
+const CPP_FRONT_END: &str = r#"
+union FI { float f; int i; unsigned u; };
+typedef union { float f[2]; int i[2]; } U2;
+template <typename T, int N>
+struct Packed { union { float4 storage; T elem[N]; }; };
+struct Acc { float sum; Acc(); Acc& operator+=(float a); };
+__device__ Acc::Acc() { sum = 1.0f; }
+__device__ Acc& Acc::operator+=(float a) { sum += a; return *this; }
+__device__ float& vec_at(float4& vec, int index) { return reinterpret_cast<float*>(&vec)[index]; }
+__global__ void views(float* buf, int* out) {
+    int t = threadIdx.x;
+    FI w;
+    w.f = t * 0.75f;
+    w.u += 1;
+    out[t] = w.i;
+    U2* p = (U2*)buf;
+    p[t].i[t % 2] ^= 0x1;
+    union { unsigned w[4]; float f[4]; } v;
+    for (int k = 0; k < 4; k++) v.f[k] = k * t;
+    out[32 + t] = v.w[t % 4];
+    Packed<float, 4> q = {1.0f, 2.0f, 3.0f, 4.0f};
+    q.elem[t % 4] = t;
+    Acc a;
+    a += q.storage.x;
+    a += q.storage.w;
+    float4 r = make_float4(t, t, t, t);
+    vec_at(r, t % 4) += a.sum;
+    buf[64 + t] = r.x + 2.0f * r.y + 3.0f * r.z + 4.0f * r.w;
+}
+launch views { buf = rand(96); out = zeros(64); block = 32; grid = 1; }
+"#;
+
+#[test]
+fn cpp_front_end_agrees_with_the_reference() {
+    each_launch("cpp.sk", CPP_FRONT_END, |kernel, cfg, args| {
+        let result = agree(kernel, cfg, args, &kernel.name);
+        assert!(result.is_ok(), "{}: {result:?}", kernel.name);
+    });
+}
+
 #[test]
 fn atomics_whose_old_values_are_used_have_no_single_answer() {
     // `slot` depends on the order of the 64 atomics, which the reference, one thread at a time,

@@ -313,3 +313,34 @@ launch k {
     assert_eq!(code, "simt::check::initialiser");
     assert_eq!(message, "`P` has 2 members; 3 values are given");
 }
+
+/// A function returning a reference is a value where read and the element it names where
+/// assigned (also by `+=`); the address of a reference parameter is the caller's variable's.
+/// v = (t, 1, 2, 3) → v.y = 10, v.z += 5: (t, 10, 7, 3), sum t + 20; s = 4 bumped through
+/// `&x` to 5; out[4 + t] = v.x = t. Of the two `vec_at`s, C++ binds a variable to the
+/// non-`const` reference: the one that doubles is never called.
+#[test]
+fn functions_returning_references_read_and_write_the_element() {
+    let src = r#"
+__device__ float& vec_at(float4& vec, int index) {
+    return reinterpret_cast<float*>(&vec)[index];
+}
+__device__ float vec_at(const float4& vec, int index) {
+    return 2.0f * reinterpret_cast<const float*>(&vec)[index];
+}
+__device__ float& pick(float* a, int i) { if (i < 0) { return a[0]; } return a[i]; }
+__device__ void bump(float& x) { float* p = &x; *p += 1.0f; }
+__global__ void k(float* out) {
+    int t = threadIdx.x;
+    float4 v = make_float4(t, 1.0f, 2.0f, 3.0f);
+    vec_at(v, 1) = 10.0f;
+    vec_at(v, 2) += 5.0f;
+    float s = 4.0f;
+    bump(s);
+    pick(out, 4 + t) = vec_at(v, 0);
+    out[t] = v.x + v.y + v.z + v.w + s;
+}
+launch k { out = zeros(8); expect out == [25, 26, 27, 28, 0, 1, 2, 3]; }
+"#;
+    ok(src, &[], [1, 1, 1], [4, 1, 1]);
+}

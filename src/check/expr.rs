@@ -851,7 +851,7 @@ impl KernelChecker<'_, '_> {
     }
 
     /// The array a dereferenced pointer points into; `NULL` points into none.
-    fn pointee(&self, mem: Option<Mem>, span: Span) -> Result<Mem> {
+    pub(crate) fn pointee(&self, mem: Option<Mem>, span: Span) -> Result<Mem> {
         mem.ok_or_else(|| CheckError::Pointer {
             problem: PointerProblem::NullDereference,
             span,
@@ -1722,6 +1722,16 @@ fn int_literal_value(v: u64, unsigned: bool, long: bool, hex: bool) -> Value {
     }
 }
 
+/// What an argument is, for choosing among overloads.
+enum ArgKind {
+    /// A pointer, by what it points to (`None`: into no array yet).
+    Pointer(Option<(Scalar, u32)>),
+    /// A vector, by its shape; `true` for a variable (which a non-`const` reference may bind).
+    Vector((Scalar, u32), bool),
+    /// A value of this register type.
+    Value(Scalar),
+}
+
 impl<'g> KernelChecker<'g, '_> {
     /// The definition of `name` a call with `args` uses: the only one, or among overloads the one
     /// whose parameter types match the arguments' best (the first on a tie).
@@ -1744,35 +1754,44 @@ impl<'g> KernelChecker<'g, '_> {
         let mut types = Vec::new();
         for a in args {
             // A pointer argument by what it points to (`float*` and `half*` overloads differ
-            // only there), a value by its register type.
+            // only there), a vector by its shape, a value by its register type.
             types.push(if self.is_pointer(a) {
-                Err(self.pointer(a)?.mem.map(|m| (m.elem, m.width)))
+                ArgKind::Pointer(self.pointer(a)?.mem.map(|m| (m.elem, m.width)))
+            } else if let Some(shape) = self.vector_shape(a)? {
+                ArgKind::Vector(shape, matches!(a.kind, ast::ExprKind::Name(_)))
             } else {
-                Ok(self.expr(a)?.ty)
+                ArgKind::Value(self.expr(a)?.ty)
             });
         }
-        // Two points for an exact match, one for a pointer to another type (a conversion C++
-        // would not make, but a `void*` or a cast may).
+        // Four points for an exact match, two for a pointer to another type (a conversion C++
+        // would not make, but a `void*` or a cast may), and one more for a variable bound to a
+        // non-`const` reference, which C++ prefers to a `const` one.
         let score = |f: &ast::Function| -> usize {
             f.params
                 .iter()
                 .zip(&types)
                 .map(|(p, t)| match t {
-                    Err(pointee) if p.ty.pointer => {
+                    ArgKind::Pointer(pointee) if p.ty.pointer => {
                         let same = pointee.is_some_and(|(elem, width)| {
                             super::vector::elem_of(&p.ty).is_ok_and(|shape| shape == (elem, width))
                         });
                         if same {
-                            2
+                            4
                         } else {
-                            1
+                            2
                         }
                     }
-                    Ok(t)
+                    ArgKind::Vector(shape, named)
+                        if !p.ty.pointer
+                            && super::vector::elem_of(&p.ty).is_ok_and(|s| s == *shape) =>
+                    {
+                        4 + usize::from(*named && p.ty.reference && !p.ty.is_const)
+                    }
+                    ArgKind::Value(t)
                         if !p.ty.pointer
                             && super::scalar_of_base(&p.ty).is_ok_and(|s| s.promoted() == *t) =>
                     {
-                        2
+                        4
                     }
                     _ => 0,
                 })

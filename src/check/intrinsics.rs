@@ -630,12 +630,61 @@ impl KernelChecker<'_, '_> {
                 span: p.name.span,
             });
         }
-        let addressed = crate::syntax::addressed_names(&f.body);
-        self.addressed
-            .extend(addressed.into_iter().map(String::from));
+        let addressed = self.addressed_in(&f.body);
+        self.addressed.extend(addressed);
         let stmts = self.block(&f.body);
         body.extend(stmts);
         Ok(body)
+    }
+}
+
+impl KernelChecker<'_, '_> {
+    /// The names whose address a body takes (`&v`), directly or through a reference parameter
+    /// of a function it calls (`vec_at(v, k)` of `float& vec_at(float4& vec, int i) { return
+    /// reinterpret_cast<float*>(&vec)[i]; }`): such a variable is a one-element local array from
+    /// its declaration on.
+    pub(crate) fn addressed_in(&self, body: &[ast::Stmt]) -> std::collections::HashSet<String> {
+        let mut names: std::collections::HashSet<String> = crate::syntax::addressed_names(body)
+            .into_iter()
+            .map(String::from)
+            .collect();
+        for (callee, args) in crate::syntax::calls_with_names(body) {
+            for (k, a) in args.iter().enumerate() {
+                if let ast::ExprKind::Name(n) = &a.kind {
+                    if self.takes_address(callee, k, 0) {
+                        names.insert(n.clone());
+                    }
+                }
+            }
+        }
+        names
+    }
+
+    /// Whether some definition of `callee` takes the address of its reference parameter `k`,
+    /// itself or by passing it on (to a depth of 8 calls).
+    fn takes_address(&self, callee: &str, k: usize, depth: u32) -> bool {
+        let Some(defs) = self
+            .globals
+            .overloads
+            .get(super::groups::unqualified(callee))
+        else {
+            return false;
+        };
+        depth < 8
+            && defs.iter().any(|f| {
+                let Some(p) = f.params.get(k).filter(|p| p.ty.reference) else {
+                    return false;
+                };
+                crate::syntax::addressed_names(&f.body).contains(p.name.name.as_str())
+                    || crate::syntax::calls_with_names(&f.body)
+                        .iter()
+                        .any(|(g, args)| {
+                            args.iter().enumerate().any(|(j, a)| {
+                                matches!(&a.kind, ast::ExprKind::Name(n) if *n == p.name.name)
+                                    && self.takes_address(g, j, depth + 1)
+                            })
+                        })
+            })
     }
 }
 

@@ -10,6 +10,7 @@ pub(crate) mod local;
 mod objects;
 mod pointer;
 mod print;
+mod returned_ref;
 mod structs;
 mod template;
 pub mod typed;
@@ -26,7 +27,6 @@ use typed::*;
 
 use crate::diag::did_you_mean;
 use crate::source::Span;
-use crate::syntax::addressed_names;
 use crate::syntax::ast::{self, BaseType};
 use crate::value::{Scalar, Value};
 
@@ -269,10 +269,19 @@ impl<'m> Globals<'m> {
         };
         for f in &module.device_fns {
             // Overloads differ in their parameter types; the same list twice is a duplicate.
-            let signature = |f: &ast::Function| -> Vec<(String, bool, bool)> {
+            // `f(float4&)` and `f(const float4&)` differ too.
+            let signature = |f: &ast::Function| -> Vec<(String, bool, bool, bool)> {
                 f.params
                     .iter()
-                    .map(|p| (p.ty.base_text.clone(), p.ty.pointer, p.ty.reference))
+                    .map(|p| {
+                        let const_ref = p.ty.reference && p.ty.is_const;
+                        (
+                            p.ty.base_text.clone(),
+                            p.ty.pointer,
+                            p.ty.reference,
+                            const_ref,
+                        )
+                    })
                     .collect()
             };
             let same = g.overloads.get(f.name.name.as_str()).and_then(|fs| {
@@ -464,10 +473,7 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
     fn kernel(&mut self, k: &ast::Kernel) -> Kernel {
         // A pointer parameter the kernel moves (`A += k`) is a pointer variable from the start.
         let moved = local::assigned_names(&k.body);
-        self.addressed = addressed_names(&k.body)
-            .into_iter()
-            .map(String::from)
-            .collect();
+        self.addressed = self.addressed_in(&k.body);
         let mut prologue = Vec::new();
         for p in &k.params {
             let layout = match self.layout_of(&p.ty) {
@@ -1377,6 +1383,10 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
         op_span: Span,
         value: Expr,
     ) -> Result<StmtKind, CheckError> {
+        if let Some(place) = self.returned_place(target) {
+            let (mem, index) = place?;
+            return self.store(mem, index, (op, op_span), value, target.span);
+        }
         if let Some(place) = self.member_place(target) {
             if let ast::ExprKind::Member { base, .. } | ast::ExprKind::Index { base, .. } =
                 &target.kind

@@ -2176,10 +2176,10 @@ fn union_storage(
     Ok(init_view)
 }
 
-/// Whether a layout has an array among its members (at any depth).
+/// Whether a layout has an array among its members or a union's views (at any depth).
 fn has_array(l: &Layout) -> bool {
     l.array
-        || l.members.iter().any(|m| match &m.kind {
+        || l.members.iter().chain(&l.views).any(|m| match &m.kind {
             MemberKind::Compound(sub) => has_array(sub),
             MemberKind::Scalar(_) => false,
         })

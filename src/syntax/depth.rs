@@ -1,5 +1,5 @@
 //! Walking a syntax tree without recursion: how deeply it nests, which names have their address
-//! taken, and which types a name is cast to.
+//! taken, which calls name variables, and which types a name is cast to.
 //!
 //! Long operator chains such as `a + b + c + …` are left-nested trees, one level per operator,
 //! and pest builds them without recursing; every later phase does recurse over them. Measuring
@@ -70,6 +70,27 @@ pub fn addressed_names(body: &[Stmt]) -> HashSet<&str> {
         },
     );
     names
+}
+
+/// The calls in a body whose arguments include a bare name: the callee's name and the arguments.
+pub fn calls_with_names(body: &[Stmt]) -> Vec<(&str, &[Expr])> {
+    let mut found = Vec::new();
+    walk(
+        body.iter().map(|s| (Node::Stmt(s), 1)).collect(),
+        |node, _| {
+            if let Node::Expr(Expr {
+                kind: ExprKind::Call { callee, args, .. },
+                ..
+            }) = node
+            {
+                if args.iter().any(|a| matches!(a.kind, ExprKind::Name(_))) {
+                    found.push((callee.name.as_str(), args.as_slice()));
+                }
+            }
+            false
+        },
+    );
+    found
 }
 
 /// The pointer types a body casts the name `name` to (`(float*)vy`), in the order written.
