@@ -344,3 +344,24 @@ launch k { out = zeros(8); expect out == [25, 26, 27, 28, 0, 1, 2, 3]; }
 "#;
     ok(src, &[], [1, 1, 1], [4, 1, 1]);
 }
+
+/// A buffer of unions is a buffer of their storage type: `Bits* all` takes floats, and a copy
+/// read through the other member gives their bits (2.0f is 0x40000000; 5.0f 0x40a00000;
+/// -6.0f 0xc0c00000; 0.1f is 0x3dcccccd, doubled 0x3e4ccccd, an exponent step).
+/// (Until unions, this kernel was the bad-input case `check_union.sk`.)
+#[test]
+fn a_buffer_of_unions_holds_their_storage() {
+    let src = r#"
+union Bits { float f; unsigned int u; };
+__global__ void k(Bits* all, unsigned int* out) {
+    Bits b = all[threadIdx.x];
+    b.f *= 2.0f;
+    out[threadIdx.x] = b.u;
+}
+launch k {
+    all = [1.0, 2.5, -3.0, 0.1]; out = zeros(4);
+    expect out == [0x40000000, 0x40a00000, 0xc0c00000, 0x3e4ccccd];
+}
+"#;
+    ok(src, &[], [1, 1, 1], [4, 1, 1]);
+}
