@@ -307,6 +307,18 @@ launch k {
 "#;
     ok(src, &[], [1, 1, 1], [4, 1, 1]);
 
+    // A member whose type has a constructor takes one item, through it: in = In(3) = (3, 6).
+    let src = r#"
+struct In { float a, b; __device__ In(float x) : a(x), b(2.0f * x) {} };
+struct O { In in; float c; };
+__global__ void k(float* out) {
+    O o = {3.0f, 1.0f};
+    out[0] = o.in.a + 10.0f * o.in.b + 100.0f * o.c;
+}
+launch k { out = zeros(1); expect out == [163]; }
+"#;
+    ok(src, &[], [1, 1, 1], [1, 1, 1]);
+
     let (code, message, _) = refused(
         "struct P { float v[2]; };\n__global__ void k(float* out) {\n    P p = {1.0f, 2.0f, 3.0f};\n    out[0] = p.v[0];\n}",
     );

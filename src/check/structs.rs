@@ -396,7 +396,12 @@ impl<'g> KernelChecker<'g, '_> {
                         offset: 0,
                         kind,
                     };
-                    overlaid.push((m, sub, size, f.name.span));
+                    overlaid.push(Overlaid {
+                        member: m,
+                        leaves: sub,
+                        size,
+                        span: f.name.span,
+                    });
                     continue;
                 }
                 offset = offset.next_multiple_of(al);
@@ -1348,7 +1353,13 @@ impl<'g> KernelChecker<'g, '_> {
                 }
                 (Some(item), MemberKind::Compound(sub)) => {
                     let sub = Rc::clone(sub);
-                    let whole = matches!(item.kind, ast::ExprKind::List(_))
+                    // A type with constructors takes the item as their argument, as C++ does.
+                    let constructed = sub
+                        .def
+                        .as_ref()
+                        .is_some_and(|(def, _)| !self.globals.structs[*def].ctors.is_empty());
+                    let whole = constructed
+                        || matches!(item.kind, ast::ExprKind::List(_))
                         || self.struct_of(item).is_some()
                         || self.vector_shape(item)?.is_some();
                     if whole {
@@ -2130,27 +2141,38 @@ fn unary_symbol(op: UnOp) -> Option<&'static str> {
     }
 }
 
+/// A union's member before the union is laid out: with its leaves (offsets from its start), its
+/// size and where it is declared.
+#[derive(Debug)]
+struct Overlaid {
+    member: Member,
+    leaves: Vec<(Scalar, u32)>,
+    size: u32,
+    span: Span,
+}
+
 /// A union's members laid over one another: the first largest is its storage (its leaves are
 /// the union's); every other one is a view, whose leaves must each coincide with a storage leaf
 /// of the same size. Returns the first member when it is not the storage.
 fn union_storage(
     name: &str,
-    overlaid: Vec<(Member, Vec<(Scalar, u32)>, u32, Span)>,
+    overlaid: Vec<Overlaid>,
     members: &mut Vec<Member>,
     views: &mut Vec<Member>,
     leaves: &mut Vec<(Scalar, u32)>,
 ) -> Result<Option<String>> {
-    let Some(big) = overlaid.iter().map(|o| o.2).max() else {
+    let Some(big) = overlaid.iter().map(|o| o.size).max() else {
         return Ok(None);
     };
     let at = overlaid
         .iter()
-        .position(|o| o.2 == big)
+        .position(|o| o.size == big)
         .expect("checked: a largest member");
-    let init_view = (at != 0).then(|| overlaid[0].0.name.clone());
-    let storage_name = overlaid[at].0.name.clone();
-    *leaves = overlaid[at].1.clone();
-    for (k, (m, sub, _, span)) in overlaid.into_iter().enumerate() {
+    let init_view = (at != 0).then(|| overlaid[0].member.name.clone());
+    let storage_name = overlaid[at].member.name.clone();
+    *leaves = overlaid[at].leaves.clone();
+    for (k, o) in overlaid.into_iter().enumerate() {
+        let (m, sub, span) = (o.member, o.leaves, o.span);
         if k == at {
             members.push(m);
             continue;
