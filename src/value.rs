@@ -3,6 +3,9 @@
 use serde::Serialize;
 use std::fmt;
 
+mod directed;
+pub use directed::{round_directed, Direction, Exact};
+
 /// A scalar type of the kernel language.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]

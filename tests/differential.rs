@@ -820,6 +820,27 @@ impl Exprs {
                 let f = if t == T::F { "f" } else { "" };
                 alts.push((4, bin(t, &["+", "-", "*", "/"])));
                 alts.push((1, s(t).prop_map(|a| format!("(-({a}))")).boxed()));
+                if t == T::F {
+                    // Conversions rounded down, up or toward zero, from each kind of argument.
+                    let directed: &'static [(&'static str, &'static str, T)] = &[
+                        ("__half2float(__int2half_", ")", T::I),
+                        ("__half2float(__float2half_", ")", T::F),
+                        ("__half2float(__ll2half_", ")", T::L),
+                        ("__bfloat162float(__uint2bfloat16_", ")", T::U),
+                        ("__bfloat162float(__float2bfloat16_", ")", T::F),
+                        ("__ll2float_", "", T::L),
+                        ("__double2float_", "", T::D),
+                        ("__int2float_", "", T::I),
+                    ];
+                    for &(call, close, from) in directed {
+                        alts.push((
+                            1,
+                            (pick(&["rd", "ru", "rz"]), s(from))
+                                .prop_map(move |(m, a)| format!("{call}{m}({a}){close}"))
+                                .boxed(),
+                        ));
+                    }
+                }
                 let math1: &'static [&'static str] = &[
                     "sqrt", "rsqrt", "exp", "exp2", "log", "log2", "log10", "sin", "cos", "tan",
                     "tanh", "fabs", "floor", "ceil", "round", "trunc",

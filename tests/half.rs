@@ -307,3 +307,80 @@ launch k { a = [3]; c = zeros(1); expect c == a / 2; }
 "#;
     ok(src, &[], ONE, ONE);
 }
+
+#[test]
+fn directed_conversions_to_half_round_the_exact_value_once() {
+    // Halves between 2048 and 4096 are 2 apart: 2049 lies between 2048 (0x6800) and 2050
+    // (0x6801); -3001 rounded down is -3002 = -(1 + 477/512) · 2^11: 0x8000 | 26 << 10 | 477.
+    // 70000 and 2^32 - 1 are past 65504 (0x7BFF): down or toward zero stop there, up is
+    // infinity (0x7C00). 0.1f = 13421773 · 2^-27 is 1638.4 units of 2^-14: between 1638 and
+    // 1639 units, bits 11 << 10 | (1638 - 1024) = 0x2E66 and 0x2E67. -1e-10 is below the
+    // smallest subnormal, 2^-24: up it is -0 (0x8000), down -2^-24 (0x8001). Each was checked
+    // with Python's fractions against every half's exact value.
+    let src = r#"
+#include <cuda_fp16.h>
+__global__ void k(const int* n, const float* f, unsigned short* h) {
+    h[0] = __half_as_ushort(__int2half_rd(n[0]));
+    h[1] = __half_as_ushort(__int2half_ru(n[0]));
+    h[2] = __half_as_ushort(__int2half_rz(n[0]));
+    h[3] = __half_as_ushort(__int2half_rd(-n[0]));
+    h[4] = __half_as_ushort(__int2half_ru(-n[0]));
+    h[5] = __half_as_ushort(__short2half_rd((short)n[1]));
+    h[6] = __half_as_ushort(__ll2half_rd((long long)n[2]));
+    h[7] = __half_as_ushort(__ll2half_ru((long long)n[2]));
+    h[8] = __half_as_ushort(__int2half_rd(-n[2]));
+    h[9] = __half_as_ushort(__int2half_rz(-n[2]));
+    h[10] = __half_as_ushort(__uint2half_ru(4294967295u));
+    h[11] = __half_as_ushort(__ull2half_rz(4294967295ull));
+    h[12] = __half_as_ushort(__float2half_rd(f[0]));
+    h[13] = __half_as_ushort(__float2half_ru(f[0]));
+    h[14] = __half_as_ushort(__float2half_rz(f[0]));
+    h[15] = __half_as_ushort(__float2half_ru(f[1]));
+    h[16] = __half_as_ushort(__float2half_rd(f[1]));
+    h[17] = __half_as_ushort(__ushort2half_rn((unsigned short)n[0]));
+}
+launch k {
+    n = [2049, -3001, 70000];
+    f = [0.1, -1e-10];
+    h = zeros(18);
+    expect h == [26624, 26625, 26624, 59393, 59392, 59869, 31743, 31744, 64512, 64511,
+                 31744, 31743, 11878, 11879, 11878, 32768, 32769, 26624];
+}
+"#;
+    ok(src, &[], ONE, ONE);
+}
+
+#[test]
+fn directed_conversions_to_bfloat16_and_float_do_not_round_twice() {
+    // 2^60 + 1 is 2^60 as a double; rounded up to bfloat16 (7 fraction bits) it is the next
+    // bfloat16 above 2^60, 2^60 + 2^53: exponent 60 + 127 = 187, bits 187 << 7 | 1 = 0x5D81.
+    // 1 + 2^-8 + 2^-20 lies between the bfloat16s 1 (0x3F80) and 1 + 2^-7 (0x3F81).
+    // 16777217 = 2^24 + 1 lies between the floats 2^24 (0x4B800000) and 2^24 + 2.
+    // The double 0.1 is below the float 0.1f (0x3DCCCCCD), so rounded down it is 0x3DCCCCCC.
+    let src = r#"
+#include <cuda_bf16.h>
+__global__ void k(const int* n, const float* f, unsigned short* b, unsigned* w) {
+    long long big = (1LL << 60) + n[0];
+    b[0] = __bfloat16_as_ushort(__ll2bfloat16_ru(big));
+    b[1] = __bfloat16_as_ushort(__ll2bfloat16_rd(big));
+    b[2] = __bfloat16_as_ushort(__float2bfloat16_rd(f[0]));
+    b[3] = __bfloat16_as_ushort(__float2bfloat16_ru(f[0]));
+    b[4] = __bfloat16_as_ushort(__float2bfloat16_rz(-f[0]));
+    w[0] = __float_as_uint(__int2float_rz((int)n[1]));
+    w[1] = __float_as_uint(__int2float_ru((int)n[1]));
+    w[2] = __float_as_uint(__ll2float_rd(-(long long)n[1]));
+    w[3] = __float_as_uint(__double2float_rd(0.1));
+    w[4] = __float_as_uint(__double2float_ru(0.1));
+}
+launch k {
+    n = [1, 16777217];
+    f = [1.00390720367431640625];
+    b = zeros(5);
+    w = zeros(5);
+    // -(1 + 2^-8 + 2^-20) toward zero: -1 = 0xBF80 = 49024.
+    expect b == [23937, 23936, 16256, 16257, 49024];
+    expect w == [1266679808, 1266679809, 3414163457, 1036831948, 1036831949];
+}
+"#;
+    ok(src, &[], ONE, ONE);
+}

@@ -5,7 +5,7 @@ use super::{Binding, CheckError, DimensionProblem, KernelChecker, PointerProblem
 use crate::diag::did_you_mean;
 use crate::source::Span;
 use crate::syntax::ast::{self, BinOp, UnOp};
-use crate::value::{fold_arith, fold_cmp, ArithOp, CmpOp, Math1, Math2, Scalar, Value};
+use crate::value::{fold_arith, fold_cmp, ArithOp, CmpOp, Direction, Math1, Math2, Scalar, Value};
 
 type Result<T> = std::result::Result<T, CheckError>;
 
@@ -1234,18 +1234,25 @@ impl KernelChecker<'_, '_> {
             arity(1)?;
             let a = typed.pop().expect("one arg");
             let a = self.convert(a, from);
-            let a = match round {
-                Some(m) => Expr {
-                    kind: ExprKind::Call {
-                        func: Func::Math1(m),
-                        args: vec![a],
-                    },
-                    ty: from.promoted(),
-                    span,
+            let call = |func, a| Expr {
+                kind: ExprKind::Call {
+                    func,
+                    args: vec![a],
                 },
-                None => a,
+                ty: to.promoted(),
+                span,
             };
-            return Ok(self.convert(a, to));
+            return Ok(match round {
+                Rounding::Nearest => self.convert(a, to),
+                Rounding::Integral(m) => {
+                    let a = Expr {
+                        ty: from.promoted(),
+                        ..call(Func::Math1(m), a)
+                    };
+                    self.convert(a, to)
+                }
+                Rounding::Directed(dir) => call(Func::Directed { from, to, dir }, a),
+            });
         }
         if let Some(result) = self.half_call(name, &mut typed, callee.span, span) {
             return result;
@@ -1456,7 +1463,11 @@ impl KernelChecker<'_, '_> {
             });
         };
         let n = match func {
-            Func::Math1(_) | Func::Abs | Func::Bits(_) | Func::View { .. } => 1,
+            Func::Math1(_)
+            | Func::Abs
+            | Func::Bits(_)
+            | Func::View { .. }
+            | Func::Directed { .. } => 1,
             Func::Math2(_) => 2,
             Func::Fma => 3,
         };
@@ -1662,11 +1673,22 @@ impl KernelChecker<'_, '_> {
     }
 }
 
-/// `__float2int_rn` and the other conversions with a rounding mode, as (argument type, rounding
-/// to an integral value first, result type): `_rn` rounds to nearest even, `_rz` toward zero,
-/// `_rd` down, `_ru` up, then the conversion saturates as `cvt` does. An integer converts to a
-/// float with `_rn` only (C's own rounding), and a `double` to a `float` likewise.
-fn rounded_conversion(name: &str) -> Option<(Scalar, Option<Math1>, Scalar)> {
+/// How a conversion with a rounding mode in its name rounds.
+enum Rounding {
+    /// `_rn` to a float type: C's own conversion.
+    Nearest,
+    /// A float to an integer: rounded to an integral value first, then converted.
+    Integral(Math1),
+    /// `_rd`, `_ru`, `_rz` to a float type: one directed rounding of the exact value.
+    Directed(Direction),
+}
+
+/// `__float2int_rn` and the other conversions with a rounding mode, as (argument type, rounding,
+/// result type): to an integer, `_rn` rounds to nearest even, `_rz` toward zero, `_rd` down,
+/// `_ru` up, then the conversion saturates as `cvt` does; to a float type (`__int2half_rd`,
+/// `__float2bfloat16_rz`, `__ll2float_ru`, `__double2float_rd`), from an integer or a wider
+/// float, the value is rounded once in that direction, as the CUDA Math API defines them.
+fn rounded_conversion(name: &str) -> Option<(Scalar, Rounding, Scalar)> {
     let (conversion, mode) = name.strip_prefix("__")?.rsplit_once('_')?;
     let (from, to) = conversion.split_once('2')?;
     let ty = |t: &str| match t {
@@ -1683,6 +1705,7 @@ fn rounded_conversion(name: &str) -> Option<(Scalar, Option<Math1>, Scalar)> {
         _ => None,
     };
     let (from, to) = (ty(from)?, ty(to)?);
+    let narrower = !from.is_float() || from.size() > to.size();
     match (from.is_float(), to.is_float(), mode) {
         (true, false, _) => {
             let round = match mode {
@@ -1692,10 +1715,12 @@ fn rounded_conversion(name: &str) -> Option<(Scalar, Option<Math1>, Scalar)> {
                 "ru" => Math1::Ceil,
                 _ => return None,
             };
-            Some((from, Some(round), to))
+            Some((from, Rounding::Integral(round), to))
         }
-        (false, true, "rn") => Some((from, None, to)),
-        (true, true, "rn") if from.size() > to.size() => Some((from, None, to)),
+        (_, true, "rn") if narrower => Some((from, Rounding::Nearest, to)),
+        (_, true, _) if narrower => {
+            Direction::from_suffix(mode).map(|d| (from, Rounding::Directed(d), to))
+        }
         _ => None,
     }
 }

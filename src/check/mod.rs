@@ -1996,7 +1996,7 @@ fn resolve_aliases(module: &ast::Module) -> ast::Module {
 }
 
 /// What simt has of cuda_fp16.h and cuda_bf16.h, for a name of theirs it does not have.
-pub(crate) const HALF_HELP: &str = "simt has cuda_fp16.h's and cuda_bf16.h's types (`half`, `half2`, `__nv_bfloat16`, `__nv_bfloat162`), their operators, the round-to-nearest conversions (`__float2half`, `__half2float`, `__int2half_rn`, ...), `__hadd` `__hsub` `__hmul` `__hdiv` `__hfma` `__hneg` `__habs` `__hmax` `__hmin` and their `2` forms, the comparisons, `hsqrt`/`hexp`/`hlog`-style math and the bit views; write this one with those, or in `float`";
+pub(crate) const HALF_HELP: &str = "simt has cuda_fp16.h's and cuda_bf16.h's types (`half`, `half2`, `__nv_bfloat16`, `__nv_bfloat162`), their operators, the conversions (`__float2half`, `__half2float`, `__int2half_rn`, `__float2half_rz`, `__int2half_rd`, ...), `__hadd` `__hsub` `__hmul` `__hdiv` `__hfma` `__hneg` `__habs` `__hmax` `__hmin` and their `2` forms, the comparisons, `hsqrt`/`hexp`/`hlog`-style math and the bit views; write this one with those, or in `float`";
 
 /// `half`, `__half2`, `__nv_bfloat16`… (cuda_fp16.h's and cuda_bf16.h's types), and the
 /// functions named after them (`__half2float`, `__float2half_rn`, `__hadd`, `__bfloat162float`).

@@ -274,6 +274,16 @@ pub enum Func {
         /// The type its bits are read as.
         to: Scalar,
     },
+    /// The exact value of a `from` rounded to the float type `to` in one direction
+    /// (`__int2half_rd`, `__float2bfloat16_rz`, `__ll2float_ru`): one conversion instruction.
+    Directed {
+        /// The argument's own type.
+        from: Scalar,
+        /// The float type of the result.
+        to: Scalar,
+        /// Down, up or toward zero.
+        dir: crate::value::Direction,
+    },
 }
 
 /// A typed expression. `ty` is the register type of its value.

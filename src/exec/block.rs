@@ -908,6 +908,13 @@ impl<'a> BlockRunner<'a> {
             }
             Inst::Cast { from, to, d, a } => cast(regs, &lanes, from, to, d, a),
             Inst::Round { from, to, d, a } => cast(regs, &lanes, from, to, d, a),
+            Inst::Directed {
+                from,
+                to,
+                dir,
+                d,
+                a,
+            } => directed(regs, &lanes, (from, to, dir), d, a),
             Inst::Select { ty, d, c, a, b } => {
                 bank_ty!(bank_of(ty), S => select::<S>(regs, &lanes, d, c, a, b))
             }
@@ -1072,6 +1079,31 @@ fn cast(regs: &mut RegFile, m: &Lanes<'_>, from: Scalar, to: Scalar, d: Reg, a: 
         }));
     } else {
         num_ty!(from, S => num_ty!(to, D => map1::<<S as Lane>::S, <D as Lane>::S>(regs, m, d, a, |x| D::st(convert::<S, D>(S::ld(x))))));
+    }
+}
+
+/// `d` = `a` (of type `from`) rounded to the float type `to` in direction `dir`.
+fn directed(
+    regs: &mut RegFile,
+    m: &Lanes<'_>,
+    (from, to, dir): (Scalar, Scalar, crate::value::Direction),
+    d: Reg,
+    a: Reg,
+) {
+    use crate::value::{round_directed, Exact};
+    let exact = move |(i, u, f): (i64, u64, f64)| {
+        if from.is_float() {
+            Exact::Float(f)
+        } else if from.is_signed() {
+            Exact::Int(i128::from(i))
+        } else {
+            Exact::Int(i128::from(u))
+        }
+    };
+    if to == Scalar::F64 {
+        num_ty!(from.promoted(), S => map1::<<S as Lane>::S, f64>(regs, m, d, a, |x| round_directed(exact(S::ld(x).widen()), to, dir)));
+    } else {
+        num_ty!(from.promoted(), S => map1::<<S as Lane>::S, f32>(regs, m, d, a, |x| round_directed(exact(S::ld(x).widen()), to, dir) as f32));
     }
 }
 

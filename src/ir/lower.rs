@@ -659,6 +659,13 @@ impl<'k> Lowerer<'k> {
                         d,
                         a: regs[0],
                     },
+                    Func::Directed { from, to, dir } => Inst::Directed {
+                        from: *from,
+                        to: *to,
+                        dir: *dir,
+                        d,
+                        a: regs[0],
+                    },
                     Func::View { from, to } => Inst::Bits {
                         op: crate::value::BitOp::Same,
                         from: *from,

@@ -256,6 +256,15 @@ pub enum Inst {
         d: Reg,
         a: Reg,
     },
+    /// `d` = the `from` in `a` rounded to the float type `to` in direction `dir`, from its exact
+    /// value (`__int2half_rd`, `__float2bfloat16_rz`): one conversion instruction.
+    Directed {
+        from: Scalar,
+        to: Scalar,
+        dir: crate::value::Direction,
+        d: Reg,
+        a: Reg,
+    },
     /// `d = a`: a variable assignment (free in the cost model).
     Mov { ty: Scalar, d: Reg, a: Reg },
     /// `d` = the bytes of the element in `a` (of type `from`) read as the same-size type `to`: a
