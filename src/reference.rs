@@ -1893,12 +1893,13 @@ fn directed(x: V, to: Scalar, dir: crate::value::Direction) -> V {
             (n < 0, Box::new(cmp))
         }
     };
-    if matches!(x, V::F(f) if f.is_nan()) || matches!(x, V::D(f) if f.is_nan()) {
-        return if to == Scalar::F64 {
-            V::D(f64::NAN)
-        } else {
-            V::F(f32::NAN)
-        };
+    // NaN stays the same NaN, sign included, as the engine's conversions keep it.
+    match x {
+        V::F(f) if f.is_nan() && to == Scalar::F64 => return V::D(f64::from(f)),
+        V::F(f) if f.is_nan() => return V::F(f),
+        V::D(f) if f.is_nan() && to == Scalar::F64 => return V::D(f),
+        V::D(f) if f.is_nan() => return V::F(f as f32),
+        _ => {}
     }
     // The largest pattern whose value is at most |x|, and the smallest at least |x|.
     let (mut lo, mut hi) = (0u64, top);

@@ -352,3 +352,69 @@ launch k<Act::SILU> { codes = zeros(5); y = zeros(2);
 "#;
     ok(src, &[], ONE, ONE);
 }
+
+/// ggml's pattern: a function pointer type as a template parameter, bound to a named
+/// `__device__` function by the launch (`cpy_f32_f16<cpy_1_f32_f16>`), next to value parameters.
+const FUNCTION_PARAMETER: &str = r#"
+typedef float (*unary_t)(const float x);
+typedef void (*store_t)(const float* src, float* dst, int k);
+
+__device__ float twice(const float x) { return 2.0f * x; }
+__device__ float square(const float x) { return x * x; }
+__device__ void put(const float* src, float* dst, int k) { dst[0] = src[0] + (float)k; }
+
+template <int scale, unary_t f, store_t st>
+__global__ void k(const float* in, float* out, float* side) {
+    int i = threadIdx.x;
+    out[i] = scale * f(in[i]);
+    st(in + i, side + i, scale);
+}
+"#;
+
+#[test]
+fn a_function_pointer_template_parameter_calls_the_function_it_names() {
+    // k<3, twice, put>: out[i] = 3 · 2 · i = 6i, side[i] = i + 3.
+    // k<1, square, put>: out[i] = i², side[i] = i + 1.
+    for (targs, out, side) in [
+        ("3, twice, put", "arange(8) * 6", "arange(8) + 3"),
+        ("1, square, put", "arange(8) * arange(8)", "arange(8) + 1"),
+    ] {
+        let src = format!(
+            "{FUNCTION_PARAMETER}launch k<{targs}> {{ in = arange(8); out = zeros(8); side = zeros(8); block = 8; grid = 1; expect out == {out}; expect side == {side}; }}\n"
+        );
+        let r = ok(&src, &[], ONE, [8, 1, 1]);
+        assert_eq!(r.kernel, format!("k<{targs}>"));
+    }
+}
+
+#[test]
+fn a_function_template_takes_a_function_argument() {
+    // square(square(x)) = x⁴ and twice(twice(x)) = 4x: for x = 0..3, 0, 5, 24, 93.
+    let src = r#"
+typedef float (*unary_t)(const float x);
+__device__ float twice(const float x) { return 2.0f * x; }
+__device__ float square(const float x) { return x * x; }
+
+template <unary_t g>
+__device__ float apply_twice(float x) { return g(g(x)); }
+
+__global__ void nested(const float* in, float* out) {
+    int i = threadIdx.x;
+    out[i] = apply_twice<square>(in[i]) + apply_twice<&twice>(in[i]);
+}
+launch nested { in = arange(4); out = zeros(4); block = 4; grid = 1; expect out == [0, 5, 24, 93]; }
+"#;
+    ok(src, &[], ONE, [4, 1, 1]);
+}
+
+#[test]
+fn a_function_pointer_parameter_refuses_anything_but_a_function() {
+    // `3` and the kernel's own parameter name are not `__device__` functions.
+    for targ in ["3, 3, put", "3, in, put"] {
+        let src = format!(
+            "{FUNCTION_PARAMETER}launch k<{targ}> {{ in = arange(8); out = zeros(8); side = zeros(8); block = 8; grid = 1; }}\n"
+        );
+        let f = err(&src, &[], Some(ONE), Some([8, 1, 1]));
+        assert_eq!(codes(&f), ["simt::check::not_a_function"], "{targ}");
+    }
+}

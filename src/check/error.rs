@@ -157,6 +157,25 @@ pub enum CheckError {
         #[label("declared without `const` at file scope")]
         span: Span,
     },
+    /// A function pointer template parameter given something other than a
+    /// `__device__` function.
+    ///
+    /// Example: `launch k<3>` with `template <cpy_kernel_t cpy_1> __global__ void k(...)`
+    /// gives "`cpy_1` takes a `__device__` function (a `cpy_kernel_t`)".
+    #[error("`{param}` takes a `__device__` function (a `{ty}`)")]
+    #[diagnostic(
+        code(simt::check::not_a_function),
+        help("name a `__device__` function defined in the file: `k<my_function>`")
+    )]
+    NotAFunction {
+        /// The template parameter.
+        param: String,
+        /// Its function pointer type.
+        ty: String,
+        /// The argument.
+        #[label("not a `__device__` function")]
+        span: Span,
+    },
     /// Template arguments that do not fit: given to a non-template, too many,
     /// missing, a value for a type parameter or a type for a value one,
     /// unreadable, or a kernel template that nothing instantiates.
@@ -844,6 +863,12 @@ pub enum PointerProblem {
         /// The pointer variable.
         name: String,
     },
+    /// `vx[i]` or `*vx` with a `const void* vx` parameter
+    #[error("`{name}` is a `void*`: its elements have no type")]
+    VoidAccess {
+        /// The pointer.
+        name: String,
+    },
     /// `p * 2`, `p - q` into two arrays, `p *= 2`
     #[error("`{op}` {what}")]
     Operator {
@@ -869,6 +894,7 @@ impl PointerProblem {
             Self::Pointee { .. } => "another pointee type",
             Self::ConstPointee { .. } => "points to `const` elements",
             Self::Operator { .. } => "on a pointer",
+            Self::VoidAccess { .. } => "a `void*`, read without a cast",
         }
     }
 }

@@ -712,6 +712,7 @@ impl KernelChecker<'_, '_> {
                     help: None,
                 });
             }
+            self.void_access(operand)?;
             let p = self.pointer(operand)?;
             let mem = self.pointee(p.mem, e.span)?;
             let zero = constant(Value::I32(0), e.span);
@@ -796,6 +797,7 @@ impl KernelChecker<'_, '_> {
                         help: Some("index a pointer or an array: `a[i]`, `p[i]`".into()),
                     });
                 }
+                self.void_access(cur)?;
                 let p = self.pointer(cur)?;
                 let mem = self.pointee(p.mem, cur.span)?;
                 (mem, Some(p.offset), vec![0])
@@ -1718,7 +1720,8 @@ fn rounded_conversion(name: &str) -> Option<(Scalar, Rounding, Scalar)> {
             Some((from, Rounding::Integral(round), to))
         }
         (_, true, "rn") if narrower => Some((from, Rounding::Nearest, to)),
-        (_, true, _) if narrower => {
+        // cuda_fp16.h and cuda_bf16.h convert a `double` to nearest only.
+        (_, true, _) if narrower && !(from == Scalar::F64 && to.is_half()) => {
             Direction::from_suffix(mode).map(|d| (from, Rounding::Directed(d), to))
         }
         _ => None,

@@ -586,6 +586,8 @@ impl KernelChecker<'_, '_> {
                         None => super::vector::elem_of(&p.ty)?,
                     };
                     let i = self.new_pointer(&p.name, pointee, p.ty.is_const);
+                    self.ptr_vars[i as usize].is_void =
+                        layout.is_none() && p.ty.base == ast::BaseType::Void;
                     if let Some(l) = layout {
                         self.struct_ptrs.insert(i, l);
                     }

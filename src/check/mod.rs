@@ -248,6 +248,8 @@ pub(crate) struct Globals<'m> {
     /// Some function or member function overloads an operator (else no operator expression
     /// calls one).
     operators: bool,
+    /// Function pointer types (`typedef void (*cpy_kernel_t)(...)`), by name.
+    fn_pointer_types: std::collections::HashSet<&'m str>,
 }
 
 impl<'m> Globals<'m> {
@@ -266,6 +268,11 @@ impl<'m> Globals<'m> {
             broken: Default::default(),
             data_structs: module.structs.iter().any(structs::has_data),
             operators: structs::overloads_operators(module),
+            fn_pointer_types: module
+                .fn_pointer_types
+                .iter()
+                .map(|t| t.name.as_str())
+                .collect(),
         };
         for f in &module.device_fns {
             // Overloads differ in their parameter types; the same list twice is a duplicate.

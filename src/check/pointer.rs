@@ -46,6 +46,8 @@ pub(crate) struct PtrVar {
     pub span: Span,
     /// `const T*`.
     pub is_const: bool,
+    /// A `__device__` function's `void*` parameter: it must be cast before it is read.
+    pub is_void: bool,
 }
 
 impl KernelChecker<'_, '_> {
@@ -690,8 +692,28 @@ impl KernelChecker<'_, '_> {
             scope: self.scopes.len(),
             span: name.span,
             is_const,
+            is_void: false,
         });
         self.ptr_vars.len() as u32 - 1
+    }
+
+    /// `*vx` or `vx[i]` of a `void*` parameter: an error, as in C++ (`void` has no size).
+    pub(crate) fn void_access(&self, pointer: &ast::Expr) -> Result<()> {
+        let ast::ExprKind::Name(n) = &pointer.kind else {
+            return Ok(());
+        };
+        match self.lookup(n) {
+            Some(Binding::Pointer(i)) if self.ptr_vars[i as usize].is_void => {
+                Err(CheckError::Pointer {
+                    problem: PointerProblem::VoidAccess { name: n.clone() },
+                    span: pointer.span,
+                    help: Some(format!(
+                        "cast it to the element type first, as ggml does: `const float* x = (const float*) {n};` or `((const float*) {n})[i]`"
+                    )),
+                })
+            }
+            _ => Ok(()),
+        }
     }
 
     /// `p = value`: the value's offset, after checking it points into `p`'s array with `p`'s type.

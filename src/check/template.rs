@@ -15,6 +15,8 @@ pub(crate) struct Bindings {
     pub values: HashMap<String, Expr>,
     /// Alias templates: name → parameters and the type they stand for.
     pub alias_templates: HashMap<String, (Vec<TemplateParam>, TypeName)>,
+    /// Parameters of a function pointer type: name → the `__device__` function bound to it.
+    pub functions: HashMap<String, String>,
 }
 
 impl Bindings {
@@ -260,7 +262,10 @@ impl Bindings {
     fn expr_at(&self, e: &mut Expr) {
         match &mut e.kind {
             ExprKind::Name(n) => {
-                if let Some(v) = self.values.get(n.as_str()) {
+                if let Some(f) = self.functions.get(n.as_str()) {
+                    // A function passed on (`g<cpy_1>`): the function itself.
+                    *n = f.clone();
+                } else if let Some(v) = self.values.get(n.as_str()) {
                     let span = e.span;
                     *e = v.clone();
                     set_span(e, span);
@@ -309,6 +314,10 @@ impl Bindings {
                     if let Some(to) = self.types.get(ty).filter(|t| t.base == BaseType::Named) {
                         callee.name = format!("{}::{member}", to.base_text);
                     }
+                }
+                // `cpy_1(cx, cdst)` of a function pointer parameter: the function bound to it.
+                if let Some(f) = self.functions.get(&callee.name) {
+                    callee.name = f.clone();
                 }
                 // `T(x)`: a functional cast to a type parameter.
                 if let Some(to) = self.types.get(&callee.name) {
@@ -468,6 +477,12 @@ impl super::KernelChecker<'_, '_> {
                     b.ty(&mut t);
                     b.types.insert(p.name.name.clone(), t);
                 }
+                (TemplateParamKind::Value(ty, default), arg)
+                    if self.globals.fn_pointer_types.contains(ty.base_text.as_str()) =>
+                {
+                    let f = self.bound_function(p, ty, (arg, default.as_ref()), (params, span))?;
+                    b.functions.insert(p.name.name.clone(), f);
+                }
                 (TemplateParamKind::Value(ty, default), arg) => {
                     let e = match (arg, default) {
                         (Some(TemplateArg::Value(e)), _) => e.clone(),
@@ -494,6 +509,51 @@ impl super::KernelChecker<'_, '_> {
             }
         }
         Ok(b)
+    }
+
+    /// The `__device__` function an argument (or the default) of a function pointer parameter
+    /// names: `cpy_1_f32_f16` in `cpy_f32_f16<cpy_1_f32_f16>`, `&f` too.
+    fn bound_function(
+        &self,
+        p: &TemplateParam,
+        ty: &TypeName,
+        (arg, default): (Option<&TemplateArg>, Option<&Expr>),
+        (params, span): (&[TemplateParam], Span),
+    ) -> Result<String, CheckError> {
+        let e = match (arg, default) {
+            (Some(TemplateArg::Value(e)), _) | (None, Some(e)) => e,
+            (Some(TemplateArg::Type(t)), _) => {
+                return Err(CheckError::TemplateArguments {
+                    template: ty.base_text.clone(),
+                    problem: TemplateProblem::TypeForValue {
+                        param: p.name.name.clone(),
+                        ty: ty.base_text.clone(),
+                    },
+                    span: t.span,
+                    help: Some(signature(params)),
+                })
+            }
+            (None, None) => return Err(missing(p, params, span, &ty.base_text)),
+        };
+        let named = match &e.kind {
+            ExprKind::Name(n) => Some(n),
+            ExprKind::Unary {
+                op: UnOp::AddrOf,
+                operand,
+            } => match &operand.kind {
+                ExprKind::Name(n) => Some(n),
+                _ => None,
+            },
+            _ => None,
+        };
+        match named {
+            Some(n) if self.globals.functions.contains_key(n.as_str()) => Ok(n.clone()),
+            _ => Err(CheckError::NotAFunction {
+                param: p.name.name.clone(),
+                ty: ty.base_text.clone(),
+                span: e.span,
+            }),
+        }
     }
 
     /// The integer a value argument stands for.

@@ -18,6 +18,9 @@ pub struct Module {
     pub launches: Vec<Launch>,
     /// `typedef T name;` / `using name = T;` at file scope.
     pub aliases: Vec<(Ident, TypeName)>,
+    /// `typedef void (*name)(...);`: function pointer types, which template parameters take
+    /// `__device__` functions through.
+    pub fn_pointer_types: Vec<Ident>,
     /// `template <typename T> using Ptr = T* __restrict__;`: alias templates, by name.
     pub alias_templates: Vec<(Ident, Vec<TemplateParam>, TypeName)>,
     /// `__constant__ T name[N];` arrays.

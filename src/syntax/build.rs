@@ -145,6 +145,10 @@ impl<'m> Builder<'m> {
                     Ok(())
                 }
                 Rule::type_alias => self.type_alias(item).map(|a| module.aliases.push(a)),
+                Rule::fn_ptr_alias => {
+                    module.fn_pointer_types.push(self.fn_ptr_alias(item));
+                    Ok(())
+                }
                 Rule::device_fn => self.device_fn(item).map(|(f, spec)| {
                     if spec.is_some() {
                         module.unsupported.push((
@@ -1707,6 +1711,16 @@ impl<'m> Builder<'m> {
         } else {
             def.methods.push(m.function);
         }
+    }
+
+    /// `fn_ptr_alias = { "typedef" ~ ty ~ "(" ~ "*" ~ ident ~ ")" ~ "(" ~ fn_ptr_param* ~ ")" ~ ";" }`:
+    /// the type's name (its signature is checked where a function is called through it).
+    fn fn_ptr_alias(&self, pair: Pair<'_, Rule>) -> Ident {
+        let name = pair
+            .into_inner()
+            .find(|p| p.as_rule() == Rule::ident)
+            .expect("grammar: a function pointer type has a name");
+        self.ident(name)
     }
 
     /// `type_alias = { "typedef" ~ ty ~ ident ~ array_dim* ";" | "using" ~ ident ~ "=" ~ ty ~ ";" }`

@@ -287,7 +287,10 @@ fn friendly(rule: Rule) -> Option<&'static str> {
         Rule::scalar_cast_ty | Rule::named_ptr_ty | Rule::named_plain_ty => {
             "a type such as `float`"
         }
-        Rule::type_alias | Rule::kw_typedef | Rule::kw_using => "a `typedef` or `using`",
+        Rule::type_alias | Rule::fn_ptr_alias | Rule::kw_typedef | Rule::kw_using => {
+            "a `typedef` or `using`"
+        }
+        Rule::fn_ptr_param => "a parameter",
         Rule::named_ty | Rule::scoped_name => "a name",
         Rule::namespace_block | Rule::namespace_decl | Rule::kw_namespace => "`namespace`",
         Rule::template_brace => "`{`",
