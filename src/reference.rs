@@ -1873,8 +1873,14 @@ fn directed(x: V, to: Scalar, dir: crate::value::Direction) -> V {
     };
     // |x| against a finite or infinite non-negative value, exactly; the sign apart.
     let (negative, cmp): (bool, Box<dyn Fn(f64) -> Ordering>) = match x {
-        V::F(f) => (f.is_sign_negative(), Box::new(move |v| f64::from(f.abs()).total_cmp(&v))),
-        V::D(f) => (f.is_sign_negative(), Box::new(move |v| f.abs().total_cmp(&v))),
+        V::F(f) => (
+            f.is_sign_negative(),
+            Box::new(move |v| f64::from(f.abs()).total_cmp(&v)),
+        ),
+        V::D(f) => (
+            f.is_sign_negative(),
+            Box::new(move |v| f.abs().total_cmp(&v)),
+        ),
         x => {
             let n = x.int().expect("checker: an integer or a float");
             let m = n.unsigned_abs();

@@ -478,7 +478,10 @@ impl super::KernelChecker<'_, '_> {
                     b.types.insert(p.name.name.clone(), t);
                 }
                 (TemplateParamKind::Value(ty, default), arg)
-                    if self.globals.fn_pointer_types.contains(ty.base_text.as_str()) =>
+                    if self
+                        .globals
+                        .fn_pointer_types
+                        .contains(ty.base_text.as_str()) =>
                 {
                     let f = self.bound_function(p, ty, (arg, default.as_ref()), (params, span))?;
                     b.functions.insert(p.name.name.clone(), f);

@@ -108,11 +108,20 @@ mod tests {
     fn integers_round_to_the_neighbouring_halves() {
         // 2049 lies between the halves 2048 and 2050 (spacing 2 in [2048, 4096)).
         let h = |n, d| round_directed(Exact::Int(n), Scalar::F16, d);
-        assert_eq!((h(2049, Down), h(2049, Up), h(2049, Zero)), (2048.0, 2050.0, 2048.0));
-        assert_eq!((h(-2049, Down), h(-2049, Up), h(-2049, Zero)), (-2050.0, -2048.0, -2048.0));
+        assert_eq!(
+            (h(2049, Down), h(2049, Up), h(2049, Zero)),
+            (2048.0, 2050.0, 2048.0)
+        );
+        assert_eq!(
+            (h(-2049, Down), h(-2049, Up), h(-2049, Zero)),
+            (-2050.0, -2048.0, -2048.0)
+        );
         // 70000 > 65504 = the largest half: down and toward zero stop there, up is infinite.
         assert_eq!((h(70000, Down), h(70000, Up)), (65504.0, f64::INFINITY));
-        assert_eq!((h(-70000, Down), h(-70000, Zero)), (f64::NEG_INFINITY, -65504.0));
+        assert_eq!(
+            (h(-70000, Down), h(-70000, Zero)),
+            (f64::NEG_INFINITY, -65504.0)
+        );
         assert_eq!(h(0, Down).to_bits(), 0);
     }
 
@@ -121,7 +130,10 @@ mod tests {
         // 2^60 + 1 is 2^60 as a double; rounded up to bfloat16 (8 significant bits) it is the
         // next bfloat16 above 2^60: 2^60 + 2^53.
         let x = Exact::Int((1 << 60) + 1);
-        assert_eq!(round_directed(x, Scalar::BF16, Up), 2f64.powi(60) + 2f64.powi(53));
+        assert_eq!(
+            round_directed(x, Scalar::BF16, Up),
+            2f64.powi(60) + 2f64.powi(53)
+        );
         assert_eq!(round_directed(x, Scalar::BF16, Down), 2f64.powi(60));
     }
 
