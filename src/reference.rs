@@ -1747,6 +1747,84 @@ fn within(requests: u64, lanes: u64) -> bool {
     requests <= lanes && lanes <= 32 * requests
 }
 
+/// `x` rounded to the float type `to` in direction `dir`, found by bisecting the type's
+/// non-negative bit patterns (whose values grow with them, up to infinity) for the two
+/// neighbours of `|x|`, compared with `x` exactly; independent of the engine's arithmetic.
+fn directed(x: V, to: Scalar, dir: crate::value::Direction) -> V {
+    use crate::value::Direction;
+    use std::cmp::Ordering;
+    let (top, value): (u64, fn(u64) -> f64) = match to {
+        Scalar::F16 => (0x7c00, |b| half::f16::from_bits(b as u16).to_f64()),
+        Scalar::BF16 => (0x7f80, |b| f64::from(f32::from_bits((b as u32) << 16))),
+        Scalar::F32 => (0x7f80_0000, |b| f64::from(f32::from_bits(b as u32))),
+        _ => (0x7ff0_0000_0000_0000, f64::from_bits),
+    };
+    // |x| against a finite or infinite non-negative value, exactly; the sign apart.
+    let (negative, cmp): (bool, Box<dyn Fn(f64) -> Ordering>) = match x {
+        V::F(f) => (
+            f.is_sign_negative(),
+            Box::new(move |v| f64::from(f.abs()).total_cmp(&v)),
+        ),
+        V::D(f) => (
+            f.is_sign_negative(),
+            Box::new(move |v| f.abs().total_cmp(&v)),
+        ),
+        x => {
+            let n = x.int().expect("checker: an integer or a float");
+            let m = n.unsigned_abs();
+            let cmp = move |v: f64| {
+                if v.is_infinite() {
+                    return Ordering::Less;
+                }
+                // Every finite value of these types below 2^128 has an exact integer part.
+                let whole = v.trunc() as u128;
+                m.cmp(&whole).then(if v.fract() > 0.0 {
+                    Ordering::Less
+                } else {
+                    Ordering::Equal
+                })
+            };
+            (n < 0, Box::new(cmp))
+        }
+    };
+    // NaN stays the same NaN, sign included, as the engine's conversions keep it.
+    match x {
+        V::F(f) if f.is_nan() && to == Scalar::F64 => return V::D(f64::from(f)),
+        V::F(f) if f.is_nan() => return V::F(f),
+        V::D(f) if f.is_nan() && to == Scalar::F64 => return V::D(f),
+        V::D(f) if f.is_nan() => return V::F(f as f32),
+        _ => {}
+    }
+    // The largest pattern whose value is at most |x|, and the smallest at least |x|.
+    let (mut lo, mut hi) = (0u64, top);
+    while lo < hi {
+        let mid = lo + (hi - lo).div_ceil(2);
+        if cmp(value(mid)) == Ordering::Less {
+            hi = mid - 1;
+        } else {
+            lo = mid;
+        }
+    }
+    let below = value(lo);
+    let above = if cmp(below) == Ordering::Equal {
+        below
+    } else {
+        value(lo + 1)
+    };
+    // Toward zero takes the smaller magnitude; down the smaller value, which for a negative
+    // `x` is the larger magnitude.
+    let magnitude = match (dir, negative) {
+        (Direction::Zero, _) | (Direction::Down, false) | (Direction::Up, true) => below,
+        _ => above,
+    };
+    let r = if negative { -magnitude } else { magnitude };
+    if to == Scalar::F64 {
+        V::D(r)
+    } else {
+        V::F(r as f32)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1856,83 +1934,5 @@ mod tests {
             &BufData::F32(vec![0.0]),
             &BufData::F32(vec![1.0])
         ));
-    }
-}
-
-/// `x` rounded to the float type `to` in direction `dir`, found by bisecting the type's
-/// non-negative bit patterns (whose values grow with them, up to infinity) for the two
-/// neighbours of `|x|`, compared with `x` exactly; independent of the engine's arithmetic.
-fn directed(x: V, to: Scalar, dir: crate::value::Direction) -> V {
-    use crate::value::Direction;
-    use std::cmp::Ordering;
-    let (top, value): (u64, fn(u64) -> f64) = match to {
-        Scalar::F16 => (0x7c00, |b| half::f16::from_bits(b as u16).to_f64()),
-        Scalar::BF16 => (0x7f80, |b| f64::from(f32::from_bits((b as u32) << 16))),
-        Scalar::F32 => (0x7f80_0000, |b| f64::from(f32::from_bits(b as u32))),
-        _ => (0x7ff0_0000_0000_0000, f64::from_bits),
-    };
-    // |x| against a finite or infinite non-negative value, exactly; the sign apart.
-    let (negative, cmp): (bool, Box<dyn Fn(f64) -> Ordering>) = match x {
-        V::F(f) => (
-            f.is_sign_negative(),
-            Box::new(move |v| f64::from(f.abs()).total_cmp(&v)),
-        ),
-        V::D(f) => (
-            f.is_sign_negative(),
-            Box::new(move |v| f.abs().total_cmp(&v)),
-        ),
-        x => {
-            let n = x.int().expect("checker: an integer or a float");
-            let m = n.unsigned_abs();
-            let cmp = move |v: f64| {
-                if v.is_infinite() {
-                    return Ordering::Less;
-                }
-                // Every finite value of these types below 2^128 has an exact integer part.
-                let whole = v.trunc() as u128;
-                m.cmp(&whole).then(if v.fract() > 0.0 {
-                    Ordering::Less
-                } else {
-                    Ordering::Equal
-                })
-            };
-            (n < 0, Box::new(cmp))
-        }
-    };
-    // NaN stays the same NaN, sign included, as the engine's conversions keep it.
-    match x {
-        V::F(f) if f.is_nan() && to == Scalar::F64 => return V::D(f64::from(f)),
-        V::F(f) if f.is_nan() => return V::F(f),
-        V::D(f) if f.is_nan() && to == Scalar::F64 => return V::D(f),
-        V::D(f) if f.is_nan() => return V::F(f as f32),
-        _ => {}
-    }
-    // The largest pattern whose value is at most |x|, and the smallest at least |x|.
-    let (mut lo, mut hi) = (0u64, top);
-    while lo < hi {
-        let mid = lo + (hi - lo).div_ceil(2);
-        if cmp(value(mid)) == Ordering::Less {
-            hi = mid - 1;
-        } else {
-            lo = mid;
-        }
-    }
-    let below = value(lo);
-    let above = if cmp(below) == Ordering::Equal {
-        below
-    } else {
-        value(lo + 1)
-    };
-    // Toward zero takes the smaller magnitude; down the smaller value, which for a negative
-    // `x` is the larger magnitude.
-    let magnitude = match (dir, negative) {
-        (Direction::Zero, _) | (Direction::Down, false) | (Direction::Up, true) => below,
-        _ => above,
-    };
-    let r = if negative { -magnitude } else { magnitude };
-    if to == Scalar::F64 {
-        V::D(r)
-    } else {
-        V::F(r as f32)
     }
 }
