@@ -343,10 +343,11 @@ fn an_unknown_name_in_pointer_arithmetic_is_reported_as_unknown() {
 
 #[test]
 fn a_half_precision_function_simt_lacks_is_named_as_unsupported() {
-    // `__float2half_rz` (rounding toward zero) and `__nv_bfloat16_raw` are not modelled: one
-    // diagnostic each, naming the header's name, no "unknown name" or "unknown function" after.
+    // `__half2char_rz` (a half to a `signed char`, CUDA 12.2) and `__nv_bfloat16_raw` are not
+    // modelled: one diagnostic each, naming the header's name, no "unknown name" or "unknown
+    // function" after.
     let f = check_err(
-        "__global__ void k(const float* x, half* y, __nv_bfloat16_raw* z) {\n    y[0] = __float2half_rz(x[0]) + __float2half(x[1]);\n}\n",
+        "__global__ void k(const float* x, half* y, __nv_bfloat16_raw* z) {\n    y[0] = __half2char_rz(y[1]) + __float2half(x[1]);\n}\n",
     );
     assert_eq!(
         codes(&f),
@@ -354,7 +355,7 @@ fn a_half_precision_function_simt_lacks_is_named_as_unsupported() {
     );
     let all = describe(&f);
     assert!(
-        all.contains("__float2half_rz") && all.contains("__nv_bfloat16_raw"),
+        all.contains("__half2char_rz") && all.contains("__nv_bfloat16_raw"),
         "{all}"
     );
 }
