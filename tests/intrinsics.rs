@@ -342,14 +342,17 @@ launch k { x = [2.5, 3.5, -2.5, -0.7, 1e10, -1e10]; rn = zeros(6); rz = zeros(6)
   expect f == [0.25, 1.25, 2.25, 3.25, 4.25, 5.25]; }
 "#;
     ok(src, &[], ONE, [6, 1, 1]);
-    // A rounding mode C has no conversion for (an integer to a float toward zero) is unknown.
-    let f = err(
-        "__global__ void k(float* a) { a[0] = __int2float_rz(3); }",
-        &[("a", "zeros(1)")],
-        Some(ONE),
-        Some(ONE),
-    );
-    assert_eq!(codes(&f), ["simt::check::unknown_function"]);
+    // A conversion CUDA does not have is unknown: widening a float is exact (no
+    // `__float2double_rd`), and `_rx` is no rounding mode.
+    for call in ["__float2double_rd(0.5f)", "__int2float_rx(3)"] {
+        let f = err(
+            &format!("__global__ void k(float* a) {{ a[0] = {call}; }}"),
+            &[("a", "zeros(1)")],
+            Some(ONE),
+            Some(ONE),
+        );
+        assert_eq!(codes(&f), ["simt::check::unknown_function"], "{call}");
+    }
 }
 
 #[test]
