@@ -389,6 +389,49 @@ pub enum CheckError {
         #[label("a value of this type")]
         span: Span,
     },
+    /// `typename cub::WarpReduce<float>::TempStorage temp;` in a kernel body, without `__shared__`
+    #[error("CUB's `{class}::TempStorage` must be in shared memory")]
+    #[diagnostic(
+        code(simt::check::cub_storage_not_shared),
+        help("declare it `__shared__ typename {class}::TempStorage {name};`: the threads of a collective share it")
+    )]
+    CubStorageNotShared {
+        /// The CUB class.
+        class: String,
+        /// The variable.
+        name: String,
+        /// The declaration.
+        #[label("one per thread, not shared")]
+        span: Span,
+    },
+    /// `cub::WarpReduce<float>(x).Sum(v)` where `x` is no `WarpReduce<float>::TempStorage`
+    #[error("`{found}` is not a `{class}::TempStorage`")]
+    #[diagnostic(
+        code(simt::check::cub_storage),
+        help("pass the collective a variable declared `__shared__ typename {class}::TempStorage name;`")
+    )]
+    CubStorage {
+        /// The CUB class.
+        class: String,
+        /// What was passed.
+        found: String,
+        /// The argument.
+        #[label("not this class's TempStorage")]
+        span: Span,
+    },
+    /// `cub::BlockRadixSort<int, 128, 4>`, or `BlockReduce(temp).Broadcast(v)`
+    #[error("{what} is not one of the CUB collectives simt has")]
+    #[diagnostic(code(simt::check::cub_unsupported))]
+    CubUnsupported {
+        /// The class or member.
+        what: String,
+        /// Where it is used.
+        #[label("not modelled by simt")]
+        span: Span,
+        /// What simt has instead.
+        #[help]
+        help: String,
+    },
     /// `__shared__ float s[n];` with a run-time `n`
     #[error("{what} must be a constant expression")]
     #[diagnostic(code(simt::check::not_constant))]

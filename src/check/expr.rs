@@ -462,11 +462,14 @@ impl KernelChecker<'_, '_> {
                 ..
             } => match self.group(object)? {
                 Some(g) => self.group_method(g, method, args, span),
-                None => Err(CheckError::Unsupported {
-                    what: format!("calling the member function `{}`", method.name),
-                    span: method.span,
-                    help: Some("member functions are supported on cooperative groups (`block.sync()`, `tile.shfl_down(v, 1)`)".into()),
-                }),
+                None => match self.cub_method(object, method, args, span) {
+                    Some(collective) => collective,
+                    None => Err(CheckError::Unsupported {
+                        what: format!("calling the member function `{}`", method.name),
+                        span: method.span,
+                        help: Some("member functions are supported on cooperative groups (`block.sync()`, `tile.shfl_down(v, 1)`) and CUB's collectives (`BlockReduce(temp).Sum(v)`)".into()),
+                    }),
+                },
             },
         }
     }

@@ -1,5 +1,6 @@
 //! Names and types: turns the AST into a typed program, or reports every error found.
 
+mod cub;
 mod error;
 mod expr;
 mod groups;
@@ -439,6 +440,8 @@ pub(crate) struct KernelChecker<'g, 'e> {
     /// Names whose address the kernel or a function inlined into it takes (`&v`): such locals
     /// live in a one-element local array (see `local::declare_addressed`).
     addressed: HashSet<String>,
+    /// CUB TempStorages, by shared array: the class and whether it is an array of them.
+    cub_storages: HashMap<u32, (cub::Class, bool)>,
 }
 
 impl<'g, 'e> KernelChecker<'g, 'e> {
@@ -474,6 +477,7 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
             last_ret: intrinsics::RetShape::Plain,
             depth: 0,
             addressed: HashSet::new(),
+            cub_storages: HashMap::new(),
         }
     }
 
@@ -950,6 +954,14 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                 out.extend(inner);
             }
             ast::StmtKind::Decl { ty, decls } => {
+                if let Some(class) = cub::storage_class(ty) {
+                    let name = decls.first().map_or("temp", |d| d.name.name.as_str());
+                    return Err(CheckError::CubStorageNotShared {
+                        class: class.map_or_else(|_| ty.base_text.clone(), |c| c.name),
+                        name: name.into(),
+                        span: ty.span,
+                    });
+                }
                 for d in decls {
                     self.declaration(ty, d, out)?;
                 }
@@ -960,6 +972,9 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                 dims,
                 is_extern,
             } => {
+                if let Some(class) = cub::storage_class(ty) {
+                    return self.declare_cub_storage(class?, name, dims);
+                }
                 let layout = self.layout_of(ty).transpose()?;
                 let (elem, width) = match &layout {
                     Some(l) => self.buffer_of(l, ty.span),

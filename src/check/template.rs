@@ -104,7 +104,19 @@ impl Bindings {
                 continue;
             }
             let Some(to) = self.types.get(&t.base_text) else {
-                return;
+                // `Alias::TempStorage`: the nested type of the type the alias names.
+                let nested = t.base_text.split_once("::").and_then(|(outer, inner)| {
+                    let to = self.types.get(outer)?;
+                    (to.base == BaseType::Named).then(|| format!("{}::{inner}", to.base_text))
+                });
+                match nested {
+                    Some(text) => {
+                        t.base_text = text;
+                        seen += 1;
+                        continue;
+                    }
+                    None => return,
+                }
             };
             t.base = to.base;
             t.base_text = to.base_text.clone();

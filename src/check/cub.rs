@@ -1,0 +1,707 @@
+//! CUB's warp and block reductions, checked into the shuffles, shared-memory accesses and barrier CUB builds them from.
+
+// `cub::WarpReduce<T, L>` is CUB's `WarpReduceShfl`: log2(L) steps of `shfl.down` by 1, 2, 4, …
+// each followed by the combine, so lane 0 of each logical warp ends with the aggregate (the other
+// lanes hold partial values, as on the GPU); its TempStorage holds nothing. With `valid_items`,
+// a step adds only where its source lane is below `valid_items`. `cub::BlockReduce<T, X,
+// BLOCK_REDUCE_WARP_REDUCTIONS, Y, Z>` (the default algorithm) reduces each warp so, lane 0 of
+// each warp stores its warp's aggregate into the TempStorage, `__syncthreads()`, and thread 0
+// adds the other warps' aggregates in warp order: the result is thread 0's; every other thread
+// keeps its own warp's partial value.
+
+use super::expr::{constant, load};
+use super::groups::unqualified;
+use super::typed::*;
+use super::{Binding, CheckError, KernelChecker};
+use crate::source::Span;
+use crate::syntax::ast::{self, BinOp};
+use crate::value::{ArithOp, Scalar, ShflKind, Value};
+
+type Result<T> = std::result::Result<T, CheckError>;
+
+/// The CUB collectives simt models.
+const HAVE: &str = "simt has cub::WarpReduce<T, LOGICAL_WARP_THREADS> and cub::BlockReduce<T, BLOCK_DIM_X, BLOCK_REDUCE_WARP_REDUCTIONS, BLOCK_DIM_Y, BLOCK_DIM_Z> with Sum(v), Sum(v, valid_items), Reduce(v, op) and Reduce(v, op, valid_items), op being cub::Sum(), cub::Max(), cub::Min() or a functor or lambda variable";
+
+/// Which collective a CUB class is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Kind {
+    /// `cub::WarpReduce<T, L>`: `L` lanes (a power of two up to 32).
+    WarpReduce(u32),
+    /// `cub::BlockReduce<T, X, BLOCK_REDUCE_WARP_REDUCTIONS, Y, Z>`: the block's shape.
+    BlockReduce([u32; 3]),
+}
+
+/// A CUB class specialised for an element type.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Class {
+    /// Which collective.
+    pub kind: Kind,
+    /// Its item type.
+    pub elem: Scalar,
+    /// The class as written (`cub::WarpReduce<float>`), for messages.
+    pub name: String,
+}
+
+impl Class {
+    /// Elements of `elem` one TempStorage holds: a block reduction's warp aggregates and CUB's
+    /// block prefix; the shuffle-based warp reduction's is an empty placeholder (one element).
+    fn storage_len(&self) -> u64 {
+        match self.kind {
+            Kind::WarpReduce(_) => 1,
+            Kind::BlockReduce(d) => u64::from(warps(d)) + 1,
+        }
+    }
+}
+
+/// Warps of a block of shape `d`.
+fn warps(d: [u32; 3]) -> u32 {
+    (d[0] * d[1] * d[2]).div_ceil(32)
+}
+
+/// How a reduction combines two items.
+#[derive(Clone, Debug)]
+enum Op {
+    /// `cub::Sum()` (also what `Sum(v)` uses), `cub::Max()`, `cub::Min()`.
+    Arith(ArithOp),
+    /// A functor or lambda variable, called as `op(a, b)`.
+    Call(ast::Ident),
+}
+
+/// The name of a CUB class if `base` is one: `cub::WarpReduce`, or `WarpReduce` after `using
+/// namespace cub;`.
+fn class_base(base: &str) -> Option<&str> {
+    let last = unqualified(base);
+    let qualified = base.strip_suffix(last).is_some_and(|q| q.ends_with("cub::"));
+    let cub_name = matches!(
+        last,
+        "WarpReduce"
+            | "BlockReduce"
+            | "BlockScan"
+            | "WarpScan"
+            | "BlockLoad"
+            | "BlockStore"
+            | "BlockRadixSort"
+            | "BlockExchange"
+            | "BlockHistogram"
+            | "BlockDiscontinuity"
+            | "BlockAdjacentDifference"
+            | "WarpLoad"
+            | "WarpStore"
+            | "WarpExchange"
+            | "WarpMergeSort"
+            | "BlockMergeSort"
+    );
+    (cub_name && (qualified || base == last)).then_some(last)
+}
+
+/// The scalar a type argument spells, after template substitution.
+fn scalar_named(text: &str) -> Option<Scalar> {
+    let words: Vec<&str> = text.split_whitespace().filter(|w| *w != "const").collect();
+    Some(match words.join(" ").as_str() {
+        "bool" => Scalar::Bool,
+        "char" | "signed char" | "int8_t" => Scalar::I8,
+        "unsigned char" | "uchar" | "uint8_t" => Scalar::U8,
+        "short" | "short int" | "int16_t" => Scalar::I16,
+        "unsigned short" | "ushort" | "uint16_t" => Scalar::U16,
+        "int" | "signed" | "signed int" | "int32_t" => Scalar::I32,
+        "unsigned" | "unsigned int" | "uint" | "uint32_t" => Scalar::U32,
+        "long" | "long long" | "long int" | "long long int" | "int64_t" | "ptrdiff_t" => {
+            Scalar::I64
+        }
+        "unsigned long" | "unsigned long long" | "uint64_t" | "size_t" => Scalar::U64,
+        "float" => Scalar::F32,
+        "double" => Scalar::F64,
+        _ => return None,
+    })
+}
+
+/// Splits `A, B<C, D>, E` at its top-level commas.
+fn split_args(text: &str) -> Vec<&str> {
+    let (mut out, mut depth, mut start) = (Vec::new(), 0i32, 0);
+    for (i, c) in text.char_indices() {
+        match c {
+            '<' | '(' => depth += 1,
+            '>' | ')' => depth -= 1,
+            ',' if depth == 0 => {
+                out.push(text[start..i].trim());
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    if !text[start..].trim().is_empty() {
+        out.push(text[start..].trim());
+    }
+    out
+}
+
+/// `cub::X<args>` as written, if `text` names a CUB class: its class or why simt has none.
+pub(crate) fn class_of(text: &str, span: Span) -> Option<Result<Class>> {
+    let (base, args) = match text.split_once('<') {
+        Some((b, rest)) => (b.trim(), rest.strip_suffix('>')?),
+        None => (text.trim(), ""),
+    };
+    let name = class_base(base)?;
+    Some(class_from(name, text, &split_args(args), span))
+}
+
+fn class_from(name: &str, text: &str, args: &[&str], span: Span) -> Result<Class> {
+    let unsupported = |what: String| CheckError::CubUnsupported {
+        what,
+        span,
+        help: HAVE.into(),
+    };
+    let elem = args
+        .first()
+        .and_then(|a| scalar_named(a))
+        .ok_or_else(|| unsupported(format!("`{text}` (an item type other than a scalar)")))?;
+    let int = |k: usize, default: u32| -> Result<u32> {
+        match args.get(k) {
+            None => Ok(default),
+            Some(a) => a
+                .parse::<u32>()
+                .ok()
+                .filter(|&n| n > 0)
+                .ok_or_else(|| CheckError::NotConstant {
+                    what: format!("`{a}`, a dimension of `{text}`,"),
+                    span,
+                    help: Some("CUB's dimensions are template arguments: constants".into()),
+                }),
+        }
+    };
+    let kind = match name {
+        "WarpReduce" => {
+            let lanes = int(1, 32)?;
+            if !(lanes.is_power_of_two() && lanes <= 32) {
+                return Err(unsupported(format!(
+                    "`{text}` (a logical warp of {lanes} threads)"
+                )));
+            }
+            Kind::WarpReduce(lanes)
+        }
+        "BlockReduce" => {
+            if let Some(alg) = args.get(2) {
+                if unqualified(alg) != "BLOCK_REDUCE_WARP_REDUCTIONS" {
+                    return Err(CheckError::CubUnsupported {
+                        what: format!("`{text}` (the {} algorithm)", unqualified(alg)),
+                        span,
+                        help: "simt models cub::BLOCK_REDUCE_WARP_REDUCTIONS, BlockReduce's default: leave the algorithm out or name that one".into(),
+                    });
+                }
+            }
+            Kind::BlockReduce([int(1, 1)?, int(3, 1)?, int(4, 1)?])
+        }
+        _ => return Err(unsupported(format!("`cub::{name}`"))),
+    };
+    Ok(Class {
+        kind,
+        elem,
+        name: text.to_string(),
+    })
+}
+
+/// `cub::X<...>::TempStorage`: the class whose storage a type is.
+pub(crate) fn storage_class(ty: &ast::TypeName) -> Option<Result<Class>> {
+    let outer = ty.base_text.strip_suffix("::TempStorage")?;
+    class_of(outer, ty.span)
+}
+
+impl KernelChecker<'_, '_> {
+    /// `__shared__ typename Class::TempStorage name[dims];`: a shared array of the class's items.
+    pub(crate) fn declare_cub_storage(
+        &mut self,
+        class: Class,
+        name: &ast::Ident,
+        dims: &[Option<ast::Expr>],
+    ) -> Result<()> {
+        let mut count = 1;
+        for d in dims {
+            match d {
+                Some(e) => count *= self.const_size(e)?,
+                None => {
+                    return Err(CheckError::NotConstant {
+                        what: "the number of TempStorages".into(),
+                        span: name.span,
+                        help: Some("give the count: `[4]`".into()),
+                    })
+                }
+            }
+        }
+        let shared = Shared {
+            name: name.name.clone(),
+            elem: class.elem,
+            width: 1,
+            dims: vec![count * class.storage_len()],
+            is_extern: false,
+            span: name.span,
+        };
+        self.static_smem += shared.static_len() * u64::from(class.elem.size());
+        if self.static_smem > super::STATIC_SMEM_LIMIT {
+            return Err(CheckError::SharedTooLarge {
+                bytes: self.static_smem,
+                span: name.span,
+            });
+        }
+        let s = self.shared.len() as u32;
+        self.shared.push(shared);
+        self.cub_storages.insert(s, (class, !dims.is_empty()));
+        self.declare(name, Binding::Shared(s));
+        Ok(())
+    }
+
+    /// The collective `e` makes (`BlockReduce(temp)`, `cub::WarpReduce<float>(temp[w])`): its
+    /// class, the storage's shared array and the storage's first element.
+    fn cub_object(&mut self, e: &ast::Expr) -> Option<Result<(Class, u32, Expr)>> {
+        let (class, storage) = match &e.kind {
+            ast::ExprKind::Cast { ty, expr } if ty.base == ast::BaseType::Named => {
+                (class_of(&ty.base_text, ty.span)?, &**expr)
+            }
+            ast::ExprKind::Call {
+                callee,
+                targs,
+                args,
+            } if args.len() == 1 => {
+                class_base(&callee.name)?;
+                let targs: Vec<String> = targs.iter().map(targ_text).collect();
+                let text = format!("{}<{}>", callee.name, targs.join(", "));
+                (class_of(&text, callee.span)?, &args[0])
+            }
+            _ => return None,
+        };
+        Some(class.and_then(|class| {
+            let (s, first) = self.cub_storage(&class, storage)?;
+            Ok((class, s, first))
+        }))
+    }
+
+    /// The TempStorage `e` names for `class`: its shared array and first element.
+    fn cub_storage(&mut self, class: &Class, e: &ast::Expr) -> Result<(u32, Expr)> {
+        let wrong = || CheckError::CubStorage {
+            class: class.name.clone(),
+            found: describe(e),
+            span: e.span,
+        };
+        let (name, index) = match &e.kind {
+            ast::ExprKind::Name(n) => (n, None),
+            ast::ExprKind::Index { base, index } => match &base.kind {
+                ast::ExprKind::Name(n) => (n, Some(&**index)),
+                _ => return Err(wrong()),
+            },
+            _ => return Err(wrong()),
+        };
+        let Some(Binding::Shared(s)) = self.lookup(name) else {
+            return Err(wrong());
+        };
+        let Some((have, array)) = self.cub_storages.get(&s).cloned() else {
+            return Err(wrong());
+        };
+        if have.kind != class.kind || have.elem != class.elem || array != index.is_some() {
+            return Err(wrong());
+        }
+        let first = match index {
+            None => constant(Value::I32(0), e.span),
+            Some(i) => {
+                let i = self.expr(i)?;
+                let i = self.convert(i, Scalar::I32);
+                let per = constant(Value::I32(class.storage_len() as i32), e.span);
+                self.binary(BinOp::Mul, e.span, i, per)?
+            }
+        };
+        Ok((s, first))
+    }
+
+    /// `Class(temp).Sum(v)` and the other members, if `object` makes a CUB collective.
+    pub(crate) fn cub_method(
+        &mut self,
+        object: &ast::Expr,
+        method: &ast::Ident,
+        args: &[ast::Expr],
+        span: Span,
+    ) -> Option<Result<Expr>> {
+        let made = self.cub_object(object)?;
+        Some(made.and_then(|(class, s, first)| self.collective(class, s, first, method, args, span)))
+    }
+
+    fn collective(
+        &mut self,
+        class: Class,
+        s: u32,
+        first: Expr,
+        method: &ast::Ident,
+        args: &[ast::Expr],
+        span: Span,
+    ) -> Result<Expr> {
+        let (value, op, valid) = match (method.name.as_str(), args) {
+            ("Sum", [v]) => (v, Op::Arith(ArithOp::Add), None),
+            ("Sum", [v, n]) => (v, Op::Arith(ArithOp::Add), Some(n)),
+            ("Reduce", [v, op]) => (v, reduction_op(op)?, None),
+            ("Reduce", [v, op, n]) => (v, reduction_op(op)?, Some(n)),
+            (name @ ("Sum" | "Reduce"), _) => {
+                return Err(CheckError::ArgumentCount {
+                    name: name.into(),
+                    expected: if name == "Sum" {
+                        "1 or 2 (an item, and the number of valid items)".into()
+                    } else {
+                        "2 or 3 (an item, an operation, and the number of valid items)".into()
+                    },
+                    found: args.len(),
+                    span,
+                })
+            }
+            (other, _) => {
+                return Err(CheckError::CubUnsupported {
+                    what: format!("`{}::{other}`", class.name),
+                    span: method.span,
+                    help: HAVE.into(),
+                })
+            }
+        };
+        let ty = class.elem.promoted();
+        let value = self.expr(value)?;
+        let value = self.convert(value, class.elem);
+        let valid = match valid {
+            Some(n) => {
+                let n = self.expr(n)?;
+                Some(self.convert(n, Scalar::I32))
+            }
+            None => None,
+        };
+        let acc = self.new_local("cub aggregate", class.elem, span);
+        let mut body = vec![assign(acc, value, span)];
+        match class.kind {
+            Kind::WarpReduce(lanes) => {
+                self.warp_reduce(acc, class.elem, lanes, &op, valid, &mut body, span)?;
+            }
+            Kind::BlockReduce(dims) => {
+                self.block_reduce(acc, &class, dims, (s, first), &op, valid, &mut body, span)?;
+            }
+        }
+        Ok(Expr {
+            kind: ExprKind::Inline {
+                name: format!("{}::{}", class.name, method.name),
+                body,
+                result: Some(acc),
+            },
+            ty,
+            span,
+        })
+    }
+
+    /// CUB's shuffle warp reduction of `acc` over logical warps of `lanes` lanes, into lane 0.
+    #[allow(clippy::too_many_arguments)]
+    fn warp_reduce(
+        &mut self,
+        acc: VarId,
+        elem: Scalar,
+        lanes: u32,
+        op: &Op,
+        valid: Option<Expr>,
+        body: &mut Vec<Stmt>,
+        span: Span,
+    ) -> Result<()> {
+        let ty = elem.promoted();
+        let var = |v: VarId| Expr {
+            kind: ExprKind::Var(v),
+            ty,
+            span,
+        };
+        // The lane within its logical warp, for `valid_items`.
+        let logical_lane = match valid {
+            Some(_) => {
+                let tid = self.cub_tid(None, span)?;
+                let mask = constant(Value::U32(lanes - 1), span);
+                let lane = self.binary(BinOp::BitAnd, span, tid, mask)?;
+                Some(self.convert(lane, Scalar::I32))
+            }
+            None => None,
+        };
+        let mut offset = 1;
+        while offset < lanes {
+            let shuffled = self.tile_shuffle(
+                lanes,
+                ShflKind::Down,
+                var(acc),
+                constant(Value::U32(offset), span),
+                span,
+            )?;
+            let other = self.new_local("cub shuffled", elem, span);
+            let shuffled = self.convert(shuffled, elem);
+            body.push(assign(other, shuffled, span));
+            let combined = self.combine(op, var(acc), var(other), elem, span)?;
+            let next = match (&valid, &logical_lane) {
+                (Some(n), Some(lane)) => {
+                    let src = self.binary(
+                        BinOp::Add,
+                        span,
+                        lane.clone(),
+                        constant(Value::I32(offset as i32), span),
+                    )?;
+                    let inside = self.binary(BinOp::Lt, span, src, n.clone())?;
+                    Expr {
+                        kind: ExprKind::Select {
+                            cond: Box::new(inside),
+                            then: Box::new(combined),
+                            els: Box::new(var(acc)),
+                        },
+                        ty,
+                        span,
+                    }
+                }
+                _ => combined,
+            };
+            body.push(assign(acc, next, span));
+            offset *= 2;
+        }
+        Ok(())
+    }
+
+    /// CUB's BLOCK_REDUCE_WARP_REDUCTIONS: warp reductions, lane 0 of each warp stores its
+    /// aggregate, a barrier, thread 0 adds the others in warp order.
+    #[allow(clippy::too_many_arguments)]
+    fn block_reduce(
+        &mut self,
+        acc: VarId,
+        class: &Class,
+        dims: [u32; 3],
+        (s, first): (u32, Expr),
+        op: &Op,
+        valid: Option<Expr>,
+        body: &mut Vec<Stmt>,
+        span: Span,
+    ) -> Result<()> {
+        let elem = class.elem;
+        let ty = elem.promoted();
+        let threads = dims[0] * dims[1] * dims[2];
+        let lanes = threads.min(32);
+        let n_warps = warps(dims);
+        let tid = self.cub_tid(Some(dims), span)?;
+        let tid = self.convert(tid, Scalar::I32);
+        let warp = self.binary(BinOp::Div, span, tid.clone(), constant(Value::I32(32), span))?;
+        // A warp reduces only its valid items: all of them in a full block whose size is a
+        // multiple of the warp's, else those before `valid_items` (or the block's end).
+        let warp_valid = match (&valid, threads % lanes == 0) {
+            (None, true) => None,
+            (n, _) => {
+                let n = n
+                    .clone()
+                    .unwrap_or_else(|| constant(Value::I32(threads as i32), span));
+                let base =
+                    self.binary(BinOp::Mul, span, warp.clone(), constant(Value::I32(32), span))?;
+                Some(self.binary(BinOp::Sub, span, n, base)?)
+            }
+        };
+        let lanes_pow2 = lanes.next_power_of_two();
+        self.warp_reduce(acc, elem, lanes_pow2, op, warp_valid, body, span)?;
+        let mem = Mem {
+            space: Space::Shared(s),
+            elem,
+            width: 1,
+        };
+        let at = |k: Expr, this: &mut Self| this.binary(BinOp::Add, span, first.clone(), k);
+        let lane = self.binary(BinOp::Rem, span, tid.clone(), constant(Value::I32(32), span))?;
+        let lane0 = self.binary(BinOp::Eq, span, lane, constant(Value::I32(0), span))?;
+        let slot = at(warp, self)?;
+        let store = Stmt {
+            kind: StmtKind::Store {
+                mem,
+                index: slot,
+                value: Expr {
+                    kind: ExprKind::Var(acc),
+                    ty,
+                    span,
+                },
+            },
+            span,
+        };
+        body.push(Stmt {
+            kind: StmtKind::If {
+                cond: lane0,
+                then: vec![store],
+                els: Vec::new(),
+            },
+            span,
+        });
+        body.push(Stmt {
+            kind: StmtKind::Barrier,
+            span,
+        });
+        let mut thread0 = Vec::new();
+        for w in 1..n_warps {
+            let slot = at(constant(Value::I32(w as i32), span), self)?;
+            let other = self.new_local("cub warp aggregate", elem, span);
+            let mut step = vec![assign(other, load(mem, slot, span), span)];
+            let var = |v: VarId| Expr {
+                kind: ExprKind::Var(v),
+                ty,
+                span,
+            };
+            let combined = self.combine(op, var(acc), var(other), elem, span)?;
+            step.push(assign(acc, combined, span));
+            match &valid {
+                // Only warps that hold a valid item.
+                Some(n) => {
+                    let start = constant(Value::I32((w * 32) as i32), span);
+                    let has = self.binary(BinOp::Lt, span, start, n.clone())?;
+                    thread0.push(Stmt {
+                        kind: StmtKind::If {
+                            cond: has,
+                            then: step,
+                            els: Vec::new(),
+                        },
+                        span,
+                    });
+                }
+                None => thread0.extend(step),
+            }
+        }
+        if !thread0.is_empty() {
+            let is0 = self.binary(BinOp::Eq, span, tid, constant(Value::I32(0), span))?;
+            body.push(Stmt {
+                kind: StmtKind::If {
+                    cond: is0,
+                    then: thread0,
+                    els: Vec::new(),
+                },
+                span,
+            });
+        }
+        Ok(())
+    }
+
+    /// `op(a, b)` as a value of `elem`'s type (a functor's or lambda's call inlined).
+    fn combine(
+        &mut self,
+        op: &Op,
+        a: Expr,
+        b: Expr,
+        elem: Scalar,
+        span: Span,
+    ) -> Result<Expr> {
+        let out = match op {
+            Op::Arith(ArithOp::Add) => self.binary(BinOp::Add, span, a, b)?,
+            Op::Arith(arith) => {
+                let ty = a.ty;
+                Expr {
+                    kind: ExprKind::Arith {
+                        op: *arith,
+                        lhs: Box::new(a),
+                        rhs: Box::new(b),
+                    },
+                    ty,
+                    span,
+                }
+            }
+            Op::Call(f) => {
+                let (ExprKind::Var(va), ExprKind::Var(vb)) = (&a.kind, &b.kind) else {
+                    unreachable!("cub: combine gets two variables")
+                };
+                let (va, vb) = (*va, *vb);
+                self.scopes.push(Default::default());
+                let names = ["<cub a>", "<cub b>"];
+                for (n, v) in names.iter().zip([va, vb]) {
+                    let ident = ast::Ident {
+                        name: (*n).into(),
+                        span,
+                    };
+                    self.declare(
+                        &ident,
+                        Binding::Local {
+                            var: v,
+                            is_const: true,
+                        },
+                    );
+                }
+                let call = ast::Expr {
+                    kind: ast::ExprKind::Call {
+                        callee: f.clone(),
+                        targs: Vec::new(),
+                        args: names
+                            .iter()
+                            .map(|n| ast::Expr {
+                                kind: ast::ExprKind::Name((*n).into()),
+                                span,
+                            })
+                            .collect(),
+                    },
+                    span,
+                };
+                let out = self.expr(&call);
+                self.scopes.pop();
+                out?
+            }
+        };
+        Ok(self.convert(out, elem))
+    }
+
+    /// The thread's rank in its block: in the block's shape `dims` as CUB computes it
+    /// (`x + X * (y + Y * z)`), or the launch's when `None`.
+    fn cub_tid(&mut self, dims: Option<[u32; 3]>, span: Span) -> Result<Expr> {
+        let b = |f: fn(u8) -> Builtin, a: u8| Expr {
+            kind: ExprKind::Builtin(f(a)),
+            ty: Scalar::U32,
+            span,
+        };
+        let dim = |a: u8| match dims {
+            Some(d) => constant(Value::U32(d[a as usize]), span),
+            None => b(Builtin::BlockDim, a),
+        };
+        let yz = self.binary(BinOp::Mul, span, dim(1), b(Builtin::ThreadIdx, 2))?;
+        let yz = self.binary(BinOp::Add, span, b(Builtin::ThreadIdx, 1), yz)?;
+        let yz = self.binary(BinOp::Mul, span, dim(0), yz)?;
+        self.binary(BinOp::Add, span, b(Builtin::ThreadIdx, 0), yz)
+    }
+}
+
+/// The combining operation a `Reduce` names.
+fn reduction_op(e: &ast::Expr) -> Result<Op> {
+    match &e.kind {
+        ast::ExprKind::Call { callee, args, .. } if args.is_empty() => {
+            match unqualified(&callee.name) {
+                "Sum" | "plus" => Ok(Op::Arith(ArithOp::Add)),
+                "Max" | "maximum" => Ok(Op::Arith(ArithOp::Max)),
+                "Min" | "minimum" => Ok(Op::Arith(ArithOp::Min)),
+                other => Err(CheckError::CubUnsupported {
+                    what: format!("the reduction operation `{other}()` made in place"),
+                    span: e.span,
+                    help: format!("declare it first and pass the variable: `{other} op; ... Reduce(v, op)`"),
+                }),
+            }
+        }
+        ast::ExprKind::Name(n) => Ok(Op::Call(ast::Ident {
+            name: n.clone(),
+            span: e.span,
+        })),
+        _ => Err(CheckError::CubUnsupported {
+            what: "this reduction operation".into(),
+            span: e.span,
+            help: HAVE.into(),
+        }),
+    }
+}
+
+fn assign(var: VarId, value: Expr, span: Span) -> Stmt {
+    Stmt {
+        kind: StmtKind::Assign { var, value },
+        span,
+    }
+}
+
+/// A template argument as text, for a class named in a call (`cub::WarpReduce<float, 16>(t)`).
+fn targ_text(a: &ast::TemplateArg) -> String {
+    match a {
+        ast::TemplateArg::Type(t) => t.base_text.clone(),
+        ast::TemplateArg::Value(e) => match &e.kind {
+            ast::ExprKind::Int { value, .. } => value.to_string(),
+            ast::ExprKind::Name(n) => n.clone(),
+            _ => "?".into(),
+        },
+    }
+}
+
+/// A short description of what was passed as a TempStorage.
+fn describe(e: &ast::Expr) -> String {
+    match &e.kind {
+        ast::ExprKind::Name(n) => n.clone(),
+        _ => "this expression".into(),
+    }
+}
