@@ -125,6 +125,8 @@ pub enum RefError {
     },
     /// More work than `max_steps` warp steps could hold.
     StepLimit,
+    /// A CUB block collective specialised for another block shape than the launch's.
+    BlockShape,
     /// An `assert` false for a thread.
     Assertion {
         /// Block.
@@ -157,6 +159,7 @@ impl RefError {
             RefError::DivergentBarrier { .. } => "simt::run::divergent_barrier",
             RefError::StepLimit => "simt::run::step_limit",
             RefError::Assertion { .. } => "simt::run::assertion",
+            RefError::BlockShape => "simt::run::block_shape",
             RefError::Unsupported { .. } => "simt::reference::unsupported",
             RefError::Interleaving { .. } => "simt::reference::interleaving",
         }
@@ -735,6 +738,9 @@ type Step<T> = Result<T, RefError>;
 
 /// Runs the kernel over the whole grid, block after block, writing `args`' buffers.
 pub fn run(kernel: &Kernel, cfg: &LaunchConfig, args: &mut Args) -> Result<Tally, RefError> {
+    if kernel.block_shapes.iter().any(|(_, d)| *d != cfg.block) {
+        return Err(RefError::BlockShape);
+    }
     let mut tally = Tally::default();
     let mut fuel = cfg.max_steps.saturating_mul(32);
     let mut global_written: Vec<Option<Vec<bool>>> = args

@@ -186,6 +186,27 @@ launch k {{ out = zeros(2); expect out == [2016, 4032]; }}
 }
 
 #[test]
+fn a_block_reduce_for_another_block_shape_is_refused() {
+    // Specialised for 128 threads, launched with 64: CUB would compute wrong warp ids; simt
+    // stops before the launch runs, pointing at the class.
+    let src = r#"
+__global__ void k(int* out) {
+    __shared__ cub::BlockReduce<int, 128>::TempStorage temp;
+    int s = cub::BlockReduce<int, 128>(temp).Sum(1);
+    if (threadIdx.x == 0) out[0] = s;
+}
+"#;
+    let f = err(src, &[("out", "zeros(1)")], Some(ONE), Some([64, 1, 1]));
+    assert_eq!(codes(&f), ["simt::run::block_shape"]);
+    ok(
+        &format!("{src}launch k {{ out = zeros(1); expect out == 128; }}\n"),
+        &[],
+        ONE,
+        [128, 1, 1],
+    );
+}
+
+#[test]
 fn misuse_is_a_diagnostic() {
     let cases = [
         (

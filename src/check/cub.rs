@@ -319,7 +319,12 @@ impl KernelChecker<'_, '_> {
         span: Span,
     ) -> Option<Result<Expr>> {
         let made = self.cub_object(object)?;
-        Some(made.and_then(|(class, s, first)| self.collective(class, s, first, method, args, span)))
+        Some(made.and_then(|(class, s, first)| {
+            if let Kind::BlockReduce(dims) = class.kind {
+                self.block_shapes.push((object.span, dims));
+            }
+            self.collective(class, s, first, method, args, span)
+        }))
     }
 
     fn collective(

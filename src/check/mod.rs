@@ -442,6 +442,8 @@ pub(crate) struct KernelChecker<'g, 'e> {
     addressed: HashSet<String>,
     /// CUB TempStorages, by shared array: the class and whether it is an array of them.
     cub_storages: HashMap<u32, (cub::Class, bool)>,
+    /// The block shapes CUB block collectives need (see [`Kernel::block_shapes`]).
+    block_shapes: Vec<(Span, [u32; 3])>,
 }
 
 impl<'g, 'e> KernelChecker<'g, 'e> {
@@ -478,6 +480,7 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
             depth: 0,
             addressed: HashSet::new(),
             cub_storages: HashMap::new(),
+            block_shapes: Vec::new(),
         }
     }
 
@@ -651,6 +654,7 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
             constant_scalars,
             notes: std::mem::take(&mut self.notes),
             body,
+            block_shapes: std::mem::take(&mut self.block_shapes),
         }
     }
 

@@ -48,6 +48,9 @@ pub struct Kernel {
     pub notes: Vec<(Span, String)>,
     /// The body.
     pub body: Vec<Stmt>,
+    /// Block shapes the kernel's CUB block collectives were specialised for (`BlockReduce<T,
+    /// 128>`), each with the class's span: a launch of another shape is refused.
+    pub block_shapes: Vec<(Span, [u32; 3])>,
 }
 
 impl Kernel {

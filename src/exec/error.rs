@@ -66,6 +66,21 @@ pub enum RunError {
         /// Thread index.
         thread: [u32; 3],
     },
+    /// `cub::BlockReduce<float, 128>` in a kernel launched with blocks of 256 threads
+    #[error("a CUB block collective is for blocks of ({}, {}, {}), the launch's are ({}, {}, {})", expected[0], expected[1], expected[2], found[0], found[1], found[2])]
+    #[diagnostic(
+        code(simt::run::block_shape),
+        help("CUB's block collectives take the block's shape as template arguments (BLOCK_DIM_X, BLOCK_DIM_Y, BLOCK_DIM_Z): launch with that block, or specialise the class for the launch's")
+    )]
+    BlockShape {
+        /// Where the class is specialised.
+        #[label("specialised for ({}, {}, {})", expected[0], expected[1], expected[2])]
+        span: Span,
+        /// The shape it was specialised for.
+        expected: [u32; 3],
+        /// The launch's.
+        found: [u32; 3],
+    },
     /// `assert(i < n);` false for some thread
     #[error("assertion failed in block ({}, {}, {}), thread ({}, {}, {})", block[0], block[1], block[2], thread[0], thread[1], thread[2])]
     #[diagnostic(

@@ -390,6 +390,13 @@ fn launch_from(
             blocks: cfg.blocks(),
         });
     }
+    if let Some(&(span, expected)) = ir.block_shapes.iter().find(|(_, d)| *d != cfg.block) {
+        return Err(RunError::BlockShape {
+            span,
+            expected,
+            found: cfg.block,
+        });
+    }
     let shared_lens = shared_lens(ir, cfg);
     // Each array is viewed as cells once; parameters into one array share its cells.
     // An `empty(n)` array's shadow: one bit per element, set once a thread writes it.

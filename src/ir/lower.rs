@@ -201,6 +201,7 @@ impl<'k> Lowerer<'k> {
                 .collect(),
             printfs: self.printfs,
             constants: kernel.constants.clone(),
+            block_shapes: kernel.block_shapes.clone(),
             locals: kernel
                 .local_arrays
                 .iter()

@@ -149,6 +149,8 @@ pub struct KernelIr {
     /// multiplies contracted into FMAs: `fold.rs` has the rules). Every counter still counts it;
     /// only the refined time model's issue and pipe estimates leave it out.
     pub folded: Vec<bool>,
+    /// Block shapes the kernel needs (CUB block collectives), each with where it is required.
+    pub block_shapes: Vec<(Span, [u32; 3])>,
 }
 
 impl KernelIr {
