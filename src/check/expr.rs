@@ -1216,7 +1216,9 @@ impl KernelChecker<'_, '_> {
             return result;
         }
         if let Some(f) = self.overload(name, args)? {
-            return self.inline_call(f, (targs, args), span, false);
+            if !self.takes_struct_of_scalar(f, args) {
+                return self.inline_call(f, (targs, args), span, false);
+            }
         }
         if let Some(f) = self.declared_specialization(name, targs)? {
             return self.inline_call(f, (&[], args), span, false);
@@ -1766,6 +1768,18 @@ enum ArgKind {
 impl<'g> KernelChecker<'g, '_> {
     /// The definition of `name` a call with `args` uses: the only one, or among overloads the one
     /// whose parameter types match the arguments' best (the first on a tie).
+    /// Whether `f` takes a struct where `args` pass a scalar: then, as in C++, it is no
+    /// candidate, and a built-in of the name may be (`thrust::exp(complex<T>)` beside `exp(x)`).
+    fn takes_struct_of_scalar(&mut self, f: &ast::Function, args: &[ast::Expr]) -> bool {
+        f.params.iter().zip(args).any(|(p, a)| {
+            p.ty.base == ast::BaseType::Named
+                && !p.ty.pointer
+                && p.ty.base_text.contains('<')
+                && !self.is_pointer(a)
+                && self.struct_of(a).is_none()
+        })
+    }
+
     pub(crate) fn overload(
         &mut self,
         name: &str,

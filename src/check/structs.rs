@@ -240,7 +240,13 @@ impl<'g> KernelChecker<'g, '_> {
 
     /// The layout of the struct called `text` (`P`, `P<float>`), if it has data members.
     pub(crate) fn layout_named(&mut self, text: &str, span: Span) -> Option<Result<Rc<Layout>>> {
+        // Qualified names resolve by their last part: `thrust::complex<float>` is `complex<float>`.
         let key: String = text.split_whitespace().collect();
+        let head = key.find('<').unwrap_or(key.len());
+        let key = match key[..head].rfind("::") {
+            Some(at) => key[at + 2..].to_string(),
+            None => key,
+        };
         if let Some(l) = self.struct_vector(&key) {
             return Some(Ok(l));
         }

@@ -333,6 +333,10 @@ impl Bindings {
                 }
                 // `T(x)`: a functional cast to a type parameter.
                 if let Some(to) = self.types.get(&callee.name) {
+                    // `C(re, im)` of an alias `C` of a struct type: its constructor.
+                    if targs.is_empty() && args.len() != 1 && to.base == BaseType::Named {
+                        callee.name = to.base_text.clone();
+                    }
                     if targs.is_empty() && args.len() == 1 {
                         let mut ty = to.clone();
                         ty.span = callee.span;

@@ -5,6 +5,7 @@ mod build;
 mod depth;
 mod error;
 mod grammar;
+mod headers;
 mod preprocess;
 mod switch;
 

@@ -194,6 +194,7 @@ pub(crate) fn preprocess(text: &str) -> Result<Expanded, Vec<ParseError>> {
         src_len: text.len() as u32,
         macros: HashMap::new(),
         ids: HashMap::new(),
+        included: Vec::new(),
         produced: 0,
         errors: Vec::new(),
         fatal: false,
@@ -518,6 +519,8 @@ struct Pp<'s> {
     src_len: u32,
     macros: HashMap<Rc<str>, Rc<Macro>>,
     ids: HashMap<Rc<str>, u32>,
+    /// Headers of [`super::headers`] read so far (each is read once, as if include-guarded).
+    included: Vec<String>,
     /// Tokens written by expansions so far (bounded by [`MAX_EXPANSION`]).
     produced: usize,
     errors: Vec<ParseError>,
@@ -761,7 +764,8 @@ impl Pp<'_> {
                     args.first().map_or(span, |t| t.at),
                 ),
             },
-            "include" | "include_next" | "line" | "warning" | "ident" => {}
+            "include" => self.include(hash, toks),
+            "include_next" | "line" | "warning" | "ident" => {}
             "pragma" => return true,
             "error" => {
                 let end = line_end.max(after_hash);
@@ -782,6 +786,49 @@ impl Pp<'_> {
             }),
         }
         false
+    }
+
+    /// `#include <thrust/complex.h>`: a header simt has is read in place, its tokens blaming the
+    /// directive; any other is dropped (the built-ins are always there).
+    fn include(&mut self, hash: Span, toks: &[Tok]) {
+        let name: String = match toks.get(1) {
+            Some(t) if t.kind == Kind::Str => t.text.trim_matches('"').to_string(),
+            Some(t) if t.is("<") => toks[2..]
+                .iter()
+                .take_while(|t| !t.is(">"))
+                .map(|t| &*t.text)
+                .collect(),
+            _ => return,
+        };
+        let Some(text) = super::headers::header(&name) else {
+            return;
+        };
+        if self.included.contains(&name) {
+            return;
+        }
+        self.included.push(name);
+        let at = hash.to(toks.last().map_or(hash, |t| t.at));
+        let mut lx = Lexer::new(text);
+        let mut body = VecDeque::new();
+        loop {
+            match lx.next() {
+                Lexed::Tok {
+                    kind, start, end, ..
+                } => body.push_back(Tok {
+                    kind,
+                    text: Rc::from(&text[start..end]),
+                    space: true,
+                    at,
+                    whole: Some(at),
+                    def: None,
+                    src: None,
+                    hide: self.no_hide.clone(),
+                }),
+                Lexed::Newline(_) => {}
+                Lexed::End => break,
+            }
+        }
+        self.expand(body, true, 0);
     }
 
     fn bad(&mut self, directive: &str, problem: &str, span: Span) {

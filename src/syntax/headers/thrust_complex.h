@@ -1,0 +1,118 @@
+// simt's <thrust/complex.h>: thrust::complex<T> with the members, operators and functions
+// thrust defines (thrust/complex.h and thrust/detail/complex/arithmetic.h), computed as thrust
+// computes them. A header simt reads in place of the real one: no directives.
+namespace thrust {
+
+template <typename T>
+struct complex {
+    T re;
+    T im;
+    __host__ __device__ complex(T r = T(), T i = T()) : re(r), im(i) {}
+    __host__ __device__ T real() const { return re; }
+    __host__ __device__ T imag() const { return im; }
+    __host__ __device__ void real(T r) { re = r; }
+    __host__ __device__ void imag(T i) { im = i; }
+    __host__ __device__ void operator+=(const complex<T>& z) { re = re + z.re; im = im + z.im; }
+    __host__ __device__ void operator-=(const complex<T>& z) { re = re - z.re; im = im - z.im; }
+    __host__ __device__ void operator*=(const complex<T>& z) {
+        T r = re * z.re - im * z.im;
+        im = re * z.im + im * z.re;
+        re = r;
+    }
+};
+
+template <typename T>
+__host__ __device__ complex<T> operator+(const complex<T>& x, const complex<T>& y) {
+    return complex<T>(x.re + y.re, x.im + y.im);
+}
+template <typename T>
+__host__ __device__ complex<T> operator+(const complex<T>& x, const T& y) {
+    return complex<T>(x.re + y, x.im);
+}
+template <typename T>
+__host__ __device__ complex<T> operator+(const T& x, const complex<T>& y) {
+    return complex<T>(x + y.re, y.im);
+}
+template <typename T>
+__host__ __device__ complex<T> operator-(const complex<T>& x, const complex<T>& y) {
+    return complex<T>(x.re - y.re, x.im - y.im);
+}
+template <typename T>
+__host__ __device__ complex<T> operator-(const complex<T>& x, const T& y) {
+    return complex<T>(x.re - y, x.im);
+}
+template <typename T>
+__host__ __device__ complex<T> operator-(const T& x, const complex<T>& y) {
+    return complex<T>(x - y.re, -y.im);
+}
+template <typename T>
+__host__ __device__ complex<T> operator*(const complex<T>& x, const complex<T>& y) {
+    return complex<T>(x.re * y.re - x.im * y.im, x.re * y.im + x.im * y.re);
+}
+template <typename T>
+__host__ __device__ complex<T> operator*(const complex<T>& x, const T& y) {
+    return complex<T>(x.re * y, x.im * y);
+}
+template <typename T>
+__host__ __device__ complex<T> operator*(const T& x, const complex<T>& y) {
+    return complex<T>(x * y.re, x * y.im);
+}
+// Smith-free scaling by |Re y| + |Im y|, as thrust divides.
+template <typename T>
+__host__ __device__ complex<T> operator/(const complex<T>& x, const complex<T>& y) {
+    T s = fabs(y.re) + fabs(y.im);
+    T oos = T(1.0) / s;
+    T ars = x.re * oos;
+    T ais = x.im * oos;
+    T brs = y.re * oos;
+    T bis = y.im * oos;
+    s = (brs * brs) + (bis * bis);
+    oos = T(1.0) / s;
+    return complex<T>(((ars * brs) + (ais * bis)) * oos, ((ais * brs) - (ars * bis)) * oos);
+}
+template <typename T>
+__host__ __device__ complex<T> operator/(const complex<T>& x, const T& y) {
+    return complex<T>(x.re / y, x.im / y);
+}
+template <typename T>
+__host__ __device__ complex<T> operator-(const complex<T>& y) {
+    return complex<T>(y.re * -T(1), y.im * -T(1));
+}
+template <typename T>
+__host__ __device__ bool operator==(const complex<T>& x, const complex<T>& y) {
+    return x.re == y.re && x.im == y.im;
+}
+template <typename T>
+__host__ __device__ bool operator!=(const complex<T>& x, const complex<T>& y) {
+    return !(x.re == y.re && x.im == y.im);
+}
+template <typename T>
+__host__ __device__ T abs(const complex<T>& z) {
+    return hypot(z.re, z.im);
+}
+template <typename T>
+__host__ __device__ T arg(const complex<T>& z) {
+    return atan2(z.im, z.re);
+}
+template <typename T>
+__host__ __device__ complex<T> conj(const complex<T>& z) {
+    return complex<T>(z.re, -z.im);
+}
+template <typename T>
+__host__ __device__ T norm(const complex<T>& z) {
+    return z.re * z.re + z.im * z.im;
+}
+template <typename T>
+__host__ __device__ complex<T> polar(const T& m, const T& theta) {
+    return complex<T>(m * cos(theta), m * sin(theta));
+}
+template <typename T>
+__host__ __device__ complex<T> exp(const complex<T>& z) {
+    T e = exp(z.re);
+    if (z.im == T(0)) {
+        return complex<T>(e, z.im);
+    }
+    return complex<T>(e * cos(z.im), e * sin(z.im));
+}
+
+}
