@@ -62,3 +62,58 @@ launch k { out = zeros(1); expect out == 5; }
     let f = err(without, &[("out", "zeros(1)")], Some(ONE), Some(ONE));
     assert!(!codes(&f).is_empty());
 }
+
+#[test]
+fn helper_math_operators_and_functions_on_vectors() {
+    // Thread i of 64: s[i] = (i, 1, 2, 3); threads below 32 add s[i + 32] with helper_math's
+    // uint4 operator+=: s[0] = (32, 2, 4, 6). a = s[i] + s[i], then += (1, 1, 1, 1):
+    // thread 0 (65, 5, 9, 13), thread 1 ((1 + 33) * 2 + 1, 5, 9, 13) = (69, ...), thread 40
+    // (81, 3, 5, 7). f: v = (1, 2, 3) * 2 = (2, 4, 6), clamped to [0, 5]: (2, 4, 5), dot 45;
+    // length((3, 4)) = 5; clamp(7, 0, 1) = 1; normalize((0, 3, 4)).z = 0.8 (rsqrtf(25) = 0.2 is
+    // exact); cross((1,0,0), (0,1,0)).z = 1; lerp(2, 4, 0.25) = 2.5; min(i, 3) keeps the
+    // built-in: 45 + 5 + 1 + 0.8 + 1 + 2.5 + min(i, 3), added in float below.
+    let out: Vec<String> = (0..64u32)
+        .flat_map(|i| {
+            if i < 32 {
+                [4 * i + 65, 5, 9, 13]
+            } else {
+                [2 * i + 1, 3, 5, 7]
+            }
+        })
+        .map(|x| x.to_string())
+        .collect();
+    // The sum in float, in C's order.
+    let f: Vec<String> = (0..64)
+        .map(|i: i32| {
+            let v = 45f32 + 5.0 + 1.0 + 0.8 + 1.0 + 2.5 + i.min(3) as f32;
+            format!("{v:?}")
+        })
+        .collect();
+    let src = format!(
+        r#"
+#include "helper_math.h"
+__global__ void k(uint4* out, float* f) {{
+    __shared__ uint4 s[64];
+    int i = threadIdx.x;
+    s[i] = make_uint4(i, 1, 2, 3);
+    __syncthreads();
+    if (i < 32) s[i] += s[i + 32];
+    __syncthreads();
+    uint4 a = s[i] + s[i];
+    a += make_uint4(1, 1, 1, 1);
+    out[i] = a;
+    float3 v = make_float3(1.0f, 2.0f, 3.0f) * 2.0f;
+    v = clamp(v, 0.0f, 5.0f);
+    float2 w = make_float2(3.0f, 4.0f);
+    float3 n = normalize(make_float3(0.0f, 3.0f, 4.0f));
+    float3 c = cross(make_float3(1.0f, 0.0f, 0.0f), make_float3(0.0f, 1.0f, 0.0f));
+    f[i] = dot(v, v) + length(w) + clamp(7.0f, 0.0f, 1.0f) + n.z + c.z + lerp(2.0f, 4.0f, 0.25f)
+         + min(i, 3);
+}}
+launch k {{ out = zeros(256); f = zeros(64); expect out == [{}]; expect f == [{}]; }}
+"#,
+        out.join(", "),
+        f.join(", ")
+    );
+    ok(&src, &[], ONE, [64, 1, 1]);
+}

@@ -1761,6 +1761,8 @@ enum ArgKind {
     Pointer(Option<(Scalar, u32)>),
     /// A vector, by its shape; `true` for a variable (which a non-`const` reference may bind).
     Vector((Scalar, u32), bool),
+    /// A struct of this type.
+    Struct(String),
     /// A value of this register type.
     Value(Scalar),
 }
@@ -1768,15 +1770,19 @@ enum ArgKind {
 impl<'g> KernelChecker<'g, '_> {
     /// The definition of `name` a call with `args` uses: the only one, or among overloads the one
     /// whose parameter types match the arguments' best (the first on a tie).
-    /// Whether `f` takes a struct where `args` pass a scalar: then, as in C++, it is no
-    /// candidate, and a built-in of the name may be (`thrust::exp(complex<T>)` beside `exp(x)`).
+    /// Whether `f` takes a struct or a vector where `args` pass a scalar: then, as in C++, it
+    /// is no candidate, and a built-in of the name may be (`thrust::exp(complex<T>)` beside
+    /// `exp(x)`, helper_math.h's `clamp(float2, ...)` beside `clamp(float, ...)`).
     fn takes_struct_of_scalar(&mut self, f: &ast::Function, args: &[ast::Expr]) -> bool {
         f.params.iter().zip(args).any(|(p, a)| {
-            p.ty.base == ast::BaseType::Named
+            let aggregate = (p.ty.base == ast::BaseType::Named && p.ty.base_text.contains('<'))
+                || p.ty.base == ast::BaseType::Vector;
+            aggregate
                 && !p.ty.pointer
-                && p.ty.base_text.contains('<')
                 && !self.is_pointer(a)
                 && self.struct_of(a).is_none()
+                && matches!(self.vector_shape(a), Ok(None))
+                && matches!(self.computed_vector(a), Ok(None))
         })
     }
 
@@ -1799,11 +1805,18 @@ impl<'g> KernelChecker<'g, '_> {
         let mut types = Vec::new();
         for a in args {
             // A pointer argument by what it points to (`float*` and `half*` overloads differ
-            // only there), a vector by its shape, a value by its register type.
+            // only there), a vector by its shape (helper_math.h's `operator+` on `float2` and on
+            // `uint4`), a struct by its type, a value by its register type.
+            let shape = match self.vector_shape(a)? {
+                Some(shape) => Some(shape),
+                None => self.computed_vector(a)?,
+            };
             types.push(if self.is_pointer(a) {
                 ArgKind::Pointer(self.pointer(a)?.mem.map(|m| (m.elem, m.width)))
-            } else if let Some(shape) = self.vector_shape(a)? {
+            } else if let Some(shape) = shape {
                 ArgKind::Vector(shape, matches!(a.kind, ast::ExprKind::Name(_)))
+            } else if let Some(l) = self.struct_of(a) {
+                ArgKind::Struct(l.name.clone())
             } else {
                 ArgKind::Value(self.expr(a)?.ty)
             });
@@ -1816,6 +1829,10 @@ impl<'g> KernelChecker<'g, '_> {
                 .iter()
                 .zip(&types)
                 .map(|(p, t)| match t {
+                    ArgKind::Struct(name) if !p.ty.pointer => {
+                        let written: String = p.ty.base_text.split_whitespace().collect();
+                        usize::from(written == *name) * 4
+                    }
                     ArgKind::Pointer(pointee) if p.ty.pointer => {
                         let same = pointee.is_some_and(|(elem, width)| {
                             super::vector::elem_of(&p.ty).is_ok_and(|shape| shape == (elem, width))
@@ -1846,3 +1863,4 @@ impl<'g> KernelChecker<'g, '_> {
         Ok(fitting.into_iter().find(|f| score(f) == best))
     }
 }
+

@@ -328,7 +328,8 @@ impl KernelChecker<'_, '_> {
             &instance
         };
         let name = &f.name.name;
-        if self.inlining.iter().any(|n| n == name) {
+        let signature = inlined_as(f);
+        if self.inlining.iter().any(|(_, s)| *s == signature) {
             return Err(CheckError::Unsupported {
                 what: format!("the recursive call of `{name}`"),
                 span,
@@ -486,7 +487,7 @@ impl KernelChecker<'_, '_> {
             f.ret.base == ast::BaseType::Auto && !f.ret.pointer,
         );
         let saved_shape = std::mem::replace(&mut self.ret_shape, shape);
-        self.inlining.push(name.clone());
+        self.inlining.push((name.clone(), inlined_as(f)));
         let body = self.inline_body(f, values, result);
         self.inlining.pop();
         // An `auto` function's result is made at its first `return`: zero it on entry, as
@@ -853,4 +854,12 @@ pub(crate) fn arity(name: &str, found: usize, lo: usize, hi: usize, span: Span) 
         found,
         span,
     })
+}
+
+/// What tells inlined functions apart, for recursion: overloads of one name are different
+/// functions (helper_math.h's `clamp(float3, ...)` calls `clamp(float, ...)`), so a function is
+/// its name and parameter types.
+fn inlined_as(f: &ast::Function) -> String {
+    let params: Vec<&str> = f.params.iter().map(|p| p.ty.base_text.as_str()).collect();
+    format!("{}({})", f.name.name, params.join(","))
 }

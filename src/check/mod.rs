@@ -426,7 +426,7 @@ pub(crate) struct KernelChecker<'g, 'e> {
     loop_depth: u32,
     static_smem: u64,
     /// `__device__` functions being inlined, to stop recursion.
-    inlining: Vec<String>,
+    inlining: Vec<(String, String)>,
     /// Inside an inlined function: its result variable and type (`None` for `void`).
     returns: Option<Option<(VarId, Scalar)>>,
     /// Inside an inlined function declared `auto`: its first `return` sets the result's type.
@@ -1195,7 +1195,7 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                 (Some(None), None) => push(out, StmtKind::ReturnFn),
                 (Some(None), Some(v)) if self.returns_auto => {
                     let value = self.expr(v)?;
-                    let name = format!("{}()", self.inlining.last().map_or("", |n| n.as_str()));
+                    let name = format!("{}()", self.inlining.last().map_or("", |(n, _)| n.as_str()));
                     let var = self.new_local(&name, value.ty, v.span);
                     self.returns = Some(Some((var, value.ty)));
                     push(out, StmtKind::Assign { var, value });

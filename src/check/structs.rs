@@ -663,7 +663,12 @@ impl<'g> KernelChecker<'g, '_> {
                 if name == "reduce" && args.len() == 3 {
                     return self.struct_of(&args[1]);
                 }
-                let f = *self.globals.functions.get(name)?;
+                // The overload these arguments call (helper_math.h's `clamp(float, ...)` returns
+                // a scalar, its `clamp(float3, ...)` a struct).
+                let f = match self.overload(name, args).ok().flatten() {
+                    Some(f) => f,
+                    None => *self.globals.functions.get(name)?,
+                };
                 self.returned_layout(f, targs, args, e.span)
             }
             ast::ExprKind::Method { object, method, .. } => {
@@ -683,8 +688,8 @@ impl<'g> KernelChecker<'g, '_> {
                 if left.is_none() && self.struct_of(rhs).is_none() {
                     return None;
                 }
-                let f = self.free_operator(&name, 2)?;
                 let args = [lhs.as_ref().clone(), rhs.as_ref().clone()];
+                let f = self.free_operator(&name, &args)?;
                 self.returned_layout(f, &[], &args, e.span)
             }
             ast::ExprKind::Ternary { then, els, .. } => {
@@ -699,7 +704,7 @@ impl<'g> KernelChecker<'g, '_> {
                 if let Some(r) = self.operator_ret(&l, &name, 0) {
                     return Some(r);
                 }
-                let f = self.free_operator(&name, 1)?;
+                let f = self.free_operator(&name, std::slice::from_ref(operand.as_ref()))?;
                 self.returned_layout(f, &[], std::slice::from_ref(operand.as_ref()), e.span)
             }
             _ => None,
@@ -805,14 +810,10 @@ impl<'g> KernelChecker<'g, '_> {
         Some(bindings.function(m))
     }
 
-    /// A free `operator+` (or other) function.
-    fn free_operator(&self, name: &str, arity: usize) -> Option<&'g ast::Function> {
-        self.globals
-            .overloads
-            .get(name)?
-            .iter()
-            .find(|f| f.params.len() == arity)
-            .copied()
+    /// The free `operator+` (or other) function for these operands, chosen among overloads by
+    /// their types (helper_math.h's `operator*(float3, float)` beside `operator*(float2, float)`).
+    fn free_operator(&mut self, name: &str, args: &[ast::Expr]) -> Option<&'g ast::Function> {
+        self.overload(name, args).ok().flatten()
     }
 
     // ------------------------------------------------------------------ places and values
@@ -1166,7 +1167,10 @@ impl<'g> KernelChecker<'g, '_> {
                     return self.reduce(args, l, span, out);
                 }
                 let name = super::groups::unqualified(&callee.name);
-                let f = self.globals.functions[name];
+                let f = match self.overload(name, args)? {
+                    Some(f) => f,
+                    None => self.globals.functions[name],
+                };
                 let call = self.inline_call(f, (targs, args), span, true)?;
                 self.returned(call, l, span, out)
             }
@@ -1756,11 +1760,9 @@ impl<'g> KernelChecker<'g, '_> {
                 return self.method_call(lhs, &name, std::slice::from_ref(rhs), span, false);
             }
         }
-        match self.free_operator(&name, 2) {
-            Some(f) => {
-                let args = [lhs.clone(), rhs.clone()];
-                self.inline_call(f, (&[], &args), span, false)
-            }
+        let args = [lhs.clone(), rhs.clone()];
+        match self.free_operator(&name, &args) {
+            Some(f) => self.inline_call(f, (&[], &args), span, false),
             None => {
                 let l = self.struct_of(lhs).or_else(|| self.struct_of(rhs));
                 Err(CheckError::NoOperator {
@@ -1798,7 +1800,7 @@ impl<'g> KernelChecker<'g, '_> {
         if self.method(&l, &name, Some(0)).is_some() {
             return self.method_call(operand, &name, &[], span, false);
         }
-        match self.free_operator(&name, 1) {
+        match self.free_operator(&name, std::slice::from_ref(operand)) {
             Some(f) => self.inline_call(f, (&[], std::slice::from_ref(operand)), span, false),
             None => Err(CheckError::NoOperator {
                 op: symbol.to_string(),

@@ -175,7 +175,7 @@ impl KernelChecker<'_, '_> {
     /// The vector type of an expression that computes a vector (`make_float2(a, b)`, a call of
     /// a function returning one, `__ldg(&v[i])`, `__hadd2(a, b)`, `a + b` on `half2`s), if it
     /// is one; variables and elements are [`Self::vector_shape`]'s.
-    fn computed_vector(&mut self, e: &ast::Expr) -> Result<Option<(Scalar, u32)>> {
+    pub(crate) fn computed_vector(&mut self, e: &ast::Expr) -> Result<Option<(Scalar, u32)>> {
         Ok(match &e.kind {
             ast::ExprKind::Call { callee, args, .. } => {
                 let name = super::groups::unqualified(&callee.name);
@@ -190,13 +190,21 @@ impl KernelChecker<'_, '_> {
                         None => self.vector_shape(&target)?,
                     }
                 } else {
-                    match self.globals.functions.get(name) {
+                    let f = match self.overload(name, args)? {
+                        Some(f) => Some(f),
+                        None => self.globals.functions.get(name).copied(),
+                    };
+                    match f {
                         Some(f) if f.ret.base == BaseType::Vector && !f.ret.pointer => {
                             vector_type(&f.ret.base_text)
                         }
                         _ => None,
                     }
                 }
+            }
+            _ if self.file_operator(e).is_some() => {
+                let call = self.file_operator(e).expect("checked: a file operator");
+                self.computed_vector(&call)?
             }
             ast::ExprKind::Binary { lhs, .. }
             | ast::ExprKind::Unary {
@@ -212,6 +220,34 @@ impl KernelChecker<'_, '_> {
             }
             _ => None,
         })
+    }
+
+    /// `a + b` or `-a` on vectors where the file defines that operator (helper_math.h's): the
+    /// call `operator+(a, b)` it stands for.
+    fn file_operator(&self, e: &ast::Expr) -> Option<ast::Expr> {
+        let (name, args) = match &e.kind {
+            ast::ExprKind::Binary { op, lhs, rhs, .. } => (
+                format!("operator{}", op.symbol()),
+                vec![(**lhs).clone(), (**rhs).clone()],
+            ),
+            ast::ExprKind::Unary {
+                op: ast::UnOp::Neg,
+                operand,
+            } => ("operator-".to_string(), vec![(**operand).clone()]),
+            _ => return None,
+        };
+        let defined = self.globals.overloads.get(name.as_str())?;
+        defined
+            .iter()
+            .any(|f| f.params.len() == args.len() && returns_vector(f))
+            .then(|| ast::Expr {
+                kind: ast::ExprKind::Call {
+                    callee: ast::Ident { name, span: e.span },
+                    targs: Vec::new(),
+                    args,
+                },
+                span: e.span,
+            })
     }
 
     /// `make_float2(a, b).y`, `__hadd2(a, b).x`, `f(v).z`: component `field` of a computed
@@ -511,8 +547,16 @@ impl KernelChecker<'_, '_> {
                 .get(super::groups::unqualified(&callee.name))
                 .is_some_and(|f| returns_vector(f)) =>
             {
-                let f = self.globals.functions[super::groups::unqualified(&callee.name)];
+                let name = super::groups::unqualified(&callee.name);
+                let f = match self.overload(name, args)? {
+                    Some(f) => f,
+                    None => self.globals.functions[name],
+                };
                 self.vector_call(f, (targs, args), e.span, (elem, width), &mismatch)
+            }
+            _ if self.file_operator(e).is_some() => {
+                let call = self.file_operator(e).expect("checked: a file operator");
+                self.vec_value(&call, elem, width)
             }
             // A function object whose `operator()` returns a vector (SHOC's texture readers).
             ast::ExprKind::Call {

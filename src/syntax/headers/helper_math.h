@@ -1,0 +1,209 @@
+// simt's helper_math.h (cuda-samples' Common/helper_math.h): the operators and functions it
+// defines on CUDA's vector types, computed as it computes them, componentwise. A header simt
+// reads in place of the real one: no directives. Not here: its make_* overloads of one
+// argument or of another vector, and the vector forms of fminf, fmaxf, min, max, floorf, fabs,
+// abs and smoothstep (names of built-ins).
+typedef unsigned int uint;
+typedef unsigned short ushort;
+inline __host__ __device__ float2 operator-(float2 a) { return make_float2(-a.x, -a.y); }
+inline __host__ __device__ float2 operator+(float2 a, float2 b) { return make_float2(a.x + b.x, a.y + b.y); }
+inline __host__ __device__ void operator+=(float2& a, float2 b) { a.x += b.x; a.y += b.y; }
+inline __host__ __device__ float2 operator+(float2 a, float b) { return make_float2(a.x + b, a.y + b); }
+inline __host__ __device__ float2 operator+(float b, float2 a) { return make_float2(b + a.x, b + a.y); }
+inline __host__ __device__ void operator+=(float2& a, float b) { a.x += b; a.y += b; }
+inline __host__ __device__ float2 operator-(float2 a, float2 b) { return make_float2(a.x - b.x, a.y - b.y); }
+inline __host__ __device__ void operator-=(float2& a, float2 b) { a.x -= b.x; a.y -= b.y; }
+inline __host__ __device__ float2 operator-(float2 a, float b) { return make_float2(a.x - b, a.y - b); }
+inline __host__ __device__ float2 operator-(float b, float2 a) { return make_float2(b - a.x, b - a.y); }
+inline __host__ __device__ void operator-=(float2& a, float b) { a.x -= b; a.y -= b; }
+inline __host__ __device__ float2 operator*(float2 a, float2 b) { return make_float2(a.x * b.x, a.y * b.y); }
+inline __host__ __device__ void operator*=(float2& a, float2 b) { a.x *= b.x; a.y *= b.y; }
+inline __host__ __device__ float2 operator*(float2 a, float b) { return make_float2(a.x * b, a.y * b); }
+inline __host__ __device__ float2 operator*(float b, float2 a) { return make_float2(b * a.x, b * a.y); }
+inline __host__ __device__ void operator*=(float2& a, float b) { a.x *= b; a.y *= b; }
+inline __host__ __device__ float2 operator/(float2 a, float2 b) { return make_float2(a.x / b.x, a.y / b.y); }
+inline __host__ __device__ void operator/=(float2& a, float2 b) { a.x /= b.x; a.y /= b.y; }
+inline __host__ __device__ float2 operator/(float2 a, float b) { return make_float2(a.x / b, a.y / b); }
+inline __host__ __device__ float2 operator/(float b, float2 a) { return make_float2(b / a.x, b / a.y); }
+inline __host__ __device__ void operator/=(float2& a, float b) { a.x /= b; a.y /= b; }
+inline __host__ __device__ float dot(float2 a, float2 b) { return a.x * b.x + a.y * b.y; }
+inline __host__ __device__ float3 operator-(float3 a) { return make_float3(-a.x, -a.y, -a.z); }
+inline __host__ __device__ float3 operator+(float3 a, float3 b) { return make_float3(a.x + b.x, a.y + b.y, a.z + b.z); }
+inline __host__ __device__ void operator+=(float3& a, float3 b) { a.x += b.x; a.y += b.y; a.z += b.z; }
+inline __host__ __device__ float3 operator+(float3 a, float b) { return make_float3(a.x + b, a.y + b, a.z + b); }
+inline __host__ __device__ float3 operator+(float b, float3 a) { return make_float3(b + a.x, b + a.y, b + a.z); }
+inline __host__ __device__ void operator+=(float3& a, float b) { a.x += b; a.y += b; a.z += b; }
+inline __host__ __device__ float3 operator-(float3 a, float3 b) { return make_float3(a.x - b.x, a.y - b.y, a.z - b.z); }
+inline __host__ __device__ void operator-=(float3& a, float3 b) { a.x -= b.x; a.y -= b.y; a.z -= b.z; }
+inline __host__ __device__ float3 operator-(float3 a, float b) { return make_float3(a.x - b, a.y - b, a.z - b); }
+inline __host__ __device__ float3 operator-(float b, float3 a) { return make_float3(b - a.x, b - a.y, b - a.z); }
+inline __host__ __device__ void operator-=(float3& a, float b) { a.x -= b; a.y -= b; a.z -= b; }
+inline __host__ __device__ float3 operator*(float3 a, float3 b) { return make_float3(a.x * b.x, a.y * b.y, a.z * b.z); }
+inline __host__ __device__ void operator*=(float3& a, float3 b) { a.x *= b.x; a.y *= b.y; a.z *= b.z; }
+inline __host__ __device__ float3 operator*(float3 a, float b) { return make_float3(a.x * b, a.y * b, a.z * b); }
+inline __host__ __device__ float3 operator*(float b, float3 a) { return make_float3(b * a.x, b * a.y, b * a.z); }
+inline __host__ __device__ void operator*=(float3& a, float b) { a.x *= b; a.y *= b; a.z *= b; }
+inline __host__ __device__ float3 operator/(float3 a, float3 b) { return make_float3(a.x / b.x, a.y / b.y, a.z / b.z); }
+inline __host__ __device__ void operator/=(float3& a, float3 b) { a.x /= b.x; a.y /= b.y; a.z /= b.z; }
+inline __host__ __device__ float3 operator/(float3 a, float b) { return make_float3(a.x / b, a.y / b, a.z / b); }
+inline __host__ __device__ float3 operator/(float b, float3 a) { return make_float3(b / a.x, b / a.y, b / a.z); }
+inline __host__ __device__ void operator/=(float3& a, float b) { a.x /= b; a.y /= b; a.z /= b; }
+inline __host__ __device__ float dot(float3 a, float3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
+inline __host__ __device__ float4 operator-(float4 a) { return make_float4(-a.x, -a.y, -a.z, -a.w); }
+inline __host__ __device__ float4 operator+(float4 a, float4 b) { return make_float4(a.x + b.x, a.y + b.y, a.z + b.z, a.w + b.w); }
+inline __host__ __device__ void operator+=(float4& a, float4 b) { a.x += b.x; a.y += b.y; a.z += b.z; a.w += b.w; }
+inline __host__ __device__ float4 operator+(float4 a, float b) { return make_float4(a.x + b, a.y + b, a.z + b, a.w + b); }
+inline __host__ __device__ float4 operator+(float b, float4 a) { return make_float4(b + a.x, b + a.y, b + a.z, b + a.w); }
+inline __host__ __device__ void operator+=(float4& a, float b) { a.x += b; a.y += b; a.z += b; a.w += b; }
+inline __host__ __device__ float4 operator-(float4 a, float4 b) { return make_float4(a.x - b.x, a.y - b.y, a.z - b.z, a.w - b.w); }
+inline __host__ __device__ void operator-=(float4& a, float4 b) { a.x -= b.x; a.y -= b.y; a.z -= b.z; a.w -= b.w; }
+inline __host__ __device__ float4 operator-(float4 a, float b) { return make_float4(a.x - b, a.y - b, a.z - b, a.w - b); }
+inline __host__ __device__ float4 operator-(float b, float4 a) { return make_float4(b - a.x, b - a.y, b - a.z, b - a.w); }
+inline __host__ __device__ void operator-=(float4& a, float b) { a.x -= b; a.y -= b; a.z -= b; a.w -= b; }
+inline __host__ __device__ float4 operator*(float4 a, float4 b) { return make_float4(a.x * b.x, a.y * b.y, a.z * b.z, a.w * b.w); }
+inline __host__ __device__ void operator*=(float4& a, float4 b) { a.x *= b.x; a.y *= b.y; a.z *= b.z; a.w *= b.w; }
+inline __host__ __device__ float4 operator*(float4 a, float b) { return make_float4(a.x * b, a.y * b, a.z * b, a.w * b); }
+inline __host__ __device__ float4 operator*(float b, float4 a) { return make_float4(b * a.x, b * a.y, b * a.z, b * a.w); }
+inline __host__ __device__ void operator*=(float4& a, float b) { a.x *= b; a.y *= b; a.z *= b; a.w *= b; }
+inline __host__ __device__ float4 operator/(float4 a, float4 b) { return make_float4(a.x / b.x, a.y / b.y, a.z / b.z, a.w / b.w); }
+inline __host__ __device__ void operator/=(float4& a, float4 b) { a.x /= b.x; a.y /= b.y; a.z /= b.z; a.w /= b.w; }
+inline __host__ __device__ float4 operator/(float4 a, float b) { return make_float4(a.x / b, a.y / b, a.z / b, a.w / b); }
+inline __host__ __device__ float4 operator/(float b, float4 a) { return make_float4(b / a.x, b / a.y, b / a.z, b / a.w); }
+inline __host__ __device__ void operator/=(float4& a, float b) { a.x /= b; a.y /= b; a.z /= b; a.w /= b; }
+inline __host__ __device__ float dot(float4 a, float4 b) { return a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w; }
+inline __host__ __device__ int2 operator-(int2 a) { return make_int2(-a.x, -a.y); }
+inline __host__ __device__ int2 operator+(int2 a, int2 b) { return make_int2(a.x + b.x, a.y + b.y); }
+inline __host__ __device__ void operator+=(int2& a, int2 b) { a.x += b.x; a.y += b.y; }
+inline __host__ __device__ int2 operator+(int2 a, int b) { return make_int2(a.x + b, a.y + b); }
+inline __host__ __device__ int2 operator+(int b, int2 a) { return make_int2(b + a.x, b + a.y); }
+inline __host__ __device__ void operator+=(int2& a, int b) { a.x += b; a.y += b; }
+inline __host__ __device__ int2 operator-(int2 a, int2 b) { return make_int2(a.x - b.x, a.y - b.y); }
+inline __host__ __device__ void operator-=(int2& a, int2 b) { a.x -= b.x; a.y -= b.y; }
+inline __host__ __device__ int2 operator-(int2 a, int b) { return make_int2(a.x - b, a.y - b); }
+inline __host__ __device__ int2 operator-(int b, int2 a) { return make_int2(b - a.x, b - a.y); }
+inline __host__ __device__ void operator-=(int2& a, int b) { a.x -= b; a.y -= b; }
+inline __host__ __device__ int2 operator*(int2 a, int2 b) { return make_int2(a.x * b.x, a.y * b.y); }
+inline __host__ __device__ void operator*=(int2& a, int2 b) { a.x *= b.x; a.y *= b.y; }
+inline __host__ __device__ int2 operator*(int2 a, int b) { return make_int2(a.x * b, a.y * b); }
+inline __host__ __device__ int2 operator*(int b, int2 a) { return make_int2(b * a.x, b * a.y); }
+inline __host__ __device__ void operator*=(int2& a, int b) { a.x *= b; a.y *= b; }
+inline __host__ __device__ int dot(int2 a, int2 b) { return a.x * b.x + a.y * b.y; }
+inline __host__ __device__ int3 operator-(int3 a) { return make_int3(-a.x, -a.y, -a.z); }
+inline __host__ __device__ int3 operator+(int3 a, int3 b) { return make_int3(a.x + b.x, a.y + b.y, a.z + b.z); }
+inline __host__ __device__ void operator+=(int3& a, int3 b) { a.x += b.x; a.y += b.y; a.z += b.z; }
+inline __host__ __device__ int3 operator+(int3 a, int b) { return make_int3(a.x + b, a.y + b, a.z + b); }
+inline __host__ __device__ int3 operator+(int b, int3 a) { return make_int3(b + a.x, b + a.y, b + a.z); }
+inline __host__ __device__ void operator+=(int3& a, int b) { a.x += b; a.y += b; a.z += b; }
+inline __host__ __device__ int3 operator-(int3 a, int3 b) { return make_int3(a.x - b.x, a.y - b.y, a.z - b.z); }
+inline __host__ __device__ void operator-=(int3& a, int3 b) { a.x -= b.x; a.y -= b.y; a.z -= b.z; }
+inline __host__ __device__ int3 operator-(int3 a, int b) { return make_int3(a.x - b, a.y - b, a.z - b); }
+inline __host__ __device__ int3 operator-(int b, int3 a) { return make_int3(b - a.x, b - a.y, b - a.z); }
+inline __host__ __device__ void operator-=(int3& a, int b) { a.x -= b; a.y -= b; a.z -= b; }
+inline __host__ __device__ int3 operator*(int3 a, int3 b) { return make_int3(a.x * b.x, a.y * b.y, a.z * b.z); }
+inline __host__ __device__ void operator*=(int3& a, int3 b) { a.x *= b.x; a.y *= b.y; a.z *= b.z; }
+inline __host__ __device__ int3 operator*(int3 a, int b) { return make_int3(a.x * b, a.y * b, a.z * b); }
+inline __host__ __device__ int3 operator*(int b, int3 a) { return make_int3(b * a.x, b * a.y, b * a.z); }
+inline __host__ __device__ void operator*=(int3& a, int b) { a.x *= b; a.y *= b; a.z *= b; }
+inline __host__ __device__ int dot(int3 a, int3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
+inline __host__ __device__ int4 operator-(int4 a) { return make_int4(-a.x, -a.y, -a.z, -a.w); }
+inline __host__ __device__ int4 operator+(int4 a, int4 b) { return make_int4(a.x + b.x, a.y + b.y, a.z + b.z, a.w + b.w); }
+inline __host__ __device__ void operator+=(int4& a, int4 b) { a.x += b.x; a.y += b.y; a.z += b.z; a.w += b.w; }
+inline __host__ __device__ int4 operator+(int4 a, int b) { return make_int4(a.x + b, a.y + b, a.z + b, a.w + b); }
+inline __host__ __device__ int4 operator+(int b, int4 a) { return make_int4(b + a.x, b + a.y, b + a.z, b + a.w); }
+inline __host__ __device__ void operator+=(int4& a, int b) { a.x += b; a.y += b; a.z += b; a.w += b; }
+inline __host__ __device__ int4 operator-(int4 a, int4 b) { return make_int4(a.x - b.x, a.y - b.y, a.z - b.z, a.w - b.w); }
+inline __host__ __device__ void operator-=(int4& a, int4 b) { a.x -= b.x; a.y -= b.y; a.z -= b.z; a.w -= b.w; }
+inline __host__ __device__ int4 operator-(int4 a, int b) { return make_int4(a.x - b, a.y - b, a.z - b, a.w - b); }
+inline __host__ __device__ int4 operator-(int b, int4 a) { return make_int4(b - a.x, b - a.y, b - a.z, b - a.w); }
+inline __host__ __device__ void operator-=(int4& a, int b) { a.x -= b; a.y -= b; a.z -= b; a.w -= b; }
+inline __host__ __device__ int4 operator*(int4 a, int4 b) { return make_int4(a.x * b.x, a.y * b.y, a.z * b.z, a.w * b.w); }
+inline __host__ __device__ void operator*=(int4& a, int4 b) { a.x *= b.x; a.y *= b.y; a.z *= b.z; a.w *= b.w; }
+inline __host__ __device__ int4 operator*(int4 a, int b) { return make_int4(a.x * b, a.y * b, a.z * b, a.w * b); }
+inline __host__ __device__ int4 operator*(int b, int4 a) { return make_int4(b * a.x, b * a.y, b * a.z, b * a.w); }
+inline __host__ __device__ void operator*=(int4& a, int b) { a.x *= b; a.y *= b; a.z *= b; a.w *= b; }
+inline __host__ __device__ int dot(int4 a, int4 b) { return a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w; }
+inline __host__ __device__ uint2 operator+(uint2 a, uint2 b) { return make_uint2(a.x + b.x, a.y + b.y); }
+inline __host__ __device__ void operator+=(uint2& a, uint2 b) { a.x += b.x; a.y += b.y; }
+inline __host__ __device__ uint2 operator+(uint2 a, unsigned int b) { return make_uint2(a.x + b, a.y + b); }
+inline __host__ __device__ uint2 operator+(unsigned int b, uint2 a) { return make_uint2(b + a.x, b + a.y); }
+inline __host__ __device__ void operator+=(uint2& a, unsigned int b) { a.x += b; a.y += b; }
+inline __host__ __device__ uint2 operator-(uint2 a, uint2 b) { return make_uint2(a.x - b.x, a.y - b.y); }
+inline __host__ __device__ void operator-=(uint2& a, uint2 b) { a.x -= b.x; a.y -= b.y; }
+inline __host__ __device__ uint2 operator-(uint2 a, unsigned int b) { return make_uint2(a.x - b, a.y - b); }
+inline __host__ __device__ uint2 operator-(unsigned int b, uint2 a) { return make_uint2(b - a.x, b - a.y); }
+inline __host__ __device__ void operator-=(uint2& a, unsigned int b) { a.x -= b; a.y -= b; }
+inline __host__ __device__ uint2 operator*(uint2 a, uint2 b) { return make_uint2(a.x * b.x, a.y * b.y); }
+inline __host__ __device__ void operator*=(uint2& a, uint2 b) { a.x *= b.x; a.y *= b.y; }
+inline __host__ __device__ uint2 operator*(uint2 a, unsigned int b) { return make_uint2(a.x * b, a.y * b); }
+inline __host__ __device__ uint2 operator*(unsigned int b, uint2 a) { return make_uint2(b * a.x, b * a.y); }
+inline __host__ __device__ void operator*=(uint2& a, unsigned int b) { a.x *= b; a.y *= b; }
+inline __host__ __device__ unsigned int dot(uint2 a, uint2 b) { return a.x * b.x + a.y * b.y; }
+inline __host__ __device__ uint3 operator+(uint3 a, uint3 b) { return make_uint3(a.x + b.x, a.y + b.y, a.z + b.z); }
+inline __host__ __device__ void operator+=(uint3& a, uint3 b) { a.x += b.x; a.y += b.y; a.z += b.z; }
+inline __host__ __device__ uint3 operator+(uint3 a, unsigned int b) { return make_uint3(a.x + b, a.y + b, a.z + b); }
+inline __host__ __device__ uint3 operator+(unsigned int b, uint3 a) { return make_uint3(b + a.x, b + a.y, b + a.z); }
+inline __host__ __device__ void operator+=(uint3& a, unsigned int b) { a.x += b; a.y += b; a.z += b; }
+inline __host__ __device__ uint3 operator-(uint3 a, uint3 b) { return make_uint3(a.x - b.x, a.y - b.y, a.z - b.z); }
+inline __host__ __device__ void operator-=(uint3& a, uint3 b) { a.x -= b.x; a.y -= b.y; a.z -= b.z; }
+inline __host__ __device__ uint3 operator-(uint3 a, unsigned int b) { return make_uint3(a.x - b, a.y - b, a.z - b); }
+inline __host__ __device__ uint3 operator-(unsigned int b, uint3 a) { return make_uint3(b - a.x, b - a.y, b - a.z); }
+inline __host__ __device__ void operator-=(uint3& a, unsigned int b) { a.x -= b; a.y -= b; a.z -= b; }
+inline __host__ __device__ uint3 operator*(uint3 a, uint3 b) { return make_uint3(a.x * b.x, a.y * b.y, a.z * b.z); }
+inline __host__ __device__ void operator*=(uint3& a, uint3 b) { a.x *= b.x; a.y *= b.y; a.z *= b.z; }
+inline __host__ __device__ uint3 operator*(uint3 a, unsigned int b) { return make_uint3(a.x * b, a.y * b, a.z * b); }
+inline __host__ __device__ uint3 operator*(unsigned int b, uint3 a) { return make_uint3(b * a.x, b * a.y, b * a.z); }
+inline __host__ __device__ void operator*=(uint3& a, unsigned int b) { a.x *= b; a.y *= b; a.z *= b; }
+inline __host__ __device__ unsigned int dot(uint3 a, uint3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
+inline __host__ __device__ uint4 operator+(uint4 a, uint4 b) { return make_uint4(a.x + b.x, a.y + b.y, a.z + b.z, a.w + b.w); }
+inline __host__ __device__ void operator+=(uint4& a, uint4 b) { a.x += b.x; a.y += b.y; a.z += b.z; a.w += b.w; }
+inline __host__ __device__ uint4 operator+(uint4 a, unsigned int b) { return make_uint4(a.x + b, a.y + b, a.z + b, a.w + b); }
+inline __host__ __device__ uint4 operator+(unsigned int b, uint4 a) { return make_uint4(b + a.x, b + a.y, b + a.z, b + a.w); }
+inline __host__ __device__ void operator+=(uint4& a, unsigned int b) { a.x += b; a.y += b; a.z += b; a.w += b; }
+inline __host__ __device__ uint4 operator-(uint4 a, uint4 b) { return make_uint4(a.x - b.x, a.y - b.y, a.z - b.z, a.w - b.w); }
+inline __host__ __device__ void operator-=(uint4& a, uint4 b) { a.x -= b.x; a.y -= b.y; a.z -= b.z; a.w -= b.w; }
+inline __host__ __device__ uint4 operator-(uint4 a, unsigned int b) { return make_uint4(a.x - b, a.y - b, a.z - b, a.w - b); }
+inline __host__ __device__ uint4 operator-(unsigned int b, uint4 a) { return make_uint4(b - a.x, b - a.y, b - a.z, b - a.w); }
+inline __host__ __device__ void operator-=(uint4& a, unsigned int b) { a.x -= b; a.y -= b; a.z -= b; a.w -= b; }
+inline __host__ __device__ uint4 operator*(uint4 a, uint4 b) { return make_uint4(a.x * b.x, a.y * b.y, a.z * b.z, a.w * b.w); }
+inline __host__ __device__ void operator*=(uint4& a, uint4 b) { a.x *= b.x; a.y *= b.y; a.z *= b.z; a.w *= b.w; }
+inline __host__ __device__ uint4 operator*(uint4 a, unsigned int b) { return make_uint4(a.x * b, a.y * b, a.z * b, a.w * b); }
+inline __host__ __device__ uint4 operator*(unsigned int b, uint4 a) { return make_uint4(b * a.x, b * a.y, b * a.z, b * a.w); }
+inline __host__ __device__ void operator*=(uint4& a, unsigned int b) { a.x *= b; a.y *= b; a.z *= b; a.w *= b; }
+inline __host__ __device__ unsigned int dot(uint4 a, uint4 b) { return a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w; }
+inline __device__ __host__ float lerp(float a, float b, float t) { return a + t * (b - a); }
+inline __device__ __host__ float clamp(float f, float a, float b) { return fmaxf(a, fminf(f, b)); }
+inline __device__ __host__ int clamp(int f, int a, int b) { return max(a, min(f, b)); }
+inline __device__ __host__ uint clamp(uint f, uint a, uint b) { return max(a, min(f, b)); }
+inline __host__ __device__ float fracf(float v) { return v - floorf(v); }
+inline __device__ __host__ float2 clamp(float2 v, float a, float b) { return make_float2(clamp(v.x, a, b), clamp(v.y, a, b)); }
+inline __device__ __host__ float2 clamp(float2 v, float2 a, float2 b) { return make_float2(clamp(v.x, a.x, b.x), clamp(v.y, a.y, b.y)); }
+inline __device__ __host__ float3 clamp(float3 v, float a, float b) { return make_float3(clamp(v.x, a, b), clamp(v.y, a, b), clamp(v.z, a, b)); }
+inline __device__ __host__ float3 clamp(float3 v, float3 a, float3 b) { return make_float3(clamp(v.x, a.x, b.x), clamp(v.y, a.y, b.y), clamp(v.z, a.z, b.z)); }
+inline __device__ __host__ float4 clamp(float4 v, float a, float b) { return make_float4(clamp(v.x, a, b), clamp(v.y, a, b), clamp(v.z, a, b), clamp(v.w, a, b)); }
+inline __device__ __host__ float4 clamp(float4 v, float4 a, float4 b) { return make_float4(clamp(v.x, a.x, b.x), clamp(v.y, a.y, b.y), clamp(v.z, a.z, b.z), clamp(v.w, a.w, b.w)); }
+inline __device__ __host__ int2 clamp(int2 v, int a, int b) { return make_int2(clamp(v.x, a, b), clamp(v.y, a, b)); }
+inline __device__ __host__ int2 clamp(int2 v, int2 a, int2 b) { return make_int2(clamp(v.x, a.x, b.x), clamp(v.y, a.y, b.y)); }
+inline __device__ __host__ int3 clamp(int3 v, int a, int b) { return make_int3(clamp(v.x, a, b), clamp(v.y, a, b), clamp(v.z, a, b)); }
+inline __device__ __host__ int3 clamp(int3 v, int3 a, int3 b) { return make_int3(clamp(v.x, a.x, b.x), clamp(v.y, a.y, b.y), clamp(v.z, a.z, b.z)); }
+inline __device__ __host__ int4 clamp(int4 v, int a, int b) { return make_int4(clamp(v.x, a, b), clamp(v.y, a, b), clamp(v.z, a, b), clamp(v.w, a, b)); }
+inline __device__ __host__ int4 clamp(int4 v, int4 a, int4 b) { return make_int4(clamp(v.x, a.x, b.x), clamp(v.y, a.y, b.y), clamp(v.z, a.z, b.z), clamp(v.w, a.w, b.w)); }
+inline __device__ __host__ uint2 clamp(uint2 v, unsigned int a, unsigned int b) { return make_uint2(clamp(v.x, a, b), clamp(v.y, a, b)); }
+inline __device__ __host__ uint2 clamp(uint2 v, uint2 a, uint2 b) { return make_uint2(clamp(v.x, a.x, b.x), clamp(v.y, a.y, b.y)); }
+inline __device__ __host__ uint3 clamp(uint3 v, unsigned int a, unsigned int b) { return make_uint3(clamp(v.x, a, b), clamp(v.y, a, b), clamp(v.z, a, b)); }
+inline __device__ __host__ uint3 clamp(uint3 v, uint3 a, uint3 b) { return make_uint3(clamp(v.x, a.x, b.x), clamp(v.y, a.y, b.y), clamp(v.z, a.z, b.z)); }
+inline __device__ __host__ uint4 clamp(uint4 v, unsigned int a, unsigned int b) { return make_uint4(clamp(v.x, a, b), clamp(v.y, a, b), clamp(v.z, a, b), clamp(v.w, a, b)); }
+inline __device__ __host__ uint4 clamp(uint4 v, uint4 a, uint4 b) { return make_uint4(clamp(v.x, a.x, b.x), clamp(v.y, a.y, b.y), clamp(v.z, a.z, b.z), clamp(v.w, a.w, b.w)); }
+inline __device__ __host__ float2 lerp(float2 a, float2 b, float t) { return a + t * (b - a); }
+inline __host__ __device__ float length(float2 v) { return sqrtf(dot(v, v)); }
+inline __host__ __device__ float2 normalize(float2 v) { float invLen = rsqrtf(dot(v, v)); return v * invLen; }
+inline __host__ __device__ float2 fracf(float2 v) { return make_float2(fracf(v.x), fracf(v.y)); }
+inline __device__ __host__ float3 lerp(float3 a, float3 b, float t) { return a + t * (b - a); }
+inline __host__ __device__ float length(float3 v) { return sqrtf(dot(v, v)); }
+inline __host__ __device__ float3 normalize(float3 v) { float invLen = rsqrtf(dot(v, v)); return v * invLen; }
+inline __host__ __device__ float3 fracf(float3 v) { return make_float3(fracf(v.x), fracf(v.y), fracf(v.z)); }
+inline __device__ __host__ float4 lerp(float4 a, float4 b, float t) { return a + t * (b - a); }
+inline __host__ __device__ float length(float4 v) { return sqrtf(dot(v, v)); }
+inline __host__ __device__ float4 normalize(float4 v) { float invLen = rsqrtf(dot(v, v)); return v * invLen; }
+inline __host__ __device__ float4 fracf(float4 v) { return make_float4(fracf(v.x), fracf(v.y), fracf(v.z), fracf(v.w)); }
+inline __host__ __device__ float3 reflect(float3 i, float3 n) { return i - 2.0f * n * dot(n, i); }
+inline __host__ __device__ float3 cross(float3 a, float3 b) { return make_float3(a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x); }
