@@ -71,7 +71,9 @@ enum Op {
 /// namespace cub;`.
 fn class_base(base: &str) -> Option<&str> {
     let last = unqualified(base);
-    let qualified = base.strip_suffix(last).is_some_and(|q| q.ends_with("cub::"));
+    let qualified = base
+        .strip_suffix(last)
+        .is_some_and(|q| q.ends_with("cub::"));
     let cub_name = matches!(
         last,
         "WarpReduce"
@@ -155,20 +157,19 @@ fn class_from(name: &str, text: &str, args: &[&str], span: Span) -> Result<Class
         .first()
         .and_then(|a| scalar_named(a))
         .ok_or_else(|| unsupported(format!("`{text}` (an item type other than a scalar)")))?;
-    let int = |k: usize, default: u32| -> Result<u32> {
-        match args.get(k) {
-            None => Ok(default),
-            Some(a) => a
-                .parse::<u32>()
-                .ok()
-                .filter(|&n| n > 0)
-                .ok_or_else(|| CheckError::NotConstant {
-                    what: format!("`{a}`, a dimension of `{text}`,"),
-                    span,
-                    help: Some("CUB's dimensions are template arguments: constants".into()),
+    let int =
+        |k: usize, default: u32| -> Result<u32> {
+            match args.get(k) {
+                None => Ok(default),
+                Some(a) => a.parse::<u32>().ok().filter(|&n| n > 0).ok_or_else(|| {
+                    CheckError::NotConstant {
+                        what: format!("`{a}`, a dimension of `{text}`,"),
+                        span,
+                        help: Some("CUB's dimensions are template arguments: constants".into()),
+                    }
                 }),
-        }
-    };
+            }
+        };
     let kind = match name {
         "WarpReduce" => {
             let lanes = int(1, 32)?;
@@ -481,7 +482,12 @@ impl KernelChecker<'_, '_> {
         let n_warps = warps(dims);
         let tid = self.cub_tid(Some(dims), span)?;
         let tid = self.convert(tid, Scalar::I32);
-        let warp = self.binary(BinOp::Div, span, tid.clone(), constant(Value::I32(32), span))?;
+        let warp = self.binary(
+            BinOp::Div,
+            span,
+            tid.clone(),
+            constant(Value::I32(32), span),
+        )?;
         // A warp reduces only its valid items: all of them in a full block whose size is a
         // multiple of the warp's, else those before `valid_items` (or the block's end).
         let warp_valid = match (&valid, threads % lanes == 0) {
@@ -490,8 +496,12 @@ impl KernelChecker<'_, '_> {
                 let n = n
                     .clone()
                     .unwrap_or_else(|| constant(Value::I32(threads as i32), span));
-                let base =
-                    self.binary(BinOp::Mul, span, warp.clone(), constant(Value::I32(32), span))?;
+                let base = self.binary(
+                    BinOp::Mul,
+                    span,
+                    warp.clone(),
+                    constant(Value::I32(32), span),
+                )?;
                 Some(self.binary(BinOp::Sub, span, n, base)?)
             }
         };
@@ -503,7 +513,12 @@ impl KernelChecker<'_, '_> {
             width: 1,
         };
         let at = |k: Expr, this: &mut Self| this.binary(BinOp::Add, span, first.clone(), k);
-        let lane = self.binary(BinOp::Rem, span, tid.clone(), constant(Value::I32(32), span))?;
+        let lane = self.binary(
+            BinOp::Rem,
+            span,
+            tid.clone(),
+            constant(Value::I32(32), span),
+        )?;
         let lane0 = self.binary(BinOp::Eq, span, lane, constant(Value::I32(0), span))?;
         let slot = at(warp, self)?;
         let store = Stmt {
@@ -574,14 +589,7 @@ impl KernelChecker<'_, '_> {
     }
 
     /// `op(a, b)` as a value of `elem`'s type (a functor's or lambda's call inlined).
-    fn combine(
-        &mut self,
-        op: &Op,
-        a: Expr,
-        b: Expr,
-        elem: Scalar,
-        span: Span,
-    ) -> Result<Expr> {
+    fn combine(&mut self, op: &Op, a: Expr, b: Expr, elem: Scalar, span: Span) -> Result<Expr> {
         let out = match op {
             Op::Arith(ArithOp::Add) => self.binary(BinOp::Add, span, a, b)?,
             Op::Arith(arith) => {
@@ -668,7 +676,9 @@ fn reduction_op(e: &ast::Expr) -> Result<Op> {
                 other => Err(CheckError::CubUnsupported {
                     what: format!("the reduction operation `{other}()` made in place"),
                     span: e.span,
-                    help: format!("declare it first and pass the variable: `{other} op; ... Reduce(v, op)`"),
+                    help: format!(
+                        "declare it first and pass the variable: `{other} op; ... Reduce(v, op)`"
+                    ),
                 }),
             }
         }

@@ -1195,7 +1195,8 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                 (Some(None), None) => push(out, StmtKind::ReturnFn),
                 (Some(None), Some(v)) if self.returns_auto => {
                     let value = self.expr(v)?;
-                    let name = format!("{}()", self.inlining.last().map_or("", |(n, _)| n.as_str()));
+                    let name =
+                        format!("{}()", self.inlining.last().map_or("", |(n, _)| n.as_str()));
                     let var = self.new_local(&name, value.ty, v.span);
                     self.returns = Some(Some((var, value.ty)));
                     push(out, StmtKind::Assign { var, value });
