@@ -323,10 +323,10 @@ fn a_parameter_of_an_unknown_type_is_reported_once_not_at_each_use() {
 
 #[test]
 fn a_dependent_type_named_with_typename_is_a_type_not_a_syntax_error() {
-    // CUB's block reduction: `typename` before a qualified type parses; the library is not
-    // simt's, so its type is unknown (one diagnostic, at the type).
+    // `typename` before a qualified type parses; a library simt does not have (hipCUB's
+    // namespace is not CUB's) leaves its type unknown (one diagnostic, at the type).
     let f = check_err(
-        "__global__ void k(int* a) {\n    __shared__ typename cub::BlockReduce<int, 128>::TempStorage t;\n}\n",
+        "__global__ void k(int* a) {\n    __shared__ typename hipcub::BlockReduce<int, 128>::TempStorage t;\n}\n",
     );
     assert_eq!(codes(&f), ["simt::check::unknown_type"]);
     assert_eq!(position(&f), (2, 16));

@@ -73,7 +73,7 @@ fn class_base(base: &str) -> Option<&str> {
     let last = unqualified(base);
     let qualified = base
         .strip_suffix(last)
-        .is_some_and(|q| q.ends_with("cub::"));
+        .is_some_and(|q| q == "cub::" || q.ends_with("::cub::"));
     let cub_name = matches!(
         last,
         "WarpReduce"
