@@ -490,7 +490,7 @@ impl KernelChecker<'_, '_> {
         )?;
         // A warp reduces only its valid items: all of them in a full block whose size is a
         // multiple of the warp's, else those before `valid_items` (or the block's end).
-        let warp_valid = match (&valid, threads % lanes == 0) {
+        let warp_valid = match (&valid, threads.is_multiple_of(lanes)) {
             (None, true) => None,
             (n, _) => {
                 let n = n
