@@ -1777,7 +1777,23 @@ impl<'g> KernelChecker<'g, '_> {
         f.params.iter().zip(args).any(|(p, a)| {
             let aggregate = (p.ty.base == ast::BaseType::Named && p.ty.base_text.contains('<'))
                 || p.ty.base == ast::BaseType::Vector;
+            // A vector whose address is taken is a reference into memory, and a struct or
+            // object keeps its binding: none of them is a scalar.
+            let aggregate_name = match &a.kind {
+                ast::ExprKind::Name(n) => match self.lookup(n) {
+                    Some(Binding::Ref(i)) => self.ptr_vars[i as usize].pointee.1 > 1,
+                    Some(
+                        Binding::LocalArray(_)
+                        | Binding::Struct(_)
+                        | Binding::Object(_)
+                        | Binding::Vector { .. },
+                    ) => true,
+                    _ => false,
+                },
+                _ => false,
+            };
             aggregate
+                && !aggregate_name
                 && !p.ty.pointer
                 && !self.is_pointer(a)
                 && self.struct_of(a).is_none()
@@ -1863,4 +1879,3 @@ impl<'g> KernelChecker<'g, '_> {
         Ok(fitting.into_iter().find(|f| score(f) == best))
     }
 }
-
