@@ -147,3 +147,28 @@ fn a_launch_file_sets_up_an_untouched_cu_program() {
     assert!(err.contains("has no `launch vecadd` section"), "{err}");
     assert!(err.contains("its launch sections are for: saxpy"), "{err}");
 }
+
+#[test]
+fn host_stream_operators_are_skipped() {
+    let src = r#"
+#include <iostream>
+struct V { float x; };
+inline std::istream& operator>>(std::istream &is, V &t) { is >> t.x; return is; }
+inline std::ostream& operator<<(std::ostream &os, const V &t) { os << "{" << t.x << "}"; return os; }
+__global__ void k(float* out) { V v; v.x = 2.0f; out[0] = v.x; }
+launch k { out = zeros(1); expect out == [2.0]; }
+"#;
+    let r = ok(src, &[], [1, 1, 1], [1, 1, 1]);
+    let note = r
+        .hints
+        .iter()
+        .find(|h| h.rule == "host-code")
+        .expect("a note");
+    // Both operators are host functions (no `__device__`), named at their lines.
+    assert!(
+        note.message.contains("function `operator>>` (line 4)")
+            && note.message.contains("function `operator<<` (line 5)"),
+        "{}",
+        note.message
+    );
+}

@@ -1768,8 +1768,6 @@ enum ArgKind {
 }
 
 impl<'g> KernelChecker<'g, '_> {
-    /// The definition of `name` a call with `args` uses: the only one, or among overloads the one
-    /// whose parameter types match the arguments' best (the first on a tie).
     /// Whether `f` takes a struct or a vector where `args` pass a scalar: then, as in C++, it
     /// is no candidate, and a built-in of the name may be (`thrust::exp(complex<T>)` beside
     /// `exp(x)`, helper_math.h's `clamp(float2, ...)` beside `clamp(float, ...)`).
@@ -1802,6 +1800,9 @@ impl<'g> KernelChecker<'g, '_> {
         })
     }
 
+    /// The definition of `name` a call with `args` uses: the only one, or among overloads the one
+    /// whose parameter types match the arguments' best (the first on a tie, after preferring
+    /// plain pointers to `volatile` ones).
     pub(crate) fn overload(
         &mut self,
         name: &str,
@@ -1876,6 +1877,12 @@ impl<'g> KernelChecker<'g, '_> {
                 .sum()
         };
         let best = fitting.iter().map(|f| score(f)).max().unwrap_or(0);
-        Ok(fitting.into_iter().find(|f| score(f) == best))
+        // Among equals, the one with the fewest `volatile T*` parameters: binding a plain
+        // pointer to `volatile T*` is a qualification conversion, which C++ ranks below none.
+        let volatiles = |f: &ast::Function| f.params.iter().filter(|p| p.volatile).count();
+        Ok(fitting
+            .into_iter()
+            .filter(|f| score(f) == best)
+            .min_by_key(|f| volatiles(f)))
     }
 }

@@ -276,9 +276,9 @@ impl<'m> Globals<'m> {
                 .collect(),
         };
         for f in &module.device_fns {
-            // Overloads differ in their parameter types; the same list twice is a duplicate.
-            // `f(float4&)` and `f(const float4&)` differ too.
-            let signature = |f: &ast::Function| -> Vec<(String, bool, bool, bool)> {
+            // Overloads differ in their parameter types (`volatile T*` is another type than `T*`,
+            // `f(float4&)` another than `f(const float4&)`); the same list twice is a duplicate.
+            let signature = |f: &ast::Function| -> Vec<(String, bool, bool, bool, bool)> {
                 f.params
                     .iter()
                     .map(|p| {
@@ -288,6 +288,7 @@ impl<'m> Globals<'m> {
                             p.ty.pointer,
                             p.ty.reference,
                             const_ref,
+                            p.volatile,
                         )
                     })
                     .collect()

@@ -216,6 +216,9 @@ pub struct Param {
     pub name: Ident,
     /// `= value`: the default argument.
     pub default: Option<Expr>,
+    /// `volatile T* p`: overloads may differ in it alone (the simulation reads and writes
+    /// through it as through `T* p`).
+    pub volatile: bool,
 }
 
 /// A scalar type name as written in C.

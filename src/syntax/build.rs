@@ -125,7 +125,7 @@ impl<'m> Builder<'m> {
                     let name = item
                         .clone()
                         .into_inner()
-                        .find(|p| p.as_rule() == Rule::scoped_name)
+                        .find(|p| matches!(p.as_rule(), Rule::scoped_name | Rule::operator_name))
                         .map(|p| (p.as_str().to_string(), self.span(&p)));
                     if let Some((name, span)) = name {
                         module.host_items.push((format!("function `{name}`"), span));
@@ -665,8 +665,20 @@ impl<'m> Builder<'m> {
             .enumerate()
             .map(|(k, param)| {
                 let span = self.span(&param);
-                let mut it = param.into_inner().peekable();
-                let mut ty = self.ty(it.next().expect("grammar: param has a type"));
+                let mut it = param.into_inner();
+                let ty_pair = it.next().expect("grammar: param has a type");
+                let volatile = ty_pair
+                    .clone()
+                    .into_inner()
+                    .any(|q| q.as_rule() == Rule::qualifier && q.as_str() == "volatile");
+                let mut ty = self.ty(ty_pair);
+                // `float (&a)[4]` is read as `float a[4]`: the caller's array, by its first element.
+                let mut it = it
+                    .flat_map(|p| match p.as_rule() {
+                        Rule::array_ref => p.into_inner().collect(),
+                        _ => vec![p],
+                    })
+                    .peekable();
                 if it.peek().is_some_and(|p| p.as_rule() == Rule::reference) {
                     ty.reference = true;
                     it.next();
@@ -697,7 +709,12 @@ impl<'m> Builder<'m> {
                         default = self.expr(rest).ok();
                     }
                 }
-                Param { ty, name, default }
+                Param {
+                    ty,
+                    name,
+                    default,
+                    volatile,
+                }
             })
             .collect()
     }
@@ -1874,6 +1891,7 @@ fn base_type(text: &str) -> BaseType {
         | "int64_t"
         | "clock_t"
         | "ptrdiff_t"
+        | "intptr_t"
         | "ssize_t"
         | "longlong" => BaseType::I64,
         "unsigned long"
@@ -1882,6 +1900,7 @@ fn base_type(text: &str) -> BaseType {
         | "unsigned long long int"
         | "uint64_t"
         | "size_t"
+        | "uintptr_t"
         | "ulong"
         | "ulonglong" => BaseType::U64,
         "float" => BaseType::F32,

@@ -298,6 +298,7 @@ fn friendly(rule: Rule) -> Option<&'static str> {
         Rule::balanced => "`)`",
         Rule::const_declarator => "a constant's name",
         Rule::param_array => "`[]`",
+        Rule::array_ref => "a reference to an array (`(&a)[4]`)",
         Rule::host_fn | Rule::host_var => "host code",
         Rule::host_body => "`}`",
         Rule::char_lit => "a character",
