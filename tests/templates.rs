@@ -418,4 +418,45 @@ fn a_function_pointer_parameter_refuses_anything_but_a_function() {
         let f = err(&src, &[], Some(ONE), Some([8, 1, 1]));
         assert_eq!(codes(&f), ["simt::check::not_a_function"], "{targ}");
     }
+#[test]
+fn aligned_storage_copies_its_bytes_as_one_access() {
+    let src = r#"
+template <typename T>
+__device__ void load_store(T* dst, T* src, int d, int s) {
+  typedef typename std::aligned_storage<4 * sizeof(T), 4 * alignof(T)>::type LT;
+  ((LT*)dst)[d] = ((LT*)src)[s];
+}
+template <typename T>
+__device__ void copy2(T* dst, T* src, int i) {
+  typedef typename std::aligned_storage<2 * sizeof(T), 2 * alignof(T)>::type LT;
+  ((LT*)dst)[i] = ((LT*)src)[i];
+}
+__global__ void k(float* out, float* in, short* a, short* b) {
+  load_store(out, in, threadIdx.x, threadIdx.x);
+  copy2(b, a, threadIdx.x);
+}
+launch k { in = arange(64); out = zeros(64); a = arange(32); b = zeros(32); expect out == arange(64); expect b == arange(32); }
+"#;
+    // 16 threads, one warp, copy 4 floats each as one 16-byte `uint4` and 2 shorts each as one
+    // 4-byte `unsigned int`: one load and one store instruction per copy, 2 and 2.
+    let r = ok(src, &[], ONE, [16, 1, 1]);
+    assert_eq!((r.counters.gld_instr, r.counters.gst_instr), (2, 2));
+}
+
+#[test]
+fn aligned_storage_of_an_odd_size_is_named() {
+    let src = r#"
+__global__ void k(float* out) {
+  typedef std::aligned_storage<12, 4>::type LT;
+  out[0] = 1.0f;
+}
+launch k { out = zeros(1); }
+"#;
+    let f = err(src, &[], Some(ONE), Some(ONE));
+    assert_eq!(codes(&f), ["simt::check::unsupported"]);
+    let text = simt::cli::render(&f);
+    assert!(
+        text.contains("`std::aligned_storage` of 12 bytes"),
+        "{text}"
+    );
 }

@@ -350,3 +350,22 @@ launch k {
 "#;
     ok(src, &[], ONE, ONE);
 }
+
+#[test]
+fn auto_takes_the_type_of_a_vector_initialiser() {
+    let src = r#"
+__global__ void k(half* p, float* f) {
+    auto v = ((half2*)p)[threadIdx.x];
+    auto w = __hadd2(v, v);
+    ((half2*)p)[threadIdx.x] = w;
+    auto t = __half22float2(w);
+    const auto m = make_float4(t.x, t.y, 1.0f, 2.0f);
+    auto c = m;
+    f[threadIdx.x] = c.x + c.y + c.z * c.w;
+}
+launch k { p = arange(8); f = zeros(4); expect p == 2 * arange(8); expect f == [4.0, 12.0, 20.0, 28.0]; }
+"#;
+    // Thread t doubles the pair (2t, 2t + 1) to (4t, 4t + 2), exact in half; c = (4t, 4t + 2,
+    // 1, 2), so f[t] = 4t + (4t + 2) + 1 * 2 = 8t + 4: 4, 12, 20, 28.
+    ok(src, &[], ONE, [4, 1, 1]);
+}

@@ -129,6 +129,30 @@ pub enum CheckError {
         #[help]
         help: String,
     },
+    /// A free operator with several overloads, of which none fits the arguments' types or
+    /// several fit equally well.
+    ///
+    /// Example: `v * 2` with only `operator*(const V&, const V&)` and no constructor `V(int)`
+    /// gives "no `operator*` fits `V` and `int`".
+    #[error("{} `operator{op}` fits {args}", if *ambiguous { "more than one" } else { "no" })]
+    #[diagnostic(code(simt::check::operator_overload))]
+    OperatorOverload {
+        /// The operator's symbol.
+        op: String,
+        /// The arguments' types: "`V` and `int`".
+        args: String,
+        /// Several candidates fit equally well (else none fits).
+        ambiguous: bool,
+        /// The operator.
+        #[label(primary, "called with {args}")]
+        span: Span,
+        /// Each candidate, labelled with its parameter types.
+        #[label(collection)]
+        candidates: Vec<miette::LabeledSpan>,
+        /// The overload to declare, or the conversion to write.
+        #[help]
+        help: String,
+    },
     /// An expression statement whose value is computed and dropped.
     ///
     /// Example: `x + 1;`.

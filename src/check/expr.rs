@@ -390,6 +390,9 @@ impl KernelChecker<'_, '_> {
                 let f = self.expr(els)?;
                 self.ternary(c, t, f, span)
             }
+            ast::ExprKind::Cast { ty, expr } if self.is_pointer(expr) => {
+                self.pointer_as_integer(ty, expr, span)
+            }
             ast::ExprKind::Cast { ty, expr } => {
                 let to = super::scalar_of(ty)?;
                 let inner = self.expr(expr)?;
@@ -1067,7 +1070,7 @@ impl KernelChecker<'_, '_> {
         })
     }
 
-    fn ternary(&mut self, c: Expr, t: Expr, f: Expr, span: Span) -> Result<Expr> {
+    pub(crate) fn ternary(&mut self, c: Expr, t: Expr, f: Expr, span: Span) -> Result<Expr> {
         let ty = if t.ty == Scalar::Bool && f.ty == Scalar::Bool {
             Scalar::Bool
         } else {
@@ -1210,6 +1213,9 @@ impl KernelChecker<'_, '_> {
             });
         }
         if let Some(result) = self.intrinsic(name, args, span) {
+            return result;
+        }
+        if let Some(result) = self.simd_call(name, args, span) {
             return result;
         }
         if let Some(result) = self.pair_scalar_call(name, args, span) {

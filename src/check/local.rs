@@ -402,6 +402,12 @@ impl KernelChecker<'_, '_> {
         if let Some(l) = self.struct_of(init) {
             return self.declare_struct(l, ty, d, out);
         }
+        // `auto v = ((half2*)p)[i];`, `auto t = __half22float2(v);`: the vector's own type.
+        if let Some((elem, width)) = self.value_vector_shape(init)? {
+            let mut vector = super::template::type_of(elem, width, ty.span);
+            vector.is_const = ty.is_const;
+            return self.declare_vector(&vector, d, out);
+        }
         let value = self.expr(init)?;
         let declared = value.ty;
         self.declare_scalar(d, (declared, ty.is_const), value, out);

@@ -1,6 +1,7 @@
 //! Names and types: turns the AST into a typed program, or reports every error found.
 
 mod cub;
+mod address;
 mod error;
 mod expr;
 mod groups;
@@ -9,9 +10,12 @@ mod half2;
 mod intrinsics;
 pub(crate) mod local;
 mod objects;
+mod operators;
 mod pointer;
 mod print;
 mod returned_ref;
+mod simd;
+mod storage;
 mod structs;
 mod template;
 pub mod typed;
@@ -919,8 +923,16 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
         while i < list.len() {
             // `using T = ...;` in a body names the type for the rest of its block.
             if let ast::StmtKind::TypeAlias { name, ty } = &list[i].kind {
+                let ty = match self.aligned_storage(ty) {
+                    Some(Ok(storage)) => storage,
+                    Some(Err(e)) => {
+                        self.errors.push(e);
+                        ty.clone()
+                    }
+                    None => ty.clone(),
+                };
                 let mut b = template::Bindings::default();
-                b.types.insert(name.name.clone(), ty.clone());
+                b.types.insert(name.name.clone(), ty);
                 let mut rest = list[i + 1..].to_vec();
                 b.stmts(&mut rest);
                 list = std::borrow::Cow::Owned(rest);

@@ -15,6 +15,7 @@ use std::rc::Rc;
 
 use super::expr::{constant, load};
 use super::intrinsics::RetShape;
+use super::operators::{unresolved, Choice};
 use super::template::Bindings;
 use super::typed::*;
 use super::vector::Place;
@@ -688,8 +689,14 @@ impl<'g> KernelChecker<'g, '_> {
                 if left.is_none() && self.struct_of(rhs).is_none() {
                     return None;
                 }
+                // Where no overload is best, the first one's type stands in until the call
+                // reports which fit.
+                let f = match self.free_operator(&name, &[lhs, rhs]) {
+                    Choice::One(f) => f,
+                    Choice::Unresolved { candidates, .. } => candidates[0],
+                    Choice::Undeclared => return None,
+                };
                 let args = [lhs.as_ref().clone(), rhs.as_ref().clone()];
-                let f = self.free_operator(&name, &args)?;
                 self.returned_layout(f, &[], &args, e.span)
             }
             ast::ExprKind::Ternary { then, els, .. } => {
@@ -704,7 +711,9 @@ impl<'g> KernelChecker<'g, '_> {
                 if let Some(r) = self.operator_ret(&l, &name, 0) {
                     return Some(r);
                 }
-                let f = self.free_operator(&name, std::slice::from_ref(operand.as_ref()))?;
+                let Choice::One(f) = self.free_operator(&name, &[operand]) else {
+                    return None;
+                };
                 self.returned_layout(f, &[], std::slice::from_ref(operand.as_ref()), e.span)
             }
             _ => None,
@@ -808,12 +817,6 @@ impl<'g> KernelChecker<'g, '_> {
             .iter()
             .find(|m| m.name.name == name && arity.is_none_or(|n| m.params.len() == n))?;
         Some(bindings.function(m))
-    }
-
-    /// The free `operator+` (or other) function for these operands, chosen among overloads by
-    /// their types (helper_math.h's `operator*(float3, float)` beside `operator*(float2, float)`).
-    fn free_operator(&mut self, name: &str, args: &[ast::Expr]) -> Option<&'g ast::Function> {
-        self.overload(name, args).ok().flatten()
     }
 
     // ------------------------------------------------------------------ places and values
@@ -1293,7 +1296,8 @@ impl<'g> KernelChecker<'g, '_> {
             if !ctors.is_empty() {
                 let Some(ctor) = ctors.iter().find(|c| c.params.len() == items.len()) else {
                     return Err(CheckError::ArgumentCount {
-                        name: format!("the constructor of `{}`", l.name),
+                        // C++'s name for the constructor: "`V::V` takes 0 or 3 argument(s)".
+                        name: format!("{}::{}", l.name, self.globals.structs[*def].name.name),
                         expected: ctors
                             .iter()
                             .map(|c| c.params.len().to_string())
@@ -1760,10 +1764,17 @@ impl<'g> KernelChecker<'g, '_> {
                 return self.method_call(lhs, &name, std::slice::from_ref(rhs), span, false);
             }
         }
-        let args = [lhs.clone(), rhs.clone()];
-        match self.free_operator(&name, &args) {
-            Some(f) => self.inline_call(f, (&[], &args), span, false),
-            None => {
+        match self.free_operator(&name, &[lhs, rhs]) {
+            Choice::One(f) => {
+                let args = [lhs.clone(), rhs.clone()];
+                self.inline_call(f, (&[], &args), span, false)
+            }
+            Choice::Unresolved {
+                candidates,
+                args,
+                ambiguous,
+            } => Err(unresolved(op.symbol(), &candidates, &args, ambiguous, span)),
+            Choice::Undeclared => {
                 let l = self.struct_of(lhs).or_else(|| self.struct_of(rhs));
                 Err(CheckError::NoOperator {
                     op: op.symbol().to_string(),
@@ -1800,9 +1811,16 @@ impl<'g> KernelChecker<'g, '_> {
         if self.method(&l, &name, Some(0)).is_some() {
             return self.method_call(operand, &name, &[], span, false);
         }
-        match self.free_operator(&name, std::slice::from_ref(operand)) {
-            Some(f) => self.inline_call(f, (&[], std::slice::from_ref(operand)), span, false),
-            None => Err(CheckError::NoOperator {
+        match self.free_operator(&name, &[operand]) {
+            Choice::One(f) => {
+                self.inline_call(f, (&[], std::slice::from_ref(operand)), span, false)
+            }
+            Choice::Unresolved {
+                candidates,
+                args,
+                ambiguous,
+            } => Err(unresolved(symbol, &candidates, &args, ambiguous, span)),
+            Choice::Undeclared => Err(CheckError::NoOperator {
                 op: symbol.to_string(),
                 ty: l.name.clone(),
                 span,

@@ -867,7 +867,7 @@ fn named(text: String, span: Span) -> TypeName {
 }
 
 /// The type name of `width` components of `elem`.
-fn type_of(elem: crate::value::Scalar, width: u32, span: Span) -> TypeName {
+pub(crate) fn type_of(elem: crate::value::Scalar, width: u32, span: Span) -> TypeName {
     use crate::value::Scalar;
     let base = if width > 1 {
         BaseType::Vector

@@ -172,6 +172,15 @@ impl KernelChecker<'_, '_> {
         Ok(None)
     }
 
+    /// The vector type of any expression of one: a variable, an element, or a computed vector
+    /// (what `auto v = ...;` takes).
+    pub(crate) fn value_vector_shape(&mut self, e: &ast::Expr) -> Result<Option<(Scalar, u32)>> {
+        match self.computed_vector(e)? {
+            Some(shape) => Ok(Some(shape)),
+            None => self.vector_shape(e),
+        }
+    }
+
     /// The vector type of an expression that computes a vector (`make_float2(a, b)`, a call of
     /// a function returning one, `__ldg(&v[i])`, `__hadd2(a, b)`, `a + b` on `half2`s), if it
     /// is one; variables and elements are [`Self::vector_shape`]'s.

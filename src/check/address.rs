@@ -1,0 +1,72 @@
+//! A pointer converted to an integer (`(uintptr_t)p`, `(size_t)ptr`): a byte address in simt's
+//! model of device memory, so that alignment tests such as `((uint64_t)p & 15) == 0` answer as on
+//! a GPU. Every buffer and array starts on a 4 GiB boundary of its own (more than the 256 bytes
+//! `cudaMalloc` guarantees), and an element's address is its start plus its byte offset.
+
+use super::error::CheckError;
+use super::expr::constant;
+use super::typed::{Expr, Space, NULL_OFFSET};
+use super::{ast, KernelChecker};
+use crate::source::Span;
+use crate::syntax::ast::BinOp;
+use crate::value::{Scalar, Value};
+
+/// Where global buffer 0 starts; buffer `n` starts `n` × 4 GiB above (a plausible device
+/// address, like the `0x7f..` ones `cudaMalloc` returns).
+const GLOBAL_BASE: u64 = 0x7f00_0000_0000;
+/// Where shared array 0 starts (inside the generic address window of shared memory).
+const SHARED_BASE: u64 = 0x7e00_0000_0000;
+/// Where local array 0 starts (inside the generic address window of local memory).
+const LOCAL_BASE: u64 = 0x7d00_0000_0000;
+
+/// The byte address of the first element of a buffer or array.
+pub(crate) fn base_address(space: Space) -> u64 {
+    let (base, n) = match space {
+        Space::Global(n) => (GLOBAL_BASE, n),
+        Space::Shared(n) => (SHARED_BASE, n),
+        Space::Local(n) => (LOCAL_BASE, n),
+    };
+    base + (u64::from(n) << 32)
+}
+
+impl KernelChecker<'_, '_> {
+    /// `(T)p` for a pointer `p` and a 64-bit integer type `T`: its byte address (0 for null).
+    pub(crate) fn pointer_as_integer(
+        &mut self,
+        ty: &ast::TypeName,
+        pointer: &ast::Expr,
+        span: Span,
+    ) -> Result<Expr, CheckError> {
+        let to = super::scalar_of(ty)?;
+        if !matches!(to, Scalar::I64 | Scalar::U64) {
+            return Err(CheckError::Unsupported {
+                what: format!("converting a pointer to `{}`", ty.base_text),
+                span,
+                help: Some(
+                    "a pointer has 64 bits: convert it to `uintptr_t`, `size_t` or `uint64_t`"
+                        .into(),
+                ),
+            });
+        }
+        let ptr = self.pointer(pointer)?;
+        let Some(mem) = ptr.mem else {
+            return Ok(constant(Value::U64(0), span)).map(|e| self.convert(e, to));
+        };
+        let bytes = i64::from(mem.elem.size() * mem.width);
+        let offset = ptr.offset;
+        let null = self.binary(
+            BinOp::Eq,
+            span,
+            offset.clone(),
+            constant(Value::I64(NULL_OFFSET), span),
+        )?;
+        let scaled = self.binary(BinOp::Mul, span, offset, constant(Value::I64(bytes), span))?;
+        let base = constant(Value::U64(base_address(mem.space)), span);
+        let address = self.binary(BinOp::Add, span, base, scaled)?;
+        let zero = constant(Value::U64(0), span);
+        let value = self.ternary(null, zero, address, span)?;
+        let mut out = self.convert(value, to);
+        out.span = span;
+        Ok(out)
+    }
+}

@@ -1,0 +1,79 @@
+//! `std::aligned_storage<N, A>::type`: `N` bytes that a copy moves as one, seen as the unsigned
+//! type of `N` bytes (`uint4` for 16, `uint2` for 8, `unsigned int` for 4, ...); the alignment
+//! changes nothing the simulation sees.
+
+use super::error::CheckError;
+use super::typed::ExprKind;
+use super::{ast, KernelChecker};
+use crate::value::{Scalar, Value};
+
+impl KernelChecker<'_, '_> {
+    /// The type `std::aligned_storage<N, A>::type` stands for; `None` for any other type.
+    pub(crate) fn aligned_storage(
+        &mut self,
+        ty: &ast::TypeName,
+    ) -> Option<Result<ast::TypeName, CheckError>> {
+        let text = ty
+            .base_text
+            .strip_prefix("typename")
+            .unwrap_or(&ty.base_text);
+        let text = text.strip_prefix("std::").unwrap_or(text);
+        let args = text
+            .strip_prefix("aligned_storage<")?
+            .strip_suffix(">::type")?;
+        Some(self.storage_of(ty, first_argument(args)))
+    }
+
+    fn storage_of(&mut self, ty: &ast::TypeName, size: &str) -> Result<ast::TypeName, CheckError> {
+        let unreadable = |why: String| {
+            CheckError::Unsupported {
+            what: format!("`std::aligned_storage` of {why}"),
+            span: ty.span,
+            help: Some(
+                "give a size of 1, 2, 4, 8 or 16 bytes, such as `4 * sizeof(float)`, or copy through a vector type such as `uint4`".into(),
+            ),
+        }
+        };
+        let parsed = crate::syntax::parse_kernel_ref(&format!("aligned_storage<{size}>"));
+        let Ok((_, _, mut args)) = parsed else {
+            return Err(unreadable(format!("the size `{size}`")));
+        };
+        let Some(ast::TemplateArg::Value(mut e)) = args.pop() else {
+            return Err(unreadable(format!("the size `{size}`")));
+        };
+        e.span = ty.span;
+        let bytes = match self.expr(&e)?.kind {
+            ExprKind::Const(v) => v.cast(Scalar::I64),
+            _ => return Err(unreadable(format!("the size `{size}`, not a constant"))),
+        };
+        let (elem, width) = match bytes {
+            Value::I64(16) => (Scalar::U32, 4),
+            Value::I64(8) => (Scalar::U32, 2),
+            Value::I64(4) => (Scalar::U32, 1),
+            Value::I64(2) => (Scalar::U16, 1),
+            Value::I64(1) => (Scalar::U8, 1),
+            Value::I64(n) => return Err(unreadable(format!("{n} bytes"))),
+            _ => return Err(unreadable(format!("the size `{size}`"))),
+        };
+        let mut out = super::template::type_of(elem, width, ty.span);
+        out.pointer = ty.pointer;
+        out.reference = ty.reference;
+        out.is_const = ty.is_const;
+        Ok(out)
+    }
+}
+
+/// The first of a template's arguments, written `a, b` (commas inside brackets are not
+/// separators).
+fn first_argument(args: &str) -> &str {
+    let mut depth = 0i32;
+    for (i, c) in args.char_indices() {
+        match c {
+            '(' | '<' | '[' => depth += 1,
+            ')' | '>' | ']' => depth -= 1,
+            ',' if depth == 0 => return &args[..i],
+            _ => {}
+        }
+    }
+    args
+}

@@ -1,0 +1,172 @@
+//! Overloads as C++ chooses them: free operators by their arguments' types, templates that
+//! differ only in a `volatile` pointee, and reference-to-array parameters.
+
+mod common;
+use common::{codes, err, ok, position};
+
+const ONE: [u32; 3] = [1, 1, 1];
+
+/// vec3.h's operator set: `v * v`, `t * v`, `v * t`, `v / v`, `v / t`; the last declared of
+/// each pair is the one C++ picks for a float operand, never the first.
+const VEC3: &str = r#"
+struct V {
+    __device__ V() {}
+    __device__ V(float a, float b, float c) { x = a; y = b; z = c; }
+    float x, y, z;
+};
+__device__ inline V operator*(const V &a, const V &b) { return V(a.x * b.x, a.y * b.y, a.z * b.z); }
+__device__ inline V operator*(float t, const V &v) { return V(t * v.x, t * v.y, t * v.z); }
+__device__ inline V operator*(const V &v, float t) { return V(t * v.x + 100.0f, t * v.y, t * v.z); }
+__device__ inline V operator/(V a, V b) { return V(a.x / b.x, a.y / b.y, a.z / b.z); }
+__device__ inline V operator/(V v, float t) { return V(v.x / t + 1000.0f, v.y / t, v.z / t); }
+__device__ inline V operator-(V a) { return V(-a.x, -a.y, -a.z); }
+__device__ inline V operator-(V a, V b) { return V(a.x - b.x, a.y - b.y, a.z - b.z); }
+"#;
+
+#[test]
+fn free_operators_are_chosen_by_their_arguments_types() {
+    let src = format!(
+        r#"{VEC3}
+__global__ void k(float* out) {{
+    V v(2.0f, 4.0f, 6.0f);
+    V a = v * v;
+    V b = 2.0f * v;
+    V c = v * 2.0f;
+    V d = v / v;
+    V e = v / 2.0f;
+    V f = 3 * v;
+    V g = -(v - a);
+    out[0] = a.x; out[1] = b.x; out[2] = c.x; out[3] = d.y; out[4] = e.x; out[5] = f.z;
+    out[6] = g.y;
+    out[7] = (v * 0.5f).y;
+}}
+launch k {{ out = zeros(8); expect out == [4.0, 4.0, 104.0, 1.0, 1001.0, 18.0, 12.0, 2.0]; }}
+"#
+    );
+    // a = v*v = (4, 16, 36); b = 2*v (float, V) = (4, 8, 12); c = v*2 (V, float) adds 100 to x:
+    // 104; d = v/v = (1, 1, 1); e = v/2 (V, float) adds 1000 to x: 1001; f = 3*v: the int 3
+    // converts to float for (float, V), which needs no constructor, z = 18; g = -(v - a):
+    // v - a = (-2, -12, -30), negated y = 12; (v * 0.5f).y = 2 (the (V, float) one only adds
+    // to x).
+    ok(&src, &[], ONE, ONE);
+}
+
+#[test]
+fn the_first_declared_operator_is_not_taken_when_a_later_one_fits() {
+    // With the (V, float) overload declared first, `v * v` still takes (V, V).
+    let src = r#"
+struct V { float x; __device__ V(float a) : x(a) {} };
+__device__ V operator*(V v, float t) { return V(v.x * t + 10.0f); }
+__device__ V operator*(V a, V b) { return V(a.x * b.x); }
+__global__ void k(float* out) { V v(3.0f); V a = v * v; V b = v * 2.0f; out[0] = a.x; out[1] = b.x; }
+launch k { out = zeros(2); expect out == [9.0, 16.0]; }
+"#;
+    // v * v = 3 * 3 = 9 (not 3 * ... + 10 through the converting constructor V(float));
+    // v * 2.0f = 3 * 2 + 10 = 16.
+    ok(src, &[], ONE, ONE);
+}
+
+#[test]
+fn an_operator_no_overload_fits_lists_the_candidates() {
+    let src = r#"
+struct V { float x; __device__ V() {} };
+struct W { float y; };
+__device__ V operator*(V a, V b) { V r; r.x = a.x * b.x; return r; }
+__device__ V operator*(V a, float t) { V r; r.x = a.x * t; return r; }
+__global__ void k(float* out) { V v; v.x = 1.0f; W w; w.y = 2.0f; V a = v * w; out[0] = a.x; }
+launch k { out = zeros(1); }
+"#;
+    let f = err(src, &[], Some(ONE), Some(ONE));
+    assert_eq!(codes(&f), ["simt::check::operator_overload"]);
+    let text = simt::cli::render(&f);
+    assert!(text.contains("no `operator*` fits `V` and `W`"), "{text}");
+    assert!(text.contains("`operator*(V, V)`"), "{text}");
+    assert!(text.contains("`operator*(V, float)`"), "{text}");
+    // The primary label is at `v * w` on line 6, where `v` is the 73rd character.
+    assert_eq!(position(&f), (6, 73));
+}
+
+#[test]
+fn an_operator_two_overloads_fit_equally_is_ambiguous() {
+    // `v * 2` with (V, float) and (V, double): int to float and int to double are both
+    // conversions, so neither is better (g++: "ambiguous overload for 'operator*'").
+    let src = r#"
+struct V { float x; };
+__device__ V operator*(V a, float t) { V r; r.x = a.x * t; return r; }
+__device__ V operator*(V a, double t) { V r; r.x = a.x * (float)t; return r; }
+__global__ void k(float* out) { V v; v.x = 1.0f; V a = v * 2; out[0] = a.x; }
+launch k { out = zeros(1); }
+"#;
+    let f = err(src, &[], Some(ONE), Some(ONE));
+    assert_eq!(codes(&f), ["simt::check::operator_overload"]);
+    let text = simt::cli::render(&f);
+    assert!(
+        text.contains("more than one `operator*` fits `V` and `int`"),
+        "{text}"
+    );
+    // A float operand promotes to double but is exact for float: no ambiguity.
+    let fine = src.replace("v * 2;", "v * 2.0f;").replace(
+        "out = zeros(1); }",
+        "out = zeros(1); expect out == [2.0]; }",
+    );
+    ok(&fine, &[], ONE, ONE);
+}
+
+#[test]
+fn templates_that_differ_only_in_a_volatile_pointee_are_overloads() {
+    let src = r#"
+template <typename T>
+__device__ void copy1(T* dst, volatile T* src, int i) { dst[i] = src[i] + 1; }
+template <typename T>
+__device__ void copy1(volatile T* dst, T* src, int i) { dst[i] = src[i] + 2; }
+template <typename T>
+__device__ void copy1(T* dst, T* src, int i) { dst[i] = src[i]; }
+__global__ void k(float* out, float* in) { copy1(out, in, threadIdx.x); }
+launch k { in = arange(32); out = zeros(32); expect out == arange(32); }
+"#;
+    // Non-volatile arguments bind to the plain (T*, T*) overload, declared last, as in C++
+    // (binding to `volatile T*` is a qualification conversion, worse than none): out = in, not
+    // in + 1 or in + 2.
+    ok(src, &[], ONE, [32, 1, 1]);
+    // The same parameter list twice, `volatile` included, is still a duplicate.
+    let twice = src.replacen(
+        "copy1(T* dst, T* src, int i) { dst[i] = src[i]; }",
+        "copy1(volatile T* dst, T* src, int i) { dst[i] = src[i]; }",
+        1,
+    );
+    let f = err(&twice, &[], Some(ONE), Some([32, 1, 1]));
+    assert_eq!(codes(&f), ["simt::check::duplicate"]);
+}
+
+#[test]
+fn a_reference_to_an_array_parameter_writes_the_callers_array() {
+    let src = r#"
+__device__ void fill4(float (&items)[4], float v) { for (int i = 0; i < 4; i++) items[i] = v + i; }
+template <int N>
+__device__ float sum(const float (&a)[N]) { float s = 0.0f; for (int i = 0; i < N; i++) s += a[i]; return s; }
+__global__ void k(float* out) {
+    float a[4];
+    fill4(a, threadIdx.x);
+    out[threadIdx.x] = sum<4>(a);
+}
+launch k { out = zeros(4); expect out == [6.0, 10.0, 14.0, 18.0]; }
+"#;
+    // Thread t fills a = (t, t+1, t+2, t+3); the sum is 4t + 6: 6, 10, 14, 18.
+    ok(src, &[], ONE, [4, 1, 1]);
+}
+
+#[test]
+fn a_constructor_with_the_wrong_argument_count_is_named_as_cpp_names_it() {
+    let src = r#"
+struct V { float x, y; __device__ V(float a, float b) : x(a), y(b) {} };
+__global__ void k(float* out) { V v = {1.0f}; out[0] = v.x; }
+launch k { out = zeros(1); }
+"#;
+    let f = err(src, &[], Some(ONE), Some(ONE));
+    assert_eq!(codes(&f), ["simt::check::argument_count"]);
+    let text = simt::cli::render(&f);
+    assert!(
+        text.contains("`V::V` takes 2 argument(s), found 1"),
+        "{text}"
+    );
+}
