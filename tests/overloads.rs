@@ -67,6 +67,25 @@ launch k { out = zeros(2); expect out == [9.0, 16.0]; }
 }
 
 #[test]
+fn template_operators_deduce_their_type_parameters() {
+    let src = r#"
+template <typename T> struct P { T x; __device__ P() {} __device__ P(T a) : x(a) {} };
+template <typename T> __device__ P<T> operator*(P<T> a, P<T> b) { return P<T>(a.x * b.x); }
+template <typename T> __device__ P<T> operator*(T s, P<T> b) { return P<T>(s * b.x + 100); }
+__global__ void k(float* out) {
+    P<float> a(3.0f);
+    P<float> b = a * a;
+    P<float> c = 2.0f * a;
+    out[0] = b.x; out[1] = c.x;
+}
+launch k { out = zeros(2); expect out == [9.0, 106.0]; }
+"#;
+    // a * a deduces T = float from two P<float>: 3 * 3 = 9; 2.0f * a matches (T, P<T>) only
+    // (a float is no instance of P): 2 * 3 + 100 = 106.
+    ok(src, &[], ONE, ONE);
+}
+
+#[test]
 fn an_operator_no_overload_fits_lists_the_candidates() {
     let src = r#"
 struct V { float x; __device__ V() {} };

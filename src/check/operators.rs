@@ -2,7 +2,11 @@
 //! candidate's parameter is ranked, and the candidate no worse for any argument and better for
 //! one is called.
 
+use std::collections::HashMap;
+use std::rc::Rc;
+
 use super::error::CheckError;
+use super::structs::Layout;
 use super::{ast, KernelChecker};
 use crate::source::Span;
 use crate::value::Scalar;
@@ -64,8 +68,13 @@ pub(crate) enum Choice<'g> {
 
 impl<'g> KernelChecker<'g, '_> {
     /// The free `operator op` (`name` is `operator*`) that `args` call, ranked as C++ ranks
-    /// overloads.
-    pub(crate) fn free_operator(&mut self, name: &str, args: &[&ast::Expr]) -> Choice<'g> {
+    /// overloads. Each argument comes with its struct type, which the caller has asked for
+    /// already (asking again here would double the work at every level of `a * b * c * ...`).
+    pub(crate) fn free_operator(
+        &mut self,
+        name: &str,
+        args: &[(&ast::Expr, Option<Rc<Layout>>)],
+    ) -> Choice<'g> {
         let candidates: Vec<&'g ast::Function> = match self.globals.overloads.get(name) {
             Some(all) => all
                 .iter()
@@ -74,18 +83,22 @@ impl<'g> KernelChecker<'g, '_> {
                 .collect(),
             None => Vec::new(),
         };
-        if candidates.is_empty() {
-            return Choice::Undeclared;
+        match candidates[..] {
+            [] => return Choice::Undeclared,
+            // One candidate is called; binding its parameters names any mismatch.
+            [only] => return Choice::One(only),
+            _ => {}
         }
-        let kinds: Vec<Option<Arg>> = args.iter().map(|a| self.arg_kind(a)).collect();
+        let kinds: Vec<Option<Arg>> = args.iter().map(|(a, l)| self.arg_kind(a, l)).collect();
         // Per candidate, each argument's fit; `None` where one cannot be converted at all.
         let fits: Vec<Option<Vec<Fit>>> = candidates
             .iter()
             .map(|f| {
+                let mut deduced = HashMap::new();
                 f.params
                     .iter()
                     .zip(&kinds)
-                    .map(|(p, k)| self.fit(f, p, k.as_ref()))
+                    .map(|(p, k)| self.fit(f, p, k.as_ref(), &mut deduced))
                     .collect()
             })
             .collect();
@@ -114,9 +127,10 @@ impl<'g> KernelChecker<'g, '_> {
         }
     }
 
-    /// What `e` is, decided without running it; `None` where that cannot be told.
-    fn arg_kind(&mut self, e: &ast::Expr) -> Option<Arg> {
-        if let Some(l) = self.struct_of(e) {
+    /// What `e` (of struct type `layout`, if any) is, decided without running it; `None` where
+    /// that cannot be told.
+    fn arg_kind(&mut self, e: &ast::Expr, layout: &Option<Rc<Layout>>) -> Option<Arg> {
+        if let Some(l) = layout {
             return Some(Arg::Struct(l.name.clone()));
         }
         if self.is_pointer(e) {
@@ -129,18 +143,58 @@ impl<'g> KernelChecker<'g, '_> {
     }
 
     /// How well an argument of kind `arg` fits parameter `p` of `f`; `None` where it cannot.
-    fn fit(&mut self, f: &ast::Function, p: &ast::Param, arg: Option<&Arg>) -> Option<Fit> {
-        let deduced = f.template.iter().any(|t| {
-            matches!(t.kind, ast::TemplateParamKind::Type(_)) && t.name.name == p.ty.base_text
-        });
-        if deduced {
-            return Some(Fit::Exact);
-        }
+    /// `deduced` holds what `f`'s template parameters stand for, as deduced from the arguments
+    /// before; a second argument that deduces another type makes `f` not fit.
+    fn fit(
+        &mut self,
+        f: &ast::Function,
+        p: &ast::Param,
+        arg: Option<&Arg>,
+        deduced: &mut HashMap<String, String>,
+    ) -> Option<Fit> {
         // An argument of a kind not told (a call the checker reports later) fits anything
         // equally, so the other arguments decide.
         let Some(arg) = arg else {
             return Some(Fit::Conversion);
         };
+        // A template's type parameter is deduced from the argument: `T` takes the argument's
+        // type (a pointer for a `T*`), `P<T>` an instance of `P`, whose arguments `T` takes;
+        // every argument must deduce the same type for it.
+        let text = &p.ty.base_text;
+        let is_param = |word: &str| {
+            f.template
+                .iter()
+                .any(|t| matches!(t.kind, ast::TemplateParamKind::Type(_)) && t.name.name == word)
+        };
+        let words = |t: &str| -> Vec<String> {
+            t.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+                .filter(|w| !w.is_empty())
+                .map(String::from)
+                .collect()
+        };
+        if words(text).iter().any(|w| is_param(w)) {
+            let mut bind = |param: &str, to: String| -> bool {
+                !is_param(param) || deduced.entry(param.to_string()).or_insert(to.clone()) == &to
+            };
+            return match (text.split_once('<'), arg) {
+                (None, Arg::Pointer) if p.ty.pointer => Some(Fit::Exact),
+                (None, _) if p.ty.pointer => None,
+                (None, arg) => bind(text, arg.spelling()).then_some(Fit::Exact),
+                (Some((template, params)), Arg::Struct(s)) => {
+                    let (name, args) = s.split_once('<')?;
+                    let params: Vec<&str> = params.trim_end_matches('>').split(',').collect();
+                    let args: Vec<&str> = args.trim_end_matches('>').split(',').collect();
+                    let same = name == template
+                        && params.len() == args.len()
+                        && params
+                            .iter()
+                            .zip(&args)
+                            .all(|(p, a)| p == a || bind(p.trim(), a.trim().to_string()));
+                    same.then_some(Fit::Exact)
+                }
+                _ => None,
+            };
+        }
         if p.ty.pointer {
             return (*arg == Arg::Pointer).then_some(Fit::Exact);
         }

@@ -686,12 +686,13 @@ impl<'g> KernelChecker<'g, '_> {
                 if let Some(r) = left.as_ref().and_then(|l| self.operator_ret(l, &name, 1)) {
                     return Some(r);
                 }
-                if left.is_none() && self.struct_of(rhs).is_none() {
+                let right = self.struct_of(rhs);
+                if left.is_none() && right.is_none() {
                     return None;
                 }
                 // Where no overload is best, the first one's type stands in until the call
                 // reports which fit.
-                let f = match self.free_operator(&name, &[lhs, rhs]) {
+                let f = match self.free_operator(&name, &[(lhs, left), (rhs, right)]) {
                     Choice::One(f) => f,
                     Choice::Unresolved { candidates, .. } => candidates[0],
                     Choice::Undeclared => return None,
@@ -711,7 +712,7 @@ impl<'g> KernelChecker<'g, '_> {
                 if let Some(r) = self.operator_ret(&l, &name, 0) {
                     return Some(r);
                 }
-                let Choice::One(f) = self.free_operator(&name, &[operand]) else {
+                let Choice::One(f) = self.free_operator(&name, &[(operand, Some(l))]) else {
                     return None;
                 };
                 self.returned_layout(f, &[], std::slice::from_ref(operand.as_ref()), e.span)
@@ -1759,12 +1760,13 @@ impl<'g> KernelChecker<'g, '_> {
         if refused(self.struct_of(lhs)) || refused(self.struct_of(rhs)) {
             return Ok(constant(Value::I32(0), span));
         }
-        if let Some(l) = self.struct_of(lhs) {
-            if self.method(&l, &name, Some(1)).is_some() {
+        let (left, right) = (self.struct_of(lhs), self.struct_of(rhs));
+        if let Some(l) = &left {
+            if self.method(l, &name, Some(1)).is_some() {
                 return self.method_call(lhs, &name, std::slice::from_ref(rhs), span, false);
             }
         }
-        match self.free_operator(&name, &[lhs, rhs]) {
+        match self.free_operator(&name, &[(lhs, left), (rhs, right)]) {
             Choice::One(f) => {
                 let args = [lhs.clone(), rhs.clone()];
                 self.inline_call(f, (&[], &args), span, false)
@@ -1811,7 +1813,7 @@ impl<'g> KernelChecker<'g, '_> {
         if self.method(&l, &name, Some(0)).is_some() {
             return self.method_call(operand, &name, &[], span, false);
         }
-        match self.free_operator(&name, &[operand]) {
+        match self.free_operator(&name, &[(operand, Some(Rc::clone(&l)))]) {
             Choice::One(f) => {
                 self.inline_call(f, (&[], std::slice::from_ref(operand)), span, false)
             }
