@@ -189,3 +189,35 @@ launch k { out = zeros(1); }
         "{text}"
     );
 }
+
+#[test]
+fn long_chains_of_overloaded_free_operators_stay_fast() {
+    // Each `*` asks its operands for their types; asking twice per level would take 2^60 steps
+    // here. 60 factors of v = 1, then 1.0f and v alternating (float * V and V * float), then 20
+    // negations (even: +1): 1 + 1 + 1 = 3.
+    let chain = vec!["v"; 60].join(" * ");
+    let mixed: Vec<&str> = (0..61)
+        .map(|i| if i % 2 == 1 { "v" } else { "1.0f" })
+        .collect();
+    let negated = format!("{}v{}", "-(".repeat(20), ")".repeat(20));
+    let src = format!(
+        r#"
+struct V {{ float x; __device__ V() {{}} __device__ V(float a) : x(a) {{}} }};
+__device__ V operator*(V a, V b) {{ return V(a.x * b.x); }}
+__device__ V operator*(float t, V b) {{ return V(t * b.x); }}
+__device__ V operator*(V a, float t) {{ return V(a.x * t); }}
+__device__ V operator-(V a) {{ return V(-a.x); }}
+__device__ V operator-(V a, V b) {{ return V(a.x - b.x); }}
+__global__ void k(float* out) {{
+    V v(1.0f);
+    V q = {chain};
+    V r = {mixed};
+    V s = {negated};
+    out[0] = q.x + r.x + s.x;
+}}
+launch k {{ out = zeros(1); expect out == [3.0]; }}
+"#,
+        mixed = mixed.join(" * ")
+    );
+    ok(&src, &[], ONE, ONE);
+}
