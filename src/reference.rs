@@ -1375,6 +1375,19 @@ impl<'k> Block<'_, 'k> {
                 let bound = self.array(*p).is_some();
                 return Ok(V::L(if bound { 0 } else { NULL_OFFSET }));
             }
+            ExprKind::ParamAddress(p) => {
+                let address = match self.pointers.get(*p as usize).and_then(Option::as_ref) {
+                    Some(Pointer {
+                        buffer: Some(b),
+                        offset,
+                        ..
+                    }) => {
+                        crate::ir::global_address(*b, *offset, self.globals[*b].data.elem().size())
+                    }
+                    _ => 0,
+                };
+                return Ok(V::UL(address));
+            }
             // Free, like a register read: no instruction counted.
             ExprKind::Widen(a) => {
                 let x = self.eval(t, a, store_at)?;

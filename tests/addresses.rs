@@ -52,3 +52,19 @@ launch k { x = zeros(1); out = zeros(1); }
         "{text}"
     );
 }
+
+#[test]
+fn a_parameter_bound_into_an_array_has_that_elements_address() {
+    let src = r#"
+__global__ void k(const float* a, const float* b, const float* c, int* out) {
+    out[0] = ((uintptr_t)a & 15) == 4;
+    out[1] = (uintptr_t)c - (uintptr_t)a == 3 * sizeof(float);
+    out[2] = (uintptr_t)b == (uintptr_t)(a - 1);
+    out[3] = (uintptr_t)(b + 4) % 16 == 0;
+}
+launch k { d = arange(16); a = &d[1]; b = &d[0]; c = &d[4]; out = zeros(4); expect out == [1, 1, 1, 1]; }
+"#;
+    // d starts aligned; a = &d[1] is 4 bytes in (4 & 15 = 4); c = &d[4] lies 12 bytes after a;
+    // b = &d[0] is one float before a; b + 4 = &d[4], 16 bytes in.
+    ok(src, &[], ONE, ONE);
+}

@@ -227,6 +227,11 @@ __global__ void moved(const float* a, float* total, int n) {
 __global__ void past_the_end(const float* in, float* out) {
     out[threadIdx.x] = in[threadIdx.x];
 }
+__global__ void addresses(const float* p, const float* q, const unsigned* v, int* out) {
+    int t = threadIdx.x;
+    unsigned lanes = __vmaxs4(v[t], 0x01010101u) ^ __vsadu4(v[t], 0x80808080u);
+    out[t] = (int)(((uintptr_t)(p + t) & 255) + ((uintptr_t)q - (uintptr_t)p)) + (int)lanes;
+}
 __global__ void null_read(float* x, const float* bias) {
     x[threadIdx.x] = bias[threadIdx.x];
 }
@@ -238,6 +243,7 @@ launch vec_sum { d = arange(4 * 40); v = &d[4 * 8]; out = zeros(32); block = 32;
 launch realigned { d = arange(200); p = &d[2]; out = zeros(32); block = 32; grid = 1; }
 launch moved { n = 96; d = arange(n + 8); a = &d[8]; total = &d[3]; block = 32; grid = 3; }
 launch past_the_end { d = arange(40); in = &d[10]; out = zeros(32); block = 32; grid = 1; }
+launch addresses { d = arange(64); p = &d[1]; q = &d[5]; v = arange(32) * 33554467; out = zeros(32); block = 32; grid = 1; }
 launch null_read { x = ones(32); bias = NULL; block = 32; grid = 1; }
 "#;
 

@@ -1,32 +1,38 @@
 //! A pointer converted to an integer (`(uintptr_t)p`, `(size_t)ptr`): a byte address in simt's
 //! model of device memory, so that alignment tests such as `((uint64_t)p & 15) == 0` answer as on
-//! a GPU. Every buffer and array starts on a 4 GiB boundary of its own (more than the 256 bytes
-//! `cudaMalloc` guarantees), and an element's address is its start plus its byte offset.
+//! a GPU. Every launch array, shared and local array starts on a 4 GiB boundary of its own (more
+//! than the 256 bytes `cudaMalloc` guarantees), and an element's address is its start plus its
+//! byte offset; a parameter the launch binds into an array (`in = &d[3]`) starts where it points
+//! ([`crate::ir::global_address`], read when the launch starts).
 
 use super::error::CheckError;
 use super::expr::constant;
-use super::typed::{Expr, Space, NULL_OFFSET};
+use super::typed::{Expr, ExprKind, Space, NULL_OFFSET};
 use super::{ast, KernelChecker};
 use crate::source::Span;
 use crate::syntax::ast::BinOp;
 use crate::value::{Scalar, Value};
 
-/// Where global buffer 0 starts; buffer `n` starts `n` × 4 GiB above (a plausible device
-/// address, like the `0x7f..` ones `cudaMalloc` returns).
-const GLOBAL_BASE: u64 = 0x7f00_0000_0000;
 /// Where shared array 0 starts (inside the generic address window of shared memory).
 const SHARED_BASE: u64 = 0x7e00_0000_0000;
 /// Where local array 0 starts (inside the generic address window of local memory).
 const LOCAL_BASE: u64 = 0x7d00_0000_0000;
 
-/// The byte address of the first element of a buffer or array.
-pub(crate) fn base_address(space: Space) -> u64 {
+/// The byte address of the first element of a shared or local array, or of where a pointer
+/// parameter points.
+fn base_address(space: Space, span: Span) -> Expr {
     let (base, n) = match space {
-        Space::Global(n) => (GLOBAL_BASE, n),
+        Space::Global(p) => {
+            return Expr {
+                kind: ExprKind::ParamAddress(p),
+                ty: Scalar::U64,
+                span,
+            }
+        }
         Space::Shared(n) => (SHARED_BASE, n),
         Space::Local(n) => (LOCAL_BASE, n),
     };
-    base + (u64::from(n) << 32)
+    constant(Value::U64(base + (u64::from(n) << 32)), span)
 }
 
 impl KernelChecker<'_, '_> {
@@ -61,7 +67,7 @@ impl KernelChecker<'_, '_> {
             constant(Value::I64(NULL_OFFSET), span),
         )?;
         let scaled = self.binary(BinOp::Mul, span, offset, constant(Value::I64(bytes), span))?;
-        let base = constant(Value::U64(base_address(mem.space)), span);
+        let base = base_address(mem.space, span);
         let address = self.binary(BinOp::Add, span, base, scaled)?;
         let zero = constant(Value::U64(0), span);
         let value = self.ternary(null, zero, address, span)?;

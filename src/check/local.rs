@@ -722,7 +722,7 @@ impl<'a> Facts<'a> {
     /// of static values, and arithmetic, comparisons and selections of them.
     fn is_static(&self, e: &Expr, visiting: &mut HashSet<VarId>) -> bool {
         match &e.kind {
-            ExprKind::Const(_) | ExprKind::ParamBase(_) => true,
+            ExprKind::Const(_) | ExprKind::ParamBase(_) | ExprKind::ParamAddress(_) => true,
             ExprKind::Var(v) if self.unrolled.contains(v) => true,
             ExprKind::Var(v) if self.loaded.contains(v) => false,
             ExprKind::Var(v) => match self.assigned.get(v).map(Vec::as_slice) {
@@ -792,6 +792,7 @@ fn children(e: &Expr) -> Vec<&Expr> {
         | ExprKind::ActiveMask
         | ExprKind::Clock
         | ExprKind::ParamBase(_)
+        | ExprKind::ParamAddress(_)
         | ExprKind::Inline { .. } => Vec::new(),
     }
 }

@@ -417,6 +417,9 @@ pub enum ExprKind {
     Clock,
     /// Where pointer parameter `n` points (`i64`): 0, or [`NULL_OFFSET`] when bound to `NULL`.
     ParamBase(u32),
+    /// The byte address pointer parameter `n` points at (`u64`; 0 when bound to `NULL`): its
+    /// array's address ([`crate::ir::global_address`]) plus the binding's offset.
+    ParamAddress(u32),
     /// An integer widened to `long long` for pointer arithmetic: free, like the wide multiply-add
     /// the hardware computes addresses with.
     Widen(Box<Expr>),

@@ -243,7 +243,10 @@ impl<'a> BlockRunner<'a> {
                     }
                     None
                 }
-                Input::BlockIdx(_) | Input::Param(_) | Input::ParamBase(_) => None,
+                Input::BlockIdx(_)
+                | Input::Param(_)
+                | Input::ParamBase(_)
+                | Input::ParamAddress(_) => None,
             };
             if let Some(v) = v {
                 fill_value(&mut regs, r, ty, v);
@@ -337,6 +340,10 @@ impl<'a> BlockRunner<'a> {
                         _ => crate::check::typed::NULL_OFFSET,
                     };
                     fill_value(&mut self.regs, r, ty, crate::value::Value::I64(base));
+                }
+                Input::ParamAddress(p) => {
+                    let address = globals[p as usize].as_ref().map_or(0, |g| g.address);
+                    fill_value(&mut self.regs, r, ty, crate::value::Value::U64(address));
                 }
                 _ => {}
             }

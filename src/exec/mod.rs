@@ -69,6 +69,9 @@ pub(crate) struct GlobalBuf<'a> {
     /// The first sector of the array in the cache model's address space: arrays lie far apart,
     /// each from a sector boundary.
     sector_base: u64,
+    /// The byte address of the element the parameter points at ([`crate::ir::global_address`]);
+    /// 0 for `NULL`.
+    address: u64,
 }
 
 /// A flag another thread raises to stop a launch (the Python module's Ctrl-C); clones share it.
@@ -411,12 +414,13 @@ fn launch_from(
             })
         })
         .collect();
-    let arrays: Vec<(&str, cells::Cells<'_>, Option<&[AtomicU64]>)> = args
+    let arrays: Vec<(&str, cells::Cells<'_>, Option<&[AtomicU64]>, u32)> = args
         .buffers
         .iter_mut()
         .zip(&shadows)
         .map(|(Buffer { name, data, .. }, shadow)| {
-            (name.as_str(), cells::share(data), shadow.as_deref())
+            let bytes = data.elem().size();
+            (name.as_str(), cells::share(data), shadow.as_deref(), bytes)
         })
         .collect();
     let globals: Vec<Option<GlobalBuf<'_>>> = args
@@ -430,6 +434,7 @@ fn launch_from(
                     offset: p.offset,
                     written: arrays[b].2,
                     sector_base: (b as u64 + 1) << 40,
+                    address: crate::ir::global_address(b, p.offset, arrays[b].3),
                 },
                 None => GlobalBuf {
                     name: &p.name,
@@ -437,6 +442,7 @@ fn launch_from(
                     offset: 0,
                     written: None,
                     sector_base: 0,
+                    address: 0,
                 },
             })
         })

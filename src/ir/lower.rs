@@ -58,6 +58,8 @@ struct Lowerer<'k> {
     builtins: HashMap<Builtin, Reg>,
     /// The register of each pointer parameter's offset (`ParamBase`).
     bases: HashMap<u32, Reg>,
+    /// The register of each pointer parameter's byte address (`ParamAddress`).
+    addresses: HashMap<u32, Reg>,
     /// Each `printf` call's format and argument registers.
     printfs: Vec<PrintfIr>,
     inputs: Vec<(Reg, Scalar, Input)>,
@@ -98,6 +100,7 @@ impl<'k> Lowerer<'k> {
             consts: HashMap::new(),
             builtins: HashMap::new(),
             bases: HashMap::new(),
+            addresses: HashMap::new(),
             printfs: Vec::new(),
             inputs: Vec::new(),
             labels: Vec::new(),
@@ -133,6 +136,13 @@ impl<'k> Lowerer<'k> {
                 let r = self.alloc.take(Scalar::I64);
                 self.bases.insert(p, r);
                 self.inputs.push((r, Scalar::I64, Input::ParamBase(p)));
+            }
+        }
+        for p in needs.addresses {
+            if !self.addresses.contains_key(&p) {
+                let r = self.alloc.take(Scalar::U64);
+                self.addresses.insert(p, r);
+                self.inputs.push((r, Scalar::U64, Input::ParamAddress(p)));
             }
         }
         for v in needs.consts {
@@ -486,6 +496,7 @@ impl<'k> Lowerer<'k> {
             ExprKind::Var(v) => self.vars[v.0 as usize],
             ExprKind::Builtin(b) => self.builtins[b],
             ExprKind::ParamBase(p) => self.bases[p],
+            ExprKind::ParamAddress(p) => self.addresses[p],
             ExprKind::Widen(a) => {
                 let from = a.ty;
                 let a = self.expr(a);
@@ -982,6 +993,7 @@ struct Needs {
     consts: Vec<Value>,
     builtins: Vec<Builtin>,
     bases: Vec<u32>,
+    addresses: Vec<u32>,
 }
 
 fn collect_stmt(s: &typed::Stmt, needs: &mut Needs) {
@@ -1038,6 +1050,7 @@ fn collect_expr_at(e: &typed::Expr, needs: &mut Needs) {
         ExprKind::Const(v) => needs.consts.push(*v),
         ExprKind::Builtin(b) => needs.builtins.push(*b),
         ExprKind::ParamBase(p) => needs.bases.push(*p),
+        ExprKind::ParamAddress(p) => needs.addresses.push(*p),
         ExprKind::Widen(a) | ExprKind::Rescale { value: a, .. } => go(a),
         ExprKind::Var(_)
         | ExprKind::LoadAtStore { .. }

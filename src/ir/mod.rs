@@ -83,6 +83,17 @@ pub enum Input {
     Param(u32),
     /// Where pointer parameter `n` points, as an `i64` offset: 0, or `NULL_OFFSET` when it is `NULL`.
     ParamBase(u32),
+    /// The byte address pointer parameter `n` points at ([`global_address`]; 0 when `NULL`),
+    /// which a pointer-to-integer cast reads.
+    ParamAddress(u32),
+}
+
+/// The byte address of element `offset` of launch array `buffer`, of `bytes`-byte elements:
+/// arrays start 4 GiB apart from `0x7f00_0000_0000` (a plausible device address, aligned far
+/// beyond the 256 bytes `cudaMalloc` promises), so a pointer cast to an integer passes the
+/// alignment tests it would pass on a GPU.
+pub fn global_address(buffer: usize, offset: usize, bytes: u32) -> u64 {
+    0x7f00_0000_0000 + ((buffer as u64) << 32) + offset as u64 * u64::from(bytes)
 }
 
 /// A buffer parameter of the kernel as the IR sees it.
