@@ -418,6 +418,8 @@ fn a_function_pointer_parameter_refuses_anything_but_a_function() {
         let f = err(&src, &[], Some(ONE), Some([8, 1, 1]));
         assert_eq!(codes(&f), ["simt::check::not_a_function"], "{targ}");
     }
+}
+
 #[test]
 fn aligned_storage_copies_its_bytes_as_one_access() {
     let src = r#"
