@@ -1,7 +1,7 @@
 //! Names and types: turns the AST into a typed program, or reports every error found.
 
-mod cub;
 mod address;
+mod cub;
 mod error;
 mod expr;
 mod groups;

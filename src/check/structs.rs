@@ -261,17 +261,9 @@ impl<'g> KernelChecker<'g, '_> {
         let d = &self.globals.structs[def];
         if !d.template.is_empty() {
             // Inside a template, its own name stands for this instance (`Pair` is `Pair<int>`).
-            bindings.types.insert(
-                d.name.name.clone(),
-                ast::TypeName {
-                    base: BaseType::Named,
-                    base_text: key.clone(),
-                    pointer: false,
-                    reference: false,
-                    is_const: false,
-                    span,
-                },
-            );
+            bindings
+                .types
+                .insert(d.name.name.clone(), ast::TypeName::named(key.clone(), span));
         }
         if !has_data(&self.globals.structs[def]) {
             return None;

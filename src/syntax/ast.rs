@@ -303,6 +303,20 @@ pub struct TypeName {
     pub span: Span,
 }
 
+impl TypeName {
+    /// The type a struct, union or class is named by, plain (no pointer, reference or `const`).
+    pub fn named(name: impl Into<String>, span: Span) -> TypeName {
+        TypeName {
+            base: BaseType::Named,
+            base_text: name.into(),
+            pointer: false,
+            reference: false,
+            is_const: false,
+            span,
+        }
+    }
+}
+
 /// A statement with its span.
 #[derive(Clone, Debug)]
 pub struct Stmt {

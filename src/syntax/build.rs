@@ -407,14 +407,7 @@ impl<'m> Builder<'m> {
     /// union, whose members are the enclosing struct's.
     fn members_of(&self, def: StructDef, names: Vec<Ident>, anonymous: bool) -> Vec<Field> {
         let span = def.span;
-        let ty = TypeName {
-            base: BaseType::Named,
-            base_text: def.name.name.clone(),
-            pointer: false,
-            reference: false,
-            is_const: false,
-            span,
-        };
+        let ty = TypeName::named(def.name.name.clone(), span);
         let names = if anonymous {
             vec![Ident {
                 name: format!("union@{}", span.start),
@@ -996,14 +989,7 @@ impl<'m> Builder<'m> {
             // `union { float f; int i; } u;`: the union is defined for the whole file, `u` here.
             Rule::union_def => {
                 let (def, names) = self.union_def(pair)?;
-                let ty = TypeName {
-                    base: BaseType::Named,
-                    base_text: def.name.name.clone(),
-                    pointer: false,
-                    reference: false,
-                    is_const: false,
-                    span,
-                };
+                let ty = TypeName::named(def.name.name.clone(), span);
                 self.hoisted.borrow_mut().push(def);
                 if names.is_empty() {
                     StmtKind::Empty
