@@ -649,3 +649,30 @@ launch k { a = arange(512); c = zeros(512); }
     assert_eq!(common::codes(&f), ["simt::run::misaligned_address"]);
     assert!(common::describe(&f).contains("16-byte access at byte offset 4"));
 }
+
+/// A `void*` read as `half*` or `float*` by a flag (exllamav2's rms_norm): an array of no type of
+/// its own would be converted to `half` and, with the flag set, read as float bits, so it is
+/// refused (`tests/bad/host_void_pointer_two_types.sk`); `zeros` is zero bits in either type and
+/// is taken, and a kernel that casts its `void*` one way only takes any array.
+#[test]
+fn a_void_pointer_read_two_ways_needs_an_array_of_known_type() {
+    let two_ways = "__global__ void k(const void* x, float* out, const bool input_fp32) {
+            int i = threadIdx.x;
+            if (!input_fp32) out[i] = __half2float(((const half*)x)[i]) + 1.0f;
+            else out[i] = ((const float*)x)[i] + 2.0f;
+        }
+        launch k { x = zeros(16); out = zeros(8); input_fp32 = 1; block = 8; grid = 1;
+                   expect out == 2; }";
+    common::run(two_ways, &[], None, None).expect("zeros are the same bits in both types");
+    // 16 halves are the bytes of the 8 floats the flag reads.
+    let refused = two_ways.replace("x = zeros(16);", "x = arange(16) + 0.5;");
+    let f = common::run(&refused, &[], None, None).expect_err("a guess");
+    assert_eq!(common::codes(&f), ["simt::host::void_type"]);
+    let one_way = "__global__ void k(const void* x, float* out) {
+            int i = threadIdx.x;
+            out[i] = ((const float*)x)[i] + 2.0f;
+        }
+        launch k { x = arange(8) + 0.5; out = zeros(8); block = 8; grid = 1;
+                   expect out == arange(8) + 2.5; }";
+    common::run(one_way, &[], None, None).expect("one type");
+}

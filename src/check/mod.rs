@@ -495,6 +495,7 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
         self.addressed = self.addressed_in(&k.body);
         let mut prologue = Vec::new();
         for p in &k.params {
+            let mut views = Vec::new();
             let layout = match self.layout_of(&p.ty) {
                 Some(Ok(l)) if p.ty.pointer => {
                     let shape = self.buffer_of(&l, p.ty.span);
@@ -520,10 +521,9 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                 }
             } else if p.ty.pointer && p.ty.base == BaseType::Void {
                 // `void* vy`: a buffer of the type the kernel casts it to (`(float*)vy`).
-                let Some(cast) = crate::syntax::casts_of(&k.body, &p.name.name)
-                    .first()
-                    .copied()
-                else {
+                let casts = crate::syntax::casts_of(&k.body, &p.name.name);
+                views = self.void_views(&casts);
+                let Some(cast) = casts.first().copied() else {
                     self.errors.push(CheckError::Unsupported {
                         what: format!(
                             "the `void*` parameter `{}`, which the kernel never casts",
@@ -590,6 +590,7 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                 span: p.name.span,
                 kind,
                 default: p.default.clone(),
+                views: std::mem::take(&mut views),
             });
             let binding = match kind {
                 ParamKind::Buffer {
@@ -663,6 +664,25 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
         }
     }
 
+    /// The pointee types of a `void*` parameter's casts, as written, when they differ in element
+    /// type; empty when they agree (`(float*)x` and `(float4*)x` read the same floats).
+    fn void_views(&mut self, casts: &[&ast::TypeName]) -> Vec<String> {
+        let mut elems = Vec::new();
+        for &cast in casts {
+            let shape = match self.layout_of(cast) {
+                Some(l) => l.map(|l| self.buffer_of(&l, cast.span)),
+                None => vector::elem_of(cast),
+            };
+            if let Ok((elem, _)) = shape {
+                elems.push((elem, cast.base_text.clone()));
+            }
+        }
+        if elems.iter().all(|(e, _)| *e == elems[0].0) {
+            return Vec::new();
+        }
+        elems.into_iter().map(|(_, text)| text).collect()
+    }
+
     /// A pointer parameter of the element type `shape`; `None` (reported, the name still
     /// declared) when the type was refused.
     fn buffer_parameter(
@@ -695,6 +715,7 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                 span: p.name.span,
                 kind: ParamKind::Scalar { ty: elem, var },
                 default: None,
+                views: Vec::new(),
             });
             *slot = var;
         }
@@ -789,6 +810,7 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                 // launch must set it).
                 default: (device || initial.is_some())
                     .then(|| initial_value(initial, &dims, c.name.span)),
+                views: Vec::new(),
             });
             self.file_scope
                 .insert(c.name.name.clone(), Binding::Param(p));

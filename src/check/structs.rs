@@ -1999,6 +1999,7 @@ impl<'g> KernelChecker<'g, '_> {
                 span: p.name.span,
                 kind: ParamKind::Scalar { ty, var },
                 default: None,
+                views: Vec::new(),
             });
             vars.push(var);
         }

@@ -89,6 +89,10 @@ pub struct Param {
     pub kind: ParamKind,
     /// `= value` in the signature: what the launch binds when it names no value.
     pub default: Option<crate::syntax::ast::Expr>,
+    /// For a `void*` parameter cast to pointers of different element types (`(const half*)x`
+    /// and `(const float*)x`, chosen by a flag), the types as written: the buffer takes the
+    /// first's, so the launch must give an array whose type is known (a `.npy` file).
+    pub views: Vec<String>,
 }
 
 /// What a parameter holds.

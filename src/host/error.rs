@@ -163,6 +163,24 @@ pub enum HostError {
         #[label("a `{numpy}` array")]
         span: Span,
     },
+    /// `x = arange(n);` for a `void* x` the kernel reads as `half*` in one branch and `float*` in
+    /// another: which type the array is would be a guess
+    #[error("`{param}` is a `void*` the kernel reads as {views}, and the array it is given has no type of its own (and is not all zeros)")]
+    #[diagnostic(
+        code(simt::host::void_type),
+        help("simt gives the buffer the first cast's type (`{first}`): load the array from a .npy file of that type (`{param} = load(\"x.npy\");`), so that data meant for another branch is refused rather than read as the wrong bytes")
+    )]
+    VoidType {
+        /// The parameter.
+        param: String,
+        /// The types it is cast to, as `` `half*` and `float*` ``.
+        views: String,
+        /// The first of them, the buffer's.
+        first: String,
+        /// Where the array is given.
+        #[label("an array computed here, of no declared type")]
+        span: Span,
+    },
     /// A float32 file for a `__nv_bfloat16*` parameter with a value bfloat16 cannot hold.
     #[error("`{param}` is `__nv_bfloat16*` but element {index} of its float32 array, {value}, is not a bfloat16 value")]
     #[diagnostic(

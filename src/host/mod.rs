@@ -553,6 +553,21 @@ fn adopt(
     let ParamKind::Buffer { elem, .. } = p.kind else {
         unreachable!("host: only pointer parameters hold arrays");
     };
+    // Zeros are zero bits in every type, so an output buffer of `zeros(n)` needs no type.
+    let all_zero = || {
+        data.as_f64()
+            .iter()
+            .all(|&x| x == 0.0 && x.is_sign_positive())
+    };
+    if dtype.is_none() && !p.views.is_empty() && !all_zero() {
+        let views: Vec<String> = p.views.iter().map(|v| format!("`{v}*`")).collect();
+        return Err(HostError::VoidType {
+            param: p.name.clone(),
+            views: views.join(" and "),
+            first: format!("{}*", p.views[0]),
+            span,
+        });
+    }
     if data.elem() == elem {
         return Ok(Arc::clone(data));
     }
