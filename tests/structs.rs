@@ -708,3 +708,33 @@ launch k { out = zeros(1); expect out == [5]; }
 "#;
     ok(src, &[], [1, 1, 1], [1, 1, 1]);
 }
+
+/// A struct's vector members taken and given whole (exllamav2's `half8 { half2 x, y, z, w; }`):
+/// `p.a = make_float2(1, 2)` then `p.a.y + p.s` = 2 + 3 = 5; `p.a = v` with v = (5, 6), 5 + 6 =
+/// 11; `p.a = in[1]` of `float2* in` over arange(4) is (2, 3), 2 · 3 = 6; `h.x =
+/// __floats2half2_rn(1.5, 2.5)` (both exact in half), `h.y = h.x`, then `__low2float(h.y) +
+/// __high2float(h.y)` = 1.5 + 2.5 = 4.
+#[test]
+fn vector_members_are_assigned_and_read_whole() {
+    let src = r#"
+struct half8 { half2 x; half2 y; };
+struct P { float2 a; float s; };
+__global__ void k(float* fo, const float2* in) {
+    P p;
+    p.s = 3.0f;
+    p.a = make_float2(1.0f, 2.0f);
+    fo[0] = p.a.y + p.s;
+    float2 v = make_float2(5.0f, 6.0f);
+    p.a = v;
+    fo[1] = p.a.x + p.a.y;
+    p.a = in[1];
+    fo[2] = p.a.x * p.a.y;
+    half8 h;
+    h.x = __floats2half2_rn(1.5f, 2.5f);
+    h.y = h.x;
+    fo[3] = __low2float(h.y) + __high2float(h.y);
+}
+launch k { fo = zeros(4); in = arange(4); block = 1; grid = 1; expect fo == [5.0, 11.0, 6.0, 4.0]; }
+"#;
+    ok(src, &[], [1, 1, 1], [1, 1, 1]);
+}

@@ -1121,6 +1121,68 @@ impl<'g> KernelChecker<'g, '_> {
         crate::stack::grow(|| self.struct_value_at(e, l, out))
     }
 
+    /// A struct's vector member read whole (`h.x` of `struct half8 { half2 x, y; }`), when `e`
+    /// is one of `width` `elem`s: its components.
+    pub(crate) fn vector_member(
+        &mut self,
+        e: &ast::Expr,
+        elem: Scalar,
+        width: u32,
+    ) -> Option<Result<Vec<Expr>>> {
+        if !matches!(e.kind, ast::ExprKind::Member { .. }) {
+            return None;
+        }
+        let l = self.struct_of(e)?;
+        if super::vector::cuda_vector(&l.name) != Some((elem, width)) {
+            return None;
+        }
+        let place = self.struct_place(e)?;
+        Some(place.and_then(|p| self.reads(&p, e.span)))
+    }
+
+    /// The components of the vector value `e` of `width` `elem`s, as expressions.
+    fn vector_components(
+        &mut self,
+        e: &ast::Expr,
+        elem: Scalar,
+        width: u32,
+        out: &mut Vec<Stmt>,
+    ) -> Result<Vec<Expr>> {
+        Ok(match self.vec_value(e, elem, width)? {
+            super::vector::VecValue::Parts(parts) => parts,
+            super::vector::VecValue::Call(call, parts) => {
+                out.push(Stmt {
+                    kind: StmtKind::Eval(call),
+                    span: e.span,
+                });
+                parts
+            }
+            super::vector::VecValue::Load(mem, index) => {
+                let vars: Vec<VarId> = (0..width as usize)
+                    .map(|k| {
+                        let name = format!("copy.{}", super::vector::COMPONENTS[k]);
+                        self.new_local(&name, elem, e.span)
+                    })
+                    .collect();
+                out.push(Stmt {
+                    kind: StmtKind::VecLoad {
+                        mem,
+                        index,
+                        vars: vars.clone(),
+                    },
+                    span: e.span,
+                });
+                vars.into_iter()
+                    .map(|v| Expr {
+                        kind: ExprKind::Var(v),
+                        ty: elem.promoted(),
+                        span: e.span,
+                    })
+                    .collect()
+            }
+        })
+    }
+
     fn struct_value_at(
         &mut self,
         e: &ast::Expr,
@@ -1133,6 +1195,16 @@ impl<'g> KernelChecker<'g, '_> {
         }
         if let ast::ExprKind::List(items) = &e.kind {
             return self.build(l, items, span, out);
+        }
+        // A vector member (`P { float2 a; }`) given a vector (`p.a = make_float2(1, 2)`, a
+        // vector variable, `__floats2half2_rn(x, y)`, an element of a `float2*`): its
+        // components. (`float3` and the other vectors kept as structs read member by member.)
+        if let Some((elem, width)) = super::vector::cuda_vector(&l.name) {
+            if !super::vector::is_struct_vector(elem, width)
+                && (self.vector_shape(e)?.is_some() || self.computed_vector(e)?.is_some())
+            {
+                return self.vector_components(e, elem, width, out);
+            }
         }
         let Some(found) = self.struct_of(e) else {
             // `P p = x;` with a scalar: a constructor (or the first member) takes it.

@@ -470,6 +470,9 @@ impl KernelChecker<'_, '_> {
         if let Some(pair) = self.pair_value(e, elem, width) {
             return pair;
         }
+        if let Some(parts) = self.vector_member(e, elem, width) {
+            return parts.map(VecValue::Parts);
+        }
         let want = type_name(elem, width);
         let mismatch = |found: String, span: Span| CheckError::Mismatch {
             expected: format!("a `{want}`"),
