@@ -136,3 +136,24 @@ fn register_arrays_cost_no_instructions() {
     assert_eq!(compiled, 12);
     assert!(source > compiled, "{source}");
 }
+
+#[test]
+fn a_long_chain_of_constants_is_folded_once() {
+    // `a1 = a0 + a0`, `a2 = a1 + a1`, … 48 deep: each is a constant, so the chain costs no
+    // instruction once compiled, and asking whether `a48` is one walks each definition once
+    // (without remembering the answers the walk doubles at every link: 2^48 steps). 2^48 wraps
+    // to 0 in 32 bits; the store is the one instruction the kernel issues.
+    let mut body = String::from("unsigned a0 = 1u;\n");
+    for i in 1..=48 {
+        body.push_str(&format!("unsigned a{i} = a{} + a{};\n", i - 1, i - 1));
+    }
+    let src = format!(
+        "__global__ void k(unsigned* out) {{
+            {body}
+            out[threadIdx.x] = a48;
+        }}
+        launch k {{ out = ones(32); grid = 1; block = 32; expect out == 0; }}"
+    );
+    let (_, compiled) = counts(&src, &[]);
+    assert_eq!(compiled, 1);
+}

@@ -607,6 +607,10 @@ pub(crate) struct Facts<'a> {
     accesses: Vec<(u32, &'a Expr)>,
     /// The loops with constant bounds whose induction variable the body leaves alone.
     unrolled_loops: HashSet<*const Stmt>,
+    /// [`Facts::is_static`]'s answer for each variable once known: a chain of variables each
+    /// defined from the previous one twice (`b = a + a; c = b + b;`) is then walked once, not
+    /// once per path.
+    static_vars: std::cell::RefCell<HashMap<VarId, bool>>,
 }
 
 impl<'a> Facts<'a> {
@@ -638,7 +642,9 @@ impl<'a> Facts<'a> {
             {
                 let init = k.checked_sub(1).map(|p| &body[p]);
                 if let Some(v) = constant_trip_var(init, cond, step) {
-                    if !assigns(inner, v) {
+                    let mut assigned = HashSet::new();
+                    assigned_vars(inner, &mut assigned);
+                    if !assigned.contains(&v) {
                         self.unrolled.insert(v);
                         self.unrolled_loops.insert(s as *const Stmt);
                     }
@@ -725,14 +731,20 @@ impl<'a> Facts<'a> {
             ExprKind::Const(_) | ExprKind::ParamBase(_) | ExprKind::ParamAddress(_) => true,
             ExprKind::Var(v) if self.unrolled.contains(v) => true,
             ExprKind::Var(v) if self.loaded.contains(v) => false,
-            ExprKind::Var(v) => match self.assigned.get(v).map(Vec::as_slice) {
-                Some([value]) if visiting.insert(*v) => {
-                    let s = self.is_static(value, visiting);
-                    visiting.remove(v);
-                    s
+            ExprKind::Var(v) => {
+                if let Some(&known) = self.static_vars.borrow().get(v) {
+                    return known;
                 }
-                _ => false,
-            },
+                match self.assigned.get(v).map(Vec::as_slice) {
+                    Some([value]) if visiting.insert(*v) => {
+                        let s = self.is_static(value, visiting);
+                        visiting.remove(v);
+                        self.static_vars.borrow_mut().insert(*v, s);
+                        s
+                    }
+                    _ => false,
+                }
+            }
             ExprKind::Arith { .. }
             | ExprKind::Compare { .. }
             | ExprKind::Logic { .. }
@@ -873,28 +885,6 @@ pub(crate) fn assigned_vars(body: &[Stmt], out: &mut HashSet<VarId>) {
             | StmtKind::Barrier
             | StmtKind::ReturnFn => {}
         }
-    }
-}
-
-fn assigns(body: &[Stmt], v: VarId) -> bool {
-    body.iter().any(|s| match &s.kind {
-        StmtKind::Assign { var, value } => *var == v || inline_assigns(value, v),
-        StmtKind::Store { index, value, .. } => {
-            inline_assigns(index, v) || inline_assigns(value, v)
-        }
-        StmtKind::VecLoad { vars, .. } => vars.contains(&v),
-        StmtKind::If { then, els, .. } => assigns(then, v) || assigns(els, v),
-        StmtKind::Loop { body, step, .. } => assigns(body, v) || assigns(step, v),
-        StmtKind::Eval(e) => inline_assigns(e, v),
-        _ => false,
-    })
-}
-
-/// Whether an inlined call inside `e` assigns `v`.
-fn inline_assigns(e: &Expr, v: VarId) -> bool {
-    match &e.kind {
-        ExprKind::Inline { body, .. } => assigns(body, v),
-        _ => children(e).into_iter().any(|c| inline_assigns(c, v)),
     }
 }
 

@@ -1140,49 +1140,6 @@ impl<'g> KernelChecker<'g, '_> {
         Some(place.and_then(|p| self.reads(&p, e.span)))
     }
 
-    /// The components of the vector value `e` of `width` `elem`s, as expressions.
-    fn vector_components(
-        &mut self,
-        e: &ast::Expr,
-        elem: Scalar,
-        width: u32,
-        out: &mut Vec<Stmt>,
-    ) -> Result<Vec<Expr>> {
-        Ok(match self.vec_value(e, elem, width)? {
-            super::vector::VecValue::Parts(parts) => parts,
-            super::vector::VecValue::Call(call, parts) => {
-                out.push(Stmt {
-                    kind: StmtKind::Eval(call),
-                    span: e.span,
-                });
-                parts
-            }
-            super::vector::VecValue::Load(mem, index) => {
-                let vars: Vec<VarId> = (0..width as usize)
-                    .map(|k| {
-                        let name = format!("copy.{}", super::vector::COMPONENTS[k]);
-                        self.new_local(&name, elem, e.span)
-                    })
-                    .collect();
-                out.push(Stmt {
-                    kind: StmtKind::VecLoad {
-                        mem,
-                        index,
-                        vars: vars.clone(),
-                    },
-                    span: e.span,
-                });
-                vars.into_iter()
-                    .map(|v| Expr {
-                        kind: ExprKind::Var(v),
-                        ty: elem.promoted(),
-                        span: e.span,
-                    })
-                    .collect()
-            }
-        })
-    }
-
     fn struct_value_at(
         &mut self,
         e: &ast::Expr,

@@ -378,45 +378,56 @@ impl KernelChecker<'_, '_> {
         self.writable(target)?;
         let (mem, index) = self.element(target)?;
         self.not_constant(mem, target.span)?;
-        let values = match self.vec_value(value, mem.elem, mem.width)? {
-            VecValue::Parts(parts) => parts,
-            VecValue::Call(call, parts) => {
-                out.push(Stmt {
-                    kind: StmtKind::Eval(call),
-                    span: value.span,
-                });
-                parts
-            }
-            VecValue::Load(from, from_index) => {
-                let vars: Vec<VarId> = (0..from.width as usize)
-                    .map(|k| {
-                        self.new_local(&format!("copy.{}", COMPONENTS[k]), from.elem, value.span)
-                    })
-                    .collect();
-                let values = vars
-                    .iter()
-                    .map(|&v| Expr {
-                        kind: ExprKind::Var(v),
-                        ty: from.elem.promoted(),
-                        span: value.span,
-                    })
-                    .collect();
-                out.push(Stmt {
-                    kind: StmtKind::VecLoad {
-                        mem: from,
-                        index: from_index,
-                        vars,
-                    },
-                    span: value.span,
-                });
-                values
-            }
-        };
+        let values = self.vector_components(value, mem.elem, mem.width, out)?;
         out.push(Stmt {
             kind: StmtKind::VecStore { mem, index, values },
             span: target.span.to(value.span),
         });
         Ok(())
+    }
+
+    /// The components of the vector value `e` of `width` `elem`s, as expressions.
+    pub(crate) fn vector_components(
+        &mut self,
+        e: &ast::Expr,
+        elem: Scalar,
+        width: u32,
+        out: &mut Vec<Stmt>,
+    ) -> Result<Vec<Expr>> {
+        Ok(match self.vec_value(e, elem, width)? {
+            VecValue::Parts(parts) => parts,
+            VecValue::Call(call, parts) => {
+                out.push(Stmt {
+                    kind: StmtKind::Eval(call),
+                    span: e.span,
+                });
+                parts
+            }
+            VecValue::Load(mem, index) => {
+                // The copy has the loaded memory's components.
+                let vars: Vec<VarId> = (0..mem.width as usize)
+                    .map(|k| {
+                        let name = format!("copy.{}", COMPONENTS[k]);
+                        self.new_local(&name, mem.elem, e.span)
+                    })
+                    .collect();
+                out.push(Stmt {
+                    kind: StmtKind::VecLoad {
+                        mem,
+                        index,
+                        vars: vars.clone(),
+                    },
+                    span: e.span,
+                });
+                vars.into_iter()
+                    .map(|v| Expr {
+                        kind: ExprKind::Var(v),
+                        ty: mem.elem.promoted(),
+                        span: e.span,
+                    })
+                    .collect()
+            }
+        })
     }
 
     pub(crate) fn assign_vector(
