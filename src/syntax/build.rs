@@ -554,7 +554,7 @@ impl<'m> Builder<'m> {
 
     /// `ctor_def = { ident ~ "(" ~ params? ~ ")" ~ (":" ~ member_init ~ ...)? ~ block }`: a
     /// function named after the struct whose body starts with the initialiser list's assignments
-    /// (`: x(a), v(b, c)` is `x = a; v = {b, c};`).
+    /// (`: x(a), v(b, c)` is `this->x = a; this->v = {b, c};`).
     fn ctor_def(&self, pair: Pair<'_, Rule>) -> Result<Function> {
         let span = self.span(&pair);
         let mut name = None;
@@ -577,11 +577,26 @@ impl<'m> Builder<'m> {
                             span: init_span,
                         }
                     };
+                    // `this->x`: a parameter of the member's own name (`x(x)`) must not
+                    // hide the member it initialises.
+                    let this = Expr {
+                        span: field.span,
+                        kind: ExprKind::Name("this".into()),
+                    };
                     body.push(Stmt {
                         kind: StmtKind::Assign {
                             target: Expr {
                                 span: field.span,
-                                kind: ExprKind::Name(field.name),
+                                kind: ExprKind::Member {
+                                    base: Box::new(Expr {
+                                        span: field.span,
+                                        kind: ExprKind::Unary {
+                                            op: UnOp::Deref,
+                                            operand: Box::new(this),
+                                        },
+                                    }),
+                                    field,
+                                },
                             },
                             op: None,
                             op_span: init_span,
