@@ -274,10 +274,23 @@ fn unsupported_struct_constructs_are_named_where_they_are_written() {
     assert_eq!(at, (4, 18));
 
     let (code, message, _) = refused(
-        "struct L { float* next; };\n__global__ void k(float* out) {\n    L l;\n    out[0] = 0.0f;\n}",
+        "struct N { float x; };\nstruct L { N* next; };\n__global__ void k(float* out) {\n    L l;\n    out[0] = 0.0f;\n}",
     );
     assert_eq!(code, "simt::check::unsupported");
-    assert_eq!(message, "the pointer member `next` of `L` is not supported");
+    assert_eq!(
+        message,
+        "the pointer member `next` of `L` to `N` is not supported"
+    );
+
+    let (code, message, at) = refused(
+        "struct V { const float* data; };\n__global__ void k(V* vs, float* out) {\n    out[0] = 0.0f;\n}",
+    );
+    assert_eq!(code, "simt::check::unsupported");
+    assert_eq!(
+        message,
+        "a buffer or array of struct `V`, which holds a pointer is not supported"
+    );
+    assert_eq!(at, (2, 19));
 }
 
 #[test]
@@ -737,4 +750,156 @@ __global__ void k(float* fo, const float2* in) {
 launch k { fo = zeros(4); in = arange(4); block = 1; grid = 1; expect fo == [5.0, 11.0, 6.0, 4.0]; }
 "#;
     ok(src, &[], [1, 1, 1], [1, 1, 1]);
+}
+
+#[test]
+fn a_member_initialiser_names_the_member_not_a_parameter_of_its_name() {
+    // `w(w)` initialises the member `w` with the parameter `w`, as C++ does: each thread's `s.w`
+    // is its threadIdx.x + 5. (Read as `w = w` in the constructor's scope it assigned the
+    // parameter to itself and left the member 0.)
+    let src = r#"
+struct S { int w; __device__ S(int w) : w(w) {} };
+__global__ void k(int* out) { S s(threadIdx.x + 5); out[threadIdx.x] = s.w; }
+launch k { out = zeros(3); expect out == [5, 6, 7]; }
+"#;
+    ok(src, &[], ONE, [3, 1, 1]);
+}
+
+/// exllamav2's view classes: a pointer member set in a constructor's initialiser list, read in
+/// member functions returning a scalar, a `half2` and a pointer.
+const VIEW: &str = r#"
+class View {
+public:
+    const float* data;
+    const int width;
+    __device__ View(const float* data, const int width) : data(data), width(width) { }
+    __device__ float item(int r, int c) const { return data[r * width + c]; }
+    __device__ float2 pair(int r, int c) const { return ((float2*)data)[(r * width + c) / 2]; }
+    __device__ const float* item_ptr(int r, int c) const { return &data[r * width + c]; }
+};
+"#;
+
+#[test]
+fn a_pointer_member_points_into_the_array_it_was_given() {
+    let src = format!(
+        r#"{VIEW}
+__device__ float first(View v) {{ return v.data[0]; }}
+
+__global__ void k(const float* m, float* out) {{
+    int t = threadIdx.x;
+    View v(m, 4);
+    View w = v;
+    w.data += 2;
+    float2 p = v.pair(t, 2);
+    const float* q = v.item_ptr(t, 3);
+    out[4 * t + 0] = v.item(t, 1);
+    out[4 * t + 1] = w.data[4 * t] + first(w);
+    out[4 * t + 2] = p.x + p.y;
+    out[4 * t + 3] = *q - this_is_zero(v);
+}}
+"#
+    )
+    .replace(
+        "__device__ float first",
+        "__device__ float this_is_zero(const View& v) { return v.data == nullptr ? 1.0f : 0.0f; }\n__device__ float first",
+    );
+    // m = arange(16) as a 4×4 row-major matrix, so m[r][c] = 4r + c.
+    // item(t, 1) = 4t + 1. w is a copy whose pointer moved 2 on: w.data[4t] = m[4t + 2] = 4t + 2,
+    // and first(w) = m[2] = 2, so 4t + 4; v is unchanged by w's move (item(t, 1) above).
+    // pair(t, 2) is the float2 at element 4t + 2: (4t + 2) + (4t + 3) = 8t + 5.
+    // *item_ptr(t, 3) = 4t + 3; v.data is not null, so this_is_zero gives 0.
+    let want: Vec<String> = (0..4)
+        .flat_map(|t| [4 * t + 1, 4 * t + 4, 8 * t + 5, 4 * t + 3])
+        .map(|v| v.to_string())
+        .collect();
+    let src = format!(
+        "{src}\nlaunch k {{ m = arange(16); out = zeros(16); expect out == [{}]; }}\n",
+        want.join(", ")
+    );
+    let r = ok(&src, &[], ONE, [4, 1, 1]);
+    // Through the member the loads are the array's own: per warp, item (4 lanes, stride 16
+    // bytes: 2 sectors), w.data[4t] (2 sectors), first(w) (1 sector, every lane the same
+    // address), pair (8-byte loads, 2 sectors) and *q (2 sectors): 5 requests, 9 sectors.
+    assert_eq!(r.counters.gld_instr, 5);
+    assert_eq!(r.counters.gld_sectors, 9);
+}
+
+#[test]
+fn a_struct_kernel_parameter_holding_pointers_gives_each_its_buffer() {
+    let src = r#"
+struct Params { const float* x; float* y; int n; float a; };
+__global__ void saxpy(Params p) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < p.n) p.y[i] = p.a * p.x[i] + p.y[i];
+}
+launch saxpy {
+    p.n = 10; p.a = 2.0; p.x = arange(10); p.y = ones(10);
+    expect p.y == 2 * arange(10) + 1;
+    expect p.x == arange(10);
+}
+"#;
+    // y = 2x + 1 for the 10 threads with i < n; x is read, not written.
+    let r = ok(src, &[], [2, 1, 1], [8, 1, 1]);
+    // Each warp (8 threads, one per block) loads x and y once and stores y once; 10 floats are
+    // 40 bytes: block 0's eight 4-byte loads are one sector, block 1's two another.
+    assert_eq!((r.counters.gld_instr, r.counters.gst_instr), (4, 2));
+    assert_eq!(r.counters.gld_sectors, 4);
+    // `--arg p.y=...` sets the member's buffer like any buffer: ones(10) * 2 breaks the expect.
+    let r = common::run(
+        src,
+        &[("p.y", "ones(10) * 2")],
+        Some([2, 1, 1]),
+        Some([8, 1, 1]),
+    )
+    .unwrap_or_else(|f| panic!("{}", common::describe(&f)));
+    assert!(!r.expects[0].passed);
+}
+
+#[test]
+fn a_braced_struct_takes_a_pointer_member_and_defaults_it_to_null() {
+    let src = r#"
+struct Span { const int* at; int n; };
+struct Opt { const int* p = nullptr; int k = 7; };
+__global__ void k(const int* in, int* out) {
+    Span s = {in + 2, 3};
+    Opt o;
+    out[threadIdx.x] = s.at[s.n - 1] + (o.p == nullptr ? o.k : 0);
+}
+launch k { in = arange(8) * 10; out = zeros(2); expect out == [47, 47]; }
+"#;
+    // s.at points at in[2], so s.at[2] = in[4] = 40; o.p is null, so 40 + 7.
+    ok(src, &[], ONE, [2, 1, 1]);
+
+    let src = r#"
+__constant__ float table[4];
+struct Lut { const float* at = table + 1; };
+__global__ void k(float* out) {
+    Lut l;
+    out[threadIdx.x] = l.at[threadIdx.x] + table[0];
+}
+launch k { table = [10, 20, 30, 40]; out = zeros(3); expect out == [30, 40, 50]; }
+"#;
+    // The default points at table[1]: l.at[t] + table[0] = table[t + 1] + 10.
+    ok(src, &[], ONE, [3, 1, 1]);
+}
+
+#[test]
+fn a_pointer_member_keeps_the_one_array_it_points_into() {
+    let src = r#"
+struct P { float* d; };
+__global__ void k(float* a, float* b) {
+    P p = {a};
+    p.d[threadIdx.x] = 1.0f;
+    p.d = b;
+    p.d[threadIdx.x] = 2.0f;
+}
+launch k { a = zeros(2); b = zeros(2); }
+"#;
+    let f = err(src, &[], Some(ONE), Some([2, 1, 1]));
+    assert_eq!(codes(&f), ["simt::check::unsupported"]);
+    assert_eq!(
+        f.errors[0].to_string(),
+        "pointing `p.d` into `b` after it pointed into `a` is not supported"
+    );
+    assert_eq!(position(&f), (6, 5));
 }

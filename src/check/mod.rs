@@ -400,6 +400,8 @@ pub(crate) struct KernelChecker<'g, 'e> {
     shared: Vec<Shared>,
     locals: Vec<Local>,
     ptr_vars: Vec<pointer::PtrVar>,
+    /// The pointer variable of each struct's pointer leaf, by the leaf's variable.
+    leaf_pointers: HashMap<VarId, u32>,
     local_arrays: Vec<LocalArray>,
     /// Notes for the report: constructs that run but deserve a word (deprecated forms).
     notes: Vec<(Span, String)>,
@@ -461,6 +463,7 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
             shared: Vec::new(),
             locals: Vec::new(),
             ptr_vars: Vec::new(),
+            leaf_pointers: HashMap::new(),
             local_arrays: Vec::new(),
             file_scope: HashMap::new(),
             notes: Vec::new(),
@@ -502,7 +505,7 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                     Some((l, shape))
                 }
                 Some(Ok(l)) => {
-                    let binding = self.struct_kernel_parameter(l, p);
+                    let binding = self.struct_kernel_parameter(l, p, &mut prologue);
                     self.declare(&p.name, binding);
                     continue;
                 }
@@ -1390,6 +1393,7 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                 Some(Binding::Pointer(i)) => Some(i),
                 _ => None,
             },
+            ast::ExprKind::Member { .. } => self.member_pointer(target),
             _ => None,
         }
     }

@@ -48,6 +48,9 @@ pub(crate) struct PtrVar {
     pub is_const: bool,
     /// A `__device__` function's `void*` parameter: it must be cast before it is read.
     pub is_void: bool,
+    /// A struct's pointer member: its variable is the struct's leaf, so it is never declared
+    /// again under a new variable.
+    pub in_struct: bool,
 }
 
 impl KernelChecker<'_, '_> {
@@ -66,6 +69,7 @@ impl KernelChecker<'_, '_> {
             ast::ExprKind::Unary {
                 op: UnOp::AddrOf, ..
             } => true,
+            ast::ExprKind::Member { .. } => self.member_pointer(e).is_some(),
             ast::ExprKind::Binary {
                 op: BinOp::Add,
                 lhs,
@@ -92,14 +96,16 @@ impl KernelChecker<'_, '_> {
                     || (args.is_empty() && self.struct_converts(name))
             }
             ast::ExprKind::Method { object, method, .. } => match &object.kind {
-                ast::ExprKind::Name(n) => match self.lookup(n) {
-                    Some(Binding::Object(i)) => self.globals.structs[self.objects[i as usize].def]
+                ast::ExprKind::Name(n) if matches!(self.lookup(n), Some(Binding::Object(_))) => {
+                    let Some(Binding::Object(i)) = self.lookup(n) else {
+                        unreachable!("matched: an object")
+                    };
+                    self.globals.structs[self.objects[i as usize].def]
                         .methods
                         .iter()
-                        .any(|m| m.name.name == method.name && m.ret.pointer),
-                    _ => false,
-                },
-                _ => false,
+                        .any(|m| m.name.name == method.name && m.ret.pointer)
+                }
+                _ => self.pointer_method(object, &method.name),
             },
             _ => false,
         }
@@ -158,37 +164,7 @@ impl KernelChecker<'_, '_> {
                     offset: constant(Value::I64(0), span),
                     is_const: false,
                 }),
-                Some(Binding::Pointer(i)) => {
-                    let pv = &self.ptr_vars[i as usize];
-                    let offset = Expr {
-                        kind: ExprKind::Var(pv.var),
-                        ty: Scalar::I64,
-                        span,
-                    };
-                    if pv.mem.is_none() && pv.assigned {
-                        // Only `NULL` so far: a null pointer held in a variable.
-                        return Ok(Ptr {
-                            mem: None,
-                            offset,
-                            is_const: pv.is_const,
-                        });
-                    }
-                    let Some(mem) = pv.mem else {
-                        return Err(CheckError::Pointer {
-                            problem: PointerProblem::Unassigned {
-                                name: n.to_string(),
-                                moved: false,
-                            },
-                            span,
-                            help: Some(format!("assign it first, e.g. `{n} = a + i;`")),
-                        });
-                    };
-                    Ok(Ptr {
-                        mem: Some(mem),
-                        offset,
-                        is_const: pv.is_const,
-                    })
-                }
+                Some(Binding::Pointer(i)) => self.pointer_held(i, span),
                 None if n == "NULL" || n == "nullptr" => Ok(null(span)),
                 _ => self.null_constant(e),
             },
@@ -196,6 +172,10 @@ impl KernelChecker<'_, '_> {
                 op: UnOp::AddrOf,
                 operand,
             } => self.address_of(operand, span),
+            ast::ExprKind::Member { .. } if self.member_pointer(e).is_some() => {
+                let i = self.member_pointer(e).expect("checked: a pointer member");
+                self.pointer_held(i, span)
+            }
             ast::ExprKind::Binary {
                 op: op @ (BinOp::Add | BinOp::Sub),
                 op_span,
@@ -243,9 +223,18 @@ impl KernelChecker<'_, '_> {
                 let f = self.globals.functions[super::groups::unqualified(&callee.name)];
                 self.call_pointer(f, targs, args, span)
             }
-            ast::ExprKind::Method { .. } if self.is_pointer(e) => self
-                .object_pointer(e)
-                .expect("checker: a pointer method is an object's"),
+            ast::ExprKind::Method {
+                object,
+                method,
+                args,
+                ..
+            } if self.is_pointer(e) => {
+                if let Some(p) = self.object_pointer(e) {
+                    return p;
+                }
+                let call = self.method_call(object, &method.name, args, span, false)?;
+                self.returned_pointer(&method.name, call, span)
+            }
             ast::ExprKind::Ternary { cond, then, els } => {
                 let c = self.condition(cond)?;
                 let t = self.pointer(then)?;
@@ -263,6 +252,39 @@ impl KernelChecker<'_, '_> {
         }
     }
 
+    /// The pointer a pointer variable holds.
+    fn pointer_held(&self, i: u32, span: Span) -> Result<Ptr> {
+        let pv = &self.ptr_vars[i as usize];
+        let offset = Expr {
+            kind: ExprKind::Var(pv.var),
+            ty: Scalar::I64,
+            span,
+        };
+        if pv.mem.is_none() && pv.assigned {
+            // Only `NULL` so far: a null pointer held in a variable.
+            return Ok(Ptr {
+                mem: None,
+                offset,
+                is_const: pv.is_const,
+            });
+        }
+        let Some(mem) = pv.mem else {
+            return Err(CheckError::Pointer {
+                problem: PointerProblem::Unassigned {
+                    name: pv.name.clone(),
+                    moved: false,
+                },
+                span,
+                help: Some(format!("assign it first, e.g. `{} = a + i;`", pv.name)),
+            });
+        };
+        Ok(Ptr {
+            mem: Some(mem),
+            offset,
+            is_const: pv.is_const,
+        })
+    }
+
     /// The pointer an inlined call of `f` returns.
     pub(crate) fn call_pointer(
         &mut self,
@@ -272,6 +294,11 @@ impl KernelChecker<'_, '_> {
         span: Span,
     ) -> Result<Ptr> {
         let call = self.inline_call(f, (targs, args), span, false)?;
+        self.returned_pointer(&f.name.name, call, span)
+    }
+
+    /// The pointer the inlined call `call` of the function `name` returned.
+    fn returned_pointer(&mut self, name: &str, call: Expr, span: Span) -> Result<Ptr> {
         let super::intrinsics::RetShape::Pointer(i) = self.last_ret else {
             unreachable!("checker: a pointer function returns through a pointer")
         };
@@ -279,7 +306,7 @@ impl KernelChecker<'_, '_> {
         let Some(mem) = pv.mem else {
             return Err(CheckError::Pointer {
                 problem: PointerProblem::ReturnsNowhere {
-                    function: f.name.name.clone(),
+                    function: name.to_string(),
                 },
                 span,
                 help: Some("return a pointer into a parameter or an array".into()),
@@ -693,6 +720,7 @@ impl KernelChecker<'_, '_> {
             span: name.span,
             is_const,
             is_void: false,
+            in_struct: false,
         });
         self.ptr_vars.len() as u32 - 1
     }
@@ -751,7 +779,9 @@ impl KernelChecker<'_, '_> {
             match pv.mem {
                 // Re-pointed into another array where it was declared (not in a branch or a loop
                 // of its own): from here on the name is a new variable, as if declared again.
-                Some(old) if old.space != mem.space && self.scopes.len() == pv.scope => {
+                Some(old)
+                    if old.space != mem.space && self.scopes.len() == pv.scope && !pv.in_struct =>
+                {
                     let name = ast::Ident {
                         name: pv.name.clone(),
                         span: pv.span,
@@ -879,7 +909,7 @@ impl KernelChecker<'_, '_> {
 }
 
 /// The null pointer constant.
-fn null(span: Span) -> Ptr {
+pub(crate) fn null(span: Span) -> Ptr {
     Ptr {
         mem: None,
         offset: constant(Value::I64(NULL_OFFSET), span),

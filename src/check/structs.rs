@@ -79,6 +79,38 @@ pub(crate) enum MemberKind {
     Scalar(Scalar),
     /// Several leaves.
     Compound(Rc<Layout>),
+    /// A pointer (`const half* data;`): one `i64` leaf holding the offset into the array it
+    /// points into. Which array that is, is known where a struct value is given its pointer, as
+    /// for a pointer variable; so a struct holding one lives in registers, never in memory.
+    Pointer(PointerMember),
+}
+
+/// A pointer member's declared type.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct PointerMember {
+    /// Component type and components of what it points to.
+    pub pointee: (Scalar, u32),
+    /// `const T*`.
+    pub is_const: bool,
+}
+
+impl MemberKind {
+    /// Size and alignment in bytes, and the leaves with their byte offsets.
+    fn shape(&self) -> (u32, u32, Vec<(Scalar, u32)>) {
+        match self {
+            MemberKind::Scalar(s) => (s.size(), s.size(), vec![(*s, 0)]),
+            MemberKind::Compound(l) => (l.size, l.align, l.leaves.clone()),
+            MemberKind::Pointer(_) => (8, 8, vec![(Scalar::I64, 0)]),
+        }
+    }
+
+    /// Whether some view of it reads its bytes as another type.
+    fn retyped(&self) -> bool {
+        match self {
+            MemberKind::Compound(l) => l.retyped,
+            MemberKind::Scalar(_) | MemberKind::Pointer(_) => false,
+        }
+    }
 }
 
 impl Layout {
@@ -124,9 +156,27 @@ impl Layout {
 
     fn leaf_count(kind: &MemberKind) -> usize {
         match kind {
-            MemberKind::Scalar(_) => 1,
+            MemberKind::Scalar(_) | MemberKind::Pointer(_) => 1,
             MemberKind::Compound(l) => l.leaves.len(),
         }
+    }
+
+    /// The pointer member whose leaf is leaf `k`, if it is one.
+    pub(crate) fn pointer_leaf(&self, k: usize) -> Option<PointerMember> {
+        let m = self
+            .members
+            .iter()
+            .rfind(|m| m.first <= k && k < m.first + Self::leaf_count(&m.kind))?;
+        match &m.kind {
+            MemberKind::Pointer(p) => Some(*p),
+            MemberKind::Compound(sub) => sub.pointer_leaf(k - m.first),
+            MemberKind::Scalar(_) => None,
+        }
+    }
+
+    /// Whether any leaf (at any depth) is a pointer.
+    fn has_pointer(&self) -> bool {
+        (0..self.leaves.len()).any(|k| self.pointer_leaf(k).is_some())
     }
 }
 
@@ -156,10 +206,7 @@ pub(crate) struct StructPlace {
 
 /// `n` members of one kind in a row: an array, or a vector (named `x`, `y`, ...).
 fn repeated(name: String, kind: &MemberKind, n: u32, align: u32, names: bool) -> Layout {
-    let (size, leaves) = match kind {
-        MemberKind::Scalar(s) => (s.size(), vec![(*s, 0)]),
-        MemberKind::Compound(l) => (l.size, l.leaves.clone()),
-    };
+    let (size, _, leaves) = kind.shape();
     let mut members = Vec::new();
     let mut all = Vec::new();
     for k in 0..n {
@@ -175,10 +222,7 @@ fn repeated(name: String, kind: &MemberKind, n: u32, align: u32, names: bool) ->
         });
         all.extend(leaves.iter().map(|&(s, o)| (s, o + k * size)));
     }
-    let retyped = match kind {
-        MemberKind::Scalar(_) => false,
-        MemberKind::Compound(l) => l.retyped,
-    };
+    let retyped = kind.retyped();
     Layout {
         name,
         def: None,
@@ -340,12 +384,27 @@ impl<'g> KernelChecker<'g, '_> {
                     statics.push((f.name.name.clone(), v));
                     continue;
                 }
-                if ty.pointer || ty.reference {
+                if ty.reference {
                     return Err(unsupported(
-                        format!("the pointer member `{}` of `{name}`", f.name.name),
+                        format!("the reference member `{}` of `{name}`", f.name.name),
                         f.name.span,
-                        "keep an index into the buffer in an `int` member instead",
+                        "hold a pointer instead (`T* p;`), or an index into the buffer",
                     ));
+                }
+                if ty.pointer {
+                    let member = self.pointer_member(&ty, f, name, d.is_union)?;
+                    let (size, al, sub) = member.shape();
+                    align = align.max(al);
+                    offset = offset.next_multiple_of(al);
+                    members.push(Member {
+                        name: f.name.name.clone(),
+                        first: leaves.len(),
+                        offset,
+                        kind: member,
+                    });
+                    leaves.extend(sub.into_iter().map(|(s, o)| (s, o + offset)));
+                    offset += size;
+                    continue;
                 }
                 let mut kind = match self.anonymous_union(f) {
                     // Its members may use this struct's template parameters (`T elem[N];`).
@@ -374,6 +433,9 @@ impl<'g> KernelChecker<'g, '_> {
                     let (el_align, el_name) = match &kind {
                         MemberKind::Scalar(s) => (s.size(), s.c_name().to_string()),
                         MemberKind::Compound(l) => (l.align, l.name.clone()),
+                        MemberKind::Pointer(_) => {
+                            unreachable!("checker: pointer members are scalars")
+                        }
                     };
                     kind = MemberKind::Compound(Rc::new(repeated(
                         format!("{el_name}[{n}]"),
@@ -383,10 +445,7 @@ impl<'g> KernelChecker<'g, '_> {
                         false,
                     )));
                 }
-                let (size, al, sub) = match &kind {
-                    MemberKind::Scalar(s) => (s.size(), s.size(), vec![(*s, 0)]),
-                    MemberKind::Compound(l) => (l.size, l.align, l.leaves.clone()),
-                };
+                let (size, al, sub) = kind.shape();
                 align = align.max(al);
                 if d.is_union {
                     let m = Member {
@@ -439,23 +498,17 @@ impl<'g> KernelChecker<'g, '_> {
         let mut init_view = None;
         if d.is_union {
             init_view = union_storage(name, overlaid, &mut members, &mut views, &mut leaves)?;
-            offset = members.first().map_or(0, |m| match &m.kind {
-                MemberKind::Scalar(s) => s.size(),
-                MemberKind::Compound(l) => l.size,
-            });
+            offset = members.first().map_or(0, |m| m.kind.shape().0);
         }
-        let retyped = views.iter().chain(&members).any(|m| match &m.kind {
-            MemberKind::Compound(l) => l.retyped,
-            MemberKind::Scalar(_) => false,
-        }) || views.iter().any(|v| {
-            let own = match &v.kind {
-                MemberKind::Scalar(s) => vec![*s],
-                MemberKind::Compound(l) => l.leaves.iter().map(|l| l.0).collect(),
-            };
-            own.iter()
-                .enumerate()
-                .any(|(k, s)| leaves[v.first + k].0 != *s)
-        });
+        let retyped = views.iter().chain(&members).any(|m| m.kind.retyped())
+            || views.iter().any(|v| {
+                v.kind
+                    .shape()
+                    .2
+                    .iter()
+                    .enumerate()
+                    .any(|(k, (s, _))| leaves[v.first + k].0 != *s)
+            });
         if leaves.is_empty() {
             return Err(unsupported(
                 format!("the struct `{name}` without scalar members"),
@@ -487,6 +540,45 @@ impl<'g> KernelChecker<'g, '_> {
             .structs
             .iter()
             .position(|s| s.name.name == f.ty.base_text)
+    }
+
+    /// A pointer member `T* name;`: a pointer to a scalar or a vector, outside any union and
+    /// not in an array.
+    fn pointer_member(
+        &mut self,
+        ty: &ast::TypeName,
+        f: &ast::Field,
+        name: &str,
+        in_union: bool,
+    ) -> Result<MemberKind> {
+        let member = &f.name.name;
+        let refuse = |what: String, help: &str| Err(unsupported(what, f.name.span, help));
+        if in_union {
+            return refuse(
+                format!("the pointer member `{member}` inside the union `{name}`"),
+                "keep the pointer in a struct beside the union",
+            );
+        }
+        if !f.dims.is_empty() {
+            return refuse(
+                format!("the array of pointers `{member}` in `{name}`"),
+                "hold each pointer in a member of its own",
+            );
+        }
+        if ty.base == BaseType::Void || (ty.base == BaseType::Named && self.layout_of(ty).is_some())
+        {
+            return refuse(
+                format!(
+                    "the pointer member `{member}` of `{name}` to `{}`",
+                    ty.base_text
+                ),
+                "point to a scalar or a vector type (`const float* data;`)",
+            );
+        }
+        Ok(MemberKind::Pointer(PointerMember {
+            pointee: super::vector::elem_of(ty)?,
+            is_const: ty.is_const,
+        }))
     }
 
     /// A member's type: a scalar, a vector, or a struct.
@@ -525,6 +617,14 @@ impl<'g> KernelChecker<'g, '_> {
     /// that is reported, and the array is declared with the first leaf's type so that its uses
     /// are not reported again.
     pub(crate) fn buffer_of(&mut self, l: &Layout, span: Span) -> (Scalar, u32) {
+        if l.has_pointer() {
+            self.errors.push(unsupported(
+                format!("a buffer or array of struct `{}`, which holds a pointer", l.name),
+                span,
+                "simt follows a pointer member in a struct value (a local, a parameter), not in memory; pass the buffer it points to as a parameter of its own",
+            ));
+            return (Scalar::I64, l.size / 8);
+        }
         if let Some(e) = l.elem() {
             return (e, l.stride(e));
         }
@@ -547,7 +647,16 @@ impl<'g> KernelChecker<'g, '_> {
         // compiler keeps it after unrolling), else it is local memory.
         // A union read as another type than it was written is one too: a load reinterprets
         // the bytes.
-        if let (true, Some(elem)) = (has_array(l) || l.retyped, l.elem()) {
+        if l.has_pointer() && (has_array(l) || l.retyped) {
+            self.errors.push(unsupported(
+                format!(
+                    "the struct `{}`, which holds both a pointer and an array or a union",
+                    l.name
+                ),
+                span,
+                "keep the array or the union in a struct of its own, beside the pointer",
+            ));
+        } else if let (true, Some(elem)) = (has_array(l) || l.retyped, l.elem()) {
             self.local_arrays.push(LocalArray {
                 name: name.to_string(),
                 elem,
@@ -577,12 +686,46 @@ impl<'g> KernelChecker<'g, '_> {
         }
         let mut vars = Vec::new();
         for (k, &(s, _)) in l.leaves.iter().enumerate() {
-            vars.push(self.new_local(&format!("{name}.{}", leaf_name(l, k)), s, span));
+            let leaf = format!("{name}.{}", leaf_name(l, k));
+            vars.push(match l.pointer_leaf(k) {
+                Some(pm) => self.leaf_pointer(leaf, pm, span),
+                None => self.new_local(&leaf, s, span),
+            });
         }
         StructPlace {
             layout: Rc::clone(l),
             home: Home::Regs(vars),
         }
+    }
+
+    /// The variable of a pointer leaf: a pointer variable's offset, which the leaf's pointer
+    /// variable keeps the array of.
+    fn leaf_pointer(&mut self, name: String, pm: PointerMember, span: Span) -> VarId {
+        let ident = ast::Ident { name, span };
+        let i = self.new_pointer(&ident, pm.pointee, pm.is_const);
+        self.ptr_vars[i as usize].in_struct = true;
+        let var = self.ptr_vars[i as usize].var;
+        self.leaf_pointers.insert(var, i);
+        var
+    }
+
+    /// The value of a pointer member given as `item`: the offset held in a fresh pointer
+    /// variable (computed into `out`), which [`Self::writes`] takes the array from.
+    fn pointer_leaf_value(
+        &mut self,
+        item: &ast::Expr,
+        pm: PointerMember,
+        member: &str,
+        out: &mut Vec<Stmt>,
+    ) -> Result<Expr> {
+        let value = self.pointer(item)?;
+        let var = self.leaf_pointer(member.to_string(), pm, item.span);
+        out.push(self.point(self.leaf_pointers[&var], value, item.span)?);
+        Ok(Expr {
+            kind: ExprKind::Var(var),
+            ty: Scalar::I64,
+            span: item.span,
+        })
     }
 
     fn bind_struct(&mut self, p: StructPlace) -> Binding {
@@ -618,7 +761,7 @@ impl<'g> KernelChecker<'g, '_> {
                 let l = self.struct_of(base)?;
                 match &l.member(&field.name)?.kind {
                     MemberKind::Compound(sub) => Some(Rc::clone(sub)),
-                    MemberKind::Scalar(_) => None,
+                    MemberKind::Scalar(_) | MemberKind::Pointer(_) => None,
                 }
             }
             ast::ExprKind::Index { base, .. } => {
@@ -628,7 +771,7 @@ impl<'g> KernelChecker<'g, '_> {
                     }
                     return match &l.members.first()?.kind {
                         MemberKind::Compound(sub) => Some(Rc::clone(sub)),
-                        MemberKind::Scalar(_) => None,
+                        MemberKind::Scalar(_) | MemberKind::Pointer(_) => None,
                     };
                 }
                 self.struct_pointee(base)
@@ -1063,13 +1206,35 @@ impl<'g> KernelChecker<'g, '_> {
     ) -> Result<()> {
         for (k, v) in values.into_iter().enumerate() {
             let leaf = self.leaf(p, k, span)?;
+            if let (Some(_), &Place::Var(var, _)) = (p.layout.pointer_leaf(k), &leaf) {
+                // A pointer leaf's value is another pointer leaf's offset, or null.
+                let value = match v.kind {
+                    ExprKind::Var(from) => {
+                        let from = &self.ptr_vars[self.leaf_pointers[&from] as usize];
+                        super::pointer::Ptr {
+                            mem: from.mem,
+                            offset: v,
+                            is_const: from.is_const,
+                        }
+                    }
+                    _ => super::pointer::null(span),
+                };
+                out.push(self.point(self.leaf_pointers[&var], value, span)?);
+                continue;
+            }
             out.push(self.write(leaf, v, span)?);
         }
         Ok(())
     }
 
-    /// The leaves' default values: default member initialisers, else zero.
-    fn defaults(&mut self, l: &Rc<Layout>, span: Span) -> Result<Vec<Expr>> {
+    /// The leaves' default values: default member initialisers, else zero (a null pointer); a
+    /// pointer's goes through `out`.
+    fn defaults(
+        &mut self,
+        l: &Rc<Layout>,
+        span: Span,
+        pointers: &mut Vec<Stmt>,
+    ) -> Result<Vec<Expr>> {
         let mut out = Vec::new();
         for m in &l.members {
             let init = match (&l.def, &m.kind) {
@@ -1086,6 +1251,10 @@ impl<'g> KernelChecker<'g, '_> {
             };
             match (&m.kind, init) {
                 (MemberKind::Scalar(_), Some(e)) => out.push(self.expr(&e)?),
+                (MemberKind::Pointer(pm), Some(e)) => {
+                    out.push(self.pointer_leaf_value(&e, *pm, &m.name, pointers)?);
+                }
+                (MemberKind::Pointer(_), None) => out.push(null_offset(span)),
                 (MemberKind::Compound(sub), Some(e)) => {
                     let sub = Rc::clone(sub);
                     let mut pre = Vec::new();
@@ -1331,7 +1500,7 @@ impl<'g> KernelChecker<'g, '_> {
                 };
                 let ctor = bindings.function(ctor);
                 let tmp = self.new_struct(&l.name, l, span);
-                let defaults = self.defaults(l, span)?;
+                let defaults = self.defaults(l, span, out)?;
                 self.writes(&tmp, defaults, span, out)?;
                 let call = self.inline_with_this(&ctor, tmp.clone(), items, span, true)?;
                 out.push(Stmt {
@@ -1377,7 +1546,7 @@ impl<'g> KernelChecker<'g, '_> {
         span: Span,
         out: &mut Vec<Stmt>,
     ) -> Result<Vec<Expr>> {
-        let defaults = self.defaults(l, span)?;
+        let defaults = self.defaults(l, span, out)?;
         let mut values = Vec::new();
         for m in &l.members {
             let n = Layout::leaf_count(&m.kind);
@@ -1386,6 +1555,10 @@ impl<'g> KernelChecker<'g, '_> {
                     *pos += 1;
                     let v = self.expr(item)?;
                     values.push(self.convert(v, *s));
+                }
+                (Some(item), MemberKind::Pointer(pm)) => {
+                    *pos += 1;
+                    values.push(self.pointer_leaf_value(item, *pm, &m.name, out)?);
                 }
                 (Some(item), MemberKind::Compound(sub)) => {
                     let sub = Rc::clone(sub);
@@ -1482,7 +1655,7 @@ impl<'g> KernelChecker<'g, '_> {
         });
         own && l.members.iter().all(|m| match &m.kind {
             MemberKind::Compound(sub) => self.trivial(sub),
-            MemberKind::Scalar(_) => true,
+            MemberKind::Scalar(_) | MemberKind::Pointer(_) => true,
         })
     }
 
@@ -1552,6 +1725,60 @@ impl<'g> KernelChecker<'g, '_> {
         let p = self.struct_vars[i as usize].clone();
         let values = self.struct_value(value, &p.layout, out)?;
         self.writes(&p, values, value.span, out)
+    }
+
+    /// The pointer variable of a pointer member an expression names (`v.data`, `this->data`,
+    /// `a.b.data`), found from names alone.
+    pub(crate) fn member_pointer(&self, e: &ast::Expr) -> Option<u32> {
+        let ast::ExprKind::Member { base, field } = &e.kind else {
+            return None;
+        };
+        let (layout, vars) = self.struct_regs(base)?;
+        let m = layout.member(&field.name)?;
+        matches!(m.kind, MemberKind::Pointer(_))
+            .then(|| self.leaf_pointers.get(&vars[m.first]).copied())
+            .flatten()
+    }
+
+    /// Whether `object` names a struct in registers whose member function `name` returns a
+    /// pointer (`view.item_ptr(r, c)`).
+    pub(crate) fn pointer_method(&self, object: &ast::Expr, name: &str) -> bool {
+        self.struct_regs(object)
+            .and_then(|(l, _)| self.method(&l, name, None))
+            .is_some_and(|f| f.ret.pointer)
+    }
+
+    /// The layout and leaf variables of a struct in registers named by `e` (a variable, `this`,
+    /// `*this`, a struct member of one).
+    fn struct_regs(&self, e: &ast::Expr) -> Option<(Rc<Layout>, Vec<VarId>)> {
+        match &e.kind {
+            ast::ExprKind::Name(n) => match self.lookup(n)? {
+                Binding::Struct(i) => match &self.struct_vars[i as usize] {
+                    StructPlace {
+                        layout,
+                        home: Home::Regs(vars),
+                    } => Some((Rc::clone(layout), vars.clone())),
+                    _ => None,
+                },
+                _ => None,
+            },
+            ast::ExprKind::Unary {
+                op: UnOp::Deref,
+                operand,
+            } if matches!(&operand.kind, ast::ExprKind::Name(n) if n == "this") => {
+                self.struct_regs(operand)
+            }
+            ast::ExprKind::Member { base, field } => {
+                let (layout, vars) = self.struct_regs(base)?;
+                let m = layout.member(&field.name)?;
+                let MemberKind::Compound(sub) = &m.kind else {
+                    return None;
+                };
+                let leaves = vars[m.first..m.first + sub.leaves.len()].to_vec();
+                Some((Rc::clone(sub), leaves))
+            }
+            _ => None,
+        }
     }
 
     // ------------------------------------------------------------------ scalar members
@@ -1889,6 +2116,21 @@ impl<'g> KernelChecker<'g, '_> {
         Ok(after(pre, call, name, span))
     }
 
+    /// The vector type a struct's member function `name` returns, if `object` is a struct and
+    /// it returns a vector.
+    pub(crate) fn vector_method(
+        &mut self,
+        object: &ast::Expr,
+        name: &str,
+    ) -> Option<(Scalar, u32)> {
+        let l = self.struct_of(object)?;
+        let f = self.method(&l, name, None)?;
+        if f.ret.base != BaseType::Vector || f.ret.pointer || f.ret.reference {
+            return None;
+        }
+        super::vector::elem_of(&f.ret).ok()
+    }
+
     /// Inlines `f` (a member function or a constructor) with the members of `this` visible by
     /// name, and `this` itself.
     fn inline_with_this(
@@ -1929,6 +2171,12 @@ impl<'g> KernelChecker<'g, '_> {
                     let p = self.sub_place(&this, sub, m.first, layout.members[k].offset, span);
                     self.bind_struct(p)
                 }
+                MemberKind::Pointer(_) => match self.leaf(&this, m.first, span)? {
+                    Place::Var(var, _) => Binding::Pointer(self.leaf_pointers[&var]),
+                    Place::Elem(..) => {
+                        unreachable!("checker: a struct with a pointer is in registers")
+                    }
+                },
             };
             scope.insert(m.name.clone(), (binding, span));
         }
@@ -2003,9 +2251,16 @@ impl<'g> KernelChecker<'g, '_> {
         Ok((self.bind_struct(copy), fill))
     }
 
-    /// A kernel parameter `P p` passed by value: one scalar parameter per member, named `p.x`
-    /// (the launch section sets `p.x = 1.5;`), whose locals are the struct's leaves.
-    pub(crate) fn struct_kernel_parameter(&mut self, l: Rc<Layout>, p: &ast::Param) -> Binding {
+    /// A kernel parameter `P p` passed by value: one parameter per member, named `p.x` (the
+    /// launch section sets `p.x = 1.5;`, and a pointer member's buffer `p.data = zeros(n);`),
+    /// whose locals are the struct's leaves. A pointer leaf points at its buffer's start from
+    /// the kernel's first statement, which goes to `prologue`.
+    pub(crate) fn struct_kernel_parameter(
+        &mut self,
+        l: Rc<Layout>,
+        p: &ast::Param,
+        prologue: &mut Vec<Stmt>,
+    ) -> Binding {
         if has_array(&l) {
             self.errors.push(unsupported(
                 format!(
@@ -2022,6 +2277,42 @@ impl<'g> KernelChecker<'g, '_> {
         let mut vars = Vec::new();
         for (k, &(ty, _)) in l.leaves.iter().enumerate() {
             let name = format!("{}.{}", p.name.name, leaf_name(&l, k));
+            if let Some(pm) = l.pointer_leaf(k) {
+                let var = self.leaf_pointer(name.clone(), pm, p.name.span);
+                let (elem, width) = pm.pointee;
+                let kind = ParamKind::Buffer {
+                    elem,
+                    width,
+                    is_const: pm.is_const,
+                };
+                self.params.push(Param {
+                    name,
+                    span: p.name.span,
+                    kind,
+                    default: None,
+                    views: Vec::new(),
+                });
+                let param = self.params.len() as u32 - 1;
+                let start = super::pointer::Ptr {
+                    mem: Some(Mem {
+                        space: Space::Global(param),
+                        elem,
+                        width,
+                    }),
+                    offset: Expr {
+                        kind: ExprKind::ParamBase(param),
+                        ty: Scalar::I64,
+                        span: p.name.span,
+                    },
+                    is_const: pm.is_const,
+                };
+                match self.point(self.leaf_pointers[&var], start, p.name.span) {
+                    Ok(s) => prologue.push(s),
+                    Err(e) => self.errors.push(e),
+                }
+                vars.push(var);
+                continue;
+            }
             let var = self.new_local(&name, ty, p.name.span);
             self.params.push(Param {
                 name,
@@ -2253,7 +2544,7 @@ fn has_array(l: &Layout) -> bool {
     l.array
         || l.members.iter().chain(&l.views).any(|m| match &m.kind {
             MemberKind::Compound(sub) => has_array(sub),
-            MemberKind::Scalar(_) => false,
+            MemberKind::Scalar(_) | MemberKind::Pointer(_) => false,
         })
 }
 
@@ -2295,7 +2586,7 @@ fn leaf_name(l: &Layout, k: usize) -> String {
         .find(|m| m.first <= k)
         .expect("checker: every leaf belongs to a member");
     match &m.kind {
-        MemberKind::Scalar(_) => m.name.clone(),
+        MemberKind::Scalar(_) | MemberKind::Pointer(_) => m.name.clone(),
         MemberKind::Compound(sub) => format!("{}.{}", m.name, leaf_name(sub, k - m.first)),
     }
 }
@@ -2385,4 +2676,9 @@ fn after(mut before: Vec<Stmt>, call: Expr, name: &str, span: Span) -> Expr {
         ty,
         span,
     }
+}
+
+/// The offset a null pointer member holds.
+fn null_offset(span: Span) -> Expr {
+    super::pointer::null(span).offset
 }

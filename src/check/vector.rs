@@ -215,6 +215,9 @@ impl KernelChecker<'_, '_> {
                 let call = self.file_operator(e).expect("checked: a file operator");
                 self.computed_vector(&call)?
             }
+            ast::ExprKind::Method { object, method, .. } => {
+                self.vector_method(object, &method.name)
+            }
             ast::ExprKind::Binary { lhs, .. }
             | ast::ExprKind::Unary {
                 op: ast::UnOp::Neg,
@@ -580,6 +583,30 @@ impl KernelChecker<'_, '_> {
             _ if self.file_operator(e).is_some() => {
                 let call = self.file_operator(e).expect("checked: a file operator");
                 self.vec_value(&call, elem, width)
+            }
+            // A member function returning a vector (`view.item_half2(r, c)`).
+            ast::ExprKind::Method {
+                object,
+                method,
+                args,
+                ..
+            } if self.vector_method(object, &method.name).is_some() => {
+                let call = self.method_call(object, &method.name, args, e.span, true)?;
+                let super::intrinsics::RetShape::Vector(vars, el, w) = self.last_ret else {
+                    return Err(mismatch(format!("`{}(...)`", method.name), e.span));
+                };
+                if (el, w) != (elem, width) {
+                    return Err(mismatch(format!("a `{}`", type_name(el, w)), e.span));
+                }
+                let parts = vars[..w as usize]
+                    .iter()
+                    .map(|&v| Expr {
+                        kind: ExprKind::Var(v),
+                        ty: el.promoted(),
+                        span: e.span,
+                    })
+                    .collect();
+                Ok(VecValue::Call(call, parts))
             }
             // A function object whose `operator()` returns a vector (SHOC's texture readers).
             ast::ExprKind::Call {

@@ -225,10 +225,23 @@ impl Env {
         Ok(joined)
     }
 
+    /// The variable a name stands for, or a member of a struct parameter (`p.y`, the parameter
+    /// the kernel's `P p` gives each member).
+    fn named(&self, e: &Expr) -> Option<&HostValue> {
+        match &e.kind {
+            ExprKind::Name(n) => self.vars.get(n),
+            ExprKind::Member { base, field } => match &base.kind {
+                ExprKind::Name(n) => self.vars.get(&format!("{n}.{}", field.name)),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
     /// The shape `e` would have, if it is an initialiser whose size is cheap to know.
     pub fn shape_of(&mut self, e: &Expr) -> Option<Vec<usize>> {
         match &e.kind {
-            ExprKind::Name(n) => match self.vars.get(n)? {
+            ExprKind::Name(_) | ExprKind::Member { .. } => match self.named(e)? {
                 HostValue::Array { shape, .. } => Some(shape.clone()),
                 _ => None,
             },
@@ -365,6 +378,9 @@ impl Env {
                 let r = self.value(rhs)?;
                 self.reserve(l.array_len().max(r.array_len()), 8, span)?;
                 binary(*op, &l, &r, *op_span)
+            }
+            ExprKind::Member { .. } if self.named(e).is_some() => {
+                Ok(self.named(e).expect("checked: named").clone())
             }
             ExprKind::Member { base, field } => match self.value(base)? {
                 HostValue::Dim(d) => {
@@ -774,7 +790,7 @@ impl Env {
                 HostValue::Num { v, float } => Some(side(Fused::Number(v), None, float)),
                 _ => None,
             },
-            ExprKind::Name(n) => match self.vars.get(n) {
+            ExprKind::Name(_) | ExprKind::Member { .. } => match self.named(e) {
                 Some(HostValue::Num { v, float }) => Some(side(Fused::Number(*v), None, *float)),
                 Some(HostValue::Array { data, float, .. }) => Some(FusedSide {
                     expr: Fused::Array(Arc::clone(data)),
