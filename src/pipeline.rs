@@ -146,13 +146,18 @@ pub fn read(path: &Path) -> Result<SourceFile, Failure> {
     }
 }
 
-/// Parses and checks a file.
+/// Parses and checks every kernel of a file (`simt check`): an error anywhere fails it.
 pub fn compile(src: &SourceFile) -> Result<(ast::Module, Program), Failure> {
-    compile_for(src, None)
+    let module = syntax::parse(src)
+        .map_err(|es| Failure::new(Some(src), es.into_iter().map(Into::into), EXIT_USAGE))?;
+    let program = check::check(&module)
+        .map_err(|es| Failure::new(Some(src), es.into_iter().map(Into::into), EXIT_USAGE))?;
+    Ok((module, program))
 }
 
-/// Parses and checks a file, instantiating the kernel template `kernel` names (`sgemm<64,64,8>`)
-/// if it names one.
+/// Parses and checks a file for running `kernel`, or the kernels its launch sections name:
+/// instantiates the template `kernel` names (`sgemm<64,64,8>`) if it names one, and leaves out
+/// (in [`Program::unchecked`]) another kernel that has errors.
 pub fn compile_for(
     src: &SourceFile,
     kernel: Option<&str>,
@@ -175,9 +180,46 @@ pub fn compile_for(
             span: crate::source::Span::default(),
         });
     }
-    let program = check::check_with(&module, &requests)
-        .map_err(|es| Failure::new(Some(src), es.into_iter().map(Into::into), EXIT_USAGE))?;
+    let focus: Vec<String> = match kernel {
+        Some(k) => vec![k.split_whitespace().collect()],
+        None => module
+            .launches
+            .iter()
+            .map(|l| l.kernel.name.clone())
+            .collect(),
+    };
+    let program = check::check_focused(
+        &module,
+        &requests,
+        (!focus.is_empty()).then_some(&focus[..]),
+    )
+    .map_err(|es| Failure::new(Some(src), es.into_iter().map(Into::into), EXIT_USAGE))?;
     Ok((module, program))
+}
+
+/// The kernels and functions a run left out, in a line: each one's name, line and first error.
+pub fn unchecked_note(program: &Program, src: &SourceFile) -> Option<String> {
+    if program.unchecked.is_empty() {
+        return None;
+    }
+    let items: Vec<String> = program
+        .unchecked
+        .iter()
+        .map(|u| {
+            format!(
+                "{} `{}` (line {}: {} [{}])",
+                u.what,
+                u.name,
+                src.line_of(u.span.start),
+                u.first,
+                u.code
+            )
+        })
+        .collect();
+    Some(format!(
+        "left out what this run does not use and simt cannot check: {}; `simt check` reports all of their errors",
+        items.join(", ")
+    ))
 }
 
 /// A `.cu` file's host code, which simt skips: one line naming it, or `None` when there is none.
@@ -292,9 +334,11 @@ pub fn load_gpu(name: &str) -> Result<GpuConfig, Failure> {
     ))
 }
 
-/// Picks the kernel to run: `--kernel`, or the only one in the file.
+/// Picks the kernel to run: `--kernel`, the only one in the file, or the only one a launch section
+/// names.
 fn pick<'p>(
     program: &'p Program,
+    module: &ast::Module,
     src: &SourceFile,
     name: Option<&str>,
 ) -> Result<&'p check::typed::Kernel, Failure> {
@@ -312,6 +356,13 @@ fn pick<'p>(
             )
         }),
         None if program.kernels.len() == 1 => Ok(&program.kernels[0]),
+        None if module.launches.len() == 1
+            && program.kernel(&module.launches[0].kernel.name).is_some() =>
+        {
+            Ok(program
+                .kernel(&module.launches[0].kernel.name)
+                .expect("checked: launched"))
+        }
         None => Err(Failure::usage(
             format!(
                 "{} has {} kernels; choose one with --kernel",
@@ -347,7 +398,7 @@ fn launch_for<'m>(
 /// `--arg` names something the kernel or its launch section uses.
 pub fn check_args(src: &SourceFile, opts: &RunOptions) -> Result<(), Failure> {
     let (module, program) = compile_for(src, opts.kernel.as_deref())?;
-    let kernel = pick(&program, src, opts.kernel.as_deref())?;
+    let kernel = pick(&program, &module, src, opts.kernel.as_deref())?;
     host::check_arg_names(kernel, launch_for(&module, kernel), &opts.overrides)
         .map_err(|e| Failure::new(None, [e.into()], EXIT_USAGE))
 }
@@ -591,7 +642,7 @@ pub fn run_keeping(
     let clock = Instant::now();
     let (module, program) = compile_for(src, opts.kernel.as_deref())?;
     let parsed = clock.elapsed();
-    let kernel = pick(&program, src, opts.kernel.as_deref())?;
+    let kernel = pick(&program, &module, src, opts.kernel.as_deref())?;
     // The launch section comes from `--launch FILE` when one is given; its diagnostics, `load`
     // paths and `expect`s are that file's.
     let setup_file = opts.launch.as_deref().map(read).transpose()?;
@@ -786,6 +837,13 @@ pub fn run_keeping(
     if let Some(note) = host_note(&module, src) {
         report.hints.push(crate::report::hints::Hint {
             rule: "host-code",
+            line: None,
+            message: note,
+        });
+    }
+    if let Some(note) = unchecked_note(&program, src) {
+        report.hints.push(crate::report::hints::Hint {
+            rule: "unchecked-kernels",
             line: None,
             message: note,
         });

@@ -351,3 +351,40 @@ fn a_failed_sweep_row_in_json_says_which_gpu_block_and_grid_it_was() {
     assert_eq!(rows[1]["grid"][0], 4);
     assert_eq!(rows[1]["error"]["code"], "simt::host::launch_shape");
 }
+
+#[test]
+fn a_pasted_files_other_kernels_do_not_stop_the_launched_one() {
+    // `broken` calls a function simt does not have; the launch section runs `fine`. `run` and
+    // `test` run `fine` and name what they left out; `check` still fails on `broken`.
+    let dir = std::env::temp_dir().join(format!("simt-focus-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join("two.sk");
+    std::fs::write(
+        &path,
+        r#"__global__ void broken(float* a) { curand_init(1, 0, 0, 0); a[0] = 1.0f; }
+__global__ void fine(float* a) { a[threadIdx.x] = 2.0f; }
+__global__ void other(float* a) { a[threadIdx.x] = 3.0f; }
+launch fine { a = zeros(4); block = 4; grid = 1; expect a == 2; }
+"#,
+    )
+    .expect("write");
+    let file = path.to_str().expect("utf-8 path");
+    let (code, out, err) = simt(&["run", file]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(
+        out.contains("kernel `broken` (line 1: unknown function `curand_init` [simt::check::unknown_function])"),
+        "{out}"
+    );
+    let (code, out, _) = simt(&["test", file]);
+    assert_eq!(code, 0, "{out}");
+    let (code, _, err) = simt(&["check", file]);
+    assert_eq!(code, 2);
+    assert!(err.contains("simt::check::unknown_function"), "{err}");
+    // Asked for by name, the broken kernel's error is the run's.
+    let (code, _, err) = simt(&[
+        "run", file, "--kernel", "broken", "--block", "1", "--grid", "1",
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.contains("simt::check::unknown_function"), "{err}");
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -63,6 +63,18 @@ pub fn check_with(
     module: &ast::Module,
     requests: &[KernelRef],
 ) -> Result<Program, Vec<CheckError>> {
+    check_focused(module, requests, None)
+}
+
+/// [`check_with`], where only the kernels named in `focus` (and the instances asked for) must
+/// be free of errors: another kernel's errors leave it out of the program, listed in
+/// [`Program::unchecked`], and a function no kernel calls is not checked. A pasted file's other
+/// kernels do not stop the one that is launched.
+pub fn check_focused(
+    module: &ast::Module,
+    requests: &[KernelRef],
+    focus: Option<&[String]>,
+) -> Result<Program, Vec<CheckError>> {
     // Type aliases are resolved in a copy of the module, once.
     let owned;
     let module = if module.aliases.is_empty() && module.alias_templates.is_empty() {
@@ -152,17 +164,44 @@ pub fn check_with(
             });
             continue;
         }
-        let mut cx = KernelChecker::new(&globals, &mut errors);
+        let mut own = Vec::new();
+        let mut cx = KernelChecker::new(&globals, &mut own);
         let kernel = cx.kernel(k);
-        program.kernels.push(kernel);
+        let focused = focus.is_none_or(|names| {
+            instances.iter().any(|i| i.name.name == k.name.name)
+                || names
+                    .iter()
+                    .any(|n| n.split('<').next() == Some(k.name.name.as_str()))
+        });
+        match own.first() {
+            Some(first) if !focused => {
+                program
+                    .unchecked
+                    .push(Unchecked::new("kernel", &k.name, first));
+            }
+            _ => {
+                errors.append(&mut own);
+                program.kernels.push(kernel);
+            }
+        }
     }
     // Functions no kernel calls are still checked once, with their parameters as plain variables
-    // (templates only where instantiated, as in C++).
+    // (templates only where instantiated, as in C++); where only some kernels matter, their
+    // errors leave them out like another kernel's.
     for f in &module.device_fns {
         if f.template.is_empty() && !globals.inlined.borrow().contains(&f.name.name) {
-            let mut cx = KernelChecker::new(&globals, &mut errors);
+            let mut own = Vec::new();
+            let mut cx = KernelChecker::new(&globals, &mut own);
             if let Err(e) = cx.check_function(f) {
                 cx.errors.push(e);
+            }
+            match own.first() {
+                Some(first) if focus.is_some() => {
+                    program
+                        .unchecked
+                        .push(Unchecked::new("function", &f.name, first));
+                }
+                _ => errors.append(&mut own),
             }
         }
     }
@@ -176,6 +215,7 @@ pub fn check_with(
         if program.kernel(&l.kernel.name).is_none()
             && !wanted.iter().any(|r| r.name == l.kernel.name)
             && !template(&l.kernel.name)
+            && !program.unchecked.iter().any(|u| u.name == l.kernel.name)
         {
             let names: Vec<&str> = program.kernels.iter().map(|k| k.name.as_str()).collect();
             let help = did_you_mean(&l.kernel.name, names.iter().copied())
@@ -222,6 +262,18 @@ pub fn check_with(
         Ok(program)
     } else {
         Err(errors)
+    }
+}
+
+impl Unchecked {
+    fn new(what: &'static str, name: &ast::Ident, first: &CheckError) -> Unchecked {
+        Unchecked {
+            what,
+            name: name.name.clone(),
+            span: name.span,
+            first: first.to_string(),
+            code: miette::Diagnostic::code(first).map_or_else(String::new, |c| c.to_string()),
+        }
     }
 }
 

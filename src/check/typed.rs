@@ -8,6 +8,25 @@ use crate::value::{ArithOp, AtomicOp, CmpOp, Math1, Math2, Scalar, ShflKind, Val
 pub struct Program {
     /// Kernels in file order.
     pub kernels: Vec<Kernel>,
+    /// Kernels and functions left out because they have errors and are not the ones asked for
+    /// (nor called by them).
+    pub unchecked: Vec<Unchecked>,
+}
+
+/// A kernel or function left out of a program: it has errors, and another kernel of the file is
+/// the one run.
+#[derive(Clone, Debug)]
+pub struct Unchecked {
+    /// `kernel` or `function`.
+    pub what: &'static str,
+    /// Its name.
+    pub name: String,
+    /// Where it is declared.
+    pub span: Span,
+    /// Its first error's message.
+    pub first: String,
+    /// That error's code.
+    pub code: String,
 }
 
 impl Program {
