@@ -676,3 +676,26 @@ fn a_void_pointer_read_two_ways_needs_an_array_of_known_type() {
                    expect out == arange(8) + 2.5; }";
     common::run(one_way, &[], None, None).expect("one type");
 }
+
+#[test]
+fn auto_star_takes_the_pointer_type_of_its_value() {
+    // `auto* p = a + 1` is a `const float*` into `a`: p[t] = a[t + 1] = t + 1; `auto* q = o`
+    // writes through `o`.
+    let src = r#"
+__global__ void k(const float* a, float* o) {
+    const auto* p = a + 1;
+    auto* q = o;
+    q[threadIdx.x] = p[threadIdx.x];
+}
+launch k { a = arange(5); o = zeros(4); expect o == [1, 2, 3, 4]; }
+"#;
+    ok(src, &[], b(1), b(4));
+    // `const auto*` is a pointer to const: a store through it is refused, as in C++.
+    let f = common::err(
+        "__global__ void k(float* o) {\n    const auto* p = o;\n    p[0] = 1.0f;\n}\n",
+        &[],
+        Some(b(1)),
+        Some(b(1)),
+    );
+    assert_eq!(common::codes(&f), ["simt::check::not_assignable"]);
+}

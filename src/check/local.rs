@@ -95,7 +95,9 @@ impl KernelChecker<'_, '_> {
                 }),
             };
         }
-        if ty.base == BaseType::Auto && !d.pointer {
+        // `auto* p = a + 1;` is `auto p = a + 1;`: the pointer's type is its value's.
+        let points = d.init.as_ref().is_some_and(|init| self.is_pointer(init));
+        if ty.base == BaseType::Auto && (!d.pointer || points) {
             return self.auto_declaration(ty, d, out);
         }
         if d.pointer {
