@@ -244,16 +244,6 @@ fn unsupported_struct_constructs_are_named_where_they_are_written() {
     );
     assert_eq!(at, (2, 19));
 
-    let (code, message, at) = refused(
-        "struct P { float v[2]; };\n__global__ void k(P p, float* out) { out[0] = p.v[0]; }",
-    );
-    assert_eq!(code, "simt::check::unsupported");
-    assert_eq!(
-        message,
-        "the kernel parameter `p` of struct type `P`, which holds an array, passed by value is not supported"
-    );
-    assert_eq!(at, (2, 19));
-
     let (code, message, _) = refused(
         "struct H { int n; float w; };\n__global__ void k(float* out) {\n    H hs[4];\n    out[0] = hs[1].w;\n}",
     );
@@ -902,4 +892,44 @@ launch k { a = zeros(2); b = zeros(2); }
         "pointing `p.d` into `b` after it pointed into `a` is not supported"
     );
     assert_eq!(position(&f), (6, 5));
+}
+
+#[test]
+fn a_struct_kernel_parameter_holding_arrays_takes_each_array_whole() {
+    // The ray tracer's `vec3 { float e[3]; }` by value, and a 2×2 array member: each element is a
+    // parameter (`o.e[0]`, `f.w[1][0]`), set at once from a list in C's order.
+    let src = r#"
+struct V3 { float e[3]; };
+struct F { float w[2][2]; float n; };
+__global__ void k(float* out, V3 o, F f) {
+    int t = threadIdx.x;
+    out[t] = o.e[t] + f.w[t % 2][1] * f.n;
+}
+launch k { out = zeros(3); o.e = [1.0, 2.0, 3.0]; f.w = [10, 20, 30, 40]; f.n = 2; expect out == [41, 82, 43]; }
+"#;
+    // t = 0: e[0] + w[0][1]·2 = 1 + 40; t = 1: 2 + w[1][1]·2 = 2 + 80; t = 2: 3 + w[0][1]·2 = 43.
+    let r = ok(src, &[], ONE, [3, 1, 1]);
+    // Indexed at run time, each struct is local memory (all of it, as simt keeps a struct holding
+    // an array): the kernel stores the 3 + 5 parameters there first (one request each), then
+    // loads e[t], w[t % 2][1] and n.
+    assert_eq!(
+        (r.counters.local_st_instr, r.counters.local_ld_instr),
+        (8, 3)
+    );
+    // `--arg o.e=...` replaces the whole array.
+    let r = common::run(src, &[("o.e", "[0, 0, 0]")], Some(ONE), Some([3, 1, 1]))
+        .unwrap_or_else(|f| panic!("{}", common::describe(&f)));
+    assert!(!r.expects[0].passed);
+    // Two values for three elements is an error on the value.
+    let f = err(
+        &src.replace("o.e = [1.0, 2.0, 3.0]", "o.e = [1.0, 2.0]"),
+        &[],
+        Some(ONE),
+        Some([3, 1, 1]),
+    );
+    assert_eq!(codes(&f), ["simt::host::bad_value"]);
+    assert_eq!(
+        f.errors[0].to_string(),
+        "`o.e` is an array member of 3 elements, given 2 values"
+    );
 }

@@ -2252,7 +2252,8 @@ impl<'g> KernelChecker<'g, '_> {
     }
 
     /// A kernel parameter `P p` passed by value: one parameter per member, named `p.x` (the
-    /// launch section sets `p.x = 1.5;`, and a pointer member's buffer `p.data = zeros(n);`),
+    /// launch section sets `p.x = 1.5;`, an array member's elements `p.e[0]`, ... at once as
+    /// `p.e = [1, 2, 3];`, and a pointer member's buffer `p.data = zeros(n);`),
     /// whose locals are the struct's leaves. A pointer leaf points at its buffer's start from
     /// the kernel's first statement, which goes to `prologue`.
     pub(crate) fn struct_kernel_parameter(
@@ -2261,19 +2262,6 @@ impl<'g> KernelChecker<'g, '_> {
         p: &ast::Param,
         prologue: &mut Vec<Stmt>,
     ) -> Binding {
-        if has_array(&l) {
-            self.errors.push(unsupported(
-                format!(
-                    "the kernel parameter `{}` of struct type `{}`, which holds an array, passed by value",
-                    p.name.name, l.name
-                ),
-                p.ty.span,
-                &format!(
-                    "pass a pointer `{}*` (a buffer of its members), or the array as a parameter of its own",
-                    l.name
-                ),
-            ));
-        }
         let mut vars = Vec::new();
         for (k, &(ty, _)) in l.leaves.iter().enumerate() {
             let name = format!("{}.{}", p.name.name, leaf_name(&l, k));
@@ -2322,6 +2310,24 @@ impl<'g> KernelChecker<'g, '_> {
                 views: Vec::new(),
             });
             vars.push(var);
+        }
+        let place = self.new_struct(&p.name.name, &l, p.name.span);
+        if let Home::Mem { .. } = place.home {
+            // A struct holding an array lives in local memory (it may be indexed at run time):
+            // the kernel starts by storing the parameters there.
+            let values = vars
+                .iter()
+                .zip(&l.leaves)
+                .map(|(&var, &(ty, _))| Expr {
+                    kind: ExprKind::Var(var),
+                    ty: ty.promoted(),
+                    span: p.name.span,
+                })
+                .collect();
+            if let Err(e) = self.writes(&place, values, p.name.span, prologue) {
+                self.errors.push(e);
+            }
+            return self.bind_struct(place);
         }
         self.bind_struct(StructPlace {
             layout: l,
@@ -2577,7 +2583,7 @@ fn scalar_place(layout: Rc<Layout>, mem: Mem, span: Span) -> StructPlace {
     }
 }
 
-/// The name of leaf `k` below a layout (`a.x`, `v.3`).
+/// The name of leaf `k` below a layout (`a.x`, `e[2]`, `m[1][0].y`).
 fn leaf_name(l: &Layout, k: usize) -> String {
     let m = l
         .members
@@ -2585,9 +2591,18 @@ fn leaf_name(l: &Layout, k: usize) -> String {
         .rev()
         .find(|m| m.first <= k)
         .expect("checker: every leaf belongs to a member");
+    let own = if l.array {
+        format!("[{}]", m.name)
+    } else {
+        m.name.clone()
+    };
     match &m.kind {
-        MemberKind::Scalar(_) | MemberKind::Pointer(_) => m.name.clone(),
-        MemberKind::Compound(sub) => format!("{}.{}", m.name, leaf_name(sub, k - m.first)),
+        MemberKind::Scalar(_) | MemberKind::Pointer(_) => own,
+        MemberKind::Compound(sub) => {
+            let rest = leaf_name(sub, k - m.first);
+            let dot = if rest.starts_with('[') { "" } else { "." };
+            format!("{own}{dot}{rest}")
+        }
     }
 }
 

@@ -300,7 +300,11 @@ pub fn check_arg_names(
         }
     }
     for ArgOverride { name, .. } in &ov.args {
-        let known = kernel.params.iter().any(|p| p.name == *name)
+        let element = format!("{name}[");
+        let known = kernel
+            .params
+            .iter()
+            .any(|p| p.name == *name || p.name.starts_with(&element))
             || assigned.contains(&name.as_str())
             || used.contains(name.as_str())
             || matches!(
@@ -347,6 +351,8 @@ pub fn prepare(
         if !assigned.contains(&name.as_str()) {
             let v = eval_arg(&mut env, value, i, buffer_elem(kernel, name))?;
             same_dtype(kernel, name, &v, value_span(value)).map_err(|e| (e, Origin::Arg(i)))?;
+            spread(&mut env, kernel, name, &v, value_span(value))
+                .map_err(|e| (e, Origin::Arg(i)))?;
             let v = typed(&mut env, kernel, name, v, value_span(value))
                 .map_err(|e| (e, Origin::Arg(i)))?;
             env.vars.insert(name.clone(), v);
@@ -395,6 +401,8 @@ pub fn prepare(
                     }
                     HostValue::Dim(to_dim(&v, value.span).map_err(|e| (e, Origin::File))?)
                 } else {
+                    spread(&mut env, kernel, &name.name, &v, value.span)
+                        .map_err(|e| (e, Origin::File))?;
                     typed(&mut env, kernel, &name.name, v, value.span)
                         .map_err(|e| (e, Origin::File))?
                 };
@@ -440,6 +448,51 @@ pub fn prepare(
         expects,
         held,
     })
+}
+
+/// `p.e = [1, 2, 3];` for an array member of a struct parameter: its elements are the
+/// parameters `p.e[0]`, `p.e[1]`, ... (an array of arrays in C's order), each set from one value.
+fn spread(
+    env: &mut Env,
+    kernel: &Kernel,
+    name: &str,
+    v: &HostValue,
+    span: Span,
+) -> Result<(), HostError> {
+    let prefix = format!("{name}[");
+    let elems: Vec<String> = kernel
+        .params
+        .iter()
+        .filter(|p| p.name.starts_with(&prefix))
+        .map(|p| p.name.clone())
+        .collect();
+    if elems.is_empty() {
+        return Ok(());
+    }
+    let wrong = |given: String| HostError::BadValue {
+        message: format!(
+            "`{name}` is an array member of {} elements, given {given}",
+            elems.len()
+        ),
+        span,
+        label: "not that many values".into(),
+        help: Some(format!("give {} values: `{name} = [...];`", elems.len())),
+    };
+    let HostValue::Array { data, float, .. } = v else {
+        return Err(wrong(v.kind().to_string()));
+    };
+    if data.len() != elems.len() {
+        return Err(wrong(format!("{} values", data.len())));
+    }
+    for (k, elem) in elems.into_iter().enumerate() {
+        let x = HostValue::Num {
+            v: data.get_f64(k).expect("checked: the length"),
+            float: *float,
+        };
+        let x = typed(env, kernel, &elem, x, span)?;
+        env.vars.insert(elem, x);
+    }
+    Ok(())
 }
 
 /// `v` as parameter `name` takes it, when `name` is one: a pointer parameter's array in the
