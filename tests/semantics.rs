@@ -468,3 +468,20 @@ launch k { in = arange(15); out = zeros(15); block = (5, 3); grid = 1;
         Some("12 of 15 elements differ; first at index 1: 5 == 1 is false")
     );
 }
+
+#[test]
+fn chained_assignments_of_any_depth_assign_right_to_left() {
+    // `=` is right-associative and yields its left operand, converted: c = -1.75 stores -1.75,
+    // i = c is -1 (truncated), f = i is -1.0 and d = f is -1.0, so the sum is -4.75. A chain of
+    // four (mmcv's `w1 = w2 = w3 = w4 = 0.;`) once panicked the parser's builder.
+    let src = r#"
+__global__ void k(float* o) {
+    float c, f, d;
+    int i;
+    d = f = i = c = -1.75f;
+    o[threadIdx.x] = c + i + f + d;
+}
+launch k { o = zeros(2); expect o == [-4.75, -4.75]; }
+"#;
+    ok(src, &[], ONE, [2, 1, 1]);
+}

@@ -1134,8 +1134,14 @@ impl<'m> Builder<'m> {
                 let value = it.next().expect("grammar: assign has a value");
                 if value.as_rule() == Rule::assign {
                     // `a = b = c;` is `b = c;` then `a = b;`: `b` holds the converted value.
+                    // Deeper (`a = b = c = d;`), the inner chain is a block whose last
+                    // assignment's target is `b`.
                     let inner = self.simple(value)?;
-                    let StmtKind::Assign { target: middle, .. } = &inner.kind else {
+                    let mut last = &inner;
+                    while let StmtKind::Block(chain) = &last.kind {
+                        last = chain.last().expect("grammar: a chain ends in an assignment");
+                    }
+                    let StmtKind::Assign { target: middle, .. } = &last.kind else {
                         unreachable!("grammar: an assign builds an assignment")
                     };
                     let outer = Stmt {
