@@ -20,7 +20,7 @@ use crate::value::{ArithOp, Scalar, ShflKind, Value};
 type Result<T> = std::result::Result<T, CheckError>;
 
 /// The CUB collectives simt models.
-const HAVE: &str = "simt has cub::WarpReduce<T, LOGICAL_WARP_THREADS> and cub::BlockReduce<T, BLOCK_DIM_X, BLOCK_REDUCE_WARP_REDUCTIONS, BLOCK_DIM_Y, BLOCK_DIM_Z> with Sum(v), Sum(v, valid_items), Reduce(v, op) and Reduce(v, op, valid_items), op being cub::Sum(), cub::Max(), cub::Min() or a functor or lambda variable";
+pub(super) const HAVE: &str = "simt has cub::WarpReduce<T, LOGICAL_WARP_THREADS> and cub::BlockReduce<T, BLOCK_DIM_X, BLOCK_REDUCE_WARP_REDUCTIONS, BLOCK_DIM_Y, BLOCK_DIM_Z> with Sum(v), Sum(v, valid_items), Reduce(v, op) and Reduce(v, op, valid_items), op being cub::Sum(), cub::Max(), cub::Min(), cuda::std::plus<>{}, cuda::maximum<>{}, cuda::minimum<>{} or a functor or lambda variable; cub::BlockLoad<T, BLOCK_DIM_X, ITEMS_PER_THREAD, ALGORITHM, BLOCK_DIM_Y, BLOCK_DIM_Z> with Load(ptr, items), Load(ptr, items, valid_items) and Load(ptr, items, valid_items, oob_default), and cub::BlockStore<...> with Store(ptr, items) and Store(ptr, items, valid_items), for the DIRECT, STRIPED, TRANSPOSE and WARP_TRANSPOSE algorithms";
 
 /// Which collective a CUB class is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -29,6 +29,64 @@ pub(crate) enum Kind {
     WarpReduce(u32),
     /// `cub::BlockReduce<T, X, BLOCK_REDUCE_WARP_REDUCTIONS, Y, Z>`: the block's shape.
     BlockReduce([u32; 3]),
+    /// `cub::BlockLoad<T, X, ITEMS_PER_THREAD, ALGORITHM, Y, Z>`.
+    BlockLoad(Io),
+    /// `cub::BlockStore<T, X, ITEMS_PER_THREAD, ALGORITHM, Y, Z>`.
+    BlockStore(Io),
+}
+
+impl Kind {
+    /// The block shape a block collective computes its threads' ranks from.
+    pub(crate) fn block_shape(self) -> Option<[u32; 3]> {
+        match self {
+            Kind::WarpReduce(_) => None,
+            Kind::BlockReduce(d) => Some(d),
+            Kind::BlockLoad(io) | Kind::BlockStore(io) => Some(io.dims),
+        }
+    }
+}
+
+/// A `BlockLoad` or `BlockStore` specialisation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Io {
+    /// The block's shape.
+    pub dims: [u32; 3],
+    /// `ITEMS_PER_THREAD`.
+    pub items: u32,
+    /// How the tile is moved.
+    pub alg: IoAlg,
+}
+
+/// `BLOCK_LOAD_*` / `BLOCK_STORE_*`: the arrangement the global accesses use and the shared
+/// exchange that turns it into (or out of) the blocked one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum IoAlg {
+    /// Blocked accesses, no exchange.
+    Direct,
+    /// Striped accesses, no exchange (the items stay striped).
+    Striped,
+    /// Striped accesses and a block-wide exchange through shared memory (`__syncthreads()`).
+    Transpose,
+    /// Warp-striped accesses and a per-warp exchange through shared memory (`__syncwarp()`).
+    WarpTranspose,
+}
+
+impl Io {
+    /// Threads of the block.
+    pub(crate) fn threads(self) -> u32 {
+        self.dims[0] * self.dims[1] * self.dims[2]
+    }
+
+    /// Whether the algorithm exchanges through its TempStorage.
+    pub(crate) fn exchanges(self) -> bool {
+        matches!(self.alg, IoAlg::Transpose | IoAlg::WarpTranspose)
+    }
+
+    /// BlockExchange pads its buffer by one item per 32 when ITEMS_PER_THREAD is a power of two
+    /// above 4 (`INSERT_PADDING`), against bank conflicts.
+    pub(crate) fn padded(self) -> bool {
+        self.items > 4 && self.items.is_power_of_two()
+    }
 }
 
 /// A CUB class specialised for an element type.
@@ -49,6 +107,13 @@ impl Class {
         match self.kind {
             Kind::WarpReduce(_) => 1,
             Kind::BlockReduce(d) => u64::from(warps(d)) + 1,
+            // BlockExchange's `buff[TILE_ITEMS + PADDING_ITEMS]`; the direct algorithms'
+            // TempStorage is CUB's `NullType` (a placeholder element, never touched).
+            Kind::BlockLoad(io) | Kind::BlockStore(io) if io.exchanges() => {
+                let tile = u64::from(io.threads() * io.items);
+                tile + if io.padded() { tile >> 5 } else { 0 }
+            }
+            Kind::BlockLoad(_) | Kind::BlockStore(_) => 1,
         }
     }
 }
@@ -99,7 +164,18 @@ fn class_base(base: &str) -> Option<&str> {
 /// The scalar a type argument spells, after template substitution.
 fn scalar_named(text: &str) -> Option<Scalar> {
     let words: Vec<&str> = text.split_whitespace().filter(|w| *w != "const").collect();
-    Some(match words.join(" ").as_str() {
+    // A substituted typedef spells its tokens without spaces (`unsignedchar`).
+    let spelled = match words.join(" ").as_str() {
+        "unsignedchar" => "unsigned char".to_string(),
+        "signedchar" => "signed char".to_string(),
+        "unsignedshort" => "unsigned short".to_string(),
+        "unsignedint" => "unsigned int".to_string(),
+        "longlong" => "long long".to_string(),
+        "unsignedlong" => "unsigned long".to_string(),
+        "unsignedlonglong" => "unsigned long long".to_string(),
+        other => other.to_string(),
+    };
+    Some(match spelled.as_str() {
         "bool" => Scalar::Bool,
         "char" | "signed char" | "int8_t" => Scalar::I8,
         "unsigned char" | "uchar" | "uint8_t" => Scalar::U8,
@@ -113,18 +189,23 @@ fn scalar_named(text: &str) -> Option<Scalar> {
         "unsigned long" | "unsigned long long" | "uint64_t" | "size_t" => Scalar::U64,
         "float" => Scalar::F32,
         "double" => Scalar::F64,
+        "half" | "__half" => Scalar::F16,
+        "__nv_bfloat16" | "nv_bfloat16" => Scalar::BF16,
         _ => return None,
     })
 }
 
 /// Splits `A, B<C, D>, E` at its top-level commas.
 fn split_args(text: &str) -> Vec<&str> {
-    let (mut out, mut depth, mut start) = (Vec::new(), 0i32, 0);
+    // Inside parentheses `<` and `>` are comparisons (`N*((D > 0) ? 2 : 1)`), not brackets.
+    let (mut out, mut depth, mut parens, mut start) = (Vec::new(), 0i32, 0i32, 0);
     for (i, c) in text.char_indices() {
         match c {
-            '<' | '(' => depth += 1,
-            '>' | ')' => depth -= 1,
-            ',' if depth == 0 => {
+            '(' => parens += 1,
+            ')' => parens -= 1,
+            '<' if parens == 0 => depth += 1,
+            '>' if parens == 0 => depth -= 1,
+            ',' if depth == 0 && parens == 0 => {
                 out.push(text[start..i].trim());
                 start = i + 1;
             }
@@ -161,7 +242,7 @@ fn class_from(name: &str, text: &str, args: &[&str], span: Span) -> Result<Class
         |k: usize, default: u32| -> Result<u32> {
             match args.get(k) {
                 None => Ok(default),
-                Some(a) => a.parse::<u32>().ok().filter(|&n| n > 0).ok_or_else(|| {
+                Some(a) => const_int(a).and_then(|n| u32::try_from(n).ok()).filter(|&n| n > 0).ok_or_else(|| {
                     CheckError::NotConstant {
                         what: format!("`{a}`, a dimension of `{text}`,"),
                         span,
@@ -191,6 +272,54 @@ fn class_from(name: &str, text: &str, args: &[&str], span: Span) -> Result<Class
                 }
             }
             Kind::BlockReduce([int(1, 1)?, int(3, 1)?, int(4, 1)?])
+        }
+        "BlockLoad" | "BlockStore" => {
+            let load = name == "BlockLoad";
+            let alg = match args.get(3).map(|a| unqualified(a)) {
+                None if load => "BLOCK_LOAD_DIRECT",
+                None => "BLOCK_STORE_DIRECT",
+                Some(a) => a,
+            };
+            let prefix = if load { "BLOCK_LOAD_" } else { "BLOCK_STORE_" };
+            let alg = match alg.strip_prefix(prefix) {
+                Some("DIRECT") => IoAlg::Direct,
+                Some("STRIPED") => IoAlg::Striped,
+                Some("TRANSPOSE") => IoAlg::Transpose,
+                Some("WARP_TRANSPOSE") => IoAlg::WarpTranspose,
+                _ => {
+                    return Err(CheckError::CubUnsupported {
+                        what: format!("`{text}` (the {alg} algorithm)"),
+                        span,
+                        help: format!("simt models {prefix}DIRECT, {prefix}STRIPED, {prefix}TRANSPOSE and {prefix}WARP_TRANSPOSE"),
+                    })
+                }
+            };
+            if args.len() < 3 {
+                return Err(unsupported(format!(
+                    "`{text}` (BLOCK_DIM_X and ITEMS_PER_THREAD are needed)"
+                )));
+            }
+            let io = Io {
+                dims: [int(1, 1)?, int(4, 1)?, int(5, 1)?],
+                items: int(2, 1)?,
+                alg,
+            };
+            // CUB_STATIC_ASSERT in block_load.cuh / block_store.cuh.
+            if alg == IoAlg::WarpTranspose && !io.threads().is_multiple_of(32) {
+                return Err(CheckError::CubTemplate {
+                    class: text.to_string(),
+                    why: format!(
+                        "its {} threads are not a multiple of the warp's 32",
+                        io.threads()
+                    ),
+                    span,
+                });
+            }
+            if load {
+                Kind::BlockLoad(io)
+            } else {
+                Kind::BlockStore(io)
+            }
         }
         _ => return Err(unsupported(format!("`cub::{name}`"))),
     };
@@ -245,6 +374,22 @@ impl KernelChecker<'_, '_> {
         }
         let s = self.shared.len() as u32;
         self.shared.push(shared);
+        // BlockStore's exchanging algorithms keep `volatile int valid_items` beside the buffer:
+        // an `int` array of its own, always the next shared array.
+        if let Kind::BlockStore(io) = class.kind {
+            if io.exchanges() {
+                let aux = Shared {
+                    name: format!("{}.valid_items", name.name),
+                    elem: Scalar::I32,
+                    width: 1,
+                    dims: vec![count],
+                    is_extern: false,
+                    span: name.span,
+                };
+                self.static_smem += aux.static_len() * 4;
+                self.shared.push(aux);
+            }
+        }
         self.cub_storages.insert(s, (class, !dims.is_empty()));
         self.declare(name, Binding::Shared(s));
         Ok(())
@@ -321,10 +466,41 @@ impl KernelChecker<'_, '_> {
     ) -> Option<Result<Expr>> {
         let made = self.cub_object(object)?;
         Some(made.and_then(|(class, s, first)| {
-            if let Kind::BlockReduce(dims) = class.kind {
+            if let Some(dims) = class.kind.block_shape() {
                 self.block_shapes.push((object.span, dims));
             }
+            if let Kind::BlockLoad(_) | Kind::BlockStore(_) = class.kind {
+                return Err(CheckError::NoValue {
+                    what: format!("`{}::{}(...)`", class.name, method.name),
+                    why: " (it returns `void`)",
+                    span,
+                    help: Some("call it as a statement: it writes the items array or memory".into()),
+                });
+            }
             self.collective(class, s, first, method, args, span)
+        }))
+    }
+
+    /// `Class(temp).Load(p, items);` and any other CUB call made as a statement, if `object`
+    /// makes a CUB collective.
+    pub(crate) fn cub_statement(
+        &mut self,
+        object: &ast::Expr,
+        method: &ast::Ident,
+        args: &[ast::Expr],
+        span: Span,
+    ) -> Option<Result<Expr>> {
+        let made = self.cub_object(object)?;
+        Some(made.and_then(|(class, s, first)| {
+            if let Some(dims) = class.kind.block_shape() {
+                self.block_shapes.push((object.span, dims));
+            }
+            match class.kind {
+                Kind::BlockLoad(io) | Kind::BlockStore(io) => {
+                    self.block_io(&class, io, (s, first), method, args, span)
+                }
+                _ => self.collective(class, s, first, method, args, span),
+            }
         }))
     }
 
@@ -380,6 +556,9 @@ impl KernelChecker<'_, '_> {
             }
             Kind::BlockReduce(dims) => {
                 self.block_reduce(acc, &class, dims, (s, first), &op, valid, &mut body, span)?;
+            }
+            Kind::BlockLoad(_) | Kind::BlockStore(_) => {
+                unreachable!("cub: loads and stores are statements (cub_statement)")
             }
         }
         Ok(Expr {
@@ -648,7 +827,7 @@ impl KernelChecker<'_, '_> {
 
     /// The thread's rank in its block: in the block's shape `dims` as CUB computes it
     /// (`x + X * (y + Y * z)`), or the launch's when `None`.
-    fn cub_tid(&mut self, dims: Option<[u32; 3]>, span: Span) -> Result<Expr> {
+    pub(super) fn cub_tid(&mut self, dims: Option<[u32; 3]>, span: Span) -> Result<Expr> {
         let b = |f: fn(u8) -> Builtin, a: u8| Expr {
             kind: ExprKind::Builtin(f(a)),
             ty: Scalar::U32,
@@ -669,7 +848,9 @@ impl KernelChecker<'_, '_> {
 fn reduction_op(e: &ast::Expr) -> Result<Op> {
     match &e.kind {
         ast::ExprKind::Call { callee, args, .. } if args.is_empty() => {
-            match unqualified(&callee.name) {
+            // `cuda::std::plus<>{}` names its class with the (empty) template arguments.
+            let name = callee.name.split('<').next().unwrap_or_default();
+            match unqualified(name.trim()) {
                 "Sum" | "plus" => Ok(Op::Arith(ArithOp::Add)),
                 "Max" | "maximum" => Ok(Op::Arith(ArithOp::Max)),
                 "Min" | "minimum" => Ok(Op::Arith(ArithOp::Min)),
@@ -694,7 +875,7 @@ fn reduction_op(e: &ast::Expr) -> Result<Op> {
     }
 }
 
-fn assign(var: VarId, value: Expr, span: Span) -> Stmt {
+pub(super) fn assign(var: VarId, value: Expr, span: Span) -> Stmt {
     Stmt {
         kind: StmtKind::Assign { var, value },
         span,
@@ -718,5 +899,169 @@ fn describe(e: &ast::Expr) -> String {
     match &e.kind {
         ast::ExprKind::Name(n) => n.clone(),
         _ => "this expression".into(),
+    }
+}
+
+/// The value of a template argument that is constant integer arithmetic once the template's
+/// parameters are substituted (`512/4`, `4*((1 > 0) ? 2 : 1)`), as C++ evaluates it on `long
+/// long`; `None` for anything else (or a division by zero).
+fn const_int(text: &str) -> Option<i64> {
+    let tokens = const_tokens(text)?;
+    let mut p = ConstParser { tokens, at: 0 };
+    let v = p.ternary()?;
+    (p.at == p.tokens.len()).then_some(v)
+}
+
+/// The tokens of a constant expression: numbers and operators.
+fn const_tokens(text: &str) -> Option<Vec<String>> {
+    let b = text.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i] as char;
+        if c.is_whitespace() {
+            i += 1;
+        } else if c.is_ascii_digit() {
+            let start = i;
+            while i < b.len() && (b[i] as char).is_ascii_alphanumeric() {
+                i += 1;
+            }
+            let digits = text[start..i].trim_end_matches(['u', 'U', 'l', 'L']);
+            let v = if let Some(h) = digits.strip_prefix("0x").or(digits.strip_prefix("0X")) {
+                i64::from_str_radix(h, 16).ok()?
+            } else {
+                digits.parse::<i64>().ok()?
+            };
+            out.push(v.to_string());
+        } else if text[i..].starts_with("true") || text[i..].starts_with("false") {
+            let t = text[i..].starts_with("true");
+            out.push(if t { "1" } else { "0" }.into());
+            i += if t { 4 } else { 5 };
+        } else {
+            let two = text.get(i..i + 2).unwrap_or("");
+            if matches!(two, "<<" | ">>" | "<=" | ">=" | "==" | "!=" | "&&" | "||") {
+                out.push(two.into());
+                i += 2;
+            } else if "+-*/%<>()?:!".contains(c) {
+                out.push(c.to_string());
+                i += 1;
+            } else {
+                return None;
+            }
+        }
+    }
+    Some(out)
+}
+
+/// Precedence climbing over [`const_tokens`].
+struct ConstParser {
+    tokens: Vec<String>,
+    at: usize,
+}
+
+impl ConstParser {
+    fn peek(&self) -> Option<&str> {
+        self.tokens.get(self.at).map(String::as_str)
+    }
+
+    fn eat(&mut self, t: &str) -> bool {
+        let hit = self.peek() == Some(t);
+        self.at += usize::from(hit);
+        hit
+    }
+
+    fn ternary(&mut self) -> Option<i64> {
+        let c = self.binary(0)?;
+        if !self.eat("?") {
+            return Some(c);
+        }
+        let t = self.ternary()?;
+        self.eat(":").then_some(())?;
+        let f = self.ternary()?;
+        Some(if c != 0 { t } else { f })
+    }
+
+    fn binary(&mut self, min: u8) -> Option<i64> {
+        let mut lhs = self.unary()?;
+        loop {
+            let Some(op) = self.peek() else { break };
+            let prec = match op {
+                "||" => 1,
+                "&&" => 2,
+                "==" | "!=" => 3,
+                "<" | ">" | "<=" | ">=" => 4,
+                "<<" | ">>" => 5,
+                "+" | "-" => 6,
+                "*" | "/" | "%" => 7,
+                _ => break,
+            };
+            if prec < min.max(1) {
+                break;
+            }
+            let op = op.to_string();
+            self.at += 1;
+            let rhs = self.binary(prec + 1)?;
+            lhs = match op.as_str() {
+                "||" => i64::from(lhs != 0 || rhs != 0),
+                "&&" => i64::from(lhs != 0 && rhs != 0),
+                "==" => i64::from(lhs == rhs),
+                "!=" => i64::from(lhs != rhs),
+                "<" => i64::from(lhs < rhs),
+                ">" => i64::from(lhs > rhs),
+                "<=" => i64::from(lhs <= rhs),
+                ">=" => i64::from(lhs >= rhs),
+                "<<" => lhs.checked_shl(u32::try_from(rhs).ok()?)?,
+                ">>" => lhs.checked_shr(u32::try_from(rhs).ok()?)?,
+                "+" => lhs.checked_add(rhs)?,
+                "-" => lhs.checked_sub(rhs)?,
+                "*" => lhs.checked_mul(rhs)?,
+                "/" => lhs.checked_div(rhs)?,
+                _ => lhs.checked_rem(rhs)?,
+            };
+        }
+        Some(lhs)
+    }
+
+    fn unary(&mut self) -> Option<i64> {
+        if self.eat("-") {
+            return self.unary()?.checked_neg();
+        }
+        if self.eat("+") {
+            return self.unary();
+        }
+        if self.eat("!") {
+            return Some(i64::from(self.unary()? == 0));
+        }
+        if self.eat("(") {
+            let v = self.ternary()?;
+            return self.eat(")").then_some(v);
+        }
+        let v = self.peek()?.parse::<i64>().ok()?;
+        self.at += 1;
+        Some(v)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{const_int, split_args};
+
+    #[test]
+    fn template_arithmetic_is_evaluated() {
+        assert_eq!(const_int("512/4"), Some(128));
+        assert_eq!(const_int("4*((1 > 0) ? 2 : 1)"), Some(8));
+        assert_eq!(const_int("4*((0>0)?2:1)"), Some(4));
+        assert_eq!(const_int("1 << 5 + 1"), Some(64));
+        assert_eq!(const_int("256u"), Some(256));
+        assert_eq!(const_int("N/4"), None);
+        assert_eq!(const_int("4/0"), None);
+    }
+
+    #[test]
+    fn comparisons_in_parentheses_do_not_close_the_argument_list() {
+        assert_eq!(
+            split_args("T, 64, N*((D > 0) ? 2 : 1), cub::X"),
+            ["T", "64", "N*((D > 0) ? 2 : 1)", "cub::X"]
+        );
     }
 }

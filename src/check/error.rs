@@ -443,6 +443,39 @@ pub enum CheckError {
         #[label("not this class's TempStorage")]
         span: Span,
     },
+    /// `cub::BlockLoad<float, 48, 4, cub::BLOCK_LOAD_WARP_TRANSPOSE>`: a specialisation CUB's own
+    /// static assertions refuse (nvcc stops there too).
+    #[error("CUB does not compile `{class}`: {why}")]
+    #[diagnostic(code(simt::check::cub_template))]
+    CubTemplate {
+        /// The class as written.
+        class: String,
+        /// CUB's requirement, as it applies here.
+        why: String,
+        /// The class.
+        #[label("refused by CUB's static assertion")]
+        span: Span,
+    },
+    /// `Load(temp).Load(in, v)` where `v` is not an array of the class's `T[ITEMS_PER_THREAD]`,
+    /// or `in` is no pointer.
+    #[error("`{class}::{method}` needs {expected} here, not {found}")]
+    #[diagnostic(
+        code(simt::check::cub_argument),
+        help("CUB's signature: {method}(pointer, T (&items)[ITEMS_PER_THREAD], ...), with the class's own T and ITEMS_PER_THREAD")
+    )]
+    CubArgument {
+        /// The class as written.
+        class: String,
+        /// `Load` or `Store`.
+        method: String,
+        /// What the parameter takes.
+        expected: String,
+        /// What was passed.
+        found: String,
+        /// The argument.
+        #[label("this argument")]
+        span: Span,
+    },
     /// `cub::BlockRadixSort<int, 128, 4>`, or `BlockReduce(temp).Broadcast(v)`
     #[error("{what} is not one of the CUB collectives simt has")]
     #[diagnostic(code(simt::check::cub_unsupported))]

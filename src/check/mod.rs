@@ -2,6 +2,7 @@
 
 mod address;
 mod cub;
+mod cub_io;
 mod error;
 mod expr;
 mod groups;
@@ -1794,9 +1795,18 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
         if let Some(call) = self.struct_call(e, true) {
             return Ok(StmtKind::Eval(call?));
         }
-        if let ast::ExprKind::Method { object, method, .. } = &e.kind {
+        if let ast::ExprKind::Method {
+            object,
+            method,
+            args,
+            ..
+        } = &e.kind
+        {
             if let (Some(g), "sync") = (self.group(object)?, method.name.as_str()) {
                 return self.group_sync(g, e.span);
+            }
+            if let Some(call) = self.cub_statement(object, method, args, e.span) {
+                return Ok(StmtKind::Eval(call?));
             }
         }
         if let ast::ExprKind::Call { callee, args, .. } = &e.kind {
