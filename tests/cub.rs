@@ -241,3 +241,173 @@ fn misuse_is_a_diagnostic() {
         assert_eq!(codes(&f), [code], "{body}");
     }
 }
+
+#[test]
+fn warp_transpose_load_and_store_move_a_blocked_tile_through_each_warps_buffer() {
+    // 64 threads, 4 items each: after Load, thread t holds in[4t .. 4t + 3] (CUB's blocked
+    // arrangement), so first[t] = 4t; the store writes the doubled tile back in place.
+    // Counted, as block_load.cuh / block_exchange.cuh / block_store.cuh issue them, per warp:
+    // - Load: 4 warp-striped global loads (lane l of warp w reads w·128 + l + 32i: 128
+    //   contiguous bytes, 4 sectors each); 4 shared stores at the same warp-striped places
+    //   (1 wavefront each); __syncwarp; 4 shared loads at 4l + i (stride 4 words: 4-way bank
+    //   conflict, 4 wavefronts each).
+    // - Store: the reverse exchange (4 stores of 4 wavefronts, 4 loads of 1), then 4 global
+    //   stores of 4 sectors. Without valid_items there is no barrier.
+    // 2 warps: global loads 8 (32 sectors), shared 16 stores (8·1 + 8·4 = 40 wavefronts) and
+    // 16 loads (8·4 + 8·1 = 40), 0 barriers; global stores 8 + 2 (first[]).
+    let src = format!(
+        r#"
+__global__ void k(const float* in, float* out, float* first) {{
+    typedef cub::BlockLoad<float, 64, 4, cub::BLOCK_LOAD_WARP_TRANSPOSE> L;
+    typedef cub::BlockStore<float, 64, 4, cub::BLOCK_STORE_WARP_TRANSPOSE> S;
+    __shared__ typename L::TempStorage lt;
+    __shared__ typename S::TempStorage st;
+    float v[4];
+    L(lt).Load(in, v);
+    first[threadIdx.x] = v[0];
+    for (int j = 0; j < 4; j++) v[j] *= 2;
+    S(st).Store(out, v);
+}}
+launch k {{
+    in = arange(256); out = zeros(256); first = zeros(64);
+    expect first == {}; expect out == arange(256) * 2;
+}}
+"#,
+        list((0..64).map(|t| 4 * t))
+    );
+    let r = ok(&src, &[], ONE, [64, 1, 1]);
+    assert_eq!(r.counters.gld_instr, 8);
+    assert_eq!(r.counters.gld_sectors, 32);
+    assert_eq!(r.counters.gst_instr, 8 + 2);
+    assert_eq!(r.counters.smem_instr, 16 + 16);
+    assert_eq!(r.counters.smem_wavefronts, 40 + 40);
+    assert_eq!(r.counters.barriers, 0);
+    assert_eq!(r.counters.race_count, 0);
+}
+
+#[test]
+fn partial_tiles_take_valid_items_and_a_default() {
+    // 32 threads × 4 items, 100 valid: thread t's items are 4t + j where below 100, else the
+    // default -1. Sum per thread: 16t + 6 for t < 25, -4 above. Store(out, v, 100) writes
+    // out[0..100) only (the rest stays 0).
+    // BlockStore's partial store moves valid_items through shared memory: thread 0 stores it
+    // (1 instruction), a barrier, every thread loads it (1 instruction); with the two 4 + 4
+    // exchanges that is 9 shared stores and 9 loads, and 1 barrier.
+    let sums: Vec<i64> = (0..32)
+        .map(|t| if t < 25 { 16 * t + 6 } else { -4 })
+        .collect();
+    let out: Vec<i64> = (0..128).map(|i| if i < 100 { i } else { 0 }).collect();
+    let src = format!(
+        r#"
+__global__ void k(const float* in, float* out, float* sum) {{
+    typedef cub::BlockLoad<float, 32, 4, cub::BLOCK_LOAD_WARP_TRANSPOSE> L;
+    typedef cub::BlockStore<float, 32, 4, cub::BLOCK_STORE_WARP_TRANSPOSE> S;
+    __shared__ typename L::TempStorage lt;
+    __shared__ typename S::TempStorage st;
+    float v[4];
+    L(lt).Load(in, v, 100, -1.0f);
+    sum[threadIdx.x] = v[0] + v[1] + v[2] + v[3];
+    S(st).Store(out, v, 100);
+}}
+launch k {{ in = arange(128); out = zeros(128); sum = zeros(32); expect sum == {}; expect out == {}; }}
+"#,
+        list(sums),
+        list(out)
+    );
+    let r = ok(&src, &[], ONE, [32, 1, 1]);
+    assert_eq!(r.counters.smem_instr, 9 + 9);
+    assert_eq!(r.counters.barriers, 1);
+    assert_eq!(r.counters.race_count, 0);
+}
+
+#[test]
+fn direct_striped_and_transpose_algorithms() {
+    // 64 threads × 2 items of `in = arange(128)`. DIRECT reads the blocked arrangement itself
+    // (thread t: 2t, 2t + 1) with no shared memory; STRIPED leaves the striped one (t, t + 64);
+    // TRANSPOSE reads striped and exchanges block-wide: blocked again, after one barrier, with
+    // 2 shared stores and 2 loads per warp (4 + 4 in all).
+    let src = |alg: &str, a: i64, b: i64| {
+        format!(
+            r#"
+__global__ void k(const int* in, int* x, int* y) {{
+    typedef cub::BlockLoad<int, 64, 2, cub::BLOCK_LOAD_{alg}> L;
+    __shared__ typename L::TempStorage lt;
+    int v[2];
+    L(lt).Load(in, v);
+    x[threadIdx.x] = v[0]; y[threadIdx.x] = v[1];
+}}
+launch k {{ in = arange(128); x = zeros(64); y = zeros(64); expect x == {}; expect y == {}; }}
+"#,
+            list((0..64).map(|t| a * t)),
+            list((0..64).map(|t| a * t + b)),
+        )
+    };
+    let direct = ok(&src("DIRECT", 2, 1), &[], ONE, [64, 1, 1]);
+    assert_eq!(direct.counters.smem_instr, 0);
+    assert_eq!(direct.counters.barriers, 0);
+    let striped = ok(&src("STRIPED", 1, 64), &[], ONE, [64, 1, 1]);
+    assert_eq!(striped.counters.smem_instr, 0);
+    let transpose = ok(&src("TRANSPOSE", 2, 1), &[], ONE, [64, 1, 1]);
+    assert_eq!(transpose.counters.smem_instr, 4 + 4);
+    assert_eq!(transpose.counters.barriers, 1);
+    // Warp-striped global loads touch 2 × 128 contiguous bytes per warp; blocked (DIRECT)
+    // ones read every other word per instruction: 8 sectors each instead of 4.
+    assert_eq!(direct.counters.gld_sectors, 2 * 2 * 8);
+    assert_eq!(transpose.counters.gld_sectors, 2 * 2 * 4);
+}
+
+#[test]
+fn block_reduce_as_vllm_and_bitsandbytes_write_it() {
+    // 128 threads, thread t contributes t: the sum is 8128, the max 127. The op as a function
+    // object (`AddOp{}` with `using AddOp = cuda::std::plus<>`, `cuda::maximum<>{}`), the block
+    // dimension as template arithmetic (512 / 4), and half items (all exact in half).
+    let src = r#"
+using AddOp = cuda::std::plus<>;
+template <int BLOCK_SIZE, int NUM_VALS>
+__global__ void k(const float* in, const half* h, float* out) {
+    typedef cub::BlockReduce<float, BLOCK_SIZE/NUM_VALS> BR;
+    using BH = cub::BlockReduce<half, 128>;
+    __shared__ typename BR::TempStorage a;
+    __shared__ typename BR::TempStorage b;
+    __shared__ typename BH::TempStorage c;
+    float s = BR(a).Reduce(in[threadIdx.x], AddOp{}, blockDim.x);
+    float m = BR(b).Reduce(in[threadIdx.x], cuda::maximum<>{});
+    half hm = BH(c).Reduce(h[threadIdx.x], cub::Max(), 128);
+    if (threadIdx.x == 0) { out[0] = s; out[1] = m; out[2] = __half2float(hm); }
+}
+launch k<512, 4> { in = arange(128); h = arange(128); out = zeros(3); expect out == [8128, 127, 127]; }
+"#;
+    ok(src, &[], ONE, [128, 1, 1]);
+}
+
+#[test]
+fn block_load_and_store_misuse_is_a_diagnostic() {
+    let cases = [
+        (
+            // Items of another length than ITEMS_PER_THREAD.
+            "    float v[3];\n    L(t).Load(out, v);",
+            "simt::check::cub_argument",
+        ),
+        (
+            // A load used as a value.
+            "    float v[4];\n    out[0] = L(t).Load(out, v);",
+            "simt::check::no_value",
+        ),
+        (
+            // Store on a BlockLoad.
+            "    float v[4];\n    L(t).Store(out, v);",
+            "simt::check::cub_unsupported",
+        ),
+    ];
+    for (body, code) in cases {
+        let src = format!(
+            "__global__ void k(float* out) {{\n    typedef cub::BlockLoad<float, 32, 4, cub::BLOCK_LOAD_WARP_TRANSPOSE> L;\n    __shared__ typename L::TempStorage t;\n{body}\n}}\n"
+        );
+        let f = err(&src, &[("out", "zeros(128)")], Some(ONE), Some([32, 1, 1]));
+        assert_eq!(codes(&f), [code], "{body}");
+    }
+    // CUB's static assertion: WARP_TRANSPOSE needs whole warps.
+    let src = "__global__ void k(float* out) {\n    __shared__ cub::BlockLoad<float, 48, 4, cub::BLOCK_LOAD_WARP_TRANSPOSE>::TempStorage t;\n}\n";
+    let f = err(src, &[("out", "zeros(1)")], Some(ONE), Some([48, 1, 1]));
+    assert_eq!(codes(&f), ["simt::check::cub_template"]);
+}

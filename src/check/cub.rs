@@ -238,19 +238,19 @@ fn class_from(name: &str, text: &str, args: &[&str], span: Span) -> Result<Class
         .first()
         .and_then(|a| scalar_named(a))
         .ok_or_else(|| unsupported(format!("`{text}` (an item type other than a scalar)")))?;
-    let int =
-        |k: usize, default: u32| -> Result<u32> {
-            match args.get(k) {
-                None => Ok(default),
-                Some(a) => const_int(a).and_then(|n| u32::try_from(n).ok()).filter(|&n| n > 0).ok_or_else(|| {
-                    CheckError::NotConstant {
-                        what: format!("`{a}`, a dimension of `{text}`,"),
-                        span,
-                        help: Some("CUB's dimensions are template arguments: constants".into()),
-                    }
+    let int = |k: usize, default: u32| -> Result<u32> {
+        match args.get(k) {
+            None => Ok(default),
+            Some(a) => const_int(a)
+                .and_then(|n| u32::try_from(n).ok())
+                .filter(|&n| n > 0)
+                .ok_or_else(|| CheckError::NotConstant {
+                    what: format!("`{a}`, a dimension of `{text}`,"),
+                    span,
+                    help: Some("CUB's dimensions are template arguments: constants".into()),
                 }),
-            }
-        };
+        }
+    };
     let kind = match name {
         "WarpReduce" => {
             let lanes = int(1, 32)?;
@@ -474,7 +474,9 @@ impl KernelChecker<'_, '_> {
                     what: format!("`{}::{}(...)`", class.name, method.name),
                     why: " (it returns `void`)",
                     span,
-                    help: Some("call it as a statement: it writes the items array or memory".into()),
+                    help: Some(
+                        "call it as a statement: it writes the items array or memory".into(),
+                    ),
                 });
             }
             self.collective(class, s, first, method, args, span)

@@ -204,7 +204,9 @@ impl KernelChecker<'_, '_> {
             }
             let var_t = self.i32_var(t, span);
             let first = match a {
-                Arrangement::Blocked => self.binary(BinOp::Mul, span, var_t, int(io.items, span))?,
+                Arrangement::Blocked => {
+                    self.binary(BinOp::Mul, span, var_t, int(io.items, span))?
+                }
                 Arrangement::Striped => var_t,
                 Arrangement::WarpStriped => {
                     let lane = self.binary(BinOp::BitAnd, span, var_t.clone(), int(31, span))?;
@@ -229,7 +231,14 @@ impl KernelChecker<'_, '_> {
     }
 
     /// Item `i`'s index in the tile in arrangement `a`.
-    fn tile_index(&mut self, io: Io, ranks: &Ranks, a: Arrangement, i: u32, span: Span) -> Result<Expr> {
+    fn tile_index(
+        &mut self,
+        io: Io,
+        ranks: &Ranks,
+        a: Arrangement,
+        i: u32,
+        span: Span,
+    ) -> Result<Expr> {
         let base = ranks
             .base
             .iter()
@@ -286,7 +295,13 @@ impl KernelChecker<'_, '_> {
     }
 
     /// `if (index < valid_items) then`, or `then` alone without `valid_items`.
-    fn guarded(&mut self, valid: Option<VarId>, index: Expr, then: Stmt, span: Span) -> Result<Stmt> {
+    fn guarded(
+        &mut self,
+        valid: Option<VarId>,
+        index: Expr,
+        then: Stmt,
+        span: Span,
+    ) -> Result<Stmt> {
         if valid.is_none() {
             return Ok(then);
         }
