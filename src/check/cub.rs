@@ -985,8 +985,7 @@ impl ConstParser {
 
     fn binary(&mut self, min: u8) -> Option<i64> {
         let mut lhs = self.unary()?;
-        loop {
-            let Some(op) = self.peek() else { break };
+        while let Some(op) = self.peek() {
             let prec = match op {
                 "||" => 1,
                 "&&" => 2,
