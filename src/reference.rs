@@ -449,6 +449,8 @@ fn math1(f: Math1, v: V) -> V {
                 Math1::Expm1 => x.exp_m1(),
                 Math1::Log1p => x.ln_1p(),
                 Math1::Cbrt => x.cbrt(),
+                Math1::Erf => libm::erf(x as f64) as _,
+                Math1::Erfc => libm::erfc(x as f64) as _,
                 Math1::Rint => x.round_ties_even(),
                 Math1::Saturate => {
                     if x > 0.0 {

@@ -444,6 +444,10 @@ pub enum Math1 {
     Log1p,
     /// `cbrtf`
     Cbrt,
+    /// `erff`: the error function
+    Erf,
+    /// `erfcf`: 1 - erf, accurate where erf is near 1
+    Erfc,
     /// `rintf` / `nearbyintf` (half to even)`
     Rint,
     /// `__saturatef` (clamped to [0, 1], NaN to 0)`
@@ -760,6 +764,10 @@ macro_rules! float_num {
                     Math1::Expm1 => a.exp_m1(),
                     Math1::Log1p => a.ln_1p(),
                     Math1::Cbrt => a.cbrt(),
+                    // Rust's std has no erf: musl's (the `libm` crate), within 1 ulp in double;
+                    // a float's is that value rounded once more.
+                    Math1::Erf => libm::erf(a as f64) as Self,
+                    Math1::Erfc => libm::erfc(a as f64) as Self,
                     Math1::Rint => a.round_ties_even(),
                     Math1::Saturate => {
                         if a > 0.0 {

@@ -204,3 +204,57 @@ launch k { w = ones(5); out = zeros(5); block = 5; grid = 1; expect out == [6, 3
 "#;
     ok(src, &[], [1, 1, 1], [5, 1, 1]);
 }
+
+#[test]
+fn a_file_scope_array_keeps_its_declared_size_whatever_the_launch_gives() {
+    // CUDA gives a symbol its declared size: `w` holds 2 floats (sizeof(w)/sizeof(w[0]) is 2),
+    // so 4 values cannot be copied to it (cudaMemcpyToSymbol fails) and 1 would leave w[1] at a
+    // value the launch does not show. Both are host errors, for `__constant__` and `__device__`
+    // arrays and from `--arg` as from the launch section; exactly 2 values run.
+    let src = "__constant__ float w[2];\n__device__ int t[3];\n__global__ void k(float* o) { o[0] = w[0] + w[1] + t[2]; }\n";
+    let one = Some([1, 1, 1]);
+    for (name, value) in [
+        ("w", "[1, 2, 3, 4]"),
+        ("w", "[1]"),
+        ("t", "zeros(4)"),
+        ("t", "[1, 2]"),
+    ] {
+        let mut args = vec![("o", "zeros(1)"), ("w", "[1, 2]"), ("t", "[0, 0, 5]")];
+        args.retain(|(n, _)| *n != name);
+        args.push((name, value));
+        let f = err(src, &args, one, one);
+        assert_eq!(codes(&f), ["simt::host::symbol_size"], "{name} = {value}");
+    }
+    // 1 + 2 + 5 = 8.
+    let run = format!(
+        "{src}launch k {{ w = [1, 2]; t = [0, 0, 5]; o = zeros(1); block = 1; grid = 1; expect o == [8]; }}\n"
+    );
+    ok(&run, &[], [1, 1, 1], [1, 1, 1]);
+    // The launch section's reproducer (round 9): reading w[2] of a 2-element `w` set to 4 values.
+    let src = r#"
+__constant__ float w[2];
+__global__ void k(float* o) { for (int i = 0; i < 4; i++) o[i] = w[i]; }
+launch k { w = [1, 2, 3, 4]; o = zeros(4); block = 1; grid = 1; }
+"#;
+    let f = err(src, &[], None, None);
+    assert_eq!(codes(&f), ["simt::host::symbol_size"]);
+    assert_eq!(common::position(&f), (4, 16));
+}
+
+#[test]
+fn a_file_scope_array_may_be_sized_by_its_initialiser() {
+    // C: `t[] = {0, 16, 235}` has 3 elements; sizeof(t) / sizeof(t[0]) = 3 and c has 2.
+    // out = t[0..3], then the counts: [0, 16, 235, 3, 2, 2.5 + 0.5].
+    let src = r#"
+__device__ int t[] = {0, 16, 235};
+__constant__ float c[] = {2.5f, 0.5f};
+__global__ void k(float* out) {
+    for (int i = 0; i < 3; i++) out[i] = t[i];
+    out[3] = sizeof(t) / sizeof(t[0]);
+    out[4] = sizeof(c) / sizeof(c[0]);
+    out[5] = c[0] + c[1];
+}
+launch k { out = zeros(6); block = 1; grid = 1; expect out == [0, 16, 235, 3, 2, 3]; }
+"#;
+    ok(src, &[], [1, 1, 1], [1, 1, 1]);
+}

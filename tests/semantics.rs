@@ -484,4 +484,215 @@ __global__ void k(float* o) {
 launch k { o = zeros(2); expect o == [-4.75, -4.75]; }
 "#;
     ok(src, &[], ONE, [2, 1, 1]);
+
+fn extern_c_blocks_and_c_style_enum_typedefs() {
+    // `extern "C" { ... }` only switches off name mangling: its kernel and function are the
+    // file's. `typedef enum { ... } ACT;` and `typedef enum Tag { ... } Tag;` name int types
+    // whose enumerators count from 0: RELU = 1, LEAKY = 2; ARANGE = 1. With a = LEAKY, x = t - 2
+    // for t < 4: LEAKY gives 0.1x for x < 0, x otherwise: [-0.2, -0.1, 0, 1]; out[4] = ARANGE +
+    // Funcs_t::FILL (C++ also qualifies by the typedef's name) = 1.
+    let src = r#"
+typedef enum { LOGISTIC, RELU, LEAKY } ACT;
+typedef enum Funcs_t { FILL = 0, ARANGE = 1, } Funcs_t;
+extern "C" {
+__device__ float act(float x, ACT a) { return a == LEAKY ? (x > 0 ? x : 0.1f * x) : x; }
+__global__ void k(float* out, ACT a) {
+    int t = threadIdx.x;
+    Funcs_t f = ARANGE;
+    if (t < 4) out[t] = act(t - 2.0f, a);
+    if (t == 4) out[4] = f + Funcs_t::FILL;
+}
+}
+extern "C" __global__ void k2(float* out) { out[0] = RELU; }
+launch k { a = 2; out = zeros(5); block = 5; grid = 1;
+    expect abs(out - [-0.2, -0.1, 0, 1, 1]) < 1e-7; }
+"#;
+    ok(src, &[], ONE, [5, 1, 1]);
+}
+
+#[test]
+fn binary_literals_and_digit_separators() {
+    // C++14: 0b1000 = 8, 0B11u = 3 (unsigned), 1'000'000 = 10^6, 0xFF'FF = 65535,
+    // 0b1111'0000 = 240; 0b1 << 31 is an int shifted into the sign bit: -2147483648.
+    // `#if 0b10 == 2` takes the binary literal in the preprocessor too.
+    let src = r#"
+#if 0b10 == 2 && 1'000 == 1000
+#define OK 1
+#endif
+__global__ void k(long long* out) {
+    out[0] = 0b1000;
+    out[1] = 0B11u;
+    out[2] = 1'000'000;
+    out[3] = 0xFF'FF;
+    out[4] = 0b1111'0000;
+    out[5] = 0b1 << 31;
+    out[6] = OK;
+}
+launch k { out = zeros(7); block = 1; grid = 1;
+    expect out == [8, 3, 1000000, 65535, 240, -2147483648, 1]; }
+"#;
+    ok(src, &[], ONE, ONE);
+}
+
+#[test]
+fn if_constexpr_checks_only_the_branch_it_takes() {
+    // With N = 2 the first branch runs; with N = 0 the second, whose `else` calls a function
+    // that does not exist: as in a C++ template instance, the branch not taken is not checked.
+    // N = 2: out = 2 * t; N = 0: out = t + 100.
+    let src = r#"
+template <int N> __global__ void k(int* out) {
+    int t = threadIdx.x;
+    if constexpr (N > 1) {
+        out[t] = N * t;
+    } else if constexpr (N == 0) {
+        out[t] = t + 100;
+    } else {
+        out[t] = no_such_function(t);
+    }
+}
+launch k<2> { out = zeros(4); block = 4; grid = 1; expect out == [0, 2, 4, 6]; }
+launch k<0> { out = zeros(4); block = 4; grid = 1; expect out == [100, 101, 102, 103]; }
+"#;
+    ok(src, &[], ONE, [4, 1, 1]);
+    // A run-time condition is not a constant.
+    let src = "__global__ void k(int* out) { if constexpr (threadIdx.x > 0) out[0] = 1; }\n";
+    let f = err(src, &[("out", "zeros(1)")], Some(ONE), Some(ONE));
+    assert_eq!(codes(&f), ["simt::check::not_constant"]);
+}
+
+#[test]
+fn member_type_aliases_and_static_assert() {
+    // `using hip_type = float;` and `typedef int I;` inside a struct: `Conv::hip_type` outside,
+    // `I` inside (here a member and a method's local). A template struct's member type may name
+    // its parameter. out[t] = 2 * in[t] + Conv::one() (= 3) + Box<float>::get(0.5) (= 0.5).
+    // static_assert: a true constant is nothing; non-constants (sizeof of a template argument
+    // is constant too; `n` is not) are ignored.
+    let src = r#"
+struct Conv {
+    static constexpr bool exists = true;
+    using hip_type = float;
+    typedef int I;
+    I k;
+    __device__ static I one() { I v = 3; return v; }
+};
+template <typename T> struct Box {
+    using value_type = T;
+    static_assert(sizeof(T) >= 1, "not empty");
+    __device__ static value_type get(value_type x) { return x; }
+};
+static_assert(sizeof(float) == 4, "float is 4 bytes");
+__global__ void k(float* out, const float* in, int n) {
+    static_assert(sizeof(Conv::hip_type) == 4, "hip_type is float");
+    static_assert(n > 0);
+    static_assert(Conv::exists);
+    Conv::hip_type v = in[threadIdx.x];
+    out[threadIdx.x] = 2 * v + Conv::one() + Box<float>::get(0.5f);
+}
+launch k { n = 4; in = arange(4); out = zeros(4); block = 4; grid = 1;
+    expect out == arange(4) * 2 + 3.5; }
+"#;
+    ok(src, &[], ONE, [4, 1, 1]);
+    // A false constant condition stops the check with its message, at the condition.
+    let src = "__global__ void k(int* out) {\n    static_assert(sizeof(int) == 8, \"64-bit int\");\n    out[0] = 1;\n}\n";
+    let f = err(src, &[("out", "zeros(1)")], Some(ONE), Some(ONE));
+    assert_eq!(codes(&f), ["simt::check::static_assert"]);
+    assert_eq!(common::position(&f), (2, 19));
+    assert!(
+        f.errors[0].to_string().contains("64-bit int"),
+        "{}",
+        f.errors[0]
+    );
+}
+
+#[test]
+fn numeric_limits_are_the_values_of_limits() {
+    // <limits>: float max 3.4028234663852886e38, min (smallest normal) 2^-126, lowest -max,
+    // epsilon 2^-23, infinity; int max 2^31 - 1, min -2^31; unsigned char max 255; double
+    // epsilon 2^-52; half max 65504. Through a template parameter (T = float) and
+    // cuda::std::, as vllm and DeepSpeed write them.
+    let src = r#"
+template <typename T> __device__ T lowest() { return std::numeric_limits<T>::lowest(); }
+__global__ void k(float* f, double* d, long long* i) {
+    f[0] = std::numeric_limits<float>::max();
+    f[1] = std::numeric_limits<float>::min();
+    f[2] = lowest<float>();
+    f[3] = std::numeric_limits<float>::epsilon();
+    f[4] = isinf(std::numeric_limits<float>::infinity()) && std::numeric_limits<float>::infinity() > 0;
+    f[5] = isnan(std::numeric_limits<float>::quiet_NaN()) ? 1.0f : 0.0f;
+    f[6] = cuda::std::numeric_limits<half>::max();
+    i[0] = std::numeric_limits<int>::max();
+    i[1] = ::std::numeric_limits<int>::min();
+    i[2] = std::numeric_limits<unsigned char>::max();
+    i[3] = std::numeric_limits<unsigned int>::max();
+    i[4] = std::numeric_limits<float>::digits;
+    i[5] = std::numeric_limits<int>::max() + 1;   // int arithmetic: wraps
+    d[0] = std::numeric_limits<double>::epsilon();
+    d[1] = std::numeric_limits<double>::max();
+}
+launch k { f = zeros(7); d = zeros(2); i = zeros(6); block = 1; grid = 1;
+    expect f == [3.4028234663852886e38, 1.1754943508222875e-38, -3.4028234663852886e38,
+                 1.1920928955078125e-07, 1, 1, 65504];
+    expect i == [2147483647, -2147483648, 255, 4294967295, 24, -2147483648];
+    expect d == [2.220446049250313e-16, 1.7976931348623157e308]; }
+"#;
+    ok(src, &[], ONE, ONE);
+}
+
+#[test]
+fn erf_and_erfc_and_global_qualified_math() {
+    // Values from Python's math.erf / math.erfc (correctly rounded doubles), rounded to float
+    // for the `f` forms: erf(0.5) = 0.5204998778130465, erfc(0.5) = 0.4795001221869535,
+    // erf(-1) = -0.8427007929497149, erfc(3) = 2.2090496998585438e-05; ::erf and ::expf are the
+    // global namespace's (C++ <cmath>), erf of a float is the float overload.
+    let src = r#"
+__global__ void k(float* f, double* d) {
+    float x = 0.5f;
+    f[0] = erff(x);
+    f[1] = erfcf(x);
+    f[2] = ::erf(x);
+    f[3] = ::expf(0.0f);
+    f[4] = erfcf(3.0f);
+    d[0] = erf(0.5);
+    d[1] = ::erfc(0.5);
+    d[2] = erf(-1.0);
+}
+launch k { f = zeros(5); d = zeros(3); block = 1; grid = 1;
+    expect f == [0.5204998778130465, 0.4795001221869535, 0.5204998778130465, 1,
+                 2.2090496998585438e-05];
+    expect d == [0.5204998778130465, 0.4795001221869535, -0.8427007929497149]; }
+"#;
+    ok(src, &[], ONE, ONE);
+}
+
+#[test]
+fn conditional_on_vectors_evaluates_one_side() {
+    // float4 c = t % 2 ? a : b: odd threads get a = (1, 2, 3, 4), even b = (5, 6, 7, 8).
+    // The side not taken is not evaluated: in[t] past the end of `in` is not read for t >= 2.
+    let src = r#"
+__global__ void k(float4* out, const float4* in) {
+    int t = threadIdx.x;
+    float4 a = make_float4(1, 2, 3, 4), b = make_float4(5, 6, 7, 8);
+    float4 c = (t % 2) ? a : b;
+    float4 d = t < 2 ? in[t] : make_float4(0, 0, 0, 0);
+    out[t] = c;
+    out[4 + t] = d;
+}
+launch k { in = arange(8); out = zeros(32); block = 4; grid = 1;
+    expect out == [5, 6, 7, 8, 1, 2, 3, 4, 5, 6, 7, 8, 1, 2, 3, 4,
+                   0, 1, 2, 3, 4, 5, 6, 7, 0, 0, 0, 0, 0, 0, 0, 0]; }
+"#;
+    ok(src, &[], ONE, [4, 1, 1]);
+}
+
+#[test]
+fn inline_ptx_is_reported_as_unsupported() {
+    let src = "__global__ void k(unsigned* out) {\n    unsigned lane;\n    asm volatile(\"mov.u32 %0, %%laneid;\" : \"=r\"(lane));\n    out[0] = lane;\n}\n";
+    let f = err(src, &[("out", "zeros(1)")], Some(ONE), Some(ONE));
+    assert_eq!(codes(&f), ["simt::check::unsupported"]);
+    assert_eq!(common::position(&f), (3, 5));
+    assert!(
+        f.errors[0].to_string().contains("inline PTX"),
+        "{}",
+        f.errors[0]
+    );
 }

@@ -31,6 +31,19 @@ pub enum CheckError {
         #[help]
         suggestion: Option<String>,
     },
+    /// `static_assert(sizeof(float) == 8, "...");`
+    #[error("static assertion failed{message}")]
+    #[diagnostic(
+        code(simt::check::static_assert),
+        help("the condition is a constant and false, so a C++ compiler stops here too")
+    )]
+    StaticAssert {
+        /// `: ` and the assertion's message, or nothing.
+        message: String,
+        /// The condition.
+        #[label("false")]
+        span: Span,
+    },
     /// `float y = sqrtff(x);`
     #[error("unknown function `{name}`")]
     #[diagnostic(code(simt::check::unknown_function))]

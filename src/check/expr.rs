@@ -63,6 +63,8 @@ fn math_function(name: &str) -> Option<(Func, Option<Scalar>)> {
         "expm1" => Func::Math1(Expm1),
         "log1p" => Func::Math1(Log1p),
         "cbrt" => Func::Math1(Cbrt),
+        "erf" => Func::Math1(Erf),
+        "erfc" => Func::Math1(Erfc),
         "rint" | "nearbyint" => Func::Math1(Rint),
         "saturatef" => Func::Math1(Saturate),
         "hypot" => Func::Math2(Hypot),
@@ -114,6 +116,8 @@ const MATH_NAMES: &[&str] = &[
     "expm1",
     "log1p",
     "cbrt",
+    "erf",
+    "erfc",
     "rint",
     "nearbyint",
     "hypot",
@@ -1099,6 +1103,9 @@ impl KernelChecker<'_, '_> {
         args: &[ast::Expr],
         span: Span,
     ) -> Result<Expr> {
+        if let Some(limit) = self.numeric_limit(callee, targs, span) {
+            return limit;
+        }
         // A function object (`Reader r; r(i)`): its `operator()`.
         match self.lookup(&callee.name) {
             Some(Binding::Object(i)) => {
@@ -1665,6 +1672,12 @@ impl KernelChecker<'_, '_> {
                     return Ok(u64::from(self.locals[var.0 as usize].declared.size()))
                 }
                 Some(Binding::Vector { elem, width, .. }) => return Ok(array(elem, width, &[])),
+                // A `__constant__`/`__device__` variable: its declared size, not a pointer's.
+                Some(Binding::Param(p)) if self.constant_dims.contains_key(&p) => {
+                    if let ParamKind::Buffer { elem, width, .. } = self.params[p as usize].kind {
+                        return Ok(array(elem, width, &self.constant_dims[&p]));
+                    }
+                }
                 _ => {}
             }
         }

@@ -925,7 +925,9 @@ pub(crate) fn names_used<'a>(
                 ast::StmtKind::Assign { target, value, .. } => exprs.extend([target, value]),
                 ast::StmtKind::IncDec { target, .. } => exprs.push(target),
                 ast::StmtKind::Expr(e) | ast::StmtKind::Return(Some(e)) => exprs.push(e),
-                ast::StmtKind::If { cond, then, els } => {
+                ast::StmtKind::If {
+                    cond, then, els, ..
+                } => {
                     exprs.push(cond);
                     stmts.push(then);
                     stmts.extend(els.as_deref());

@@ -9,6 +9,7 @@ mod groups;
 mod half;
 mod half2;
 mod intrinsics;
+mod limits;
 pub(crate) mod local;
 mod objects;
 mod operators;
@@ -78,7 +79,10 @@ pub fn check_focused(
 ) -> Result<Program, Vec<CheckError>> {
     // Type aliases are resolved in a copy of the module, once.
     let owned;
-    let module = if module.aliases.is_empty() && module.alias_templates.is_empty() {
+    let module = if module.aliases.is_empty()
+        && module.alias_templates.is_empty()
+        && module.structs.iter().all(|s| s.aliases.is_empty())
+    {
         module
     } else {
         owned = resolve_aliases(module);
@@ -483,6 +487,8 @@ pub(crate) struct KernelChecker<'g, 'e> {
     file_scope: HashMap<String, Binding>,
     /// Dimensions of those arrays, by parameter.
     constant_dims: HashMap<u32, Vec<u64>>,
+    /// File-scope variables' declared element counts (see `typed::Kernel::symbol_sizes`).
+    symbol_sizes: Vec<(u32, u64)>,
     loop_depth: u32,
     static_smem: u64,
     /// `__device__` functions being inlined, to stop recursion.
@@ -531,6 +537,7 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
             lambdas: Vec::new(),
             pending_scopes: None,
             constant_dims: HashMap::new(),
+            symbol_sizes: Vec::new(),
             loop_depth: 0,
             static_smem: 0,
             inlining: Vec::new(),
@@ -714,6 +721,7 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
             local_arrays,
             constants,
             constant_scalars,
+            symbol_sizes: std::mem::take(&mut self.symbol_sizes),
             notes: std::mem::take(&mut self.notes),
             body,
             block_shapes: std::mem::take(&mut self.block_shapes),
@@ -873,6 +881,8 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
             // A texture is a read-only buffer of any length, named like a pointer parameter
             // (not constant memory, which has its own cache and a declared size).
             if c.memory != ast::FileMemory::Texture {
+                let len: u64 = dims.iter().product();
+                self.symbol_sizes.push((p, len * u64::from(width)));
                 self.constant_dims.insert(p, dims);
             }
             if let Some(l) = layout {
@@ -1191,6 +1201,9 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
             }
             ast::StmtKind::IncDec { target, inc } => out.push(self.step(target, *inc, span)?),
             ast::StmtKind::Expr(e) => {
+                if let Some(result) = self.static_assertion(e) {
+                    return result;
+                }
                 if let Some(stores) = self.sincos(e) {
                     for store in stores? {
                         push(out, store);
@@ -1200,7 +1213,35 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                 let kind = self.expr_stmt(e)?;
                 push(out, kind);
             }
-            ast::StmtKind::If { cond, then, els } => {
+            ast::StmtKind::If {
+                cond,
+                then,
+                els,
+                constexpr: true,
+            } => {
+                // C++17 `if constexpr`: a constant condition, and only the branch it takes is
+                // checked (the other may be ill-formed for this instantiation).
+                let c = self.condition(cond)?;
+                let ExprKind::Const(v) = c.kind else {
+                    return Err(CheckError::NotConstant {
+                        what: "the condition of `if constexpr`".into(),
+                        span: cond.span,
+                        help: Some("use a template parameter, a `constexpr` value or a literal; for a run-time condition write a plain `if`".into()),
+                    });
+                };
+                let taken = if v.is_true() {
+                    Some(then)
+                } else {
+                    els.as_ref()
+                };
+                if let Some(taken) = taken {
+                    let stmts = self.body(taken);
+                    out.extend(stmts);
+                }
+            }
+            ast::StmtKind::If {
+                cond, then, els, ..
+            } => {
                 let cond = self.condition(cond)?;
                 let then = self.body(then);
                 let els = els.as_ref().map(|e| self.body(e)).unwrap_or_default();
@@ -2072,6 +2113,21 @@ fn resolve_aliases(module: &ast::Module) -> ast::Module {
         b.ty(&mut ty);
         b.types.insert(name.name.clone(), ty);
     }
+    // A struct's member types are `S::name` outside it (`S<float>::name` of a specialisation);
+    // a template's, which may name its parameters, only inside it.
+    for s in &module.structs {
+        if !s.template.is_empty() {
+            continue;
+        }
+        let mut own = b.clone();
+        for (name, ty) in &s.aliases {
+            let mut ty = ty.clone();
+            own.ty(&mut ty);
+            own.types.insert(name.name.clone(), ty.clone());
+            b.types
+                .insert(format!("{}{}::{}", s.name.name, s.spec, name.name), ty);
+        }
+    }
     let mut m = module.clone();
     for k in &mut m.kernels {
         let name = k.name.name.clone();
@@ -2107,6 +2163,11 @@ fn resolve_aliases(module: &ast::Module) -> ast::Module {
         let mut b = b.clone();
         for p in &s.template {
             b.types.remove(&p.name.name);
+        }
+        for (name, ty) in &s.aliases {
+            let mut ty = ty.clone();
+            b.ty(&mut ty);
+            b.types.insert(name.name.clone(), ty);
         }
         for f in &mut s.fields {
             b.ty(&mut f.ty);

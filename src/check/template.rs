@@ -233,7 +233,9 @@ impl Bindings {
             }
             StmtKind::IncDec { target, .. } => self.expr(target),
             StmtKind::Expr(e) => self.expr(e),
-            StmtKind::If { cond, then, els } => {
+            StmtKind::If {
+                cond, then, els, ..
+            } => {
                 self.expr(cond);
                 self.stmt(then);
                 if let Some(e) = els {

@@ -63,6 +63,10 @@ pub struct Kernel {
     pub constants: Vec<u32>,
     /// Those that are `__constant__` scalars (a launch may set them to a number).
     pub constant_scalars: Vec<u32>,
+    /// File-scope `__device__`/`__constant__` variables (not textures) with their declared
+    /// number of elements, as the launch's values count them (a scalar: 1; `float4 v[2]`: 8):
+    /// CUDA gives a symbol its declared size, so a launch may not set it to another.
+    pub symbol_sizes: Vec<(u32, u64)>,
     /// Notes for the report: deprecated forms that run, with where they are written.
     pub notes: Vec<(Span, String)>,
     /// The body.

@@ -218,6 +218,7 @@ impl KernelChecker<'_, '_> {
             ast::ExprKind::Method { object, method, .. } => {
                 self.vector_method(object, &method.name)
             }
+            ast::ExprKind::Ternary { then, .. } => self.value_vector_shape(then)?,
             ast::ExprKind::Binary { lhs, .. }
             | ast::ExprKind::Unary {
                 op: ast::UnOp::Neg,
@@ -644,6 +645,43 @@ impl KernelChecker<'_, '_> {
                     parts.push(self.convert(t, elem));
                 }
                 Ok(VecValue::Parts(parts))
+            }
+            // `c ? a : b` of two vectors: one side runs, into a copy (C++ [expr.cond]: the
+            // result is a vector of the operands' type; the other side is not evaluated).
+            ast::ExprKind::Ternary { cond, then, els } => {
+                let cond = self.condition(cond)?;
+                let vars: Vec<VarId> = (0..width as usize)
+                    .map(|k| self.new_local(&format!("?:.{}", COMPONENTS[k]), elem, e.span))
+                    .collect();
+                let side = |this: &mut Self, value: &ast::Expr| -> Result<Vec<Stmt>> {
+                    let mut stmts = Vec::new();
+                    this.assign_vector(&vars, elem, width, value, &mut stmts)?;
+                    Ok(stmts)
+                };
+                let then = side(self, then)?;
+                let els = side(self, els)?;
+                let body = vec![Stmt {
+                    kind: StmtKind::If { cond, then, els },
+                    span: e.span,
+                }];
+                let call = Expr {
+                    kind: ExprKind::Inline {
+                        name: "?:".into(),
+                        body,
+                        result: None,
+                    },
+                    ty: Scalar::I32,
+                    span: e.span,
+                };
+                let parts = vars
+                    .iter()
+                    .map(|&v| Expr {
+                        kind: ExprKind::Var(v),
+                        ty: elem.promoted(),
+                        span: e.span,
+                    })
+                    .collect();
+                Ok(VecValue::Call(call, parts))
             }
             _ => Err(mismatch("this expression".into(), e.span)),
         }

@@ -28,6 +28,23 @@ pub enum HostError {
         #[help]
         help: Option<String>,
     },
+    /// `w = [1, 2, 3, 4];` for `__constant__ float w[2];`
+    #[error("`{name}` holds {declared} value(s) but was given {given}")]
+    #[diagnostic(
+        code(simt::host::symbol_size),
+        help("`{name}` is declared with {declared} element(s) and keeps that size, as in CUDA (cudaMemcpyToSymbol of more bytes fails); give exactly {declared} values, writing out the ones the launch does not change, or change the declaration")
+    )]
+    SymbolSize {
+        /// The `__device__` or `__constant__` variable.
+        name: String,
+        /// Its declared number of values.
+        declared: u64,
+        /// How many it was given.
+        given: u64,
+        /// The value.
+        #[label("{given} value(s)")]
+        span: Span,
+    },
     /// `a = zeros(1.5);`, `x = foo(3);`
     #[error("{message}")]
     #[diagnostic(code(simt::host::bad_value))]

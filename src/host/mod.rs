@@ -509,6 +509,22 @@ fn typed(
         return Ok(v);
     };
     let p = &kernel.params[i];
+    // A `__device__`/`__constant__` symbol keeps its declared size, as in CUDA: more values than
+    // it holds cannot be copied to it (cudaMemcpyToSymbol fails), and fewer would leave part of
+    // it at a value the launch section does not show; both are refused rather than resized.
+    if let (Some(&(_, declared)), HostValue::Array { data, .. }) =
+        (kernel.symbol_sizes.iter().find(|(q, _)| *q == i as u32), &v)
+    {
+        let given = data.len() as u64;
+        if given != declared {
+            return Err(HostError::SymbolSize {
+                name: name.to_string(),
+                declared,
+                given,
+                span,
+            });
+        }
+    }
     match (p.kind, v) {
         // `count = 2;` sets a `__constant__` or `__device__` scalar: a one-element array, which
         // expects see as it is after the launch.

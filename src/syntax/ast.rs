@@ -130,6 +130,9 @@ pub struct StructDef {
     pub unsupported: Option<(String, Span)>,
     /// A `union`: every member starts at byte 0.
     pub is_union: bool,
+    /// Member types (`using hip_type = float;`, `typedef float T;`): `hip_type` inside the
+    /// struct, `S::hip_type` outside.
+    pub aliases: Vec<(Ident, TypeName)>,
     /// The whole definition.
     pub span: Span,
 }
@@ -377,6 +380,9 @@ pub enum StmtKind {
         then: Box<Stmt>,
         /// Optional else branch.
         els: Option<Box<Stmt>>,
+        /// `if constexpr`: the condition is a constant and only the branch it takes is checked
+        /// (C++17), as in a template instantiation.
+        constexpr: bool,
     },
     /// `for (init; cond; step) body`
     For {

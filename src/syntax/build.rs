@@ -98,7 +98,7 @@ impl<'m> Builder<'m> {
     fn items(&self, pair: Pair<'_, Rule>, module: &mut Module, errors: &mut Vec<ParseError>) {
         for item in pair.into_inner() {
             let result = match item.as_rule() {
-                Rule::namespace_block => {
+                Rule::namespace_block | Rule::linkage_block => {
                     self.items(item, module, errors);
                     Ok(())
                 }
@@ -248,6 +248,28 @@ impl<'m> Builder<'m> {
                     });
                 }
                 _ => init = Some(self.expr(p)?),
+            }
+        }
+        // `t[] = {0, 16, 235}`: an array sized by its initialiser has its items' count (C), here
+        // as if written, so that `sizeof(t)` and every use see it.
+        if let (
+            [None],
+            Some(Expr {
+                kind: ExprKind::List(items),
+                span,
+            }),
+        ) = (dims.as_slice(), &init)
+        {
+            if !items.is_empty() {
+                dims[0] = Some(Expr {
+                    kind: ExprKind::Int {
+                        value: items.len() as u64,
+                        unsigned: false,
+                        long: false,
+                        hex: false,
+                    },
+                    span: *span,
+                });
             }
         }
         Ok((name, dims, init))
@@ -466,8 +488,13 @@ impl<'m> Builder<'m> {
         let mut fields = Vec::new();
         let mut align = None;
         let mut unsupported = None;
+        let mut aliases = Vec::new();
         for p in pair.into_inner() {
             match p.as_rule() {
+                Rule::member_alias => {
+                    let inner = p.into_inner().next().expect("grammar: a member alias");
+                    aliases.push(self.type_alias(inner)?);
+                }
                 Rule::ident if p.as_span().start() < open => before = Some(self.ident(p)),
                 Rule::ident => after.push(self.ident(p)),
                 Rule::nested_struct => fields.extend(self.nested_struct(p)?),
@@ -547,6 +574,7 @@ impl<'m> Builder<'m> {
             align,
             unsupported,
             is_union: false,
+            aliases,
             span,
         };
         Ok((def, before, after))
@@ -748,8 +776,16 @@ impl<'m> Builder<'m> {
     /// and each enumerator as a `const` of it: its written value, or one more than the one
     /// before (the first is 0). A scoped enum's enumerators are named `Act::GELU`; a plain
     /// enum's by their own names and also so (C++11).
-    fn enum_def(&self, pair: Pair<'_, Rule>) -> Result<(Option<Alias>, Vec<GlobalConst>)> {
+    fn enum_def(&self, pair: Pair<'_, Rule>) -> Result<(Vec<Alias>, Vec<GlobalConst>)> {
         let span = self.span(&pair);
+        // `typedef enum { ... } NAME;`: the typedef's name is the type's (and, as C++ gives an
+        // unnamed enum the typedef's name for linkage, what qualifies its enumerators).
+        let typedef_name = pair
+            .clone()
+            .into_inner()
+            .find(|p| p.as_rule() == Rule::enum_typedef_name)
+            .and_then(|p| p.into_inner().next())
+            .map(|p| self.ident(p));
         let mut scoped = false;
         let mut name = None;
         let mut ty = TypeName {
@@ -763,6 +799,9 @@ impl<'m> Builder<'m> {
         let mut consts = Vec::new();
         let mut previous: Option<Expr> = None;
         for p in pair.into_inner() {
+            if name.is_none() && p.as_rule() == Rule::enumerator {
+                name = typedef_name.clone();
+            }
             match p.as_rule() {
                 Rule::enum_scoped => scoped = true,
                 Rule::ident => name = Some(self.ident(p)),
@@ -834,7 +873,13 @@ impl<'m> Builder<'m> {
         }
         let mut underlying = ty;
         underlying.is_const = false;
-        Ok((name.map(|n| (n, underlying)), consts))
+        let mut aliases: Vec<Alias> = name.map(|n| (n, underlying.clone())).into_iter().collect();
+        if let Some(t) = typedef_name {
+            if aliases.iter().all(|(n, _)| n.name != t.name) {
+                aliases.push((t, underlying));
+            }
+        }
+        Ok((aliases, consts))
     }
 
     /// `ty = { qualifier* ~ scalar_ty ~ qualifier* ~ (pointer ~ qualifier*)? }`
@@ -938,12 +983,51 @@ impl<'m> Builder<'m> {
             Rule::pragma_stmt | Rule::empty_stmt | Rule::namespace_decl | Rule::fn_decl_stmt => {
                 StmtKind::Empty
             }
+            Rule::asm_stmt => StmtKind::Unsupported {
+                what: "inline PTX assembly (`asm(...)`)".into(),
+                help: "simt runs CUDA C++, not PTX: write what the assembly computes in C++ (e.g. `threadIdx.x % 32` for `%laneid`, a plain load or store for `ld.global`/`st.global`), or take the C++ branch the file has for other targets".into(),
+            },
+            Rule::static_assert => match pair.clone().into_inner().find(|p| p.as_rule() == Rule::expr) {
+                // `static_assert(cond, "why")` is the call `static_assert(cond, "why")`, which
+                // the checker evaluates when `cond` is a constant.
+                Some(cond) => {
+                    let mut args = vec![self.expr(cond)?];
+                    if let Some(why) = pair.into_inner().find(|p| p.as_rule() == Rule::string_lit) {
+                        let s = why.as_str();
+                        args.push(Expr {
+                            kind: ExprKind::Str(s[1..s.len() - 1].to_string()),
+                            span: self.span(&why),
+                        });
+                    }
+                    StmtKind::Expr(Expr {
+                        kind: ExprKind::Call {
+                            callee: Ident {
+                                name: "static_assert".into(),
+                                span,
+                            },
+                            targs: Vec::new(),
+                            args,
+                        },
+                        span,
+                    })
+                }
+                None => StmtKind::Empty,
+            },
             Rule::if_stmt => {
+                let constexpr = pair
+                    .clone()
+                    .into_inner()
+                    .any(|p| p.as_rule() == Rule::kw_constexpr);
                 let mut it = pair.into_inner().filter(|p| !is_keyword(p.as_rule()));
                 let cond = self.expr(it.next().expect("grammar: if has a condition"))?;
                 let then = Box::new(self.stmt(it.next().expect("grammar: if has a body"))?);
                 let els = it.next().map(|p| self.stmt(p)).transpose()?.map(Box::new);
-                StmtKind::If { cond, then, els }
+                StmtKind::If {
+                    cond,
+                    then,
+                    els,
+                    constexpr,
+                }
             }
             Rule::for_stmt => {
                 let mut it = pair.into_inner().filter(|p| !is_keyword(p.as_rule()));
@@ -1424,6 +1508,30 @@ impl<'m> Builder<'m> {
                 ExprKind::Str(s[1..s.len() - 1].to_string())
             }
             Rule::ident | Rule::scoped_name => ExprKind::Name(scoped(pair.as_str())),
+            // The call `std::numeric_limits_max<T>()`: one name, which no function's unqualified
+            // name can be; the checker knows `<limits>`' values.
+            Rule::numeric_limits => {
+                let mut ty = None;
+                let mut member = None;
+                for p in pair.into_inner() {
+                    match p.as_rule() {
+                        Rule::ty => ty = Some(self.ty(p)),
+                        Rule::ident => member = Some(self.ident(p)),
+                        _ => {}
+                    }
+                }
+                let member = member.expect("grammar: a numeric_limits member");
+                ExprKind::Call {
+                    callee: Ident {
+                        name: format!("std::numeric_limits_{}", member.name),
+                        span: member.span,
+                    },
+                    targs: vec![TemplateArg::Type(
+                        ty.expect("grammar: a numeric_limits type"),
+                    )],
+                    args: Vec::new(),
+                }
+            }
             Rule::lambda => {
                 let mut by_value = Vec::new();
                 let mut copy_default = false;
@@ -1841,6 +1949,7 @@ fn is_keyword(rule: Rule) -> bool {
     matches!(
         rule,
         Rule::kw_if
+            | Rule::kw_constexpr
             | Rule::kw_else
             | Rule::kw_for
             | Rule::kw_while
@@ -1990,23 +2099,25 @@ fn char_literal(text: &str, span: Span) -> Result<ExprKind> {
     })
 }
 
-/// Integer literal with C suffixes, parsed without panicking.
+/// Integer literal with C suffixes, parsed without panicking: decimal, octal, hex, binary
+/// (`0b1010`, C++14), with digit separators (`1'000'000`, C++14).
 fn int_literal(text: &str, span: Span) -> Result<ExprKind> {
-    let lower = text.to_ascii_lowercase();
-    let digits_end = if let Some(hex) = lower.strip_prefix("0x") {
-        2 + hex
-            .find(|c: char| !c.is_ascii_hexdigit())
-            .unwrap_or(hex.len())
+    let lower: String = text.to_ascii_lowercase().replace('\'', "");
+    let (radix, prefix) = if lower.starts_with("0x") {
+        (16, 2)
+    } else if lower.starts_with("0b") {
+        (2, 2)
     } else {
-        lower
-            .find(|c: char| !c.is_ascii_digit())
-            .unwrap_or(lower.len())
+        (10, 0)
     };
+    let digits_end = prefix
+        + lower[prefix..]
+            .find(|c: char| !c.is_digit(radix))
+            .unwrap_or(lower.len() - prefix);
     let (digits, suffix) = lower.split_at(digits_end);
-    let hex = digits.starts_with("0x");
-    let octal = !hex && digits.len() > 1 && digits.starts_with('0');
-    let parsed = if hex {
-        u64::from_str_radix(&digits[2..], 16)
+    let octal = radix == 10 && digits.len() > 1 && digits.starts_with('0');
+    let parsed = if radix != 10 {
+        u64::from_str_radix(&digits[prefix..], radix)
     } else if octal {
         u64::from_str_radix(&digits[1..], 8)
     } else {
@@ -2020,7 +2131,9 @@ fn int_literal(text: &str, span: Span) -> Result<ExprKind> {
         value,
         unsigned: suffix.contains('u'),
         long: suffix.contains('l'),
-        hex: hex || octal,
+        // C gives a literal written in hex, octal or binary an unsigned type when the signed
+        // one cannot hold it (C++14 [lex.icon]: binary goes with hex and octal).
+        hex: radix != 10 || octal,
     })
 }
 

@@ -146,7 +146,9 @@ fn walk<'a>(
                     }
                     StmtKind::IncDec { target, .. } => todo.push(expr(target)),
                     StmtKind::Expr(e) => todo.push(expr(e)),
-                    StmtKind::If { cond, then, els } => {
+                    StmtKind::If {
+                        cond, then, els, ..
+                    } => {
                         todo.push(expr(cond));
                         todo.push((Node::Stmt(then), below));
                         todo.extend(els.iter().map(|e| (Node::Stmt(e), below)));

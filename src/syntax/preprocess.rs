@@ -381,6 +381,9 @@ impl<'t> Lexer<'t> {
                     self.pos += 2;
                 } else if is_ident(d) || d == b'.' {
                     self.pos += 1;
+                } else if d == b'\'' && self.byte(self.pos + 1).is_some_and(is_ident) {
+                    // A C++14 digit separator (`1'000'000`), part of the number.
+                    self.pos += 2;
                 } else {
                     break;
                 }
@@ -1580,7 +1583,7 @@ fn apply(op: &str, a: Val, b: Val, live: bool, at: Span) -> EvalResult<Val> {
 
 /// An integer literal of an `#if`: decimal, hex, octal or binary, with `u`/`l` suffixes.
 fn int_value(text: &str) -> Result<Val, String> {
-    let lower = text.to_ascii_lowercase();
+    let lower = text.to_ascii_lowercase().replace('\'', "");
     let body = lower.trim_end_matches(['u', 'l']);
     let suffix = &lower[body.len()..];
     let not_int = || format!("`{text}` is not an integer (`#if` takes integers only)");

@@ -113,6 +113,7 @@ impl Builder<'_> {
                     cond,
                     then: Box::new(then),
                     els: chain.or(default.take()).map(Box::new),
+                    constexpr: false,
                 },
                 span,
             });
@@ -240,6 +241,7 @@ impl Builder<'_> {
                         span: arm_span,
                     }),
                     els: None,
+                    constexpr: false,
                 },
                 span: arm_span,
             });
