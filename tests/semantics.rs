@@ -503,7 +503,6 @@ __global__ void k(float* out, ACT a) {
     if (t == 4) out[4] = f + Funcs_t::FILL;
 }
 }
-extern "C" __global__ void k2(float* out) { out[0] = RELU; }
 launch k { a = 2; out = zeros(5); block = 5; grid = 1;
     expect abs(out - [-0.2, -0.1, 0, 1, 1]) < 1e-7; }
 "#;
@@ -550,10 +549,13 @@ template <int N> __global__ void k(int* out) {
         out[t] = no_such_function(t);
     }
 }
-launch k<2> { out = zeros(4); block = 4; grid = 1; expect out == [0, 2, 4, 6]; }
-launch k<0> { out = zeros(4); block = 4; grid = 1; expect out == [100, 101, 102, 103]; }
 "#;
-    ok(src, &[], ONE, [4, 1, 1]);
+    for (n, want) in [(2, "[0, 2, 4, 6]"), (0, "[100, 101, 102, 103]")] {
+        let run = format!(
+            "{src}launch k<{n}> {{ out = zeros(4); block = 4; grid = 1; expect out == {want}; }}\n"
+        );
+        ok(&run, &[], ONE, [4, 1, 1]);
+    }
     // A run-time condition is not a constant.
     let src = "__global__ void k(int* out) { if constexpr (threadIdx.x > 0) out[0] = 1; }\n";
     let f = err(src, &[("out", "zeros(1)")], Some(ONE), Some(ONE));
@@ -564,7 +566,7 @@ launch k<0> { out = zeros(4); block = 4; grid = 1; expect out == [100, 101, 102,
 fn member_type_aliases_and_static_assert() {
     // `using hip_type = float;` and `typedef int I;` inside a struct: `Conv::hip_type` outside,
     // `I` inside (here a member and a method's local). A template struct's member type may name
-    // its parameter. out[t] = 2 * in[t] + Conv::one() (= 3) + Box<float>::get(0.5) (= 0.5).
+    // its parameter. out[t] = 2 * in[t] + Conv::one() (= 3) + b.get(0.25) (= 0.25 + 0.25).
     // static_assert: a true constant is nothing; non-constants (sizeof of a template argument
     // is constant too; `n` is not) are ignored.
     let src = r#"
@@ -578,7 +580,8 @@ struct Conv {
 template <typename T> struct Box {
     using value_type = T;
     static_assert(sizeof(T) >= 1, "not empty");
-    __device__ static value_type get(value_type x) { return x; }
+    value_type v;
+    __device__ value_type get(value_type x) const { value_type y = x + v; return y; }
 };
 static_assert(sizeof(float) == 4, "float is 4 bytes");
 __global__ void k(float* out, const float* in, int n) {
@@ -586,7 +589,9 @@ __global__ void k(float* out, const float* in, int n) {
     static_assert(n > 0);
     static_assert(Conv::exists);
     Conv::hip_type v = in[threadIdx.x];
-    out[threadIdx.x] = 2 * v + Conv::one() + Box<float>::get(0.5f);
+    Box<float> b;
+    b.v = 0.25f;
+    out[threadIdx.x] = 2 * v + Conv::one() + b.get(0.25f);
 }
 launch k { n = 4; in = arange(4); out = zeros(4); block = 4; grid = 1;
     expect out == arange(4) * 2 + 3.5; }
