@@ -816,7 +816,7 @@ impl<'k> Block<'_, 'k> {
                         .kernel
                         .local_arrays
                         .iter()
-                        .map(|a| BufData::zeros(a.elem, a.components() as usize))
+                        .map(|a| BufData::zeros(a.stored, a.stored_len() as usize))
                         .collect();
                     let written = arrays.iter().map(|a| vec![false; a.len()]).collect();
                     threads.push(Thread {

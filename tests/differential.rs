@@ -1281,6 +1281,18 @@ fn pointer_stmts(e: &Exprs, cx: Ctx) -> Vec<(u32, BoxedStrategy<String>)> {
             7,
             T::I,
         ),
+        // A local seen as narrower components (issue 12, HeCBench's relu reads a `float4` as
+        // `half2`s): an `int4` as 16-bit integers, an `int` as bytes, written through the view
+        // and read whole; indexed by `g` too, so in local memory.
+        form(
+            1,
+            &[
+                "{\nint4 n4 = make_int4($, 7, -1, g);\nunsigned short* u2 = reinterpret_cast<unsigned short*>(&n4);\nu2[(g + @) & 7] ^= (unsigned short)(g * 977);\nxi[g] += (n4.x ^ n4.z) + (int)u2[@];\n}",
+                "{\nint nb = $;\nunsigned char* cb = (unsigned char*)&nb;\ncb[@] = (unsigned char)g;\nxi[g] ^= nb + cb[(g + 1) & 3];\n}",
+            ],
+            3,
+            T::I,
+        ),
         // Locals whose address is taken: one-element local arrays behind a reference.
         form(
             1,

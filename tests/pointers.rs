@@ -650,6 +650,119 @@ launch k { a = arange(512); c = zeros(512); }
     assert!(common::describe(&f).contains("16-byte access at byte offset 4"));
 }
 
+/// Issue 12: a thread's local vector seen as narrower components, as HeCBench's relu reads a
+/// `float4` of halves (`half2* h = reinterpret_cast<half2*>(&v); h[3]`): its bytes, little-endian.
+#[test]
+fn a_local_vector_seen_as_narrower_components_is_its_bytes() {
+    // The float4's component k is halves 2k (its low 16 bits) and 2k + 1 (its high 16 bits):
+    //   1.0f        = 0x3f800000 → 0x0000 = 0, 0x3f80 = 2^0 × (1 + 0x380/1024) = 1.875
+    //   -2.0f       = 0xc0000000 → 0, 0xc000 = -2
+    //   0x3c003c00  = 2^-7 × (1 + 0x3c00/2^23) = 0.00782680511474609375 → 0x3c00, 0x3c00 = 1, 1
+    //   3.0f        = 0x40400000 → 0, 0x4040 = 2^1 × (1 + 0x40/1024) = 2.125
+    // (numpy: np.float32([1, -2, 0.00782680511474609375, 3]).view(np.float16)). Its bytes 0..3
+    // are 1.0f's, lowest first: 0x00, 0x00, 0x80, 0x3f = 0, 0, 128, 63. Written through the
+    // view, `u` is read whole: halves (0, 0x3f80) are 1.0f, (1, 1) 0x3c003c00 and (0, -2)
+    // -2.0f; its last pair is v's, 3.0f.
+    let src = r#"
+__global__ void k(const float* in, half* h, unsigned char* b, float* w) {
+    int t = threadIdx.x;
+    float4 v = reinterpret_cast<const float4*>(in)[t];
+    half2* p = reinterpret_cast<half2*>(&v);
+    for (int i = 0; i < 4; i++) reinterpret_cast<half2*>(h)[4 * t + i] = p[i];
+    unsigned char* c = reinterpret_cast<unsigned char*>(&v);
+    for (int i = 0; i < 4; i++) b[4 * t + i] = c[i];
+    float4 u;
+    half2* q = reinterpret_cast<half2*>(&u);
+    q[0] = __halves2half2(__ushort_as_half(0), __ushort_as_half(0x3f80));
+    q[1] = __floats2half2_rn(1.0f, 1.0f);
+    q[2] = __halves2half2(__ushort_as_half(0), __ushort_as_half(0xc000));
+    q[3] = p[3];
+    reinterpret_cast<float4*>(w)[t] = u;
+}
+launch k { in = [1.0, -2.0, 0.00782680511474609375, 3.0]; h = zeros(8); b = zeros(4); w = zeros(4);
+    expect h == [0, 1.875, 0, -2, 1, 1, 0, 2.125];
+    expect b == [0, 0, 128, 63];
+    expect w == [1.0, 0.00782680511474609375, -2.0, 3.0]; }
+"#;
+    let c = ok(src, &[], ONE, ONE).counters;
+    // Every index through the views is known: `v` and `u` stay in registers, and reading them
+    // as halves or bytes moves nothing.
+    assert_eq!((c.local_ld_instr, c.local_st_instr), (0, 0));
+    // At a run-time index the float4 is in local memory. Lane t's vector is floats 4t .. 4t + 3
+    // (integers below 128: their low 16 bits are 0), and it reads pair t & 3, float 4t + (t & 3):
+    //   t = 1: 5.0f  = 0x40a00000 → 0, 0x40a0 = 2 × (1 + 0xa0/1024) = 2.3125
+    //   t = 2: 10.0f = 0x41200000 → 0, 0x4120 = 2 × (1 + 0x120/1024) = 2.5625
+    // Counting as local memory is laid out (lane k's 4-byte word i at word 32 i + k of the warp):
+    // the float4 stored whole is 32 × 16 contiguous bytes, 16 sectors; the half2 load of pair
+    // j = t & 3 touches words 32 j + k of the 8 lanes k ≡ j (mod 4), 4 sectors per j: 16.
+    let src = r#"
+__global__ void k(const float* in, half* out) {
+    int t = threadIdx.x;
+    float4 v = reinterpret_cast<const float4*>(in)[t];
+    half2* p = reinterpret_cast<half2*>(&v);
+    reinterpret_cast<half2*>(out)[t] = p[t & 3];
+}
+launch k { in = arange(128); out = zeros(64);
+    expect out[0] == 0; expect out[1] == 0; expect out[2] == 0; expect out[3] == 2.3125;
+    expect out[4] == 0; expect out[5] == 2.5625; }
+"#;
+    let c = ok(src, &[], ONE, b(32)).counters;
+    assert_eq!((c.local_st_instr, c.local_st_sectors), (1, 16));
+    assert_eq!((c.local_ld_instr, c.local_ld_sectors), (1, 16));
+}
+
+/// Past the end of a narrowed local, or a vector view of it at an offset that is not a multiple
+/// of its size: the run-time diagnostics of any local array (`tests/bad/run_narrow_view_*.sk`).
+#[test]
+fn a_narrow_view_of_a_local_is_bounded_and_aligned_like_any_array() {
+    let past = common::err(
+        r#"
+__global__ void k(const float* in, half* out) {
+    float4 v = reinterpret_cast<const float4*>(in)[threadIdx.x];
+    half2* h = reinterpret_cast<half2*>(&v);
+    reinterpret_cast<half2*>(out)[0] = h[4];
+}
+launch k { in = zeros(4); out = zeros(2); }
+"#,
+        &[],
+        Some(ONE),
+        Some(ONE),
+    );
+    assert_eq!(common::codes(&past), ["simt::run::out_of_bounds"]);
+    // Half 1 of the float4 is byte 2: a `float2` there would be misaligned.
+    let misaligned = common::err(
+        r#"
+__global__ void k(const float* in, float* out) {
+    float4 v = reinterpret_cast<const float4*>(in)[threadIdx.x];
+    float2* f = reinterpret_cast<float2*>(reinterpret_cast<half*>(&v) + 1);
+    out[0] = f[0].x;
+}
+launch k { in = zeros(4); out = zeros(1); }
+"#,
+        &[],
+        Some(ONE),
+        Some(ONE),
+    );
+    assert_eq!(
+        common::codes(&misaligned),
+        ["simt::run::misaligned_address"]
+    );
+    assert!(common::describe(&misaligned).contains("8-byte access at byte offset 2"));
+    // A `double` seen as bytes would need 8 per component: refused, as before.
+    let bytes = common::err(
+        r#"
+__global__ void k(const double* in, unsigned char* out) {
+    double d = in[0];
+    out[0] = reinterpret_cast<unsigned char*>(&d)[7];
+}
+"#,
+        &[],
+        Some(ONE),
+        Some(ONE),
+    );
+    assert_eq!(common::codes(&bytes), ["simt::check::unsupported"]);
+}
+
 /// A `void*` read as `half*` or `float*` by a flag (exllamav2's rms_norm): an array of no type of
 /// its own would be converted to `half` and, with the flag set, read as float bits, so it is
 /// refused (`tests/bad/host_void_pointer_two_types.sk`); `zeros` is zero bits in either type and

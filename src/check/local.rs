@@ -284,14 +284,12 @@ impl KernelChecker<'_, '_> {
         out: &mut Vec<Stmt>,
     ) -> Result<()> {
         let span = d.name.span;
-        self.local_arrays.push(LocalArray {
-            name: d.name.name.clone(),
-            elem,
-            width,
-            dims: vec![1],
-            in_registers: false,
+        self.local_arrays.push(LocalArray::new(
+            d.name.name.clone(),
+            (elem, width),
+            vec![1],
             span,
-        });
+        ));
         let l = self.local_arrays.len() as u32 - 1;
         let i = self.new_pointer(&d.name, (elem, width), false);
         let at = pointer::Ptr {
@@ -447,14 +445,7 @@ impl KernelChecker<'_, '_> {
                 }
             }
         }
-        let array = LocalArray {
-            name: d.name.name.clone(),
-            elem,
-            width,
-            dims,
-            in_registers: false,
-            span: d.name.span,
-        };
+        let array = LocalArray::new(d.name.name.clone(), (elem, width), dims, d.name.span);
         let bytes = array.components() * u64::from(elem.size());
         if bytes > LOCAL_ARRAY_LIMIT {
             return Err(CheckError::Unsupported {

@@ -541,6 +541,9 @@ impl KernelChecker<'_, '_> {
                 mem = self.extern_view(s, elem);
             }
         }
+        if let Space::Local(l) = mem.space {
+            self.narrow_local(l, elem);
+        }
         // Same-size components are the same bytes seen as another type (`(unsigned*)&ints[5]`,
         // `reinterpret_cast<int4*>(floats)`): lowering converts the bits on each access. A
         // scalar or vector whose components span 2 or 4 narrow elements (integers or 16-bit
@@ -598,6 +601,30 @@ impl KernelChecker<'_, '_> {
             offset,
             is_const: ty.is_const,
         })
+    }
+
+    /// A thread's own array seen as `elem` components (`half2*` of a `float4` local, as
+    /// HeCBench's relu writes it): where they are narrower than its memory's elements, its memory
+    /// holds from now on the unsigned integer of their size, which every wider view (the
+    /// declared type's, and any earlier cast's) reads and writes packed, as `half*` seen as
+    /// `float4*` is. Views up to 4 times wider than the memory's elements are packed: a `double`
+    /// seen as bytes stays refused.
+    fn narrow_local(&mut self, l: u32, elem: Scalar) {
+        let a = &self.local_arrays[l as usize];
+        let widest = self
+            .local_widest
+            .get(&l)
+            .map_or(a.elem.size(), |&w| w.max(a.elem.size()));
+        let widest = widest.max(elem.size());
+        self.local_widest.insert(l, widest);
+        let plain = elem != Scalar::Bool && a.elem != Scalar::Bool;
+        if plain && elem.size() < a.stored.size() && widest / elem.size() <= 4 {
+            self.local_arrays[l as usize].stored = match elem.size() {
+                1 => Scalar::U8,
+                2 => Scalar::U16,
+                _ => Scalar::U32,
+            };
+        }
     }
 
     /// The `extern __shared__` array `s` seen as `elem` components: one view per type, all

@@ -657,14 +657,12 @@ impl<'g> KernelChecker<'g, '_> {
                 "keep the array or the union in a struct of its own, beside the pointer",
             ));
         } else if let (true, Some(elem)) = (has_array(l) || l.retyped, l.elem()) {
-            self.local_arrays.push(LocalArray {
-                name: name.to_string(),
-                elem,
-                width: l.stride(elem),
-                dims: vec![1],
-                in_registers: false,
+            self.local_arrays.push(LocalArray::new(
+                name.to_string(),
+                (elem, l.stride(elem)),
+                vec![1],
                 span,
-            });
+            ));
             let a = self.local_arrays.len() as u32 - 1;
             let mem = Mem {
                 width: 1,

@@ -97,7 +97,7 @@ pub(crate) fn stored_in(
             ParamKind::Scalar { .. } => None,
         },
         Space::Shared(s) => Some(shared.get(s as usize)?.elem),
-        Space::Local(l) => Some(local_arrays.get(l as usize)?.elem),
+        Space::Local(l) => Some(local_arrays.get(l as usize)?.stored),
     }
 }
 
@@ -225,14 +225,37 @@ pub struct LocalArray {
     /// Every index is known once loops with constant bounds are unrolled, so the compiler keeps
     /// it in registers (no memory traffic); otherwise it lives in local memory.
     pub in_registers: bool,
+    /// The type its memory holds: `elem`, or, once a pointer views it as narrower components
+    /// (`half2*` of a `float4` local), the unsigned integer of the narrowest view's size, so that
+    /// every view, the declared type's included, is whole elements of it (packed, as any wider
+    /// view of narrow memory is).
+    pub stored: Scalar,
     /// Its declaration.
     pub span: Span,
 }
 
 impl LocalArray {
-    /// Scalar components.
+    /// A per-thread array of `dims` elements of `width` components of `elem`, stored as `elem`.
+    pub fn new(name: String, (elem, width): (Scalar, u32), dims: Vec<u64>, span: Span) -> Self {
+        LocalArray {
+            name,
+            elem,
+            width,
+            dims,
+            in_registers: false,
+            stored: elem,
+            span,
+        }
+    }
+
+    /// Scalar components of its declared type.
     pub fn components(&self) -> u64 {
         self.dims.iter().product::<u64>() * u64::from(self.width)
+    }
+
+    /// Elements of [`LocalArray::stored`] its memory holds.
+    pub fn stored_len(&self) -> u64 {
+        self.components() * u64::from(self.elem.size() / self.stored.size())
     }
 }
 

@@ -217,8 +217,8 @@ impl<'k> Lowerer<'k> {
                 .iter()
                 .map(|a| LocalArrayIr {
                     name: a.name.clone(),
-                    elem: a.elem,
-                    len: a.components(),
+                    elem: a.stored,
+                    len: a.stored_len(),
                     in_registers: a.in_registers,
                 })
                 .collect(),
