@@ -511,6 +511,48 @@ launch k {
     assert_eq!((c.local_st_instr, c.local_ld_instr), (0, 0));
 }
 
+/// Issue 12: the address of a local struct, as exllamav2 copies a `half8` in one 16-byte access
+/// (`half8 a; ((uint4*)&a)[0] = ((uint4*)a_ptr)[0];`): the struct is then a one-element local
+/// array of its members, which any view of its bytes reads and writes.
+#[test]
+fn the_address_of_a_local_struct_views_its_bytes() {
+    let src = r#"
+typedef struct __align__(16) { half2 x, y, z, w; } half8;
+struct F4 { float x, y, z, w; };
+__global__ void k(const half* a, half* c, float* f) {
+    int t = threadIdx.x;
+    half8 v;
+    ((uint4*)&v)[0] = ((const uint4*)a)[t];
+    v.y = __hadd2(v.y, v.x);
+    ((uint4*)c)[t] = ((uint4*)&v)[0];
+    F4 s = {1.0f, 2.0f, 3.0f, 4.0f};
+    F4* p = &s;
+    p->y += (float)t;
+    reinterpret_cast<float4*>(f)[t] = *reinterpret_cast<float4*>(&s);
+}
+launch k { a = arange(256); c = zeros(256); f = zeros(128);
+    expect c[0] == 0; expect c[1] == 1; expect c[2] == 2; expect c[3] == 4; expect c[7] == 7;
+    expect c[8] == 8; expect c[10] == 18; expect c[11] == 20; expect c[250] == 498;
+    expect f[0] == 1; expect f[1] == 2; expect f[5] == 3; expect f[125] == 33; expect f[127] == 4; }
+"#;
+    // Lane t's half8 holds halves 8t .. 8t + 7: x = (8t, 8t + 1), y = (8t + 2, 8t + 3), and
+    // y += x makes halves 8t + 2, 8t + 3 into 16t + 2, 16t + 4 (t = 1: 18, 20; t = 31: 498, 500,
+    // exact in half); the rest are copied. The F4 is (1, 2 + t, 3, 4): f[4t + 1] = 2 + t.
+    let c = ok(src, &[], ONE, [32, 1, 1]).counters;
+    // One 16-byte access per lane each way (32 × 16 B = 16 sectors), the structs in registers.
+    assert_eq!((c.gld_instr, c.gld_sectors), (1, 16));
+    assert_eq!((c.gst_instr, c.gst_sectors), (2, 32));
+    assert_eq!((c.local_ld_instr, c.local_st_instr), (0, 0));
+    // A struct whose members differ in type is kept in registers, one variable per member: it
+    // has no address (`tests/bad/check_address_of_mixed_struct.sk`).
+    let (code, message, at) = refused(
+        "struct H { int n; float w; };\n__global__ void k(int* out) {\n    H h = {1, 2.0f};\n    out[0] = *(int*)&h;\n}",
+    );
+    assert_eq!(code, "simt::check::unsupported");
+    assert_eq!(message, "the address of the struct `h` is not supported");
+    assert_eq!(at, (4, 21));
+}
+
 #[test]
 fn a_type_alias_in_a_body_names_a_struct_for_the_rest_of_its_block() {
     let src = r#"

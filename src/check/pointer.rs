@@ -382,6 +382,7 @@ impl KernelChecker<'_, '_> {
                     span,
                     help: Some("pass the pointer itself, or an offset".into()),
                 }),
+                Some(Binding::Struct(i)) => self.struct_address(i, n, span),
                 Some(_) => Err(CheckError::Unsupported {
                     what: format!("the address of the local variable `{n}`"),
                     span,

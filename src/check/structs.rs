@@ -642,21 +642,35 @@ impl<'g> KernelChecker<'g, '_> {
 
     /// A new struct in registers, one fresh variable per leaf, named `name.member`.
     fn new_struct(&mut self, name: &str, l: &Rc<Layout>, span: Span) -> StructPlace {
+        self.new_struct_at(name, l, span, false)
+    }
+
+    /// A new struct, in registers unless it must be a one-element local array: `addressed`
+    /// where the kernel takes its address (`((uint4*)&a)[0] = ...`, as exllamav2 copies a
+    /// `half8`).
+    fn new_struct_at(
+        &mut self,
+        name: &str,
+        l: &Rc<Layout>,
+        span: Span,
+        addressed: bool,
+    ) -> StructPlace {
         // A struct holding an array is a one-element local array, so that the array may be
         // indexed at run time; it stays in registers where every index is known (as the
         // compiler keeps it after unrolling), else it is local memory.
         // A union read as another type than it was written is one too: a load reinterprets
-        // the bytes.
-        if l.has_pointer() && (has_array(l) || l.retyped) {
+        // the bytes. So is a struct whose address is taken, which a pointer may view as
+        // another type.
+        if l.has_pointer() && (has_array(l) || l.retyped || addressed) {
             self.errors.push(unsupported(
                 format!(
-                    "the struct `{}`, which holds both a pointer and an array or a union",
+                    "the struct `{}`, which holds both a pointer and an array, a union or its address taken",
                     l.name
                 ),
                 span,
                 "keep the array or the union in a struct of its own, beside the pointer",
             ));
-        } else if let (true, Some(elem)) = (has_array(l) || l.retyped, l.elem()) {
+        } else if let (true, Some(elem)) = (has_array(l) || l.retyped || addressed, l.elem()) {
             self.local_arrays.push(LocalArray::new(
                 name.to_string(),
                 (elem, l.stride(elem)),
@@ -1015,6 +1029,58 @@ impl<'g> KernelChecker<'g, '_> {
             }
             _ => None,
         }
+    }
+
+    /// `&s` of the struct variable `s` (binding `i`): a pointer to it, of its struct's pointer
+    /// type. A struct whose address is taken lives in memory (a one-element local array, as
+    /// [`Self::new_struct_at`] makes it, or the element a reference names); one kept in
+    /// registers has none.
+    pub(crate) fn struct_address(
+        &mut self,
+        i: u32,
+        name: &str,
+        span: Span,
+    ) -> Result<super::pointer::Ptr> {
+        let place = self.struct_vars[i as usize].clone();
+        let Home::Mem { mem, at } = place.home else {
+            return Err(CheckError::Unsupported {
+                what: format!("the address of the struct `{name}`"),
+                span,
+                help: Some(
+                    "simt keeps a struct whose members differ in type in registers, one \
+                     variable per member, so it has no address; take the address of a member \
+                     (`&s.x`) or copy it member by member"
+                        .into(),
+                ),
+            });
+        };
+        let (elem, width) = self.buffer_of(&place.layout, span);
+        let offset = match at.kind {
+            ExprKind::Const(v) if v.as_i64().is_some_and(|k| k % i64::from(width) == 0) => {
+                let k = v.as_i64().expect("checked: an integer constant");
+                constant(Value::I64(k / i64::from(width)), span)
+            }
+            _ => Expr {
+                kind: ExprKind::Rescale {
+                    value: Box::new(at),
+                    from: 1,
+                    to: width,
+                    size: elem.size(),
+                    space: mem.space,
+                },
+                ty: Scalar::I64,
+                span,
+            },
+        };
+        Ok(super::pointer::Ptr {
+            mem: Some(Mem {
+                elem,
+                width,
+                space: mem.space,
+            }),
+            offset,
+            is_const: false,
+        })
     }
 
     /// `p[i]` or `*p` of a struct pointer: the struct at that element.
@@ -1618,7 +1684,8 @@ impl<'g> KernelChecker<'g, '_> {
             self.struct_spaces.insert(Space::Local(a), l);
             return Ok(());
         }
-        let p = self.new_struct(&d.name.name, &l, d.name.span);
+        let addressed = self.addressed.contains(&d.name.name);
+        let p = self.new_struct_at(&d.name.name, &l, d.name.span, addressed);
         let init = match (&d.init, &d.list) {
             (Some(e), _) => Some(e.clone()),
             (None, Some((items, span))) => Some(ast::Expr {
