@@ -764,11 +764,11 @@ pub fn run(kernel: &Kernel, cfg: &LaunchConfig, args: &mut Args) -> Result<Tally
                     .iter()
                     .map(|s| {
                         let len = if s.is_extern {
-                            cfg.dyn_smem / u64::from(s.elem.size())
+                            cfg.dyn_smem / u64::from(s.stored.size())
                         } else {
-                            s.static_len()
+                            s.stored_len()
                         };
-                        BufData::zeros(s.elem, len as usize)
+                        BufData::zeros(s.stored, len as usize)
                     })
                     .collect();
                 let shared_touch = shared

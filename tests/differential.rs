@@ -1342,6 +1342,16 @@ fn pointer_stmts(e: &Exprs, cx: Ctx) -> Vec<(u32, BoxedStrategy<String>)> {
             1,
             T::I,
         ));
+        // The own slot's bytes (issue 12, ISPASS's md5 reads its shared words as bytes).
+        alts.push(form(
+            1,
+            &[
+                "((unsigned char*)si)[4 * tid + @] = (unsigned char)($);",
+                "xi[g] += ((const unsigned char*)si)[4 * tid + @] + ($);",
+            ],
+            3,
+            T::I,
+        ));
     }
     alts
 }

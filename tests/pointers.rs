@@ -370,13 +370,11 @@ launch k { a = full(1, -1); b = full(1, -1); expect a == -1; expect b == 5; }
 
 #[test]
 fn memory_is_reinterpreted_only_as_same_size_or_wider_elements() {
-    // A narrower view of wider memory (bytes of words) would split its elements.
+    // A launch array keeps its type: a narrower view of its words (their bytes) is refused.
     let f = common::err(
         r#"
-__global__ void k(unsigned* out) {
-    __shared__ unsigned int s[32];
-    s[threadIdx.x] = 0;
-    out[threadIdx.x] = ((unsigned char*)s)[threadIdx.x];
+__global__ void k(const unsigned* in, unsigned char* out) {
+    out[threadIdx.x] = ((const unsigned char*)in)[threadIdx.x];
 }
 "#,
         &[],
@@ -384,6 +382,23 @@ __global__ void k(unsigned* out) {
         Some(b(32)),
     );
     assert_eq!(common::codes(&f), ["simt::check::unsupported"]);
+    // A shared array an atomic works on is not also seen as bytes, whichever comes first
+    // (`tests/bad/check_atomic_on_a_narrowed_shared_array.sk`).
+    for (first, second) in [
+        ("atomicAdd(&s[t], 1u);", "out[t] = ((unsigned char*)s)[t];"),
+        ("out[t] = ((unsigned char*)s)[t];", "atomicAdd(&s[t], 1u);"),
+    ] {
+        let f = common::err(
+            &format!(
+                "__global__ void k(unsigned* out) {{\n    __shared__ unsigned int s[32];\n    int t = threadIdx.x;\n    s[t] = 0;\n    {first}\n    {second}\n}}"
+            ),
+            &[],
+            Some(ONE),
+            Some(b(32)),
+        );
+        assert_eq!(common::codes(&f), ["simt::check::unsupported"]);
+        assert_eq!(common::position(&f).0, 6, "{}", common::describe(&f));
+    }
     let f = common::err(
         "__global__ void k(float* f) { atomicAdd((int*)f, 1); }",
         &[],
@@ -711,6 +726,39 @@ launch k { in = arange(128); out = zeros(64);
     assert_eq!((c.local_ld_instr, c.local_ld_sectors), (1, 16));
 }
 
+/// Issue 12: words of a shared array read and written as bytes, as ISPASS's md5 reads its
+/// message block (`unsigned char *data = (unsigned char *)sharedMemory;`).
+#[test]
+fn a_shared_array_seen_as_narrower_components_is_its_bytes() {
+    // Word w = w * 0x01010101 + 0x00010203 has bytes, lowest first, w + 3, w + 2, w + 1, w (no
+    // carries below 256). Lane t reads byte j = t & 3 of word (t + 1) & 31, which is
+    // ((t + 1) & 31) + 3 - j: lanes 0-3 read 4, lanes 4-7 read 8, ..., lane 30 reads 31 + 1 = 32
+    // and lane 31 word 0's byte 3, 0. Then each lane sets the lowest byte of its own word to 0xff:
+    // word 0 becomes 0x000102ff = 66303, word 1 0x010203ff = 16909311.
+    let src = r#"
+__global__ void k(unsigned* out, unsigned char* b) {
+    __shared__ unsigned int s[32];
+    int t = threadIdx.x;
+    s[t] = t * 0x01010101u + 0x00010203u;
+    __syncthreads();
+    unsigned char* c = (unsigned char*)s;
+    b[t] = c[4 * ((t + 1) & 31) + (t & 3)];
+    __syncthreads();
+    c[4 * t] = 0xff;
+    out[t] = s[t];
+}
+launch k { out = zeros(32); b = zeros(32);
+    expect b[0] == 4; expect b[3] == 4; expect b[4] == 8; expect b[30] == 32; expect b[31] == 0;
+    expect out[0] == 66303; expect out[1] == 16909311; expect out[31] == 522199551; }
+"#;
+    // Word 31: 0x1f << 24 | 0x20 << 16 | 0x21 << 8 | 0xff = 522199551.
+    let c = ok(src, &[], ONE, b(32)).counters;
+    // Counted by bytes, as the hardware does: the word store and load are one wavefront each;
+    // the byte load touches 32 distinct words, one per bank, and the byte store word t: one each.
+    assert_eq!((c.smem_instr, c.smem_wavefronts), (4, 4));
+    assert_eq!(c.race_count, 0);
+}
+
 /// Past the end of a narrowed local, or a vector view of it at an offset that is not a multiple
 /// of its size: the run-time diagnostics of any local array (`tests/bad/run_narrow_view_*.sk`).
 #[test]
@@ -748,19 +796,37 @@ launch k { in = zeros(4); out = zeros(1); }
         ["simt::run::misaligned_address"]
     );
     assert!(common::describe(&misaligned).contains("8-byte access at byte offset 2"));
-    // A `double` seen as bytes would need 8 per component: refused, as before.
-    let bytes = common::err(
-        r#"
-__global__ void k(const double* in, unsigned char* out) {
-    double d = in[0];
-    out[0] = reinterpret_cast<unsigned char*>(&d)[7];
 }
-"#,
-        &[],
-        Some(ONE),
-        Some(ONE),
-    );
-    assert_eq!(common::codes(&bytes), ["simt::check::unsupported"]);
+
+/// Eight narrow elements make one wide component too: a `double` local seen as bytes, and a
+/// shared `int` array seen as bytes and as `unsigned long long` (two of its words).
+#[test]
+fn a_component_may_span_eight_narrow_elements() {
+    // 1.5 = 0x3ff8000000000000: byte 7 is 0x3f = 63, byte 6 0xf8 = 248, the rest 0. Writing
+    // 0x40 over byte 7 makes 0x40f8000000000000 = 2^(0x40f - 1023) × 1.5 = 2^16 × 1.5 = 98304.
+    // The shared words are 0x04030201 and 0x08070605 (bytes 1 .. 8); as one 64-bit value,
+    // little-endian, 0x0807060504030201: high word 0x08070605 = 134678021, low 0x04030201 =
+    // 67305985; its byte 5 is 6.
+    let src = r#"
+__global__ void k(const double* in, unsigned char* out, double* d2, unsigned* w) {
+    double d = in[0];
+    unsigned char* c = reinterpret_cast<unsigned char*>(&d);
+    out[0] = c[7];
+    out[1] = c[6];
+    c[7] = 0x40;
+    d2[0] = d;
+    __shared__ int s[2];
+    unsigned char* b = (unsigned char*)s;
+    for (int i = 0; i < 8; i++) b[i] = i + 1;
+    unsigned long long v = ((unsigned long long*)s)[0];
+    w[0] = (unsigned)(v >> 32);
+    w[1] = (unsigned)v;
+    out[2] = b[5];
+}
+launch k { in = [1.5]; out = zeros(3); d2 = zeros(1); w = zeros(2);
+    expect out == [63, 248, 6]; expect d2 == [98304]; expect w == [134678021, 67305985]; }
+"#;
+    ok(src, &[], ONE, ONE);
 }
 
 /// A `void*` read as `half*` or `float*` by a flag (exllamav2's rms_norm): an array of no type of

@@ -363,6 +363,7 @@ impl KernelChecker<'_, '_> {
             width: 1,
             dims: vec![count * class.storage_len()],
             is_extern: false,
+            stored: class.elem,
             span: name.span,
         };
         self.static_smem += shared.static_len() * u64::from(class.elem.size());

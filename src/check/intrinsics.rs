@@ -218,7 +218,23 @@ impl KernelChecker<'_, '_> {
                 help: Some(format!("`{name}` works on: {}", names.join(", "))),
             });
         }
+        self.atomic_spaces.insert(mem.space);
         let stored = self.stored(mem.space).unwrap_or(mem.elem);
+        if stored.size() < mem.elem.size() && !stored.is_float() && self.narrowed(mem.space) {
+            // A pointer views the array as narrower components: its memory holds those.
+            return Err(CheckError::Unsupported {
+                what: format!(
+                    "`{name}` on `{}` while a pointer views it as `{stored}`",
+                    self.space_name(mem.space)
+                ),
+                span: args[0].span,
+                help: Some(format!(
+                    "an atomic works on whole elements, so simt does not also view them as \
+                     narrower components; take the parts of an element with shifts \
+                     (`(w >> 8 * k) & 0xff`) instead of the `{stored}*` view"
+                )),
+            });
+        }
         if stored.is_float() != mem.elem.is_float() || stored.size() != mem.elem.size() {
             return Err(CheckError::Unsupported {
                 what: format!(
@@ -283,6 +299,21 @@ impl KernelChecker<'_, '_> {
     /// size); `None` for the placeholder of a pointer into no array.
     pub(crate) fn stored(&self, space: Space) -> Option<Scalar> {
         stored_in((&self.params, &self.shared, &self.local_arrays), space)
+    }
+
+    /// Whether a narrower view has re-typed the memory of `space` (see `pointer::narrow`).
+    pub(crate) fn narrowed(&self, space: Space) -> bool {
+        match space {
+            Space::Local(l) => self
+                .local_arrays
+                .get(l as usize)
+                .is_some_and(|a| a.stored != a.elem),
+            Space::Shared(s) => self
+                .shared
+                .get(s as usize)
+                .is_some_and(|a| a.stored != a.elem),
+            Space::Global(_) => false,
+        }
     }
 
     /// The whole shared array `s`.

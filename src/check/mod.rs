@@ -506,9 +506,9 @@ pub(crate) struct KernelChecker<'g, 'e> {
     /// Names whose address the kernel or a function inlined into it takes (`&v`): such locals
     /// live in a one-element local array (see `local::declare_addressed`).
     addressed: HashSet<String>,
-    /// The widest component (bytes) each local array is seen as through a pointer cast, its own
-    /// included: a narrower view may re-type its memory only where those still pack.
-    local_widest: HashMap<u32, u32>,
+    /// The arrays an atomic has been applied to: a narrower view may not re-type them, since an
+    /// atomic works on the memory's own elements.
+    atomic_spaces: HashSet<Space>,
     /// CUB TempStorages, by shared array: the class and whether it is an array of them.
     cub_storages: HashMap<u32, (cub::Class, bool)>,
     /// The block shapes CUB block collectives need (see [`Kernel::block_shapes`]).
@@ -550,7 +550,7 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
             last_ret: intrinsics::RetShape::Plain,
             depth: 0,
             addressed: HashSet::new(),
-            local_widest: HashMap::new(),
+            atomic_spaces: HashSet::new(),
             cub_storages: HashMap::new(),
             block_shapes: Vec::new(),
         }
@@ -1119,6 +1119,7 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                     width,
                     dims: sizes,
                     is_extern: *is_extern,
+                    stored: elem,
                     span: name.span,
                 };
                 if !is_extern {

@@ -542,21 +542,19 @@ impl KernelChecker<'_, '_> {
                 mem = self.extern_view(s, elem);
             }
         }
-        if let Space::Local(l) = mem.space {
-            self.narrow_local(l, elem);
-        }
+        self.narrow(mem.space, elem);
         // Same-size components are the same bytes seen as another type (`(unsigned*)&ints[5]`,
         // `reinterpret_cast<int4*>(floats)`): lowering converts the bits on each access. A
-        // scalar or vector whose components span 2 or 4 narrow elements (integers or 16-bit
-        // floats: `(uint*)` of bytes, `float4*` of `half`), 16 bytes at most, is one access of
-        // those elements, packed.
+        // scalar or vector whose components span 2, 4 or 8 narrow elements (integers or 16-bit
+        // floats: `(uint*)` of bytes, `float4*` of `half`, `(double*)` of bytes), 16 bytes at
+        // most, is one access of those elements, packed.
         let stored = self.stored(mem.space).unwrap_or(mem.elem);
         let plain = |s: Scalar| s != Scalar::Bool;
         let same_bytes = stored.size() == elem.size() && plain(stored) && plain(elem);
         let wider = (stored.is_integer() || stored.is_half())
             && plain(elem)
             && elem.size() % stored.size() == 0
-            && matches!(elem.size() / stored.size(), 2 | 4)
+            && matches!(elem.size() / stored.size(), 2 | 4 | 8)
             && elem.size() * width <= 16;
         if mem.elem != elem && !same_bytes && !wider {
             return Err(CheckError::Unsupported {
@@ -566,14 +564,7 @@ impl KernelChecker<'_, '_> {
                     type_name(elem, width)
                 ),
                 span: ty.span,
-                help: Some(
-                    "simt reinterprets memory as a type whose components have the same size \
-                     (`float*` as `int*`, `uint4*` or `float4*`), or integer or 16-bit float \
-                     memory as a type whose components are two or four of its elements wide, \
-                     16 bytes at most (`uchar*` as `uint*`, `half*` as `float4*`); read the \
-                     elements and combine them with shifts"
-                        .into(),
-                ),
+                help: Some(self.view_help(mem.space, elem)),
             });
         }
         // The offset counts elements of the view: re-expressed in the new one's, through the
@@ -604,27 +595,62 @@ impl KernelChecker<'_, '_> {
         })
     }
 
-    /// A thread's own array seen as `elem` components (`half2*` of a `float4` local, as
-    /// HeCBench's relu writes it): where they are narrower than its memory's elements, its memory
-    /// holds from now on the unsigned integer of their size, which every wider view (the
-    /// declared type's, and any earlier cast's) reads and writes packed, as `half*` seen as
-    /// `float4*` is. Views up to 4 times wider than the memory's elements are packed: a `double`
-    /// seen as bytes stays refused.
-    fn narrow_local(&mut self, l: u32, elem: Scalar) {
-        let a = &self.local_arrays[l as usize];
-        let widest = self
-            .local_widest
-            .get(&l)
-            .map_or(a.elem.size(), |&w| w.max(a.elem.size()));
-        let widest = widest.max(elem.size());
-        self.local_widest.insert(l, widest);
-        let plain = elem != Scalar::Bool && a.elem != Scalar::Bool;
-        if plain && elem.size() < a.stored.size() && widest / elem.size() <= 4 {
-            self.local_arrays[l as usize].stored = match elem.size() {
-                1 => Scalar::U8,
-                2 => Scalar::U16,
-                _ => Scalar::U32,
-            };
+    /// A thread's own array, or a static shared array, seen as `elem` components (`half2*` of a
+    /// `float4` local, as HeCBench's relu writes it; `(unsigned char*)` of a shared `unsigned
+    /// int` array, as ISPASS's md5 does): where they are narrower than its memory's elements,
+    /// its memory holds from now on the unsigned integer of their size, which every wider view
+    /// (the declared type's, and any earlier cast's) reads and writes packed, as `half*` seen as
+    /// `float4*` is. An array an atomic works on keeps its elements, and so does global memory,
+    /// the type the launch gave it.
+    fn narrow(&mut self, space: Space, elem: Scalar) {
+        let (declared, stored) = match space {
+            Space::Local(l) => {
+                let a = &self.local_arrays[l as usize];
+                (a.elem, a.stored)
+            }
+            Space::Shared(s) if !self.shared[s as usize].is_extern => {
+                let a = &self.shared[s as usize];
+                (a.elem, a.stored)
+            }
+            _ => return,
+        };
+        let plain = elem != Scalar::Bool && declared != Scalar::Bool;
+        if !plain || elem.size() >= stored.size() || self.atomic_spaces.contains(&space) {
+            return;
+        }
+        let narrow = match elem.size() {
+            1 => Scalar::U8,
+            2 => Scalar::U16,
+            _ => Scalar::U32,
+        };
+        match space {
+            Space::Local(l) => self.local_arrays[l as usize].stored = narrow,
+            Space::Shared(s) => self.shared[s as usize].stored = narrow,
+            Space::Global(_) => {}
+        }
+    }
+
+    /// Why a view of `space` as `elem` components is refused, and what to write instead.
+    fn view_help(&self, space: Space, elem: Scalar) -> String {
+        let narrower = self.stored(space).is_some_and(|s| elem.size() < s.size());
+        match space {
+            Space::Global(_) if narrower => "a launch array keeps the element type the launch \
+                gives it, so simt views it only as the same or wider components; read whole \
+                elements and take their parts with shifts (`(w >> 8 * k) & 0xff`)"
+                .into(),
+            _ if narrower && self.atomic_spaces.contains(&space) => format!(
+                "an atomic works on `{}`'s own elements, so simt does not also view them as \
+                 narrower components; read whole elements and take their parts with shifts \
+                 (`(w >> 8 * k) & 0xff`)",
+                self.space_name(space)
+            ),
+            _ => "simt reinterprets memory as a type whose components have the same size \
+                  (`float*` as `int*`, `uint4*` or `float4*`), integer or 16-bit float memory \
+                  as a type whose components are two, four or eight of its elements wide, 16 \
+                  bytes at most (`uchar*` as `uint*`, `half*` as `float4*`), and a thread's own \
+                  or a shared array as narrower components (`half2*` of a local `float4`); read \
+                  the elements and combine them with shifts"
+                .into(),
         }
     }
 
@@ -641,6 +667,7 @@ impl KernelChecker<'_, '_> {
             None => {
                 let mut view = self.shared[s as usize].clone();
                 view.elem = elem;
+                view.stored = elem;
                 view.width = 1;
                 self.shared.push(view);
                 self.shared.len() as u32 - 1

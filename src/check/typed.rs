@@ -96,7 +96,7 @@ pub(crate) fn stored_in(
             ParamKind::Buffer { elem, .. } => Some(elem),
             ParamKind::Scalar { .. } => None,
         },
-        Space::Shared(s) => Some(shared.get(s as usize)?.elem),
+        Space::Shared(s) => Some(shared.get(s as usize)?.stored),
         Space::Local(l) => Some(local_arrays.get(l as usize)?.stored),
     }
 }
@@ -195,6 +195,10 @@ pub struct Shared {
     pub dims: Vec<u64>,
     /// `extern __shared__`: sized by the launch's dynamic shared memory.
     pub is_extern: bool,
+    /// The type its memory holds: `elem`, or, once a pointer views a static array as narrower
+    /// components (`(unsigned char*)` of an `unsigned int` array), the unsigned integer of the
+    /// narrowest view's size, as for a [`LocalArray`].
+    pub stored: Scalar,
     /// Its declaration.
     pub span: Span,
 }
@@ -208,6 +212,11 @@ impl Shared {
     /// Scalar components of a statically sized array.
     pub fn static_len(&self) -> u64 {
         self.dims.iter().product::<u64>() * u64::from(self.width)
+    }
+
+    /// Elements of [`Shared::stored`] a statically sized array holds.
+    pub fn stored_len(&self) -> u64 {
+        self.static_len() * u64::from(self.elem.size() / self.stored.size())
     }
 }
 

@@ -201,11 +201,11 @@ impl<'k> Lowerer<'k> {
                 .iter()
                 .map(|s| SharedArray {
                     name: s.name.clone(),
-                    elem: s.elem,
+                    elem: s.stored,
                     len: if s.is_extern {
                         None
                     } else {
-                        Some(s.static_len())
+                        Some(s.stored_len())
                     },
                 })
                 .collect(),

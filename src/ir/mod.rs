@@ -297,7 +297,7 @@ pub enum Inst {
         to: Scalar,
         n: u8,
         d: Reg,
-        a: [Reg; 4],
+        a: [Reg; 8],
     },
     /// `d[k]` = the `k`-th `to`-sized piece of the element `a` of type `from`, lowest bytes first:
     /// the narrow elements a wider view stores as one access; free.
@@ -305,7 +305,7 @@ pub enum Inst {
         from: Scalar,
         to: Scalar,
         n: u8,
-        d: [Reg; 4],
+        d: [Reg; 8],
         a: Reg,
     },
     /// `d = (long long)a` for pointer arithmetic (free: part of the address computation).
