@@ -385,6 +385,7 @@ impl KernelChecker<'_, '_> {
                     width: 1,
                     dims: vec![count],
                     is_extern: false,
+                    stored: Scalar::I32,
                     span: name.span,
                 };
                 self.static_smem += aux.static_len() * 4;
