@@ -484,7 +484,9 @@ __global__ void k(float* o) {
 launch k { o = zeros(2); expect o == [-4.75, -4.75]; }
 "#;
     ok(src, &[], ONE, [2, 1, 1]);
+}
 
+#[test]
 fn extern_c_blocks_and_c_style_enum_typedefs() {
     // `extern "C" { ... }` only switches off name mangling: its kernel and function are the
     // file's. `typedef enum { ... } ACT;` and `typedef enum Tag { ... } Tag;` name int types
