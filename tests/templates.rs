@@ -421,6 +421,25 @@ fn a_function_pointer_parameter_refuses_anything_but_a_function() {
 }
 
 #[test]
+fn a_const_reference_parameter_binds_a_computed_value() {
+    // C++ binds `const T&` to a temporary holding the value: twice((float)i) = 2i,
+    // twice(a + 1.0f) = 2i + 2, half_y(make_float4(a, 4a, 0, 0)) = 2i, twice<int>(i * 3) = 6i:
+    // 12i + 2 in all.
+    let src = r#"
+template <typename T> __device__ T twice(const T& x) { return x * 2; }
+__device__ float half_y(const float4& v) { return v.y / 2.0f; }
+__global__ void k(float* out) {
+    int i = threadIdx.x;
+    float a = i;
+    out[i] = twice((float)i) + twice(a + 1.0f) + half_y(make_float4(a, 4.0f * a, 0.0f, 0.0f))
+           + (float)twice<int>(i * 3);
+}
+launch k { out = zeros(8); block = 8; grid = 1; expect out == arange(8) * 12 + 2; }
+"#;
+    ok(src, &[], ONE, [8, 1, 1]);
+}
+
+#[test]
 fn aligned_storage_copies_its_bytes_as_one_access() {
     let src = r#"
 template <typename T>

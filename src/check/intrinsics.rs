@@ -722,6 +722,21 @@ impl KernelChecker<'_, '_> {
     }
 }
 
+/// Whether `a` names an object a reference can bind to (a variable, an element, a member, `*p`)
+/// rather than a value computed for the call.
+fn is_object(a: &ast::Expr) -> bool {
+    matches!(
+        &a.kind,
+        ast::ExprKind::Name(_)
+            | ast::ExprKind::Index { .. }
+            | ast::ExprKind::Member { .. }
+            | ast::ExprKind::Unary {
+                op: UnOp::Deref,
+                ..
+            }
+    )
+}
+
 /// An argument of an inlined call, as its parameter receives it.
 pub(crate) enum Arg {
     /// A scalar parameter's value.
@@ -770,7 +785,10 @@ impl KernelChecker<'_, '_> {
             let (binding, fill) = self.struct_argument(l?, p, a)?;
             return Ok(Arg::Struct(binding, fill));
         }
-        if !p.ty.reference && p.ty.base == ast::BaseType::Vector {
+        // A `const` reference to a value that is no object (`twice((float)i)`, `f(a + 1.0f)`)
+        // binds to a temporary holding it, as C++ makes one: a copy, since nothing writes it.
+        let by_value = !p.ty.reference || (p.ty.is_const && !is_object(a));
+        if by_value && p.ty.base == ast::BaseType::Vector {
             // A copy of the vector, made where the call is.
             let (elem, width) = super::vector::elem_of(&p.ty)?;
             let mut vars = [VarId(0); 4];
@@ -785,7 +803,7 @@ impl KernelChecker<'_, '_> {
             self.assign_vector(&vars[..width as usize], elem, width, a, &mut fill)?;
             return Ok(Arg::Vector(vars, elem, width, fill));
         }
-        if !p.ty.reference {
+        if by_value {
             return Ok(Arg::Value(self.expr(a)?));
         }
         // A reference: to a variable, it is that variable; to an element, a pointer to it.
