@@ -420,6 +420,106 @@ fn a_function_pointer_parameter_refuses_anything_but_a_function() {
     }
 }
 
+/// vllm's pattern: a function pointer parameter written as a declarator, `T (*F)(const T&)`,
+/// bound to an instance of a function template (`twice<float>`, named in the launch section),
+/// passed on to another template, with a default that uses the parameter before it.
+const DECLARATOR_PARAMETER: &str = r#"
+template <typename T> __device__ T twice(const T& x) { return x * 2; }
+template <typename T> __device__ T plus3(const T& x) { return x + 3; }
+__device__ float neg(const float& x) { return -x; }
+
+template <typename T, T (*F)(const T&), bool first>
+__device__ T apply(const T& x, const T& y) { return first ? F(x) * y : x * F(y); }
+
+template <typename T, T (*F)(const T&), T (*G)(const T&) = plus3<T>>
+__global__ void k(T* out, const T* in, int n) {
+    int i = threadIdx.x;
+    if (i < n) out[i] = apply<T, F, true>(in[i], (T)2) + G(in[i]);
+}
+"#;
+
+#[test]
+fn a_declarator_function_pointer_parameter_takes_a_function_template_instance() {
+    // k<float, twice<float>>: twice(i) · 2 + plus3(i) = 4i + i + 3 = 5i + 3.
+    // k<float, plus3<float>, &neg>: plus3(i) · 2 + neg(i) = 2i + 6 - i = i + 6.
+    // k<int, twice<int>>: 5i + 3 again, in ints (the instance of each template is int's).
+    for (targs, out) in [
+        ("float, twice<float>", "arange(8) * 5 + 3"),
+        ("float, plus3<float>, &neg", "arange(8) + 6"),
+        ("int, twice<int>", "arange(8) * 5 + 3"),
+    ] {
+        let src = format!(
+            "{DECLARATOR_PARAMETER}launch k<{targs}> {{ n = 8; in = arange(n); out = zeros(n); block = 8; grid = 1; expect out == {out}; }}\n"
+        );
+        let r = ok(&src, &[], ONE, [8, 1, 1]);
+        assert_eq!(r.kernel, format!("k<{}>", targs.replace(' ', "")));
+    }
+}
+
+#[test]
+fn a_declarator_function_pointer_parameter_refuses_anything_but_a_function() {
+    // `2` is a number and `cube` no function of the file.
+    for targ in ["float, 2", "float, cube<float>"] {
+        let src = format!(
+            "{DECLARATOR_PARAMETER}launch k<{targ}> {{ n = 8; in = arange(n); out = zeros(n); block = 8; grid = 1; }}\n"
+        );
+        let f = err(&src, &[], Some(ONE), Some([8, 1, 1]));
+        assert_eq!(codes(&f), ["simt::check::not_a_function"], "{targ}");
+        // The message names the parameter's type as written.
+        assert!(
+            f.errors[0].to_string().contains("T (*)(const T&)"),
+            "{}",
+            f.errors[0]
+        );
+    }
+}
+
+#[test]
+fn kernel_flag_names_an_instance_with_a_function_template_argument() {
+    // --kernel 'k<float, plus3<float>>' borrows k<float, twice<float>>'s section: G is plus3 by
+    // default, so out[i] = (i + 3) · 2 + i + 3 = 3i + 9.
+    let dir = std::env::temp_dir().join(format!("simt-fn-targ-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join("act.sk");
+    std::fs::write(
+        &path,
+        format!(
+            "{DECLARATOR_PARAMETER}launch k<float, twice<float>> {{ n = 8; in = arange(n); out = zeros(n); block = 8; grid = 1; }}\n"
+        ),
+    )
+    .expect("write");
+    let p = path.to_str().expect("utf-8 path");
+    let (code, out, errs) = simt(&[
+        "run",
+        p,
+        "--kernel",
+        "k<float, plus3<float>>",
+        "--save",
+        &format!("out={}", dir.join("out.npy").display()),
+    ]);
+    assert_eq!(code, 0, "{out}{errs}");
+    let saved = std::fs::read(dir.join("out.npy")).expect("saved");
+    let values: Vec<f32> = saved[saved.len() - 32..]
+        .chunks(4)
+        .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+        .collect();
+    assert_eq!(values, [9.0, 12.0, 15.0, 18.0, 21.0, 24.0, 27.0, 30.0]);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_struct_template_instance_is_a_type_argument() {
+    // P = Pair<float>: out[i] = 1 + i.
+    let src = r#"
+template <typename T> struct Pair { T a, b; };
+template <typename P> __device__ float sum(P p) { return p.a + p.b; }
+template <typename P>
+__global__ void k(float* out) { P p; p.a = 1; p.b = threadIdx.x; out[threadIdx.x] = sum<P>(p); }
+launch k<Pair<float>> { out = zeros(4); block = 4; grid = 1; expect out == arange(4) + 1; }
+"#;
+    assert_eq!(ok(src, &[], ONE, [4, 1, 1]).kernel, "k<Pair<float>>");
+}
+
 #[test]
 fn a_const_reference_parameter_binds_a_computed_value() {
     // C++ binds `const T&` to a temporary holding the value: twice((float)i) = 2i,

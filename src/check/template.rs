@@ -15,7 +15,8 @@ pub(crate) struct Bindings {
     pub values: HashMap<String, Expr>,
     /// Alias templates: name → parameters and the type they stand for.
     pub alias_templates: HashMap<String, (Vec<TemplateParam>, TypeName)>,
-    /// Parameters of a function pointer type: name → the `__device__` function bound to it.
+    /// Parameters of a function pointer type: name → the `__device__` function bound to it
+    /// (`twice`, or an instance of a function template, `silu_kernel<float>`).
     pub functions: HashMap<String, String>,
 }
 
@@ -152,7 +153,8 @@ impl Bindings {
                 (TemplateParamKind::Value(..), TemplateArg::Value(e)) => {
                     inner.values.insert(p.name.name.clone(), e.clone());
                 }
-                (TemplateParamKind::Value(..), TemplateArg::Type(_)) => return None,
+                (TemplateParamKind::Value(..), TemplateArg::Type(_))
+                | (TemplateParamKind::Function(..), _) => return None,
             }
         }
         let mut to = target.clone();
@@ -279,6 +281,11 @@ impl Bindings {
                 if let Some(f) = self.functions.get(n.as_str()) {
                     // A function passed on (`g<cpy_1>`): the function itself.
                     *n = f.clone();
+                } else if let Some(at) = n.find('<') {
+                    // `twice<T>`, an instance of a function template passed on: its arguments
+                    // in the copy's terms.
+                    let (name, args) = n.split_at(at);
+                    *n = format!("{name}{}", self.substitute_text(args));
                 } else if let Some(v) = self.values.get(n.as_str()) {
                     let span = e.span;
                     *e = v.clone();
@@ -329,9 +336,16 @@ impl Bindings {
                         callee.name = format!("{}::{member}", to.base_text);
                     }
                 }
-                // `cpy_1(cx, cdst)` of a function pointer parameter: the function bound to it.
+                // `cpy_1(cx, cdst)` of a function pointer parameter: the function bound to it;
+                // `ACT_FN(x)` bound to `silu_kernel<float>`: a call of that instance.
                 if let Some(f) = self.functions.get(&callee.name) {
-                    callee.name = f.clone();
+                    match split_instance(f) {
+                        Some((name, bound)) if targs.is_empty() => {
+                            callee.name = name;
+                            *targs = bound;
+                        }
+                        _ => callee.name = f.clone(),
+                    }
                 }
                 // `T(x)`: a functional cast to a type parameter.
                 if let Some(to) = self.types.get(&callee.name) {
@@ -402,6 +416,16 @@ fn set_span(e: &mut Expr, span: Span) {
     }
 }
 
+/// `silu_kernel<float>`, the name of a function template's instance: the template's name and
+/// the arguments; `None` for a plain name (or arguments that cannot be read).
+pub(crate) fn split_instance(text: &str) -> Option<(String, Vec<TemplateArg>)> {
+    let (name, args) = text.split_at(text.find('<')?);
+    // `vllm::silu_kernel<float>`: a function is known by its own name.
+    let name = super::groups::unqualified(name).trim_start_matches("template ");
+    let (_, base, targs) = crate::syntax::parse_kernel_ref(&format!("{name}{args}")).ok()?;
+    Some((base, targs))
+}
+
 /// The C spelling of a template's parameter list, for messages: `template <int BM, typename T>`.
 pub(crate) fn signature(params: &[TemplateParam]) -> String {
     let list: Vec<String> = params
@@ -409,6 +433,9 @@ pub(crate) fn signature(params: &[TemplateParam]) -> String {
         .map(|p| match &p.kind {
             TemplateParamKind::Type(_) => format!("typename {}", p.name.name),
             TemplateParamKind::Value(ty, _) => format!("{} {}", ty.base_text, p.name.name),
+            TemplateParamKind::Function(ty, _) => {
+                ty.replacen("(*)", &format!("(*{})", p.name.name), 1)
+            }
         })
         .collect();
     format!("template <{}>", list.join(", "))
@@ -501,7 +528,26 @@ impl super::KernelChecker<'_, '_> {
                         .fn_pointer_types
                         .contains(ty.base_text.as_str()) =>
                 {
+                    let f = self.bound_function(
+                        p,
+                        &ty.base_text,
+                        (arg, default.as_ref()),
+                        (params, span),
+                    )?;
+                    b.functions.insert(p.name.name.clone(), f);
+                }
+                (TemplateParamKind::Function(ty, default), arg) => {
                     let f = self.bound_function(p, ty, (arg, default.as_ref()), (params, span))?;
+                    // `ACT_FN` bound to `silu_kernel<scalar_t>` in a default: the parameters
+                    // before it are in place.
+                    let mut e = Expr {
+                        kind: ExprKind::Name(f),
+                        span,
+                    };
+                    b.expr(&mut e);
+                    let ExprKind::Name(f) = e.kind else {
+                        unreachable!("a function's name stays a name")
+                    };
                     b.functions.insert(p.name.name.clone(), f);
                 }
                 (TemplateParamKind::Value(ty, default), arg) => {
@@ -533,11 +579,12 @@ impl super::KernelChecker<'_, '_> {
     }
 
     /// The `__device__` function an argument (or the default) of a function pointer parameter
-    /// names: `cpy_1_f32_f16` in `cpy_f32_f16<cpy_1_f32_f16>`, `&f` too.
+    /// of type `ty` names: `cpy_1_f32_f16` in `cpy_f32_f16<cpy_1_f32_f16>`, `&f` too, or an
+    /// instance of a function template, `silu_kernel<float>`.
     fn bound_function(
         &self,
         p: &TemplateParam,
-        ty: &TypeName,
+        ty: &str,
         (arg, default): (Option<&TemplateArg>, Option<&Expr>),
         (params, span): (&[TemplateParam], Span),
     ) -> Result<String, CheckError> {
@@ -545,16 +592,16 @@ impl super::KernelChecker<'_, '_> {
             (Some(TemplateArg::Value(e)), _) | (None, Some(e)) => e,
             (Some(TemplateArg::Type(t)), _) => {
                 return Err(CheckError::TemplateArguments {
-                    template: ty.base_text.clone(),
+                    template: ty.to_string(),
                     problem: TemplateProblem::TypeForValue {
                         param: p.name.name.clone(),
-                        ty: ty.base_text.clone(),
+                        ty: ty.to_string(),
                     },
                     span: t.span,
                     help: Some(signature(params)),
                 })
             }
-            (None, None) => return Err(missing(p, params, span, &ty.base_text)),
+            (None, None) => return Err(missing(p, params, span, ty)),
         };
         let named = match &e.kind {
             ExprKind::Name(n) => Some(n),
@@ -567,11 +614,16 @@ impl super::KernelChecker<'_, '_> {
             },
             _ => None,
         };
+        let function = |n: &str| {
+            let base = split_instance(n).map_or_else(|| n.to_string(), |(base, _)| base);
+            let base = super::groups::unqualified(&base);
+            self.globals.functions.contains_key(base)
+        };
         match named {
-            Some(n) if self.globals.functions.contains_key(n.as_str()) => Ok(n.clone()),
+            Some(n) if function(n) => Ok(n.clone()),
             _ => Err(CheckError::NotAFunction {
                 param: p.name.name.clone(),
-                ty: ty.base_text.clone(),
+                ty: ty.to_string(),
                 span: e.span,
             }),
         }
@@ -781,6 +833,8 @@ impl<'g> super::KernelChecker<'g, '_> {
                 TemplateParamKind::Value(..) => {
                     b.values.get(&p.name.name).cloned().map(ArgKey::Value)
                 }
+                // A specialisation for one function is not matched (none seen in real code).
+                TemplateParamKind::Function(..) => None,
             });
             let pairs: Vec<(Option<ArgKey>, Option<ArgKey>)> =
                 args.into_iter().zip(bound).collect();

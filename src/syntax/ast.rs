@@ -198,6 +198,9 @@ pub enum TemplateParamKind {
     Type(Option<TypeName>),
     /// `int N` / `const uint BM = 64`.
     Value(TypeName, Option<Expr>),
+    /// `scalar_t (*ACT_FN)(const scalar_t&)`: a function pointer written as a declarator; its
+    /// type as C spells it without the name (`scalar_t (*)(const scalar_t&)`), and its default.
+    Function(String, Option<Expr>),
 }
 
 /// A template argument as written: a scalar type, or an expression (a bare name may also be a
@@ -206,7 +209,8 @@ pub enum TemplateParamKind {
 pub enum TemplateArg {
     /// `float`, `unsigned int*`.
     Type(TypeName),
-    /// `64`, `BM * 2`, `T`.
+    /// `64`, `BM * 2`, `T`; a function template's instance `f<float>` is the name
+    /// `f<float>`, as written without spaces.
     Value(Expr),
 }
 

@@ -1686,19 +1686,66 @@ impl<'m> Builder<'m> {
                     .expect("grammar: a template argument");
                 Ok(match inner.as_rule() {
                     Rule::type_arg => TemplateArg::Type(self.ty(inner)),
+                    Rule::targ_fn_spec => TemplateArg::Value(self.targ_fn_spec(inner)?),
                     _ => TemplateArg::Value(self.climb(inner.into_inner())?),
                 })
             })
             .collect()
     }
 
+    /// `targ_fn_spec = { op_addr? ~ scoped_name ~ template_args ~ &("," | ">") }`: the name of
+    /// the instance, `silu_kernel<float>` (`&` changes nothing: a function's name is its address).
+    fn targ_fn_spec(&self, pair: Pair<'_, Rule>) -> Result<Expr> {
+        let span = self.span(&pair);
+        let mut name = String::new();
+        for p in pair.into_inner() {
+            match p.as_rule() {
+                Rule::scoped_name => name = p.as_str().to_string(),
+                Rule::template_args => {
+                    // Checked here so that a mistake inside is reported as one.
+                    self.template_args(p.clone())?;
+                    name = instance_name(&name, p.as_str());
+                }
+                _ => {}
+            }
+        }
+        Ok(Expr {
+            kind: ExprKind::Name(name),
+            span,
+        })
+    }
+
+    /// `fn_ptr_tparam = { ty ~ "(" ~ "*" ~ ident ~ ")" ~ "(" ~ fn_ptr_param* ~ ")" ~ ("=" ~ …)? }`:
+    /// the parameter's name, its type as C spells it without the name, and its default.
+    fn fn_ptr_tparam(&self, pair: Pair<'_, Rule>) -> Result<TemplateParam> {
+        let words = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
+        let (mut ret, mut name, mut params, mut default) = (String::new(), None, Vec::new(), None);
+        for p in pair.into_inner() {
+            match p.as_rule() {
+                Rule::ty => ret = words(p.as_str()),
+                Rule::ident => name = Some(self.ident(p)),
+                Rule::fn_ptr_param => params.push(words(p.as_str())),
+                Rule::targ_fn_spec => default = Some(self.targ_fn_spec(p)?),
+                _ => default = Some(self.expr(p)?),
+            }
+        }
+        Ok(TemplateParam {
+            name: name.expect("grammar: a function pointer parameter has a name"),
+            kind: TemplateParamKind::Function(format!("{ret} (*)({})", params.join(", ")), default),
+        })
+    }
+
     /// `template_item = { "template" ~ "<" ~ template_param* ~ ">" ~ (kernel | device_fn) }`
-    /// `template_param = { type_param | value_param }`: `typename T = float`, `int N = 4`.
+    /// `template_param = { type_param | fn_ptr_tparam | value_param }`: `typename T = float`,
+    /// `int N = 4`, `T (*F)(const T&)`.
     fn template_param(&self, p: Pair<'_, Rule>) -> Result<TemplateParam> {
         let inner = p
             .into_inner()
             .next()
             .expect("grammar: a template parameter");
+        if inner.as_rule() == Rule::fn_ptr_tparam {
+            return self.fn_ptr_tparam(inner);
+        }
         let is_type = inner.as_rule() == Rule::type_param;
         let mut it = inner.into_inner().filter(|q| !is_keyword(q.as_rule()));
         Ok(if is_type {

@@ -282,13 +282,16 @@ fn friendly(rule: Rule) -> Option<&'static str> {
         Rule::fn_prototype => "a function declaration",
         Rule::var_attribute => "`__attribute__`",
         Rule::template_item | Rule::kw_template => "`template`",
-        Rule::template_param | Rule::type_param | Rule::value_param | Rule::kw_typename => {
-            "a template parameter"
-        }
+        Rule::template_param
+        | Rule::type_param
+        | Rule::value_param
+        | Rule::fn_ptr_tparam
+        | Rule::kw_typename => "a template parameter",
         Rule::template_args
         | Rule::template_arg
         | Rule::type_arg
         | Rule::targ_expr
+        | Rule::targ_fn_spec
         | Rule::targ_op
         | Rule::template_call => "template arguments `<...>`",
         Rule::scalar_cast_ty | Rule::named_ptr_ty | Rule::named_plain_ty => {
