@@ -221,3 +221,55 @@ launch k {{ out = zeros(1); expect out == [3.0]; }}
     );
     ok(&src, &[], ONE, ONE);
 }
+
+#[test]
+fn a_file_s_make_overload_sits_beside_the_built_in() {
+    // OpenMM's vectorOps.cu: make_int4(int a) calls the built-in make_int4(a, a, a, a), and
+    // both stay callable. make_int2(float, float) has the built-in's arity: int arguments take
+    // the built-in (exact) and float ones the file's (exact for it, a conversion for the
+    // built-in). make_float3(float) beside the built-in make_float3(x, y, z), a struct vector.
+    let src = r#"
+inline __device__ int4 make_int4(int a) { return make_int4(a, a, a, a); }
+inline __device__ int2 make_int2(float a, float b) { return make_int2((int)(a * 10), (int)(b * 10)); }
+inline __device__ float3 make_float3(float a) { return make_float3(a, a, a); }
+__global__ void k(int4* v, int2* w, float* f) {
+    int i = threadIdx.x;
+    if (i % 2) v[i] = make_int4(7);
+    else v[i] = make_int4(i, i + 1, i + 2, i + 3);
+    w[2 * i] = make_int2(i, 2 * i);
+    w[2 * i + 1] = make_int2(0.5f * i, 1.5f);
+    float3 p = make_float3(1.0f * i);
+    float3 q = make_float3(1.0f, 2.0f, 3.0f);
+    f[i] = p.x + p.y + p.z + q.x * q.y * q.z;
+}
+launch k { v = zeros(16); w = zeros(16); f = zeros(4);
+    expect v == [0, 1, 2, 3, 7, 7, 7, 7, 2, 3, 4, 5, 7, 7, 7, 7];
+    expect w == [0, 0, 0, 15, 1, 2, 5, 15, 2, 4, 10, 15, 3, 6, 15, 15];
+    expect f == [6, 9, 12, 15]; }
+"#;
+    // v: even lanes i..i+3, odd lanes 7s. w: lane i writes (i, 2i) then (int)(5i), 15.
+    // f: 3i + 1·2·3 = 3i + 6.
+    ok(src, &[], ONE, [4, 1, 1]);
+}
+
+#[test]
+fn function_overloads_are_ranked_as_cpp_ranks_them() {
+    // With a float argument: f(double) is a promotion, f(int) a conversion, so f(double) is
+    // called although f(int) comes first: 2 · 1.5 = 3. With an int argument f(int) is exact:
+    // 1 + 100 = 101. g(float) and the template g(T) fit a float exactly; the function beats
+    // the template: 1.5 + 10 = 11.5; an int argument deduces T = int for the template, exact
+    // against g(float)'s conversion: 1 + 20 = 21.
+    let src = r#"
+__device__ float f(int x) { return x + 100; }
+__device__ float f(double x) { return 2 * x; }
+template <typename T> __device__ float g(T x) { return x + 20; }
+__device__ float g(float x) { return x + 10; }
+__global__ void k(float* out) {
+    float h = 1.5f;
+    int n = 1;
+    out[0] = f(h); out[1] = f(n); out[2] = g(h); out[3] = g(n);
+}
+launch k { out = zeros(4); expect out == [3, 101, 11.5, 21]; }
+"#;
+    ok(src, &[], ONE, ONE);
+}

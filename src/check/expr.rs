@@ -1774,18 +1774,6 @@ fn int_literal_value(v: u64, unsigned: bool, long: bool, hex: bool) -> Value {
     }
 }
 
-/// What an argument is, for choosing among overloads.
-enum ArgKind {
-    /// A pointer, by what it points to (`None`: into no array yet).
-    Pointer(Option<(Scalar, u32)>),
-    /// A vector, by its shape; `true` for a variable (which a non-`const` reference may bind).
-    Vector((Scalar, u32), bool),
-    /// A struct of this type.
-    Struct(String),
-    /// A value of this register type.
-    Value(Scalar),
-}
-
 impl<'g> KernelChecker<'g, '_> {
     /// Whether `f` takes a struct or a vector where `args` pass a scalar: then, as in C++, it
     /// is no candidate, and a built-in of the name may be (`thrust::exp(complex<T>)` beside
@@ -1817,91 +1805,5 @@ impl<'g> KernelChecker<'g, '_> {
                 && matches!(self.vector_shape(a), Ok(None))
                 && matches!(self.computed_vector(a), Ok(None))
         })
-    }
-
-    /// The definition of `name` a call with `args` uses: the only one, or among overloads the one
-    /// whose parameter types match the arguments' best (the first on a tie, after preferring
-    /// plain pointers to `volatile` ones).
-    pub(crate) fn overload(
-        &mut self,
-        name: &str,
-        args: &[ast::Expr],
-    ) -> Result<Option<&'g ast::Function>> {
-        let Some(all) = self.globals.overloads.get(name) else {
-            return Ok(None);
-        };
-        let fitting: Vec<&ast::Function> = all
-            .iter()
-            .copied()
-            .filter(|f| f.params.len() == args.len())
-            .collect();
-        if all.len() == 1 || fitting.len() <= 1 {
-            return Ok(fitting.first().copied().or(all.first().copied()));
-        }
-        let mut types = Vec::new();
-        for a in args {
-            // A pointer argument by what it points to (`float*` and `half*` overloads differ
-            // only there), a vector by its shape (helper_math.h's `operator+` on `float2` and on
-            // `uint4`), a struct by its type, a value by its register type.
-            let shape = match self.vector_shape(a)? {
-                Some(shape) => Some(shape),
-                None => self.computed_vector(a)?,
-            };
-            types.push(if self.is_pointer(a) {
-                ArgKind::Pointer(self.pointer(a)?.mem.map(|m| (m.elem, m.width)))
-            } else if let Some(shape) = shape {
-                ArgKind::Vector(shape, matches!(a.kind, ast::ExprKind::Name(_)))
-            } else if let Some(l) = self.struct_of(a) {
-                ArgKind::Struct(l.name.clone())
-            } else {
-                ArgKind::Value(self.expr(a)?.ty)
-            });
-        }
-        // Four points for an exact match, two for a pointer to another type (a conversion C++
-        // would not make, but a `void*` or a cast may), and one more for a variable bound to a
-        // non-`const` reference, which C++ prefers to a `const` one.
-        let score = |f: &ast::Function| -> usize {
-            f.params
-                .iter()
-                .zip(&types)
-                .map(|(p, t)| match t {
-                    ArgKind::Struct(name) if !p.ty.pointer => {
-                        let written: String = p.ty.base_text.split_whitespace().collect();
-                        usize::from(written == *name) * 4
-                    }
-                    ArgKind::Pointer(pointee) if p.ty.pointer => {
-                        let same = pointee.is_some_and(|(elem, width)| {
-                            super::vector::elem_of(&p.ty).is_ok_and(|shape| shape == (elem, width))
-                        });
-                        if same {
-                            4
-                        } else {
-                            2
-                        }
-                    }
-                    ArgKind::Vector(shape, named)
-                        if !p.ty.pointer
-                            && super::vector::elem_of(&p.ty).is_ok_and(|s| s == *shape) =>
-                    {
-                        4 + usize::from(*named && p.ty.reference && !p.ty.is_const)
-                    }
-                    ArgKind::Value(t)
-                        if !p.ty.pointer
-                            && super::scalar_of_base(&p.ty).is_ok_and(|s| s.promoted() == *t) =>
-                    {
-                        4
-                    }
-                    _ => 0,
-                })
-                .sum()
-        };
-        let best = fitting.iter().map(|f| score(f)).max().unwrap_or(0);
-        // Among equals, the one with the fewest `volatile T*` parameters: binding a plain
-        // pointer to `volatile T*` is a qualification conversion, which C++ ranks below none.
-        let volatiles = |f: &ast::Function| f.params.iter().filter(|p| p.volatile).count();
-        Ok(fitting
-            .into_iter()
-            .filter(|f| score(f) == best)
-            .min_by_key(|f| volatiles(f)))
     }
 }

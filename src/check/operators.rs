@@ -1,6 +1,7 @@
-//! Free operator overloads chosen as C++ chooses them: each argument's conversion to each
-//! candidate's parameter is ranked, and the candidate no worse for any argument and better for
-//! one is called.
+//! Overloads chosen as C++ chooses them, for calls of functions and of free operators alike:
+//! each argument's conversion to each candidate's parameter is ranked, and the candidate no worse
+//! for any argument and better for one is called. A built-in of the same name (CUDA's
+//! `make_int4(int, int, int, int)` beside a file's `make_int4(int)`) is one more candidate.
 
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -16,12 +17,19 @@ use crate::value::Scalar;
 enum Fit {
     /// Through a constructor of the parameter's struct (`2.0f` for a `const V&` with `V(float)`).
     UserDefined,
-    /// Between arithmetic types (`int` to `float`, `double` to `float`).
+    /// Between arithmetic types (`int` to `float`, `double` to `float`); also a pointer to
+    /// another element type, which C++ would not convert but a `void*` parameter or a cast
+    /// in the callee may take.
     Conversion,
     /// `float` to `double`.
     Promotion,
+    /// The same type with a qualifier added: a plain pointer to a `volatile T*` parameter.
+    Qualified,
     /// The same type (or a template parameter, which deduces it).
     Exact,
+    /// A variable bound to a non-`const` reference, which C++ prefers to a `const` one (simt
+    /// also prefers it to a copy, which C++ leaves ambiguous).
+    Bound,
 }
 
 /// What an argument is, as far as choosing an overload needs.
@@ -33,8 +41,16 @@ enum Arg {
     Vector(Scalar, u32),
     /// A number of this (promoted) type.
     Scalar(Scalar),
-    /// A pointer.
-    Pointer,
+    /// A pointer, by what it points to (`None`: into no array yet).
+    Pointer(Option<(Scalar, u32)>),
+}
+
+/// One argument of a call, as choosing an overload sees it.
+pub(crate) struct Given {
+    /// What it is; `None` where that cannot be told without running it.
+    kind: Option<Arg>,
+    /// A variable, which a non-`const` reference binds.
+    named: bool,
 }
 
 impl Arg {
@@ -44,7 +60,7 @@ impl Arg {
             Arg::Struct(name) => name.clone(),
             Arg::Vector(elem, width) => super::typed::type_name(*elem, *width),
             Arg::Scalar(s) => s.c_name().into(),
-            Arg::Pointer => "a pointer".into(),
+            Arg::Pointer(_) => "a pointer".into(),
         }
     }
 }
@@ -64,6 +80,27 @@ pub(crate) enum Choice<'g> {
         /// Several fit and none is better than the others.
         ambiguous: bool,
     },
+}
+
+/// What C++'s ranking chose among a call's candidates.
+enum Ranked<'g> {
+    /// This function of the file.
+    One(&'g ast::Function),
+    /// The built-in of the name.
+    Builtin,
+    /// None is best: the viable ones (several, equally good), or none at all.
+    Unresolved(Vec<&'g ast::Function>),
+}
+
+/// Whether `f` can be called with `n` arguments (trailing parameters with a default may be
+/// left out).
+fn takes(f: &ast::Function, n: usize) -> bool {
+    let required = f
+        .params
+        .iter()
+        .rposition(|p| p.default.is_none())
+        .map_or(0, |k| k + 1);
+    (required..=f.params.len()).contains(&n)
 }
 
 impl<'g> KernelChecker<'g, '_> {
@@ -89,57 +126,172 @@ impl<'g> KernelChecker<'g, '_> {
             [only] => return Choice::One(only),
             _ => {}
         }
-        let kinds: Vec<Option<Arg>> = args.iter().map(|(a, l)| self.arg_kind(a, l)).collect();
-        // Per candidate, each argument's fit; `None` where one cannot be converted at all.
-        let fits: Vec<Option<Vec<Fit>>> = candidates
-            .iter()
-            .map(|f| {
-                let mut deduced = HashMap::new();
-                f.params
-                    .iter()
-                    .zip(&kinds)
-                    .map(|(p, k)| self.fit(f, p, k.as_ref(), &mut deduced))
-                    .collect()
-            })
-            .collect();
-        let better = |a: &[Fit], b: &[Fit]| {
-            a.iter().zip(b).all(|(x, y)| x >= y) && a.iter().zip(b).any(|(x, y)| x > y)
-        };
-        let viable: Vec<usize> = (0..candidates.len())
-            .filter(|&i| fits[i].is_some())
-            .collect();
-        let best = viable.iter().copied().find(|&i| {
-            let mine = fits[i].as_deref().expect("viable");
-            viable
-                .iter()
-                .all(|&j| j == i || better(mine, fits[j].as_deref().expect("viable")))
-        });
-        match best {
-            Some(i) => Choice::One(candidates[i]),
-            None => Choice::Unresolved {
+        let given: Vec<Given> = args.iter().map(|(a, l)| self.given(a, l)).collect();
+        match self.rank(&candidates, &given, None) {
+            Ranked::One(f) => Choice::One(f),
+            Ranked::Builtin => unreachable!("operators have no built-in candidate"),
+            Ranked::Unresolved(viable) => Choice::Unresolved {
                 ambiguous: !viable.is_empty(),
-                args: kinds
+                args: given
                     .iter()
-                    .map(|k| k.as_ref().map_or_else(|| "?".into(), Arg::spelling))
+                    .map(|g| g.kind.as_ref().map_or_else(|| "?".into(), Arg::spelling))
                     .collect(),
                 candidates,
             },
         }
     }
 
-    /// What `e` (of struct type `layout`, if any) is, decided without running it; `None` where
-    /// that cannot be told.
-    fn arg_kind(&mut self, e: &ast::Expr, layout: &Option<Rc<Layout>>) -> Option<Arg> {
-        if let Some(l) = layout {
-            return Some(Arg::Struct(l.name.clone()));
+    /// The definition of `name` a call with `args` uses, ranked as C++ ranks overloads; `None`
+    /// where the file defines no function of the name, or where the built-in of the name fits
+    /// better (`make_int4(a, a, a, a)` beside a file's `make_int4(int a)`). Where none is best,
+    /// the first viable one (or, none viable, the first of the right arity, or the only one)
+    /// is called, and binding its parameters names any mismatch.
+    pub(crate) fn overload(
+        &mut self,
+        name: &str,
+        args: &[ast::Expr],
+    ) -> Result<Option<&'g ast::Function>, CheckError> {
+        let Some(all) = self.globals.overloads.get(name) else {
+            return Ok(None);
+        };
+        // CUDA's `make_float4(float, float, float, float)` and the other vector constructors.
+        let builtin = name
+            .strip_prefix("make_")
+            .and_then(super::vector::cuda_vector);
+        let fitting: Vec<&'g ast::Function> = all
+            .iter()
+            .copied()
+            .filter(|f| takes(f, args.len()))
+            .collect();
+        match (builtin, fitting.len()) {
+            (Some(_), 0) => return Ok(None),
+            (None, 0 | 1) => return Ok(fitting.first().or(all.first()).copied()),
+            _ => {}
         }
-        if self.is_pointer(e) {
-            return Some(Arg::Pointer);
+        let mut given = Vec::with_capacity(args.len());
+        for a in args {
+            let layout = self.struct_of(a);
+            given.push(self.given(a, &layout));
         }
-        if let Ok(Some((elem, width))) = self.vector_shape(e) {
-            return Some(Arg::Vector(elem, width));
+        let builtin = builtin.filter(|&(_, width)| width as usize == args.len());
+        Ok(match self.rank(&fitting, &given, builtin) {
+            Ranked::One(f) => Some(f),
+            Ranked::Builtin => None,
+            Ranked::Unresolved(viable) => match (viable.first(), builtin) {
+                (Some(&f), _) => Some(f),
+                (None, Some(_)) => None,
+                (None, None) => Some(fitting[0]),
+            },
+        })
+    }
+
+    /// Whether a call of `name` with `args` calls CUDA's built-in vector constructor although
+    /// the file defines functions of its name (OpenMM's `make_int4(int a)` beside CUDA's
+    /// `make_int4(int, int, int, int)`).
+    pub(crate) fn builtin_wins(&mut self, name: &str, args: &[ast::Expr]) -> bool {
+        name.strip_prefix("make_")
+            .and_then(super::vector::cuda_vector)
+            .is_some()
+            && self.globals.overloads.contains_key(name)
+            && matches!(self.overload(name, args), Ok(None))
+    }
+
+    /// The file's function a call of a built-in vector constructor's name calls, where the file
+    /// overloads it and its function fits better (`make_float3(a)` of `make_float3(float)`).
+    pub(crate) fn user_constructor(
+        &mut self,
+        name: &str,
+        args: &[ast::Expr],
+    ) -> Result<Option<&'g ast::Function>, CheckError> {
+        if !name.starts_with("make_") || !self.globals.overloads.contains_key(name) {
+            return Ok(None);
         }
-        self.expr(e).ok().map(|t| Arg::Scalar(t.ty))
+        self.overload(name, args)
+    }
+
+    /// The best of `candidates` for arguments `given`, and of the built-in taking `builtin`'s
+    /// components (`make_int4`: four `int`s) if there is one: the candidate no worse for any
+    /// argument and better for one; on a tie a function beats a function template, and the
+    /// file's function the built-in.
+    fn rank(
+        &mut self,
+        candidates: &[&'g ast::Function],
+        given: &[Given],
+        builtin: Option<(Scalar, u32)>,
+    ) -> Ranked<'g> {
+        // Per candidate, each argument's fit; `None` where one cannot be converted at all.
+        let mut fits: Vec<Option<Vec<Fit>>> = candidates
+            .iter()
+            .map(|f| {
+                let mut deduced = HashMap::new();
+                f.params
+                    .iter()
+                    .zip(given)
+                    .map(|(p, g)| self.fit(f, p, g, &mut deduced))
+                    .collect()
+            })
+            .collect();
+        // The built-in last: each component converts from a number.
+        if let Some((elem, _)) = builtin {
+            fits.push(
+                given
+                    .iter()
+                    .map(|g| match &g.kind {
+                        None => Some(Fit::Conversion),
+                        Some(Arg::Scalar(t)) => Some(scalar_fit(elem, *t)),
+                        Some(_) => None,
+                    })
+                    .collect(),
+            );
+        }
+        // A template, or the built-in (past the end of `candidates`), loses a tie.
+        let rank_on_tie = |i: usize| match candidates.get(i) {
+            Some(f) if f.template.is_empty() => 2,
+            Some(_) => 1,
+            None => 0,
+        };
+        let better = |i: usize, j: usize| {
+            let (a, b) = (
+                fits[i].as_deref().expect("viable"),
+                fits[j].as_deref().expect("viable"),
+            );
+            let no_worse = a.iter().zip(b).all(|(x, y)| x >= y);
+            no_worse && (a.iter().zip(b).any(|(x, y)| x > y) || rank_on_tie(i) > rank_on_tie(j))
+        };
+        let viable: Vec<usize> = (0..fits.len()).filter(|&i| fits[i].is_some()).collect();
+        let best = viable
+            .iter()
+            .copied()
+            .find(|&i| viable.iter().all(|&j| j == i || better(i, j)));
+        match best {
+            Some(i) if i == candidates.len() => Ranked::Builtin,
+            Some(i) => Ranked::One(candidates[i]),
+            None => Ranked::Unresolved(
+                viable
+                    .iter()
+                    .filter_map(|&i| candidates.get(i).copied())
+                    .collect(),
+            ),
+        }
+    }
+
+    /// What `e` (of struct type `layout`, if any) is, decided without running it.
+    fn given(&mut self, e: &ast::Expr, layout: &Option<Rc<Layout>>) -> Given {
+        let named = matches!(e.kind, ast::ExprKind::Name(_));
+        let kind = if let Some(l) = layout {
+            Some(Arg::Struct(l.name.clone()))
+        } else if self.is_pointer(e) {
+            Some(Arg::Pointer(
+                self.pointer(e)
+                    .ok()
+                    .and_then(|p| p.mem.map(|m| (m.elem, m.width))),
+            ))
+        } else if let Ok(Some((elem, width))) = self.value_vector_shape(e) {
+            Some(Arg::Vector(elem, width))
+        } else {
+            self.expr(e).ok().map(|t| Arg::Scalar(t.ty))
+        };
+        Given { kind, named }
     }
 
     /// How well an argument of kind `arg` fits parameter `p` of `f`; `None` where it cannot.
@@ -149,14 +301,30 @@ impl<'g> KernelChecker<'g, '_> {
         &mut self,
         f: &ast::Function,
         p: &ast::Param,
-        arg: Option<&Arg>,
+        given: &Given,
         deduced: &mut HashMap<String, String>,
     ) -> Option<Fit> {
         // An argument of a kind not told (a call the checker reports later) fits anything
         // equally, so the other arguments decide.
-        let Some(arg) = arg else {
+        let Some(arg) = &given.kind else {
             return Some(Fit::Conversion);
         };
+        let fit = self.fit_type(f, p, arg, deduced)?;
+        Some(match fit {
+            Fit::Exact if p.volatile => Fit::Qualified,
+            Fit::Exact if given.named && p.ty.reference && !p.ty.is_const => Fit::Bound,
+            fit => fit,
+        })
+    }
+
+    /// How well an argument of kind `arg` converts to the type of parameter `p` of `f`.
+    fn fit_type(
+        &mut self,
+        f: &ast::Function,
+        p: &ast::Param,
+        arg: &Arg,
+        deduced: &mut HashMap<String, String>,
+    ) -> Option<Fit> {
         // A template's type parameter is deduced from the argument: `T` takes the argument's
         // type (a pointer for a `T*`), `P<T>` an instance of `P`, whose arguments `T` takes;
         // every argument must deduce the same type for it.
@@ -177,7 +345,7 @@ impl<'g> KernelChecker<'g, '_> {
                 !is_param(param) || deduced.entry(param.to_string()).or_insert(to.clone()) == &to
             };
             return match (text.split_once('<'), arg) {
-                (None, Arg::Pointer) if p.ty.pointer => Some(Fit::Exact),
+                (None, Arg::Pointer(_)) if p.ty.pointer => Some(Fit::Exact),
                 (None, _) if p.ty.pointer => None,
                 (None, arg) => bind(text, arg.spelling()).then_some(Fit::Exact),
                 (Some((template, params)), Arg::Struct(s)) => {
@@ -196,7 +364,13 @@ impl<'g> KernelChecker<'g, '_> {
             };
         }
         if p.ty.pointer {
-            return (*arg == Arg::Pointer).then_some(Fit::Exact);
+            let Arg::Pointer(pointee) = arg else {
+                return None;
+            };
+            let same = pointee.is_some_and(|shape| {
+                super::vector::elem_of(&p.ty).is_ok_and(|written| written == shape)
+            });
+            return Some(if same { Fit::Exact } else { Fit::Conversion });
         }
         if let Some(layout) = self.layout_of(&p.ty) {
             let name = layout.ok()?.name.clone();
@@ -215,13 +389,7 @@ impl<'g> KernelChecker<'g, '_> {
             return None;
         };
         let s = super::scalar_of_base(&p.ty).ok()?;
-        Some(if s.promoted() == *t {
-            Fit::Exact
-        } else if s == Scalar::F64 && *t == Scalar::F32 {
-            Fit::Promotion
-        } else {
-            Fit::Conversion
-        })
+        Some(scalar_fit(s, *t))
     }
 
     /// Whether struct `name` has a constructor of one argument (a converting constructor).
@@ -231,6 +399,17 @@ impl<'g> KernelChecker<'g, '_> {
             .iter()
             .filter(|d| d.name.name == name)
             .any(|d| d.ctors.iter().any(|c| c.params.len() == 1))
+    }
+}
+
+/// How a number of (promoted) type `t` converts to a parameter of type `s`.
+fn scalar_fit(s: Scalar, t: Scalar) -> Fit {
+    if s.promoted() == t {
+        Fit::Exact
+    } else if s == Scalar::F64 && t == Scalar::F32 {
+        Fit::Promotion
+    } else {
+        Fit::Conversion
     }
 }
 

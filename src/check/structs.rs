@@ -805,6 +805,9 @@ impl<'g> KernelChecker<'g, '_> {
                 args,
             } => {
                 let name = super::groups::unqualified(&callee.name);
+                if let Ok(Some(f)) = self.user_constructor(name, args) {
+                    return self.returned_layout(f, targs, args, e.span);
+                }
                 if let Some(Ok(l)) = self.constructed(callee, targs) {
                     return Some(l);
                 }
@@ -1418,7 +1421,8 @@ impl<'g> KernelChecker<'g, '_> {
                 targs,
                 args,
             } => {
-                if self.constructed(callee, targs).is_some() {
+                let user = self.user_constructor(super::groups::unqualified(&callee.name), args)?;
+                if user.is_none() && self.constructed(callee, targs).is_some() {
                     return self.build(l, args, span, out);
                 }
                 if super::groups::unqualified(&callee.name) == "reduce" {

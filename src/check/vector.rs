@@ -572,7 +572,8 @@ impl KernelChecker<'_, '_> {
                 .globals
                 .functions
                 .get(super::groups::unqualified(&callee.name))
-                .is_some_and(|f| returns_vector(f)) =>
+                .is_some_and(|f| returns_vector(f))
+                && !self.builtin_wins(super::groups::unqualified(&callee.name), args) =>
             {
                 let name = super::groups::unqualified(&callee.name);
                 let f = match self.overload(name, args)? {
