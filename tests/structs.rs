@@ -975,3 +975,40 @@ launch k { out = zeros(3); o.e = [1.0, 2.0, 3.0]; f.w = [10, 20, 30, 40]; f.n = 
         "`o.e` is an array member of 3 elements, given 2 values"
     );
 }
+
+#[test]
+fn a_struct_element_whose_index_has_an_effect_is_found_once() {
+    // C++ evaluates `arr[n++]` once, then copies the whole struct: each member used to repeat
+    // the index, so `n++` ran once per member (x in arr[0], y in arr[1], n == 2) — a silent
+    // wrong result round 10 found in detectron2's rotated-box IoU.
+    let src = r#"
+struct P { float x, y; };
+__global__ void k(float* o, P* g, const int* idx) {
+    P arr[4];
+    int n = 0;
+    P v = {1.0f, 2.0f};
+    arr[n++] = v;
+    arr[n++] = {3.0f, 4.0f};
+    P w = arr[--n];
+    o[0] = n; o[1] = arr[0].x; o[2] = arr[0].y; o[3] = w.x; o[4] = w.y;
+    int m = 0;
+    g[m++] = v;
+    g[idx[threadIdx.x]] = w;
+    o[5] = m;
+}
+launch k { o = zeros(6); g = zeros(8); idx = [2];
+    expect o == [1, 1, 2, 3, 4, 1];
+    expect g == [1, 2, 0, 0, 3, 4, 0, 0];
+}
+"#;
+    // arr[0] = v, arr[1] = (3, 4), n back to 1 and w = arr[1]; g[0] = v, g[idx[0] = 2] = w.
+    let r = ok(src, &[], ONE, ONE);
+    // `idx[0]` is loaded once for the two members of g[2] (it was loaded per member); the
+    // stores are o's 6 and g's 2 × 2. In local memory: 2 structs stored (4 members), w and
+    // arr[0] read (4).
+    assert_eq!((r.counters.gld_instr, r.counters.gst_instr), (1, 10));
+    assert_eq!(
+        (r.counters.local_st_instr, r.counters.local_ld_instr),
+        (4, 4)
+    );
+}

@@ -1209,6 +1209,37 @@ impl<'g> KernelChecker<'g, '_> {
         }
     }
 
+    /// A place in memory whose element index loads, calls or steps a variable (`arr[n++]`,
+    /// `p[idx[i]]`), with that index computed once into a variable first (in `out`): the
+    /// place's members are each an access at the index, which C++ evaluates once.
+    fn pinned(&mut self, p: StructPlace, span: Span, out: &mut Vec<Stmt>) -> StructPlace {
+        let Home::Mem { mem, at } = p.home else {
+            return p;
+        };
+        if is_plain(&at) {
+            return StructPlace {
+                home: Home::Mem { mem, at },
+                ..p
+            };
+        }
+        let var = self.new_local("&element", Scalar::I64, span);
+        out.push(Stmt {
+            kind: StmtKind::Assign { var, value: at },
+            span,
+        });
+        StructPlace {
+            home: Home::Mem {
+                mem,
+                at: Expr {
+                    kind: ExprKind::Var(var),
+                    ty: Scalar::I64,
+                    span,
+                },
+            },
+            ..p
+        }
+    }
+
     /// Leaf `k` of a place as a scalar place.
     fn leaf(&mut self, p: &StructPlace, k: usize, span: Span) -> Result<Place> {
         let (s, offset) = p.layout.leaves[k];
@@ -1413,6 +1444,7 @@ impl<'g> KernelChecker<'g, '_> {
         }
         if let Some(p) = self.struct_place(e) {
             let p = p?;
+            let p = self.pinned(p, span, out);
             return self.reads(&p, span);
         }
         match &e.kind {
@@ -1772,6 +1804,7 @@ impl<'g> KernelChecker<'g, '_> {
         if let Home::Mem { .. } = p.home {
             self.writable(target)?;
         }
+        let p = self.pinned(p, span, out);
         let values = self.struct_value(value, &p.layout, out)?;
         // `v = {v.y, v.x}`: the new leaves are computed before any is written.
         let values = if matches!(p.home, Home::Regs(_)) && mentions(value, &root_name(target)) {
@@ -2173,7 +2206,10 @@ impl<'g> KernelChecker<'g, '_> {
         };
         let mut pre = Vec::new();
         let this = match self.struct_place(object) {
-            Some(p) => p?,
+            Some(p) => {
+                let p = p?;
+                self.pinned(p, span, &mut pre)
+            }
             None => {
                 let values = self.struct_value(object, &l, &mut pre)?;
                 let tmp = self.new_struct("this", &l, span);
@@ -2765,4 +2801,18 @@ fn after(mut before: Vec<Stmt>, call: Expr, name: &str, span: Span) -> Expr {
 /// The offset a null pointer member holds.
 fn null_offset(span: Span) -> Expr {
     super::pointer::null(span).offset
+}
+
+/// Whether computing `e` again has no effect and reads no memory: arithmetic on variables and
+/// constants, which a place's members may each repeat.
+fn is_plain(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Const(_) | ExprKind::Var(_) | ExprKind::Builtin(_) | ExprKind::ParamBase(_) => {
+            true
+        }
+        ExprKind::Neg(a) | ExprKind::Widen(a) | ExprKind::Cast { operand: a, .. } => is_plain(a),
+        ExprKind::Rescale { value, .. } => is_plain(value),
+        ExprKind::Arith { lhs, rhs, .. } => is_plain(lhs) && is_plain(rhs),
+        _ => false,
+    }
 }

@@ -1223,7 +1223,9 @@ impl<'m> Builder<'m> {
                     let inner = self.simple(value)?;
                     let mut last = &inner;
                     while let StmtKind::Block(chain) = &last.kind {
-                        last = chain.last().expect("grammar: a chain ends in an assignment");
+                        last = chain
+                            .last()
+                            .expect("grammar: a chain ends in an assignment");
                     }
                     let StmtKind::Assign { target: middle, .. } = &last.kind else {
                         unreachable!("grammar: an assign builds an assignment")
