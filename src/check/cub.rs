@@ -458,6 +458,16 @@ impl KernelChecker<'_, '_> {
         Ok((s, first))
     }
 
+    /// The collective `object` makes, as [`Self::cub_object`], noting the block shape it needs.
+    fn cub_used(&mut self, object: &ast::Expr) -> Option<Result<(Class, u32, Expr)>> {
+        let made = self.cub_object(object)?;
+        Some(made.inspect(|(class, _, _)| {
+            if let Some(dims) = class.kind.block_shape() {
+                self.block_shapes.push((object.span, dims));
+            }
+        }))
+    }
+
     /// `Class(temp).Sum(v)` and the other members, if `object` makes a CUB collective.
     pub(crate) fn cub_method(
         &mut self,
@@ -466,11 +476,8 @@ impl KernelChecker<'_, '_> {
         args: &[ast::Expr],
         span: Span,
     ) -> Option<Result<Expr>> {
-        let made = self.cub_object(object)?;
+        let made = self.cub_used(object)?;
         Some(made.and_then(|(class, s, first)| {
-            if let Some(dims) = class.kind.block_shape() {
-                self.block_shapes.push((object.span, dims));
-            }
             if let Kind::BlockLoad(_) | Kind::BlockStore(_) = class.kind {
                 return Err(CheckError::NoValue {
                     what: format!("`{}::{}(...)`", class.name, method.name),
@@ -494,17 +501,12 @@ impl KernelChecker<'_, '_> {
         args: &[ast::Expr],
         span: Span,
     ) -> Option<Result<Expr>> {
-        let made = self.cub_object(object)?;
-        Some(made.and_then(|(class, s, first)| {
-            if let Some(dims) = class.kind.block_shape() {
-                self.block_shapes.push((object.span, dims));
+        let made = self.cub_used(object)?;
+        Some(made.and_then(|(class, s, first)| match class.kind {
+            Kind::BlockLoad(io) | Kind::BlockStore(io) => {
+                self.block_io(&class, io, (s, first), method, args, span)
             }
-            match class.kind {
-                Kind::BlockLoad(io) | Kind::BlockStore(io) => {
-                    self.block_io(&class, io, (s, first), method, args, span)
-                }
-                _ => self.collective(class, s, first, method, args, span),
-            }
+            _ => self.collective(class, s, first, method, args, span),
         }))
     }
 

@@ -127,14 +127,7 @@ impl KernelChecker<'_, '_> {
                 let vars: Vec<VarId> = (0..width)
                     .map(|k| self.new_local(&format!("pair.{k}"), elem, e.span))
                     .collect();
-                let parts = vars
-                    .iter()
-                    .map(|&v| Expr {
-                        kind: ExprKind::Var(v),
-                        ty: elem.promoted(),
-                        span: e.span,
-                    })
-                    .collect();
+                let parts = super::vector::var_parts(&vars, elem, e.span);
                 let load = Stmt {
                     kind: StmtKind::VecLoad { mem, index, vars },
                     span: e.span,

@@ -82,25 +82,42 @@ impl KernelChecker<'_, '_> {
         mismatch: &dyn Fn(String, Span) -> CheckError,
     ) -> Result<VecValue> {
         let call = self.inline_call(f, (targs, args), span, true)?;
+        self.returned_vector(call, &f.name.name, span, (elem, width), mismatch)
+    }
+
+    /// The value of `call`, an inlined call of `name` (a function or a member function) that
+    /// should return a vector of `(elem, width)`: the call, then the components it returned.
+    fn returned_vector(
+        &self,
+        call: Expr,
+        name: &str,
+        span: Span,
+        (elem, width): (Scalar, u32),
+        mismatch: &dyn Fn(String, Span) -> CheckError,
+    ) -> Result<VecValue> {
         // A template's instance (or specialisation) may return a scalar after all.
         let super::intrinsics::RetShape::Vector(vars, el, w) = self.last_ret else {
-            return Err(mismatch(format!("`{}(...)`", f.name.name), span));
+            return Err(mismatch(format!("`{name}(...)`"), span));
         };
         if (el, w) != (elem, width) {
             return Err(mismatch(format!("a `{}`", type_name(el, w)), span));
         }
         Ok(VecValue::Call(
             call,
-            vars[..w as usize]
-                .iter()
-                .map(|&v| Expr {
-                    kind: ExprKind::Var(v),
-                    ty: el.promoted(),
-                    span,
-                })
-                .collect(),
+            var_parts(&vars[..w as usize], el, span),
         ))
     }
+}
+
+/// Reads of a vector's component variables.
+pub(crate) fn var_parts(vars: &[VarId], elem: Scalar, span: Span) -> Vec<Expr> {
+    vars.iter()
+        .map(|&v| Expr {
+            kind: ExprKind::Var(v),
+            ty: elem.promoted(),
+            span,
+        })
+        .collect()
 }
 
 /// A vector value: its components, one wide load, or an inlined call and then its components.
@@ -503,16 +520,9 @@ impl KernelChecker<'_, '_> {
                     vars,
                     elem: el,
                     width: w,
-                }) if el == elem && w == width => Ok(VecValue::Parts(
-                    vars[..w as usize]
-                        .iter()
-                        .map(|&v| Expr {
-                            kind: ExprKind::Var(v),
-                            ty: el.promoted(),
-                            span: e.span,
-                        })
-                        .collect(),
-                )),
+                }) if el == elem && w == width => {
+                    Ok(VecValue::Parts(var_parts(&vars[..w as usize], el, e.span)))
+                }
                 Some(Binding::Vector {
                     elem: el, width: w, ..
                 }) => Err(mismatch(format!("a `{}`", type_name(el, w)), e.span)),
@@ -594,21 +604,7 @@ impl KernelChecker<'_, '_> {
                 ..
             } if self.vector_method(object, &method.name).is_some() => {
                 let call = self.method_call(object, &method.name, args, e.span, true)?;
-                let super::intrinsics::RetShape::Vector(vars, el, w) = self.last_ret else {
-                    return Err(mismatch(format!("`{}(...)`", method.name), e.span));
-                };
-                if (el, w) != (elem, width) {
-                    return Err(mismatch(format!("a `{}`", type_name(el, w)), e.span));
-                }
-                let parts = vars[..w as usize]
-                    .iter()
-                    .map(|&v| Expr {
-                        kind: ExprKind::Var(v),
-                        ty: el.promoted(),
-                        span: e.span,
-                    })
-                    .collect();
-                Ok(VecValue::Call(call, parts))
+                self.returned_vector(call, &method.name, e.span, (elem, width), &mismatch)
             }
             // A function object whose `operator()` returns a vector (SHOC's texture readers).
             ast::ExprKind::Call {
@@ -674,15 +670,7 @@ impl KernelChecker<'_, '_> {
                     ty: Scalar::I32,
                     span: e.span,
                 };
-                let parts = vars
-                    .iter()
-                    .map(|&v| Expr {
-                        kind: ExprKind::Var(v),
-                        ty: elem.promoted(),
-                        span: e.span,
-                    })
-                    .collect();
-                Ok(VecValue::Call(call, parts))
+                Ok(VecValue::Call(call, var_parts(&vars, elem, e.span)))
             }
             _ => Err(mismatch("this expression".into(), e.span)),
         }
