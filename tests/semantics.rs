@@ -703,3 +703,29 @@ fn inline_ptx_is_reported_as_unsupported() {
         f.errors[0]
     );
 }
+
+#[test]
+fn type_keywords_end_at_a_word_boundary_and_qualifiers_may_follow_the_type() {
+    // `short intCoord` declares a short named intCoord (it read as `short int` then `Coord`),
+    // as do `unsigned charge`, `long integral`, `unsigned long integer2` and `signed shorty`;
+    // `unsigned long int plain` is still the three-word type. `__device__ int inline f` puts a
+    // qualifier after the return type, as CS267's particle code does. Per thread i:
+    // i + 2 + 3 + 4 + 5 + 1 + twice(0) = i + 15; out[4 + i] gets int 0, whose bits are 0.0f.
+    let src = r#"
+__device__ int inline twice(int x) { return 2 * x; }
+__device__ void __forceinline__ store(int* p, int v) { *p = v; }
+__global__ void k(float* out, const float* in) {
+    int i = threadIdx.x;
+    short intCoord = static_cast<short>(in[i]);
+    unsigned charge = 2u;
+    long integral = 3;
+    unsigned long integer2 = 4;
+    unsigned long int plain = 5;
+    signed shorty = 1;
+    out[i] = intCoord + charge + integral + integer2 + plain + shorty + twice(0);
+    store((int*)out + 4 + i, 0);
+}
+launch k { in = arange(4); out = ones(8); expect out == [15, 16, 17, 18, 0, 0, 0, 0]; }
+"#;
+    ok(src, &[], ONE, [4, 1, 1]);
+}
