@@ -258,3 +258,43 @@ launch k { out = zeros(6); block = 1; grid = 1; expect out == [0, 16, 235, 3, 2,
 "#;
     ok(src, &[], [1, 1, 1], [1, 1, 1]);
 }
+
+#[test]
+fn a_constant_struct_holding_pointers_is_set_member_by_member() {
+    // CMU 15-418's renderer keeps its buffers in `__constant__ GlobalConstants params;`, filled
+    // with cudaMemcpyToSymbol. Each member is set by name; a pointer member takes an array (here
+    // `d`, which the expect then reads): d[i] = 2i for i < n = 6, unchanged after.
+    let src = r#"
+struct Params { int n; float* data; const float* scale; };
+__constant__ Params cParams;
+__global__ void scale() {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= cParams.n) return;
+    cParams.data[i] *= cParams.scale[0];
+}
+launch scale {
+    cParams.n = 6;
+    d = arange(8);
+    cParams.data = d;
+    cParams.scale = [2.0];
+    expect d == [0, 2, 4, 6, 8, 10, 6, 7];
+}
+"#;
+    let r = ok(src, &[], [1, 1, 1], [8, 1, 1]);
+    // The members are read like a kernel's parameters (no memory access); the 6 threads load
+    // d[i] and scale[0] and store d[i]: one request each per warp.
+    assert_eq!((r.counters.gld_instr, r.counters.gst_instr), (2, 1));
+    // A member the launch leaves unset is a missing argument, named.
+    let f = err(
+        &src.replace("    cParams.scale = [2.0];\n", ""),
+        &[],
+        Some([1, 1, 1]),
+        Some([8, 1, 1]),
+    );
+    assert_eq!(codes(&f), ["simt::host::missing_argument"]);
+    assert!(
+        f.errors[0].to_string().contains("cParams.scale"),
+        "{}",
+        f.errors[0]
+    );
+}

@@ -695,7 +695,7 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
             }
             self.declare(&p.name, binding);
         }
-        let file_scope = self.file_scope_params(k);
+        let file_scope = self.file_scope_params(k, &mut prologue);
         let constant_scalars = file_scope
             .iter()
             .copied()
@@ -815,7 +815,7 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
     /// appended to its parameters: the launch sets them by name, like the parameters; a
     /// `__device__` variable it leaves out starts from its initialiser (or zero), as the
     /// program's static storage does.
-    fn file_scope_params(&mut self, k: &ast::Kernel) -> Vec<u32> {
+    fn file_scope_params(&mut self, k: &ast::Kernel, prologue: &mut Vec<Stmt>) -> Vec<u32> {
         if self.globals.constants.is_empty() {
             return Vec::new();
         }
@@ -846,6 +846,25 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                     continue;
                 }
             };
+            // One struct holding pointers (CMU 15-418's `__constant__ GlobalConstants
+            // cuConstRendererParams;`, filled by cudaMemcpyToSymbol): like a struct kernel
+            // parameter, a parameter per member, `c.n = 8; c.data = d;` in the launch section.
+            if let Some(l) = layout
+                .as_ref()
+                .filter(|l| l.has_pointer() && dims.is_empty())
+            {
+                if c.init.is_none() {
+                    let as_param = ast::Param {
+                        ty: c.ty.clone(),
+                        name: c.name.clone(),
+                        default: None,
+                        volatile: false,
+                    };
+                    let binding = self.struct_kernel_parameter(Rc::clone(l), &as_param, prologue);
+                    self.file_scope.insert(c.name.name.clone(), binding);
+                    continue;
+                }
+            }
             let shape = match &layout {
                 Some(l) => Ok(self.buffer_of(l, c.ty.span)),
                 None => vector::elem_of(&c.ty),

@@ -175,7 +175,7 @@ impl Layout {
     }
 
     /// Whether any leaf (at any depth) is a pointer.
-    fn has_pointer(&self) -> bool {
+    pub(crate) fn has_pointer(&self) -> bool {
         (0..self.leaves.len()).any(|k| self.pointer_leaf(k).is_some())
     }
 }
