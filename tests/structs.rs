@@ -1012,3 +1012,24 @@ launch k { o = zeros(6); g = zeros(8); idx = [2];
         (4, 4)
     );
 }
+
+#[test]
+fn functions_nothing_calls_see_a_struct_parameters_pointer_as_pointing_somewhere() {
+    // exllama's matrix.cuh: helpers taking a view by value and calling its pointer-returning
+    // member, none of them called by the kernel. Checked on their own, the view's pointer points
+    // into a placeholder array (as a pointer parameter does); this once panicked the checker.
+    let src = r#"
+struct V {
+    const float* data;
+    int width;
+    __device__ V(const float* data, int width) : data(data), width(width) { }
+    __device__ const float* row_ptr(int row) const { return &data[row * width]; }
+};
+__device__ float first(V v) { const float* p = v.row_ptr(0); return p[0]; }
+__device__ float second(V v) { const float* p = v.row_ptr(1); return p[0]; }
+__global__ void k(const float* x, float* out) { out[threadIdx.x] = x[threadIdx.x]; }
+launch k { x = arange(4); out = zeros(4); expect out == arange(4); }
+"#;
+    ok(src, &[], ONE, [4, 1, 1]);
+    assert!(simt::pipeline::compile(&simt::source::SourceFile::new("t.sk", src)).is_ok());
+}

@@ -445,21 +445,10 @@ impl KernelChecker<'_, '_> {
             } else if let (Some(l), false) = (&layout, p.ty.pointer) {
                 Arg::Struct(self.struct_parameter(Rc::clone(l), p), Vec::new())
             } else if p.ty.pointer || p.ty.reference {
-                let (elem, width) = match &layout {
-                    Some(l) => self.buffer_of(l, p.ty.span),
-                    None => super::vector::elem_of(&p.ty)?,
-                };
-                let ptr = pointer::Ptr {
-                    mem: Some(Mem {
-                        space: Space::Global(u32::MAX),
-                        elem,
-                        width,
-                    }),
-                    offset: constant(Value::I64(0), p.name.span),
-                    is_const: p.ty.is_const,
-                };
+                let ptr = self.placeholder_pointer(&p.ty, p.name.span)?;
                 if p.ty.reference {
-                    let i = self.new_pointer(&p.name, (elem, width), p.ty.is_const);
+                    let mem = ptr.mem.expect("a placeholder points into an array");
+                    let i = self.new_pointer(&p.name, (mem.elem, mem.width), p.ty.is_const);
                     let bind = self.point(i, ptr, p.name.span)?;
                     Arg::Ref(i, bind)
                 } else {

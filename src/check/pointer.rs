@@ -105,7 +105,7 @@ impl KernelChecker<'_, '_> {
                         .iter()
                         .any(|m| m.name.name == method.name && m.ret.pointer)
                 }
-                _ => self.pointer_method(object, &method.name),
+                _ => self.pointer_method(object, &method.name).is_some(),
             },
             _ => false,
         }
@@ -232,8 +232,11 @@ impl KernelChecker<'_, '_> {
                 if let Some(p) = self.object_pointer(e) {
                     return p;
                 }
+                let f = self
+                    .pointer_method(object, &method.name)
+                    .expect("checked: a pointer method");
                 let call = self.method_call(object, &method.name, args, span, false)?;
-                self.returned_pointer(&method.name, call, span)
+                self.returned_pointer(&f, call, span)
             }
             ast::ExprKind::Ternary { cond, then, els } => {
                 let c = self.condition(cond)?;
@@ -294,16 +297,39 @@ impl KernelChecker<'_, '_> {
         span: Span,
     ) -> Result<Ptr> {
         let call = self.inline_call(f, (targs, args), span, false)?;
-        self.returned_pointer(&f.name.name, call, span)
+        self.returned_pointer(f, call, span)
     }
 
-    /// The pointer the inlined call `call` of the function `name` returned.
-    fn returned_pointer(&mut self, name: &str, call: Expr, span: Span) -> Result<Ptr> {
+    /// A pointer of type `ty` into a placeholder array: a parameter of a function checked on its
+    /// own, or what a function whose body has errors returns. It is only checked, never run.
+    pub(crate) fn placeholder_pointer(&mut self, ty: &ast::TypeName, span: Span) -> Result<Ptr> {
+        let (elem, width) = match self.layout_of(ty).transpose()? {
+            Some(l) => self.buffer_of(&l, ty.span),
+            None => super::vector::elem_of(ty)?,
+        };
+        Ok(Ptr {
+            mem: Some(Mem {
+                space: Space::Global(u32::MAX),
+                elem,
+                width,
+            }),
+            offset: constant(Value::I64(0), span),
+            is_const: ty.is_const,
+        })
+    }
+
+    /// The pointer the inlined call `call` of `f` returned.
+    fn returned_pointer(&mut self, f: &ast::Function, call: Expr, span: Span) -> Result<Ptr> {
+        let name = &f.name.name;
         let super::intrinsics::RetShape::Pointer(i) = self.last_ret else {
-            unreachable!("checker: a pointer function returns through a pointer")
+            // A body with errors (reported already) stands for a pointer into no real array.
+            return self.placeholder_pointer(&f.ret, span);
         };
         let pv = &self.ptr_vars[i as usize];
         let Some(mem) = pv.mem else {
+            if self.globals.broken.borrow().contains(name) {
+                return self.placeholder_pointer(&f.ret, span);
+            }
             return Err(CheckError::Pointer {
                 problem: PointerProblem::ReturnsNowhere {
                     function: name.to_string(),

@@ -1842,12 +1842,12 @@ impl<'g> KernelChecker<'g, '_> {
             .flatten()
     }
 
-    /// Whether `object` names a struct in registers whose member function `name` returns a
+    /// The member function `name` of the struct in registers `object` names, if it returns a
     /// pointer (`view.item_ptr(r, c)`).
-    pub(crate) fn pointer_method(&self, object: &ast::Expr, name: &str) -> bool {
+    pub(crate) fn pointer_method(&self, object: &ast::Expr, name: &str) -> Option<ast::Function> {
         self.struct_regs(object)
             .and_then(|(l, _)| self.method(&l, name, None))
-            .is_some_and(|f| f.ret.pointer)
+            .filter(|f| f.ret.pointer)
     }
 
     /// The layout and leaf variables of a struct in registers named by `e` (a variable, `this`,
@@ -2440,9 +2440,25 @@ impl<'g> KernelChecker<'g, '_> {
         })
     }
 
-    /// A struct parameter of a function checked on its own (no caller): fresh leaves.
+    /// A struct parameter of a function checked on its own (no caller): fresh leaves, a pointer
+    /// member pointing into a placeholder array of its type.
     pub(crate) fn struct_parameter(&mut self, l: Rc<Layout>, p: &ast::Param) -> Binding {
         let fresh = self.new_struct(&p.name.name, &l, p.name.span);
+        if let Home::Regs(vars) = &fresh.home {
+            for (k, &var) in vars.iter().enumerate() {
+                let Some(pm) = l.pointer_leaf(k) else {
+                    continue;
+                };
+                let i = self.leaf_pointers[&var];
+                let pv = &mut self.ptr_vars[i as usize];
+                pv.assigned = true;
+                pv.mem = Some(Mem {
+                    space: Space::Global(u32::MAX),
+                    elem: pm.pointee.0,
+                    width: pm.pointee.1,
+                });
+            }
+        }
         self.bind_struct(fresh)
     }
 
