@@ -369,3 +369,24 @@ launch k { p = arange(8); f = zeros(4); expect p == 2 * arange(8); expect f == [
     // 1, 2), so f[t] = 4t + (4t + 2) + 1 * 2 = 8t + 4: 4, 12, 20, 28.
     ok(src, &[], ONE, [4, 1, 1]);
 }
+
+#[test]
+fn braces_initialise_a_vector_component_by_component() {
+    // `T v = {}` and `v = {}` are zero, `{x}` fills x and zeroes the rest, `{x, y}` both, as C++
+    // aggregate initialisation does; half2 too (GPTQ's `half2 acc = {};`). Thread t:
+    // a = (0, 0), b = (t, 0), c = (1, 2), h = (0, 0) then (t, t): 0 + t + 0 + 1 + 2 + 2t = 3t + 3.
+    let src = r#"
+__global__ void k(float* out) {
+    int t = threadIdx.x;
+    float2 a = {};
+    float2 b = {(float)t};
+    float2 c;
+    c = {1.0f, 2.0f};
+    half2 h = {};
+    h = __hadd2(h, __float2half2_rn(t));
+    out[t] = a.x + a.y + b.x + b.y + c.x + c.y + __low2float(h) + __high2float(h);
+}
+launch k { out = zeros(4); expect out == [3, 6, 9, 12]; }
+"#;
+    ok(src, &[], [1, 1, 1], [4, 1, 1]);
+}

@@ -146,6 +146,18 @@ impl KernelChecker<'_, '_> {
         // `T x = {v};` is `T x = v;`, and `T x = {};` zero (C++ list-initialisation).
         let braced;
         let d = match &d.list {
+            // A vector's braces list its components (`float2 a = {x, y};`, `half2 h = {};`).
+            Some((items, span)) if ty.base == BaseType::Vector => {
+                braced = ast::Declarator {
+                    init: Some(ast::Expr {
+                        kind: ast::ExprKind::List(items.clone()),
+                        span: *span,
+                    }),
+                    list: None,
+                    ..d.clone()
+                };
+                &braced
+            }
             Some((items, span)) if items.len() <= 1 => {
                 braced = ast::Declarator {
                     init: Some(items.first().cloned().unwrap_or(ast::Expr {

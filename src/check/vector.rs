@@ -515,6 +515,18 @@ impl KernelChecker<'_, '_> {
             )),
         };
         match &e.kind {
+            // `{}`, `{x, y}`: C's aggregate initialisation, components past the list are zero.
+            ast::ExprKind::List(items) if items.len() <= width as usize => {
+                let mut parts = Vec::new();
+                for item in items {
+                    let t = self.expr(item)?;
+                    parts.push(self.convert(t, elem));
+                }
+                while parts.len() < width as usize {
+                    parts.push(super::expr::constant(Value::I32(0).cast(elem), e.span));
+                }
+                Ok(VecValue::Parts(parts))
+            }
             ast::ExprKind::Name(n) => match self.lookup(n) {
                 Some(Binding::Vector {
                     vars,
