@@ -878,3 +878,28 @@ launch k { a = arange(5); o = zeros(4); expect o == [1, 2, 3, 4]; }
     );
     assert_eq!(common::codes(&f), ["simt::check::not_assignable"]);
 }
+
+#[test]
+fn the_address_of_a_parameter_passed_by_value_is_its_copy() {
+    // GPTQ-for-LLaMa's `as_unsigned`: `*reinterpret_cast<unsigned int*>(&i)` of an `int i`
+    // parameter reads its bits as unsigned: -1 → 0xffffffff >> 28 = 15, 1 → 0, INT_MIN →
+    // 0x80000000 >> 28 = 8, 2^28 → 1. Writing through the address changes the copy only.
+    let src = r#"
+__device__ inline unsigned int as_unsigned(int i) { return *reinterpret_cast<unsigned int*>(&i); }
+__device__ int bump(int v) { int* p = &v; *p += 1; return v; }
+__global__ void k(const int* a, unsigned* out, int* same) {
+    int t = threadIdx.x;
+    out[t] = as_unsigned(a[t]) >> 28;
+    int x = a[t];
+    same[t] = bump(x) - x;
+}
+launch k { a = [-1, 1, -2147483648, 268435456]; out = zeros(4); same = zeros(4);
+    expect out == [15, 0, 8, 1]; expect same == [1, 1, 1, 1]; }
+"#;
+    // The copy's every index is known, so it stays in registers: no local-memory traffic.
+    let r = ok(src, &[], b(1), b(4));
+    assert_eq!(
+        (r.counters.local_ld_instr, r.counters.local_st_instr),
+        (0, 0)
+    );
+}

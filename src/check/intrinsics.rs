@@ -593,8 +593,40 @@ impl KernelChecker<'_, '_> {
         if let Some((var, ty)) = result {
             body.push(zero_result(var, ty, f.name.span));
         }
+        let addressed = self.addressed_in(&f.body);
         for (p, v) in f.params.iter().zip(values) {
             let v = match v {
+                Arg::Value(v) if addressed.contains(&p.name.name) => {
+                    // `&i` of a parameter passed by value (GPTQ's
+                    // `*reinterpret_cast<unsigned int*>(&i)`): its copy is a one-element local
+                    // array, as a local whose address is taken is.
+                    let ty = super::scalar_of(&p.ty)?;
+                    let span = p.name.span;
+                    self.local_arrays.push(super::LocalArray::new(
+                        p.name.name.clone(),
+                        (ty, 1),
+                        vec![1],
+                        span,
+                    ));
+                    let mem = self.local_array_mem(self.local_arrays.len() as u32 - 1);
+                    let i = self.new_pointer(&p.name, (ty, 1), false);
+                    let start = super::pointer::Ptr {
+                        mem: Some(mem),
+                        offset: constant(Value::I64(0), span),
+                        is_const: false,
+                    };
+                    body.push(self.point(i, start, span)?);
+                    body.push(Stmt {
+                        kind: StmtKind::Store {
+                            mem,
+                            index: constant(Value::I64(0), span),
+                            value: self.convert(v, ty),
+                        },
+                        span,
+                    });
+                    self.declare(&p.name, Binding::Ref(i));
+                    continue;
+                }
                 Arg::Value(v) => v,
                 Arg::Pointer(ptr) => {
                     let layout = self.layout_of(&p.ty).transpose()?;
@@ -653,7 +685,6 @@ impl KernelChecker<'_, '_> {
                 span: p.name.span,
             });
         }
-        let addressed = self.addressed_in(&f.body);
         self.addressed.extend(addressed);
         let stmts = self.block(&f.body);
         body.extend(stmts);
