@@ -1033,3 +1033,42 @@ launch k { x = arange(4); out = zeros(4); expect out == arange(4); }
     ok(src, &[], ONE, [4, 1, 1]);
     assert!(simt::pipeline::compile(&simt::source::SourceFile::new("t.sk", src)).is_ok());
 }
+
+#[test]
+fn default_constructors_run_for_each_array_element_and_member() {
+    // C++ [dcl.init]: `P arr[3];` default-initialises each element by calling P(), in order;
+    // a member `P m[2];` of a class without a constructor, and a member `Q q;`, are
+    // default-initialised the same way when their holder is. A constructor whose parameters
+    // all have defaults is the default constructor (detectron2's `Point(const T& px = 0, ...)`).
+    let src = r#"
+struct P { float x, y; __device__ P() : x(7), y(9) {} };
+struct Q { float x, y; __device__ Q(float a = 1.5f, float b = 2.5f) : x(a), y(b) {} };
+struct H { P m[2]; Q q; float z; };
+__global__ void k(float* o) {
+    P arr[3];
+    Q qa[2];
+    H h;
+    Q one(4.0f);
+    Q two(5.0f, 6.0f);
+    Q q;
+    o[0] = arr[2].x; o[1] = arr[0].y; o[2] = qa[1].x; o[3] = qa[0].y;
+    o[4] = h.m[1].x + h.m[0].y; o[5] = h.q.x + h.q.y; o[6] = sizeof(H);
+    o[7] = one.x + one.y; o[8] = two.x * two.y; o[9] = q.x - q.y;
+}
+launch k { o = full(10, -1); expect o == [7, 9, 1.5, 2.5, 16, 4, 28, 6.5, 30, -1]; }
+"#;
+    // arr[i] = (7, 9); qa[i] = (1.5, 2.5); h.m[1].x + h.m[0].y = 7 + 9 = 16; h.q = (1.5, 2.5)
+    // adds to 4; sizeof(H) = 2 * 8 + 8 + 4 = 28 (h.z is indeterminate in C++, so unread);
+    // one = (4, 2.5): 6.5; two = (5, 6): 30; q = (1.5, 2.5): -1.
+    ok(src, &[], ONE, ONE);
+}
+
+#[test]
+fn a_constructor_with_defaults_says_how_many_arguments_it_takes() {
+    let (code, message, at) = refused(
+        "struct Q { float x, y; __device__ Q(float a, float b = 2) : x(a), y(b) {} };\n__global__ void k(float* out) {\n    Q q;\n    out[0] = q.x;\n}",
+    );
+    assert_eq!(code, "simt::check::argument_count");
+    assert_eq!(message, "`Q::Q` takes 1 to 2 argument(s), found 0");
+    assert_eq!(at, (3, 7));
+}

@@ -94,13 +94,27 @@ enum Ranked<'g> {
 
 /// Whether `f` can be called with `n` arguments (trailing parameters with a default may be
 /// left out).
-fn takes(f: &ast::Function, n: usize) -> bool {
+pub(crate) fn takes(f: &ast::Function, n: usize) -> bool {
     let required = f
         .params
         .iter()
         .rposition(|p| p.default.is_none())
         .map_or(0, |k| k + 1);
     (required..=f.params.len()).contains(&n)
+}
+
+/// How many arguments `f` takes: `2`, or `0 to 2` where trailing parameters have defaults.
+pub(crate) fn arity_text(f: &ast::Function) -> String {
+    let required = f
+        .params
+        .iter()
+        .rposition(|p| p.default.is_none())
+        .map_or(0, |k| k + 1);
+    if required == f.params.len() {
+        required.to_string()
+    } else {
+        format!("{required} to {}", f.params.len())
+    }
 }
 
 impl<'g> KernelChecker<'g, '_> {

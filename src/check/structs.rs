@@ -1366,6 +1366,12 @@ impl<'g> KernelChecker<'g, '_> {
                     }
                     out.extend(v);
                 }
+                // A member of a class with a default constructor (or an array of them) is
+                // constructed, as C++ default-initialises it.
+                (MemberKind::Compound(sub), None) if !self.trivial(sub) => {
+                    let sub = Rc::clone(sub);
+                    out.extend(self.default_value(&sub, span, pointers)?);
+                }
                 (kind, None) => {
                     let n = Layout::leaf_count(kind);
                     for k in 0..n {
@@ -1376,6 +1382,30 @@ impl<'g> KernelChecker<'g, '_> {
             }
         }
         Ok(out)
+    }
+
+    /// The leaves of a default-initialised `l` (`P p;`): its default constructor's work, or
+    /// its members' defaults; an array's elements each so.
+    fn default_value(
+        &mut self,
+        l: &Rc<Layout>,
+        span: Span,
+        out: &mut Vec<Stmt>,
+    ) -> Result<Vec<Expr>> {
+        if !l.array {
+            return self.build(l, &[], span, out);
+        }
+        let mut values = Vec::new();
+        for m in &l.members {
+            match &m.kind {
+                MemberKind::Compound(sub) => {
+                    let sub = Rc::clone(sub);
+                    values.extend(self.default_value(&sub, span, out)?);
+                }
+                MemberKind::Scalar(_) | MemberKind::Pointer(_) => return self.defaults(l, span, out),
+            }
+        }
+        Ok(values)
     }
 
     /// The leaves of a struct value of type `l`, with the statements that compute them in `out`.
@@ -1585,13 +1615,21 @@ impl<'g> KernelChecker<'g, '_> {
         if let Some((def, bindings)) = &l.def {
             let ctors = &self.globals.structs[*def].ctors;
             if !ctors.is_empty() {
-                let Some(ctor) = ctors.iter().find(|c| c.params.len() == items.len()) else {
+                // Trailing parameters with a default may be left out (`Q(float a = 1)` is
+                // also `Q q;`'s default constructor), as for any function.
+                let exact = ctors.iter().find(|c| c.params.len() == items.len());
+                let found = exact.or_else(|| {
+                    ctors
+                        .iter()
+                        .find(|c| super::operators::takes(c, items.len()))
+                });
+                let Some(ctor) = found else {
                     return Err(CheckError::ArgumentCount {
                         // C++'s name for the constructor: "`V::V` takes 0 or 3 argument(s)".
                         name: format!("{}::{}", l.name, self.globals.structs[*def].name.name),
                         expected: ctors
                             .iter()
-                            .map(|c| c.params.len().to_string())
+                            .map(super::operators::arity_text)
                             .collect::<Vec<_>>()
                             .join(" or "),
                         found: items.len(),
@@ -1717,7 +1755,25 @@ impl<'g> KernelChecker<'g, '_> {
             let shape = self.buffer_of(&l, d.name.span);
             self.local_array(shape, d, out)?;
             let a = self.local_arrays.len() as u32 - 1;
-            self.struct_spaces.insert(Space::Local(a), l);
+            self.struct_spaces.insert(Space::Local(a), Rc::clone(&l));
+            if !self.trivial(&l) {
+                // C++ default-initialises each element: `Point<float> pts[24];` runs
+                // `Point()` 24 times, in order.
+                let mem = Mem {
+                    width: 1,
+                    ..self.local_array_mem(a)
+                };
+                let count = self.local_arrays[a as usize].components() / u64::from(shape.1);
+                for k in 0..count {
+                    let at = constant(Value::I64((k * u64::from(shape.1)) as i64), d.name.span);
+                    let place = StructPlace {
+                        layout: Rc::clone(&l),
+                        home: Home::Mem { mem, at },
+                    };
+                    let values = self.default_value(&l, d.name.span, out)?;
+                    self.writes(&place, values, d.name.span, out)?;
+                }
+            }
             return Ok(());
         }
         let addressed = self.addressed.contains(&d.name.name);
