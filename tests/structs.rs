@@ -1072,3 +1072,48 @@ fn a_constructor_with_defaults_says_how_many_arguments_it_takes() {
     assert_eq!(message, "`Q::Q` takes 1 to 2 argument(s), found 0");
     assert_eq!(at, (3, 7));
 }
+
+#[test]
+fn reference_locals_name_the_object_they_are_bound_to() {
+    // C++ [dcl.ref]: a reference local is another name for its object: writes through it go
+    // there, and the element `p[t]` names is fixed where it is declared (detectron2's
+    // `const auto& AB = vec2[0];`, `auto& start = p[t];`). A `const` reference to a value that
+    // is no object (`acc + 1`) holds a copy.
+    let src = r#"
+struct Pt { float x, y; };
+struct Box { Pt a; float m; };
+__global__ void k(float* o) {
+  float v[2] = {o[0], o[1]};
+  const float& r = v[1];
+  float& w = v[0];
+  w = 5;
+  Pt p[2];
+  p[0].x = 1; p[0].y = 2; p[1].x = 3; p[1].y = 4;
+  int t = 1;
+  const auto& q = p[t];
+  auto& s = p[0];
+  t = 0;
+  s.y = 7;
+  o[2] = r + v[0];
+  o[3] = q.x + p[0].y;
+  Box b; b.a.x = 1; b.a.y = 2; b.m = 3;
+  float& m = b.m;
+  m += 10;
+  Pt& ba = b.a;
+  ba.x = 20;
+  auto& bx = b.a.y;
+  bx = 30;
+  float acc = 1;
+  auto& ra = acc;
+  ra *= 4;
+  const float& tmp = acc + 1;
+  acc += 100;
+  o[4] = b.m + b.a.x + b.a.y;
+  o[5] = acc + tmp;
+}
+launch k { o = [1, 2, 0, 0, 0, 0]; expect o == [1, 2, 7, 10, 63, 109]; }
+"#;
+    // o[2] = r + v[0] = v[1] + 5 = 7; q is p[1] though t changes after: 3 + s.y = 3 + 7 = 10;
+    // b.m = 3 + 10, b.a = (20, 30): 63; acc = 1 * 4 = 4, tmp = 5 (a copy), acc += 100: 109.
+    ok(src, &[], ONE, ONE);
+}

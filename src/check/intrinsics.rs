@@ -776,7 +776,7 @@ pub(crate) enum Arg {
 
 impl KernelChecker<'_, '_> {
     /// What parameter `p` receives from the argument `a`.
-    fn argument(&mut self, p: &ast::Param, a: &ast::Expr) -> Result<Arg> {
+    pub(crate) fn argument(&mut self, p: &ast::Param, a: &ast::Expr) -> Result<Arg> {
         if p.ty.base == ast::BaseType::Named && super::groups::is_group_type(&p.ty.base_text) {
             return match self.group(a)? {
                 Some(g) if super::groups::holds(&p.ty.base_text, g) => {

@@ -5,6 +5,7 @@ use std::collections::{HashMap, HashSet};
 use super::expr::constant;
 use super::groups::Group;
 use super::typed::*;
+use super::intrinsics::Arg;
 use super::{pointer, Binding, CheckError, InitialiserProblem, KernelChecker, PointerProblem};
 use crate::syntax::ast::{self, BaseType};
 use crate::value::{ArithOp, Scalar, Value};
@@ -35,6 +36,9 @@ impl KernelChecker<'_, '_> {
                     return self.declaration(&named, d, out);
                 }
             }
+        }
+        if d.reference {
+            return self.declare_reference(ty, d, out);
         }
         if let Some(l) = self.layout_of(ty) {
             return self.declare_struct(l?, ty, d, out);
@@ -367,6 +371,107 @@ impl KernelChecker<'_, '_> {
             kind: StmtKind::Assign { var, value },
             span: d.name.span,
         });
+    }
+
+    /// `float& w = v[0];`, `const auto& q = p[1];`, `T& r = s.member;`: another name for the
+    /// object the initialiser names, bound once here as a reference parameter is bound to its
+    /// argument (the element `p[t]` names is fixed where the reference is declared). A `const`
+    /// reference to a value that is no object holds a copy, the temporary C++ makes.
+    fn declare_reference(
+        &mut self,
+        ty: &ast::TypeName,
+        d: &ast::Declarator,
+        out: &mut Vec<Stmt>,
+    ) -> Result<()> {
+        let span = d.name.span;
+        let Some(init) = &d.init else {
+            return Err(CheckError::Unsupported {
+                what: format!(
+                    "the reference `{}` without an initialiser (or with a braced one)",
+                    d.name.name
+                ),
+                span,
+                help: Some(format!("bind it where it is declared: `{} = x;`", d.name.name)),
+            });
+        };
+        if !d.dims.is_empty() || d.pointer {
+            return Err(CheckError::Unsupported {
+                what: format!("the reference `{}` to an array or a pointer", d.name.name),
+                span,
+                help: Some("use a pointer instead".into()),
+            });
+        }
+        // A member of a struct kept in registers is a variable: the reference is that variable.
+        if let Some(place) = self.member_place(init) {
+            if let super::vector::Place::Var(var, _) = place? {
+                let is_const = ty.is_const;
+                self.declare(&d.name, Binding::Local { var, is_const });
+                return Ok(());
+            }
+        }
+        let mut pty = ty.clone();
+        pty.reference = true;
+        if ty.base == BaseType::Auto {
+            // `auto&` takes the type of what it names.
+            let named = if let Some(l) = self.struct_of(init) {
+                ast::TypeName::named(l.name.clone(), ty.span)
+            } else if let Some((elem, width)) = self.value_vector_shape(init)? {
+                super::template::type_of(elem, width, ty.span)
+            } else if let Some(
+                b @ (Binding::Local { .. } | Binding::Vector { .. } | Binding::Ref(_)),
+            ) = match &init.kind {
+                ast::ExprKind::Name(n) => self.lookup(n),
+                _ => None,
+            } {
+                self.declare(&d.name, b);
+                return Ok(());
+            } else {
+                let addr = ast::Expr {
+                    kind: ast::ExprKind::Unary {
+                        op: ast::UnOp::AddrOf,
+                        operand: Box::new(init.clone()),
+                    },
+                    span: init.span,
+                };
+                match self.pointer(&addr)?.mem {
+                    Some(m) => super::template::type_of(m.elem, m.width, ty.span),
+                    None => super::template::type_of(self.expr(init)?.ty, 1, ty.span),
+                }
+            };
+            pty = ast::TypeName {
+                is_const: ty.is_const,
+                reference: true,
+                ..named
+            };
+        }
+        let param = ast::Param {
+            ty: pty,
+            name: d.name.clone(),
+            default: None,
+            volatile: false,
+        };
+        match self.argument(&param, init)? {
+            Arg::Alias(b) => self.declare(&d.name, b),
+            Arg::Ref(i, bind) => {
+                out.push(bind);
+                self.declare(&d.name, Binding::Ref(i));
+            }
+            Arg::Struct(b, fill) => {
+                out.extend(fill);
+                self.declare(&d.name, b);
+            }
+            Arg::Vector(vars, elem, width, fill) => {
+                out.extend(fill);
+                self.declare(&d.name, Binding::Vector { vars, elem, width });
+            }
+            Arg::Value(v) => {
+                let s = super::scalar_of(&param.ty)?;
+                let v = self.convert(v, s);
+                self.declare_scalar(d, (s, true), v, out);
+            }
+            Arg::Pointer(_) => unreachable!("checker: a reference parameter is no pointer"),
+        }
+        Ok(())
     }
 
     /// `auto x = value;`: a pointer if the value is one, else a scalar of the value's type.

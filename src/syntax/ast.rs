@@ -445,6 +445,9 @@ pub struct Declarator {
     pub name: Ident,
     /// Declared a pointer: `*` in the type of the first name (`float* p`) or before this one (`*q`).
     pub pointer: bool,
+    /// `&` before the name: a reference local (`const auto& q = p[1];`), another name for
+    /// the object its initialiser names.
+    pub reference: bool,
     /// `[N]` suffixes: a per-thread local array.
     pub dims: Vec<Option<Expr>>,
     /// `= value`.

@@ -1098,6 +1098,7 @@ impl<'m> Builder<'m> {
                         .map(|name| Declarator {
                             name,
                             pointer: false,
+                            reference: false,
                             dims: Vec::new(),
                             init: None,
                             list: None,
@@ -1128,6 +1129,7 @@ impl<'m> Builder<'m> {
         for d in it {
             // `float* p, q;` declares one pointer, as in C: the type's `*` belongs to the first name.
             let mut pointer = decls.is_empty() && ty.pointer;
+            let mut reference = false;
             let mut name = None;
             let mut dims = Vec::new();
             let mut init = None;
@@ -1135,6 +1137,7 @@ impl<'m> Builder<'m> {
             for p in d.into_inner() {
                 match p.as_rule() {
                     Rule::pointer => pointer = true,
+                    Rule::reference => reference = true,
                     Rule::ident => name = Some(self.ident(p)),
                     Rule::array_dim => dims.push(self.array_dim(p)?),
                     // `T x{v}` and `T x(v)` are `T x = v`; `P p{a, b}` and `P p(a, b)` build a
@@ -1171,6 +1174,7 @@ impl<'m> Builder<'m> {
             decls.push(Declarator {
                 name,
                 pointer,
+                reference,
                 dims,
                 init,
                 list,

@@ -131,6 +131,7 @@ impl Builder<'_> {
                 decls: vec![Declarator {
                     name: var.clone(),
                     pointer: false,
+                    reference: false,
                     dims: Vec::new(),
                     init: Some(selector),
                     list: None,
@@ -191,6 +192,7 @@ impl Builder<'_> {
                         span: at,
                     },
                     pointer: false,
+                    reference: false,
                     dims: Vec::new(),
                     init: Some(init),
                     list: None,
