@@ -1117,3 +1117,31 @@ launch k { o = [1, 2, 0, 0, 0, 0]; expect o == [1, 2, 7, 10, 63, 109]; }
     // b.m = 3 + 10, b.a = (20, 30): 63; acc = 1 * 4 = 4, tmp = 5 (a copy), acc += 100: 109.
     ok(src, &[], ONE, ONE);
 }
+
+#[test]
+fn a_member_function_calls_another_by_its_plain_name_and_classes_are_declared_ahead() {
+    // C++ [class.mfct.non-static]: `getL()` inside a member function is `this->getL()`
+    // (HOOMD's BoxDim::wrap); `template<class R> struct pair2;` and `struct S;` declare a class
+    // defined later (HOOMD's VectorMath.h).
+    let src = r#"
+template<class Real> struct pair2;
+struct S;
+struct Box {
+    __device__ float getL() { return m_L; }
+    __device__ float twice(float w) { return 2 * w; }
+    __device__ float wrap(float w) { return w >= getL() ? twice(w - getL()) : w; }
+    float m_L;
+};
+template<class Real> struct pair2 { Real a, b; };
+__global__ void k(float* out) {
+    Box box;
+    box.m_L = 10;
+    pair2<float> p;
+    p.a = 1; p.b = 2;
+    out[threadIdx.x] = box.wrap(out[threadIdx.x]) + p.a * p.b;
+}
+launch k { out = [1, 5, 11, 12]; expect out == [3, 7, 4, 6]; }
+"#;
+    // wrap: 1 → 1, 5 → 5, 11 → 2 * 1 = 2, 12 → 2 * 2 = 4; each plus 1 * 2.
+    ok(src, &[], ONE, [4, 1, 1]);
+}

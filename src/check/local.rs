@@ -4,8 +4,8 @@ use std::collections::{HashMap, HashSet};
 
 use super::expr::constant;
 use super::groups::Group;
-use super::typed::*;
 use super::intrinsics::Arg;
+use super::typed::*;
 use super::{pointer, Binding, CheckError, InitialiserProblem, KernelChecker, PointerProblem};
 use crate::syntax::ast::{self, BaseType};
 use crate::value::{ArithOp, Scalar, Value};
@@ -391,7 +391,10 @@ impl KernelChecker<'_, '_> {
                     d.name.name
                 ),
                 span,
-                help: Some(format!("bind it where it is declared: `{} = x;`", d.name.name)),
+                help: Some(format!(
+                    "bind it where it is declared: `{} = x;`",
+                    d.name.name
+                )),
             });
         };
         if !d.dims.is_empty() || d.pointer {

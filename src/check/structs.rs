@@ -1402,7 +1402,9 @@ impl<'g> KernelChecker<'g, '_> {
                     let sub = Rc::clone(sub);
                     values.extend(self.default_value(&sub, span, out)?);
                 }
-                MemberKind::Scalar(_) | MemberKind::Pointer(_) => return self.defaults(l, span, out),
+                MemberKind::Scalar(_) | MemberKind::Pointer(_) => {
+                    return self.defaults(l, span, out)
+                }
             }
         }
         Ok(values)
@@ -2344,6 +2346,28 @@ impl<'g> KernelChecker<'g, '_> {
         for (n, v) in &layout.statics {
             scope.insert(n.clone(), (Binding::Constant(*v), span));
         }
+        // A plain call of another member function is a call through `this`.
+        let methods: std::collections::HashSet<String> = match &layout.def {
+            Some((def, _)) => self.globals.structs[*def]
+                .methods
+                .iter()
+                .map(|m| m.name.name.clone())
+                .collect(),
+            None => Default::default(),
+        };
+        let rewritten;
+        let f = if methods.is_empty() {
+            f
+        } else {
+            let b = super::template::Bindings {
+                methods,
+                ..Default::default()
+            };
+            let mut copy = f.clone();
+            b.stmts(&mut copy.body);
+            rewritten = copy;
+            &rewritten
+        };
         let this_binding = self.bind_struct(this);
         scope.insert("this".into(), (this_binding, span));
         self.pending_this = Some(scope);

@@ -18,6 +18,9 @@ pub(crate) struct Bindings {
     /// Parameters of a function pointer type: name → the `__device__` function bound to it
     /// (`twice`, or an instance of a function template, `silu_kernel<float>`).
     pub functions: HashMap<String, String>,
+    /// Inside a member function: the class's other (non-static) member functions, which a
+    /// plain call names (`getL()` is `this->getL()`, C++ [class.mfct.non-static]).
+    pub methods: std::collections::HashSet<String>,
 }
 
 impl Bindings {
@@ -324,6 +327,30 @@ impl Bindings {
                 self.expr(cond);
                 self.expr(then);
                 self.expr(els);
+            }
+            ExprKind::Call {
+                callee,
+                targs,
+                args,
+            } if self.methods.contains(&callee.name) => {
+                let span = callee.span;
+                let this = Expr {
+                    kind: ExprKind::Name("this".into()),
+                    span,
+                };
+                e.kind = ExprKind::Method {
+                    object: Box::new(Expr {
+                        kind: ExprKind::Unary {
+                            op: UnOp::Deref,
+                            operand: Box::new(this),
+                        },
+                        span,
+                    }),
+                    method: callee.clone(),
+                    targs: std::mem::take(targs),
+                    args: std::mem::take(args),
+                };
+                self.expr_at(e);
             }
             ExprKind::Call {
                 callee,
