@@ -1145,3 +1145,23 @@ launch k { out = [1, 5, 11, 12]; expect out == [3, 7, 4, 6]; }
     // wrap: 1 → 1, 5 → 5, 11 → 2 * 1 = 2, 12 → 2 * 2 = 4; each plus 1 * 2.
     ok(src, &[], ONE, [4, 1, 1]);
 }
+
+#[test]
+fn a_member_without_a_default_constructor_is_built_by_its_holder() {
+    // `In` has no default constructor: O's initialiser list and `{...}` build it, and no
+    // default construction of it is attempted (that would be "takes 1 argument(s)").
+    let src = r#"
+struct In { float a, b; __device__ In(float x) : a(x), b(2.0f * x) {} };
+struct O { In in; float c; __device__ O(float x) : in(x), c(1.0f) {} };
+struct B { In in; float c; };
+__global__ void k(float* out) {
+    O o(3.0f);
+    B b = {4.0f, 5.0f};
+    out[0] = o.in.a + 10.0f * o.in.b + 100.0f * o.c;
+    out[1] = b.in.a + 10.0f * b.in.b + 100.0f * b.c;
+}
+launch k { out = zeros(2); expect out == [163, 584]; }
+"#;
+    // o.in = In(3) = (3, 6), o.c = 1: 3 + 60 + 100; b.in = In(4) = (4, 8), b.c = 5: 4 + 80 + 500.
+    ok(src, &[], ONE, ONE);
+}

@@ -1368,7 +1368,9 @@ impl<'g> KernelChecker<'g, '_> {
                 }
                 // A member of a class with a default constructor (or an array of them) is
                 // constructed, as C++ default-initialises it.
-                (MemberKind::Compound(sub), None) if !self.trivial(sub) => {
+                (MemberKind::Compound(sub), None)
+                    if !self.trivial(sub) && self.default_constructible(sub) =>
+                {
                     let sub = Rc::clone(sub);
                     out.extend(self.default_value(&sub, span, pointers)?);
                 }
@@ -1382,6 +1384,24 @@ impl<'g> KernelChecker<'g, '_> {
             }
         }
         Ok(out)
+    }
+
+    /// Whether `l` (an array: its element) has a constructor taking no argument, or none.
+    fn default_constructible(&self, l: &Layout) -> bool {
+        match (&l.def, l.members.first()) {
+            (Some((def, _)), _) => {
+                let ctors = &self.globals.structs[*def].ctors;
+                ctors.is_empty() || ctors.iter().any(|c| super::operators::takes(c, 0))
+            }
+            (
+                None,
+                Some(Member {
+                    kind: MemberKind::Compound(sub),
+                    ..
+                }),
+            ) if l.array => self.default_constructible(sub),
+            _ => true,
+        }
     }
 
     /// The leaves of a default-initialised `l` (`P p;`): its default constructor's work, or
@@ -1686,7 +1706,8 @@ impl<'g> KernelChecker<'g, '_> {
         span: Span,
         out: &mut Vec<Stmt>,
     ) -> Result<Vec<Expr>> {
-        let defaults = self.defaults(l, span, out)?;
+        // Computed only where an item is missing: a default may run a constructor.
+        let mut defaults: Option<Vec<Expr>> = None;
         let mut values = Vec::new();
         for m in &l.members {
             let n = Layout::leaf_count(&m.kind);
@@ -1718,7 +1739,13 @@ impl<'g> KernelChecker<'g, '_> {
                         values.extend(self.fill(&sub, items, pos, span, out)?);
                     }
                 }
-                (None, _) => values.extend(defaults[m.first..m.first + n].iter().cloned()),
+                (None, _) => {
+                    if defaults.is_none() {
+                        defaults = Some(self.defaults(l, span, out)?);
+                    }
+                    let all = defaults.as_ref().expect("set just above");
+                    values.extend(all[m.first..m.first + n].iter().cloned());
+                }
             }
         }
         Ok(values)
