@@ -1677,6 +1677,8 @@ pub fn same_data(a: &BufData, b: &BufData) -> bool {
     match (a, b) {
         (BufData::F32(x), BufData::F32(y)) => eq(x, y, f32::is_nan),
         (BufData::F64(x), BufData::F64(y)) => eq(x, y, f64::is_nan),
+        (BufData::F16(x), BufData::F16(y)) => eq(x, y, half::f16::is_nan),
+        (BufData::BF16(x), BufData::BF16(y)) => eq(x, y, half::bf16::is_nan),
         (x, y) => x == y,
     }
 }
