@@ -447,6 +447,51 @@ launch k {
 }
 
 #[test]
+fn sixty_four_bit_expects_are_exact() {
+    // The kernel writes 2^63 + 1, 2^54 + 1 and 3 (a list for a 64-bit buffer holds its literals
+    // exactly). As doubles 2^54 + 1 reads as 2^54; compared in integers the first two differ
+    // from 2^63 and 2^54 by one, and `out - 1` equals them exactly. -1 in a `long long` buffer
+    // is below 2^63 + 1; `2^54 + 1` against `2^54` with `>` holds.
+    let src = r#"
+__global__ void k(const unsigned long long* in, unsigned long long* out, long long* s) {
+    int i = threadIdx.x;
+    out[i] = in[i];
+    s[i] = -(long long)(in[i] & 1ULL);
+}
+launch k {
+    in = [9223372036854775809, 18014398509481985, 3];
+    out = zeros(3); s = zeros(3);
+    block = 3; grid = 1;
+    expect out == [9223372036854775808, 18014398509481984, 3];
+    expect out == [9223372036854775809, 18014398509481985, 3];
+    expect out - 1 == [9223372036854775808, 18014398509481984, 2];
+    expect out[1] > 18014398509481984;
+    expect s < out;
+    expect s == -1;
+}
+"#;
+    let r = common::run(src, &[], None, None).expect("runs");
+    let verdicts: Vec<bool> = r.expects.iter().map(|e| e.passed).collect();
+    assert_eq!(verdicts, [false, true, true, true, true, true]);
+    assert_eq!(
+        r.expects[0].detail.as_deref(),
+        Some("2 of 3 elements differ; first at index 0: 9223372036854775809 == 9223372036854775808 is false")
+    );
+}
+
+#[test]
+fn sixty_four_bit_integers_that_cannot_be_exact_are_refused() {
+    // `sum` computes in doubles: the two 2^53 + 1 read as 2^53 each, and their sum 2^54 would
+    // "equal" 2^54 although the true sum is 2^54 + 2. Compared as integers, it is refused.
+    let src = r#"
+__global__ void k(unsigned long long* out) { out[threadIdx.x] = 9007199254740993ULL; }
+launch k { out = zeros(2); block = 2; grid = 1; expect sum(out) == 18014398509481984; }
+"#;
+    let e = common::run(src, &[], None, None).expect_err("refused");
+    assert!(format!("{e:?}").contains("InexactInteger"), "{e:?}");
+}
+
+#[test]
 fn expect_against_a_transpose_reads_columns() {
     // A 3 × 5 matrix transposed by the kernel (out[j·3 + i] = in[i·5 + j]) matches
     // transpose(in, 3, 5), compared a chunk at a time; against in itself 12 of 15 differ

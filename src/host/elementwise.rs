@@ -9,6 +9,7 @@ use std::sync::Arc;
 
 use super::error::HostError;
 use super::eval::bad;
+use super::exact;
 use super::value::{HostValue, Tolerance};
 use crate::exec::BufData;
 use crate::source::Span;
@@ -308,7 +309,7 @@ pub(crate) fn compare(
     span: Span,
 ) -> Result<std::result::Result<(), String>> {
     let (a, b) = (side(l, span)?, side(r, span)?);
-    Ok(compare_operands(op, a, b, Tolerance::of(l, r)))
+    compare_operands(op, a, b, Tolerance::of(l, r), span)
 }
 
 /// [`compare`] of two operands with the tolerance of their types.
@@ -317,21 +318,27 @@ pub(crate) fn compare_operands(
     a: Operand<'_>,
     b: Operand<'_>,
     tol: Tolerance,
-) -> std::result::Result<(), String> {
+    span: Span,
+) -> Result<std::result::Result<(), String>> {
     // Counts must agree (a 1-D array of 512 against one of 1024 used to index past the shorter one).
     if a.len() != b.len() && a.len() != 1 && b.len() != 1 {
-        return Err(format!(
+        return Ok(Err(format!(
             "the sides have {} and {} elements",
             a.len(),
             b.len()
-        ));
+        )));
     }
     let n = if a.len() == 1 { b.len() } else { a.len() };
     // Per chunk: the elements that fail, and the first of them.
     let per_chunk = chunks(n, a, b, |start, xs, ys| {
         let mut bad = 0usize;
         let mut first = None;
+        let mut inexact = None;
         for (j, (&x, &y)) in xs.iter().zip(ys).enumerate() {
+            // Integers compared exactly: a double of 2^53 or more may be a rounded neighbour.
+            if tol == Tolerance::Exact && (exact::beyond(x) || exact::beyond(y)) {
+                inexact.get_or_insert(if exact::beyond(x) { x } else { y });
+            }
             let ok = match op {
                 BinOp::Eq => tol.close(x, y),
                 BinOp::Ne => !tol.close(x, y),
@@ -346,17 +353,23 @@ pub(crate) fn compare_operands(
                 first.get_or_insert((start + j, x, y));
             }
         }
-        (bad, first)
+        (bad, first, inexact)
     });
-    let bad_count: usize = per_chunk.iter().map(|(b, _)| b).sum();
-    let first = per_chunk.iter().find_map(|(_, f)| *f);
-    match first {
+    if let Some(v) = per_chunk.iter().find_map(|(_, _, v)| *v) {
+        return Err(HostError::InexactInteger {
+            what: format!("an integer comparison with {v}"),
+            span,
+        });
+    }
+    let bad_count: usize = per_chunk.iter().map(|(b, _, _)| b).sum();
+    let first = per_chunk.iter().find_map(|(_, f, _)| *f);
+    Ok(match first {
         None => Ok(()),
         Some((_, x, y)) if n == 1 => Err(format!("{x} {op} {y} is false")),
         Some((i, x, y)) => Err(format!(
             "{bad_count} of {n} elements differ; first at index {i}: {x} {op} {y} is false"
         )),
-    }
+    })
 }
 
 #[cfg(test)]

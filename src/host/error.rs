@@ -311,6 +311,19 @@ pub enum HostError {
         #[label("NULL")]
         span: Span,
     },
+    /// `expect out == sum(a)` on 64-bit integers beyond 2^53, which doubles cannot hold exactly
+    #[error("{what} cannot be computed exactly: doubles hold integers only up to 2^53")]
+    #[diagnostic(
+        code(simt::host::inexact_integer),
+        help("compare 64-bit integers with literals, arrays, `arange` and `+ - * / % & | ^ << >>` on them, which are computed exactly; or compare smaller values")
+    )]
+    InexactInteger {
+        /// What could not be exact.
+        what: String,
+        /// Where.
+        #[label("beyond 2^53")]
+        span: Span,
+    },
     /// `v = &d[2];` for `float4* v`
     #[error("{message}")]
     #[diagnostic(

@@ -7,6 +7,7 @@ use std::sync::{Arc, Weak};
 
 use super::elementwise::{binary, compare, compare_operands, map, Fused, Operand};
 use super::error::HostError;
+use super::exact::{self, ExactSide};
 use super::npy;
 use super::value::{Draws, HostValue, Rng, Tolerance};
 use super::Overrides;
@@ -118,7 +119,8 @@ impl Env {
     /// array in that type at once, so `a = zeros(n)` for a `float*` holds 4n bytes, never 8n.
     pub fn eval_as(&mut self, e: &Expr, elem: Scalar) -> Result<HostValue> {
         self.statement(|env| {
-            env.target = matches!(e.kind, ExprKind::Call { .. }).then_some(elem);
+            env.target =
+                matches!(e.kind, ExprKind::Call { .. } | ExprKind::List(_)).then_some(elem);
             let v = env.value(e);
             env.target = None;
             v
@@ -279,10 +281,19 @@ impl Env {
     fn value_at(&mut self, e: &Expr) -> Result<HostValue> {
         let span = e.span;
         match &e.kind {
-            ExprKind::Int { value, .. } => Ok(HostValue::Num {
-                v: *value as f64,
-                float: false,
-            }),
+            ExprKind::Int { value, .. } => {
+                // A literal a double cannot hold (2^54 + 1) is refused, never rounded.
+                if !exact::holds(*value) {
+                    return Err(HostError::InexactInteger {
+                        what: format!("the integer {value}"),
+                        span,
+                    });
+                }
+                Ok(HostValue::Num {
+                    v: *value as f64,
+                    float: false,
+                })
+            }
             ExprKind::Float { value, .. } => Ok(HostValue::Num {
                 v: *value,
                 float: true,
@@ -320,6 +331,12 @@ impl Env {
                 Ok(HostValue::Dim(d))
             }
             ExprKind::List(items) => {
+                // A list for a 64-bit integer buffer holds its literals exactly.
+                if let Some(elem @ (Scalar::I64 | Scalar::U64)) = self.target.take() {
+                    if let Some(v) = self.exact_list(items, elem, span)? {
+                        return Ok(v);
+                    }
+                }
                 self.reserve(items.len(), 8, span)?;
                 let mut data = Vec::with_capacity(items.len());
                 let mut float = false;
@@ -854,6 +871,123 @@ impl Env {
         })
     }
 
+    /// Whether `e` involves what doubles may not hold exactly: a 64-bit integer array, an
+    /// integer literal or number of 2^53 or more.
+    fn wants_exact(&self, e: &Expr) -> bool {
+        match &e.kind {
+            ExprKind::Int { value, .. } => exact::beyond(*value as f64),
+            ExprKind::Name(_) | ExprKind::Member { .. } => match self.named(e) {
+                Some(HostValue::Num { v, float: false }) => exact::beyond(*v),
+                Some(HostValue::Array { data, .. }) => exact::is_wide(data),
+                _ => false,
+            },
+            ExprKind::Unary { operand, .. } => self.wants_exact(operand),
+            ExprKind::Binary { lhs, rhs, .. } => self.wants_exact(lhs) || self.wants_exact(rhs),
+            ExprKind::List(items) => items.iter().any(|i| self.wants_exact(i)),
+            ExprKind::Index { base, index } => self.wants_exact(base) || self.wants_exact(index),
+            ExprKind::Call { args, .. } => args.iter().any(|a| self.wants_exact(a)),
+            _ => false,
+        }
+    }
+
+    /// `e` computed exactly in 128-bit integers, where it is integer arithmetic on integer
+    /// literals, integer arrays and numbers, list literals, `a[i]` and `arange(n)`; `None` for
+    /// anything else, and where it cannot be exact (overflow, a zero divisor): the ordinary way
+    /// computes it, or says why not.
+    fn exact(&mut self, e: &Expr) -> Result<Option<ExactSide>> {
+        Ok(match &e.kind {
+            ExprKind::Int { value, .. } => Some(ExactSide::number(i128::from(*value))),
+            ExprKind::Bool(b) => Some(ExactSide::number(i128::from(*b))),
+            ExprKind::Name(_) | ExprKind::Member { .. } => match self.named(e) {
+                Some(HostValue::Num { v, float: false }) if !exact::beyond(*v) => {
+                    Some(ExactSide::number(*v as i128))
+                }
+                Some(HostValue::Array {
+                    data, float: false, ..
+                }) => exact::ints(data).map(|vals| ExactSide {
+                    vals,
+                    scalar: false,
+                }),
+                _ => None,
+            },
+            ExprKind::List(items) => {
+                let mut vals = Vec::with_capacity(items.len());
+                for item in items {
+                    match self.exact(item)? {
+                        Some(ExactSide { vals: v, scalar: true }) => vals.push(v[0]),
+                        _ => return Ok(None),
+                    }
+                }
+                Some(ExactSide {
+                    vals,
+                    scalar: false,
+                })
+            }
+            ExprKind::Unary {
+                op: UnOp::Neg,
+                operand,
+            } => self.exact(operand)?.and_then(ExactSide::neg),
+            ExprKind::Unary {
+                op: UnOp::Plus,
+                operand,
+            } => self.exact(operand)?,
+            ExprKind::Binary { op, lhs, rhs, .. } if !op.is_comparison() => {
+                match (self.exact(lhs)?, self.exact(rhs)?) {
+                    (Some(a), Some(b)) => a.binary(*op, b),
+                    _ => None,
+                }
+            }
+            ExprKind::Index { base, index } => {
+                let Some(HostValue::Array {
+                    data, float: false, ..
+                }) = self.named(base).cloned()
+                else {
+                    return Ok(None);
+                };
+                let i = self.value(index)?;
+                let i = as_index(&i, index.span)?;
+                match exact::ints(&data) {
+                    Some(v) if i < v.len() => Some(ExactSide::number(v[i])),
+                    _ => None,
+                }
+            }
+            ExprKind::Call { callee, args, .. } if callee.name == "arange" && args.len() == 1 => {
+                let n = self.value(&args[0])?;
+                let n = as_size(&n, args[0].span)?;
+                Some(ExactSide {
+                    vals: (0..n as i128).collect(),
+                    scalar: false,
+                })
+            }
+            _ => None,
+        })
+    }
+
+    /// `[…]` of integer literals for a buffer of 64-bit integers, held exactly; `None` when an
+    /// item is not an integer literal (the list is computed the ordinary way).
+    fn exact_list(&mut self, items: &[Expr], elem: Scalar, span: Span) -> Result<Option<HostValue>> {
+        let mut vals = Vec::with_capacity(items.len());
+        for item in items {
+            match self.exact(item)? {
+                Some(ExactSide { vals: v, scalar: true }) => vals.push(v[0]),
+                _ => return Ok(None),
+            }
+        }
+        self.reserve(items.len(), 8, span)?;
+        let data = if elem == Scalar::I64 {
+            // C's conversion: modulo 2^64.
+            BufData::I64(vals.iter().map(|&v| v as i64).collect())
+        } else {
+            BufData::U64(vals.iter().map(|&v| v as u64).collect())
+        };
+        Ok(Some(HostValue::Array {
+            data: Arc::new(data),
+            shape: vec![items.len()],
+            float: false,
+            dtype: None,
+        }))
+    }
+
     fn check(&mut self, e: &Expr) -> Result<std::result::Result<(), String>> {
         if let ExprKind::Binary {
             op,
@@ -863,11 +997,17 @@ impl Env {
         } = &e.kind
         {
             if op.is_comparison() {
+                // 64-bit integers beyond 2^53 are compared in 128-bit integers.
+                if self.wants_exact(lhs) || self.wants_exact(rhs) {
+                    if let (Some(l), Some(r)) = (self.exact(lhs)?, self.exact(rhs)?) {
+                        return Ok(exact::compare(*op, &l, &r));
+                    }
+                }
                 // Elementwise arithmetic on whole arrays is compared a chunk at a time, without
                 // making its result (`c == a + b`, `y == 2 * arange(n) + 1`).
                 if let (Some(l), Some(r)) = (self.fused(lhs)?, self.fused(rhs)?) {
                     if l.len.is_some() || r.len.is_some() {
-                        return Ok(l.compare(*op, &r));
+                        return l.compare(*op, &r, *op_span);
                     }
                 }
                 let l = self.value(lhs)?;
@@ -897,9 +1037,9 @@ struct FusedSide {
 
 impl FusedSide {
     /// `self op other`, as `compare` would find it.
-    fn compare(self, op: BinOp, other: &FusedSide) -> std::result::Result<(), String> {
+    fn compare(self, op: BinOp, other: &FusedSide, span: Span) -> Result<std::result::Result<(), String>> {
         let tol = Tolerance::for_sides([self.elem, other.elem], self.float || other.float);
-        compare_operands(op, self.operand(), other.operand(), tol)
+        compare_operands(op, self.operand(), other.operand(), tol, span)
     }
 
     /// The side as an operand: a number, or an array of one element, stands for every element.

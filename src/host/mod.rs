@@ -3,6 +3,7 @@
 mod elementwise;
 mod error;
 mod eval;
+mod exact;
 mod npy;
 mod value;
 
