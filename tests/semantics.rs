@@ -774,3 +774,37 @@ launch k { in = arange(4); out = ones(8); expect out == [15, 16, 17, 18, 0, 0, 0
 "#;
     ok(src, &[], ONE, [4, 1, 1]);
 }
+
+#[test]
+fn named_namespaces_scope_function_and_type_names() {
+    // `scale` is declared in `hoomd::fast` (×2) and `hoomd::slow` (×3). fast::twice calls
+    // `scale` unqualified: its own namespace's, 2·x. At file scope, after
+    // `using namespace hoomd::slow;`, `scale(1)` is slow's. Out[i] for x = 1:
+    //   fast::scale 2 + slow::scale 3 + hoomd::fast::twice 2·2 = 4 + scale 3 + inner 3 = 15,
+    // where `inner`, in namespace hoomd, calls `slow::scale` (hoomd::slow) → 3.
+    // `hoomd::Scalar` is the typedef in namespace hoomd (double).
+    let src = r#"
+namespace hoomd {
+typedef double Scalar;
+namespace fast {
+__device__ inline float scale(float x) { return 2.0f * x; }
+__device__ inline float twice(float x) { return 2.0f * scale(x); }
+}
+namespace slow {
+__device__ inline float scale(float x) { return 3.0f * x; }
+}
+__device__ inline float inner(float x) { return slow::scale(x); }
+}
+using namespace hoomd::slow;
+__device__ inline hoomd::Scalar as_scalar(float x) { return (hoomd::Scalar)x; }
+
+__global__ void k(float* out, double* d) {
+    out[threadIdx.x] = hoomd::fast::scale(1.0f) + hoomd::slow::scale(1.0f)
+        + hoomd::fast::twice(1.0f) + scale(1.0f) + hoomd::inner(1.0f);
+    d[threadIdx.x] = as_scalar(0.5f);
+}
+launch k { out = zeros(4); d = zeros(4); block = 4; grid = 1;
+    expect out == full(4, 15); expect d == full(4, 0.5); }
+"#;
+    ok(src, &[], ONE, [4, 1, 1]);
+}

@@ -46,6 +46,12 @@ pub(crate) struct Builder<'m> {
     out_of_class: std::cell::RefCell<Vec<OutOfClass>>,
     /// Constructs the builder recognises but simt cannot run, for the checker to report.
     unsupported: std::cell::RefCell<Vec<(String, String, Span)>>,
+    /// The named namespaces around the item being built, outermost first.
+    namespace: std::cell::RefCell<Vec<String>>,
+    /// Every namespace name declared so far: a type qualified by them names the type.
+    namespace_names: std::cell::RefCell<std::collections::HashSet<String>>,
+    /// The namespace of each device function and kernel, in the module's order.
+    scopes: std::cell::RefCell<super::scope::Scopes>,
 }
 
 impl<'m> Builder<'m> {
@@ -57,6 +63,9 @@ impl<'m> Builder<'m> {
             array_aliases: Default::default(),
             out_of_class: Default::default(),
             unsupported: Default::default(),
+            namespace: Default::default(),
+            namespace_names: Default::default(),
+            scopes: Default::default(),
         }
     }
     /// The only pest → `Span` conversion: where in the file the pair's text came from.
@@ -87,6 +96,8 @@ impl<'m> Builder<'m> {
         module
             .unsupported
             .append(&mut self.unsupported.borrow_mut());
+        self.scopes.borrow_mut().record(&module, "");
+        super::scope::scope_functions(&mut module, &self.scopes.borrow());
         if errors.is_empty() {
             Ok(module)
         } else {
@@ -97,8 +108,35 @@ impl<'m> Builder<'m> {
     /// The items of a file or of a `namespace { ... }` block, into `module`.
     fn items(&self, pair: Pair<'_, Rule>, module: &mut Module, errors: &mut Vec<ParseError>) {
         for item in pair.into_inner() {
+            let ns = self.namespace.borrow().join("::");
+            self.scopes.borrow_mut().record(module, &ns);
             let result = match item.as_rule() {
-                Rule::namespace_block | Rule::linkage_block => {
+                Rule::namespace_block => {
+                    let name = item
+                        .clone()
+                        .into_inner()
+                        .find(|p| p.as_rule() == Rule::ident)
+                        .map(|p| p.as_str().to_string());
+                    if let Some(n) = &name {
+                        self.namespace_names.borrow_mut().insert(n.clone());
+                        self.namespace.borrow_mut().push(n.clone());
+                    }
+                    self.items(item, module, errors);
+                    let ns = self.namespace.borrow().join("::");
+                    self.scopes.borrow_mut().record(module, &ns);
+                    if name.is_some() {
+                        self.namespace.borrow_mut().pop();
+                    }
+                    Ok(())
+                }
+                Rule::namespace_decl if item.as_str().trim_start().starts_with("using") => {
+                    if let Some(p) = item.clone().into_inner().find(|p| p.as_rule() == Rule::scoped_name) {
+                        let used = p.as_str().trim_start_matches("::").to_string();
+                        self.scopes.borrow_mut().using.push((ns.clone(), used));
+                    }
+                    Ok(())
+                }
+                Rule::linkage_block => {
                     self.items(item, module, errors);
                     Ok(())
                 }
@@ -898,6 +936,14 @@ impl<'m> Builder<'m> {
                 }
                 Rule::named_ty => {
                     base_text = p.as_str().split_whitespace().collect();
+                    // `hoomd::Scalar3` names the `Scalar3` declared in namespace `hoomd`.
+                    let names = self.namespace_names.borrow();
+                    while let Some((first, rest)) = base_text.trim_start_matches("::").split_once("::") {
+                        if !names.contains(first) {
+                            break;
+                        }
+                        base_text = rest.to_string();
+                    }
                     base = BaseType::named(&base_text);
                 }
                 Rule::pointer => pointer = true,

@@ -7,6 +7,7 @@ mod error;
 mod grammar;
 mod headers;
 mod preprocess;
+mod scope;
 mod switch;
 
 use pest::Parser;
