@@ -891,7 +891,8 @@ impl Env {
     }
 
     /// `e` computed exactly in 128-bit integers, where it is integer arithmetic on integer
-    /// literals, integer arrays and numbers, list literals, `a[i]` and `arange(n)`; `None` for
+    /// literals, integer arrays and numbers, list literals, `a[i]`, `arange(n)` and `load` of
+    /// integers; `None` for
     /// anything else, and where it cannot be exact (overflow, a zero divisor): the ordinary way
     /// computes it, or says why not.
     fn exact(&mut self, e: &Expr) -> Result<Option<ExactSide>> {
@@ -959,6 +960,19 @@ impl Env {
                     scalar: false,
                 })
             }
+            // `load("x.npy")`: exact where the file holds integers.
+            ExprKind::Call { callee, .. } if callee.name == "load" => match self.value(e)? {
+                HostValue::Num { v, float: false } if !exact::beyond(v) => {
+                    Some(ExactSide::number(v as i128))
+                }
+                HostValue::Array {
+                    data, float: false, ..
+                } => exact::ints(&data).map(|vals| ExactSide {
+                    vals,
+                    scalar: false,
+                }),
+                _ => None,
+            },
             _ => None,
         })
     }
