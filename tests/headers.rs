@@ -117,3 +117,38 @@ launch k {{ out = zeros(256); f = zeros(64); expect out == [{}]; expect f == [{}
     );
     ok(&src, &[], ONE, [64, 1, 1]);
 }
+
+#[test]
+fn cucomplex_computes_as_nvidias_header_does() {
+    // a = 1 + 2i, b = 3 + 4i, z = 0, big = 1e30 + 1e30i, h = 3e30 + 4e30i (as float2 pairs):
+    // a·b = -5 + 10i; a / b = (11 + 2i) / 25 = 0.44 + 0.08i; |b| = 5 (v = 4, w = 3:
+    // 4 · sqrt(1 + 0.75²) = 4 · 1.25); |z| = 0 (0 / 0 is NaN, and v == 0 takes v + w);
+    // conj(a) = 1 - 2i; a + b - b = a. Scaling: big / big = 1 (unscaled, |big|² = 2e60
+    // overflows a float) and |h| = 5e30 (unscaled, 2.5e61 overflows). The double forms agree.
+    let src = r#"
+#include <cuComplex.h>
+typedef cuDoubleComplex magmaDoubleComplex;
+__global__ void k(const cuFloatComplex* c, float* f, const magmaDoubleComplex* x, double* d) {
+    f[0] = cuCrealf(cuCmulf(c[0], c[1]));
+    f[1] = cuCimagf(cuCmulf(c[0], c[1]));
+    f[2] = cuCrealf(cuCdivf(c[0], c[1]));
+    f[3] = cuCimagf(cuCdivf(c[0], c[1]));
+    f[4] = cuCabsf(c[1]);
+    f[5] = cuCabsf(c[2]);
+    f[6] = cuCimagf(cuConjf(c[0]));
+    f[7] = cuCimagf(cuCsubf(cuCaddf(c[0], c[1]), c[1]));
+    f[8] = cuCrealf(cuCdivf(c[3], c[3]));
+    f[9] = cuCabsf(c[4]);
+    d[0] = cuCreal(cuCdiv(x[0], x[1]));
+    d[1] = cuCimag(cuCdiv(x[0], x[1]));
+    d[2] = cuCimag(cuCmul(x[0], x[1]));
+    d[3] = cuCabs(x[1]);
+    d[4] = cuCimag(cuConj(cuCadd(x[0], cuCsub(x[1], x[1]))));
+}
+launch k { c = [1, 2, 3, 4, 0, 0, 1e30, 1e30, 3e30, 4e30]; f = zeros(10);
+    x = [1, 2, 3, 4]; d = zeros(5); block = 1; grid = 1;
+    expect f == [-5, 10, 0.44, 0.08, 5, 0, -2, 2, 1, 5e30];
+    expect d == [0.44, 0.08, 10, 5, -2]; }
+"#;
+    ok(src, &[], [1, 1, 1], [1, 1, 1]);
+}

@@ -8,6 +8,7 @@ pub(crate) fn header(name: &str) -> Option<&'static str> {
     match name {
         "thrust/complex.h" => Some(include_str!("headers/thrust_complex.h")),
         "helper_math.h" => Some(include_str!("headers/helper_math.h")),
+        "cuComplex.h" => Some(include_str!("headers/cucomplex.h")),
         _ => None,
     }
 }
