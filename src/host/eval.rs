@@ -915,7 +915,10 @@ impl Env {
                 let mut vals = Vec::with_capacity(items.len());
                 for item in items {
                     match self.exact(item)? {
-                        Some(ExactSide { vals: v, scalar: true }) => vals.push(v[0]),
+                        Some(ExactSide {
+                            vals: v,
+                            scalar: true,
+                        }) => vals.push(v[0]),
                         _ => return Ok(None),
                     }
                 }
@@ -979,11 +982,19 @@ impl Env {
 
     /// `[…]` of integer literals for a buffer of 64-bit integers, held exactly; `None` when an
     /// item is not an integer literal (the list is computed the ordinary way).
-    fn exact_list(&mut self, items: &[Expr], elem: Scalar, span: Span) -> Result<Option<HostValue>> {
+    fn exact_list(
+        &mut self,
+        items: &[Expr],
+        elem: Scalar,
+        span: Span,
+    ) -> Result<Option<HostValue>> {
         let mut vals = Vec::with_capacity(items.len());
         for item in items {
             match self.exact(item)? {
-                Some(ExactSide { vals: v, scalar: true }) => vals.push(v[0]),
+                Some(ExactSide {
+                    vals: v,
+                    scalar: true,
+                }) => vals.push(v[0]),
                 _ => return Ok(None),
             }
         }
@@ -1051,7 +1062,12 @@ struct FusedSide {
 
 impl FusedSide {
     /// `self op other`, as `compare` would find it.
-    fn compare(self, op: BinOp, other: &FusedSide, span: Span) -> Result<std::result::Result<(), String>> {
+    fn compare(
+        self,
+        op: BinOp,
+        other: &FusedSide,
+        span: Span,
+    ) -> Result<std::result::Result<(), String>> {
         let tol = Tolerance::for_sides([self.elem, other.elem], self.float || other.float);
         compare_operands(op, self.operand(), other.operand(), tol, span)
     }

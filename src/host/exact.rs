@@ -92,9 +92,7 @@ impl ExactSide {
                 BinOp::BitAnd => Some(x & y),
                 BinOp::BitOr => Some(x | y),
                 BinOp::BitXor => Some(x ^ y),
-                BinOp::Shl if (0..64).contains(&y) => {
-                    x.checked_mul(1i128 << y).filter(|_| x >= 0)
-                }
+                BinOp::Shl if (0..64).contains(&y) => x.checked_mul(1i128 << y).filter(|_| x >= 0),
                 BinOp::Shr if (0..128).contains(&y) => Some(x >> y),
                 _ => None,
             }
@@ -175,7 +173,9 @@ mod tests {
             ))
         );
         // `wrong + 1 == out`, exactly.
-        let plus = wrong.binary(BinOp::Add, ExactSide::number(1)).expect("fits");
+        let plus = wrong
+            .binary(BinOp::Add, ExactSide::number(1))
+            .expect("fits");
         assert_eq!(plus.vals, vec![(1i128 << 63) + 1, two54 + 1, 4]);
         assert_eq!(
             compare(BinOp::Eq, &plus, &out),

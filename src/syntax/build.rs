@@ -938,7 +938,9 @@ impl<'m> Builder<'m> {
                     base_text = p.as_str().split_whitespace().collect();
                     // `hoomd::Scalar3` names the `Scalar3` declared in namespace `hoomd`.
                     let names = self.namespace_names.borrow();
-                    while let Some((first, rest)) = base_text.trim_start_matches("::").split_once("::") {
+                    while let Some((first, rest)) =
+                        base_text.trim_start_matches("::").split_once("::")
+                    {
                         if !names.contains(first) {
                             break;
                         }

@@ -268,7 +268,11 @@ mod tests {
     fn lookup_goes_outward_then_through_using() {
         let declared = HashMap::from([(
             "rsqrt".to_string(),
-            HashSet::from(["hoomd::fast".to_string(), "hoomd::slow".to_string(), String::new()]),
+            HashSet::from([
+                "hoomd::fast".to_string(),
+                "hoomd::slow".to_string(),
+                String::new(),
+            ]),
         )]);
         let using = vec![(String::new(), "hoomd::slow".to_string())];
         let r = Resolver {
@@ -276,12 +280,24 @@ mod tests {
             using: &using,
         };
         // From inside `hoomd`, `fast::rsqrt` is `hoomd::fast::rsqrt`.
-        assert_eq!(r.resolve("fast::rsqrt", "hoomd").as_deref(), Some("hoomd.fast.rsqrt"));
-        assert_eq!(r.resolve("hoomd::slow::rsqrt", "").as_deref(), Some("hoomd.slow.rsqrt"));
+        assert_eq!(
+            r.resolve("fast::rsqrt", "hoomd").as_deref(),
+            Some("hoomd.fast.rsqrt")
+        );
+        assert_eq!(
+            r.resolve("hoomd::slow::rsqrt", "").as_deref(),
+            Some("hoomd.slow.rsqrt")
+        );
         // Unqualified inside `hoomd::fast`: its own; at file scope: the file's, before `using`.
-        assert_eq!(r.resolve("rsqrt", "hoomd::fast").as_deref(), Some("hoomd.fast.rsqrt"));
+        assert_eq!(
+            r.resolve("rsqrt", "hoomd::fast").as_deref(),
+            Some("hoomd.fast.rsqrt")
+        );
         assert_eq!(r.resolve("rsqrt", "").as_deref(), Some("rsqrt"));
-        assert_eq!(r.resolve("::rsqrt", "hoomd::fast").as_deref(), Some("rsqrt"));
+        assert_eq!(
+            r.resolve("::rsqrt", "hoomd::fast").as_deref(),
+            Some("rsqrt")
+        );
         assert_eq!(r.resolve("other", ""), None);
         assert_eq!(enclosing("a::b"), ["a::b", "a", ""]);
     }
