@@ -152,3 +152,18 @@ launch k { c = [1, 2, 3, 4, 0, 0, 1e30, 1e30, 3e30, 4e30]; f = zeros(10);
 "#;
     ok(src, &[], [1, 1, 1], [1, 1, 1]);
 }
+
+#[test]
+fn cufft_h_names_the_transform_element_types() {
+    // CS179's FFT post-processing kernels take `cufftComplex*`, cuFFT's float2: out[i] = |z|^2 of
+    // (i, 2i) = 5i^2, read through .x and .y.
+    let src = r#"
+#include <cufft.h>
+__global__ void power(const cufftComplex* z, cufftReal* out) {
+    int i = threadIdx.x;
+    out[i] = z[i].x * z[i].x + z[i].y * z[i].y;
+}
+launch power { z = [0, 0, 1, 2, 2, 4, 3, 6]; out = zeros(4); expect out == [0, 5, 20, 45]; }
+"#;
+    common::ok(src, &[], [1, 1, 1], [4, 1, 1]);
+}

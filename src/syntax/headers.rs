@@ -9,6 +9,7 @@ pub(crate) fn header(name: &str) -> Option<&'static str> {
         "thrust/complex.h" => Some(include_str!("headers/thrust_complex.h")),
         "helper_math.h" => Some(include_str!("headers/helper_math.h")),
         "cuComplex.h" => Some(include_str!("headers/cucomplex.h")),
+        "cufft.h" => Some(include_str!("headers/cufft.h")),
         _ => None,
     }
 }
