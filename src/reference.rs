@@ -1669,14 +1669,22 @@ fn reinterprets(from: Scalar, to: Scalar) -> bool {
 }
 
 /// Equal element by element, as the engine's and the reference's results must be; NaN equals NaN
-/// (the payload is not compared).
+/// (the payload and sign are not compared: CUDA leaves them unspecified, and the host computing
+/// a NaN picks its own). That holds for a NaN stored through a float view of an integer buffer
+/// too (`((float*)pi)[0] = x`): a 32- or 64-bit word that is a NaN's bits equals another.
 pub fn same_data(a: &BufData, b: &BufData) -> bool {
     fn eq<T: PartialEq + Copy>(a: &[T], b: &[T], nan: impl Fn(T) -> bool) -> bool {
         a.len() == b.len() && a.iter().zip(b).all(|(&x, &y)| x == y || (nan(x) && nan(y)))
     }
+    let nan32 = |bits: u32| f32::from_bits(bits).is_nan();
+    let nan64 = |bits: u64| f64::from_bits(bits).is_nan();
     match (a, b) {
         (BufData::F32(x), BufData::F32(y)) => eq(x, y, f32::is_nan),
         (BufData::F64(x), BufData::F64(y)) => eq(x, y, f64::is_nan),
+        (BufData::I32(x), BufData::I32(y)) => eq(x, y, |v| nan32(v as u32)),
+        (BufData::U32(x), BufData::U32(y)) => eq(x, y, nan32),
+        (BufData::I64(x), BufData::I64(y)) => eq(x, y, |v| nan64(v as u64)),
+        (BufData::U64(x), BufData::U64(y)) => eq(x, y, nan64),
         (BufData::F16(x), BufData::F16(y)) => eq(x, y, half::f16::is_nan),
         (BufData::BF16(x), BufData::BF16(y)) => eq(x, y, half::bf16::is_nan),
         (x, y) => x == y,
@@ -1850,6 +1858,18 @@ fn directed(x: V, to: Scalar, dir: crate::value::Direction) -> V {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn nans_are_equal_whatever_their_sign_even_as_integer_words() {
+        use super::{same_data, BufData};
+        // 0x7fc00000 and 0xffc00000 are both quiet NaNs as floats; 1 and 2 are not NaNs.
+        let nan = |bits: u32| BufData::I32(vec![0, bits as i32]);
+        assert!(same_data(&nan(0x7fc0_0000), &nan(0xffc0_0000)));
+        assert!(!same_data(&BufData::I32(vec![1]), &BufData::I32(vec![2])));
+        let f = |x: f32| BufData::F32(vec![x]);
+        assert!(same_data(&f(f32::NAN), &f(-f32::NAN)));
+        assert!(!same_data(&f(0.0), &f(f32::NAN)));
+    }
+
     use super::*;
 
     #[test]
