@@ -911,22 +911,10 @@ impl Env {
                 }),
                 _ => None,
             },
-            ExprKind::List(items) => {
-                let mut vals = Vec::with_capacity(items.len());
-                for item in items {
-                    match self.exact(item)? {
-                        Some(ExactSide {
-                            vals: v,
-                            scalar: true,
-                        }) => vals.push(v[0]),
-                        _ => return Ok(None),
-                    }
-                }
-                Some(ExactSide {
-                    vals,
-                    scalar: false,
-                })
-            }
+            ExprKind::List(items) => self.exact_items(items)?.map(|vals| ExactSide {
+                vals,
+                scalar: false,
+            }),
             ExprKind::Unary {
                 op: UnOp::Neg,
                 operand,
@@ -982,12 +970,8 @@ impl Env {
 
     /// `[…]` of integer literals for a buffer of 64-bit integers, held exactly; `None` when an
     /// item is not an integer literal (the list is computed the ordinary way).
-    fn exact_list(
-        &mut self,
-        items: &[Expr],
-        elem: Scalar,
-        span: Span,
-    ) -> Result<Option<HostValue>> {
+    /// A list's items as exact integers, if each is one.
+    fn exact_items(&mut self, items: &[Expr]) -> Result<Option<Vec<i128>>> {
         let mut vals = Vec::with_capacity(items.len());
         for item in items {
             match self.exact(item)? {
@@ -998,6 +982,18 @@ impl Env {
                 _ => return Ok(None),
             }
         }
+        Ok(Some(vals))
+    }
+
+    fn exact_list(
+        &mut self,
+        items: &[Expr],
+        elem: Scalar,
+        span: Span,
+    ) -> Result<Option<HostValue>> {
+        let Some(vals) = self.exact_items(items)? else {
+            return Ok(None);
+        };
         self.reserve(items.len(), 8, span)?;
         let data = if elem == Scalar::I64 {
             // C's conversion: modulo 2^64.
