@@ -273,3 +273,30 @@ launch k { out = zeros(4); expect out == [3, 101, 11.5, 21]; }
 "#;
     ok(src, &[], ONE, ONE);
 }
+
+#[test]
+fn a_vector_argument_takes_the_vector_overload_declared_after_the_scalar_one() {
+    // exllama's `half silu(half)` then `half2 silu(half2)`: a half2 argument calls the second.
+    // Declared in that order, the call was typed by the first (a scalar) and refused. Thread t
+    // doubles the pair (2t, 2t + 1) and the float pair (t, -t) through the vector overloads.
+    let src = r#"
+#include <cuda_fp16.h>
+__device__ half twice(half x) { return __hadd(x, x); }
+__device__ half2 twice(half2 x) { return __hadd2(x, x); }
+__device__ float twice(float x) { return x + x; }
+__device__ float2 twice(float2 v) { return make_float2(v.x + v.x, v.y + v.y); }
+__global__ void k(half* x, float* f) {
+    int t = threadIdx.x;
+    half2 v = ((half2*)x)[t];
+    v = twice(v);
+    ((half2*)x)[t] = v;
+    float2 w = twice(make_float2(t, -t));
+    f[2 * t] = w.x;
+    f[2 * t + 1] = w.y + twice(0.5f);
+}
+launch k { x = arange(8); f = zeros(8);
+    expect x == 2 * arange(8);
+    expect f == [0, 1, 2, -1, 4, -3, 6, -5]; }
+"#;
+    ok(src, &[], [1, 1, 1], [4, 1, 1]);
+}

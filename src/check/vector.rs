@@ -109,6 +109,21 @@ impl KernelChecker<'_, '_> {
     }
 }
 
+impl KernelChecker<'_, '_> {
+    /// Whether a function of this name returns a vector, in any of its overloads (`half
+    /// twice(half)` beside `half2 twice(half2)`: the call's arguments choose).
+    fn some_overload_returns_vector(&self, name: &str) -> bool {
+        match self.globals.overloads.get(name) {
+            Some(all) => all.iter().any(|f| returns_vector(f)),
+            None => self
+                .globals
+                .functions
+                .get(name)
+                .is_some_and(|f| returns_vector(f)),
+        }
+    }
+}
+
 /// Reads of a vector's component variables.
 pub(crate) fn var_parts(vars: &[VarId], elem: Scalar, span: Span) -> Vec<Expr> {
     vars.iter()
@@ -590,11 +605,7 @@ impl KernelChecker<'_, '_> {
                 callee,
                 targs,
                 args,
-            } if self
-                .globals
-                .functions
-                .get(super::groups::unqualified(&callee.name))
-                .is_some_and(|f| returns_vector(f))
+            } if self.some_overload_returns_vector(super::groups::unqualified(&callee.name))
                 && !self.builtin_wins(super::groups::unqualified(&callee.name), args) =>
             {
                 let name = super::groups::unqualified(&callee.name);
