@@ -714,6 +714,7 @@ impl<'m> Builder<'m> {
             .map(|d| Field {
                 ty: TypeName {
                     pointer: d.pointer,
+                    reference: d.reference,
                     ..ty.clone()
                 },
                 name: d.name,
