@@ -963,17 +963,17 @@ impl<'k> Block<'_, 'k> {
                 t.locals[var.0 as usize] = v;
             }
             StmtKind::Store { mem, index, value } => {
-                let i = self.index(t, *mem, index)?;
-                let v = self.eval(t, value, Some(i))?;
-                self.access(*mem, Access::Store);
+                let (mem, i) = self.index(t, *mem, index)?;
+                let v = self.eval(t, value, Some((mem, i)))?;
+                self.access(mem, Access::Store);
                 self.touch(
                     t,
-                    *mem,
-                    (i * self.units(*mem), self.units(*mem)),
+                    mem,
+                    (i * self.units(mem), self.units(mem)),
                     Kind::Write,
                     s.span,
                 )?;
-                self.store(t, *mem, i, v);
+                self.store(t, mem, i, v);
             }
             StmtKind::If { cond, then, els } => {
                 let go = self.eval(t, cond, None)?.truth();
@@ -1032,25 +1032,25 @@ impl<'k> Block<'_, 'k> {
                 return Ok(true);
             }
             StmtKind::VecLoad { mem, index, vars } => {
-                let i = self.index(t, *mem, index)?;
-                self.access(*mem, Access::Load);
-                let (w, units) = (mem.width as usize, self.units(*mem));
-                self.touch(t, *mem, (i * units, units), Kind::Read, s.span)?;
+                let (mem, i) = self.index(t, *mem, index)?;
+                self.access(mem, Access::Load);
+                let (w, units) = (mem.width as usize, self.units(mem));
+                self.touch(t, mem, (i * units, units), Kind::Read, s.span)?;
                 for (k, var) in vars.iter().enumerate() {
-                    t.locals[var.0 as usize] = self.load(t, *mem, i * w + k);
+                    t.locals[var.0 as usize] = self.load(t, mem, i * w + k);
                 }
             }
             StmtKind::VecStore { mem, index, values } => {
-                let i = self.index(t, *mem, index)?;
+                let (mem, i) = self.index(t, *mem, index)?;
                 let mut vals = Vec::with_capacity(values.len());
                 for v in values {
                     vals.push(self.eval(t, v, None)?);
                 }
-                self.access(*mem, Access::Store);
-                let (w, units) = (mem.width as usize, self.units(*mem));
-                self.touch(t, *mem, (i * units, units), Kind::Write, s.span)?;
+                self.access(mem, Access::Store);
+                let (w, units) = (mem.width as usize, self.units(mem));
+                self.touch(t, mem, (i * units, units), Kind::Write, s.span)?;
                 for (k, v) in vals.into_iter().enumerate() {
-                    self.store(t, *mem, i * w + k, v);
+                    self.store(t, mem, i * w + k, v);
                 }
             }
             // The reference counts what printing costs; the engine's output is checked elsewhere.
@@ -1122,6 +1122,7 @@ impl<'k> Block<'_, 'k> {
             }
             Space::Shared(s) => &self.shared[s as usize],
             Space::Local(l) => &t.arrays[l as usize],
+            Space::Choice { .. } => unreachable!("reference: `index` resolves a choice"),
         }
     }
 
@@ -1184,6 +1185,7 @@ impl<'k> Block<'_, 'k> {
             }
             Space::Shared(s) => &mut self.shared[s as usize],
             Space::Local(l) => &mut t.arrays[l as usize],
+            Space::Choice { .. } => unreachable!("reference: `index` resolves a choice"),
         }
     }
 
@@ -1195,16 +1197,33 @@ impl<'k> Block<'_, 'k> {
             },
             Space::Shared(s) => self.kernel.shared[s as usize].name.clone(),
             Space::Local(l) => self.kernel.local_arrays[l as usize].name.clone(),
+            Space::Choice { .. } => unreachable!("reference: `index` resolves a choice"),
         }
     }
 
-    /// Evaluates an index and checks it against the memory's length.
-    fn index(&mut self, t: &mut Thread<'k>, mem: Mem, index: &'k Expr) -> Step<usize> {
+    /// Evaluates an index and checks it against the memory's length: the memory (a pointer
+    /// into one of several arrays names its array in its value) and the element.
+    fn index(&mut self, t: &mut Thread<'k>, mem: Mem, index: &'k Expr) -> Step<(Mem, usize)> {
         let i = self
             .eval(t, index, None)?
             .int()
             .expect("checker: integer index");
-        self.checked(t, mem, i)
+        let (mem, i) = match mem.space {
+            Space::Choice { .. } => {
+                let (k, i) = crate::check::typed::choice_parts(i as i64);
+                let Some(&space) = usize::try_from(k)
+                    .ok()
+                    .and_then(|k| self.kernel.choices.get(k))
+                else {
+                    return Err(RefError::NullPointer {
+                        name: "one of several arrays".into(),
+                    });
+                };
+                (Mem { space, ..mem }, i128::from(i))
+            }
+            _ => (mem, i),
+        };
+        Ok((mem, self.checked(t, mem, i)?))
     }
 
     /// Checks an index against the memory's length, in elements of `mem.width` components; an
@@ -1254,6 +1273,7 @@ impl<'k> Block<'_, 'k> {
             }
             Space::Shared(s) => Some(&mut self.shared_written[s as usize]),
             Space::Local(l) => Some(&mut t.written[l as usize]),
+            Space::Choice { .. } => unreachable!("reference: `index` resolves a choice"),
         };
         if let Some(written) = written {
             let unwritten = written[first..first + n].iter().any(|w| !w);
@@ -1278,6 +1298,7 @@ impl<'k> Block<'_, 'k> {
             Space::Shared(s) => &mut self.shared_touch[s as usize],
             // A thread's own array: no other thread can touch it.
             Space::Local(_) => return Ok(()),
+            Space::Choice { .. } => unreachable!("reference: `index` resolves a choice"),
         };
         let epoch = self.epoch;
         match (first..first + n).find(|&i| slots[i].record(block, epoch, thread, kind)) {
@@ -1314,6 +1335,7 @@ impl<'k> Block<'_, 'k> {
             (Space::Shared(_), Access::Store | Access::Atomic) => tally.shared_stores += 1,
             (Space::Local(_), Access::Load) => tally.local_loads += 1,
             (Space::Local(_), Access::Store | Access::Atomic) => tally.local_stores += 1,
+            (Space::Choice { .. }, _) => unreachable!("reference: `index` resolves a choice"),
         }
         if let Space::Global(_) = mem.space {
             tally.global_bytes += u64::from(mem.elem.size() * mem.width);
@@ -1321,11 +1343,16 @@ impl<'k> Block<'_, 'k> {
     }
 
     /// Evaluates an expression for thread `t`; `store_at` is the element a `Store` is writing.
-    fn eval(&mut self, t: &mut Thread<'k>, e: &'k Expr, store_at: Option<usize>) -> Step<V> {
+    fn eval(&mut self, t: &mut Thread<'k>, e: &'k Expr, store_at: Option<(Mem, usize)>) -> Step<V> {
         crate::stack::grow(|| self.eval_at(t, e, store_at))
     }
 
-    fn eval_at(&mut self, t: &mut Thread<'k>, e: &'k Expr, store_at: Option<usize>) -> Step<V> {
+    fn eval_at(
+        &mut self,
+        t: &mut Thread<'k>,
+        e: &'k Expr,
+        store_at: Option<(Mem, usize)>,
+    ) -> Step<V> {
         let ty = e.ty;
         let v = match &e.kind {
             ExprKind::Const(v) => return Ok(V::of(*v)),
@@ -1506,19 +1533,20 @@ impl<'k> Block<'_, 'k> {
                 }
             }
             ExprKind::Load { mem, index } => {
-                let i = self.index(t, *mem, index)?;
-                self.access(*mem, Access::Load);
+                let (mem, i) = self.index(t, *mem, index)?;
+                self.access(mem, Access::Load);
                 self.touch(
                     t,
-                    *mem,
-                    (i * self.units(*mem), self.units(*mem)),
+                    mem,
+                    (i * self.units(mem), self.units(mem)),
                     Kind::Read,
                     e.span,
                 )?;
-                return Ok(self.load(t, *mem, i));
+                return Ok(self.load(t, mem, i));
             }
-            ExprKind::LoadAtStore { mem } => {
-                let i = store_at.expect("checker: LoadAtStore only inside a store");
+            ExprKind::LoadAtStore { .. } => {
+                let (mem, i) = store_at.expect("checker: LoadAtStore only inside a store");
+                let mem = &mem;
                 self.access(*mem, Access::Load);
                 self.touch(
                     t,
@@ -1541,23 +1569,17 @@ impl<'k> Block<'_, 'k> {
                 } else {
                     Kind::AtomicUsed
                 };
-                let i = self.index(t, *mem, index)?;
+                let (mem, i) = self.index(t, *mem, index)?;
                 let v = self.eval(t, operand, store_at)?;
                 let c = match compare {
                     Some(c) => Some(self.eval(t, c, store_at)?),
                     None => None,
                 };
-                self.access(*mem, Access::Atomic);
-                self.touch(
-                    t,
-                    *mem,
-                    (i * self.units(*mem), self.units(*mem)),
-                    kind,
-                    e.span,
-                )?;
-                let old = self.load(t, *mem, i);
+                self.access(mem, Access::Atomic);
+                self.touch(t, mem, (i * self.units(mem), self.units(mem)), kind, e.span)?;
+                let old = self.load(t, mem, i);
                 let new = atomic(*op, mem.elem, old, v, c);
-                self.store(t, *mem, i, new);
+                self.store(t, mem, i, new);
                 return Ok(old);
             }
             ExprKind::Inline { body, result, .. } => {

@@ -1803,3 +1803,57 @@ fn random_kernels_count_alike_on_one_and_several_workers() {
         })
         .unwrap();
 }
+
+/// Pointers into one of several arrays: swapped in loops, chosen lane by lane with `?:`, walked,
+/// passed to a `__device__` function, compared, used by atomics, and null.
+const CHOICES: &str = r#"
+__device__ void add_to(float* p, int i, float v) { p[i] += v; }
+__global__ void swapped(float* a, float* b, int* counts, int steps) {
+    __shared__ float s0[64];
+    __shared__ float s1[64];
+    int t = threadIdx.x;
+    int g = blockIdx.x * blockDim.x + t;
+    float* src = a;
+    float* dst = b;
+    float* sh = s0;
+    float* other = s1;
+    sh[t] = a[g];
+    other[t] = 0.0f;
+    __syncthreads();
+    for (int s = 0; s < steps; s++) {
+        dst[g] = src[g] * 0.5f + sh[(t + s) & 63];
+        other[t] = sh[t ^ 1] + 1.0f;
+        __syncthreads();
+        float* x = src; src = dst; dst = x;
+        float* y = sh; sh = other; other = y;
+    }
+    int* c = (g % 3 == 0) ? counts : counts + 1;
+    atomicAdd(c, 1);
+    float* q = (t & 4) ? a : b;
+    q += g;
+    add_to(q, 0, (q == a + g) ? 1.0f : 2.0f);
+}
+__global__ void null_chosen(float* a, float* b) {
+    float* p = a;
+    for (int s = 0; s < 3; s++) {
+        p[threadIdx.x] = 1.0f;
+        p = s == 0 ? b : NULL;
+    }
+}
+launch swapped { a = rand(128); b = rand(128); counts = zeros(2); steps = 3; grid = 2; block = 64; }
+launch null_chosen { a = zeros(32); b = zeros(32); grid = 1; block = 32; }
+"#;
+
+#[test]
+fn pointers_into_several_arrays_agree_with_the_reference() {
+    each_launch("choices.sk", CHOICES, |kernel, cfg, args| {
+        match (agree(kernel, cfg, args, &kernel.name), kernel.name.as_str()) {
+            (Ok((c, _)), "swapped") => assert!(c.gatom_instr > 0 && c.smem_instr > 0, "{c:?}"),
+            (Ok(_), "null_chosen") => assert_eq!(
+                engine_code(kernel, cfg, args).as_deref(),
+                Some("simt::run::null_pointer")
+            ),
+            (r, name) => panic!("{name}: {r:?}"),
+        }
+    });
+}

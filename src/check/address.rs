@@ -31,6 +31,7 @@ fn base_address(space: Space, span: Span) -> Expr {
         }
         Space::Shared(n) => (SHARED_BASE, n),
         Space::Local(n) => (LOCAL_BASE, n),
+        Space::Choice { .. } => unreachable!("checker: a choice's address is refused before"),
     };
     constant(Value::U64(base + (u64::from(n) << 32)), span)
 }
@@ -58,6 +59,15 @@ impl KernelChecker<'_, '_> {
         let Some(mem) = ptr.mem else {
             return Ok(constant(Value::U64(0), span)).map(|e| self.convert(e, to));
         };
+        if let Space::Choice { .. } = mem.space {
+            return Err(CheckError::Unsupported {
+                what: "the address of a pointer that may point into several arrays".into(),
+                span,
+                help: Some(
+                    "convert the pointer to an integer where it points into one array".into(),
+                ),
+            });
+        }
         let bytes = i64::from(mem.elem.size() * mem.width);
         let offset = ptr.offset;
         let null = self.binary(

@@ -724,7 +724,7 @@ impl KernelChecker<'_, '_> {
             }
             self.void_access(operand)?;
             let p = self.pointer(operand)?;
-            let mem = self.pointee(p.mem, e.span)?;
+            let mem = self.pointee(p.mem.or_else(|| self.null_held(operand)), e.span)?;
             let zero = constant(Value::I32(0), e.span);
             return Ok((mem, self.index_through(p.offset, zero, e.span)?));
         }
@@ -809,7 +809,7 @@ impl KernelChecker<'_, '_> {
                 }
                 self.void_access(cur)?;
                 let p = self.pointer(cur)?;
-                let mem = self.pointee(p.mem, cur.span)?;
+                let mem = self.pointee(p.mem.or_else(|| self.null_held(cur)), cur.span)?;
                 (mem, Some(p.offset), vec![0])
             }
         };
@@ -863,6 +863,28 @@ impl KernelChecker<'_, '_> {
     }
 
     /// The array a dereferenced pointer points into; `NULL` points into none.
+    /// The memory a pointer variable that has held only `NULL` so far (a `__device__` function's
+    /// parameter given `nullptr`, tested before use) is read through: a choice of no arrays, so
+    /// that an access that runs is `simt::run::null_pointer`, and one that never runs is no error.
+    fn null_held(&self, e: &ast::Expr) -> Option<Mem> {
+        let ast::ExprKind::Name(n) = &e.kind else {
+            return None;
+        };
+        let Some(Binding::Pointer(i)) = self.lookup(n) else {
+            return None;
+        };
+        let pv = &self.ptr_vars[i as usize];
+        let (elem, width) = pv.pointee;
+        (pv.assigned && pv.mem.is_none()).then_some(Mem {
+            space: Space::Choice {
+                stored: elem,
+                shared: false,
+            },
+            elem,
+            width,
+        })
+    }
+
     pub(crate) fn pointee(&self, mem: Option<Mem>, span: Span) -> Result<Mem> {
         mem.ok_or_else(|| CheckError::Pointer {
             problem: PointerProblem::NullDereference,

@@ -312,7 +312,7 @@ impl KernelChecker<'_, '_> {
                 .shared
                 .get(s as usize)
                 .is_some_and(|a| a.stored != a.elem),
-            Space::Global(_) => false,
+            Space::Global(_) | Space::Choice { .. } => false,
         }
     }
 
@@ -644,9 +644,7 @@ impl KernelChecker<'_, '_> {
                     if let Some(l) = layout {
                         self.struct_ptrs.insert(i, l);
                     }
-                    if ptr.mem.is_some() {
-                        body.push(self.point(i, ptr, p.name.span)?);
-                    }
+                    body.push(self.point(i, ptr, p.name.span)?);
                     self.declare(&p.name, Binding::Pointer(i));
                     continue;
                 }

@@ -40,6 +40,29 @@ use crate::value::{Scalar, Value};
 /// Static shared memory per block accepted by CUDA without opt-in.
 const STATIC_SMEM_LIMIT: u64 = 48 * 1024;
 
+/// Runs `check` (a kernel's or a function's) on a new checker, with the errors it found. A pointer variable found pointing into another array
+/// after its first use (`src = dst;` in a loop) makes the kernel be checked again with that
+/// variable a [`Space::Choice`] pointer from its declaration on; the pointer sets only grow, so
+/// this ends.
+fn with_choices<'g, T>(
+    globals: &'g Globals<'g>,
+    mut check: impl FnMut(&mut KernelChecker<'g, '_>) -> T,
+) -> (T, Vec<CheckError>) {
+    let mut choice_vars = HashSet::new();
+    loop {
+        let mut errors = Vec::new();
+        let mut cx = KernelChecker::new(globals, &mut errors);
+        cx.choice_vars.clone_from(&choice_vars);
+        let checked = check(&mut cx);
+        let found = std::mem::take(&mut cx.choice_found);
+        let before = choice_vars.len();
+        choice_vars.extend(found);
+        if choice_vars.len() == before {
+            return (checked, errors);
+        }
+    }
+}
+
 /// Checks every kernel and launch section of a module.
 pub fn check(module: &ast::Module) -> Result<Program, Vec<CheckError>> {
     check_with(module, &[])
@@ -169,9 +192,7 @@ pub fn check_focused(
             });
             continue;
         }
-        let mut own = Vec::new();
-        let mut cx = KernelChecker::new(&globals, &mut own);
-        let kernel = cx.kernel(k);
+        let (kernel, mut own) = with_choices(&globals, |cx| cx.kernel(k));
         let focused = focus.is_none_or(|names| {
             instances.iter().any(|i| i.name.name == k.name.name)
                 || names
@@ -195,18 +216,18 @@ pub fn check_focused(
     // errors leave them out like another kernel's.
     for f in &module.device_fns {
         if f.template.is_empty() && !globals.inlined.borrow().contains(&f.name.name) {
-            let mut own = Vec::new();
-            let mut cx = KernelChecker::new(&globals, &mut own);
-            if let Err(e) = cx.check_function(f) {
-                cx.errors.push(e);
-            }
+            let ((), own) = with_choices(&globals, |cx| {
+                if let Err(e) = cx.check_function(f) {
+                    cx.errors.push(e);
+                }
+            });
             match own.first() {
                 Some(first) if focus.is_some() => {
                     program
                         .unchecked
                         .push(Unchecked::new("function", &f.name, first));
                 }
-                _ => errors.append(&mut own),
+                _ => errors.extend(own),
             }
         }
     }
@@ -513,6 +534,14 @@ pub(crate) struct KernelChecker<'g, 'e> {
     cub_storages: HashMap<u32, (cub::Class, bool)>,
     /// The block shapes CUB block collectives need (see [`Kernel::block_shapes`]).
     block_shapes: Vec<(Span, [u32; 3])>,
+    /// The arrays [`Space::Choice`] pointers may point into (see [`Kernel::choices`]).
+    choices: Vec<Space>,
+    /// Pointer variables, by where they are declared, that may point into several arrays: known
+    /// from an earlier pass over the same kernel (see [`checked_kernel`]).
+    choice_vars: HashSet<Span>,
+    /// Pointer variables this pass found re-pointed into another array after their first use:
+    /// the kernel is checked again with them in `choice_vars`.
+    choice_found: Vec<Span>,
 }
 
 impl<'g, 'e> KernelChecker<'g, 'e> {
@@ -553,6 +582,9 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
             atomic_spaces: HashSet::new(),
             cub_storages: HashMap::new(),
             block_shapes: Vec::new(),
+            choices: Vec::new(),
+            choice_vars: HashSet::new(),
+            choice_found: Vec::new(),
         }
     }
 
@@ -729,6 +761,7 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
             notes: std::mem::take(&mut self.notes),
             body,
             block_shapes: std::mem::take(&mut self.block_shapes),
+            choices: std::mem::take(&mut self.choices),
         }
     }
 

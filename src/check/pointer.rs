@@ -1,10 +1,14 @@
-//! Pointers: values that point into one array, with an offset counted in pointee elements.
+//! Pointers: values that point into an array, with an offset counted in pointee elements.
 
-// The array a pointer points into is known when the kernel is checked; the offset is a run-time
-// value, so indexing, arithmetic, comparison and `NULL` work as in C, and every access through a
-// pointer is an ordinary access of its array, counted from the array's own addresses. A pointer
-// variable moves freely within its array (`p += k`); pointed into another array where it is
-// declared, it becomes a new variable from there on; elsewhere that is reported.
+// The array a pointer points into is usually known when the kernel is checked; the offset is a
+// run-time value, so indexing, arithmetic, comparison and `NULL` work as in C, and every access
+// through a pointer is an ordinary access of its array, counted from the array's own addresses.
+// A pointer variable moves freely within its array (`p += k`); pointed into another array where
+// it is declared, it becomes a new variable from there on. A pointer that may point into one of
+// several arrays (swapped in a loop, re-pointed in a branch, `flag ? a : b`) is a
+// `Space::Choice` pointer: its value carries its array's number (`CHOICE_SHIFT`), and the engine
+// sends each lane's access to the array it names. A variable found re-pointed after its first
+// use makes the checker start the kernel again with that variable a choice from its declaration.
 
 use super::expr::constant;
 use super::typed::*;
@@ -51,6 +55,9 @@ pub(crate) struct PtrVar {
     /// A struct's pointer member: its variable is the struct's leaf, so it is never declared
     /// again under a new variable.
     pub in_struct: bool,
+    /// Re-pointed into another array after its first use (an earlier pass found it): it may
+    /// point into several, so it holds a [`Space::Choice`] value from its declaration on.
+    pub choice: bool,
 }
 
 impl KernelChecker<'_, '_> {
@@ -242,6 +249,7 @@ impl KernelChecker<'_, '_> {
                 let c = self.condition(cond)?;
                 let t = self.pointer(then)?;
                 let f = self.pointer(els)?;
+                let (t, f) = self.unify((t, f), true, span)?;
                 let mem = self.same_array(t.mem, f.mem, span)?;
                 let is_const = t.is_const || f.is_const;
                 let offset = self.select_offset(c, t.offset, f.offset, span);
@@ -506,20 +514,106 @@ impl KernelChecker<'_, '_> {
         }
     }
 
+    /// Two pointers as values of one kind: where they point into different arrays and one of
+    /// them may already point into several (or `choose`, for `?:` and comparisons), both become
+    /// [`Space::Choice`] pointers.
+    fn unify(&mut self, (a, b): (Ptr, Ptr), choose: bool, span: Span) -> Result<(Ptr, Ptr)> {
+        let (Some(x), Some(y)) = (a.mem, b.mem) else {
+            return Ok((a, b));
+        };
+        let is_choice = |m: Mem| matches!(m.space, Space::Choice { .. });
+        if x.space == y.space || !(choose || is_choice(x) || is_choice(y)) {
+            return Ok((a, b));
+        }
+        Ok((self.as_choice(a, span)?, self.as_choice(b, span)?))
+    }
+
+    /// `p` as a [`Space::Choice`] pointer: its offset plus its array's number among the kernel's
+    /// choices ([`CHOICE_SHIFT`]); null stays null.
+    fn as_choice(&mut self, p: Ptr, span: Span) -> Result<Ptr> {
+        let Some(mem) = p.mem else {
+            return Ok(p);
+        };
+        let refuse = |what: String| {
+            CheckError::Unsupported {
+            what: format!("a pointer that may point into {what} or into another array"),
+            span,
+            help: Some(
+                "simt follows a pointer into one of several global buffers or shared arrays; index this array on its own branch"
+                    .into(),
+            ),
+        }
+        };
+        let stored = match mem.space {
+            Space::Choice { .. } => return Ok(p),
+            Space::Local(_) => {
+                return Err(refuse(format!(
+                    "`{}`, a thread's own array,",
+                    self.space_name(mem.space)
+                )))
+            }
+            Space::Global(q) if self.constant_dims.contains_key(&q) => {
+                return Err(refuse(format!(
+                    "`{}`, a `__constant__` array,",
+                    self.space_name(mem.space)
+                )))
+            }
+            space => self.stored(space).unwrap_or(mem.elem),
+        };
+        let k = match self.choices.iter().position(|&c| c == mem.space) {
+            Some(k) => k,
+            None => {
+                self.choices.push(mem.space);
+                self.choices.len() - 1
+            }
+        };
+        let number = constant(Value::I64((k as i64) << CHOICE_SHIFT), span);
+        let offset = self.add_offset(p.offset, number, BinOp::Add, span)?;
+        Ok(Ptr {
+            mem: Some(Mem {
+                space: Space::Choice {
+                    stored,
+                    shared: matches!(mem.space, Space::Shared(_)),
+                },
+                ..mem
+            }),
+            offset,
+            is_const: p.is_const,
+        })
+    }
+
     /// The array two pointers share (either may be null); pointers into two arrays are refused.
     fn same_array(&self, a: Option<Mem>, b: Option<Mem>, span: Span) -> Result<Option<Mem>> {
         match (a, b) {
-            (Some(x), Some(y)) if x.space != y.space => Err(CheckError::Unsupported {
-                what: format!(
-                    "a pointer that may point into `{}` or into `{}`",
-                    self.space_name(x.space),
-                    self.space_name(y.space)
-                ),
-                span,
-                help: Some(
-                    "simt follows one array per pointer; index each array on its own branch".into(),
-                ),
-            }),
+            (Some(x), Some(y)) if x.space != y.space => {
+                let (what, help) = match (x.space, y.space) {
+                    (Space::Choice { stored: a, .. }, Space::Choice { stored: b, .. })
+                        if a != b =>
+                    {
+                        (
+                            format!("a pointer that may point into `{a}` memory or into `{b}` memory"),
+                            "the arrays one pointer may point into must hold one element type; use a pointer variable for each type".to_string(),
+                        )
+                    }
+                    (Space::Choice { .. }, Space::Choice { .. }) => (
+                        "a pointer that may point into global memory or into shared memory".into(),
+                        "simt follows a pointer into several global buffers or into several shared arrays, not both; use one pointer variable for global memory and another for shared memory".into(),
+                    ),
+                    _ => (
+                        format!(
+                            "subtracting pointers into `{}` and into `{}`",
+                            self.space_name(x.space),
+                            self.space_name(y.space)
+                        ),
+                        "C++ defines the difference of two pointers only within one array".into(),
+                    ),
+                };
+                Err(CheckError::Unsupported {
+                    what,
+                    span,
+                    help: Some(help),
+                })
+            }
             (Some(x), Some(y)) if (x.elem, x.width) != (y.elem, y.width) => {
                 Err(CheckError::Pointer {
                     problem: PointerProblem::MixedTypes {
@@ -544,6 +638,7 @@ impl KernelChecker<'_, '_> {
                 .map_or_else(|| "a pointer parameter".into(), |x| x.name.clone()),
             Space::Shared(s) => self.shared[s as usize].name.clone(),
             Space::Local(l) => self.local_arrays[l as usize].name.clone(),
+            Space::Choice { .. } => "one of several arrays".into(),
         }
     }
 
@@ -560,6 +655,19 @@ impl KernelChecker<'_, '_> {
                 ..p
             });
         };
+        if let (Space::Choice { .. }, true) = (mem.space, (mem.elem, mem.width) != (elem, width)) {
+            return Err(CheckError::Unsupported {
+                what: format!(
+                    "viewing a pointer that may point into several arrays as `{}`",
+                    type_name(elem, width)
+                ),
+                span: ty.span,
+                help: Some(
+                    "cast each array to the new type where it is chosen (`p = flag ? (float4*)a : (float4*)b;`)"
+                        .into(),
+                ),
+            });
+        }
         // Dynamic shared memory has no type of its own: `(float*)smem` of an
         // `extern __shared__ int smem[]` is the same memory seen as floats (`SharedMemory<T>`).
         if let (Space::Shared(s), true) = (mem.space, mem.elem != elem) {
@@ -652,7 +760,7 @@ impl KernelChecker<'_, '_> {
         match space {
             Space::Local(l) => self.local_arrays[l as usize].stored = narrow,
             Space::Shared(s) => self.shared[s as usize].stored = narrow,
-            Space::Global(_) => {}
+            Space::Global(_) | Space::Choice { .. } => {}
         }
     }
 
@@ -728,6 +836,7 @@ impl KernelChecker<'_, '_> {
             BinOp::Sub => {
                 let l = self.pointer(lhs)?;
                 let r = self.pointer(rhs)?;
+                let (l, r) = self.unify((l, r), false, span)?;
                 match self.same_array(l.mem, r.mem, span)? {
                     Some(_) if l.mem.is_some() && r.mem.is_some() => {
                         return self.binary(BinOp::Sub, op_span, l.offset, r.offset)
@@ -753,6 +862,7 @@ impl KernelChecker<'_, '_> {
         };
         let l = self.pointer(lhs)?;
         let r = self.pointer(rhs)?;
+        let (l, r) = self.unify((l, r), true, span)?;
         self.same_array(l.mem, r.mem, span)?;
         Ok(Expr {
             kind: ExprKind::Compare {
@@ -802,6 +912,7 @@ impl KernelChecker<'_, '_> {
             is_const,
             is_void: false,
             in_struct: false,
+            choice: self.choice_vars.contains(&name.span),
         });
         self.ptr_vars.len() as u32 - 1
     }
@@ -826,7 +937,7 @@ impl KernelChecker<'_, '_> {
     }
 
     /// `p = value`: the value's offset, after checking it points into `p`'s array with `p`'s type.
-    pub(crate) fn point(&mut self, i: u32, value: Ptr, span: Span) -> Result<Stmt> {
+    pub(crate) fn point(&mut self, i: u32, mut value: Ptr, span: Span) -> Result<Stmt> {
         self.ptr_vars[i as usize].assigned = true;
         let pv = self.ptr_vars[i as usize].clone();
         if let Some(mem) = value.mem {
@@ -857,38 +968,66 @@ impl KernelChecker<'_, '_> {
                     )),
                 });
             }
-            match pv.mem {
-                // Re-pointed into another array where it was declared (not in a branch or a loop
-                // of its own): from here on the name is a new variable, as if declared again.
-                Some(old)
-                    if old.space != mem.space && self.scopes.len() == pv.scope && !pv.in_struct =>
-                {
-                    let name = ast::Ident {
-                        name: pv.name.clone(),
-                        span: pv.span,
-                    };
-                    let fresh = self.new_pointer(&name, pv.pointee, pv.is_const);
-                    self.scopes[pv.scope - 1]
-                        .insert(pv.name.clone(), (Binding::Pointer(fresh), pv.span));
-                    return self.point(fresh, value, span);
+            let choice =
+                pv.choice || matches!(pv.mem, Some(m) if matches!(m.space, Space::Choice { .. }));
+            if choice {
+                value = self.as_choice(value, span)?;
+                let mem = value.mem.expect("not null: it has an array");
+                match pv.mem {
+                    Some(old) if old.space == mem.space => {}
+                    Some(
+                        old @ Mem {
+                            space: Space::Choice { .. },
+                            ..
+                        },
+                    ) => {
+                        return Err(self
+                            .same_array(Some(old), Some(mem), span)
+                            .expect_err("different arrays"))
+                    }
+                    // The first array, or the first after an error left a placeholder.
+                    _ => self.ptr_vars[i as usize].mem = Some(mem),
                 }
-                Some(old) if old.space != mem.space => {
-                    return Err(CheckError::Unsupported {
-                        what: format!(
-                            "pointing `{}` into `{}` after it pointed into `{}`",
-                            pv.name,
-                            self.space_name(mem.space),
-                            self.space_name(old.space),
-                        ),
-                        span,
-                        help: Some(
-                            "simt follows one array per pointer variable, and re-points it only where it was declared, not inside a branch or loop; use a second pointer variable for the other array"
-                                .into(),
-                        ),
-                    });
+            } else {
+                match pv.mem {
+                    // Re-pointed into another array where it was declared (not in a branch or
+                    // a loop of its own): from here on the name is a new variable, as if
+                    // declared again.
+                    Some(old)
+                        if old.space != mem.space
+                            && self.scopes.len() == pv.scope
+                            && !pv.in_struct =>
+                    {
+                        let name = ast::Ident {
+                            name: pv.name.clone(),
+                            span: pv.span,
+                        };
+                        let fresh = self.new_pointer(&name, pv.pointee, pv.is_const);
+                        self.scopes[pv.scope - 1]
+                            .insert(pv.name.clone(), (Binding::Pointer(fresh), pv.span));
+                        return self.point(fresh, value, span);
+                    }
+                    // Elsewhere it may point into either array when it is used: the kernel is
+                    // checked again with the variable a choice of arrays from its declaration.
+                    Some(old) if old.space != mem.space => {
+                        self.choice_found.push(pv.span);
+                        return Err(CheckError::Unsupported {
+                            what: format!(
+                                "pointing `{}` into `{}` after it pointed into `{}`",
+                                pv.name,
+                                self.space_name(mem.space),
+                                self.space_name(old.space),
+                            ),
+                            span,
+                            help: Some(
+                                "simt follows a pointer variable into one array where it cannot see every place it is assigned; use a second pointer variable for the other array"
+                                    .into(),
+                            ),
+                        });
+                    }
+                    Some(_) => {}
+                    None => self.ptr_vars[i as usize].mem = Some(mem),
                 }
-                Some(_) => {}
-                None => self.ptr_vars[i as usize].mem = Some(mem),
             }
         }
         Ok(Stmt {

@@ -40,6 +40,19 @@ impl Program {
 /// more than any real index (the engine reports it as a null dereference).
 pub const NULL_OFFSET: i64 = i64::MIN / 4;
 
+/// A pointer that may point into one of several arrays ([`Space::Choice`]) holds `k <<
+/// CHOICE_SHIFT` plus its offset, where `k` numbers the array in [`Kernel::choices`]: pointer
+/// arithmetic, comparison and `?:` then work on the one `i64` unchanged, and each access finds its
+/// array from the high bits. Offsets stay below 2^39 elements either way.
+pub const CHOICE_SHIFT: u32 = 40;
+
+/// The array number and the offset within it of a [`Space::Choice`] pointer value; the number is
+/// negative for a null pointer (or one moved far out of its array).
+pub fn choice_parts(value: i64) -> (i64, i64) {
+    let k = value.wrapping_add(1 << (CHOICE_SHIFT - 1)) >> CHOICE_SHIFT;
+    (k, value.wrapping_sub(k << CHOICE_SHIFT))
+}
+
 /// A local variable (or scalar parameter) slot.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct VarId(pub u32);
@@ -74,6 +87,9 @@ pub struct Kernel {
     /// Block shapes the kernel's CUB block collectives were specialised for (`BlockReduce<T,
     /// 128>`), each with the class's span: a launch of another shape is refused.
     pub block_shapes: Vec<(Span, [u32; 3])>,
+    /// The arrays pointers of [`Space::Choice`] may point into, numbered as their values say
+    /// ([`CHOICE_SHIFT`]): global buffers and shared arrays.
+    pub choices: Vec<Space>,
 }
 
 impl Kernel {
@@ -98,6 +114,7 @@ pub(crate) fn stored_in(
         },
         Space::Shared(s) => Some(shared.get(s as usize)?.stored),
         Space::Local(l) => Some(local_arrays.get(l as usize)?.stored),
+        Space::Choice { stored, .. } => Some(stored),
     }
 }
 
@@ -288,6 +305,15 @@ pub enum Space {
     Shared(u32),
     /// Local array `n` of the kernel (one per thread).
     Local(u32),
+    /// One of the kernel's [`Kernel::choices`], holding this type, chosen lane by lane by the
+    /// pointer's value ([`CHOICE_SHIFT`]): `float* src = a; ... src = dst;` in a loop, or
+    /// `flag ? a : b`.
+    Choice {
+        /// The element type every array of the choice holds.
+        stored: Scalar,
+        /// Shared arrays (else global buffers).
+        shared: bool,
+    },
 }
 
 /// A memory reference: the space and its element type.

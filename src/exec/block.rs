@@ -14,6 +14,7 @@ use crate::value::{convert, ArithOp, CmpOp, Float, Int, Num, Scalar};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 mod access;
+mod choice;
 mod local;
 mod print;
 
@@ -177,6 +178,8 @@ pub(crate) struct BlockRunner<'a> {
     /// Component indices of a vector access.
     comp: Vec<i64>,
     scratch: Vec<i64>,
+    /// Buffers of accesses through pointers into several arrays.
+    choice: choice::Scratch,
     epoch: u64,
     /// `epoch` when the current block began: a shared word not written since is uninitialised.
     block_epoch: u64,
@@ -288,6 +291,7 @@ impl<'a> BlockRunner<'a> {
             spans: vec![(0, 0); lanes.div_ceil(32)],
             comp: vec![0; lanes],
             scratch: Vec::with_capacity(64),
+            choice: choice::Scratch::default(),
             epoch: 0,
             block_epoch: 0,
             local_epoch: 0,

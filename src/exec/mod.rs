@@ -292,7 +292,7 @@ fn workers(ir: &KernelIr, cfg: &LaunchConfig) -> u64 {
         matches!(
             i,
             Inst::Atomic {
-                space: Space::Global(_),
+                space: Space::Global(_) | Space::Choice { shared: false },
                 ..
             }
         )
@@ -817,6 +817,39 @@ mod tests {
         };
         let one = run(1);
         assert_eq!(one[0].data, BufData::I32(vec![len as i32]));
+        for threads in [2, 4] {
+            assert_eq!(run(threads), one, "{threads} workers");
+        }
+    }
+
+    #[test]
+    fn atomics_through_a_pointer_into_several_buffers_run_as_global_atomics() {
+        // The float sums of odd and even threads go to two buffers through one pointer: their
+        // rounding depends on the order of the adds, so the guard must see these atomics as
+        // global ones, and the sums match on any number of workers.
+        let ir = lowered(
+            "__global__ void k(float* even, float* odd, const float* x) {\n\
+             int i = blockIdx.x * blockDim.x + threadIdx.x;\n\
+             float* s = (i & 1) ? odd : even;\n\
+             atomicAdd(s, x[i]);\n}\n",
+        );
+        let len = 1 << 18;
+        let x: Vec<f32> = (0..len).map(|i| 1.0 / (1 + i % 977) as f32).collect();
+        let run = |threads| {
+            let mut args = Args::separate(
+                vec![None; 3],
+                vec![
+                    buffer("even", BufData::F32(vec![0.0])),
+                    buffer("odd", BufData::F32(vec![0.0])),
+                    buffer("x", BufData::F32(x.clone())),
+                ],
+            );
+            let cfg = config(1024, 256, threads);
+            assert_eq!(workers(&ir, &cfg), 1);
+            launch_from(&ir, &cfg, &mut args, &Progress::default(), None).expect("runs");
+            args.buffers
+        };
+        let one = run(1);
         for threads in [2, 4] {
             assert_eq!(run(threads), one, "{threads} workers");
         }

@@ -80,10 +80,10 @@ impl WarpAccess {
         let mask: Vec<bool> = self.lanes.iter().map(Option::is_some).collect();
         let mut scratch = Vec::new();
         match self.space {
-            Space::Global(_) => {
+            Space::Global(_) | Space::Choice { shared: false } => {
                 coalesce::warp_sectors(&idx, &mask, self.elem_bytes, false, &mut scratch)
             }
-            Space::Shared(_) => {
+            Space::Shared(_) | Space::Choice { shared: true } => {
                 banks::warp_wavefronts(&idx, &mask, self.elem_bytes, &mut scratch).0
             }
             // Lane `k` of the warp reads word `32 * i + k` of the interleaved local memory.

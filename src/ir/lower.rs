@@ -212,6 +212,7 @@ impl<'k> Lowerer<'k> {
             printfs: self.printfs,
             constants: kernel.constants.clone(),
             block_shapes: kernel.block_shapes.clone(),
+            choices: kernel.choices.iter().map(|&s| space(s)).collect(),
             locals: kernel
                 .local_arrays
                 .iter()
@@ -984,6 +985,7 @@ fn space(s: typed::Space) -> Space {
         typed::Space::Global(p) => Space::Global(p),
         typed::Space::Shared(i) => Space::Shared(i),
         typed::Space::Local(i) => Space::Local(i),
+        typed::Space::Choice { shared, .. } => Space::Choice { shared },
     }
 }
 

@@ -64,6 +64,12 @@ pub enum Space {
     Shared(u32),
     /// Local array `n` of the kernel: one copy per thread.
     Local(u32),
+    /// One of [`KernelIr::choices`], lane by lane: the index register holds the array's number
+    /// and the index together ([`crate::check::typed::CHOICE_SHIFT`]).
+    Choice {
+        /// Shared arrays (else global buffers).
+        shared: bool,
+    },
 }
 
 /// A value a register receives before the block runs.
@@ -162,6 +168,8 @@ pub struct KernelIr {
     pub folded: Vec<bool>,
     /// Block shapes the kernel needs (CUB block collectives), each with where it is required.
     pub block_shapes: Vec<(Span, [u32; 3])>,
+    /// The arrays [`Space::Choice`] accesses go to, by number: global buffers and shared arrays.
+    pub choices: Vec<Space>,
 }
 
 impl KernelIr {

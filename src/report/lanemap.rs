@@ -45,8 +45,10 @@ pub fn accesses(r: &Report, line: usize) -> Result<Vec<(&InstStat, &WarpAccess)>
 pub(crate) fn lane_values(a: &WarpAccess, index: i64) -> [(&'static str, i64); 3] {
     let bytes = index * i64::from(a.elem_bytes);
     match a.space {
-        Space::Global(_) => [("index", index), ("address", bytes), ("sector", bytes >> 5)],
-        Space::Shared(_) => [
+        Space::Global(_) | Space::Choice { shared: false } => {
+            [("index", index), ("address", bytes), ("sector", bytes >> 5)]
+        }
+        Space::Shared(_) | Space::Choice { shared: true } => [
             ("index", index),
             ("word", bytes >> 2),
             ("bank", (bytes >> 2) % 32),
@@ -72,8 +74,8 @@ pub fn render(r: &Report, line: usize, paint: Paint) -> Result<String, String> {
         }
         let active = a.lanes.iter().flatten().count();
         let (space, unit) = match a.space {
-            Space::Global(_) => ("global", "sectors"),
-            Space::Shared(_) => ("shared", "wavefronts"),
+            Space::Global(_) | Space::Choice { shared: false } => ("global", "sectors"),
+            Space::Shared(_) | Space::Choice { shared: true } => ("shared", "wavefronts"),
             Space::Local(_) => ("local", "sectors"),
         };
         let _ = writeln!(
@@ -139,7 +141,7 @@ pub(crate) fn summary(a: &WarpAccess) -> String {
         .map(|&ix| lane_values(a, ix)[2].1)
         .collect();
     match a.space {
-        Space::Global(_) | Space::Local(_) => {
+        Space::Global(_) | Space::Choice { shared: false } | Space::Local(_) => {
             keys.sort_unstable();
             keys.dedup();
             let shown: Vec<String> = keys.iter().take(8).map(i64::to_string).collect();
@@ -149,7 +151,7 @@ pub(crate) fn summary(a: &WarpAccess) -> String {
                 shown.join(", ")
             )
         }
-        Space::Shared(_) => {
+        Space::Shared(_) | Space::Choice { shared: true } => {
             let mut per_bank: Vec<Vec<i64>> = vec![Vec::new(); 32];
             for &ix in a.lanes.iter().flatten() {
                 let word = lane_values(a, ix)[1].1;
@@ -177,8 +179,8 @@ pub fn model(r: &Report, line: usize) -> Result<LaneMap, String> {
             op: i.op,
             array: i.array.clone(),
             space: match a.space {
-                Space::Global(_) => "global",
-                Space::Shared(_) => "shared",
+                Space::Global(_) | Space::Choice { shared: false } => "global",
+                Space::Shared(_) | Space::Choice { shared: true } => "shared",
                 Space::Local(_) => "local",
             }
             .to_string(),

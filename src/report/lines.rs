@@ -36,19 +36,19 @@ impl Op {
     pub fn of(inst: &Inst) -> Op {
         match inst {
             Inst::Load {
-                space: Space::Global(_),
+                space: Space::Global(_) | Space::Choice { shared: false },
                 ..
             }
             | Inst::LoadVec {
-                space: Space::Global(_),
+                space: Space::Global(_) | Space::Choice { shared: false },
                 ..
             } => Op::GlobalLoad,
             Inst::Store {
-                space: Space::Global(_),
+                space: Space::Global(_) | Space::Choice { shared: false },
                 ..
             }
             | Inst::StoreVec {
-                space: Space::Global(_),
+                space: Space::Global(_) | Space::Choice { shared: false },
                 ..
             } => Op::GlobalStore,
             Inst::Load { .. } | Inst::LoadVec { .. } => Op::SharedLoad,

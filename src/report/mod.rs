@@ -400,6 +400,7 @@ fn inst_stats(
                         Some(a) => (Some(a.name.clone()), a.dims.clone()),
                         None => (None, Vec::new()),
                     },
+                    Space::Choice { .. } => (None, Vec::new()),
                 },
                 _ => (None, Vec::new()),
             };

@@ -170,6 +170,7 @@ impl BlockRunner<'_> {
                 ("shared", a.name.clone(), a.data.len())
             }
             Space::Local(_) => unreachable!("exec: local arrays are checked in `local`"),
+            Space::Choice { .. } => unreachable!("exec: choices are resolved in `choose`"),
         };
         let index = match idx_ty {
             Scalar::U64 => i128::from(self.idx[lane] as u64),
@@ -213,6 +214,7 @@ impl BlockRunner<'_> {
             Space::Global(p) => cells(globals, p).len(),
             Space::Shared(s) => self.shared[s as usize].data.len(),
             Space::Local(_) => unreachable!("exec: local arrays are checked in `local`"),
+            Space::Choice { .. } => unreachable!("exec: choices are resolved in `choose`"),
         }
     }
 
@@ -222,6 +224,7 @@ impl BlockRunner<'_> {
             Space::Global(p) => global(globals, p).name.to_string(),
             Space::Shared(s) => self.shared[s as usize].name.clone(),
             Space::Local(l) => self.ir.locals[l as usize].name.clone(),
+            Space::Choice { .. } => "one of several arrays".into(),
         }
     }
 
@@ -240,6 +243,11 @@ impl BlockRunner<'_> {
     ) -> Result<(), RunError> {
         if let Space::Local(l) = space {
             return self.local(pc, l, elem, width, (idx, idx_ty), regs);
+        }
+        if let Space::Choice { .. } = space {
+            return self.choose(pc, idx, |me, s| {
+                me.memory(pc, s, elem, width, (idx, idx_ty), regs, globals)
+            });
         }
         if self.lanes_active == 0 {
             return Ok(());
@@ -317,6 +325,7 @@ impl BlockRunner<'_> {
             };
             match space {
                 Space::Local(_) => unreachable!("exec: local arrays are accessed in `local`"),
+                Space::Choice { .. } => unreachable!("exec: choices are resolved in `choose`"),
                 Space::Global(p) => {
                     with_cells!(cells(globals, p), c => transfer(&mut Global(c), (ix, whole), (&self.mask, self.full), &mut self.regs, reg));
                     if let Some(written) = global(globals, p).written {
@@ -462,6 +471,7 @@ impl BlockRunner<'_> {
             let n = hi - lo + 1;
             match space {
                 Space::Local(_) => unreachable!("exec: local arrays are accessed in `local`"),
+                Space::Choice { .. } => unreachable!("exec: choices are resolved in `choose`"),
                 // A constant-cache request serialises on distinct addresses: a run of n elements
                 // is n of them.
                 Space::Global(p) if self.ir.constants.contains(&p) => {
@@ -518,6 +528,7 @@ impl BlockRunner<'_> {
             }
             match space {
                 Space::Local(_) => unreachable!("exec: local arrays are accessed in `local`"),
+                Space::Choice { .. } => unreachable!("exec: choices are resolved in `choose`"),
                 // Elements of at most a word within 32 of each other are words within 32 of each
                 // other: distinct banks or one word, one wavefront.
                 Space::Shared(_) if size <= 4 && hi - lo < 32 => access.count_shared(c, 1, 1),
@@ -570,6 +581,11 @@ impl BlockRunner<'_> {
         if self.lanes_active == 0 {
             return Ok(());
         }
+        if let Space::Choice { .. } = space {
+            return self.choose(pc, idx, |me, s| {
+                me.atomic(pc, op, s, elem, [d, idx, v], idx_ty, cmp, globals)
+            });
+        }
         let shift = self.param_shift(pc, space, 1, globals)?;
         self.indices(idx, idx_ty);
         self.shift(shift);
@@ -592,6 +608,7 @@ impl BlockRunner<'_> {
         let signed = elem.is_signed();
         match space {
             Space::Local(_) => unreachable!("exec: local arrays are accessed in `local`"),
+            Space::Choice { .. } => unreachable!("exec: choices are resolved in `choose`"),
             Space::Global(p) => match cells(globals, p) {
                 Cells::I32(c) => rmw!(&mut Global(c), signed),
                 Cells::U32(c) => rmw!(&mut Global(c), signed),
@@ -622,7 +639,7 @@ impl BlockRunner<'_> {
                     self.track_written(written, Op::Atomic, false);
                 }
             }
-            Space::Local(_) => {}
+            Space::Local(_) | Space::Choice { .. } => {}
         }
         if !self.race_hits.is_empty() || !self.uninit_hits.is_empty() {
             let name = self.space_name(space, globals);
@@ -729,8 +746,9 @@ fn track(
 fn space_word(space: Space) -> &'static str {
     match space {
         Space::Global(_) => "global",
-        Space::Shared(_) => "shared",
+        Space::Shared(_) | Space::Choice { shared: true } => "shared",
         Space::Local(_) => "local",
+        Space::Choice { shared: false } => "global",
     }
 }
 

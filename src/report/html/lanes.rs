@@ -44,8 +44,8 @@ const LEFT: usize = 52;
 /// each active lane to its target.
 fn lane_map(s: &mut String, i: &InstStat, a: &WarpAccess) {
     let (space, unit, target) = match a.space {
-        Space::Global(_) => ("global", "sectors", "sector"),
-        Space::Shared(_) => ("shared", "wavefronts", "bank"),
+        Space::Global(_) | Space::Choice { shared: false } => ("global", "sectors", "sector"),
+        Space::Shared(_) | Space::Choice { shared: true } => ("shared", "wavefronts", "bank"),
         Space::Local(_) => ("local", "sectors", "sector"),
     };
     let lanes = a.lanes.len();
@@ -69,8 +69,10 @@ fn lane_map(s: &mut String, i: &InstStat, a: &WarpAccess) {
     // The target of each lane, and the targets in order.
     let key = |ix: i64| lane_values(a, ix)[2].1;
     let mut targets: Vec<i64> = match a.space {
-        Space::Shared(_) => (0..32).collect(),
-        Space::Global(_) | Space::Local(_) => a.lanes.iter().flatten().map(|&ix| key(ix)).collect(),
+        Space::Shared(_) | Space::Choice { shared: true } => (0..32).collect(),
+        Space::Global(_) | Space::Choice { shared: false } | Space::Local(_) => {
+            a.lanes.iter().flatten().map(|&ix| key(ix)).collect()
+        }
     };
     targets.sort_unstable();
     targets.dedup();
@@ -101,7 +103,7 @@ fn lane_map(s: &mut String, i: &InstStat, a: &WarpAccess) {
         let x = target_x(k);
         let conflict = words[(*t).rem_euclid(32) as usize].len() > 1;
         let (fill, title) = match a.space {
-            Space::Shared(_) => (
+            Space::Shared(_) | Space::Choice { shared: true } => (
                 if conflict { "#f4a3a3" } else { "#dbe7f5" },
                 format!(
                     "bank {t}: {} distinct word(s)",

@@ -1,0 +1,210 @@
+//! Pointers that may point into one of several arrays (`src = dst;` in a loop, `flag ? a : b`):
+//! results checked by expects, counters derived by hand.
+
+mod common;
+use common::{err, ok};
+
+const ONE: [u32; 3] = [1, 1, 1];
+const B64: [u32; 3] = [64, 1, 1];
+
+#[test]
+fn pointers_swapped_in_a_loop_follow_the_array_they_hold() {
+    let src = r#"
+__global__ void pingpong(float* a, float* b, int n, int steps) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    float* src = a;
+    float* dst = b;
+    for (int s = 0; s < steps; s++) {
+        if (i < n) dst[i] = src[i] * 2.0f;
+        float* t = src; src = dst; dst = t;
+    }
+}
+launch pingpong {
+    a = arange(64); b = zeros(64); n = 64; steps = 3;
+    // Step 0: b = 2x; step 1: a = 2b = 4x; step 2: b = 2a = 8x.
+    expect b == arange(64) * 8;
+    expect a == arange(64) * 4;
+}
+"#;
+    let c = ok(src, &[], ONE, B64).counters;
+    // Each of 3 steps: each of 2 warps loads and stores 32 contiguous floats, 4 sectors each.
+    assert_eq!((c.gld_instr, c.gld_sectors), (6, 24));
+    assert_eq!((c.gst_instr, c.gst_sectors), (6, 24));
+}
+
+#[test]
+fn a_warp_whose_lanes_choose_different_arrays_makes_one_request() {
+    let src = r#"
+__global__ void lanes(const float* a, const float* b, float* out) {
+    int i = threadIdx.x;
+    const float* p = (i % 2 == 0) ? a : b;
+    out[i] = p[i];
+}
+launch lanes {
+    a = arange(64); b = arange(64) + 100; out = zeros(64);
+    expect out == arange(64) + 100 * (arange(64) % 2);
+}
+"#;
+    let c = ok(src, &[], ONE, B64).counters;
+    // A warp's 16 even lanes read every other float of 32 in `a` (128 B, 4 sectors) and its 16
+    // odd lanes the same span of `b` (4 sectors): one request of 8 sectors per warp.
+    assert_eq!((c.gld_instr, c.gld_sectors), (2, 16));
+    // 32 lanes × 4 B read per warp, as for a single array.
+    assert_eq!(c.g_bytes_requested, 2 * 128 + 2 * 128);
+}
+
+/// Hillis–Steele inclusive scan over two shared buffers whose roles swap every step.
+const SCAN: &str = r#"
+__global__ void scan(const int* in, int* out) {
+    __shared__ int s0[64];
+    __shared__ int s1[64];
+    int* src = s0;
+    int* dst = s1;
+    int t = threadIdx.x;
+    src[t] = in[t];
+    __syncthreads();
+    for (int off = 1; off < 64; off *= 2) {
+        dst[t] = t >= off ? src[t] + src[t - off] : src[t];
+        BARRIER
+        int* tmp = src; src = dst; dst = tmp;
+    }
+    out[t] = src[t];
+}
+launch scan { in = ones(64); out = zeros(64); expect out == arange(64) + 1; }
+"#;
+
+#[test]
+fn shared_buffers_swapped_by_pointer_scan_with_their_own_counters() {
+    let c = ok(&SCAN.replace("BARRIER", "__syncthreads();"), &[], ONE, B64).counters;
+    // Two warps. The first store: 2. Each step, warp 1 (t ≥ 32 ≥ off) loads twice and stores:
+    // 3; warp 0 has lanes on both sides of `t >= off` for off = 1..16 (2 + 1 loads, 1 store: 4)
+    // and only the `else` side for off = 32 (1 + 1: 2). Steps: 5 × 7 + 5 = 40. The final
+    // `src[t]`: 2. Every access is 32 consecutive words: one wavefront each.
+    assert_eq!((c.smem_instr, c.smem_wavefronts), (44, 44));
+    assert_eq!((c.barriers, c.race_count), (7, 0));
+}
+
+#[test]
+fn a_missing_barrier_between_swapped_shared_buffers_is_a_race() {
+    let r = common::run(&SCAN.replace("BARRIER", ""), &[], Some(ONE), Some(B64)).expect("runs");
+    assert!(r.counters.race_count > 0, "no race found");
+    let arrays: Vec<&str> = r
+        .races
+        .iter()
+        .map(|g| g.race.first.array.as_str())
+        .collect();
+    assert!(
+        arrays.contains(&"s0") && arrays.contains(&"s1"),
+        "{arrays:?}"
+    );
+}
+
+#[test]
+fn a_device_function_takes_a_chosen_pointer() {
+    let src = r#"
+__device__ void scale(float* p, int i, float k) { p[i] *= k; }
+__global__ void k(float* a, float* b, int which) {
+    float* p = which ? b : a;
+    scale(p, threadIdx.x, 3.0f);
+}
+launch k { a = ones(32); b = ones(32); which = 1; expect b == ones(32) * 3; expect a == ones(32); }
+"#;
+    ok(src, &[], ONE, [32, 1, 1]);
+}
+
+#[test]
+fn a_chosen_pointer_compares_with_each_array() {
+    let src = r#"
+__global__ void k(const float* a, const float* b, int* out) {
+    int i = threadIdx.x;
+    const float* p = (i & 1) ? b : a;
+    out[i] = (p == a) + 2 * (p == b) + 4 * (p != NULL);
+}
+launch k { a = ones(32); b = ones(32); out = zeros(32);
+    // Even lanes: 1 + 4; odd lanes: 2 + 4.
+    expect out == 5 + (arange(32) % 2); }
+"#;
+    ok(src, &[], ONE, [32, 1, 1]);
+}
+
+#[test]
+fn a_null_chosen_pointer_is_reported_where_it_is_read() {
+    let src = r#"
+__global__ void k(float* a, float* b, float* out) {
+    float* p = a;
+    for (int s = 0; s < 3; s++) {
+        out[threadIdx.x] = p[threadIdx.x];
+        p = s == 0 ? b : NULL;
+    }
+}
+launch k { a = ones(32); b = ones(32); out = zeros(32); }
+"#;
+    let f = err(src, &[], Some(ONE), Some([32, 1, 1]));
+    assert_eq!(common::codes(&f), ["simt::run::null_pointer"]);
+    // The third read of `p` (line 5), after it was set to NULL.
+    assert_eq!(common::position(&f).0, 5);
+}
+
+#[test]
+fn pointers_that_cannot_be_a_choice_are_refused() {
+    // A thread's own array, arrays of two element types, and a view of the choice as
+    // another type.
+    for (src, what) in [
+        (
+            "__global__ void k(float* a, int c) { float r[4]; float* p = r; for (int i = 0; i < 2; i++) { p[0] = 1.0f; p = a; } }",
+            "a thread's own array",
+        ),
+        (
+            "__global__ void k(float* a, float* b, int c) { float* p = a; for (int i = 0; i < 2; i++) { ((int*)p)[0] = 1; p = b; } }",
+            "",
+        ),
+    ] {
+        let f = err(&format!("{src}\nlaunch k {{ a = ones(4); b = ones(4); c = 1; }}"), &[], Some(ONE), Some([1, 1, 1]));
+        let d = common::describe(&f);
+        assert!(d.contains("simt::check::unsupported") && d.contains(what), "{d}");
+    }
+}
+
+#[test]
+fn a_pointer_re_pointed_in_a_branch_reads_the_array_of_each_lane() {
+    let src = r#"
+__global__ void k(float* a, float* b) {
+    float* p = a;
+    if (threadIdx.x > 0) {
+        p = b;
+    }
+    p[threadIdx.x] = 1.0f;
+}
+launch k { a = zeros(4); b = zeros(4); expect a == [1, 0, 0, 0]; expect b == [0, 1, 1, 1]; }
+"#;
+    let c = ok(src, &[], ONE, [4, 1, 1]).counters;
+    // One warp: lane 0 stores into `a` (1 sector), lanes 1–3 into `b` (1 sector), one request.
+    assert_eq!((c.gst_instr, c.gst_sectors), (1, 2));
+}
+
+#[test]
+fn a_null_argument_tested_by_the_function_is_no_error_until_it_is_read() {
+    // gsplat's optional output: `f(&x, nullptr)` with `if (b != nullptr) *b = ...;`.
+    let tested = r#"
+__device__ void f(float* a, float* b) {
+    if (a != nullptr) *a = 1.0f;
+    if (b != nullptr) *b = 2.0f;
+}
+__global__ void k(float* out) {
+    float x = 0.0f;
+    f(&x, nullptr);
+    out[threadIdx.x] = x;
+}
+launch k { out = zeros(2); expect out == [1, 1]; }
+"#;
+    ok(tested, &[], ONE, [2, 1, 1]);
+    // Untested, the store through it runs: line 4, for thread 0 of block 0.
+    let f = err(
+        &tested.replace("if (b != nullptr) ", ""),
+        &[],
+        Some(ONE),
+        Some([2, 1, 1]),
+    );
+    assert_eq!(common::codes(&f), ["simt::run::null_pointer"]);
+    assert_eq!(common::position(&f).0, 4);
+}
