@@ -94,6 +94,54 @@ fn a_shuffle_naming_a_diverged_lane_is_an_error() {
 }
 
 #[test]
+fn lanes_that_returned_do_not_stop_a_full_mask_shuffle_unless_it_reads_them() {
+    // Lanes 24..31 return first. PTX's `shfl.sync` waits for the non-exited lanes of its mask
+    // only, so the full mask is fine; in segments of 4 (width 4) lane l reads l + 1 within its
+    // segment, and lane 23 (the top of segment 20..23) keeps its own value: out[l] = l + (l + 1)
+    // except at the top of each segment, 2l, for l < 24.
+    let src = r#"
+__global__ void k(float* out, int n) {
+    int i = threadIdx.x;
+    if (i >= n) return;
+    float v = i;
+    v += __shfl_down_sync(0xffffffff, v, 1, WIDTH);
+    out[i] = v;
+}
+"#;
+    let expected: Vec<String> = (0..32)
+        .map(|l| match l {
+            24.. => 0,
+            _ if l % 4 == 3 => 2 * l,
+            _ => 2 * l + 1,
+        })
+        .map(|v| v.to_string())
+        .collect();
+    let full = format!(
+        "{}\nlaunch k {{ n = 24; out = zeros(32); expect out == [{}]; }}",
+        src.replace("WIDTH", "4"),
+        expected.join(",")
+    );
+    ok(&full, &[], ONE, [32, 1, 1]);
+    // Over the whole warp, lane 23 reads lane 24, which has returned: undefined on a GPU.
+    let f = err(
+        &src.replace("WIDTH", "32"),
+        &[("n", "24"), ("out", "zeros(32)")],
+        Some(ONE),
+        Some([32, 1, 1]),
+    );
+    assert_eq!(codes(&f), ["simt::run::shuffle_from_exited"]);
+    use miette::Diagnostic;
+    let label = f.errors[0]
+        .labels()
+        .and_then(|mut l| l.next())
+        .expect("a label");
+    assert_eq!(
+        label.label(),
+        Some("block (0, 0, 0): thread (23, 0, 0) reads thread (24, 0, 0), which has returned")
+    );
+}
+
+#[test]
 fn shared_histogram_with_atomics_gives_exact_counts() {
     let src = r#"
 #define BINS 8

@@ -814,7 +814,7 @@ impl<'a> BlockRunner<'a> {
         };
         if let Some(m) = mask_reg {
             if let Some((lane, missing)) =
-                warp::inactive_in_mask(&self.mask, &self.regs.w[m.0 as usize])
+                warp::inactive_in_mask(&self.mask, &self.returned, &self.regs.w[m.0 as usize])
             {
                 return Err(RunError::DivergentWarp {
                     span: self.ir.spans[pc],
@@ -836,14 +836,27 @@ impl<'a> BlockRunner<'a> {
                 ..
             } => {
                 let r = warp::ShflRegs { d, v, arg, width };
-                let result = bank_ty!(bank_of(ty), S => warp::shuffle::<S>(&mut self.regs, &self.mask, kind, &r));
-                if let Err(lane) = result {
-                    return Err(RunError::ShuffleWidth {
-                        span: self.ir.spans[pc],
-                        width: self.regs.w[width.0 as usize][lane],
-                        block: self.block,
-                        thread: self.cfg.thread_of(lane),
-                    });
+                let lanes = (&self.mask[..], &self.returned[..]);
+                let result =
+                    bank_ty!(bank_of(ty), S => warp::shuffle::<S>(&mut self.regs, lanes, kind, &r));
+                match result {
+                    Ok(()) => {}
+                    Err(warp::ShuffleFault::Width(lane)) => {
+                        return Err(RunError::ShuffleWidth {
+                            span: self.ir.spans[pc],
+                            width: self.regs.w[width.0 as usize][lane],
+                            block: self.block,
+                            thread: self.cfg.thread_of(lane),
+                        })
+                    }
+                    Err(warp::ShuffleFault::Exited(lane, from)) => {
+                        return Err(RunError::ShuffleFromExited {
+                            span: self.ir.spans[pc],
+                            block: self.block,
+                            thread: self.cfg.thread_of(lane),
+                            from: self.cfg.thread_of(from),
+                        })
+                    }
                 }
             }
             Inst::Vote {

@@ -165,6 +165,23 @@ pub enum RunError {
         /// Thread index.
         thread: [u32; 3],
     },
+    /// `if (i >= n) return; v += __shfl_down_sync(0xffffffff, v, 1);` in a partial last warp
+    #[error("shuffle reads a lane that has exited")]
+    #[diagnostic(
+        code(simt::run::shuffle_from_exited),
+        help("a shuffle from a lane that returned is undefined on a GPU: keep every lane the shuffles read until after them (guard the work with `if (i < n)` instead of returning, and give the missing lanes a neutral value such as 0 for a sum)")
+    )]
+    ShuffleFromExited {
+        /// The shuffle.
+        #[label("block ({}, {}, {}): thread ({}, {}, {}) reads thread ({}, {}, {}), which has returned", block[0], block[1], block[2], thread[0], thread[1], thread[2], from[0], from[1], from[2])]
+        span: Span,
+        /// Block index.
+        block: [u32; 3],
+        /// The reading thread.
+        thread: [u32; 3],
+        /// The thread it reads.
+        from: [u32; 3],
+    },
     /// `while (i < n) { }` where `i` never changes
     #[error("step limit exceeded: more than {limit} warp instructions")]
     #[diagnostic(

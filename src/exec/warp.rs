@@ -25,20 +25,35 @@ fn existing_bits(lanes: usize, w: usize) -> u32 {
     }
 }
 
-/// The first active lane whose mask names an existing lane that is not active: `(lane, missing lane)`.
-pub(crate) fn inactive_in_mask(mask: &[bool], masks: &[u32]) -> Option<(usize, usize)> {
+/// The first active lane whose mask names an existing lane that is not active and has not
+/// exited (`returned`): `(lane, missing lane)`. PTX's `*.sync` instructions wait for the
+/// non-exited lanes of their mask only, so a full mask after an early `return` is well defined.
+pub(crate) fn inactive_in_mask(
+    mask: &[bool],
+    returned: &[bool],
+    masks: &[u32],
+) -> Option<(usize, usize)> {
     let bits = active_bits(mask);
+    let gone = active_bits(returned);
     for (l, (&m, &want)) in mask.iter().zip(masks).enumerate() {
         if !m {
             continue;
         }
         let w = l / 32;
-        let missing = want & existing_bits(mask.len(), w) & !bits[w];
+        let missing = want & existing_bits(mask.len(), w) & !bits[w] & !gone[w];
         if missing != 0 {
             return Some((l, w * 32 + missing.trailing_zeros() as usize));
         }
     }
     None
+}
+
+/// Why a shuffle has no answer for a lane.
+pub(crate) enum ShuffleFault {
+    /// The lane's width is not a power of two from 1 to 32.
+    Width(usize),
+    /// The lane (first) reads a lane that has exited (second): undefined on a GPU.
+    Exited(usize, usize),
 }
 
 /// Register indices of a shuffle.
@@ -49,13 +64,13 @@ pub(crate) struct ShflRegs {
     pub(crate) width: Reg,
 }
 
-/// `d = v` read from the source lane of each active lane; `Err(lane)` for a width that is not a power of two ≤ 32.
+/// `d = v` read from the source lane of each active lane.
 pub(crate) fn shuffle<S: Stored>(
     regs: &mut RegFile,
-    mask: &[bool],
+    (mask, returned): (&[bool], &[bool]),
     kind: ShflKind,
     r: &ShflRegs,
-) -> Result<(), usize> {
+) -> Result<(), ShuffleFault> {
     let mut dst = std::mem::take(&mut S::bank(regs)[r.d.0 as usize]);
     let src = &S::bank_ref(regs)[r.v.0 as usize];
     let args = &regs.w[r.arg.0 as usize];
@@ -67,12 +82,19 @@ pub(crate) fn shuffle<S: Stored>(
         }
         let width = widths[l];
         if !(1..=32).contains(&width) || !width.is_power_of_two() {
-            bad = Some(l);
+            bad = Some(ShuffleFault::Width(l));
             break;
         }
         let base = l & !31;
         dst[l] = match kind.source((l & 31) as u32, args[l], width) {
-            Some(s) if base + (s as usize) < mask.len() => src[base + s as usize],
+            Some(s) if base + (s as usize) < mask.len() => {
+                let from = base + s as usize;
+                if returned[from] {
+                    bad = Some(ShuffleFault::Exited(l, from));
+                    break;
+                }
+                src[from]
+            }
             _ => src[l],
         };
     }
@@ -135,12 +157,19 @@ mod tests {
     #[test]
     fn masks_must_name_active_lanes_only() {
         let mut mask = vec![true; 40];
+        let mut returned = vec![false; 40];
         // Full mask, everyone active: fine; lanes 40..63 do not exist in a 40-thread block.
-        assert_eq!(inactive_in_mask(&mask, &[u32::MAX; 40]), None);
+        assert_eq!(inactive_in_mask(&mask, &returned, &[u32::MAX; 40]), None);
         // Lane 3 diverged away but is named by lane 0's full mask.
         mask[3] = false;
-        assert_eq!(inactive_in_mask(&mask, &[u32::MAX; 40]), Some((0, 3)));
+        assert_eq!(
+            inactive_in_mask(&mask, &returned, &[u32::MAX; 40]),
+            Some((0, 3))
+        );
         // A mask without lane 3 is fine.
-        assert_eq!(inactive_in_mask(&mask, &[!(1 << 3); 40]), None);
+        assert_eq!(inactive_in_mask(&mask, &returned, &[!(1 << 3); 40]), None);
+        // So is one naming lane 3 once it has returned from the kernel.
+        returned[3] = true;
+        assert_eq!(inactive_in_mask(&mask, &returned, &[u32::MAX; 40]), None);
     }
 }
