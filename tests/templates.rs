@@ -581,3 +581,20 @@ launch k { out = zeros(1); }
         "{text}"
     );
 }
+
+#[test]
+fn a_cast_to_a_type_parameter_of_a_negated_value_is_a_cast() {
+    // pytorch_cluster's `scalar_t best = (scalar_t)-1.;`. The cast binds tighter than `*`:
+    // `(T)-x * 3` with T = int, x = 1.5 is ((int)-1.5) * 3 = -1 * 3 = -3 (not (int)-(4.5) = -4),
+    // and `(T)+x - 1` is 1 - 1 = 0.
+    let src = r#"
+template <typename T>
+__global__ void k(T* out, float x) {
+    out[0] = (T)-1.;
+    out[1] = (T)-x * 3;
+    out[2] = (T)+x - 1;
+}
+launch k<int> { out = zeros(3); x = 1.5; expect out == [-1, -3, 0]; }
+"#;
+    ok(src, &[], [1, 1, 1], [1, 1, 1]);
+}

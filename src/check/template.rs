@@ -315,6 +315,33 @@ impl Bindings {
                 self.ty(ty);
                 self.expr(expr);
             }
+            // `(scalar_t)-1.`: the grammar cannot tell a cast to a type parameter from a
+            // subtraction, so it read `scalar_t - 1.`; a type is no operand, so it is the cast
+            // of `-1.`, which binds tighter than any binary operator.
+            ExprKind::Binary {
+                op: op @ (BinOp::Sub | BinOp::Add),
+                lhs,
+                rhs,
+                ..
+            } if matches!(&lhs.kind, ExprKind::Name(n) if self.types.contains_key(n.as_str())) => {
+                let ExprKind::Name(n) = &lhs.kind else {
+                    unreachable!("matched: a type parameter")
+                };
+                let mut ty = self.types[n.as_str()].clone();
+                ty.span = lhs.span;
+                let sign = if *op == BinOp::Sub {
+                    UnOp::Neg
+                } else {
+                    UnOp::Plus
+                };
+                let hole = Expr {
+                    kind: ExprKind::Tuple(Vec::new()),
+                    span: rhs.span,
+                };
+                let operand = std::mem::replace(rhs.as_mut(), hole);
+                *e = cast_leftmost(ty, sign, operand, lhs.span);
+                self.expr(e);
+            }
             ExprKind::Binary { lhs, rhs, .. } => {
                 self.expr(lhs);
                 self.expr(rhs);
@@ -978,5 +1005,47 @@ pub(crate) fn type_of(elem: crate::value::Scalar, width: u32, span: Span) -> Typ
         reference: false,
         is_const: false,
         span,
+    }
+}
+
+/// `(ty)` applied with `sign` to the leftmost operand of `e` (`(T)-a * b` is `((T)(-a)) * b`):
+/// the expression `T - e` was parsed as, with the cast in its place.
+fn cast_leftmost(ty: TypeName, sign: UnOp, e: Expr, start: Span) -> Expr {
+    let span = Span {
+        start: start.start,
+        end: e.span.end,
+    };
+    match e.kind {
+        ExprKind::Binary {
+            op: op @ (BinOp::Mul | BinOp::Div | BinOp::Rem),
+            op_span,
+            lhs,
+            rhs,
+        } => Expr {
+            kind: ExprKind::Binary {
+                op,
+                op_span,
+                lhs: Box::new(cast_leftmost(ty, sign, *lhs, start)),
+                rhs,
+            },
+            span,
+        },
+        kind => {
+            let operand = Expr { kind, span: e.span };
+            let signed = Expr {
+                kind: ExprKind::Unary {
+                    op: sign,
+                    operand: Box::new(operand),
+                },
+                span,
+            };
+            Expr {
+                kind: ExprKind::Cast {
+                    ty,
+                    expr: Box::new(signed),
+                },
+                span,
+            }
+        }
     }
 }
