@@ -808,3 +808,17 @@ launch k { out = zeros(4); d = zeros(4); block = 4; grid = 1;
 "#;
     ok(src, &[], ONE, [4, 1, 1]);
 }
+
+#[test]
+fn a_local_array_initialised_with_braces_and_no_equals_sign() {
+    // Megatron's softmax: `acc_t sum[WARP_BATCH] { 0.0f };` is `= { 0.0f }`: the rest are 0.
+    let src = r#"
+__global__ void k(float* out) {
+    float sum[3] { 2.0f };
+    sum[1] += 1.0f;
+    out[threadIdx.x] = sum[0] + sum[1] + sum[2];
+}
+launch k { out = zeros(4); expect out == [3, 3, 3, 3]; }
+"#;
+    ok(src, &[], ONE, [4, 1, 1]);
+}

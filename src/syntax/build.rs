@@ -1193,10 +1193,16 @@ impl<'m> Builder<'m> {
                     // struct from `{a, b}`.
                     Rule::brace_init | Rule::ctor_args => {
                         let span = self.span(&p);
+                        let braces = p.as_rule() == Rule::brace_init;
                         let mut items = p
                             .into_inner()
                             .map(|e| self.expr(e))
                             .collect::<Result<Vec<_>>>()?;
+                        // `float sum[2] { 0.0f };` is `float sum[2] = { 0.0f };`.
+                        if braces && !dims.is_empty() {
+                            list = Some((items, span));
+                            continue;
+                        }
                         init = Some(if items.len() == 1 {
                             items.pop().expect("checked: one item")
                         } else {
