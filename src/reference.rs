@@ -127,6 +127,13 @@ pub enum RefError {
     StepLimit,
     /// A CUB block collective specialised for another block shape than the launch's.
     BlockShape,
+    /// A thread reached `__trap()`.
+    Trap {
+        /// Block.
+        block: [u32; 3],
+        /// Thread index.
+        thread: [u32; 3],
+    },
     /// An `assert` false for a thread.
     Assertion {
         /// Block.
@@ -159,6 +166,7 @@ impl RefError {
             RefError::DivergentBarrier { .. } => "simt::run::divergent_barrier",
             RefError::StepLimit => "simt::run::step_limit",
             RefError::Assertion { .. } => "simt::run::assertion",
+            RefError::Trap { .. } => "simt::run::trap",
             RefError::BlockShape => "simt::run::block_shape",
             RefError::Unsupported { .. } => "simt::reference::unsupported",
             RefError::Interleaving { .. } => "simt::reference::interleaving",
@@ -1068,6 +1076,12 @@ impl<'k> Block<'_, 'k> {
                     });
                 }
                 self.count();
+            }
+            StmtKind::Trap => {
+                return Err(RefError::Trap {
+                    block: self.block,
+                    thread: t.idx,
+                })
             }
             StmtKind::SyncWarp(_) => {
                 return Err(RefError::Unsupported {

@@ -497,3 +497,29 @@ launch k { x = zeros(1); out = zeros(1); }
     );
     assert_eq!(codes(&f), ["simt::check::argument_count"]);
 }
+
+#[test]
+fn trap_stops_the_launch_only_where_a_thread_reaches_it() {
+    // diff-gaussian-rasterization's should-not-happen path: `printf(...); __trap();`.
+    let src = r#"
+__global__ void k(float* a) {
+    int i = threadIdx.x;
+    if (a[i] < 0) {
+        __trap();
+    }
+    a[i] = a[i] * 2.0f;
+}
+launch k { a = [1, 2, 3, 4]; expect a == [2, 4, 6, 8]; }
+"#;
+    ok(src, &[], ONE, [4, 1, 1]);
+    // With a negative element, thread 2 reaches it (line 5).
+    let f = err(
+        &src.replace("[1, 2, 3, 4]; expect a == [2, 4, 6, 8];", "[1, 2, -3, 4];"),
+        &[],
+        Some(ONE),
+        Some([4, 1, 1]),
+    );
+    assert_eq!(codes(&f), ["simt::run::trap"]);
+    assert_eq!(common::position(&f), (5, 9));
+    assert!(common::describe(&f).contains("thread (2, 0, 0)"));
+}

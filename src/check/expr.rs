@@ -214,6 +214,7 @@ fn known_functions() -> Vec<String> {
             "llrintf",
             "llroundf",
             "__syncthreads",
+            "__trap",
         ]
         .iter()
         .map(|s| s.to_string()),

@@ -805,6 +805,7 @@ impl<'a> Facts<'a> {
             | StmtKind::Continue
             | StmtKind::Return
             | StmtKind::Barrier
+            | StmtKind::Trap
             | StmtKind::ReturnFn => {}
         }
     }
@@ -996,6 +997,7 @@ pub(crate) fn assigned_vars(body: &[Stmt], out: &mut HashSet<VarId>) {
             | StmtKind::Continue
             | StmtKind::Return
             | StmtKind::Barrier
+            | StmtKind::Trap
             | StmtKind::ReturnFn => {}
         }
     }

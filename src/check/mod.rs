@@ -1939,6 +1939,8 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                     return Ok(StmtKind::Assert(self.condition(&args[0])?));
                 }
                 "assert" => return Err(arg_count(1)),
+                "__trap" if args.is_empty() => return Ok(StmtKind::Trap),
+                "__trap" => return Err(arg_count(0)),
                 // A fence orders a thread's memory accesses for other threads; simt's memory
                 // is sequentially consistent (every access is seen in program order), so a
                 // fence changes nothing here.

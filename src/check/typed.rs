@@ -629,6 +629,8 @@ pub enum StmtKind {
     ReturnFn,
     /// `assert(cond);`: an active thread where `cond` is false stops the launch.
     Assert(Expr),
+    /// `__trap();`: an active thread that reaches it stops the launch.
+    Trap,
     /// `printf(format, args...)`: one argument per conversion, already of its C type.
     Printf {
         /// The format, parsed.

@@ -546,6 +546,16 @@ impl<'a> BlockRunner<'a> {
                         });
                     }
                 }
+                Inst::Trap => {
+                    self.issue(pc);
+                    if let Some(lane) = self.mask.iter().position(|&m| m) {
+                        return Err(RunError::Trap {
+                            span: self.ir.spans[pc],
+                            block: self.block,
+                            thread: self.cfg.thread_of(lane),
+                        });
+                    }
+                }
                 Inst::Widen { from, d, a } => {
                     let lanes = Lanes {
                         mask: &self.mask,

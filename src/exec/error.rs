@@ -96,6 +96,21 @@ pub enum RunError {
         /// Thread index.
         thread: [u32; 3],
     },
+    /// `__trap();` reached
+    #[error("the kernel called __trap() in block ({}, {}, {}), thread ({}, {}, {})", block[0], block[1], block[2], thread[0], thread[1], thread[2])]
+    #[diagnostic(
+        code(simt::run::trap),
+        help("a kernel traps where its author thought nothing should arrive; on a GPU the launch stops with \"unspecified launch failure\": find why this thread got here")
+    )]
+    Trap {
+        /// The `__trap()`.
+        #[label("reached by block ({}, {}, {}), thread ({}, {}, {})", block[0], block[1], block[2], thread[0], thread[1], thread[2])]
+        span: Span,
+        /// Block index.
+        block: [u32; 3],
+        /// Thread index.
+        thread: [u32; 3],
+    },
     /// `x / d` where some active lane has `d == 0`
     #[error("integer division by zero")]
     #[diagnostic(

@@ -420,6 +420,9 @@ impl<'k> Lowerer<'k> {
                 let c = self.expr(cond);
                 self.emit(Inst::Assert { c }, span);
             }
+            StmtKind::Trap => {
+                self.emit(Inst::Trap, span);
+            }
             StmtKind::Printf { pieces, args } => {
                 let args = args.iter().map(|a| (self.expr(a), a.ty)).collect();
                 let id = self.printfs.len() as u32;
@@ -1038,6 +1041,7 @@ fn collect_stmt_at(s: &typed::Stmt, needs: &mut Needs) {
         | StmtKind::Continue
         | StmtKind::Return
         | StmtKind::Barrier
+        | StmtKind::Trap
         | StmtKind::ReturnFn => {}
     }
 }

@@ -391,6 +391,8 @@ pub enum Inst {
     SyncWarp { mask: Reg },
     /// `assert(c)`: an active lane where `c` is false stops the launch.
     Assert { c: Reg },
+    /// `__trap()`: any active lane stops the launch.
+    Trap,
     /// `printf(...)`: every active lane, in lane order, prints `printfs[id]`.
     Printf { id: u32 },
     /// `d = old mem[idx]; mem[idx] = op(old, v[, cmp])`, lane by lane in lane order.
