@@ -15,6 +15,7 @@ use std::path::{Path, PathBuf};
 
 use miette::{GraphicalReportHandler, GraphicalTheme};
 use simt::pipeline::{self, Failure};
+use simt::report::model::RunOutput;
 use simt::report::{json as report_json, table};
 use simt::source::SourceFile;
 use simt::suite;
@@ -26,7 +27,7 @@ fn snapshots(src: &SourceFile, kernel: &str) -> (String, String) {
             // Wall-clock times are the one part of a report that changes from run to run.
             report.timing = Default::default();
             (
-                table::render(&report),
+                table::render(&RunOutput::new(&report)),
                 pretty(&report_json::to_json(&report)),
             )
         }

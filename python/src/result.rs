@@ -5,6 +5,7 @@ use pyo3::exceptions::{PyKeyError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
+use simt::report::model::RunOutput;
 use simt::report::{html, json as report_json, lanemap, style::Paint, table, Report};
 
 /// What `simt.run` returns.
@@ -17,6 +18,8 @@ use simt::report::{html, json as report_json, lanemap, style::Paint, table, Repo
 #[pyclass(name = "Result", module = "simt", frozen)]
 pub struct RunResult {
     report: Report,
+    /// The output model of the run, built once: the JSON, the text and the HTML render it.
+    model: RunOutput,
     /// `simt run --json`'s object, as Python dicts and lists.
     json: Py<PyDict>,
     /// Array name → numpy array.
@@ -26,7 +29,8 @@ pub struct RunResult {
 impl RunResult {
     /// Wraps a finished run, converting its JSON and arrays once.
     pub fn new(py: Python<'_>, finished: simt::pipeline::Finished) -> PyResult<RunResult> {
-        let json = crate::convert::to_python(py, &report_json::to_json(&finished.report))?
+        let model = RunOutput::new(&finished.report);
+        let json = crate::convert::to_python(py, &report_json::to_value(&model))?
             .cast_into::<PyDict>()?
             .unbind();
         let arrays = PyDict::new(py);
@@ -35,6 +39,7 @@ impl RunResult {
         }
         Ok(RunResult {
             report: finished.report,
+            model,
             json,
             arrays: arrays.unbind(),
         })
@@ -197,13 +202,13 @@ impl RunResult {
     /// The text report, as `simt run` prints it.
     #[getter]
     fn report(&self) -> String {
-        table::text(&self.report, false, Paint::default())
+        table::text(&self.model, self.report.listing(), false, Paint::default())
     }
 
     /// The text report; with `lines=True` the per-line view (`simt run --lines`) after it.
     #[pyo3(signature = (lines = false))]
     fn text(&self, lines: bool) -> String {
-        table::text(&self.report, lines, Paint::default())
+        table::text(&self.model, self.report.listing(), lines, Paint::default())
     }
 
     /// The HTML report: a `<div>` for a page of your own, or with `full=True` a whole
@@ -211,15 +216,15 @@ impl RunResult {
     #[pyo3(signature = (full = false))]
     fn html(&self, full: bool) -> String {
         if full {
-            html::document(&self.report)
+            html::document(&self.model, &self.report)
         } else {
-            html::fragment(&self.report)
+            html::fragment(&self.model, &self.report)
         }
     }
 
     /// Writes the HTML report, a whole page, to `path`.
     fn save_html(&self, path: std::path::PathBuf) -> PyResult<()> {
-        std::fs::write(&path, html::document(&self.report)).map_err(|e| {
+        std::fs::write(&path, html::document(&self.model, &self.report)).map_err(|e| {
             pyo3::exceptions::PyOSError::new_err(format!("cannot write `{}`: {e}", path.display()))
         })
     }
@@ -234,7 +239,7 @@ impl RunResult {
     }
 
     fn _repr_html_(&self) -> String {
-        html::fragment(&self.report)
+        html::fragment(&self.model, &self.report)
     }
 
     fn __str__(&self) -> String {
@@ -242,16 +247,20 @@ impl RunResult {
     }
 
     fn __repr__(&self) -> String {
-        let c = &self.report.counters;
+        let (m, c, d) = (
+            &self.model,
+            &self.model.measures.counters,
+            &self.model.measures.derived,
+        );
         format!(
             "<simt.Result {} on {}: {} blocks, {:.2} sectors/request, {:.2} wavefronts/instruction, {} races, {}>",
-            self.report.kernel,
-            self.report.gpu.name,
+            m.kernel,
+            m.gpu,
             c.blocks,
-            c.sectors_per_request(),
-            c.bank_conflict_factor(),
+            d.sectors_per_request,
+            d.bank_conflict_factor,
             c.race_count,
-            table::seconds(self.report.time.t)
+            table::seconds(m.measures.time.t)
         )
     }
 }

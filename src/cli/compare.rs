@@ -9,6 +9,7 @@ use crate::gpu::GpuConfig;
 use crate::pipeline::{self, Failure, RunOptions, EXIT_RUN};
 use crate::report::model::{CompareOutput, CompareSide, Measures, Version};
 use crate::report::style::{Paint, Tone};
+use crate::report::table::dim;
 use crate::report::{json as report_json, Report};
 
 /// `simt compare` flags.
@@ -126,14 +127,6 @@ fn side(r: &Report) -> CompareSide {
     }
 }
 
-fn dims(d: [u32; 3]) -> String {
-    match d {
-        [x, 1, 1] => x.to_string(),
-        [x, y, 1] => format!("({x}, {y})"),
-        [x, y, z] => format!("({x}, {y}, {z})"),
-    }
-}
-
 fn number(v: f64) -> String {
     if v.fract() == 0.0 && v.abs() < 1e15 {
         format!("{}", v as i64)
@@ -181,8 +174,8 @@ pub(super) fn compare_cmd(a: CompareArgs, paint: Paint) -> Result<u8, Failure> {
                 "  {side}  {} ({})  grid {} × block {}\n",
                 r.kernel,
                 r.file,
-                dims(r.launch.grid),
-                dims(r.launch.block)
+                dim(r.launch.grid),
+                dim(r.launch.block)
             ));
         }
         s.push_str(&format!(

@@ -114,11 +114,12 @@ pub fn output(
         };
         Failure::usage(message, Some(why))
     };
+    // The output model, built once: the JSON, the text table and the HTML all render it.
+    let mut doc = RunOutput::new(report);
     if let Some(path) = &args.html {
-        std::fs::write(path, html::document(report))
+        std::fs::write(path, html::document(&doc, report))
             .map_err(|e| Failure::usage(format!("cannot write `{}`: {e}", path.display()), None))?;
     }
-    let mut doc = RunOutput::new(report);
     let results = gates::check(&report_json::to_value(&doc), gates);
     let gates_ok = results.iter().all(|r| r.passed);
     if json {
@@ -135,7 +136,7 @@ pub fn output(
             Some(line) => Some(lanemap::render(report, line, paint).map_err(map_error)?),
             None => None,
         };
-        let mut s = table::text(report, args.lines, paint);
+        let mut s = table::text(&doc, report.listing(), args.lines, paint);
         if let Some(map) = map {
             s.push('\n');
             s.push_str(&map);

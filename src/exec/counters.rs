@@ -229,6 +229,49 @@ impl Counters {
         )
     }
 
+    /// Constant-memory transactions per request: one per distinct address a warp reads (0 when
+    /// there is none).
+    pub fn cmem_transactions_per_request(&self) -> f64 {
+        ratio(self.cmem_transactions, self.cmem_instr, 0.0)
+    }
+
+    /// Global requests with the atomics: loads, stores and atomic read-modify-writes (whose bytes
+    /// are in `g_bytes_requested` too).
+    pub fn requests_with_atomics(&self) -> u64 {
+        self.gld_instr + self.gst_instr + self.gatom_instr
+    }
+
+    /// Sectors per global request, atomics included (0 when none).
+    pub fn sectors_per_request_with_atomics(&self) -> f64 {
+        ratio(
+            self.gld_sectors + self.gst_sectors + self.gatom_sectors,
+            self.requests_with_atomics(),
+            0.0,
+        )
+    }
+
+    /// ⌈requested bytes / 32⌉: the sectors the requested bytes would need if every request were
+    /// contiguous and aligned.
+    pub fn ideal_sectors(&self) -> u64 {
+        self.g_bytes_requested.div_ceil(32)
+    }
+
+    /// Shared-memory wavefronts without bank conflicts.
+    pub fn ideal_wavefronts(&self) -> u64 {
+        self.smem_wavefronts - self.smem_bank_conflicts
+    }
+
+    /// [`Self::ideal_sectors`] per global request, atomics included (0 when none).
+    pub fn ideal_sectors_per_request_with_atomics(&self) -> f64 {
+        ratio(self.ideal_sectors(), self.requests_with_atomics(), 0.0)
+    }
+
+    /// Wavefronts per shared instruction without bank conflicts (1 when none; above 1 for
+    /// accesses wider than a bank's 4 bytes).
+    pub fn ideal_bank_conflict_factor(&self) -> f64 {
+        ratio(self.ideal_wavefronts(), self.smem_instr, 1.0)
+    }
+
     /// Fraction of branch evaluations that did not diverge (1 when none).
     pub fn branch_efficiency(&self) -> f64 {
         if self.branches == 0 {

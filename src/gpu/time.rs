@@ -196,6 +196,8 @@ pub struct RefinedTime {
     pub latency_hiding: LatencyHiding,
     /// `dram_bytes / t_mem` (0 without DRAM traffic).
     pub effective_bw: f64,
+    /// `effective_bw` as a percentage of the GPU's peak `mem_bw`.
+    pub effective_bw_pct: f64,
     /// Time the DRAM traffic takes, summed over waves.
     pub t_mem: f64,
     /// Time issuing the instructions takes, summed over waves.
@@ -501,6 +503,7 @@ pub fn refined_time(
         bytes_per_request,
         latency_hiding: first_hiding,
         effective_bw,
+        effective_bw_pct: effective_bw / gpu.mem_bw * 100.0,
         t_mem,
         t_issue,
         compiled_warp_instr,

@@ -4,8 +4,9 @@ use std::fmt::Write as _;
 
 use serde::Serialize;
 
+use super::model::{Derived, RunOutput};
 use super::style::{Paint, Tone};
-use super::Report;
+use super::Listing;
 use crate::exec::{Counters, InstCounters, WarpAccess};
 use crate::ir::{Inst, Space};
 
@@ -128,18 +129,6 @@ pub struct LineStat {
     pub counters: Counters,
 }
 
-impl LineStat {
-    /// ⌈requested bytes / 32⌉: the sectors this line's bytes would need if every request were contiguous.
-    pub fn ideal_sectors(&self) -> u64 {
-        self.counters.g_bytes_requested.div_ceil(32)
-    }
-
-    /// Wavefronts without bank conflicts.
-    pub fn ideal_wavefronts(&self) -> u64 {
-        self.counters.smem_wavefronts - self.counters.smem_bank_conflicts
-    }
-}
-
 /// Sums instructions into lines, in line order; only lines whose instructions issued.
 pub fn per_line(insts: &[InstStat], source: impl Fn(usize) -> String) -> Vec<LineStat> {
     let mut lines: Vec<LineStat> = Vec::new();
@@ -208,17 +197,17 @@ fn row(
     s.trim_end().to_string() + "\n"
 }
 
-/// The cells of one line's counters.
-fn cells(l: &LineStat) -> [(String, Tone); 10] {
-    let c = &l.counters;
+/// The cells of one line's counters `c` and their ratios `d` (the model's `lines[]` entry, or
+/// the totals).
+fn cells(c: &Counters, d: &Derived) -> [(String, Tone); 10] {
     let plain = |v: u64| (count(v), Tone::Plain);
-    // Atomics are global requests too (their bytes are in `g_bytes_requested`).
-    let requests = c.gld_instr + c.gst_instr + c.gatom_instr;
-    let (spr, ideal_spr) = if requests == 0 {
+    let (spr, ideal_spr) = if d.requests_with_atomics == 0 {
         ((String::new(), Tone::Plain), (String::new(), Tone::Plain))
     } else {
-        let ideal = l.ideal_sectors() as f64 / requests as f64;
-        let spr = (c.gld_sectors + c.gst_sectors + c.gatom_sectors) as f64 / requests as f64;
+        let (spr, ideal) = (
+            d.sectors_per_request_with_atomics,
+            d.ideal_sectors_per_request_with_atomics,
+        );
         let tone = if spr > ideal * 1.5 {
             Tone::Red
         } else {
@@ -232,20 +221,19 @@ fn cells(l: &LineStat) -> [(String, Tone); 10] {
     let (wf, ideal_wf) = if c.smem_instr == 0 {
         ((String::new(), Tone::Plain), (String::new(), Tone::Plain))
     } else {
-        let ideal = l.ideal_wavefronts() as f64 / c.smem_instr as f64;
         let tone = if c.smem_bank_conflicts > 0 {
             Tone::Red
         } else {
             Tone::Plain
         };
         (
-            (format!("{:.2}", c.bank_conflict_factor()), tone),
-            (format!("{ideal:.2}"), Tone::Plain),
+            (format!("{:.2}", d.bank_conflict_factor), tone),
+            (format!("{:.2}", d.ideal_bank_conflict_factor), Tone::Plain),
         )
     };
     [
         plain(c.warp_instr),
-        plain(requests),
+        plain(d.requests_with_atomics),
         spr,
         ideal_spr,
         plain(c.smem_instr),
@@ -259,40 +247,37 @@ fn cells(l: &LineStat) -> [(String, Tone); 10] {
 
 /// The kernel's source with each line's counters beside it, like a profiler's source view.
 /// Ratios are per global request (loads, stores and atomics) and per shared instruction; "ideal" is
-/// what the same bytes would cost contiguous and aligned, and without bank conflicts.
-pub fn render(r: &Report, paint: Paint) -> String {
+/// what the same bytes would cost contiguous and aligned, and without bank conflicts. Every number
+/// is the output model's (`lines` and, in the total row, `counters` and `derived`).
+pub fn render(m: &RunOutput, listing: Listing<'_>, paint: Paint) -> String {
     let mut s = String::new();
     let _ = writeln!(
         s,
         "{}",
-        paint.bold(&format!("per line · {} ({})", r.kernel, r.file))
+        paint.bold(&format!("per line · {} ({})", m.kernel, m.file))
     );
     let header: [(String, Tone); 10] = HEADER.map(|h| (h.to_string(), Tone::Plain));
     s.push_str(&row(paint, "line", Tone::Plain, &header, "source"));
     let empty: [(String, Tone); 10] = Default::default();
-    // The kernel's lines, and those of inlined `__device__` functions elsewhere in the file.
-    let mut shown: Vec<usize> = (r.kernel_lines.0..=r.kernel_lines.1).collect();
-    shown.extend(r.lines.iter().map(|l| l.line));
-    shown.sort_unstable();
-    shown.dedup();
     let mut prev = None;
-    for n in shown {
+    for n in listing.shown(&m.lines) {
         if prev.is_some_and(|p| p + 1 != n) {
             s.push_str(&row(paint, "⋮", Tone::Dim, &empty, ""));
         }
         prev = Some(n);
-        let text = r.source.text().lines().nth(n - 1).unwrap_or("");
-        match r.lines.iter().find(|l| l.line == n) {
-            Some(l) => s.push_str(&row(paint, &n.to_string(), Tone::Plain, &cells(l), text)),
+        let text = listing.line(n);
+        match m.lines.iter().find(|l| l.line == n) {
+            Some(l) => s.push_str(&row(
+                paint,
+                &n.to_string(),
+                Tone::Plain,
+                &cells(&l.counters.0, &l.derived),
+                text,
+            )),
             None => s.push_str(&row(paint, &n.to_string(), Tone::Dim, &empty, text)),
         }
     }
-    let mut total = LineStat {
-        line: 0,
-        source: String::new(),
-        counters: r.counters,
-    };
-    total.counters.blocks = 0;
-    s.push_str(&row(paint, "total", Tone::Bold, &cells(&total), ""));
+    let (c, d) = (&m.measures.counters, &m.measures.derived);
+    s.push_str(&row(paint, "total", Tone::Bold, &cells(c, d), ""));
     s
 }

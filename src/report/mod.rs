@@ -349,6 +349,49 @@ impl Report {
     pub fn expects_passed(&self) -> bool {
         self.expects.iter().all(|e| e.passed)
     }
+
+    /// The source and printed text the human views show beside the output model.
+    pub fn listing(&self) -> Listing<'_> {
+        Listing {
+            source: &self.source,
+            kernel_lines: self.kernel_lines,
+            printf: &self.printf,
+        }
+    }
+}
+
+/// What the text and HTML reports show beside the numbers of the output model
+/// ([`model::RunOutput`]): the kernel file, to list every line of the kernel (those that issued
+/// nothing too), and what the kernel printed, verbatim. It carries no measurement.
+#[derive(Clone, Copy, Debug)]
+pub struct Listing<'a> {
+    /// The kernel file.
+    pub source: &'a SourceFile,
+    /// First and last line of the kernel's definition.
+    pub kernel_lines: (usize, usize),
+    /// What the kernel printed (`printf`).
+    pub printf: &'a str,
+}
+
+impl Listing<'_> {
+    /// The lines the per-line views list, in order: the kernel's, and those of inlined
+    /// `__device__` functions elsewhere in the file that issued.
+    pub fn shown(&self, issued: &[model::LineView]) -> Vec<usize> {
+        let mut shown: Vec<usize> = (self.kernel_lines.0..=self.kernel_lines.1).collect();
+        shown.extend(issued.iter().map(|l| l.line));
+        shown.sort_unstable();
+        shown.dedup();
+        shown
+    }
+
+    /// The text of line `n` (from 1; empty past the end).
+    pub fn line(&self, n: usize) -> &str {
+        self.source
+            .text()
+            .lines()
+            .nth(n.saturating_sub(1))
+            .unwrap_or("")
+    }
 }
 
 /// The compiled instruction mix: each instruction's issued warps, by its pipe, or folded.

@@ -203,6 +203,22 @@ pub struct Derived {
     pub sectors_per_store: f64,
     /// `1 − divergent / branches` (1 when no branch ran).
     pub branch_efficiency: f64,
+    /// `cmem_transactions / cmem_instr`: constant-memory transactions per request, one per
+    /// distinct address a warp reads (0 when there is none).
+    pub cmem_transactions_per_request: f64,
+    /// `gld_instr + gst_instr + gatom_instr`: global requests, atomics included (their bytes
+    /// are in `g_bytes_requested`); the `requests` of `simt run --lines`.
+    pub requests_with_atomics: u64,
+    /// `(gld_sectors + gst_sectors + gatom_sectors) / requests_with_atomics` (0 when there is
+    /// none); the `sect/req` of `simt run --lines`.
+    pub sectors_per_request_with_atomics: f64,
+    /// `⌈g_bytes_requested / 32⌉ / requests_with_atomics`: what `sectors_per_request_with_atomics`
+    /// would be if the requested bytes were contiguous and aligned (0 when there is none).
+    pub ideal_sectors_per_request_with_atomics: f64,
+    /// `(smem_wavefronts − smem_bank_conflicts) / smem_instr`: what `bank_conflict_factor`
+    /// would be without bank conflicts (1 when there is no shared access; above 1 for accesses
+    /// wider than a bank's 4 bytes).
+    pub ideal_bank_conflict_factor: f64,
 }
 
 impl Derived {
@@ -217,6 +233,11 @@ impl Derived {
             sectors_per_load: c.sectors_per_load(),
             sectors_per_store: c.sectors_per_store(),
             branch_efficiency: c.branch_efficiency(),
+            cmem_transactions_per_request: c.cmem_transactions_per_request(),
+            requests_with_atomics: c.requests_with_atomics(),
+            sectors_per_request_with_atomics: c.sectors_per_request_with_atomics(),
+            ideal_sectors_per_request_with_atomics: c.ideal_sectors_per_request_with_atomics(),
+            ideal_bank_conflict_factor: c.ideal_bank_conflict_factor(),
         }
     }
 }
@@ -355,6 +376,10 @@ pub struct CacheView {
     pub l2_read_hit_rate_pct: f64,
     /// `dram_read_bytes + dram_write_bytes`.
     pub dram_bytes: u64,
+    /// `l2_read_hit_sectors + l2_read_miss_sectors`: sectors the L2 read for the L1.
+    pub l2_read_sectors: u64,
+    /// `l2_atomic_hit_sectors + l2_atomic_miss_sectors`: atomic sectors the L2 served.
+    pub l2_atomic_sectors: u64,
 }
 
 impl CacheView {
@@ -368,7 +393,48 @@ impl CacheView {
             l2_hit_rate_pct: k.l2_hit_rate_pct(),
             l2_read_hit_rate_pct: k.l2_read_hit_rate_pct(),
             dram_bytes: k.dram_bytes(),
+            l2_read_sectors: k.l2_read_hit_sectors + k.l2_read_miss_sectors,
+            l2_atomic_sectors: k.l2_atomic_hit_sectors + k.l2_atomic_miss_sectors,
         })
+    }
+}
+
+/// A sampled run (`--sample`): what ran, and how far each extrapolated counter may be off.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct SampleView {
+    /// What ran and each counter's 95 % error bound.
+    #[serde(flatten)]
+    pub sample: Sample,
+    /// `100 × blocks_run / blocks`: the share of the grid that ran, percent (`fraction` is the
+    /// share asked for).
+    pub blocks_run_pct: f64,
+    /// Per counter of `bounds`: the bound as a percentage of the counter's extrapolated value
+    /// (0 when the counter is 0).
+    pub bounds_pct: BTreeMap<String, f64>,
+}
+
+impl SampleView {
+    /// The view of `sample`, whose counters extrapolated to `c`.
+    pub fn new(sample: &Sample, c: &Counters) -> SampleView {
+        let totals = super::json::to_value(c);
+        let bounds_pct = sample
+            .bounds
+            .iter()
+            .filter_map(|(name, bound)| {
+                let total = totals.get(name)?.as_f64()?;
+                let pct = if total == 0.0 {
+                    0.0
+                } else {
+                    100.0 * bound / total
+                };
+                Some((name.clone(), pct))
+            })
+            .collect();
+        SampleView {
+            sample: sample.clone(),
+            blocks_run_pct: 100.0 * sample.blocks_run as f64 / sample.blocks.max(1) as f64,
+            bounds_pct,
+        }
     }
 }
 
@@ -393,7 +459,7 @@ pub struct RunOutput {
     pub uninit: Vec<UninitView>,
     /// `null`, or for a sampled run (`--sample`) what ran and each counter's 95 % error bound
     /// (`expects` is then empty: results are not checked).
-    pub sample: Option<Sample>,
+    pub sample: Option<SampleView>,
     /// Each `expect` of the launch section.
     pub expects: Vec<ExpectResult>,
     /// Whether every `expect` held.
@@ -433,7 +499,7 @@ impl RunOutput {
             measures: Measures::new(r),
             races: r.races.clone(),
             uninit: r.uninit.clone(),
-            sample: r.sample.clone(),
+            sample: r.sample.as_ref().map(|s| SampleView::new(s, &r.counters)),
             expects: r.expects.clone(),
             ok: r.expects_passed(),
             timing: r.timing,
@@ -463,6 +529,8 @@ pub struct LineView {
     /// Every counter of `counters` but `blocks` and `threads`, for this line.
     #[serde(flatten)]
     pub counters: LineCounters,
+    /// The ratios of `derived`, of this line's counters.
+    pub derived: Derived,
 }
 
 impl LineView {
@@ -471,9 +539,10 @@ impl LineView {
         LineView {
             line: l.line,
             source: l.source.clone(),
-            ideal_sectors: l.ideal_sectors(),
-            ideal_wavefronts: l.ideal_wavefronts(),
+            ideal_sectors: l.counters.ideal_sectors(),
+            ideal_wavefronts: l.counters.ideal_wavefronts(),
             counters: LineCounters(l.counters),
+            derived: Derived::new(&l.counters),
         }
     }
 }

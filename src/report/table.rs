@@ -2,10 +2,12 @@
 
 use std::fmt::Write as _;
 
+use super::model::{RefinedEstimate, RunOutput, SampleView};
 use super::style::{Paint, Tone};
-use super::Report;
+use super::Listing;
 
-fn dim(d: [u32; 3]) -> String {
+/// A grid or block size: `x`, `(x, y)` or `(x, y, z)`.
+pub fn dim(d: [u32; 3]) -> String {
     match d {
         [x, 1, 1] => format!("{x}"),
         [x, y, 1] => format!("({x}, {y})"),
@@ -25,23 +27,25 @@ pub fn seconds(t: f64) -> String {
 }
 
 /// The report as `simt run` prints it: what the kernel printed first, as a program's output would
-/// be, then the table and the hints; with `lines`, the per-line view after them.
-pub fn text(r: &Report, lines: bool, paint: Paint) -> String {
-    let mut s = r.printf.clone();
-    if r.printf_truncated {
+/// be, then the table and the hints; with `lines`, the per-line view after them. Every number is
+/// the output model's (`m`, what `--json` prints); `listing` only supplies the source and the
+/// printed text.
+pub fn text(m: &RunOutput, listing: Listing<'_>, lines: bool, paint: Paint) -> String {
+    let mut s = listing.printf.to_string();
+    if m.printf_truncated {
         s.push_str("[simt: printf output past the device's 1 MiB buffer was dropped]\n");
     }
-    s.push_str(&render(r));
-    if !r.hints.is_empty() {
+    s.push_str(&render(m));
+    if !m.hints.is_empty() {
         s.push_str("hints\n");
-        for h in &r.hints {
+        for h in &m.hints {
             let at = h.line.map(|l| format!("line {l}: ")).unwrap_or_default();
             let _ = writeln!(s, "  {} {at}{}", paint.tone("▸", Tone::Yellow), h.message);
         }
     }
     if lines {
         s.push('\n');
-        s.push_str(&super::lines::render(r, paint));
+        s.push_str(&super::lines::render(m, listing, paint));
     }
     s
 }
@@ -58,12 +62,15 @@ fn bytes(b: u64) -> String {
     }
 }
 
-/// Renders the report as text.
-pub fn render(r: &Report) -> String {
-    let c = &r.counters;
+/// Renders the output model of a run as the text table.
+pub fn render(m: &RunOutput) -> String {
+    let (c, d, l) = (
+        &m.measures.counters,
+        &m.measures.derived,
+        &m.measures.launch,
+    );
     let mut s = String::new();
-    let l = &r.launch;
-    let _ = writeln!(s, "simt · {} ({}) on {}", r.kernel, r.file, r.gpu.name);
+    let _ = writeln!(s, "simt · {} ({}) on {}", m.kernel, m.file, m.gpu);
     let _ = writeln!(
         s,
         "launch      grid {} × block {} = {} blocks, {} threads, {} warps/block",
@@ -73,33 +80,28 @@ pub fn render(r: &Report) -> String {
         c.threads,
         l.warps_per_block
     );
-    if let Some(sample) = &r.sample {
-        let _ = writeln!(s, "{}", sampled(sample, c));
+    if let Some(sample) = &m.sample {
+        let _ = writeln!(s, "{}", sampled(sample));
     }
     let _ = writeln!(s);
     let _ = writeln!(s, "global memory");
     let _ = writeln!(
         s,
         "  loads     {:>10} requests {:>12} sectors  {:>6.2} sectors/request",
-        c.gld_instr,
-        c.gld_sectors,
-        c.sectors_per_load()
+        c.gld_instr, c.gld_sectors, d.sectors_per_load
     );
     let _ = writeln!(
         s,
         "  stores    {:>10} requests {:>12} sectors  {:>6.2} sectors/request",
-        c.gst_instr,
-        c.gst_sectors,
-        c.sectors_per_store()
+        c.gst_instr, c.gst_sectors, d.sectors_per_store
     );
     let _ = writeln!(
         s,
         "  requested {:>10} bytes    moved {} bytes   requested/moved {:.3}",
-        c.g_bytes_requested,
-        c.dram_bytes(),
-        c.bytes_requested_per_byte_moved()
+        c.g_bytes_requested, d.dram_bytes, d.bytes_requested_per_byte_moved
     );
-    if let (Some(k), Some(cfg)) = (&r.cache, &r.launch.cache) {
+    if let Some(k) = &m.measures.cache {
+        let cfg = &k.sizes;
         let _ = writeln!(
             s,
             "caches      L1 {} per block · L2 {} · {} blocks per wave",
@@ -110,23 +112,21 @@ pub fn render(r: &Report) -> String {
         let _ = writeln!(
             s,
             "  L1        {:>10} hits {:>12} misses   hit rate {:.1}% (global-load sectors)",
-            k.l1_hit_sectors,
-            k.l1_miss_sectors,
-            k.l1_hit_rate_pct()
+            k.stats.l1_hit_sectors, k.stats.l1_miss_sectors, k.l1_hit_rate_pct
         );
         let _ = writeln!(
             s,
             "  L2        {:>10} reads {:>11} writes {} atomics  read hit rate {:.1}%, hit rate {:.1}%",
-            k.l2_read_hit_sectors + k.l2_read_miss_sectors,
-            k.l2_write_sectors,
-            k.l2_atomic_hit_sectors + k.l2_atomic_miss_sectors,
-            k.l2_read_hit_rate_pct(),
-            k.l2_hit_rate_pct()
+            k.l2_read_sectors,
+            k.stats.l2_write_sectors,
+            k.l2_atomic_sectors,
+            k.l2_read_hit_rate_pct,
+            k.l2_hit_rate_pct
         );
         let _ = writeln!(
             s,
             "  DRAM      {:>10} bytes read {:>6} bytes written",
-            k.dram_read_bytes, k.dram_write_bytes
+            k.stats.dram_read_bytes, k.stats.dram_write_bytes
         );
     }
     if c.cmem_instr > 0 {
@@ -135,7 +135,7 @@ pub fn render(r: &Report) -> String {
             "constant memory\n  loads     {:>10} requests {:>12} transactions ({:.2} per request: one per distinct address)",
             c.cmem_instr,
             c.cmem_transactions,
-            c.cmem_transactions as f64 / c.cmem_instr as f64
+            d.cmem_transactions_per_request
         );
     }
     // Only kernels whose local arrays spill to local memory show it (registers move nothing).
@@ -151,25 +151,18 @@ pub fn render(r: &Report) -> String {
     let _ = writeln!(
         s,
         "  {:>10} instructions {:>10} wavefronts  {} bank conflicts  {:.2} wavefronts/instruction",
-        c.smem_instr,
-        c.smem_wavefronts,
-        c.smem_bank_conflicts,
-        c.bank_conflict_factor()
+        c.smem_instr, c.smem_wavefronts, c.smem_bank_conflicts, d.bank_conflict_factor
     );
     let _ = writeln!(s, "control flow");
     let _ = writeln!(
         s,
         "  {:>10} warp instructions  {} active lane slots  SIMT efficiency {:.3}",
-        c.warp_instr,
-        c.active_lane_slots,
-        c.simt_efficiency()
+        c.warp_instr, c.active_lane_slots, d.simt_efficiency
     );
     let _ = writeln!(
         s,
         "  {:>10} branches  {} divergent  branch efficiency {:.3}",
-        c.branches,
-        c.divergent,
-        c.branch_efficiency()
+        c.branches, c.divergent, d.branch_efficiency
     );
     let _ = writeln!(s, "  {:>10} barriers", c.barriers);
     if c.race_count == 0 {
@@ -179,35 +172,35 @@ pub fn render(r: &Report) -> String {
             s,
             "races       {} racing instruction(s) in {} group(s)",
             c.race_count,
-            r.races.len()
+            m.races.len()
         );
-        for race in r.races.iter().take(MAX_GROUPS_SHOWN) {
+        for race in m.races.iter().take(MAX_GROUPS_SHOWN) {
             let _ = writeln!(s, "  - {}", race.describe());
             let _ = writeln!(s, "      {:>4} | {}", race.line, race.source);
             let _ = writeln!(s, "      {}", race.extent());
             let _ = writeln!(s, "      fix: {}", race.fix);
         }
-        more(&mut s, r.races.len());
+        more(&mut s, m.races.len());
     }
     if c.uninit_count > 0 {
         let _ = writeln!(
             s,
             "uninit      {} instruction(s) read uninitialised memory, in {} group(s)",
             c.uninit_count,
-            r.uninit.len()
+            m.uninit.len()
         );
-        for u in r.uninit.iter().take(MAX_GROUPS_SHOWN) {
+        for u in m.uninit.iter().take(MAX_GROUPS_SHOWN) {
             let _ = writeln!(s, "  - {}", u.describe());
             let _ = writeln!(s, "      {:>4} | {}", u.line, u.source);
             let _ = writeln!(s, "      {}", u.extent());
         }
-        more(&mut s, r.uninit.len());
+        more(&mut s, m.uninit.len());
         let _ = writeln!(
             s,
             "      fix: write every element before any thread reads it (and __syncthreads() between, for shared memory); on a GPU it holds leftover data"
         );
     }
-    let o = &r.occupancy;
+    let o = &m.measures.occupancy;
     match &o.cannot_launch {
         Some(why) => {
             let _ = writeln!(s, "occupancy   cannot launch: {why}");
@@ -225,7 +218,7 @@ pub fn render(r: &Report) -> String {
             );
         }
     }
-    let t = &r.time;
+    let t = &m.measures.time;
     let _ = writeln!(
         s,
         "time        {} ({}-bound: memory {}, issue {}, + launch overhead)",
@@ -234,14 +227,14 @@ pub fn render(r: &Report) -> String {
         seconds(t.t_mem),
         seconds(t.t_issue)
     );
-    if let Ok(rt) = &r.refined {
+    if let RefinedEstimate::Estimate(rt) = &m.measures.time_refined {
         let _ = writeln!(
             s,
             "  refined   {} ({}-bound; {} wave(s), effective bandwidth {:.0}% of peak), + {} launch overhead",
             seconds(rt.t),
             rt.bound,
             rt.waves.waves,
-            rt.effective_bw / r.gpu.mem_bw * 100.0,
+            rt.effective_bw_pct,
             seconds(rt.launch_overhead)
         );
         let units: Vec<String> = rt
@@ -254,9 +247,9 @@ pub fn render(r: &Report) -> String {
             let _ = writeln!(s, "            assumes {a}");
         }
     }
-    if !r.expects.is_empty() {
+    if !m.expects.is_empty() {
         let _ = writeln!(s, "expect");
-        for e in &r.expects {
+        for e in &m.expects {
             match &e.detail {
                 None => {
                     let _ = writeln!(s, "  ok      {}", e.text);
@@ -267,7 +260,7 @@ pub fn render(r: &Report) -> String {
             }
         }
     }
-    let t = &r.timing;
+    let t = &m.timing;
     let _ = writeln!(
         s,
         "timing      parse {} · setup {} · simulate {} · report {}",
@@ -294,24 +287,19 @@ fn more(s: &mut String, groups: usize) {
 }
 
 /// The line a sampled run adds: what ran, and the error bounds of the main counters.
-fn sampled(sample: &crate::exec::sample::Sample, c: &crate::exec::Counters) -> String {
-    let relative = |name: &str, total: u64| {
-        let bound = sample.bounds.get(name).copied().unwrap_or(0.0);
-        let pct = if total == 0 {
-            0.0
-        } else {
-            100.0 * bound / total as f64
-        };
+fn sampled(sample: &SampleView) -> String {
+    let relative = |name: &str| {
+        let pct = sample.bounds_pct.get(name).copied().unwrap_or(0.0);
         format!("{name} ±{pct:.2}%")
     };
     format!(
         "sampled     {} of {} blocks ({:.2}%), counters extrapolated with 95% error bounds: {}, {}, {}, {} (all in --json); results and expects not checked",
-        sample.blocks_run,
-        sample.blocks,
-        100.0 * sample.blocks_run as f64 / sample.blocks.max(1) as f64,
-        relative("warp_instr", c.warp_instr),
-        relative("gld_sectors", c.gld_sectors),
-        relative("gst_sectors", c.gst_sectors),
-        relative("smem_wavefronts", c.smem_wavefronts),
+        sample.sample.blocks_run,
+        sample.sample.blocks,
+        sample.blocks_run_pct,
+        relative("warp_instr"),
+        relative("gld_sectors"),
+        relative("gst_sectors"),
+        relative("smem_wavefronts"),
     )
 }

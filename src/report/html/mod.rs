@@ -6,9 +6,9 @@ use std::fmt::Write as _;
 
 mod lanes;
 
-use super::lines::LineStat;
-use super::table::seconds;
-use super::Report;
+use super::model::{Derived, RefinedEstimate, RunOutput};
+use super::table::{dim, seconds};
+use super::{Listing, Report};
 use crate::exec::Counters;
 pub use lanes::MAX_MAPS;
 
@@ -38,37 +38,39 @@ const STYLE: &str = "
 ";
 
 /// A whole page: what `simt run --html FILE` writes.
-pub fn document(r: &Report) -> String {
+pub fn document(m: &RunOutput, r: &Report) -> String {
     format!(
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>simt · {}</title>\n</head>\n<body>\n{}</body>\n</html>\n",
-        esc(&r.kernel),
-        fragment(r)
+        esc(&m.kernel),
+        fragment(m, r)
     )
 }
 
-/// The report as one `<div>` with its styles: what a notebook shows (`_repr_html_`).
-pub fn fragment(r: &Report) -> String {
+/// The report as one `<div>` with its styles: what a notebook shows (`_repr_html_`). Every
+/// number of the summary and the per-line table is the output model's (`m`, what `--json`
+/// prints); `r` supplies the source listing and the lanes of the lane maps.
+pub fn fragment(m: &RunOutput, r: &Report) -> String {
     let mut s = String::new();
     let _ = writeln!(s, "<div class=\"simt-report\">\n<style>{STYLE}</style>");
     let _ = writeln!(
         s,
         "<h1>simt · {} <small>{} on {}</small></h1>",
-        esc(&r.kernel),
-        esc(&r.file),
-        esc(&r.gpu.name)
+        esc(&m.kernel),
+        esc(&m.file),
+        esc(&m.gpu)
     );
-    if let Some(sample) = &r.sample {
+    if let Some(sample) = &m.sample {
         let _ = writeln!(
             s,
             "<p class=\"note\">Sampled: {} of {} blocks ran ({:.1}%); the counters are extrapolated and the results are not checked.</p>",
-            sample.blocks_run,
-            sample.blocks,
-            sample.fraction * 100.0
+            sample.sample.blocks_run,
+            sample.sample.blocks,
+            sample.blocks_run_pct
         );
     }
-    summary_table(&mut s, r);
-    notes(&mut s, r);
-    source_view(&mut s, r);
+    summary_table(&mut s, m);
+    notes(&mut s, m);
+    source_view(&mut s, m, r.listing());
     lanes::lane_maps(&mut s, r);
     s.push_str("</div>\n");
     s
@@ -113,18 +115,13 @@ fn row(s: &mut String, label: &str, value: String, mark: Mark, note: &str) {
     );
 }
 
-fn dim(d: [u32; 3]) -> String {
-    match d {
-        [x, 1, 1] => x.to_string(),
-        [x, y, 1] => format!("({x}, {y})"),
-        [x, y, z] => format!("({x}, {y}, {z})"),
-    }
-}
-
 /// The launch and the totals, one row each.
-fn summary_table(s: &mut String, r: &Report) {
-    let c = &r.counters;
-    let l = &r.launch;
+fn summary_table(s: &mut String, m: &RunOutput) {
+    let (c, d, l) = (
+        &m.measures.counters,
+        &m.measures.derived,
+        &m.measures.launch,
+    );
     let bad_if = |b: bool| if b { Mark::Bad } else { Mark::Plain };
     s.push_str("<h2>Summary</h2>\n<table id=\"summary\">\n");
     row(
@@ -142,20 +139,20 @@ fn summary_table(s: &mut String, r: &Report) {
         "warp instructions",
         c.warp_instr.to_string(),
         Mark::Plain,
-        &format!("SIMT efficiency {:.3}", c.simt_efficiency()),
+        &format!("SIMT efficiency {:.3}", d.simt_efficiency),
     );
     for (what, requests, sectors, per) in [
         (
             "global loads",
             c.gld_instr,
             c.gld_sectors,
-            c.sectors_per_load(),
+            d.sectors_per_load,
         ),
         (
             "global stores",
             c.gst_instr,
             c.gst_sectors,
-            c.sectors_per_store(),
+            d.sectors_per_store,
         ),
     ] {
         row(
@@ -166,8 +163,8 @@ fn summary_table(s: &mut String, r: &Report) {
             &format!("{requests} requests, {sectors} sectors"),
         );
     }
-    let moved = c.dram_bytes() > 0;
-    let per_moved = c.bytes_requested_per_byte_moved();
+    let moved = d.dram_bytes > 0;
+    let per_moved = d.bytes_requested_per_byte_moved;
     row(
         s,
         "bytes requested / moved",
@@ -175,14 +172,13 @@ fn summary_table(s: &mut String, r: &Report) {
         bad_if(moved && per_moved < 0.5),
         &format!(
             "{} bytes requested, {} bytes moved",
-            c.g_bytes_requested,
-            c.dram_bytes()
+            c.g_bytes_requested, d.dram_bytes
         ),
     );
     row(
         s,
         "shared memory",
-        format!("{:.2} wavefronts/instruction", c.bank_conflict_factor()),
+        format!("{:.2} wavefronts/instruction", d.bank_conflict_factor),
         bad_if(c.smem_bank_conflicts > 0),
         &format!(
             "{} instructions, {} wavefronts, {} bank conflicts",
@@ -196,8 +192,7 @@ fn summary_table(s: &mut String, r: &Report) {
         bad_if(c.divergent > 0),
         &format!(
             "of {} branches, branch efficiency {:.3}",
-            c.branches,
-            c.branch_efficiency()
+            c.branches, d.branch_efficiency
         ),
     );
     row(
@@ -218,7 +213,7 @@ fn summary_table(s: &mut String, r: &Report) {
         },
         &format!("{} uninitialised reads", c.uninit_count),
     );
-    let occ = &r.occupancy;
+    let occ = &m.measures.occupancy;
     match &occ.cannot_launch {
         Some(why) => row(s, "occupancy", "cannot launch".into(), Mark::Bad, why),
         None => {
@@ -240,28 +235,30 @@ fn summary_table(s: &mut String, r: &Report) {
     row(
         s,
         "time estimate",
-        seconds(r.time.t),
+        seconds(m.measures.time.t),
         Mark::Plain,
-        &format!("{}-bound (roofline)", r.time.bound),
+        &format!("{}-bound (roofline)", m.measures.time.bound),
     );
-    match &r.refined {
-        Ok(t) => row(
+    match &m.measures.time_refined {
+        RefinedEstimate::Estimate(t) => row(
             s,
             "refined estimate",
             seconds(t.t),
             Mark::Plain,
             &format!("{}-bound, occupancy-aware", t.bound),
         ),
-        Err(e) => row(s, "refined estimate", "—".into(), Mark::Plain, e),
+        RefinedEstimate::Unavailable { error } => {
+            row(s, "refined estimate", "—".into(), Mark::Plain, error)
+        }
     }
-    if !r.expects.is_empty() {
-        let failed = r.expects.iter().filter(|e| !e.passed).count();
+    if !m.expects.is_empty() {
+        let failed = m.expects.iter().filter(|e| !e.passed).count();
         row(
             s,
             "expects",
-            format!("{} of {} passed", r.expects.len() - failed, r.expects.len()),
+            format!("{} of {} passed", m.expects.len() - failed, m.expects.len()),
             if failed > 0 { Mark::Bad } else { Mark::Good },
-            &r.expects
+            &m.expects
                 .iter()
                 .map(|e| e.text.as_str())
                 .collect::<Vec<_>>()
@@ -272,18 +269,18 @@ fn summary_table(s: &mut String, r: &Report) {
 }
 
 /// Hints, races and uninitialised reads, when there are any.
-fn notes(s: &mut String, r: &Report) {
-    if !r.hints.is_empty() {
+fn notes(s: &mut String, m: &RunOutput) {
+    if !m.hints.is_empty() {
         s.push_str("<h2>Hints</h2>\n<ul id=\"hints\">\n");
-        for h in &r.hints {
+        for h in &m.hints {
             let at = h.line.map(|l| format!("line {l}: ")).unwrap_or_default();
             let _ = writeln!(s, "<li>{}{}</li>", esc(&at), esc(&h.message));
         }
         s.push_str("</ul>\n");
     }
-    if !r.races.is_empty() || !r.uninit.is_empty() {
+    if !m.races.is_empty() || !m.uninit.is_empty() {
         s.push_str("<h2>Races</h2>\n<ul id=\"races\">\n");
-        for race in &r.races {
+        for race in &m.races {
             let _ = writeln!(
                 s,
                 "<li class=\"race\">{} ({}); {}</li>",
@@ -292,7 +289,7 @@ fn notes(s: &mut String, r: &Report) {
                 esc(&race.fix)
             );
         }
-        for u in &r.uninit {
+        for u in &m.uninit {
             let _ = writeln!(
                 s,
                 "<li class=\"race\">{} ({})</li>",
@@ -333,16 +330,17 @@ fn count(v: u64) -> String {
     }
 }
 
-/// The cells of one line's counters: instructions, global sectors per request against the
-/// ideal, shared wavefronts per instruction against the ideal, divergence and races.
-fn line_cells(l: &LineStat) -> String {
-    let c: &Counters = &l.counters;
-    let requests = c.gld_instr + c.gst_instr + c.gatom_instr;
-    let (spr, ideal_spr) = if requests == 0 {
+/// The cells of one line's counters `c` and their ratios `d` (the model's `lines[]` entry, or
+/// the totals): instructions, global sectors per request against the ideal, shared wavefronts
+/// per instruction against the ideal, divergence and races.
+fn line_cells(c: &Counters, d: &Derived) -> String {
+    let (spr, ideal_spr) = if d.requests_with_atomics == 0 {
         (heat_cell("", 0.0, ""), String::new())
     } else {
-        let ideal = l.ideal_sectors() as f64 / requests as f64;
-        let spr = (c.gld_sectors + c.gst_sectors + c.gatom_sectors) as f64 / requests as f64;
+        let (spr, ideal) = (
+            d.sectors_per_request_with_atomics,
+            d.ideal_sectors_per_request_with_atomics,
+        );
         (
             heat_cell(&format!("{spr:.2}"), heat(spr, ideal, 8.0), "220,38,38"),
             format!("{ideal:.2}"),
@@ -351,22 +349,18 @@ fn line_cells(l: &LineStat) -> String {
     let (wf, ideal_wf) = if c.smem_instr == 0 {
         (heat_cell("", 0.0, ""), String::new())
     } else {
-        let ideal = l.ideal_wavefronts() as f64 / c.smem_instr as f64;
-        let wf = c.bank_conflict_factor();
+        let (wf, ideal) = (d.bank_conflict_factor, d.ideal_bank_conflict_factor);
         (
             heat_cell(&format!("{wf:.2}"), heat(wf, ideal, 32.0), "220,38,38"),
             format!("{ideal:.2}"),
         )
     };
-    let divergence = if c.branches == 0 {
-        0.0
-    } else {
-        c.divergent as f64 / c.branches as f64
-    };
+    // The tint only: the share of the line's branches that diverged.
+    let divergence = 1.0 - d.branch_efficiency;
     format!(
         "<td>{}</td><td>{}</td>{spr}<td>{ideal_spr}</td><td>{}</td>{wf}<td>{ideal_wf}</td><td>{}</td>{}<td{}>{}</td>",
         count(c.warp_instr),
-        count(requests),
+        count(d.requests_with_atomics),
         count(c.smem_instr),
         count(c.branches),
         heat_cell(&count(c.divergent), divergence, "234,140,0"),
@@ -377,22 +371,17 @@ fn line_cells(l: &LineStat) -> String {
 
 /// The kernel's source with each line's counters beside it, tinted where a line moves more
 /// sectors or wavefronts than its bytes need, or diverges.
-fn source_view(s: &mut String, r: &Report) {
+fn source_view(s: &mut String, m: &RunOutput, listing: Listing<'_>) {
     s.push_str("<h2>Per line</h2>\n<p class=\"note\">Sectors per global request and wavefronts per shared instruction beside what the same bytes would cost contiguous and without bank conflicts (ideal); red: further from ideal; orange: the share of the line's branches that diverged.</p>\n");
     s.push_str("<div class=\"scroll\"><table id=\"lines\">\n<tr><th>line</th><th>warp-inst</th><th>requests</th><th>sect/req</th><th>ideal</th><th>smem</th><th>wf/inst</th><th>ideal</th><th>branches</th><th>diverg</th><th>races</th><th>source</th></tr>\n");
-    let mut shown: Vec<usize> = (r.kernel_lines.0..=r.kernel_lines.1).collect();
-    shown.extend(r.lines.iter().map(|l| l.line));
-    shown.sort_unstable();
-    shown.dedup();
-    let text = r.source.text();
-    for n in shown {
-        let src = text.lines().nth(n.saturating_sub(1)).unwrap_or("");
-        match r.lines.iter().find(|l| l.line == n) {
+    for n in listing.shown(&m.lines) {
+        let src = listing.line(n);
+        match m.lines.iter().find(|l| l.line == n) {
             Some(l) => {
                 let _ = writeln!(
                     s,
                     "<tr id=\"L{n}\"><td>{n}</td>{}<td class=\"src\">{}</td></tr>",
-                    line_cells(l),
+                    line_cells(&l.counters.0, &l.derived),
                     esc(src)
                 );
             }
@@ -406,16 +395,10 @@ fn source_view(s: &mut String, r: &Report) {
             }
         }
     }
-    let mut total = LineStat {
-        line: 0,
-        source: String::new(),
-        counters: r.counters,
-    };
-    total.counters.blocks = 0;
     let _ = writeln!(
         s,
         "<tr class=\"total\"><td>total</td>{}<td></td></tr>",
-        line_cells(&total)
+        line_cells(&m.measures.counters, &m.measures.derived)
     );
     s.push_str("</table></div>\n");
 }
@@ -450,6 +433,11 @@ mod tests {
             .unwrap_or_else(|f| panic!("{}", crate::render::render(&f)))
     }
 
+    /// The fragment of a run's report.
+    fn page(r: &Report) -> String {
+        fragment(&RunOutput::new(r), r)
+    }
+
     const COPY: &str = "__global__ void copy(const float* a, float* b, int s) {
     int i = threadIdx.x;
     float x = 0.0f;
@@ -477,7 +465,7 @@ mod tests {
             &[("a", "arange(1024)"), ("b", "zeros(32)"), ("s", "1")],
             32,
         );
-        let html = document(&r);
+        let html = document(&RunOutput::new(&r), &r);
         assert!(html.starts_with("<!DOCTYPE html>"));
         assert!(html.contains("<table id=\"summary\">"));
         // Lines 1 to 6 are the kernel.
@@ -502,14 +490,14 @@ mod tests {
     fn strided_loads_are_hot_and_contiguous_ones_are_not() {
         let args = |s: &'static str| [("a", "arange(1024)"), ("b", "zeros(32)"), ("s", s)];
         // Contiguous: 4 sectors per request, the ideal.
-        let cool = fragment(&report(COPY, &args("1"), 32));
+        let cool = page(&report(COPY, &args("1"), 32));
         assert_eq!(sector_heat(&cool, 4), 0.0);
         // A stride of 8 floats: 32 sectors of a 4-sector ideal; log2(8) / log2(8) = 1 (the
         // row's first heat cell is the sectors per request of line 4's load).
-        let hot = fragment(&report(COPY, &args("8"), 32));
+        let hot = page(&report(COPY, &args("8"), 32));
         assert_eq!(sector_heat(&hot, 4), 1.0);
         // A stride of 2: 8 sectors, twice the ideal: log2(2) / log2(8) = 1/3.
-        let warm = fragment(&report(COPY, &args("2"), 32));
+        let warm = page(&report(COPY, &args("2"), 32));
         assert_eq!(sector_heat(&warm, 4), 0.33);
     }
 
@@ -523,7 +511,7 @@ mod tests {
     out[threadIdx.x] = t[threadIdx.x];
 }
 ";
-        let html = fragment(&report(src, &[("out", "zeros(32)")], 32));
+        let html = page(&report(src, &[("out", "zeros(32)")], 32));
         let map = html
             .split("data-space=\"shared\"")
             .nth(1)
@@ -544,7 +532,7 @@ mod tests {
     out[threadIdx.x] = s[(threadIdx.x + 32) % 64];
 }
 ";
-        let html = fragment(&report(src, &[("out", "zeros(64)")], 64));
+        let html = page(&report(src, &[("out", "zeros(64)")], 64));
         let row = html
             .split("<tr id=\"L4\">")
             .nth(1)
@@ -561,7 +549,7 @@ mod tests {
         let src = format!(
             "__global__ void k(const float* a, float* b) {{\n    float s = 0.0f;\n{body}    b[0] = s;\n}}\n"
         );
-        let html = fragment(&report(&src, &[("a", "ones(32)"), ("b", "zeros(1)")], 1));
+        let html = page(&report(&src, &[("a", "ones(32)"), ("b", "zeros(1)")], 1));
         assert_eq!(html.matches("<figure class=\"lanemap\"").count(), MAX_MAPS);
         assert!(html.contains(&format!("{} more memory instructions", 31 - MAX_MAPS)));
     }
