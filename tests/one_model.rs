@@ -621,6 +621,26 @@ fn check_html(html: &str, json: &Value, problems: &mut Vec<String>) {
         .into_iter()
         .map(|(label, r)| (label, Regex::new(&r.pattern).expect("a valid rule"), r))
         .collect();
+    let text = html_text(html);
+    let heading = [
+        rule(r"simt · (\S+) (\S+) on (.+)", &["/kernel", "/file", "/gpu"]),
+        rule(
+            r"Sampled: {} of {} blocks ran \({}\); the counters are extrapolated and the results are not checked.",
+            &[
+                "/sample/blocks_run",
+                "/sample/blocks",
+                "/sample/blocks_run_pct",
+            ],
+        ),
+    ];
+    let sampled = json["sample"].is_object();
+    for (r, wanted) in heading.iter().zip([true, sampled]) {
+        let re = Regex::new(&format!("(?m){}", r.pattern)).expect("a valid rule");
+        let found = re.captures(&text).map(|caps| (caps, r));
+        if wanted || found.is_some() {
+            read(found, json, &format!("HTML `{}`", r.pattern), problems);
+        }
+    }
     let summary = html
         .split("<table id=\"summary\">")
         .nth(1)
