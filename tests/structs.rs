@@ -1159,3 +1159,17 @@ launch k { out = zeros(2); expect out == [163, 584]; }
     // o.in = In(3) = (3, 6), o.c = 1: 3 + 60 + 100; b.in = In(4) = (4, 8), b.c = 5: 4 + 80 + 500.
     ok(src, &[], ONE, ONE);
 }
+
+#[test]
+fn the_address_of_a_struct_elements_member_points_into_the_buffer() {
+    let src = r#"
+struct P { float a; float b; };
+__global__ void k(P* p, float* out) {
+    float* q = &p[threadIdx.x].b;
+    out[threadIdx.x] = *q;
+    atomicAdd(&p[0].a, 1.0f);
+}
+launch k { p = [1, 2, 3, 4]; out = zeros(2); expect out == [2, 4]; expect p == [3, 2, 3, 4]; }
+"#;
+    ok(src, &[], ONE, [2, 1, 1]);
+}

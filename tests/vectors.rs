@@ -390,3 +390,22 @@ launch k { out = zeros(4); expect out == [3, 6, 9, 12]; }
 "#;
     ok(src, &[], [1, 1, 1], [4, 1, 1]);
 }
+
+#[test]
+fn the_address_of_a_vector_elements_component_is_a_scalar_pointer() {
+    // diff-gaussian-rasterization's backward pass accumulates into `float4*`/`float3*` buffers
+    // with `atomicAdd(&acc[i].y, v)`.
+    let src = r#"
+__global__ void k(float4* acc, float3* m) {
+    atomicAdd(&acc[threadIdx.x % 2].y, 1.0f);
+    atomicAdd(&m[0].z, 2.0f);
+    float* p = &m[0].x;
+    p[1] = 5.0f;
+}
+launch k { acc = zeros(8); m = zeros(3);
+    expect acc == [0, 16, 0, 0, 0, 16, 0, 0]; expect m == [0, 5, 64]; }
+"#;
+    let c = ok(src, &[], [1, 1, 1], [32, 1, 1]).counters;
+    // Two atomic requests: the first's lanes hit bytes 4 and 20 (one sector), the second's byte 8.
+    assert_eq!((c.gatom_instr, c.gatom_sectors), (2, 2));
+}

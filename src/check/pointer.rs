@@ -427,6 +427,28 @@ impl KernelChecker<'_, '_> {
                 }),
                 None => Err(self.unknown_name(n, operand.span)),
             },
+            // `&acc[i].y` of a `float4*` buffer (diff-gaussian-rasterization's atomic
+            // accumulators) or `&pts[i].b` of a struct buffer: the member's own element, as
+            // `(float*)&acc[i] + 1`.
+            ast::ExprKind::Member { base, field } if matches!(base.kind, ast::ExprKind::Index { .. }) => {
+                let place = match self.member_place(operand) {
+                    Some(p) => Some(p),
+                    None => self.component(base, field, span),
+                };
+                match place {
+                    Some(Ok(super::vector::Place::Elem(mem, index))) => Ok(Ptr {
+                        mem: Some(mem),
+                        offset: self.widen(index),
+                        is_const: self.place_is_const(base),
+                    }),
+                    Some(Err(e)) => Err(e),
+                    _ => Err(CheckError::Unsupported {
+                        what: "the address of this expression".into(),
+                        span,
+                        help: Some("take the address of an element: `&a[i]`".into()),
+                    }),
+                }
+            }
             _ => Err(CheckError::Unsupported {
                 what: "the address of this expression".into(),
                 span,
