@@ -1117,6 +1117,16 @@ pub enum AtomicOp {
     Dec,
 }
 
+/// Whether an atomic on memory of `stored` elements works through a pointer to `view`: the
+/// memory's own type, another integer of its width, or the same 32 or 64 bits in a register of
+/// the other kind (the `int*` or `unsigned*` of `float` memory that `atomicCAS` loops build float
+/// atomics with, the `unsigned long long*` of `double`). A 16-bit float only through its own type.
+pub fn atomic_view(stored: Scalar, view: Scalar) -> bool {
+    let plain = |s: Scalar| s != Scalar::Bool;
+    stored == view
+        || (stored.size() == view.size() && stored.size() >= 4 && plain(stored) && plain(view))
+}
+
 impl AtomicOp {
     /// The CUDA name.
     pub fn name(self) -> &'static str {

@@ -205,6 +205,69 @@ launch k {
 }
 
 #[test]
+fn atomics_through_a_view_of_the_other_kind_work_on_the_bits() {
+    // StackOverflow 17399119's float atomicMax and the CUDA guide's double atomicAdd: atomicCAS
+    // on the value's bits through an `int*` / `unsigned long long*` view of the float memory.
+    let src = r#"
+__device__ float atomicMaxFloat(float* address, float val) {
+    int* address_as_i = (int*) address;
+    int old = *address_as_i, assumed;
+    do {
+        assumed = old;
+        old = atomicCAS(address_as_i, assumed,
+            __float_as_int(fmaxf(val, __int_as_float(assumed))));
+    } while (assumed != old);
+    return __int_as_float(old);
+}
+__device__ double atomicAddDouble(double* address, double val) {
+    unsigned long long int* address_as_ull = (unsigned long long int*)address;
+    unsigned long long int old = *address_as_ull, assumed;
+    do {
+        assumed = old;
+        old = atomicCAS(address_as_ull, assumed,
+            __double_as_longlong(val + __longlong_as_double(assumed)));
+    } while (assumed != old);
+    return __longlong_as_double(old);
+}
+__global__ void k(const float* in, float* m, double* s, float* z, unsigned* zbits, int* ib) {
+    int t = threadIdx.x;
+    atomicMaxFloat(m, in[t]);
+    atomicAddDouble(s, 0.25 * t);
+    if (t == 0) {
+        // z holds -0.0f (bits 0x80000000): comparing the bits of 0.0f fails, as on the GPU,
+        // though -0.0f == 0.0f as floats; comparing 0x80000000 swaps in 1.0f (0x3f800000).
+        zbits[0] = atomicCAS((unsigned*)z, 0u, 0x3f800000u);
+        zbits[1] = atomicCAS((unsigned*)z + 1, 0x80000000u, 0x3f800000u);
+        atomicExch((int*)&z[2], 0x40490fdb);    // the float nearest pi, 3.14159274101257324
+        atomicAdd((float*)ib, 1.5f);             // int memory gets 1.5f's bits 0x3fc00000
+    }
+}
+launch k {
+    in = [-3.0, 7.5, -1.0, 2.0];
+    m = [-100.0];
+    s = zeros(1);
+    z = [-0.0, -0.0, 0.0];
+    zbits = zeros(2);
+    ib = zeros(1);
+    expect m == [7.5];
+    expect s == [1.5];
+    expect zbits == [2147483648, 2147483648];
+    expect z == [-0.0, 1.0, 3.14159274101257324];
+    expect ib == [1069547520];
+}
+"#;
+    let r = ok(src, &[], ONE, [4, 1, 1]);
+    // The four lanes apply each CAS in lane order, all on one element (1 sector a request).
+    // Max from -100: round 1 (lanes 0-3 assume -100): lane 0 stores -3, the rest fail and read
+    // -3; round 2 (lanes 1-3 assume -3): lane 1 stores 7.5, lanes 2 and 3 read 7.5; round 3:
+    // both store 7.5 again. Sum from 0 (lanes add 0, .25, .5, .75): round 1: lanes 0 and 1 (each
+    // assumes 0.0, lane 0 stores 0.0's bits) succeed, 2 and 3 read 0.25; round 2: lane 2 stores
+    // 0.75, lane 3 reads it; round 3: lane 3 stores 1.5. Then lane 0's four: 3 + 3 + 4 = 10.
+    let c = r.counters;
+    assert_eq!((c.gatom_instr, c.gatom_sectors), (10, 10));
+}
+
+#[test]
 fn device_functions_are_inlined_with_early_returns() {
     let src = r#"
 __device__ int collatz_steps(int x) {

@@ -11,7 +11,7 @@ use super::{
 };
 use crate::source::Span;
 use crate::syntax::ast::{self, UnOp};
-use crate::value::{AtomicOp, Scalar, ShflKind, Value, VoteKind};
+use crate::value::{atomic_view, AtomicOp, Scalar, ShflKind, Value, VoteKind};
 
 type Result<T> = std::result::Result<T, CheckError>;
 
@@ -215,7 +215,7 @@ impl KernelChecker<'_, '_> {
                     ty: type_name(mem.elem, mem.width).to_string(),
                 },
                 span: args[0].span,
-                help: Some(format!("`{name}` works on: {}", names.join(", "))),
+                help: Some(pointee_help(op, mem.elem, &names)),
             });
         }
         self.atomic_spaces.insert(mem.space);
@@ -235,16 +235,14 @@ impl KernelChecker<'_, '_> {
                 )),
             });
         }
-        if stored.is_float() != mem.elem.is_float() || stored.size() != mem.elem.size() {
+        if !atomic_view(stored, mem.elem) {
             return Err(CheckError::Unsupported {
                 what: format!(
                     "`{name}` on `{stored}` memory through a `{}` pointer",
                     mem.elem
                 ),
                 span: args[0].span,
-                help: Some(format!(
-                    "apply `{name}` through a pointer to the memory's own type, `{stored}`"
-                )),
+                help: Some(atomic_view_help(op, stored)),
             });
         }
         let ty = mem.elem.promoted();
@@ -904,6 +902,51 @@ fn zero_result(var: VarId, ty: Scalar, span: Span) -> Stmt {
         },
         span,
     }
+}
+
+/// The help for an atomic on a type it has no overload for: the types it has, and for `float`
+/// or `double` the `atomicCAS` loop on the value's bits that CUDA code builds the rest with.
+fn pointee_help(op: AtomicOp, elem: Scalar, names: &[&str]) -> String {
+    let have = format!("`{}` works on: {}", op.name(), names.join(", "));
+    let bits = match elem {
+        Scalar::F32 => ("int", "__float_as_int", "__int_as_float"),
+        Scalar::F64 => (
+            "unsigned long long",
+            "__double_as_longlong",
+            "__longlong_as_double",
+        ),
+        _ => return have,
+    };
+    let (int, to, from) = bits;
+    format!(
+        "{have}; for `{elem}`, loop on `atomicCAS(({int}*)p, assumed, {to}(f({from}(assumed))))` \
+         until it returns `assumed`"
+    )
+}
+
+/// The help for an atomic through a pointer that `atomic_view` refuses: the pointer types of
+/// the memory's width that `op` has an overload for.
+fn atomic_view_help(op: AtomicOp, stored: Scalar) -> String {
+    let name = op.name();
+    let fits: Vec<&str> = op
+        .types()
+        .iter()
+        .filter(|&&t| atomic_view(stored, t))
+        .map(|t| t.c_name())
+        .collect();
+    if fits.is_empty() {
+        let all: Vec<&str> = op.types().iter().map(|t| t.c_name()).collect();
+        return format!(
+            "simt applies `{name}` to whole `{stored}` elements, and CUDA has no `{name}` of \
+             that width; it works on: {}",
+            all.join(", ")
+        );
+    }
+    format!(
+        "apply `{name}` through a pointer to `{}`: an atomic sees the memory's elements whole, \
+         as their own type or as the same bits of another 32- or 64-bit type",
+        fits.join("` or `")
+    )
 }
 
 /// `found` arguments where `name` takes `lo` to `hi`: fine, or the error that counts them.

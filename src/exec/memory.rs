@@ -373,3 +373,61 @@ fn filled<T: Copy + Default + Send>(
         });
     out
 }
+
+/// A register type and the one of the other kind with its bits (`float` and `unsigned`).
+pub(crate) trait SameBits: Stored {
+    type As: Stored;
+    fn to_bits_of(self) -> Self::As;
+    fn from_bits_of(b: Self::As) -> Self;
+}
+
+macro_rules! same_bits {
+    ($t:ty, $as:ty, |$x:ident| $to:expr, |$y:ident| $from:expr) => {
+        impl SameBits for $t {
+            type As = $as;
+            #[inline(always)]
+            fn to_bits_of(self) -> $as {
+                let $x = self;
+                $to
+            }
+            #[inline(always)]
+            fn from_bits_of(b: $as) -> Self {
+                let $y = b;
+                $from
+            }
+        }
+    };
+}
+same_bits!(f32, u32, |x| x.to_bits(), |y| f32::from_bits(y));
+same_bits!(u32, f32, |x| f32::from_bits(x), |y| y.to_bits());
+same_bits!(f64, u64, |x| x.to_bits(), |y| f64::from_bits(y));
+same_bits!(u64, f64, |x| f64::from_bits(x), |y| y.to_bits());
+
+/// Slots seen through a same-size pointer of the other kind (`atomicCAS` through an `int*` of
+/// `float` memory): every element's bits, unchanged.
+pub(crate) struct Bits<'a, M>(pub(crate) &'a mut M);
+
+impl<M: Slots> Slots for Bits<'_, M>
+where
+    M::S: SameBits,
+{
+    type S = <M::S as SameBits>::As;
+    #[inline(always)]
+    fn get(&self, i: usize) -> Self::S {
+        self.0.get(i).to_bits_of()
+    }
+    #[inline(always)]
+    fn put(&mut self, i: usize, v: Self::S) {
+        self.0.put(i, M::S::from_bits_of(v))
+    }
+    fn get_run(&self, first: usize, dst: &mut [Self::S]) {
+        for (l, o) in dst.iter_mut().enumerate() {
+            *o = self.get(first + l);
+        }
+    }
+    fn put_run(&mut self, first: usize, src: &[Self::S]) {
+        for (l, &v) in src.iter().enumerate() {
+            self.put(first + l, v);
+        }
+    }
+}

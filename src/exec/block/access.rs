@@ -598,37 +598,45 @@ impl BlockRunner<'_> {
         self.account(pc, (space, base), elem.size(), Access::Atomic);
         let regs = [d, v, cmp.unwrap_or(v)];
         let (ix, mask) = (&self.idx, &self.mask);
-        macro_rules! rmw {
-            ($slots:expr, $signed:expr) => {
-                atomic::apply($slots, $signed, op, ix, mask, &mut self.regs, regs)
-            };
-        }
         // `elem` is the type the kernel's pointer sees: `int` memory through an `unsigned*`
-        // compares and wraps as unsigned.
-        let signed = elem.is_signed();
+        // compares and wraps as unsigned; `float` memory through an `int*` (or `int` memory
+        // through a `float*`) is the element's bits in a register of the other kind, so
+        // `atomicCAS` compares bits, as the hardware does (`-0.0f` is not `0.0f`).
+        let (signed, float_view) = (elem.is_signed(), elem.is_float());
+        macro_rules! rmw {
+            ($slots:expr, $float:expr) => {{
+                let mut slots = $slots;
+                if $float == float_view {
+                    atomic::apply(&mut slots, signed, op, ix, mask, &mut self.regs, regs)
+                } else {
+                    let mut bits = memory::Bits(&mut slots);
+                    atomic::apply(&mut bits, signed, op, ix, mask, &mut self.regs, regs)
+                }
+            }};
+        }
         match space {
             Space::Local(_) => unreachable!("exec: local arrays are accessed in `local`"),
             Space::Choice { .. } => unreachable!("exec: choices are resolved in `choose`"),
             Space::Global(p) => match cells(globals, p) {
-                Cells::I32(c) => rmw!(&mut Global(c), signed),
-                Cells::U32(c) => rmw!(&mut Global(c), signed),
-                Cells::I64(c) => rmw!(&mut Global(c), signed),
-                Cells::U64(c) => rmw!(&mut Global(c), signed),
-                Cells::F32(c) => rmw!(&mut Global(c), signed),
-                Cells::F64(c) => rmw!(&mut Global(c), signed),
-                Cells::F16(c) => rmw!(&mut Global(c), signed),
-                Cells::BF16(c) => rmw!(&mut Global(c), signed),
+                Cells::I32(c) => rmw!(Global(c), false),
+                Cells::U32(c) => rmw!(Global(c), false),
+                Cells::I64(c) => rmw!(Global(c), false),
+                Cells::U64(c) => rmw!(Global(c), false),
+                Cells::F32(c) => rmw!(Global(c), true),
+                Cells::F64(c) => rmw!(Global(c), true),
+                Cells::F16(c) => rmw!(Global(c), true),
+                Cells::BF16(c) => rmw!(Global(c), true),
                 _ => unreachable!("checker: no atomic on {elem}"),
             },
             Space::Shared(s) => match &mut self.shared[s as usize].data {
-                BufData::I32(v) => rmw!(&mut Plain(&mut v[..]), signed),
-                BufData::U32(v) => rmw!(&mut Plain(&mut v[..]), signed),
-                BufData::I64(v) => rmw!(&mut Plain(&mut v[..]), signed),
-                BufData::U64(v) => rmw!(&mut Plain(&mut v[..]), signed),
-                BufData::F32(v) => rmw!(&mut Plain(&mut v[..]), signed),
-                BufData::F64(v) => rmw!(&mut Plain(&mut v[..]), signed),
-                BufData::F16(v) => rmw!(&mut Plain(&mut v[..]), signed),
-                BufData::BF16(v) => rmw!(&mut Plain(&mut v[..]), signed),
+                BufData::I32(v) => rmw!(Plain(&mut v[..]), false),
+                BufData::U32(v) => rmw!(Plain(&mut v[..]), false),
+                BufData::I64(v) => rmw!(Plain(&mut v[..]), false),
+                BufData::U64(v) => rmw!(Plain(&mut v[..]), false),
+                BufData::F32(v) => rmw!(Plain(&mut v[..]), true),
+                BufData::F64(v) => rmw!(Plain(&mut v[..]), true),
+                BufData::F16(v) => rmw!(Plain(&mut v[..]), true),
+                BufData::BF16(v) => rmw!(Plain(&mut v[..]), true),
                 _ => unreachable!("checker: no atomic on {elem}"),
             },
         }
