@@ -7,7 +7,7 @@
 //! fraction bits and float's exponent: 1.0 is 0x3F80 = 16256.
 
 mod common;
-use common::{ok, run};
+use common::{codes, err, ok, run};
 
 const ONE: [u32; 3] = [1, 1, 1];
 
@@ -279,6 +279,51 @@ launch k {
 }
 "#;
     ok(src, &[], ONE, [32, 1, 1]);
+}
+
+#[test]
+fn atomic_add_on_pairs_rounds_each_half_in_one_access() {
+    // CUDA's atomicAdd(half2*, half2) and (__nv_bfloat162*, ...): each half is an atomic add of
+    // its own, rounded as it is stored; the 32-bit word is one access. Low half `.x` = h[0]:
+    // 2048 + 1 = 2049 is a tie between 2048 and 2050 that rounds to even, 2048, every time
+    // (an exact sum would give 2052); high half: 0 + 4 × 0.5 = 2 exactly. bfloat16: at 256 the
+    // spacing is 2 (7 fraction bits), so 256 + 1 rounds back to 256; 0 + 4 × 0.25 = 1.
+    // The old pairs (h[2], h[3]) start at (0, 0) and grow by (1, 2) in lane order.
+    let src = r#"
+__global__ void k(half* h, __nv_bfloat16* b, float* olds) {
+    int t = threadIdx.x;
+    atomicAdd((half2*)h, __floats2half2_rn(1.0f, 0.5f));
+    half2 o = atomicAdd((half2*)&h[2], __floats2half2_rn(1.0f, 2.0f));
+    olds[2 * t] = __low2float(o);
+    olds[2 * t + 1] = __high2float(o);
+    atomicAdd(reinterpret_cast<__nv_bfloat162*>(b), __floats2bfloat162_rn(1.0f, 0.25f));
+}
+launch k {
+    h = [2048, 0, 0, 0];
+    b = [256, 0];
+    olds = zeros(8);
+    expect h == [2048, 2, 4, 8];
+    expect b == [256, 1];
+    expect olds == [0, 0, 1, 2, 2, 4, 3, 6];
+}
+"#;
+    let r = ok(src, &[], ONE, [4, 1, 1]);
+    // Three warp atomics, each of the 4 lanes on one 4-byte word: 1 sector each (two scalar
+    // atomics per pair would be 6).
+    let c = r.counters;
+    assert_eq!((c.gatom_instr, c.gatom_sectors), (3, 3));
+}
+
+#[test]
+fn a_pair_atomic_used_as_a_scalar_is_an_error() {
+    let src = r#"
+__global__ void k(half2* h, float* out) {
+    out[0] = atomicAdd(h, __floats2half2_rn(1.0f, 0.5f));
+}
+launch k { h = zeros(2); out = zeros(1); }
+"#;
+    let f = err(src, &[], Some(ONE), Some(ONE));
+    assert_eq!(codes(&f), ["simt::check::mismatched_types"]);
 }
 
 #[test]

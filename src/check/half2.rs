@@ -198,6 +198,10 @@ impl KernelChecker<'_, '_> {
             ast::ExprKind::Call { callee, args, .. } if is_pair_function(&callee.name) => {
                 Some(self.pair_call(&callee.name, args, (elem, width), e.span))
             }
+            ast::ExprKind::Call { callee, args, .. } if elem.is_half() && width == 2 => {
+                let op = super::atomics::atomic_op(&callee.name)?;
+                Some(self.atomic_pair_value(op, args, (elem, width), e.span))
+            }
             _ => None,
         }
     }

@@ -1,4 +1,4 @@
-//! Warp intrinsics, atomics and `__device__` function calls (inlined where they are called).
+//! Warp intrinsics and `__device__` function calls (inlined where they are called).
 
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -6,31 +6,12 @@ use std::rc::Rc;
 use super::expr::constant;
 use super::groups::Group;
 use super::typed::*;
-use super::{
-    pointer, ArgumentProblem, Binding, CheckError, KernelChecker, PointerProblem, TemplateProblem,
-};
+use super::{pointer, ArgumentProblem, Binding, CheckError, KernelChecker, TemplateProblem};
 use crate::source::Span;
 use crate::syntax::ast::{self, UnOp};
-use crate::value::{atomic_view, AtomicOp, Scalar, ShflKind, Value, VoteKind};
+use crate::value::{Scalar, ShflKind, Value, VoteKind};
 
 type Result<T> = std::result::Result<T, CheckError>;
-
-fn atomic_op(name: &str) -> Option<AtomicOp> {
-    Some(match name {
-        "atomicAdd" => AtomicOp::Add,
-        "atomicSub" => AtomicOp::Sub,
-        "atomicMin" => AtomicOp::Min,
-        "atomicMax" => AtomicOp::Max,
-        "atomicExch" => AtomicOp::Exch,
-        "atomicCAS" => AtomicOp::Cas,
-        "atomicAnd" => AtomicOp::And,
-        "atomicOr" => AtomicOp::Or,
-        "atomicXor" => AtomicOp::Xor,
-        "atomicInc" => AtomicOp::Inc,
-        "atomicDec" => AtomicOp::Dec,
-        _ => return None,
-    })
-}
 
 /// Names the checker treats as intrinsics, for "did you mean".
 pub(crate) const INTRINSICS: &[&str] = &[
@@ -110,7 +91,7 @@ impl KernelChecker<'_, '_> {
                 span,
             }));
         }
-        atomic_op(name).map(|op| self.atomic(op, args, span))
+        super::atomics::atomic_op(name).map(|op| self.atomic(op, args, span))
     }
 
     /// A scalar integer argument converted to `to`.
@@ -192,107 +173,6 @@ impl KernelChecker<'_, '_> {
         })
     }
 
-    fn atomic(&mut self, op: AtomicOp, args: &[ast::Expr], span: Span) -> Result<Expr> {
-        let name = op.name();
-        let n = if op == AtomicOp::Cas { 3 } else { 2 };
-        arity(name, args.len(), n, n, span)?;
-        let (mem, index) = self.address(&args[0], name)?;
-        self.not_constant(mem, args[0].span)?;
-        if self.place_is_const(&args[0]) {
-            return Err(CheckError::NotAssignable {
-                what: "an element through a pointer to `const`".into(),
-                span: args[0].span,
-                help: Some(format!(
-                    "`{name}` writes memory: drop `const` from the pointer"
-                )),
-            });
-        }
-        if mem.width > 1 || !op.types().contains(&mem.elem) {
-            let names: Vec<&str> = op.types().iter().map(|t| t.c_name()).collect();
-            return Err(CheckError::ArgumentType {
-                problem: ArgumentProblem::PointeeType {
-                    function: name.to_string(),
-                    ty: type_name(mem.elem, mem.width).to_string(),
-                },
-                span: args[0].span,
-                help: Some(pointee_help(op, mem.elem, &names)),
-            });
-        }
-        self.atomic_spaces.insert(mem.space);
-        let stored = self.stored(mem.space).unwrap_or(mem.elem);
-        if stored.size() < mem.elem.size() && !stored.is_float() && self.narrowed(mem.space) {
-            // A pointer views the array as narrower components: its memory holds those.
-            return Err(CheckError::Unsupported {
-                what: format!(
-                    "`{name}` on `{}` while a pointer views it as `{stored}`",
-                    self.space_name(mem.space)
-                ),
-                span: args[0].span,
-                help: Some(format!(
-                    "an atomic works on whole elements, so simt does not also view them as \
-                     narrower components; take the parts of an element with shifts \
-                     (`(w >> 8 * k) & 0xff`) instead of the `{stored}*` view"
-                )),
-            });
-        }
-        if !atomic_view(stored, mem.elem) {
-            return Err(CheckError::Unsupported {
-                what: format!(
-                    "`{name}` on `{stored}` memory through a `{}` pointer",
-                    mem.elem
-                ),
-                span: args[0].span,
-                help: Some(atomic_view_help(op, stored)),
-            });
-        }
-        let ty = mem.elem.promoted();
-        // A 16-bit float operand is one before the atomic adds it (the parameter's type).
-        let operand_ty = if mem.elem.is_half() { mem.elem } else { ty };
-        let mut operands = Vec::new();
-        for a in &args[1..] {
-            let t = self.expr(a)?;
-            operands.push(self.convert(t, operand_ty));
-        }
-        let operand = operands.pop().expect("an operand");
-        let compare = operands.pop().map(Box::new);
-        Ok(Expr {
-            kind: ExprKind::Atomic {
-                op,
-                mem,
-                index: Box::new(index),
-                operand: Box::new(operand),
-                compare,
-            },
-            ty,
-            span,
-        })
-    }
-
-    /// The memory and element index of an atomic's address: any pointer into global or
-    /// shared memory (`&a[i]`, `a + i`, `p`, `&shared_variable`).
-    fn address(&mut self, e: &ast::Expr, name: &str) -> Result<(Mem, Expr)> {
-        if !self.is_pointer(e) {
-            return Err(self.bad_address(e, name));
-        }
-        let p = self.pointer(e)?;
-        let Some(mem) = p.mem else {
-            return Err(self.bad_address(e, name));
-        };
-        if let Space::Local(_) = mem.space {
-            return Err(CheckError::Unsupported {
-                what: format!("`{name}` on a local array"),
-                span: e.span,
-                help: Some(
-                    "atomics work on global or shared memory; a thread's own array needs none"
-                        .into(),
-                ),
-            });
-        }
-        let zero = constant(Value::I32(0), e.span);
-        let index = self.index_through(p.offset, zero, e.span)?;
-        Ok((mem, index))
-    }
-
     /// The element type that `space` holds (a reinterpreting pointer sees another of the same
     /// size); `None` for the placeholder of a pointer into no array.
     pub(crate) fn stored(&self, space: Space) -> Option<Scalar> {
@@ -320,16 +200,6 @@ impl KernelChecker<'_, '_> {
             space: Space::Shared(s),
             elem: self.shared[s as usize].elem,
             width: self.shared[s as usize].width,
-        }
-    }
-
-    fn bad_address(&self, e: &ast::Expr, name: &str) -> CheckError {
-        CheckError::Pointer {
-            problem: PointerProblem::NotAnAddress {
-                function: name.to_string(),
-            },
-            span: e.span,
-            help: Some("write `&a[i]`, `a + i`, `a` or `&shared_variable`".into()),
         }
     }
 
@@ -902,51 +772,6 @@ fn zero_result(var: VarId, ty: Scalar, span: Span) -> Stmt {
         },
         span,
     }
-}
-
-/// The help for an atomic on a type it has no overload for: the types it has, and for `float`
-/// or `double` the `atomicCAS` loop on the value's bits that CUDA code builds the rest with.
-fn pointee_help(op: AtomicOp, elem: Scalar, names: &[&str]) -> String {
-    let have = format!("`{}` works on: {}", op.name(), names.join(", "));
-    let bits = match elem {
-        Scalar::F32 => ("int", "__float_as_int", "__int_as_float"),
-        Scalar::F64 => (
-            "unsigned long long",
-            "__double_as_longlong",
-            "__longlong_as_double",
-        ),
-        _ => return have,
-    };
-    let (int, to, from) = bits;
-    format!(
-        "{have}; for `{elem}`, loop on `atomicCAS(({int}*)p, assumed, {to}(f({from}(assumed))))` \
-         until it returns `assumed`"
-    )
-}
-
-/// The help for an atomic through a pointer that `atomic_view` refuses: the pointer types of
-/// the memory's width that `op` has an overload for.
-fn atomic_view_help(op: AtomicOp, stored: Scalar) -> String {
-    let name = op.name();
-    let fits: Vec<&str> = op
-        .types()
-        .iter()
-        .filter(|&&t| atomic_view(stored, t))
-        .map(|t| t.c_name())
-        .collect();
-    if fits.is_empty() {
-        let all: Vec<&str> = op.types().iter().map(|t| t.c_name()).collect();
-        return format!(
-            "simt applies `{name}` to whole `{stored}` elements, and CUDA has no `{name}` of \
-             that width; it works on: {}",
-            all.join(", ")
-        );
-    }
-    format!(
-        "apply `{name}` through a pointer to `{}`: an atomic sees the memory's elements whole, \
-         as their own type or as the same bits of another 32- or 64-bit type",
-        fits.join("` or `")
-    )
 }
 
 /// `found` arguments where `name` takes `lo` to `hi`: fine, or the error that counts them.

@@ -799,6 +799,17 @@ impl<'a> Facts<'a> {
                 self.access(*mem, index);
                 values.iter().for_each(|v| self.expr(v));
             }
+            StmtKind::VecAtomic {
+                mem,
+                index,
+                values,
+                olds,
+                ..
+            } => {
+                self.access(*mem, index);
+                values.iter().for_each(|v| self.expr(v));
+                self.loaded.extend(olds);
+            }
             StmtKind::SyncWarp(e) | StmtKind::Eval(e) | StmtKind::Assert(e) => self.expr(e),
             StmtKind::Printf { args, .. } => args.iter().for_each(|a| self.expr(a)),
             StmtKind::Break
@@ -974,6 +985,16 @@ pub(crate) fn assigned_vars(body: &[Stmt], out: &mut HashSet<VarId>) {
                 in_expr(index, out);
             }
             StmtKind::VecStore { index, values, .. } => {
+                in_expr(index, out);
+                values.iter().for_each(|v| in_expr(v, out));
+            }
+            StmtKind::VecAtomic {
+                index,
+                values,
+                olds,
+                ..
+            } => {
+                out.extend(olds);
                 in_expr(index, out);
                 values.iter().for_each(|v| in_expr(v, out));
             }

@@ -1,6 +1,7 @@
 //! Names and types: turns the AST into a typed program, or reports every error found.
 
 mod address;
+mod atomics;
 mod cub;
 mod cub_io;
 mod error;
@@ -1980,10 +1981,10 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                     true,
                 )?));
             }
-            let value = self.expr(e)?;
-            if matches!(value.kind, ExprKind::Atomic { .. }) {
-                return Ok(StmtKind::Eval(value));
+            if let Some(op) = atomics::atomic_op(name) {
+                return self.atomic_stmt(op, args, e.span);
             }
+            self.expr(e)?;
         }
         Err(CheckError::NoEffect { span: e.span })
     }

@@ -621,6 +621,20 @@ pub enum StmtKind {
         /// One value per component, of `mem.elem.promoted()`.
         values: Vec<Expr>,
     },
+    /// `olds = mem[index]; mem[index] = op(olds, values)`, component by component: one atomic
+    /// access of the whole vector (`atomicAdd(half2*, half2)`, each half rounded on its own).
+    VecAtomic {
+        /// The atomic operation.
+        op: AtomicOp,
+        /// Where (`mem.width` components).
+        mem: Mem,
+        /// Vector index.
+        index: Expr,
+        /// One operand per component, of `mem.elem` (a 16-bit float is rounded to it).
+        values: Vec<Expr>,
+        /// One variable per component for the old value; empty when the call is a statement.
+        olds: Vec<VarId>,
+    },
     /// `__syncwarp(mask);`: every lane named in the mask must be active.
     SyncWarp(Expr),
     /// An expression evaluated for its side effects (an atomic or a `void` function call).

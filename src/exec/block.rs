@@ -474,6 +474,7 @@ impl<'a> BlockRunner<'a> {
                     op,
                     space,
                     elem,
+                    width,
                     d,
                     idx,
                     idx_ty,
@@ -481,7 +482,8 @@ impl<'a> BlockRunner<'a> {
                     cmp,
                 } => {
                     self.issue(pc);
-                    self.atomic(pc, op, space, elem, [d, idx, v], idx_ty, cmp, globals)?;
+                    let regs = (&d[..width as usize], &v[..width as usize], cmp);
+                    self.atomic(pc, op, (space, elem), (idx, idx_ty), regs, globals)?;
                 }
                 Inst::LoadVec {
                     space,

@@ -407,6 +407,36 @@ impl<'k> Lowerer<'k> {
                 let d: Vec<Reg> = vars.iter().map(|v| self.vars[v.0 as usize]).collect();
                 self.load_vec(*mem, (idx, index.ty), &d, span);
             }
+            StmtKind::VecAtomic {
+                op,
+                mem,
+                index,
+                values,
+                olds,
+            } => {
+                let idx = self.expr(index);
+                let v: Vec<Reg> = values.iter().map(|v| self.expr(v)).collect();
+                let d: Vec<Reg> = match olds.as_slice() {
+                    [] => (0..v.len())
+                        .map(|_| self.temp(mem.elem.promoted()))
+                        .collect(),
+                    olds => olds.iter().map(|o| self.vars[o.0 as usize]).collect(),
+                };
+                self.emit(
+                    Inst::Atomic {
+                        op: *op,
+                        space: space(mem.space),
+                        elem: mem.elem,
+                        width: mem.width as u8,
+                        d: widen(&d),
+                        idx,
+                        idx_ty: index.ty,
+                        v: widen(&v),
+                        cmp: None,
+                    },
+                    span,
+                );
+            }
             StmtKind::VecStore { mem, index, values } => {
                 let idx = self.expr(index);
                 let v: Vec<Reg> = values.iter().map(|v| self.expr(v)).collect();
@@ -764,10 +794,11 @@ impl<'k> Lowerer<'k> {
                         op: *op,
                         space: space(mem.space),
                         elem: mem.elem,
-                        d,
+                        width: 1,
+                        d: [d; 2],
                         idx,
                         idx_ty: index.ty,
-                        v,
+                        v: [v; 2],
                         cmp,
                     },
                     span,
@@ -1031,7 +1062,7 @@ fn collect_stmt_at(s: &typed::Stmt, needs: &mut Needs) {
         StmtKind::SyncWarp(e) | StmtKind::Eval(e) | StmtKind::Assert(e) => collect_expr(e, needs),
         StmtKind::Printf { args, .. } => args.iter().for_each(|a| collect_expr(a, needs)),
         StmtKind::VecLoad { index, .. } => collect_expr(index, needs),
-        StmtKind::VecStore { index, values, .. } => {
+        StmtKind::VecStore { index, values, .. } | StmtKind::VecAtomic { index, values, .. } => {
             collect_expr(index, needs);
             for v in values {
                 collect_expr(v, needs);

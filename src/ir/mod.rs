@@ -395,15 +395,18 @@ pub enum Inst {
     Trap,
     /// `printf(...)`: every active lane, in lane order, prints `printfs[id]`.
     Printf { id: u32 },
-    /// `d = old mem[idx]; mem[idx] = op(old, v[, cmp])`, lane by lane in lane order.
+    /// `d = old mem[idx]; mem[idx] = op(old, v[, cmp])`, lane by lane in lane order; with
+    /// `width` 2 (`atomicAdd(half2*, half2)`) one access of `mem[idx*2 ..]`, component `k` in
+    /// `d[k]` and `v[k]` (a scalar one uses `[0]`).
     Atomic {
         op: AtomicOp,
         space: Space,
         elem: Scalar,
-        d: Reg,
+        width: u8,
+        d: [Reg; 2],
         idx: Reg,
         idx_ty: Scalar,
-        v: Reg,
+        v: [Reg; 2],
         cmp: Option<Reg>,
     },
     /// Enter an inlined `__device__` function: remember the calling lanes.

@@ -566,16 +566,15 @@ impl BlockRunner<'_> {
 
     /// An atomic: bounds-checked, counted like a memory access, applied in lane order; on shared
     /// memory, tracked as an access that conflicts with plain ones (never with another atomic).
-    #[allow(clippy::too_many_arguments)]
+    /// One register in `d` and `v` per component: a pair (`atomicAdd(half2*, half2)`) is one
+    /// access of its 4 bytes, each half added on its own.
     pub(super) fn atomic(
         &mut self,
         pc: usize,
         op: crate::value::AtomicOp,
-        space: Space,
-        elem: Scalar,
-        [d, idx, v]: [Reg; 3],
-        idx_ty: Scalar,
-        cmp: Option<Reg>,
+        (space, elem): (Space, Scalar),
+        (idx, idx_ty): (Reg, Scalar),
+        (d, v, cmp): (&[Reg], &[Reg], Option<Reg>),
         globals: &[Option<GlobalBuf<'_>>],
     ) -> Result<(), RunError> {
         if self.lanes_active == 0 {
@@ -583,71 +582,79 @@ impl BlockRunner<'_> {
         }
         if let Space::Choice { .. } = space {
             return self.choose(pc, idx, |me, s| {
-                me.atomic(pc, op, s, elem, [d, idx, v], idx_ty, cmp, globals)
+                me.atomic(pc, op, (s, elem), (idx, idx_ty), (d, v, cmp), globals)
             });
         }
-        let shift = self.param_shift(pc, space, 1, globals)?;
+        let width = d.len() as u32;
+        let shift = self.param_shift(pc, space, width, globals)?;
         self.indices(idx, idx_ty);
         self.shift(shift);
         self.warp_spans(idx, idx_ty, shift);
-        let len = self.mem_len(space, globals);
+        let len = self.mem_len(space, globals) / width as usize;
         if let Some(lane) = coalesce::out_of_bounds(&self.idx, &self.mask, len, &self.spans) {
-            return Err(self.oob(pc, space, (lane, idx_ty), 1, globals));
+            return Err(self.oob(pc, space, (lane, idx_ty), width, globals));
         }
         let base = sector_base(space, globals);
-        self.account(pc, (space, base), elem.size(), Access::Atomic);
-        let regs = [d, v, cmp.unwrap_or(v)];
-        let (ix, mask) = (&self.idx, &self.mask);
+        self.account(pc, (space, base), elem.size() * width, Access::Atomic);
         // `elem` is the type the kernel's pointer sees: `int` memory through an `unsigned*`
         // compares and wraps as unsigned; `float` memory through an `int*` (or `int` memory
         // through a `float*`) is the element's bits in a register of the other kind, so
         // `atomicCAS` compares bits, as the hardware does (`-0.0f` is not `0.0f`).
         let (signed, float_view) = (elem.is_signed(), elem.is_float());
-        macro_rules! rmw {
-            ($slots:expr, $float:expr) => {{
-                let mut slots = $slots;
-                if $float == float_view {
-                    atomic::apply(&mut slots, signed, op, ix, mask, &mut self.regs, regs)
-                } else {
-                    let mut bits = memory::Bits(&mut slots);
-                    atomic::apply(&mut bits, signed, op, ix, mask, &mut self.regs, regs)
-                }
-            }};
-        }
-        match space {
-            Space::Local(_) => unreachable!("exec: local arrays are accessed in `local`"),
-            Space::Choice { .. } => unreachable!("exec: choices are resolved in `choose`"),
-            Space::Global(p) => match cells(globals, p) {
-                Cells::I32(c) => rmw!(Global(c), false),
-                Cells::U32(c) => rmw!(Global(c), false),
-                Cells::I64(c) => rmw!(Global(c), false),
-                Cells::U64(c) => rmw!(Global(c), false),
-                Cells::F32(c) => rmw!(Global(c), true),
-                Cells::F64(c) => rmw!(Global(c), true),
-                Cells::F16(c) => rmw!(Global(c), true),
-                Cells::BF16(c) => rmw!(Global(c), true),
-                _ => unreachable!("checker: no atomic on {elem}"),
-            },
-            Space::Shared(s) => match &mut self.shared[s as usize].data {
-                BufData::I32(v) => rmw!(Plain(&mut v[..]), false),
-                BufData::U32(v) => rmw!(Plain(&mut v[..]), false),
-                BufData::I64(v) => rmw!(Plain(&mut v[..]), false),
-                BufData::U64(v) => rmw!(Plain(&mut v[..]), false),
-                BufData::F32(v) => rmw!(Plain(&mut v[..]), true),
-                BufData::F64(v) => rmw!(Plain(&mut v[..]), true),
-                BufData::F16(v) => rmw!(Plain(&mut v[..]), true),
-                BufData::BF16(v) => rmw!(Plain(&mut v[..]), true),
-                _ => unreachable!("checker: no atomic on {elem}"),
-            },
-        }
-        match space {
-            Space::Shared(s) => self.track_shared(pc, s, (1, 0, false), Op::Atomic),
-            Space::Global(p) => {
-                if let Some(written) = global(globals, p).written {
-                    self.track_written(written, Op::Atomic, false);
+        for k in 0..width as usize {
+            if width > 1 {
+                for (o, &i) in self.comp.iter_mut().zip(&self.idx) {
+                    *o = i.wrapping_mul(i64::from(width)).wrapping_add(k as i64);
                 }
             }
-            Space::Local(_) | Space::Choice { .. } => {}
+            let regs = [d[k], v[k], cmp.unwrap_or(v[k])];
+            let (ix, mask) = (if width > 1 { &self.comp } else { &self.idx }, &self.mask);
+            macro_rules! rmw {
+                ($slots:expr, $float:expr) => {{
+                    let mut slots = $slots;
+                    if $float == float_view {
+                        atomic::apply(&mut slots, signed, op, ix, mask, &mut self.regs, regs)
+                    } else {
+                        let mut bits = memory::Bits(&mut slots);
+                        atomic::apply(&mut bits, signed, op, ix, mask, &mut self.regs, regs)
+                    }
+                }};
+            }
+            match space {
+                Space::Local(_) => unreachable!("exec: local arrays are accessed in `local`"),
+                Space::Choice { .. } => unreachable!("exec: choices are resolved in `choose`"),
+                Space::Global(p) => match cells(globals, p) {
+                    Cells::I32(c) => rmw!(Global(c), false),
+                    Cells::U32(c) => rmw!(Global(c), false),
+                    Cells::I64(c) => rmw!(Global(c), false),
+                    Cells::U64(c) => rmw!(Global(c), false),
+                    Cells::F32(c) => rmw!(Global(c), true),
+                    Cells::F64(c) => rmw!(Global(c), true),
+                    Cells::F16(c) => rmw!(Global(c), true),
+                    Cells::BF16(c) => rmw!(Global(c), true),
+                    _ => unreachable!("checker: no atomic on {elem}"),
+                },
+                Space::Shared(s) => match &mut self.shared[s as usize].data {
+                    BufData::I32(v) => rmw!(Plain(&mut v[..]), false),
+                    BufData::U32(v) => rmw!(Plain(&mut v[..]), false),
+                    BufData::I64(v) => rmw!(Plain(&mut v[..]), false),
+                    BufData::U64(v) => rmw!(Plain(&mut v[..]), false),
+                    BufData::F32(v) => rmw!(Plain(&mut v[..]), true),
+                    BufData::F64(v) => rmw!(Plain(&mut v[..]), true),
+                    BufData::F16(v) => rmw!(Plain(&mut v[..]), true),
+                    BufData::BF16(v) => rmw!(Plain(&mut v[..]), true),
+                    _ => unreachable!("checker: no atomic on {elem}"),
+                },
+            }
+            match space {
+                Space::Shared(s) => self.track_shared(pc, s, (width, k, false), Op::Atomic),
+                Space::Global(p) => {
+                    if let Some(written) = global(globals, p).written {
+                        self.track_written(written, Op::Atomic, width > 1);
+                    }
+                }
+                Space::Local(_) | Space::Choice { .. } => {}
+            }
         }
         if !self.race_hits.is_empty() || !self.uninit_hits.is_empty() {
             let name = self.space_name(space, globals);
