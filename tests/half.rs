@@ -327,6 +327,45 @@ launch k { h = zeros(2); out = zeros(1); }
 }
 
 #[test]
+fn reciprocals_round_to_nearest_even_in_16_bits() {
+    // hrcp / h2rcp: "half reciprocal in round-to-nearest-even mode" (CUDA math API). Bits from
+    // gcc's _Float16 of the double 1/x (a C program over all 2^16 halves also found that
+    // rounding the float quotient gives the same bits for every one):
+    // 1/3 = 1.0101...b × 2^-2: fraction .333 × 1024 = 341.3 → 341 = 0x155, exponent 13:
+    //   0 01101 0101010101 = 0x3555 (0.333251953125, rounded down);
+    // 1/7 = 1.142857 × 2^-3: .142857 × 1024 = 146.3 → 146 = 0x092, exponent 12: 0x3092;
+    // 1/1.2998046875 (0x3d33) = 1.538693 × 2^-1: .538693 × 1024 = 551.6 → 552 = 0x228 (up),
+    //   exponent 14: 0x3a28 = 0.76953125;
+    // 1/65504 = 1.5266e-5, below the least normal half 2^-14: a subnormal, 1.5266e-5 / 2^-24 =
+    //   256.1 → 256: 0x0100;
+    // 1/2^-24 (the least subnormal) = 2^24 > 65504: infinity, 0x7c00.
+    // bfloat16 (7 fraction bits): 1/3: .333 × 128 = 42.67 → 43 = 0x2b (up), exponent 125:
+    //   0 01111101 0101011 = 0x3eab. h2tanh(0.5) = 0.46211716 = 1.848469 × 2^-2: .848469 × 1024 =
+    //   868.8 → 869 = 0x365, exponent 13: 0x3765 (gcc: _Float16 of tanh(0.5) is 0x3765).
+    let src = r#"
+__global__ void k(const half* x, unsigned short* bits, unsigned short* pbits, unsigned short* bbits) {
+    int t = threadIdx.x;
+    bits[t] = __half_as_ushort(hrcp(x[t]));
+    half2 p = h2rcp(__halves2half2(x[t], x[t]));
+    half2 q = h2tanh(__floats2half2_rn(0.0f, 0.5f));
+    pbits[2 * t] = __half_as_ushort(__low2half(p));
+    pbits[2 * t + 1] = __half_as_ushort(__high2half(q));
+    bbits[t] = __bfloat16_as_ushort(hrcp(__float2bfloat16(3.0f)));
+}
+launch k {
+    x = [3, 7, 1.2998046875, 65504, 0.000000059604644775390625];
+    bits = zeros(5);
+    pbits = zeros(10);
+    bbits = zeros(5);
+    expect bits == [0x3555, 0x3092, 0x3a28, 0x0100, 0x7c00];
+    expect pbits == [0x3555, 0x3765, 0x3092, 0x3765, 0x3a28, 0x3765, 0x0100, 0x3765, 0x7c00, 0x3765];
+    expect bbits == [0x3eab, 0x3eab, 0x3eab, 0x3eab, 0x3eab];
+}
+"#;
+    ok(src, &[], ONE, [5, 1, 1]);
+}
+
+#[test]
 fn hmax_nan_propagates_nan_and_hmax_does_not() {
     // __hmax(NaN, 1) is 1 (as fmaxf); __hmax_nan(NaN, 1) is NaN; __hmin_nan(2, 1) is 1.
     let src = r#"

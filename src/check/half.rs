@@ -80,6 +80,24 @@ impl KernelChecker<'_, '_> {
         self.half_of(l).filter(|&k| self.half_of(r) == Some(k))
     }
 
+    /// `hrcp(a)`, `a` a 16-bit float of `kind`: `1.0f / a` rounded to it, which is the correctly
+    /// rounded reciprocal the CUDA math API documents ("round-to-nearest-even"): a `float`
+    /// quotient rounds innocuously (as `__hdiv`), and the hardware's `rcp.approx.f32` (1 ulp)
+    /// gives the same 16 bits, since no reciprocal of a half comes within 2 `float` ulps of a
+    /// point halfway between two halves (checked for all 2^16 with a C program).
+    pub(crate) fn reciprocal(&mut self, a: Expr, kind: Scalar, span: Span) -> Expr {
+        let r = Expr {
+            kind: ExprKind::Arith {
+                op: ArithOp::Div,
+                lhs: Box::new(constant(Value::F32(1.0), span)),
+                rhs: Box::new(a),
+            },
+            ty: Scalar::F32,
+            span,
+        };
+        self.round(r, kind)
+    }
+
     /// The last two of `typed`, as the 16-bit float `kind`.
     fn two_halves(&mut self, typed: &mut Vec<Expr>, kind: Scalar) -> (Expr, Expr) {
         let b = typed.pop().expect("two args");
@@ -281,6 +299,12 @@ impl KernelChecker<'_, '_> {
                 };
                 Ok(self.round(fma, kind))
             }
+            "hrcp" => arity(1).map(|()| {
+                let kind = shared(typed, self);
+                let a = typed.pop().expect("one arg");
+                let a = self.convert(a, kind);
+                self.reciprocal(a, kind, span)
+            }),
             "__hisnan" => arity(1).and_then(|()| {
                 let a = typed.pop().expect("one arg");
                 // NaN is the one value unequal to itself.

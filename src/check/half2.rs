@@ -37,6 +37,7 @@ fn pair_math(name: &str) -> Option<Math1> {
         "h2ceil" => Math1::Ceil,
         "h2trunc" => Math1::Trunc,
         "h2rint" => Math1::Rint,
+        "h2tanh" => Math1::Tanh,
         "__habs2" => Math1::Fabs,
         _ => return None,
     })
@@ -81,6 +82,7 @@ pub(crate) fn is_pair_function(name: &str) -> bool {
             name,
             "__hfma2"
                 | "__hneg2"
+                | "h2rcp"
                 | "__hmax2"
                 | "__hmin2"
                 | "__half2half2"
@@ -348,6 +350,12 @@ impl KernelChecker<'_, '_> {
             });
         }
         match name {
+            "h2rcp" => {
+                arity(1)?;
+                self.pair_map(&args[0], kind, span, |this, x| {
+                    Ok(this.reciprocal(x, kind, span))
+                })
+            }
             "__hneg2" => {
                 arity(1)?;
                 self.pair_map(&args[0], kind, span, |this, x| {
