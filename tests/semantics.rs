@@ -822,3 +822,58 @@ launch k { out = zeros(4); expect out == [3, 3, 3, 3]; }
 "#;
     ok(src, &[], ONE, [4, 1, 1]);
 }
+
+#[test]
+fn an_assignment_in_parentheses_is_a_value_of_the_targets_type() {
+    let src = r#"
+__device__ int next(int i) { return i + 3; }
+__device__ int f(int t) { return t - 2; }
+__global__ void k(int* out, int* s, unsigned char* c) {
+    int t = threadIdx.x;
+    int a, b;
+    a = (b = 5) + t;                 // b = 5, a = 5 + t
+    int x;
+    int pos = 0;
+    if ((x = f(t)) > 0) pos = x;     // t - 2 where t > 2: lane 3 gets 1
+    int i = 0, n = 0;
+    while ((i = next(i)) < 10) n++;  // i = 3, 6, 9 enter; 12 stops: n = 3, i = 12
+    int y = 1;
+    int z = (y += 4) * 2;            // y = 5, z = 10
+    unsigned char u;
+    int w = (u = 300 + t);           // 300 + t = 0x12c + t: u keeps the low byte, 44 + t
+    c[t] = (s[t] = 7 * t) + 1;       // s[t] = 7t; c[t] = 7t + 1, not a reload of s[t]
+    out[6 * t] = a; out[6 * t + 1] = pos; out[6 * t + 2] = n * 100 + i;
+    out[6 * t + 3] = z * 100 + y; out[6 * t + 4] = w; out[6 * t + 5] = b;
+}
+launch k {
+    out = zeros(24);
+    s = zeros(4);
+    c = zeros(4);
+    expect out == [5, 0, 312, 1005, 44, 5,  6, 0, 312, 1005, 45, 5,
+                   7, 0, 312, 1005, 46, 5,  8, 1, 312, 1005, 47, 5];
+    expect s == [0, 7, 14, 21];
+    expect c == [1, 8, 15, 22];
+}
+"#;
+    let r = ok(src, &[], ONE, [4, 1, 1]);
+    // The value of `(s[t] = 7 * t)` is the stored value, kept as a compiler keeps it in a
+    // register: no load at all; stores: s, c and six of out, one warp instruction each.
+    assert_eq!((r.counters.gld_instr, r.counters.gst_instr), (0, 8));
+}
+
+#[test]
+fn assignments_used_as_values_that_simt_refuses() {
+    // A compound assignment to memory would need its new value read back; a target with a
+    // step in it would be evaluated twice.
+    for body in [
+        "int v = (a[0] += 1);",
+        "int i = 0; int v = (a[i++] = 2);",
+        "int* p; int v = ((p = a) != 0);",
+    ] {
+        let src = format!(
+            "__global__ void k(int* a) {{ {body} a[1] = v; }}\nlaunch k {{ a = zeros(4); }}"
+        );
+        let f = err(&src, &[], Some(ONE), Some(ONE));
+        assert_eq!(codes(&f), ["simt::check::unsupported"], "{body}");
+    }
+}

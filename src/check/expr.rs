@@ -444,6 +444,12 @@ impl KernelChecker<'_, '_> {
                 let bytes = self.size_of(e)?;
                 Ok(constant(Value::U64(bytes), span))
             }
+            ast::ExprKind::Assign {
+                target,
+                op,
+                op_span,
+                value,
+            } => self.assignment_value(target, (*op, *op_span), value, span),
             ast::ExprKind::IncDec { target, inc, post } => {
                 let local = match &target.kind {
                     ast::ExprKind::Name(n) => match self.lookup(n) {

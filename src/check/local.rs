@@ -1108,6 +1108,11 @@ pub(crate) fn names_used<'a>(
                 | ast::ExprKind::SizeOfExpr(a)
                 | ast::ExprKind::IncDec { target: a, .. } => exprs.push(a),
                 ast::ExprKind::Binary { lhs, rhs, .. }
+                | ast::ExprKind::Assign {
+                    target: lhs,
+                    value: rhs,
+                    ..
+                }
                 | ast::ExprKind::Index {
                     base: lhs,
                     index: rhs,

@@ -1,6 +1,7 @@
 //! Names and types: turns the AST into a typed program, or reports every error found.
 
 mod address;
+mod assign_value;
 mod atomics;
 mod cub;
 mod cub_io;

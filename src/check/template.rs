@@ -342,7 +342,12 @@ impl Bindings {
                 *e = cast_leftmost(ty, sign, operand, lhs.span);
                 self.expr(e);
             }
-            ExprKind::Binary { lhs, rhs, .. } => {
+            ExprKind::Binary { lhs, rhs, .. }
+            | ExprKind::Assign {
+                target: lhs,
+                value: rhs,
+                ..
+            } => {
                 self.expr(lhs);
                 self.expr(rhs);
             }

@@ -462,6 +462,7 @@ impl Env {
             ExprKind::Ternary { .. }
             | ExprKind::Cast { .. }
             | ExprKind::IncDec { .. }
+            | ExprKind::Assign { .. }
             | ExprKind::SizeOfType(_)
             | ExprKind::SizeOfExpr(_)
             | ExprKind::Lambda(_)

@@ -1171,6 +1171,11 @@ fn names_in<'e>(e: &'e crate::syntax::ast::Expr, out: &mut std::collections::Has
         | ExprKind::SizeOfExpr(a)
         | ExprKind::IncDec { target: a, .. } => names_in(a, out),
         ExprKind::Binary { lhs, rhs, .. }
+        | ExprKind::Assign {
+            target: lhs,
+            value: rhs,
+            ..
+        }
         | ExprKind::Index {
             base: lhs,
             index: rhs,

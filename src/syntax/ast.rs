@@ -668,6 +668,18 @@ pub enum ExprKind {
     SizeOfType(TypeName),
     /// `sizeof a[0]`, `sizeof(a[0])`.
     SizeOfExpr(Box<Expr>),
+    /// `(target op= value)`: an assignment in parentheses, used as a value (the target's new
+    /// value, of its type).
+    Assign {
+        /// The assigned place.
+        target: Box<Expr>,
+        /// `None` for `=`, the arithmetic operator for `+=` etc.
+        op: Option<BinOp>,
+        /// The operator's span.
+        op_span: Span,
+        /// The right side.
+        value: Box<Expr>,
+    },
     /// `x++`, `++x`, `x--`, `--x` inside a larger expression (`a[n++] = v`, `*p++`).
     IncDec {
         /// The variable.

@@ -1261,6 +1261,34 @@ impl<'m> Builder<'m> {
         Ok(out)
     }
 
+    /// `assign = { unary ~ assign_op ~ (assign | expr) }` in parentheses: a value (`a = b = c`
+    /// there is `a = (b = c)`).
+    fn assign_expr(&self, pair: Pair<'_, Rule>) -> Result<Expr> {
+        let span = self.span(&pair);
+        let mut it = pair.into_inner();
+        let target = self.unary(it.next().expect("grammar: assign has a target"))?;
+        let op_pair = it.next().expect("grammar: assign has an operator");
+        let op_span = self.span(&op_pair);
+        let op = match op_pair.as_str() {
+            "=" => None,
+            s => Some(compound_op(s)),
+        };
+        let value = it.next().expect("grammar: assign has a value");
+        let value = match value.as_rule() {
+            Rule::assign => self.assign_expr(value)?,
+            _ => self.expr(value)?,
+        };
+        Ok(Expr {
+            kind: ExprKind::Assign {
+                target: Box::new(target),
+                op,
+                op_span,
+                value: Box::new(value),
+            },
+            span,
+        })
+    }
+
     /// `simple = _{ assign | pre_incdec | expr }`
     fn simple(&self, pair: Pair<'_, Rule>) -> Result<Stmt> {
         let span = self.span(&pair);
@@ -1681,7 +1709,10 @@ impl<'m> Builder<'m> {
             Rule::tuple_or_paren => {
                 let mut items = pair
                     .into_inner()
-                    .map(|p| self.expr(p))
+                    .map(|p| match p.as_rule() {
+                        Rule::assign => self.assign_expr(p),
+                        _ => self.expr(p),
+                    })
                     .collect::<Result<Vec<_>>>()?;
                 if items.len() == 1 {
                     let mut e = items.pop().expect("one item");

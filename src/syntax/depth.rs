@@ -192,7 +192,12 @@ fn walk<'a>(
                     | ExprKind::Member { base: a, .. }
                     | ExprKind::SizeOfExpr(a)
                     | ExprKind::IncDec { target: a, .. } => todo.push(sub(a)),
-                    ExprKind::Binary { lhs, rhs, .. } => {
+                    ExprKind::Binary { lhs, rhs, .. }
+                    | ExprKind::Assign {
+                        target: lhs,
+                        value: rhs,
+                        ..
+                    } => {
                         todo.push(sub(lhs));
                         todo.push(sub(rhs));
                     }

@@ -244,6 +244,7 @@ fn friendly(rule: Rule) -> Option<&'static str> {
         | Rule::ident_char
         | Rule::gnu_attribute
         | Rule::paren_text
+        | Rule::paren_item
         | Rule::kernel_head
         | Rule::device_head
         | Rule::keyword => return None,

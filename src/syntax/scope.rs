@@ -195,7 +195,12 @@ impl Resolver<'_> {
             | ExprKind::Member { base: a, .. }
             | ExprKind::SizeOfExpr(a)
             | ExprKind::IncDec { target: a, .. } => self.expr(a, ns),
-            ExprKind::Binary { lhs, rhs, .. } => {
+            ExprKind::Binary { lhs, rhs, .. }
+            | ExprKind::Assign {
+                target: lhs,
+                value: rhs,
+                ..
+            } => {
                 self.expr(lhs, ns);
                 self.expr(rhs, ns);
             }
