@@ -399,8 +399,17 @@ __global__ void k(const unsigned* in, unsigned char* out) {
         assert_eq!(common::codes(&f), ["simt::check::unsupported"]);
         assert_eq!(common::position(&f).0, 6, "{}", common::describe(&f));
     }
+    // An atomic sees whole elements, through their own type or the same bits of another 32- or
+    // 64-bit type: `(int*)` of floats adds to the bits (1.0f is 0x3f800000; + 1 is 0x3f800001,
+    // 1 + 2^-23, bits 1065353217), but a `__nv_bfloat16` view of halves is refused.
+    common::ok(
+        "__global__ void k(float* f, unsigned* bits) { atomicAdd((int*)f, 1); bits[0] = ((unsigned*)f)[0]; }\nlaunch k { f = [1.0]; bits = zeros(1); expect bits == [1065353217]; }",
+        &[],
+        ONE,
+        ONE,
+    );
     let f = common::err(
-        "__global__ void k(float* f) { atomicAdd((int*)f, 1); }",
+        "__global__ void k(half* h) { atomicAdd((__nv_bfloat16*)h, __float2bfloat16(1.0f)); }",
         &[],
         Some(ONE),
         Some(b(32)),

@@ -1261,23 +1261,21 @@ impl<'m> Builder<'m> {
         Ok(out)
     }
 
-    /// `assign = { unary ~ assign_op ~ (assign | expr) }` in parentheses: a value (`a = b = c`
-    /// there is `a = (b = c)`).
-    fn assign_expr(&self, pair: Pair<'_, Rule>) -> Result<Expr> {
+    /// `paren_item = { expr ~ (assign_op ~ paren_item)? }`: an expression, or an assignment
+    /// as a value (`a = b = c` there is `a = (b = c)`).
+    fn paren_item(&self, pair: Pair<'_, Rule>) -> Result<Expr> {
         let span = self.span(&pair);
         let mut it = pair.into_inner();
-        let target = self.unary(it.next().expect("grammar: assign has a target"))?;
-        let op_pair = it.next().expect("grammar: assign has an operator");
+        let target = self.expr(it.next().expect("grammar: a parenthesised item"))?;
+        let Some(op_pair) = it.next() else {
+            return Ok(target);
+        };
         let op_span = self.span(&op_pair);
         let op = match op_pair.as_str() {
             "=" => None,
             s => Some(compound_op(s)),
         };
-        let value = it.next().expect("grammar: assign has a value");
-        let value = match value.as_rule() {
-            Rule::assign => self.assign_expr(value)?,
-            _ => self.expr(value)?,
-        };
+        let value = self.paren_item(it.next().expect("grammar: assign has a value"))?;
         Ok(Expr {
             kind: ExprKind::Assign {
                 target: Box::new(target),
@@ -1709,10 +1707,7 @@ impl<'m> Builder<'m> {
             Rule::tuple_or_paren => {
                 let mut items = pair
                     .into_inner()
-                    .map(|p| match p.as_rule() {
-                        Rule::assign => self.assign_expr(p),
-                        _ => self.expr(p),
-                    })
+                    .map(|p| self.paren_item(p))
                     .collect::<Result<Vec<_>>>()?;
                 if items.len() == 1 {
                     let mut e = items.pop().expect("one item");
