@@ -417,7 +417,7 @@ const PILOT_COPY_LIMIT: u64 = 256 << 20;
 
 /// The fraction of the grid `--sample auto` runs: what [`WARP_INSTRUCTIONS_PER_SECOND`] gets
 /// through in about a second on the launch's workers; `None` when the whole launch takes about
-/// that already. The work per block is measured on two pilot blocks (the first and the middle
+/// that already (three passes of it with the cache model). The work per block is measured on two pilot blocks (the first and the middle
 /// one) run on a copy of the buffers, in warp instructions, so the fraction is the same on every
 /// machine; with buffers too large to copy, the kernel's instruction count stands in (a lower
 /// bound: loops add to it).
@@ -432,7 +432,10 @@ pub fn auto_fraction(ir: &ir::KernelIr, cfg: &LaunchConfig, args: &exec::Args) -
         })
         .flatten();
     let per_block = pilot.unwrap_or_else(|| static_steps(ir, cfg) as f64 / blocks as f64);
-    let work = per_block * blocks as f64;
+    // With the cache model, the fraction runs three times: the counters' blocks, the cache
+    // clusters' and their warm-ups (`sample::cache_plan`).
+    let passes = if cfg.cache.is_some() { 3.0 } else { 1.0 };
+    let work = per_block * blocks as f64 * passes;
     let affordable = WARP_INSTRUCTIONS_PER_SECOND * cfg.threads.max(1) as f64;
     (work > affordable).then(|| affordable / work)
 }
@@ -799,7 +802,29 @@ pub fn run_keeping(
                 .map_err(|e| Failure::new(Some(src), [e.into()], EXIT_RUN))?;
                 runs.push((stratum, o));
             }
-            let (o, s) = exec::sample::combine(&ir, &cfg, f, runs);
+            let (mut o, mut s) = exec::sample::combine(&ir, &cfg, f, runs);
+            if let Some(cache) = cfg.cache {
+                // The cache model runs on clusters of its own, after the counters' blocks (on
+                // the buffers those wrote: a sampled run's results are not checked anyway).
+                let plan = exec::sample::cache_plan(&cfg, cache, f);
+                let (ids, groups) = plan.groups();
+                let clustered = LaunchConfig {
+                    cache: Some(plan.cache),
+                    ..cfg.clone()
+                };
+                let run = exec::launch_groups(
+                    &ir,
+                    &clustered,
+                    &mut setup.args,
+                    &exec::Progress::default(),
+                    &ids,
+                    &groups,
+                )
+                .map_err(|e| Failure::new(Some(src), [e.into()], EXIT_RUN))?;
+                let (stats, info) = plan.combine(&run.group_cache);
+                o.cache = Some(stats);
+                s.cache = Some(info);
+            }
             (o, Some(s))
         }
         None => (

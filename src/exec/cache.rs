@@ -6,7 +6,10 @@
 //! do not depend on which worker ran it; misses, stores and atomics go to the L2 as a trace.
 //! After the blocks of a wave (the blocks resident on the GPU at once) have run, their traces
 //! are replayed into the one L2 interleaved, request by request in block order, as resident
-//! blocks share it. The result is the same for any number of worker threads.
+//! blocks share it. The result is the same for any number of worker threads. A dirty sector is
+//! written back to DRAM exactly once (when evicted, or at the end of the kernel), so the model
+//! counts the write-back when the sector becomes dirty: every count then adds up over any
+//! split of the blocks, which is what a sampled run's clusters need (`sample.rs`).
 
 use serde::Serialize;
 
@@ -74,8 +77,8 @@ pub struct CacheStats {
     pub l2_atomic_miss_sectors: u64,
     /// Bytes read from DRAM: L2 read and atomic misses × 32.
     pub dram_read_bytes: u64,
-    /// Bytes written to DRAM: dirty sectors evicted from L2, and those still dirty at the end
-    /// of the kernel (written back then), × 32.
+    /// Bytes written to DRAM: each sector that becomes dirty in L2 is written back once (when
+    /// evicted, or at the end of the kernel), × 32.
     pub dram_write_bytes: u64,
 }
 
@@ -119,7 +122,7 @@ impl CacheStats {
         self.dram_read_bytes + self.dram_write_bytes
     }
 
-    fn add(&mut self, o: &CacheStats) {
+    pub(crate) fn add(&mut self, o: &CacheStats) {
         self.l1_hit_sectors += o.l1_hit_sectors;
         self.l1_miss_sectors += o.l1_miss_sectors;
         self.l2_read_hit_sectors += o.l2_read_hit_sectors;
@@ -170,8 +173,8 @@ pub(crate) fn state_bytes(bytes: u64) -> u64 {
 pub(crate) struct Lookup {
     /// The sectors asked for that were present (a mask like the one given).
     pub(crate) hits: u8,
-    /// Dirty sectors of the line it evicted.
-    pub(crate) evicted_dirty: u32,
+    /// The sectors a write made dirty that were not dirty before: each will be written back once.
+    pub(crate) dirtied: u8,
 }
 
 impl SectorCache {
@@ -203,7 +206,7 @@ impl SectorCache {
         if self.sets == 0 {
             return Lookup {
                 hits: 0,
-                evicted_dirty: 0,
+                dirtied: 0,
             };
         }
         let tag = line + 1;
@@ -220,41 +223,25 @@ impl SectorCache {
         // A tag is in a set at most once (a stale way with the tag is the one reused below).
         let at = set_tags.iter().position(|&t| t == tag);
         if let Some(k) = at.filter(|&k| set_used[k] > start) {
-            let hits = self.bits[first + k] & mask;
+            let (hits, was_dirty) = (self.bits[first + k] & mask, self.bits[first + k] >> 4);
             self.bits[first + k] |= mask | dirty;
             self.slots[used + k] = self.clock;
             return Lookup {
                 hits,
-                evicted_dirty: 0,
+                dirtied: (dirty >> 4) & !was_dirty,
             };
         }
         let victim = match at.or_else(|| set_used.iter().position(|&u| u <= start)) {
             Some(k) => k,
             None => (0..self.ways).min_by_key(|&k| set_used[k]).unwrap_or(0),
         };
-        let evicted_dirty = if set_used[victim] > start {
-            sectors(self.bits[first + victim] >> 4) as u32
-        } else {
-            0
-        };
         self.slots[tags + victim] = tag;
         self.slots[used + victim] = self.clock;
         self.bits[first + victim] = mask | dirty;
         Lookup {
             hits: 0,
-            evicted_dirty,
+            dirtied: dirty >> 4,
         }
-    }
-
-    /// Dirty sectors held.
-    pub(crate) fn dirty_sectors(&self) -> u64 {
-        (0..self.bits.len())
-            .filter(|&w| {
-                let (set, k) = (w / self.ways, w % self.ways);
-                self.slots[2 * set * self.ways + self.ways + k] > self.start
-            })
-            .map(|w| sectors(self.bits[w] >> 4))
-            .sum()
     }
 }
 
@@ -350,6 +337,16 @@ impl L2 {
         }
     }
 
+    /// Empties the L2 (a sampled run's cluster starts from its own warm-up, not its predecessor).
+    pub(crate) fn clear(&mut self) {
+        self.cache.clear();
+    }
+
+    /// The counts since the last call (or since the L2 was made), which start again from zero.
+    pub(crate) fn take(&mut self) -> CacheStats {
+        std::mem::take(&mut self.stats)
+    }
+
     /// Replays the traces of one wave's blocks (in block order), interleaved: the first touch of
     /// every block, then the second of every block, and so on.
     pub(crate) fn replay_wave(&mut self, traces: &[&[Touch]]) {
@@ -372,7 +369,7 @@ impl L2 {
             let mask = ((1u16 << hi) - (1u16 << lo)) as u8;
             let found = self.cache.access(line, mask, t.op != Op::Read);
             let s = &mut self.stats;
-            s.dram_write_bytes += u64::from(found.evicted_dirty) * SECTOR_BYTES;
+            s.dram_write_bytes += sectors(found.dirtied) * SECTOR_BYTES;
             let (n, hits) = (sectors(mask), sectors(found.hits));
             let (hit, miss) = match t.op {
                 Op::Read => (&mut s.l2_read_hit_sectors, &mut s.l2_read_miss_sectors),
@@ -388,16 +385,14 @@ impl L2 {
         }
     }
 
-    /// The launch's totals: the L2's counts, the L1 counts of the blocks, and the sectors still
-    /// dirty at the end written back.
-    pub(crate) fn finish(self, l1_hits: u64, l1_misses: u64) -> CacheStats {
+    /// The counts since the last [`L2::take`] with the L1 counts of the blocks.
+    pub(crate) fn finish(&mut self, l1_hits: u64, l1_misses: u64) -> CacheStats {
         let mut stats = CacheStats {
             l1_hit_sectors: l1_hits,
             l1_miss_sectors: l1_misses,
             ..CacheStats::default()
         };
-        stats.add(&self.stats);
-        stats.dram_write_bytes += self.cache.dirty_sectors() * SECTOR_BYTES;
+        stats.add(&self.take());
         stats
     }
 }
@@ -406,11 +401,11 @@ impl L2 {
 mod tests {
     use super::*;
 
-    /// Looks one sector up: whether it hit, and the dirty sectors evicted.
-    fn one(c: &mut SectorCache, sector: u64, write: bool) -> (bool, u32) {
+    /// Looks one sector up: whether it hit, and whether it became dirty.
+    fn one(c: &mut SectorCache, sector: u64, write: bool) -> (bool, bool) {
         let k = 1 << (sector % LINE_SECTORS);
         let l = c.access(sector / LINE_SECTORS, k, write);
-        (l.hits == k, l.evicted_dirty)
+        (l.hits == k, l.dirtied == k)
     }
 
     #[test]
@@ -438,26 +433,26 @@ mod tests {
     }
 
     #[test]
-    fn dirty_sectors_are_written_back_when_evicted_or_at_the_end() {
-        // One line of cache: writing 2 sectors of line 0, then reading line 1, evicts 2 dirty
-        // sectors; writing 3 sectors of line 2 leaves 3 dirty at the end.
+    fn a_sector_is_dirtied_once_until_it_is_evicted() {
+        // One line of cache. Sector 0 written twice: dirtied once (one write-back). A read of
+        // sector 1 then a write of it: dirtied by the write. Reading line 1 evicts line 0 (its 2
+        // dirty sectors are the 2 write-backs already counted); writing sector 0 again dirties
+        // it anew: a second write-back of the same sector.
         let mut c = SectorCache::new(128);
-        one(&mut c, 0, true);
-        one(&mut c, 1, true);
-        assert_eq!(one(&mut c, 4, false).1, 2);
-        for s in 8..11 {
-            one(&mut c, s, true);
-        }
-        assert_eq!(c.dirty_sectors(), 3);
+        assert!(one(&mut c, 0, true).1);
+        assert!(!one(&mut c, 0, true).1);
+        assert!(!one(&mut c, 1, false).1);
+        assert!(one(&mut c, 1, true).1);
+        assert!(!one(&mut c, 4, false).1);
+        assert_eq!(one(&mut c, 0, true), (false, true));
     }
 
     #[test]
-    fn a_cleared_cache_misses_and_holds_nothing_dirty() {
+    fn a_cleared_cache_misses_and_dirties_anew() {
         let mut c = SectorCache::new(16 * 128);
         one(&mut c, 0, true);
         c.clear();
-        assert_eq!(c.dirty_sectors(), 0);
-        assert!(!one(&mut c, 0, false).0);
+        assert_eq!(one(&mut c, 0, true), (false, true));
         assert!(one(&mut c, 0, false).0);
     }
 
@@ -465,8 +460,7 @@ mod tests {
     fn no_cache_below_one_line() {
         let mut c = SectorCache::new(127);
         assert!(!one(&mut c, 0, false).0);
-        assert!(!one(&mut c, 0, false).0);
-        assert_eq!(c.dirty_sectors(), 0);
+        assert_eq!(one(&mut c, 0, true), (false, false));
     }
 
     #[test]
@@ -529,6 +523,8 @@ mod tests {
             ],
         ]);
         let s = l2.finish(7, 8);
+        // Taken: the counts start again from zero.
+        assert_eq!(l2.take(), CacheStats::default());
         assert_eq!((s.l1_hit_sectors, s.l1_miss_sectors), (7, 8));
         assert_eq!((s.l2_read_hit_sectors, s.l2_read_miss_sectors), (4, 4));
         assert_eq!(s.l2_write_sectors, 2);

@@ -271,6 +271,17 @@ pub struct Outcome {
     pub printf_truncated: bool,
     /// The cache model's counts, when the launch ran with it.
     pub cache: Option<CacheStats>,
+    /// For [`launch_groups`]: each group's cache counts, in order (empty otherwise).
+    pub group_cache: Vec<CacheStats>,
+}
+
+/// A stretch of the ids given to [`launch_groups`], replayed through the L2 as one wave.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BlockGroup {
+    /// Where it ends: a position in the ids (it starts where the previous group ended).
+    pub end: usize,
+    /// Whether the L2 is emptied before it.
+    pub clear: bool,
 }
 
 /// Elements of each shared array: its declared size, or what `--dyn-smem` holds.
@@ -361,7 +372,7 @@ pub fn launch_counting(
     args: &mut Args,
     progress: &Progress,
 ) -> Result<Outcome, RunError> {
-    launch_from(ir, cfg, args, progress, None)
+    launch_from(ir, cfg, args, progress, None, None)
 }
 
 /// Runs only the blocks `ids` (linear ids, ascending) of the grid, and reports each one's
@@ -373,16 +384,33 @@ pub fn launch_blocks(
     progress: &Progress,
     ids: &[u64],
 ) -> Result<Outcome, RunError> {
-    launch_from(ir, cfg, args, progress, Some(ids))
+    launch_from(ir, cfg, args, progress, Some(ids), None)
 }
 
-/// [`launch_counting`] of the blocks `ids` (all when `None`, each one's totals kept when given).
+/// Runs only the blocks `ids` (linear ids) with the cache model of `cfg`, group by group: each
+/// group's blocks are replayed through the one L2 as a wave (emptied first where the group
+/// says so), and [`Outcome::group_cache`] holds each group's counts. What a sampled run's cache
+/// clusters measure (`sample::cache_plan`).
+pub fn launch_groups(
+    ir: &KernelIr,
+    cfg: &LaunchConfig,
+    args: &mut Args,
+    progress: &Progress,
+    ids: &[u64],
+    groups: &[BlockGroup],
+) -> Result<Outcome, RunError> {
+    launch_from(ir, cfg, args, progress, Some(ids), Some(groups))
+}
+
+/// [`launch_counting`] of the blocks `ids` (all when `None`, each one's totals kept when given),
+/// with the cache model in `groups` when given.
 fn launch_from(
     ir: &KernelIr,
     cfg: &LaunchConfig,
     args: &mut Args,
     progress: &Progress,
     ids: Option<&[u64]>,
+    groups: Option<&[BlockGroup]>,
 ) -> Result<Outcome, RunError> {
     // Each warp's launch is a step: a grid with more warps than the limit can never finish.
     let per_block = cfg.threads_per_block().div_ceil(32).max(1);
@@ -456,10 +484,11 @@ fn launch_from(
     } else {
         workers(ir, cfg)
     };
-    // A sampled run sees too few blocks to model the caches: it runs without them.
+    // A sample of blocks for the counters runs without the cache model: its blocks are not
+    // resident together. Its cache clusters (`groups`) run with it.
     let no_cache;
-    let cfg = match (ids, cfg.cache) {
-        (Some(_), Some(_)) => {
+    let cfg = match (ids, groups, cfg.cache) {
+        (Some(_), None, Some(_)) => {
             no_cache = LaunchConfig {
                 cache: None,
                 ..cfg.clone()
@@ -492,9 +521,20 @@ fn launch_from(
     let wave = cfg.cache.map_or(blocks, |c| c.wave_blocks).max(1);
     let mut l2 = cfg.cache.map(|c| cache::L2::new(c.l2_bytes));
     let mut parts: Vec<Part> = Vec::new();
+    let mut group_cache = Vec::new();
     let mut start = 0;
-    while start < blocks {
-        let end = start.saturating_add(wave).min(blocks);
+    for g in 0.. {
+        let end = match groups {
+            Some(groups) if g == groups.len() => break,
+            Some(groups) => (groups[g].end as u64).clamp(start, blocks),
+            None if start >= blocks => break,
+            None => start.saturating_add(wave).min(blocks),
+        };
+        if let (Some(groups), Some(l2)) = (groups, &mut l2) {
+            if groups[g].clear {
+                l2.clear();
+            }
+        }
         let mut wave_parts: Vec<Part> = match &pool {
             Some(pool) if end - start > 1 => {
                 let n = end - start;
@@ -507,7 +547,8 @@ fn launch_from(
                 pool.install(|| ranges.into_par_iter().map(|r| work.run(r)).collect())
             }
             // One worker, or no threads to be had: the same work in order on this one.
-            _ => vec![work.run(start..end)],
+            _ if end > start => vec![work.run(start..end)],
+            _ => Vec::new(),
         };
         if let Some(l2) = &mut l2 {
             let mut traces: Vec<&[cache::Touch]> = Vec::new();
@@ -519,6 +560,11 @@ fn launch_from(
                 }
             }
             l2.replay_wave(&traces);
+            if groups.is_some() {
+                let hits = wave_parts.iter().map(|p| p.l1_hits).sum();
+                let misses = wave_parts.iter().map(|p| p.l1_misses).sum();
+                group_cache.push(l2.finish(hits, misses));
+            }
         }
         for p in &mut wave_parts {
             p.traces = Vec::new();
@@ -608,7 +654,8 @@ fn launch_from(
         barrier_protects,
         printf,
         printf_truncated,
-        cache: l2.map(|l2| l2.finish(l1_hits, l1_misses)),
+        cache: l2.map(|mut l2| l2.finish(l1_hits, l1_misses)),
+        group_cache,
     })
 }
 
@@ -812,7 +859,7 @@ mod tests {
                 ],
             );
             let cfg = config(1024, 256, threads);
-            launch_from(&ir, &cfg, &mut args, &Progress::default(), None).expect("runs");
+            launch_from(&ir, &cfg, &mut args, &Progress::default(), None, None).expect("runs");
             args.buffers
         };
         let one = run(1);
@@ -874,7 +921,7 @@ mod tests {
                 vec![buffer("a", BufData::F32(vec![0.0; 16 * 64]))],
             );
             let cfg = config(16, 64, threads);
-            match launch_from(&ir, &cfg, &mut args, &Progress::default(), None) {
+            match launch_from(&ir, &cfg, &mut args, &Progress::default(), None, None) {
                 Err(RunError::OutOfBounds { block, index, .. }) => {
                     assert_eq!((block, index), ([5, 0, 0], -95), "{threads} workers");
                 }
@@ -908,7 +955,7 @@ mod tests {
             }),
             ..config(grid, block, threads)
         };
-        let o = launch_from(ir, &cfg, &mut args, &Progress::default(), None).expect("runs");
+        let o = launch_from(ir, &cfg, &mut args, &Progress::default(), None, None).expect("runs");
         let k = o.cache.expect("the cache model ran");
         // Every global-load sector is looked up in L1 once; every L1 miss reads L2 once.
         assert_eq!(k.l1_hit_sectors + k.l1_miss_sectors, o.counters.gld_sectors);

@@ -9,13 +9,20 @@
 //! error bound is 1.96 standard errors of that estimate, from the spread of the sampled blocks'
 //! own totals with the finite-population correction `1 - n / N` (Cochran, *Sampling
 //! Techniques*, 3rd ed., §5.3): about a 95 % interval when blocks vary independently.
+//!
+//! The cache model needs blocks that are resident together, so it has a sample of its own
+//! ([`cache_plan`]): each wave of resident blocks is split into clusters of consecutive blocks,
+//! a uniform sample of clusters runs, each through its share of the L2 after a warm-up by the
+//! same cluster of the wave before, and each cache counter is estimated as `clusters / n`
+//! times the sampled clusters' sum, its bound from the spread of the clusters' own totals
+//! (Cochran §9.2, clusters as units).
 
 use std::collections::{BTreeMap, HashSet};
 
 use serde::Serialize;
 
 use super::counters::{Counters, InstCounters};
-use super::{race, KernelIr, LaunchConfig, Outcome};
+use super::{race, BlockGroup, CacheConfig, CacheStats, KernelIr, LaunchConfig, Outcome};
 use crate::rng::SplitMix64;
 
 /// Boundary blocks are listed up to this many; past it the whole grid is one sampled stratum.
@@ -49,6 +56,174 @@ pub struct Sample {
     /// Per counter (the names of `counters`), the half-width of its 95 % interval (0 where every
     /// block of the counter's strata ran).
     pub bounds: BTreeMap<String, f64>,
+    /// How the cache model was sampled, when the launch has one.
+    pub cache: Option<CacheSample>,
+}
+
+/// What a sampled run's cache model ran, and the error bound of each cache counter.
+#[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
+pub struct CacheSample {
+    /// Clusters each wave of resident blocks is split into (1: whole waves).
+    pub clusters_per_wave: u64,
+    /// Clusters in the grid.
+    pub clusters: u64,
+    /// Clusters measured.
+    pub clusters_run: u64,
+    /// Blocks run for the cache model, warm-ups included.
+    pub blocks_run: u64,
+    /// L2 bytes a cluster runs with: its share of the L2, `l2_bytes / clusters_per_wave`.
+    pub l2_bytes: u64,
+    /// Per cache counter (the names of `cache`), the half-width of its 95 % interval.
+    pub bounds: BTreeMap<String, f64>,
+}
+
+/// One sampled cluster of consecutive blocks (linear ids).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Cluster {
+    /// The same cluster of the wave before, run first to fill the L2 and not counted (empty in
+    /// the first wave, which starts with an empty L2 on the GPU too).
+    pub warm: std::ops::Range<u64>,
+    /// The blocks measured.
+    pub blocks: std::ops::Range<u64>,
+}
+
+/// The cache model's sample: [`cache_plan`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CachePlan {
+    /// Clusters each wave is split into.
+    pub per_wave: u64,
+    /// Clusters in the grid: waves × `per_wave` (a short last wave's may be empty).
+    pub clusters: u64,
+    /// Blocks in the grid.
+    pub blocks: u64,
+    /// The sampled clusters, in grid order.
+    pub runs: Vec<Cluster>,
+    /// The L2 a cluster sees: its share of the GPU's.
+    pub cache: CacheConfig,
+}
+
+/// The clusters a sampled run measures the caches on, for about `fraction` of the grid's blocks
+/// measured (warm-ups run as many again). A wave (`cache.wave_blocks` consecutive blocks, as the
+/// exhaustive run replays them) is split into `per_wave` clusters of about half that budget,
+/// so that at least two run and their spread is known, and never into more clusters than
+/// blocks; `per_wave` is 1, whole waves, once the budget holds two. Each cluster sees
+/// `1 / per_wave` of the L2, the share of it its blocks have on the GPU.
+pub fn cache_plan(cfg: &LaunchConfig, cache: CacheConfig, fraction: f64) -> CachePlan {
+    let n = cfg.blocks();
+    let w = cache.wave_blocks.clamp(1, n.max(1));
+    let waves = n.div_ceil(w);
+    let budget = ((fraction * n as f64).ceil() as u64).max(1);
+    let per_wave = ((2.0 * w as f64 / budget as f64).round() as u64).clamp(1, w);
+    let clusters = waves * per_wave;
+    let want = budget.div_ceil(w / per_wave).clamp(clusters.min(2), clusters);
+    let mut rng = SplitMix64(0xcace_c1a5_7e25_u64 ^ n);
+    let span = |wave: u64, j: u64, len: u64| {
+        let at = |k: u64| wave * w + k * len / per_wave;
+        at(j)..at(j + 1)
+    };
+    let runs = choose_n(clusters, want, &mut rng)
+        .into_iter()
+        .map(|i| {
+            let (wave, j) = (i / per_wave, i % per_wave);
+            Cluster {
+                warm: if wave == 0 { 0..0 } else { span(wave - 1, j, w) },
+                blocks: span(wave, j, w.min(n - wave * w)),
+            }
+        })
+        .collect();
+    CachePlan {
+        per_wave,
+        clusters,
+        blocks: n,
+        runs,
+        cache: CacheConfig {
+            l2_bytes: cache.l2_bytes / per_wave,
+            ..cache
+        },
+    }
+}
+
+impl CachePlan {
+    /// The blocks to run, in order, and their groups for [`super::launch_groups`]: per cluster,
+    /// its warm-up on an emptied L2, then its blocks.
+    pub fn groups(&self) -> (Vec<u64>, Vec<BlockGroup>) {
+        let (mut ids, mut groups) = (Vec::new(), Vec::new());
+        for c in &self.runs {
+            for (range, clear) in [(c.warm.clone(), true), (c.blocks.clone(), c.warm.is_empty())] {
+                if range.is_empty() {
+                    continue;
+                }
+                ids.extend(range);
+                groups.push(BlockGroup {
+                    end: ids.len(),
+                    clear,
+                });
+            }
+        }
+        (ids, groups)
+    }
+
+    /// The grid's cache counts from each group's (as [`CachePlan::groups`] made them), and
+    /// what the sample says about itself.
+    pub fn combine(&self, groups: &[CacheStats]) -> (CacheStats, CacheSample) {
+        // Each cluster's last group is the one measured (a cluster without blocks has none).
+        let mut measured = Vec::new();
+        let mut at = 0;
+        for c in &self.runs {
+            at += usize::from(!c.warm.is_empty()) + usize::from(!c.blocks.is_empty());
+            let blocks = c.blocks.end - c.blocks.start;
+            let stats = match blocks {
+                0 => CacheStats::default(),
+                _ => groups.get(at - 1).copied().unwrap_or_default(),
+            };
+            measured.push((blocks as f64, named(&stats)));
+        }
+        // Clusters differ in size (a short last wave), so each counter is estimated per block
+        // (the ratio estimator, Cochran §6.2): blocks × Σy / Σm, its variance from the
+        // residuals y - R m.
+        let grid_blocks = self.blocks as f64;
+        let run_blocks: f64 = measured.iter().map(|(m, _)| m).sum();
+        let mut total = BTreeMap::new();
+        let mut bounds = BTreeMap::new();
+        let names: Vec<String> = named(&CacheStats::default()).into_keys().collect();
+        for name in names {
+            let ys: Vec<f64> = measured.iter().map(|(_, r)| r[&name]).collect();
+            let ratio = ys.iter().sum::<f64>() / run_blocks.max(1.0);
+            let residuals: Vec<f64> = measured
+                .iter()
+                .zip(&ys)
+                .map(|((m, _), y)| y - ratio * m)
+                .collect();
+            total.insert(name.clone(), ratio * grid_blocks);
+            bounds.insert(name, Z * variance(&residuals, self.clusters).sqrt());
+        }
+        let get = |k: &str| total.get(k).copied().unwrap_or(0.0).round() as u64;
+        let stats = CacheStats {
+            l1_hit_sectors: get("l1_hit_sectors"),
+            l1_miss_sectors: get("l1_miss_sectors"),
+            l2_read_hit_sectors: get("l2_read_hit_sectors"),
+            l2_read_miss_sectors: get("l2_read_miss_sectors"),
+            l2_write_sectors: get("l2_write_sectors"),
+            l2_atomic_hit_sectors: get("l2_atomic_hit_sectors"),
+            l2_atomic_miss_sectors: get("l2_atomic_miss_sectors"),
+            dram_read_bytes: get("dram_read_bytes"),
+            dram_write_bytes: get("dram_write_bytes"),
+        };
+        let blocks_run = self
+            .runs
+            .iter()
+            .map(|c| (c.warm.end - c.warm.start) + (c.blocks.end - c.blocks.start))
+            .sum();
+        let sample = CacheSample {
+            clusters_per_wave: self.per_wave,
+            clusters: self.clusters,
+            clusters_run: self.runs.len() as u64,
+            blocks_run,
+            l2_bytes: self.cache.l2_bytes,
+            bounds,
+        };
+        (stats, sample)
+    }
 }
 
 /// The blocks a run of about `fraction` of the grid simulates: the boundary stratum (whole up to
@@ -121,7 +296,11 @@ pub fn plan(cfg: &LaunchConfig, fraction: f64) -> Vec<Stratum> {
 
 /// `ceil(fraction × n)` distinct ranks of `0..n` (at least two, or all when fewer), ascending.
 fn choose(n: u64, fraction: f64, rng: &mut SplitMix64) -> Vec<u64> {
-    let want = ((fraction * n as f64).ceil() as u64).clamp(n.min(2), n);
+    choose_n(n, ((fraction * n as f64).ceil() as u64).clamp(n.min(2), n), rng)
+}
+
+/// `want` (at most `n`) distinct ranks of `0..n`, uniformly, ascending.
+fn choose_n(n: u64, want: u64, rng: &mut SplitMix64) -> Vec<u64> {
     let mut out: Vec<u64> = if want * 2 >= n {
         // Most of them: shuffle all (a partial Fisher-Yates) and keep the first `want`.
         let mut all: Vec<u64> = (0..n).collect();
@@ -217,6 +396,7 @@ pub fn combine(
         blocks_run,
         blocks: cfg.blocks(),
         bounds,
+        cache: None,
     };
     (outcome, sample)
 }
@@ -224,8 +404,6 @@ pub fn combine(
 /// Per counter, the variance of a stratum's estimated total from its blocks' totals:
 /// `N² (1 - n/N) s² / n`.
 fn spread(totals: &[Counters], stratum: u64) -> Vec<(String, f64)> {
-    let n = totals.len() as f64;
-    let big_n = stratum as f64;
     let rows: Vec<BTreeMap<String, f64>> = totals.iter().map(named).collect();
     let Some(first) = rows.first() else {
         return Vec::new();
@@ -234,19 +412,26 @@ fn spread(totals: &[Counters], stratum: u64) -> Vec<(String, f64)> {
         .keys()
         .filter(|k| !matches!(k.as_str(), "blocks" | "threads"))
         .map(|k| {
-            if n < 2.0 || n >= big_n {
-                return (k.clone(), 0.0);
-            }
             let xs: Vec<f64> = rows.iter().map(|r| r[k]).collect();
-            let mean = xs.iter().sum::<f64>() / n;
-            let s2 = xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0);
-            (k.clone(), big_n * big_n * (1.0 - n / big_n) * s2 / n)
+            (k.clone(), variance(&xs, stratum))
         })
         .collect()
 }
 
+/// The variance of `N / n` times the sum of `xs`, `n` units drawn from `N` without replacement:
+/// `N² (1 - n/N) s² / n` (0 when fewer than two ran, or all of them).
+fn variance(xs: &[f64], units: u64) -> f64 {
+    let (n, big_n) = (xs.len() as f64, units as f64);
+    if n < 2.0 || n >= big_n {
+        return 0.0;
+    }
+    let mean = xs.iter().sum::<f64>() / n;
+    let s2 = xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0);
+    big_n * big_n * (1.0 - n / big_n) * s2 / n
+}
+
 /// The totals by their JSON names.
-fn named(c: &Counters) -> BTreeMap<String, f64> {
+fn named<T: Serialize>(c: &T) -> BTreeMap<String, f64> {
     match serde_json::to_value(c) {
         Ok(serde_json::Value::Object(m)) => m
             .into_iter()
@@ -407,5 +592,89 @@ mod tests {
         // Every block of the stratum ran: no error.
         let all: BTreeMap<String, f64> = spread(&totals, 4).into_iter().collect();
         assert_eq!(all["warp_instr"], 0.0);
+    }
+
+    fn cache(wave: u64) -> CacheConfig {
+        CacheConfig {
+            l1_bytes_per_block: 1024,
+            l2_bytes: 1 << 20,
+            wave_blocks: wave,
+        }
+    }
+
+    #[test]
+    fn cache_clusters_split_waves_and_warm_up_on_the_wave_before() {
+        // 1000 blocks in waves of 100, a tenth: a budget of 100 blocks, so clusters of about
+        // half of it: round(2 × 100 / 100) = 2 per wave, 50 blocks each, 20 in the grid, and
+        // ceil(100 / 50) = 2 run, each with half the L2.
+        let p = cache_plan(&cfg([1000, 1, 1]), cache(100), 0.1);
+        assert_eq!((p.per_wave, p.clusters, p.runs.len()), (2, 20, 2));
+        assert_eq!(p.cache.l2_bytes, 1 << 19);
+        for c in &p.runs {
+            assert_eq!(c.blocks.end - c.blocks.start, 50);
+            assert_eq!(c.blocks.start % 50, 0);
+            // The same cluster of the wave before, or none in the first wave.
+            match c.blocks.start {
+                0..100 => assert!(c.warm.is_empty()),
+                s => assert_eq!(c.warm, s - 100..s - 50),
+            }
+        }
+        // A budget of two waves or more: whole waves. 250 blocks in waves of 100 (the last one
+        // 50 blocks), 0.9 of them: a budget of 225, round(200 / 225) = 1 per wave, all 3 run.
+        let p = cache_plan(&cfg([250, 1, 1]), cache(100), 0.9);
+        assert_eq!((p.per_wave, p.clusters), (1, 3));
+        assert_eq!(p.runs.len(), 3);
+        assert_eq!(p.runs[2].blocks, 200..250);
+        assert_eq!(p.runs[2].warm, 100..200);
+        assert_eq!(p.cache.l2_bytes, 1 << 20);
+        // Groups: a warm-up empties the L2 first; a first-wave cluster empties it itself.
+        let (ids, groups) = p.groups();
+        assert_eq!(ids.len(), 100 + (100 + 100) + (100 + 50));
+        assert_eq!(
+            groups,
+            [
+                BlockGroup { end: 100, clear: true },
+                BlockGroup { end: 200, clear: true },
+                BlockGroup { end: 300, clear: false },
+                BlockGroup { end: 400, clear: true },
+                BlockGroup { end: 450, clear: false },
+            ]
+        );
+    }
+
+    #[test]
+    fn cache_counts_extrapolate_per_block_with_the_spread_of_the_clusters() {
+        // Two measured clusters of 50 and 30 blocks (no warm-ups), of 20 in a grid of 1000
+        // blocks. l1_miss_sectors 100 and 90: R = 190 / 80 = 2.375 per block, so 2375 in all;
+        // residuals 100 - 118.75 = -18.75 and 90 - 71.25 = 18.75, s² = 2 × 18.75² / 1 =
+        // 703.125; variance 20² × (1 - 2/20) × 703.125 / 2 = 126562.5, bound 1.96 × 355.76 =
+        // 697.28. dram_read_bytes 100 and 60 are 2 per block exactly: 2000, bound 0.
+        let plan = CachePlan {
+            per_wave: 2,
+            clusters: 20,
+            blocks: 1000,
+            runs: vec![
+                Cluster {
+                    warm: 0..0,
+                    blocks: 0..50,
+                },
+                Cluster {
+                    warm: 0..0,
+                    blocks: 970..1000,
+                },
+            ],
+            cache: cache(100),
+        };
+        let group = |miss, dram| CacheStats {
+            l1_miss_sectors: miss,
+            dram_read_bytes: dram,
+            ..CacheStats::default()
+        };
+        let (k, info) = plan.combine(&[group(100, 100), group(90, 60)]);
+        assert_eq!((k.l1_miss_sectors, k.dram_read_bytes), (2375, 2000));
+        assert!((info.bounds["l1_miss_sectors"] - 697.28).abs() < 0.01);
+        assert_eq!(info.bounds["dram_read_bytes"], 0.0);
+        assert_eq!(k.l2_read_hit_sectors, 0);
+        assert_eq!((info.clusters_run, info.blocks_run), (2, 80));
     }
 }

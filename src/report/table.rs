@@ -82,6 +82,9 @@ pub fn render(m: &RunOutput) -> String {
     );
     if let Some(sample) = &m.sample {
         let _ = writeln!(s, "{}", sampled(sample));
+        if let (Some(k), Some(cs)) = (&m.cache, &sample.sample.cache) {
+            let _ = writeln!(s, "{}", sampled_cache(cs, &k.stats));
+        }
     }
     let _ = writeln!(s);
     let _ = writeln!(s, "global memory");
@@ -301,5 +304,36 @@ fn sampled(sample: &SampleView) -> String {
         relative("gld_sectors"),
         relative("gst_sectors"),
         relative("smem_wavefronts"),
+    )
+}
+
+/// The line a sampled run's cache model adds: its clusters, the bounds of the L2 and DRAM
+/// counts, and the bias of clusters smaller than a wave.
+fn sampled_cache(cs: &crate::exec::sample::CacheSample, k: &crate::exec::CacheStats) -> String {
+    let relative = |name: &str, total: u64| {
+        let bound = cs.bounds.get(name).copied().unwrap_or(0.0);
+        let pct = if total == 0 {
+            0.0
+        } else {
+            100.0 * bound / total as f64
+        };
+        format!("{name} ±{pct:.2}%")
+    };
+    let clusters = if cs.clusters_per_wave == 1 {
+        "whole waves".to_string()
+    } else {
+        format!(
+            "clusters of 1/{} wave, each with that share of the L2: reuse between clusters of a wave is not seen, so L2 misses and DRAM reads are upper bounds",
+            cs.clusters_per_wave
+        )
+    };
+    format!(
+        "  caches    {} of {} clusters ({} blocks with warm-ups), {}: {}, {}",
+        cs.clusters_run,
+        cs.clusters,
+        cs.blocks_run,
+        clusters,
+        relative("l2_read_miss_sectors", k.l2_read_miss_sectors),
+        relative("dram_read_bytes", k.dram_read_bytes),
     )
 }
