@@ -115,10 +115,14 @@ pub fn cache_plan(cfg: &LaunchConfig, cache: CacheConfig, fraction: f64) -> Cach
     let budget = ((fraction * n as f64).ceil() as u64).max(1);
     let per_wave = ((2.0 * w as f64 / budget as f64).round() as u64).clamp(1, w);
     let clusters = waves * per_wave;
-    let want = budget.div_ceil(w / per_wave).clamp(clusters.min(2), clusters);
+    let want = budget
+        .div_ceil(w / per_wave)
+        .clamp(clusters.min(2), clusters);
     let mut rng = SplitMix64(0xcace_c1a5_7e25_u64 ^ n);
+    // Cluster `j` of a wave is its blocks `j w / per_wave ..`, cut at the wave's end: the short
+    // last wave's clusters start where the full waves' do (some may be empty).
     let span = |wave: u64, j: u64, len: u64| {
-        let at = |k: u64| wave * w + k * len / per_wave;
+        let at = |k: u64| wave * w + (k * w / per_wave).min(len);
         at(j)..at(j + 1)
     };
     let runs = choose_n(clusters, want, &mut rng)
@@ -126,7 +130,11 @@ pub fn cache_plan(cfg: &LaunchConfig, cache: CacheConfig, fraction: f64) -> Cach
         .map(|i| {
             let (wave, j) = (i / per_wave, i % per_wave);
             Cluster {
-                warm: if wave == 0 { 0..0 } else { span(wave - 1, j, w) },
+                warm: if wave == 0 {
+                    0..0
+                } else {
+                    span(wave - 1, j, w)
+                },
                 blocks: span(wave, j, w.min(n - wave * w)),
             }
         })
@@ -149,7 +157,10 @@ impl CachePlan {
     pub fn groups(&self) -> (Vec<u64>, Vec<BlockGroup>) {
         let (mut ids, mut groups) = (Vec::new(), Vec::new());
         for c in &self.runs {
-            for (range, clear) in [(c.warm.clone(), true), (c.blocks.clone(), c.warm.is_empty())] {
+            for (range, clear) in [
+                (c.warm.clone(), true),
+                (c.blocks.clone(), c.warm.is_empty()),
+            ] {
                 if range.is_empty() {
                     continue;
                 }
@@ -296,7 +307,11 @@ pub fn plan(cfg: &LaunchConfig, fraction: f64) -> Vec<Stratum> {
 
 /// `ceil(fraction × n)` distinct ranks of `0..n` (at least two, or all when fewer), ascending.
 fn choose(n: u64, fraction: f64, rng: &mut SplitMix64) -> Vec<u64> {
-    choose_n(n, ((fraction * n as f64).ceil() as u64).clamp(n.min(2), n), rng)
+    choose_n(
+        n,
+        ((fraction * n as f64).ceil() as u64).clamp(n.min(2), n),
+        rng,
+    )
 }
 
 /// `want` (at most `n`) distinct ranks of `0..n`, uniformly, ascending.
@@ -633,11 +648,26 @@ mod tests {
         assert_eq!(
             groups,
             [
-                BlockGroup { end: 100, clear: true },
-                BlockGroup { end: 200, clear: true },
-                BlockGroup { end: 300, clear: false },
-                BlockGroup { end: 400, clear: true },
-                BlockGroup { end: 450, clear: false },
+                BlockGroup {
+                    end: 100,
+                    clear: true
+                },
+                BlockGroup {
+                    end: 200,
+                    clear: true
+                },
+                BlockGroup {
+                    end: 300,
+                    clear: false
+                },
+                BlockGroup {
+                    end: 400,
+                    clear: true
+                },
+                BlockGroup {
+                    end: 450,
+                    clear: false
+                },
             ]
         );
     }
