@@ -82,7 +82,7 @@ pub fn render(m: &RunOutput) -> String {
     );
     if let Some(sample) = &m.sample {
         let _ = writeln!(s, "{}", sampled(sample));
-        if let (Some(k), Some(cs)) = (&m.cache, &sample.sample.cache) {
+        if let (Some(k), Some(cs)) = (&m.measures.cache, &sample.sample.cache) {
             let _ = writeln!(s, "{}", sampled_cache(cs, &k.stats));
         }
     }
