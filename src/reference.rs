@@ -1055,23 +1055,23 @@ impl<'k> Block<'_, 'k> {
                 values,
                 olds,
             } => {
-                let i = self.index(t, *mem, index)?;
+                let (mem, i) = self.index(t, *mem, index)?;
                 let mut vals = Vec::with_capacity(values.len());
                 for v in values {
                     vals.push(self.eval(t, v, None)?);
                 }
-                self.access(*mem, Access::Atomic);
+                self.access(mem, Access::Atomic);
                 let kind = if olds.is_empty() {
                     Kind::Atomic
                 } else {
                     Kind::AtomicUsed
                 };
-                let (w, units) = (mem.width as usize, self.units(*mem));
-                self.touch(t, *mem, (i * units, units), kind, s.span)?;
+                let (w, units) = (mem.width as usize, self.units(mem));
+                self.touch(t, mem, (i * units, units), kind, s.span)?;
                 for (k, v) in vals.into_iter().enumerate() {
-                    let old = self.load(t, *mem, i * w + k);
+                    let old = self.load(t, mem, i * w + k);
                     let new = atomic(*op, mem.elem, old, v, None);
-                    self.store(t, *mem, i * w + k, new);
+                    self.store(t, mem, i * w + k, new);
                     if let Some(var) = olds.get(k) {
                         t.locals[var.0 as usize] = old;
                     }

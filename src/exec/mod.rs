@@ -893,7 +893,7 @@ mod tests {
             );
             let cfg = config(1024, 256, threads);
             assert_eq!(workers(&ir, &cfg), 1);
-            launch_from(&ir, &cfg, &mut args, &Progress::default(), None).expect("runs");
+            launch_from(&ir, &cfg, &mut args, &Progress::default(), None, None).expect("runs");
             args.buffers
         };
         let one = run(1);
