@@ -271,6 +271,48 @@ launch k<float> {
 }
 
 #[test]
+fn an_explicit_specialisation_of_a_kernel_template_runs_for_its_arguments() {
+    // C++ [temp.expl.spec], as nvcc runs it (FasterTransformer's add_bias_tanh<half>, LightSeq's
+    // `ker<__half>`): k<float> runs the deduced specialisation (T = float from `float* out`), so
+    // out[i] = 2; k<int> the one named `<int>`, 3; k<double> the template, 1.
+    let src = r#"
+template <typename T>
+__global__ void k(T* out) { out[threadIdx.x] = (T)1; }
+template <>
+__global__ void k(float* out) { out[threadIdx.x] = 2.0f; }
+template <>
+__global__ void k<int>(int* out) { out[threadIdx.x] = 3; }
+"#;
+    for (name, value) in [("k<float>", 2), ("k<int>", 3), ("k<double>", 1)] {
+        let launch = format!("launch {name} {{ out = zeros(4); expect out == full(4, {value}); }}");
+        let r = ok(&format!("{src}{launch}\n"), &[], ONE, [4, 1, 1]);
+        assert_eq!(r.kernel, name);
+    }
+}
+
+#[test]
+fn a_kernel_specialisation_of_a_value_parameter_or_a_declared_template_runs() {
+    // `template <> __global__ void fill<4>`: fill<4> writes 40, fill<2> the template's N = 2.
+    // `only<float>` has only a declaration as its primary template, so only the
+    // specialisation (7) can run.
+    let src = r#"
+template <int N>
+__global__ void fill(int* out) { out[threadIdx.x] = N; }
+template <>
+__global__ void fill<4>(int* out) { out[threadIdx.x] = 40; }
+template <typename T>
+__global__ void only(T* out);
+template <>
+__global__ void only<float>(float* out) { out[threadIdx.x] = 7.0f; }
+"#;
+    for (name, value) in [("fill<4>", 40), ("fill<2>", 2), ("only<float>", 7)] {
+        let launch =
+            format!("launch {name} {{ out = zeros(2); expect out == [{value}, {value}]; }}");
+        ok(&format!("{src}{launch}\n"), &[], ONE, [2, 1, 1]);
+    }
+}
+
+#[test]
 fn a_specialisation_of_a_template_only_declared_is_called_by_its_arguments() {
     // candle's `template <typename T> T max_value();` with only specialisations defined.
     let src = r#"

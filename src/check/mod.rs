@@ -117,6 +117,8 @@ pub fn check_focused(
     for (what, _, span) in &module.unsupported {
         let help = if what.starts_with("template arguments after") {
             "a definition `f<int>(...)` is an explicit specialisation: write `template <>` before it"
+        } else if what.starts_with("a partial specialisation") {
+            "C++ has none for functions: branch on the parameters inside the template (`if constexpr (N == 4)`), or define a `template <>` specialisation per argument list"
         } else if what.contains("to the array type") {
             "point to the array's elements instead (`const unsigned int* p`, indexed `p[row * N + k]`)"
         } else if what.contains("of a union type") {
@@ -154,22 +156,16 @@ pub fn check_focused(
         {
             continue;
         }
-        match module
-            .kernels
-            .iter()
-            .find(|k| k.name.name == r.base && !k.template.is_empty())
-        {
-            Some(t) => {
-                let mut scratch = Vec::new();
-                let mut cx = KernelChecker::new(&globals, &mut scratch);
-                match cx.instantiate(&t.template, &r.targs, r.span, &r.name) {
-                    Ok(b) => instances.push(b.kernel(t, &r.name)),
-                    Err(e) => errors.push(e),
-                }
-                errors.append(&mut scratch);
-            }
-            None => {
-                if let Some(k) = module.kernels.iter().find(|k| k.name.name == r.base) {
+        let mut scratch = Vec::new();
+        let mut cx = KernelChecker::new(&globals, &mut scratch);
+        match cx.instance(module, r) {
+            Ok(Some(k)) => instances.push(k),
+            Ok(None) => {
+                let plain = module
+                    .kernels
+                    .iter()
+                    .find(|k| k.name.name == r.base && k.specialization.is_none());
+                if let Some(k) = plain {
                     errors.push(CheckError::TemplateArguments {
                         template: r.base.clone(),
                         problem: TemplateProblem::NotATemplate,
@@ -178,12 +174,14 @@ pub fn check_focused(
                     });
                 }
             }
+            Err(e) => errors.push(e),
         }
+        errors.append(&mut scratch);
     }
     for k in module
         .kernels
         .iter()
-        .filter(|k| k.template.is_empty())
+        .filter(|k| k.template.is_empty() && k.specialization.is_none())
         .chain(&instances)
     {
         if let Some(prev) = program.kernels.iter().find(|p| p.name == k.name.name) {
@@ -2194,6 +2192,11 @@ fn resolve_aliases(module: &ast::Module) -> ast::Module {
         let name = k.name.name.clone();
         let mut template = std::mem::take(&mut k.template);
         *k = b.kernel(k, &name);
+        for a in k.specialization.iter_mut().flatten() {
+            if let ast::TemplateArg::Type(t) = a {
+                b.ty(t);
+            }
+        }
         alias_value_params(&b, &mut template);
         k.template = template;
     }

@@ -837,31 +837,29 @@ fn arg_key(arg: &TemplateArg, as_type: bool) -> ArgKey {
     }
 }
 
-/// The arguments specialisation `s` gives the template parameters of `primary`, in order: as
-/// written after its name, or deduced by matching its return and parameter types against the
-/// primary's (`template <> float conv(int)` of `template <class T> T conv(int)`: T = float).
-fn specialization_args(primary: &Function, s: &Specialization) -> Vec<Option<ArgKey>> {
-    if !s.args.is_empty() {
-        return primary
-            .template
+/// The arguments a specialisation gives the template parameters `template`, in order: `args`
+/// as written after its name, or deduced by matching its return and parameter types (`spec`)
+/// against the primary's (`primary`, in the same order): `template <> float conv(int)` of
+/// `template <class T> T conv(int)` gives T = float.
+fn specialization_args(
+    template: &[TemplateParam],
+    args: &[TemplateArg],
+    primary: &[&TypeName],
+    spec: &[&TypeName],
+) -> Vec<Option<ArgKey>> {
+    if !args.is_empty() {
+        return template
             .iter()
             .enumerate()
             .map(|(k, p)| {
                 let as_type = matches!(p.kind, TemplateParamKind::Type(_));
-                s.args.get(k).map(|a| arg_key(a, as_type))
+                args.get(k).map(|a| arg_key(a, as_type))
             })
             .collect();
     }
-    let pairs = std::iter::once((&primary.ret, &s.function.ret)).chain(
-        primary
-            .params
-            .iter()
-            .zip(&s.function.params)
-            .map(|(p, q)| (&p.ty, &q.ty)),
-    );
-    let pairs: Vec<(&TypeName, &TypeName)> = pairs.collect();
-    primary
-        .template
+    let pairs: Vec<(&TypeName, &TypeName)> =
+        primary.iter().copied().zip(spec.iter().copied()).collect();
+    template
         .iter()
         .map(|t| {
             pairs
@@ -869,6 +867,13 @@ fn specialization_args(primary: &Function, s: &Specialization) -> Vec<Option<Arg
                 .find(|(p, _)| p.base == BaseType::Named && p.base_text == t.name.name)
                 .map(|(p, q)| ArgKey::Type(type_key(q, q.pointer && !p.pointer)))
         })
+        .collect()
+}
+
+/// A function's return type, then its parameters' types: what a deduced specialisation matches.
+fn signature_types(f: &Function) -> Vec<&TypeName> {
+    std::iter::once(&f.ret)
+        .chain(f.params.iter().map(|p| &p.ty))
         .collect()
 }
 
@@ -882,26 +887,93 @@ impl<'g> super::KernelChecker<'g, '_> {
     ) -> Result<Option<&'g Function>, CheckError> {
         let specs = self.globals.specializations;
         for s in specs.iter().filter(|s| s.function.name.name == f.name.name) {
-            let args = specialization_args(f, s);
-            // What `b` binds each parameter to, in the same terms.
-            let bound = f.template.iter().map(|p| match &p.kind {
-                TemplateParamKind::Type(_) => b
-                    .types
-                    .get(&p.name.name)
-                    .map(|t| ArgKey::Type(type_key(t, t.pointer))),
-                TemplateParamKind::Value(..) => {
-                    b.values.get(&p.name.name).cloned().map(ArgKey::Value)
-                }
-                // A specialisation for one function is not matched (none seen in real code).
-                TemplateParamKind::Function(..) => None,
-            });
-            let pairs: Vec<(Option<ArgKey>, Option<ArgKey>)> =
-                args.into_iter().zip(bound).collect();
-            if self.same_args(pairs)? {
+            let args = specialization_args(
+                &f.template,
+                &s.args,
+                &signature_types(f),
+                &signature_types(&s.function),
+            );
+            if self.binds_args(&f.template, b, args)? {
                 return Ok(Some(&s.function));
             }
         }
         Ok(None)
+    }
+
+    /// The kernel the request `r` names: the instance of the kernel template, or the explicit
+    /// specialisation for its arguments where the file defines one; None where the file has
+    /// neither.
+    pub(crate) fn instance(
+        &mut self,
+        module: &Module,
+        r: &super::KernelRef,
+    ) -> Result<Option<Kernel>, CheckError> {
+        let renamed = |s: &Kernel| {
+            let mut s = s.clone();
+            s.specialization = None;
+            s.name.name = r.name.clone();
+            s
+        };
+        let template = module
+            .kernels
+            .iter()
+            .find(|k| k.name.name == r.base && !k.template.is_empty());
+        let Some(t) = template else {
+            let declared =
+                self.declared_kernel_specialization(&r.base, &r.targs, &module.kernels)?;
+            return Ok(declared.map(renamed));
+        };
+        let b = self.instantiate(&t.template, &r.targs, r.span, &r.name)?;
+        Ok(Some(
+            match self.kernel_specialization(t, &b, &module.kernels)? {
+                Some(s) => renamed(s),
+                None => b.kernel(t, &r.name),
+            },
+        ))
+    }
+
+    /// The explicit specialisation of kernel template `t` among `kernels` for the arguments
+    /// `b` binds (`template <> __global__ void k(float* out)` for `k<float>`), if the file
+    /// defines one: it runs instead of an instance of the template, as in C++.
+    fn kernel_specialization<'k>(
+        &mut self,
+        t: &Kernel,
+        b: &Bindings,
+        kernels: &'k [Kernel],
+    ) -> Result<Option<&'k Kernel>, CheckError> {
+        let primary: Vec<&TypeName> = t.params.iter().map(|p| &p.ty).collect();
+        for k in kernels.iter().filter(|k| k.name.name == t.name.name) {
+            let Some(written) = &k.specialization else {
+                continue;
+            };
+            let spec: Vec<&TypeName> = k.params.iter().map(|p| &p.ty).collect();
+            let args = specialization_args(&t.template, written, &primary, &spec);
+            if self.binds_args(&t.template, b, args)? {
+                return Ok(Some(k));
+            }
+        }
+        Ok(None)
+    }
+
+    /// Whether the bindings `b` of the parameters `template` are the arguments `args` of a
+    /// specialisation.
+    fn binds_args(
+        &mut self,
+        template: &[TemplateParam],
+        b: &Bindings,
+        args: Vec<Option<ArgKey>>,
+    ) -> Result<bool, CheckError> {
+        // What `b` binds each parameter to, in the same terms.
+        let bound = template.iter().map(|p| match &p.kind {
+            TemplateParamKind::Type(_) => b
+                .types
+                .get(&p.name.name)
+                .map(|t| ArgKey::Type(type_key(t, t.pointer))),
+            TemplateParamKind::Value(..) => b.values.get(&p.name.name).cloned().map(ArgKey::Value),
+            // A specialisation for one function is not matched (none seen in real code).
+            TemplateParamKind::Function(..) => None,
+        });
+        self.same_args(args.into_iter().zip(bound).collect())
     }
 
     /// The specialisation a call `name<targs>(...)` names when the file declares the template
@@ -917,26 +989,53 @@ impl<'g> super::KernelChecker<'g, '_> {
         }
         let specs = self.globals.specializations;
         for s in specs.iter().filter(|s| s.function.name.name == name) {
-            if s.args.len() != targs.len() {
-                continue;
-            }
-            // Without the template's own parameter list, a bare name is a type's unless it is
-            // a file-scope constant.
-            let as_type = |x: &TemplateArg| {
-                !matches!(x, TemplateArg::Value(Expr { kind: ExprKind::Name(n), .. })
-                    if self.globals.consts.contains_key(n.as_str()))
-            };
-            let pairs: Vec<(Option<ArgKey>, Option<ArgKey>)> = s
-                .args
-                .iter()
-                .zip(targs)
-                .map(|(a, t)| (Some(arg_key(a, as_type(a))), Some(arg_key(t, as_type(t)))))
-                .collect();
-            if self.same_args(pairs)? {
+            if self.written_args_match(&s.args, targs)? {
                 return Ok(Some(&s.function));
             }
         }
         Ok(None)
+    }
+
+    /// The kernel specialisation among `kernels` that a launch of `name<targs>` names when the
+    /// file declares the kernel template without defining it (`template <class T> __global__
+    /// void k(T*);` and `template <> __global__ void k<float>(float* p) {...}`).
+    fn declared_kernel_specialization<'k>(
+        &mut self,
+        name: &str,
+        targs: &[TemplateArg],
+        kernels: &'k [Kernel],
+    ) -> Result<Option<&'k Kernel>, CheckError> {
+        for k in kernels.iter().filter(|k| k.name.name == name) {
+            if let Some(written) = &k.specialization {
+                if !targs.is_empty() && self.written_args_match(written, targs)? {
+                    return Ok(Some(k));
+                }
+            }
+        }
+        Ok(None)
+    }
+
+    /// Whether a specialisation's arguments as written are `targs`, without the template's own
+    /// parameter list to say which are types.
+    fn written_args_match(
+        &mut self,
+        written: &[TemplateArg],
+        targs: &[TemplateArg],
+    ) -> Result<bool, CheckError> {
+        if written.len() != targs.len() {
+            return Ok(false);
+        }
+        // A bare name is a type's unless it is a file-scope constant.
+        let as_type = |x: &TemplateArg| {
+            !matches!(x, TemplateArg::Value(Expr { kind: ExprKind::Name(n), .. })
+                if self.globals.consts.contains_key(n.as_str()))
+        };
+        let pairs: Vec<(Option<ArgKey>, Option<ArgKey>)> = written
+            .iter()
+            .zip(targs)
+            .map(|(a, t)| (Some(arg_key(a, as_type(a))), Some(arg_key(t, as_type(t)))))
+            .collect();
+        self.same_args(pairs)
     }
 
     /// Whether every pair of template arguments is the same type or the same constant.

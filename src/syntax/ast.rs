@@ -61,6 +61,10 @@ pub struct Kernel {
     pub name: Ident,
     /// `template <...>` parameters (empty for a plain kernel).
     pub template: Vec<TemplateParam>,
+    /// `template <> __global__ void k<float>(float*)`: an explicit specialisation of the kernel
+    /// template `k`, with the arguments written after its name (empty where they are deduced
+    /// from its parameter types, `template <> __global__ void k(float*)`).
+    pub specialization: Option<Vec<TemplateArg>>,
     /// Parameters in order.
     pub params: Vec<Param>,
     /// The body.

@@ -140,7 +140,19 @@ impl<'m> Builder<'m> {
                     self.items(item, module, errors);
                     Ok(())
                 }
-                Rule::kernel => self.kernel(item).map(|k| module.kernels.push(k)),
+                Rule::kernel => self.kernel(item).map(|mut k| {
+                    if k.specialization.take().is_some() {
+                        module.unsupported.push((
+                            format!(
+                                "template arguments after `{}` outside a `template <>` specialisation",
+                                k.name.name
+                            ),
+                            k.name.name.clone(),
+                            k.name.span,
+                        ));
+                    }
+                    module.kernels.push(k);
+                }),
                 Rule::template_item => self.template_item(item, module),
                 Rule::struct_def => self.struct_def(item).map(|s| module.structs.push(s)),
                 Rule::enum_def => self.enum_def(item).map(|(alias, consts)| {
@@ -372,15 +384,18 @@ impl<'m> Builder<'m> {
         });
     }
 
-    /// `kernel = { "__global__" ~ "void" ~ ident ~ "(" ~ params? ~ ")" ~ block }`
+    /// `kernel = { "__global__" ~ "void" ~ ident ~ template_args? ~ "(" ~ params? ~ ")" ~ block }`:
+    /// the kernel, with the template arguments written after its name as its specialisation's.
     fn kernel(&self, pair: Pair<'_, Rule>) -> Result<Kernel> {
         let span = self.span(&pair);
         let mut name = None;
+        let mut specialization = None;
         let mut params = Vec::new();
         let mut body = Vec::new();
         for p in pair.into_inner() {
             match p.as_rule() {
                 Rule::ident => name = Some(self.ident(p)),
+                Rule::template_args => specialization = Some(self.template_args(p)?),
                 Rule::params => params = self.params(p),
                 Rule::block => body = self.block(p)?,
                 _ => {}
@@ -389,6 +404,7 @@ impl<'m> Builder<'m> {
         Ok(Kernel {
             name: name.expect("grammar: kernel has a name"),
             template: Vec::new(),
+            specialization,
             params,
             body,
             span,
@@ -1865,7 +1881,22 @@ impl<'m> Builder<'m> {
                 Rule::template_param => params.push(self.template_param(p)?),
                 Rule::kernel => {
                     let mut k = self.kernel(p)?;
-                    k.template = std::mem::take(&mut params);
+                    if params.is_empty() && is_specialization {
+                        k.specialization = Some(k.specialization.unwrap_or_default());
+                    } else {
+                        if k.specialization.take().is_some() {
+                            // C++ has no partial specialisation of a function template.
+                            module.unsupported.push((
+                                format!(
+                                    "a partial specialisation of the function template `{}`",
+                                    k.name.name
+                                ),
+                                k.name.name.clone(),
+                                k.name.span,
+                            ));
+                        }
+                        k.template = std::mem::take(&mut params);
+                    }
                     module.kernels.push(k);
                 }
                 Rule::type_alias => {
