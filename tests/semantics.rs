@@ -1,7 +1,7 @@
 //! Results of kernels: C semantics, structured control flow per lane, short-circuit evaluation, shapes.
 
 mod common;
-use common::{codes, err, ok};
+use common::{codes, describe, err, ok};
 
 const ONE: [u32; 3] = [1, 1, 1];
 
@@ -875,5 +875,77 @@ fn assignments_used_as_values_that_simt_refuses() {
         );
         let f = err(&src, &[], Some(ONE), Some(ONE));
         assert_eq!(codes(&f), ["simt::check::unsupported"], "{body}");
+    }
+}
+
+#[test]
+fn a_namespace_function_is_found_only_where_cpp_lookup_finds_it() {
+    // C++ [basic.lookup.unqual]: `foo::max` (a - b) is not seen by the kernel's plain
+    // `max(1, 3)`, which is CUDA's max: 3 (a glm-like maths namespace made it -2, silently).
+    // `using foo::twice;` in the body brings in twice: 2·1 = 2. `F::max(5, 1)` through the
+    // alias `namespace F = foo;` is foo's: 4. `foo::inner(0)` calls `max` inside foo, foo's:
+    // 0 - 1 = -1. `S::max(2, 3)` is the struct's static member: 6. 3 + 2 + 4 - 1 + 6 = 14.
+    // k2's `using namespace foo;` brings in twice: 2·2 = 4.
+    let src = r#"
+namespace foo {
+__device__ float twice(float a) { return 2.0f * a; }
+__device__ float max(float a, float b) { return a - b; }
+template <typename T> __device__ T inner(T a) { return max(a, a + 1.0f); }
+}
+namespace F = foo;
+struct S { __device__ static float max(float a, float b) { return a * b; } };
+__global__ void k(float* out) {
+    using foo::twice;
+    out[threadIdx.x] = twice(1.0f) + max(1.0f, 3.0f) + F::max(5.0f, 1.0f)
+        + foo::inner(0.0f) + S::max(2.0f, 3.0f);
+}
+__global__ void k2(float* out) {
+    using namespace foo;
+    out[threadIdx.x] = twice(2.0f);
+}
+"#;
+    ok(
+        &format!("{src}launch k {{ out = zeros(2); expect out == [14, 14]; }}\n"),
+        &[],
+        ONE,
+        [2, 1, 1],
+    );
+    ok(
+        &format!("{src}launch k2 {{ out = zeros(2); expect out == [4, 4]; }}\n"),
+        &[],
+        ONE,
+        [2, 1, 1],
+    );
+    // Without `using`, a function only `foo` declares is not found from file scope.
+    let hidden = r#"
+namespace foo { __device__ float twice(float a) { return 2.0f * a; } }
+__global__ void k(float* out) { out[threadIdx.x] = twice(1.0f); }
+launch k { out = zeros(2); }
+"#;
+    let f = err(hidden, &[], Some(ONE), Some([2, 1, 1]));
+    assert_eq!(
+        codes(&f),
+        ["simt::check::unknown_function"],
+        "{}",
+        describe(&f)
+    );
+}
+
+#[test]
+fn a_launch_names_a_function_of_its_kernel_s_namespace() {
+    // vllm's `activation_kernel<float, gelu_new_kernel<float>>`: the launch section is read in
+    // the kernel's namespace `v`, so dbl<float> (2·2 = 4) and tri (3·2 = 6) are v's.
+    let src = r#"
+namespace v {
+template <typename T, T (*F)(const T&)>
+__global__ void act(T* out) { out[threadIdx.x] = F((T)2); }
+template <typename T> __device__ T dbl(const T& x) { return x + x; }
+__device__ float tri(const float& x) { return 3 * x; }
+}
+"#;
+    for (args, value) in [("float, dbl<float>", 4), ("float, tri", 6)] {
+        let launch =
+            format!("launch act<{args}> {{ out = zeros(2); expect out == [{value}, {value}]; }}");
+        ok(&format!("{src}{launch}\n"), &[], ONE, [2, 1, 1]);
     }
 }

@@ -1125,6 +1125,23 @@ impl KernelChecker<'_, '_> {
         })
     }
 
+    /// Where a call of `name` names a function of a namespace that C++ lookup does not search
+    /// from the caller (scope.rs renamed `foo::name` to `foo.name`): how to name it.
+    fn hidden_in_namespace(&self, name: &str) -> Option<String> {
+        let mut found: Vec<String> = self
+            .globals
+            .functions
+            .keys()
+            .filter_map(|k| k.strip_suffix(name)?.strip_suffix('.'))
+            .map(|ns| ns.replace('.', "::"))
+            .collect();
+        found.sort();
+        let ns = found.first()?;
+        Some(format!(
+            "`{name}` is declared in namespace `{ns}`, which C++ does not search from here: call `{ns}::{name}(...)`, or write `using {ns}::{name};` or `using namespace {ns};` first"
+        ))
+    }
+
     fn call(
         &mut self,
         callee: &ast::Ident,
@@ -1506,7 +1523,7 @@ impl KernelChecker<'_, '_> {
             return Err(CheckError::UnknownFunction {
                 name: name.to_string(),
                 span: callee.span,
-                suggestion: did_you_mean(name, known_functions().iter().map(String::as_str)).or_else(|| {
+                suggestion: self.hidden_in_namespace(name).or_else(|| did_you_mean(name, known_functions().iter().map(String::as_str))).or_else(|| {
                     Some("math functions: sqrtf expf logf sinf cosf tanhf powf fabsf fminf fmaxf floorf ceilf roundf fmaf (and double forms), min max abs".into())
                 }),
             });

@@ -480,9 +480,12 @@ fn set_span(e: &mut Expr, span: Span) {
 pub(crate) fn split_instance(text: &str) -> Option<(String, Vec<TemplateArg>)> {
     let (name, args) = text.split_at(text.find('<')?);
     // `vllm::silu_kernel<float>`: a function is known by its own name.
-    let name = super::groups::unqualified(name).trim_start_matches("template ");
-    let (_, base, targs) = crate::syntax::parse_kernel_ref(&format!("{name}{args}")).ok()?;
-    Some((base, targs))
+    // `v.dbl<float>`: a function of namespace `v` (scope.rs), a name the parser does not read.
+    let name = super::groups::unqualified(name)
+        .trim_start_matches("template ")
+        .trim();
+    let (_, _, targs) = crate::syntax::parse_kernel_ref(&format!("f{args}")).ok()?;
+    Some((name.to_string(), targs))
 }
 
 /// The C spelling of a template's parameter list, for messages: `template <int BM, typename T>`.

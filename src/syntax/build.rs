@@ -8,6 +8,7 @@ use super::ast::*;
 use super::error::ParseError;
 use super::grammar::Rule;
 use super::preprocess::SpanMap;
+use super::scope::Using;
 use crate::source::Span;
 
 pub(super) type Result<T> = std::result::Result<T, ParseError>;
@@ -38,7 +39,7 @@ fn pratt() -> &'static PrattParser<Rule> {
 pub(crate) struct Builder<'m> {
     pub(crate) map: &'m SpanMap,
     /// Structs defined inside a function or another struct, defined at file scope instead.
-    hoisted: std::cell::RefCell<Vec<StructDef>>,
+    hoisted: std::cell::RefCell<Vec<(StructDef, String)>>,
     /// `typedef unsigned int ROW_T[4];`: the sizes an array type's name adds to what it declares.
     array_aliases: std::cell::RefCell<std::collections::HashMap<String, Vec<Option<Expr>>>>,
     /// Members defined outside their class (`__device__ void C::f() { ... }`), with the class's
@@ -81,6 +82,12 @@ impl<'m> Builder<'m> {
         }
     }
 
+    /// Defines `def`, met inside another definition, at file scope, in the namespace it is in.
+    fn hoist(&self, def: StructDef) {
+        let ns = self.namespace.borrow().join("::");
+        self.hoisted.borrow_mut().push((def, ns));
+    }
+
     /// `file = { SOI ~ item* ~ EOI }`
     pub(crate) fn file(
         &self,
@@ -89,14 +96,17 @@ impl<'m> Builder<'m> {
         let mut module = Module::default();
         let mut errors = Vec::new();
         self.items(pair, &mut module, &mut errors);
-        module.structs.append(&mut self.hoisted.borrow_mut());
+        self.scopes.borrow_mut().record(&module, "");
+        for (def, ns) in self.hoisted.take() {
+            module.structs.push(def);
+            self.scopes.borrow_mut().hoisted(&ns);
+        }
         for m in self.out_of_class.take() {
             self.attach(m, &mut module);
         }
         module
             .unsupported
             .append(&mut self.unsupported.borrow_mut());
-        self.scopes.borrow_mut().record(&module, "");
         super::scope::scope_functions(&mut module, &self.scopes.borrow());
         if errors.is_empty() {
             Ok(module)
@@ -129,10 +139,13 @@ impl<'m> Builder<'m> {
                     }
                     Ok(())
                 }
-                Rule::namespace_decl if item.as_str().trim_start().starts_with("using") => {
-                    if let Some(p) = item.clone().into_inner().find(|p| p.as_rule() == Rule::scoped_name) {
-                        let used = p.as_str().trim_start_matches("::").to_string();
-                        self.scopes.borrow_mut().using.push((ns.clone(), used));
+                Rule::namespace_decl => {
+                    let mut scopes = self.scopes.borrow_mut();
+                    match namespace_decl(item) {
+                        NamespaceDecl::Using(u) => scopes.using.push((ns.clone(), u)),
+                        NamespaceDecl::Alias(alias, target) => {
+                            scopes.aliases.push((ns.clone(), alias, target));
+                        }
                     }
                     Ok(())
                 }
@@ -492,7 +505,7 @@ impl<'m> Builder<'m> {
         } else {
             names
         };
-        self.hoisted.borrow_mut().push(def);
+        self.hoist(def);
         names
             .into_iter()
             .map(|name| Field {
@@ -1042,12 +1055,17 @@ impl<'m> Builder<'m> {
                     .map(|p| self.simple(p))
                     .collect::<Result<Vec<_>>>()?,
             ),
-            // A namespace alias changes nothing: qualified names resolve by their last part.
-            // A function declared in a body (`extern __device__ void error(void);`) declares
-            // nothing the simulation needs.
-            Rule::pragma_stmt | Rule::empty_stmt | Rule::namespace_decl | Rule::fn_decl_stmt => {
+            // `using namespace foo;` in a body counts for the whole function (scope.rs); a
+            // namespace alias in a body is not followed.
+            Rule::namespace_decl => {
+                if let NamespaceDecl::Using(u) = namespace_decl(pair) {
+                    self.scopes.borrow_mut().body.push(u);
+                }
                 StmtKind::Empty
             }
+            // A function declared in a body (`extern __device__ void error(void);`) declares
+            // nothing the simulation needs.
+            Rule::pragma_stmt | Rule::empty_stmt | Rule::fn_decl_stmt => StmtKind::Empty,
             Rule::asm_stmt => StmtKind::Unsupported {
                 what: "inline PTX assembly (`asm(...)`)".into(),
                 help: "simt runs CUDA C++, not PTX: write what the assembly computes in C++ (e.g. `threadIdx.x % 32` for `%laneid`, a plain load or store for `ld.global`/`st.global`), or take the C++ branch the file has for other targets".into(),
@@ -1147,14 +1165,14 @@ impl<'m> Builder<'m> {
             // A struct defined in a function is defined for the whole file.
             Rule::struct_def => {
                 let s = self.struct_def(pair)?;
-                self.hoisted.borrow_mut().push(s);
+                self.hoist(s);
                 StmtKind::Empty
             }
             // `union { float f; int i; } u;`: the union is defined for the whole file, `u` here.
             Rule::union_def => {
                 let (def, names) = self.union_def(pair)?;
                 let ty = TypeName::named(def.name.name.clone(), span);
-                self.hoisted.borrow_mut().push(def);
+                self.hoist(def);
                 if names.is_empty() {
                     StmtKind::Empty
                 } else {
@@ -2193,6 +2211,35 @@ fn base_type(text: &str) -> BaseType {
 
 /// A qualified name as the checker reads it: `P::template f` is `P::f` (the keyword only tells
 /// a C++ parser that `f` is a template).
+/// What a `namespace_decl` says.
+enum NamespaceDecl {
+    /// `using namespace foo;` or `using foo::f;`.
+    Using(Using),
+    /// `namespace f = foo;`: the alias and the namespace it names.
+    Alias(String, String),
+}
+
+/// `namespace_decl = { (kw_namespace ~ ident ~ "=" ~ scoped_name | kw_using ~ kw_namespace ~
+/// scoped_name | kw_using ~ scoped_name) ~ ";" }`
+fn namespace_decl(pair: Pair<'_, Rule>) -> NamespaceDecl {
+    let mut namespace = false;
+    let mut ident = None;
+    let mut name = String::new();
+    for p in pair.into_inner() {
+        match p.as_rule() {
+            Rule::kw_namespace => namespace = true,
+            Rule::ident => ident = Some(p.as_str().to_string()),
+            Rule::scoped_name => name = scoped(p.as_str()),
+            _ => {}
+        }
+    }
+    match (ident, namespace) {
+        (Some(alias), _) => NamespaceDecl::Alias(alias, name),
+        (None, true) => NamespaceDecl::Using(Using::Namespace(name)),
+        (None, false) => NamespaceDecl::Using(Using::Name(name)),
+    }
+}
+
 fn scoped(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut rest = text;

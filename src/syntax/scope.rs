@@ -1,37 +1,76 @@
-//! Named namespaces that scope function names.
+//! Namespaces that scope function names, found as C++ finds them.
 //!
-//! simt reads a qualified name by its last part (`wt::f` is `f`), which is right as long as a
-//! name is declared in one namespace. Where the same function name is declared in two (HOOMD's
-//! `hoomd::fast::rsqrt` and `hoomd::slow::rsqrt`), the functions of the named namespaces are
-//! renamed `fast.rsqrt`, `slow.rsqrt` (a name no C identifier can take), and every call of
-//! that name is bound to the one C++ would find: `fast::rsqrt(x)` looks for namespace `fast`
-//! from the caller's namespace outward; an unqualified `rsqrt(x)` takes the innermost
-//! enclosing namespace that declares it, then a `using namespace` in scope, then the file
-//! scope. Files without such a collision are left exactly as they were.
+//! A function declared in a named namespace (`foo::max`) is renamed `foo.max` (a name no C
+//! identifier can take), and every call of that name is bound to the one C++ lookup finds:
+//! `foo::max(x)` looks for namespace `foo` from the caller's namespace outward (through
+//! `namespace f = foo;` aliases); an unqualified `max(x)` takes the innermost enclosing
+//! namespace that declares it or brings it in with `using foo::max;` or `using namespace foo;`
+//! (also written in the calling function's body), then the file scope. An unqualified call
+//! from where no declaring namespace is in scope keeps its plain name, so it finds the file's
+//! function or CUDA's built-in (`max`), never `foo::max` (argument-dependent lookup is not
+//! modelled: such a call is an unknown function). Operators are left found by name. Files
+//! whose functions are all at file scope are left exactly as they were.
 
 use std::collections::{HashMap, HashSet};
 
-use super::ast::{Expr, ExprKind, Module, Stmt, StmtKind};
+use super::ast::{BaseType, Expr, ExprKind, Module, Stmt, StmtKind, TemplateArg};
 
-/// The namespace (`a::b`, empty at file scope) of each device function and kernel, in the
-/// module's order, and the `using namespace` directives with the namespace they appear in.
+/// `using namespace foo;` or `using foo::f;`.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum Using {
+    /// A using-directive: the namespace as written.
+    Namespace(String),
+    /// A using-declaration: the qualified name as written.
+    Name(String),
+}
+
+/// Where a function, kernel or struct is defined: its namespace (`a::b`, empty at file scope)
+/// and the `using` lines written in its bodies.
+#[derive(Clone, Debug, Default)]
+struct Place {
+    ns: String,
+    body: Vec<Using>,
+}
+
+/// The place of each device function, kernel, struct and function specialisation, in the
+/// module's order, with the `using` lines and namespace aliases written at namespace scope.
 #[derive(Debug, Default)]
 pub(crate) struct Scopes {
-    fns: Vec<String>,
-    kernels: Vec<String>,
-    /// (where, the namespace it uses)
-    pub using: Vec<(String, String)>,
+    fns: Vec<Place>,
+    kernels: Vec<Place>,
+    structs: Vec<Place>,
+    specializations: Vec<Place>,
+    /// (where, what it brings in)
+    pub using: Vec<(String, Using)>,
+    /// (where, the alias, the namespace it names)
+    pub aliases: Vec<(String, String, String)>,
+    /// The `using` lines met in the bodies of the item being read.
+    pub body: Vec<Using>,
 }
 
 impl Scopes {
-    /// Records `ns` for the functions and kernels added to `module` since the last call.
+    /// Records `ns` (and the `using` lines of their bodies) for the functions, kernels and
+    /// structs added to `module` since the last call.
     pub fn record(&mut self, module: &Module, ns: &str) {
-        while self.fns.len() < module.device_fns.len() {
-            self.fns.push(ns.to_string());
-        }
-        while self.kernels.len() < module.kernels.len() {
-            self.kernels.push(ns.to_string());
-        }
+        let place = Place {
+            ns: ns.to_string(),
+            body: std::mem::take(&mut self.body),
+        };
+        let grow =
+            |list: &mut Vec<Place>, len: usize| list.resize(len.max(list.len()), place.clone());
+        grow(&mut self.fns, module.device_fns.len());
+        grow(&mut self.kernels, module.kernels.len());
+        grow(&mut self.structs, module.structs.len());
+        grow(&mut self.specializations, module.specializations.len());
+    }
+
+    /// Records namespace `ns` for a struct defined inside another definition, added to the
+    /// module's structs after everything recorded so far.
+    pub fn hoisted(&mut self, ns: &str) {
+        self.structs.push(Place {
+            ns: ns.to_string(),
+            body: Vec::new(),
+        });
     }
 }
 
@@ -68,84 +107,184 @@ fn enclosing(ns: &str) -> Vec<String> {
 }
 
 struct Resolver<'a> {
-    /// For each colliding name, the namespaces that declare it.
+    /// For each name declared in a named namespace, the namespaces that declare it.
     declared: HashMap<String, HashSet<String>>,
-    using: &'a [(String, String)],
+    /// Every namespace that declares a function, and those around them.
+    namespaces: HashSet<String>,
+    using: &'a [(String, Using)],
+    aliases: &'a [(String, String, String)],
+}
+
+/// Where a call is made: its namespace and the `using` lines of the function it is in.
+#[derive(Clone, Copy)]
+struct At<'a> {
+    ns: &'a str,
+    body: &'a [Using],
 }
 
 impl Resolver<'_> {
-    /// The name a call of `callee` made in namespace `ns` binds to, if it is a colliding one.
-    fn resolve(&self, callee: &str, ns: &str) -> Option<String> {
+    /// The name a call of `callee` made at `at` binds to: a renamed function's new name, or
+    /// `callee` unqualified where it names no function of a namespace in scope (a file-scope
+    /// function or a built-in); None for a name no namespace declares.
+    fn resolve(&self, callee: &str, at: At<'_>) -> Option<String> {
         let (absolute, text) = match callee.strip_prefix("::") {
             Some(rest) => (true, rest),
             None => (false, callee),
         };
         let (qualifier, name) = text.rsplit_once("::").unwrap_or(("", text));
         let spaces = self.declared.get(name)?;
+        if absolute || !qualifier.is_empty() {
+            // A qualified name that names no namespace declaring it (`S::f`, a struct's static
+            // member) is left as written.
+            return Some(
+                self.qualified(qualifier, absolute, at.ns)
+                    .filter(|full| spaces.contains(full))
+                    .map_or_else(|| callee.to_string(), |full| mangled(&full, name)),
+            );
+        }
+        Some(
+            self.unqualified(name, spaces, at)
+                .unwrap_or_else(|| name.to_string()),
+        )
+    }
+
+    /// The namespace `qualifier` names from namespace `ns`: the innermost enclosing one that
+    /// has it, through aliases; None where none declares the name's function.
+    fn qualified(&self, qualifier: &str, absolute: bool, ns: &str) -> Option<String> {
         let outer = if absolute {
             vec![String::new()]
         } else {
             enclosing(ns)
         };
+        let (first, rest) = qualifier.split_once("::").unwrap_or((qualifier, ""));
         for o in &outer {
             let full = join(o, qualifier);
-            if spaces.contains(&full) {
+            if self.namespaces.contains(&full) {
+                return Some(full);
+            }
+            let alias = self.aliases.iter().find(|(at, a, _)| at == o && a == first);
+            if let Some((_, _, target)) = alias {
+                let target = self
+                    .qualified(target.trim_start_matches("::"), target.starts_with("::"), o)
+                    .unwrap_or_else(|| target.trim_start_matches("::").to_string());
+                return Some(join(&target, rest));
+            }
+        }
+        None
+    }
+
+    /// The function an unqualified call of `name` at `at` finds, by C++'s lookup: the
+    /// innermost scope that declares it or brings it in with `using`.
+    fn unqualified(&self, name: &str, spaces: &HashSet<String>, at: At<'_>) -> Option<String> {
+        let brings = |u: &Using, from: &str| -> Option<String> {
+            match u {
+                Using::Name(q) => {
+                    let (qualifier, last) = q.trim_start_matches("::").rsplit_once("::")?;
+                    (last == name)
+                        .then(|| self.qualified(qualifier, q.starts_with("::"), from))
+                        .flatten()
+                        .filter(|full| spaces.contains(full))
+                }
+                Using::Namespace(n) => self
+                    .qualified(n.trim_start_matches("::"), n.starts_with("::"), from)
+                    .filter(|full| spaces.contains(full)),
+            }
+        };
+        // The function's own `using` lines are the innermost scope.
+        for u in at.body {
+            if let Some(full) = brings(u, at.ns) {
                 return Some(mangled(&full, name));
             }
         }
-        if qualifier.is_empty() && !absolute {
-            for (at, used) in self.using {
-                let visible = at.is_empty() || ns == at || ns.starts_with(&format!("{at}::"));
-                if visible && spaces.contains(used) {
-                    return Some(mangled(used, name));
+        for o in enclosing(at.ns) {
+            if spaces.contains(&o) {
+                return Some(mangled(&o, name));
+            }
+            for (_, u) in self.using.iter().filter(|(w, _)| *w == o) {
+                if let Some(full) = brings(u, &o) {
+                    return Some(mangled(&full, name));
                 }
             }
         }
         None
     }
 
-    fn stmts(&self, body: &mut [Stmt], ns: &str) {
-        for s in body {
-            self.stmt(s, ns);
+    /// Binds a name that may be a function's (`f`, `foo::f`, `f<float>`), used as a value;
+    /// an unqualified one only where it cannot be a variable's (`unqualified`).
+    fn function_name(&self, n: &mut String, at: At<'_>, unqualified: bool) {
+        let (name, args) = n.split_at(n.find('<').unwrap_or(n.len()));
+        if !unqualified && !name.contains("::") {
+            return;
+        }
+        if let Some(bound) = self.resolve(name, at) {
+            *n = format!("{bound}{args}");
         }
     }
 
-    fn stmt(&self, s: &mut Stmt, ns: &str) {
+    /// Template arguments: a name there is a function's (`apply<my_op>`) or a constant's.
+    fn template_args(&self, targs: &mut [TemplateArg], at: At<'_>) {
+        for t in targs {
+            // `f<float>` may have been read as a type's name.
+            if let TemplateArg::Type(ty) = t {
+                if ty.base == BaseType::Named && !ty.pointer {
+                    self.function_name(&mut ty.base_text, at, true);
+                }
+            }
+            if let TemplateArg::Value(v) = t {
+                match &mut v.kind {
+                    ExprKind::Name(n) => self.function_name(n, at, true),
+                    ExprKind::Unary { operand, .. } => match &mut operand.kind {
+                        ExprKind::Name(n) => self.function_name(n, at, true),
+                        _ => self.expr(operand, at),
+                    },
+                    _ => self.expr(v, at),
+                }
+            }
+        }
+    }
+
+    fn stmts(&self, body: &mut [Stmt], at: At<'_>) {
+        for s in body {
+            self.stmt(s, at);
+        }
+    }
+
+    fn stmt(&self, s: &mut Stmt, at: At<'_>) {
         match &mut s.kind {
-            StmtKind::Block(stmts) => self.stmts(stmts, ns),
+            StmtKind::Block(stmts) => self.stmts(stmts, at),
             StmtKind::Decl { decls, .. } => {
                 for d in decls {
                     for e in d.dims.iter_mut().flatten() {
-                        self.expr(e, ns);
+                        self.expr(e, at);
                     }
                     for e in d.init.iter_mut() {
-                        self.expr(e, ns);
+                        self.expr(e, at);
                     }
                     for (l, _) in d.list.iter_mut() {
                         for e in l {
-                            self.expr(e, ns);
+                            self.expr(e, at);
                         }
                     }
                 }
             }
             StmtKind::Shared { dims, .. } => {
                 for e in dims.iter_mut().flatten() {
-                    self.expr(e, ns);
+                    self.expr(e, at);
                 }
             }
             StmtKind::Assign { target, value, .. } => {
-                self.expr(target, ns);
-                self.expr(value, ns);
+                self.expr(target, at);
+                self.expr(value, at);
             }
-            StmtKind::IncDec { target, .. } => self.expr(target, ns),
-            StmtKind::Expr(e) => self.expr(e, ns),
+            StmtKind::IncDec { target, .. } => self.expr(target, at),
+            StmtKind::Expr(e) => self.expr(e, at),
             StmtKind::If {
                 cond, then, els, ..
             } => {
-                self.expr(cond, ns);
-                self.stmt(then, ns);
+                self.expr(cond, at);
+                self.stmt(then, at);
                 if let Some(e) = els {
-                    self.stmt(e, ns);
+                    self.stmt(e, at);
                 }
             }
             StmtKind::For {
@@ -154,20 +293,20 @@ impl Resolver<'_> {
                 step,
                 body,
             } => {
-                self.stmts(init, ns);
+                self.stmts(init, at);
                 if let Some(c) = cond {
-                    self.expr(c, ns);
+                    self.expr(c, at);
                 }
-                self.stmts(step, ns);
-                self.stmt(body, ns);
+                self.stmts(step, at);
+                self.stmt(body, at);
             }
             StmtKind::While { cond, body } | StmtKind::DoWhile { body, cond } => {
-                self.expr(cond, ns);
-                self.stmt(body, ns);
+                self.expr(cond, at);
+                self.stmt(body, at);
             }
             StmtKind::Return(value) => {
                 if let Some(v) = value {
-                    self.expr(v, ns);
+                    self.expr(v, at);
                 }
             }
             StmtKind::Break
@@ -178,89 +317,149 @@ impl Resolver<'_> {
         }
     }
 
-    fn expr(&self, e: &mut Expr, ns: &str) {
-        crate::stack::grow(|| self.expr_at(e, ns))
+    fn expr(&self, e: &mut Expr, at: At<'_>) {
+        crate::stack::grow(|| self.expr_at(e, at))
     }
 
-    fn expr_at(&self, e: &mut Expr, ns: &str) {
+    fn expr_at(&self, e: &mut Expr, at: At<'_>) {
         match &mut e.kind {
+            // `foo::f` as a value (a function pointer).
+            ExprKind::Name(n) => self.function_name(n, at, false),
             ExprKind::Int { .. }
             | ExprKind::Float { .. }
             | ExprKind::Bool(_)
             | ExprKind::Str(_)
-            | ExprKind::SizeOfType(_)
-            | ExprKind::Name(_) => {}
+            | ExprKind::SizeOfType(_) => {}
             ExprKind::Unary { operand: a, .. }
             | ExprKind::Cast { expr: a, .. }
             | ExprKind::Member { base: a, .. }
             | ExprKind::SizeOfExpr(a)
-            | ExprKind::IncDec { target: a, .. } => self.expr(a, ns),
+            | ExprKind::IncDec { target: a, .. } => self.expr(a, at),
             ExprKind::Binary { lhs, rhs, .. }
             | ExprKind::Assign {
                 target: lhs,
                 value: rhs,
                 ..
             } => {
-                self.expr(lhs, ns);
-                self.expr(rhs, ns);
+                self.expr(lhs, at);
+                self.expr(rhs, at);
             }
             ExprKind::Index { base, index } => {
-                self.expr(base, ns);
-                self.expr(index, ns);
+                self.expr(base, at);
+                self.expr(index, at);
             }
             ExprKind::Ternary { cond, then, els } => {
-                self.expr(cond, ns);
-                self.expr(then, ns);
-                self.expr(els, ns);
+                self.expr(cond, at);
+                self.expr(then, at);
+                self.expr(els, at);
             }
-            ExprKind::Call { callee, args, .. } => {
-                if let Some(name) = self.resolve(&callee.name, ns) {
+            ExprKind::Call {
+                callee,
+                targs,
+                args,
+            } => {
+                if let Some(name) = self.resolve(&callee.name, at) {
                     callee.name = name;
                 }
+                self.template_args(targs, at);
                 for a in args {
-                    self.expr(a, ns);
+                    self.expr(a, at);
                 }
             }
             ExprKind::List(args) | ExprKind::Tuple(args) => {
                 for a in args {
-                    self.expr(a, ns);
+                    self.expr(a, at);
                 }
             }
             ExprKind::Method { object, args, .. } => {
-                self.expr(object, ns);
+                self.expr(object, at);
                 for a in args {
-                    self.expr(a, ns);
+                    self.expr(a, at);
                 }
             }
-            ExprKind::Lambda(l) => self.stmts(&mut l.function.body, ns),
+            ExprKind::Lambda(l) => self.stmts(&mut l.function.body, at),
         }
     }
 }
 
-/// Renames the functions whose name two namespaces declare, and binds their calls.
+/// Renames the functions of named namespaces, and binds their calls as C++ lookup does.
 pub(crate) fn scope_functions(module: &mut Module, scopes: &Scopes) {
     let mut spaces: HashMap<String, HashSet<String>> = HashMap::new();
-    for (f, ns) in module.device_fns.iter().zip(&scopes.fns) {
+    for (f, p) in module.device_fns.iter().zip(&scopes.fns) {
         spaces
             .entry(f.name.name.clone())
             .or_default()
-            .insert(ns.clone());
+            .insert(p.ns.clone());
     }
-    spaces.retain(|_, s| s.len() > 1);
+    // Operators stay found by name: argument-dependent lookup finds a namespace's operators
+    // for its types, which is not modelled.
+    spaces.retain(|name, s| !name.starts_with("operator") && s.iter().any(|ns| !ns.is_empty()));
     if spaces.is_empty() {
         return;
     }
+    let namespaces = scopes.fns.iter().flat_map(|p| enclosing(&p.ns)).collect();
     let r = Resolver {
         declared: spaces,
+        namespaces,
         using: &scopes.using,
+        aliases: &scopes.aliases,
     };
-    for (k, ns) in module.kernels.iter_mut().zip(&scopes.kernels) {
-        r.stmts(&mut k.body, ns);
+    for (k, p) in module.kernels.iter_mut().zip(&scopes.kernels) {
+        r.stmts(
+            &mut k.body,
+            At {
+                ns: &p.ns,
+                body: &p.body,
+            },
+        );
     }
-    for (f, ns) in module.device_fns.iter_mut().zip(&scopes.fns) {
-        r.stmts(&mut f.body, ns);
+    // A launch section's template arguments are read where its kernel is defined.
+    for l in &mut module.launches {
+        let base = l.kernel.name.split('<').next().unwrap_or_default();
+        let place = module
+            .kernels
+            .iter()
+            .zip(&scopes.kernels)
+            .find(|(k, _)| k.name.name == base)
+            .map(|(_, p)| p);
+        if let Some(p) = place {
+            r.template_args(
+                &mut l.targs,
+                At {
+                    ns: &p.ns,
+                    body: &[],
+                },
+            );
+        }
+    }
+    for (s, p) in module.structs.iter_mut().zip(&scopes.structs) {
+        for f in s.methods.iter_mut().chain(s.ctors.iter_mut()) {
+            r.stmts(
+                &mut f.body,
+                At {
+                    ns: &p.ns,
+                    body: &p.body,
+                },
+            );
+        }
+    }
+    let functions = module.device_fns.iter_mut().zip(&scopes.fns).chain(
+        module
+            .specializations
+            .iter_mut()
+            .map(|s| &mut s.function)
+            .zip(&scopes.specializations),
+    );
+    for (f, p) in functions {
+        r.stmts(
+            &mut f.body,
+            At {
+                ns: &p.ns,
+                body: &p.body,
+            },
+        );
         if r.declared.contains_key(&f.name.name) {
-            f.name.name = mangled(ns, &f.name.name);
+            f.name.name = mangled(&p.ns, &f.name.name);
         }
     }
 }
@@ -269,41 +468,98 @@ pub(crate) fn scope_functions(module: &mut Module, scopes: &Scopes) {
 mod tests {
     use super::*;
 
+    fn resolver<'a>(
+        using: &'a [(String, Using)],
+        aliases: &'a [(String, String, String)],
+    ) -> Resolver<'a> {
+        let declared = HashMap::from([
+            (
+                "rsqrt".to_string(),
+                HashSet::from([
+                    "hoomd::fast".to_string(),
+                    "hoomd::slow".to_string(),
+                    String::new(),
+                ]),
+            ),
+            ("max".to_string(), HashSet::from(["foo".to_string()])),
+        ]);
+        let namespaces = ["hoomd::fast", "hoomd::slow", "foo"]
+            .iter()
+            .flat_map(|n| enclosing(n))
+            .collect();
+        Resolver {
+            declared,
+            namespaces,
+            using,
+            aliases,
+        }
+    }
+
+    fn at(ns: &str) -> At<'_> {
+        At { ns, body: &[] }
+    }
+
     #[test]
     fn lookup_goes_outward_then_through_using() {
-        let declared = HashMap::from([(
-            "rsqrt".to_string(),
-            HashSet::from([
-                "hoomd::fast".to_string(),
-                "hoomd::slow".to_string(),
-                String::new(),
-            ]),
-        )]);
-        let using = vec![(String::new(), "hoomd::slow".to_string())];
-        let r = Resolver {
-            declared,
-            using: &using,
-        };
+        let using = vec![(String::new(), Using::Namespace("hoomd::slow".into()))];
+        let r = resolver(&using, &[]);
         // From inside `hoomd`, `fast::rsqrt` is `hoomd::fast::rsqrt`.
         assert_eq!(
-            r.resolve("fast::rsqrt", "hoomd").as_deref(),
+            r.resolve("fast::rsqrt", at("hoomd")).as_deref(),
             Some("hoomd.fast.rsqrt")
         );
         assert_eq!(
-            r.resolve("hoomd::slow::rsqrt", "").as_deref(),
+            r.resolve("hoomd::slow::rsqrt", at("")).as_deref(),
             Some("hoomd.slow.rsqrt")
         );
         // Unqualified inside `hoomd::fast`: its own; at file scope: the file's, before `using`.
         assert_eq!(
-            r.resolve("rsqrt", "hoomd::fast").as_deref(),
+            r.resolve("rsqrt", at("hoomd::fast")).as_deref(),
             Some("hoomd.fast.rsqrt")
         );
-        assert_eq!(r.resolve("rsqrt", "").as_deref(), Some("rsqrt"));
+        assert_eq!(r.resolve("rsqrt", at("")).as_deref(), Some("rsqrt"));
         assert_eq!(
-            r.resolve("::rsqrt", "hoomd::fast").as_deref(),
+            r.resolve("::rsqrt", at("hoomd::fast")).as_deref(),
             Some("rsqrt")
         );
-        assert_eq!(r.resolve("other", ""), None);
+        assert_eq!(r.resolve("other", at("")), None);
         assert_eq!(enclosing("a::b"), ["a::b", "a", ""]);
+    }
+
+    #[test]
+    fn a_namespace_function_is_found_only_where_it_is_in_scope() {
+        // `foo::max` is not seen by an unqualified call at file scope (CUDA's `max` is), nor
+        // from `hoomd`; inside `foo`, or through `using`, it is.
+        let r = resolver(&[], &[]);
+        assert_eq!(r.resolve("max", at("")).as_deref(), Some("max"));
+        assert_eq!(r.resolve("max", at("hoomd::fast")).as_deref(), Some("max"));
+        assert_eq!(r.resolve("max", at("foo")).as_deref(), Some("foo.max"));
+        assert_eq!(r.resolve("foo::max", at("")).as_deref(), Some("foo.max"));
+        // `S::max` (a struct's static member) is left as written.
+        assert_eq!(r.resolve("S::max", at("")).as_deref(), Some("S::max"));
+        let body = [Using::Name("foo::max".into())];
+        let local = At {
+            ns: "",
+            body: &body,
+        };
+        assert_eq!(r.resolve("max", local).as_deref(), Some("foo.max"));
+        let body = [Using::Namespace("foo".into())];
+        let local = At {
+            ns: "",
+            body: &body,
+        };
+        assert_eq!(r.resolve("max", local).as_deref(), Some("foo.max"));
+        // A directive in `hoomd` counts inside `hoomd::fast`, not at file scope.
+        let using = vec![("hoomd".to_string(), Using::Namespace("::foo".into()))];
+        let r = resolver(&using, &[]);
+        assert_eq!(
+            r.resolve("max", at("hoomd::fast")).as_deref(),
+            Some("foo.max")
+        );
+        assert_eq!(r.resolve("max", at("")).as_deref(), Some("max"));
+        // `namespace f = foo;` makes `f::max` foo's.
+        let aliases = vec![(String::new(), "f".to_string(), "foo".to_string())];
+        let r = resolver(&[], &aliases);
+        assert_eq!(r.resolve("f::max", at("")).as_deref(), Some("foo.max"));
     }
 }
