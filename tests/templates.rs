@@ -313,6 +313,40 @@ __global__ void only<float>(float* out) { out[threadIdx.x] = 7.0f; }
 }
 
 #[test]
+fn a_pointer_parameter_given_an_array_of_structs_deduces_the_struct() {
+    // pytorch3d's BubbleSort(T* arr, int n) over `Pix q[K]`: T is the struct, not the vector type
+    // of the same layout (two floats were a float2, three a float3; lowering panicked). first(q)
+    // is q[0] = {1, 2}: s.b = 2. Sorting q by z (3, 1, 2) gives z = 1, 2, 3 with idx 10, 20, 30:
+    // q[0].idx + 100 · q[1].idx = 10 + 2000 = 2010; out = 2 + 2010 = 2012.
+    let src = r#"
+struct P2 { float a; float b; };
+struct Pix { float z; float idx; float dist2; };
+__device__ inline bool operator<(const Pix& a, const Pix& b) { return a.z < b.z; }
+template <typename T> __device__ T first(T* arr) { return arr[0]; }
+template <typename T>
+__device__ inline void BubbleSort(T* arr, int n) {
+  for (int i = 0; i < n - 1; ++i)
+    for (int j = 0; j < n - i - 1; ++j)
+      if (arr[j + 1] < arr[j]) { T temp = arr[j]; arr[j] = arr[j + 1]; arr[j + 1] = temp; }
+}
+__global__ void k(float* out) {
+    P2 q[2];
+    q[0] = {1.0f, 2.0f};
+    q[1] = {3.0f, 4.0f};
+    P2 s = first(q);
+    Pix p[3];
+    p[0] = {3.0f, 30.0f, 0.5f};
+    p[1] = {1.0f, 10.0f, 0.5f};
+    p[2] = {2.0f, 20.0f, 0.5f};
+    BubbleSort(p, 3);
+    out[threadIdx.x] = s.b + p[0].idx + p[1].idx * 100;
+}
+launch k { out = zeros(2); expect out == [2012, 2012]; }
+"#;
+    ok(src, &[], ONE, [2, 1, 1]);
+}
+
+#[test]
 fn a_specialisation_of_a_template_only_declared_is_called_by_its_arguments() {
     // candle's `template <typename T> T max_value();` with only specialisations defined.
     let src = r#"

@@ -290,6 +290,24 @@ impl KernelChecker<'_, '_> {
                 help: Some(format!("call it as a statement: `{name}(...);`")),
             });
         }
+        // A vector returned where a number is needed (`P2 s = mk(x);` with `float2 mk(float)`
+        // filling P2's first member): C++ has no such conversion.
+        if matches!(&call.kind, ExprKind::Inline { result: None, .. })
+            && f.ret.base == ast::BaseType::Vector
+            && !f.ret.pointer
+            && !returns_struct
+            && !allow_void
+        {
+            return Err(CheckError::Mismatch {
+                expected: "a number".into(),
+                found: format!("`{name}(...)`, a `{}`", f.ret.base_text),
+                span,
+                help: Some(format!(
+                    "read a component (`{name}(...).x`), or give the value to a `{}` variable",
+                    f.ret.base_text
+                )),
+            });
+        }
         Ok(call)
     }
 

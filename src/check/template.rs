@@ -786,6 +786,14 @@ impl super::KernelChecker<'_, '_> {
             if !is_param(&p.ty.base_text) {
                 continue;
             }
+            // `T* arr` given an array of structs: T is the struct, not the vector type of the
+            // same layout (`struct P2 { float a, b; }` is not a float2).
+            if p.ty.pointer && self.is_pointer(a) {
+                if let Some(l) = self.struct_pointee(a) {
+                    deduced.insert(p.ty.base_text.clone(), named(l.name.clone(), a.span));
+                    continue;
+                }
+            }
             let found = if p.ty.pointer {
                 match self.is_pointer(a) {
                     true => self.pointer(a)?.mem.map(|m| (m.elem, m.width)),
