@@ -1,6 +1,11 @@
 // simt's <thrust/complex.h>: thrust::complex<T> with the members, operators and functions
 // thrust defines (thrust/complex.h and thrust/detail/complex/arithmetic.h), computed as thrust
 // computes them. A header simt reads in place of the real one: no directives.
+// thrust::exp hides CUDA's exp inside namespace thrust (C++ lookup stops at the first scope
+// that declares the name), so the real part's exponential is taken out here.
+template <typename T>
+__host__ __device__ T __thrust_real_exp(T x) { return exp(x); }
+
 namespace thrust {
 
 template <typename T>
@@ -108,7 +113,7 @@ __host__ __device__ complex<T> polar(const T& m, const T& theta) {
 }
 template <typename T>
 __host__ __device__ complex<T> exp(const complex<T>& z) {
-    T e = exp(z.re);
+    T e = __thrust_real_exp(z.re);
     if (z.im == T(0)) {
         return complex<T>(e, z.im);
     }
