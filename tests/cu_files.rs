@@ -172,3 +172,43 @@ launch k { out = zeros(1); expect out == [2.0]; }
         note.message
     );
 }
+
+#[test]
+fn host_function_templates_are_skipped_and_calling_host_code_is_refused() {
+    // ArrayFire's Param.hpp: `template<typename T> Param<T> flat(Param<T> in) { ... }`, host
+    // code beside the kernels.
+    let src = r#"
+template <typename T>
+struct P { T *ptr; int n; };
+template <typename T>
+P<T> flat(P<T> in) {
+    in.n = 1;
+    return in;
+}
+template <typename T>
+inline void put(T *out, int i) { out[i] = i; }
+inline int thrice(int x) { return 3 * x; }
+__global__ void k(float *out) { out[threadIdx.x] = 2.0f * threadIdx.x; }
+launch k { out = zeros(4); expect out == [0, 2, 4, 6]; }
+"#;
+    let r = ok(src, &[], [1, 1, 1], [4, 1, 1]);
+    let note = r
+        .hints
+        .iter()
+        .find(|h| h.rule == "host-code")
+        .expect("a note");
+    for skipped in ["`flat` (line 5)", "`put` (line 10)", "`thrice` (line 11)"] {
+        assert!(note.message.contains(skipped), "{}", note.message);
+    }
+    // Called from the kernel, each is host code (nvcc: "calling a __host__ function from a
+    // __global__ function is not allowed").
+    for call in ["put<float>(out, threadIdx.x)", "out[0] = thrice(2)"] {
+        let kernel = format!("__global__ void k(float *out) {{ {call}; }}");
+        let text = src.replace(
+            "__global__ void k(float *out) { out[threadIdx.x] = 2.0f * threadIdx.x; }",
+            &kernel,
+        );
+        let f = err(&text, &[], Some([1, 1, 1]), Some([4, 1, 1]));
+        assert_eq!(codes(&f), ["simt::check::host_function"], "{call}");
+    }
+}

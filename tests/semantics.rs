@@ -949,3 +949,49 @@ __device__ float tri(const float& x) { return 3 * x; }
         ok(&format!("{src}{launch}\n"), &[], ONE, [2, 1, 1]);
     }
 }
+
+#[test]
+fn file_scope_shared_arrays_belong_to_each_kernel_that_uses_them() {
+    // Varetto's course code: `__shared__ real_t cache[BLOCK_SIZE];` at file scope, written by a
+    // `__device__` helper and read by the kernel; `extern __shared__` sized by the launch.
+    let kernels = r#"
+__shared__ float cache[32];
+extern __shared__ float dyn[];
+__device__ void put(const float *in) { cache[threadIdx.x] = in[threadIdx.x + blockIdx.x * 32]; }
+__global__ void reverse(const float *in, float *out) {
+    put(in);
+    __syncthreads();
+    out[threadIdx.x + blockIdx.x * 32] = cache[31 - threadIdx.x];
+}
+__global__ void shift(const float *in, float *out) {
+    dyn[threadIdx.x] = in[threadIdx.x];
+    __syncthreads();
+    out[threadIdx.x] = dyn[(threadIdx.x + 1) % 32];
+}
+__global__ void plain(float *out) { out[threadIdx.x] = 1.0f; }
+"#;
+    // Each block has its own cache: block b writes out[32b + j] = in[32b + 31 - j].
+    let reversed: Vec<String> = (0..2)
+        .flat_map(|b| (0..32).map(move |j| (32 * b + 31 - j).to_string()))
+        .collect();
+    let launches = [
+        format!(
+            "launch reverse {{ in = arange(64); out = zeros(64); expect out == [{}]; }}",
+            reversed.join(", ")
+        ),
+        "launch shift { in = arange(32); out = zeros(32); dyn_smem = 128; expect out == (arange(32) + 1) % 32; }".to_string(),
+        "launch plain { out = zeros(32); expect out == ones(32); }".to_string(),
+    ];
+    let smem: Vec<u64> = launches
+        .iter()
+        .zip([[2, 1, 1], ONE, ONE])
+        .map(|(l, grid)| {
+            ok(&format!("{kernels}{l}"), &[], grid, [32, 1, 1])
+                .launch
+                .smem_per_block
+        })
+        .collect();
+    // Shared memory per block: 32 floats (128 bytes) for `reverse`, which uses `cache` through
+    // `put`; only its 128 dynamic bytes for `shift`; none for `plain`.
+    assert_eq!(smem, [128, 128, 0]);
+}

@@ -1173,3 +1173,107 @@ launch k { p = [1, 2, 3, 4]; out = zeros(2); expect out == [2, 4]; expect p == [
 "#;
     ok(src, &[], ONE, [2, 1, 1]);
 }
+
+#[test]
+fn noexcept_on_functions_constructors_and_members_changes_nothing() {
+    // ArrayFire's Param<T>: `__DH__ Param() noexcept : ...`, `size_t elements() const noexcept`.
+    let src = r#"
+struct P {
+    float *ptr;
+    int n;
+    __device__ P() noexcept : ptr(nullptr), n(3) {}
+    __device__ explicit P(int m) noexcept(true) : ptr(nullptr), n(m) {}
+    __device__ int size() const noexcept { return n; }
+    __device__ int twice() noexcept(sizeof(int) == 4) { return 2 * n; }
+    __device__ ~P() noexcept {}
+};
+__device__ int add(int a, int b) noexcept { return a + b; }
+__device__ int sub(int a, int b) noexcept(false);
+__device__ int sub(int a, int b) noexcept(false) { return a - b; }
+__global__ void k(int *out) noexcept {
+    P a;
+    P b(threadIdx.x);
+    auto f = [](int x) noexcept { return x + 1; };
+    out[threadIdx.x] = add(a.size(), b.twice()) + sub(f(10), 1);
+}
+launch k { out = zeros(4); expect out == [13, 15, 17, 19]; }
+"#;
+    // a.n = 3, b.n = t: 3 + 2t, plus (10 + 1) - 1 = 10: 13 + 2t.
+    ok(src, &[], ONE, [4, 1, 1]);
+}
+
+#[test]
+fn defaulted_copy_and_move_members_copy_member_by_member() {
+    // ArrayFire's `Param(Param<T> &&other) noexcept = default;` and its assignments: the copy
+    // C++ makes of every member, which simt makes of any struct.
+    let src = r#"
+template <typename T>
+struct P {
+    T v[2];
+    __device__ P(T a, T b) : v{a, b} {}
+    P(const P<T> &other) noexcept = default;
+    P(P<T> &&other) noexcept = default;
+    P<T> &operator=(const P<T> &other) noexcept = default;
+    P<T> &operator=(P<T> &&other) noexcept = default;
+};
+template <typename T>
+__device__ T sum(P<T> p) { return p.v[0] + p.v[1]; }
+__global__ void k(float *out) {
+    int t = threadIdx.x;
+    P<float> a(t, 10.0f);
+    P<float> b = a;
+    P<float> c(2.0f, 3.0f);
+    c = b;
+    b.v[0] = 100.0f;
+    out[t] = sum(c) + b.v[0];
+}
+launch k { out = zeros(4); expect out == [110, 111, 112, 113]; }
+"#;
+    // c is a copy of a (t, 10), so sum(c) = t + 10; b's later change (100) leaves c alone:
+    // out[t] = t + 10 + 100.
+    ok(src, &[], ONE, [4, 1, 1]);
+}
+
+#[test]
+fn copying_a_struct_whose_copy_member_is_deleted_is_refused() {
+    let deleted = |member: &str, copy: &str| {
+        format!(
+            r#"
+struct P {{
+    float v;
+    __device__ P(float x) : v(x) {{}}
+    {member}
+}};
+__global__ void k(float *out) {{
+    P a(1.0f);
+    P b(2.0f);
+    {copy}
+    out[threadIdx.x] = b.v;
+}}
+launch k {{ out = zeros(4); }}
+"#
+        )
+    };
+    let ctor = "P(const P &other) = delete;";
+    let assign = "P &operator=(const P &) = delete;";
+    // The deleted copy constructor forbids `P c = a;` (line 10); the deleted assignment `b = a;`.
+    for (member, copy) in [(ctor, "P c = a; b.v = c.v;"), (assign, "b = a;")] {
+        let f = err(&deleted(member, copy), &[], Some(ONE), Some([4, 1, 1]));
+        assert_eq!(codes(&f), ["simt::check::deleted_member"], "{member}");
+        assert_eq!(position(&f).0, 10, "{member}");
+    }
+    // Each alone leaves the other copy allowed: b = a (1), and c = a.
+    ok(&deleted(ctor, "b = a;"), &[], ONE, [4, 1, 1]);
+    ok(
+        &deleted(assign, "P c = a; b.v = c.v + 1.0f;"),
+        &[],
+        ONE,
+        [4, 1, 1],
+    );
+    // A deleted move member, or a defaulted member of another type, is reported where the
+    // struct is used.
+    for member in ["P(P &&other) = delete;", "P(const Q &other) = default;"] {
+        let f = err(&deleted(member, "b = a;"), &[], Some(ONE), Some([4, 1, 1]));
+        assert_eq!(codes(&f), ["simt::check::unsupported"], "{member}");
+    }
+}

@@ -526,6 +526,43 @@ pub enum CheckError {
         #[label("divides by zero")]
         span: Span,
     },
+    /// `P b = a;` where `P(const P&) = delete;`, or `b = a;` where `P& operator=(const P&) =
+    /// delete;`: a copy C++ forbids.
+    #[error("`{name}` is copied, but its {member} is deleted")]
+    #[diagnostic(
+        code(simt::check::deleted_member),
+        help("pass the object by reference or by pointer, or copy its members one by one; or declare the member `= default` if copying it is meant")
+    )]
+    DeletedMember {
+        /// The struct.
+        name: String,
+        /// `copy constructor` or `copy assignment`.
+        member: &'static str,
+        /// The copy.
+        #[label("copied here")]
+        span: Span,
+        /// The `= delete` declaration.
+        #[label("deleted here")]
+        declared: Span,
+    },
+    /// `__global__ void k() { helper(); }` where `helper` has no `__device__`: host code, which
+    /// device code cannot call (nvcc's "calling a __host__ function from a __global__ function is
+    /// not allowed").
+    #[error("`{name}` is a host function: device code cannot call it")]
+    #[diagnostic(
+        code(simt::check::host_function),
+        help("declare it `__device__` (or `__host__ __device__` to keep it callable from the CPU too)")
+    )]
+    HostFunction {
+        /// The name.
+        name: String,
+        /// The call.
+        #[label("called from device code")]
+        span: Span,
+        /// The function's definition.
+        #[label("defined without `__device__`")]
+        defined: Span,
+    },
     /// `int i; int i;`
     #[error("`{name}` is declared twice")]
     #[diagnostic(code(simt::check::duplicate), help("rename one of them"))]

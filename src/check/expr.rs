@@ -1205,6 +1205,18 @@ impl KernelChecker<'_, '_> {
         let name = callee.name.as_str();
         // `cg::reduce`, `wt::f`: cooperative groups and namespaced functions by their own name.
         let name = super::groups::unqualified(name);
+        // A function the file defines without `__device__` is host code (nvcc: "calling a
+        // __host__ function from a __global__ function is not allowed"), unless a device
+        // function or a CUDA function of that name is there too.
+        if let Some(&defined) = self.globals.host_functions.get(name) {
+            if !self.globals.functions.contains_key(name) && math_function(name).is_none() {
+                return Err(CheckError::HostFunction {
+                    name: name.to_string(),
+                    span: callee.span,
+                    defined,
+                });
+            }
+        }
         if name == "reduce" {
             return self.group_reduce(args, span);
         }

@@ -333,6 +333,10 @@ pub(crate) struct Globals<'m> {
     operators: bool,
     /// Function pointer types (`typedef void (*cpy_kernel_t)(...)`), by name.
     fn_pointer_types: std::collections::HashSet<&'m str>,
+    /// Functions without `__device__` (host code), by name: where each is defined.
+    host_functions: HashMap<&'m str, Span>,
+    /// `__shared__` arrays declared at file scope.
+    shared: &'m [ast::Stmt],
 }
 
 impl<'m> Globals<'m> {
@@ -356,6 +360,12 @@ impl<'m> Globals<'m> {
                 .iter()
                 .map(|t| t.name.as_str())
                 .collect(),
+            host_functions: module
+                .host_functions
+                .iter()
+                .map(|f| (f.name.as_str(), f.span))
+                .collect(),
+            shared: &module.shared,
         };
         for f in &module.device_fns {
             // Overloads differ in their parameter types (`volatile T*` is another type than `T*`,
@@ -728,6 +738,7 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
             self.declare(&p.name, binding);
         }
         let file_scope = self.file_scope_params(k, &mut prologue);
+        self.file_shared(k, &mut prologue);
         let constant_scalars = file_scope
             .iter()
             .copied()
@@ -842,6 +853,30 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
             }
         };
         self.declare(&p.name, binding);
+    }
+
+    /// The file-scope `__shared__` arrays the kernel (or a function it calls) names: declared for
+    /// this kernel, as CUDA gives each kernel that uses one its own, and seen from every scope.
+    fn file_shared(&mut self, k: &ast::Kernel, prologue: &mut Vec<Stmt>) {
+        if self.globals.shared.is_empty() {
+            return;
+        }
+        let used = local::names_used(&k.body, &self.globals.functions, self.globals.structs);
+        for s in self.globals.shared {
+            let ast::StmtKind::Shared { name, .. } = &s.kind else {
+                continue;
+            };
+            if !used.contains(name.name.as_str()) {
+                continue;
+            }
+            self.scopes.push(HashMap::new());
+            if let Err(e) = self.stmt(s, prologue) {
+                self.errors.push(e);
+            }
+            let scope = self.scopes.pop().expect("pushed above");
+            self.file_scope
+                .extend(scope.into_iter().map(|(n, (b, _))| (n, b)));
+        }
     }
 
     /// The `__constant__` and `__device__` variables the kernel (or a function it calls) names,

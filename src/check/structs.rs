@@ -1437,7 +1437,43 @@ impl<'g> KernelChecker<'g, '_> {
         l: &Rc<Layout>,
         out: &mut Vec<Stmt>,
     ) -> Result<Vec<Expr>> {
-        crate::stack::grow(|| self.struct_value_at(e, l, out))
+        crate::stack::grow(|| self.struct_value_at(e, l, out, false))
+    }
+
+    /// A struct's copy from `e`, whose members (read as for `struct_value`) an assignment
+    /// stores.
+    fn assigned_value(
+        &mut self,
+        e: &ast::Expr,
+        l: &Rc<Layout>,
+        out: &mut Vec<Stmt>,
+    ) -> Result<Vec<Expr>> {
+        crate::stack::grow(|| self.struct_value_at(e, l, out, true))
+    }
+
+    /// Refuses a copy of an object of type `l` (by its copy assignment when `assignment`, else
+    /// by its copy constructor) that its class declares `= delete`.
+    fn copyable(&self, l: &Layout, assignment: bool, span: Span) -> Result<()> {
+        let Some((def, _)) = &l.def else {
+            return Ok(());
+        };
+        let deleted = self.globals.structs[*def]
+            .specials
+            .iter()
+            .find(|m| m.deleted && !m.moves && m.assignment == assignment);
+        match deleted {
+            Some(m) => Err(CheckError::DeletedMember {
+                name: l.name.clone(),
+                member: if assignment {
+                    "copy assignment"
+                } else {
+                    "copy constructor"
+                },
+                span,
+                declared: m.span,
+            }),
+            None => Ok(()),
+        }
     }
 
     /// A struct's vector member read whole (`h.x` of `struct half8 { half2 x, y; }`), when `e`
@@ -1464,6 +1500,7 @@ impl<'g> KernelChecker<'g, '_> {
         e: &ast::Expr,
         l: &Rc<Layout>,
         out: &mut Vec<Stmt>,
+        assignment: bool,
     ) -> Result<Vec<Expr>> {
         let span = e.span;
         if l.is_refused() {
@@ -1495,6 +1532,7 @@ impl<'g> KernelChecker<'g, '_> {
             });
         }
         if let Some(p) = self.struct_place(e) {
+            self.copyable(l, assignment, span)?;
             let p = p?;
             let p = self.pinned(p, span, out);
             return self.reads(&p, span);
@@ -1545,9 +1583,9 @@ impl<'g> KernelChecker<'g, '_> {
             ast::ExprKind::Ternary { cond, then, els } => {
                 let c = self.condition(cond)?;
                 let mut pre_t = Vec::new();
-                let t = self.struct_value(then, l, &mut pre_t)?;
+                let t = self.struct_value_at(then, l, &mut pre_t, assignment)?;
                 let mut pre_f = Vec::new();
-                let f = self.struct_value(els, l, &mut pre_f)?;
+                let f = self.struct_value_at(els, l, &mut pre_f, assignment)?;
                 if pre_t.is_empty() && pre_f.is_empty() {
                     // Both sides are places: one select per leaf, as a compiler emits.
                     let flag = self.new_local("?:", Scalar::Bool, cond.span);
@@ -1890,7 +1928,7 @@ impl<'g> KernelChecker<'g, '_> {
             self.writable(target)?;
         }
         let p = self.pinned(p, span, out);
-        let values = self.struct_value(value, &p.layout, out)?;
+        let values = self.assigned_value(value, &p.layout, out)?;
         // `v = {v.y, v.x}`: the new leaves are computed before any is written.
         let values = if matches!(p.home, Home::Regs(_)) && mentions(value, &root_name(target)) {
             let tmp = self.new_struct("copy", &p.layout, span);

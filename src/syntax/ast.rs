@@ -29,6 +29,12 @@ pub struct Module {
     pub structs: Vec<StructDef>,
     /// Host code of a `.cu` file that simt skips: what it is (`function main`) and where.
     pub host_items: Vec<(String, Span)>,
+    /// The names of those host functions (the last part of `ns::f`), so that a kernel calling
+    /// one is told it is host code.
+    pub host_functions: Vec<Ident>,
+    /// `__shared__` arrays declared at file scope (`StmtKind::Shared`), which each kernel that
+    /// names them declares.
+    pub shared: Vec<Stmt>,
     /// Declarations recognised but not supported yet (`__constant__` arrays): what, the declared
     /// name, and the span.
     pub unsupported: Vec<(String, String, Span)>,
@@ -137,7 +143,23 @@ pub struct StructDef {
     /// Member types (`using hip_type = float;`, `typedef float T;`): `hip_type` inside the
     /// struct, `S::hip_type` outside.
     pub aliases: Vec<(Ident, TypeName)>,
+    /// Copy and move members declared `= default` or `= delete`.
+    pub specials: Vec<SpecialMember>,
     /// The whole definition.
+    pub span: Span,
+}
+
+/// `P(const P&) = default;` or `P& operator=(const P&) = delete;`: a copy or move member that
+/// has no body of its own.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SpecialMember {
+    /// A constructor (`P(const P&)`) or an assignment (`operator=`).
+    pub assignment: bool,
+    /// A move member (`P&&`) rather than a copy member (`const P&`).
+    pub moves: bool,
+    /// `= delete` rather than `= default`.
+    pub deleted: bool,
+    /// The declaration.
     pub span: Span,
 }
 

@@ -185,15 +185,17 @@ impl<'m> Builder<'m> {
                     module.structs.push(def);
                 }),
                 Rule::host_fn => {
-                    let name = item
-                        .clone()
-                        .into_inner()
-                        .find(|p| matches!(p.as_rule(), Rule::scoped_name | Rule::operator_name))
-                        .map(|p| (p.as_str().to_string(), self.span(&p)));
-                    if let Some((name, span)) = name {
-                        module.host_items.push((format!("function `{name}`"), span));
-                    }
+                    self.host_fn(item, module);
                     Ok(())
+                }
+                Rule::file_shared => {
+                    let decl = item.into_inner().next().expect("grammar: a shared declaration");
+                    let span = self.span(&decl);
+                    self.shared_decl(decl).map(|kinds| {
+                        module
+                            .shared
+                            .extend(kinds.into_iter().map(|kind| Stmt { kind, span }))
+                    })
                 }
                 Rule::host_var => {
                     let span = self.span(&item);
@@ -276,6 +278,21 @@ impl<'m> Builder<'m> {
             if let Err(e) = result {
                 errors.push(e);
             }
+        }
+    }
+
+    /// `host_fn`: a function without `__device__` (or a template of one), skipped as host code;
+    /// its name is kept so that a kernel calling it is told what it is.
+    fn host_fn(&self, item: Pair<'_, Rule>, module: &mut Module) {
+        let name = item
+            .into_inner()
+            .find(|p| matches!(p.as_rule(), Rule::scoped_name | Rule::operator_name));
+        if let Some(p) = name {
+            let span = self.span(&p);
+            let text = p.as_str().to_string();
+            module.host_items.push((format!("function `{text}`"), span));
+            let last = text.rsplit("::").next().unwrap_or(&text).to_string();
+            module.host_functions.push(Ident { name: last, span });
         }
     }
 
@@ -556,8 +573,18 @@ impl<'m> Builder<'m> {
         let mut align = None;
         let mut unsupported = None;
         let mut aliases = Vec::new();
+        let mut specials = Vec::new();
         for p in pair.into_inner() {
             match p.as_rule() {
+                Rule::special_member => {
+                    let own = before.as_ref().map_or("", |i: &Ident| i.name.as_str());
+                    match self.special_member(p, own) {
+                        Ok(m) => specials.push(m),
+                        Err(what) => {
+                            unsupported.get_or_insert(what);
+                        }
+                    }
+                }
                 Rule::member_alias => {
                     let inner = p.into_inner().next().expect("grammar: a member alias");
                     aliases.push(self.type_alias(inner)?);
@@ -642,9 +669,67 @@ impl<'m> Builder<'m> {
             unsupported,
             is_union: false,
             aliases,
+            specials,
             span,
         };
         Ok((def, before, after))
+    }
+
+    /// `special_member = { ... ~ "(" ~ special_param ~ ")" ~ "=" ~ (default_kw | delete_kw) }`
+    /// of the class `own`; a constructor or parameter of another class (which C++ does not let
+    /// be defaulted) is what the class cannot have, with where it is.
+    fn special_member(
+        &self,
+        pair: Pair<'_, Rule>,
+        own: &str,
+    ) -> std::result::Result<SpecialMember, (String, Span)> {
+        let span = self.span(&pair);
+        let (mut assignment, mut moves, mut deleted) = (false, false, false);
+        let mut ctor = None;
+        let mut of = "";
+        for p in pair.into_inner() {
+            match p.as_rule() {
+                Rule::kw_operator => assignment = true,
+                Rule::ident => ctor = Some(p.as_str()),
+                Rule::delete_kw => deleted = true,
+                Rule::special_param => {
+                    for q in p.into_inner() {
+                        match q.as_rule() {
+                            Rule::ident if of.is_empty() => of = q.as_str(),
+                            Rule::rvalue_ref => moves = true,
+                            _ => {}
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        if of != own || ctor.is_some_and(|c| c != own) {
+            let name = ctor.unwrap_or("operator=");
+            return Err((
+                format!(
+                    "the member `{name}({of}&) = {}` (not a copy or move member of `{own}`)",
+                    if deleted { "delete" } else { "default" }
+                ),
+                span,
+            ));
+        }
+        // A deleted move member makes `return local;` an error in C++, which simt does not
+        // tell from a copy.
+        if deleted && moves {
+            let what = if assignment {
+                "assignment"
+            } else {
+                "constructor"
+            };
+            return Err((format!("the deleted move {what} of `{own}`"), span));
+        }
+        Ok(SpecialMember {
+            assignment,
+            moves,
+            deleted,
+            span,
+        })
     }
 
     /// `ctor_def = { ident ~ "(" ~ params? ~ ")" ~ (":" ~ member_init ~ ...)? ~ block }`: a
@@ -1941,6 +2026,7 @@ impl<'m> Builder<'m> {
                     module.structs.push(s);
                 }
                 Rule::member_def => self.member_def(p, std::mem::take(&mut params))?,
+                Rule::host_fn => self.host_fn(p, module),
                 Rule::union_def => {
                     let (mut u, _) = self.union_def(p)?;
                     u.template = std::mem::take(&mut params);

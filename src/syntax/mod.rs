@@ -329,6 +329,11 @@ fn friendly(rule: Rule) -> Option<&'static str> {
         Rule::ctor_def | Rule::member_init | Rule::explicit_kw | Rule::default_kw => {
             "a constructor"
         }
+        Rule::special_member | Rule::special_param | Rule::rvalue_ref | Rule::delete_kw => {
+            "a copy or move member"
+        }
+        Rule::noexcept_spec => "`noexcept`",
+        Rule::file_shared => "`__shared__`",
         Rule::dtor_def => "a destructor",
         Rule::host_name => "a name",
         Rule::struct_fwd | Rule::nested_struct => "`struct`",
