@@ -157,12 +157,14 @@ pub fn compile(src: &SourceFile) -> Result<(ast::Module, Program), Failure> {
 
 /// Parses and checks a file for running `kernel`, or the kernels its launch sections name:
 /// instantiates the template `kernel` names (`sgemm<64,64,8>`) if it names one, and leaves out
-/// (in [`Program::unchecked`]) another kernel that has errors.
+/// (in [`Program::unchecked`]) another kernel that has errors. The file is read as device code
+/// for `gpu` (its `__CUDA_ARCH__`).
 pub fn compile_for(
     src: &SourceFile,
     kernel: Option<&str>,
+    gpu: &GpuConfig,
 ) -> Result<(ast::Module, Program), Failure> {
-    let module = syntax::parse(src)
+    let module = syntax::parse_for(src, gpu.compute_capability)
         .map_err(|es| Failure::new(Some(src), es.into_iter().map(Into::into), EXIT_USAGE))?;
     let mut requests = Vec::new();
     if let Some(text) = kernel.filter(|k| k.contains('<')) {
@@ -397,7 +399,7 @@ fn launch_for<'m>(
 /// Checks, without running anything, that the kernel `opts` names exists and that every
 /// `--arg` names something the kernel or its launch section uses.
 pub fn check_args(src: &SourceFile, opts: &RunOptions) -> Result<(), Failure> {
-    let (module, program) = compile_for(src, opts.kernel.as_deref())?;
+    let (module, program) = compile_for(src, opts.kernel.as_deref(), &opts.gpu)?;
     let kernel = pick(&program, &module, src, opts.kernel.as_deref())?;
     host::check_arg_names(kernel, launch_for(&module, kernel), &opts.overrides)
         .map_err(|e| Failure::new(None, [e.into()], EXIT_USAGE))
@@ -643,7 +645,7 @@ pub fn run_keeping(
     interrupt: Option<&exec::Interrupt>,
 ) -> Result<Finished, Failure> {
     let clock = Instant::now();
-    let (module, program) = compile_for(src, opts.kernel.as_deref())?;
+    let (module, program) = compile_for(src, opts.kernel.as_deref(), &opts.gpu)?;
     let parsed = clock.elapsed();
     let kernel = pick(&program, &module, src, opts.kernel.as_deref())?;
     // The launch section comes from `--launch FILE` when one is given; its diagnostics, `load`
@@ -651,7 +653,7 @@ pub fn run_keeping(
     let setup_file = opts.launch.as_deref().map(read).transpose()?;
     let setup_module = match &setup_file {
         Some(s) => Some(
-            syntax::parse(s)
+            syntax::parse_for(s, opts.gpu.compute_capability)
                 .map_err(|es| Failure::new(Some(s), es.into_iter().map(Into::into), EXIT_USAGE))?,
         ),
         None => None,

@@ -318,7 +318,7 @@ fn run_file_on(path: &Path, opts: &TestOptions, threads: usize) -> Vec<Case> {
         Err(why) => return whole_file(Verdict::Invalid(why)),
     };
     let expected = directives.error.clone();
-    let module = match pipeline::compile_for(&src, None) {
+    let module = match pipeline::compile_for(&src, None, &defaults(None).gpu) {
         Ok((module, _)) => module,
         Err(f) => return whole_file(judge_failure(f, expected.as_deref())),
     };

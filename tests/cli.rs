@@ -393,3 +393,27 @@ fn a_save_that_names_nothing_is_refused_before_the_kernel_runs() {
     assert!(err.contains("`a`?"), "{err}");
     assert!(!err.contains("out_of_bounds"), "{err}");
 }
+
+#[test]
+fn cuda_arch_follows_the_gpu_and_cudacc_ver_is_nvcc_12s() {
+    // nvcc 12 predefines __CUDACC_VER_MAJOR__ 12, so LAMMPS's `#if (__CUDACC_VER_MAJOR__ < 11)`
+    // texture path is skipped; __CUDA_ARCH__ is the compute capability × 10 of the GPU the
+    // kernel is compiled for: 900 for H100 (sm_90), 800 for A100, 890 for L4, 750 for T4.
+    let dir = std::env::temp_dir().join(format!("simt-arch-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let kernel = "#if (__CUDACC_VER_MAJOR__ < 11)\n#define V 0\n#else\n#define V __CUDACC_VER_MAJOR__\n#endif\n__global__ void k(int* a) { a[0] = V; a[1] = __CUDA_ARCH__; }\n";
+    for (gpu, arch) in [("h100", 900), ("a100", 800), ("l4", 890), ("t4", 750)] {
+        let path = dir.join(format!("arch-{gpu}.sk"));
+        let launch = format!(
+            "launch k {{ a = zeros(2); block = 1; grid = 1; expect a == [12, {arch}]; }}\n"
+        );
+        std::fs::write(&path, format!("{kernel}{launch}")).expect("write");
+        let p = path.to_str().expect("utf-8");
+        let (code, _, err) = common::simt(&["run", p, "--gpu", gpu]);
+        assert_eq!(code, 0, "{gpu}: {err}");
+        // Read for another GPU, the expect fails.
+        let other = if gpu == "h100" { "a100" } else { "h100" };
+        let (code, _, _) = common::simt(&["run", p, "--gpu", other]);
+        assert_eq!(code, 1, "{gpu} read as {other}");
+    }
+}

@@ -62,11 +62,21 @@ fn with_stack<T>(
     }
 }
 
-/// Parses a whole `.sk` file: preprocesses it, then reads the result with every span mapped
-/// back into the file.
+/// The compute capability a file is read for when no GPU is named: the default GPU's (H100 SXM,
+/// sm_90), so `__CUDA_ARCH__` is 900.
+pub const DEFAULT_COMPUTE_CAPABILITY: (u32, u32) = (9, 0);
+
+/// Parses a whole `.sk` file as device code for the default GPU (see [`parse_for`]).
 pub fn parse(src: &SourceFile) -> Result<ast::Module, Vec<ParseError>> {
+    parse_for(src, DEFAULT_COMPUTE_CAPABILITY)
+}
+
+/// Parses a whole `.sk` file as nvcc compiles device code for a GPU of compute capability `cc`
+/// (`__CUDA_ARCH__` is 800 for `(8, 0)`): preprocesses it, then reads the result with every span
+/// mapped back into the file.
+pub fn parse_for(src: &SourceFile, cc: (u32, u32)) -> Result<ast::Module, Vec<ParseError>> {
     limit_calls(src.text().len());
-    let expanded = preprocess::preprocess(src.text())?;
+    let expanded = preprocess::preprocess(src.text(), preprocess::cuda_arch(cc))?;
     limit_calls(expanded.text.len());
     let (text, map) = (expanded.text.as_str(), &expanded.map);
     with_stack(text, || {

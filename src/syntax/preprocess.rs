@@ -26,13 +26,21 @@ pub(crate) const MAX_EXPANSION: usize = 1 << 20;
 /// Most macro calls nested inside each other's arguments, and most nesting in an `#if`.
 const MAX_NESTING: usize = super::MAX_DEPTH;
 
-/// Macros defined before the first line: nvcc's, when it compiles device code for sm_90.
+/// Macros defined before the first line: nvcc 12.4's (release 12.4, V12.4.131) when it compiles
+/// device code, besides `__CUDA_ARCH__`, which the GPU's compute capability sets.
 const PREDEFINED: &[(&str, &str)] = &[
     ("__CUDACC__", "1"),
     ("__NVCC__", "1"),
-    ("__CUDA_ARCH__", "900"),
+    ("__CUDACC_VER_MAJOR__", "12"),
+    ("__CUDACC_VER_MINOR__", "4"),
+    ("__CUDACC_VER_BUILD__", "131"),
     ("__cplusplus", "201703L"),
 ];
+
+/// `__CUDA_ARCH__` for compute capability `(major, minor)`: 900 for sm_90, as nvcc writes it.
+pub(crate) fn cuda_arch((major, minor): (u32, u32)) -> u32 {
+    major * 100 + minor * 10
+}
 
 /// `#if` operators that ask about the compiler: all 0 here (`#include` is dropped, so no header
 /// is there; no builtin or attribute is promised).
@@ -184,9 +192,9 @@ impl SpanMap {
     }
 }
 
-/// Preprocesses a whole file: the text for the grammar and its map, or every directive and
-/// macro use that went wrong.
-pub(crate) fn preprocess(text: &str) -> Result<Expanded, Vec<ParseError>> {
+/// Preprocesses a whole file as device code for `__CUDA_ARCH__` `arch`: the text for the grammar
+/// and its map, or every directive and macro use that went wrong.
+pub(crate) fn preprocess(text: &str, arch: u32) -> Result<Expanded, Vec<ParseError>> {
     let (spliced, splices) = splice(text);
     let mut pp = Pp {
         text: &spliced,
@@ -206,7 +214,12 @@ pub(crate) fn preprocess(text: &str) -> Result<Expanded, Vec<ParseError>> {
         active: true,
         no_hide: Rc::from(Vec::new()),
     };
-    for (name, value) in PREDEFINED {
+    let arch = arch.to_string();
+    let predefined = PREDEFINED
+        .iter()
+        .copied()
+        .chain([("__CUDA_ARCH__", arch.as_str())]);
+    for (name, value) in predefined {
         let mut lx = Lexer::new(value);
         let mut body = Vec::new();
         while let Lexed::Tok {
@@ -226,7 +239,7 @@ pub(crate) fn preprocess(text: &str) -> Result<Expanded, Vec<ParseError>> {
         }
         let id = pp.id(name);
         pp.macros.insert(
-            Rc::from(*name),
+            Rc::from(name),
             Rc::new(Macro {
                 id,
                 params: None,
@@ -1679,14 +1692,14 @@ mod tests {
     }
 
     fn expand(text: &str) -> String {
-        match preprocess(text) {
+        match preprocess(text, 900) {
             Ok(e) => tokens(&e.text),
             Err(es) => panic!("{text:?}: {es:?}"),
         }
     }
 
     fn codes(text: &str) -> Vec<String> {
-        match preprocess(text) {
+        match preprocess(text, 900) {
             Ok(e) => panic!("{text:?} expanded to {:?}", e.text),
             Err(es) => es
                 .iter()
@@ -1840,6 +1853,16 @@ mod tests {
             expand("__CUDA_ARCH__ __CUDACC__ __NVCC__ __cplusplus"),
             "900 1 1 201703L"
         );
+        // nvcc 12.4: `#if __CUDACC_VER_MAJOR__ < 11` (LAMMPS's texture path) is false.
+        assert_eq!(
+            expand("__CUDACC_VER_MAJOR__ __CUDACC_VER_MINOR__ __CUDACC_VER_BUILD__"),
+            "12 4 131"
+        );
+        // sm_80 (A100), sm_89 (L4, RTX 4090), sm_100 (B200).
+        assert_eq!(
+            [cuda_arch((8, 0)), cuda_arch((8, 9)), cuda_arch((10, 0))],
+            [800, 890, 1000]
+        );
     }
 
     /// Runs every case through `gcc -E -P` (where gcc is installed) and compares tokens.
@@ -1975,7 +1998,7 @@ mod tests {
 
     /// The span of the file that the output text `needle` (its `n`th occurrence) came from.
     fn origin(input: &str, needle: &str, n: usize) -> String {
-        let e = preprocess(input).expect("preprocesses");
+        let e = preprocess(input, 900).expect("preprocesses");
         let at = e
             .text
             .match_indices(needle)
@@ -2012,7 +2035,7 @@ mod tests {
 
     #[test]
     fn diagnostics_point_into_the_file() {
-        let err = |text: &str| match preprocess(text) {
+        let err = |text: &str| match preprocess(text, 900) {
             Err(es) => {
                 let s = es[0]
                     .labels()
@@ -2038,7 +2061,7 @@ mod tests {
     #[test]
     fn text_without_directives_is_copied_unchanged() {
         let text = "__global__ void k(float* a) { /* c */ a[0] = 1.0f; } // end\r\n";
-        let e = preprocess(text).expect("preprocesses");
+        let e = preprocess(text, 900).expect("preprocesses");
         assert_eq!(e.text, text);
         assert_eq!(e.map.span(3, 9), Span::new(3, 9));
     }
@@ -2060,7 +2083,7 @@ mod tests {
                     && text.is_char_boundary(s.start as usize)
                     && text.is_char_boundary(s.end as usize)
             };
-            match preprocess(&text) {
+            match preprocess(&text, 900) {
                 Ok(e) => {
                     let len = e.text.len();
                     // The parser cuts the output on character boundaries only.
