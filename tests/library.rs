@@ -19,8 +19,11 @@ fn integer_multiply_intrinsics_match_c() {
     // __mul64hi: 3037000500^2 wraps past 2^63 to -9223372036709301616 as a long long; times 4
     // the 128-bit product is -36893488146837206464, just above -2 · 2^64: its high half is -2
     // (python: (-9223372036709301616 * 4) >> 64 == -2).
+    // `mul24`/`umul24`, device_functions.hpp's wrappers (LAMMPS's GLOBAL_ID_X), give the same.
     let src = r#"
 __global__ void k(int* a, unsigned* u, int x, int y) {
+    a[4] = mul24(x, y);
+    u[2] = umul24(x, y);
     a[0] = __mul24(x, y);
     a[1] = __mulhi(x, y);
     u[0] = __umul24(x, y);
@@ -30,9 +33,9 @@ __global__ void k(int* a, unsigned* u, int x, int y) {
     a[3] = (int)__mul64hi(big * big, 4ll);
 }
 launch k {
-    a = zeros(4); u = zeros(2); x = -1234567; y = 8765432; block = 1; grid = 1;
-    expect a == [-225545160, -2520, -23331648, -2];
-    expect u == [1670280248, 8762912];
+    a = zeros(5); u = zeros(3); x = -1234567; y = 8765432; block = 1; grid = 1;
+    expect a == [-225545160, -2520, -23331648, -2, -225545160];
+    expect u == [1670280248, 8762912, 1670280248];
 }
 "#;
     ok(src, &[], ONE, ONE);

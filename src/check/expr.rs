@@ -1398,11 +1398,13 @@ impl KernelChecker<'_, '_> {
                 let a = self.convert(a, from);
                 return Ok(bit_cast(a, to, span));
             }
-            "__mul24" | "__umul24" | "__mulhi" | "__umulhi" | "__mul64hi" | "__umul64hi" => {
+            // `mul24`/`umul24`: device_functions.hpp's wrappers of `__mul24`/`__umul24`.
+            "__mul24" | "__umul24" | "mul24" | "umul24" | "__mulhi" | "__umulhi" | "__mul64hi"
+            | "__umul64hi" => {
                 arity(2)?;
                 let ty = match name {
-                    "__mul24" | "__mulhi" => Scalar::I32,
-                    "__umul24" | "__umulhi" => Scalar::U32,
+                    "__mul24" | "mul24" | "__mulhi" => Scalar::I32,
+                    "__umul24" | "umul24" | "__umulhi" => Scalar::U32,
                     "__mul64hi" => Scalar::I64,
                     _ => Scalar::U64,
                 };
