@@ -674,3 +674,46 @@ launch k<int> { out = zeros(3); x = 1.5; expect out == [-1, -3, 0]; }
 "#;
     ok(src, &[], [1, 1, 1], [1, 1, 1]);
 }
+
+#[test]
+fn member_types_of_class_template_instances_through_an_alias_template() {
+    // ArrayFire's `template<typename T> using compute_t = typename common::kernel_type<T>::compute;`
+    // with a specialisation whose member type differs: the instance's arguments choose it.
+    let src = r#"
+namespace common {
+template <typename T>
+struct kernel_type { using data = T; using compute = T; using native = compute; };
+template <>
+struct kernel_type<int> { using data = int; using compute = float; using native = compute; };
+}
+template <typename T>
+using compute_t = typename common::kernel_type<T>::compute;
+template <typename T>
+__global__ void k(T *in, float *out) {
+    compute_t<T> v = in[threadIdx.x];
+    v = v / 2;
+    out[threadIdx.x] = v;
+}
+__global__ void plain(float *out) {
+    common::kernel_type<short>::native a = 7;
+    common::kernel_type<int>::native b = 7;
+    out[0] = a / 2;
+    out[1] = b / 2;
+}
+launch k<int> { in = arange(4); out = zeros(4); expect out == [0, 0.5, 1, 1.5]; }
+"#;
+    // k<int>: the specialisation's `compute` is float, so t / 2 keeps its half. k<short>: the
+    // template's is `short`, so the division is an integer one (0, 0, 1, 1). `native` names
+    // `compute`: 7 / 2 is 3 for short, 3.5 for int's float.
+    ok(src, &[], ONE, [4, 1, 1]);
+    let short = src.replace(
+        "launch k<int> { in = arange(4); out = zeros(4); expect out == [0, 0.5, 1, 1.5]; }",
+        "launch k<short> { in = arange(4); out = zeros(4); expect out == [0, 0, 1, 1]; }",
+    );
+    ok(&short, &[], ONE, [4, 1, 1]);
+    let plain = src.replace(
+        "launch k<int> { in = arange(4); out = zeros(4); expect out == [0, 0.5, 1, 1.5]; }",
+        "launch plain { out = zeros(2); expect out == [3, 3.5]; }",
+    );
+    ok(&plain, &[], ONE, ONE);
+}

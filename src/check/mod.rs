@@ -337,6 +337,8 @@ pub(crate) struct Globals<'m> {
     host_functions: HashMap<&'m str, Span>,
     /// `__shared__` arrays declared at file scope.
     shared: &'m [ast::Stmt],
+    /// The member types of class templates, for their instances' (`kernel_type<float>::compute`).
+    class_members: std::rc::Rc<Vec<template::ClassMembers>>,
 }
 
 impl<'m> Globals<'m> {
@@ -366,6 +368,7 @@ impl<'m> Globals<'m> {
                 .map(|f| (f.name.as_str(), f.span))
                 .collect(),
             shared: &module.shared,
+            class_members: std::rc::Rc::new(template::ClassMembers::of(module)),
         };
         for f in &module.device_fns {
             // Overloads differ in their parameter types (`volatile T*` is another type than `T*`,
@@ -2197,7 +2200,10 @@ fn alias_value_params(b: &template::Bindings, params: &mut [ast::TemplateParam])
 
 /// A copy of the module with every file-scope `typedef`/`using` name replaced by its type.
 fn resolve_aliases(module: &ast::Module) -> ast::Module {
-    let mut b = template::Bindings::default();
+    let mut b = template::Bindings {
+        class_members: std::rc::Rc::new(template::ClassMembers::of(module)),
+        ..Default::default()
+    };
     for (name, params, ty) in &module.alias_templates {
         b.alias_templates
             .insert(name.name.clone(), (params.clone(), ty.clone()));
@@ -2223,10 +2229,15 @@ fn resolve_aliases(module: &ast::Module) -> ast::Module {
         }
     }
     let mut m = module.clone();
+    // A template's own parameters are bound where it is used.
+    let open = |b: &template::Bindings, params: &[ast::TemplateParam]| template::Bindings {
+        open: params.iter().map(|p| p.name.name.clone()).collect(),
+        ..b.clone()
+    };
     for k in &mut m.kernels {
         let name = k.name.name.clone();
         let mut template = std::mem::take(&mut k.template);
-        *k = b.kernel(k, &name);
+        *k = open(&b, &template).kernel(k, &name);
         for a in k.specialization.iter_mut().flatten() {
             if let ast::TemplateArg::Type(t) = a {
                 b.ty(t);
@@ -2237,7 +2248,7 @@ fn resolve_aliases(module: &ast::Module) -> ast::Module {
     }
     for f in &mut m.device_fns {
         let mut template = std::mem::take(&mut f.template);
-        *f = b.function(f);
+        *f = open(&b, &template).function(f);
         alias_value_params(&b, &mut template);
         f.template = template;
     }
@@ -2259,7 +2270,7 @@ fn resolve_aliases(module: &ast::Module) -> ast::Module {
     // A struct's members and methods; a template's own parameters hide the file's names and
     // are bound where it is used.
     for s in &mut m.structs {
-        let mut b = b.clone();
+        let mut b = open(&b, &s.template);
         for p in &s.template {
             b.types.remove(&p.name.name);
         }
@@ -2276,7 +2287,10 @@ fn resolve_aliases(module: &ast::Module) -> ast::Module {
         }
         for f in s.methods.iter_mut().chain(&mut s.ctors) {
             let template = std::mem::take(&mut f.template);
-            *f = b.function(f);
+            let mut own = b.clone();
+            own.open
+                .extend(template.iter().map(|p| p.name.name.clone()));
+            *f = own.function(f);
             f.template = template;
         }
     }

@@ -1,6 +1,7 @@
 //! Templates and type aliases: an instance is a copy of the definition with its arguments substituted.
 
 use std::collections::HashMap;
+use std::rc::Rc;
 
 use super::{CheckError, TemplateProblem};
 use crate::source::Span;
@@ -21,6 +22,43 @@ pub(crate) struct Bindings {
     /// Inside a member function: the class's other (non-static) member functions, which a
     /// plain call names (`getL()` is `this->getL()`, C++ [class.mfct.non-static]).
     pub methods: std::collections::HashSet<String>,
+    /// The member types of the file's class templates and their specialisations, for
+    /// `kernel_type<float>::compute` once a template's arguments are in place.
+    pub class_members: Rc<Vec<ClassMembers>>,
+    /// The parameters of the template being copied that are not bound yet: a member type whose
+    /// class arguments name one waits for the instance (a specialisation may match it then).
+    pub open: std::collections::HashSet<String>,
+}
+
+/// The member types (`using compute = T;`) of a class template or of one specialisation.
+#[derive(Clone, Debug)]
+pub(crate) struct ClassMembers {
+    /// The class's name.
+    pub name: String,
+    /// A specialisation's arguments as written, without spaces (`<half>`); empty for the
+    /// template itself.
+    pub spec: String,
+    /// The template's parameters (empty for a specialisation).
+    pub params: Vec<TemplateParam>,
+    /// The member types in order.
+    pub aliases: Vec<(Ident, TypeName)>,
+}
+
+impl ClassMembers {
+    /// The member types of the module's class templates and specialisations.
+    pub fn of(module: &Module) -> Vec<ClassMembers> {
+        module
+            .structs
+            .iter()
+            .filter(|s| !s.aliases.is_empty() && (!s.template.is_empty() || !s.spec.is_empty()))
+            .map(|s| ClassMembers {
+                name: s.name.name.clone(),
+                spec: s.spec.clone(),
+                params: s.template.clone(),
+                aliases: s.aliases.clone(),
+            })
+            .collect()
+    }
 }
 
 impl Bindings {
@@ -99,7 +137,10 @@ impl Bindings {
         }
         let mut seen = 0;
         while t.base == BaseType::Named && seen < 64 {
-            if let Some(to) = self.alias_instance(&t.base_text) {
+            if let Some(to) = self
+                .alias_instance(&t.base_text)
+                .or_else(|| self.member_type(&t.base_text))
+            {
                 t.base = to.base;
                 t.base_text = to.base_text;
                 t.pointer |= to.pointer;
@@ -130,17 +171,79 @@ impl Bindings {
         }
     }
 
+    /// `kernel_type<float>::compute` (ArrayFire's `typename common::kernel_type<T>::compute`
+    /// once `T` is bound): the member type of the specialisation for exactly these arguments,
+    /// else of the class template with its arguments in place; `None` for any other name.
+    fn member_type(&self, text: &str) -> Option<TypeName> {
+        let (class, member) = text.rsplit_once("::")?;
+        let open = class.find('<').filter(|_| class.ends_with('>'))?;
+        let name = super::groups::unqualified(&class[..open]);
+        let args: String = class[open..].split_whitespace().collect();
+        let unbound = args
+            .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .any(|w| self.open.contains(w));
+        if unbound {
+            return None;
+        }
+        let of = |c: &&ClassMembers| c.name == name;
+        let (inner, aliases) = match self
+            .class_members
+            .iter()
+            .filter(of)
+            .find(|c| c.spec == args)
+        {
+            Some(c) => (self.scope(), &c.aliases),
+            None => {
+                let c = self
+                    .class_members
+                    .iter()
+                    .filter(of)
+                    .find(|c| c.spec.is_empty())?;
+                let (_, _, targs) =
+                    crate::syntax::parse_kernel_ref(&format!("{name}{args}")).ok()?;
+                (self.bound(&c.params, &targs)?, &c.aliases)
+            }
+        };
+        // Each member type may name the ones before it (`using native = compute;`).
+        let mut inner = inner;
+        for (alias, ty) in aliases {
+            let mut ty = ty.clone();
+            inner.ty(&mut ty);
+            if alias.name == member {
+                return Some(ty);
+            }
+            inner.types.insert(alias.name.clone(), ty);
+        }
+        None
+    }
+
+    /// Empty bindings that still know the file's alias templates and class members.
+    fn scope(&self) -> Bindings {
+        Bindings {
+            alias_templates: self.alias_templates.clone(),
+            class_members: Rc::clone(&self.class_members),
+            open: self.open.clone(),
+            ..Bindings::default()
+        }
+    }
+
     /// `Ptr<float>` of an alias template `template <typename T> using Ptr = T*;`: the type it
     /// stands for with the arguments in place (`float*`); `None` for any other name.
     fn alias_instance(&self, text: &str) -> Option<TypeName> {
         let name = &text[..text.find('<')?];
         let (params, target) = self.alias_templates.get(name)?;
         let (_, _, args) = crate::syntax::parse_kernel_ref(text).ok()?;
-        let mut inner = Bindings {
-            alias_templates: self.alias_templates.clone(),
-            ..Bindings::default()
-        };
-        for (p, a) in params.iter().zip(&args) {
+        let inner = self.bound(params, &args)?;
+        let mut to = target.clone();
+        inner.ty(&mut to);
+        Some(to)
+    }
+
+    /// Type and value `params` bound to `args` by position; `None` where an argument is not of
+    /// its parameter's kind.
+    fn bound(&self, params: &[TemplateParam], args: &[TemplateArg]) -> Option<Bindings> {
+        let mut inner = self.scope();
+        for (p, a) in params.iter().zip(args) {
             match (&p.kind, a) {
                 (TemplateParamKind::Type(_), TemplateArg::Type(t)) => {
                     inner.types.insert(p.name.name.clone(), t.clone());
@@ -160,9 +263,7 @@ impl Bindings {
                 | (TemplateParamKind::Function(..), _) => return None,
             }
         }
-        let mut to = target.clone();
-        inner.ty(&mut to);
-        Some(to)
+        Some(inner)
     }
 
     /// `<T, BM>` with each bound name replaced by its type or value.
@@ -537,7 +638,10 @@ impl super::KernelChecker<'_, '_> {
                 help: Some(signature(params)),
             });
         }
-        let mut b = Bindings::default();
+        let mut b = Bindings {
+            class_members: Rc::clone(&self.globals.class_members),
+            ..Bindings::default()
+        };
         for (k, p) in params.iter().enumerate() {
             match (&p.kind, targs.get(k)) {
                 (TemplateParamKind::Type(_), Some(TemplateArg::Type(t))) => {
