@@ -955,7 +955,8 @@ fn file_scope_shared_arrays_belong_to_each_kernel_that_uses_them() {
     // Varetto's course code: `__shared__ real_t cache[BLOCK_SIZE];` at file scope, written by a
     // `__device__` helper and read by the kernel; `extern __shared__` sized by the launch.
     let kernels = r#"
-__shared__ float cache[32];
+typedef float real_t;
+__shared__ real_t cache[32];
 extern __shared__ float dyn[];
 __device__ void put(const float *in) { cache[threadIdx.x] = in[threadIdx.x + blockIdx.x * 32]; }
 __global__ void reverse(const float *in, float *out) {

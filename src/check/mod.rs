@@ -2267,6 +2267,7 @@ fn resolve_aliases(module: &ast::Module) -> ast::Module {
     for c in &mut m.constants {
         b.ty(&mut c.ty);
     }
+    b.stmts(&mut m.shared);
     // A struct's members and methods; a template's own parameters hide the file's names and
     // are bound where it is used.
     for s in &mut m.structs {
