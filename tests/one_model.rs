@@ -67,6 +67,17 @@ fn text_rules() -> Vec<Rule> {
             ],
         ),
         rule(
+            r"  caches    {} of {} clusters \({} blocks with warm-ups\), (?:whole waves|clusters of 1/{} wave, each with that share of the L2: reuse between clusters of a wave is not seen, so L2 misses and DRAM reads are upper bounds): l2_read_miss_sectors ±{}, dram_read_bytes ±{}",
+            &[
+                "/sample/cache/clusters_run",
+                "/sample/cache/clusters",
+                "/sample/cache/blocks_run",
+                "/sample/cache/clusters_per_wave",
+                "/sample/cache_bounds_pct/l2_read_miss_sectors",
+                "/sample/cache_bounds_pct/dram_read_bytes",
+            ],
+        ),
+        rule(
             r"(global memory|shared memory|control flow|expect|constant memory|local memory \(arrays indexed at run time\)|races       none|)",
             &["-"],
         ),
@@ -755,7 +766,7 @@ fn the_table_and_the_html_show_the_numbers_of_the_json() {
             ran += usize::from(check_section(&path, &l.kernel.name, &[], &mut problems));
         }
     }
-    // A sampled run (no cache model; the sample line and its bounds).
+    // A sampled run: the sample line, its cache model's line and their bounds.
     let matmul = root.join("kernels/matmul_naive.sk");
     assert!(check_section(
         &matmul,

@@ -216,14 +216,15 @@ fn run_output_validates() {
     );
     assert!(d[0]["time_refined"]["error"].is_string());
     assert!(d[0]["gates"][0]["value"].is_null());
-    // A sampled run: `cache` is null and `sample` is an object.
+    // A sampled run: `sample` is an object, with its cache model's clusters and bounds.
     let d = check(
         &["run", "kernels/vecadd.sk", "--json", "--sample", "0.5"],
         0,
         "RunOutput",
     );
-    assert!(d[0]["cache"].is_null());
-    assert!(d[0]["sample"].is_object());
+    assert!(d[0]["cache"].is_object());
+    assert!(d[0]["sample"]["cache"]["clusters"].is_u64());
+    assert!(d[0]["sample"]["cache_bounds_pct"].is_object());
 }
 
 #[test]

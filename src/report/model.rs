@@ -411,31 +411,44 @@ pub struct SampleView {
     /// Per counter of `bounds`: the bound as a percentage of the counter's extrapolated value
     /// (0 when the counter is 0).
     pub bounds_pct: BTreeMap<String, f64>,
+    /// Per cache counter of `cache.bounds`: the bound as a percentage of the counter's
+    /// extrapolated value (0 when it is 0; empty without a cache model).
+    pub cache_bounds_pct: BTreeMap<String, f64>,
 }
 
 impl SampleView {
     /// The view of `sample`, whose counters extrapolated to `c`.
-    pub fn new(sample: &Sample, c: &Counters) -> SampleView {
-        let totals = super::json::to_value(c);
-        let bounds_pct = sample
-            .bounds
-            .iter()
-            .filter_map(|(name, bound)| {
-                let total = totals.get(name)?.as_f64()?;
-                let pct = if total == 0.0 {
-                    0.0
-                } else {
-                    100.0 * bound / total
-                };
-                Some((name.clone(), pct))
-            })
-            .collect();
+    pub fn new(sample: &Sample, c: &Counters, cache: Option<&CacheStats>) -> SampleView {
+        let cache_bounds_pct = match (cache, &sample.cache) {
+            (Some(k), Some(cs)) => percentages(&cs.bounds, &super::json::to_value(k)),
+            _ => BTreeMap::new(),
+        };
         SampleView {
             sample: sample.clone(),
             blocks_run_pct: 100.0 * sample.blocks_run as f64 / sample.blocks.max(1) as f64,
-            bounds_pct,
+            bounds_pct: percentages(&sample.bounds, &super::json::to_value(c)),
+            cache_bounds_pct,
         }
     }
+}
+
+/// Each bound as a percentage of its counter in `totals` (0 where the counter is 0).
+fn percentages(
+    bounds: &BTreeMap<String, f64>,
+    totals: &serde_json::Value,
+) -> BTreeMap<String, f64> {
+    bounds
+        .iter()
+        .filter_map(|(name, bound)| {
+            let total = totals.get(name)?.as_f64()?;
+            let pct = if total == 0.0 {
+                0.0
+            } else {
+                100.0 * bound / total
+            };
+            Some((name.clone(), pct))
+        })
+        .collect()
 }
 
 /// `simt run --json`.
@@ -499,7 +512,10 @@ impl RunOutput {
             measures: Measures::new(r),
             races: r.races.clone(),
             uninit: r.uninit.clone(),
-            sample: r.sample.as_ref().map(|s| SampleView::new(s, &r.counters)),
+            sample: r
+                .sample
+                .as_ref()
+                .map(|s| SampleView::new(s, &r.counters, r.cache.as_ref())),
             expects: r.expects.clone(),
             ok: r.expects_passed(),
             timing: r.timing,

@@ -82,8 +82,8 @@ pub fn render(m: &RunOutput) -> String {
     );
     if let Some(sample) = &m.sample {
         let _ = writeln!(s, "{}", sampled(sample));
-        if let (Some(k), Some(cs)) = (&m.measures.cache, &sample.sample.cache) {
-            let _ = writeln!(s, "{}", sampled_cache(cs, &k.stats));
+        if let Some(line) = sampled_cache(sample) {
+            let _ = writeln!(s, "{line}");
         }
     }
     let _ = writeln!(s);
@@ -309,14 +309,10 @@ fn sampled(sample: &SampleView) -> String {
 
 /// The line a sampled run's cache model adds: its clusters, the bounds of the L2 and DRAM
 /// counts, and the bias of clusters smaller than a wave.
-fn sampled_cache(cs: &crate::exec::sample::CacheSample, k: &crate::exec::CacheStats) -> String {
-    let relative = |name: &str, total: u64| {
-        let bound = cs.bounds.get(name).copied().unwrap_or(0.0);
-        let pct = if total == 0 {
-            0.0
-        } else {
-            100.0 * bound / total as f64
-        };
+fn sampled_cache(sample: &SampleView) -> Option<String> {
+    let cs = sample.sample.cache.as_ref()?;
+    let relative = |name: &str| {
+        let pct = sample.cache_bounds_pct.get(name).copied().unwrap_or(0.0);
         format!("{name} ±{pct:.2}%")
     };
     let clusters = if cs.clusters_per_wave == 1 {
@@ -327,13 +323,13 @@ fn sampled_cache(cs: &crate::exec::sample::CacheSample, k: &crate::exec::CacheSt
             cs.clusters_per_wave
         )
     };
-    format!(
+    Some(format!(
         "  caches    {} of {} clusters ({} blocks with warm-ups), {}: {}, {}",
         cs.clusters_run,
         cs.clusters,
         cs.blocks_run,
         clusters,
-        relative("l2_read_miss_sectors", k.l2_read_miss_sectors),
-        relative("dram_read_bytes", k.dram_read_bytes),
-    )
+        relative("l2_read_miss_sectors"),
+        relative("dram_read_bytes"),
+    ))
 }
