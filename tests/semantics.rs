@@ -996,3 +996,17 @@ __global__ void plain(float *out) { out[threadIdx.x] = 1.0f; }
     // `put`; only its 128 dynamic bytes for `shift`; none for `plain`.
     assert_eq!(smem, [128, 128, 0]);
 }
+
+#[test]
+fn a_nested_namespace_definition_opens_each_namespace() {
+    // PyTorch's ATen files open with C++17's `namespace at::native {`: its functions are
+    // `at::native::f`, seen unqualified from inside it.
+    let src = r#"
+namespace at::native {
+__device__ float twice(float x) { return 2.0f * x; }
+__global__ void k(float* x) { x[threadIdx.x] = at::native::twice(1.0f) + twice(0.5f); }
+}
+launch k { x = zeros(4); expect x == full(4, 3); }
+"#;
+    ok(src, &[], ONE, [4, 1, 1]);
+}

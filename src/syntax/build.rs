@@ -122,21 +122,22 @@ impl<'m> Builder<'m> {
             self.scopes.borrow_mut().record(module, &ns);
             let result = match item.as_rule() {
                 Rule::namespace_block => {
-                    let name = item
+                    // `namespace at::native {` opens `at`, then `native` within it.
+                    let names: Vec<String> = item
                         .clone()
                         .into_inner()
-                        .find(|p| p.as_rule() == Rule::ident)
-                        .map(|p| p.as_str().to_string());
-                    if let Some(n) = &name {
+                        .filter(|p| p.as_rule() == Rule::ident)
+                        .map(|p| p.as_str().to_string())
+                        .collect();
+                    for n in &names {
                         self.namespace_names.borrow_mut().insert(n.clone());
                         self.namespace.borrow_mut().push(n.clone());
                     }
                     self.items(item, module, errors);
                     let ns = self.namespace.borrow().join("::");
                     self.scopes.borrow_mut().record(module, &ns);
-                    if name.is_some() {
-                        self.namespace.borrow_mut().pop();
-                    }
+                    let depth = self.namespace.borrow().len() - names.len();
+                    self.namespace.borrow_mut().truncate(depth);
                     Ok(())
                 }
                 Rule::namespace_decl => {
