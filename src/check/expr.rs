@@ -1302,6 +1302,18 @@ impl KernelChecker<'_, '_> {
                 help: Some(format!("call it as a statement of its own: `{name}();`")),
             });
         }
+        // The C library's device-side memory functions take pointers: say so before the
+        // arguments are read as values.
+        if matches!(name, "memcpy" | "memset" | "memmove" | "memcmp") {
+            return Err(CheckError::Unsupported {
+                what: format!("device-side `{name}`"),
+                span: callee.span,
+                help: Some(
+                    "copy or set the elements in a loop of the pointers' own type (`for (int k = 0; k < n; k++) dst[k] = src[k];`), which is also how the GPU runs it"
+                        .into(),
+                ),
+            });
+        }
         let mut typed = Vec::with_capacity(args.len());
         for a in args {
             let t = self.expr(a)?;
