@@ -137,6 +137,16 @@ impl Layout {
         }
     }
 
+    /// The scalar type of every leaf but the pointers, if they share one (a struct that can
+    /// live in a local array, its pointers in registers beside it).
+    fn data_elem(&self) -> Option<Scalar> {
+        let mut data = (0..self.leaves.len())
+            .filter(|&k| self.pointer_leaf(k).is_none())
+            .map(|k| self.leaves[k].0);
+        let first = data.next()?;
+        data.all(|s| s == first).then_some(first)
+    }
+
     /// Whether this is the layout of a refused struct (a real one has a scalar leaf).
     fn is_refused(&self) -> bool {
         self.leaves.is_empty()
@@ -186,12 +196,16 @@ pub(crate) enum Home {
     /// One variable per leaf.
     Regs(Vec<VarId>),
     /// In memory (a buffer, a shared, constant or local array): leaf `k` is component
-    /// `at + offset(k) / size(elem)` of `mem` (`mem.width` is 1).
+    /// `at + offset(k) / size(elem)` of `mem` (`mem.width` is 1), save the pointer leaves of
+    /// a local struct holding arrays, which are registers as a pointer variable is.
     Mem {
         /// The buffer, seen as scalars.
         mem: Mem,
         /// The component index of the struct's first byte.
         at: Expr,
+        /// `(leaf, variable)` of each pointer leaf (none in a buffer, a shared or constant
+        /// array, where simt refuses a pointer member).
+        pointers: Vec<(usize, VarId)>,
     },
 }
 
@@ -202,6 +216,19 @@ pub(crate) struct StructPlace {
     pub layout: Rc<Layout>,
     /// Where it is.
     pub home: Home,
+}
+
+impl StructPlace {
+    /// `(leaf, variable)` of each pointer leaf.
+    fn pointer_vars(&self) -> Vec<(usize, VarId)> {
+        match &self.home {
+            Home::Regs(vars) => (0..vars.len())
+                .filter(|&k| self.layout.pointer_leaf(k).is_some())
+                .map(|k| (k, vars[k]))
+                .collect(),
+            Home::Mem { pointers, .. } => pointers.clone(),
+        }
+    }
 }
 
 /// `n` members of one kind in a row: an array, or a vector (named `x`, `y`, ...).
@@ -657,20 +684,24 @@ impl<'g> KernelChecker<'g, '_> {
     ) -> StructPlace {
         // A struct holding an array is a one-element local array, so that the array may be
         // indexed at run time; it stays in registers where every index is known (as the
-        // compiler keeps it after unrolling), else it is local memory.
+        // compiler keeps it after unrolling), else it is local memory. Its pointer members
+        // (ArrayFire's `Param<T> { T *ptr; dim_t dims[4]; dim_t strides[4]; }`) are registers
+        // beside it, as a pointer variable is: which buffer one points into is known where it
+        // is given its value, and local memory would hold only the offset.
         // A union read as another type than it was written is one too: a load reinterprets
         // the bytes. So is a struct whose address is taken, which a pointer may view as
         // another type.
-        if l.has_pointer() && (has_array(l) || l.retyped || addressed) {
+        let in_memory = has_array(l) || l.retyped || addressed;
+        if l.has_pointer() && (l.retyped || addressed) {
             self.errors.push(unsupported(
                 format!(
-                    "the struct `{}`, which holds both a pointer and an array, a union or its address taken",
+                    "the struct `{}`, which holds both a pointer and a union or has its address taken",
                     l.name
                 ),
                 span,
-                "keep the array or the union in a struct of its own, beside the pointer",
+                "keep the union in a struct of its own, beside the pointer, and pass the struct itself rather than its address",
             ));
-        } else if let (true, Some(elem)) = (has_array(l) || l.retyped || addressed, l.elem()) {
+        } else if let (true, Some(elem)) = (in_memory, l.data_elem()) {
             self.local_arrays.push(LocalArray::new(
                 name.to_string(),
                 (elem, l.stride(elem)),
@@ -682,11 +713,19 @@ impl<'g> KernelChecker<'g, '_> {
                 width: 1,
                 ..self.local_array_mem(a)
             };
+            let mut pointers = Vec::new();
+            for k in 0..l.leaves.len() {
+                if let Some(pm) = l.pointer_leaf(k) {
+                    let leaf = format!("{name}.{}", leaf_name(l, k));
+                    pointers.push((k, self.leaf_pointer(leaf, pm, span)));
+                }
+            }
             return StructPlace {
                 layout: Rc::clone(l),
                 home: Home::Mem {
                     mem,
                     at: constant(Value::I64(0), span),
+                    pointers,
                 },
             };
         }
@@ -1045,7 +1084,7 @@ impl<'g> KernelChecker<'g, '_> {
         span: Span,
     ) -> Result<super::pointer::Ptr> {
         let place = self.struct_vars[i as usize].clone();
-        let Home::Mem { mem, at } = place.home else {
+        let Home::Mem { mem, at, .. } = place.home else {
             return Err(CheckError::Unsupported {
                 what: format!("the address of the struct `{name}`"),
                 span,
@@ -1103,6 +1142,7 @@ impl<'g> KernelChecker<'g, '_> {
             home: Home::Mem {
                 mem: Mem { width: 1, ..mem },
                 at,
+                pointers: Vec::new(),
             },
         })
     }
@@ -1140,7 +1180,7 @@ impl<'g> KernelChecker<'g, '_> {
     ) -> StructPlace {
         let home = match &outer.home {
             Home::Regs(vars) => Home::Regs(vars[first..first + sub.leaves.len()].to_vec()),
-            Home::Mem { mem, at } => {
+            Home::Mem { mem, at, pointers } => {
                 let k = i64::from(offset / mem.elem.size());
                 let at = if k == 0 {
                     at.clone()
@@ -1155,7 +1195,16 @@ impl<'g> KernelChecker<'g, '_> {
                         span,
                     }
                 };
-                Home::Mem { mem: *mem, at }
+                let pointers = pointers
+                    .iter()
+                    .filter(|&&(leaf, _)| (first..first + sub.leaves.len()).contains(&leaf))
+                    .map(|&(leaf, var)| (leaf - first, var))
+                    .collect();
+                Home::Mem {
+                    mem: *mem,
+                    at,
+                    pointers,
+                }
             }
         };
         StructPlace { layout: sub, home }
@@ -1181,17 +1230,22 @@ impl<'g> KernelChecker<'g, '_> {
                 let (first, offset) = (m.first, m.offset);
                 Ok(self.sub_place(&outer, sub, first, offset, span))
             }
-            (Home::Mem { mem, at }, _) => {
+            // A pointer leaf is a register: which element's is known only with the index.
+            (Home::Mem { mem, at, .. }, _) if !sub.has_pointer() => {
                 let (mem, at) = (*mem, at.clone());
                 let step = sub.size / mem.elem.size();
                 let k = self.scaled(i, step, span)?;
                 let at = self.binary(BinOp::Add, span, at, k)?;
                 Ok(StructPlace {
                     layout: sub,
-                    home: Home::Mem { mem, at },
+                    home: Home::Mem {
+                        mem,
+                        at,
+                        pointers: Vec::new(),
+                    },
                 })
             }
-            (Home::Regs(_), _) => Err(dynamic_index(index.span)),
+            (Home::Regs(_) | Home::Mem { .. }, _) => Err(dynamic_index(index.span)),
         }
     }
 
@@ -1213,12 +1267,12 @@ impl<'g> KernelChecker<'g, '_> {
     /// `p[idx[i]]`), with that index computed once into a variable first (in `out`): the
     /// place's members are each an access at the index, which C++ evaluates once.
     fn pinned(&mut self, p: StructPlace, span: Span, out: &mut Vec<Stmt>) -> StructPlace {
-        let Home::Mem { mem, at } = p.home else {
+        let Home::Mem { mem, at, pointers } = p.home else {
             return p;
         };
         if is_plain(&at) {
             return StructPlace {
-                home: Home::Mem { mem, at },
+                home: Home::Mem { mem, at, pointers },
                 ..p
             };
         }
@@ -1235,6 +1289,7 @@ impl<'g> KernelChecker<'g, '_> {
                     ty: Scalar::I64,
                     span,
                 },
+                pointers,
             },
             ..p
         }
@@ -1245,7 +1300,11 @@ impl<'g> KernelChecker<'g, '_> {
         let (s, offset) = p.layout.leaves[k];
         Ok(match &p.home {
             Home::Regs(vars) => Place::Var(vars[k], s),
-            Home::Mem { mem, at } => {
+            Home::Mem { pointers, .. } if pointers.iter().any(|&(leaf, _)| leaf == k) => {
+                let at = pointers.iter().position(|&(leaf, _)| leaf == k);
+                Place::Var(pointers[at.expect("checked: a pointer leaf")].1, s)
+            }
+            Home::Mem { mem, at, .. } => {
                 let at = self.plus(at.clone(), i64::from(offset / mem.elem.size()), span)?;
                 // A union's view reads the bytes as its own type (of the same size).
                 Place::Elem(Mem { elem: s, ..*mem }, at)
@@ -1835,7 +1894,11 @@ impl<'g> KernelChecker<'g, '_> {
                     let at = constant(Value::I64((k * u64::from(shape.1)) as i64), d.name.span);
                     let place = StructPlace {
                         layout: Rc::clone(&l),
-                        home: Home::Mem { mem, at },
+                        home: Home::Mem {
+                            mem,
+                            at,
+                            pointers: Vec::new(),
+                        },
                     };
                     let values = self.default_value(&l, d.name.span, out)?;
                     self.writes(&place, values, d.name.span, out)?;
@@ -1958,49 +2021,57 @@ impl<'g> KernelChecker<'g, '_> {
         let ast::ExprKind::Member { base, field } = &e.kind else {
             return None;
         };
-        let (layout, vars) = self.struct_regs(base)?;
+        let (layout, pointers) = self.struct_pointers(base)?;
         let m = layout.member(&field.name)?;
-        matches!(m.kind, MemberKind::Pointer(_))
-            .then(|| self.leaf_pointers.get(&vars[m.first]).copied())
-            .flatten()
+        let MemberKind::Pointer(_) = m.kind else {
+            return None;
+        };
+        let &(_, var) = pointers.iter().find(|&&(k, _)| k == m.first)?;
+        self.leaf_pointers.get(&var).copied()
     }
 
     /// The member function `name` of the struct in registers `object` names, if it returns a
     /// pointer (`view.item_ptr(r, c)`).
     pub(crate) fn pointer_method(&self, object: &ast::Expr, name: &str) -> Option<ast::Function> {
-        self.struct_regs(object)
+        self.struct_pointers(object)
             .and_then(|(l, _)| self.method(&l, name, None))
             .filter(|f| f.ret.pointer)
     }
 
-    /// The layout and leaf variables of a struct in registers named by `e` (a variable, `this`,
-    /// `*this`, a struct member of one).
-    fn struct_regs(&self, e: &ast::Expr) -> Option<(Rc<Layout>, Vec<VarId>)> {
+    /// The layout and pointer leaves (`(leaf, variable)`) of a struct in registers, or of a
+    /// local one holding arrays and pointers, named by `e` (a variable, `this`, `*this`, a
+    /// struct member of one).
+    fn struct_pointers(&self, e: &ast::Expr) -> Option<(Rc<Layout>, Vec<(usize, VarId)>)> {
         match &e.kind {
             ast::ExprKind::Name(n) => match self.lookup(n)? {
-                Binding::Struct(i) => match &self.struct_vars[i as usize] {
-                    StructPlace {
-                        layout,
-                        home: Home::Regs(vars),
-                    } => Some((Rc::clone(layout), vars.clone())),
-                    _ => None,
-                },
+                Binding::Struct(i) => {
+                    let p = &self.struct_vars[i as usize];
+                    match &p.home {
+                        Home::Mem { .. } if !p.layout.has_pointer() => None,
+                        _ => Some((Rc::clone(&p.layout), p.pointer_vars())),
+                    }
+                }
                 _ => None,
             },
             ast::ExprKind::Unary {
                 op: UnOp::Deref,
                 operand,
             } if matches!(&operand.kind, ast::ExprKind::Name(n) if n == "this") => {
-                self.struct_regs(operand)
+                self.struct_pointers(operand)
             }
             ast::ExprKind::Member { base, field } => {
-                let (layout, vars) = self.struct_regs(base)?;
+                let (layout, pointers) = self.struct_pointers(base)?;
                 let m = layout.member(&field.name)?;
                 let MemberKind::Compound(sub) = &m.kind else {
                     return None;
                 };
-                let leaves = vars[m.first..m.first + sub.leaves.len()].to_vec();
-                Some((Rc::clone(sub), leaves))
+                let leaves = m.first..m.first + sub.leaves.len();
+                let pointers = pointers
+                    .into_iter()
+                    .filter(|(k, _)| leaves.contains(k))
+                    .map(|(k, var)| (k - m.first, var))
+                    .collect();
+                Some((Rc::clone(sub), pointers))
             }
             _ => None,
         }
@@ -2098,7 +2169,7 @@ impl<'g> KernelChecker<'g, '_> {
             return self.leaf(&p, k, span);
         }
         match &p.home {
-            Home::Mem { mem, at } => {
+            Home::Mem { mem, at, .. } => {
                 let (mem, at) = (*mem, at.clone());
                 let elem = l.leaves[0].0;
                 let step = elem.size() / mem.elem.size();
@@ -2464,7 +2535,7 @@ impl<'g> KernelChecker<'g, '_> {
                 }
                 let mut fill = Vec::new();
                 // The element a reference names is fixed where the call is.
-                if let Home::Mem { mem, at } = place.home {
+                if let Home::Mem { mem, at, pointers } = place.home {
                     let var = self.new_local(&format!("&{}", p.name.name), Scalar::I64, a.span);
                     fill.push(Stmt {
                         kind: StmtKind::Assign { var, value: at },
@@ -2477,6 +2548,7 @@ impl<'g> KernelChecker<'g, '_> {
                             ty: Scalar::I64,
                             span: a.span,
                         },
+                        pointers,
                     };
                 }
                 return Ok((self.bind_struct(place), fill));
@@ -2589,20 +2661,16 @@ impl<'g> KernelChecker<'g, '_> {
     /// member pointing into a placeholder array of its type.
     pub(crate) fn struct_parameter(&mut self, l: Rc<Layout>, p: &ast::Param) -> Binding {
         let fresh = self.new_struct(&p.name.name, &l, p.name.span);
-        if let Home::Regs(vars) = &fresh.home {
-            for (k, &var) in vars.iter().enumerate() {
-                let Some(pm) = l.pointer_leaf(k) else {
-                    continue;
-                };
-                let i = self.leaf_pointers[&var];
-                let pv = &mut self.ptr_vars[i as usize];
-                pv.assigned = true;
-                pv.mem = Some(Mem {
-                    space: Space::Global(u32::MAX),
-                    elem: pm.pointee.0,
-                    width: pm.pointee.1,
-                });
-            }
+        for (k, var) in fresh.pointer_vars() {
+            let pm = l.pointer_leaf(k).expect("checked: a pointer leaf");
+            let i = self.leaf_pointers[&var];
+            let pv = &mut self.ptr_vars[i as usize];
+            pv.assigned = true;
+            pv.mem = Some(Mem {
+                space: Space::Global(u32::MAX),
+                elem: pm.pointee.0,
+                width: pm.pointee.1,
+            });
         }
         self.bind_struct(fresh)
     }
@@ -2845,6 +2913,7 @@ fn scalar_place(layout: Rc<Layout>, mem: Mem, span: Span) -> StructPlace {
         home: Home::Mem {
             mem: Mem { width: 1, ..mem },
             at: constant(Value::I64(0), span),
+            pointers: Vec::new(),
         },
     }
 }
