@@ -1277,3 +1277,100 @@ launch k {{ out = zeros(4); }}
         assert_eq!(codes(&f), ["simt::check::unsupported"], "{member}");
     }
 }
+
+#[test]
+fn a_struct_holding_a_pointer_and_arrays_is_a_kernel_parameter() {
+    // ArrayFire's `Param<T> { T *ptr; dim_t dims[4]; dim_t strides[4]; }`, passed by value to
+    // every ArrayFire kernel: the arrays are a one-element local array, the pointer a register.
+    let src = r#"
+struct Param { float *ptr; long long dims[4]; long long strides[4]; };
+__global__ void k(Param out, int j) {
+    int x = threadIdx.x, y = threadIdx.y;
+    long long n = 1;
+    for (int d = 0; d < 4; d++) n *= out.dims[d];
+    if (x < out.dims[0] && y < out.dims[1])
+        out.ptr[x * out.strides[0] + y * out.strides[1]] = x + 10 * y + n * out.strides[j];
+}
+launch k {
+    o = zeros(12);
+    out.ptr = o;
+    out.dims = [4, 3, 1, 1];
+    out.strides = [1, 4, 12, 12];
+    j = 0;
+    expect o == [12, 13, 14, 15, 22, 23, 24, 25, 32, 33, 34, 35];
+}
+"#;
+    // n = 4·3·1·1 = 12 and strides[0] = 1: o[x + 4y] = x + 10y + 12.
+    // `out.strides[j]` is indexed at run time, so the struct's 8 array elements are local memory
+    // (its pointer stays a register): the kernel first stores them (8 requests), then loads
+    // dims[0..3] in the loop, dims[0], dims[1], strides[0], strides[1] and strides[j] (9). The
+    // 12 lanes (one warp) each hold their own 8-byte copy, interleaved: 12 × 8 B = 96 B = 3
+    // sectors a request. The one global store: lanes x + 4y write o[0..12], 48 bytes from the
+    // buffer's start = 2 sectors.
+    let c = ok(src, &[], ONE, [4, 3, 1]).counters;
+    assert_eq!((c.local_st_instr, c.local_st_sectors), (8, 24));
+    assert_eq!((c.local_ld_instr, c.local_ld_sectors), (9, 27));
+    assert_eq!((c.gst_instr, c.gst_sectors), (1, 2));
+    assert_eq!(c.gld_instr, 0);
+    // With constant indices only (the loop unrolls), the arrays stay in registers: the pointer's
+    // store is the only memory access.
+    let src = src.replace("out.strides[j]", "out.strides[0]");
+    let c = ok(&src, &[], ONE, [4, 3, 1]).counters;
+    assert_eq!((c.local_st_instr, c.local_ld_instr), (0, 0));
+    assert_eq!((c.gst_instr, c.gst_sectors), (1, 2));
+}
+
+#[test]
+fn a_local_struct_holding_a_pointer_and_an_array_is_copied_and_passed() {
+    // PyTorch's accessors and ATen's TensorInfo hold a pointer and size arrays, built as locals,
+    // copied, and passed by value and by reference to `__device__` functions.
+    let src = r#"
+struct View {
+    int n[2];
+    const float *data;
+    __device__ float at(int i, int j) const { return data[i * n[1] + j]; }
+};
+__device__ float total(View v) {
+    float s = 0.0f;
+    for (int i = 0; i < v.n[0]; i++)
+        for (int j = 0; j < 3; j++) s += v.at(i, j);
+    return s;
+}
+__device__ void shift(View& v, int k) { v.data = v.data + k; v.n[0] -= 1; }
+__global__ void k(const float* in, float* out) {
+    View a;
+    a.n[0] = 2; a.n[1] = 3; a.data = in;
+    View b = a;
+    shift(b, 3);
+    out[0] = total(a);
+    out[1] = b.at(0, 2);
+    out[2] = b.n[0] * 10 + a.n[0];
+}
+launch k { in = arange(6); out = zeros(3); expect out == [15, 5, 12]; }
+"#;
+    // total(a) = in[0] + ... + in[5] = 15; b.data = in + 3, so b.at(0, 2) = in[3 + 2] = 5;
+    // b.n[0] = 2 - 1 = 1, a.n[0] = 2: 1·10 + 2 = 12. `a` and `b` are copied member by member.
+    // Every index of `n` is a constant, so each copy's array stays in registers: no local
+    // memory. One thread: 6 loads in total(), 1 in b.at(0, 2), and the 3 stores.
+    let c = ok(src, &[], ONE, ONE).counters;
+    assert_eq!((c.local_st_instr, c.local_ld_instr), (0, 0));
+    assert_eq!((c.gld_instr, c.gst_instr), (7, 3));
+    // An index known only at run time (`n[q]`, q = 1, adding 3 - 3) puts `a` and `b` in local
+    // memory; `total`'s copy `v` has constant indices only and stays in registers. Stores:
+    // a.n[0], a.n[1]; b = a (2); shift's b.n[0] -= 1: 5. Loads: b = a (2); b.n[0] in shift;
+    // total(a) copies a.n (2); b.at reads b.n[1]; out[2] reads b.n[0], a.n[0], b.n[q], a.n[q]
+    // (4): 10. The pointers stay registers either way.
+    let src = src
+        .replace(
+            "__global__ void k(const float* in, float* out) {",
+            "__global__ void k(const float* in, float* out, int q) {",
+        )
+        .replace(
+            "out[2] = b.n[0] * 10 + a.n[0];",
+            "out[2] = b.n[0] * 10 + a.n[0] + b.n[q] - a.n[q];",
+        )
+        .replace("out = zeros(3);", "out = zeros(3); q = 1;");
+    let c = ok(&src, &[], ONE, ONE).counters;
+    assert_eq!((c.local_st_instr, c.local_ld_instr), (5, 10));
+    assert_eq!((c.gld_instr, c.gst_instr), (7, 3));
+}

@@ -692,16 +692,17 @@ impl<'g> KernelChecker<'g, '_> {
         // the bytes. So is a struct whose address is taken, which a pointer may view as
         // another type.
         let in_memory = has_array(l) || l.retyped || addressed;
-        if l.has_pointer() && (l.retyped || addressed) {
+        if l.has_pointer() && l.retyped {
             self.errors.push(unsupported(
                 format!(
-                    "the struct `{}`, which holds both a pointer and a union or has its address taken",
+                    "a union read as another type in the struct `{}`, which holds a pointer,",
                     l.name
                 ),
                 span,
-                "keep the union in a struct of its own, beside the pointer, and pass the struct itself rather than its address",
+                "keep the union in a struct of its own, beside the pointer",
             ));
-        } else if let (true, Some(elem)) = (in_memory, l.data_elem()) {
+        }
+        if let (true, Some(elem)) = (in_memory, l.data_elem()) {
             self.local_arrays.push(LocalArray::new(
                 name.to_string(),
                 (elem, l.stride(elem)),
@@ -1084,6 +1085,13 @@ impl<'g> KernelChecker<'g, '_> {
         span: Span,
     ) -> Result<super::pointer::Ptr> {
         let place = self.struct_vars[i as usize].clone();
+        if place.layout.has_pointer() {
+            return Err(unsupported(
+                format!("the address of the struct `{name}`, which holds a pointer,"),
+                span,
+                "simt keeps a struct's pointer members in registers, so the struct has no address; pass the struct itself (by value or by reference)",
+            ));
+        }
         let Home::Mem { mem, at, .. } = place.home else {
             return Err(CheckError::Unsupported {
                 what: format!("the address of the struct `{name}`"),
