@@ -190,6 +190,9 @@ impl Layout {
     }
 }
 
+/// `(leaf, variable)` of each pointer leaf of a struct value.
+pub(crate) type PointerLeaves = Vec<(usize, VarId)>;
+
 /// Where a struct value lives.
 #[derive(Clone, Debug)]
 pub(crate) enum Home {
@@ -203,9 +206,9 @@ pub(crate) enum Home {
         mem: Mem,
         /// The component index of the struct's first byte.
         at: Expr,
-        /// `(leaf, variable)` of each pointer leaf (none in a buffer, a shared or constant
-        /// array, where simt refuses a pointer member).
-        pointers: Vec<(usize, VarId)>,
+        /// The pointer leaves (none in a buffer, a shared or constant array, where simt
+        /// refuses a pointer member).
+        pointers: PointerLeaves,
     },
 }
 
@@ -220,7 +223,7 @@ pub(crate) struct StructPlace {
 
 impl StructPlace {
     /// `(leaf, variable)` of each pointer leaf.
-    fn pointer_vars(&self) -> Vec<(usize, VarId)> {
+    fn pointer_vars(&self) -> PointerLeaves {
         match &self.home {
             Home::Regs(vars) => (0..vars.len())
                 .filter(|&k| self.layout.pointer_leaf(k).is_some())
@@ -2049,7 +2052,7 @@ impl<'g> KernelChecker<'g, '_> {
     /// The layout and pointer leaves (`(leaf, variable)`) of a struct in registers, or of a
     /// local one holding arrays and pointers, named by `e` (a variable, `this`, `*this`, a
     /// struct member of one).
-    fn struct_pointers(&self, e: &ast::Expr) -> Option<(Rc<Layout>, Vec<(usize, VarId)>)> {
+    fn struct_pointers(&self, e: &ast::Expr) -> Option<(Rc<Layout>, PointerLeaves)> {
         match &e.kind {
             ast::ExprKind::Name(n) => match self.lookup(n)? {
                 Binding::Struct(i) => {
