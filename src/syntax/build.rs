@@ -156,14 +156,7 @@ impl<'m> Builder<'m> {
                 }
                 Rule::kernel => self.kernel(item).map(|mut k| {
                     if k.specialization.take().is_some() {
-                        module.unsupported.push((
-                            format!(
-                                "template arguments after `{}` outside a `template <>` specialisation",
-                                k.name.name
-                            ),
-                            k.name.name.clone(),
-                            k.name.span,
-                        ));
+                        module.unsupported.push(outside_specialisation(&k.name));
                     }
                     module.kernels.push(k);
                 }),
@@ -190,7 +183,10 @@ impl<'m> Builder<'m> {
                     Ok(())
                 }
                 Rule::file_shared => {
-                    let decl = item.into_inner().next().expect("grammar: a shared declaration");
+                    let decl = item
+                        .into_inner()
+                        .next()
+                        .expect("grammar: a shared declaration");
                     let span = self.span(&decl);
                     self.shared_decl(decl).map(|kinds| {
                         module
@@ -217,14 +213,7 @@ impl<'m> Builder<'m> {
                 }
                 Rule::device_fn => self.device_fn(item).map(|(f, spec)| {
                     if spec.is_some() {
-                        module.unsupported.push((
-                            format!(
-                                "template arguments after `{}` outside a `template <>` specialisation",
-                                f.name.name
-                            ),
-                            f.name.name.clone(),
-                            f.name.span,
-                        ));
+                        module.unsupported.push(outside_specialisation(&f.name));
                     }
                     module.device_fns.push(f);
                 }),
@@ -2458,6 +2447,18 @@ fn float_literal(text: &str, span: Span) -> Result<ExprKind> {
         });
     }
     Ok(ExprKind::Float { value, single })
+}
+
+/// The refusal of a definition written `f<args>(...)` without `template <>` before it.
+fn outside_specialisation(name: &Ident) -> (String, String, Span) {
+    (
+        format!(
+            "template arguments after `{}` outside a `template <>` specialisation",
+            name.name
+        ),
+        name.name.clone(),
+        name.span,
+    )
 }
 
 #[cfg(test)]
