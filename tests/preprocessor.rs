@@ -89,6 +89,28 @@ launch k { out = zeros(2); expect out == [80, 1]; }
 }
 
 #[test]
+fn cudart_version_is_the_runtime_of_nvcc_12_4() {
+    // FasterTransformer's activation kernels stop on `#ifndef CUDART_VERSION`; nvcc's
+    // cuda_runtime_api.h (12.4) defines it as 12 * 1000 + 4 * 10 = 12040, so the `>= 11000`
+    // branch (bf16 enabled) is the one compiled: out = [12040, 1].
+    let src = r#"
+#ifndef CUDART_VERSION
+#error CUDART_VERSION Undefined!
+#endif
+__global__ void k(int* out) {
+    out[0] = CUDART_VERSION;
+#if CUDART_VERSION >= 11000
+    out[1] = 1;
+#else
+    out[1] = 2;
+#endif
+}
+launch k { out = zeros(2); expect out == [12040, 1]; }
+"#;
+    ok(src, &[], ONE, ONE);
+}
+
+#[test]
 fn pragma_unroll_and_macros_in_the_launch_section() {
     // 0 + 1 + 2 + 3 = 6 in every one of the N = 8 threads.
     let src = r#"

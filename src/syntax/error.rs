@@ -210,7 +210,7 @@ pub enum ParseError {
     #[error("#error {message}")]
     #[diagnostic(
         code(simt::parse::error_directive),
-        help("the file stops itself with `#error`; simt defines nvcc 12.4's __CUDACC__, __NVCC__, __CUDACC_VER_MAJOR__ (12), __CUDACC_VER_MINOR__ (4), __CUDA_ARCH__ (900 on the default H100) and __cplusplus (201703L)")
+        help("the file stops itself with `#error`; simt defines nvcc 12.4's __CUDACC__, __NVCC__, __CUDACC_VER_MAJOR__ (12), __CUDACC_VER_MINOR__ (4), CUDART_VERSION (12040), __CUDA_ARCH__ (900 on the default H100) and __cplusplus (201703L)")
     )]
     ErrorDirective {
         /// The text after `#error`.

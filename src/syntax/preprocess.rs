@@ -27,13 +27,16 @@ pub(crate) const MAX_EXPANSION: usize = 1 << 20;
 const MAX_NESTING: usize = super::MAX_DEPTH;
 
 /// Macros defined before the first line: nvcc 12.4's (release 12.4, V12.4.131) when it compiles
-/// device code, besides `__CUDA_ARCH__`, which the GPU's compute capability sets.
+/// device code, besides `__CUDA_ARCH__`, which the GPU's compute capability sets. nvcc includes
+/// cuda_runtime.h in every .cu file, and its cuda_runtime_api.h defines `CUDART_VERSION` as
+/// major * 1000 + minor * 10.
 const PREDEFINED: &[(&str, &str)] = &[
     ("__CUDACC__", "1"),
     ("__NVCC__", "1"),
     ("__CUDACC_VER_MAJOR__", "12"),
     ("__CUDACC_VER_MINOR__", "4"),
     ("__CUDACC_VER_BUILD__", "131"),
+    ("CUDART_VERSION", "12040"),
     ("__cplusplus", "201703L"),
 ];
 
@@ -1858,6 +1861,8 @@ mod tests {
             expand("__CUDACC_VER_MAJOR__ __CUDACC_VER_MINOR__ __CUDACC_VER_BUILD__"),
             "12 4 131"
         );
+        // cuda_runtime_api.h for 12.4: 12 * 1000 + 4 * 10 (FasterTransformer's `#ifndef CUDART_VERSION #error`).
+        assert_eq!(expand("CUDART_VERSION"), "12040");
         // sm_80 (A100), sm_89 (L4, RTX 4090), sm_100 (B200).
         assert_eq!(
             [cuda_arch((8, 0)), cuda_arch((8, 9)), cuda_arch((10, 0))],
