@@ -717,3 +717,122 @@ launch k<int> { in = arange(4); out = zeros(4); expect out == [0, 0.5, 1, 1.5]; 
     );
     ok(&plain, &[], ONE, ONE);
 }
+
+#[test]
+fn is_same_compares_the_bound_types() {
+    // FasterTransformer's `const bool IS_FP16 = std::is_same<T, half>::value;`. With T = float:
+    // is_same<T, half> 0; is_same_v<T, float> 1; <T*, float*> 1; <const T, T> 0 (const is part
+    // of the type); <real, T> 1 (an alias is its type); <T, float2> 0 (a vector is no scalar).
+    let src = r#"
+#include <type_traits>
+typedef float real;
+template <typename T>
+__global__ void k(int* out) {
+    const bool IS_FP16 = std::is_same<T, half>::value;
+    out[0] = IS_FP16 ? 1 : 0;
+    out[1] = std::is_same_v<T, float>;
+    out[2] = cuda::std::is_same<T*, float*>::value;
+    out[3] = std::is_same<const T, T>::value;
+    out[4] = ::std::is_same<real, T>::value;
+    out[5] = std::is_same<T, float2>::value;
+}
+launch k<float> { out = zeros(6); expect out == [0, 1, 1, 0, 1, 0]; }
+"#;
+    ok(src, &[], ONE, ONE);
+    // T = half: only is_same<T, half> holds.
+    let half = src.replace(
+        "launch k<float> { out = zeros(6); expect out == [0, 1, 1, 0, 1, 0]; }",
+        "launch k<half> { out = zeros(6); expect out == [1, 0, 0, 0, 0, 0]; }",
+    );
+    ok(&half, &[], ONE, ONE);
+}
+
+#[test]
+fn a_static_member_of_a_trait_instance_is_a_constant() {
+    // FasterTransformer's `num_elems<T>::value`: a trait declared, then specialised, with no data
+    // members. T = float: num_elems<float> = 1, num_elems<float2> = 2, and bits<float> builds on
+    // its own earlier member: bytes = 4, value = 4 * 8 = 32. It sizes a local array too:
+    // acc[num_elems<float2>::value] holds 2 elements, 5 + 6 = 11.
+    let src = r#"
+template <typename T> struct num_elems;
+template <> struct num_elems<float> { static constexpr int value = 1; };
+template <> struct num_elems<float2> { static constexpr int value = 2; };
+template <typename T> struct bits {
+    static constexpr int bytes = sizeof(T);
+    static constexpr int value = bytes * 8;
+};
+template <typename T>
+__global__ void k(int* out) {
+    out[0] = num_elems<T>::value;
+    out[1] = num_elems<float2>::value;
+    out[2] = bits<T>::value;
+    int acc[num_elems<float2>::value] = {5, 6};
+    out[3] = acc[0] + acc[1];
+}
+launch k<float> { out = zeros(4); expect out == [1, 2, 32, 11]; }
+"#;
+    ok(src, &[], ONE, ONE);
+}
+
+#[test]
+fn a_static_member_function_of_a_struct_template_instance() {
+    // pytorch_cluster's `Cosine<scalar_t>::dot(...)` as a value and pytorch_scatter's
+    // `Reducer<scalar_t, REDUCE>::atomic_write(...);` (void) as a statement, in a kernel template
+    // and in a plain kernel: out[t] = twice(3) + Acc<float, 2>::scale(1) = 6 + 2 = 8 from k<float>,
+    // and out[t] = twice(3) = 6 from plain.
+    let src = r#"
+template <typename T> struct S {
+    static inline __device__ T twice(T x) { return 2 * x; }
+    static inline __device__ void put(T* p, T x) { *p = x; }
+};
+template <typename T, int N> struct Acc {
+    static __device__ T scale(T x) { return x * N; }
+};
+template <typename T>
+__global__ void k(T* out) {
+    T v = S<T>::twice(3.0f) + Acc<T, 2>::scale(1.0f);
+    S<T>::put(&out[threadIdx.x], v);
+}
+launch k<float> { out = zeros(2); expect out == [8, 8]; }
+"#;
+    ok(src, &[], ONE, [2, 1, 1]);
+    let plain = src.replace(
+        "launch k<float> { out = zeros(2); expect out == [8, 8]; }",
+        "__global__ void plain(float* out) { out[threadIdx.x] = S<float>::twice(3.0f); }\nlaunch plain { out = zeros(2); expect out == [6, 6]; }",
+    );
+    ok(&plain, &[], ONE, [2, 1, 1]);
+}
+
+#[test]
+fn a_void_template_declared_without_a_body_runs_its_specialisations() {
+    // LightSeq's `blockReduce<ReduceType::kSum, 1>(pval);`: the primary is only declared, each
+    // specialisation has a body. v = 1: kSum adds 1 (2), then kMax takes max(2, 5) = 5; the
+    // <kSum, 2> specialisation (named through the local constant `num`, as LightSeq does) adds
+    // 10 to both: [15, 13] from [5, 3].
+    let src = r#"
+enum class ReduceType { kMax = 0, kSum };
+template <ReduceType Rtype, int Num>
+__device__ void blockReduce(float* pval);
+template <>
+__device__ void blockReduce<ReduceType::kSum, 1>(float* pval) { *pval += 1.0f; }
+template <>
+__device__ void blockReduce<ReduceType::kMax, 1>(float* pval) { *pval = fmaxf(*pval, 5.0f); }
+template <>
+__device__ void blockReduce<ReduceType::kSum, 2>(float* pval) {
+    pval[0] += 10.0f;
+    pval[1] += 10.0f;
+}
+__global__ void k(float* out) {
+    float v[1] = {1.0f};
+    blockReduce<ReduceType::kSum, 1>(v);
+    blockReduce<ReduceType::kMax, 1>(v);
+    float w[2] = {v[0], 3.0f};
+    const int num = 2;
+    blockReduce<ReduceType::kSum, num>(w);
+    out[0] = w[0];
+    out[1] = w[1];
+}
+launch k { out = zeros(2); expect out == [15, 13]; }
+"#;
+    ok(src, &[], ONE, ONE);
+}

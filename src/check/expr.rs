@@ -1152,6 +1152,9 @@ impl KernelChecker<'_, '_> {
         if let Some(limit) = self.numeric_limit(callee, targs, span) {
             return limit;
         }
+        if let Some(same) = self.is_same(callee, targs, span) {
+            return Ok(same);
+        }
         // A function object (`Reader r; r(i)`): its `operator()`.
         match self.lookup(&callee.name) {
             Some(Binding::Object(i)) => {
@@ -1199,7 +1202,7 @@ impl KernelChecker<'_, '_> {
         }
         // `Policy::twice(x)`: a struct's static member function (a member template too:
         // `P::template inclusive<T>(v)` reads `P::inclusive<T>(v)`).
-        if let Some(f) = self.static_member_fn(&callee.name) {
+        if let Some(f) = self.static_member_fn(&callee.name, callee.span) {
             return self.inline_call(&f, (targs, args), span, false);
         }
         let name = callee.name.as_str();

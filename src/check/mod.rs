@@ -2010,10 +2010,30 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                 }
                 _ => {}
             }
+            // `S<T>::put(p, v);`: a static member function of a struct (template), which
+            // may return `void`.
+            if let Some(f) = self.static_member_fn(name, callee.span) {
+                return Ok(StmtKind::Eval(self.inline_call(
+                    &f,
+                    (targs, args),
+                    e.span,
+                    true,
+                )?));
+            }
             if let Some(f) = self.overload(groups::unqualified(name), args)? {
                 return Ok(StmtKind::Eval(self.inline_call(
                     f,
                     (targs, args),
+                    e.span,
+                    true,
+                )?));
+            }
+            // `blockReduce<ReduceType::kSum, 1>(v);`: the explicit specialisation of a `void`
+            // template the file declares without a body.
+            if let Some(f) = self.declared_specialization(name, targs)? {
+                return Ok(StmtKind::Eval(self.inline_call(
+                    f,
+                    (&[], args),
                     e.span,
                     true,
                 )?));

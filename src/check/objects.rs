@@ -102,11 +102,20 @@ impl KernelChecker<'_, '_> {
         Some(o.bindings.function(m))
     }
 
-    /// The member function `Owner::f` names, where `Owner` is a struct of the file (not a
-    /// template): called without an object, as a static member is.
-    pub(crate) fn static_member_fn(&self, name: &str) -> Option<ast::Function> {
+    /// The member function `Owner::f` names, where `Owner` is a struct of the file or an
+    /// instance of a struct template (`Cosine<float>::dot`): called without an object, as a
+    /// static member is.
+    pub(crate) fn static_member_fn(&mut self, name: &str, span: Span) -> Option<ast::Function> {
         let (owner, member) = name.rsplit_once("::")?;
         let owner = owner.trim_start_matches("::");
+        if owner.contains('<') {
+            let (def, bindings) = self.struct_def_of(owner, span)?.ok()?;
+            let m = self.globals.structs[def]
+                .methods
+                .iter()
+                .find(|m| m.name.name == member)?;
+            return Some(bindings.function(m));
+        }
         let d = self
             .globals
             .structs

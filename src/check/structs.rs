@@ -2776,11 +2776,41 @@ impl<'g> KernelChecker<'g, '_> {
         result
     }
 
-    /// `P::n`: a static member of a struct with data members.
+    /// `P::n`: a static member of a struct, or of a trait without data members
+    /// (`num_elems<float2>::value`, `int_constant<4>::value`).
     pub(crate) fn static_member(&mut self, name: &str, span: Span) -> Option<Value> {
         let (ty, member) = name.rsplit_once("::")?;
-        let l = self.layout_named(ty, span)?.ok()?;
-        l.statics.iter().find(|(n, _)| n == member).map(|(_, v)| *v)
+        if let Some(l) = self.layout_named(ty, span) {
+            let l = l.ok()?;
+            return l.statics.iter().find(|(n, _)| n == member).map(|(_, v)| *v);
+        }
+        let (def, bindings) = self.struct_def_of(ty, span)?.ok()?;
+        let d = &self.globals.structs[def];
+        // The static members up to `member`, in order: each may use the ones before it.
+        self.scopes.push(HashMap::new());
+        let mut found = None;
+        for f in d.fields.iter().filter(|f| f.is_static) {
+            let (Some(init), Ok(scalar)) = (&f.init, {
+                let mut ty = f.ty.clone();
+                bindings.ty(&mut ty);
+                super::scalar_of(&ty)
+            }) else {
+                break;
+            };
+            let mut init = init.clone();
+            bindings.expr(&mut init);
+            let Ok(value) = self.expr(&init) else { break };
+            let ExprKind::Const(v) = self.convert(value, scalar).kind else {
+                break;
+            };
+            self.declare(&f.name, Binding::Constant(v));
+            if f.name.name == member {
+                found = Some(v);
+                break;
+            }
+        }
+        self.scopes.pop();
+        found
     }
 
     /// The names a struct type's template arguments are written with in `pattern` (`Pair<T>`),

@@ -494,6 +494,10 @@ impl Bindings {
                 if let Some((ty, member)) = callee.name.rsplit_once("::") {
                     if let Some(to) = self.types.get(ty).filter(|t| t.base == BaseType::Named) {
                         callee.name = format!("{}::{member}", to.base_text);
+                    } else if let Some(at) = ty.find('<') {
+                        // `Cosine<scalar_t>::dot(...)`: the instance in the copy's terms.
+                        let (name, args) = ty.split_at(at);
+                        callee.name = format!("{name}{}::{member}", self.substitute_text(args));
                     }
                 }
                 // `cpy_1(cx, cdst)` of a function pointer parameter: the function bound to it;
@@ -922,7 +926,7 @@ impl super::KernelChecker<'_, '_> {
 
 /// A type's identity when matching a specialisation: its scalar (an alias of `float` is
 /// `float`), its vector type, or its name; and whether it is a pointer.
-fn type_key(t: &TypeName, pointer: bool) -> String {
+pub(crate) fn type_key(t: &TypeName, pointer: bool) -> String {
     let base = match super::scalar_of_base(t) {
         Ok(s) => s.c_name().to_string(),
         Err(_) => match super::vector::cuda_vector(&t.base_text) {
@@ -1140,10 +1144,11 @@ impl<'g> super::KernelChecker<'g, '_> {
         if written.len() != targs.len() {
             return Ok(false);
         }
-        // A bare name is a type's unless it is a file-scope constant.
+        // A bare name is a type's unless it is a file-scope constant or a name in scope
+        // (LightSeq's `const int num = 2; warpReduce<ReduceType::kSum, num>(pval);`).
         let as_type = |x: &TemplateArg| {
             !matches!(x, TemplateArg::Value(Expr { kind: ExprKind::Name(n), .. })
-                if self.globals.consts.contains_key(n.as_str()))
+                if self.globals.consts.contains_key(n.as_str()) || self.lookup(n).is_some())
         };
         let pairs: Vec<(Option<ArgKey>, Option<ArgKey>)> = written
             .iter()

@@ -1704,6 +1704,11 @@ impl<'m> Builder<'m> {
                 ExprKind::Str(s[1..s.len() - 1].to_string())
             }
             Rule::ident | Rule::scoped_name => ExprKind::Name(scoped(pair.as_str())),
+            // `num_elems<T>::value`: one name, its template arguments as written (one space
+            // between words), which template substitution rewrites.
+            Rule::class_member => ExprKind::Name(scoped(
+                &pair.as_str().split_whitespace().collect::<Vec<_>>().join(" "),
+            )),
             // The call `std::numeric_limits_max<T>()`: one name, which no function's unqualified
             // name can be; the checker knows `<limits>`' values.
             Rule::numeric_limits => {
@@ -1728,6 +1733,19 @@ impl<'m> Builder<'m> {
                     args: Vec::new(),
                 }
             }
+            // The call `std::is_same<A, B>()`: the checker compares the types once templates are
+            // bound.
+            Rule::is_same => ExprKind::Call {
+                callee: Ident {
+                    name: "std::is_same".into(),
+                    span,
+                },
+                targs: pair
+                    .into_inner()
+                    .map(|t| TemplateArg::Type(self.ty(t)))
+                    .collect(),
+                args: Vec::new(),
+            },
             Rule::lambda => {
                 let mut by_value = Vec::new();
                 let mut copy_default = false;

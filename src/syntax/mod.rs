@@ -266,6 +266,8 @@ fn friendly(rule: Rule) -> Option<&'static str> {
         Rule::asm_stmt | Rule::kw_asm | Rule::asm_text => "`asm(...)`",
         Rule::static_assert | Rule::kw_static_assert => "`static_assert(...)`",
         Rule::numeric_limits => "`std::numeric_limits<T>::...`",
+        Rule::is_same => "`std::is_same<A, B>::value`",
+        Rule::class_member => "`S<T>::member`",
         Rule::member_alias => "a member type alias",
         Rule::linkage_block => "`extern \"C\" { ... }`",
         Rule::member_template => "a member function template",
