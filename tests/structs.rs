@@ -1374,3 +1374,31 @@ launch k { in = arange(6); out = zeros(3); expect out == [15, 5, 12]; }
     assert_eq!((c.local_st_instr, c.local_ld_instr), (5, 10));
     assert_eq!((c.gld_instr, c.gst_instr), (7, 3));
 }
+
+#[test]
+fn a_macro_written_call_operator_and_a_temporary_function_object() {
+    // pytorch_scatter's atomics.cuh: `ATOMIC(NAME)` writes `operator()` through a macro, which
+    // hands the parser `operator ( )`; `F<float>()(p, v)` calls a temporary's operator().
+    // out[t] = Twice(3) + Thrice(1) = 6 + 3 = 9; then each of the 2 threads adds 1 to out[2]
+    // through a temporary Add<float>, and Scale<float>()(out[2]) = 2 * 2 = 4 goes to out[3]
+    // (thread 0, after a barrier).
+    let src = r#"
+#define DEFS(N) struct N { __device__ float operator()(float v) { return 2.0f * v; } }
+DEFS(Twice);
+struct Thrice { __device__ float operator( )(float v) { return 3.0f * v; } };
+template <typename T> struct Add {
+    inline __device__ void operator()(T* address, T val) { atomicAdd(address, val); }
+};
+template <typename T> struct Scale { __device__ T operator()(T v) const { return 2 * v; } };
+__global__ void k(float* out) {
+    Twice t;
+    Thrice u;
+    out[threadIdx.x] = t(3.0f) + u(1.0f);
+    Add<float>()(&out[2], 1.0f);
+    __syncthreads();
+    if (threadIdx.x == 0) out[3] = Scale<float>()(out[2]);
+}
+launch k { out = zeros(4); expect out == [9, 9, 2, 4]; }
+"#;
+    ok(src, &[], ONE, [2, 1, 1]);
+}

@@ -474,17 +474,22 @@ impl KernelChecker<'_, '_> {
                 method,
                 args,
                 ..
-            } => match self.group(object)? {
-                Some(g) => self.group_method(g, method, args, span),
-                None => match self.cub_method(object, method, args, span) {
-                    Some(collective) => collective,
-                    None => Err(CheckError::Unsupported {
-                        what: format!("calling the member function `{}`", method.name),
-                        span: method.span,
-                        help: Some("member functions are supported on cooperative groups (`block.sync()`, `tile.shfl_down(v, 1)`) and CUB's collectives (`BlockReduce(temp).Sum(v)`)".into()),
-                    }),
-                },
-            },
+            } => {
+                if let Some(call) = self.temporary_call(e, false) {
+                    return call;
+                }
+                match self.group(object)? {
+                    Some(g) => self.group_method(g, method, args, span),
+                    None => match self.cub_method(object, method, args, span) {
+                        Some(collective) => collective,
+                        None => Err(CheckError::Unsupported {
+                            what: format!("calling the member function `{}`", method.name),
+                            span: method.span,
+                            help: Some("member functions are supported on cooperative groups (`block.sync()`, `tile.shfl_down(v, 1)`) and CUB's collectives (`BlockReduce(temp).Sum(v)`)".into()),
+                        }),
+                    },
+                }
+            }
         }
     }
 

@@ -1931,6 +1931,9 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
         if let Some(call) = self.struct_call(e, true) {
             return Ok(StmtKind::Eval(call?));
         }
+        if let Some(call) = self.temporary_call(e, true) {
+            return Ok(StmtKind::Eval(call?));
+        }
         if let ast::ExprKind::Method {
             object,
             method,

@@ -167,6 +167,37 @@ impl KernelChecker<'_, '_> {
         parts.map(|p| p.join(","))
     }
 
+    /// `F<float>()(p, v)`: a call of a temporary function object without data (pytorch_scatter's
+    /// `AtomicAddDecimalImpl<scalar_t, sizeof(scalar_t)>()(address, val)`): its `operator()`.
+    pub(crate) fn temporary_call(
+        &mut self,
+        e: &ast::Expr,
+        allow_void: bool,
+    ) -> Option<Result<super::typed::Expr>> {
+        let ast::ExprKind::Method {
+            object,
+            method,
+            targs,
+            args,
+        } = &e.kind
+        else {
+            return None;
+        };
+        if method.name != "operator()" || !matches!(object.kind, ast::ExprKind::Call { .. }) {
+            return None;
+        }
+        Some(self.object_of(object)?.and_then(|o| {
+            let Some(f) = self.member_fn(&o, "operator()") else {
+                return Err(CheckError::UnknownFunction {
+                    name: "operator()".into(),
+                    span: method.span,
+                    suggestion: Some("this struct has no `operator()` to call".into()),
+                });
+            };
+            self.inline_call(&f, (targs, args), e.span, allow_void)
+        }))
+    }
+
     /// A pointer from an object: `SharedMemory<T>()` converted, or `smem.getPointer()`.
     pub(crate) fn object_pointer(&mut self, e: &ast::Expr) -> Option<Result<Ptr>> {
         let (o, method, args) = match &e.kind {

@@ -1655,6 +1655,19 @@ impl<'m> Builder<'m> {
                             targs,
                             args,
                         },
+                        // `F<float>()(p, v)`: the `operator()` of a temporary function object.
+                        kind @ ExprKind::Call { .. } => ExprKind::Method {
+                            object: Box::new(Expr {
+                                kind,
+                                span: expr.span,
+                            }),
+                            method: Ident {
+                                name: "operator()".into(),
+                                span: expr.span,
+                            },
+                            targs,
+                            args,
+                        },
                         // `(f)(x)`, `[](int i) { ... }(3)` and friends: a name the checker rejects.
                         kind => ExprKind::Call {
                             callee: Ident {

@@ -337,7 +337,9 @@ fn friendly(rule: Rule) -> Option<&'static str> {
         Rule::brace_init | Rule::type_brace | Rule::brace_list => "`{`",
         Rule::ctor_args => "`(`",
         Rule::arrow => "`->`",
-        Rule::fn_name | Rule::operator_name | Rule::overload_op => "a function name",
+        Rule::fn_name | Rule::operator_name | Rule::overload_op | Rule::spaced_op => {
+            "a function name"
+        }
         Rule::ctor_def | Rule::member_init | Rule::explicit_kw | Rule::default_kw => {
             "a constructor"
         }
