@@ -1402,3 +1402,20 @@ launch k { out = zeros(4); expect out == [9, 9, 2, 4]; }
 "#;
     ok(src, &[], ONE, [2, 1, 1]);
 }
+
+#[test]
+fn constexpr_constructors_of_a_class_template() {
+    // lmdeploy's SubBytePtr: `constexpr SubBytePtr() = default;` and a `constexpr explicit`
+    // constructor from a pointer. Each thread writes 1 + t through p.p_: out = [1, 2].
+    let src = r#"
+template <class T>
+struct Ptr {
+    constexpr Ptr() = default;
+    __device__ constexpr explicit Ptr(T* p): p_(p) {}
+    T* p_;
+};
+__global__ void k(float* out) { Ptr<float> p(out); p.p_[threadIdx.x] = 1.0f + threadIdx.x; }
+launch k { out = zeros(2); expect out == [1, 2]; }
+"#;
+    ok(src, &[], ONE, [2, 1, 1]);
+}

@@ -836,3 +836,32 @@ launch k { out = zeros(2); expect out == [15, 13]; }
 "#;
     ok(src, &[], ONE, ONE);
 }
+
+#[test]
+fn integral_constant_bases_and_enum_parameters_of_struct_templates() {
+    // lmdeploy's `struct int_constant: std::integral_constant<int, I> {};` gives the member
+    // `value` = I; `std::true_type` / `std::false_type` give 1 / 0. pytorch_scatter's
+    // `template <typename scalar_t, ReductionType REDUCE> struct Reducer`: an enum parameter on a
+    // struct template. k<float, MAX>: out = [4, 1, 0, 5 (MAX), 2 * 3 = 6 (Scale<float, MAX>)].
+    let src = r#"
+#include <type_traits>
+enum ReductionType { SUM, MEAN, MUL, DIV, MIN, MAX };
+template <int I>
+struct int_constant: std::integral_constant<int, I> {};
+struct yes : public std::true_type {};
+struct no : std::false_type {};
+template <typename scalar_t, ReductionType REDUCE> struct Scale {
+    static __device__ scalar_t apply(scalar_t v) { return REDUCE == MAX ? 2 * v : v; }
+};
+template <typename scalar_t, ReductionType REDUCE>
+__global__ void k(scalar_t* out) {
+    out[0] = int_constant<4>::value;
+    out[1] = yes::value;
+    out[2] = no::value;
+    out[3] = REDUCE;
+    out[4] = Scale<scalar_t, REDUCE>::apply(3.0f);
+}
+launch k<float, MAX> { out = zeros(5); expect out == [4, 1, 0, 5, 6]; }
+"#;
+    ok(src, &[], ONE, ONE);
+}

@@ -2294,6 +2294,9 @@ fn resolve_aliases(module: &ast::Module) -> ast::Module {
     // A struct's members and methods; a template's own parameters hide the file's names and
     // are bound where it is used.
     for s in &mut m.structs {
+        // `template <typename scalar_t, ReductionType REDUCE> struct Reducer`: an enum's
+        // parameter is an integer one.
+        alias_value_params(&b, &mut s.template);
         let mut b = open(&b, &s.template);
         for p in &s.template {
             b.types.remove(&p.name.name);

@@ -596,6 +596,12 @@ impl<'m> Builder<'m> {
                     fields.extend(self.members_of(def, names, anonymous));
                 }
                 Rule::template_args => spec = p.as_str().split_whitespace().collect(),
+                Rule::base_clause => match self.base_value(p)? {
+                    Ok(value) => fields.push(value),
+                    Err(what) => {
+                        unsupported.get_or_insert(what);
+                    }
+                },
                 Rule::align_spec => {
                     let e = p.into_inner().next().expect("grammar: an alignment");
                     align = Some(self.expr(e)?);
@@ -663,6 +669,72 @@ impl<'m> Builder<'m> {
             span,
         };
         Ok((def, before, after))
+    }
+
+    /// `base_clause`: the member `static constexpr T value = v;` that a base
+    /// `std::integral_constant<T, v>` (or `std::true_type`, `std::false_type`) gives the struct;
+    /// any other base is what the struct cannot have, with where it is.
+    fn base_value(
+        &self,
+        pair: Pair<'_, Rule>,
+    ) -> Result<std::result::Result<Field, (String, Span)>> {
+        let base = pair
+            .into_inner()
+            .find(|p| p.as_rule() != Rule::access_kw)
+            .expect("grammar: a base class");
+        let span = self.span(&base);
+        let bool_ty = |span| TypeName {
+            base: BaseType::Bool,
+            base_text: "bool".into(),
+            pointer: false,
+            reference: false,
+            is_const: true,
+            span,
+        };
+        let (ty, init) = match base.as_rule() {
+            Rule::integral_base => {
+                let mut ty = None;
+                let mut value = None;
+                for p in base.into_inner() {
+                    match p.as_rule() {
+                        Rule::ty => ty = Some(self.ty(p)),
+                        Rule::targ_expr => value = Some(self.climb(p.into_inner())?),
+                        _ => {}
+                    }
+                }
+                (
+                    ty.expect("grammar: integral_constant's type"),
+                    value.expect("grammar: integral_constant's value"),
+                )
+            }
+            Rule::bool_base => {
+                let truth = base.into_inner().any(|p| p.as_rule() == Rule::true_type);
+                (
+                    bool_ty(span),
+                    Expr {
+                        kind: ExprKind::Bool(truth),
+                        span,
+                    },
+                )
+            }
+            _ => {
+                return Ok(Err((
+                    format!("the base class `{}`", base.as_str().trim()),
+                    span,
+                )))
+            }
+        };
+        Ok(Ok(Field {
+            ty,
+            name: Ident {
+                name: "value".into(),
+                span,
+            },
+            dims: Vec::new(),
+            init: Some(init),
+            is_static: true,
+            anonymous: false,
+        }))
     }
 
     /// `special_member = { ... ~ "(" ~ special_param ~ ")" ~ "=" ~ (default_kw | delete_kw) }`
@@ -1720,7 +1792,11 @@ impl<'m> Builder<'m> {
             // `num_elems<T>::value`: one name, its template arguments as written (one space
             // between words), which template substitution rewrites.
             Rule::class_member => ExprKind::Name(scoped(
-                &pair.as_str().split_whitespace().collect::<Vec<_>>().join(" "),
+                &pair
+                    .as_str()
+                    .split_whitespace()
+                    .collect::<Vec<_>>()
+                    .join(" "),
             )),
             // The call `std::numeric_limits_max<T>()`: one name, which no function's unqualified
             // name can be; the checker knows `<limits>`' values.
