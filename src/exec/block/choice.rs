@@ -19,6 +19,8 @@ pub(super) struct Scratch {
     mask: Vec<bool>,
     /// The array numbers the active lanes name, in order of first lane.
     present: Vec<u32>,
+    /// Per warp: whether an earlier array's access already counted its request.
+    counted: Vec<bool>,
 }
 
 impl BlockRunner<'_> {
@@ -93,7 +95,8 @@ impl BlockRunner<'_> {
         // neither drawn nor counted among those `--map-iteration` picks from.
         let (drawn, seen) = (self.first_access[pc].is_some(), self.probe_seen[pc]);
         let warps = self.mask.len().div_ceil(32);
-        let mut counted = vec![false; warps];
+        s.counted.clear();
+        s.counted.resize(warps, false);
         let mut result = Ok(());
         for &k in &s.present {
             for (m, (&was, &a)) in self.mask.iter_mut().zip(s.mask.iter().zip(&s.array)) {
@@ -110,8 +113,8 @@ impl BlockRunner<'_> {
                     let here = self.mask[32 * w..(32 * w + 32).min(self.mask.len())]
                         .iter()
                         .any(|&m| m);
-                    let again = here && counted[w];
-                    counted[w] |= here;
+                    let again = here && s.counted[w];
+                    s.counted[w] |= here;
                     again
                 })
                 .count() as u64;
