@@ -240,3 +240,33 @@ fn a_timeout_that_is_not_a_positive_number_is_a_usage_error() {
         );
     }
 }
+
+#[test]
+fn an_infinity_never_passes_for_a_finite_value() {
+    // `|a - b| <= atol + rtol · max(|a|, |b|)` is `inf <= inf` when either side is infinite; an
+    // infinity must equal only itself, or a kernel that overflows (or masks with -inf where it
+    // should not) passes `simt test`.
+    const KERNEL: &str = "__global__ void k(float* d) { d[0] = -INFINITY; d[1] = 5.0f; }\n";
+    let dir = folder(
+        "inf",
+        &[
+            (
+                "a_inf_for_finite.sk",
+                &format!("{KERNEL}launch k {{ d = zeros(2); grid = 1; block = 1; expect d == [1.0, 5.0]; }}\n"),
+            ),
+            (
+                "b_finite_only.sk",
+                &format!("{KERNEL}launch k {{ d = zeros(2); grid = 1; block = 1; expect d[1] == 5.0; }}\n"),
+            ),
+        ],
+    );
+    let (code, out) = simt(&["test", dir.to_str().expect("utf-8 path")]);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains(
+            "expect d == [1.0, 5.0]: 1 of 2 elements differ; first at index 0: -inf == 1 is false"
+        ),
+        "{out}"
+    );
+    assert!(out.ends_with("1 passed, 1 failed\n"), "{out}");
+}

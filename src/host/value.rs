@@ -172,7 +172,8 @@ impl Tolerance {
         match self {
             _ if a == b => true,
             Tolerance::Exact => false,
-            _ if a.is_nan() || b.is_nan() => false,
+            // Unequal with an infinity on either side: the bound below would read `inf <= inf`.
+            _ if a.is_nan() || b.is_nan() || a.is_infinite() || b.is_infinite() => false,
             Tolerance::Within { rtol, atol } => (a - b).abs() <= atol + rtol * a.abs().max(b.abs()),
         }
     }
@@ -242,6 +243,12 @@ mod tests {
         let tol = Tolerance::of(&float, &int);
         assert!(tol.close(1.0, 1.00001));
         assert!(!tol.close(1.0, 1.1));
+        // An infinity equals only itself (numpy's `isclose`): never a finite value, never the
+        // other sign.
+        assert!(tol.close(f64::NEG_INFINITY, f64::NEG_INFINITY));
+        assert!(!tol.close(f64::NEG_INFINITY, 1.0));
+        assert!(!tol.close(5.0, f64::INFINITY));
+        assert!(!tol.close(f64::INFINITY, f64::NEG_INFINITY));
         assert!(!Tolerance::of(&int, &int).close(100000.0, 100001.0));
         // One unit in the last place of a half at 1 is 2^-10 ≈ 9.8e-4: within 1e-3 relative; a
         // float's tolerance (1e-4) would not accept it; bfloat16's 2^-7 ≈ 7.8e-3 needs 1.6e-2.
