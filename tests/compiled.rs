@@ -157,3 +157,76 @@ fn a_long_chain_of_constants_is_folded_once() {
     let (_, compiled) = counts(&src, &[]);
     assert_eq!(compiled, 1);
 }
+
+/// One warp computing `out[t] = EXPR` from `a = arange(32)` and `n = 7`.
+fn integer_op(expr: &str) -> String {
+    format!(
+        "__global__ void k(const int* a, int* out, int n) {{
+            int t = threadIdx.x;
+            out[t] = {expr};
+        }}
+        launch k {{
+            n = 7;
+            a = arange(32);
+            out = zeros(32);
+            grid = 1;
+            block = 32;
+        }}"
+    )
+}
+
+#[test]
+fn an_integer_division_by_a_run_time_value_issues_its_sequence() {
+    // `a[t] % n` and `a[t] + n` are the same source instructions; compiled, the modulo by a
+    // parameter is the guide's 20-instruction sequence (docs/gpu-facts.md §6.5): 19 more issue
+    // slots for the one warp. `/` costs the same.
+    let (src_add, add) = counts(&integer_op("a[t] + n"), &[]);
+    let (src_rem, rem) = counts(&integer_op("a[t] % n"), &[]);
+    let (src_div, div) = counts(&integer_op("a[t] / n"), &[]);
+    assert_eq!((src_rem, src_div), (src_add, src_add));
+    assert_eq!((rem - add, div - add), (19, 19));
+    // By `blockDim.x`, a special register, too: nvcc cannot know it.
+    let (_, by_dim) = counts(&integer_op("a[t] % (int)blockDim.x"), &[]);
+    let (_, dim_add) = counts(&integer_op("a[t] + (int)blockDim.x"), &[]);
+    assert_eq!(by_dim - dim_add, 19);
+}
+
+#[test]
+fn an_integer_division_by_a_compile_time_constant_is_one_instruction() {
+    // A literal power of two is a mask or a shift, another literal a multiply-high: one slot,
+    // as the addition it replaces.
+    let (_, add) = counts(&integer_op("a[t] + 8"), &[]);
+    assert_eq!(counts(&integer_op("a[t] % 8"), &[]).1, add);
+    assert_eq!(counts(&integer_op("a[t] / 7"), &[]).1, add);
+    // So is a divisor that is a constant once the loop is unrolled: each of the four copies of
+    // `a[t] / (i + 1)` divides by its own literal.
+    let unrolled = |op: &str| {
+        sum_loop(
+            "4",
+            &format!("s += (float)(__float_as_int(a[t]) {op} (i + 1));"),
+        )
+    };
+    assert_eq!(counts(&unrolled("/"), &[]).1, counts(&unrolled("+"), &[]).1);
+    // The same loop bounded by `n` is not unrolled: `i + 1` is a run-time value, and each of
+    // the four divisions issues 19 more slots than the addition.
+    let rolled = |op: &str| {
+        sum_loop(
+            "n",
+            &format!("s += (float)(__float_as_int(a[t]) {op} (i + 1));"),
+        )
+    };
+    let n4 = [("n", "4")];
+    assert_eq!(
+        counts(&rolled("/"), &n4).1 - counts(&rolled("+"), &n4).1,
+        4 * 19
+    );
+}
+
+#[test]
+fn a_float_division_is_not_an_integer_sequence() {
+    // `/` on floats is the special-function pipe's (one instruction in the issue count), not the
+    // integer sequence: the same compiled count as a float addition.
+    let (_, add) = counts(&integer_op("(int)((float)a[t] + (float)n)"), &[]);
+    let (_, div) = counts(&integer_op("(int)((float)a[t] / (float)n)"), &[]);
+    assert_eq!(div, add);
+}

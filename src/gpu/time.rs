@@ -146,6 +146,16 @@ pub struct PipeInstr {
     /// constant arithmetic of unrolled loops, hoisted invariants, register-array accesses and
     /// multiplies contracted into FMAs (`KernelIr::folded`).
     pub folded: u64,
+    /// Issue slots beyond one that instructions compiling to a sequence take: an integer division
+    /// or modulo by a run-time value is [`crate::ir::DIVISION_SEQUENCE`] machine instructions.
+    pub sequences: u64,
+}
+
+impl PipeInstr {
+    /// The warp instructions the compiled kernel issues, of the source's `warp_instr`.
+    pub fn compiled(&self, warp_instr: u64) -> u64 {
+        warp_instr - self.folded.min(warp_instr) + self.sequences
+    }
 }
 
 /// The traffic the cache model found beyond the L1.
@@ -307,7 +317,7 @@ pub fn refined_time(
         let n = launch.n_blocks as f64;
         (
             dram / n,
-            (inputs.issue_slots() - launch.pipes.folded as f64) / n,
+            (inputs.issue_slots() - launch.pipes.folded as f64 + launch.pipes.sequences as f64) / n,
         )
     } else {
         (0.0, 0.0)
@@ -450,7 +460,7 @@ pub fn refined_time(
         (None, _) => "no cache model: the L2 is not a bound".to_string(),
     };
 
-    let compiled_warp_instr = inputs.warp_instr - launch.pipes.folded.min(inputs.warp_instr);
+    let compiled_warp_instr = launch.pipes.compiled(inputs.warp_instr);
     let mut assumptions = vec![
         format!(
             "achievable DRAM bandwidth is {ACHIEVABLE_BW_FRACTION:.2} × peak = {:.1} GB/s (82–92 % measured, docs/gpu-facts.md §6.2)",
@@ -477,8 +487,8 @@ pub fn refined_time(
         ),
         "each scheduler issues at most one warp instruction per cycle; schedulers without a resident warp idle".to_string(),
         format!(
-            "the compiled kernel issues {} of the source's {} warp instructions: nvcc unrolls loops with constant bounds, folds their control and index arithmetic, hoists what they do not change, keeps register arrays in registers and contracts multiply-adds into FMAs",
-            compiled_warp_instr, inputs.warp_instr
+            "the compiled kernel issues {} of the source's {} warp instructions: nvcc unrolls loops with constant bounds, folds their control and index arithmetic, hoists what they do not change, keeps register arrays in registers and contracts multiply-adds into FMAs; an integer division or modulo by a value known only at run time is {} instructions (docs/gpu-facts.md §6.5)",
+            compiled_warp_instr, inputs.warp_instr, crate::ir::DIVISION_SEQUENCE
         ),
         format!(
             "each SM's FP32, FP64 and special-function pipes pass {}, {} and {} results per clock (docs/gpu-facts.md §6.4)",

@@ -73,6 +73,8 @@ struct Lowerer<'k> {
     /// What the compiler folds away, and per instruction whether it is folded.
     fold: Folding<'k>,
     folded: Vec<bool>,
+    /// Per instruction, the machine instructions it compiles to ([`KernelIr::machine`]).
+    machine: Vec<u8>,
 }
 
 /// A key that tells constants apart by type and bits (so `0.0` and `-0.0` differ).
@@ -109,6 +111,7 @@ impl<'k> Lowerer<'k> {
             store_index: None,
             fold: Folding::new(&kernel.body),
             folded: Vec::new(),
+            machine: Vec::new(),
         }
     }
 
@@ -225,6 +228,7 @@ impl<'k> Lowerer<'k> {
                 .collect(),
             sites: Vec::new(),
             folded: self.folded,
+            machine: self.machine,
         }
     }
 
@@ -233,6 +237,7 @@ impl<'k> Lowerer<'k> {
         self.insts.push(inst);
         self.spans.push(span);
         self.folded.push(folded);
+        self.machine.push(1);
         self.insts.len() - 1
     }
 
@@ -591,7 +596,7 @@ impl<'k> Lowerer<'k> {
                     self.contract(rhs, b);
                 }
                 let d = self.temp(ty);
-                self.emit(
+                let at = self.emit(
                     Inst::Arith {
                         op: *op,
                         ty,
@@ -601,6 +606,12 @@ impl<'k> Lowerer<'k> {
                     },
                     span,
                 );
+                if matches!(op, ArithOp::Div | ArithOp::Rem)
+                    && ty.is_integer()
+                    && !self.fold.known(rhs)
+                {
+                    self.machine[at] = DIVISION_SEQUENCE;
+                }
                 d
             }
             ExprKind::Compare { op, lhs, rhs } => {

@@ -166,6 +166,11 @@ pub struct KernelIr {
     /// multiplies contracted into FMAs: `fold.rs` has the rules). Every counter still counts it;
     /// only the refined time model's issue and pipe estimates leave it out.
     pub folded: Vec<bool>,
+    /// Per instruction, the machine instructions its compiled form issues when it is not folded:
+    /// 1, or [`DIVISION_SEQUENCE`] for an integer division or modulo by a value `nvcc` cannot
+    /// know at compile time. Every counter still counts one; only the refined time model's issue
+    /// estimate issues the sequence.
+    pub machine: Vec<u8>,
     /// Block shapes the kernel needs (CUB block collectives), each with where it is required.
     pub block_shapes: Vec<(Span, [u32; 3])>,
     /// The arrays [`Space::Choice`] accesses go to, by number: global buffers and shared arrays.
@@ -442,6 +447,12 @@ pub enum Inst {
     /// Active lanes finish the kernel; if none remain, jump to `skip_to`.
     Return { skip_to: u32 },
 }
+
+/// The machine instructions of an integer division or modulo by a run-time value: "Integer
+/// division and modulo operation are costly as they compile to up to 20 instructions" (CUDA C++
+/// Programming Guide, "Arithmetic Instructions"; docs/gpu-facts.md §6.5). A divisor known at
+/// compile time compiles to a shift or a multiply-high and costs one, as any instruction.
+pub const DIVISION_SEQUENCE: u8 = 20;
 
 /// The execution pipe an instruction's lanes occupy, for the time model.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -394,14 +394,22 @@ impl Listing<'_> {
     }
 }
 
-/// The compiled instruction mix: each instruction's issued warps, by its pipe, or folded.
+/// The compiled instruction mix: each instruction's issued warps, by its pipe, or folded, and the
+/// issue slots its machine-instruction sequence adds.
 fn pipes(ir: &KernelIr, per_inst: &[crate::exec::InstCounters]) -> PipeInstr {
     let mut p = PipeInstr::default();
-    for ((inst, c), &folded) in ir.insts.iter().zip(per_inst).zip(&ir.folded) {
+    for (((inst, c), &folded), &machine) in ir
+        .insts
+        .iter()
+        .zip(per_inst)
+        .zip(&ir.folded)
+        .zip(&ir.machine)
+    {
         if folded {
             p.folded += c.warp_instr;
             continue;
         }
+        p.sequences += c.warp_instr * u64::from(machine - 1);
         match inst.pipe() {
             Pipe::Fp32 => p.fp32 += c.warp_instr,
             Pipe::Fp64 => p.fp64 += c.warp_instr,
