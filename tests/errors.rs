@@ -359,3 +359,52 @@ fn a_half_precision_function_simt_lacks_is_named_as_unsupported() {
         "{all}"
     );
 }
+
+#[test]
+fn a_trap_inside_a_device_function_shows_each_call_that_led_to_it() {
+    // `get` reads `a[i + 1]`: thread 31 of the second call reads `a[32]`. The first call
+    // (`get(a, 0)`, line 5) never traps, so the label must be on the second call (line 6, column
+    // 16), then on `twice`'s call in the kernel (line 10, column 14).
+    let src = "__device__ float get(const float* a, int i) {
+    return a[i + 1];
+}
+__device__ float twice(const float* a, int i) {
+    float x = get(a, 0);
+    return x + get(a, i);
+}
+__global__ void k(const float* a, float* out) {
+    int t = threadIdx.x;
+    out[t] = twice(a, t);
+}
+launch k { a = arange(32); out = zeros(32); }";
+    let f = err(src, &[], ONE, B32);
+    assert_eq!(codes(&f), ["simt::run::out_of_bounds"]);
+    assert_eq!(position(&f), (2, 12));
+    use miette::Diagnostic;
+    let at = |offset: usize| {
+        let before = &src[..offset];
+        (
+            before.lines().count(),
+            offset - before.rfind('\n').map_or(0, |n| n + 1) + 1,
+        )
+    };
+    let labels: Vec<_> = f.errors[0]
+        .labels()
+        .expect("labels")
+        .map(|l| (at(l.offset()), l.label().unwrap_or_default().to_string()))
+        .collect();
+    assert_eq!(
+        labels,
+        [
+            ((2, 12), "block (0, 0, 0), thread (31, 0, 0)".to_string()),
+            ((6, 16), "in the function called here".to_string()),
+            ((10, 14), "called from here".to_string()),
+        ]
+    );
+    // The help is the trap's own.
+    assert!(f.errors[0]
+        .help()
+        .expect("help")
+        .to_string()
+        .contains("bounds check"));
+}

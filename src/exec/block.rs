@@ -368,9 +368,20 @@ impl<'a> BlockRunner<'a> {
         self.last_barrier = None;
         self.issued = 0;
         self.dispatched = 0;
-        let insts = &self.ir.insts;
         let mut pc = 0usize;
-        while pc < insts.len() {
+        self.interpret(globals, &mut pc)
+            .map_err(|e| e.in_calls(&self.ir.call_sites(pc)))
+    }
+
+    /// Runs the block's instructions from `at`, leaving `at` at the one that failed on an error.
+    fn interpret(
+        &mut self,
+        globals: &[Option<GlobalBuf<'_>>],
+        at: &mut usize,
+    ) -> Result<(), RunError> {
+        let insts = &self.ir.insts;
+        while *at < insts.len() {
+            let pc = *at;
             let inst = insts[pc];
             self.dispatched += 1;
             let mut next = pc + 1;
@@ -626,7 +637,7 @@ impl<'a> BlockRunner<'a> {
                     self.compute(pc, inst)?;
                 }
             }
-            pc = next;
+            *at = next;
         }
         Ok(())
     }

@@ -252,6 +252,17 @@ pub enum RunError {
         /// Block index.
         block: [u32; 3],
     },
+    /// `return a[i + 1];` in a `__device__` function called from a kernel: the trap, with the
+    /// line of each call that led to it
+    #[error("{error}")]
+    #[diagnostic(forward(error))]
+    InCall {
+        /// The trap inside the function.
+        error: Box<RunError>,
+        /// The trap's labels, then one per call site, innermost first.
+        #[label(collection)]
+        labels: Vec<miette::LabeledSpan>,
+    },
     /// `__global__ void k() {}` launched on a grid of 65535 × 65535 × 2147483647 blocks
     #[error("step limit exceeded: more than {limit} warp steps before block ({}, {}, {}) of {blocks} could start", block[0], block[1], block[2])]
     #[diagnostic(
@@ -266,4 +277,29 @@ pub enum RunError {
         /// Blocks in the grid.
         blocks: u64,
     },
+}
+
+impl RunError {
+    /// The trap as raised inside the inlined calls at `calls` (innermost first): each call's
+    /// line is labelled beside the trap's own; unchanged outside any function.
+    pub fn in_calls(self, calls: &[Span]) -> RunError {
+        if calls.is_empty() {
+            return self;
+        }
+        let mut labels: Vec<miette::LabeledSpan> = miette::Diagnostic::labels(&self)
+            .map(Iterator::collect)
+            .unwrap_or_default();
+        labels.extend(calls.iter().enumerate().map(|(depth, &call)| {
+            let what = if depth == 0 {
+                "in the function called here"
+            } else {
+                "called from here"
+            };
+            miette::LabeledSpan::new_with_span(Some(what.to_string()), call)
+        }));
+        RunError::InCall {
+            error: Box::new(self),
+            labels,
+        }
+    }
 }

@@ -178,6 +178,25 @@ pub struct KernelIr {
 }
 
 impl KernelIr {
+    /// The spans of the calls whose inlined bodies enclose instruction `pc`, innermost first.
+    pub fn call_sites(&self, pc: usize) -> Vec<Span> {
+        let mut open = Vec::new();
+        for (inst, &span) in self.insts[..pc.min(self.insts.len())]
+            .iter()
+            .zip(&self.spans)
+        {
+            match inst {
+                Inst::FnBegin => open.push(span),
+                Inst::FnEnd => {
+                    open.pop();
+                }
+                _ => {}
+            }
+        }
+        open.reverse();
+        open
+    }
+
     /// The site of instruction `inst` (see [`KernelIr::sites`]).
     pub fn site(&self, inst: u32) -> u32 {
         self.sites.get(inst as usize).copied().unwrap_or(inst)
