@@ -862,6 +862,48 @@ launch k {
 }
 
 #[test]
+fn a_compound_assignment_is_a_condition_without_extra_parentheses() {
+    // QuEST's `while (x >>= 1) ans++;` is log2: 1 → 0, 8 → 3, 1000 → 9, 65536 → 16. The
+    // same in `do ... while (m >>= 1)` counts one more pass (the body runs before the test),
+    // `if (y -= 1)` is taken unless y was 1, and `for (...; j -= 1;)` runs j times.
+    let src = r#"
+__global__ void k(unsigned int* a, unsigned int* b) {
+    unsigned int t = threadIdx.x;
+    unsigned int x = a[t], ans = 0;
+    while (x >>= 1) ans++;
+    unsigned int m = a[t], passes = 0;
+    do { passes++; } while (m >>= 1);
+    unsigned int y = t + 1, taken = 0;
+    if (y -= 1) taken = 1;
+    unsigned int steps = 0;
+    for (unsigned int j = t; j -= 0; j--) steps++;
+    a[t] = ans;
+    b[4 * t] = passes; b[4 * t + 1] = taken; b[4 * t + 2] = y; b[4 * t + 3] = steps;
+}
+launch k {
+    a = [1, 8, 1000, 65536];
+    b = zeros(16);
+    expect a == [0, 3, 9, 16];
+    expect b == [1, 0, 0, 0,  4, 1, 1, 1,  10, 1, 2, 2,  17, 1, 3, 3];
+}
+"#;
+    ok(src, &[], ONE, [4, 1, 1]);
+    // A plain `=` there stays a probable typo for `==` (C allows it; write `if ((x = f()))`).
+    let f = err(
+        "__global__ void k(int* a) { int x = a[0]; if (x = 3) a[1] = x; }\nlaunch k { a = zeros(4); }",
+        &[],
+        Some(ONE),
+        Some(ONE),
+    );
+    assert_eq!(codes(&f), ["simt::parse::syntax"]);
+    let help = miette::Diagnostic::help(&f.errors[0]).map(|h| h.to_string());
+    assert_eq!(
+        help.as_deref(),
+        Some("did you mean `==`? `=` assigns; a condition compares")
+    );
+}
+
+#[test]
 fn assignments_used_as_values_that_simt_refuses() {
     // A compound assignment to memory would need its new value read back; a target with a
     // step in it would be evaluated twice.

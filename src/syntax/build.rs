@@ -1249,7 +1249,7 @@ impl<'m> Builder<'m> {
                     .into_inner()
                     .any(|p| p.as_rule() == Rule::kw_constexpr);
                 let mut it = pair.into_inner().filter(|p| !is_keyword(p.as_rule()));
-                let cond = self.expr(it.next().expect("grammar: if has a condition"))?;
+                let cond = self.paren_item(it.next().expect("grammar: if has a condition"))?;
                 let then = Box::new(self.stmt(it.next().expect("grammar: if has a body"))?);
                 let els = it.next().map(|p| self.stmt(p)).transpose()?.map(Box::new);
                 StmtKind::If {
@@ -1266,7 +1266,7 @@ impl<'m> Builder<'m> {
                 let cond = cond_pair
                     .into_inner()
                     .next()
-                    .map(|e| self.expr(e))
+                    .map(|e| self.paren_item(e))
                     .transpose()?;
                 let step = self.for_part(it.next().expect("grammar: for has a step"))?;
                 let body = Box::new(self.stmt(it.next().expect("grammar: for has a body"))?);
@@ -1279,14 +1279,14 @@ impl<'m> Builder<'m> {
             }
             Rule::while_stmt => {
                 let mut it = pair.into_inner().filter(|p| !is_keyword(p.as_rule()));
-                let cond = self.expr(it.next().expect("grammar: while has a condition"))?;
+                let cond = self.paren_item(it.next().expect("grammar: while has a condition"))?;
                 let body = Box::new(self.stmt(it.next().expect("grammar: while has a body"))?);
                 StmtKind::While { cond, body }
             }
             Rule::do_stmt => {
                 let mut it = pair.into_inner().filter(|p| !is_keyword(p.as_rule()));
                 let body = Box::new(self.stmt(it.next().expect("grammar: do has a body"))?);
-                let cond = self.expr(it.next().expect("grammar: do has a condition"))?;
+                let cond = self.paren_item(it.next().expect("grammar: do has a condition"))?;
                 StmtKind::DoWhile { body, cond }
             }
             Rule::switch_stmt => self.switch(pair)?,
@@ -1443,7 +1443,8 @@ impl<'m> Builder<'m> {
     }
 
     /// `paren_item = { expr ~ (assign_op ~ paren_item)? }`: an expression, or an assignment
-    /// as a value (`a = b = c` there is `a = (b = c)`).
+    /// as a value (`a = b = c` there is `a = (b = c)`); also a condition (`cond`), whose
+    /// operator can only be a compound one.
     fn paren_item(&self, pair: Pair<'_, Rule>) -> Result<Expr> {
         let span = self.span(&pair);
         let mut it = pair.into_inner();

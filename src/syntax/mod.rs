@@ -255,6 +255,7 @@ fn friendly(rule: Rule) -> Option<&'static str> {
         | Rule::gnu_attribute
         | Rule::paren_text
         | Rule::paren_item
+        | Rule::cond
         | Rule::kernel_head
         | Rule::device_head
         | Rule::keyword => return None,
@@ -387,6 +388,7 @@ fn friendly(rule: Rule) -> Option<&'static str> {
         Rule::var_decl | Rule::declarator => "a declaration",
         Rule::assign => "an assignment",
         Rule::assign_op => "`=`",
+        Rule::compound_op => "an operator",
         Rule::pre_incdec | Rule::incdec | Rule::op_preinc | Rule::post_inc_in_expr => {
             "`++` or `--`"
         }
