@@ -254,6 +254,31 @@ launch k<double> { out = zeros(8); in = zeros(1); block = 1; grid = 1;
 }
 
 #[test]
+fn sizeof_a_vector_whose_address_is_taken_is_its_whole_size() {
+    // `&bits` keeps the int4 in memory, named through a reference: sizeof is still 4 × 4 = 16
+    // (llm.c's Packed128 static_asserts it), as it is for the untouched `other`; a `float4&`
+    // parameter is 16 too (sizeof of a reference is its referee's), a `half2&` 4. q[1] reads
+    // the second component, 2.
+    let src = r#"
+#include <cuda_fp16.h>
+__device__ unsigned long long size_of_ref(float4& v, half2& h) { return sizeof(v) * 100 + sizeof(h); }
+__global__ void k(unsigned long long* out) {
+    int4 bits = make_int4(1, 2, 3, 4);
+    int4 other = make_int4(5, 6, 7, 8);
+    int* q = reinterpret_cast<int*>(&bits);
+    float4 f = make_float4(0, 0, 0, 0);
+    half2 h = __floats2half2_rn(1.0f, 2.0f);
+    out[0] = sizeof(bits);
+    out[1] = sizeof(other);
+    out[2] = q[1];
+    out[3] = size_of_ref(f, h);
+}
+launch k { out = zeros(4); block = 1; grid = 1; expect out == [16, 16, 2, 1604]; }
+"#;
+    ok(src, &[], ONE, ONE);
+}
+
+#[test]
 fn switch_runs_the_matching_case() {
     // a: t % 5 = 0 → 10; 1 and 2 share a body → 20; 3 → default 30 (written before case 4, as
     // C allows); 4 → 40. b: the loop skips i = 1 by `continue` inside the switch (it continues

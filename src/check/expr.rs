@@ -1752,6 +1752,12 @@ impl KernelChecker<'_, '_> {
                     return Ok(u64::from(self.locals[var.0 as usize].declared.size()))
                 }
                 Some(Binding::Vector { elem, width, .. }) => return Ok(array(elem, width, &[])),
+                // A reference, or a vector local whose address is taken (kept in memory and
+                // named through one): its element's own size, all components.
+                Some(Binding::Ref(i)) if self.struct_size(e).is_none() => {
+                    let (elem, width) = self.ptr_vars[i as usize].pointee;
+                    return Ok(array(elem, width, &[]));
+                }
                 // A `__constant__`/`__device__` variable: its declared size, not a pointer's.
                 Some(Binding::Param(p)) if self.constant_dims.contains_key(&p) => {
                     if let ParamKind::Buffer { elem, width, .. } = self.params[p as usize].kind {
