@@ -364,6 +364,7 @@ pub fn prepare(
     for stmt in launch.map(|l| l.stmts.as_slice()).unwrap_or_default() {
         match stmt {
             HostStmt::Assign { name, value } => {
+                unknown_member(kernel, name).map_err(|e| (e, Origin::File))?;
                 let is_shape = matches!(name.name.as_str(), "grid" | "block");
                 if is_shape && env.vars.contains_key(&name.name) && overridden_shape(ov, &name.name)
                 {
@@ -889,6 +890,40 @@ type Bound = (Args, Vec<Vec<usize>>, Vec<Held>);
 /// Binds every parameter from the environment; reports all missing ones at once. Each array
 /// pointer parameters point into is held once, however many of them share it; the names that
 /// held it give it up until `check_expects`.
+/// `Ok` unless `name` sets a member (`q.bogus = 7;`) that a struct parameter of `kernel` does not
+/// have: the launch would set nothing, silently.
+fn unknown_member(kernel: &Kernel, name: &crate::syntax::ast::Ident) -> Result<(), HostError> {
+    let Some((base, _)) = name.name.split_once('.') else {
+        return Ok(());
+    };
+    let prefix = format!("{base}.");
+    let members: Vec<&str> = kernel
+        .params
+        .iter()
+        .map(|p| p.name.as_str())
+        .filter(|n| n.starts_with(&prefix))
+        .collect();
+    let known = members.iter().any(|m| {
+        *m == name.name
+            || m.strip_prefix(name.name.as_str())
+                .is_some_and(|r| r.starts_with(['.', '[']))
+    });
+    if members.is_empty() || known {
+        return Ok(());
+    }
+    let list: Vec<String> = members.iter().map(|m| format!("`{m}`")).collect();
+    let help = match crate::diag::did_you_mean(&name.name, members.iter().copied()) {
+        Some(guess) => format!("{guess} `{base}` has {}", list.join(", ")),
+        None => format!("`{base}` has {}", list.join(", ")),
+    };
+    Err(HostError::BadValue {
+        message: format!("`{base}` has no member `{}`", &name.name[prefix.len()..]),
+        span: name.span,
+        label: "not a member".into(),
+        help: Some(help),
+    })
+}
+
 fn bind(kernel: &Kernel, env: &mut Env, launch_span: Option<Span>) -> Result<Bound, Failure> {
     let n = kernel.params.len();
     let mut scalars = vec![None; n];
