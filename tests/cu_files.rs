@@ -212,3 +212,31 @@ launch k { out = zeros(4); expect out == [0, 2, 4, 6]; }
         assert_eq!(codes(&f), ["simt::check::host_function"], "{call}");
     }
 }
+
+#[test]
+fn file_scope_extern_declarations_are_host_code() {
+    // k-means' `extern int _debug;`, cuda-samples' `extern "C" void computeGold(...);` and a
+    // plain `extern int f(int);` declare host things: skipped with the note, and the kernel runs.
+    // `extern __shared__` stays a shared declaration.
+    let src = r#"
+extern int _debug;
+extern "C" void computeGold(float* reference, float* idata, const unsigned int len);
+extern int f(int x);
+extern __shared__ float dyn[];
+__global__ void k(float *out) { dyn[threadIdx.x] = threadIdx.x; out[threadIdx.x] = 2.0f * dyn[threadIdx.x]; }
+launch k { out = zeros(4); dyn_smem = 16; expect out == [0, 2, 4, 6]; }
+"#;
+    let r = ok(src, &[], [1, 1, 1], [4, 1, 1]);
+    let note = r
+        .hints
+        .iter()
+        .find(|h| h.rule == "host-code")
+        .expect("a note");
+    for skipped in [
+        "`_debug` (line 2)",
+        "`computeGold` (line 3)",
+        "`f` (line 4)",
+    ] {
+        assert!(note.message.contains(skipped), "{}", note.message);
+    }
+}

@@ -206,6 +206,20 @@ impl<'m> Builder<'m> {
                     module.host_items.push((format!("variable `{name}`"), span));
                     Ok(())
                 }
+                Rule::extern_decl => {
+                    let span = self.span(&item);
+                    let text = item.as_str();
+                    let head =
+                        text[..text.find(['(', ';', '[', '=']).unwrap_or(text.len())].trim_end();
+                    let name = head
+                        .rsplit(|c: char| !(c.is_alphanumeric() || c == '_'))
+                        .next()
+                        .unwrap_or("");
+                    module
+                        .host_items
+                        .push((format!("declaration `{name}`"), span));
+                    Ok(())
+                }
                 Rule::type_alias => self.type_alias(item).map(|a| module.aliases.push(a)),
                 Rule::fn_ptr_alias => {
                     module.fn_pointer_types.push(self.fn_ptr_alias(item));
