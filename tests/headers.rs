@@ -167,3 +167,119 @@ launch power { z = [0, 0, 1, 2, 2, 4, 3, 6]; out = zeros(4); expect out == [0, 5
 "#;
     common::ok(src, &[], [1, 1, 1], [4, 1, 1]);
 }
+
+#[test]
+fn glm_vectors_and_column_major_matrices_compute_as_glm_does() {
+    // a = (1, 2, 3), b = (4, -5, 6): dot = 4 - 10 + 18 = 12; cross (glm's compute_cross:
+    // x.y*y.z - y.y*x.z, x.z*y.x - y.z*x.x, x.x*y.y - y.x*x.y) = (12 + 15, 12 - 6, -5 - 8)
+    // = (27, 6, -13). length(3, 4, 12) = 13; normalize(0, 3, 4) = (0, 3, 4) * (1 / 5).
+    // M = mat3(1, 2, 3, 4, 5, 6, 7, 8, 10) fills columns: M[0] = (1, 2, 3), M[1] = (4, 5, 6),
+    // M[2] = (7, 8, 10), so M[1][2] (column 1, row 2) = 6.
+    // M * (1, 0, -1) = M[0] - M[2] = (-6, -6, -7); (1, 0, -1) * M = (dot(M[0], v), dot(M[1], v),
+    // dot(M[2], v)) = (-2, -2, -3). transpose(M)[0] = (1, 4, 7).
+    // A = mat3(0, 1, 0, 0, 0, 1, 1, 0, 0): A * (x, y, z) = A[0]x + A[1]y + A[2]z = (z, x, y).
+    // (M * A)[j] = M * A[j]: (M * A)[0] = M * (0, 1, 0) = M[1] = (4, 5, 6);
+    // (A * M)[0] = A * M[0] = (3, 1, 2): the order of the product shows.
+    // mat3(2) is 2 on the diagonal: (M * mat3(2))[2][2] = 20.
+    // glm::max((-1, 2, 0.5), 1) = (1, 2, 1); 2 * (1, 2, 3) / 4 + 0.5 = (1, 1.5, 2).
+    // vec<4, float>(1, 2, 3, 4): dot with itself = (1 + 4) + (9 + 16) = 30; make_vec4 of
+    // p = [5, 6, 7, 8] gives p's values, .w = 8.
+    let src = r#"
+#include <glm/glm.hpp>
+#include <glm/gtc/type_ptr.hpp>
+using mat3 = glm::mat<3, 3, float>;
+__global__ void k(const float* p, float* out) {
+    glm::vec3 a(1.0f, 2.0f, 3.0f);
+    glm::vec3 b = glm::vec3(4.0f, -5.0f, 6.0f);
+    glm::vec3 c = glm::cross(a, b);
+    glm::vec3 n = glm::normalize(glm::vec3(0.0f, 3.0f, 4.0f));
+    mat3 M = mat3(1, 2, 3, 4, 5, 6, 7, 8, 10);
+    glm::mat3 A = glm::mat3(0, 1, 0, 0, 0, 1, 1, 0, 0);
+    glm::vec3 v(1.0f, 0.0f, -1.0f);
+    glm::vec3 mv = M * v;
+    glm::vec3 vm = v * M;
+    glm::mat3 MA = M * A;
+    glm::mat3 AM = A * M;
+    glm::mat3 M2 = M * glm::mat3(2.0f);
+    glm::mat3 T = glm::transpose(M);
+    glm::vec3 m = glm::max(glm::vec3(-1.0f, 2.0f, 0.5f), 1.0f);
+    glm::vec3 s = 2.0f * a / 4.0f;
+    s += 0.5f;
+    glm::vec<4, float> q(1.0f, 2.0f, 3.0f, 4.0f);
+    glm::vec4 r = glm::make_vec4(p);
+    out[0] = glm::dot(a, b);
+    out[1] = c.x; out[2] = c.y; out[3] = c[2];
+    out[4] = glm::length(glm::vec3(3.0f, 4.0f, 12.0f));
+    out[5] = n.x; out[6] = n.y; out[7] = n.z;
+    out[8] = M[1][2];
+    out[9] = mv.x; out[10] = mv.y; out[11] = mv.z;
+    out[12] = vm.x; out[13] = vm.y; out[14] = vm.z;
+    out[15] = MA[0][0]; out[16] = MA[0][1]; out[17] = MA[0][2];
+    out[18] = AM[0][0]; out[19] = AM[0][1]; out[20] = AM[0][2];
+    out[21] = M2[2][2];
+    out[22] = T[0][0]; out[23] = T[0][1]; out[24] = T[0][2];
+    out[25] = m.x; out[26] = m.y; out[27] = m.z;
+    out[28] = s.x; out[29] = s.y; out[30] = s.z;
+    out[31] = glm::dot(q, q);
+    out[32] = r.w;
+}
+launch k {
+    p = [5, 6, 7, 8];
+    out = zeros(33);
+    expect out == [12, 27, 6, -13, 13, 0, 0.6, 0.8, 6, -6, -6, -7, -2, -2, -3, 4, 5, 6, 3, 1, 2,
+                   20, 1, 4, 7, 1, 2, 1, 1, 1.5, 2, 30, 8];
+}
+"#;
+    ok(src, &[], ONE, ONE);
+}
+
+#[test]
+fn a_glm_vec3_buffer_reads_like_three_floats() {
+    // `const glm::vec3* v` is 12-byte elements, as glm lays vec3 out (three floats, no padding).
+    // One warp reads v[i] for i = 0..31: 384 contiguous bytes = 12 sectors, in the three
+    // member loads (x, y, z at stride 12: each covers bytes 0..383 of the buffer, so each of the
+    // three requests touches all 12 sectors): 36 sectors, the same as reading
+    // p[3 * i], p[3 * i + 1], p[3 * i + 2] from a float*. The store is 32 floats = 4 sectors.
+    // length of (3i, 3i + 1, 3i + 2) for i = 0: sqrt(0 + 1 + 4) = sqrt(5).
+    let glm = r#"
+#include <glm/glm.hpp>
+__global__ void k(const glm::vec3* v, float* out) {
+    glm::vec3 a = v[threadIdx.x];
+    out[threadIdx.x] = a.x + a.y + a.z;
+}
+launch k { v = arange(96); out = zeros(32); expect out == arange(32) * 9 + 3; }
+"#;
+    let raw = r#"
+__global__ void k(const float* p, float* out) {
+    int i = threadIdx.x;
+    out[i] = p[3 * i] + p[3 * i + 1] + p[3 * i + 2];
+}
+launch k { p = arange(96); out = zeros(32); expect out == arange(32) * 9 + 3; }
+"#;
+    let g = ok(glm, &[], ONE, [32, 1, 1]).counters;
+    let r = ok(raw, &[], ONE, [32, 1, 1]).counters;
+    assert_eq!((g.gld_instr, g.gld_sectors, g.gst_sectors), (3, 36, 4));
+    assert_eq!((r.gld_instr, r.gld_sectors, r.gst_sectors), (3, 36, 4));
+}
+
+#[test]
+fn an_alias_of_a_class_constructs_with_one_argument() {
+    // `Q(1.5f)` of `typedef P<3> Q;` calls P<3>'s constructor (C++'s functional cast to a class
+    // type): a = 3, and `Q(q)` copies it (3, not 6). `ns::R(0.75f)` names the alias in its
+    // namespace: a = 1.5. `F(2.7f)` of a scalar alias stays a cast: 2. 3 + 1.5 + 2 = 6.5.
+    let src = r#"
+template <int N> struct P;
+template <> struct P<3> { float a; __device__ explicit P(float x) : a(x * 2.0f) {} };
+typedef P<3> Q;
+typedef int F;
+namespace ns { typedef P<3> R; }
+__global__ void k(float* out) {
+    Q q = Q(1.5f);
+    Q c = Q(q);
+    ns::R r = ns::R(0.75f);
+    out[0] = c.a + r.a + F(2.7f);
+}
+launch k { out = zeros(1); expect out == 6.5; }
+"#;
+    ok(src, &[], ONE, ONE);
+}

@@ -2225,6 +2225,14 @@ fn alias_value_params(b: &template::Bindings, params: &mut [ast::TemplateParam])
 fn resolve_aliases(module: &ast::Module) -> ast::Module {
     let mut b = template::Bindings {
         class_members: std::rc::Rc::new(template::ClassMembers::of(module)),
+        constructed: std::rc::Rc::new(
+            module
+                .structs
+                .iter()
+                .filter(|s| !s.ctors.is_empty())
+                .map(|s| s.name.name.clone())
+                .collect(),
+        ),
         ..Default::default()
     };
     for (name, params, ty) in &module.alias_templates {

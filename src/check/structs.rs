@@ -1742,6 +1742,15 @@ impl<'g> KernelChecker<'g, '_> {
         span: Span,
         out: &mut Vec<Stmt>,
     ) -> Result<Vec<Expr>> {
+        // `P(p)` of a `P`: the implicit copy constructor.
+        if let [item] = items {
+            if self
+                .struct_of(item)
+                .is_some_and(|found| found.name == l.name)
+            {
+                return self.struct_value_at(item, l, out, false);
+            }
+        }
         if let Some((def, bindings)) = &l.def {
             let ctors = &self.globals.structs[*def].ctors;
             if !ctors.is_empty() {

@@ -28,6 +28,9 @@ pub(crate) struct Bindings {
     /// The parameters of the template being copied that are not bound yet: a member type whose
     /// class arguments name one waits for the instance (a specialisation may match it then).
     pub open: std::collections::HashSet<String>,
+    /// The file's classes that declare a constructor: `Alias(x)` of an alias naming one calls
+    /// it (C++'s functional cast to a class type), where `Alias(x)` of a scalar alias is a cast.
+    pub constructed: Rc<std::collections::HashSet<String>>,
 }
 
 /// The member types (`using compute = T;`) of a class template or of one specialisation.
@@ -511,13 +514,26 @@ impl Bindings {
                         _ => callee.name = f.clone(),
                     }
                 }
-                // `T(x)`: a functional cast to a type parameter.
-                if let Some(to) = self.types.get(&callee.name) {
+                // `T(x)`: a functional cast to a type parameter; `glm::mat3(...)` names the
+                // alias `mat3` declared in namespace `glm` (types resolve by their last part).
+                let alias = self.types.get(&callee.name).or_else(|| {
+                    let (_, last) = callee.name.rsplit_once("::")?;
+                    self.types.get(last)
+                });
+                if let Some(to) = alias {
                     // `C(re, im)` of an alias `C` of a struct type: its constructor.
                     if targs.is_empty() && args.len() != 1 && to.base == BaseType::Named {
                         callee.name = to.base_text.clone();
                     }
-                    if targs.is_empty() && args.len() == 1 {
+                    let class = to.base_text.split('<').next().unwrap_or_default();
+                    let class = class.rsplit("::").next().unwrap_or_default();
+                    if targs.is_empty()
+                        && to.base == BaseType::Named
+                        && !to.pointer
+                        && self.constructed.contains(class)
+                    {
+                        callee.name = to.base_text.clone();
+                    } else if targs.is_empty() && args.len() == 1 {
                         let mut ty = to.clone();
                         ty.span = callee.span;
                         let inner = args.pop().expect("one argument");

@@ -10,6 +10,7 @@ pub(crate) fn header(name: &str) -> Option<&'static str> {
         "helper_math.h" => Some(include_str!("headers/helper_math.h")),
         "cuComplex.h" => Some(include_str!("headers/cucomplex.h")),
         "cufft.h" => Some(include_str!("headers/cufft.h")),
+        "glm/glm.hpp" | "glm/gtc/type_ptr.hpp" => Some(include_str!("headers/glm.h")),
         _ => None,
     }
 }

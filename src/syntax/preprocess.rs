@@ -539,7 +539,7 @@ struct Pp<'s> {
     macros: HashMap<Rc<str>, Rc<Macro>>,
     ids: HashMap<Rc<str>, u32>,
     /// Headers of [`super::headers`] read so far (each is read once, as if include-guarded).
-    included: Vec<String>,
+    included: Vec<&'static str>,
     /// Tokens written by expansions so far (bounded by [`MAX_EXPANSION`]).
     produced: usize,
     errors: Vec<ParseError>,
@@ -822,10 +822,11 @@ impl Pp<'_> {
         let Some(text) = super::headers::header(&name) else {
             return;
         };
-        if self.included.contains(&name) {
+        // Two names of one header (`glm/glm.hpp` and `glm/gtc/type_ptr.hpp`) read it once.
+        if self.included.iter().any(|t| std::ptr::eq(*t, text)) {
             return;
         }
-        self.included.push(name);
+        self.included.push(text);
         let at = hash.to(toks.last().map_or(hash, |t| t.at));
         let mut lx = Lexer::new(text);
         let mut body = VecDeque::new();
