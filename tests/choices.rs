@@ -2,7 +2,7 @@
 //! results checked by expects, counters derived by hand.
 
 mod common;
-use common::{err, ok};
+use common::{codes, err, ok};
 
 const ONE: [u32; 3] = [1, 1, 1];
 const B64: [u32; 3] = [64, 1, 1];
@@ -207,4 +207,29 @@ launch k { out = zeros(2); expect out == [1, 1]; }
     );
     assert_eq!(common::codes(&f), ["simt::run::null_pointer"]);
     assert_eq!(common::position(&f).0, 4);
+}
+
+#[test]
+fn an_error_in_a_function_is_reported_when_a_pointer_becomes_a_choice_after_the_call() {
+    // `p` is pointed at `c` after the call of `f`, so the kernel is checked a second time with
+    // `p` a choice of arrays. The first pass met `f`'s unknown name; the second must report it
+    // too, not take `f` for a function reported already and run the kernel without its body
+    // (which left c[0] at 0 with no diagnostic).
+    let src = r#"
+__device__ void f(float* c) {
+    S[0] = 1.0f;
+    c[0] = 5.0f;
+}
+__global__ void k(const float* a, float* c) {
+    const float* p;
+    p = a;
+    {
+        f(c);
+        p = c;
+    }
+}
+launch k { a = zeros(4); c = zeros(4); }
+"#;
+    let f = err(src, &[], Some(ONE), Some(ONE));
+    assert_eq!(codes(&f), ["simt::check::unknown_name"]);
 }

@@ -51,7 +51,15 @@ fn with_choices<'g, T>(
     mut check: impl FnMut(&mut KernelChecker<'g, '_>) -> T,
 ) -> (T, Vec<CheckError>) {
     let mut choice_vars = HashSet::new();
+    // What a pass learns about the file's functions (a body with errors, the expansion budget)
+    // comes with errors that pass reports; a pass whose errors are dropped must not leave it
+    // behind, or the next pass takes a broken function for one reported already.
+    let broken = globals.broken.borrow().clone();
+    let (gave_up, expansions) = (globals.gave_up.get(), globals.expansions.get());
     loop {
+        globals.broken.borrow_mut().clone_from(&broken);
+        globals.gave_up.set(gave_up);
+        globals.expansions.set(expansions);
         let mut errors = Vec::new();
         let mut cx = KernelChecker::new(globals, &mut errors);
         cx.choice_vars.clone_from(&choice_vars);
