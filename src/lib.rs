@@ -5,6 +5,7 @@
 
 pub mod check;
 pub mod cli;
+pub mod curand;
 pub mod diag;
 pub mod exec;
 pub mod gpu;

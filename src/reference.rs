@@ -229,6 +229,52 @@ impl V {
     }
 }
 
+/// XORWOW's state words after `n` steps (`2^67·n` when `sequence`), bit by bit: the 160×160
+/// matrix of one step over GF(2), squared 131 times once per process, each power applied as
+/// the xor of the rows its set bits select.
+fn xorwow_skip(v: [u32; 5], n: u64, sequence: bool) -> [u32; 5] {
+    type Map = Vec<[u32; 5]>;
+    fn apply(m: &Map, v: [u32; 5]) -> [u32; 5] {
+        let mut r = [0u32; 5];
+        for bit in 0..160 {
+            if v[bit / 32] >> (bit % 32) & 1 == 1 {
+                for w in 0..5 {
+                    r[w] ^= m[bit][w];
+                }
+            }
+        }
+        r
+    }
+    static POWERS: std::sync::OnceLock<Vec<Map>> = std::sync::OnceLock::new();
+    let powers = POWERS.get_or_init(|| {
+        let one: Map = (0..160)
+            .map(|bit| {
+                let mut x = [0u32; 5];
+                x[bit / 32] = 1 << (bit % 32);
+                let t = x[0] ^ (x[0] >> 2);
+                [
+                    x[1],
+                    x[2],
+                    x[3],
+                    x[4],
+                    (x[4] ^ (x[4] << 4)) ^ (t ^ (t << 1)),
+                ]
+            })
+            .collect();
+        let mut all = vec![one];
+        for _ in 1..131 {
+            let last = all.last().expect("one power");
+            let next = last.iter().map(|&row| apply(last, row)).collect();
+            all.push(next);
+        }
+        all
+    });
+    let base = if sequence { 67 } else { 0 };
+    (0..64)
+        .filter(|k| n >> k & 1 == 1)
+        .fold(v, |v, k| apply(&powers[base + k], v))
+}
+
 /// An exact integer wrapped to `ty` (two's complement), promoted back to a register type.
 fn wrap(ty: Scalar, x: i128) -> V {
     match ty {
@@ -1571,6 +1617,10 @@ impl<'k> Block<'_, 'k> {
                             crate::value::BitOp::Same => r = v,
                         }
                         wrap(ty, i128::from(r))
+                    }
+                    (Func::Xorwow { word, sequence }, [a, b, c, d, e, V::UL(n)]) => {
+                        let v = [a, b, c, d, e].map(|x| x.int().expect("checker: a word") as u32);
+                        V::U(xorwow_skip(v, *n, *sequence)[usize::from(*word)])
                     }
                     other => unreachable!("checker: call {other:?}"),
                 }

@@ -1438,6 +1438,33 @@ impl KernelChecker<'_, '_> {
                 let (a, b) = (self.convert(a, ty), self.convert(b, ty));
                 return self.arith(op, ty, a, b, callee.span, span);
             }
+            // simt's <curand_kernel.h> skips XORWOW ahead with these (`src/curand.rs`).
+            "__simt_xorwow_skipahead" | "__simt_xorwow_skipahead_sequence" => {
+                arity(7)?;
+                let word = match typed[6].kind {
+                    ExprKind::Const(v) => v.as_i64().filter(|w| (0..5).contains(w)),
+                    _ => None,
+                };
+                let Some(word) = word else {
+                    return Err(CheckError::NotConstant {
+                        what: "the word of an XORWOW skip-ahead (0 to 4)".into(),
+                        span: typed[6].span,
+                        help: Some("write the word as a literal: `0` … `4`".into()),
+                    });
+                };
+                typed.truncate(6);
+                let n = typed.pop().expect("seven args");
+                let mut args: Vec<Expr> = typed
+                    .into_iter()
+                    .map(|a| self.convert(a, Scalar::U32))
+                    .collect();
+                args.push(self.convert(n, Scalar::U64));
+                let func = Func::Xorwow {
+                    word: word as u8,
+                    sequence: name.ends_with("sequence"),
+                };
+                return Ok(self.call_node(func, Scalar::U32, args, span));
+            }
             "min" | "max" | "umin" | "umax" | "llmin" | "llmax" | "ullmin" | "ullmax" => {
                 arity(2)?;
                 let b = typed.pop().expect("two args");
@@ -1570,6 +1597,7 @@ impl KernelChecker<'_, '_> {
             | Func::Directed { .. } => 1,
             Func::Math2(_) => 2,
             Func::Fma => 3,
+            Func::Xorwow { .. } => 7,
         };
         arity(n)?;
         // `sqrtf` is float; unsuffixed `sqrt` is float only when every argument is (C++ overloads).

@@ -381,9 +381,14 @@ impl<'g> KernelChecker<'g, '_> {
             let Arg::Pointer(pointee) = arg else {
                 return None;
             };
-            let same = pointee.is_some_and(|shape| {
-                super::vector::elem_of(&p.ty).is_ok_and(|written| written == shape)
-            });
+            // A pointer to a struct of one scalar type points to its scalars, as many as it has
+            // (`curand(curandStatePhilox4_32_10_t*)` beside `curand(curandState*)`).
+            let written = match self.layout_of(&p.ty) {
+                Some(Ok(l)) => l.leaves.first().map(|&(s, _)| (s, l.leaves.len() as u32)),
+                Some(Err(_)) => None,
+                None => super::vector::elem_of(&p.ty).ok(),
+            };
+            let same = pointee.is_some_and(|shape| written == Some(shape));
             return Some(if same { Fit::Exact } else { Fit::Conversion });
         }
         if let Some(layout) = self.layout_of(&p.ty) {

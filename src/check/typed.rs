@@ -372,6 +372,15 @@ pub enum Func {
         /// Down, up or toward zero.
         dir: crate::value::Direction,
     },
+    /// Word `word` of cuRAND's XORWOW state words `v0 … v4` after `n` steps, or `2^67·n` when
+    /// `sequence` (`__simt_xorwow_skipahead[_sequence](v0, …, v4, n, word)` of simt's
+    /// `<curand_kernel.h>`; `src/curand.rs`).
+    Xorwow {
+        /// Which of the five words.
+        word: u8,
+        /// Whole subsequences of `2^67` steps.
+        sequence: bool,
+    },
 }
 
 /// A typed expression. `ty` is the register type of its value.

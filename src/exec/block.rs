@@ -7,7 +7,7 @@ use super::error::RunError;
 use super::memory::BufData;
 use super::probe::WarpAccess;
 use super::race::{Group, History, Race, RaceHit, Uninit, UninitHit};
-use super::regs::{self, fill, map1, map2, map3, select, Lane, Lanes, RegFile};
+use super::regs::{self, fill, map1, map2, map3, select, xorwow, Lane, Lanes, RegFile};
 use super::{warp, GlobalBuf, LaunchConfig};
 use crate::ir::{bank_of, Bank, Input, Inst, KernelIr, Reg};
 use crate::value::{convert, ArithOp, CmpOp, Float, Int, Num, Scalar};
@@ -1003,6 +1003,13 @@ impl<'a> BlockRunner<'a> {
                 // `Num::abs`, not the inherent `i32::abs`, which panics on `INT_MIN` in debug builds.
                 num_ty!(ty, T => map1(regs, &lanes, d, a, |x| T::st(<T as Num>::abs(T::ld(x)))))
             }
+            Inst::Xorwow {
+                word,
+                sequence,
+                d,
+                v,
+                n,
+            } => xorwow(regs, &lanes, d, (v, n), word, sequence),
             other => unreachable!("block: {other:?} is handled by the control loop"),
         }
         Ok(())

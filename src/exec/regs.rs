@@ -243,6 +243,26 @@ pub(crate) fn map3<A: Stored>(
     A::bank(regs)[d.0 as usize] = dst;
 }
 
+/// `d` = word `word` of the XORWOW state words `v` after `n` steps (`2^67·n` when `sequence`),
+/// on the active lanes.
+pub(crate) fn xorwow(
+    regs: &mut RegFile,
+    m: &Lanes<'_>,
+    d: Reg,
+    (v, n): ([Reg; 5], Reg),
+    word: u8,
+    sequence: bool,
+) {
+    let mut dst = std::mem::take(&mut regs.w[d.0 as usize]);
+    let steps = &regs.d[n.0 as usize];
+    let words = v.map(|r| &regs.w[r.0 as usize]);
+    m.each(|i| {
+        let state = words.map(|w| w[i]);
+        dst[i] = crate::curand::skip(state, steps[i], sequence)[usize::from(word)];
+    });
+    regs.w[d.0 as usize] = dst;
+}
+
 /// `d = c ? a : b` on the active lanes.
 #[inline(always)]
 pub(crate) fn select<A: Stored>(regs: &mut RegFile, m: &Lanes<'_>, d: Reg, c: Reg, a: Reg, b: Reg) {

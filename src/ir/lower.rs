@@ -709,6 +709,13 @@ impl<'k> Lowerer<'k> {
                         c: regs[2],
                     },
                     Func::Abs => Inst::Abs { ty, d, a: regs[0] },
+                    Func::Xorwow { word, sequence } => Inst::Xorwow {
+                        word: *word,
+                        sequence: *sequence,
+                        d,
+                        v: [regs[0], regs[1], regs[2], regs[3], regs[4]],
+                        n: regs[5],
+                    },
                     Func::Bits(op) => Inst::Bits {
                         op: *op,
                         from: args[0].ty,

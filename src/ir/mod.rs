@@ -285,6 +285,15 @@ pub enum Inst {
     },
     /// `d = |a|`
     Abs { ty: Scalar, d: Reg, a: Reg },
+    /// `d` = word `word` of the XORWOW state words `v` after `n` steps (`2^67·n` when
+    /// `sequence`): cuRAND's skip-ahead (`src/curand.rs`).
+    Xorwow {
+        word: u8,
+        sequence: bool,
+        d: Reg,
+        v: [Reg; 5],
+        n: Reg,
+    },
     /// `d = op(a)`: a bit intrinsic on a `from` operand (32 or 64 bits), giving `ty`.
     Bits {
         op: crate::value::BitOp,

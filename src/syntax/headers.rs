@@ -11,6 +11,7 @@ pub(crate) fn header(name: &str) -> Option<&'static str> {
         "cuComplex.h" => Some(include_str!("headers/cucomplex.h")),
         "cufft.h" => Some(include_str!("headers/cufft.h")),
         "glm/glm.hpp" | "glm/gtc/type_ptr.hpp" => Some(include_str!("headers/glm.h")),
+        "curand_kernel.h" => Some(include_str!("headers/curand_kernel.h")),
         _ => None,
     }
 }
