@@ -8,6 +8,8 @@
 //! million-thread `curand_init` costs about 0.1 µs per set bit per word. `docs/curand.md` says
 //! which header version this follows.
 
+use std::cell::RefCell;
+use std::collections::HashMap;
 use std::sync::OnceLock;
 
 /// The state words a jump acts on (`curandStateXORWOW::v`).
@@ -105,6 +107,34 @@ fn powers() -> &'static [ByteTables] {
     })
 }
 
+/// A skip's result, remembered: the header asks for the five words of one skip in turn (a warp
+/// instruction each, over all lanes), so each lane's skip is computed once, not five times.
+type Memo = HashMap<(Words, u64, bool), Words>;
+
+thread_local! {
+    static MEMO: RefCell<Memo> = RefCell::new(HashMap::new());
+}
+
+/// Skips remembered per worker thread before the memo starts afresh (a warp's 32 lanes times
+/// the blocks one thread may interleave).
+const MEMO_LIMIT: usize = 4096;
+
+/// [`skip`], remembered for the other words of the same skip.
+pub fn skip_memo(v: Words, n: u64, sequence: bool) -> Words {
+    MEMO.with(|memo| {
+        let mut memo = memo.borrow_mut();
+        if let Some(r) = memo.get(&(v, n, sequence)) {
+            return *r;
+        }
+        if memo.len() >= MEMO_LIMIT {
+            memo.clear();
+        }
+        let r = skip(v, n, sequence);
+        memo.insert((v, n, sequence), r);
+        r
+    })
+}
+
 /// `v` after `n` steps (`skipahead(n, &state)`, without the Weyl counter), or after `2^67·n`
 /// steps when `sequence` (`skipahead_sequence(n, &state)`).
 pub fn skip(v: Words, n: u64, sequence: bool) -> Words {
@@ -153,6 +183,16 @@ mod tests {
             w = skip(w, 1u64 << 63, false);
         }
         assert_eq!(w, skip(V, 1, true));
+    }
+
+    #[test]
+    fn the_memo_gives_what_it_remembers() {
+        for n in [0u64, 1, 77, u64::MAX] {
+            for sequence in [false, true] {
+                assert_eq!(skip_memo(V, n, sequence), skip(V, n, sequence));
+                assert_eq!(skip_memo(V, n, sequence), skip(V, n, sequence));
+            }
+        }
     }
 
     #[test]

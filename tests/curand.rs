@@ -187,6 +187,85 @@ launch k {
 }
 
 #[test]
+fn double_normals_and_log_normals_follow_nvidias_formulas() {
+    // Double Box-Muller from the first four XORWOW words for seed 1234 (x0 ^ x1 << 21 and y0 ^
+    // y1 << 21 as 53-bit fractions, sqrt(-2 ln u)·(sin, cos)(πv)): (0.35873979852445503,
+    // -1.239592503223552) in Python's double arithmetic; the second is cached for the next
+    // call. The log-normal of mean 0.5 and deviation 2 is exp(0.5 + 2n) of the float pair of
+    // `normals_follow_box_muller_and_cache_the_second_value`: (7.861264321306995,
+    // 0.044907252663415734), the second cached (flag 2) as NVIDIA caches it.
+    let src = r#"#include <curand_kernel.h>
+__global__ void k(double* d, double* pair, float* ln) {
+    curandState s;
+    curand_init(1234, 0, 0, &s);
+    d[0] = curand_normal_double(&s);
+    d[1] = curand_normal_double(&s);
+    curand_init(1234, 0, 0, &s);
+    double2 p = curand_normal2_double(&s);
+    pair[0] = p.x;
+    pair[1] = p.y;
+    curand_init(1234, 0, 0, &s);
+    ln[0] = curand_log_normal(&s, 0.5f, 2.0f);
+    ln[1] = curand_log_normal(&s, 0.5f, 2.0f);
+}
+launch k {
+    d = zeros(2); pair = zeros(2); ln = zeros(2);
+    expect d == [0.35873979852445503, -1.239592503223552];
+    expect pair == d;
+    expect ln == [7.861264321306995, 0.044907252663415734];
+}
+"#;
+    ok(src, &[], ONE, ONE);
+}
+
+#[test]
+fn monte_carlo_pi_lands_near_pi() {
+    // 64 threads × 1024 points, each thread on its own subsequence: the fraction inside the
+    // quarter circle estimates π/4 (65536·π/4 = 51471.9 hits), with standard error
+    // sqrt(p(1-p)·65536) = 105 hits for p = π/4; the expects allow 4.7 of them either side
+    // (π ± 0.03: 50980 < hits < 51964). Philox the same, four coordinates per
+    // curand_uniform4.
+    let kernel = |state: &str, draws: &str| {
+        format!(
+            r#"#include <curand_kernel.h>
+__global__ void pi(unsigned int* hits, int trials) {{
+    int id = blockIdx.x * blockDim.x + threadIdx.x;
+    {state} s;
+    curand_init(2024, id, 0, &s);
+    unsigned int count = 0;
+    for (int i = 0; i < trials; i += 2) {{
+        {draws}
+    }}
+    hits[id] = count;
+}}
+launch pi {{
+    trials = 1024; hits = zeros(64);
+    expect sum(hits) > 50980;
+    expect sum(hits) < 51964;
+}}
+"#
+        )
+    };
+    let xorwow = kernel(
+        "curandState",
+        "float x = curand_uniform(&s);
+        float y = curand_uniform(&s);
+        if (x * x + y * y <= 1.0f) count++;
+        x = curand_uniform(&s);
+        y = curand_uniform(&s);
+        if (x * x + y * y <= 1.0f) count++;",
+    );
+    let philox = kernel(
+        "curandStatePhilox4_32_10_t",
+        "float4 r = curand_uniform4(&s);
+        if (r.x * r.x + r.y * r.y <= 1.0f) count++;
+        if (r.z * r.z + r.w * r.w <= 1.0f) count++;",
+    );
+    ok(&xorwow, &[], [2, 1, 1], [32, 1, 1]);
+    ok(&philox, &[], [2, 1, 1], [32, 1, 1]);
+}
+
+#[test]
 fn skipahead_equals_drawing() {
     // skipahead(5) then curand() is the sixth value; skipahead_sequence(2) from subsequence 3 is
     // subsequence 5 (both generators): each pair of outputs must be equal.

@@ -258,7 +258,7 @@ pub(crate) fn xorwow(
     let words = v.map(|r| &regs.w[r.0 as usize]);
     m.each(|i| {
         let state = words.map(|w| w[i]);
-        dst[i] = crate::curand::skip(state, steps[i], sequence)[usize::from(word)];
+        dst[i] = crate::curand::skip_memo(state, steps[i], sequence)[usize::from(word)];
     });
     regs.w[d.0 as usize] = dst;
 }
