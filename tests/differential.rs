@@ -1857,3 +1857,37 @@ fn pointers_into_several_arrays_agree_with_the_reference() {
         }
     });
 }
+
+/// cuRAND's device API (docs/curand.md): XORWOW's skip-ahead (the engine's byte tables against
+/// the reference's bit-by-bit powers), Philox, and states in a global buffer and in registers.
+const CURAND: &str = r#"#include <curand_kernel.h>
+__global__ void xorwow(curandState* states, unsigned int* out, float* f) {
+    int id = blockIdx.x * blockDim.x + threadIdx.x;
+    curand_init(1234 + (id % 3), id * 977, id * 12345, &states[id]);
+    curandState s = states[id];
+    out[id] = curand(&s);
+    skipahead(id, &s);
+    skipahead_sequence(id % 5, &s);
+    f[id] = curand_uniform(&s) + curand_normal(&s) + (float)curand_uniform_double(&s);
+    states[id] = s;
+}
+__global__ void philox(unsigned int* out, float* f) {
+    int id = blockIdx.x * blockDim.x + threadIdx.x;
+    curandStatePhilox4_32_10_t s;
+    curand_init(99, id, id * 7, &s);
+    uint4 r = curand4(&s);
+    out[id] = r.x ^ r.y ^ r.z ^ r.w ^ curand(&s);
+    float4 u = curand_uniform4(&s);
+    f[id] = u.x + u.w + curand_normal(&s) + (float)curand_normal_double(&s);
+}
+launch xorwow { states = zeros(12 * 64); out = zeros(64); f = zeros(64); block = 32; grid = 2; }
+launch philox { out = zeros(64); f = zeros(64); block = 32; grid = 2; }
+"#;
+
+#[test]
+fn curand_agrees_with_the_reference() {
+    each_launch("curand.sk", CURAND, |kernel, cfg, args| {
+        let result = agree(kernel, cfg, args, &kernel.name);
+        assert!(result.is_ok(), "{}: {result:?}", kernel.name);
+    });
+}
