@@ -5,8 +5,8 @@
 //! offset` steps with tables of `A^(2^67·4^i)` and `A^(4^i)` (`curand_precalc.h`,
 //! `precalc_xorwow_matrix` and `precalc_xorwow_offset_matrix`); simt computes the same powers by
 //! repeated squaring, once per process, and applies each as 20 byte-indexed tables, so that a
-//! million-thread `curand_init` costs about 0.1 µs per set bit per word. `docs/curand.md` says
-//! which header version this follows.
+//! million-thread `curand_init` adds well under a second (docs/curand.md has the measurement
+//! and the header version this follows).
 
 use std::cell::RefCell;
 use std::collections::HashMap;
