@@ -213,6 +213,22 @@ pub enum CheckError {
         #[label("not a `__device__` function")]
         span: Span,
     },
+    /// `sizeof...(x)` of a name that is not a parameter pack of the template it is in.
+    ///
+    /// Example: `template <typename T> __device__ int f(T v) { return sizeof...(T); }` gives
+    /// "`T` is not a parameter pack".
+    #[error("`{name}` is not a parameter pack")]
+    #[diagnostic(
+        code(simt::check::not_a_pack),
+        help("`sizeof...` counts the elements of a pack: `template <typename... Args>`, `Args&&... args`")
+    )]
+    NotAPack {
+        /// The name given.
+        name: String,
+        /// The `sizeof...`.
+        #[label("not a pack")]
+        span: Span,
+    },
     /// Template arguments that do not fit: given to a non-template, too many,
     /// missing, a value for a type parameter or a type for a value one,
     /// unreadable, or a kernel template that nothing instantiates.

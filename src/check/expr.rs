@@ -444,6 +444,19 @@ impl KernelChecker<'_, '_> {
                 let bytes = self.size_of(e)?;
                 Ok(constant(Value::U64(bytes), span))
             }
+            // An instance of a variadic template has neither: its packs are expanded.
+            ast::ExprKind::SizeOfPack(name) => Err(CheckError::NotAPack {
+                name: name.name.clone(),
+                span,
+            }),
+            ast::ExprKind::Pack(_) => Err(CheckError::Unsupported {
+                what: "a pack expansion `...` outside a call's arguments".into(),
+                span,
+                help: Some(
+                    "expand a pack in the arguments of a call: `f(std::forward<Args>(args)...)`"
+                        .into(),
+                ),
+            }),
             ast::ExprKind::Assign {
                 target,
                 op,

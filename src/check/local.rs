@@ -452,6 +452,7 @@ impl KernelChecker<'_, '_> {
             name: d.name.clone(),
             default: None,
             volatile: false,
+            pack: false,
         };
         match self.argument(&param, init)? {
             Arg::Alias(b) => self.declare(&d.name, b),
@@ -677,6 +678,10 @@ pub(crate) fn assigned_names(body: &[ast::Stmt]) -> HashSet<&str> {
             }
             ast::StmtKind::While { body, .. } | ast::StmtKind::DoWhile { body, .. } => {
                 todo.push(body)
+            }
+            ast::StmtKind::RangeFor { array, class, .. } => {
+                todo.push(array);
+                todo.push(class);
             }
             _ => {}
         }
@@ -1080,6 +1085,10 @@ pub(crate) fn names_used<'a>(
                 ast::StmtKind::While { cond, body } | ast::StmtKind::DoWhile { body, cond } => {
                     exprs.push(cond);
                     stmts.push(body);
+                }
+                ast::StmtKind::RangeFor { array, class, .. } => {
+                    stmts.push(array);
+                    stmts.push(class);
                 }
                 _ => {}
             }

@@ -131,6 +131,8 @@ pub fn check_focused(
             "point to the array's elements instead (`const unsigned int* p`, indexed `p[row * N + k]`)"
         } else if what.contains("of a union type") {
             "declare the variable in the kernel that uses it, or make it a `__device__` array of the union's largest member"
+        } else if what.starts_with("the variadic") {
+            "simt expands the packs of `__device__` function templates and alias templates only: give the template one parameter per argument it is used with"
         } else if what.contains("__constant__") {
             "declare an array without a value, `__constant__ float c[9];`, and set it by name in the launch section: `c = [1, 2, 3, ...];`"
         } else {
@@ -938,6 +940,7 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                         name: c.name.clone(),
                         default: None,
                         volatile: false,
+                        pack: false,
                     };
                     let binding = self.struct_kernel_parameter(Rc::clone(l), &as_param, prologue);
                     self.file_scope.insert(c.name.name.clone(), binding);
@@ -1360,6 +1363,20 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                 let result = self.for_loop(init, cond.as_ref(), step, body, span, out);
                 self.scopes.pop();
                 result?;
+            }
+            // A struct is walked through its iterators, anything else as an array.
+            ast::StmtKind::RangeFor {
+                range,
+                array,
+                class,
+            } => {
+                let form = if self.struct_of(range).is_some() {
+                    class
+                } else {
+                    array
+                };
+                let inner = self.block(std::slice::from_ref(form.as_ref()));
+                out.extend(inner);
             }
             ast::StmtKind::While { cond, body } => {
                 let cond = self.condition(cond)?;

@@ -44,6 +44,10 @@ fn addresses(body: &mut [ast::Stmt]) {
             StmtKind::For { body, .. }
             | StmtKind::While { body, .. }
             | StmtKind::DoWhile { body, .. } => addresses(std::slice::from_mut(body)),
+            StmtKind::RangeFor { array, class, .. } => {
+                addresses(std::slice::from_mut(array));
+                addresses(std::slice::from_mut(class));
+            }
             _ => {}
         }
     }

@@ -31,6 +31,9 @@ pub(crate) struct Bindings {
     /// The file's classes that declare a constructor: `Alias(x)` of an alias naming one calls
     /// it (C++'s functional cast to a class type), where `Alias(x)` of a scalar alias is a cast.
     pub constructed: Rc<std::collections::HashSet<String>>,
+    /// Packs being expanded: a type pack (`Args`) or a function parameter pack (`args`) →
+    /// the names of its elements in the instance (`Args__0`, `Args__1`…).
+    pub packs: HashMap<String, (bool, Vec<String>)>,
 }
 
 /// The member types (`using compute = T;`) of a class template or of one specialisation.
@@ -231,13 +234,28 @@ impl Bindings {
     }
 
     /// `Ptr<float>` of an alias template `template <typename T> using Ptr = T*;`: the type it
-    /// stands for with the arguments in place (`float*`); `None` for any other name.
+    /// stands for with the arguments in place (`float*`); `None` for any other name. A type pack
+    /// (`template <typename... T> using RA = R<T...>;`) takes the remaining arguments, which
+    /// replace its expansion `T...`.
     fn alias_instance(&self, text: &str) -> Option<TypeName> {
         let name = &text[..text.find('<')?];
         let (params, target) = self.alias_templates.get(name)?;
         let (_, _, args) = crate::syntax::parse_kernel_ref(text).ok()?;
-        let inner = self.bound(params, &args)?;
         let mut to = target.clone();
+        let params = match params.split_last() {
+            Some((p, before)) if p.pack => {
+                let rest = args
+                    .get(before.len()..)
+                    .unwrap_or_default()
+                    .iter()
+                    .map(arg_text)
+                    .collect::<Option<Vec<_>>>()?;
+                to.base_text = expand_text(&to.base_text, &p.name.name, &rest.join(","));
+                before
+            }
+            _ => params,
+        };
+        let inner = self.bound(params, &args)?;
         inner.ty(&mut to);
         Some(to)
     }
@@ -306,6 +324,72 @@ impl Bindings {
         out
     }
 
+    /// `f(std::forward<Args>(args)...)`: each pack expansion among `args` becomes its pattern
+    /// once per element of the packs being expanded.
+    fn expand_packs(&self, args: &mut Vec<Expr>) {
+        let Some(n) = self.packs.values().map(|(_, e)| e.len()).next() else {
+            return;
+        };
+        if !args.iter().any(|a| matches!(a.kind, ExprKind::Pack(_))) {
+            return;
+        }
+        let mut out = Vec::with_capacity(args.len() + n);
+        for a in args.drain(..) {
+            let ExprKind::Pack(pattern) = a.kind else {
+                out.push(a);
+                continue;
+            };
+            for k in 0..n {
+                let mut element = self.scope();
+                for (name, (is_type, elements)) in &self.packs {
+                    let named_as = Expr {
+                        kind: ExprKind::Name(elements[k].clone()),
+                        span: a.span,
+                    };
+                    if *is_type {
+                        element
+                            .types
+                            .insert(name.clone(), named(elements[k].clone(), a.span));
+                    } else {
+                        element.values.insert(name.clone(), named_as);
+                    }
+                }
+                let mut copy = (*pattern).clone();
+                element.expr(&mut copy);
+                out.push(copy);
+            }
+        }
+        *args = out;
+    }
+
+    /// [`Self::expand_packs`] of template arguments (`g<Args...>(args...)`).
+    fn expand_pack_targs(&self, targs: &mut Vec<TemplateArg>) {
+        if self.packs.is_empty() {
+            return;
+        }
+        let mut values: Vec<Expr> = targs
+            .iter()
+            .map(|a| match a {
+                TemplateArg::Value(e) => e.clone(),
+                TemplateArg::Type(t) => Expr {
+                    kind: ExprKind::SizeOfType(t.clone()),
+                    span: t.span,
+                },
+            })
+            .collect();
+        if !values.iter().any(|a| matches!(a.kind, ExprKind::Pack(_))) {
+            return;
+        }
+        self.expand_packs(&mut values);
+        *targs = values
+            .into_iter()
+            .map(|e| match e.kind {
+                ExprKind::SizeOfType(t) => TemplateArg::Type(t),
+                _ => TemplateArg::Value(e),
+            })
+            .collect();
+    }
+
     pub(crate) fn stmts(&self, stmts: &mut [Stmt]) {
         for s in stmts {
             self.stmt(s);
@@ -368,6 +452,15 @@ impl Bindings {
                 self.expr(cond);
                 self.stmt(body);
             }
+            StmtKind::RangeFor {
+                range,
+                array,
+                class,
+            } => {
+                self.expr(range);
+                self.stmt(array);
+                self.stmt(class);
+            }
             StmtKind::Return(Some(e)) => self.expr(e),
             StmtKind::TypeAlias { ty, .. } => self.ty(ty),
             StmtKind::Return(None)
@@ -409,6 +502,18 @@ impl Bindings {
             | ExprKind::Float { .. }
             | ExprKind::Bool(_)
             | ExprKind::Str(_) => {}
+            // `sizeof...(Args)` in an instance: the number of elements.
+            ExprKind::SizeOfPack(name) => {
+                if let Some((_, elements)) = self.packs.get(&name.name) {
+                    e.kind = ExprKind::Int {
+                        value: elements.len() as u64,
+                        unsigned: true,
+                        long: true,
+                        hex: false,
+                    };
+                }
+            }
+            ExprKind::Pack(a) => self.expr(a),
             ExprKind::Lambda(l) => l.function = self.function(&l.function),
             ExprKind::Unary { operand: a, .. }
             | ExprKind::IncDec { target: a, .. }
@@ -502,6 +607,11 @@ impl Bindings {
                         let (name, args) = ty.split_at(at);
                         callee.name = format!("{name}{}::{member}", self.substitute_text(args));
                     }
+                } else if let Some(at) = callee.name.find('<') {
+                    // `Range__Iterator<T>{a, b}` (a member type's constructor, the alias
+                    // resolved): the instance in the copy's terms.
+                    let (name, args) = callee.name.split_at(at);
+                    callee.name = format!("{name}{}", self.substitute_text(args));
                 }
                 // `cpy_1(cx, cdst)` of a function pointer parameter: the function bound to it;
                 // `ACT_FN(x)` bound to `silu_kernel<float>`: a call of that instance.
@@ -545,6 +655,8 @@ impl Bindings {
                         return;
                     }
                 }
+                self.expand_pack_targs(targs);
+                self.expand_packs(args);
                 for a in targs.iter_mut() {
                     match a {
                         TemplateArg::Value(Expr {
@@ -562,6 +674,7 @@ impl Bindings {
                 args.iter_mut().for_each(|a| self.expr(a));
             }
             ExprKind::List(items) | ExprKind::Tuple(items) => {
+                self.expand_packs(items);
                 items.iter_mut().for_each(|a| self.expr(a))
             }
             ExprKind::Method {
@@ -570,6 +683,8 @@ impl Bindings {
                 args,
                 ..
             } => {
+                self.expand_pack_targs(targs);
+                self.expand_packs(args);
                 self.expr(object);
                 for a in targs.iter_mut() {
                     match a {
@@ -581,6 +696,44 @@ impl Bindings {
             }
         }
     }
+}
+
+/// A template argument as written in a type's text (`float*`, `T`); `None` for an expression.
+fn arg_text(arg: &TemplateArg) -> Option<String> {
+    match arg {
+        TemplateArg::Type(t) => Some(format!(
+            "{}{}",
+            t.base_text,
+            if t.pointer { "*" } else { "" }
+        )),
+        TemplateArg::Value(Expr {
+            kind: ExprKind::Name(n),
+            ..
+        }) => Some(n.clone()),
+        TemplateArg::Value(_) => None,
+    }
+}
+
+/// `text` with each expansion `pack...` of the whole word `pack` replaced by `with`.
+fn expand_text(text: &str, pack: &str, with: &str) -> String {
+    let pattern = format!("{pack}...");
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(at) = rest.find(&pattern) {
+        let word_start = rest[..at]
+            .chars()
+            .next_back()
+            .is_none_or(|c| !(c.is_alphanumeric() || c == '_'));
+        out.push_str(&rest[..at]);
+        if word_start {
+            out.push_str(with);
+        } else {
+            out.push_str(&pattern);
+        }
+        rest = &rest[at + pattern.len()..];
+    }
+    out.push_str(rest);
+    out
 }
 
 /// Points a substituted constant at the name it replaced, so diagnostics show the use.
@@ -868,6 +1021,13 @@ impl super::KernelChecker<'_, '_> {
         args: &[Expr],
         span: Span,
     ) -> Result<Function, CheckError> {
+        let expanded;
+        let f = if f.template.iter().any(|p| p.pack) {
+            expanded = expand_variadic(f, targs.len(), args, span)?;
+            &expanded
+        } else {
+            f
+        };
         let mut deduced = HashMap::new();
         for (p, a) in f.params.iter().zip(args) {
             let is_param = |n: &str| {
@@ -937,6 +1097,104 @@ impl super::KernelChecker<'_, '_> {
             return Ok(s.clone());
         }
         Ok(b.function(f))
+    }
+}
+
+/// The function template `f`, whose last template parameter is a type pack, with the pack made
+/// as many type parameters as the call needs (`Args__0`, `Args__1`…): one per argument given to
+/// its function parameter pack (`Args&&... args` becomes `args__0`, `args__1`…), or one per
+/// explicit template argument past the others where it has none. Each pack expansion in its
+/// body becomes one pattern per element, and `sizeof...` the count, as C++ deduces a pack.
+fn expand_variadic(
+    f: &Function,
+    explicit: usize,
+    given: &[Expr],
+    span: Span,
+) -> Result<Function, CheckError> {
+    let unsupported = |what: &str| {
+        CheckError::Unsupported {
+        what: format!("{what} (in the variadic template `{}`)", f.name.name),
+        span,
+        help: Some(
+            "simt expands one type pack, the last template parameter, and the one function parameter pack of its type, the last parameter"
+                .into(),
+        ),
+    }
+    };
+    let Some((pack, before)) = f.template.split_last().filter(|(p, _)| p.pack) else {
+        return Err(unsupported(
+            "a parameter pack before other template parameters",
+        ));
+    };
+    let value_pack = match f.params.iter().position(|p| p.pack) {
+        Some(k) if k + 1 != f.params.len() => {
+            return Err(unsupported(
+                "a function parameter pack before other parameters",
+            ))
+        }
+        Some(k) if f.params[k].ty.base_text != pack.name.name => {
+            return Err(unsupported("a function parameter pack of another type"));
+        }
+        other => other,
+    };
+    let n = match value_pack {
+        Some(k) => given
+            .len()
+            .saturating_sub(k)
+            .max(explicit.saturating_sub(before.len())),
+        None => explicit.saturating_sub(before.len()),
+    };
+    let types: Vec<String> = (0..n).map(|k| format!("{}__{k}", pack.name.name)).collect();
+    let mut g = f.clone();
+    g.template = before.to_vec();
+    g.template.extend(types.iter().map(|t| TemplateParam {
+        name: Ident {
+            name: t.clone(),
+            span: pack.name.span,
+        },
+        kind: TemplateParamKind::Type(None),
+        pack: false,
+    }));
+    let mut b = Bindings::default();
+    b.packs
+        .insert(pack.name.name.clone(), (true, types.clone()));
+    if let Some(k) = value_pack {
+        let p = g
+            .params
+            .pop()
+            .expect("found: the pack is the last parameter");
+        let values: Vec<String> = (0..n).map(|e| format!("{}__{e}", p.name.name)).collect();
+        for (e, (t, v)) in types.iter().zip(&values).enumerate() {
+            let mut ty = p.ty.clone();
+            ty.base_text = t.clone();
+            // `Args&&... args` given a value (`f(3)`) deduces a plain type, so that element is
+            // the value itself; given a variable, a reference to it (C++'s forwarding reference).
+            ty.reference &= given.get(k + e).is_none_or(is_place);
+            g.params.push(Param {
+                ty,
+                name: Ident {
+                    name: v.clone(),
+                    span: p.name.span,
+                },
+                default: None,
+                volatile: p.volatile,
+                pack: false,
+            });
+        }
+        debug_assert_eq!(g.params.len(), k + n);
+        b.packs.insert(p.name.name.clone(), (false, values));
+    }
+    b.stmts(&mut g.body);
+    Ok(g)
+}
+
+/// Whether `e` names an object a reference can bind (C++'s lvalue): a variable, an element, a
+/// member or a dereferenced pointer.
+fn is_place(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Name(_) | ExprKind::Index { .. } | ExprKind::Member { .. } => true,
+        ExprKind::Unary { op, .. } => *op == UnOp::Deref,
+        _ => false,
     }
 }
 

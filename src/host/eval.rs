@@ -465,6 +465,8 @@ impl Env {
             | ExprKind::Assign { .. }
             | ExprKind::SizeOfType(_)
             | ExprKind::SizeOfExpr(_)
+            | ExprKind::SizeOfPack(_)
+            | ExprKind::Pack(_)
             | ExprKind::Lambda(_)
             | ExprKind::Method { .. } => Err(bad(
                 "this expression is not available in a launch section",

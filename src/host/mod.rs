@@ -1204,6 +1204,7 @@ fn names_in<'e>(e: &'e crate::syntax::ast::Expr, out: &mut std::collections::Has
         | ExprKind::Cast { expr: a, .. }
         | ExprKind::Member { base: a, .. }
         | ExprKind::SizeOfExpr(a)
+        | ExprKind::Pack(a)
         | ExprKind::IncDec { target: a, .. } => names_in(a, out),
         ExprKind::Binary { lhs, rhs, .. }
         | ExprKind::Assign {
@@ -1230,6 +1231,7 @@ fn names_in<'e>(e: &'e crate::syntax::ast::Expr, out: &mut std::collections::Has
             names_in(object, out);
             args.iter().for_each(|a| names_in(a, out));
         }
+        ExprKind::SizeOfPack(_) => {}
         ExprKind::Int { .. }
         | ExprKind::Float { .. }
         | ExprKind::Bool(_)

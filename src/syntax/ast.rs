@@ -215,6 +215,9 @@ pub struct TemplateParam {
     pub name: Ident,
     /// A type or a value, with its default.
     pub kind: TemplateParamKind,
+    /// `typename... Args`: a pack of any number of types (C++11), deduced from a call's
+    /// arguments.
+    pub pack: bool,
 }
 
 /// What a template parameter stands for.
@@ -252,6 +255,9 @@ pub struct Param {
     /// `volatile T* p`: overloads may differ in it alone (the simulation reads and writes
     /// through it as through `T* p`).
     pub volatile: bool,
+    /// `Args&&... args`: a function parameter pack, one parameter per element of its type's
+    /// pack.
+    pub pack: bool,
 }
 
 /// A scalar type name as written in C.
@@ -424,6 +430,18 @@ pub enum StmtKind {
         step: Vec<Stmt>,
         /// Body.
         body: Box<Stmt>,
+    },
+    /// `for (int i : range) body` (C++11): the loop over an array's elements and the loop
+    /// through an object's `begin()`/`end()` iterators, of which the checker runs the one the
+    /// range's type calls for (a struct: `class`; anything else: `array`).
+    RangeFor {
+        /// The range as written.
+        range: Expr,
+        /// `for (int __i1 = 0; __i1 < N; ++__i1) { DECL = range[__i1]; body }`.
+        array: Box<Stmt>,
+        /// `{ auto __range1 = range; auto __begin1 = __range1.begin(); … for (; __begin1 !=
+        /// __end1; __begin1.operator++()) { DECL = __begin1.operator*(); body } }`.
+        class: Box<Stmt>,
     },
     /// `while (cond) body`
     While {
@@ -694,6 +712,11 @@ pub enum ExprKind {
     SizeOfType(TypeName),
     /// `sizeof a[0]`, `sizeof(a[0])`.
     SizeOfExpr(Box<Expr>),
+    /// `sizeof...(Args)`: the number of elements of a pack, known in an instance.
+    SizeOfPack(Ident),
+    /// `pattern...` in a call's arguments (or a template argument): the pattern once for each
+    /// element of the packs it names, in an instance of a variadic template.
+    Pack(Box<Expr>),
     /// `(target op= value)`: an assignment in parentheses, used as a value (the target's new
     /// value, of its type).
     Assign {

@@ -445,6 +445,22 @@ impl<'m> Builder<'m> {
         })
     }
 
+    /// One argument of a call: an expression, or `pattern...`, a pack expansion.
+    fn call_arg(&self, a: Pair<'_, Rule>) -> Result<Expr> {
+        if a.as_rule() != Rule::pack_expansion {
+            return self.expr(a);
+        }
+        let span = self.span(&a);
+        let pattern = a
+            .into_inner()
+            .next()
+            .expect("grammar: a pack expansion has a pattern");
+        Ok(Expr {
+            kind: ExprKind::Pack(Box::new(self.expr(pattern)?)),
+            span,
+        })
+    }
+
     /// `device_fn = { ("__device__" | ...)+ ~ ty ~ ident ~ template_args? ~ "(" ~ params? ~ ")" ~ block }`:
     /// the function, and the template arguments written after its name (a specialisation's).
     fn device_fn(&self, pair: Pair<'_, Rule>) -> Result<(Function, Option<Vec<TemplateArg>>)> {
@@ -474,6 +490,12 @@ impl<'m> Builder<'m> {
                 Rule::template_args => spec = Some(self.template_args(p)?),
                 Rule::params => params = self.params(p),
                 Rule::block => body = self.block(p)?,
+                // `auto f(...) -> float`: the written type; `-> decltype(...)` leaves `auto`.
+                Rule::trailing_return => {
+                    if let Some(t) = p.into_inner().find(|q| q.as_rule() == Rule::ty) {
+                        ret = Some(self.ty(t));
+                    }
+                }
                 _ => {}
             }
         }
@@ -944,10 +966,14 @@ impl<'m> Builder<'m> {
                         _ => vec![p],
                     })
                     .peekable();
-                if it.peek().is_some_and(|p| p.as_rule() == Rule::reference) {
+                // `Args&& args` (a forwarding reference) passes its argument on as `T&` does.
+                if it
+                    .next_if(|p| matches!(p.as_rule(), Rule::reference | Rule::rvalue_ref))
+                    .is_some()
+                {
                     ty.reference = true;
-                    it.next();
                 }
+                let pack = it.next_if(|p| p.as_rule() == Rule::pack_dots).is_some();
                 // An unnamed parameter (`volatile T* /*unused*/`) takes an argument nothing can
                 // read: a name no source text can spell.
                 let name = match it.peek().map(Pair::as_rule) {
@@ -979,6 +1005,7 @@ impl<'m> Builder<'m> {
                     name,
                     default,
                     volatile,
+                    pack,
                 }
             })
             .collect()
@@ -1290,6 +1317,26 @@ impl<'m> Builder<'m> {
                     step,
                     body,
                 }
+            }
+            Rule::range_for_stmt => {
+                let mut it = pair.into_inner().filter(|p| !is_keyword(p.as_rule()));
+                let ty = self.ty(it.next().expect("grammar: a range-for declares a type"));
+                let mut it = it.peekable();
+                let reference = it
+                    .next_if(|p| matches!(p.as_rule(), Rule::reference | Rule::rvalue_ref))
+                    .is_some();
+                let name = self.ident(it.next().expect("grammar: a range-for declares a name"));
+                let range = self.expr(it.next().expect("grammar: a range-for has a range"))?;
+                let body = self.stmt(it.next().expect("grammar: a range-for has a body"))?;
+                super::range_for::RangeFor {
+                    ty,
+                    name,
+                    reference,
+                    range,
+                    body,
+                    span,
+                }
+                .lower()
             }
             Rule::while_stmt => {
                 let mut it = pair.into_inner().filter(|p| !is_keyword(p.as_rule()));
@@ -1721,10 +1768,10 @@ impl<'m> Builder<'m> {
                             Rule::template_args => targs = self.template_args(part)?,
                             Rule::call_args => {
                                 for a in part.into_inner() {
-                                    args.push(self.expr(a)?);
+                                    args.push(self.call_arg(a)?);
                                 }
                             }
-                            _ => args.push(self.expr(part)?),
+                            _ => args.push(self.call_arg(part)?),
                         }
                     }
                     match expr.kind {
@@ -1734,6 +1781,12 @@ impl<'m> Builder<'m> {
                             targs,
                             args,
                         },
+                        // `std::forward<Args>(args)` and `std::move(x)` change only whether
+                        // the value may be moved from: the argument itself (its copy is
+                        // the same value in simt).
+                        ExprKind::Name(name) if is_std_forward(&name) && args.len() == 1 => {
+                            args.pop().expect("one argument").kind
+                        }
                         ExprKind::Name(name) => ExprKind::Call {
                             callee: Ident {
                                 name,
@@ -1796,6 +1849,9 @@ impl<'m> Builder<'m> {
                     .expect("grammar: sizeof has an argument");
                 match arg.as_rule() {
                     Rule::ty => self.sizeof_type(self.ty(arg), span),
+                    Rule::sizeof_pack => ExprKind::SizeOfPack(
+                        self.ident(arg.into_inner().next().expect("grammar: a pack's name")),
+                    ),
                     _ => ExprKind::SizeOfExpr(Box::new(self.unary(arg)?)),
                 }
             }
@@ -1998,15 +2054,29 @@ impl<'m> Builder<'m> {
     pub(crate) fn template_args(&self, pair: Pair<'_, Rule>) -> Result<Vec<TemplateArg>> {
         pair.into_inner()
             .map(|arg| {
-                let inner = arg
-                    .into_inner()
-                    .next()
-                    .expect("grammar: a template argument");
-                Ok(match inner.as_rule() {
+                let span = self.span(&arg);
+                let mut parts = arg.into_inner();
+                let inner = parts.next().expect("grammar: a template argument");
+                let arg = match inner.as_rule() {
                     Rule::type_arg => TemplateArg::Type(self.ty(inner)),
                     Rule::targ_fn_spec => TemplateArg::Value(self.targ_fn_spec(inner)?),
                     _ => TemplateArg::Value(self.climb(inner.into_inner())?),
-                })
+                };
+                // `T...`: the pack expansion, its pattern a name (or an expression).
+                if parts.next().is_none() {
+                    return Ok(arg);
+                }
+                let pattern = match arg {
+                    TemplateArg::Type(t) => Expr {
+                        kind: ExprKind::Name(t.base_text),
+                        span: t.span,
+                    },
+                    TemplateArg::Value(e) => e,
+                };
+                Ok(TemplateArg::Value(Expr {
+                    kind: ExprKind::Pack(Box::new(pattern)),
+                    span,
+                }))
             })
             .collect()
     }
@@ -2050,6 +2120,7 @@ impl<'m> Builder<'m> {
         Ok(TemplateParam {
             name: name.expect("grammar: a function pointer parameter has a name"),
             kind: TemplateParamKind::Function(format!("{ret} (*)({})", params.join(", ")), default),
+            pack: false,
         })
     }
 
@@ -2067,11 +2138,14 @@ impl<'m> Builder<'m> {
         let is_type = inner.as_rule() == Rule::type_param;
         let mut it = inner.into_inner().filter(|q| !is_keyword(q.as_rule()));
         Ok(if is_type {
+            let mut it = it.peekable();
+            let pack = it.next_if(|q| q.as_rule() == Rule::pack_dots).is_some();
             let name = self.ident(it.next().expect("grammar: a parameter name"));
             let default = it.next().map(|t| self.ty(t));
             TemplateParam {
                 name,
                 kind: TemplateParamKind::Type(default),
+                pack,
             }
         } else {
             let ty = self.ty(it.next().expect("grammar: a parameter type"));
@@ -2080,6 +2154,7 @@ impl<'m> Builder<'m> {
             TemplateParam {
                 name,
                 kind: TemplateParamKind::Value(ty, default),
+                pack: false,
             }
         })
     }
@@ -2096,6 +2171,7 @@ impl<'m> Builder<'m> {
                 Rule::template_param => params.push(self.template_param(p)?),
                 Rule::kernel => {
                     let mut k = self.kernel(p)?;
+                    variadic_unsupported(&params, "kernel", &k.name, module);
                     if params.is_empty() && is_specialization {
                         k.specialization = Some(k.specialization.unwrap_or_default());
                     } else {
@@ -2134,7 +2210,9 @@ impl<'m> Builder<'m> {
                 }
                 Rule::struct_def => {
                     let mut s = self.struct_def(p)?;
+                    variadic_unsupported(&params, "struct", &s.name, module);
                     s.template = std::mem::take(&mut params);
+                    self.nest_in_template(&mut s);
                     module.structs.push(s);
                 }
                 Rule::member_def => self.member_def(p, std::mem::take(&mut params))?,
@@ -2148,6 +2226,40 @@ impl<'m> Builder<'m> {
             }
         }
         Ok(())
+    }
+
+    /// The structs defined inside the class template `outer` (TensorFlow's `GpuGridRange<T>`
+    /// and its `struct Iterator`), hoisted to file scope: each becomes a template with the
+    /// outer's parameters, named `Outer__Inner`, and `Inner` inside either is a member type
+    /// naming its instance (`Outer__Inner<T>`), so that its members may use `T`.
+    fn nest_in_template(&self, outer: &mut StructDef) {
+        if outer.template.is_empty() {
+            return;
+        }
+        let args: Vec<&str> = outer
+            .template
+            .iter()
+            .map(|p| p.name.name.as_str())
+            .collect();
+        let args = args.join(",");
+        let inside = |s: Span| s.start >= outer.span.start && s.end <= outer.span.end;
+        for (def, _) in self
+            .hoisted
+            .borrow_mut()
+            .iter_mut()
+            .filter(|(d, _)| d.template.is_empty() && d.spec.is_empty() && inside(d.span))
+        {
+            let inner = def.name.clone();
+            let renamed = format!("{}__{}", outer.name.name, inner.name);
+            let instance = TypeName::named(format!("{renamed}<{args}>"), inner.span);
+            for c in def.ctors.iter_mut().filter(|c| c.name.name == inner.name) {
+                c.name.name.clone_from(&renamed);
+            }
+            def.name.name = renamed;
+            def.template.clone_from(&outer.template);
+            def.aliases.push((inner.clone(), instance.clone()));
+            outer.aliases.push((inner, instance));
+        }
     }
 
     /// `member_def = { fn_qualifier* ~ (member_owner ~ ctor_def | ty ~ reference? ~ member_owner
@@ -2637,5 +2749,24 @@ mod tests {
             panic!("a double literal")
         };
         assert_eq!((value as f32).to_bits(), 0x3f80_0000);
+    }
+}
+
+/// `std::forward` or `std::move` (also `::std::`, `cuda::std::`).
+fn is_std_forward(name: &str) -> bool {
+    let name = name.trim_start_matches("::");
+    let name = name.strip_prefix("cuda::").unwrap_or(name);
+    matches!(name, "std::forward" | "std::move")
+}
+
+/// A kernel or struct template with a parameter pack, which simt does not expand (only
+/// `__device__` function templates and alias templates take packs).
+fn variadic_unsupported(params: &[TemplateParam], what: &str, name: &Ident, module: &mut Module) {
+    if params.iter().any(|p| p.pack) {
+        module.unsupported.push((
+            format!("the variadic {what} template `{}`", name.name),
+            name.name.clone(),
+            name.span,
+        ));
     }
 }

@@ -167,6 +167,10 @@ fn walk<'a>(
                         todo.push(expr(cond));
                         todo.push((Node::Stmt(body), below));
                     }
+                    StmtKind::RangeFor { array, class, .. } => {
+                        todo.push((Node::Stmt(array), below));
+                        todo.push((Node::Stmt(class), below));
+                    }
                     StmtKind::Return(value) => todo.extend(value.iter().map(expr)),
                     StmtKind::Break
                     | StmtKind::Continue
@@ -186,11 +190,13 @@ fn walk<'a>(
                     | ExprKind::Bool(_)
                     | ExprKind::Str(_)
                     | ExprKind::SizeOfType(_)
+                    | ExprKind::SizeOfPack(_)
                     | ExprKind::Name(_) => {}
                     ExprKind::Unary { operand: a, .. }
                     | ExprKind::Cast { expr: a, .. }
                     | ExprKind::Member { base: a, .. }
                     | ExprKind::SizeOfExpr(a)
+                    | ExprKind::Pack(a)
                     | ExprKind::IncDec { target: a, .. } => todo.push(sub(a)),
                     ExprKind::Binary { lhs, rhs, .. }
                     | ExprKind::Assign {

@@ -7,6 +7,7 @@ mod error;
 mod grammar;
 mod headers;
 mod preprocess;
+mod range_for;
 mod scope;
 mod switch;
 
@@ -258,6 +259,7 @@ fn friendly(rule: Rule) -> Option<&'static str> {
         | Rule::cond
         | Rule::kernel_head
         | Rule::device_head
+        | Rule::call_arg
         | Rule::keyword => return None,
         Rule::item => "a kernel, `#define` or `launch` section",
         Rule::stmt | Rule::simple | Rule::comma_stmt => "a statement",
@@ -363,6 +365,8 @@ fn friendly(rule: Rule) -> Option<&'static str> {
         Rule::texture_ref | Rule::texture_arg => "a texture reference",
         Rule::cuda_fn_word => "a function qualifier",
         Rule::sizeof_expr | Rule::kw_sizeof => "`sizeof`",
+        Rule::pack_dots | Rule::pack_expansion | Rule::sizeof_pack => "`...`",
+        Rule::trailing_return | Rule::decltype_spec => "`-> type`",
         Rule::switch_stmt | Rule::kw_switch => "`switch`",
         Rule::switch_arm | Rule::switch_label | Rule::kw_case => "`case`",
         Rule::kw_default => "`default`",
@@ -376,7 +380,7 @@ fn friendly(rule: Rule) -> Option<&'static str> {
         Rule::if_stmt | Rule::kw_if => "`if`",
         Rule::kw_constexpr => "`constexpr`",
         Rule::kw_else => "`else`",
-        Rule::for_stmt | Rule::kw_for => "`for`",
+        Rule::for_stmt | Rule::range_for_stmt | Rule::kw_for => "`for`",
         Rule::for_init | Rule::for_cond | Rule::for_step | Rule::simple_list => "a `for` clause",
         Rule::while_stmt | Rule::kw_while => "`while`",
         Rule::do_stmt | Rule::kw_do => "`do`",

@@ -40,6 +40,11 @@ const PREDEFINED: &[(&str, &str)] = &[
     ("__cplusplus", "201703L"),
 ];
 
+/// What `#include <cuda.h>` of CUDA 12.4 defines: `CUDA_VERSION`, major * 1000 + minor * 10.
+/// It is not predefined: cuda.h is the driver API's header, which nvcc's implicit cuda_runtime.h
+/// does not include (cuda_runtime_api.h defines `CUDART_VERSION` on its own).
+const CUDA_VERSION: (&str, &str) = ("CUDA_VERSION", "12040");
+
 /// `__CUDA_ARCH__` for compute capability `(major, minor)`: 900 for sm_90, as nvcc writes it.
 pub(crate) fn cuda_arch((major, minor): (u32, u32)) -> u32 {
     major * 100 + minor * 10
@@ -223,34 +228,7 @@ pub(crate) fn preprocess(text: &str, arch: u32) -> Result<Expanded, Vec<ParseErr
         .copied()
         .chain([("__CUDA_ARCH__", arch.as_str())]);
     for (name, value) in predefined {
-        let mut lx = Lexer::new(value);
-        let mut body = Vec::new();
-        while let Lexed::Tok {
-            kind, start, end, ..
-        } = lx.next()
-        {
-            body.push(Tok {
-                kind,
-                text: Rc::from(&value[start..end]),
-                space: false,
-                at: Span::default(),
-                whole: None,
-                def: None,
-                src: None,
-                hide: pp.no_hide.clone(),
-            });
-        }
-        let id = pp.id(name);
-        pp.macros.insert(
-            Rc::from(name),
-            Rc::new(Macro {
-                id,
-                params: None,
-                variadic: false,
-                body,
-                def: None,
-            }),
-        );
+        pp.define_builtin(name, value);
     }
     pp.file();
     if pp.errors.is_empty() {
@@ -637,7 +615,11 @@ impl Pp<'_> {
             whole: t.origin(),
             def: t.def,
         });
-        self.out.push(' ');
+        // Tokens are written apart, except around `::`: `std::forward` stays one scoped name
+        // (spaces there change nothing in C++).
+        if &*t.text != "::" && !self.out.ends_with("::") {
+            self.out.push(' ');
+        }
         self.out.push_str(&t.text);
         self.after_token = true;
     }
@@ -807,6 +789,39 @@ impl Pp<'_> {
         false
     }
 
+    /// Defines the object-like macro `name` as `value`, as a header or the compiler does (no
+    /// `#define` line of the file's to point at).
+    fn define_builtin(&mut self, name: &str, value: &str) {
+        let mut lx = Lexer::new(value);
+        let mut body = Vec::new();
+        while let Lexed::Tok {
+            kind, start, end, ..
+        } = lx.next()
+        {
+            body.push(Tok {
+                kind,
+                text: Rc::from(&value[start..end]),
+                space: false,
+                at: Span::default(),
+                whole: None,
+                def: None,
+                src: None,
+                hide: self.no_hide.clone(),
+            });
+        }
+        let id = self.id(name);
+        self.macros.insert(
+            Rc::from(name),
+            Rc::new(Macro {
+                id,
+                params: None,
+                variadic: false,
+                body,
+                def: None,
+            }),
+        );
+    }
+
     /// `#include <thrust/complex.h>`: a header simt has is read in place, its tokens blaming the
     /// directive; any other is dropped (the built-ins are always there).
     fn include(&mut self, hash: Span, toks: &[Tok]) {
@@ -819,6 +834,11 @@ impl Pp<'_> {
                 .collect(),
             _ => return,
         };
+        // cuda.h (the driver API) defines `CUDA_VERSION`; nvcc's implicit cuda_runtime.h does
+        // not include it, so a file that does not include cuda.h has no `CUDA_VERSION`.
+        if name == "cuda.h" && !self.macros.contains_key(CUDA_VERSION.0) {
+            self.define_builtin(CUDA_VERSION.0, CUDA_VERSION.1);
+        }
         let Some(text) = super::headers::header(&name) else {
             return;
         };
@@ -1864,6 +1884,20 @@ mod tests {
         );
         // cuda_runtime_api.h for 12.4: 12 * 1000 + 4 * 10 (FasterTransformer's `#ifndef CUDART_VERSION #error`).
         assert_eq!(expand("CUDART_VERSION"), "12040");
+        // cuda.h defines CUDA_VERSION (12.4: 12040); nvcc's implicit cuda_runtime.h does not
+        // include cuda.h, so without it the name stays a name (`#if` reads it as 0).
+        assert_eq!(expand("CUDA_VERSION"), "CUDA_VERSION");
+        assert_eq!(expand("#include <cuda.h>\nCUDA_VERSION"), "12040");
+        assert_eq!(expand("#include \"cuda.h\"\nCUDA_VERSION"), "12040");
+        assert_eq!(
+            expand("#if CUDA_VERSION >= 9000\nnew\n#else\nold\n#endif"),
+            "old"
+        );
+        // A file's own definition before the include stands.
+        assert_eq!(
+            expand("#define CUDA_VERSION 8000\n#include <cuda.h>\nCUDA_VERSION"),
+            "8000"
+        );
         // sm_80 (A100), sm_89 (L4, RTX 4090), sm_100 (B200).
         assert_eq!(
             [cuda_arch((8, 0)), cuda_arch((8, 9)), cuda_arch((10, 0))],

@@ -304,6 +304,15 @@ impl Resolver<'_> {
                 self.expr(cond, at);
                 self.stmt(body, at);
             }
+            StmtKind::RangeFor {
+                range,
+                array,
+                class,
+            } => {
+                self.expr(range, at);
+                self.stmt(array, at);
+                self.stmt(class, at);
+            }
             StmtKind::Return(value) => {
                 if let Some(v) = value {
                     self.expr(v, at);
@@ -329,10 +338,12 @@ impl Resolver<'_> {
             | ExprKind::Float { .. }
             | ExprKind::Bool(_)
             | ExprKind::Str(_)
-            | ExprKind::SizeOfType(_) => {}
+            | ExprKind::SizeOfType(_)
+            | ExprKind::SizeOfPack(_) => {}
             ExprKind::Unary { operand: a, .. }
             | ExprKind::Cast { expr: a, .. }
             | ExprKind::Member { base: a, .. }
+            | ExprKind::Pack(a)
             | ExprKind::SizeOfExpr(a)
             | ExprKind::IncDec { target: a, .. } => self.expr(a, at),
             ExprKind::Binary { lhs, rhs, .. }
