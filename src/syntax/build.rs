@@ -2695,6 +2695,25 @@ fn outside_specialisation(name: &Ident) -> (String, String, Span) {
     )
 }
 
+/// `std::forward` or `std::move` (also `::std::`, `cuda::std::`).
+fn is_std_forward(name: &str) -> bool {
+    let name = name.trim_start_matches("::");
+    let name = name.strip_prefix("cuda::").unwrap_or(name);
+    matches!(name, "std::forward" | "std::move")
+}
+
+/// A kernel or struct template with a parameter pack, which simt does not expand (only
+/// `__device__` function templates and alias templates take packs).
+fn variadic_unsupported(params: &[TemplateParam], what: &str, name: &Ident, module: &mut Module) {
+    if params.iter().any(|p| p.pack) {
+        module.unsupported.push((
+            format!("the variadic {what} template `{}`", name.name),
+            name.name.clone(),
+            name.span,
+        ));
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -2749,24 +2768,5 @@ mod tests {
             panic!("a double literal")
         };
         assert_eq!((value as f32).to_bits(), 0x3f80_0000);
-    }
-}
-
-/// `std::forward` or `std::move` (also `::std::`, `cuda::std::`).
-fn is_std_forward(name: &str) -> bool {
-    let name = name.trim_start_matches("::");
-    let name = name.strip_prefix("cuda::").unwrap_or(name);
-    matches!(name, "std::forward" | "std::move")
-}
-
-/// A kernel or struct template with a parameter pack, which simt does not expand (only
-/// `__device__` function templates and alias templates take packs).
-fn variadic_unsupported(params: &[TemplateParam], what: &str, name: &Ident, module: &mut Module) {
-    if params.iter().any(|p| p.pack) {
-        module.unsupported.push((
-            format!("the variadic {what} template `{}`", name.name),
-            name.name.clone(),
-            name.span,
-        ));
     }
 }
