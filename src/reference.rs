@@ -50,10 +50,11 @@
 //! `active_lane_slots` is the sum over threads of the instructions each executed.
 
 use crate::check::typed::{
-    Builtin, Expr, ExprKind, Func, Kernel, Mem, ParamKind, Space, Stmt, StmtKind, NULL_OFFSET,
+    Builtin, Expr, ExprKind, Func, Kernel, Mem, ParamKind, Space, Stmt, StmtKind, VarId,
+    NULL_OFFSET,
 };
 use crate::exec::{Args, BufData, Buffer, Counters, LaunchConfig, Pointer};
-use crate::value::{ArithOp, AtomicOp, CmpOp, Math1, Math2, Scalar, Value};
+use crate::value::{ArithOp, AtomicOp, BlockVote, CmpOp, Math1, Math2, Scalar, Value};
 
 /// What a run of the reference interpreter counted, summed over all threads.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -644,6 +645,9 @@ enum Frame<'k> {
     },
     /// An inlined `__device__` function's body starts above this: `return` comes back here.
     Call,
+    /// A statement `to = f(...)`: once the inlined body above has run (it may pause at a
+    /// barrier), `to` takes the value its `return` left in `from`.
+    Copy { to: VarId, from: VarId },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -678,6 +682,9 @@ struct Thread<'k> {
     state: State,
     /// `__device__` calls inside expressions being run (no barrier may pause them).
     nested: u32,
+    /// At a `__syncthreads_count/_and/_or`: the fold, the variable it sets and this thread's
+    /// predicate.
+    vote: Option<(BlockVote, VarId, bool)>,
 }
 
 /// How a thread touches an element.
@@ -884,6 +891,7 @@ impl<'k> Block<'_, 'k> {
                         }],
                         state: State::Running,
                         nested: 0,
+                        vote: None,
                     });
                 }
             }
@@ -910,6 +918,15 @@ impl<'k> Block<'_, 'k> {
             }
             self.tally.barriers += 1;
             self.epoch += 1;
+            let votes: Vec<_> = threads.iter().filter_map(|t| t.vote).collect();
+            if let Some(&(kind, _, _)) = votes.first() {
+                let value = V::I(kind.fold(votes.iter().map(|v| v.2)));
+                for t in threads.iter_mut() {
+                    if let Some((_, var, _)) = t.vote.take() {
+                        t.locals[var.0 as usize] = value;
+                    }
+                }
+            }
             for t in threads.iter_mut() {
                 if matches!(t.state, State::AtBarrier(_)) {
                     t.state = State::Running;
@@ -945,6 +962,10 @@ impl<'k> Block<'_, 'k> {
                 }
                 Frame::Call => {
                     t.frames.pop();
+                }
+                &mut Frame::Copy { to, from } => {
+                    t.frames.pop();
+                    t.locals[to.0 as usize] = t.locals[from.0 as usize];
                 }
                 Frame::Loop { stmt, stage, .. } => {
                     let (stmt, stage): (&'k Stmt, Stage) = (stmt, *stage);
@@ -1009,13 +1030,53 @@ impl<'k> Block<'_, 'k> {
         self.tally.branch_evals += 1;
     }
 
+    /// Stops the thread at barrier `s`, in this iteration of every loop around it.
+    fn arrive(&mut self, t: &mut Thread<'k>, s: &'k Stmt) -> Step<()> {
+        if t.nested > 0 {
+            return Err(RefError::Unsupported {
+                what: "a barrier inside an expression (a __device__ function with __syncthreads() or a __syncthreads_count/_and/_or whose value is not assigned to a variable as a whole)",
+            });
+        }
+        self.count();
+        let loops = t
+            .frames
+            .iter()
+            .filter_map(|f| match f {
+                Frame::Loop {
+                    stmt, iteration, ..
+                } => Some((*stmt as *const Stmt, *iteration)),
+                Frame::Seq { .. } | Frame::Call | Frame::Copy { .. } => None,
+            })
+            .collect();
+        t.state = State::AtBarrier((s as *const Stmt, loops));
+        Ok(())
+    }
+
     /// Executes one statement; `true` when the thread stops (barrier or return).
     fn stmt(&mut self, t: &mut Thread<'k>, s: &'k Stmt) -> Step<bool> {
         match &s.kind {
-            StmtKind::Assign { var, value } => {
-                let v = self.eval(t, value, None)?;
-                t.locals[var.0 as usize] = v;
-            }
+            StmtKind::Assign { var, value } => match &value.kind {
+                // `x = f(...)`: the body runs as frames, so it may reach a barrier.
+                ExprKind::Inline {
+                    body,
+                    result: Some(from),
+                    ..
+                } => {
+                    t.frames.push(Frame::Copy {
+                        to: *var,
+                        from: *from,
+                    });
+                    t.frames.push(Frame::Call);
+                    t.frames.push(Frame::Seq {
+                        stmts: body,
+                        next: 0,
+                    });
+                }
+                _ => {
+                    let v = self.eval(t, value, None)?;
+                    t.locals[var.0 as usize] = v;
+                }
+            },
             StmtKind::Store { mem, index, value } => {
                 let (mem, i) = self.index(t, *mem, index)?;
                 let v = self.eval(t, value, Some((mem, i)))?;
@@ -1065,24 +1126,13 @@ impl<'k> Block<'_, 'k> {
                 return Ok(true);
             }
             StmtKind::Barrier => {
-                if t.nested > 0 {
-                    return Err(RefError::Unsupported {
-                        what:
-                            "__syncthreads() in a __device__ function called inside an expression",
-                    });
-                }
-                self.count();
-                let loops = t
-                    .frames
-                    .iter()
-                    .filter_map(|f| match f {
-                        Frame::Loop {
-                            stmt, iteration, ..
-                        } => Some((*stmt as *const Stmt, *iteration)),
-                        Frame::Seq { .. } | Frame::Call => None,
-                    })
-                    .collect();
-                t.state = State::AtBarrier((s as *const Stmt, loops));
+                self.arrive(t, s)?;
+                return Ok(true);
+            }
+            StmtKind::BarrierVote { kind, pred, result } => {
+                let p = self.eval(t, pred, None)?.truth();
+                self.arrive(t, s)?;
+                t.vote = Some((*kind, *result, p));
                 return Ok(true);
             }
             StmtKind::VecLoad { mem, index, vars } => {

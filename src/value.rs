@@ -1090,6 +1090,49 @@ pub enum VoteKind {
     All,
 }
 
+/// Block-wide votes that are also barriers (`__syncthreads_count/_and/_or`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BlockVote {
+    /// `__syncthreads_count`: how many of the block's threads have a true predicate.
+    Count,
+    /// `__syncthreads_and`: 1 if every thread's predicate holds.
+    And,
+    /// `__syncthreads_or`: 1 if any thread's predicate holds.
+    Or,
+}
+
+impl BlockVote {
+    /// The vote a `__syncthreads_*` name calls, if it is one.
+    pub fn of_name(name: &str) -> Option<BlockVote> {
+        [BlockVote::Count, BlockVote::And, BlockVote::Or]
+            .into_iter()
+            .find(|v| v.name() == name)
+    }
+
+    /// The CUDA function's name.
+    pub fn name(self) -> &'static str {
+        match self {
+            BlockVote::Count => "__syncthreads_count",
+            BlockVote::And => "__syncthreads_and",
+            BlockVote::Or => "__syncthreads_or",
+        }
+    }
+
+    /// The value every thread gets, from the predicates of the block's threads.
+    pub fn fold(self, preds: impl Iterator<Item = bool>) -> i32 {
+        let (mut count, mut all) = (0i32, true);
+        for p in preds {
+            count += i32::from(p);
+            all &= p;
+        }
+        match self {
+            BlockVote::Count => count,
+            BlockVote::And => i32::from(all),
+            BlockVote::Or => i32::from(count > 0),
+        }
+    }
+}
+
 /// Atomic read-modify-write operations; each returns the old value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum AtomicOp {

@@ -1891,3 +1891,62 @@ fn curand_agrees_with_the_reference() {
         assert!(result.is_ok(), "{}: {result:?}", kernel.name);
     });
 }
+
+/// `__syncthreads_count/_and/_or` as a statement and as the value of an assignment, in a loop
+/// and with threads that returned first; nested in a larger expression the reference cannot
+/// pause at it and says so.
+const BLOCK_VOTES: &str = r#"
+__global__ void votes(int* out, float* s) {
+    __shared__ float buf[64];
+    int t = threadIdx.x;
+    if (blockIdx.x == 1 && t >= 40) return;
+    buf[t] = s[t];
+    __syncthreads();
+    int n = __syncthreads_count(buf[(t + 32) % 40] > 0.5f);
+    int a;
+    a = __syncthreads_and(t < 50);
+    __syncthreads_or(t == 3);
+    int i = 0;
+    for (int r = 0; r < 3; r++) {
+        int more = __syncthreads_or(i < t % 4);
+        if (more) i++;
+    }
+    out[blockIdx.x * 64 + t] = n + 100 * a + 1000 * i;
+}
+__global__ void nested(int* out) {
+    out[threadIdx.x] = 1 + __syncthreads_count(threadIdx.x % 2);
+}
+__global__ void divergent(int* out) {
+    int c = 0;
+    if (threadIdx.x < 16) c = __syncthreads_count(1);
+    out[threadIdx.x] = c;
+}
+launch votes { out = zeros(128); s = rand(64); block = 64; grid = 2; }
+launch nested { out = zeros(64); block = 64; grid = 1; }
+launch divergent { out = zeros(64); block = 64; grid = 1; }
+"#;
+
+#[test]
+fn block_votes_agree_with_the_reference() {
+    each_launch("votes.sk", BLOCK_VOTES, |kernel, cfg, args| {
+        let result = agree(kernel, cfg, args, &kernel.name);
+        match kernel.name.as_str() {
+            "nested" => assert!(
+                matches!(result, Err(RefError::Unsupported { .. })),
+                "{result:?}"
+            ),
+            "divergent" => {
+                assert!(result.is_ok(), "{result:?}");
+                assert_eq!(
+                    engine_code(kernel, cfg, args).as_deref(),
+                    Some("simt::run::divergent_barrier")
+                );
+            }
+            _ => {
+                let (c, t) = result.expect("votes agree");
+                // Block 0: 4 statements + 3 loop iterations = 7 barriers; block 1 the same.
+                assert_eq!((c.barriers, t.barriers), (14, 14));
+            }
+        }
+    });
+}

@@ -214,6 +214,9 @@ fn known_functions() -> Vec<String> {
             "llrintf",
             "llroundf",
             "__syncthreads",
+            "__syncthreads_count",
+            "__syncthreads_and",
+            "__syncthreads_or",
             "__trap",
         ]
         .iter()
@@ -1240,6 +1243,9 @@ impl KernelChecker<'_, '_> {
         }
         if name == "reduce" {
             return self.group_reduce(args, span);
+        }
+        if let Some(kind) = crate::value::BlockVote::of_name(name) {
+            return self.block_vote(kind, name, args, span);
         }
         if matches!(name, "clock" | "clock64") && args.is_empty() {
             return Ok(Expr {

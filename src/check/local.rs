@@ -816,6 +816,10 @@ impl<'a> Facts<'a> {
                 self.loaded.extend(olds);
             }
             StmtKind::SyncWarp(e) | StmtKind::Eval(e) | StmtKind::Assert(e) => self.expr(e),
+            StmtKind::BarrierVote { pred, result, .. } => {
+                self.expr(pred);
+                self.loaded.insert(*result);
+            }
             StmtKind::Printf { args, .. } => args.iter().for_each(|a| self.expr(a)),
             StmtKind::Break
             | StmtKind::Continue
@@ -1018,6 +1022,10 @@ pub(crate) fn assigned_vars(body: &[Stmt], out: &mut HashSet<VarId>) {
                 assigned_vars(step, out);
             }
             StmtKind::Eval(e) | StmtKind::SyncWarp(e) | StmtKind::Assert(e) => in_expr(e, out),
+            StmtKind::BarrierVote { pred, result, .. } => {
+                out.insert(*result);
+                in_expr(pred, out);
+            }
             StmtKind::Printf { args, .. } => args.iter().for_each(|a| in_expr(a, out)),
             StmtKind::Break
             | StmtKind::Continue

@@ -3,6 +3,7 @@
 mod address;
 mod assign_value;
 mod atomics;
+mod barrier;
 mod cub;
 mod cub_io;
 mod error;
@@ -37,7 +38,7 @@ use typed::*;
 use crate::diag::did_you_mean;
 use crate::source::Span;
 use crate::syntax::ast::{self, BaseType};
-use crate::value::{Scalar, Value};
+use crate::value::{BlockVote, Scalar, Value};
 
 /// Static shared memory per block accepted by CUDA without opt-in.
 const STATIC_SMEM_LIMIT: u64 = 48 * 1024;
@@ -2001,6 +2002,10 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
             };
             match name {
                 "__syncthreads" if args.is_empty() => return Ok(StmtKind::Barrier),
+                "__syncthreads_count" | "__syncthreads_and" | "__syncthreads_or" => {
+                    let kind = BlockVote::of_name(name).expect("matched a block vote's name");
+                    return self.block_vote_stmt(kind, name, args, e.span);
+                }
                 "assert" if args.len() == 1 => {
                     return Ok(StmtKind::Assert(self.condition(&args[0])?));
                 }

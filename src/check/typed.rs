@@ -612,6 +612,16 @@ pub enum StmtKind {
     Return,
     /// `__syncthreads();`
     Barrier,
+    /// `result = __syncthreads_count(pred)` (or `_and`, `_or`): a barrier that also folds the
+    /// predicate over the block's threads; every thread gets the same `int`.
+    BarrierVote {
+        /// Which fold.
+        kind: crate::value::BlockVote,
+        /// The thread's predicate (`bool`).
+        pred: Expr,
+        /// The `int` variable that receives the fold.
+        result: VarId,
+    },
     /// `vars = mem[index]`: one vector access of `vars.len()` components.
     VecLoad {
         /// Where (`mem.width` components).

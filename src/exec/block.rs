@@ -453,7 +453,23 @@ impl<'a> BlockRunner<'a> {
                     self.leave(inst);
                     next = skip_to as usize;
                 }
-                Inst::Barrier => self.barrier(pc)?,
+                Inst::Barrier => self.barrier(pc, "__syncthreads")?,
+                Inst::BarrierVote { kind, d, pred } => {
+                    self.barrier(pc, kind.name())?;
+                    let value = kind.fold(
+                        self.mask
+                            .iter()
+                            .zip(&self.regs.b[pred.0 as usize])
+                            .filter(|(&m, _)| m)
+                            .map(|(_, &p)| p),
+                    );
+                    let dst = &mut self.regs.w[d.0 as usize];
+                    for (x, &m) in dst.iter_mut().zip(&self.mask) {
+                        if m {
+                            *x = value as u32;
+                        }
+                    }
+                }
                 Inst::Load {
                     space,
                     elem,
@@ -798,7 +814,7 @@ impl<'a> BlockRunner<'a> {
         self.update_mask();
     }
 
-    fn barrier(&mut self, pc: usize) -> Result<(), RunError> {
+    fn barrier(&mut self, pc: usize, name: &'static str) -> Result<(), RunError> {
         if self.lanes_active == 0 {
             // No thread is here: every one returned, or left the loop with `break`/`continue`
             // before it. No barrier executes, and none is missed.
@@ -817,6 +833,7 @@ impl<'a> BlockRunner<'a> {
                 missing: self.cfg.thread_of(lane),
                 arrived: self.lanes_active as u32,
                 live,
+                barrier: name,
             });
         }
         self.issue(pc);

@@ -129,7 +129,7 @@ pub enum RunError {
         thread: [u32; 3],
     },
     /// `if (threadIdx.x < 16) __syncthreads();`
-    #[error("`__syncthreads()` reached by {arrived} of the block's {live} live threads")]
+    #[error("`{barrier}()` reached by {arrived} of the block's {live} live threads")]
     #[diagnostic(
         code(simt::run::divergent_barrier),
         help("every thread of a block that has not returned must reach the same barrier; move it out of the condition (a real GPU hangs or misbehaves here)")
@@ -146,6 +146,8 @@ pub enum RunError {
         arrived: u32,
         /// Threads that have not returned.
         live: u32,
+        /// `__syncthreads`, or the block vote (`__syncthreads_count`, ...).
+        barrier: &'static str,
     },
     /// `if (lane < 16) v = __shfl_down_sync(0xffffffff, v, 1);`
     #[error("warp-synchronous operation with inactive lanes in its mask (mask {mask:#010x})")]

@@ -407,6 +407,18 @@ impl<'k> Lowerer<'k> {
             StmtKind::Barrier => {
                 self.emit(Inst::Barrier, span);
             }
+            StmtKind::BarrierVote { kind, pred, result } => {
+                let pred = self.expr(pred);
+                let d = self.vars[result.0 as usize];
+                self.emit(
+                    Inst::BarrierVote {
+                        kind: *kind,
+                        d,
+                        pred,
+                    },
+                    span,
+                );
+            }
             StmtKind::VecLoad { mem, index, vars } => {
                 let idx = self.expr(index);
                 let d: Vec<Reg> = vars.iter().map(|v| self.vars[v.0 as usize]).collect();
@@ -1078,6 +1090,7 @@ fn collect_stmt_at(s: &typed::Stmt, needs: &mut Needs) {
             }
         }
         StmtKind::SyncWarp(e) | StmtKind::Eval(e) | StmtKind::Assert(e) => collect_expr(e, needs),
+        StmtKind::BarrierVote { pred, .. } => collect_expr(pred, needs),
         StmtKind::Printf { args, .. } => args.iter().for_each(|a| collect_expr(a, needs)),
         StmtKind::VecLoad { index, .. } => collect_expr(index, needs),
         StmtKind::VecStore { index, values, .. } | StmtKind::VecAtomic { index, values, .. } => {

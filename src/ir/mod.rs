@@ -8,7 +8,9 @@ use std::fmt;
 pub use lower::lower;
 
 use crate::source::Span;
-use crate::value::{ArithOp, AtomicOp, CmpOp, Math1, Math2, Scalar, ShflKind, Value, VoteKind};
+use crate::value::{
+    ArithOp, AtomicOp, BlockVote, CmpOp, Math1, Math2, Scalar, ShflKind, Value, VoteKind,
+};
 
 /// A lane register. Its bank (and so its storage) follows from the type of the instruction using it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -399,6 +401,9 @@ pub enum Inst {
     },
     /// `__syncthreads()`: every live thread of the block must be active.
     Barrier,
+    /// `d = fold(pred)` over the block's threads (`__syncthreads_count/_and/_or`): a barrier
+    /// like [`Inst::Barrier`]; `d` is `int`.
+    BarrierVote { kind: BlockVote, d: Reg, pred: Reg },
     /// `d = v` of another lane (`__shfl*_sync`); `arg`, `width`, `mask` are `unsigned` lanes.
     Shfl {
         kind: ShflKind,

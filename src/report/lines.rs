@@ -56,7 +56,7 @@ impl Op {
             Inst::Store { .. } | Inst::StoreVec { .. } => Op::SharedStore,
             Inst::Atomic { .. } => Op::Atomic,
             Inst::If { .. } | Inst::LoopTest { .. } => Op::Branch,
-            Inst::Barrier => Op::Barrier,
+            Inst::Barrier | Inst::BarrierVote { .. } => Op::Barrier,
             _ => Op::Compute,
         }
     }

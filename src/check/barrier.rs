@@ -1,0 +1,68 @@
+//! `__syncthreads_count/_and/_or(p)`: barriers that also fold a predicate over the block's threads.
+
+use super::typed::*;
+use super::{CheckError, KernelChecker};
+use crate::source::Span;
+use crate::syntax::ast;
+use crate::value::{BlockVote, Scalar};
+
+type Result<T> = std::result::Result<T, CheckError>;
+
+impl KernelChecker<'_, '_> {
+    /// `int __syncthreads_count(int predicate)` (or `_and`, `_or`) as a value: the barrier runs
+    /// as a statement inlined where the expression is evaluated, like a `__device__` call.
+    pub(crate) fn block_vote(
+        &mut self,
+        kind: BlockVote,
+        name: &str,
+        args: &[ast::Expr],
+        span: Span,
+    ) -> Result<Expr> {
+        let stmt = self.block_vote_stmt(kind, name, args, span)?;
+        let StmtKind::BarrierVote { result, .. } = stmt else {
+            unreachable!("block_vote_stmt gives a BarrierVote")
+        };
+        Ok(Expr {
+            kind: ExprKind::Inline {
+                name: name.to_string(),
+                body: vec![Stmt { kind: stmt, span }],
+                result: Some(result),
+            },
+            ty: Scalar::I32,
+            span,
+        })
+    }
+
+    /// The barrier itself, its `int` result in a new temporary.
+    pub(crate) fn block_vote_stmt(
+        &mut self,
+        kind: BlockVote,
+        name: &str,
+        args: &[ast::Expr],
+        span: Span,
+    ) -> Result<StmtKind> {
+        let [p] = args else {
+            return Err(CheckError::ArgumentCount {
+                name: name.to_string(),
+                expected: "1".into(),
+                found: args.len(),
+                span,
+            });
+        };
+        // The predicate is an `int` parameter: a `float` or `long long` argument converts to
+        // `int` first (so `0.5f` is false), then any nonzero `int` counts as true.
+        let pred = if self.is_pointer(p) {
+            self.scalar_or_truth(p)?
+        } else {
+            let v = self.expr(p)?;
+            let v = if v.ty == Scalar::Bool {
+                v
+            } else {
+                self.convert(v, Scalar::I32)
+            };
+            self.truth(v)?
+        };
+        let result = self.new_local(name, Scalar::I32, span);
+        Ok(StmtKind::BarrierVote { kind, pred, result })
+    }
+}
