@@ -1926,6 +1926,8 @@ impl<'g> KernelChecker<'g, '_> {
                         | Binding::Object(_)
                         | Binding::Vector { .. },
                     ) => true,
+                    // `f(gridDim)` of `f(dim3 d)`: the whole built-in vector.
+                    None => super::is_builtin(n),
                     _ => false,
                 },
                 _ => false,

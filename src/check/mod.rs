@@ -2096,7 +2096,7 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
 }
 
 /// `threadIdx` and the other built-in index variables.
-fn is_builtin(name: &str) -> bool {
+pub(crate) fn is_builtin(name: &str) -> bool {
     matches!(name, "threadIdx" | "blockIdx" | "blockDim" | "gridDim")
 }
 

@@ -793,7 +793,7 @@ impl<'g> KernelChecker<'g, '_> {
     /// The struct type of an expression, decided from names and forms without typing it.
     pub(crate) fn struct_of(&mut self, e: &ast::Expr) -> Option<Rc<Layout>> {
         let makes_struct_vector = matches!(&e.kind, ast::ExprKind::Call { callee, .. }
-            if callee.name.strip_prefix("make_").is_some_and(|v| super::vector::cuda_vector(v).is_some_and(|(s, n)| super::vector::is_struct_vector(s, n))));
+            if callee.name == "dim3" || callee.name.strip_prefix("make_").is_some_and(|v| super::vector::cuda_vector(v).is_some_and(|(s, n)| super::vector::is_struct_vector(s, n))));
         if !self.globals.data_structs && !self.struct_vector_seen && !makes_struct_vector {
             return None;
         }
@@ -965,6 +965,7 @@ impl<'g> KernelChecker<'g, '_> {
             if let Some(l) = callee
                 .name
                 .strip_prefix("make_")
+                .filter(|&v| v != "dim3")
                 .and_then(|v| self.struct_vector(v))
             {
                 return Some(Ok(l));
@@ -1589,11 +1590,16 @@ impl<'g> KernelChecker<'g, '_> {
                 return self.vector_components(e, elem, width, out);
             }
         }
+        if let Some(parts) = self.index_vector(e, l) {
+            return Ok(parts);
+        }
         let Some(found) = self.struct_of(e) else {
             // `P p = x;` with a scalar: a constructor (or the first member) takes it.
             return self.build(l, std::slice::from_ref(e), span, out);
         };
-        if found.name != l.name {
+        // `dim3` converts from and to `uint3` (its constructor and `operator uint3()`).
+        let three = |n: &str| matches!(n, "dim3" | "uint3");
+        if found.name != l.name && !(three(&found.name) && three(&l.name)) {
             return Err(CheckError::Mismatch {
                 expected: format!("a `{}`", l.name),
                 found: format!("a `{}`", found.name),
@@ -1709,6 +1715,33 @@ impl<'g> KernelChecker<'g, '_> {
         }
     }
 
+    /// `threadIdx`, `blockIdx`, `blockDim` or `gridDim` (not shadowed) as a whole `dim3` or
+    /// `uint3` value: its three components.
+    fn index_vector(&mut self, e: &ast::Expr, l: &Layout) -> Option<Vec<Expr>> {
+        let ast::ExprKind::Name(name) = &e.kind else {
+            return None;
+        };
+        let make: fn(u8) -> Builtin = match name.as_str() {
+            "threadIdx" => Builtin::ThreadIdx,
+            "blockIdx" => Builtin::BlockIdx,
+            "blockDim" => Builtin::BlockDim,
+            "gridDim" => Builtin::GridDim,
+            _ => return None,
+        };
+        if !matches!(l.name.as_str(), "dim3" | "uint3") || self.lookup(name).is_some() {
+            return None;
+        }
+        Some(
+            (0..3)
+                .map(|axis| Expr {
+                    kind: ExprKind::Builtin(make(axis)),
+                    ty: Scalar::U32,
+                    span: e.span,
+                })
+                .collect(),
+        )
+    }
+
     /// The leaves an inlined call left in its result.
     fn returned(
         &mut self,
@@ -1750,6 +1783,22 @@ impl<'g> KernelChecker<'g, '_> {
             {
                 return self.struct_value_at(item, l, out, false);
             }
+        }
+        if l.name == "dim3" && items.len() < 3 {
+            // `dim3(unsigned x = 1, unsigned y = 1, unsigned z = 1)`: `dim3 d(4, 2)`,
+            // `dim3(4)`, `dim3 d{4, 2}` and `dim3 d;` leave the missing sizes 1.
+            let one = ast::Expr {
+                kind: ast::ExprKind::Int {
+                    value: 1,
+                    unsigned: true,
+                    long: false,
+                    hex: false,
+                },
+                span,
+            };
+            let mut all = items.to_vec();
+            all.resize(3, one);
+            return self.fill(l, &all, &mut 0, span, out);
         }
         if let Some((def, bindings)) = &l.def {
             let ctors = &self.globals.structs[*def].ctors;
@@ -1956,6 +2005,10 @@ impl<'g> KernelChecker<'g, '_> {
     /// Whether a struct (and every struct in it) has no constructor and no default member
     /// initialiser.
     fn trivial(&self, l: &Layout) -> bool {
+        if l.name == "dim3" {
+            // Its default constructor makes (1, 1, 1).
+            return false;
+        }
         let own = l.def.as_ref().is_none_or(|(def, _)| {
             let d = &self.globals.structs[*def];
             d.ctors.is_empty() && d.fields.iter().all(|f| f.is_static || f.init.is_none())

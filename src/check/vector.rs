@@ -19,6 +19,10 @@ fn vector_type(name: &str) -> Option<(Scalar, u32)> {
 /// CUDA's vector types (`<vector_types.h>`): `char1` … `double4`, their component type and
 /// count (`long1` … `long4` differ between hosts and are left out).
 pub(crate) fn cuda_vector(name: &str) -> Option<(Scalar, u32)> {
+    if name == "dim3" {
+        // `dim3` is `uint3` with a constructor whose missing components are 1.
+        return Some((Scalar::U32, 3));
+    }
     let (base, n) = name.split_at(name.len().checked_sub(1)?);
     let n = n.parse::<u32>().ok().filter(|n| (1..=4).contains(n))?;
     let s = match base {

@@ -1981,6 +1981,20 @@ impl<'m> Builder<'m> {
                     span: self.span(&ty_pair),
                 };
                 let expr = self.expr(it.next().expect("grammar: cast has an operand"))?;
+                if ty.base_text == "dim3" {
+                    // `dim3(n)` calls dim3's constructor, as `dim3(x, y)` does.
+                    return Ok(Expr {
+                        kind: ExprKind::Call {
+                            callee: Ident {
+                                name: ty.base_text,
+                                span: ty.span,
+                            },
+                            targs: Vec::new(),
+                            args: vec![expr],
+                        },
+                        span,
+                    });
+                }
                 ExprKind::Cast {
                     ty,
                     expr: Box::new(expr),
