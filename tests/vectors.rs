@@ -115,9 +115,10 @@ fn vector_errors() {
         check("__global__ void k(float4* a) { a[0] = make_int4(1, 2, 3, 4); }"),
         ["simt::check::mismatched_types"]
     );
-    // dim3 is the host's launch shape, not an element type.
+    // A vector type CUDA does not have (half vectors are pairs only). (`dim3*` is a pointer to
+    // dim3s, three unsigned each, as `uint3*` is.)
     assert_eq!(
-        check("__global__ void k(dim3* a) { }"),
+        check("__global__ void k(__half4* a) { }"),
         ["simt::check::unsupported"]
     );
     // A buffer whose length is not a whole number of float4s.
