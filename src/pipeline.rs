@@ -166,6 +166,8 @@ pub fn compile_for(
 ) -> Result<(ast::Module, Program), Failure> {
     let module = syntax::parse_for(src, gpu.compute_capability)
         .map_err(|es| Failure::new(Some(src), es.into_iter().map(Into::into), EXIT_USAGE))?;
+    let plain = kernel.map(|k| plain_kernel_name(&module, k));
+    let kernel = plain.as_deref();
     let mut requests = Vec::new();
     if let Some(text) = kernel.filter(|k| k.contains('<')) {
         let (name, base, targs) = syntax::parse_kernel_ref(text).map_err(|e| {
@@ -336,6 +338,13 @@ pub fn load_gpu(name: &str) -> Result<GpuConfig, Failure> {
     ))
 }
 
+/// `--kernel a::b::k` (or `a::b::k<64>`): the name kernel `k` of namespace `a::b` is known by;
+/// any other name as given.
+fn plain_kernel_name(module: &ast::Module, name: &str) -> String {
+    let name: String = name.split_whitespace().collect();
+    syntax::resolve_kernel_name(&module.kernels, &name).unwrap_or(name)
+}
+
 /// Picks the kernel to run: `--kernel`, the only one in the file, or the only one a launch section
 /// names.
 fn pick<'p>(
@@ -345,15 +354,25 @@ fn pick<'p>(
     name: Option<&str>,
 ) -> Result<&'p check::typed::Kernel, Failure> {
     let names: Vec<&str> = program.kernels.iter().map(|k| k.name.as_str()).collect();
-    // `k<64, 8>` names the instance `k<64,8>`.
-    let canonical = name.map(|n| n.split_whitespace().collect::<String>());
+    // `k<64, 8>` names the instance `k<64,8>`; `a::b::k` the kernel `k` of namespace `a::b`.
+    let canonical = name.map(|n| plain_kernel_name(module, n));
     match canonical.as_deref() {
         Some(n) => program.kernel(n).ok_or_else(|| {
+            // A qualified name is compared with the kernels' qualified names.
+            let known: Vec<String> = if n.contains("::") {
+                module
+                    .kernels
+                    .iter()
+                    .map(ast::Kernel::qualified_name)
+                    .collect()
+            } else {
+                names.iter().map(|s| s.to_string()).collect()
+            };
             Failure::usage(
                 format!("no kernel named `{n}` in {}", src.name()),
                 Some(
-                    crate::diag::did_you_mean(n, names.iter().copied())
-                        .unwrap_or_else(|| format!("the kernels are: {}", names.join(", "))),
+                    crate::diag::did_you_mean(n, known.iter().map(String::as_str))
+                        .unwrap_or_else(|| format!("the kernels are: {}", known.join(", "))),
                 ),
             )
         }),

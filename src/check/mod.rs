@@ -254,8 +254,17 @@ pub fn check_focused(
             && !template(&l.kernel.name)
             && !program.unchecked.iter().any(|u| u.name == l.kernel.name)
         {
-            let names: Vec<&str> = program.kernels.iter().map(|k| k.name.as_str()).collect();
-            let help = did_you_mean(&l.kernel.name, names.iter().copied())
+            // A qualified name (`launch a::b::k`) is compared with the kernels' qualified names.
+            let names: Vec<String> = if l.kernel.name.contains("::") {
+                module
+                    .kernels
+                    .iter()
+                    .map(ast::Kernel::qualified_name)
+                    .collect()
+            } else {
+                program.kernels.iter().map(|k| k.name.clone()).collect()
+            };
+            let help = did_you_mean(&l.kernel.name, names.iter().map(String::as_str))
                 .unwrap_or_else(|| format!("the kernels of this file: {}", names.join(", ")));
             errors.push(CheckError::UnknownKernel {
                 name: l.kernel.name.clone(),

@@ -77,6 +77,19 @@ pub struct Kernel {
     pub body: Vec<Stmt>,
     /// The whole definition.
     pub span: Span,
+    /// The named namespace it is defined in (`a::b`; empty at file scope).
+    pub namespace: String,
+}
+
+impl Kernel {
+    /// Its name with its namespace: `a::b::k`, or `k` at file scope.
+    pub fn qualified_name(&self) -> String {
+        if self.namespace.is_empty() {
+            self.name.name.clone()
+        } else {
+            format!("{}::{}", self.namespace, self.name.name)
+        }
+    }
 }
 
 /// `__device__ T name(params) { body }`.

@@ -108,6 +108,7 @@ impl<'m> Builder<'m> {
             .unsupported
             .append(&mut self.unsupported.borrow_mut());
         super::scope::scope_functions(&mut module, &self.scopes.borrow());
+        super::scope::qualify_kernels(&mut module, &self.scopes.borrow());
         if errors.is_empty() {
             Ok(module)
         } else {
@@ -442,6 +443,7 @@ impl<'m> Builder<'m> {
             params,
             body,
             span,
+            namespace: String::new(),
         })
     }
 

@@ -16,6 +16,7 @@ use pest::Parser;
 pub use depth::{addressed_names, calls_with_names, casts_of, MAX_DEPTH};
 pub use error::ParseError;
 use grammar::{Rule, SkParser};
+pub use scope::resolve_kernel_name;
 
 use crate::source::SourceFile;
 use build::Builder;
@@ -435,6 +436,7 @@ fn friendly(rule: Rule) -> Option<&'static str> {
         }
         Rule::string_lit => "a string",
         Rule::ident => "a name",
+        Rule::kernel_name => "a kernel name",
         Rule::launch | Rule::kw_launch => "`launch`",
         Rule::host_assign => "`name = value;`",
         Rule::expect_stmt | Rule::kw_expect => "`expect`",

@@ -393,6 +393,32 @@ impl Resolver<'_> {
     }
 }
 
+/// Records each kernel's namespace, and makes a launch section's qualified name (`launch
+/// a::b::k`) the name the kernel is known by (`k`: kernels keep their own names, and two of one
+/// name in different namespaces are refused as duplicates, so a plain name is never ambiguous).
+pub(crate) fn qualify_kernels(module: &mut Module, scopes: &Scopes) {
+    for (k, p) in module.kernels.iter_mut().zip(&scopes.kernels) {
+        k.namespace = p.ns.clone();
+    }
+    for l in &mut module.launches {
+        if let Some(plain) = resolve_kernel_name(&module.kernels, &l.kernel.name) {
+            l.kernel.name = plain;
+        }
+    }
+}
+
+/// The name kernel reference `a::b::k` (or `::a::b::k<float>`) stands for (`k`, `k<float>`),
+/// where a kernel `k` is defined in namespace `a::b`; `None` for a plain name or no such kernel.
+pub fn resolve_kernel_name(kernels: &[super::ast::Kernel], name: &str) -> Option<String> {
+    let head = name.find('<').unwrap_or(name.len());
+    let (ns, base) = name[..head].rsplit_once("::")?;
+    let ns = ns.trim_start_matches("::");
+    kernels
+        .iter()
+        .any(|k| k.name.name == base && k.namespace == ns)
+        .then(|| format!("{base}{}", &name[head..]))
+}
+
 /// Renames the functions of named namespaces, and binds their calls as C++ lookup does.
 pub(crate) fn scope_functions(module: &mut Module, scopes: &Scopes) {
     let mut spaces: HashMap<String, HashSet<String>> = HashMap::new();
