@@ -408,40 +408,6 @@ pub enum CheckError {
         #[help]
         help: Option<String>,
     },
-    /// `union U { double d; float f[2]; };`: a member that reads the storage's bytes at other
-    /// boundaries (a `float` half of a `double`)
-    #[error(
-        "the member `{member}` of the union `{union}` splits or joins the scalars of `{storage}`"
-    )]
-    #[diagnostic(
-        code(simt::check::union_view),
-        help("simt keeps a union as its largest member's scalars (here `{storage}`) and every other member must read them whole, each at the same offset and size: `float4`/`float[4]`, `float`/`int`, `uint4`/`int[4]`; for narrower pieces use shifts and masks on an integer member (`(w >> 16) & 0xffff`)")
-    )]
-    UnionView {
-        /// The member that does not fit.
-        member: String,
-        /// The union's largest member.
-        storage: String,
-        /// The union.
-        union: String,
-        /// Where the member is declared.
-        #[label("its scalars do not line up with `{storage}`'s")]
-        span: Span,
-    },
-    /// `struct S { int tag; union { float f; int i; }; };` used as a local: members of different
-    /// types around a union that is read as another type than it is stored
-    #[error("`{name}` mixes member types and holds a union read as another type")]
-    #[diagnostic(
-        code(simt::check::mixed_union),
-        help("simt reinterprets a union's bytes in memory, which holds one scalar type per struct: keep the union in a variable of its own (`U u;`), or give the struct's members one type")
-    )]
-    MixedUnion {
-        /// The struct type.
-        name: String,
-        /// Where the variable is made.
-        #[label("a value of this type")]
-        span: Span,
-    },
     /// `typename cub::WarpReduce<float>::TempStorage temp;` in a kernel body, without `__shared__`
     #[error("CUB's `{class}::TempStorage` must be in shared memory")]
     #[diagnostic(

@@ -655,24 +655,14 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                 // `void* vy`: a buffer of the type the kernel casts it to (`(float*)vy`).
                 let casts = crate::syntax::casts_of(&k.body, &p.name.name);
                 views = self.void_views(&casts);
-                let Some(cast) = casts.first().copied() else {
-                    self.errors.push(CheckError::Unsupported {
-                        what: format!(
-                            "the `void*` parameter `{}`, which the kernel never casts",
-                            p.name.name
-                        ),
-                        span: p.ty.span,
-                        help: Some(format!(
-                            "give it its element type (`float* {}`), or cast it where it is used",
-                            p.name.name
-                        )),
-                    });
-                    self.declare_refused(p);
-                    continue;
-                };
-                let shape = match self.layout_of(cast) {
-                    Some(l) => l.map(|l| self.buffer_of(&l, cast.span)),
-                    None => vector::elem_of(cast),
+                // One the kernel never casts itself (it passes it to a function that casts
+                // it, as ggml's `dequantize_kernel(vx, ...)` does) is what `void*` is: bytes.
+                let shape = match casts.first().copied() {
+                    Some(cast) => match self.layout_of(cast) {
+                        Some(l) => l.map(|l| self.buffer_of(&l, cast.span)),
+                        None => vector::elem_of(cast),
+                    },
+                    None => Ok((Scalar::U8, 1)),
                 };
                 match self.buffer_parameter(p, shape) {
                     Some(kind) => kind,

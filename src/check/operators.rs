@@ -199,6 +199,25 @@ impl<'g> KernelChecker<'g, '_> {
         })
     }
 
+    /// The best of several constructors of one arity for `args`, ranked as C++ ranks overloads
+    /// (`half2_uint32(uint32_t)` and `half2_uint32(half2)`); the first where none is best.
+    pub(crate) fn best_constructor(
+        &mut self,
+        ctors: &[&'g ast::Function],
+        args: &[ast::Expr],
+    ) -> &'g ast::Function {
+        let mut given = Vec::with_capacity(args.len());
+        for a in args {
+            let layout = self.struct_of(a);
+            given.push(self.given(a, &layout));
+        }
+        match self.rank(ctors, &given, None) {
+            Ranked::One(f) => f,
+            Ranked::Builtin => unreachable!("constructors have no built-in candidate"),
+            Ranked::Unresolved(viable) => viable.first().copied().unwrap_or(ctors[0]),
+        }
+    }
+
     /// Whether a call of `name` with `args` calls CUDA's built-in vector constructor although
     /// the file defines functions of its name (OpenMM's `make_int4(int a)` beside CUDA's
     /// `make_int4(int, int, int, int)`).

@@ -2,11 +2,15 @@
 
 // A struct is desugared here into what the typed program already has. A struct value in
 // registers is one variable per scalar leaf (members of members and array elements included),
-// so copies, arguments and results are assignments leaf by leaf. A struct in memory must be
-// homogeneous (every leaf of one scalar type): its buffer is a buffer of that type with `stride`
-// components per struct (C's layout, padding included), and `p[i].x` is the scalar element
-// `i * stride + offset(x)`, so sectors and banks are the hardware's. A homogeneous struct that
-// holds an array is a one-element local array, so that the array may be indexed at run time.
+// so copies, arguments and results are assignments leaf by leaf. A struct in memory has C's
+// layout (padding included): a homogeneous one (every leaf of one scalar type) is a buffer of
+// that type with `stride` components per struct, and `p[i].x` is the scalar element `i * stride
+// + offset(x)`; any other is its bytes (`unsigned char`, `stride` = `sizeof`), and `p[i].x` is
+// an access of `x`'s own type and size at byte `i * sizeof + offset(x)` (its index counting
+// `x`-sized elements, which C's alignment makes exact). Either way sectors and banks are the
+// hardware's. A struct that holds an array, or a union one of whose members reads the bytes of
+// another as a different type, is a one-element local array, so that the array may be indexed
+// at run time and loads may reinterpret bytes.
 // Member functions, constructors and operators are inlined calls whose body sees the members
 // by name.
 
@@ -44,6 +48,10 @@ pub(crate) struct Layout {
     /// Some view (at any depth) reads leaves as another type of their size (`union { float f;
     /// int i; }`): a value of this type lives in memory, where a load may reinterpret bytes.
     pub retyped: bool,
+    /// Some view (at any depth) splits or joins the scalars it views (`union { uint32_t u;
+    /// half2 h; }`): a value of this type lives in memory as bytes, where each view reads its
+    /// own scalars at their own offsets.
+    pub split: bool,
     /// A union whose first member is not its storage: the first member, which `{...}` would
     /// initialise.
     pub init_view: Option<String>,
@@ -111,11 +119,22 @@ impl MemberKind {
             MemberKind::Scalar(_) | MemberKind::Pointer(_) => false,
         }
     }
+
+    /// Whether some view of it splits or joins the scalars it views.
+    fn split(&self) -> bool {
+        match self {
+            MemberKind::Compound(l) => l.split,
+            MemberKind::Scalar(_) | MemberKind::Pointer(_) => false,
+        }
+    }
 }
 
 impl Layout {
     /// The scalar type of every leaf, if they share one (a struct that can live in a buffer).
     pub fn elem(&self) -> Option<Scalar> {
+        if self.split {
+            return None;
+        }
         let first = self.leaves.first()?.0;
         self.leaves.iter().all(|l| l.0 == first).then_some(first)
     }
@@ -128,6 +147,7 @@ impl Layout {
             members: Vec::new(),
             views: Vec::new(),
             retyped: false,
+            split: false,
             init_view: None,
             statics: Vec::new(),
             leaves: Vec::new(),
@@ -140,6 +160,9 @@ impl Layout {
     /// The scalar type of every leaf but the pointers, if they share one (a struct that can
     /// live in a local array, its pointers in registers beside it).
     fn data_elem(&self) -> Option<Scalar> {
+        if self.split {
+            return None;
+        }
         let mut data = (0..self.leaves.len())
             .filter(|&k| self.pointer_leaf(k).is_none())
             .map(|k| self.leaves[k].0);
@@ -259,6 +282,7 @@ fn repeated(name: String, kind: &MemberKind, n: u32, align: u32, names: bool) ->
         members,
         views: Vec::new(),
         retyped,
+        split: kind.split(),
         init_view: None,
         statics: Vec::new(),
         leaves: all,
@@ -488,7 +512,6 @@ impl<'g> KernelChecker<'g, '_> {
                         member: m,
                         leaves: sub,
                         size,
-                        span: f.name.span,
                     });
                     continue;
                 }
@@ -525,12 +548,14 @@ impl<'g> KernelChecker<'g, '_> {
         })();
         self.scopes.pop();
         result?;
-        let mut init_view = None;
+        let (mut init_view, mut split) = (None, false);
         if d.is_union {
-            init_view = union_storage(name, overlaid, &mut members, &mut views, &mut leaves)?;
+            (init_view, split) = union_storage(overlaid, &mut members, &mut views, &mut leaves);
             offset = members.first().map_or(0, |m| m.kind.shape().0);
         }
-        let retyped = views.iter().chain(&members).any(|m| m.kind.retyped())
+        split |= views.iter().chain(&members).any(|m| m.kind.split());
+        let retyped = split
+            || views.iter().chain(&members).any(|m| m.kind.retyped())
             || views.iter().any(|v| {
                 v.kind
                     .shape()
@@ -552,6 +577,7 @@ impl<'g> KernelChecker<'g, '_> {
             members,
             views,
             retyped,
+            split,
             init_view,
             statics,
             leaves,
@@ -643,9 +669,9 @@ impl<'g> KernelChecker<'g, '_> {
         }
     }
 
-    /// `(elem, stride)` of a struct that lives in memory. One whose leaves differ in type cannot:
-    /// that is reported, and the array is declared with the first leaf's type so that its uses
-    /// are not reported again.
+    /// `(elem, stride)` of a struct that lives in memory: its one leaf type, or, where its leaves
+    /// differ in type (`struct { half d; uint8_t qs[16]; }`), its bytes (`unsigned char`, one
+    /// component per byte), each leaf then read at its own byte offset as its own type.
     pub(crate) fn buffer_of(&mut self, l: &Layout, span: Span) -> (Scalar, u32) {
         if l.has_pointer() {
             self.errors.push(unsupported(
@@ -661,13 +687,7 @@ impl<'g> KernelChecker<'g, '_> {
         if l.is_refused() {
             return (Scalar::F32, 1);
         }
-        self.errors.push(unsupported(
-            format!("a buffer of struct `{}` whose fields have different types", l.name),
-            span,
-            "simt keeps a struct in memory as an array of its one field type (as `struct { float x, y; }`); store each field in a buffer of its own (structure of arrays)",
-        ));
-        let first = l.leaves[0].0;
-        (first, l.size.div_ceil(first.size()))
+        (Scalar::U8, l.size)
     }
 
     /// A new struct in registers, one fresh variable per leaf, named `name.member`.
@@ -705,7 +725,9 @@ impl<'g> KernelChecker<'g, '_> {
                 "keep the union in a struct of its own, beside the pointer",
             ));
         }
-        if let (true, Some(elem)) = (in_memory, l.data_elem()) {
+        if in_memory && !l.is_refused() {
+            // Its bytes where its data leaves differ in type, as in a buffer.
+            let elem = l.data_elem().unwrap_or(Scalar::U8);
             self.local_arrays.push(LocalArray::new(
                 name.to_string(),
                 (elem, l.stride(elem)),
@@ -732,12 +754,6 @@ impl<'g> KernelChecker<'g, '_> {
                     pointers,
                 },
             };
-        }
-        if l.retyped {
-            self.errors.push(CheckError::MixedUnion {
-                name: l.name.clone(),
-                span,
-            });
         }
         let mut vars = Vec::new();
         for (k, &(s, _)) in l.leaves.iter().enumerate() {
@@ -1101,9 +1117,9 @@ impl<'g> KernelChecker<'g, '_> {
                 what: format!("the address of the struct `{name}`"),
                 span,
                 help: Some(
-                    "simt keeps a struct whose members differ in type in registers, one \
-                     variable per member, so it has no address; take the address of a member \
-                     (`&s.x`) or copy it member by member"
+                    "simt keeps a struct parameter passed by value in registers, one variable \
+                     per member, so it has no address; copy it into a local (`S c = s;`) and \
+                     take the local's address, or take the address of a member (`&s.x`)"
                         .into(),
                 ),
             });
@@ -1318,8 +1334,10 @@ impl<'g> KernelChecker<'g, '_> {
             }
             Home::Mem { mem, at, .. } => {
                 let at = self.plus(at.clone(), i64::from(offset / mem.elem.size()), span)?;
-                // A union's view reads the bytes as its own type (of the same size).
-                Place::Elem(Mem { elem: s, ..*mem }, at)
+                // A union's view reads the bytes as its own type (of the same size); a leaf of
+                // a struct kept as bytes is an access of its own size at its byte offset, whose
+                // index counts its own elements (C's alignment makes the offset a multiple).
+                Place::Elem(Mem { elem: s, ..*mem }, in_units(at, s, *mem, span))
             }
         })
     }
@@ -1804,8 +1822,16 @@ impl<'g> KernelChecker<'g, '_> {
             let ctors = &self.globals.structs[*def].ctors;
             if !ctors.is_empty() {
                 // Trailing parameters with a default may be left out (`Q(float a = 1)` is
-                // also `Q q;`'s default constructor), as for any function.
-                let exact = ctors.iter().find(|c| c.params.len() == items.len());
+                // also `Q q;`'s default constructor), as for any function. Several of the
+                // arity are ranked by their arguments' types.
+                let exact: Vec<&ast::Function> = ctors
+                    .iter()
+                    .filter(|c| c.params.len() == items.len())
+                    .collect();
+                let exact = match exact.len() {
+                    0 | 1 => exact.first().copied(),
+                    _ => Some(self.best_constructor(&exact, items)),
+                };
                 let found = exact.or_else(|| {
                     ctors
                         .iter()
@@ -2185,12 +2211,8 @@ impl<'g> KernelChecker<'g, '_> {
                 let MemberKind::Scalar(own) = m.kind else {
                     return None;
                 };
-                let k = m.first;
-                // A union member of another type than its storage's leaf: its bytes as `own`.
-                Some(self.member_leaf(base, k, e.span).map(|p| match p {
-                    Place::Elem(mem, at) => Place::Elem(Mem { elem: own, ..mem }, at),
-                    p => p,
-                }))
+                let (k, offset) = (m.first, m.offset);
+                Some(self.scalar_member(base, (k, offset, own), e.span))
             }
             ast::ExprKind::Index { base, index } => {
                 // An array member of a refused struct (reported already) is as silent as its
@@ -2215,13 +2237,29 @@ impl<'g> KernelChecker<'g, '_> {
         Place::Var(self.new_local("refused", Scalar::I32, span), Scalar::I32)
     }
 
-    fn member_leaf(&mut self, base: &ast::Expr, k: usize, span: Span) -> Result<Place> {
-        match self.struct_place(base) {
-            Some(p) => {
-                let p = p?;
-                self.leaf(&p, k, span)
+    /// Scalar member `own` (leaf `k`, at byte `offset`) of the struct `base`. A union member of
+    /// another type than its storage's leaf is its bytes as `own`, at its own offset: in memory
+    /// a view may split or join the storage's leaves.
+    fn scalar_member(
+        &mut self,
+        base: &ast::Expr,
+        (k, offset, own): (usize, u32, Scalar),
+        span: Span,
+    ) -> Result<Place> {
+        let p = match self.struct_place(base) {
+            Some(p) => p?,
+            None => return Err(not_a_place(base.span)),
+        };
+        match &p.home {
+            Home::Mem { mem, at, pointers } if !pointers.iter().any(|&(leaf, _)| leaf == k) => {
+                let mem = *mem;
+                let at = self.plus(at.clone(), i64::from(offset / mem.elem.size()), span)?;
+                Ok(Place::Elem(
+                    Mem { elem: own, ..mem },
+                    in_units(at, own, mem, span),
+                ))
             }
-            None => Err(not_a_place(base.span)),
+            _ => self.leaf(&p, k, span),
         }
     }
 
@@ -2245,9 +2283,9 @@ impl<'g> KernelChecker<'g, '_> {
             Home::Mem { mem, at, .. } => {
                 let (mem, at) = (*mem, at.clone());
                 let elem = l.leaves[0].0;
-                let step = elem.size() / mem.elem.size();
-                let k = self.scaled(i, step, span)?;
-                let at = self.binary(BinOp::Add, span, at, k)?;
+                let first = in_units(at, elem, mem, span);
+                let i = self.widen(i);
+                let at = self.binary(BinOp::Add, span, first, i)?;
                 Ok(Place::Elem(Mem { elem, ..mem }, at))
             }
             Home::Regs(_) => Err(dynamic_index(index.span)),
@@ -2932,31 +2970,30 @@ struct Overlaid {
     member: Member,
     leaves: Vec<(Scalar, u32)>,
     size: u32,
-    span: Span,
 }
 
 /// A union's members laid over one another: the first largest is its storage (its leaves are
-/// the union's); every other one is a view, whose leaves must each coincide with a storage leaf
-/// of the same size. Returns the first member when it is not the storage.
+/// the union's); every other one is a view, whose leaves coincide with storage leaves of the
+/// same size, or split or join them. Returns the first member when it is not the storage, and
+/// whether some view splits or joins.
 fn union_storage(
-    name: &str,
     overlaid: Vec<Overlaid>,
     members: &mut Vec<Member>,
     views: &mut Vec<Member>,
     leaves: &mut Vec<(Scalar, u32)>,
-) -> Result<Option<String>> {
+) -> (Option<String>, bool) {
     let Some(big) = overlaid.iter().map(|o| o.size).max() else {
-        return Ok(None);
+        return (None, false);
     };
     let at = overlaid
         .iter()
         .position(|o| o.size == big)
         .expect("checked: a largest member");
     let init_view = (at != 0).then(|| overlaid[0].member.name.clone());
-    let storage_name = overlaid[at].member.name.clone();
     *leaves = overlaid[at].leaves.clone();
+    let mut split = false;
     for (k, o) in overlaid.into_iter().enumerate() {
-        let (m, sub, span) = (o.member, o.leaves, o.span);
+        let (m, sub) = (o.member, o.leaves);
         if k == at {
             members.push(m);
             continue;
@@ -2969,17 +3006,15 @@ fn union_storage(
                     .is_some_and(|(t, p)| p == o && t.size() == s.size())
             })
         });
-        let Some(first) = first.filter(|_| fits) else {
-            return Err(CheckError::UnionView {
-                member: m.name,
-                storage: storage_name,
-                union: name.to_string(),
-                span,
-            });
-        };
-        views.push(Member { first, ..m });
+        // A view that splits or joins the storage's scalars (`half2` of a `uint32_t`) reads
+        // the union's bytes in memory, never its leaves in registers.
+        split |= !fits;
+        views.push(Member {
+            first: first.filter(|_| fits).unwrap_or(0),
+            ..m
+        });
     }
-    Ok(init_view)
+    (init_view, split)
 }
 
 /// Whether a layout has an array among its members or a union's views (at any depth).
@@ -3022,6 +3057,25 @@ fn scalar_place(layout: Rc<Layout>, mem: Mem, span: Span) -> StructPlace {
 }
 
 /// The name of leaf `k` below a layout (`a.x`, `e[2]`, `m[1][0].y`).
+/// Component index `at` of `mem` as an index of `elem`s, where the memory holds a struct's bytes
+/// and `elem` is wider (a free rescale; C's alignment makes it exact).
+fn in_units(at: Expr, elem: Scalar, mem: Mem, span: Span) -> Expr {
+    match elem.size() / mem.elem.size() {
+        1 => at,
+        k => Expr {
+            kind: ExprKind::Rescale {
+                value: Box::new(at),
+                from: 1,
+                to: k,
+                size: mem.elem.size(),
+                space: mem.space,
+            },
+            ty: Scalar::I64,
+            span,
+        },
+    }
+}
+
 fn leaf_name(l: &Layout, k: usize) -> String {
     let m = l
         .members
@@ -3099,9 +3153,9 @@ fn not_scalar(l: &Layout, field: &str, span: Span) -> CheckError {
 
 fn dynamic_index(span: Span) -> CheckError {
     unsupported(
-        "a run-time index into an array member of a struct whose members differ in type".into(),
+        "a run-time index into an array member of a struct kept in registers".into(),
         span,
-        "index it with a constant, keep the array in a local array of its own, or give every member the array's type (such a struct is indexed like a local array)",
+        "simt keeps this struct (or the pointers in the array's elements) in registers, where every index must be known: index it with a constant, or keep the array in a local array of its own",
     )
 }
 
