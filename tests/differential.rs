@@ -301,6 +301,50 @@ __global__ void views(float* buf, int* out) {
 launch views { buf = rand(96); out = zeros(64); block = 32; grid = 1; }
 "#;
 
+/// Structs whose members differ in type, in a global buffer (bytes), behind a `void*` cast in a
+/// callee, in shared memory and in local arrays, and unions whose views split scalars.
+const MIXED_STRUCTS: &str = r#"
+struct S { half d; uint8_t q[3]; float f; };
+struct Pix { float z; int idx; float d; };
+union H { uint32_t u; half2 h; };
+union I2 { double d; int i[2]; };
+__device__ float first(const void* vx, int ib) {
+    const S* x = (const S*) vx;
+    return __half2float(x[ib].d) * x[ib].q[ib % 3] + x[ib].f;
+}
+__global__ void mixed(S* s, const void* vs, float* out, int* oi) {
+    int t = threadIdx.x;
+    s[t].d = __float2half(t * 0.5f);
+    s[t].q[t % 3] = t;
+    s[t].f += 1.0f;
+    out[t] = first(vs, t);
+    __shared__ S m[32];
+    m[t].f = t;
+    m[t].q[1] = t;
+    __syncthreads();
+    out[32 + t] = m[31 - t].f + m[31 - t].q[1];
+    Pix p[4];
+    p[t % 4] = {t * 1.5f, t, 2.0f};
+    out[64 + t] = p[t % 4].z + p[t % 4].idx * p[t % 4].d;
+    H h;
+    h.u = 0x3c004000u + t;
+    h.h.y = __float2half(t);
+    oi[t] = h.u;
+    I2 w;
+    w.d = t - 2.5;
+    oi[32 + t] = w.i[t % 2];
+}
+launch mixed { s = randint(12 * 32, 0, 256); vs = randint(12 * 32, 0, 64); out = zeros(96); oi = zeros(64); block = 32; grid = 1; }
+"#;
+
+#[test]
+fn mixed_structs_agree_with_the_reference() {
+    each_launch("mixed.sk", MIXED_STRUCTS, |kernel, cfg, args| {
+        let result = agree(kernel, cfg, args, &kernel.name);
+        assert!(result.is_ok(), "{}: {result:?}", kernel.name);
+    });
+}
+
 #[test]
 fn cpp_front_end_agrees_with_the_reference() {
     each_launch("cpp.sk", CPP_FRONT_END, |kernel, cfg, args| {
