@@ -66,6 +66,38 @@ fn host_code_is_skipped_and_the_kernel_runs() {
 }
 
 #[test]
+fn registration_macro_blocks_are_skipped_as_host_code() {
+    // A PyTorch extension's `.cu` file: the torch.library and pybind11 registrations are macros
+    // invoked at file scope with a body (strings in them hold `(`, `)`, `{` and `->`). Each is
+    // named in the note at the line of its name; the kernel runs: r = a + 1.
+    let src = r#"
+#include <torch/extension.h>
+__global__ void inc(const float* a, float* r) { r[threadIdx.x] = a[threadIdx.x] + 1.0f; }
+torch::Tensor inc_cuda(const torch::Tensor& a) { return a; }
+TORCH_LIBRARY(ext, m) { m.def("inc(Tensor a) -> Tensor"); }
+TORCH_LIBRARY_IMPL(ext, CUDA, m) {
+    m.impl("inc", &inc_cuda);
+}
+PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) { m.def("inc", &inc_cuda, "increment {CUDA}"); }
+launch inc { a = arange(32); r = zeros(32); expect r == a + 1; }
+"#;
+    let r = ok(src, &[], [1, 1, 1], [32, 1, 1]);
+    let note = r
+        .hints
+        .iter()
+        .find(|h| h.rule == "host-code")
+        .expect("a note");
+    for item in [
+        "function `inc_cuda` (line 4)",
+        "the macro block `TORCH_LIBRARY(...) { ... }` (line 5)",
+        "the macro block `TORCH_LIBRARY_IMPL(...) { ... }` (line 6)",
+        "the macro block `PYBIND11_MODULE(...) { ... }` (line 9)",
+    ] {
+        assert!(note.message.contains(item), "{item}: {}", note.message);
+    }
+}
+
+#[test]
 fn a_kernel_reading_a_host_variable_is_told_why_it_cannot() {
     let src = PROGRAM.replace("if (i < n)", "if (i < N)");
     let f = err(&src, &[("n", "64")], Some([1, 1, 1]), Some([32, 1, 1]));

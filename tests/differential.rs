@@ -353,6 +353,40 @@ fn cpp_front_end_agrees_with_the_reference() {
     });
 }
 
+/// Trailing return types with `decltype`, lambdas and functor temporaries passed to templates,
+/// and `return` of a `void` call, as the round-14 corpus writes them.
+const CPP11_FUNCTIONS: &str = r#"
+template <typename U, typename V>
+constexpr __host__ __device__ auto divUp(U a, V b) -> decltype(a + b) { return (a + b - 1) / b; }
+__device__ auto narrow(unsigned char c) -> decltype(c) { return c + 200; }
+template <typename T> struct MaxOp { __device__ T operator()(T a, T b) const { return a > b ? a : b; } };
+template <typename T, typename Op>
+__device__ T fold(const T* a, int n, T init, Op op) {
+    T acc = init;
+    for (int i = 0; i < n; i++) acc = op(acc, a[i]);
+    return acc;
+}
+__device__ void put(float* p, float v) { *p = v; }
+__device__ void put_if(float* p, float v) { if (v > 2.0f) return put(p, v); *p = -v; }
+__global__ void cpp11(const float* a, float* out, int* n) {
+    int t = threadIdx.x;
+    float s = 0.5f;
+    out[t] = fold(a, t + 1, 0.0f, [s] __device__ (float x, float y) { return x + y * s; })
+           + fold(a, t + 1, -1.0f, MaxOp<float>());
+    n[t] = divUp(t * 7, 4) + narrow(t + 50);
+    put_if(&out[32 + t], divUp(a[t], 2));
+}
+launch cpp11 { a = rand(32) * 8; out = zeros(64); n = zeros(32); block = 32; grid = 1; }
+"#;
+
+#[test]
+fn cpp11_functions_agree_with_the_reference() {
+    each_launch("cpp11.sk", CPP11_FUNCTIONS, |kernel, cfg, args| {
+        let result = agree(kernel, cfg, args, &kernel.name);
+        assert!(result.is_ok(), "{}: {result:?}", kernel.name);
+    });
+}
+
 #[test]
 fn atomics_whose_old_values_are_used_have_no_single_answer() {
     // `slot` depends on the order of the 64 atomics, which the reference, one thread at a time,

@@ -421,6 +421,68 @@ launch k { a = zeros(4); expect a == 10 * (arange(4) + 1) + 2; }
 }
 
 #[test]
+fn trailing_return_types_and_decltype() {
+    // `auto f(...) -> T` on functions, a prototype, members in and out of their class and a
+    // template (fairseq's divUp). `-> decltype(e)` is e's type with the call's parameters:
+    // g(100) returns an `unsigned char` (100 + 200 = 300 wraps to 44); h(300, 300) an `int`
+    // (short + short promotes: 90000, not 90000 mod 65536); divUp(7.5f, 2) a float
+    // ((7.5 + 2 - 1) / 2 = 4.25); mixed(7, 1.0f) the float of int·float, of 7 / 2 = 3;
+    // q.twice(20) = 2 + 2·20 = 42.
+    let src = r#"
+__device__ auto seven(int a) -> int;
+__device__ auto seven(int a) -> int { return a + 6; }
+__device__ auto g(unsigned char c) -> decltype(c) { return c + 200; }
+__device__ auto h(short a, short b) -> decltype(a + b) { return a * b; }
+template <typename U, typename V>
+constexpr __host__ __device__ auto divUp(U a, V b) -> decltype(a + b) { return (a + b - 1) / b; }
+__device__ auto mixed(int a, float b) -> decltype(a * b) { return a / 2; }
+struct P { float v; __device__ auto get() const -> float { return v; } };
+struct Q { int base; __device__ auto twice(int x) -> int; };
+__device__ auto Q::twice(int x) -> int { return base + 2 * x; }
+__global__ void k(float* f, int* n) {
+    n[0] = seven(1);
+    n[1] = g(100);
+    n[2] = h(300, 300);
+    n[3] = divUp<int, int>(70, 32);
+    f[0] = divUp(7.5f, 2);
+    f[1] = mixed(7, 1.0f);
+    P p{2.5f};
+    f[2] = p.get();
+    Q q{2};
+    n[4] = q.twice(20);
+}
+launch k { f = zeros(3); n = zeros(5); expect n == [7, 44, 90000, 3, 42]; expect f == [4.25, 3, 2.5]; }
+"#;
+    ok(src, &[], ONE, ONE);
+}
+
+#[test]
+fn returning_a_void_call_from_a_void_function() {
+    // `return f(...);` with a `void` f is the call, then `return;` (C++ [stmt.return]/2), in a
+    // function, a template and a kernel. d = [0, 1, 200, 3]: thread 0 runs wrapper itself and
+    // returns (0 + 1 + 5 = 6); the others through twiceW: 1 + 1 + 5 = 7, 200 > 100 so only + 5
+    // = 205, 3 + 1 + 5 = 9. A value-returning call is still refused there.
+    let src = r#"
+__device__ void add5(float* p) { *p += 5.0f; }
+__device__ void wrapper(float* p) { if (*p > 100.0f) return add5(p); *p += 1.0f; return add5(p); }
+template <typename T> __device__ void twiceW(T* p) { return wrapper(p); }
+__global__ void k(float* d) {
+    if (threadIdx.x == 0) return wrapper(&d[0]);
+    twiceW(&d[threadIdx.x]);
+}
+launch k { d = [0, 1, 200, 3]; expect d == [6, 7, 205, 9]; }
+"#;
+    ok(src, &[], ONE, [4, 1, 1]);
+    let bad = r#"
+__device__ float twice(float x) { return 2.0f * x; }
+__device__ void w(float* p) { return twice(*p); }
+__global__ void k(float* d) { w(d); }
+"#;
+    let f = err(bad, &[("d", "zeros(1)")], Some(ONE), Some(ONE));
+    assert_eq!(codes(&f), ["simt::check::return_type"]);
+}
+
+#[test]
 fn lambdas_see_their_scope_and_copy_what_they_capture_by_value() {
     // idx(y, x) = y·nx + x reads nx by reference; scaled copies s = 2 when it is made, so the
     // later s = 5 does not reach it: b[i] = a[i] + 2 for a 4 × 8 grid of threads.

@@ -1378,6 +1378,55 @@ launch k { out = zeros(4); expect out == [9, 9, 2, 4]; }
 }
 
 #[test]
+fn temporary_function_objects_are_passed_to_templates() {
+    // cudacodes' softmax reductions: `fold(a, n, init, SumOpF())` and `MaxOp<float>()` built as
+    // temporaries where the call is, `Op` deduced from them (`MaxOp<float>` with its argument).
+    // With a = 0..7, thread t folds a[0..=t]: the sum t(t + 1)/2 and the max t, so out[t] =
+    // t(t + 1)/2 + 100t = [0, 101, 203, 306, 410, 515, 621, 728].
+    let src = r#"
+template <typename T> struct MaxOp { __device__ T operator()(T a, T b) const { return a > b ? a : b; } };
+struct SumOpF { __device__ float operator()(float a, float b) const { return a + b; } };
+template <typename T, typename Op>
+__device__ T fold(const T* a, int n, T init, Op op) {
+    T acc = init;
+    for (int i = 0; i < n; i++) acc = op(acc, a[i]);
+    return acc;
+}
+__global__ void k(const float* a, float* out) {
+    int t = threadIdx.x;
+    out[t] = fold(a, t + 1, 0.0f, SumOpF()) + 100.0f * fold(a, t + 1, -1.0f, MaxOp<float>());
+}
+launch k { a = arange(8); out = zeros(8); expect out == [0, 101, 203, 306, 410, 515, 621, 728]; }
+"#;
+    ok(src, &[], ONE, [8, 1, 1]);
+}
+
+#[test]
+fn lambdas_are_passed_to_templates() {
+    // A lambda argument of a template parameter `Op` (its closure type, as C++ deduces it), also
+    // nvcc's extended `[] __device__ (...)` and `[&] __host__ __device__ (...) -> float`, and
+    // passed on from one template to another. `add_s` copied s = 10 when it was made; `[&]`
+    // sees s = 1000. out[t] = t·1 + (t + t + 10) + (2 - 3 + 1000) = 3t + 1009.
+    let src = r#"
+template <typename T, typename Op>
+__device__ T combine(T a, T b, Op op) { return op(a, b); }
+template <typename T, typename Op>
+__device__ T twice(T a, Op op) { return combine(a, a, op); }
+__global__ void k(float* out) {
+    int t = threadIdx.x;
+    float s = 10.0f;
+    auto add_s = [s](float a, float b) { return a + b + s; };
+    s = 1000.0f;
+    out[t] = combine((float)t, 1.0f, [] __device__ (float a, float b) { return a * b; })
+           + twice((float)t, add_s)
+           + combine(2.0f, 3.0f, [&] __host__ __device__ (float a, float b) -> float { return a - b + s; });
+}
+launch k { out = zeros(4); expect out == [1009, 1012, 1015, 1018]; }
+"#;
+    ok(src, &[], ONE, [4, 1, 1]);
+}
+
+#[test]
 fn constexpr_constructors_of_a_class_template() {
     // lmdeploy's SubBytePtr: `constexpr SubBytePtr() = default;` and a `constexpr explicit`
     // constructor from a pointer. Each thread writes 1 + t through p.p_: out = [1, 2].

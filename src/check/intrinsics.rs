@@ -390,7 +390,7 @@ impl KernelChecker<'_, '_> {
         let saved_ret = self.returns.replace(result);
         let saved_auto = std::mem::replace(
             &mut self.returns_auto,
-            f.ret.base == ast::BaseType::Auto && !f.ret.pointer,
+            f.ret.base == ast::BaseType::Auto && !f.ret.pointer && f.ret_decltype.is_none(),
         );
         let saved_shape = std::mem::replace(&mut self.ret_shape, shape);
         self.inlining.push((name.clone(), inlined_as(f)));
@@ -398,7 +398,9 @@ impl KernelChecker<'_, '_> {
         self.inlining.pop();
         // An `auto` function's result is made at its first `return`: zero it on entry, as
         // every result is.
-        let (result, ret) = match (self.returns_auto, self.returns.flatten()) {
+        // So is a `decltype` return type's, made once the parameters are bound.
+        let made_in_body = self.returns_auto || f.ret_decltype.is_some();
+        let (result, ret) = match (made_in_body, self.returns.flatten()) {
             (true, Some((var, ty))) => (Some((var, ty)), Some(ty)),
             _ => (result, ret),
         };
@@ -570,6 +572,12 @@ impl KernelChecker<'_, '_> {
             });
         }
         self.addressed.extend(addressed);
+        if let Some(e) = &f.ret_decltype {
+            let ty = self.decltype(e)?;
+            let var = self.new_local(&format!("{}()", f.name.name), ty, f.name.span);
+            body.push(zero_result(var, ty, f.name.span));
+            self.returns = Some(Some((var, ty)));
+        }
         let stmts = self.block(&f.body);
         body.extend(stmts);
         Ok(body)
@@ -685,6 +693,37 @@ impl KernelChecker<'_, '_> {
                 return Ok(Arg::Alias(b));
             }
         }
+        // A temporary of one (`fold(a, n, Add())`, `apply(x, y, SumOp<float>())`), for a
+        // parameter of its struct type: an object of its own.
+        if let (ast::ExprKind::Call { .. }, ast::BaseType::Named) = (&a.kind, p.ty.base) {
+            if let Some(Ok(o)) = self.object_of(a) {
+                let own = &self.globals.structs[o.def].name.name;
+                let wanted = p.ty.base_text.split('<').next().unwrap_or_default();
+                if super::groups::unqualified(wanted) == own {
+                    self.objects.push(o);
+                    return Ok(Arg::Alias(Binding::Object(self.objects.len() as u32 - 1)));
+                }
+            }
+        }
+        // A lambda, for a parameter of its closure type (a template's parameter deduced from
+        // it): the parameter is the lambda, called where the body calls it.
+        if self.closure_type(a).is_some_and(|c| c == p.ty.base_text) {
+            return Ok(match &a.kind {
+                ast::ExprKind::Lambda(l) => {
+                    let mut fill = Vec::new();
+                    let label = format!("the lambda at byte {}", a.span.start);
+                    let i = self.make_lambda(label, a.span, l, &mut fill);
+                    Arg::Struct(Binding::Lambda(i), fill)
+                }
+                _ => match &a.kind {
+                    ast::ExprKind::Name(n) => Arg::Alias(
+                        self.lookup(n)
+                            .expect("closure_type found the lambda it names"),
+                    ),
+                    _ => unreachable!("closure_type is only of lambdas and their names"),
+                },
+            });
+        }
         if let Some(l) = self.layout_of(&p.ty) {
             let (binding, fill) = self.struct_argument(l?, p, a)?;
             return Ok(Arg::Struct(binding, fill));
@@ -741,6 +780,29 @@ impl KernelChecker<'_, '_> {
         let i = self.new_pointer(&p.name, pointee, p.ty.is_const);
         let bind = self.point(i, ptr, a.span)?;
         Ok(Arg::Ref(i, bind))
+    }
+}
+
+impl KernelChecker<'_, '_> {
+    /// The scalar type `decltype(e)` names in a trailing return type, with the parameters bound:
+    /// a variable's declared type (`decltype(x)` of a `char x` is `char`), else the type of the
+    /// expression (`decltype(a + b)` of two `short`s is `int`). The expression is not run.
+    fn decltype(&mut self, e: &ast::Expr) -> Result<Scalar> {
+        if let ast::ExprKind::Name(n) = &e.kind {
+            if let Some(Binding::Local { var, .. }) = self.lookup(n) {
+                return Ok(self.locals[var.0 as usize].declared);
+            }
+        }
+        if self.is_pointer(e) || self.vector_shape(e)?.is_some() || self.struct_of(e).is_some() {
+            return Err(CheckError::Unsupported {
+                what: "`decltype` of a pointer, vector or struct as a return type".into(),
+                span: e.span,
+                help: Some(
+                    "write the return type after `->` (`-> float*`, `-> float4`, `-> P`)".into(),
+                ),
+            });
+        }
+        Ok(self.expr(e)?.ty)
     }
 }
 

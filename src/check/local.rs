@@ -7,6 +7,7 @@ use super::groups::Group;
 use super::intrinsics::Arg;
 use super::typed::*;
 use super::{pointer, Binding, CheckError, InitialiserProblem, KernelChecker, PointerProblem};
+use crate::source::Span;
 use crate::syntax::ast::{self, BaseType};
 use crate::value::{ArithOp, Scalar, Value};
 
@@ -243,6 +244,21 @@ impl KernelChecker<'_, '_> {
         l: &ast::Lambda,
         out: &mut Vec<Stmt>,
     ) -> Result<()> {
+        let label = format!("{} (the lambda at byte {})", name.name, name.span.start);
+        let i = self.make_lambda(label, name.span, l, out);
+        self.declare(name, Binding::Lambda(i));
+        Ok(())
+    }
+
+    /// The lambda `l` made here (its copies of what it captures by value go to `out`), named
+    /// `label` in messages: its index among the checker's lambdas.
+    pub(crate) fn make_lambda(
+        &mut self,
+        label: String,
+        span: Span,
+        l: &ast::Lambda,
+        out: &mut Vec<Stmt>,
+    ) -> u32 {
         let mut scopes = self.scopes.clone();
         let names: Vec<String> = if l.copy_default {
             names_used(
@@ -260,32 +276,44 @@ impl KernelChecker<'_, '_> {
         for n in names {
             if let Some(Binding::Local { var, .. }) = self.lookup(&n) {
                 let declared = self.locals[var.0 as usize].declared;
-                let copy = self.new_local(&n, declared, name.span);
+                let copy = self.new_local(&n, declared, span);
                 out.push(Stmt {
                     kind: StmtKind::Assign {
                         var: copy,
                         value: Expr {
                             kind: ExprKind::Var(var),
                             ty: declared.promoted(),
-                            span: name.span,
+                            span: span,
                         },
                     },
-                    span: name.span,
+                    span: span,
                 });
                 let binding = Binding::Local {
                     var: copy,
                     is_const: true,
                 };
-                copies.insert(n, (binding, name.span));
+                copies.insert(n, (binding, span));
             }
         }
         scopes.push(copies);
         let mut function = l.function.clone();
-        function.name.name = format!("{} (the lambda at byte {})", name.name, name.span.start);
+        function.name.name = label;
         self.lambdas.push((function, scopes));
-        let i = self.lambdas.len() as u32 - 1;
-        self.declare(name, Binding::Lambda(i));
-        Ok(())
+        self.lambdas.len() as u32 - 1
+    }
+
+    /// The closure type of a lambda argument (`[](float a) { ... }`, or a variable or parameter
+    /// holding one): a name of its own per lambda, as C++ gives each lambda its own type.
+    pub(crate) fn closure_type(&self, a: &ast::Expr) -> Option<String> {
+        let at = match &a.kind {
+            ast::ExprKind::Lambda(_) => a.span.start,
+            ast::ExprKind::Name(n) => match self.lookup(n)? {
+                Binding::Lambda(i) => self.lambdas[i as usize].0.span.start,
+                _ => return None,
+            },
+            _ => return None,
+        };
+        Some(format!("__lambda_{at}"))
     }
 
     /// A local whose address the function takes (`wrap(&v)`, `reinterpret_cast<float4*>(&v)`):

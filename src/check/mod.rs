@@ -1477,6 +1477,17 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                         help: None,
                     })
                 }
+                // `return f(...);` of a `void` function in a `void` function (or a kernel): C++
+                // allows it ([stmt.return]/2), and it is the call followed by `return;`.
+                (None | Some(None), Some(v)) if self.is_void_call(v) => {
+                    let call = self.expr_stmt(v)?;
+                    push(out, call);
+                    let back = match self.returns {
+                        None => StmtKind::Return,
+                        Some(_) => StmtKind::ReturnFn,
+                    };
+                    push(out, back);
+                }
                 (_, Some(v)) => {
                     return Err(CheckError::ReturnType {
                         problem: ReturnProblem::ValueFromVoid {
@@ -2076,6 +2087,18 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
             self.expr(e)?;
         }
         Err(CheckError::NoEffect { span: e.span })
+    }
+
+    /// Whether `e` is a call of a function that returns `void` (`add5(p)`, `obj.reset()`): as a
+    /// value it is refused for that very reason, at the call itself (not at an argument).
+    fn is_void_call(&mut self, e: &ast::Expr) -> bool {
+        if !matches!(
+            e.kind,
+            ast::ExprKind::Call { .. } | ast::ExprKind::Method { .. }
+        ) {
+            return false;
+        }
+        matches!(self.expr(e), Err(CheckError::NoValue { span, .. }) if span == e.span)
     }
 
     fn unknown_name(&self, name: &str, span: Span) -> CheckError {

@@ -125,6 +125,9 @@ impl Bindings {
         let mut f = f.clone();
         f.template.clear();
         self.ty(&mut f.ret);
+        if let Some(e) = &mut f.ret_decltype {
+            self.expr(e);
+        }
         for p in &mut f.params {
             self.ty(&mut p.ty);
         }
@@ -1045,12 +1048,28 @@ impl super::KernelChecker<'_, '_> {
                 deduced.insert(p.ty.base_text.clone(), ty);
                 continue;
             }
-            // A function object without data: its struct type.
+            // A function object without data: its struct type (`SumOp<float>` of the temporary
+            // `SumOp<float>()`, with its arguments).
             if let (true, false, Some(Ok(o))) =
                 (is_param(&p.ty.base_text), p.ty.pointer, self.object_of(a))
             {
-                let name = self.globals.structs[o.def].name.name.clone();
+                let name = match &a.kind {
+                    ExprKind::Call { callee, targs, .. } if !targs.is_empty() => self
+                        .targs_text(targs)
+                        .map(|t| format!("{}<{t}>", callee.name)),
+                    _ => None,
+                };
+                let name = name.unwrap_or_else(|| self.globals.structs[o.def].name.name.clone());
                 deduced.insert(p.ty.base_text.clone(), named(name, a.span));
+                continue;
+            }
+            // A lambda: its closure type, one of its own per lambda as in C++.
+            if let (true, false, Some(closure)) = (
+                is_param(&p.ty.base_text),
+                p.ty.pointer,
+                self.closure_type(a),
+            ) {
+                deduced.insert(p.ty.base_text.clone(), named(closure, a.span));
                 continue;
             }
             if let (Some(l), false) = (self.struct_of(a), p.ty.pointer) {

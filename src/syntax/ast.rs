@@ -99,6 +99,9 @@ pub struct Function {
     pub template: Vec<TemplateParam>,
     /// Return type (`void` allowed).
     pub ret: TypeName,
+    /// `auto f(U a, V b) -> decltype(a + b)`: the expression whose type the function returns
+    /// (`ret` is then `auto`), typed with the parameters of each call bound.
+    pub ret_decltype: Option<Box<Expr>>,
     /// Function name.
     pub name: Ident,
     /// Parameters in order (scalars only).

@@ -183,6 +183,12 @@ impl<'m> Builder<'m> {
                     self.host_fn(item, module);
                     Ok(())
                 }
+                Rule::host_macro_block => {
+                    let name = item.into_inner().next().expect("grammar: the macro's name");
+                    let what = format!("the macro block `{}(...) {{ ... }}`", name.as_str());
+                    module.host_items.push((what, self.span(&name)));
+                    Ok(())
+                }
                 Rule::file_shared => {
                     let decl = item
                         .into_inner()
@@ -463,6 +469,49 @@ impl<'m> Builder<'m> {
         })
     }
 
+    /// `trailing_ret = { "->" ~ (decltype_ty | ty ~ reference?) }` of a function whose type before
+    /// its name is `leading`: the return type, and the expression of a `decltype` (then the type
+    /// is `auto`, made when the function is called). C++ wants plain `auto` before the name.
+    fn trailing_ret(
+        &self,
+        pair: Pair<'_, Rule>,
+        leading: &TypeName,
+    ) -> Result<(TypeName, Option<Box<Expr>>)> {
+        if leading.base != BaseType::Auto || leading.pointer || leading.reference {
+            let written = format!(
+                "{}{}{}",
+                leading.base_text,
+                if leading.pointer { "*" } else { "" },
+                if leading.reference { "&" } else { "" }
+            );
+            return Err(ParseError::Syntax {
+                expected: "`auto` before the name of a function with a trailing return type"
+                    .into(),
+                span: leading.span,
+                found: format!("found `{written}`"),
+                macro_body: None,
+                help: Some(format!(
+                    "write `auto` there, or drop the `-> ...` after the parameters and keep `{written}`"
+                )),
+            });
+        }
+        let mut ret = leading.clone();
+        let mut decltype = None;
+        for p in pair.into_inner() {
+            match p.as_rule() {
+                Rule::ty => ret = self.ty(p),
+                Rule::reference => ret.reference = true,
+                Rule::decltype_ty => {
+                    let e = p.into_inner().find(|q| q.as_rule() == Rule::expr);
+                    let e = e.expect("grammar: decltype has an expression");
+                    decltype = Some(Box::new(self.expr(e)?));
+                }
+                _ => {}
+            }
+        }
+        Ok((ret, decltype))
+    }
+
     /// `device_fn = { ("__device__" | ...)+ ~ ty ~ ident ~ template_args? ~ "(" ~ params? ~ ")" ~ block }`:
     /// the function, and the template arguments written after its name (a specialisation's).
     fn device_fn(&self, pair: Pair<'_, Rule>) -> Result<(Function, Option<Vec<TemplateArg>>)> {
@@ -472,6 +521,7 @@ impl<'m> Builder<'m> {
         let mut name = None;
         let mut params = Vec::new();
         let mut body = Vec::new();
+        let mut ret_decltype = None;
         for p in pair.into_inner() {
             match p.as_rule() {
                 Rule::ty => ret = Some(self.ty(p)),
@@ -479,6 +529,14 @@ impl<'m> Builder<'m> {
                     if let Some(r) = ret.as_mut() {
                         r.reference = true;
                     }
+                }
+                Rule::trailing_ret => {
+                    let leading = ret
+                        .as_ref()
+                        .expect("grammar: the type before the name comes first");
+                    let (t, d) = self.trailing_ret(p, leading)?;
+                    ret = Some(t);
+                    ret_decltype = d;
                 }
                 Rule::ident => name = Some(self.ident(p)),
                 Rule::operator_name => {
@@ -492,18 +550,13 @@ impl<'m> Builder<'m> {
                 Rule::template_args => spec = Some(self.template_args(p)?),
                 Rule::params => params = self.params(p),
                 Rule::block => body = self.block(p)?,
-                // `auto f(...) -> float`: the written type; `-> decltype(...)` leaves `auto`.
-                Rule::trailing_return => {
-                    if let Some(t) = p.into_inner().find(|q| q.as_rule() == Rule::ty) {
-                        ret = Some(self.ty(t));
-                    }
-                }
                 _ => {}
             }
         }
         let f = Function {
             template: Vec::new(),
             ret: ret.expect("grammar: device_fn has a return type"),
+            ret_decltype,
             name: name.expect("grammar: device_fn has a name"),
             params,
             body,
@@ -677,6 +730,7 @@ impl<'m> Builder<'m> {
                     methods.push(Function {
                         template: Vec::new(),
                         ret: ret.expect("grammar: a conversion has a type"),
+                        ret_decltype: None,
                         name: Ident {
                             name: "operator".into(),
                             span: at,
@@ -900,6 +954,7 @@ impl<'m> Builder<'m> {
                 is_const: false,
                 span: name.span,
             },
+            ret_decltype: None,
             name,
             params,
             body,
@@ -1921,6 +1976,7 @@ impl<'m> Builder<'m> {
                     span,
                 };
                 let mut body = Vec::new();
+                let mut ret_decltype = None;
                 for p in pair.into_inner() {
                     match p.as_rule() {
                         Rule::capture => {
@@ -1936,7 +1992,7 @@ impl<'m> Builder<'m> {
                             }
                         }
                         Rule::params => params = self.params(p),
-                        Rule::ty => ret = self.ty(p),
+                        Rule::trailing_ret => (ret, ret_decltype) = self.trailing_ret(p, &ret)?,
                         Rule::block => body = self.block(p)?,
                         _ => {}
                     }
@@ -1947,6 +2003,7 @@ impl<'m> Builder<'m> {
                     function: Function {
                         template: Vec::new(),
                         ret,
+                        ret_decltype,
                         name: Ident {
                             name: "<lambda>".into(),
                             span,

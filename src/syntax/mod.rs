@@ -209,7 +209,9 @@ fn convert(err: pest::error::Error<Rule>, text: &str, map: &SpanMap) -> ParseErr
             };
         }
     }
-    let help = if expected.contains("`;`") {
+    let help = if found.0 == "found `decltype`" {
+        Some("simt reads `decltype(...)` only as a trailing return type (`auto f(T a) -> decltype(a + 1)`); write the type here".to_string())
+    } else if expected.contains("`;`") {
         Some("statements end with `;`; check the end of the previous line".to_string())
     } else if found.0 == "end of file" {
         Some("a `{`, `(` or `[` may not be closed".to_string())
@@ -279,7 +281,9 @@ fn friendly(rule: Rule) -> Option<&'static str> {
         Rule::linkage_block => "`extern \"C\" { ... }`",
         Rule::member_template => "a member function template",
         Rule::named_param => "a parameter",
-        Rule::lambda | Rule::capture | Rule::lambda_spec => "a lambda",
+        Rule::lambda | Rule::capture | Rule::lambda_spec | Rule::lambda_space => "a lambda",
+        Rule::trailing_ret => "a trailing return type `-> T`",
+        Rule::decltype_ty | Rule::kw_decltype => "`decltype(...)`",
         Rule::host_stmt => "`name = value;` or `expect`",
         Rule::bin_op => "an operator",
         Rule::prefix_op | Rule::primary => "an expression",
@@ -329,7 +333,7 @@ fn friendly(rule: Rule) -> Option<&'static str> {
         Rule::const_declarator => "a constant's name",
         Rule::param_array => "`[]`",
         Rule::array_ref => "a reference to an array (`(&a)[4]`)",
-        Rule::host_fn | Rule::host_var | Rule::extern_decl => "host code",
+        Rule::host_fn | Rule::host_var | Rule::extern_decl | Rule::host_macro_block => "host code",
         Rule::space_word => "a memory space",
         Rule::host_body => "`}`",
         Rule::char_lit => "a character",
@@ -367,7 +371,6 @@ fn friendly(rule: Rule) -> Option<&'static str> {
         Rule::cuda_fn_word => "a function qualifier",
         Rule::sizeof_expr | Rule::kw_sizeof => "`sizeof`",
         Rule::pack_dots | Rule::pack_expansion | Rule::sizeof_pack => "`...`",
-        Rule::trailing_return | Rule::decltype_spec => "`-> type`",
         Rule::switch_stmt | Rule::kw_switch => "`switch`",
         Rule::switch_arm | Rule::switch_label | Rule::kw_case => "`case`",
         Rule::kw_default => "`default`",

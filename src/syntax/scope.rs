@@ -488,13 +488,14 @@ pub(crate) fn scope_functions(module: &mut Module, scopes: &Scopes) {
             .zip(&scopes.specializations),
     );
     for (f, p) in functions {
-        r.stmts(
-            &mut f.body,
-            At {
-                ns: &p.ns,
-                body: &p.body,
-            },
-        );
+        let at = At {
+            ns: &p.ns,
+            body: &p.body,
+        };
+        if let Some(e) = &mut f.ret_decltype {
+            r.expr(e, at);
+        }
+        r.stmts(&mut f.body, at);
         if r.declared.contains_key(&f.name.name) {
             f.name.name = mangled(&p.ns, &f.name.name);
         }
