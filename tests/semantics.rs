@@ -473,6 +473,14 @@ __global__ void k(float* d) {
 launch k { d = [0, 1, 200, 3]; expect d == [6, 7, 205, 9]; }
 "#;
     ok(src, &[], ONE, [4, 1, 1]);
+    // A member function's `void` call too: a.s = 1 + 2 = 3.
+    let method = r#"
+struct Acc { float s; __device__ void add(float v) { s += v; } };
+__device__ void via(Acc& a, float v) { return a.add(v); }
+__global__ void k(float* d) { Acc a{1.0f}; via(a, 2.0f); d[threadIdx.x] = a.s; }
+launch k { d = zeros(2); expect d == [3, 3]; }
+"#;
+    ok(method, &[], ONE, [2, 1, 1]);
     let bad = r#"
 __device__ float twice(float x) { return 2.0f * x; }
 __device__ void w(float* p) { return twice(*p); }

@@ -283,10 +283,10 @@ impl KernelChecker<'_, '_> {
                         value: Expr {
                             kind: ExprKind::Var(var),
                             ty: declared.promoted(),
-                            span: span,
+                            span,
                         },
                     },
-                    span: span,
+                    span,
                 });
                 let binding = Binding::Local {
                     var: copy,

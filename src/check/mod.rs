@@ -1479,7 +1479,7 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                 }
                 // `return f(...);` of a `void` function in a `void` function (or a kernel): C++
                 // allows it ([stmt.return]/2), and it is the call followed by `return;`.
-                (None | Some(None), Some(v)) if self.is_void_call(v) => {
+                (None | Some(None), Some(v)) if self.void_call(v)? => {
                     let call = self.expr_stmt(v)?;
                     push(out, call);
                     let back = match self.returns {
@@ -2090,15 +2090,20 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
     }
 
     /// Whether `e` is a call of a function that returns `void` (`add5(p)`, `obj.reset()`): as a
-    /// value it is refused for that very reason, at the call itself (not at an argument).
-    fn is_void_call(&mut self, e: &ast::Expr) -> bool {
+    /// value it is refused for that very reason, at the call itself (not at an argument). Any
+    /// other error of the call (an unknown function, a wrong argument) is the call's.
+    fn void_call(&mut self, e: &ast::Expr) -> Result<bool, CheckError> {
         if !matches!(
             e.kind,
             ast::ExprKind::Call { .. } | ast::ExprKind::Method { .. }
         ) {
-            return false;
+            return Ok(false);
         }
-        matches!(self.expr(e), Err(CheckError::NoValue { span, .. }) if span == e.span)
+        match self.expr(e) {
+            Ok(_) => Ok(false),
+            Err(CheckError::NoValue { span, .. }) if span == e.span => Ok(true),
+            Err(other) => Err(other),
+        }
     }
 
     fn unknown_name(&self, name: &str, span: Span) -> CheckError {
