@@ -662,7 +662,8 @@ pub(crate) enum Arg {
     Ref(u32, Stmt),
     /// A vector passed by value: its copy's components and the statements that fill them.
     Vector([VarId; 4], Scalar, u32, Vec<Stmt>),
-    /// A struct: a copy (with the statements that fill it) or the place a reference names.
+    /// A struct: a copy (with the statements that fill it) or the place a reference names; or a
+    /// lambda written in the call (with the statements that copy what it captures by value).
     Struct(Binding, Vec<Stmt>),
 }
 
@@ -708,21 +709,17 @@ impl KernelChecker<'_, '_> {
         // A lambda, for a parameter of its closure type (a template's parameter deduced from
         // it): the parameter is the lambda, called where the body calls it.
         if self.closure_type(a).is_some_and(|c| c == p.ty.base_text) {
-            return Ok(match &a.kind {
-                ast::ExprKind::Lambda(l) => {
-                    let mut fill = Vec::new();
-                    let label = format!("the lambda at byte {}", a.span.start);
-                    let i = self.make_lambda(label, a.span, l, &mut fill);
-                    Arg::Struct(Binding::Lambda(i), fill)
+            if let ast::ExprKind::Lambda(l) = &a.kind {
+                let mut fill = Vec::new();
+                let label = format!("the lambda at byte {}", a.span.start);
+                let i = self.make_lambda(label, a.span, l, &mut fill);
+                return Ok(Arg::Struct(Binding::Lambda(i), fill));
+            }
+            if let ast::ExprKind::Name(n) = &a.kind {
+                if let Some(b @ Binding::Lambda(_)) = self.lookup(n) {
+                    return Ok(Arg::Alias(b));
                 }
-                _ => match &a.kind {
-                    ast::ExprKind::Name(n) => Arg::Alias(
-                        self.lookup(n)
-                            .expect("closure_type found the lambda it names"),
-                    ),
-                    _ => unreachable!("closure_type is only of lambdas and their names"),
-                },
-            });
+            }
         }
         if let Some(l) = self.layout_of(&p.ty) {
             let (binding, fill) = self.struct_argument(l?, p, a)?;
