@@ -865,3 +865,80 @@ launch k<float, MAX> { out = zeros(5); expect out == [4, 1, 0, 5, 6]; }
 "#;
     ok(src, &[], ONE, ONE);
 }
+
+#[test]
+fn template_template_parameters_name_class_templates() {
+    // Megatron's `template <typename acc_t, ..., template<typename> class ReduceOp>`: `Op<T>` is
+    // the class bound to `Op` with T in place, as a local (`Op<T> r; r(a, b)`), a static member
+    // (`Op<T>::apply`) and a temporary (`Op<T>()(c, c)`); `outer` passes its own `Op` on and has
+    // a default. fold3 = Op(Op(a, b), Op(c, c)):
+    //   fold3<float, Add>(1, 2, 3) = 3 + 6 = 9; fold3<int, Max>(4, 7, 5) = max(7, 5) = 7;
+    //   outer<Add>(10) = fold3<float, Add>(10, 1, 2) = 11 + 4 = 15;
+    //   outer(0.5) (Max) = max(max(0.5, 1), 2) = 2.
+    // The kernel k2<float, Add> takes it from a launch section: out[i] = i + 2.
+    let ops = r#"
+template <typename T>
+struct Add {
+    __device__ T operator()(T a, T b) const { return a + b; }
+    static __device__ T apply(T a, T b) { return a + b; }
+};
+template <typename T>
+struct Max {
+    __device__ T operator()(T a, T b) const { return a < b ? b : a; }
+    static __device__ T apply(T a, T b) { return a < b ? b : a; }
+};
+"#;
+    let src = format!(
+        "{ops}{}",
+        r#"
+template <typename T, template <typename> class Op>
+__device__ T fold3(T a, T b, T c) {
+    Op<T> r;
+    return r(Op<T>::apply(a, b), Op<T>()(c, c));
+}
+template <template <typename> class Op = Max>
+__device__ float outer(float a) { return fold3<float, Op>(a, 1.0f, 2.0f); }
+__global__ void k(float* out) {
+    out[0] = fold3<float, Add>(1.0f, 2.0f, 3.0f);
+    out[1] = fold3<int, Max>(4, 7, 5);
+    out[2] = outer<Add>(10.0f);
+    out[3] = outer(0.5f);
+}
+launch k { out = zeros(4); expect out == [9, 7, 15, 2]; }
+"#
+    );
+    ok(&src, &[], ONE, ONE);
+    let src = format!(
+        "{ops}{}",
+        r#"
+template <typename T, template <typename> class Op>
+__global__ void k2(T* out) { Op<T> r; out[threadIdx.x] = r((T)threadIdx.x, (T)2); }
+launch k2<float, Add> { out = zeros(4); expect out == arange(4) + 2; }
+"#
+    );
+    let r = ok(&src, &[], ONE, [4, 1, 1]);
+    assert_eq!(r.kernel, "k2<float,Add>");
+}
+
+#[test]
+fn pytorch_half_types_are_half_and_bfloat16() {
+    // `c10::Half` / `at::Half` hold half's 16 bits: Megatron's copy_vector<c10::Half, 4>
+    // specialisation serves copy_vector<half, 4>, which copies 4 halves as one float2; the
+    // primary has no body, so only a matching specialisation can run. out = in = i.
+    let src = r#"
+template <typename Datatype, int ELEMENTS_PER_LDG>
+__device__ __inline__ void copy_vector(Datatype *dst, const Datatype *src);
+template <>
+__device__ __inline__ void copy_vector<c10::Half, 4>(c10::Half *dst, const c10::Half *src) { *((float2*) dst) = *((float2*) src); }
+template <>
+__device__ __inline__ void copy_vector<at::BFloat16, 4>(at::BFloat16 *dst, const at::BFloat16 *src) { *dst = *src; }
+template <typename input_t, int N>
+__global__ void k(input_t* out, const input_t* in) {
+    input_t t[N];
+    copy_vector<input_t, N>(t, in + threadIdx.x * N);
+    copy_vector<input_t, N>(out + threadIdx.x * N, t);
+}
+launch k<half, 4> { in = arange(128); out = zeros(128); block = 32; grid = 1; expect out == arange(128); }
+"#;
+    ok(src, &[], ONE, [32, 1, 1]);
+}

@@ -643,6 +643,12 @@ pub enum TemplateProblem {
         /// Its type.
         ty: String,
     },
+    /// Something other than a class template's name for a template template parameter:
+    /// `warp_reduce<float, 2>` for `template <typename> class ReduceOp`.
+    NotAClassTemplate {
+        /// The parameter.
+        param: String,
+    },
     /// No argument, default or deduction for a parameter.
     Missing {
         /// The parameter.
@@ -669,6 +675,9 @@ impl TemplateProblem {
             Self::Missing { param } => {
                 format!("`{template}` needs a template argument for `{param}`")
             }
+            Self::NotAClassTemplate { param } => {
+                format!("template parameter `{param}` takes a class template")
+            }
         }
     }
 
@@ -682,6 +691,7 @@ impl TemplateProblem {
             Self::ValueForType { .. } => "a value, not a type".into(),
             Self::TypeForValue { .. } => "a type, not a value".into(),
             Self::Missing { .. } => "missing template arguments".into(),
+            Self::NotAClassTemplate { .. } => "not the name of a struct template".into(),
         }
     }
 }

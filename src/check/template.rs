@@ -19,6 +19,9 @@ pub(crate) struct Bindings {
     /// Parameters of a function pointer type: name → the `__device__` function bound to it
     /// (`twice`, or an instance of a function template, `silu_kernel<float>`).
     pub functions: HashMap<String, String>,
+    /// Template template parameters: name → the class template bound to it (`ReduceOp` →
+    /// `Max`), so `ReduceOp<acc_t>` is `Max<acc_t>`.
+    pub templates: HashMap<String, String>,
     /// Inside a member function: the class's other (non-static) member functions, which a
     /// plain call names (`getL()` is `this->getL()`, C++ [class.mfct.non-static]).
     pub methods: std::collections::HashSet<String>,
@@ -141,7 +144,7 @@ impl Bindings {
         if t.base == BaseType::Named {
             if let Some(at) = t.base_text.find('<') {
                 let (name, args) = t.base_text.split_at(at);
-                t.base_text = format!("{name}{}", self.substitute_text(args));
+                t.base_text = format!("{}{}", self.template_name(name), self.substitute_text(args));
             }
         }
         let mut seen = 0;
@@ -283,11 +286,24 @@ impl Bindings {
                 (TemplateParamKind::Value(..), TemplateArg::Value(e)) => {
                     inner.values.insert(p.name.name.clone(), e.clone());
                 }
+                (TemplateParamKind::Template(..), TemplateArg::Value(e)) => {
+                    let ExprKind::Name(n) = &e.kind else {
+                        return None;
+                    };
+                    inner.templates.insert(p.name.name.clone(), n.clone());
+                }
                 (TemplateParamKind::Value(..), TemplateArg::Type(_))
+                | (TemplateParamKind::Template(..), TemplateArg::Type(_))
                 | (TemplateParamKind::Function(..), _) => return None,
             }
         }
         Some(inner)
+    }
+
+    /// The class template a template template parameter stands for (`ReduceOp` → `Max`), or
+    /// the name itself.
+    fn template_name<'n>(&'n self, name: &'n str) -> &'n str {
+        self.templates.get(name).map_or(name, String::as_str)
     }
 
     /// `<T, BM>` with each bound name replaced by its type or value.
@@ -297,6 +313,8 @@ impl Bindings {
         let flush = |word: &mut String, out: &mut String| {
             if let Some(t) = self.types.get(word.as_str()) {
                 out.push_str(&t.base_text);
+            } else if let Some(c) = self.templates.get(word.as_str()) {
+                out.push_str(c);
             } else if let Some(Expr {
                 kind: ExprKind::Cast { expr, .. },
                 ..
@@ -484,11 +502,14 @@ impl Bindings {
                 if let Some(f) = self.functions.get(n.as_str()) {
                     // A function passed on (`g<cpy_1>`): the function itself.
                     *n = f.clone();
+                } else if let Some(c) = self.templates.get(n.as_str()) {
+                    // A class template passed on (`fold3<float, Op>`): the class itself.
+                    *n = c.clone();
                 } else if let Some(at) = n.find('<') {
                     // `twice<T>`, an instance of a function template passed on: its arguments
                     // in the copy's terms.
                     let (name, args) = n.split_at(at);
-                    *n = format!("{name}{}", self.substitute_text(args));
+                    *n = format!("{}{}", self.template_name(name), self.substitute_text(args));
                 } else if let Some(v) = self.values.get(n.as_str()) {
                     let span = e.span;
                     *e = v.clone();
@@ -608,7 +629,11 @@ impl Bindings {
                     } else if let Some(at) = ty.find('<') {
                         // `Cosine<scalar_t>::dot(...)`: the instance in the copy's terms.
                         let (name, args) = ty.split_at(at);
-                        callee.name = format!("{name}{}::{member}", self.substitute_text(args));
+                        callee.name = format!(
+                            "{}{}::{member}",
+                            self.template_name(name),
+                            self.substitute_text(args)
+                        );
                     }
                 } else if let Some(at) = callee.name.find('<') {
                     // `Range__Iterator<T>{a, b}` (a member type's constructor, the alias
@@ -625,6 +650,12 @@ impl Bindings {
                             *targs = bound;
                         }
                         _ => callee.name = f.clone(),
+                    }
+                }
+                // `ReduceOp<acc_t>()` of a template template parameter: the class bound to it.
+                if !targs.is_empty() {
+                    if let Some(c) = self.templates.get(&callee.name) {
+                        callee.name = c.clone();
                     }
                 }
                 // `T(x)`: a functional cast to a type parameter; `glm::mat3(...)` names the
@@ -775,6 +806,11 @@ pub(crate) fn signature(params: &[TemplateParam]) -> String {
             TemplateParamKind::Function(ty, _) => {
                 ty.replacen("(*)", &format!("(*{})", p.name.name), 1)
             }
+            TemplateParamKind::Template(arity, _) => format!(
+                "template <{}> class {}",
+                vec!["typename"; *arity].join(", "),
+                p.name.name
+            ),
         })
         .collect();
     format!("template <{}>", list.join(", "))
@@ -892,6 +928,11 @@ impl super::KernelChecker<'_, '_> {
                     };
                     b.functions.insert(p.name.name.clone(), f);
                 }
+                (TemplateParamKind::Template(_, default), arg) => {
+                    let c =
+                        self.bound_class_template(p, (arg, default.as_deref()), (params, span))?;
+                    b.templates.insert(p.name.name.clone(), c);
+                }
                 (TemplateParamKind::Value(ty, default), arg) => {
                     let e = match (arg, default) {
                         (Some(TemplateArg::Value(e)), _) => e.clone(),
@@ -971,6 +1012,36 @@ impl super::KernelChecker<'_, '_> {
         }
     }
 
+    /// The class template an argument (or the default) of a template template parameter names:
+    /// `Max` in `warp_reduce<float, Max>`, a struct template of the file (or a name the
+    /// caller's own template template parameter passes on, already replaced).
+    fn bound_class_template(
+        &self,
+        p: &TemplateParam,
+        (arg, default): (Option<&TemplateArg>, Option<&str>),
+        (params, span): (&[TemplateParam], Span),
+    ) -> Result<String, CheckError> {
+        let (name, at) = match (arg, default) {
+            (Some(TemplateArg::Value(e)), _) => match &e.kind {
+                ExprKind::Name(n) => (n.as_str(), e.span),
+                _ => return Err(not_class_template(p, e.span, params)),
+            },
+            (Some(TemplateArg::Type(t)), _) => return Err(not_class_template(p, t.span, params)),
+            (None, Some(d)) => (d, span),
+            (None, None) => return Err(missing(p, params, span, &p.name.name)),
+        };
+        let base = super::groups::unqualified(name);
+        let is_class_template = self
+            .globals
+            .structs
+            .iter()
+            .any(|s| s.name.name == base && !s.template.is_empty());
+        match is_class_template {
+            true => Ok(base.to_string()),
+            false => Err(not_class_template(p, at, params)),
+        }
+    }
+
     /// The integer a value argument stands for.
     fn template_value(&mut self, e: &Expr, ty: &TypeName) -> Result<i128, CheckError> {
         let to = super::scalar_of_base(ty)?;
@@ -996,6 +1067,21 @@ impl super::KernelChecker<'_, '_> {
                 help: Some("use a literal, a `#define` or a `const` global".into()),
             }),
         }
+    }
+}
+
+/// An argument of a template template parameter that is not a class template's name.
+fn not_class_template(p: &TemplateParam, span: Span, params: &[TemplateParam]) -> CheckError {
+    CheckError::TemplateArguments {
+        template: p.name.name.clone(),
+        problem: TemplateProblem::NotAClassTemplate {
+            param: p.name.name.clone(),
+        },
+        span,
+        help: Some(format!(
+            "pass the name of a struct template of the file, without arguments ({})",
+            signature(params)
+        )),
     }
 }
 
@@ -1382,8 +1468,9 @@ impl<'g> super::KernelChecker<'g, '_> {
                 .get(&p.name.name)
                 .map(|t| ArgKey::Type(type_key(t, t.pointer))),
             TemplateParamKind::Value(..) => b.values.get(&p.name.name).cloned().map(ArgKey::Value),
-            // A specialisation for one function is not matched (none seen in real code).
-            TemplateParamKind::Function(..) => None,
+            // A specialisation for one function or class template is not matched (none seen in
+            // real code).
+            TemplateParamKind::Function(..) | TemplateParamKind::Template(..) => None,
         });
         self.same_args(args.into_iter().zip(bound).collect())
     }

@@ -246,6 +246,9 @@ pub enum TemplateParamKind {
     /// `scalar_t (*ACT_FN)(const scalar_t&)`: a function pointer written as a declarator; its
     /// type as C spells it without the name (`scalar_t (*)(const scalar_t&)`), and its default.
     Function(String, Option<Expr>),
+    /// `template <typename> class ReduceOp`: a template template parameter, bound to a class
+    /// template's name; how many parameters its own list declares, and its default's name.
+    Template(usize, Option<String>),
 }
 
 /// A template argument as written: a scalar type, or an expression (a bare name may also be a
@@ -322,8 +325,9 @@ impl BaseType {
     /// `half`), or a name for the checker (`Named`).
     pub fn named(text: &str) -> BaseType {
         match text {
-            "half" | "__half" => BaseType::F16,
-            "__nv_bfloat16" | "nv_bfloat16" => BaseType::BF16,
+            // PyTorch's `c10::Half` / `at::Half` (and bfloat16) hold the same 16 bits.
+            "half" | "__half" | "c10::Half" | "at::Half" => BaseType::F16,
+            "__nv_bfloat16" | "nv_bfloat16" | "c10::BFloat16" | "at::BFloat16" => BaseType::BF16,
             "half2" | "__half2" | "__nv_bfloat162" | "nv_bfloat162" => BaseType::Vector,
             _ => BaseType::Named,
         }

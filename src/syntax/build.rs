@@ -2208,6 +2208,22 @@ impl<'m> Builder<'m> {
         if inner.as_rule() == Rule::fn_ptr_tparam {
             return self.fn_ptr_tparam(inner);
         }
+        if inner.as_rule() == Rule::template_tparam {
+            let (mut arity, mut name, mut default) = (0, None, None);
+            for q in inner.into_inner() {
+                match q.as_rule() {
+                    Rule::tt_param => arity += 1,
+                    Rule::ident => name = Some(self.ident(q)),
+                    Rule::scoped_name => default = Some(q.as_str().to_string()),
+                    _ => {}
+                }
+            }
+            return Ok(TemplateParam {
+                name: name.expect("grammar: a template template parameter has a name"),
+                kind: TemplateParamKind::Template(arity, default),
+                pack: false,
+            });
+        }
         let is_type = inner.as_rule() == Rule::type_param;
         let mut it = inner.into_inner().filter(|q| !is_keyword(q.as_rule()));
         Ok(if is_type {

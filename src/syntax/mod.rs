@@ -311,6 +311,8 @@ fn friendly(rule: Rule) -> Option<&'static str> {
         | Rule::type_param
         | Rule::value_param
         | Rule::fn_ptr_tparam
+        | Rule::template_tparam
+        | Rule::tt_param
         | Rule::kw_typename => "a template parameter",
         Rule::template_args
         | Rule::template_arg
