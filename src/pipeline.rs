@@ -169,7 +169,7 @@ pub fn compile_for(
     let plain = kernel.map(|k| plain_kernel_name(&module, k));
     let kernel = plain.as_deref();
     let mut requests = Vec::new();
-    if let Some(text) = kernel.filter(|k| k.contains('<')) {
+    if let Some(text) = kernel.filter(|k| k.contains('<') && !k.contains('(')) {
         let (name, base, targs) = syntax::parse_kernel_ref(text).map_err(|e| {
             Failure::new(
                 Some(&SourceFile::new(format!("--kernel {text}"), text)),
@@ -185,7 +185,7 @@ pub fn compile_for(
         });
     }
     let focus: Vec<String> = match kernel {
-        Some(k) => vec![k.split_whitespace().collect()],
+        Some(k) => vec![syntax::canonical_kernel_name(k)],
         None => module
             .launches
             .iter()
@@ -341,7 +341,7 @@ pub fn load_gpu(name: &str) -> Result<GpuConfig, Failure> {
 /// `--kernel a::b::k` (or `a::b::k<64>`): the name kernel `k` of namespace `a::b` is known by;
 /// any other name as given.
 fn plain_kernel_name(module: &ast::Module, name: &str) -> String {
-    let name: String = name.split_whitespace().collect();
+    let name = syntax::canonical_kernel_name(name);
     syntax::resolve_kernel_name(&module.kernels, &name).unwrap_or(name)
 }
 
@@ -354,7 +354,8 @@ fn pick<'p>(
     name: Option<&str>,
 ) -> Result<&'p check::typed::Kernel, Failure> {
     let names: Vec<&str> = program.kernels.iter().map(|k| k.name.as_str()).collect();
-    // `k<64, 8>` names the instance `k<64,8>`; `a::b::k` the kernel `k` of namespace `a::b`.
+    // `k<64, 8>` names the instance `k<64,8>`, `k(int, float*)` an overload; `a::b::k` the
+    // kernel `k` of namespace `a::b`.
     let canonical = name.map(|n| plain_kernel_name(module, n));
     match canonical.as_deref() {
         Some(n) => program.kernel(n).ok_or_else(|| {

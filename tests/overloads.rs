@@ -2,7 +2,7 @@
 //! differ only in a `volatile` pointee, and reference-to-array parameters.
 
 mod common;
-use common::{codes, err, ok, position};
+use common::{codes, err, ok, position, simt};
 
 const ONE: [u32; 3] = [1, 1, 1];
 
@@ -299,4 +299,59 @@ launch k { x = arange(8); f = zeros(8);
     expect f == [0, 1, 2, -1, 4, -3, 6, -5]; }
 "#;
     ok(src, &[], [1, 1, 1], [4, 1, 1]);
+}
+
+/// DualSPHysics' overloads of one `__global__` name, which differ in their parameters.
+const KERNEL_OVERLOADS: &str = r#"
+__global__ void k(int n, float* a) { if (threadIdx.x < n) a[threadIdx.x] = 1.0f; }
+__global__ void k(int n, int* a) { if (threadIdx.x < n) a[threadIdx.x] = 2; }
+__global__ void k(int n, float* a, float* b) {
+    if (threadIdx.x < n) { a[threadIdx.x] = 3.0f; b[threadIdx.x] = 4.0f; }
+}
+launch k { n = 4; a = zeros(4); b = zeros(4); block = 4; grid = 1; expect a == full(4, 3); expect b == full(4, 4); }
+launch k(int, int *) { n = 4; a = zeros(4); block = 4; grid = 1; expect a == full(4, 2); }
+launch k(int,float*) { n = 4; a = zeros(4); block = 4; grid = 1; expect a == full(4, 1); }
+"#;
+
+#[test]
+fn kernel_overloads_are_chosen_by_the_parameters_a_launch_section_sets() {
+    // The first section sets n, a and b: of the overloads whose parameters it all sets (all
+    // three), k(int, float*, float*) uses the most (3 of its names), so a = 3 and b = 4. The
+    // others name an overload by its parameter types, as written or with other spacing: a = 2
+    // from k(int, int*), a = 1 from k(int, float*).
+    let dir = std::env::temp_dir().join(format!("simt-overloads-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join("overloads.sk");
+    std::fs::write(&path, KERNEL_OVERLOADS).expect("write");
+    let p = path.to_str().expect("utf-8 path");
+    let (code, out, errs) = simt(&["test", "--jobs", "1", p]);
+    assert_eq!(code, 0, "{out}{errs}");
+    for name in ["k(int,float*,float*)", "k(int,int*)", "k(int,float*)"] {
+        assert!(out.contains(&format!("ok      {name} ")), "{name}: {out}");
+    }
+    // --kernel names an overload by its signature, with any spacing; the plain name is none.
+    let (code, out, errs) = simt(&["run", p, "--kernel", "k(int, float *)", "--json"]);
+    assert_eq!(code, 0, "{errs}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("json");
+    assert_eq!(v["kernel"], "k(int,float*)");
+    let (code, _, errs) = simt(&["run", p, "--kernel", "k"]);
+    assert_eq!(code, 2);
+    assert!(errs.contains("k(int,int*)"), "{errs}");
+}
+
+#[test]
+fn a_launch_section_that_fits_two_kernel_overloads_lists_them() {
+    // `n` and `a` are the parameters of both k(int, float*) and k(int, int*): two fit equally
+    // (k(int, float*, float*) lacks b).
+    let src = KERNEL_OVERLOADS.replace(
+        "launch k { n = 4; a = zeros(4); b = zeros(4);",
+        "launch k { n = 4; a = zeros(4);",
+    );
+    let f = err(&src, &[], None, None);
+    assert_eq!(codes(&f), ["simt::check::kernel_overload"]);
+    let text = f.errors[0].to_string();
+    assert!(
+        text.contains("`k` has 3 overloads and this launch section fits 2 of them"),
+        "{text}"
+    );
 }

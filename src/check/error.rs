@@ -70,6 +70,27 @@ pub enum CheckError {
         #[help]
         help: String,
     },
+    /// `launch k { ... }` of an overloaded kernel `k` whose section sets the parameters of no
+    /// overload, or of several equally.
+    ///
+    /// Example: overloads `k(int n, float* a)` and `k(int n, int* a)` with `launch k { n = 4; a =
+    /// zeros(4); }` give "`k` has 2 overloads and this launch section fits 2 of them".
+    #[error("`{name}` has {count} overloads and this launch section fits {fits} of them")]
+    #[diagnostic(code(simt::check::kernel_overload))]
+    KernelOverload {
+        /// The kernel's name.
+        name: String,
+        /// How many overloads it has.
+        count: usize,
+        /// How many the section fits best, equally (0: none).
+        fits: usize,
+        /// The launch section's kernel name.
+        #[label("which overload?")]
+        span: Span,
+        /// The overloads' signatures and how to choose.
+        #[help]
+        help: String,
+    },
     /// A name or expression that is not a single number (a struct, a vector, an
     /// object, a group of threads, a pointer) used where a number is needed.
     ///

@@ -243,6 +243,10 @@ pub fn check_focused(
         }
     }
     for l in &module.launches {
+        if let Some(e) = overload_unchosen(module, l) {
+            errors.push(e);
+            continue;
+        }
         let template = |name: &str| {
             module
                 .kernels
@@ -309,6 +313,61 @@ pub fn check_focused(
     } else {
         Err(errors)
     }
+}
+
+/// The diagnostic for a launch section that names an overloaded kernel by its plain name and
+/// sets the parameters of no overload, or of several equally: the overloads' signatures.
+fn overload_unchosen(module: &ast::Module, l: &ast::Launch) -> Option<CheckError> {
+    let prefix = format!("{}(", l.kernel.name);
+    let overloads: Vec<&ast::Kernel> = module
+        .kernels
+        .iter()
+        .filter(|k| k.name.name.starts_with(&prefix))
+        .collect();
+    if overloads.is_empty() {
+        return None;
+    }
+    let set = crate::syntax::set_names(l);
+    let given = |k: &&&ast::Kernel| {
+        k.params.iter().all(|p| {
+            p.default.is_some() || ast::is_unnamed_param(&p.name.name) || set.contains(&p.name.name)
+        })
+    };
+    let fitting: Vec<usize> = overloads
+        .iter()
+        .filter(given)
+        .map(|k| {
+            k.params
+                .iter()
+                .filter(|p| set.contains(&p.name.name))
+                .count()
+        })
+        .collect();
+    let best = fitting.iter().max();
+    let fits = best.map_or(0, |b| fitting.iter().filter(|u| *u == b).count());
+    let list: Vec<String> = overloads
+        .iter()
+        .map(|k| {
+            let params: Vec<String> = k
+                .params
+                .iter()
+                .map(|p| format!("{} {}", crate::syntax::param_type(p), p.name.name))
+                .collect();
+            format!("`{}({})`", l.kernel.name, params.join(", "))
+        })
+        .collect();
+    Some(CheckError::KernelOverload {
+        name: l.kernel.name.clone(),
+        count: overloads.len(),
+        fits,
+        span: l.kernel.span,
+        help: format!(
+            "the overloads are {}; a launch section runs the one whose parameters without a default it all sets (of several, the one with the most parameters it sets); or name one by its parameter types: `launch {}({}) {{ ... }}`",
+            list.join(", "),
+            l.kernel.name,
+            overloads[0].params.iter().map(crate::syntax::param_type).collect::<Vec<_>>().join(", ")
+        ),
+    })
 }
 
 impl Unchecked {

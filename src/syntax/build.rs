@@ -2098,6 +2098,11 @@ impl<'m> Builder<'m> {
                     kernel.span = kernel.span.to(self.span(&p));
                     targs = self.template_args(p)?;
                 }
+                Rule::launch_signature => {
+                    let full = format!("{}{}", kernel.name, p.as_str());
+                    kernel.name = super::canonical_kernel_name(&full);
+                    kernel.span = kernel.span.to(self.span(&p));
+                }
                 Rule::host_assign => {
                     let mut parts = p.into_inner();
                     let name = self.ident(parts.next().expect("grammar: host assign has a name"));

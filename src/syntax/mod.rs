@@ -6,6 +6,7 @@ mod depth;
 mod error;
 mod grammar;
 mod headers;
+mod overloads;
 mod preprocess;
 mod range_for;
 mod scope;
@@ -17,6 +18,7 @@ pub use depth::{addressed_names, calls_with_names, casts_of, MAX_DEPTH};
 pub use error::ParseError;
 use grammar::{Rule, SkParser};
 pub use scope::resolve_kernel_name;
+pub use overloads::{canonical_kernel_name, param_type, set_names};
 
 use crate::source::SourceFile;
 use build::Builder;
@@ -85,7 +87,8 @@ pub fn parse_for(src: &SourceFile, cc: (u32, u32)) -> Result<ast::Module, Vec<Pa
         let mut pairs =
             SkParser::parse(Rule::file, text).map_err(|e| vec![convert(e, text, map)])?;
         let file = pairs.next().expect("grammar: file rule matched");
-        let module = Builder::new(map).file(file)?;
+        let mut module = Builder::new(map).file(file)?;
+        overloads::name_kernel_overloads(&mut module);
         match depth::too_deep_module(&module) {
             Some(span) => Err(vec![ParseError::TooDeep { span }]),
             None => Ok(module),
@@ -443,6 +446,7 @@ fn friendly(rule: Rule) -> Option<&'static str> {
         Rule::ident => "a name",
         Rule::kernel_name => "a kernel name",
         Rule::launch | Rule::kw_launch => "`launch`",
+        Rule::launch_signature => "an overload's parameter types `(int, float*)`",
         Rule::host_assign => "`name = value;`",
         Rule::expect_stmt | Rule::kw_expect => "`expect`",
     })

@@ -410,7 +410,7 @@ pub(crate) fn qualify_kernels(module: &mut Module, scopes: &Scopes) {
 /// The name kernel reference `a::b::k` (or `::a::b::k<float>`) stands for (`k`, `k<float>`),
 /// where a kernel `k` is defined in namespace `a::b`; `None` for a plain name or no such kernel.
 pub fn resolve_kernel_name(kernels: &[super::ast::Kernel], name: &str) -> Option<String> {
-    let head = name.find('<').unwrap_or(name.len());
+    let head = name.find(['<', '(']).unwrap_or(name.len());
     let (ns, base) = name[..head].rsplit_once("::")?;
     let ns = ns.trim_start_matches("::");
     kernels
