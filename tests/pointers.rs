@@ -912,3 +912,25 @@ launch k { a = [-1, 1, -2147483648, 268435456]; out = zeros(4); same = zeros(4);
         (0, 0)
     );
 }
+
+#[test]
+fn a_cast_to_a_reference_type_views_the_objects_bytes() {
+    // AWQ's float_to_int8_rn: `reinterpret_cast<const int8_t&>(dst)` is the first byte of
+    // `dst` (little-endian): 0x1ff → 0xff → -1 as int8_t. `reinterpret_cast<const int&>(1.0f)`
+    // is its bits, 0x3f800000 = 1065353216; writing 0x40000000 through `int&` makes f 2.0f.
+    // `static_cast<const int&>(dst)` is dst's value, 0x1ff = 511.
+    let src = r#"
+static inline __device__ int8_t low_byte(uint32_t dst) { return reinterpret_cast<const int8_t&>(dst); }
+__global__ void k(int* out, float* g) {
+    uint32_t dst = 0x1ff;
+    float f = 1.0f;
+    out[0] = low_byte(dst);
+    out[1] = reinterpret_cast<const int&>(f);
+    reinterpret_cast<int&>(f) = 0x40000000;
+    g[0] = f;
+    out[2] = static_cast<const int&>(dst);
+}
+launch k { out = zeros(3); g = zeros(1); expect out == [-1, 1065353216, 511]; expect g == [2]; }
+"#;
+    ok(src, &[], [1, 1, 1], [1, 1, 1]);
+}

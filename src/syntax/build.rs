@@ -2015,12 +2015,45 @@ impl<'m> Builder<'m> {
                 }))
             }
             Rule::cpp_cast => {
+                let reinterpret = pair.as_str().starts_with("reinterpret_cast");
                 let mut it = pair.into_inner();
-                let ty = self.ty(it.next().expect("grammar: cast has a type"));
-                let expr = self.expr(it.next().expect("grammar: cast has an operand"))?;
-                ExprKind::Cast {
-                    ty,
-                    expr: Box::new(expr),
+                let mut ty = self.ty(it.next().expect("grammar: cast has a type"));
+                let mut operand = it.next().expect("grammar: cast has an operand");
+                let reference = operand.as_rule() == Rule::cast_ref;
+                if reference {
+                    operand = it.next().expect("grammar: cast has an operand");
+                }
+                let expr = self.expr(operand)?;
+                match (reference && reinterpret, ty.pointer) {
+                    // `reinterpret_cast<const int8_t&>(x)` is `*reinterpret_cast<const
+                    // int8_t*>(&x)` ([expr.reinterpret.cast]/11): the object's bytes as a `T`.
+                    (true, false) => {
+                        ty.pointer = true;
+                        let at = expr.span;
+                        let view = Expr {
+                            kind: ExprKind::Cast {
+                                ty,
+                                expr: Box::new(Expr {
+                                    kind: ExprKind::Unary {
+                                        op: UnOp::AddrOf,
+                                        operand: Box::new(expr),
+                                    },
+                                    span: at,
+                                }),
+                            },
+                            span,
+                        };
+                        ExprKind::Unary {
+                            op: UnOp::Deref,
+                            operand: Box::new(view),
+                        }
+                    }
+                    // `static_cast<const float&>(x)`, `reinterpret_cast<float*&>(p)`: its value
+                    // (a pointer object's bytes are its address whatever it points to).
+                    _ => ExprKind::Cast {
+                        ty,
+                        expr: Box::new(expr),
+                    },
                 }
             }
             Rule::functional_cast => {

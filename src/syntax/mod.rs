@@ -428,6 +428,7 @@ fn friendly(rule: Rule) -> Option<&'static str> {
         | Rule::op_div
         | Rule::op_rem => "an operator",
         Rule::cast | Rule::cpp_cast => "a cast",
+        Rule::cast_ref => "`&`",
         Rule::op_neg
         | Rule::op_not
         | Rule::op_bnot
