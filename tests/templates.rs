@@ -942,3 +942,18 @@ launch k<half, 4> { in = arange(128); out = zeros(128); block = 32; grid = 1; ex
 "#;
     ok(src, &[], ONE, [32, 1, 1]);
 }
+
+#[test]
+fn a_template_instance_before_a_comma_or_parenthesis_is_a_name_but_comparisons_stay() {
+    // `pick(a < b, c > d)`: `a<b, c>` followed by `d` cannot be an instance, so these are two
+    // comparisons: 1 < 2 and 3 > 0 are both true, 2 * 1 + 1 = 3. `pick(a < b, (c > d))` too.
+    let src = r#"
+__device__ int pick(bool x, bool y) { return x * 2 + y; }
+__global__ void k(int* out, int a, int b, int c, int d) {
+    out[0] = pick(a < b, c > d);
+    out[1] = pick(a < b, (c > d));
+}
+launch k { out = zeros(2); a = 1; b = 2; c = 3; d = 0; expect out == [3, 3]; }
+"#;
+    ok(src, &[], ONE, ONE);
+}

@@ -2172,6 +2172,21 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                 span,
             };
         }
+        // `reduce_topk_op_2<T>` or `twice` passed as a value: a function, not a variable.
+        let base = template::split_instance(name).map_or_else(|| name.to_string(), |(b, _)| b);
+        if self
+            .globals
+            .functions
+            .contains_key(groups::unqualified(&base))
+        {
+            return CheckError::Unsupported {
+                what: format!("the function `{name}` passed as a value"),
+                span,
+                help: Some(
+                    "pass a function object instead (a struct with `__device__ T operator()(...)`, made in place: `Op<T>()`) or a lambda; a function is passed only to a template's function pointer parameter".into(),
+                ),
+            };
+        }
         let names = self.visible_names();
         CheckError::UnknownName {
             name: name.to_string(),

@@ -2014,6 +2014,7 @@ impl<'m> Builder<'m> {
                     },
                 }))
             }
+            Rule::fn_instance => self.targ_fn_spec(pair)?.kind,
             Rule::cpp_cast => {
                 let reinterpret = pair.as_str().starts_with("reinterpret_cast");
                 let mut it = pair.into_inner();
