@@ -196,3 +196,28 @@ fn labels(f: &simt::pipeline::Failure) -> Vec<(usize, usize)> {
         })
         .collect()
 }
+
+#[test]
+fn a_scoped_name_a_macro_writes_stays_one_name() {
+    // pytorch_scatter's ATOMIC(NAME) writes `template <> struct Atomic##NAME##Impl<at::Half, 2>`:
+    // the `at::Half` a macro writes is the name `at::Half` (half), as nvcc reads it, not `at`
+    // then `::Half`. W(Add)'s specialisation for at::Half returns v + 1; A(x) writes `::` after a name
+    // too. out = [1 + 1, 3].
+    let src = r#"
+#define W(NAME) \
+  template <typename scalar, int size> struct A##NAME##Impl; \
+  template <> struct A##NAME##Impl<at::Half, 2> { \
+    __device__ float operator()(at::Half v) { return (float)v + 1.0f; } \
+  };
+W(Add)
+#define T(ns) ns::Half
+__global__ void k(float* out) {
+    AAddImpl<at::Half, 2> op;
+    out[0] = op(1.0f);
+    T(c10) h = 3.0f;
+    out[1] = h;
+}
+launch k { out = zeros(2); expect out == [2, 3]; }
+"#;
+    ok(src, &[], ONE, ONE);
+}

@@ -145,6 +145,23 @@ pub fn check_focused(
             help: Some(help.into()),
         });
     }
+    // Overloads of a kernel template are not told apart (a launch names the template only).
+    let mut templates: HashMap<&str, &ast::Kernel> = HashMap::new();
+    for k in module
+        .kernels
+        .iter()
+        .filter(|k| !k.template.is_empty() && k.specialization.is_none())
+    {
+        if templates.insert(&k.name.name, k).is_some() {
+            errors.push(CheckError::Unsupported {
+                what: format!("overloading the kernel template `{}`", k.name.name),
+                span: k.name.span,
+                help: Some(
+                    "give each kernel template its own name (overloads of plain kernels are chosen by the parameters a launch section sets)".into(),
+                ),
+            });
+        }
+    }
     let globals = Globals::new(module, &mut errors);
     let mut program = Program::default();
     let mut wanted: Vec<KernelRef> = module

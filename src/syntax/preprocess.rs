@@ -615,9 +615,12 @@ impl Pp<'_> {
             whole: t.origin(),
             def: t.def,
         });
-        // Tokens are written apart, except around `::`: `std::forward` stays one scoped name
-        // (spaces there change nothing in C++).
-        if &*t.text != "::" && !self.out.ends_with("::") {
+        // `at::Half` from a macro stays one name: no space beside `::` (after a name or `>`).
+        let joins = &*t.text == "::"
+            && self
+                .out
+                .ends_with(|c: char| c.is_alphanumeric() || c == '_' || c == '>');
+        if !(joins || self.out.ends_with("::")) {
             self.out.push(' ');
         }
         self.out.push_str(&t.text);
