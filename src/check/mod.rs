@@ -152,7 +152,12 @@ pub fn check_focused(
         .iter()
         .filter(|k| !k.template.is_empty() && k.specialization.is_none())
     {
-        if templates.insert(&k.name.name, k).is_some() {
+        // A partial specialisation (`k<T, 4>`) is refused as such above.
+        let refused = module
+            .unsupported
+            .iter()
+            .any(|(_, _, at)| *at == k.name.span);
+        if !refused && templates.insert(&k.name.name, k).is_some() {
             errors.push(CheckError::Unsupported {
                 what: format!("overloading the kernel template `{}`", k.name.name),
                 span: k.name.span,
