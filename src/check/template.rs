@@ -1289,6 +1289,9 @@ fn expand_variadic(
         debug_assert_eq!(g.params.len(), k + n);
         b.packs.insert(p.name.name.clone(), (false, values));
     }
+    if let Some(e) = &mut g.ret_decltype {
+        b.expr(e);
+    }
     b.stmts(&mut g.body);
     Ok(g)
 }
