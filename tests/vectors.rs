@@ -410,3 +410,16 @@ launch k { acc = zeros(8); m = zeros(3);
     // Two atomic requests: the first's lanes hit bytes 4 and 20 (one sector), the second's byte 8.
     assert_eq!((c.gatom_instr, c.gatom_sectors), (2, 2));
 }
+
+#[test]
+fn long_vectors_are_64_bit_as_on_linux() {
+    // FlowNet2 passes tensor sizes as `long4`. With CUDA on Linux `long` is 64 bits, so `long4`
+    // is `longlong4`: sizeof 4 × 8 = 32; v.w = 4 and the parameter's y = 10: 32 + 4 + 10 = 46.
+    let src = "__global__ void k(long* out, long4 s) {
+        long4 v = make_long4(1, 2, 3, 4);
+        ulong2 u = make_ulong2(5, 6);
+        out[threadIdx.x] = sizeof(v) + v.w + s.y + (sizeof(u) - 16) + (long)(u.y - 6);
+    }
+    launch k { out = zeros(2); s.x = 1; s.y = 10; s.z = 3; s.w = 4; expect out == [46, 46]; }";
+    ok(src, &[], [1, 1, 1], [2, 1, 1]);
+}

@@ -17,7 +17,7 @@ fn vector_type(name: &str) -> Option<(Scalar, u32)> {
 }
 
 /// CUDA's vector types (`<vector_types.h>`): `char1` … `double4`, their component type and
-/// count (`long1` … `long4` differ between hosts and are left out).
+/// count (`long1` … `long4` as on Linux, where `long` is 64 bits).
 pub(crate) fn cuda_vector(name: &str) -> Option<(Scalar, u32)> {
     if name == "dim3" {
         // `dim3` is `uint3` with a constructor whose missing components are 1.
@@ -32,8 +32,9 @@ pub(crate) fn cuda_vector(name: &str) -> Option<(Scalar, u32)> {
         "ushort" => Scalar::U16,
         "int" => Scalar::I32,
         "uint" => Scalar::U32,
-        "longlong" => Scalar::I64,
-        "ulonglong" => Scalar::U64,
+        // `long` is 64 bits, as CUDA on Linux (LP64) has it: `long4` is `longlong4`'s layout.
+        "longlong" | "long" => Scalar::I64,
+        "ulonglong" | "ulong" => Scalar::U64,
         "float" => Scalar::F32,
         "double" => Scalar::F64,
         // cuda_fp16.h's and cuda_bf16.h's pairs (there are no other widths).
