@@ -1147,3 +1147,20 @@ launch k { x = zeros(4); expect x == full(4, 3); }
 "#;
     ok(src, &[], ONE, [4, 1, 1]);
 }
+
+#[test]
+fn an_elaborated_enum_type_names_the_enum() {
+    // C's `enum pauliOpType op` (QuEST's headers): the enum type, as `pauliOpType op` is.
+    // PAULI_Y = 2; through the pointer member of the struct, codes[1] = PAULI_Z = 3: 2 + 3 = 5.
+    let src = r#"
+enum pauliOpType {PAULI_I=0, PAULI_X=1, PAULI_Y=2, PAULI_Z=3};
+struct Hamil { enum pauliOpType* codes; int n; };
+__device__ int code(enum pauliOpType p) { return (int)p; }
+__global__ void k(int* a, enum pauliOpType* codes) {
+    enum pauliOpType op = PAULI_Y;
+    a[threadIdx.x] = code(op) + (int)codes[1];
+}
+launch k { a = zeros(2); codes = [0, 3]; expect a == [5, 5]; }
+"#;
+    ok(src, &[], ONE, [2, 1, 1]);
+}
