@@ -81,3 +81,18 @@ fn mismatched_formats_are_diagnostics() {
         assert_eq!(codes(&f), [code], "{call}");
     }
 }
+
+#[test]
+fn adjacent_string_literals_are_one_format() {
+    // cuda-samples' simpleCooperativeGroups splits its format over two lines: C joins adjacent
+    // literals (translation phase 6), comments between them included.
+    let src = r#"
+__global__ void k() {
+    if (threadIdx.x == 0) printf("sum is %d "
+                                 /* expected: */ "(expected %d)\n", 3, 4);
+}
+launch k { block = 2; grid = 1; }
+"#;
+    let r = ok(src, &[], ONE, [2, 1, 1]);
+    assert_eq!(r.printf, "sum is 3 (expected 4)\n");
+}

@@ -1164,3 +1164,19 @@ launch k { a = zeros(2); codes = [0, 3]; expect a == [5, 5]; }
 "#;
     ok(src, &[], ONE, [2, 1, 1]);
 }
+
+#[test]
+fn volatile_may_come_before_shared() {
+    // HSOpticalFlow's `volatile __shared__ float t[64];` is `__shared__ volatile float t[64];`:
+    // thread i reads what thread 63 - i wrote.
+    let src = r#"
+__global__ void k(float* out) {
+    volatile __shared__ float t[64];
+    t[threadIdx.x] = threadIdx.x;
+    __syncthreads();
+    out[threadIdx.x] = t[63 - threadIdx.x];
+}
+launch k { out = zeros(64); expect out == 63 - arange(64); }
+"#;
+    ok(src, &[], ONE, [64, 1, 1]);
+}

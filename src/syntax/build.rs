@@ -1912,10 +1912,14 @@ impl<'m> Builder<'m> {
                     _ => ExprKind::SizeOfExpr(Box::new(self.unary(arg)?)),
                 }
             }
-            Rule::string_lit => {
-                let s = pair.as_str();
-                ExprKind::Str(s[1..s.len() - 1].to_string())
-            }
+            Rule::strings => ExprKind::Str(
+                pair.into_inner()
+                    .map(|p| {
+                        let s = p.as_str();
+                        s[1..s.len() - 1].to_string()
+                    })
+                    .collect(),
+            ),
             Rule::ident | Rule::scoped_name => ExprKind::Name(scoped(pair.as_str())),
             // `num_elems<T>::value`: one name, its template arguments as written (one space
             // between words), which template substitution rewrites.

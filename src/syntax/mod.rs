@@ -444,7 +444,7 @@ fn friendly(rule: Rule) -> Option<&'static str> {
         Rule::bool_lit | Rule::float_lit | Rule::exponent | Rule::int_lit | Rule::int_suffix => {
             "a number"
         }
-        Rule::string_lit => "a string",
+        Rule::string_lit | Rule::strings => "a string",
         Rule::ident => "a name",
         Rule::kernel_name => "a kernel name",
         Rule::launch | Rule::kw_launch => "`launch`",
