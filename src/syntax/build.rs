@@ -453,22 +453,6 @@ impl<'m> Builder<'m> {
         })
     }
 
-    /// One argument of a call: an expression, or `pattern...`, a pack expansion.
-    fn call_arg(&self, a: Pair<'_, Rule>) -> Result<Expr> {
-        if a.as_rule() != Rule::pack_expansion {
-            return self.expr(a);
-        }
-        let span = self.span(&a);
-        let pattern = a
-            .into_inner()
-            .next()
-            .expect("grammar: a pack expansion has a pattern");
-        Ok(Expr {
-            kind: ExprKind::Pack(Box::new(self.expr(pattern)?)),
-            span,
-        })
-    }
-
     /// `trailing_ret = { "->" ~ (decltype_ty | ty ~ reference?) }` of a function whose type before
     /// its name is `leading`: the return type, and the expression of a `decltype` (then the type
     /// is `auto`, made when the function is called). C++ wants plain `auto` before the name.
@@ -1819,16 +1803,30 @@ impl<'m> Builder<'m> {
                 },
                 Rule::call_args | Rule::template_call | Rule::template_brace | Rule::type_brace => {
                     let mut targs = Vec::new();
-                    let mut args = Vec::new();
-                    for part in p.into_inner() {
+                    let mut args: Vec<Expr> = Vec::new();
+                    // `f<T>(a, b...)`'s parts are its template arguments and its call's
+                    // arguments; `f(a, b...)`'s are the arguments themselves.
+                    let parts: Vec<Pair<'_, Rule>> = p
+                        .into_inner()
+                        .flat_map(|part| match part.as_rule() {
+                            Rule::call_args => part.into_inner().collect::<Vec<_>>(),
+                            _ => vec![part],
+                        })
+                        .collect();
+                    for part in parts {
                         match part.as_rule() {
                             Rule::template_args => targs = self.template_args(part)?,
-                            Rule::call_args => {
-                                for a in part.into_inner() {
-                                    args.push(self.call_arg(a)?);
-                                }
+                            Rule::pack_dots => {
+                                // `pattern...`: a pack expansion of the argument before.
+                                let pattern =
+                                    args.pop().expect("grammar: `...` follows an argument");
+                                let span = pattern.span.to(self.span(&part));
+                                args.push(Expr {
+                                    kind: ExprKind::Pack(Box::new(pattern)),
+                                    span,
+                                });
                             }
-                            _ => args.push(self.call_arg(part)?),
+                            _ => args.push(self.expr(part)?),
                         }
                     }
                     match expr.kind {
