@@ -359,16 +359,7 @@ fn pick<'p>(
     let canonical = name.map(|n| plain_kernel_name(module, n));
     match canonical.as_deref() {
         Some(n) => program.kernel(n).ok_or_else(|| {
-            // A qualified name is compared with the kernels' qualified names.
-            let known: Vec<String> = if n.contains("::") {
-                module
-                    .kernels
-                    .iter()
-                    .map(ast::Kernel::qualified_name)
-                    .collect()
-            } else {
-                names.iter().map(|s| s.to_string()).collect()
-            };
+            let known = program.names_like(module, n);
             Failure::usage(
                 format!("no kernel named `{n}` in {}", src.name()),
                 Some(

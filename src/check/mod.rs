@@ -280,16 +280,7 @@ pub fn check_focused(
             && !template(&l.kernel.name)
             && !program.unchecked.iter().any(|u| u.name == l.kernel.name)
         {
-            // A qualified name (`launch a::b::k`) is compared with the kernels' qualified names.
-            let names: Vec<String> = if l.kernel.name.contains("::") {
-                module
-                    .kernels
-                    .iter()
-                    .map(ast::Kernel::qualified_name)
-                    .collect()
-            } else {
-                program.kernels.iter().map(|k| k.name.clone()).collect()
-            };
+            let names = program.names_like(module, &l.kernel.name);
             let help = did_you_mean(&l.kernel.name, names.iter().map(String::as_str))
                 .unwrap_or_else(|| format!("the kernels of this file: {}", names.join(", ")));
             errors.push(CheckError::UnknownKernel {

@@ -34,6 +34,20 @@ impl Program {
     pub fn kernel(&self, name: &str) -> Option<&Kernel> {
         self.kernels.iter().find(|k| k.name == name)
     }
+
+    /// The names `name` is compared with when no kernel has it: the kernels' qualified names
+    /// (`a::b::k`) for a qualified one, their own names otherwise.
+    pub fn names_like(&self, module: &crate::syntax::ast::Module, name: &str) -> Vec<String> {
+        if name.contains("::") {
+            module
+                .kernels
+                .iter()
+                .map(crate::syntax::ast::Kernel::qualified_name)
+                .collect()
+        } else {
+            self.kernels.iter().map(|k| k.name.clone()).collect()
+        }
+    }
 }
 
 /// The offset a null pointer holds: far below any array, so a dereference is out of bounds by
