@@ -332,7 +332,10 @@ static __forceinline__ __device__ double2 _curand_box_muller_double(unsigned int
     return make_double2(sin(v * 3.1415926535897932) * s, cos(v * 3.1415926535897932) * s);
 }
 
-static __forceinline__ __device__ float curand_normal(curandStateXORWOW_t *state)
+// One Box-Muller pair per two draws, the second value kept in the state for the next call; the
+// same for both generators (NVIDIA's header writes it out once per state type).
+template <typename S>
+static __forceinline__ __device__ float _curand_normal(S *state)
 {
     if (state->boxmuller_flag != 1) {
         unsigned int x = curand(state);
@@ -346,33 +349,18 @@ static __forceinline__ __device__ float curand_normal(curandStateXORWOW_t *state
     return __uint_as_float(state->boxmuller_extra);
 }
 
-static __forceinline__ __device__ float curand_normal(curandStatePhilox4_32_10_t *state)
-{
-    if (state->boxmuller_flag != 1) {
-        unsigned int x = curand(state);
-        unsigned int y = curand(state);
-        float2 v = _curand_box_muller(x, y);
-        state->boxmuller_extra = __float_as_uint(v.y);
-        state->boxmuller_flag = 1;
-        return v.x;
-    }
-    state->boxmuller_flag = 0;
-    return __uint_as_float(state->boxmuller_extra);
-}
-
-static __forceinline__ __device__ float2 curand_normal2(curandStateXORWOW_t *state)
+template <typename S>
+static __forceinline__ __device__ float2 _curand_normal2(S *state)
 {
     unsigned int x = curand(state);
     unsigned int y = curand(state);
     return _curand_box_muller(x, y);
 }
 
-static __forceinline__ __device__ float2 curand_normal2(curandStatePhilox4_32_10_t *state)
-{
-    unsigned int x = curand(state);
-    unsigned int y = curand(state);
-    return _curand_box_muller(x, y);
-}
+static __forceinline__ __device__ float curand_normal(curandStateXORWOW_t *state) { return _curand_normal(state); }
+static __forceinline__ __device__ float curand_normal(curandStatePhilox4_32_10_t *state) { return _curand_normal(state); }
+static __forceinline__ __device__ float2 curand_normal2(curandStateXORWOW_t *state) { return _curand_normal2(state); }
+static __forceinline__ __device__ float2 curand_normal2(curandStatePhilox4_32_10_t *state) { return _curand_normal2(state); }
 
 static __forceinline__ __device__ float4 curand_normal4(curandStatePhilox4_32_10_t *state)
 {
@@ -435,7 +423,8 @@ static __forceinline__ __device__ double2 curand_normal2_double(curandStatePhilo
 // Log-normal (curand_lognormal.h): exp of mean + stddev times a Box-Muller value, the second
 // kept in the state as curand_normal keeps it (flag 2).
 
-static __forceinline__ __device__ float curand_log_normal(curandStateXORWOW_t *state, float mean, float stddev)
+template <typename S>
+static __forceinline__ __device__ float _curand_log_normal(S *state, float mean, float stddev)
 {
     if (state->boxmuller_flag != 2) {
         unsigned int x = curand(state);
@@ -449,16 +438,12 @@ static __forceinline__ __device__ float curand_log_normal(curandStateXORWOW_t *s
     return __uint_as_float(state->boxmuller_extra);
 }
 
+static __forceinline__ __device__ float curand_log_normal(curandStateXORWOW_t *state, float mean, float stddev)
+{
+    return _curand_log_normal(state, mean, stddev);
+}
+
 static __forceinline__ __device__ float curand_log_normal(curandStatePhilox4_32_10_t *state, float mean, float stddev)
 {
-    if (state->boxmuller_flag != 2) {
-        unsigned int x = curand(state);
-        unsigned int y = curand(state);
-        float2 v = _curand_box_muller(x, y);
-        state->boxmuller_extra = __float_as_uint(expf(fmaf(stddev, v.y, mean)));
-        state->boxmuller_flag = 2;
-        return expf(fmaf(stddev, v.x, mean));
-    }
-    state->boxmuller_flag = 0;
-    return __uint_as_float(state->boxmuller_extra);
+    return _curand_log_normal(state, mean, stddev);
 }
