@@ -41,14 +41,8 @@ impl KernelChecker<'_, '_> {
         args: &[ast::Expr],
         span: Span,
     ) -> Result<StmtKind> {
-        let [p] = args else {
-            return Err(CheckError::ArgumentCount {
-                name: name.to_string(),
-                expected: "1".into(),
-                found: args.len(),
-                span,
-            });
-        };
+        super::intrinsics::arity(name, args.len(), 1, 1, span)?;
+        let p = &args[0];
         // The predicate is an `int` parameter: a `float` or `long long` argument converts to
         // `int` first (so `0.5f` is false), then any nonzero `int` counts as true.
         let pred = if self.is_pointer(p) {

@@ -1275,14 +1275,8 @@ impl KernelChecker<'_, '_> {
         }
         if is_cache_load(name) {
             // `__ldg(p)` reads `*p`; the cache hint changes no result and no count.
-            let [p] = args else {
-                return Err(CheckError::ArgumentCount {
-                    name: name.to_string(),
-                    expected: "1".into(),
-                    found: args.len(),
-                    span,
-                });
-            };
+            super::intrinsics::arity(name, args.len(), 1, 1, span)?;
+            let p = &args[0];
             return self.expr(&deref(p));
         }
         if matches!(name, "this_thread_block" | "tiled_partition" | "this_grid") {
