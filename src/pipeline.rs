@@ -264,6 +264,9 @@ pub struct RunOptions {
     pub sample: Option<SampleSize>,
     /// `--launch FILE`: the launch sections, in a file of their own (a `.cu` file stays as it is).
     pub launch: Option<std::path::PathBuf>,
+    /// Which launch section runs, by its place in the file (`simt test` runs each in turn);
+    /// `None`: the first one for the kernel.
+    pub section: Option<usize>,
     /// `--regs`.
     pub regs: u32,
     /// `--gpu`.
@@ -294,6 +297,7 @@ impl Default for RunOptions {
             timeout: None,
             sample: None,
             launch: None,
+            section: None,
             regs: 32,
             gpu: GpuConfig::h100_sxm(),
             saves: Vec::new(),
@@ -387,12 +391,17 @@ fn pick<'p>(
     }
 }
 
-/// The launch section of `kernel`. An instance of a template without a launch section of its own
-/// takes the template's: one without arguments, or failing that one for another instance.
+/// The launch section of `kernel`: the `section`th of the file when one is chosen, else the
+/// first for the kernel. An instance of a template without a launch section of its own takes the
+/// template's: one without arguments, or failing that one for another instance.
 fn launch_for<'m>(
     module: &'m ast::Module,
     kernel: &check::typed::Kernel,
+    section: Option<usize>,
 ) -> Option<&'m ast::Launch> {
+    if let Some(i) = section {
+        return module.launches.get(i);
+    }
     let base = kernel.name.split('<').next().unwrap_or_default();
     module
         .launches
@@ -407,13 +416,37 @@ fn launch_for<'m>(
         })
 }
 
+/// When several launch sections name the kernel and the run chose none: a line saying which one
+/// ran, so the others are not taken for checked.
+fn sections_note(module: &ast::Module, kernel: &str, src: &SourceFile) -> Option<String> {
+    let lines: Vec<usize> = module
+        .launches
+        .iter()
+        .filter(|l| l.kernel.name == kernel)
+        .map(|l| src.line_of(l.span.start))
+        .collect();
+    (lines.len() > 1).then(|| {
+        let all: Vec<String> = lines.iter().map(usize::to_string).collect();
+        format!(
+            "{} launch sections name `{kernel}` (lines {}): this run used the first, at line {}; `simt test` runs each",
+            lines.len(),
+            all.join(", "),
+            lines[0]
+        )
+    })
+}
+
 /// Checks, without running anything, that the kernel `opts` names exists and that every
 /// `--arg` names something the kernel or its launch section uses.
 pub fn check_args(src: &SourceFile, opts: &RunOptions) -> Result<(), Failure> {
     let (module, program) = compile_for(src, opts.kernel.as_deref(), &opts.gpu)?;
     let kernel = pick(&program, &module, src, opts.kernel.as_deref())?;
-    host::check_arg_names(kernel, launch_for(&module, kernel), &opts.overrides)
-        .map_err(|e| Failure::new(None, [e.into()], EXIT_USAGE))
+    host::check_arg_names(
+        kernel,
+        launch_for(&module, kernel, opts.section),
+        &opts.overrides,
+    )
+    .map_err(|e| Failure::new(None, [e.into()], EXIT_USAGE))
 }
 
 /// How much of a grid `--sample` simulates.
@@ -670,7 +703,7 @@ pub fn run_keeping(
         None => None,
     };
     let (launch, launch_src) = match (&setup_module, &setup_file) {
-        (Some(m), Some(s)) => match launch_for(m, kernel) {
+        (Some(m), Some(s)) => match launch_for(m, kernel, opts.section) {
             Some(l) => (Some(l), s),
             None => {
                 let found: Vec<&str> = m.launches.iter().map(|l| l.kernel.name.as_str()).collect();
@@ -684,7 +717,7 @@ pub fn run_keeping(
                 ));
             }
         },
-        _ => (launch_for(&module, kernel), src),
+        _ => (launch_for(&module, kernel, opts.section), src),
     };
     let dir = Path::new(launch_src.name())
         .parent()
@@ -882,6 +915,19 @@ pub fn run_keeping(
     if let Some(note) = unchecked_note(&program, src) {
         report.hints.push(crate::report::hints::Hint {
             rule: "unchecked-kernels",
+            line: None,
+            message: note,
+        });
+    }
+    let launch_module = setup_module.as_ref().unwrap_or(&module);
+    if let Some(note) = opts
+        .section
+        .is_none()
+        .then(|| sections_note(launch_module, &kernel.name, launch_src))
+        .flatten()
+    {
+        report.hints.push(crate::report::hints::Hint {
+            rule: "launch-sections",
             line: None,
             message: note,
         });

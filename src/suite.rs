@@ -330,9 +330,11 @@ fn run_file_on(path: &Path, opts: &TestOptions, threads: usize) -> Vec<Case> {
     module
         .launches
         .iter()
-        .map(|l| {
+        .enumerate()
+        .map(|(section, l)| {
             let kernel = l.kernel.name.clone();
             let run_opts = RunOptions {
+                section: Some(section),
                 max_steps: opts.max_steps,
                 max_block_steps: opts.max_block_steps,
                 timeout: opts.timeout,

@@ -270,3 +270,35 @@ fn an_infinity_never_passes_for_a_finite_value() {
     );
     assert!(out.ends_with("1 passed, 1 failed\n"), "{out}");
 }
+
+#[test]
+fn each_launch_section_of_one_kernel_runs_with_its_own_values() {
+    // Two sections launch `k`; the second expects 2 where the kernel writes 1. Each section is
+    // its own case, so the second fails (it was once run with the first section's values and
+    // reported `ok`).
+    const KERNEL: &str = "__global__ void k(float* a) { a[threadIdx.x] = 1.0f; }\n";
+    let dir = folder(
+        "sections",
+        &[(
+            "two.sk",
+            &format!(
+                "{KERNEL}launch k {{ a = zeros(32); block = 32; grid = 1; expect a == 1; }}\n\
+                 launch k {{ a = zeros(64); block = 64; grid = 1; expect a == 2; }}\n"
+            ),
+        )],
+    );
+    let file = dir.join("two.sk");
+    let (code, out) = simt(&["test", file.to_str().expect("utf-8 path")]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("ok      k ("), "{out}");
+    assert!(out.contains("FAILED  k ("), "{out}");
+    assert!(out.contains("1 == 2 is false"), "{out}");
+    assert!(out.ends_with("1 passed, 1 failed\n"), "{out}");
+    // `simt run` runs one of them, and says which.
+    let (code, out) = simt(&["run", file.to_str().expect("utf-8 path")]);
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.contains("2 launch sections name `k` (lines 2, 3): this run used the first, at line 2"),
+        "{out}"
+    );
+}

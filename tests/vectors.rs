@@ -151,22 +151,8 @@ fn shipped_wide_access_kernels_have_their_counters() {
         )))
         .expect("kernel file");
         let opts = simt::pipeline::RunOptions {
-            kernel: None,
-            overrides: Default::default(),
-            dyn_smem: None,
-            max_dyn_smem: None,
-            max_steps: simt::pipeline::DEFAULT_MAX_STEPS,
-            max_block_steps: simt::pipeline::DEFAULT_MAX_BLOCK_STEPS,
-            timeout: None,
-            sample: None,
-            launch: None,
-            regs: 32,
-            gpu: simt::gpu::GpuConfig::h100_sxm(),
-            saves: Vec::new(),
             threads: 2,
-            parallel_min: simt::exec::PARALLEL_MIN_THREADS,
-            probe: simt::exec::Probe::default(),
-            progress: false,
+            ..Default::default()
         };
         let r =
             simt::pipeline::run(&src, &opts).unwrap_or_else(|f| panic!("{file}: {:?}", f.errors));

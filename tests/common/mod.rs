@@ -58,6 +58,7 @@ fn run_on(
         timeout: None,
         sample: None,
         launch: None,
+        section: None,
         regs: 32,
         gpu: GpuConfig::h100_sxm(),
         saves: Vec::new(),
