@@ -128,6 +128,13 @@ pub enum RefError {
     StepLimit,
     /// A CUB block collective specialised for another block shape than the launch's.
     BlockShape,
+    /// A thread's `memcpy` between overlapping bytes.
+    OverlappingCopy {
+        /// Block.
+        block: [u32; 3],
+        /// Thread index.
+        thread: [u32; 3],
+    },
     /// A thread reached `__trap()`.
     Trap {
         /// Block.
@@ -168,6 +175,7 @@ impl RefError {
             RefError::StepLimit => "simt::run::step_limit",
             RefError::Assertion { .. } => "simt::run::assertion",
             RefError::Trap { .. } => "simt::run::trap",
+            RefError::OverlappingCopy { .. } => "simt::run::overlapping_copy",
             RefError::BlockShape => "simt::run::block_shape",
             RefError::Unsupported { .. } => "simt::reference::unsupported",
             RefError::Interleaving { .. } => "simt::reference::interleaving",
@@ -1201,6 +1209,19 @@ impl<'k> Block<'_, 'k> {
                     });
                 }
                 self.count();
+            }
+            StmtKind::Disjoint { dst, src, len } => {
+                let at = |v: V, unit: u32| v.int().expect("an offset") * i128::from(unit);
+                let a = at(self.eval(t, &dst.0, None)?, dst.1);
+                let b = at(self.eval(t, &src.0, None)?, src.1);
+                let n = self.eval(t, len, None)?.int().expect("a length");
+                // Two ranges of `n` bytes meet unless one ends where the other starts, or before.
+                if n > 0 && (a - b).abs() < n {
+                    return Err(RefError::OverlappingCopy {
+                        block: self.block,
+                        thread: t.idx,
+                    });
+                }
             }
             StmtKind::Trap => {
                 return Err(RefError::Trap {

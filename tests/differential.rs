@@ -2028,3 +2028,35 @@ fn block_votes_agree_with_the_reference() {
         }
     });
 }
+
+/// Device-side `memcpy` and `memset`: pieces as wide as the alignment allows, byte loops, copies
+/// between types and between a thread's own arrays.
+const MEMFN: &str = r#"
+__global__ void pieces(const float* a, float* b, int* words) {
+    int t = threadIdx.x;
+    memcpy(b + 4 * t, a + 4 * t, 16);
+    float f = a[t];
+    int bits;
+    memcpy(&bits, &f, sizeof(f));
+    unsigned char bytes[8];
+    memset(bytes, t, 8);
+    unsigned long long w;
+    memcpy(&w, bytes, sizeof(w));
+    words[t] = bits ^ (int)w;
+}
+__global__ void bytes(unsigned char* dst, const unsigned char* src, int n) {
+    int t = threadIdx.x;
+    memcpy(dst + t * n, src + t * n, n - t % 3);
+    memset(dst + t * n + n - t % 3, 0x5a, t % 3);
+}
+launch pieces { a = rand(128); b = zeros(128); words = zeros(32); block = 32; grid = 1; }
+launch bytes { n = 5; src = arange(160); dst = zeros(160); block = 32; grid = 1; }
+"#;
+
+#[test]
+fn memcpy_and_memset_agree_with_the_reference() {
+    each_launch("memfn.sk", MEMFN, |kernel, cfg, args| {
+        let result = agree(kernel, cfg, args, &kernel.name);
+        assert!(result.is_ok(), "{}: {result:?}", kernel.name);
+    });
+}

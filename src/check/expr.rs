@@ -1324,13 +1324,22 @@ impl KernelChecker<'_, '_> {
             });
         }
         // The C library's device-side memory functions take pointers: say so before the
-        // arguments are read as values.
-        if matches!(name, "memcpy" | "memset" | "memmove" | "memcmp") {
+        // arguments are read as values. `memcpy` and `memset` run as statements (`memfn`).
+        if matches!(name, "memcpy" | "memset") {
+            return Err(CheckError::Unsupported {
+                what: format!("the value of `{name}`"),
+                span: callee.span,
+                help: Some(format!(
+                    "call `{name}` as a statement of its own (`{name}(dst, ..., n);`); its result is only its first argument"
+                )),
+            });
+        }
+        if matches!(name, "memmove" | "memcmp") {
             return Err(CheckError::Unsupported {
                 what: format!("device-side `{name}`"),
                 span: callee.span,
                 help: Some(
-                    "copy or set the elements in a loop of the pointers' own type (`for (int k = 0; k < n; k++) dst[k] = src[k];`), which is also how the GPU runs it"
+                    "copy or compare the elements in a loop of the pointers' own type (`for (int k = 0; k < n; k++) dst[k] = src[k];`), which is also how the GPU runs it"
                         .into(),
                 ),
             });

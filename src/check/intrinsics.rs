@@ -545,6 +545,44 @@ impl KernelChecker<'_, '_> {
                     self.declare(&p.name, Binding::Ref(i));
                     continue;
                 }
+                Arg::Vector(vars, elem, width, fill) if addressed.contains(&p.name.name) => {
+                    // `&bits` of an `int4` passed by value (llm.c's `memcpy(&payload, &bits,
+                    // sizeof(bits))`): its copy is a one-element local array, as an addressed
+                    // local vector is.
+                    body.extend(fill);
+                    let span = p.name.span;
+                    self.local_arrays.push(super::LocalArray::new(
+                        p.name.name.clone(),
+                        (elem, width),
+                        vec![1],
+                        span,
+                    ));
+                    let mem = self.local_array_mem(self.local_arrays.len() as u32 - 1);
+                    let i = self.new_pointer(&p.name, (elem, width), false);
+                    let start = super::pointer::Ptr {
+                        mem: Some(mem),
+                        offset: constant(Value::I64(0), span),
+                        is_const: false,
+                    };
+                    body.push(self.point(i, start, span)?);
+                    let component = Mem { width: 1, ..mem };
+                    for (k, var) in vars.iter().take(width as usize).enumerate() {
+                        body.push(Stmt {
+                            kind: StmtKind::Store {
+                                mem: component,
+                                index: constant(Value::I64(k as i64), span),
+                                value: Expr {
+                                    kind: ExprKind::Var(*var),
+                                    ty: elem.promoted(),
+                                    span,
+                                },
+                            },
+                            span,
+                        });
+                    }
+                    self.declare(&p.name, Binding::Ref(i));
+                    continue;
+                }
                 Arg::Vector(vars, elem, width, fill) => {
                     body.extend(fill);
                     self.declare(&p.name, Binding::Vector { vars, elem, width });

@@ -844,6 +844,11 @@ impl<'a> Facts<'a> {
                 self.loaded.extend(olds);
             }
             StmtKind::SyncWarp(e) | StmtKind::Eval(e) | StmtKind::Assert(e) => self.expr(e),
+            StmtKind::Disjoint { dst, src, len } => {
+                self.expr(&dst.0);
+                self.expr(&src.0);
+                self.expr(len);
+            }
             StmtKind::BarrierVote { pred, result, .. } => {
                 self.expr(pred);
                 self.loaded.insert(*result);
@@ -1050,6 +1055,11 @@ pub(crate) fn assigned_vars(body: &[Stmt], out: &mut HashSet<VarId>) {
                 assigned_vars(step, out);
             }
             StmtKind::Eval(e) | StmtKind::SyncWarp(e) | StmtKind::Assert(e) => in_expr(e, out),
+            StmtKind::Disjoint { dst, src, len } => {
+                in_expr(&dst.0, out);
+                in_expr(&src.0, out);
+                in_expr(len, out);
+            }
             StmtKind::BarrierVote { pred, result, .. } => {
                 out.insert(*result);
                 in_expr(pred, out);

@@ -14,6 +14,7 @@ mod half2;
 mod intrinsics;
 mod limits;
 pub(crate) mod local;
+mod memfn;
 mod objects;
 mod operators;
 mod pointer;
@@ -1386,6 +1387,10 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                     for store in stores? {
                         push(out, store);
                     }
+                    return Ok(());
+                }
+                if let Some(stmts) = self.mem_function(e) {
+                    out.extend(stmts?);
                     return Ok(());
                 }
                 let kind = self.expr_stmt(e)?;

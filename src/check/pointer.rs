@@ -758,7 +758,7 @@ impl KernelChecker<'_, '_> {
     /// (the declared type's, and any earlier cast's) reads and writes packed, as `half*` seen as
     /// `float4*` is. An array an atomic works on keeps its elements, and so does global memory,
     /// the type the launch gave it.
-    fn narrow(&mut self, space: Space, elem: Scalar) {
+    pub(crate) fn narrow(&mut self, space: Space, elem: Scalar) {
         let (declared, stored) = match space {
             Space::Local(l) => {
                 let a = &self.local_arrays[l as usize];

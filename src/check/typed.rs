@@ -678,6 +678,18 @@ pub enum StmtKind {
     Assert(Expr),
     /// `__trap();`: an active thread that reaches it stops the launch.
     Trap,
+    /// `memcpy`'s precondition: the `len` bytes from byte `dst.0 * dst.1` of an array and those
+    /// from byte `src.0 * src.1` of the same array do not overlap (offsets `i64`, counted in
+    /// units of `.1` bytes; `len` `u64`). An active thread where they do stops the launch. It
+    /// costs nothing: nvcc checks nothing, an overlapping `memcpy` being undefined behaviour.
+    Disjoint {
+        /// Where the copy writes.
+        dst: (Expr, u32),
+        /// Where it reads.
+        src: (Expr, u32),
+        /// Bytes copied.
+        len: Expr,
+    },
     /// `printf(format, args...)`: one argument per conversion, already of its C type.
     Printf {
         /// The format, parsed.

@@ -575,6 +575,30 @@ impl<'a> BlockRunner<'a> {
                         });
                     }
                 }
+                Inst::Disjoint {
+                    a,
+                    a_unit,
+                    b,
+                    b_unit,
+                    n,
+                } => {
+                    let lanes = 0..self.mask.len();
+                    let overlap = lanes.into_iter().find(|&l| {
+                        let at = |r: Reg, unit: u32| {
+                            i128::from(self.regs.d[r.0 as usize][l] as i64) * i128::from(unit)
+                        };
+                        let (a, b) = (at(a, a_unit), at(b, b_unit));
+                        let n = i128::from(self.regs.d[n.0 as usize][l]);
+                        self.mask[l] && n > 0 && a < b + n && b < a + n
+                    });
+                    if let Some(lane) = overlap {
+                        return Err(RunError::OverlappingCopy {
+                            span: self.ir.spans[pc],
+                            block: self.block,
+                            thread: self.cfg.thread_of(lane),
+                        });
+                    }
+                }
                 Inst::Trap => {
                     self.issue(pc);
                     if let Some(lane) = self.mask.iter().position(|&m| m) {

@@ -111,6 +111,21 @@ pub enum RunError {
         /// Thread index.
         thread: [u32; 3],
     },
+    /// `memcpy(dst, src, n)` whose two ranges overlap
+    #[error("the source and destination of this memcpy overlap, in block ({}, {}, {}), thread ({}, {}, {})", block[0], block[1], block[2], thread[0], thread[1], thread[2])]
+    #[diagnostic(
+        code(simt::run::overlapping_copy),
+        help("memcpy's ranges must not overlap (C leaves the result undefined, and nvcc's copy may read bytes it has already written); copy through a temporary, or in a loop in the order that keeps the bytes you still need")
+    )]
+    OverlappingCopy {
+        /// The `memcpy`.
+        #[label("block ({}, {}, {}), thread ({}, {}, {}) copies between overlapping bytes", block[0], block[1], block[2], thread[0], thread[1], thread[2])]
+        span: Span,
+        /// Block index.
+        block: [u32; 3],
+        /// Thread index.
+        thread: [u32; 3],
+    },
     /// `x / d` where some active lane has `d == 0`
     #[error("integer division by zero")]
     #[diagnostic(

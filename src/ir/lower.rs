@@ -467,6 +467,21 @@ impl<'k> Lowerer<'k> {
                 let c = self.expr(cond);
                 self.emit(Inst::Assert { c }, span);
             }
+            StmtKind::Disjoint { dst, src, len } => {
+                let a = self.expr(&dst.0);
+                let b = self.expr(&src.0);
+                let n = self.expr(len);
+                self.emit(
+                    Inst::Disjoint {
+                        a,
+                        a_unit: dst.1,
+                        b,
+                        b_unit: src.1,
+                        n,
+                    },
+                    span,
+                );
+            }
             StmtKind::Trap => {
                 self.emit(Inst::Trap, span);
             }
@@ -1090,6 +1105,11 @@ fn collect_stmt_at(s: &typed::Stmt, needs: &mut Needs) {
             }
         }
         StmtKind::SyncWarp(e) | StmtKind::Eval(e) | StmtKind::Assert(e) => collect_expr(e, needs),
+        StmtKind::Disjoint { dst, src, len } => {
+            collect_expr(&dst.0, needs);
+            collect_expr(&src.0, needs);
+            collect_expr(len, needs);
+        }
         StmtKind::BarrierVote { pred, .. } => collect_expr(pred, needs),
         StmtKind::Printf { args, .. } => args.iter().for_each(|a| collect_expr(a, needs)),
         StmtKind::VecLoad { index, .. } => collect_expr(index, needs),

@@ -431,6 +431,15 @@ pub enum Inst {
     Assert { c: Reg },
     /// `__trap()`: any active lane stops the launch.
     Trap,
+    /// `memcpy`'s ranges of one array: an active lane where the `n` bytes from byte `a *
+    /// a_unit` and those from byte `b * b_unit` overlap stops the launch; free.
+    Disjoint {
+        a: Reg,
+        a_unit: u32,
+        b: Reg,
+        b_unit: u32,
+        n: Reg,
+    },
     /// `printf(...)`: every active lane, in lane order, prints `printfs[id]`.
     Printf { id: u32 },
     /// `d = old mem[idx]; mem[idx] = op(old, v[, cmp])`, lane by lane in lane order; with
@@ -579,6 +588,7 @@ impl Inst {
                 | Inst::FnBegin
                 | Inst::FnEnd
                 | Inst::ReturnFn { .. }
+                | Inst::Disjoint { .. }
         )
     }
 }
