@@ -283,3 +283,18 @@ launch k { out = zeros(1); expect out == 6.5; }
 "#;
     ok(src, &[], ONE, ONE);
 }
+
+#[test]
+fn cucomplex_types_without_the_header_name_it() {
+    // nvcc's implicit cuda_runtime.h does not include cuComplex.h, so nvcc refuses this too;
+    // the help names the include that fixes it.
+    let src = r#"
+typedef cuDoubleComplex magmaDoubleComplex;
+__global__ void k(magmaDoubleComplex* z) { z[0] = z[1]; }
+launch k { z = zeros(4); }
+"#;
+    let f = err(src, &[], Some(ONE), Some(ONE));
+    assert_eq!(codes(&f)[0], "simt::check::unknown_type");
+    let text = simt::cli::render(&f);
+    assert!(text.contains("#include <cuComplex.h>"), "{text}");
+}

@@ -2540,6 +2540,22 @@ fn unknown_type(ty: &ast::TypeName) -> CheckError {
             help: Some(HALF_HELP.into()),
         };
     }
+    // nvcc includes cuda_runtime.h by itself, which declares the vector types but not
+    // cuComplex.h's (its includes: builtin_types.h, channel_descriptor.h, cuda_runtime_api.h,
+    // driver_functions.h, host_defines.h, vector_functions.h): nvcc refuses these too.
+    if matches!(
+        ty.base_text.as_str(),
+        "cuComplex" | "cuFloatComplex" | "cuDoubleComplex"
+    ) {
+        return CheckError::UnknownType {
+            name: ty.base_text.clone(),
+            span: ty.span,
+            suggestion: Some(format!(
+                "`{}` is declared in <cuComplex.h>, which nvcc does not include by itself (its implicit cuda_runtime.h does not include it either): add `#include <cuComplex.h>` at the top of the file",
+                ty.base_text
+            )),
+        };
+    }
     const TYPES: &[&str] = &[
         "bool", "char", "short", "int", "unsigned", "long", "float", "double", "size_t", "uint",
         "int32_t", "uint32_t", "int64_t", "uint64_t", "float2", "float4", "int2", "int4",
