@@ -411,3 +411,58 @@ fn block_load_and_store_misuse_is_a_diagnostic() {
     let f = err(src, &[("out", "zeros(1)")], Some(ONE), Some([48, 1, 1]));
     assert_eq!(codes(&f), ["simt::check::cub_template"]);
 }
+
+#[test]
+fn vectorize_moves_a_partial_tile_item_by_item_as_direct() {
+    // BLOCK_LOAD_VECTORIZE / BLOCK_STORE_VECTORIZE with valid_items fall back to
+    // LoadDirectBlocked / StoreDirectBlocked: 64 threads × 2 items, blocked (thread t: 2t,
+    // 2t + 1), the first 100 valid, the others the default -1 on the load and untouched on the
+    // store (which stores v, out = in below 100 and 0 above).
+    let src = |alg: &str| {
+        format!(
+            r#"
+__global__ void k(const int* in, int* out, int* x) {{
+    typedef cub::BlockLoad<int, 64, 2, cub::BLOCK_LOAD_{alg}> L;
+    typedef cub::BlockStore<int, 64, 2, cub::BLOCK_STORE_{alg}> S;
+    __shared__ typename L::TempStorage lt;
+    __shared__ typename S::TempStorage st;
+    int v[2];
+    L(lt).Load(in, v, 100, -1);
+    x[threadIdx.x] = v[0] + v[1];
+    S(st).Store(out, v, 100);
+}}
+launch k {{ in = arange(128); out = zeros(128); x = zeros(64); expect x == {}; expect out == {}; }}
+"#,
+            list((0..64).map(|t| if t < 50 { 4 * t + 1 } else { -2 })),
+            list((0..128).map(|i| if i < 100 { i } else { 0 })),
+        )
+    };
+    let direct = ok(&src("DIRECT"), &[], ONE, [64, 1, 1]).counters;
+    let vectorize = ok(&src("VECTORIZE"), &[], ONE, [64, 1, 1]).counters;
+    assert_eq!(vectorize.smem_instr, 0);
+    assert_eq!(
+        (
+            vectorize.gld_instr,
+            vectorize.gld_sectors,
+            vectorize.gst_sectors
+        ),
+        (direct.gld_instr, direct.gld_sectors, direct.gst_sectors)
+    );
+}
+
+#[test]
+fn vectorize_of_a_full_tile_is_refused() {
+    let src = r#"
+__global__ void k(const int* in) {
+    typedef cub::BlockLoad<int, 64, 2, cub::BLOCK_LOAD_VECTORIZE> L;
+    __shared__ typename L::TempStorage lt;
+    int v[2];
+    L(lt).Load(in, v);
+}
+launch k { in = arange(128); }
+"#;
+    let f = err(src, &[], Some(ONE), Some([64, 1, 1]));
+    assert_eq!(codes(&f), ["simt::check::cub_unsupported"]);
+    let text = simt::cli::render(&f);
+    assert!(text.contains("BLOCK_LOAD_DIRECT"), "{text}");
+}

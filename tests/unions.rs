@@ -410,3 +410,28 @@ launch k {
 "#;
     ok(src, &[], [1, 1, 1], [4, 1, 1]);
 }
+
+#[test]
+fn anonymous_struct_and_union_types_with_declarators() {
+    let src = r#"
+__global__ void k(float* out) {
+    struct { int a; float b; } s, t;
+    s.a = threadIdx.x;
+    s.b = 0.5f;
+    t = s;
+    __shared__ union { float f[32]; int i[32]; } u;
+    __shared__ struct { float x; int n; } pair;
+    if (threadIdx.x == 0) { pair.x = 2.0f; pair.n = 3; }
+    u.f[threadIdx.x] = t.a + t.b;
+    __syncthreads();
+    out[threadIdx.x] = u.f[31 - threadIdx.x] * pair.x + pair.n + (u.i[0] == 0x3f000000);
+}
+launch k { out = zeros(32); expect out == (31 - arange(32) + 0.5) * 2 + 3 + 1; }
+"#;
+    // Thread t stores t + 0.5 in u.f[t]; thread t reads u.f[31 - t] = 31 - t + 0.5, times
+    // pair.x = 2, plus pair.n = 3, plus 1 since u.i[0] holds the bits of 0.5f, 0x3f000000.
+    let c = ok(src, &[], [1, 1, 1], [32, 1, 1]).counters;
+    // One shared store of u.f per warp, one of each pair member by thread 0, then one load of
+    // u.f, u.i and each pair member: 2 + 1 + 4 = 7 shared instructions.
+    assert_eq!(c.smem_instr, 7);
+}

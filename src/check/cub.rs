@@ -69,6 +69,10 @@ pub(crate) enum IoAlg {
     Transpose,
     /// Warp-striped accesses and a per-warp exchange through shared memory (`__syncwarp()`).
     WarpTranspose,
+    /// Blocked accesses, no exchange; a full tile (no `valid_items`) is read or written with
+    /// vector accesses, which simt does not model, and a partial one item by item, as `Direct`
+    /// (CUB's `LoadDirectBlocked` / `StoreDirectBlocked` fallback).
+    Vectorize,
 }
 
 impl Io {
@@ -286,11 +290,12 @@ fn class_from(name: &str, text: &str, args: &[&str], span: Span) -> Result<Class
                 Some("STRIPED") => IoAlg::Striped,
                 Some("TRANSPOSE") => IoAlg::Transpose,
                 Some("WARP_TRANSPOSE") => IoAlg::WarpTranspose,
+                Some("VECTORIZE") => IoAlg::Vectorize,
                 _ => {
                     return Err(CheckError::CubUnsupported {
                         what: format!("`{text}` (the {alg} algorithm)"),
                         span,
-                        help: format!("simt models {prefix}DIRECT, {prefix}STRIPED, {prefix}TRANSPOSE and {prefix}WARP_TRANSPOSE"),
+                        help: format!("simt models {prefix}DIRECT, {prefix}STRIPED, {prefix}TRANSPOSE, {prefix}WARP_TRANSPOSE and {prefix}VECTORIZE"),
                     })
                 }
             };

@@ -87,6 +87,17 @@ impl KernelChecker<'_, '_> {
                 span,
             });
         }
+        if io.alg == IoAlg::Vectorize && args.len() == 2 {
+            return Err(CheckError::CubUnsupported {
+                what: format!("`{}::{name}` of a full tile (CUB's vector accesses)", class.name),
+                span,
+                help: format!(
+                    "simt models BLOCK_{}_VECTORIZE's partial tiles, which move item by item: pass the number of valid items (`.{name}(p, items, n)`), or use BLOCK_{}_DIRECT",
+                    name.to_uppercase(),
+                    name.to_uppercase()
+                ),
+            });
+        }
         let mut body = Vec::new();
         let call = self.io_call(class, io, store, args, &mut body, span)?;
         let ranks = self.io_ranks(io, &mut body, span)?;
@@ -486,7 +497,7 @@ impl KernelChecker<'_, '_> {
 /// into (or out of) the blocked one, if it exchanges.
 fn arrangements(alg: IoAlg) -> (Arrangement, Option<Arrangement>) {
     match alg {
-        IoAlg::Direct => (Arrangement::Blocked, None),
+        IoAlg::Direct | IoAlg::Vectorize => (Arrangement::Blocked, None),
         IoAlg::Striped => (Arrangement::Striped, None),
         IoAlg::Transpose => (Arrangement::Striped, Some(Arrangement::Striped)),
         IoAlg::WarpTranspose => (Arrangement::WarpStriped, Some(Arrangement::WarpStriped)),

@@ -1225,9 +1225,14 @@ impl<'m> Builder<'m> {
     fn block(&self, pair: Pair<'_, Rule>) -> Result<Vec<Stmt>> {
         let mut stmts = Vec::new();
         for p in pair.into_inner() {
-            if p.as_rule() == Rule::shared_decl {
+            if matches!(p.as_rule(), Rule::shared_decl | Rule::shared_aggregate) {
                 let span = self.span(&p);
-                for kind in self.shared_decl(p)? {
+                let kinds = if p.as_rule() == Rule::shared_decl {
+                    self.shared_decl(p)?
+                } else {
+                    self.aggregate_decl(p)?
+                };
+                for kind in kinds {
                     stmts.push(Stmt { kind, span });
                 }
             } else {
@@ -1235,6 +1240,51 @@ impl<'m> Builder<'m> {
             }
         }
         Ok(stmts)
+    }
+
+    /// `shared_aggregate = { "__shared__" ~ align_spec? ~ (kw_union | kw_struct) ~ align_spec? ~
+    /// ident? ~ "{" ~ struct_member* ~ "}" ~ ident ~ ("," ~ ident)* ~ ";" }` and `local_struct`,
+    /// its local twin: the type (defined for the whole file, named after where it starts when
+    /// it has no name) and one declaration per name after its `}`.
+    fn aggregate_decl(&self, pair: Pair<'_, Rule>) -> Result<Vec<StmtKind>> {
+        let span = self.span(&pair);
+        let shared = pair.as_rule() == Rule::shared_aggregate;
+        let is_union = pair
+            .clone()
+            .into_inner()
+            .any(|p| p.as_rule() == Rule::kw_union);
+        let (mut def, before, names) = self.struct_parts(pair)?;
+        def.is_union = is_union;
+        let kind = if is_union { "union" } else { "struct" };
+        def.name = before.unwrap_or(Ident {
+            name: format!("__anonymous_{kind}_{}", span.start),
+            span,
+        });
+        let ty = TypeName::named(def.name.name.clone(), span);
+        self.hoist(def);
+        if shared {
+            return Ok(names
+                .into_iter()
+                .map(|name| StmtKind::Shared {
+                    ty: ty.clone(),
+                    name,
+                    dims: Vec::new(),
+                    is_extern: false,
+                })
+                .collect());
+        }
+        let decls = names
+            .into_iter()
+            .map(|name| Declarator {
+                name,
+                pointer: false,
+                reference: false,
+                dims: Vec::new(),
+                init: None,
+                list: None,
+            })
+            .collect();
+        Ok(vec![StmtKind::Decl { ty, decls }])
     }
 
     /// `__shared__ float a[4], b[4][8];`: one array per name.
@@ -1411,6 +1461,14 @@ impl<'m> Builder<'m> {
                 }
             }
             Rule::var_decl => self.var_decl(pair)?,
+            Rule::shared_aggregate | Rule::local_struct => {
+                let mut kinds = self.aggregate_decl(pair)?;
+                if kinds.len() == 1 {
+                    kinds.pop().expect("one declaration")
+                } else {
+                    StmtKind::Block(kinds.into_iter().map(|kind| Stmt { kind, span }).collect())
+                }
+            }
             // A struct defined in a function is defined for the whole file.
             Rule::struct_def => {
                 let s = self.struct_def(pair)?;
