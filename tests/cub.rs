@@ -466,3 +466,29 @@ launch k { in = arange(128); }
     let text = simt::cli::render(&f);
     assert!(text.contains("BLOCK_LOAD_DIRECT"), "{text}");
 }
+
+#[test]
+fn items_may_be_a_row_of_a_two_dimensional_array() {
+    // lightseq's `BlockLoad(ts).Load(inp + r * n, inp_val[r], n, d)` into `float
+    // inp_val[R][IPT]`: 32 threads × 2 items per row, blocked (thread t: 2t, 2t + 1 of the row);
+    // row r of `in = arange(128)` starts at 64r, so thread t gets 64r + 2t and 64r + 2t + 1, and
+    // the two rows sum to (2t) + (2t + 1) + (64 + 2t) + (65 + 2t) = 8t + 130.
+    let src = format!(
+        r#"
+__global__ void k(const int* in, int* out, int* x) {{
+    typedef cub::BlockLoad<int, 32, 2, cub::BLOCK_LOAD_DIRECT> L;
+    typedef cub::BlockStore<int, 32, 2, cub::BLOCK_STORE_DIRECT> S;
+    __shared__ typename L::TempStorage lt;
+    __shared__ typename S::TempStorage st;
+    int v[2][2];
+    for (int r = 0; r < 2; r++) L(lt).Load(in + r * 64, v[r], 64, -1);
+    x[threadIdx.x] = v[0][0] + v[0][1] + v[1][0] + v[1][1];
+    for (int r = 0; r < 2; r++) S(st).Store(out + r * 64, v[1 - r], 64);
+}}
+launch k {{ in = arange(128); out = zeros(128); x = zeros(32); expect x == {}; expect out == {}; }}
+"#,
+        list((0..32).map(|t| 8 * t + 130)),
+        list((0..128).map(|i| (i + 64) % 128)),
+    );
+    ok(&src, &[], ONE, [32, 1, 1]);
+}

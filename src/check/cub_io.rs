@@ -37,8 +37,10 @@ struct Call {
     /// The memory the pointer points into, and its offset (in its elements).
     mem: Mem,
     offset: Expr,
-    /// The items array (a local array of `T[IPT]`).
+    /// The items array (a local array of `T[IPT]`, or a row of one of `T[R][IPT]`).
     items: Mem,
+    /// The row's first element (`row * IPT`, held in an `int` variable), for a row.
+    items_at: Option<VarId>,
     /// `valid_items`, held in a variable, if given.
     valid: Option<VarId>,
     /// `oob_default`, converted to `T`.
@@ -151,24 +153,43 @@ impl KernelChecker<'_, '_> {
             ));
         }
         let want = format!("a local array `{}[{}]`", class.elem.c_name(), io.items);
-        let items = match &args[1].kind {
-            ast::ExprKind::Name(n) => match self.lookup(n) {
-                Some(Binding::LocalArray(l)) => {
-                    let a = &self.local_arrays[l as usize];
-                    if a.elem != class.elem || a.width != 1 || a.dims != [u64::from(io.items)] {
-                        let dims: Vec<String> = a.dims.iter().map(|d| format!("[{d}]")).collect();
-                        let found = format!("`{} {n}{}`", a.elem.c_name(), dims.concat());
-                        return Err(wrong(want, &found, args[1].span));
-                    }
-                    Mem {
-                        space: Space::Local(l),
-                        elem: class.elem,
-                        width: 1,
-                    }
-                }
-                _ => return Err(wrong(want, &format!("`{n}`"), args[1].span)),
+        // `items` or `items2d[row]` (lightseq's `inp_val[i]` of `float inp_val[R][IPT]`).
+        let (name, row) = match &args[1].kind {
+            ast::ExprKind::Name(n) => (n, None),
+            ast::ExprKind::Index { base, index } => match &base.kind {
+                ast::ExprKind::Name(n) => (n, Some(&**index)),
+                _ => return Err(wrong(want, "this expression", args[1].span)),
             },
             _ => return Err(wrong(want, "this expression", args[1].span)),
+        };
+        let Some(Binding::LocalArray(l)) = self.lookup(name) else {
+            return Err(wrong(want, &format!("`{name}`"), args[1].span));
+        };
+        let a = &self.local_arrays[l as usize];
+        let shape_fits = match row {
+            None => a.dims == [u64::from(io.items)],
+            Some(_) => a.dims.len() == 2 && a.dims[1] == u64::from(io.items),
+        };
+        if a.elem != class.elem || a.width != 1 || !shape_fits {
+            let dims: Vec<String> = a.dims.iter().map(|d| format!("[{d}]")).collect();
+            let found = format!("`{} {name}{}`", a.elem.c_name(), dims.concat());
+            return Err(wrong(want, &found, args[1].span));
+        }
+        let items = Mem {
+            space: Space::Local(l),
+            elem: class.elem,
+            width: 1,
+        };
+        let items_at = match row {
+            None => None,
+            Some(r) => {
+                let r = self.expr(r)?;
+                let r = self.convert(r, Scalar::I32);
+                let first = self.binary(BinOp::Mul, span, r, int(io.items, span))?;
+                let v = self.new_local("cub items row", Scalar::I32, span);
+                body.push(assign(v, first, span));
+                Some(v)
+            }
         };
         let valid = match args.get(2) {
             Some(n) => {
@@ -191,6 +212,7 @@ impl KernelChecker<'_, '_> {
             mem,
             offset: ptr.offset,
             items,
+            items_at,
             valid,
             oob,
         })
@@ -289,13 +311,13 @@ impl KernelChecker<'_, '_> {
         self.binary(BinOp::Add, span, first.clone(), at)
     }
 
-    /// `items[i]`, a constant index into the thread's array.
+    /// `items[i]`, a constant index into the thread's array (after its row's first element).
     fn item(&self, call: &Call, i: u32, span: Span) -> Expr {
-        load(call.items, int(i, span), span)
+        load(call.items, item_index(call, i, span), span)
     }
 
     fn set_item(&self, call: &Call, i: u32, value: Expr, span: Span) -> Stmt {
-        store(call.items, int(i, span), value, span)
+        store(call.items, item_index(call, i, span), value, span)
     }
 
     /// `index < valid_items`.
@@ -518,6 +540,30 @@ fn sync(alg: IoAlg, span: Span) -> Stmt {
         _ => StmtKind::Barrier,
     };
     Stmt { kind, span }
+}
+
+/// Item `i`'s index in the items array: `i`, or `row * IPT + i` for a row of a 2-D array.
+fn item_index(call: &Call, i: u32, span: Span) -> Expr {
+    let Some(row) = call.items_at else {
+        return int(i, span);
+    };
+    let first = Expr {
+        kind: ExprKind::Var(row),
+        ty: Scalar::I32,
+        span,
+    };
+    if i == 0 {
+        return first;
+    }
+    Expr {
+        kind: ExprKind::Arith {
+            op: crate::value::ArithOp::Add,
+            lhs: Box::new(first),
+            rhs: Box::new(int(i, span)),
+        },
+        ty: Scalar::I32,
+        span,
+    }
 }
 
 fn int(v: u32, span: Span) -> Expr {
