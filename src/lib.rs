@@ -25,4 +25,5 @@ pub mod source;
 mod stack;
 pub mod suite;
 pub mod syntax;
+pub mod texture;
 pub mod value;

@@ -1780,6 +1780,11 @@ impl<'k> Block<'_, 'k> {
             // A count of the block's warp instructions: a property of the engine's lock-step
             // order, which one thread at a time does not have.
             ExprKind::Clock => return Err(RefError::Unsupported { what: "clock()" }),
+            ExprKind::Texture { .. } => {
+                return Err(RefError::Unsupported {
+                    what: "texture fetches",
+                })
+            }
         };
         self.count();
         Ok(v)

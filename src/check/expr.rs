@@ -1254,6 +1254,9 @@ impl KernelChecker<'_, '_> {
                 span,
             });
         }
+        if let (Some(fetch), false) = (crate::texture::Fetch::of_name(name), targs.is_empty()) {
+            return self.texture_fetch(fetch, targs, args, span);
+        }
         if name == "tex1Dfetch" {
             // A legacy texture read at an integer index: the element (no filtering).
             let [tex, i] = args else {

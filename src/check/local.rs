@@ -954,6 +954,11 @@ fn children(e: &Expr) -> Vec<&Expr> {
             ..
         } => vec![mask, value, arg, width],
         ExprKind::Vote { mask, pred, .. } => vec![mask, pred],
+        ExprKind::Texture { handle, coords, .. } => {
+            let mut v: Vec<&Expr> = vec![handle];
+            v.extend(coords);
+            v
+        }
         ExprKind::Atomic {
             index,
             operand,

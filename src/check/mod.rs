@@ -24,6 +24,7 @@ mod simd;
 mod storage;
 mod structs;
 mod template;
+mod texture;
 pub mod typed;
 mod vector;
 
@@ -841,6 +842,19 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                 ) && self.constant_dims.contains_key(&p)
             })
             .collect();
+        let textures = self
+            .params
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| {
+                k.params.iter().any(|a| {
+                    a.name.name == p.name
+                        && !a.ty.pointer
+                        && a.ty.base_text == "cudaTextureObject_t"
+                })
+            })
+            .map(|(i, _)| i as u32)
+            .collect();
         let mut body = prologue;
         body.extend(self.block(&k.body));
         let mut local_arrays = std::mem::take(&mut self.local_arrays);
@@ -854,6 +868,7 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
             local_arrays,
             constants,
             constant_scalars,
+            textures,
             symbol_sizes: std::mem::take(&mut self.symbol_sizes),
             notes: std::mem::take(&mut self.notes),
             body,

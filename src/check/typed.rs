@@ -90,6 +90,9 @@ pub struct Kernel {
     pub constants: Vec<u32>,
     /// Those that are `__constant__` scalars (a launch may set them to a number).
     pub constant_scalars: Vec<u32>,
+    /// Parameters that are texture objects (`cudaTextureObject_t`): `unsigned long long`
+    /// handles the launch binds to textures ([`crate::texture`]).
+    pub textures: Vec<u32>,
     /// File-scope `__device__`/`__constant__` variables (not textures) with their declared
     /// number of elements, as the launch's values count them (a scalar: 1; `float4 v[2]`: 8):
     /// CUDA gives a symbol its declared size, so a launch may not set it to another.
@@ -520,6 +523,19 @@ pub enum ExprKind {
     },
     /// `__activemask()`: the active lanes of the warp as bits.
     ActiveMask,
+    /// `tex2D<T>(handle, x, y)` and the other texture fetches: the texture the handle (an
+    /// `unsigned long long`) names, read at the coordinates (`int` for `tex1Dfetch`, `float`
+    /// otherwise); `ty` is `T` promoted.
+    Texture {
+        /// Which fetch function.
+        fetch: crate::texture::Fetch,
+        /// `T`, the type the fetch returns.
+        returns: Scalar,
+        /// The texture object.
+        handle: Box<Expr>,
+        /// One per dimension.
+        coords: Vec<Expr>,
+    },
     /// `clock()` / `clock64()`: the warp instructions the block has issued so far, simt's
     /// deterministic stand-in for the SM's cycle counter.
     Clock,

@@ -17,6 +17,7 @@ mod access;
 mod choice;
 mod local;
 mod print;
+mod texture;
 
 pub(crate) use print::PRINTF_LIMIT;
 
@@ -223,6 +224,8 @@ pub(crate) struct BlockRunner<'a> {
     pub(crate) printf_truncated: bool,
     /// With the cache model on: the running block's L1 share and its trace to the L2.
     pub(crate) l1: Option<BlockL1>,
+    /// The launch's textures: a texture object `h` is `textures[h - 1]`.
+    textures: &'a [crate::texture::Texture],
 }
 
 impl<'a> BlockRunner<'a> {
@@ -231,6 +234,7 @@ impl<'a> BlockRunner<'a> {
         cfg: &'a LaunchConfig,
         shared_lens: &[usize],
         budget: &'a AtomicU64,
+        textures: &'a [crate::texture::Texture],
     ) -> BlockRunner<'a> {
         let lanes = cfg.threads_per_block() as usize;
         let mut regs = RegFile::new(ir, lanes);
@@ -315,6 +319,7 @@ impl<'a> BlockRunner<'a> {
             printf: String::new(),
             printf_truncated: false,
             l1: cfg.cache.map(|c| BlockL1::new(c.l1_bytes_per_block)),
+            textures,
         }
     }
 
@@ -549,6 +554,16 @@ impl<'a> BlockRunner<'a> {
                         Ok(&v[..usize::from(width)]),
                         globals,
                     )?;
+                }
+                Inst::Tex {
+                    fetch,
+                    ty,
+                    d,
+                    handle,
+                    coords,
+                } => {
+                    self.issue(pc);
+                    self.texture(pc, (fetch, ty), d, handle, coords)?;
                 }
                 Inst::Clock { d } => {
                     self.issue(pc);

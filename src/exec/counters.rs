@@ -41,6 +41,9 @@ pub struct InstCounters {
     /// Constant-cache transactions: per warp request, one per distinct address (a broadcast is
     /// one; lanes on different addresses serialise).
     pub cmem_transactions: u64,
+    /// Texture fetch warp instructions (`tex2D` and the others): requests to L1TEX's texture
+    /// pipe.
+    pub tex_requests: u64,
     /// Shared-memory load warp instructions.
     pub smem_ld_instr: u64,
     /// Shared-memory store warp instructions.
@@ -77,6 +80,7 @@ impl AddAssign for InstCounters {
         self.g_wavefronts += o.g_wavefronts;
         self.cmem_instr += o.cmem_instr;
         self.cmem_transactions += o.cmem_transactions;
+        self.tex_requests += o.tex_requests;
         self.local_ld_instr += o.local_ld_instr;
         self.local_st_instr += o.local_st_instr;
         self.local_ld_sectors += o.local_ld_sectors;
@@ -125,6 +129,8 @@ pub struct Counters {
     pub cmem_instr: u64,
     /// Constant-cache transactions (one per distinct address per request).
     pub cmem_transactions: u64,
+    /// Texture fetch requests (warp instructions of `tex1Dfetch`, `tex1D`, `tex2D`, `tex3D`).
+    pub tex_requests: u64,
     /// Local-memory load requests.
     pub local_ld_instr: u64,
     /// Local-memory store requests.
@@ -166,6 +172,7 @@ impl Counters {
         self.g_wavefronts += c.g_wavefronts;
         self.cmem_instr += c.cmem_instr;
         self.cmem_transactions += c.cmem_transactions;
+        self.tex_requests += c.tex_requests;
         self.local_ld_instr += c.local_ld_instr;
         self.local_st_instr += c.local_st_instr;
         self.local_ld_sectors += c.local_ld_sectors;

@@ -126,6 +126,24 @@ pub enum RunError {
         /// Thread index.
         thread: [u32; 3],
     },
+    /// `tex2D<float>(t, x, y)` where `t` names no texture, one of other dimensions, or one
+    /// whose fetches return another type
+    #[error("{message}")]
+    #[diagnostic(
+        code(simt::run::texture),
+        help("a texture fetch must read a texture the launch bound (a `cudaTextureObject_t` parameter), with as many coordinates as it has dimensions and the type its fetches return (the texel type; `float` for `read=normalized` and `half` texels)")
+    )]
+    Texture {
+        /// What is wrong.
+        message: String,
+        /// The fetch.
+        #[label("block ({}, {}, {}), thread ({}, {}, {})", block[0], block[1], block[2], thread[0], thread[1], thread[2])]
+        span: Span,
+        /// Block index.
+        block: [u32; 3],
+        /// Thread index.
+        thread: [u32; 3],
+    },
     /// `x / d` where some active lane has `d == 0`
     #[error("integer division by zero")]
     #[diagnostic(

@@ -215,6 +215,9 @@ pub struct Args {
     pub buffers: Vec<Buffer>,
     /// Where each pointer parameter points (`None` for a scalar parameter).
     pub pointers: Vec<Option<Pointer>>,
+    /// The launch's texture objects: the handle `h` a `cudaTextureObject_t` parameter holds
+    /// names `textures[h - 1]` (0 is no texture).
+    pub textures: Vec<crate::texture::Texture>,
 }
 
 impl Args {
@@ -225,6 +228,7 @@ impl Args {
             scalars,
             buffers: Vec::new(),
             pointers: Vec::new(),
+            textures: Vec::new(),
         };
         for b in buffers {
             args.pointers.push(b.map(|b| {
@@ -503,6 +507,7 @@ fn launch_from(
         shared_lens: &shared_lens,
         scalars: &args.scalars,
         globals: &globals,
+        textures: &args.textures,
         budget: &progress.steps,
         first_failure: AtomicU64::new(u64::MAX),
         blocks_done: &progress.blocks,
@@ -696,6 +701,7 @@ struct Work<'a> {
     shared_lens: &'a [usize],
     scalars: &'a [Option<Value>],
     globals: &'a [Option<GlobalBuf<'a>>],
+    textures: &'a [crate::texture::Texture],
     budget: &'a AtomicU64,
     /// Linear id of the first block known to have trapped.
     first_failure: AtomicU64,
@@ -708,7 +714,13 @@ struct Work<'a> {
 impl Work<'_> {
     /// Runs blocks `range` (linear ids, or positions in `ids`) in order on one runner.
     fn run(&self, range: std::ops::Range<u64>) -> Part {
-        let mut runner = BlockRunner::new(self.ir, self.cfg, self.shared_lens, self.budget);
+        let mut runner = BlockRunner::new(
+            self.ir,
+            self.cfg,
+            self.shared_lens,
+            self.budget,
+            self.textures,
+        );
         let mut failure = None;
         let warps = self.cfg.threads_per_block().div_ceil(32);
         // The launch's step count as this worker last saw it, and its own blocks' launch steps

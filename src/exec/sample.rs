@@ -457,7 +457,7 @@ fn named<T: Serialize>(c: &T) -> BTreeMap<String, f64> {
 }
 
 /// Counters of one instruction, as many as [`fields`] lists.
-const FIELDS: usize = 26;
+const FIELDS: usize = 27;
 
 /// An instruction's counters in a fixed order (undone by [`unfields`]).
 fn fields(c: &InstCounters) -> [u64; FIELDS] {
@@ -488,6 +488,7 @@ fn fields(c: &InstCounters) -> [u64; FIELDS] {
         c.race_count,
         c.uninit_count,
         c.g_wavefronts,
+        c.tex_requests,
     ]
 }
 
@@ -521,6 +522,7 @@ fn unfields(s: &[f64; FIELDS]) -> InstCounters {
         race_count: r(23),
         uninit_count: r(24),
         g_wavefronts: r(25),
+        tex_requests: r(26),
     }
 }
 

@@ -60,6 +60,21 @@ pub enum HostError {
         #[help]
         help: Option<String>,
     },
+    /// `t = texture(img, filter=liner);`, or a texture CUDA would not create
+    #[error("{message}")]
+    #[diagnostic(code(simt::host::texture))]
+    Texture {
+        /// What is wrong.
+        message: String,
+        /// Where.
+        #[label("{label}")]
+        span: Span,
+        /// Short label.
+        label: String,
+        /// How to fix it.
+        #[help]
+        help: Option<String>,
+    },
     /// `simt run k.sk` where `k` needs `n` and `a`
     #[error("missing kernel argument(s): {missing}")]
     #[diagnostic(code(simt::host::missing_argument))]

@@ -17,6 +17,8 @@ use crate::source::Span;
 use crate::syntax::ast::{BinOp, Expr, ExprKind, UnOp};
 use crate::value::Scalar;
 
+pub(crate) mod texture;
+
 /// Largest array a launch section may create (elements).
 pub const MAX_ELEMENTS: usize = 1 << 30;
 
@@ -39,6 +41,7 @@ const FUNCTIONS: &[&str] = &[
     "transpose",
     "cumsum",
     "matmul",
+    "texture",
 ];
 
 /// Names and values of a launch being set up.
@@ -573,6 +576,9 @@ impl Env {
             };
             let path_buf = self.section_path(p, path.span)?;
             return self.load(&path_buf, path.span);
+        }
+        if name == "texture" {
+            return self.texture(args, span);
         }
         let vals = args
             .iter()

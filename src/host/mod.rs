@@ -949,6 +949,7 @@ fn bind(kernel: &Kernel, env: &mut Env, launch_span: Option<Span>) -> Result<Bou
     // Pointer parameters into arrays: (parameter, array, offset, the array's name if by `&a[i]`).
     // The arrays are in their parameters' types since `typed` (assignment).
     let mut into = Vec::new();
+    let mut textures = Vec::new();
     for (i, p) in kernel.params.iter().enumerate() {
         // An unnamed parameter is never read: it takes zero, or no array.
         if crate::syntax::ast::is_unnamed_param(&p.name) {
@@ -968,6 +969,12 @@ fn bind(kernel: &Kernel, env: &mut Env, launch_span: Option<Span>) -> Result<Bou
             missing.push(p.name.clone());
             continue;
         };
+        if kernel.textures.contains(&(i as u32)) {
+            // A texture object is a handle: 1 + its index among the launch's textures.
+            textures.push(eval::texture::bound(&p.name, v).map_err(mismatch)?);
+            scalars[i] = Some(Value::U64(textures.len() as u64));
+            continue;
+        }
         match (p.kind, v) {
             (ParamKind::Scalar { ty, .. }, HostValue::Num { v, .. }) => {
                 if ty.is_integer() && v.fract() != 0.0 {
@@ -1036,8 +1043,12 @@ fn bind(kernel: &Kernel, env: &mut Env, launch_span: Option<Span>) -> Result<Bou
         let example = kernel
             .params
             .iter()
-            .filter(|p| missing.contains(&p.name))
-            .map(|p| match p.kind {
+            .enumerate()
+            .filter(|(_, p)| missing.contains(&p.name))
+            .map(|(i, p)| match p.kind {
+                _ if kernel.textures.contains(&(i as u32)) => {
+                    format!("--arg {}='load(\"image.npy\")'", p.name)
+                }
                 ParamKind::Scalar { .. } => format!("--arg {}=1024", p.name),
                 ParamKind::Buffer { .. } => format!("--arg {}=zeros(1024)", p.name),
             })
@@ -1132,6 +1143,7 @@ fn bind(kernel: &Kernel, env: &mut Env, launch_span: Option<Span>) -> Result<Bou
         scalars,
         buffers,
         pointers,
+        textures,
     };
     Ok((args, shapes, held))
 }

@@ -43,6 +43,16 @@ pub enum HostValue {
         /// The element type of a file the array was loaded from.
         dtype: Option<Scalar>,
     },
+    /// `texture(img, filter=linear, ...)`: an array and how a texture object samples it, for a
+    /// `cudaTextureObject_t` parameter.
+    Texture {
+        /// The texels (row-major), in their texel type.
+        data: Arc<BufData>,
+        /// The array's shape: the texture's dimensions, outermost first.
+        shape: Vec<usize>,
+        /// Sampling state.
+        desc: crate::texture::Desc,
+    },
     /// `NULL` or `nullptr`: a pointer parameter bound to nothing.
     Null,
     /// `(x, y, z)` for `grid` and `block`.
@@ -77,6 +87,7 @@ impl HostValue {
             HostValue::Num { .. } => "a number",
             HostValue::Array { .. } => "an array",
             HostValue::Pointer { .. } => "a pointer",
+            HostValue::Texture { .. } => "a texture",
             HostValue::Null => "NULL",
             HostValue::Dim(_) => "a dimension tuple",
             HostValue::Str(_) => "a string",

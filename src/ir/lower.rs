@@ -823,6 +823,27 @@ impl<'k> Lowerer<'k> {
                 self.emit(Inst::Clock { d }, span);
                 d
             }
+            ExprKind::Texture {
+                fetch,
+                returns,
+                handle,
+                coords,
+            } => {
+                let handle = self.expr(handle);
+                let coords: Vec<Reg> = coords.iter().map(|c| self.expr(c)).collect();
+                let d = self.temp(ty);
+                self.emit(
+                    Inst::Tex {
+                        fetch: *fetch,
+                        ty: *returns,
+                        d,
+                        handle,
+                        coords: widen(&coords),
+                    },
+                    span,
+                );
+                d
+            }
             ExprKind::Atomic {
                 op,
                 mem,
@@ -1158,6 +1179,10 @@ fn collect_expr_at(e: &typed::Expr, needs: &mut Needs) {
         ExprKind::Vote { mask, pred, .. } => {
             collect_expr(mask, needs);
             collect_expr(pred, needs);
+        }
+        ExprKind::Texture { handle, coords, .. } => {
+            go(handle);
+            coords.iter().for_each(go);
         }
         ExprKind::Atomic {
             index,

@@ -399,6 +399,16 @@ pub enum Inst {
         idx_ty: Scalar,
         v: [Reg; 16],
     },
+    /// `d = texNd<ty>(handle, coords…)`: a texture fetch through the texture pipe
+    /// ([`crate::texture`]); `handle` is the `unsigned long long` texture object, the coordinates
+    /// `int` for `tex1Dfetch` and `float` otherwise (the unused slots repeat the first).
+    Tex {
+        fetch: crate::texture::Fetch,
+        ty: Scalar,
+        d: Reg,
+        handle: Reg,
+        coords: [Reg; 3],
+    },
     /// `__syncthreads()`: every live thread of the block must be active.
     Barrier,
     /// `d = fold(pred)` over the block's threads (`__syncthreads_count/_and/_or`): a barrier

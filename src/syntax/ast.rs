@@ -329,6 +329,9 @@ impl BaseType {
             "half" | "__half" | "c10::Half" | "at::Half" => BaseType::F16,
             "__nv_bfloat16" | "nv_bfloat16" | "c10::BFloat16" | "at::BFloat16" => BaseType::BF16,
             "half2" | "__half2" | "__nv_bfloat162" | "nv_bfloat162" => BaseType::Vector,
+            // `typedef unsigned long long cudaTextureObject_t;` (CUDA's texture_types.h): a
+            // handle the launch binds to a texture ([`crate::texture`]).
+            "cudaTextureObject_t" => BaseType::U64,
             _ => BaseType::Named,
         }
     }

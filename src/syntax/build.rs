@@ -1629,6 +1629,28 @@ impl<'m> Builder<'m> {
         })
     }
 
+    /// `arg_assign = { ident ~ arg_eq ~ expr }`: `f(n = 4)`, an assignment as an argument.
+    fn arg_assign(&self, pair: Pair<'_, Rule>) -> Result<Expr> {
+        let span = self.span(&pair);
+        let mut it = pair.into_inner();
+        let name = it.next().expect("grammar: an assigned name");
+        let target = Expr {
+            kind: ExprKind::Name(name.as_str().to_string()),
+            span: self.span(&name),
+        };
+        let op_span = self.span(&it.next().expect("grammar: `=`"));
+        let value = self.expr(it.next().expect("grammar: an assigned value"))?;
+        Ok(Expr {
+            kind: ExprKind::Assign {
+                target: Box::new(target),
+                op: None,
+                op_span,
+                value: Box::new(value),
+            },
+            span,
+        })
+    }
+
     /// `simple = _{ assign | pre_incdec | expr }`
     fn simple(&self, pair: Pair<'_, Rule>) -> Result<Stmt> {
         let span = self.span(&pair);
@@ -1884,6 +1906,7 @@ impl<'m> Builder<'m> {
                                     span,
                                 });
                             }
+                            Rule::arg_assign => args.push(self.arg_assign(part)?),
                             _ => args.push(self.expr(part)?),
                         }
                     }

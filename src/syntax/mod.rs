@@ -266,6 +266,8 @@ fn friendly(rule: Rule) -> Option<&'static str> {
         | Rule::kernel_head
         | Rule::device_head
         | Rule::call_arg
+        | Rule::arg_assign
+        | Rule::arg_eq
         | Rule::keyword => return None,
         Rule::item => "a kernel, `#define` or `launch` section",
         Rule::stmt | Rule::simple | Rule::comma_stmt => "a statement",
