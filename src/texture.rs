@@ -403,3 +403,52 @@ impl Desc {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn weights_round_to_the_nearest_256th_and_reach_one() {
+        // 0.25·256 = 64 exactly; 0.3·256 = 76.8 → 77; 0.999·256 = 255.74 → 256, so 1.0.
+        assert_eq!(weight(0.25), 64.0 / 256.0);
+        assert_eq!(weight(0.3), 77.0 / 256.0);
+        assert_eq!(weight(0.999), 1.0);
+        // A tie (0.5/256 → 0.5 units) rounds away from zero: 1/256.
+        assert_eq!(weight(0.5 / 256.0), 1.0 / 256.0);
+    }
+
+    #[test]
+    fn addressing_of_out_of_range_indices() {
+        // n = 4: clamp -1 → 0, 5 → 3; border outside → none; wrap -1 → 3, 5 → 1;
+        // mirror (period 8: 0 1 2 3 3 2 1 0): 4 → 3, 7 → 0, -1 → 0, -5 → 3.
+        assert_eq!(address(Address::Clamp, -1, 4), Some(0));
+        assert_eq!(address(Address::Clamp, 5, 4), Some(3));
+        assert_eq!(address(Address::Border, 4, 4), None);
+        assert_eq!(address(Address::Border, 3, 4), Some(3));
+        assert_eq!(address(Address::Wrap, -1, 4), Some(3));
+        assert_eq!(address(Address::Wrap, 5, 4), Some(1));
+        assert_eq!(address(Address::Mirror, 4, 4), Some(3));
+        assert_eq!(address(Address::Mirror, 7, 4), Some(0));
+        assert_eq!(address(Address::Mirror, -1, 4), Some(0));
+        assert_eq!(address(Address::Mirror, -5, 4), Some(3));
+    }
+
+    #[test]
+    fn normalised_reads_of_integers() {
+        // 51/255 = 0.2 (as a float); 65535/65535 = 1; -32768/32767 < -1 → -1.
+        assert_eq!(normalized(Scalar::U8, 51.0), f64::from(0.2f32));
+        assert_eq!(normalized(Scalar::U16, 65535.0), 1.0);
+        assert_eq!(normalized(Scalar::I16, -32768.0), -1.0);
+        assert_eq!(normalized(Scalar::I8, 127.0), 1.0);
+    }
+
+    #[test]
+    fn half_texels_read_as_float_and_doubles_are_refused() {
+        let t = Texture::new("t", Scalar::F16, vec![1.5], &[1], Desc::default()).unwrap();
+        assert_eq!(t.returns(), Scalar::F32);
+        assert!(t.readable(Fetch::Coords(1), Scalar::F32).is_ok());
+        assert!(Texture::new("t", Scalar::F64, vec![1.0], &[1], Desc::default()).is_err());
+        assert!(Texture::new("t", Scalar::F32, vec![], &[0], Desc::default()).is_err());
+    }
+}

@@ -78,7 +78,7 @@ fn text_rules() -> Vec<Rule> {
             ],
         ),
         rule(
-            r"(global memory|shared memory|control flow|expect|constant memory|local memory \(arrays indexed at run time\)|races       none|)",
+            r"(global memory|shared memory|control flow|expect|constant memory|texture|local memory \(arrays indexed at run time\)|races       none|)",
             &["-"],
         ),
         rule(
@@ -142,6 +142,10 @@ fn text_rules() -> Vec<Rule> {
                 "/counters/cmem_transactions",
                 "/derived/cmem_transactions_per_request",
             ],
+        ),
+        rule(
+            r"  fetches +{} requests \(texture pipe; no texture cache modelled\)",
+            &["/counters/tex_requests"],
         ),
         rule(
             r"  loads +{} requests +{} sectors",

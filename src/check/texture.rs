@@ -33,7 +33,7 @@ impl KernelChecker<'_, '_> {
         };
         if t.base == ast::BaseType::Vector {
             return Err(CheckError::Unsupported {
-                what: format!("`{name}<{}>`: textures of vector texels", t.base_text),
+                what: format!("`{name}<{}>` (a texture of vector texels)", t.base_text),
                 span: t.span,
                 help: Some(
                     "simt's textures hold one channel: read a scalar texture per channel".into(),

@@ -175,11 +175,13 @@ impl KernelChecker<'_, '_> {
                 span: d.name.span,
             });
         }
-        if let Some(init) = &d.init {
-            self.assign_vector(&vars[..width as usize], elem, width, init, out)?;
-        }
+        let init = match &d.init {
+            Some(init) => self.assign_vector(&vars[..width as usize], elem, width, init, out),
+            None => Ok(()),
+        };
+        // Declared even when its initialiser is refused: one error, not one per later use.
         self.declare(&d.name, Binding::Vector { vars, elem, width });
-        Ok(())
+        init
     }
 
     /// The vector type of `e` if it is a vector variable or a vector element (`(elem, width)`),
@@ -578,6 +580,16 @@ impl KernelChecker<'_, '_> {
                 if super::expr::is_cache_load(&callee.name) && args.len() == 1 =>
             {
                 self.vec_value(&super::expr::deref(&args[0]), elem, width)
+            }
+            // A texture object's fetch (`tex2D<uchar2>(t, x, y)`): its texels are scalars.
+            ast::ExprKind::Call {
+                callee,
+                targs,
+                args,
+            } if !targs.is_empty() && crate::texture::Fetch::of_name(&callee.name).is_some() => {
+                let fetch = crate::texture::Fetch::of_name(&callee.name).expect("matched: a fetch");
+                let scalar = self.texture_fetch(fetch, targs, args, e.span)?;
+                Err(mismatch(format!("a `{}`", scalar.ty.c_name()), e.span))
             }
             // A texture of vectors read at an index: its element.
             ast::ExprKind::Call { callee, args, .. }

@@ -141,6 +141,13 @@ pub fn render(m: &RunOutput) -> String {
             d.cmem_transactions_per_request
         );
     }
+    if c.tex_requests > 0 {
+        let _ = writeln!(
+            s,
+            "texture\n  fetches   {:>10} requests (texture pipe; no texture cache modelled)",
+            c.tex_requests
+        );
+    }
     // Only kernels whose local arrays spill to local memory show it (registers move nothing).
     if c.local_ld_instr + c.local_st_instr > 0 {
         let _ = writeln!(s, "local memory (arrays indexed at run time)");

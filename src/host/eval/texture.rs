@@ -11,16 +11,17 @@ use crate::syntax::ast::{Expr, ExprKind};
 use crate::texture::{Desc, Texture, OPTIONS};
 use crate::value::Scalar;
 
-/// The texel types `type=` names, as CUDA's vector-free type names spell them.
+/// The texel types `type=` names: numpy's names, as a `.npy` file's dtype (C's `char`, `int`
+/// and `float` are keywords of the launch section's grammar).
 const TYPES: [(&str, Scalar); 8] = [
-    ("char", Scalar::I8),
-    ("uchar", Scalar::U8),
-    ("short", Scalar::I16),
-    ("ushort", Scalar::U16),
-    ("int", Scalar::I32),
-    ("uint", Scalar::U32),
-    ("half", Scalar::F16),
-    ("float", Scalar::F32),
+    ("int8", Scalar::I8),
+    ("uint8", Scalar::U8),
+    ("int16", Scalar::I16),
+    ("uint16", Scalar::U16),
+    ("int32", Scalar::I32),
+    ("uint32", Scalar::U32),
+    ("float16", Scalar::F16),
+    ("float32", Scalar::F32),
 ];
 
 /// The options that give a flat array's extent (CUDA's `cudaExtent`), innermost first.
