@@ -1668,6 +1668,7 @@ fn random_args(kernel: &Kernel, threads: usize, ins: &Inputs) -> Args {
         scalars,
         buffers: Vec::new(),
         pointers: vec![None; n],
+        textures: Vec::new(),
     };
     let data = [
         BufData::I32(ia.clone()),
