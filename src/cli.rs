@@ -209,6 +209,10 @@ pub struct ModelFlags {
     /// Registers per thread assumed by the occupancy calculator.
     #[arg(long, default_value_t = 32)]
     pub regs: u32,
+    /// Launch as cudaLaunchCooperativeKernel does (as `cooperative;` in the launch section):
+    /// every block resident at once, so that `this_grid().sync()` can wait for them all.
+    #[arg(long)]
+    pub cooperative: bool,
     /// Stop after this many warp steps: instructions, loop iterations and launches of warps (catches endless loops).
     #[arg(long, default_value_t = pipeline::DEFAULT_MAX_STEPS)]
     pub max_steps: u64,
@@ -465,6 +469,7 @@ impl ModelFlags {
             max_block_steps: self.max_block_steps,
             sample: self.sample,
             regs: self.regs,
+            cooperative: self.cooperative,
             ..RunOptions::default()
         })
     }

@@ -282,6 +282,9 @@ pub struct RunOptions {
     pub probe: exec::Probe,
     /// Show a progress bar on stderr when the launch takes more than a second.
     pub progress: bool,
+    /// `--cooperative`: launch as `cudaLaunchCooperativeKernel` (as `cooperative;` in the launch
+    /// section does).
+    pub cooperative: bool,
 }
 
 impl Default for RunOptions {
@@ -305,6 +308,7 @@ impl Default for RunOptions {
             parallel_min: exec::PARALLEL_MIN_THREADS,
             probe: exec::Probe::default(),
             progress: false,
+            cooperative: false,
         }
     }
 }
@@ -542,6 +546,46 @@ fn cache_config(
         l2_bytes: gpu.l2_bytes,
         wave_blocks: u64::from(gpu.n_sm) * u64::from(occ.blocks_per_sm),
     })
+}
+
+/// Where a launch section says `cooperative;`, if it does.
+fn cooperative_stmt(launch: Option<&ast::Launch>) -> Option<crate::source::Span> {
+    launch?.stmts.iter().find_map(|s| match s {
+        ast::HostStmt::Cooperative(span) => Some(*span),
+        _ => None,
+    })
+}
+
+/// CUDA's rule for a cooperative launch (`cudaErrorCooperativeLaunchTooLarge`): every block
+/// resident at once, at most the occupancy calculator's blocks per SM × the GPU's SMs.
+fn check_resident(
+    gpu: &GpuConfig,
+    cfg: &LaunchConfig,
+    smem_per_block: u64,
+    (regs, opt_in): (u32, bool),
+    span: crate::source::Span,
+) -> Result<(), HostError> {
+    let request = crate::gpu::OccupancyRequest {
+        opt_in,
+        ..crate::gpu::OccupancyRequest::new(
+            u32::try_from(cfg.threads_per_block()).unwrap_or(u32::MAX),
+            regs,
+            u32::try_from(smem_per_block).unwrap_or(u32::MAX),
+        )
+    };
+    let per_sm = crate::gpu::occupancy(gpu, &request).blocks_per_sm;
+    let most = u64::from(per_sm) * u64::from(gpu.n_sm);
+    if cfg.blocks() > most {
+        return Err(HostError::CooperativeTooLarge {
+            blocks: cfg.blocks(),
+            per_sm,
+            sms: gpu.n_sm,
+            most,
+            gpu: gpu.name.clone(),
+            span,
+        });
+    }
+    Ok(())
 }
 
 /// Dynamic shared memory as the CUDA runtime allows it: up to the GPU's default per-block limit
@@ -785,6 +829,7 @@ pub fn run_keeping(
         max_block_steps: opts.max_block_steps,
         deadline: deadline(opts.timeout, interrupt),
         threads: opts.threads,
+        cooperative: opts.cooperative || cooperative_stmt(launch).is_some(),
         parallel_min: opts.parallel_min,
         probe: opts.probe,
         cache: cache_config(
@@ -795,6 +840,32 @@ pub fn run_keeping(
         ),
     };
     check_probe(&cfg)?;
+    if cfg.cooperative {
+        let (stmt, shown) = match cooperative_stmt(launch) {
+            Some(span) => (span, launch_src),
+            None => (kernel.span, src),
+        };
+        check_resident(
+            &opts.gpu,
+            &cfg,
+            smem_per_block,
+            (opts.regs, max_dyn_smem.is_some()),
+            stmt,
+        )
+        .map_err(|e| Failure::new(Some(shown), [e.into()], EXIT_USAGE))?;
+        if let Some(SampleSize::Fraction(f)) = opts
+            .sample
+            .filter(|_| ir.insts.iter().any(|i| matches!(i, ir::Inst::GridSync)))
+        {
+            return Err(Failure::usage(
+                format!("--sample {f}: a cooperative launch with grid barriers runs every block"),
+                Some(
+                    "its blocks wait for each other at `this_grid().sync()`; run without --sample"
+                        .into(),
+                ),
+            ));
+        }
+    }
     let buffer_bytes = buffer_bytes(&setup.args);
     // The buffers exist already; the engine's state is allocated next.
     let state = exec::state_bytes(&ir, &cfg);
@@ -816,7 +887,8 @@ pub fn run_keeping(
     let set_up = clock.elapsed();
     let fraction = match opts.sample {
         Some(SampleSize::Fraction(f)) if f < 1.0 => Some(f),
-        Some(SampleSize::Auto) => auto_fraction(&ir, &cfg, &setup.args),
+        // The blocks of a cooperative launch wait for each other: every one runs.
+        Some(SampleSize::Auto) if !cfg.cooperative => auto_fraction(&ir, &cfg, &setup.args),
         _ => None,
     };
     // Every --save names an array before anything runs.

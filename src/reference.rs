@@ -1234,6 +1234,11 @@ impl<'k> Block<'_, 'k> {
                     what: "__syncwarp()",
                 })
             }
+            StmtKind::GridSync => {
+                return Err(RefError::Unsupported {
+                    what: "this_grid().sync(), which needs every block running at once",
+                })
+            }
             StmtKind::Eval(e) => match &e.kind {
                 // A call as a statement: its body runs as frames, so it may reach a barrier.
                 ExprKind::Inline { body, .. } => {

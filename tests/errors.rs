@@ -80,7 +80,6 @@ fn type_errors() {
 fn unsupported_cuda_constructs_say_so() {
     for src in [
         "__global__ void k(int* a) { printf(\"%p\", a); }",
-        "namespace cg = cooperative_groups;\n__global__ void k(int* a) { cg::grid_group g = cg::this_grid(); g.sync(); }",
         "__global__ void k(int* a) { int* p[4]; }",
         "__global__ void k(int* a) { int x = 0; atomicAdd(&x, 1); }",
         "__global__ void k(int* a) { __shared__ int s[4]; int* p = a; if (a[0]) { p = s; } }",

@@ -63,9 +63,9 @@ __global__ void k(float* a) {
 }
 "#;
     let f = err(src, &[("a", "zeros(1)")], Some(ONE), Some(ONE));
-    assert_eq!(codes(&f), ["simt::check::unsupported"]);
+    assert_eq!(codes(&f), ["simt::run::not_cooperative"]);
     assert!(
-        common::describe(&f).contains("grid-wide group"),
+        common::describe(&f).contains("not cooperative"),
         "{}",
         common::describe(&f)
     );

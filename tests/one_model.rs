@@ -182,6 +182,10 @@ fn text_rules() -> Vec<Rule> {
         ),
         rule(r" +{} barriers", &["/counters/barriers"]),
         rule(
+            r" +{} grid barriers \(this_grid\(\)\.sync\(\), once per block\)",
+            &["/counters/grid_syncs"],
+        ),
+        rule(
             r"races       {} racing instruction\(s\) in {} group\(s\)",
             &["/counters/race_count", "/races"],
         ),

@@ -16,7 +16,7 @@ pub(crate) enum Group {
     Block,
     /// `cg::thread_block_tile<N>`: `N` consecutive threads of a warp (`N` a power of two ≤ 32).
     Tile(u32),
-    /// `cg::grid_group`: needs a cooperative launch.
+    /// `cg::grid_group`: the whole grid; its `sync()` needs a cooperative launch.
     Grid,
     /// `cg::coalesced_group`: the warp's lanes active where it was made (their mask in this
     /// variable; `None` for a temporary, made where it is used).
@@ -133,7 +133,7 @@ impl KernelChecker<'_, '_> {
             Group::Block => Ok(StmtKind::Barrier),
             Group::Tile(n) => Ok(StmtKind::SyncWarp(self.tile_mask(n, span)?)),
             Group::Coalesced(v) => Ok(StmtKind::SyncWarp(coalesced_mask(v, span))),
-            Group::Grid => Err(grid_unsupported(span)),
+            Group::Grid => Ok(StmtKind::GridSync),
         }
     }
 
@@ -525,9 +525,9 @@ impl KernelChecker<'_, '_> {
         self.binary(BinOp::Mul, span, xy, b(2))
     }
 
-    /// What a grid group answers without a grid-wide barrier (`this_grid().thread_rank()` as a
-    /// global index): ranks and sizes, `unsigned long long` as in CUDA. Only `sync()` needs a
-    /// cooperative launch.
+    /// What a grid group answers as a value (`this_grid().thread_rank()` as a global index):
+    /// ranks and sizes, `unsigned long long` as in CUDA. `sync()` is a statement
+    /// ([`Self::group_sync`]).
     fn grid_method(&mut self, method: &ast::Ident, args: &[ast::Expr], span: Span) -> Result<Expr> {
         let name = method.name.as_str();
         super::intrinsics::arity(name, args.len(), 0, 0, span)?;
@@ -548,7 +548,11 @@ impl KernelChecker<'_, '_> {
             "block_rank" => Ok(block_rank),
             "num_blocks" => Ok(blocks),
             "is_valid" => Ok(constant(Value::Bool(true), span)),
-            _ => Err(grid_unsupported(span)),
+            _ => Err(CheckError::Unsupported {
+                what: format!("the grid group member `{name}`"),
+                span: method.span,
+                help: Some("a grid group has thread_rank(), size(), num_threads(), block_rank(), num_blocks(), is_valid() and, as a statement in a cooperative launch, sync()".into()),
+            }),
         }
     }
 
@@ -583,16 +587,5 @@ fn coalesced_mask(v: Option<VarId>, span: Span) -> Expr {
             ty: Scalar::U32,
             span,
         },
-    }
-}
-
-fn grid_unsupported(span: Span) -> CheckError {
-    CheckError::Unsupported {
-        what: "a grid-wide group".into(),
-        span,
-        help: Some(
-            "`this_grid().sync()` needs a cooperative launch (cudaLaunchCooperativeKernel), which simt does not run; split the kernel in two launches"
-                .into(),
-        ),
     }
 }

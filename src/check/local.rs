@@ -858,6 +858,7 @@ impl<'a> Facts<'a> {
             | StmtKind::Continue
             | StmtKind::Return
             | StmtKind::Barrier
+            | StmtKind::GridSync
             | StmtKind::Trap
             | StmtKind::ReturnFn => {}
         }
@@ -1074,6 +1075,7 @@ pub(crate) fn assigned_vars(body: &[Stmt], out: &mut HashSet<VarId>) {
             | StmtKind::Continue
             | StmtKind::Return
             | StmtKind::Barrier
+            | StmtKind::GridSync
             | StmtKind::Trap
             | StmtKind::ReturnFn => {}
         }

@@ -642,6 +642,9 @@ pub enum StmtKind {
     Return,
     /// `__syncthreads();`
     Barrier,
+    /// `this_grid().sync()` (or `cg::sync(grid)`): a barrier over every thread of the grid; runs
+    /// only in a cooperative launch.
+    GridSync,
     /// `result = __syncthreads_count(pred)` (or `_and`, `_or`): a barrier that also folds the
     /// predicate over the block's threads; every thread gets the same `int`.
     BarrierVote {

@@ -140,7 +140,7 @@ enum FrameKind {
 }
 
 /// A saved mask.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 struct Frame {
     saved: Vec<bool>,
     cont: Vec<bool>,
@@ -148,11 +148,42 @@ struct Frame {
 }
 
 /// One shared array of the running block.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 struct SharedArr {
     name: String,
     data: BufData,
     history: History,
+}
+
+/// A block waiting at a grid barrier (`this_grid().sync()`): what [`BlockRunner`] held of it,
+/// and the instruction it goes on from once every block of the grid has arrived.
+#[derive(Debug)]
+pub(crate) struct Parked {
+    pc: usize,
+    regs: RegFile,
+    mask: Vec<bool>,
+    frames: Vec<Frame>,
+    depth: usize,
+    returned: Vec<bool>,
+    shared: Vec<SharedArr>,
+    locals: Vec<BufData>,
+    local_written: Vec<Vec<u64>>,
+    epoch: u64,
+    block_epoch: u64,
+    local_epoch: u32,
+    block: [u32; 3],
+    last_barrier: Option<usize>,
+    issued: u64,
+    dispatched: u64,
+    /// The block's L1 share, with the cache model.
+    l1: Option<super::cache::SectorCache>,
+}
+
+impl Parked {
+    /// The grid barrier the block waits at.
+    pub(crate) fn at(&self) -> usize {
+        self.pc - 1
+    }
 }
 
 /// The state of one worker running blocks one after another; buffers are reused across blocks.
@@ -323,13 +354,14 @@ impl<'a> BlockRunner<'a> {
         }
     }
 
-    /// Runs block `block` to completion.
+    /// Runs block `block` to completion, or until it reaches a grid barrier: then it is parked
+    /// there, to go on with [`Self::resume`].
     pub(crate) fn run(
         &mut self,
         block: [u32; 3],
         scalars: &[Option<crate::value::Value>],
         globals: &[Option<GlobalBuf<'_>>],
-    ) -> Result<(), RunError> {
+    ) -> Result<Option<Parked>, RunError> {
         self.block = block;
         self.block_id = self.cfg.linear_block(block);
         if let Some(l1) = &mut self.l1 {
@@ -373,17 +405,84 @@ impl<'a> BlockRunner<'a> {
         self.last_barrier = None;
         self.issued = 0;
         self.dispatched = 0;
-        let mut pc = 0usize;
-        self.interpret(globals, &mut pc)
-            .map_err(|e| e.in_calls(&self.ir.call_sites(pc)))
+        self.go_on(0, globals)
     }
 
-    /// Runs the block's instructions from `at`, leaving `at` at the one that failed on an error.
+    /// Runs from `pc` to the end or the next grid barrier, where the block is parked.
+    fn go_on(
+        &mut self,
+        mut pc: usize,
+        globals: &[Option<GlobalBuf<'_>>],
+    ) -> Result<Option<Parked>, RunError> {
+        let at_grid_sync = self
+            .interpret(globals, &mut pc)
+            .map_err(|e| e.in_calls(&self.ir.call_sites(pc)))?;
+        Ok(at_grid_sync.then(|| self.park(pc)))
+    }
+
+    /// A copy of the running block's state, to go on from `pc`; the runner keeps its buffers
+    /// for the next block.
+    fn park(&mut self, pc: usize) -> Parked {
+        Parked {
+            pc,
+            regs: self.regs.clone(),
+            mask: self.mask.clone(),
+            frames: self.frames.clone(),
+            depth: self.depth,
+            returned: self.returned.clone(),
+            shared: self.shared.clone(),
+            locals: self.locals.clone(),
+            local_written: self.local_written.clone(),
+            epoch: self.epoch,
+            block_epoch: self.block_epoch,
+            local_epoch: self.local_epoch,
+            block: self.block,
+            last_barrier: self.last_barrier,
+            issued: self.issued,
+            dispatched: self.dispatched,
+            l1: self.l1.as_ref().map(BlockL1::cache),
+        }
+    }
+
+    /// Goes on with a block parked at a grid barrier that every block has now reached, to the
+    /// end or the next grid barrier.
+    pub(crate) fn resume(
+        &mut self,
+        p: Parked,
+        globals: &[Option<GlobalBuf<'_>>],
+    ) -> Result<Option<Parked>, RunError> {
+        self.regs = p.regs;
+        self.mask = p.mask;
+        self.frames = p.frames;
+        self.depth = p.depth;
+        self.returned = p.returned;
+        self.shared = p.shared;
+        self.locals = p.locals;
+        self.local_written = p.local_written;
+        // Epochs go on past both the block's and this runner's: the block's race history and
+        // this runner's other blocks' never meet an epoch of the block's next stretch.
+        self.epoch = self.epoch.max(p.epoch) + 1;
+        self.block_epoch = p.block_epoch;
+        self.local_epoch = p.local_epoch;
+        self.block = p.block;
+        self.block_id = self.cfg.linear_block(p.block);
+        self.last_barrier = p.last_barrier;
+        self.issued = p.issued;
+        self.dispatched = p.dispatched;
+        if let (Some(l1), Some(cache)) = (&mut self.l1, p.l1) {
+            l1.resume(cache);
+        }
+        self.update_mask();
+        self.go_on(p.pc, globals)
+    }
+
+    /// Runs the block's instructions from `at`, leaving `at` at the one that failed on an error;
+    /// `true` when it stopped at a grid barrier (`at` is then the instruction after it).
     fn interpret(
         &mut self,
         globals: &[Option<GlobalBuf<'_>>],
         at: &mut usize,
-    ) -> Result<(), RunError> {
+    ) -> Result<bool, RunError> {
         let insts = &self.ir.insts;
         while *at < insts.len() {
             let pc = *at;
@@ -459,6 +558,18 @@ impl<'a> BlockRunner<'a> {
                     next = skip_to as usize;
                 }
                 Inst::Barrier => self.barrier(pc, "__syncthreads")?,
+                Inst::GridSync => {
+                    if self.lanes_active > 0 && !self.cfg.cooperative {
+                        return Err(RunError::NotCooperative {
+                            span: self.ir.spans[pc],
+                        });
+                    }
+                    if self.arrive(pc, "this_grid().sync()")? {
+                        self.counters[pc].grid_syncs += 1;
+                        *at = next;
+                        return Ok(true);
+                    }
+                }
                 Inst::BarrierVote { kind, d, pred } => {
                     self.barrier(pc, kind.name())?;
                     let value = kind.fold(
@@ -694,7 +805,7 @@ impl<'a> BlockRunner<'a> {
             }
             *at = next;
         }
-        Ok(())
+        Ok(false)
     }
 
     /// Adds the local step count to the launch's; past `--max-steps` the loop at `pc` is blamed.
@@ -854,10 +965,19 @@ impl<'a> BlockRunner<'a> {
     }
 
     fn barrier(&mut self, pc: usize, name: &'static str) -> Result<(), RunError> {
+        if self.arrive(pc, name)? {
+            self.counters[pc].barriers += 1;
+        }
+        Ok(())
+    }
+
+    /// The block's live threads arrive at barrier `pc` (`name` in diagnostics), which begins a
+    /// new epoch; `false` when no thread is here.
+    fn arrive(&mut self, pc: usize, name: &'static str) -> Result<bool, RunError> {
         if self.lanes_active == 0 {
             // No thread is here: every one returned, or left the loop with `break`/`continue`
             // before it. No barrier executes, and none is missed.
-            return Ok(());
+            return Ok(false);
         }
         let missing = self
             .mask
@@ -876,11 +996,10 @@ impl<'a> BlockRunner<'a> {
             });
         }
         self.issue(pc);
-        self.counters[pc].barriers += 1;
         self.epoch += 1;
         self.local_epoch += 1;
         self.last_barrier = Some(pc);
-        Ok(())
+        Ok(true)
     }
 
     /// Shuffles, votes, `__activemask()` and `__syncwarp()`.

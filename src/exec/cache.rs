@@ -272,6 +272,18 @@ impl BlockL1 {
         self.trace.clear();
     }
 
+    /// A copy of the running block's L1 share, for a block parked at a grid barrier.
+    pub(crate) fn cache(&self) -> SectorCache {
+        self.cache.clone()
+    }
+
+    /// A parked block goes on with its L1 share and an empty trace (its trace so far went to
+    /// the L2 with the grid barrier's wave).
+    pub(crate) fn resume(&mut self, cache: SectorCache) {
+        self.cache = cache;
+        self.trace.clear();
+    }
+
     /// One warp request's distinct sectors, ascending, for `op`: loads look in L1 first, a line
     /// at a time.
     pub(crate) fn request(&mut self, sectors: impl Iterator<Item = u64>, op: Op) {

@@ -56,6 +56,8 @@ pub struct InstCounters {
     pub smem_ideal_wavefronts: u64,
     /// `__syncthreads()` executions, once per block.
     pub barriers: u64,
+    /// Grid barriers (`this_grid().sync()`) passed, once per block.
+    pub grid_syncs: u64,
     /// Warps that evaluated a branch condition.
     pub branches: u64,
     /// Branch evaluations whose active lanes went both ways.
@@ -91,6 +93,7 @@ impl AddAssign for InstCounters {
         self.smem_st_wavefronts += o.smem_st_wavefronts;
         self.smem_ideal_wavefronts += o.smem_ideal_wavefronts;
         self.barriers += o.barriers;
+        self.grid_syncs += o.grid_syncs;
         self.branches += o.branches;
         self.divergent += o.divergent;
         self.race_count += o.race_count;
@@ -147,6 +150,9 @@ pub struct Counters {
     pub smem_bank_conflicts: u64,
     /// Barriers, once per block.
     pub barriers: u64,
+    /// Grid barriers (`this_grid().sync()` in a cooperative launch), once per block: a barrier
+    /// all 8 blocks of a grid pass counts 8.
+    pub grid_syncs: u64,
     /// Warps that evaluated a branch.
     pub branches: u64,
     /// Of those, warps whose lanes split.
@@ -182,6 +188,7 @@ impl Counters {
         self.smem_wavefronts += wf;
         self.smem_bank_conflicts += wf - c.smem_ideal_wavefronts;
         self.barriers += c.barriers;
+        self.grid_syncs += c.grid_syncs;
         self.branches += c.branches;
         self.divergent += c.divergent;
         self.race_count += c.race_count;

@@ -298,6 +298,37 @@ pub enum RunError {
         #[label(collection)]
         labels: Vec<miette::LabeledSpan>,
     },
+    /// `cg::this_grid().sync();` in a launch without `cooperative;`
+    #[error("`this_grid().sync()` in a launch that is not cooperative")]
+    #[diagnostic(
+        code(simt::run::not_cooperative),
+        help("a grid barrier needs a cooperative launch (cudaLaunchCooperativeKernel): write `cooperative;` in the launch section, or pass --cooperative")
+    )]
+    NotCooperative {
+        /// The grid barrier.
+        #[label("reached in a launch that is not cooperative")]
+        span: Span,
+    },
+    /// `if (blockIdx.x == 0) return; grid.sync();`: blocks wait at a grid barrier for blocks
+    /// that have ended
+    #[error("grid barrier deadlock: {waiting} block(s) wait at `this_grid().sync()` for {ended} block(s) that ended without reaching it: {ended_blocks}")]
+    #[diagnostic(
+        code(simt::run::grid_deadlock),
+        help("every block of a cooperative launch must reach each grid barrier (a GPU hangs here); move the `sync()` out of the condition, or let the blocks that return early wait first")
+    )]
+    GridDeadlock {
+        /// Where the waiting blocks wait.
+        #[label("block(s) {waiting_blocks} wait here")]
+        span: Span,
+        /// Blocks waiting.
+        waiting: u64,
+        /// The first of them, in grid order.
+        waiting_blocks: String,
+        /// Blocks that ended.
+        ended: u64,
+        /// The first of them, in grid order.
+        ended_blocks: String,
+    },
     /// `__global__ void k() {}` launched on a grid of 65535 × 65535 × 2147483647 blocks
     #[error("step limit exceeded: more than {limit} warp steps before block ({}, {}, {}) of {blocks} could start", block[0], block[1], block[2])]
     #[diagnostic(

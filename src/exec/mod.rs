@@ -28,7 +28,7 @@ use rayon::prelude::*;
 
 use crate::ir::{Inst, KernelIr, Space};
 use crate::value::Value;
-use block::BlockRunner;
+use block::{BlockRunner, Parked};
 
 /// A global array of a launch, held once however many pointer parameters point into it.
 #[derive(Clone, Debug, PartialEq)]
@@ -160,6 +160,9 @@ pub struct LaunchConfig {
     pub deadline: Option<Deadline>,
     /// Worker threads running blocks.
     pub threads: usize,
+    /// A cooperative launch (`cudaLaunchCooperativeKernel`): its blocks are all resident, and
+    /// `this_grid().sync()` is a barrier over the whole grid. The caller checks that they fit.
+    pub cooperative: bool,
     /// Launches of fewer threads than this run on one worker, whatever `threads` says (a pool
     /// costs more than they take): [`PARALLEL_MIN_THREADS`], or 0 to spread even the smallest
     /// launch over `threads` workers, as tests do to exercise the parallel merge.
@@ -345,9 +348,53 @@ pub fn state_bytes(ir: &KernelIr, cfg: &LaunchConfig) -> u64 {
             cache::state_bytes(c.l2_bytes),
         )
     });
+    // A cooperative launch keeps each block parked at a grid barrier: its registers, masks,
+    // shared and local arrays.
+    let parked = if grid_barriers(ir, cfg) {
+        let locals: u64 = ir
+            .locals
+            .iter()
+            .map(|a| u64::from(a.len) * (u64::from(a.elem.size()) + 8))
+            .sum();
+        (lanes + shared + locals * cfg.threads_per_block()).saturating_mul(cfg.blocks())
+    } else {
+        0
+    };
     (lanes + shared + counters + l1)
         .saturating_mul(workers(ir, cfg))
         .saturating_add(l2)
+        .saturating_add(parked)
+}
+
+/// Whether blocks of this launch may park at a grid barrier: a cooperative launch of a kernel
+/// with `this_grid().sync()`.
+fn grid_barriers(ir: &KernelIr, cfg: &LaunchConfig) -> bool {
+    cfg.cooperative && ir.insts.iter().any(|i| matches!(i, Inst::GridSync))
+}
+
+/// Blocks `from..to` (positions) on `workers` workers: contiguous ranges, `workers × 8` at most.
+fn ranges(from: u64, to: u64, workers: u64) -> Vec<std::ops::Range<u64>> {
+    let n = to - from;
+    let chunks = (workers * 8).min(n).max(1);
+    // In 128 bits: a grid may have 2^63 blocks.
+    let cut = |c: u64| from + (u128::from(c) * u128::from(n) / u128::from(chunks)) as u64;
+    (0..chunks).map(|c| cut(c)..cut(c + 1)).collect()
+}
+
+/// Up to eight blocks as `(x, y, z), …`, and how many more there are.
+fn name_blocks(cfg: &LaunchConfig, ids: &[u64]) -> String {
+    let mut s: Vec<String> = ids
+        .iter()
+        .take(8)
+        .map(|&id| {
+            let [x, y, z] = cfg.block_of(id);
+            format!("({x}, {y}, {z})")
+        })
+        .collect();
+    if ids.len() > 8 {
+        s.push(format!("and {} more", ids.len() - 8));
+    }
+    s.join(", ")
 }
 
 /// Runs every block of the grid, on `cfg.threads` workers.
@@ -523,7 +570,11 @@ fn launch_from(
         .flatten();
     // With the cache model, the grid runs one wave of resident blocks at a time: the wave's
     // traces go through the L2 before the next wave starts. Without it, the grid is one wave.
-    let wave = cfg.cache.map_or(blocks, |c| c.wave_blocks).max(1);
+    // A cooperative launch's blocks are all resident: one wave.
+    let wave = match cfg.cache {
+        Some(c) if !grid_barriers(ir, cfg) => c.wave_blocks.max(1),
+        _ => blocks.max(1),
+    };
     let mut l2 = cfg.cache.map(|c| cache::L2::new(c.l2_bytes));
     let mut parts: Vec<Part> = Vec::new();
     let mut group_cache = Vec::new();
@@ -540,39 +591,78 @@ fn launch_from(
                 l2.clear();
             }
         }
-        let mut wave_parts: Vec<Part> = match &pool {
-            Some(pool) if end - start > 1 => {
-                let n = end - start;
-                let chunks = (workers * 8).min(n);
-                // In 128 bits: a grid may have 2^63 blocks.
-                let cut =
-                    |c: u64| start + (u128::from(c) * u128::from(n) / u128::from(chunks)) as u64;
-                let ranges: Vec<std::ops::Range<u64>> =
-                    (0..chunks).map(|c| cut(c)..cut(c + 1)).collect();
-                pool.install(|| ranges.into_par_iter().map(|r| work.run(r)).collect())
-            }
-            // One worker, or no threads to be had: the same work in order on this one.
-            _ if end > start => vec![work.run(start..end)],
+        // Blocks park at grid barriers: the wave runs again from there, stretch after stretch,
+        // until every block has ended.
+        let mut chunks: Vec<Chunk> = match &pool {
+            Some(_) if end - start > 1 => ranges(start, end, workers)
+                .into_iter()
+                .map(Chunk::Fresh)
+                .collect(),
+            _ if end > start => vec![Chunk::Fresh(start..end)],
             _ => Vec::new(),
         };
-        if let Some(l2) = &mut l2 {
-            let mut traces: Vec<&[cache::Touch]> = Vec::new();
-            for p in &wave_parts {
-                let mut from = 0;
-                for &end in &p.trace_ends {
-                    traces.push(&p.traces[from..end]);
-                    from = end;
+        let mut wave_parts: Vec<Part> = Vec::new();
+        loop {
+            let mut stretch: Vec<Part> = match &pool {
+                Some(pool) if chunks.len() > 1 => {
+                    pool.install(|| chunks.into_par_iter().map(|c| work.run(c)).collect())
+                }
+                // One worker, or no threads to be had: the same work in order on this one.
+                _ => chunks.into_iter().map(|c| work.run(c)).collect(),
+            };
+            if let Some(l2) = &mut l2 {
+                let mut traces: Vec<&[cache::Touch]> = Vec::new();
+                for p in &stretch {
+                    let mut from = 0;
+                    for &end in &p.trace_ends {
+                        traces.push(&p.traces[from..end]);
+                        from = end;
+                    }
+                }
+                l2.replay_wave(&traces);
+                if groups.is_some() {
+                    let hits = stretch.iter().map(|p| p.l1_hits).sum();
+                    let misses = stretch.iter().map(|p| p.l1_misses).sum();
+                    group_cache.push(l2.finish(hits, misses));
                 }
             }
-            l2.replay_wave(&traces);
-            if groups.is_some() {
-                let hits = wave_parts.iter().map(|p| p.l1_hits).sum();
-                let misses = wave_parts.iter().map(|p| p.l1_misses).sum();
-                group_cache.push(l2.finish(hits, misses));
+            let mut parked = Vec::new();
+            let mut ended = Vec::new();
+            for p in &mut stretch {
+                p.traces = Vec::new();
+                parked.append(&mut p.parked);
+                ended.append(&mut p.ended);
             }
-        }
-        for p in &mut wave_parts {
-            p.traces = Vec::new();
+            let failed = stretch.iter().any(|p| p.failure.is_some());
+            wave_parts.append(&mut stretch);
+            if failed || parked.is_empty() {
+                break;
+            }
+            if !ended.is_empty() {
+                let ids = |v: &[u64]| -> Vec<u64> {
+                    v.iter()
+                        .map(|&i| ids.map_or(i, |ids| ids[i as usize]))
+                        .collect()
+                };
+                let waiting: Vec<u64> = ids(&parked.iter().map(|(i, _)| *i).collect::<Vec<_>>());
+                return Err(RunError::GridDeadlock {
+                    span: ir.spans[parked[0].1.at()],
+                    waiting: waiting.len() as u64,
+                    waiting_blocks: name_blocks(cfg, &waiting),
+                    ended: ended.len() as u64,
+                    ended_blocks: name_blocks(cfg, &ids(&ended)),
+                });
+            }
+            chunks = match &pool {
+                Some(_) if parked.len() > 1 => {
+                    let mut parked = parked.into_iter();
+                    ranges(0, parked.len() as u64, workers)
+                        .into_iter()
+                        .map(|r| Chunk::Parked(parked.by_ref().take(r.count()).collect()))
+                        .collect()
+                }
+                _ => vec![Chunk::Parked(parked)],
+            };
         }
         let failed = wave_parts.iter().any(|p| p.failure.is_some());
         parts.append(&mut wave_parts);
@@ -674,6 +764,13 @@ const DONE_FLUSH: u64 = 64;
 /// [`LaunchConfig::parallel_min`]).
 pub const PARALLEL_MIN_THREADS: u64 = 1 << 15;
 
+/// Blocks one worker runs, in order: a range of positions from their start, or blocks parked
+/// at a grid barrier that every block has reached.
+enum Chunk {
+    Fresh(std::ops::Range<u64>),
+    Parked(Vec<(u64, Parked)>),
+}
+
 /// What one range of blocks produced.
 struct Part {
     counters: Vec<InstCounters>,
@@ -692,6 +789,10 @@ struct Part {
     /// L1 hits and misses of its blocks.
     l1_hits: u64,
     l1_misses: u64,
+    /// Its blocks that stopped at a grid barrier (positions), in order.
+    parked: Vec<(u64, Parked)>,
+    /// In a cooperative launch: its blocks that ended (positions), in order.
+    ended: Vec<u64>,
 }
 
 /// Everything the workers share.
@@ -712,8 +813,8 @@ struct Work<'a> {
 }
 
 impl Work<'_> {
-    /// Runs blocks `range` (linear ids, or positions in `ids`) in order on one runner.
-    fn run(&self, range: std::ops::Range<u64>) -> Part {
+    /// Runs the blocks of `chunk` (linear ids, or positions in `ids`) in order on one runner.
+    fn run(&self, chunk: Chunk) -> Part {
         let mut runner = BlockRunner::new(
             self.ir,
             self.cfg,
@@ -731,41 +832,59 @@ impl Work<'_> {
         let mut counters = vec![InstCounters::default(); self.ir.insts.len()];
         let mut block_totals = Vec::new();
         let (mut traces, mut trace_ends) = (Vec::new(), Vec::new());
-        for i in range {
+        let (mut parked, mut ended) = (Vec::new(), Vec::new());
+        let blocks: Box<dyn Iterator<Item = (u64, Option<Parked>)>> = match chunk {
+            Chunk::Fresh(range) => Box::new(range.map(|i| (i, None))),
+            Chunk::Parked(blocks) => Box::new(blocks.into_iter().map(|(i, p)| (i, Some(p)))),
+        };
+        for (i, waiting) in blocks {
             let id = self.ids.map_or(i, |ids| ids[i as usize]);
             // A block after a known failure cannot be the first one: skip it.
             if id > self.first_failure.load(Ordering::Relaxed) {
                 break;
             }
-            // Launching a block costs its warps a step each, so that even an empty kernel on a
-            // grid of 2^31 × 65535 × 65535 blocks ends at the limit. On one worker `seen +
-            // pending` is the exact count.
-            pending += warps;
-            if pending >= LAUNCH_FLUSH && self.cfg.deadline.as_ref().is_some_and(Deadline::passed) {
-                self.first_failure.fetch_min(id, Ordering::Relaxed);
-                failure = Some((id, runner.timeout(0)));
-                break;
-            }
-            if pending >= LAUNCH_FLUSH || seen + pending > self.cfg.max_steps {
-                seen = self.budget.fetch_add(pending, Ordering::Relaxed) + pending;
-                pending = 0;
-                if seen > self.cfg.max_steps {
+            let stop = match waiting {
+                Some(p) => runner.resume(p, self.globals),
+                None => {
+                    // Launching a block costs its warps a step each, so that even an empty
+                    // kernel on a grid of 2^31 × 65535 × 65535 blocks ends at the limit. On one
+                    // worker `seen + pending` is the exact count.
+                    pending += warps;
+                    if pending >= LAUNCH_FLUSH
+                        && self.cfg.deadline.as_ref().is_some_and(Deadline::passed)
+                    {
+                        self.first_failure.fetch_min(id, Ordering::Relaxed);
+                        failure = Some((id, runner.timeout(0)));
+                        break;
+                    }
+                    if pending >= LAUNCH_FLUSH || seen + pending > self.cfg.max_steps {
+                        seen = self.budget.fetch_add(pending, Ordering::Relaxed) + pending;
+                        pending = 0;
+                        if seen > self.cfg.max_steps {
+                            self.first_failure.fetch_min(id, Ordering::Relaxed);
+                            failure = Some((
+                                id,
+                                RunError::GridStepLimit {
+                                    limit: self.cfg.max_steps,
+                                    block: self.cfg.block_of(id),
+                                    blocks: self.cfg.blocks(),
+                                },
+                            ));
+                            break;
+                        }
+                    }
+                    runner.run(self.cfg.block_of(id), self.scalars, self.globals)
+                }
+            };
+            match stop {
+                Err(e) => {
                     self.first_failure.fetch_min(id, Ordering::Relaxed);
-                    failure = Some((
-                        id,
-                        RunError::GridStepLimit {
-                            limit: self.cfg.max_steps,
-                            block: self.cfg.block_of(id),
-                            blocks: self.cfg.blocks(),
-                        },
-                    ));
+                    failure = Some((id, e));
                     break;
                 }
-            }
-            if let Err(e) = runner.run(self.cfg.block_of(id), self.scalars, self.globals) {
-                self.first_failure.fetch_min(id, Ordering::Relaxed);
-                failure = Some((id, e));
-                break;
+                Ok(Some(p)) => parked.push((i, p)),
+                Ok(None) if self.cfg.cooperative => ended.push(i),
+                Ok(None) => {}
             }
             if let Some(l1) = &runner.l1 {
                 traces.extend_from_slice(&l1.trace);
@@ -805,6 +924,8 @@ impl Work<'_> {
             trace_ends,
             l1_hits: runner.l1.as_ref().map_or(0, |l1| l1.hits),
             l1_misses: runner.l1.as_ref().map_or(0, |l1| l1.misses),
+            parked,
+            ended,
         }
     }
 }
@@ -830,6 +951,7 @@ mod tests {
             max_block_steps: crate::pipeline::DEFAULT_MAX_BLOCK_STEPS,
             deadline: None,
             threads,
+            cooperative: false,
             // Every launch on the parallel path, however small.
             parallel_min: 0,
             probe: Probe::default(),

@@ -204,7 +204,7 @@ struct Entry {
 }
 
 /// Per-element history of one shared array in the current block.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub(crate) struct History(Vec<Entry>);
 
 /// A hazard found on one lane: kind, the other warp and its instruction.

@@ -4,7 +4,7 @@ use crate::ir::{bank_of, Bank, KernelIr, Reg};
 use crate::value::{Num, Scalar};
 
 /// Register banks: `bank[r][lane]`. Reused across blocks.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub(crate) struct RegFile {
     pub(crate) b: Vec<Vec<bool>>,
     pub(crate) w: Vec<Vec<u32>>,

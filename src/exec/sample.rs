@@ -457,7 +457,7 @@ fn named<T: Serialize>(c: &T) -> BTreeMap<String, f64> {
 }
 
 /// Counters of one instruction, as many as [`fields`] lists.
-const FIELDS: usize = 27;
+const FIELDS: usize = 28;
 
 /// An instruction's counters in a fixed order (undone by [`unfields`]).
 fn fields(c: &InstCounters) -> [u64; FIELDS] {
@@ -489,6 +489,7 @@ fn fields(c: &InstCounters) -> [u64; FIELDS] {
         c.uninit_count,
         c.g_wavefronts,
         c.tex_requests,
+        c.grid_syncs,
     ]
 }
 
@@ -523,6 +524,7 @@ fn unfields(s: &[f64; FIELDS]) -> InstCounters {
         uninit_count: r(24),
         g_wavefronts: r(25),
         tex_requests: r(26),
+        grid_syncs: r(27),
     }
 }
 

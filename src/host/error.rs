@@ -396,4 +396,25 @@ pub enum HostError {
         #[label("opted in to {bytes} bytes")]
         span: Span,
     },
+    /// `cooperative;` with `grid = 1000;` for a kernel of which 2 blocks of 1024 threads fit on an SM
+    #[error("cudaErrorCooperativeLaunchTooLarge: {blocks} blocks cannot all be resident on {gpu}: {per_sm} per SM × {sms} SMs = {most}")]
+    #[diagnostic(
+        code(simt::host::cooperative_too_large),
+        help("a cooperative launch's blocks must all run at once (their grid barriers wait for each other); launch at most {most} blocks and loop over the data in each (a grid-stride loop), or use fewer threads, registers or shared memory per block so that more fit on an SM")
+    )]
+    CooperativeTooLarge {
+        /// Blocks in the grid.
+        blocks: u64,
+        /// Resident blocks per SM (the occupancy calculator's).
+        per_sm: u32,
+        /// SMs of the GPU.
+        sms: u32,
+        /// `per_sm × sms`.
+        most: u64,
+        /// The GPU's name.
+        gpu: String,
+        /// The grid, or the kernel when the grid is given on the command line.
+        #[label("{blocks} blocks; at most {most} fit")]
+        span: Span,
+    },
 }

@@ -279,7 +279,7 @@ fn assigned_names(launch: Option<&Launch>) -> Vec<&str> {
                 .iter()
                 .filter_map(|s| match s {
                     HostStmt::Assign { name, .. } => Some(name.name.as_str()),
-                    HostStmt::Expect(_) => None,
+                    HostStmt::Expect(_) | HostStmt::Cooperative(_) => None,
                 })
                 .collect()
         })
@@ -411,6 +411,7 @@ pub fn prepare(
                 env.vars.insert(name.name.clone(), v);
             }
             HostStmt::Expect(e) => expects.push(e.clone()),
+            HostStmt::Cooperative(_) => {}
         }
     }
     let dim = |env: &Env, which: &str, span: Span| -> Result<[u32; 3], Failure> {

@@ -404,6 +404,9 @@ impl<'k> Lowerer<'k> {
             StmtKind::Break => self.jump_out(Inst::Break { skip_to: 0 }, span),
             StmtKind::Continue => self.jump_out(Inst::Continue { skip_to: 0 }, span),
             StmtKind::Return => self.jump_out(Inst::Return { skip_to: 0 }, span),
+            StmtKind::GridSync => {
+                self.emit(Inst::GridSync, span);
+            }
             StmtKind::Barrier => {
                 self.emit(Inst::Barrier, span);
             }
@@ -1144,6 +1147,7 @@ fn collect_stmt_at(s: &typed::Stmt, needs: &mut Needs) {
         | StmtKind::Continue
         | StmtKind::Return
         | StmtKind::Barrier
+        | StmtKind::GridSync
         | StmtKind::Trap
         | StmtKind::ReturnFn => {}
     }

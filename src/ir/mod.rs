@@ -411,6 +411,9 @@ pub enum Inst {
     },
     /// `__syncthreads()`: every live thread of the block must be active.
     Barrier,
+    /// `this_grid().sync()`: a barrier like [`Inst::Barrier`] in its block, where the block
+    /// waits until every block of the grid has reached one (a cooperative launch).
+    GridSync,
     /// `d = fold(pred)` over the block's threads (`__syncthreads_count/_and/_or`): a barrier
     /// like [`Inst::Barrier`]; `d` is `int`.
     BarrierVote { kind: BlockVote, d: Reg, pred: Reg },

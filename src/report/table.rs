@@ -175,6 +175,13 @@ pub fn render(m: &RunOutput) -> String {
         c.branches, c.divergent, d.branch_efficiency
     );
     let _ = writeln!(s, "  {:>10} barriers", c.barriers);
+    if c.grid_syncs > 0 {
+        let _ = writeln!(
+            s,
+            "  {:>10} grid barriers (this_grid().sync(), once per block)",
+            c.grid_syncs
+        );
+    }
     if c.race_count == 0 {
         let _ = writeln!(s, "races       none");
     } else {

@@ -789,4 +789,6 @@ pub enum HostStmt {
     },
     /// `expect expr;`
     Expect(Expr),
+    /// `cooperative;`: a cooperative launch (`cudaLaunchCooperativeKernel`).
+    Cooperative(Span),
 }

@@ -2234,6 +2234,7 @@ impl<'m> Builder<'m> {
                         .expect("grammar: expect has an expression");
                     stmts.push(HostStmt::Expect(self.expr(e)?));
                 }
+                Rule::cooperative_stmt => stmts.push(HostStmt::Cooperative(self.span(&p))),
                 _ => {}
             }
         }

@@ -36,6 +36,7 @@ pub(crate) fn too_deep_module(m: &Module) -> Option<Span> {
             match s {
                 HostStmt::Assign { value, .. } => todo.push((Node::Expr(value), 1)),
                 HostStmt::Expect(e) => todo.push((Node::Expr(e), 1)),
+                HostStmt::Cooperative(_) => {}
             }
         }
     }

@@ -453,5 +453,6 @@ fn friendly(rule: Rule) -> Option<&'static str> {
         Rule::launch_signature => "an overload's parameter types `(int, float*)`",
         Rule::host_assign => "`name = value;`",
         Rule::expect_stmt | Rule::kw_expect => "`expect`",
+        Rule::cooperative_stmt => "`cooperative;`",
     })
 }

@@ -117,7 +117,7 @@ pub fn set_names(l: &Launch) -> std::collections::HashSet<String> {
                 let end = name.name.find(['.', '[']).unwrap_or(name.name.len());
                 Some(name.name[..end].to_string())
             }
-            HostStmt::Expect(_) => None,
+            HostStmt::Expect(_) | HostStmt::Cooperative(_) => None,
         })
         .collect()
 }

@@ -66,6 +66,7 @@ fn run_on(
         parallel_min: simt::exec::PARALLEL_MIN_THREADS,
         probe: simt::exec::Probe::default(),
         progress: false,
+        cooperative: false,
     };
     pipeline::run(&SourceFile::new("test.sk", src), &opts)
 }
