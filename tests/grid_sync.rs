@@ -171,3 +171,97 @@ launch k { a = zeros(1); grid = 2; block = 32; cooperative; }
     let f = run(src, 1, false).expect_err("divergent");
     assert_eq!(codes(&f), ["simt::run::divergent_barrier"]);
 }
+
+/// Each of 4 blocks of 32 writes its own 32 elements of `a` and reads the next block's (block 3
+/// reads block 0's); with `SYNC` a grid barrier separates the two.
+const NEIGHBOURS: &str = r#"
+namespace cg = cooperative_groups;
+__global__ void k(int* a, int* b, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    a[i] = i * 10;
+    SYNC
+    b[i] = a[(i + blockDim.x) % n];
+    cg::this_grid().sync();
+}
+launch k { n = 128; a = zeros(n); b = zeros(n); grid = 4; block = 32; cooperative; }
+"#;
+
+#[test]
+fn blocks_touching_one_element_between_grid_barriers_race() {
+    // In block order: block 1 writes a[32..63] (line 5), which block 0 read (line 7); blocks 2
+    // and 3 likewise write what blocks 1 and 2 read: one group of 3 blocks, 3 warp
+    // instructions, 96 words, first at a[32]. Block 3 reads a[0..31] (line 7), which block 0
+    // wrote: a second group of 1 block, 1 warp instruction, 32 words. race_count counts each
+    // racing instruction once per block: blocks 1, 2, 3 at line 5 and block 3 at line 7 = 4.
+    let src = NEIGHBOURS.replace("SYNC", "");
+    let one = run(&src, 1, false).expect("runs");
+    assert_eq!(one.counters.race_count, 4);
+    let groups: Vec<_> = one
+        .races
+        .iter()
+        .map(|r| {
+            let g = &r.race;
+            (
+                g.first.block,
+                g.first.other_block,
+                r.line,
+                r.other_line,
+                g.first.index,
+                (g.blocks, g.warps, g.words),
+            )
+        })
+        .collect();
+    assert_eq!(
+        groups,
+        [
+            ([1, 0, 0], Some([0, 0, 0]), 5, 7, 32, (3, 3, 96)),
+            ([3, 0, 0], Some([0, 0, 0]), 7, 5, 0, (1, 1, 32)),
+        ]
+    );
+    assert!(one.races[0].describe().starts_with("between blocks"));
+    for threads in [2, 4] {
+        let r = run(&src, threads, false).expect("runs");
+        assert_eq!(r.counters, one.counters, "{threads} workers");
+        assert_eq!(r.races.len(), 2);
+    }
+    // A grid barrier between the write and the read orders them: no race.
+    let synced = run(
+        &NEIGHBOURS.replace("SYNC", "cg::this_grid().sync();"),
+        1,
+        false,
+    )
+    .expect("runs");
+    assert_eq!(synced.counters.race_count, 0);
+    assert!(synced.races.is_empty());
+}
+
+#[test]
+fn atomics_of_several_blocks_do_not_race_but_a_read_beside_them_does() {
+    // 4 blocks of 32 each add 1 to c[0]: atomics never conflict with each other. Read after a
+    // grid barrier, c[0] = 128 everywhere and there is no race. Read before it (WHERE = the
+    // read first), blocks 1..3 read c[0] which block 0 updated atomically, and blocks 1..3's
+    // atomics hit block 0's read: races.
+    let src = r#"
+namespace cg = cooperative_groups;
+__global__ void k(int* c, int* out) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    atomicAdd(&c[0], 1);
+    cg::this_grid().sync();
+    out[i] = c[0];
+}
+launch k { c = zeros(1); out = zeros(128); grid = 4; block = 32; cooperative;
+           expect out == 128; }
+"#;
+    let r = run(src, 1, false).expect("runs");
+    passed(&r);
+    assert!(r.races.is_empty());
+    let racy = src.replace(
+        "    cg::this_grid().sync();\n    out[i] = c[0];",
+        "    out[i] = c[0];\n    cg::this_grid().sync();",
+    );
+    let r = run(&racy, 1, false).expect("runs");
+    // Block 0: no earlier block. Blocks 1, 2, 3: the atomic (line 5) meets block 0's read, and
+    // the read (line 6) meets block 0's atomic: 2 instructions × 3 blocks = 6.
+    assert_eq!(r.counters.race_count, 6);
+    assert_eq!(r.races.len(), 2);
+}

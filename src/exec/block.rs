@@ -257,6 +257,9 @@ pub(crate) struct BlockRunner<'a> {
     pub(crate) l1: Option<BlockL1>,
     /// The launch's textures: a texture object `h` is `textures[h - 1]`.
     textures: &'a [crate::texture::Texture],
+    /// In a cooperative launch: the running block's global accesses since its last grid
+    /// barrier, for the races between blocks.
+    pub(crate) grid_log: Option<super::grid_race::Log>,
 }
 
 impl<'a> BlockRunner<'a> {
@@ -351,6 +354,7 @@ impl<'a> BlockRunner<'a> {
             printf_truncated: false,
             l1: cfg.cache.map(|c| BlockL1::new(c.l1_bytes_per_block)),
             textures,
+            grid_log: cfg.cooperative.then(super::grid_race::Log::default),
         }
     }
 

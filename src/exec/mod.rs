@@ -8,6 +8,7 @@ mod cells;
 mod coalesce;
 mod counters;
 mod error;
+mod grid_race;
 mod memory;
 mod probe;
 mod race;
@@ -72,6 +73,9 @@ pub(crate) struct GlobalBuf<'a> {
     /// The byte address of the element the parameter points at ([`crate::ir::global_address`]);
     /// 0 for `NULL`.
     address: u64,
+    /// The array's index in [`Args::buffers`] (0 for `NULL`): what tells arrays apart in the
+    /// races between blocks.
+    array: u32,
 }
 
 /// A flag another thread raises to stop a launch (the Python module's Ctrl-C); clones share it.
@@ -514,6 +518,7 @@ fn launch_from(
                     written: arrays[b].2,
                     sector_base: (b as u64 + 1) << 40,
                     address: crate::ir::global_address(b, p.offset, arrays[b].3),
+                    array: b as u32,
                 },
                 None => GlobalBuf {
                     name: &p.name,
@@ -522,6 +527,7 @@ fn launch_from(
                     written: None,
                     sector_base: 0,
                     address: 0,
+                    array: 0,
                 },
             })
         })
@@ -578,6 +584,10 @@ fn launch_from(
     let mut l2 = cfg.cache.map(|c| cache::L2::new(c.l2_bytes));
     let mut parts: Vec<Part> = Vec::new();
     let mut group_cache = Vec::new();
+    // Races between blocks (cooperative launches), the instructions they hit, and the stretches
+    // between grid barriers so far.
+    let names: Vec<&str> = arrays.iter().map(|a| a.0).collect();
+    let (mut cross_races, mut cross_insts, mut stretches) = (Vec::new(), Vec::new(), 0u32);
     let mut start = 0;
     for g in 0.. {
         let end = match groups {
@@ -628,11 +638,24 @@ fn launch_from(
             }
             let mut parked = Vec::new();
             let mut ended = Vec::new();
+            let mut touches = Vec::new();
             for p in &mut stretch {
                 p.traces = Vec::new();
                 parked.append(&mut p.parked);
                 ended.append(&mut p.ended);
+                touches.append(&mut p.touches);
             }
+            if !touches.is_empty() {
+                let (mut found, mut insts) =
+                    grid_race::find(ir, cfg, &touches, (stretches, &names));
+                race::merge(&mut cross_races, std::mem::take(&mut found), |a, b| {
+                    ir.site(a.inst) == ir.site(b.inst)
+                        && ir.site(a.other_inst) == ir.site(b.other_inst)
+                        && a.array == b.array
+                });
+                cross_insts.append(&mut insts);
+            }
+            stretches += 1;
             let failed = stretch.iter().any(|p| p.failure.is_some());
             wave_parts.append(&mut stretch);
             if failed || parked.is_empty() {
@@ -723,6 +746,15 @@ fn launch_from(
     if let Some((_, e)) = failure {
         return Err(e);
     }
+    for inst in cross_insts {
+        per_inst[inst as usize].race_count += 1;
+    }
+    race::merge(&mut races, cross_races, |a, b| {
+        a.kind == b.kind
+            && ir.site(a.inst) == ir.site(b.inst)
+            && ir.site(a.other_inst) == ir.site(b.other_inst)
+            && a.array == b.array
+    });
     let mut counters = Counters {
         blocks,
         threads: blocks * cfg.threads_per_block(),
@@ -793,6 +825,8 @@ struct Part {
     parked: Vec<(u64, Parked)>,
     /// In a cooperative launch: its blocks that ended (positions), in order.
     ended: Vec<u64>,
+    /// In a cooperative launch: each block's global accesses in this stretch (linear id).
+    touches: Vec<(u64, Vec<grid_race::Touch>)>,
 }
 
 /// Everything the workers share.
@@ -832,7 +866,7 @@ impl Work<'_> {
         let mut counters = vec![InstCounters::default(); self.ir.insts.len()];
         let mut block_totals = Vec::new();
         let (mut traces, mut trace_ends) = (Vec::new(), Vec::new());
-        let (mut parked, mut ended) = (Vec::new(), Vec::new());
+        let (mut parked, mut ended, mut touches) = (Vec::new(), Vec::new(), Vec::new());
         let blocks: Box<dyn Iterator<Item = (u64, Option<Parked>)>> = match chunk {
             Chunk::Fresh(range) => Box::new(range.map(|i| (i, None))),
             Chunk::Parked(blocks) => Box::new(blocks.into_iter().map(|(i, p)| (i, Some(p)))),
@@ -876,6 +910,9 @@ impl Work<'_> {
                     runner.run(self.cfg.block_of(id), self.scalars, self.globals)
                 }
             };
+            if let (Ok(_), Some(log)) = (&stop, &mut runner.grid_log) {
+                touches.push((id, log.take()));
+            }
             match stop {
                 Err(e) => {
                     self.first_failure.fetch_min(id, Ordering::Relaxed);
@@ -926,6 +963,7 @@ impl Work<'_> {
             l1_misses: runner.l1.as_ref().map_or(0, |l1| l1.misses),
             parked,
             ended,
+            touches,
         }
     }
 }

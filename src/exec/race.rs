@@ -18,6 +18,10 @@ pub enum RaceKind {
     /// Two lanes of one global store wrote the same address.
     #[serde(rename = "global-WAW")]
     GlobalDuplicate,
+    /// Two blocks of a cooperative launch touched one global element between the same grid
+    /// barriers, at least one writing (an atomic conflicts with plain accesses only).
+    #[serde(rename = "cross-block")]
+    CrossBlock,
 }
 
 /// One described race.
@@ -27,7 +31,8 @@ pub struct Race {
     pub kind: RaceKind,
     /// The block.
     pub block: [u32; 3],
-    /// Barrier epoch inside the block (0 before the first `__syncthreads()`).
+    /// Barrier epoch inside the block (0 before the first `__syncthreads()`); for a race
+    /// between blocks, the grid barriers before it.
     pub epoch: u32,
     /// The array or buffer.
     pub array: String,
@@ -37,6 +42,9 @@ pub struct Race {
     pub warp: u32,
     /// The warp of the earlier conflicting access.
     pub other_warp: u32,
+    /// For a race between blocks, the block of the earlier access (in block order).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub other_block: Option<[u32; 3]>,
     /// Instruction of this access.
     #[serde(skip)]
     pub inst: u32,
@@ -137,7 +145,7 @@ pub(crate) fn merge<T>(
 /// Bytes of history kept per shared-array element.
 pub(crate) const HISTORY_BYTES: u64 = std::mem::size_of::<Entry>() as u64;
 
-/// How a warp touches a shared word.
+/// How a warp touches a shared word (or, between blocks, a global element).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Op {
     Read,

@@ -33,6 +33,13 @@ pub fn barriers(insts: &[InstStat], protects: &[bool]) -> Vec<BarrierView> {
 /// Where a `__syncthreads()` would separate a race's two accesses: the line after which to put it
 /// (`None` when no barrier helps) and a sentence saying so.
 pub fn race_fix(race: &Race, line: usize, other_line: usize) -> (Option<usize>, String) {
+    if race.kind == RaceKind::CrossBlock {
+        return (
+            None,
+            "no __syncthreads() helps between blocks: put this_grid().sync() between the two accesses (in a cooperative launch), split the kernel in two launches, or give each block its own elements"
+                .to_string(),
+        );
+    }
     if race.kind == RaceKind::GlobalDuplicate {
         return (
             None,
@@ -83,6 +90,7 @@ mod tests {
             index: 0,
             warp: 1,
             other_warp: 0,
+            other_block: None,
             inst,
             other_inst,
         }

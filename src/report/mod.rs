@@ -120,6 +120,15 @@ impl RaceView {
                 "WAW in block ({},{},{}) epoch {}: warp {} {} {}[{}] (line {}) written{} by warp {} (line {}) with no __syncthreads() between",
                 b[0], b[1], b[2], r.epoch, r.warp, verb(self.access, "overwrites"), r.array, r.index, self.line, by(self.other_access), r.other_warp, self.other_line
             ),
+            RaceKind::CrossBlock => {
+                let o = r.other_block.unwrap_or_default();
+                format!(
+                    "between blocks: block ({},{},{}) {} {}[{}] (line {}), which block ({},{},{}) {} (line {}), with no this_grid().sync() between",
+                    b[0], b[1], b[2], verb(self.access, "writes"), r.array, r.index, self.line, o[0], o[1], o[2],
+                    match self.other_access { "atomic" => "updates atomically", "read" => "reads", _ => "writes" },
+                    self.other_line
+                )
+            }
             RaceKind::GlobalDuplicate => format!(
                 "two threads of block ({},{},{}) store to {}[{}] in one instruction (line {}): the surviving value is undefined",
                 b[0], b[1], b[2], r.array, r.index, self.line

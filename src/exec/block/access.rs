@@ -328,8 +328,10 @@ impl BlockRunner<'_> {
                 Space::Choice { .. } => unreachable!("exec: choices are resolved in `choose`"),
                 Space::Global(p) => {
                     with_cells!(cells(globals, p), c => transfer(&mut Global(c), (ix, whole), (&self.mask, self.full), &mut self.regs, reg));
+                    if let Some(log) = &mut self.grid_log {
+                        log.note(global(globals, p).array, (&self.mask, ix), op, pc as u32);
+                    }
                     if let Some(written) = global(globals, p).written {
-                        let op = if is_store { Op::Write } else { Op::Read };
                         self.track_written(written, op, width > 1);
                     }
                 }
@@ -416,6 +418,7 @@ impl BlockRunner<'_> {
                             index,
                             warp,
                             other_warp,
+                            other_block: None,
                             inst: pc as u32,
                             other_inst,
                         };
@@ -649,6 +652,15 @@ impl BlockRunner<'_> {
             match space {
                 Space::Shared(s) => self.track_shared(pc, s, (width, k, false), Op::Atomic),
                 Space::Global(p) => {
+                    if let Some(log) = &mut self.grid_log {
+                        let ix = if width > 1 { &self.comp } else { &self.idx };
+                        log.note(
+                            global(globals, p).array,
+                            (&self.mask, ix),
+                            Op::Atomic,
+                            pc as u32,
+                        );
+                    }
                     if let Some(written) = global(globals, p).written {
                         self.track_written(written, Op::Atomic, width > 1);
                     }
