@@ -1528,6 +1528,7 @@ impl<'k> Block<'_, 'k> {
                     Builtin::BlockIdx(a) => self.block[a as usize],
                     Builtin::BlockDim(a) => self.cfg.block[a as usize],
                     Builtin::GridDim(a) => self.cfg.grid[a as usize],
+                    Builtin::Cooperative => u32::from(self.cfg.cooperative),
                 }))
             }
             ExprKind::Neg(a) => {

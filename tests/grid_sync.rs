@@ -265,3 +265,39 @@ launch k { c = zeros(1); out = zeros(128); grid = 4; block = 32; cooperative;
     assert_eq!(r.counters.race_count, 6);
     assert_eq!(r.races.len(), 2);
 }
+
+#[test]
+fn a_grid_group_is_valid_in_a_cooperative_launch_only() {
+    // CUDA: `this_grid().is_valid()` is false unless the kernel was launched with
+    // cudaLaunchCooperativeKernel, so the guarded barrier is skipped outside one: v = 0 then
+    // (and no not_cooperative error), 1 in a cooperative launch.
+    let src = r#"
+namespace cg = cooperative_groups;
+__global__ void k(int* v) {
+    cg::grid_group g = cg::this_grid();
+    if (g.is_valid()) g.sync();
+    v[g.thread_rank()] = g.is_valid() ? 1 : 0;
+}
+launch k { v = zeros(64); grid = 2; block = 32; }
+"#;
+    let r = run(src, 1, false).expect("runs");
+    assert_eq!(r.counters.grid_syncs, 0);
+    let f = run(
+        &src.replace("zeros(64); grid", "zeros(64); expect v == 1; grid"),
+        1,
+        false,
+    )
+    .expect("runs");
+    assert!(
+        !f.expects[0].passed,
+        "is_valid() is false outside a cooperative launch"
+    );
+    let r = run(
+        &src.replace("zeros(64); grid", "zeros(64); expect v == 1; grid"),
+        1,
+        true,
+    )
+    .expect("runs");
+    passed(&r);
+    assert_eq!(r.counters.grid_syncs, 2);
+}

@@ -547,7 +547,15 @@ impl KernelChecker<'_, '_> {
             "size" | "num_threads" => self.binary(BinOp::Mul, span, blocks, threads),
             "block_rank" => Ok(block_rank),
             "num_blocks" => Ok(blocks),
-            "is_valid" => Ok(constant(Value::Bool(true), span)),
+            // A grid group is valid in a cooperative launch only, as in CUDA.
+            "is_valid" => {
+                let flag = Expr {
+                    kind: ExprKind::Builtin(Builtin::Cooperative),
+                    ty: Scalar::U32,
+                    span,
+                };
+                self.binary(BinOp::Ne, span, flag, constant(Value::U32(0), span))
+            }
             _ => Err(CheckError::Unsupported {
                 what: format!("the grid group member `{name}`"),
                 span: method.span,

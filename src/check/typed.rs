@@ -356,6 +356,8 @@ pub enum Builtin {
     BlockDim(u8),
     /// `gridDim.{x,y,z}`
     GridDim(u8),
+    /// 1 in a cooperative launch, else 0: what `this_grid().is_valid()` reads.
+    Cooperative,
 }
 
 /// A function call the simulator computes.

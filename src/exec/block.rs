@@ -277,6 +277,7 @@ impl<'a> BlockRunner<'a> {
                 Input::Const(v) => Some(v),
                 Input::BlockDim(a) => Some(crate::value::Value::U32(cfg.block[a as usize])),
                 Input::GridDim(a) => Some(crate::value::Value::U32(cfg.grid[a as usize])),
+                Input::Cooperative => Some(crate::value::Value::U32(u32::from(cfg.cooperative))),
                 Input::ThreadIdx(a) => {
                     let w = &mut regs.w[r.0 as usize];
                     for (l, x) in w.iter_mut().enumerate() {

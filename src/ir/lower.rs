@@ -165,6 +165,7 @@ impl<'k> Lowerer<'k> {
                     Builtin::BlockIdx(a) => Input::BlockIdx(a),
                     Builtin::BlockDim(a) => Input::BlockDim(a),
                     Builtin::GridDim(a) => Input::GridDim(a),
+                    Builtin::Cooperative => Input::Cooperative,
                 };
                 self.inputs.push((r, Scalar::U32, input));
             }

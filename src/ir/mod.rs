@@ -87,6 +87,8 @@ pub enum Input {
     BlockDim(u8),
     /// `gridDim.{x,y,z}`.
     GridDim(u8),
+    /// 1 in a cooperative launch, else 0.
+    Cooperative,
     /// The value of scalar parameter `n` (re-set at the start of every block: parameters are assignable).
     Param(u32),
     /// Where pointer parameter `n` points, as an `i64` offset: 0, or `NULL_OFFSET` when it is `NULL`.
