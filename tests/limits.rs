@@ -25,6 +25,7 @@ fn launch_config(grid: [u32; 3], block: [u32; 3]) -> simt::exec::LaunchConfig {
         max_block_steps: pipeline::DEFAULT_MAX_BLOCK_STEPS,
         deadline: None,
         threads: 1,
+        cooperative: false,
         parallel_min: simt::exec::PARALLEL_MIN_THREADS,
         probe: simt::exec::Probe::default(),
         cache: None,

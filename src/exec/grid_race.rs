@@ -66,6 +66,9 @@ fn kind(op: Op) -> usize {
     }
 }
 
+/// The first block (linear id) to touch an element one way, with the instruction and warp.
+type First = (u64, u32, u32);
+
 /// The kinds of access another block's access of kind `op` conflicts with.
 fn conflicts(op: Op) -> &'static [Op] {
     match op {
@@ -86,7 +89,7 @@ pub(crate) fn find(
     (stretch, names): (u32, &[&str]),
 ) -> (Vec<Group<Race>>, Vec<u32>) {
     // The first block (linear id) to access each element each way, with the instruction and warp.
-    let mut seen: HashMap<(u32, i64), [Option<(u64, u32, u32)>; 3]> = HashMap::new();
+    let mut seen: HashMap<(u32, i64), [Option<First>; 3]> = HashMap::new();
     let mut groups: Vec<Group<Race>> = Vec::new();
     let mut racing = Vec::new();
     for (id, touches) in blocks {

@@ -358,7 +358,7 @@ pub fn state_bytes(ir: &KernelIr, cfg: &LaunchConfig) -> u64 {
         let locals: u64 = ir
             .locals
             .iter()
-            .map(|a| u64::from(a.len) * (u64::from(a.elem.size()) + 8))
+            .map(|a| a.len * (u64::from(a.elem.size()) + 8))
             .sum();
         (lanes + shared + locals * cfg.threads_per_block()).saturating_mul(cfg.blocks())
     } else {

@@ -541,6 +541,7 @@ mod tests {
             max_block_steps: 1 << 28,
             deadline: None,
             threads: 1,
+            cooperative: false,
             parallel_min: crate::exec::PARALLEL_MIN_THREADS,
             probe: crate::exec::Probe::default(),
             cache: None,
