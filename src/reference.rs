@@ -99,6 +99,11 @@ pub enum RefError {
         /// The parameter or array.
         name: String,
     },
+    /// An access through a struct parameter's pointer member the launch did not set.
+    UnsetPointer {
+        /// The member.
+        name: String,
+    },
     /// An index outside its buffer or shared array.
     OutOfBounds {
         /// The parameter or shared array.
@@ -169,6 +174,7 @@ impl RefError {
     pub fn code(&self) -> &'static str {
         match self {
             RefError::NullPointer { .. } => "simt::run::null_pointer",
+            RefError::UnsetPointer { .. } => "simt::run::unset_pointer",
             RefError::OutOfBounds { .. } => "simt::run::out_of_bounds",
             RefError::DivisionByZero { .. } => "simt::run::division_by_zero",
             RefError::DivergentBarrier { .. } => "simt::run::divergent_barrier",
@@ -1397,6 +1403,14 @@ impl<'k> Block<'_, 'k> {
     fn checked(&self, t: &Thread<'_>, mem: Mem, i: i128) -> Step<usize> {
         let mut i = i;
         let unbound = matches!(mem.space, Space::Global(p) if self.array(p).is_none());
+        if let Space::Global(p) = mem.space {
+            let unset = self.pointers.get(p as usize).and_then(Option::as_ref);
+            if unset.is_some_and(|q| q.unset) {
+                return Err(RefError::UnsetPointer {
+                    name: self.name(mem),
+                });
+            }
+        }
         if unbound || i < i128::from(NULL_OFFSET / 2) {
             return Err(RefError::NullPointer {
                 name: self.name(mem),

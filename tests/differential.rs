@@ -268,6 +268,42 @@ fn bound_pointers_agree_with_the_reference() {
     });
 }
 
+/// Struct parameters whose pointer members point to scalars, to `double4` and to a plain
+/// struct, beside members simt holds but does not follow, and one the launch leaves unset.
+const MEMBER_POINTERS: &str = r#"
+struct P { float x; float y; };
+struct Log { char* text; int fill; };
+struct S { int n; const float* a; P* ps; double4* f; void* handle; void** config; Log* log; float* unset; };
+__global__ void members(S s, float* out) {
+    int i = threadIdx.x;
+    S c = s;
+    if (i < c.n) {
+        out[i] = c.a[i] + c.ps[i].y;
+        c.ps[i].x = c.f[i].w + c.f[i].x;
+    }
+}
+__global__ void unset_read(S s, float* out) {
+    out[threadIdx.x] = s.unset[threadIdx.x];
+}
+launch members { s.n = 20; s.a = arange(32); s.ps = arange(64); s.f = rand(128); s.handle = NULL; out = zeros(32); block = 32; grid = 1; }
+launch unset_read { s.n = 1; out = zeros(32); block = 32; grid = 1; }
+"#;
+
+#[test]
+fn member_pointers_agree_with_the_reference() {
+    each_launch("members.sk", MEMBER_POINTERS, |kernel, cfg, args| {
+        let result = agree(kernel, cfg, args, &kernel.name);
+        assert!(result.is_ok(), "{}: {result:?}", kernel.name);
+        let expected = (kernel.name == "unset_read").then_some("simt::run::unset_pointer");
+        assert_eq!(
+            engine_code(kernel, cfg, args).as_deref(),
+            expected,
+            "{}",
+            kernel.name
+        );
+    });
+}
+
 /// Unions (views of the same bytes in registers, local memory and a global buffer), brace
 /// elision, members defined outside their class and functions returning references.
 const CPP_FRONT_END: &str = r#"
@@ -1711,6 +1747,7 @@ fn random_args(kernel: &Kernel, threads: usize, ins: &Inputs) -> Args {
                     name,
                     buffer: Some(b),
                     offset: threads * 4,
+                    unset: false,
                 });
                 continue;
             }
@@ -1725,6 +1762,7 @@ fn random_args(kernel: &Kernel, threads: usize, ins: &Inputs) -> Args {
             name,
             buffer: Some(buffer),
             offset,
+            unset: false,
         });
     }
     args

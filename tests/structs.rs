@@ -236,12 +236,12 @@ fn refused(src: &str) -> (String, String, (usize, usize)) {
 #[test]
 fn unsupported_struct_constructs_are_named_where_they_are_written() {
     let (code, message, _) = refused(
-        "struct N { float x; };\nstruct L { N* next; };\n__global__ void k(float* out) {\n    L l;\n    out[0] = 0.0f;\n}",
+        "struct N { float x; };\nstruct L { N* next[2]; };\n__global__ void k(float* out) {\n    L l;\n    out[0] = 0.0f;\n}",
     );
     assert_eq!(code, "simt::check::unsupported");
     assert_eq!(
         message,
-        "the pointer member `next` of `L` to `N` is not supported"
+        "the array of pointers `next` in `L` is not supported"
     );
 
     let (code, message, at) = refused(
@@ -1441,4 +1441,118 @@ __global__ void k(float* out) { Ptr<float> p(out); p.p_[threadIdx.x] = 1.0f + th
 launch k { out = zeros(2); expect out == [1, 2]; }
 "#;
     ok(src, &[], ONE, [2, 1, 1]);
+}
+
+/// QuEST's `Qureg` and hoomd's argument structs: a struct kernel parameter whose pointer
+/// members point to scalars, to vectors wider than 16 bytes (`double4`) and to plain structs.
+const MEMBER_POINTERS: &str = r#"
+struct P { float x; float y; };
+struct S { int n; const float* a; P* ps; double4* f; };
+__global__ void k(S s, float* out) {
+    int i = threadIdx.x;
+    out[i] = s.a[i] + s.ps[i].y;
+    s.ps[i].x = s.f[i].w;
+}
+launch k {
+    s.n = 32; s.a = arange(32); s.ps = arange(64); s.f = ones(128); out = zeros(32);
+    expect out == arange(32) * 3 + 1;
+    expect s.ps[0] == 1; expect s.ps[1] == 1; expect s.ps[62] == 1; expect s.ps[63] == 63;
+}
+"#;
+
+/// The same accesses through pointer parameters.
+const PARAM_POINTERS: &str = r#"
+struct P { float x; float y; };
+__global__ void k(const float* a, P* ps, double4* f, float* out) {
+    int i = threadIdx.x;
+    out[i] = a[i] + ps[i].y;
+    ps[i].x = f[i].w;
+}
+launch k {
+    a = arange(32); ps = arange(64); f = ones(128); out = zeros(32);
+    expect out == arange(32) * 3 + 1;
+}
+"#;
+
+#[test]
+fn pointer_members_reach_scalars_vectors_and_structs_and_count_as_pointer_parameters() {
+    // out[i] = a[i] + ps[i].y = i + (2i + 1). Loads over 32 lanes: a[i], 4 B apart from byte 0,
+    // 128 B = 4 sectors; ps[i].y, 8 B apart from byte 4, bytes 4..255 = 8 sectors; f[i].w, one
+    // double of a 32-byte double4, 32 B apart from byte 24: one sector per lane, 32. Stores:
+    // out[i], 4 sectors; ps[i].x, 8 B apart from byte 0, 8 sectors.
+    let m = ok(MEMBER_POINTERS, &[], ONE, [32, 1, 1]).counters;
+    assert_eq!((m.gld_instr, m.gld_sectors), (3, 4 + 8 + 32));
+    assert_eq!((m.gst_instr, m.gst_sectors), (2, 4 + 8));
+    let p = ok(PARAM_POINTERS, &[], ONE, [32, 1, 1]).counters;
+    assert_eq!(
+        (m.gld_instr, m.gld_sectors, m.gst_instr, m.gst_sectors),
+        (p.gld_instr, p.gld_sectors, p.gst_instr, p.gst_sectors)
+    );
+}
+
+/// QuEST's `Qureg` holds a `void*` handle, a `CuQuantumConfig*` (a `void**`) and a
+/// `QASMLogger*` (a struct holding a `char*`) that its kernels never use.
+const OPAQUE_MEMBERS: &str = r#"
+struct Logger { char* buffer; int fill; };
+struct Q { int n; void* handle; void** config; Logger* log; float* re; };
+__global__ void k(Q q) {
+    Q copy = q;
+    if (threadIdx.x < copy.n) copy.re[threadIdx.x] *= 2.0f;
+}
+"#;
+
+#[test]
+fn pointer_members_simt_does_not_follow_may_be_unset_null_or_copied() {
+    // The unused members are left unset (`config`, `log`) or NULL (`handle`).
+    let src = format!(
+        "{OPAQUE_MEMBERS}launch k {{ q.n = 3; q.handle = NULL; q.re = [1, 2, 3, 4]; expect q.re == [2, 4, 6, 4]; }}"
+    );
+    ok(&src, &[], ONE, [4, 1, 1]);
+    // Given an array, such a member is refused where the array is given.
+    let src = format!("{OPAQUE_MEMBERS}launch k {{ q.n = 3; q.log = zeros(4); q.re = zeros(4); }}");
+    let f = err(&src, &[], Some(ONE), Some([4, 1, 1]));
+    assert_eq!(codes(&f), ["simt::host::bad_value"]);
+    assert_eq!(
+        f.errors[0].inner.to_string(),
+        "`q.log` points to `Logger`, which simt holds but does not follow, so it takes no array"
+    );
+    // Read by the kernel, each is refused where it is read: `void**` is a pointer to a pointer,
+    // never a `void*`.
+    for (read, member, pointee) in [
+        ("(float*)q.handle", "q.handle", "void"),
+        ("(float*)q.config[0]", "q.config", "void*"),
+        ("q.log->fill", "q.log", "Logger"),
+    ] {
+        let (code, message, _) = refused(&format!(
+            "struct Logger {{ char* buffer; int fill; }};\nstruct Q {{ void* handle; void** config; Logger* log; }};\n__global__ void k(Q q, float* out) {{ out[0] = {read} != 0; }}"
+        ));
+        assert_eq!(code, "simt::check::unsupported", "{read}");
+        assert_eq!(
+            message,
+            format!("reading the member `{member}`, a pointer to `{pointee}`, is not supported")
+        );
+    }
+}
+
+#[test]
+fn a_pointer_member_the_launch_leaves_unset_traps_where_it_is_read() {
+    // `q.im` is unset: unread (n = 2) the launch runs; read (n = 3, thread 2 reads it) it traps
+    // with the member's name, in the engine and in the reference interpreter alike.
+    let src = r#"
+struct Q { int n; float* re; float* im; };
+__global__ void k(Q q) {
+    int i = threadIdx.x;
+    q.re[i] = i;
+    if (i >= 2 && i < q.n) q.im[i] = 1.0f;
+}
+launch k { q.n = 2; q.re = zeros(4); expect q.re == [0, 1, 2, 3]; }
+"#;
+    ok(src, &[], ONE, [4, 1, 1]);
+    let f = err(src, &[("q.n", "3")], Some(ONE), Some([4, 1, 1]));
+    assert_eq!(codes(&f), ["simt::run::unset_pointer"]);
+    assert_eq!(
+        f.errors[0].inner.to_string(),
+        "`q.im` is not set: the launch section gives this pointer member no array"
+    );
+    assert_eq!(position(&f), (6, 28));
 }

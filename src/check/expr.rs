@@ -689,6 +689,9 @@ impl KernelChecker<'_, '_> {
         if let Some(value) = self.computed_component(base, field, span) {
             return value;
         }
+        if let Some(e) = self.opaque_member_base(base) {
+            return Err(e);
+        }
         let ast::ExprKind::Name(name) = &base.kind else {
             return Err(CheckError::Unsupported {
                 what: "member access on this expression".into(),

@@ -787,6 +787,7 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                 kind,
                 default: p.default.clone(),
                 views: std::mem::take(&mut views),
+                opaque: None,
             });
             let binding = match kind {
                 ParamKind::Buffer {
@@ -929,6 +930,7 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                 kind: ParamKind::Scalar { ty: elem, var },
                 default: None,
                 views: Vec::new(),
+                opaque: None,
             });
             *slot = var;
         }
@@ -1068,6 +1070,7 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                 default: (device || initial.is_some())
                     .then(|| initial_value(initial, &dims, c.name.span)),
                 views: Vec::new(),
+                opaque: None,
             });
             self.file_scope
                 .insert(c.name.name.clone(), Binding::Param(p));

@@ -55,6 +55,9 @@ pub(crate) struct PtrVar {
     /// A struct's pointer member: its variable is the struct's leaf, so it is never declared
     /// again under a new variable.
     pub in_struct: bool,
+    /// A struct's pointer member simt holds but does not follow ([`super::structs::Target::Opaque`]),
+    /// its pointee as written: reading it is refused.
+    pub opaque: Option<String>,
     /// Re-pointed into another array after its first use (an earlier pass found it): it may
     /// point into several, so it holds a [`Space::Choice`] value from its declaration on.
     pub choice: bool,
@@ -265,6 +268,9 @@ impl KernelChecker<'_, '_> {
 
     /// The pointer a pointer variable holds.
     fn pointer_held(&self, i: u32, span: Span) -> Result<Ptr> {
+        if let Some(e) = self.opaque_read(i, span) {
+            return Err(e);
+        }
         let pv = &self.ptr_vars[i as usize];
         let offset = Expr {
             kind: ExprKind::Var(pv.var),
@@ -294,6 +300,32 @@ impl KernelChecker<'_, '_> {
             offset,
             is_const: pv.is_const,
         })
+    }
+
+    /// The error for reading pointer variable `i` if it is an opaque pointer member (to `void`,
+    /// to a pointer, to a struct that holds pointers), which simt holds but does not follow.
+    fn opaque_read(&self, i: u32, span: Span) -> Option<CheckError> {
+        let pv = &self.ptr_vars[i as usize];
+        let what = pv.opaque.as_ref()?;
+        Some(CheckError::Unsupported {
+            what: format!("reading the member `{}`, a pointer to `{what}`,", pv.name),
+            span,
+            help: Some(
+                "simt holds a pointer member to `void`, to a pointer or to a struct that holds pointers, but does not follow it; declare the member as a pointer to the type the kernel reads (`float* data;`)".into(),
+            ),
+        })
+    }
+
+    /// `p->x` or `(*p).x` where `p` is an opaque pointer member: the error for reading it.
+    pub(crate) fn opaque_member_base(&self, base: &ast::Expr) -> Option<CheckError> {
+        let ast::ExprKind::Unary {
+            op: UnOp::Deref,
+            operand,
+        } = &base.kind
+        else {
+            return None;
+        };
+        self.opaque_read(self.member_pointer(operand)?, operand.span)
     }
 
     /// The pointer an inlined call of `f` returns.
@@ -934,6 +966,7 @@ impl KernelChecker<'_, '_> {
             is_const,
             is_void: false,
             in_struct: false,
+            opaque: None,
             choice: self.choice_vars.contains(&name.span),
         });
         self.ptr_vars.len() as u32 - 1

@@ -94,12 +94,27 @@ pub(crate) enum MemberKind {
 }
 
 /// A pointer member's declared type.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub(crate) struct PointerMember {
-    /// Component type and components of what it points to.
+    /// Component type and components of what it points to (a struct's as in a buffer; bytes
+    /// for an opaque pointer).
     pub pointee: (Scalar, u32),
     /// `const T*`.
     pub is_const: bool,
+    /// What it points to, beyond `pointee`.
+    pub target: Target,
+}
+
+/// What a pointer member points to.
+#[derive(Clone, Debug)]
+pub(crate) enum Target {
+    /// A scalar or a vector: `pointee` says which.
+    Data,
+    /// A struct without pointers (`double4`, `Particle`), in memory as in a buffer of them.
+    Struct(Rc<Layout>),
+    /// Something simt holds but does not follow (`void`, a pointer, a struct that holds
+    /// pointers), as written: the launch leaves it unset or `NULL`, the kernel may copy it.
+    Opaque(String),
 }
 
 impl MemberKind {
@@ -201,7 +216,7 @@ impl Layout {
             .iter()
             .rfind(|m| m.first <= k && k < m.first + Self::leaf_count(&m.kind))?;
         match &m.kind {
-            MemberKind::Pointer(p) => Some(*p),
+            MemberKind::Pointer(p) => Some(p.clone()),
             MemberKind::Compound(sub) => sub.pointer_leaf(k - m.first),
             MemberKind::Scalar(_) => None,
         }
@@ -621,19 +636,34 @@ impl<'g> KernelChecker<'g, '_> {
                 "hold each pointer in a member of its own",
             );
         }
-        if ty.base == BaseType::Void || (ty.base == BaseType::Named && self.layout_of(ty).is_some())
-        {
-            return refuse(
-                format!(
-                    "the pointer member `{member}` of `{name}` to `{}`",
-                    ty.base_text
-                ),
-                "point to a scalar or a vector type (`const float* data;`)",
-            );
+        let opaque = |what: String| {
+            Ok(MemberKind::Pointer(PointerMember {
+                pointee: (Scalar::U8, 1),
+                is_const: ty.is_const,
+                target: Target::Opaque(what),
+            }))
+        };
+        if f.pointer_to_pointer {
+            return opaque(format!("{}*", ty.base_text));
+        }
+        if ty.base == BaseType::Void {
+            return opaque("void".into());
+        }
+        if let Some(l) = self.layout_of(ty) {
+            let l = l?;
+            if l.has_pointer() {
+                return opaque(l.name.clone());
+            }
+            return Ok(MemberKind::Pointer(PointerMember {
+                pointee: self.buffer_of(&l, f.name.span),
+                is_const: ty.is_const,
+                target: Target::Struct(l),
+            }));
         }
         Ok(MemberKind::Pointer(PointerMember {
             pointee: super::vector::elem_of(ty)?,
             is_const: ty.is_const,
+            target: Target::Data,
         }))
     }
 
@@ -775,6 +805,13 @@ impl<'g> KernelChecker<'g, '_> {
         let ident = ast::Ident { name, span };
         let i = self.new_pointer(&ident, pm.pointee, pm.is_const);
         self.ptr_vars[i as usize].in_struct = true;
+        match pm.target {
+            Target::Data => {}
+            Target::Struct(l) => {
+                self.struct_ptrs.insert(i, l);
+            }
+            Target::Opaque(what) => self.ptr_vars[i as usize].opaque = Some(what),
+        }
         let var = self.ptr_vars[i as usize].var;
         self.leaf_pointers.insert(var, i);
         var
@@ -960,6 +997,10 @@ impl<'g> KernelChecker<'g, '_> {
                 }
             }
             ast::ExprKind::IncDec { target, .. } => self.struct_pointee(target),
+            ast::ExprKind::Member { .. } => {
+                let i = self.member_pointer(e)?;
+                self.struct_ptrs.get(&i).cloned()
+            }
             ast::ExprKind::Ternary { then, .. } => self.struct_pointee(then),
             ast::ExprKind::Cast { ty, .. } if ty.pointer => self.layout_of(ty)?.ok(),
             ast::ExprKind::Unary {
@@ -1439,7 +1480,7 @@ impl<'g> KernelChecker<'g, '_> {
             match (&m.kind, init) {
                 (MemberKind::Scalar(_), Some(e)) => out.push(self.expr(&e)?),
                 (MemberKind::Pointer(pm), Some(e)) => {
-                    out.push(self.pointer_leaf_value(&e, *pm, &m.name, pointers)?);
+                    out.push(self.pointer_leaf_value(&e, pm.clone(), &m.name, pointers)?);
                 }
                 (MemberKind::Pointer(_), None) => out.push(null_offset(span)),
                 (MemberKind::Compound(sub), Some(e)) => {
@@ -1911,7 +1952,7 @@ impl<'g> KernelChecker<'g, '_> {
                 }
                 (Some(item), MemberKind::Pointer(pm)) => {
                     *pos += 1;
-                    values.push(self.pointer_leaf_value(item, *pm, &m.name, out)?);
+                    values.push(self.pointer_leaf_value(item, pm.clone(), &m.name, out)?);
                 }
                 (Some(item), MemberKind::Compound(sub)) => {
                     let sub = Rc::clone(sub);
@@ -2699,12 +2740,18 @@ impl<'g> KernelChecker<'g, '_> {
         for (k, &(ty, _)) in l.leaves.iter().enumerate() {
             let name = format!("{}.{}", p.name.name, leaf_name(&l, k));
             if let Some(pm) = l.pointer_leaf(k) {
-                let var = self.leaf_pointer(name.clone(), pm, p.name.span);
                 let (elem, width) = pm.pointee;
+                let is_const = pm.is_const;
+                let (layout, opaque) = match &pm.target {
+                    Target::Data => (None, None),
+                    Target::Struct(l) => (Some(Rc::clone(l)), None),
+                    Target::Opaque(what) => (None, Some(what.clone())),
+                };
+                let var = self.leaf_pointer(name.clone(), pm, p.name.span);
                 let kind = ParamKind::Buffer {
                     elem,
                     width,
-                    is_const: pm.is_const,
+                    is_const,
                 };
                 self.params.push(Param {
                     name,
@@ -2712,8 +2759,12 @@ impl<'g> KernelChecker<'g, '_> {
                     kind,
                     default: None,
                     views: Vec::new(),
+                    opaque,
                 });
                 let param = self.params.len() as u32 - 1;
+                if let Some(l) = layout {
+                    self.struct_spaces.insert(Space::Global(param), l);
+                }
                 let start = super::pointer::Ptr {
                     mem: Some(Mem {
                         space: Space::Global(param),
@@ -2725,7 +2776,7 @@ impl<'g> KernelChecker<'g, '_> {
                         ty: Scalar::I64,
                         span: p.name.span,
                     },
-                    is_const: pm.is_const,
+                    is_const,
                 };
                 match self.point(self.leaf_pointers[&var], start, p.name.span) {
                     Ok(s) => prologue.push(s),
@@ -2741,6 +2792,7 @@ impl<'g> KernelChecker<'g, '_> {
                 kind: ParamKind::Scalar { ty, var },
                 default: None,
                 views: Vec::new(),
+                opaque: None,
             });
             vars.push(var);
         }

@@ -150,6 +150,10 @@ pub struct Param {
     /// and `(const float*)x`, chosen by a flag), the types as written: the buffer takes the
     /// first's, so the launch must give an array whose type is known (a `.npy` file).
     pub views: Vec<String>,
+    /// A struct parameter's pointer member that simt holds but does not follow (to `void`, to
+    /// a pointer, to a struct that holds pointers), its pointee as written: the launch leaves
+    /// it unset or sets it to `NULL`.
+    pub opaque: Option<String>,
 }
 
 /// What a parameter holds.

@@ -45,6 +45,24 @@ pub enum RunError {
         /// Thread index.
         thread: [u32; 3],
     },
+    /// `q.data[i]` where the launch section set no array for the struct parameter's pointer
+    /// member `q.data`
+    #[error("`{member}` is not set: the launch section gives this pointer member no array")]
+    #[diagnostic(code(simt::run::unset_pointer))]
+    UnsetPointer {
+        /// The member (`q.data`).
+        member: String,
+        /// The access.
+        #[label("block ({}, {}, {}), thread ({}, {}, {}) reads through it", block[0], block[1], block[2], thread[0], thread[1], thread[2])]
+        span: Span,
+        /// Block index.
+        block: [u32; 3],
+        /// Thread index.
+        thread: [u32; 3],
+        /// How to fix it.
+        #[help]
+        help: String,
+    },
     /// `reinterpret_cast<float4*>(&a[1])`: a 16-byte access at an address not divisible by 16
     #[error("misaligned address: a {align}-byte access at byte offset {offset} of `{buffer}`")]
     #[diagnostic(

@@ -55,6 +55,9 @@ pub struct Pointer {
     /// before the one the parameter points at; for a vector parameter, a multiple of its width
     /// (the launch section refuses others).
     pub offset: usize,
+    /// A struct parameter's pointer member the launch did not set (`buffer` is `None`): an
+    /// access through it is [`RunError::UnsetPointer`].
+    pub unset: bool,
 }
 
 /// A pointer parameter during a launch: its array's cells (shared by the workers and by every
@@ -65,6 +68,8 @@ pub(crate) struct GlobalBuf<'a> {
     cells: Option<cells::Cells<'a>>,
     /// [`Pointer::offset`].
     offset: usize,
+    /// [`Pointer::unset`].
+    unset: bool,
     /// For an array made by `empty(n)`: a bit per element, set once a thread wrote it.
     written: Option<&'a [AtomicU64]>,
     /// The first sector of the array in the cache model's address space: arrays lie far apart,
@@ -244,6 +249,7 @@ impl Args {
                     name: args.buffers[args.buffers.len() - 1].name.clone(),
                     buffer: Some(args.buffers.len() - 1),
                     offset: 0,
+                    unset: false,
                 }
             }));
         }
@@ -515,6 +521,7 @@ fn launch_from(
                     name: arrays[b].0,
                     cells: Some(arrays[b].1),
                     offset: p.offset,
+                    unset: false,
                     written: arrays[b].2,
                     sector_base: (b as u64 + 1) << 40,
                     address: crate::ir::global_address(b, p.offset, arrays[b].3),
@@ -524,6 +531,7 @@ fn launch_from(
                     name: &p.name,
                     cells: None,
                     offset: 0,
+                    unset: p.unset,
                     written: None,
                     sector_base: 0,
                     address: 0,

@@ -625,6 +625,21 @@ fn adopt(
     let ParamKind::Buffer { elem, .. } = p.kind else {
         unreachable!("host: only pointer parameters hold arrays");
     };
+    if let Some(what) = &p.opaque {
+        return Err(HostError::BadValue {
+            message: format!(
+                "`{}` points to `{what}`, which simt holds but does not follow, so it takes no array",
+                p.name
+            ),
+            span,
+            label: "an array".into(),
+            help: Some(format!(
+                "leave `{}` unset, or set it to NULL; to read data through it, declare the member as a pointer to that data's type (`float* {}`)",
+                p.name,
+                p.name.rsplit('.').next().unwrap_or(&p.name)
+            )),
+        });
+    }
     // Zeros are zero bits in every type, so an output buffer of `zeros(n)` needs no type.
     let all_zero = || {
         data.as_f64()
@@ -961,12 +976,24 @@ fn bind(kernel: &Kernel, env: &mut Env, launch_span: Option<Span>) -> Result<Bou
                         name: p.name.clone(),
                         buffer: None,
                         offset: 0,
+                        unset: false,
                     })
                 }
             }
             continue;
         }
         let Some(v) = env.vars.get(&p.name) else {
+            if matches!(p.kind, ParamKind::Buffer { .. }) && p.name.contains('.') {
+                // A struct parameter's pointer member the launch leaves unset (QuEST's `Qureg`
+                // holds handles its kernels never use): no array; reading through it traps.
+                pointers[i] = Some(Pointer {
+                    name: p.name.clone(),
+                    buffer: None,
+                    offset: 0,
+                    unset: true,
+                });
+                continue;
+            }
             missing.push(p.name.clone());
             continue;
         };
@@ -976,6 +1003,7 @@ fn bind(kernel: &Kernel, env: &mut Env, launch_span: Option<Span>) -> Result<Bou
             scalars[i] = Some(Value::U64(textures.len() as u64));
             continue;
         }
+
         match (p.kind, v) {
             (ParamKind::Scalar { ty, .. }, HostValue::Num { v, .. }) => {
                 if ty.is_integer() && v.fract() != 0.0 {
@@ -1022,6 +1050,7 @@ fn bind(kernel: &Kernel, env: &mut Env, launch_span: Option<Span>) -> Result<Bou
                     name: p.name.clone(),
                     buffer: None,
                     offset: 0,
+                    unset: false,
                 });
             }
             (kind, v) => {
@@ -1089,6 +1118,7 @@ fn bind(kernel: &Kernel, env: &mut Env, launch_span: Option<Span>) -> Result<Bou
             name: name.clone(),
             buffer: Some(b),
             offset,
+            unset: false,
         });
     }
     // Every name that holds one of the arrays gives it up until the `expect`s (in name order:

@@ -194,6 +194,8 @@ pub struct Field {
     pub is_static: bool,
     /// An anonymous union (`union { float4 s; float e[4]; };`): its members are the struct's.
     pub anonymous: bool,
+    /// `T** p;` (`ty.pointer` is the outer `*`): a pointer to a pointer.
+    pub pointer_to_pointer: bool,
 }
 
 /// `__constant__ float c_mask[9];` (or a scalar, `__constant__ float c_scale;`), or a

@@ -597,6 +597,7 @@ impl<'m> Builder<'m> {
                 init: None,
                 is_static: false,
                 anonymous,
+                pointer_to_pointer: false,
             })
             .collect()
     }
@@ -810,6 +811,7 @@ impl<'m> Builder<'m> {
             init: Some(init),
             is_static: true,
             anonymous: false,
+            pointer_to_pointer: false,
         }))
     }
 
@@ -959,12 +961,22 @@ impl<'m> Builder<'m> {
             .expect("grammar: a declaration has a type")
             .into_inner()
             .any(|q| q.as_rule() == Rule::qualifier && q.as_str() == "static");
+        // `T** p;` (or `T* *p;`): the type's `*` and the first declarator's; `var_decl` keeps one.
+        let mut parts = decl.clone().into_inner();
+        let type_star = parts
+            .next()
+            .is_some_and(|t| t.into_inner().any(|q| q.as_rule() == Rule::pointer));
+        let first_star = parts
+            .next()
+            .is_some_and(|d| d.into_inner().any(|q| q.as_rule() == Rule::pointer));
         let StmtKind::Decl { ty, decls } = self.var_decl(decl)? else {
             unreachable!("builder: var_decl builds a declaration")
         };
         Ok(decls
             .into_iter()
-            .map(|d| Field {
+            .enumerate()
+            .map(|(k, d)| Field {
+                pointer_to_pointer: k == 0 && type_star && first_star,
                 ty: TypeName {
                     pointer: d.pointer,
                     reference: d.reference,

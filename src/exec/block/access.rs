@@ -134,6 +134,9 @@ impl BlockRunner<'_> {
     #[inline(never)]
     fn null_parameter(&self, pc: usize, p: u32, g: Option<&GlobalBuf<'_>>) -> RunError {
         let lane = self.mask.iter().position(|&m| m).unwrap_or(0);
+        if let Some(g) = g.filter(|g| g.unset) {
+            return unset_pointer(g.name, self.ir.spans[pc], self.block, self.cfg.thread_of(lane));
+        }
         RunError::NullPointer {
             array: g.map_or_else(|| format!("parameter {p}"), |g| g.name.to_string()),
             span: self.ir.spans[pc],
@@ -163,6 +166,9 @@ impl BlockRunner<'_> {
         let (kind, name, len) = match space {
             Space::Global(p) => {
                 let b = global(globals, p);
+                if b.unset {
+                    return unset_pointer(b.name, self.ir.spans[pc], self.block, self.cfg.thread_of(lane));
+                }
                 ("global", b.name.to_string(), cells(globals, p).len())
             }
             Space::Shared(s) => {
@@ -842,5 +848,19 @@ fn lane_bits(regs: &RegFile, r: Reg, ty: Scalar, lane: usize) -> u64 {
         crate::ir::Bank::D => regs.d[r][lane],
         crate::ir::Bank::F => u64::from(regs.f[r][lane].to_bits()),
         crate::ir::Bank::G => regs.g[r][lane].to_bits(),
+    }
+}
+
+/// An access through a struct parameter's pointer member the launch did not set.
+#[cold]
+fn unset_pointer(member: &str, span: crate::source::Span, block: [u32; 3], thread: [u32; 3]) -> RunError {
+    RunError::UnsetPointer {
+        member: member.to_string(),
+        span,
+        block,
+        thread,
+        help: format!(
+            "set it in the launch section (`{member} = zeros(n);`, or `= NULL` where the kernel checks for it); a pointer member the kernel never reads may stay unset"
+        ),
     }
 }
