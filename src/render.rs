@@ -123,7 +123,7 @@ pub fn check_json(src: &SourceFile, module: &ast::Module, program: &Program) -> 
                     .iter()
                     .map(|p| CheckedParam {
                         name: p.name.clone(),
-                        ty: p.kind.describe(),
+                        ty: p.describe(),
                     })
                     .collect(),
             })

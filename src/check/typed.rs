@@ -156,6 +156,19 @@ pub struct Param {
     pub opaque: Option<String>,
 }
 
+impl Param {
+    /// Its type as C spells it: a pointer member simt does not follow as declared
+    /// (`void*`, `QASMLogger*`), any other as [`ParamKind::describe`].
+    pub fn describe(&self) -> String {
+        match (&self.opaque, self.kind) {
+            (Some(what), ParamKind::Buffer { is_const, .. }) => {
+                format!("{}{what}*", if is_const { "const " } else { "" })
+            }
+            _ => self.kind.describe(),
+        }
+    }
+}
+
 /// What a parameter holds.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum ParamKind {

@@ -1067,7 +1067,7 @@ fn bind(kernel: &Kernel, env: &mut Env, launch_span: Option<Span>) -> Result<Bou
         let signature = kernel
             .params
             .iter()
-            .map(|p| format!("{} {}", p.kind.describe(), p.name))
+            .map(|p| format!("{} {}", p.describe(), p.name))
             .collect::<Vec<_>>()
             .join(", ");
         let example = kernel

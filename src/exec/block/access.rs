@@ -135,7 +135,12 @@ impl BlockRunner<'_> {
     fn null_parameter(&self, pc: usize, p: u32, g: Option<&GlobalBuf<'_>>) -> RunError {
         let lane = self.mask.iter().position(|&m| m).unwrap_or(0);
         if let Some(g) = g.filter(|g| g.unset) {
-            return unset_pointer(g.name, self.ir.spans[pc], self.block, self.cfg.thread_of(lane));
+            return unset_pointer(
+                g.name,
+                self.ir.spans[pc],
+                self.block,
+                self.cfg.thread_of(lane),
+            );
         }
         RunError::NullPointer {
             array: g.map_or_else(|| format!("parameter {p}"), |g| g.name.to_string()),
@@ -167,7 +172,12 @@ impl BlockRunner<'_> {
             Space::Global(p) => {
                 let b = global(globals, p);
                 if b.unset {
-                    return unset_pointer(b.name, self.ir.spans[pc], self.block, self.cfg.thread_of(lane));
+                    return unset_pointer(
+                        b.name,
+                        self.ir.spans[pc],
+                        self.block,
+                        self.cfg.thread_of(lane),
+                    );
                 }
                 ("global", b.name.to_string(), cells(globals, p).len())
             }
@@ -853,7 +863,12 @@ fn lane_bits(regs: &RegFile, r: Reg, ty: Scalar, lane: usize) -> u64 {
 
 /// An access through a struct parameter's pointer member the launch did not set.
 #[cold]
-fn unset_pointer(member: &str, span: crate::source::Span, block: [u32; 3], thread: [u32; 3]) -> RunError {
+fn unset_pointer(
+    member: &str,
+    span: crate::source::Span,
+    block: [u32; 3],
+    thread: [u32; 3],
+) -> RunError {
     RunError::UnsetPointer {
         member: member.to_string(),
         span,
