@@ -445,16 +445,20 @@ impl KernelChecker<'_, '_> {
             return shape;
         }
         if f.ret.pointer {
-            let pointee = super::vector::elem_of(&f.ret)?;
+            let layout = self.layout_of(&f.ret).transpose()?;
+            let pointee = match &layout {
+                Some(l) => self.buffer_of(l, f.ret.span),
+                None => super::vector::elem_of(&f.ret)?,
+            };
             let name = ast::Ident {
                 name: format!("{}()", f.name.name),
                 span: f.name.span,
             };
-            return Ok(RetShape::Pointer(self.new_pointer(
-                &name,
-                pointee,
-                f.ret.is_const,
-            )));
+            let i = self.new_pointer(&name, pointee, f.ret.is_const);
+            if let Some(l) = layout {
+                self.struct_ptrs.insert(i, l);
+            }
+            return Ok(RetShape::Pointer(i));
         }
         if f.ret.base == ast::BaseType::Vector {
             let (elem, width) = super::vector::elem_of(&f.ret)?;

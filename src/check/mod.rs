@@ -1340,7 +1340,7 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                 op,
                 op_span,
                 value,
-            } if self.is_vector_place(target) => {
+            } if self.is_vector_place(target) && !self.is_struct_index(target) => {
                 let Some(op) = op else {
                     self.vector_assignment(target, value, out)?;
                     return Ok(());

@@ -359,7 +359,12 @@ impl KernelChecker<'_, '_> {
     }
 
     /// The pointer the inlined call `call` of `f` returned.
-    fn returned_pointer(&mut self, f: &ast::Function, call: Expr, span: Span) -> Result<Ptr> {
+    pub(crate) fn returned_pointer(
+        &mut self,
+        f: &ast::Function,
+        call: Expr,
+        span: Span,
+    ) -> Result<Ptr> {
         let name = &f.name.name;
         let super::intrinsics::RetShape::Pointer(i) = self.last_ret else {
             // A body with errors (reported already) stands for a pointer into no real array.
@@ -403,6 +408,30 @@ impl KernelChecker<'_, '_> {
     /// `&place`: the element's address.
     fn address_of(&mut self, operand: &ast::Expr, span: Span) -> Result<Ptr> {
         match &operand.kind {
+            // `&data[i]` of a struct's array member (`float data[4];` in memory).
+            ast::ExprKind::Index { base, .. }
+                if self.struct_of(base).is_some_and(|l| l.array) =>
+            {
+                if let Some(place) = self.struct_place(operand) {
+                    let place = place?;
+                    if let super::structs::Home::Mem { .. } = place.home {
+                        return Ok(self.place_address(place, span));
+                    }
+                }
+                match self.member_place(operand) {
+                    Some(Ok(super::vector::Place::Elem(mem, index))) => Ok(Ptr {
+                        mem: Some(mem),
+                        offset: self.widen(index),
+                        is_const: self.place_is_const(base),
+                    }),
+                    Some(Err(e)) => Err(e),
+                    _ => Err(CheckError::Unsupported {
+                        what: "the address of an element of a struct held in registers".into(),
+                        span,
+                        help: Some("read or assign the element itself".into()),
+                    }),
+                }
+            }
             ast::ExprKind::Index { .. }
             | ast::ExprKind::Unary {
                 op: UnOp::Deref, ..

@@ -7,6 +7,10 @@
 
 use super::typed::*;
 use super::{CheckError, KernelChecker};
+use std::rc::Rc;
+
+use super::structs::{Home, Layout, StructPlace};
+use crate::source::Span;
 use crate::syntax::ast::{self, StmtKind, UnOp};
 use crate::value::Value;
 
@@ -23,17 +27,7 @@ fn pointer_form(f: &ast::Function) -> ast::Function {
 fn addresses(body: &mut [ast::Stmt]) {
     for s in body {
         match &mut s.kind {
-            StmtKind::Return(Some(e)) => {
-                let span = e.span;
-                let operand = Box::new(e.clone());
-                *e = ast::Expr {
-                    kind: ast::ExprKind::Unary {
-                        op: UnOp::AddrOf,
-                        operand,
-                    },
-                    span,
-                };
-            }
+            StmtKind::Return(Some(e)) => *e = address(e.clone()),
             StmtKind::Block(b) => addresses(b),
             StmtKind::If { then, els, .. } => {
                 addresses(std::slice::from_mut(then));
@@ -53,6 +47,23 @@ fn addresses(body: &mut [ast::Stmt]) {
     }
 }
 
+/// `&e`, with `&(c ? a : b)` as `c ? &a : &b` (glm's `return i == 0 ? x : y;`).
+fn address(e: ast::Expr) -> ast::Expr {
+    let span = e.span;
+    let kind = match e.kind {
+        ast::ExprKind::Ternary { cond, then, els } => ast::ExprKind::Ternary {
+            cond,
+            then: Box::new(address(*then)),
+            els: Box::new(address(*els)),
+        },
+        kind => ast::ExprKind::Unary {
+            op: UnOp::AddrOf,
+            operand: Box::new(ast::Expr { kind, span }),
+        },
+    };
+    ast::Expr { kind, span }
+}
+
 impl KernelChecker<'_, '_> {
     /// The element a call of a function returning a reference names (`vec_at(v, 1)` as an
     /// assignment's target); `None` when `e` is no such call.
@@ -60,13 +71,28 @@ impl KernelChecker<'_, '_> {
         &mut self,
         e: &ast::Expr,
     ) -> Option<Result<(Mem, Expr), CheckError>> {
-        let ast::ExprKind::Call {
-            callee,
-            targs,
-            args,
-        } = &e.kind
-        else {
-            return None;
+        let (callee, targs, args) = match &e.kind {
+            ast::ExprKind::Call {
+                callee,
+                targs,
+                args,
+            } => (callee, targs, args),
+            ast::ExprKind::Index { base, index } => {
+                let l = self.struct_of(base).filter(|l| !l.array)?;
+                let f = self.method(&l, "operator[]", Some(1))?;
+                return self.method_place(base, &l, &f, std::slice::from_ref(index), e.span);
+            }
+            ast::ExprKind::Method {
+                object,
+                method,
+                args,
+                ..
+            } => {
+                let l = self.struct_of(object)?;
+                let f = self.method(&l, &method.name, None)?;
+                return self.method_place(object, &l, &f, args, e.span);
+            }
+            _ => return None,
         };
         let name = super::groups::unqualified(&callee.name);
         let f = match self.overload(name, args) {
@@ -81,5 +107,99 @@ impl KernelChecker<'_, '_> {
             let zero = super::expr::constant(Value::I32(0), e.span);
             Ok((mem, self.index_through(p.offset, zero, e.span)?))
         })())
+    }
+
+    /// The scalar a member function returning a reference names (`v[k]`, `v.at(k)`, `a.x()`)
+    /// when `object` is a struct; `None` when `f` returns no reference to a scalar.
+    fn method_place(
+        &mut self,
+        object: &ast::Expr,
+        l: &Rc<Layout>,
+        f: &ast::Function,
+        args: &[ast::Expr],
+        span: Span,
+    ) -> Option<Result<(Mem, Expr), CheckError>> {
+        if !f.ret.reference || f.ret.pointer || self.layout_of(&f.ret).is_some() {
+            return None;
+        }
+        let form = pointer_form(f);
+        Some((|| {
+            self.in_memory(object, l, f)?;
+            let call = self.call_on(object, l, &form, args, (span, false))?;
+            let p = self.returned_pointer(&form, call, span)?;
+            let mem = self.pointee(p.mem, span)?;
+            let zero = super::expr::constant(Value::I32(0), span);
+            Ok((mem, self.index_through(p.offset, zero, span)?))
+        })())
+    }
+
+    /// The struct a member function returning a reference to one names (glm's `m[c]`, a
+    /// column); `None` when `f` returns no reference to a struct.
+    pub(crate) fn returned_struct(
+        &mut self,
+        object: &ast::Expr,
+        l: &Rc<Layout>,
+        f: &ast::Function,
+        args: &[ast::Expr],
+        span: Span,
+    ) -> Option<Result<StructPlace, CheckError>> {
+        if !f.ret.reference || f.ret.pointer {
+            return None;
+        }
+        let layout = self.layout_of(&f.ret)?.ok()?;
+        let form = pointer_form(f);
+        Some((|| {
+            self.in_memory(object, l, f)?;
+            let call = self.call_on(object, l, &form, args, (span, false))?;
+            let p = self.returned_pointer(&form, call, span)?;
+            let mem = self.pointee(p.mem, span)?;
+            let at =
+                self.index_through(p.offset, super::expr::constant(Value::I64(0), span), span)?;
+            let at = self.scaled(at, mem.width, span)?;
+            Ok(StructPlace {
+                layout,
+                home: Home::Mem {
+                    mem: Mem { width: 1, ..mem },
+                    at,
+                    pointers: Vec::new(),
+                },
+            })
+        })())
+    }
+
+    /// Refuses a reference into a struct that has no address: one simt keeps in registers (a
+    /// struct without array members), or a temporary.
+    fn in_memory(
+        &mut self,
+        object: &ast::Expr,
+        l: &Layout,
+        f: &ast::Function,
+    ) -> Result<(), CheckError> {
+        let held = match self.struct_place(object) {
+            Some(p) => match p?.home {
+                Home::Mem { .. } => return Ok(()),
+                Home::Regs(_) => "held in registers",
+            },
+            None => "a temporary",
+        };
+        Err(CheckError::Unsupported {
+            what: format!(
+                "a reference returned by `{}` of `{}`, {held},",
+                f.name.name, l.name
+            ),
+            span: object.span,
+            help: Some(
+                "simt keeps a struct without array members in registers, where a member has no \
+                 address; assign the member itself (`v.x = ...;`), or give the struct an array \
+                 member"
+                    .into(),
+            ),
+        })
+    }
+
+    /// `v[k]` of a struct `v` (not an array): its `operator[]`, whatever the element's type.
+    pub(crate) fn is_struct_index(&mut self, e: &ast::Expr) -> bool {
+        matches!(&e.kind, ast::ExprKind::Index { base, .. }
+            if self.struct_of(base).is_some_and(|l| !l.array))
     }
 }

@@ -1062,7 +1062,12 @@ impl<'g> KernelChecker<'g, '_> {
     }
 
     /// The member function `name` of a struct type, with its template arguments applied.
-    fn method(&self, l: &Layout, name: &str, arity: Option<usize>) -> Option<ast::Function> {
+    pub(crate) fn method(
+        &self,
+        l: &Layout,
+        name: &str,
+        arity: Option<usize>,
+    ) -> Option<ast::Function> {
         let (def, bindings) = l.def.as_ref()?;
         let m = self.globals.structs[*def]
             .methods
@@ -1109,7 +1114,12 @@ impl<'g> KernelChecker<'g, '_> {
                 Some(Ok(self.sub_place(&outer, sub, first, offset, e.span)))
             }
             ast::ExprKind::Index { base, index } => {
-                if let Some(outer) = self.struct_of(base).filter(|l| l.array) {
+                if let Some(outer) = self.struct_of(base) {
+                    if !outer.array {
+                        let f = self.method(&outer, "operator[]", Some(1))?;
+                        let index = std::slice::from_ref(index.as_ref());
+                        return self.returned_struct(base, &outer, &f, index, e.span);
+                    }
                     let MemberKind::Compound(sub) = &outer.members[0].kind else {
                         return None;
                     };
@@ -1118,6 +1128,16 @@ impl<'g> KernelChecker<'g, '_> {
                 }
                 self.struct_pointee(base)?;
                 Some(self.memory_place(e))
+            }
+            ast::ExprKind::Method {
+                object,
+                method,
+                args,
+                ..
+            } => {
+                let outer = self.struct_of(object)?;
+                let f = self.method(&outer, &method.name, None)?;
+                self.returned_struct(object, &outer, &f, args, e.span)
             }
             ast::ExprKind::Unary {
                 op: UnOp::Deref,
@@ -1153,7 +1173,7 @@ impl<'g> KernelChecker<'g, '_> {
                 "simt keeps a struct's pointer members in registers, so the struct has no address; pass the struct itself (by value or by reference)",
             ));
         }
-        let Home::Mem { mem, at, .. } = place.home else {
+        if let Home::Regs(_) = place.home {
             return Err(CheckError::Unsupported {
                 what: format!("the address of the struct `{name}`"),
                 span,
@@ -1164,6 +1184,14 @@ impl<'g> KernelChecker<'g, '_> {
                         .into(),
                 ),
             });
+        }
+        Ok(self.place_address(place, span))
+    }
+
+    /// A pointer to a struct in memory, of its struct's pointer type.
+    pub(crate) fn place_address(&mut self, place: StructPlace, span: Span) -> super::pointer::Ptr {
+        let Home::Mem { mem, at, .. } = place.home else {
+            unreachable!("checked: a struct in memory")
         };
         let (elem, width) = self.buffer_of(&place.layout, span);
         let offset = match at.kind {
@@ -1183,7 +1211,7 @@ impl<'g> KernelChecker<'g, '_> {
                 span,
             },
         };
-        Ok(super::pointer::Ptr {
+        super::pointer::Ptr {
             mem: Some(Mem {
                 elem,
                 width,
@@ -1191,7 +1219,7 @@ impl<'g> KernelChecker<'g, '_> {
             }),
             offset,
             is_const: false,
-        })
+        }
     }
 
     /// `p[i]` or `*p` of a struct pointer: the struct at that element.
@@ -1217,7 +1245,7 @@ impl<'g> KernelChecker<'g, '_> {
     }
 
     /// `index * k` as an `i64` component index.
-    fn scaled(&mut self, index: Expr, k: u32, span: Span) -> Result<Expr> {
+    pub(crate) fn scaled(&mut self, index: Expr, k: u32, span: Span) -> Result<Expr> {
         let index = self.widen(index);
         if k == 1 {
             return Ok(index);
@@ -2486,15 +2514,15 @@ impl<'g> KernelChecker<'g, '_> {
         }
     }
 
-    /// `v[k] = x` of a struct `v`: its `operator[]` would have to return a reference.
+    /// `v[k] = x` of a struct `v` whose `operator[]` returns no reference (a value, or nothing).
     pub(crate) fn index_assignment(&mut self, base: &ast::Expr, span: Span) -> CheckError {
         let name = self
             .struct_of(base)
             .map_or_else(String::new, |l| l.name.clone());
         unsupported(
-            format!("assigning through `operator[]` of `{name}`"),
+            format!("assigning through `operator[]` of `{name}`, which returns no reference,"),
             span,
-            "an operator that returns a reference is read, not written, here; assign the member it returns (`v.data[k] = x;`)",
+            "declare it returning a reference (`float& operator[](int i) { return data[i]; }`), or assign the member itself (`v.data[k] = x;`)",
         )
     }
 
@@ -2550,6 +2578,20 @@ impl<'g> KernelChecker<'g, '_> {
                 suggestion: Some(format!("`{}` has no member function `{name}`", l.name)),
             });
         };
+        self.call_on(object, &l, &f, args, (span, allow_void))
+    }
+
+    /// The member function `f` of `l` called on `object`: on the place `object` names, or on a
+    /// copy of the value it makes.
+    pub(crate) fn call_on(
+        &mut self,
+        object: &ast::Expr,
+        l: &Rc<Layout>,
+        f: &ast::Function,
+        args: &[ast::Expr],
+        (span, allow_void): (Span, bool),
+    ) -> Result<Expr> {
+        let name = &f.name.name;
         let mut pre = Vec::new();
         let this = match self.struct_place(object) {
             Some(p) => {
@@ -2557,13 +2599,13 @@ impl<'g> KernelChecker<'g, '_> {
                 self.pinned(p, span, &mut pre)
             }
             None => {
-                let values = self.struct_value(object, &l, &mut pre)?;
-                let tmp = self.new_struct("this", &l, span);
+                let values = self.struct_value(object, l, &mut pre)?;
+                let tmp = self.new_struct("this", l, span);
                 self.writes(&tmp, values, span, &mut pre)?;
                 tmp
             }
         };
-        let call = self.inline_with_this(&f, this, args, span, allow_void)?;
+        let call = self.inline_with_this(f, this, args, span, allow_void)?;
         Ok(after(pre, call, name, span))
     }
 

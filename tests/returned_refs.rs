@@ -1,0 +1,144 @@
+//! Writes through member functions and operators that return a reference (`v[k] = x`, `m[c][r] += y`, `v.at(k)++`).
+
+mod common;
+use common::{codes, err, ok, position};
+
+const ONE: [u32; 3] = [1, 1, 1];
+
+#[test]
+fn member_operators_and_functions_returning_a_reference_are_assignable() {
+    let src = r#"
+struct V {
+    float data[4];
+    __device__ float& operator[](int i) { return data[i]; }
+    __device__ float& at(int i) { return data[i]; }
+    __device__ float& x() { return data[0]; }
+};
+__global__ void k(float* out) {
+    V v;
+    for (int i = 0; i < 4; i++) v[i] = i;
+    v.at(1) = 10.0f;
+    v.x() = 5.0f;
+    v[2] += 3.0f;
+    v[3]++;
+    ++v[3];
+    v.at(1) -= 0.5f;
+    for (int i = 0; i < 4; i++) out[i] = v[i];
+}
+launch k {
+    out = zeros(4);
+    expect out == [5, 9.5, 5, 5];
+}
+"#;
+    // data = [0, 1, 2, 3]; at(1) = 10 then -= 0.5 gives 9.5; x() = 5 sets data[0]; data[2] =
+    // 2 + 3; data[3] = 3 + 1 + 1.
+    ok(src, &[], ONE, ONE);
+}
+
+#[test]
+fn a_template_element_operator_writes_its_payload() {
+    let src = r#"
+template <class ElementType>
+struct alignas(16) Packed {
+    ElementType payload[16 / sizeof(ElementType)];
+    __device__ ElementType& operator[](int index) { return payload[index]; }
+    __device__ const ElementType& operator[](int index) const { return payload[index]; }
+};
+__global__ void k(int* out) {
+    Packed<int> p;
+    for (int k = 0; k < 4; k++) p[k] = 10 * k;
+    p[3] += 1;
+    for (int k = 0; k < 4; k++) out[k] = p[k];
+}
+launch k {
+    out = zeros(4);
+    expect out == [0, 10, 20, 31];
+}
+"#;
+    ok(src, &[], ONE, ONE);
+}
+
+#[test]
+fn glm_matrix_elements_are_written_through_both_operators() {
+    let src = r#"
+#include <glm/glm.hpp>
+__global__ void k(float* out) {
+    glm::mat3 S = glm::mat3(1.0f);
+    S[0][0] = 2.0f;
+    S[1][1] += 3.0f;
+    S[2][1] = 7.0f;
+    for (int c = 0; c < 3; c++)
+        for (int r = 0; r < 3; r++) out[c * 3 + r] = S[c][r];
+}
+launch k {
+    out = zeros(9);
+    expect out == [2, 0, 0, 0, 4, 0, 0, 7, 1];
+}
+"#;
+    // mat3(1) is the identity; S[c][r] is column c, row r (out[3c + r]): S[0][0] = 2,
+    // S[1][1] = 1 + 3, S[2][1] = 7 (out[7]), S[2][2] stays 1.
+    ok(src, &[], ONE, ONE);
+}
+
+#[test]
+fn a_write_through_operator_index_of_a_struct_buffer_counts_the_member_access() {
+    let kernel = |write: &str| {
+        format!(
+            r#"
+struct P {{
+    float v[4];
+    __device__ float& operator[](int i) {{ return v[i]; }}
+}};
+__global__ void k(P* p) {{
+    int t = threadIdx.x;
+    {write}
+}}
+launch k {{
+    p = zeros(128);
+    expect p[5] == 1;
+    expect p[6] == 1;
+}}
+"#
+        )
+    };
+    // P is 16 bytes; lane t writes byte 16t + 4 (and reads and writes 16t + 8): 32 lanes span
+    // 512 bytes, 16 sectors per request, as `p[t].v[1]` does. Struct 1 (floats 4..8) gets
+    // v[1] = 1 and v[2] = 0 + 1.
+    let through = ok(
+        &kernel("p[t][1] = t;\n    p[t][2] += 1.0f;"),
+        &[],
+        ONE,
+        [32, 1, 1],
+    )
+    .counters;
+    let direct = ok(
+        &kernel("p[t].v[1] = t;\n    p[t].v[2] += 1.0f;"),
+        &[],
+        ONE,
+        [32, 1, 1],
+    )
+    .counters;
+    assert_eq!((through.gld_instr, through.gld_sectors), (1, 16));
+    assert_eq!((through.gst_instr, through.gst_sectors), (2, 32));
+    assert_eq!(
+        (
+            through.gld_sectors,
+            through.gst_sectors,
+            through.g_bytes_requested
+        ),
+        (
+            direct.gld_sectors,
+            direct.gst_sectors,
+            direct.g_bytes_requested
+        )
+    );
+}
+
+#[test]
+fn a_reference_into_a_struct_in_registers_is_refused_where_it_is_taken() {
+    let src = "struct W { float x, y;\n    __device__ float& operator[](int i) { return i == 0 ? x : y; }\n};\n__global__ void k(float* out) {\n    W w;\n    w[1] = 2.0f;\n    out[0] = w.y;\n}";
+    let f = err(src, &[], Some(ONE), Some(ONE));
+    assert_eq!(codes(&f), ["simt::check::unsupported"]);
+    assert_eq!(position(&f), (6, 5));
+    assert!(f.errors[0].to_string().contains("held in registers"));
+}
