@@ -491,6 +491,9 @@ impl KernelChecker<'_, '_> {
                 args,
                 ..
             } => {
+                if let Some(value) = self.accessor_method(object, method, args, span) {
+                    return value;
+                }
                 if let Some(call) = self.temporary_call(e, false) {
                     return call;
                 }
@@ -758,6 +761,9 @@ impl KernelChecker<'_, '_> {
             let mem = self.pointee(p.mem.or_else(|| self.null_held(operand)), e.span)?;
             let zero = constant(Value::I32(0), e.span);
             return Ok((mem, self.index_through(p.offset, zero, e.span)?));
+        }
+        if let Some(element) = self.accessor_element(e) {
+            return element;
         }
         // A reference (a `float4&` parameter, a local whose address is taken): its element.
         if let ast::ExprKind::Name(name) = &e.kind {

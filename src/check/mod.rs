@@ -1,5 +1,6 @@
 //! Names and types: turns the AST into a typed program, or reports every error found.
 
+mod accessor;
 mod address;
 mod assign_value;
 mod atomics;
@@ -600,6 +601,8 @@ pub(crate) struct KernelChecker<'g, 'e> {
     struct_ptrs: HashMap<u32, Rc<structs::Layout>>,
     /// Struct layouts built so far, by type name.
     layouts: HashMap<String, Rc<structs::Layout>>,
+    /// ATen accessor parameters, by their buffer parameter.
+    accessors: HashMap<u32, accessor::Accessor>,
     /// Struct layouts being built (a struct that contains itself is refused).
     layouts_open: Vec<String>,
     /// A `float3`, `double4` or another vector that is a struct has been declared: expressions may be
@@ -670,6 +673,7 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
             struct_spaces: HashMap::new(),
             struct_ptrs: HashMap::new(),
             layouts: HashMap::new(),
+            accessors: HashMap::new(),
             layouts_open: Vec::new(),
             struct_vector_seen: false,
             pending_this: None,
@@ -702,6 +706,16 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
         let mut prologue = Vec::new();
         for p in &k.params {
             let mut views = Vec::new();
+            if accessor::is_accessor(&p.ty) {
+                match self.accessor_kernel_parameter(p) {
+                    Ok(binding) => self.declare(&p.name, binding),
+                    Err(e) => {
+                        self.errors.push(e);
+                        self.declare_refused(p);
+                    }
+                }
+                continue;
+            }
             let layout = match self.layout_of(&p.ty) {
                 Some(Ok(l)) if p.ty.pointer => {
                     let shape = self.buffer_of(&l, p.ty.span);
@@ -871,6 +885,14 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
             constant_scalars,
             textures,
             symbol_sizes: std::mem::take(&mut self.symbol_sizes),
+            accessors: {
+                let mut a: Vec<(u32, u32)> = std::mem::take(&mut self.accessors)
+                    .into_values()
+                    .map(|a| (a.param, a.sizes.len() as u32))
+                    .collect();
+                a.sort_unstable();
+                a
+            },
             notes: std::mem::take(&mut self.notes),
             body,
             block_shapes: std::mem::take(&mut self.block_shapes),

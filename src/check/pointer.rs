@@ -105,6 +105,7 @@ impl KernelChecker<'_, '_> {
                     .is_some_and(|f| f.ret.pointer)
                     || (args.is_empty() && self.struct_converts(name))
             }
+            ast::ExprKind::Method { .. } if self.accessor_data(e).is_some() => true,
             ast::ExprKind::Method { object, method, .. } => match &object.kind {
                 ast::ExprKind::Name(n) if matches!(self.lookup(n), Some(Binding::Object(_))) => {
                     let Some(Binding::Object(i)) = self.lookup(n) else {
@@ -239,6 +240,9 @@ impl KernelChecker<'_, '_> {
                 args,
                 ..
             } if self.is_pointer(e) => {
+                if let Some(p) = self.accessor_data(e) {
+                    return Ok(p);
+                }
                 if let Some(p) = self.object_pointer(e) {
                     return p;
                 }

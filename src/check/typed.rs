@@ -97,6 +97,10 @@ pub struct Kernel {
     /// number of elements, as the launch's values count them (a scalar: 1; `float4 v[2]`: 8):
     /// CUDA gives a symbol its declared size, so a launch may not set it to another.
     pub symbol_sizes: Vec<(u32, u64)>,
+    /// ATen accessor parameters (`at::PackedTensorAccessor64<float, 3, ...> p`), each its
+    /// buffer parameter and rank N: the buffer is followed by the N scalar parameters
+    /// `p.size(k)`, then the N `p.stride(k)`, which the launch sets from the array's shape.
+    pub accessors: Vec<(u32, u32)>,
     /// Notes for the report: deprecated forms that run, with where they are written.
     pub notes: Vec<(Span, String)>,
     /// The body.

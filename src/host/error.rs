@@ -230,6 +230,25 @@ pub enum HostError {
         #[label("a float32 array")]
         span: Span,
     },
+    /// `points = rand(12);` for an `at::PackedTensorAccessor64<float, 3, ...> points`
+    #[error("`{name}` is an accessor of {rank} dimensions but was given {given}")]
+    #[diagnostic(
+        code(simt::host::accessor_rank),
+        help("give an array of {rank} dimensions, e.g. `{name} = zeros({example});` or `{name} = reshape(load(\"x.npy\"), {example});`: its sizes and strides are the array's")
+    )]
+    AccessorRank {
+        /// The accessor parameter.
+        name: String,
+        /// Its rank.
+        rank: usize,
+        /// What it was given (`an array of shape (12)`, `a pointer`).
+        given: String,
+        /// `2, 3, 4`: a shape of that rank, for the help.
+        example: String,
+        /// Where it was set.
+        #[label("not {rank} dimensions")]
+        span: Span,
+    },
     /// `--arg a=@small.npy` where the launch section makes `a = zeros(n)` with `n = 1000`
     #[error("`{name}` has shape {found} but the launch section makes it {expected}")]
     #[diagnostic(

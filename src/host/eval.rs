@@ -22,6 +22,9 @@ pub(crate) mod texture;
 /// Largest array a launch section may create (elements).
 pub const MAX_ELEMENTS: usize = 1 << 30;
 
+/// Most dimensions an initialiser takes (`zeros(2, 3, 4)`): as many as an accessor may have.
+const MAX_DIMS: usize = 8;
+
 /// Host functions, for "did you mean".
 const FUNCTIONS: &[&str] = &[
     "zeros",
@@ -39,6 +42,7 @@ const FUNCTIONS: &[&str] = &[
     "sqrt",
     "sum",
     "transpose",
+    "reshape",
     "cumsum",
     "matmul",
     "texture",
@@ -622,8 +626,10 @@ impl Env {
             } else {
                 let expected = if lo == hi {
                     lo.to_string()
-                } else {
+                } else if hi == lo + 1 {
                     format!("{lo} or {hi}")
+                } else {
+                    format!("{lo} to {hi}")
                 };
                 Err(arity(name, &expected, args.len(), span))
             }
@@ -631,7 +637,7 @@ impl Env {
         let size_of = elem.size();
         match name {
             "zeros" | "ones" | "empty" => {
-                want(1, 2)?;
+                want(1, MAX_DIMS)?;
                 let v = if name == "ones" { 1.0 } else { 0.0 };
                 let dims = shape(args.len())?;
                 self.reserve(dims.iter().product(), size_of, span)?;
@@ -643,12 +649,43 @@ impl Env {
                 Ok(array)
             }
             "full" => {
-                want(2, 2)?;
-                let v = num(1)?;
-                let float = vals[1].is_float();
-                let dims = shape(1)?;
-                self.reserve(dims[0], size_of, span)?;
+                want(2, MAX_DIMS + 1)?;
+                let last = args.len() - 1;
+                let v = num(last)?;
+                let float = vals[last].is_float();
+                let dims = shape(last)?;
+                self.reserve(dims.iter().product(), size_of, span)?;
                 Ok(filled(dims, Fill::Value(v), float))
+            }
+            "reshape" => {
+                want(2, MAX_DIMS + 1)?;
+                let dims = (1..args.len()).map(size).collect::<Result<Vec<_>>>()?;
+                let HostValue::Array {
+                    data, float, dtype, ..
+                } = &vals[0]
+                else {
+                    return Err(bad(
+                        format!("`reshape` takes an array, found {}", vals[0].kind()),
+                        args[0].span,
+                        "not an array",
+                        None,
+                    ));
+                };
+                let n: usize = dims.iter().product();
+                if n != data.len() {
+                    return Err(bad(
+                        format!("`reshape` of {} elements to {n}", data.len()),
+                        span,
+                        "another number of elements",
+                        Some("give sizes whose product is the array's length".into()),
+                    ));
+                }
+                Ok(HostValue::Array {
+                    data: Arc::clone(data),
+                    shape: dims,
+                    float: *float,
+                    dtype: dtype.clone(),
+                })
             }
             "arange" => {
                 want(1, 1)?;
@@ -657,7 +694,7 @@ impl Env {
                 Ok(filled(dims, Fill::Index, false))
             }
             "rand" => {
-                want(1, 2)?;
+                want(1, MAX_DIMS)?;
                 let dims = shape(args.len())?;
                 self.reserve(dims.iter().product(), size_of, span)?;
                 let draws = self.rng.take(dims.iter().product());

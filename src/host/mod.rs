@@ -8,6 +8,7 @@ mod npy;
 mod value;
 
 use std::borrow::Cow;
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -361,6 +362,7 @@ pub fn prepare(
     }
     let mut expects = Vec::new();
     let mut shape_spans = (Span::default(), Span::default());
+    let mut set_at: HashMap<String, Span> = HashMap::new();
     for stmt in launch.map(|l| l.stmts.as_slice()).unwrap_or_default() {
         match stmt {
             HostStmt::Assign { name, value } => {
@@ -408,6 +410,7 @@ pub fn prepare(
                     typed(&mut env, kernel, &name.name, v, value.span)
                         .map_err(|e| (e, Origin::File))?
                 };
+                set_at.insert(name.name.clone(), value.span);
                 env.vars.insert(name.name.clone(), v);
             }
             HostStmt::Expect(e) => expects.push(e.clone()),
@@ -432,6 +435,7 @@ pub fn prepare(
     let block = dim(&env, "block", shape_spans.1)?;
     let grid = dim(&env, "grid", shape_spans.0)?;
     check_shape(block, grid, shape_spans)?;
+    accessor_shapes(kernel, &mut env, &set_at)?;
     // A parameter the launch names no value for takes its default argument (`int* p = NULL`).
     for p in &kernel.params {
         if let (false, Some(d)) = (env.vars.contains_key(&p.name), &p.default) {
@@ -451,6 +455,71 @@ pub fn prepare(
         expects,
         held,
     })
+}
+
+/// For parameter `i`: its rank if it is an ATen accessor's array, 0 if it is one of an
+/// accessor's sizes or strides, `None` for any other parameter.
+fn accessor_rank(kernel: &Kernel, i: usize) -> Option<u32> {
+    kernel.accessors.iter().find_map(|&(b, rank)| {
+        let b = b as usize;
+        if i == b {
+            Some(rank)
+        } else if (b + 1..=b + 2 * rank as usize).contains(&i) {
+            Some(0)
+        } else {
+            None
+        }
+    })
+}
+
+/// The sizes and strides of each ATen accessor parameter (`p.size(k)`, `p.stride(k)`): its
+/// array's shape, which must have the accessor's rank, with contiguous (row-major) strides.
+fn accessor_shapes(
+    kernel: &Kernel,
+    env: &mut Env,
+    set_at: &HashMap<String, Span>,
+) -> Result<(), Failure> {
+    for &(buffer, rank) in &kernel.accessors {
+        let name = &kernel.params[buffer as usize].name;
+        let rank = rank as usize;
+        let span = set_at.get(name).copied().unwrap_or(kernel.span);
+        let given = match env.vars.get(name) {
+            None => continue,
+            Some(HostValue::Array { shape, .. }) if shape.len() == rank => {
+                let shape = shape.clone();
+                for k in 0..rank {
+                    let stride: usize = shape[k + 1..].iter().product();
+                    for (what, v) in [("size", shape[k]), ("stride", stride)] {
+                        let p = format!("{name}.{what}({k})");
+                        let v = typed(env, kernel, &p, HostValue::int(v as i64), span)
+                            .map_err(|e| (e, Origin::File))?;
+                        env.vars.insert(p, v);
+                    }
+                }
+                continue;
+            }
+            Some(HostValue::Array { shape, .. }) => {
+                let dims: Vec<String> = shape.iter().map(ToString::to_string).collect();
+                format!("an array of shape ({})", dims.join(", "))
+            }
+            Some(v) => v.kind().to_string(),
+        };
+        let example = (2..rank + 2)
+            .map(|d| d.to_string())
+            .collect::<Vec<_>>()
+            .join(", ");
+        return Err((
+            HostError::AccessorRank {
+                name: name.clone(),
+                rank,
+                given,
+                example,
+                span,
+            },
+            Origin::File,
+        ));
+    }
+    Ok(())
 }
 
 /// `p.e = [1, 2, 3];` for an array member of a struct parameter: its elements are the
@@ -994,7 +1063,10 @@ fn bind(kernel: &Kernel, env: &mut Env, launch_span: Option<Span>) -> Result<Bou
                 });
                 continue;
             }
-            missing.push(p.name.clone());
+            // An accessor's sizes and strides come with its array: only the array is missing.
+            if accessor_rank(kernel, i) != Some(0) {
+                missing.push(p.name.clone());
+            }
             continue;
         };
         if kernel.textures.contains(&(i as u32)) {
@@ -1067,7 +1139,9 @@ fn bind(kernel: &Kernel, env: &mut Env, launch_span: Option<Span>) -> Result<Bou
         let signature = kernel
             .params
             .iter()
-            .map(|p| format!("{} {}", p.describe(), p.name))
+            .enumerate()
+            .filter(|&(i, _)| accessor_rank(kernel, i).is_none_or(|r| r > 0))
+            .map(|(_, p)| format!("{} {}", p.describe(), p.name))
             .collect::<Vec<_>>()
             .join(", ");
         let example = kernel
@@ -1075,12 +1149,16 @@ fn bind(kernel: &Kernel, env: &mut Env, launch_span: Option<Span>) -> Result<Bou
             .iter()
             .enumerate()
             .filter(|(_, p)| missing.contains(&p.name))
-            .map(|(i, p)| match p.kind {
+            .map(|(i, p)| match (p.kind, accessor_rank(kernel, i)) {
                 _ if kernel.textures.contains(&(i as u32)) => {
                     format!("--arg {}='load(\"image.npy\")'", p.name)
                 }
-                ParamKind::Scalar { .. } => format!("--arg {}=1024", p.name),
-                ParamKind::Buffer { .. } => format!("--arg {}=zeros(1024)", p.name),
+                (_, Some(rank)) => {
+                    let dims = vec!["4"; rank as usize].join(",");
+                    format!("--arg '{}=zeros({dims})'", p.name)
+                }
+                (ParamKind::Scalar { .. }, None) => format!("--arg {}=1024", p.name),
+                (ParamKind::Buffer { .. }, None) => format!("--arg {}=zeros(1024)", p.name),
             })
             .collect::<Vec<_>>()
             .join(" ");

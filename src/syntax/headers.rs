@@ -12,6 +12,15 @@ pub(crate) fn header(name: &str) -> Option<&'static str> {
         "cufft.h" => Some(include_str!("headers/cufft.h")),
         "glm/glm.hpp" | "glm/gtc/type_ptr.hpp" => Some(include_str!("headers/glm.h")),
         "curand_kernel.h" => Some(include_str!("headers/curand_kernel.h")),
+        "ATen/ATen.h"
+        | "ATen/AccumulateType.h"
+        | "ATen/core/TensorAccessor.h"
+        | "ATen/cuda/CUDAContext.h"
+        | "ATen/cuda/ApplyGridUtils.cuh"
+        | "ATen/cuda/CUDAApplyUtils.cuh"
+        | "torch/extension.h"
+        | "torch/types.h"
+        | "torch/torch.h" => Some(include_str!("headers/aten.h")),
         _ => None,
     }
 }

@@ -1,0 +1,72 @@
+// ATen's and c10's device-side helpers, for <ATen/ATen.h>, <torch/extension.h>,
+// <ATen/cuda/CUDAContext.h> and the other PyTorch extension headers.
+// From pytorch/pytorch: aten/src/ATen/AccumulateType.h @ 063edef3d199ef3890cfc65155bbd22a64f56e2a
+// (AccumulateType, acc_type: the CUDA specialisations, `half` and `BFloat16` left out);
+// aten/src/ATen/core/TensorAccessor.h @ 95c104eff60ec95635ac9b3c59e6e2d57c8c09f6 (DefaultPtrTraits,
+// RestrictPtrTraits); aten/src/ATen/cuda/ApplyGridUtils.cuh @ 8e68c2a63ad8c2fafe97c81a936eb8f6a4f70086
+// (ATenCeilDiv). The accessors themselves (at::PackedTensorAccessor32/64,
+// GenericPackedTensorAccessor, torch:: spellings) are simt's own kernel parameter type
+// (src/check/accessor.rs): ATen's hold their sizes and strides in arrays that indexing points
+// into, which simt keeps as one scalar parameter each.
+namespace at {
+
+template <typename T>
+struct DefaultPtrTraits {
+    typedef T* PtrType;
+};
+
+template <typename T>
+struct RestrictPtrTraits {
+    typedef T* __restrict__ PtrType;
+};
+
+template <typename T, bool is_cuda>
+struct AccumulateType {};
+
+template <> struct AccumulateType<float, true> { using type = float; };
+template <> struct AccumulateType<double, true> { using type = double; };
+template <> struct AccumulateType<int8_t, true> { using type = int64_t; };
+template <> struct AccumulateType<uint8_t, true> { using type = int64_t; };
+template <> struct AccumulateType<char, true> { using type = int64_t; };
+template <> struct AccumulateType<int16_t, true> { using type = int64_t; };
+template <> struct AccumulateType<int32_t, true> { using type = int64_t; };
+template <> struct AccumulateType<int64_t, true> { using type = int64_t; };
+template <> struct AccumulateType<bool, true> { using type = bool; };
+template <> struct AccumulateType<float, false> { using type = float; };
+template <> struct AccumulateType<double, false> { using type = double; };
+template <> struct AccumulateType<int8_t, false> { using type = int64_t; };
+template <> struct AccumulateType<uint8_t, false> { using type = int64_t; };
+template <> struct AccumulateType<char, false> { using type = int64_t; };
+template <> struct AccumulateType<int16_t, false> { using type = int64_t; };
+template <> struct AccumulateType<int32_t, false> { using type = int64_t; };
+template <> struct AccumulateType<int64_t, false> { using type = int64_t; };
+
+// ATen's `typename AccumulateType<T, is_cuda>::type`: the specialisations above give both values
+// of `is_cuda` the same type, so it is read with `true` (simt's alias templates substitute type
+// parameters into a member's template arguments, not yet value parameters).
+template <typename T, bool is_cuda>
+using acc_type = typename AccumulateType<T, true>::type;
+
+namespace cuda {
+
+template <typename T>
+__host__ __device__ __forceinline__ T ATenCeilDiv(T a, T b) {
+    return (a + b - 1) / b;
+}
+
+}  // namespace cuda
+}  // namespace at
+
+namespace torch {
+
+template <typename T>
+struct DefaultPtrTraits {
+    typedef T* PtrType;
+};
+
+template <typename T>
+struct RestrictPtrTraits {
+    typedef T* __restrict__ PtrType;
+};
+
+}  // namespace torch

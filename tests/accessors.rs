@@ -1,0 +1,172 @@
+//! ATen's packed tensor accessors as kernel parameters (`a[n][c]`, `a.size(d)`), bound to N-d arrays, and the rest of the ATen shim.
+
+mod common;
+use common::{codes, err, ok, position};
+
+#[test]
+fn an_accessor_indexes_its_array_by_the_shape_it_was_given() {
+    let src = r#"
+#include <ATen/ATen.h>
+__global__ void k(
+    const at::PackedTensorAccessor64<float, 3, at::RestrictPtrTraits> in,
+    at::PackedTensorAccessor64<float, 2, at::RestrictPtrTraits> out,
+    at::PackedTensorAccessor64<int64_t, 1, at::RestrictPtrTraits> dims) {
+    const int n = blockIdx.x;
+    const int c = threadIdx.x;
+    float s = 0.0f;
+    for (int k = 0; k < in.size(2); ++k) s += in[n][c][k];
+    out[n][c] = s;
+    out[n][c] += 0.5f;
+    if (n == 0 && c == 0) {
+        dims[0] = in.size(0);
+        dims[1] = in.size(1);
+        dims[2] = in.size(2);
+        dims[3] = in.stride(0);
+        dims[4] = in.stride(1);
+        dims[5] = out.stride(1);
+    }
+}
+launch k {
+    in = reshape(arange(24), 2, 3, 4);
+    out = zeros(2, 3);
+    dims = zeros(6);
+    grid = 2; block = 3;
+    expect out == [6.5, 22.5, 38.5, 54.5, 70.5, 86.5];
+    expect dims == [2, 3, 4, 12, 4, 1];
+}
+"#;
+    // in[n][c][k] is element 12n + 4c + k of arange(24): row (n, c) sums 4(3n + c) * 4 + 0 +
+    // 1 + 2 + 3 = 16(3n + c) + 6, i.e. 6, 22, 38, 54, 70, 86, each + 0.5. Sizes (2, 3, 4),
+    // contiguous strides (12, 4, 1); out's last stride 1.
+    ok(src, &[], [2, 1, 1], [3, 1, 1]);
+}
+
+#[test]
+fn an_accessor_access_costs_what_the_same_pointer_arithmetic_costs() {
+    let run = |body: &str, params: &str| {
+        let src = format!(
+            r#"
+#include <torch/extension.h>
+__global__ void k({params}) {{
+    const int n = blockIdx.y;
+    const int c = blockIdx.x * blockDim.x + threadIdx.x;
+    {body}
+}}
+launch k {{
+    a = reshape(arange(2 * 3 * 64), 2, 3, 64);
+    b = zeros(2, 64);
+    grid = (1, 2); block = 64;
+    expect b[70] == 2 * 192 + 2 * 64 + 2 * 6;
+}}
+"#
+        );
+        ok(&src, &[], [1, 2, 1], [64, 1, 1]).counters
+    };
+    let accessor = run(
+        "b[n][c] = a[n][2][c] + a[n][0][c];",
+        "torch::PackedTensorAccessor32<float, 3, torch::RestrictPtrTraits> a, \
+         torch::PackedTensorAccessor32<float, 2, torch::RestrictPtrTraits> b",
+    );
+    let flat = run(
+        "b[n * 64 + c] = a[n * 192 + 2 * 64 + c] + a[n * 192 + c];",
+        "const float* a, float* b",
+    );
+    // 4 warps (2 blocks of 64 threads); each reads two rows of 32 consecutive floats (128
+    // bytes, 4 sectors each) and writes 32 consecutive floats: 8 loads of 4 sectors, 4 stores
+    // of 4 sectors. b[70] = b[1][6] = a[1][2][6] + a[1][0][6] = (192 + 128 + 6) + (192 + 6).
+    assert_eq!((accessor.gld_instr, accessor.gld_sectors), (8, 32));
+    assert_eq!((accessor.gst_instr, accessor.gst_sectors), (4, 16));
+    assert_eq!(
+        (
+            accessor.gld_sectors,
+            accessor.gst_sectors,
+            accessor.g_bytes_requested
+        ),
+        (flat.gld_sectors, flat.gst_sectors, flat.g_bytes_requested)
+    );
+}
+
+#[test]
+fn a_packed_accessor32_indexes_in_int() {
+    let src = r#"
+#include <torch/extension.h>
+__global__ void k(torch::PackedTensorAccessor32<int, 2, torch::DefaultPtrTraits> a, long long* out) {
+    out[0] = sizeof(a.size(0));
+    out[1] = sizeof(a.stride(1));
+    a[1][2] = 7;
+    out[2] = a.data()[5];
+}
+launch k {
+    a = zeros(2, 3);
+    out = zeros(3);
+    grid = 1; block = 1;
+    expect out == [4, 4, 7];
+}
+"#;
+    // PackedTensorAccessor32's index_t is int32_t: size() and stride() are 4 bytes. a[1][2] is
+    // element 1 * 3 + 2 = 5 of the data.
+    ok(src, &[], [1, 1, 1], [1, 1, 1]);
+}
+
+#[test]
+fn an_array_of_another_rank_is_refused_at_its_assignment() {
+    let src = "#include <ATen/ATen.h>\n__global__ void k(at::PackedTensorAccessor64<float, 3, at::RestrictPtrTraits> p) {\n    p[0][0][0] = 1.0f;\n}\nlaunch k {\n    p = rand(12);\n    grid = 1; block = 1;\n}\n";
+    let f = err(src, &[], None, None);
+    assert_eq!(codes(&f), ["simt::host::accessor_rank"]);
+    assert_eq!(position(&f), (6, 9));
+    assert_eq!(
+        f.errors[0].to_string(),
+        "`p` is an accessor of 3 dimensions but was given an array of shape (12)"
+    );
+}
+
+#[test]
+fn indexing_part_of_an_accessor_is_named() {
+    let src = "#include <ATen/ATen.h>\n__global__ void k(at::PackedTensorAccessor64<float, 2, at::RestrictPtrTraits> p, float* out) {\n    out[0] = p[1];\n}\n";
+    let f = err(src, &[], Some([1, 1, 1]), Some([1, 1, 1]));
+    assert_eq!(codes(&f), ["simt::check::unsupported"]);
+    assert_eq!(position(&f), (3, 14));
+}
+
+#[test]
+fn aten_helpers_compute_as_aten_does() {
+    let src = r#"
+#include <ATen/ATen.h>
+#include <ATen/cuda/CUDAContext.h>
+template <typename T>
+__global__ void k(const T* x, long long* out) {
+    using acc_T = at::acc_type<T, true>;
+    acc_T s = (acc_T)x[0] * x[1];
+    out[0] = sizeof(acc_T);
+    out[1] = s;
+    out[2] = at::cuda::ATenCeilDiv(10, 4);
+    out[3] = at::cuda::ATenCeilDiv(12, 4);
+}
+launch k<int32_t> {
+    x = [100000, 100000];
+    out = zeros(4);
+    grid = 1; block = 1;
+    expect out == [8, 10000000000, 3, 3];
+}
+"#;
+    // AccumulateType<int32_t, true> is int64_t (8 bytes), so 100000 * 100000 does not wrap;
+    // ceil(10 / 4) = 3, ceil(12 / 4) = 3.
+    ok(src, &[], [1, 1, 1], [1, 1, 1]);
+}
+
+#[test]
+fn initialisers_take_any_number_of_dimensions() {
+    let src = r#"
+__global__ void k(float* a) {}
+launch k {
+    a = zeros(2, 3, 4);
+    b = full(2, 3, -1);
+    c = reshape(arange(6), 3, 2);
+    grid = 1; block = 1;
+    expect sum(a + 1) == 24;
+    expect sum(b) == -6;
+    expect c[5] == 5;
+}
+"#;
+    ok(src, &[], [1, 1, 1], [1, 1, 1]);
+}
