@@ -677,14 +677,14 @@ impl Env {
                         format!("`reshape` of {} elements to {n}", data.len()),
                         span,
                         "another number of elements",
-                        Some("give sizes whose product is the array's length".into()),
+                        Some("give sizes whose product is the array's length"),
                     ));
                 }
                 Ok(HostValue::Array {
                     data: Arc::clone(data),
                     shape: dims,
                     float: *float,
-                    dtype: dtype.clone(),
+                    dtype: *dtype,
                 })
             }
             "arange" => {
