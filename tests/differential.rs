@@ -390,6 +390,46 @@ fn cpp_front_end_agrees_with_the_reference() {
     });
 }
 
+/// Writes through member operators returning a reference, and ATen accessor parameters.
+const REFERENCES_AND_ACCESSORS: &str = r#"
+#include <ATen/ATen.h>
+#include <glm/glm.hpp>
+struct P {
+    float v[4];
+    __device__ float& operator[](int i) { return v[i]; }
+    __device__ float& at(int i) { return v[i]; }
+};
+__global__ void through_refs(P* p, float* out) {
+    int t = threadIdx.x;
+    p[t][t % 4] = t;
+    p[t].at(1) += 2.0f;
+    ++p[t][3];
+    glm::mat3 m = glm::mat3(1.0f);
+    m[t % 3][(t + 1) % 3] += p[t][1];
+    out[t] = m[0][0] + m[0][1] + m[1][2] + m[2][0] + m[2][2];
+}
+__global__ void accessors(
+    const at::PackedTensorAccessor64<float, 3, at::RestrictPtrTraits> a,
+    at::PackedTensorAccessor32<float, 2, at::RestrictPtrTraits> b) {
+    const int n = blockIdx.x;
+    const int c = threadIdx.x;
+    float s = 0.0f;
+    for (int k = 0; k < a.size(2); ++k) s += a[n][c][k] * a.stride(1);
+    b[n][c] = s;
+    b[n][c] += b.size(1);
+}
+launch through_refs { p = rand(4 * 32); out = zeros(32); block = 32; grid = 1; }
+launch accessors { a = reshape(rand(2 * 32 * 3), 2, 32, 3); b = zeros(2, 32); block = 32; grid = 2; }
+"#;
+
+#[test]
+fn references_and_accessors_agree_with_the_reference() {
+    each_launch("refs.sk", REFERENCES_AND_ACCESSORS, |kernel, cfg, args| {
+        let result = agree(kernel, cfg, args, &kernel.name);
+        assert!(result.is_ok(), "{}: {result:?}", kernel.name);
+    });
+}
+
 /// Trailing return types with `decltype`, lambdas and functor temporaries passed to templates,
 /// and `return` of a `void` call, as the round-14 corpus writes them.
 const CPP11_FUNCTIONS: &str = r#"
