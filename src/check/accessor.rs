@@ -120,6 +120,7 @@ impl KernelChecker<'_, '_> {
             },
             default: None,
             views: Vec::new(),
+            opaque: None,
         });
         let mut scalars = |what: &str| -> Vec<VarId> {
             (0..rank)
@@ -132,6 +133,7 @@ impl KernelChecker<'_, '_> {
                         kind: ParamKind::Scalar { ty: index, var },
                         default: None,
                         views: Vec::new(),
+                        opaque: None,
                     });
                     var
                 })
