@@ -957,3 +957,70 @@ launch k { out = zeros(2); a = 1; b = 2; c = 3; d = 0; expect out == [3, 3]; }
 "#;
     ok(src, &[], ONE, ONE);
 }
+
+#[test]
+fn partial_specialisations_are_matched_by_value_and_the_most_specialised_wins() {
+    // C++ [temp.spec.partial.match]: arguments are compared as values and types, not as text.
+    // P<1 - 1> is P<0> (100); P<3> the primary (10 + 3 = 13). Pow2<5> recurses through
+    // Pow2<4>…Pow2<0> (= 1): 2^5 = 32. Impl<float, sizeof(float)> is Impl<S, 4> (4),
+    // Impl<double, 8> is Impl<S, 8> (8), Impl<short, 2> the primary (1). packed_as<float, 1>
+    // takes the partial packed_as<T, 1> (type float, a = 2.5), packed_as<float2, 1> the explicit
+    // specialisation over the partial one (float, b = 3.5), packed_as<float, 2> is float2
+    // (c.y = 2): (int)(2.5 * 2) + (int)(3.5 * 2) + 2 = 5 + 7 + 2 = 14.
+    let src = r#"
+template <int N> struct P { static constexpr int value = 10 + N; };
+template <> struct P<0> { static constexpr int value = 100; };
+template <int N> struct Pow2 { static constexpr int value = 2 * Pow2<N - 1>::value; };
+template <> struct Pow2<0> { static constexpr int value = 1; };
+template <typename S, int B> struct Impl { static __device__ int get() { return 1; } };
+template <typename S> struct Impl<S, 4> { static __device__ int get() { return 4; } };
+template <typename S> struct Impl<S, 8> { static __device__ int get() { return 8; } };
+template <typename T, int num> struct packed_as;
+template <typename T> struct packed_as<T, 1> { using type = T; };
+template <> struct packed_as<float, 2> { using type = float2; };
+template <> struct packed_as<float2, 1> { using type = float; };
+template <typename T>
+__global__ void k(int* out) {
+    out[0] = P<1 - 1>::value;
+    out[1] = P<3>::value;
+    out[2] = Pow2<5>::value;
+    out[3] = Impl<T, sizeof(T)>::get();
+    out[4] = Impl<double, sizeof(double)>::get();
+    out[5] = Impl<short, sizeof(short)>::get();
+    typename packed_as<T, 1>::type a = 2.5f;
+    typename packed_as<float2, 1>::type b = 3.5f;
+    typename packed_as<T, 2>::type c = make_float2(1.f, 2.f);
+    out[6] = (int)(a * 2) + (int)(b * 2) + (int)c.y;
+}
+launch k<float> { out = zeros(7); expect out == [100, 13, 32, 4, 8, 1, 14]; }
+"#;
+    ok(src, &[], ONE, ONE);
+}
+
+#[test]
+fn a_member_type_whose_argument_is_a_local_constant() {
+    // awq's `constexpr auto num_elems_T = num_elems<T>::value;` then `using float_packed_t =
+    // typename packed_as<float, num_elems_T>::type;`. T = float2: num_elems_T = 2, so
+    // packed_t = packed_as<float, 2>::type = float2, and scalar_t = packed_as<float2, 1>::type =
+    // float. out = 1.5 + 2.5 + 4.25 = 8.25.
+    let src = r#"
+template <typename T> struct num_elems;
+template <> struct num_elems<float> { static constexpr int value = 1; };
+template <> struct num_elems<float2> { static constexpr int value = 2; };
+template <typename T, int num> struct packed_as;
+template <typename T> struct packed_as<T, 1> { using type = T; };
+template <> struct packed_as<float, 2> { using type = float2; };
+template <> struct packed_as<float2, 1> { using type = float; };
+template <typename T>
+__global__ void k(float* out) {
+    constexpr auto n = num_elems<T>::value;
+    using packed_t = typename packed_as<float, n>::type;
+    using scalar_t = typename packed_as<T, 1>::type;
+    packed_t p = make_float2(1.5f, 2.5f);
+    scalar_t s = 4.25f;
+    out[0] = p.x + p.y + s;
+}
+launch k<float2> { out = zeros(1); expect out == [8.25]; }
+"#;
+    ok(src, &[], ONE, ONE);
+}

@@ -675,6 +675,12 @@ pub enum TemplateProblem {
         /// The parameter.
         param: String,
     },
+    /// An instance of a class template that is only declared, matching none of its
+    /// specialisations: `num_elems<double>` with only `num_elems<float>` defined.
+    NoSpecialisation,
+    /// An instance that several partial specialisations match, none more specialised than the
+    /// others: `X<float, float>` of `X<T, T>` and `X<T, float>`.
+    Ambiguous,
 }
 
 impl TemplateProblem {
@@ -699,6 +705,14 @@ impl TemplateProblem {
             Self::NotAClassTemplate { param } => {
                 format!("template parameter `{param}` takes a class template")
             }
+            Self::NoSpecialisation => {
+                format!(
+                    "`{template}` matches no specialisation of a template that is only declared"
+                )
+            }
+            Self::Ambiguous => {
+                format!("`{template}` matches more than one partial specialisation")
+            }
         }
     }
 
@@ -713,6 +727,8 @@ impl TemplateProblem {
             Self::TypeForValue { .. } => "a type, not a value".into(),
             Self::Missing { .. } => "missing template arguments".into(),
             Self::NotAClassTemplate { .. } => "not the name of a struct template".into(),
+            Self::NoSpecialisation => "no definition for these arguments".into(),
+            Self::Ambiguous => "ambiguous instance".into(),
         }
     }
 }

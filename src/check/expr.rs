@@ -553,7 +553,7 @@ impl KernelChecker<'_, '_> {
             }
         }
         if let Some(v) = self.static_member(name, span) {
-            return Ok(constant(v, span));
+            return v.map(|v| constant(v, span));
         }
         match self.lookup(name) {
             Some(Binding::Constant(v)) => return Ok(constant(v, span)),

@@ -386,7 +386,15 @@ impl KernelChecker<'_, '_> {
         let saved_scopes = std::mem::replace(&mut self.scopes, scopes);
         let saved_loops = std::mem::replace(&mut self.loop_depth, 0);
         let result = ret.map(|t| (self.new_local(&format!("{name}()"), t, f.name.span), t));
-        let shape = self.ret_slot(f)?;
+        let shape = match self.ret_slot(f) {
+            Ok(shape) => shape,
+            Err(e) => {
+                // What the call replaced is put back: the caller goes on checking after it.
+                self.loop_depth = saved_loops;
+                self.scopes = saved_scopes;
+                return Err(e);
+            }
+        };
         let saved_ret = self.returns.replace(result);
         let saved_auto = std::mem::replace(
             &mut self.returns_auto,

@@ -22,6 +22,7 @@ mod pointer;
 mod print;
 mod returned_ref;
 mod simd;
+mod specialise;
 mod storage;
 mod structs;
 mod template;
@@ -621,6 +622,9 @@ pub(crate) struct KernelChecker<'g, 'e> {
     /// File-scope variables' declared element counts (see `typed::Kernel::symbol_sizes`).
     symbol_sizes: Vec<(u32, u64)>,
     loop_depth: u32,
+    /// How many static members of class template instances are being evaluated, one inside
+    /// another (`Pow2<N - 1>::value` inside `Pow2<N>::value`).
+    static_depth: u32,
     static_smem: u64,
     /// `__device__` functions being inlined, to stop recursion.
     inlining: Vec<(String, String)>,
@@ -682,6 +686,7 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
             constant_dims: HashMap::new(),
             symbol_sizes: Vec::new(),
             loop_depth: 0,
+            static_depth: 0,
             static_smem: 0,
             inlining: Vec::new(),
             returns: None,
@@ -1235,7 +1240,7 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                         self.errors.push(e);
                         ty.clone()
                     }
-                    None => ty.clone(),
+                    None => self.with_local_constants(ty),
                 };
                 let mut b = template::Bindings::default();
                 b.types.insert(name.name.clone(), ty);

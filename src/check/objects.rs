@@ -17,6 +17,33 @@ pub(crate) struct Object {
     pub bindings: Bindings,
 }
 
+/// What the bindings `b` bind parameter `p` to, as a template argument.
+fn bound_arg(b: &Bindings, p: &ast::TemplateParam) -> ast::TemplateArg {
+    let span = p.name.span;
+    let name = |n: &str| {
+        ast::TemplateArg::Value(ast::Expr {
+            kind: ast::ExprKind::Name(n.to_string()),
+            span,
+        })
+    };
+    match &p.kind {
+        ast::TemplateParamKind::Type(_) => match b.types.get(&p.name.name) {
+            Some(t) => ast::TemplateArg::Type(t.clone()),
+            None => name(&p.name.name),
+        },
+        ast::TemplateParamKind::Value(..) => match b.values.get(&p.name.name) {
+            Some(e) => ast::TemplateArg::Value(e.clone()),
+            None => name(&p.name.name),
+        },
+        ast::TemplateParamKind::Function(..) => {
+            name(b.functions.get(&p.name.name).map_or(&p.name.name, |f| f))
+        }
+        ast::TemplateParamKind::Template(..) => {
+            name(b.templates.get(&p.name.name).map_or(&p.name.name, |c| c))
+        }
+    }
+}
+
 impl KernelChecker<'_, '_> {
     /// The struct a type names (`SharedMemory<float>`), if it names one: a `template <>`
     /// specialisation for exactly these arguments, else the template bound to them.
@@ -39,23 +66,20 @@ impl KernelChecker<'_, '_> {
         if !defs.iter().any(|d| d.name.name == base) {
             return None;
         }
-        let args: String = text[text.find('<').unwrap_or(text.len())..]
-            .split_whitespace()
+        let written = &text[text.find('<').unwrap_or(text.len())..];
+        let primary = defs
+            .iter()
+            .position(|d| d.name.name == base && d.spec.is_empty());
+        let specs: Vec<(usize, Vec<ast::TemplateArg>)> = defs
+            .iter()
+            .enumerate()
+            .filter(|(_, d)| d.name.name == base)
+            .filter_map(|(k, d)| Some((k, super::template::spec_args(&d.spec)?)))
             .collect();
-        if let Some(k) = defs
-            .iter()
-            .position(|d| d.name.name == base && !args.is_empty() && d.spec == args)
-        {
-            return Some(Ok((k, Bindings::default())));
+        if written.is_empty() {
+            return Some(Ok((primary?, Bindings::default())));
         }
-        let k = defs
-            .iter()
-            .position(|d| d.name.name == base && d.spec.is_empty())?;
-        let def = &defs[k];
-        if def.template.is_empty() {
-            return Some(Ok((k, Bindings::default())));
-        }
-        let targs = match crate::syntax::parse_kernel_ref(&format!("{base}{args}")) {
+        let targs = match crate::syntax::parse_kernel_ref(&format!("{base}{written}")) {
             Ok((_, _, targs)) => targs,
             Err(_) => {
                 return Some(Err(CheckError::TemplateArguments {
@@ -66,10 +90,98 @@ impl KernelChecker<'_, '_> {
                 }))
             }
         };
-        Some(
-            self.instantiate(&def.template, &targs, span, text)
-                .map(|b| (k, b)),
-        )
+        Some(self.choose_specialisation(text, primary, &specs, &targs, span))
+    }
+
+    /// The struct (a specialisation among `specs`, else the `primary` template) an instance
+    /// with arguments `targs` uses, and the bindings of its parameters: C++'s matching by value
+    /// ([`super::specialise`]).
+    fn choose_specialisation(
+        &mut self,
+        text: &str,
+        primary: Option<usize>,
+        specs: &[(usize, Vec<ast::TemplateArg>)],
+        targs: &[ast::TemplateArg],
+        span: Span,
+    ) -> Result<(usize, Bindings)> {
+        let defs = self.globals.structs;
+        let scope = Bindings {
+            class_members: std::rc::Rc::clone(&self.globals.class_members),
+            ..Bindings::default()
+        };
+        let params = primary.map(|k| defs[k].template.as_slice());
+        // The primary's bindings check the arguments, evaluate them and fill in defaults.
+        let bound = match params {
+            Some(params) if !params.is_empty() => {
+                Some(self.instantiate(params, targs, span, text)?)
+            }
+            _ => None,
+        };
+        let actual = match &bound {
+            Some(b) => super::specialise::actuals(
+                &scope,
+                params,
+                &params
+                    .unwrap_or_default()
+                    .iter()
+                    .map(|p| bound_arg(b, p))
+                    .collect::<Vec<_>>(),
+                &mut |e: &ast::Expr| super::specialise::fold(e),
+            ),
+            None => super::specialise::actuals(&scope, None, targs, &mut |e: &ast::Expr| {
+                self.constant_value(e)
+            }),
+        };
+        let list: Vec<super::specialise::Spec<'_>> = specs
+            .iter()
+            .map(|(k, args)| super::specialise::Spec {
+                params: &defs[*k].template,
+                args,
+            })
+            .collect();
+        match super::specialise::choose(&scope, &list, &actual) {
+            super::specialise::Choice::Spec(k, b) => Ok((specs[k].0, b)),
+            super::specialise::Choice::Primary => match (primary, bound) {
+                (Some(k), Some(b)) => Ok((k, b)),
+                (Some(k), None) => Ok((k, Bindings::default())),
+                (None, _) => Err(CheckError::TemplateArguments {
+                    template: text.to_string(),
+                    problem: TemplateProblem::NoSpecialisation,
+                    span,
+                    help: Some(format!(
+                        "`{}` is only declared: define it, or a specialisation for these arguments",
+                        text.split('<').next().unwrap_or(text)
+                    )),
+                }),
+            },
+            super::specialise::Choice::Ambiguous(ks) => Err(CheckError::TemplateArguments {
+                template: text.to_string(),
+                problem: TemplateProblem::Ambiguous,
+                span,
+                help: Some(format!(
+                    "these partial specialisations match it and none is more specialised than the others: {}; add an explicit specialisation `template <> struct {}`",
+                    ks.iter()
+                        .map(|&k| format!("`{}{}`", defs[specs[k].0].name.name, defs[specs[k].0].spec))
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                    text
+                )),
+            }),
+        }
+    }
+
+    /// The integer constant `e` stands for here, if it is one.
+    fn constant_value(&mut self, e: &ast::Expr) -> Option<i128> {
+        let t = self.expr(e).ok()?;
+        match t.kind {
+            super::typed::ExprKind::Const(crate::value::Value::U64(x)) => Some(i128::from(x)),
+            super::typed::ExprKind::Const(v)
+                if t.ty.is_integer() || t.ty == crate::value::Scalar::Bool =>
+            {
+                v.as_i64().map(i128::from)
+            }
+            _ => None,
+        }
     }
 
     fn object(&self, def: usize, bindings: Bindings, span: Span) -> Result<Object> {

@@ -25,8 +25,26 @@ use super::typed::*;
 use super::vector::Place;
 use super::{
     ArgumentProblem, Binding, CheckError, DimensionProblem, InitialiserProblem, KernelChecker,
+    TemplateProblem,
 };
 use crate::source::Span;
+
+/// Whether `e` says that no specialisation (or more than one) fits an instance.
+fn chooses_nothing(e: &CheckError) -> bool {
+    matches!(
+        e,
+        CheckError::TemplateArguments {
+            problem: TemplateProblem::Ambiguous | TemplateProblem::NoSpecialisation,
+            ..
+        }
+    )
+}
+
+/// How deep static members defined by other instances' may recurse: each level nests the
+/// expression being checked two levels deeper, within the checker's bound of
+/// [`crate::syntax::MAX_DEPTH`] (C++ compilers allow about 900 instances, gcc's
+/// `-ftemplate-depth`).
+const STATIC_DEPTH: u32 = 400;
 use crate::syntax::ast::{self, BaseType, BinOp, UnOp};
 use crate::value::{Scalar, Value};
 
@@ -2972,17 +2990,40 @@ impl<'g> KernelChecker<'g, '_> {
 
     /// `P::n`: a static member of a struct, or of a trait without data members
     /// (`num_elems<float2>::value`, `int_constant<4>::value`).
-    pub(crate) fn static_member(&mut self, name: &str, span: Span) -> Option<Value> {
+    /// An instance no specialisation (or more than one) fits is an error of its own.
+    pub(crate) fn static_member(&mut self, name: &str, span: Span) -> Option<Result<Value>> {
         let (ty, member) = name.rsplit_once("::")?;
         if let Some(l) = self.layout_named(ty, span) {
-            let l = l.ok()?;
-            return l.statics.iter().find(|(n, _)| n == member).map(|(_, v)| *v);
+            let l = match l {
+                Ok(l) => l,
+                Err(e) if chooses_nothing(&e) => return Some(Err(e)),
+                Err(_) => return None,
+            };
+            return l
+                .statics
+                .iter()
+                .find(|(n, _)| n == member)
+                .map(|(_, v)| Ok(*v));
         }
-        let (def, bindings) = self.struct_def_of(ty, span)?.ok()?;
+        let (def, bindings) = match self.struct_def_of(ty, span)? {
+            Ok(found) => found,
+            Err(e) if chooses_nothing(&e) => return Some(Err(e)),
+            Err(_) => return None,
+        };
         let d = &self.globals.structs[def];
+        // A static member defined by another instance's (`Pow2<N - 1>::value`) recurses.
+        if self.static_depth >= STATIC_DEPTH {
+            return Some(Err(unsupported(
+                format!("instantiating `{ty}` more than {STATIC_DEPTH} levels deep"),
+                span,
+                "give the recursion a base case: an explicit specialisation that ends it, such as `template <> struct Pow2<0> { ... };`",
+            )));
+        }
+        self.static_depth += 1;
         // The static members up to `member`, in order: each may use the ones before it.
         self.scopes.push(HashMap::new());
         let mut found = None;
+        let mut deep = None;
         for f in d.fields.iter().filter(|f| f.is_static) {
             let (Some(init), Ok(scalar)) = (&f.init, {
                 let mut ty = f.ty.clone();
@@ -2993,7 +3034,17 @@ impl<'g> KernelChecker<'g, '_> {
             };
             let mut init = init.clone();
             bindings.expr(&mut init);
-            let Ok(value) = self.expr(&init) else { break };
+            let value = match self.expr(&init) {
+                Ok(value) => value,
+                Err(e) => {
+                    // Too deep a recursion is the error; any other leaves the name unknown.
+                    if matches!(&e, CheckError::Unsupported { what, .. } if what.contains(" levels deep"))
+                    {
+                        deep = Some(e);
+                    }
+                    break;
+                }
+            };
             let ExprKind::Const(v) = self.convert(value, scalar).kind else {
                 break;
             };
@@ -3004,7 +3055,11 @@ impl<'g> KernelChecker<'g, '_> {
             }
         }
         self.scopes.pop();
-        found
+        self.static_depth -= 1;
+        match deep {
+            Some(e) => Some(Err(e)),
+            None => found.map(Ok),
+        }
     }
 
     /// The names a struct type's template arguments are written with in `pattern` (`Pair<T>`),

@@ -3,7 +3,7 @@
 use std::collections::HashMap;
 use std::rc::Rc;
 
-use super::{CheckError, TemplateProblem};
+use super::{specialise, CheckError, TemplateProblem};
 use crate::source::Span;
 use crate::syntax::ast::*;
 
@@ -47,7 +47,10 @@ pub(crate) struct ClassMembers {
     /// A specialisation's arguments as written, without spaces (`<half>`); empty for the
     /// template itself.
     pub spec: String,
-    /// The template's parameters (empty for a specialisation).
+    /// A specialisation's arguments, read (`None` for the template itself, or arguments simt
+    /// cannot read, which match nothing).
+    pub args: Option<Vec<TemplateArg>>,
+    /// The template's parameters (a partial specialisation's own; empty for an explicit one).
     pub params: Vec<TemplateParam>,
     /// The member types in order.
     pub aliases: Vec<(Ident, TypeName)>,
@@ -59,15 +62,27 @@ impl ClassMembers {
         module
             .structs
             .iter()
-            .filter(|s| !s.aliases.is_empty() && (!s.template.is_empty() || !s.spec.is_empty()))
+            .filter(|s| !s.template.is_empty() || !s.spec.is_empty())
             .map(|s| ClassMembers {
                 name: s.name.name.clone(),
                 spec: s.spec.clone(),
+                args: spec_args(&s.spec),
                 params: s.template.clone(),
                 aliases: s.aliases.clone(),
             })
             .collect()
     }
+}
+
+/// A specialisation's arguments as written after the class's name (`<S,4>`), read; `None` for
+/// the primary template or arguments that cannot be read.
+pub(crate) fn spec_args(spec: &str) -> Option<Vec<TemplateArg>> {
+    if spec.is_empty() {
+        return None;
+    }
+    crate::syntax::parse_kernel_ref(&format!("f{spec}"))
+        .ok()
+        .map(|(_, _, targs)| targs)
 }
 
 impl Bindings {
@@ -184,8 +199,9 @@ impl Bindings {
     }
 
     /// `kernel_type<float>::compute` (ArrayFire's `typename common::kernel_type<T>::compute`
-    /// once `T` is bound): the member type of the specialisation for exactly these arguments,
-    /// else of the class template with its arguments in place; `None` for any other name.
+    /// once `T` is bound): the member type of the specialisation these arguments choose (by
+    /// value, the most specialised: [`specialise::choose`]), else of the class template with
+    /// its arguments in place; `None` for any other name (or an ambiguous choice).
     fn member_type(&self, text: &str) -> Option<TypeName> {
         let (class, member) = text.rsplit_once("::")?;
         let open = class.find('<').filter(|_| class.ends_with('>'))?;
@@ -197,24 +213,39 @@ impl Bindings {
         if unbound {
             return None;
         }
-        let of = |c: &&ClassMembers| c.name == name;
-        let (inner, aliases) = match self
+        let (_, _, targs) =
+            crate::syntax::parse_kernel_ref(&format!("{name}{}", &class[open..])).ok()?;
+        let classes: Vec<&ClassMembers> = self
             .class_members
             .iter()
-            .filter(of)
-            .find(|c| c.spec == args)
-        {
-            Some(c) => (self.scope(), &c.aliases),
-            None => {
-                let c = self
-                    .class_members
-                    .iter()
-                    .filter(of)
-                    .find(|c| c.spec.is_empty())?;
-                let (_, _, targs) =
-                    crate::syntax::parse_kernel_ref(&format!("{name}{args}")).ok()?;
+            .filter(|c| c.name == name)
+            .collect();
+        let primary = classes.iter().find(|c| c.spec.is_empty());
+        let specs: Vec<(&ClassMembers, &[TemplateArg])> = classes
+            .iter()
+            .filter_map(|c| Some((*c, c.args.as_deref()?)))
+            .collect();
+        let scope = self.scope();
+        let actual = specialise::actuals(
+            &scope,
+            primary.map(|c| c.params.as_slice()),
+            &targs,
+            &mut |e: &Expr| specialise::fold(e),
+        );
+        let list: Vec<specialise::Spec<'_>> = specs
+            .iter()
+            .map(|(c, args)| specialise::Spec {
+                params: &c.params,
+                args,
+            })
+            .collect();
+        let (inner, aliases) = match specialise::choose(&scope, &list, &actual) {
+            specialise::Choice::Spec(k, b) => (b, &specs[k].0.aliases),
+            specialise::Choice::Primary => {
+                let c = primary?;
                 (self.bound(&c.params, &targs)?, &c.aliases)
             }
+            specialise::Choice::Ambiguous(_) => return None,
         };
         // Each member type may name the ones before it (`using native = compute;`).
         let mut inner = inner;
@@ -1067,6 +1098,34 @@ impl super::KernelChecker<'_, '_> {
                 help: Some("use a literal, a `#define` or a `const` global".into()),
             }),
         }
+    }
+}
+
+impl super::KernelChecker<'_, '_> {
+    /// A type named in a body whose class template arguments name local constants
+    /// (awq's `packed_as<float, num_elems_T>::type` with `constexpr auto num_elems_T = 2;`):
+    /// the type with their values in place and the member type the instance chooses.
+    pub(crate) fn with_local_constants(&self, ty: &TypeName) -> TypeName {
+        let mut t = ty.clone();
+        let Some(open) = t.base_text.find('<').filter(|_| t.base == BaseType::Named) else {
+            return t;
+        };
+        let mut b = Bindings {
+            class_members: Rc::clone(&self.globals.class_members),
+            ..Bindings::default()
+        };
+        for word in t.base_text[open..].split(|c: char| !(c.is_alphanumeric() || c == '_')) {
+            if let Some(super::Binding::Constant(v)) = self.lookup(word) {
+                if let (true, Some(x)) = (v.ty().is_integer(), v.as_i64()) {
+                    let ty = type_of(v.ty(), 1, t.span);
+                    b.value(word, &ty, i128::from(x), t.span);
+                }
+            }
+        }
+        if !b.values.is_empty() {
+            b.ty(&mut t);
+        }
+        t
     }
 }
 
