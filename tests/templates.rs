@@ -1024,3 +1024,62 @@ launch k<float2> { out = zeros(1); expect out == [8.25]; }
 "#;
     ok(src, &[], ONE, ONE);
 }
+
+#[test]
+fn type_traits_predicates_and_transformations() {
+    // TensorFlow's `ToTypeIfConvertible<U, T>` = `enable_if<is_convertible<U, T>::value, T>::type`
+    // is float for float/float: add() is atomicAdd, acc = 2.5. T = float: is_integral<T> is
+    // false, so conditional<…, int, float>::type is float and h = 7.75 (out[0] = 31);
+    // is_floating_point_v<T> is true, so conditional_t<…, int, float> is int and g = (int)3.5 =
+    // 3 (out[1] = 12); Pick<0 + 2 * 1> = 2; remove_cv_t<const float> is float, r = 1.5 and the
+    // `if constexpr` branch of a floating T gives 3; float* does not convert to int (0).
+    let src = r#"
+#include <type_traits>
+template <typename From, typename To>
+using ToTypeIfConvertible = typename std::enable_if<std::is_convertible<From, To>::value, To>::type;
+template <typename T, typename U>
+__device__ ToTypeIfConvertible<U, T> add(T* p, U v) { return atomicAdd(p, v); }
+template <int N> struct Pick { static constexpr int value = N; };
+template <typename T>
+__global__ void k(int* out, float* acc) {
+    add(acc, 2.5f);
+    typename std::conditional<std::is_integral<T>::value, int, float>::type h = 7.75f;
+    std::conditional_t<std::is_floating_point_v<T>, int, float> g = 3.5f;
+    std::remove_cv_t<const float> r = 1.5f;
+    out[0] = (int)(h * 4);
+    out[1] = (int)(g * 4);
+    out[2] = Pick<std::is_integral<T>::value + 2 * std::is_unsigned_v<unsigned int>>::value;
+    static_assert(std::is_same_v<std::remove_reference_t<T&>, T>, "remove_reference");
+    if constexpr (std::is_floating_point<T>::value) {
+        out[3] = (int)(r * 2);
+    } else {
+        out[3] = -1;
+    }
+    out[4] = std::is_convertible_v<T*, int>;
+}
+launch k<float> { out = zeros(5); acc = zeros(1); expect out == [31, 12, 2, 3, 0]; expect acc == [2.5]; }
+"#;
+    ok(src, &[], ONE, ONE);
+}
+
+#[test]
+fn a_temporary_of_a_partial_specialisation_chosen_by_sizeof_is_called() {
+    // pytorch_scatter's `AtomicAddDecimalImpl<scalar_t, sizeof(scalar_t)>()(address, val)`: the
+    // primary is only declared; sizeof(float) = 4 picks <scalar, 4>, which adds 2 * val. Four
+    // threads add 2 * 1 each: 8.
+    let src = r#"
+template <typename scalar, size_t size> struct AtomicAddImpl;
+template <typename scalar> struct AtomicAddImpl<scalar, 4> {
+  inline __device__ void operator()(scalar *address, scalar val) { atomicAdd(address, val * 2); }
+};
+template <typename scalar> struct AtomicAddImpl<scalar, 8> {
+  inline __device__ void operator()(scalar *address, scalar val) { atomicAdd(address, val * 3); }
+};
+template <typename T>
+__global__ void k(T* out) {
+    AtomicAddImpl<T, sizeof(T)>()(out, (T)1);
+}
+launch k<float> { out = zeros(1); expect out == [8]; }
+"#;
+    ok(src, &[], ONE, [4, 1, 1]);
+}

@@ -555,6 +555,9 @@ impl KernelChecker<'_, '_> {
         if let Some(v) = self.static_member(name, span) {
             return v.map(|v| constant(v, span));
         }
+        if let Some(holds) = super::traits::named_predicate(name) {
+            return Ok(constant(Value::Bool(holds), span));
+        }
         match self.lookup(name) {
             Some(Binding::Constant(v)) => return Ok(constant(v, span)),
             Some(Binding::Local { var, .. }) => {

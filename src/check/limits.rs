@@ -1,4 +1,4 @@
-//! `<limits>`, `<type_traits>`' `is_same` and `static_assert`: constants the checker computes
+//! `<limits>`, `<type_traits>`' predicates and `static_assert`: constants the checker computes
 //! from a type.
 
 use super::typed::*;
@@ -116,30 +116,19 @@ impl KernelChecker<'_, '_> {
         })())
     }
 
-    /// `std::is_same<A, B>::value` (the builder's call `std::is_same` with the two types):
-    /// `true` when A and B are the same type: the same scalar (an alias or `__half` for `half`
-    /// is that scalar), vector or struct, pointer, reference and `const` alike
-    /// ([meta.rel]); `None` for any other call.
+    /// `std::is_same<A, B>::value` (the builder's call `std::is_same` with the two types) and
+    /// `<type_traits>`' other predicates ([`super::traits::predicate`]): `true` when A and B
+    /// are the same type: the same scalar (an alias or `__half` for `half` is that scalar),
+    /// vector or struct, pointer, reference and `const` alike ([meta.rel]); `None` for any
+    /// other call.
     pub(crate) fn is_same(
         &mut self,
         callee: &ast::Ident,
         targs: &[ast::TemplateArg],
         span: Span,
     ) -> Option<Expr> {
-        if callee.name != "std::is_same" {
-            return None;
-        }
-        let [ast::TemplateArg::Type(a), ast::TemplateArg::Type(b)] = targs else {
-            return None;
-        };
-        let key = |t: &ast::TypeName| {
-            (
-                super::template::type_key(t, t.pointer),
-                t.reference,
-                t.is_const,
-            )
-        };
-        Some(super::expr::constant(Value::Bool(key(a) == key(b)), span))
+        let holds = super::traits::predicate(&callee.name, targs)?;
+        Some(super::expr::constant(Value::Bool(holds), span))
     }
 
     /// `static_assert(cond, "why")` in a body (the builder's call `static_assert`): an error

@@ -27,6 +27,7 @@ mod storage;
 mod structs;
 mod template;
 mod texture;
+mod traits;
 pub mod typed;
 mod vector;
 

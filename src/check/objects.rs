@@ -259,8 +259,9 @@ impl KernelChecker<'_, '_> {
         }
     }
 
-    /// Template arguments as text (`float`, `64`), for naming a struct instance.
-    pub(crate) fn targs_text(&self, targs: &[ast::TemplateArg]) -> Option<String> {
+    /// Template arguments as text (`float`, `64`; a constant expression such as `sizeof(T)`
+    /// by its value), for naming a struct instance.
+    pub(crate) fn targs_text(&mut self, targs: &[ast::TemplateArg]) -> Option<String> {
         let parts: Option<Vec<String>> = targs
             .iter()
             .map(|a| match a {
@@ -273,7 +274,7 @@ impl KernelChecker<'_, '_> {
                     kind: ast::ExprKind::Int { value, .. },
                     ..
                 }) => Some(value.to_string()),
-                _ => None,
+                ast::TemplateArg::Value(e) => self.constant_value(e).map(|v| v.to_string()),
             })
             .collect();
         parts.map(|p| p.join(","))

@@ -345,7 +345,8 @@ fn bool_value(a: Actual, ty: &TypeName) -> Actual {
 }
 
 /// The integer value of a constant expression made of literals, `sizeof` of a scalar or
-/// vector type, casts to integer types and C's operators; `None` for anything else.
+/// vector type, `<type_traits>` predicates, casts to integer types and C's operators; `None`
+/// for anything else.
 pub(crate) fn fold(e: &Expr) -> Option<i128> {
     use crate::value::Scalar;
     Some(match &e.kind {
@@ -407,6 +408,12 @@ pub(crate) fn fold(e: &Expr) -> Option<i128> {
                 Scalar::F32 | Scalar::F64 | Scalar::F16 | Scalar::BF16 => return None,
             }
         }
+        ExprKind::Call {
+            callee,
+            targs,
+            args,
+        } if args.is_empty() => i128::from(super::traits::predicate(&callee.name, targs)?),
+        ExprKind::Name(n) => i128::from(super::traits::named_predicate(n)?),
         ExprKind::SizeOfType(t) if t.pointer => 8,
         ExprKind::SizeOfType(t) => match super::scalar_of_base(t) {
             Ok(s) => i128::from(s.size()),

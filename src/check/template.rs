@@ -44,7 +44,7 @@ pub(crate) struct Bindings {
 pub(crate) struct ClassMembers {
     /// The class's name.
     pub name: String,
-    /// A specialisation's arguments as written, without spaces (`<half>`); empty for the
+    /// A specialisation's arguments as written, spaces only between words (`<half>`); empty for the
     /// template itself.
     pub spec: String,
     /// A specialisation's arguments, read (`None` for the template itself, or arguments simt
@@ -167,6 +167,15 @@ impl Bindings {
             if let Some(to) = self
                 .alias_instance(&t.base_text)
                 .or_else(|| self.member_type(&t.base_text))
+                .or_else(|| {
+                    // Not while the template's own parameters are open: `is_integral<T>` waits
+                    // for T.
+                    let open = t
+                        .base_text
+                        .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+                        .any(|w| self.open.contains(w));
+                    (!open).then(|| super::traits::transformed(&t.base_text))?
+                })
             {
                 t.base = to.base;
                 t.base_text = to.base_text;

@@ -140,7 +140,7 @@ pub struct StructDef {
     pub name: Ident,
     /// `template <...>` parameters (empty for a plain struct or a specialisation).
     pub template: Vec<TemplateParam>,
-    /// The arguments of a `template <>` specialisation as written, without spaces (`<float>`).
+    /// The arguments of a `template <>` specialisation as written, spaces only between words (`<float>`).
     pub spec: String,
     /// Member functions; a conversion operator is named `operator` and returns its type, an
     /// overloaded operator is named `operator+`, `operator[]`...

@@ -671,7 +671,7 @@ impl<'m> Builder<'m> {
                     let anonymous = names.is_empty();
                     fields.extend(self.members_of(def, names, anonymous));
                 }
-                Rule::template_args => spec = p.as_str().split_whitespace().collect(),
+                Rule::template_args => spec = squeeze(p.as_str()),
                 Rule::base_clause => match self.base_value(p)? {
                     Ok(value) => fields.push(value),
                     Err(what) => {
@@ -1206,7 +1206,7 @@ impl<'m> Builder<'m> {
                     base = base_type(&base_text);
                 }
                 Rule::named_ty => {
-                    base_text = p.as_str().split_whitespace().collect();
+                    base_text = squeeze(p.as_str());
                     // `hoomd::Scalar3` names the `Scalar3` declared in namespace `hoomd`.
                     let names = self.namespace_names.borrow();
                     while let Some((first, rest)) =
@@ -2045,19 +2045,20 @@ impl<'m> Builder<'m> {
                     args: Vec::new(),
                 }
             }
-            // The call `std::is_same<A, B>()`: the checker compares the types once templates are
-            // bound.
-            Rule::is_same => ExprKind::Call {
-                callee: Ident {
-                    name: "std::is_same".into(),
-                    span,
-                },
-                targs: pair
-                    .into_inner()
-                    .map(|t| TemplateArg::Type(self.ty(t)))
-                    .collect(),
-                args: Vec::new(),
-            },
+            // The call `std::is_same<A, B>()` (or another predicate's): the checker evaluates it
+            // once templates are bound.
+            Rule::is_same => {
+                let mut parts = pair.into_inner();
+                let name = parts.next().expect("grammar: a trait's name").as_str();
+                ExprKind::Call {
+                    callee: Ident {
+                        name: format!("std::{name}"),
+                        span,
+                    },
+                    targs: parts.map(|t| TemplateArg::Type(self.ty(t))).collect(),
+                    args: Vec::new(),
+                }
+            }
             Rule::lambda => {
                 let mut by_value = Vec::new();
                 let mut copy_default = false;
@@ -2993,4 +2994,19 @@ mod tests {
         };
         assert_eq!((value as f32).to_bits(), 0x3f80_0000);
     }
+}
+
+/// Type text without the spaces that separate nothing: `Foo< const float, 4 >` is
+/// `Foo<const float,4>` (a space stays between two words, as in `unsigned int`).
+pub(crate) fn squeeze(text: &str) -> String {
+    let word = |c: char| c.is_alphanumeric() || c == '_';
+    let mut out = String::new();
+    for part in text.split_whitespace() {
+        let joins = out.chars().next_back().is_some_and(word) && part.starts_with(word);
+        if joins {
+            out.push(' ');
+        }
+        out.push_str(part);
+    }
+    out
 }

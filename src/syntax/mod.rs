@@ -278,6 +278,7 @@ fn friendly(rule: Rule) -> Option<&'static str> {
         Rule::static_assert | Rule::kw_static_assert => "`static_assert(...)`",
         Rule::numeric_limits => "`std::numeric_limits<T>::...`",
         Rule::is_same => "`std::is_same<A, B>::value`",
+        Rule::trait_name | Rule::trait_args => "a type predicate such as `is_same`",
         Rule::class_member => "`S<T>::member`",
         Rule::base_clause | Rule::access_kw => "a base class",
         Rule::integral_base => "`std::integral_constant<T, v>`",
