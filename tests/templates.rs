@@ -1083,3 +1083,28 @@ launch k<float> { out = zeros(1); expect out == [8]; }
 "#;
     ok(src, &[], ONE, [4, 1, 1]);
 }
+
+#[test]
+fn variable_templates_are_constants_per_instance() {
+    // lmdeploy's `template <class T> inline constexpr bitsof_t<T> bitsof{};` with bitsof_t<T>
+    // deriving from int_constant<sizeof(T) * 8> (its `value`): bitsof<float> = 32, bitsof<char>
+    // = 8, so 3 * 32 / 8 = 12. bytes_of<double> + bytes_of<float> = 8 + 4 = 12; an array of
+    // bytes_of<short> = 2 elements holds 5 + 6 = 11.
+    let src = r#"
+#include <type_traits>
+template <int I> struct int_constant : std::integral_constant<int, I> {};
+template <class T> struct bitsof_t : int_constant<sizeof(T) * 8> {};
+template <class T> inline constexpr bitsof_t<T> bitsof{};
+template <typename T> constexpr int bytes_of = sizeof(T);
+template <typename T>
+__global__ void k(int* out) {
+    static_assert(bitsof<T> % 8 == 0, "whole bytes");
+    out[0] = 3 * bitsof<T> / bitsof<char>;
+    out[1] = (bytes_of<double>) + bytes_of<T>;
+    int a[bytes_of<short>] = {5, 6};
+    out[2] = a[0] + a[1];
+}
+launch k<float> { out = zeros(3); expect out == [12, 12, 11]; }
+"#;
+    ok(src, &[], ONE, ONE);
+}

@@ -558,6 +558,9 @@ impl KernelChecker<'_, '_> {
         if let Some(holds) = super::traits::named_predicate(name) {
             return Ok(constant(Value::Bool(holds), span));
         }
+        if let Some(v) = self.variable_template(name, span) {
+            return v;
+        }
         match self.lookup(name) {
             Some(Binding::Constant(v)) => return Ok(constant(v, span)),
             Some(Binding::Local { var, .. }) => {

@@ -408,6 +408,8 @@ pub(crate) struct Globals<'m> {
     overloads: HashMap<&'m str, Vec<&'m ast::Function>>,
     /// Explicit specialisations of function templates (`template <> float f<float>(...)`).
     specializations: &'m [ast::Specialization],
+    /// Variable templates.
+    var_templates: &'m [ast::VarTemplate],
     /// `__constant__` arrays.
     constants: &'m [ast::ConstantArray],
     /// Structs.
@@ -445,6 +447,7 @@ impl<'m> Globals<'m> {
             functions: HashMap::new(),
             overloads: HashMap::new(),
             specializations: &module.specializations,
+            var_templates: &module.var_templates,
             constants: &module.constants,
             structs: &module.structs,
             host_vars: HashMap::new(),

@@ -3025,13 +3025,17 @@ impl<'g> KernelChecker<'g, '_> {
         let mut found = None;
         let mut deep = None;
         for f in d.fields.iter().filter(|f| f.is_static) {
-            let (Some(init), Ok(scalar)) = (&f.init, {
-                let mut ty = f.ty.clone();
-                bindings.ty(&mut ty);
-                super::scalar_of(&ty)
-            }) else {
-                break;
+            let mut ty = f.ty.clone();
+            bindings.ty(&mut ty);
+            // `auto` (or a base trait's `value`) has its initialiser's type.
+            let scalar = match ty.base {
+                ast::BaseType::Auto => None,
+                _ => match super::scalar_of(&ty) {
+                    Ok(s) => Some(s),
+                    Err(_) => break,
+                },
             };
+            let Some(init) = &f.init else { break };
             let mut init = init.clone();
             bindings.expr(&mut init);
             let value = match self.expr(&init) {
@@ -3045,7 +3049,11 @@ impl<'g> KernelChecker<'g, '_> {
                     break;
                 }
             };
-            let ExprKind::Const(v) = self.convert(value, scalar).kind else {
+            let value = match scalar {
+                Some(s) => self.convert(value, s),
+                None => value,
+            };
+            let ExprKind::Const(v) = value.kind else {
                 break;
             };
             self.declare(&f.name, Binding::Constant(v));

@@ -1138,6 +1138,49 @@ impl super::KernelChecker<'_, '_> {
     }
 }
 
+impl super::KernelChecker<'_, '_> {
+    /// `bitsof<float>`, an instance of a variable template: its initialiser with the arguments
+    /// in place, as its type; an object of a `std::integral_constant` type initialised with `{}`
+    /// is its `value` (the conversion to its value type). `None` for any other name.
+    pub(crate) fn variable_template(
+        &mut self,
+        name: &str,
+        span: Span,
+    ) -> Option<Result<super::typed::Expr, CheckError>> {
+        let (base, targs) = split_instance(name)?;
+        let vars = self.globals.var_templates;
+        let v = vars.iter().find(|v| v.name.name == base)?;
+        Some((|| {
+            let b = self.instantiate(&v.params, &targs, span, name)?;
+            let mut ty = v.ty.clone();
+            b.ty(&mut ty);
+            match &v.init {
+                Some(init) => {
+                    let mut e = init.clone();
+                    b.expr(&mut e);
+                    set_span(&mut e, span);
+                    let to = super::scalar_of(&ty)?;
+                    let value = self.expr(&e)?;
+                    Ok(self.convert(value, to))
+                }
+                None => match self.static_member(&format!("{}::value", ty.base_text), span) {
+                    Some(value) => value.map(|x| super::expr::constant(x, span)),
+                    None => Err(CheckError::Unsupported {
+                        what: format!(
+                            "the variable template `{base}` of type `{}` initialised with `{{}}`",
+                            ty.base_text
+                        ),
+                        span,
+                        help: Some(
+                            "give it a value (`= ...`), or a type with a static `value` such as a `std::integral_constant`".into(),
+                        ),
+                    }),
+                },
+            }
+        })())
+    }
+}
+
 /// An argument of a template template parameter that is not a class template's name.
 fn not_class_template(p: &TemplateParam, span: Span, params: &[TemplateParam]) -> CheckError {
     CheckError::TemplateArguments {

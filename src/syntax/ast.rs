@@ -23,6 +23,8 @@ pub struct Module {
     pub fn_pointer_types: Vec<Ident>,
     /// `template <typename T> using Ptr = T* __restrict__;`: alias templates, by name.
     pub alias_templates: Vec<(Ident, Vec<TemplateParam>, TypeName)>,
+    /// `template <typename T> constexpr int bitsof = sizeof(T) * 8;`: variable templates.
+    pub var_templates: Vec<VarTemplate>,
     /// `__constant__ T name[N];` arrays.
     pub constants: Vec<ConstantArray>,
     /// Structs (and their `template <>` specialisations).
@@ -58,6 +60,20 @@ pub struct GlobalConst {
     pub name: Ident,
     /// The initialiser (a constant expression).
     pub value: Expr,
+}
+
+/// `template <class T> inline constexpr bitsof_t<T> bitsof{};`: a variable template, a
+/// constant for each instance.
+#[derive(Clone, Debug)]
+pub struct VarTemplate {
+    /// Its template parameters.
+    pub params: Vec<TemplateParam>,
+    /// Its type.
+    pub ty: TypeName,
+    /// Its name.
+    pub name: Ident,
+    /// `= value` or `{value}`; `None` for `{}`.
+    pub init: Option<Expr>,
 }
 
 /// `__global__ void name(params) { body }`.

@@ -794,6 +794,21 @@ impl<'m> Builder<'m> {
                     },
                 )
             }
+            // `: int_constant<sizeof(T) * 8>`, another trait's instance: its `value` (only).
+            Rule::ty if base.as_str().contains('<') => (
+                TypeName {
+                    base: BaseType::Auto,
+                    base_text: "auto".into(),
+                    pointer: false,
+                    reference: false,
+                    is_const: true,
+                    span,
+                },
+                Expr {
+                    kind: ExprKind::Name(format!("{}::value", squeeze(base.as_str()))),
+                    span,
+                },
+            ),
             _ => {
                 return Ok(Err((
                     format!("the base class `{}`", base.as_str().trim()),
@@ -2110,7 +2125,7 @@ impl<'m> Builder<'m> {
                     },
                 }))
             }
-            Rule::fn_instance => self.targ_fn_spec(pair)?.kind,
+            Rule::fn_instance | Rule::var_instance => self.targ_fn_spec(pair)?.kind,
             Rule::cpp_cast => {
                 let reinterpret = pair.as_str().starts_with("reinterpret_cast");
                 let mut it = pair.into_inner();
@@ -2441,6 +2456,23 @@ impl<'m> Builder<'m> {
                     module.structs.push(s);
                 }
                 Rule::member_def => self.member_def(p, std::mem::take(&mut params))?,
+                Rule::var_template => {
+                    let (mut ty, mut name, mut init) = (None, None, None);
+                    for q in p.into_inner() {
+                        match q.as_rule() {
+                            Rule::ty => ty = Some(self.ty(q)),
+                            Rule::ident => name = Some(self.ident(q)),
+                            Rule::inline_kw => {}
+                            _ => init = Some(self.expr(q)?),
+                        }
+                    }
+                    module.var_templates.push(VarTemplate {
+                        params: std::mem::take(&mut params),
+                        ty: ty.expect("grammar: a variable template's type"),
+                        name: name.expect("grammar: a variable template's name"),
+                        init,
+                    });
+                }
                 Rule::host_fn => self.host_fn(p, module),
                 Rule::union_def => {
                     let (mut u, _) = self.union_def(p)?;

@@ -279,6 +279,8 @@ fn friendly(rule: Rule) -> Option<&'static str> {
         Rule::numeric_limits => "`std::numeric_limits<T>::...`",
         Rule::is_same => "`std::is_same<A, B>::value`",
         Rule::trait_name | Rule::trait_args => "a type predicate such as `is_same`",
+        Rule::var_template | Rule::inline_kw => "a variable template",
+        Rule::var_instance => "a variable template's instance",
         Rule::class_member => "`S<T>::member`",
         Rule::base_clause | Rule::access_kw => "a base class",
         Rule::integral_base => "`std::integral_constant<T, v>`",
