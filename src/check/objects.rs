@@ -140,7 +140,7 @@ impl KernelChecker<'_, '_> {
             })
             .collect();
         match super::specialise::choose(&scope, &list, &actual) {
-            super::specialise::Choice::Spec(k, b) => Ok((specs[k].0, b)),
+            super::specialise::Choice::Spec(k, b) => Ok((specs[k].0, *b)),
             super::specialise::Choice::Primary => match (primary, bound) {
                 (Some(k), Some(b)) => Ok((k, b)),
                 (Some(k), None) => Ok((k, Bindings::default())),

@@ -249,7 +249,7 @@ impl Bindings {
             })
             .collect();
         let (inner, aliases) = match specialise::choose(&scope, &list, &actual) {
-            specialise::Choice::Spec(k, b) => (b, &specs[k].0.aliases),
+            specialise::Choice::Spec(k, b) => (*b, &specs[k].0.aliases),
             specialise::Choice::Primary => {
                 let c = primary?;
                 (self.bound(&c.params, &targs)?, &c.aliases)

@@ -2971,6 +2971,21 @@ fn variadic_unsupported(params: &[TemplateParam], what: &str, name: &Ident, modu
     }
 }
 
+/// Type text without the spaces that separate nothing: `Foo< const float, 4 >` is
+/// `Foo<const float,4>` (a space stays between two words, as in `unsigned int`).
+pub(crate) fn squeeze(text: &str) -> String {
+    let word = |c: char| c.is_alphanumeric() || c == '_';
+    let mut out = String::new();
+    for part in text.split_whitespace() {
+        let joins = out.chars().next_back().is_some_and(word) && part.starts_with(word);
+        if joins {
+            out.push(' ');
+        }
+        out.push_str(part);
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -3026,19 +3041,4 @@ mod tests {
         };
         assert_eq!((value as f32).to_bits(), 0x3f80_0000);
     }
-}
-
-/// Type text without the spaces that separate nothing: `Foo< const float, 4 >` is
-/// `Foo<const float,4>` (a space stays between two words, as in `unsigned int`).
-pub(crate) fn squeeze(text: &str) -> String {
-    let word = |c: char| c.is_alphanumeric() || c == '_';
-    let mut out = String::new();
-    for part in text.split_whitespace() {
-        let joins = out.chars().next_back().is_some_and(word) && part.starts_with(word);
-        if joins {
-            out.push(' ');
-        }
-        out.push_str(part);
-    }
-    out
 }
