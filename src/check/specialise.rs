@@ -457,11 +457,11 @@ mod tests {
 
     #[test]
     fn folds_c_arithmetic_and_sizeof() {
-        // 1 - 1 = 0; sizeof(float) * 8 = 32; (2 > 1) && !0 = 1; sizeof(float4) = 16.
+        // 1 - 1 = 0; sizeof(float) * 8 = 32; ((2 > 1) && !0) = 1; sizeof(float4) = 16.
         for (text, want) in [
             ("<1 - 1>", 0),
             ("<sizeof(float) * 8>", 32),
-            ("<(2 > 1) && !0>", 1),
+            ("<((2 > 1) && !0)>", 1),
             ("<sizeof(float4)>", 16),
         ] {
             let read = args(text);
