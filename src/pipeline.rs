@@ -132,18 +132,21 @@ pub fn read(path: &Path) -> Result<SourceFile, Failure> {
         ));
     }
     match std::fs::read(path) {
-        Ok(bytes) => match String::from_utf8(bytes) {
-            Ok(text) => Ok(SourceFile::new(path.display().to_string(), text)),
-            Err(_) => Err(Failure::usage(
-                format!("`{}` is not UTF-8 text", path.display()),
-                Some("a .sk file is CUDA C source text".into()),
-            )),
-        },
+        Ok(bytes) => Ok(SourceFile::new(path.display().to_string(), decode(bytes))),
         Err(e) => Err(Failure::usage(
             format!("cannot read `{}`: {e}", path.display()),
             None,
         )),
     }
+}
+
+/// A source file's text. nvcc reads bytes, and a comment or a string literal may hold any
+/// (ccminer's German comments are ISO-8859-1): a file that is not UTF-8 is read as ISO-8859-1,
+/// each byte the character of its value, so that its comments are shown as written. A byte of
+/// 0x80 or more outside a comment or a literal is then a syntax error at its line and column.
+fn decode(bytes: Vec<u8>) -> String {
+    String::from_utf8(bytes)
+        .unwrap_or_else(|e| e.into_bytes().into_iter().map(char::from).collect())
 }
 
 /// Parses and checks every kernel of a file (`simt check`): an error anywhere fails it.

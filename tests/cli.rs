@@ -417,3 +417,30 @@ fn cuda_arch_follows_the_gpu_and_cudacc_ver_is_nvcc_12s() {
         assert_eq!(code, 1, "{gpu} read as {other}");
     }
 }
+
+#[test]
+fn a_latin1_file_is_read_as_latin1() {
+    // ccminer's comments are ISO-8859-1 ("Z\xe4hler"): nvcc reads bytes and a comment may hold
+    // any, so the file runs; the comment's byte 0xE4 is shown as U+00E4 `ä` in a diagnostic.
+    let dir = std::env::temp_dir().join(format!("simt-latin1-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let path = dir.join("latin1.sk");
+    let mut text =
+        b"// Z\xe4hler\n__global__ void k(float* out) { out[threadIdx.x] = 1.0f; }\n".to_vec();
+    text.extend_from_slice(
+        b"launch k { out = zeros(2); grid = 1; block = 2; expect out == [1, 1]; }\n",
+    );
+    std::fs::write(&path, &text).expect("write");
+    let p = path.to_str().expect("utf-8");
+    let (code, _, err) = common::simt(&["test", p]);
+    assert_eq!(code, 0, "{err}");
+    // The same file with an error after the comment: the report quotes the comment decoded.
+    let bad = b"// Z\xe4hler\n__global__ void k(float* out) { out[threadIdx.x] = nope; }\n";
+    std::fs::write(&path, bad).expect("write");
+    let (code, _, err) = common::simt(&["check", p]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("simt::check::unknown_name") && err.contains("// Zähler"),
+        "{err}"
+    );
+}

@@ -272,3 +272,51 @@ launch k { out = zeros(4); dyn_smem = 16; expect out == [0, 2, 4, 6]; }
         assert!(note.message.contains(skipped), "{}", note.message);
     }
 }
+
+#[test]
+fn host_prototypes_destructors_virtual_members_and_lambda_globals_are_host_code() {
+    // Round 16's host code: COLMAP's function-template prototype, tensorrtx's plugin class
+    // (`~P();`, `virtual ... override`, a pure virtual base) with members defined outside it,
+    // and SiftGPU's `const static cudaTextureDesc d = []() { ... }();`. None is used by the
+    // kernel, which runs: out[i] = 2i.
+    let src = r#"
+template <typename T>
+void CudaTranspose(const T* input, T* output, const int width);
+struct IPluginBase {
+    virtual ~IPluginBase() {}
+    virtual int getWorkspaceSize(int maxBatchSize) const noexcept = 0;
+};
+class Plugin : public IPluginBase {
+   public:
+    Plugin(int n);
+    ~Plugin();
+    int getWorkspaceSize(int maxBatchSize) const noexcept override { return 0; }
+    virtual const char* name() const noexcept { return "{yolo;}"; }
+   private:
+    int n_;
+};
+Plugin::~Plugin() {}
+const static cudaTextureDesc texDataDesc = []() {
+  cudaTextureDesc textureDesc;
+  memset(&textureDesc, 0, sizeof(textureDesc));
+  return textureDesc;
+}();
+__global__ void k(float *out) { out[threadIdx.x] = 2.0f * threadIdx.x; }
+launch k { out = zeros(4); expect out == [0, 2, 4, 6]; }
+"#;
+    ok(src, &[], [1, 1, 1], [4, 1, 1]);
+    // Device code that uses the class is refused at the virtual member; one that reads the
+    // lambda-built global is told it is the host's.
+    let uses = [
+        (
+            "Plugin p(1); out[0] = p.getWorkspaceSize(1);",
+            "simt::check::unsupported",
+        ),
+        ("out[0] = texDataDesc;", "simt::check::host_variable"),
+    ];
+    for (body, code) in uses {
+        let text = src.replace("out[threadIdx.x] = 2.0f * threadIdx.x;", body);
+        let f = err(&text, &[], Some([1, 1, 1]), Some([4, 1, 1]));
+        assert_eq!(codes(&f)[0], code, "{body}: {}", common::describe(&f));
+    }
+}

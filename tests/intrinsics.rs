@@ -586,3 +586,34 @@ launch k { a = [1, 2, 3, 4]; expect a == [2, 4, 6, 8]; }
     assert_eq!(common::position(&f), (5, 9));
     assert!(common::describe(&f).contains("thread (2, 0, 0)"));
 }
+
+#[test]
+fn math_constants_h_has_the_headers_values() {
+    // Kaldi's `CUDART_INF_F`. Bits expected, from the header's definitions:
+    // CUDART_PI_F 3.141592654F rounds to 0x40490FDB = 1078530011; -CUDART_INF_F
+    // (`__int_as_float(0x7f800000U)`) is 0xFF800000 = 4286578688; CUDART_NAN_F is 0x7fffffff =
+    // 2147483647; CUDART_SQRT_HALF_F 0.707106781F rounds to 0x3F3504F3 = 1060439283 (0.70710677
+    // is 1.2e-8 below, the next float 4.8e-8 above); CUDART_REMQUO_MASK_F is ~(~0U << 3) = 7.
+    // CUDART_INF is 0x7ff0000000000000 = 9218868437227405312, CUDART_NAN 0xfff8000000000000 =
+    // -2251799813685248 as a long long, CUDART_PI 3.1415926535897931 is 0x400921FB54442D18 =
+    // 4614256656552045848.
+    let src = r#"
+#include <math_constants.h>
+__global__ void k(unsigned* f, long long* d) {
+    f[0] = __float_as_uint(CUDART_PI_F);
+    f[1] = __float_as_uint(-CUDART_INF_F);
+    f[2] = __float_as_uint(CUDART_NAN_F);
+    f[3] = __float_as_uint(CUDART_SQRT_HALF_F);
+    f[4] = CUDART_REMQUO_MASK_F;
+    d[0] = __double_as_longlong(CUDART_INF);
+    d[1] = __double_as_longlong(CUDART_NAN);
+    d[2] = __double_as_longlong(CUDART_PI);
+}
+launch k {
+    f = zeros(5); d = zeros(3);
+    expect f == [1078530011, 4286578688, 2147483647, 1060439283, 7];
+    expect d == [9218868437227405312, -2251799813685248, 4614256656552045848];
+}
+"#;
+    ok(src, &[], [1, 1, 1], [1, 1, 1]);
+}

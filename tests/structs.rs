@@ -152,6 +152,35 @@ launch k {{
 }
 
 #[test]
+fn alignas_of_a_type_aligns_as_that_type() {
+    // tensorrtx's `struct alignas(float) Detection`: `alignas(T)` is `alignas(alignof(T))`.
+    // `alignas(double)` on three floats: alignment 8, sizeof 12 rounded up to 16, so q[i]
+    // starts at float 4i: r->c + r->a = 4i + 2 + 4i. Lanes 16 bytes apart: 512 bytes = 16
+    // sectors per load. `alignas(float)` changes nothing: sizeof 12, q[i] at float 3i, 6i + 2,
+    // lanes 12 bytes apart span 384 bytes = 12 sectors per load.
+    for (align, stride, sectors) in [("double", 4, 32), ("float", 3, 24)] {
+        let want = list((0..32).map(|i| 2 * stride * i + 2));
+        let src = format!(
+            r#"
+struct alignas({align}) Q {{ float a, b, c; }};
+__global__ void k(const Q* q, float* out) {{
+    int i = threadIdx.x;
+    const Q* r = q + i;
+    out[i] = r->c + r->a;
+}}
+launch k {{
+    q = arange({stride} * 32);
+    out = zeros(32);
+    expect out == {want};
+}}
+"#
+        );
+        let c = ok(&src, &[], ONE, [32, 1, 1]).counters;
+        assert_eq!((c.gld_instr, c.gld_sectors), (2, sectors), "{align}");
+    }
+}
+
+#[test]
 fn whole_structs_are_copied_field_by_field() {
     let want = list((0..32).flat_map(|i| [2 * i + 1, 4 * i + 1]));
     let src = format!(

@@ -149,7 +149,8 @@ pub(crate) fn deref(p: &ast::Expr) -> ast::Expr {
     }
 }
 
-/// `<math.h>`, `<float.h>` and `<climits>` constants, with C's types.
+/// `<math.h>`, `<float.h>` and `<climits>` constants, with C's types (`<math_constants.h>`'s are
+/// in [`super::math_constants`]).
 fn library_constant(name: &str) -> Option<Value> {
     use std::f64::consts as c;
     Some(match name {
@@ -655,7 +656,9 @@ impl KernelChecker<'_, '_> {
         if let Some(v) = self.globals.consts.get(name) {
             return Ok(constant(*v, span));
         }
-        if let Some(v) = library_constant(name) {
+        if let Some(v) =
+            library_constant(name).or_else(|| super::math_constants::cudart_constant(name))
+        {
             return Ok(constant(v, span));
         }
         match name {

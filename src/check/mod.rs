@@ -16,6 +16,7 @@ mod intrinsics;
 mod limits;
 pub(crate) mod local;
 mod memfn;
+mod math_constants;
 mod objects;
 mod operators;
 mod pointer;
@@ -512,6 +513,13 @@ impl<'m> Globals<'m> {
             }
             let ty = match scalar_of(&c.ty) {
                 Ok(t) => t,
+                // `const static cudaTextureDesc d = []() { ... }();` (SiftGPU): a host object
+                // built by a lambda the host runs; an error only where device code reads it.
+                Err(_) if matches!(&c.value.kind, ast::ExprKind::Call { callee, .. } if callee.name == "<lambda>") =>
+                {
+                    g.host_vars.insert(&c.name.name, c.name.span);
+                    continue;
+                }
                 Err(e) => {
                     errors.push(e);
                     continue;

@@ -428,11 +428,13 @@ impl<'g> KernelChecker<'g, '_> {
     ) -> Result<Layout> {
         let d = &self.globals.structs[def];
         if let Some((what, at)) = &d.unsupported {
-            return Err(unsupported(
-                format!("{what} (in `{name}`)"),
-                *at,
-                "declare plain members: simt lays a struct out as C does without bit-fields",
-            ));
+            let help = if what.starts_with("the virtual") {
+                "simt makes no virtual calls: make the function a plain member, or pick the \
+                 implementation with a template parameter"
+            } else {
+                "declare plain members: simt lays a struct out as C does without bit-fields"
+            };
+            return Err(unsupported(format!("{what} (in `{name}`)"), *at, help));
         }
         let mut members = Vec::new();
         let mut views = Vec::new();
@@ -572,10 +574,23 @@ impl<'g> KernelChecker<'g, '_> {
                 leaves.extend(sub.into_iter().map(|(s, o)| (s, o + offset)));
                 offset += size;
             }
-            if let Some(a) = &d.align {
-                let mut a = a.clone();
-                bindings.expr(&mut a);
-                align = align.max(self.const_size(&a)? as u32);
+            match &d.align {
+                Some(ast::Align::Bytes(a)) => {
+                    let mut a = a.clone();
+                    bindings.expr(&mut a);
+                    align = align.max(self.const_size(&a)? as u32);
+                }
+                Some(ast::Align::Type(ty)) => {
+                    let mut ty = ty.clone();
+                    bindings.ty(&mut ty);
+                    let a = if ty.pointer {
+                        8
+                    } else {
+                        self.member_kind(&ty)?.shape().1
+                    };
+                    align = align.max(a);
+                }
+                None => {}
             }
             Ok(())
         })();

@@ -166,8 +166,8 @@ pub struct StructDef {
     pub ctors: Vec<Function>,
     /// Data members in order, and `static` members.
     pub fields: Vec<Field>,
-    /// `__align__(n)` / `alignas(n)`.
-    pub align: Option<Expr>,
+    /// `__align__(n)`, `alignas(n)` or `alignas(T)`.
+    pub align: Option<Align>,
     /// A member simt cannot lay out (a bit-field), reported where the struct is used.
     pub unsupported: Option<(String, Span)>,
     /// A `union`: every member starts at byte 0.
@@ -179,6 +179,15 @@ pub struct StructDef {
     pub specials: Vec<SpecialMember>,
     /// The whole definition.
     pub span: Span,
+}
+
+/// A struct's alignment specifier.
+#[derive(Clone, Debug)]
+pub enum Align {
+    /// `alignas(16)`, `__align__(8)`: bytes.
+    Bytes(Expr),
+    /// `alignas(float)`: the type's alignment (C++ [dcl.align]: `alignas(alignof(float))`).
+    Type(TypeName),
 }
 
 /// `P(const P&) = default;` or `P& operator=(const P&) = delete;`: a copy or move member that

@@ -167,7 +167,10 @@ impl<'m> Builder<'m> {
                     module.aliases.extend(alias);
                     module.consts.extend(consts);
                 }),
-                Rule::struct_fwd | Rule::fn_prototype => Ok(()),
+                Rule::struct_fwd
+                | Rule::fn_prototype
+                | Rule::dtor_outside
+                | Rule::host_ctor_outside => Ok(()),
                 Rule::member_def => self.member_def(item, Vec::new()),
                 Rule::union_def => self.union_def(item).map(|(def, vars)| {
                     if let Some(v) = vars.first() {
@@ -680,7 +683,20 @@ impl<'m> Builder<'m> {
                 },
                 Rule::align_spec => {
                     let e = p.into_inner().next().expect("grammar: an alignment");
-                    align = Some(self.expr(e)?);
+                    align = Some(match e.as_rule() {
+                        Rule::align_type => {
+                            Align::Type(self.ty(e.into_inner().next().expect("grammar: a type")))
+                        }
+                        _ => Align::Bytes(self.expr(e)?),
+                    });
+                }
+                Rule::virtual_member => {
+                    let head = p.as_str().split(['(', '{']).next().unwrap_or("");
+                    let head = head.split_whitespace().collect::<Vec<_>>().join(" ");
+                    unsupported.get_or_insert((
+                        format!("the virtual member `{head}(...)`"),
+                        self.span(&p),
+                    ));
                 }
                 Rule::member_fn => methods.push(self.device_fn(p)?.0),
                 Rule::member_template => {
@@ -1470,6 +1486,12 @@ impl<'m> Builder<'m> {
             }
             Rule::switch_stmt => self.switch(pair)?,
             Rule::break_stmt => StmtKind::Break,
+            Rule::goto_stmt => StmtKind::Unsupported {
+                what: "`goto`".into(),
+                help: "simt runs structured control flow only: put the statements the jump skips under an `if` (`if (!done) { ... }`), or in a `do { ... } while (0)` that a `break` leaves".into(),
+            },
+            // A label does nothing by itself; the `goto` that would jump to it is refused.
+            Rule::label_stmt => StmtKind::Empty,
             Rule::continue_stmt => StmtKind::Continue,
             Rule::return_stmt => {
                 let value = pair
