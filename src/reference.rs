@@ -1606,8 +1606,8 @@ impl<'k> Block<'_, 'k> {
                 value,
                 from,
                 to,
+                size,
                 space,
-                ..
             } => {
                 let x = self
                     .eval(t, value, store_at)?
@@ -1616,12 +1616,12 @@ impl<'k> Block<'_, 'k> {
                 if x < i128::from(NULL_OFFSET / 2) {
                     return Ok(V::L(x as i64));
                 }
-                // Through a parameter bound `o` components in, an offset in `w`-wide units counts
-                // from component `o - o % w`.
+                // Through a parameter bound `o` bytes in, an offset in `w`-byte units counts from
+                // byte `o - o % w`.
                 let o = match space {
                     Space::Global(p) => self.param_offset(*p),
                     _ => 0,
-                };
+                } * i128::from(*size);
                 let (from, to) = (i128::from(*from), i128::from(*to));
                 let units = x * from + o % to - o % from;
                 if units % to != 0 {

@@ -1,7 +1,7 @@
 //! Pointers and local arrays: counters through pointers derived by hand, results checked by expects.
 
 mod common;
-use common::ok;
+use common::{codes, err, ok};
 
 const ONE: [u32; 3] = [1, 1, 1];
 
@@ -933,4 +933,81 @@ __global__ void k(int* out, float* g) {
 launch k { out = zeros(3); g = zeros(1); expect out == [-1, 1065353216, 511]; expect g == [2]; }
 "#;
     ok(src, &[], [1, 1, 1], [1, 1, 1]);
+}
+
+#[test]
+fn a_char_pointer_is_a_byte_address_cast_back_to_the_element_type() {
+    // The cudaMallocPitch idiom (COLMAP's MVS helpers, the Programming Guide's example): a row
+    // step in bytes through `char*`, back to `float*`. 4 rows of 30 floats at a pitch of 128
+    // bytes; block (32, 4): warp y is row y, 30 lanes active. The pitched kernel and the one
+    // indexing floats (`in[y * 32 + x]`) make the same accesses: per warp one load and one
+    // store of 120 bytes from a 128-byte row start = 4 sectors each, 4 warps: 4 instructions,
+    // 16 sectors, 4 * 120 = 480 bytes asked per direction. out = 2 * in inside the rows, the
+    // padding (columns 30, 31) stays 0.
+    let pitched = r#"
+__global__ void k(const float* in, float* out, size_t pitch, int width) {
+    int x = threadIdx.x, y = threadIdx.y;
+    if (x >= width) return;
+    const float* row = (const float*)((const char*)in + y * pitch);
+    *((float*)((char*)out + y * pitch) + x) = 2.0f * row[x];
+}
+launch k {
+    in = arange(128);
+    out = zeros(128);
+    pitch = 128; width = 30;
+    expect out == WANT;
+}
+"#;
+    let want: Vec<String> = (0..128)
+        .map(|i| if i % 32 < 30 { 2 * i } else { 0 }.to_string())
+        .collect();
+    let pitched = &pitched.replace("WANT", &format!("[{}]", want.join(", ")));
+    let indexed = pitched
+        .replace(
+            "const float* row = (const float*)((const char*)in + y * pitch);",
+            "const float* row = in + y * (pitch / 4);",
+        )
+        .replace(
+            "*((float*)((char*)out + y * pitch) + x)",
+            "out[y * (pitch / 4) + x]",
+        );
+    for src in [pitched, &indexed] {
+        let c = ok(src, &[], ONE, [32, 4, 1]).counters;
+        assert_eq!((c.gld_instr, c.gld_sectors), (4, 16), "{src}");
+        assert_eq!((c.gst_instr, c.gst_sectors), (4, 16), "{src}");
+        assert_eq!(c.g_bytes_requested, 2 * 480, "{src}");
+    }
+    // A pitch that is not a multiple of 4 bytes puts row 1 at byte 126: the GPU's misaligned
+    // address for the float store (lane 0 of warp 1).
+    let f = err(pitched, &[("pitch", "126")], Some(ONE), Some([32, 4, 1]));
+    assert_eq!(codes(&f), ["simt::run::misaligned_address"]);
+    assert!(
+        f.errors[0]
+            .to_string()
+            .contains("a 4-byte access at byte offset 126 of `in`"),
+        "{}",
+        f.errors[0]
+    );
+}
+
+#[test]
+fn a_struct_pointer_from_a_char_byte_offset() {
+    // tensorrtx's `(Detection*)((char*)out + sizeof(float) * k)` at a multiple of the struct's
+    // 8 bytes: thread t's `P` starts at byte 8t + 8, floats 2t + 2 and 2t + 3 of `out`, so
+    // out = [0, 0, 0, 1, 10, 11, 20, 21, 30, 31].
+    let src = r#"
+struct P { float a, b; };
+__global__ void k(float* out) {
+    char* data = (char*)out + 2 * sizeof(float) + threadIdx.x * sizeof(P);
+    P* p = (P*)data;
+    p->a = 10.0f * threadIdx.x;
+    p->b = p->a + 1.0f;
+    if (threadIdx.x == 0) out[1] = 0.0f;
+}
+launch k {
+    out = zeros(10);
+    expect out == [0, 0, 0, 1, 10, 11, 20, 21, 30, 31];
+}
+"#;
+    ok(src, &[], ONE, [4, 1, 1]);
 }

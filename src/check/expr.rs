@@ -932,11 +932,28 @@ impl KernelChecker<'_, '_> {
     }
 
     pub(crate) fn pointee(&self, mem: Option<Mem>, span: Span) -> Result<Mem> {
-        mem.ok_or_else(|| CheckError::Pointer {
+        let mem = mem.ok_or_else(|| CheckError::Pointer {
             problem: PointerProblem::NullDereference,
             span,
             help: Some("point it into an array first".into()),
-        })
+        })?;
+        // A `char*` of memory kept wider (a launch array) is a byte address only (see
+        // `cast_pointer`): its bytes are not elements simt can load or store.
+        let stored = self.stored(mem.space).unwrap_or(mem.elem);
+        if mem.elem.size() < stored.size() {
+            return Err(CheckError::Unsupported {
+                what: format!("reading or writing single bytes of `{stored}` memory"),
+                span,
+                help: Some(
+                    "simt follows a `char*` into a launch array as a byte address, for byte \
+                     arithmetic cast back to the element type (`*((float*)((char*)p + y * \
+                     pitch) + x)`); to read a byte, read the whole element and take the byte \
+                     with shifts (`(w >> 8 * k) & 0xff`)"
+                        .into(),
+                ),
+            });
+        }
+        Ok(mem)
     }
 
     fn unary(&mut self, op: UnOp, inner: Expr, span: Span) -> Result<Expr> {

@@ -732,10 +732,13 @@ impl KernelChecker<'_, '_> {
     /// `(T*)p`, `reinterpret_cast<T*>(p)`: the same array seen as `T` elements.
     fn cast_pointer(&mut self, p: Ptr, ty: &ast::TypeName, span: Span) -> Result<Ptr> {
         // A struct pointer (`reinterpret_cast<Pack2X<float>*>(out)`) sees its one field type.
-        let (elem, width) = match self.layout_of(ty) {
-            Some(l) => self.buffer_of(&*l?, ty.span),
+        let layout = self.layout_of(ty).transpose()?;
+        let (elem, width) = match &layout {
+            Some(l) => self.buffer_of(l, ty.span),
             None => super::vector::elem_of(ty)?,
         };
+        // What the new type is called in a message: a struct by its name, not its view.
+        let target = layout.map_or_else(|| type_name(elem, width).to_string(), |l| l.name.clone());
         let Some(mut mem) = p.mem else {
             return Ok(Ptr {
                 is_const: ty.is_const,
@@ -745,8 +748,7 @@ impl KernelChecker<'_, '_> {
         if let (Space::Choice { .. }, true) = (mem.space, (mem.elem, mem.width) != (elem, width)) {
             return Err(CheckError::Unsupported {
                 what: format!(
-                    "viewing a pointer that may point into several arrays as `{}`",
-                    type_name(elem, width)
+                    "viewing a pointer that may point into several arrays as `{target}`"
                 ),
                 span: ty.span,
                 help: Some(
@@ -777,21 +779,22 @@ impl KernelChecker<'_, '_> {
             && elem.size() % stored.size() == 0
             && matches!(elem.size() / stored.size(), 2 | 4 | 8)
             && elem.size() * width <= 16;
-        if mem.elem != elem && !same_bytes && !wider {
+        // `(char*)p` of memory simt keeps wider (a launch array, an atomic's): a byte address, for
+        // byte arithmetic that a cast back to a wider type ends (the cudaMallocPitch idiom
+        // `(float*)((char*)p + y * pitch)`); an access through it is refused ([`Self::byte_access`]).
+        let bytes = elem.size() == 1 && width == 1 && plain(elem) && stored.size() > 1;
+        if mem.elem != elem && !same_bytes && !wider && !bytes {
             return Err(CheckError::Unsupported {
                 what: format!(
-                    "reinterpreting `{}` memory as `{}`",
+                    "reinterpreting `{}` memory as `{target}`",
                     type_name(mem.elem, mem.width),
-                    type_name(elem, width)
                 ),
                 span: ty.span,
                 help: Some(self.view_help(mem.space, elem)),
             });
         }
-        // The offset counts elements of the view: re-expressed in the new one's, through the
-        // memory's own elements.
-        let units = |e: Scalar, w: u32| e.size() * w / stored.size();
-        let (from, to) = (units(mem.elem, mem.width), units(elem, width));
+        // The offset counts elements of the view: re-expressed in the new one's, in bytes.
+        let (from, to) = (mem.elem.size() * mem.width, elem.size() * width);
         let offset = if from == to {
             p.offset
         } else if let ExprKind::Const(Value::I64(0)) = p.offset.kind {
@@ -856,8 +859,10 @@ impl KernelChecker<'_, '_> {
         let narrower = self.stored(space).is_some_and(|s| elem.size() < s.size());
         match space {
             Space::Global(_) if narrower => "a launch array keeps the element type the launch \
-                gives it, so simt views it only as the same or wider components; read whole \
-                elements and take their parts with shifts (`(w >> 8 * k) & 0xff`)"
+                gives it, so simt views it only as the same or wider components, or as `char` \
+                for byte arithmetic cast back to a wider type (`(float*)((char*)p + y * \
+                pitch)`); read whole elements and take their parts with shifts \
+                (`(w >> 8 * k) & 0xff`)"
                 .into(),
             _ if narrower && self.atomic_spaces.contains(&space) => format!(
                 "an atomic works on `{}`'s own elements, so simt does not also view them as \

@@ -1235,8 +1235,8 @@ impl<'g> KernelChecker<'g, '_> {
             _ => Expr {
                 kind: ExprKind::Rescale {
                     value: Box::new(at),
-                    from: 1,
-                    to: width,
+                    from: elem.size(),
+                    to: width * elem.size(),
                     size: elem.size(),
                     space: mem.space,
                 },
@@ -3237,8 +3237,8 @@ fn in_units(at: Expr, elem: Scalar, mem: Mem, span: Span) -> Expr {
         k => Expr {
             kind: ExprKind::Rescale {
                 value: Box::new(at),
-                from: 1,
-                to: k,
+                from: mem.elem.size(),
+                to: k * mem.elem.size(),
                 size: mem.elem.size(),
                 space: mem.space,
             },

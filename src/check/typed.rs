@@ -570,16 +570,16 @@ pub enum ExprKind {
     /// An integer widened to `long long` for pointer arithmetic: free, like the wide multiply-add
     /// the hardware computes addresses with.
     Widen(Box<Expr>),
-    /// A pointer offset in units of `from` components re-expressed in units of `to` components
-    /// (a cast such as `(float4*)p`): traps "misaligned address" where it does not divide.
+    /// A pointer offset in units of `from` bytes re-expressed in units of `to` bytes (a cast
+    /// such as `(float4*)p` or `(char*)p`): traps "misaligned address" where it does not divide.
     Rescale {
         /// The offset (`i64`).
         value: Box<Expr>,
-        /// Components per unit before.
+        /// Bytes per unit before.
         from: u32,
-        /// Components per unit after.
+        /// Bytes per unit after.
         to: u32,
-        /// Bytes per component (for the trap's address).
+        /// Bytes per component of the memory (a parameter's binding counts components).
         size: u32,
         /// The array pointed into (for the trap's message).
         space: Space,

@@ -355,8 +355,9 @@ pub enum Inst {
     },
     /// `d = (long long)a` for pointer arithmetic (free: part of the address computation).
     Widen { from: Scalar, d: Reg, a: Reg },
-    /// `d = a * from / to`: a pointer offset re-expressed in wider (or narrower) elements; traps
-    /// "misaligned address" where `a * from` is not a multiple of `to` (`size` bytes per component).
+    /// `d = a * from / to`: a pointer offset in units of `from` bytes re-expressed in units of
+    /// `to` bytes (a wider or narrower view); traps "misaligned address" where `a * from` is not
+    /// a multiple of `to` (`size` bytes per component of the memory).
     Rescale {
         d: Reg,
         a: Reg,

@@ -124,12 +124,12 @@ impl BlockRunner<'_> {
         }
     }
 
-    /// `d = a * from / to` on the active lanes: a pointer cast to a wider element type traps
-    /// where the offset is not a multiple of the new element.
+    /// `d = a * from / to` on the active lanes, `from` and `to` bytes per unit: a pointer cast to
+    /// a wider element type traps where the offset is not a multiple of the new element.
     ///
-    /// Through a parameter bound `o` components into its array, an offset of `w`-component units
-    /// counts from component `o - o % w` (the engine shifts a `w`-wide access by `o / w`), so the
-    /// cast adds `o % to - o % from`: its alignment is the real address's.
+    /// Through a parameter bound `o` components (`b = o * size` bytes) into its array, an offset
+    /// of `w`-byte units counts from byte `b - b % w` (the engine shifts a `w`-byte access by
+    /// `b / w`), so the cast adds `b % to - b % from`: its alignment is the real address's.
     pub(super) fn rescale(
         &mut self,
         pc: usize,
@@ -142,7 +142,7 @@ impl BlockRunner<'_> {
         let o = match space {
             Space::Global(p) => globals[p as usize].as_ref().map_or(0, |g| g.offset as i64),
             _ => 0,
-        };
+        } * i64::from(size);
         let adjust = o % to - o % from;
         for lane in 0..self.mask.len() {
             if !self.mask[lane] {
@@ -155,8 +155,8 @@ impl BlockRunner<'_> {
                 let at = i128::from(units) + i128::from(o - o % to);
                 return Err(RunError::Misaligned {
                     buffer: self.space_name(space, globals),
-                    offset: at * i128::from(size),
-                    align: (to as u32) * size,
+                    offset: at,
+                    align: to as u32,
                     span: self.ir.spans[pc],
                     block: self.block,
                     thread: self.cfg.thread_of(lane),
