@@ -65,6 +65,10 @@ fn compare(text: &str) {
             max_block_steps: 20_000 * 32,
             deadline: None,
             threads: 1,
+            cooperative: false,
+            parallel_min: exec::PARALLEL_MIN_THREADS,
+            probe: exec::Probe::default(),
+            cache: None,
         };
         let ir = simt::ir::lower(kernel);
         let (mut fast, mut slow) = (setup.args.clone(), setup.args.clone());

@@ -4,7 +4,6 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use simt::gpu::GpuConfig;
 use simt::host::Overrides;
 use simt::pipeline::{self, RunOptions};
 use simt::report::style::Paint;
@@ -26,18 +25,10 @@ fuzz_target!(|data: &[u8]| {
                 max_memory: 32 << 20,
                 ..Overrides::default()
             },
-            arg_texts: Vec::new(),
-            dyn_smem: None,
             max_steps: 20_000,
             max_block_steps: 20_000 * 32,
-            timeout: None,
-            sample: None,
-            launch: None,
-            regs: 32,
-            gpu: GpuConfig::h100_sxm(),
-            saves: Vec::new(),
             threads: 1,
-            progress: false,
+            ..RunOptions::default()
         };
         match pipeline::run(&src, &opts) {
             Ok(report) => {
