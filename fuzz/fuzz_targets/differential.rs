@@ -10,9 +10,9 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use simt::reference::{self, RefError};
 use simt::exec::{self, LaunchConfig, RunError};
 use simt::host::{self, HostValue, Overrides};
+use simt::reference::{self, RefError};
 use simt::source::SourceFile;
 
 /// Threads of the largest launch compared.

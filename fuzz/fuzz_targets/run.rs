@@ -6,6 +6,7 @@
 use libfuzzer_sys::fuzz_target;
 use simt::host::Overrides;
 use simt::pipeline::{self, RunOptions};
+use simt::report::model::RunOutput;
 use simt::report::style::Paint;
 use simt::report::{hints, json, lanemap, lines, table};
 use simt::source::SourceFile;
@@ -32,10 +33,11 @@ fuzz_target!(|data: &[u8]| {
         };
         match pipeline::run(&src, &opts) {
             Ok(report) => {
-                let _ = table::render(&report);
+                let output = RunOutput::new(&report);
+                let _ = table::render(&output);
                 let _ = json::to_json(&report);
                 let _ = hints::hints(&report);
-                let _ = lines::render(&report, Paint::default());
+                let _ = lines::render(&output, report.listing(), Paint::default());
                 // The lane map of every line with memory accesses (first lines only: it is slow).
                 for line in 1..=40 {
                     let _ = lanemap::render(&report, line, Paint::default());
