@@ -550,6 +550,20 @@ pub struct Declarator {
     pub list: Option<(Vec<Expr>, Span)>,
 }
 
+impl Declarator {
+    /// `T name` or `T name = init`: no pointer, reference or array.
+    pub fn plain(name: Ident, init: Option<Expr>) -> Declarator {
+        Declarator {
+            name,
+            pointer: false,
+            reference: false,
+            dims: Vec::new(),
+            init,
+            list: None,
+        }
+    }
+}
+
 /// An expression with its span.
 #[derive(Clone, Debug)]
 pub struct Expr {

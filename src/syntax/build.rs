@@ -1318,14 +1318,7 @@ impl<'m> Builder<'m> {
         }
         let decls = names
             .into_iter()
-            .map(|name| Declarator {
-                name,
-                pointer: false,
-                reference: false,
-                dims: Vec::new(),
-                init: None,
-                list: None,
-            })
+            .map(|name| Declarator::plain(name, None))
             .collect();
         Ok(vec![StmtKind::Decl { ty, decls }])
     }
@@ -1534,14 +1527,7 @@ impl<'m> Builder<'m> {
                 } else {
                     let decls = names
                         .into_iter()
-                        .map(|name| Declarator {
-                            name,
-                            pointer: false,
-                            reference: false,
-                            dims: Vec::new(),
-                            init: None,
-                            list: None,
-                        })
+                        .map(|name| Declarator::plain(name, None))
                         .collect();
                     StmtKind::Decl { ty, decls }
                 }

@@ -128,14 +128,7 @@ impl Builder<'_> {
                     is_const: false,
                     span: selector.span,
                 },
-                decls: vec![Declarator {
-                    name: var.clone(),
-                    pointer: false,
-                    reference: false,
-                    dims: Vec::new(),
-                    init: Some(selector),
-                    list: None,
-                }],
+                decls: vec![Declarator::plain(var.clone(), Some(selector))],
             },
             span,
         };
@@ -186,17 +179,13 @@ impl Builder<'_> {
                     is_const: false,
                     span: at,
                 },
-                decls: vec![Declarator {
-                    name: Ident {
+                decls: vec![Declarator::plain(
+                    Ident {
                         name: format!("switch@{}.{n}", span.start),
                         span: at,
                     },
-                    pointer: false,
-                    reference: false,
-                    dims: Vec::new(),
-                    init: Some(init),
-                    list: None,
-                }],
+                    Some(init),
+                )],
             },
             span,
         };
