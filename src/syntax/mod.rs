@@ -328,6 +328,7 @@ fn friendly(rule: Rule) -> Option<&'static str> {
         | Rule::targ_expr
         | Rule::targ_fn_spec
         | Rule::fn_instance
+        | Rule::template_instance
         | Rule::targ_op
         | Rule::template_call => "template arguments `<...>`",
         Rule::scalar_cast_ty | Rule::named_ptr_ty | Rule::named_plain_ty => {
