@@ -1108,3 +1108,24 @@ launch k<float> { out = zeros(3); expect out == [12, 12, 11]; }
 "#;
     ok(src, &[], ONE, ONE);
 }
+
+#[test]
+fn an_explicit_specialisation_belongs_to_the_overload_with_its_parameter_count() {
+    // awq's `cuda_max`: a unary template `cmax<To, Ti>(Ti)` with a specialisation for `float2`,
+    // and a binary `cmax(T, T)`. The two-argument call deduces the binary one (the unary
+    // specialisation was once taken for it: "takes 1 argument(s), found 2"). Lane i writes
+    // max(i, 3) + i: 3, 4, 5, 6, 8, 10, 12, 14; the float2 specialisation gives max(2, 5) = 5.
+    let src = r#"
+template <typename To, typename Ti> __device__ To cmax(Ti x) { return (To)x; }
+template <> __device__ float cmax(float2 v) { return fmaxf(v.x, v.y); }
+template <typename T> __device__ T cmax(T a, T b) { return a > b ? a : b; }
+__global__ void k(float* out, float* pair) {
+    int i = threadIdx.x;
+    float2 v = make_float2(2.0f, 5.0f);
+    out[i] = cmax(1.0f * i, 3.0f) + cmax<float, int>(i);
+    if (i == 0) pair[0] = cmax<float, float2>(v);
+}
+launch k { out = zeros(8); pair = zeros(1); expect out == [3, 4, 5, 6, 8, 10, 12, 14]; expect pair == [5]; }
+"#;
+    ok(src, &[], ONE, [8, 1, 1]);
+}

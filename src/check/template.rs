@@ -1498,7 +1498,11 @@ impl<'g> super::KernelChecker<'g, '_> {
         b: &Bindings,
     ) -> Result<Option<&'g Function>, CheckError> {
         let specs = self.globals.specializations;
-        for s in specs.iter().filter(|s| s.function.name.name == f.name.name) {
+        // A specialisation of `f` has `f`'s parameters; one with another count specialises an
+        // overload of the same name (awq's unary `cuda_max<To, Ti>(Ti)` beside `cuda_max(T, T)`).
+        for s in specs.iter().filter(|s| {
+            s.function.name.name == f.name.name && s.function.params.len() == f.params.len()
+        }) {
             let args = specialization_args(
                 &f.template,
                 &s.args,
