@@ -202,15 +202,7 @@ impl KernelChecker<'_, '_> {
         }
         let mut offset: Option<Expr> = None;
         for (k, ix) in indices.iter().enumerate() {
-            let t = self.expr(ix)?;
-            if !t.ty.is_integer() && t.ty != Scalar::Bool {
-                return Err(CheckError::NotAnInteger {
-                    what: "an index".into(),
-                    found: t.ty.to_string(),
-                    span: ix.span,
-                    help: Some("convert it: `(int)x`".into()),
-                });
-            }
+            let t = self.index_value(ix)?;
             // `operator[](index_t i)`: the index is converted to the accessor's index type, and
             // `strides_[k] * i` is computed in it.
             let i = self.convert(t, a.index);

@@ -748,6 +748,24 @@ impl KernelChecker<'_, '_> {
         })
     }
 
+    /// An array index: an integer, or a `bool` read as the `int` 0 or 1, as C converts it.
+    pub(crate) fn index_value(&mut self, ix: &ast::Expr) -> Result<Expr> {
+        let t = self.expr(ix)?;
+        if !t.ty.is_integer() && t.ty != Scalar::Bool {
+            return Err(CheckError::NotAnInteger {
+                what: "an index".into(),
+                found: t.ty.to_string(),
+                span: ix.span,
+                help: Some("convert it: `(int)x`".into()),
+            });
+        }
+        Ok(if t.ty == Scalar::Bool {
+            self.convert(t, Scalar::I32)
+        } else {
+            t
+        })
+    }
+
     /// `a[i]`, `tile[r][c]`, `p[i]`, `*p`: the memory and the flat element index.
     pub(crate) fn element(&mut self, e: &ast::Expr) -> Result<(Mem, Expr)> {
         if let ast::ExprKind::Unary {
@@ -876,20 +894,7 @@ impl KernelChecker<'_, '_> {
         }
         let mut flat: Option<Expr> = None;
         for (i, ix) in indices.into_iter().enumerate() {
-            let t = self.expr(ix)?;
-            if !t.ty.is_integer() && t.ty != Scalar::Bool {
-                return Err(CheckError::NotAnInteger {
-                    what: "an index".into(),
-                    found: t.ty.to_string(),
-                    span: ix.span,
-                    help: Some("convert it: `(int)x`".into()),
-                });
-            }
-            let t = if t.ty == Scalar::Bool {
-                self.convert(t, Scalar::I32)
-            } else {
-                t
-            };
+            let t = self.index_value(ix)?;
             flat = Some(match flat {
                 None => t,
                 Some(prev) => {

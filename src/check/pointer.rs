@@ -409,6 +409,24 @@ impl KernelChecker<'_, '_> {
         }
     }
 
+    /// The address of a member `place` of `base` when it is an element in memory; `None` when
+    /// it is not (held in registers, or no member place at all).
+    fn element_address(
+        &mut self,
+        place: Option<Result<super::vector::Place>>,
+        base: &ast::Expr,
+    ) -> Option<Result<Ptr>> {
+        match place? {
+            Ok(super::vector::Place::Elem(mem, index)) => Some(Ok(Ptr {
+                mem: Some(mem),
+                offset: self.widen(index),
+                is_const: self.place_is_const(base),
+            })),
+            Err(e) => Some(Err(e)),
+            Ok(_) => None,
+        }
+    }
+
     /// `&place`: the element's address.
     fn address_of(&mut self, operand: &ast::Expr, span: Span) -> Result<Ptr> {
         match &operand.kind {
@@ -422,19 +440,14 @@ impl KernelChecker<'_, '_> {
                         return Ok(self.place_address(place, span));
                     }
                 }
-                match self.member_place(operand) {
-                    Some(Ok(super::vector::Place::Elem(mem, index))) => Ok(Ptr {
-                        mem: Some(mem),
-                        offset: self.widen(index),
-                        is_const: self.place_is_const(base),
-                    }),
-                    Some(Err(e)) => Err(e),
-                    _ => Err(CheckError::Unsupported {
+                let place = self.member_place(operand);
+                self.element_address(place, base).unwrap_or_else(|| {
+                    Err(CheckError::Unsupported {
                         what: "the address of an element of a struct held in registers".into(),
                         span,
                         help: Some("read or assign the element itself".into()),
-                    }),
-                }
+                    })
+                })
             }
             ast::ExprKind::Index { .. }
             | ast::ExprKind::Unary {
@@ -500,19 +513,13 @@ impl KernelChecker<'_, '_> {
                     Some(p) => Some(p),
                     None => self.component(base, field, span),
                 };
-                match place {
-                    Some(Ok(super::vector::Place::Elem(mem, index))) => Ok(Ptr {
-                        mem: Some(mem),
-                        offset: self.widen(index),
-                        is_const: self.place_is_const(base),
-                    }),
-                    Some(Err(e)) => Err(e),
-                    _ => Err(CheckError::Unsupported {
+                self.element_address(place, base).unwrap_or_else(|| {
+                    Err(CheckError::Unsupported {
                         what: "the address of this expression".into(),
                         span,
                         help: Some("take the address of an element: `&a[i]`".into()),
-                    }),
-                }
+                    })
+                })
             }
             _ => Err(CheckError::Unsupported {
                 what: "the address of this expression".into(),
