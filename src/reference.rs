@@ -1792,6 +1792,11 @@ impl<'k> Block<'_, 'k> {
                 })
             }
             ExprKind::Vote { .. } => return Err(RefError::Unsupported { what: "warp votes" }),
+            ExprKind::WarpFold { .. } => {
+                return Err(RefError::Unsupported {
+                    what: "warp matches and reductions",
+                })
+            }
             ExprKind::ActiveMask => {
                 return Err(RefError::Unsupported {
                     what: "__activemask()",

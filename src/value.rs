@@ -1090,6 +1090,96 @@ pub enum VoteKind {
     All,
 }
 
+/// Warp-wide matches and reductions (`__match_*_sync`, `__reduce_*_sync`): every lane of the mask
+/// gets a value folded from the values of all of them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum WarpFold {
+    /// `__match_any_sync`: the bits of the mask's lanes whose value has the same bits as this one's.
+    MatchAny,
+    /// `__match_all_sync`: the mask if all its lanes' values have the same bits, else 0.
+    MatchAll,
+    /// `__reduce_add_sync`: the sum, wrapping at 2^32.
+    Add,
+    /// `__reduce_min_sync`: the least value (signed for `int`).
+    Min,
+    /// `__reduce_max_sync`: the greatest value (signed for `int`).
+    Max,
+    /// `__reduce_and_sync`: the bitwise and.
+    And,
+    /// `__reduce_or_sync`: the bitwise or.
+    Or,
+    /// `__reduce_xor_sync`: the bitwise exclusive or.
+    Xor,
+}
+
+impl WarpFold {
+    /// The fold a CUDA intrinsic's name calls, if it is one.
+    pub fn of_name(name: &str) -> Option<WarpFold> {
+        use WarpFold::*;
+        [MatchAny, MatchAll, Add, Min, Max, And, Or, Xor]
+            .into_iter()
+            .find(|f| f.name() == name)
+    }
+
+    /// The CUDA intrinsic's name.
+    pub fn name(self) -> &'static str {
+        match self {
+            WarpFold::MatchAny => "__match_any_sync",
+            WarpFold::MatchAll => "__match_all_sync",
+            WarpFold::Add => "__reduce_add_sync",
+            WarpFold::Min => "__reduce_min_sync",
+            WarpFold::Max => "__reduce_max_sync",
+            WarpFold::And => "__reduce_and_sync",
+            WarpFold::Or => "__reduce_or_sync",
+            WarpFold::Xor => "__reduce_xor_sync",
+        }
+    }
+
+    /// Whether this is a match (a lane mask of equal values) rather than a reduction.
+    pub fn is_match(self) -> bool {
+        matches!(self, WarpFold::MatchAny | WarpFold::MatchAll)
+    }
+
+    /// The result of lane `lane`, from the values `values` of the lanes whose bit `named` has
+    /// (bits as stored: a 32-bit value zero-extended); `signed` orders `Min`/`Max` as `int`.
+    pub fn fold(self, values: &[u64], named: u32, lane: usize, signed: bool) -> u32 {
+        let taking = || {
+            values
+                .iter()
+                .enumerate()
+                .filter(move |&(l, _)| named >> l & 1 == 1)
+                .map(|(_, &v)| v)
+        };
+        let key = |v: u64| {
+            if signed {
+                i64::from(v as u32 as i32)
+            } else {
+                v as i64
+            }
+        };
+        match self {
+            WarpFold::MatchAny => values
+                .iter()
+                .enumerate()
+                .filter(|&(l, &v)| named >> l & 1 == 1 && v == values[lane])
+                .fold(0u32, |b, (l, _)| b | 1 << l),
+            WarpFold::MatchAll => {
+                if taking().all(|v| v == values[lane]) {
+                    named
+                } else {
+                    0
+                }
+            }
+            WarpFold::Add => taking().fold(0u32, |a, v| a.wrapping_add(v as u32)),
+            WarpFold::Min => taking().min_by_key(|&v| key(v)).unwrap_or(0) as u32,
+            WarpFold::Max => taking().max_by_key(|&v| key(v)).unwrap_or(0) as u32,
+            WarpFold::And => taking().fold(u32::MAX, |a, v| a & v as u32),
+            WarpFold::Or => taking().fold(0, |a, v| a | v as u32),
+            WarpFold::Xor => taking().fold(0, |a, v| a ^ v as u32),
+        }
+    }
+}
+
 /// Block-wide votes that are also barriers (`__syncthreads_count/_and/_or`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum BlockVote {

@@ -75,6 +75,121 @@ launch k {
 }
 
 #[test]
+fn warp_matches_give_the_lanes_of_equal_values() {
+    // Lane l holds l % 3 in a 32-lane warp: value 0 at lanes 0, 3, ..., 30 (bits 0x49249249),
+    // value 1 at 1, 4, ..., 31 (0x92492492), value 2 at 2, 5, ..., 29 (0x24924924).
+    // As floats (1.5 * (l % 3)) the bits are compared, so the same three masks come out; as
+    // 64-bit integers too. `__match_all_sync` over the warp: values differ, so 0 and pred 0;
+    // over lanes 0 and 3 (mask 9, both 0): 9 and pred 1.
+    let src = r#"
+__global__ void k(unsigned* out) {
+    int l = threadIdx.x;
+    int v = l % 3;
+    out[l] = __match_any_sync(0xffffffff, v);
+    out[32 + l] = __match_any_sync(0xffffffff, 1.5f * v);
+    out[64 + l] = __match_any_sync(0xffffffff, (unsigned long long)v << 40);
+    int pred = 7;
+    out[96 + l] = __match_all_sync(0xffffffff, v, &pred);
+    out[128 + l] = pred;
+    if (l == 0 || l == 3) {
+        int p2 = 7;
+        out[160 + l] = __match_all_sync(9, v, &p2);
+        out[192 + l] = p2;
+    }
+}
+"#;
+    let mask = |l: u32| [0x4924_9249u32, 0x9249_2492, 0x2492_4924][(l % 3) as usize];
+    let any: Vec<String> = (0..32).map(|l| mask(l).to_string()).collect();
+    let mut want = [any.clone(), any.clone(), any].concat();
+    want.extend((0..64).map(|_| "0".to_string()));
+    want.extend((0..64).map(|l| {
+        match l {
+            0 | 3 => "9",
+            32 | 35 => "1",
+            _ => "0",
+        }
+        .to_string()
+    }));
+    let full = format!(
+        "{src}\nlaunch k {{ out = zeros(224); expect out == [{}]; }}",
+        want.join(",")
+    );
+    ok(&full, &[], ONE, [32, 1, 1]);
+    // Each is one warp instruction (PTX `match.sync`, `redux.sync`), as `__activemask()` is:
+    // the kernels below differ only in that call, and the value operand is `threadIdx.x` as is.
+    let count = |call: &str| {
+        let src = format!("__global__ void k(unsigned* out) {{ out[threadIdx.x] = {call}; }}\nlaunch k {{ out = zeros(64); }}");
+        ok(&src, &[], ONE, [64, 1, 1]).counters.warp_instr
+    };
+    let base = count("__activemask()");
+    assert_eq!(count("__match_any_sync(0xffffffff, threadIdx.x)"), base);
+    assert_eq!(count("__reduce_or_sync(0xffffffff, threadIdx.x)"), base);
+}
+
+#[test]
+fn warp_reductions_fold_the_masks_lanes() {
+    // Lanes 0..31 hold l - 5 (int) and l (unsigned): sum of l - 5 = 496 - 160 = 336;
+    // signed min -5, max 26; unsigned min of (l - 5) as unsigned is 0 (lane 5), max is
+    // 4294967295 (-1 at lane 4). and/or/xor of l: and = 0, or = 31, xor of 0..31 = 0.
+    // Over the odd lanes (mask 0xaaaaaaaa): sum of odd l = 256; xor of 1, 3, ..., 31 = 0
+    // (pairs 4k+1 ^ 4k+3 = 2, eight of them: 0).
+    let src = r#"
+__global__ void k(int* out) {
+    int l = threadIdx.x;
+    int v = l - 5;
+    out[0 * 32 + l] = __reduce_add_sync(0xffffffff, v);
+    out[1 * 32 + l] = __reduce_min_sync(0xffffffff, v);
+    out[2 * 32 + l] = __reduce_max_sync(0xffffffff, v);
+    out[3 * 32 + l] = __reduce_min_sync(0xffffffff, (unsigned)v);
+    out[4 * 32 + l] = __reduce_max_sync(0xffffffff, (unsigned)v);
+    out[5 * 32 + l] = __reduce_and_sync(0xffffffff, l);
+    out[6 * 32 + l] = __reduce_or_sync(0xffffffff, l);
+    out[7 * 32 + l] = __reduce_xor_sync(0xffffffff, l);
+    if (l % 2 == 1) {
+        out[8 * 32 + l] = __reduce_add_sync(0xaaaaaaaa, l);
+        out[9 * 32 + l] = __reduce_xor_sync(0xaaaaaaaa, l);
+    }
+}
+"#;
+    let per = ["336", "-5", "26", "0", "-1", "0", "31", "0"];
+    let mut want: Vec<String> = per
+        .iter()
+        .flat_map(|v| (0..32).map(move |_| v.to_string()))
+        .collect();
+    want.extend((0..32).map(|l| if l % 2 == 1 { "256" } else { "0" }.to_string()));
+    want.extend((0..32).map(|_| "0".to_string()));
+    let full = format!(
+        "{src}\nlaunch k {{ out = zeros(320); expect out == [{}]; }}",
+        want.join(",")
+    );
+    ok(&full, &[], ONE, [32, 1, 1]);
+}
+
+#[test]
+fn warp_folds_check_their_lanes_and_types() {
+    // A mask naming a lane that did not come: as for shuffles.
+    let src = "__global__ void k(int* out) {\n    int v = threadIdx.x;\n    if (threadIdx.x < 16) v = __reduce_add_sync(0xffffffff, v);\n    out[threadIdx.x] = v;\n}\n";
+    let f = err(src, &[("out", "zeros(32)")], Some(ONE), Some([32, 1, 1]));
+    assert_eq!(codes(&f), ["simt::run::divergent_warp"]);
+    // CUDA declares no float reduction.
+    let src = "__global__ void k(float* out) {\n    out[threadIdx.x] = __reduce_add_sync(0xffffffff, out[threadIdx.x]);\n}\n";
+    let f = err(src, &[("out", "zeros(32)")], Some(ONE), Some([32, 1, 1]));
+    assert_eq!(codes(&f), ["simt::check::mismatched_types"]);
+}
+
+#[test]
+fn nanosleep_changes_no_value() {
+    let src = r#"
+__global__ void k(int* out) {
+    __nanosleep(100 * threadIdx.x);
+    out[threadIdx.x] = threadIdx.x;
+}
+launch k { out = zeros(32); expect out == arange(32); }
+"#;
+    ok(src, &[], ONE, [32, 1, 1]);
+}
+
+#[test]
 fn a_shuffle_naming_a_diverged_lane_is_an_error() {
     let src = "__global__ void k(int* out) {\n    int v = threadIdx.x;\n    if (threadIdx.x < 16) v = __shfl_down_sync(0xffffffff, v, 1);\n    out[threadIdx.x] = v;\n}\n";
     let f = err(src, &[("out", "zeros(32)")], Some(ONE), Some([32, 1, 1]));

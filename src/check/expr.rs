@@ -1759,7 +1759,7 @@ fn promote(t: Scalar) -> Scalar {
 }
 
 /// The bits of `a` as the type `to` of the same width (`__float_as_int`).
-fn bit_cast(a: Expr, to: Scalar, span: Span) -> Expr {
+pub(crate) fn bit_cast(a: Expr, to: Scalar, span: Span) -> Expr {
     Expr {
         kind: ExprKind::Call {
             func: Func::Bits(crate::value::BitOp::Same),

@@ -9,7 +9,7 @@ use super::typed::*;
 use super::{pointer, ArgumentProblem, Binding, CheckError, KernelChecker, TemplateProblem};
 use crate::source::Span;
 use crate::syntax::ast::{self, UnOp};
-use crate::value::{Scalar, ShflKind, Value, VoteKind};
+use crate::value::{Scalar, ShflKind, Value, VoteKind, WarpFold};
 
 type Result<T> = std::result::Result<T, CheckError>;
 
@@ -24,6 +24,14 @@ pub(crate) const INTRINSICS: &[&str] = &[
     "__all_sync",
     "__activemask",
     "__syncwarp",
+    "__match_any_sync",
+    "__match_all_sync",
+    "__reduce_add_sync",
+    "__reduce_min_sync",
+    "__reduce_max_sync",
+    "__reduce_and_sync",
+    "__reduce_or_sync",
+    "__reduce_xor_sync",
     "atomicAdd",
     "atomicSub",
     "atomicMin",
@@ -83,6 +91,9 @@ impl KernelChecker<'_, '_> {
         };
         if let Some(kind) = vote {
             return Some(self.vote(name, kind, args, span));
+        }
+        if let Some(kind) = WarpFold::of_name(name) {
+            return Some(self.warp_fold(kind, args, span));
         }
         if name == "__activemask" {
             return Some(arity(name, args.len(), 0, 0, span).map(|()| Expr {
@@ -169,6 +180,112 @@ impl KernelChecker<'_, '_> {
             } else {
                 Scalar::I32
             },
+            span,
+        })
+    }
+
+    /// `__match_any_sync(mask, v)`, `__match_all_sync(mask, v, &pred)` and
+    /// `__reduce_*_sync(mask, v)`, with the overloads CUDA declares: a match compares the bits of
+    /// a 4- or 8-byte value of any arithmetic type; `add`, `min` and `max` take `int` or
+    /// `unsigned` (other integers are ambiguous between the two), `and`, `or` and `xor`
+    /// `unsigned`.
+    fn warp_fold(&mut self, kind: WarpFold, args: &[ast::Expr], span: Span) -> Result<Expr> {
+        let name = kind.name();
+        let n = if kind == WarpFold::MatchAll { 3 } else { 2 };
+        arity(name, args.len(), n, n, span)?;
+        let mask = self.int_arg(&args[0], Scalar::U32, "the mask")?;
+        let value = self.expr(&args[1])?;
+        let found = value.ty;
+        let promoted = match found.promoted() {
+            Scalar::Bool => Scalar::I32,
+            t => t,
+        };
+        let reduce_ty = match (kind, promoted) {
+            (WarpFold::And | WarpFold::Or | WarpFold::Xor, t) if t.is_integer() => {
+                Some(Scalar::U32)
+            }
+            (WarpFold::Add | WarpFold::Min | WarpFold::Max, t @ (Scalar::I32 | Scalar::U32)) => {
+                Some(t)
+            }
+            _ => None,
+        };
+        let value = if kind.is_match() {
+            let bits = if promoted.size() == 8 {
+                Scalar::U64
+            } else {
+                Scalar::U32
+            };
+            if promoted.is_float() {
+                super::expr::bit_cast(self.convert(value, promoted), bits, span)
+            } else {
+                self.convert(value, bits)
+            }
+        } else if let Some(t) = reduce_ty {
+            self.convert(value, t)
+        } else {
+            return Err(CheckError::Mismatch {
+                expected: if matches!(kind, WarpFold::And | WarpFold::Or | WarpFold::Xor) {
+                    "an integer (`unsigned`)".into()
+                } else {
+                    "an `int` or `unsigned`".into()
+                },
+                found: format!("a `{found}`"),
+                span: args[1].span,
+                help: Some(format!(
+                    "`{name}` reduces 32-bit integers; convert the value, or reduce it with `__shfl_xor_sync` steps"
+                )),
+            });
+        };
+        let ty = if kind.is_match() {
+            Scalar::U32
+        } else {
+            value.ty
+        };
+        let fold = Expr {
+            kind: ExprKind::WarpFold {
+                kind,
+                mask: Box::new(mask),
+                value: Box::new(value),
+            },
+            ty,
+            span,
+        };
+        if kind != WarpFold::MatchAll {
+            return Ok(fold);
+        }
+        // `*pred` is whether all values were equal: the result, a nonzero mask, says so.
+        let result = self.new_local("__match_all_sync()", Scalar::U32, span);
+        let read = Expr {
+            kind: ExprKind::Var(result),
+            ty: Scalar::U32,
+            span,
+        };
+        let all = Expr {
+            kind: ExprKind::Compare {
+                op: crate::value::CmpOp::Ne,
+                lhs: Box::new(read),
+                rhs: Box::new(constant(Value::U32(0), span)),
+            },
+            ty: Scalar::Bool,
+            span,
+        };
+        let pred = self.assign(&super::expr::deref(&args[2]), None, span, all)?;
+        Ok(Expr {
+            kind: ExprKind::Inline {
+                name: name.to_string(),
+                body: vec![
+                    Stmt {
+                        kind: StmtKind::Assign {
+                            var: result,
+                            value: fold,
+                        },
+                        span,
+                    },
+                    Stmt { kind: pred, span },
+                ],
+                result: Some(result),
+            },
+            ty: Scalar::U32,
             span,
         })
     }

@@ -955,6 +955,7 @@ fn children(e: &Expr) -> Vec<&Expr> {
             ..
         } => vec![mask, value, arg, width],
         ExprKind::Vote { mask, pred, .. } => vec![mask, pred],
+        ExprKind::WarpFold { mask, value, .. } => vec![mask, value],
         ExprKind::Texture { handle, coords, .. } => {
             let mut v: Vec<&Expr> = vec![handle];
             v.extend(coords);

@@ -2168,6 +2168,16 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                         span: e.span,
                     }));
                 }
+                // `__nanosleep(ns)` suspends the thread for about `ns` nanoseconds (at most 1 ms,
+                // CUDA says): it changes no value, and the time model has no per-thread
+                // delays, so only its argument is evaluated.
+                "__nanosleep" => {
+                    let [ns] = args.as_slice() else {
+                        return Err(arg_count(1));
+                    };
+                    let ns = self.expr(ns)?;
+                    return Ok(StmtKind::Eval(self.convert(ns, Scalar::U32)));
+                }
                 "printf" => return self.printf(args, e.span),
                 "__syncthreads" => return Err(arg_count(0)),
                 "__syncwarp" => {

@@ -1,7 +1,9 @@
 //! The checked program: names resolved, every expression typed, implicit conversions explicit.
 
 use crate::source::Span;
-use crate::value::{ArithOp, AtomicOp, CmpOp, Math1, Math2, Scalar, ShflKind, Value, VoteKind};
+use crate::value::{
+    ArithOp, AtomicOp, CmpOp, Math1, Math2, Scalar, ShflKind, Value, VoteKind, WarpFold,
+};
 
 /// Every kernel of a file, checked.
 #[derive(Clone, Debug, Default)]
@@ -543,6 +545,17 @@ pub enum ExprKind {
         mask: Box<Expr>,
         /// The predicate (`bool`).
         pred: Box<Expr>,
+    },
+    /// `__match_*_sync(mask, value)` (`ty` `unsigned`) or `__reduce_*_sync(mask, value)` (`ty`
+    /// the value's, `int` or `unsigned`).
+    WarpFold {
+        /// Which fold.
+        kind: WarpFold,
+        /// Lanes that take part (`unsigned`).
+        mask: Box<Expr>,
+        /// The lane's value: `unsigned`, `int`, or for a match the bits of any 4- or 8-byte
+        /// value (`unsigned` or `unsigned long long`).
+        value: Box<Expr>,
     },
     /// `__activemask()`: the active lanes of the warp as bits.
     ActiveMask,

@@ -613,6 +613,7 @@ impl<'a> BlockRunner<'a> {
                 }
                 Inst::Shfl { .. }
                 | Inst::Vote { .. }
+                | Inst::WarpFold { .. }
                 | Inst::ActiveMask { .. }
                 | Inst::SyncWarp { .. } => {
                     self.issue(pc);
@@ -1010,9 +1011,10 @@ impl<'a> BlockRunner<'a> {
     /// Shuffles, votes, `__activemask()` and `__syncwarp()`.
     fn warp_op(&mut self, pc: usize, inst: Inst) -> Result<(), RunError> {
         let mask_reg = match inst {
-            Inst::Shfl { mask, .. } | Inst::Vote { mask, .. } | Inst::SyncWarp { mask } => {
-                Some(mask)
-            }
+            Inst::Shfl { mask, .. }
+            | Inst::Vote { mask, .. }
+            | Inst::WarpFold { mask, .. }
+            | Inst::SyncWarp { mask } => Some(mask),
             _ => None,
         };
         if let Some(m) = mask_reg {
@@ -1068,6 +1070,13 @@ impl<'a> BlockRunner<'a> {
                 pred,
                 mask,
             } => warp::vote(&mut self.regs, &self.mask, kind, d, pred, mask),
+            Inst::WarpFold {
+                kind,
+                ty,
+                d,
+                v,
+                mask,
+            } => warp::fold(&mut self.regs, &self.mask, kind, ty, (d, v, mask)),
             Inst::ActiveMask { d } => warp::active_mask(&mut self.regs, &self.mask, d),
             _ => {}
         }

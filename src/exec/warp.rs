@@ -1,8 +1,8 @@
-//! Warp-level operations: shuffles, votes, `__activemask`, and the check that a mask's lanes are active.
+//! Warp-level operations: shuffles, votes, matches and reductions, `__activemask`, and the check that a mask's lanes are active.
 
 use super::regs::{RegFile, Stored};
 use crate::ir::Reg;
-use crate::value::{ShflKind, VoteKind};
+use crate::value::{Scalar, ShflKind, VoteKind, WarpFold};
 
 /// The active lanes of each warp as bits.
 pub(crate) fn active_bits(mask: &[bool]) -> Vec<u32> {
@@ -136,6 +136,32 @@ pub(crate) fn vote(
             VoteKind::Any => u32::from(taken[w] & named != 0),
             VoteKind::All => u32::from(named & !taken[w] == 0),
         };
+    }
+}
+
+/// `d = __match_*_sync(mask, v)` or `__reduce_*_sync(mask, v)`: each active lane folds the values
+/// of the lanes its mask names (all of them active: `warp_op` checked).
+pub(crate) fn fold(
+    regs: &mut RegFile,
+    mask: &[bool],
+    kind: WarpFold,
+    ty: Scalar,
+    (d, v, masks): (Reg, Reg, Reg),
+) {
+    let values: Vec<u64> = if ty.size() == 8 {
+        regs.d[v.0 as usize].clone()
+    } else {
+        regs.w[v.0 as usize].iter().map(|&x| u64::from(x)).collect()
+    };
+    let signed = ty == Scalar::I32;
+    for (l, &m) in mask.iter().enumerate() {
+        if !m {
+            continue;
+        }
+        let base = l / 32 * 32;
+        let warp = &values[base..(base + 32).min(values.len())];
+        let named = regs.w[masks.0 as usize][l];
+        regs.w[d.0 as usize][l] = kind.fold(warp, named, l - base, signed);
     }
 }
 

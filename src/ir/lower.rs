@@ -817,6 +817,22 @@ impl<'k> Lowerer<'k> {
                 );
                 d
             }
+            ExprKind::WarpFold { kind, mask, value } => {
+                let mask = self.expr(mask);
+                let v = self.expr(value);
+                let d = self.temp(ty);
+                self.emit(
+                    Inst::WarpFold {
+                        kind: *kind,
+                        ty: value.ty,
+                        d,
+                        v,
+                        mask,
+                    },
+                    span,
+                );
+                d
+            }
             ExprKind::ActiveMask => {
                 let d = self.temp(ty);
                 self.emit(Inst::ActiveMask { d }, span);
@@ -1184,6 +1200,10 @@ fn collect_expr_at(e: &typed::Expr, needs: &mut Needs) {
         ExprKind::Vote { mask, pred, .. } => {
             collect_expr(mask, needs);
             collect_expr(pred, needs);
+        }
+        ExprKind::WarpFold { mask, value, .. } => {
+            collect_expr(mask, needs);
+            collect_expr(value, needs);
         }
         ExprKind::Texture { handle, coords, .. } => {
             go(handle);

@@ -9,7 +9,7 @@ pub use lower::lower;
 
 use crate::source::Span;
 use crate::value::{
-    ArithOp, AtomicOp, BlockVote, CmpOp, Math1, Math2, Scalar, ShflKind, Value, VoteKind,
+    ArithOp, AtomicOp, BlockVote, CmpOp, Math1, Math2, Scalar, ShflKind, Value, VoteKind, WarpFold,
 };
 
 /// A lane register. Its bank (and so its storage) follows from the type of the instruction using it.
@@ -435,6 +435,15 @@ pub enum Inst {
         kind: VoteKind,
         d: Reg,
         pred: Reg,
+        mask: Reg,
+    },
+    /// `d = fold(v)` over the lanes of `mask` (`__match_*_sync`, `__reduce_*_sync`); `ty` is
+    /// `v`'s type, `d` is 32 bits.
+    WarpFold {
+        kind: WarpFold,
+        ty: Scalar,
+        d: Reg,
+        v: Reg,
         mask: Reg,
     },
     /// `d = __activemask()`.
