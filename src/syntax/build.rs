@@ -1483,6 +1483,10 @@ impl<'m> Builder<'m> {
                 what: "`goto`".into(),
                 help: "simt runs structured control flow only: put the statements the jump skips under an `if` (`if (!done) { ... }`), or in a `do { ... } while (0)` that a `break` leaves".into(),
             },
+            Rule::device_launch_stmt => StmtKind::Unsupported {
+                what: "a kernel launch in device code (dynamic parallelism)".into(),
+                help: "simt runs one grid per launch section, and a child grid cannot be launched from a thread: do the child's work in this kernel (a loop over what its blocks would do), or run the child kernel alone with a launch section of its own (`launch child { ... }`)".into(),
+            },
             // A label does nothing by itself; the `goto` that would jump to it is refused.
             Rule::label_stmt => StmtKind::Empty,
             Rule::continue_stmt => StmtKind::Continue,

@@ -403,6 +403,7 @@ fn friendly(rule: Rule) -> Option<&'static str> {
         Rule::do_stmt | Rule::kw_do => "`do`",
         Rule::break_stmt | Rule::kw_break => "`break`",
         Rule::goto_stmt | Rule::kw_goto => "`goto`",
+        Rule::device_launch_stmt => "a kernel launch `<<<...>>>`",
         Rule::label_stmt => "a label",
         Rule::host_prototype => "a function declaration",
         Rule::dtor_outside => "a destructor",
