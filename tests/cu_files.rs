@@ -320,3 +320,38 @@ launch k { out = zeros(4); expect out == [0, 2, 4, 6]; }
         assert_eq!(codes(&f)[0], code, "{body}: {}", common::describe(&f));
     }
 }
+
+#[test]
+fn explicit_instantiations_and_host_aliases_are_noted_with_the_host_code() {
+    // OpenCV's `template void f<float>(...)`, MinkowskiEngine's kernel instantiations and
+    // LightGBM's `std::function` alias: nvcc compiles them, simt names them in the note.
+    let src = r#"
+#include <functional>
+#include <vector>
+using PredictFunction =
+std::function<void(const std::vector<int>&, double* output)>;
+template <typename T>
+__global__ void k(T* p, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) p[i] = p[i] + p[i];
+}
+template <class T>
+void f(T* p, int n) { k<<<1, 32>>>(p, n); }
+template void f<float>(float* p, int n);
+template __global__ void k<float>(float* p, int n);
+launch k<float> { n = 4; p = [1, 2, 3, 4]; expect p == [2, 4, 6, 8]; }
+"#;
+    let r = ok(src, &[], [1, 1, 1], [32, 1, 1]);
+    let note = r
+        .hints
+        .iter()
+        .find(|h| h.rule == "host-code")
+        .expect("a note");
+    for item in [
+        "the type alias `PredictFunction` (line 4)",
+        "the explicit instantiation `template void f<float>` (line 13)",
+        "the explicit instantiation `template __global__ void k<float>` (line 14)",
+    ] {
+        assert!(note.message.contains(item), "{item}: {}", note.message);
+    }
+}

@@ -231,6 +231,21 @@ impl<'m> Builder<'m> {
                     Ok(())
                 }
                 Rule::type_alias => self.type_alias(item).map(|a| module.aliases.push(a)),
+                Rule::host_alias => {
+                    let name = item.into_inner().find(|p| p.as_rule() == Rule::ident);
+                    let name = name.expect("grammar: a host alias has a name");
+                    let what = format!("the type alias `{}`", name.as_str());
+                    module.host_items.push((what, self.span(&name)));
+                    Ok(())
+                }
+                Rule::explicit_instantiation => {
+                    let span = self.span(&item);
+                    let text = item.as_str();
+                    let head = text[..text.find(['(', ';']).unwrap_or(text.len())].trim_end();
+                    let what = format!("the explicit instantiation `{head}`");
+                    module.host_items.push((what, span));
+                    Ok(())
+                }
                 Rule::fn_ptr_alias => {
                     module.fn_pointer_types.push(self.fn_ptr_alias(item));
                     Ok(())

@@ -404,6 +404,8 @@ fn friendly(rule: Rule) -> Option<&'static str> {
         Rule::break_stmt | Rule::kw_break => "`break`",
         Rule::goto_stmt | Rule::kw_goto => "`goto`",
         Rule::device_launch_stmt => "a kernel launch `<<<...>>>`",
+        Rule::explicit_instantiation => "an explicit instantiation",
+        Rule::host_alias => "a type alias",
         Rule::label_stmt => "a label",
         Rule::host_prototype => "a function declaration",
         Rule::dtor_outside => "a destructor",
