@@ -1207,7 +1207,12 @@ impl<'k> Block<'_, 'k> {
                 }
                 self.count();
             }
-            StmtKind::Assert(cond) => {
+            StmtKind::Assert(_, true) => {
+                return Err(RefError::Unsupported {
+                    what: "`__builtin_assume`",
+                })
+            }
+            StmtKind::Assert(cond, false) => {
                 if !self.eval(t, cond, None)?.truth() {
                     return Err(RefError::Assertion {
                         block: self.block,
@@ -1708,6 +1713,28 @@ impl<'k> Block<'_, 'k> {
                             crate::value::BitOp::Same => r = v,
                         }
                         wrap(ty, i128::from(r))
+                    }
+                    // From the documented definitions, on exact integers.
+                    (Func::Bits3(op), [a, b, c]) => {
+                        let [a, b, c] = [a, b, c].map(|x| x.int().expect("checker: an integer"));
+                        let (lo, hi, s) = (a & 0xffff_ffff, b & 0xffff_ffff, c & 0xffff_ffff);
+                        let pair = hi * (1 << 32) + lo;
+                        use crate::value::Bits3 as B;
+                        let r: i128 = match op {
+                            B::BytePerm => (0..4)
+                                .map(|n| {
+                                    let sel = (s >> (4 * n)) % 8;
+                                    ((pair >> (8 * sel)) % 256) << (8 * n)
+                                })
+                                .sum(),
+                            B::FunnelL => (pair << (s % 32)) >> 32,
+                            B::FunnelLc => (pair << s.min(32)) >> 32,
+                            B::FunnelR => pair >> (s % 32),
+                            B::FunnelRc => pair >> s.min(32),
+                            B::Sad => (i128::from(a as i32) - i128::from(b as i32)).abs() + s,
+                            B::Usad => (lo - hi).abs() + s,
+                        };
+                        V::U((r % (1 << 32)) as u32)
                     }
                     (Func::Xorwow { word, sequence }, [a, b, c, d, e, V::UL(n)]) => {
                         let v = [a, b, c, d, e].map(|x| x.int().expect("checker: a word") as u32);

@@ -484,6 +484,62 @@ impl BitOp {
     }
 }
 
+/// Integer intrinsics of three `unsigned` operands that the GPU runs as one instruction
+/// (`PRMT`, `SHF`, `VABSDIFF`), defined as the CUDA Math API documents them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Bits3 {
+    /// `__byte_perm(x, y, s)`: byte `n` of the result is byte `s >> 4n & 7` of the eight
+    /// bytes `y:x` (`x`'s low byte is byte 0).
+    BytePerm,
+    /// `__funnelshift_l(lo, hi, shift)`: the high word of `hi:lo << (shift & 31)`.
+    FunnelL,
+    /// `__funnelshift_lc`: the same with the shift clamped to 32.
+    FunnelLc,
+    /// `__funnelshift_r(lo, hi, shift)`: the low word of `hi:lo >> (shift & 31)`.
+    FunnelR,
+    /// `__funnelshift_rc`: the same with the shift clamped to 32.
+    FunnelRc,
+    /// `__sad(x, y, z)`: `|x − y| + z` for `int` `x`, `y` and `unsigned` `z`, modulo 2^32.
+    Sad,
+    /// `__usad(x, y, z)`: `|x − y| + z` for `unsigned` operands, modulo 2^32.
+    Usad,
+}
+
+impl Bits3 {
+    /// The intrinsic `name` calls, if it is one.
+    pub fn of_name(name: &str) -> Option<Bits3> {
+        Some(match name {
+            "__byte_perm" => Bits3::BytePerm,
+            "__funnelshift_l" => Bits3::FunnelL,
+            "__funnelshift_lc" => Bits3::FunnelLc,
+            "__funnelshift_r" => Bits3::FunnelR,
+            "__funnelshift_rc" => Bits3::FunnelRc,
+            "__sad" => Bits3::Sad,
+            "__usad" => Bits3::Usad,
+            _ => return None,
+        })
+    }
+
+    /// The result for operands `a`, `b`, `c` (as their 32 bits).
+    pub fn apply(self, a: u32, b: u32, c: u32) -> u32 {
+        let pair = u64::from(b) << 32 | u64::from(a);
+        match self {
+            Bits3::BytePerm => (0..4).fold(0, |r, n| {
+                let byte = (pair >> (8 * (c >> (4 * n) & 7))) as u8;
+                r | u32::from(byte) << (8 * n)
+            }),
+            Bits3::FunnelL => ((pair << (c & 31)) >> 32) as u32,
+            Bits3::FunnelLc => ((u128::from(pair) << c.min(32)) >> 32) as u32,
+            Bits3::FunnelR => (pair >> (c & 31)) as u32,
+            Bits3::FunnelRc => (pair >> c.min(32)) as u32,
+            Bits3::Sad => (i64::from(a as i32) - i64::from(b as i32))
+                .unsigned_abs()
+                .wrapping_add(u64::from(c)) as u32,
+            Bits3::Usad => a.abs_diff(b).wrapping_add(c),
+        }
+    }
+}
+
 /// Two-argument math functions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Math2 {

@@ -178,6 +178,58 @@ fn warp_folds_check_their_lanes_and_types() {
 }
 
 #[test]
+fn byte_permutes_funnel_shifts_and_absolute_differences_follow_the_math_api() {
+    // __byte_perm(x, y, s): result byte n = byte (s >> 4n) & 7 of y:x (x's low byte is 0).
+    //   s = 0x1234: bytes 4, 3, 2, 1 = 0x44, 0x33, 0x22, 0x11 → 0x11223344 = 287454020;
+    //   s = 0x0123 with y = 0 reverses x: 0x00112233 = 1122867.
+    // Funnel shifts of hi:lo = 0x00000003_80000001:
+    //   _l by 4: 0x38_00000010, high word 0x38 = 56;  _r by 4: low word 0x38000000 = 939524096;
+    //   _l by 40 (40 & 31 = 8): 0x380_00000100, high word 0x380 = 896;
+    //   _lc by 40 (clamped to 32): high word = lo = 0x80000001 = 2147483649;
+    //   _rc by 40 (clamped to 32): low word = hi = 3.
+    // __sad(3, 10, 100) = 7 + 100 = 107, __sad(-5, 7, 0) = 12; __usad(0, 0xffffffff, 1) wraps to 0.
+    // __double2hiint(1.0) = 0x3ff00000 = 1072693248, loint 0; hiint(-2.0) = 0xc0000000 = -1073741824.
+    // __hiloint2double(0x40090000, 0) = 1.5625 × 2 = 3.125.
+    let src = r#"
+__global__ void k(long long* o, double* d, int x) {
+    (void)x;
+    o[0] = __byte_perm(0x33221100u, 0x77665544u, 0x1234u);
+    o[1] = __byte_perm(0x33221100u, 0u, 0x0123u);
+    o[2] = __funnelshift_l(0x80000001u, 3u, 4);
+    o[3] = __funnelshift_r(0x80000001u, 3u, 4);
+    o[4] = __funnelshift_l(0x80000001u, 3u, 40);
+    o[5] = __funnelshift_lc(0x80000001u, 3u, 40);
+    o[6] = __funnelshift_rc(0x80000001u, 3u, 40);
+    o[7] = __sad(3, 10, 100u);
+    o[8] = __sad(-5, 7, 0u);
+    o[9] = __usad(0u, 0xffffffffu, 1u);
+    o[10] = __double2hiint(1.0);
+    o[11] = __double2loint(1.0);
+    o[12] = __double2hiint(-2.0);
+    if (__builtin_expect(x > 0, 1)) o[13] = 1;
+    __builtin_assume(x > 0);
+    d[0] = __hiloint2double(0x40090000, 0);
+}
+launch k {
+    o = zeros(14); d = zeros(1); x = 1;
+    expect o == [287454020, 1122867, 56, 939524096, 896, 2147483649, 3, 107, 12, 0,
+                 1072693248, 0, -1073741824, 1];
+    expect d == [3.125];
+}
+"#;
+    ok(src, &[], ONE, [1, 1, 1]);
+}
+
+#[test]
+fn a_false_builtin_assume_stops_where_it_is_false() {
+    // cupy's upfirdn assumes `tid > 0`, false for thread 0: undefined behaviour.
+    let src = "__global__ void k(int* out) {\n    int tid = threadIdx.x;\n    __builtin_assume(tid > 0);\n    out[tid] = tid;\n}\n";
+    let f = err(src, &[("out", "zeros(32)")], Some(ONE), Some([32, 1, 1]));
+    assert_eq!(codes(&f), ["simt::run::false_assumption"]);
+    assert_eq!(f.exit, 1);
+}
+
+#[test]
 fn nanosleep_changes_no_value() {
     let src = r#"
 __global__ void k(int* out) {

@@ -219,6 +219,19 @@ fn known_functions() -> Vec<String> {
             "__syncthreads_and",
             "__syncthreads_or",
             "__trap",
+            "__nanosleep",
+            "__byte_perm",
+            "__funnelshift_l",
+            "__funnelshift_lc",
+            "__funnelshift_r",
+            "__funnelshift_rc",
+            "__sad",
+            "__usad",
+            "__double2hiint",
+            "__double2loint",
+            "__hiloint2double",
+            "__builtin_assume",
+            "__builtin_expect",
         ]
         .iter()
         .map(|s| s.to_string()),
@@ -1464,6 +1477,76 @@ impl KernelChecker<'_, '_> {
                     span,
                 });
             }
+            _ if crate::value::Bits3::of_name(name).is_some() => {
+                arity(3)?;
+                let op = crate::value::Bits3::of_name(name).expect("matched a name");
+                let first = if op == crate::value::Bits3::Sad {
+                    Scalar::I32
+                } else {
+                    Scalar::U32
+                };
+                let c = typed.pop().expect("three args");
+                let b = typed.pop().expect("three args");
+                let a = typed.pop().expect("three args");
+                for x in [&a, &b, &c] {
+                    if x.ty.is_float() {
+                        return Err(CheckError::NotAnInteger {
+                            what: format!("an argument of `{name}` (it works on bits)"),
+                            found: x.ty.to_string(),
+                            span: x.span,
+                            help: Some(
+                                "reinterpret a float's bits with `__float_as_uint(x)`".into(),
+                            ),
+                        });
+                    }
+                }
+                let args = vec![
+                    self.convert(a, first),
+                    self.convert(b, first),
+                    self.convert(c, Scalar::U32),
+                ];
+                return Ok(Expr {
+                    kind: ExprKind::Call {
+                        func: Func::Bits3(op),
+                        args,
+                    },
+                    ty: Scalar::U32,
+                    span,
+                });
+            }
+            // `__builtin_expect(e, c)`: `e` as a `long`; `c` only tells the compiler which value
+            // is likely.
+            "__builtin_expect" => {
+                arity(2)?;
+                typed.pop();
+                let e = typed.pop().expect("two args");
+                return Ok(self.convert(e, Scalar::I64));
+            }
+            // The high and low words of a double's bits, and a double made of two words.
+            "__double2hiint" | "__double2loint" => {
+                arity(1)?;
+                let a = typed.pop().expect("one arg");
+                let a = self.convert(a, Scalar::F64);
+                let bits = bit_cast(a, Scalar::U64, span);
+                let word = if name == "__double2hiint" {
+                    let shift = constant(Value::U64(32), span);
+                    self.arith(ArithOp::Shr, Scalar::U64, bits, shift, callee.span, span)?
+                } else {
+                    bits
+                };
+                return Ok(self.convert(word, Scalar::I32));
+            }
+            "__hiloint2double" => {
+                arity(2)?;
+                let lo = typed.pop().expect("two args");
+                let hi = typed.pop().expect("two args");
+                let lo = self.convert(lo, Scalar::U32);
+                let (hi, lo) = (self.convert(hi, Scalar::U64), self.convert(lo, Scalar::U64));
+                let shift = constant(Value::U64(32), span);
+                let hi = self.arith(ArithOp::Shl, Scalar::U64, hi, shift, callee.span, span)?;
+                let bits = self.arith(ArithOp::Or, Scalar::U64, hi, lo, callee.span, span)?;
+                return Ok(bit_cast(bits, Scalar::F64, span));
+            }
             "__float_as_int"
             | "__float_as_uint"
             | "__int_as_float"
@@ -1661,7 +1744,7 @@ impl KernelChecker<'_, '_> {
             | Func::View { .. }
             | Func::Directed { .. } => 1,
             Func::Math2(_) => 2,
-            Func::Fma => 3,
+            Func::Fma | Func::Bits3(_) => 3,
             Func::Xorwow { .. } => 7,
         };
         arity(n)?;

@@ -843,7 +843,7 @@ impl<'a> Facts<'a> {
                 values.iter().for_each(|v| self.expr(v));
                 self.loaded.extend(olds);
             }
-            StmtKind::SyncWarp(e) | StmtKind::Eval(e) | StmtKind::Assert(e) => self.expr(e),
+            StmtKind::SyncWarp(e) | StmtKind::Eval(e) | StmtKind::Assert(e, _) => self.expr(e),
             StmtKind::Disjoint { dst, src, len } => {
                 self.expr(&dst.0);
                 self.expr(&src.0);
@@ -1061,7 +1061,7 @@ pub(crate) fn assigned_vars(body: &[Stmt], out: &mut HashSet<VarId>) {
                 assigned_vars(body, out);
                 assigned_vars(step, out);
             }
-            StmtKind::Eval(e) | StmtKind::SyncWarp(e) | StmtKind::Assert(e) => in_expr(e, out),
+            StmtKind::Eval(e) | StmtKind::SyncWarp(e) | StmtKind::Assert(e, _) => in_expr(e, out),
             StmtKind::Disjoint { dst, src, len } => {
                 in_expr(&dst.0, out);
                 in_expr(&src.0, out);

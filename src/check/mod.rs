@@ -2098,6 +2098,16 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
     }
 
     fn expr_stmt(&mut self, e: &ast::Expr) -> Result<StmtKind, CheckError> {
+        if let ast::ExprKind::Cast { ty, expr } = &e.kind {
+            if ty.base == ast::BaseType::Void && !ty.pointer {
+                // `(void)x;`: C's way to mark a value unused (GROMACS's `GMX_UNUSED_VALUE`):
+                // the operand is evaluated and its value dropped.
+                return match self.expr_stmt(expr) {
+                    Err(CheckError::NoEffect { .. }) => Ok(StmtKind::Eval(self.expr(expr)?)),
+                    other => other,
+                };
+            }
+        }
         if let Some(call) = self.struct_call(e, true) {
             return Ok(StmtKind::Eval(call?));
         }
@@ -2151,9 +2161,15 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                     return self.block_vote_stmt(kind, name, args, e.span);
                 }
                 "assert" if args.len() == 1 => {
-                    return Ok(StmtKind::Assert(self.condition(&args[0])?));
+                    return Ok(StmtKind::Assert(self.condition(&args[0])?, false));
                 }
                 "assert" => return Err(arg_count(1)),
+                // The compiler may assume `cond`; where it is false the behaviour is undefined,
+                // so simt stops there, as a failed `assert` does.
+                "__builtin_assume" if args.len() == 1 => {
+                    return Ok(StmtKind::Assert(self.condition(&args[0])?, true));
+                }
+                "__builtin_assume" => return Err(arg_count(1)),
                 "__trap" if args.is_empty() => return Ok(StmtKind::Trap),
                 "__trap" => return Err(arg_count(0)),
                 // A fence orders a thread's memory accesses for other threads; simt's memory

@@ -396,6 +396,8 @@ pub enum Func {
     Abs,
     /// `__popc(x)` and the other bit intrinsics, on the argument's width.
     Bits(crate::value::BitOp),
+    /// `__byte_perm(x, y, s)`, the funnel shifts and `__sad`/`__usad`: three 32-bit operands.
+    Bits3(crate::value::Bits3),
     /// The bits of a `from` seen as a `to` of the same size, where one of them is a 16-bit float
     /// (`__half_as_ushort`, `__ushort_as_half`), whose register type does not say which it is.
     View {
@@ -729,8 +731,9 @@ pub enum StmtKind {
     Eval(Expr),
     /// `return` inside an inlined `__device__` function.
     ReturnFn,
-    /// `assert(cond);`: an active thread where `cond` is false stops the launch.
-    Assert(Expr),
+    /// `assert(cond);`: an active thread where `cond` is false stops the launch; so does a false
+    /// `__builtin_assume(cond)` (`assume`), whose behaviour CUDA leaves undefined.
+    Assert(Expr, bool),
     /// `__trap();`: an active thread that reaches it stops the launch.
     Trap,
     /// `memcpy`'s precondition: the `len` bytes from byte `dst.0 * dst.1` of an array and those

@@ -696,10 +696,17 @@ impl<'a> BlockRunner<'a> {
                     self.issue(pc);
                     self.printf(id);
                 }
-                Inst::Assert { c } => {
+                Inst::Assert { c, assume } => {
                     self.issue(pc);
                     let cond = &self.regs.b[c.0 as usize];
                     if let Some(lane) = (0..cond.len()).find(|&l| self.mask[l] && !cond[l]) {
+                        if assume {
+                            return Err(RunError::FalseAssumption {
+                                span: self.ir.spans[pc],
+                                block: self.block,
+                                thread: self.cfg.thread_of(lane),
+                            });
+                        }
                         return Err(RunError::Assertion {
                             span: self.ir.spans[pc],
                             block: self.block,
@@ -1188,6 +1195,9 @@ impl<'a> BlockRunner<'a> {
                 (_, Bank::W) => map1::<u64, u32>(regs, &lanes, d, a, |x| op.apply(x, 64) as u32),
                 _ => map1::<u64, u64>(regs, &lanes, d, a, |x| op.apply(x, 64)),
             },
+            Inst::Bits3 { op, d, a, b, c } => {
+                map3::<u32>(regs, &lanes, d, [a, b, c], |x, y, z| op.apply(x, y, z))
+            }
             Inst::Abs { ty, d, a } => {
                 // `Num::abs`, not the inherent `i32::abs`, which panics on `INT_MIN` in debug builds.
                 num_ty!(ty, T => map1(regs, &lanes, d, a, |x| T::st(<T as Num>::abs(T::ld(x)))))

@@ -114,6 +114,21 @@ pub enum RunError {
         /// Thread index.
         thread: [u32; 3],
     },
+    /// `__builtin_assume(cond);` false for some thread: undefined behaviour
+    #[error("`__builtin_assume` is false in block ({}, {}, {}), thread ({}, {}, {})", block[0], block[1], block[2], thread[0], thread[1], thread[2])]
+    #[diagnostic(
+        code(simt::run::false_assumption),
+        help("the compiler may assume the condition holds, so where it does not the behaviour is undefined (any result, or none); make the condition true for every thread that reaches it, or remove the assumption")
+    )]
+    FalseAssumption {
+        /// The `__builtin_assume`.
+        #[label("false in block ({}, {}, {}), thread ({}, {}, {})", block[0], block[1], block[2], thread[0], thread[1], thread[2])]
+        span: Span,
+        /// Block index.
+        block: [u32; 3],
+        /// Thread index.
+        thread: [u32; 3],
+    },
     /// `__trap();` reached
     #[error("the kernel called __trap() in block ({}, {}, {}), thread ({}, {}, {})", block[0], block[1], block[2], thread[0], thread[1], thread[2])]
     #[diagnostic(

@@ -467,9 +467,9 @@ impl<'k> Lowerer<'k> {
                 let mask = self.expr(mask);
                 self.emit(Inst::SyncWarp { mask }, span);
             }
-            StmtKind::Assert(cond) => {
+            StmtKind::Assert(cond, assume) => {
                 let c = self.expr(cond);
-                self.emit(Inst::Assert { c }, span);
+                self.emit(Inst::Assert { c, assume: *assume }, span);
             }
             StmtKind::Disjoint { dst, src, len } => {
                 let a = self.expr(&dst.0);
@@ -753,6 +753,13 @@ impl<'k> Lowerer<'k> {
                         ty,
                         d,
                         a: regs[0],
+                    },
+                    Func::Bits3(op) => Inst::Bits3 {
+                        op: *op,
+                        d,
+                        a: regs[0],
+                        b: regs[1],
+                        c: regs[2],
                     },
                     Func::Directed { from, to, dir } => Inst::Directed {
                         from: *from,
@@ -1145,7 +1152,9 @@ fn collect_stmt_at(s: &typed::Stmt, needs: &mut Needs) {
                 collect_stmt(t, needs);
             }
         }
-        StmtKind::SyncWarp(e) | StmtKind::Eval(e) | StmtKind::Assert(e) => collect_expr(e, needs),
+        StmtKind::SyncWarp(e) | StmtKind::Eval(e) | StmtKind::Assert(e, _) => {
+            collect_expr(e, needs)
+        }
         StmtKind::Disjoint { dst, src, len } => {
             collect_expr(&dst.0, needs);
             collect_expr(&src.0, needs);

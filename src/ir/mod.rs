@@ -298,6 +298,14 @@ pub enum Inst {
         v: [Reg; 5],
         n: Reg,
     },
+    /// `d = op(a, b, c)` on 32-bit operands (`__byte_perm`, funnel shifts, `__sad`).
+    Bits3 {
+        op: crate::value::Bits3,
+        d: Reg,
+        a: Reg,
+        b: Reg,
+        c: Reg,
+    },
     /// `d = op(a)`: a bit intrinsic on a `from` operand (32 or 64 bits), giving `ty`.
     Bits {
         op: crate::value::BitOp,
@@ -453,7 +461,7 @@ pub enum Inst {
     /// `__syncwarp(mask)`: every lane of the mask must be active.
     SyncWarp { mask: Reg },
     /// `assert(c)`: an active lane where `c` is false stops the launch.
-    Assert { c: Reg },
+    Assert { c: Reg, assume: bool },
     /// `__trap()`: any active lane stops the launch.
     Trap,
     /// `memcpy`'s ranges of one array: an active lane where the `n` bytes from byte `a *
