@@ -1585,3 +1585,36 @@ launch k { q.n = 2; q.re = zeros(4); expect q.re == [0, 1, 2, 3]; }
     );
     assert_eq!(position(&f), (6, 28));
 }
+
+#[test]
+fn enums_inside_structs_and_namespaces_are_constants_of_their_scope() {
+    // xmrig-cuda's `struct Blake2b_IV { enum Values : uint64_t { iv0 = ... }; }` and
+    // `template <...> struct SelectBytes { enum { value = ... }; }`; a namespace's enumerators
+    // and constants named from outside it (`K::a`, `C::D::M`).
+    // 0x6a09e667f3bcc908 ^ 3 = 0x6a09e667f3bcc90b = 7640891576956012811; Pack<3, 4> = 3 | 4 << 4
+    // = 67; Next::b = a + 1 = 11.
+    let src = r#"
+struct K {
+    enum Values : unsigned long long { a = 0x6a09e667f3bcc908ull, b = 3, };
+};
+template <unsigned a, unsigned b>
+struct Pack { enum { value = a | (b << 4) }; };
+struct Next { enum { a = 10, b }; };
+namespace N { enum { e = 5 }; const int n = 6; }
+namespace C { namespace D { constexpr int M = 7; } }
+__global__ void k(unsigned long long* o) {
+    o[0] = K::a ^ K::b;
+    o[1] = Pack<3, 4>::value;
+    o[2] = Next::b;
+    o[3] = N::e + N::n;
+    o[4] = C::D::M;
+    K::Values v = K::b;
+    o[5] = v;
+}
+launch k {
+    o = zeros(6);
+    expect o == [7640891576956012811, 67, 11, 11, 7, 3];
+}
+"#;
+    ok(src, &[], [1, 1, 1], [1, 1, 1]);
+}

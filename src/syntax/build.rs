@@ -165,7 +165,7 @@ impl<'m> Builder<'m> {
                 Rule::struct_def => self.struct_def(item).map(|s| module.structs.push(s)),
                 Rule::enum_def => self.enum_def(item).map(|(alias, consts)| {
                     module.aliases.extend(alias);
-                    module.consts.extend(consts);
+                    module.consts.extend(qualified(consts, &ns));
                 }),
                 Rule::struct_fwd
                 | Rule::fn_prototype
@@ -256,7 +256,9 @@ impl<'m> Builder<'m> {
                     }
                     module.device_fns.push(f);
                 }),
-                Rule::global_const => self.global_const(item).map(|c| module.consts.extend(c)),
+                Rule::global_const => self
+                    .global_const(item)
+                    .map(|c| module.consts.extend(qualified(c, &ns))),
                 Rule::launch => self.launch(item).map(|l| module.launches.push(l)),
                 Rule::constant_array => {
                     let mut ty = None;
@@ -672,6 +674,20 @@ impl<'m> Builder<'m> {
                 Rule::member_alias => {
                     let inner = p.into_inner().next().expect("grammar: a member alias");
                     aliases.push(self.type_alias(inner)?);
+                }
+                Rule::member_enum => {
+                    let inner = p.into_inner().next().expect("grammar: a member enum");
+                    let (types, consts) = self.enum_def(inner)?;
+                    aliases.extend(types);
+                    fields.extend(consts.into_iter().map(|c| Field {
+                        ty: c.ty,
+                        name: c.name,
+                        dims: Vec::new(),
+                        init: Some(c.value),
+                        is_static: true,
+                        anonymous: false,
+                        pointer_to_pointer: false,
+                    }));
                 }
                 Rule::ident if p.as_span().start() < open => before = Some(self.ident(p)),
                 Rule::ident => after.push(self.ident(p)),
@@ -2805,6 +2821,29 @@ fn base_type(text: &str) -> BaseType {
 
 /// A qualified name as the checker reads it: `P::template f` is `P::f` (the keyword only tells
 /// a C++ parser that `f` is a template).
+/// Constants declared in namespace `ns` (`a::b`), each also under the names that qualify it from
+/// outside (`b::x`, `a::b::x`): `K::iv0` of `namespace K { enum { iv0 = ... }; }` finds it.
+fn qualified(consts: Vec<GlobalConst>, ns: &str) -> Vec<GlobalConst> {
+    if ns.is_empty() {
+        return consts;
+    }
+    let parts: Vec<&str> = ns.split("::").collect();
+    let mut out = Vec::new();
+    for c in consts {
+        for k in (0..parts.len()).rev() {
+            out.push(GlobalConst {
+                name: Ident {
+                    name: format!("{}::{}", parts[k..].join("::"), c.name.name),
+                    span: c.name.span,
+                },
+                ..c.clone()
+            });
+        }
+        out.push(c);
+    }
+    out
+}
+
 /// What a `namespace_decl` says.
 enum NamespaceDecl {
     /// `using namespace foo;` or `using foo::f;`.

@@ -406,6 +406,7 @@ fn friendly(rule: Rule) -> Option<&'static str> {
         Rule::device_launch_stmt => "a kernel launch `<<<...>>>`",
         Rule::explicit_instantiation => "an explicit instantiation",
         Rule::host_alias => "a type alias",
+        Rule::member_enum => "an enum",
         Rule::label_stmt => "a label",
         Rule::host_prototype => "a function declaration",
         Rule::dtor_outside => "a destructor",
