@@ -230,6 +230,23 @@ fn a_false_builtin_assume_stops_where_it_is_false() {
 }
 
 #[test]
+fn scoped_atomics_run_as_the_device_wide_ones() {
+    // 64 threads add 1 with each scope: 64 each; atomicMax_block of the thread index: 63.
+    let src = r#"
+__global__ void k(int* c) {
+    atomicAdd_system(&c[0], 1);
+    atomicAdd_block(&c[1], 1);
+    atomicAdd(&c[2], 1);
+    atomicMax_block(&c[3], (int)threadIdx.x);
+}
+launch k { c = zeros(4); expect c == [64, 64, 64, 63]; }
+"#;
+    let r = ok(src, &[], ONE, [64, 1, 1]);
+    // Four atomic instructions per warp, two warps.
+    assert_eq!(r.counters.gatom_instr, 8);
+}
+
+#[test]
 fn nanosleep_changes_no_value() {
     let src = r#"
 __global__ void k(int* out) {

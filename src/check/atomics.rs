@@ -14,6 +14,13 @@ type Result<T> = std::result::Result<T, CheckError>;
 
 /// The atomic a call's name spells.
 pub(crate) fn atomic_op(name: &str) -> Option<AtomicOp> {
+    // `atomicAdd_block` is atomic within the block, `atomicAdd_system` across the host and
+    // every GPU: with one block's view of one GPU's memory at a time, simt runs each scope
+    // as the device-wide atomic, which is atomic at every scope.
+    let name = name
+        .strip_suffix("_block")
+        .or_else(|| name.strip_suffix("_system"))
+        .unwrap_or(name);
     Some(match name {
         "atomicAdd" => AtomicOp::Add,
         "atomicSub" => AtomicOp::Sub,

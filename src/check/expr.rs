@@ -219,6 +219,40 @@ fn known_functions() -> Vec<String> {
             "__syncthreads_and",
             "__syncthreads_or",
             "__trap",
+            "__fdividef",
+            "fdividef",
+            "__popc",
+            "__popcll",
+            "__clz",
+            "__clzll",
+            "__ffs",
+            "__ffsll",
+            "__brev",
+            "__brevll",
+            "__float_as_int",
+            "__float_as_uint",
+            "__int_as_float",
+            "__uint_as_float",
+            "__double_as_longlong",
+            "__longlong_as_double",
+            "__mul24",
+            "__umul24",
+            "mul24",
+            "umul24",
+            "__mulhi",
+            "__umulhi",
+            "__mul64hi",
+            "__umul64hi",
+            "umin",
+            "umax",
+            "llmin",
+            "llmax",
+            "ullmin",
+            "ullmax",
+            "lrint",
+            "lround",
+            "llrint",
+            "llround",
             "__nanosleep",
             "__byte_perm",
             "__funnelshift_l",
@@ -240,7 +274,27 @@ fn known_functions() -> Vec<String> {
     v
 }
 
+/// Whether `name` is a function this module's calls know (math, conversions, intrinsics).
+fn is_known_call(name: &str) -> bool {
+    math_function(name).is_some()
+        || rounded_conversion(name).is_some()
+        || super::is_half_precision(name)
+        || crate::value::Bits3::of_name(name).is_some()
+        || known_functions().iter().any(|k| k == name)
+}
+
 impl KernelChecker<'_, '_> {
+    /// `name` is no function simt knows: the error, with the likeliest fix.
+    fn unknown_function(&self, name: &str, span: Span) -> CheckError {
+        CheckError::UnknownFunction {
+            name: name.to_string(),
+            span,
+            suggestion: self.hidden_in_namespace(name).or_else(|| did_you_mean(name, known_functions().iter().map(String::as_str))).or_else(|| {
+                Some("math functions: sqrtf expf logf sinf cosf tanhf powf fabsf fminf fmaxf floorf ceilf roundf fmaf (and double forms), min max abs".into())
+            }),
+        }
+    }
+
     /// Counts one more `__device__` body to expand: `true` to go ahead. Crossing
     /// [`MAX_EXPANSIONS`] is an error; once the checker has given up on the kernel, `false`: the
     /// caller puts a placeholder in place of the body (the kernel is refused already).
@@ -1402,8 +1456,14 @@ impl KernelChecker<'_, '_> {
         }
         let mut typed = Vec::with_capacity(args.len());
         for a in args {
-            let t = self.expr(a)?;
-            typed.push(t);
+            match self.expr(a) {
+                Ok(t) => typed.push(t),
+                // `atomicAdd_sys(p, v)`: the name is the mistake, not the pointer argument.
+                Err(_) if !is_known_call(name) => {
+                    return Err(self.unknown_function(name, callee.span))
+                }
+                Err(e) => return Err(e),
+            }
         }
         let arity = |n: usize| super::intrinsics::arity(name, args.len(), n, n, span);
         if let Some((from, round, to)) = rounded_conversion(name) {
@@ -1729,13 +1789,7 @@ impl KernelChecker<'_, '_> {
             });
         }
         let Some((func, single)) = math_function(name) else {
-            return Err(CheckError::UnknownFunction {
-                name: name.to_string(),
-                span: callee.span,
-                suggestion: self.hidden_in_namespace(name).or_else(|| did_you_mean(name, known_functions().iter().map(String::as_str))).or_else(|| {
-                    Some("math functions: sqrtf expf logf sinf cosf tanhf powf fabsf fminf fmaxf floorf ceilf roundf fmaf (and double forms), min max abs".into())
-                }),
-            });
+            return Err(self.unknown_function(name, callee.span));
         };
         let n = match func {
             Func::Math1(_)
