@@ -390,6 +390,51 @@ fn cpp_front_end_agrees_with_the_reference() {
     });
 }
 
+/// Single inheritance with a base constructor, and virtual members called through base-class
+/// references to objects of two classes, lane by lane.
+const VIRTUAL_CLASSES: &str = r#"
+struct counted {
+    __device__ counted() { calls = 0; }
+    int calls;
+};
+class shape : public counted {
+    public:
+        __device__ virtual float area() const = 0;
+        __device__ virtual float scale() const { return 1.0f; }
+        __device__ float twice() const { return 2.0f * area() * scale(); }
+};
+class square : public shape {
+    public:
+        __device__ square(float s) : side(s) { calls += 1; }
+        __device__ float area() const override { return side * side; }
+        float side;
+};
+class circle : public shape {
+    public:
+        __device__ circle(float r) { radius = r; calls += 2; }
+        __device__ float area() const override { return 3.0f * radius * radius; }
+        __device__ float scale() const override { return 10.0f + calls; }
+        float radius;
+};
+__device__ float measure(const shape& s) { return s.area() + s.twice() + s.calls; }
+__global__ void shapes(const float* in, float* out) {
+    int t = threadIdx.x;
+    square q(in[t]);
+    circle c(in[t] + 1.0f);
+    out[t] = (t % 3 == 0) ? measure(q) : measure(c);
+    out[32 + t] = sizeof(circle) + q.__vptr + c.__vptr;
+}
+launch shapes { in = rand(32); out = zeros(64); block = 32; grid = 1; }
+"#;
+
+#[test]
+fn virtual_classes_agree_with_the_reference() {
+    each_launch("virtual.sk", VIRTUAL_CLASSES, |kernel, cfg, args| {
+        let result = agree(kernel, cfg, args, &kernel.name);
+        assert!(result.is_ok(), "{}: {result:?}", kernel.name);
+    });
+}
+
 /// Writes through member operators returning a reference, and ATen accessor parameters.
 const REFERENCES_AND_ACCESSORS: &str = r#"
 #include <ATen/ATen.h>

@@ -518,6 +518,24 @@ pub enum CheckError {
         #[help]
         help: Option<String>,
     },
+    /// `shape s;` where `shape` has `virtual float area() const = 0;` that it does not define.
+    #[error("`{class}` is an abstract class: its virtual `{function}` has no body (`= 0`)")]
+    #[diagnostic(code(simt::check::abstract_class))]
+    AbstractClass {
+        /// The class.
+        class: String,
+        /// Its pure virtual member.
+        function: String,
+        /// The object.
+        #[label("an object of `{class}`")]
+        span: Span,
+        /// Where the member is declared pure.
+        #[label("declared pure here")]
+        declared: Span,
+        /// How to fix it.
+        #[help]
+        help: String,
+    },
     /// `int x = 1 / 0;`
     #[error("integer division by zero in a constant expression")]
     #[diagnostic(

@@ -734,6 +734,21 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                 continue;
             }
             let layout = match self.layout_of(&p.ty) {
+                Some(Ok(l)) if self.polymorphic(&l) => {
+                    self.errors.push(CheckError::Unsupported {
+                        what: format!(
+                            "the kernel parameter `{}` of the class `{}`, which has virtual members,",
+                            p.name.name, l.name
+                        ),
+                        span: p.name.span,
+                        help: Some(
+                            "an object the host made holds the host's virtual table pointer, which device code cannot call through (CUDA says so too): make the objects in device code"
+                                .into(),
+                        ),
+                    });
+                    self.declare_refused(p);
+                    continue;
+                }
                 Some(Ok(l)) if p.ty.pointer => {
                     let shape = self.buffer_of(&l, p.ty.span);
                     Some((l, shape))

@@ -431,6 +431,13 @@ impl<'g> KernelChecker<'g, '_> {
             let help = if what.starts_with("the virtual") {
                 "simt makes no virtual calls: make the function a plain member, or pick the \
                  implementation with a template parameter"
+            } else if what.starts_with("the base class") {
+                "derive from a class this file defines, or copy the base's members into the class"
+            } else if what.contains("hides the member") {
+                "give the member a name of its own: C++ keeps both, and simt keeps one object's \
+                 members by name"
+            } else if what.contains("derived from itself") {
+                "a class cannot be its own base: derive it from another class"
             } else {
                 "declare plain members: simt lays a struct out as C does without bit-fields"
             };
@@ -612,6 +619,7 @@ impl<'g> KernelChecker<'g, '_> {
                     .enumerate()
                     .any(|(k, (s, _))| leaves[v.first + k].0 != *s)
             });
+        self.base_subobject(def, &leaves, (offset.next_multiple_of(align), align), span)?;
         if leaves.is_empty() {
             return Err(unsupported(
                 format!("the struct `{name}` without scalar members"),
@@ -633,6 +641,64 @@ impl<'g> KernelChecker<'g, '_> {
             align,
             array: false,
         })
+    }
+
+    /// Checks that the members a class `def` inherits sit where C++ (the Itanium ABI, nvcc's and
+    /// gcc's) puts its base subobject (at 0, or after the vtable pointer the class adds, at the
+    /// base's alignment) and that its own members start after it: after its `sizeof` for a POD
+    /// base, after its last member for another. The class is laid out with its base's members
+    /// written into it ([`crate::syntax::ast::StructDef::base`]), which places them so unless a
+    /// POD base has tail padding that a later member would fill, or the base an alignment of its
+    /// own; those are refused rather than laid out differently from nvcc.
+    fn base_subobject(
+        &mut self,
+        def: usize,
+        leaves: &[(Scalar, u32)],
+        (size, align): (u32, u32),
+        span: Span,
+    ) -> Result<()> {
+        let d = &self.globals.structs[def];
+        let Some(base) = d.base.clone() else {
+            return Ok(());
+        };
+        let own_poly = !d.virtuals.is_empty();
+        let Some(Ok(b)) = self.layout_named(&base.name, span) else {
+            return Ok(());
+        };
+        let added = usize::from(own_poly && !self.polymorphic(&b));
+        let at = if added == 1 {
+            8u32.next_multiple_of(b.align)
+        } else {
+            0
+        };
+        let inherited = b.leaves.len();
+        let placed = b
+            .leaves
+            .iter()
+            .zip(&leaves[added..])
+            .all(|(&(_, o), &(_, p))| p == o + at);
+        // Itanium places the members after a base that is not a POD (C++03's sense: it has
+        // virtual members, constructors or a base) at the end of its data, where the
+        // written-out members put them too; after a POD base, at its `sizeof`.
+        let pod = b.def.as_ref().is_some_and(|(bd, _)| {
+            let bd = &self.globals.structs[*bd];
+            bd.virtuals.is_empty() && bd.ctors.is_empty() && bd.base.is_none()
+        });
+        let after = !pod
+            || leaves
+                .get(added + inherited)
+                .is_none_or(|&(_, p)| p >= at + b.size);
+        if placed && after && size >= at + b.size && align >= b.align {
+            return Ok(());
+        }
+        Err(unsupported(
+            format!(
+                "deriving `{}` from `{}`, whose alignment or tail padding C++ keeps in the derived class,",
+                d.name.name, base.name
+            ),
+            base.span,
+            "copy the base's members into the class, or give the base no padding at its end (a member that fills it)",
+        ))
     }
 
     /// The definition of the anonymous union a member stands for.
@@ -1971,6 +2037,16 @@ impl<'g> KernelChecker<'g, '_> {
                 "declare the union's largest member first, or assign the member after declaring the union",
             ));
         }
+        if self.polymorphic(l) && !items.is_empty() {
+            // A class with virtual members is no aggregate: only its implicit default and
+            // copy constructors exist (C++ [dcl.init.aggr]).
+            return Err(CheckError::ArgumentCount {
+                name: format!("{}::{}", l.name, l.name),
+                expected: "0".into(),
+                found: items.len(),
+                span,
+            });
+        }
         let mut pos = 0;
         let values = self.fill(l, items, &mut pos, span, out)?;
         if pos < items.len() {
@@ -2066,6 +2142,7 @@ impl<'g> KernelChecker<'g, '_> {
             }
             return Ok(());
         }
+        self.concrete(&l, d.name.span)?;
         if !d.dims.is_empty() {
             // A local array of structs is the array of their members, like a buffer.
             if let Some((_, span)) = &d.list {
@@ -2752,7 +2829,9 @@ impl<'g> KernelChecker<'g, '_> {
         if p.ty.reference {
             if let Some(place) = self.struct_place(a) {
                 let mut place = place?;
-                if place.layout.name != l.name {
+                // A base-class reference to a derived object is the object itself: its
+                // virtual members are the derived class's, as C++ calls them through it.
+                if place.layout.name != l.name && !self.derives_from(&place.layout, &l.name) {
                     return Err(CheckError::Mismatch {
                         expected: format!("a `{}` for `{}`", l.name, p.name.name),
                         found: format!("a `{}`", place.layout.name),
@@ -2793,11 +2872,58 @@ impl<'g> KernelChecker<'g, '_> {
                 });
             }
         }
+        self.concrete(&l, p.name.span)?;
         let mut fill = Vec::new();
         let values = self.struct_value(a, &l, &mut fill)?;
         let copy = self.new_struct(&p.name.name, &l, p.name.span);
         self.writes(&copy, values, a.span, &mut fill)?;
         Ok((self.bind_struct(copy), fill))
+    }
+
+    /// An object of `l` may exist: its class defines every virtual member it has (C++ refuses
+    /// an object of an abstract class, whose pure virtual member a call could not run).
+    pub(crate) fn concrete(&self, l: &Layout, span: Span) -> Result<()> {
+        let Some((def, _)) = &l.def else {
+            return Ok(());
+        };
+        let Some(v) = self.globals.structs[*def].virtuals.iter().find(|v| v.pure) else {
+            return Ok(());
+        };
+        Err(CheckError::AbstractClass {
+            class: l.name.clone(),
+            function: v.name.clone(),
+            span,
+            declared: v.span,
+            help: format!(
+                "make an object of a class derived from `{}` that defines `{}`, and pass it where a `{}&` is wanted",
+                l.name, v.name, l.name
+            ),
+        })
+    }
+
+    /// Whether the class of `l` has virtual members (and so a `__vptr`).
+    pub(crate) fn polymorphic(&self, l: &Layout) -> bool {
+        l.def
+            .as_ref()
+            .is_some_and(|(d, _)| !self.globals.structs[*d].virtuals.is_empty())
+    }
+
+    /// Whether the class of `l` derives from the class `base`, directly or through others.
+    pub(crate) fn derives_from(&self, l: &Layout, base: &str) -> bool {
+        let structs = &self.globals.structs;
+        let mut at = l.def.as_ref().map(|(d, _)| *d);
+        for _ in 0..structs.len() {
+            let Some(b) = at.and_then(|d| structs[d].base.as_ref()) else {
+                return false;
+            };
+            if b.name == base {
+                return true;
+            }
+            at = structs
+                .iter()
+                .position(|s| s.name.name == b.name && s.template.is_empty());
+        }
+        false
     }
 
     /// A kernel parameter `P p` passed by value: one parameter per member, named `p.x` (the

@@ -177,7 +177,26 @@ pub struct StructDef {
     pub aliases: Vec<(Ident, TypeName)>,
     /// Copy and move members declared `= default` or `= delete`.
     pub specials: Vec<SpecialMember>,
+    /// `: public hitable`: the class it derives from, whose members
+    /// [`crate::syntax::inherit`] copies into it.
+    pub base: Option<Ident>,
+    /// Its virtual member functions, its own and those it inherits.
+    pub virtuals: Vec<VirtualMember>,
     /// The whole definition.
+    pub span: Span,
+}
+
+/// A virtual member function of a class: `virtual bool hit(...) const = 0;`, or a member that
+/// overrides one.
+#[derive(Clone, Debug)]
+pub struct VirtualMember {
+    /// Its name.
+    pub name: String,
+    /// Its parameters.
+    pub arity: usize,
+    /// `= 0`: declared without a body, for derived classes to define.
+    pub pure: bool,
+    /// Where it is declared.
     pub span: Span,
 }
 

@@ -104,6 +104,7 @@ impl<'m> Builder<'m> {
         for m in self.out_of_class.take() {
             self.attach(m, &mut module);
         }
+        super::inherit::inherit(&mut module);
         module
             .unsupported
             .append(&mut self.unsupported.borrow_mut());
@@ -660,6 +661,8 @@ impl<'m> Builder<'m> {
         let mut unsupported = None;
         let mut aliases = Vec::new();
         let mut specials = Vec::new();
+        let mut base = None;
+        let mut virtuals = Vec::new();
         for p in pair.into_inner() {
             match p.as_rule() {
                 Rule::special_member => {
@@ -706,6 +709,18 @@ impl<'m> Builder<'m> {
                     fields.extend(self.members_of(def, names, anonymous));
                 }
                 Rule::template_args => spec = squeeze(p.as_str()),
+                Rule::base_clause if plain_base(&p).is_some() => {
+                    base = plain_base(&p).map(|b| {
+                        let mut name = self.ident(b);
+                        name.name = name.name.trim_end().to_string();
+                        name
+                    });
+                }
+                Rule::device_virtual => {
+                    let (f, member) = self.device_virtual(p)?;
+                    methods.extend(f);
+                    virtuals.extend(member);
+                }
                 Rule::base_clause => match self.base_value(p)? {
                     Ok(value) => fields.push(value),
                     Err(what) => {
@@ -790,9 +805,34 @@ impl<'m> Builder<'m> {
             is_union: false,
             aliases,
             specials,
+            base,
+            virtuals,
             span,
         };
         Ok((def, before, after))
+    }
+
+    /// `device_virtual`: the member function (`None` for a destructor, which runs nothing, or a
+    /// declaration whose body comes later or never) and what makes it virtual (`None` for a
+    /// destructor).
+    fn device_virtual(
+        &self,
+        pair: Pair<'_, Rule>,
+    ) -> Result<(Option<Function>, Option<VirtualMember>)> {
+        let rules: Vec<Rule> = pair.clone().into_inner().map(|p| p.as_rule()).collect();
+        if !rules.contains(&Rule::ty) {
+            return Ok((None, None));
+        }
+        let span = self.span(&pair);
+        let f = self.device_fn(pair)?.0;
+        let member = VirtualMember {
+            name: f.name.name.clone(),
+            arity: f.params.len(),
+            pure: rules.contains(&Rule::pure_spec),
+            span,
+        };
+        let f = rules.contains(&Rule::block).then_some(f);
+        Ok((f, Some(member)))
     }
 
     /// `base_clause`: the member `static constexpr T value = v;` that a base
@@ -3007,6 +3047,25 @@ fn float_literal(text: &str, span: Span) -> Result<ExprKind> {
 }
 
 /// The refusal of a definition written `f<args>(...)` without `template <>` before it.
+/// The class a `base_clause` names when it is a plain name (`: public hitable`), which
+/// [`super::inherit`] resolves; `None` for a trait's instance or a qualified name.
+fn plain_base<'i>(pair: &Pair<'i, Rule>) -> Option<Pair<'i, Rule>> {
+    let base = pair
+        .clone()
+        .into_inner()
+        .find(|p| p.as_rule() != Rule::access_kw)?;
+    let plain = base.as_rule() == Rule::ty
+        && base
+            .as_str()
+            .trim()
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_');
+    if !plain {
+        return None;
+    }
+    base.into_inner().find(|p| p.as_rule() == Rule::named_ty)
+}
+
 fn outside_specialisation(name: &Ident) -> (String, String, Span) {
     (
         format!(

@@ -6,6 +6,7 @@ mod depth;
 mod error;
 mod grammar;
 mod headers;
+mod inherit;
 mod overloads;
 mod preprocess;
 mod range_for;
@@ -411,7 +412,10 @@ fn friendly(rule: Rule) -> Option<&'static str> {
         Rule::host_prototype => "a function declaration",
         Rule::dtor_outside => "a destructor",
         Rule::host_ctor_outside | Rule::host_init => "a constructor",
-        Rule::virtual_member | Rule::virtual_kw => "a virtual member function",
+        Rule::virtual_member | Rule::virtual_kw | Rule::device_virtual => {
+            "a virtual member function"
+        }
+        Rule::pure_spec => "`= 0`",
         Rule::virt_specifier => "`override`",
         Rule::kw_noexcept => "`noexcept`",
         Rule::continue_stmt | Rule::kw_continue => "`continue`",

@@ -1,0 +1,274 @@
+//! Single inheritance: a derived class gets its base's members, and a polymorphic class its `__vptr`.
+
+// C++ lays a derived class out as its base's subobject followed by its own members, and a class
+// with virtual functions starts with a pointer to its virtual table. Both are written out here in
+// the derived class's definition, so that the checker sees one plain class: the vtable pointer
+// as an 8-byte member `__vptr` holding the class's number (the most derived class that
+// constructed the object), the base's members, then its own. A base member function the class
+// does not define again (by name and parameter count) is copied in; inside it, the derived
+// class's members and overrides are seen, as a virtual call from the base would see them.
+
+use super::ast::{
+    BaseType, Expr, ExprKind, Field, Ident, Module, Stmt, StmtKind, StructDef, TypeName,
+    VirtualMember,
+};
+use crate::source::Span;
+
+/// The name of the virtual table pointer member.
+pub const VPTR: &str = "__vptr";
+
+/// Copies each class's base members into it, bases first, and gives each polymorphic class its
+/// `__vptr`. A base that is not a class this file defines, a cycle, or a member that hides one
+/// of its base's data members makes the class unsupported (reported where it is used).
+pub(crate) fn inherit(module: &mut Module) {
+    let mut state = vec![State::Open; module.structs.len()];
+    for i in 0..module.structs.len() {
+        flatten(&mut module.structs, i, &mut state);
+    }
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum State {
+    Open,
+    Working,
+    Done,
+}
+
+fn flatten(structs: &mut [StructDef], i: usize, state: &mut [State]) {
+    match state[i] {
+        State::Done => return,
+        State::Working => {
+            let d = &mut structs[i];
+            let at = d.base.as_ref().map_or(d.name.span, |b| b.span);
+            d.unsupported.get_or_insert((
+                format!("the class `{}` derived from itself", d.name.name),
+                at,
+            ));
+            return;
+        }
+        State::Open => state[i] = State::Working,
+    }
+    let id = i as u64 + 1;
+    let Some(base) = structs[i].base.clone() else {
+        if !structs[i].virtuals.is_empty() {
+            let span = structs[i].name.span;
+            structs[i].fields.insert(0, vptr(id, span));
+        }
+        state[i] = State::Done;
+        return;
+    };
+    let found = structs.iter().position(|s| {
+        s.name.name == base.name && s.spec.is_empty() && s.template.is_empty() && !s.is_union
+    });
+    let Some(b) = found else {
+        structs[i].unsupported.get_or_insert((
+            format!(
+                "the base class `{}` (simt derives from a class of this file without template parameters)",
+                base.name
+            ),
+            base.span,
+        ));
+        state[i] = State::Done;
+        return;
+    };
+    flatten(structs, b, state);
+    let parent = structs[b].clone();
+    let d = &mut structs[i];
+    if let Some(u) = parent.unsupported.clone() {
+        d.unsupported.get_or_insert(u);
+    }
+    let hidden = d.fields.iter().find(|f| {
+        !f.is_static
+            && parent
+                .fields
+                .iter()
+                .any(|g| !g.is_static && g.name.name == f.name.name)
+    });
+    if let Some(f) = hidden {
+        let what = format!(
+            "the member `{}`, which hides the member of the same name of its base class `{}`",
+            f.name.name, base.name
+        );
+        d.unsupported.get_or_insert((what, f.name.span));
+    }
+    // Virtual: what the base declares virtual, and what this class does.
+    let mut virtuals: Vec<VirtualMember> = parent
+        .virtuals
+        .iter()
+        .map(|v| {
+            let defined = d
+                .methods
+                .iter()
+                .any(|m| m.name.name == v.name && m.params.len() == v.arity);
+            VirtualMember {
+                pure: v.pure && !defined,
+                ..v.clone()
+            }
+        })
+        .collect();
+    for v in std::mem::take(&mut d.virtuals) {
+        match virtuals
+            .iter_mut()
+            .find(|w| w.name == v.name && w.arity == v.arity)
+        {
+            Some(w) => w.pure = v.pure,
+            None => virtuals.push(v),
+        }
+    }
+    let inherited_poly = !parent.virtuals.is_empty();
+    let mut fields: Vec<Field> = Vec::new();
+    if !virtuals.is_empty() && !inherited_poly {
+        fields.push(vptr(id, d.name.span));
+    }
+    // A static member of the derived class replaces the base's of its name.
+    let own = std::mem::take(&mut d.fields);
+    let replaced = |g: &Field| {
+        g.is_static
+            && own
+                .iter()
+                .any(|f| f.is_static && f.name.name == g.name.name)
+    };
+    fields.extend(parent.fields.iter().filter(|g| !replaced(g)).map(|f| {
+        if f.name.name == VPTR {
+            vptr(id, f.name.span)
+        } else {
+            f.clone()
+        }
+    }));
+    fields.extend(own);
+    d.fields = fields;
+    for m in &parent.methods {
+        let own = d
+            .methods
+            .iter()
+            .any(|n| n.name.name == m.name.name && n.params.len() == m.params.len());
+        if !own {
+            d.methods.push(m.clone());
+        }
+    }
+    for a in &parent.aliases {
+        if !d.aliases.iter().any(|(n, _)| n.name == a.0.name) {
+            d.aliases.push(a.clone());
+        }
+    }
+    d.virtuals = virtuals;
+    if let Err(e) = construct_base(d, &parent, &base) {
+        d.unsupported.get_or_insert(e);
+    }
+    state[i] = State::Done;
+}
+
+/// Makes each constructor of `d` first run its base's default constructor, as C++ constructs
+/// the base subobject before the class's own members: the base constructor's body, as a block,
+/// ahead of the class's initialiser list and body. A class without constructors gets one that
+/// runs only that. A call of a base constructor with arguments (`: shape(1.0f)`) or a base
+/// without a default constructor is refused.
+fn construct_base(
+    d: &mut StructDef,
+    parent: &StructDef,
+    base: &Ident,
+) -> std::result::Result<(), (String, Span)> {
+    let default = parent.ctors.iter().find(|c| c.params.is_empty());
+    if d.ctors.is_empty() {
+        match default {
+            Some(c) if !c.body.is_empty() => {
+                let mut own = c.clone();
+                own.name.name = d.name.name.clone();
+                d.ctors.push(own);
+            }
+            Some(_) => {}
+            None if parent.ctors.is_empty() => {}
+            None => {
+                return Err((
+                    format!(
+                        "the class `{}`, whose base `{}` has no default constructor,",
+                        d.name.name, base.name
+                    ),
+                    d.name.span,
+                ))
+            }
+        }
+        return Ok(());
+    }
+    for ctor in &mut d.ctors {
+        // `: shape()` in the initialiser list is the statement `(*this).shape = {}`.
+        let named = ctor.body.iter().position(|s| match &s.kind {
+            StmtKind::Assign { target, .. } => matches!(
+                &target.kind,
+                ExprKind::Member { base: b, field }
+                    if field.name == base.name
+                    && matches!(&b.kind, ExprKind::Unary { operand, .. }
+                        if matches!(&operand.kind, ExprKind::Name(n) if n == "this"))
+            ),
+            _ => false,
+        });
+        if let Some(k) = named {
+            let call = ctor.body.remove(k);
+            let StmtKind::Assign { value, .. } = &call.kind else {
+                unreachable!("found above: an assignment");
+            };
+            if !matches!(&value.kind, ExprKind::List(args) if args.is_empty()) {
+                return Err((
+                    format!(
+                        "the call of the base constructor `{}(...)` with arguments",
+                        base.name
+                    ),
+                    call.span,
+                ));
+            }
+        }
+        match default {
+            Some(c) => {
+                if !c.body.is_empty() {
+                    let block = Stmt {
+                        kind: StmtKind::Block(c.body.clone()),
+                        span: c.span,
+                    };
+                    ctor.body.insert(0, block);
+                }
+            }
+            None if parent.ctors.is_empty() => {}
+            None => {
+                return Err((
+                    format!(
+                        "the constructor of `{}`, whose base `{}` has no default constructor,",
+                        d.name.name, base.name
+                    ),
+                    ctor.span,
+                ))
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `unsigned long long __vptr = id;`: the first member of a polymorphic class.
+fn vptr(id: u64, span: Span) -> Field {
+    Field {
+        ty: TypeName {
+            base: BaseType::U64,
+            base_text: "unsigned long long".into(),
+            pointer: false,
+            reference: false,
+            is_const: false,
+            span,
+        },
+        name: Ident {
+            name: VPTR.into(),
+            span,
+        },
+        dims: Vec::new(),
+        init: Some(Expr {
+            kind: ExprKind::Int {
+                value: id,
+                unsigned: true,
+                long: true,
+                hex: false,
+            },
+            span,
+        }),
+        is_static: false,
+        anonymous: false,
+        pointer_to_pointer: false,
+    }
+}
