@@ -232,3 +232,30 @@ launch k {
 "#;
     ok(src, &[], ONE, ONE);
 }
+
+#[test]
+fn lanes_calling_the_overrides_of_two_classes_diverge_at_the_branch_that_picks_the_object() {
+    let src = format!(
+        "{SHAPES}{}",
+        r#"
+__global__ void k(float* out) {
+    int t = threadIdx.x;
+    square q(t);
+    circle c(t);
+    if (t % 2 == 0) {
+        out[t] = measure(q);
+    } else {
+        out[t] = measure(c);
+    }
+}
+launch k { out = zeros(32); expect out[2] == 12; expect out[3] == 567; }
+"#
+    );
+    let c = ok(&src, &[], ONE, [32, 1, 1]).counters;
+    // One warp: the even lanes take the square's path and the odd ones the circle's, so the
+    // `if` is one divergent branch; `measure` and the overrides it inlines branch nowhere.
+    // (t = 2: 3·2² = 12; t = 3: 63·3² = 567, as above.)
+    assert_eq!((c.branches, c.divergent), (1, 1));
+    // Each half stores its 16 results once: two store instructions.
+    assert_eq!(c.gst_instr, 2);
+}
