@@ -429,6 +429,20 @@ pub enum CheckError {
         #[help]
         help: Option<String>,
     },
+    /// `asm("mov.u32 %0, %1;" : "=r"(x))`: an inline PTX operand missing, of a constraint simt
+    /// does not know, or used as its constraint does not allow
+    #[error("{what}")]
+    #[diagnostic(code(simt::check::asm_operand))]
+    AsmOperand {
+        /// What is wrong.
+        what: String,
+        /// The `asm` statement.
+        #[label("in this inline PTX")]
+        span: Span,
+        /// How the operands are written.
+        #[help]
+        help: String,
+    },
     /// `typename cub::WarpReduce<float>::TempStorage temp;` in a kernel body, without `__shared__`
     #[error("CUB's `{class}::TempStorage` must be in shared memory")]
     #[diagnostic(

@@ -1553,7 +1553,18 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                     },
                 );
             }
-            ast::StmtKind::Unsupported { what, help } => {
+            ast::StmtKind::Unsupported {
+                what,
+                help,
+                invalid: true,
+            } => {
+                return Err(CheckError::AsmOperand {
+                    what: what.clone(),
+                    span,
+                    help: help.clone(),
+                })
+            }
+            ast::StmtKind::Unsupported { what, help, .. } => {
                 return Err(CheckError::Unsupported {
                     what: what.clone(),
                     span,

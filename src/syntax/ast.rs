@@ -535,6 +535,9 @@ pub enum StmtKind {
         what: String,
         /// The way to write it.
         help: String,
+        /// Not valid CUDA either (an `asm` operand that does not match its use): reported as
+        /// `simt::check::asm_operand` rather than unsupported.
+        invalid: bool,
     },
     /// `continue;`
     Continue,

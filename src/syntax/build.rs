@@ -1427,6 +1427,45 @@ impl<'m> Builder<'m> {
             .collect())
     }
 
+    /// `asm("template" : outputs : inputs : clobbers)`: the template's strings joined and
+    /// unescaped, the operands built, the whole lowered by [`super::asm`].
+    fn asm(&self, parts: Pair<'_, Rule>, span: Span) -> Result<StmtKind> {
+        let mut template = String::new();
+        let mut lists: Vec<Vec<super::asm::Operand>> = Vec::new();
+        let mut clobbers = Vec::new();
+        let mut basic = true;
+        for p in parts.into_inner() {
+            match p.as_rule() {
+                Rule::asm_template => {
+                    for s in p.into_inner() {
+                        template.push_str(&unescape(s.as_str()));
+                    }
+                }
+                Rule::asm_operands => {
+                    basic = false;
+                    let mut list = Vec::new();
+                    for op in p.into_inner() {
+                        let mut inner = op.into_inner();
+                        let constraint = unescape(inner.next().expect("constraint").as_str());
+                        let expr = self.expr(inner.next().expect("operand"))?;
+                        list.push(super::asm::Operand { constraint, expr });
+                    }
+                    lists.push(list);
+                }
+                Rule::asm_clobbers => {
+                    clobbers.extend(p.into_inner().map(|s| unescape(s.as_str())));
+                }
+                _ => {}
+            }
+        }
+        let mut lists = lists.into_iter();
+        let outputs = lists.next().unwrap_or_default();
+        let inputs = lists.next().unwrap_or_default();
+        Ok(super::asm::lower(
+            &template, basic, outputs, inputs, &clobbers, span,
+        ))
+    }
+
     pub(super) fn stmt(&self, pair: Pair<'_, Rule>) -> Result<Stmt> {
         crate::stack::grow(|| self.stmt_at(pair))
     }
@@ -1452,9 +1491,13 @@ impl<'m> Builder<'m> {
             // A function declared in a body (`extern __device__ void error(void);`) declares
             // nothing the simulation needs.
             Rule::pragma_stmt | Rule::empty_stmt | Rule::fn_decl_stmt => StmtKind::Empty,
-            Rule::asm_stmt => StmtKind::Unsupported {
-                what: "inline PTX assembly (`asm(...)`)".into(),
-                help: "simt runs CUDA C++, not PTX: write what the assembly computes in C++ (e.g. `threadIdx.x % 32` for `%laneid`, a plain load or store for `ld.global`/`st.global`), or take the C++ branch the file has for other targets".into(),
+            Rule::asm_stmt => match pair.into_inner().find(|p| p.as_rule() == Rule::asm_parts) {
+                Some(parts) => self.asm(parts, span)?,
+                None => StmtKind::Unsupported {
+                    what: "this form of inline PTX assembly (`asm(...)`)".into(),
+                    help: "simt runs `asm(\"template\" : outputs : inputs : clobbers)` with string-literal constraints and C++ operand expressions: write what the assembly computes in C++, or take the C++ branch the file has for other targets".into(),
+                    invalid: false,
+                },
             },
             Rule::static_assert => match pair.clone().into_inner().find(|p| p.as_rule() == Rule::expr) {
                 // `static_assert(cond, "why")` is the call `static_assert(cond, "why")`, which
@@ -1551,6 +1594,7 @@ impl<'m> Builder<'m> {
             Rule::switch_stmt => self.switch(pair)?,
             Rule::break_stmt => StmtKind::Break,
             Rule::goto_stmt => StmtKind::Unsupported {
+                invalid: false,
                 what: "`goto`".into(),
                 help: "simt runs structured control flow only: put the statements the jump skips under an `if` (`if (!done) { ... }`), or in a `do { ... } while (0)` that a `break` leaves".into(),
             },
@@ -3166,4 +3210,33 @@ mod tests {
         };
         assert_eq!((value as f32).to_bits(), 0x3f80_0000);
     }
+}
+
+/// A C string literal's text, quotes removed and escapes (`\n`, `\t`, `\"`, `\\`, octal
+/// and hex) read.
+fn unescape(lit: &str) -> String {
+    let body = &lit[1..lit.len() - 1];
+    let mut out = String::with_capacity(body.len());
+    let mut chars = body.chars().peekable();
+    while let Some(ch) = chars.next() {
+        if ch != '\\' {
+            out.push(ch);
+            continue;
+        }
+        match chars.next() {
+            Some('n') => out.push('\n'),
+            Some('t') => out.push('\t'),
+            Some('r') => out.push('\r'),
+            Some('0'..='7') => {
+                // Octal escapes: a NUL or a control character in PTX text is white space.
+                while chars.peek().is_some_and(|c| c.is_digit(8)) {
+                    chars.next();
+                }
+                out.push(' ');
+            }
+            Some(other) => out.push(other),
+            None => {}
+        }
+    }
+    out
 }

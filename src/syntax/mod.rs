@@ -1,6 +1,7 @@
 //! Reading `.sk` text into an AST; the only module that sees pest.
 
 pub mod ast;
+mod asm;
 mod build;
 mod depth;
 mod error;
@@ -275,7 +276,14 @@ fn friendly(rule: Rule) -> Option<&'static str> {
         Rule::enum_def | Rule::enum_scoped | Rule::kw_enum => "`enum`",
         Rule::enumerator => "an enumerator",
         Rule::enum_typedef_name => "the enum's type name",
-        Rule::asm_stmt | Rule::kw_asm | Rule::asm_text => "`asm(...)`",
+        Rule::asm_stmt
+        | Rule::kw_asm
+        | Rule::asm_parts
+        | Rule::asm_template
+        | Rule::asm_operands
+        | Rule::asm_operand
+        | Rule::asm_clobbers
+        | Rule::asm_text => "`asm(...)`",
         Rule::static_assert | Rule::kw_static_assert => "`static_assert(...)`",
         Rule::numeric_limits => "`std::numeric_limits<T>::...`",
         Rule::is_same => "`std::is_same<A, B>::value`",

@@ -270,6 +270,7 @@ fn unsupported(what: &str, help: &str) -> StmtKind {
     StmtKind::Unsupported {
         what: what.into(),
         help: help.into(),
+        invalid: false,
     }
 }
 

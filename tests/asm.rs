@@ -1,0 +1,347 @@
+//! Inline PTX (`asm`): each supported instruction's value derived by hand from the PTX ISA, and its accesses counted as ordinary ones.
+
+mod common;
+use common::{codes, err, ok};
+
+const ONE: [u32; 3] = [1, 1, 1];
+
+#[test]
+fn cvt_rounds_and_saturates_as_ptx_does() {
+    let src = r#"
+__device__ int to_s8(float x) {
+    unsigned int d;
+    asm volatile("cvt.rni.sat.s8.f32 %0, %1;" : "=r"(d) : "f"(x));
+    return (int)d;
+}
+__global__ void k(const float* in, int* out) {
+    int i = threadIdx.x;
+    out[i] = to_s8(in[i]);
+    short h;
+    asm volatile("cvt.rni.sat.s8.f32 %0, %1;" : "=h"(h) : "f"(in[i]));
+    out[8 + i] = h;
+    int z, m, p;
+    asm("cvt.rzi.s32.f32 %0, %1;" : "=r"(z) : "f"(in[i]));
+    asm("cvt.rmi.s32.f32 %0, %1;" : "=r"(m) : "f"(in[i]));
+    asm("cvt.rpi.s32.f32 %0, %1;" : "=r"(p) : "f"(in[i]));
+    out[16 + i] = z;
+    out[24 + i] = m;
+    out[32 + i] = p;
+}
+launch k {
+    in = [200.7, -3.5, 2.5, -200.0, 0.5, -0.5, 126.6, 1e10];
+    out = zeros(40);
+    expect out == [127, -4, 2, -128, 0, 0, 127, 127,
+                   127, -4, 2, -128, 0, 0, 127, 127,
+                   200, -3, 2, -200, 0, 0, 126, 2147483647,
+                   200, -4, 2, -200, 0, -1, 126, 2147483647,
+                   201, -3, 3, -200, 1, 0, 127, 2147483647];
+}
+"#;
+    // rni rounds half to even, then .sat clamps to [-128, 127]: 200.7 → 201 → 127; -3.5 → -4;
+    // 2.5 → 2; -200 → -128; ±0.5 → 0; 126.6 → 127; 1e10 → 127. The s8 result is
+    // sign-extended into the 32- or 16-bit register (-4 stays -4).
+    // rzi truncates, rmi rounds down, rpi up; out of int's range saturates (1e10 → INT_MAX).
+    ok(src, &[], ONE, [8, 1, 1]);
+}
+
+#[test]
+fn cvt_between_integers_and_floats() {
+    let src = r#"
+__global__ void k(int* out, float* f) {
+    int big = 16777217 + threadIdx.x;
+    float r, z;
+    asm("cvt.rn.f32.s32 %0, %1;" : "=f"(r) : "r"(big));
+    asm("cvt.rz.f32.s32 %0, %1;" : "=f"(z) : "r"(big + 2));
+    f[0] = r;
+    f[1] = z;
+    unsigned a, b;
+    asm("cvt.sat.u8.s32 %0, %1;" : "=r"(a) : "r"(300));
+    asm("cvt.s8.s32 %0, %1;" : "=r"(b) : "r"(300));
+    out[0] = a;
+    out[1] = b;
+    asm("cvt.sat.u8.s32 %0, %1;" : "=r"(a) : "r"(-5));
+    out[2] = a;
+    float s;
+    asm("cvt.sat.f32.f32 %0, %1;" : "=f"(s) : "f"(1.5f));
+    f[2] = s;
+    double d;
+    asm("cvt.f64.f32 %0, %1;" : "=d"(d) : "f"(0.1f));
+    f[3] = (float)d;
+}
+launch k {
+    out = zeros(3);
+    f = zeros(4);
+    expect out == [255, 44, 0];
+    expect f == [16777216.0, 16777218.0, 1.0, 0.1];
+}
+"#;
+    // 16777217 = 2^24 + 1 lies halfway between the floats 2^24 and 2^24 + 2: .rn takes the
+    // even 2^24; 16777219 toward zero is 16777218. .sat to u8: 300 → 255, -5 → 0; without
+    // .sat, s8 keeps the low byte: 300 = 0x12C → 0x2C = 44. cvt.sat.f32 clamps to [0, 1].
+    // f32 → f64 is exact, and back to float gives 0.1f again.
+    ok(src, &[], ONE, [1, 1, 1]);
+}
+
+#[test]
+fn special_registers() {
+    let src = r#"
+__global__ void k(unsigned* out) {
+    unsigned lane, tid, lt, le, gt, ge, eq, ctaid;
+    asm("mov.u32 %0, %%laneid;" : "=r"(lane));
+    asm("mov.u32 %0, %%tid.x;" : "=r"(tid));
+    asm("mov.u32 %0, %%lanemask_lt;" : "=r"(lt));
+    asm("mov.u32 %0, %%lanemask_le;" : "=r"(le));
+    asm("mov.u32 %0, %%lanemask_gt;" : "=r"(gt));
+    asm("mov.u32 %0, %%lanemask_ge;" : "=r"(ge));
+    asm("mov.u32 %0, %%lanemask_eq;" : "=r"(eq));
+    asm("mov.u32 %0, %%ctaid.x;" : "=r"(ctaid));
+    if (tid == 37 || tid == 63) {
+        int o = (tid == 37) ? 0 : 8;
+        out[o] = lane; out[o + 1] = tid; out[o + 2] = lt; out[o + 3] = le;
+        out[o + 4] = gt; out[o + 5] = ge; out[o + 6] = eq; out[o + 7] = ctaid;
+    }
+}
+launch k {
+    out = zeros(16);
+    expect out == [5, 37, 31, 63, 4294967232, 4294967264, 32, 0,
+                   31, 63, 2147483647, 4294967295, 0, 2147483648, 2147483648, 0];
+}
+"#;
+    // Thread 37 is lane 5: lt = bits 0..4 = 31, le = bits 0..5 = 63, gt = ~63 = 0xFFFFFFC0
+    // = 4294967232, ge = ~31 = 0xFFFFFFE0 = 4294967264, eq = 1 << 5 = 32. Thread 63 is lane
+    // 31: lt = 0x7FFFFFFF, le = all ones, gt = 0, ge = eq = 1 << 31 = 2147483648.
+    ok(src, &[], ONE, [64, 1, 1]);
+}
+
+#[test]
+fn prmt_lop3_bfe_bfi_follow_the_isa() {
+    let src = r#"
+__global__ void k(unsigned* out) {
+    unsigned a = 0x443322F1u, b = 0x88776655u, r;
+    asm("prmt.b32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(0x3210)); out[0] = r;
+    asm("prmt.b32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(0x7654)); out[1] = r;
+    asm("prmt.b32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(0x0123)); out[2] = r;
+    asm("prmt.b32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(0x0008)); out[3] = r;
+    unsigned x = 0xF0F0F0F0u, y = 0xCCCCCCCCu, z = 0xAAAAAAAAu;
+    asm("lop3.b32 %0, %1, %2, %3, 0x96;" : "=r"(r) : "r"(x), "r"(y), "r"(z)); out[4] = r;
+    asm("lop3.b32 %0, %1, %2, %3, %4;" : "=r"(r) : "r"(x), "r"(y), "r"(z), "n"(0xE8)); out[5] = r;
+    asm("bfe.u32 %0, %1, 8, 8;" : "=r"(r) : "r"(0x12345678)); out[6] = r;
+    int s;
+    asm("bfe.s32 %0, %1, 12, 4;" : "=r"(s) : "r"(0xF000)); out[7] = s;
+    asm("bfe.s32 %0, %1, 28, 8;" : "=r"(s) : "r"(0x80000000)); out[8] = s;
+    asm("bfe.s32 %0, %1, 40, 3;" : "=r"(s) : "r"(0x80000000)); out[9] = s;
+    asm("bfe.u32 %0, %1, 4, 0;" : "=r"(r) : "r"(0xFF)); out[10] = r;
+    asm("bfi.b32 %0, %1, %2, 8, 8;" : "=r"(r) : "r"(0xAB), "r"(0xFFFFFFFF)); out[11] = r;
+    asm("bfi.b32 %0, %1, %2, 28, 8;" : "=r"(r) : "r"(0xAB), "r"(0)); out[12] = r;
+}
+launch k {
+    out = zeros(13);
+    expect out == [0x443322F1, 0x88776655, 0xF1223344, 0xF1F1F1FF, 0x96969696, 0xE8E8E8E8,
+                   0x56, 4294967295, 4294967288, 4294967295, 0, 0xFFFFABFF, 0xB0000000];
+}
+"#;
+    // prmt: selector nibbles pick bytes of {b, a} (a = bytes 0..3): 0x3210 is a, 0x7654 is b,
+    // 0x0123 reverses a's bytes; nibble 8 is byte 0 (0xF1) replaced by its sign, 0xFF, and
+    // the other nibbles 0 copy byte 0: 0xF1F1F1FF.
+    // lop3: with a = 0xF0, b = 0xCC, c = 0xAA per byte the result is the table itself:
+    // 0x96 (a ^ b ^ c) and 0xE8 (majority).
+    // bfe.u32 0x12345678 at 8, length 8: 0x56. bfe.s32 of 0xF000 at 12, 4 bits: 0xF → -1;
+    // of 0x80000000 at 28, 8 bits: only 4 bits exist (0x8), sign-extended → -8 = 4294967288;
+    // at 40, past the top: every bit is the sign → -1; length 0 → 0.
+    // bfi: 0xAB into bits 8..16 of all ones → 0xFFFFABFF; at 28 only 4 bits fit: 0xB << 28.
+    ok(src, &[], ONE, [1, 1, 1]);
+}
+
+#[test]
+fn integer_arithmetic_and_predicates() {
+    let src = r#"
+__global__ void k(int* out) {
+    unsigned hi, mx; int lo, ab, sr, mn; unsigned long long wide; long long sw;
+    asm("mul.hi.u32 %0, %1, %2;" : "=r"(hi) : "r"(0xFFFFFFFFu), "r"(0xFFFFFFFFu));
+    asm("mul.wide.s32 %0, %1, %2;" : "=l"(sw) : "r"(-2), "r"(3));
+    asm("mul.wide.u32 %0, %1, %2;" : "=l"(wide) : "r"(0x10000u), "r"(0x10000u));
+    asm("mad.lo.s32 %0, %1, %2, %3;" : "=r"(lo) : "r"(7), "r"(-3), "r"(1));
+    asm("abs.s32 %0, %1;" : "=r"(ab) : "r"(-5));
+    asm("shr.s32 %0, %1, %2;" : "=r"(sr) : "r"(-16), "r"(2));
+    asm("min.s32 %0, %1, %2;" : "=r"(mn) : "r"(-1), "r"(1));
+    asm("max.u32 %0, %1, %2;" : "=r"(mx) : "r"(-1), "r"(1));
+    out[0] = hi; out[1] = (int)sw; out[2] = (int)(wide >> 32); out[3] = lo; out[4] = ab;
+    out[5] = sr; out[6] = mn; out[7] = (int)mx;
+    unsigned pc, cz, bv, sh;
+    asm("popc.b32 %0, %1;" : "=r"(pc) : "r"(0xF0F0));
+    asm("clz.b32 %0, %1;" : "=r"(cz) : "r"(1));
+    asm("brev.b32 %0, %1;" : "=r"(bv) : "r"(1));
+    asm("shr.u32 %0, %1, 40;" : "=r"(sh) : "r"(0xFFFFFFFF));
+    out[8] = pc; out[9] = cz; out[10] = (int)bv; out[11] = sh;
+    int sel;
+    asm("{\n\t.reg .pred p;\n\tsetp.lt.s32 p, %1, %2;\n\tselp.s32 %0, 10, 20, p;\n}"
+        : "=r"(sel) : "r"((int)threadIdx.x - 1), "r"(0));
+    out[12] = sel;
+    int g = 5;
+    asm("{ .reg .pred q; setp.hi.u32 q, %1, 0; @q add.s32 %0, %0, 1; @!q sub.s32 %0, %0, 1; }"
+        : "+r"(g) : "r"(-1));
+    out[13] = g;
+}
+launch k {
+    out = zeros(14);
+    expect out == [-2, -6, 1, -20, 5, -4, -1, -1, 8, 31, -2147483648, 0, 10, 6];
+}
+"#;
+    // (2^32-1)^2 = 2^64 - 2^33 + 1: high word 0xFFFFFFFE = -2 as int. -2 * 3 = -6 wide.
+    // 2^16 * 2^16 = 2^32: high word 1. 7 * -3 + 1 = -20. |-5| = 5. -16 >> 2 arithmetic = -4.
+    // min.s32(-1, 1) = -1; max.u32(0xFFFFFFFF, 1) = 0xFFFFFFFF = -1. popc(0xF0F0) = 8,
+    // clz(1) = 31, brev(1) = 1 << 31, shr.u32 by 40 ≥ 32 gives 0. Thread 0: -1 < 0, so 10.
+    // 0xFFFFFFFF > 0 unsigned (hi): g + 1 = 6.
+    ok(src, &[], ONE, [1, 1, 1]);
+}
+
+#[test]
+fn float_arithmetic_compares_and_approximations() {
+    let src = r#"
+__global__ void k(float* out, int* flags) {
+    float nan = __int_as_float(0x7fc00000), r;
+    asm("fma.rn.f32 %0, %1, %2, %3;" : "=f"(r) : "f"(3.0f), "f"(4.0f), "f"(0.5f)); out[0] = r;
+    asm("ex2.approx.f32 %0, %1;" : "=f"(r) : "f"(3.0f)); out[1] = r;
+    asm("rcp.approx.f32 %0, %1;" : "=f"(r) : "f"(4.0f)); out[2] = r;
+    asm("sqrt.approx.f32 %0, %1;" : "=f"(r) : "f"(16.0f)); out[3] = r;
+    asm("tanh.approx.f32 %0, %1;" : "=f"(r) : "f"(0.0f)); out[4] = r;
+    asm("max.f32 %0, %1, %2;" : "=f"(r) : "f"(nan), "f"(2.0f)); out[5] = r;
+    asm("mov.b32 %0, %1;" : "=f"(r) : "r"(0x3F800000)); out[6] = r;
+    asm("add.f32 %0, %1, 0f3F800000;" : "=f"(r) : "f"(0.5f)); out[7] = r;
+    int ne, neu, num;
+    asm("{ .reg .pred p; setp.ne.f32 p, %1, %2; selp.s32 %0, 1, 0, p; }" : "=r"(ne) : "f"(nan), "f"(1.0f));
+    asm("{ .reg .pred p; setp.neu.f32 p, %1, %2; selp.s32 %0, 1, 0, p; }" : "=r"(neu) : "f"(nan), "f"(1.0f));
+    asm("{ .reg .pred p; setp.num.f32 p, %1, %2; selp.s32 %0, 1, 0, p; }" : "=r"(num) : "f"(1.0f), "f"(2.0f));
+    flags[0] = ne; flags[1] = neu; flags[2] = num;
+}
+launch k {
+    out = zeros(8);
+    flags = zeros(3);
+    expect out == [12.5, 8.0, 0.25, 4.0, 0.0, 2.0, 1.0, 1.5];
+    expect flags == [0, 1, 1];
+}
+"#;
+    // 3 * 4 + 0.5 = 12.5; 2^3 = 8; 1/4; sqrt(16) = 4; tanh(0) = 0 (all exact in float, so the
+    // hardware's approximations agree). max with a NaN gives the other operand. The bits
+    // 0x3F800000 are 1.0f; 0f3F800000 is the PTX spelling of 1.0f. Ordered ne is false
+    // with a NaN, unordered neu true; num: neither is a NaN.
+    ok(src, &[], ONE, [1, 1, 1]);
+}
+
+#[test]
+fn shfl_bfly_reduction_equals_shfl_xor_sync() {
+    let src = r#"
+__global__ void k(const int* in, int* out) {
+    int v = in[threadIdx.x], w = v;
+    for (int off = 16; off > 0; off /= 2) {
+        int o;
+        asm volatile("shfl.sync.bfly.b32 %0, %1, %2, 0x1f, 0xffffffff;" : "=r"(o) : "r"(v), "r"(off));
+        v += o;
+        w += __shfl_xor_sync(0xffffffff, w, off);
+    }
+    int up, down, idx;
+    asm("shfl.sync.up.b32 %0, %1, 1, 0x0, 0xffffffff;" : "=r"(up) : "r"((int)threadIdx.x));
+    asm("shfl.sync.down.b32 %0, %1, 1, 0x181f, 0xffffffff;" : "=r"(down) : "r"((int)threadIdx.x));
+    asm("shfl.sync.idx.b32 %0, %1, 3, 0x1f, 0xffffffff;" : "=r"(idx) : "r"((int)threadIdx.x * 10));
+    out[threadIdx.x] = v;
+    out[32 + threadIdx.x] = w;
+    out[64 + threadIdx.x] = up + 100 * down + 10000 * idx;
+}
+"#;
+    // Every lane ends with 0 + 1 + ... + 31 = 496 both ways. up by 1: lane 0 keeps 0, lane 7
+    // gets 6, lane 8 gets 7. 0x181f is width 8 ((32 - 8) << 8 | 0x1f): lane 7 is the top of
+    // its segment and keeps 7, lane 8 gets 9. idx 3 broadcasts lane 3's 30.
+    let mixed = (0..32).map(|l: i32| {
+        let up = (l - 1).max(0);
+        let down = if l % 8 == 7 { l } else { l + 1 };
+        (up + 100 * down + 10000 * 30).to_string()
+    });
+    let all: Vec<String> = std::iter::repeat_n("496".to_string(), 64).chain(mixed).collect();
+    let full = format!("{src}\nlaunch k {{ in = arange(32); out = zeros(96); expect out == [{}]; }}", all.join(","));
+    ok(&full, &[], ONE, [32, 1, 1]);
+}
+
+#[test]
+fn vector_loads_count_like_float4_loads() {
+    let plain = r#"
+__global__ void k(const float* in, float* out) {
+    float4 v = reinterpret_cast<const float4*>(in)[threadIdx.x];
+    out[threadIdx.x] = v.x + v.y + v.z + v.w;
+}
+launch k { in = arange(128); out = zeros(32); expect out[1] == 4.0 + 5.0 + 6.0 + 7.0; }
+"#;
+    let ptx = r#"
+__global__ void k(const float* in, float* out) {
+    float a, b, c, d;
+    asm volatile("ld.global.nc.v4.f32 {%0, %1, %2, %3}, [%4];"
+                 : "=f"(a), "=f"(b), "=f"(c), "=f"(d) : "l"(in + 4 * threadIdx.x));
+    out[threadIdx.x] = a + b + c + d;
+}
+launch k { in = arange(128); out = zeros(32); expect out[1] == 4.0 + 5.0 + 6.0 + 7.0; }
+"#;
+    let p = ok(plain, &[], ONE, [32, 1, 1]).counters;
+    let q = ok(ptx, &[], ONE, [32, 1, 1]).counters;
+    // One warp reads 32 × 16 contiguous bytes: one load instruction, 512 / 32 = 16 sectors.
+    assert_eq!((q.gld_instr, q.gld_sectors), (1, 16));
+    assert_eq!((p.gld_instr, p.gld_sectors), (q.gld_instr, q.gld_sectors));
+    assert_eq!(p.g_bytes_requested, q.g_bytes_requested);
+}
+
+#[test]
+fn guarded_vector_load_and_store() {
+    let src = r#"
+__global__ void k(const unsigned* src, unsigned* dst, int on) {
+    uint4 d;
+    asm volatile(
+        "{\n"
+        "\t.reg .pred p;\n"
+        "\tsetp.ne.b32 p, %5, 0;\n"
+        "\tmov.b32 %0, 0;\n"
+        "\tmov.b32 %1, 0;\n"
+        "\tmov.b32 %2, 0;\n"
+        "\tmov.b32 %3, 0;\n"
+        "\t@p ld.global.v4.u32 {%0, %1, %2, %3}, [%4];\n"
+        "}\n"
+        : "=r"(d.x), "=r"(d.y), "=r"(d.z), "=r"(d.w)
+        : "l"(src + 4 * threadIdx.x), "r"((int)(on && threadIdx.x == 0)));
+    asm volatile("st.global.wb.v4.u32 [%0], {%1, %2, %3, %4};\n"
+                 :
+                 : "l"(dst + 4 * threadIdx.x), "r"(d.x), "r"(d.y), "r"(d.z), "r"(d.w)
+                 : "memory");
+    __shared__ float tile[3];
+    float t = threadIdx.x + 0.5f, back;
+    asm volatile("st.shared.f32 [%0+4], %1;" :: "l"(tile + threadIdx.x), "f"(t) : "memory");
+    asm volatile("ld.shared.f32 %0, [%1+4];" : "=f"(back) : "l"(tile + threadIdx.x));
+    dst[8 + threadIdx.x] = (unsigned)(back * 2.0f);
+}
+launch k {
+    src = arange(8) + 1;
+    dst = zeros(10);
+    on = 1;
+    expect dst == [1, 2, 3, 4, 0, 0, 0, 0, 1, 3];
+}
+"#;
+    // Only thread 0 loads (the predicate); thread 1 keeps the zeros mov wrote. Each thread
+    // stores t = tid + 0.5 to tile[tid + 1] (byte offset 4) and reads it back: 2t = 1, 3.
+    let r = ok(src, &[], ONE, [2, 1, 1]);
+    // One predicated vector load (one lane), one vector store, one scalar store.
+    assert_eq!((r.counters.gld_instr, r.counters.gst_instr), (1, 2));
+}
+
+#[test]
+fn an_instruction_outside_the_subset_is_unsupported() {
+    let src = "__global__ void k(int* out) {\n    unsigned b;\n    asm(\"vote.sync.ballot.b32 %0, 1, 0xffffffff;\" : \"=r\"(b));\n    out[0] = b;\n}\n";
+    let f = err(src, &[("out", "zeros(1)")], Some(ONE), Some([32, 1, 1]));
+    assert_eq!(codes(&f), ["simt::check::unsupported"]);
+    assert!(common::describe(&f).contains("vote.sync.ballot.b32"));
+}
+
+#[test]
+fn a_missing_operand_and_a_wrong_constraint_are_errors() {
+    let src = "__global__ void k(int* out) {\n    unsigned b;\n    asm(\"add.u32 %0, %1, %2;\" : \"=r\"(b) : \"r\"(1));\n    out[0] = b;\n}\n";
+    let f = err(src, &[("out", "zeros(1)")], Some(ONE), Some([1, 1, 1]));
+    assert_eq!(codes(&f), ["simt::check::asm_operand"]);
+    let src = "__global__ void k(int* out) {\n    unsigned b;\n    asm(\"mov.u32 %0, 1;\" : \"r\"(b));\n    out[0] = b;\n}\n";
+    let f = err(src, &[("out", "zeros(1)")], Some(ONE), Some([1, 1, 1]));
+    assert_eq!(codes(&f), ["simt::check::asm_operand"]);
+}
