@@ -213,18 +213,27 @@ __global__ void k(float* out, int* flags) {
     asm("{ .reg .pred p; setp.neu.f32 p, %1, %2; selp.s32 %0, 1, 0, p; }" : "=r"(neu) : "f"(nan), "f"(1.0f));
     asm("{ .reg .pred p; setp.num.f32 p, %1, %2; selp.s32 %0, 1, 0, p; }" : "=r"(num) : "f"(1.0f), "f"(2.0f));
     flags[0] = ne; flags[1] = neu; flags[2] = num;
+    float tiny, flushed, product;
+    asm("ex2.approx.f32 %0, %1;" : "=f"(tiny) : "f"(-130.0f));
+    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(flushed) : "f"(-130.0f));
+    asm("mul.ftz.f32 %0, %1, %2;" : "=f"(product) : "f"(1e-39f), "f"(1e30f));
+    flags[3] = tiny == 7.346839692639297e-40f;
+    out[8] = flushed;
+    out[9] = product;
 }
 launch k {
-    out = zeros(8);
-    flags = zeros(3);
-    expect out == [12.5, 8.0, 0.25, 4.0, 0.0, 2.0, 1.0, 1.5];
-    expect flags == [0, 1, 1];
+    out = zeros(10);
+    flags = zeros(4);
+    expect out == [12.5, 8.0, 0.25, 4.0, 0.0, 2.0, 1.0, 1.5, 0.0, 0.0];
+    expect flags == [0, 1, 1, 1];
 }
 "#;
     // 3 * 4 + 0.5 = 12.5; 2^3 = 8; 1/4; sqrt(16) = 4; tanh(0) = 0 (all exact in float, so the
     // hardware's approximations agree). max with a NaN gives the other operand. The bits
     // 0x3F800000 are 1.0f; 0f3F800000 is the PTX spelling of 1.0f. Ordered ne is false
-    // with a NaN, unordered neu true; num: neither is a NaN.
+    // with a NaN, unordered neu true; num: neither is a NaN. 2^-130 = 7.3468397e-40 is
+    // subnormal (below 2^-126): kept without .ftz, flushed to 0 with it; 1e-39 is subnormal,
+    // so mul.ftz reads it as 0 and 0 * 1e30 = 0 (without .ftz it would be 1e-9).
     ok(src, &[], ONE, [1, 1, 1]);
 }
 
@@ -256,8 +265,13 @@ __global__ void k(const int* in, int* out) {
         let down = if l % 8 == 7 { l } else { l + 1 };
         (up + 100 * down + 10000 * 30).to_string()
     });
-    let all: Vec<String> = std::iter::repeat_n("496".to_string(), 64).chain(mixed).collect();
-    let full = format!("{src}\nlaunch k {{ in = arange(32); out = zeros(96); expect out == [{}]; }}", all.join(","));
+    let all: Vec<String> = std::iter::repeat_n("496".to_string(), 64)
+        .chain(mixed)
+        .collect();
+    let full = format!(
+        "{src}\nlaunch k {{ in = arange(32); out = zeros(96); expect out == [{}]; }}",
+        all.join(",")
+    );
     ok(&full, &[], ONE, [32, 1, 1]);
 }
 

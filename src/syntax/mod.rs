@@ -1,7 +1,7 @@
 //! Reading `.sk` text into an AST; the only module that sees pest.
 
-pub mod ast;
 mod asm;
+pub mod ast;
 mod build;
 mod depth;
 mod error;

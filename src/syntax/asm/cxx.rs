@@ -269,13 +269,7 @@ impl C {
             return Ok(e);
         }
         let (fb, tb) = (from.bits(), to.bits());
-        let mismatch = || {
-            Fail::invalid(format!(
-                "a {} register used as {}",
-                from.ptx(),
-                to.ptx()
-            ))
-        };
+        let mismatch = || Fail::invalid(format!("a {} register used as {}", from.ptx(), to.ptx()));
         match (from, to) {
             (Ty::Pred, _) | (_, Ty::Pred) => Err(mismatch()),
             _ if from.is_int() && to.is_int() => Ok(self.cast(to, e)),
@@ -289,10 +283,7 @@ impl C {
                 Ok(match tb {
                     16 => self.call("__ushort_as_half", vec![bits]),
                     32 => self.call("__uint_as_float", vec![bits]),
-                    _ => self.call(
-                        "__longlong_as_double",
-                        vec![self.cast(Ty::S(64), bits)],
-                    ),
+                    _ => self.call("__longlong_as_double", vec![self.cast(Ty::S(64), bits)]),
                 })
             }
             _ => {

@@ -124,7 +124,10 @@ impl Lowering {
         clobbers: &[String],
     ) -> Result<Lowering, Fail> {
         let c = C { span };
-        if let Some(bad) = clobbers.iter().find(|k| !matches!(k.as_str(), "memory" | "cc")) {
+        if let Some(bad) = clobbers
+            .iter()
+            .find(|k| !matches!(k.as_str(), "memory" | "cc"))
+        {
             return Err(Fail::invalid(format!(
                 "the clobber \"{bad}\" (simt knows \"memory\" and \"cc\")"
             )));
@@ -176,7 +179,9 @@ impl Lowering {
             }
             // `"0"(x)`: the input starts in output 0's register.
             if let Ok(tied) = op.constraint.parse::<usize>() {
-                let Some(Slot::Reg { local, ty, .. }) = l.slots.get(tied).cloned().filter(|_| tied < n_out) else {
+                let Some(Slot::Reg { local, ty, .. }) =
+                    l.slots.get(tied).cloned().filter(|_| tied < n_out)
+                else {
                     return Err(Fail::invalid(format!(
                         "the input operand %{i} is tied to \"{tied}\", which is not an output operand"
                     )));
@@ -218,7 +223,10 @@ impl Lowering {
                     let (Some(body), Some(_)) = (body, self.scopes.pop()) else {
                         return Err(Fail::invalid("an unmatched `}` in the PTX".into()));
                     };
-                    stack.last_mut().expect("outer block").push(self.c.block(body));
+                    stack
+                        .last_mut()
+                        .expect("outer block")
+                        .push(self.c.block(body));
                 }
                 Item::Reg(ty, names) => {
                     let ty = Ty::parse(ty).ok_or_else(|| {
@@ -226,10 +234,11 @@ impl Lowering {
                     })?;
                     for name in names {
                         let local = format!("ptx.{name}");
-                        stack
-                            .last_mut()
-                            .expect("a block")
-                            .push(self.c.decl(self.c.ty(ty), &local, None));
+                        stack.last_mut().expect("a block").push(self.c.decl(
+                            self.c.ty(ty),
+                            &local,
+                            None,
+                        ));
                         self.scopes
                             .last_mut()
                             .expect("a scope")
@@ -260,8 +269,15 @@ impl Lowering {
 
     /// Inputs used as values get their locals; those only in brackets stay pointer expressions.
     fn declare_inputs(&mut self, items: &[Item]) -> Result<(), Fail> {
-        let (mut as_value, mut as_address) = (vec![false; self.slots.len()], vec![false; self.slots.len()]);
-        fn walk(a: &Arg, in_brackets: bool, v: &mut [bool], p: &mut [bool], n: usize) -> Result<(), Fail> {
+        let (mut as_value, mut as_address) =
+            (vec![false; self.slots.len()], vec![false; self.slots.len()]);
+        fn walk(
+            a: &Arg,
+            in_brackets: bool,
+            v: &mut [bool],
+            p: &mut [bool],
+            n: usize,
+        ) -> Result<(), Fail> {
             match a {
                 Arg::Operand(i) if *i >= n => Err(Fail::invalid(format!(
                     "the template names %{i}, but the statement has {n} operand(s)"
@@ -294,7 +310,8 @@ impl Lowering {
                     self.slots[i] = Slot::Pointer(expr.clone());
                 } else {
                     let init = self.c.cast(*ty, expr.clone());
-                    self.prologue.push(self.c.decl(self.c.ty(*ty), local, Some(init)));
+                    self.prologue
+                        .push(self.c.decl(self.c.ty(*ty), local, Some(init)));
                 }
             }
         }
@@ -305,7 +322,10 @@ impl Lowering {
     fn temp(&mut self, ty: Ty, value: Expr) -> (Stmt, Expr) {
         self.temps += 1;
         let name = format!("ptx.t{}", self.temps);
-        (self.c.decl(self.c.ty(ty), &name, Some(value)), self.c.name(&name))
+        (
+            self.c.decl(self.c.ty(ty), &name, Some(value)),
+            self.c.name(&name),
+        )
     }
 
     /// A fresh local of type `ty` (a vector type) holding `value`.
@@ -324,7 +344,9 @@ impl Lowering {
         let c = self.c;
         match a {
             Arg::Operand(i) => match &self.slots[*i] {
-                Slot::Reg { local, ty: from, .. } => c.view(c.name(local), *from, ty),
+                Slot::Reg {
+                    local, ty: from, ..
+                } => c.view(c.name(local), *from, ty),
                 Slot::Const(e) if ty.is_int() => Ok(c.cast(ty, e.clone())),
                 Slot::Const(_) => Err(Fail::invalid(format!(
                     "the constant operand %{i} used as {}",
@@ -342,7 +364,9 @@ impl Lowering {
             Arg::Int(v) if ty.is_int() || ty == Ty::Pred => {
                 let (lo, hi) = (-(1i128 << 63), (1i128 << 64) - 1);
                 if !(lo..=hi).contains(v) {
-                    return Err(Fail::invalid(format!("the constant {v} is wider than 64 bits")));
+                    return Err(Fail::invalid(format!(
+                        "the constant {v} is wider than 64 bits"
+                    )));
                 }
                 Ok(if ty == Ty::Pred {
                     c.e(ExprKind::Bool(*v != 0))

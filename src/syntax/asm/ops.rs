@@ -97,7 +97,9 @@ pub(super) fn inst(l: &mut Lowering, inst: &Inst) -> Result<Vec<Stmt>, Fail> {
         "mov" => {
             let t = m.ty(|t| t != Ty::F(16))?;
             m.done()?;
-            let [d, a] = arity(inst, 2)? else { unreachable!() };
+            let [d, a] = arity(inst, 2)? else {
+                unreachable!()
+            };
             return mov(l, t, d, a);
         }
         "cvt" => return cvt(l, inst, m),
@@ -107,7 +109,9 @@ pub(super) fn inst(l: &mut Lowering, inst: &Inst) -> Result<Vec<Stmt>, Fail> {
         "abs" | "neg" => {
             let t = m.ty(|t| t.is_signed() || t == Ty::F(32) || t == Ty::F(64))?;
             m.done()?;
-            let [d, a] = arity(inst, 2)? else { unreachable!() };
+            let [d, a] = arity(inst, 2)? else {
+                unreachable!()
+            };
             let (decl, x) = l.temp(t, l.read(a, t)?);
             let v = match (op, t.is_float()) {
                 ("neg", _) => c.un(UnOp::Neg, x),
@@ -125,12 +129,20 @@ pub(super) fn inst(l: &mut Lowering, inst: &Inst) -> Result<Vec<Stmt>, Fail> {
             let t = m.ty(|t| matches!(t, Ty::B(16 | 32 | 64) | Ty::Pred))?;
             m.done()?;
             let v = if op == "not" {
-                let [d, a] = arity(inst, 2)? else { unreachable!() };
+                let [d, a] = arity(inst, 2)? else {
+                    unreachable!()
+                };
                 let x = l.read(a, t)?;
-                let u = if t == Ty::Pred { UnOp::Not } else { UnOp::BitNot };
+                let u = if t == Ty::Pred {
+                    UnOp::Not
+                } else {
+                    UnOp::BitNot
+                };
                 return Ok(vec![l.write(d, c.cast(t, c.un(u, x)), t)?]);
             } else {
-                let [_, a, b] = arity(inst, 3)? else { unreachable!() };
+                let [_, a, b] = arity(inst, 3)? else {
+                    unreachable!()
+                };
                 let (a, b) = (l.read(a, t)?, l.read(b, t)?);
                 let o = match (op, t == Ty::Pred) {
                     ("and", false) => BinOp::BitAnd,
@@ -145,11 +157,11 @@ pub(super) fn inst(l: &mut Lowering, inst: &Inst) -> Result<Vec<Stmt>, Fail> {
             vec![l.write(&inst.args[0], c.cast(t, v), t)?]
         }
         "shl" | "shr" => {
-            let t = m.ty(|t| {
-                t.is_int() && t.bits() >= 16 && (op == "shr" || !t.is_signed())
-            })?;
+            let t = m.ty(|t| t.is_int() && t.bits() >= 16 && (op == "shr" || !t.is_signed()))?;
             m.done()?;
-            let [d, a, b] = arity(inst, 3)? else { unreachable!() };
+            let [d, a, b] = arity(inst, 3)? else {
+                unreachable!()
+            };
             // PTX clamps shift amounts past the width (0, or the sign for shr.s), as simt's
             // C shifts do: the C shift is the instruction.
             let (da, x) = l.temp(t, l.read(a, t)?);
@@ -161,7 +173,9 @@ pub(super) fn inst(l: &mut Lowering, inst: &Inst) -> Result<Vec<Stmt>, Fail> {
         "popc" | "clz" | "brev" => {
             let t = m.ty(|t| matches!(t, Ty::B(32 | 64)))?;
             m.done()?;
-            let [d, a] = arity(inst, 2)? else { unreachable!() };
+            let [d, a] = arity(inst, 2)? else {
+                unreachable!()
+            };
             let long = t.bits() == 64;
             let f = match (op, long) {
                 ("popc", false) => "__popc",
@@ -183,7 +197,9 @@ pub(super) fn inst(l: &mut Lowering, inst: &Inst) -> Result<Vec<Stmt>, Fail> {
         "selp" => {
             let t = m.ty(int_or_float)?;
             m.done()?;
-            let [d, a, b, p] = arity(inst, 4)? else { unreachable!() };
+            let [d, a, b, p] = arity(inst, 4)? else {
+                unreachable!()
+            };
             let v = c.tern(l.read(p, Ty::Pred)?, l.read(a, t)?, l.read(b, t)?);
             vec![l.write(d, c.cast(t, v), t)?]
         }
@@ -211,7 +227,9 @@ pub(super) fn inst(l: &mut Lowering, inst: &Inst) -> Result<Vec<Stmt>, Fail> {
                 return Err(m.unsupported());
             }
             m.done()?;
-            let [id] = arity(inst, 1)? else { unreachable!() };
+            let [id] = arity(inst, 1)? else {
+                unreachable!()
+            };
             if *id != Arg::Int(0) {
                 return Err(Fail::unsupported(format!(
                     "the named barrier in `{}` (simt runs barrier 0, `__syncthreads()`)",
@@ -238,7 +256,9 @@ fn mov(l: &mut Lowering, t: Ty, d: &Arg, a: &Arg) -> Result<Vec<Stmt>, Fail> {
         (Arg::Vector(_), Arg::Vector(_)) => Err(Fail::invalid("`mov` between two vectors".into())),
         (_, Arg::Vector(parts)) => {
             let [lo, hi] = &parts[..] else {
-                return Err(Fail::unsupported("a `mov` packing other than two halves".into()));
+                return Err(Fail::unsupported(
+                    "a `mov` packing other than two halves".into(),
+                ));
             };
             let (lo, hi) = (c.cast(t, l.read(lo, half)?), c.cast(t, l.read(hi, half)?));
             let v = c.bin(
@@ -250,10 +270,16 @@ fn mov(l: &mut Lowering, t: Ty, d: &Arg, a: &Arg) -> Result<Vec<Stmt>, Fail> {
         }
         (Arg::Vector(parts), _) => {
             let [lo, hi] = &parts[..] else {
-                return Err(Fail::unsupported("a `mov` unpacking other than two halves".into()));
+                return Err(Fail::unsupported(
+                    "a `mov` unpacking other than two halves".into(),
+                ));
             };
             let (decl, x) = l.temp(t, l.read(a, t)?);
-            let shifted = c.bin(BinOp::Shr, x.clone(), c.int(i128::from(half.bits()), Ty::U(32)));
+            let shifted = c.bin(
+                BinOp::Shr,
+                x.clone(),
+                c.int(i128::from(half.bits()), Ty::U(32)),
+            );
             Ok(vec![
                 decl,
                 l.write(lo, c.cast(half, x), half)?,
@@ -310,11 +336,7 @@ pub(super) fn special(c: C, name: &str) -> Result<(Expr, Ty), Fail> {
                 "%ntid" => "blockDim",
                 "%ctaid" => "blockIdx",
                 "%nctaid" => "gridDim",
-                _ => {
-                    return Err(Fail::unsupported(format!(
-                        "the special register `{name}`"
-                    )))
-                }
+                _ => return Err(Fail::unsupported(format!("the special register `{name}`"))),
             };
             if !matches!(field, "x" | "y" | "z") {
                 return Err(Fail::invalid(format!(
@@ -336,9 +358,14 @@ fn cvt(l: &mut Lowering, inst: &Inst, mut m: Mods<'_>) -> Result<Vec<Stmt>, Fail
         return Err(m.unsupported());
     };
     m.done()?;
-    let [d, a] = arity(inst, 2)? else { unreachable!() };
+    let [d, a] = arity(inst, 2)? else {
+        unreachable!()
+    };
     if dt == Ty::Pred || st == Ty::Pred {
-        return Err(Fail::invalid(format!("`{}` converts a predicate", inst.text)));
+        return Err(Fail::invalid(format!(
+            "`{}` converts a predicate",
+            inst.text
+        )));
     }
     let x = l.read(a, st)?;
     let bad_round = || {
@@ -396,7 +423,10 @@ fn cvt(l: &mut Lowering, inst: &Inst, mut m: Mods<'_>) -> Result<Vec<Stmt>, Fail
             let v = if dt == Ty::F(64) && wide.bits() == 32 {
                 c.cast(dt, x)
             } else {
-                c.call(&format!("__{}2{}_{}", fname(wide), fname(dt), cuda(r)), vec![x])
+                c.call(
+                    &format!("__{}2{}_{}", fname(wide), fname(dt), cuda(r)),
+                    vec![x],
+                )
             };
             saturate(c, v, dt, sat)?
         }
@@ -478,8 +508,12 @@ fn arith(l: &mut Lowering, inst: &Inst, mut m: Mods<'_>) -> Result<Vec<Stmt>, Fa
     let part = m.one_of(&["lo", "hi", "wide"]);
     let rn = m.flag("rn");
     let approx = m.one_of(&["approx", "full"]).is_some();
-    let t = m.ty(int_or_float)?;
+    let ftz = m.flag("ftz");
+    let t = m.ty(|t| int_or_float(t) && (!ftz || t == Ty::F(32)))?;
     m.done()?;
+    if ftz && op == "rem" {
+        return Err(m_unsupported(inst));
+    }
     let fused = op == "mad" || op == "fma";
     let args = arity(inst, if fused { 4 } else { 3 })?;
     let float = t.is_float();
@@ -511,8 +545,11 @@ fn arith(l: &mut Lowering, inst: &Inst, mut m: Mods<'_>) -> Result<Vec<Stmt>, Fa
         Some("wide") => return Err(m_unsupported(inst)),
         _ => (t, t),
     };
-    let a = c.cast(dst, l.read(&args[1], src)?);
-    let b = c.cast(dst, l.read(&args[2], src)?);
+    let ftz_in = |l: &mut Lowering, e| if ftz { flush(l, e) } else { e };
+    let a = l.read(&args[1], src)?;
+    let a = c.cast(dst, ftz_in(l, a));
+    let b = l.read(&args[2], src)?;
+    let b = c.cast(dst, ftz_in(l, b));
     let v = match op {
         "add" => c.bin(BinOp::Add, a, b),
         "sub" => c.bin(BinOp::Sub, a, b),
@@ -531,7 +568,8 @@ fn arith(l: &mut Lowering, inst: &Inst, mut m: Mods<'_>) -> Result<Vec<Stmt>, Fa
         }
         "fma" | "mad" if float => {
             let f = if t == Ty::F(32) { "fmaf" } else { "fma" };
-            c.call(f, vec![a, b, l.read(&args[3], t)?])
+            let addend = l.read(&args[3], t)?;
+            c.call(f, vec![a, b, ftz_in(l, addend)])
         }
         _ => {
             // mul / mad on integers: the low half, the high half, or the wide product.
@@ -547,6 +585,7 @@ fn arith(l: &mut Lowering, inst: &Inst, mut m: Mods<'_>) -> Result<Vec<Stmt>, Fa
             }
         }
     };
+    let v = if ftz { flush(l, c.cast(t, v)) } else { v };
     let mut out = std::mem::take(&mut l.pending);
     out.push(l.write(d, c.cast(dst, v), dst)?);
     Ok(out)
@@ -577,7 +616,9 @@ fn bfe(l: &mut Lowering, inst: &Inst, mut m: Mods<'_>) -> Result<Vec<Stmt>, Fail
     let c = l.c;
     let t = m.ty(|t| matches!(t, Ty::U(32 | 64) | Ty::S(32 | 64)))?;
     m.done()?;
-    let [d, a, b, n] = arity(inst, 4)? else { unreachable!() };
+    let [d, a, b, n] = arity(inst, 4)? else {
+        unreachable!()
+    };
     let w = i128::from(t.bits());
     let u = Ty::U(32);
     let low8 = |e| c.bin(BinOp::BitAnd, e, c.int(0xff, u));
@@ -592,15 +633,27 @@ fn bfe(l: &mut Lowering, inst: &Inst, mut m: Mods<'_>) -> Result<Vec<Stmt>, Fail
         let avail = c.bin(BinOp::Sub, c.int(w, u), pos.clone());
         let (ds, s) = l.temp(
             u,
-            c.tern(c.bin(BinOp::Lt, len.clone(), avail.clone()), len.clone(), avail),
+            c.tern(
+                c.bin(BinOp::Lt, len.clone(), avail.clone()),
+                len.clone(),
+                avail,
+            ),
         );
         out.push(ds);
         let top = c.bin(
             BinOp::Shl,
             x.clone(),
-            c.bin(BinOp::Sub, c.bin(BinOp::Sub, c.int(w, u), pos.clone()), s.clone()),
+            c.bin(
+                BinOp::Sub,
+                c.bin(BinOp::Sub, c.int(w, u), pos.clone()),
+                s.clone(),
+            ),
         );
-        let field = c.bin(BinOp::Shr, c.cast(t, top), c.bin(BinOp::Sub, c.int(w, u), s));
+        let field = c.bin(
+            BinOp::Shr,
+            c.cast(t, top),
+            c.bin(BinOp::Sub, c.int(w, u), s),
+        );
         c.tern(
             c.bin(BinOp::Eq, len, c.int(0, u)),
             c.int(0, t),
@@ -622,7 +675,9 @@ fn bfi(l: &mut Lowering, inst: &Inst, mut m: Mods<'_>) -> Result<Vec<Stmt>, Fail
     let c = l.c;
     let t = m.ty(|t| matches!(t, Ty::B(32 | 64)))?;
     m.done()?;
-    let [d, f, b, p, n] = arity(inst, 5)? else { unreachable!() };
+    let [d, f, b, p, n] = arity(inst, 5)? else {
+        unreachable!()
+    };
     let u = Ty::U(32);
     let low8 = |e| c.bin(BinOp::BitAnd, e, c.int(0xff, u));
     let (df, fv) = l.temp(t, l.read(f, t)?);
@@ -649,7 +704,9 @@ fn prmt(l: &mut Lowering, inst: &Inst, mut m: Mods<'_>) -> Result<Vec<Stmt>, Fai
         return Err(m_unsupported(inst));
     }
     m.done()?;
-    let [d, a, b, s] = arity(inst, 4)? else { unreachable!() };
+    let [d, a, b, s] = arity(inst, 4)? else {
+        unreachable!()
+    };
     let (u, q) = (Ty::U(32), Ty::U(64));
     let both = c.bin(
         BinOp::BitOr,
@@ -674,7 +731,11 @@ fn prmt(l: &mut Lowering, inst: &Inst, mut m: Mods<'_>) -> Result<Vec<Stmt>, Fai
                 c.bin(
                     BinOp::Shr,
                     bytes.clone(),
-                    c.bin(BinOp::Mul, c.bin(BinOp::BitAnd, n.clone(), c.int(7, u)), c.int(8, u)),
+                    c.bin(
+                        BinOp::Mul,
+                        c.bin(BinOp::BitAnd, n.clone(), c.int(7, u)),
+                        c.int(8, u),
+                    ),
                 ),
                 c.int(0xff, q),
             ),
@@ -705,7 +766,9 @@ fn lop3(l: &mut Lowering, inst: &Inst, mut m: Mods<'_>) -> Result<Vec<Stmt>, Fai
         return Err(m_unsupported(inst));
     }
     m.done()?;
-    let [d, a, b, x, lut] = arity(inst, 5)? else { unreachable!() };
+    let [d, a, b, x, lut] = arity(inst, 5)? else {
+        unreachable!()
+    };
     let u = Ty::U(32);
     let (da, va) = l.temp(u, l.read(a, u)?);
     let (db, vb) = l.temp(u, l.read(b, u)?);
@@ -779,13 +842,15 @@ fn setp(l: &mut Lowering, inst: &Inst, mut m: Mods<'_>) -> Result<Vec<Stmt>, Fai
     let c = l.c;
     let cmp = m
         .one_of(&[
-            "eq", "ne", "lt", "le", "gt", "ge", "lo", "ls", "hi", "hs", "equ", "neu", "ltu",
-            "leu", "gtu", "geu", "num", "nan",
+            "eq", "ne", "lt", "le", "gt", "ge", "lo", "ls", "hi", "hs", "equ", "neu", "ltu", "leu",
+            "gtu", "geu", "num", "nan",
         ])
         .ok_or_else(|| m.unsupported())?;
     let t = m.ty(int_or_float)?;
     m.done()?;
-    let [p, a, b] = arity(inst, 3)? else { unreachable!() };
+    let [p, a, b] = arity(inst, 3)? else {
+        unreachable!()
+    };
     let float = t.is_float();
     let bits_only = matches!(t, Ty::B(_));
     let t = if matches!(cmp, "lo" | "ls" | "hi" | "hs") {
@@ -796,7 +861,10 @@ fn setp(l: &mut Lowering, inst: &Inst, mut m: Mods<'_>) -> Result<Vec<Stmt>, Fai
     } else {
         t
     };
-    if (bits_only && !matches!(cmp, "eq" | "ne")) || (!float && cmp.len() == 3 && !matches!(cmp, "equ")) && !matches!(cmp, "lo" | "ls" | "hi" | "hs") {
+    if (bits_only && !matches!(cmp, "eq" | "ne"))
+        || (!float && cmp.len() == 3 && !matches!(cmp, "equ"))
+            && !matches!(cmp, "lo" | "ls" | "hi" | "hs")
+    {
         return Err(m_unsupported(inst));
     }
     let (da, x) = l.temp(t, l.read(a, t)?);
@@ -843,7 +911,9 @@ fn shfl(l: &mut Lowering, inst: &Inst, mut m: Mods<'_>) -> Result<Vec<Stmt>, Fai
         .ok_or_else(|| m.unsupported())?;
     m.ty(|t| t == Ty::B(32))?;
     m.done()?;
-    let [d, a, b, cc, mask] = arity(inst, 5)? else { unreachable!() };
+    let [d, a, b, cc, mask] = arity(inst, 5)? else {
+        unreachable!()
+    };
     let u = Ty::U(32);
     let Some(packed) = l.constant(cc) else {
         return Err(Fail::unsupported(format!(
@@ -900,8 +970,14 @@ fn memory(l: &mut Lowering, inst: &Inst, mut m: Mods<'_>) -> Result<Vec<Stmt>, F
     };
     let t = m.ty(|t| t != Ty::Pred && t != Ty::F(16))?;
     m.done()?;
-    let [first, second] = arity(inst, 2)? else { unreachable!() };
-    let (addr, data) = if load { (second, first) } else { (first, second) };
+    let [first, second] = arity(inst, 2)? else {
+        unreachable!()
+    };
+    let (addr, data) = if load {
+        (second, first)
+    } else {
+        (first, second)
+    };
     let Arg::Address(base, offset) = addr else {
         return Err(Fail::invalid(format!(
             "`{}` has no [address] operand",
@@ -936,7 +1012,9 @@ fn memory(l: &mut Lowering, inst: &Inst, mut m: Mods<'_>) -> Result<Vec<Stmt>, F
     });
     let target = if *offset < 0 {
         let Expr { kind, .. } = target;
-        let ExprKind::Index { base, index } = kind else { unreachable!() };
+        let ExprKind::Index { base, index } = kind else {
+            unreachable!()
+        };
         c.e(ExprKind::Index {
             base,
             index: Box::new(c.un(UnOp::Neg, *index)),
@@ -945,7 +1023,12 @@ fn memory(l: &mut Lowering, inst: &Inst, mut m: Mods<'_>) -> Result<Vec<Stmt>, F
         target
     };
     let parts: Vec<&Arg> = match (n, data) {
-        (1, Arg::Vector(_)) => return Err(Fail::invalid(format!("`{}` moves a vector without .v2/.v4", inst.text))),
+        (1, Arg::Vector(_)) => {
+            return Err(Fail::invalid(format!(
+                "`{}` moves a vector without .v2/.v4",
+                inst.text
+            )))
+        }
         (1, a) => vec![a],
         (_, Arg::Vector(list)) if list.len() == n => list.iter().collect(),
         _ => {
@@ -975,7 +1058,9 @@ fn memory(l: &mut Lowering, inst: &Inst, mut m: Mods<'_>) -> Result<Vec<Stmt>, F
             .iter()
             .map(|p| l.read(p, t))
             .collect::<Result<Vec<_>, _>>()?;
-        Ok(vec![c.assign(target, c.call(&format!("make_{name}"), values))])
+        Ok(vec![
+            c.assign(target, c.call(&format!("make_{name}"), values))
+        ])
     }
 }
 
@@ -987,14 +1072,18 @@ fn approx(l: &mut Lowering, inst: &Inst, mut m: Mods<'_>) -> Result<Vec<Stmt>, F
     let op = inst.op.as_str();
     let approx = m.flag("approx");
     let rn = !approx && m.flag("rn");
-    let t = m.ty(|t| t == Ty::F(32) || (t == Ty::F(64) && rn))?;
+    let ftz = m.flag("ftz");
+    let t = m.ty(|t| t == Ty::F(32) || (t == Ty::F(64) && rn && !ftz))?;
     m.done()?;
     let exact_ok = matches!(op, "rcp" | "sqrt");
     if !(approx || (rn && exact_ok)) {
         return Err(m_unsupported(inst));
     }
-    let [d, a] = arity(inst, 2)? else { unreachable!() };
+    let [d, a] = arity(inst, 2)? else {
+        unreachable!()
+    };
     let x = l.read(a, t)?;
+    let x = if ftz { flush(l, x) } else { x };
     let suffix = if t == Ty::F(32) { "f" } else { "" };
     let v = match op {
         "rcp" => c.bin(BinOp::Div, c.float(1.0, t), x),
@@ -1003,5 +1092,26 @@ fn approx(l: &mut Lowering, inst: &Inst, mut m: Mods<'_>) -> Result<Vec<Stmt>, F
         "rsqrt" => c.call("rsqrtf", vec![x]),
         other => c.call(&format!("{other}{suffix}"), vec![x]),
     };
-    Ok(vec![l.write(d, c.cast(t, v), t)?])
+    let v = if ftz { flush(l, v) } else { v };
+    let mut out = std::mem::take(&mut l.pending);
+    out.push(l.write(d, c.cast(t, v), t)?);
+    Ok(out)
+}
+
+/// `.ftz`: a subnormal `float` is read and written as a zero of its sign
+/// (`fabsf(x) < FLT_MIN ? copysignf(0, x) : x`; NaN stays NaN).
+fn flush(l: &mut Lowering, e: Expr) -> Expr {
+    let c = l.c;
+    let f = Ty::F(32);
+    let (decl, x) = l.temp(f, e);
+    l.pending.push(decl);
+    c.tern(
+        c.bin(
+            BinOp::Lt,
+            c.call("fabsf", vec![x.clone()]),
+            c.float(f64::from(f32::MIN_POSITIVE), f),
+        ),
+        c.call("copysignf", vec![c.float(0.0, f), x.clone()]),
+        x,
+    )
 }

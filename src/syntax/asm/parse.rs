@@ -122,7 +122,9 @@ fn statement(s: &str) -> Result<Item, Fail> {
     }
     if s.starts_with('.') {
         let directive = s.split_whitespace().next().unwrap_or(s);
-        return Err(Fail::unsupported(format!("the PTX directive `{directive}`")));
+        return Err(Fail::unsupported(format!(
+            "the PTX directive `{directive}`"
+        )));
     }
     let (guard, body) = match s.strip_prefix('@') {
         Some(g) => {
@@ -228,7 +230,11 @@ fn arg(s: &str) -> Result<Arg, Fail> {
                     Some(v) => i64::try_from(v).map_err(|_| bad())?,
                     None => return Err(bad()),
                 };
-                let off = if inner.as_bytes()[i] == b'-' { -off } else { off };
+                let off = if inner.as_bytes()[i] == b'-' {
+                    -off
+                } else {
+                    off
+                };
                 (inner[..i].trim(), off)
             }
             None => (inner, 0),
@@ -264,7 +270,8 @@ fn arg(s: &str) -> Result<Arg, Fail> {
         return Ok(Arg::Float(v));
     }
     let ident = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '$';
-    if s.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_' || c == '$') && s.chars().all(ident)
+    if s.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_' || c == '$')
+        && s.chars().all(ident)
     {
         return Ok(Arg::Name(s.to_string()));
     }
@@ -309,7 +316,9 @@ fn float(s: &str) -> Option<f64> {
             .then(|| u64::from_str_radix(h, 16).ok())
             .flatten()
             .map(f64::from_bits)?
-    } else if body.contains(['.', 'e', 'E']) && body.starts_with(|c: char| c.is_ascii_digit() || c == '.') {
+    } else if body.contains(['.', 'e', 'E'])
+        && body.starts_with(|c: char| c.is_ascii_digit() || c == '.')
+    {
         body.parse::<f64>().ok()?
     } else {
         return None;
@@ -326,9 +335,14 @@ mod tests {
         let items = items("{\n\t.reg .pred p;\n\tsetp.ne.b32 p, %5, 0;\n\t@!p ld.global.v4.u32 {%0, %1, %2, %3}, [%4+16];\n}\n").unwrap();
         assert_eq!(items[0], Item::Open);
         assert_eq!(items[1], Item::Reg("pred".into(), vec!["p".into()]));
-        let Item::Inst(ld) = &items[3] else { panic!("{items:?}") };
+        let Item::Inst(ld) = &items[3] else {
+            panic!("{items:?}")
+        };
         assert_eq!(ld.guard, Some((Arg::Name("p".into()), true)));
-        assert_eq!((ld.op.as_str(), ld.mods.join(".")), ("ld", "global.v4.u32".into()));
+        assert_eq!(
+            (ld.op.as_str(), ld.mods.join(".")),
+            ("ld", "global.v4.u32".into())
+        );
         assert_eq!(ld.args[1], Arg::Address(Box::new(Arg::Operand(4)), 16));
         assert_eq!(items[4], Item::Close);
     }
@@ -342,7 +356,10 @@ mod tests {
         assert_eq!(arg("%%tid.x"), Ok(Arg::Name("%tid.x".into())));
         assert_eq!(
             items(".reg .b32 r<3>;").unwrap(),
-            vec![Item::Reg("b32".into(), vec!["r0".into(), "r1".into(), "r2".into()])]
+            vec![Item::Reg(
+                "b32".into(),
+                vec!["r0".into(), "r1".into(), "r2".into()]
+            )]
         );
     }
 }
