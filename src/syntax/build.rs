@@ -3155,6 +3155,35 @@ pub(crate) fn squeeze(text: &str) -> String {
     out
 }
 
+/// A C string literal's text, quotes removed and escapes (`\n`, `\t`, `\"`, `\\`, octal
+/// and hex) read.
+fn unescape(lit: &str) -> String {
+    let body = &lit[1..lit.len() - 1];
+    let mut out = String::with_capacity(body.len());
+    let mut chars = body.chars().peekable();
+    while let Some(ch) = chars.next() {
+        if ch != '\\' {
+            out.push(ch);
+            continue;
+        }
+        match chars.next() {
+            Some('n') => out.push('\n'),
+            Some('t') => out.push('\t'),
+            Some('r') => out.push('\r'),
+            Some('0'..='7') => {
+                // Octal escapes: a NUL or a control character in PTX text is white space.
+                while chars.peek().is_some_and(|c| c.is_digit(8)) {
+                    chars.next();
+                }
+                out.push(' ');
+            }
+            Some(other) => out.push(other),
+            None => {}
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -3210,33 +3239,4 @@ mod tests {
         };
         assert_eq!((value as f32).to_bits(), 0x3f80_0000);
     }
-}
-
-/// A C string literal's text, quotes removed and escapes (`\n`, `\t`, `\"`, `\\`, octal
-/// and hex) read.
-fn unescape(lit: &str) -> String {
-    let body = &lit[1..lit.len() - 1];
-    let mut out = String::with_capacity(body.len());
-    let mut chars = body.chars().peekable();
-    while let Some(ch) = chars.next() {
-        if ch != '\\' {
-            out.push(ch);
-            continue;
-        }
-        match chars.next() {
-            Some('n') => out.push('\n'),
-            Some('t') => out.push('\t'),
-            Some('r') => out.push('\r'),
-            Some('0'..='7') => {
-                // Octal escapes: a NUL or a control character in PTX text is white space.
-                while chars.peek().is_some_and(|c| c.is_digit(8)) {
-                    chars.next();
-                }
-                out.push(' ');
-            }
-            Some(other) => out.push(other),
-            None => {}
-        }
-    }
-    out
 }

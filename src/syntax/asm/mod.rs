@@ -282,8 +282,14 @@ impl Lowering {
                 Arg::Operand(i) if *i >= n => Err(Fail::invalid(format!(
                     "the template names %{i}, but the statement has {n} operand(s)"
                 ))),
-                Arg::Operand(i) if in_brackets => Ok(p[*i] = true),
-                Arg::Operand(i) => Ok(v[*i] = true),
+                Arg::Operand(i) => {
+                    if in_brackets {
+                        p[*i] = true;
+                    } else {
+                        v[*i] = true;
+                    }
+                    Ok(())
+                }
                 Arg::Not(a) => walk(a, in_brackets, v, p, n),
                 Arg::Address(a, _) => walk(a, true, v, p, n),
                 Arg::Vector(list) => list.iter().try_for_each(|a| walk(a, in_brackets, v, p, n)),

@@ -72,7 +72,7 @@ impl<'a> Mods<'a> {
 }
 
 /// `n` operands, else an error naming the instruction.
-fn arity<'a>(inst: &'a Inst, n: usize) -> Result<&'a [Arg], Fail> {
+fn arity(inst: &Inst, n: usize) -> Result<&[Arg], Fail> {
     if inst.args.len() == n {
         Ok(&inst.args)
     } else {
