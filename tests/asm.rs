@@ -358,4 +358,11 @@ fn a_missing_operand_and_a_wrong_constraint_are_errors() {
     let src = "__global__ void k(int* out) {\n    unsigned b;\n    asm(\"mov.u32 %0, 1;\" : \"r\"(b));\n    out[0] = b;\n}\n";
     let f = err(src, &[("out", "zeros(1)")], Some(ONE), Some([1, 1, 1]));
     assert_eq!(codes(&f), ["simt::check::asm_operand"]);
+    // A register no `.reg` declares, and an input written.
+    let src = "__global__ void k(int* out) {\n    unsigned b;\n    asm(\"add.u32 %0, t, 1;\" : \"=r\"(b));\n    out[0] = b;\n}\n";
+    let f = err(src, &[("out", "zeros(1)")], Some(ONE), Some([1, 1, 1]));
+    assert_eq!(codes(&f), ["simt::check::asm_operand"]);
+    let src = "__global__ void k(int* out) {\n    unsigned b = 1;\n    asm(\"add.u32 %0, %0, 1;\" :: \"r\"(b));\n    out[0] = b;\n}\n";
+    let f = err(src, &[("out", "zeros(1)")], Some(ONE), Some([1, 1, 1]));
+    assert_eq!(codes(&f), ["simt::check::asm_operand"]);
 }

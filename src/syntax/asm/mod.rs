@@ -362,6 +362,9 @@ impl Lowering {
             },
             Arg::Name(n) => match self.register(n) {
                 Some((local, from)) => c.view(c.name(&local), from, ty),
+                None if !n.starts_with('%') => Err(Fail::invalid(format!(
+                    "the instruction reads `{n}`, which no `.reg` declares"
+                ))),
                 None => {
                     let (e, from) = ops::special(c, n)?;
                     c.view(c.cast(from, e), from, ty)

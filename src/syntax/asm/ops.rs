@@ -852,21 +852,17 @@ fn setp(l: &mut Lowering, inst: &Inst, mut m: Mods<'_>) -> Result<Vec<Stmt>, Fai
         unreachable!()
     };
     let float = t.is_float();
-    let bits_only = matches!(t, Ty::B(_));
-    let t = if matches!(cmp, "lo" | "ls" | "hi" | "hs") {
-        if float {
-            return Err(m_unsupported(inst));
-        }
-        Ty::U(t.bits())
-    } else {
-        t
-    };
-    if (bits_only && !matches!(cmp, "eq" | "ne"))
-        || (!float && cmp.len() == 3 && !matches!(cmp, "equ"))
-            && !matches!(cmp, "lo" | "ls" | "hi" | "hs")
+    // `lo ls hi hs` compare integers unsigned; `equ … geu`, `num`, `nan` are float-only;
+    // `.b` types compare for equality only.
+    let unsigned_cmp = matches!(cmp, "lo" | "ls" | "hi" | "hs");
+    let float_only = cmp.len() == 3 && !unsigned_cmp;
+    if (matches!(t, Ty::B(_)) && !matches!(cmp, "eq" | "ne"))
+        || (float && unsigned_cmp)
+        || (!float && float_only)
     {
         return Err(m_unsupported(inst));
     }
+    let t = if unsigned_cmp { Ty::U(t.bits()) } else { t };
     let (da, x) = l.temp(t, l.read(a, t)?);
     let (db, y) = l.temp(t, l.read(b, t)?);
     let cmp2 = |o, x: &Expr, y: &Expr| c.bin(o, x.clone(), y.clone());
@@ -881,16 +877,11 @@ fn setp(l: &mut Lowering, inst: &Inst, mut m: Mods<'_>) -> Result<Vec<Stmt>, Fai
         _ => BinOp::Ge,
     };
     let v = match cmp {
-        "num" if float => c.un(UnOp::Not, either_nan()),
-        "nan" if float => either_nan(),
         // C's != is true with a NaN; PTX's ordered ne is not.
         "ne" if float => c.bin(BinOp::Or, cmp2(BinOp::Lt, &x, &y), cmp2(BinOp::Gt, &x, &y)),
-        "equ" | "neu" | "ltu" | "leu" | "gtu" | "geu" if float => {
-            c.bin(BinOp::Or, either_nan(), cmp2(base(&cmp[..2]), &x, &y))
-        }
-        "num" | "nan" | "equ" | "neu" | "ltu" | "leu" | "gtu" | "geu" => {
-            return Err(m_unsupported(inst))
-        }
+        "num" => c.un(UnOp::Not, either_nan()),
+        "nan" => either_nan(),
+        _ if float_only => c.bin(BinOp::Or, either_nan(), cmp2(base(&cmp[..2]), &x, &y)),
         _ => cmp2(base(cmp), &x, &y),
     };
     Ok(vec![da, db, l.write(p, v, Ty::Pred)?])
