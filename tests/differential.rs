@@ -2217,3 +2217,31 @@ fn memcpy_and_memset_agree_with_the_reference() {
         assert!(result.is_ok(), "{}: {result:?}", kernel.name);
     });
 }
+
+/// Inline PTX without warp-synchronous instructions: conversions, bit fields, permutes, a
+/// guarded vector load and a store, which the reference interpreter runs from the same lowered
+/// C++ the engine does.
+const INLINE_PTX: &str = r#"
+__global__ void ptx(const float* in, unsigned* out) {
+    int i = threadIdx.x;
+    unsigned s8, field, perm, table, lane;
+    asm("cvt.rni.sat.s8.f32 %0, %1;" : "=r"(s8) : "f"(in[i] * 40.0f - 600.0f));
+    asm("bfe.s32 %0, %1, %2, 5;" : "=r"(field) : "r"(i * 0x01010101), "r"(i % 30));
+    asm("prmt.b32 %0, %1, %2, %3;" : "=r"(perm) : "r"(i), "r"(~i), "r"(0x40c8 + i));
+    asm("lop3.b32 %0, %1, %2, %3, 0xCA;" : "=r"(table) : "r"(i), "r"(0xFF00FF00), "r"(s8));
+    asm("mov.u32 %0, %%laneid;" : "=r"(lane));
+    float a = 0, b = 0;
+    asm("{ .reg .pred p; setp.lt.u32 p, %2, 16; @p ld.global.nc.v2.f32 {%0, %1}, [%3]; }"
+        : "+f"(a), "+f"(b) : "r"(lane), "l"(in + 2 * (i / 2)));
+    asm volatile("st.global.v2.u32 [%0], {%1, %2};" :: "l"(out + 2 * i), "r"(s8 ^ field), "r"(perm + table + __float_as_uint(a + b)) : "memory");
+}
+launch ptx { in = arange(64); out = zeros(128); block = 64; grid = 1; }
+"#;
+
+#[test]
+fn inline_ptx_agrees_with_the_reference() {
+    each_launch("ptx.sk", INLINE_PTX, |kernel, cfg, args| {
+        let result = agree(kernel, cfg, args, &kernel.name);
+        assert!(result.is_ok(), "{}: {result:?}", kernel.name);
+    });
+}
