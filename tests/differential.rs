@@ -164,6 +164,19 @@ fn the_zoo_agrees_with_the_reference() {
     assert!(uninit >= 8, "compared {compared:?}, skipped {skipped:?}");
 }
 
+/// Small integer and 16-bit float types kept as themselves by deduction, `auto`, `sizeof` and
+/// overload ranking (`tests/small_types`): every launch compared.
+#[test]
+fn small_types_agree_with_the_reference() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/small_types");
+    let (compared, skipped) = files_agree(std::path::Path::new(dir), true);
+    assert_eq!(
+        (compared.len(), skipped.len()),
+        (5, 0),
+        "{compared:?} {skipped:?}"
+    );
+}
+
 /// The fuzz targets' seeds of pointer programs (`fuzz/seeds`): every launch compared.
 #[test]
 fn fuzz_seeds_agree_with_the_reference() {

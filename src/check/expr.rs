@@ -630,7 +630,7 @@ impl KernelChecker<'_, '_> {
             return v;
         }
         match self.lookup(name) {
-            Some(Binding::Constant(v)) => return Ok(constant(v, span)),
+            Some(Binding::Constant(v, _)) => return Ok(constant(v, span)),
             Some(Binding::Local { var, .. }) => {
                 let ty = self.locals[var.0 as usize].declared.promoted();
                 return Ok(Expr {
@@ -2011,7 +2011,8 @@ impl KernelChecker<'_, '_> {
             let (mem, _) = self.element(e)?;
             return Ok(array(mem.elem, mem.width, &[]));
         }
-        Ok(u64::from(self.expr(e)?.ty.size()))
+        let value = self.expr(e)?;
+        Ok(u64::from(self.own_type(e, &value).size()))
     }
 }
 

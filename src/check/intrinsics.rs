@@ -966,7 +966,8 @@ impl KernelChecker<'_, '_> {
                 ),
             });
         }
-        Ok(self.expr(e)?.ty)
+        let value = self.expr(e)?;
+        Ok(self.own_type(e, &value))
     }
 }
 

@@ -390,7 +390,7 @@ impl KernelChecker<'_, '_> {
         out: &mut Vec<Stmt>,
     ) {
         if let (true, ExprKind::Const(v)) = (is_const, &value.kind) {
-            self.declare(&d.name, Binding::Constant(*v));
+            self.declare(&d.name, Binding::Constant(*v, declared));
             return;
         }
         let var = self.new_local(&d.name.name, declared, d.name.span);
@@ -466,7 +466,10 @@ impl KernelChecker<'_, '_> {
                 };
                 match self.pointer(&addr)?.mem {
                     Some(m) => super::template::type_of(m.elem, m.width, ty.span),
-                    None => super::template::type_of(self.expr(init)?.ty, 1, ty.span),
+                    None => {
+                        let value = self.expr(init)?;
+                        super::template::type_of(self.own_type(init, &value), 1, ty.span)
+                    }
                 }
             };
             pty = ast::TypeName {
@@ -558,7 +561,7 @@ impl KernelChecker<'_, '_> {
             return self.declare_vector(&vector, d, out);
         }
         let value = self.expr(init)?;
-        let declared = value.ty;
+        let declared = self.own_type(init, &value);
         self.declare_scalar(d, (declared, ty.is_const), value, out);
         Ok(())
     }

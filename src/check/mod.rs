@@ -19,6 +19,7 @@ mod math_constants;
 mod memfn;
 mod objects;
 mod operators;
+mod own_type;
 mod pointer;
 mod print;
 mod returned_ref;
@@ -571,8 +572,8 @@ pub(crate) enum Binding {
     /// A cooperative group (`cg::thread_block block = cg::this_thread_block();`).
     Group(groups::Group),
     /// A `const`/`constexpr` local initialised with a constant: it is that constant (so it can
-    /// size an array, as in C++).
-    Constant(Value),
+    /// size an array, as in C++), with its declared type (`const uint8_t k = 5;` is a `uint8_t`).
+    Constant(Value, Scalar),
     /// An object of a struct with no data (index into the checker's objects).
     Object(u32),
     /// A vector local: one variable per component.
@@ -1607,20 +1608,22 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                 (Some(None), None) => push(out, StmtKind::ReturnFn),
                 (Some(None), Some(v)) if self.returns_auto => {
                     let value = self.expr(v)?;
+                    let ty = self.own_type(v, &value);
                     let name =
                         format!("{}()", self.inlining.last().map_or("", |(n, _)| n.as_str()));
-                    let var = self.new_local(&name, value.ty, v.span);
-                    self.returns = Some(Some((var, value.ty)));
+                    let var = self.new_local(&name, ty, v.span);
+                    self.returns = Some(Some((var, ty)));
                     push(out, StmtKind::Assign { var, value });
                     push(out, StmtKind::ReturnFn);
                 }
                 (Some(Some((var, ty))), Some(v)) => {
                     let e = self.expr(v)?;
-                    if self.returns_auto && e.ty != ty {
+                    let found = self.own_type(v, &e);
+                    if self.returns_auto && found != ty {
                         return Err(CheckError::ReturnType {
                             problem: ReturnProblem::TwoTypes {
                                 first: ty.to_string(),
-                                found: e.ty.to_string(),
+                                found: found.to_string(),
                             },
                             span: v.span,
                             help: Some(format!("cast it, `({ty})(...)`, or write the return type")),
@@ -1855,7 +1858,7 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
         }
         match &target.kind {
             ast::ExprKind::Name(name) => match self.lookup(name) {
-                Some(Binding::Constant(_)) => Err(CheckError::NotAssignable {
+                Some(Binding::Constant(..)) => Err(CheckError::NotAssignable {
                     what: format!("`{name}`, which is `const`"),
                     span: target.span,
                     help: Some("remove `const` from its declaration".into()),

@@ -322,7 +322,7 @@ impl<'g> KernelChecker<'g, '_> {
         } else if let Ok(Some((elem, width))) = self.value_vector_shape(e) {
             Some(Arg::Vector(elem, width))
         } else {
-            self.expr(e).ok().map(|t| Arg::Scalar(t.ty))
+            self.expr(e).ok().map(|t| Arg::Scalar(self.own_type(e, &t)))
         };
         Given { kind, named }
     }
@@ -440,11 +440,17 @@ impl<'g> KernelChecker<'g, '_> {
     }
 }
 
-/// How a number of (promoted) type `t` converts to a parameter of type `s`.
+/// How a number of type `t` (its own type: an `unsigned char` element stays one) converts to a
+/// parameter of type `s`: the same type is exact; C++'s promotions (a `bool`, `char` or `short`
+/// to `int`, `float` to `double`) come next; any other arithmetic type is a conversion. A 16-bit
+/// float converts as the `float` its conversion operator gives.
 fn scalar_fit(s: Scalar, t: Scalar) -> Fit {
-    if s.promoted() == t {
+    let t = if t.is_half() { Scalar::F32 } else { t };
+    let promotes = (s == Scalar::I32 && (t == Scalar::Bool || t.promoted() == s))
+        || (s == Scalar::F64 && t == Scalar::F32);
+    if s == t {
         Fit::Exact
-    } else if s == Scalar::F64 && t == Scalar::F32 {
+    } else if promotes {
         Fit::Promotion
     } else {
         Fit::Conversion

@@ -476,7 +476,7 @@ impl<'g> KernelChecker<'g, '_> {
                             help: None,
                         });
                     };
-                    self.declare(&f.name, Binding::Constant(v));
+                    self.declare(&f.name, Binding::Constant(v, scalar));
                     statics.push((f.name.name.clone(), v));
                     continue;
                 }
@@ -2784,7 +2784,7 @@ impl<'g> KernelChecker<'g, '_> {
             scope.insert(m.name.clone(), (binding, span));
         }
         for (n, v) in &layout.statics {
-            scope.insert(n.clone(), (Binding::Constant(*v), span));
+            scope.insert(n.clone(), (Binding::Constant(*v, v.ty()), span));
         }
         // A plain call of another member function is a call through `this`.
         let methods: std::collections::HashSet<String> = match &layout.def {
@@ -3197,7 +3197,7 @@ impl<'g> KernelChecker<'g, '_> {
             let ExprKind::Const(v) = value.kind else {
                 break;
             };
-            self.declare(&f.name, Binding::Constant(v));
+            self.declare(&f.name, Binding::Constant(v, scalar.unwrap_or(v.ty())));
             if f.name.name == member {
                 found = Some(v);
                 break;

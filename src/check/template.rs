@@ -1124,7 +1124,7 @@ impl super::KernelChecker<'_, '_> {
             ..Bindings::default()
         };
         for word in t.base_text[open..].split(|c: char| !(c.is_alphanumeric() || c == '_')) {
-            if let Some(super::Binding::Constant(v)) = self.lookup(word) {
+            if let Some(super::Binding::Constant(v, _)) = self.lookup(word) {
                 if let (true, Some(x)) = (v.ty().is_integer(), v.as_i64()) {
                     let ty = type_of(v.ty(), 1, t.span);
                     b.value(word, &ty, i128::from(x), t.span);
@@ -1302,7 +1302,8 @@ impl super::KernelChecker<'_, '_> {
             } else if let Some(shape) = self.vector_shape(a)? {
                 Some(shape)
             } else {
-                Some((self.expr(a)?.ty, 1))
+                let value = self.expr(a)?;
+                Some((self.own_type(a, &value), 1))
             };
             if let Some((elem, width)) = found {
                 deduced.insert(p.ty.base_text.clone(), type_of(elem, width, a.span));

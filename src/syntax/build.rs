@@ -3016,7 +3016,7 @@ fn char_literal(text: &str, span: Span) -> Result<ExprKind> {
         long: false,
         hex: false,
     };
-    Ok(if byte < 0x80 {
+    let value = if byte < 0x80 {
         int(u64::from(byte))
     } else {
         ExprKind::Unary {
@@ -3026,6 +3026,19 @@ fn char_literal(text: &str, span: Span) -> Result<ExprKind> {
                 span,
             }),
         }
+    };
+    // A character literal is a `char` (signed, as nvcc has it), which deduction, `auto` and
+    // `sizeof` see: `(char)97` for `'a'`.
+    Ok(ExprKind::Cast {
+        ty: TypeName {
+            base: BaseType::I8,
+            base_text: "char".into(),
+            pointer: false,
+            reference: false,
+            is_const: false,
+            span,
+        },
+        expr: Box::new(Expr { kind: value, span }),
     })
 }
 
