@@ -298,3 +298,27 @@ launch k { z = zeros(4); }
     let text = simt::cli::render(&f);
     assert!(text.contains("#include <cuComplex.h>"), "{text}");
 }
+
+#[test]
+fn std_scalar_type_names_are_the_c_ones() {
+    // <cstddef>/<cstdint> name size_t and the fixed-width integers in std too: a struct member
+    // `std::size_t step` (PCL's PtrStep) and a `std::uint8_t` local. 1 + 4, 2 + 4, 3 + 4;
+    // `std::uint8_t b = 300` keeps 44 and is 1 byte.
+    let src = r#"
+#include <cstddef>
+#include <cstdint>
+struct Step { float* data; std::size_t step; };
+__global__ void k(Step s, std::size_t n, int* o) {
+    if (threadIdx.x < n) s.data[threadIdx.x] += (float)s.step;
+    std::uint8_t b = 300;
+    if (threadIdx.x == 0) { o[0] = b; o[1] = (int)sizeof(b); o[2] = (int)sizeof(std::size_t); }
+}
+launch k {
+    s.data = [1, 2, 3]; s.step = 4; n = 3; o = zeros(3);
+    expect s.data == [5, 6, 7];
+    expect o == [44, 1, 8];
+}
+"#;
+    let r = ok(src, &[], ONE, [32, 1, 1]);
+    assert_eq!(r.expects.len(), 2);
+}

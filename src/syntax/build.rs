@@ -1320,6 +1320,13 @@ impl<'m> Builder<'m> {
                         base_text = rest.to_string();
                     }
                     base = BaseType::named(&base_text);
+                    // `std::size_t`, `std::uint8_t` (<cstddef>, <cstdint>): the C types.
+                    if let Some(c) = base_text.trim_start_matches("::").strip_prefix("std::") {
+                        if c.ends_with("_t") && base_type(c) != BaseType::Vector {
+                            base = base_type(c);
+                            base_text = c.to_string();
+                        }
+                    }
                 }
                 Rule::pointer => pointer = true,
                 _ => {}
