@@ -230,23 +230,6 @@ fn a_false_builtin_assume_stops_where_it_is_false() {
 }
 
 #[test]
-fn scoped_atomics_run_as_the_device_wide_ones() {
-    // 64 threads add 1 with each scope: 64 each; atomicMax_block of the thread index: 63.
-    let src = r#"
-__global__ void k(int* c) {
-    atomicAdd_system(&c[0], 1);
-    atomicAdd_block(&c[1], 1);
-    atomicAdd(&c[2], 1);
-    atomicMax_block(&c[3], (int)threadIdx.x);
-}
-launch k { c = zeros(4); expect c == [64, 64, 64, 63]; }
-"#;
-    let r = ok(src, &[], ONE, [64, 1, 1]);
-    // Four atomic instructions per warp, two warps.
-    assert_eq!(r.counters.gatom_instr, 8);
-}
-
-#[test]
 fn nanosleep_changes_no_value() {
     let src = r#"
 __global__ void k(int* out) {
@@ -800,4 +783,36 @@ launch k {
 }
 "#;
     ok(src, &[], [1, 1, 1], [1, 1, 1]);
+}
+
+#[test]
+fn system_and_block_atomics_are_the_plain_ones_on_one_gpu() {
+    // Two blocks of 32 threads: atomicAdd_system adds 1.5 64 times (96), atomicAdd_block 2.0f
+    // 64 times (128); atomicCAS_block swaps 0 for 7 once (one thread sees the 0), and
+    // atomicMax_system leaves the largest threadIdx.x, 31. Written with the plain atomics, the
+    // kernel counts the same: each scope is the device's on one simulated GPU.
+    let scoped = r#"
+__global__ void k(double* out, float* f, int* c, int* first) {
+    atomicAdd_system(out, 1.5);
+    atomicAdd_block(f, 2.0f);
+    if (atomicCAS_block(c, 0, 7) == 0) atomicAdd(first, 1);
+    atomicMax_system(c + 1, (int)threadIdx.x);
+}
+launch k {
+    out = zeros(1); f = zeros(1); c = zeros(2); first = zeros(1);
+    expect out == [96];
+    expect f == [128];
+    expect c == [7, 31];
+    expect first == [1];
+}
+"#;
+    let plain = scoped.replace("_system(", "(").replace("_block(", "(");
+    assert_ne!(plain, scoped);
+    let a = ok(scoped, &[], [2, 1, 1], [32, 1, 1]);
+    let b = ok(&plain, &[], [2, 1, 1], [32, 1, 1]);
+    assert_eq!(a.expects.len(), 4);
+    assert_eq!(format!("{:?}", a.counters), format!("{:?}", b.counters));
+    // 4 atomic instructions in each block's one warp, and the CAS-guarded add in one warp:
+    // 2 * 4 + 1.
+    assert_eq!(a.counters.gatom_instr, 9);
 }

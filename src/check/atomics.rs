@@ -12,14 +12,14 @@ use crate::value::{atomic_view, AtomicOp, Scalar, Value};
 
 type Result<T> = std::result::Result<T, CheckError>;
 
-/// The atomic a call's name spells.
+/// The atomic a call's name spells. `atomicAdd_system` and `atomicAdd_block` (and the other
+/// `_system` / `_block` forms) widen or narrow the scope the operation is atomic in: to the
+/// host and other GPUs, or to the block. On one simulated GPU whose only other party is the
+/// launch itself, every scope is the same, so each is the plain atomic.
 pub(crate) fn atomic_op(name: &str) -> Option<AtomicOp> {
-    // `atomicAdd_block` is atomic within the block, `atomicAdd_system` across the host and
-    // every GPU: with one block's view of one GPU's memory at a time, simt runs each scope
-    // as the device-wide atomic, which is atomic at every scope.
     let name = name
-        .strip_suffix("_block")
-        .or_else(|| name.strip_suffix("_system"))
+        .strip_suffix("_system")
+        .or_else(|| name.strip_suffix("_block"))
         .unwrap_or(name);
     Some(match name {
         "atomicAdd" => AtomicOp::Add,
