@@ -409,3 +409,46 @@ fn long_vectors_are_64_bit_as_on_linux() {
     launch k { out = zeros(2); s.x = 1; s.y = 10; s.z = 3; s.w = 4; expect out == [46, 46]; }";
     ok(src, &[], [1, 1, 1], [2, 1, 1]);
 }
+
+#[test]
+fn vector_types_are_brace_initialised_as_values() {
+    // `uchar2{a, b}` stored through a cast pointer (thread t writes t, t + 10 at 2t), through
+    // a template parameter (`V2{...}` with V2 = uchar2), `float4{1, 2}` with the rest zero, and
+    // `auto v = int2{...}`: as `uchar2 v = {a, b};` would be.
+    let src = r#"
+template <class V2>
+__device__ void put(unsigned char* p, int t) {
+    *(V2*)(p + 2 * t) = V2{ (unsigned char)(t + 20), (unsigned char)(t + 30) };
+}
+__global__ void k(unsigned char* p, unsigned char* q, float4* f, int* i) {
+    int t = threadIdx.x;
+    *(uchar2*)(p + 2 * t) = uchar2{ (unsigned char)t, (unsigned char)(t + 10) };
+    put<uchar2>(q, t);
+    if (t == 0) {
+        f[0] = float4{1.0f, 2.0f};
+        auto v = int2{t + 5, t + 6};
+        i[0] = v.x * 10 + v.y;
+    }
+}
+launch k {
+    p = zeros(8); q = zeros(8); f = full(4, 9); i = zeros(1);
+    expect p == [0, 10, 1, 11, 2, 12, 3, 13];
+    expect q == [20, 30, 21, 31, 22, 32, 23, 33];
+    expect f == [1, 2, 0, 0];
+    expect i == [56];
+}
+"#;
+    let r = ok(src, &[], ONE, [4, 1, 1]);
+    assert_eq!(r.expects.len(), 4);
+}
+
+#[test]
+fn a_vector_brace_initialiser_of_another_type_is_a_mismatch() {
+    let src = r#"
+__global__ void k(float4* f) {
+    f[0] = float2{1.0f, 2.0f};
+}
+"#;
+    let e = err(src, &[("f", "zeros(4)")], Some(ONE), Some(ONE));
+    assert_eq!(codes(&e), ["simt::check::mismatched_types"], "{e:?}");
+}

@@ -705,8 +705,13 @@ impl Bindings {
                     self.types.get(last)
                 });
                 if let Some(to) = alias {
-                    // `C(re, im)` of an alias `C` of a struct type: its constructor.
-                    if targs.is_empty() && args.len() != 1 && to.base == BaseType::Named {
+                    // `C(re, im)` of an alias `C` of a struct type: its constructor; `V2{a, b}`
+                    // of one of a vector type: that type's brace initialiser.
+                    if targs.is_empty()
+                        && args.len() != 1
+                        && (to.base == BaseType::Named
+                            || (to.base == BaseType::Vector && !to.pointer))
+                    {
                         callee.name = to.base_text.clone();
                     }
                     let class = to.base_text.split('<').next().unwrap_or_default();

@@ -231,6 +231,8 @@ impl KernelChecker<'_, '_> {
                     Some(self.pair_gives(name, args))
                 } else if let Some(made) = name.strip_prefix("make_") {
                     vector_type(made)
+                } else if let Some(shape) = vector_type(name) {
+                    Some(shape)
                 } else if super::expr::is_cache_load(name) && args.len() == 1 {
                     let target = super::expr::deref(&args[0]);
                     match self.computed_vector(&target)? {
@@ -662,6 +664,23 @@ impl KernelChecker<'_, '_> {
                     }
                     _ => Err(mismatch(format!("`{}(...)`", callee.name), e.span)),
                 }
+            }
+            // `uchar2{a, b}`, `float4{x, y, z, w}`, also through a template parameter
+            // (`V2{a, b}`): the vector struct aggregate-initialised, as `{a, b}` is (a vector
+            // of one or three components, such as `float3{...}`, is a struct temporary).
+            ast::ExprKind::Call {
+                callee,
+                targs,
+                args,
+            } if targs.is_empty() && vector_type(&callee.name).is_some() => {
+                if vector_type(&callee.name) != Some((elem, width)) {
+                    return Err(mismatch(format!("a `{}`", callee.name), e.span));
+                }
+                let list = ast::Expr {
+                    kind: ast::ExprKind::List(args.clone()),
+                    span: e.span,
+                };
+                self.vec_value(&list, elem, width)
             }
             ast::ExprKind::Call { callee, args, .. } if callee.name.starts_with("make_") => {
                 let made = vector_type(&callee.name["make_".len()..]);
