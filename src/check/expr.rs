@@ -1459,7 +1459,7 @@ impl KernelChecker<'_, '_> {
             match self.expr(a) {
                 Ok(t) => typed.push(t),
                 // `atomicAdd_sys(p, v)`: the name is the mistake, not the pointer argument.
-                Err(_) if !is_known_call(name) => {
+                Err(CheckError::NotAValue { .. }) if !is_known_call(name) => {
                     return Err(self.unknown_function(name, callee.span))
                 }
                 Err(e) => return Err(e),
