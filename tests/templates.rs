@@ -1129,3 +1129,28 @@ launch k { out = zeros(8); pair = zeros(1); expect out == [3, 4, 5, 6, 8, 10, 12
 "#;
     ok(src, &[], ONE, [8, 1, 1]);
 }
+
+#[test]
+fn built_in_calls_are_arguments_of_template_calls() {
+    // awq's `cuda_max<float, float2>(make_float2(2, 5))` once said "unknown function
+    // `make_float2`": the argument was typed as a number to deduce `Ti`, which the explicit
+    // arguments had bound already. Explicit: max(2, 5) = 5; deduced from make_float2(3, 7):
+    // 3 + 7 = 10; from a function returning a float2, mk(4) = (4, 8): 12; from make_int2(1, 2):
+    // 1 + 2 = 3; from __floats2half2_rn(0.5, 1.5): 2.
+    let src = r#"
+#include <cuda_fp16.h>
+template <typename To, typename Ti> __device__ To cmax(Ti x) { return (To)x; }
+template <> __device__ float cmax(float2 v) { return fmaxf(v.x, v.y); }
+template <typename V> __device__ float sum(V v) { return (float)v.x + (float)v.y; }
+__device__ float2 mk(float a) { return make_float2(a, 2 * a); }
+__global__ void k(float* out) {
+    out[0] = cmax<float, float2>(make_float2(2, 5));
+    out[1] = sum(make_float2(3, 7));
+    out[2] = sum(mk(4));
+    out[3] = sum<int2>(make_int2(1, 2));
+    out[4] = sum(__floats2half2_rn(0.5f, 1.5f));
+}
+launch k { out = zeros(5); expect out == [5, 10, 12, 3, 2]; }
+"#;
+    ok(src, &[], ONE, ONE);
+}

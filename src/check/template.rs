@@ -1234,13 +1234,24 @@ impl super::KernelChecker<'_, '_> {
             f
         };
         let mut deduced = HashMap::new();
+        // A parameter given explicitly (`f<float, float2>(...)`) is not deduced: C++ deduces
+        // only the rest ([temp.arg.explicit]), so an argument is not typed for it.
+        let explicit: Vec<&str> = f
+            .template
+            .iter()
+            .take(targs.len())
+            .map(|t| t.name.name.as_str())
+            .collect();
         for (p, a) in f.params.iter().zip(args) {
             let is_param = |n: &str| {
                 f.template
                     .iter()
                     .any(|t| t.name.name == n && matches!(t.kind, TemplateParamKind::Type(_)))
             };
-            if p.ty.base != BaseType::Named || deduced.contains_key(&p.ty.base_text) {
+            if p.ty.base != BaseType::Named
+                || deduced.contains_key(&p.ty.base_text)
+                || explicit.contains(&p.ty.base_text.as_str())
+            {
                 continue;
             }
             // `template <typename group_t> f(group_t g, …)` called with a tile or a block: the
@@ -1304,7 +1315,9 @@ impl super::KernelChecker<'_, '_> {
                     true => self.pointer(a)?.mem.map(|m| (m.elem, m.width)),
                     false => None,
                 }
-            } else if let Some(shape) = self.vector_shape(a)? {
+            } else if let Some(shape) = self.value_vector_shape(a)? {
+                // A computed vector too: `make_float2(2, 5)`, `__floats2half2_rn(a, b)`, a
+                // call of a function returning one (it is no number, so `expr` refuses it).
                 Some(shape)
             } else {
                 let value = self.expr(a)?;
