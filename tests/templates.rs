@@ -1154,3 +1154,46 @@ launch k { out = zeros(5); expect out == [5, 10, 12, 3, 2]; }
 "#;
     ok(src, &[], ONE, ONE);
 }
+
+#[test]
+fn friends_defined_in_a_class_are_free_functions_found_by_their_arguments() {
+    // lmdeploy's SubBytePtr<T>: `friend operator+(const SubBytePtr a, int n)` inside the class
+    // template, where `SubBytePtr` alone is the instance; a call with a Ptr<float> deduces T =
+    // float, one with a Ptr<int> T = int. in = 0, 1, 2, ...: q = p + 2 points at 2, r = 1 + q at
+    // 3, so out[0] = 2 + 3 = 5; p + 3 == r holds: 1. Acc's friends (a plain struct): a * 3 of v =
+    // in[1] = 1 is 3, twice that 6. The int pointer j = 4 + i over int data 10, 11, ... reads 14.
+    // Friend declarations without a body (`friend class Other;`) change nothing.
+    let src = r#"
+template <class T>
+struct Ptr {
+    __host__ __device__ Ptr(char* p) : p_(p) {}
+    friend __host__ __device__ Ptr operator+(const Ptr a, int n) { return Ptr{a.p_ + n * sizeof(T)}; }
+    friend __host__ __device__ Ptr operator+(int n, const Ptr a) { return a + n; }
+    friend __device__ bool operator==(const Ptr& a, const Ptr& b) { return a.p_ == b.p_; }
+    friend class Other;
+    friend struct Ptr<char>;
+    template <class U> friend struct Ptr;
+    __device__ T get() const { return *(T*)p_; }
+    char* p_;
+};
+struct Acc {
+    float v;
+    friend __device__ float twice(const Acc& a) { return 2 * a.v; }
+    friend __device__ Acc operator*(Acc a, float s) { Acc r; r.v = a.v * s; return r; }
+};
+__global__ void k(float* in, int* ints, float* out) {
+    Ptr<float> p((char*)in);
+    Ptr<float> q = p + 2;
+    Ptr<float> r = 1 + q;
+    out[0] = q.get() + r.get();
+    out[1] = (p + 3 == r) ? 1.0f : 0.0f;
+    Acc a; a.v = in[1];
+    out[2] = twice(a * 3.0f);
+    Ptr<int> i((char*)ints);
+    Ptr<int> j = 4 + i;
+    out[3] = j.get();
+}
+launch k { in = arange(8); ints = arange(8) + 10; out = zeros(4); expect out == [5, 1, 6, 14]; }
+"#;
+    ok(src, &[], ONE, ONE);
+}

@@ -9,6 +9,7 @@ mod cub;
 mod cub_io;
 mod error;
 mod expr;
+mod friends;
 mod groups;
 mod half;
 mod half2;
@@ -118,6 +119,14 @@ pub fn check_focused(
     requests: &[KernelRef],
     focus: Option<&[String]>,
 ) -> Result<Program, Vec<CheckError>> {
+    // Friends defined in classes are free functions, in a copy of the module.
+    let hoisted;
+    let module = if module.structs.iter().any(|s| !s.friends.is_empty()) {
+        hoisted = friends::hoist(module);
+        &hoisted
+    } else {
+        module
+    };
     // Type aliases are resolved in a copy of the module, once.
     let owned;
     let module = if module.aliases.is_empty()

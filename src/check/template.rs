@@ -202,6 +202,7 @@ impl Bindings {
             t.base = to.base;
             t.base_text = to.base_text.clone();
             t.pointer |= to.pointer;
+            t.reference |= to.reference;
             t.is_const |= to.is_const;
             seen += 1;
         }

@@ -164,6 +164,10 @@ pub struct StructDef {
     /// Constructors, named after the struct; the initialiser list `: x(a), y(b)` is the start of
     /// the body (`x = a; y = b;`).
     pub ctors: Vec<Function>,
+    /// `friend __device__ S operator+(S a, int n) { ... }`: functions defined in the class that
+    /// are no members, each with its own template parameters (a friend template's); the checker
+    /// makes them free functions of the file.
+    pub friends: Vec<Function>,
     /// Data members in order, and `static` members.
     pub fields: Vec<Field>,
     /// `__align__(n)`, `alignas(n)` or `alignas(T)`.

@@ -47,6 +47,8 @@ pub(crate) struct Builder<'m> {
     out_of_class: std::cell::RefCell<Vec<OutOfClass>>,
     /// Constructs the builder recognises but simt cannot run, for the checker to report.
     unsupported: std::cell::RefCell<Vec<(String, String, Span)>>,
+    /// Friends without `__device__` defined in a class (host code), by name.
+    host_friends: std::cell::RefCell<Vec<Ident>>,
     /// The named namespaces around the item being built, outermost first.
     namespace: std::cell::RefCell<Vec<String>>,
     /// Every namespace name declared so far: a type qualified by them names the type.
@@ -64,6 +66,7 @@ impl<'m> Builder<'m> {
             array_aliases: Default::default(),
             out_of_class: Default::default(),
             unsupported: Default::default(),
+            host_friends: Default::default(),
             namespace: Default::default(),
             namespace_names: Default::default(),
             scopes: Default::default(),
@@ -103,6 +106,12 @@ impl<'m> Builder<'m> {
         }
         for m in self.out_of_class.take() {
             self.attach(m, &mut module);
+        }
+        for f in self.host_friends.take() {
+            module
+                .host_items
+                .push((format!("friend function `{}`", f.name), f.span));
+            module.host_functions.push(f);
         }
         super::inherit::inherit(&mut module);
         module
@@ -570,6 +579,30 @@ impl<'m> Builder<'m> {
         Ok((f, spec))
     }
 
+    /// `friend_fn = { "friend" ~ member_fn }`: the function the friend defines.
+    fn friend_fn(&self, pair: Pair<'_, Rule>) -> Result<Function> {
+        let f = pair
+            .into_inner()
+            .find(|p| p.as_rule() == Rule::member_fn)
+            .expect("grammar: a friend defines a function");
+        Ok(self.device_fn(f)?.0)
+    }
+
+    /// `friend_host`: a friend without `__device__`, host code, skipped as a host function is
+    /// (a kernel calling it is told it is host code).
+    fn host_friend(&self, pair: Pair<'_, Rule>) {
+        let name = pair
+            .into_inner()
+            .find(|p| matches!(p.as_rule(), Rule::ident | Rule::operator_name));
+        if let Some(p) = name {
+            let name: String = p.as_str().split_whitespace().collect();
+            self.host_friends.borrow_mut().push(Ident {
+                name,
+                span: self.span(&p),
+            });
+        }
+    }
+
     /// `struct_def = { "struct" ~ ident ~ template_args? ~ "{" ~ struct_member* ~ "}" ~ ";" }`
     fn struct_def(&self, pair: Pair<'_, Rule>) -> Result<StructDef> {
         let (mut def, before, after) = self.struct_parts(pair)?;
@@ -656,6 +689,7 @@ impl<'m> Builder<'m> {
         let mut spec = String::new();
         let mut methods = Vec::new();
         let mut ctors = Vec::new();
+        let mut friends = Vec::new();
         let mut fields = Vec::new();
         let mut align = None;
         let mut unsupported = None;
@@ -708,7 +742,7 @@ impl<'m> Builder<'m> {
                     let anonymous = names.is_empty();
                     fields.extend(self.members_of(def, names, anonymous));
                 }
-                Rule::template_args => spec = squeeze(p.as_str()),
+                Rule::type_targs => spec = squeeze(p.as_str()),
                 Rule::base_clause if plain_base(&p).is_some() => {
                     base = plain_base(&p).map(|b| {
                         let mut name = self.ident(b);
@@ -745,6 +779,9 @@ impl<'m> Builder<'m> {
                     ));
                 }
                 Rule::member_fn => methods.push(self.device_fn(p)?.0),
+                Rule::friend_fn => friends.push(self.friend_fn(p)?),
+                Rule::friend_host => self.host_friend(p),
+                Rule::friend_decl => {}
                 Rule::member_template => {
                     let mut params = Vec::new();
                     for q in p.into_inner() {
@@ -754,6 +791,11 @@ impl<'m> Builder<'m> {
                                 let mut f = self.device_fn(q)?.0;
                                 f.template = std::mem::take(&mut params);
                                 methods.push(f);
+                            }
+                            Rule::friend_fn => {
+                                let mut f = self.friend_fn(q)?;
+                                f.template = std::mem::take(&mut params);
+                                friends.push(f);
                             }
                             _ => {}
                         }
@@ -799,6 +841,7 @@ impl<'m> Builder<'m> {
             spec,
             methods,
             ctors,
+            friends,
             fields,
             align,
             unsupported,
@@ -1299,10 +1342,13 @@ impl<'m> Builder<'m> {
         let mut base = BaseType::Void;
         let mut base_text = String::new();
         let mut pointer = false;
+        let mut reference = false;
         let mut is_const = false;
         for p in pair.into_inner() {
             match p.as_rule() {
                 Rule::qualifier if !pointer && p.as_str().starts_with("const") => is_const = true,
+                // `const T&` as a template argument (a `ty` has its `&` outside).
+                Rule::reference => reference = true,
                 Rule::scalar_ty => {
                     base_text = p.as_str().split_whitespace().collect::<Vec<_>>().join(" ");
                     base = base_type(&base_text);
@@ -1336,7 +1382,7 @@ impl<'m> Builder<'m> {
             base,
             base_text,
             pointer,
-            reference: false,
+            reference,
             is_const,
             span,
         }
@@ -2418,7 +2464,9 @@ impl<'m> Builder<'m> {
                 let inner = parts.next().expect("grammar: a template argument");
                 let arg = match inner.as_rule() {
                     Rule::type_arg => TemplateArg::Type(self.ty(inner)),
-                    Rule::targ_fn_spec => TemplateArg::Value(self.targ_fn_spec(inner)?),
+                    Rule::targ_fn_spec | Rule::type_fn_spec => {
+                        TemplateArg::Value(self.targ_fn_spec(inner)?)
+                    }
                     _ => TemplateArg::Value(self.climb(inner.into_inner())?),
                 };
                 // `T...`: the pack expansion, its pattern a name (or an expression).
@@ -2448,7 +2496,7 @@ impl<'m> Builder<'m> {
         for p in pair.into_inner() {
             match p.as_rule() {
                 Rule::scoped_name => name = p.as_str().to_string(),
-                Rule::template_args => {
+                Rule::template_args | Rule::type_targs => {
                     // Checked here so that a mistake inside is reported as one.
                     self.template_args(p.clone())?;
                     name = instance_name(&name, p.as_str());
@@ -2752,6 +2800,11 @@ impl<'m> Builder<'m> {
             match p.as_rule() {
                 Rule::ident => name = Some(self.ident(p)),
                 Rule::ty => ty = Some(self.ty(p)),
+                Rule::reference => {
+                    if let Some(t) = ty.as_mut() {
+                        t.reference = true;
+                    }
+                }
                 Rule::array_dim => dims.push(self.array_dim(p)?),
                 _ => {}
             }

@@ -297,6 +297,9 @@ fn friendly(rule: Rule) -> Option<&'static str> {
         Rule::member_alias => "a member type alias",
         Rule::linkage_block => "`extern \"C\" { ... }`",
         Rule::member_template => "a member function template",
+        Rule::friend_fn | Rule::friend_host | Rule::friend_decl | Rule::kw_friend => {
+            "a `friend` declaration"
+        }
         Rule::named_param => "a parameter",
         Rule::lambda | Rule::capture | Rule::lambda_spec | Rule::lambda_space => "a lambda",
         Rule::trailing_ret => "a trailing return type `-> T`",
@@ -339,6 +342,11 @@ fn friendly(rule: Rule) -> Option<&'static str> {
         | Rule::fn_instance
         | Rule::template_instance
         | Rule::targ_op
+        | Rule::type_targs
+        | Rule::type_targ
+        | Rule::type_fn_spec
+        | Rule::targ_logic
+        | Rule::targ_cmp
         | Rule::template_call => "template arguments `<...>`",
         Rule::scalar_cast_ty | Rule::named_ptr_ty | Rule::named_plain_ty => {
             "a type such as `float`"

@@ -470,7 +470,8 @@ pub(crate) fn scope_functions(module: &mut Module, scopes: &Scopes) {
         }
     }
     for (s, p) in module.structs.iter_mut().zip(&scopes.structs) {
-        for f in s.methods.iter_mut().chain(s.ctors.iter_mut()) {
+        let members = s.methods.iter_mut().chain(s.ctors.iter_mut());
+        for f in members.chain(s.friends.iter_mut()) {
             r.stmts(
                 &mut f.body,
                 At {
