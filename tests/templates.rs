@@ -1197,3 +1197,36 @@ launch k { in = arange(8); ints = arange(8) + 10; out = zeros(4); expect out == 
 "#;
     ok(src, &[], ONE, ONE);
 }
+
+#[test]
+fn sfinae_discards_overloads_whose_enable_if_names_no_type() {
+    // f(1.5f): T = float, the first f's enable_if holds, the second's (!is_same) does not:
+    // 1.5 * 2 = 3. f(2): T = int, only the second: 2 * 3 = 6. g(1): only the integral one (10);
+    // g(1.0f): only the floating one (20). h<float>(x) with an explicit argument: only the
+    // float one, 4 + 1 = 5; h<int>(4): 4 - 1 = 3.
+    let src = r#"
+#include <type_traits>
+template <typename T>
+__device__ std::enable_if_t<std::is_same_v<T, float>, T> f(T x) { return x * 2; }
+template <typename T>
+__device__ typename std::enable_if<!std::is_same<T, float>::value, T>::type f(T x) { return x * 3; }
+template <typename T, typename = std::enable_if_t<std::is_integral_v<T>>>
+__device__ int g(T x) { return 10; }
+template <typename T, std::enable_if_t<std::is_floating_point_v<T>, int> = 0>
+__device__ int g(T x) { return 20; }
+template <typename T>
+__device__ std::enable_if_t<std::is_same_v<T, float>, float> h(float x) { return x + 1; }
+template <typename T>
+__device__ std::enable_if_t<std::is_same_v<T, int>, float> h(float x) { return x - 1; }
+__global__ void k(float* out) {
+    out[0] = f(1.5f);
+    out[1] = f(2);
+    out[2] = g(1);
+    out[3] = g(1.0f);
+    out[4] = h<float>(4);
+    out[5] = h<int>(4);
+}
+launch k { out = zeros(6); expect out == [3, 6, 10, 20, 5, 3]; }
+"#;
+    ok(src, &[], ONE, ONE);
+}

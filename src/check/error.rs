@@ -187,6 +187,49 @@ pub enum CheckError {
         #[help]
         help: String,
     },
+    /// A template's arguments make a type of its declaration name no type (its `enable_if`
+    /// condition is false): C++ discards it from the call's candidates ([temp.deduct], SFINAE).
+    ///
+    /// Example: `f(2)` of `template <typename T> enable_if_t<is_same_v<T, float>, T> f(T x)`.
+    #[error("`{name}` is not callable with {with}: {why}")]
+    #[diagnostic(code(simt::check::substitution_failure))]
+    SubstitutionFailure {
+        /// The template.
+        name: String,
+        /// The arguments, as bound: "`T = int`".
+        with: String,
+        /// Which type names no type.
+        why: String,
+        /// The call (or the instance).
+        #[label(primary, "called here")]
+        span: Span,
+        /// The type that names no type.
+        #[label("names no type for these arguments")]
+        at: Span,
+        /// What to do.
+        #[help]
+        help: String,
+    },
+    /// A call none of whose overloads is left once those whose substitution fails are discarded.
+    ///
+    /// Example: `g(2.0f)` where every overload of `g` is enabled for integer types only.
+    #[error("no overload of `{name}` is left for this call: {why}")]
+    #[diagnostic(code(simt::check::no_viable_overload))]
+    NoViableOverload {
+        /// The function.
+        name: String,
+        /// Each candidate and why it was discarded.
+        why: String,
+        /// The call.
+        #[label(primary, "called here")]
+        span: Span,
+        /// Each candidate, labelled with why it was discarded.
+        #[label(collection)]
+        candidates: Vec<miette::LabeledSpan>,
+        /// What to do.
+        #[help]
+        help: String,
+    },
     /// An expression statement whose value is computed and dropped.
     ///
     /// Example: `x + 1;`.

@@ -1417,7 +1417,7 @@ impl KernelChecker<'_, '_> {
         if let Some(result) = self.pair_scalar_call(name, args, span) {
             return result;
         }
-        if let Some(f) = self.overload(name, args)? {
+        if let Some(f) = self.overload_with(name, targs, args)? {
             if !self.takes_struct_of_scalar(f, args) {
                 return self.inline_call(f, (targs, args), span, false);
             }

@@ -499,9 +499,33 @@ impl<'m> Globals<'m> {
                     })
                     .collect()
             };
+            // A template's own signature also holds its return type and its template
+            // parameters ([temp.over.link]): SFINAE's overloads differ in those alone
+            // (`enable_if_t<is_same_v<T, float>, T> f(T)` beside `enable_if_t<!..., T> f(T)`).
+            let template_signature = |f: &ast::Function| -> Option<(String, Vec<String>)> {
+                (!f.template.is_empty()).then(|| {
+                    let params = f
+                        .template
+                        .iter()
+                        .map(|p| match &p.kind {
+                            ast::TemplateParamKind::Type(d) => {
+                                format!("typename={}", d.as_ref().map_or("", |t| &t.base_text))
+                            }
+                            ast::TemplateParamKind::Value(t, _) => t.base_text.clone(),
+                            ast::TemplateParamKind::Function(t, _) => t.clone(),
+                            ast::TemplateParamKind::Template(n, _) => format!("template{n}"),
+                        })
+                        .collect();
+                    (f.ret.base_text.clone(), params)
+                })
+            };
             let same = g.overloads.get(f.name.name.as_str()).and_then(|fs| {
                 fs.iter()
-                    .find(|o| signature(o) == signature(f) && o.template.len() == f.template.len())
+                    .find(|o| {
+                        signature(o) == signature(f)
+                            && o.template.len() == f.template.len()
+                            && template_signature(o) == template_signature(f)
+                    })
                     .copied()
             });
             if let Some(first) = same {
@@ -2261,7 +2285,7 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                     true,
                 )?));
             }
-            if let Some(f) = self.overload(groups::unqualified(name), args)? {
+            if let Some(f) = self.overload_with(groups::unqualified(name), targs, args)? {
                 return Ok(StmtKind::Eval(self.inline_call(
                     f,
                     (targs, args),

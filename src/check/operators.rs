@@ -165,6 +165,19 @@ impl<'g> KernelChecker<'g, '_> {
         name: &str,
         args: &[ast::Expr],
     ) -> Result<Option<&'g ast::Function>, CheckError> {
+        self.overload_with(name, &[], args)
+    }
+
+    /// [`Self::overload`] of a call with explicit template arguments `targs` (`f<float>(x)`).
+    /// A function template whose `enable_if` names no type for the call's arguments is
+    /// discarded first, as C++ discards it (SFINAE); where that leaves none, the call is
+    /// `simt::check::no_viable_overload`, naming each candidate and why.
+    pub(crate) fn overload_with(
+        &mut self,
+        name: &str,
+        targs: &[ast::TemplateArg],
+        args: &[ast::Expr],
+    ) -> Result<Option<&'g ast::Function>, CheckError> {
         let Some(all) = self.globals.overloads.get(name) else {
             return Ok(None);
         };
@@ -177,6 +190,7 @@ impl<'g> KernelChecker<'g, '_> {
             .copied()
             .filter(|f| takes(f, args.len()))
             .collect();
+        let fitting = self.substitutable(name, fitting, targs, args)?;
         match (builtin, fitting.len()) {
             (Some(_), 0) => return Ok(None),
             (None, 0 | 1) => return Ok(fitting.first().or(all.first()).copied()),
@@ -196,6 +210,86 @@ impl<'g> KernelChecker<'g, '_> {
                 (None, Some(_)) => None,
                 (None, None) => Some(fitting[0]),
             },
+        })
+    }
+
+    /// `candidates` without the function templates whose substitution fails for `targs` and
+    /// `args` (an `enable_if` that names no type); an error where that leaves none.
+    fn substitutable(
+        &mut self,
+        name: &str,
+        candidates: Vec<&'g ast::Function>,
+        targs: &[ast::TemplateArg],
+        args: &[ast::Expr],
+    ) -> Result<Vec<&'g ast::Function>, CheckError> {
+        if !candidates.iter().any(|f| conditional(f)) {
+            return Ok(candidates);
+        }
+        let span = match (args.first(), args.last()) {
+            (Some(a), Some(b)) => a.span.to(b.span),
+            _ => candidates[0].name.span,
+        };
+        let mut kept = Vec::new();
+        let mut discarded = Vec::new();
+        for f in &candidates {
+            if !conditional(f) {
+                kept.push(*f);
+                continue;
+            }
+            match self.function_instance(f, targs, args, span) {
+                Err(e @ CheckError::SubstitutionFailure { .. }) => discarded.push((*f, e)),
+                _ => kept.push(*f),
+            }
+        }
+        if !kept.is_empty() {
+            return Ok(kept);
+        }
+        if let [(_, only)] = discarded.as_slice() {
+            // The only candidate: its own failure says it all.
+            let CheckError::SubstitutionFailure {
+                name,
+                with,
+                why,
+                at,
+                help,
+                ..
+            } = only
+            else {
+                unreachable!("kept above: substitution failures only")
+            };
+            return Err(CheckError::SubstitutionFailure {
+                name: name.clone(),
+                with: with.clone(),
+                why: why.clone(),
+                span,
+                at: *at,
+                help: help.clone(),
+            });
+        }
+        let reasons: Vec<(String, Span)> = discarded
+            .iter()
+            .map(|(f, e)| {
+                let reason = match e {
+                    CheckError::SubstitutionFailure { with, why, .. } => {
+                        format!("with {with}, {why}")
+                    }
+                    _ => unreachable!("kept above: substitution failures only"),
+                };
+                (format!("{} discarded: {reason}", signature(f)), f.name.span)
+            })
+            .collect();
+        Err(CheckError::NoViableOverload {
+            name: name.to_string(),
+            why: format!(
+                "{} candidates, each discarded because its `enable_if` names no type for these arguments",
+                discarded.len()
+            ),
+            span,
+            candidates: reasons
+                .iter()
+                .map(|(r, at)| miette::LabeledSpan::new_with_span(Some(r.clone()), *at))
+                .collect(),
+            help: "pass arguments one candidate's `enable_if` condition holds for, or declare an overload for these".into(),
         })
     }
 
@@ -493,6 +587,19 @@ pub(crate) fn unresolved(
             )
         },
     }
+}
+
+/// Whether `f` is a function template whose return type or template parameters hold an
+/// `enable_if`: one that substituting its arguments may discard.
+fn conditional(f: &ast::Function) -> bool {
+    let has = |t: &ast::TypeName| t.base_text.contains("enable_if");
+    !f.template.is_empty()
+        && (has(&f.ret)
+            || f.template.iter().any(|p| match &p.kind {
+                ast::TemplateParamKind::Type(d) => d.as_ref().is_some_and(has),
+                ast::TemplateParamKind::Value(t, _) => has(t),
+                _ => false,
+            }))
 }
 
 /// `operator*(const V&, float)`: a candidate's parameter types as written.

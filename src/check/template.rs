@@ -944,6 +944,16 @@ impl super::KernelChecker<'_, '_> {
                         return Err(missing(p, params, span, what));
                     };
                     b.ty(&mut t);
+                    // `typename = std::enable_if_t<cond>` whose condition is false.
+                    if names_no_type(&t) {
+                        return Err(substitution_failure(
+                            what,
+                            (&params[..k], &b),
+                            &t,
+                            "its defaulted template parameter",
+                            span,
+                        ));
+                    }
                     b.types.insert(p.name.name.clone(), t);
                 }
                 (TemplateParamKind::Value(ty, default), arg)
@@ -980,6 +990,18 @@ impl super::KernelChecker<'_, '_> {
                     b.templates.insert(p.name.name.clone(), c);
                 }
                 (TemplateParamKind::Value(ty, default), arg) => {
+                    // `std::enable_if_t<cond, int> = 0` whose condition is false.
+                    let mut bound_ty = ty.clone();
+                    b.ty(&mut bound_ty);
+                    if names_no_type(&bound_ty) {
+                        return Err(substitution_failure(
+                            what,
+                            (&params[..k], &b),
+                            &bound_ty,
+                            "the type of its template parameter",
+                            span,
+                        ));
+                    }
                     let e = match (arg, default) {
                         (Some(TemplateArg::Value(e)), _) => e.clone(),
                         (Some(TemplateArg::Type(t)), _) => {
@@ -999,8 +1021,8 @@ impl super::KernelChecker<'_, '_> {
                     };
                     let mut e = e;
                     b.expr(&mut e);
-                    let value = self.template_value(&e, ty)?;
-                    b.value(&p.name.name, ty, value, e.span);
+                    let value = self.template_value(&e, &bound_ty)?;
+                    b.value(&p.name.name, &bound_ty, value, e.span);
                 }
             }
         }
@@ -1332,7 +1354,69 @@ impl super::KernelChecker<'_, '_> {
         if let Some(s) = self.specialization(f, &b)? {
             return Ok(s.clone());
         }
-        Ok(b.function(f))
+        let instance = b.function(f);
+        // `std::enable_if_t<cond, T> f(T x)` whose condition is false for these arguments.
+        if names_no_type(&instance.ret) {
+            return Err(substitution_failure(
+                &f.name.name,
+                (&f.template, &b),
+                &instance.ret,
+                "its return type",
+                span,
+            ));
+        }
+        Ok(instance)
+    }
+}
+
+/// Whether a type, its template's arguments in place, names no type: `enable_if<c, T>::type`
+/// or `enable_if_t<c, T>` whose condition is false (a true one is its type already).
+pub(crate) fn names_no_type(t: &TypeName) -> bool {
+    t.base == BaseType::Named && t.base_text.contains("enable_if")
+}
+
+/// The error of an instance of `name` whose type `ty` (`what` it is) names no type, with the
+/// arguments bound to `params` so far.
+fn substitution_failure(
+    name: &str,
+    (params, b): (&[TemplateParam], &Bindings),
+    ty: &TypeName,
+    what: &str,
+    span: Span,
+) -> CheckError {
+    let with: Vec<String> = params
+        .iter()
+        .filter_map(|p| {
+            let n = &p.name.name;
+            let value = match (b.types.get(n), b.values.get(n)) {
+                (Some(t), _) => format!("{}{}", t.base_text, if t.pointer { "*" } else { "" }),
+                (
+                    None,
+                    Some(Expr {
+                        kind: ExprKind::Cast { expr, .. },
+                        ..
+                    }),
+                ) => match &expr.kind {
+                    ExprKind::Int { value, .. } => value.to_string(),
+                    _ => return None,
+                },
+                _ => return None,
+            };
+            (!is_unnamed_param(n) && !n.starts_with("<unnamed")).then(|| format!("`{n} = {value}`"))
+        })
+        .collect();
+    let with = if with.is_empty() {
+        "these arguments".to_string()
+    } else {
+        with.join(", ")
+    };
+    CheckError::SubstitutionFailure {
+        name: name.to_string(),
+        with,
+        why: format!("{what} `{}` names no type (its condition is false)", ty.base_text),
+        span,
+        at: ty.span,
+        help: "call it with arguments its `enable_if` condition holds for, or declare an overload for these (C++ discards this one: SFINAE)".into(),
     }
 }
 

@@ -2559,24 +2559,38 @@ impl<'m> Builder<'m> {
             });
         }
         let is_type = inner.as_rule() == Rule::type_param;
-        let mut it = inner.into_inner().filter(|q| !is_keyword(q.as_rule()));
+        // `typename = std::enable_if_t<...>`: a parameter without a name has one no source text
+        // can spell, unique in the file.
+        let span = self.span(&inner);
+        let unnamed = Ident {
+            name: format!("<unnamed {}>", span.start),
+            span,
+        };
+        let (mut name, mut pack, mut ty, mut default_ty, mut default) =
+            (None, false, None, None, None);
+        for q in inner.into_inner().filter(|q| !is_keyword(q.as_rule())) {
+            match q.as_rule() {
+                Rule::pack_dots => pack = true,
+                Rule::ident => name = Some(self.ident(q)),
+                Rule::ty if is_type => default_ty = Some(self.ty(q)),
+                Rule::ty => ty = Some(self.ty(q)),
+                _ => default = Some(self.expr(q)?),
+            }
+        }
+        let name = name.unwrap_or(unnamed);
         Ok(if is_type {
-            let mut it = it.peekable();
-            let pack = it.next_if(|q| q.as_rule() == Rule::pack_dots).is_some();
-            let name = self.ident(it.next().expect("grammar: a parameter name"));
-            let default = it.next().map(|t| self.ty(t));
             TemplateParam {
                 name,
-                kind: TemplateParamKind::Type(default),
+                kind: TemplateParamKind::Type(default_ty),
                 pack,
             }
         } else {
-            let ty = self.ty(it.next().expect("grammar: a parameter type"));
-            let name = self.ident(it.next().expect("grammar: a parameter name"));
-            let default = it.next().map(|e| self.expr(e)).transpose()?;
             TemplateParam {
                 name,
-                kind: TemplateParamKind::Value(ty, default),
+                kind: TemplateParamKind::Value(
+                    ty.expect("grammar: a value parameter has a type"),
+                    default,
+                ),
                 pack: false,
             }
         })
