@@ -1230,3 +1230,38 @@ launch k { out = zeros(6); expect out == [3, 6, 10, 20, 5, 3]; }
 "#;
     ok(src, &[], ONE, ONE);
 }
+
+#[test]
+fn kernel_templates_told_apart_by_enable_if_are_chosen_per_instance() {
+    // vllm's fused_add_rms_norm_kernel: two kernel templates of one name, `__global__
+    // std::enable_if_t<(width > 0) && Conv<T>::exists>` and `<(width == 0) || !Conv<T>::exists>`,
+    // the condition naming a class's static member. k<float, 4>: Conv<float>::exists holds, the
+    // first runs (out = width = 4); k<float, 0> and k<int, 4> (Conv<int>::exists is false) the
+    // second (-1). A device function enabled the same way: twice<float>(3) = 6.
+    let src = r#"
+#include <type_traits>
+template <typename T> struct Conv { static constexpr bool exists = false; };
+template <> struct Conv<float> { static constexpr bool exists = true; };
+template <typename T>
+__device__ std::enable_if_t<Conv<T>::exists, T> twice(T x) { return 2 * x; }
+template <typename T, int width>
+__global__ std::enable_if_t<(width > 0) && Conv<T>::exists> k(T* out) { out[threadIdx.x] = width + twice<float>(0); }
+template <typename T, int width>
+__global__ std::enable_if_t<(width == 0) || !Conv<T>::exists> k(T* out) { out[threadIdx.x] = -1 + twice(0.0f); }
+__global__ void d(float* out) { out[0] = twice(3.0f); }
+launch k<float, 4> { out = zeros(2); grid = 1; block = 2; expect out == [4, 4]; }
+launch k<float, 0> { out = zeros(2); grid = 1; block = 2; expect out == [-1, -1]; }
+launch k<int, 4> { out = zeros(2); grid = 1; block = 2; expect out == [-1, -1]; }
+launch d { out = zeros(1); grid = 1; block = 1; expect out == [6]; }
+"#;
+    let dir = std::env::temp_dir().join(format!("simt-sfinae-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join("sfinae.sk");
+    std::fs::write(&path, src).expect("write");
+    let p = path.to_str().expect("utf-8 path");
+    let (code, out, errs) = simt(&["test", "--jobs", "1", p]);
+    assert_eq!(code, 0, "{out}{errs}");
+    for name in ["k<float,4>", "k<float,0>", "k<int,4>", "d"] {
+        assert!(out.contains(&format!("ok      {name} ")), "{name}: {out}");
+    }
+}

@@ -173,7 +173,14 @@ pub fn check_focused(
             .unsupported
             .iter()
             .any(|(_, _, at)| *at == k.name.span);
-        if !refused && templates.insert(&k.name.name, k).is_some() {
+        // Overloads told apart by `enable_if` return types (SFINAE) are chosen per instance.
+        let sfinae = |k: &ast::Kernel| k.enable_if.is_some();
+        let told_apart = |first: &ast::Kernel| sfinae(first) && sfinae(k);
+        if !refused
+            && templates
+                .insert(&k.name.name, k)
+                .is_some_and(|first| !told_apart(first))
+        {
             errors.push(CheckError::Unsupported {
                 what: format!("overloading the kernel template `{}`", k.name.name),
                 span: k.name.span,

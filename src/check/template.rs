@@ -134,6 +134,9 @@ impl Bindings {
         for p in &mut k.params {
             self.ty(&mut p.ty);
         }
+        if let Some(t) = &mut k.enable_if {
+            self.ty(t);
+        }
         self.stmts(&mut k.body);
         k
     }
@@ -945,7 +948,9 @@ impl super::KernelChecker<'_, '_> {
                     };
                     b.ty(&mut t);
                     // `typename = std::enable_if_t<cond>` whose condition is false.
-                    if names_no_type(&t) {
+                    if let Some(enabled) = self.enabled_type(&t) {
+                        t = enabled;
+                    } else {
                         return Err(substitution_failure(
                             what,
                             (&params[..k], &b),
@@ -993,7 +998,7 @@ impl super::KernelChecker<'_, '_> {
                     // `std::enable_if_t<cond, int> = 0` whose condition is false.
                     let mut bound_ty = ty.clone();
                     b.ty(&mut bound_ty);
-                    if names_no_type(&bound_ty) {
+                    let Some(bound_ty) = self.enabled_type(&bound_ty) else {
                         return Err(substitution_failure(
                             what,
                             (&params[..k], &b),
@@ -1001,7 +1006,7 @@ impl super::KernelChecker<'_, '_> {
                             "the type of its template parameter",
                             span,
                         ));
-                    }
+                    };
                     let e = match (arg, default) {
                         (Some(TemplateArg::Value(e)), _) => e.clone(),
                         (Some(TemplateArg::Type(t)), _) => {
@@ -1108,6 +1113,55 @@ impl super::KernelChecker<'_, '_> {
             true => Ok(base.to_string()),
             false => Err(not_class_template(p, at, params)),
         }
+    }
+
+    /// `t` with an `enable_if` that `<type_traits>`' folding could not settle (its condition
+    /// names a class's static member, `_typeConvert<float>::exists`) settled by evaluating the
+    /// condition here: its type where the condition holds (`void` by default), `None` where it
+    /// does not or is no constant (the type names no type). Any other type is itself.
+    pub(crate) fn enabled_type(&mut self, t: &TypeName) -> Option<TypeName> {
+        if !names_no_type(t) {
+            return Some(t.clone());
+        }
+        let text = t.base_text.trim_start_matches("::");
+        let text = text.strip_prefix("cuda::").unwrap_or(text);
+        let rest = text.strip_prefix("std::enable_if")?;
+        let (open, close) = (rest.find('<')?, rest.rfind('>')?);
+        let tail = &rest[close + 1..];
+        let plain = matches!((&rest[..open], tail), ("_t", "") | ("", "::type"));
+        if !plain {
+            return None;
+        }
+        let (_, _, args) =
+            crate::syntax::parse_kernel_ref(&format!("f{}", &rest[open..=close])).ok()?;
+        let (TemplateArg::Value(c), ty) = (args.first()?, args.get(1)) else {
+            return None;
+        };
+        let mut c = c.clone();
+        set_span(&mut c, t.span);
+        let holds = match self.expr(&c).ok()?.kind {
+            super::typed::ExprKind::Const(v) => v.is_true(),
+            _ => return None,
+        };
+        if !holds {
+            return None;
+        }
+        Some(match ty {
+            None => TypeName {
+                base: BaseType::Void,
+                base_text: "void".into(),
+                pointer: false,
+                reference: false,
+                is_const: false,
+                span: t.span,
+            },
+            Some(TemplateArg::Type(ty)) => ty.clone(),
+            Some(TemplateArg::Value(Expr {
+                kind: ExprKind::Name(n),
+                span,
+            })) => named(n.clone(), *span),
+            Some(TemplateArg::Value(_)) => return None,
+        })
     }
 
     /// The integer a value argument stands for.
@@ -1354,16 +1408,19 @@ impl super::KernelChecker<'_, '_> {
         if let Some(s) = self.specialization(f, &b)? {
             return Ok(s.clone());
         }
-        let instance = b.function(f);
+        let mut instance = b.function(f);
         // `std::enable_if_t<cond, T> f(T x)` whose condition is false for these arguments.
-        if names_no_type(&instance.ret) {
-            return Err(substitution_failure(
-                &f.name.name,
-                (&f.template, &b),
-                &instance.ret,
-                "its return type",
-                span,
-            ));
+        match self.enabled_type(&instance.ret) {
+            Some(ret) => instance.ret = ret,
+            None => {
+                return Err(substitution_failure(
+                    &f.name.name,
+                    (&f.template, &b),
+                    &instance.ret,
+                    "its return type",
+                    span,
+                ))
+            }
         }
         Ok(instance)
     }
@@ -1413,7 +1470,10 @@ fn substitution_failure(
     CheckError::SubstitutionFailure {
         name: name.to_string(),
         with,
-        why: format!("{what} `{}` names no type (its condition is false)", ty.base_text),
+        why: format!(
+            "{what} `{}` names no type (its condition is false, or no constant)",
+            ty.base_text
+        ),
         span,
         at: ty.span,
         help: "call it with arguments its `enable_if` condition holds for, or declare an overload for these (C++ discards this one: SFINAE)".into(),
@@ -1634,22 +1694,124 @@ impl<'g> super::KernelChecker<'g, '_> {
             s.name.name = r.name.clone();
             s
         };
-        let template = module
+        let templates: Vec<&Kernel> = module
             .kernels
             .iter()
-            .find(|k| k.name.name == r.base && !k.template.is_empty());
-        let Some(t) = template else {
+            .filter(|k| k.name.name == r.base && !k.template.is_empty())
+            .collect();
+        let Some(&first) = templates.first() else {
             let declared =
                 self.declared_kernel_specialization(&r.base, &r.targs, &module.kernels)?;
             return Ok(declared.map(renamed));
         };
-        let b = self.instantiate(&t.template, &r.targs, r.span, &r.name)?;
+        let (t, b) = if templates.len() == 1 && first.enable_if.is_none() {
+            (
+                first,
+                self.instantiate(&first.template, &r.targs, r.span, &r.name)?,
+            )
+        } else {
+            self.enabled_kernel(&templates, r)?
+        };
         Ok(Some(
             match self.kernel_specialization(t, &b, &module.kernels)? {
                 Some(s) => renamed(s),
                 None => b.kernel(t, &r.name),
             },
         ))
+    }
+
+    /// The one of kernel templates `templates` (overloads told apart by their `enable_if`
+    /// return types, SFINAE) that instance `r` uses, with its bindings: the others' conditions
+    /// do not hold for its arguments. None left is `simt::check::no_viable_overload` (one
+    /// template: `simt::check::substitution_failure`).
+    fn enabled_kernel<'k>(
+        &mut self,
+        templates: &[&'k Kernel],
+        r: &super::KernelRef,
+    ) -> Result<(&'k Kernel, Bindings), CheckError> {
+        let mut discarded = Vec::new();
+        for &t in templates {
+            let b = match self.instantiate(&t.template, &r.targs, r.span, &r.name) {
+                Ok(b) => b,
+                Err(e @ CheckError::SubstitutionFailure { .. }) => {
+                    discarded.push((t, e));
+                    continue;
+                }
+                Err(e) => return Err(e),
+            };
+            let Some(ret) = &t.enable_if else {
+                return Ok((t, b));
+            };
+            let mut written = ret.clone();
+            b.ty(&mut written);
+            if let Some(ret) = self.enabled_type(&written) {
+                if ret.base != BaseType::Void || ret.pointer {
+                    return Err(CheckError::Unsupported {
+                        what: format!(
+                            "the kernel `{}` returning `{}`",
+                            r.name, ret.base_text
+                        ),
+                        span: ret.span,
+                        help: Some(
+                            "a kernel returns `void`: write `std::enable_if_t<cond>` (its type defaults to `void`)".into(),
+                        ),
+                    });
+                }
+                return Ok((t, b));
+            }
+            discarded.push((
+                t,
+                substitution_failure(
+                    &r.base,
+                    (&t.template, &b),
+                    &written,
+                    "its return type",
+                    r.span,
+                ),
+            ));
+        }
+        if let [(_, only)] = discarded.as_slice() {
+            return Err(match only {
+                CheckError::SubstitutionFailure {
+                    name,
+                    with,
+                    why,
+                    at,
+                    help,
+                    ..
+                } => CheckError::SubstitutionFailure {
+                    name: name.clone(),
+                    with: with.clone(),
+                    why: why.clone(),
+                    span: r.span,
+                    at: *at,
+                    help: help.clone(),
+                },
+                _ => unreachable!("substitution failures only"),
+            });
+        }
+        let candidates = discarded
+            .iter()
+            .map(|(t, e)| {
+                let reason = match e {
+                    CheckError::SubstitutionFailure { with, why, .. } => {
+                        format!("discarded: with {with}, {why}")
+                    }
+                    _ => unreachable!("substitution failures only"),
+                };
+                miette::LabeledSpan::new_with_span(Some(reason), t.name.span)
+            })
+            .collect();
+        Err(CheckError::NoViableOverload {
+            name: r.base.clone(),
+            why: format!(
+                "{} kernel templates, each discarded because its `enable_if` names no type for these arguments",
+                discarded.len()
+            ),
+            span: r.span,
+            candidates,
+            help: "launch an instance one template's `enable_if` condition holds for".into(),
+        })
     }
 
     /// The explicit specialisation of kernel template `t` among `kernels` for the arguments

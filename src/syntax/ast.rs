@@ -89,6 +89,9 @@ pub struct Kernel {
     pub specialization: Option<Vec<TemplateArg>>,
     /// Parameters in order.
     pub params: Vec<Param>,
+    /// `__global__ std::enable_if_t<c> k(...)`: the return type of a kernel template that
+    /// exists only where `c` holds (`None`: `void`).
+    pub enable_if: Option<TypeName>,
     /// The body.
     pub body: Vec<Stmt>,
     /// The whole definition.

@@ -463,12 +463,17 @@ impl<'m> Builder<'m> {
         let mut specialization = None;
         let mut params = Vec::new();
         let mut body = Vec::new();
+        let mut enable_if = None;
         for p in pair.into_inner() {
             match p.as_rule() {
                 Rule::ident => name = Some(self.ident(p)),
                 Rule::template_args => specialization = Some(self.template_args(p)?),
                 Rule::params => params = self.params(p),
                 Rule::block => body = self.block(p)?,
+                Rule::kernel_enable_if => {
+                    let ty = p.into_inner().next().expect("grammar: a type");
+                    enable_if = Some(self.ty(ty));
+                }
                 _ => {}
             }
         }
@@ -477,6 +482,7 @@ impl<'m> Builder<'m> {
             template: Vec::new(),
             specialization,
             params,
+            enable_if,
             body,
             span,
             namespace: String::new(),

@@ -297,6 +297,7 @@ fn friendly(rule: Rule) -> Option<&'static str> {
         Rule::member_alias => "a member type alias",
         Rule::linkage_block => "`extern \"C\" { ... }`",
         Rule::member_template => "a member function template",
+        Rule::kernel_enable_if => "a kernel's `std::enable_if_t<...>` return type",
         Rule::friend_fn | Rule::friend_host | Rule::friend_decl | Rule::kw_friend => {
             "a `friend` declaration"
         }
