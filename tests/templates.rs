@@ -1265,3 +1265,36 @@ launch d { out = zeros(1); grid = 1; block = 1; expect out == [6]; }
         assert!(out.contains(&format!("ok      {name} ")), "{name}: {out}");
     }
 }
+
+#[test]
+fn local_aliases_of_a_specialisations_member_types_are_those_types() {
+    // vllm's `using Converter = _typeConvert<scalar_t>; using T2 = typename
+    // Converter::packed_hip_type;` then `if constexpr (std::is_same_v<T2, float2>)`: for
+    // scalar_t = float the explicit specialisation's float2, so the first branch runs (a = 2).
+    // The local aliases were once resolved without the file's class members, so is_same_v was
+    // false for both (a wrong result: -1 and 0) and `T1 x` an unreadable type.
+    let src = r#"
+#include <type_traits>
+template <typename T> struct Conv { static constexpr bool exists = false; };
+template <> struct Conv<float> {
+    static constexpr bool exists = true;
+    using hip_type = float;
+    using packed_hip_type = float2;
+};
+template <typename scalar_t>
+__global__ void k(float* out) {
+    using Converter = Conv<scalar_t>;
+    using T1 = typename Converter::hip_type;
+    using T2 = typename Converter::packed_hip_type;
+    if constexpr (std::is_same_v<T2, float2>) {
+        T1 a = 2.5f;
+        out[0] = a;
+    } else {
+        out[0] = -1;
+    }
+    out[1] = std::is_same_v<T1, float> ? 1 : 0;
+}
+launch k<float> { out = zeros(2); expect out == [2.5, 1]; }
+"#;
+    ok(src, &[], ONE, ONE);
+}

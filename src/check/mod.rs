@@ -1310,7 +1310,14 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                     }
                     None => self.with_local_constants(ty),
                 };
-                let mut b = template::Bindings::default();
+                // The file's class members resolve `typename Conv<float>::hip_type` (a
+                // specialisation's member type) wherever the alias is used.
+                let mut b = template::Bindings {
+                    class_members: std::rc::Rc::clone(&self.globals.class_members),
+                    ..Default::default()
+                };
+                let mut ty = ty;
+                b.ty(&mut ty);
                 b.types.insert(name.name.clone(), ty);
                 let mut rest = list[i + 1..].to_vec();
                 b.stmts(&mut rest);
