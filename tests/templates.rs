@@ -1298,3 +1298,39 @@ launch k<float> { out = zeros(2); expect out == [2.5, 1]; }
 "#;
     ok(src, &[], ONE, ONE);
 }
+
+#[test]
+fn partial_specialisations_match_pointer_const_and_reference_patterns() {
+    // Each expected value checked with g++ -std=c++17 static_asserts: K2<const float*> is a
+    // pointer (to const float), not a `const` type: 1; K2<const int&> a reference: 3; with T =
+    // float, K2<T*> 1, K2<const T> 2, K2<T> 0. K3<const int*> takes `const T*` over `T*` (more
+    // specialised): 4; K3<int*> 1; K3<float*> its explicit specialisation: 5. Elem<T*>::type is
+    // T = float: 7.5 * 2 = 15.
+    let src = r#"
+template <typename T> struct K2 { static constexpr int value = 0; };
+template <typename T> struct K2<T*> { static constexpr int value = 1; };
+template <typename T> struct K2<const T> { static constexpr int value = 2; };
+template <typename T> struct K2<T&> { static constexpr int value = 3; };
+template <typename T> struct K3 { static constexpr int value = 0; };
+template <typename T> struct K3<T*> { static constexpr int value = 1; };
+template <typename T> struct K3<const T*> { static constexpr int value = 4; };
+template <> struct K3<float*> { static constexpr int value = 5; };
+template <typename T> struct Elem { using type = T; };
+template <typename T> struct Elem<T*> { using type = T; };
+template <typename T>
+__global__ void k(int* out) {
+    out[0] = K2<const float*>::value;
+    out[1] = K2<const int&>::value;
+    out[2] = K2<T*>::value;
+    out[3] = K2<const T>::value;
+    out[4] = K2<T>::value;
+    out[5] = K3<const int*>::value;
+    out[6] = K3<int*>::value;
+    out[7] = K3<T*>::value;
+    typename Elem<T*>::type e = 7.5f;
+    out[8] = (int)(e * 2);
+}
+launch k<float> { out = zeros(9); expect out == [1, 3, 1, 2, 0, 4, 1, 5, 15]; }
+"#;
+    ok(src, &[], ONE, ONE);
+}

@@ -36,8 +36,8 @@ impl Actual {
     }
 }
 
-fn key(t: &TypeName) -> (String, bool) {
-    (type_key(t, t.pointer), t.is_const)
+fn key(t: &TypeName) -> (String, bool, bool) {
+    (type_key(t, t.pointer), t.is_const, t.reference)
 }
 
 /// A specialisation of a class template: its own parameters (none for an explicit one) and
@@ -161,15 +161,15 @@ pub(crate) fn deduce(scope: &Bindings, spec: &Spec<'_>, actual: &[Actual]) -> Op
     let mut deduced: HashMap<String, Actual> = HashMap::new();
     let mut rest = Vec::new();
     for (pattern, given) in spec.args.iter().zip(actual) {
-        let (name, pointer, is_const) = match pattern {
+        let (name, pointer, is_const, reference) = match pattern {
             TemplateArg::Value(Expr {
                 kind: ExprKind::Name(n),
                 ..
-            }) => (n.as_str(), false, false),
+            }) => (n.as_str(), false, false, false),
             TemplateArg::Type(t) if t.base == BaseType::Named => {
-                (t.base_text.as_str(), t.pointer, t.is_const)
+                (t.base_text.as_str(), t.pointer, t.is_const, t.reference)
             }
-            _ => ("", false, false),
+            _ => ("", false, false, false),
         };
         let Some(p) = param(name) else {
             rest.push((pattern, given));
@@ -177,11 +177,25 @@ pub(crate) fn deduce(scope: &Bindings, spec: &Spec<'_>, actual: &[Actual]) -> Op
         };
         let bound = match (&p.kind, given) {
             (TemplateParamKind::Type(_), Actual::Type(t)) => {
-                // `T*` matches a pointer, binding T to the pointee; `const T` a `const` type.
-                if (pointer && !t.pointer) || (is_const && !t.is_const) {
+                // `T*` matches a pointer, binding T to the pointee (`const int` of a `const
+                // int*`); `const T*` a pointer to `const`; `const T` a `const` type that is no
+                // pointer (a `const int*` is no `const` type: its pointee is); `T&` a reference,
+                // binding T to the type referred to; a pattern with any of these no reference
+                // it does not name ([temp.deduct.type]).
+                let matches = if reference {
+                    t.reference && (!pointer || t.pointer) && (!is_const || t.is_const)
+                } else if pointer {
+                    t.pointer && !t.reference && (!is_const || t.is_const)
+                } else if is_const {
+                    t.is_const && !t.pointer && !t.reference
+                } else {
+                    true
+                };
+                if !matches {
                     return None;
                 }
                 let mut t = t.clone();
+                t.reference &= !reference;
                 t.pointer &= !pointer;
                 t.is_const &= !is_const;
                 Actual::Type(t)
