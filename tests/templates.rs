@@ -1334,3 +1334,28 @@ launch k<float> { out = zeros(9); expect out == [1, 3, 1, 2, 0, 4, 1, 5, 15]; }
 "#;
     ok(src, &[], ONE, ONE);
 }
+
+#[test]
+fn using_function_pointer_aliases_and_attributes_read() {
+    // llm.c's common.h: `using reduction_func_t = float (*) (float);` as a template parameter's
+    // type (blockReduce<warpReduceSum>), `[[nodiscard]]` before a function, and a host function
+    // template with a parameter pack (skipped). twice(3) + 1 = 7 through the alias; the
+    // [[nodiscard]] device function gives 5.
+    let src = r#"
+using reduction_func_t = float (*) (float);
+__device__ float twice(float x) { return 2 * x; }
+template <reduction_func_t op>
+__device__ inline float apply_plus_one(float v) { return op(v) + 1; }
+[[nodiscard]] __device__ float five() { return 5; }
+template <class Kernel, class... KernelArgs>
+[[nodiscard]] float benchmark_kernel(int repeats, Kernel kernel, KernelArgs&&... kernel_args) {
+    return 0.0f;
+}
+__global__ void k(float* out) {
+    out[0] = apply_plus_one<twice>(3);
+    out[1] = five();
+}
+launch k { out = zeros(2); expect out == [7, 5]; }
+"#;
+    ok(src, &[], ONE, ONE);
+}

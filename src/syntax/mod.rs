@@ -262,6 +262,7 @@ fn friendly(rule: Rule) -> Option<&'static str> {
         | Rule::WS1
         | Rule::ident_char
         | Rule::gnu_attribute
+        | Rule::cxx_attribute
         | Rule::paren_text
         | Rule::paren_item
         | Rule::cond
