@@ -385,6 +385,19 @@ __global__ void mixed(S* s, const void* vs, float* out, int* oi) {
     oi[32 + t] = w.i[t % 2];
 }
 launch mixed { s = randint(12 * 32, 0, 256); vs = randint(12 * 32, 0, 64); out = zeros(96); oi = zeros(64); block = 32; grid = 1; }
+struct Det { float bbox[4]; float conf; };
+__global__ void placed(const float* in, float* out) {
+    int t = threadIdx.x;
+    Det* d = (Det*)(out + 1 + t * 5);
+    const Det* s = (const Det*)((const char*)in + 8) + t;
+    d->conf = s->bbox[3] + (s + 1)->conf;
+    d->bbox[1] = (float)(s - (const Det*)(in + 2));
+    Det c = s[1];
+    c.bbox[0] += 1.0f;
+    Det* e = &d[0];
+    e->bbox[2] = c.bbox[0];
+}
+launch placed { in = randint(200, 0, 64); out = zeros(161); block = 32; grid = 1; }
 "#;
 
 #[test]

@@ -1617,4 +1617,108 @@ launch k {
 }
 "#;
     ok(src, &[], [1, 1, 1], [1, 1, 1]);
+
+/// Issue 13: a struct pointer formed from a float pointer at a float offset (tensorrtx's
+/// CalDetection, `Detection* det = (Detection*)(out + 1 + count * sizeof(Detection) / 4)`). The
+/// struct is aligned as its largest member (4 bytes), and each member access is an access of
+/// the member's size, so the pointer may point at any float.
+#[test]
+fn a_struct_pointer_at_a_float_offset_stores_member_by_member() {
+    let want = list((0..161).map(|m| match m {
+        m if m >= 5 && m % 5 == 0 => 7,
+        m if m % 5 == 3 => m / 5,
+        _ => 0,
+    }));
+    let src = format!(
+        r#"
+struct Det {{ float bbox[4]; float conf; }};
+__global__ void k(float* out) {{
+    int i = threadIdx.x;
+    Det* d = (Det*)(out + 1 + i * (sizeof(Det) / sizeof(float)));
+    d->conf = 7.0f;
+    d->bbox[2] = (float)i;
+}}
+launch k {{
+    out = zeros(161);
+    expect out == {want};
+}}
+"#
+    );
+    // Lane i's Det starts at float 5i + 1: conf is float 5i + 5 (7 at 5, 10, ..., 160) and
+    // bbox[2] float 5i + 3 (i at 3, 8, ..., 158). Each store is one 4-byte store per lane:
+    // conf at bytes 20i + 20, lanes 20 bytes apart from byte 20 to 643, every sector 0..20
+    // (a step of 20 < 32 skips none) = 21; bbox[2] at bytes 20i + 12, from 12 to 635, sectors
+    // 0..19 = 20.
+    let c = ok(&src, &[], ONE, [32, 1, 1]).counters;
+    assert_eq!((c.gst_instr, c.gst_sectors), (2, 41));
+    assert_eq!(c.g_bytes_requested, 2 * 128);
+}
+
+/// A struct pointer at a float offset steps, indexes, subtracts and copies in whole structs:
+/// its offset counts floats, `p + k` and `p[k]` move `k` structs.
+#[test]
+fn a_struct_pointer_at_a_float_offset_moves_in_whole_structs() {
+    let want2 = list((0..32).flat_map(|i| [5 * i + 6, 5 * i + 8, i]));
+    let want3 = list((0..164).map(|m| if m >= 3 && m < 163 { m - 1 } else { 0 }));
+    let src = format!(
+        r#"
+struct Det {{ float bbox[4]; float conf; }};
+__global__ void k(const float* in, float* o2, float* o3) {{
+    int i = threadIdx.x;
+    const Det* s = (const Det*)(in + 2);
+    const Det* q = &s[i];
+    o2[3 * i] = s[i].conf;
+    o2[3 * i + 1] = (q + 1)->bbox[1];
+    o2[3 * i + 2] = (float)(q - s);
+    Det* c = (Det*)(o3 + 3) + i;
+    *c = *q;
+}}
+launch k {{
+    in = arange(200);
+    o2 = zeros(96);
+    o3 = zeros(164);
+    expect o2 == {want2};
+    expect o3 == {want3};
+}}
+"#
+    );
+    // s is float 2 of in = arange: s[i] spans floats 5i + 2 .. 5i + 6. s[i].conf = 5i + 6;
+    // (q + 1) is s[i + 1], whose bbox[1] is float 5(i + 1) + 2 + 1 = 5i + 8; q - s = i structs.
+    // c is float 3 + 5i of o3 and gets s[i]'s five floats 5i + 2 .. 5i + 6: o3[m] = m - 1 for
+    // m in 3 .. 162. Loads: conf, bbox[1], and the copy's five members = 7 per lane; stores:
+    // three to o2 and five members = 8.
+    let c = ok(&src, &[], ONE, [32, 1, 1]).counters;
+    assert_eq!((c.gld_instr, c.gst_instr), (7, 8));
+}
+
+/// A struct aligned beyond its members (`__align__(16)`) traps where a pointer to it is not
+/// at a multiple of 16 bytes, as the GPU does; a float offset is 4-byte aligned but a byte
+/// offset of 2 is not even that.
+#[test]
+fn a_struct_pointer_off_its_alignment_traps() {
+    for (ty, at) in [("A", "out + 1"), ("Det", "(float*)((char*)out + 2)")] {
+        let src = format!(
+            r#"
+struct __align__(16) A {{ float x, y, z, w; }};
+struct Det {{ float bbox[4]; float conf; }};
+__global__ void k(float* out) {{
+    {ty}* p = ({ty}*)({at});
+    p->x_or_conf = 1.0f;
+}}
+"#
+        )
+        .replace("x_or_conf", if ty == "A" { "x" } else { "conf" });
+        let f = err(&src, &[("out", "zeros(64)")], Some(ONE), Some([1, 1, 1]));
+        assert_eq!(codes(&f), ["simt::run::misaligned_address"], "{ty}");
+    }
+    // At a multiple of 16 bytes the aligned struct is fine: float 4 is byte 16.
+    let src = r#"
+struct __align__(16) A { float x, y, z, w; };
+__global__ void k(float* out) {
+    A* p = (A*)(out + 4);
+    p->y = 1.0f;
+}
+launch k { out = zeros(8); expect out == [0, 0, 0, 0, 0, 1, 0, 0]; }
+"#;
+    ok(src, &[], ONE, [1, 1, 1]);
 }

@@ -833,7 +833,9 @@ impl KernelChecker<'_, '_> {
         })
     }
 
-    /// `a[i]`, `tile[r][c]`, `p[i]`, `*p`: the memory and the flat element index.
+    /// `a[i]`, `tile[r][c]`, `p[i]`, `*p`: the memory and the flat element index. Through a
+    /// struct pointer, whose offset counts components, the index counts components (the
+    /// memory's width 1).
     pub(crate) fn element(&mut self, e: &ast::Expr) -> Result<(Mem, Expr)> {
         if let ast::ExprKind::Unary {
             op: UnOp::Deref,
@@ -854,6 +856,10 @@ impl KernelChecker<'_, '_> {
             let p = self.pointer(operand)?;
             let mem = self.pointee(p.mem.or_else(|| self.null_held(operand)), e.span)?;
             let zero = constant(Value::I32(0), e.span);
+            let mem = match self.struct_stride(operand) {
+                Some(_) => Mem { width: 1, ..mem },
+                None => mem,
+            };
             return Ok((mem, self.index_through(p.offset, zero, e.span)?));
         }
         if let Some(element) = self.accessor_element(e) {
@@ -944,6 +950,11 @@ impl KernelChecker<'_, '_> {
                 (mem, Some(p.offset), vec![0])
             }
         };
+        // A struct pointer's offset counts components: its element is given in components too.
+        let stride = match base {
+            Some(_) => self.struct_stride(cur),
+            None => None,
+        };
         if indices.len() != dims.len() {
             let what = match &cur.kind {
                 ast::ExprKind::Name(n) => format!("`{n}`"),
@@ -973,6 +984,10 @@ impl KernelChecker<'_, '_> {
             });
         }
         let index = flat.expect("checker: at least one index");
+        let (mem, index) = match stride {
+            Some(k) => (Mem { width: 1, ..mem }, self.scaled(index, k, e.span)?),
+            None => (mem, index),
+        };
         let index = match base {
             Some(offset) => self.index_through(offset, index, e.span)?,
             None => index,

@@ -211,7 +211,10 @@ impl KernelChecker<'_, '_> {
                         help: None,
                     });
                 };
-                let k = self.offset_operand(k)?;
+                let mut k = self.offset_operand(k)?;
+                if let Some(stride) = self.struct_stride(p) {
+                    k = self.scaled(k, stride, *op_span)?;
+                }
                 let offset = self.add_offset(base.offset, k, *op, *op_span)?;
                 Ok(Ptr {
                     mem: Some(mem),
@@ -221,7 +224,8 @@ impl KernelChecker<'_, '_> {
             }
             ast::ExprKind::Cast { ty, expr } if ty.pointer => {
                 let inner = self.pointer(expr)?;
-                self.cast_pointer(inner, ty, span)
+                let from_struct = self.struct_stride(expr).is_some();
+                self.cast_pointer(inner, from_struct, ty, span)
             }
             ast::ExprKind::Call {
                 callee,
@@ -454,7 +458,12 @@ impl KernelChecker<'_, '_> {
                 op: UnOp::Deref, ..
             } => {
                 let is_const = self.place_is_const(operand);
-                let (mem, index) = self.element(operand)?;
+                let (mut mem, mut index) = self.element(operand)?;
+                // `&p[i]` of a struct: a struct pointer, whose offset counts components.
+                if let Some(l) = self.struct_of(operand) {
+                    index = self.scaled(index, mem.width, span)?;
+                    mem.width = l.buffer_shape().1;
+                }
                 let offset = self.widen(index);
                 Ok(Ptr {
                     mem: Some(mem),
@@ -736,8 +745,15 @@ impl KernelChecker<'_, '_> {
         }
     }
 
-    /// `(T*)p`, `reinterpret_cast<T*>(p)`: the same array seen as `T` elements.
-    fn cast_pointer(&mut self, p: Ptr, ty: &ast::TypeName, span: Span) -> Result<Ptr> {
+    /// `(T*)p`, `reinterpret_cast<T*>(p)`: the same array seen as `T` elements (`from_struct`:
+    /// `p` points to structs, so its offset counts components).
+    fn cast_pointer(
+        &mut self,
+        p: Ptr,
+        from_struct: bool,
+        ty: &ast::TypeName,
+        span: Span,
+    ) -> Result<Ptr> {
         // A struct pointer (`reinterpret_cast<Pack2X<float>*>(out)`) sees its one field type.
         let layout = self.layout_of(ty).transpose()?;
         let (elem, width) = match &layout {
@@ -745,7 +761,7 @@ impl KernelChecker<'_, '_> {
             None => super::vector::elem_of(ty)?,
         };
         // What the new type is called in a message: a struct by its name, not its view.
-        let target = layout.map_or_else(|| type_name(elem, width).to_string(), |l| l.name.clone());
+        let target = layout.as_ref().map_or_else(|| type_name(elem, width).to_string(), |l| l.name.clone());
         let Some(mut mem) = p.mem else {
             return Ok(Ptr {
                 is_const: ty.is_const,
@@ -800,25 +816,41 @@ impl KernelChecker<'_, '_> {
                 help: Some(self.view_help(mem.space, elem)),
             });
         }
-        // The offset counts elements of the view: re-expressed in the new one's, in bytes.
-        let (from, to) = (mem.elem.size() * mem.width, elem.size() * width);
-        let offset = if from == to {
+        // The offset counts elements of the view (components of a struct): re-expressed in the
+        // new one's, in bytes. A struct is aligned as C aligns it, its largest member's
+        // alignment (or its `__align__`): where that is more than a component, the offset is
+        // checked at that alignment.
+        let unit = |elem: Scalar, width: u32, is_struct: bool| match is_struct {
+            true => elem.size(),
+            false => elem.size() * width,
+        };
+        let from = unit(mem.elem, mem.width, from_struct);
+        let to = unit(elem, width, layout.is_some());
+        let rescale = |value: Expr, from: u32, to: u32| Expr {
+            kind: ExprKind::Rescale {
+                value: Box::new(value),
+                from,
+                to,
+                size: stored.size(),
+                space: mem.space,
+            },
+            ty: Scalar::I64,
+            span,
+        };
+        let mut offset = if from == to {
             p.offset
         } else if let ExprKind::Const(Value::I64(0)) = p.offset.kind {
             p.offset
         } else {
-            Expr {
-                kind: ExprKind::Rescale {
-                    value: Box::new(p.offset),
-                    from,
-                    to,
-                    size: stored.size(),
-                    space: mem.space,
-                },
-                ty: Scalar::I64,
-                span,
-            }
+            rescale(p.offset, from, to)
         };
+        if let Some(align) = layout.as_ref().map(|l| l.align).filter(|&a| a > to) {
+            if !matches!(offset.kind, ExprKind::Const(Value::I64(0))) {
+                let aligned = rescale(offset, to, align);
+                let k = constant(Value::I64(i64::from(align / to)), span);
+                offset = self.binary(BinOp::Mul, span, aligned, k)?;
+            }
+        }
         Ok(Ptr {
             mem: Some(Mem { elem, width, ..mem }),
             offset,
@@ -938,7 +970,15 @@ impl KernelChecker<'_, '_> {
                 let (l, r) = self.unify((l, r), false, span)?;
                 match self.same_array(l.mem, r.mem, span)? {
                     Some(_) if l.mem.is_some() && r.mem.is_some() => {
-                        return self.binary(BinOp::Sub, op_span, l.offset, r.offset)
+                        let d = self.binary(BinOp::Sub, op_span, l.offset, r.offset)?;
+                        // Struct pointers count components: the structs between them.
+                        return match self.struct_stride(lhs) {
+                            Some(k) if k > 1 => {
+                                let k = constant(Value::I64(i64::from(k)), op_span);
+                                self.binary(BinOp::Div, op_span, d, k)
+                            }
+                            _ => Ok(d),
+                        };
                     }
                     _ => return Err(bad("needs two pointers into one array")),
                 }
@@ -1165,7 +1205,11 @@ impl KernelChecker<'_, '_> {
                         help: None,
                     });
                 }
-                let k = self.offset_operand(value)?;
+                let mut k = self.offset_operand(value)?;
+                if let Some(l) = self.struct_ptrs.get(&i) {
+                    let stride = l.buffer_shape().1;
+                    k = self.scaled(k, stride, op_span)?;
+                }
                 let current = Expr {
                     kind: ExprKind::Var(pv.var),
                     ty: Scalar::I64,

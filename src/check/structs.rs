@@ -213,6 +213,21 @@ impl Layout {
         self.size / elem.size()
     }
 
+    /// The component type and the components per struct of a buffer of this type (a struct
+    /// holding pointers, which simt refuses in memory, is counted as its 8-byte leaves).
+    pub(crate) fn buffer_shape(&self) -> (Scalar, u32) {
+        if self.has_pointer() {
+            return (Scalar::I64, self.size / 8);
+        }
+        if let Some(e) = self.elem() {
+            return (e, self.stride(e));
+        }
+        if self.is_refused() {
+            return (Scalar::F32, 1);
+        }
+        (Scalar::U8, self.size)
+    }
+
     fn member(&self, name: &str) -> Option<&Member> {
         self.members
             .iter()
@@ -808,15 +823,16 @@ impl<'g> KernelChecker<'g, '_> {
                 span,
                 "simt follows a pointer member in a struct value (a local, a parameter), not in memory; pass the buffer it points to as a parameter of its own",
             ));
-            return (Scalar::I64, l.size / 8);
         }
-        if let Some(e) = l.elem() {
-            return (e, l.stride(e));
-        }
-        if l.is_refused() {
-            return (Scalar::F32, 1);
-        }
-        (Scalar::U8, l.size)
+        l.buffer_shape()
+    }
+
+    /// The components one struct spans where `e` is a pointer to a struct. A struct pointer's
+    /// offset counts components (not structs), so that it may point wherever C's alignment
+    /// lets it, as `(Det*)(floats + 1)` of a struct of floats does: `p + k` and `p[k]` step
+    /// `k` times this many.
+    pub(crate) fn struct_stride(&mut self, e: &ast::Expr) -> Option<u32> {
+        self.struct_pointee(e).map(|l| l.buffer_shape().1)
     }
 
     /// A new struct in registers, one fresh variable per leaf, named `name.member`.
@@ -1293,17 +1309,25 @@ impl<'g> KernelChecker<'g, '_> {
             unreachable!("checked: a struct in memory")
         };
         let (elem, width) = self.buffer_of(&place.layout, span);
+        // The offset counts the struct's own components (see `struct_stride`); a struct inside
+        // one of another layout (a struct of floats in a struct of bytes) re-expresses it.
+        let (from, to) = (mem.elem.size(), elem.size());
         let offset = match at.kind {
-            ExprKind::Const(v) if v.as_i64().is_some_and(|k| k % i64::from(width) == 0) => {
+            _ if from == to => at,
+            ExprKind::Const(v)
+                if v
+                    .as_i64()
+                    .is_some_and(|k| k * i64::from(from) % i64::from(to) == 0) =>
+            {
                 let k = v.as_i64().expect("checked: an integer constant");
-                constant(Value::I64(k / i64::from(width)), span)
+                constant(Value::I64(k * i64::from(from) / i64::from(to)), span)
             }
             _ => Expr {
                 kind: ExprKind::Rescale {
                     value: Box::new(at),
-                    from: elem.size(),
-                    to: width * elem.size(),
-                    size: elem.size(),
+                    from,
+                    to,
+                    size: from,
                     space: mem.space,
                 },
                 ty: Scalar::I64,
