@@ -153,9 +153,9 @@ impl KernelChecker<'_, '_> {
             let call = self.call_on(object, l, &form, args, (span, false))?;
             let p = self.returned_pointer(&form, call, span)?;
             let mem = self.pointee(p.mem, span)?;
+            // A struct pointer's offset counts components (see `struct_stride`).
             let at =
                 self.index_through(p.offset, super::expr::constant(Value::I64(0), span), span)?;
-            let at = self.scaled(at, mem.width, span)?;
             Ok(StructPlace {
                 layout,
                 home: Home::Mem {
