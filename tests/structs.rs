@@ -1722,3 +1722,57 @@ launch k { out = zeros(8); expect out == [0, 0, 0, 0, 0, 1, 0, 0]; }
 "#;
     ok(src, &[], ONE, [1, 1, 1]);
 }
+
+/// Issue 13: cuda-samples' `SharedMemory<T>` (an object whose `operator T*()` views the dynamic
+/// shared memory, here through `(T*)(void*)__smem`) of a struct type, indexed as the object
+/// itself (`sm[i] = v`, `sm[i] += sm[j]`): member operators chosen by their argument, a
+/// `float` for `operator+=(float)`, a struct for `operator+=(const P&)`.
+#[test]
+fn shared_memory_of_a_struct_type_is_indexed_through_its_conversion() {
+    let want = list((0..16).flat_map(|t| [2 * t + 16, t * t + (t + 16) * (t + 16)]));
+    let src = format!(
+        r#"
+struct P {{
+    float s, q;
+    __device__ void operator+=(float a) {{ s += a; q += a * a; }}
+    __device__ void operator+=(const P& o) {{ s += o.s; q += o.q; }}
+}};
+template <class T>
+struct SharedMemory {{
+    __device__ inline operator T*() {{
+        extern __shared__ int __smem[];
+        return (T*)(void*)__smem;
+    }}
+}};
+__global__ void k(P* out) {{
+    SharedMemory<P> sm;
+    int t = threadIdx.x;
+    P v = {{0.0f, 0.0f}};
+    v += (float)t;
+    sm[t] = v;
+    __syncthreads();
+    if (t < 16) sm[t] += sm[t + 16];
+    __syncthreads();
+    if (t < 16) out[t] = sm[t];
+}}
+launch k {{
+    out = zeros(32);
+    dyn_smem = 256;
+    expect out == {want};
+}}
+"#
+    );
+    // Thread t's P is (t, t²); after the step, sm[t] for t < 16 is (t + t + 16, t² + (t + 16)²)
+    // = (2t + 16, t² + (t + 16)²), which out[t] gets.
+    // Shared: `sm[t] = v` is two stores, lane t at word 2t: lanes t and t + 16 share bank 2t mod
+    // 32, 2 wavefronts each = 4. The step (16 lanes) loads sm[t].s, .q, sm[t + 16].s, .q and
+    // stores .s, .q: words 2t (+ 32), even banks 0..30 for the 16 lanes, 1 wavefront each: 4
+    // loads, 2 stores. `out[t] = sm[t]` loads .s and .q, 1 wavefront each.
+    let c = ok(&src, &[], ONE, [32, 1, 1]).counters;
+    // In all 4 + 6 = 10 instructions and 6 + 6 = 12 wavefronts, 2 beyond one per instruction.
+    assert_eq!(
+        (c.smem_instr, c.smem_wavefronts, c.smem_bank_conflicts),
+        (10, 12, 2)
+    );
+    assert_eq!(c.gst_instr, 2);
+}

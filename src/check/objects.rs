@@ -311,9 +311,11 @@ impl KernelChecker<'_, '_> {
         }))
     }
 
-    /// A pointer from an object: `SharedMemory<T>()` converted, or `smem.getPointer()`.
+    /// A pointer from an object: `SharedMemory<T>()` or `SharedMemory<T> s;` converted, or
+    /// `smem.getPointer()`.
     pub(crate) fn object_pointer(&mut self, e: &ast::Expr) -> Option<Result<Ptr>> {
         let (o, method, args) = match &e.kind {
+            ast::ExprKind::Name(_) => (self.object_of(e)?, "operator", &[][..]),
             ast::ExprKind::Method {
                 object,
                 method,

@@ -73,6 +73,11 @@ impl KernelChecker<'_, '_> {
                 Some(Binding::Pointer(_)) => true,
                 Some(Binding::Shared(s)) => !self.shared[s as usize].is_scalar(),
                 Some(Binding::LocalArray(_)) => true,
+                // `SharedMemory<T> s;` indexed as `s[i]`: its `operator T*()`.
+                Some(Binding::Object(i)) => self.globals.structs[self.objects[i as usize].def]
+                    .methods
+                    .iter()
+                    .any(|m| m.name.name == "operator" && m.ret.pointer),
                 Some(_) => false,
                 None => n == "NULL" || n == "nullptr",
             },
@@ -176,6 +181,9 @@ impl KernelChecker<'_, '_> {
                     is_const: false,
                 }),
                 Some(Binding::Pointer(i)) => self.pointer_held(i, span),
+                Some(Binding::Object(_)) if self.is_pointer(e) => self
+                    .object_pointer(e)
+                    .expect("checked: an object that converts to a pointer"),
                 None if n == "NULL" || n == "nullptr" => Ok(null(span)),
                 _ => self.null_constant(e),
             },
@@ -224,7 +232,19 @@ impl KernelChecker<'_, '_> {
             }
             ast::ExprKind::Cast { ty, expr } if ty.pointer => {
                 let inner = self.pointer(expr)?;
-                let from_struct = self.struct_stride(expr).is_some();
+                // `(void*)p`: the same address, typed again by the cast around it
+                // (`(T*)(void*)smem`, as cuda-samples' `SharedMemory<T>` writes it).
+                if ty.base == ast::BaseType::Void {
+                    return Ok(inner);
+                }
+                let mut source = expr.as_ref();
+                while let ast::ExprKind::Cast { ty, expr } = &source.kind {
+                    if !(ty.pointer && ty.base == ast::BaseType::Void) {
+                        break;
+                    }
+                    source = expr;
+                }
+                let from_struct = self.struct_stride(source).is_some();
                 self.cast_pointer(inner, from_struct, ty, span)
             }
             ast::ExprKind::Call {

@@ -1097,6 +1097,12 @@ impl<'g> KernelChecker<'g, '_> {
                 Binding::Shared(s) => self.struct_spaces.get(&Space::Shared(s)).cloned(),
                 Binding::LocalArray(a) => self.struct_spaces.get(&Space::Local(a)).cloned(),
                 Binding::Pointer(i) => self.struct_ptrs.get(&i).cloned(),
+                // `SharedMemory<P> s;`: what its `operator P*()` points to.
+                Binding::Object(i) => {
+                    let o = self.objects[i as usize].clone();
+                    let f = self.member_fn(&o, "operator")?;
+                    self.layout_of(&f.ret)?.ok()
+                }
                 _ => None,
             },
             ast::ExprKind::Binary {
@@ -1189,6 +1195,33 @@ impl<'g> KernelChecker<'g, '_> {
             .iter()
             .find(|m| m.name.name == name && arity.is_none_or(|n| m.params.len() == n))?;
         Some(bindings.function(m))
+    }
+
+    /// The member operator `name` of `l` for `args`: among its overloads of that many
+    /// parameters, the first whose parameters are structs where the arguments are (`operator
+    /// +=(float)` for `s += x`, `operator+=(const S&)` for `s += t`), else the first.
+    fn operator_for(&mut self, l: &Layout, name: &str, args: &[ast::Expr]) -> Option<ast::Function> {
+        let (def, bindings) = l.def.clone()?;
+        let candidates: Vec<ast::Function> = self.globals.structs[def]
+            .methods
+            .iter()
+            .filter(|m| m.name.name == name && m.params.len() == args.len())
+            .map(|m| bindings.function(m))
+            .collect();
+        if candidates.len() > 1 {
+            let structs: Vec<bool> = args.iter().map(|a| self.struct_of(a).is_some()).collect();
+            for f in &candidates {
+                let params: Vec<bool> = f
+                    .params
+                    .iter()
+                    .map(|p| self.layout_of(&p.ty).is_some())
+                    .collect();
+                if params == structs {
+                    return Some(f.clone());
+                }
+            }
+        }
+        candidates.into_iter().next()
     }
 
     // ------------------------------------------------------------------ places and values
@@ -2705,7 +2738,11 @@ impl<'g> KernelChecker<'g, '_> {
             return Ok(constant(Value::I32(0), span));
         }
         let arity = name.starts_with("operator").then_some(args.len());
-        let Some(f) = self.method(&l, name, arity) else {
+        let f = match arity {
+            Some(_) => self.operator_for(&l, name, args),
+            None => self.method(&l, name, arity),
+        };
+        let Some(f) = f else {
             return Err(CheckError::UnknownName {
                 name: name.to_string(),
                 span,
