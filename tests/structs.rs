@@ -1659,7 +1659,7 @@ launch k {{
 #[test]
 fn a_struct_pointer_at_a_float_offset_moves_in_whole_structs() {
     let want2 = list((0..32).flat_map(|i| [5 * i + 6, 5 * i + 8, i]));
-    let want3 = list((0..164).map(|m| if m >= 3 && m < 163 { m - 1 } else { 0 }));
+    let want3 = list((0..164).map(|m| if (3..163).contains(&m) { m - 1 } else { 0 }));
     let src = format!(
         r#"
 struct Det {{ float bbox[4]; float conf; }};

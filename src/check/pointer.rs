@@ -781,7 +781,9 @@ impl KernelChecker<'_, '_> {
             None => super::vector::elem_of(ty)?,
         };
         // What the new type is called in a message: a struct by its name, not its view.
-        let target = layout.as_ref().map_or_else(|| type_name(elem, width).to_string(), |l| l.name.clone());
+        let target = layout
+            .as_ref()
+            .map_or_else(|| type_name(elem, width).to_string(), |l| l.name.clone());
         let Some(mut mem) = p.mem else {
             return Ok(Ptr {
                 is_const: ty.is_const,

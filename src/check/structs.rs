@@ -1200,7 +1200,12 @@ impl<'g> KernelChecker<'g, '_> {
     /// The member operator `name` of `l` for `args`: among its overloads of that many
     /// parameters, the first whose parameters are structs where the arguments are (`operator
     /// +=(float)` for `s += x`, `operator+=(const S&)` for `s += t`), else the first.
-    fn operator_for(&mut self, l: &Layout, name: &str, args: &[ast::Expr]) -> Option<ast::Function> {
+    fn operator_for(
+        &mut self,
+        l: &Layout,
+        name: &str,
+        args: &[ast::Expr],
+    ) -> Option<ast::Function> {
         let (def, bindings) = l.def.clone()?;
         let candidates: Vec<ast::Function> = self.globals.structs[def]
             .methods
@@ -1348,8 +1353,7 @@ impl<'g> KernelChecker<'g, '_> {
         let offset = match at.kind {
             _ if from == to => at,
             ExprKind::Const(v)
-                if v
-                    .as_i64()
+                if v.as_i64()
                     .is_some_and(|k| k * i64::from(from) % i64::from(to) == 0) =>
             {
                 let k = v.as_i64().expect("checked: an integer constant");
