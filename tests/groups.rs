@@ -258,3 +258,55 @@ fn a_group_of_the_wrong_kind_is_an_error() {
         assert_eq!(codes(&f), [code], "{decl}{call}");
     }
 }
+
+/// Issue 13 (cuda-samples' shfl_scan, `result.y = tile.shfl_xor(result.y, 1)` of a `uint4`
+/// member): a tile's shuffle of a vector is one 32-bit shuffle per component, so it computes
+/// and costs what the four component shuffles written out do.
+#[test]
+fn a_tile_shuffle_of_a_vector_member_shuffles_each_component() {
+    let whole = "r.b = tile.shfl_xor(r.a, 1);\n    uint4 v = tile.shfl_down(r.a, 2);";
+    let parts = "r.b.x = tile.shfl_xor(r.a.x, 1); r.b.y = tile.shfl_xor(r.a.y, 1);
+    r.b.z = tile.shfl_xor(r.a.z, 1); r.b.w = tile.shfl_xor(r.a.w, 1);
+    uint4 v;
+    v.x = tile.shfl_down(r.a.x, 2); v.y = tile.shfl_down(r.a.y, 2);
+    v.z = tile.shfl_down(r.a.z, 2); v.w = tile.shfl_down(r.a.w, 2);";
+    // Lane t's r.a = (t, 10t, 100t, 1000t). r.b is lane t ^ 1's: s = t ^ 1 gives (s, 10s,
+    // 100s, 1000s); v is lane t + 2's inside the 32-lane tile, t's own on lanes 30 and 31.
+    let want = |f: &dyn Fn(u32) -> u32| {
+        let v: Vec<String> = (0..32)
+            .flat_map(|t| {
+                let s = f(t);
+                [s, 10 * s, 100 * s, 1000 * s]
+            })
+            .map(|x| x.to_string())
+            .collect();
+        format!("[{}]", v.join(", "))
+    };
+    let (xor, down) = (
+        want(&|t| t ^ 1),
+        want(&|t| if t < 30 { t + 2 } else { t }),
+    );
+    let mut instructions = Vec::new();
+    for body in [whole, parts] {
+        let src = format!(
+            r#"
+#include <cooperative_groups.h>
+namespace cg = cooperative_groups;
+struct R {{ uint4 a; uint4 b; }};
+__global__ void k(uint4* b, uint4* d) {{
+    cg::thread_block cta = cg::this_thread_block();
+    cg::thread_block_tile<32> tile = cg::tiled_partition<32>(cta);
+    unsigned t = threadIdx.x;
+    R r;
+    r.a = make_uint4(t, 10 * t, 100 * t, 1000 * t);
+    {body}
+    b[t] = r.b;
+    d[t] = v;
+}}
+launch k {{ b = zeros(128); d = zeros(128); expect b == {xor}; expect d == {down}; }}
+"#
+        );
+        instructions.push(ok(&src, &[], ONE, [32, 1, 1]).counters.warp_instr);
+    }
+    assert_eq!(instructions[0], instructions[1]);
+}

@@ -256,6 +256,25 @@ impl KernelChecker<'_, '_> {
                 let call = self.file_operator(e).expect("checked: a file operator");
                 self.computed_vector(&call)?
             }
+            // A tile's shuffle of a vector (`tile.shfl_xor(v, 1)`): the vector's shape.
+            ast::ExprKind::Method {
+                object,
+                method,
+                args,
+                ..
+            } if is_shuffle(&method.name)
+                && args.len() == 2
+                && matches!(self.group(object)?, Some(super::groups::Group::Tile(_))) =>
+            {
+                match self.value_vector_shape(&args[0])? {
+                    Some(shape) => Some(shape),
+                    // A struct's vector member (`result.y` of a `uint4`).
+                    None => self
+                        .struct_of(&args[0])
+                        .and_then(|l| cuda_vector(&l.name))
+                        .filter(|&(s, n)| !is_struct_vector(s, n)),
+                }
+            }
             ast::ExprKind::Method { object, method, .. } => {
                 self.vector_method(object, &method.name)
             }
@@ -431,6 +450,65 @@ impl KernelChecker<'_, '_> {
         Ok(())
     }
 
+    /// `tile.shfl_xor(v, k)` (and `shfl`, `shfl_up`, `shfl_down`) of a vector `v` through a
+    /// cooperative-groups tile: one 32-bit shuffle per component, as CUDA's `shfl` of a type
+    /// wider than 32 bits is; `None` when `e` is no such shuffle.
+    fn tile_vector_shuffle(
+        &mut self,
+        e: &ast::Expr,
+        elem: Scalar,
+        width: u32,
+    ) -> Option<Result<VecValue>> {
+        let ast::ExprKind::Method {
+            object,
+            method,
+            args,
+            ..
+        } = &e.kind
+        else {
+            return None;
+        };
+        if !is_shuffle(&method.name) {
+            return None;
+        }
+        let kind = match method.name.as_str() {
+            "shfl" => crate::value::ShflKind::Idx,
+            "shfl_up" => crate::value::ShflKind::Up,
+            "shfl_down" => crate::value::ShflKind::Down,
+            _ => crate::value::ShflKind::Xor,
+        };
+        if args.len() != 2 || width < 2 {
+            return None;
+        }
+        let n = match self.group(object) {
+            Ok(Some(super::groups::Group::Tile(n))) => n,
+            Ok(_) => return None,
+            Err(err) => return Some(Err(err)),
+        };
+        Some((|| {
+            let mut first = Vec::new();
+            let parts = self.vector_components(&args[0], elem, width, &mut first)?;
+            let arg = self.expr(&args[1])?;
+            let mut shuffled = Vec::new();
+            for part in parts {
+                shuffled.push(self.tile_shuffle(n, kind, part, arg.clone(), e.span)?);
+            }
+            if first.is_empty() {
+                return Ok(VecValue::Parts(shuffled));
+            }
+            let call = Expr {
+                kind: ExprKind::Inline {
+                    name: method.name.clone(),
+                    body: first,
+                    result: None,
+                },
+                ty: Scalar::Bool,
+                span: e.span,
+            };
+            Ok(VecValue::Call(call, shuffled))
+        })())
+    }
+
     /// The components of the vector value `e` of `width` `elem`s, as expressions.
     pub(crate) fn vector_components(
         &mut self,
@@ -528,6 +606,9 @@ impl KernelChecker<'_, '_> {
         }
         if let Some(parts) = self.vector_member(e, elem, width) {
             return parts.map(VecValue::Parts);
+        }
+        if let Some(shuffled) = self.tile_vector_shuffle(e, elem, width) {
+            return shuffled;
         }
         let want = type_name(elem, width);
         let mismatch = |found: String, span: Span| CheckError::Mismatch {
@@ -813,4 +894,9 @@ pub(crate) enum Place {
     Var(VarId, Scalar),
     /// A component of a vector element in memory.
     Elem(Mem, Expr),
+}
+
+/// Whether a group's method of this name is a shuffle.
+fn is_shuffle(name: &str) -> bool {
+    matches!(name, "shfl" | "shfl_up" | "shfl_down" | "shfl_xor")
 }
