@@ -282,10 +282,7 @@ fn a_tile_shuffle_of_a_vector_member_shuffles_each_component() {
             .collect();
         format!("[{}]", v.join(", "))
     };
-    let (xor, down) = (
-        want(&|t| t ^ 1),
-        want(&|t| if t < 30 { t + 2 } else { t }),
-    );
+    let (xor, down) = (want(&|t| t ^ 1), want(&|t| if t < 30 { t + 2 } else { t }));
     let mut instructions = Vec::new();
     for body in [whole, parts] {
         let src = format!(
