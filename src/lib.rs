@@ -27,3 +27,4 @@ pub mod suite;
 pub mod syntax;
 pub mod texture;
 pub mod value;
+pub mod wmma;

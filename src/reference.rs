@@ -22,7 +22,8 @@
 //! the checker placed in registers costs no instruction and is not counted as memory traffic; one
 //! in local memory costs an instruction and counts as a local load or store.
 //!
-//! Warp-synchronous operations (shuffles, votes, `__activemask()`, `__syncwarp()`) need the
+//! Warp-synchronous operations (shuffles, votes, `__activemask()`, `__syncwarp()`, WMMA's
+//! `load_matrix_sync`, `store_matrix_sync` and `mma_sync`) need the
 //! lanes of a warp to meet mid-expression, which one thread at a time cannot express: a kernel
 //! using them stops with [`RefError::Unsupported`]. `__device__` functions run inline; called as
 //! a statement their body may hold barriers, called inside an expression it may not.
@@ -1243,6 +1244,11 @@ impl<'k> Block<'_, 'k> {
             StmtKind::SyncWarp(_) => {
                 return Err(RefError::Unsupported {
                     what: "__syncwarp()",
+                })
+            }
+            StmtKind::Collective { .. } | StmtKind::Mma { .. } => {
+                return Err(RefError::Unsupported {
+                    what: "WMMA's warp matrix functions",
                 })
             }
             StmtKind::GridSync => {

@@ -486,6 +486,39 @@ pub enum CheckError {
         #[help]
         help: String,
     },
+    /// `wmma::mma_sync(d, a, b, c)` with `a` of another shape than `d`, or a fragment where
+    /// WMMA takes another
+    #[error("{what}")]
+    #[diagnostic(code(simt::check::wmma))]
+    Wmma {
+        /// What is wrong.
+        what: String,
+        /// The argument.
+        #[label("{label}")]
+        span: Span,
+        /// What the argument is.
+        label: String,
+        /// What WMMA takes.
+        #[help]
+        help: String,
+    },
+    /// `wmma::load_matrix_sync(a, p, 12)` for `half`: 24 bytes
+    #[error("ldm {ldm} of `{elem}` is {bytes} bytes, not a multiple of 16")]
+    #[diagnostic(
+        code(simt::check::wmma_ldm),
+        help("ldm must be a multiple of 8 for 16-bit elements, 4 for 32-bit ones, 16 for 8-bit ones and 2 for double (16 bytes; CUDA C++ Programming Guide, \"Warp Matrix Functions\"): pad the rows")
+    )]
+    WmmaLdm {
+        /// The stride given.
+        ldm: i64,
+        /// The element type.
+        elem: &'static str,
+        /// In bytes.
+        bytes: i128,
+        /// The argument.
+        #[label("the stride in elements between rows (or columns)")]
+        span: Span,
+    },
     /// `typename cub::WarpReduce<float>::TempStorage temp;` in a kernel body, without `__shared__`
     #[error("CUB's `{class}::TempStorage` must be in shared memory")]
     #[diagnostic(

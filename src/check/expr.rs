@@ -1423,6 +1423,9 @@ impl KernelChecker<'_, '_> {
                 help: Some((*why).to_string()),
             });
         }
+        if let Some(result) = self.wmma_call(name, args, span) {
+            return result;
+        }
         if let Some(result) = self.intrinsic(name, args, span) {
             return result;
         }

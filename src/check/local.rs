@@ -856,6 +856,16 @@ impl<'a> Facts<'a> {
                 self.expr(pred);
                 self.loaded.insert(*result);
             }
+            StmtKind::Collective { tile, .. } => {
+                if let Some(t) = tile {
+                    self.expr(&t.offset);
+                    self.expr(&t.ldm);
+                }
+            }
+            StmtKind::Mma { a, b, c, d, .. } => {
+                a.iter().chain(b).chain(c).for_each(|e| self.expr(e));
+                self.loaded.extend(d);
+            }
             StmtKind::Printf { args, .. } => args.iter().for_each(|a| self.expr(a)),
             StmtKind::Break
             | StmtKind::Continue
@@ -1073,6 +1083,16 @@ pub(crate) fn assigned_vars(body: &[Stmt], out: &mut HashSet<VarId>) {
             StmtKind::BarrierVote { pred, result, .. } => {
                 out.insert(*result);
                 in_expr(pred, out);
+            }
+            StmtKind::Collective { tile, .. } => {
+                if let Some(t) = tile {
+                    in_expr(&t.offset, out);
+                    in_expr(&t.ldm, out);
+                }
+            }
+            StmtKind::Mma { a, b, c, d, .. } => {
+                out.extend(d);
+                a.iter().chain(b).chain(c).for_each(|e| in_expr(e, out));
             }
             StmtKind::Printf { args, .. } => args.iter().for_each(|a| in_expr(a, out)),
             StmtKind::Break

@@ -33,6 +33,7 @@ mod texture;
 mod traits;
 pub mod typed;
 mod vector;
+mod wmma;
 
 use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
@@ -2182,6 +2183,12 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                     Err(CheckError::NoEffect { .. }) => Ok(StmtKind::Eval(self.expr(expr)?)),
                     other => other,
                 };
+            }
+        }
+        if let ast::ExprKind::Call { callee, args, .. } = &e.kind {
+            let name = groups::unqualified(&callee.name);
+            if let Some(call) = self.wmma_call(name, args, e.span) {
+                return Ok(StmtKind::Eval(call?));
             }
         }
         if let Some(call) = self.struct_call(e, true) {

@@ -148,10 +148,14 @@ impl KernelChecker<'_, '_> {
                     template: text.to_string(),
                     problem: TemplateProblem::NoSpecialisation,
                     span,
-                    help: Some(format!(
-                        "`{}` is only declared: define it, or a specialisation for these arguments",
-                        text.split('<').next().unwrap_or(text)
-                    )),
+                    help: Some(match text.split('<').next().unwrap_or(text) {
+                        f if super::groups::unqualified(f) == "fragment" => {
+                            super::wmma::HAVE.to_string()
+                        }
+                        t => format!(
+                            "`{t}` is only declared: define it, or a specialisation for these arguments"
+                        ),
+                    }),
                 }),
             },
             super::specialise::Choice::Ambiguous(ks) => Err(CheckError::TemplateArguments {

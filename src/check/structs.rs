@@ -1553,7 +1553,7 @@ impl<'g> KernelChecker<'g, '_> {
     }
 
     /// Leaf `k` of a place as a scalar place.
-    fn leaf(&mut self, p: &StructPlace, k: usize, span: Span) -> Result<Place> {
+    pub(crate) fn leaf(&mut self, p: &StructPlace, k: usize, span: Span) -> Result<Place> {
         let (s, offset) = p.layout.leaves[k];
         Ok(match &p.home {
             Home::Regs(vars) => Place::Var(vars[k], s),
@@ -1571,7 +1571,7 @@ impl<'g> KernelChecker<'g, '_> {
         })
     }
 
-    fn read(&mut self, p: Place, span: Span) -> Expr {
+    pub(crate) fn read(&mut self, p: Place, span: Span) -> Expr {
         match p {
             Place::Var(var, s) => Expr {
                 kind: ExprKind::Var(var),
@@ -1582,7 +1582,7 @@ impl<'g> KernelChecker<'g, '_> {
         }
     }
 
-    fn write(&mut self, p: Place, value: Expr, span: Span) -> Result<Stmt> {
+    pub(crate) fn write(&mut self, p: Place, value: Expr, span: Span) -> Result<Stmt> {
         Ok(Stmt {
             kind: match p {
                 Place::Var(var, s) => StmtKind::Assign {

@@ -1588,7 +1588,13 @@ pub(crate) fn type_key(t: &TypeName, pointer: bool) -> String {
         Ok(s) => s.c_name().to_string(),
         Err(_) => match super::vector::cuda_vector(&t.base_text) {
             Some((elem, n)) => format!("{}{n}", elem.c_name()),
-            None => t.base_text.clone(),
+            // A class is known by its own name, as types resolve by their last part:
+            // `wmma::matrix_a` and `nvcuda::wmma::matrix_a` are the `matrix_a` of a header.
+            None => {
+                let open = t.base_text.find('<').unwrap_or(t.base_text.len());
+                let (class, args) = t.base_text.split_at(open);
+                format!("{}{args}", super::groups::unqualified(class))
+            }
         },
     };
     format!("{base}{}", if pointer { "*" } else { "" })

@@ -624,6 +624,17 @@ pub enum ExprKind {
     },
 }
 
+/// The pointer and leading dimension a WMMA load or store is given.
+#[derive(Clone, Debug)]
+pub struct TileArgs {
+    /// The pointer's offset into its array, in elements (`i64`).
+    pub offset: Expr,
+    /// Bytes per element.
+    pub bytes: u32,
+    /// `ldm`, in elements (`i64`).
+    pub ldm: Expr,
+}
+
 /// A typed statement.
 #[derive(Clone, Debug)]
 pub struct Stmt {
@@ -727,6 +738,30 @@ pub enum StmtKind {
     },
     /// `__syncwarp(mask);`: every lane named in the mask must be active.
     SyncWarp(Expr),
+    /// The precondition of a warp-collective call (WMMA's `load_matrix_sync` and
+    /// `store_matrix_sync`): the whole warp is there, every lane active; with a tile, every lane
+    /// gives the same pointer and `ldm`, the pointer is 256-bit aligned and `ldm` is a multiple
+    /// of 16 bytes. It costs nothing: the accesses that follow are the call's instructions.
+    Collective {
+        /// The function, for messages (`wmma::load_matrix_sync`).
+        call: &'static str,
+        /// The tile's pointer and stride, if the call takes them.
+        tile: Option<TileArgs>,
+    },
+    /// `mma_sync(d, a, b, c)`: the warp's fragments multiplied and accumulated (`crate::wmma`);
+    /// the whole warp must be there, every lane active. One tensor-core warp instruction.
+    Mma {
+        /// Shape, types, layouts and `satf`.
+        op: crate::wmma::MmaOp,
+        /// A's elements (of `op.input`).
+        a: Vec<Expr>,
+        /// B's elements.
+        b: Vec<Expr>,
+        /// C's elements (of `op.c`).
+        c: Vec<Expr>,
+        /// One variable per element of D (of `op.d`).
+        d: Vec<VarId>,
+    },
     /// An expression evaluated for its side effects (an atomic or a `void` function call).
     Eval(Expr),
     /// `return` inside an inlined `__device__` function.

@@ -18,6 +18,7 @@ mod choice;
 mod local;
 mod print;
 mod texture;
+mod wmma;
 
 pub(crate) use print::PRINTF_LIMIT;
 
@@ -691,6 +692,11 @@ impl<'a> BlockRunner<'a> {
                             *o = now;
                         }
                     }
+                }
+                Inst::Collective { call, tile, bytes } => self.collective(pc, call, tile, bytes)?,
+                Inst::Mma { id } => {
+                    self.issue(pc);
+                    self.mma(pc, id)?;
                 }
                 Inst::Printf { id } => {
                     self.issue(pc);

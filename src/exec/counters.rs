@@ -44,6 +44,10 @@ pub struct InstCounters {
     /// Texture fetch warp instructions (`tex2D` and the others): requests to L1TEX's texture
     /// pipe.
     pub tex_requests: u64,
+    /// Tensor-core warp instructions: one per warp per `wmma::mma_sync` (the whole warp's
+    /// `m×n×k` multiply-accumulate, whatever number of `HMMA` instructions the compiler splits
+    /// it into).
+    pub tensor_instr: u64,
     /// Shared-memory load warp instructions.
     pub smem_ld_instr: u64,
     /// Shared-memory store warp instructions.
@@ -83,6 +87,7 @@ impl AddAssign for InstCounters {
         self.cmem_instr += o.cmem_instr;
         self.cmem_transactions += o.cmem_transactions;
         self.tex_requests += o.tex_requests;
+        self.tensor_instr += o.tensor_instr;
         self.local_ld_instr += o.local_ld_instr;
         self.local_st_instr += o.local_st_instr;
         self.local_ld_sectors += o.local_ld_sectors;
@@ -134,6 +139,8 @@ pub struct Counters {
     pub cmem_transactions: u64,
     /// Texture fetch requests (warp instructions of `tex1Dfetch`, `tex1D`, `tex2D`, `tex3D`).
     pub tex_requests: u64,
+    /// Tensor-core warp instructions: one per warp per `wmma::mma_sync`.
+    pub tensor_instr: u64,
     /// Local-memory load requests.
     pub local_ld_instr: u64,
     /// Local-memory store requests.
@@ -179,6 +186,7 @@ impl Counters {
         self.cmem_instr += c.cmem_instr;
         self.cmem_transactions += c.cmem_transactions;
         self.tex_requests += c.tex_requests;
+        self.tensor_instr += c.tensor_instr;
         self.local_ld_instr += c.local_ld_instr;
         self.local_st_instr += c.local_st_instr;
         self.local_ld_sectors += c.local_ld_sectors;

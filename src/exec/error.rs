@@ -234,6 +234,99 @@ pub enum RunError {
         /// The calling thread's mask.
         mask: u32,
     },
+    /// `if (threadIdx.x < 16) wmma::load_matrix_sync(a, p, 16);`
+    #[error("`{call}` called by part of a warp")]
+    #[diagnostic(
+        code(simt::run::collective_divergent),
+        help("every thread of the warp must make this call together, converged (CUDA C++ Programming Guide, \"Warp Matrix Functions\"); move it out of the branch, or make the condition the same for the whole warp")
+    )]
+    CollectiveDivergent {
+        /// The function.
+        call: &'static str,
+        /// The call.
+        #[label("block ({}, {}, {}): thread ({}, {}, {}) calls it, thread ({}, {}, {}) of its warp does not", block[0], block[1], block[2], thread[0], thread[1], thread[2], missing[0], missing[1], missing[2])]
+        span: Span,
+        /// Block index.
+        block: [u32; 3],
+        /// A calling thread.
+        thread: [u32; 3],
+        /// A thread of the warp that is not there (in a branch not taken, or returned).
+        missing: [u32; 3],
+    },
+    /// `wmma::mma_sync(...)` in a block of 16 threads
+    #[error("`{call}` called by a warp of {lanes} threads")]
+    #[diagnostic(
+        code(simt::run::collective_partial_warp),
+        help("the warp matrix functions need all 32 threads of a warp; make the block's thread count a multiple of 32")
+    )]
+    CollectivePartialWarp {
+        /// The function.
+        call: &'static str,
+        /// The call.
+        #[label("block ({}, {}, {}): the last warp has {lanes} threads", block[0], block[1], block[2])]
+        span: Span,
+        /// Block index.
+        block: [u32; 3],
+        /// Threads of the warp.
+        lanes: usize,
+    },
+    /// `wmma::load_matrix_sync(a, p + threadIdx.x, 16)`: the lanes disagree on the pointer or ldm
+    #[error("the threads of a warp give `{call}` different {what}")]
+    #[diagnostic(
+        code(simt::run::collective_not_uniform),
+        help("mptr, ldm and layout must be the same for all threads in the warp (CUDA C++ Programming Guide, \"Warp Matrix Functions\"): compute them from the warp's index, not the thread's")
+    )]
+    CollectiveNotUniform {
+        /// The function.
+        call: &'static str,
+        /// `pointers` or `ldm`.
+        what: &'static str,
+        /// The call.
+        #[label("block ({}, {}, {}): thread ({}, {}, {}) and thread ({}, {}, {}) differ", block[0], block[1], block[2], thread[0], thread[1], thread[2], other[0], other[1], other[2])]
+        span: Span,
+        /// Block index.
+        block: [u32; 3],
+        /// The warp's first thread.
+        thread: [u32; 3],
+        /// A thread that gives another value.
+        other: [u32; 3],
+    },
+    /// `wmma::load_matrix_sync(a, p, 12)` for `half`: 24 bytes
+    #[error("`{call}` with ldm {ldm}: {bytes} bytes, not a multiple of 16")]
+    #[diagnostic(
+        code(simt::run::wmma_ldm),
+        help("ldm must be a multiple of 8 for 16-bit elements, 4 for 32-bit ones, 16 for 8-bit ones and 2 for double (16 bytes; CUDA C++ Programming Guide, \"Warp Matrix Functions\"): pad the rows")
+    )]
+    WmmaLdm {
+        /// The function.
+        call: &'static str,
+        /// The stride given, in elements.
+        ldm: i64,
+        /// In bytes.
+        bytes: i128,
+        /// The call.
+        #[label("block ({}, {}, {})", block[0], block[1], block[2])]
+        span: Span,
+        /// Block index.
+        block: [u32; 3],
+    },
+    /// `wmma::load_matrix_sync(a, p + 4, 16)`: 8 bytes past an aligned address
+    #[error("`{call}` with a pointer {offset} bytes past a 256-bit boundary")]
+    #[diagnostic(
+        code(simt::run::wmma_misaligned),
+        help("mptr must be 256-bit (32-byte) aligned (CUDA C++ Programming Guide, \"Warp Matrix Functions\"): start tiles at multiples of 32 bytes (simt measures from the array's start, which cudaMalloc aligns to 256 bytes)")
+    )]
+    WmmaMisaligned {
+        /// The function.
+        call: &'static str,
+        /// Bytes past the boundary.
+        offset: i64,
+        /// The call.
+        #[label("block ({}, {}, {})", block[0], block[1], block[2])]
+        span: Span,
+        /// Block index.
+        block: [u32; 3],
+    },
     /// `__shfl_sync(m, v, 0, w)` with `w == 3`
     #[error("shuffle width {width} is not a power of two from 1 to 32")]
     #[diagnostic(code(simt::run::shuffle_width), help("use 1, 2, 4, 8, 16 or 32"))]

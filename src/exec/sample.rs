@@ -457,7 +457,7 @@ fn named<T: Serialize>(c: &T) -> BTreeMap<String, f64> {
 }
 
 /// Counters of one instruction, as many as [`fields`] lists.
-const FIELDS: usize = 28;
+const FIELDS: usize = 29;
 
 /// An instruction's counters in a fixed order (undone by [`unfields`]).
 fn fields(c: &InstCounters) -> [u64; FIELDS] {
@@ -490,6 +490,7 @@ fn fields(c: &InstCounters) -> [u64; FIELDS] {
         c.g_wavefronts,
         c.tex_requests,
         c.grid_syncs,
+        c.tensor_instr,
     ]
 }
 
@@ -525,6 +526,7 @@ fn unfields(s: &[f64; FIELDS]) -> InstCounters {
         g_wavefronts: r(25),
         tex_requests: r(26),
         grid_syncs: r(27),
+        tensor_instr: r(28),
     }
 }
 

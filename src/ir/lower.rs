@@ -62,6 +62,7 @@ struct Lowerer<'k> {
     addresses: HashMap<u32, Reg>,
     /// Each `printf` call's format and argument registers.
     printfs: Vec<PrintfIr>,
+    mmas: Vec<crate::ir::MmaIr>,
     inputs: Vec<(Reg, Scalar, Input)>,
     /// Label targets (`None` until placed) and the instructions waiting for them.
     labels: Vec<Option<u32>>,
@@ -104,6 +105,7 @@ impl<'k> Lowerer<'k> {
             bases: HashMap::new(),
             addresses: HashMap::new(),
             printfs: Vec::new(),
+            mmas: Vec::new(),
             inputs: Vec::new(),
             labels: Vec::new(),
             fixups: Vec::new(),
@@ -214,6 +216,7 @@ impl<'k> Lowerer<'k> {
                 })
                 .collect(),
             printfs: self.printfs,
+            mmas: self.mmas,
             constants: kernel.constants.clone(),
             block_shapes: kernel.block_shapes.clone(),
             choices: kernel.choices.iter().map(|&s| space(s)).collect(),
@@ -497,6 +500,29 @@ impl<'k> Lowerer<'k> {
                     args,
                 });
                 self.emit(Inst::Printf { id }, span);
+            }
+            StmtKind::Collective { call, tile } => {
+                let (tile, bytes) = match tile {
+                    Some(t) => (Some((self.expr(&t.offset), self.expr(&t.ldm))), t.bytes),
+                    None => (None, 0),
+                };
+                self.emit(Inst::Collective { call, tile, bytes }, span);
+            }
+            StmtKind::Mma { op, a, b, c, d } => {
+                let mut regs = |list: &[typed::Expr]| -> Vec<Reg> {
+                    list.iter().map(|e| self.expr(e)).collect()
+                };
+                let (a, b, c) = (regs(a), regs(b), regs(c));
+                let d = d.iter().map(|v| self.vars[v.0 as usize]).collect();
+                let id = self.mmas.len() as u32;
+                self.mmas.push(crate::ir::MmaIr {
+                    op: *op,
+                    a,
+                    b,
+                    c,
+                    d,
+                });
+                self.emit(Inst::Mma { id }, span);
             }
             StmtKind::ReturnFn => self.jump_out(Inst::ReturnFn { skip_to: 0 }, span),
             StmtKind::Eval(e) => match &e.kind {
@@ -1161,6 +1187,17 @@ fn collect_stmt_at(s: &typed::Stmt, needs: &mut Needs) {
             collect_expr(len, needs);
         }
         StmtKind::BarrierVote { pred, .. } => collect_expr(pred, needs),
+        StmtKind::Collective { tile, .. } => {
+            if let Some(t) = tile {
+                collect_expr(&t.offset, needs);
+                collect_expr(&t.ldm, needs);
+            }
+        }
+        StmtKind::Mma { a, b, c, .. } => a
+            .iter()
+            .chain(b)
+            .chain(c)
+            .for_each(|e| collect_expr(e, needs)),
         StmtKind::Printf { args, .. } => args.iter().for_each(|a| collect_expr(a, needs)),
         StmtKind::VecLoad { index, .. } => collect_expr(index, needs),
         StmtKind::VecStore { index, values, .. } | StmtKind::VecAtomic { index, values, .. } => {

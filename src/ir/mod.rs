@@ -160,6 +160,8 @@ pub struct KernelIr {
     pub locals: Vec<LocalArrayIr>,
     /// The `printf` calls, by `Inst::Printf::id`.
     pub printfs: Vec<PrintfIr>,
+    /// The `mma_sync` calls, by `Inst::Mma::id`.
+    pub mmas: Vec<MmaIr>,
     /// Buffer parameters that are `__constant__` arrays: loads go through the constant cache.
     pub constants: Vec<u32>,
     /// Per instruction, the source site the sanitizer's reports are grouped by (its line); when
@@ -205,6 +207,22 @@ impl KernelIr {
     pub fn site(&self, inst: u32) -> u32 {
         self.sites.get(inst as usize).copied().unwrap_or(inst)
     }
+}
+
+/// One `mma_sync` call: the operation and the registers of its fragments' elements, each in
+/// element order (`x[0]`, `x[1]`, ...).
+#[derive(Clone, Debug)]
+pub struct MmaIr {
+    /// Shape, types, layouts, `satf`.
+    pub op: crate::wmma::MmaOp,
+    /// A's registers.
+    pub a: Vec<Reg>,
+    /// B's registers.
+    pub b: Vec<Reg>,
+    /// C's registers.
+    pub c: Vec<Reg>,
+    /// D's registers.
+    pub d: Vec<Reg>,
 }
 
 /// One `printf` call: its format and the registers of its arguments with their types.
@@ -460,6 +478,18 @@ pub enum Inst {
     Clock { d: Reg },
     /// `__syncwarp(mask)`: every lane of the mask must be active.
     SyncWarp { mask: Reg },
+    /// A warp-collective call's precondition ([`crate::check::typed::StmtKind::Collective`]):
+    /// each warp with an active lane is whole and wholly active; with `tile`, its lanes agree on
+    /// the `i64` pointer offset `ptr` (elements of `bytes` bytes) and the `i64` `ldm`, the
+    /// offset is a multiple of 32 bytes and `ldm` one of 16; free.
+    Collective {
+        call: &'static str,
+        tile: Option<(Reg, Reg)>,
+        bytes: u32,
+    },
+    /// `mma_sync`: [`KernelIr::mmas`]`[id]` for each warp with an active lane, which must be
+    /// whole and wholly active; one tensor-core warp instruction.
+    Mma { id: u32 },
     /// `assert(c)`: an active lane where `c` is false stops the launch.
     Assert { c: Reg, assume: bool },
     /// `__trap()`: any active lane stops the launch.
@@ -622,6 +652,7 @@ impl Inst {
                 | Inst::FnEnd
                 | Inst::ReturnFn { .. }
                 | Inst::Disjoint { .. }
+                | Inst::Collective { .. }
         )
     }
 }

@@ -148,6 +148,13 @@ pub fn render(m: &RunOutput) -> String {
             c.tex_requests
         );
     }
+    if c.tensor_instr > 0 {
+        let _ = writeln!(
+            s,
+            "tensor cores\n  mma_sync  {:>10} warp instructions (wmma::mma_sync; no tensor pipe in the time model)",
+            c.tensor_instr
+        );
+    }
     // Only kernels whose local arrays spill to local memory show it (registers move nothing).
     if c.local_ld_instr + c.local_st_instr > 0 {
         let _ = writeln!(s, "local memory (arrays indexed at run time)");

@@ -1,5 +1,7 @@
 //! Library headers simt reads in place of the real ones when a file includes them.
 
+mod mma;
+
 // Each is written in the subset simt checks, with the library's documented semantics and no
 // directives; every token of one blames the `#include` line that read it.
 
@@ -9,6 +11,7 @@ pub(crate) fn header(name: &str) -> Option<&'static str> {
         "thrust/complex.h" => Some(include_str!("headers/thrust_complex.h")),
         "helper_math.h" => Some(include_str!("headers/helper_math.h")),
         "cuComplex.h" => Some(include_str!("headers/cucomplex.h")),
+        "mma.h" => Some(mma::text()),
         "cufft.h" => Some(include_str!("headers/cufft.h")),
         "glm/glm.hpp" | "glm/gtc/type_ptr.hpp" => Some(include_str!("headers/glm.h")),
         "curand_kernel.h" => Some(include_str!("headers/curand_kernel.h")),

@@ -139,6 +139,7 @@ impl Resolver<'_> {
             return Some(
                 self.qualified(qualifier, absolute, at.ns)
                     .filter(|full| spaces.contains(full))
+                    .or_else(|| (!absolute).then(|| self.through_using(qualifier, spaces, at))?)
                     .map_or_else(|| callee.to_string(), |full| mangled(&full, name)),
             );
         }
@@ -171,6 +172,32 @@ impl Resolver<'_> {
             }
         }
         None
+    }
+
+    /// The namespace a relative `qualifier` names inside one that a `using namespace` line in
+    /// scope at `at` brings in (`wmma::f` after `using namespace nvcuda;` is `nvcuda::wmma::f`),
+    /// if it declares the function.
+    fn through_using(
+        &self,
+        qualifier: &str,
+        spaces: &HashSet<String>,
+        at: At<'_>,
+    ) -> Option<String> {
+        let inside = |n: &str, from: &str| {
+            let base = self.qualified(n.trim_start_matches("::"), n.starts_with("::"), from)?;
+            Some(join(&base, qualifier)).filter(|full| spaces.contains(full))
+        };
+        let body = at.body.iter().map(|u| (at.ns.to_string(), u));
+        let scopes = enclosing(at.ns);
+        let outer = self
+            .using
+            .iter()
+            .filter(|(w, _)| scopes.contains(w))
+            .map(|(w, u)| (w.clone(), u));
+        body.chain(outer).find_map(|(from, u)| match u {
+            Using::Namespace(n) => inside(n, &from),
+            Using::Name(_) => None,
+        })
     }
 
     /// The function an unqualified call of `name` at `at` finds, by C++'s lookup: the
@@ -536,6 +563,24 @@ mod tests {
 
     fn at(ns: &str) -> At<'_> {
         At { ns, body: &[] }
+    }
+
+    #[test]
+    fn a_relative_qualifier_is_found_inside_a_used_namespace() {
+        // `using namespace hoomd;` then `fast::rsqrt(x)` is `hoomd::fast::rsqrt`, as
+        // `using namespace nvcuda;` then `wmma::f(x)` is `nvcuda::wmma::f`.
+        let using = vec![(String::new(), Using::Namespace("hoomd".into()))];
+        let r = resolver(&using, &[]);
+        assert_eq!(
+            r.resolve("fast::rsqrt", at("")).as_deref(),
+            Some("hoomd.fast.rsqrt")
+        );
+        // Without the `using` line it is left as written.
+        let r = resolver(&[], &[]);
+        assert_eq!(
+            r.resolve("fast::rsqrt", at("")).as_deref(),
+            Some("fast::rsqrt")
+        );
     }
 
     #[test]
