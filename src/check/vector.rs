@@ -857,6 +857,20 @@ impl KernelChecker<'_, '_> {
                 _ => None,
             },
             ast::ExprKind::Index { .. } => Some(self.element(base).and_then(|(mem, index)| {
+                // No vector is wider than 4: an element this wide is a struct of an array of
+                // structs with more than one dimension (`F c[2][2]; c[i][j].x`), whose
+                // members simt does not reach yet.
+                if mem.width > 4 {
+                    return Err(CheckError::Unsupported {
+                        what: "a member of an element of a multi-dimensional array of structs"
+                            .into(),
+                        span,
+                        help: Some(
+                            "declare the array with one dimension and index it as `c[i * COLS + j]`"
+                                .into(),
+                        ),
+                    });
+                }
                 if mem.width == 1 {
                     return Err(CheckError::Mismatch {
                         expected: "a vector".into(),

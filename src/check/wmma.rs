@@ -134,17 +134,18 @@ impl KernelChecker<'_, '_> {
 
     /// The fragment `e` names, and where it is.
     fn fragment(&mut self, e: &ast::Expr, call: &str) -> Result<(Frag, StructPlace)> {
-        let not = |this: &mut Self, what: String| {
-            let _ = this;
+        let not = |what: String| {
             CheckError::Wmma {
                 what: format!("`{call}` takes a `wmma::fragment` here"),
                 span: e.span,
                 label: what,
                 help: "declare it as `wmma::fragment<wmma::matrix_a, 16, 16, 16, half, wmma::row_major> a;` (matrix_a, matrix_b or accumulator)".into(),
-            }
+        }
         };
         let Some(place) = self.struct_place(e) else {
-            return Err(not(self, "not a variable of a struct type".into()));
+            // An unknown name (or any other mistake) is that mistake.
+            self.expr(e)?;
+            return Err(not("not a variable of a struct type".into()));
         };
         let place = place?;
         let frag = place
@@ -158,7 +159,7 @@ impl KernelChecker<'_, '_> {
             .filter(|f| f.len() as usize == place.layout.leaves.len());
         match frag {
             Some(f) => Ok((f, place)),
-            None => Err(not(self, format!("a `{}`", place.layout.name))),
+            None => Err(not(format!("a `{}`", place.layout.name))),
         }
     }
 
@@ -444,13 +445,13 @@ impl KernelChecker<'_, '_> {
         ] {
             if f.usage != want {
                 let name = [
-                    "d (an accumulator)",
-                    "a (a matrix_a)",
-                    "b (a matrix_b)",
-                    "c (an accumulator)",
+                    "an accumulator as `d`",
+                    "a matrix_a fragment as `a`",
+                    "a matrix_b fragment as `b`",
+                    "an accumulator as `c`",
                 ][k];
                 return Err(CheckError::Wmma {
-                    what: format!("`{CALL}`'s argument {} must be {name}", k + 1),
+                    what: format!("`{CALL}(d, a, b, c)` takes {name}"),
                     span: args[k].span,
                     label: format!("a `{}`", f.describe()),
                     help: "call `wmma::mma_sync(d, a, b, c)`: D = A * B + C".into(),
