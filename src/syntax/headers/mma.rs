@@ -2,24 +2,105 @@
 
 use std::sync::OnceLock;
 
-/// The shapes and element types of `wmma::fragment` simt has: `(m, n, k, the input type as
-/// written, the input's storage type, the accumulator types)`, from the CUDA C++ Programming
+/// One shape and input type of `wmma::fragment`.
+struct Shape {
+    /// `(m, n, k)`.
+    mnk: (u32, u32, u32),
+    /// The input type as written in the template arguments.
+    input: &'static str,
+    /// The type its elements are stored as.
+    stored: &'static str,
+    /// The accumulator types it multiplies into.
+    accumulators: &'static [&'static str],
+}
+
+/// The shapes and element types of `wmma::fragment` simt has, from the CUDA C++ Programming
 /// Guide's "Element Types and Matrix Sizes" table (sub-byte and `b1` shapes left out).
-pub(crate) const SHAPES: &[(u32, u32, u32, &str, &str, &[&str])] = &[
-    (16, 16, 16, "half", "half", &["float", "half"]),
-    (32, 8, 16, "half", "half", &["float", "half"]),
-    (8, 32, 16, "half", "half", &["float", "half"]),
-    (16, 16, 16, "__nv_bfloat16", "__nv_bfloat16", &["float"]),
-    (32, 8, 16, "__nv_bfloat16", "__nv_bfloat16", &["float"]),
-    (8, 32, 16, "__nv_bfloat16", "__nv_bfloat16", &["float"]),
-    (16, 16, 16, "signed char", "signed char", &["int"]),
-    (32, 8, 16, "signed char", "signed char", &["int"]),
-    (8, 32, 16, "signed char", "signed char", &["int"]),
-    (16, 16, 16, "unsigned char", "unsigned char", &["int"]),
-    (32, 8, 16, "unsigned char", "unsigned char", &["int"]),
-    (8, 32, 16, "unsigned char", "unsigned char", &["int"]),
-    (16, 16, 8, "precision::tf32", "float", &["float"]),
-    (8, 8, 4, "double", "double", &["double"]),
+const SHAPES: &[Shape] = &[
+    Shape {
+        mnk: (16, 16, 16),
+        input: "half",
+        stored: "half",
+        accumulators: &["float", "half"],
+    },
+    Shape {
+        mnk: (32, 8, 16),
+        input: "half",
+        stored: "half",
+        accumulators: &["float", "half"],
+    },
+    Shape {
+        mnk: (8, 32, 16),
+        input: "half",
+        stored: "half",
+        accumulators: &["float", "half"],
+    },
+    Shape {
+        mnk: (16, 16, 16),
+        input: "__nv_bfloat16",
+        stored: "__nv_bfloat16",
+        accumulators: &["float"],
+    },
+    Shape {
+        mnk: (32, 8, 16),
+        input: "__nv_bfloat16",
+        stored: "__nv_bfloat16",
+        accumulators: &["float"],
+    },
+    Shape {
+        mnk: (8, 32, 16),
+        input: "__nv_bfloat16",
+        stored: "__nv_bfloat16",
+        accumulators: &["float"],
+    },
+    Shape {
+        mnk: (16, 16, 16),
+        input: "signed char",
+        stored: "signed char",
+        accumulators: &["int"],
+    },
+    Shape {
+        mnk: (32, 8, 16),
+        input: "signed char",
+        stored: "signed char",
+        accumulators: &["int"],
+    },
+    Shape {
+        mnk: (8, 32, 16),
+        input: "signed char",
+        stored: "signed char",
+        accumulators: &["int"],
+    },
+    Shape {
+        mnk: (16, 16, 16),
+        input: "unsigned char",
+        stored: "unsigned char",
+        accumulators: &["int"],
+    },
+    Shape {
+        mnk: (32, 8, 16),
+        input: "unsigned char",
+        stored: "unsigned char",
+        accumulators: &["int"],
+    },
+    Shape {
+        mnk: (8, 32, 16),
+        input: "unsigned char",
+        stored: "unsigned char",
+        accumulators: &["int"],
+    },
+    Shape {
+        mnk: (16, 16, 8),
+        input: "precision::tf32",
+        stored: "float",
+        accumulators: &["float"],
+    },
+    Shape {
+        mnk: (8, 8, 4),
+        input: "double",
+        stored: "double",
+        accumulators: &["double"],
+    },
 ];
 
 /// The header's text, made once.
@@ -42,7 +123,8 @@ fn make() -> String {
          template <typename Use, int m, int n, int k, typename T, typename Layout = void> struct fragment;\n",
     );
     let mut accumulators = Vec::new();
-    for &(m, n, k, input, stored, accs) in SHAPES {
+    for shape in SHAPES {
+        let ((m, n, k), input, stored) = (shape.mnk, shape.input, shape.stored);
         for (usage, rows, cols) in [("matrix_a", m, k), ("matrix_b", k, n)] {
             for layout in ["row_major", "col_major"] {
                 let e = rows * cols / 32;
@@ -51,7 +133,7 @@ fn make() -> String {
                 ));
             }
         }
-        for acc in accs.iter() {
+        for acc in shape.accumulators {
             if !accumulators.contains(&(m, n, k, *acc)) {
                 accumulators.push((m, n, k, *acc));
                 let e = m * n / 32;
