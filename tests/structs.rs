@@ -1617,6 +1617,7 @@ launch k {
 }
 "#;
     ok(src, &[], [1, 1, 1], [1, 1, 1]);
+}
 
 /// Issue 13: a struct pointer formed from a float pointer at a float offset (tensorrtx's
 /// CalDetection, `Detection* det = (Detection*)(out + 1 + count * sizeof(Detection) / 4)`). The
