@@ -8,6 +8,7 @@ use super::memory::BufData;
 use super::probe::WarpAccess;
 use super::race::{Group, History, Race, RaceHit, Uninit, UninitHit};
 use super::regs::{self, fill, map1, map2, map3, select, xorwow, Lane, Lanes, RegFile};
+use super::rounds::{Plan, Rounds};
 use super::{warp, GlobalBuf, LaunchConfig};
 use crate::ir::{bank_of, Bank, Input, Inst, KernelIr, Reg};
 use crate::value::{convert, ArithOp, CmpOp, Float, Int, Num, Scalar};
@@ -178,6 +179,8 @@ pub(crate) struct Parked {
     dispatched: u64,
     /// The block's L1 share, with the cache model.
     l1: Option<super::cache::SectorCache>,
+    /// The block's latency rounds so far.
+    rounds: Rounds,
 }
 
 impl Parked {
@@ -256,6 +259,10 @@ pub(crate) struct BlockRunner<'a> {
     pub(crate) printf_truncated: bool,
     /// With the cache model on: the running block's L1 share and its trace to the L2.
     pub(crate) l1: Option<BlockL1>,
+    /// The kernel's operands and memory kinds, for `rounds`.
+    plan: Plan,
+    /// The running block's DRAM latency rounds (`InstCounters::latency_rounds`).
+    rounds: Rounds,
     /// The launch's textures: a texture object `h` is `textures[h - 1]`.
     textures: &'a [crate::texture::Texture],
     /// In a cooperative launch: the running block's global accesses since its last grid
@@ -273,6 +280,7 @@ impl<'a> BlockRunner<'a> {
     ) -> BlockRunner<'a> {
         let lanes = cfg.threads_per_block() as usize;
         let mut regs = RegFile::new(ir, lanes);
+        let plan = Plan::new(ir);
         for &(r, ty, input) in &ir.inputs {
             let v = match input {
                 Input::Const(v) => Some(v),
@@ -355,6 +363,8 @@ impl<'a> BlockRunner<'a> {
             printf: String::new(),
             printf_truncated: false,
             l1: cfg.cache.map(|c| BlockL1::new(c.l1_bytes_per_block)),
+            rounds: Rounds::new(ir, &plan),
+            plan,
             textures,
             grid_log: cfg.cooperative.then(super::grid_race::Log::default),
         }
@@ -373,6 +383,7 @@ impl<'a> BlockRunner<'a> {
         if let Some(l1) = &mut self.l1 {
             l1.start_block();
         }
+        self.rounds.start_block();
         for &(r, ty, input) in &self.ir.inputs {
             match input {
                 Input::BlockIdx(a) => fill(&mut self.regs, r, block[a as usize]),
@@ -447,6 +458,7 @@ impl<'a> BlockRunner<'a> {
             issued: self.issued,
             dispatched: self.dispatched,
             l1: self.l1.as_ref().map(BlockL1::cache),
+            rounds: self.rounds.clone(),
         }
     }
 
@@ -475,6 +487,7 @@ impl<'a> BlockRunner<'a> {
         self.last_barrier = p.last_barrier;
         self.issued = p.issued;
         self.dispatched = p.dispatched;
+        self.rounds = p.rounds;
         if let (Some(l1), Some(cache)) = (&mut self.l1, p.l1) {
             l1.resume(cache);
         }
@@ -495,6 +508,12 @@ impl<'a> BlockRunner<'a> {
             let inst = insts[pc];
             self.dispatched += 1;
             let mut next = pc + 1;
+            if self.warps_active > 0 {
+                let moved = self.rounds.step(&self.plan, pc);
+                if moved > 0 {
+                    self.counters[pc].latency_rounds += u64::from(moved) * self.warps_active;
+                }
+            }
             match inst {
                 Inst::If { c, else_at } => {
                     self.branch(pc, c);

@@ -70,6 +70,10 @@ pub struct InstCounters {
     pub race_count: u64,
     /// Instruction executions (per block) with at least one lane reading uninitialised memory.
     pub uninit_count: u64,
+    /// DRAM latency rounds this instruction added to its block's critical path, times the warps
+    /// that ran it (`exec::rounds`): summed, each warp's rounds. Input to the time model only.
+    #[serde(skip)]
+    pub latency_rounds: u64,
 }
 
 impl AddAssign for InstCounters {
@@ -103,6 +107,7 @@ impl AddAssign for InstCounters {
         self.divergent += o.divergent;
         self.race_count += o.race_count;
         self.uninit_count += o.uninit_count;
+        self.latency_rounds += o.latency_rounds;
     }
 }
 

@@ -13,6 +13,7 @@ mod memory;
 mod probe;
 mod race;
 mod regs;
+mod rounds;
 pub mod sample;
 mod warp;
 

@@ -457,7 +457,7 @@ fn named<T: Serialize>(c: &T) -> BTreeMap<String, f64> {
 }
 
 /// Counters of one instruction, as many as [`fields`] lists.
-const FIELDS: usize = 29;
+const FIELDS: usize = 30;
 
 /// An instruction's counters in a fixed order (undone by [`unfields`]).
 fn fields(c: &InstCounters) -> [u64; FIELDS] {
@@ -491,6 +491,7 @@ fn fields(c: &InstCounters) -> [u64; FIELDS] {
         c.tex_requests,
         c.grid_syncs,
         c.tensor_instr,
+        c.latency_rounds,
     ]
 }
 
@@ -527,6 +528,7 @@ fn unfields(s: &[f64; FIELDS]) -> InstCounters {
         tex_requests: r(26),
         grid_syncs: r(27),
         tensor_instr: r(28),
+        latency_rounds: r(29),
     }
 }
 

@@ -117,12 +117,16 @@ pub struct RefinedInputs {
     pub n_blocks: u64,
     /// Block shape and resources, for the occupancy calculator.
     pub request: OccupancyRequest,
-    /// Global-memory warp instructions (`gld_instr + gst_instr`); with `dram_bytes` this gives
+    /// Global-memory warp instructions (`gld_instr + gst_instr`); with the DRAM bytes this gives
     /// the bytes one warp request moves.
     pub mem_requests: u64,
-    /// Independent memory requests each warp keeps in flight (memory-level parallelism; 1 for a
-    /// simple load-use kernel).
-    pub requests_in_flight_per_warp: f64,
+    /// Global-memory load warp instructions (`gld_instr`), of `mem_requests`.
+    pub load_requests: u64,
+    /// DRAM latency rounds on the warps' critical paths, summed over warps (`exec::rounds`): a
+    /// warp issues the independent loads of a scheduling region together and stalls at the first
+    /// use of one; a store does not stall it. With `mem_requests` this gives the requests each
+    /// warp keeps in flight (memory-level parallelism).
+    pub latency_rounds: u64,
     /// L1 data-pipe wavefronts of global requests (one per 128-byte line a request touches).
     pub global_wavefronts: u64,
     /// Warp instructions per arithmetic pipe.
@@ -199,9 +203,18 @@ pub struct RefinedTime {
     pub waves: Waves,
     /// `ACHIEVABLE_BW_FRACTION × mem_bw`.
     pub achievable_bw: f64,
-    /// Sector bytes per global request, `inputs.dram_bytes / mem_requests` (0 when there are
-    /// no requests): what one request has in flight.
+    /// DRAM bytes per global request: the bytes DRAM moves (what the L1/L2 model lets through,
+    /// or without it every sector) over `mem_requests` (0 when there are no requests): what one
+    /// request has in flight on its way to or from DRAM.
     pub bytes_per_request: f64,
+    /// Global requests each warp keeps in flight: `mem_requests / latency_rounds` (0 when no
+    /// load waits, and no latency is then to hide).
+    pub requests_in_flight_per_warp: f64,
+    /// Global loads each warp keeps in flight: `load_requests / latency_rounds` (4 for four
+    /// independent loads before their first use, 1 for a chain of dependent loads).
+    pub loads_in_flight_per_warp: f64,
+    /// DRAM latency rounds per warp: `latency_rounds` over the warps of the grid.
+    pub latency_rounds_per_warp: f64,
     /// Latency hiding of the first wave (per SM, reference `latency_hiding`).
     pub latency_hiding: LatencyHiding,
     /// `dram_bytes / t_mem` (0 without DRAM traffic).
@@ -256,8 +269,12 @@ pub struct RefinedTime {
 ///
 /// * resident warps per SM `a = m × W / n_sm`; `f = latency_hiding(a, bytes_per_request,
 ///   requests_in_flight_per_warp).fraction` (Little's law, reference model), where
-///   `bytes_per_request = inputs.dram_bytes / mem_requests`, the sector bytes a request has in
-///   flight whether a cache or DRAM serves them;
+///   `bytes_per_request = dram_bytes / mem_requests`, the DRAM bytes a request has in flight, and
+///   `requests_in_flight_per_warp = mem_requests / latency_rounds`, from the kernel's own
+///   dependences (`exec::rounds`): four independent loads before their first use are four
+///   requests in flight, a chain of dependent loads one, and stores never stall a warp. Their
+///   product is the DRAM bytes a warp moves per latency, so a request's scattered sectors add
+///   bytes in flight only where DRAM moves them. `f = 1` when no load waits;
 /// * bandwidth `bw = mem_bw × min(ACHIEVABLE_BW_FRACTION, f)`;
 /// * `t_mem(m) = max(m × B / bw, mem_latency_s)` if `B > 0`, else 0;
 /// * `t_issue(m) = m × I / (min(m × W, n_sm × schedulers_per_sm) × clock_hz)` — a scheduler
@@ -280,18 +297,12 @@ pub struct RefinedTime {
 /// tie, then in the order of `units`), and `units` each unit's utilisation `t_unit / t`. Without the cache
 /// model, with full waves and enough bytes in flight, `t` is the reference estimate's memory time
 /// with the bandwidth scaled by 0.90. Errors when the GPU description is
-/// invalid, no block fits on an SM, or `requests_in_flight_per_warp` is not a positive number.
+/// invalid or no block fits on an SM.
 pub fn refined_time(
     gpu: &GpuConfig,
     inputs: &TimeInputs,
     launch: &RefinedInputs,
 ) -> Result<RefinedTime, String> {
-    let mlp = launch.requests_in_flight_per_warp;
-    if !(mlp.is_finite() && mlp > 0.0) {
-        return Err(format!(
-            "requests in flight per warp must be a positive number, got {mlp}"
-        ));
-    }
     gpu.validate()
         .map_err(|e| format!("invalid GPU description `{}`: {e}", gpu.name))?;
     let occ = occupancy(gpu, &launch.request);
@@ -308,8 +319,26 @@ pub fn refined_time(
     let cap = u64::from(gpu.n_sm) * u64::from(occ.blocks_per_sm);
     let achievable_bw = ACHIEVABLE_BW_FRACTION * gpu.mem_bw;
     let dram = launch.caches.map_or(inputs.dram_bytes, |c| c.dram_bytes) as f64;
-    let bytes_per_request = if launch.mem_requests > 0 {
-        inputs.dram_bytes as f64 / launch.mem_requests as f64
+    let per_request = |n: u64| {
+        if launch.mem_requests > 0 {
+            n as f64 / launch.mem_requests as f64
+        } else {
+            0.0
+        }
+    };
+    let bytes_per_request = per_request(dram as u64);
+    let per_round = |n: u64| {
+        if launch.latency_rounds > 0 {
+            n as f64 / launch.latency_rounds as f64
+        } else {
+            0.0
+        }
+    };
+    let mlp = per_round(launch.mem_requests);
+    let loads_in_flight = per_round(launch.load_requests);
+    let grid_warps = launch.n_blocks as f64 * warps_per_block;
+    let rounds_per_warp = if grid_warps > 0.0 {
+        launch.latency_rounds as f64 / grid_warps
     } else {
         0.0
     };
@@ -326,8 +355,9 @@ pub fn refined_time(
 
     let hiding = |m: f64| {
         let lh = latency_hiding(gpu, m * warps_per_block / n_sm, bytes_per_request, mlp);
-        if launch.mem_requests == 0 {
-            // No request count to apply Little's law to: take the latency as hidden.
+        if launch.mem_requests == 0 || launch.latency_rounds == 0 {
+            // No request count to apply Little's law to, or no load that a warp waits for: take
+            // the latency as hidden.
             LatencyHiding {
                 fraction: 1.0,
                 ..lh
@@ -478,7 +508,7 @@ pub fn refined_time(
             u64::from(rem > 0)
         ),
         format!(
-            "Little's law per wave: bandwidth ≤ resident warps × {mlp} request(s) in flight × {bytes_per_request:.1} bytes / {:.0} ns latency",
+            "Little's law per wave: bandwidth ≤ resident warps × {mlp:.2} request(s) in flight × {bytes_per_request:.1} DRAM bytes / {:.0} ns latency; a warp keeps {loads_in_flight:.2} load(s) in flight: it issues the independent loads of a region together (unrolled loops are one region) and stalls at the first use of one, {rounds_per_warp:.2} latency round(s) per warp; a store does not stall it",
             gpu.mem_latency_s * 1e9
         ),
         format!(
@@ -504,6 +534,10 @@ pub fn refined_time(
         assumptions.push(
             "no global-memory request count was given: latency is taken as hidden".to_string(),
         );
+    } else if launch.mem_requests > 0 && launch.latency_rounds == 0 {
+        assumptions.push(
+            "no warp waits for a global load (stores only): latency is taken as hidden".to_string(),
+        );
     }
 
     Ok(RefinedTime {
@@ -511,6 +545,9 @@ pub fn refined_time(
         waves: wv,
         achievable_bw,
         bytes_per_request,
+        requests_in_flight_per_warp: mlp,
+        loads_in_flight_per_warp: loads_in_flight,
+        latency_rounds_per_warp: rounds_per_warp,
         latency_hiding: first_hiding,
         effective_bw,
         effective_bw_pct: effective_bw / gpu.mem_bw * 100.0,
@@ -628,7 +665,9 @@ mod tests {
             n_blocks,
             request: OccupancyRequest::new(256, 16, 0),
             mem_requests: warps * 3,
-            requests_in_flight_per_warp: mlp,
+            load_requests: warps * 2,
+            // Each warp's 3 requests take `3 / mlp` latency rounds.
+            latency_rounds: (warps as f64 * 3.0 / mlp).round() as u64,
             global_wavefronts: 0,
             pipes: PipeInstr::default(),
             caches: None,
@@ -677,7 +716,8 @@ mod tests {
             n_blocks: 10 * 1056,
             request: OccupancyRequest::new(256, 16, 0),
             mem_requests: 0,
-            requests_in_flight_per_warp: 1.0,
+            load_requests: 0,
+            latency_rounds: 0,
             global_wavefronts: 0,
             pipes: PipeInstr::default(),
             caches: None,
@@ -720,7 +760,8 @@ mod tests {
             n_blocks: n,
             request: OccupancyRequest::new(256, 16, 0),
             mem_requests: 0,
-            requests_in_flight_per_warp: 1.0,
+            load_requests: 0,
+            latency_rounds: 0,
             global_wavefronts: 0,
             pipes: PipeInstr {
                 fp64: n * 8000,
@@ -760,6 +801,31 @@ mod tests {
     }
 
     #[test]
+    fn refined_bytes_in_flight_are_what_dram_moves_not_the_sectors_requested() {
+        // Two launches whose DRAM moves the same bytes after the L1/L2 model, one requesting
+        // 4.5 times the sectors (a transpose's scattered stores, merged in the L2). Little's law
+        // sees the same DRAM bytes per latency round in both: 1056 blocks × 256 × 12 B over
+        // 1056 × 8 × 3 requests = 128 B a request, 4 requests in flight per warp (mlp 4).
+        let h100 = GpuConfig::h100_sxm();
+        let (inputs, mut launch) = stream(1056, 4.0);
+        launch.caches = Some(CacheTraffic {
+            dram_bytes: inputs.dram_bytes,
+            l2_bytes: inputs.dram_bytes,
+        });
+        let coalesced = refined_time(&h100, &inputs, &launch).expect("launches");
+        let scattered_inputs = TimeInputs {
+            dram_bytes: inputs.dram_bytes * 9 / 2,
+            ..inputs
+        };
+        let scattered = refined_time(&h100, &scattered_inputs, &launch).expect("launches");
+        assert_eq!(coalesced.bytes_per_request, 128.0);
+        assert_eq!(scattered.bytes_per_request, 128.0);
+        assert_eq!(scattered.requests_in_flight_per_warp, 4.0);
+        assert_eq!(scattered.latency_hiding, coalesced.latency_hiding);
+        assert_eq!(scattered.t_mem, coalesced.t_mem);
+    }
+
+    #[test]
     fn refined_tail_wave_leaves_schedulers_idle() {
         let h100 = GpuConfig::h100_sxm();
         // 1024 thr at 64 regs → 2048/warp → 8 × 4 = 32 warps → 1 block per SM; 133 blocks →
@@ -772,7 +838,8 @@ mod tests {
             n_blocks: 133,
             request: OccupancyRequest::new(1024, 64, 0),
             mem_requests: 0,
-            requests_in_flight_per_warp: 1.0,
+            load_requests: 0,
+            latency_rounds: 0,
             global_wavefronts: 0,
             pipes: PipeInstr::default(),
             caches: None,
@@ -810,11 +877,6 @@ mod tests {
             err.starts_with("the kernel cannot launch: 1024 threads × 72 registers"),
             "{err}"
         );
-        for mlp in [0.0, -1.0, f64::NAN, f64::INFINITY] {
-            let (inputs, launch) = stream(10, mlp);
-            let err = refined_time(&h100, &inputs, &launch).expect_err("bad mlp");
-            assert!(err.contains("requests in flight per warp"), "{err}");
-        }
     }
 
     #[test]

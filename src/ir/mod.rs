@@ -2,10 +2,12 @@
 
 mod fold;
 mod lower;
+mod operands;
 
 use std::fmt;
 
 pub use lower::lower;
+pub use operands::bank_index;
 
 use crate::source::Span;
 use crate::value::{
@@ -58,7 +60,7 @@ pub struct RegCounts {
 }
 
 /// Where a memory instruction goes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Space {
     /// Global buffer bound to kernel parameter `n`.
     Global(u32),

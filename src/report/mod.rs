@@ -269,7 +269,8 @@ impl Report {
                 n_blocks: c.blocks,
                 request,
                 mem_requests: c.gld_instr + c.gst_instr,
-                requests_in_flight_per_warp: 1.0,
+                load_requests: c.gld_instr,
+                latency_rounds: outcome.per_inst.iter().map(|i| i.latency_rounds).sum(),
                 global_wavefronts: c.g_wavefronts,
                 pipes: pipes(ir, &outcome.per_inst),
                 caches: outcome.cache.map(|k| CacheTraffic {
