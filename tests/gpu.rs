@@ -162,7 +162,12 @@ fn more_bank_conflicts_or_more_cache_traffic_are_never_faster() {
                 let t = refined_time(&gpu, &inputs(1), &launch(bytes, 2 * bytes))
                     .expect("launchable")
                     .t;
-                assert!(t >= last, "{blocks} blocks, {bytes} bytes: {t} < {last}");
+                // Latency-bound, the time is the same for any byte count (the bytes in flight
+                // grow with the bytes moved): equal up to rounding.
+                assert!(
+                    t >= last * (1.0 - 1e-12),
+                    "{blocks} blocks, {bytes} bytes: {t} < {last}"
+                );
                 last = t;
             }
         }

@@ -508,12 +508,10 @@ impl<'a> BlockRunner<'a> {
             let inst = insts[pc];
             self.dispatched += 1;
             let mut next = pc + 1;
-            if self.warps_active > 0 {
-                let moved = self.rounds.step(&self.plan, pc);
-                if moved > 0 {
-                    self.counters[pc].latency_rounds += u64::from(moved) * self.warps_active;
-                }
-            }
+            let before = (
+                self.warps_active,
+                self.l1.as_ref().map(|l1| l1.missed_requests),
+            );
             match inst {
                 Inst::If { c, else_at } => {
                     self.branch(pc, c);
@@ -591,6 +589,7 @@ impl<'a> BlockRunner<'a> {
                     }
                     if self.arrive(pc, "this_grid().sync()")? {
                         self.counters[pc].grid_syncs += 1;
+                        self.count_rounds(pc, before);
                         *at = next;
                         return Ok(true);
                     }
@@ -841,6 +840,7 @@ impl<'a> BlockRunner<'a> {
                     self.compute(pc, inst)?;
                 }
             }
+            self.count_rounds(pc, before);
             *at = next;
         }
         Ok(false)
@@ -890,6 +890,25 @@ impl<'a> BlockRunner<'a> {
 
     /// Adds the current warps and lanes to instruction `pc` (one warp instruction per warp with an active lane).
     #[inline]
+    /// Adds the DRAM latency rounds instruction `pc` added to the block's critical path, given
+    /// the warps that ran it and the L1's missed requests before it ran (`None` without the
+    /// cache model). A warp whose load request hits the L1 in every sector waits no DRAM latency:
+    /// the block's path moves when any warp's request missed, and counts for the warps that
+    /// missed.
+    fn count_rounds(&mut self, pc: usize, (warps, missed_before): (u64, Option<u64>)) {
+        if warps == 0 {
+            return;
+        }
+        let waiting = match (missed_before, &self.l1) {
+            (Some(before), Some(l1)) if self.plan.is_cached_load(pc) => l1.missed_requests - before,
+            _ => warps,
+        };
+        let moved = self.rounds.step(&self.plan, pc, waiting > 0);
+        if moved > 0 {
+            self.counters[pc].latency_rounds += u64::from(moved) * waiting;
+        }
+    }
+
     /// Issues a memory instruction, except an access of a local array kept in registers (free).
     fn issue_access(&mut self, pc: usize, space: crate::ir::Space) {
         match space {

@@ -254,6 +254,9 @@ pub(crate) struct BlockL1 {
     /// L1 hits and misses of every block this runner ran.
     pub(crate) hits: u64,
     pub(crate) misses: u64,
+    /// Load requests (one per warp) with at least one sector missing in the L1, of every block
+    /// this runner ran.
+    pub(crate) missed_requests: u64,
 }
 
 impl BlockL1 {
@@ -263,6 +266,7 @@ impl BlockL1 {
             trace: Vec::new(),
             hits: 0,
             misses: 0,
+            missed_requests: 0,
         }
     }
 
@@ -293,6 +297,7 @@ impl BlockL1 {
             }
             return;
         }
+        let misses = self.misses;
         let mut line = (u64::MAX, 0u8);
         for s in sectors.chain(std::iter::once(u64::MAX)) {
             let l = s / LINE_SECTORS;
@@ -304,6 +309,7 @@ impl BlockL1 {
             }
             line.1 |= 1 << (s % LINE_SECTORS);
         }
+        self.missed_requests += u64::from(self.misses > misses);
     }
 
     /// Looks the sectors `mask` of `line` up; the misses go to the L2.

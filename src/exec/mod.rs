@@ -180,7 +180,8 @@ pub struct LaunchConfig {
     /// Which warp's access [`Outcome::first_access`] keeps for each memory instruction.
     pub probe: Probe,
     /// The L1/L2 model's sizes, or `None` to run without it (every sector then counts as moved
-    /// between DRAM and the SMs, as in the reference). Ignored by [`launch_blocks`].
+    /// between DRAM and the SMs, as in the reference). [`launch_blocks`] gives each block its L1
+    /// share (for the latency rounds) but runs no L2 and reports no cache counts.
     pub cache: Option<CacheConfig>,
 }
 
@@ -550,19 +551,11 @@ fn launch_from(
     } else {
         workers(ir, cfg)
     };
-    // A sample of blocks for the counters runs without the cache model: its blocks are not
-    // resident together. Its cache clusters (`groups`) run with it.
-    let no_cache;
-    let cfg = match (ids, groups, cfg.cache) {
-        (Some(_), None, Some(_)) => {
-            no_cache = LaunchConfig {
-                cache: None,
-                ..cfg.clone()
-            };
-            &no_cache
-        }
-        _ => cfg,
-    };
+    // A sample of blocks for the counters runs without the L2 model: its blocks are not resident
+    // together. Each keeps its L1 share (which starts empty with every block, sampled or not):
+    // the latency rounds (`rounds`) need to know which loads hit it. Its cache clusters
+    // (`groups`) run with the L2.
+    let l2_model = !(ids.is_some() && groups.is_none());
     let work = Work {
         ir,
         cfg,
@@ -586,11 +579,14 @@ fn launch_from(
     // With the cache model, the grid runs one wave of resident blocks at a time: the wave's
     // traces go through the L2 before the next wave starts. Without it, the grid is one wave.
     // A cooperative launch's blocks are all resident: one wave.
-    let wave = match cfg.cache {
+    let wave = match cfg.cache.filter(|_| l2_model) {
         Some(c) if !grid_barriers(ir, cfg) => c.wave_blocks.max(1),
         _ => blocks.max(1),
     };
-    let mut l2 = cfg.cache.map(|c| cache::L2::new(c.l2_bytes));
+    let mut l2 = cfg
+        .cache
+        .filter(|_| l2_model)
+        .map(|c| cache::L2::new(c.l2_bytes));
     let mut parts: Vec<Part> = Vec::new();
     let mut group_cache = Vec::new();
     // Races between blocks (cooperative launches), the instructions they hit, and the stretches

@@ -7,7 +7,8 @@
 //! an `if` on a value known only at run time) or barriers — the compiler moves independent loads
 //! ahead of the first use (`src/ir/fold.rs` says which loops it unrolls, whose copies form one
 //! region). So a load issues in the round its address is ready, and its value is ready a round
-//! later; a round is one memory latency. A load stays behind an earlier store to the same array
+//! later; a round is one memory latency. With the cache model, a load whose sectors all hit the
+//! L1 takes no round (an L1 hit's latency is a small part of one). A load stays behind an earlier store to the same array
 //! in its region (they may overlap); loads of different arrays do not wait for each other's
 //! stores (simt assumes arrays do not alias, as `__restrict__` tells `nvcc`).
 //!
@@ -41,6 +42,8 @@ struct Op {
     reads: Range<u32>,
     writes: Range<u32>,
     kind: Kind,
+    /// A global load the L1 model looks up.
+    cached: bool,
 }
 
 /// The instructions' operands and kinds, worked out once per kernel.
@@ -74,15 +77,30 @@ impl Plan {
                 inst.writes(&mut |b, r| regs.push((bank_index(b) as u8, r.0)));
                 let end = regs.len() as u32;
                 let kind = kind(ir, pc, *inst, &mut array);
+                let cached = matches!(
+                    inst,
+                    Inst::Load { space, .. } | Inst::LoadVec { space, .. }
+                        if matches!(space, Space::Global(p) if !ir.constants.contains(p))
+                            || *space == Space::Choice { shared: false }
+                );
                 Op {
                     reads: start..mid,
                     writes: mid..end,
                     kind,
+                    cached,
                 }
             })
             .collect();
         let arrays = arrays.len();
         Plan { ops, regs, arrays }
+    }
+}
+
+impl Plan {
+    /// Whether instruction `pc` is a global load the L1 model looks up (not an atomic, a
+    /// texture fetch or a local load).
+    pub(crate) fn is_cached_load(&self, pc: usize) -> bool {
+        self.ops[pc].cached
     }
 }
 
@@ -167,7 +185,9 @@ impl Rounds {
     }
 
     /// Runs instruction `pc`; returns how many rounds it added to the block's critical path.
-    pub(crate) fn step(&mut self, plan: &Plan, pc: usize) -> u32 {
+    /// `missed`: a load's sectors did not all hit the L1 (always, without the cache model); a
+    /// load that hit waits an L1 latency, not a round. An atomic resolves in the L2: a round.
+    pub(crate) fn step(&mut self, plan: &Plan, pc: usize, missed: bool) -> u32 {
         let op = &plan.ops[pc];
         let regs = |r: &Range<u32>| &plan.regs[r.start as usize..r.end as usize];
         let mut at = self.floor;
@@ -196,7 +216,7 @@ impl Rounds {
                 if stores {
                     self.store(array, at);
                 }
-                at + 1
+                at + u32::from(missed || stores)
             }
             Kind::Store { array } => {
                 self.store(array, at);
