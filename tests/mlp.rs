@@ -60,25 +60,39 @@ fn a_loop_nvcc_does_not_unroll_waits_each_iteration() {
     );
 }
 
-#[test]
-fn a_chain_of_dependent_loads_keeps_one_in_flight() {
-    // Each address is the value the load before it returned: load k issues in round k − 1 and
-    // is ready in round k. 4 loads, 4 rounds; requests (4 loads + 1 store) 5 / 4.
-    let src = "__global__ void k(const int* next, int* out) {
+fn chain(next: &str) -> String {
+    format!(
+        "__global__ void k(const int* next, int* out) {{
             int t = threadIdx.x;
             int x = next[t];
             x = next[x];
             x = next[x];
             x = next[x];
             out[t] = x;
-        }
-        launch k {
-            next = arange(32);
+        }}
+        launch k {{
+            next = {next};
             out = zeros(32);
             grid = 1;
             block = 32;
-        }";
-    assert_eq!(mlp(src, &[]), (1.0, 1.25, 4.0));
+        }}"
+    )
+}
+
+#[test]
+fn a_chain_of_dependent_loads_keeps_one_in_flight() {
+    // Each address is the value the load before it returned, and `next[i] = i + 32` sends each
+    // load to the next 128-byte line (32 ints), which the L1 has not seen: load k issues in
+    // round k − 1 and is ready in round k. 4 loads, 4 rounds; requests (4 loads + 1 store)
+    // 5 / 4.
+    assert_eq!(mlp(&chain("arange(160) + 32"), &[]), (1.0, 1.25, 4.0));
+}
+
+#[test]
+fn a_load_that_hits_the_l1_waits_no_round() {
+    // The same chain with `next[i] = i`: every load after the first reads the line the first
+    // brought into the L1, so only the first takes a round: 4 loads, 1 round, 5 requests.
+    assert_eq!(mlp(&chain("arange(32)"), &[]), (4.0, 5.0, 1.0));
 }
 
 #[test]
