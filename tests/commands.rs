@@ -42,16 +42,18 @@ fn sweep_table_marks_the_best_row_and_reports_failing_rows() {
     // block 512: `sdata` has BLOCK = 256 elements, thread 256 stores out of bounds.
     // Refined: the kernel's duration without the 4 µs launch overhead, from the DRAM bytes the
     // cache model lets through (the 16 KB input read once; the 64 one-float stores of the partial
-    // sums fill 8 sectors, written back once instead of 64 times). Best: the lowest refined time
-    // among rows that ran (0.548 µs at 256). The failed row still names its GPU.
+    // sums fill 8 sectors, written back once instead of 64 times). Each warp loads one element
+    // and waits one DRAM latency (500 ns) for it; the 16 KB are too few to fill the H100, so every
+    // row is that one latency. Best: the lowest refined time among rows that ran, the first on a
+    // tie. The failed row still names its GPU.
     let expected = "\
 simt sweep · reduce_sequential (kernels/reduce_sequential.sk) · 4 rows
   block  grid  gpu       occupancy  sect/req  wavefronts  SIMT eff  time      refined
-  64     64    H100 SXM  100%       3.00      1344        0.822     4.008 µs  0.677 µs
-  128    32    H100 SXM  100%       3.40      928         0.912     4.008 µs  0.593 µs
-* 256    16    H100 SXM  100%       3.67      720         0.958     4.008 µs  0.548 µs
+* 64     64    H100 SXM  100%       3.00      1344        0.822     4.008 µs  0.500 µs
+  128    32    H100 SXM  100%       3.40      928         0.912     4.008 µs  0.500 µs
+  256    16    H100 SXM  100%       3.67      720         0.958     4.008 µs  0.500 µs
   512    -     H100 SXM  error simt::run::out_of_bounds: out-of-bounds shared access: `sdata[256]` but `sdata` has 256 elements
-* best: row 3 (lowest refined time estimate)
+* best: row 1 (lowest refined time estimate)
 ";
     assert_eq!(out, expected);
     // A row failed at run time: exit 1.
