@@ -70,11 +70,9 @@ impl Plan {
             .enumerate()
             .map(|(pc, inst)| {
                 let start = regs.len() as u32;
-                inst.reads(&ir.printfs, &mut |b, r| {
-                    regs.push((bank_index(b) as u8, r.0))
-                });
+                inst.reads(ir, &mut |b, r| regs.push((bank_index(b) as u8, r.0)));
                 let mid = regs.len() as u32;
-                inst.writes(&mut |b, r| regs.push((bank_index(b) as u8, r.0)));
+                inst.writes(ir, &mut |b, r| regs.push((bank_index(b) as u8, r.0)));
                 let end = regs.len() as u32;
                 let kind = kind(ir, pc, *inst, &mut array);
                 let cached = matches!(

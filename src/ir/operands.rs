@@ -1,12 +1,12 @@
 //! Which registers an instruction reads and writes, each with its bank: the dependences the
 //! time model's memory-level parallelism follows (`exec::rounds`).
 
-use super::{bank_of, Bank, Inst, PrintfIr, Reg};
+use super::{bank_of, Bank, Inst, KernelIr, Reg};
 
 impl Inst {
     /// Calls `f` with every register the instruction reads (operands, index, predicate, branch
-    /// condition, `printf` arguments from `printfs`).
-    pub fn reads(&self, printfs: &[PrintfIr], f: &mut (impl FnMut(Bank, Reg) + ?Sized)) {
+    /// condition, `printf` arguments and `mma_sync` operands from `ir`'s tables).
+    pub fn reads(&self, ir: &KernelIr, f: &mut (impl FnMut(Bank, Reg) + ?Sized)) {
         let b = bank_of;
         match *self {
             Inst::Arith { ty, a, b: r, .. } | Inst::Math2 { ty, a, b: r, .. } => {
@@ -113,13 +113,34 @@ impl Inst {
                 f(Bank::D, r);
                 f(Bank::D, n);
             }
-            Inst::Assert { c }
+            Inst::Bits3 { a, b: r, c, .. } => {
+                f(Bank::W, a);
+                f(Bank::W, r);
+                f(Bank::W, c);
+            }
+            Inst::WarpFold { ty, v, mask, .. } => {
+                f(b(ty), v);
+                f(Bank::W, mask);
+            }
+            Inst::Collective { tile, .. } => {
+                if let Some((ptr, ldm)) = tile {
+                    f(Bank::D, ptr);
+                    f(Bank::D, ldm);
+                }
+            }
+            Inst::Mma { id } => {
+                if let Some(m) = ir.mmas.get(id as usize) {
+                    m.a.iter().chain(&m.b).for_each(|&r| f(b(m.op.input), r));
+                    m.c.iter().for_each(|&r| f(b(m.op.c), r));
+                }
+            }
+            Inst::Assert { c, .. }
             | Inst::If { c, .. }
             | Inst::Else { c, .. }
             | Inst::LoopTest { c, .. }
             | Inst::MaskPush { c, .. } => f(Bank::B, c),
             Inst::Printf { id } => {
-                if let Some(p) = printfs.get(id as usize) {
+                if let Some(p) = ir.printfs.get(id as usize) {
                     p.args.iter().for_each(|&(r, ty)| f(b(ty), r));
                 }
             }
@@ -158,8 +179,8 @@ impl Inst {
         }
     }
 
-    /// Calls `f` with every register the instruction writes.
-    pub fn writes(&self, f: &mut (impl FnMut(Bank, Reg) + ?Sized)) {
+    /// Calls `f` with every register the instruction writes (`mma_sync`'s from `ir`'s table).
+    pub fn writes(&self, ir: &KernelIr, f: &mut (impl FnMut(Bank, Reg) + ?Sized)) {
         let b = bank_of;
         match *self {
             Inst::Arith { ty, d, .. }
@@ -183,7 +204,14 @@ impl Inst {
             Inst::Unpack { to, n, d, .. } => {
                 d[..usize::from(n)].iter().for_each(|&r| f(b(to), r));
             }
+            Inst::Mma { id } => {
+                if let Some(m) = ir.mmas.get(id as usize) {
+                    m.d.iter().for_each(|&r| f(b(m.op.d), r));
+                }
+            }
             Inst::Xorwow { d, .. }
+            | Inst::Bits3 { d, .. }
+            | Inst::WarpFold { d, .. }
             | Inst::BarrierVote { d, .. }
             | Inst::Vote { d, .. }
             | Inst::ActiveMask { d } => f(Bank::W, d),
@@ -201,6 +229,7 @@ impl Inst {
             | Inst::GridSync
             | Inst::SyncWarp { .. }
             | Inst::Assert { .. }
+            | Inst::Collective { .. }
             | Inst::Disjoint { .. }
             | Inst::Trap
             | Inst::Printf { .. }
