@@ -221,7 +221,7 @@ fn misuse_is_a_diagnostic() {
         ),
         (
             // A CUB class simt does not model.
-            "    __shared__ cub::BlockScan<float, 32>::TempStorage temp;",
+            "    __shared__ cub::BlockRadixSort<float, 32, 4>::TempStorage temp;",
             "simt::check::cub_unsupported",
         ),
         (
@@ -491,4 +491,262 @@ launch k {{ in = arange(128); out = zeros(128); x = zeros(32); expect x == {}; e
         list((0..128).map(|i| (i + 64) % 128)),
     );
     ok(&src, &[], ONE, [32, 1, 1]);
+}
+
+#[test]
+fn warp_scan_sums_per_warp_with_the_aggregate() {
+    // Two warps; thread t = 32w + l contributes t. Inclusive: Σ_{j ≤ l} (32w + j) = 32w(l + 1)
+    // + l(l + 1)/2; exclusive: 32w·l + l(l - 1)/2 (lane 0: 0, the sum's initial value); the
+    // warp aggregate, in every lane: 496 in warp 0, 32·32 + 496 = 1520 in warp 1.
+    let inc: Vec<i64> = (0..64)
+        .map(|t| 32 * (t / 32) * (t % 32 + 1) + (t % 32) * (t % 32 + 1) / 2)
+        .collect();
+    let exc: Vec<i64> = (0..64)
+        .map(|t| 32 * (t / 32) * (t % 32) + (t % 32) * (t % 32 - 1).max(0) / 2)
+        .collect();
+    let agg: Vec<i64> = (0..64).map(|t| if t < 32 { 496 } else { 1520 }).collect();
+    let src = format!(
+        r#"
+__global__ void k(int* inc, int* exc, int* agg) {{
+    typedef cub::WarpScan<int> WS;
+    __shared__ typename WS::TempStorage temp[2];
+    int t = threadIdx.x;
+    int a, b, total;
+    WS(temp[t / 32]).InclusiveSum(t, a);
+    WS(temp[t / 32]).ExclusiveSum(t, b, total);
+    inc[t] = a; exc[t] = b; agg[t] = total;
+}}
+launch k {{ inc = zeros(64); exc = zeros(64); agg = zeros(64); expect inc == {}; expect exc == {}; expect agg == {}; }}
+"#,
+        list(inc),
+        list(exc),
+        list(agg)
+    );
+    let r = ok(&src, &[], ONE, [64, 1, 1]);
+    // The shuffle scan keeps nothing in shared memory and needs no barrier.
+    assert_eq!((r.counters.smem_instr, r.counters.barriers), (0, 0));
+}
+
+#[test]
+fn warp_scan_inclusive_sum_is_five_shuffle_up_steps() {
+    // One warp. The same kernel without the scan (`r = v`) issues fewer instructions by what
+    // WarpScanShfl's InclusiveSum issues: the lane's rank, x + X·(y + Y·z) & 31 (2 multiplies,
+    // 2 adds and an and: 5), then for each offset 1, 2, 4, 8, 16 one shfl.up, the add, the
+    // compare `lane < offset` and the select keeping the lane's own value below it (4 × 5 = 20):
+    // 25 warp instructions. The add is the select's arm for the lanes at or past the offset,
+    // so it runs on 32 - offset lanes, as CUB's add under the shuffle's predicate does:
+    // 25 · 32 - (1 + 2 + 4 + 8 + 16) = 769 lane slots. (CUB's PTX for this sum is the shuffle
+    // and the predicated add, 2 a step; simt has no predicated instructions and counts CUB's
+    // generic step, with the compare and the select.)
+    let body = |scan: &str| {
+        format!(
+            r#"
+__global__ void k(float* out) {{
+    __shared__ cub::WarpScan<float>::TempStorage temp;
+    float v = threadIdx.x;
+    float r;
+    {scan};
+    out[threadIdx.x] = r;
+}}
+"#
+        )
+    };
+    let sums: Vec<i64> = (0..32).map(|l| l * (l + 1) / 2).collect();
+    let with = ok(
+        &format!(
+            "{}launch k {{ out = zeros(32); expect out == {}; }}\n",
+            body("cub::WarpScan<float>(temp).InclusiveSum(v, r)"),
+            list(sums)
+        ),
+        &[],
+        ONE,
+        [32, 1, 1],
+    );
+    let without = ok(
+        &format!("{}launch k {{ out = zeros(32); }}\n", body("r = v")),
+        &[],
+        ONE,
+        [32, 1, 1],
+    );
+    assert_eq!(with.counters.warp_instr - without.counters.warp_instr, 25);
+    assert_eq!(
+        with.counters.active_lane_slots - without.counters.active_lane_slots,
+        25 * 32 - 31
+    );
+}
+
+#[test]
+fn warp_scan_with_operators_initial_values_and_logical_warps() {
+    // WarpScan<int, 8>: 4 logical warps of 8 in 32 threads. Lane l (of every logical warp)
+    // contributes (3t) % 8 = 3l % 8: 0, 3, 6, 1, 4, 7, 2, 5.
+    // - InclusiveScan max: 0, 3, 6, 6, 6, 7, 7, 7.
+    // - ExclusiveScan(v, r, -1, max, agg): -1, then the inclusive max of the lanes before:
+    //   -1, 0, 3, 6, 6, 6, 7, 7; agg = 7 (the aggregate does not include the initial value).
+    // - InclusiveScan(v, r, 100, cub::Sum()): 100 + the running sums 0, 3, 9, 10, 14, 21, 23,
+    //   28.
+    // - ExclusiveScan(v, r, bigger) (a lambda max, no initial value): lane 0's is undefined
+    //   (not checked), lanes 1..7: 0, 3, 6, 6, 6, 7, 7.
+    // - WarpScan<float, 8>::ExclusiveSum of l (the generic path, shuffled up by one): 0, 0,
+    //   1, 3, 6, 10, 15, 21, aggregate 28.
+    let per = |v: [i64; 8]| list((0..32).map(move |t| v[t % 8]));
+    let src = format!(
+        r#"
+__global__ void k(int* mx, int* ex, int* ag, int* is, int* lm, float* fs, float* fa) {{
+    using W8 = cub::WarpScan<int, 8>;
+    using F8 = cub::WarpScan<float, 8>;
+    __shared__ typename W8::TempStorage temp;
+    __shared__ typename F8::TempStorage ftemp;
+    int t = threadIdx.x;
+    int v = (t * 3) % 8;
+    auto bigger = [](int a, int b) {{ return a < b ? b : a; }};
+    int r, agg;
+    W8(temp).InclusiveScan(v, r, cub::Max());
+    mx[t] = r;
+    W8(temp).ExclusiveScan(v, r, -1, cub::Max(), agg);
+    ex[t] = r; ag[t] = agg;
+    W8(temp).InclusiveScan(v, r, 100, cub::Sum());
+    is[t] = r;
+    W8(temp).ExclusiveScan(v, r, bigger);
+    lm[t] = t % 8 == 0 ? -9 : r;
+    float f, fagg;
+    F8(ftemp).ExclusiveSum(t % 8, f, fagg);
+    fs[t] = f; fa[t] = fagg;
+}}
+launch k {{
+    mx = zeros(32); ex = zeros(32); ag = zeros(32); is = zeros(32); lm = zeros(32); fs = zeros(32); fa = zeros(32);
+    expect mx == {}; expect ex == {}; expect ag == 7; expect is == {}; expect lm == {};
+    expect fs == {}; expect fa == 28;
+}}
+"#,
+        per([0, 3, 6, 6, 6, 7, 7, 7]),
+        per([-1, 0, 3, 6, 6, 6, 7, 7]),
+        per([100, 103, 109, 110, 114, 121, 123, 128]),
+        per([-9, 0, 3, 6, 6, 6, 7, 7]),
+        per([0, 0, 1, 3, 6, 10, 15, 21]),
+    );
+    ok(&src, &[], ONE, [32, 1, 1]);
+}
+
+#[test]
+fn block_scan_warp_scans_shares_warp_totals_through_shared_memory() {
+    // 128 threads (4 warps), thread t contributes 1 to ExclusiveSum (t, block aggregate 128)
+    // and t to InclusiveSum (t(t + 1)/2).
+    // Counted per block and scan, as block_scan_warp_scans.cuh issues it: lane 31 of each warp
+    // stores its warp's total (4 shared stores), one __syncthreads(), every thread reads the 4
+    // totals (4 shared loads per warp, 16): 20 shared instructions; two scans, two storages:
+    // 40 and 2 barriers per block.
+    let src = format!(
+        r#"
+__global__ void k(int* ex, int* agg, int* in) {{
+    typedef cub::BlockScan<int, 128, cub::BLOCK_SCAN_WARP_SCANS> BS;
+    __shared__ typename BS::TempStorage a;
+    __shared__ typename BS::TempStorage b;
+    int t = threadIdx.x;
+    int e, total, i;
+    BS(a).ExclusiveSum(1, e, total);
+    BS(b).InclusiveSum(t, i);
+    ex[t] = e; agg[t] = total; in[t] = i;
+}}
+launch k {{ ex = zeros(128); agg = zeros(128); in = zeros(128); expect ex == arange(128); expect agg == 128; expect in == {}; }}
+"#,
+        list((0..128).map(|t| t * (t + 1) / 2))
+    );
+    let r = ok(&src, &[], ONE, [128, 1, 1]);
+    assert_eq!(r.counters.smem_instr, 40);
+    assert_eq!(r.counters.barriers, 2);
+    assert_eq!(r.counters.race_count, 0);
+    assert_eq!(r.counters.uninit_count, 0);
+}
+
+#[test]
+fn block_scan_with_an_operator_an_initial_value_and_a_two_dimensional_block() {
+    // BlockScan<float, 32, WARP_SCANS, 2> in a (32, 2) block: rank t = x + 32y contributes t.
+    // ExclusiveScan(v, r, -1, max): -1 for t = 0, else t - 1; InclusiveScan(v, r, max, agg):
+    // t, agg 63. ExclusiveSum (floats: the shuffled-up path) of t: t(t - 1)/2.
+    let src = format!(
+        r#"
+template <int X, int Y>
+__global__ void k(float* ex, float* in, float* agg, float* es) {{
+    using BS = cub::BlockScan<float, X, cub::BLOCK_SCAN_WARP_SCANS, Y>;
+    __shared__ typename BS::TempStorage temp[3];
+    int t = threadIdx.x + X * threadIdx.y;
+    float v = t;
+    float r, total;
+    BS(temp[0]).ExclusiveScan(v, r, -1.0f, cub::Max());
+    ex[t] = r;
+    BS(temp[1]).InclusiveScan(v, r, cub::Max(), total);
+    in[t] = r; agg[t] = total;
+    BS(temp[2]).ExclusiveSum(v, r);
+    es[t] = r;
+}}
+launch k<32, 2> {{
+    ex = zeros(64); in = zeros(64); agg = zeros(64); es = zeros(64); block = (32, 2);
+    expect ex == {}; expect in == arange(64); expect agg == 63; expect es == {};
+}}
+"#,
+        list((0..64).map(|t| t - 1)),
+        list((0..64).map(|t| t * (t - 1).max(0) / 2)),
+    );
+    let r = ok(&src, &[], ONE, [32, 2, 1]);
+    assert_eq!(r.counters.race_count, 0);
+}
+
+#[test]
+fn block_scan_algorithms_simt_does_not_model_are_refused() {
+    let cases = [
+        // BlockScan's default, BLOCK_SCAN_RAKING: never counted as WARP_SCANS.
+        ("cub::BlockScan<int, 64>", "BLOCK_SCAN_RAKING"),
+        (
+            "cub::BlockScan<int, 64, cub::BLOCK_SCAN_RAKING_MEMOIZE>",
+            "BLOCK_SCAN_RAKING_MEMOIZE",
+        ),
+        // CUB runs RAKING for a block that is not whole warps.
+        (
+            "cub::BlockScan<int, 48, cub::BLOCK_SCAN_WARP_SCANS>",
+            "48 threads",
+        ),
+    ];
+    for (class, named) in cases {
+        let src = format!(
+            "__global__ void k(int* out) {{\n    __shared__ typename {class}::TempStorage temp;\n    out[0] = 1;\n}}\n"
+        );
+        let f = err(&src, &[("out", "zeros(1)")], Some(ONE), Some([64, 1, 1]));
+        assert_eq!(codes(&f), ["simt::check::cub_unsupported"], "{class}");
+        let text = simt::cli::render(&f);
+        assert!(text.contains(named), "{text}");
+        assert!(text.contains("BLOCK_SCAN_WARP_SCANS"), "{text}");
+    }
+}
+
+#[test]
+fn scan_misuse_is_a_diagnostic() {
+    let cases = [
+        // A scan returns nothing.
+        (
+            "    out[0] = WS(temp).InclusiveSum(1, r);",
+            "simt::check::no_value",
+        ),
+        // The items-array form.
+        (
+            "    int items[4];\n    WS(temp).InclusiveSum(items, items);",
+            "simt::check::cub_unsupported",
+        ),
+        // A member simt does not have.
+        (
+            "    WS(temp).Broadcast(1, 0);",
+            "simt::check::cub_unsupported",
+        ),
+        // Too few arguments.
+        (
+            "    WS(temp).InclusiveScan(1, r);",
+            "simt::check::argument_count",
+        ),
+    ];
+    for (body, code) in cases {
+        let src = format!(
+            "__global__ void k(int* out) {{\n    using WS = cub::WarpScan<int>;\n    __shared__ typename WS::TempStorage temp;\n    int r;\n{body}\n}}\n"
+        );
+        let f = err(&src, &[("out", "zeros(1)")], Some(ONE), Some([32, 1, 1]));
+        assert_eq!(codes(&f), [code], "{body}");
+    }
 }

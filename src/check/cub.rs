@@ -20,7 +20,7 @@ use crate::value::{ArithOp, Scalar, ShflKind, Value};
 type Result<T> = std::result::Result<T, CheckError>;
 
 /// The CUB collectives simt models.
-pub(super) const HAVE: &str = "simt has cub::WarpReduce<T, LOGICAL_WARP_THREADS> and cub::BlockReduce<T, BLOCK_DIM_X, BLOCK_REDUCE_WARP_REDUCTIONS, BLOCK_DIM_Y, BLOCK_DIM_Z> with Sum(v), Sum(v, valid_items), Reduce(v, op) and Reduce(v, op, valid_items), op being cub::Sum(), cub::Max(), cub::Min(), cuda::std::plus<>{}, cuda::maximum<>{}, cuda::minimum<>{} or a functor or lambda variable; cub::BlockLoad<T, BLOCK_DIM_X, ITEMS_PER_THREAD, ALGORITHM, BLOCK_DIM_Y, BLOCK_DIM_Z> with Load(ptr, items), Load(ptr, items, valid_items) and Load(ptr, items, valid_items, oob_default), and cub::BlockStore<...> with Store(ptr, items) and Store(ptr, items, valid_items), for the DIRECT, STRIPED, TRANSPOSE and WARP_TRANSPOSE algorithms";
+pub(super) const HAVE: &str = "simt has cub::WarpReduce<T, LOGICAL_WARP_THREADS> and cub::BlockReduce<T, BLOCK_DIM_X, BLOCK_REDUCE_WARP_REDUCTIONS, BLOCK_DIM_Y, BLOCK_DIM_Z> with Sum(v), Sum(v, valid_items), Reduce(v, op) and Reduce(v, op, valid_items), op being cub::Sum(), cub::Max(), cub::Min(), cuda::std::plus<>{}, cuda::maximum<>{}, cuda::minimum<>{} or a functor or lambda variable; cub::WarpScan<T, LOGICAL_WARP_THREADS> with InclusiveSum(in, out), ExclusiveSum(in, out), each also with a warp_aggregate out-parameter, InclusiveScan(in, out, op), ExclusiveScan(in, out, op), each also with an initial value before op and a warp_aggregate after it; cub::BlockScan<T, BLOCK_DIM_X, BLOCK_SCAN_WARP_SCANS, BLOCK_DIM_Y, BLOCK_DIM_Z> (whole warps) with the same members on one item per thread (block_aggregate for warp_aggregate; InclusiveScan without an initial value); cub::BlockLoad<T, BLOCK_DIM_X, ITEMS_PER_THREAD, ALGORITHM, BLOCK_DIM_Y, BLOCK_DIM_Z> with Load(ptr, items), Load(ptr, items, valid_items) and Load(ptr, items, valid_items, oob_default), and cub::BlockStore<...> with Store(ptr, items) and Store(ptr, items, valid_items), for the DIRECT, STRIPED, TRANSPOSE and WARP_TRANSPOSE algorithms";
 
 /// Which collective a CUB class is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -29,6 +29,10 @@ pub(crate) enum Kind {
     WarpReduce(u32),
     /// `cub::BlockReduce<T, X, BLOCK_REDUCE_WARP_REDUCTIONS, Y, Z>`: the block's shape.
     BlockReduce([u32; 3]),
+    /// `cub::WarpScan<T, L>`: `L` lanes (a power of two up to 32).
+    WarpScan(u32),
+    /// `cub::BlockScan<T, X, BLOCK_SCAN_WARP_SCANS, Y, Z>`: the block's shape (whole warps).
+    BlockScan([u32; 3]),
     /// `cub::BlockLoad<T, X, ITEMS_PER_THREAD, ALGORITHM, Y, Z>`.
     BlockLoad(Io),
     /// `cub::BlockStore<T, X, ITEMS_PER_THREAD, ALGORITHM, Y, Z>`.
@@ -39,8 +43,8 @@ impl Kind {
     /// The block shape a block collective computes its threads' ranks from.
     pub(crate) fn block_shape(self) -> Option<[u32; 3]> {
         match self {
-            Kind::WarpReduce(_) => None,
-            Kind::BlockReduce(d) => Some(d),
+            Kind::WarpReduce(_) | Kind::WarpScan(_) => None,
+            Kind::BlockReduce(d) | Kind::BlockScan(d) => Some(d),
             Kind::BlockLoad(io) | Kind::BlockStore(io) => Some(io.dims),
         }
     }
@@ -109,8 +113,10 @@ impl Class {
     /// block prefix; the shuffle-based warp reduction's is an empty placeholder (one element).
     fn storage_len(&self) -> u64 {
         match self.kind {
-            Kind::WarpReduce(_) => 1,
-            Kind::BlockReduce(d) => u64::from(warps(d)) + 1,
+            Kind::WarpReduce(_) | Kind::WarpScan(_) => 1,
+            // BlockScanWarpScans: `warp_aggregates[WARPS]`, the shuffle scans' empty storages
+            // and `block_prefix`.
+            Kind::BlockReduce(d) | Kind::BlockScan(d) => u64::from(warps(d)) + 1,
             // BlockExchange's `buff[TILE_ITEMS + PADDING_ITEMS]`; the direct algorithms'
             // TempStorage is CUB's `NullType` (a placeholder element, never touched).
             Kind::BlockLoad(io) | Kind::BlockStore(io) if io.exchanges() => {
@@ -123,13 +129,13 @@ impl Class {
 }
 
 /// Warps of a block of shape `d`.
-fn warps(d: [u32; 3]) -> u32 {
+pub(super) fn warps(d: [u32; 3]) -> u32 {
     (d[0] * d[1] * d[2]).div_ceil(32)
 }
 
 /// How a reduction combines two items.
 #[derive(Clone, Debug)]
-enum Op {
+pub(super) enum Op {
     /// `cub::Sum()` (also what `Sum(v)` uses), `cub::Max()`, `cub::Min()`.
     Arith(ArithOp),
     /// A functor or lambda variable, called as `op(a, b)`.
@@ -256,14 +262,39 @@ fn class_from(name: &str, text: &str, args: &[&str], span: Span) -> Result<Class
         }
     };
     let kind = match name {
-        "WarpReduce" => {
+        "WarpReduce" | "WarpScan" => {
             let lanes = int(1, 32)?;
             if !(lanes.is_power_of_two() && lanes <= 32) {
                 return Err(unsupported(format!(
                     "`{text}` (a logical warp of {lanes} threads)"
                 )));
             }
-            Kind::WarpReduce(lanes)
+            if name == "WarpScan" {
+                Kind::WarpScan(lanes)
+            } else {
+                Kind::WarpReduce(lanes)
+            }
+        }
+        "BlockScan" => {
+            // BlockScan's default algorithm is BLOCK_SCAN_RAKING.
+            let alg = args.get(2).map_or("BLOCK_SCAN_RAKING", |a| unqualified(a));
+            if alg != "BLOCK_SCAN_WARP_SCANS" {
+                return Err(CheckError::CubUnsupported {
+                    what: format!("`{text}` (the {alg} algorithm{})", if args.get(2).is_none() { ", BlockScan's default" } else { "" }),
+                    span,
+                    help: "simt models cub::BLOCK_SCAN_WARP_SCANS only, and counts no other algorithm as it: name it as the third template argument, `cub::BlockScan<T, BLOCK_DIM_X, cub::BLOCK_SCAN_WARP_SCANS>`".into(),
+                });
+            }
+            let dims = [int(1, 1)?, int(3, 1)?, int(4, 1)?];
+            let threads = dims[0] * dims[1] * dims[2];
+            if !threads.is_multiple_of(32) {
+                return Err(CheckError::CubUnsupported {
+                    what: format!("`{text}` ({threads} threads, not whole warps: CUB runs BLOCK_SCAN_RAKING for them)"),
+                    span,
+                    help: "simt models BLOCK_SCAN_WARP_SCANS of whole warps: make the block a multiple of 32 threads".into(),
+                });
+            }
+            Kind::BlockScan(dims)
         }
         "BlockReduce" => {
             if let Some(alg) = args.get(2) {
@@ -483,13 +514,17 @@ impl KernelChecker<'_, '_> {
     ) -> Option<Result<Expr>> {
         let made = self.cub_used(object)?;
         Some(made.and_then(|(class, s, first)| {
-            if let Kind::BlockLoad(_) | Kind::BlockStore(_) = class.kind {
+            if let Kind::BlockLoad(_)
+            | Kind::BlockStore(_)
+            | Kind::WarpScan(_)
+            | Kind::BlockScan(_) = class.kind
+            {
                 return Err(CheckError::NoValue {
                     what: format!("`{}::{}(...)`", class.name, method.name),
                     why: " (it returns `void`)",
                     span,
                     help: Some(
-                        "call it as a statement: it writes the items array or memory".into(),
+                        "call it as a statement: it writes its output arguments, the items array or memory".into(),
                     ),
                 });
             }
@@ -510,6 +545,9 @@ impl KernelChecker<'_, '_> {
         Some(made.and_then(|(class, s, first)| match class.kind {
             Kind::BlockLoad(io) | Kind::BlockStore(io) => {
                 self.block_io(&class, io, (s, first), method, args, span)
+            }
+            Kind::WarpScan(_) | Kind::BlockScan(_) => {
+                self.cub_scan(&class, (s, first), method, args, span)
             }
             _ => self.collective(class, s, first, method, args, span),
         }))
@@ -568,8 +606,8 @@ impl KernelChecker<'_, '_> {
             Kind::BlockReduce(dims) => {
                 self.block_reduce(acc, &class, dims, (s, first), &op, valid, &mut body, span)?;
             }
-            Kind::BlockLoad(_) | Kind::BlockStore(_) => {
-                unreachable!("cub: loads and stores are statements (cub_statement)")
+            Kind::BlockLoad(_) | Kind::BlockStore(_) | Kind::WarpScan(_) | Kind::BlockScan(_) => {
+                unreachable!("cub: loads, stores and scans are statements (cub_statement)")
             }
         }
         Ok(Expr {
@@ -779,7 +817,14 @@ impl KernelChecker<'_, '_> {
     }
 
     /// `op(a, b)` as a value of `elem`'s type (a functor's or lambda's call inlined).
-    fn combine(&mut self, op: &Op, a: Expr, b: Expr, elem: Scalar, span: Span) -> Result<Expr> {
+    pub(super) fn combine(
+        &mut self,
+        op: &Op,
+        a: Expr,
+        b: Expr,
+        elem: Scalar,
+        span: Span,
+    ) -> Result<Expr> {
         let out = match op {
             Op::Arith(ArithOp::Add) => self.binary(BinOp::Add, span, a, b)?,
             Op::Arith(arith) => {
@@ -856,7 +901,7 @@ impl KernelChecker<'_, '_> {
 }
 
 /// The combining operation a `Reduce` names.
-fn reduction_op(e: &ast::Expr) -> Result<Op> {
+pub(super) fn reduction_op(e: &ast::Expr) -> Result<Op> {
     match &e.kind {
         ast::ExprKind::Call { callee, args, .. } if args.is_empty() => {
             // `cuda::std::plus<>{}` names its class with the (empty) template arguments.
