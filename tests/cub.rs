@@ -726,7 +726,7 @@ fn scan_misuse_is_a_diagnostic() {
             "    out[0] = WS(temp).InclusiveSum(1, r);",
             "simt::check::no_value",
         ),
-        // The items-array form.
+        // An items array: BlockScan takes one, WarpScan does not.
         (
             "    int items[4];\n    WS(temp).InclusiveSum(items, items);",
             "simt::check::cub_unsupported",
@@ -748,5 +748,59 @@ fn scan_misuse_is_a_diagnostic() {
         );
         let f = err(&src, &[("out", "zeros(1)")], Some(ONE), Some([32, 1, 1]));
         assert_eq!(codes(&f), [code], "{body}");
+    }
+}
+
+#[test]
+fn block_scan_of_items_arrays() {
+    // BlockScan<int, 64, WARP_SCANS> over 4 items per thread (global index g = 4t + i):
+    // - ExclusiveSum of ones: g, block aggregate 256.
+    // - InclusiveSum of i + 1 (1, 2, 3, 4: 10 per thread): 10t + (i + 1)(i + 2)/2.
+    // - ExclusiveScan(-1, max) of g: g - 1 (-1 for g = 0).
+    // Each scan reduces the thread's items in registers and scans the 64 reductions as one
+    // item each: 2 warps, so 2 shared stores (lane 31) + 2 × 2 loads = 6 shared instructions
+    // and 1 barrier per scan, three scans on three storages: 18 and 3.
+    let src = format!(
+        r#"
+__global__ void k(int* ex, int* agg, int* in, int* mx) {{
+    using BS = cub::BlockScan<int, 64, cub::BLOCK_SCAN_WARP_SCANS>;
+    __shared__ typename BS::TempStorage temp[3];
+    int t = threadIdx.x;
+    int a[4], b[4], c[4];
+    for (int i = 0; i < 4; i++) {{ a[i] = 1; b[i] = i + 1; c[i] = 4 * t + i; }}
+    int total;
+    BS(temp[0]).ExclusiveSum(a, a, total);
+    BS(temp[1]).InclusiveSum(b, b);
+    BS(temp[2]).ExclusiveScan(c, c, -1, cub::Max());
+    for (int i = 0; i < 4; i++) {{ ex[4 * t + i] = a[i]; in[4 * t + i] = b[i]; mx[4 * t + i] = c[i]; }}
+    agg[t] = total;
+}}
+launch k {{
+    ex = zeros(256); agg = zeros(64); in = zeros(256); mx = zeros(256);
+    expect ex == arange(256); expect agg == 256; expect in == {}; expect mx == arange(256) - 1;
+}}
+"#,
+        list((0..256).map(|g| 10 * (g / 4) + (g % 4 + 1) * (g % 4 + 2) / 2)),
+    );
+    let r = ok(&src, &[], ONE, [64, 1, 1]);
+    assert_eq!(r.counters.smem_instr, 18);
+    assert_eq!(r.counters.barriers, 3);
+    assert_eq!((r.counters.race_count, r.counters.uninit_count), (0, 0));
+}
+
+#[test]
+fn block_scan_items_must_be_arrays_of_the_class_type() {
+    let cases = [
+        // An output that is not an items array like the input.
+        "    int a[4], r;\n    BS(temp).ExclusiveSum(a, r);",
+        // Items of another type.
+        "    float a[4];\n    BS(temp).InclusiveSum(a, a);",
+    ];
+    for body in cases {
+        let src = format!(
+            "__global__ void k(int* out) {{\n    using BS = cub::BlockScan<int, 32, cub::BLOCK_SCAN_WARP_SCANS>;\n    __shared__ typename BS::TempStorage temp;\n{body}\n}}\n"
+        );
+        let f = err(&src, &[("out", "zeros(1)")], Some(ONE), Some([32, 1, 1]));
+        assert_eq!(codes(&f), ["simt::check::cub_argument"], "{body}");
     }
 }

@@ -25,6 +25,7 @@ use crate::value::{ArithOp, Scalar, ShflKind, Value};
 type Result<T> = std::result::Result<T, CheckError>;
 
 /// A scan call's arguments, checked against CUB's overloads.
+#[derive(Clone)]
 struct Scan<'a> {
     /// Inclusive (else exclusive) output.
     inclusive: bool,
@@ -48,6 +49,11 @@ impl KernelChecker<'_, '_> {
         span: Span,
     ) -> Result<Expr> {
         let scan = self.scan_args(class, method, args, span)?;
+        if let Kind::BlockScan(dims) = class.kind {
+            if let Some(items) = self.items_of(class, &method.name, &scan)? {
+                return self.block_scan_items(class, &scan, dims, (s, first), items, method, span);
+            }
+        }
         let elem = class.elem;
         let input = self.expr(scan.input)?;
         let input = self.convert(input, elem);
@@ -144,12 +150,12 @@ impl KernelChecker<'_, '_> {
                 }))
             }
         };
-        if let ast::ExprKind::Name(n) = &input.kind {
+        if let (ast::ExprKind::Name(n), false) = (&input.kind, block) {
             if let Some(Binding::LocalArray(_)) = self.lookup(n) {
                 return Err(unsupported(
                     format!("`{}::{}` of an items array", class.name, method.name),
                     input.span,
-                    "simt models the scans of one item per thread: scan each item's own value, or sum the thread's items first and scan the sums".into(),
+                    "WarpScan scans one item per thread (BlockScan also takes a thread's items array): scan each item's own value, or sum the thread's items first and scan the sums".into(),
                 ));
             }
         }
@@ -194,6 +200,244 @@ impl KernelChecker<'_, '_> {
             zero: sum && !inclusive,
             op,
             aggregate,
+        })
+    }
+
+    /// The input and output items arrays (`T (&items)[N]`) of a BlockScan call, if its input
+    /// is one, and N.
+    fn items_of(
+        &self,
+        class: &Class,
+        method: &str,
+        scan: &Scan<'_>,
+    ) -> Result<Option<(Mem, Mem, u32)>> {
+        let array = |e: &ast::Expr| match &e.kind {
+            ast::ExprKind::Name(n) => match self.lookup(n) {
+                Some(Binding::LocalArray(l)) => Some((n.clone(), l)),
+                _ => None,
+            },
+            _ => None,
+        };
+        let Some((name, input)) = array(scan.input) else {
+            return Ok(None);
+        };
+        let a = &self.local_arrays[input as usize];
+        let (dims, elem, width) = (a.dims.clone(), a.elem, a.width);
+        let n = match dims.as_slice() {
+            [n] if elem == class.elem && width == 1 => *n as u32,
+            _ => {
+                let dims: Vec<String> = dims.iter().map(|d| format!("[{d}]")).collect();
+                return Err(CheckError::CubArgument {
+                    class: class.name.clone(),
+                    method: method.into(),
+                    expected: format!("a local array `{}[N]`", class.elem.c_name()),
+                    found: format!("`{} {name}{}`", elem.c_name(), dims.concat()),
+                    span: scan.input.span,
+                });
+            }
+        };
+        let output = match array(scan.output) {
+            Some((_, o))
+                if self.local_arrays[o as usize].dims == [u64::from(n)]
+                    && self.local_arrays[o as usize].elem == class.elem
+                    && self.local_arrays[o as usize].width == 1 =>
+            {
+                o
+            }
+            _ => {
+                return Err(CheckError::CubArgument {
+                    class: class.name.clone(),
+                    method: method.into(),
+                    expected: format!(
+                        "a local array `{}[{n}]` like the input",
+                        class.elem.c_name()
+                    ),
+                    found: "another output".into(),
+                    span: scan.output.span,
+                })
+            }
+        };
+        let mem = |l: u32| Mem {
+            space: Space::Local(l),
+            elem: class.elem,
+            width: 1,
+        };
+        Ok(Some((mem(input), mem(output), n)))
+    }
+
+    /// BlockScan of a thread's `items[N]`, as block_scan.cuh writes it: the thread's items
+    /// reduced in order (`ThreadReduce`), a block-wide exclusive scan of the reductions (with
+    /// the initial value, if any), then the items scanned in registers from the thread's prefix
+    /// (`ThreadScanExclusive` / `ThreadScanInclusive`, thread 0 without a prefix).
+    #[allow(clippy::too_many_arguments)]
+    fn block_scan_items(
+        &mut self,
+        class: &Class,
+        scan: &Scan<'_>,
+        dims: [u32; 3],
+        storage: (u32, Expr),
+        (input, output, n): (Mem, Mem, u32),
+        method: &ast::Ident,
+        span: Span,
+    ) -> Result<Expr> {
+        let elem = class.elem;
+        let ty = elem.promoted();
+        let var = |v: VarId| Expr {
+            kind: ExprKind::Var(v),
+            ty,
+            span,
+        };
+        let at = |i: u32| constant(Value::I32(i as i32), span);
+        let mut body = Vec::new();
+        let mut items = Vec::new();
+        for i in 0..n {
+            let v = self.new_local("cub item", elem, span);
+            body.push(assign(v, load(input, at(i), span), span));
+            items.push(v);
+        }
+        let init = match (scan.init, scan.zero) {
+            (Some(e), _) => Some(self.expr(e)?),
+            (None, true) => Some(constant(Value::I32(0), span)),
+            (None, false) => None,
+        };
+        let init = match init {
+            Some(v) => {
+                let v = self.convert(v, elem);
+                let var = self.new_local("cub initial value", elem, span);
+                body.push(assign(var, v, span));
+                Some(var)
+            }
+            None => None,
+        };
+        // A single item's inclusive scan is the single-item form (CUB's ITEMS_PER_THREAD == 1).
+        if n == 1 && scan.inclusive {
+            let (out, aggregate) =
+                self.block_scan(scan, elem, dims, storage, items[0], None, &mut body, span)?;
+            return self.scan_outputs(class, scan, method, (output, n), out, aggregate, body, span);
+        }
+        let reduced = self.new_local("cub thread_prefix", elem, span);
+        body.push(assign(reduced, var(items[0]), span));
+        for &item in &items[1..] {
+            let next = self.combine(&scan.op, var(reduced), var(item), elem, span)?;
+            body.push(assign(reduced, next, span));
+        }
+        let inner = Scan {
+            inclusive: false,
+            ..scan.clone()
+        };
+        let (prefix, aggregate) =
+            self.block_scan(&inner, elem, dims, storage, reduced, init, &mut body, span)?;
+        let mut outs = Vec::new();
+        if scan.inclusive {
+            // `inclusive = input[0]; if (linear_tid != 0) inclusive = scan_op(prefix, inclusive);`
+            let running = self.new_local("cub inclusive", elem, span);
+            body.push(assign(running, var(items[0]), span));
+            let tid = self.cub_tid(Some(dims), span)?;
+            let not0 = self.binary(BinOp::Ne, span, tid, constant(Value::U32(0), span))?;
+            let seeded = self.combine(&scan.op, var(prefix), var(running), elem, span)?;
+            body.push(Stmt {
+                kind: StmtKind::If {
+                    cond: not0,
+                    then: vec![assign(running, seeded, span)],
+                    els: Vec::new(),
+                },
+                span,
+            });
+            outs.push(self.snapshot(running, elem, &mut body, span));
+            for &item in &items[1..] {
+                let next = self.combine(&scan.op, var(running), var(item), elem, span)?;
+                body.push(assign(running, next, span));
+                outs.push(self.snapshot(running, elem, &mut body, span));
+            }
+        } else {
+            // `exclusive = inclusive; inclusive = scan_op(exclusive, input[i]); output[i] =
+            // exclusive;` from the prefix (the last item's inclusive value is never used).
+            let running = self.new_local("cub inclusive", elem, span);
+            body.push(assign(running, var(prefix), span));
+            for (i, &item) in items.iter().enumerate() {
+                outs.push(self.snapshot(running, elem, &mut body, span));
+                if i + 1 < items.len() {
+                    let next = self.combine(&scan.op, var(running), var(item), elem, span)?;
+                    body.push(assign(running, next, span));
+                }
+            }
+        }
+        for (i, v) in outs.into_iter().enumerate() {
+            body.push(Stmt {
+                kind: StmtKind::Store {
+                    mem: output,
+                    index: at(i as u32),
+                    value: var(v),
+                },
+                span,
+            });
+        }
+        self.scan_outputs(
+            class,
+            scan,
+            method,
+            (output, 0),
+            prefix,
+            aggregate,
+            body,
+            span,
+        )
+    }
+
+    /// A copy of `v` as it is now.
+    fn snapshot(&mut self, v: VarId, elem: Scalar, body: &mut Vec<Stmt>, span: Span) -> VarId {
+        let copy = self.new_local("cub output", elem, span);
+        let value = Expr {
+            kind: ExprKind::Var(v),
+            ty: elem.promoted(),
+            span,
+        };
+        body.push(assign(copy, value, span));
+        copy
+    }
+
+    /// The call's body, ending with its outputs: `out` into the first `n` items of `output`
+    /// (none when `n` is 0: already stored), and the aggregate.
+    #[allow(clippy::too_many_arguments)]
+    fn scan_outputs(
+        &mut self,
+        class: &Class,
+        scan: &Scan<'_>,
+        method: &ast::Ident,
+        (output, n): (Mem, u32),
+        out: VarId,
+        aggregate: Option<VarId>,
+        mut body: Vec<Stmt>,
+        span: Span,
+    ) -> Result<Expr> {
+        let ty = class.elem.promoted();
+        let var = |v: VarId| Expr {
+            kind: ExprKind::Var(v),
+            ty,
+            span,
+        };
+        if n == 1 {
+            body.push(Stmt {
+                kind: StmtKind::Store {
+                    mem: output,
+                    index: constant(Value::I32(0), span),
+                    value: var(out),
+                },
+                span,
+            });
+        }
+        if let (Some(target), Some(a)) = (scan.aggregate, aggregate) {
+            let kind = self.assign(target, None, span, var(a))?;
+            body.push(Stmt { kind, span });
+        }
+        Ok(Expr {
+            kind: ExprKind::Inline {
+                name: format!("{}::{}", class.name, method.name),
+                body,
+                result: None,
+            },
+            ty: Scalar::Bool,
+            span,
         })
     }
 
