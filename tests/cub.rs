@@ -741,6 +741,15 @@ fn scan_misuse_is_a_diagnostic() {
             "    WS(temp).InclusiveScan(1, r);",
             "simt::check::argument_count",
         ),
+        // A block prefix callback (a functor where the aggregate goes).
+        (
+            "    auto p = [](int a) { return a; };\n    WS(temp).ExclusiveSum(1, r, p);",
+            "simt::check::cub_unsupported",
+        ),
+        (
+            "    auto p = [](int a) { return a; };\n    WS(temp).ExclusiveScan(1, r, cub::Sum(), p);",
+            "simt::check::cub_unsupported",
+        ),
     ];
     for (body, code) in cases {
         let src = format!(

@@ -159,16 +159,22 @@ impl KernelChecker<'_, '_> {
                 ));
             }
         }
+        // A functor where the aggregate goes: after a sum's output, or after a scan's operation.
+        let callback = match (sum, rest) {
+            (true, [c]) => Some(c),
+            (false, [op, c] | [_, op, c]) if self.is_functor(op) || is_made_op(op) => Some(c),
+            _ => None,
+        };
+        if let Some(last) = callback.filter(|c| self.is_functor(c)) {
+            return Err(unsupported(
+                format!("`{}::{}` with a prefix callback", class.name, method.name),
+                last.span,
+                "simt models the scans without a prefix callback: add the running prefix to the outputs yourself".into(),
+            ));
+        }
         let (init, op, aggregate) = if sum {
             match rest {
                 [] => (None, Op::Arith(ArithOp::Add), None),
-                [a] if self.is_functor(a) => {
-                    return Err(unsupported(
-                        format!("`{}::{}` with a prefix callback", class.name, method.name),
-                        a.span,
-                        "simt models the scans without a prefix callback: add the running prefix to the outputs yourself".into(),
-                    ))
-                }
                 [a] => (None, Op::Arith(ArithOp::Add), Some(a)),
                 _ => return Err(count("2 or 3 (the input, the output and the aggregate)")),
             }
