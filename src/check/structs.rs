@@ -446,6 +446,12 @@ impl<'g> KernelChecker<'g, '_> {
             let help = if what.starts_with("the virtual") {
                 "simt makes no virtual calls: make the function a plain member, or pick the \
                  implementation with a template parameter"
+            } else if what.contains("simt derives a class template") {
+                "write the class template's own parameters as its base's arguments (`: B<T>`), or \
+                 copy the base's members into the class"
+            } else if what.starts_with("the call of the base constructor") {
+                "call a constructor the base declares, with one argument per parameter: simt \
+                 picks a base constructor by its number of parameters"
             } else if what.starts_with("the base class") {
                 "derive from a class this file defines, or copy the base's members into the class"
             } else if what.contains("hides the member") {
@@ -634,7 +640,13 @@ impl<'g> KernelChecker<'g, '_> {
                     .enumerate()
                     .any(|(k, (s, _))| leaves[v.first + k].0 != *s)
             });
-        self.base_subobject(def, &leaves, (offset.next_multiple_of(align), align), span)?;
+        self.base_subobject(
+            def,
+            &bindings,
+            &leaves,
+            (offset.next_multiple_of(align), align),
+            span,
+        )?;
         if leaves.is_empty() {
             return Err(unsupported(
                 format!("the struct `{name}` without scalar members"),
@@ -668,6 +680,7 @@ impl<'g> KernelChecker<'g, '_> {
     fn base_subobject(
         &mut self,
         def: usize,
+        bindings: &Bindings,
         leaves: &[(Scalar, u32)],
         (size, align): (u32, u32),
         span: Span,
@@ -677,7 +690,9 @@ impl<'g> KernelChecker<'g, '_> {
             return Ok(());
         };
         let own_poly = !d.virtuals.is_empty();
-        let Some(Ok(b)) = self.layout_named(&base.name, span) else {
+        // `DevPtr<T>` of `PtrStep<float>`: the base's instance `DevPtr<float>`.
+        let instance = format!("{}{}", base.name, bindings.substitute_text(&d.base_args));
+        let Some(Ok(b)) = self.layout_named(&instance, span) else {
             return Ok(());
         };
         let added = usize::from(own_poly && !self.polymorphic(&b));
@@ -2860,12 +2875,22 @@ impl<'g> KernelChecker<'g, '_> {
                 .collect(),
             None => Default::default(),
         };
+        // `DevPtr<T>::data` in a member of a class derived from `DevPtr<T>`: the member `data`.
+        let classes: std::collections::HashSet<String> = match &layout.def {
+            Some((def, _)) => {
+                let mut names = self.bases_of(*def);
+                names.push(self.globals.structs[*def].name.name.clone());
+                names.into_iter().collect()
+            }
+            None => Default::default(),
+        };
         let rewritten;
-        let f = if methods.is_empty() {
+        let f = if methods.is_empty() && classes.is_empty() {
             f
         } else {
             let b = super::template::Bindings {
                 methods,
+                classes,
                 ..Default::default()
             };
             let mut copy = f.clone();
@@ -2975,20 +3000,28 @@ impl<'g> KernelChecker<'g, '_> {
 
     /// Whether the class of `l` derives from the class `base`, directly or through others.
     pub(crate) fn derives_from(&self, l: &Layout, base: &str) -> bool {
+        l.def
+            .as_ref()
+            .is_some_and(|(d, _)| self.bases_of(*d).iter().any(|b| b == base))
+    }
+
+    /// The names of the class `def`'s bases, nearest first (`PtrStep`, `DevPtr` of PCL's
+    /// `PtrStepSz<T> : PtrStep<T> : DevPtr<T>`).
+    fn bases_of(&self, def: usize) -> Vec<String> {
         let structs = &self.globals.structs;
-        let mut at = l.def.as_ref().map(|(d, _)| *d);
-        for _ in 0..structs.len() {
-            let Some(b) = at.and_then(|d| structs[d].base.as_ref()) else {
-                return false;
+        let mut out = Vec::new();
+        let mut at = Some(def);
+        while let Some(d) = at.filter(|_| out.len() < structs.len()) {
+            let Some(b) = structs[d].base.as_ref() else {
+                break;
             };
-            if b.name == base {
-                return true;
-            }
-            at = structs
-                .iter()
-                .position(|s| s.name.name == b.name && s.template.is_empty());
+            out.push(b.name.clone());
+            let template = !structs[d].base_args.is_empty();
+            at = structs.iter().position(|s| {
+                s.name.name == b.name && s.spec.is_empty() && s.template.is_empty() != template
+            });
         }
-        false
+        out
     }
 
     /// A kernel parameter `P p` passed by value: one parameter per member, named `p.x` (the

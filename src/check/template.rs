@@ -25,6 +25,9 @@ pub(crate) struct Bindings {
     /// Inside a member function: the class's other (non-static) member functions, which a
     /// plain call names (`getL()` is `this->getL()`, C++ [class.mfct.non-static]).
     pub methods: std::collections::HashSet<String>,
+    /// Inside a member function: the class's name and its bases', which qualify its members
+    /// (`DevPtr<T>::data` is `data`, C++ [class.qual]).
+    pub classes: std::collections::HashSet<String>,
     /// The member types of the file's class templates and their specialisations, for
     /// `kernel_type<float>::compute` once a template's arguments are in place.
     pub class_members: Rc<Vec<ClassMembers>>,
@@ -351,7 +354,7 @@ impl Bindings {
     }
 
     /// `<T, BM>` with each bound name replaced by its type or value.
-    fn substitute_text(&self, args: &str) -> String {
+    pub(crate) fn substitute_text(&self, args: &str) -> String {
         let mut out = String::new();
         let mut word = String::new();
         let flush = |word: &mut String, out: &mut String| {
@@ -536,6 +539,14 @@ impl Bindings {
         }
     }
 
+    /// `member` of `Class::member` or `Class<T>::member` where `Class` is the class whose
+    /// member function this is, or one of its bases.
+    fn class_member(&self, name: &str) -> Option<String> {
+        let (class, member) = name.rsplit_once("::")?;
+        let class = class.split('<').next()?.trim();
+        self.classes.contains(class).then(|| member.to_string())
+    }
+
     pub(crate) fn expr(&self, e: &mut Expr) {
         crate::stack::grow(|| self.expr_at(e))
     }
@@ -543,7 +554,9 @@ impl Bindings {
     fn expr_at(&self, e: &mut Expr) {
         match &mut e.kind {
             ExprKind::Name(n) => {
-                if let Some(f) = self.functions.get(n.as_str()) {
+                if let Some(member) = self.class_member(n) {
+                    *n = member;
+                } else if let Some(f) = self.functions.get(n.as_str()) {
                     // A function passed on (`g<cpy_1>`): the function itself.
                     *n = f.clone();
                 } else if let Some(c) = self.templates.get(n.as_str()) {

@@ -187,6 +187,9 @@ pub struct StructDef {
     /// `: public hitable`: the class it derives from, whose members
     /// [`crate::syntax::inherit`] copies into it.
     pub base: Option<Ident>,
+    /// The base's template arguments as written, spaces only between words (`<T>` of
+    /// `: public DevPtr<T>`); empty for a plain base.
+    pub base_args: String,
     /// Its virtual member functions, its own and those it inherits.
     pub virtuals: Vec<VirtualMember>,
     /// The whole definition.

@@ -702,6 +702,7 @@ impl<'m> Builder<'m> {
         let mut aliases = Vec::new();
         let mut specials = Vec::new();
         let mut base = None;
+        let mut base_args = String::new();
         let mut virtuals = Vec::new();
         for p in pair.into_inner() {
             match p.as_rule() {
@@ -761,12 +762,24 @@ impl<'m> Builder<'m> {
                     methods.extend(f);
                     virtuals.extend(member);
                 }
-                Rule::base_clause => match self.base_value(p)? {
-                    Ok(value) => fields.push(value),
-                    Err(what) => {
-                        unsupported.get_or_insert(what);
+                Rule::base_clause => {
+                    // `: public DevPtr<T>`: a class template's instance, which
+                    // [`crate::syntax::inherit`] derives from when the file defines it, or else a
+                    // trait whose `value` the class has.
+                    if let Some((name, args)) = template_base(&p) {
+                        base = Some(Ident {
+                            name,
+                            span: self.span(&p),
+                        });
+                        base_args = args;
                     }
-                },
+                    match self.base_value(p)? {
+                        Ok(value) => fields.push(value),
+                        Err(what) => {
+                            unsupported.get_or_insert(what);
+                        }
+                    }
+                }
                 Rule::align_spec => {
                     let e = p.into_inner().next().expect("grammar: an alignment");
                     align = Some(match e.as_rule() {
@@ -855,6 +868,7 @@ impl<'m> Builder<'m> {
             aliases,
             specials,
             base,
+            base_args,
             virtuals,
             span,
         };
@@ -1039,7 +1053,11 @@ impl<'m> Builder<'m> {
                     let init_span = self.span(&p);
                     let mut it = p.into_inner();
                     let field = self.ident(it.next().expect("grammar: a member to initialise"));
-                    let mut args = it.map(|e| self.expr(e)).collect::<Result<Vec<_>>>()?;
+                    // `DevPtr<T>(d)`: the base's arguments are those of its class.
+                    let mut args = it
+                        .filter(|e| e.as_rule() != Rule::template_args)
+                        .map(|e| self.expr(e))
+                        .collect::<Result<Vec<_>>>()?;
                     let value = if args.len() == 1 {
                         args.pop().expect("checked: one argument")
                     } else {
@@ -3202,6 +3220,23 @@ fn plain_base<'i>(pair: &Pair<'i, Rule>) -> Option<Pair<'i, Rule>> {
         return None;
     }
     base.into_inner().find(|p| p.as_rule() == Rule::named_ty)
+}
+
+/// `DevPtr` and `<T>` of a base clause `: public DevPtr<T>` (a template's instance named
+/// without a scope), spaces only between words.
+fn template_base(pair: &Pair<'_, Rule>) -> Option<(String, String)> {
+    let base = pair
+        .clone()
+        .into_inner()
+        .find(|p| p.as_rule() != Rule::access_kw)?;
+    if base.as_rule() != Rule::ty {
+        return None;
+    }
+    let text = base.as_str().trim();
+    let (name, args) = text.split_at(text.find('<')?);
+    let name = name.trim();
+    let plain = !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+    plain.then(|| (name.to_string(), squeeze(args)))
 }
 
 fn outside_specialisation(name: &Ident) -> (String, String, Span) {

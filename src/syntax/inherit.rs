@@ -9,8 +9,8 @@
 // class's members and overrides are seen, as a virtual call from the base would see them.
 
 use super::ast::{
-    BaseType, Expr, ExprKind, Field, Ident, Module, Stmt, StmtKind, StructDef, TypeName,
-    VirtualMember,
+    BaseType, Declarator, Expr, ExprKind, Field, Ident, Module, Stmt, StmtKind, StructDef,
+    TemplateArg, TypeName, VirtualMember,
 };
 use crate::source::Span;
 
@@ -57,9 +57,30 @@ fn flatten(structs: &mut [StructDef], i: usize, state: &mut [State]) {
         state[i] = State::Done;
         return;
     };
+    let args = structs[i].base_args.clone();
     let found = structs.iter().position(|s| {
-        s.name.name == base.name && s.spec.is_empty() && s.template.is_empty() && !s.is_union
+        s.name.name == base.name
+            && s.spec.is_empty()
+            && s.template.is_empty() == args.is_empty()
+            && !s.is_union
     });
+    // A class template with static members only, named with other arguments
+    // (`: int_constant<sizeof(T) * 8>`), is a trait too.
+    let trait_like = |b: &StructDef| {
+        b.fields.iter().all(|f| f.is_static) && b.ctors.is_empty() && b.methods.is_empty()
+    };
+    let found = found.filter(|&b| {
+        args.is_empty()
+            || !trait_like(&structs[b])
+            || own_arguments(&structs[i], &structs[b], &base, &args).is_ok()
+    });
+    if found.is_none() && !args.is_empty() {
+        // `: int_constant<N>`, a trait this file does not define as a class template: the
+        // class has its `value` (made where the class was read), and no base.
+        structs[i].base = None;
+        state[i] = State::Open;
+        return flatten(structs, i, state);
+    }
     let Some(b) = found else {
         structs[i].unsupported.get_or_insert((
             format!(
@@ -74,6 +95,20 @@ fn flatten(structs: &mut [StructDef], i: usize, state: &mut [State]) {
     flatten(structs, b, state);
     let parent = structs[b].clone();
     let d = &mut structs[i];
+    if !args.is_empty() {
+        if let Err(e) = own_arguments(d, &parent, &base, &args) {
+            d.unsupported.get_or_insert(e);
+            state[i] = State::Done;
+            return;
+        }
+        // Not a trait's `value` after all: a class template's instance is a base class.
+        let trait_value = format!("{}{args}::value", base.name);
+        d.fields.retain(|f| {
+            !(f.is_static
+                && f.name.name == "value"
+                && matches!(&f.init, Some(Expr { kind: ExprKind::Name(n), .. }) if *n == trait_value))
+        });
+    }
     if let Some(u) = parent.unsupported.clone() {
         d.unsupported.get_or_insert(u);
     }
@@ -158,6 +193,54 @@ fn flatten(structs: &mut [StructDef], i: usize, state: &mut [State]) {
     state[i] = State::Done;
 }
 
+/// A class template's base `B<T, N>` names the template's own parameters of the same names
+/// (`template <typename T> struct PtrSz : DevPtr<T>`), so the base's members, written in its
+/// parameters, are the derived class's as they stand. Other arguments (`: B<float>`,
+/// `: B<T*>`) are refused.
+fn own_arguments(
+    d: &StructDef,
+    parent: &StructDef,
+    base: &Ident,
+    args: &str,
+) -> std::result::Result<(), (String, Span)> {
+    let targs = super::parse_kernel_ref(&format!("f{args}"))
+        .map(|(_, _, targs)| targs)
+        .unwrap_or_default();
+    let own = |name: &str| d.template.iter().any(|p| p.name.name == name);
+    let same = targs.len() == parent.template.len()
+        && targs.iter().zip(&parent.template).all(|(a, p)| match a {
+            TemplateArg::Type(t) => {
+                t.base_text == p.name.name
+                    && !t.pointer
+                    && !t.reference
+                    && !t.is_const
+                    && own(&t.base_text)
+            }
+            TemplateArg::Value(Expr {
+                kind: ExprKind::Name(n),
+                ..
+            }) => *n == p.name.name && own(n),
+            TemplateArg::Value(_) => false,
+        });
+    if same {
+        return Ok(());
+    }
+    let names: Vec<&str> = parent
+        .template
+        .iter()
+        .map(|p| p.name.name.as_str())
+        .collect();
+    Err((
+        format!(
+            "the base class `{}{args}` (simt derives a class template from an instance of a class template whose arguments are the derived class's own parameters of the same names, `{}<{}>`)",
+            base.name,
+            base.name,
+            names.join(", ")
+        ),
+        base.span,
+    ))
+}
+
 /// Makes each constructor of `d` first run its base's default constructor, as C++ constructs
 /// the base subobject before the class's own members: the base constructor's body, as a block,
 /// ahead of the class's initialiser list and body. A class without constructors gets one that
@@ -207,14 +290,14 @@ fn construct_base(
             let StmtKind::Assign { value, .. } = &call.kind else {
                 unreachable!("found above: an assignment");
             };
-            if !matches!(&value.kind, ExprKind::List(args) if args.is_empty()) {
-                return Err((
-                    format!(
-                        "the call of the base constructor `{}(...)` with arguments",
-                        base.name
-                    ),
-                    call.span,
-                ));
+            let args = match &value.kind {
+                ExprKind::List(args) => args.clone(),
+                _ => vec![value.clone()],
+            };
+            if !args.is_empty() {
+                let run = with_arguments(parent, base, &args, call.span)?;
+                ctor.body.insert(0, run);
+                continue;
             }
         }
         match default {
@@ -240,6 +323,84 @@ fn construct_base(
         }
     }
     Ok(())
+}
+
+/// The base constructor that takes `args` (`: DevPtr<T>(data_arg)`), as a block that runs its
+/// body with its parameters bound to them: C++ [class.base.init] evaluates the arguments in the
+/// derived constructor's scope, so they are first copied into locals of their own, which the
+/// parameters (often of the same names) then take.
+fn with_arguments(
+    parent: &StructDef,
+    base: &Ident,
+    args: &[Expr],
+    span: Span,
+) -> std::result::Result<Stmt, (String, Span)> {
+    let fits: Vec<_> = parent
+        .ctors
+        .iter()
+        .filter(|c| c.params.len() == args.len())
+        .collect();
+    let c = match fits.as_slice() {
+        [c] => *c,
+        [] => {
+            return Err((
+                format!(
+                    "the call of the base constructor `{}(...)` with {} arguments (no constructor of `{}` takes {})",
+                    base.name,
+                    args.len(),
+                    base.name,
+                    args.len()
+                ),
+                span,
+            ))
+        }
+        _ => {
+            return Err((
+                format!(
+                    "the call of the base constructor `{}(...)` with {} arguments (more than one constructor of `{}` takes {})",
+                    base.name,
+                    args.len(),
+                    base.name,
+                    args.len()
+                ),
+                span,
+            ))
+        }
+    };
+    let decl = |ty: &TypeName, name: Ident, init: Expr| Stmt {
+        kind: StmtKind::Decl {
+            ty: ty.clone(),
+            decls: vec![Declarator {
+                pointer: ty.pointer,
+                reference: ty.reference,
+                ..Declarator::plain(name, Some(init))
+            }],
+        },
+        span,
+    };
+    let mut outer = Vec::new();
+    let mut inner = Vec::new();
+    for (k, (p, a)) in c.params.iter().zip(args).enumerate() {
+        let temp = Ident {
+            name: format!("__base_arg{k}"),
+            span: a.span,
+        };
+        let read = Expr {
+            kind: ExprKind::Name(temp.name.clone()),
+            span: a.span,
+        };
+        outer.push(decl(&p.ty, temp, a.clone()));
+        inner.push(decl(&p.ty, p.name.clone(), read));
+    }
+    inner.extend(c.body.iter().cloned());
+    outer.push(Stmt {
+        kind: StmtKind::Block(inner),
+        span,
+    });
+    Ok(Stmt {
+        kind: StmtKind::Block(outer),
+        span,
+    })
 }
 
 /// `unsigned long long __vptr = id;`: the first member of a polymorphic class.
