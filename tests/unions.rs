@@ -435,3 +435,47 @@ launch k { out = zeros(32); expect out == (31 - arange(32) + 0.5) * 2 + 3 + 1; }
     // u.f, u.i and each pair member: 2 + 1 + 4 = 7 shared instructions.
     assert_eq!(c.smem_instr, 7);
 }
+
+#[test]
+fn an_anonymous_union_in_a_function_body_makes_its_members_names_of_the_block() {
+    let src = r#"
+#include <stdint.h>
+__global__ void k(short* out, signed char* bytes) {
+    union { int8_t int8[2]; int16_t int16; };
+    int8[0] = 3; int8[1] = 1;
+    out[0] = int16;
+    int16 = -2;
+    bytes[0] = int8[0]; bytes[1] = int8[1];
+    { int int16 = 7; out[1] = int16; }
+    out[2] = int16;
+    union { float f; unsigned int u; };
+    f = 1.0f; out[3] = (short)(u >> 16);
+}
+launch k {
+    out = zeros(4); bytes = zeros(2);
+    // g++ (x86-64, little-endian as the GPU) runs the same body and prints these. By hand:
+    // bytes 3, 1 are the int16_t 1 * 256 + 3 = 259; -2 is 0xfffe, bytes 0xfe, 0xff (-2, -1);
+    // the local `int16` of the inner block hides the member there (7), not after it (-2);
+    // the second union's 1.0f is 0x3f800000, its high half 0x3f80 = 16256.
+    expect out == [259, 7, -2, 16256];
+    expect bytes == [-2, -1];
+}
+"#;
+    ok(src, &[], [1, 1, 1], [1, 1, 1]);
+}
+
+#[test]
+fn an_anonymous_unions_members_are_unknown_after_its_block() {
+    let src = r#"
+__global__ void k(int* out) {
+    {
+        union { int a; float b; };
+        a = 1;
+    }
+    out[0] = a;
+}
+launch k { out = zeros(1); }
+"#;
+    let (code, _, at) = refused(src);
+    assert_eq!((code.as_str(), at), ("simt::check::unknown_name", (7, 14)));
+}

@@ -55,6 +55,10 @@ pub(crate) struct Builder<'m> {
     namespace_names: std::cell::RefCell<std::collections::HashSet<String>>,
     /// The namespace of each device function and kernel, in the module's order.
     scopes: std::cell::RefCell<super::scope::Scopes>,
+    /// The members of the anonymous unions declared in the blocks being built (`union { int8_t
+    /// int8[2]; int16_t int16; };` in a function), each with the local that holds its union:
+    /// `int16` there is that local's member.
+    anonymous: std::cell::RefCell<Vec<(String, String)>>,
 }
 
 impl<'m> Builder<'m> {
@@ -70,6 +74,7 @@ impl<'m> Builder<'m> {
             namespace: Default::default(),
             namespace_names: Default::default(),
             scopes: Default::default(),
+            anonymous: Default::default(),
         }
     }
     /// The only pest → `Span` conversion: where in the file the pair's text came from.
@@ -680,7 +685,7 @@ impl<'m> Builder<'m> {
             before
         };
         def.name = named.unwrap_or(Ident {
-            name: format!("__anonymous_union_{}", span.start),
+            name: format!("{ANONYMOUS_UNION}{}", span.start),
             span,
         });
         Ok((def, after))
@@ -1414,6 +1419,14 @@ impl<'m> Builder<'m> {
 
     /// `block = { "{" ~ stmt* ~ "}" }`
     fn block(&self, pair: Pair<'_, Rule>) -> Result<Vec<Stmt>> {
+        // An anonymous union's members are names of the block that declares it.
+        let outer = self.anonymous.borrow().len();
+        let stmts = self.block_items(pair);
+        self.anonymous.borrow_mut().truncate(outer);
+        stmts
+    }
+
+    fn block_items(&self, pair: Pair<'_, Rule>) -> Result<Vec<Stmt>> {
         let mut stmts = Vec::new();
         for p in pair.into_inner() {
             if matches!(p.as_rule(), Rule::shared_decl | Rule::shared_aggregate) {
@@ -1716,8 +1729,21 @@ impl<'m> Builder<'m> {
             }
             // `union { float f; int i; } u;`: the union is defined for the whole file, `u` here.
             Rule::union_def => {
-                let (def, names) = self.union_def(pair)?;
+                let (def, mut names) = self.union_def(pair)?;
                 let ty = TypeName::named(def.name.name.clone(), span);
+                // `union { int8_t int8[2]; int16_t int16; };` (C++ [class.union.anon]): a local
+                // of its own, whose members the block names directly.
+                let anonymous = names.is_empty() && def.name.name.starts_with(ANONYMOUS_UNION);
+                if anonymous {
+                    let var = format!("union@{}", span.start);
+                    self.anonymous.borrow_mut().extend(
+                        def.fields
+                            .iter()
+                            .filter(|f| !f.is_static)
+                            .map(|f| (f.name.name.clone(), var.clone())),
+                    );
+                    names.push(Ident { name: var, span });
+                }
                 self.hoist(def);
                 if names.is_empty() {
                     StmtKind::Empty
@@ -1792,6 +1818,12 @@ impl<'m> Builder<'m> {
                 }
             }
             let name = name.expect("grammar: declarator has a name");
+            // A local of an anonymous union's member's name hides the member.
+            let mut anonymous = self.anonymous.borrow_mut();
+            if anonymous.iter().any(|(member, _)| *member == name.name) {
+                anonymous.push((name.name.clone(), String::new()));
+            }
+            drop(anonymous);
             if let Some(more) = self.alias_dims(&ty) {
                 if pointer {
                     self.pointer_to_array(&ty, &name);
@@ -2231,7 +2263,27 @@ impl<'m> Builder<'m> {
                     })
                     .collect(),
             ),
-            Rule::ident | Rule::scoped_name => ExprKind::Name(scoped(pair.as_str())),
+            Rule::ident | Rule::scoped_name => {
+                let name = scoped(pair.as_str());
+                let holder = self
+                    .anonymous
+                    .borrow()
+                    .iter()
+                    .rev()
+                    .find(|(member, _)| *member == name)
+                    .map(|(_, var)| var.clone())
+                    .filter(|var| !var.is_empty());
+                match holder {
+                    Some(var) => ExprKind::Member {
+                        base: Box::new(Expr {
+                            kind: ExprKind::Name(var),
+                            span,
+                        }),
+                        field: Ident { name, span },
+                    },
+                    None => ExprKind::Name(name),
+                }
+            }
             // `num_elems<T>::value`: one name, its template arguments as written (one space
             // between words), which template substitution rewrites.
             Rule::class_member => ExprKind::Name(scoped(
@@ -3221,6 +3273,9 @@ fn plain_base<'i>(pair: &Pair<'i, Rule>) -> Option<Pair<'i, Rule>> {
     }
     base.into_inner().find(|p| p.as_rule() == Rule::named_ty)
 }
+
+/// The start of the name of a union without one (`__anonymous_union_120`, after where it starts).
+const ANONYMOUS_UNION: &str = "__anonymous_union_";
 
 /// `DevPtr` and `<T>` of a base clause `: public DevPtr<T>` (a template's instance named
 /// without a scope), spaces only between words.
