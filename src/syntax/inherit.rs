@@ -241,11 +241,12 @@ fn own_arguments(
     ))
 }
 
-/// Makes each constructor of `d` first run its base's default constructor, as C++ constructs
-/// the base subobject before the class's own members: the base constructor's body, as a block,
-/// ahead of the class's initialiser list and body. A class without constructors gets one that
-/// runs only that. A call of a base constructor with arguments (`: shape(1.0f)`) or a base
-/// without a default constructor is refused.
+/// Makes each constructor of `d` first run its base's constructor, as C++ constructs the base
+/// subobject before the class's own members: the body of the one the initialiser list calls
+/// (`: shape(1.0f)`, by its number of arguments), or else of the default one, as a block ahead
+/// of the rest of the list and the body. A class without constructors gets one that runs only
+/// the default one. A call no single base constructor takes, or a base without a default
+/// constructor where one is needed, is refused.
 fn construct_base(
     d: &mut StructDef,
     parent: &StructDef,
