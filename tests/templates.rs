@@ -1359,3 +1359,24 @@ launch k { out = zeros(2); expect out == [7, 5]; }
 "#;
     ok(src, &[], ONE, ONE);
 }
+
+#[test]
+fn a_product_of_floats_is_no_vector_beside_a_files_vector_operator() {
+    // awq's generalLayerNorm: `cuda_sum<float>(val_f * val_f)` of a float val_f, with the file's
+    // `float2 operator*(float2, float2)` and a `cuda_sum(float2)` overload. C++ takes a file's
+    // operator only for an operand of class type, so the product is a float, Ti = float and
+    // cuda_sum gives 3 * 3 = 9.
+    let src = r#"
+inline __device__ float2 operator*(float2 a, float2 b) { return make_float2(a.x * b.x, a.y * b.y); }
+template <typename To, typename Ti>
+__device__ inline To cuda_sum(Ti val) { return (To)val; }
+template <typename To>
+__device__ inline To cuda_sum(float2 val) { return (To)(val.x + val.y); }
+__global__ void k(float* o) {
+    float v = 3.0f;
+    o[0] = cuda_sum<float>(v * v);
+}
+launch k { o = zeros(1); expect o == [9]; }
+"#;
+    ok(src, &[], [1, 1, 1], [1, 1, 1]);
+}

@@ -252,7 +252,9 @@ impl KernelChecker<'_, '_> {
                     }
                 }
             }
-            _ if self.file_operator(e).is_some() => {
+            // C++ looks for a file's operator only where an operand is of a class type: `x * y`
+            // of two floats stays the built-in product beside `float2 operator*(float2, float2)`.
+            _ if self.file_operator(e).is_some() && self.has_class_operand(e)? => {
                 let call = self.file_operator(e).expect("checked: a file operator");
                 self.computed_vector(&call)?
             }
@@ -293,6 +295,21 @@ impl KernelChecker<'_, '_> {
             }
             _ => None,
         })
+    }
+
+    /// Whether an operand of the operator expression `e` is a vector or a struct.
+    fn has_class_operand(&mut self, e: &ast::Expr) -> Result<bool> {
+        let operands = match &e.kind {
+            ast::ExprKind::Binary { lhs, rhs, .. } => vec![&**lhs, &**rhs],
+            ast::ExprKind::Unary { operand, .. } => vec![&**operand],
+            _ => return Ok(false),
+        };
+        for o in operands {
+            if self.value_vector_shape(o)?.is_some() || self.struct_of(o).is_some() {
+                return Ok(true);
+            }
+        }
+        Ok(false)
     }
 
     /// `a + b` or `-a` on vectors where the file defines that operator (helper_math.h's): the
