@@ -59,20 +59,7 @@ impl KernelChecker<'_, '_> {
         let input = self.convert(input, elem);
         let inp = self.new_local("cub scan input", elem, span);
         let mut body = vec![assign(inp, input, span)];
-        let init = match (scan.init, scan.zero) {
-            (Some(e), _) => Some(self.expr(e)?),
-            (None, true) => Some(constant(Value::I32(0), span)),
-            (None, false) => None,
-        };
-        let init = match init {
-            Some(v) => {
-                let v = self.convert(v, elem);
-                let var = self.new_local("cub initial value", elem, span);
-                body.push(assign(var, v, span));
-                Some(var)
-            }
-            None => None,
-        };
+        let init = self.scan_init(&scan, elem, &mut body, span)?;
         let (out, aggregate) = match class.kind {
             Kind::WarpScan(lanes) => {
                 self.warp_scan(&scan, elem, lanes, inp, init, &mut body, span)?
@@ -301,20 +288,7 @@ impl KernelChecker<'_, '_> {
             body.push(assign(v, load(input, at(i), span), span));
             items.push(v);
         }
-        let init = match (scan.init, scan.zero) {
-            (Some(e), _) => Some(self.expr(e)?),
-            (None, true) => Some(constant(Value::I32(0), span)),
-            (None, false) => None,
-        };
-        let init = match init {
-            Some(v) => {
-                let v = self.convert(v, elem);
-                let var = self.new_local("cub initial value", elem, span);
-                body.push(assign(var, v, span));
-                Some(var)
-            }
-            None => None,
-        };
+        let init = self.scan_init(scan, elem, &mut body, span)?;
         // A single item's inclusive scan is the single-item form (CUB's ITEMS_PER_THREAD == 1).
         if n == 1 && scan.inclusive {
             let (out, aggregate) =
@@ -391,6 +365,25 @@ impl KernelChecker<'_, '_> {
     }
 
     /// A copy of `v` as it is now.
+    /// The scan's initial value (written, or 0 for an exclusive sum) in a local of its own.
+    fn scan_init(
+        &mut self,
+        scan: &Scan<'_>,
+        elem: Scalar,
+        body: &mut Vec<Stmt>,
+        span: Span,
+    ) -> Result<Option<VarId>> {
+        let init = match (scan.init, scan.zero) {
+            (Some(e), _) => self.expr(e)?,
+            (None, true) => constant(Value::I32(0), span),
+            (None, false) => return Ok(None),
+        };
+        let v = self.convert(init, elem);
+        let var = self.new_local("cub initial value", elem, span);
+        body.push(assign(var, v, span));
+        Ok(Some(var))
+    }
+
     fn snapshot(&mut self, v: VarId, elem: Scalar, body: &mut Vec<Stmt>, span: Span) -> VarId {
         let copy = self.new_local("cub output", elem, span);
         let value = Expr {
