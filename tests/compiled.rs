@@ -12,34 +12,14 @@ fn counts(src: &str, args: &[(&str, &str)]) -> (u64, u64) {
     (report.counters.warp_instr, refined.compiled_warp_instr)
 }
 
-fn sum_loop(bound: &str, body: &str) -> String {
-    format!(
-        "__global__ void k(const float* a, float* out, int n) {{
-            int t = threadIdx.x;
-            float s = 0.0f;
-            for (int i = 0; i < {bound}; i++) {{
-                {body}
-            }}
-            out[t] = s;
-        }}
-        launch k {{
-            n = 8;
-            a = arange(2048);
-            out = zeros(32);
-            grid = 1;
-            block = 32;
-        }}"
-    )
-}
-
 #[test]
 fn an_unrolled_loop_issues_its_body_only() {
     // Four more iterations of `s += a[i * 32 + t]` add, once compiled, 4 × (one load + one add)
     // = 8 warp instructions: the test, the branch, `i++` and the index arithmetic are gone (the
     // index is `t` plus a constant offset per unrolled iteration).
     let body = "s += a[i * 32 + t];";
-    let (_, four) = counts(&sum_loop("4", body), &[]);
-    let (_, eight) = counts(&sum_loop("8", body), &[]);
+    let (_, four) = counts(&common::sum_loop("4", 8, body), &[]);
+    let (_, eight) = counts(&common::sum_loop("8", 8, body), &[]);
     assert_eq!(eight - four, 8);
 }
 
@@ -48,8 +28,8 @@ fn a_loop_bounded_by_a_parameter_keeps_its_control() {
     // With `i < n` nvcc cannot unroll completely: every source instruction of an iteration
     // issues, so four more iterations add the same to both counts.
     let body = "s += a[i * 32 + t];";
-    let (src4, compiled4) = counts(&sum_loop("n", body), &[("n", "4")]);
-    let (src8, compiled8) = counts(&sum_loop("n", body), &[("n", "8")]);
+    let (src4, compiled4) = counts(&common::sum_loop("n", 8, body), &[("n", "4")]);
+    let (src8, compiled8) = counts(&common::sum_loop("n", 8, body), &[("n", "8")]);
     assert_eq!(compiled8 - compiled4, src8 - src4);
     // And more than the unrolled loop's 2 per iteration: at least the load, the add, the
     // compare, the branch and `i++`.
@@ -61,8 +41,11 @@ fn invariant_arithmetic_is_hoisted_out_of_an_unrolled_loop() {
     // `t * 2 + n` does not change in the loop: computed once before it, the index of each
     // unrolled load is that value plus a constant, so 8 iterations issue 8 loads and 8 adds as
     // with `a[i * 32 + t]` (the once-only hoisted multiply-add is not counted).
-    let (_, plain) = counts(&sum_loop("8", "s += a[i * 32 + t];"), &[]);
-    let (_, hoisted) = counts(&sum_loop("8", "s += a[i * 32 + t * 2 + n];"), &[]);
+    let (_, plain) = counts(&common::sum_loop("8", 8, "s += a[i * 32 + t];"), &[]);
+    let (_, hoisted) = counts(
+        &common::sum_loop("8", 8, "s += a[i * 32 + t * 2 + n];"),
+        &[],
+    );
     assert_eq!(hoisted, plain);
 }
 
@@ -71,8 +54,8 @@ fn a_hoisted_value_times_the_induction_variable_costs_its_multiply() {
     // In `a[i * t]` each unrolled copy multiplies the hoisted `t` by its own constant: one
     // instruction per copy, so 8 iterations issue 8 more than `a[i * 32 + t]`, whose index is
     // the hoisted `t` plus an immediate.
-    let (_, offset) = counts(&sum_loop("8", "s += a[i * 32 + t];"), &[]);
-    let (_, product) = counts(&sum_loop("8", "s += a[i * t];"), &[]);
+    let (_, offset) = counts(&common::sum_loop("8", 8, "s += a[i * 32 + t];"), &[]);
+    let (_, product) = counts(&common::sum_loop("8", 8, "s += a[i * t];"), &[]);
     assert_eq!(product - offset, 8);
 }
 
@@ -81,9 +64,9 @@ fn a_branch_on_the_induction_variable_is_resolved_at_compile_time() {
     // `i % 2 == 0` is a constant in each unrolled copy: of 8 iterations, the 4 even ones keep
     // their load and add (8 instructions) and the branch itself disappears; `s += a[...]`
     // unconditionally in 8 iterations is 16.
-    let (_, all) = counts(&sum_loop("8", "s += a[i * 32 + t];"), &[]);
+    let (_, all) = counts(&common::sum_loop("8", 8, "s += a[i * 32 + t];"), &[]);
     let (_, even) = counts(
-        &sum_loop("8", "if (i % 2 == 0) { s += a[i * 32 + t]; }"),
+        &common::sum_loop("8", 8, "if (i % 2 == 0) { s += a[i * 32 + t]; }"),
         &[],
     );
     assert_eq!(all - even, 8);
@@ -201,8 +184,9 @@ fn an_integer_division_by_a_compile_time_constant_is_one_instruction() {
     // So is a divisor that is a constant once the loop is unrolled: each of the four copies of
     // `a[t] / (i + 1)` divides by its own literal.
     let unrolled = |op: &str| {
-        sum_loop(
+        common::sum_loop(
             "4",
+            8,
             &format!("s += (float)(__float_as_int(a[t]) {op} (i + 1));"),
         )
     };
@@ -210,8 +194,9 @@ fn an_integer_division_by_a_compile_time_constant_is_one_instruction() {
     // The same loop bounded by `n` is not unrolled: `i + 1` is a run-time value, and each of
     // the four divisions issues 19 more slots than the addition.
     let rolled = |op: &str| {
-        sum_loop(
+        common::sum_loop(
             "n",
+            8,
             &format!("s += (float)(__float_as_int(a[t]) {op} (i + 1));"),
         )
     };

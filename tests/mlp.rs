@@ -16,26 +16,6 @@ fn mlp(src: &str, args: &[(&str, &str)]) -> (f64, f64, f64) {
     )
 }
 
-fn sum_loop(bound: &str, body: &str) -> String {
-    format!(
-        "__global__ void k(const float* a, float* out, int n) {{
-            int t = threadIdx.x;
-            float s = 0.0f;
-            for (int i = 0; i < {bound}; i++) {{
-                {body}
-            }}
-            out[t] = s;
-        }}
-        launch k {{
-            n = 4;
-            a = arange(2048);
-            out = zeros(32);
-            grid = 1;
-            block = 32;
-        }}"
-    )
-}
-
 #[test]
 fn four_independent_loads_before_their_first_use_are_four_in_flight() {
     // `for (i = 0; i < 4; i++) s += a[i * 32 + t]` is unrolled (constant bounds): one region.
@@ -43,7 +23,7 @@ fn four_independent_loads_before_their_first_use_are_four_in_flight() {
     // the adds and the store of `s` wait for them: 1 round. Loads in flight 4 / 1; requests
     // (4 loads + 1 store) 5 / 1.
     assert_eq!(
-        mlp(&sum_loop("4", "s += a[i * 32 + t];"), &[]),
+        mlp(&common::sum_loop("4", 4, "s += a[i * 32 + t];"), &[]),
         (4.0, 5.0, 1.0)
     );
 }
@@ -55,7 +35,7 @@ fn a_loop_nvcc_does_not_unroll_waits_each_iteration() {
     // has (round k) and the add waits a round for it. 4 loads in 4 rounds: 1 in flight;
     // requests 5 / 4.
     assert_eq!(
-        mlp(&sum_loop("n", "s += a[i * 32 + t];"), &[]),
+        mlp(&common::sum_loop("n", 4, "s += a[i * 32 + t];"), &[]),
         (1.0, 1.25, 4.0)
     );
 }

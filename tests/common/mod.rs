@@ -142,3 +142,26 @@ pub fn simt(args: &[&str]) -> (i32, String, String) {
         String::from_utf8_lossy(&out.stderr).into_owned(),
     )
 }
+
+/// A one-block kernel of 32 threads whose loop `for (int i = 0; i < bound; i++) { body }` adds
+/// into `s` from `a` (2048 floats), with the parameter `n` set to `n`: the loop shapes the
+/// compiled-instruction and latency-round tests vary.
+pub fn sum_loop(bound: &str, n: u32, body: &str) -> String {
+    format!(
+        "__global__ void k(const float* a, float* out, int n) {{
+            int t = threadIdx.x;
+            float s = 0.0f;
+            for (int i = 0; i < {bound}; i++) {{
+                {body}
+            }}
+            out[t] = s;
+        }}
+        launch k {{
+            n = {n};
+            a = arange(2048);
+            out = zeros(32);
+            grid = 1;
+            block = 32;
+        }}"
+    )
+}
