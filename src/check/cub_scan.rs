@@ -77,19 +77,7 @@ impl KernelChecker<'_, '_> {
         };
         let kind = self.assign(scan.output, None, span, var(out))?;
         body.push(Stmt { kind, span });
-        if let (Some(target), Some(a)) = (scan.aggregate, aggregate) {
-            let kind = self.assign(target, None, span, var(a))?;
-            body.push(Stmt { kind, span });
-        }
-        Ok(Expr {
-            kind: ExprKind::Inline {
-                name: format!("{}::{}", class.name, method.name),
-                body,
-                result: None,
-            },
-            ty: Scalar::Bool,
-            span,
-        })
+        self.finish_scan(class, &scan, method, aggregate, body, span)
     }
 
     /// The overload a call names: `(in, out [, aggregate])` for the sums; `(in, out, op)`,
@@ -425,6 +413,25 @@ impl KernelChecker<'_, '_> {
                 span,
             });
         }
+        self.finish_scan(class, scan, method, aggregate, body, span)
+    }
+
+    /// The call's body ended with the aggregate's assignment, as the call's expression.
+    fn finish_scan(
+        &mut self,
+        class: &Class,
+        scan: &Scan<'_>,
+        method: &ast::Ident,
+        aggregate: Option<VarId>,
+        mut body: Vec<Stmt>,
+        span: Span,
+    ) -> Result<Expr> {
+        let ty = class.elem.promoted();
+        let var = |v: VarId| Expr {
+            kind: ExprKind::Var(v),
+            ty,
+            span,
+        };
         if let (Some(target), Some(a)) = (scan.aggregate, aggregate) {
             let kind = self.assign(target, None, span, var(a))?;
             body.push(Stmt { kind, span });
