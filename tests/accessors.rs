@@ -170,3 +170,36 @@ launch k {
 "#;
     ok(src, &[], [1, 1, 1], [1, 1, 1]);
 }
+
+#[test]
+fn a_tensor_info_locates_elements_by_its_sizes_and_strides() {
+    let src = r#"
+#include <ATen/cuda/detail/TensorInfo.cuh>
+__global__ void k(const at::cuda::detail::TensorInfo<int64_t, int> info, int64_t* out, int* off) {
+    int i = threadIdx.x;
+    int o = at::cuda::detail::IndexToOffset<int64_t, int, -1>::get(i, info);
+    off[i] = o;
+    out[i] = info.data[o];
+    if (i == 0) {
+        off[6] = at::cuda::detail::IndexToOffset<int64_t, int, 2>::get(5, info);
+        off[7] = info.isContiguous();
+    }
+}
+launch k {
+    info.data = arange(12);
+    info.sizes = [2, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+    info.strides = [1, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+    info.dims = 2;
+    out = zeros(6);
+    off = zeros(8);
+    grid = 1; block = 6;
+    expect off == [0, 4, 8, 1, 5, 9, 9, 0];
+    expect out == [0, 4, 8, 1, 5, 9];
+}
+"#;
+    // The arrays are TensorInfo's 25 members; dims says how many are used.
+    // A 2 × 3 view of a 3 × 4 row-major array, transposed (strides 1 and 4). Element i is row
+    // i / 3, column i % 3, at offset (i / 3) * 1 + (i % 3) * 4: 0, 4, 8, 1, 5, 9. With Dims = 2
+    // fixed, element 5 is again 1 + 2 * 4 = 9; dims is 2, so the view is not contiguous.
+    ok(src, &[], [1, 1, 1], [6, 1, 1]);
+}

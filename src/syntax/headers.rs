@@ -21,6 +21,8 @@ pub(crate) fn header(name: &str) -> Option<&'static str> {
         | "ATen/cuda/CUDAContext.h"
         | "ATen/cuda/ApplyGridUtils.cuh"
         | "ATen/cuda/CUDAApplyUtils.cuh"
+        | "ATen/cuda/detail/TensorInfo.cuh"
+        | "ATen/cuda/detail/IndexUtils.cuh"
         | "torch/extension.h"
         | "torch/types.h"
         | "torch/torch.h" => Some(include_str!("headers/aten.h")),

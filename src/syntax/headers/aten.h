@@ -54,6 +54,42 @@ __host__ __device__ __forceinline__ T ATenCeilDiv(T a, T b) {
     return (a + b - 1) / b;
 }
 
+// TensorInfo, the layout argument ATen's older CUDA kernels take (<ATen/cuda/detail/TensorInfo.cuh>):
+// a data pointer, up to 25 sizes and strides, and how many are used. IndexToOffset turns a linear
+// element number into an offset in elements, the last dimension varying fastest; `Dims` is the
+// number of dimensions, or -1 to read it from the argument. Written for simt from the header's
+// documented interface; its host-side constructor and dimension collapsing are left out (a launch
+// section sets the members: `info.data = ...; info.sizes = [...]; info.strides = [...]; info.dims = 2;`).
+namespace detail {
+
+constexpr int MAX_TENSORINFO_DIMS = 25;
+
+template <typename T, typename IndexType>
+struct TensorInfo {
+    __host__ __device__ inline bool isContiguous() const {
+        return dims == 1 && strides[0] == 1;
+    }
+
+    T* data;
+    IndexType sizes[MAX_TENSORINFO_DIMS];
+    IndexType strides[MAX_TENSORINFO_DIMS];
+    int dims;
+};
+
+template <typename T, typename IndexType, int Dims>
+struct IndexToOffset {
+    static __host__ __device__ IndexType get(IndexType linearId, const TensorInfo<T, IndexType>& info) {
+        const int used = Dims == -1 ? info.dims : Dims;
+        IndexType offset = 0;
+        for (int d = used - 1; d > 0; --d) {
+            offset += (linearId % info.sizes[d]) * info.strides[d];
+            linearId /= info.sizes[d];
+        }
+        return offset + linearId * info.strides[0];
+    }
+};
+
+}  // namespace detail
 }  // namespace cuda
 }  // namespace at
 
