@@ -140,7 +140,9 @@ pub(crate) fn vote(
 }
 
 /// `d = __match_*_sync(mask, v)` or `__reduce_*_sync(mask, v)`: each active lane folds the values
-/// of the lanes its mask names (all of them active: `warp_op` checked).
+/// of the lanes its mask names that have not exited (`warp_op` checked that every other named lane
+/// is active). PTX's `match.sync` and `redux.sync` read "all non-exited threads in membermask", and
+/// `match.all` answers with those threads' mask.
 pub(crate) fn fold(
     regs: &mut RegFile,
     mask: &[bool],
@@ -154,13 +156,14 @@ pub(crate) fn fold(
         regs.w[v.0 as usize].iter().map(|&x| u64::from(x)).collect()
     };
     let signed = ty == Scalar::I32;
+    let active = active_bits(mask);
     for (l, &m) in mask.iter().enumerate() {
         if !m {
             continue;
         }
         let base = l / 32 * 32;
         let warp = &values[base..(base + 32).min(values.len())];
-        let named = regs.w[masks.0 as usize][l];
+        let named = regs.w[masks.0 as usize][l] & active[l / 32];
         regs.w[d.0 as usize][l] = kind.fold(warp, named, l - base, signed);
     }
 }
