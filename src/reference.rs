@@ -658,8 +658,9 @@ enum Frame<'k> {
         stage: Stage,
         iteration: u64,
     },
-    /// An inlined `__device__` function's body starts above this: `return` comes back here.
-    Call,
+    /// An inlined `__device__` function's body starts above this: `return` comes back here, or,
+    /// when `exits` ([`Kernel::exiting_calls`]), ends the thread as the kernel's `return` does.
+    Call { exits: bool },
     /// A statement `to = f(...)`: once the inlined body above has run (it may pause at a
     /// barrier), `to` takes the value its `return` left in `from`.
     Copy { to: VarId, from: VarId },
@@ -810,6 +811,8 @@ struct Block<'a, 'k> {
     epoch: u64,
     /// The atomic about to be evaluated is a statement of its own: its old value is unused.
     discarded: bool,
+    /// The calls whose `return` ends the thread.
+    exiting: &'a std::collections::HashSet<*const Stmt>,
 }
 
 type Step<T> = Result<T, RefError>;
@@ -820,6 +823,7 @@ pub fn run(kernel: &Kernel, cfg: &LaunchConfig, args: &mut Args) -> Result<Tally
         return Err(RefError::BlockShape);
     }
     let mut tally = Tally::default();
+    let exiting = kernel.exiting_calls();
     let mut fuel = cfg.max_steps.saturating_mul(32);
     let mut global_written: Vec<Option<Vec<bool>>> = args
         .buffers
@@ -867,6 +871,7 @@ pub fn run(kernel: &Kernel, cfg: &LaunchConfig, args: &mut Args) -> Result<Tally
                     shared_written,
                     epoch: 0,
                     discarded: false,
+                    exiting: &exiting,
                 };
                 b.run(&args.scalars)?;
             }
@@ -975,7 +980,7 @@ impl<'k> Block<'_, 'k> {
                         return Ok(true);
                     }
                 }
-                Frame::Call => {
+                Frame::Call { .. } => {
                     t.frames.pop();
                 }
                 &mut Frame::Copy { to, from } => {
@@ -1060,7 +1065,7 @@ impl<'k> Block<'_, 'k> {
                 Frame::Loop {
                     stmt, iteration, ..
                 } => Some((*stmt as *const Stmt, *iteration)),
-                Frame::Seq { .. } | Frame::Call | Frame::Copy { .. } => None,
+                Frame::Seq { .. } | Frame::Call { .. } | Frame::Copy { .. } => None,
             })
             .collect();
         t.state = State::AtBarrier((s as *const Stmt, loops));
@@ -1081,7 +1086,7 @@ impl<'k> Block<'_, 'k> {
                         to: *var,
                         from: *from,
                     });
-                    t.frames.push(Frame::Call);
+                    t.frames.push(Frame::Call { exits: false });
                     t.frames.push(Frame::Seq {
                         stmts: body,
                         next: 0,
@@ -1259,7 +1264,8 @@ impl<'k> Block<'_, 'k> {
             StmtKind::Eval(e) => match &e.kind {
                 // A call as a statement: its body runs as frames, so it may reach a barrier.
                 ExprKind::Inline { body, .. } => {
-                    t.frames.push(Frame::Call);
+                    let exits = self.exiting.contains(&std::ptr::from_ref(s));
+                    t.frames.push(Frame::Call { exits });
                     t.frames.push(Frame::Seq {
                         stmts: body,
                         next: 0,
@@ -1272,7 +1278,12 @@ impl<'k> Block<'_, 'k> {
             },
             StmtKind::ReturnFn => {
                 while let Some(f) = t.frames.pop() {
-                    if matches!(f, Frame::Call) {
+                    if let Frame::Call { exits } = f {
+                        if exits {
+                            t.frames.clear();
+                            t.state = State::Returned;
+                            return Ok(true);
+                        }
                         break;
                     }
                 }
@@ -1804,7 +1815,7 @@ impl<'k> Block<'_, 'k> {
                 let outer = std::mem::replace(
                     &mut t.frames,
                     vec![
-                        Frame::Call,
+                        Frame::Call { exits: false },
                         Frame::Seq {
                             stmts: body,
                             next: 0,

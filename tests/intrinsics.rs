@@ -166,6 +166,65 @@ __global__ void k(int* out) {
 }
 
 #[test]
+fn warp_folds_leave_out_exited_lanes() {
+    // Lanes 16..31 have returned: PTX's match.sync and redux.sync take "all non-exited threads
+    // in membermask". Per lane l < 16: match_any of l / 4 is the 4-lane group's mask
+    // 0xf << (l & ~3) (15, 240, 3840, 61440); match_all of 0 is the non-exited lanes, 0xffff
+    // (65535); the sum of 0..15 is 120; the max is 15.
+    let src = r#"
+__global__ void k(unsigned* out) {
+    unsigned l = threadIdx.x;
+    if (l >= 16) return;
+    out[l] = __match_any_sync(0xffffffff, l / 4);
+    int pred;
+    out[16 + l] = __match_all_sync(0xffffffff, 0u, &pred);
+    out[32 + l] = __reduce_add_sync(0xffffffff, l);
+    out[48 + l] = __reduce_max_sync(0xffffffff, l);
+}
+launch k {
+    out = zeros(64);
+    expect out == [15, 15, 15, 15, 240, 240, 240, 240, 3840, 3840, 3840, 3840, 61440, 61440, 61440, 61440,
+                   65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535, 65535,
+                   120, 120, 120, 120, 120, 120, 120, 120, 120, 120, 120, 120, 120, 120, 120, 120,
+                   15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15];
+}
+"#;
+    ok(src, &[], ONE, [32, 1, 1]);
+}
+
+#[test]
+fn a_return_from_a_function_the_kernel_ends_with_exits_the_thread() {
+    // The kernel's last statement calls `body`, so `body`'s `return` is the kernel's exit (nvcc
+    // inlines it and jumps to the end): lanes 16..31 have exited, not diverged, and the full-mask
+    // match and barrier go ahead as in `warp_folds_leave_out_exited_lanes` (lane l gets the mask
+    // of its 4-lane group). The barrier after the return counts only the 16 live threads.
+    let src = r#"
+__device__ void body(unsigned* o) {
+    if (threadIdx.x >= 16) return;
+    __syncthreads();
+    o[threadIdx.x] = __match_any_sync(0xffffffff, threadIdx.x / 4);
+}
+__global__ void k(unsigned* o) {
+    if (threadIdx.x < 32) {
+        body(o);
+    }
+    return;
+}
+launch k {
+    o = zeros(32);
+    expect o == [15, 15, 15, 15, 240, 240, 240, 240, 3840, 3840, 3840, 3840, 61440, 61440, 61440, 61440,
+                 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+}
+"#;
+    ok(src, &[], ONE, [32, 1, 1]);
+    // Called anywhere but last, the function's `return` only leaves the function: the lanes that
+    // took it are still in the kernel, and a full mask naming them is a divergent warp operation.
+    let src = "__device__ void body(unsigned* o) {\n    if (threadIdx.x >= 16) return;\n    o[threadIdx.x] = __match_any_sync(0xffffffff, threadIdx.x / 4);\n}\n__global__ void k(unsigned* o) {\n    body(o);\n    o[threadIdx.x] += 1;\n}\n";
+    let f = err(src, &[("o", "zeros(32)")], Some(ONE), Some([32, 1, 1]));
+    assert_eq!(codes(&f), ["simt::run::divergent_warp"]);
+}
+
+#[test]
 fn warp_folds_check_their_lanes_and_types() {
     // A mask naming a lane that did not come: as for shuffles.
     let src = "__global__ void k(int* out) {\n    int v = threadIdx.x;\n    if (threadIdx.x < 16) v = __reduce_add_sync(0xffffffff, v);\n    out[threadIdx.x] = v;\n}\n";

@@ -116,6 +116,36 @@ pub struct Kernel {
 }
 
 impl Kernel {
+    /// The statement calls after which the kernel does nothing more: a `__device__` function
+    /// called as the last thing the kernel (or an exiting function) does, outside loops. nvcc
+    /// inlines it and its `return` jumps to the kernel's exit, so a thread returning from it has
+    /// exited, as if the kernel had returned: it no longer counts for `__syncthreads()` or for a
+    /// full-mask warp operation. Keyed by address.
+    pub fn exiting_calls(&self) -> std::collections::HashSet<*const Stmt> {
+        fn mark(stmts: &[Stmt], out: &mut std::collections::HashSet<*const Stmt>) {
+            let last = stmts
+                .iter()
+                .rev()
+                .find(|s| !matches!(s.kind, StmtKind::Return | StmtKind::ReturnFn));
+            match last.map(|s| (s, &s.kind)) {
+                Some((_, StmtKind::If { then, els, .. })) => {
+                    mark(then, out);
+                    mark(els, out);
+                }
+                Some((s, StmtKind::Eval(e))) => {
+                    if let ExprKind::Inline { body, .. } = &e.kind {
+                        out.insert(std::ptr::from_ref(s));
+                        mark(body, out);
+                    }
+                }
+                _ => {}
+            }
+        }
+        let mut out = std::collections::HashSet::new();
+        mark(&self.body, &mut out);
+        out
+    }
+
     /// The element type that `space` holds: a reinterpreting pointer's [`Mem`] sees another type
     /// of the same size.
     pub fn stored(&self, space: Space) -> Scalar {

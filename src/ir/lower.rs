@@ -76,6 +76,10 @@ struct Lowerer<'k> {
     folded: Vec<bool>,
     /// Per instruction, the machine instructions it compiles to ([`KernelIr::machine`]).
     machine: Vec<u8>,
+    /// The calls whose `return` is the kernel's exit ([`typed::Kernel::exiting_calls`]).
+    exiting: std::collections::HashSet<*const typed::Stmt>,
+    /// Per inlined function being lowered (innermost last), whether its `return` exits.
+    exits: Vec<bool>,
 }
 
 /// A key that tells constants apart by type and bits (so `0.0` and `-0.0` differ).
@@ -114,6 +118,8 @@ impl<'k> Lowerer<'k> {
             fold: Folding::new(&kernel.body),
             folded: Vec::new(),
             machine: Vec::new(),
+            exiting: kernel.exiting_calls(),
+            exits: Vec::new(),
         }
     }
 
@@ -524,9 +530,17 @@ impl<'k> Lowerer<'k> {
                 });
                 self.emit(Inst::Mma { id }, span);
             }
+            StmtKind::ReturnFn if self.exits.last() == Some(&true) => {
+                self.jump_out(Inst::Return { skip_to: 0 }, span)
+            }
             StmtKind::ReturnFn => self.jump_out(Inst::ReturnFn { skip_to: 0 }, span),
             StmtKind::Eval(e) => match &e.kind {
-                ExprKind::Inline { body, .. } => self.inline(body, e.span),
+                ExprKind::Inline { body, .. } => {
+                    let exits = self.exiting.contains(&std::ptr::from_ref(s));
+                    self.exits.push(exits);
+                    self.inline(body, e.span);
+                    self.exits.pop();
+                }
                 _ => {
                     self.expr(e);
                 }
@@ -925,7 +939,9 @@ impl<'k> Lowerer<'k> {
                 d
             }
             ExprKind::Inline { body, result, .. } => {
+                self.exits.push(false);
                 self.inline(body, span);
+                self.exits.pop();
                 let result = result.expect("checker: a call used as a value returns a value");
                 self.vars[result.0 as usize]
             }
