@@ -5,7 +5,8 @@
 //! construct that stops it after a `#`. Every file not in the list must pass; every file in the list
 //! must still fail, so the list shrinks as simt learns a construct (the failure message says which
 //! lines to delete). The kernel files themselves are kept out of git (see `tests/real/README.md`):
-//! where they are absent, as in a fresh clone, there is nothing to check and the test passes.
+//! where they are absent, as in a fresh clone, there is nothing to check and the test passes; a
+//! listed file that is absent from a partial corpus is not checked (the test says how many).
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -173,12 +174,11 @@ fn real_kernels_match_the_ratchet_list() {
     }
     let mut problems: Vec<String> = Vec::new();
     let listed = known_failing(&mut problems);
-    for (name, _) in &listed {
-        if !files.contains(name) {
-            problems.push(format!(
-                "{LIST} lists `{name}`, which is not in {DIR}: delete the line"
-            ));
-        }
+    // The corpus lives in one machine's working tree, so another machine may hold part of it:
+    // a listed file that is not here is not checked, and said so.
+    let absent = listed.iter().filter(|(n, _)| !files.contains(n)).count();
+    if absent > 0 {
+        eprintln!("{DIR}: {absent} files of {LIST} are not here (a partial corpus): not checked");
     }
 
     // A few workers (up to 4): each file is a separate `simt` process, and CI machines have few cores.
