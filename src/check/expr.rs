@@ -569,6 +569,19 @@ impl KernelChecker<'_, '_> {
                     Some(g) => self.group_method(g, method, args, span),
                     None => match self.cub_method(object, method, args, span) {
                         Some(collective) => collective,
+                        // `list[i]->hit(...)`: a call through a pointer read from memory.
+                        None if matches!(
+                            &object.kind,
+                            ast::ExprKind::Unary { op: ast::UnOp::Deref, operand }
+                                if !matches!(operand.kind, ast::ExprKind::Name(_))
+                        ) => Err(CheckError::Unsupported {
+                            what: format!(
+                                "calling the member function `{}` through a pointer read from memory",
+                                method.name
+                            ),
+                            span: method.span,
+                            help: Some("simt follows pointers into arrays, not pointers stored in memory (docs/heap.md): call it on an object or a reference (`h.hit(...)` with `const hitable& h`)".into()),
+                        }),
                         None => Err(CheckError::Unsupported {
                             what: format!("calling the member function `{}`", method.name),
                             span: method.span,

@@ -354,6 +354,9 @@ impl KernelChecker<'_, '_> {
                 ),
             });
         }
+        if let Some(p) = f.params.iter().find(|p| p.pointer_to_pointer) {
+            return Err(super::pointer::pointer_to_pointer(p));
+        }
         // Trailing parameters with a default may be left out.
         let required = f
             .params
@@ -437,6 +440,9 @@ impl KernelChecker<'_, '_> {
         };
         // Pointer and reference parameters point into a placeholder array of their type (the
         // function is only checked, never lowered); group parameters are a group of their type.
+        if let Some(p) = f.params.iter().find(|p| p.pointer_to_pointer) {
+            return Err(super::pointer::pointer_to_pointer(p));
+        }
         let mut values = Vec::new();
         for p in &f.params {
             let group = (p.ty.base == ast::BaseType::Named

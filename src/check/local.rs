@@ -484,6 +484,7 @@ impl KernelChecker<'_, '_> {
             default: None,
             volatile: false,
             pack: false,
+            pointer_to_pointer: false,
         };
         match self.argument(&param, init)? {
             Arg::Alias(b) => self.declare(&d.name, b),

@@ -766,6 +766,11 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
         let mut prologue = Vec::new();
         for p in &k.params {
             let mut views = Vec::new();
+            if p.pointer_to_pointer {
+                self.errors.push(pointer::pointer_to_pointer(p));
+                self.declare_refused(p);
+                continue;
+            }
             if accessor::is_accessor(&p.ty) {
                 match self.accessor_kernel_parameter(p) {
                     Ok(binding) => self.declare(&p.name, binding),
@@ -946,7 +951,11 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
             .map(|(i, _)| i as u32)
             .collect();
         let mut body = prologue;
-        body.extend(self.block(&k.body));
+        // A kernel refused for a `T**` parameter is not checked further: every use of the
+        // parameter would be one more error about the same thing.
+        if !k.params.iter().any(|p| p.pointer_to_pointer) {
+            body.extend(self.block(&k.body));
+        }
         let mut local_arrays = std::mem::take(&mut self.local_arrays);
         local::place_local_arrays(&body, &mut local_arrays);
         Kernel {
@@ -1128,6 +1137,7 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                         default: None,
                         volatile: false,
                         pack: false,
+                        pointer_to_pointer: false,
                     };
                     let binding = self.struct_kernel_parameter(Rc::clone(l), &as_param, prologue);
                     self.file_scope.insert(c.name.name.clone(), binding);
@@ -1329,6 +1339,9 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
             }
             if let Err(e) = self.stmt(&list[i], &mut out) {
                 self.errors.push(e);
+                if matches!(list[i].kind, ast::StmtKind::Unsupported { stops: true, .. }) {
+                    break;
+                }
             }
             i += 1;
         }
@@ -1607,6 +1620,7 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                 what,
                 help,
                 invalid: true,
+                ..
             } => {
                 return Err(CheckError::AsmOperand {
                     what: what.clone(),

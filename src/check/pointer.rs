@@ -63,6 +63,22 @@ pub(crate) struct PtrVar {
     pub choice: bool,
 }
 
+/// The refusal of a parameter `T** p`: simt's pointers point into arrays of data, and a pointer
+/// stored in memory would need an encoding of its array that a load could follow (docs/heap.md).
+pub(crate) fn pointer_to_pointer(p: &ast::Param) -> CheckError {
+    CheckError::Unsupported {
+        what: format!(
+            "the parameter `{}** {}`, a pointer to a pointer,",
+            p.ty.base_text, p.name.name
+        ),
+        span: p.name.span,
+        help: Some(
+            "pass the objects themselves (`const hitable& h`, `S* items`) or an array of indices into one array; docs/heap.md says what pointers stored in memory will need"
+                .into(),
+        ),
+    }
+}
+
 impl KernelChecker<'_, '_> {
     /// Whether `e` is a pointer-valued expression (decided from names and forms, without typing it).
     pub(crate) fn is_pointer(&self, e: &ast::Expr) -> bool {

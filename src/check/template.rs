@@ -1572,6 +1572,7 @@ fn expand_variadic(
                 default: None,
                 volatile: p.volatile,
                 pack: false,
+                pointer_to_pointer: p.pointer_to_pointer,
             });
         }
         debug_assert_eq!(g.params.len(), k + n);

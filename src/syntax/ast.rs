@@ -333,6 +333,8 @@ pub struct Param {
     /// `Args&&... args`: a function parameter pack, one parameter per element of its type's
     /// pack.
     pub pack: bool,
+    /// `T** p`: a pointer to a pointer, which simt refuses where the parameter is bound.
+    pub pointer_to_pointer: bool,
 }
 
 /// A scalar type name as written in C.
@@ -548,6 +550,9 @@ pub enum StmtKind {
         /// Not valid CUDA either (an `asm` operand that does not match its use): reported as
         /// `simt::check::asm_operand` rather than unsupported.
         invalid: bool,
+        /// The rest of its block is not checked: it may declare what later statements use
+        /// (`node* n = new node(1);`), and each use would be one more error about it.
+        stops: bool,
     },
     /// `continue;`
     Continue,

@@ -1193,6 +1193,9 @@ impl<'m> Builder<'m> {
                         _ => vec![p],
                     })
                     .peekable();
+                let pointer_to_pointer = it
+                    .next_if(|p| p.as_rule() == Rule::pointer_to_pointer)
+                    .is_some();
                 // `Args&& args` (a forwarding reference) passes its argument on as `T&` does.
                 if it
                     .next_if(|p| matches!(p.as_rule(), Rule::reference | Rule::rvalue_ref))
@@ -1233,6 +1236,7 @@ impl<'m> Builder<'m> {
                     default,
                     volatile,
                     pack,
+                    pointer_to_pointer,
                 }
             })
             .collect()
@@ -1587,6 +1591,7 @@ impl<'m> Builder<'m> {
                     what: "this form of inline PTX assembly (`asm(...)`)".into(),
                     help: "simt runs `asm(\"template\" : outputs : inputs : clobbers)` with string-literal constraints and C++ operand expressions: write what the assembly computes in C++, or take the C++ branch the file has for other targets".into(),
                     invalid: false,
+                    stops: false,
                 },
             },
             Rule::static_assert => match pair.clone().into_inner().find(|p| p.as_rule() == Rule::expr) {
@@ -1685,11 +1690,25 @@ impl<'m> Builder<'m> {
             Rule::break_stmt => StmtKind::Break,
             Rule::goto_stmt => StmtKind::Unsupported {
                 invalid: false,
+                stops: false,
                 what: "`goto`".into(),
                 help: "simt runs structured control flow only: put the statements the jump skips under an `if` (`if (!done) { ... }`), or in a `do { ... } while (0)` that a `break` leaves".into(),
             },
+            Rule::delete_stmt => StmtKind::Unsupported {
+                invalid: false,
+                stops: true,
+                what: "`delete` in device code (simt has no device heap)".into(),
+                help: HEAP_HELP.into(),
+            },
+            Rule::new_stmt => StmtKind::Unsupported {
+                invalid: false,
+                stops: true,
+                what: "`new` in device code (simt has no device heap)".into(),
+                help: HEAP_HELP.into(),
+            },
             Rule::device_launch_stmt => StmtKind::Unsupported {
                 invalid: false,
+                stops: false,
                 what: "a kernel launch in device code (dynamic parallelism)".into(),
                 help: "simt runs one grid per launch section, and a child grid cannot be launched from a thread: do the child's work in this kernel (a loop over what its blocks would do), or run the child kernel alone with a launch section of its own (`launch child { ... }`)".into(),
             },
@@ -3275,6 +3294,9 @@ fn plain_base<'i>(pair: &Pair<'i, Rule>) -> Option<Pair<'i, Rule>> {
 }
 
 /// The start of the name of a union without one (`__anonymous_union_120`, after where it starts).
+/// What to do instead of `new` and `delete` in device code.
+const HEAP_HELP: &str = "make the objects in the kernel as local variables (`sphere s(center, r);`) and pass them by reference (`const hitable& h`), or keep their data in arrays the launch section sets; docs/heap.md says what simt's device heap will need";
+
 const ANONYMOUS_UNION: &str = "__anonymous_union_";
 
 /// `DevPtr` and `<T>` of a base clause `: public DevPtr<T>` (a template's instance named

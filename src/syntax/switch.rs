@@ -271,6 +271,7 @@ fn unsupported(what: &str, help: &str) -> StmtKind {
         what: what.into(),
         help: help.into(),
         invalid: false,
+        stops: false,
     }
 }
 
