@@ -271,7 +271,15 @@ fn friendly(rule: Rule) -> Option<&'static str> {
         | Rule::call_arg
         | Rule::arg_assign
         | Rule::arg_eq
-        | Rule::keyword => return None,
+        | Rule::keyword
+        // What simt refuses by name (`new`, `delete`, `T**`) is never what a syntax error asks for.
+        | Rule::delete_stmt
+        | Rule::kw_delete
+        | Rule::new_stmt
+        | Rule::new_ahead
+        | Rule::kw_new
+        | Rule::heap_word
+        | Rule::pointer_to_pointer => return None,
         Rule::item => "a kernel, `#define` or `launch` section",
         Rule::stmt | Rule::simple | Rule::comma_stmt => "a statement",
         Rule::enum_def | Rule::enum_scoped | Rule::kw_enum => "`enum`",
@@ -423,10 +431,6 @@ fn friendly(rule: Rule) -> Option<&'static str> {
         Rule::break_stmt | Rule::kw_break => "`break`",
         Rule::goto_stmt | Rule::kw_goto => "`goto`",
         Rule::device_launch_stmt => "a kernel launch `<<<...>>>`",
-        Rule::delete_stmt | Rule::kw_delete => "`delete`",
-        Rule::new_stmt | Rule::kw_new => "`new`",
-        Rule::heap_word => "a name",
-        Rule::pointer_to_pointer => "`*`",
         Rule::explicit_instantiation => "an explicit instantiation",
         Rule::host_alias => "a type alias",
         Rule::member_enum => "an enum",
