@@ -102,14 +102,17 @@ impl Io {
 pub(crate) struct Class {
     /// Which collective.
     pub kind: Kind,
-    /// Its item type.
+    /// Its item type: a scalar, or bytes standing for the struct `record` names.
     pub elem: Scalar,
+    /// A struct item type as written (`cub::KeyValuePair<int, float>`), which a reduction
+    /// combines member by member; `None` for a scalar.
+    pub record: Option<String>,
     /// The class as written (`cub::WarpReduce<float>`), for messages.
     pub name: String,
 }
 
 impl Class {
-    /// Elements of `elem` one TempStorage holds: a block reduction's warp aggregates and CUB's
+    /// Elements of `elem` one TempStorage of scalar items holds: a block reduction's warp aggregates and CUB's
     /// block prefix; the shuffle-based warp reduction's is an empty placeholder (one element).
     fn storage_len(&self) -> u64 {
         match self.kind {
@@ -244,10 +247,19 @@ fn class_from(name: &str, text: &str, args: &[&str], span: Span) -> Result<Class
         span,
         help: HAVE.into(),
     };
-    let elem = args
-        .first()
-        .and_then(|a| scalar_named(a))
-        .ok_or_else(|| unsupported(format!("`{text}` (an item type other than a scalar)")))?;
+    // A struct item (resolved where the checker sees the file's structs) for the reductions;
+    // the other collectives move and scan scalars only.
+    let (elem, record) = match args.first().map(|a| (scalar_named(a), a)) {
+        Some((Some(s), _)) => (s, None),
+        Some((None, a)) if matches!(name, "WarpReduce" | "BlockReduce") => {
+            (Scalar::U8, Some(a.to_string()))
+        }
+        _ => {
+            return Err(unsupported(format!(
+                "`{text}` (an item type other than a scalar)"
+            )))
+        }
+    };
     let int = |k: usize, default: u32| -> Result<u32> {
         match args.get(k) {
             None => Ok(default),
@@ -362,6 +374,7 @@ fn class_from(name: &str, text: &str, args: &[&str], span: Span) -> Result<Class
     Ok(Class {
         kind,
         elem,
+        record,
         name: text.to_string(),
     })
 }
@@ -393,16 +406,17 @@ impl KernelChecker<'_, '_> {
                 }
             }
         }
+        let (elem, len) = self.storage_shape(&class, name.span)?;
         let shared = Shared {
             name: name.name.clone(),
-            elem: class.elem,
+            elem,
             width: 1,
-            dims: vec![count * class.storage_len()],
+            dims: vec![count * len],
             is_extern: false,
-            stored: class.elem,
+            stored: elem,
             span: name.span,
         };
-        self.static_smem += shared.static_len() * u64::from(class.elem.size());
+        self.static_smem += shared.static_len() * u64::from(elem.size());
         if self.static_smem > super::STATIC_SMEM_LIMIT {
             return Err(CheckError::SharedTooLarge {
                 bytes: self.static_smem,
@@ -433,10 +447,14 @@ impl KernelChecker<'_, '_> {
         Ok(())
     }
 
-    /// The collective `e` makes (`BlockReduce(temp)`, `cub::WarpReduce<float>(temp[w])`): its
-    /// class, the storage's shared array and the storage's first element.
-    fn cub_object(&mut self, e: &ast::Expr) -> Option<Result<(Class, u32, Expr)>> {
-        let (class, storage) = match &e.kind {
+    /// The class of the collective `e` makes, from its form alone.
+    pub(super) fn cub_class(&self, e: &ast::Expr) -> Option<Result<Class>> {
+        Some(self.cub_made(e)?.0)
+    }
+
+    /// The class `e` makes a collective of (`BlockReduce(temp)`), and the TempStorage it names.
+    fn cub_made<'e>(&self, e: &'e ast::Expr) -> Option<(Result<Class>, &'e ast::Expr)> {
+        Some(match &e.kind {
             ast::ExprKind::Cast { ty, expr } if ty.base == ast::BaseType::Named => {
                 (class_of(&ty.base_text, ty.span)?, &**expr)
             }
@@ -451,7 +469,28 @@ impl KernelChecker<'_, '_> {
                 (class_of(&text, callee.span)?, &args[0])
             }
             _ => return None,
+        })
+    }
+
+    /// The shared array one TempStorage is: its element type and length. A struct item's holds
+    /// one struct per slot, laid out as a buffer of them is.
+    fn storage_shape(&mut self, class: &Class, span: Span) -> Result<(Scalar, u64)> {
+        if class.record.is_none() {
+            return Ok((class.elem, class.storage_len()));
+        }
+        let l = self.record_layout(class, span)?;
+        let (elem, stride) = l.buffer_shape();
+        let slots = match class.kind {
+            Kind::BlockReduce(d) => u64::from(warps(d)) + 1,
+            _ => 1,
         };
+        Ok((elem, slots * u64::from(stride)))
+    }
+
+    /// The collective `e` makes (`BlockReduce(temp)`, `cub::WarpReduce<float>(temp[w])`): its
+    /// class, the storage's shared array and the storage's first element.
+    fn cub_object(&mut self, e: &ast::Expr) -> Option<Result<(Class, u32, Expr)>> {
+        let (class, storage) = self.cub_made(e)?;
         Some(class.and_then(|class| {
             let (s, first) = self.cub_storage(&class, storage)?;
             Ok((class, s, first))
@@ -479,7 +518,11 @@ impl KernelChecker<'_, '_> {
         let Some((have, array)) = self.cub_storages.get(&s).cloned() else {
             return Err(wrong());
         };
-        if have.kind != class.kind || have.elem != class.elem || array != index.is_some() {
+        if have.kind != class.kind
+            || have.elem != class.elem
+            || have.record != class.record
+            || array != index.is_some()
+        {
             return Err(wrong());
         }
         let first = match index {
@@ -487,7 +530,8 @@ impl KernelChecker<'_, '_> {
             Some(i) => {
                 let i = self.expr(i)?;
                 let i = self.convert(i, Scalar::I32);
-                let per = constant(Value::I32(class.storage_len() as i32), e.span);
+                let per = self.storage_shape(class, e.span)?.1;
+                let per = constant(Value::I32(per as i32), e.span);
                 self.binary(BinOp::Mul, e.span, i, per)?
             }
         };
@@ -495,7 +539,7 @@ impl KernelChecker<'_, '_> {
     }
 
     /// The collective `object` makes, as [`Self::cub_object`], noting the block shape it needs.
-    fn cub_used(&mut self, object: &ast::Expr) -> Option<Result<(Class, u32, Expr)>> {
+    pub(super) fn cub_used(&mut self, object: &ast::Expr) -> Option<Result<(Class, u32, Expr)>> {
         let made = self.cub_object(object)?;
         Some(made.inspect(|(class, _, _)| {
             if let Some(dims) = class.kind.block_shape() {
@@ -562,6 +606,14 @@ impl KernelChecker<'_, '_> {
         args: &[ast::Expr],
         span: Span,
     ) -> Result<Expr> {
+        if let Some(record) = &class.record {
+            return Err(CheckError::Mismatch {
+                expected: "a scalar".into(),
+                found: format!("`{}::{}`, which makes a `{record}`", class.name, method.name),
+                span,
+                help: Some(format!("use the result as a `{record}`: a variable of that type, or a member (`.key`)")),
+            });
+        }
         let (value, op, valid) = match (method.name.as_str(), args) {
             ("Sum", [v]) => (v, Op::Arith(ArithOp::Add), None),
             ("Sum", [v, n]) => (v, Op::Arith(ArithOp::Add), Some(n)),

@@ -7,6 +7,7 @@ mod atomics;
 mod barrier;
 mod cub;
 mod cub_io;
+mod cub_record;
 mod cub_scan;
 mod error;
 mod expr;

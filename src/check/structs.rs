@@ -228,7 +228,7 @@ impl Layout {
         (Scalar::U8, self.size)
     }
 
-    fn member(&self, name: &str) -> Option<&Member> {
+    pub(crate) fn member(&self, name: &str) -> Option<&Member> {
         self.members
             .iter()
             .chain(&self.views)
@@ -851,7 +851,7 @@ impl<'g> KernelChecker<'g, '_> {
     }
 
     /// A new struct in registers, one fresh variable per leaf, named `name.member`.
-    fn new_struct(&mut self, name: &str, l: &Rc<Layout>, span: Span) -> StructPlace {
+    pub(crate) fn new_struct(&mut self, name: &str, l: &Rc<Layout>, span: Span) -> StructPlace {
         self.new_struct_at(name, l, span, false)
     }
 
@@ -966,7 +966,7 @@ impl<'g> KernelChecker<'g, '_> {
         })
     }
 
-    fn bind_struct(&mut self, p: StructPlace) -> Binding {
+    pub(crate) fn bind_struct(&mut self, p: StructPlace) -> Binding {
         self.struct_vars.push(p);
         Binding::Struct(self.struct_vars.len() as u32 - 1)
     }
@@ -1049,6 +1049,9 @@ impl<'g> KernelChecker<'g, '_> {
                 self.returned_layout(f, targs, args, e.span)
             }
             ast::ExprKind::Method { object, method, .. } => {
+                if let Some(l) = self.cub_record_type(object, &method.name) {
+                    return Some(l);
+                }
                 let l = self.struct_of(object)?;
                 let f = self.method(&l, &method.name, None)?;
                 self.returned_layout(&f, &[], &[], e.span)
@@ -1618,7 +1621,7 @@ impl<'g> KernelChecker<'g, '_> {
     }
 
     /// Every leaf of a place, read.
-    fn reads(&mut self, p: &StructPlace, span: Span) -> Result<Vec<Expr>> {
+    pub(crate) fn reads(&mut self, p: &StructPlace, span: Span) -> Result<Vec<Expr>> {
         (0..p.layout.leaves.len())
             .map(|k| {
                 let leaf = self.leaf(p, k, span)?;
@@ -1628,7 +1631,7 @@ impl<'g> KernelChecker<'g, '_> {
     }
 
     /// Stores `values` (one per leaf) into a place.
-    fn writes(
+    pub(crate) fn writes(
         &mut self,
         p: &StructPlace,
         values: Vec<Expr>,
@@ -1902,6 +1905,9 @@ impl<'g> KernelChecker<'g, '_> {
                 args,
                 ..
             } => {
+                if let Some(leaves) = self.cub_record_value(object, method, args, span, out) {
+                    return leaves;
+                }
                 let call = self.method_call(object, &method.name, args, span, true)?;
                 self.returned(call, l, span, out)
             }
@@ -2005,7 +2011,7 @@ impl<'g> KernelChecker<'g, '_> {
     }
 
     /// The leaves an inlined call left in its result.
-    fn returned(
+    pub(crate) fn returned(
         &mut self,
         call: Expr,
         l: &Rc<Layout>,

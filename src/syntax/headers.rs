@@ -13,6 +13,7 @@ pub(crate) fn header(name: &str) -> Option<&'static str> {
         "cuComplex.h" => Some(include_str!("headers/cucomplex.h")),
         "mma.h" => Some(mma::text()),
         "cufft.h" => Some(include_str!("headers/cufft.h")),
+        n if n.starts_with("cub/") => Some(include_str!("headers/cub.h")),
         "glm/glm.hpp" | "glm/gtc/type_ptr.hpp" => Some(include_str!("headers/glm.h")),
         "curand_kernel.h" => Some(include_str!("headers/curand_kernel.h")),
         "ATen/ATen.h"
