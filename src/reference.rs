@@ -819,7 +819,7 @@ type Step<T> = Result<T, RefError>;
 
 /// Runs the kernel over the whole grid, block after block, writing `args`' buffers.
 pub fn run(kernel: &Kernel, cfg: &LaunchConfig, args: &mut Args) -> Result<Tally, RefError> {
-    if kernel.block_shapes.iter().any(|(_, d)| *d != cfg.block) {
+    if kernel.block_shapes.iter().any(|s| !s.fits(cfg.block)) {
         return Err(RefError::BlockShape);
     }
     let mut tally = Tally::default();

@@ -813,3 +813,131 @@ fn block_scan_items_must_be_arrays_of_the_class_type() {
         assert_eq!(codes(&f), ["simt::check::cub_argument"], "{body}");
     }
 }
+
+#[test]
+fn arg_max_and_arg_min_of_key_value_pairs_break_ties_to_the_smaller_key() {
+    // 64 threads; thread t gives the pair (key 63 - t, value ((37 t) mod 64) / 2). As 37 is odd,
+    // (37 t) mod 64 is a permutation of 0..63, so every value 0..31 occurs exactly twice.
+    // The largest, 31, is where 37 t mod 64 is 62 or 63: 37⁻¹ = 45 (mod 64, 37·45 = 1665 =
+    // 26·64 + 1), so t = 62·45 mod 64 = 38 and t = 63·45 mod 64 = 19, keys 25 and 44: ArgMax
+    // gives key 25 (the smaller key, though thread 19 comes first). The smallest, 0, is at
+    // t = 0 and t = 45, keys 63 and 18: ArgMin gives 18.
+    // Counted per reduction: lane 0 of each of the 2 warps stores its pair's 2 members (4 shared
+    // stores), a barrier, thread 0 loads warp 1's 2 members: 6 shared accesses, 12 for both.
+    let src = r#"
+#include <cub/cub.cuh>
+__global__ void k(int* keys, float* vals) {
+    typedef cub::BlockReduce<cub::KeyValuePair<int, float>, 64> BR;
+    __shared__ typename BR::TempStorage a;
+    __shared__ typename BR::TempStorage b;
+    int t = threadIdx.x;
+    float v = (float)(((t * 37) % 64) / 2);
+    cub::KeyValuePair<int, float> mx = BR(a).Reduce(cub::KeyValuePair<int, float>(63 - t, v), cub::ArgMax());
+    int mn = BR(b).Reduce(cub::KeyValuePair<int, float>(63 - t, v), cub::ArgMin()).key;
+    if (t == 0) { keys[0] = mx.key; vals[0] = mx.value; keys[1] = mn; }
+}
+launch k { keys = zeros(2); vals = zeros(1); expect keys == [25, 18]; expect vals == 31; }
+"#;
+    let r = ok(src, &[], ONE, [64, 1, 1]);
+    assert_eq!(r.counters.barriers, 2);
+    assert_eq!(r.counters.smem_instr, 12);
+    assert_eq!(r.counters.race_count, 0);
+}
+
+#[test]
+fn warp_arg_max_of_64_bit_keys_with_valid_items() {
+    // WarpReduce<KeyValuePair<int64_t, float>>: lane l of each warp gives (key 100 + l, value
+    // l mod 8), so the largest value 7 is at lanes 7, 15, 23 and 31 and ArgMax picks key 107.
+    // With valid_items 13 only lanes 0..12 count: value 7 at lane 7 alone, key 107 again; with
+    // 6, lanes 0..5: value 5 at lane 5, key 105.
+    let src = r#"
+#include <cub/cub.cuh>
+__global__ void k(long long* out) {
+    using WR = cub::WarpReduce<cub::KeyValuePair<int64_t, float>>;
+    __shared__ typename WR::TempStorage temp[2];
+    int t = threadIdx.x, l = t % 32;
+    cub::KeyValuePair<int64_t, float> p(100 + l, (float)(l % 8));
+    int64_t all = WR(temp[t / 32]).Reduce(p, cub::ArgMax()).key;
+    int64_t some = WR(temp[t / 32]).Reduce(p, cub::ArgMax(), 6).key;
+    if (l == 0) { out[2 * (t / 32)] = all; out[2 * (t / 32) + 1] = some; }
+}
+launch k { out = zeros(4); expect out == [107, 105, 107, 105]; }
+"#;
+    ok(src, &[], ONE, [64, 1, 1]);
+}
+
+#[test]
+fn struct_items_reduce_with_a_function_object_a_lambda_and_a_function_template() {
+    // FasterTransformer's form: a struct of an index and a value, the op returning the one with
+    // the larger value. Lane l of each warp has u = (7 l) mod 32, a permutation of 0..31; 31 is
+    // at 7 l ≡ 31 (mod 32), l = 31·23 mod 32 = 9 (7⁻¹ = 23: 7·23 = 161 = 5·32 + 1): p = 9 in
+    // warp 0, 41 in warp 1, whichever op. With valid_items 9 (lanes 0..8: u = 0, 7, 14, 21, 28,
+    // 3, 10, 17, 24) the largest is 28 at lane 4: p = 4 and 36. The block reduction over all 64
+    // gives thread 0 the first of the two 31s it meets: warp 0's, p = 9 (the op keeps `a` on a
+    // tie).
+    let src = r#"
+#include <cub/cub.cuh>
+template <typename T> struct TopK_2 { int p; T u; };
+template <typename T>
+__device__ TopK_2<T> reduce_op(const TopK_2<T>& a, const TopK_2<T>& b) { return a.u >= b.u ? a : b; }
+struct Larger {
+    __device__ TopK_2<float> operator()(const TopK_2<float>& a, const TopK_2<float>& b) const { return a.u >= b.u ? a : b; }
+};
+template <typename T>
+__global__ void k(int* out) {
+    typedef cub::WarpReduce<TopK_2<T>> WR;
+    typedef cub::BlockReduce<TopK_2<T>, 64> BR;
+    __shared__ typename WR::TempStorage w;
+    __shared__ typename BR::TempStorage b;
+    int t = threadIdx.x;
+    TopK_2<T> x;
+    x.p = t;
+    x.u = (T)((t * 7) % 32);
+    auto lam = [](const TopK_2<T>& a, const TopK_2<T>& b) -> TopK_2<T> { return a.u >= b.u ? a : b; };
+    Larger f;
+    TopK_2<T> r1 = WR(w).Reduce(x, f);
+    TopK_2<T> r2 = WR(w).Reduce(x, lam);
+    TopK_2<T> r3 = WR(w).Reduce(x, reduce_op<T>);
+    TopK_2<T> r4 = WR(w).Reduce(x, Larger(), 9);
+    TopK_2<T> total = BR(b).Reduce(x, reduce_op<T>);
+    if (t % 32 == 0) {
+        out[t / 32 * 4] = r1.p; out[t / 32 * 4 + 1] = r2.p; out[t / 32 * 4 + 2] = r3.p; out[t / 32 * 4 + 3] = r4.p;
+    }
+    if (t == 0) out[8] = total.p;
+}
+launch k<float> { out = zeros(9); expect out == [9, 9, 9, 4, 41, 41, 41, 36, 9]; }
+"#;
+    ok(src, &[], ONE, [64, 1, 1]);
+}
+
+#[test]
+fn struct_item_misuse_is_a_diagnostic() {
+    let kv = "cub::KeyValuePair<int, float>";
+    let cases = [
+        (
+            // Sum of a struct: CUB would need its operator+.
+            format!("    __shared__ cub::WarpReduce<{kv}>::TempStorage t;\n    {kv} p(1, 2.0f);\n    out[0] = cub::WarpReduce<{kv}>(t).Sum(p).value;"),
+            "simt::check::cub_unsupported",
+        ),
+        (
+            // ArgMax of a struct without key and value.
+            "    __shared__ cub::WarpReduce<P>::TempStorage t;\n    P p;\n    p.a = 1.0f;\n    out[0] = cub::WarpReduce<P>(t).Reduce(p, cub::ArgMax()).a;".to_string(),
+            "simt::check::cub_unsupported",
+        ),
+        (
+            // The pair used as a number.
+            format!("    __shared__ cub::WarpReduce<{kv}>::TempStorage t;\n    {kv} p(1, 2.0f);\n    out[0] = cub::WarpReduce<{kv}>(t).Reduce(p, cub::ArgMax());"),
+            "simt::check::mismatched_types",
+        ),
+        (
+            // A scan of structs.
+            format!("    __shared__ cub::WarpScan<{kv}>::TempStorage t;"),
+            "simt::check::cub_unsupported",
+        ),
+    ];
+    for (body, code) in cases {
+        let src = format!("#include <cub/cub.cuh>\nstruct P {{ float a; }};\n__global__ void k(float* out) {{\n{body}\n}}\n");
+        let f = err(&src, &[("out", "zeros(1)")], Some(ONE), Some([32, 1, 1]));
+        assert_eq!(codes(&f), [code], "{body}");
+    }
+}

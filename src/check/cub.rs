@@ -20,7 +20,7 @@ use crate::value::{ArithOp, Scalar, ShflKind, Value};
 type Result<T> = std::result::Result<T, CheckError>;
 
 /// The CUB collectives simt models.
-pub(super) const HAVE: &str = "simt has cub::WarpReduce<T, LOGICAL_WARP_THREADS> and cub::BlockReduce<T, BLOCK_DIM_X, BLOCK_REDUCE_WARP_REDUCTIONS, BLOCK_DIM_Y, BLOCK_DIM_Z> with Sum(v), Sum(v, valid_items), Reduce(v, op) and Reduce(v, op, valid_items), op being cub::Sum(), cub::Max(), cub::Min(), cuda::std::plus<>{}, cuda::maximum<>{}, cuda::minimum<>{} or a functor or lambda variable; cub::WarpScan<T, LOGICAL_WARP_THREADS> with InclusiveSum(in, out), ExclusiveSum(in, out), each also with a warp_aggregate out-parameter, InclusiveScan(in, out, op), ExclusiveScan(in, out, op), each also with an initial value before op and a warp_aggregate after it; cub::BlockScan<T, BLOCK_DIM_X, BLOCK_SCAN_WARP_SCANS, BLOCK_DIM_Y, BLOCK_DIM_Z> (whole warps) with the same members on one item or a thread's items array T items[N] (block_aggregate for warp_aggregate; InclusiveScan without an initial value); cub::BlockLoad<T, BLOCK_DIM_X, ITEMS_PER_THREAD, ALGORITHM, BLOCK_DIM_Y, BLOCK_DIM_Z> with Load(ptr, items), Load(ptr, items, valid_items) and Load(ptr, items, valid_items, oob_default), and cub::BlockStore<...> with Store(ptr, items) and Store(ptr, items, valid_items), for the DIRECT, STRIPED, TRANSPOSE and WARP_TRANSPOSE algorithms";
+pub(super) const HAVE: &str = "simt has cub::WarpReduce<T, LOGICAL_WARP_THREADS> and cub::BlockReduce<T, BLOCK_DIM_X, BLOCK_REDUCE_WARP_REDUCTIONS, BLOCK_DIM_Y, BLOCK_DIM_Z> with Sum(v), Sum(v, valid_items), Reduce(v, op) and Reduce(v, op, valid_items), op being cub::Sum(), cub::Max(), cub::Min(), cuda::std::plus<>{}, cuda::maximum<>{}, cuda::minimum<>{} or a functor or lambda variable, and Reduce of a struct item: cub::KeyValuePair<K, V> with cub::ArgMax() or cub::ArgMin(), or a struct of scalars with a function object, a lambda or a __device__ function; cub::WarpScan<T, LOGICAL_WARP_THREADS> with InclusiveSum(in, out), ExclusiveSum(in, out), each also with a warp_aggregate out-parameter, InclusiveScan(in, out, op), ExclusiveScan(in, out, op), each also with an initial value before op and a warp_aggregate after it; cub::BlockScan<T, BLOCK_DIM_X, BLOCK_SCAN_WARP_SCANS, BLOCK_DIM_Y, BLOCK_DIM_Z> (whole warps) with the same members on one item or a thread's items array T items[N] (block_aggregate for warp_aggregate; InclusiveScan without an initial value); cub::BlockLoad<T, BLOCK_DIM_X, ITEMS_PER_THREAD, ALGORITHM, BLOCK_DIM_Y, BLOCK_DIM_Z> with Load(ptr, items), Load(ptr, items, valid_items) and Load(ptr, items, valid_items, oob_default), and cub::BlockStore<...> with Store(ptr, items) and Store(ptr, items, valid_items), for the DIRECT, STRIPED, TRANSPOSE and WARP_TRANSPOSE algorithms";
 
 /// Which collective a CUB class is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -538,14 +538,66 @@ impl KernelChecker<'_, '_> {
         Ok((s, first))
     }
 
-    /// The collective `object` makes, as [`Self::cub_object`], noting the block shape it needs.
-    pub(super) fn cub_used(&mut self, object: &ast::Expr) -> Option<Result<(Class, u32, Expr)>> {
+    /// The collective `object` makes, as [`Self::cub_object`], noting the block shape its
+    /// member `method` with `args` needs: a `BlockReduce` given `valid_items` runs in a smaller
+    /// block too ([`BlockShape::smaller`]).
+    pub(super) fn cub_used(
+        &mut self,
+        object: &ast::Expr,
+        method: &str,
+        args: &[ast::Expr],
+    ) -> Option<Result<(Class, u32, Expr)>> {
         let made = self.cub_object(object)?;
         Some(made.inspect(|(class, _, _)| {
             if let Some(dims) = class.kind.block_shape() {
-                self.block_shapes.push((object.span, dims));
+                let smaller = matches!(class.kind, Kind::BlockReduce(_))
+                    && matches!((method, args.len()), ("Sum", 2) | ("Reduce", 3));
+                self.block_shapes.push(BlockShape {
+                    span: object.span,
+                    dims,
+                    smaller,
+                });
             }
         }))
+    }
+
+    /// In a block smaller than `dims` (which [`BlockShape::fits`] lets a reduction with
+    /// `valid_items` run in), `valid_items` may not exceed the block's threads: CUB's thread 0
+    /// would combine the TempStorage slots of warps the launch does not have, never written.
+    pub(super) fn valid_within_block(
+        &mut self,
+        n: Expr,
+        dims: [u32; 3],
+        span: Span,
+    ) -> Result<Stmt> {
+        let dim = |a: u8| Expr {
+            kind: ExprKind::Builtin(Builtin::BlockDim(a)),
+            ty: Scalar::U32,
+            span,
+        };
+        let threads = self.binary(BinOp::Mul, span, dim(0), dim(1))?;
+        let threads = self.binary(BinOp::Mul, span, threads, dim(2))?;
+        let threads = self.convert(threads, Scalar::I64);
+        let whole = constant(Value::I64(i64::from(dims[0] * dims[1] * dims[2])), span);
+        let full = self.binary(BinOp::Eq, span, threads.clone(), whole)?;
+        let n = self.convert(n, Scalar::I64);
+        let within = self.binary(BinOp::Le, span, n, threads)?;
+        let yes = constant(Value::Bool(true), span);
+        Ok(Stmt {
+            kind: StmtKind::Assert(
+                Expr {
+                    kind: ExprKind::Select {
+                        cond: Box::new(full),
+                        then: Box::new(yes),
+                        els: Box::new(within),
+                    },
+                    ty: Scalar::Bool,
+                    span,
+                },
+                false,
+            ),
+            span,
+        })
     }
 
     /// `Class(temp).Sum(v)` and the other members, if `object` makes a CUB collective.
@@ -556,7 +608,7 @@ impl KernelChecker<'_, '_> {
         args: &[ast::Expr],
         span: Span,
     ) -> Option<Result<Expr>> {
-        let made = self.cub_used(object)?;
+        let made = self.cub_used(object, &method.name, args)?;
         Some(made.and_then(|(class, s, first)| {
             if let Kind::BlockLoad(_)
             | Kind::BlockStore(_)
@@ -585,7 +637,7 @@ impl KernelChecker<'_, '_> {
         args: &[ast::Expr],
         span: Span,
     ) -> Option<Result<Expr>> {
-        let made = self.cub_used(object)?;
+        let made = self.cub_used(object, &method.name, args)?;
         Some(made.and_then(|(class, s, first)| match class.kind {
             Kind::BlockLoad(io) | Kind::BlockStore(io) => {
                 self.block_io(&class, io, (s, first), method, args, span)
@@ -609,9 +661,14 @@ impl KernelChecker<'_, '_> {
         if let Some(record) = &class.record {
             return Err(CheckError::Mismatch {
                 expected: "a scalar".into(),
-                found: format!("`{}::{}`, which makes a `{record}`", class.name, method.name),
+                found: format!(
+                    "`{}::{}`, which makes a `{record}`",
+                    class.name, method.name
+                ),
                 span,
-                help: Some(format!("use the result as a `{record}`: a variable of that type, or a member (`.key`)")),
+                help: Some(format!(
+                    "use the result as a `{record}`: a variable of that type, or a member (`.key`)"
+                )),
             });
         }
         let (value, op, valid) = match (method.name.as_str(), args) {
@@ -758,6 +815,9 @@ impl KernelChecker<'_, '_> {
         let elem = class.elem;
         let ty = elem.promoted();
         let threads = dims[0] * dims[1] * dims[2];
+        if let Some(n) = &valid {
+            body.push(self.valid_within_block(n.clone(), dims, span)?);
+        }
         let lanes = threads.min(32);
         let n_warps = warps(dims);
         let tid = self.cub_tid(Some(dims), span)?;

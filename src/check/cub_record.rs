@@ -52,7 +52,10 @@ impl KernelChecker<'_, '_> {
     pub(super) fn record_layout(&mut self, class: &Class, span: Span) -> Result<Rc<Layout>> {
         let record = class.record.as_deref().unwrap_or_default();
         let not_a_struct = || CheckError::CubUnsupported {
-            what: format!("`{}` (the item type `{record}`, neither a scalar nor a struct with data members)", class.name),
+            what: format!(
+                "`{}` (the item type `{record}`, neither a scalar nor a struct with data members)",
+                class.name
+            ),
             span,
             help: HAVE.into(),
         };
@@ -77,7 +80,7 @@ impl KernelChecker<'_, '_> {
         span: Span,
         out: &mut Vec<Stmt>,
     ) -> Option<Result<Vec<Expr>>> {
-        let made = self.cub_used(object)?;
+        let made = self.cub_used(object, &method.name, args)?;
         Some(made.and_then(|(class, s, first)| {
             self.record_reduce(&class, (s, first), method, args, span, out)
         }))
@@ -125,7 +128,9 @@ impl KernelChecker<'_, '_> {
             None => None,
         };
         match class.kind {
-            Kind::WarpReduce(lanes) => self.record_warp_reduce(&acc, lanes, &op, valid, out, span)?,
+            Kind::WarpReduce(lanes) => {
+                self.record_warp_reduce(&acc, lanes, &op, valid, out, span)?
+            }
             Kind::BlockReduce(dims) => {
                 self.record_block_reduce(&acc, dims, storage, &op, valid, out, span)?
             }
@@ -136,10 +141,12 @@ impl KernelChecker<'_, '_> {
 
     /// The operation `e` names for items of type `l`.
     fn record_op(&mut self, e: &ast::Expr, l: &Rc<Layout>) -> Result<RecordOp> {
-        let refused = |what: String| CheckError::CubUnsupported {
+        let refused = |what: String| {
+            CheckError::CubUnsupported {
             what,
             span: e.span,
             help: format!("combine two `{}` items with `cub::ArgMax()`, `cub::ArgMin()` (a `cub::KeyValuePair`), a function object, a lambda or a `__device__` function", l.name),
+        }
         };
         match &e.kind {
             ast::ExprKind::Call { callee, args, .. }
@@ -180,7 +187,9 @@ impl KernelChecker<'_, '_> {
                 let (n, targs) = match written.split_once('<') {
                     Some((base, _)) => match crate::syntax::parse_kernel_ref(written) {
                         Ok((_, _, targs)) => (base.trim().to_string(), targs),
-                        Err(_) => return Err(refused(format!("`{written}` as the reduction operation"))),
+                        Err(_) => {
+                            return Err(refused(format!("`{written}` as the reduction operation")))
+                        }
                     },
                     None => (written.clone(), Vec::new()),
                 };
@@ -292,9 +301,7 @@ impl KernelChecker<'_, '_> {
                             expected: format!("an operation that returns a `{}`", l.name),
                             found: format!("`{}`, which returns another type", f.name.name),
                             span,
-                            help: Some(
-                                "CUB combines two items into one of the same type".into(),
-                            ),
+                            help: Some("CUB combines two items into one of the same type".into()),
                         });
                     }
                     self.returned(call, &l, span, out)
@@ -410,6 +417,9 @@ impl KernelChecker<'_, '_> {
     ) -> Result<()> {
         let l = Rc::clone(&acc.layout);
         let threads = dims[0] * dims[1] * dims[2];
+        if let Some(n) = &valid {
+            out.push(self.valid_within_block(n.clone(), dims, span)?);
+        }
         let lanes = threads.min(32);
         let tid = self.cub_tid(Some(dims), span)?;
         let tid = self.convert(tid, Scalar::I32);

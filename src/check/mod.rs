@@ -703,7 +703,7 @@ pub(crate) struct KernelChecker<'g, 'e> {
     /// CUB TempStorages, by shared array: the class and whether it is an array of them.
     cub_storages: HashMap<u32, (cub::Class, bool)>,
     /// The block shapes CUB block collectives need (see [`Kernel::block_shapes`]).
-    block_shapes: Vec<(Span, [u32; 3])>,
+    block_shapes: Vec<typed::BlockShape>,
     /// The arrays [`Space::Choice`] pointers may point into (see [`Kernel::choices`]).
     choices: Vec<Space>,
     /// Pointer variables, by where they are declared, that may point into several arrays: known

@@ -73,6 +73,34 @@ pub fn choice_parts(value: i64) -> (i64, i64) {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct VarId(pub u32);
 
+/// The block shape a CUB block collective was specialised for, where it is used.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BlockShape {
+    /// The use.
+    pub span: Span,
+    /// `BLOCK_DIM_X`, `BLOCK_DIM_Y`, `BLOCK_DIM_Z`.
+    pub dims: [u32; 3],
+    /// A `BlockReduce` with `valid_items`: CUB's partial-tile path reads only the warps that
+    /// hold valid items, so a smaller block that the class's shape numbers `0..n` (its rows
+    /// whole but for the last dimension used) runs it too, `valid_items` being at most its size.
+    pub smaller: bool,
+}
+
+impl BlockShape {
+    /// Whether a launch with blocks of `block` may run the collective.
+    pub fn fits(&self, block: [u32; 3]) -> bool {
+        let [x, y, z] = self.dims;
+        let [bx, by, bz] = block;
+        block == self.dims
+            || (self.smaller
+                && bx <= x
+                && by <= y
+                && bz <= z
+                && (by == 1 || bx == x)
+                && (bz == 1 || (bx == x && by == y)))
+    }
+}
+
 /// One checked kernel.
 #[derive(Clone, Debug)]
 pub struct Kernel {
@@ -109,7 +137,7 @@ pub struct Kernel {
     pub body: Vec<Stmt>,
     /// Block shapes the kernel's CUB block collectives were specialised for (`BlockReduce<T,
     /// 128>`), each with the class's span: a launch of another shape is refused.
-    pub block_shapes: Vec<(Span, [u32; 3])>,
+    pub block_shapes: Vec<BlockShape>,
     /// The arrays pointers of [`Space::Choice`] may point into, numbered as their values say
     /// ([`CHOICE_SHIFT`]): global buffers and shared arrays.
     pub choices: Vec<Space>,

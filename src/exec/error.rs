@@ -88,7 +88,7 @@ pub enum RunError {
     #[error("a CUB block collective is for blocks of ({}, {}, {}), the launch's are ({}, {}, {})", expected[0], expected[1], expected[2], found[0], found[1], found[2])]
     #[diagnostic(
         code(simt::run::block_shape),
-        help("CUB's block collectives take the block's shape as template arguments (BLOCK_DIM_X, BLOCK_DIM_Y, BLOCK_DIM_Z): launch with that block, or specialise the class for the launch's")
+        help("CUB's block collectives take the block's shape as template arguments (BLOCK_DIM_X, BLOCK_DIM_Y, BLOCK_DIM_Z): launch with that block, or specialise the class for the launch's; a BlockReduce's Reduce or Sum given valid_items (at most the block's threads) also runs in a smaller block that the class numbers from thread 0")
     )]
     BlockShape {
         /// Where the class is specialised.

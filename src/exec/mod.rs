@@ -484,10 +484,10 @@ fn launch_from(
             blocks: cfg.blocks(),
         });
     }
-    if let Some(&(span, expected)) = ir.block_shapes.iter().find(|(_, d)| *d != cfg.block) {
+    if let Some(s) = ir.block_shapes.iter().find(|s| !s.fits(cfg.block)) {
         return Err(RunError::BlockShape {
-            span,
-            expected,
+            span: s.span,
+            expected: s.dims,
             found: cfg.block,
         });
     }

@@ -180,7 +180,7 @@ pub struct KernelIr {
     /// estimate issues the sequence.
     pub machine: Vec<u8>,
     /// Block shapes the kernel needs (CUB block collectives), each with where it is required.
-    pub block_shapes: Vec<(Span, [u32; 3])>,
+    pub block_shapes: Vec<crate::check::typed::BlockShape>,
     /// The arrays [`Space::Choice`] accesses go to, by number: global buffers and shared arrays.
     pub choices: Vec<Space>,
 }
