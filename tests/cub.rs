@@ -941,3 +941,47 @@ fn struct_item_misuse_is_a_diagnostic() {
         assert_eq!(codes(&f), [code], "{body}");
     }
 }
+
+#[test]
+fn a_block_reduce_with_valid_items_runs_in_a_smaller_block() {
+    // vllm's rms_norm: BlockReduce<float, 1024> in blocks of 256 with valid_items = blockDim.x.
+    // CUB's partial-tile path has thread 0 combine only warps w with 32 w < 256 (warps 0..7),
+    // all of which exist: thread t gives t, thread 0 gets 0 + ... + 255 = 32640. Per block:
+    // 8 lane-0 stores, one barrier, 7 loads by thread 0.
+    let src = |n: &str| {
+        format!(
+            r#"
+__global__ void k(float* out) {{
+    using BR = cub::BlockReduce<float, 1024>;
+    __shared__ typename BR::TempStorage temp;
+    float s = BR(temp).Reduce((float)threadIdx.x, cub::Sum(), {n});
+    if (threadIdx.x == 0) out[0] = s;
+}}
+"#
+        )
+    };
+    let r = ok(
+        &format!(
+            "{}launch k {{ out = zeros(1); expect out == 32640; }}\n",
+            src("blockDim.x")
+        ),
+        &[],
+        ONE,
+        [256, 1, 1],
+    );
+    assert_eq!(r.counters.smem_instr, 8 + 7);
+    assert_eq!(r.counters.barriers, 1);
+    // Fewer valid items than threads: 0 + ... + 99 = 4950.
+    ok(
+        &format!("{}launch k {{ out = zeros(1); expect out == 4950; }}\n", src("100")),
+        &[],
+        ONE,
+        [256, 1, 1],
+    );
+    // More valid items than the block has threads: warps 8..15's slots were never written.
+    let f = err(&src("512"), &[("out", "zeros(1)")], Some(ONE), Some([256, 1, 1]));
+    assert_eq!(codes(&f), ["simt::run::assertion"]);
+    // A block the class does not number from 0 (two rows of 256 under BLOCK_DIM_X = 1024).
+    let f = err(&src("blockDim.x"), &[("out", "zeros(1)")], Some(ONE), Some([256, 2, 1]));
+    assert_eq!(codes(&f), ["simt::run::block_shape"]);
+}
