@@ -248,6 +248,9 @@ impl KernelChecker<'_, '_> {
             }
             ast::ExprKind::Cast { ty, expr } if ty.pointer => {
                 let inner = self.pointer(expr)?;
+                if ty.reference {
+                    self.c_reference_cast(ty, expr, &inner)?;
+                }
                 // `(void*)p`: the same address, typed again by the cast around it
                 // (`(T*)(void*)smem`, as cuda-samples' `SharedMemory<T>` writes it).
                 if ty.base == ast::BaseType::Void {
@@ -783,6 +786,41 @@ impl KernelChecker<'_, '_> {
 
     /// `(T*)p`, `reinterpret_cast<T*>(p)`: the same array seen as `T` elements (`from_struct`:
     /// `p` points to structs, so its offset counts components).
+    /// A C cast to a `const` reference to an arithmetic type (`(const float&)i`, read by the
+    /// parser as `*(const float*)&i`) of a scalar of another type: C++ makes it a `static_cast`,
+    /// which converts the value into a temporary (g++ gives `(const int&)f` of `1.5f` as 1), so
+    /// seeing the bytes would be wrong. Refused where the two differ (a float and an integer, or
+    /// two sizes); `int` and `unsigned` have the same bits either way.
+    fn c_reference_cast(&mut self, ty: &ast::TypeName, address: &ast::Expr, p: &Ptr) -> Result<()> {
+        let (Some(mem), Ok(to)) = (p.mem, super::scalar_of_base(ty)) else {
+            return Ok(());
+        };
+        let object = match &address.kind {
+            ast::ExprKind::Unary {
+                op: ast::UnOp::AddrOf,
+                operand,
+            } => operand,
+            _ => return Ok(()),
+        };
+        let same_bits = mem.elem == to
+            || (mem.elem.is_integer() && to.is_integer() && mem.elem.size() == to.size());
+        if !ty.is_const || mem.width > 1 || same_bits || self.struct_of(object).is_some() {
+            return Ok(());
+        }
+        Err(CheckError::Unsupported {
+            what: format!(
+                "a C cast to `const {}&` of a `{}`, which C++ makes a value conversion",
+                ty.base_text,
+                mem.elem.c_name()
+            ),
+            span: ty.span,
+            help: Some(format!(
+                "write `({0})x` for the converted value, or `({0}&)x` (no `const`) for the object's bytes",
+                ty.base_text
+            )),
+        })
+    }
+
     fn cast_pointer(
         &mut self,
         p: Ptr,

@@ -358,7 +358,7 @@ fn friendly(rule: Rule) -> Option<&'static str> {
         | Rule::targ_logic
         | Rule::targ_cmp
         | Rule::template_call => "template arguments `<...>`",
-        Rule::scalar_cast_ty | Rule::named_ptr_ty | Rule::named_plain_ty => {
+        Rule::scalar_cast_ty | Rule::named_ptr_ty | Rule::named_plain_ty | Rule::ref_cast_ty => {
             "a type such as `float`"
         }
         Rule::type_alias | Rule::fn_ptr_alias | Rule::kw_typedef | Rule::kw_using => {

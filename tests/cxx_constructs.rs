@@ -1,0 +1,95 @@
+//! C++ constructs of real kernels (issue 13), each checked against the same code compiled by
+//! g++ on x86-64 (little-endian, as the GPU) or by hand.
+
+mod common;
+use common::{codes, err, ok};
+
+const ONE: [u32; 3] = [1, 1, 1];
+
+/// The one diagnostic of a kernel that does not check: its code and message.
+fn refused(src: &str) -> (String, String) {
+    let f = err(src, &[], Some(ONE), Some(ONE));
+    assert_eq!(f.errors.len(), 1, "{:?}", codes(&f));
+    (codes(&f).remove(0), f.errors[0].to_string())
+}
+
+/// lmdeploy's `Store`/`Ldg` (turbomind's array_ops.h): `(const uint4&)src` sees an
+/// `Array<float, 4>` as one `uint4`, and `(uint4&)dst = __ldg(...)` writes its bytes. Expected
+/// values from g++ -fno-strict-aliasing on the same code with host structs:
+///
+/// ```c
+/// float in[16]: in[i] = i * 0.25
+/// for t in 0..4: Array<float,4> v; (uint4&)v = *(const uint4*)(in + 4t); v[1] += 1;
+///   *(uint4*)(out + 4t) = (const uint4&)v;
+///   float f = 1.5f + t; (int&)f += 1; bits[t] = (int&)f;
+///   short2 r = {t, -1}; bits[4 + t] = (int&)r;
+///   unsigned u0 = 0x00020001u * (t + 1); bits[8 + t] = ((short2&)u0).y;
+/// ```
+///
+/// By hand: 1.5f is 0x3fc00000 = 1069547520, one ulp up 1069547521; a `short2` {t, -1} is
+/// 0xffff0000 | t = -65536 + t; 0x00020001 * (t + 1) has (t + 1) * 2 in its high half.
+#[test]
+fn a_c_cast_to_a_reference_type_views_the_objects_bytes_in_place() {
+    let src = r#"
+template <typename T, int N>
+struct Array {
+    T a[N];
+    __device__ T& operator[](int i) { return a[i]; }
+    __device__ const T& operator[](int i) const { return a[i]; }
+};
+template <typename T, int N>
+__device__ void Store(T* dst, const Array<T, N>& src) {
+    if constexpr (sizeof(Array<T, N>) == sizeof(uint4)) {
+        *(uint4*)dst = (const uint4&)src;
+    } else if constexpr (sizeof(Array<T, N>) == sizeof(uint2)) {
+        *(uint2*)dst = (const uint2&)src;
+    }
+}
+template <typename T, int N>
+__device__ void Ldg(Array<T, N>& dst, const T* src) {
+    (uint4&)dst = __ldg((const uint4*)src);
+}
+__global__ void k(const float* in, float* out, int* bits) {
+    int t = threadIdx.x;
+    Array<float, 4> v;
+    Ldg(v, in + 4 * t);
+    v[1] += 1.0f;
+    Store(out + 4 * t, v);
+    float f = 1.5f + t;
+    (int&)f += 1;
+    bits[t] = (int&)f;
+    short2 r;
+    r.x = t;
+    r.y = -1;
+    bits[4 + t] = (int&)r;
+    uint u0 = 0x00020001u * (t + 1);
+    bits[8 + t] = ((short2&)u0).y;
+}
+launch k {
+    in = arange(16) * 0.25; out = zeros(16); bits = zeros(12);
+    expect out == [0, 1.25, 0.5, 0.75, 1, 2.25, 1.5, 1.75, 2, 3.25, 2.5, 2.75, 3, 4.25, 3.5, 3.75];
+    expect bits == [1069547521, 1075838977, 1080033281, 1083179009, -65536, -65535, -65534, -65533, 2, 4, 6, 8];
+}
+"#;
+    ok(src, &[], ONE, [4, 1, 1]);
+}
+
+/// `(const int&)f` of a float is a `static_cast` in C++: a temporary holding the converted
+/// value (g++ prints 1 for 1.5f), not the bits, so simt refuses it and says which to write.
+/// `(const unsigned&)i` of an `int` has the same bits either way and runs: -1 is 4294967295.
+#[test]
+fn a_c_cast_to_a_const_reference_that_converts_is_refused() {
+    let (code, msg) = refused(
+        "__global__ void k(int* out) { float f = 1.5f; out[0] = (const int&)f; }\nlaunch k { out = zeros(1); }",
+    );
+    assert_eq!(code, "simt::check::unsupported");
+    assert!(msg.contains("`const int&` of a `float`"), "{msg}");
+    let src = r#"
+__global__ void k(unsigned* out) {
+    int i = -1;
+    out[0] = (const unsigned&)i;
+}
+launch k { out = zeros(1); expect out == [4294967295]; }
+"#;
+    ok(src, &[], ONE, ONE);
+}
