@@ -93,3 +93,56 @@ launch k { out = zeros(1); expect out == [4294967295]; }
 "#;
     ok(src, &[], ONE, ONE);
 }
+
+/// `decltype(e)` as a local's type. Expected values from g++ on the same code (host `float4`
+/// struct), by hand: `decltype(c)` of an `unsigned char` wraps 250 + t + 10 to 4 + t;
+/// `decltype(s1 + s2)` of two `short`s is `int` (60000), `decltype(s1)` a `short` (60000 -
+/// 65536 = -5536); `decltype(t * 1.5f)` is `float` (7 / 2 = 3.5); `decltype(a[t])` is `float&`,
+/// so `r = 7 + t` writes `a[t]`.
+#[test]
+fn decltype_declares_a_local_of_the_expressions_type() {
+    let src = r#"
+__global__ void k(float* a, int* io, float* fo) {
+    int t = threadIdx.x;
+    unsigned char c = 250 + t;
+    decltype(c) d = c + 10;
+    short s1 = 300, s2 = t;
+    decltype(s1 + s2) e = s1 * 200;
+    decltype(s1) f = s1 * 200;
+    decltype(t) u;
+    u = 5 + t;
+    io[t] = d; io[4 + t] = e; io[8 + t] = f; io[12 + t] = u;
+    float4 v = make_float4(t, 1, 2, 3);
+    decltype(v) w = v;
+    w.x += 0.5f;
+    decltype(v.y) g = 2.5f;
+    decltype(t * 1.5f) h = 7;
+    h /= 2;
+    decltype(a[t]) r = a[t];
+    r = 7 + t;
+    fo[t] = w.x; fo[4 + t] = g + v.y; fo[8 + t] = h;
+}
+launch k {
+    a = zeros(4); io = zeros(16); fo = zeros(12);
+    expect io == [4, 5, 6, 7, 60000, 60000, 60000, 60000, -5536, -5536, -5536, -5536, 5, 6, 7, 8];
+    expect fo == [0.5, 1.5, 2.5, 3.5, 3.5, 3.5, 3.5, 3.5, 3.5, 3.5, 3.5, 3.5];
+    expect a == [7, 8, 9, 10];
+}
+"#;
+    ok(src, &[], ONE, [4, 1, 1]);
+}
+
+/// `decltype` of a pointer is refused with its fix; as a struct member's type it is a syntax
+/// error.
+#[test]
+fn decltype_of_a_pointer_or_as_a_member_is_refused() {
+    let (code, msg) = refused(
+        "__global__ void k(float* p) { decltype(p) q = p; q[0] = 1; }\nlaunch k { p = zeros(1); }",
+    );
+    assert_eq!(code, "simt::check::unsupported");
+    assert!(msg.contains("`decltype` of a pointer"), "{msg}");
+    let (code, _) = refused(
+        "struct S { int a; decltype(a) b; };\n__global__ void k(int* p) { S s; s.a = 1; p[0] = s.a; }\nlaunch k { p = zeros(1); }",
+    );
+    assert_eq!(code, "simt::parse::syntax");
+}

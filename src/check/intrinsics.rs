@@ -957,7 +957,7 @@ impl KernelChecker<'_, '_> {
     /// The scalar type `decltype(e)` names in a trailing return type, with the parameters bound:
     /// a variable's declared type (`decltype(x)` of a `char x` is `char`), else the type of the
     /// expression (`decltype(a + b)` of two `short`s is `int`). The expression is not run.
-    fn decltype(&mut self, e: &ast::Expr) -> Result<Scalar> {
+    pub(crate) fn decltype(&mut self, e: &ast::Expr) -> Result<Scalar> {
         if let ast::ExprKind::Name(n) = &e.kind {
             if let Some(Binding::Local { var, .. }) = self.lookup(n) {
                 return Ok(self.locals[var.0 as usize].declared);

@@ -1123,7 +1123,8 @@ pub(crate) fn names_used<'a>(
         while let Some(s) = stmts.pop() {
             match &s.kind {
                 ast::StmtKind::Block(b) => stmts.extend(b),
-                ast::StmtKind::Decl { ty, decls } => {
+                ast::StmtKind::Decl { ty, decls, of } => {
+                    exprs.extend(of.as_deref());
                     // An object's member functions run where it is used (`r(i)`, `s.get()`).
                     let name = ty.base_text.split('<').next().unwrap_or(&ty.base_text);
                     let name = super::groups::unqualified(name);

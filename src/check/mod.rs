@@ -9,6 +9,7 @@ mod cub;
 mod cub_io;
 mod cub_record;
 mod cub_scan;
+mod decltype;
 mod error;
 mod expr;
 mod friends;
@@ -1372,7 +1373,10 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                 let inner = self.block(stmts);
                 out.extend(inner);
             }
-            ast::StmtKind::Decl { ty, decls } => {
+            ast::StmtKind::Decl { ty, decls, of } => {
+                if let Some(e) = of {
+                    return self.decltype_declaration(e, ty.span, decls, out);
+                }
                 if let Some(class) = cub::storage_class(ty) {
                     let name = decls.first().map_or("temp", |d| d.name.name.as_str());
                     return Err(CheckError::CubStorageNotShared {

@@ -467,9 +467,12 @@ impl Bindings {
     fn stmt(&self, s: &mut Stmt) {
         match &mut s.kind {
             StmtKind::Block(b) => self.stmts(b),
-            StmtKind::Decl { ty, decls } => {
+            StmtKind::Decl { ty, decls, of } => {
                 let written = ty.pointer;
                 self.ty(ty);
+                if let Some(e) = of {
+                    self.expr(e);
+                }
                 // A pointer type by an alias (`fptr a, b;` of `typedef float* fptr`) makes
                 // every name a pointer; a written `float* p, q;` only the first.
                 let aliased = ty.pointer && !written;

@@ -457,6 +457,9 @@ pub enum StmtKind {
         ty: TypeName,
         /// One or more names.
         decls: Vec<Declarator>,
+        /// `decltype(a + b) c = a + b;`: the expression whose type the names have (not run);
+        /// `ty` is then `auto`.
+        of: Option<Box<Expr>>,
     },
     /// `__shared__ float tile[32][33];`
     Shared {

@@ -1143,9 +1143,21 @@ impl<'m> Builder<'m> {
         let first_star = parts
             .next()
             .is_some_and(|d| d.into_inner().any(|q| q.as_rule() == Rule::pointer));
-        let StmtKind::Decl { ty, decls } = self.var_decl(decl)? else {
+        let StmtKind::Decl { ty, decls, of } = self.var_decl(decl)? else {
             unreachable!("builder: var_decl builds a declaration")
         };
+        if of.is_some() {
+            return Err(ParseError::Syntax {
+                expected: "a member's type".into(),
+                span: ty.span,
+                found: "found `decltype(...)`".into(),
+                macro_body: None,
+                help: Some(
+                    "simt reads `decltype(...)` as a local's type, not a member's: write the type"
+                        .into(),
+                ),
+            });
+        }
         Ok(decls
             .into_iter()
             .enumerate()
@@ -1485,7 +1497,11 @@ impl<'m> Builder<'m> {
             .into_iter()
             .map(|name| Declarator::plain(name, None))
             .collect();
-        Ok(vec![StmtKind::Decl { ty, decls }])
+        Ok(vec![StmtKind::Decl {
+            ty,
+            decls,
+            of: None,
+        }])
     }
 
     /// `__shared__ float a[4], b[4][8];`: one array per name.
@@ -1771,7 +1787,11 @@ impl<'m> Builder<'m> {
                         .into_iter()
                         .map(|name| Declarator::plain(name, None))
                         .collect();
-                    StmtKind::Decl { ty, decls }
+                    StmtKind::Decl {
+                        ty,
+                        decls,
+                        of: None,
+                    }
                 }
             }
             Rule::type_alias => {
@@ -1791,7 +1811,18 @@ impl<'m> Builder<'m> {
     /// `var_decl = { ty ~ declarator ~ ("," ~ declarator)* }`
     fn var_decl(&self, pair: Pair<'_, Rule>) -> Result<StmtKind> {
         let mut it = pair.into_inner();
-        let ty = self.ty(it.next().expect("grammar: declaration has a type"));
+        let first = it.next().expect("grammar: declaration has a type");
+        // `decltype(a + b) c = a + b;`: `auto` here, the checker gives the names `e`'s type.
+        let (ty, of) = if first.as_rule() == Rule::decltype_ty {
+            let span = self.span(&first);
+            let e = first.into_inner().find(|q| q.as_rule() == Rule::expr);
+            let e = self.expr(e.expect("grammar: decltype has an expression"))?;
+            let mut auto = TypeName::named("auto", span);
+            auto.base = BaseType::Auto;
+            (auto, Some(Box::new(e)))
+        } else {
+            (self.ty(first), None)
+        };
         let mut decls = Vec::new();
         for d in it {
             // `float* p, q;` declares one pointer, as in C: the type's `*` belongs to the first name.
@@ -1859,7 +1890,7 @@ impl<'m> Builder<'m> {
                 list,
             });
         }
-        Ok(StmtKind::Decl { ty, decls })
+        Ok(StmtKind::Decl { ty, decls, of })
     }
 
     /// `for_init` / `for_step`: a declaration or a list of simple statements.

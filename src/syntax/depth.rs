@@ -133,7 +133,8 @@ fn walk<'a>(
                     StmtKind::Block(stmts) => {
                         todo.extend(stmts.iter().map(|s| (Node::Stmt(s), below)))
                     }
-                    StmtKind::Decl { decls, .. } => {
+                    StmtKind::Decl { decls, of, .. } => {
+                        todo.extend(of.as_deref().map(expr));
                         for d in decls {
                             todo.extend(d.dims.iter().flatten().map(expr));
                             todo.extend(d.init.iter().map(expr));

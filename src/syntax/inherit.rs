@@ -370,6 +370,7 @@ fn with_arguments(
     };
     let decl = |ty: &TypeName, name: Ident, init: Expr| Stmt {
         kind: StmtKind::Decl {
+            of: None,
             ty: ty.clone(),
             decls: vec![Declarator {
                 pointer: ty.pointer,

@@ -215,7 +215,7 @@ fn convert(err: pest::error::Error<Rule>, text: &str, map: &SpanMap) -> ParseErr
         }
     }
     let help = if found.0 == "found `decltype`" {
-        Some("simt reads `decltype(...)` only as a trailing return type (`auto f(T a) -> decltype(a + 1)`); write the type here".to_string())
+        Some("simt reads `decltype(...)` as a trailing return type (`auto f(T a) -> decltype(a + 1)`) and as a local's type (`decltype(a + b) c = a + b;`); write the type here".to_string())
     } else if expected.contains("`;`") {
         Some("statements end with `;`; check the end of the previous line".to_string())
     } else if found.0 == "end of file" {

@@ -141,6 +141,7 @@ impl RangeFor {
         ty.reference = false;
         let own = Stmt {
             kind: StmtKind::Decl {
+                of: None,
                 decls: vec![Declarator {
                     name: self.name.clone(),
                     pointer: ty.pointer,
@@ -202,6 +203,7 @@ fn binary(op: BinOp, lhs: Expr, rhs: Expr, span: Span) -> Expr {
 fn decl(ty: TypeName, n: &str, reference: bool, init: Expr, span: Span) -> Stmt {
     Stmt {
         kind: StmtKind::Decl {
+            of: None,
             ty,
             decls: vec![Declarator {
                 name: Ident {

@@ -279,7 +279,10 @@ impl Resolver<'_> {
     fn stmt(&self, s: &mut Stmt, at: At<'_>) {
         match &mut s.kind {
             StmtKind::Block(stmts) => self.stmts(stmts, at),
-            StmtKind::Decl { decls, .. } => {
+            StmtKind::Decl { decls, of, .. } => {
+                if let Some(e) = of {
+                    self.expr(e, at);
+                }
                 for d in decls {
                     for e in d.dims.iter_mut().flatten() {
                         self.expr(e, at);

@@ -120,6 +120,7 @@ impl Builder<'_> {
         }
         let decl = Stmt {
             kind: StmtKind::Decl {
+                of: None,
                 ty: TypeName {
                     base: BaseType::Auto,
                     base_text: "auto".into(),
@@ -171,6 +172,7 @@ impl Builder<'_> {
         };
         let decl = |n: &str, base: BaseType, text: &str, init: Expr| Stmt {
             kind: StmtKind::Decl {
+                of: None,
                 ty: TypeName {
                     base,
                     base_text: text.into(),

@@ -229,6 +229,7 @@ impl C {
 
     pub(super) fn decl(self, ty: TypeName, name: &str, init: Option<Expr>) -> Stmt {
         self.s(StmtKind::Decl {
+            of: None,
             ty,
             decls: vec![Declarator::plain(self.ident(name), init)],
         })
