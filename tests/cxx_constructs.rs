@@ -146,3 +146,40 @@ fn decltype_of_a_pointer_or_as_a_member_is_refused() {
     );
     assert_eq!(code, "simt::parse::syntax");
 }
+
+/// A lambda returning a vector (cuda-samples' shfl_intimage_rows: `auto idxToElem =
+/// [&result](unsigned int idx) -> const uint4 { switch (idx) { ... } return {}; };`), its value
+/// stored to a `uint4*`. By hand, thread t: x = (t, t+1, t+2, t+3), y = (10t, 0, 0, 7); the
+/// lambda captures `result` by reference, so after `result.y.w = 99` it returns w = 99; an
+/// index past the cases returns `{}`, zeros.
+#[test]
+fn a_lambda_returning_a_vector_is_stored_whole() {
+    let src = r#"
+struct packed_result { uint4 x, y; };
+__global__ void k(uint4* out) {
+    unsigned int t = threadIdx.x;
+    packed_result result;
+    result.x = make_uint4(t, t + 1, t + 2, t + 3);
+    result.y = make_uint4(10 * t, 0, 0, 7);
+    auto idxToElem = [&result](unsigned int idx) -> const uint4 {
+        switch (idx) {
+            case 0:
+                return result.x;
+            case 1:
+                return result.y;
+        }
+        return {};
+    };
+    out[3 * t] = idxToElem(0);
+    result.y.w = 99;
+    out[3 * t + 1] = idxToElem(1);
+    out[3 * t + 2] = idxToElem(t + 5);
+}
+launch k {
+    out = zeros(24);
+    expect out == [0, 1, 2, 3, 0, 0, 0, 99, 0, 0, 0, 0,
+                   1, 2, 3, 4, 10, 0, 0, 99, 0, 0, 0, 0];
+}
+"#;
+    ok(src, &[], ONE, [2, 1, 1]);
+}

@@ -239,6 +239,10 @@ impl KernelChecker<'_, '_> {
                         Some(shape) => Some(shape),
                         None => self.vector_shape(&target)?,
                     }
+                } else if let Some(Binding::Lambda(i)) = self.lookup(&callee.name) {
+                    let ret = &self.lambdas[i as usize].0.ret;
+                    vector_type(&ret.base_text)
+                        .filter(|_| ret.base == BaseType::Vector && !ret.pointer)
                 } else {
                     let f = match self.overload(name, args)? {
                         Some(f) => Some(f),
@@ -745,6 +749,25 @@ impl KernelChecker<'_, '_> {
             } if self.vector_method(object, &method.name).is_some() => {
                 let call = self.method_call(object, &method.name, args, e.span, true)?;
                 self.returned_vector(call, &method.name, e.span, (elem, width), &mismatch)
+            }
+            // A lambda returning a vector (cuda-samples' `auto idxToElem = [&result](unsigned
+            // idx) -> const uint4 { ... };`): inlined in the scopes it was made in.
+            ast::ExprKind::Call {
+                callee,
+                targs,
+                args,
+            } if matches!(self.lookup(&callee.name), Some(Binding::Lambda(_))) => {
+                let Some(Binding::Lambda(i)) = self.lookup(&callee.name) else {
+                    unreachable!("matched: a lambda")
+                };
+                let (f, scopes) = self.lambdas[i as usize].clone();
+                if f.ret.base != BaseType::Vector || f.ret.pointer {
+                    return Err(mismatch(format!("`{}(...)`", callee.name), e.span));
+                }
+                self.pending_scopes = Some(scopes);
+                let call = self.vector_call(&f, (targs, args), e.span, (elem, width), &mismatch);
+                self.pending_scopes = None;
+                call
             }
             // A function object whose `operator()` returns a vector (SHOC's texture readers).
             ast::ExprKind::Call {
