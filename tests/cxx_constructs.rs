@@ -183,3 +183,46 @@ launch k {
 "#;
     ok(src, &[], ONE, [2, 1, 1]);
 }
+
+/// A local array passed to a function template's reference parameter (pytorch3d's
+/// `template <typename PointQ> CheckPixelInsidePoint(..., PointQ& q, ...)` given `Pix
+/// q[kMaxPointsPerPixel]`): `PointQ` is the array type, `q[i]` the caller's element. By hand,
+/// thread t: q = {(1.5t, 10 + t), (2, 20)}, n = 2, so out[t] = 1.5t + 2 and io[t] = (10 + t) *
+/// 100 + 20 + 2; `bump(f)` adds 100 to f[3] = t in place, so the sum is 1 + 2 + 3 + t + 100.
+#[test]
+fn a_local_array_binds_to_a_templates_reference_parameter() {
+    let src = r#"
+struct Pix { float z; int idx; };
+template <typename PointQ>
+__device__ void put(PointQ& q, int& n, float z, int idx) {
+    q[n] = {z, idx};
+    n++;
+}
+template <typename A>
+__device__ void bump(A& a) { a[3] += 100; }
+template <typename A>
+__device__ float sum4(const A& a) {
+    float s = 0;
+    for (int i = 0; i < 4; i++) s += a[i];
+    return s;
+}
+__global__ void k(float* out, int* io) {
+    int t = threadIdx.x;
+    Pix q[4];
+    int n = 0;
+    put(q, n, 1.5f * t, 10 + t);
+    put(q, n, 2.0f, 20);
+    float f[4] = {1, 2, 3, (float)t};
+    bump(f);
+    out[t] = q[0].z + q[1].z;
+    io[t] = q[0].idx * 100 + q[1].idx + n;
+    out[4 + t] = sum4(f);
+}
+launch k {
+    out = zeros(8); io = zeros(4);
+    expect out == [2, 3.5, 5, 6.5, 106, 107, 108, 109];
+    expect io == [1022, 1122, 1222, 1322];
+}
+"#;
+    ok(src, &[], ONE, [4, 1, 1]);
+}

@@ -1310,6 +1310,18 @@ fn missing(p: &TemplateParam, params: &[TemplateParam], span: Span, what: &str) 
 }
 
 impl super::KernelChecker<'_, '_> {
+    /// Whether `a` names an array (a thread's own or a `__shared__` one), not a pointer.
+    fn is_array(&self, a: &Expr) -> bool {
+        let ExprKind::Name(n) = &a.kind else {
+            return false;
+        };
+        match self.lookup(n) {
+            Some(super::Binding::LocalArray(_)) => true,
+            Some(super::Binding::Shared(s)) => !self.shared[s as usize].is_scalar(),
+            _ => false,
+        }
+    }
+
     /// The instance of a `__device__` function template a call needs: explicit arguments first,
     /// then type parameters deduced from the arguments (`T`, `T*`, `const T&` parameters).
     pub(crate) fn function_instance(
@@ -1335,7 +1347,9 @@ impl super::KernelChecker<'_, '_> {
             .take(targs.len())
             .map(|t| t.name.name.as_str())
             .collect();
-        for (p, a) in f.params.iter().zip(args) {
+        // Parameters `T& q` given a local or shared array: read as `T* q` in the instance.
+        let mut array_refs = Vec::new();
+        for (k, (p, a)) in f.params.iter().zip(args).enumerate() {
             let is_param = |n: &str| {
                 f.template
                     .iter()
@@ -1352,6 +1366,22 @@ impl super::KernelChecker<'_, '_> {
             if is_param(&p.ty.base_text) && !p.ty.pointer && self.group(a)?.is_some() {
                 let ty = named("cooperative_groups::thread_group".into(), a.span);
                 deduced.insert(p.ty.base_text.clone(), ty);
+                continue;
+            }
+            // `template <typename PointQ> f(PointQ& q)` given a local array `Pix q[8]` (pytorch3d's
+            // CheckPixelInsidePoint): `PointQ` is the array type, so `q` is the caller's array,
+            // as `Pix (&q)[8]` is; simt reads both as `Pix* q` (see `param_list`), and deduces
+            // `PointQ` as the element type for `q[i]`.
+            if is_param(&p.ty.base_text) && p.ty.reference && !p.ty.pointer && self.is_array(a) {
+                let ty = match self.struct_pointee(a) {
+                    Some(l) => named(l.name.clone(), a.span),
+                    None => match self.pointer(a)?.mem {
+                        Some(m) => type_of(m.elem, m.width, a.span),
+                        None => continue,
+                    },
+                };
+                deduced.insert(p.ty.base_text.clone(), ty);
+                array_refs.push(k);
                 continue;
             }
             // A function object without data: its struct type (`SumOp<float>` of the temporary
@@ -1425,6 +1455,10 @@ impl super::KernelChecker<'_, '_> {
             return Ok(s.clone());
         }
         let mut instance = b.function(f);
+        for k in array_refs {
+            let ty = &mut instance.params[k].ty;
+            (ty.pointer, ty.reference) = (true, false);
+        }
         // `std::enable_if_t<cond, T> f(T x)` whose condition is false for these arguments.
         match self.enabled_type(&instance.ret) {
             Some(ret) => instance.ret = ret,
