@@ -226,3 +226,42 @@ launch k {
 "#;
     ok(src, &[], ONE, [4, 1, 1]);
 }
+
+/// A union declared in a kernel template whose members have the template's parameter types
+/// (OpenCV cudacodec's `union ColorOutx2 { Colorx2 d; Color ColorArray[2]; };` in
+/// `YuvToColorKernel`), and a struct in a function template using its `T`. By hand: `in` holds
+/// the bytes 0..15 as four `uchar4`; thread t writes in[2t + 1] then in[2t] as one `uint2`,
+/// little-endian: 0x07060504, 0x03020100 for thread 0, 0x0f0e0d0c, 0x0b0a0908 for thread 1.
+/// `twice(1.5 t)` keeps v and v + v in its local `Box`: 3t.
+#[test]
+fn a_union_in_a_kernel_template_uses_its_parameter_types() {
+    let src = r#"
+template <typename T>
+__device__ T twice(T v) {
+    struct Box { T a; T b; };
+    Box x;
+    x.a = v;
+    x.b = v + v;
+    return x.b;
+}
+template <class Color, class Colorx2>
+__global__ void k(const Color* in, Colorx2* out, float* f) {
+    union ColorOutx2 {
+        Colorx2 d;
+        Color ColorArray[2];
+    };
+    int t = threadIdx.x;
+    ColorOutx2 o;
+    o.ColorArray[0] = in[2 * t + 1];
+    o.ColorArray[1] = in[2 * t];
+    out[t] = o.d;
+    f[t] = twice(1.5f * t);
+}
+launch k<uchar4, uint2> {
+    in = arange(16); out = zeros(4); f = zeros(2);
+    expect out == [117835012, 50462976, 252579084, 185207048];
+    expect f == [0, 3];
+}
+"#;
+    ok(src, &[], ONE, [2, 1, 1]);
+}

@@ -2747,6 +2747,8 @@ impl<'m> Builder<'m> {
                             ));
                         }
                         k.template = std::mem::take(&mut params);
+                        let name = k.name.name.clone();
+                        self.nest_in_function(&name, &k.template, k.span, &mut k.body);
                     }
                     module.kernels.push(k);
                 }
@@ -2765,6 +2767,8 @@ impl<'m> Builder<'m> {
                         });
                     } else {
                         f.template = std::mem::take(&mut params);
+                        let name = f.name.name.clone();
+                        self.nest_in_function(&name, &f.template, f.span, &mut f.body);
                         module.device_fns.push(f);
                     }
                 }
@@ -2837,6 +2841,47 @@ impl<'m> Builder<'m> {
             def.aliases.push((inner.clone(), instance.clone()));
             outer.aliases.push((inner, instance));
         }
+    }
+
+    /// The structs and unions defined in the body of the function template `name` (OpenCV's
+    /// `union ColorOutx2 { Colorx2 d; Color ColorArray[2]; };` in `template <class Yuvx2, class
+    /// Color, class Colorx2> __global__ void YuvToColorKernel`), hoisted to file scope: each
+    /// becomes a template with the function's parameters, named `name__Inner`, and the body
+    /// starts with `using Inner = name__Inner<params>;`, so that its members may use them.
+    fn nest_in_function(
+        &self,
+        name: &str,
+        template: &[TemplateParam],
+        span: Span,
+        body: &mut Vec<Stmt>,
+    ) {
+        if template.is_empty() {
+            return;
+        }
+        let args: Vec<&str> = template.iter().map(|p| p.name.name.as_str()).collect();
+        let args = args.join(",");
+        let inside = |s: Span| s.start >= span.start && s.end <= span.end;
+        let mut aliases = Vec::new();
+        for (def, _) in self
+            .hoisted
+            .borrow_mut()
+            .iter_mut()
+            .filter(|(d, _)| d.template.is_empty() && d.spec.is_empty() && inside(d.span))
+        {
+            let inner = def.name.clone();
+            let renamed = format!("{name}__{}", inner.name);
+            for c in def.ctors.iter_mut().filter(|c| c.name.name == inner.name) {
+                c.name.name.clone_from(&renamed);
+            }
+            def.name.name.clone_from(&renamed);
+            def.template = template.to_vec();
+            let ty = TypeName::named(format!("{renamed}<{args}>"), inner.span);
+            aliases.push(Stmt {
+                kind: StmtKind::TypeAlias { name: inner, ty },
+                span: def.span,
+            });
+        }
+        body.splice(0..0, aliases);
     }
 
     /// `member_def = { fn_qualifier* ~ (member_owner ~ ctor_def | ty ~ reference? ~ member_owner
