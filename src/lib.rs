@@ -3,6 +3,7 @@
 #![deny(unsafe_code)]
 #![warn(missing_docs, rust_2018_idioms, missing_debug_implementations)]
 
+pub mod async_copy;
 pub mod check;
 pub mod cli;
 pub mod curand;

@@ -1251,6 +1251,11 @@ impl<'k> Block<'_, 'k> {
                     what: "__syncwarp()",
                 })
             }
+            StmtKind::Async(_) => {
+                return Err(RefError::Unsupported {
+                    what: "asynchronous copies and their barriers and pipelines",
+                })
+            }
             StmtKind::Collective { .. } | StmtKind::Mma { .. } => {
                 return Err(RefError::Unsupported {
                     what: "WMMA's warp matrix functions",
@@ -1750,6 +1755,19 @@ impl<'k> Block<'_, 'k> {
                             B::FunnelRc => pair >> s.min(32),
                             B::Sad => (i128::from(a as i32) - i128::from(b as i32)).abs() + s,
                             B::Usad => (lo - hi).abs() + s,
+                            // The set bits from `base` up (or down), the |offset|-th of them.
+                            B::Fns => {
+                                let offset = i64::from(s as u32 as i32);
+                                let set = |k: &i128| (lo >> k) % 2 == 1;
+                                let found = match offset {
+                                    0 => Some(hi).filter(|k| *k < 32 && set(k)),
+                                    o if o > 0 => {
+                                        (hi..32).filter(set).nth((o - 1) as usize)
+                                    }
+                                    o => (0..=hi.min(31)).rev().filter(set).nth((-o - 1) as usize),
+                                };
+                                found.unwrap_or(0xffff_ffff)
+                            }
                         };
                         V::U((r % (1 << 32)) as u32)
                     }

@@ -503,6 +503,11 @@ pub enum Bits3 {
     Sad,
     /// `__usad(x, y, z)`: `|x − y| + z` for `unsigned` operands, modulo 2^32.
     Usad,
+    /// `__fns(mask, base, offset)` (PTX `fns.b32`): the position of the `|offset|`-th set bit of
+    /// `mask` counted from bit `base` (which counts), upwards for a positive `offset`,
+    /// downwards for a negative one; `offset` 0 is `base` if its bit is set; `0xffffffff` when
+    /// there is no such bit.
+    Fns,
 }
 
 impl Bits3 {
@@ -516,6 +521,7 @@ impl Bits3 {
             "__funnelshift_rc" => Bits3::FunnelRc,
             "__sad" => Bits3::Sad,
             "__usad" => Bits3::Usad,
+            "__fns" => Bits3::Fns,
             _ => return None,
         })
     }
@@ -536,8 +542,34 @@ impl Bits3 {
                 .unsigned_abs()
                 .wrapping_add(u64::from(c)) as u32,
             Bits3::Usad => a.abs_diff(b).wrapping_add(c),
+            Bits3::Fns => fns(a, b, c as i32),
         }
     }
+}
+
+/// `__fns(mask, base, offset)` ([`Bits3::Fns`]).
+fn fns(mask: u32, base: u32, offset: i32) -> u32 {
+    let set = |pos: u32| pos < 32 && mask >> pos & 1 == 1;
+    let mut n = offset.unsigned_abs();
+    if n == 0 {
+        return if set(base) { base } else { u32::MAX };
+    }
+    let up = base..32;
+    let down = (0..=base.min(31)).rev();
+    let order: Box<dyn Iterator<Item = u32>> = if offset > 0 {
+        Box::new(up)
+    } else {
+        Box::new(down)
+    };
+    for pos in order {
+        if set(pos) {
+            n -= 1;
+            if n == 0 {
+                return pos;
+            }
+        }
+    }
+    u32::MAX
 }
 
 /// Two-argument math functions.
@@ -915,6 +947,23 @@ pub fn convert<S: Num, D: Num>(s: S) -> D {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn fns_finds_the_nth_set_bit_from_base() {
+        // mask 0b1011_0100 has bits 2, 4, 5 and 7 set.
+        let f = |base: u32, offset: i32| Bits3::Fns.apply(0b1011_0100, base, offset as u32);
+        assert_eq!(f(0, 1), 2);
+        assert_eq!(f(0, 3), 5);
+        // The base bit counts, upwards and downwards.
+        assert_eq!(f(5, 1), 5);
+        assert_eq!(f(5, -2), 4);
+        assert_eq!(f(7, -4), 2);
+        // Offset 0: the base itself if set; no such bit: all ones.
+        assert_eq!(f(4, 0), 4);
+        assert_eq!(f(3, 0), u32::MAX);
+        assert_eq!(f(0, 5), u32::MAX);
+        assert_eq!(f(1, -1), u32::MAX);
+    }
 
     #[test]
     fn usual_arithmetic_conversions() {

@@ -307,3 +307,118 @@ launch k {{ b = zeros(128); d = zeros(128); expect b == {xor}; expect d == {down
     }
     assert_eq!(instructions[0], instructions[1]);
 }
+
+/// `[f(0), f(1), ..., f(n - 1)]` in the launch-section language.
+fn list(n: u32, f: &dyn Fn(u32) -> i64) -> String {
+    let v: Vec<String> = (0..n).map(|t| f(t).to_string()).collect();
+    format!("[{}]", v.join(", "))
+}
+
+#[test]
+fn partitions_reduce_and_scan_over_their_own_lanes() {
+    // One warp. binary_partition(warp, t even): the even lanes and the odd lanes, 16 each.
+    // sum: 0 + 2 + ... + 30 = 2 * 120 = 240 for even t, 1 + 3 + ... + 31 = 256 for odd t.
+    // rank: t / 2 (the members below). incl: an inclusive scan of 1s is rank + 1.
+    // excl: an exclusive scan of t: for t = 2r the even lanes below sum to 2 * (0 + ... + r-1)
+    // = r(r - 1); for t = 2r + 1 the odd lanes below sum to 1 + 3 + ... + (2r - 1) = r².
+    // labeled_partition(warp, t % 4): four groups of 8; greater: the largest member,
+    // 28 + t % 4. bits: bit_or over the group of t % 4 of (1 << (t / 4)) = 0xff.
+    let src = r#"
+#include <cooperative_groups.h>
+#include <cooperative_groups/reduce.h>
+#include <cooperative_groups/scan.h>
+namespace cg = cooperative_groups;
+__global__ void k(int* sum, unsigned* size, unsigned* rank, int* incl, int* excl, int* most,
+                  int* bits) {
+    cg::thread_block block = cg::this_thread_block();
+    cg::thread_block_tile<32> warp = cg::tiled_partition<32>(block);
+    int t = threadIdx.x;
+    cg::coalesced_group part = cg::binary_partition(warp, t % 2 == 0);
+    sum[t] = cg::reduce(part, t, cg::plus<int>());
+    size[t] = part.size();
+    rank[t] = part.thread_rank();
+    incl[t] = cg::inclusive_scan(part, 1);
+    excl[t] = cg::exclusive_scan(part, t, cg::plus<int>());
+    auto fours = cg::labeled_partition(warp, t % 4);
+    most[t] = cg::reduce(fours, t, cg::greater<int>());
+    bits[t] = cg::reduce(fours, 1 << (t / 4), cg::bit_or<int>());
+}
+"#;
+    let launch = format!(
+        "launch k {{ sum = zeros(32); size = zeros(32); rank = zeros(32); incl = zeros(32); \
+         excl = zeros(32); most = zeros(32); bits = zeros(32); \
+         expect sum == {}; expect size == 16; expect rank == {}; expect incl == {}; \
+         expect excl == {}; expect most == {}; expect bits == 255; }}\n",
+        list(32, &|t| if t % 2 == 0 { 240 } else { 256 }),
+        list(32, &|t| i64::from(t / 2)),
+        list(32, &|t| i64::from(t / 2 + 1)),
+        list(32, &|t| {
+            let r = i64::from(t / 2);
+            if t % 2 == 0 {
+                r * (r - 1)
+            } else {
+                r * r
+            }
+        }),
+        list(32, &|t| 28 + i64::from(t % 4)),
+    );
+    let r = ok(&format!("{src}{launch}"), &[], ONE, [32, 1, 1]);
+    assert_eq!(r.counters.race_count, 0);
+}
+
+#[test]
+fn a_coalesced_reduce_of_the_whole_warp_and_of_a_part() {
+    // all: coalesced_threads() of a whole warp reduces by shfl_down: 0 + ... + 31 = 496.
+    // part: inside `if (t < 10)`, lanes 0..9: 0 + ... + 9 = 45; its scan: t(t + 1) / 2; other
+    // lanes keep -1. tile: an inclusive scan over tiles of 8 of t: from the tile's first lane
+    // f = t - t % 8 to t, (f + t)(t - f + 1) / 2; its exclusive scan drops t itself.
+    let src = r#"
+namespace cg = cooperative_groups;
+__global__ void k(int* all, int* part, int* scan, int* tile, int* tilex) {
+    int t = threadIdx.x;
+    cg::coalesced_group everyone = cg::coalesced_threads();
+    all[t] = cg::reduce(everyone, t, cg::plus<int>());
+    part[t] = -1;
+    scan[t] = -1;
+    if (t < 10) {
+        cg::coalesced_group few = cg::coalesced_threads();
+        part[t] = cg::reduce(few, t, cg::plus<int>());
+        scan[t] = cg::inclusive_scan(few, t, cg::plus<int>());
+    }
+    cg::thread_block_tile<8> eight = cg::tiled_partition<8>(cg::this_thread_block());
+    tile[t] = cg::inclusive_scan(eight, t);
+    tilex[t] = cg::exclusive_scan(eight, t);
+}
+"#;
+    let tile = |t: u32| {
+        let (f, t) = (i64::from(t - t % 8), i64::from(t));
+        (f + t) * (t - f + 1) / 2
+    };
+    let launch = format!(
+        "launch k {{ all = zeros(32); part = zeros(32); scan = zeros(32); tile = zeros(32); \
+         tilex = zeros(32); expect all == 496; expect part == {}; expect scan == {}; \
+         expect tile == {}; expect tilex == {}; }}\n",
+        list(32, &|t| if t < 10 { 45 } else { -1 }),
+        list(32, &|t| if t < 10 {
+            i64::from(t * (t + 1) / 2)
+        } else {
+            -1
+        }),
+        list(32, &tile),
+        list(32, &|t| tile(t) - i64::from(t)),
+    );
+    ok(&format!("{src}{launch}"), &[], ONE, [32, 1, 1]);
+}
+
+#[test]
+fn a_partition_needs_a_name() {
+    let src = r#"
+namespace cg = cooperative_groups;
+__global__ void k(int* out) {
+    auto warp = cg::tiled_partition<32>(cg::this_thread_block());
+    out[threadIdx.x] = cg::reduce(cg::binary_partition(warp, threadIdx.x < 3), 1, cg::plus<int>());
+}
+"#;
+    let f = err(src, &[("out", "zeros(32)")], Some(ONE), Some([32, 1, 1]));
+    assert_eq!(codes(&f), ["simt::check::unsupported"]);
+}

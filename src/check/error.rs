@@ -459,6 +459,22 @@ pub enum CheckError {
         #[label("wrong number of arguments")]
         span: Span,
     },
+    /// `cuda::memcpy_async(dst, src, n, x)` where `x` is neither a `cuda::barrier` nor a
+    /// `cuda::pipeline`, or `pipe.arrive()` on a pipeline
+    #[error("`{call}` needs {wanted}")]
+    #[diagnostic(code(simt::check::async_object))]
+    AsyncObject {
+        /// The call or member.
+        call: String,
+        /// What it takes: "a `cuda::barrier` or a `cuda::pipeline`".
+        wanted: &'static str,
+        /// The argument or object.
+        #[label("not {wanted}")]
+        span: Span,
+        /// How to make one.
+        #[help]
+        help: Option<String>,
+    },
     /// `atomicAdd(&x, 1)` — valid CUDA the simulator does not run (yet)
     #[error("{what} is not supported")]
     #[diagnostic(code(simt::check::unsupported))]

@@ -627,6 +627,9 @@ impl KernelChecker<'_, '_> {
     }
 
     fn name(&mut self, name: &str, span: Span) -> Result<Expr> {
+        if let Some(role) = super::async_copy::pipeline_role(name) {
+            return Ok(constant(Value::I32(role), span));
+        }
         if let Some(Binding::Param(p)) = self.lookup(name) {
             if let Some(mem) = self.file_scalar(p) {
                 // A `__constant__` or `__device__` scalar: element 0 of its one-element array.
@@ -703,6 +706,18 @@ impl KernelChecker<'_, '_> {
                     wanted: "a value",
                     span,
                     help: Some(format!("call a member: `{name}.getPointer()`")),
+                })
+            }
+            Some(Binding::Async(_)) => {
+                return Err(CheckError::NotAValue {
+                    subject: format!("`{name}`"),
+                    what: "a barrier or pipeline".into(),
+                    wanted: "a value",
+                    span,
+                    help: Some(
+                        "use its member functions: `bar.arrive_and_wait()`, `pipe.consumer_wait()`"
+                            .into(),
+                    ),
                 })
             }
             Some(Binding::Group(_)) => {
@@ -1378,6 +1393,28 @@ impl KernelChecker<'_, '_> {
         }
         if name == "reduce" {
             return self.group_reduce(args, span);
+        }
+        if matches!(name, "inclusive_scan" | "exclusive_scan")
+            && args
+                .first()
+                .is_some_and(|g| matches!(self.group(g), Ok(Some(_))))
+        {
+            return self.group_scan(name, args, span);
+        }
+        if let ("alignof", [ast::TemplateArg::Type(t)]) = (name, &targs[..]) {
+            let align = if t.pointer {
+                8
+            } else {
+                self.member_kind(t)?.shape().1
+            };
+            return Ok(constant(Value::U64(u64::from(align)), span));
+        }
+        if name == "aligned_size_t" && callee.name.starts_with("cuda::") {
+            // `cuda::aligned_size_t<16>(n)`: `n` bytes, with an alignment promise that
+            // `memcpy_async` reads where it is called.
+            super::intrinsics::arity(name, args.len(), 1, 1, span)?;
+            let n = self.expr(&args[0])?;
+            return Ok(self.convert(n, Scalar::U64));
         }
         if let Some(kind) = crate::value::BlockVote::of_name(name) {
             return self.block_vote(kind, name, args, span);

@@ -121,6 +121,11 @@ impl KernelChecker<'_, '_> {
                     }
                 }
                 "coalesced_threads" => Ok(Some(Group::Coalesced(None))),
+                "binary_partition" | "labeled_partition" => Err(CheckError::Unsupported {
+                    what: format!("`{}` used without a name", unqualified(&callee.name)),
+                    span: e.span,
+                    help: Some("keep the partition in a variable: `cg::coalesced_group part = cg::binary_partition(tile, pred);`".into()),
+                }),
                 _ => Ok(None),
             },
             _ => Ok(None),
@@ -365,37 +370,27 @@ impl KernelChecker<'_, '_> {
                 span,
             });
         }
-        let Some(Group::Tile(n)) = self.group(&args[0])? else {
-            return Err(CheckError::Unsupported {
-                what: "`cg::reduce` over this group".into(),
-                span: args[0].span,
-                help: Some("reduce over a warp tile: `cg::tiled_partition<32>(block)`".into()),
-            });
-        };
-        let op = match &args[2].kind {
-            ast::ExprKind::Call { callee, .. } => match unqualified(&callee.name) {
-                "plus" => ArithOp::Add,
-                "less" => ArithOp::Min,
-                "greater" => ArithOp::Max,
-                "bit_and" => ArithOp::And,
-                "bit_or" => ArithOp::Or,
-                "bit_xor" => ArithOp::Xor,
-                other => {
-                    return Err(CheckError::Unsupported {
-                        what: format!("`cg::reduce` with `{other}`"),
-                        span: args[2].span,
-                        help: Some("use cg::plus, cg::less, cg::greater, cg::bit_and, cg::bit_or or cg::bit_xor".into()),
-                    })
-                }
-            },
+        let n = match self.group(&args[0])? {
+            Some(Group::Tile(n)) => n,
+            Some(Group::Coalesced(v)) => {
+                let op = self.reduce_op(&args[2])?;
+                let value = self.expr(&args[1])?;
+                let ty = match value.ty.promoted() {
+                    Scalar::Bool => Scalar::I32,
+                    t => t,
+                };
+                let value = self.convert(value, ty);
+                return self.coalesced_reduce(v, value, op, span);
+            }
             _ => {
                 return Err(CheckError::Unsupported {
-                    what: "this reduction operation".into(),
-                    span: args[2].span,
-                    help: Some("pass `cg::plus<T>()`, `cg::less<T>()` or `cg::greater<T>()`".into()),
+                    what: "`cg::reduce` over this group".into(),
+                    span: args[0].span,
+                    help: Some("reduce over a warp tile (`cg::tiled_partition<32>(block)`) or a coalesced group".into()),
                 })
             }
         };
+        let op = self.reduce_op(&args[2])?;
         let value = self.expr(&args[1])?;
         let ty = match value.ty.promoted() {
             Scalar::Bool => Scalar::I32,
@@ -445,6 +440,35 @@ impl KernelChecker<'_, '_> {
         })
     }
 
+    /// The operation of `cg::reduce` and the scans: `cg::plus<T>()` and the others.
+    pub(super) fn reduce_op(&mut self, e: &ast::Expr) -> Result<ArithOp> {
+        let op = match &e.kind {
+            ast::ExprKind::Call { callee, .. } => match unqualified(&callee.name) {
+                "plus" => ArithOp::Add,
+                "less" => ArithOp::Min,
+                "greater" => ArithOp::Max,
+                "bit_and" => ArithOp::And,
+                "bit_or" => ArithOp::Or,
+                "bit_xor" => ArithOp::Xor,
+                other => {
+                    return Err(CheckError::Unsupported {
+                        what: format!("`cg::reduce` with `{other}`"),
+                        span: e.span,
+                        help: Some("use cg::plus, cg::less, cg::greater, cg::bit_and, cg::bit_or or cg::bit_xor".into()),
+                    })
+                }
+            },
+            _ => {
+                return Err(CheckError::Unsupported {
+                    what: "this reduction operation".into(),
+                    span: e.span,
+                    help: Some("pass `cg::plus<T>()`, `cg::less<T>()` or `cg::greater<T>()`".into()),
+                })
+            }
+        };
+        Ok(op)
+    }
+
     /// A shuffle among the `n` lanes of each tile.
     pub(crate) fn tile_shuffle(
         &mut self,
@@ -474,7 +498,7 @@ impl KernelChecker<'_, '_> {
     }
 
     /// The lanes of this lane's tile as a warp mask.
-    fn tile_mask(&mut self, n: u32, span: Span) -> Result<Expr> {
+    pub(super) fn tile_mask(&mut self, n: u32, span: Span) -> Result<Expr> {
         if n == 32 {
             return Ok(constant(Value::U32(u32::MAX), span));
         }
@@ -485,7 +509,7 @@ impl KernelChecker<'_, '_> {
     }
 
     /// The thread's lane in its warp.
-    fn lane(&mut self, span: Span) -> Result<Expr> {
+    pub(super) fn lane(&mut self, span: Span) -> Result<Expr> {
         let tid = self.linear_tid(span)?;
         self.arith_u32(ArithOp::And, tid, 31, span)
     }
@@ -583,7 +607,7 @@ impl KernelChecker<'_, '_> {
 }
 
 /// A coalesced group's lanes: the mask it captured, or the warp's active lanes now.
-fn coalesced_mask(v: Option<VarId>, span: Span) -> Expr {
+pub(super) fn coalesced_mask(v: Option<VarId>, span: Span) -> Expr {
     match v {
         Some(var) => Expr {
             kind: ExprKind::Var(var),

@@ -449,8 +449,19 @@ impl KernelChecker<'_, '_> {
                 && super::groups::is_group_type(&p.ty.base_text))
             .then(|| super::groups::group_type(&p.ty.base_text).unwrap_or(Group::Block));
             let layout = self.layout_of(&p.ty).transpose()?;
+            let lib = (p.ty.base == ast::BaseType::Named)
+                .then(|| super::async_copy::async_type(&p.ty.base_text))
+                .flatten();
             values.push(if let Some(g) = group {
                 Arg::Alias(Binding::Group(g))
+            } else if let Some(kind) = lib {
+                // Checked alone: a barrier or pipeline of its own.
+                Arg::Alias(Binding::Async(match kind {
+                    super::async_copy::AsyncType::Barrier => {
+                        crate::async_copy::AsyncObj::Barrier(0)
+                    }
+                    _ => crate::async_copy::AsyncObj::Primitive,
+                }))
             } else if let (Some(l), false) = (&layout, p.ty.pointer) {
                 Arg::Struct(self.struct_parameter(Rc::clone(l), p), Vec::new())
             } else if p.ty.pointer || p.ty.reference {
@@ -857,6 +868,11 @@ impl KernelChecker<'_, '_> {
                     help: None,
                 }),
             };
+        }
+        if let (ast::BaseType::Named, Some(kind)) =
+            (p.ty.base, super::async_copy::async_type(&p.ty.base_text))
+        {
+            return self.async_argument(p, kind, a);
         }
         if p.ty.pointer {
             return Ok(Arg::Pointer(self.pointer(a)?));

@@ -25,6 +25,12 @@ impl KernelChecker<'_, '_> {
         d: &ast::Declarator,
         out: &mut Vec<Stmt>,
     ) -> Result<()> {
+        if let Some(done) = self.async_local(ty, d, out) {
+            return done;
+        }
+        if let Some(a) = d.init.as_ref().and_then(|i| self.aligned_size(i)) {
+            self.aligned_sizes.insert(d.name.name.clone(), a);
+        }
         // `const auto* p = reinterpret_cast<const P*>(x);`: a pointer of the type the cast names.
         if let (BaseType::Auto, true, Some(init)) = (ty.base, d.pointer, &d.init) {
             if let ast::ExprKind::Cast { ty: cast, .. } = &init.kind {
@@ -52,7 +58,9 @@ impl KernelChecker<'_, '_> {
         let is_group = match ty.base {
             BaseType::Named => super::groups::is_group_type(&ty.base_text),
             BaseType::Auto => match &d.init {
-                Some(init) if !d.pointer => self.group(init)?.is_some(),
+                Some(init) if !d.pointer => {
+                    super::group_scan::partition_call(init).is_some() || self.group(init)?.is_some()
+                }
                 _ => false,
             },
             _ => false,
@@ -67,8 +75,28 @@ impl KernelChecker<'_, '_> {
                     help: Some("initialise it: `= cg::this_thread_block();`".into()),
                 });
             };
-            let found = self.group(init)?;
             let takes = |g| ty.base == BaseType::Auto || super::groups::holds(&ty.base_text, g);
+            // A partition: this lane's part of its parent, a coalesced group of its own mask.
+            if let Some(mask) = self.partition_mask(init, out) {
+                let mask = mask?;
+                if !takes(Group::Coalesced(None)) {
+                    return Err(CheckError::Initialiser {
+                        problem: InitialiserProblem::OtherGroup {
+                            name: d.name.name.clone(),
+                        },
+                        span: init.span,
+                        help: Some("a partition is a `cg::coalesced_group`".into()),
+                    });
+                }
+                let var = self.new_local(&d.name.name, Scalar::U32, d.name.span);
+                out.push(Stmt {
+                    kind: StmtKind::Assign { var, value: mask },
+                    span: d.name.span,
+                });
+                self.declare(&d.name, Binding::Group(Group::Coalesced(Some(var))));
+                return Ok(());
+            }
+            let found = self.group(init)?;
             return match found {
                 // A coalesced group made here captures the lanes active now; a copy shares them.
                 Some(Group::Coalesced(None)) if takes(Group::Coalesced(None)) => {
@@ -848,6 +876,13 @@ impl<'a> Facts<'a> {
                 self.loaded.extend(olds);
             }
             StmtKind::SyncWarp(e) | StmtKind::Eval(e) | StmtKind::Assert(e, _) => self.expr(e),
+            StmtKind::Async(AsyncOp::Init { count: e, .. } | AsyncOp::Wait { token: e, .. }) => {
+                self.expr(e)
+            }
+            StmtKind::Async(AsyncOp::Arrive { token, .. }) => {
+                self.loaded.insert(*token);
+            }
+            StmtKind::Async(_) => {}
             StmtKind::Disjoint { dst, src, len } => {
                 self.expr(&dst.0);
                 self.expr(&src.0);
@@ -1076,6 +1111,13 @@ pub(crate) fn assigned_vars(body: &[Stmt], out: &mut HashSet<VarId>) {
                 assigned_vars(step, out);
             }
             StmtKind::Eval(e) | StmtKind::SyncWarp(e) | StmtKind::Assert(e, _) => in_expr(e, out),
+            StmtKind::Async(AsyncOp::Init { count: e, .. } | AsyncOp::Wait { token: e, .. }) => {
+                in_expr(e, out)
+            }
+            StmtKind::Async(AsyncOp::Arrive { token, .. }) => {
+                out.insert(*token);
+            }
+            StmtKind::Async(_) => {}
             StmtKind::Disjoint { dst, src, len } => {
                 in_expr(&dst.0, out);
                 in_expr(&src.0, out);

@@ -32,7 +32,7 @@ const MAX_INLINE_BYTES: u64 = 128;
 const WIDEST_PIECE: u32 = 8;
 
 /// What a call writes: a copy of a source's bytes, or one byte repeated.
-enum Fill {
+pub(super) enum Fill {
     /// `memcpy`'s source.
     Copy(Ptr),
     /// `memset`'s byte (`unsigned char`).
@@ -153,7 +153,7 @@ impl KernelChecker<'_, '_> {
     }
 
     /// A pointer argument of `name`.
-    fn mem_pointer(&mut self, name: &str, e: &ast::Expr) -> Result<Ptr> {
+    pub(super) fn mem_pointer(&mut self, name: &str, e: &ast::Expr) -> Result<Ptr> {
         if !self.is_pointer(e) {
             let t = self.expr(e)?;
             return Err(CheckError::Pointer {
@@ -171,7 +171,7 @@ impl KernelChecker<'_, '_> {
 
     /// `e` kept in a new variable (named `name.what`) assigned in `out`, so that it is computed
     /// once; a constant or a variable as it is.
-    fn hold(&mut self, name: &str, what: &str, e: Expr, out: &mut Vec<Stmt>) -> Expr {
+    pub(super) fn hold(&mut self, name: &str, what: &str, e: Expr, out: &mut Vec<Stmt>) -> Expr {
         if let ExprKind::Const(_) | ExprKind::Var(_) = e.kind {
             return e;
         }
@@ -186,7 +186,13 @@ impl KernelChecker<'_, '_> {
     }
 
     /// `p` with its offset kept in a variable (see [`Self::hold`]).
-    fn hold_pointer(&mut self, name: &str, what: &str, p: Ptr, out: &mut Vec<Stmt>) -> Ptr {
+    pub(super) fn hold_pointer(
+        &mut self,
+        name: &str,
+        what: &str,
+        p: Ptr,
+        out: &mut Vec<Stmt>,
+    ) -> Ptr {
         let offset = self.hold(name, what, p.offset.clone(), out);
         Ptr { offset, ..p }
     }
@@ -253,7 +259,7 @@ impl KernelChecker<'_, '_> {
     }
 
     /// One access of `piece.bytes` bytes: the destination's piece set to the source's.
-    fn piece(
+    pub(super) fn piece(
         &mut self,
         name: &str,
         (d, dmem): (&Ptr, Mem),
@@ -363,14 +369,14 @@ impl KernelChecker<'_, '_> {
 
 /// One access of a call: `bytes` bytes at index `at` of the `bytes`-sized pieces after where
 /// the pointers point.
-struct Piece {
-    bytes: u32,
-    at: Expr,
+pub(super) struct Piece {
+    pub(super) bytes: u32,
+    pub(super) at: Expr,
 }
 
 /// The alignment the compiler assumes for a pointer to `mem`'s type: the largest power of two
 /// dividing its size, at most 16.
-fn alignment(mem: Mem) -> u32 {
+pub(super) fn alignment(mem: Mem) -> u32 {
     let size = mem.elem.size() * mem.width;
     (1 << size.trailing_zeros()).min(16)
 }
@@ -389,7 +395,7 @@ fn to_i64(k: u64) -> i64 {
     i64::try_from(k).expect("a length below 128 bytes")
 }
 
-fn assign(var: VarId, value: Expr, span: Span) -> Stmt {
+pub(super) fn assign(var: VarId, value: Expr, span: Span) -> Stmt {
     Stmt {
         kind: StmtKind::Assign { var, value },
         span,

@@ -3,6 +3,7 @@
 mod accessor;
 mod address;
 mod assign_value;
+mod async_copy;
 mod atomics;
 mod barrier;
 mod cub;
@@ -13,6 +14,7 @@ mod decltype;
 mod error;
 mod expr;
 mod friends;
+mod group_scan;
 mod groups;
 mod half;
 mod half2;
@@ -630,6 +632,8 @@ pub(crate) enum Binding {
     Struct(u32),
     /// A lambda (index into the checker's lambdas).
     Lambda(u32),
+    /// A `cuda::barrier` or `cuda::pipeline` (its state) of asynchronous copies.
+    Async(crate::async_copy::AsyncObj),
 }
 
 /// One scope's names: what each stands for and where it was declared.
@@ -683,6 +687,12 @@ pub(crate) struct KernelChecker<'g, 'e> {
     /// another (`Pow2<N - 1>::value` inside `Pow2<N>::value`).
     static_depth: u32,
     static_smem: u64,
+    /// `__shared__ cuda::barrier`s declared so far.
+    async_barriers: u32,
+    /// `cuda::pipeline`s (and shared pipeline states) declared so far.
+    async_pipelines: u32,
+    /// `const auto shape = cuda::aligned_size_t<16>(n);`: the alignment each such name promises.
+    aligned_sizes: HashMap<String, u32>,
     /// `__device__` functions being inlined, to stop recursion.
     inlining: Vec<(String, String)>,
     /// Inside an inlined function: its result variable and type (`None` for `void`).
@@ -745,6 +755,9 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
             loop_depth: 0,
             static_depth: 0,
             static_smem: 0,
+            async_barriers: 0,
+            async_pipelines: 0,
+            aligned_sizes: HashMap::new(),
             inlining: Vec::new(),
             returns: None,
             returns_auto: false,
@@ -1398,6 +1411,9 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                 if let Some(class) = cub::storage_class(ty) {
                     return self.declare_cub_storage(class?, name, dims);
                 }
+                if let Some(done) = self.shared_async(ty, name, dims) {
+                    return done;
+                }
                 let layout = self.layout_of(ty).transpose()?;
                 let (elem, width) = match &layout {
                     Some(l) => self.buffer_of(l, ty.span),
@@ -1530,6 +1546,10 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                     return Ok(());
                 }
                 if let Some(stmts) = self.mem_function(e) {
+                    out.extend(stmts?);
+                    return Ok(());
+                }
+                if let Some(stmts) = self.async_statement(e) {
                     out.extend(stmts?);
                     return Ok(());
                 }
@@ -2005,6 +2025,14 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                     what: format!("the group `{name}`"),
                     span: target.span,
                     help: Some("declare a new group variable instead".into()),
+                }),
+                Some(Binding::Async(_)) => Err(CheckError::NotAssignable {
+                    what: format!("the barrier or pipeline `{name}`"),
+                    span: target.span,
+                    help: Some(
+                        "use its member functions: `bar.arrive_and_wait()`, `pipe.consumer_wait()`"
+                            .into(),
+                    ),
                 }),
                 Some(
                     Binding::Param(_)

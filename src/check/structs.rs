@@ -137,7 +137,7 @@ pub(crate) enum Target {
 
 impl MemberKind {
     /// Size and alignment in bytes, and the leaves with their byte offsets.
-    fn shape(&self) -> (u32, u32, Vec<(Scalar, u32)>) {
+    pub(crate) fn shape(&self) -> (u32, u32, Vec<(Scalar, u32)>) {
         match self {
             MemberKind::Scalar(s) => (s.size(), s.size(), vec![(*s, 0)]),
             MemberKind::Compound(l) => (l.size, l.align, l.leaves.clone()),
@@ -797,7 +797,7 @@ impl<'g> KernelChecker<'g, '_> {
     }
 
     /// A member's type: a scalar, a vector, or a struct.
-    fn member_kind(&mut self, ty: &ast::TypeName) -> Result<MemberKind> {
+    pub(crate) fn member_kind(&mut self, ty: &ast::TypeName) -> Result<MemberKind> {
         match ty.base {
             BaseType::Vector => {
                 let Some((s, n)) = super::vector::cuda_vector(&ty.base_text) else {

@@ -841,11 +841,68 @@ pub enum StmtKind {
         /// Bytes copied.
         len: Expr,
     },
+    /// An operation on what completes asynchronous copies ([`crate::async_copy`]).
+    Async(AsyncOp),
     /// `printf(format, args...)`: one argument per conversion, already of its C type.
     Printf {
         /// The format, parsed.
         pieces: Vec<crate::printf::Piece>,
         /// The values, one per conversion (`int`, `unsigned`, `long long`, ... or `double`).
         args: Vec<Expr>,
+    },
+}
+
+/// An operation of [`crate::async_copy`]: copies' brackets, barriers and pipelines.
+#[derive(Clone, Debug)]
+pub enum AsyncOp {
+    /// The statements up to [`AsyncOp::Close`] are one asynchronous copy's loads and stores,
+    /// completed by `obj`.
+    Open(crate::async_copy::AsyncObj),
+    /// The end of a copy's statements.
+    Close,
+    /// `init(&bar, count)`: barrier `bar` expects `count` (`unsigned`) arrivals per phase.
+    Init {
+        /// The barrier.
+        bar: u32,
+        /// Threads per phase.
+        count: Expr,
+    },
+    /// `bar.arrive_and_wait()`.
+    ArriveAndWait {
+        /// The barrier.
+        bar: u32,
+    },
+    /// `token = bar.arrive()`: the phase arrived at, in a `u64` variable.
+    Arrive {
+        /// The barrier.
+        bar: u32,
+        /// The token's variable.
+        token: VarId,
+    },
+    /// `bar.wait(std::move(token))`.
+    Wait {
+        /// The barrier.
+        bar: u32,
+        /// The token (`u64`).
+        token: Expr,
+    },
+    /// `pipe.producer_acquire()`.
+    Acquire(crate::async_copy::AsyncObj),
+    /// `pipe.producer_commit()`, `__pipeline_commit()`: the thread's copies since its last
+    /// commit become the next stage.
+    Commit(crate::async_copy::AsyncObj),
+    /// `pipe.consumer_wait()`: the oldest stage not released completes.
+    ConsumerWait(crate::async_copy::AsyncObj),
+    /// `pipe.consumer_release()`: the oldest stage is released.
+    Release(crate::async_copy::AsyncObj),
+    /// `__pipeline_wait_prior(keep)`, `cg::wait_prior<keep>(g)`: every committed stage but the
+    /// newest `keep` completes.
+    WaitPrior {
+        /// The pipeline.
+        obj: crate::async_copy::AsyncObj,
+        /// Stages left in flight.
+        keep: u32,
+        /// The call, for messages.
+        call: &'static str,
     },
 }

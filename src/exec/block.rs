@@ -15,6 +15,7 @@ use crate::value::{convert, ArithOp, CmpOp, Float, Int, Num, Scalar};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 mod access;
+mod asyncs;
 mod choice;
 mod local;
 mod print;
@@ -181,6 +182,8 @@ pub(crate) struct Parked {
     l1: Option<super::cache::SectorCache>,
     /// The block's latency rounds so far.
     rounds: Rounds,
+    /// Its asynchronous copies in flight, barriers and pipelines.
+    asyncs: asyncs::AsyncState,
 }
 
 impl Parked {
@@ -259,6 +262,8 @@ pub(crate) struct BlockRunner<'a> {
     pub(crate) printf_truncated: bool,
     /// With the cache model on: the running block's L1 share and its trace to the L2.
     pub(crate) l1: Option<BlockL1>,
+    /// The running block's asynchronous copies in flight, barriers and pipelines.
+    asyncs: asyncs::AsyncState,
     /// The kernel's operands and memory kinds, for `rounds`.
     plan: Plan,
     /// The running block's DRAM latency rounds (`InstCounters::latency_rounds`).
@@ -363,6 +368,7 @@ impl<'a> BlockRunner<'a> {
             printf: String::new(),
             printf_truncated: false,
             l1: cfg.cache.map(|c| BlockL1::new(c.l1_bytes_per_block)),
+            asyncs: asyncs::AsyncState::default(),
             rounds: Rounds::new(ir, &plan),
             plan,
             textures,
@@ -422,6 +428,7 @@ impl<'a> BlockRunner<'a> {
         self.last_barrier = None;
         self.issued = 0;
         self.dispatched = 0;
+        self.asyncs = asyncs::AsyncState::default();
         self.go_on(0, globals)
     }
 
@@ -459,6 +466,7 @@ impl<'a> BlockRunner<'a> {
             dispatched: self.dispatched,
             l1: self.l1.as_ref().map(BlockL1::cache),
             rounds: self.rounds.clone(),
+            asyncs: std::mem::take(&mut self.asyncs),
         }
     }
 
@@ -488,6 +496,7 @@ impl<'a> BlockRunner<'a> {
         self.issued = p.issued;
         self.dispatched = p.dispatched;
         self.rounds = p.rounds;
+        self.asyncs = p.asyncs;
         if let (Some(l1), Some(cache)) = (&mut self.l1, p.l1) {
             l1.resume(cache);
         }
@@ -719,6 +728,12 @@ impl<'a> BlockRunner<'a> {
                 Inst::Printf { id } => {
                     self.issue(pc);
                     self.printf(id);
+                }
+                Inst::AsyncOpen { obj } => self.async_bracket(pc, Some(obj))?,
+                Inst::AsyncClose => self.async_bracket(pc, None)?,
+                Inst::Async { id } => {
+                    let op = self.ir.asyncs[id as usize];
+                    self.async_op(pc, op)?;
                 }
                 Inst::Assert { c, assume } => {
                     self.issue(pc);

@@ -194,6 +194,73 @@ pub enum RunError {
         /// Thread index.
         thread: [u32; 3],
     },
+    /// `bar.arrive_and_wait();` before any thread ran `init(&bar, blockDim.x)`
+    #[error("a `cuda::barrier` used before its `init`")]
+    #[diagnostic(
+        code(simt::run::barrier_uninit),
+        help("initialise it first, from one thread, then synchronise: `if (threadIdx.x == 0) init(&bar, blockDim.x); __syncthreads();`")
+    )]
+    BarrierUninit {
+        /// The use.
+        #[label("block ({}, {}, {}): no `init` ran for this barrier", block[0], block[1], block[2])]
+        span: Span,
+        /// Block index.
+        block: [u32; 3],
+    },
+    /// `init(&bar, 32)` and 64 threads at `bar.arrive_and_wait()`
+    #[error("{arrived} threads arrived at a `cuda::barrier` that expects {expected} per phase")]
+    #[diagnostic(
+        code(simt::run::barrier_overflow),
+        help("`init(&bar, count)` counts the threads that arrive in each phase: give the number of threads that call `arrive` (e.g. `blockDim.x * blockDim.y`)")
+    )]
+    BarrierArrivals {
+        /// The arrival.
+        #[label("block ({}, {}, {})", block[0], block[1], block[2])]
+        span: Span,
+        /// Block index.
+        block: [u32; 3],
+        /// Arrivals in the phase.
+        arrived: u32,
+        /// `init`'s count.
+        expected: u32,
+    },
+    /// `init(&bar, 128)` and 64 threads at `bar.arrive_and_wait()`
+    #[error("a wait for a `cuda::barrier` phase that {arrived} of its {expected} threads reached")]
+    #[diagnostic(
+        code(simt::run::barrier_incomplete),
+        help("the phase completes when `init`'s count of threads has arrived; every other thread has passed this point or waits here, so a GPU hangs: make the count the number of threads that arrive")
+    )]
+    BarrierIncomplete {
+        /// The wait.
+        #[label("block ({}, {}, {}) waits here forever", block[0], block[1], block[2])]
+        span: Span,
+        /// Block index.
+        block: [u32; 3],
+        /// Arrivals in the phase.
+        arrived: u32,
+        /// `init`'s count.
+        expected: u32,
+    },
+    /// `__pipeline_memcpy_async(d, s, 4); __pipeline_wait_prior(0);` with no `__pipeline_commit()`
+    #[error("`{call}` waits for committed copies, and this thread committed none")]
+    #[diagnostic(
+        code(simt::run::wait_without_commit),
+        help("commit the copies before waiting: `pipe.producer_commit()`, `__pipeline_commit()`")
+    )]
+    WaitWithoutCommit {
+        /// The wait.
+        #[label("block ({}, {}, {}), thread ({}, {}, {}) waits here", block[0], block[1], block[2], thread[0], thread[1], thread[2])]
+        span: Span,
+        /// The copy never committed.
+        #[label("this copy is in flight, uncommitted")]
+        copy: Span,
+        /// The wait's name.
+        call: &'static str,
+        /// Block index.
+        block: [u32; 3],
+        /// A thread with an uncommitted copy.
+        thread: [u32; 3],
+    },
     /// `if (threadIdx.x < 16) __syncthreads();`
     #[error("`{barrier}()` reached by {arrived} of the block's {live} live threads")]
     #[diagnostic(

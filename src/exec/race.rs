@@ -22,6 +22,10 @@ pub enum RaceKind {
     /// barriers, at least one writing (an atomic conflicts with plain accesses only).
     #[serde(rename = "cross-block")]
     CrossBlock,
+    /// A thread touched bytes an asynchronous copy still has in flight (its destination, or its
+    /// source by writing), before the wait that completes the copy.
+    #[serde(rename = "async")]
+    AsyncCopy,
 }
 
 /// One described race.
@@ -173,7 +177,8 @@ const NONE: u32 = u32::MAX;
 
 impl Seen {
     fn note(&mut self, warp: u32, epoch: u64, inst: u32) {
-        if self.epoch != epoch {
+        // A fill (`History::fill`) of this epoch gives way to the first real access.
+        if self.epoch != epoch || self.warp == NONE {
             *self = Seen {
                 epoch,
                 warp,
@@ -189,7 +194,7 @@ impl Seen {
 
     /// A warp other than `warp` that did this in `epoch`, with its instruction.
     fn other(&self, warp: u32, epoch: u64) -> Option<(u32, u32)> {
-        if self.epoch != epoch {
+        if self.epoch != epoch || self.warp == NONE {
             None
         } else if self.warp != warp {
             Some((self.warp, self.inst))
@@ -249,6 +254,22 @@ impl History {
         h.write.epoch >= since || h.atomic.epoch >= since
     }
 
+    /// Element `e` written in `epoch` by an asynchronous copy that a block pipeline's wait
+    /// made visible to the threads that wait: initialised, and in conflict with no warp.
+    #[inline]
+    pub(crate) fn fill(&mut self, e: usize, epoch: u64) {
+        let w = &mut self.0[e].write;
+        if w.epoch != epoch {
+            *w = Seen {
+                epoch,
+                warp: NONE,
+                inst: 0,
+                second: NONE,
+                second_inst: 0,
+            };
+        }
+    }
+
     /// Records `warp`'s access of element `e`; returns the hazard with another warp of this
     /// epoch, named after this (the later) access: a read conflicts with a write or an atomic
     /// (RAW); a write with a read (WAR), a write or an atomic (WAW); an atomic with a read (WAR)
@@ -285,6 +306,21 @@ impl History {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_fill_initialises_and_conflicts_with_no_warp() {
+        // A block pipeline's copy fills element 0 in epoch 2: initialised for a block that
+        // began in epoch 1, and warp 3's read finds no hazard.
+        let mut h = History::new(1);
+        h.fill(0, 2);
+        assert!(h.initialised(0, 1));
+        assert_eq!(h.access(0, 3, 2, 10, Op::Read), None);
+        // A real write of warp 1 in the same epoch conflicts with that read as usual.
+        assert_eq!(
+            h.access(0, 1, 2, 11, Op::Write),
+            Some((RaceKind::WriteAfterRead, 3, 10))
+        );
+    }
 
     #[test]
     fn a_war_names_a_reader_other_than_the_writer() {

@@ -63,6 +63,7 @@ struct Lowerer<'k> {
     /// Each `printf` call's format and argument registers.
     printfs: Vec<PrintfIr>,
     mmas: Vec<crate::ir::MmaIr>,
+    asyncs: Vec<crate::ir::AsyncIr>,
     inputs: Vec<(Reg, Scalar, Input)>,
     /// Label targets (`None` until placed) and the instructions waiting for them.
     labels: Vec<Option<u32>>,
@@ -110,6 +111,7 @@ impl<'k> Lowerer<'k> {
             addresses: HashMap::new(),
             printfs: Vec::new(),
             mmas: Vec::new(),
+            asyncs: Vec::new(),
             inputs: Vec::new(),
             labels: Vec::new(),
             fixups: Vec::new(),
@@ -223,6 +225,7 @@ impl<'k> Lowerer<'k> {
                 .collect(),
             printfs: self.printfs,
             mmas: self.mmas,
+            asyncs: self.asyncs,
             constants: kernel.constants.clone(),
             block_shapes: kernel.block_shapes.clone(),
             choices: kernel.choices.iter().map(|&s| space(s)).collect(),
@@ -497,6 +500,46 @@ impl<'k> Lowerer<'k> {
             }
             StmtKind::Trap => {
                 self.emit(Inst::Trap, span);
+            }
+            StmtKind::Async(op) => {
+                use crate::ir::AsyncIr as A;
+                use typed::AsyncOp as O;
+                let a = match op {
+                    O::Open(obj) => Err(Inst::AsyncOpen { obj: *obj }),
+                    O::Close => Err(Inst::AsyncClose),
+                    O::Init { bar, count } => Ok(A::Init {
+                        bar: *bar,
+                        count: self.expr(count),
+                    }),
+                    O::ArriveAndWait { bar } => Ok(A::ArriveAndWait { bar: *bar }),
+                    O::Arrive { bar, token } => Ok(A::Arrive {
+                        bar: *bar,
+                        token: self.vars[token.0 as usize],
+                    }),
+                    O::Wait { bar, token } => Ok(A::Wait {
+                        bar: *bar,
+                        token: self.expr(token),
+                    }),
+                    O::Acquire(o) => Ok(A::Acquire(*o)),
+                    O::Commit(o) => Ok(A::Commit(*o)),
+                    O::ConsumerWait(o) => Ok(A::ConsumerWait(*o)),
+                    O::Release(o) => Ok(A::Release(*o)),
+                    O::WaitPrior { obj, keep, call } => Ok(A::WaitPrior {
+                        obj: *obj,
+                        keep: *keep,
+                        call: *call,
+                    }),
+                };
+                let inst = match a {
+                    Ok(a) => {
+                        self.asyncs.push(a);
+                        Inst::Async {
+                            id: self.asyncs.len() as u32 - 1,
+                        }
+                    }
+                    Err(bracket) => bracket,
+                };
+                self.emit(inst, span);
             }
             StmtKind::Printf { pieces, args } => {
                 let args = args.iter().map(|a| (self.expr(a), a.ty)).collect();
@@ -1197,6 +1240,10 @@ fn collect_stmt_at(s: &typed::Stmt, needs: &mut Needs) {
         StmtKind::SyncWarp(e) | StmtKind::Eval(e) | StmtKind::Assert(e, _) => {
             collect_expr(e, needs)
         }
+        StmtKind::Async(
+            typed::AsyncOp::Init { count: e, .. } | typed::AsyncOp::Wait { token: e, .. },
+        ) => collect_expr(e, needs),
+        StmtKind::Async(_) => {}
         StmtKind::Disjoint { dst, src, len } => {
             collect_expr(&dst.0, needs);
             collect_expr(&src.0, needs);

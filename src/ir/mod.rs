@@ -164,6 +164,8 @@ pub struct KernelIr {
     pub printfs: Vec<PrintfIr>,
     /// The `mma_sync` calls, by `Inst::Mma::id`.
     pub mmas: Vec<MmaIr>,
+    /// The barrier and pipeline operations of asynchronous copies, by [`Inst::Async`]'s `id`.
+    pub asyncs: Vec<AsyncIr>,
     /// Buffer parameters that are `__constant__` arrays: loads go through the constant cache.
     pub constants: Vec<u32>,
     /// Per instruction, the source site the sanitizer's reports are grouped by (its line); when
@@ -209,6 +211,35 @@ impl KernelIr {
     pub fn site(&self, inst: u32) -> u32 {
         self.sites.get(inst as usize).copied().unwrap_or(inst)
     }
+}
+
+/// A lowered [`crate::check::typed::AsyncOp`] ([`crate::async_copy`]), with its operands'
+/// registers. `bar` numbers the kernel's barriers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(missing_docs)]
+pub enum AsyncIr {
+    /// `init(&bar, count)`: `count` is `unsigned`.
+    Init { bar: u32, count: Reg },
+    /// `bar.arrive_and_wait()`.
+    ArriveAndWait { bar: u32 },
+    /// `token = bar.arrive()`: `token` is a `u64`.
+    Arrive { bar: u32, token: Reg },
+    /// `bar.wait(token)`.
+    Wait { bar: u32, token: Reg },
+    /// `pipe.producer_acquire()`.
+    Acquire(crate::async_copy::AsyncObj),
+    /// `pipe.producer_commit()`, `__pipeline_commit()`.
+    Commit(crate::async_copy::AsyncObj),
+    /// `pipe.consumer_wait()`.
+    ConsumerWait(crate::async_copy::AsyncObj),
+    /// `pipe.consumer_release()`.
+    Release(crate::async_copy::AsyncObj),
+    /// `__pipeline_wait_prior(keep)`, `cg::wait_prior<keep>(g)`.
+    WaitPrior {
+        obj: crate::async_copy::AsyncObj,
+        keep: u32,
+        call: &'static str,
+    },
 }
 
 /// One `mma_sync` call: the operation and the registers of its fragments' elements, each in
@@ -507,6 +538,13 @@ pub enum Inst {
     },
     /// `printf(...)`: every active lane, in lane order, prints `printfs[id]`.
     Printf { id: u32 },
+    /// The loads and stores up to [`Inst::AsyncClose`] are an asynchronous copy completed by
+    /// `obj`: the active lanes' bytes stay in flight until its wait; free.
+    AsyncOpen { obj: crate::async_copy::AsyncObj },
+    /// The end of an asynchronous copy's loads and stores; free.
+    AsyncClose,
+    /// [`KernelIr::asyncs`]`[id]`: a barrier's or pipeline's operation, one warp instruction.
+    Async { id: u32 },
     /// `d = old mem[idx]; mem[idx] = op(old, v[, cmp])`, lane by lane in lane order; with
     /// `width` 2 (`atomicAdd(half2*, half2)`) one access of `mem[idx*2 ..]`, component `k` in
     /// `d[k]` and `v[k]` (a scalar one uses `[0]`).
@@ -655,6 +693,8 @@ impl Inst {
                 | Inst::ReturnFn { .. }
                 | Inst::Disjoint { .. }
                 | Inst::Collective { .. }
+                | Inst::AsyncOpen { .. }
+                | Inst::AsyncClose
         )
     }
 }

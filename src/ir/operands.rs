@@ -144,6 +144,12 @@ impl Inst {
                     p.args.iter().for_each(|&(r, ty)| f(b(ty), r));
                 }
             }
+            Inst::Async { id } => match ir.asyncs.get(id as usize) {
+                Some(crate::ir::AsyncIr::Init { count, .. }) => f(Bank::W, *count),
+                Some(crate::ir::AsyncIr::Wait { token, .. }) => f(Bank::D, *token),
+                _ => {}
+            },
+            Inst::AsyncOpen { .. } | Inst::AsyncClose => {}
             Inst::Atomic {
                 elem,
                 width,
@@ -209,6 +215,12 @@ impl Inst {
                     m.d.iter().for_each(|&r| f(b(m.op.d), r));
                 }
             }
+            Inst::Async { id } => {
+                if let Some(crate::ir::AsyncIr::Arrive { token, .. }) = ir.asyncs.get(id as usize) {
+                    f(Bank::D, *token);
+                }
+            }
+            Inst::AsyncOpen { .. } | Inst::AsyncClose => {}
             Inst::Xorwow { d, .. }
             | Inst::Bits3 { d, .. }
             | Inst::WarpFold { d, .. }

@@ -40,6 +40,13 @@ pub fn race_fix(race: &Race, line: usize, other_line: usize) -> (Option<usize>, 
                 .to_string(),
         );
     }
+    if race.kind == RaceKind::AsyncCopy {
+        return (
+            None,
+            "no __syncthreads() finishes an asynchronous copy: wait for it where it was committed or attached (pipe.consumer_wait(), bar.arrive_and_wait(), cg::wait(group), __pipeline_wait_prior(0)) before the access"
+                .to_string(),
+        );
+    }
     if race.kind == RaceKind::GlobalDuplicate {
         return (
             None,

@@ -2302,6 +2302,20 @@ impl<'m> Builder<'m> {
                     _ => ExprKind::SizeOfExpr(Box::new(self.unary(arg)?)),
                 }
             }
+            Rule::alignof_expr => {
+                // `alignof(T)` reads as the call `alignof<T>()`, which the checker answers.
+                let mut inner = pair.into_inner();
+                let kw = inner.next().expect("grammar: alignof's keyword");
+                let ty = self.ty(inner.next().expect("grammar: alignof has a type"));
+                ExprKind::Call {
+                    callee: Ident {
+                        name: "alignof".into(),
+                        span: self.span(&kw),
+                    },
+                    targs: vec![TemplateArg::Type(ty)],
+                    args: vec![],
+                }
+            }
             Rule::strings => ExprKind::Str(
                 pair.into_inner()
                     .map(|p| {

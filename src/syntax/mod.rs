@@ -409,6 +409,7 @@ fn friendly(rule: Rule) -> Option<&'static str> {
         Rule::texture_ref | Rule::texture_arg => "a texture reference",
         Rule::cuda_fn_word => "a function qualifier",
         Rule::sizeof_expr | Rule::kw_sizeof => "`sizeof`",
+        Rule::alignof_expr | Rule::kw_alignof => "`alignof`",
         Rule::pack_dots | Rule::sizeof_pack => "`...`",
         Rule::switch_stmt | Rule::kw_switch => "`switch`",
         Rule::switch_arm | Rule::switch_label | Rule::kw_case => "`case`",

@@ -325,6 +325,9 @@ impl BlockRunner<'_> {
                 }
             }
         }
+        if self.asyncs.watching() {
+            self.async_access(pc, space, (elem.size() * width, width), is_store);
+        }
         let op = if is_store { Op::Write } else { Op::Read };
         for k in 0..width as usize {
             if width > 1 {
@@ -354,7 +357,11 @@ impl BlockRunner<'_> {
                 Space::Shared(s) => {
                     let arr = &mut self.shared[s as usize];
                     with_data!(&mut arr.data, v => transfer(&mut Plain(&mut v[..]), (ix, whole), (&self.mask, self.full), &mut self.regs, reg));
-                    self.track_shared(pc, s, (width, k, runs), op);
+                    if self.asyncs.synchronised() {
+                        self.fill_shared(s, width);
+                    } else {
+                        self.track_shared(pc, s, (width, k, runs), op);
+                    }
                 }
             }
         }
