@@ -1380,3 +1380,63 @@ launch k { o = zeros(1); expect o == [9]; }
 "#;
     ok(src, &[], [1, 1, 1], [1, 1, 1]);
 }
+
+#[test]
+fn a_parameter_of_a_dependent_member_type_is_that_type() {
+    // jetson-utils' `alpha(T vec, typename cudaVectorTypeInfo<T>::Base default_alpha)`: the
+    // second parameter is `Info<float4>::Base` = float, so 1.5f passes as 1.5 and is returned.
+    let src = r#"
+template<class T> struct Info { typedef float Base; };
+template<> struct Info<int4> { typedef int Base; };
+template<typename T> __device__ float getw(T vec, typename Info<T>::Base d) { return d; }
+__global__ void k(float4* a, int4* b, float* o) {
+    o[0] = getw(a[0], 1.5f);
+    o[1] = getw(b[0], 2.75f);
+}
+launch k { a = zeros(4); b = zeros(4); o = zeros(2); expect o == [1.5, 2]; }
+"#;
+    // For int4 the specialisation makes Base `int`: 2.75f converts to 2 at the call, then
+    // back to float for the return.
+    ok(src, &[], ONE, ONE);
+}
+
+#[test]
+fn an_explicit_specialisation_takes_the_primarys_default_arguments() {
+    // C++ forbids repeating a default argument in a specialisation ([temp.expl.spec]): the
+    // primary's `d = 255` applies to `getw(float4 v, int d)`. a[0].w = 4: 4 + 255 = 259; the
+    // primary for a float gives d itself, 255, or the 7 passed.
+    let src = r#"
+template<typename T> __device__ int getw(T v, int d = 255) { return d; }
+template<> __device__ int getw(float4 v, int d) { return (int)v.w + d; }
+__global__ void k(float4* a, int* o) {
+    o[0] = getw(a[0]);
+    o[1] = getw(3.0f);
+    o[2] = getw(a[0], 7);
+}
+launch k { a = [0, 0, 0, 4]; o = zeros(3); expect o == [259, 255, 11]; }
+"#;
+    ok(src, &[], ONE, ONE);
+}
+
+#[test]
+fn specialisations_of_primaries_overloaded_on_a_parameter_type_each_specialise_their_own() {
+    // jetson-utils' `cast_vec<T>(const float3&)` and `cast_vec<T>(const float4&)`, each
+    // specialised for float4: a float4 argument calls the float4 primary's specialisation
+    // (keeps w = 7), a float3 the float3 one's (w = 0); a float4 result of T = float is `.x`.
+    let src = r#"
+template<typename T> __device__ T cv(const float3& a) { return a.x; }
+template<typename T> __device__ T cv(const float4& a) { return a.x; }
+template<> __device__ float4 cv(const float3& a) { return make_float4(a.x, a.y, a.z, 0.0f); }
+template<> __device__ float4 cv(const float4& a) { return make_float4(a.x, a.y, a.z, a.w); }
+__global__ void k(float4* o, float* f) {
+    float4 out = {};
+    out.x = 2; out.w = 7;
+    float3 t = make_float3(5, 6, 8);
+    o[0] = cv<float4>(out);
+    o[1] = cv<float4>(t);
+    f[0] = cv<float>(out) + cv<float>(t);
+}
+launch k { o = zeros(8); f = zeros(1); expect o == [2, 0, 0, 7, 5, 6, 8, 0]; expect f == [7]; }
+"#;
+    ok(src, &[], ONE, ONE);
+}

@@ -2165,7 +2165,9 @@ impl<'g> KernelChecker<'g, '_> {
     /// `exp(x)`, helper_math.h's `clamp(float2, ...)` beside `clamp(float, ...)`).
     fn takes_struct_of_scalar(&mut self, f: &ast::Function, args: &[ast::Expr]) -> bool {
         f.params.iter().zip(args).any(|(p, a)| {
-            let aggregate = (p.ty.base == ast::BaseType::Named && p.ty.base_text.contains('<'))
+            // `Pair<T>` is a struct; `typename Info<T>::Base` is a member type of one, which may
+            // be a scalar (jetson-utils' `alpha(T, typename cudaVectorTypeInfo<T>::Base)`).
+            let aggregate = (p.ty.base == ast::BaseType::Named && p.ty.base_text.ends_with('>'))
                 || p.ty.base == ast::BaseType::Vector;
             // A vector whose address is taken is a reference into memory, and a struct or
             // object keeps its binding: none of them is a scalar.

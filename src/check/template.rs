@@ -1451,10 +1451,18 @@ impl super::KernelChecker<'_, '_> {
             }
         }
         let b = self.bind_template(&f.template, targs, &deduced, span, &f.name.name)?;
-        if let Some(s) = self.specialization(f, &b)? {
-            return Ok(s.clone());
-        }
         let mut instance = b.function(f);
+        if let Some(s) = self.specialization(f, &b)? {
+            // C++ forbids a specialisation to repeat a default argument: the primary's apply
+            // (jetson-utils' `alpha(T vec, base_type_t<T> default_alpha = 255)`).
+            let mut s = s.clone();
+            for (p, primary) in s.params.iter_mut().zip(&instance.params) {
+                if p.default.is_none() {
+                    p.default = primary.default.clone();
+                }
+            }
+            return Ok(s);
+        }
         for k in array_refs {
             let ty = &mut instance.params[k].ty;
             (ty.pointer, ty.reference) = (true, false);
@@ -1703,6 +1711,23 @@ fn specialization_args(
         .collect()
 }
 
+/// Whether a specialisation `spec` has the parameter types of the primary template `f` where
+/// those name none of its template parameters: of two primaries overloaded on such a type
+/// (jetson-utils' `cast_vec<T>(const float3&)` and `cast_vec<T>(const float4&)`), each
+/// specialisation specialises the one whose types it repeats.
+fn same_fixed_params(f: &Function, spec: &Function) -> bool {
+    let dependent = |t: &TypeName| {
+        t.base_text
+            .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .any(|w| f.template.iter().any(|p| p.name.name == w))
+    };
+    f.params.iter().zip(&spec.params).all(|(p, q)| {
+        dependent(&p.ty)
+            || (type_key(&p.ty, p.ty.pointer) == type_key(&q.ty, q.ty.pointer)
+                && p.ty.reference == q.ty.reference)
+    })
+}
+
 /// A function's return type, then its parameters' types: what a deduced specialisation matches.
 fn signature_types(f: &Function) -> Vec<&TypeName> {
     std::iter::once(&f.ret)
@@ -1722,7 +1747,9 @@ impl<'g> super::KernelChecker<'g, '_> {
         // A specialisation of `f` has `f`'s parameters; one with another count specialises an
         // overload of the same name (awq's unary `cuda_max<To, Ti>(Ti)` beside `cuda_max(T, T)`).
         for s in specs.iter().filter(|s| {
-            s.function.name.name == f.name.name && s.function.params.len() == f.params.len()
+            s.function.name.name == f.name.name
+                && s.function.params.len() == f.params.len()
+                && same_fixed_params(f, &s.function)
         }) {
             let args = specialization_args(
                 &f.template,
