@@ -221,3 +221,19 @@ launch k { out = zeros(2); expect out == [2, 3]; }
 "#;
     ok(src, &[], ONE, ONE);
 }
+
+#[test]
+fn pragma_operator_written_directly_or_by_a_macro() {
+    // `_Pragma("unroll")` is `#pragma unroll` (C99 6.10.9, C++11 [cpp.pragma.op]): no effect
+    // on the result. The loops store 0..3, then add 10 to the first two.
+    let src = r#"
+#define UNROLL _Pragma("unroll")
+_Pragma("once")
+__global__ void k(int* o) {
+    UNROLL for (int i = 0; i < 4; ++i) o[i] = i;
+    _Pragma("unroll 2") for (int i = 0; i < 2; ++i) o[i] += 10;
+}
+launch k { o = zeros(4); expect o == [10, 11, 2, 3]; }
+"#;
+    ok(src, &[], [1, 1, 1], [1, 1, 1]);
+}

@@ -183,6 +183,7 @@ impl<'m> Builder<'m> {
                     module.consts.extend(qualified(consts, &ns));
                 }),
                 Rule::struct_fwd
+                | Rule::pragma_op
                 | Rule::fn_prototype
                 | Rule::dtor_outside
                 | Rule::host_ctor_outside => Ok(()),
@@ -1600,7 +1601,9 @@ impl<'m> Builder<'m> {
             }
             // A function declared in a body (`extern __device__ void error(void);`) declares
             // nothing the simulation needs.
-            Rule::pragma_stmt | Rule::empty_stmt | Rule::fn_decl_stmt => StmtKind::Empty,
+            Rule::pragma_stmt | Rule::pragma_op | Rule::empty_stmt | Rule::fn_decl_stmt => {
+                StmtKind::Empty
+            }
             Rule::asm_stmt => match pair.into_inner().find(|p| p.as_rule() == Rule::asm_parts) {
                 Some(parts) => self.asm(parts, span)?,
                 None => StmtKind::Unsupported {

@@ -329,6 +329,7 @@ fn friendly(rule: Rule) -> Option<&'static str> {
         Rule::params | Rule::param => "a parameter",
         Rule::ty | Rule::qualifier | Rule::scalar_ty => "a type such as `float`",
         Rule::pointer => "`*`",
+        Rule::pragma_op | Rule::kw_pragma_op => "`_Pragma(\"...\")`",
         Rule::reference => "`&`",
         Rule::init_list => "`{`",
         Rule::functional_cast => "a cast such as `int(x)`",
