@@ -1687,6 +1687,19 @@ impl<'k> Block<'_, 'k> {
                     (Func::Fma, [V::F(a), V::F(b), V::F(c)]) => V::F(a.mul_add(*b, *c)),
                     (Func::Fma, [V::D(a), V::D(b), V::D(c)]) => V::D(a.mul_add(*b, *c)),
                     (Func::Abs, [x]) => abs(ty, *x),
+                    (Func::Rounded { op, dir }, args) => {
+                        let wide = |k: usize| match args.get(k).or(args.first()) {
+                            Some(V::F(f)) => f64::from(*f),
+                            Some(V::D(d)) => *d,
+                            _ => unreachable!("checker: float operands"),
+                        };
+                        let r = crate::value::rounded(*op, ty, *dir, [0, 1, 2].map(wide));
+                        if ty == Scalar::F32 {
+                            V::F(r as f32)
+                        } else {
+                            V::D(r)
+                        }
+                    }
                     (Func::View { from, to }, [x]) => view(*x, *from, *to),
                     (Func::Directed { to, dir, .. }, [x]) => directed(*x, *to, *dir),
                     // A bit cast: the value's IEEE bits as the other type.

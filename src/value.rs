@@ -4,7 +4,9 @@ use serde::Serialize;
 use std::fmt;
 
 mod directed;
+mod rounded;
 pub use directed::{round_directed, Direction, Exact};
+pub use rounded::{rounded, RoundedOp};
 
 /// A scalar type of the kernel language.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]

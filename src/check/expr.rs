@@ -271,6 +271,8 @@ fn known_functions() -> Vec<String> {
         .map(|s| s.to_string()),
     );
     v.extend(super::intrinsics::INTRINSICS.iter().map(|s| s.to_string()));
+    v.extend(crate::value::RoundedOp::names());
+    v.extend(["scalbnf", "ldexpf", "scalbn", "ldexp"].map(String::from));
     v
 }
 
@@ -1562,6 +1564,44 @@ impl KernelChecker<'_, '_> {
             return result;
         }
         match name {
+            _ if crate::value::RoundedOp::of_libm(name).is_some() => {
+                let (op, ty) = crate::value::RoundedOp::of_libm(name).expect("matched a name");
+                arity(2)?;
+                let n = typed.pop().expect("two args");
+                let x = typed.pop().expect("two args");
+                if n.ty.is_float() {
+                    return Err(CheckError::NotAnInteger {
+                        what: format!("the exponent of `{name}`"),
+                        found: n.ty.to_string(),
+                        span: n.span,
+                        help: Some("pass an `int` power of two: `ldexpf(x, 3)` is x · 8".into()),
+                    });
+                }
+                // The exponent travels as a float of the call's type: every `int` that does not
+                // already over- or underflow any value (|n| < 2^24) is exact in it.
+                let n = self.convert(n, ty);
+                return Ok(Expr {
+                    kind: ExprKind::Call {
+                        func: Func::Rounded { op, dir: None },
+                        args: vec![self.convert(x, ty), n],
+                    },
+                    ty,
+                    span,
+                });
+            }
+            _ if crate::value::RoundedOp::of_name(name).is_some() => {
+                let (op, ty, dir) = crate::value::RoundedOp::of_name(name).expect("matched a name");
+                arity(op.arity())?;
+                let args = typed.into_iter().map(|a| self.convert(a, ty)).collect();
+                return Ok(Expr {
+                    kind: ExprKind::Call {
+                        func: Func::Rounded { op, dir },
+                        args,
+                    },
+                    ty,
+                    span,
+                });
+            }
             "__fdividef" | "fdividef" => {
                 arity(2)?;
                 let b = typed.pop().expect("two args");
@@ -1867,6 +1907,7 @@ impl KernelChecker<'_, '_> {
             | Func::Directed { .. } => 1,
             Func::Math2(_) => 2,
             Func::Fma | Func::Bits3(_) => 3,
+            Func::Rounded { op, .. } => op.arity(),
             Func::Xorwow { .. } => 7,
         };
         arity(n)?;

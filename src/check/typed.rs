@@ -450,6 +450,14 @@ pub enum Func {
     Math2(Math2),
     /// `fmaf(a, b, c)`
     Fma,
+    /// `__fadd_rz(a, b)` and CUDA's other IEEE-rounded arithmetic: the exact result rounded
+    /// once to the call's type, to nearest (`dir` None, `_rn`) or in a direction.
+    Rounded {
+        /// Which operation.
+        op: crate::value::RoundedOp,
+        /// `_rd`, `_ru` or `_rz`; `None` for `_rn`.
+        dir: Option<crate::value::Direction>,
+    },
     /// `abs(x)` on integers or floats.
     Abs,
     /// `__popc(x)` and the other bit intrinsics, on the argument's width.

@@ -1226,6 +1226,16 @@ impl<'a> BlockRunner<'a> {
             Inst::Math2 { f, ty, d, a, b } => {
                 float_ty!(ty, T => map2(regs, &lanes, d, a, b, |x, y| T::st(T::math2(f, T::ld(x), T::ld(y)))))
             }
+            Inst::Rounded { op, dir, ty, d, a } => {
+                use crate::value::rounded;
+                if ty == Scalar::F64 {
+                    map3::<f64>(regs, &lanes, d, a, |x, y, z| rounded(op, ty, dir, [x, y, z]))
+                } else {
+                    map3::<f32>(regs, &lanes, d, a, |x, y, z| {
+                        rounded(op, ty, dir, [x, y, z].map(f64::from)) as f32
+                    })
+                }
+            }
             Inst::Fma { ty, d, a, b, c } => {
                 float_ty!(ty, T => map3(regs, &lanes, d, [a, b, c], |x, y, z| T::st(T::fma(T::ld(x), T::ld(y), T::ld(z)))))
             }

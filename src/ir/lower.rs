@@ -823,6 +823,13 @@ impl<'k> Lowerer<'k> {
                         c: regs[2],
                     },
                     Func::Abs => Inst::Abs { ty, d, a: regs[0] },
+                    Func::Rounded { op, dir } => Inst::Rounded {
+                        op: *op,
+                        dir: *dir,
+                        ty,
+                        d,
+                        a: [0, 1, 2].map(|k| regs[k.min(regs.len() - 1)]),
+                    },
                     Func::Xorwow { word, sequence } => Inst::Xorwow {
                         word: *word,
                         sequence: *sequence,

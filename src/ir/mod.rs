@@ -382,6 +382,15 @@ pub enum Inst {
         d: Reg,
         a: Reg,
     },
+    /// `d` = `op` on the first `op.arity()` of `a`, rounded once to `ty` to nearest (`dir`
+    /// None) or in direction `dir` (`__fadd_rz`, `__dsqrt_rd`); unused operands repeat `a[0]`.
+    Rounded {
+        op: crate::value::RoundedOp,
+        dir: Option<crate::value::Direction>,
+        ty: Scalar,
+        d: Reg,
+        a: [Reg; 3],
+    },
     /// `d = a`: a variable assignment (free in the cost model).
     Mov { ty: Scalar, d: Reg, a: Reg },
     /// `d` = the bytes of the element in `a` (of type `from`) read as the same-size type `to`: a
@@ -627,6 +636,9 @@ impl Inst {
             | Inst::Fma {
                 ty: Scalar::F64, ..
             }
+            | Inst::Rounded {
+                ty: Scalar::F64, ..
+            }
             | Inst::Math1 {
                 ty: Scalar::F64, ..
             }
@@ -638,6 +650,14 @@ impl Inst {
                 op: A::Div,
                 ..
             } => Pipe::Sfu,
+            Inst::Rounded { op, .. } => match op {
+                crate::value::RoundedOp::Add
+                | crate::value::RoundedOp::Sub
+                | crate::value::RoundedOp::Mul
+                | crate::value::RoundedOp::Fma
+                | crate::value::RoundedOp::Scalbn => Pipe::Fp32,
+                _ => Pipe::Sfu,
+            },
             Inst::Arith {
                 ty: Scalar::F32, ..
             }

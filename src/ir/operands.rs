@@ -38,6 +38,9 @@ impl Inst {
                 f(b(ty), a);
                 f(b(ty), r);
             }
+            Inst::Rounded { op, ty, a, .. } => {
+                a[..op.arity()].iter().for_each(|&r| f(b(ty), r));
+            }
             Inst::Fma { ty, a, b: r, c, .. } => {
                 f(b(ty), a);
                 f(b(ty), r);
@@ -196,6 +199,7 @@ impl Inst {
             | Inst::Math1 { ty, d, .. }
             | Inst::Math2 { ty, d, .. }
             | Inst::Fma { ty, d, .. }
+            | Inst::Rounded { ty, d, .. }
             | Inst::Select { ty, d, .. }
             | Inst::Mov { ty, d, .. }
             | Inst::Bits { ty, d, .. }
