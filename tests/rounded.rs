@@ -3,13 +3,13 @@
 
 mod common;
 use common::ok;
-use simt_lab::value::{rounded, Direction, RoundedOp, Scalar};
+use simt::value::{rounded, Direction, RoundedOp, Scalar};
 
-// The tables come from `tests/rounded_oracle.c` (gcc, `fesetround`, SSE arithmetic and glibc's
-// `sqrt`/`fma`, which honour the rounding mode): `gcc -O0 -frounding-math rounded_oracle.c -lm`.
+// The tables come from `tests/oracle/rounded.c` (gcc, `fesetround`, SSE arithmetic and glibc's
+// `sqrt`/`fma`, which honour the rounding mode): `gcc -O0 -frounding-math rounded.c -lm && ./a.out`.
 // Inputs mix subnormals, values near 1, values near the largest finite one, small integers and
 // random bit patterns; some pairs cancel exactly (b = -a) to reach the signed zeros.
-include!("rounded_table.rs");
+include!("oracle/rounded_table.rs");
 
 #[test]
 fn float_operations_match_the_c_oracle_in_every_rounding() {
