@@ -479,3 +479,38 @@ launch k { out = zeros(1); }
     let (code, _, at) = refused(src);
     assert_eq!((code.as_str(), at), ("simt::check::unknown_name", (7, 14)));
 }
+
+#[test]
+fn an_anonymous_struct_in_a_union_and_an_enum_in_a_body() {
+    // GPUJPEG's `union PackedInteger { struct __align__(8) { int16_t hShort1; int16_t hShort2; };
+    // int32_t hInt; };`: the struct's members are the union's, at its offsets. Writing
+    // lo = 1, hi = 2 makes the 32-bit word 2 * 65536 + 1 = 131073 (little-endian), and sizeof
+    // is 8 (the struct's alignment). The body's `enum { N = 4, M = N * 2 }` gives M = 8; the
+    // named `enum E { A = 3, B }` gives B = 4 and a type `E`.
+    let src = r#"
+union Packed { struct __align__(8) { short lo; short hi; }; int all; };
+union V2 { struct { float x, y; }; float v[2]; };
+__global__ void k(int* o, float* f) {
+    enum { N = 4, M = N * 2 };
+    enum E { A = 3, B };
+    Packed p;
+    p.lo = 1;
+    p.hi = 2;
+    o[0] = p.all;
+    o[1] = sizeof(Packed);
+    o[2] = M;
+    E e = B;
+    o[3] = e;
+    __shared__ int s[M];
+    s[0] = N;
+    o[4] = s[0] + (int)(sizeof(s) / sizeof(int));
+    V2 w;
+    w.v[0] = 1.5f;
+    w.y = 2.5f;
+    f[0] = w.x;
+    f[1] = w.v[1];
+}
+launch k { o = zeros(5); f = zeros(2); expect o == [131073, 8, 8, 4, 12]; expect f == [1.5, 2.5]; }
+"#;
+    ok(src, &[], [1, 1, 1], [1, 1, 1]);
+}

@@ -628,6 +628,11 @@ impl<'g> KernelChecker<'g, '_> {
         if d.is_union {
             (init_view, split) = union_storage(overlaid, &mut members, &mut views, &mut leaves);
             offset = members.first().map_or(0, |m| m.kind.shape().0);
+            let anonymous: Vec<&str> = (d.fields.iter())
+                .filter(|f| f.anonymous)
+                .map(|f| f.name.name.as_str())
+                .collect();
+            views.extend(anonymous_members(&anonymous, &members, &views));
         }
         split |= views.iter().chain(&members).any(|m| m.kind.split());
         let retyped = split
@@ -3417,6 +3422,24 @@ fn union_storage(
         });
     }
     (init_view, split)
+}
+
+/// The members of a union's anonymous structs (`union { struct { float x, y; }; float v[2]; }`,
+/// a C11 and compiler extension of C++): views of the union, each where its struct puts it.
+/// `anonymous` names the members that stand for them among the union's `members` and `views`.
+fn anonymous_members(anonymous: &[&str], members: &[Member], views: &[Member]) -> Vec<Member> {
+    let mut out = Vec::new();
+    for m in members.iter().chain(views) {
+        if let (true, MemberKind::Compound(s)) = (anonymous.contains(&m.name.as_str()), &m.kind) {
+            out.extend(s.members.iter().chain(&s.views).map(|i| Member {
+                name: i.name.clone(),
+                first: m.first + i.first,
+                offset: m.offset + i.offset,
+                kind: i.kind.clone(),
+            }));
+        }
+    }
+    out
 }
 
 /// Whether a layout has an array among its members or a union's views (at any depth).

@@ -632,16 +632,17 @@ impl<'m> Builder<'m> {
     fn nested_struct(&self, pair: Pair<'_, Rule>) -> Result<Vec<Field>> {
         let span = self.span(&pair);
         let (mut def, name, members) = self.struct_parts(pair)?;
+        let anonymous = name.is_none() && members.is_empty();
         def.name = name.unwrap_or(Ident {
             name: format!("__anonymous_struct_{}", span.start),
             span,
         });
-        Ok(self.members_of(def, members, false))
+        Ok(self.members_of(def, members, anonymous))
     }
 
     /// The members of a struct or union's type that a nested definition declares, the
     /// definition itself moved to file scope; `anonymous`: one member standing for an anonymous
-    /// union, whose members are the enclosing struct's.
+    /// union or struct, whose members are the enclosing struct's (or union's).
     fn members_of(&self, def: StructDef, names: Vec<Ident>, anonymous: bool) -> Vec<Field> {
         let span = def.span;
         let ty = TypeName::named(def.name.name.clone(), span);
@@ -1456,11 +1457,30 @@ impl<'m> Builder<'m> {
                 for kind in kinds {
                     stmts.push(Stmt { kind, span });
                 }
+            } else if p.as_rule() == Rule::enum_def {
+                let span = self.span(&p);
+                for kind in self.local_enum(p)? {
+                    stmts.push(Stmt { kind, span });
+                }
             } else {
                 stmts.push(self.stmt(p)?);
             }
         }
         Ok(stmts)
+    }
+
+    /// `enum { N = 4, M = N * 2 };` in a body (GPUJPEG's DCT): each enumerator a local
+    /// constant of the enum's type, in order, and a named enum's name a local alias of it.
+    fn local_enum(&self, pair: Pair<'_, Rule>) -> Result<Vec<StmtKind>> {
+        let (aliases, consts) = self.enum_def(pair)?;
+        let aliases = aliases
+            .into_iter()
+            .map(|(name, ty)| StmtKind::TypeAlias { name, ty });
+        let consts = consts.into_iter().map(|c| StmtKind::Decl {
+            ty: c.ty,
+            decls: vec![Declarator::plain(c.name, Some(c.value))],
+        });
+        Ok(aliases.chain(consts).collect())
     }
 
     /// `shared_aggregate = { "__shared__" ~ align_spec? ~ (kw_union | kw_struct) ~ align_spec? ~
@@ -1801,6 +1821,13 @@ impl<'m> Builder<'m> {
                 let (name, ty) = self.type_alias(pair)?;
                 StmtKind::TypeAlias { name, ty }
             }
+            // An enum as the whole body of an `if` or a loop: its names are for that body only.
+            Rule::enum_def => StmtKind::Block(
+                self.local_enum(pair)?
+                    .into_iter()
+                    .map(|kind| Stmt { kind, span })
+                    .collect(),
+            ),
             Rule::assign | Rule::pre_incdec | Rule::expr => return self.simple(pair),
             _ => unreachable!("grammar: unexpected statement rule {rule:?}"),
         };
