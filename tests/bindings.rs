@@ -332,3 +332,46 @@ launch k { out = zeros(4); block = 4; grid = 1; expect out == [16, 18, 20, 22]; 
 "#;
     common::ok(src, &[], [1, 1, 1], [4, 1, 1]);
 }
+
+#[test]
+fn a_parameter_named_grid_is_set_by_grid_and_the_shape_by_launch_grid() {
+    // torch-ngp's `kernel_grid(..., const float* grid, ...)`: `grid = ...` binds the parameter,
+    // `launch_grid`/`launch_block` give the shape. 2 blocks of 4 threads double grid[0..8).
+    let src = r#"
+__global__ void k(const float* grid, float* out, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) out[i] = grid[i] * 2.0f;
+}
+launch k {
+    grid = arange(8);
+    out = zeros(8);
+    n = 8;
+    launch_block = 4;
+    launch_grid = 2;
+    expect out == [0, 2, 4, 6, 8, 10, 12, 14];
+}
+"#;
+    let r = common::run(src, &[], None, None).expect("runs");
+    assert!(r.expects.iter().all(|e| e.passed));
+    assert_eq!((r.launch.grid, r.launch.block), ([2, 1, 1], [4, 1, 1]));
+    // `--arg grid=...` sets the parameter too: ones(8) doubled is 2 everywhere.
+    let with_arg = src.replace("expect out == [0, 2, 4, 6, 8, 10, 12, 14];", "expect out == 2;");
+    let r = common::run(&with_arg, &[("grid", "ones(8)")], None, None).expect("runs");
+    assert!(r.expects.iter().all(|e| e.passed));
+    // A kernel without such a parameter takes `launch_grid` as its grid too.
+    let plain = "__global__ void p(int* o) { o[blockIdx.x] = 1; }\n\
+                 launch p { o = zeros(3); launch_grid = 3; block = 1; expect o == 1; }";
+    let r = common::run(plain, &[], None, None).expect("runs");
+    assert!(r.expects.iter().all(|e| e.passed));
+    // Without `launch_grid`, the shape is missing, and the help says how to give it.
+    let missing = src.replace("launch_grid = 2;", "");
+    let f = err(&missing, &[], None, None);
+    assert_eq!(codes(&f), ["simt::host::launch_shape"]);
+    let help = miette::Diagnostic::help(&f.errors[0]).map_or(String::new(), |h| h.to_string());
+    assert!(help.contains("launch_grid = ...;"), "{help}");
+    // `grid` set twice: the second was meant as the shape; refused, naming `launch_grid`.
+    let twice = src.replace("launch_grid = 2;", "grid = 2;");
+    let f = err(&twice, &[], None, None);
+    assert_eq!(codes(&f), ["simt::host::launch_shape"]);
+    assert!(common::describe(&f).contains("`grid` is set twice"), "{}", common::describe(&f));
+}

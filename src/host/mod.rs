@@ -287,6 +287,67 @@ fn assigned_names(launch: Option<&Launch>) -> Vec<&str> {
         .unwrap_or_default()
 }
 
+/// The launch settings a launch section assigns by name (`grid = 4;`).
+const SETTINGS: [&str; 4] = ["grid", "block", "dyn_smem", "max_dyn_smem"];
+
+/// The name the launch setting `setting` (`grid`, `block`, `dyn_smem`, `max_dyn_smem`) is kept
+/// under: its own, or `launch_grid` (and so on) when the kernel has a parameter of that name,
+/// which `grid = ...` then sets (torch-ngp's `kernel_grid(..., const float* grid, ...)`).
+pub fn setting_key(kernel: &Kernel, setting: &str) -> String {
+    if kernel.params.iter().any(|p| p.name == setting) {
+        format!("launch_{setting}")
+    } else {
+        setting.to_string()
+    }
+}
+
+/// The name an assignment `name = ...` (or `--arg name=...`) sets: `launch_grid` and the other
+/// `launch_` forms always name the launch setting, the plain `grid` only where the kernel has no
+/// parameter `grid`.
+fn var_key(kernel: &Kernel, name: &str) -> String {
+    match name.strip_prefix("launch_") {
+        Some(s) if SETTINGS.contains(&s) => setting_key(kernel, s),
+        _ => name.to_string(),
+    }
+}
+
+/// The launch shape (`grid` or `block`) an assignment to `name` sets, if it sets one.
+fn shape_of(kernel: &Kernel, name: &str) -> Option<&'static str> {
+    let key = var_key(kernel, name);
+    ["grid", "block"]
+        .into_iter()
+        .find(|s| key == setting_key(kernel, s))
+}
+
+/// Refuses a section that sets a parameter named like a launch setting twice (`grid =
+/// load(...); ... grid = 1;`): the second is most likely meant as the launch's grid, which for
+/// this kernel is `launch_grid`.
+fn setting_set_twice(kernel: &Kernel, launch: Option<&Launch>) -> Result<(), HostError> {
+    let mut seen: Vec<&str> = Vec::new();
+    for stmt in launch.map(|l| l.stmts.as_slice()).unwrap_or_default() {
+        let HostStmt::Assign { name, value } = stmt else {
+            continue;
+        };
+        let n = name.name.as_str();
+        if !SETTINGS.contains(&n) || setting_key(kernel, n) == n {
+            continue;
+        }
+        if seen.contains(&n) {
+            return Err(HostError::LaunchShape {
+                message: format!(
+                    "`{n}` is set twice, and for this kernel `{n}` is its parameter, not the launch's {n}"
+                ),
+                span: name.span.to(value.span),
+                help: Some(format!(
+                    "give the launch's {n} as `launch_{n} = ...;` (or --{n}), and set the parameter `{n}` once"
+                )),
+            });
+        }
+        seen.push(n);
+    }
+    Ok(())
+}
+
 /// Checks that every `--arg` names a parameter, a name the launch section sets or uses, or a
 /// launch setting: anything else would be silently ignored.
 pub fn check_arg_names(
@@ -309,10 +370,10 @@ pub fn check_arg_names(
             .any(|p| p.name == *name || p.name.starts_with(&element))
             || assigned.contains(&name.as_str())
             || used.contains(name.as_str())
-            || matches!(
-                name.as_str(),
-                "grid" | "block" | "dyn_smem" | "max_dyn_smem"
-            );
+            || SETTINGS.contains(&name.as_str())
+            || name
+                .strip_prefix("launch_")
+                .is_some_and(|s| SETTINGS.contains(&s));
         if !known {
             let mut names: Vec<&str> = kernel.params.iter().map(|p| p.name.as_str()).collect();
             names.extend(assigned.iter().copied());
@@ -341,13 +402,15 @@ pub fn prepare(
 ) -> Result<Setup, Failure> {
     let mut env = Env::new(ov, dir.to_path_buf());
     if let Some(b) = ov.block {
-        env.vars.insert("block".into(), HostValue::Dim(b));
+        env.vars
+            .insert(setting_key(kernel, "block"), HostValue::Dim(b));
     }
     if let Some(g) = ov.grid {
-        env.vars.insert("grid".into(), HostValue::Dim(g));
+        env.vars.insert(setting_key(kernel, "grid"), HostValue::Dim(g));
     }
     let assigned = assigned_names(launch);
     check_arg_names(kernel, launch, ov).map_err(|e| (e, Origin::Flag))?;
+    setting_set_twice(kernel, launch).map_err(|e| (e, Origin::File))?;
     // Overrides of names the section never sets are known from the start.
     for (i, ArgOverride { name, value, .. }) in ov.args.iter().enumerate() {
         if !assigned.contains(&name.as_str()) {
@@ -357,7 +420,7 @@ pub fn prepare(
                 .map_err(|e| (e, Origin::Arg(i)))?;
             let v = typed(&mut env, kernel, name, v, value_span(value))
                 .map_err(|e| (e, Origin::Arg(i)))?;
-            env.vars.insert(name.clone(), v);
+            env.vars.insert(var_key(kernel, name), v);
         }
     }
     let mut expects = Vec::new();
@@ -367,9 +430,9 @@ pub fn prepare(
         match stmt {
             HostStmt::Assign { name, value } => {
                 unknown_member(kernel, name).map_err(|e| (e, Origin::File))?;
-                let is_shape = matches!(name.name.as_str(), "grid" | "block");
-                if is_shape && env.vars.contains_key(&name.name) && overridden_shape(ov, &name.name)
-                {
+                let key = var_key(kernel, &name.name);
+                let shape = shape_of(kernel, &name.name);
+                if shape.is_some_and(|s| env.vars.contains_key(&key) && overridden_shape(ov, s)) {
                     continue;
                 }
                 let v = match ov
@@ -397,8 +460,8 @@ pub fn prepare(
                         v
                     }
                 };
-                let v = if is_shape {
-                    if name.name == "grid" {
+                let v = if let Some(which) = shape {
+                    if which == "grid" {
                         shape_spans.0 = value.span;
                     } else {
                         shape_spans.1 = value.span;
@@ -411,22 +474,28 @@ pub fn prepare(
                         .map_err(|e| (e, Origin::File))?
                 };
                 set_at.insert(name.name.clone(), value.span);
-                env.vars.insert(name.name.clone(), v);
+                env.vars.insert(key, v);
             }
             HostStmt::Expect(e) => expects.push(e.clone()),
             HostStmt::Cooperative(_) => {}
         }
     }
     let dim = |env: &Env, which: &str, span: Span| -> Result<[u32; 3], Failure> {
-        match env.vars.get(which) {
+        let key = setting_key(kernel, which);
+        let help = if key == which {
+            format!("pass --{which} X[,Y[,Z]] or set `{which} = ...;` in the kernel's launch section")
+        } else {
+            format!(
+                "the kernel has a parameter `{which}`, which `{which} = ...;` sets: give the launch's {which} as `{key} = ...;` in the launch section, or pass --{which} X[,Y[,Z]]"
+            )
+        };
+        match env.vars.get(&key) {
             Some(v) => to_dim(v, span).map_err(|e| (e, Origin::File)),
             None => Err((
                 HostError::LaunchShape {
                     message: format!("no {which} size"),
                     span,
-                    help: Some(format!(
-                        "pass --{which} X[,Y[,Z]] or set `{which} = ...;` in the kernel's launch section"
-                    )),
+                    help: Some(help),
                 },
                 Origin::Flag,
             )),
