@@ -58,6 +58,10 @@ pub enum Command {
         /// Print one JSON object.
         #[arg(long)]
         json: bool,
+        /// Define a macro before the file's first line, as nvcc's `-D` does: `-D NAME` (its
+        /// value 1) or `-D NAME=VALUE`.
+        #[arg(short = 'D', long = "define", value_name = "NAME[=VALUE]", value_parser = parse_define)]
+        defines: Vec<(String, String)>,
     },
     /// Run every combination of block sizes, argument values and GPUs; one row each, the best marked.
     #[command(after_help = EXIT_CODES)]
@@ -172,6 +176,10 @@ pub struct TestArgs {
     /// Fail a launch that runs longer than this many seconds.
     #[arg(long, value_parser = parse_seconds)]
     pub timeout: Option<std::time::Duration>,
+    /// Define a macro in every file before its first line, as nvcc's `-D` does: `-D NAME` (its
+    /// value 1) or `-D NAME=VALUE`; repeatable, later ones win.
+    #[arg(short = 'D', long = "define", value_name = "NAME[=VALUE]", value_parser = parse_define)]
+    pub defines: Vec<(String, String)>,
 }
 
 /// `--sample F` (0 < F ≤ 1) or `auto`.
@@ -234,6 +242,28 @@ pub struct ModelFlags {
     /// Seed for `rand` and `randint`.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
+    /// Define a macro before the file's first line, as nvcc's `-D` does: `-D NAME` (its value
+    /// 1) or `-D NAME=VALUE`; repeatable, later ones win.
+    #[arg(short = 'D', long = "define", value_name = "NAME[=VALUE]", value_parser = parse_define)]
+    pub defines: Vec<(String, String)>,
+}
+
+/// `-D NAME` (as `NAME=1`, as nvcc and gcc define it) or `-D NAME=VALUE`: an object-like macro.
+fn parse_define(s: &str) -> Result<(String, String), String> {
+    let (name, value) = s.split_once('=').unwrap_or((s, "1"));
+    let mut chars = name.chars();
+    let first = chars.next();
+    let is_name = first.is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_');
+    if !is_name {
+        let why = if name.contains('(') {
+            "simt's -D defines object-like macros only: define a function-like macro with #define in the file"
+        } else {
+            "a macro name is a letter or `_` followed by letters, digits and `_`"
+        };
+        return Err(format!("`{name}` is not a macro name: {why}"));
+    }
+    Ok((name.to_string(), value.to_string()))
 }
 
 /// `simt occupancy` flags.
@@ -373,7 +403,11 @@ pub fn run(cli: Cli) -> ExitCode {
         Command::Run(a) => run_cmd(a, paint),
         Command::Sweep(a) => sweep::sweep_cmd(a, paint),
         Command::Compare(a) => compare::compare_cmd(a, paint),
-        Command::Check { file, json } => check_cmd(file, json),
+        Command::Check {
+            file,
+            json,
+            defines,
+        } => check_cmd(file, json, &defines),
         Command::Test(a) => test_cmd(&a, cli.color),
         Command::Occupancy(a) => occupancy_cmd(a),
         Command::Gpus { name, json } => gpus_cmd(name.as_deref(), json),
@@ -470,6 +504,7 @@ impl ModelFlags {
             sample: self.sample,
             regs: self.regs,
             cooperative: self.cooperative,
+            defines: self.defines.clone(),
             ..RunOptions::default()
         })
     }
@@ -510,9 +545,9 @@ fn arg(text: &str) -> Result<ArgOverride, Failure> {
     Ok(ArgOverride::flag(name, parsed, value))
 }
 
-fn check_cmd(file: PathBuf, json: bool) -> Result<u8, Failure> {
+fn check_cmd(file: PathBuf, json: bool, defines: &[(String, String)]) -> Result<u8, Failure> {
     let src = pipeline::read(&file)?;
-    let (module, program) = pipeline::compile(&src)?;
+    let (module, program) = pipeline::compile_with(&src, defines)?;
     if json {
         emit(&format!(
             "{}\n",
@@ -548,6 +583,7 @@ fn test_cmd(a: &TestArgs, color: ColorChoice) -> Result<u8, Failure> {
         max_steps: a.max_steps,
         max_block_steps: a.max_block_steps,
         timeout: a.timeout,
+        defines: a.defines.clone(),
     };
     if opts.jobs == 0 {
         return Err(Failure::usage("--jobs must be at least 1", None));

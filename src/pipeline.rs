@@ -151,7 +151,15 @@ fn decode(bytes: Vec<u8>) -> String {
 
 /// Parses and checks every kernel of a file (`simt check`): an error anywhere fails it.
 pub fn compile(src: &SourceFile) -> Result<(ast::Module, Program), Failure> {
-    let module = syntax::parse(src)
+    compile_with(src, &[])
+}
+
+/// [`compile`] with the `-D` macros `defines`.
+pub fn compile_with(
+    src: &SourceFile,
+    defines: &[(String, String)],
+) -> Result<(ast::Module, Program), Failure> {
+    let module = syntax::parse_with(src, syntax::DEFAULT_COMPUTE_CAPABILITY, defines)
         .map_err(|es| Failure::new(Some(src), es.into_iter().map(Into::into), EXIT_USAGE))?;
     let program = check::check(&module)
         .map_err(|es| Failure::new(Some(src), es.into_iter().map(Into::into), EXIT_USAGE))?;
@@ -161,13 +169,14 @@ pub fn compile(src: &SourceFile) -> Result<(ast::Module, Program), Failure> {
 /// Parses and checks a file for running `kernel`, or the kernels its launch sections name:
 /// instantiates the template `kernel` names (`sgemm<64,64,8>`) if it names one, and leaves out
 /// (in [`Program::unchecked`]) another kernel that has errors. The file is read as device code
-/// for `gpu` (its `__CUDA_ARCH__`).
+/// for `gpu` (its `__CUDA_ARCH__`), with the `-D` macros `defines`.
 pub fn compile_for(
     src: &SourceFile,
     kernel: Option<&str>,
     gpu: &GpuConfig,
+    defines: &[(String, String)],
 ) -> Result<(ast::Module, Program), Failure> {
-    let module = syntax::parse_for(src, gpu.compute_capability)
+    let module = syntax::parse_with(src, gpu.compute_capability, defines)
         .map_err(|es| Failure::new(Some(src), es.into_iter().map(Into::into), EXIT_USAGE))?;
     let plain = kernel.map(|k| plain_kernel_name(&module, k));
     let kernel = plain.as_deref();
@@ -288,6 +297,8 @@ pub struct RunOptions {
     /// `--cooperative`: launch as `cudaLaunchCooperativeKernel` (as `cooperative;` in the launch
     /// section does).
     pub cooperative: bool,
+    /// `-D NAME=VALUE`: macros defined before the file's first line, as nvcc's `-D` defines them.
+    pub defines: Vec<(String, String)>,
 }
 
 impl Default for RunOptions {
@@ -312,6 +323,7 @@ impl Default for RunOptions {
             probe: exec::Probe::default(),
             progress: false,
             cooperative: false,
+            defines: Vec::new(),
         }
     }
 }
@@ -446,7 +458,7 @@ fn sections_note(module: &ast::Module, kernel: &str, src: &SourceFile) -> Option
 /// Checks, without running anything, that the kernel `opts` names exists and that every
 /// `--arg` names something the kernel or its launch section uses.
 pub fn check_args(src: &SourceFile, opts: &RunOptions) -> Result<(), Failure> {
-    let (module, program) = compile_for(src, opts.kernel.as_deref(), &opts.gpu)?;
+    let (module, program) = compile_for(src, opts.kernel.as_deref(), &opts.gpu, &opts.defines)?;
     let kernel = pick(&program, &module, src, opts.kernel.as_deref())?;
     host::check_arg_names(
         kernel,
@@ -736,7 +748,7 @@ pub fn run_keeping(
     interrupt: Option<&exec::Interrupt>,
 ) -> Result<Finished, Failure> {
     let clock = Instant::now();
-    let (module, program) = compile_for(src, opts.kernel.as_deref(), &opts.gpu)?;
+    let (module, program) = compile_for(src, opts.kernel.as_deref(), &opts.gpu, &opts.defines)?;
     let parsed = clock.elapsed();
     let kernel = pick(&program, &module, src, opts.kernel.as_deref())?;
     // The launch section comes from `--launch FILE` when one is given; its diagnostics, `load`
@@ -744,7 +756,7 @@ pub fn run_keeping(
     let setup_file = opts.launch.as_deref().map(read).transpose()?;
     let setup_module = match &setup_file {
         Some(s) => Some(
-            syntax::parse_for(s, opts.gpu.compute_capability)
+            syntax::parse_with(s, opts.gpu.compute_capability, &opts.defines)
                 .map_err(|es| Failure::new(Some(s), es.into_iter().map(Into::into), EXIT_USAGE))?,
         ),
         None => None,

@@ -150,6 +150,8 @@ pub struct TestOptions {
     pub max_block_steps: u64,
     /// How long one launch may run.
     pub timeout: Option<Duration>,
+    /// `-D NAME=VALUE`: macros every file is read with.
+    pub defines: Vec<(String, String)>,
 }
 
 impl Default for TestOptions {
@@ -160,6 +162,7 @@ impl Default for TestOptions {
             max_steps: pipeline::DEFAULT_MAX_STEPS,
             max_block_steps: pipeline::DEFAULT_MAX_BLOCK_STEPS,
             timeout: None,
+            defines: Vec::new(),
         }
     }
 }
@@ -318,7 +321,7 @@ fn run_file_on(path: &Path, opts: &TestOptions, threads: usize) -> Vec<Case> {
         Err(why) => return whole_file(Verdict::Invalid(why)),
     };
     let expected = directives.error.clone();
-    let module = match pipeline::compile_for(&src, None, &defaults(None).gpu) {
+    let module = match pipeline::compile_for(&src, None, &defaults(None).gpu, &opts.defines) {
         Ok((module, _)) => module,
         Err(f) => return whole_file(judge_failure(f, expected.as_deref())),
     };
@@ -339,6 +342,7 @@ fn run_file_on(path: &Path, opts: &TestOptions, threads: usize) -> Vec<Case> {
                 max_block_steps: opts.max_block_steps,
                 timeout: opts.timeout,
                 threads,
+                defines: opts.defines.clone(),
                 ..defaults(Some(kernel.clone()))
             };
             let verdict = match pipeline::run(&src, &run_opts) {

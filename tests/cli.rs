@@ -444,3 +444,36 @@ fn a_latin1_file_is_read_as_latin1() {
         "{err}"
     );
 }
+
+#[test]
+fn dash_d_defines_a_macro_before_the_first_line() {
+    // nvcc's `-D NAME` defines NAME as 1, `-D NAME=VALUE` as VALUE: popsift chooses its
+    // shuffles with `#if` on a CMake-generated macro. Without -D the #else branch stores 0.
+    let p = temp_file(
+        "defines.sk",
+        "#if HAVE_SHFL\n#define V (HAVE_SHFL + WIDTH)\n#else\n#define V 0\n#endif\n\
+         __global__ void k(int* a) { a[0] = V; }\n\
+         launch k { a = zeros(1); block = 1; grid = 1; expect a == [WANT]; }\n",
+    );
+    let p = p.to_str().expect("utf-8");
+    // HAVE_SHFL = 1 (no value), WIDTH = 32: 33.
+    let (code, _, err) = simt(&["run", p, "-D", "HAVE_SHFL", "-DWIDTH=32", "-D", "WANT=33"]);
+    assert_eq!(code, 0, "{err}");
+    // A later -D wins: HAVE_SHFL = 5, so 37; `simt test` and `simt check` take -D too.
+    let (code, out, err) = simt(&["test", p, "-D", "HAVE_SHFL", "-D", "HAVE_SHFL=5", "--define", "WIDTH=32", "-D", "WANT=37"]);
+    assert_eq!(code, 0, "{out}{err}");
+    let (code, _, err) = simt(&["check", p, "-D", "WANT=0"]);
+    assert_eq!(code, 0, "{err}");
+    // Without -D the #else branch runs, and WANT is not defined: the launch section fails.
+    let (code, _, _) = simt(&["run", p, "-D", "WANT=0"]);
+    assert_eq!(code, 0);
+    let (code, _, _) = simt(&["run", p, "-D", "WANT=1"]);
+    assert_eq!(code, 1);
+    // A name that is no identifier, or a function-like macro, is a usage error.
+    let (code, _, err) = simt(&["run", p, "-D", "2X=1"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("is not a macro name"), "{err}");
+    let (code, _, err) = simt(&["run", p, "-D", "F(x)=x"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("object-like macros only"), "{err}");
+}

@@ -151,7 +151,7 @@ pub(super) fn sweep_cmd(a: SweepArgs, paint: Paint) -> Result<u8, Failure> {
         });
     }
     let src = pipeline::read(&a.file)?;
-    pipeline::compile(&src)?;
+    pipeline::compile_with(&src, &a.model.defines)?;
     // Every row names the same arguments: one that matches nothing stops the sweep here.
     if let Some(first) = options.first() {
         pipeline::check_args(&src, first)?;

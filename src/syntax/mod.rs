@@ -81,8 +81,17 @@ pub fn parse(src: &SourceFile) -> Result<ast::Module, Vec<ParseError>> {
 /// (`__CUDA_ARCH__` is 800 for `(8, 0)`): preprocesses it, then reads the result with every span
 /// mapped back into the file.
 pub fn parse_for(src: &SourceFile, cc: (u32, u32)) -> Result<ast::Module, Vec<ParseError>> {
+    parse_with(src, cc, &[])
+}
+
+/// [`parse_for`] with the command line's `-D NAME=VALUE` macros defined before the first line.
+pub fn parse_with(
+    src: &SourceFile,
+    cc: (u32, u32),
+    defines: &[(String, String)],
+) -> Result<ast::Module, Vec<ParseError>> {
     limit_calls(src.text().len());
-    let expanded = preprocess::preprocess(src.text(), preprocess::cuda_arch(cc))?;
+    let expanded = preprocess::preprocess(src.text(), preprocess::cuda_arch(cc), defines)?;
     limit_calls(expanded.text.len());
     let (text, map) = (expanded.text.as_str(), &expanded.map);
     with_stack(text, || {
@@ -320,6 +329,7 @@ fn friendly(rule: Rule) -> Option<&'static str> {
         Rule::postfix => "`[`, `.` or `(`",
         Rule::file | Rule::stray_semicolon => "a kernel, `#define` or `launch` section",
         Rule::directive | Rule::pragma | Rule::pragma_stmt => "a `#` directive",
+        Rule::pragma_op | Rule::kw_pragma_op => "`_Pragma(\"...\")`",
         Rule::arg_value => "an expression",
         Rule::kernel => "`__global__`",
         Rule::launch_bounds => "`__launch_bounds__`",
@@ -329,7 +339,6 @@ fn friendly(rule: Rule) -> Option<&'static str> {
         Rule::params | Rule::param => "a parameter",
         Rule::ty | Rule::qualifier | Rule::scalar_ty => "a type such as `float`",
         Rule::pointer => "`*`",
-        Rule::pragma_op | Rule::kw_pragma_op => "`_Pragma(\"...\")`",
         Rule::reference => "`&`",
         Rule::init_list => "`{`",
         Rule::functional_cast => "a cast such as `int(x)`",

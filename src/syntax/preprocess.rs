@@ -200,9 +200,14 @@ impl SpanMap {
     }
 }
 
-/// Preprocesses a whole file as device code for `__CUDA_ARCH__` `arch`: the text for the grammar
-/// and its map, or every directive and macro use that went wrong.
-pub(crate) fn preprocess(text: &str, arch: u32) -> Result<Expanded, Vec<ParseError>> {
+/// Preprocesses a whole file as device code for `__CUDA_ARCH__` `arch`, with the command line's
+/// `-D NAME=VALUE` macros `defines` defined after the compiler's own (as nvcc's `-D` is): the
+/// text for the grammar and its map, or every directive and macro use that went wrong.
+pub(crate) fn preprocess(
+    text: &str,
+    arch: u32,
+    defines: &[(String, String)],
+) -> Result<Expanded, Vec<ParseError>> {
     let (spliced, splices) = splice(text);
     let mut pp = Pp {
         text: &spliced,
@@ -228,6 +233,9 @@ pub(crate) fn preprocess(text: &str, arch: u32) -> Result<Expanded, Vec<ParseErr
         .copied()
         .chain([("__CUDA_ARCH__", arch.as_str())]);
     for (name, value) in predefined {
+        pp.define_builtin(name, value);
+    }
+    for (name, value) in defines {
         pp.define_builtin(name, value);
     }
     pp.file();
@@ -1719,14 +1727,14 @@ mod tests {
     }
 
     fn expand(text: &str) -> String {
-        match preprocess(text, 900) {
+        match preprocess(text, 900, &[]) {
             Ok(e) => tokens(&e.text),
             Err(es) => panic!("{text:?}: {es:?}"),
         }
     }
 
     fn codes(text: &str) -> Vec<String> {
-        match preprocess(text, 900) {
+        match preprocess(text, 900, &[]) {
             Ok(e) => panic!("{text:?} expanded to {:?}", e.text),
             Err(es) => es
                 .iter()
@@ -2041,7 +2049,7 @@ mod tests {
 
     /// The span of the file that the output text `needle` (its `n`th occurrence) came from.
     fn origin(input: &str, needle: &str, n: usize) -> String {
-        let e = preprocess(input, 900).expect("preprocesses");
+        let e = preprocess(input, 900, &[]).expect("preprocesses");
         let at = e
             .text
             .match_indices(needle)
@@ -2078,7 +2086,7 @@ mod tests {
 
     #[test]
     fn diagnostics_point_into_the_file() {
-        let err = |text: &str| match preprocess(text, 900) {
+        let err = |text: &str| match preprocess(text, 900, &[]) {
             Err(es) => {
                 let s = es[0]
                     .labels()
@@ -2104,7 +2112,7 @@ mod tests {
     #[test]
     fn text_without_directives_is_copied_unchanged() {
         let text = "__global__ void k(float* a) { /* c */ a[0] = 1.0f; } // end\r\n";
-        let e = preprocess(text, 900).expect("preprocesses");
+        let e = preprocess(text, 900, &[]).expect("preprocesses");
         assert_eq!(e.text, text);
         assert_eq!(e.map.span(3, 9), Span::new(3, 9));
     }
@@ -2126,7 +2134,7 @@ mod tests {
                     && text.is_char_boundary(s.start as usize)
                     && text.is_char_boundary(s.end as usize)
             };
-            match preprocess(&text, 900) {
+            match preprocess(&text, 900, &[]) {
                 Ok(e) => {
                     let len = e.text.len();
                     // The parser cuts the output on character boundaries only.

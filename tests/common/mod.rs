@@ -67,6 +67,7 @@ fn run_on(
         probe: simt::exec::Probe::default(),
         progress: false,
         cooperative: false,
+        defines: Vec::new(),
     };
     pipeline::run(&SourceFile::new("test.sk", src), &opts)
 }
