@@ -819,7 +819,11 @@ pub fn run_keeping(
         .sum();
     let max_dyn_smem = match opts.max_dyn_smem {
         Some(b) => Some(b),
-        None => match setup.env.vars.get(&host::setting_key(kernel, "max_dyn_smem")) {
+        None => match setup
+            .env
+            .vars
+            .get(&host::setting_key(kernel, "max_dyn_smem"))
+        {
             Some(host::HostValue::Num { v, .. }) if *v >= 0.0 => Some(*v as u64),
             _ => None,
         },

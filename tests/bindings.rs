@@ -355,7 +355,10 @@ launch k {
     assert!(r.expects.iter().all(|e| e.passed));
     assert_eq!((r.launch.grid, r.launch.block), ([2, 1, 1], [4, 1, 1]));
     // `--arg grid=...` sets the parameter too: ones(8) doubled is 2 everywhere.
-    let with_arg = src.replace("expect out == [0, 2, 4, 6, 8, 10, 12, 14];", "expect out == 2;");
+    let with_arg = src.replace(
+        "expect out == [0, 2, 4, 6, 8, 10, 12, 14];",
+        "expect out == 2;",
+    );
     let r = common::run(&with_arg, &[("grid", "ones(8)")], None, None).expect("runs");
     assert!(r.expects.iter().all(|e| e.passed));
     // A kernel without such a parameter takes `launch_grid` as its grid too.
@@ -373,5 +376,9 @@ launch k {
     let twice = src.replace("launch_grid = 2;", "grid = 2;");
     let f = err(&twice, &[], None, None);
     assert_eq!(codes(&f), ["simt::host::launch_shape"]);
-    assert!(common::describe(&f).contains("`grid` is set twice"), "{}", common::describe(&f));
+    assert!(
+        common::describe(&f).contains("`grid` is set twice"),
+        "{}",
+        common::describe(&f)
+    );
 }

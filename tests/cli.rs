@@ -460,7 +460,18 @@ fn dash_d_defines_a_macro_before_the_first_line() {
     let (code, _, err) = simt(&["run", p, "-D", "HAVE_SHFL", "-DWIDTH=32", "-D", "WANT=33"]);
     assert_eq!(code, 0, "{err}");
     // A later -D wins: HAVE_SHFL = 5, so 37; `simt test` and `simt check` take -D too.
-    let (code, out, err) = simt(&["test", p, "-D", "HAVE_SHFL", "-D", "HAVE_SHFL=5", "--define", "WIDTH=32", "-D", "WANT=37"]);
+    let (code, out, err) = simt(&[
+        "test",
+        p,
+        "-D",
+        "HAVE_SHFL",
+        "-D",
+        "HAVE_SHFL=5",
+        "--define",
+        "WIDTH=32",
+        "-D",
+        "WANT=37",
+    ]);
     assert_eq!(code, 0, "{out}{err}");
     let (code, _, err) = simt(&["check", p, "-D", "WANT=0"]);
     assert_eq!(code, 0, "{err}");

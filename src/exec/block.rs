@@ -1229,7 +1229,9 @@ impl<'a> BlockRunner<'a> {
             Inst::Rounded { op, dir, ty, d, a } => {
                 use crate::value::rounded;
                 if ty == Scalar::F64 {
-                    map3::<f64>(regs, &lanes, d, a, |x, y, z| rounded(op, ty, dir, [x, y, z]))
+                    map3::<f64>(regs, &lanes, d, a, |x, y, z| {
+                        rounded(op, ty, dir, [x, y, z])
+                    })
                 } else {
                     map3::<f32>(regs, &lanes, d, a, |x, y, z| {
                         rounded(op, ty, dir, [x, y, z].map(f64::from)) as f32

@@ -406,7 +406,8 @@ pub fn prepare(
             .insert(setting_key(kernel, "block"), HostValue::Dim(b));
     }
     if let Some(g) = ov.grid {
-        env.vars.insert(setting_key(kernel, "grid"), HostValue::Dim(g));
+        env.vars
+            .insert(setting_key(kernel, "grid"), HostValue::Dim(g));
     }
     let assigned = assigned_names(launch);
     check_arg_names(kernel, launch, ov).map_err(|e| (e, Origin::Flag))?;
@@ -483,7 +484,9 @@ pub fn prepare(
     let dim = |env: &Env, which: &str, span: Span| -> Result<[u32; 3], Failure> {
         let key = setting_key(kernel, which);
         let help = if key == which {
-            format!("pass --{which} X[,Y[,Z]] or set `{which} = ...;` in the kernel's launch section")
+            format!(
+                "pass --{which} X[,Y[,Z]] or set `{which} = ...;` in the kernel's launch section"
+            )
         } else {
             format!(
                 "the kernel has a parameter `{which}`, which `{which} = ...;` sets: give the launch's {which} as `{key} = ...;` in the launch section, or pass --{which} X[,Y[,Z]]"

@@ -286,7 +286,11 @@ pub fn rounded(op: RoundedOp, to: Scalar, dir: Option<Direction>, args: [f64; 3]
             round(p, to, dir)
         }
         RoundedOp::Div | RoundedOp::Rcp => {
-            let (a, b) = if op == RoundedOp::Rcp { (1.0, a) } else { (a, b) };
+            let (a, b) = if op == RoundedOp::Rcp {
+                (1.0, a)
+            } else {
+                (a, b)
+            };
             if !a.is_finite() || !b.is_finite() || a == 0.0 || b == 0.0 {
                 return a / b;
             }
