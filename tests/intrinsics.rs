@@ -875,3 +875,40 @@ launch k {
     // 2 * 4 + 1.
     assert_eq!(a.counters.gatom_instr, 9);
 }
+
+#[test]
+fn a_64_bit_atomic_cas_on_32_bit_memory_takes_two_words() {
+    // nvdiffrast's edge hash: `atomicCAS((unsigned long long*)&p.evHash[i], 0, key)` of `uint4`
+    // memory. The 64-bit element k is words 2k (low, little-endian) and 2k + 1.
+    //  o[0]: slot 0 holds 0 → 5 stored (words 5, 0), old 0.
+    //  o[1]: 5 matches → 0x1_0000_0007 stored (words 7, 1), old 5.
+    //  o[2]: slot 1 holds 0, not 1: no swap, old 0.
+    //  o[3]: slot 2 (words 4, 5) of &h[1]: 0 → 0xffffffff_00000002 (words 2, 4294967295).
+    // Lanes 0..31 then CAS t + 1 into slot 4 + t % 4 in lane order: lanes 0-3 find 0 and store,
+    // the others find the value of lane t % 4, that is t % 4 + 1.
+    let src = r#"
+__global__ void k(uint4* h, unsigned long long* o, unsigned long long* first) {
+    unsigned long long* p = (unsigned long long*)&h[0];
+    int t = threadIdx.x;
+    if (t == 0) {
+        o[0] = atomicCAS(p, 0ull, 5ull);
+        o[1] = atomicCAS(p, 5ull, 0x100000007ull);
+        o[2] = atomicCAS(p + 1, 1ull, 9ull);
+        o[3] = atomicCAS((unsigned long long*)&h[1], 0ull, 0xffffffff00000002ull);
+    }
+    __syncthreads();
+    first[t] = atomicCAS(p + 4 + t % 4, 0ull, (unsigned long long)(t + 1));
+}
+"#;
+    let firsts: Vec<String> = (0..32)
+        .map(|t| if t < 4 { 0 } else { t % 4 + 1 }.to_string())
+        .collect();
+    let full = format!(
+        "{src}\nlaunch k {{ h = zeros(16); o = zeros(4); first = zeros(32); \
+         expect o == [0, 5, 0, 0]; \
+         expect h == [7, 1, 0, 0, 2, 4294967295, 0, 0, 1, 0, 2, 0, 3, 0, 4, 0]; \
+         expect first == [{}]; }}",
+        firsts.join(",")
+    );
+    ok(&full, &[], ONE, [32, 1, 1]);
+}

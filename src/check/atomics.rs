@@ -210,7 +210,9 @@ impl KernelChecker<'_, '_> {
                 )),
             });
         }
-        if !atomic_view(stored, mem.elem) {
+        // A 64-bit atomic on 32-bit integers takes two adjacent elements, low word first.
+        let pair = stored.is_integer() && stored.size() == 4 && mem.elem.size() == 8;
+        if !atomic_view(stored, mem.elem) && !pair {
             return Err(CheckError::Unsupported {
                 what: format!(
                     "`{name}` on `{stored}` memory through a `{}` pointer",

@@ -403,6 +403,34 @@ same_bits!(u32, f32, |x| f32::from_bits(x), |y| y.to_bits());
 same_bits!(f64, u64, |x| x.to_bits(), |y| f64::from_bits(y));
 same_bits!(u64, f64, |x| f64::from_bits(x), |y| y.to_bits());
 
+/// 32-bit integer slots seen through a 64-bit integer pointer (nvdiffrast's `atomicCAS((unsigned
+/// long long*)&hash[i], 0, key)` of `uint4` memory): element `i` is slots `2i` (its low word, as
+/// the GPU is little-endian) and `2i + 1`.
+pub(crate) struct Halves<M>(pub(crate) M);
+
+impl<M: Slots<S = u32>> Slots for Halves<M> {
+    type S = u64;
+    #[inline(always)]
+    fn get(&self, i: usize) -> u64 {
+        u64::from(self.0.get(2 * i)) | u64::from(self.0.get(2 * i + 1)) << 32
+    }
+    #[inline(always)]
+    fn put(&mut self, i: usize, v: u64) {
+        self.0.put(2 * i, v as u32);
+        self.0.put(2 * i + 1, (v >> 32) as u32);
+    }
+    fn get_run(&self, first: usize, dst: &mut [u64]) {
+        for (l, o) in dst.iter_mut().enumerate() {
+            *o = self.get(first + l);
+        }
+    }
+    fn put_run(&mut self, first: usize, src: &[u64]) {
+        for (l, &v) in src.iter().enumerate() {
+            self.put(first + l, v);
+        }
+    }
+}
+
 /// Slots seen through a same-size pointer of the other kind (`atomicCAS` through an `int*` of
 /// `float` memory): every element's bits, unchanged.
 pub(crate) struct Bits<'a, M>(pub(crate) &'a mut M);

@@ -225,6 +225,18 @@ impl BlockRunner<'_> {
         }
     }
 
+    /// Whether a space's elements are 32-bit integers (which a 64-bit atomic takes in pairs).
+    fn holds_words(&self, space: Space, globals: &[Option<GlobalBuf<'_>>]) -> bool {
+        match space {
+            Space::Global(p) => matches!(cells(globals, p), Cells::I32(_) | Cells::U32(_)),
+            Space::Shared(s) => matches!(
+                self.shared[s as usize].data,
+                BufData::I32(_) | BufData::U32(_)
+            ),
+            Space::Local(_) | Space::Choice { .. } => false,
+        }
+    }
+
     fn mem_len(&self, space: Space, globals: &[Option<GlobalBuf<'_>>]) -> usize {
         match space {
             Space::Global(p) => cells(globals, p).len(),
@@ -612,11 +624,15 @@ impl BlockRunner<'_> {
             });
         }
         let width = d.len() as u32;
-        let shift = self.param_shift(pc, space, width, globals)?;
+        // A 64-bit atomic on 32-bit integers: one access of each pair of elements, tracked as
+        // both (`cells` elements per index).
+        let halves = elem.size() == 8 && self.holds_words(space, globals);
+        let cells_per = if halves { 2 } else { width };
+        let shift = self.param_shift(pc, space, cells_per, globals)?;
         self.indices(idx, idx_ty);
         self.shift(shift);
         self.warp_spans(idx, idx_ty, shift);
-        let len = self.mem_len(space, globals) / width as usize;
+        let len = self.mem_len(space, globals) / cells_per as usize;
         if let Some(lane) = coalesce::out_of_bounds(&self.idx, &self.mask, len, &self.spans) {
             return Err(self.oob(pc, space, (lane, idx_ty), width, globals));
         }
@@ -627,13 +643,14 @@ impl BlockRunner<'_> {
         // through a `float*`) is the element's bits in a register of the other kind, so
         // `atomicCAS` compares bits, as the hardware does (`-0.0f` is not `0.0f`).
         let (signed, float_view) = (elem.is_signed(), elem.is_float());
-        for k in 0..width as usize {
-            if width > 1 {
+        for k in 0..cells_per as usize {
+            if cells_per > 1 {
                 for (o, &i) in self.comp.iter_mut().zip(&self.idx) {
-                    *o = i.wrapping_mul(i64::from(width)).wrapping_add(k as i64);
+                    *o = i.wrapping_mul(i64::from(cells_per)).wrapping_add(k as i64);
                 }
             }
-            let regs = [d[k], v[k], cmp.unwrap_or(v[k])];
+            let r = if halves { 0 } else { k };
+            let regs = [d[r], v[r], cmp.unwrap_or(v[r])];
             let (ix, mask) = (if width > 1 { &self.comp } else { &self.idx }, &self.mask);
             macro_rules! rmw {
                 ($slots:expr, $float:expr) => {{
@@ -647,9 +664,12 @@ impl BlockRunner<'_> {
                 }};
             }
             match space {
+                _ if halves && k == 1 => {}
                 Space::Local(_) => unreachable!("exec: local arrays are accessed in `local`"),
                 Space::Choice { .. } => unreachable!("exec: choices are resolved in `choose`"),
                 Space::Global(p) => match cells(globals, p) {
+                    Cells::I32(c) if halves => rmw!(memory::Halves(Global(c)), false),
+                    Cells::U32(c) if halves => rmw!(memory::Halves(Global(c)), false),
                     Cells::I32(c) => rmw!(Global(c), false),
                     Cells::U32(c) => rmw!(Global(c), false),
                     Cells::I64(c) => rmw!(Global(c), false),
@@ -661,6 +681,8 @@ impl BlockRunner<'_> {
                     _ => unreachable!("checker: no atomic on {elem}"),
                 },
                 Space::Shared(s) => match &mut self.shared[s as usize].data {
+                    BufData::I32(v) if halves => rmw!(memory::Halves(Plain(&mut v[..])), false),
+                    BufData::U32(v) if halves => rmw!(memory::Halves(Plain(&mut v[..])), false),
                     BufData::I32(v) => rmw!(Plain(&mut v[..]), false),
                     BufData::U32(v) => rmw!(Plain(&mut v[..]), false),
                     BufData::I64(v) => rmw!(Plain(&mut v[..]), false),
@@ -673,10 +695,10 @@ impl BlockRunner<'_> {
                 },
             }
             match space {
-                Space::Shared(s) => self.track_shared(pc, s, (width, k, false), Op::Atomic),
+                Space::Shared(s) => self.track_shared(pc, s, (cells_per, k, false), Op::Atomic),
                 Space::Global(p) => {
                     if let Some(log) = &mut self.grid_log {
-                        let ix = if width > 1 { &self.comp } else { &self.idx };
+                        let ix = if cells_per > 1 { &self.comp } else { &self.idx };
                         log.note(
                             global(globals, p).array,
                             (&self.mask, ix),
@@ -685,7 +707,7 @@ impl BlockRunner<'_> {
                         );
                     }
                     if let Some(written) = global(globals, p).written {
-                        self.track_written(written, Op::Atomic, width > 1);
+                        self.track_written(written, Op::Atomic, cells_per > 1);
                     }
                 }
                 Space::Local(_) | Space::Choice { .. } => {}
