@@ -64,7 +64,7 @@ launch k {
     f = zeros(2);
     expect o == [0x3eaaaaab, 0x3eaaaaaa, 0x3eaaaaab, 0xbeaaaaab, 0x3f800001, 0x3f800000,
                  0xbf800001, 0x80000000, 0x00000000, 0x3eaaaaab, 0x3fb504f3, 0x3fb504f4,
-                 0x3f3504f3, 0x3f800000, 0xb3800000, 0x7f61b1e6, 0x7f800000, 0x7f7fffff,
+                 0x3f3504f3, 0x3f800000, 0xae800000, 0x7f61b1e6, 0x7f800000, 0x7f7fffff,
                  0x00000002, 0x41c00000, 0x55555556, 0x55555555];
     expect f == [3, 8];
 }
@@ -82,7 +82,8 @@ launch k {
     //       the first is nearer.
     // 13    3 · RN(1/3), RN(1/3) = 0x3eaaaaab = 11184811 · 2^-25: the exact product is
     //       33554433 · 2^-25 = 1 + 2^-25, toward zero 1 = 0x3f800000.
-    // 14    (1 + 2^-17)(1 - 2^-17) - 1 = -2^-34 exactly (0xb3800000): the fused product keeps it.
+    // 14    (1 + 2^-17)(1 - 2^-17) - 1 = -2^-34 exactly: the fused product keeps it; its biased
+    //       exponent is 127 - 34 = 93, so the bits are 0x80000000 | 93 << 23 = 0xae800000.
     // 15    3e38 · 2 - 3e38 = 3e38 (its float 0x7f61b1e6) exactly: no overflow inside an fma.
     // 16-17 6e38 overflows: up is infinity, toward zero the largest float 0x7f7fffff.
     // 18    3 · 2^-150 = 1.5 · 2^-149: halfway between the subnormals 1 and 2 (× 2^-149), ties
