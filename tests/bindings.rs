@@ -370,7 +370,9 @@ launch k {
     let missing = src.replace("launch_grid = 2;", "");
     let f = err(&missing, &[], None, None);
     assert_eq!(codes(&f), ["simt::host::launch_shape"]);
-    let help = miette::Diagnostic::help(&f.errors[0]).map_or(String::new(), |h| h.to_string());
+    let help = miette::Diagnostic::help(&f.errors[0])
+        .map(|h| h.to_string())
+        .unwrap_or_default();
     assert!(help.contains("launch_grid = ...;"), "{help}");
     // `grid` set twice: the second was meant as the shape; refused, naming `launch_grid`.
     let twice = src.replace("launch_grid = 2;", "grid = 2;");

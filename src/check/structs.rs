@@ -628,7 +628,9 @@ impl<'g> KernelChecker<'g, '_> {
         if d.is_union {
             (init_view, split) = union_storage(overlaid, &mut members, &mut views, &mut leaves);
             offset = members.first().map_or(0, |m| m.kind.shape().0);
-            let anonymous: Vec<&str> = (d.fields.iter())
+            let anonymous: Vec<&str> = d
+                .fields
+                .iter()
                 .filter(|f| f.anonymous)
                 .map(|f| f.name.name.as_str())
                 .collect();
