@@ -826,6 +826,23 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                     self.declare_refused(p);
                     continue;
                 }
+                // `negf f`: a struct without data members (a stateless functor) has one byte
+                // in C++ and nothing to read; the launch sets nothing, and calls are inlined.
+                None if !p.ty.pointer && p.ty.base == BaseType::Named => {
+                    match self.struct_type(&p.ty.base_text, p.ty.span) {
+                        Some(Ok(o)) => {
+                            self.objects.push(o);
+                            self.declare(&p.name, Binding::Object(self.objects.len() as u32 - 1));
+                            continue;
+                        }
+                        Some(Err(e)) => {
+                            self.errors.push(e);
+                            self.declare_refused(p);
+                            continue;
+                        }
+                        None => None,
+                    }
+                }
                 None => None,
             };
             let kind = if let Some((_, (elem, width))) = &layout {
