@@ -1,7 +1,7 @@
 //! Function objects: stateless structs passed to kernels by value, and functors that call other functors.
 
 mod common;
-use common::ok;
+use common::{codes, err, ok};
 
 const ONE: [u32; 3] = [1, 1, 1];
 
@@ -38,4 +38,29 @@ __global__ void k(neg<float> f, float* p) { p[threadIdx.x] = f(p[threadIdx.x]); 
 launch k { p = arange(4); expect p == 0 - arange(4); }
 "#;
     ok(src, &[], ONE, [4, 1, 1]);
+}
+
+#[test]
+fn a_functor_that_calls_another_functor_is_no_recursion() {
+    // Both `operator()` take (float, float); the old recursion test compared name and parameter
+    // types only. Lp(t, 2) = max(t, 2) + 1: t = 0, 1, 2, 3 gives 3, 3, 3, 4.
+    let src = r#"
+struct Mx { __device__ float operator()(float x, float y) const { return x < y ? y : x; } };
+struct Lp { __device__ float operator()(float x, float y) const { return Mx()(x, y) + 1; } };
+__global__ void k(float* p) { p[threadIdx.x] = Lp()(p[threadIdx.x], 2.0f); }
+launch k { p = arange(4); expect p == [3, 3, 3, 4]; }
+"#;
+    ok(src, &[], ONE, [4, 1, 1]);
+}
+
+#[test]
+fn a_functor_that_calls_itself_is_still_recursion() {
+    let src = r#"
+struct R { __device__ float operator()(float x) const { return x > 0 ? R()(x - 1) : x; } };
+__global__ void k(float* p) { p[threadIdx.x] = R()(p[threadIdx.x]); }
+launch k { p = arange(4); }
+"#;
+    let f = err(src, &[], Some(ONE), Some([4, 1, 1]));
+    assert_eq!(codes(&f), ["simt::check::unsupported"]);
+    assert!(f.errors[0].to_string().contains("recursive call of `operator()`"));
 }

@@ -1059,9 +1059,10 @@ pub(crate) fn arity(name: &str, found: usize, lo: usize, hi: usize, span: Span) 
 }
 
 /// What tells inlined functions apart, for recursion: overloads of one name are different
-/// functions (helper_math.h's `clamp(float3, ...)` calls `clamp(float, ...)`), so a function is
-/// its name and parameter types.
+/// functions (helper_math.h's `clamp(float3, ...)` calls `clamp(float, ...)`), and so are two
+/// classes' `operator()(float, float)` (warp-ctc's `log_plus` calls `maximum`'s), so a function
+/// is its name, where its definition is written and its parameter types.
 fn inlined_as(f: &ast::Function) -> String {
     let params: Vec<&str> = f.params.iter().map(|p| p.ty.base_text.as_str()).collect();
-    format!("{}({})", f.name.name, params.join(","))
+    format!("{}@{}({})", f.name.name, f.name.span.start, params.join(","))
 }
