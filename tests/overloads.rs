@@ -355,3 +355,39 @@ fn a_launch_section_that_fits_two_kernel_overloads_lists_them() {
         "{text}"
     );
 }
+
+#[test]
+fn a_host_template_max_loses_to_cudas_built_in_max() {
+    // thundersvm's util/common.h: a host `template<class T> T max(T, T)`. For two doubles (and
+    // for int/unsigned, and float/double pairs) CUDA's non-template built-in is an exact match
+    // and wins the tie ([over.match.best]), as nvcc compiles it. t = 0..3: max(t, 1.5) =
+    // 1.5, 1.5, 2, 3; min(t, 2u) = 0, 1, 2, 2; max(1.0f, 0.5) = 1.
+    let src = r#"
+template<class T>
+static inline T max(T x, T y) { return (x > y) ? x : y; }
+template<class T>
+static inline T min(T x, T y) { return (x < y) ? x : y; }
+__global__ void k(double* p, unsigned* q, double* r) {
+    p[threadIdx.x] = max(p[threadIdx.x], 1.5);
+    q[threadIdx.x] = min((int)threadIdx.x, 2u);
+    r[threadIdx.x] = max(1.0f, 0.5);
+}
+launch k { p = arange(4); q = zeros(4); r = zeros(4);
+    expect p == [1.5, 1.5, 2, 3]; expect q == [0, 1, 2, 2]; expect r == full(4, 1); }
+"#;
+    ok(src, &[], [1, 1, 1], [4, 1, 1]);
+}
+
+#[test]
+fn a_host_template_max_that_fits_better_is_still_a_host_call() {
+    // Two `unsigned char`s: the template deduces T = unsigned char (exact), the built-in
+    // max(int, int) needs a promotion, so C++ picks the host template and nvcc refuses the call.
+    let src = r#"
+template<class T>
+static inline T max(T x, T y) { return (x > y) ? x : y; }
+__global__ void k(unsigned char* p) { p[threadIdx.x] = max(p[threadIdx.x], p[0]); }
+launch k { p = zeros(4); }
+"#;
+    let f = err(src, &[], Some([1, 1, 1]), Some([4, 1, 1]));
+    assert_eq!(codes(&f), ["simt::check::host_function"]);
+}

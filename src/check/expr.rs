@@ -1383,9 +1383,12 @@ impl KernelChecker<'_, '_> {
         let name = super::groups::unqualified(name);
         // A function the file defines without `__device__` is host code (nvcc: "calling a
         // __host__ function from a __global__ function is not allowed"), unless a device
-        // function or a CUDA function of that name is there too.
+        // function or a CUDA function of that name is there too, and C++ picks it.
         if let Some(&defined) = self.globals.host_functions.get(name) {
-            if !self.globals.functions.contains_key(name) && math_function(name).is_none() {
+            if !self.globals.functions.contains_key(name)
+                && math_function(name).is_none()
+                && !self.builtin_min_max_fits(name, args)
+            {
                 return Err(CheckError::HostFunction {
                     name: name.to_string(),
                     span: callee.span,

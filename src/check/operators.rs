@@ -336,6 +336,37 @@ impl<'g> KernelChecker<'g, '_> {
         self.overload(name, args)
     }
 
+    /// Whether a call of `min` or `max` with `args` is an exact match for one of CUDA's built-in
+    /// device overloads (math_functions.hpp: `int`/`unsigned` pairs, `long long`/`unsigned long
+    /// long` pairs, `float`/`double` pairs). Then C++ picks the built-in over a file's host
+    /// function of the name: a template `T max(T, T)` loses the tie to the non-template
+    /// ([over.match.best]), and a non-template of the same parameters would redeclare it
+    /// (thundersvm's host `max` beside a kernel's `max(double, double)`). With other arguments
+    /// (`unsigned char`, `short`) the host template fits better than the built-in, and nvcc
+    /// refuses the call from device code.
+    pub(crate) fn builtin_min_max_fits(&mut self, name: &str, args: &[ast::Expr]) -> bool {
+        if !matches!(name, "min" | "max") || args.len() != 2 {
+            return false;
+        }
+        let mut types = Vec::with_capacity(2);
+        for a in args {
+            if self.is_pointer(a) || self.struct_of(a).is_some() {
+                return false;
+            }
+            let Ok(t) = self.expr(a) else {
+                return false;
+            };
+            types.push(self.own_type(a, &t));
+        }
+        let family = |t: Scalar| match t {
+            Scalar::I32 | Scalar::U32 => Some(0),
+            Scalar::I64 | Scalar::U64 => Some(1),
+            Scalar::F32 | Scalar::F64 => Some(2),
+            _ => None,
+        };
+        matches!((family(types[0]), family(types[1])), (Some(a), Some(b)) if a == b)
+    }
+
     /// The best of `candidates` for arguments `given`, and of the built-in taking `builtin`'s
     /// components (`make_int4`: four `int`s) if there is one: the candidate no worse for any
     /// argument and better for one; on a tie a function beats a function template, and the
