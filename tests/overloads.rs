@@ -391,3 +391,39 @@ launch k { p = zeros(4); }
     let f = err(src, &[], Some([1, 1, 1]), Some([4, 1, 1]));
     assert_eq!(codes(&f), ["simt::check::host_function"]);
 }
+
+#[test]
+fn every_compound_assignment_operator_may_be_declared() {
+    // cuda_helper.h's `operator^=(uint2&, uint2)`, and the others, free and as members.
+    // v = (t, 1): ^= (1, 2) gives (t^1, 3); |= 4 on x, &= 6 on y: (t^1 | 4, 3 & 6 = 2);
+    // S s{t + 8}: %= 5, <<= 2, >>= 1: ((t + 8) % 5) * 4 / 2 = 2 * ((t + 8) % 5).
+    // t = 0..3: x = 5, 4, 7, 6; y = 2; s = 6, 8, 0, 2.
+    let src = r#"
+static __device__ __forceinline__ void operator^=(uint2& a, uint2 b) { a.x ^= b.x; a.y ^= b.y; }
+__device__ void operator|=(uint2& a, unsigned b) { a.x |= b; }
+__device__ void operator&=(uint2& a, unsigned b) { a.y &= b; }
+struct S {
+    int v;
+    __device__ S& operator%=(int m) { v = v % m; return *this; }
+    __device__ S& operator<<=(int n) { v = v << n; return *this; }
+    __device__ S& operator>>=(int n) { v = v >> n; return *this; }
+};
+__global__ void k(unsigned* p, int* q) {
+    unsigned t = threadIdx.x;
+    uint2 v = make_uint2(t, 1);
+    v ^= make_uint2(1, 2);
+    v |= 4u;
+    v &= 6u;
+    p[2 * t] = v.x;
+    p[2 * t + 1] = v.y;
+    S s{(int)t + 8};
+    s %= 5;
+    s <<= 2;
+    s >>= 1;
+    q[t] = s.v;
+}
+launch k { p = zeros(8); q = zeros(4);
+    expect p == [5, 2, 4, 2, 7, 2, 6, 2]; expect q == [6, 8, 0, 2]; }
+"#;
+    ok(src, &[], [1, 1, 1], [4, 1, 1]);
+}
