@@ -1003,6 +1003,16 @@ pub enum InitialiserProblem {
         /// Values given.
         given: usize,
     },
+    /// `int{1.5}`, `uint8_t{300}`, `unsigned{-1}`: a constant that braces would narrow.
+    #[error("narrowing conversion of `{value}` from `{from}` to `{to}` inside braces")]
+    Narrowing {
+        /// The constant.
+        value: String,
+        /// Its type.
+        from: String,
+        /// The braced cast's type.
+        to: String,
+    },
 }
 
 impl InitialiserProblem {
@@ -1017,6 +1027,7 @@ impl InitialiserProblem {
             Self::TooManyElements { .. }
             | Self::TooManyForDims { .. }
             | Self::TooManyMembers { .. } => "too many values",
+            Self::Narrowing { .. } => "narrowed by the braces",
         }
     }
 }

@@ -468,6 +468,13 @@ impl KernelChecker<'_, '_> {
                 let f = self.expr(els)?;
                 self.ternary(c, t, f, span)
             }
+            // `uint64_t{x}`: the parser's cast of a brace list of one value or none.
+            ast::ExprKind::Cast { ty, expr } if matches!(&expr.kind, ast::ExprKind::List(items) if items.len() <= 1) => {
+                let ast::ExprKind::List(items) = &expr.kind else {
+                    unreachable!("matched: a brace list")
+                };
+                self.braced_cast(ty, items, span)
+            }
             ast::ExprKind::Cast { ty, expr } if self.is_pointer(expr) => {
                 self.pointer_as_integer(ty, expr, span)
             }

@@ -6,6 +6,7 @@ mod assign_value;
 mod async_copy;
 mod atomics;
 mod barrier;
+mod braced;
 mod cub;
 mod cub_io;
 mod cub_record;

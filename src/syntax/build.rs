@@ -2532,7 +2532,41 @@ impl<'m> Builder<'m> {
                     is_const: false,
                     span: self.span(&ty_pair),
                 };
-                let expr = self.expr(it.next().expect("grammar: cast has an operand"))?;
+                let operand = it.next().expect("grammar: cast has an operand");
+                if operand.as_rule() == Rule::brace_cast {
+                    let list_span = self.span(&operand);
+                    let items = operand
+                        .into_inner()
+                        .map(|p| self.expr(p))
+                        .collect::<Result<Vec<_>>>()?;
+                    // `float2{x}`, `dim3{}`: a vector's or dim3's braces, as `float2{a, b}`.
+                    if matches!(ty.base, BaseType::Vector) || ty.base_text == "dim3" {
+                        return Ok(Expr {
+                            kind: ExprKind::Call {
+                                callee: Ident {
+                                    name: ty.base_text,
+                                    span: ty.span,
+                                },
+                                targs: Vec::new(),
+                                args: items,
+                            },
+                            span,
+                        });
+                    }
+                    // `uint64_t{x}`: a cast of a brace list, which the checker reads with
+                    // list-initialisation's narrowing rule.
+                    return Ok(Expr {
+                        kind: ExprKind::Cast {
+                            ty,
+                            expr: Box::new(Expr {
+                                kind: ExprKind::List(items),
+                                span: list_span,
+                            }),
+                        },
+                        span,
+                    });
+                }
+                let expr = self.expr(operand)?;
                 if ty.base_text == "dim3" {
                     // `dim3(n)` calls dim3's constructor, as `dim3(x, y)` does.
                     return Ok(Expr {
