@@ -49,7 +49,8 @@ launch k { p = zeros(4); expect p == arange(4) * 2; }
 
 /// The code and line:column of the one diagnostic for `p[0] = CAST;`, and its message.
 fn narrowing(cast: &str) -> (Vec<String>, (usize, usize), String) {
-    let src = format!("__global__ void k(int* p) {{ p[0] = {cast}; }}\nlaunch k {{ p = zeros(1); }}\n");
+    let src =
+        format!("__global__ void k(int* p) {{ p[0] = {cast}; }}\nlaunch k {{ p = zeros(1); }}\n");
     let f = err(&src, &[], Some(ONE), Some([1, 1, 1]));
     (codes(&f), position(&f), f.errors[0].to_string())
 }
@@ -61,13 +62,41 @@ fn a_constant_that_braces_narrow_is_an_error() {
     // 300 in char, 2 in bool), an integer a float cannot hold exactly (2^24 + 1), a double
     // beyond float's range. The label is on the value, after `p[0] = T{` (column 36 + len T + 1).
     for (cast, col, message) in [
-        ("int{1.5}", 40, "narrowing conversion of `1.5` from `double` to `int` inside braces"),
-        ("int{2.0f}", 40, "narrowing conversion of `2.0f` from `float` to `int` inside braces"),
-        ("unsigned{-1}", 45, "narrowing conversion of `-1` from `int` to `unsigned` inside braces"),
-        ("char{300}", 41, "narrowing conversion of `300` from `int` to `char` inside braces"),
-        ("bool{2}", 41, "narrowing conversion of `2` from `int` to `bool` inside braces"),
-        ("float{16777217}", 42, "narrowing conversion of `16777217` from `int` to `float` inside braces"),
-        ("float{1e300}", 42, "narrowing conversion of `1e300` from `double` to `float` inside braces"),
+        (
+            "int{1.5}",
+            40,
+            "narrowing conversion of `1.5` from `double` to `int` inside braces",
+        ),
+        (
+            "int{2.0f}",
+            40,
+            "narrowing conversion of `2.0f` from `float` to `int` inside braces",
+        ),
+        (
+            "unsigned{-1}",
+            45,
+            "narrowing conversion of `-1` from `int` to `unsigned` inside braces",
+        ),
+        (
+            "char{300}",
+            41,
+            "narrowing conversion of `300` from `int` to `char` inside braces",
+        ),
+        (
+            "bool{2}",
+            41,
+            "narrowing conversion of `2` from `int` to `bool` inside braces",
+        ),
+        (
+            "float{16777217}",
+            42,
+            "narrowing conversion of `16777217` from `int` to `float` inside braces",
+        ),
+        (
+            "float{1e300}",
+            42,
+            "narrowing conversion of `1e300` from `double` to `float` inside braces",
+        ),
     ] {
         let (codes, at, text) = narrowing(cast);
         assert_eq!(codes, ["simt::check::initialiser"], "{cast}");

@@ -62,5 +62,7 @@ launch k { p = arange(4); }
 "#;
     let f = err(src, &[], Some(ONE), Some([4, 1, 1]));
     assert_eq!(codes(&f), ["simt::check::unsupported"]);
-    assert!(f.errors[0].to_string().contains("recursive call of `operator()`"));
+    assert!(f.errors[0]
+        .to_string()
+        .contains("recursive call of `operator()`"));
 }

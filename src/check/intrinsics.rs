@@ -1064,5 +1064,10 @@ pub(crate) fn arity(name: &str, found: usize, lo: usize, hi: usize, span: Span) 
 /// is its name, where its definition is written and its parameter types.
 fn inlined_as(f: &ast::Function) -> String {
     let params: Vec<&str> = f.params.iter().map(|p| p.ty.base_text.as_str()).collect();
-    format!("{}@{}({})", f.name.name, f.name.span.start, params.join(","))
+    format!(
+        "{}@{}({})",
+        f.name.name,
+        f.name.span.start,
+        params.join(",")
+    )
 }
