@@ -65,6 +65,20 @@ impl MmaOp {
         (self.m * self.n / 32) as usize
     }
 
+    /// One warp's multiply-adds in dense FP16 multiply-adds, the tensor cores' unit of work
+    /// (`docs/gpu-facts.md` §6.7): `m·n·k` for half and bfloat16 inputs (the same rate), twice
+    /// that for tf32 (half the rate), sixteen times for double (1/16), half for 8-bit integers
+    /// (twice the rate). Every shape has an even `m·n·k`.
+    pub fn fp16_fma(&self) -> u64 {
+        let fma = u64::from(self.m) * u64::from(self.n) * u64::from(self.k);
+        match self.input {
+            Scalar::F64 => fma * 16,
+            Scalar::I8 | Scalar::U8 => fma / 2,
+            _ if self.tf32 => fma * 2,
+            _ => fma,
+        }
+    }
+
     /// `D = A * B + C` for one warp, each operand the tile in its storage order (A and B
     /// row- or column-major as declared, C and D row-major); values are exact (`f64` holds
     /// every `half`, `bfloat16`, `float`, `int` and `double`).
@@ -242,5 +256,42 @@ mod tests {
         o.tf32 = true;
         let x = 1.0 + 2f64.powi(-12);
         assert_eq!(o.multiply(&[x], &[1.], &[0.]), vec![1.]);
+    }
+
+    #[test]
+    fn tensor_work_is_counted_at_the_fp16_rate() {
+        // 16×16×16 half: 4096 multiply-adds. bfloat16 runs at the same rate: 4096.
+        let half = op(16, 16, 16, Scalar::F32);
+        assert_eq!(half.fp16_fma(), 4096);
+        let bf16 = MmaOp {
+            input: Scalar::BF16,
+            ..half
+        };
+        assert_eq!(bf16.fp16_fma(), 4096);
+        // 16×16×8 tf32: 2048 at half the rate, 4096 FP16 multiply-adds.
+        let tf32 = MmaOp {
+            k: 8,
+            input: Scalar::F32,
+            tf32: true,
+            ..half
+        };
+        assert_eq!(tf32.fp16_fma(), 4096);
+        // 16×16×16 signed bytes: 4096 at twice the rate, 2048.
+        let s8 = MmaOp {
+            input: Scalar::I8,
+            c: Scalar::I32,
+            d: Scalar::I32,
+            ..half
+        };
+        assert_eq!(s8.fp16_fma(), 2048);
+        // 8×8×4 double: 256 at 1/16 of the rate, 4096.
+        let f64 = MmaOp {
+            m: 8,
+            n: 8,
+            k: 4,
+            input: Scalar::F64,
+            ..op(8, 8, 4, Scalar::F64)
+        };
+        assert_eq!(f64.fp16_fma(), 4096);
     }
 }

@@ -323,3 +323,40 @@ launch k {{ a = arange(256); d = zeros(256); }}
     );
     assert_eq!(with.counters.smem_bank_conflicts, 0);
 }
+
+#[test]
+fn a_wmma_loop_is_bounded_by_the_tensor_cores() {
+    // One block of 4 warps on the H100, each warp 256 half 16×16×16 mma_syncs in an unrolled
+    // loop: 4 × 256 × 4096 = 4 194 304 FP16 multiply-adds on one SM at 2048 a clock = 2048
+    // cycles = 1.0343 µs at 1.98 GHz, above the 0.5 µs DRAM latency of the final store and the
+    // issue slots (about 260 cycles a warp, one scheduler each). Each of D's elements is
+    // 256 × 16 × 1 × 1 = 4096.
+    let src = r#"
+#include <mma.h>
+using namespace nvcuda;
+__global__ void spin(float *d) {
+    wmma::fragment<wmma::matrix_a, 16, 16, 16, half, wmma::row_major> fa;
+    wmma::fragment<wmma::matrix_b, 16, 16, 16, half, wmma::row_major> fb;
+    wmma::fragment<wmma::accumulator, 16, 16, 16, float> acc;
+    wmma::fill_fragment(fa, 1.0f);
+    wmma::fill_fragment(fb, 1.0f);
+    wmma::fill_fragment(acc, 0.0f);
+#pragma unroll
+    for (int i = 0; i < 256; i++) {
+        wmma::mma_sync(acc, fa, fb, acc);
+    }
+    wmma::store_matrix_sync(d + threadIdx.x / 32 * 256, acc, 16, wmma::mem_row_major);
+}
+launch spin {
+    d = zeros(4 * 256);
+    expect d == 4096;
+}
+"#;
+    let r = ok(src, &[], ONE, [128, 1, 1]);
+    assert_eq!(r.counters.tensor_instr, 4 * 256);
+    let t = r.refined.as_ref().expect("a refined estimate");
+    let want = 2048.0 / 1.98e9;
+    assert!((t.t_tensor - want).abs() < 1e-15, "{} vs {want}", t.t_tensor);
+    assert_eq!(t.bound, simt::gpu::Bound::Tensor);
+    assert!(t.t_mem < t.t_tensor && t.t_issue < t.t_tensor);
+}

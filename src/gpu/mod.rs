@@ -46,6 +46,9 @@ pub struct GpuConfig {
     /// Special-function results (reciprocal, square root, exponential, logarithm, sine...) per
     /// clock per SM (`docs/gpu-facts.md` §6.4).
     pub sfu_lanes_per_sm: u32,
+    /// Dense FP16/BF16 tensor-core multiply-adds with FP32 accumulation per clock per SM (a warp's
+    /// 16×16×16 `mma_sync` is 4096; `docs/gpu-facts.md` §6.7).
+    pub tensor_fma_per_sm: u32,
     /// Maximum resident threads per SM.
     pub max_threads_per_sm: u32,
     /// Maximum resident warps per SM (= `max_threads_per_sm / warp_size`).
@@ -241,6 +244,9 @@ struct Product {
     mem_bw: f64,
     l2_bytes: u64,
     l2_bytes_per_clk: Option<f64>,
+    /// Dense FP16 tensor multiply-adds (FP32 accumulation) per clock per SM: a product's number,
+    /// since GeForce parts of a compute capability run them at half the rate of the others.
+    tensor_fma_per_sm: u32,
 }
 
 fn from_cc(c: &CcConstants, p: Product) -> GpuConfig {
@@ -251,6 +257,7 @@ fn from_cc(c: &CcConstants, p: Product) -> GpuConfig {
         mem_bw,
         l2_bytes,
         l2_bytes_per_clk,
+        tensor_fma_per_sm,
     } = p;
     GpuConfig {
         name: name.to_string(),
@@ -261,6 +268,7 @@ fn from_cc(c: &CcConstants, p: Product) -> GpuConfig {
         fp32_lanes_per_sm: c.fp32_lanes_per_sm,
         fp64_lanes_per_sm: c.fp64_lanes_per_sm,
         sfu_lanes_per_sm: 16, // CPG throughput table, CC 7.0-9.0 (docs/gpu-facts.md §6.4)
+        tensor_fma_per_sm,
         max_threads_per_sm: c.max_threads_per_sm,
         max_warps_per_sm: c.max_threads_per_sm / 32,
         max_blocks_per_sm: c.max_blocks_per_sm,
@@ -316,6 +324,7 @@ impl GpuConfig {
                 mem_bw: 3.35e12,
                 l2_bytes: 52428800,
                 l2_bytes_per_clk: Some(5120.0),
+                tensor_fma_per_sm: 2048, // 4 tensor cores × 512 (docs/gpu-facts.md §6.7)
             },
         )
     }
@@ -332,6 +341,7 @@ impl GpuConfig {
                 mem_bw: 2.0e12,
                 l2_bytes: 52428800,
                 l2_bytes_per_clk: Some(5120.0),
+                tensor_fma_per_sm: 2048, // GH100: 4 tensor cores × 512 (docs/gpu-facts.md §6.7)
             },
         )
     }
@@ -349,6 +359,7 @@ impl GpuConfig {
                 mem_bw: 4.8e12,
                 l2_bytes: 52428800,
                 l2_bytes_per_clk: Some(5120.0),
+                tensor_fma_per_sm: 2048, // GH100: 4 tensor cores × 512 (docs/gpu-facts.md §6.7)
             },
         )
     }
@@ -366,6 +377,7 @@ impl GpuConfig {
                 mem_bw: 2.039e12,
                 l2_bytes: 41943040,
                 l2_bytes_per_clk: Some(5120.0),
+                tensor_fma_per_sm: 1024, // 4 tensor cores × 256, A100 whitepaper (docs/gpu-facts.md §6.7)
             },
         )
     }
@@ -382,6 +394,7 @@ impl GpuConfig {
                 mem_bw: 1.555e12,
                 l2_bytes: 41943040,
                 l2_bytes_per_clk: Some(5120.0),
+                tensor_fma_per_sm: 1024, // 4 tensor cores × 256, A100 whitepaper (docs/gpu-facts.md §6.7)
             },
         )
     }
@@ -399,6 +412,7 @@ impl GpuConfig {
                 mem_bw: 300e9,
                 l2_bytes: 50331648,
                 l2_bytes_per_clk: None,
+                tensor_fma_per_sm: 512, // UNVERIFIED: from the 121 TFLOPS dense FP16 datasheet figure (§6.7)
             },
         )
     }
@@ -415,6 +429,7 @@ impl GpuConfig {
                 mem_bw: 1.008e12,
                 l2_bytes: 75497472,
                 l2_bytes_per_clk: None,
+                tensor_fma_per_sm: 256, // UNVERIFIED: GeForce, FP32 accumulation at half rate (§6.7)
             },
         )
     }
@@ -431,6 +446,7 @@ impl GpuConfig {
                 mem_bw: 936e9,
                 l2_bytes: 6291456,
                 l2_bytes_per_clk: None,
+                tensor_fma_per_sm: 256, // UNVERIFIED: GeForce, FP32 accumulation at half rate (§6.7)
             },
         )
     }
@@ -448,6 +464,7 @@ impl GpuConfig {
                 mem_bw: 8.0e12,
                 l2_bytes: 132644864,
                 l2_bytes_per_clk: None,
+                tensor_fma_per_sm: 4096, // UNVERIFIED: from the 2.25 PFLOPS dense FP16 figure (§6.7)
             },
         )
     }
@@ -465,6 +482,7 @@ impl GpuConfig {
                 mem_bw: 900e9,
                 l2_bytes: 6291456,
                 l2_bytes_per_clk: Some(2048.0),
+                tensor_fma_per_sm: 512, // 8 tensor cores × 64, Volta whitepaper (docs/gpu-facts.md §6.7)
             },
         )
     }
@@ -482,6 +500,7 @@ impl GpuConfig {
                 mem_bw: 320e9,
                 l2_bytes: 4194304,
                 l2_bytes_per_clk: None,
+                tensor_fma_per_sm: 512, // UNVERIFIED: Turing's 8 × 64, T4's 65 TFLOPS (§6.7)
             },
         )
     }
@@ -506,6 +525,7 @@ impl GpuConfig {
             ("fp32_lanes_per_sm", self.fp32_lanes_per_sm),
             ("fp64_lanes_per_sm", self.fp64_lanes_per_sm),
             ("sfu_lanes_per_sm", self.sfu_lanes_per_sm),
+            ("tensor_fma_per_sm", self.tensor_fma_per_sm),
             ("max_threads_per_sm", self.max_threads_per_sm),
             ("max_warps_per_sm", self.max_warps_per_sm),
             ("max_blocks_per_sm", self.max_blocks_per_sm),
@@ -766,6 +786,10 @@ mod tests {
         assert_eq!(GpuConfig::a100_sxm().fp64_lanes_per_sm, 32);
         assert_eq!(GpuConfig::rtx4090().fp64_lanes_per_sm, 2);
         assert_eq!(GpuConfig::t4().fp64_lanes_per_sm, 2);
+        // docs/gpu-facts.md §6.7: 8 × 64 (Volta), 4 × 256 (A100), 4 × 512 (H100) a clock.
+        assert_eq!(GpuConfig::v100().tensor_fma_per_sm, 512);
+        assert_eq!(GpuConfig::a100_sxm().tensor_fma_per_sm, 1024);
+        assert_eq!(GpuConfig::h100_sxm().tensor_fma_per_sm, 2048);
         assert_eq!(GpuConfig::v100().sfu_lanes_per_sm, 16);
         assert_eq!(GpuConfig::a100_sxm().max_smem_per_block, 163 * 1024);
     }

@@ -52,6 +52,8 @@ pub enum Bound {
     Fp64,
     /// The special-function unit's (refined estimate only).
     Sfu,
+    /// The tensor cores' multiply-adds take longest (refined estimate only).
+    Tensor,
 }
 
 impl Bound {
@@ -65,6 +67,7 @@ impl Bound {
             Bound::Fp32 => "fp32",
             Bound::Fp64 => "fp64",
             Bound::Sfu => "sfu",
+            Bound::Tensor => "tensor",
         }
     }
 }
@@ -146,6 +149,11 @@ pub struct PipeInstr {
     pub fp64: u64,
     /// Single-precision division and transcendental functions.
     pub sfu: u64,
+    /// Tensor-core multiply-adds of `mma_sync`, in dense FP16 multiply-adds: `m·n·k` per warp for
+    /// half and bfloat16 inputs, twice that for tf32 and sixteen times for double (their rates
+    /// are 1/2 and 1/16 of FP16's), half for 8-bit integers (twice the rate) — `docs/gpu-facts.md`
+    /// §6.7.
+    pub tensor: u64,
     /// Counted in `warp_instr` but absent from the compiled kernel: the loop control and
     /// constant arithmetic of unrolled loops, hoisted invariants, register-array accesses and
     /// multiplies contracted into FMAs (`KernelIr::folded`).
@@ -175,7 +183,7 @@ pub struct CacheTraffic {
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct UnitTime {
     /// The unit: `memory` (DRAM), `l2`, `l1` (the L1/shared-memory data pipe), `issue`, `fp32`,
-    /// `fp64` or `sfu`.
+    /// `fp64`, `sfu` or `tensor`.
     pub unit: Bound,
     /// Seconds the unit needs for the kernel's work at its rate.
     pub t: f64,
@@ -239,18 +247,22 @@ pub struct RefinedTime {
     pub t_fp64: f64,
     /// Time the special-function unit takes, summed over waves.
     pub t_sfu: f64,
+    /// Time the tensor cores take for the `mma_sync` multiply-adds, summed over waves.
+    pub t_tensor: f64,
     /// Time the L2 takes to serve its sectors at its bandwidth (0 without the cache model or
     /// without a published L2 bandwidth for the GPU).
     pub t_l2: f64,
     /// The kernel's duration: the largest of `t_mem`, `t_l2`, `t_l1`, `t_issue`, `t_fp32`,
-    /// `t_fp64`, `t_sfu`. Launch overhead is not in it
+    /// `t_fp64`, `t_sfu`, `t_tensor`. Launch overhead is not in it
     /// (Nsight Compute's Duration excludes it too).
     pub t: f64,
     /// The host's cost of launching the kernel, seconds: beside `t`, not in it.
     pub launch_overhead: f64,
-    /// The largest: `memory` (on a tie too), then `l2`, `l1`, `issue`, `fp32`, `fp64`, `sfu`.
+    /// The largest: `memory` (on a tie too), then `l2`, `l1`, `issue`, `fp32`, `fp64`, `sfu`,
+    /// `tensor`.
     pub bound: Bound,
-    /// Each unit's time and utilisation, in the order memory, l2, l1, issue, fp32, fp64, sfu.
+    /// Each unit's time and utilisation, in the order memory, l2, l1, issue, fp32, fp64, sfu,
+    /// tensor.
     pub units: Vec<UnitTime>,
     /// Whether the first wave's memory time is set by bandwidth or by latency.
     pub memory_limit: MemoryLimit,
@@ -288,7 +300,10 @@ pub struct RefinedTime {
 /// * `t_pipe(m) = m × P / (min(m, n_sm) × lanes / 32 × clock_hz)` for the FP32, FP64 and
 ///   special-function pipes, `P` the pipe's warp instructions per block and `lanes` its results
 ///   per clock per SM (`docs/gpu-facts.md` §6.4): an FP64 kernel on a GPU with 2 FP64 lanes per
-///   SM takes 64 times as long as on one with 128.
+///   SM takes 64 times as long as on one with 128;
+/// * `t_tensor(m) = m × T / (min(m, n_sm) × tensor_fma_per_sm × clock_hz)` with `T` the block's
+///   tensor multiply-adds in dense FP16 multiply-adds (`PipeInstr::tensor`): a warp's 16×16×16
+///   half `mma_sync` is 4096, 4 clocks of an A100 SM's 1024 (`docs/gpu-facts.md` §6.7).
 ///
 /// The three are summed over the waves. The L2 is one unit for the whole GPU: `t_l2 = l2_bytes /
 /// (l2_bytes_per_clk × clock_hz)` with the cache model's L2 traffic (0 without the model or a
@@ -394,16 +409,19 @@ pub fn refined_time(
             0.0
         }
     };
-    // A pipe of `lanes` results per clock per SM passes `lanes / 32` warp instructions a clock.
-    let wave_pipe = |m: f64, n: u64, lanes: u32| {
-        m * per_block(n) / (m.min(n_sm) * f64::from(lanes) / 32.0 * gpu.clock_hz)
+    // A pipe that passes `per_clock` of its operations a clock on each SM with a resident block;
+    // one of `lanes` results per clock passes `lanes / 32` warp instructions.
+    let wave_pipe = |m: f64, n: u64, per_clock: f64| {
+        m * per_block(n) / (m.min(n_sm) * per_clock * gpu.clock_hz)
     };
+    let warps_per_clock = |lanes: u32| f64::from(lanes) / 32.0;
     let p = launch.pipes;
     let wave_pipes = |m: f64| {
         [
-            wave_pipe(m, p.fp32, gpu.fp32_lanes_per_sm),
-            wave_pipe(m, p.fp64, gpu.fp64_lanes_per_sm),
-            wave_pipe(m, p.sfu, gpu.sfu_lanes_per_sm),
+            wave_pipe(m, p.fp32, warps_per_clock(gpu.fp32_lanes_per_sm)),
+            wave_pipe(m, p.fp64, warps_per_clock(gpu.fp64_lanes_per_sm)),
+            wave_pipe(m, p.sfu, warps_per_clock(gpu.sfu_lanes_per_sm)),
+            wave_pipe(m, p.tensor, f64::from(gpu.tensor_fma_per_sm)),
         ]
     };
     let wave_issue = |m: f64| {
@@ -445,7 +463,7 @@ pub fn refined_time(
         (Some(c), Some(bw)) => c.l2_bytes as f64 / bw,
         _ => 0.0,
     };
-    let [t_fp32, t_fp64, t_sfu] = t_pipes;
+    let [t_fp32, t_fp64, t_sfu, t_tensor] = t_pipes;
     let unit_times = [
         (Bound::Memory, t_mem),
         (Bound::L2, t_l2),
@@ -454,6 +472,7 @@ pub fn refined_time(
         (Bound::Fp32, t_fp32),
         (Bound::Fp64, t_fp64),
         (Bound::Sfu, t_sfu),
+        (Bound::Tensor, t_tensor),
     ];
     let t = unit_times.iter().fold(0.0f64, |t, &(_, u)| t.max(u));
     // The first unit that takes the longest: `memory` on a tie.
@@ -524,6 +543,10 @@ pub fn refined_time(
             "each SM's FP32, FP64 and special-function pipes pass {}, {} and {} results per clock (docs/gpu-facts.md §6.4)",
             gpu.fp32_lanes_per_sm, gpu.fp64_lanes_per_sm, gpu.sfu_lanes_per_sm
         ),
+        format!(
+            "each SM's tensor cores do {} dense FP16 multiply-adds per clock with FP32 accumulation; tf32 at half that, 8-bit integers at twice, double at 1/16; a half accumulator is no faster (docs/gpu-facts.md §6.7)",
+            gpu.tensor_fma_per_sm
+        ),
         "each SM's L1/shared data pipe passes one wavefront (128 B) per cycle: a shared-memory pass or one 128-byte line of a global request, so bank conflicts and scattered accesses take time (docs/gpu-facts.md §3.1, §6.3)".to_string(),
         format!(
             "launch overhead {:.1} µs is reported beside the kernel's time, not in it",
@@ -559,6 +582,7 @@ pub fn refined_time(
         t_fp32,
         t_fp64,
         t_sfu,
+        t_tensor,
         t_l2,
         t,
         launch_overhead: gpu.launch_overhead_s,
@@ -786,6 +810,47 @@ mod tests {
         };
         let s = refined_time(&slow, &inputs, &launch).expect("launches");
         assert!(close(s.t_fp64, 32.0 * r.t_fp64));
+    }
+
+    #[test]
+    fn refined_tensor_cores_do_their_fp16_multiply_adds_per_clock() {
+        // 108 blocks of 4 warps (128 threads, 16 registers: 16 blocks per SM, so one partial
+        // wave), each warp 100 half 16×16×16 mma_syncs: 4 × 100 × 4096 = 1 638 400 FP16
+        // multiply-adds and 400 warp instructions per block.
+        // A100 (1024 a clock per SM, 108 SMs, 1.41 GHz): one block per SM, 1600 cycles; issue is
+        // 108 × 400 slots on 432 schedulers = 100 cycles. Bound: tensor.
+        // H100 (2048, 132 SMs): 108 SMs busy, 800 cycles at 1.98 GHz.
+        // V100 (512, 80 SMs): 108 × 1 638 400 / (80 × 512) = 4320 cycles at 1.53 GHz.
+        let n = 108;
+        let inputs = TimeInputs {
+            warp_instr: n * 400,
+            ..TimeInputs::default()
+        };
+        let launch = RefinedInputs {
+            n_blocks: n,
+            request: OccupancyRequest::new(128, 16, 0),
+            mem_requests: 0,
+            load_requests: 0,
+            latency_rounds: 0,
+            global_wavefronts: 0,
+            pipes: PipeInstr {
+                tensor: n * 1_638_400,
+                ..PipeInstr::default()
+            },
+            caches: None,
+        };
+        let a100 = refined_time(&GpuConfig::a100_sxm(), &inputs, &launch).expect("launches");
+        assert!(close(a100.t_tensor, 1600.0 / 1.41e9), "{}", a100.t_tensor);
+        assert!(close(a100.t_issue, 100.0 / 1.41e9), "{}", a100.t_issue);
+        assert_eq!(a100.bound, Bound::Tensor);
+        assert_eq!(a100.t, a100.t_tensor);
+        let unit = a100.units.last().expect("units");
+        assert_eq!((unit.unit, unit.utilisation), (Bound::Tensor, 1.0));
+        let h100 = refined_time(&GpuConfig::h100_sxm(), &inputs, &launch).expect("launches");
+        assert!(close(h100.t_tensor, 800.0 / 1.98e9), "{}", h100.t_tensor);
+        let v100 = refined_time(&GpuConfig::v100(), &inputs, &launch).expect("launches");
+        assert!(close(v100.t_tensor, 4320.0 / 1.53e9), "{}", v100.t_tensor);
+        assert_eq!(Bound::Tensor.to_string(), "tensor");
     }
 
     #[test]

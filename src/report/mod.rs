@@ -433,6 +433,9 @@ fn pipes(ir: &KernelIr, per_inst: &[crate::exec::InstCounters]) -> PipeInstr {
             continue;
         }
         p.sequences += c.warp_instr * u64::from(machine - 1);
+        if let crate::ir::Inst::Mma { id } = inst {
+            p.tensor += c.tensor_instr * ir.mmas[*id as usize].op.fp16_fma();
+        }
         match inst.pipe() {
             Pipe::Fp32 => p.fp32 += c.warp_instr,
             Pipe::Fp64 => p.fp64 += c.warp_instr,

@@ -151,7 +151,7 @@ pub fn render(m: &RunOutput) -> String {
     if c.tensor_instr > 0 {
         let _ = writeln!(
             s,
-            "tensor cores\n  mma_sync  {:>10} warp instructions (wmma::mma_sync; no tensor pipe in the time model)",
+            "tensor cores\n  mma_sync  {:>10} warp instructions (wmma::mma_sync; the refined time's tensor unit)",
             c.tensor_instr
         );
     }
