@@ -356,7 +356,11 @@ launch spin {
     assert_eq!(r.counters.tensor_instr, 4 * 256);
     let t = r.refined.as_ref().expect("a refined estimate");
     let want = 2048.0 / 1.98e9;
-    assert!((t.t_tensor - want).abs() < 1e-15, "{} vs {want}", t.t_tensor);
+    assert!(
+        (t.t_tensor - want).abs() < 1e-15,
+        "{} vs {want}",
+        t.t_tensor
+    );
     assert_eq!(t.bound, simt::gpu::Bound::Tensor);
     assert!(t.t_mem < t.t_tensor && t.t_issue < t.t_tensor);
 }
