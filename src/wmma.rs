@@ -285,13 +285,10 @@ mod tests {
         };
         assert_eq!(s8.fp16_fma(), 2048);
         // 8×8×4 double: 256 at 1/16 of the rate, 4096.
-        let f64 = MmaOp {
-            m: 8,
-            n: 8,
-            k: 4,
+        let double = MmaOp {
             input: Scalar::F64,
             ..op(8, 8, 4, Scalar::F64)
         };
-        assert_eq!(f64.fp16_fma(), 4096);
+        assert_eq!(double.fp16_fma(), 4096);
     }
 }
