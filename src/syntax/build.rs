@@ -1478,6 +1478,7 @@ impl<'m> Builder<'m> {
             .map(|(name, ty)| StmtKind::TypeAlias { name, ty });
         let consts = consts.into_iter().map(|c| StmtKind::Decl {
             ty: c.ty,
+            of: None,
             decls: vec![Declarator::plain(c.name, Some(c.value))],
         });
         Ok(aliases.chain(consts).collect())
