@@ -1774,9 +1774,7 @@ impl<'k> Block<'_, 'k> {
                                 let set = |k: &i128| (lo >> k) % 2 == 1;
                                 let found = match offset {
                                     0 => Some(hi).filter(|k| *k < 32 && set(k)),
-                                    o if o > 0 => {
-                                        (hi..32).filter(set).nth((o - 1) as usize)
-                                    }
+                                    o if o > 0 => (hi..32).filter(set).nth((o - 1) as usize),
                                     o => (0..=hi.min(31)).rev().filter(set).nth((-o - 1) as usize),
                                 };
                                 found.unwrap_or(0xffff_ffff)

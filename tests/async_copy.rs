@@ -200,7 +200,10 @@ __global__ void k(const float* a, float* out) {
 launch k { a = arange(64); out = zeros(32); expect out == 2 * arange(32) + 32; }
 "#;
     assert_eq!(ok(src, &[], ONE, b(32)).counters.race_count, 0);
-    let early = src.replace("float x = s[t];", "float x = s[32 + t];");
+    // Read early, x is 32 + t and out[t] = 2 · (32 + t).
+    let early = src
+        .replace("float x = s[t];", "float x = s[32 + t];")
+        .replace("2 * arange(32) + 32", "2 * arange(32) + 64");
     let r = ok(&early, &[], ONE, b(32));
     assert_eq!(r.races.len(), 1);
     assert_eq!(r.races[0].race.first.kind, RaceKind::AsyncCopy);

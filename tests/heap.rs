@@ -108,11 +108,11 @@ fn a_pointer_to_pointer_parameter_of_a_device_function_is_refused_at_its_name() 
         "{CLASSES}{}",
         r#"
 __device__ float color(float t, hitable **world) { return (*world)->hit(t); }
-__global__ void k(float* out) { out[0] = 1.0f; }
+__global__ void k(float* out) { out[0] = color(1.0f, nullptr); }
 launch k { out = zeros(1); }
 "#
     );
-    // `simt check` checks the function nothing calls, with its parameters as written.
+    // The kernel calls it, so the function is checked with its parameters as written.
     let f = err(&src, &[], Some(ONE), Some(ONE));
     assert_eq!(codes(&f), ["simt::check::unsupported"], "{}", describe(&f));
     // `__device__ float color(float t, hitable **` is 42 characters: `world` is at 43.

@@ -269,7 +269,7 @@ impl KernelChecker<'_, '_> {
                         let [n] = args.as_slice() else {
                             return Err(count(name, "1", args.len(), span));
                         };
-                        let keep = self.const_size(n)? as u32;
+                        let keep = self.stages_kept(n)?;
                         Ok(vec![op(
                             AsyncOp::WaitPrior {
                                 obj: AsyncObj::Primitive,
@@ -371,6 +371,15 @@ impl KernelChecker<'_, '_> {
         Ok(vec![op(o, span)])
     }
 
+    /// The count of `wait_prior`: a constant, 0 (wait for every stage) or more.
+    fn stages_kept(&mut self, n: &ast::Expr) -> Result<u32> {
+        let t = self.expr(n)?;
+        match t.kind {
+            ExprKind::Const(v) if t.ty.is_integer() && v.as_i64() == Some(0) => Ok(0),
+            _ => Ok(self.const_size(n)? as u32),
+        }
+    }
+
     /// `cg::wait(g)` or `cg::wait_prior<n>(g)`: the thread's committed copies but the newest
     /// `n` complete, then the group synchronises.
     fn group_wait(
@@ -385,7 +394,7 @@ impl KernelChecker<'_, '_> {
         };
         let keep = match (name, targs) {
             ("wait", []) => 0,
-            ("wait_prior", [ast::TemplateArg::Value(n)]) => self.const_size(n)? as u32,
+            ("wait_prior", [ast::TemplateArg::Value(n)]) => self.stages_kept(n)?,
             _ => {
                 return Err(CheckError::ArgumentCount {
                     name: name.into(),
