@@ -9,6 +9,9 @@ use simt::value::{rounded, Direction, RoundedOp, Scalar};
 // `sqrt`/`fma`, which honour the rounding mode): `gcc -O0 -frounding-math rounded.c -lm && ./a.out`.
 // Inputs mix subnormals, values near 1, values near the largest finite one, small integers and
 // random bit patterns; some pairs cancel exactly (b = -a) to reach the signed zeros.
+/// One oracle row: the operation, its rounding (`None`: `__frsqrt_rn`'s own), the operands' bits
+/// (the third for `fma`) and the result's bits.
+type Case<B> = (RoundedOp, Option<Direction>, B, B, B, B);
 include!("oracle/rounded_table.rs");
 
 #[test]

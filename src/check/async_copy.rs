@@ -81,12 +81,18 @@ impl KernelChecker<'_, '_> {
         a: &ast::Expr,
     ) -> Result<super::intrinsics::Arg> {
         let found = self.async_obj(a);
-        let fits = match (kind, found) {
-            (AsyncType::Barrier, Some(AsyncObj::Barrier(_))) => true,
-            (AsyncType::Pipeline, Some(AsyncObj::Pipeline { .. } | AsyncObj::Primitive)) => true,
-            (AsyncType::SharedState, Some(AsyncObj::Pipeline { shared: true, .. })) => true,
-            _ => false,
-        };
+        let fits = matches!(
+            (kind, found),
+            (AsyncType::Barrier, Some(AsyncObj::Barrier(_)))
+                | (
+                    AsyncType::Pipeline,
+                    Some(AsyncObj::Pipeline { .. } | AsyncObj::Primitive)
+                )
+                | (
+                    AsyncType::SharedState,
+                    Some(AsyncObj::Pipeline { shared: true, .. })
+                )
+        );
         match (found, fits) {
             (Some(o), true) => Ok(super::intrinsics::Arg::Alias(Binding::Async(o))),
             _ => Err(CheckError::AsyncObject {
@@ -170,8 +176,7 @@ impl KernelChecker<'_, '_> {
         if named.is_none() && made.is_none() {
             return None;
         }
-        Some((|| {
-            match (named, made) {
+        Some(match (named, made) {
             (Some(AsyncType::Barrier | AsyncType::SharedState), _) => Err(CheckError::Unsupported {
                 what: format!("a `{}` in a thread's registers", ty.base_text),
                 span: d.name.span,
@@ -203,8 +208,7 @@ impl KernelChecker<'_, '_> {
                 help: Some("a pipeline comes from `cuda::make_pipeline()`, a token from `bar.arrive()`".into()),
             }),
             (None, None) => unreachable!("one of them is there"),
-        }
-        })())
+        })
     }
 
     /// What `cuda::make_pipeline(...)` or `bar.arrive()` makes.

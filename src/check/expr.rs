@@ -1413,7 +1413,7 @@ impl KernelChecker<'_, '_> {
         {
             return self.group_scan(name, args, span);
         }
-        if let ("alignof", [ast::TemplateArg::Type(t)]) = (name, &targs[..]) {
+        if let ("alignof", [ast::TemplateArg::Type(t)]) = (name, targs) {
             let align = if t.pointer {
                 8
             } else {

@@ -527,7 +527,7 @@ impl<'k> Lowerer<'k> {
                     O::WaitPrior { obj, keep, call } => Ok(A::WaitPrior {
                         obj: *obj,
                         keep: *keep,
-                        call: *call,
+                        call,
                     }),
                 };
                 let inst = match a {

@@ -3542,6 +3542,41 @@ fn unescape(lit: &str) -> String {
     out
 }
 
+/// A C cast `(T)x`. One to a reference type, `(const uint4&)src`, is `*(const uint4*)&src`
+/// ([expr.cast]/4: a `reinterpret_cast` when no `static_cast` applies): the object's bytes seen
+/// as a `T` in place, so that `(uint4&)dst = v;` writes them. The pointer cast keeps `reference`
+/// as the mark of where it came from: `(const float&)i` of an `int` converts the value in C++
+/// (a `static_cast` to a temporary), which the checker refuses rather than read the bits. A cast
+/// to a reference to a pointer, `(float*&)p`, is the pointer's value.
+fn c_cast(mut ty: TypeName, expr: Expr, span: Span) -> ExprKind {
+    if !ty.reference || ty.pointer {
+        ty.reference = false;
+        return ExprKind::Cast {
+            ty,
+            expr: Box::new(expr),
+        };
+    }
+    ty.pointer = true;
+    let at = expr.span;
+    let address = Expr {
+        kind: ExprKind::Unary {
+            op: UnOp::AddrOf,
+            operand: Box::new(expr),
+        },
+        span: at,
+    };
+    ExprKind::Unary {
+        op: UnOp::Deref,
+        operand: Box::new(Expr {
+            kind: ExprKind::Cast {
+                ty,
+                expr: Box::new(address),
+            },
+            span,
+        }),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -3596,40 +3631,5 @@ mod tests {
             panic!("a double literal")
         };
         assert_eq!((value as f32).to_bits(), 0x3f80_0000);
-    }
-}
-
-/// A C cast `(T)x`. One to a reference type, `(const uint4&)src`, is `*(const uint4*)&src`
-/// ([expr.cast]/4: a `reinterpret_cast` when no `static_cast` applies): the object's bytes seen
-/// as a `T` in place, so that `(uint4&)dst = v;` writes them. The pointer cast keeps `reference`
-/// as the mark of where it came from: `(const float&)i` of an `int` converts the value in C++
-/// (a `static_cast` to a temporary), which the checker refuses rather than read the bits. A cast
-/// to a reference to a pointer, `(float*&)p`, is the pointer's value.
-fn c_cast(mut ty: TypeName, expr: Expr, span: Span) -> ExprKind {
-    if !ty.reference || ty.pointer {
-        ty.reference = false;
-        return ExprKind::Cast {
-            ty,
-            expr: Box::new(expr),
-        };
-    }
-    ty.pointer = true;
-    let at = expr.span;
-    let address = Expr {
-        kind: ExprKind::Unary {
-            op: UnOp::AddrOf,
-            operand: Box::new(expr),
-        },
-        span: at,
-    };
-    ExprKind::Unary {
-        op: UnOp::Deref,
-        operand: Box::new(Expr {
-            kind: ExprKind::Cast {
-                ty,
-                expr: Box::new(address),
-            },
-            span,
-        }),
     }
 }

@@ -335,7 +335,7 @@ pub fn rounded(op: RoundedOp, to: Scalar, dir: Option<Direction>, args: [f64; 3]
                     neg: false,
                     m: s,
                     e: -63 - x.e / 2,
-                    sticky: s * s != n || (1u128 << 126) % x.m != 0,
+                    sticky: s * s != n || !(1u128 << 126).is_multiple_of(x.m),
                 }
             };
             round(r, to, dir)

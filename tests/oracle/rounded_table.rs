@@ -1,4 +1,4 @@
-const F32: &[(RoundedOp, Option<Direction>, u32, u32, u32, u32)] = &[
+const F32: &[Case<u32>] = &[
 (RoundedOp::Add, None, 0xfe2cc59b, 0x032a8be5, 0x1875063d, 0xfe2cc59b),
 (RoundedOp::Add, Some(Direction::Zero), 0xfe2cc59b, 0x032a8be5, 0x1875063d, 0xfe2cc59a),
 (RoundedOp::Add, Some(Direction::Up), 0xfe2cc59b, 0x032a8be5, 0x1875063d, 0xfe2cc59a),
@@ -396,7 +396,7 @@ const F32: &[(RoundedOp, Option<Direction>, u32, u32, u32, u32)] = &[
 (RoundedOp::Sqrt, Some(Direction::Up), 0x2a487d96, 0x1f1c053c, 0x7e276e52, 0x34e28d30),
 (RoundedOp::Sqrt, Some(Direction::Down), 0x2a487d96, 0x1f1c053c, 0x7e276e52, 0x34e28d2f),
 ];
-const F64: &[(RoundedOp, Option<Direction>, u64, u64, u64, u64)] = &[
+const F64: &[Case<u64>] = &[
 (RoundedOp::Add, None, 0xffd5935d51d706f9, 0x329b1f6828cd1fd9, 0x7fc289f2d090a281, 0xffd5935d51d706f9),
 (RoundedOp::Add, Some(Direction::Zero), 0xffd5935d51d706f9, 0x329b1f6828cd1fd9, 0x7fc289f2d090a281, 0xffd5935d51d706f8),
 (RoundedOp::Add, Some(Direction::Up), 0xffd5935d51d706f9, 0x329b1f6828cd1fd9, 0x7fc289f2d090a281, 0xffd5935d51d706f8),
