@@ -1,6 +1,6 @@
 //! ATen's packed tensor accessors as kernel parameters (`a[n][c]`, `a.size(d)`), bound to N-d arrays, and the rest of the ATen shim.
 
-mod common;
+use crate::common;
 use common::{codes, err, ok, position};
 
 #[test]

@@ -1,7 +1,7 @@
 //! Pointers converted to integers: byte addresses in simt's memory model, where every buffer
 //! starts on a boundary of at least 256 bytes (as `cudaMalloc` guarantees).
 
-mod common;
+use crate::common;
 use common::{codes, err, ok};
 
 const ONE: [u32; 3] = [1, 1, 1];

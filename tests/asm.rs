@@ -1,6 +1,6 @@
 //! Inline PTX (`asm`): each supported instruction's value derived by hand from the PTX ISA, and its accesses counted as ordinary ones.
 
-mod common;
+use crate::common;
 use common::{codes, err, ok};
 
 const ONE: [u32; 3] = [1, 1, 1];

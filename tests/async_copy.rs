@@ -2,7 +2,7 @@
 //! their data after the wait, their traffic as LDGSTS, the races of touching their bytes before
 //! the wait, and the diagnostics of their barriers and pipelines used wrongly.
 
-mod common;
+use crate::common;
 use common::{codes, err, ok};
 use simt::exec::RaceKind;
 

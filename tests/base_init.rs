@@ -2,7 +2,7 @@
 //! from a class template's instance, as PCL's `PtrStepSz<T> : PtrStep<T> : DevPtr<T>` are: the
 //! base constructor runs first with the arguments, and `DevPtr<T>::data` names the member.
 
-mod common;
+use crate::common;
 use common::{codes, describe, err, ok};
 
 const ONE: [u32; 3] = [1, 1, 1];

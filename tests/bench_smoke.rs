@@ -2,7 +2,7 @@
 //! timing phases, and count the same on one worker and on two. Speed itself is measured by the
 //! bench, never asserted in a test.
 
-mod common;
+use crate::common;
 
 use common::simt;
 

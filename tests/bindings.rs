@@ -1,7 +1,7 @@
 //! Pointer parameters bound the way CUDA host code passes them: at an offset into a host array
 //! (`in = &d_in[3];`), two parameters to one array, and `NULL`. Counters derived by hand.
 
-mod common;
+use crate::common;
 use common::{codes, err, ok, simt};
 
 fn b(x: u32) -> [u32; 3] {

@@ -1,7 +1,7 @@
 //! `__syncthreads_count`, `__syncthreads_and` and `__syncthreads_or`: barriers that also fold a
 //! predicate over the block's threads, counted and checked like `__syncthreads()`.
 
-mod common;
+use crate::common;
 use common::{codes, err, ok};
 
 fn b(x: u32) -> [u32; 3] {

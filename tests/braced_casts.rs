@@ -1,6 +1,6 @@
 //! `uint64_t{x}`, `int{}`: braced functional casts of scalars and C++11's narrowing rule.
 
-mod common;
+use crate::common;
 use common::{codes, err, ok, position};
 
 const ONE: [u32; 3] = [1, 1, 1];

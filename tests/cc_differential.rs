@@ -39,9 +39,9 @@
 //! (default `cc`, then `gcc`). The test is skipped, with a message, when no C compiler runs. The
 //! generated `.sk` and `.c` files of each batch are left in `target/tmp/cc_differential/`.
 //!
-//! A long run: `SIMT_CC_SEED=7 SIMT_CC_CASES=200000 cargo test --release --test cc_differential`.
+//! A long run: `SIMT_CC_SEED=7 SIMT_CC_CASES=200000 cargo test --release --test all cc_differential::`.
 
-mod common;
+use crate::common;
 
 use simt::exec::{self, Args, BufData, Buffer, LaunchConfig};
 use simt::reference;

@@ -1,7 +1,7 @@
 //! Pointers that may point into one of several arrays (`src = dst;` in a loop, `flag ? a : b`):
 //! results checked by expects, counters derived by hand.
 
-mod common;
+use crate::common;
 use common::{codes, err, ok};
 
 const ONE: [u32; 3] = [1, 1, 1];

@@ -1,6 +1,6 @@
 //! The `simt` binary: the README's command, JSON output, exit codes and error objects.
 
-mod common;
+use crate::common;
 use common::simt;
 
 fn temp_file(name: &str, text: &str) -> std::path::PathBuf {

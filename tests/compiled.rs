@@ -3,7 +3,7 @@
 //! threads), so each count is per warp; expected values are derived by hand in the comments,
 //! mostly as the difference between two kernels that differ in one thing.
 
-mod common;
+use crate::common;
 
 /// `(warp_instr, compiled_warp_instr)` of `src` on one warp, with `--arg`s.
 fn counts(src: &str, args: &[(&str, &str)]) -> (u64, u64) {

@@ -2,7 +2,7 @@
 //! which serves one address per transaction (a warp reading one address is one; different
 //! addresses serialise).
 
-mod common;
+use crate::common;
 use common::{codes, err, ok};
 
 const CONV: &str = r#"

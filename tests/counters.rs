@@ -1,6 +1,6 @@
 //! Every counter pinned on small kernels, expected values derived by hand next to each assertion.
 
-mod common;
+use crate::common;
 use common::ok;
 
 const ONE: [u32; 3] = [1, 1, 1];

@@ -1,7 +1,7 @@
 //! Whole `.cu` programs: host code (functions without `__device__`, file-scope variables) is
 //! skipped with a note; kernels and device code run as in a `.sk` file.
 
-mod common;
+use crate::common;
 use common::{codes, err, ok, simt};
 
 /// A CUDA program as it would be written for nvcc: host globals, a host helper, `main` with a

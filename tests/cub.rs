@@ -1,7 +1,7 @@
 //! CUB's warp and block reductions: their results where CUB defines them, and the shuffles,
 //! shared-memory accesses and barrier they are counted as (README, "CUB").
 
-mod common;
+use crate::common;
 use common::{codes, err, ok};
 
 const ONE: [u32; 3] = [1, 1, 1];

@@ -2,7 +2,7 @@
 //! values against an independent model of the published algorithms (`tests/curand_ref.py`,
 //! whose output the constants below are), the state's layout and buffers, and what a call costs.
 
-mod common;
+use crate::common;
 use common::{codes, err, ok};
 
 const ONE: [u32; 3] = [1, 1, 1];

@@ -1,7 +1,7 @@
 //! C++ constructs of real kernels (issue 13), each checked against the same code compiled by
 //! g++ on x86-64 (little-endian, as the GPU) or by hand.
 
-mod common;
+use crate::common;
 use common::{codes, err, ok};
 
 const ONE: [u32; 3] = [1, 1, 1];

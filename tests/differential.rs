@@ -187,7 +187,7 @@ fn fuzz_seeds_agree_with_the_reference() {
 
 /// The real-kernel corpus (`tests/real`, kept out of git: see its README), where it is present:
 /// pointers, local arrays, templates and `__constant__` memory as public kernels use them. About
-/// 10 s, so it runs on request: `cargo test --test differential -- --ignored`.
+/// 10 s, so it runs on request: `cargo test --test all differential:: -- --ignored`.
 #[test]
 #[ignore]
 fn real_kernels_agree_with_the_reference() {

@@ -1,7 +1,7 @@
 //! `dim3`: a kernel or device parameter and a local, CUDA's `uint3` with a constructor whose
 //! missing sizes are 1, set member by member in a launch section.
 
-mod common;
+use crate::common;
 use common::{codes, err, ok};
 
 #[test]

@@ -1,6 +1,6 @@
 //! Every class of bad input ends in a diagnostic with a stable code, a span and an exit status.
 
-mod common;
+use crate::common;
 use common::{codes, describe, err, position};
 
 const ONE: Option<[u32; 3]> = Some([1, 1, 1]);

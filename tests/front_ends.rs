@@ -1,7 +1,7 @@
 //! What front ends besides the CLI rely on (the Python module): a run's arrays by name, values a
 //! caller made, stopping a launch from another thread, and `simt run --html`.
 
-mod common;
+use crate::common;
 
 use std::sync::Arc;
 

@@ -1,6 +1,6 @@
 //! Function objects: stateless structs passed to kernels by value, and functors that call other functors.
 
-mod common;
+use crate::common;
 use common::{codes, err, ok};
 
 const ONE: [u32; 3] = [1, 1, 1];

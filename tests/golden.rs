@@ -6,7 +6,7 @@
 //! After an intended change, regenerate and review the diff:
 //!
 //! ```sh
-//! UPDATE_GOLDEN=1 cargo test --test golden
+//! UPDATE_GOLDEN=1 cargo test --test all golden::
 //! git diff tests/golden
 //! ```
 
@@ -130,7 +130,7 @@ fn reports_match_the_golden_files() {
     }
     assert!(
         problems.is_empty(),
-        "golden reports differ (after an intended change: UPDATE_GOLDEN=1 cargo test --test golden, \
+        "golden reports differ (after an intended change: UPDATE_GOLDEN=1 cargo test --test all golden::, \
 then review `git diff tests/golden`):\n{}",
         problems.join("\n")
     );

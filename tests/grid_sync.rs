@@ -1,7 +1,7 @@
 //! Grid barriers: `this_grid().sync()` in a cooperative launch, its rule that every block be
 //! resident, its deadlocks, and the same results on any number of workers.
 
-mod common;
+use crate::common;
 use common::codes;
 use simt::pipeline::{self, Failure, RunOptions};
 use simt::report::Report;

@@ -1,7 +1,7 @@
 //! Cooperative groups: the block, warp tiles and their collectives, each checked into the
 //! barrier, shuffle, vote or arithmetic it stands for.
 
-mod common;
+use crate::common;
 use common::{codes, err, ok};
 
 const ONE: [u32; 3] = [1, 1, 1];

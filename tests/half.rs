@@ -6,7 +6,7 @@
 //! sign, 5 exponent bits biased by 15, 10 fraction bits: 1.0 is 0x3C00 = 15360. A bfloat16 has 7
 //! fraction bits and float's exponent: 1.0 is 0x3F80 = 16256.
 
-mod common;
+use crate::common;
 use common::{codes, err, ok, run};
 
 const ONE: [u32; 3] = [1, 1, 1];

@@ -1,7 +1,7 @@
 //! Library headers simt reads in place of the real ones (`#include <thrust/complex.h>`):
 //! results as the library computes them, derived by hand beside each case.
 
-mod common;
+use crate::common;
 use common::{codes, err, ok};
 
 const ONE: [u32; 3] = [1, 1, 1];

@@ -2,7 +2,7 @@
 //! `delete` and a `T**` parameter are each refused once, where they are written, and what
 //! follows them is not reported again (docs/heap.md says what supporting them will take).
 
-mod common;
+use crate::common;
 use common::{codes, describe, err, ok, position};
 
 const ONE: [u32; 3] = [1, 1, 1];

@@ -1,7 +1,7 @@
 //! Insight views on the shipped kernels: per-line counters that add up, hints (each rule fired and
 //! not fired), barrier analysis, lane maps and performance gates. Expected values derived by hand.
 
-mod common;
+use crate::common;
 use common::simt;
 
 use serde_json::{json, Value};

@@ -1,6 +1,6 @@
 //! Warp intrinsics, atomics, `__device__` functions and 64-bit types: results and counters by hand.
 
-mod common;
+use crate::common;
 use common::{codes, err, ok};
 
 const ONE: [u32; 3] = [1, 1, 1];

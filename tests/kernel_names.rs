@@ -1,7 +1,7 @@
 //! Kernels defined inside namespaces, named with their namespace in a launch section
 //! (`launch a::b::k`) and with `--kernel a::b::k`.
 
-mod common;
+use crate::common;
 use common::{codes, simt};
 
 const FILE: &str = r#"

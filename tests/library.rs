@@ -1,7 +1,7 @@
 //! CUDA's integer intrinsics, the rest of `<math.h>`, library constants and C's other type names:
 //! expected values come from gcc and numpy, as noted beside each.
 
-mod common;
+use crate::common;
 use common::ok;
 
 const ONE: [u32; 3] = [1, 1, 1];

@@ -3,7 +3,7 @@
 //!
 //! Each test runs on the test harness's own thread (2 MiB of stack), smaller than `main`'s.
 
-mod common;
+use crate::common;
 use common::codes;
 use simt::pipeline::{self, Failure};
 use simt::source::SourceFile;

@@ -2,7 +2,7 @@
 //! for a length known only at run time or of 128 bytes or more; otherwise the widest pieces,
 //! at most 8 bytes, that both pointers' alignment allows).
 
-mod common;
+use crate::common;
 use common::{codes, err, ok};
 
 const ONE: [u32; 3] = [1, 1, 1];

@@ -1,6 +1,6 @@
 //! Structs whose members differ in type, in memory as C lays them out: each member an access of its own size at its byte offset.
 
-mod common;
+use crate::common;
 use common::ok;
 
 /// `struct S { half d; uint8_t q[3]; float f; }`: `d` at byte 0, `q` at 2..4, one byte of

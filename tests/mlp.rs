@@ -3,7 +3,7 @@
 //! Each small launch is one warp (one block of 32 threads), so the numbers are per warp; the
 //! expected values are derived by hand in the comments.
 
-mod common;
+use crate::common;
 
 /// `(loads in flight, requests in flight, latency rounds)` per warp of `src` on one warp.
 fn mlp(src: &str, args: &[(&str, &str)]) -> (f64, f64, f64) {

@@ -1,7 +1,7 @@
 //! Overloads as C++ chooses them: free operators by their arguments' types, templates that
 //! differ only in a `volatile` pointee, and reference-to-array parameters.
 
-mod common;
+use crate::common;
 use common::{codes, err, ok, position, simt};
 
 const ONE: [u32; 3] = [1, 1, 1];

@@ -1,6 +1,6 @@
 //! Pointers and local arrays: counters through pointers derived by hand, results checked by expects.
 
-mod common;
+use crate::common;
 use common::{codes, err, ok};
 
 const ONE: [u32; 3] = [1, 1, 1];

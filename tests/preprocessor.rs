@@ -1,7 +1,7 @@
 //! The preprocessor through whole kernels: C's token substitution, conditionals, and
 //! diagnostics that point into the file as written.
 
-mod common;
+use crate::common;
 use common::{codes, err, ok, position};
 
 const ONE: [u32; 3] = [1, 1, 1];

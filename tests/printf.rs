@@ -1,7 +1,7 @@
 //! `printf` in kernels: C's formatting, a deterministic order (blocks, then execution order,
 //! lanes in order) for any number of worker threads, the device buffer's 1 MiB bound.
 
-mod common;
+use crate::common;
 use common::{codes, err, ok};
 
 const ONE: [u32; 3] = [1, 1, 1];

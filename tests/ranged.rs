@@ -1,7 +1,7 @@
 //! Range-based `for` (C++11): over a local array and over an object with `begin()`/`end()`
 //! (TensorFlow's `GpuGridRange`), counted as the loops they stand for.
 
-mod common;
+use crate::common;
 use common::ok;
 
 const ONE: [u32; 3] = [1, 1, 1];

@@ -1,7 +1,7 @@
 //! Engine bugs found by the reference interpreter's property tests, each pinned by the smallest
 //! kernel that showed it. See: issue 6 (reliability), `tests/differential.rs`.
 
-mod common;
+use crate::common;
 use common::{codes, err, ok};
 
 const ONE: [u32; 3] = [1, 1, 1];

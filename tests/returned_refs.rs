@@ -1,6 +1,6 @@
 //! Writes through member functions and operators that return a reference (`v[k] = x`, `m[c][r] += y`, `v.at(k)++`).
 
-mod common;
+use crate::common;
 use common::{codes, err, ok, position};
 
 const ONE: [u32; 3] = [1, 1, 1];

@@ -1,7 +1,7 @@
 //! CUDA's IEEE-rounded arithmetic (`__fadd_rz`, `__ddiv_ru`, `__frsqrt_rn`, `scalbnf`): results
 //! against a C oracle and values derived by hand.
 
-mod common;
+use crate::common;
 use common::ok;
 use simt::value::{rounded, Direction, RoundedOp, Scalar};
 

@@ -1,7 +1,7 @@
 //! `--sample`: a run of some blocks extrapolates every counter to the whole grid, within its
 //! stated error bound, and within 1 % on kernels whose blocks all do the same work.
 
-mod common;
+use crate::common;
 
 use simt::host::{ArgOverride, ArgValue};
 use simt::pipeline::{self, RunOptions, SampleSize};

@@ -4,11 +4,11 @@
 //! After an intended change to the output model, regenerate the shipped schema and review it:
 //!
 //! ```sh
-//! UPDATE_GOLDEN=1 cargo test --test schema
+//! UPDATE_GOLDEN=1 cargo test --test all schema::
 //! git diff schema/
 //! ```
 
-mod common;
+use crate::common;
 
 use std::path::PathBuf;
 
@@ -38,7 +38,7 @@ fn the_shipped_schema_is_the_generated_one() {
     assert!(
         shipped == generated,
         "{SHIPPED} differs from the schema the output model generates: after an intended \
-change, UPDATE_GOLDEN=1 cargo test --test schema, then review `git diff schema/`"
+change, UPDATE_GOLDEN=1 cargo test --test all schema::, then review `git diff schema/`"
     );
     // Each command's document is a definition, and the root is any of them.
     let schema: Value = serde_json::from_str(&generated).expect("the schema is JSON");

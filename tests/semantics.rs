@@ -1,6 +1,6 @@
 //! Results of kernels: C semantics, structured control flow per lane, short-circuit evaluation, shapes.
 
-mod common;
+use crate::common;
 use common::{codes, describe, err, ok};
 
 const ONE: [u32; 3] = [1, 1, 1];

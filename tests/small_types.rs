@@ -2,7 +2,7 @@
 //! template deduction, `auto`, `decltype` and `sizeof` (the kernels in `tests/small_types/`,
 //! whose expected values g++ computed from `small_types.cpp` beside them).
 
-mod common;
+use crate::common;
 use common::simt;
 
 /// `simt test` of `tests/small_types/NAME`: every launch section passes, and there are `launches`.

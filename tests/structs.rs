@@ -1,6 +1,6 @@
 //! Structs and classes with data members: one local per member in registers, one scalar access per member in memory.
 
-mod common;
+use crate::common;
 use common::{codes, err, ok, position};
 
 const ONE: [u32; 3] = [1, 1, 1];

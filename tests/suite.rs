@@ -1,6 +1,6 @@
 //! `simt test`: every shipped kernel passes; failures, expected errors and bad paths are reported.
 
-mod common;
+use crate::common;
 
 use std::path::PathBuf;
 

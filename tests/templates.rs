@@ -1,7 +1,7 @@
 //! Templates, type aliases and `assert`: instances named in launch sections and by `--kernel`,
 //! deduction for calls, diagnostics for what is missing.
 
-mod common;
+use crate::common;
 use common::{codes, err, ok, simt};
 
 const ONE: [u32; 3] = [1, 1, 1];

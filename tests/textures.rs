@@ -3,7 +3,7 @@
 //! texture-request counter. Every expected value is worked out by hand in its comment from the
 //! CUDA C++ Programming Guide's "Texture Fetching" appendix.
 
-mod common;
+use crate::common;
 use common::{codes, err, ok};
 
 /// One fetch per thread of a 1-D texture at the coordinate `xs[i]`.

@@ -1,6 +1,6 @@
 //! Unions, array typedefs, members defined outside their class and brace elision: C++ as kernels write it.
 
-mod common;
+use crate::common;
 use common::{codes, err, ok, position};
 
 /// The one diagnostic of a kernel that does not check: its code, message and position.

@@ -1,7 +1,7 @@
 //! Variadic templates (C++11): type packs deduced from a call's arguments, function parameter
 //! packs, pack expansions in calls, `sizeof...`, `std::forward` and alias templates of packs.
 
-mod common;
+use crate::common;
 use common::{codes, err, ok};
 
 const ONE: [u32; 3] = [1, 1, 1];

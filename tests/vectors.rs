@@ -1,6 +1,6 @@
 //! Vector types: one 8- or 16-byte access per lane, components as scalars, the phase model in shared memory.
 
-mod common;
+use crate::common;
 use common::{codes, err, ok};
 
 const ONE: [u32; 3] = [1, 1, 1];

@@ -2,7 +2,7 @@
 //! object's own class, a base class's members come first in the layout after the vtable pointer,
 //! and a base constructor runs before the derived one.
 
-mod common;
+use crate::common;
 use common::{codes, err, ok};
 
 const ONE: [u32; 3] = [1, 1, 1];

@@ -1,7 +1,7 @@
 //! WMMA (`<mma.h>`): `mma_sync`'s results for every shape and type simt has, and the traffic of
 //! `load_matrix_sync` / `store_matrix_sync` (README, "WMMA").
 
-mod common;
+use crate::common;
 use common::{codes, err, ok};
 
 const ONE: [u32; 3] = [1, 1, 1];
