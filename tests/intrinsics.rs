@@ -912,3 +912,20 @@ __global__ void k(uint4* h, unsigned long long* o, unsigned long long* first) {
     );
     ok(&full, &[], ONE, [32, 1, 1]);
 }
+
+#[test]
+fn a_lane_outside_its_own_mask_is_an_error() {
+    // kaolin's typo: 0xfffffff is seven f's, bits 0-27, so lanes 28-31 call without their bit.
+    let src = "__global__ void k(float* o) {\n    float v = o[threadIdx.x];\n    v += __shfl_down_sync(0xfffffff, v, 1);\n    o[threadIdx.x] = v;\n}\n";
+    let f = err(src, &[("o", "zeros(32)")], Some(ONE), Some([32, 1, 1]));
+    assert_eq!(codes(&f), ["simt::run::lane_not_in_mask"]);
+    // The same holds for votes and __syncwarp: lane 0 calls with a mask of lanes 1-31 only.
+    let src =
+        "__global__ void k(int* o) {\n    __syncwarp(0xfffffffe);\n    o[threadIdx.x] = 1;\n}\n";
+    let f = err(src, &[("o", "zeros(32)")], Some(ONE), Some([32, 1, 1]));
+    assert_eq!(codes(&f), ["simt::run::lane_not_in_mask"]);
+    // Lanes 0-3 in a branch with the mask 0xf: every caller names itself, and the mask names no
+    // lane outside the branch, so the vote runs: 4 lanes of value 1.
+    let src = "__global__ void k(int* o) {\n    if (threadIdx.x < 4) o[threadIdx.x] = __popc(__ballot_sync(0xf, 1));\n}\nlaunch k {\n    o = zeros(8);\n    expect o == [4, 4, 4, 4, 0, 0, 0, 0];\n}\n";
+    ok(src, &[], ONE, [8, 1, 1]);
+}

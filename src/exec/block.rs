@@ -1084,6 +1084,16 @@ impl<'a> BlockRunner<'a> {
             _ => None,
         };
         if let Some(m) = mask_reg {
+            let masks = &self.regs.w[m.0 as usize];
+            if let Some(lane) = warp::outside_own_mask(&self.mask, masks) {
+                return Err(RunError::LaneNotInMask {
+                    span: self.ir.spans[pc],
+                    block: self.block,
+                    thread: self.cfg.thread_of(lane),
+                    lane: (lane % 32) as u32,
+                    mask: masks[lane],
+                });
+            }
             if let Some((lane, missing)) =
                 warp::inactive_in_mask(&self.mask, &self.returned, &self.regs.w[m.0 as usize])
             {

@@ -282,6 +282,25 @@ pub enum RunError {
         /// `__syncthreads`, or the block vote (`__syncthreads_count`, ...).
         barrier: &'static str,
     },
+    /// `v = __shfl_down_sync(0xfffffff, v, 1);` from all 32 lanes: lanes 28-31 leave themselves out.
+    #[error("warp-synchronous operation called by a lane its mask leaves out (mask {mask:#010x})")]
+    #[diagnostic(
+        code(simt::run::lane_not_in_mask),
+        help("every calling lane must set its own bit in the mask: PTX leaves shfl.sync, vote.sync, match.sync, redux.sync and bar.warp.sync undefined for a thread outside the membermask; write the full mask (0xffffffff, eight f's) or `__activemask()`")
+    )]
+    LaneNotInMask {
+        /// The call.
+        #[label("block ({}, {}, {}): thread ({}, {}, {}) is lane {lane} of its warp; bit {lane} of its mask is 0", block[0], block[1], block[2], thread[0], thread[1], thread[2])]
+        span: Span,
+        /// Block index.
+        block: [u32; 3],
+        /// The calling thread.
+        thread: [u32; 3],
+        /// Its lane in the warp.
+        lane: u32,
+        /// The calling thread's mask.
+        mask: u32,
+    },
     /// `if (lane < 16) v = __shfl_down_sync(0xffffffff, v, 1);`
     #[error("warp-synchronous operation with inactive lanes in its mask (mask {mask:#010x})")]
     #[diagnostic(

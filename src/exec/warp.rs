@@ -48,6 +48,17 @@ pub(crate) fn inactive_in_mask(
     None
 }
 
+/// The first active lane whose own bit is missing from its mask. PTX leaves `shfl.sync`,
+/// `vote.sync`, `match.sync`, `redux.sync` and `bar.warp.sync` undefined when the executing thread
+/// is not in the membermask (PTX ISA, each instruction's description).
+pub(crate) fn outside_own_mask(mask: &[bool], masks: &[u32]) -> Option<usize> {
+    mask.iter()
+        .zip(masks)
+        .enumerate()
+        .find(|&(l, (&m, &want))| m && want & (1 << (l % 32)) == 0)
+        .map(|(l, _)| l)
+}
+
 /// Why a shuffle has no answer for a lane.
 pub(crate) enum ShuffleFault {
     /// The lane's width is not a power of two from 1 to 32.
@@ -200,5 +211,22 @@ mod tests {
         // So is one naming lane 3 once it has returned from the kernel.
         returned[3] = true;
         assert_eq!(inactive_in_mask(&mask, &returned, &[u32::MAX; 40]), None);
+    }
+
+    #[test]
+    fn a_calling_lane_must_name_itself() {
+        // 40 lanes, all active: warp 0 is lanes 0-31, warp 1 lanes 32-39. 0x0fffffff (kaolin's
+        // typo for 0xffffffff) leaves out bits 28-31, so lane 28 is the first caller outside its
+        // own mask; in warp 1 the same mask leaves out nobody (lanes 32-39 are bits 0-7).
+        let mask = [true; 40];
+        assert_eq!(outside_own_mask(&mask, &[0x0fff_ffff; 40]), Some(28));
+        assert_eq!(outside_own_mask(&mask[..32], &[u32::MAX; 32]), None);
+        let mut in_warp1 = [u32::MAX; 40];
+        in_warp1[35] = !(1 << 3);
+        assert_eq!(outside_own_mask(&mask, &in_warp1), Some(35));
+        // An inactive lane's mask is not looked at.
+        let mut quiet = mask;
+        quiet[28..32].fill(false);
+        assert_eq!(outside_own_mask(&quiet, &[0x0fff_ffff; 40]), None);
     }
 }
