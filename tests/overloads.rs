@@ -427,3 +427,65 @@ launch k { p = zeros(8); q = zeros(4);
 "#;
     ok(src, &[], [1, 1, 1], [4, 1, 1]);
 }
+
+/// Two function templates that fit a call equally: C++ calls the more specialised one
+/// ([temp.func.order]), in either order of declaration. `sub(V, V)` is more specialised than
+/// `sub(V, S)` (the second deduces from the first with `S = V`, not the other way round), so
+/// `sub(a, b)` of two `float2` computes `a.x - b.x` = 5 - 2 = 3; with a `float` second argument
+/// only `sub(V, S)` deduces, and `a.x - b` = 5 - 1.5 = 3.5.
+#[test]
+fn the_more_specialised_template_wins_a_tie() {
+    let general = "template <typename S, typename V> __device__ V sub(V a, S b) { V r; r.x = a.x - b; r.y = 0; return r; }\n";
+    let special = "template <typename V> __device__ V sub(V a, V b) { V r; r.x = a.x - b.x; r.y = 1; return r; }\n";
+    let kernel = "__global__ void k(float2* o) {\n    o[0] = sub(o[1], o[2]);\n    o[3] = sub(o[1], 1.5f);\n}\nlaunch k {\n    o = [0, 0, 5, 0, 2, 0, 0, 0];\n    expect o == [3, 1, 5, 0, 2, 0, 3.5, 0];\n}\n";
+    for order in [[general, special], [special, general]] {
+        ok(&format!("{}{}{kernel}", order[0], order[1]), &[], ONE, ONE);
+    }
+    // The same for free operators (kaolin's `operator-(V, S)` beside `operator-(V, V)`).
+    let src = "template <typename S, typename V> __device__ V operator-(V a, S b) { V r; r.x = a.x - b; r.y = 0; return r; }\ntemplate <typename V> __device__ V operator-(V a, V b) { V r; r.x = a.x - b.x; r.y = 1; return r; }\n__global__ void k(float2* o) { o[0] = o[1] - o[2]; }\nlaunch k {\n    o = [0, 0, 5, 0, 2, 0];\n    expect o == [3, 1, 5, 0, 2, 0];\n}\n";
+    ok(src, &[], ONE, ONE);
+}
+
+/// Two free operators of one signature told apart by `enable_if` (kaolin's `operator-(V, const
+/// V&)` for 3- and for 2-component `V`): the one whose condition fails for the operands is
+/// discarded, so `float3 - float3` calls the 3-component one: {5, 7, 9} - {1, 2, 3} = {4, 5, 6};
+/// and `float2 - float2` the other, which adds 100 to x: {5, 7} - {1, 2} = {104, 5}.
+#[test]
+fn enable_if_tells_free_operators_of_one_signature_apart() {
+    let src = r#"
+#include <type_traits>
+template <typename V, std::enable_if_t<std::is_same<V, float3>::value>* = nullptr>
+__device__ V operator-(V a, const V& b) { a.x -= b.x; a.y -= b.y; a.z -= b.z; return a; }
+template <typename V, std::enable_if_t<std::is_same<V, float2>::value>* = nullptr>
+__device__ V operator-(V a, const V& b) { a.x -= b.x - 100.0f; a.y -= b.y; return a; }
+__global__ void k(float3* t, float2* d) {
+    t[0] = t[1] - t[2];
+    d[0] = d[1] - d[2];
+}
+launch k {
+    t = [0, 0, 0, 5, 7, 9, 1, 2, 3];
+    d = [0, 0, 5, 7, 1, 2];
+    grid = 1; block = 1;
+    expect t == [4, 5, 6, 5, 7, 9, 1, 2, 3];
+    expect d == [104, 5, 5, 7, 1, 2];
+}
+"#;
+    ok(src, &[], ONE, ONE);
+}
+
+/// A template argument that is a reference to a vector (`float2& yz =
+/// *reinterpret_cast<float2*>(&q.z)`) deduces the vector type, not its component: `sa(yz, yz)`
+/// with q = {1, 2, 3, 4} has yz = {3, 4}, so a.x + 10 × b.y = 3 + 40 = 43.
+#[test]
+fn a_reference_to_a_vector_deduces_the_vector_type() {
+    let src = r#"
+template <typename V> __device__ float sa(const V& a, V b) { return a.x + 10.0f * b.y; }
+__global__ void k(float4* in, float* o) {
+    float4 q = in[0];
+    float2& yz = *reinterpret_cast<float2*>(&q.z);
+    o[0] = sa(yz, yz);
+}
+launch k { in = [1, 2, 3, 4]; o = zeros(1); grid = 1; block = 1; expect o == [43]; }
+"#;
+    ok(src, &[], ONE, ONE);
+}

@@ -1440,3 +1440,29 @@ launch k { o = zeros(8); f = zeros(1); expect o == [2, 0, 0, 7, 5, 6, 8, 0]; exp
 "#;
     ok(src, &[], ONE, ONE);
 }
+
+/// SFINAE through a non-type template parameter, in both of its spellings: `std::enable_if_t<c>*
+/// = nullptr` (a `void*` parameter whose value is never read) and `typename
+/// std::enable_if<c, int>::type = 0` (kaolin). Each overload is discarded where its condition is
+/// false, so `sum2` of a `float2` {1, 2} is 1 + 2 = 3 and of the float 4 is 10 × 4 = 40.
+#[test]
+fn enable_if_as_a_value_parameter_discards_an_overload() {
+    let src = r#"
+#include <type_traits>
+template <typename V, std::enable_if_t<std::is_same<V, float2>::value>* = nullptr>
+__device__ float sum2(const V& a) { return a.x + a.y; }
+template <typename V, typename std::enable_if<std::is_same<V, float>::value, int>::type = 0>
+__device__ float sum2(const V& a) { return 10 * a; }
+__global__ void k(float2* in, float* o) {
+    o[0] = sum2(in[0]);
+    o[1] = sum2(o[1]);
+}
+launch k {
+    in = [1, 2];
+    o = [0, 4];
+    grid = 1; block = 1;
+    expect o == [3, 40];
+}
+"#;
+    ok(src, &[], [1, 1, 1], [1, 1, 1]);
+}

@@ -27,6 +27,7 @@ mod memfn;
 mod objects;
 mod operators;
 mod own_type;
+mod partial_order;
 mod pointer;
 mod print;
 mod returned_ref;

@@ -7,6 +7,7 @@ use std::collections::HashMap;
 use std::rc::Rc;
 
 use super::error::CheckError;
+use super::partial_order::more_specialised;
 use super::structs::Layout;
 use super::{ast, KernelChecker};
 use crate::source::Span;
@@ -140,6 +141,19 @@ impl<'g> KernelChecker<'g, '_> {
             [only] => return Choice::One(only),
             _ => {}
         }
+        // kaolin's `operator-(V, const V&)` twice, for 3- and 2-component `V` by `enable_if`:
+        // the one whose condition fails is discarded (SFINAE). Where every one is, binding the
+        // first names the mismatch.
+        let candidates = if candidates.iter().any(|f| conditional(f)) {
+            let exprs: Vec<ast::Expr> = args.iter().map(|(a, _)| (*a).clone()).collect();
+            match self.substitutable(name, candidates.clone(), &[], &exprs) {
+                Ok(kept) if kept.len() == 1 => return Choice::One(kept[0]),
+                Ok(kept) => kept,
+                Err(_) => candidates,
+            }
+        } else {
+            candidates
+        };
         let given: Vec<Given> = args.iter().map(|(a, l)| self.given(a, l)).collect();
         match self.rank(&candidates, &given, None) {
             Ranked::One(f) => Choice::One(f),
@@ -402,11 +416,18 @@ impl<'g> KernelChecker<'g, '_> {
                     .collect(),
             );
         }
-        // A template, or the built-in (past the end of `candidates`), loses a tie.
+        // A template, or the built-in (past the end of `candidates`), loses a tie; of two
+        // templates, the more specialised wins it.
         let rank_on_tie = |i: usize| match candidates.get(i) {
             Some(f) if f.template.is_empty() => 2,
             Some(_) => 1,
             None => 0,
+        };
+        let wins_tie = |i: usize, j: usize| match (candidates.get(i), candidates.get(j)) {
+            (Some(f), Some(g)) if !f.template.is_empty() && !g.template.is_empty() => {
+                more_specialised(f, g)
+            }
+            _ => rank_on_tie(i) > rank_on_tie(j),
         };
         let better = |i: usize, j: usize| {
             let (a, b) = (
@@ -414,7 +435,7 @@ impl<'g> KernelChecker<'g, '_> {
                 fits[j].as_deref().expect("viable"),
             );
             let no_worse = a.iter().zip(b).all(|(x, y)| x >= y);
-            no_worse && (a.iter().zip(b).any(|(x, y)| x > y) || rank_on_tie(i) > rank_on_tie(j))
+            no_worse && (a.iter().zip(b).any(|(x, y)| x > y) || wins_tie(i, j))
         };
         let viable: Vec<usize> = (0..fits.len()).filter(|&i| fits[i].is_some()).collect();
         let best = viable

@@ -1040,6 +1040,21 @@ impl super::KernelChecker<'_, '_> {
                         (None, Some(d)) => d.clone(),
                         (None, None) => return Err(missing(p, params, span, what)),
                     };
+                    if bound_ty.pointer {
+                        // `std::enable_if_t<c>* = nullptr`: a pointer parameter there only for
+                        // SFINAE; its value, null, is never read.
+                        if is_null(&e) {
+                            continue;
+                        }
+                        return Err(CheckError::Unsupported {
+                            what: format!(
+                                "the template parameter `{}` of pointer type bound to something other than `nullptr`",
+                                p.name.name
+                            ),
+                            span: e.span,
+                            help: Some("pass an integer or a type as the template argument".into()),
+                        });
+                    }
                     let mut e = e;
                     b.expr(&mut e);
                     let value = self.template_value(&e, &bound_ty)?;
@@ -1162,7 +1177,7 @@ impl super::KernelChecker<'_, '_> {
         if !holds {
             return None;
         }
-        Some(match ty {
+        let mut enabled = match ty {
             None => TypeName {
                 base: BaseType::Void,
                 base_text: "void".into(),
@@ -1177,7 +1192,10 @@ impl super::KernelChecker<'_, '_> {
                 span,
             })) => named(n.clone(), *span),
             Some(TemplateArg::Value(_)) => return None,
-        })
+        };
+        // `std::enable_if_t<c>*` is a `void*`.
+        enabled.pointer |= t.pointer;
+        Some(enabled)
     }
 
     /// The integer a value argument stands for.
@@ -2119,5 +2137,14 @@ fn cast_leftmost(ty: TypeName, sign: UnOp, e: Expr, start: Span) -> Expr {
                 span,
             }
         }
+    }
+}
+
+/// `nullptr`, `NULL` or `0`: the null pointer constant.
+fn is_null(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Name(n) => n == "nullptr" || n == "NULL",
+        ExprKind::Int { value, .. } => *value == 0,
+        _ => false,
     }
 }

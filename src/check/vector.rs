@@ -188,8 +188,13 @@ impl KernelChecker<'_, '_> {
     /// for deducing a template parameter from it.
     pub(crate) fn vector_shape(&mut self, e: &ast::Expr) -> Result<Option<(Scalar, u32)>> {
         if let ast::ExprKind::Name(n) = &e.kind {
-            if let Some(Binding::Vector { elem, width, .. }) = self.lookup(n) {
-                return Ok(Some((elem, width)));
+            match self.lookup(n) {
+                Some(Binding::Vector { elem, width, .. }) => return Ok(Some((elem, width))),
+                // `float2& yz = *reinterpret_cast<float2*>(&q.y);`: a reference to a vector.
+                Some(Binding::Ref(i)) if self.ptr_vars[i as usize].pointee.1 > 1 => {
+                    return Ok(Some(self.ptr_vars[i as usize].pointee));
+                }
+                _ => {}
             }
         }
         if matches!(e.kind, ast::ExprKind::Index { .. }) && self.is_vector_place(e) {
