@@ -1011,3 +1011,30 @@ launch k {
 "#;
     ok(src, &[], ONE, [4, 1, 1]);
 }
+
+/// The address of a member of a local struct or vector (`&s.b`, `&q.y`): the local gets an
+/// address, and the pointer reaches its member. `*p = 5` makes s = {1, 5}, so o[0] = 1 + 5 = 6;
+/// `*r = 7` makes q = {1, 7, 3}, so o[1] = 7 and o[2] = r[1] = q.z = 3.
+#[test]
+fn a_member_of_a_local_struct_or_vector_has_an_address() {
+    let src = r#"
+struct S { float a; float b; };
+__global__ void k(float* o) {
+    S s; s.a = 1.0f; s.b = 2.0f;
+    float* p = &s.b;
+    *p = 5.0f;
+    o[0] = s.a + s.b;
+    float3 q = make_float3(1.0f, 2.0f, 3.0f);
+    float* r = &q.y;
+    *r = 7.0f;
+    o[1] = q.y;
+    o[2] = r[1];
+}
+launch k {
+    o = zeros(3);
+    grid = 1; block = 1;
+    expect o == [6, 7, 3];
+}
+"#;
+    ok(src, &[], [1, 1, 1], [1, 1, 1]);
+}

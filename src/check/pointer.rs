@@ -556,7 +556,12 @@ impl KernelChecker<'_, '_> {
             // `&acc[i].y` of a `float4*` buffer (diff-gaussian-rasterization's atomic
             // accumulators) or `&pts[i].b` of a struct buffer: the member's own element, as
             // `(float*)&acc[i] + 1`.
-            ast::ExprKind::Member { base, field } if matches!(base.kind, ast::ExprKind::Index { .. }) => {
+            ast::ExprKind::Member { base, field }
+                if matches!(
+                    base.kind,
+                    ast::ExprKind::Index { .. } | ast::ExprKind::Name(_)
+                ) =>
+            {
                 let place = match self.member_place(operand) {
                     Some(p) => Some(p),
                     None => self.component(base, field, span),

@@ -48,7 +48,7 @@ pub(crate) fn too_deep_expr(e: &Expr) -> Option<Span> {
     walk(vec![(Node::Expr(e), 1)], |_, depth| depth > MAX_DEPTH)
 }
 
-/// The names a body takes the address of (`&v`), shadowing ignored.
+/// The names a body takes the address of (`&v`, or of a member: `&s.b`), shadowing ignored.
 pub fn addressed_names(body: &[Stmt]) -> HashSet<&str> {
     let mut names = HashSet::new();
     walk(
@@ -63,7 +63,12 @@ pub fn addressed_names(body: &[Stmt]) -> HashSet<&str> {
                 ..
             }) = node
             {
-                if let ExprKind::Name(n) = &operand.kind {
+                // `&x`, and `&s.b` / `&q.y`, whose struct or vector must have an address too.
+                let mut root = operand.as_ref();
+                while let ExprKind::Member { base, .. } = &root.kind {
+                    root = base;
+                }
+                if let ExprKind::Name(n) = &root.kind {
                     names.insert(n.as_str());
                 }
             }
