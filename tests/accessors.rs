@@ -171,6 +171,27 @@ launch k {
     ok(src, &[], [1, 1, 1], [1, 1, 1]);
 }
 
+/// `inf` and `nan` (and C's `INFINITY`, `NAN`) name the special floats in a launch section: a
+/// max-pool's `-inf` fill. `fmaxf(-inf, 2)` is 2; an element left alone stays `-inf`, equal to
+/// itself; `nan` is unequal to everything, as in C, so `isnan` is how a kernel sees it.
+#[test]
+fn a_launch_section_names_infinity_and_nan() {
+    let src = r#"
+__global__ void k(float* m, float* q) {
+    m[0] = fmaxf(m[0], 2.0f);
+    q[0] = isnan(q[0]) ? 1.0f : 0.0f;
+}
+launch k {
+    m = full(2, -inf);
+    q = full(1, NAN);
+    grid = 1; block = 1;
+    expect m == [2, -INFINITY];
+    expect q == [1];
+}
+"#;
+    ok(src, &[], [1, 1, 1], [1, 1, 1]);
+}
+
 #[test]
 fn a_tensor_info_locates_elements_by_its_sizes_and_strides() {
     let src = r#"

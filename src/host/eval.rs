@@ -310,6 +310,12 @@ impl Env {
             ExprKind::Name(n) if !self.vars.contains_key(n) && (n == "NULL" || n == "nullptr") => {
                 Ok(HostValue::Null)
             }
+            ExprKind::Name(n) if !self.vars.contains_key(n) && special_float(n).is_some() => {
+                Ok(HostValue::Num {
+                    v: special_float(n).expect("matched"),
+                    float: true,
+                })
+            }
             ExprKind::Name(n) => self
                 .vars
                 .get(n)
@@ -1157,6 +1163,16 @@ fn elements(v: &HostValue, span: Span) -> Result<Cow<'_, [f64]>> {
             "here",
             None,
         )),
+    }
+}
+
+/// The launch section's names of the special floats: numpy's `inf` and `nan`, C's `INFINITY`
+/// and `NAN`.
+fn special_float(name: &str) -> Option<f64> {
+    match name {
+        "inf" | "INFINITY" => Some(f64::INFINITY),
+        "nan" | "NAN" => Some(f64::NAN),
+        _ => None,
     }
 }
 

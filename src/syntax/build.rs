@@ -3138,10 +3138,10 @@ struct OutOfClass {
     is_ctor: bool,
 }
 
-/// `k<64, 64, 8>` without spaces: how a launch section and `--kernel` name an instance.
+/// `k<64,64,8>` for `k<64, 64, 8>`, `k<float,unsigned int>`: how a launch section and `--kernel`
+/// name an instance (see [`super::canonical_kernel_name`]).
 pub(crate) fn instance_name(name: &str, args: &str) -> String {
-    let args: String = args.split_whitespace().collect();
-    format!("{name}{args}")
+    super::canonical_kernel_name(&format!("{name}{args}"))
 }
 
 fn is_keyword(rule: Rule) -> bool {
@@ -3580,6 +3580,19 @@ fn c_cast(mut ty: TypeName, expr: Expr, span: Span) -> ExprKind {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn instance_names_keep_one_space_between_words() {
+        assert_eq!(instance_name("k", "<64, 64, 8>"), "k<64,64,8>");
+        assert_eq!(
+            instance_name("k", "<float, float,  unsigned   int>"),
+            "k<float,float,unsigned int>"
+        );
+        assert_eq!(
+            instance_name("k", "< unsigned long long >"),
+            "k<unsigned long long>"
+        );
+    }
 
     #[test]
     fn literals_follow_c() {

@@ -24,13 +24,11 @@ pub fn param_type(p: &Param) -> String {
     )
 }
 
-/// A kernel's name as given on the command line, in the program's spelling: `k<64,8>` for
-/// `k<64, 8>`; an overload's signature keeps one space between words only
-/// (`k(unsigned, const float *)` is `k(unsigned,const float*)`).
+/// A kernel's name as given on the command line, in the program's spelling: one space between
+/// two words and none elsewhere, so `k<64, 8>` is `k<64,8>`, `k<float, unsigned int>` is
+/// `k<float,unsigned int>` and an overload's `k(unsigned, const float *)` is
+/// `k(unsigned,const float*)`.
 pub fn canonical_kernel_name(text: &str) -> String {
-    if !text.contains('(') {
-        return text.split_whitespace().collect();
-    }
     let words = text.split_whitespace().collect::<Vec<_>>().join(" ");
     let word_char = |c: char| c.is_alphanumeric() || c == '_';
     let chars: Vec<char> = words.chars().collect();
