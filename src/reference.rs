@@ -148,6 +148,12 @@ pub enum RefError {
         /// Thread index.
         thread: [u32; 3],
     },
+    /// A thread reached a place the checker marked unreachable (see
+    /// [`crate::check::typed::Fault`]).
+    Fault {
+        /// The engine's code for it.
+        code: &'static str,
+    },
     /// An `assert` false for a thread.
     Assertion {
         /// Block.
@@ -182,6 +188,7 @@ impl RefError {
             RefError::StepLimit => "simt::run::step_limit",
             RefError::Assertion { .. } => "simt::run::assertion",
             RefError::Trap { .. } => "simt::run::trap",
+            RefError::Fault { code } => code,
             RefError::OverlappingCopy { .. } => "simt::run::overlapping_copy",
             RefError::BlockShape => "simt::run::block_shape",
             RefError::Unsupported { .. } => "simt::reference::unsupported",
@@ -1246,6 +1253,16 @@ impl<'k> Block<'_, 'k> {
                     thread: t.idx,
                 })
             }
+            StmtKind::Fault(f) => {
+                return Err(RefError::Fault {
+                    code: match f {
+                        crate::check::typed::Fault::BadDynamicType { .. } => {
+                            "simt::run::bad_dynamic_type"
+                        }
+                        crate::check::typed::Fault::Recursion { .. } => "simt::run::recursion",
+                    },
+                })
+            }
             StmtKind::SyncWarp(_) => {
                 return Err(RefError::Unsupported {
                     what: "__syncwarp()",
@@ -1821,7 +1838,11 @@ impl<'k> Block<'_, 'k> {
                 operand,
                 compare,
             } => {
-                let kind = if std::mem::take(&mut self.discarded) {
+                // The heap's allocator word: simt orders allocations (block, warp, lane), which
+                // one thread at a time in thread order is too.
+                let allocates = matches!(mem.space, Space::Global(p)
+                    if self.kernel.params[p as usize].name == crate::check::heap::HEAP_TOP);
+                let kind = if std::mem::take(&mut self.discarded) || allocates {
                     Kind::Atomic
                 } else {
                     Kind::AtomicUsed

@@ -1,13 +1,14 @@
-//! Device heap memory and pointers stored in memory, which simt does not have yet: `new`,
-//! `delete` and a `T**` parameter are each refused once, where they are written, and what
-//! follows them is not reported again (docs/heap.md says what supporting them will take).
+//! The device heap and pointers stored in memory (docs/heap.md): `T**` parameters are arrays of
+//! pointers, `new`/`delete` and `malloc`/`free` allocate from an 8 MiB heap in block, warp, lane
+//! order, and a stored pointer is the device address simt gives its array.
 
 use crate::common;
 use common::{codes, describe, err, ok, position};
 
 const ONE: [u32; 3] = [1, 1, 1];
 
-/// `hitable`/`sphere` as "Ray Tracing in One Weekend in CUDA" (ch05) declares them, cut down.
+/// `hitable`/`sphere`/`hitable_list` as "Ray Tracing in One Weekend in CUDA" (ch05) declares
+/// them, cut down to one float.
 const CLASSES: &str = r#"
 class hitable {
     public:
@@ -19,7 +20,21 @@ class sphere : public hitable {
         __device__ virtual float hit(float t) const { return t * radius; }
         float radius;
 };
+class hitable_list : public hitable {
+    public:
+        __device__ hitable_list() {}
+        __device__ hitable_list(hitable **l, int n) { list = l; list_size = n; }
+        __device__ virtual float hit(float t) const { return t; }
+        hitable **list;
+        int list_size;
+};
 "#;
+
+/// The device address of byte `offset` of launch array `b` (the `b`-th array bound, in
+/// parameter order, the heap after the kernel's own): `0x7f00_0000_0000 + b * 2^32 + offset`.
+fn address(b: u64, offset: u64) -> u64 {
+    0x7f00_0000_0000 + (b << 32) + offset
+}
 
 /// The line of `needle` in `src`, from 1.
 fn line_of(src: &str, needle: &str) -> usize {
@@ -30,93 +45,137 @@ fn line_of(src: &str, needle: &str) -> usize {
 }
 
 #[test]
-fn device_new_is_refused_once_where_it_is_written() {
-    let src = format!(
-        "{CLASSES}{}",
-        r#"
-__global__ void k(float* out) {
-    hitable* h = new sphere(0.5f);
-    out[0] = h->hit(2.0f);
-}
-launch k { out = zeros(1); }
-"#
-    );
-    let f = err(&src, &[], Some(ONE), Some(ONE));
-    // One diagnostic: the use of `h` on the next line would only repeat it.
-    assert_eq!(codes(&f), ["simt::check::unsupported"], "{}", describe(&f));
-    assert!(
-        describe(&f).contains("`new` in device code"),
-        "{}",
-        describe(&f)
-    );
-    // The statement starts in column 5, after four spaces.
-    assert_eq!(position(&f), (line_of(&src, "new sphere"), 5));
-}
-
-#[test]
-fn device_delete_is_refused_where_it_is_written() {
-    for stmt in ["delete p;", "delete[] p;", "delete *(q + 1);"] {
-        let src = format!(
-            "__global__ void k(float* p, float* q) {{\n    p[0] = 1.0f;\n    {stmt}\n}}\nlaunch k {{ p = zeros(1); q = zeros(2); }}\n"
-        );
-        let f = err(&src, &[], Some(ONE), Some(ONE));
-        assert_eq!(codes(&f), ["simt::check::unsupported"], "{}", describe(&f));
-        assert!(
-            describe(&f).contains("`delete` in device code"),
-            "{}",
-            describe(&f)
-        );
-        // Line 3, column 5.
-        assert_eq!(position(&f), (3, 5), "{stmt}");
-    }
-}
-
-#[test]
-fn a_pointer_to_pointer_kernel_parameter_is_refused_at_its_name_and_the_body_is_not_checked() {
+fn create_world_fills_arrays_of_pointers_with_heap_addresses() {
+    // ch05's `create_world`. `d_list` is array 0, `d_world` array 1, the heap array 2.
+    // sphere: `__vptr` (8 bytes) and `radius` (4), 16 bytes with its 8-byte alignment: the two
+    // spheres take 16 bytes each, at 0 and 16. hitable_list: `__vptr`, `list` (8), `list_size`
+    // (4) = 24 bytes, reserved as 32 (a multiple of 16), at 32.
+    let (s0, s1, w) = (address(2, 0), address(2, 16), address(2, 32));
     let src = format!(
         "{CLASSES}{}",
         r#"
 __global__ void create_world(hitable **d_list, hitable **d_world) {
-    *(d_list) = new sphere(0.5f);
-    *d_world = *d_list;
+    if (threadIdx.x == 0 && blockIdx.x == 0) {
+        *(d_list)   = new sphere(0.5f);
+        *(d_list+1) = new sphere(100);
+        *d_world    = new hitable_list(d_list,2);
+    }
 }
-launch create_world { d_list = zeros(2); d_world = zeros(1); }
+launch create_world { d_list = zeros(2); d_world = zeros(1); expect d_list != 0; expect d_world != 0; }
 "#
     );
-    let f = err(&src, &[], Some(ONE), Some(ONE));
-    // One diagnostic per `T**` parameter, nothing about the body that uses them.
-    assert_eq!(
-        codes(&f),
-        ["simt::check::unsupported", "simt::check::unsupported"],
-        "{}",
-        describe(&f)
+    let src = src.replace(
+        "expect d_world != 0;",
+        &format!("expect d_world != 0; expect d_list == [{s0}, {s1}]; expect d_world == [{w}];"),
     );
-    let text = describe(&f);
-    assert!(text.contains("the parameter `hitable** d_list`, a pointer to a pointer"));
-    assert!(text.contains("the parameter `hitable** d_world`, a pointer to a pointer"));
-    // `__global__ void create_world(` is 29 characters and `hitable **` 10 more: `d_list`
-    // starts in column 40.
-    assert_eq!(
-        position(&f),
-        (line_of(&src, "__global__ void create_world"), 40)
-    );
+    let c = ok(&src, &[], ONE, ONE).counters;
+    // Stores: 2 leaves per sphere, 3 for the list, 3 pointers into the arrays: 10, each one
+    // request of one sector. The three allocations are one atomic each.
+    assert_eq!(c.gst_instr, 10, "{c:?}");
+    assert_eq!(c.gst_sectors, 10, "{c:?}");
+    assert_eq!(c.gatom_instr, 3, "{c:?}");
 }
 
 #[test]
-fn a_pointer_to_pointer_parameter_of_a_device_function_is_refused_at_its_name() {
+fn allocations_go_in_block_then_warp_then_lane_order() {
+    // 2 blocks of 40 threads (two warps each, the second of 8 lanes): every thread allocates a
+    // 4-byte struct, reserved as 16 bytes. Thread t of block b is allocation 40 b + t, in the
+    // order blocks, warps and lanes run, at heap offset 16 (40 b + t); `out` is array 0, the heap
+    // array 1. The same on any number of workers.
+    let expected: Vec<String> = (0..80).map(|k| address(1, 16 * k).to_string()).collect();
+    let src = format!(
+        r#"
+struct S {{ float a; }};
+__global__ void k(S** out) {{
+    out[threadIdx.x + blockIdx.x * blockDim.x] = new S{{1.0f}};
+}}
+launch k {{ out = zeros(80); expect out == [{}]; }}
+"#,
+        expected.join(", ")
+    );
+    for threads in [1, 4] {
+        let r = common::run_threads(&src, &[], [2, 1, 1], [40, 1, 1], threads)
+            .unwrap_or_else(|f| panic!("{}", describe(&f)));
+        assert!(r.expects.iter().all(|e| e.passed), "{threads}: {:?}", r.expects);
+    }
+}
+
+#[test]
+fn objects_on_the_heap_are_read_and_written_through_their_pointers() {
+    // A struct of mixed members built with braces, a float array, bytes from `malloc` viewed
+    // as ints: each written and read back. `f[1]` is never written: the heap starts zeroed.
+    let src = r#"
+struct P { float x; int n; double d; };
+__global__ void k(float* out) {
+    P* p = new P{1.5f, 7, 2.25};
+    float* f = new float[4];
+    int* q = (int*)malloc(2 * sizeof(int));
+    f[2] = 3.0f;
+    q[1] = 40;
+    p->n += q[1];
+    out[0] = p->x;
+    out[1] = p->n;
+    out[2] = p->d;
+    out[3] = f[2] + f[1];
+    delete p;
+    delete[] f;
+    free(q);
+}
+launch k { out = zeros(4); expect out == [1.5, 47, 2.25, 3]; }
+"#;
+    ok(src, &[], ONE, [2, 1, 1]);
+}
+
+#[test]
+fn a_member_function_of_a_heap_object_sees_its_members() {
+    // `s->hit(3)` of a sphere of radius 4 is 12; `s->radius` is 4.
     let src = format!(
         "{CLASSES}{}",
         r#"
-__device__ float color(float t, hitable **world) { return (*world)->hit(t); }
-__global__ void k(float* out) { out[0] = color(1.0f, nullptr); }
-launch k { out = zeros(1); }
+__global__ void k(float* out) {
+    sphere* s = new sphere(4.0f);
+    out[0] = s->radius;
+    out[1] = s->hit(3.0f);
+}
+launch k { out = zeros(2); expect out == [4, 12]; }
 "#
     );
-    // The kernel calls it, so the function is checked with its parameters as written.
-    let f = err(&src, &[], Some(ONE), Some(ONE));
-    assert_eq!(codes(&f), ["simt::check::unsupported"], "{}", describe(&f));
-    // `__device__ float color(float t, hitable **` is 42 characters: `world` is at 43.
-    assert_eq!(position(&f), (line_of(&src, "float color"), 43));
+    ok(&src, &[], ONE, ONE);
+}
+
+#[test]
+fn a_full_heap_gives_null_and_reading_through_it_is_a_null_dereference() {
+    // Each thread asks for 3 MiB: the first two of the 8 MiB heap fit (0 and 3 MiB), the third
+    // (6 MiB + 3 MiB > 8 MiB) gets null, as CUDA's allocator gives.
+    let src = r#"
+__global__ void k(int* out) {
+    char* p = (char*)malloc(3 << 20);
+    out[threadIdx.x] = (p != NULL);
+    if (p == NULL && threadIdx.x == 3) out[4] = p[0];
+}
+launch k { out = zeros(5); expect out == [1, 1, 0, 0, 0]; }
+"#;
+    let f = err(src, &[], Some(ONE), Some([4, 1, 1]));
+    assert_eq!(codes(&f), ["simt::run::null_pointer"], "{}", describe(&f));
+    let ok_src = src.replace("if (p == NULL && threadIdx.x == 3) out[4] = p[0];", "");
+    ok(&ok_src, &[], ONE, [4, 1, 1]);
+}
+
+#[test]
+fn delete_of_something_not_a_pointer_is_refused_where_it_is_written() {
+    let src = "__global__ void k(float* p) {\n    float x = p[0];\n    delete x;\n}\nlaunch k { p = zeros(1); }\n";
+    let f = err(src, &[], Some(ONE), Some(ONE));
+    assert_eq!(codes(&f), ["simt::check::pointer"], "{}", describe(&f));
+    // Line 3, column 12: the operand.
+    assert_eq!(position(&f), (3, 12));
+}
+
+#[test]
+fn new_used_as_a_number_is_refused_at_the_new() {
+    let src = "struct S { float a; };\n__global__ void k(float* p) {\n    p[0] = new S{1.0f};\n}\nlaunch k { p = zeros(1); }\n";
+    let f = err(src, &[], Some(ONE), Some(ONE));
+    assert_eq!(codes(&f), ["simt::check::not_a_value"], "{}", describe(&f));
+    assert_eq!(position(&f), (line_of(src, "new S"), 12));
 }
 
 #[test]
@@ -137,29 +196,135 @@ launch k { out = zeros(1); expect out == [7]; }
 }
 
 #[test]
-fn a_member_call_through_a_pointer_read_from_memory_is_refused_at_the_member() {
-    // ch05's `hitable_list::hit` calls `list[i]->hit(...)` on a `hitable*` read from its
-    // `hitable** list` member.
-    let src = r#"
+fn a_pointer_to_pointer_parameter_of_a_device_function_passes_the_array_on() {
+    // `fill(d, 2)` stores two spheres through a `hitable**` parameter: both slots non-null, the
+    // second 16 bytes after the first (`d` is array 0, the heap array 1).
+    let src = format!(
+        "{CLASSES}{}",
+        r#"
+__device__ void fill(hitable **l, int n) { for (int i = 0; i < n; i++) l[i] = new sphere(i); }
+__global__ void k(hitable **d) { fill(d, 2); }
+launch k { d = zeros(2); expect d == [A, B]; }
+"#
+    )
+    .replace("A, B", &format!("{}, {}", address(1, 0), address(1, 16)));
+    ok(&src, &[], ONE, ONE);
+}
+
+/// ch05's classes with a list whose `hit` sums its members' through `list[i]->hit(t)`.
+const LIST: &str = r#"
 class hitable {
     public:
         __device__ virtual float hit(float t) const = 0;
 };
+class sphere : public hitable {
+    public:
+        __device__ sphere(float r) : radius(r) {}
+        __device__ virtual float hit(float t) const { return t * radius; }
+        float radius;
+};
 class hitable_list : public hitable {
     public:
-        __device__ virtual float hit(float t) const { return list[0]->hit(t); }
+        __device__ hitable_list(hitable **l, int n) { list = l; list_size = n; }
+        __device__ virtual float hit(float t) const {
+            float s = 0;
+            for (int i = 0; i < list_size; i++) s += list[i]->hit(t);
+            return s;
+        }
         hitable **list;
+        int list_size;
 };
+"#;
+
+#[test]
+fn a_virtual_call_through_a_pointer_read_from_memory_runs_the_objects_class() {
+    // Thread 0 makes two spheres (radius 0.5 and 2) and a list of them; after the barrier each
+    // thread t calls the list's `hit(t)`, which calls each sphere's: t * 0.5 + t * 2 = 2.5 t.
+    let src = format!(
+        "{LIST}{}",
+        r#"
+__global__ void k(hitable **d_list, hitable **d_world, float* out) {
+    if (threadIdx.x == 0) {
+        d_list[0] = new sphere(0.5f);
+        d_list[1] = new sphere(2.0f);
+        *d_world = new hitable_list(d_list, 2);
+    }
+    __syncthreads();
+    out[threadIdx.x] = (*d_world)->hit(threadIdx.x);
+}
+launch k { d_list = zeros(2); d_world = zeros(1); out = zeros(4); expect out == [0, 2.5, 5, 7.5]; }
+"#
+    );
+    let c = ok(&src, &[], ONE, [4, 1, 1]).counters;
+    // Loads per warp: `*d_world` and the list's class word (2), the list's `list` and
+    // `list_size` (2), then per sphere its pointer, class word and radius (3 x 2): 10.
+    assert_eq!(c.gld_instr, 10, "{c:?}");
+}
+
+#[test]
+fn lanes_on_objects_of_different_classes_take_their_own_branches() {
+    // Even threads hold a sphere of radius 3, odd ones a list of two of them: `hit(1)` is 3 or
+    // 6. The class test diverges the warp.
+    let src = format!(
+        "{LIST}{}",
+        r#"
+__global__ void k(hitable **d_list, float* out) {
+    int t = threadIdx.x;
+    if (t == 0) {
+        d_list[0] = new sphere(3.0f);
+        d_list[1] = new sphere(3.0f);
+    }
+    __syncthreads();
+    hitable* h = (t % 2 == 0) ? d_list[0] : new hitable_list(d_list, 2);
+    out[t] = h->hit(1.0f);
+}
+launch k { d_list = zeros(2); out = zeros(4); expect out == [3, 6, 3, 6]; }
+"#
+    );
+    let c = ok(&src, &[], ONE, [4, 1, 1]).counters;
+    assert!(c.divergent >= 1, "{c:?}");
+}
+
+#[test]
+fn a_list_inside_a_list_is_recursion_where_a_thread_reaches_it() {
+    // The outer list's `hit` would run `hitable_list::hit` again on the inner list: simt
+    // inlines calls, so the branch that would recurse stops the launch when reached.
+    let src = format!(
+        "{LIST}{}",
+        r#"
+__global__ void k(hitable **d_list, hitable **d_world, float* out) {
+    d_list[0] = new sphere(1.0f);
+    d_list[1] = new hitable_list(d_list, 1);
+    *d_world = new hitable_list(d_list, 2);
+    out[0] = (*d_world)->hit(1.0f);
+}
+launch k { d_list = zeros(2); d_world = zeros(1); out = zeros(1); }
+"#
+    );
+    let f = err(&src, &[], Some(ONE), Some(ONE));
+    assert_eq!(codes(&f), ["simt::run::recursion"], "{}", describe(&f));
+    assert!(describe(&f).contains("`hitable_list::hit`"), "{}", describe(&f));
+    // Without the inner list the same kernel runs: one sphere of radius 1, hit(1) = 1.
+    let flat = src
+        .replace("d_list[1] = new hitable_list(d_list, 1);", "d_list[1] = new sphere(2.0f);")
+        .replace("out = zeros(1); }", "out = zeros(1); expect out == [3]; }");
+    ok(&flat, &[], ONE, ONE);
+}
+
+#[test]
+fn a_virtual_call_on_memory_no_new_made_is_a_bad_dynamic_type() {
+    // `malloc`'s bytes hold no class word (the heap starts zeroed: 0 names no class).
+    let src = format!(
+        "{LIST}{}",
+        r#"
 __global__ void k(float* out) {
-    hitable_list l;
-    out[0] = l.hit(1.0f);
+    hitable* h = (hitable*)malloc(16);
+    out[0] = h->hit(1.0f);
 }
 launch k { out = zeros(1); }
-"#;
-    let f = err(src, &[], Some(ONE), Some(ONE));
-    assert_eq!(codes(&f), ["simt::check::unsupported"], "{}", describe(&f));
-    assert!(describe(&f).contains("through a pointer read from memory"));
-    // `        __device__ virtual float hit(float t) const { return list[0]->` is 70
-    // characters: `hit` is at column 71.
-    assert_eq!(position(&f), (line_of(src, "list[0]->hit"), 71));
+"#
+    );
+    let f = err(&src, &[], Some(ONE), Some(ONE));
+    assert_eq!(codes(&f), ["simt::run::bad_dynamic_type"], "{}", describe(&f));
+    assert_eq!(position(&f).0, line_of(&src, "h->hit"));
 }

@@ -543,6 +543,13 @@ impl KernelChecker<'_, '_> {
                 op_span,
                 value,
             } => self.assignment_value(target, (*op, *op_span), value, span),
+            ast::ExprKind::New { ty, .. } => Err(CheckError::NotAValue {
+                subject: format!("`new {}`", ty.base_text),
+                what: "a pointer".into(),
+                wanted: "a number",
+                span,
+                help: Some("give it to a pointer: `T* p = new T(...);`, or store it in an array of pointers (`d_list[0] = new T(...);`)".into()),
+            }),
             ast::ExprKind::IncDec { target, inc, post } => {
                 let local = match &target.kind {
                     ast::ExprKind::Name(n) => match self.lookup(n) {

@@ -354,9 +354,6 @@ impl KernelChecker<'_, '_> {
                 ),
             });
         }
-        if let Some(p) = f.params.iter().find(|p| p.pointer_to_pointer) {
-            return Err(super::pointer::pointer_to_pointer(p));
-        }
         // Trailing parameters with a default may be left out.
         let required = f
             .params
@@ -440,9 +437,6 @@ impl KernelChecker<'_, '_> {
         };
         // Pointer and reference parameters point into a placeholder array of their type (the
         // function is only checked, never lowered); group parameters are a group of their type.
-        if let Some(p) = f.params.iter().find(|p| p.pointer_to_pointer) {
-            return Err(super::pointer::pointer_to_pointer(p));
-        }
         let mut values = Vec::new();
         for p in &f.params {
             let group = (p.ty.base == ast::BaseType::Named
@@ -464,6 +458,16 @@ impl KernelChecker<'_, '_> {
                 }))
             } else if let (Some(l), false) = (&layout, p.ty.pointer) {
                 Arg::Struct(self.struct_parameter(Rc::clone(l), p), Vec::new())
+            } else if p.pointer_to_pointer {
+                Arg::Pointer(super::pointer::Ptr {
+                    mem: Some(Mem {
+                        space: super::Space::Global(u32::MAX),
+                        elem: crate::value::Scalar::U64,
+                        width: 1,
+                    }),
+                    offset: constant(Value::I64(0), p.name.span),
+                    is_const: false,
+                })
             } else if p.ty.pointer || p.ty.reference {
                 let ptr = self.placeholder_pointer(&p.ty, p.name.span)?;
                 if p.ty.reference {
@@ -662,6 +666,14 @@ impl KernelChecker<'_, '_> {
                     continue;
                 }
                 Arg::Value(v) => v,
+                Arg::Pointer(ptr) if p.pointer_to_pointer => {
+                    // `hitable** l`: a pointer to pointers stored in memory.
+                    let i = self.new_pointer(&p.name, (crate::value::Scalar::U64, 1), false);
+                    self.slot_ptrs.insert(i, p.ty.clone());
+                    body.push(self.point(i, ptr, p.name.span)?);
+                    self.declare(&p.name, Binding::Pointer(i));
+                    continue;
+                }
                 Arg::Pointer(ptr) => {
                     let layout = self.layout_of(&p.ty).transpose()?;
                     let pointee = match &layout {
@@ -1022,7 +1034,7 @@ fn legacy_sync(name: &str) -> Option<&'static str> {
 
 /// A scalar-returning function's result type; `None` for `void`, `auto` (deduced at the first
 /// `return`), pointers and vectors.
-fn return_scalar(f: &ast::Function) -> Result<Option<Scalar>> {
+pub(crate) fn return_scalar(f: &ast::Function) -> Result<Option<Scalar>> {
     Ok(match f.ret.base {
         _ if f.ret.pointer || f.ret.base == ast::BaseType::Vector => None,
         ast::BaseType::Void | ast::BaseType::Auto => None,
@@ -1062,7 +1074,7 @@ pub(crate) fn arity(name: &str, found: usize, lo: usize, hi: usize, span: Span) 
 /// functions (helper_math.h's `clamp(float3, ...)` calls `clamp(float, ...)`), and so are two
 /// classes' `operator()(float, float)` (warp-ctc's `log_plus` calls `maximum`'s), so a function
 /// is its name, where its definition is written and its parameter types.
-fn inlined_as(f: &ast::Function) -> String {
+pub(crate) fn inlined_as(f: &ast::Function) -> String {
     let params: Vec<&str> = f.params.iter().map(|p| p.ty.base_text.as_str()).collect();
     format!(
         "{}@{}({})",

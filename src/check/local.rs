@@ -909,6 +909,7 @@ impl<'a> Facts<'a> {
             | StmtKind::Barrier
             | StmtKind::GridSync
             | StmtKind::Trap
+            | StmtKind::Fault(_)
             | StmtKind::ReturnFn => {}
         }
     }
@@ -1144,6 +1145,7 @@ pub(crate) fn assigned_vars(body: &[Stmt], out: &mut HashSet<VarId>) {
             | StmtKind::Barrier
             | StmtKind::GridSync
             | StmtKind::Trap
+            | StmtKind::Fault(_)
             | StmtKind::ReturnFn => {}
         }
     }

@@ -18,6 +18,7 @@ mod friends;
 mod group_scan;
 mod groups;
 mod half;
+pub mod heap;
 mod half2;
 mod intrinsics;
 mod limits;
@@ -725,6 +726,12 @@ pub(crate) struct KernelChecker<'g, 'e> {
     /// Pointer variables this pass found re-pointed into another array after their first use:
     /// the kernel is checked again with them in `choice_vars`.
     choice_found: Vec<Span>,
+    /// The heap's hidden buffer parameter, once the kernel allocates ([`heap`]).
+    heap: Option<u32>,
+    /// `T** p` kernel parameters: buffers of pointers, each of the type given (`T*`).
+    slot_params: HashMap<u32, ast::TypeName>,
+    /// Pointer variables that point at pointers stored in memory, each of the type given.
+    slot_ptrs: HashMap<u32, ast::TypeName>,
 }
 
 impl<'g, 'e> KernelChecker<'g, 'e> {
@@ -773,6 +780,9 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
             choices: Vec::new(),
             choice_vars: HashSet::new(),
             choice_found: Vec::new(),
+            heap: None,
+            slot_params: HashMap::new(),
+            slot_ptrs: HashMap::new(),
         }
     }
 
@@ -784,8 +794,22 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
         for p in &k.params {
             let mut views = Vec::new();
             if p.pointer_to_pointer {
-                self.errors.push(pointer::pointer_to_pointer(p));
-                self.declare_refused(p);
+                // A buffer of pointers, each as memory holds one ([`heap::encode`]).
+                let i = self.params.len() as u32;
+                self.slot_params.insert(i, p.ty.clone());
+                self.params.push(Param {
+                    name: p.name.name.clone(),
+                    span: p.name.span,
+                    kind: ParamKind::Buffer {
+                        elem: Scalar::U64,
+                        width: 1,
+                        is_const: false,
+                    },
+                    default: p.default.clone(),
+                    views: Vec::new(),
+                    opaque: None,
+                });
+                self.declare(&p.name, Binding::Param(i));
                 continue;
             }
             if accessor::is_accessor(&p.ty) {
@@ -985,11 +1009,7 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
             .map(|(i, _)| i as u32)
             .collect();
         let mut body = prologue;
-        // A kernel refused for a `T**` parameter is not checked further: every use of the
-        // parameter would be one more error about the same thing.
-        if !k.params.iter().any(|p| p.pointer_to_pointer) {
-            body.extend(self.block(&k.body));
-        }
+        body.extend(self.block(&k.body));
         let mut local_arrays = std::mem::take(&mut self.local_arrays);
         local::place_local_arrays(&body, &mut local_arrays);
         Kernel {
@@ -1549,7 +1569,14 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                     out.push(self.assign_pointer(i, *op, *op_span, value, span)?);
                     return Ok(());
                 }
-                let value = self.expr(value)?;
+                let value = if op.is_none() && self.holds_pointers(target) && self.is_pointer(value)
+                {
+                    // `d_list[0] = new sphere(...)`: the pointer as memory holds it.
+                    let p = self.pointer(value)?;
+                    self.encode(p, value.span)?
+                } else {
+                    self.expr(value)?
+                };
                 let kind = self.assign(target, *op, *op_span, value)?;
                 push(out, kind);
             }
@@ -1671,6 +1698,10 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                     span,
                     help: help.clone(),
                 })
+            }
+            ast::StmtKind::Delete { ptr, .. } => {
+                let kind = self.delete(ptr)?;
+                push(out, kind);
             }
             ast::StmtKind::Unsupported { what, help, .. } => {
                 return Err(CheckError::Unsupported {
@@ -2254,6 +2285,9 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
         }
         if let ast::ExprKind::Call { callee, args, .. } = &e.kind {
             let name = groups::unqualified(&callee.name);
+            if let (true, [p]) = (self.is_heap_call(callee, "free"), args.as_slice()) {
+                return self.delete(p);
+            }
             if let Some(call) = self.wmma_call(name, args, e.span) {
                 return Ok(StmtKind::Eval(call?));
             }

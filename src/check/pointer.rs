@@ -63,22 +63,6 @@ pub(crate) struct PtrVar {
     pub choice: bool,
 }
 
-/// The refusal of a parameter `T** p`: simt's pointers point into arrays of data, and a pointer
-/// stored in memory would need an encoding of its array that a load could follow (docs/heap.md).
-pub(crate) fn pointer_to_pointer(p: &ast::Param) -> CheckError {
-    CheckError::Unsupported {
-        what: format!(
-            "the parameter `{}** {}`, a pointer to a pointer,",
-            p.ty.base_text, p.name.name
-        ),
-        span: p.name.span,
-        help: Some(
-            "pass the objects themselves (`const hitable& h`, `S* items`) or an array of indices into one array; docs/heap.md says what pointers stored in memory will need"
-                .into(),
-        ),
-    }
-}
-
 impl KernelChecker<'_, '_> {
     /// Whether `e` is a pointer-valued expression (decided from names and forms, without typing it).
     pub(crate) fn is_pointer(&self, e: &ast::Expr) -> bool {
@@ -114,10 +98,17 @@ impl KernelChecker<'_, '_> {
                 ..
             } => self.is_pointer(lhs) && !self.is_pointer(rhs),
             ast::ExprKind::Cast { ty, .. } => ty.pointer,
+            ast::ExprKind::New { .. } => true,
+            // `d_list[i]`, `*d_world`: a pointer stored in memory.
+            ast::ExprKind::Index { .. }
+            | ast::ExprKind::Unary {
+                op: UnOp::Deref, ..
+            } => self.holds_pointers(e),
             ast::ExprKind::IncDec { target, .. } => self.is_pointer(target),
             ast::ExprKind::Ternary { then, els, .. } => {
                 self.is_pointer(then) || self.is_pointer(els)
             }
+            ast::ExprKind::Call { callee, .. } if self.is_heap_call(callee, "malloc") => true,
             ast::ExprKind::Call { callee, args, .. } => {
                 let name = super::groups::unqualified(&callee.name);
                 self.globals
@@ -147,6 +138,16 @@ impl KernelChecker<'_, '_> {
     pub(crate) fn pointer(&mut self, e: &ast::Expr) -> Result<Ptr> {
         let span = e.span;
         match &e.kind {
+            ast::ExprKind::New { ty, args, count } => {
+                self.new_pointer_value((ty, args, count.as_deref()), span)
+            }
+            ast::ExprKind::Call { callee, args, .. } if self.is_heap_call(callee, "malloc") => {
+                self.malloc(args, span)
+            }
+            ast::ExprKind::Index { .. }
+            | ast::ExprKind::Unary {
+                op: UnOp::Deref, ..
+            } if self.holds_pointers(e) => self.loaded_pointer(e),
             // `*p++`: the pointer variable's offset before (or after) its step.
             ast::ExprKind::IncDec { target, inc, post } if self.pointer_var(target).is_some() => {
                 let i = self
@@ -1162,7 +1163,12 @@ impl KernelChecker<'_, '_> {
         self.ptr_vars[i as usize].assigned = true;
         let pv = self.ptr_vars[i as usize].clone();
         if let Some(mem) = value.mem {
-            if (mem.elem, mem.width) != pv.pointee {
+            // A heap object's pointer is its bytes whatever its class (`material* m = new
+            // lambertian(...)`): its members are read at their offsets.
+            let heap_object = Some(mem.space) == self.heap.map(Space::Global)
+                && (mem.elem, mem.width) == (Scalar::U8, 1)
+                && self.struct_ptrs.contains_key(&i);
+            if (mem.elem, mem.width) != pv.pointee && !heap_object {
                 return Err(CheckError::Pointer {
                     problem: PointerProblem::Pointee {
                         name: pv.name.to_string(),

@@ -130,9 +130,11 @@ pub(crate) enum Target {
     Data,
     /// A struct without pointers (`double4`, `Particle`), in memory as in a buffer of them.
     Struct(Rc<Layout>),
-    /// Something simt holds but does not follow (`void`, a pointer, a struct that holds
-    /// pointers), as written: the launch leaves it unset or `NULL`, the kernel may copy it.
+    /// Something simt holds but does not follow (`void`, a struct that holds pointers), as
+    /// written: the launch leaves it unset or `NULL`, the kernel may copy it.
     Opaque(String),
+    /// Pointers stored in memory (`hitable** list;`), each of this type (`hitable*`).
+    Slots(ast::TypeName),
 }
 
 impl MemberKind {
@@ -780,7 +782,11 @@ impl<'g> KernelChecker<'g, '_> {
             }))
         };
         if f.pointer_to_pointer {
-            return opaque(format!("{}*", ty.base_text));
+            return Ok(MemberKind::Pointer(PointerMember {
+                pointee: (Scalar::U64, 1),
+                is_const: false,
+                target: Target::Slots(ty.clone()),
+            }));
         }
         if ty.base == BaseType::Void {
             return opaque("void".into());
@@ -948,6 +954,9 @@ impl<'g> KernelChecker<'g, '_> {
                 self.struct_ptrs.insert(i, l);
             }
             Target::Opaque(what) => self.ptr_vars[i as usize].opaque = Some(what),
+            Target::Slots(ty) => {
+                self.slot_ptrs.insert(i, ty);
+            }
         }
         let var = self.ptr_vars[i as usize].var;
         self.leaf_pointers.insert(var, i);
@@ -1153,6 +1162,16 @@ impl<'g> KernelChecker<'g, '_> {
                 op: UnOp::AddrOf,
                 operand,
             } => self.struct_of(operand),
+            // `d_list[i]`, `*world`: a pointer stored in memory, of its array's type.
+            ast::ExprKind::Index { .. } | ast::ExprKind::Unary { .. } => {
+                let ty = self.slot_type(e)?;
+                self.layout_of(&ast::TypeName {
+                    pointer: false,
+                    ..ty
+                })?
+                .ok()
+            }
+            ast::ExprKind::New { ty, count: None, .. } if !ty.pointer => self.layout_of(ty)?.ok(),
             _ => None,
         }
     }
@@ -2043,7 +2062,7 @@ impl<'g> KernelChecker<'g, '_> {
 
     /// `P{a, b}`, `P(a, b)`, `{a, b}`: a constructor of `l` where it has one, otherwise its
     /// members in order (the rest from their defaults).
-    fn build(
+    pub(crate) fn build(
         &mut self,
         l: &Rc<Layout>,
         items: &[ast::Expr],
@@ -2769,6 +2788,9 @@ impl<'g> KernelChecker<'g, '_> {
         if l.is_refused() {
             return Ok(constant(Value::I32(0), span));
         }
+        if let Some(call) = self.virtual_call(object, &l, name, args, (span, allow_void)) {
+            return call;
+        }
         let arity = name.starts_with("operator").then_some(args.len());
         let f = match arity {
             Some(_) => self.operator_for(&l, name, args),
@@ -2829,7 +2851,7 @@ impl<'g> KernelChecker<'g, '_> {
 
     /// Inlines `f` (a member function or a constructor) with the members of `this` visible by
     /// name, and `this` itself.
-    fn inline_with_this(
+    pub(crate) fn inline_with_this(
         &mut self,
         f: &ast::Function,
         this: StructPlace,
@@ -2867,10 +2889,17 @@ impl<'g> KernelChecker<'g, '_> {
                     let p = self.sub_place(&this, sub, m.first, layout.members[k].offset, span);
                     self.bind_struct(p)
                 }
-                MemberKind::Pointer(_) => match self.leaf(&this, m.first, span)? {
+                MemberKind::Pointer(pm) => match self.leaf(&this, m.first, span)? {
                     Place::Var(var, _) => Binding::Pointer(self.leaf_pointers[&var]),
-                    Place::Elem(..) => {
-                        unreachable!("checker: a struct with a pointer is in registers")
+                    // A heap object's pointer member: a copy of the pointer its word holds.
+                    Place::Elem(mem, at) => {
+                        let word = load(mem, at, span);
+                        let value = self.stored_pointer(word, &pm.target, pm.pointee, span);
+                        let var = self.leaf_pointer(m.name.clone(), pm.clone(), span);
+                        let i = self.leaf_pointers[&var];
+                        self.ptr_vars[i as usize].in_struct = false;
+                        binds.push(self.point(i, value, span)?);
+                        Binding::Pointer(i)
                     }
                 },
             };
@@ -3055,7 +3084,7 @@ impl<'g> KernelChecker<'g, '_> {
                 let (elem, width) = pm.pointee;
                 let is_const = pm.is_const;
                 let (layout, opaque) = match &pm.target {
-                    Target::Data => (None, None),
+                    Target::Data | Target::Slots(_) => (None, None),
                     Target::Struct(l) => (Some(Rc::clone(l)), None),
                     Target::Opaque(what) => (None, Some(what.clone())),
                 };

@@ -533,6 +533,7 @@ impl Bindings {
                 self.stmt(class);
             }
             StmtKind::Return(Some(e)) => self.expr(e),
+            StmtKind::Delete { ptr, .. } => self.expr(ptr),
             StmtKind::TypeAlias { ty, .. } => self.ty(ty),
             StmtKind::Return(None)
             | StmtKind::Break
@@ -603,6 +604,13 @@ impl Bindings {
             | ExprKind::IncDec { target: a, .. }
             | ExprKind::SizeOfExpr(a) => self.expr(a),
             ExprKind::SizeOfType(ty) => self.ty(ty),
+            ExprKind::New { ty, args, count } => {
+                self.ty(ty);
+                args.iter_mut().for_each(|a| self.expr(a));
+                if let Some(n) = count {
+                    self.expr(n);
+                }
+            }
             ExprKind::Member { base, .. } => self.expr(base),
             ExprKind::Cast { ty, expr } => {
                 self.ty(ty);

@@ -690,6 +690,25 @@ pub enum ExprKind {
     },
 }
 
+/// Why a thread that reaches a [`StmtKind::Fault`] stops the launch.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Fault {
+    /// A virtual call through a pointer to an object whose class word names no class derived
+    /// from the pointer's class (memory that holds no such object).
+    BadDynamicType {
+        /// The member function called.
+        call: String,
+        /// The pointer's class.
+        class: String,
+    },
+    /// A virtual call that would run a function already running on the thread: simt inlines
+    /// calls, so it cannot run this recursion.
+    Recursion {
+        /// The function, as `class::member`.
+        function: String,
+    },
+}
+
 /// The pointer and leading dimension a WMMA load or store is given.
 #[derive(Clone, Debug)]
 pub struct TileArgs {
@@ -837,6 +856,9 @@ pub enum StmtKind {
     Assert(Expr, bool),
     /// `__trap();`: an active thread that reaches it stops the launch.
     Trap,
+    /// A place no thread may reach, which the checker put there: one that does stops the
+    /// launch with the fault's diagnostic.
+    Fault(Fault),
     /// `memcpy`'s precondition: the `len` bytes from byte `dst.0 * dst.1` of an array and those
     /// from byte `src.0 * src.1` of the same array do not overlap (offsets `i64`, counted in
     /// units of `.1` bytes; `len` `u64`). An active thread where they do stops the launch. It

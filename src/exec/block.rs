@@ -777,6 +777,16 @@ impl<'a> BlockRunner<'a> {
                         });
                     }
                 }
+                Inst::Fault { id } => {
+                    self.issue(pc);
+                    if let Some(lane) = self.mask.iter().position(|&m| m) {
+                        return Err(RunError::fault(
+                            &self.ir.faults[id as usize],
+                            self.ir.spans[pc],
+                            (self.block, self.cfg.thread_of(lane)),
+                        ));
+                    }
+                }
                 Inst::Trap => {
                     self.issue(pc);
                     if let Some(lane) = self.mask.iter().position(|&m| m) {

@@ -129,6 +129,43 @@ pub enum RunError {
         /// Thread index.
         thread: [u32; 3],
     },
+    /// A virtual call through a pointer to memory that holds no object of a class derived from
+    /// the pointer's.
+    #[error("the virtual call `{call}` through a `{class}*` in block ({}, {}, {}), thread ({}, {}, {}) found no `{class}` object (its class word names no class derived from `{class}`)", block[0], block[1], block[2], thread[0], thread[1], thread[2])]
+    #[diagnostic(
+        code(simt::run::bad_dynamic_type),
+        help("the pointer points to memory that no `new` of a class derived from `{class}` made (a pointer to another type, to freed or never-written memory): point it to such an object")
+    )]
+    BadDynamicType {
+        /// The member function.
+        call: String,
+        /// The pointer's class.
+        class: String,
+        /// The call.
+        #[label("this call")]
+        span: Span,
+        /// Block index.
+        block: [u32; 3],
+        /// Thread index.
+        thread: [u32; 3],
+    },
+    /// A virtual call that would run a function already running on the thread.
+    #[error("the virtual call here would run `{function}` again inside itself, in block ({}, {}, {}), thread ({}, {}, {})", block[0], block[1], block[2], thread[0], thread[1], thread[2])]
+    #[diagnostic(
+        code(simt::run::recursion),
+        help("simt inlines `__device__` functions, so it runs no recursion (nvcc runs it on a stack of limited depth): keep objects of this class out of the lists it visits, or rewrite the recursion as a loop")
+    )]
+    Recursion {
+        /// The function, `class::member`.
+        function: String,
+        /// The call.
+        #[label("reached here")]
+        span: Span,
+        /// Block index.
+        block: [u32; 3],
+        /// Thread index.
+        thread: [u32; 3],
+    },
     /// `__trap();` reached
     #[error("the kernel called __trap() in block ({}, {}, {}), thread ({}, {}, {})", block[0], block[1], block[2], thread[0], thread[1], thread[2])]
     #[diagnostic(
@@ -558,6 +595,30 @@ pub enum RunError {
 }
 
 impl RunError {
+    /// The error of `fault`, reached at `span` by a thread of a block.
+    pub fn fault(
+        fault: &crate::check::typed::Fault,
+        span: Span,
+        (block, thread): ([u32; 3], [u32; 3]),
+    ) -> RunError {
+        use crate::check::typed::Fault;
+        match fault {
+            Fault::BadDynamicType { call, class } => RunError::BadDynamicType {
+                call: call.clone(),
+                class: class.clone(),
+                span,
+                block,
+                thread,
+            },
+            Fault::Recursion { function } => RunError::Recursion {
+                function: function.clone(),
+                span,
+                block,
+                thread,
+            },
+        }
+    }
+
     /// The trap as raised inside the inlined calls at `calls` (innermost first): each call's
     /// line is labelled beside the trap's own; unchanged outside any function.
     pub fn in_calls(self, calls: &[Span]) -> RunError {

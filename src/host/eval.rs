@@ -481,6 +481,7 @@ impl Env {
             | ExprKind::SizeOfPack(_)
             | ExprKind::Pack(_)
             | ExprKind::Lambda(_)
+            | ExprKind::New { .. }
             | ExprKind::Method { .. } => Err(bad(
                 "this expression is not available in a launch section",
                 span,

@@ -1123,6 +1123,10 @@ fn bind(kernel: &Kernel, env: &mut Env, launch_span: Option<Span>) -> Result<Bou
             }
             continue;
         }
+        if let Some(data) = crate::check::heap::hidden_buffer(&p.name) {
+            into.push((i, Arc::new(data), 0, None));
+            continue;
+        }
         let Some(v) = env.vars.get(&p.name) else {
             if matches!(p.kind, ParamKind::Buffer { .. }) && p.name.contains('.') {
                 // A struct parameter's pointer member the launch leaves unset (QuEST's `Qureg`
@@ -1419,6 +1423,10 @@ fn names_in<'e>(e: &'e crate::syntax::ast::Expr, out: &mut std::collections::Has
         }
         ExprKind::Call { args, .. } | ExprKind::List(args) | ExprKind::Tuple(args) => {
             args.iter().for_each(|a| names_in(a, out))
+        }
+        ExprKind::New { args, count, .. } => {
+            args.iter().for_each(|a| names_in(a, out));
+            count.iter().for_each(|n| names_in(n, out));
         }
         ExprKind::Method { object, args, .. } => {
             names_in(object, out);

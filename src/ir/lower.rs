@@ -62,6 +62,8 @@ struct Lowerer<'k> {
     addresses: HashMap<u32, Reg>,
     /// Each `printf` call's format and argument registers.
     printfs: Vec<PrintfIr>,
+    /// What each `Fault` instruction reports.
+    faults: Vec<typed::Fault>,
     mmas: Vec<crate::ir::MmaIr>,
     asyncs: Vec<crate::ir::AsyncIr>,
     inputs: Vec<(Reg, Scalar, Input)>,
@@ -110,6 +112,7 @@ impl<'k> Lowerer<'k> {
             bases: HashMap::new(),
             addresses: HashMap::new(),
             printfs: Vec::new(),
+            faults: Vec::new(),
             mmas: Vec::new(),
             asyncs: Vec::new(),
             inputs: Vec::new(),
@@ -229,6 +232,7 @@ impl<'k> Lowerer<'k> {
             constants: kernel.constants.clone(),
             block_shapes: kernel.block_shapes.clone(),
             choices: kernel.choices.iter().map(|&s| space(s)).collect(),
+            faults: self.faults,
             locals: kernel
                 .local_arrays
                 .iter()
@@ -500,6 +504,11 @@ impl<'k> Lowerer<'k> {
             }
             StmtKind::Trap => {
                 self.emit(Inst::Trap, span);
+            }
+            StmtKind::Fault(f) => {
+                self.faults.push(f.clone());
+                let id = self.faults.len() as u32 - 1;
+                self.emit(Inst::Fault { id }, span);
             }
             StmtKind::Async(op) => {
                 use crate::ir::AsyncIr as A;
@@ -1282,6 +1291,7 @@ fn collect_stmt_at(s: &typed::Stmt, needs: &mut Needs) {
         | StmtKind::Barrier
         | StmtKind::GridSync
         | StmtKind::Trap
+        | StmtKind::Fault(_)
         | StmtKind::ReturnFn => {}
     }
 }

@@ -185,6 +185,8 @@ pub struct KernelIr {
     pub block_shapes: Vec<crate::check::typed::BlockShape>,
     /// The arrays [`Space::Choice`] accesses go to, by number: global buffers and shared arrays.
     pub choices: Vec<Space>,
+    /// What each [`Inst::Fault`] reports, by its number.
+    pub faults: Vec<crate::check::typed::Fault>,
 }
 
 impl KernelIr {
@@ -536,6 +538,9 @@ pub enum Inst {
     Assert { c: Reg, assume: bool },
     /// `__trap()`: any active lane stops the launch.
     Trap,
+    /// A place the checker marked unreachable: any active lane stops the launch with fault
+    /// `id` of [`KernelIr::faults`].
+    Fault { id: u32 },
     /// `memcpy`'s ranges of one array: an active lane where the `n` bytes from byte `a *
     /// a_unit` and those from byte `b * b_unit` overlap stops the launch; free.
     Disjoint {

@@ -173,6 +173,7 @@ impl Inst {
             | Inst::ActiveMask { .. }
             | Inst::Clock { .. }
             | Inst::Trap
+            | Inst::Fault { .. }
             | Inst::FnBegin
             | Inst::FnEnd
             | Inst::ReturnFn { .. }
@@ -248,6 +249,7 @@ impl Inst {
             | Inst::Collective { .. }
             | Inst::Disjoint { .. }
             | Inst::Trap
+            | Inst::Fault { .. }
             | Inst::Printf { .. }
             | Inst::FnBegin
             | Inst::FnEnd

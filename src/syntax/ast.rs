@@ -543,6 +543,13 @@ pub enum StmtKind {
     },
     /// `break;`
     Break,
+    /// `delete p;` or `delete[] p;`: frees what `new` allocated.
+    Delete {
+        /// The pointer.
+        ptr: Expr,
+        /// `delete[]`.
+        array: bool,
+    },
     /// A statement the builder read but simt does not run (a `switch` whose cases fall through
     /// into each other): reported by the checker as unsupported.
     Unsupported {
@@ -832,6 +839,16 @@ pub enum ExprKind {
         op_span: Span,
         /// The right side.
         value: Box<Expr>,
+    },
+    /// `new T(args)`, `new T{args}`, `new T`, `new T[n]`: an object or an array of the device
+    /// heap; its value is a pointer to it.
+    New {
+        /// `T` (`hitable*` for `new hitable*[n]`).
+        ty: TypeName,
+        /// The constructor's arguments.
+        args: Vec<Expr>,
+        /// `[n]`: an array of `n` elements.
+        count: Option<Box<Expr>>,
     },
     /// `x++`, `++x`, `x--`, `--x` inside a larger expression (`a[n++] = v`, `*p++`).
     IncDec {

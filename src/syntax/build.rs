@@ -1734,18 +1734,15 @@ impl<'m> Builder<'m> {
                 what: "`goto`".into(),
                 help: "simt runs structured control flow only: put the statements the jump skips under an `if` (`if (!done) { ... }`), or in a `do { ... } while (0)` that a `break` leaves".into(),
             },
-            Rule::delete_stmt => StmtKind::Unsupported {
-                invalid: false,
-                stops: true,
-                what: "`delete` in device code (simt has no device heap)".into(),
-                help: HEAP_HELP.into(),
-            },
-            Rule::new_stmt => StmtKind::Unsupported {
-                invalid: false,
-                stops: true,
-                what: "`new` in device code (simt has no device heap)".into(),
-                help: HEAP_HELP.into(),
-            },
+            Rule::delete_stmt => {
+                let mut it = pair
+                    .into_inner()
+                    .filter(|p| p.as_rule() != Rule::kw_delete)
+                    .peekable();
+                let array = it.next_if(|p| p.as_rule() == Rule::delete_array).is_some();
+                let ptr = self.expr(it.next().expect("grammar: delete has an operand"))?;
+                StmtKind::Delete { ptr, array }
+            }
             Rule::device_launch_stmt => StmtKind::Unsupported {
                 invalid: false,
                 stops: false,
@@ -2516,6 +2513,28 @@ impl<'m> Builder<'m> {
                         expr: Box::new(expr),
                     },
                 }
+            }
+            Rule::new_expr => {
+                let mut it = pair.into_inner().filter(|p| p.as_rule() != Rule::kw_new);
+                let ty = self.ty(it.next().expect("grammar: new names a type"));
+                let (mut args, mut count) = (Vec::new(), None);
+                for part in it {
+                    match part.as_rule() {
+                        Rule::new_count => {
+                            let n = part.into_inner().next().expect("grammar: a count");
+                            count = Some(Box::new(self.expr(n)?));
+                        }
+                        _ => {
+                            for a in part.into_inner() {
+                                args.push(match a.as_rule() {
+                                    Rule::arg_assign => self.arg_assign(a)?,
+                                    _ => self.expr(a)?,
+                                });
+                            }
+                        }
+                    }
+                }
+                ExprKind::New { ty, args, count }
             }
             Rule::functional_cast => {
                 let mut it = pair.into_inner();
@@ -3446,9 +3465,6 @@ fn plain_base<'i>(pair: &Pair<'i, Rule>) -> Option<Pair<'i, Rule>> {
 }
 
 /// The start of the name of a union without one (`__anonymous_union_120`, after where it starts).
-/// What to do instead of `new` and `delete` in device code.
-const HEAP_HELP: &str = "make the objects in the kernel as local variables (`sphere s(center, r);`) and pass them by reference (`const hitable& h`), or keep their data in arrays the launch section sets; docs/heap.md says what simt's device heap will need";
-
 const ANONYMOUS_UNION: &str = "__anonymous_union_";
 
 /// `DevPtr` and `<T>` of a base clause `: public DevPtr<T>` (a template's instance named

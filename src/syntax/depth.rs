@@ -179,6 +179,7 @@ fn walk<'a>(
                         todo.push((Node::Stmt(class), below));
                     }
                     StmtKind::Return(value) => todo.extend(value.iter().map(expr)),
+                    StmtKind::Delete { ptr, .. } => todo.push(expr(ptr)),
                     StmtKind::Break
                     | StmtKind::Continue
                     | StmtKind::Unsupported { .. }
@@ -223,6 +224,9 @@ fn walk<'a>(
                     }
                     ExprKind::Call { args, .. } | ExprKind::List(args) | ExprKind::Tuple(args) => {
                         todo.extend(args.iter().map(sub))
+                    }
+                    ExprKind::New { args, count, .. } => {
+                        todo.extend(args.iter().chain(count.as_deref()).map(sub))
                     }
                     ExprKind::Method { object, args, .. } => {
                         todo.push(sub(object));

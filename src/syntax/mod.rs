@@ -281,13 +281,13 @@ fn friendly(rule: Rule) -> Option<&'static str> {
         | Rule::arg_assign
         | Rule::arg_eq
         | Rule::keyword
-        // What simt refuses by name (`new`, `delete`, `T**`) is never what a syntax error asks for.
+        // `new`, `delete` and `T**` are never what a syntax error asks for.
         | Rule::delete_stmt
+        | Rule::delete_array
         | Rule::kw_delete
-        | Rule::new_stmt
-        | Rule::new_ahead
+        | Rule::new_expr
+        | Rule::new_count
         | Rule::kw_new
-        | Rule::heap_word
         | Rule::pointer_to_pointer => return None,
         Rule::item => "a kernel, `#define` or `launch` section",
         Rule::stmt | Rule::simple | Rule::comma_stmt => "a statement",

@@ -348,6 +348,7 @@ impl Resolver<'_> {
                     self.expr(v, at);
                 }
             }
+            StmtKind::Delete { ptr, .. } => self.expr(ptr, at),
             StmtKind::Break
             | StmtKind::Continue
             | StmtKind::Unsupported { .. }
@@ -409,6 +410,11 @@ impl Resolver<'_> {
             }
             ExprKind::List(args) | ExprKind::Tuple(args) => {
                 for a in args {
+                    self.expr(a, at);
+                }
+            }
+            ExprKind::New { args, count, .. } => {
+                for a in args.iter_mut().chain(count.as_deref_mut()) {
                     self.expr(a, at);
                 }
             }
