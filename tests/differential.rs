@@ -461,6 +461,65 @@ fn virtual_classes_agree_with_the_reference() {
     });
 }
 
+/// The device heap: allocations in thread order, objects of mixed members read back, and
+/// virtual calls through pointers stored in an array of pointers. Each thread allocates at most
+/// once between barriers: the reference runs one thread at a time, so a thread's second
+/// allocation would come before the next lane's first, where the engine's warp makes each
+/// allocation of its lanes in lane order.
+const HEAP: &str = r#"
+class hitable {
+    public:
+        __device__ virtual float hit(float t) const = 0;
+};
+class sphere : public hitable {
+    public:
+        __device__ sphere(float r) : radius(r) {}
+        __device__ virtual float hit(float t) const { return t * radius; }
+        float radius;
+};
+class hitable_list : public hitable {
+    public:
+        __device__ hitable_list(hitable **l, int n) { list = l; list_size = n; }
+        __device__ virtual float hit(float t) const {
+            float s = 0;
+            for (int i = 0; i < list_size; i++) s += list[i]->hit(t);
+            return s;
+        }
+        hitable **list;
+        int list_size;
+};
+struct P { float x; int n; double d; };
+__global__ void objects(const float* in, P** slots, float* out) {
+    int t = threadIdx.x + blockIdx.x * blockDim.x;
+    P* p = new P{in[t], t, in[t] * 2.0};
+    __syncthreads();
+    float* f = (float*)malloc(3 * sizeof(float));
+    f[t % 3] = in[t];
+    slots[t] = p;
+    out[t] = p->x + p->n + p->d + f[t % 3];
+    free(f);
+}
+__global__ void world(const float* in, hitable **d_list, hitable **d_world, float* out) {
+    int t = threadIdx.x;
+    if (t < 3) d_list[t] = new sphere(in[t]);
+    __syncthreads();
+    if (t == 0) *d_world = new hitable_list(d_list, 3);
+    __syncthreads();
+    hitable* h = (t % 4 == 0) ? *d_world : d_list[t % 3];
+    out[t] = h->hit(t);
+}
+launch objects { in = rand(64); slots = zeros(64); out = zeros(64); block = 32; grid = 2; }
+launch world { in = rand(3); d_list = zeros(3); d_world = zeros(1); out = zeros(32); block = 32; grid = 1; }
+"#;
+
+#[test]
+fn the_heap_agrees_with_the_reference() {
+    each_launch("heap.sk", HEAP, |kernel, cfg, args| {
+        let result = agree(kernel, cfg, args, &kernel.name);
+        assert!(result.is_ok(), "{}: {result:?}", kernel.name);
+    });
+}
+
 /// Writes through member operators returning a reference, and ATen accessor parameters.
 const REFERENCES_AND_ACCESSORS: &str = r#"
 #include <ATen/ATen.h>

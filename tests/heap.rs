@@ -96,7 +96,11 @@ launch k {{ out = zeros(80); expect out == [{}]; }}
     for threads in [1, 4] {
         let r = common::run_threads(&src, &[], [2, 1, 1], [40, 1, 1], threads)
             .unwrap_or_else(|f| panic!("{}", describe(&f)));
-        assert!(r.expects.iter().all(|e| e.passed), "{threads}: {:?}", r.expects);
+        assert!(
+            r.expects.iter().all(|e| e.passed),
+            "{threads}: {:?}",
+            r.expects
+        );
     }
 }
 
@@ -256,9 +260,10 @@ launch k { d_list = zeros(2); d_world = zeros(1); out = zeros(4); expect out == 
 "#
     );
     let c = ok(&src, &[], ONE, [4, 1, 1]).counters;
-    // Loads per warp: `*d_world` and the list's class word (2), the list's `list` and
-    // `list_size` (2), then per sphere its pointer, class word and radius (3 x 2): 10.
-    assert_eq!(c.gld_instr, 10, "{c:?}");
+    // Loads (one warp): `*d_world` and the list's class word (2), its `list` member once, where
+    // the call binds it (1), `list_size` at each of the loop's three tests (3), then per sphere
+    // `list[i]`, its class word and its radius (3 x 2 = 6): 12.
+    assert_eq!(c.gld_instr, 12, "{c:?}");
 }
 
 #[test]
@@ -303,10 +308,17 @@ launch k { d_list = zeros(2); d_world = zeros(1); out = zeros(1); }
     );
     let f = err(&src, &[], Some(ONE), Some(ONE));
     assert_eq!(codes(&f), ["simt::run::recursion"], "{}", describe(&f));
-    assert!(describe(&f).contains("`hitable_list::hit`"), "{}", describe(&f));
+    assert!(
+        describe(&f).contains("`hitable_list::hit`"),
+        "{}",
+        describe(&f)
+    );
     // Without the inner list the same kernel runs: one sphere of radius 1, hit(1) = 1.
     let flat = src
-        .replace("d_list[1] = new hitable_list(d_list, 1);", "d_list[1] = new sphere(2.0f);")
+        .replace(
+            "d_list[1] = new hitable_list(d_list, 1);",
+            "d_list[1] = new sphere(2.0f);",
+        )
         .replace("out = zeros(1); }", "out = zeros(1); expect out == [3]; }");
     ok(&flat, &[], ONE, ONE);
 }
@@ -325,6 +337,21 @@ launch k { out = zeros(1); }
 "#
     );
     let f = err(&src, &[], Some(ONE), Some(ONE));
-    assert_eq!(codes(&f), ["simt::run::bad_dynamic_type"], "{}", describe(&f));
+    assert_eq!(
+        codes(&f),
+        ["simt::run::bad_dynamic_type"],
+        "{}",
+        describe(&f)
+    );
     assert_eq!(position(&f).0, line_of(&src, "h->hit"));
+}
+
+#[test]
+fn placement_new_is_refused_at_its_place() {
+    let src = "struct S { float a; };\n__global__ void k(float* p) {\n    S* s = new (p) S{1.0f};\n    p[0] = 1.0f;\n}\nlaunch k { p = zeros(1); }\n";
+    let f = err(src, &[], Some(ONE), Some(ONE));
+    assert_eq!(codes(&f), ["simt::check::unsupported"], "{}", describe(&f));
+    assert!(describe(&f).contains("placement `new`"), "{}", describe(&f));
+    // `    S* s = new ` is 15 characters: `(p)` starts in column 16.
+    assert_eq!(position(&f), (3, 16));
 }

@@ -195,13 +195,6 @@ impl KernelChecker<'_, '_> {
         let bytes = match count {
             None => num(size.next_multiple_of(HEAP_ALIGN) as i64, Scalar::U64, span),
             Some(n) => {
-                if let (Made::Object(l), false) = (&made, args.is_empty()) {
-                    return Err(unsupported(
-                        format!("initialising the elements of `new {}[n]`", l.name),
-                        span,
-                        "allocate the array, then construct each element with `new`, or assign its members",
-                    ));
-                }
                 if let Made::Object(l) = &made {
                     if !self.default_constructible_as_zero(l) {
                         return Err(unsupported(
@@ -260,9 +253,17 @@ impl KernelChecker<'_, '_> {
             var(reserved, Scalar::U64, span),
             span,
         );
-        let fits = compare(CmpOp::Le, end, num(HEAP_BYTES as i64, Scalar::U64, span), span);
+        let fits = compare(
+            CmpOp::Le,
+            end,
+            num(HEAP_BYTES as i64, Scalar::U64, span),
+            span,
+        );
         let mut then = Vec::new();
-        self.construct(&made, args, at, span, &mut then)?;
+        // An array's elements start as the heap's zeroes (a class of them has nothing to run).
+        if count.is_none() {
+            self.construct(&made, args, at, span, &mut then)?;
+        }
         let (elem, width) = Self::heap_shape(&made);
         let unit = i64::from(elem.size() * width);
         let offset = self.new_local("new", Scalar::I64, span);
@@ -862,7 +863,8 @@ impl KernelChecker<'_, '_> {
                         pointers: Vec::new(),
                     },
                 };
-                let call = self.inline_with_this(&f, place, args, span, allow_void || ret.is_none())?;
+                let call =
+                    self.inline_with_this(&f, place, args, span, allow_void || ret.is_none())?;
                 vec![Stmt {
                     kind: match result {
                         Some((r, t)) => StmtKind::Assign {

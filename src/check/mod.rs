@@ -18,8 +18,8 @@ mod friends;
 mod group_scan;
 mod groups;
 mod half;
-pub mod heap;
 mod half2;
+pub mod heap;
 mod intrinsics;
 mod limits;
 pub(crate) mod local;
@@ -1393,9 +1393,6 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
             }
             if let Err(e) = self.stmt(&list[i], &mut out) {
                 self.errors.push(e);
-                if matches!(list[i].kind, ast::StmtKind::Unsupported { stops: true, .. }) {
-                    break;
-                }
             }
             i += 1;
         }

@@ -138,9 +138,16 @@ impl KernelChecker<'_, '_> {
     pub(crate) fn pointer(&mut self, e: &ast::Expr) -> Result<Ptr> {
         let span = e.span;
         match &e.kind {
-            ast::ExprKind::New { ty, args, count } => {
-                self.new_pointer_value((ty, args, count.as_deref()), span)
-            }
+            ast::ExprKind::New {
+                place: Some(place), ..
+            } => Err(CheckError::Unsupported {
+                what: "placement `new`".into(),
+                span: *place,
+                help: Some("simt's `new` allocates from the device heap: construct the object as a local (`T t(args);`) and copy it where it goes".into()),
+            }),
+            ast::ExprKind::New {
+                ty, args, count, ..
+            } => self.new_pointer_value((ty, args, count.as_deref()), span),
             ast::ExprKind::Call { callee, args, .. } if self.is_heap_call(callee, "malloc") => {
                 self.malloc(args, span)
             }

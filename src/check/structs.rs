@@ -781,6 +781,9 @@ impl<'g> KernelChecker<'g, '_> {
                 target: Target::Opaque(what),
             }))
         };
+        if f.pointer_to_pointer && ty.base == BaseType::Void {
+            return opaque("void*".into());
+        }
         if f.pointer_to_pointer {
             return Ok(MemberKind::Pointer(PointerMember {
                 pointee: (Scalar::U64, 1),
@@ -1171,7 +1174,9 @@ impl<'g> KernelChecker<'g, '_> {
                 })?
                 .ok()
             }
-            ast::ExprKind::New { ty, count: None, .. } if !ty.pointer => self.layout_of(ty)?.ok(),
+            ast::ExprKind::New {
+                ty, count: None, ..
+            } if !ty.pointer => self.layout_of(ty)?.ok(),
             _ => None,
         }
     }
@@ -3080,11 +3085,16 @@ impl<'g> KernelChecker<'g, '_> {
         let mut vars = Vec::new();
         for (k, &(ty, _)) in l.leaves.iter().enumerate() {
             let name = format!("{}.{}", p.name.name, leaf_name(&l, k));
-            if let Some(pm) = l.pointer_leaf(k) {
+            if let Some(mut pm) = l.pointer_leaf(k) {
+                // A `T**` member the host set points to host-made pointers: held, not followed.
+                if let Target::Slots(ty) = &pm.target {
+                    pm.target = Target::Opaque(format!("{}*", ty.base_text));
+                }
                 let (elem, width) = pm.pointee;
                 let is_const = pm.is_const;
                 let (layout, opaque) = match &pm.target {
-                    Target::Data | Target::Slots(_) => (None, None),
+                    Target::Data => (None, None),
+                    Target::Slots(_) => unreachable!("checker: made opaque above"),
                     Target::Struct(l) => (Some(Rc::clone(l)), None),
                     Target::Opaque(what) => (None, Some(what.clone())),
                 };

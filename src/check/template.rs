@@ -604,7 +604,9 @@ impl Bindings {
             | ExprKind::IncDec { target: a, .. }
             | ExprKind::SizeOfExpr(a) => self.expr(a),
             ExprKind::SizeOfType(ty) => self.ty(ty),
-            ExprKind::New { ty, args, count } => {
+            ExprKind::New {
+                ty, args, count, ..
+            } => {
                 self.ty(ty);
                 args.iter_mut().for_each(|a| self.expr(a));
                 if let Some(n) = count {

@@ -560,9 +560,6 @@ pub enum StmtKind {
         /// Not valid CUDA either (an `asm` operand that does not match its use): reported as
         /// `simt::check::asm_operand` rather than unsupported.
         invalid: bool,
-        /// The rest of its block is not checked: it may declare what later statements use
-        /// (`node* n = new node(1);`), and each use would be one more error about it.
-        stops: bool,
     },
     /// `continue;`
     Continue,
@@ -849,6 +846,8 @@ pub enum ExprKind {
         args: Vec<Expr>,
         /// `[n]`: an array of `n` elements.
         count: Option<Box<Expr>>,
+        /// `new (where) T`: placement `new`, which simt refuses.
+        place: Option<Span>,
     },
     /// `x++`, `++x`, `x--`, `--x` inside a larger expression (`a[n++] = v`, `*p++`).
     IncDec {

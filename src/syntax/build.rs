@@ -1631,7 +1631,6 @@ impl<'m> Builder<'m> {
                     what: "this form of inline PTX assembly (`asm(...)`)".into(),
                     help: "simt runs `asm(\"template\" : outputs : inputs : clobbers)` with string-literal constraints and C++ operand expressions: write what the assembly computes in C++, or take the C++ branch the file has for other targets".into(),
                     invalid: false,
-                    stops: false,
                 },
             },
             Rule::static_assert => match pair.clone().into_inner().find(|p| p.as_rule() == Rule::expr) {
@@ -1730,7 +1729,6 @@ impl<'m> Builder<'m> {
             Rule::break_stmt => StmtKind::Break,
             Rule::goto_stmt => StmtKind::Unsupported {
                 invalid: false,
-                stops: false,
                 what: "`goto`".into(),
                 help: "simt runs structured control flow only: put the statements the jump skips under an `if` (`if (!done) { ... }`), or in a `do { ... } while (0)` that a `break` leaves".into(),
             },
@@ -1745,7 +1743,6 @@ impl<'m> Builder<'m> {
             }
             Rule::device_launch_stmt => StmtKind::Unsupported {
                 invalid: false,
-                stops: false,
                 what: "a kernel launch in device code (dynamic parallelism)".into(),
                 help: "simt runs one grid per launch section, and a child grid cannot be launched from a thread: do the child's work in this kernel (a loop over what its blocks would do), or run the child kernel alone with a launch section of its own (`launch child { ... }`)".into(),
             },
@@ -2515,7 +2512,13 @@ impl<'m> Builder<'m> {
                 }
             }
             Rule::new_expr => {
-                let mut it = pair.into_inner().filter(|p| p.as_rule() != Rule::kw_new);
+                let mut it = pair
+                    .into_inner()
+                    .filter(|p| p.as_rule() != Rule::kw_new)
+                    .peekable();
+                let place = it
+                    .next_if(|p| p.as_rule() == Rule::new_place)
+                    .map(|p| self.span(&p));
                 let ty = self.ty(it.next().expect("grammar: new names a type"));
                 let (mut args, mut count) = (Vec::new(), None);
                 for part in it {
@@ -2534,7 +2537,12 @@ impl<'m> Builder<'m> {
                         }
                     }
                 }
-                ExprKind::New { ty, args, count }
+                ExprKind::New {
+                    ty,
+                    args,
+                    count,
+                    place,
+                }
             }
             Rule::functional_cast => {
                 let mut it = pair.into_inner();

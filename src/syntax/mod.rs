@@ -287,6 +287,7 @@ fn friendly(rule: Rule) -> Option<&'static str> {
         | Rule::kw_delete
         | Rule::new_expr
         | Rule::new_count
+        | Rule::new_place
         | Rule::kw_new
         | Rule::pointer_to_pointer => return None,
         Rule::item => "a kernel, `#define` or `launch` section",

@@ -273,7 +273,6 @@ fn unsupported(what: &str, help: &str) -> StmtKind {
         what: what.into(),
         help: help.into(),
         invalid: false,
-        stops: false,
     }
 }
 
