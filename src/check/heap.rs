@@ -166,7 +166,7 @@ impl KernelChecker<'_, '_> {
         }
         let (s, w) = super::vector::elem_of(ty)?;
         let bytes = u64::from(s.size() * w);
-        if HEAP_ALIGN % bytes != 0 {
+        if !HEAP_ALIGN.is_multiple_of(bytes) {
             return Err(unsupported(
                 format!("`new {}`, whose elements are {bytes} bytes,", ty.base_text),
                 span,
