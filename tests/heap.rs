@@ -175,6 +175,32 @@ fn delete_of_something_not_a_pointer_is_refused_where_it_is_written() {
 }
 
 #[test]
+fn a_pointer_to_a_class_unrelated_to_the_slots_is_refused_where_it_is_stored() {
+    // `d[0]` holds a `hitable*`; `S` does not derive from `hitable`, so C++ has no conversion
+    // from `S*` (nvcc: "a value of type S * cannot be assigned to an entity of type hitable *").
+    let src = format!(
+        "{CLASSES}{}",
+        "struct S { float a; };\n__global__ void k(hitable** d) {\n    d[0] = new S{1.0f};\n}\nlaunch k { d = zeros(1); }\n"
+    );
+    let f = err(&src, &[], Some(ONE), Some(ONE));
+    assert_eq!(codes(&f), ["simt::check::pointer"], "{}", describe(&f));
+    // The value `new S{1.0f}` starts at column 12 (after 4 spaces and `d[0] = `).
+    assert_eq!(position(&f), (line_of(&src, "new S"), 12));
+}
+
+#[test]
+fn a_pointer_to_a_class_derived_through_another_is_stored() {
+    // `ball : sphere : hitable`: a `ball*` converts to `hitable*`, two bases up. The heap is
+    // array 1 (after `d`), and the ball is its first allocation, at byte 0.
+    let src = format!(
+        "{CLASSES}{}",
+        "class ball : public sphere { public: __device__ ball() : sphere(1.0f) {} };\n__global__ void k(hitable** d) {\n    d[0] = new ball();\n}\nlaunch k { d = zeros(1); expect d == [ADDR]; }\n"
+    )
+    .replace("ADDR", &address(1, 0).to_string());
+    ok(&src, &[], ONE, ONE);
+}
+
+#[test]
 fn new_used_as_a_number_is_refused_at_the_new() {
     let src = "struct S { float a; };\n__global__ void k(float* p) {\n    p[0] = new S{1.0f};\n}\nlaunch k { p = zeros(1); }\n";
     let f = err(src, &[], Some(ONE), Some(ONE));

@@ -25,6 +25,17 @@ use crate::value::{ArithOp, AtomicOp, CmpOp, Scalar, Value};
 
 type Result<T> = std::result::Result<T, CheckError>;
 
+/// The name an element expression (`d[0]`, `*(d + 1)`, `*d`) starts from: `d`.
+fn root_name(target: &ast::Expr) -> String {
+    match &target.kind {
+        ast::ExprKind::Name(n) => n.to_string(),
+        ast::ExprKind::Index { base, .. } => root_name(base),
+        ast::ExprKind::Unary { operand, .. } => root_name(operand),
+        ast::ExprKind::Binary { lhs, .. } => root_name(lhs),
+        _ => "the array".into(),
+    }
+}
+
 /// The name of the heap's hidden buffer parameter (no source name can spell it).
 pub const HEAP: &str = "(device heap)";
 
@@ -618,6 +629,43 @@ impl KernelChecker<'_, '_> {
                 _ => return None,
             };
         }
+    }
+
+    /// `d_list[i] = p` where `d_list` holds `T*` and `p` points to a class `U`: C++ converts
+    /// `U*` to `T*` only where `U` is `T` or derives from it, so an unrelated class is refused
+    /// here, as nvcc refuses it, rather than stored and dispatched on as a class it is not.
+    pub(crate) fn slot_accepts(&mut self, target: &ast::Expr, value: &ast::Expr) -> Result<()> {
+        let Some(ty) = self.slot_type(target) else {
+            return Ok(());
+        };
+        let Some(Ok(slot)) = self.layout_of(&ast::TypeName {
+            pointer: false,
+            ..ty.clone()
+        }) else {
+            return Ok(());
+        };
+        let Some(found) = self.struct_pointee(value) else {
+            return Ok(());
+        };
+        let (Some((want, _)), Some((got, _))) = (&slot.def, &found.def) else {
+            return Ok(());
+        };
+        let declared = self.globals.structs[*want].name.name.clone();
+        if want == got || self.derives_from(&found, &declared) {
+            return Ok(());
+        }
+        let found = self.globals.structs[*got].name.name.clone();
+        Err(CheckError::Pointer {
+            problem: super::PointerProblem::Pointee {
+                name: format!("{}[...]", root_name(target)),
+                declared: declared.clone(),
+                found: found.clone(),
+            },
+            span: value.span,
+            help: Some(format!(
+                "store a pointer to `{declared}` or to a class derived from it: declare `struct {found} : {declared}`, or make the array `{found}**`"
+            )),
+        })
     }
 
     /// The heap pointer an element of a `T**`'s array holds (`d_list[0]`, `*d_world`), read.

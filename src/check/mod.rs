@@ -1569,6 +1569,7 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                 let value = if op.is_none() && self.holds_pointers(target) && self.is_pointer(value)
                 {
                     // `d_list[0] = new sphere(...)`: the pointer as memory holds it.
+                    self.slot_accepts(target, value)?;
                     let p = self.pointer(value)?;
                     self.encode(p, value.span)?
                 } else {
