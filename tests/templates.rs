@@ -1465,4 +1465,50 @@ launch k {
 }
 "#;
     ok(src, &[], [1, 1, 1], [1, 1, 1]);
+
+/// Member function templates of class templates and of plain classes (qsim's `Plus<T>`:
+/// `template <typename U> T operator()(const T& v1, const U& v2) const`): the class's
+/// arguments are bound, the member's own parameters deduced from each call or given. Expected
+/// values from g++ on the same code without `__device__`: 1.5 + 2 = 3.5; 0.25 + 3 = 3.25;
+/// `Acc<int>` 1 + (int)2.7f * 2 + 3 * 2 = 11; 0.5f * 7 = 3.5; 0.5f * 3.0 = 1.5.
+#[test]
+fn a_member_function_template_deduces_its_own_parameters() {
+    let src = r#"
+template <typename T>
+struct Plus {
+  template <typename U>
+  __device__ __forceinline__ T operator()(const T& v1, const U& v2) const {
+    return v1 + v2;
+  }
+};
+template <typename T>
+struct Acc {
+  T total;
+  template <typename U>
+  __device__ void add(U v) { total += (T)v * 2; }
+};
+struct Scale {
+  float s;
+  template <typename U>
+  __device__ float by(U v) const { return s * v; }
+};
+template <typename Op>
+__device__ float apply(Op op, float a, int b) { return op(a, b); }
+__global__ void k(float* out) {
+  Plus<float> p;
+  out[0] = p(1.5f, 2);
+  out[1] = apply(Plus<float>(), 0.25f, 3);
+  Acc<int> a;
+  a.total = 1;
+  a.add(2.7f);
+  a.add(3);
+  out[2] = a.total;
+  Scale sc;
+  sc.s = 0.5f;
+  out[3] = sc.by(7);
+  out[4] = sc.by<double>(3.0);
+}
+launch k { out = zeros(5); expect out == [3.5, 3.25, 11, 3.5, 1.5]; }
+"#;
+    ok(src, &[], ONE, ONE);
 }

@@ -215,7 +215,7 @@ impl KernelChecker<'_, '_> {
         } else {
             d.methods.iter().find(|m| m.name.name == name)
         }?;
-        Some(o.bindings.function(m))
+        Some(o.bindings.member(m))
     }
 
     /// The member function `Owner::f` names, where `Owner` is a struct of the file or an
@@ -230,7 +230,7 @@ impl KernelChecker<'_, '_> {
                 .methods
                 .iter()
                 .find(|m| m.name.name == member)?;
-            return Some(bindings.function(m));
+            return Some(bindings.member(m));
         }
         let d = self
             .globals

@@ -1243,7 +1243,7 @@ impl<'g> KernelChecker<'g, '_> {
             .methods
             .iter()
             .find(|m| m.name.name == name && arity.is_none_or(|n| m.params.len() == n))?;
-        Some(bindings.function(m))
+        Some(bindings.member(m))
     }
 
     /// The member operator `name` of `l` for `args`: among its overloads of that many
@@ -1260,7 +1260,7 @@ impl<'g> KernelChecker<'g, '_> {
             .methods
             .iter()
             .filter(|m| m.name.name == name && m.params.len() == args.len())
-            .map(|m| bindings.function(m))
+            .map(|m| bindings.member(m))
             .collect();
         if candidates.len() > 1 {
             let structs: Vec<bool> = args.iter().map(|a| self.struct_of(a).is_some()).collect();

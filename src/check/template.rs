@@ -159,6 +159,15 @@ impl Bindings {
         f
     }
 
+    /// The copy of a member function of a class (an instance's, with its arguments bound): a
+    /// member template keeps its own parameters (`template <typename U> T operator()(const T&
+    /// v1, const U& v2)` in `Plus<T>`), which each call deduces or is given.
+    pub fn member(&self, m: &Function) -> Function {
+        let mut f = self.function(m);
+        f.template.clone_from(&m.template);
+        f
+    }
+
     /// Replaces a named type by what it stands for (aliases of aliases included); in a struct
     /// type's own arguments (`SharedMemory<T>`), the names it binds are replaced too.
     pub fn ty(&self, t: &mut TypeName) {
