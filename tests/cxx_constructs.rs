@@ -13,7 +13,8 @@ fn refused(src: &str) -> (String, String) {
     (codes(&f).remove(0), f.errors[0].to_string())
 }
 
-/// lmdeploy's `Store`/`Ldg` (turbomind's array_ops.h): `(const uint4&)src` sees an
+/// lmdeploy's `Store`/`Ldg` (turbomind's array_ops.h), called as it calls them (`T` and `N`
+/// deduced from the `Array<T, N>&` argument): `(const uint4&)src` sees an
 /// `Array<float, 4>` as one `uint4`, and `(uint4&)dst = __ldg(...)` writes its bytes. Expected
 /// values from g++ -fno-strict-aliasing on the same code with host structs:
 ///
@@ -52,9 +53,9 @@ __device__ void Ldg(Array<T, N>& dst, const T* src) {
 __global__ void k(const float* in, float* out, int* bits) {
     int t = threadIdx.x;
     Array<float, 4> v;
-    Ldg<float, 4>(v, in + 4 * t);
+    Ldg(v, in + 4 * t);
     v[1] += 1.0f;
-    Store<float, 4>(out + 4 * t, v);
+    Store(out + 4 * t, v);
     float f = 1.5f + t;
     (int&)f += 1;
     bits[t] = (int&)f;

@@ -1512,3 +1512,42 @@ launch k { out = zeros(5); expect out == [3.5, 3.25, 11, 3.5, 1.5]; }
 "#;
     ok(src, &[], ONE, ONE);
 }
+
+/// C++ [temp.deduct.type]: a non-type parameter is deduced from a class template argument
+/// (`N` of `const Array<T, N>&` given an `Array<float, 4>`), as lmdeploy's array_ops.h calls
+/// `Store(dst, vec)` and `Ldg(vec, src)`. Expected values from g++ on the same code: v = {1, 2,
+/// 3, 4} sums to 10; w = {10, 11, 12} to 33; `count` of an `Array<float, 4>` is 4.
+#[test]
+fn a_value_parameter_is_deduced_from_a_class_template_argument() {
+    let src = r#"
+template <typename T, int N>
+struct Array {
+    T a[N];
+    __device__ T& operator[](int i) { return a[i]; }
+    __device__ const T& operator[](int i) const { return a[i]; }
+};
+template <typename T, int N>
+__device__ T sum(const Array<T, N>& x) {
+    T s = 0;
+    for (int i = 0; i < N; i++) s += x[i];
+    return s;
+}
+template <typename T, int N>
+__device__ void fill(Array<T, N>& dst, T v) {
+    for (int i = 0; i < N; i++) dst[i] = v + i;
+}
+template <int N>
+__device__ int count(const Array<float, N>&) { return N; }
+__global__ void k(float* out) {
+    Array<float, 4> v;
+    fill(v, 1.0f);
+    Array<int, 3> w;
+    fill(w, 10);
+    out[0] = sum(v);
+    out[1] = sum(w);
+    out[2] = count(v);
+}
+launch k { out = zeros(3); expect out == [10, 33, 4]; }
+"#;
+    ok(src, &[], ONE, ONE);
+}

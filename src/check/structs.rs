@@ -3361,13 +3361,13 @@ impl<'g> KernelChecker<'g, '_> {
         }
     }
 
-    /// The names a struct type's template arguments are written with in `pattern` (`Pair<T>`),
-    /// each with the type that struct `l` binds at its position.
+    /// The names a struct type's template arguments are written with in `pattern` (`Pair<T>`,
+    /// `Array<T, N>`), each with the type or value that struct `l` binds at its position.
     pub(crate) fn struct_arguments(
         &self,
         l: &Layout,
         pattern: &str,
-    ) -> Vec<(String, ast::TypeName)> {
+    ) -> Vec<(String, ast::TemplateArg)> {
         let Some((def, bindings)) = &l.def else {
             return Vec::new();
         };
@@ -3383,8 +3383,13 @@ impl<'g> KernelChecker<'g, '_> {
             .split(',')
             .zip(&d.template)
             .filter_map(|(written, param)| {
-                let ty = bindings.types.get(&param.name.name)?;
-                Some((written.trim().to_string(), ty.clone()))
+                let n = &param.name.name;
+                let arg = match (bindings.types.get(n), bindings.values.get(n)) {
+                    (Some(ty), _) => ast::TemplateArg::Type(ty.clone()),
+                    (None, Some(e)) => ast::TemplateArg::Value(e.clone()),
+                    (None, None) => return None,
+                };
+                Some((written.trim().to_string(), arg))
             })
             .collect()
     }

@@ -910,16 +910,22 @@ impl super::KernelChecker<'_, '_> {
         span: Span,
         what: &str,
     ) -> Result<Bindings, CheckError> {
-        self.bind_template(params, targs, &HashMap::new(), span, what)
+        self.bind_template(
+            params,
+            targs,
+            (&HashMap::new(), &HashMap::new()),
+            span,
+            what,
+        )
     }
 
-    /// Bindings from explicit arguments, then `deduced` types (from a call's arguments), then
-    /// defaults.
+    /// Bindings from explicit arguments, then `deduced` types and `values` (from a call's
+    /// arguments), then defaults.
     pub(crate) fn bind_template(
         &mut self,
         params: &[TemplateParam],
         targs: &[TemplateArg],
-        deduced: &HashMap<String, TypeName>,
+        (deduced, values): (&HashMap<String, TypeName>, &HashMap<String, Expr>),
         span: Span,
         what: &str,
     ) -> Result<Bindings, CheckError> {
@@ -1054,6 +1060,9 @@ impl super::KernelChecker<'_, '_> {
                                 span: t.span,
                                 help: Some(signature(params)),
                             })
+                        }
+                        (None, _) if values.contains_key(&p.name.name) => {
+                            values[&p.name.name].clone()
                         }
                         // A default may use the parameters before it: substituted below.
                         (None, Some(d)) => d.clone(),
@@ -1376,6 +1385,13 @@ impl super::KernelChecker<'_, '_> {
             f
         };
         let mut deduced = HashMap::new();
+        // Non-type parameters deduced from a struct argument's (`N` of `Array<T, N>&`).
+        let mut values = HashMap::new();
+        let is_value_param = |n: &str| {
+            f.template
+                .iter()
+                .any(|t| t.name.name == n && matches!(t.kind, TemplateParamKind::Value(..)))
+        };
         // A parameter given explicitly (`f<float, float2>(...)`) is not deduced: C++ deduces
         // only the rest ([temp.arg.explicit]), so an argument is not typed for it.
         let explicit: Vec<&str> = f
@@ -1449,11 +1465,18 @@ impl super::KernelChecker<'_, '_> {
                 if is_param(&p.ty.base_text) {
                     deduced.insert(p.ty.base_text.clone(), named(l.name.clone(), a.span));
                 } else {
-                    // `Pair<T>` from a `Pair<int>`: each argument that is a parameter of `f`
-                    // takes the struct's own binding at that position.
-                    for (name, ty) in self.struct_arguments(&l, &p.ty.base_text) {
-                        if is_param(&name) {
-                            deduced.entry(name).or_insert(ty);
+                    // `Pair<T>` from a `Pair<int>`, `Array<T, N>` from an `Array<float, 4>`
+                    // ([temp.deduct.type]): each argument that is a parameter of `f` takes the
+                    // struct's own binding at that position.
+                    for (name, arg) in self.struct_arguments(&l, &p.ty.base_text) {
+                        match arg {
+                            TemplateArg::Type(ty) if is_param(&name) => {
+                                deduced.entry(name).or_insert(ty);
+                            }
+                            TemplateArg::Value(e) if is_value_param(&name) => {
+                                values.entry(name).or_insert(e);
+                            }
+                            _ => {}
                         }
                     }
                 }
@@ -1487,7 +1510,7 @@ impl super::KernelChecker<'_, '_> {
                 deduced.insert(p.ty.base_text.clone(), type_of(elem, width, a.span));
             }
         }
-        let b = self.bind_template(&f.template, targs, &deduced, span, &f.name.name)?;
+        let b = self.bind_template(&f.template, targs, (&deduced, &values), span, &f.name.name)?;
         let mut instance = b.function(f);
         if let Some(s) = self.specialization(f, &b)? {
             // C++ forbids a specialisation to repeat a default argument: the primary's apply
