@@ -266,3 +266,37 @@ launch k<uchar4, uint2> {
 "#;
     ok(src, &[], ONE, [2, 1, 1]);
 }
+
+/// A member of a C cast to a reference type (`((short2&)u).y`, `((const uint4&)src[1]).z`),
+/// of `reinterpret_cast<float2&>(v)`, read and assigned, and `p->w` / `(*p).y` of a vector
+/// pointer: each is the component of the object the pointer or reference names. Expected values
+/// from g++ -fno-strict-aliasing on the same code with host structs: 0x00030001 as a `short2`
+/// is {1, 3}; its `.x = 7` makes 0x00030007 = 196615; `v.y` 2.5 + 1 = 3.5; `src` is {9, 8, 7,
+/// 6}, {5, 4, 3, 2}.
+#[test]
+fn a_member_of_a_cast_to_a_reference_or_of_a_dereferenced_vector_pointer() {
+    let src = r#"
+__global__ void k(const uint4* src, int* out, float* fo) {
+    unsigned u = 0x00030001u;
+    out[0] = ((short2&)u).y;
+    out[1] = ((const uint4&)src[1]).z;
+    float2 v = make_float2(1.5f, 2.5f);
+    fo[0] = reinterpret_cast<float2&>(v).y;
+    fo[1] = reinterpret_cast<const float2&>(v).x;
+    ((short2&)u).x = 7;
+    reinterpret_cast<float2&>(v).y += 1.0f;
+    out[2] = u;
+    fo[2] = v.y;
+    const uint4* p = src + 1;
+    out[3] = p->w;
+    out[4] = (*src).y;
+    out[5] = ((const uint4*)src)->z;
+}
+launch k {
+    src = [9, 8, 7, 6, 5, 4, 3, 2]; out = zeros(6); fo = zeros(3);
+    expect out == [3, 3, 196615, 2, 8, 7];
+    expect fo == [2.5, 1.5, 3.5];
+}
+"#;
+    ok(src, &[], ONE, ONE);
+}

@@ -448,7 +448,12 @@ impl KernelChecker<'_, '_> {
                 Some(Binding::Ref(i)) => self.ptr_vars[i as usize].pointee.1 > 1,
                 _ => false,
             },
-            ast::ExprKind::Index { .. } => self.is_vector_place(base),
+            // `(*p).x`, `p->x` and `((short2&)u).y` (read as `(*(short2*)&u).y`) are `p[0].x`.
+            ast::ExprKind::Index { .. }
+            | ast::ExprKind::Unary {
+                op: ast::UnOp::Deref,
+                ..
+            } => self.is_vector_place(base),
             _ => false,
         }
     }
@@ -901,7 +906,11 @@ impl KernelChecker<'_, '_> {
                 }
                 _ => None,
             },
-            ast::ExprKind::Index { .. } => Some(self.element(base).and_then(|(mem, index)| {
+            ast::ExprKind::Index { .. }
+            | ast::ExprKind::Unary {
+                op: ast::UnOp::Deref,
+                ..
+            } => Some(self.element(base).and_then(|(mem, index)| {
                 // No vector is wider than 4: an element this wide is a struct of an array of
                 // structs with more than one dimension (`F c[2][2]; c[i][j].x`), whose
                 // members simt does not reach yet.
