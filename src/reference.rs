@@ -493,6 +493,35 @@ fn compare_values(op: CmpOp, a: V, b: V) -> bool {
     }
 }
 
+/// `logb`, `ilogb` and `frexp`'s two parts of `x`, from its bits as C defines them (the engine
+/// asks musl's `ilogb` and `frexp`).
+fn exponent_parts(f: Math1, x: f64) -> f64 {
+    if x == 0.0 || !x.is_finite() {
+        return match f {
+            Math1::Logb if x == 0.0 => f64::NEG_INFINITY,
+            Math1::Logb => x.abs(),
+            Math1::Ilogb if x.is_infinite() => f64::from(i32::MAX),
+            Math1::Ilogb => f64::from(i32::MIN),
+            Math1::FrexpMant => x,
+            _ => 0.0,
+        };
+    }
+    // A subnormal is scaled by 2^64 into the normal range, its exponent read, then corrected.
+    let (scaled, shift) = if x.abs() < f64::MIN_POSITIVE {
+        (x * 18_446_744_073_709_551_616.0, 64)
+    } else {
+        (x, 0)
+    };
+    let bits = scaled.to_bits();
+    let e = ((bits >> 52) & 0x7ff) as i64 - 1023 - shift;
+    match f {
+        Math1::Logb | Math1::Ilogb => e as f64,
+        // The same sign and fraction bits under the exponent of [0.5, 1).
+        Math1::FrexpMant => f64::from_bits((bits & !(0x7ff << 52)) | (1022 << 52)),
+        _ => (e + 1) as f64,
+    }
+}
+
 fn math1(f: Math1, v: V) -> V {
     macro_rules! apply {
         ($x:expr) => {{
@@ -536,6 +565,12 @@ fn math1(f: Math1, v: V) -> V {
                         0.0
                     }
                 }
+                Math1::Logb | Math1::Ilogb | Math1::FrexpMant | Math1::FrexpExp => {
+                    exponent_parts(f, x as f64) as _
+                }
+                // C's modf: the part after the point, signed as `x`; inf has none.
+                Math1::ModfFrac if x.is_infinite() => 0f64.copysign(x as f64) as _,
+                Math1::ModfFrac => (x - x.trunc()).copysign(x),
             }
         }};
     }

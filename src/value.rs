@@ -454,6 +454,17 @@ pub enum Math1 {
     Rint,
     /// `__saturatef` (clamped to [0, 1], NaN to 0)`
     Saturate,
+    /// `logbf`: the unbiased exponent as a float (-inf for 0, +inf for inf)
+    Logb,
+    /// `ilogbf`: the unbiased exponent, as a float of the call's type that the checker converts
+    /// to `int` (`INT_MIN` for 0 and NaN, `INT_MAX` for inf, as CUDA and glibc give)
+    Ilogb,
+    /// `frexpf`'s value: the mantissa in [0.5, 1) with the argument's sign (0, inf, NaN as given)
+    FrexpMant,
+    /// `frexpf`'s exponent (what it stores): `x = mantissa · 2^e`; 0 for 0, inf and NaN
+    FrexpExp,
+    /// `modff`'s value: the fractional part with the argument's sign (±0 for ±inf)
+    ModfFrac,
 }
 
 /// CUDA's bit-counting intrinsics on 32- or 64-bit integers.
@@ -866,6 +877,15 @@ macro_rules! float_num {
                             0.0
                         }
                     }
+                    // Through `f64`, which holds every `f32` (subnormals included) exactly: the
+                    // exponents and parts are exact in `Self` again.
+                    Math1::Logb if a == 0.0 => Self::NEG_INFINITY,
+                    Math1::Logb if a.is_infinite() => Self::INFINITY,
+                    Math1::Logb if a.is_nan() => a,
+                    Math1::Logb | Math1::Ilogb => libm::ilogb(a as f64) as Self,
+                    Math1::FrexpMant => libm::frexp(a as f64).0 as Self,
+                    Math1::FrexpExp => libm::frexp(a as f64).1 as Self,
+                    Math1::ModfFrac => libm::modf(a as f64).0 as Self,
                 }
             }
             #[inline(always)]

@@ -1182,3 +1182,94 @@ launch k { out = zeros(64); expect out == 63 - arange(64); }
 "#;
     ok(src, &[], ONE, [64, 1, 1]);
 }
+
+/// `frexpf`/`modff` (a value and a part stored through a pointer), `ilogbf` and `logbf`, and the
+/// `double` forms, against glibc: the table is gcc -O0 on the same calls, printed as the bits
+/// of each `float` result (`memcpy` into an `int`). Inputs (bits):
+/// 0, -0, 1, -0.75, 3.5, 1e30, a subnormal (0x116c2), the smallest subnormal, inf, -inf, NaN,
+/// FLT_MAX. C: for each x, `m = frexpf(x, &e)`, `f = modff(x, &ip)`, `ilogbf(x)`, `logbf(x)`;
+/// doubles likewise for 0.75, -1e300, 3e-310 (subnormal), 5.5, -2.25. By hand for a few: 3.5 =
+/// 0.875 · 2^2 (0.875 is 0x3f600000 = 1063256064), modff(3.5) = 0.5 (1056964608) and 3
+/// (1077936128); ilogbf(0) and of NaN are INT_MIN, of inf INT_MAX; logbf(0) = -inf (-8388608).
+#[test]
+fn frexp_modf_ilogb_and_logb_as_glibc_computes_them() {
+    let src = r#"
+__global__ void k(const int* bits, int* fm, int* fe, int* mf, int* mi, int* il, int* lb) {
+    int t = threadIdx.x;
+    float x = __int_as_float(bits[t]);
+    int e = 12345;
+    float m = frexpf(x, &e);
+    fm[t] = __float_as_int(m);
+    fe[t] = e;
+    float ip;
+    mf[t] = __float_as_int(modff(x, &ip));
+    mi[t] = __float_as_int(ip);
+    il[t] = ilogbf(x);
+    lb[t] = __float_as_int(logbf(x));
+}
+launch k {
+    bits = [0, -2147483648, 1065353216, -1086324736, 1080033280, 1900671690, 71362, 1,
+            2139095040, -8388608, 2143289344, 2139095039];
+    fm = zeros(12); fe = zeros(12); mf = zeros(12); mi = zeros(12); il = zeros(12); lb = zeros(12);
+    expect fm == [0, -2147483648, 1056964608, -1086324736, 1063256064, 1061810890, 1057710336,
+                  1056964608, 2139095040, -8388608, 2143289344, 1065353215];
+    expect fe == [0, 0, 1, 0, 2, 100, -132, -148, 0, 0, 0, 128];
+    expect mf == [0, -2147483648, 0, -1086324736, 1056964608, 0, 71362, 1, 0, -2147483648,
+                  2143289344, 0];
+    expect mi == [0, -2147483648, 1065353216, -2147483648, 1077936128, 1900671690, 0, 0,
+                  2139095040, -8388608, 2143289344, 2139095039];
+    expect il == [-2147483648, -2147483648, 0, -1, 1, 99, -133, -149, 2147483647, 2147483647,
+                  -2147483648, 127];
+    expect lb == [-8388608, -8388608, 0, -1082130432, 1065353216, 1120272384, -1023082496,
+                  -1022033920, 2139095040, 2139095040, 2143289344, 1123942400];
+}
+"#;
+    ok(src, &[], ONE, [12, 1, 1]);
+    let doubles = r#"
+__global__ void k(const double* x, double* fm, int* fe, double* mf, double* mi, int* il, double* lb) {
+    int t = threadIdx.x;
+    int e;
+    fm[t] = frexp(x[t], &e);
+    fe[t] = e;
+    double ip;
+    mf[t] = modf(x[t], &ip);
+    mi[t] = ip;
+    il[t] = ilogb(x[t]);
+    lb[t] = logb(x[t]);
+}
+launch k {
+    x = [0.75, -1e300, 3e-310, 5.5, -2.25];
+    fm = zeros(5); fe = zeros(5); mf = zeros(5); mi = zeros(5); il = zeros(5); lb = zeros(5);
+    expect fm == [0.75, -0.74661089480257514, 0.862892704733909, 0.6875, -0.5625];
+    expect fe == [0, 997, -1028, 3, 2];
+    expect mf == [0.75, -0.0, 2.9999999999999908e-310, 0.5, -0.25];
+    expect mi == [0, -1.0000000000000001e+300, 0, 5, -2];
+    expect il == [-1, 996, -1029, 2, 1];
+    expect lb == [-1, 996, -1029, 2, 1];
+}
+"#;
+    ok(doubles, &[], ONE, [5, 1, 1]);
+}
+
+/// `frexpf`'s exponent is an `int*` and `modf`'s part a `double*` (C's declarations): another
+/// pointee is refused with the declaration's type, as nvcc refuses it.
+#[test]
+fn frexp_with_a_pointer_of_another_type_is_refused() {
+    let src = r#"
+__global__ void k(float* out) { float e; out[0] = frexpf(out[0], &e); }
+launch k { out = zeros(1); }
+"#;
+    let f = err(src, &[], Some(ONE), Some(ONE));
+    assert_eq!(codes(&f), ["simt::check::mismatched_types"]);
+    let text = simt::cli::render(&f);
+    assert!(
+        text.contains("a pointer to `int` for the second argument of `frexpf`"),
+        "{text}"
+    );
+    let src = r#"
+__global__ void k(double* out) { float ip; out[0] = modf(out[0], &ip); }
+launch k { out = zeros(1); }
+"#;
+    let f = err(src, &[], Some(ONE), Some(ONE));
+    assert_eq!(codes(&f), ["simt::check::mismatched_types"]);
+}

@@ -66,6 +66,7 @@ fn math_function(name: &str) -> Option<(Func, Option<Scalar>)> {
         "erf" => Func::Math1(Erf),
         "erfc" => Func::Math1(Erfc),
         "rint" | "nearbyint" => Func::Math1(Rint),
+        "logb" => Func::Math1(Logb),
         "saturatef" => Func::Math1(Saturate),
         "hypot" => Func::Math2(Hypot),
         "copysign" => Func::Math2(Copysign),
@@ -123,6 +124,7 @@ const MATH_NAMES: &[&str] = &[
     "hypot",
     "copysign",
     "fdim",
+    "logb",
 ];
 
 /// `__ldg`, `__ldcs` and the other cache-hinted loads: plain loads here.
@@ -273,6 +275,7 @@ fn known_functions() -> Vec<String> {
     v.extend(super::intrinsics::INTRINSICS.iter().map(|s| s.to_string()));
     v.extend(crate::value::RoundedOp::names());
     v.extend(["scalbnf", "ldexpf", "scalbn", "ldexp"].map(String::from));
+    v.extend(["ilogbf", "ilogb", "frexpf", "frexp", "modff", "modf"].map(String::from));
     v
 }
 
@@ -1498,6 +1501,9 @@ impl KernelChecker<'_, '_> {
         if let Some(result) = self.intrinsic(name, args, span) {
             return result;
         }
+        if let Some(result) = self.split_math(name, args, span) {
+            return result;
+        }
         if let Some(result) = self.simd_call(name, args, span) {
             return result;
         }
@@ -1884,6 +1890,20 @@ impl KernelChecker<'_, '_> {
                         self.binary(BinOp::Lt, callee.span, bits, zero)
                     }
                 };
+            }
+            // The exponent as an `int`: a float of the argument's type (exact), converted as the
+            // GPU's `cvt.rzi` does (saturating: inf's `INT_MAX` is 2^31 as a `float`).
+            "ilogbf" | "ilogb" => {
+                arity(1)?;
+                let a = typed.pop().expect("one arg");
+                let from = if name.ends_with('f') || a.ty == Scalar::F32 {
+                    Scalar::F32
+                } else {
+                    Scalar::F64
+                };
+                let a = self.convert(a, from);
+                let e = self.call_node(Func::Math1(Math1::Ilogb), from, vec![a], span);
+                return Ok(self.convert(e, Scalar::I32));
             }
             // Rounded to an integral value, then a `long` (`long long`): 64 bits on Linux.
             "lrintf" | "lroundf" | "llrintf" | "llroundf" | "lrint" | "lround" | "llrint"

@@ -34,6 +34,7 @@ mod print;
 mod returned_ref;
 mod simd;
 mod specialise;
+mod split_math;
 mod storage;
 mod structs;
 mod template;

@@ -678,7 +678,12 @@ impl Inst {
                 | M1::Round
                 | M1::Trunc
                 | M1::Rint
-                | M1::Saturate => Pipe::Fp32,
+                | M1::Saturate
+                | M1::Logb
+                | M1::Ilogb
+                | M1::FrexpMant
+                | M1::FrexpExp
+                | M1::ModfFrac => Pipe::Fp32,
                 _ => Pipe::Sfu,
             },
             Inst::Math2 {
