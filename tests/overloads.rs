@@ -473,6 +473,52 @@ launch k {
     ok(src, &[], ONE, ONE);
 }
 
+/// C++ [over.match.funcs]: a member function's implicit object parameter is `T&`, or `const T&`
+/// when it is declared `const`; of two overloads that differ only in that, a `const` object (a
+/// `const` local or reference, a `const T&` parameter, `*this` in a `const` member function, an
+/// element of a `const T*`, a member of any of these) calls the `const` one, any other object
+/// the other. Expected values from g++ on the same code without `__device__` (2 for the
+/// non-`const` overload, 1 for the `const` one; `viaThis` is `which() * 10 + this->which()`).
+#[test]
+fn a_const_object_calls_the_const_overload_and_any_other_the_other() {
+    let src = r#"
+struct S {
+    float e[2];
+    __device__ int which() const { return 1; }
+    __device__ int which() { return 2; }
+    __device__ int viaThis() const { return which() * 10 + this->which(); }
+    __device__ int viaThisMut() { return which() * 10 + (*this).which(); }
+};
+struct Outer { S s; __device__ int inner() const { return s.which(); } };
+__device__ int byConst(const S& x) { return x.which(); }
+__device__ int byRef(S& x) { return x.which(); }
+__device__ int byValue(S x) { return x.which(); }
+__global__ void k(const S* in, S* io, int* out) {
+    S s;
+    s.e[0] = 1.0f; s.e[1] = 2.0f;
+    const S c = s;
+    const S& r = s;
+    Outer o;
+    o.s = s;
+    out[0] = s.which();
+    out[1] = c.which();
+    out[2] = r.which();
+    out[3] = byConst(s);
+    out[4] = byRef(s);
+    out[5] = byValue(c);
+    out[6] = s.viaThis();
+    out[7] = s.viaThisMut();
+    out[8] = in[0].which();
+    out[9] = io[0].which();
+    out[10] = o.inner();
+    out[11] = o.s.which();
+}
+launch k { in = zeros(2); io = zeros(2); out = zeros(12);
+  expect out == [2, 1, 1, 1, 2, 2, 11, 22, 1, 2, 1, 2]; }
+"#;
+    ok(src, &[], ONE, ONE);
+}
+
 /// A template argument that is a reference to a vector (`float2& yz =
 /// *reinterpret_cast<float2*>(&q.z)`) deduces the vector type, not its component: `sa(yz, yz)`
 /// with q = {1, 2, 3, 4} has yz = {3, 4}, so a.x + 10 × b.y = 3 + 40 = 43.
@@ -486,6 +532,33 @@ __global__ void k(float4* in, float* o) {
     o[0] = sa(yz, yz);
 }
 launch k { in = [1, 2, 3, 4]; o = zeros(1); grid = 1; block = 1; expect o == [43]; }
+"#;
+    ok(src, &[], ONE, ONE);
+}
+
+/// Ray Tracing in One Weekend's `vec3`: `float operator[](int) const` declared before `float&
+/// operator[](int)`. `c[0] = sqrt(c[0])` on a non-`const` `vec3` assigns through the second; a
+/// `const vec3&` reads through the first. By hand: sqrt(4) = 2, 9 + 1 = 10, 16 / 4 = 4.
+#[test]
+fn assigning_through_the_non_const_operator_index_of_a_class_with_both() {
+    let src = r#"
+class vec3 {
+public:
+    __device__ vec3() {}
+    __device__ vec3(float a, float b, float c) { e[0] = a; e[1] = b; e[2] = c; }
+    __device__ inline float operator[](int i) const { return e[i]; }
+    __device__ inline float& operator[](int i) { return e[i]; };
+    float e[3];
+};
+__device__ float third(const vec3& v) { return v[2]; }
+__global__ void k(float* out) {
+    vec3 c(4.0f, 9.0f, 16.0f);
+    c[0] = sqrt(c[0]);
+    c[1] += 1.0f;
+    c[2] /= 4.0f;
+    out[0] = c[0]; out[1] = c[1]; out[2] = third(c);
+}
+launch k { out = zeros(3); expect out == [2, 10, 4]; }
 "#;
     ok(src, &[], ONE, ONE);
 }

@@ -7,6 +7,7 @@ mod async_copy;
 mod atomics;
 mod barrier;
 mod braced;
+mod constness;
 mod cub;
 mod cub_io;
 mod cub_record;
@@ -661,6 +662,9 @@ pub(crate) struct KernelChecker<'g, 'e> {
     objects: Vec<objects::Object>,
     /// Struct values with data members: their type and where they live.
     struct_vars: Vec<structs::StructPlace>,
+    /// The struct values of `struct_vars` that are `const` (a `const` local, a `const T&`
+    /// parameter, `*this` in a `const` member function): what picks a `const` overload.
+    const_structs: HashSet<u32>,
     /// The struct type of arrays declared as arrays of structs (parameters, shared arrays).
     struct_spaces: HashMap<Space, Rc<structs::Layout>>,
     /// The struct type pointer variables point to, by pointer variable.
@@ -751,6 +755,7 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
             notes: Vec::new(),
             objects: Vec::new(),
             struct_vars: Vec::new(),
+            const_structs: HashSet::new(),
             struct_spaces: HashMap::new(),
             struct_ptrs: HashMap::new(),
             layouts: HashMap::new(),

@@ -80,6 +80,7 @@ impl KernelChecker<'_, '_> {
             ast::ExprKind::Index { base, index } => {
                 let l = self.struct_of(base).filter(|l| !l.array)?;
                 let f = self.method(&l, "operator[]", Some(1))?;
+                let f = self.for_object(base, &l, f);
                 return self.method_place(base, &l, &f, std::slice::from_ref(index), e.span);
             }
             ast::ExprKind::Method {
@@ -90,6 +91,7 @@ impl KernelChecker<'_, '_> {
             } => {
                 let l = self.struct_of(object)?;
                 let f = self.method(&l, &method.name, None)?;
+                let f = self.for_object(object, &l, f);
                 return self.method_place(object, &l, &f, args, e.span);
             }
             _ => return None,

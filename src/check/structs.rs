@@ -1319,6 +1319,7 @@ impl<'g> KernelChecker<'g, '_> {
                 if let Some(outer) = self.struct_of(base) {
                     if !outer.array {
                         let f = self.method(&outer, "operator[]", Some(1))?;
+                        let f = self.for_object(base, &outer, f);
                         let index = std::slice::from_ref(index.as_ref());
                         return self.returned_struct(base, &outer, &f, index, e.span);
                     }
@@ -1339,6 +1340,7 @@ impl<'g> KernelChecker<'g, '_> {
             } => {
                 let outer = self.struct_of(object)?;
                 let f = self.method(&outer, &method.name, None)?;
+                let f = self.for_object(object, &outer, f);
                 self.returned_struct(object, &outer, &f, args, e.span)
             }
             ast::ExprKind::Unary {
@@ -2316,6 +2318,7 @@ impl<'g> KernelChecker<'g, '_> {
         };
         // Declared before an error in its initialiser is reported: its uses are not errors too.
         let binding = self.bind_struct(p.clone());
+        self.mark_const(&binding, ty.is_const);
         self.declare(&d.name, binding);
         self.writes(&p, values?, d.name.span, out)
     }
@@ -2808,6 +2811,7 @@ impl<'g> KernelChecker<'g, '_> {
                 suggestion: Some(format!("`{}` has no member function `{name}`", l.name)),
             });
         };
+        let f = self.for_object(object, &l, f);
         self.call_on(object, &l, &f, args, (span, allow_void))
     }
 
@@ -2892,7 +2896,9 @@ impl<'g> KernelChecker<'g, '_> {
                 MemberKind::Compound(sub) => {
                     let sub = Rc::clone(sub);
                     let p = self.sub_place(&this, sub, m.first, layout.members[k].offset, span);
-                    self.bind_struct(p)
+                    let b = self.bind_struct(p);
+                    self.mark_const(&b, f.is_const);
+                    b
                 }
                 MemberKind::Pointer(pm) => match self.leaf(&this, m.first, span)? {
                     Place::Var(var, _) => Binding::Pointer(self.leaf_pointers[&var]),
@@ -2946,6 +2952,7 @@ impl<'g> KernelChecker<'g, '_> {
             &rewritten
         };
         let this_binding = self.bind_struct(this);
+        self.mark_const(&this_binding, f.is_const);
         scope.insert("this".into(), (this_binding, span));
         self.pending_this = Some(scope);
         let call = self.inline_call(f, (&[], args), span, allow_void);
@@ -2994,7 +3001,9 @@ impl<'g> KernelChecker<'g, '_> {
                         pointers,
                     };
                 }
-                return Ok((self.bind_struct(place), fill));
+                let b = self.bind_struct(place);
+                self.mark_const(&b, p.ty.is_const);
+                return Ok((b, fill));
             }
             if !p.ty.is_const {
                 return Err(CheckError::ArgumentType {
@@ -3014,7 +3023,9 @@ impl<'g> KernelChecker<'g, '_> {
         let values = self.struct_value(a, &l, &mut fill)?;
         let copy = self.new_struct(&p.name.name, &l, p.name.span);
         self.writes(&copy, values, a.span, &mut fill)?;
-        Ok((self.bind_struct(copy), fill))
+        let b = self.bind_struct(copy);
+        self.mark_const(&b, p.ty.is_const);
+        Ok((b, fill))
     }
 
     /// An object of `l` may exist: its class defines every virtual member it has (C++ refuses
@@ -3186,7 +3197,9 @@ impl<'g> KernelChecker<'g, '_> {
                 width: pm.pointee.1,
             });
         }
-        self.bind_struct(fresh)
+        let b = self.bind_struct(fresh);
+        self.mark_const(&b, p.ty.is_const);
+        b
     }
 
     /// Where a struct-returning function's `return` puts its value.

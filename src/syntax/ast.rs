@@ -127,6 +127,10 @@ pub struct Function {
     pub params: Vec<Param>,
     /// The body.
     pub body: Vec<Stmt>,
+    /// `f(...) const`: a member function whose implicit object parameter is `const T&` (C++
+    /// [over.match.funcs]); of two overloads that differ only in it, a `const` object calls this
+    /// one and any other object the other.
+    pub is_const: bool,
     /// The whole definition.
     pub span: Span,
 }

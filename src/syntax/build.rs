@@ -548,6 +548,7 @@ impl<'m> Builder<'m> {
         let mut params = Vec::new();
         let mut body = Vec::new();
         let mut ret_decltype = None;
+        let mut is_const = false;
         for p in pair.into_inner() {
             match p.as_rule() {
                 Rule::ty => ret = Some(self.ty(p)),
@@ -576,6 +577,8 @@ impl<'m> Builder<'m> {
                 Rule::template_args => spec = Some(self.template_args(p)?),
                 Rule::params => params = self.params(p),
                 Rule::block => body = self.block(p)?,
+                // After the parameters (the return type's own are inside its `ty`).
+                Rule::qualifier => is_const |= p.as_str() == "const",
                 _ => {}
             }
         }
@@ -586,6 +589,7 @@ impl<'m> Builder<'m> {
             name: name.expect("grammar: device_fn has a name"),
             params,
             body,
+            is_const,
             span,
         };
         Ok((f, spec))
@@ -852,6 +856,7 @@ impl<'m> Builder<'m> {
                         },
                         params: Vec::new(),
                         body,
+                        is_const: false,
                         span: fn_span,
                     });
                 }
@@ -1120,6 +1125,7 @@ impl<'m> Builder<'m> {
             name,
             params,
             body,
+            is_const: false,
             span,
         })
     }
@@ -2464,6 +2470,7 @@ impl<'m> Builder<'m> {
                         },
                         params,
                         body,
+                        is_const: false,
                         span,
                     },
                 }))
