@@ -1777,3 +1777,63 @@ launch k {{
     );
     assert_eq!(c.gst_instr, 2);
 }
+
+/// C++ [class.nest]: a class nested in a class (template) names the enclosing class's
+/// enumerators and static constants (warp-ctc's `CTAReduce<NT, T>`: `enum { Size = NT,
+/// Capacity = NT }; struct Storage { T shared[Capacity]; };`). By hand: `Storage` of
+/// `CTAReduce<4, float>` holds 4 floats; thread t reads in[3 - t] + Size = 4 - t + 4 (8, 7, 6,
+/// 5); `Plain::Inner::v` has `Twice` = 2 * 3 = 6 ints; n = 6 + 4 * 10 + 7 * 100 = 746.
+#[test]
+fn a_nested_class_sizes_an_array_by_its_enclosing_classs_enumerator() {
+    let src = r#"
+template <int NT, typename T>
+struct CTAReduce {
+    enum { Size = NT, Capacity = NT };
+    struct Storage { T shared[Capacity]; };
+};
+struct Plain {
+    static constexpr int kN = 3;
+    enum { Twice = 2 * kN };
+    struct Inner { int v[Twice]; int seven; };
+};
+__global__ void k(const float* in, float* out, int* n) {
+    __shared__ CTAReduce<4, float>::Storage storage;
+    int tid = threadIdx.x;
+    storage.shared[tid] = in[tid];
+    __syncthreads();
+    out[tid] = storage.shared[3 - tid] + CTAReduce<4, float>::Size;
+    Plain::Inner pi;
+    pi.seven = 7;
+    n[tid] = sizeof(pi.v) / sizeof(int) + sizeof(storage) / sizeof(float) * 10 + pi.seven * 100;
+}
+launch k { in = [1, 2, 3, 4]; out = zeros(4); n = zeros(4);
+    expect out == [8, 7, 6, 5]; expect n == [746, 746, 746, 746]; }
+"#;
+    ok(src, &[], ONE, [4, 1, 1]);
+    // A nested class that declares `kN` itself: `Twice` (2 * the outer's `kN`) would mean its
+    // member there, so it is not shared, and `v[Twice]` is refused rather than sized wrongly.
+    let shadowed = src.replace("int seven; };", "int seven; int kN; };");
+    let f = err(&shadowed, &[], Some(ONE), Some([4, 1, 1]));
+    assert_eq!(codes(&f)[0], "simt::check::unknown_name");
+}
+
+/// An unknown name among a class template's arguments is labelled where the type is written,
+/// not at the same offset of the file's first line (the arguments are read again from the
+/// type's text).
+#[test]
+fn an_unknown_template_argument_of_a_class_is_labelled_at_the_type() {
+    let src = r#"
+template <int NT, typename T>
+struct Box { T v[NT]; };
+__global__ void k(float* out) {
+    Box<NOPE, float> b;
+    b.v[0] = 1.0f;
+    out[0] = b.v[0];
+}
+launch k { out = zeros(1); }
+"#;
+    let f = err(src, &[], Some(ONE), Some(ONE));
+    assert_eq!(codes(&f)[0], "simt::check::unknown_name");
+    // Line 5 of `src` (its first line is empty), column 5: `Box<NOPE, float>`.
+    assert_eq!(position(&f), (5, 5));
+}

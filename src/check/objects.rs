@@ -80,7 +80,10 @@ impl KernelChecker<'_, '_> {
             return Some(Ok((primary?, Bindings::default())));
         }
         let targs = match crate::syntax::parse_kernel_ref(&format!("{base}{written}")) {
-            Ok((_, _, targs)) => targs,
+            Ok((_, _, mut targs)) => {
+                targs.iter_mut().for_each(|t| t.respan(span));
+                targs
+            }
             Err(_) => {
                 return Some(Err(CheckError::TemplateArguments {
                     template: text.to_string(),

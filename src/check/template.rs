@@ -371,12 +371,14 @@ impl Bindings {
                 out.push_str(&t.base_text);
             } else if let Some(c) = self.templates.get(word.as_str()) {
                 out.push_str(c);
-            } else if let Some(Expr {
-                kind: ExprKind::Cast { expr, .. },
-                ..
-            }) = self.values.get(word.as_str())
-            {
-                match &expr.kind {
+            } else if let Some(v) = self.values.get(word.as_str()) {
+                // A bound value: `(int)4` as `b.value` makes it, or `4` as written in a class's
+                // arguments (`CTAReduce<4, float>::Storage`, `bound`).
+                let v = match &v.kind {
+                    ExprKind::Cast { expr, .. } => expr,
+                    _ => v,
+                };
+                match &v.kind {
                     ExprKind::Int { value, .. } => out.push_str(&value.to_string()),
                     ExprKind::Unary { operand, .. } => match &operand.kind {
                         ExprKind::Int { value, .. } => out.push_str(&format!("-{value}")),

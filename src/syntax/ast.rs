@@ -718,6 +718,142 @@ pub enum UnOp {
     AddrOf,
 }
 
+impl TemplateArg {
+    /// Gives every part of an argument parsed from text simt made (`CTAReduce__Storage<4,float>`,
+    /// a type's arguments put in place) the span of what it was made from: a diagnostic about it
+    /// then points there, not at the same offset of the file.
+    pub fn respan(&mut self, span: Span) {
+        match self {
+            TemplateArg::Type(t) => t.span = span,
+            TemplateArg::Value(e) => e.respan(span),
+        }
+    }
+}
+
+impl Expr {
+    /// Whether the expression names `name` anywhere (a variable, a function, a member).
+    pub fn mentions(&self, name: &str) -> bool {
+        let any = |es: &[Expr]| es.iter().any(|e| e.mentions(name));
+        let arg = |t: &TemplateArg| matches!(t, TemplateArg::Value(e) if e.mentions(name));
+        match &self.kind {
+            ExprKind::Name(n) => n == name,
+            ExprKind::Int { .. }
+            | ExprKind::Float { .. }
+            | ExprKind::Bool(_)
+            | ExprKind::Str(_)
+            | ExprKind::SizeOfType(_)
+            | ExprKind::Lambda(_) => false,
+            ExprKind::SizeOfPack(i) => i.name == name,
+            ExprKind::Unary { operand: e, .. }
+            | ExprKind::SizeOfExpr(e)
+            | ExprKind::Pack(e)
+            | ExprKind::IncDec { target: e, .. }
+            | ExprKind::Cast { expr: e, .. } => e.mentions(name),
+            ExprKind::Binary { lhs, rhs, .. }
+            | ExprKind::Assign {
+                target: lhs,
+                value: rhs,
+                ..
+            }
+            | ExprKind::Index {
+                base: lhs,
+                index: rhs,
+            } => lhs.mentions(name) || rhs.mentions(name),
+            ExprKind::Ternary { cond, then, els } => {
+                cond.mentions(name) || then.mentions(name) || els.mentions(name)
+            }
+            ExprKind::Member { base, .. } => base.mentions(name),
+            ExprKind::Call {
+                callee,
+                targs,
+                args,
+            } => callee.name == name || targs.iter().any(arg) || any(args),
+            ExprKind::Method {
+                object,
+                targs,
+                args,
+                ..
+            } => object.mentions(name) || targs.iter().any(arg) || any(args),
+            ExprKind::List(es) | ExprKind::Tuple(es) => any(es),
+        }
+    }
+
+    /// [`TemplateArg::respan`] of an expression: it and each expression, type and name in it.
+    pub fn respan(&mut self, span: Span) {
+        self.span = span;
+        let each = |es: &mut [Expr]| es.iter_mut().for_each(|e| e.respan(span));
+        match &mut self.kind {
+            ExprKind::Int { .. }
+            | ExprKind::Float { .. }
+            | ExprKind::Bool(_)
+            | ExprKind::Str(_)
+            | ExprKind::Name(_)
+            | ExprKind::Lambda(_) => {}
+            ExprKind::Unary { operand: e, .. }
+            | ExprKind::SizeOfExpr(e)
+            | ExprKind::Pack(e)
+            | ExprKind::IncDec { target: e, .. } => e.respan(span),
+            ExprKind::Binary {
+                op_span, lhs, rhs, ..
+            } => {
+                *op_span = span;
+                lhs.respan(span);
+                rhs.respan(span);
+            }
+            ExprKind::Assign {
+                target,
+                op_span,
+                value,
+                ..
+            } => {
+                *op_span = span;
+                target.respan(span);
+                value.respan(span);
+            }
+            ExprKind::Ternary { cond, then, els } => {
+                cond.respan(span);
+                then.respan(span);
+                els.respan(span);
+            }
+            ExprKind::Cast { ty, expr } => {
+                ty.span = span;
+                expr.respan(span);
+            }
+            ExprKind::Index { base, index } => {
+                base.respan(span);
+                index.respan(span);
+            }
+            ExprKind::Member { base, field } => {
+                field.span = span;
+                base.respan(span);
+            }
+            ExprKind::Call {
+                callee,
+                targs,
+                args,
+            } => {
+                callee.span = span;
+                targs.iter_mut().for_each(|t| t.respan(span));
+                each(args);
+            }
+            ExprKind::Method {
+                object,
+                method,
+                targs,
+                args,
+            } => {
+                method.span = span;
+                object.respan(span);
+                targs.iter_mut().for_each(|t| t.respan(span));
+                each(args);
+            }
+            ExprKind::List(es) | ExprKind::Tuple(es) => each(es),
+            ExprKind::SizeOfType(t) => t.span = span,
+            ExprKind::SizeOfPack(i) => i.span = span,
+        }
+    }
+}
+
 /// The expression forms.
 #[derive(Clone, Debug)]
 pub enum ExprKind {

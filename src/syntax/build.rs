@@ -177,7 +177,10 @@ impl<'m> Builder<'m> {
                     module.kernels.push(k);
                 }),
                 Rule::template_item => self.template_item(item, module),
-                Rule::struct_def => self.struct_def(item).map(|s| module.structs.push(s)),
+                Rule::struct_def => self.struct_def(item).map(|s| {
+                    self.share_constants(&s);
+                    module.structs.push(s)
+                }),
                 Rule::enum_def => self.enum_def(item).map(|(alias, consts)| {
                     module.aliases.extend(alias);
                     module.consts.extend(qualified(consts, &ns));
@@ -2927,6 +2930,7 @@ impl<'m> Builder<'m> {
     /// outer's parameters, named `Outer__Inner`, and `Inner` inside either is a member type
     /// naming its instance (`Outer__Inner<T>`), so that its members may use `T`.
     fn nest_in_template(&self, outer: &mut StructDef) {
+        self.share_constants(outer);
         if outer.template.is_empty() {
             return;
         }
@@ -2953,6 +2957,44 @@ impl<'m> Builder<'m> {
             def.template.clone_from(&outer.template);
             def.aliases.push((inner.clone(), instance.clone()));
             outer.aliases.push((inner, instance));
+        }
+    }
+
+    /// C++ [class.nest]: a nested class names its enclosing class's enumerators and static
+    /// constants unqualified (warp-ctc's `enum { Capacity = NT }; struct Storage { T
+    /// shared[Capacity]; };`). The structs defined inside `outer`, hoisted to file scope, get
+    /// each of them that they do not declare themselves as a static member of their own, first
+    /// (before any member that uses it); a nested class template has the outer's parameters
+    /// (`nest_in_template`), so `NT` in one means what it does in the other.
+    fn share_constants(&self, outer: &StructDef) {
+        let constants: Vec<&Field> = outer
+            .fields
+            .iter()
+            .filter(|f| f.is_static && f.init.is_some())
+            .collect();
+        if constants.is_empty() {
+            return;
+        }
+        let inside = |s: Span| s.start >= outer.span.start && s.end <= outer.span.end;
+        for (def, _) in self
+            .hoisted
+            .borrow_mut()
+            .iter_mut()
+            .filter(|(d, _)| inside(d.span) && d.span != outer.span)
+        {
+            // One whose value names a member the nested class declares itself would mean that
+            // member there, not the outer's: such a constant stays unknown in it.
+            let own = |n: &str| def.fields.iter().any(|f| f.name.name == n);
+            let shared: Vec<Field> = constants
+                .iter()
+                .filter(|c| !own(&c.name.name))
+                .filter(|c| {
+                    let init = c.init.as_ref().expect("filtered: a constant has a value");
+                    !def.fields.iter().any(|f| init.mentions(&f.name.name))
+                })
+                .map(|&c| c.clone())
+                .collect();
+            def.fields.splice(0..0, shared);
         }
     }
 
