@@ -1465,6 +1465,7 @@ launch k {
 }
 "#;
     ok(src, &[], [1, 1, 1], [1, 1, 1]);
+}
 
 /// Member function templates of class templates and of plain classes (qsim's `Plus<T>`:
 /// `template <typename U> T operator()(const T& v1, const U& v2) const`): the class's

@@ -775,6 +775,9 @@ impl Expr {
                 ..
             } => object.mentions(name) || targs.iter().any(arg) || any(args),
             ExprKind::List(es) | ExprKind::Tuple(es) => any(es),
+            ExprKind::New { args, count, .. } => {
+                any(args) || count.as_ref().is_some_and(|c| c.mentions(name))
+            }
         }
     }
 
@@ -850,6 +853,15 @@ impl Expr {
             ExprKind::List(es) | ExprKind::Tuple(es) => each(es),
             ExprKind::SizeOfType(t) => t.span = span,
             ExprKind::SizeOfPack(i) => i.span = span,
+            ExprKind::New {
+                ty, args, count, ..
+            } => {
+                ty.span = span;
+                each(args);
+                if let Some(c) = count {
+                    c.respan(span);
+                }
+            }
         }
     }
 }
