@@ -237,3 +237,36 @@ launch k { o = zeros(4); expect o == [10, 11, 2, 3]; }
 "#;
     ok(src, &[], [1, 1, 1], [1, 1, 1]);
 }
+
+#[test]
+fn execution_spaces_are_macros_as_nvccs_host_defines_make_them() {
+    // faiss's StaticUtils.h: `#ifndef __host__` defines `__host__`/`__device__` as nothing for
+    // non-CUDA compilers. nvcc's crt/host_defines.h has defined both, so the block is skipped and
+    // `twice` stays a device function: p = 2 * [0, 1, 2, 3] = [0, 2, 4, 6]. Every keyword the
+    // header defines is a macro (all = 1); `__restrict__` is GCC's keyword, no macro (restrict = 0).
+    let src = r#"
+#ifndef __host__
+#define __host__
+#define __device__
+#endif
+#if defined(__global__) && defined(__shared__) && defined(__constant__) && defined(__forceinline__) \
+    && defined(__noinline__) && defined(__launch_bounds__) && defined(__align__) && defined(__managed__)
+#define ALL 1
+#else
+#define ALL 0
+#endif
+#ifdef __restrict__
+#define RESTRICT 1
+#else
+#define RESTRICT 0
+#endif
+__device__ inline float twice(float v) { return 2 * v; }
+__global__ void __launch_bounds__(256) k(float* p, int* f) {
+    p[threadIdx.x] = twice(p[threadIdx.x]);
+    f[0] = ALL;
+    f[1] = RESTRICT;
+}
+launch k { p = arange(4); f = zeros(2); block = 4; grid = 1; expect p == [0, 2, 4, 6]; expect f == [1, 0]; }
+"#;
+    ok(src, &[], ONE, [4, 1, 1]);
+}

@@ -40,6 +40,25 @@ const PREDEFINED: &[(&str, &str)] = &[
     ("__cplusplus", "201703L"),
 ];
 
+/// The execution-space and attribute keywords that nvcc's crt/host_defines.h makes macros on
+/// Linux (`#define __device__ __location__(device)`, `#define __launch_bounds__(...) ...`), so
+/// `#ifndef __host__` guards ("allow usage for non-CUDA files") are skipped as under nvcc. Each
+/// is defined as itself: the grammar still reads the keyword, and a self-referential macro
+/// expands once. `__restrict__` and `__inline__` are not here: they are GCC keywords, which the
+/// header defines only for MSVC.
+const HOST_DEFINES: &[&str] = &[
+    "__host__",
+    "__device__",
+    "__global__",
+    "__shared__",
+    "__constant__",
+    "__managed__",
+    "__forceinline__",
+    "__noinline__",
+    "__align__",
+    "__launch_bounds__",
+];
+
 /// What `#include <cuda.h>` of CUDA 12.4 defines: `CUDA_VERSION`, major * 1000 + minor * 10.
 /// It is not predefined: cuda.h is the driver API's header, which nvcc's implicit cuda_runtime.h
 /// does not include (cuda_runtime_api.h defines `CUDART_VERSION` on its own).
@@ -234,6 +253,9 @@ pub(crate) fn preprocess(
         .chain([("__CUDA_ARCH__", arch.as_str())]);
     for (name, value) in predefined {
         pp.define_builtin(name, value);
+    }
+    for name in HOST_DEFINES {
+        pp.define_builtin(name, name);
     }
     for (name, value) in defines {
         pp.define_builtin(name, value);
@@ -1908,6 +1930,25 @@ mod tests {
         assert_eq!(
             expand("#define CUDA_VERSION 8000\n#include <cuda.h>\nCUDA_VERSION"),
             "8000"
+        );
+        // crt/host_defines.h makes the execution spaces macros: faiss's `#ifndef __host__`
+        // fallback is skipped, and each keyword is still itself after expansion.
+        assert_eq!(
+            expand("#ifndef __host__\n#define __device__\n#endif\n__device__ __host__"),
+            "__device__ __host__"
+        );
+        assert_eq!(
+            expand("#if defined(__global__) && defined(__launch_bounds__)\nyes\n#endif"),
+            "yes"
+        );
+        assert_eq!(
+            expand("__launch_bounds__(256, 2) __forceinline__"),
+            "__launch_bounds__ ( 256 , 2 ) __forceinline__"
+        );
+        // GCC keywords, not macros on Linux (the header defines them only for MSVC).
+        assert_eq!(
+            expand("#ifdef __restrict__\nmacro\n#else\nkeyword\n#endif"),
+            "keyword"
         );
         // sm_80 (A100), sm_89 (L4, RTX 4090), sm_100 (B200).
         assert_eq!(
