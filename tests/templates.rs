@@ -1552,3 +1552,19 @@ launch k { out = zeros(3); expect out == [10, 33, 4]; }
 "#;
     ok(src, &[], ONE, ONE);
 }
+
+#[test]
+fn a_value_parameters_default_ends_at_the_first_greater_than() {
+    // C++ [temp.param]: the first `>` not nested ends the list, so `W = 32> inline` is W = 32,
+    // in a host template (skipped) and in a device one. scale(i) = 32 * i, scale<float, 2>(1) = 2:
+    // p = [0 + 2, 32 + 2, 64 + 2, 96 + 2] = [2, 34, 66, 98].
+    let src = r#"
+template <typename T, int W = 32>
+inline T host_twice(T v) { return 2 * v; }
+template <typename T, int W = 32>
+inline __device__ T scale(T v) { return W * v; }
+__global__ void k(float* p) { p[threadIdx.x] = scale(p[threadIdx.x]) + scale<float, 2>(1.0f); }
+launch k { p = arange(4); block = 4; grid = 1; expect p == [2, 34, 66, 98]; }
+"#;
+    ok(src, &[], ONE, [4, 1, 1]);
+}

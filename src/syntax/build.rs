@@ -2813,6 +2813,7 @@ impl<'m> Builder<'m> {
                 Rule::ident => name = Some(self.ident(q)),
                 Rule::ty if is_type => default_ty = Some(self.ty(q)),
                 Rule::ty => ty = Some(self.ty(q)),
+                Rule::targ_logic => default = Some(self.climb(q.into_inner())?),
                 _ => default = Some(self.expr(q)?),
             }
         }
