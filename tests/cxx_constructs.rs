@@ -300,3 +300,23 @@ launch k {
 "#;
     ok(src, &[], ONE, ONE);
 }
+
+#[test]
+fn a_lambda_called_as_a_statement_runs_for_its_effects() {
+    // JAX's Threefry `round(x, rotations[i]);`: a discarded-value expression may be `void`
+    // ([stmt.expr]), and a value-returning lambda so called still writes what it captures.
+    // Lane 0: x = 1, +3 = 4, ^1 = 5, +5 = 10; lane 1: x = 2, +3 = 5, ^1 = 4, +4 = 8.
+    let src = r#"
+__global__ void k(unsigned* p) {
+    unsigned x = p[threadIdx.x];
+    auto bump = [&](unsigned r) { x += r; };
+    auto flip = [&](unsigned r) { x ^= r; return x; };
+    bump(3u);
+    flip(1u);
+    bump(x);
+    p[threadIdx.x] = x;
+}
+launch k { p = [1, 2]; block = 2; grid = 1; expect p == [10, 8]; }
+"#;
+    ok(src, &[], ONE, [2, 1, 1]);
+}

@@ -2401,6 +2401,15 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                 }
                 _ => {}
             }
+            // `round(x, r);`: a lambda called for its effect ([stmt.expr]: its result, `void`
+            // or not, is discarded), inlined in the scopes it was made in.
+            if let Some(Binding::Lambda(i)) = self.lookup(name) {
+                let (f, scopes) = self.lambdas[i as usize].clone();
+                self.pending_scopes = Some(scopes);
+                let call = self.inline_call(&f, (targs, args), e.span, true);
+                self.pending_scopes = None;
+                return Ok(StmtKind::Eval(call?));
+            }
             // `S<T>::put(p, v);`: a static member function of a struct (template), which
             // may return `void`.
             if let Some(f) = self.static_member_fn(name, callee.span) {
