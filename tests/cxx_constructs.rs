@@ -320,3 +320,32 @@ launch k { p = [1, 2]; block = 2; grid = 1; expect p == [10, 8]; }
 "#;
     ok(src, &[], ONE, [2, 1, 1]);
 }
+
+#[test]
+fn a_string_literal_in_an_assert_is_true() {
+    // TransformerEngine's `assert(n > 0 && "message")`: a string literal is an array that
+    // converts to a non-null pointer, `true` ([conv.array], [conv.bool]); n = 3 passes all
+    // three, and every thread writes n.
+    let src = r#"
+#include <cassert>
+__global__ void k(int* p, int n) {
+    assert(n > 0 && "n must be positive");
+    assert("either order" && n < 10);
+    assert(n == 3 || "always true");
+    p[threadIdx.x] = n;
+}
+launch k { p = zeros(4); n = 3; block = 4; grid = 1; expect p == [3, 3, 3, 3]; }
+"#;
+    ok(src, &[], ONE, [4, 1, 1]);
+    // `!"..."` is false: with n = 3, `n != 3 || !"n must not be 3"` is false || false.
+    let src = r#"
+#include <cassert>
+__global__ void k(int* p, int n) {
+    assert(n != 3 || !"n must not be 3");
+    p[threadIdx.x] = n;
+}
+launch k { p = zeros(4); n = 3; }
+"#;
+    let f = err(src, &[], Some(ONE), Some([4, 1, 1]));
+    assert_eq!(codes(&f), ["simt::run::assertion"]);
+}

@@ -1846,7 +1846,10 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
 
     /// A condition converted to `bool` (`if (n)` means `n != 0`, `if (p)` means `p != NULL`).
     fn condition(&mut self, e: &ast::Expr) -> Result<Expr, CheckError> {
-        self.scalar_or_truth(e)
+        match strings_as_true(e) {
+            Some(e) => self.scalar_or_truth(&e),
+            None => self.scalar_or_truth(e),
+        }
     }
 
     /// The pointer variable a name stands for, if it is one.
@@ -2492,6 +2495,41 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
             suggestion: did_you_mean(name, names.iter().map(String::as_str)),
         }
     }
+}
+
+/// A condition whose `&&`, `||` or `!` has a string literal operand (`assert(n > 0 && "n must be
+/// positive")`) with each such string `true`: an array converts to a non-null pointer, and a
+/// non-null pointer to `true` ([conv.array], [conv.bool]). `None` when there is none.
+fn strings_as_true(e: &ast::Expr) -> Option<ast::Expr> {
+    let kind = match &e.kind {
+        ast::ExprKind::Str(_) => ast::ExprKind::Bool(true),
+        ast::ExprKind::Unary {
+            op: ast::UnOp::Not,
+            operand,
+        } => ast::ExprKind::Unary {
+            op: ast::UnOp::Not,
+            operand: Box::new(strings_as_true(operand)?),
+        },
+        ast::ExprKind::Binary {
+            op: op @ (ast::BinOp::And | ast::BinOp::Or),
+            op_span,
+            lhs,
+            rhs,
+        } => {
+            let (l, r) = (strings_as_true(lhs), strings_as_true(rhs));
+            if l.is_none() && r.is_none() {
+                return None;
+            }
+            ast::ExprKind::Binary {
+                op: *op,
+                op_span: *op_span,
+                lhs: Box::new(l.unwrap_or_else(|| (**lhs).clone())),
+                rhs: Box::new(r.unwrap_or_else(|| (**rhs).clone())),
+            }
+        }
+        _ => return None,
+    };
+    Some(ast::Expr { kind, span: e.span })
 }
 
 /// `threadIdx` and the other built-in index variables.
