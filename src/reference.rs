@@ -592,6 +592,18 @@ macro_rules! math2_on {
             Math2::Atan2 => x.atan2(y),
             Math2::Fmod => x % y,
             Math2::Hypot => x.hypot(y),
+            // 1/√(x² + y²) with both divided by the larger magnitude m first, so no square
+            // overflows: 1/√(u² + v²) / m.
+            Math2::Rhypot if x.is_infinite() || y.is_infinite() => 0.0,
+            Math2::Rhypot => {
+                let m = x.abs().max(y.abs());
+                let (u, v) = (x / m, y / m);
+                if m == 0.0 {
+                    1.0 / m
+                } else {
+                    (1.0 / (u * u + v * v).sqrt()) / m
+                }
+            }
             Math2::Copysign => x.copysign(y),
             // C's fdim: x - y when x > y, NaN when either is NaN, otherwise +0.
             Math2::Fdim if x > y => x - y,

@@ -600,6 +600,8 @@ pub enum Math2 {
     Fmod,
     /// `hypotf`
     Hypot,
+    /// `rhypotf`: `1 / hypotf(a, b)`, without overflow where only `a² + b²` overflows
+    Rhypot,
     /// `copysignf`
     Copysign,
     /// `fdimf`: `a - b` when positive, else 0
@@ -897,6 +899,19 @@ macro_rules! float_num {
                     Math2::Atan2 => a.atan2(b),
                     Math2::Fmod => a % b,
                     Math2::Hypot => a.hypot(b),
+                    Math2::Rhypot => {
+                        // `hypot` scales, but its result itself may overflow (or be subnormal)
+                        // where its reciprocal is a normal number: rescale by a power of two.
+                        let h = a.hypot(b);
+                        if h.is_infinite() && a.is_finite() && b.is_finite() {
+                            0.25 / (a * 0.25).hypot(b * 0.25)
+                        } else if h > 0.0 && h < Self::MIN_POSITIVE {
+                            let s = (2.0 as Self).powi(Self::MANTISSA_DIGITS as i32);
+                            s / (a * s).hypot(b * s)
+                        } else {
+                            1.0 / h
+                        }
+                    }
                     Math2::Copysign => a.copysign(b),
                     Math2::Fdim => {
                         if a > b {

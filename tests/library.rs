@@ -306,3 +306,30 @@ launch k { a = ones(64); b = zeros(64); t = zeros(64); block = 64; grid = 1; exp
 "#;
     ok(src, &[], ONE, [64, 1, 1]);
 }
+
+#[test]
+fn rhypot_is_the_reciprocal_of_hypot_without_its_overflow() {
+    // CUDA's rhypotf/rhypot = 1/√(x² + y²) (JAX's drotg), checked bit for bit against gcc 13 on
+    // x86-64: (float)(1.0 / hypot(3, 4)) = 0.2f (bits 1045220557); for (2e38, 3e38) hypotf
+    // overflows (1.0f / hypotf gives 0) but (float)(1.0 / hypot(2e38, 3e38)) = 2.77350037e-39,
+    // subnormal (0x1.e3364p-129, bits 1979236); 1.0 / hypot(6, 8) = 0.1 (bits
+    // 4591870180066957722); 1.0 / hypot(1e300, 1e300) = 7.0710678118654743e-301 (bits
+    // 116617008165298724), where 1 / sqrt(x * x + y * y) gives 0. rhypotf(0, 0) = +inf, so its
+    // reciprocal is 0; rhypotf(inf, y) = 0.
+    let src = r#"
+__global__ void k(int* f, long long* d, float* v) {
+    f[0] = __float_as_int(rhypotf(3.0f, 4.0f));
+    f[1] = __float_as_int(rhypotf(2e38f, 3e38f));
+    d[0] = __double_as_longlong(rhypot(6.0, 8.0));
+    d[1] = __double_as_longlong(rhypot(1e300, 1e300));
+    v[0] = 1.0f / rhypotf(0.0f, 0.0f);
+    v[1] = rhypotf(INFINITY, 1.0f);
+}
+launch k { f = zeros(2); d = zeros(2); v = [7, 7]; block = 1; grid = 1;
+    expect f == [1045220557, 1979236];
+    expect d == [4591870180066957722, 116617008165298724];
+    expect v == [0, 0];
+}
+"#;
+    ok(src, &[], ONE, ONE);
+}

@@ -689,7 +689,7 @@ impl Inst {
             Inst::Math2 {
                 ty: Scalar::F32, f, ..
             } => match f {
-                M2::Pow | M2::Atan2 | M2::Hypot => Pipe::Sfu,
+                M2::Pow | M2::Atan2 | M2::Hypot | M2::Rhypot => Pipe::Sfu,
                 _ => Pipe::Fp32,
             },
             _ => Pipe::Other,
