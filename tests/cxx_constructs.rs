@@ -349,3 +349,29 @@ launch k { p = zeros(4); n = 3; }
     let f = err(src, &[], Some(ONE), Some([4, 1, 1]));
     assert_eq!(codes(&f), ["simt::run::assertion"]);
 }
+
+#[test]
+fn an_operator_called_by_its_name() {
+    // faiss's Pair: `return !operator==(rhs);` is `!(*this == rhs)`; `this->operator==(rhs)`
+    // and `a.operator+(b)` are the member calls `*this == rhs` and `a + b`. With a.k = 0..3
+    // and b.k = 2: a != b is [1, 1, 0, 1]; (a + b).k * 10 + (a same as b) = [20, 30, 41, 50].
+    let src = r#"
+struct P {
+    int k;
+    __device__ bool operator==(const P& rhs) const { return k == rhs.k; }
+    __device__ bool operator!=(const P& rhs) const { return !operator==(rhs); }
+    __device__ bool same(const P& rhs) const { return this->operator==(rhs); }
+    __device__ P operator+(const P& o) const { return P{k + o.k}; }
+};
+__global__ void kern(int* p, int* q) {
+    P a{p[threadIdx.x]};
+    P b{2};
+    P s = a.operator+(b);
+    p[threadIdx.x] = (a != b) ? 1 : 0;
+    q[threadIdx.x] = s.k * 10 + (a.same(b) ? 1 : 0);
+}
+launch kern { p = arange(4); q = zeros(4); block = 4; grid = 1;
+    expect p == [1, 1, 0, 1]; expect q == [20, 30, 41, 50]; }
+"#;
+    ok(src, &[], ONE, [4, 1, 1]);
+}

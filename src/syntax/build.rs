@@ -569,14 +569,7 @@ impl<'m> Builder<'m> {
                     ret_decltype = d;
                 }
                 Rule::ident => name = Some(self.ident(p)),
-                Rule::operator_name => {
-                    let symbol: String =
-                        p.as_str()["operator".len()..].split_whitespace().collect();
-                    name = Some(Ident {
-                        name: format!("operator{symbol}"),
-                        span: self.span(&p),
-                    });
-                }
+                Rule::operator_name => name = Some(self.operator_name(&p)),
                 Rule::template_args => spec = Some(self.template_args(p)?),
                 Rule::params => params = self.params(p),
                 Rule::block => body = self.block(p)?,
@@ -2195,6 +2188,26 @@ impl<'m> Builder<'m> {
         Ok(expr)
     }
 
+    /// `operator_name = { "operator" ~ overload_op }`: `operator==`, `operator( )` as `operator()`.
+    fn operator_name(&self, p: &Pair<'_, Rule>) -> Ident {
+        let symbol: String = p.as_str()["operator".len()..].split_whitespace().collect();
+        Ident {
+            name: format!("operator{symbol}"),
+            span: self.span(p),
+        }
+    }
+
+    /// `member = { "." ~ (ident | operator_name) }` (or `arrow`'s): the member's name, an
+    /// operator's too (`a.operator+(b)`, `this->operator==(rhs)`).
+    fn member_name(&self, p: Pair<'_, Rule>) -> Ident {
+        let name = p.into_inner().next().expect("grammar: member has a name");
+        if name.as_rule() == Rule::operator_name {
+            self.operator_name(&name)
+        } else {
+            self.ident(name)
+        }
+    }
+
     /// `postfix_expr = { primary ~ postfix* }`
     fn postfix_expr(&self, pair: Pair<'_, Rule>) -> Result<Expr> {
         if pair.as_rule() != Rule::postfix_expr {
@@ -2213,7 +2226,7 @@ impl<'m> Builder<'m> {
                 },
                 Rule::member => ExprKind::Member {
                     base: Box::new(expr),
-                    field: self.ident(p.into_inner().next().expect("grammar: member has a name")),
+                    field: self.member_name(p),
                 },
                 // `p->x` is `(*p).x`.
                 Rule::arrow => ExprKind::Member {
@@ -2224,7 +2237,7 @@ impl<'m> Builder<'m> {
                             operand: Box::new(expr),
                         },
                     }),
-                    field: self.ident(p.into_inner().next().expect("grammar: member has a name")),
+                    field: self.member_name(p),
                 },
                 Rule::call_args | Rule::template_call | Rule::template_brace | Rule::type_brace => {
                     let mut targs = Vec::new();
@@ -2322,6 +2335,16 @@ impl<'m> Builder<'m> {
             Rule::int_lit => int_literal(pair.as_str(), span)?,
             Rule::float_lit => float_literal(pair.as_str(), span)?,
             Rule::bool_lit => ExprKind::Bool(pair.as_str() == "true"),
+            // `operator==(rhs)` in a member: the operator function by its name.
+            Rule::operator_name => ExprKind::Name(self.operator_name(&pair).name),
+            // `typename T::Op(2)`: the type's name, called as a functional cast is.
+            Rule::typename_name => ExprKind::Name(scoped(
+                pair.clone()
+                    .into_inner()
+                    .find(|p| p.as_rule() == Rule::scoped_name)
+                    .expect("grammar: typename names a type")
+                    .as_str(),
+            )),
             Rule::char_lit => char_literal(pair.as_str(), span)?,
             Rule::sizeof_expr => {
                 let arg = pair
