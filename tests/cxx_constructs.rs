@@ -375,3 +375,54 @@ launch kern { p = arange(4); q = zeros(4); block = 4; grid = 1;
 "#;
     ok(src, &[], ONE, [4, 1, 1]);
 }
+
+#[test]
+fn member_calls_on_a_struct_without_data() {
+    // faiss's `op.identity()` on `Sum<T>`: s.id() = 7, s.twice(i) = 2i, op(op.identity(), 1)
+    // = 0 + 1: p = 8 + 2i = [8, 10, 12, 14].
+    let src = r#"
+struct S {
+    __device__ float id() const { return 7; }
+    __device__ float twice(float v) const { return 2 * v; }
+};
+template <typename T> struct Sum {
+    __device__ T identity() const { return T(0); }
+    __device__ T operator()(T a, T b) const { return a + b; }
+};
+__global__ void k(float* p) {
+    S s;
+    Sum<float> op;
+    p[threadIdx.x] = s.id() + s.twice(p[threadIdx.x]) + op(op.identity(), 1.0f);
+}
+launch k { p = arange(4); block = 4; grid = 1; expect p == [8, 10, 12, 14]; }
+"#;
+    ok(src, &[], ONE, [4, 1, 1]);
+}
+
+#[test]
+fn a_struct_with_constructors_copied_from_a_member_functions_result() {
+    // faiss's `Limits<Pair<K, V>>::getMax()` in `Min<Pair>::identity()`: the implicit copy
+    // constructor ([class.copy.ctor]) takes the result, whether a static member function's
+    // (v = {2.5, 7}) or a data-less object's member function's (w = {2.5, 7}):
+    // p = 2.5 + 2.5 = 5, q = 7 + 2 * 7 = 21.
+    let src = r#"
+struct P {
+    __device__ P() {}
+    __device__ P(float key, int value) : k(key), v(value) {}
+    float k;
+    int v;
+};
+struct Lim { static __device__ P getMax() { return P(2.5f, 7); } };
+struct Min { __device__ P identity() const { return Lim::getMax(); } };
+__global__ void kern(float* p, int* q) {
+    P v = Lim::getMax();
+    Min m;
+    P w = m.identity();
+    p[threadIdx.x] = v.k + w.k;
+    q[threadIdx.x] = v.v + 2 * w.v;
+}
+launch kern { p = zeros(4); q = zeros(4); block = 4; grid = 1;
+    expect p == [5, 5, 5, 5]; expect q == [21, 21, 21, 21]; }
+"#;
+    ok(src, &[], ONE, [4, 1, 1]);
+}

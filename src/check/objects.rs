@@ -288,7 +288,8 @@ impl KernelChecker<'_, '_> {
     }
 
     /// `F<float>()(p, v)`: a call of a temporary function object without data (pytorch_scatter's
-    /// `AtomicAddDecimalImpl<scalar_t, sizeof(scalar_t)>()(address, val)`): its `operator()`.
+    /// `AtomicAddDecimalImpl<scalar_t, sizeof(scalar_t)>()(address, val)`): its `operator()`;
+    /// `op.identity()`: a member function of a named object without data (faiss's `Sum<T>`).
     pub(crate) fn temporary_call(
         &mut self,
         e: &ast::Expr,
@@ -303,15 +304,18 @@ impl KernelChecker<'_, '_> {
         else {
             return None;
         };
-        if method.name != "operator()" || !matches!(object.kind, ast::ExprKind::Call { .. }) {
+        let named = matches!(object.kind, ast::ExprKind::Name(_));
+        if !named
+            && (method.name != "operator()" || !matches!(object.kind, ast::ExprKind::Call { .. }))
+        {
             return None;
         }
         Some(self.object_of(object)?.and_then(|o| {
-            let Some(f) = self.member_fn(&o, "operator()") else {
+            let Some(f) = self.member_fn(&o, &method.name) else {
                 return Err(CheckError::UnknownFunction {
-                    name: "operator()".into(),
+                    name: method.name.clone(),
                     span: method.span,
-                    suggestion: Some("this struct has no `operator()` to call".into()),
+                    suggestion: Some(format!("this struct has no `{}` to call", method.name)),
                 });
             };
             self.inline_call(&f, (targs, args), e.span, allow_void)

@@ -1059,6 +1059,10 @@ impl<'g> KernelChecker<'g, '_> {
                 if name == "reduce" && args.len() == 3 {
                     return self.struct_of(&args[1]);
                 }
+                // `Limits<P>::getMax()`: a static member function's struct result.
+                if let Some(f) = self.static_member_fn(&callee.name, callee.span) {
+                    return self.returned_layout(&f, targs, args, e.span);
+                }
                 // The overload these arguments call (helper_math.h's `clamp(float, ...)` returns
                 // a scalar, its `clamp(float3, ...)` a struct).
                 let f = match self.overload(name, args).ok().flatten() {
@@ -1070,6 +1074,13 @@ impl<'g> KernelChecker<'g, '_> {
             ast::ExprKind::Method { object, method, .. } => {
                 if let Some(l) = self.cub_record_type(object, &method.name) {
                     return Some(l);
+                }
+                // `op.identity()` of an object without data (faiss's `Min<Pair<K, V>>`).
+                if matches!(object.kind, ast::ExprKind::Name(_)) {
+                    if let Some(Ok(o)) = self.object_of(object) {
+                        let f = self.member_fn(&o, &method.name)?;
+                        return self.returned_layout(&f, &[], &[], e.span);
+                    }
                 }
                 let l = self.struct_of(object)?;
                 let f = self.method(&l, &method.name, None)?;
@@ -1924,6 +1935,11 @@ impl<'g> KernelChecker<'g, '_> {
                 if super::groups::unqualified(&callee.name) == "reduce" {
                     return self.reduce(args, l, span, out);
                 }
+                // `Limits<P>::getMax()`: a static member function's result, copied.
+                if let Some(f) = self.static_member_fn(&callee.name, callee.span) {
+                    let call = self.inline_call(&f, (targs, args), span, true)?;
+                    return self.returned(call, l, span, out);
+                }
                 let name = super::groups::unqualified(&callee.name);
                 let f = match self.overload(name, args)? {
                     Some(f) => f,
@@ -1940,6 +1956,10 @@ impl<'g> KernelChecker<'g, '_> {
             } => {
                 if let Some(leaves) = self.cub_record_value(object, method, args, span, out) {
                     return leaves;
+                }
+                // `op.identity()` of an object without data.
+                if let Some(call) = self.temporary_call(e, true) {
+                    return self.returned(call?, l, span, out);
                 }
                 let call = self.method_call(object, &method.name, args, span, true)?;
                 self.returned(call, l, span, out)
