@@ -1546,9 +1546,9 @@ fn pointer_members_simt_does_not_follow_may_be_unset_null_or_copied() {
         "`q.log` points to `Logger`, which simt holds but does not follow, so it takes no array"
     );
     // Read by the kernel, each is refused where it is read: `void**` is a pointer to a pointer,
-    // never a `void*`.
+    // never a `void*`; a `void*` the kernel never casts is bytes it does not follow.
     for (read, member, pointee) in [
-        ("(float*)q.handle", "q.handle", "void"),
+        ("q.handle", "q.handle", "void"),
         ("(float*)q.config[0]", "q.config", "void*"),
         ("q.log->fill", "q.log", "Logger"),
     ] {
@@ -1836,4 +1836,25 @@ launch k { out = zeros(1); }
     assert_eq!(codes(&f)[0], "simt::check::unknown_name");
     // Line 5 of `src` (its first line is empty), column 5: `Box<NOPE, float>`.
     assert_eq!(position(&f), (5, 5));
+}
+
+#[test]
+fn a_void_pointer_member_the_kernel_casts_is_a_buffer_of_the_casts_type() {
+    // causal-conv1d's ConvParamsBase holds every tensor as `void *__restrict__`, cast by the
+    // kernel to its element type, as a `void*` parameter is: x_ptr is read as int (T = int),
+    // out_ptr as float, through a local alias as causal-conv1d writes it; `unused` is never
+    // cast and stays opaque (NULL). out = 2 * [5, 6, 7] + 1 = [11, 13, 15], the last untouched.
+    let src = r#"
+struct Params { int n; void *__restrict__ x_ptr; void *__restrict__ out_ptr; void *unused; };
+template <typename T>
+__global__ void k(Params params) {
+    using out_t = float;
+    T *x = reinterpret_cast<T *>(params.x_ptr);
+    out_t *out = (out_t *)params.out_ptr;
+    if (threadIdx.x < params.n) out[threadIdx.x] = 2 * x[threadIdx.x] + 1;
+}
+launch k<int> { params.n = 3; params.x_ptr = [5, 6, 7, 8]; params.out_ptr = zeros(4);
+    params.unused = NULL; block = 4; grid = 1; expect params.out_ptr == [11, 13, 15, 0]; }
+"#;
+    ok(src, &[], ONE, [4, 1, 1]);
 }

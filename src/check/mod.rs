@@ -849,7 +849,7 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                     Some((l, shape))
                 }
                 Some(Ok(l)) => {
-                    let binding = self.struct_kernel_parameter(l, p, &mut prologue);
+                    let binding = self.struct_kernel_parameter(l, p, &k.body, &mut prologue);
                     self.declare(&p.name, binding);
                     continue;
                 }
@@ -885,7 +885,8 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                 }
             } else if p.ty.pointer && p.ty.base == BaseType::Void {
                 // `void* vy`: a buffer of the type the kernel casts it to (`(float*)vy`).
-                let casts = crate::syntax::casts_of(&k.body, &p.name.name);
+                let casts = self.casts_of(&k.body, &p.name.name);
+                let casts: Vec<&ast::TypeName> = casts.iter().collect();
                 views = self.void_views(&casts);
                 // One the kernel never casts itself (it passes it to a function that casts
                 // it, as ggml's `dequantize_kernel(vx, ...)` does) is what `void*` is: bytes.
@@ -1044,6 +1045,30 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
         }
     }
 
+    /// The pointer types `body` casts `name` to, in the order written, each with the aliases
+    /// its block declares before (`using input_t = typename Ktraits::input_t;`) in place.
+    pub(crate) fn casts_of(&self, body: &[ast::Stmt], name: &str) -> Vec<ast::TypeName> {
+        let mut b = template::Bindings {
+            class_members: std::rc::Rc::clone(&self.globals.class_members),
+            ..Default::default()
+        };
+        for s in body {
+            if let ast::StmtKind::TypeAlias { name, ty } = &s.kind {
+                let mut ty = ty.clone();
+                b.ty(&mut ty);
+                b.types.insert(name.name.clone(), ty);
+            }
+        }
+        crate::syntax::casts_of(body, name)
+            .into_iter()
+            .map(|t| {
+                let mut t = t.clone();
+                b.ty(&mut t);
+                t
+            })
+            .collect()
+    }
+
     /// The pointee types of a `void*` parameter's casts, as written, when they differ in element
     /// type; empty when they agree (`(float*)x` and `(float4*)x` read the same floats).
     fn void_views(&mut self, casts: &[&ast::TypeName]) -> Vec<String> {
@@ -1199,7 +1224,8 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                         pack: false,
                         pointer_to_pointer: false,
                     };
-                    let binding = self.struct_kernel_parameter(Rc::clone(l), &as_param, prologue);
+                    let binding =
+                        self.struct_kernel_parameter(Rc::clone(l), &as_param, &[], prologue);
                     self.file_scope.insert(c.name.name.clone(), binding);
                     continue;
                 }

@@ -3102,15 +3102,61 @@ impl<'g> KernelChecker<'g, '_> {
         out
     }
 
+    /// A `void*` member `name` (`params.x_ptr`) as a pointer to the type of the kernel's first
+    /// cast of it (`reinterpret_cast<float*>(params.x_ptr)`), with the casts' types as written
+    /// when their element types differ (as for a `void*` parameter); one never cast, or cast to
+    /// a struct that holds pointers, stays opaque.
+    fn cast_void_member(
+        &mut self,
+        pm: PointerMember,
+        name: &str,
+        body: &[ast::Stmt],
+    ) -> (PointerMember, Vec<String>) {
+        if !matches!(&pm.target, Target::Opaque(what) if what == "void") {
+            return (pm, Vec::new());
+        }
+        let casts = self.casts_of(body, name);
+        let casts: Vec<&ast::TypeName> = casts.iter().collect();
+        let Some(&cast) = casts.first() else {
+            return (pm, Vec::new());
+        };
+        let typed = match self.layout_of(cast) {
+            Some(Ok(l)) if l.has_pointer() => return (pm, Vec::new()),
+            Some(Ok(l)) => Ok((self.buffer_of(&l, cast.span), Target::Struct(l))),
+            Some(Err(e)) => Err(e),
+            None => super::vector::elem_of(cast).map(|shape| (shape, Target::Data)),
+        };
+        match typed {
+            Ok((pointee, target)) => {
+                let views = self.void_views(&casts);
+                let is_const = pm.is_const;
+                (
+                    PointerMember {
+                        pointee,
+                        is_const,
+                        target,
+                    },
+                    views,
+                )
+            }
+            Err(e) => {
+                self.errors.push(e);
+                (pm, Vec::new())
+            }
+        }
+    }
+
     /// A kernel parameter `P p` passed by value: one parameter per member, named `p.x` (the
     /// launch section sets `p.x = 1.5;`, an array member's elements `p.e[0]`, ... at once as
     /// `p.e = [1, 2, 3];`, and a pointer member's buffer `p.data = zeros(n);`),
     /// whose locals are the struct's leaves. A pointer leaf points at its buffer's start from
-    /// the kernel's first statement, which goes to `prologue`.
+    /// the kernel's first statement, which goes to `prologue`. A `void*` member is typed by the
+    /// casts of it in the kernel's `body`, as a `void*` parameter is.
     pub(crate) fn struct_kernel_parameter(
         &mut self,
         l: Rc<Layout>,
         p: &ast::Param,
+        body: &[ast::Stmt],
         prologue: &mut Vec<Stmt>,
     ) -> Binding {
         let mut vars = Vec::new();
@@ -3121,6 +3167,7 @@ impl<'g> KernelChecker<'g, '_> {
                 if let Target::Slots(ty) = &pm.target {
                     pm.target = Target::Opaque(format!("{}*", ty.base_text));
                 }
+                let (pm, views) = self.cast_void_member(pm, &name, body);
                 let (elem, width) = pm.pointee;
                 let is_const = pm.is_const;
                 let (layout, opaque) = match &pm.target {
@@ -3140,7 +3187,7 @@ impl<'g> KernelChecker<'g, '_> {
                     span: p.name.span,
                     kind,
                     default: None,
-                    views: Vec::new(),
+                    views,
                     opaque,
                 });
                 let param = self.params.len() as u32 - 1;

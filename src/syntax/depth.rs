@@ -99,7 +99,17 @@ pub fn calls_with_names(body: &[Stmt]) -> Vec<(&str, &[Expr])> {
     found
 }
 
-/// The pointer types a body casts the name `name` to (`(float*)vy`), in the order written.
+/// `p`, `p.x` or `p.a.x`: a name or a member of one, as text.
+fn member_path(e: &Expr) -> Option<String> {
+    match &e.kind {
+        ExprKind::Name(n) => Some(n.clone()),
+        ExprKind::Member { base, field } => Some(format!("{}.{}", member_path(base)?, field.name)),
+        _ => None,
+    }
+}
+
+/// The pointer types a body casts `name` to (`(float*)vy`, `reinterpret_cast<float*>(p.x)`
+/// for the member path `p.x`), in the order written.
 pub fn casts_of<'a>(body: &'a [Stmt], name: &str) -> Vec<&'a super::ast::TypeName> {
     let mut found = Vec::new();
     walk(
@@ -110,7 +120,7 @@ pub fn casts_of<'a>(body: &'a [Stmt], name: &str) -> Vec<&'a super::ast::TypeNam
                 ..
             }) = node
             {
-                if matches!(&expr.kind, ExprKind::Name(n) if n == name) && ty.pointer {
+                if ty.pointer && member_path(expr).is_some_and(|p| p == name) {
                     found.push(ty);
                 }
             }
