@@ -426,3 +426,16 @@ launch kern { p = zeros(4); q = zeros(4); block = 4; grid = 1;
 "#;
     ok(src, &[], ONE, [4, 1, 1]);
 }
+
+#[test]
+fn a_functional_cast_to_a_typename_member_type() {
+    // CUB's `typename Ktraits::BlockLoadT(smem).Load(...)` in causal-conv1d: `typename T::Op(2)`
+    // with T = Traits is `Twice(2)`, whose apply(v) = 2v: p = 2 * [0, 1, 2, 3] = [0, 2, 4, 6].
+    let src = r#"
+struct Twice { int k; __device__ Twice(int kk) : k(kk) {} __device__ int apply(int v) const { return k * v; } };
+struct Traits { using Op = Twice; };
+template <typename T> __global__ void k(int* p) { p[threadIdx.x] = typename T::Op(2).apply(p[threadIdx.x]); }
+launch k<Traits> { p = arange(4); block = 4; grid = 1; expect p == [0, 2, 4, 6]; }
+"#;
+    ok(src, &[], ONE, [4, 1, 1]);
+}

@@ -60,12 +60,13 @@ pub(crate) struct ClassMembers {
 }
 
 impl ClassMembers {
-    /// The member types of the module's class templates and specialisations.
+    /// The member types of the module's class templates and specialisations, and of its plain
+    /// structs that have any.
     pub fn of(module: &Module) -> Vec<ClassMembers> {
         module
             .structs
             .iter()
-            .filter(|s| !s.template.is_empty() || !s.spec.is_empty())
+            .filter(|s| !s.template.is_empty() || !s.spec.is_empty() || !s.aliases.is_empty())
             .map(|s| ClassMembers {
                 name: s.name.name.clone(),
                 spec: s.spec.clone(),
@@ -229,6 +230,24 @@ impl Bindings {
     /// its arguments in place; `None` for any other name (or an ambiguous choice).
     fn member_type(&self, text: &str) -> Option<TypeName> {
         let (class, member) = text.rsplit_once("::")?;
+        if !class.contains('<') {
+            // `Traits::Op` of a plain struct (a type parameter bound to it): its member type.
+            let name = super::groups::unqualified(class);
+            let c = self
+                .class_members
+                .iter()
+                .find(|c| c.name == name && c.params.is_empty() && c.spec.is_empty())?;
+            let mut inner = self.scope();
+            for (alias, ty) in &c.aliases {
+                let mut ty = ty.clone();
+                inner.ty(&mut ty);
+                if alias.name == member {
+                    return Some(ty);
+                }
+                inner.types.insert(alias.name.clone(), ty);
+            }
+            return None;
+        }
         let open = class.find('<').filter(|_| class.ends_with('>'))?;
         let name = super::groups::unqualified(&class[..open]);
         let args: String = class[open..].split_whitespace().collect();
@@ -737,6 +756,15 @@ impl Bindings {
                 if !targs.is_empty() {
                     if let Some(c) = self.templates.get(&callee.name) {
                         callee.name = c.clone();
+                    }
+                }
+                // `typename T::Op(2)`: a functional cast to a member type of a type parameter,
+                // the struct that member type names.
+                if callee.name.contains("::") && targs.is_empty() {
+                    let mut t = TypeName::named(callee.name.clone(), callee.span);
+                    self.ty(&mut t);
+                    if t.base == BaseType::Named && !t.pointer && t.base_text != callee.name {
+                        callee.name = t.base_text;
                     }
                 }
                 // `T(x)`: a functional cast to a type parameter; `glm::mat3(...)` names the
