@@ -439,3 +439,35 @@ launch k<Traits> { p = arange(4); block = 4; grid = 1; expect p == [0, 2, 4, 6];
 "#;
     ok(src, &[], ONE, [4, 1, 1]);
 }
+
+#[test]
+fn a_cast_to_a_reference_or_pointer_to_an_array_is_refused_by_name() {
+    // mamba's `reinterpret_cast<float (&)[N]>(v)` and causal-conv1d's
+    // `*reinterpret_cast<vec_t (*)[1]>(&x[k])`: refused naming the type, once (the reference's
+    // later use is not reported again).
+    let (code, msg) = refused(
+        r#"
+__global__ void k(float* p) {
+    float4 v = reinterpret_cast<float4*>(p)[threadIdx.x];
+    auto &a = reinterpret_cast<float (&)[4]>(v);
+    p[4 * threadIdx.x] = a[3];
+}
+launch k { p = zeros(4); }
+"#,
+    );
+    assert_eq!(code, "simt::check::unsupported");
+    assert!(msg.contains("`float (&)[4]`"), "{msg}");
+    let (code, msg) = refused(
+        r#"
+__device__ float sum4(const float (&v)[4]) { return v[0] + v[1] + v[2] + v[3]; }
+__global__ void k(float* p) {
+    float a[8];
+    for (int i = 0; i < 8; i++) a[i] = i;
+    p[threadIdx.x] = sum4(*reinterpret_cast<float (*)[4]>(&a[4]));
+}
+launch k { p = zeros(1); }
+"#,
+    );
+    assert_eq!(code, "simt::check::unsupported");
+    assert!(msg.contains("`float (*)[4]`"), "{msg}");
+}

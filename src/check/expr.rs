@@ -142,6 +142,29 @@ pub(crate) fn is_cache_store(name: &str) -> bool {
     matches!(name, "__stcs" | "__stcg" | "__stwb" | "__stwt")
 }
 
+/// The callee the builder names `reinterpret_cast<float (&)[4]>(v)` by: `<cast to `float (&)[4]`>`.
+const ARRAY_CAST: &str = "<cast to ";
+
+/// Whether a call is the builder's stand-in for a cast to a reference or pointer to an array.
+pub(crate) fn is_array_cast(callee: &ast::Ident) -> bool {
+    callee.name.starts_with(ARRAY_CAST)
+}
+
+/// The refusal of a cast to a reference or pointer to an array, naming its type.
+pub(crate) fn array_cast(callee: &ast::Ident) -> CheckError {
+    let ty = &callee.name[ARRAY_CAST.len()..];
+    CheckError::Unsupported {
+        what: format!(
+            "a cast to a reference or pointer to an array, {}",
+            ty.strip_suffix('>').unwrap_or(ty)
+        ),
+        span: callee.span,
+        help: Some(
+            "cast to a pointer to the element type and index it: `reinterpret_cast<float*>(&v)[3]` reads what `reinterpret_cast<float (&)[4]>(v)[3]` does".into(),
+        ),
+    }
+}
+
 /// `*p` as written.
 pub(crate) fn deref(p: &ast::Expr) -> ast::Expr {
     ast::Expr {
@@ -1382,6 +1405,9 @@ impl KernelChecker<'_, '_> {
                 return self.method_call(&object, "operator()", args, span, false);
             }
             _ => {}
+        }
+        if is_array_cast(callee) {
+            return Err(array_cast(callee));
         }
         if callee.name == "<lambda>" {
             return Err(CheckError::Unsupported {

@@ -31,6 +31,21 @@ impl KernelChecker<'_, '_> {
         if let Some(a) = d.init.as_ref().and_then(|i| self.aligned_size(i)) {
             self.aligned_sizes.insert(d.name.name.clone(), a);
         }
+        // `auto& a = reinterpret_cast<float (&)[4]>(v);`: refused once, the name still declared
+        // (a pointer into no array, as a refused parameter is) so that `a[3]` is not reported
+        // again.
+        if let Some(ast::ExprKind::Call { callee, .. }) = d.init.as_ref().map(|i| &i.kind) {
+            if super::expr::is_array_cast(callee) {
+                let i = self.new_pointer(&d.name, (Scalar::F32, 1), false);
+                self.ptr_vars[i as usize].mem = Some(Mem {
+                    space: Space::Global(u32::MAX),
+                    elem: Scalar::F32,
+                    width: 1,
+                });
+                self.declare(&d.name, Binding::Pointer(i));
+                return Err(super::expr::array_cast(callee));
+            }
+        }
         // `const auto* p = reinterpret_cast<const P*>(x);`: a pointer of the type the cast names.
         if let (BaseType::Auto, true, Some(init)) = (ty.base, d.pointer, &d.init) {
             if let ast::ExprKind::Cast { ty: cast, .. } = &init.kind {

@@ -582,6 +582,10 @@ impl KernelChecker<'_, '_> {
                     })
                 })
             }
+            // `reinterpret_cast<float (&)[4]>(v)` bound to a reference: the cast's own refusal.
+            ast::ExprKind::Call { callee, .. } if super::expr::is_array_cast(callee) => {
+                Err(super::expr::array_cast(callee))
+            }
             _ => Err(CheckError::Unsupported {
                 what: "the address of this expression".into(),
                 span,

@@ -2507,6 +2507,24 @@ impl<'m> Builder<'m> {
                 let mut it = pair.into_inner();
                 let mut ty = self.ty(it.next().expect("grammar: cast has a type"));
                 let mut operand = it.next().expect("grammar: cast has an operand");
+                if operand.as_rule() == Rule::cast_array {
+                    // `reinterpret_cast<float (&)[4]>(v)`: a call the checker refuses by its
+                    // name, the type as written.
+                    let declarator: String = operand.as_str().split_whitespace().collect();
+                    let text = format!("{} {declarator}", ty.base_text);
+                    let expr = self.expr(it.next().expect("grammar: cast has an operand"))?;
+                    return Ok(Expr {
+                        kind: ExprKind::Call {
+                            callee: Ident {
+                                name: format!("<cast to `{text}`>"),
+                                span,
+                            },
+                            targs: Vec::new(),
+                            args: vec![expr],
+                        },
+                        span,
+                    });
+                }
                 let reference = operand.as_rule() == Rule::cast_ref;
                 if reference {
                     operand = it.next().expect("grammar: cast has an operand");

@@ -490,7 +490,7 @@ fn friendly(rule: Rule) -> Option<&'static str> {
         | Rule::op_mul
         | Rule::op_div
         | Rule::op_rem => "an operator",
-        Rule::cast | Rule::cpp_cast => "a cast",
+        Rule::cast | Rule::cpp_cast | Rule::cast_array | Rule::typename_name => "a cast",
         Rule::cast_ref => "`&`",
         Rule::op_neg
         | Rule::op_not
