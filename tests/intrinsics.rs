@@ -368,6 +368,55 @@ __global__ void k(float* out, int n) {
 }
 
 #[test]
+fn a_shuffle_past_the_end_of_a_partial_warp_is_an_error() {
+    // faiss's blockReduceAll: a full-mask butterfly in a block of 48 threads. Threads 32..47 are
+    // lanes 0..15 of a warp whose lanes 16..31 do not exist; a missing lane is as undefined to
+    // read as one that returned, so lane 0 (thread 32) reading lane 16 stops the launch.
+    let src = r#"
+__global__ void k(float* out) {
+    float v = 1.0f;
+    for (int mask = 16; mask > 0; mask >>= 1) v += __shfl_xor_sync(0xffffffff, v, mask);
+    out[threadIdx.x] = v;
+}
+"#;
+    let f = err(src, &[("out", "zeros(48)")], Some(ONE), Some([48, 1, 1]));
+    assert_eq!(codes(&f), ["simt::run::shuffle_from_missing"]);
+    assert_eq!(f.exit, 1);
+    use miette::Diagnostic;
+    let label = f.errors[0]
+        .labels()
+        .and_then(|mut l| l.next())
+        .expect("a label");
+    assert_eq!(
+        label.label(),
+        Some("block (0, 0, 0): thread (32, 0, 0) reads lane 16 of its warp, which has 16 lanes")
+    );
+    // In 64 threads every lane exists: each sums 32 ones.
+    let full = format!(
+        "{src}\nlaunch k {{ out = zeros(64); expect out == [{}]; }}",
+        vec!["32"; 64].join(",")
+    );
+    ok(&full, &[], ONE, [64, 1, 1]);
+    // Segments of 16 keep their reads inside the 16 lanes that exist: thread i gets
+    // i + (i + 1), or 2i at the top of its segment (i % 16 == 15).
+    let src = r#"
+__global__ void k(float* out) {
+    float v = threadIdx.x;
+    v += __shfl_down_sync(0xffffffff, v, 1, 16);
+    out[threadIdx.x] = v;
+}
+"#;
+    let expected: Vec<String> = (0..48)
+        .map(|i| if i % 16 == 15 { 2 * i } else { 2 * i + 1 }.to_string())
+        .collect();
+    let full = format!(
+        "{src}\nlaunch k {{ out = zeros(48); expect out == [{}]; }}",
+        expected.join(",")
+    );
+    ok(&full, &[], ONE, [48, 1, 1]);
+}
+
+#[test]
 fn shared_histogram_with_atomics_gives_exact_counts() {
     let src = r#"
 #define BINS 8

@@ -159,6 +159,7 @@ impl KernelChecker<'_, '_> {
                 value: Box::new(value),
                 arg: Box::new(arg),
                 width: Box::new(width),
+                strict: true,
             },
             ty,
             span,

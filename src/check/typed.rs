@@ -604,6 +604,10 @@ pub enum ExprKind {
         arg: Box<Expr>,
         /// Segment width, a power of two up to 32 (`unsigned`).
         width: Box<Expr>,
+        /// A `__shfl*_sync` the kernel wrote: a read past the end of a partial warp is an error.
+        /// The shuffles simt builds CUB's and cooperative groups' collectives from guard what
+        /// they read instead.
+        strict: bool,
     },
     /// `__ballot_sync`, `__any_sync`, `__all_sync`.
     Vote {

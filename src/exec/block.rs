@@ -1124,9 +1124,16 @@ impl<'a> BlockRunner<'a> {
                 v,
                 arg,
                 width,
+                strict,
                 ..
             } => {
-                let r = warp::ShflRegs { d, v, arg, width };
+                let r = warp::ShflRegs {
+                    d,
+                    v,
+                    arg,
+                    width,
+                    strict,
+                };
                 let lanes = (&self.mask[..], &self.returned[..]);
                 let result =
                     bank_ty!(bank_of(ty), S => warp::shuffle::<S>(&mut self.regs, lanes, kind, &r));
@@ -1146,6 +1153,15 @@ impl<'a> BlockRunner<'a> {
                             block: self.block,
                             thread: self.cfg.thread_of(lane),
                             from: self.cfg.thread_of(from),
+                        })
+                    }
+                    Err(warp::ShuffleFault::Missing(lane, from)) => {
+                        return Err(RunError::ShuffleFromMissing {
+                            span: self.ir.spans[pc],
+                            block: self.block,
+                            thread: self.cfg.thread_of(lane),
+                            from,
+                            lanes: (self.mask.len() - (lane & !31)).min(32) as u32,
                         })
                     }
                 }

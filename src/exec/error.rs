@@ -481,6 +481,26 @@ pub enum RunError {
         /// The thread it reads.
         from: [u32; 3],
     },
+    /// `v += __shfl_xor_sync(0xffffffff, v, 16);` in a block of 48 threads: lanes 0-15 of the
+    /// second warp read lanes 16-31, which do not exist
+    #[error("shuffle reads a lane past the end of a partial warp")]
+    #[diagnostic(
+        code(simt::run::shuffle_from_missing),
+        help("a block whose size is not a multiple of 32 ends in a partial warp, whose missing lanes are like exited ones: a shuffle from them is undefined on a GPU; launch a multiple of 32 threads (guarding the work with `if (i < n)`), or name only the lanes that exist in the mask and keep the reads inside them")
+    )]
+    ShuffleFromMissing {
+        /// The shuffle.
+        #[label("block ({}, {}, {}): thread ({}, {}, {}) reads lane {from} of its warp, which has {lanes} lanes", block[0], block[1], block[2], thread[0], thread[1], thread[2])]
+        span: Span,
+        /// Block index.
+        block: [u32; 3],
+        /// The reading thread.
+        thread: [u32; 3],
+        /// The lane it reads, within its warp.
+        from: u32,
+        /// The lanes its warp has.
+        lanes: u32,
+    },
     /// `while (i < n) { }` where `i` never changes
     #[error("step limit exceeded: more than {limit} warp instructions")]
     #[diagnostic(

@@ -65,6 +65,9 @@ pub(crate) enum ShuffleFault {
     Width(usize),
     /// The lane (first) reads a lane that has exited (second): undefined on a GPU.
     Exited(usize, usize),
+    /// The lane (first) reads lane `second` of its warp, past the end of the block's partial
+    /// last warp: a thread that does not exist, as undefined as an exited one.
+    Missing(usize, u32),
 }
 
 /// Register indices of a shuffle.
@@ -73,6 +76,9 @@ pub(crate) struct ShflRegs {
     pub(crate) v: Reg,
     pub(crate) arg: Reg,
     pub(crate) width: Reg,
+    /// A read past the end of a partial warp is a fault (the kernel's own shuffle), not the
+    /// lane's own value (a collective's, which discards it).
+    pub(crate) strict: bool,
 }
 
 /// `d = v` read from the source lane of each active lane.
@@ -105,6 +111,10 @@ pub(crate) fn shuffle<S: Stored>(
                     break;
                 }
                 src[from]
+            }
+            Some(s) if r.strict => {
+                bad = Some(ShuffleFault::Missing(l, s));
+                break;
             }
             _ => src[l],
         };

@@ -888,6 +888,7 @@ impl<'k> Lowerer<'k> {
                 value,
                 arg,
                 width,
+                strict,
             } => {
                 let mask = self.expr(mask);
                 let v = self.expr(value);
@@ -903,6 +904,7 @@ impl<'k> Lowerer<'k> {
                         arg,
                         width,
                         mask,
+                        strict: *strict,
                     },
                     span,
                 );

@@ -490,7 +490,9 @@ pub enum Inst {
     /// `d = fold(pred)` over the block's threads (`__syncthreads_count/_and/_or`): a barrier
     /// like [`Inst::Barrier`]; `d` is `int`.
     BarrierVote { kind: BlockVote, d: Reg, pred: Reg },
-    /// `d = v` of another lane (`__shfl*_sync`); `arg`, `width`, `mask` are `unsigned` lanes.
+    /// `d = v` of another lane (`__shfl*_sync`); `arg`, `width`, `mask` are `unsigned` lanes;
+    /// `strict`: the kernel's own shuffle, for which a lane past the end of a partial warp is an
+    /// error (a collective simt builds keeps the lane's own value there, and discards it).
     Shfl {
         kind: ShflKind,
         ty: Scalar,
@@ -499,6 +501,7 @@ pub enum Inst {
         arg: Reg,
         width: Reg,
         mask: Reg,
+        strict: bool,
     },
     /// `d = vote(pred)` over the lanes of `mask` (`__ballot_sync` gives bits, the others 0/1).
     Vote {
