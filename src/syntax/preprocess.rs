@@ -42,10 +42,10 @@ const PREDEFINED: &[(&str, &str)] = &[
 
 /// The execution-space and attribute keywords that nvcc's crt/host_defines.h makes macros on
 /// Linux (`#define __device__ __location__(device)`, `#define __launch_bounds__(...) ...`), so
-/// `#ifndef __host__` guards ("allow usage for non-CUDA files") are skipped as under nvcc. Each
-/// is defined as itself: the grammar still reads the keyword, and a self-referential macro
-/// expands once. `__restrict__` and `__inline__` are not here: they are GCC keywords, which the
-/// header defines only for MSVC.
+/// `#ifndef __host__` guards ("allow usage for non-CUDA files") are skipped as under nvcc. They
+/// are defined for `#ifdef` and `defined(...)` only, never expanded: the grammar reads each
+/// keyword as written. A file's own `#define` or `#undef` of one replaces it. `__restrict__`
+/// and `__inline__` are not here: they are GCC keywords, which the header defines only for MSVC.
 const HOST_DEFINES: &[&str] = &[
     "__host__",
     "__device__",
@@ -233,6 +233,7 @@ pub(crate) fn preprocess(
         splices,
         src_len: text.len() as u32,
         macros: HashMap::new(),
+        keywords: HOST_DEFINES.to_vec(),
         ids: HashMap::new(),
         included: Vec::new(),
         produced: 0,
@@ -253,9 +254,6 @@ pub(crate) fn preprocess(
         .chain([("__CUDA_ARCH__", arch.as_str())]);
     for (name, value) in predefined {
         pp.define_builtin(name, value);
-    }
-    for name in HOST_DEFINES {
-        pp.define_builtin(name, name);
     }
     for (name, value) in defines {
         pp.define_builtin(name, value);
@@ -545,6 +543,8 @@ struct Pp<'s> {
     splices: Vec<(u32, u32)>,
     src_len: u32,
     macros: HashMap<Rc<str>, Rc<Macro>>,
+    /// The [`HOST_DEFINES`] keywords still defined (not `#define`d or `#undef`ed by the file).
+    keywords: Vec<&'static str>,
     ids: HashMap<Rc<str>, u32>,
     /// Headers of [`super::headers`] read so far (each is read once, as if include-guarded).
     included: Vec<&'static str>,
@@ -791,6 +791,7 @@ impl Pp<'_> {
             "undef" => match args.first() {
                 Some(t) if t.kind == Kind::Ident => {
                     self.macros.remove(&*t.text);
+                    self.keywords.retain(|k| *k != &*t.text);
                 }
                 _ => self.bad(
                     "undef",
@@ -918,7 +919,7 @@ impl Pp<'_> {
             "if" | "elif" => self.condition(directive, span, args),
             _ => match args.first() {
                 Some(t) if t.kind == Kind::Ident => {
-                    self.macros.contains_key(&*t.text) != name.ends_with("ndef")
+                    self.is_defined(&t.text) != name.ends_with("ndef")
                 }
                 _ => {
                     self.bad(
@@ -977,7 +978,7 @@ impl Pp<'_> {
                     return false;
                 }
             };
-            let value = if self.macros.contains_key(&*name.text) {
+            let value = if self.is_defined(&name.text) {
                 "1"
             } else {
                 "0"
@@ -1114,7 +1115,14 @@ impl Pp<'_> {
                 }
             }
         }
+        self.keywords.retain(|k| *k != &*name.text);
         self.macros.insert(name.text.clone(), Rc::new(m));
+    }
+
+    /// Whether `name` is a macro for `#ifdef` and `defined(...)`: the file's or the compiler's,
+    /// or one of [`HOST_DEFINES`].
+    fn is_defined(&self, name: &str) -> bool {
+        self.macros.contains_key(name) || self.keywords.iter().any(|k| *k == name)
     }
 
     /// Emits a token that stays: at the top level a token of the file is copied later, a
@@ -1945,6 +1953,12 @@ mod tests {
             expand("__launch_bounds__(256, 2) __forceinline__"),
             "__launch_bounds__ ( 256 , 2 ) __forceinline__"
         );
+        // The file's own definition replaces one, and `#undef` removes it.
+        assert_eq!(
+            expand("#undef __device__\n#ifdef __device__\nyes\n#else\nno\n#endif"),
+            "no"
+        );
+        assert_eq!(expand("#define __noinline__\n__noinline__ f"), "f");
         // GCC keywords, not macros on Linux (the header defines them only for MSVC).
         assert_eq!(
             expand("#ifdef __restrict__\nmacro\n#else\nkeyword\n#endif"),
