@@ -786,6 +786,26 @@ launch k { f = zeros(7); d = zeros(2); i = zeros(6); block = 1; grid = 1;
 }
 
 #[test]
+fn numeric_limits_of_64_bit_integers() {
+    // faiss's Limits<long>: int64 min and lowest are -2^63 = -9223372036854775808 (simt
+    // panicked computing -(2^63)), max 2^63 - 1; uint64 max 2^64 - 1 = 18446744073709551615;
+    // int8 min -128.
+    let src = r#"
+__global__ void k(long long* i, unsigned long long* u) {
+    i[0] = std::numeric_limits<long long>::min();
+    i[1] = std::numeric_limits<int64_t>::lowest();
+    i[2] = std::numeric_limits<long long>::max();
+    i[3] = std::numeric_limits<signed char>::min();
+    u[0] = std::numeric_limits<unsigned long long>::max();
+}
+launch k { i = zeros(4); u = zeros(1); block = 1; grid = 1;
+    expect i == [-9223372036854775808, -9223372036854775808, 9223372036854775807, -128];
+    expect u == [18446744073709551615]; }
+"#;
+    ok(src, &[], ONE, ONE);
+}
+
+#[test]
 fn erf_and_erfc_and_global_qualified_math() {
     // Values from Python's math.erf / math.erfc (correctly rounded doubles), rounded to float
     // for the `f` forms: erf(0.5) = 0.5204998778130465, erfc(0.5) = 0.4795001221869535,

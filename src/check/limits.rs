@@ -71,7 +71,8 @@ fn limit(s: Scalar, m: &str) -> Option<Value> {
 fn int_range(s: Scalar) -> (i64, u64) {
     let bits = s.size() * 8;
     if s.is_signed() {
-        (-(1i64 << (bits - 1)), (1u64 << (bits - 1)) - 1)
+        // -2^(bits - 1) by an arithmetic shift: `-(1 << 63)` overflows for 64 bits.
+        (i64::MIN >> (64 - bits), (1u64 << (bits - 1)) - 1)
     } else {
         (
             0,
