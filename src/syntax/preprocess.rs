@@ -1122,7 +1122,7 @@ impl Pp<'_> {
     /// Whether `name` is a macro for `#ifdef` and `defined(...)`: the file's or the compiler's,
     /// or one of [`HOST_DEFINES`].
     fn is_defined(&self, name: &str) -> bool {
-        self.macros.contains_key(name) || self.keywords.iter().any(|k| *k == name)
+        self.macros.contains_key(name) || self.keywords.contains(&name)
     }
 
     /// Emits a token that stays: at the top level a token of the file is copied later, a
