@@ -574,31 +574,7 @@ impl KernelChecker<'_, '_> {
     /// Whether `target` (`d_list[i]`, `*(d_list + 1)`, `*p`) is an element of a `T**`'s array:
     /// a pointer stored in memory, so that a pointer assigned to it is stored encoded.
     pub(crate) fn holds_pointers(&self, target: &ast::Expr) -> bool {
-        let mut cur = target;
-        loop {
-            cur = match &cur.kind {
-                ast::ExprKind::Index { base, .. } => base,
-                ast::ExprKind::Unary {
-                    op: ast::UnOp::Deref,
-                    operand,
-                } => operand,
-                ast::ExprKind::Binary { lhs, rhs, .. } => {
-                    if self.is_pointer(lhs) {
-                        lhs
-                    } else {
-                        rhs
-                    }
-                }
-                ast::ExprKind::Name(n) => {
-                    return match self.lookup(n) {
-                        Some(Binding::Param(p)) => self.slot_params.contains_key(&p),
-                        Some(Binding::Pointer(i)) => self.slot_ptrs.contains_key(&i),
-                        _ => false,
-                    }
-                }
-                _ => return false,
-            };
-        }
+        self.slot_type(target).is_some()
     }
 
     /// The type a pointer word of `target`'s array points to (`hitable*` of `hitable** d_list`),
