@@ -465,29 +465,9 @@ fn virtual_classes_agree_with_the_reference() {
 /// virtual calls through pointers stored in an array of pointers. Each thread allocates at most
 /// once between barriers: the reference runs one thread at a time, so a thread's second
 /// allocation would come before the next lane's first, where the engine's warp makes each
-/// allocation of its lanes in lane order.
+/// allocation of its lanes in lane order. Its kernels follow the classes of
+/// [`crate::heap::LIST`].
 const HEAP: &str = r#"
-class hitable {
-    public:
-        __device__ virtual float hit(float t) const = 0;
-};
-class sphere : public hitable {
-    public:
-        __device__ sphere(float r) : radius(r) {}
-        __device__ virtual float hit(float t) const { return t * radius; }
-        float radius;
-};
-class hitable_list : public hitable {
-    public:
-        __device__ hitable_list(hitable **l, int n) { list = l; list_size = n; }
-        __device__ virtual float hit(float t) const {
-            float s = 0;
-            for (int i = 0; i < list_size; i++) s += list[i]->hit(t);
-            return s;
-        }
-        hitable **list;
-        int list_size;
-};
 struct P { float x; int n; double d; };
 __global__ void objects(const float* in, P** slots, float* out) {
     int t = threadIdx.x + blockIdx.x * blockDim.x;
@@ -514,7 +494,8 @@ launch world { in = rand(3); d_list = zeros(3); d_world = zeros(1); out = zeros(
 
 #[test]
 fn the_heap_agrees_with_the_reference() {
-    each_launch("heap.sk", HEAP, |kernel, cfg, args| {
+    let src = format!("{}{HEAP}", crate::heap::LIST);
+    each_launch("heap.sk", &src, |kernel, cfg, args| {
         let result = agree(kernel, cfg, args, &kernel.name);
         assert!(result.is_ok(), "{}: {result:?}", kernel.name);
     });

@@ -242,7 +242,7 @@ launch k { d = zeros(2); expect d == [A, B]; }
 }
 
 /// ch05's classes with a list whose `hit` sums its members' through `list[i]->hit(t)`.
-const LIST: &str = r#"
+pub(crate) const LIST: &str = r#"
 class hitable {
     public:
         __device__ virtual float hit(float t) const = 0;
