@@ -1568,3 +1568,31 @@ launch k { p = arange(4); block = 4; grid = 1; expect p == [2, 34, 66, 98]; }
 "#;
     ok(src, &[], ONE, [4, 1, 1]);
 }
+
+#[test]
+fn typename_and_a_conditional_are_template_arguments() {
+    // `Conv<typename Traits::in_t, Traits::kN>::to_float` (mamba's `Converter<typename
+    // Ktraits::input_t, kNItems>`) names an instance by a dependent type; `using Two =
+    // Pick<!kWide ? 2 : 4>` (mamba's `using ... = cub::BlockLoad<..., !kDirectIO ? A : B>`) a
+    // value by a conditional.
+    // With Traits<int, 3>, kWide = false: to_float scales by N = 3 and Pick<2>::v = 2, so
+    // out[i] = 3 * i + 2; with kWide = true (the chained `? :`) Pick<4>::v = 4: w = [4].
+    let src = r#"
+template <typename T, int N>
+struct Traits { using in_t = T; static constexpr int kN = N; static constexpr bool kWide = false; };
+template <typename T, int N>
+struct Conv { static __device__ float to_float(T v) { return (float)(v * N); } };
+template <int V>
+struct Pick { static constexpr int v = V; };
+template <typename Tr>
+__global__ void k(float* out, int* w) {
+    constexpr bool kWide = Tr::kWide;
+    using Two = Pick<!kWide ? 2 : 4>;
+    out[threadIdx.x] = Conv<typename Tr::in_t, Tr::kN>::to_float(threadIdx.x) + Two::v;
+    using Wide = Pick<kWide ? 8 : !kWide ? 4 : 1>;
+    w[0] = Wide::v;
+}
+launch k<Traits<int, 3>> { out = zeros(4); w = zeros(1); block = 4; grid = 1; expect out == 3 * arange(4) + 2; expect w == [4]; }
+"#;
+    ok(src, &[], ONE, [4, 1, 1]);
+}

@@ -2749,8 +2749,17 @@ impl<'m> Builder<'m> {
                     }
                     _ => TemplateArg::Value(self.climb(inner.into_inner())?),
                 };
+                let mut next = parts.next();
+                let arg = match (arg, &next) {
+                    (TemplateArg::Value(cond), Some(p)) if p.as_rule() == Rule::targ_cond => {
+                        let tail = next.take().expect("matched");
+                        next = parts.next();
+                        TemplateArg::Value(self.targ_cond(cond, tail)?)
+                    }
+                    (arg, _) => arg,
+                };
                 // `T...`: the pack expansion, its pattern a name (or an expression).
-                if parts.next().is_none() {
+                if next.is_none() {
                     return Ok(arg);
                 }
                 let pattern = match arg {
@@ -2766,6 +2775,27 @@ impl<'m> Builder<'m> {
                 }))
             })
             .collect()
+    }
+
+    /// `cond ? a : b` in a type's template arguments, `tail` being `targ_cond = { "?" ~
+    /// targ_logic ~ ":" ~ targ_logic ~ targ_cond? }` (a further `?` makes the else branch the
+    /// condition of the next, as C++ groups `c ? a : d ? b : e`).
+    fn targ_cond(&self, cond: Expr, tail: Pair<'_, Rule>) -> Result<Expr> {
+        let mut it = tail.into_inner();
+        let then = self.climb(it.next().expect("grammar: a branch").into_inner())?;
+        let mut els = self.climb(it.next().expect("grammar: a branch").into_inner())?;
+        if let Some(more) = it.next() {
+            els = self.targ_cond(els, more)?;
+        }
+        let span = cond.span.to(els.span);
+        Ok(Expr {
+            kind: ExprKind::Ternary {
+                cond: Box::new(cond),
+                then: Box::new(then),
+                els: Box::new(els),
+            },
+            span,
+        })
     }
 
     /// `targ_fn_spec = { op_addr? ~ scoped_name ~ template_args ~ &("," | ">") }`: the name of

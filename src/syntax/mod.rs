@@ -368,6 +368,7 @@ fn friendly(rule: Rule) -> Option<&'static str> {
         | Rule::type_targ
         | Rule::type_fn_spec
         | Rule::targ_logic
+        | Rule::targ_cond
         | Rule::targ_cmp
         | Rule::template_call => "template arguments `<...>`",
         Rule::scalar_cast_ty | Rule::named_ptr_ty | Rule::named_plain_ty | Rule::ref_cast_ty => {
