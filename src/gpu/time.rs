@@ -1038,16 +1038,31 @@ mod tests {
     }
 
     /// Issue 15's monotonicity: more bank conflicts (shared wavefronts for the same shared
-    /// instructions) never make a launch faster, on every preset.
+    /// instructions) never make a launch faster, on every preset; nor do more DRAM bytes for
+    /// the same requests, more warp instructions, or more FP64 instructions.
     #[test]
-    fn more_bank_conflicts_are_never_faster() {
+    fn more_conflicts_or_more_work_are_never_faster() {
         use proptest::prelude::*;
-        proptest!(|((inputs, launch) in drawn_launch(), extra in 1u64..1 << 24, g in 0usize..crate::gpu::presets().len())| {
+        proptest!(|((inputs, launch) in drawn_launch(), extra in 1u64..1 << 24, what in 0usize..4, g in 0usize..crate::gpu::presets().len())| {
             let gpu = crate::gpu::presets().swap_remove(g);
             let base = refined_time(&gpu, &inputs, &launch).expect("launches");
-            let worse = TimeInputs { smem_wavefronts: inputs.smem_wavefronts + extra, ..inputs };
-            let conflicted = refined_time(&gpu, &worse, &launch).expect("launches");
-            prop_assert!(conflicted.t >= base.t, "{} < {}", conflicted.t, base.t);
+            let (mut more, mut more_launch) = (inputs, launch.clone());
+            match what {
+                0 => more.smem_wavefronts += extra,
+                1 => {
+                    more.dram_bytes += extra;
+                    if let Some(c) = more_launch.caches.as_mut() {
+                        c.dram_bytes += extra;
+                    }
+                }
+                2 => more.warp_instr += extra,
+                _ => {
+                    more.warp_instr += extra;
+                    more_launch.pipes.fp64 += extra;
+                }
+            }
+            let slower = refined_time(&gpu, &more, &more_launch).expect("launches");
+            prop_assert!(slower.t >= base.t * (1.0 - 1e-12), "{} < {}", slower.t, base.t);
         });
     }
 
