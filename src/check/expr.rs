@@ -1479,6 +1479,17 @@ impl KernelChecker<'_, '_> {
         if let (Some(fetch), false) = (crate::texture::Fetch::of_name(name), targs.is_empty()) {
             return self.texture_fetch(fetch, targs, args, span);
         }
+        if matches!(name, "tex1D" | "tex2D" | "tex3D") {
+            // `tex1D(texRef, x)`: the legacy texture-reference fetch with float coordinates,
+            // whose filtering and addressing the host set on the reference (removed in CUDA 12).
+            return Err(CheckError::Unsupported {
+                what: format!("`{name}` of a texture reference, without a texel type (`{name}<float>`)"),
+                span,
+                help: Some(format!(
+                    "texture references were removed in CUDA 12: read a 1-D reference at an integer index with `tex1Dfetch(ref, i)`, or pass a `cudaTextureObject_t` parameter and read it with `{name}<float>(tex, ...)` (the launch section binds it with `texture(...)`, filtering and addressing included)"
+                )),
+            });
+        }
         if name == "tex1Dfetch" {
             // A legacy texture read at an integer index: the element (no filtering).
             let [tex, i] = args else {
