@@ -471,6 +471,12 @@ fn run_cmd(a: RunArgs, paint: Paint) -> Result<u8, Failure> {
         progress: std::io::stderr().is_terminal(),
         ..options
     };
+    // A file with a `sequence` section runs it, unless --kernel or --launch picks one launch.
+    if opts.kernel.is_none() && opts.launch.is_none() && pipeline::sequences_in(&src, &opts)? > 0 {
+        insight::check_sequence_flags(&a.insight)?;
+        let run = pipeline::run_sequence(&src, &opts, 0)?;
+        return insight::output_sequence(src.name(), &run, &a.insight, a.json, paint);
+    }
     let report = pipeline::run(&src, &opts)?;
     insight::output(&report, &a.insight, &gates, a.json, paint)
 }

@@ -201,6 +201,12 @@ pub fn compile_for(
         None => module
             .launches
             .iter()
+            .chain(module.sequences.iter().flat_map(|q| {
+                q.items.iter().filter_map(|i| match i {
+                    ast::SeqItem::Launch(l) => Some(l),
+                    ast::SeqItem::Stmt(_) => None,
+                })
+            }))
             .map(|l| l.kernel.name.clone())
             .collect(),
     };
@@ -782,22 +788,75 @@ pub fn run_keeping(
         .parent()
         .map(Path::to_path_buf)
         .unwrap_or_default();
-    let mut setup = host::prepare(kernel, launch, &opts.overrides, &dir).map_err(
-        |(e, origin)| match origin {
-            Origin::Arg(i) => {
-                let arg = opts
-                    .overrides
-                    .args
-                    .get(i)
-                    .expect("host: Origin::Arg(i) indexes Overrides::args");
-                let shown = SourceFile::new(arg.label.clone(), arg.text.clone());
-                Failure::new(Some(&shown), [e.into()], EXIT_USAGE)
-            }
-            Origin::File => Failure::new(Some(launch_src), [e.into()], EXIT_USAGE),
-            // A launch shape given by --grid/--block: nothing in the file to point at.
-            Origin::Flag => Failure::new(None, [e.into()], EXIT_USAGE),
+    let setup =
+        host::prepare(kernel, launch, &opts.overrides, &dir).map_err(
+            |(e, origin)| match origin {
+                Origin::Arg(i) => {
+                    let arg = opts
+                        .overrides
+                        .args
+                        .get(i)
+                        .expect("host: Origin::Arg(i) indexes Overrides::args");
+                    let shown = SourceFile::new(arg.label.clone(), arg.text.clone());
+                    Failure::new(Some(&shown), [e.into()], EXIT_USAGE)
+                }
+                Origin::File => Failure::new(Some(launch_src), [e.into()], EXIT_USAGE),
+                // A launch shape given by --grid/--block: nothing in the file to point at.
+                Origin::Flag => Failure::new(None, [e.into()], EXIT_USAGE),
+            },
+        )?;
+    execute(
+        Launched {
+            src,
+            opts,
+            interrupt,
+            module: &module,
+            program: &program,
+            kernel,
+            launch,
+            launch_src,
+            launch_module: setup_module.as_ref().unwrap_or(&module),
+            sections_note: opts.section.is_none(),
+            clock,
+            parsed,
         },
-    )?;
+        setup,
+    )
+}
+
+/// What [`execute`] runs: a kernel, its launch section and where they come from.
+struct Launched<'a> {
+    src: &'a SourceFile,
+    opts: &'a RunOptions,
+    interrupt: Option<&'a exec::Interrupt>,
+    module: &'a ast::Module,
+    program: &'a Program,
+    kernel: &'a check::typed::Kernel,
+    launch: Option<&'a ast::Launch>,
+    launch_src: &'a SourceFile,
+    launch_module: &'a ast::Module,
+    /// Whether to note the file's other launch sections.
+    sections_note: bool,
+    clock: Instant,
+    parsed: std::time::Duration,
+}
+
+/// Runs a launch that is set up, checks its `expect`s and builds its report.
+fn execute(l: Launched<'_>, mut setup: host::Setup) -> Result<Finished, Failure> {
+    let Launched {
+        src,
+        opts,
+        interrupt,
+        module,
+        program,
+        kernel,
+        launch,
+        launch_src,
+        launch_module,
+        sections_note: note_sections,
+        clock,
+        parsed,
+    } = l;
     let mut ir = ir::lower(kernel);
     ir.sites = ir
         .spans
@@ -996,24 +1055,21 @@ pub fn run_keeping(
     };
     let mut report = Report::new(src, kernel, &ir, &outcome, &opts.gpu, info, expects);
     report.sample = sample;
-    if let Some(note) = host_note(&module, src) {
+    if let Some(note) = host_note(module, src) {
         report.hints.push(crate::report::hints::Hint {
             rule: "host-code",
             line: None,
             message: note,
         });
     }
-    if let Some(note) = unchecked_note(&program, src) {
+    if let Some(note) = unchecked_note(program, src) {
         report.hints.push(crate::report::hints::Hint {
             rule: "unchecked-kernels",
             line: None,
             message: note,
         });
     }
-    let launch_module = setup_module.as_ref().unwrap_or(&module);
-    if let Some(note) = opts
-        .section
-        .is_none()
+    if let Some(note) = note_sections
         .then(|| sections_note(launch_module, &kernel.name, launch_src))
         .flatten()
     {
@@ -1048,4 +1104,177 @@ fn deadline(
     let mut d = timeout.map(exec::Deadline::after).unwrap_or_default();
     d.interrupt = interrupt.cloned();
     (d != exec::Deadline::default()).then_some(d)
+}
+
+/// A finished `sequence` section: each launch's report, in order, and its own `expect`s.
+#[derive(Debug)]
+pub struct SequenceRun {
+    /// Each launch, as `simt run` reports one.
+    pub launches: Vec<Report>,
+    /// The sequence's `expect`s, after its last launch.
+    pub expects: Vec<host::ExpectResult>,
+}
+
+impl SequenceRun {
+    /// Whether every `expect`, the launches' and the sequence's, held.
+    pub fn expects_passed(&self) -> bool {
+        self.launches.iter().all(Report::expects_passed) && self.expects.iter().all(|e| e.passed)
+    }
+}
+
+/// The number of `sequence` sections of a file, parsed as `opts` reads it.
+pub fn sequences_in(src: &SourceFile, opts: &RunOptions) -> Result<usize, Failure> {
+    let module = syntax::parse_with(src, opts.gpu.compute_capability, &opts.defines)
+        .map_err(|es| Failure::new(Some(src), es.into_iter().map(Into::into), EXIT_USAGE))?;
+    Ok(module.sequences.len())
+}
+
+/// Runs the `index`-th `sequence` section of a file: its statements and launches in order, on
+/// one set of arrays and one device heap (DESIGN.md; docs/heap.md).
+pub fn run_sequence(
+    src: &SourceFile,
+    opts: &RunOptions,
+    index: usize,
+) -> Result<SequenceRun, Failure> {
+    let clock = Instant::now();
+    let refuse = |flag: &str| {
+        Failure::usage(
+            format!("{flag} does not apply to a `sequence` section"),
+            Some(format!(
+                "set the value in the sequence or in its launch items, or pick one launch section with --kernel and pass {flag} there"
+            )),
+        )
+    };
+    if !opts.overrides.args.is_empty() {
+        return Err(refuse("--arg"));
+    }
+    if opts.overrides.grid.is_some() || opts.overrides.block.is_some() {
+        return Err(refuse("--grid/--block"));
+    }
+    if !opts.saves.is_empty() {
+        return Err(refuse("--save"));
+    }
+    if opts.launch.is_some() {
+        return Err(refuse("--launch"));
+    }
+    let (module, program) = compile_for(src, None, &opts.gpu, &opts.defines)?;
+    let parsed = clock.elapsed();
+    let in_file = |e: HostError| Failure::new(Some(src), [e.into()], EXIT_USAGE);
+    let seq = module
+        .sequences
+        .get(index)
+        .ok_or_else(|| Failure::usage(format!("the file has no sequence {index}"), None))?;
+    let mut kernels = Vec::new();
+    for item in &seq.items {
+        if let ast::SeqItem::Launch(l) = item {
+            let Some(k) = program.kernel(&l.kernel.name) else {
+                let names = program.kernels.iter().map(|k| k.name.as_str());
+                let help =
+                    crate::diag::did_you_mean(&l.kernel.name, names.clone()).unwrap_or_else(|| {
+                        format!(
+                            "the file's kernels: {}",
+                            names.collect::<Vec<_>>().join(", ")
+                        )
+                    });
+                return Err(in_file(HostError::UnknownKernel {
+                    name: l.kernel.name.clone(),
+                    span: l.kernel.span,
+                    help,
+                }));
+            };
+            kernels.push(k);
+        }
+    }
+    if kernels.is_empty() {
+        return Err(in_file(HostError::EmptySequence { span: seq.span }));
+    }
+    let dir = Path::new(src.name())
+        .parent()
+        .map(Path::to_path_buf)
+        .unwrap_or_default();
+    let mut env = host::Env::new(&opts.overrides, dir.clone());
+    // The heap and its allocator's word come first: the same numbers in every launch.
+    let mut order: Vec<String> = Vec::new();
+    for name in [check::heap::HEAP, check::heap::HEAP_TOP] {
+        let data = check::heap::hidden_buffer(name).expect("heap: a hidden buffer");
+        let float = data.elem().is_float();
+        env.vars.insert(
+            name.to_string(),
+            host::HostValue::Array {
+                data: std::sync::Arc::new(data),
+                shape: vec![],
+                float,
+                dtype: None,
+            },
+        );
+        order.push(name.to_string());
+    }
+    let mut expects = Vec::new();
+    let mut launches = Vec::new();
+    let mut kernels = kernels.into_iter();
+    let per_launch = RunOptions {
+        sample: None,
+        ..opts.clone()
+    };
+    for item in &seq.items {
+        match item {
+            ast::SeqItem::Stmt(ast::HostStmt::Assign { name, value }) => {
+                let v = match host::sequence::elem_of(seq, &program, &name.name) {
+                    Some(elem) => env.eval_as(value, elem),
+                    None => env.eval(value),
+                }
+                .map_err(in_file)?;
+                if matches!(v, host::HostValue::Array { .. }) && !order.contains(&name.name) {
+                    order.push(name.name.clone());
+                }
+                env.vars.insert(name.name.clone(), v);
+            }
+            ast::SeqItem::Stmt(ast::HostStmt::Expect(e)) => expects.push(e.clone()),
+            ast::SeqItem::Stmt(ast::HostStmt::Cooperative(span)) => {
+                return Err(in_file(HostError::BadValue {
+                    message: "`cooperative;` sets one launch, not a sequence".into(),
+                    span: *span,
+                    label: "in the sequence".into(),
+                    help: Some(
+                        "write it in the launch item it applies to: `launch k { cooperative; ... }`"
+                            .into(),
+                    ),
+                }))
+            }
+            ast::SeqItem::Launch(l) => {
+                let kernel = kernels.next().expect("sequence: a kernel per launch item");
+                host::sequence::check_bound(kernel, l, &env).map_err(in_file)?;
+                let mut launch_env = host::Env::new(&opts.overrides, dir.clone());
+                launch_env.vars = env.vars.clone();
+                host::sequence::number(&mut launch_env, &order, &env.vars);
+                let setup = host::prepare_in(kernel, Some(l), &opts.overrides, launch_env)
+                    .map_err(|(e, _)| in_file(e))?;
+                let finished = execute(
+                    Launched {
+                        src,
+                        opts: &per_launch,
+                        interrupt: None,
+                        module: &module,
+                        program: &program,
+                        kernel,
+                        launch: Some(l),
+                        launch_src: src,
+                        launch_module: &module,
+                        sections_note: false,
+                        clock,
+                        parsed,
+                    },
+                    setup,
+                )?;
+                for a in finished.arrays {
+                    if order.contains(&a.name) {
+                        host::sequence::keep(&mut env.vars, a.name, a.data, a.shape);
+                    }
+                }
+                launches.push(finished.report);
+            }
+        }
+    }
+    let expects = host::sequence::expects(&mut env, &expects, src).map_err(in_file)?;
+    Ok(SequenceRun { launches, expects })
 }

@@ -953,6 +953,7 @@ impl KernelChecker<'_, '_> {
     /// where the kernel has none, into the heap. A word that names none of them is a null
     /// pointer where it is used.
     fn decode_slots(&mut self, word: Expr, span: Span) -> Ptr {
+        self.sequence_slot_params();
         let mut slots: Vec<u32> = self.slot_params.keys().copied().collect();
         slots.sort_unstable();
         match slots[..] {
@@ -1026,6 +1027,103 @@ impl KernelChecker<'_, '_> {
                 span,
             },
             is_const: false,
+        }
+    }
+}
+
+/// What a hidden parameter for sequence array `name` is called ([`sequence_slots`]).
+pub const SEQUENCE_PREFIX: &str = "(sequence) ";
+
+/// For each kernel a `sequence` section launches, the arrays of pointers (`T**` parameters)
+/// the sequence's other launches bind and this kernel's launches do not, each with the
+/// pointer type it holds: a `T**` member read in the kernel may point into them (render reads
+/// `d_list` through the list object's `hitable** list`, although it takes only `d_world`).
+pub(crate) fn sequence_slots(
+    module: &ast::Module,
+) -> std::collections::HashMap<String, Vec<(String, ast::TypeName)>> {
+    let mut out: std::collections::HashMap<String, Vec<(String, ast::TypeName)>> =
+        Default::default();
+    for q in &module.sequences {
+        let launches: Vec<(&ast::Launch, &ast::Kernel)> = q
+            .items
+            .iter()
+            .filter_map(|i| match i {
+                ast::SeqItem::Launch(l) => module
+                    .kernels
+                    .iter()
+                    .find(|k| k.name.name == l.kernel.name)
+                    .map(|k| (l, k)),
+                ast::SeqItem::Stmt(_) => None,
+            })
+            .collect();
+        // The sequence name each `T**` parameter of a launch is bound to.
+        let bound = |l: &ast::Launch, k: &ast::Kernel| -> Vec<(String, ast::TypeName)> {
+            k.params
+                .iter()
+                .filter(|p| p.pointer_to_pointer)
+                .map(|p| {
+                    let named = l.stmts.iter().find_map(|s| match s {
+                        ast::HostStmt::Assign { name, value } if name.name == p.name.name => {
+                            match &value.kind {
+                                ast::ExprKind::Name(n) => Some(n.clone()),
+                                _ => None,
+                            }
+                        }
+                        _ => None,
+                    });
+                    (named.unwrap_or_else(|| p.name.name.clone()), p.ty.clone())
+                })
+                .collect()
+        };
+        let mut all: Vec<(String, ast::TypeName)> = Vec::new();
+        for &(l, k) in &launches {
+            for b in bound(l, k) {
+                if !all.iter().any(|(n, _)| *n == b.0) {
+                    all.push(b);
+                }
+            }
+        }
+        for &(l, k) in &launches {
+            let own = bound(l, k);
+            let entry = out.entry(k.name.name.clone()).or_default();
+            for (n, ty) in &all {
+                if !own.iter().any(|(o, _)| o == n) && !entry.iter().any(|(e, _)| e == n) {
+                    entry.push((n.clone(), ty.clone()));
+                }
+            }
+        }
+    }
+    out
+}
+
+impl KernelChecker<'_, '_> {
+    /// Adds, once, a hidden buffer parameter for each array of pointers the kernel's sequences
+    /// hold and it does not take ([`sequence_slots`]); the launch binds each to its array, or to
+    /// `NULL` outside a sequence.
+    fn sequence_slot_params(&mut self) {
+        let globals = self.globals;
+        let Some(foreign) = globals.sequence_slots.get(&self.kernel_name) else {
+            return;
+        };
+        for (name, ty) in foreign {
+            let hidden = format!("{SEQUENCE_PREFIX}{name}");
+            if self.params.iter().any(|p| p.name == hidden) {
+                continue;
+            }
+            let i = self.params.len() as u32;
+            self.slot_params.insert(i, ty.clone());
+            self.params.push(Param {
+                name: hidden,
+                span: Span::default(),
+                kind: ParamKind::Buffer {
+                    elem: Scalar::U64,
+                    width: 1,
+                    is_const: false,
+                },
+                default: None,
+                views: Vec::new(),
+                opaque: None,
+            });
         }
     }
 }

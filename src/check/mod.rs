@@ -467,6 +467,10 @@ pub(crate) struct Globals<'m> {
     shared: &'m [ast::Stmt],
     /// The member types of class templates, for their instances' (`kernel_type<float>::compute`).
     class_members: std::rc::Rc<Vec<template::ClassMembers>>,
+    /// For each kernel a `sequence` launches: the arrays of pointers other launches of the
+    /// sequence take and it does not, which a `T**` member read in it may point into
+    /// ([`heap::sequence_slots`]).
+    sequence_slots: HashMap<String, Vec<(String, ast::TypeName)>>,
 }
 
 impl<'m> Globals<'m> {
@@ -498,6 +502,7 @@ impl<'m> Globals<'m> {
                 .collect(),
             shared: &module.shared,
             class_members: std::rc::Rc::new(template::ClassMembers::of(module)),
+            sequence_slots: heap::sequence_slots(module),
         };
         for f in &module.device_fns {
             // Overloads differ in their parameter types (`volatile T*` is another type than `T*`,
@@ -737,6 +742,8 @@ pub(crate) struct KernelChecker<'g, 'e> {
     slot_params: HashMap<u32, ast::TypeName>,
     /// Pointer variables that point at pointers stored in memory, each of the type given.
     slot_ptrs: HashMap<u32, ast::TypeName>,
+    /// The kernel being checked, by name (for [`Globals::sequence_slots`]).
+    kernel_name: String,
 }
 
 impl<'g, 'e> KernelChecker<'g, 'e> {
@@ -789,10 +796,12 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
             heap: None,
             slot_params: HashMap::new(),
             slot_ptrs: HashMap::new(),
+            kernel_name: String::new(),
         }
     }
 
     fn kernel(&mut self, k: &ast::Kernel) -> Kernel {
+        self.kernel_name = k.name.name.clone();
         // A pointer parameter the kernel moves (`A += k`) is a pointer variable from the start.
         let moved = local::assigned_names(&k.body);
         self.addressed = self.addressed_in(&k.body);

@@ -165,3 +165,65 @@ pub fn output(
         EXIT_RUN
     })
 }
+
+/// Prints a finished `sequence` (each launch's report under a heading, then the sequence's
+/// `expect`s; or its JSON document) and returns its exit status: 1 when an `expect` failed.
+/// The flags that pick one launch's lines, maps, page or gates are refused before it runs.
+pub fn output_sequence(
+    file: &str,
+    run: &crate::pipeline::SequenceRun,
+    args: &InsightArgs,
+    json: bool,
+    paint: Paint,
+) -> Result<u8, Failure> {
+    let doc = crate::report::model::SequenceOutput::new(file, run);
+    if json {
+        emit(&format!(
+            "{}\n",
+            serde_json::to_value(&doc).expect("the output model serialises")
+        ));
+    } else {
+        let mut s = String::new();
+        let count = run.launches.len();
+        for (i, (r, d)) in run.launches.iter().zip(&doc.launches).enumerate() {
+            s.push_str(&format!(
+                "── launch {} of {count}: {} ──\n",
+                i + 1,
+                r.kernel
+            ));
+            s.push_str(&table::text(d, r.listing(), args.lines, paint));
+            s.push('\n');
+        }
+        s.push_str("── sequence ──\n");
+        if doc.expects.is_empty() {
+            s.push_str("expect      none after the last launch\n");
+        } else {
+            s.push_str("expect\n");
+            for e in &doc.expects {
+                match &e.detail {
+                    None => s.push_str(&format!("  ok      {}\n", e.text)),
+                    Some(d) => s.push_str(&format!("  FAILED  {}: {d}\n", e.text)),
+                }
+            }
+        }
+        emit(&s);
+    }
+    Ok(if doc.ok { 0 } else { EXIT_RUN })
+}
+
+/// Refuses the flags `simt run` applies to one launch when the file runs a sequence.
+pub fn check_sequence_flags(args: &InsightArgs) -> Result<(), Failure> {
+    let used = [
+        (args.map.is_some(), "--map"),
+        (args.html.is_some(), "--html"),
+        (!args.max.is_empty() || !args.min.is_empty(), "--max/--min"),
+        (!args.deny.is_empty(), "--deny"),
+    ];
+    match used.iter().find(|(on, _)| *on) {
+        Some((_, flag)) => Err(Failure::usage(
+            format!("{flag} applies to one launch, and the file runs a `sequence` section"),
+            Some("pick one launch section with --kernel NAME to use it".into()),
+        )),
+        None => Ok(()),
+    }
+}

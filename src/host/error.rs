@@ -5,6 +5,45 @@ use crate::source::Span;
 /// A launch that cannot be set up (exit status 2).
 #[derive(Debug, thiserror::Error, miette::Diagnostic)]
 pub enum HostError {
+    /// `sequence { d = zeros(2); expect d == 0; }`
+    #[error("the sequence launches no kernel")]
+    #[diagnostic(
+        code(simt::host::empty_sequence),
+        help("add a `launch KERNEL {{ grid = ...; block = ...; }}` item to it, or make it a `launch` section")
+    )]
+    EmptySequence {
+        /// The section.
+        #[label("no `launch` item in this sequence")]
+        span: Span,
+    },
+    /// `sequence { launch renderr { ... } }`
+    #[error("`launch {name}` names no kernel of the file")]
+    #[diagnostic(code(simt::host::unknown_kernel))]
+    UnknownKernel {
+        /// The name given.
+        name: String,
+        /// Where.
+        #[label("no kernel of this name")]
+        span: Span,
+        /// A close name, or the kernels there are.
+        #[help]
+        help: String,
+    },
+    /// `sequence { launch render { grid = 1; block = 1; } }` where `render` takes `fb`
+    #[error("`launch {kernel}` leaves the parameter(s) {missing} unbound")]
+    #[diagnostic(code(simt::host::unbound_parameter))]
+    UnboundParameter {
+        /// The kernel.
+        kernel: String,
+        /// The parameters, `` `fb`, `n` ``.
+        missing: String,
+        /// The launch item.
+        #[label("binds no value to {missing}")]
+        span: Span,
+        /// How to bind them.
+        #[help]
+        help: String,
+    },
     /// `--arg N=2000` for a kernel whose parameter is `n`
     #[error("--arg `{name}` names nothing the kernel or its launch section uses")]
     #[diagnostic(code(simt::host::unknown_argument))]

@@ -68,6 +68,10 @@ pub struct Env {
     temp: u64,
     /// The arrays made by `empty(n)` (and their copies in a buffer's type): uninitialised.
     uninit: Vec<Weak<BufData>>,
+    /// In a `sequence`: its arrays (the heap's first) by name, in the order that numbers them
+    /// for every launch of it; they come first among a launch's buffers, so that an address
+    /// stored in one launch names the same array in the next.
+    pub(crate) order: Vec<(String, Arc<BufData>)>,
 }
 
 type Result<T> = std::result::Result<T, HostError>;
@@ -99,6 +103,7 @@ impl Env {
             target: None,
             temp: 0,
             uninit: Vec::new(),
+            order: Vec::new(),
         }
     }
 

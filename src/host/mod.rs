@@ -5,6 +5,7 @@ mod error;
 mod eval;
 mod exact;
 mod npy;
+pub mod sequence;
 mod value;
 
 use std::borrow::Cow;
@@ -400,7 +401,16 @@ pub fn prepare(
     ov: &Overrides,
     dir: &Path,
 ) -> Result<Setup, Failure> {
-    let mut env = Env::new(ov, dir.to_path_buf());
+    prepare_in(kernel, launch, ov, Env::new(ov, dir.to_path_buf()))
+}
+
+/// [`prepare`] in an environment that already holds names (a `sequence`'s, [`sequence`]).
+pub fn prepare_in(
+    kernel: &Kernel,
+    launch: Option<&Launch>,
+    ov: &Overrides,
+    mut env: Env,
+) -> Result<Setup, Failure> {
     if let Some(b) = ov.block {
         env.vars
             .insert(setting_key(kernel, "block"), HostValue::Dim(b));
@@ -1123,8 +1133,31 @@ fn bind(kernel: &Kernel, env: &mut Env, launch_span: Option<Span>) -> Result<Bou
             }
             continue;
         }
+        if let Some(name) = p.name.strip_prefix(crate::check::heap::SEQUENCE_PREFIX) {
+            // An array of pointers the kernel reaches through a `T**` member only: the
+            // sequence's array of that name, or none outside a sequence.
+            match env.vars.get(name) {
+                Some(HostValue::Array { data, .. }) if data.elem() == Scalar::U64 => {
+                    into.push((i, Arc::clone(data), 0, None));
+                }
+                _ => {
+                    pointers[i] = Some(Pointer {
+                        name: p.name.clone(),
+                        buffer: None,
+                        offset: 0,
+                        unset: false,
+                    })
+                }
+            }
+            continue;
+        }
         if let Some(data) = crate::check::heap::hidden_buffer(&p.name) {
-            into.push((i, Arc::new(data), 0, None));
+            // A sequence's heap carries over from launch to launch.
+            let data = match env.vars.get(&p.name) {
+                Some(HostValue::Array { data, .. }) => Arc::clone(data),
+                _ => Arc::new(data),
+            };
+            into.push((i, data, 0, None));
             continue;
         }
         let Some(v) = env.vars.get(&p.name) else {
@@ -1254,7 +1287,10 @@ fn bind(kernel: &Kernel, env: &mut Env, launch_span: Option<Span>) -> Result<Bou
     }
     // Each array once, named after the array of the first `&a[i]` into it, else after the first
     // parameter bound to it.
-    let mut arrays: Vec<(Arc<BufData>, String, bool)> = Vec::new();
+    let mut arrays: Vec<(Arc<BufData>, String, bool)> = std::mem::take(&mut env.order)
+        .into_iter()
+        .map(|(name, data)| (data, name, true))
+        .collect();
     for (i, data, offset, array) in into {
         let name = &kernel.params[i].name;
         let b = match arrays.iter().position(|(a, _, _)| Arc::ptr_eq(a, &data)) {

@@ -64,6 +64,8 @@ impl JsonSchema for Version {
 pub enum Document {
     /// `simt run --json`.
     Run(Box<RunOutput>),
+    /// `simt run --json` of a file with a `sequence` section.
+    Sequence(Box<SequenceOutput>),
     /// One line of `simt sweep --json`.
     SweepRow(Box<SweepRow>),
     /// `simt compare --json`.
@@ -85,8 +87,9 @@ pub enum Document {
 }
 
 /// The names of the documents in the schema's `$defs`, by command (for tools and tests).
-pub const DOCUMENTS: [(&str, &str); 10] = [
+pub const DOCUMENTS: [(&str, &str); 11] = [
     ("run", "RunOutput"),
+    ("sequence", "SequenceOutput"),
     ("sweep", "SweepRow"),
     ("compare", "CompareOutput"),
     ("test", "TestRecord"),
@@ -499,6 +502,36 @@ pub struct RunOutput {
     /// With gates: whether every gate held.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub gates_ok: Option<bool>,
+}
+
+/// `simt run --json` of a `sequence` section: each launch's document, in order, and the
+/// sequence's own `expect`s.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct SequenceOutput {
+    /// `2`.
+    pub schema: Version,
+    /// The kernel file, as given.
+    pub file: String,
+    /// Each launch of the sequence, in the order it ran, as `simt run --json` reports one
+    /// launch (its `expects` are the launch item's own).
+    pub launches: Vec<RunOutput>,
+    /// Each `expect` of the sequence, checked after its last launch.
+    pub expects: Vec<ExpectResult>,
+    /// Whether every `expect`, the launches' and the sequence's, held.
+    pub ok: bool,
+}
+
+impl SequenceOutput {
+    /// The document of a finished sequence.
+    pub fn new(file: &str, run: &crate::pipeline::SequenceRun) -> SequenceOutput {
+        SequenceOutput {
+            schema: Version,
+            file: file.to_string(),
+            launches: run.launches.iter().map(RunOutput::new).collect(),
+            expects: run.expects.clone(),
+            ok: run.expects_passed(),
+        }
+    }
 }
 
 impl RunOutput {

@@ -16,6 +16,8 @@ pub struct Module {
     pub specializations: Vec<Specialization>,
     /// `launch NAME { ... }` host sections.
     pub launches: Vec<Launch>,
+    /// `sequence { ... }` sections: launches run in order on shared arrays.
+    pub sequences: Vec<Sequence>,
     /// `typedef T name;` / `using name = T;` at file scope.
     pub aliases: Vec<(Ident, TypeName)>,
     /// `typedef void (*name)(...);`: function pointer types, which template parameters take
@@ -1024,6 +1026,24 @@ pub struct Launch {
     pub stmts: Vec<HostStmt>,
     /// The whole section.
     pub span: Span,
+}
+
+/// `sequence { ... }`: host statements and `launch k { ... }` items, run in order.
+#[derive(Clone, Debug)]
+pub struct Sequence {
+    /// The statements and launches, in order.
+    pub items: Vec<SeqItem>,
+    /// The whole section.
+    pub span: Span,
+}
+
+/// One item of a [`Sequence`].
+#[derive(Clone, Debug)]
+pub enum SeqItem {
+    /// A statement of the launch-section language (an array, a scalar, an `expect`).
+    Stmt(HostStmt),
+    /// `launch k { ... }`: a launch, with its own parameter bindings and grid.
+    Launch(Launch),
 }
 
 /// A host-section statement.

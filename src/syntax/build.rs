@@ -279,6 +279,7 @@ impl<'m> Builder<'m> {
                     .global_const(item)
                     .map(|c| module.consts.extend(qualified(c, &ns))),
                 Rule::launch => self.launch(item).map(|l| module.launches.push(l)),
+                Rule::sequence => self.sequence(item).map(|q| module.sequences.push(q)),
                 Rule::constant_array => {
                     let mut ty = None;
                     for p in item.into_inner() {
@@ -2709,22 +2710,7 @@ impl<'m> Builder<'m> {
                     kernel.name = super::canonical_kernel_name(&full);
                     kernel.span = kernel.span.to(self.span(&p));
                 }
-                Rule::host_assign => {
-                    let mut parts = p.into_inner();
-                    let name = self.ident(parts.next().expect("grammar: host assign has a name"));
-                    let value =
-                        self.expr(parts.next().expect("grammar: host assign has a value"))?;
-                    stmts.push(HostStmt::Assign { name, value });
-                }
-                Rule::expect_stmt => {
-                    let e = p
-                        .into_inner()
-                        .find(|q| q.as_rule() == Rule::expr)
-                        .expect("grammar: expect has an expression");
-                    stmts.push(HostStmt::Expect(self.expr(e)?));
-                }
-                Rule::cooperative_stmt => stmts.push(HostStmt::Cooperative(self.span(&p))),
-                _ => {}
+                _ => stmts.extend(self.host_stmt(p)?),
             }
         }
         Ok(Launch {
@@ -2733,6 +2719,41 @@ impl<'m> Builder<'m> {
             stmts,
             span,
         })
+    }
+
+    /// `sequence = { "sequence" ~ "{" ~ (launch | host_stmt)* ~ "}" }`
+    fn sequence(&self, pair: Pair<'_, Rule>) -> Result<Sequence> {
+        let span = self.span(&pair);
+        let mut items = Vec::new();
+        for p in pair.into_inner().filter(|p| !is_keyword(p.as_rule())) {
+            if p.as_rule() == Rule::launch {
+                items.push(SeqItem::Launch(self.launch(p)?));
+            } else if let Some(s) = self.host_stmt(p)? {
+                items.push(SeqItem::Stmt(s));
+            }
+        }
+        Ok(Sequence { items, span })
+    }
+
+    /// One `host_stmt` (`None` for an empty statement).
+    fn host_stmt(&self, p: Pair<'_, Rule>) -> Result<Option<HostStmt>> {
+        Ok(Some(match p.as_rule() {
+            Rule::host_assign => {
+                let mut parts = p.into_inner();
+                let name = self.ident(parts.next().expect("grammar: host assign has a name"));
+                let value = self.expr(parts.next().expect("grammar: host assign has a value"))?;
+                HostStmt::Assign { name, value }
+            }
+            Rule::expect_stmt => {
+                let e = p
+                    .into_inner()
+                    .find(|q| q.as_rule() == Rule::expr)
+                    .expect("grammar: expect has an expression");
+                HostStmt::Expect(self.expr(e)?)
+            }
+            Rule::cooperative_stmt => HostStmt::Cooperative(self.span(&p)),
+            _ => return Ok(None),
+        }))
     }
 
     /// `template_args = { "<" ~ (template_arg ~ ("," ~ template_arg)*)? ~ ">" }`

@@ -8,7 +8,7 @@
 
 use std::collections::HashSet;
 
-use super::ast::{Expr, ExprKind, HostStmt, Module, Stmt, StmtKind, UnOp};
+use super::ast::{Expr, ExprKind, HostStmt, Module, SeqItem, Stmt, StmtKind, UnOp};
 use crate::source::Span;
 
 /// Most nesting levels of statements and expressions (an operator chain counts one per operator).
@@ -31,13 +31,18 @@ pub(crate) fn too_deep_module(m: &Module) -> Option<Span> {
     for f in &m.device_fns {
         todo.extend(f.body.iter().map(|s| (Node::Stmt(s), 1)));
     }
-    for l in &m.launches {
-        for s in &l.stmts {
-            match s {
-                HostStmt::Assign { value, .. } => todo.push((Node::Expr(value), 1)),
-                HostStmt::Expect(e) => todo.push((Node::Expr(e), 1)),
-                HostStmt::Cooperative(_) => {}
-            }
+    let in_sequences = m.sequences.iter().flat_map(|q| {
+        q.items.iter().flat_map(|i| match i {
+            SeqItem::Launch(l) => l.stmts.iter().collect::<Vec<_>>(),
+            SeqItem::Stmt(s) => vec![s],
+        })
+    });
+    let sections = m.launches.iter().flat_map(|l| &l.stmts);
+    for s in sections.chain(in_sequences) {
+        match s {
+            HostStmt::Assign { value, .. } => todo.push((Node::Expr(value), 1)),
+            HostStmt::Expect(e) => todo.push((Node::Expr(e), 1)),
+            HostStmt::Cooperative(_) => {}
         }
     }
     walk(todo, |_, depth| depth > MAX_DEPTH)

@@ -511,6 +511,7 @@ fn friendly(rule: Rule) -> Option<&'static str> {
         Rule::ident => "a name",
         Rule::kernel_name => "a kernel name",
         Rule::launch | Rule::kw_launch => "`launch`",
+        Rule::sequence | Rule::kw_sequence => "`sequence`",
         Rule::launch_signature => "an overload's parameter types `(int, float*)`",
         Rule::host_assign => "`name = value;`",
         Rule::expect_stmt | Rule::kw_expect => "`expect`",

@@ -436,7 +436,13 @@ pub(crate) fn qualify_kernels(module: &mut Module, scopes: &Scopes) {
     for (k, p) in module.kernels.iter_mut().zip(&scopes.kernels) {
         k.namespace = p.ns.clone();
     }
-    for l in &mut module.launches {
+    let in_sequences = module.sequences.iter_mut().flat_map(|q| {
+        q.items.iter_mut().filter_map(|i| match i {
+            super::ast::SeqItem::Launch(l) => Some(l),
+            super::ast::SeqItem::Stmt(_) => None,
+        })
+    });
+    for l in module.launches.iter_mut().chain(in_sequences) {
         if let Some(plain) = resolve_kernel_name(&module.kernels, &l.kernel.name) {
             l.kernel.name = plain;
         }

@@ -1,0 +1,147 @@
+//! A `sequence` section's own part: its names' types, unbound parameters, its final `expect`s.
+
+use std::collections::HashMap;
+
+use super::{Env, ExpectResult, HostError, HostValue};
+use crate::check::typed::{Kernel, ParamKind, Program};
+use crate::syntax::ast::{ExprKind, HostStmt, Launch, SeqItem, Sequence};
+use crate::value::Scalar;
+
+/// The kernel parameter sequence name `name` is bound to by a launch of `seq`, as
+/// (launch, parameter): by `p = name;` in the launch, or by the name itself where the launch
+/// does not set a parameter of that name.
+fn bindings<'a>(seq: &'a Sequence, name: &'a str) -> impl Iterator<Item = (&'a Launch, &'a str)> {
+    seq.items.iter().filter_map(move |i| {
+        let SeqItem::Launch(l) = i else {
+            return None;
+        };
+        let explicit = l.stmts.iter().find_map(|s| match s {
+            HostStmt::Assign { name: p, value } => match &value.kind {
+                ExprKind::Name(n) if n == name => Some(p.name.as_str()),
+                _ => None,
+            },
+            _ => None,
+        });
+        let shadowed = l
+            .stmts
+            .iter()
+            .any(|s| matches!(s, HostStmt::Assign { name: p, .. } if p.name == name));
+        explicit.or((!shadowed).then_some(name)).map(|p| (l, p))
+    })
+}
+
+/// The element type of the first buffer parameter sequence name `name` is bound to: an array
+/// the sequence makes is made in it, as a launch section makes its parameters' arrays.
+pub fn elem_of(seq: &Sequence, program: &Program, name: &str) -> Option<Scalar> {
+    bindings(seq, name).find_map(|(l, p)| {
+        let k = program.kernel(&l.kernel.name)?;
+        k.params
+            .iter()
+            .find(|q| q.name == p)
+            .and_then(|q| match q.kind {
+                ParamKind::Buffer { elem, .. } => Some(elem),
+                ParamKind::Scalar { .. } => None,
+            })
+    })
+}
+
+/// Refuses a launch item that leaves a parameter of `kernel` without a value: neither the
+/// item nor the sequence so far names it, and it has no default argument.
+pub fn check_bound(kernel: &Kernel, launch: &Launch, env: &Env) -> Result<(), HostError> {
+    let set: Vec<&str> = launch
+        .stmts
+        .iter()
+        .filter_map(|s| match s {
+            HostStmt::Assign { name, .. } => Some(name.name.as_str()),
+            _ => None,
+        })
+        .collect();
+    let missing: Vec<&str> = kernel
+        .params
+        .iter()
+        .filter(|p| {
+            !p.name.starts_with('(')
+                && !p.name.contains('.')
+                && !crate::syntax::ast::is_unnamed_param(&p.name)
+                && p.default.is_none()
+                && !set.contains(&p.name.as_str())
+                && !env.vars.contains_key(&p.name)
+        })
+        .map(|p| p.name.as_str())
+        .collect();
+    if missing.is_empty() {
+        return Ok(());
+    }
+    let quoted: Vec<String> = missing.iter().map(|m| format!("`{m}`")).collect();
+    let example = missing
+        .iter()
+        .map(|m| format!("{m} = ...;"))
+        .collect::<Vec<_>>()
+        .join(" ");
+    Err(HostError::UnboundParameter {
+        kernel: kernel.name.clone(),
+        missing: quoted.join(", "),
+        span: launch.kernel.span,
+        help: format!(
+            "set them in the launch item (`launch {} {{ {example} }}`), or make arrays or values of those names in the sequence before it",
+            kernel.name
+        ),
+    })
+}
+
+/// The sequence's `expect`s, on its names as the last launch left them.
+pub fn expects(
+    env: &mut Env,
+    expects: &[crate::syntax::ast::Expr],
+    src: &crate::source::SourceFile,
+) -> Result<Vec<ExpectResult>, HostError> {
+    expects
+        .iter()
+        .map(|e| {
+            let result = env.expect(e)?;
+            Ok(ExpectResult {
+                text: src
+                    .slice(e.span)
+                    .split_whitespace()
+                    .collect::<Vec<_>>()
+                    .join(" "),
+                passed: result.is_ok(),
+                detail: result.err(),
+                span: e.span,
+            })
+        })
+        .collect()
+}
+
+/// Each array a launch left, by name, into the sequence's names: those the sequence made.
+pub fn keep(
+    vars: &mut HashMap<String, HostValue>,
+    name: String,
+    data: std::sync::Arc<crate::exec::BufData>,
+    shape: Vec<usize>,
+) {
+    if let Some(HostValue::Array { dtype, .. }) = vars.get(&name) {
+        let dtype = *dtype;
+        let float = data.elem().is_float();
+        vars.insert(
+            name,
+            HostValue::Array {
+                data,
+                shape,
+                float,
+                dtype,
+            },
+        );
+    }
+}
+
+/// Sets the arrays a sequence numbers before its launches (see [`Env`]'s `order`).
+pub fn number(env: &mut Env, names: &[String], vars: &HashMap<String, HostValue>) {
+    env.order = names
+        .iter()
+        .filter_map(|n| match vars.get(n) {
+            Some(HostValue::Array { data, .. }) => Some((n.clone(), std::sync::Arc::clone(data))),
+            _ => None,
+        })
+        .collect();
+}
