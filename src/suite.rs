@@ -325,11 +325,47 @@ fn run_file_on(path: &Path, opts: &TestOptions, threads: usize) -> Vec<Case> {
         Ok((module, _)) => module,
         Err(f) => return whole_file(judge_failure(f, expected.as_deref())),
     };
-    if module.launches.is_empty() {
+    if module.launches.is_empty() && module.sequences.is_empty() {
         return whole_file(Verdict::Invalid(
-            "no `launch` section: nothing to run".into(),
+            "no `launch` or `sequence` section: nothing to run".into(),
         ));
     }
+    let sequences = module.sequences.iter().enumerate().map(|(index, q)| {
+        let kernels: Vec<&str> = q
+            .items
+            .iter()
+            .filter_map(|i| match i {
+                crate::syntax::ast::SeqItem::Launch(l) => Some(l.kernel.name.as_str()),
+                crate::syntax::ast::SeqItem::Stmt(_) => None,
+            })
+            .collect();
+        let run_opts = RunOptions {
+            max_steps: opts.max_steps,
+            max_block_steps: opts.max_block_steps,
+            timeout: opts.timeout,
+            threads,
+            defines: opts.defines.clone(),
+            ..defaults(None)
+        };
+        let verdict = match pipeline::run_sequence(&src, &run_opts, index) {
+            Ok(run) => match &expected {
+                Some(code) => Verdict::Invalid(format!(
+                    "ran to completion, but the file expects the error {code}"
+                )),
+                None => {
+                    let reports: Vec<&Report> = run.launches.iter().collect();
+                    judge(&reports, &run.expects, &directives)
+                }
+            },
+            Err(f) => judge_failure(f, expected.as_deref()),
+        };
+        Case {
+            file: file.clone(),
+            kernel: Some(format!("sequence ({})", kernels.join(", "))),
+            verdict,
+        }
+    });
+    let sequences: Vec<Case> = sequences.collect();
     module
         .launches
         .iter()
@@ -360,48 +396,59 @@ fn run_file_on(path: &Path, opts: &TestOptions, threads: usize) -> Vec<Case> {
                 verdict,
             }
         })
+        .chain(sequences)
         .collect()
 }
 
 /// The verdict on a run that finished: its `expect`s, then its races and uninitialised reads
 /// against what the file's directives allow.
 fn judge_report(report: &Report, d: &Directives) -> Verdict {
-    let fails: Vec<(String, String)> = report
-        .expects
+    judge(&[report], &[], d)
+}
+
+/// The verdict on finished launches (one, or a sequence's with the sequence's own `expect`s
+/// `more`): every `expect`, then the races and uninitialised reads of them all.
+fn judge(reports: &[&Report], more: &[crate::host::ExpectResult], d: &Directives) -> Verdict {
+    let fails: Vec<(String, String)> = reports
         .iter()
+        .flat_map(|r| &r.expects)
+        .chain(more)
         .filter(|e| !e.passed)
         .map(|e| (e.text.clone(), e.detail.clone().unwrap_or_default()))
         .collect();
     if !fails.is_empty() {
         return Verdict::ExpectsFailed(fails);
     }
-    let c = &report.counters;
-    if d.race && c.race_count == 0 {
+    let races: u64 = reports.iter().map(|r| r.counters.race_count).sum();
+    let uninit: u64 = reports.iter().map(|r| r.counters.uninit_count).sum();
+    if d.race && races == 0 {
         return Verdict::Invalid(
             "the file expects a race (`expect-race`), but the run found none".into(),
         );
     }
-    if d.uninit && c.uninit_count == 0 {
+    if d.uninit && uninit == 0 {
         return Verdict::Invalid(
             "the file expects a read of uninitialised memory (`expect-uninit`), but the run found none".into(),
         );
     }
     let mut found = Vec::new();
-    if !d.race {
-        found.extend(
-            report
-                .races
-                .iter()
-                .map(|r| format!("race: {} ({}); fix: {}", r.describe(), r.extent(), r.fix)),
-        );
-    }
-    if !d.uninit {
-        found.extend(
-            report
-                .uninit
-                .iter()
-                .map(|u| format!("uninitialised read: {} ({})", u.describe(), u.extent())),
-        );
+    for report in reports {
+        if !d.race {
+            found.extend(
+                report
+                    .races
+                    .iter()
+                    .map(|r| format!("race: {} ({}); fix: {}", r.describe(), r.extent(), r.fix)),
+            );
+        }
+        if !d.uninit {
+            found.extend(
+                report
+                    .uninit
+                    .iter()
+                    .map(|u| format!("uninitialised read: {} ({})", u.describe(), u.extent())),
+            );
+        }
     }
     if found.is_empty() {
         Verdict::Passed
