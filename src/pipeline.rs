@@ -819,6 +819,7 @@ pub fn run_keeping(
             sections_note: opts.section.is_none(),
             clock,
             parsed,
+            observe: None,
         },
         setup,
     )
@@ -839,7 +840,14 @@ struct Launched<'a> {
     sections_note: bool,
     clock: Instant,
     parsed: std::time::Duration,
+    /// Called with the launch as it is about to run (the differential tests run it on the
+    /// reference interpreter too).
+    observe: Option<&'a mut Observer<'a>>,
 }
+
+/// What [`run_sequence_observed`] calls before each launch: its kernel, configuration and
+/// bound arguments.
+pub type Observer<'a> = dyn FnMut(&check::typed::Kernel, &LaunchConfig, &exec::Args) + 'a;
 
 /// Runs a launch that is set up, checks its `expect`s and builds its report.
 fn execute(l: Launched<'_>, mut setup: host::Setup) -> Result<Finished, Failure> {
@@ -856,6 +864,7 @@ fn execute(l: Launched<'_>, mut setup: host::Setup) -> Result<Finished, Failure>
         sections_note: note_sections,
         clock,
         parsed,
+        observe,
     } = l;
     let mut ir = ir::lower(kernel);
     ir.sites = ir
@@ -980,6 +989,9 @@ fn execute(l: Launched<'_>, mut setup: host::Setup) -> Result<Finished, Failure>
             format!("--save {name}: a sampled run does not compute whole results"),
             Some("run without --sample to save buffers".into()),
         ));
+    }
+    if let Some(observe) = observe {
+        observe(kernel, &cfg, &setup.args);
     }
     let (outcome, sample) = match fraction {
         Some(f) => {
@@ -1136,6 +1148,16 @@ pub fn run_sequence(
     opts: &RunOptions,
     index: usize,
 ) -> Result<SequenceRun, Failure> {
+    run_sequence_observed(src, opts, index, &mut |_, _, _| {})
+}
+
+/// [`run_sequence`], calling `observe` with each launch as it is about to run.
+pub fn run_sequence_observed(
+    src: &SourceFile,
+    opts: &RunOptions,
+    index: usize,
+    observe: &mut Observer<'_>,
+) -> Result<SequenceRun, Failure> {
     let clock = Instant::now();
     let refuse = |flag: &str| {
         Failure::usage(
@@ -1261,8 +1283,10 @@ pub fn run_sequence(
                         launch_src: src,
                         launch_module: &module,
                         sections_note: false,
-                        clock,
+                        // Each launch's timing: the file's parse, then its own phases.
+                        clock: Instant::now().checked_sub(parsed).unwrap_or(clock),
                         parsed,
+                        observe: Some(&mut *observe),
                     },
                     setup,
                 )?;

@@ -62,6 +62,7 @@ mod rounded;
 mod sample;
 mod schema;
 mod semantics;
+mod sequences;
 mod small_types;
 mod structs;
 mod suite;

@@ -501,6 +501,48 @@ fn the_heap_agrees_with_the_reference() {
     });
 }
 
+#[test]
+fn sequences_agree_with_the_reference() {
+    // Each launch of a sequence as it is about to run (the heap and the arrays as the launch
+    // before left them): `make` allocates one int per thread, `read` follows the pointers, and
+    // render follows the list's `hitable** list` member into d_list, which it does not take.
+    let src = format!(
+        "{}{}",
+        crate::heap::LIST,
+        r#"
+__global__ void make(int** p, hitable **d_list, hitable **d_world) {
+    int t = threadIdx.x;
+    p[t] = new int(3 * t);
+    if (t < 2) d_list[t] = new sphere(t + 0.5f);
+    __syncthreads();
+    if (t == 0) *d_world = new hitable_list(d_list, 2);
+}
+__global__ void read(int** q, hitable **world, float* out) {
+    int t = threadIdx.x;
+    out[t] = *q[31 - t] + (*world)->hit((float)t);
+}
+sequence {
+    p = zeros(32); d_list = zeros(2); d_world = zeros(1); out = zeros(32);
+    launch make { grid = 1; block = 32; }
+    launch read { q = p; world = d_world; grid = 1; block = 32; }
+}
+"#
+    );
+    let mut compared = Vec::new();
+    let run = simt::pipeline::run_sequence_observed(
+        &SourceFile::new("sequence.sk", src),
+        &simt::pipeline::RunOptions::default(),
+        0,
+        &mut |kernel, cfg, args| {
+            let result = agree(kernel, cfg, args, &kernel.name);
+            assert!(result.is_ok(), "{}: {result:?}", kernel.name);
+            compared.push(kernel.name.clone());
+        },
+    );
+    assert!(run.is_ok(), "{run:?}");
+    assert_eq!(compared, ["make", "read"]);
+}
+
 /// Writes through member operators returning a reference, and ATen accessor parameters.
 const REFERENCES_AND_ACCESSORS: &str = r#"
 #include <ATen/ATen.h>

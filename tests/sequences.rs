@@ -1,0 +1,185 @@
+//! `sequence` sections (docs/heap.md): launches run in order on one set of arrays and one
+//! device heap, numbered once for the whole sequence, so that a pointer one launch stores is
+//! followed by the next, through a member into an array the second kernel does not take.
+
+use simt::pipeline::{self, RunOptions, SequenceRun};
+use simt::source::SourceFile;
+
+use crate::common;
+
+/// Runs the file's first sequence with the default options.
+fn run(src: &str) -> Result<SequenceRun, pipeline::Failure> {
+    pipeline::run_sequence(
+        &SourceFile::new("sequence.sk", src),
+        &RunOptions::default(),
+        0,
+    )
+}
+
+/// Runs and unwraps, failing the test on a diagnostic or a failed `expect`.
+fn ok(src: &str) -> SequenceRun {
+    let run = run(src).unwrap_or_else(|f| panic!("sequence failed: {}", common::describe(&f)));
+    for e in run
+        .launches
+        .iter()
+        .flat_map(|r| &r.expects)
+        .chain(&run.expects)
+    {
+        assert!(e.passed, "expect `{}` failed: {:?}", e.text, e.detail);
+    }
+    run
+}
+
+/// The device address of byte `offset` of the sequence's array `b`: the heap is 0, its
+/// allocator's word 1, then the arrays in the order the sequence makes them.
+fn address(b: u64, offset: u64) -> u64 {
+    0x7f00_0000_0000 + (b << 32) + offset
+}
+
+/// The list classes of `tests/heap.rs`, whose `hit` sums its members' through `list[i]->hit`.
+const WORLD: &str = r#"
+__global__ void create_world(hitable **d_list, hitable **d_world) {
+    if (threadIdx.x == 0 && blockIdx.x == 0) {
+        d_list[0] = new sphere(0.5f);
+        d_list[1] = new sphere(2.0f);
+        *d_world = new hitable_list(d_list, 2);
+    }
+}
+__global__ void render(float* out, hitable **world) {
+    int t = threadIdx.x;
+    out[t] = (*world)->hit((float)t);
+}
+"#;
+
+#[test]
+fn a_second_launch_follows_the_pointers_the_first_stored() {
+    // Arrays: heap 0, heap word 1, d_list 2, d_world 3, out 4. The spheres (class word 8 bytes,
+    // radius 4: 16 with the 8-byte alignment) are at heap bytes 0 and 16, the list (class word,
+    // `list` 8, `list_size` 4: 24, reserved as 32) at 32. render takes d_world only: the list's
+    // `hitable** list` member holds d_list's address, array 2, which render reaches through the
+    // hidden parameter its sequence gives it. Thread t: t * 0.5 + t * 2 = 2.5 t.
+    let src = format!(
+        "{}{WORLD}{}",
+        crate::heap::LIST,
+        format_args!(
+            "sequence {{
+    d_list = zeros(2); d_world = zeros(1); out = zeros(4);
+    launch create_world {{ grid = 1; block = 1; expect d_list == [{}, {}]; }}
+    launch render {{ world = d_world; grid = 1; block = 4; }}
+    expect d_world == [{}];
+    expect out == [0, 2.5, 5, 7.5];
+}}
+",
+            address(0, 0),
+            address(0, 16),
+            address(0, 32)
+        )
+    );
+    let run = ok(&src);
+    let kernels: Vec<&str> = run.launches.iter().map(|r| r.kernel.as_str()).collect();
+    assert_eq!(kernels, ["create_world", "render"]);
+    // The launch item's own expect is its report's; the sequence's are the sequence's.
+    assert_eq!(run.launches[0].expects.len(), 1);
+    assert_eq!(run.expects.len(), 2);
+    // render's loads (one warp): `*world`, the list's class word, its `list` member, `list_size`
+    // at the loop's three tests, then per sphere `list[i]`, its class word and its radius:
+    // 1 + 1 + 1 + 3 + 2 x 3 = 12.
+    assert_eq!(run.launches[1].counters.gld_instr, 12);
+}
+
+#[test]
+fn the_heap_carries_over_and_each_launch_binds_its_own_names() {
+    // `make` allocates an int per thread in lane order, 16 bytes apart (CUDA's alignment), and
+    // stores their addresses into `p`, an `int**`; `read` takes them as `q` and reads through
+    // them in reverse: out[t] = *q[3 - t] + 1 = 3 (3 - t) + 1 = [10, 7, 4, 1]. Then it
+    // allocates once more: the heap word carried over, so the new int is at byte 64, after
+    // make's four. Arrays: heap 0, heap word 1, p 2, out 3, more 4.
+    let src = format!(
+        "{}",
+        format_args!(
+            "__global__ void make(int** p) {{ int t = threadIdx.x; p[t] = new int(3 * t); }}
+__global__ void read(int** q, int* out, int** more) {{
+    int t = threadIdx.x;
+    out[t] = *q[3 - t] + 1;
+    if (t == 0) more[0] = new int(5);
+}}
+sequence {{
+    p = zeros(4); out = zeros(4); more = zeros(1);
+    launch make {{ grid = 1; block = 4; }}
+    launch read {{ q = p; grid = 1; block = 4; }}
+    expect p == [{}, {}, {}, {}];
+    expect out == [10, 7, 4, 1];
+    expect more == [{}];
+}}
+",
+            address(0, 0),
+            address(0, 16),
+            address(0, 32),
+            address(0, 48),
+            address(0, 64)
+        )
+    );
+    ok(&src);
+}
+
+#[test]
+fn a_failed_sequence_expect_fails_the_run() {
+    // The same sequence as above, expecting the unreversed values: out is [10, 7, 4, 1].
+    let src = "__global__ void make(int** p) { int t = threadIdx.x; p[t] = new int(3 * t); }
+__global__ void read(int** q, int* out) { int t = threadIdx.x; out[t] = *q[t] + 1; }
+sequence {
+    p = zeros(4); out = zeros(4);
+    launch make { grid = 1; block = 4; }
+    launch read { q = p; grid = 1; block = 4; }
+    expect out == [10, 7, 4, 1];
+}
+";
+    let run = run(src).expect("runs");
+    // *q[t] + 1 = 3t + 1 = [1, 4, 7, 10]: not the expected values.
+    assert!(!run.expects[0].passed);
+    assert!(!run.expects_passed());
+}
+
+#[test]
+fn a_kernel_of_a_sequence_still_runs_alone() {
+    // render on its own (its launch section, not the sequence): the hidden parameter for d_list
+    // is bound to NULL, and the launch runs; `*world` is null (world = zeros(1)): reading
+    // through it is a null dereference, as on a GPU.
+    let src = format!(
+        "{}{WORLD}{}",
+        crate::heap::LIST,
+        "sequence { d_list = zeros(2); d_world = zeros(1); out = zeros(4);
+    launch create_world { grid = 1; block = 1; }
+    launch render { world = d_world; grid = 1; block = 4; } }
+launch render { out = zeros(4); world = zeros(1); grid = 1; block = 4; }
+"
+    );
+    let f = common::run(&src, &[], None, None).expect_err("null pointer");
+    assert_eq!(common::codes(&f), ["simt::run::null_pointer"]);
+}
+
+#[test]
+fn flags_for_one_launch_are_refused_for_a_sequence() {
+    let src = format!(
+        "{}{WORLD}{}",
+        crate::heap::LIST,
+        "sequence { d_list = zeros(2); d_world = zeros(1); out = zeros(4);
+    launch create_world { grid = 1; block = 1; }
+    launch render { world = d_world; grid = 1; block = 4; } }
+"
+    );
+    let opts = RunOptions {
+        overrides: simt::host::Overrides {
+            grid: Some([2, 1, 1]),
+            ..Default::default()
+        },
+        ..RunOptions::default()
+    };
+    let f = pipeline::run_sequence(&SourceFile::new("s.sk", &src), &opts, 0)
+        .expect_err("--grid is refused");
+    assert!(
+        common::describe(&f).contains("--grid/--block"),
+        "{}",
+        common::describe(&f)
+    );
+}
