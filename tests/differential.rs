@@ -504,7 +504,8 @@ fn the_heap_agrees_with_the_reference() {
 #[test]
 fn sequences_agree_with_the_reference() {
     // Each launch of a sequence as it is about to run (the heap and the arrays as the launch
-    // before left them): `make` allocates one int per thread, `read` follows the pointers, and
+    // before left them): `make` allocates one int per thread (one allocation per thread between
+    // barriers, as the reference needs), `read` follows the pointers, and
     // render follows the list's `hitable** list` member into d_list, which it does not take.
     let src = format!(
         "{}{}",
@@ -513,13 +514,15 @@ fn sequences_agree_with_the_reference() {
 __global__ void make(int** p, hitable **d_list, hitable **d_world) {
     int t = threadIdx.x;
     p[t] = new int(3 * t);
+    __syncthreads();
     if (t < 2) d_list[t] = new sphere(t + 0.5f);
     __syncthreads();
     if (t == 0) *d_world = new hitable_list(d_list, 2);
 }
 __global__ void read(int** q, hitable **world, float* out) {
     int t = threadIdx.x;
-    out[t] = *q[31 - t] + (*world)->hit((float)t);
+    int* r = q[31 - t];
+    out[t] = r[0] + (*world)->hit((float)t);
 }
 sequence {
     p = zeros(32); d_list = zeros(2); d_world = zeros(1); out = zeros(32);
