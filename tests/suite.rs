@@ -90,7 +90,7 @@ launch k {{ a = zeros(16); block = 32; grid = 1; }}\n"
         "FAILED  k ({d}/a_expect.sk)
         expect a == 2: 32 of 32 elements differ; first at index 0: 1 == 2 is false
 FAILED  {d}/b_no_launch.sk
-        no `launch` section: nothing to run
+        no `launch` or `sequence` section: nothing to run
 FAILED  k ({d}/c_no_error.sk)
         ran to completion, but the file expects the error simt::run::out_of_bounds
 ok      k ({d}/d_oob.sk)  (stopped with simt::run::out_of_bounds, as expected)
