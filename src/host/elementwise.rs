@@ -39,12 +39,30 @@ impl Operand<'_> {
     }
 
     /// Elements `start..start + out.len()`.
-    fn read(self, start: usize, out: &mut [f64]) {
+    fn read(self, start: usize, out: &mut [f64], scratch: &mut Scratch) {
         match self {
             Operand::Number(v) => out.fill(v),
             Operand::Array(d) => d.read_f64(start, out),
-            Operand::Fused(f, _) => f.read(start, out),
+            Operand::Fused(f, _) => f.read_with(start, out, scratch),
         }
+    }
+}
+
+/// Chunk buffers a worker reuses from chunk to chunk (a stack: each fused operation borrows one
+/// for its right-hand side), so that reading a chunk allocates and zeroes nothing.
+#[derive(Default)]
+pub(crate) struct Scratch(Vec<Vec<f64>>);
+
+impl Scratch {
+    /// `f` with a buffer of `n` elements (contents unspecified) and the rest of the stack.
+    fn with<R>(&mut self, n: usize, f: impl FnOnce(&mut [f64], &mut Scratch) -> R) -> R {
+        let mut buf = self.0.pop().unwrap_or_default();
+        if buf.len() < n {
+            buf.resize(n, 0.0);
+        }
+        let r = f(&mut buf[..n], self);
+        self.0.push(buf);
+        r
     }
 }
 
@@ -70,6 +88,11 @@ pub(crate) enum Fused {
 impl Fused {
     /// Elements `start..start + out.len()`.
     pub(crate) fn read(&self, start: usize, out: &mut [f64]) {
+        self.read_with(start, out, &mut Scratch::default());
+    }
+
+    /// [`Fused::read`] with buffers for the operations' right-hand sides from `scratch`.
+    fn read_with(&self, start: usize, out: &mut [f64], scratch: &mut Scratch) {
         match self {
             Fused::Number(v) => out.fill(*v),
             Fused::Array(d) => d.read_f64(start, out),
@@ -90,17 +113,18 @@ impl Fused {
                 }
             }
             Fused::Neg(a) => {
-                a.read(start, out);
+                a.read_with(start, out, scratch);
                 out.iter_mut().for_each(|x| *x = -*x);
             }
             Fused::Binary(op, a, b, float) => {
-                a.read(start, out);
-                let mut ys = vec![0.0; out.len()];
-                b.read(start, &mut ys);
-                let f = arith(*op, *float);
-                for (x, &y) in out.iter_mut().zip(&ys) {
-                    *x = f(*x, y);
-                }
+                a.read_with(start, out, scratch);
+                scratch.with(out.len(), |ys, scratch| {
+                    b.read_with(start, ys, scratch);
+                    let f = arith(*op, *float);
+                    for (x, &y) in out.iter_mut().zip(ys.iter()) {
+                        *x = f(*x, y);
+                    }
+                });
             }
         }
     }
@@ -137,13 +161,16 @@ fn chunks<R: Send>(
     use rayon::prelude::*;
     (0..n.div_ceil(CHUNK))
         .into_par_iter()
-        .map(|c| {
+        .map_init(Scratch::default, |scratch, c| {
             let start = c * CHUNK;
             let m = CHUNK.min(n - start);
-            let (mut xs, mut ys) = (vec![0.0; m], vec![0.0; m]);
-            a.read(start, &mut xs);
-            b.read(start, &mut ys);
-            f(start, &xs, &ys)
+            scratch.with(m, |xs, scratch| {
+                scratch.with(m, |ys, scratch| {
+                    a.read(start, xs, scratch);
+                    b.read(start, ys, scratch);
+                    f(start, xs, ys)
+                })
+            })
         })
         .collect()
 }
@@ -157,13 +184,18 @@ fn zip_into(
     f: impl Fn(&[f64], &[f64], &mut [f64]) + Sync,
 ) {
     use rayon::prelude::*;
-    out.par_chunks_mut(CHUNK).enumerate().for_each(|(c, o)| {
-        let start = c * CHUNK;
-        let (mut xs, mut ys) = (vec![0.0; o.len()], vec![0.0; o.len()]);
-        a.read(start, &mut xs);
-        b.read(start, &mut ys);
-        f(&xs, &ys, o);
-    });
+    out.par_chunks_mut(CHUNK)
+        .enumerate()
+        .for_each_init(Scratch::default, |scratch, (c, o)| {
+            let start = c * CHUNK;
+            scratch.with(o.len(), |xs, scratch| {
+                scratch.with(o.len(), |ys, scratch| {
+                    a.read(start, xs, scratch);
+                    b.read(start, ys, scratch);
+                    f(xs, ys, o);
+                })
+            });
+        });
 }
 
 /// `f` applied to every element of a number or an array.
