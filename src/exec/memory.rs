@@ -355,23 +355,19 @@ pub(crate) fn scatter<M: Slots>(mem: &mut M, idx: &[i64], mask: &[bool], src: &[
 /// Elements written per task when a buffer is filled in parallel.
 const FILL_CHUNK: usize = 1 << 16;
 
-/// `len` values `cast(f(i))`, computed in parallel chunks (zeroed memory first: the allocator
-/// hands out fresh pages for large buffers without touching them).
-fn filled<T: Copy + Default + Send>(
+/// `len` values `cast(f(i))`, computed in parallel and written once: rayon's indexed collect
+/// fills the vector's memory in place, without zeroing it first.
+fn filled<T: Copy + Send>(
     len: usize,
     f: &(impl Fn(usize) -> f64 + Sync),
     cast: impl Fn(f64) -> T + Sync,
 ) -> Vec<T> {
     use rayon::prelude::*;
-    let mut out = vec![T::default(); len];
-    out.par_chunks_mut(FILL_CHUNK)
-        .enumerate()
-        .for_each(|(c, chunk)| {
-            for (k, o) in chunk.iter_mut().enumerate() {
-                *o = cast(f(c * FILL_CHUNK + k));
-            }
-        });
-    out
+    (0..len)
+        .into_par_iter()
+        .with_min_len(FILL_CHUNK)
+        .map(|i| cast(f(i)))
+        .collect()
 }
 
 /// A register type and the one of the other kind with its bits (`float` and `unsigned`).

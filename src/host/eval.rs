@@ -1305,6 +1305,9 @@ enum Fill {
 fn filled(elem: Scalar, dims: Vec<usize>, fill: Fill, float: bool) -> HostValue {
     let n = dims.iter().product();
     let data = match fill {
+        // All bits zero (not -0.0): zeroed memory, which the allocator hands out without
+        // writing it.
+        Fill::Value(v) if v.to_bits() == 0 => BufData::zeros(elem, n),
         Fill::Value(v) => BufData::from_fn(elem, n, |_| v),
         Fill::Index => BufData::from_fn(elem, n, |i| i as f64),
         Fill::Unit(d) => BufData::from_fn(elem, n, |i| d.unit(i)),
