@@ -14,6 +14,21 @@ const LARGE: usize = 4 << 20;
 /// The size of a transparent huge page on x86-64 and arm64 (with 4 KiB base pages).
 const HUGE_PAGE: usize = 2 << 20;
 
+/// Keeps glibc handing out every block of [`LARGE`] bytes or more as fresh pages of its own.
+///
+/// glibc raises its threshold for serving a block with its own pages to the size of each such
+/// block freed, so after the first large free a large `calloc` comes from the heap and is
+/// cleared with a `memset` (16 MiB of zeros for a `zeros(2^22)` buffer); fresh pages are zero
+/// already, and those the run never touches cost nothing. A fixed threshold keeps it so.
+pub fn keep_large_blocks_fresh() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: mallopt only changes the allocator's tuning; it is called before any thread
+    // starts. A refusal (0) leaves glibc's default, which is only slower.
+    unsafe {
+        libc::mallopt(libc::M_MMAP_THRESHOLD, LARGE as libc::c_int);
+    }
+}
+
 /// [`System`], with `madvise(MADV_HUGEPAGE)` on the whole huge pages inside every block of
 /// [`LARGE`] bytes or more.
 pub struct HugePages;

@@ -8,5 +8,6 @@ mod huge_pages;
 static ALLOCATOR: huge_pages::HugePages = huge_pages::HugePages;
 
 fn main() -> std::process::ExitCode {
+    huge_pages::keep_large_blocks_fresh();
     simt::cli::run(simt::cli::Cli::parse())
 }
