@@ -147,25 +147,37 @@ fn pct(a: u64, b: u64) -> f64 {
 /// least-recently-used replacement. Sets are chosen by a hash of the line address, as NVIDIA's
 /// hashed address mapping spreads power-of-two strides (without it, a column walk of a
 /// 4 KB-wide matrix would land in a handful of sets).
+///
+/// Each set keeps its lines in order of use, most recent first, so a lookup is one scan and the
+/// least recently used line is the last; a set is [`SET_WORDS`] consecutive words (the lines'
+/// addresses plus one, their sector bits, and how many lines are valid since the set was last
+/// emptied), so that a lookup touches one short stretch of memory.
 #[derive(Clone, Debug)]
 pub(crate) struct SectorCache {
     sets: u64,
     ways: usize,
-    /// Per set, side by side so that a lookup reads one stretch of memory: each way's line
-    /// address plus one (0 for none), then when each way was last used (a way last used at or
-    /// before `start` is empty). Zeroed memory: a large L2 costs nothing until used.
-    slots: Vec<u64>,
-    /// Per way: valid sectors in the low 4 bits, dirty sectors in the high 4.
-    bits: Vec<u8>,
-    clock: u64,
-    /// The clock when the cache was last emptied.
-    start: u64,
+    /// [`SET_WORDS`] words per set, zeroed memory (empty sets): a large L2 costs nothing until
+    /// used.
+    words: Vec<u64>,
+    /// How many times the cache was emptied: a set whose count differs is empty.
+    epoch: u64,
 }
 
-/// Bytes the model of a `bytes`-byte cache allocates: per 128-byte line a tag, a stamp and a
-/// byte of sector bits.
+/// Words of one set: [`WAYS`] line addresses plus one (most recently used first), the ways'
+/// sector bits (way `k`'s in byte `k` of a little-endian `u128`: valid sectors in the low 4
+/// bits, dirty ones in the high 4), and the epoch the set was last used in, times 32, plus its
+/// count of valid lines.
+const SET_WORDS: usize = WAYS + 3;
+/// Where a set's sector bits start.
+const BITS: usize = WAYS;
+/// Where a set's epoch and count are.
+const META: usize = WAYS + 2;
+
+/// Bytes the model of a `bytes`-byte cache allocates: per 16 lines of 128 bytes, one set of
+/// [`SET_WORDS`] words.
 pub(crate) fn state_bytes(bytes: u64) -> u64 {
-    bytes / (LINE_SECTORS * SECTOR_BYTES) * 17
+    bytes / (LINE_SECTORS * SECTOR_BYTES * WAYS as u64) * SET_WORDS as u64 * 8
+        + SET_WORDS as u64 * 8
 }
 
 /// What one access to a line's sectors found.
@@ -177,26 +189,33 @@ pub(crate) struct Lookup {
     pub(crate) dirtied: u8,
 }
 
+/// `bits` with bytes `0..=k` moved up one byte (byte `k` dropped) and byte 0 set to `first`.
+fn shift_in(bits: u128, k: usize, first: u8) -> u128 {
+    let moved = if k + 1 >= 16 {
+        !0u128
+    } else {
+        (1u128 << (8 * (k + 1))) - 1
+    };
+    (bits & !moved) | ((bits << 8) & moved & !0xff) | u128::from(first)
+}
+
 impl SectorCache {
     /// A cache of `bytes` (rounded down to whole lines; fewer than one line caches nothing).
     pub(crate) fn new(bytes: u64) -> SectorCache {
         let lines = bytes / (LINE_SECTORS * SECTOR_BYTES);
         let ways = (lines as usize).min(WAYS);
         let sets = if ways == 0 { 0 } else { lines / ways as u64 };
-        let n = sets as usize * ways;
         SectorCache {
             sets,
             ways,
-            slots: vec![0; 2 * n],
-            bits: vec![0; n],
-            clock: 0,
-            start: 0,
+            words: vec![0; sets as usize * SET_WORDS],
+            epoch: 0,
         }
     }
 
-    /// Empties the cache, in constant time: every way used so far counts as empty.
+    /// Empties the cache, in constant time: every set of an earlier epoch counts as empty.
     pub(crate) fn clear(&mut self) {
-        self.start = self.clock;
+        self.epoch += 1;
     }
 
     /// Looks up the sectors `mask` (bit `k`: sector `k` of the line) of line `line` and brings
@@ -214,33 +233,43 @@ impl SectorCache {
         let h = tag.wrapping_mul(0x9E37_79B9_7F4A_7C15);
         // Lemire's multiply-shift maps the hash onto 0..sets without a division.
         let set = ((u128::from(h ^ (h >> 29)) * u128::from(self.sets)) >> 64) as usize;
-        let first = set * self.ways;
-        let (tags, used) = (2 * first, 2 * first + self.ways);
-        self.clock += 1;
-        let start = self.start;
-        let slots = &self.slots[tags..used + self.ways];
-        let (set_tags, set_used) = slots.split_at(self.ways);
-        // A tag is in a set at most once (a stale way with the tag is the one reused below).
-        let at = set_tags.iter().position(|&t| t == tag);
-        if let Some(k) = at.filter(|&k| set_used[k] > start) {
-            let (hits, was_dirty) = (self.bits[first + k] & mask, self.bits[first + k] >> 4);
-            self.bits[first + k] |= mask | dirty;
-            self.slots[used + k] = self.clock;
-            return Lookup {
-                hits,
-                dirtied: (dirty >> 4) & !was_dirty,
-            };
-        }
-        let victim = match at.or_else(|| set_used.iter().position(|&u| u <= start)) {
-            Some(k) => k,
-            None => (0..self.ways).min_by_key(|&k| set_used[k]).unwrap_or(0),
+        let w = &mut self.words[set * SET_WORDS..(set + 1) * SET_WORDS];
+        let meta = w[META];
+        let valid = if meta >> 5 == self.epoch {
+            (meta & 31) as usize
+        } else {
+            0
         };
-        self.slots[tags + victim] = tag;
-        self.slots[used + victim] = self.clock;
-        self.bits[first + victim] = mask | dirty;
-        Lookup {
-            hits: 0,
-            dirtied: dirty >> 4,
+        let bits = u128::from(w[BITS]) | (u128::from(w[BITS + 1]) << 64);
+        let (bits, found, count) = match w[..valid].iter().position(|&t| t == tag) {
+            Some(k) => {
+                let old = (bits >> (8 * k)) as u8;
+                w.copy_within(0..k, 1);
+                (shift_in(bits, k, old | mask | dirty), Some(old), valid)
+            }
+            // A full set drops its last (least recently used) line.
+            None if valid == self.ways => {
+                w.copy_within(0..valid - 1, 1);
+                (shift_in(bits, valid - 1, mask | dirty), None, valid)
+            }
+            None => {
+                w.copy_within(0..valid, 1);
+                (shift_in(bits, valid, mask | dirty), None, valid + 1)
+            }
+        };
+        w[0] = tag;
+        w[BITS] = bits as u64;
+        w[BITS + 1] = (bits >> 64) as u64;
+        w[META] = self.epoch << 5 | count as u64;
+        match found {
+            Some(old) => Lookup {
+                hits: old & mask,
+                dirtied: (dirty >> 4) & !(old >> 4),
+            },
+            None => Lookup {
+                hits: 0,
+                dirtied: dirty >> 4,
+            },
         }
     }
 }
