@@ -480,6 +480,28 @@ mod tests {
     }
 
     #[test]
+    fn a_hit_in_the_middle_of_a_set_keeps_the_others_in_order_of_use() {
+        // One set of 16 ways: lines 0..16 read (sector 0 each), line 0 written (sector 1).
+        // Order of use, oldest first: 1, 2, ..., 15, 0. Reading line 5 makes it newest: 1..4,
+        // 6..15, 0, 5. Lines 16 and 17 evict lines 1 and 2; lines 3, 0 and 5 still hit with
+        // their own sectors (line 0's sector 1 dirty still, so writing it dirties nothing).
+        let mut c = SectorCache::new(16 * 128);
+        for line in 0..16 {
+            one(&mut c, line * 4, false);
+        }
+        assert_eq!(one(&mut c, 1, true), (false, true));
+        assert!(one(&mut c, 5 * 4, false).0);
+        one(&mut c, 16 * 4, false);
+        one(&mut c, 17 * 4, false);
+        assert!(one(&mut c, 3 * 4, false).0);
+        assert!(!one(&mut c, 3 * 4 + 1, false).0);
+        assert_eq!(one(&mut c, 1, true), (true, false));
+        assert!(one(&mut c, 5 * 4, false).0);
+        assert!(!one(&mut c, 4, false).0);
+        assert!(!one(&mut c, 2 * 4, false).0);
+    }
+
+    #[test]
     fn a_sector_is_dirtied_once_until_it_is_evicted() {
         // One line of cache. Sector 0 written twice: dirtied once (one write-back). A read of
         // sector 1 then a write of it: dirtied by the write. Reading line 1 evicts line 0 (its 2
