@@ -472,12 +472,14 @@ fn run_cmd(a: RunArgs, paint: Paint) -> Result<u8, Failure> {
         ..options
     };
     // A file with a `sequence` section runs it, unless --kernel or --launch picks one launch.
-    if opts.kernel.is_none() && opts.launch.is_none() && pipeline::sequences_in(&src, &opts)? > 0 {
+    let started = std::time::Instant::now();
+    let module = pipeline::parse(&src, &opts)?;
+    if opts.kernel.is_none() && opts.launch.is_none() && !module.sequences.is_empty() {
         insight::check_sequence_flags(&a.insight)?;
         let run = pipeline::run_sequence(&src, &opts, 0)?;
         return insight::output_sequence(src.name(), &run, &a.insight, a.json, paint);
     }
-    let report = pipeline::run(&src, &opts)?;
+    let report = pipeline::run_parsed(&src, module, started, &opts)?;
     insight::output(&report, &a.insight, &gates, a.json, paint)
 }
 

@@ -178,6 +178,15 @@ pub fn compile_for(
 ) -> Result<(ast::Module, Program), Failure> {
     let module = syntax::parse_with(src, gpu.compute_capability, defines)
         .map_err(|es| Failure::new(Some(src), es.into_iter().map(Into::into), EXIT_USAGE))?;
+    compile_parsed(src, module, kernel)
+}
+
+/// [`compile_for`] of a module already parsed from `src`.
+fn compile_parsed(
+    src: &SourceFile,
+    module: ast::Module,
+    kernel: Option<&str>,
+) -> Result<(ast::Module, Program), Failure> {
     let plain = kernel.map(|k| plain_kernel_name(&module, k));
     let kernel = plain.as_deref();
     let mut requests = Vec::new();
@@ -753,8 +762,34 @@ pub fn run_keeping(
     opts: &RunOptions,
     interrupt: Option<&exec::Interrupt>,
 ) -> Result<Finished, Failure> {
-    let clock = Instant::now();
-    let (module, program) = compile_for(src, opts.kernel.as_deref(), &opts.gpu, &opts.defines)?;
+    run_from(src, None, opts, interrupt)
+}
+
+/// [`run`] of a file [`parse`] has read already, from `started`, when parsing began (`simt run`
+/// parses once to look for `sequence` sections, and runs from that module; the parse phase of
+/// the report's timing counts from `started`).
+pub fn run_parsed(
+    src: &SourceFile,
+    module: ast::Module,
+    started: Instant,
+    opts: &RunOptions,
+) -> Result<Report, Failure> {
+    run_from(src, Some((module, started)), opts, None).map(|f| f.report)
+}
+
+fn run_from(
+    src: &SourceFile,
+    parsed: Option<(ast::Module, Instant)>,
+    opts: &RunOptions,
+    interrupt: Option<&exec::Interrupt>,
+) -> Result<Finished, Failure> {
+    let clock = parsed
+        .as_ref()
+        .map_or_else(Instant::now, |(_, started)| *started);
+    let (module, program) = match parsed {
+        Some((module, _)) => compile_parsed(src, module, opts.kernel.as_deref())?,
+        None => compile_for(src, opts.kernel.as_deref(), &opts.gpu, &opts.defines)?,
+    };
     let parsed = clock.elapsed();
     let kernel = pick(&program, &module, src, opts.kernel.as_deref())?;
     // The launch section comes from `--launch FILE` when one is given; its diagnostics, `load`
@@ -1134,11 +1169,11 @@ impl SequenceRun {
     }
 }
 
-/// The number of `sequence` sections of a file, parsed as `opts` reads it.
-pub fn sequences_in(src: &SourceFile, opts: &RunOptions) -> Result<usize, Failure> {
-    let module = syntax::parse_with(src, opts.gpu.compute_capability, &opts.defines)
-        .map_err(|es| Failure::new(Some(src), es.into_iter().map(Into::into), EXIT_USAGE))?;
-    Ok(module.sequences.len())
+/// The module of a file, parsed as `opts` reads it (its launch and `sequence` sections
+/// included).
+pub fn parse(src: &SourceFile, opts: &RunOptions) -> Result<ast::Module, Failure> {
+    syntax::parse_with(src, opts.gpu.compute_capability, &opts.defines)
+        .map_err(|es| Failure::new(Some(src), es.into_iter().map(Into::into), EXIT_USAGE))
 }
 
 /// Runs the `index`-th `sequence` section of a file: its statements and launches in order, on

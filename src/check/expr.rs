@@ -1479,7 +1479,15 @@ impl KernelChecker<'_, '_> {
         if let (Some(fetch), false) = (crate::texture::Fetch::of_name(name), targs.is_empty()) {
             return self.texture_fetch(fetch, targs, args, span);
         }
-        if matches!(name, "tex1D" | "tex2D" | "tex3D") {
+        let on_reference = |e: &ast::Expr| match &e.kind {
+            ast::ExprKind::Name(n) => self
+                .globals
+                .constants
+                .iter()
+                .any(|c| c.name.name == *n && c.memory == ast::FileMemory::Texture),
+            _ => false,
+        };
+        if matches!(name, "tex1D" | "tex2D" | "tex3D") && args.first().is_some_and(on_reference) {
             // `tex1D(texRef, x)`: the legacy texture-reference fetch with float coordinates,
             // whose filtering and addressing the host set on the reference (removed in CUDA 12).
             return Err(CheckError::Unsupported {
