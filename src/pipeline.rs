@@ -1250,9 +1250,10 @@ pub fn run_sequence_observed(
         .map(Path::to_path_buf)
         .unwrap_or_default();
     let mut env = host::Env::new(&opts.overrides, dir.clone());
-    // The heap and its allocator's word come first: the same numbers in every launch.
+    // The heap, its allocator's word and its record of allocations come first: the same numbers
+    // in every launch, and a later launch sees what an earlier one freed.
     let mut order: Vec<String> = Vec::new();
-    for name in [check::heap::HEAP, check::heap::HEAP_TOP] {
+    for name in [check::heap::HEAP, check::heap::HEAP_TOP, check::heap::HEAP_BLOCKS] {
         let data = check::heap::hidden_buffer(name).expect("heap: a hidden buffer");
         let float = data.elem().is_float();
         env.vars.insert(

@@ -1307,6 +1307,7 @@ impl<'k> Block<'_, 'k> {
                             "simt::run::bad_dynamic_type"
                         }
                         crate::check::typed::Fault::Recursion { .. } => "simt::run::recursion",
+                        crate::check::typed::Fault::BadDelete { .. } => "simt::run::bad_delete",
                     },
                 })
             }
@@ -1485,7 +1486,39 @@ impl<'k> Block<'_, 'k> {
             }
             _ => (mem, i),
         };
-        Ok((mem, self.checked(t, mem, i)?))
+        let i = self.checked(t, mem, i)?;
+        self.not_freed(mem, i)?;
+        Ok((mem, i))
+    }
+
+    /// `simt::run::use_after_free` for element `i` of `mem` where it is the device heap's and
+    /// lies in a granule the allocation record marks freed (as the engine reports it).
+    fn not_freed(&self, mem: Mem, i: usize) -> Step<()> {
+        use crate::check::heap::{HEAP, HEAP_ALIGN, HEAP_BLOCKS};
+        let Space::Global(p) = mem.space else {
+            return Ok(());
+        };
+        if self.kernel.params[p as usize].name != HEAP {
+            return Ok(());
+        }
+        let record = self
+            .kernel
+            .params
+            .iter()
+            .position(|q| q.name == HEAP_BLOCKS);
+        let Some(BufData::I32(marks)) = record
+            .and_then(|q| self.array(q as u32))
+            .map(|b| &self.globals[b].data)
+        else {
+            return Ok(());
+        };
+        let byte = i as u64 * u64::from(mem.elem.size() * mem.width);
+        if marks[(byte / HEAP_ALIGN) as usize] < 0 {
+            return Err(RefError::Fault {
+                code: "simt::run::use_after_free",
+            });
+        }
+        Ok(())
     }
 
     /// Checks an index against the memory's length, in elements of `mem.width` components; an
@@ -1590,6 +1623,11 @@ impl<'k> Block<'_, 'k> {
         }
         self.count();
         if let Space::Global(p) = mem.space {
+            if self.kernel.params[p as usize].name == crate::check::heap::HEAP_BLOCKS {
+                // The allocator's record of allocations is simt's bookkeeping, not the kernel's
+                // memory traffic: the engine counts none of it either.
+                return;
+            }
             if self.kernel.constants.contains(&p) {
                 // The checker refuses stores and atomics into constant memory.
                 self.tally.constant_loads += 1;

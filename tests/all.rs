@@ -37,6 +37,7 @@ mod groups;
 mod half;
 mod headers;
 mod heap;
+mod heap_free;
 mod insight;
 mod instructions;
 mod intrinsics;

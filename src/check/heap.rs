@@ -6,8 +6,9 @@
 // `T**` parameter is a buffer of such words (`unsigned long long` in the launch section:
 // `zeros(2)` is two null pointers).
 //
-// The heap is two hidden buffer parameters the launch binds itself ([`HEAP`], CUDA's default
-// `cudaLimitMallocHeapSize` of bytes, and [`HEAP_TOP`], the allocator's one word). `new T(args)`
+// The heap is three hidden buffer parameters the launch binds itself ([`HEAP`], CUDA's default
+// `cudaLimitMallocHeapSize` of bytes, [`HEAP_TOP`], the allocator's one word, and
+// [`HEAP_BLOCKS`], the record of allocations that `delete` checks and marks). `new T(args)`
 // is an `atomicAdd` on the word (so a kernel that allocates runs its blocks in block order, each
 // warp's lanes in lane order, as every kernel with global atomics does: the addresses are the
 // same on every run), the constructor run on a temporary, and the temporary's leaves stored at
@@ -42,20 +43,37 @@ pub const HEAP: &str = "(device heap)";
 /// The name of the allocator's hidden one-word buffer parameter: the heap's bytes in use.
 pub const HEAP_TOP: &str = "(device heap top)";
 
+/// The name of the hidden buffer that records the heap's allocations, one `int` per
+/// [`HEAP_ALIGN`] bytes (a granule): at the first granule of a live allocation its granules, at
+/// the first of a freed one [`FREED_START`], at the others of a freed one [`FREED`], else 0.
+/// The engine reads and writes it without counting it as global memory: the hardware's
+/// allocator keeps its own books.
+pub const HEAP_BLOCKS: &str = "(device heap blocks)";
+
 /// Bytes of the heap: CUDA's default `cudaLimitMallocHeapSize`, 8 MiB.
 pub const HEAP_BYTES: u64 = 8 << 20;
+
+/// [`HEAP_BLOCKS`]' mark of the first granule of a freed allocation.
+pub const FREED_START: i32 = -1;
+
+/// [`HEAP_BLOCKS`]' mark of the other granules of a freed allocation.
+pub const FREED: i32 = -2;
 
 /// The zeroed memory the launch binds to a hidden heap parameter named `name`, if it is one.
 pub fn hidden_buffer(name: &str) -> Option<crate::exec::BufData> {
     match name {
         HEAP => Some(crate::exec::BufData::zeros(Scalar::U8, HEAP_BYTES as usize)),
         HEAP_TOP => Some(crate::exec::BufData::zeros(Scalar::U64, 1)),
+        HEAP_BLOCKS => Some(crate::exec::BufData::zeros(
+            Scalar::I32,
+            (HEAP_BYTES / HEAP_ALIGN) as usize,
+        )),
         _ => None,
     }
 }
 
 /// Every allocation starts on a multiple of this many bytes, as CUDA's allocator returns.
-const HEAP_ALIGN: u64 = 16;
+pub const HEAP_ALIGN: u64 = 16;
 
 /// A typed constant of type `ty`.
 fn num(v: i64, ty: Scalar, span: Span) -> Expr {
@@ -132,13 +150,18 @@ enum Made {
 }
 
 impl KernelChecker<'_, '_> {
-    /// The heap's parameter (the allocator's word is the next one), added on first use.
+    /// The heap's parameter (the allocator's word is the next one, [`HEAP_BLOCKS`] the one
+    /// after), added on first use.
     pub(crate) fn heap_param(&mut self) -> u32 {
         if let Some(h) = self.heap {
             return h;
         }
         let h = self.params.len() as u32;
-        for (name, elem) in [(HEAP, Scalar::U8), (HEAP_TOP, Scalar::U64)] {
+        for (name, elem) in [
+            (HEAP, Scalar::U8),
+            (HEAP_TOP, Scalar::U64),
+            (HEAP_BLOCKS, Scalar::I32),
+        ] {
             self.params.push(Param {
                 name: name.into(),
                 span: Span::default(),
@@ -270,7 +293,21 @@ impl KernelChecker<'_, '_> {
             num(HEAP_BYTES as i64, Scalar::U64, span),
             span,
         );
-        let mut then = Vec::new();
+        // The allocation's granules, at its first granule of the record.
+        let granules = arith(
+            ArithOp::Div,
+            var(reserved, Scalar::U64, span),
+            num(HEAP_ALIGN as i64, Scalar::U64, span),
+            span,
+        );
+        let first = arith(
+            ArithOp::Div,
+            var(at, Scalar::U64, span),
+            num(HEAP_ALIGN as i64, Scalar::U64, span),
+            span,
+        );
+        let granules = self.convert(granules, Scalar::I32);
+        let mut then = vec![Self::record_store(heap, first, granules, span)];
         // An array's elements start as the heap's zeroes (a class of them has nothing to run).
         if count.is_none() {
             self.construct(&made, args, at, span, &mut then)?;
@@ -675,9 +712,12 @@ impl KernelChecker<'_, '_> {
         Ok(self.decode(word, shape, e.span))
     }
 
-    /// `delete p;` / `delete[] p;`: the pointer is evaluated; the memory is not given back (CUDA
-    /// does not say when freed memory is reused, and simt never reuses it).
-    pub(crate) fn delete(&mut self, ptr: &ast::Expr) -> Result<StmtKind> {
+    /// `delete p;` / `delete[] p;` / `free(p)` (`call`): a null pointer does nothing; else the
+    /// pointer must be the start of a live allocation of the heap ([`HEAP_BLOCKS`]), which is
+    /// then marked freed, every granule of it, so that a later access through it is
+    /// `simt::run::use_after_free`; any other is [`Fault::BadDelete`]. simt never reuses freed
+    /// memory (CUDA does not say when it does).
+    pub(crate) fn delete(&mut self, ptr: &ast::Expr, call: &str) -> Result<StmtKind> {
         let p = if self.is_pointer(ptr) {
             self.pointer(ptr)?
         } else if self.holds_pointers(ptr) {
@@ -689,10 +729,217 @@ impl KernelChecker<'_, '_> {
                     found: t.ty.to_string(),
                 },
                 span: ptr.span,
-                help: Some("`delete` a pointer that `new` returned".into()),
+                help: Some(format!("`{call}` a pointer that `new` returned")),
             });
         };
-        Ok(StmtKind::Eval(p.offset))
+        let span = ptr.span;
+        let fault = |twice: bool| Stmt {
+            kind: StmtKind::Fault(Fault::BadDelete {
+                call: call.into(),
+                twice,
+            }),
+            span,
+        };
+        let Some(mem) = p.mem else {
+            // `delete nullptr;`
+            return Ok(StmtKind::Eval(p.offset));
+        };
+        let heap = self.heap_param();
+        let offset = self.new_local("delete", Scalar::I64, span);
+        let offset_value = self.widen(p.offset);
+        let not_null = compare(
+            CmpOp::Ne,
+            var(offset, Scalar::I64, span),
+            num(NULL_OFFSET, Scalar::I64, span),
+            span,
+        );
+        let mut then = Vec::new();
+        match mem.space {
+            Space::Global(q) if q == heap => {
+                self.free_granules(mem, offset, &fault, &mut then, span)
+            }
+            Space::Choice { .. } => {
+                return Err(unsupported(
+                    format!("`{call}` of a pointer that may point into one of several arrays"),
+                    span,
+                    "delete through a pointer that only ever holds what `new` returned",
+                ))
+            }
+            // A launch's, a shared or a local array: no `new` returned it.
+            _ => then.push(fault(false)),
+        }
+        Ok(StmtKind::Eval(Expr {
+            kind: ExprKind::Inline {
+                name: call.into(),
+                body: vec![
+                    assign(offset, offset_value, span),
+                    Stmt {
+                        kind: StmtKind::If {
+                            cond: not_null,
+                            then,
+                            els: Vec::new(),
+                        },
+                        span,
+                    },
+                ],
+                result: None,
+            },
+            ty: Scalar::Bool,
+            span,
+        }))
+    }
+
+    /// The statements that free the allocation starting at heap element `offset` (in `mem`'s
+    /// units) or fault: not on a granule, not a first granule (0, or [`FREED`]) or freed before
+    /// ([`FREED_START`]).
+    fn free_granules(
+        &mut self,
+        mem: Mem,
+        offset: VarId,
+        fault: &dyn Fn(bool) -> Stmt,
+        out: &mut Vec<Stmt>,
+        span: Span,
+    ) {
+        let heap = self.heap_param();
+        let unit = i64::from(mem.elem.size() * mem.width);
+        let byte = arith(
+            ArithOp::Mul,
+            var(offset, Scalar::I64, span),
+            num(unit, Scalar::I64, span),
+            span,
+        );
+        let g = self.new_local("delete.granule", Scalar::I64, span);
+        let r = self.new_local("delete.granules", Scalar::I32, span);
+        let k = self.new_local("delete.k", Scalar::I64, span);
+        let align = num(HEAP_ALIGN as i64, Scalar::I64, span);
+        out.push(assign(
+            g,
+            arith(ArithOp::Div, byte.clone(), align.clone(), span),
+            span,
+        ));
+        out.push(assign(
+            r,
+            Self::record_load(heap, var(g, Scalar::I64, span), span),
+            span,
+        ));
+        let misaligned = compare(
+            CmpOp::Ne,
+            arith(ArithOp::Rem, byte, align, span),
+            num(0, Scalar::I64, span),
+            span,
+        );
+        let r_is = |op, v: i32| {
+            compare(
+                op,
+                var(r, Scalar::I32, span),
+                num(i64::from(v), Scalar::I32, span),
+                span,
+            )
+        };
+        let not_first = Expr {
+            kind: ExprKind::Logic {
+                and: false,
+                lhs: Box::new(misaligned),
+                rhs: Box::new(Expr {
+                    kind: ExprKind::Logic {
+                        and: false,
+                        lhs: Box::new(r_is(CmpOp::Eq, 0)),
+                        rhs: Box::new(r_is(CmpOp::Eq, FREED)),
+                    },
+                    ty: Scalar::Bool,
+                    span,
+                }),
+            },
+            ty: Scalar::Bool,
+            span,
+        };
+        let at = |k: Expr| arith(ArithOp::Add, var(g, Scalar::I64, span), k, span);
+        let mark = vec![
+            assign(k, num(1, Scalar::I64, span), span),
+            Stmt {
+                kind: StmtKind::Loop {
+                    cond: Some(compare(
+                        CmpOp::Lt,
+                        var(k, Scalar::I64, span),
+                        self.convert(var(r, Scalar::I32, span), Scalar::I64),
+                        span,
+                    )),
+                    test_first: true,
+                    body: vec![Self::record_store(
+                        heap,
+                        at(var(k, Scalar::I64, span)),
+                        num(i64::from(FREED), Scalar::I32, span),
+                        span,
+                    )],
+                    step: vec![assign(
+                        k,
+                        arith(
+                            ArithOp::Add,
+                            var(k, Scalar::I64, span),
+                            num(1, Scalar::I64, span),
+                            span,
+                        ),
+                        span,
+                    )],
+                },
+                span,
+            },
+            Self::record_store(
+                heap,
+                at(num(0, Scalar::I64, span)),
+                num(i64::from(FREED_START), Scalar::I32, span),
+                span,
+            ),
+        ];
+        let twice = Stmt {
+            kind: StmtKind::If {
+                cond: r_is(CmpOp::Eq, FREED_START),
+                then: vec![fault(true)],
+                els: mark,
+            },
+            span,
+        };
+        out.push(Stmt {
+            kind: StmtKind::If {
+                cond: not_first,
+                then: vec![fault(false)],
+                els: vec![twice],
+            },
+            span,
+        });
+    }
+
+    /// [`HEAP_BLOCKS`]' memory, for a heap whose parameter is `heap`.
+    fn record(heap: u32) -> Mem {
+        Mem {
+            space: Space::Global(heap + 2),
+            elem: Scalar::I32,
+            width: 1,
+        }
+    }
+
+    /// Granule `g`'s entry of the allocation record.
+    fn record_load(heap: u32, g: Expr, span: Span) -> Expr {
+        Expr {
+            kind: ExprKind::Load {
+                mem: Self::record(heap),
+                index: Box::new(g),
+            },
+            ty: Scalar::I32,
+            span,
+        }
+    }
+
+    /// `record[g] = value` (an `int`).
+    fn record_store(heap: u32, g: Expr, value: Expr, span: Span) -> Stmt {
+        Stmt {
+            kind: StmtKind::Store {
+                mem: Self::record(heap),
+                index: g,
+                value,
+            },
+            span,
+        }
     }
 }
 

@@ -1738,8 +1738,8 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                     help: help.clone(),
                 })
             }
-            ast::StmtKind::Delete { ptr, .. } => {
-                let kind = self.delete(ptr)?;
+            ast::StmtKind::Delete { ptr, array } => {
+                let kind = self.delete(ptr, if *array { "delete[]" } else { "delete" })?;
                 push(out, kind);
             }
             ast::StmtKind::Unsupported { what, help, .. } => {
@@ -2328,7 +2328,7 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
         if let ast::ExprKind::Call { callee, args, .. } = &e.kind {
             let name = groups::unqualified(&callee.name);
             if let (true, [p]) = (self.is_heap_call(callee, "free"), args.as_slice()) {
-                return self.delete(p);
+                return self.delete(p, "free");
             }
             if let Some(call) = self.wmma_call(name, args, e.span) {
                 return Ok(StmtKind::Eval(call?));

@@ -711,6 +711,14 @@ pub enum Fault {
         /// The function, as `class::member`.
         function: String,
     },
+    /// `delete p` (or `free(p)`) of a pointer that is not the start of a live allocation: one
+    /// `new` did not return, or one deleted already (`twice`).
+    BadDelete {
+        /// The call as written: `delete`, `delete[]` or `free`.
+        call: String,
+        /// Whether the allocation was deleted before.
+        twice: bool,
+    },
 }
 
 /// The pointer and leading dimension a WMMA load or store is given.

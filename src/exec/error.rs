@@ -166,6 +166,44 @@ pub enum RunError {
         /// Thread index.
         thread: [u32; 3],
     },
+    /// `delete p` of a pointer `new` did not return, or deleted already.
+    #[error("`{call}` in block ({}, {}, {}), thread ({}, {}, {}) {}", block[0], block[1], block[2], thread[0], thread[1], thread[2], if *twice { "frees memory that was freed before" } else { "frees a pointer that is not the start of memory `new` or `malloc` returned" })]
+    #[diagnostic(
+        code(simt::run::bad_delete),
+        help("free each allocation once, through the pointer `new` (or `malloc`) returned: on a GPU a bad `delete` corrupts the allocator's heap (undefined behaviour)")
+    )]
+    BadDelete {
+        /// `delete`, `delete[]` or `free`.
+        call: String,
+        /// Whether the memory was freed before.
+        twice: bool,
+        /// The `delete`.
+        #[label("this {call}")]
+        span: Span,
+        /// Block index.
+        block: [u32; 3],
+        /// Thread index.
+        thread: [u32; 3],
+    },
+    /// A load or store through a pointer into heap memory that was deleted.
+    #[error("a {access} in block ({}, {}, {}), thread ({}, {}, {}) uses device heap memory that was freed (byte {byte} of the heap)", block[0], block[1], block[2], thread[0], thread[1], thread[2])]
+    #[diagnostic(
+        code(simt::run::use_after_free),
+        help("the allocation was given back with `delete` or `free` before this access (undefined behaviour: CUDA may reuse the memory): delete it after its last use, or keep it")
+    )]
+    UseAfterFree {
+        /// `load` or `store`.
+        access: &'static str,
+        /// The byte of the heap accessed.
+        byte: u64,
+        /// The access.
+        #[label("this {access}")]
+        span: Span,
+        /// Block index.
+        block: [u32; 3],
+        /// Thread index.
+        thread: [u32; 3],
+    },
     /// `__trap();` reached
     #[error("the kernel called __trap() in block ({}, {}, {}), thread ({}, {}, {})", block[0], block[1], block[2], thread[0], thread[1], thread[2])]
     #[diagnostic(
@@ -632,6 +670,13 @@ impl RunError {
             },
             Fault::Recursion { function } => RunError::Recursion {
                 function: function.clone(),
+                span,
+                block,
+                thread,
+            },
+            Fault::BadDelete { call, twice } => RunError::BadDelete {
+                call: call.clone(),
+                twice: *twice,
                 span,
                 block,
                 thread,

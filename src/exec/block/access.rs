@@ -306,8 +306,17 @@ impl BlockRunner<'_> {
         } else {
             Access::Load
         };
+        let heap = match space {
+            Space::Global(p) => heap_role(global(globals, p).name),
+            _ => None,
+        };
+        if heap == Some(HeapRole::Heap) {
+            self.freed(pc, elem.size() * width, access, globals)?;
+        }
         let base = sector_base(space, globals);
-        if runs {
+        if heap == Some(HeapRole::Record) {
+            // The allocator's books: no memory traffic of the kernel's.
+        } else if runs {
             self.account_runs(pc, (space, base), elem.size() * width, access);
         } else {
             self.account(pc, (space, base), elem.size() * width, access);
@@ -380,6 +389,43 @@ impl BlockRunner<'_> {
         if !self.race_hits.is_empty() || !self.uninit_hits.is_empty() {
             let name = self.space_name(space, globals);
             self.note_findings(pc, (space_word(space), &name));
+        }
+        Ok(())
+    }
+
+    /// `simt::run::use_after_free` for the first active lane whose access of the device heap
+    /// (elements of `size` bytes at the indices in `idx`) falls in a granule the allocation
+    /// record ([`crate::check::heap::HEAP_BLOCKS`]) marks freed.
+    fn freed(
+        &self,
+        pc: usize,
+        size: u32,
+        access: Access,
+        globals: &[Option<GlobalBuf<'_>>],
+    ) -> Result<(), RunError> {
+        use crate::check::heap::HEAP_ALIGN;
+        let record = globals
+            .iter()
+            .flatten()
+            .find(|g| heap_role(g.name) == Some(HeapRole::Record));
+        let Some(Cells::I32(marks)) = record.and_then(|g| g.cells.as_ref()) else {
+            return Ok(());
+        };
+        for (lane, (&m, &i)) in self.mask.iter().zip(&self.idx).enumerate() {
+            let byte = i as u64 * u64::from(size);
+            if m && marks[(byte / HEAP_ALIGN) as usize].load(Ordering::Relaxed) < 0 {
+                return Err(RunError::UseAfterFree {
+                    access: if access == Access::Store {
+                        "store"
+                    } else {
+                        "load"
+                    },
+                    byte,
+                    span: self.ir.spans[pc],
+                    block: self.block,
+                    thread: self.cfg.thread_of(lane),
+                });
+            }
         }
         Ok(())
     }
@@ -833,6 +879,29 @@ fn sector_base(space: Space, globals: &[Option<GlobalBuf<'_>>]) -> u64 {
 }
 
 /// Pointer parameter `p`.
+/// What a hidden buffer of the device heap is to the engine.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum HeapRole {
+    /// The heap's bytes: an access is checked against the allocation record.
+    Heap,
+    /// The allocation record: not counted as the kernel's memory traffic.
+    Record,
+}
+
+/// The role of the array named `name` in the device heap, if it has one.
+fn heap_role(name: &str) -> Option<HeapRole> {
+    use crate::check::heap::{HEAP, HEAP_BLOCKS};
+    // Only a hidden buffer's name starts with `(`: one byte decides for every other array.
+    if !name.starts_with('(') {
+        return None;
+    }
+    match name {
+        HEAP => Some(HeapRole::Heap),
+        HEAP_BLOCKS => Some(HeapRole::Record),
+        _ => None,
+    }
+}
+
 fn global<'g, 'a>(globals: &'g [Option<GlobalBuf<'a>>], p: u32) -> &'g GlobalBuf<'a> {
     globals[p as usize]
         .as_ref()
