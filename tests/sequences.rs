@@ -31,7 +31,8 @@ fn ok(src: &str) -> SequenceRun {
 }
 
 /// The device address of byte `offset` of the sequence's array `b`: the heap is 0, its
-/// allocator's word 1, then the arrays in the order the sequence makes them.
+/// allocator's word 1, its record of allocations 2, then the arrays in the order the sequence
+/// makes them.
 fn address(b: u64, offset: u64) -> u64 {
     0x7f00_0000_0000 + (b << 32) + offset
 }
@@ -53,10 +54,10 @@ __global__ void render(float* out, hitable **world) {
 
 #[test]
 fn a_second_launch_follows_the_pointers_the_first_stored() {
-    // Arrays: heap 0, heap word 1, d_list 2, d_world 3, out 4. The spheres (class word 8 bytes,
+    // Arrays: heap 0, heap word 1, record 2, d_list 3, d_world 4, out 5. The spheres (class word 8 bytes,
     // radius 4: 16 with the 8-byte alignment) are at heap bytes 0 and 16, the list (class word,
     // `list` 8, `list_size` 4: 24, reserved as 32) at 32. render takes d_world only: the list's
-    // `hitable** list` member holds d_list's address, array 2, which render reaches through the
+    // `hitable** list` member holds d_list's address, array 3, which render reaches through the
     // hidden parameter its sequence gives it. Thread t: t * 0.5 + t * 2 = 2.5 t.
     let src = format!(
         "{}{WORLD}{}",
@@ -183,4 +184,25 @@ fn flags_for_one_launch_are_refused_for_a_sequence() {
         "{}",
         common::describe(&f)
     );
+}
+
+#[test]
+fn memory_freed_by_one_launch_is_freed_for_the_next() {
+    // `make` allocates one int and stores its address; `drop` deletes it; `use` reads it: the
+    // heap's record of allocations carries over like the heap, so the read is a use after free
+    // (and a second `drop` would be a double delete).
+    let src = r#"
+__global__ void make(int** slot) { *slot = new int(7); }
+__global__ void drop(int** slot) { delete *slot; }
+__global__ void use(int** slot, int* out) { out[0] = **slot; }
+sequence {
+    slot = zeros(1); out = zeros(1);
+    launch make { grid = 1; block = 1; }
+    launch use { grid = 1; block = 1; }
+    launch drop { grid = 1; block = 1; }
+    launch use { grid = 1; block = 1; }
+}
+"#;
+    let f = run(src).err().expect("the last read is of freed memory");
+    assert_eq!(common::codes(&f), ["simt::run::use_after_free"]);
 }
