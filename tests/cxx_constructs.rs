@@ -471,3 +471,99 @@ launch k { p = zeros(1); }
     assert_eq!(code, "simt::check::unsupported");
     assert!(msg.contains("`float (*)[4]`"), "{msg}");
 }
+
+#[test]
+fn typename_in_a_calls_template_arguments() {
+    // mamba's `Converter<typename Ktraits::input_t, kNItems>::to_float(...)`: `typename K::input_t`
+    // is a type argument. Conv<float, 2>::get sums two floats: in = [0..8), thread t sums
+    // in[2t] + in[2t + 1] = 4t + 1: [1, 5, 9, 13].
+    let src = r#"
+struct Traits { using input_t = float; static constexpr int N = 2; };
+template <typename T, int N> struct Conv {
+    static __device__ float get(const T* p) { float s = 0; for (int i = 0; i < N; i++) s += p[i]; return s; }
+};
+template <typename K> __global__ void k(const float* in, float* out) {
+    out[threadIdx.x] = Conv<typename K::input_t, K::N>::get(in + 2 * threadIdx.x);
+}
+launch k<Traits> { in = arange(8); out = zeros(4); block = 4; grid = 1; expect out == [1, 5, 9, 13]; }
+"#;
+    ok(src, &[], ONE, [4, 1, 1]);
+}
+
+/// faiss's `Pair<K, V>` with its `Limits<Pair<K, V>>` partial specialisation, `Min<T>` functor and
+/// `warpReduceAll`'s `val = op(val, shfl_xor(val, mask))`.
+const PAIR: &str = r#"
+template <typename K, typename V>
+struct Pair {
+    __device__ Pair() {}
+    __device__ Pair(K key, V value) : k(key), v(value) {}
+    K k;
+    V v;
+};
+template <typename T> struct Limits {};
+template <> struct Limits<float> { static __device__ float getMax() { return 100.0f; } };
+template <> struct Limits<int> { static __device__ int getMax() { return 7; } };
+template <typename K, typename V>
+struct Limits<Pair<K, V>> {
+    static __device__ Pair<K, V> getMax() { return Pair<K, V>(Limits<K>::getMax(), Limits<V>::getMax()); }
+};
+template <typename T>
+struct Min {
+    __device__ T operator()(T a, T b) const { return b.k < a.k ? b : a; }
+    __device__ T identity() const { return Limits<T>::getMax(); }
+};
+template <typename T, typename U>
+__device__ Pair<T, U> shfl_xor(const Pair<T, U>& p, int m) {
+    return Pair<T, U>(__shfl_xor_sync(0xffffffff, p.k, m), __shfl_xor_sync(0xffffffff, p.v, m));
+}
+"#;
+
+#[test]
+fn a_partial_specialisation_for_a_class_templates_instance_returns_a_struct() {
+    // `Limits<Pair<K, V>>` matches `Limits<Pair<float, int>>` with K = float, V = int
+    // ([temp.deduct.type]), so getMax() is Pair(Limits<float>::getMax(), Limits<int>::getMax())
+    // = (100, 7), not the primary template (which has no getMax), nor a default-built Pair.
+    let src = format!(
+        "{PAIR}{}",
+        r#"
+__global__ void k(float* key, int* idx) {
+    using KV = Pair<float, int>;
+    KV p = Limits<Pair<float, int>>::getMax();
+    KV q = Limits<KV>::getMax();
+    key[0] = p.k; idx[0] = q.v;
+}
+launch k { key = zeros(1); idx = zeros(1); block = 1; grid = 1; expect key == [100]; expect idx == [7]; }
+"#
+    );
+    ok(&src, &[], ONE, ONE);
+}
+
+#[test]
+fn a_functor_returning_a_struct_and_a_temporarys_member_function() {
+    // Lane 3 holds Min<KV>().identity() = (100, 7); the others (in[t], t): (5, 0), (2, 1), (9, 2).
+    // The xor-butterfly over 4 lanes (masks 2, 1) leaves every lane the smallest key, (2, 1).
+    let src = format!(
+        "{PAIR}{}",
+        r#"
+template <typename T, typename Op>
+__device__ T reduceAll(T val, Op op) {
+    for (int mask = 2; mask > 0; mask >>= 1) {
+        val = op(val, shfl_xor(val, mask));
+    }
+    return val;
+}
+__global__ void k(const float* in, float* key, int* idx) {
+    int t = threadIdx.x;
+    using KV = Pair<float, int>;
+    KV p(in[t], t);
+    if (t == 3) p = Min<KV>().identity();
+    KV r = reduceAll<KV, Min<KV>>(p, Min<KV>());
+    key[t] = r.k;
+    idx[t] = r.v;
+}
+launch k { in = [5, 2, 9, 4]; key = zeros(4); idx = zeros(4); block = 4; grid = 1;
+  expect key == [2, 2, 2, 2]; expect idx == [1, 1, 1, 1]; }
+"#
+    );
+    ok(&src, &[], ONE, [4, 1, 1]);
+}

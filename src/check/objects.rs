@@ -289,7 +289,8 @@ impl KernelChecker<'_, '_> {
 
     /// `F<float>()(p, v)`: a call of a temporary function object without data (pytorch_scatter's
     /// `AtomicAddDecimalImpl<scalar_t, sizeof(scalar_t)>()(address, val)`): its `operator()`;
-    /// `op.identity()`: a member function of a named object without data (faiss's `Sum<T>`).
+    /// `op.identity()` or `Min<P>().identity()`: a member function of a named or temporary object
+    /// without data (faiss's `Sum<T>`).
     pub(crate) fn temporary_call(
         &mut self,
         e: &ast::Expr,
@@ -305,12 +306,16 @@ impl KernelChecker<'_, '_> {
             return None;
         };
         let named = matches!(object.kind, ast::ExprKind::Name(_));
-        if !named
-            && (method.name != "operator()" || !matches!(object.kind, ast::ExprKind::Call { .. }))
-        {
+        if !named && !matches!(object.kind, ast::ExprKind::Call { .. }) {
             return None;
         }
-        Some(self.object_of(object)?.and_then(|o| {
+        let o = self.object_of(object)?;
+        // `Min<P>().identity()`: another member of a temporary is called only where the
+        // temporary is an object without data (a struct with data is a value).
+        if !named && method.name != "operator()" && o.is_err() {
+            return None;
+        }
+        Some(o.and_then(|o| {
             let Some(f) = self.member_fn(&o, &method.name) else {
                 return Err(CheckError::UnknownFunction {
                     name: method.name.clone(),

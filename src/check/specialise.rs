@@ -160,7 +160,15 @@ pub(crate) fn deduce(scope: &Bindings, spec: &Spec<'_>, actual: &[Actual]) -> Op
     // First the arguments that are one of its parameters (`T`, `T*`, `N`).
     let mut deduced: HashMap<String, Actual> = HashMap::new();
     let mut rest = Vec::new();
-    for (pattern, given) in spec.args.iter().zip(actual) {
+    let mut work: Vec<(TemplateArg, Actual)> = spec
+        .args
+        .iter()
+        .cloned()
+        .zip(actual.iter().cloned())
+        .rev()
+        .collect();
+    while let Some((pattern, given)) = work.pop() {
+        let (pattern, given) = (&pattern, &given);
         let (name, pointer, is_const, reference) = match pattern {
             TemplateArg::Value(Expr {
                 kind: ExprKind::Name(n),
@@ -172,7 +180,13 @@ pub(crate) fn deduce(scope: &Bindings, spec: &Spec<'_>, actual: &[Actual]) -> Op
             _ => ("", false, false, false),
         };
         let Some(p) = param(name) else {
-            rest.push((pattern, given));
+            // `Pair<K, V>` given `Pair<float,int>`: the class template's own arguments are
+            // matched in turn ([temp.deduct.type]/8, `TT<T>`).
+            match nested(pattern, given) {
+                Some(Some(pairs)) => work.extend(pairs.into_iter().rev()),
+                Some(None) => return None,
+                None => rest.push((pattern.clone(), given.clone())),
+            }
             continue;
         };
         let bound = match (&p.kind, given) {
@@ -234,7 +248,7 @@ pub(crate) fn deduce(scope: &Bindings, spec: &Spec<'_>, actual: &[Actual]) -> Op
         }
     }
     // Then the others, with the parameters in place (`Impl<S, 4>`'s 4, `X<T, T>`'s second T).
-    for (pattern, given) in rest {
+    for (pattern, given) in &rest {
         let same = match (pattern, given) {
             (TemplateArg::Type(t), Actual::Type(g)) => {
                 let mut t = t.clone();
@@ -266,6 +280,56 @@ pub(crate) fn deduce(scope: &Bindings, spec: &Spec<'_>, actual: &[Actual]) -> Op
         }
     }
     Some(b)
+}
+
+/// A pattern naming a class template's instance (`Pair<K, V>`) against a given type: `None` where
+/// the pattern is no instance, `Some(None)` where the given type cannot match it (another
+/// template, a pointer for a value), else the pairs of their arguments, in order.
+fn nested(pattern: &TemplateArg, given: &Actual) -> Option<Option<Vec<(TemplateArg, Actual)>>> {
+    // A class template's instance is read as a name in template arguments (`Pair<K,V>`).
+    let t = match pattern {
+        TemplateArg::Type(t) if t.base == BaseType::Named => t.clone(),
+        TemplateArg::Value(Expr {
+            kind: ExprKind::Name(n),
+            span,
+        }) => TypeName::named(n.clone(), *span),
+        _ => return None,
+    };
+    if !t.base_text.contains('<') {
+        return None;
+    }
+    let (_, name, args) = crate::syntax::parse_kernel_ref(&t.base_text).ok()?;
+    let Actual::Type(g) = given else {
+        return Some(None);
+    };
+    if (g.pointer, g.reference, g.is_const) != (t.pointer, t.reference, t.is_const) {
+        return Some(None);
+    }
+    let Ok((_, given_name, given_args)) = crate::syntax::parse_kernel_ref(&g.base_text) else {
+        return Some(None);
+    };
+    if given_name != name || given_args.len() != args.len() {
+        return Some(None);
+    }
+    // An argument that is neither a type nor a constant leaves the whole type to be compared
+    // as written.
+    let actuals: Vec<Actual> = given_args
+        .into_iter()
+        .map(|a| match a {
+            TemplateArg::Type(t) => Some(Actual::Type(t)),
+            TemplateArg::Value(e) => match (&e.kind, fold(&e)) {
+                (_, Some(v)) => Some(Actual::Value(v)),
+                // A bare name in a type's arguments (`Pair<Half,int>`): a type.
+                (ExprKind::Name(n), None) => {
+                    let mut t = TypeName::named(n.clone(), e.span);
+                    t.base = BaseType::named(n);
+                    Some(Actual::Type(t))
+                }
+                (_, None) => None,
+            },
+        })
+        .collect::<Option<_>>()?;
+    Some(Some(args.into_iter().zip(actuals).collect()))
 }
 
 /// The arguments of an instance, evaluated: by the primary template's parameters where the file

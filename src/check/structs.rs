@@ -1050,18 +1050,31 @@ impl<'g> KernelChecker<'g, '_> {
                 args,
             } => {
                 let name = super::groups::unqualified(&callee.name);
+                // `op(a, b)` of a function object without data (faiss's `Min<Pair<K, V>>`
+                // passed to warpReduceAll): its `operator()`'s struct result.
+                let functor = ast::Expr {
+                    kind: ast::ExprKind::Name(callee.name.clone()),
+                    span: callee.span,
+                };
+                if targs.is_empty() {
+                    if let Some(Ok(o)) = self.object_of(&functor) {
+                        let f = self.member_fn(&o, "operator()")?;
+                        return self.returned_layout(&f, &[], args, e.span);
+                    }
+                }
                 if let Ok(Some(f)) = self.user_constructor(name, args) {
                     return self.returned_layout(f, targs, args, e.span);
+                }
+                // `Limits<P>::getMax()`: a static member function's struct result (before the
+                // constructors, which would read `Limits<P>::getMax` as a type).
+                if let Some(f) = self.static_member_fn(&callee.name, callee.span) {
+                    return self.returned_layout(&f, targs, args, e.span);
                 }
                 if let Some(Ok(l)) = self.constructed(callee, targs) {
                     return Some(l);
                 }
                 if name == "reduce" && args.len() == 3 {
                     return self.struct_of(&args[1]);
-                }
-                // `Limits<P>::getMax()`: a static member function's struct result.
-                if let Some(f) = self.static_member_fn(&callee.name, callee.span) {
-                    return self.returned_layout(&f, targs, args, e.span);
                 }
                 // The overload these arguments call (helper_math.h's `clamp(float, ...)` returns
                 // a scalar, its `clamp(float3, ...)` a struct).
@@ -1075,8 +1088,12 @@ impl<'g> KernelChecker<'g, '_> {
                 if let Some(l) = self.cub_record_type(object, &method.name) {
                     return Some(l);
                 }
-                // `op.identity()` of an object without data (faiss's `Min<Pair<K, V>>`).
-                if matches!(object.kind, ast::ExprKind::Name(_)) {
+                // `op.identity()` or `Min<P>().identity()` of an object without data (faiss's
+                // `Min<Pair<K, V>>`).
+                if matches!(
+                    object.kind,
+                    ast::ExprKind::Name(_) | ast::ExprKind::Call { .. }
+                ) {
                     if let Some(Ok(o)) = self.object_of(object) {
                         let f = self.member_fn(&o, &method.name)?;
                         return self.returned_layout(&f, &[], &[], e.span);
@@ -1929,16 +1946,26 @@ impl<'g> KernelChecker<'g, '_> {
                 args,
             } => {
                 let user = self.user_constructor(super::groups::unqualified(&callee.name), args)?;
+                // `Limits<P>::getMax()`: a static member function's result, copied.
+                if user.is_none() {
+                    if let Some(f) = self.static_member_fn(&callee.name, callee.span) {
+                        let call = self.inline_call(&f, (targs, args), span, true)?;
+                        return self.returned(call, l, span, out);
+                    }
+                }
                 if user.is_none() && self.constructed(callee, targs).is_some() {
                     return self.build(l, args, span, out);
                 }
                 if super::groups::unqualified(&callee.name) == "reduce" {
                     return self.reduce(args, l, span, out);
                 }
-                // `Limits<P>::getMax()`: a static member function's result, copied.
-                if let Some(f) = self.static_member_fn(&callee.name, callee.span) {
-                    let call = self.inline_call(&f, (targs, args), span, true)?;
-                    return self.returned(call, l, span, out);
+                // `op(a, b)` of a function object without data: its `operator()`'s result.
+                if let Some(Binding::Object(i)) = self.lookup(&callee.name) {
+                    let o = self.objects[i as usize].clone();
+                    if let Some(f) = self.member_fn(&o, "operator()") {
+                        let call = self.inline_call(&f, (targs, args), span, true)?;
+                        return self.returned(call, l, span, out);
+                    }
                 }
                 let name = super::groups::unqualified(&callee.name);
                 let f = match self.overload(name, args)? {
