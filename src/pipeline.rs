@@ -1253,7 +1253,11 @@ pub fn run_sequence_observed(
     // The heap, its allocator's word and its record of allocations come first: the same numbers
     // in every launch, and a later launch sees what an earlier one freed.
     let mut order: Vec<String> = Vec::new();
-    for name in [check::heap::HEAP, check::heap::HEAP_TOP, check::heap::HEAP_BLOCKS] {
+    for name in [
+        check::heap::HEAP,
+        check::heap::HEAP_TOP,
+        check::heap::HEAP_BLOCKS,
+    ] {
         let data = check::heap::hidden_buffer(name).expect("heap: a hidden buffer");
         let float = data.elem().is_float();
         env.vars.insert(

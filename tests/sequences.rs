@@ -203,6 +203,8 @@ sequence {
     launch use { grid = 1; block = 1; }
 }
 "#;
-    let f = run(src).err().expect("the last read is of freed memory");
+    let Err(f) = run(src) else {
+        panic!("the last read is of freed memory")
+    };
     assert_eq!(common::codes(&f), ["simt::run::use_after_free"]);
 }
