@@ -1400,23 +1400,7 @@ pub fn check_expects(
             },
         );
     }
-    let results = setup
-        .expects
-        .iter()
-        .map(|e| {
-            let result = setup.env.expect(e)?;
-            Ok(ExpectResult {
-                text: src
-                    .slice(e.span)
-                    .split_whitespace()
-                    .collect::<Vec<_>>()
-                    .join(" "),
-                passed: result.is_ok(),
-                detail: result.err(),
-                span: e.span,
-            })
-        })
-        .collect();
+    let results = sequence::expects(&mut setup.env, &setup.expects, src);
     for h in &setup.held {
         setup.env.vars.remove(&h.name);
     }

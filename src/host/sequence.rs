@@ -89,7 +89,8 @@ pub fn check_bound(kernel: &Kernel, launch: &Launch, env: &Env) -> Result<(), Ho
     })
 }
 
-/// The sequence's `expect`s, on its names as the last launch left them.
+/// `expect`s on the names of `env`: a launch's after it ran, or a sequence's, as the last launch
+/// left them.
 pub fn expects(
     env: &mut Env,
     expects: &[crate::syntax::ast::Expr],
