@@ -30,6 +30,7 @@ mod dim3;
 mod errors;
 mod front_ends;
 mod functors;
+mod global_races;
 mod golden;
 mod gpu;
 mod grid_sync;

@@ -273,6 +273,9 @@ pub(crate) struct BlockRunner<'a> {
     /// In a cooperative launch: the running block's global accesses since its last grid
     /// barrier, for the races between blocks.
     pub(crate) grid_log: Option<super::grid_race::Log>,
+    /// The running block's global accesses in this barrier epoch and the one before, for the
+    /// races between its warps.
+    epoch_log: super::epoch_log::EpochLog,
 }
 
 impl<'a> BlockRunner<'a> {
@@ -373,6 +376,7 @@ impl<'a> BlockRunner<'a> {
             plan,
             textures,
             grid_log: cfg.cooperative.then(super::grid_race::Log::default),
+            epoch_log: super::epoch_log::EpochLog::default(),
         }
     }
 
@@ -426,6 +430,7 @@ impl<'a> BlockRunner<'a> {
         self.block_epoch = self.epoch;
         self.local_epoch = 0;
         self.last_barrier = None;
+        self.epoch_log.clear();
         self.issued = 0;
         self.dispatched = 0;
         self.asyncs = asyncs::AsyncState::default();
@@ -441,6 +446,9 @@ impl<'a> BlockRunner<'a> {
         let at_grid_sync = self
             .interpret(globals, &mut pc)
             .map_err(|e| e.in_calls(&self.ir.call_sites(pc)))?;
+        if !at_grid_sync {
+            self.end_global_epoch();
+        }
         Ok(at_grid_sync.then(|| self.park(pc)))
     }
 
@@ -493,6 +501,7 @@ impl<'a> BlockRunner<'a> {
         self.block = p.block;
         self.block_id = self.cfg.linear_block(p.block);
         self.last_barrier = p.last_barrier;
+        self.epoch_log.clear();
         self.issued = p.issued;
         self.dispatched = p.dispatched;
         self.rounds = p.rounds;
@@ -1078,6 +1087,7 @@ impl<'a> BlockRunner<'a> {
             });
         }
         self.issue(pc);
+        self.end_global_epoch();
         self.epoch += 1;
         self.local_epoch += 1;
         self.last_barrier = Some(pc);

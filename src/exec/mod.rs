@@ -7,6 +7,7 @@ mod cache;
 mod cells;
 mod coalesce;
 mod counters;
+mod epoch_log;
 mod error;
 mod grid_race;
 mod memory;

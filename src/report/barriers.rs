@@ -12,8 +12,9 @@ pub struct BarrierView {
     pub line: usize,
     /// Executions, counted once per block.
     pub executions: u64,
-    /// Whether, in some block, a shared access after it touched a word another warp had accessed
-    /// (at least one of the two writing) in the epoch just before it. `false`: possibly redundant.
+    /// Whether, in some block, a shared or global access after it touched a word another warp had
+    /// accessed (at least one of the two writing) in the epoch just before it. `false`: possibly
+    /// redundant.
     pub protects: bool,
 }
 
@@ -70,7 +71,7 @@ pub fn race_fix(race: &Race, line: usize, other_line: usize) -> (Option<usize>, 
         (
             Some(line),
             format!(
-                "both accesses are on line {line}: read into a local variable, __syncthreads(), then write"
+                "both accesses are on line {line}: if the threads add into one element (`x += v`), use an atomic (atomicAdd); otherwise read into a local variable, __syncthreads(), then write"
             ),
         )
     } else {

@@ -368,6 +368,16 @@ impl BlockRunner<'_> {
                 Space::Choice { .. } => unreachable!("exec: choices are resolved in `choose`"),
                 Space::Global(p) => {
                     with_cells!(cells(globals, p), c => transfer(&mut Global(c), (ix, whole), (&self.mask, self.full), &mut self.regs, reg));
+                    if heap != Some(HeapRole::Record) {
+                        let g = global(globals, p);
+                        let runs = runs.then_some((&self.spans[..], i64::from(width), k as i64));
+                        self.epoch_log.note(
+                            (g.array, g.name),
+                            (op, pc as u32),
+                            (&self.mask, ix),
+                            runs,
+                        );
+                    }
                     if let Some(log) = &mut self.grid_log {
                         log.note(global(globals, p).array, (&self.mask, ix), op, pc as u32);
                     }
@@ -468,6 +478,35 @@ impl BlockRunner<'_> {
         );
         if let (Some(b), true) = (barrier, crossed) {
             self.barrier_protects[b] = true;
+        }
+    }
+
+    /// Ends the block's barrier epoch in global memory: files the races between its warps, and
+    /// notes whether the barrier that began it separated an access from another warp's in the
+    /// epoch before.
+    pub(super) fn end_global_epoch(&mut self) {
+        let watch = self.last_barrier.filter(|&b| !self.barrier_protects[b]);
+        let (mut found, crossed) = self.epoch_log.end_epoch(watch.is_some());
+        if let (Some(b), true) = (watch, crossed) {
+            self.barrier_protects[b] = true;
+        }
+        found.sort_by_key(|f| (f.seq, f.warp));
+        let mut at = 0;
+        while at < found.len() {
+            let end = at
+                + found[at..]
+                    .iter()
+                    .take_while(|f| f.seq == found[at].seq)
+                    .count();
+            let f = &found[at];
+            let (inst, array) = (f.inst as usize, f.array.clone());
+            self.race_hits.extend(
+                found[at..end]
+                    .iter()
+                    .map(|f| (f.hazard, f.index, f.warp * 32)),
+            );
+            self.note_findings(inst, ("global", &array));
+            at = end;
         }
     }
 
@@ -743,8 +782,17 @@ impl BlockRunner<'_> {
             match space {
                 Space::Shared(s) => self.track_shared(pc, s, (cells_per, k, false), Op::Atomic),
                 Space::Global(p) => {
+                    let ix = if cells_per > 1 { &self.comp } else { &self.idx };
+                    let g = global(globals, p);
+                    if heap_role(g.name) != Some(HeapRole::Record) {
+                        self.epoch_log.note(
+                            (g.array, g.name),
+                            (Op::Atomic, pc as u32),
+                            (&self.mask, ix),
+                            None,
+                        );
+                    }
                     if let Some(log) = &mut self.grid_log {
-                        let ix = if cells_per > 1 { &self.comp } else { &self.idx };
                         log.note(
                             global(globals, p).array,
                             (&self.mask, ix),

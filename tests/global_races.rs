@@ -1,0 +1,138 @@
+//! Races on global memory between the warps of one block: a read-modify-write of one element
+//! (`c[0] += 1`), a shift across the warp boundary, what a barrier or an atomic fixes, and that
+//! the findings do not depend on the number of worker threads.
+
+use crate::common::{ok, run_threads};
+use simt::exec::RaceKind;
+
+fn b(x: u32) -> [u32; 3] {
+    [x, 1, 1]
+}
+
+#[test]
+fn every_thread_adding_into_one_element_races() {
+    let src = "__global__ void k(int* c) {\n    c[0] += 1;\n}\n";
+    // 3 blocks of 64 threads (2 warps). In each block both warps load c[0], then both store
+    // it: warp 0's store overwrites what warp 1 loaded and the other way round, one WAR per
+    // warp: 1 racing store per block, 2 warp instructions, 1 word each.
+    let r = ok(src, &[("c", "zeros<i32>(1)")], [3, 1, 1], b(64));
+    assert_eq!(r.counters.race_count, 3);
+    assert_eq!(r.races.len(), 1);
+    let g = &r.races[0];
+    assert_eq!(g.race.first.kind, RaceKind::WriteAfterRead);
+    assert_eq!(g.race.first.array, "c");
+    assert_eq!((g.race.first.warp, g.race.first.other_warp), (0, 1));
+    assert_eq!((g.race.blocks, g.race.warps, g.race.words), (3, 6, 6));
+    assert_eq!((g.access, g.other_access), ("write", "read"));
+    assert!(g.fix.contains("atomicAdd"), "{}", g.fix);
+    // One warp alone runs in lock-step: nothing to race with.
+    let r = ok(src, &[("c", "zeros<i32>(1)")], [3, 1, 1], b(32));
+    assert_eq!(r.counters.race_count, 0);
+    // An atomic is the fix.
+    let atomic = "__global__ void k(int* c) {\n    atomicAdd(&c[0], 1);\n}\n";
+    let r = ok(atomic, &[("c", "zeros<i32>(1)")], [3, 1, 1], b(64));
+    assert_eq!(r.counters.race_count, 0);
+}
+
+#[test]
+fn a_shift_across_the_warp_boundary_races_on_one_element() {
+    let src = r#"
+__global__ void k(float* a) {
+    int i = threadIdx.x;
+    a[i] = a[i + 1];
+}
+"#;
+    // Lane 31 (warp 0) loads a[32]; lane 32 (warp 1) then stores a[32]: one WAR, one word.
+    let r = ok(src, &[("a", "arange(65)")], [1, 1, 1], b(64));
+    assert_eq!(r.counters.race_count, 1);
+    let first = &r.races[0].race.first;
+    assert_eq!(
+        (first.kind, first.index, first.warp, first.other_warp),
+        (RaceKind::WriteAfterRead, 32, 1, 0)
+    );
+    assert_eq!(r.races[0].race.words, 1);
+    assert_eq!((r.races[0].line, r.races[0].other_line), (4, 4));
+}
+
+#[test]
+fn a_barrier_separates_a_write_from_other_warps_reads_and_is_needed() {
+    let racy = r#"
+__global__ void k(int* flag, int* out) {
+    if (threadIdx.x == 0) flag[0] = 5;
+    out[threadIdx.x] = flag[0];
+}
+"#;
+    // Warp 0 stores flag[0]; warp 1 loads it in the same epoch: one RAW (warp 1, 1 word).
+    let args = [("flag", "zeros<i32>(1)"), ("out", "zeros<i32>(64)")];
+    let r = simt_run(racy, &args);
+    assert_eq!(r.counters.race_count, 1);
+    let first = &r.races[0].race.first;
+    assert_eq!(
+        (first.kind, first.warp, first.other_warp),
+        (RaceKind::ReadAfterWrite, 1, 0)
+    );
+    assert_eq!(
+        r.races[0].fix,
+        "put __syncthreads() after line 3, before line 4"
+    );
+    let fixed = r#"
+__global__ void k(int* flag, int* out) {
+    if (threadIdx.x == 0) flag[0] = 5;
+    __syncthreads();
+    out[threadIdx.x] = flag[0];
+}
+"#;
+    let r = simt_run(fixed, &args);
+    assert_eq!(r.counters.race_count, 0);
+    // The barrier separates warp 1's load from warp 0's store: it protects.
+    assert_eq!(r.barriers.len(), 1);
+    assert!(r.barriers[0].protects);
+    // A barrier between accesses of each thread's own element protects nothing.
+    let own = r#"
+__global__ void k(int* flag, int* out) {
+    out[threadIdx.x] = 1;
+    __syncthreads();
+    out[threadIdx.x] += 1;
+}
+"#;
+    let r = simt_run(own, &args);
+    assert_eq!(r.counters.race_count, 0);
+    assert!(!r.barriers[0].protects);
+}
+
+fn simt_run(src: &str, args: &[(&str, &str)]) -> simt::report::Report {
+    ok(src, args, [1, 1, 1], b(64))
+}
+
+#[test]
+fn findings_do_not_depend_on_worker_threads() {
+    // 96 blocks of 128 threads (4 warps), each block summing into its own out[blockIdx.x]
+    // without an atomic, and a grid-stride copy that is race-free: the same groups, counts
+    // and first instances on 1 and 4 workers.
+    let src = r#"
+__global__ void k(const float* in, float* out, float* copy, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    out[blockIdx.x] += in[i];
+    for (int j = i; j < n; j += gridDim.x * blockDim.x) {
+        copy[j] = in[j];
+    }
+}
+"#;
+    let args = [
+        ("in", "ones(12288)"),
+        ("out", "zeros(96)"),
+        ("copy", "zeros(12288)"),
+        ("n", "12288"),
+    ];
+    let one = run_threads(src, &args, [96, 1, 1], b(128), 1).expect("runs");
+    let four = run_threads(src, &args, [96, 1, 1], b(128), 4).expect("runs");
+    // Per block, 4 warps each store out[blockIdx.x] after the others loaded it: the racing
+    // store once per block.
+    assert_eq!(one.counters.race_count, 96);
+    assert_eq!(one.races.len(), 1);
+    assert_eq!(one.races[0].race.blocks, 96);
+    assert_eq!(
+        serde_json::to_string(&one.races).unwrap(),
+        serde_json::to_string(&four.races).unwrap()
+    );
+}
