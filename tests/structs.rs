@@ -128,6 +128,40 @@ launch k {{
 }
 
 #[test]
+fn the_address_of_a_members_member_points_into_the_buffer() {
+    // altis' GUPS takes `&t[i].u32.y`. Out is four floats: a.x, a.y, b.x, b.y at floats
+    // 4i .. 4i + 3. Every lane stores 3 through `&o[i].b.y` (float 4i + 3) and adds 1 into
+    // o[0].a.x (float 0) atomically: o[0] = 32, o[4i + 3] = 3; f[i] = 3 + o[i].a.x, which is
+    // 35 for lane 0 and 3 for the others: the sum is 35 + 31·3 = 128.
+    let src = r#"
+struct In { float x; float y; };
+struct Out { In a; In b; };
+__global__ void k(Out* o, float* f) {
+    int i = threadIdx.x;
+    float* p = &o[i].b.y;
+    *p = 3.0f;
+    atomicAdd(&o[0].a.x, 1.0f);
+    f[i] = o[i].b.y + o[i].a.x;
+}
+launch k {
+    o = zeros(128);
+    f = zeros(32);
+    expect sum(f) == 128;
+    expect f[0] == 35;
+    expect o[0] == 32;
+    expect o[3] == 3;
+    expect o[127] == 3;
+    expect o[126] == 0;
+}
+"#;
+    let c = ok(src, &[], ONE, [32, 1, 1]).counters;
+    // The store through p: 32 floats 16 bytes apart, 512 bytes = 16 sectors.
+    assert_eq!(c.gatom_instr, 1);
+    assert_eq!(c.gst_instr, 2);
+    assert_eq!(c.gst_sectors, 16 + 4);
+}
+
+#[test]
 fn an_aligned_struct_has_a_padded_stride() {
     let want = list((0..32).map(|i| 8 * i + 2));
     let src = format!(

@@ -562,12 +562,18 @@ impl KernelChecker<'_, '_> {
                 None => Err(self.unknown_name(n, operand.span)),
             },
             // `&acc[i].y` of a `float4*` buffer (diff-gaussian-rasterization's atomic
-            // accumulators) or `&pts[i].b` of a struct buffer: the member's own element, as
-            // `(float*)&acc[i] + 1`.
+            // accumulators), `&pts[i].b` of a struct buffer or `&t[i].u32.y` of a member's
+            // member (altis' GUPS): the member's own element, as `(float*)&acc[i] + 1`.
             ast::ExprKind::Member { base, field }
                 if matches!(
                     base.kind,
-                    ast::ExprKind::Index { .. } | ast::ExprKind::Name(_)
+                    ast::ExprKind::Index { .. }
+                        | ast::ExprKind::Name(_)
+                        | ast::ExprKind::Member { .. }
+                        | ast::ExprKind::Unary {
+                            op: UnOp::Deref,
+                            ..
+                        }
                 ) =>
             {
                 let place = match self.member_place(operand) {

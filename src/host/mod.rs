@@ -1075,8 +1075,32 @@ fn unknown_member(kernel: &Kernel, name: &crate::syntax::ast::Ident) -> Result<(
             || m.strip_prefix(name.name.as_str())
                 .is_some_and(|r| r.starts_with(['.', '[']))
     });
-    if members.is_empty() || known {
+    if known {
         return Ok(());
+    }
+    if members.is_empty() {
+        // Not a struct passed by value: the assignment would make a launch-section variable
+        // with a dotted name that nothing reads.
+        let param = kernel.params.iter().any(|p| p.name == base);
+        return Err(HostError::BadValue {
+            message: if param {
+                format!(
+                    "`{base}` is not a struct passed by value: its members are not set one by one"
+                )
+            } else {
+                format!(
+                    "`{}` names no member of a parameter: `{base}` is not one",
+                    name.name
+                )
+            },
+            span: name.span,
+            label: "not a member".into(),
+            help: Some(if param {
+                format!("set the buffer as a whole (`{base} = zeros(n);`, a structured `.npy`), as the host's cudaMemcpy does")
+            } else {
+                "a launch-section variable's name has no `.`; members are set as `p.x = 3;` for a struct parameter `p` passed by value".into()
+            }),
+        });
     }
     let list: Vec<String> = members.iter().map(|m| format!("`{m}`")).collect();
     let help = match crate::diag::did_you_mean(&name.name, members.iter().copied()) {
