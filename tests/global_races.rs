@@ -15,7 +15,7 @@ fn every_thread_adding_into_one_element_races() {
     // 3 blocks of 64 threads (2 warps). In each block both warps load c[0], then both store
     // it: warp 0's store overwrites what warp 1 loaded and the other way round, one WAR per
     // warp: 1 racing store per block, 2 warp instructions, 1 word each.
-    let r = ok(src, &[("c", "zeros<i32>(1)")], [3, 1, 1], b(64));
+    let r = ok(src, &[("c", "zeros(1)")], [3, 1, 1], b(64));
     assert_eq!(r.counters.race_count, 3);
     assert_eq!(r.races.len(), 1);
     let g = &r.races[0];
@@ -26,11 +26,11 @@ fn every_thread_adding_into_one_element_races() {
     assert_eq!((g.access, g.other_access), ("write", "read"));
     assert!(g.fix.contains("atomicAdd"), "{}", g.fix);
     // One warp alone runs in lock-step: nothing to race with.
-    let r = ok(src, &[("c", "zeros<i32>(1)")], [3, 1, 1], b(32));
+    let r = ok(src, &[("c", "zeros(1)")], [3, 1, 1], b(32));
     assert_eq!(r.counters.race_count, 0);
     // An atomic is the fix.
     let atomic = "__global__ void k(int* c) {\n    atomicAdd(&c[0], 1);\n}\n";
-    let r = ok(atomic, &[("c", "zeros<i32>(1)")], [3, 1, 1], b(64));
+    let r = ok(atomic, &[("c", "zeros(1)")], [3, 1, 1], b(64));
     assert_eq!(r.counters.race_count, 0);
 }
 
@@ -63,7 +63,7 @@ __global__ void k(int* flag, int* out) {
 }
 "#;
     // Warp 0 stores flag[0]; warp 1 loads it in the same epoch: one RAW (warp 1, 1 word).
-    let args = [("flag", "zeros<i32>(1)"), ("out", "zeros<i32>(64)")];
+    let args = [("flag", "zeros(1)"), ("out", "zeros(64)")];
     let r = simt_run(racy, &args);
     assert_eq!(r.counters.race_count, 1);
     let first = &r.races[0].race.first;

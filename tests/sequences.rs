@@ -208,3 +208,22 @@ sequence {
     };
     assert_eq!(common::codes(&f), ["simt::run::use_after_free"]);
 }
+
+#[test]
+fn a_sequence_launches_instances_of_kernel_templates() {
+    // altis' GUPS launches d_bench<ATOMICTYPE_XOR> between d_init and d_check; the instance a
+    // sequence names is instantiated as a launch section's is. kk<3> writes 3, kk<4> adds 4.
+    let src = "
+template <int K>
+__global__ void kk(int* o) { o[threadIdx.x] += K; }
+sequence {
+    o = zeros(4);
+    launch kk<3> { grid = 1; block = 4; }
+    launch kk<4> { grid = 1; block = 4; }
+    expect o == 7;
+}
+";
+    let run = ok(src);
+    let kernels: Vec<&str> = run.launches.iter().map(|r| r.kernel.as_str()).collect();
+    assert_eq!(kernels, ["kk<3>", "kk<4>"]);
+}

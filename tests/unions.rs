@@ -412,6 +412,34 @@ launch k {
 }
 
 #[test]
+fn atomics_of_either_width_apply_to_a_union_of_integer_words() {
+    // altis' GUPS word: a 64-bit integer seen as two 32-bit ones. Its memory is 32-bit words
+    // (not bytes), so both atomics apply: lane i adds 5 to words 2i (low) and 2i + 1 as one
+    // 64-bit value, then flips bit 0 of word 2i + 1: t[i].u64 = 5 + 2^32 = 4294967301.
+    let src = r#"
+typedef union {
+    unsigned long long u64;
+    uint2 u32;
+} word;
+__global__ void k(word* t, unsigned long long* out) {
+    int i = threadIdx.x;
+    atomicAdd(&t[i].u64, 5ull);
+    atomicXor(&t[i].u32.y, 1u);
+    out[i] = t[i].u64;
+}
+launch k {
+    t = zeros(64);
+    out = zeros(32);
+    expect out == 4294967301;
+    expect sum(t) == 32 * 6;
+}
+"#;
+    let c = ok(src, &[], [1, 1, 1], [32, 1, 1]).counters;
+    // Two atomic requests: 32 × 8 bytes (8 sectors), then every other word (8 sectors).
+    assert_eq!((c.gatom_instr, c.gatom_sectors), (2, 16));
+}
+
+#[test]
 fn anonymous_struct_and_union_types_with_declarators() {
     let src = r#"
 __global__ void k(float* out) {

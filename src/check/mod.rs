@@ -203,9 +203,17 @@ pub fn check_focused(
     }
     let globals = Globals::new(module, &mut errors);
     let mut program = Program::default();
+    // Launch sections, and the launches of `sequence`s, name the instances of kernel templates.
+    let in_sequences = module.sequences.iter().flat_map(|s| {
+        s.items.iter().filter_map(|i| match i {
+            ast::SeqItem::Launch(l) => Some(l),
+            ast::SeqItem::Stmt(_) => None,
+        })
+    });
     let mut wanted: Vec<KernelRef> = module
         .launches
         .iter()
+        .chain(in_sequences)
         .filter(|l| !l.targs.is_empty() || l.kernel.name.contains('<'))
         .map(|l| KernelRef {
             name: l.kernel.name.clone(),

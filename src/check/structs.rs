@@ -227,7 +227,38 @@ impl Layout {
         if self.is_refused() {
             return (Scalar::F32, 1);
         }
+        if self.of_words() {
+            return (Scalar::U32, self.size / 4);
+        }
         (Scalar::U8, self.size)
+    }
+
+    /// Whether every scalar this layout holds or views, at any depth, is a 4- or 8-byte
+    /// integer at an offset its size divides (`union { unsigned long long u64; uint2 u32; }`,
+    /// altis' GUPS word): then its memory is 32-bit words rather than bytes, so that atomics
+    /// of either width apply to it, a 64-bit one to two words as on any 32-bit integer memory.
+    fn of_words(&self) -> bool {
+        fn word((s, at): (Scalar, u32)) -> bool {
+            s.is_integer() && matches!(s.size(), 4 | 8) && at.is_multiple_of(s.size())
+        }
+        fn words(kind: &MemberKind, at: u32) -> bool {
+            let (_, _, leaves) = kind.shape();
+            let inner = match kind {
+                MemberKind::Compound(l) => l.views.iter().all(|v| words(&v.kind, at + v.offset)),
+                MemberKind::Scalar(_) => true,
+                MemberKind::Pointer(_) => false,
+            };
+            inner && leaves.iter().all(|&(s, o)| word((s, at + o)))
+        }
+        self.split
+            && !self.array
+            && self.size.is_multiple_of(4)
+            && self.leaves.iter().all(|&l| word(l))
+            && self
+                .members
+                .iter()
+                .chain(&self.views)
+                .all(|m| words(&m.kind, m.offset))
     }
 
     pub(crate) fn member(&self, name: &str) -> Option<&Member> {

@@ -476,6 +476,12 @@ impl Env {
                 })?;
                 Ok(HostValue::Num { v, float })
             }
+            ExprKind::Call { callee, targs, .. } if !targs.is_empty() => Err(bad(
+                format!("`{}` takes no template arguments in a launch section", callee.name),
+                span,
+                "template arguments",
+                Some("an array takes the element type of the parameter it is given to: write `zeros(n)`, and declare the parameter's type in the kernel"),
+            )),
             ExprKind::Call { callee, args, .. } => self.call(&callee.name, callee.span, args, span),
             ExprKind::Ternary { .. }
             | ExprKind::Cast { .. }
