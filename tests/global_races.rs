@@ -136,3 +136,31 @@ __global__ void k(const float* in, float* out, float* copy, int n) {
         serde_json::to_string(&four.races).unwrap()
     );
 }
+
+#[test]
+fn stores_of_one_value_by_two_warps_leave_a_defined_result() {
+    // Rodinia's BFS: every frontier thread sets `g_updating_graph_mask[id] = true` and
+    // `*g_over = true`, from different statements and loop passes; the result is defined.
+    let same = r#"
+__global__ void k(int* a) {
+    if (threadIdx.x < 32) a[threadIdx.x % 4] = 1; else a[threadIdx.x % 4] = 1;
+}
+"#;
+    let r = ok(same, &[("a", "zeros(4)")], [1, 1, 1], b(64));
+    assert_eq!(r.counters.race_count, 0);
+    // Warp 0 stores 1, warp 1 stores 2, into the same four elements from two statements: the
+    // surviving value depends on the order, a WAW of warp 1 against warp 0 on each element.
+    let differ = r#"
+__global__ void k(int* a) {
+    if (threadIdx.x < 32) a[threadIdx.x % 4] = 1; else a[threadIdx.x % 4] = 2;
+}
+"#;
+    let r = ok(differ, &[("a", "zeros(4)")], [1, 1, 1], b(64));
+    assert_eq!(r.counters.race_count, 1);
+    let g = &r.races[0];
+    assert_eq!(
+        (g.race.first.kind, g.race.first.warp, g.race.first.other_warp),
+        (RaceKind::WriteAfterWrite, 1, 0)
+    );
+    assert_eq!(g.race.words, 4);
+}

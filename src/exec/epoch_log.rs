@@ -33,6 +33,9 @@ struct Touch {
     lo: i64,
     hi: i64,
     shape: Shape,
+    /// For a store whose active lanes all wrote one value: its bits. Two warps storing the
+    /// same value leave a defined result, as two lanes of one store do.
+    value: Option<u64>,
 }
 
 /// What the accesses of one array in the epoch were: how many, and of which kinds.
@@ -104,13 +107,15 @@ impl EpochLog {
     /// Notes the accesses of `array` (`name`) by one instruction `inst`: the active lanes'
     /// elements `ix`, or, where every warp ran over consecutive indices, `runs` (per warp the
     /// first and last index, each scaled by `scale` and offset by `k`: component `k` of a
-    /// vector access of `scale` components).
+    /// vector access of `scale` components). A scattered store gives `values`, each lane's
+    /// stored bits, so that two warps storing one value (`*done = false`) are no race.
     pub(crate) fn note(
         &mut self,
         (array, name): (u32, &str),
         (op, inst): (Op, u32),
         (mask, ix): (&[bool], &[i64]),
         runs: Option<(&[Extent], i64, i64)>,
+        values: Option<&dyn Fn(usize) -> u64>,
     ) {
         if self.touches.len() >= ANALYSE_AT {
             let mut found = self.races();
@@ -131,7 +136,7 @@ impl EpochLog {
             seen.name = name.to_string();
         }
         let seq = self.seq;
-        let touch = |warp: usize, (lo, hi): Extent, shape| Touch {
+        let touch = |warp: usize, (lo, hi): Extent, shape, value| Touch {
             array,
             op,
             warp: warp as u32,
@@ -140,11 +145,12 @@ impl EpochLog {
             lo,
             hi,
             shape,
+            value,
         };
         if let Some((spans, scale, k)) = runs {
             for (w, &(lo, hi)) in spans.iter().enumerate() {
                 let step = if lo == hi { 0 } else { scale };
-                let t = touch(w, (lo * scale + k, hi * scale + k), Shape::Step(step));
+                let t = touch(w, (lo * scale + k, hi * scale + k), Shape::Step(step), None);
                 self.touches.push(t);
             }
             return;
@@ -154,7 +160,8 @@ impl EpochLog {
             else {
                 continue;
             };
-            let t = touch(w, (lo, hi), shape);
+            let value = values.and_then(|v| uniform(m, w * 32, v));
+            let t = touch(w, (lo, hi), shape, value);
             self.touches.push(t);
         }
     }
@@ -279,6 +286,13 @@ impl EpochLog {
         }
         false
     }
+}
+
+/// The value every active lane of a warp (its lanes from `first`) stored, if they agree.
+fn uniform(mask: &[bool], first: usize, values: &dyn Fn(usize) -> u64) -> Option<u64> {
+    let mut lanes = mask.iter().enumerate().filter(|(_, &m)| m);
+    let v = values(first + lanes.next()?.0);
+    lanes.all(|(l, _)| values(first + l) == v).then_some(v)
 }
 
 /// The elements one warp's active lanes touch (`None`: no lane is active): a progression
@@ -493,23 +507,28 @@ fn elements<'a>(t: &Touch, listed: &'a [i64]) -> impl Iterator<Item = i64> + 'a 
 /// instruction and sequence number.
 #[derive(Clone, Copy, Debug, Default)]
 struct Seen {
-    first: Option<(u32, u32, u32)>,
-    other: Option<(u32, u32, u32)>,
+    first: Option<Access>,
+    other: Option<Access>,
 }
+
+/// One access to an element: warp, instruction, sequence number and, for a store of one
+/// value, that value.
+type Access = (u32, u32, u32, Option<u64>);
 
 impl Seen {
     /// The earliest access by a warp other than `warp`.
-    fn not_by(&self, warp: u32) -> Option<(u32, u32, u32)> {
+    fn not_by(&self, warp: u32) -> Option<Access> {
         match self.first {
             Some(f) if f.0 != warp => Some(f),
             _ => self.other,
         }
     }
 
-    fn note(&mut self, warp: u32, inst: u32, seq: u32) {
+    fn note(&mut self, t: &Touch) {
+        let access = (t.warp, t.inst, t.seq, t.value);
         match self.first {
-            None => self.first = Some((warp, inst, seq)),
-            Some(f) if f.0 != warp && self.other.is_none() => self.other = Some((warp, inst, seq)),
+            None => self.first = Some(access),
+            Some(f) if f.0 != t.warp && self.other.is_none() => self.other = Some(access),
             _ => {}
         }
     }
@@ -535,7 +554,9 @@ fn replay(
             let with = |kind: RaceKind, by: &Seen| {
                 by.not_by(t.warp)
                     .filter(|o| o.2 < t.seq)
-                    .map(|(warp, inst, seq)| ((kind, warp, inst), seq))
+                    // Two stores of one value leave a defined result.
+                    .filter(|o| !(t.value.is_some() && o.3 == t.value))
+                    .map(|(warp, inst, seq, _)| ((kind, warp, inst), seq))
             };
             let candidates = match t.op {
                 Op::Read => [
@@ -565,7 +586,7 @@ fn replay(
                 Op::Write => 1,
                 Op::Atomic => 2,
             }]
-            .note(t.warp, t.inst, t.seq);
+            .note(t);
         }
     }
 }
@@ -580,7 +601,7 @@ mod tests {
     }
 
     fn note(log: &mut EpochLog, op: Op, inst: u32, (mask, ix): &(Vec<bool>, Vec<i64>)) {
-        log.note((0, "c"), (op, inst), (mask, ix), None);
+        log.note((0, "c"), (op, inst), (mask, ix), None, None);
     }
 
     #[test]

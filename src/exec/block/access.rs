@@ -370,12 +370,20 @@ impl BlockRunner<'_> {
                     with_cells!(cells(globals, p), c => transfer(&mut Global(c), (ix, whole), (&self.mask, self.full), &mut self.regs, reg));
                     if heap != Some(HeapRole::Record) {
                         let g = global(globals, p);
+                        let regs_ref = &self.regs;
+                        let stored = |lane: usize| match reg {
+                            Ok(r) => lane_bits(regs_ref, r, elem, lane),
+                            Err(_) => 0,
+                        };
+                        let values =
+                            (is_store && !runs).then_some(&stored as &dyn Fn(usize) -> u64);
                         let runs = runs.then_some((&self.spans[..], i64::from(width), k as i64));
                         self.epoch_log.note(
                             (g.array, g.name),
                             (op, pc as u32),
                             (&self.mask, ix),
                             runs,
+                            values,
                         );
                     }
                     if let Some(log) = &mut self.grid_log {
@@ -789,6 +797,7 @@ impl BlockRunner<'_> {
                             (g.array, g.name),
                             (Op::Atomic, pc as u32),
                             (&self.mask, ix),
+                            None,
                             None,
                         );
                     }
