@@ -567,3 +567,24 @@ launch k { in = [5, 2, 9, 4]; key = zeros(4); idx = zeros(4); block = 4; grid = 
     );
     ok(&src, &[], ONE, [4, 1, 1]);
 }
+
+#[test]
+fn a_destructor_may_say_its_parameter_list_is_void() {
+    // CUDA by Example's lock.h writes `Lock( void )` and `~Lock( void )`; C++ allows `(void)`
+    // for an empty parameter list of any function, destructors included. The destructor runs
+    // nothing here; the member function sets out[0] = 3 + 4 = 7.
+    let src = r#"
+struct Acc {
+    int base;
+    __device__ Acc( void ) : base(3) {}
+    __device__ ~Acc( void ) {}
+    __device__ int plus( int k ) { return base + k; }
+};
+__global__ void k(int* out) {
+    Acc a;
+    out[0] = a.plus(4);
+}
+launch k { out = zeros(1); expect out == [7]; }
+"#;
+    ok(src, &[], ONE, ONE);
+}

@@ -159,7 +159,11 @@ __global__ void k(int* a) {
     assert_eq!(r.counters.race_count, 1);
     let g = &r.races[0];
     assert_eq!(
-        (g.race.first.kind, g.race.first.warp, g.race.first.other_warp),
+        (
+            g.race.first.kind,
+            g.race.first.warp,
+            g.race.first.other_warp
+        ),
         (RaceKind::WriteAfterWrite, 1, 0)
     );
     assert_eq!(g.race.words, 4);
