@@ -1250,6 +1250,15 @@ pub fn run_sequence_observed(
         .map(Path::to_path_buf)
         .unwrap_or_default();
     let mut env = host::Env::new(&opts.overrides, dir.clone());
+    // The file's constants, where no launched kernel has a parameter of their name.
+    if let Some(first) = kernels.first() {
+        host::file_constants(&mut env, first);
+        env.vars.retain(|n, _| {
+            !kernels
+                .iter()
+                .any(|k| k.params.iter().any(|p| &p.name == n))
+        });
+    }
     // The heap, its allocator's word and its record of allocations come first: the same numbers
     // in every launch, and a later launch sees what an earlier one freed.
     let mut order: Vec<String> = Vec::new();

@@ -56,6 +56,9 @@ pub struct Desc {
     pub normalized: bool,
     /// Element type or normalised float.
     pub read: ReadMode,
+    /// Components per texel: 1, 2 or 4 (`float4`, `uchar4`: the channels of
+    /// `cudaChannelFormatDesc`), interleaved in the array, the last axis of its shape.
+    pub channels: u8,
 }
 
 impl Default for Desc {
@@ -68,6 +71,7 @@ impl Default for Desc {
             address: Address::Clamp,
             normalized: false,
             read: ReadMode::Element,
+            channels: 1,
         }
     }
 }
@@ -162,6 +166,19 @@ impl Texture {
         desc: Desc,
     ) -> Result<Texture, Refusal> {
         texel_type(elem)?;
+        let channels = usize::from(desc.channels);
+        let shape = if channels > 1 {
+            match shape.split_last() {
+                Some((&c, rest)) if c == channels && !rest.is_empty() => rest,
+                _ => {
+                    return Err(format!(
+                        "a texture of {channels} channels takes an array whose last axis holds them ({channels} elements); this one's shape is {shape:?}"
+                    ))
+                }
+            }
+        } else {
+            shape
+        };
         let extent = match *shape {
             [w] => [w, 1, 1],
             [h, w] => [w, h, 1],
@@ -215,8 +232,21 @@ impl Texture {
         }
     }
 
-    /// Whether `fetch` reading a `ty` can read this texture, or why not.
-    pub fn readable(&self, fetch: Fetch, ty: Scalar) -> Result<(), Refusal> {
+    /// Whether `fetch` reading a `ty` with `width` components can read this texture, or why not.
+    pub fn readable(&self, fetch: Fetch, (ty, width): (Scalar, u8)) -> Result<(), Refusal> {
+        if width != self.desc.channels {
+            let what = |n: u8| match n {
+                1 => "one channel".to_string(),
+                n => format!("{n} channels"),
+            };
+            return Err(format!(
+                "`{}` reads {} but `{}` has {}",
+                fetch.name(),
+                what(width),
+                self.name,
+                what(self.desc.channels)
+            ));
+        }
         let dims = match fetch {
             Fetch::Index => 1,
             Fetch::Coords(d) => d,
@@ -243,20 +273,21 @@ impl Texture {
 
     /// The value `fetch` returns at `coords` (the integer index for [`Fetch::Index`]; `float`
     /// values otherwise). [`Texture::readable`] has accepted the fetch.
-    pub fn fetch(&self, fetch: Fetch, coords: [f64; 3]) -> Value {
+    /// `channel`: which component of a texel of several.
+    pub fn fetch(&self, fetch: Fetch, coords: [f64; 3], channel: u8) -> Value {
         let v = match fetch {
             Fetch::Index => {
                 // No filtering, no coordinate scaling: the texel at the index.
                 let i = coords[0] as i64;
-                self.texel([i, 0, 0])
+                self.texel([i, 0, 0], channel)
             }
-            Fetch::Coords(d) => self.sample(d as usize, coords),
+            Fetch::Coords(d) => self.sample(d as usize, coords, channel),
         };
         Value::F64(v).cast(self.returns())
     }
 
     /// Filtered value at float coordinates in `d` dimensions.
-    fn sample(&self, d: usize, coords: [f64; 3]) -> f64 {
+    fn sample(&self, d: usize, coords: [f64; 3], channel: u8) -> f64 {
         // Unnormalised coordinates, computed in `float` as the hardware does.
         let mut x = [0f32; 3];
         for k in 0..d {
@@ -273,7 +304,7 @@ impl Texture {
                 for k in 0..d {
                     i[k] = x[k].floor() as i64;
                 }
-                self.texel(i)
+                self.texel(i, channel)
             }
             Filter::Linear => {
                 // Base index and 9-bit weight of the upper neighbour, per dimension.
@@ -294,7 +325,7 @@ impl Texture {
                         i[k] = base[k] + i64::from(up);
                         w *= if up { alpha[k] } else { 1.0 - alpha[k] };
                     }
-                    sum += w * self.texel(i);
+                    sum += w * self.texel(i, channel);
                 }
                 f64::from(sum as f32)
             }
@@ -303,7 +334,7 @@ impl Texture {
 
     /// The texel at integer indices after addressing, as the fetch reads it (normalised when
     /// the read mode says so); 0 outside a border-addressed texture.
-    fn texel(&self, i: [i64; 3]) -> f64 {
+    fn texel(&self, i: [i64; 3], channel: u8) -> f64 {
         let mut at = 0usize;
         let mut stride = 1usize;
         for (k, &ik) in i.iter().enumerate().take(self.dims as usize) {
@@ -313,7 +344,7 @@ impl Texture {
             at += j * stride;
             stride *= self.extent[k];
         }
-        let t = self.texels[at];
+        let t = self.texels[at * usize::from(self.desc.channels) + usize::from(channel)];
         if self.desc.read == ReadMode::Element {
             return t;
         }
@@ -374,11 +405,11 @@ impl Desc {
             let names = OPTIONS
                 .iter()
                 .map(|(n, _)| *n)
-                .chain(["type", "width", "height", "depth"]);
+                .chain(["type", "width", "height", "depth", "channels"]);
             let hint = crate::diag::did_you_mean(name, names)
                 .map_or_else(String::new, |d| format!("; {d}"));
             return Err(format!(
-                "`texture(...)` has no option `{name}`: it has filter, address, normalized, read, type, width, height and depth{hint}"
+                "`texture(...)` has no option `{name}`: it has filter, address, normalized, read, type, width, height, depth and channels{hint}"
             ));
         };
         if !values.contains(&value) {
@@ -447,7 +478,7 @@ mod tests {
     fn half_texels_read_as_float_and_doubles_are_refused() {
         let t = Texture::new("t", Scalar::F16, vec![1.5], &[1], Desc::default()).unwrap();
         assert_eq!(t.returns(), Scalar::F32);
-        assert!(t.readable(Fetch::Coords(1), Scalar::F32).is_ok());
+        assert!(t.readable(Fetch::Coords(1), (Scalar::F32, 1)).is_ok());
         assert!(Texture::new("t", Scalar::F64, vec![1.0], &[1], Desc::default()).is_err());
         assert!(Texture::new("t", Scalar::F32, vec![], &[0], Desc::default()).is_err());
     }

@@ -129,6 +129,33 @@ launch k { out = zeros(N); grid = 1; block = N; expect out == [6, 6, 6, 6, 6, 6,
 }
 
 #[test]
+fn file_constants_are_names_of_the_launch_section() {
+    // olcf's `const size_t N = 8ULL*1024ULL*1024ULL;`: a launch section uses a file's constant
+    // as it uses a `#define`d name. N = 33·4 = 132 threads store SCALE·i = i / 2.
+    let src = r#"
+const int N = 33 * 4;
+const float SCALE = 0.5f;
+__global__ void k(float* a, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) a[i] = SCALE * i;
+}
+launch k { a = zeros(N); n = N; grid = (N + 31) / 32; block = 32; expect a == SCALE * arange(N); }
+"#;
+    let r = common::run(src, &[], None, None).expect("runs");
+    assert!(r.expects_passed());
+    assert_eq!(r.launch.grid, [5, 1, 1]);
+    // A parameter of the constant's name is the launch's to set: left unset, it is missing,
+    // not silently the file's 8.
+    let shadowed = r#"
+const int N = 8;
+__global__ void k(float* a, int N) { a[threadIdx.x] = N; }
+launch k { a = zeros(4); grid = 1; block = 4; }
+"#;
+    let f = err(shadowed, &[], None, None);
+    assert_eq!(codes(&f), ["simt::host::missing_argument"]);
+}
+
+#[test]
 fn continued_lines_with_crlf() {
     // A `\` at the end of a CRLF line continues the `#define` and a statement: (1 + 2) * 3 = 9.
     let src = "#define SUM(a, b) \\\r\n    ((a) + \\\r\n     (b))\r\n\

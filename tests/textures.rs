@@ -238,3 +238,61 @@ fn a_fetch_of_the_wrong_shape_or_type_stops_the_launch() {
         assert_eq!(codes(&f), ["simt::run::texture"], "{fetch}");
     }
 }
+
+#[test]
+fn vector_texels_are_read_whole() {
+    // A 4 × 3 texture of float4 (Packt's and Altis' `tex2D<float4>`): texel i holds 4i .. 4i + 3,
+    // so its components sum to 16i + 6; a fetch of four components is one texture request
+    // per warp (3 warps of 4 threads).
+    let src = r#"
+__global__ void k(cudaTextureObject_t t, float4* out, float* sum) {
+    int x = threadIdx.x, y = blockIdx.x;
+    float4 v = tex2D<float4>(t, x + 0.5f, y + 0.5f);
+    out[y * 4 + x] = v;
+    sum[y * 4 + x] = v.x + v.y + v.z + v.w;
+}
+launch k {
+    grid = 3; block = 4;
+    t = texture(arange(48), width = 4, height = 3, channels = 4);
+    out = zeros(48);
+    sum = zeros(12);
+    expect out == arange(48);
+    expect sum == 16 * arange(12) + 6;
+}
+"#;
+    let c = ok(src, &[], [3, 1, 1], [4, 1, 1]).counters;
+    assert_eq!(c.tex_requests, 3);
+    // uchar4 texels read as normalised floats (the image kernels' `cudaReadModeNormalizedFloat`):
+    // texel 1 is (4, 5, 6, 7), so w − x = 3/255; and two channels filtered linearly, each on
+    // its own: at x = 1.0 the weight of texel 1 is 0.5, so (0 + 2)/2 = 1 and (10 + 20)/2 = 15.
+    let src = r#"
+__global__ void k(cudaTextureObject_t t, cudaTextureObject_t u, float* out, float2* mid) {
+    float4 v = tex1Dfetch<float4>(t, 1);
+    out[0] = v.w - v.x;
+    mid[0] = tex1D<float2>(u, 1.0f);
+}
+launch k {
+    t = texture(arange(16), type = uint8, channels = 4, read = normalized);
+    u = texture([0, 10, 2, 20], channels = 2, filter = linear);
+    out = zeros(1);
+    mid = zeros(2);
+    expect out == [7.0 / 255 - 4.0 / 255];
+    expect mid == [1, 15];
+}
+"#;
+    ok(src, &[], [1, 1, 1], [1, 1, 1]);
+    // A fetch of one channel from a texture of four is refused when it runs, naming both.
+    let src = r#"
+__global__ void k(cudaTextureObject_t t, float* out) {
+    out[0] = tex1Dfetch<float>(t, 0);
+}
+launch k { t = texture(arange(8), channels = 4); out = zeros(1); }
+"#;
+    let f = err(src, &[], Some([1, 1, 1]), Some([1, 1, 1]));
+    assert_eq!(codes(&f), ["simt::run::texture"]);
+    let text = common::describe(&f);
+    assert!(
+        text.contains("reads one channel but `t` has 4 channels"),
+        "{text}"
+    );
+}

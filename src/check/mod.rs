@@ -1047,6 +1047,17 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
             constant_scalars,
             textures,
             symbol_sizes: std::mem::take(&mut self.symbol_sizes),
+            file_constants: {
+                let mut c: Vec<(String, Value)> = self
+                    .globals
+                    .consts
+                    .iter()
+                    .filter(|(n, _)| !n.contains(':'))
+                    .map(|(n, v)| (n.to_string(), *v))
+                    .collect();
+                c.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+                c
+            },
             accessors: {
                 let mut a: Vec<(u32, u32)> = std::mem::take(&mut self.accessors)
                     .into_values()

@@ -21,6 +21,36 @@ impl KernelChecker<'_, '_> {
         args: &[ast::Expr],
         span: Span,
     ) -> Result<Expr> {
+        if let [ast::TemplateArg::Type(t)] = targs {
+            let whole = matches!(super::vector::cuda_vector(&t.base_text), Some((_, 2 | 4)));
+            if t.base == ast::BaseType::Vector && whole {
+                return Err(CheckError::Mismatch {
+                    expected: "a scalar".into(),
+                    found: format!("a `{}`", t.base_text),
+                    span,
+                    help: Some(format!(
+                        "`{}<{}>` returns a vector: give it to a `{}` variable, or read `.x`",
+                        fetch.name(),
+                        t.base_text,
+                        t.base_text
+                    )),
+                });
+            }
+        }
+        let mut parts = self.texture_fetch_parts(fetch, targs, args, span)?;
+        Ok(parts.remove(0))
+    }
+
+    /// `tex2D<T>(tex, x, y)` of a scalar or vector `T` (`float4`, `uchar4`: a texture of that
+    /// many channels): one fetch per component, the coordinates computed once (the first
+    /// component's fetch computes them into variables the others read).
+    pub(crate) fn texture_fetch_parts(
+        &mut self,
+        fetch: Fetch,
+        targs: &[ast::TemplateArg],
+        args: &[ast::Expr],
+        span: Span,
+    ) -> Result<Vec<Expr>> {
         let name = fetch.name();
         let [ast::TemplateArg::Type(t)] = targs else {
             return Err(CheckError::Unsupported {
@@ -31,16 +61,22 @@ impl KernelChecker<'_, '_> {
                 )),
             });
         };
-        if t.base == ast::BaseType::Vector {
-            return Err(CheckError::Unsupported {
-                what: format!("`{name}<{}>` (a texture of vector texels)", t.base_text),
-                span: t.span,
-                help: Some(
-                    "simt's textures hold one channel: read a scalar texture per channel".into(),
-                ),
-            });
-        }
-        let ty = scalar_of(t)?;
+        let (ty, width) = if t.base == ast::BaseType::Vector {
+            match super::vector::cuda_vector(&t.base_text) {
+                Some((elem, n @ (2 | 4))) => (elem, n),
+                _ => {
+                    return Err(CheckError::Unsupported {
+                        what: format!("`{name}<{}>`", t.base_text),
+                        span: t.span,
+                        help: Some(
+                            "a texel has 1, 2 or 4 channels (`float`, `float2`, `float4`)".into(),
+                        ),
+                    })
+                }
+            }
+        } else {
+            (scalar_of(t)?, 1)
+        };
         super::intrinsics::arity(
             name,
             args.len(),
@@ -76,15 +112,58 @@ impl KernelChecker<'_, '_> {
             }
             coords.push(self.convert(c, coord_ty));
         }
-        Ok(Expr {
+        let texture = |channel: u32, handle: Expr, coords: Vec<Expr>| Expr {
             kind: ExprKind::Texture {
                 fetch,
                 returns: ty,
                 handle: Box::new(handle),
                 coords,
+                channel: channel as u8,
+                channels: width as u8,
             },
             ty: ty.promoted(),
             span,
-        })
+        };
+        if width == 1 {
+            return Ok(vec![texture(0, handle, coords)]);
+        }
+        // The handle and coordinates into variables, assigned by the first component's fetch.
+        let mut body = Vec::new();
+        let mut vars = Vec::new();
+        for e in std::iter::once(handle).chain(coords) {
+            let var = self.new_local("texel", e.ty, span);
+            vars.push(Expr {
+                kind: ExprKind::Var(var),
+                ty: e.ty,
+                span,
+            });
+            body.push(Stmt {
+                kind: StmtKind::Assign { var, value: e },
+                span,
+            });
+        }
+        let (handle, coords) = vars.split_first().expect("a handle");
+        let first_handle = Expr {
+            kind: ExprKind::Inline {
+                name: name.to_string(),
+                body,
+                result: match handle.kind {
+                    ExprKind::Var(v) => Some(v),
+                    _ => unreachable!("a variable"),
+                },
+            },
+            ty: handle.ty,
+            span,
+        };
+        Ok((0..width)
+            .map(|k| {
+                let h = if k == 0 {
+                    first_handle.clone()
+                } else {
+                    handle.clone()
+                };
+                texture(k, h, coords.to_vec())
+            })
+            .collect())
     }
 }

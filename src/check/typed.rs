@@ -127,6 +127,9 @@ pub struct Kernel {
     /// number of elements, as the launch's values count them (a scalar: 1; `float4 v[2]`: 8):
     /// CUDA gives a symbol its declared size, so a launch may not set it to another.
     pub symbol_sizes: Vec<(u32, u64)>,
+    /// The file's `const`/`constexpr` scalars at file scope (`const int N = 1024;`), by name:
+    /// a launch section may use them as it uses `#define`d names.
+    pub file_constants: Vec<(String, Value)>,
     /// ATen accessor parameters (`at::PackedTensorAccessor64<float, 3, ...> p`), each its
     /// buffer parameter and rank N: the buffer is followed by the N scalar parameters
     /// `p.size(k)`, then the N `p.stride(k)`, which the launch sets from the array's shape.
@@ -643,6 +646,10 @@ pub enum ExprKind {
         handle: Box<Expr>,
         /// One per dimension.
         coords: Vec<Expr>,
+        /// The component of a texel of `channels` (`tex2D<float4>` reads 4, one fetch each).
+        channel: u8,
+        /// The texel's components.
+        channels: u8,
     },
     /// `clock()` / `clock64()`: the warp instructions the block has issued so far, simt's
     /// deterministic stand-in for the SM's cycle counter.

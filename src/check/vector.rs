@@ -236,6 +236,17 @@ impl KernelChecker<'_, '_> {
                     Some(self.pair_gives(name, args))
                 } else if let Some(made) = name.strip_prefix("make_") {
                     vector_type(made)
+                } else if crate::texture::Fetch::of_name(name).is_some() {
+                    // `tex2D<float4>(t, x, y)`: the vector it names.
+                    match e.kind {
+                        ast::ExprKind::Call { ref targs, .. } => match targs.as_slice() {
+                            [ast::TemplateArg::Type(t)] if t.base == BaseType::Vector => {
+                                vector_type(&t.base_text)
+                            }
+                            _ => None,
+                        },
+                        _ => None,
+                    }
                 } else if let Some(shape) = vector_type(name) {
                     Some(shape)
                 } else if super::expr::is_cache_load(name) && args.len() == 1 {
@@ -695,15 +706,30 @@ impl KernelChecker<'_, '_> {
             {
                 self.vec_value(&super::expr::deref(&args[0]), elem, width)
             }
-            // A texture object's fetch (`tex2D<uchar2>(t, x, y)`): its texels are scalars.
+            // A texture object's fetch (`tex2D<float4>(t, x, y)`): one fetch per component.
             ast::ExprKind::Call {
                 callee,
                 targs,
                 args,
             } if !targs.is_empty() && crate::texture::Fetch::of_name(&callee.name).is_some() => {
                 let fetch = crate::texture::Fetch::of_name(&callee.name).expect("matched: a fetch");
-                let scalar = self.texture_fetch(fetch, targs, args, e.span)?;
-                Err(mismatch(format!("a `{}`", scalar.ty.c_name()), e.span))
+                let found = match targs.as_slice() {
+                    [ast::TemplateArg::Type(t)] if t.base == BaseType::Vector => {
+                        cuda_vector(&t.base_text)
+                    }
+                    _ => None,
+                };
+                if found != Some((elem, width)) {
+                    let what = match targs.as_slice() {
+                        [ast::TemplateArg::Type(t)] => format!("a `{}`", t.base_text),
+                        _ => format!("`{}`", callee.name),
+                    };
+                    return Err(mismatch(what, e.span));
+                }
+                let parts = self.texture_fetch_parts(fetch, targs, args, e.span)?;
+                Ok(VecValue::Parts(
+                    parts.into_iter().map(|p| self.convert(p, elem)).collect(),
+                ))
             }
             // A texture of vectors read at an index: its element.
             ast::ExprKind::Call { callee, args, .. }

@@ -715,9 +715,10 @@ impl<'a> BlockRunner<'a> {
                     d,
                     handle,
                     coords,
+                    channel,
                 } => {
                     self.issue(pc);
-                    self.texture(pc, (fetch, ty), d, handle, coords)?;
+                    self.texture(pc, (fetch, ty, channel), d, handle, coords)?;
                 }
                 Inst::Clock { d } => {
                     self.issue(pc);

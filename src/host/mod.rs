@@ -404,6 +404,22 @@ pub fn prepare(
     prepare_in(kernel, launch, ov, Env::new(ov, dir.to_path_buf()))
 }
 
+/// Makes the file's `const` scalars (`const int N = 33 * 1024;`) names of the launch section,
+/// as `#define`d names are, unless the section already has the name or a parameter takes it (a
+/// parameter `N` is the launch's to set, never the file constant's).
+pub fn file_constants(env: &mut Env, kernel: &Kernel) {
+    for (name, v) in &kernel.file_constants {
+        if kernel.params.iter().any(|p| &p.name == name) || env.vars.contains_key(name) {
+            continue;
+        }
+        let value = HostValue::Num {
+            v: v.as_f64(),
+            float: v.ty().is_float(),
+        };
+        env.vars.insert(name.clone(), value);
+    }
+}
+
 /// [`prepare`] in an environment that already holds names (a `sequence`'s, [`sequence`]).
 pub fn prepare_in(
     kernel: &Kernel,
@@ -411,6 +427,7 @@ pub fn prepare_in(
     ov: &Overrides,
     mut env: Env,
 ) -> Result<Setup, Failure> {
+    file_constants(&mut env, kernel);
     if let Some(b) = ov.block {
         env.vars
             .insert(setting_key(kernel, "block"), HostValue::Dim(b));

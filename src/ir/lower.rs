@@ -956,6 +956,8 @@ impl<'k> Lowerer<'k> {
                 returns,
                 handle,
                 coords,
+                channel,
+                channels,
             } => {
                 let handle = self.expr(handle);
                 let coords: Vec<Reg> = coords.iter().map(|c| self.expr(c)).collect();
@@ -967,6 +969,7 @@ impl<'k> Lowerer<'k> {
                         d,
                         handle,
                         coords: widen(&coords),
+                        channel: (*channel, *channels),
                     },
                     span,
                 );

@@ -481,6 +481,8 @@ pub enum Inst {
         d: Reg,
         handle: Reg,
         coords: [Reg; 3],
+        /// The component this fetch reads, of the texel's components.
+        channel: (u8, u8),
     },
     /// `__syncthreads()`: every live thread of the block must be active.
     Barrier,

@@ -7,17 +7,20 @@ use crate::texture::Fetch;
 use crate::value::{Scalar, Value};
 
 impl BlockRunner<'_> {
-    /// `d = fetch<ty>(handle, coords)` on the active lanes: one texture request per warp with an
-    /// active lane.
+    /// `d = fetch<ty>(handle, coords)` on the active lanes, component `channel.0` of a texel of
+    /// `channel.1`: one texture request per warp with an active lane, counted with the first
+    /// component (a `float4` texel is one request).
     pub(super) fn texture(
         &mut self,
         pc: usize,
-        (fetch, ty): (Fetch, Scalar),
+        (fetch, ty, channel): (Fetch, Scalar, (u8, u8)),
         d: Reg,
         handle: Reg,
         coords: [Reg; 3],
     ) -> Result<(), RunError> {
-        self.counters[pc].tex_requests += self.warps_active;
+        if channel.0 == 0 {
+            self.counters[pc].tex_requests += self.warps_active;
+        }
         for lane in 0..self.mask.len() {
             if !self.mask[lane] {
                 continue;
@@ -39,7 +42,7 @@ impl BlockRunner<'_> {
                     fetch.name()
                 )));
             };
-            tex.readable(fetch, ty).map_err(fail)?;
+            tex.readable(fetch, (ty, channel.1)).map_err(fail)?;
             let mut at = [0f64; 3];
             for (k, c) in coords.iter().enumerate().take(fetch.dims() as usize) {
                 at[k] = match fetch {
@@ -47,7 +50,7 @@ impl BlockRunner<'_> {
                     Fetch::Coords(_) => f64::from(self.regs.f[c.0 as usize][lane]),
                 };
             }
-            let v = tex.fetch(fetch, at);
+            let v = tex.fetch(fetch, at, channel.0);
             match (bank_of(ty), v.cast(ty)) {
                 (Bank::F, Value::F32(x)) => self.regs.f[d.0 as usize][lane] = x,
                 (Bank::W, Value::I32(x)) => self.regs.w[d.0 as usize][lane] = x as u32,

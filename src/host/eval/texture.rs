@@ -106,6 +106,22 @@ impl Env {
                 extent[k] = Some(super::as_size(&v, value.span)?);
                 continue;
             }
+            if name == "channels" {
+                let v = self.value(value)?;
+                desc.channels = match super::as_size(&v, value.span)? {
+                    n @ (1 | 2 | 4) => n as u8,
+                    n => {
+                        return Err(refused(
+                            format!(
+                            "a texel has 1, 2 or 4 channels (`float`, `float2`, `float4`), not {n}"
+                        ),
+                            value.span,
+                            "not 1, 2 or 4",
+                        ))
+                    }
+                };
+                continue;
+            }
             let text = match &value.kind {
                 ExprKind::Name(v) => v.clone(),
                 ExprKind::Bool(b) => b.to_string(),
@@ -156,13 +172,28 @@ impl Env {
             (None, t) => t.unwrap_or(Scalar::F32),
         };
         let shape = match extent {
+            // A flat array of several channels: one texel per `channels` elements.
+            [None, None, None]
+                if desc.channels > 1
+                    && shape.len() == 1
+                    && shape[0] % usize::from(desc.channels) == 0 =>
+            {
+                vec![
+                    shape[0] / usize::from(desc.channels),
+                    usize::from(desc.channels),
+                ]
+            }
             [None, None, None] => shape,
             [Some(w), h, d] => {
-                let dims: Vec<usize> = match (h, d) {
+                let mut dims: Vec<usize> = match (h, d) {
                     (_, Some(d)) => vec![d, h.unwrap_or(1), w],
                     (Some(h), None) => vec![h, w],
                     (None, None) => vec![w],
                 };
+                // The channels are the last axis.
+                if desc.channels > 1 {
+                    dims.push(usize::from(desc.channels));
+                }
                 let texels: usize = dims.iter().product();
                 if texels != data.len() {
                     return Err(refused(
