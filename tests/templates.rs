@@ -1596,3 +1596,22 @@ launch k<Traits<int, 3>> { out = zeros(4); w = zeros(1); block = 4; grid = 1; ex
 "#;
     ok(src, &[], ONE, [4, 1, 1]);
 }
+
+#[test]
+fn a_conditional_is_a_template_argument_of_a_call() {
+    // `twice<big ? 4 : 2>()`: a constant conditional expression among a call's template
+    // arguments, as in a type's; 2 · 4 = 8. A comparison with `?` and no call stays an
+    // expression: 3 < 5 ? 3 : 5 is 3.
+    let src = r#"
+template <int N>
+__device__ int twice() { return 2 * N; }
+__global__ void k(int* o) {
+    const bool big = true;
+    o[0] = twice<big ? 4 : 2>();
+    int x = 3, y = 5;
+    o[1] = x < y ? x : y;
+}
+launch k { o = zeros(2); grid = 1; block = 1; expect o == [8, 3]; }
+"#;
+    ok(src, &[], [1, 1, 1], [1, 1, 1]);
+}
