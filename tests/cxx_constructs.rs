@@ -588,3 +588,43 @@ launch k { out = zeros(1); expect out == [7]; }
 "#;
     ok(src, &[], ONE, ONE);
 }
+
+#[test]
+fn a_constructor_of_host_code_is_skipped_and_refused_in_device_code() {
+    // CUDA by Example's `Lock`: its constructor allocates with cudaMalloc through a `void**`
+    // cast, host code; the kernel takes the lock as a parameter and only calls its device
+    // members. The launch sets `mutex` (a struct parameter's pointer member) to an array.
+    let src = r#"
+struct Lock {
+    int *mutex;
+    Lock( void ) {
+        int state = 0;
+        cudaMalloc( (void**)&mutex, sizeof(int) );
+        cudaMemcpy( mutex, &state, sizeof(int), cudaMemcpyHostToDevice );
+    }
+    __device__ void lock( void ) { while( atomicCAS( mutex, 0, 1 ) != 0 ); }
+    __device__ void unlock( void ) { atomicExch( mutex, 0 ); }
+};
+__global__ void k(Lock lock, int* c) {
+    if (threadIdx.x == 0) {
+        lock.lock();
+        c[0] += 1;
+        lock.unlock();
+    }
+}
+launch k { lock.mutex = zeros(1); c = zeros(1); grid = 4; block = 32; expect c == [4]; }
+"#;
+    ok(src, &[], [4, 1, 1], [32, 1, 1]);
+    // Device code that constructs one calls host code: refused, naming the constructor.
+    let device = src.replace(
+        "__global__ void k(Lock lock, int* c) {",
+        "__global__ void k(int* c) {\n    Lock lock;",
+    );
+    let f = err(&device, &[], Some(ONE), Some(ONE));
+    assert_eq!(codes(&f)[0], "simt::check::unsupported");
+    let message = common::describe(&f);
+    assert!(
+        message.contains("the host constructor `Lock(...)`"),
+        "{message}"
+    );
+}

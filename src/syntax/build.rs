@@ -829,6 +829,7 @@ impl<'m> Builder<'m> {
                     }
                 }
                 Rule::ctor_def => ctors.push(self.ctor_def(p)?),
+                Rule::host_ctor => ctors.push(self.host_ctor(p)),
                 Rule::field_decl => fields.extend(self.field_decl(p)?),
                 Rule::conversion_op => {
                     let fn_span = self.span(&p);
@@ -1125,6 +1126,51 @@ impl<'m> Builder<'m> {
             is_const: false,
             span,
         })
+    }
+
+    /// `host_ctor`: a constructor whose body is host code. Device code that constructs the
+    /// class with it is told so (CUDA: "calling a __host__ function from a __global__ function
+    /// is not allowed"); a kernel that takes the object as a parameter never runs it.
+    fn host_ctor(&self, pair: Pair<'_, Rule>) -> Function {
+        let span = self.span(&pair);
+        let mut name = None;
+        let mut params = Vec::new();
+        for p in pair.into_inner() {
+            match p.as_rule() {
+                Rule::ident if name.is_none() => name = Some(self.ident(p)),
+                Rule::params => params = self.params(p),
+                _ => {}
+            }
+        }
+        let name = name.expect("grammar: a constructor has a name");
+        let refusal = Stmt {
+            kind: StmtKind::Unsupported {
+                what: format!(
+                    "calling the host constructor `{}(...)` from device code",
+                    name.name
+                ),
+                help: "a constructor without `__device__` is host code, which CUDA does not let device code call: mark it `__host__ __device__`, or make the object on the host and pass it to the kernel as a parameter".into(),
+                invalid: false,
+            },
+            span,
+        };
+        Function {
+            template: Vec::new(),
+            ret: TypeName {
+                base: BaseType::Void,
+                base_text: "void".into(),
+                pointer: false,
+                reference: false,
+                is_const: false,
+                span: name.span,
+            },
+            ret_decltype: None,
+            name,
+            params,
+            body: vec![refusal],
+            is_const: false,
+            span,
+        }
     }
 
     /// `field_decl = { var_decl ~ ";" }`: one member per declared name.

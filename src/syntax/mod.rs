@@ -404,7 +404,7 @@ fn friendly(rule: Rule) -> Option<&'static str> {
         Rule::fn_name | Rule::operator_name | Rule::overload_op | Rule::spaced_op => {
             "a function name"
         }
-        Rule::ctor_def | Rule::member_init | Rule::explicit_kw | Rule::default_kw => {
+        Rule::ctor_def | Rule::host_ctor | Rule::member_init | Rule::explicit_kw | Rule::default_kw => {
             "a constructor"
         }
         Rule::special_member | Rule::special_param | Rule::rvalue_ref | Rule::delete_kw => {
