@@ -628,3 +628,34 @@ launch k { lock.mutex = zeros(1); c = zeros(1); grid = 4; block = 32; expect c =
         "{message}"
     );
 }
+
+#[test]
+fn a_member_function_of_host_code_is_skipped_and_refused_in_device_code() {
+    // A host member that allocates (`cudaMalloc((void**)&p, ...)`) beside the device member the
+    // kernel calls: the file runs; p = [0, 1, 2, 3] doubled.
+    let src = r#"
+struct Buf {
+    float* p;
+    int n;
+    void alloc(int count) {
+        n = count;
+        cudaMalloc((void**)&p, count * sizeof(float));
+    }
+    __device__ float get(int i) const { return p[i]; }
+};
+__global__ void k(Buf b, float* out) {
+    out[threadIdx.x] = b.get(threadIdx.x) * 2.0f;
+}
+launch k { b.p = arange(4); b.n = 4; out = zeros(4); expect out == [0, 2, 4, 6]; }
+"#;
+    ok(src, &[], ONE, [4, 1, 1]);
+    // The kernel calling the host member: refused, naming it.
+    let device = src.replace("b.get(threadIdx.x) * 2.0f;", "1.0f;\n    b.alloc(4);");
+    let f = err(&device, &[], Some(ONE), Some([4, 1, 1]));
+    assert_eq!(codes(&f), ["simt::check::unsupported"]);
+    let message = common::describe(&f);
+    assert!(
+        message.contains("the host member function `alloc`"),
+        "{message}"
+    );
+}

@@ -806,6 +806,7 @@ impl<'m> Builder<'m> {
                     ));
                 }
                 Rule::member_fn => methods.push(self.device_fn(p)?.0),
+                Rule::host_method => methods.push(self.host_method(p)),
                 Rule::friend_fn => friends.push(self.friend_fn(p)?),
                 Rule::friend_host => self.host_friend(p),
                 Rule::friend_decl => {}
@@ -1128,6 +1129,44 @@ impl<'m> Builder<'m> {
         })
     }
 
+    /// `host_method`: a member function whose body is host code; device code that calls it is
+    /// told so, as for [`Self::host_ctor`].
+    fn host_method(&self, pair: Pair<'_, Rule>) -> Function {
+        let span = self.span(&pair);
+        let (mut ret, mut name, mut params, mut reference) = (None, None, Vec::new(), false);
+        for p in pair.into_inner() {
+            match p.as_rule() {
+                Rule::ty => ret = Some(self.ty(p)),
+                Rule::reference => reference = true,
+                Rule::ident | Rule::operator_name if name.is_none() => {
+                    let text: String = p.as_str().split_whitespace().collect();
+                    name = Some(Ident {
+                        name: text,
+                        span: self.span(&p),
+                    });
+                }
+                Rule::params => params = self.params(p),
+                _ => {}
+            }
+        }
+        let name = name.expect("grammar: a member function has a name");
+        let mut ret = ret.expect("grammar: a member function has a type");
+        ret.reference |= reference;
+        Function {
+            template: Vec::new(),
+            ret,
+            ret_decltype: None,
+            body: vec![host_code(
+                &format!("the host member function `{}`", name.name),
+                span,
+            )],
+            name,
+            params,
+            is_const: false,
+            span,
+        }
+    }
+
     /// `host_ctor`: a constructor whose body is host code. Device code that constructs the
     /// class with it is told so (CUDA: "calling a __host__ function from a __global__ function
     /// is not allowed"); a kernel that takes the object as a parameter never runs it.
@@ -1143,17 +1182,7 @@ impl<'m> Builder<'m> {
             }
         }
         let name = name.expect("grammar: a constructor has a name");
-        let refusal = Stmt {
-            kind: StmtKind::Unsupported {
-                what: format!(
-                    "calling the host constructor `{}(...)` from device code",
-                    name.name
-                ),
-                help: "a constructor without `__device__` is host code, which CUDA does not let device code call: mark it `__host__ __device__`, or make the object on the host and pass it to the kernel as a parameter".into(),
-                invalid: false,
-            },
-            span,
-        };
+        let refusal = host_code(&format!("the host constructor `{}(...)`", name.name), span);
         Function {
             template: Vec::new(),
             ret: TypeName {
@@ -3786,6 +3815,19 @@ fn c_cast(mut ty: TypeName, expr: Expr, span: Span) -> ExprKind {
             },
             span,
         }),
+    }
+}
+
+/// The body of a member function or constructor of host code: a refusal for device code that
+/// runs it (nvcc: "calling a __host__ function from a __global__ function is not allowed").
+fn host_code(what: &str, span: Span) -> Stmt {
+    Stmt {
+        kind: StmtKind::Unsupported {
+            what: format!("calling {what} from device code"),
+            help: "a function without `__device__` is host code, which CUDA does not let device code call: mark it `__host__ __device__`, or do the work on the host and pass the result to the kernel".into(),
+            invalid: false,
+        },
+        span,
     }
 }
 

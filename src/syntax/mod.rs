@@ -394,7 +394,7 @@ fn friendly(rule: Rule) -> Option<&'static str> {
         Rule::struct_def | Rule::kw_struct | Rule::local_struct => "`struct`",
         Rule::access_label => "`public:`",
         Rule::conversion_op | Rule::kw_operator => "`operator`",
-        Rule::member_fn | Rule::field_decl | Rule::struct_member | Rule::member_decl => "a member",
+        Rule::member_fn | Rule::host_method | Rule::host_fn_word | Rule::field_decl | Rule::struct_member | Rule::member_decl => "a member",
         Rule::member_def | Rule::member_owner => "a member defined outside its class",
         Rule::fn_decl_stmt => "a declaration",
         Rule::shared_ty_first => "`__shared__`",
