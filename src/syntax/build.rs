@@ -1110,23 +1110,7 @@ impl<'m> Builder<'m> {
             }
         }
         let name = name.expect("grammar: a constructor has a name");
-        Ok(Function {
-            template: Vec::new(),
-            ret: TypeName {
-                base: BaseType::Void,
-                base_text: "void".into(),
-                pointer: false,
-                reference: false,
-                is_const: false,
-                span: name.span,
-            },
-            ret_decltype: None,
-            name,
-            params,
-            body,
-            is_const: false,
-            span,
-        })
+        Ok(constructor(name, params, body, span))
     }
 
     /// `host_method`: a member function whose body is host code; device code that calls it is
@@ -1183,23 +1167,7 @@ impl<'m> Builder<'m> {
         }
         let name = name.expect("grammar: a constructor has a name");
         let refusal = host_code(&format!("the host constructor `{}(...)`", name.name), span);
-        Function {
-            template: Vec::new(),
-            ret: TypeName {
-                base: BaseType::Void,
-                base_text: "void".into(),
-                pointer: false,
-                reference: false,
-                is_const: false,
-                span: name.span,
-            },
-            ret_decltype: None,
-            name,
-            params,
-            body: vec![refusal],
-            is_const: false,
-            span,
-        }
+        constructor(name, params, vec![refusal], span)
     }
 
     /// `field_decl = { var_decl ~ ";" }`: one member per declared name.
@@ -3815,6 +3783,27 @@ fn c_cast(mut ty: TypeName, expr: Expr, span: Span) -> ExprKind {
             },
             span,
         }),
+    }
+}
+
+/// A constructor: a function of no return value named after its class.
+fn constructor(name: Ident, params: Vec<Param>, body: Vec<Stmt>, span: Span) -> Function {
+    Function {
+        template: Vec::new(),
+        ret: TypeName {
+            base: BaseType::Void,
+            base_text: "void".into(),
+            pointer: false,
+            reference: false,
+            is_const: false,
+            span: name.span,
+        },
+        ret_decltype: None,
+        name,
+        params,
+        body,
+        is_const: false,
+        span,
     }
 }
 
