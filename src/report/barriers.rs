@@ -32,8 +32,40 @@ pub fn barriers(insts: &[InstStat], protects: &[bool]) -> Vec<BarrierView> {
 }
 
 /// Where a `__syncthreads()` would separate a race's two accesses: the line after which to put it
-/// (`None` when no barrier helps) and a sentence saying so.
-pub fn race_fix(race: &Race, line: usize, other_line: usize) -> (Option<usize>, String) {
+/// (`None` when no barrier helps) and a sentence saying so. `atomic` says which of the two
+/// accesses (this one, the earlier one) are atomics: an atomic racing a plain access is also
+/// mended by making the plain one atomic, which a retry loop (`atomicCAS` seeded by a plain load)
+/// needs, since no barrier may go inside its divergent loop.
+pub fn race_fix(
+    race: &Race,
+    line: usize,
+    other_line: usize,
+    atomic: (bool, bool),
+) -> (Option<usize>, String) {
+    let (at, fix) = barrier_fix(race, line, other_line);
+    let plain = match atomic {
+        (true, false) => other_line,
+        (false, true) => line,
+        _ => return (at, fix),
+    };
+    let write = matches!(
+        (race.kind, atomic.0),
+        (RaceKind::WriteAfterWrite, _)
+            | (RaceKind::ReadAfterWrite, true)
+            | (RaceKind::WriteAfterRead, false)
+    );
+    let how = if write {
+        "write it with atomicExch"
+    } else {
+        "read it with atomicAdd(&x, 0)"
+    };
+    (
+        at,
+        format!("{fix}; or make line {plain}'s plain access atomic too ({how})"),
+    )
+}
+
+fn barrier_fix(race: &Race, line: usize, other_line: usize) -> (Option<usize>, String) {
     if race.kind == RaceKind::CrossBlock {
         return (
             None,
@@ -108,23 +140,53 @@ mod tests {
     fn the_fix_depends_on_program_order() {
         // Store at instruction 3 (line 10), racing load at instruction 7 (line 12).
         let r = race(RaceKind::ReadAfterWrite, 7, 3);
-        assert_eq!(race_fix(&r, 12, 10).0, Some(10));
+        assert_eq!(race_fix(&r, 12, 10, (false, false)).0, Some(10));
         // Load and store of `s[i] += s[i + 1]`, one line.
         let r = race(RaceKind::WriteAfterRead, 7, 5);
-        assert_eq!(race_fix(&r, 12, 12).0, Some(12));
-        assert!(race_fix(&r, 12, 12).1.contains("local variable"));
+        assert_eq!(race_fix(&r, 12, 12, (false, false)).0, Some(12));
+        assert!(race_fix(&r, 12, 12, (false, false))
+            .1
+            .contains("local variable"));
         // The read (instruction 9, line 14) happened in the previous iteration before the write at 4.
         let r = race(RaceKind::WriteAfterRead, 4, 9);
-        let (at, why) = race_fix(&r, 11, 14);
+        let (at, why) = race_fix(&r, 11, 14, (false, false));
         assert_eq!(at, Some(14));
         assert!(why.contains("previous loop iteration"), "{why}");
         assert_eq!(
-            race_fix(&race(RaceKind::GlobalDuplicate, 2, 2), 5, 5).0,
+            race_fix(&race(RaceKind::GlobalDuplicate, 2, 2), 5, 5, (false, false)).0,
             None
         );
         // Two warps' writes by one instruction (`s[tid % 32] = x`): no single barrier line.
-        let (at, why) = race_fix(&race(RaceKind::WriteAfterWrite, 6, 6), 25, 25);
+        let (at, why) = race_fix(
+            &race(RaceKind::WriteAfterWrite, 6, 6),
+            25,
+            25,
+            (false, false),
+        );
         assert_eq!(at, None);
         assert!(why.contains("its own element"), "{why}");
+    }
+
+    #[test]
+    fn an_atomic_racing_a_plain_access_may_make_it_atomic() {
+        // myAtomicAdd: `guess = *address` (instruction 2, line 16) read by warp 1, then warp 0's
+        // atomicCAS (instruction 9, line 23) in the retry loop: the read is made atomic.
+        let r = race(RaceKind::WriteAfterRead, 9, 2);
+        let (at, why) = race_fix(&r, 23, 16, (true, false));
+        assert_eq!(at, Some(16));
+        assert!(
+            why.contains("line 16's plain access atomic too (read it"),
+            "{why}"
+        );
+        // A plain store (line 8) read by another warp's atomic (line 5): the store is the plain one.
+        let r = race(RaceKind::WriteAfterRead, 8, 5);
+        let (_, why) = race_fix(&r, 8, 5, (false, true));
+        assert!(
+            why.contains("line 8's plain access atomic too (write it"),
+            "{why}"
+        );
+        // Two plain accesses: no such advice.
+        let (_, why) = race_fix(&r, 8, 5, (false, false));
+        assert!(!why.contains("atomic too"), "{why}");
     }
 }

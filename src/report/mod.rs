@@ -303,8 +303,12 @@ impl Report {
             .iter()
             .map(|g| {
                 let r = &g.first;
-                let (barrier_after_line, fix) =
-                    barriers::race_fix(r, line(r.inst), line(r.other_inst));
+                let (barrier_after_line, fix) = barriers::race_fix(
+                    r,
+                    line(r.inst),
+                    line(r.other_inst),
+                    (access(r.inst) == "atomic", access(r.other_inst) == "atomic"),
+                );
                 RaceView {
                     race: g.clone(),
                     access: access(r.inst),
