@@ -59,7 +59,8 @@ pub(crate) struct Found {
     pub(crate) seq: u32,
     pub(crate) inst: u32,
     pub(crate) warp: u32,
-    pub(crate) array: String,
+    /// The array, as [`EpochLog::name`] knows it.
+    pub(crate) array: u32,
     pub(crate) index: i64,
     pub(crate) hazard: Hazard,
 }
@@ -191,6 +192,11 @@ impl EpochLog {
         (found, crossed)
     }
 
+    /// The name of the array a [`Found`] is in.
+    pub(crate) fn name(&self, array: u32) -> &str {
+        &self.arrays[array as usize].name
+    }
+
     /// Forgets everything: a new block begins. (The arrays' names stay: they are the launch's.)
     pub(crate) fn clear(&mut self) {
         self.touches.clear();
@@ -229,13 +235,12 @@ impl EpochLog {
             if screen(&mine, &self.listed, same_time) == Screen::Clear {
                 continue;
             }
-            let name = &self.arrays[a].name;
             replay(&mine, &self.listed, false, |t, index, hazard, _| {
                 found.push(Found {
                     seq: t.seq,
                     inst: t.inst,
                     warp: t.warp,
-                    array: name.clone(),
+                    array: a as u32,
                     index,
                     hazard,
                 });

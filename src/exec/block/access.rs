@@ -507,7 +507,7 @@ impl BlockRunner<'_> {
                     .take_while(|f| f.seq == found[at].seq)
                     .count();
             let f = &found[at];
-            let (inst, array) = (f.inst as usize, f.array.clone());
+            let (inst, array) = (f.inst as usize, self.epoch_log.name(f.array).to_string());
             self.race_hits.extend(
                 found[at..end]
                     .iter()
