@@ -66,6 +66,7 @@ mod schema;
 mod semantics;
 mod sequences;
 mod small_types;
+mod split_barriers;
 mod structs;
 mod suite;
 mod templates;

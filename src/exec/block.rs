@@ -19,6 +19,7 @@ mod asyncs;
 mod choice;
 mod local;
 mod print;
+mod split;
 mod texture;
 mod wmma;
 
@@ -148,6 +149,8 @@ struct Frame {
     saved: Vec<bool>,
     cont: Vec<bool>,
     kind: FrameKind,
+    /// The `If` that pushed it (`usize::MAX` for any other frame).
+    at: usize,
 }
 
 /// One shared array of the running block.
@@ -250,6 +253,13 @@ pub(crate) struct BlockRunner<'a> {
     pub(crate) barrier_protects: Vec<bool>,
     /// The barrier that began the current epoch of this block.
     last_barrier: Option<usize>,
+    /// The barrier on the other side of a split `if` that `last_barrier` passed with.
+    partner_barrier: Option<usize>,
+    /// Per instruction: whether this barrier passed together with one on the other side of an
+    /// `if` that split the block by warps.
+    pub(crate) barrier_split: Vec<bool>,
+    /// The `if` whose two sides run in turns, meeting at barriers.
+    split: Option<split::Split>,
     /// Warp instructions this block has issued (what `clock()` reads).
     issued: u64,
     /// Instructions this block has executed, each once however many warps ran it.
@@ -364,6 +374,9 @@ impl<'a> BlockRunner<'a> {
             probe_seen: vec![(u64::MAX, 0); ir.insts.len()],
             barrier_protects: vec![false; ir.insts.len()],
             last_barrier: None,
+            partner_barrier: None,
+            barrier_split: vec![false; ir.insts.len()],
+            split: None,
             budget,
             issued: 0,
             dispatched: 0,
@@ -430,6 +443,8 @@ impl<'a> BlockRunner<'a> {
         self.block_epoch = self.epoch;
         self.local_epoch = 0;
         self.last_barrier = None;
+        self.partner_barrier = None;
+        self.split = None;
         self.epoch_log.clear();
         self.issued = 0;
         self.dispatched = 0;
@@ -534,22 +549,20 @@ impl<'a> BlockRunner<'a> {
                 Inst::If { c, else_at } => {
                     self.branch(pc, c);
                     self.push(FrameKind::Branch);
+                    self.frames[self.depth - 1].at = pc;
                     self.and_mask(c, false);
                     if self.lanes_active == 0 {
                         next = else_at as usize;
                     }
                 }
-                Inst::Else { c, end_at } => {
-                    let f = &self.frames[self.depth - 1];
-                    let cond = &self.regs.b[c.0 as usize];
-                    for ((m, &s), &x) in self.mask.iter_mut().zip(&f.saved).zip(cond) {
-                        *m = s && !x;
-                    }
-                    self.update_mask();
-                    if self.lanes_active == 0 {
-                        next = end_at as usize;
+                Inst::Else { .. } | Inst::EndIf if self.split.is_some() => {
+                    match self.side_end(pc)? {
+                        Some(to) => next = to,
+                        None if matches!(inst, Inst::EndIf) => self.pop(),
+                        None => self.else_mask(inst, &mut next),
                     }
                 }
+                Inst::Else { .. } => self.else_mask(inst, &mut next),
                 Inst::EndIf | Inst::LoopEnd | Inst::MaskPop | Inst::FnEnd => self.pop(),
                 Inst::LoopBegin => self.push(FrameKind::Loop),
                 Inst::FnBegin => self.push(FrameKind::Func),
@@ -598,7 +611,11 @@ impl<'a> BlockRunner<'a> {
                     self.leave(inst);
                     next = skip_to as usize;
                 }
-                Inst::Barrier => self.barrier(pc, "__syncthreads")?,
+                Inst::Barrier => {
+                    if let Some(to) = self.sync(pc)? {
+                        next = to;
+                    }
+                }
                 Inst::GridSync => {
                     if self.lanes_active > 0 && !self.cfg.cooperative {
                         return Err(RunError::NotCooperative {
@@ -1004,6 +1021,7 @@ impl<'a> BlockRunner<'a> {
         f.saved.clear();
         f.saved.extend_from_slice(&self.mask);
         f.kind = kind;
+        f.at = usize::MAX;
         if kind == FrameKind::Loop {
             f.cont.clear();
             f.cont.resize(self.mask.len(), false);
@@ -1087,12 +1105,34 @@ impl<'a> BlockRunner<'a> {
                 barrier: name,
             });
         }
+        self.pass(pc);
+        Ok(true)
+    }
+
+    /// The block's warps active here issue the barrier at `pc`, and a new epoch begins.
+    fn pass(&mut self, pc: usize) {
         self.issue(pc);
         self.end_global_epoch();
         self.epoch += 1;
         self.local_epoch += 1;
         self.last_barrier = Some(pc);
-        Ok(true)
+        self.partner_barrier = None;
+    }
+
+    /// `Else`: the lanes that did not take the `if` run; none → skip to its end.
+    fn else_mask(&mut self, inst: Inst, next: &mut usize) {
+        let Inst::Else { c, end_at } = inst else {
+            return;
+        };
+        let f = &self.frames[self.depth - 1];
+        let cond = &self.regs.b[c.0 as usize];
+        for ((m, &s), &x) in self.mask.iter_mut().zip(&f.saved).zip(cond) {
+            *m = s && !x;
+        }
+        self.update_mask();
+        if self.lanes_active == 0 {
+            *next = end_at as usize;
+        }
     }
 
     /// Shuffles, votes, `__activemask()` and `__syncwarp()`.

@@ -284,6 +284,9 @@ pub struct Outcome {
     pub first_access: Vec<Option<WarpAccess>>,
     /// Per instruction: whether a barrier separated conflicting accesses of two warps in some block.
     pub barrier_protects: Vec<bool>,
+    /// Per instruction: whether, in some block, a barrier passed together with one on the
+    /// other side of an `if` that split the block by warps.
+    pub barrier_split: Vec<bool>,
     /// What the kernel's `printf`s printed: blocks in order, each in execution order, active lanes
     /// in lane order; at most the device buffer's size.
     pub printf: String,
@@ -703,6 +706,7 @@ fn launch_from(
     let mut per_inst = vec![InstCounters::default(); ir.insts.len()];
     let mut first_access: Vec<Option<WarpAccess>> = vec![None; ir.insts.len()];
     let mut barrier_protects = vec![false; ir.insts.len()];
+    let mut barrier_split = vec![false; ir.insts.len()];
     let mut races = Vec::new();
     let mut uninit = Vec::new();
     let mut failure: Option<(u64, RunError)> = None;
@@ -731,6 +735,9 @@ fn launch_from(
             }
         }
         for (all, p) in barrier_protects.iter_mut().zip(&part.barrier_protects) {
+            *all |= *p;
+        }
+        for (all, p) in barrier_split.iter_mut().zip(&part.barrier_split) {
             *all |= *p;
         }
         // Parts come in block order: a group first found in a later part comes later.
@@ -785,6 +792,7 @@ fn launch_from(
         block_totals,
         first_access,
         barrier_protects,
+        barrier_split,
         printf,
         printf_truncated,
         cache: l2.map(|mut l2| l2.finish(l1_hits, l1_misses)),
@@ -814,6 +822,7 @@ struct Part {
     counters: Vec<InstCounters>,
     first_access: Vec<Option<WarpAccess>>,
     barrier_protects: Vec<bool>,
+    barrier_split: Vec<bool>,
     races: Vec<Group<Race>>,
     uninit: Vec<Group<Uninit>>,
     block_totals: Vec<Counters>,
@@ -958,6 +967,7 @@ impl Work<'_> {
             block_totals,
             first_access: std::mem::take(&mut runner.first_access),
             barrier_protects: std::mem::take(&mut runner.barrier_protects),
+            barrier_split: std::mem::take(&mut runner.barrier_split),
             races: std::mem::take(&mut runner.races),
             uninit: std::mem::take(&mut runner.uninit),
             printf: std::mem::take(&mut runner.printf),

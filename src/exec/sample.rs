@@ -380,6 +380,9 @@ pub fn combine(
                 for (a, b) in m.barrier_protects.iter_mut().zip(&outcome.barrier_protects) {
                     *a |= *b;
                 }
+                for (a, b) in m.barrier_split.iter_mut().zip(&outcome.barrier_split) {
+                    *a |= *b;
+                }
                 for (a, b) in m.first_access.iter_mut().zip(outcome.first_access) {
                     if a.is_none() {
                         *a = b;

@@ -16,17 +16,22 @@ pub struct BarrierView {
     /// accessed (at least one of the two writing) in the epoch just before it. `false`: possibly
     /// redundant.
     pub protects: bool,
+    /// Whether, in some block, warps passed it together with warps waiting at a barrier on the
+    /// other side of an `if`/`else` that split the block by warps.
+    pub split: bool,
 }
 
-/// The barriers that ran, in program order.
-pub fn barriers(insts: &[InstStat], protects: &[bool]) -> Vec<BarrierView> {
+/// The barriers that ran, in program order; `protects` and `split` per instruction.
+pub fn barriers(insts: &[InstStat], (protects, split): (&[bool], &[bool])) -> Vec<BarrierView> {
+    let at = |v: &[bool], i: usize| v.get(i).copied().unwrap_or(false);
     insts
         .iter()
         .filter(|i| i.op == Op::Barrier)
         .map(|i| BarrierView {
             line: i.line,
             executions: i.counters.barriers,
-            protects: protects.get(i.index).copied().unwrap_or(false),
+            protects: at(protects, i.index),
+            split: at(split, i.index),
         })
         .collect()
 }

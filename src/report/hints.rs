@@ -11,6 +11,7 @@
 //! | `lane-divergence` | the same, for a condition on the lane within the warp (`lane == 0`, `lane >= offset`): a warp-level idiom whose split is its design |
 //! | `race` | a race was found (one hint per pair of lines), with where a barrier would go |
 //! | `redundant-barrier` | a `__syncthreads()` kept no two warps' accesses apart in this run |
+//! | `split-barrier` | a `__syncthreads()` passed together with one on the other side of an `if` that splits the block by warps |
 //! | `occupancy` | fewer than half the warp slots of an SM can be filled |
 //! | `partial-warp` | the block size is not a multiple of 32 |
 
@@ -82,6 +83,23 @@ pub fn hints(r: &Report) -> Vec<Hint> {
             rule: "redundant-barrier",
             line: Some(b.line),
             message: "this __syncthreads() kept no two warps' shared accesses apart in this run: possibly redundant (check other launch shapes before removing it; lanes of one warp that share data still need __syncwarp() on Volta and later)".to_string(),
+        });
+    }
+    let split: Vec<usize> = r
+        .barriers
+        .iter()
+        .filter(|b| b.split)
+        .map(|b| b.line)
+        .collect();
+    if let Some(&first) = split.first() {
+        let lines: Vec<String> = split.iter().map(usize::to_string).collect();
+        out.push(Hint {
+            rule: "split-barrier",
+            line: Some(first),
+            message: format!(
+                "the __syncthreads() of lines {} pass in pairs, warps at one side of an if/else that splits the block by warps with warps at the other: the GPU counts arrivals at barrier 0, so each pair meets, but CUDA leaves a barrier in divergent code undefined (PTX's bar.sync is .aligned); keep both sides' barriers one for one, or move them after the branch",
+                lines.join(", ")
+            ),
         });
     }
     out.extend(occupancy(r));

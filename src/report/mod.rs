@@ -350,7 +350,10 @@ impl Report {
                 src.line_of(kernel.span.start),
                 src.line_of(kernel.span.end.saturating_sub(1)),
             ),
-            barriers: barriers::barriers(&insts, &outcome.barrier_protects),
+            barriers: barriers::barriers(
+                &insts,
+                (&outcome.barrier_protects, &outcome.barrier_split),
+            ),
             insts,
             lines,
             hints: Vec::new(),

@@ -486,6 +486,9 @@ impl BlockRunner<'_> {
         );
         if let (Some(b), true) = (barrier, crossed) {
             self.barrier_protects[b] = true;
+            if let Some(p) = self.partner_barrier {
+                self.barrier_protects[p] = true;
+            }
         }
     }
 
@@ -497,6 +500,9 @@ impl BlockRunner<'_> {
         let (mut found, crossed) = self.epoch_log.end_epoch(watch.is_some());
         if let (Some(b), true) = (watch, crossed) {
             self.barrier_protects[b] = true;
+            if let Some(p) = self.partner_barrier {
+                self.barrier_protects[p] = true;
+            }
         }
         found.sort_by_key(|f| (f.seq, f.warp));
         let mut at = 0;
