@@ -468,3 +468,33 @@ launch k {
 "#;
     ok(src, &[], ONE, ONE);
 }
+
+#[test]
+fn a_cast_to_float_leaves_16_bits_behind() {
+    // a = 1 + 2^-10 = 1025/1024, b = 5.33203125 = 1365/256, both halves. In float:
+    // a + b = 6.3330078125 (= 6485/1024, exact), a - b = -4.3310546875 (exact), a * b =
+    // 1399125/262144 = 5.337238311767578125 (21 bits, exact). Added as halves (2^-8 apart in
+    // [4, 8)) the sum would round to 6.33203125 and the product to 5.3359375: the casts make the
+    // operators `float`'s, as in C++ (a cast `float` has no `__half` operator+). bfloat16 the
+    // same: 1.0078125 * 3.015625 = 3.0391845703125 in float (3.046875 as a bfloat16).
+    let src = r#"
+#include <cuda_fp16.h>
+#include <cuda_bf16.h>
+__global__ void k(const half* in, const __nv_bfloat16* bf, float* out) {
+    half a = in[0];
+    out[0] = (float)a + (float)in[1];
+    out[1] = static_cast<float>(in[0]) - static_cast<float>(in[1]);
+    out[2] = float(a) * float(in[1]);
+    out[3] = (float)bf[0] * (float)bf[1];
+    out[4] = a + in[1];
+}
+launch k {
+    in = [1.0009765625, 5.33203125];
+    bf = [1.0078125, 3.015625];
+    out = zeros(5);
+    // out[4]: two halves add as halves, rounded to 6.33203125.
+    expect out == [6.3330078125, -4.3310546875, 5.337238311767578, 3.0391845703125, 6.33203125];
+}
+"#;
+    ok(src, &[], ONE, ONE);
+}

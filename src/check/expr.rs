@@ -509,7 +509,7 @@ impl KernelChecker<'_, '_> {
             ast::ExprKind::Cast { ty, expr } => {
                 let to = super::scalar_of(ty)?;
                 let inner = self.expr(expr)?;
-                let mut out = self.convert(inner, to);
+                let mut out = self.cast(inner, to);
                 out.span = span;
                 Ok(out)
             }
@@ -2045,6 +2045,17 @@ impl KernelChecker<'_, '_> {
         let span = e.span;
         let zero = constant(Value::I32(0).cast(e.ty), span);
         self.binary(BinOp::Ne, span, e, zero)
+    }
+
+    /// An explicit conversion to `to`: as [`Self::convert`], except that a 16-bit float made
+    /// into a `float` (`(float)h`, whose value a `float` register already holds) is no longer
+    /// one, so that `(float)a + (float)b` adds in `float`, not as `__hadd` would.
+    pub(crate) fn cast(&mut self, e: Expr, to: Scalar) -> Expr {
+        if !to.is_half() && self.half_of(&e).is_some() {
+            let widened = self.round(e, Scalar::F32);
+            return self.convert(widened, to);
+        }
+        self.convert(e, to)
     }
 
     /// Implicit or explicit conversion to `to` (a no-op when the type already matches).
