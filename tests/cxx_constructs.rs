@@ -659,3 +659,29 @@ launch k { b.p = arange(4); b.n = 4; out = zeros(4); expect out == [0, 2, 4, 6];
         "{message}"
     );
 }
+
+#[test]
+fn a_grid_constant_parameter_and_frexp_called_for_its_exponent() {
+    // cuda-samples' LargeKernelParameter: `__grid_constant__ const P p` reads the struct in place;
+    // 1 + 4 = 5. cuda-samples' eigenvalues: `frexp((float)n, &exp);` as a statement stores the
+    // exponent: 20 = 0.625 * 2^5, so 1 << (5 - 1) = 16; modff(5.5, &ip) stores 5.
+    let src = r#"
+struct P { int v[4]; };
+__device__ inline int floorPow2(int n) { int exp; frexp((float)n, &exp); return (1 << (exp - 1)); }
+__global__ void k(__grid_constant__ const P p, int* o, float* f) {
+    o[0] = p.v[0] + p.v[3];
+    o[1] = floorPow2(o[1]);
+    float ip;
+    modff(f[0], &ip);
+    f[1] = ip;
+}
+launch k {
+    p.v = [1, 2, 3, 4];
+    o = [0, 20];
+    f = [5.5, 0];
+    expect o == [5, 16];
+    expect f == [5.5, 5];
+}
+"#;
+    ok(src, &[], ONE, ONE);
+}
