@@ -1615,3 +1615,29 @@ launch k { o = zeros(2); grid = 1; block = 1; expect o == [8, 3]; }
 "#;
     ok(src, &[], [1, 1, 1], [1, 1, 1]);
 }
+
+#[test]
+fn a_pointer_argument_deduces_a_pointer_or_its_pointee_with_its_const() {
+    // [temp.deduct.call]: `P a` given a `const int*` makes P = const int*, so `second(q)` reads
+    // q[1] = 8 (XSBench's `Int_Type num_nucs`); `T* a` given a `const int*` makes T = const int
+    // (not int, which would let the array be written); `const T* a` given a `const float*`
+    // makes T = float, so `T s = 0; s += a[i]` may assign: 1 + 2 + 3 = 6.
+    let src = r#"
+template <class T> __device__ T sum(const T* a, int n) { T s = 0; for (int i = 0; i < n; i++) s += a[i]; return s; }
+template <class T> __device__ int first(T* a) { return a[1]; }
+template <class T> __device__ void put(T* a, T v) { a[0] = v; }
+template <class P> __device__ int second(P a) { return a[1]; }
+__global__ void k(const float* p, float* o, const int* q, int* r) {
+    o[0] = sum(p, 3);
+    put(o + 1, 2.5f);
+    r[0] = second(q);
+    r[1] = first(q) + second(r + 1);
+}
+launch k {
+    p = [1, 2, 3]; o = zeros(2); q = [7, 8]; r = [0, 0, 9];
+    expect o == [6, 2.5];
+    expect r == [8, 17, 9];
+}
+"#;
+    ok(src, &[], ONE, ONE);
+}

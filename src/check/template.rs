@@ -1515,19 +1515,26 @@ impl super::KernelChecker<'_, '_> {
             if !is_param(&p.ty.base_text) {
                 continue;
             }
-            // `T* arr` given an array of structs: T is the struct, not the vector type of the
-            // same layout (`struct P2 { float a, b; }` is not a float2).
-            if p.ty.pointer && self.is_pointer(a) {
-                if let Some(l) = self.struct_pointee(a) {
-                    deduced.insert(p.ty.base_text.clone(), named(l.name.clone(), a.span));
-                    continue;
-                }
+            // `T* arr` given a pointer: T is what it points to, `const` where that is (`const
+            // int*` makes `T = const int`); `T a` given one: T is the pointer type itself
+            // (XSBench's `Int_Type num_nucs` of a `const int*`). An array of structs makes T
+            // the struct, not the vector type of the same layout (`struct P2 { float a, b; }`
+            // is not a float2).
+            if self.is_pointer(a) {
+                let ptr = self.pointer(a)?;
+                let mut ty = match (self.struct_pointee(a), ptr.mem) {
+                    (Some(l), _) => named(l.name.clone(), a.span),
+                    (None, Some(m)) => type_of(m.elem, m.width, a.span),
+                    (None, None) => continue,
+                };
+                // `const T* a` takes the `const` itself: T = float for a `const float*`.
+                ty.is_const = ptr.is_const && !(p.ty.pointer && p.ty.is_const);
+                ty.pointer = !p.ty.pointer;
+                deduced.insert(p.ty.base_text.clone(), ty);
+                continue;
             }
             let found = if p.ty.pointer {
-                match self.is_pointer(a) {
-                    true => self.pointer(a)?.mem.map(|m| (m.elem, m.width)),
-                    false => None,
-                }
+                None
             } else if let Some(shape) = self.value_vector_shape(a)? {
                 // A computed vector too: `make_float2(2, 5)`, `__floats2half2_rn(a, b)`, a
                 // call of a function returning one (it is no number, so `expr` refuses it).
