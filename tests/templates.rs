@@ -1641,3 +1641,26 @@ launch k {
 "#;
     ok(src, &[], ONE, ONE);
 }
+
+#[test]
+fn a_declared_template_specialised_for_a_vector_and_overloads_given_their_arguments() {
+    // SHOC's FFT codelets: `make_T2` is declared, and only its float2 specialisation has a
+    // body; `cmul` is overloaded on (T2, T2) and (T2, T), and `cmul<float2, float>(z, 0.5f)`
+    // takes the second, since 0.5f does not convert to a float2. (1 + 1i)^2 = 2i; times 0.5: i.
+    let src = r#"
+template <class T2, class T> __device__ T2 make_T2(T x, T y);
+template <> inline __device__ float2 make_T2<float2, float>(float x, float y) { return make_float2(x, y); }
+template <class T2, class T> __device__ T2 cmul(T2 a, T2 b) { return make_T2<T2, T>(a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x); }
+template <class T2, class T> __device__ T2 cmul(T2 a, T b) { T2 r; r.x = b * a.x; r.y = b * a.y; return r; }
+__global__ void k(float2* o) {
+    o[0] = cmul<float2, float>(cmul<float2, float>(o[1], o[1]), 0.5f);
+    float2 v = make_T2<float2, float>(3.0f, 4.0f);
+    o[2] = v;
+}
+launch k {
+    o = [0, 0, 1, 1, 0, 0];
+    expect o == [0, 1, 1, 1, 3, 4];
+}
+"#;
+    ok(src, &[], ONE, ONE);
+}

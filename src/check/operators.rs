@@ -155,7 +155,7 @@ impl<'g> KernelChecker<'g, '_> {
             candidates
         };
         let given: Vec<Given> = args.iter().map(|(a, l)| self.given(a, l)).collect();
-        match self.rank(&candidates, &given, None) {
+        match self.rank(&candidates, &given, None, &[]) {
             Ranked::One(f) => Choice::One(f),
             Ranked::Builtin => unreachable!("operators have no built-in candidate"),
             Ranked::Unresolved(viable) => Choice::Unresolved {
@@ -216,7 +216,7 @@ impl<'g> KernelChecker<'g, '_> {
             given.push(self.given(a, &layout));
         }
         let builtin = builtin.filter(|&(_, width)| width as usize == args.len());
-        Ok(match self.rank(&fitting, &given, builtin) {
+        Ok(match self.rank(&fitting, &given, builtin, targs) {
             Ranked::One(f) => Some(f),
             Ranked::Builtin => None,
             Ranked::Unresolved(viable) => match (viable.first(), builtin) {
@@ -319,7 +319,7 @@ impl<'g> KernelChecker<'g, '_> {
             let layout = self.struct_of(a);
             given.push(self.given(a, &layout));
         }
-        match self.rank(ctors, &given, None) {
+        match self.rank(ctors, &given, None, &[]) {
             Ranked::One(f) => f,
             Ranked::Builtin => unreachable!("constructors have no built-in candidate"),
             Ranked::Unresolved(viable) => viable.first().copied().unwrap_or(ctors[0]),
@@ -390,13 +390,16 @@ impl<'g> KernelChecker<'g, '_> {
         candidates: &[&'g ast::Function],
         given: &[Given],
         builtin: Option<(Scalar, u32)>,
+        targs: &[ast::TemplateArg],
     ) -> Ranked<'g> {
-        // Per candidate, each argument's fit; `None` where one cannot be converted at all.
+        // Per candidate, each argument's fit; `None` where one cannot be converted at all. A
+        // parameter of a type given explicitly (`cmul<float2, float>(a, 0.5f)`) is of that
+        // type, which the argument converts to as to any other.
         let mut fits: Vec<Option<Vec<Fit>>> = candidates
             .iter()
             .map(|f| {
                 let mut deduced = HashMap::new();
-                f.params
+                explicit_params(f, targs)
                     .iter()
                     .zip(given)
                     .map(|(p, g)| self.fit(f, p, g, &mut deduced))
@@ -670,4 +673,33 @@ fn signature(f: &ast::Function) -> String {
         })
         .collect();
     format!("`{}({})`", f.name.name, params.join(", "))
+}
+
+/// `f`'s parameters with the template's type parameters that `targs` gives explicitly put in
+/// place (`T2 a` of `cmul<float2, float>` is `float2 a`).
+fn explicit_params(f: &ast::Function, targs: &[ast::TemplateArg]) -> Vec<ast::Param> {
+    let given: HashMap<&str, &ast::TypeName> = f
+        .template
+        .iter()
+        .zip(targs)
+        .filter_map(|(t, a)| match (&t.kind, a) {
+            (ast::TemplateParamKind::Type(_), ast::TemplateArg::Type(ty)) => {
+                Some((t.name.name.as_str(), ty))
+            }
+            _ => None,
+        })
+        .collect();
+    f.params
+        .iter()
+        .map(|p| {
+            let mut p = p.clone();
+            if let Some(ty) = given.get(p.ty.base_text.as_str()) {
+                p.ty.base = ty.base;
+                p.ty.base_text = ty.base_text.clone();
+                p.ty.pointer |= ty.pointer;
+                p.ty.is_const |= ty.is_const;
+            }
+            p
+        })
+        .collect()
 }

@@ -260,9 +260,16 @@ impl KernelChecker<'_, '_> {
                     vector_type(&ret.base_text)
                         .filter(|_| ret.base == BaseType::Vector && !ret.pointer)
                 } else {
-                    let f = match self.overload(name, args)? {
+                    let targs = match &e.kind {
+                        ast::ExprKind::Call { targs, .. } => targs.as_slice(),
+                        _ => &[],
+                    };
+                    let f = match self.declared_specialization(name, targs)? {
                         Some(f) => Some(f),
-                        None => self.globals.functions.get(name).copied(),
+                        None => match self.overload_with(name, targs, args)? {
+                            Some(f) => Some(f),
+                            None => self.globals.functions.get(name).copied(),
+                        },
                     };
                     match f {
                         Some(f) if f.ret.base == BaseType::Vector && !f.ret.pointer => {
@@ -758,6 +765,25 @@ impl KernelChecker<'_, '_> {
                 }
                 Ok(VecValue::Load(mem, index))
             }
+            // `make_T2<float2, float>(x, y)`: the explicit specialisation of a template the file
+            // declares without a body (SHOC's FFT codelets).
+            ast::ExprKind::Call {
+                callee,
+                targs,
+                args,
+            } if !targs.is_empty()
+                && self
+                    .declared_specialization(super::groups::unqualified(&callee.name), targs)
+                    .ok()
+                    .flatten()
+                    .is_some_and(returns_vector) =>
+            {
+                let name = super::groups::unqualified(&callee.name);
+                let f = self
+                    .declared_specialization(name, targs)?
+                    .expect("matched: a specialisation");
+                self.vector_call(f, (&[], args), e.span, (elem, width), &mismatch)
+            }
             ast::ExprKind::Call {
                 callee,
                 targs,
@@ -766,7 +792,7 @@ impl KernelChecker<'_, '_> {
                 && !self.builtin_wins(super::groups::unqualified(&callee.name), args) =>
             {
                 let name = super::groups::unqualified(&callee.name);
-                let f = match self.overload(name, args)? {
+                let f = match self.overload_with(name, targs, args)? {
                     Some(f) => f,
                     None => self.globals.functions[name],
                 };
