@@ -322,3 +322,30 @@ launch k {
     let r = ok(src, &[], ONE, [32, 1, 1]);
     assert_eq!(r.expects.len(), 2);
 }
+
+#[test]
+fn helper_math_makes_vectors_from_one_number_or_another_vector() {
+    // cuda-samples' particles: make_float3(float4) drops w; make_float3(1.0f) is (1, 1, 1);
+    // make_float4(float3, w) appends w; make_float4(float3) appends 0; make_int2(float2)
+    // truncates each component (2.7 -> 2, -1.5 -> -1); make_uint3(uint2, s).
+    let src = r#"
+#include "helper_math.h"
+__global__ void k(float4* a, float3* b, int2* c, uint3* d) {
+    float3 p = make_float3(a[0]);
+    a[1] = make_float4(p + make_float3(1.0f), 2.0f);
+    a[2] = make_float4(p);
+    b[0] = p;
+    c[0] = make_int2(make_float2(2.7f, -1.5f));
+    d[0] = make_uint3(make_uint2(7u), 9u);
+}
+launch k {
+    a = [1, 2, 3, 4, 0, 0, 0, 0, 9, 9, 9, 9];
+    b = zeros(3); c = zeros(2); d = zeros(3);
+    expect a == [1, 2, 3, 4, 2, 3, 4, 2, 1, 2, 3, 0];
+    expect b == [1, 2, 3];
+    expect c == [2, -1];
+    expect d == [7, 7, 9];
+}
+"#;
+    common::ok(src, &[], [1, 1, 1], [1, 1, 1]);
+}
