@@ -299,3 +299,29 @@ launch scale {
         f.errors[0]
     );
 }
+
+#[test]
+fn a_constant_only_a_specialisation_reads_is_the_instances_that_run_it() {
+    // cuda-samples' nbody: `getSofteningSquared<T>` reads `a`, its `double` specialisation
+    // reads `b`. k<float> reads only a (2 * 3 = 6), k<double> only b (2 * 4 = 8): each launch
+    // sets the one its instance reads, and the other is not missing.
+    let code = r#"
+__constant__ float a;
+__constant__ double b;
+template <typename T> __device__ T get() { return a; }
+template <> __device__ double get<double>() { return b; }
+template <typename T> __device__ T twice() { return 2 * get<T>(); }
+template <typename T> __global__ void k(T *o) { o[0] = twice<T>(); }
+"#;
+    let one = [1, 1, 1];
+    let float = format!("{code}launch k<float> {{ a = 3; o = zeros(1); expect o == [6]; }}\n");
+    ok(&float, &[], one, one);
+    let double = format!("{code}launch k<double> {{ b = 4; o = zeros(1); expect o == [8]; }}\n");
+    ok(&double, &[], one, one);
+    // A constant the instance does read must still be set.
+    let unset = format!("{code}launch k<float> {{ o = zeros(1); }}\n");
+    assert_eq!(
+        codes(&err(&unset, &[], Some(one), Some(one))),
+        ["simt::host::missing_argument"]
+    );
+}

@@ -306,7 +306,7 @@ impl KernelChecker<'_, '_> {
         let names: Vec<String> = if l.copy_default {
             names_used(
                 &l.function.body,
-                &self.globals.functions,
+                &self.globals.callees(),
                 self.globals.structs,
             )
             .into_iter()
@@ -1166,10 +1166,54 @@ pub(crate) fn assigned_vars(body: &[Stmt], out: &mut HashSet<VarId>) {
     }
 }
 
-/// Every name written in `body` or in the `__device__` functions it calls (by name, transitively).
+/// The `__device__` functions a call by name may run: the function, its overloads and its
+/// explicit specialisations.
+pub(crate) struct Callees<'c, 'a> {
+    pub(crate) functions: &'c HashMap<&'a str, &'a ast::Function>,
+    pub(crate) overloads: &'c HashMap<&'a str, Vec<&'a ast::Function>>,
+    pub(crate) specializations: &'a [ast::Specialization],
+}
+
+impl<'a> Callees<'_, 'a> {
+    /// What `name<targs>(...)` may run: a specialisation only where its written type
+    /// arguments are the call's (`get<double>()` does not run `get<float>`'s body).
+    fn of<'s>(
+        &'s self,
+        name: &'s str,
+        targs: &'s [ast::TemplateArg],
+    ) -> impl Iterator<Item = &'a ast::Function> + 's {
+        let types = |args: &[ast::TemplateArg]| -> Option<Vec<(String, bool)>> {
+            args.iter()
+                .map(|a| match a {
+                    ast::TemplateArg::Type(t) => Some((t.base_text.clone(), t.pointer)),
+                    ast::TemplateArg::Value(_) => None,
+                })
+                .collect()
+        };
+        let called = types(targs).filter(|t| !t.is_empty());
+        self.functions
+            .get(name)
+            .copied()
+            .into_iter()
+            .chain(self.overloads.get(name).into_iter().flatten().copied())
+            .chain(
+                self.specializations
+                    .iter()
+                    .filter(move |s| s.function.name.name == name)
+                    .filter(move |s| match (&called, types(&s.args)) {
+                        (Some(c), Some(w)) if !w.is_empty() => *c == w,
+                        _ => true,
+                    })
+                    .map(|s| &s.function),
+            )
+    }
+}
+
+/// Every name written in `body` or in the `__device__` functions it calls (by name, transitively:
+/// every overload and explicit specialisation of the name).
 pub(crate) fn names_used<'a>(
     body: &'a [ast::Stmt],
-    functions: &HashMap<&'a str, &'a ast::Function>,
+    callees: &Callees<'_, 'a>,
     structs: &'a [ast::StructDef],
 ) -> HashSet<&'a str> {
     let mut names = HashSet::new();
@@ -1236,12 +1280,20 @@ pub(crate) fn names_used<'a>(
                 ast::ExprKind::Name(n) => {
                     names.insert(n.as_str());
                 }
-                ast::ExprKind::Call { callee, args, .. } => {
+                ast::ExprKind::Call {
+                    callee,
+                    args,
+                    targs,
+                } => {
                     let f = super::groups::unqualified(&callee.name);
-                    if let Some(func) = functions.get(f) {
-                        if seen_fns.insert(f) {
-                            todo.push(&func.body);
-                        }
+                    // Each template-argument list once (by its place in the tree).
+                    let at = if targs.is_empty() {
+                        0
+                    } else {
+                        targs.as_ptr() as usize
+                    };
+                    if seen_fns.insert((f, at)) {
+                        todo.extend(callees.of(f, targs).map(|func| &func.body[..]));
                     }
                     exprs.extend(args);
                 }

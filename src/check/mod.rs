@@ -482,6 +482,15 @@ pub(crate) struct Globals<'m> {
 }
 
 impl<'m> Globals<'m> {
+    /// What a call by name may run, for [`local::names_used`].
+    fn callees(&self) -> local::Callees<'_, 'm> {
+        local::Callees {
+            functions: &self.functions,
+            overloads: &self.overloads,
+            specializations: self.specializations,
+        }
+    }
+
     fn new(module: &'m ast::Module, errors: &mut Vec<CheckError>) -> Globals<'m> {
         let mut g = Globals {
             consts: HashMap::new(),
@@ -699,6 +708,9 @@ pub(crate) struct KernelChecker<'g, 'e> {
     pending_scopes: Option<Vec<Scope>>,
     /// Names every scope sees: the `__constant__` arrays this kernel uses, as parameters.
     file_scope: HashMap<String, Binding>,
+    /// The file-scope names the kernel's code looked up (a specialisation or overload it never
+    /// runs may name others).
+    file_scope_read: std::cell::RefCell<HashSet<String>>,
     /// Dimensions of those arrays, by parameter.
     constant_dims: HashMap<u32, Vec<u64>>,
     /// File-scope variables' declared element counts (see `typed::Kernel::symbol_sizes`).
@@ -767,6 +779,7 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
             leaf_pointers: HashMap::new(),
             local_arrays: Vec::new(),
             file_scope: HashMap::new(),
+            file_scope_read: Default::default(),
             notes: Vec::new(),
             objects: Vec::new(),
             struct_vars: Vec::new(),
@@ -1002,6 +1015,7 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
             self.declare(&p.name, binding);
         }
         let file_scope = self.file_scope_params(k, &mut prologue);
+        let file_scope_all = file_scope.clone();
         self.file_shared(k, &mut prologue);
         let constant_scalars = file_scope
             .iter()
@@ -1034,6 +1048,7 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
             .collect();
         let mut body = prologue;
         body.extend(self.block(&k.body));
+        self.unread_file_scope(&file_scope_all);
         let mut local_arrays = std::mem::take(&mut self.local_arrays);
         local::place_local_arrays(&body, &mut local_arrays);
         Kernel {
@@ -1183,7 +1198,7 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
         if self.globals.shared.is_empty() {
             return;
         }
-        let used = local::names_used(&k.body, &self.globals.functions, self.globals.structs);
+        let used = local::names_used(&k.body, &self.globals.callees(), self.globals.structs);
         for s in self.globals.shared {
             let ast::StmtKind::Shared { name, .. } = &s.kind else {
                 continue;
@@ -1201,6 +1216,23 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
         }
     }
 
+    /// Gives the file-scope variables among `params` that the kernel's code never read (named
+    /// only by a specialisation or an overload this instance does not run: nbody's
+    /// `getSofteningSquared<double>` in the `float` instance) their zero value: the launch
+    /// need not set what the kernel never reads.
+    fn unread_file_scope(&mut self, params: &[u32]) {
+        let read = self.file_scope_read.borrow().clone();
+        for &p in params {
+            let param = &self.params[p as usize];
+            if param.default.is_some() || read.contains(&param.name) {
+                continue;
+            }
+            let dims = self.constant_dims.get(&p).cloned().unwrap_or_default();
+            let span = param.span;
+            self.params[p as usize].default = Some(initial_value(None, &dims, span));
+        }
+    }
+
     /// The `__constant__` and `__device__` variables the kernel (or a function it calls) names,
     /// appended to its parameters: the launch sets them by name, like the parameters; a
     /// `__device__` variable it leaves out starts from its initialiser (or zero), as the
@@ -1209,7 +1241,7 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
         if self.globals.constants.is_empty() {
             return Vec::new();
         }
-        let used = local::names_used(&k.body, &self.globals.functions, self.globals.structs);
+        let used = local::names_used(&k.body, &self.globals.callees(), self.globals.structs);
         let mut out = Vec::new();
         for c in self.globals.constants {
             if !used.contains(c.name.name.as_str()) {
@@ -1404,7 +1436,13 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
             .iter()
             .rev()
             .find_map(|s| s.get(name).map(|(b, _)| *b))
-            .or_else(|| self.file_scope.get(name).copied())
+            .or_else(|| {
+                let b = self.file_scope.get(name).copied();
+                if b.is_some() {
+                    self.file_scope_read.borrow_mut().insert(name.to_string());
+                }
+                b
+            })
     }
 
     /// Every name visible here, for "did you mean".
