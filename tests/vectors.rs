@@ -452,3 +452,19 @@ __global__ void k(float4* f) {
     let e = err(src, &[("f", "zeros(4)")], Some(ONE), Some(ONE));
     assert_eq!(codes(&e), ["simt::check::mismatched_types"], "{e:?}");
 }
+
+#[test]
+fn a_cache_hinted_store_of_a_vector_is_one_wide_store() {
+    // llm.c's store128cs: `__stcs(p, v)` of an int4 is `*p = v`: one 16-byte store per call,
+    // so one warp request each (2 stores of 1 thread: 2 requests, 2 sectors).
+    let src = r#"
+__global__ void k(int4* a, int4* b) {
+    int4 v = __ldcs(&a[0]);
+    __stcs(&b[0], v);
+    __stcg(reinterpret_cast<int4*>(&b[1]), make_int4(v.w, v.z, v.y, v.x));
+}
+launch k { a = [1, 2, 3, 4]; b = zeros(8); expect b == [1, 2, 3, 4, 4, 3, 2, 1]; }
+"#;
+    let r = ok(src, &[], [1, 1, 1], [1, 1, 1]);
+    assert_eq!((r.counters.gst_instr, r.counters.gst_sectors), (2, 2));
+}

@@ -1695,6 +1695,31 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                     out.extend(stmts?);
                     return Ok(());
                 }
+                // `__stcs(p, v)` of a vector (llm.c's `store128cs` of an `int4`): `*p = v;`, the
+                // cache hint changing nothing here.
+                if let ast::ExprKind::Call { callee, args, .. } = &e.kind {
+                    if let (true, [p, v]) = (expr::is_cache_store(&callee.name), args.as_slice()) {
+                        if self.value_vector_shape(v)?.is_some() {
+                            let target = match &p.kind {
+                                ast::ExprKind::Unary {
+                                    op: ast::UnOp::AddrOf,
+                                    operand,
+                                } => (**operand).clone(),
+                                _ => expr::deref(p),
+                            };
+                            let store = ast::Stmt {
+                                kind: ast::StmtKind::Assign {
+                                    target,
+                                    op: None,
+                                    op_span: callee.span,
+                                    value: v.clone(),
+                                },
+                                span,
+                            };
+                            return self.stmt(&store, out);
+                        }
+                    }
+                }
                 let kind = self.expr_stmt(e)?;
                 push(out, kind);
             }
