@@ -1664,3 +1664,23 @@ launch k {
 "#;
     ok(src, &[], ONE, ONE);
 }
+
+#[test]
+fn a_launch_names_an_instance_through_the_files_type_alias() {
+    // cuda-samples' alignedTypes: `typedef unsigned char uint8;` and `testKernel<uint8>`; the
+    // instance copies 32 bytes, and `real` (float) copies 32 floats.
+    let kernel = r#"
+typedef unsigned char uint8;
+using real = float;
+template <class T> __global__ void k(T* o, T* i) { o[threadIdx.x] = i[threadIdx.x]; }
+"#;
+    for t in ["uint8", "real"] {
+        let src = format!(
+            "{kernel}launch k<{t}> {{ i = arange(32); o = zeros(32); block = 32; expect o == i; }}\n"
+        );
+        let r = ok(&src, &[], ONE, [32, 1, 1]);
+        // One 32-byte sector for 32 bytes, four for 128.
+        let sectors = if t == "uint8" { 1 } else { 4 };
+        assert_eq!(r.counters.gld_sectors, sectors, "{t}");
+    }
+}

@@ -2887,6 +2887,30 @@ fn resolve_aliases(module: &ast::Module) -> ast::Module {
     for c in &mut m.constants {
         b.ty(&mut c.ty);
     }
+    // `launch k<uint8>` with the file's `typedef unsigned char uint8;` (cuda-samples'
+    // alignedTypes): the type the alias names.
+    let in_sequences = m.sequences.iter_mut().flat_map(|q| &mut q.items);
+    let launches = m
+        .launches
+        .iter_mut()
+        .chain(in_sequences.filter_map(|i| match i {
+            ast::SeqItem::Launch(l) => Some(l),
+            ast::SeqItem::Stmt(_) => None,
+        }));
+    for l in launches {
+        for a in &mut l.targs {
+            match a {
+                ast::TemplateArg::Type(t) => b.ty(t),
+                ast::TemplateArg::Value(ast::Expr {
+                    kind: ast::ExprKind::Name(n),
+                    ..
+                }) if b.types.contains_key(n.as_str()) => {
+                    *a = ast::TemplateArg::Type(b.types[n.as_str()].clone());
+                }
+                ast::TemplateArg::Value(_) => {}
+            }
+        }
+    }
     b.stmts(&mut m.shared);
     // A struct's members and methods; a template's own parameters hide the file's names and
     // are bound where it is used.
