@@ -206,11 +206,13 @@ impl Texture {
                 elem.c_name()
             ));
         }
+        // The programming guide supports wrap and mirror "only for normalized texture
+        // coordinates"; cudaCreateTextureObject accepts them with unnormalised ones
+        // (cuda-samples' SobelFilter and fluidsGL create such textures), and the coordinates
+        // are clamped.
+        let mut desc = desc;
         if matches!(desc.address, Address::Wrap | Address::Mirror) && !desc.normalized {
-            return Err(
-                "wrap and mirror addressing need normalised coordinates (`normalized=true`), as in CUDA"
-                    .into(),
-            );
+            desc.address = Address::Clamp;
         }
         Ok(Texture {
             name: name.to_string(),

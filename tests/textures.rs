@@ -205,8 +205,6 @@ fn textures_cuda_would_refuse_are_launch_errors() {
     for t in [
         // Linear filtering of integers read as integers: cudaErrorInvalidFilterSetting.
         "texture([1, 2], type=uint8, filter=linear)",
-        // Wrap and mirror need normalised coordinates.
-        "texture([1, 2], address=wrap)",
         // Normalised reads are for 8- and 16-bit integers.
         "texture([1, 2], read=normalized)",
         // Misspelt options and values.
@@ -295,4 +293,15 @@ launch k { t = texture(arange(8), channels = 4); out = zeros(1); }
         text.contains("reads one channel but `t` has 4 channels"),
         "{text}"
     );
+}
+
+#[test]
+fn wrap_without_normalised_coordinates_clamps() {
+    // SobelFilter's and fluidsGL's textures: wrap addressing, unnormalised coordinates. The
+    // programming guide supports wrap for normalised coordinates only; CUDA accepts the texture
+    // and clamps: fetches at -1 and 5 of [1, 2, 3] read 1 and 3 (wrap would read 3 and 3).
+    let src = format!(
+        "{FETCH_1D}launch k {{ t = texture([1, 2, 3], address=wrap); xs = [-1, 5]; o = zeros(2); expect o == [1, 3]; }}"
+    );
+    ok(&src, &[], [1, 1, 1], [2, 1, 1]);
 }
