@@ -1892,3 +1892,23 @@ launch k<int> { params.n = 3; params.x_ptr = [5, 6, 7, 8]; params.out_ptr = zero
 "#;
     ok(src, &[], ONE, [4, 1, 1]);
 }
+
+#[test]
+fn gccs_aligned_attribute_pads_a_struct() {
+    // MILC's `site __attribute__ ((aligned))` (HeCBench su3): the largest alignment, 16 bytes,
+    // so 12 bytes of floats take 16 and s[1] starts at float 4; `aligned(8)` on 12 bytes of
+    // floats makes 16 too, `aligned(4)` leaves 12.
+    let src = r#"
+typedef struct { float v[3]; } site __attribute__ ((aligned));
+struct __attribute__((aligned(8))) P { float a, b, c; };
+struct Q { float a, b, c; } __attribute__((aligned(4)));
+__global__ void k(site* s, int* o) {
+    o[0] = sizeof(site);
+    o[1] = sizeof(P);
+    o[2] = sizeof(Q);
+    o[3] = (int)s[1].v[0];
+}
+launch k { s = arange(8); o = zeros(4); expect o == [16, 16, 12, 4]; }
+"#;
+    ok(src, &[], [1, 1, 1], [1, 1, 1]);
+}

@@ -789,12 +789,22 @@ impl<'m> Builder<'m> {
                     }
                 }
                 Rule::align_spec => {
-                    let e = p.into_inner().next().expect("grammar: an alignment");
-                    align = Some(match e.as_rule() {
-                        Rule::align_type => {
+                    let span = self.span(&p);
+                    align = Some(match p.into_inner().next() {
+                        Some(e) if e.as_rule() == Rule::align_type => {
                             Align::Type(self.ty(e.into_inner().next().expect("grammar: a type")))
                         }
-                        _ => Align::Bytes(self.expr(e)?),
+                        Some(e) => Align::Bytes(self.expr(e)?),
+                        // `__attribute__((aligned))`: the largest alignment, 16 bytes.
+                        None => Align::Bytes(Expr {
+                            kind: ExprKind::Int {
+                                value: 16,
+                                unsigned: false,
+                                long: false,
+                                hex: false,
+                            },
+                            span,
+                        }),
                     });
                 }
                 Rule::virtual_member => {

@@ -428,6 +428,7 @@ fn friendly(rule: Rule) -> Option<&'static str> {
         Rule::switch_arm | Rule::switch_label | Rule::kw_case => "`case`",
         Rule::kw_default => "`default`",
         Rule::align_spec => "`__align__(...)`",
+        Rule::gnu_aligned => "`__attribute__((aligned))`",
         Rule::align_type => "a type",
         Rule::constant_name => "a constant's name",
         Rule::kernel_ref => "a kernel name",
