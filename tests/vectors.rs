@@ -468,3 +468,17 @@ launch k { a = [1, 2, 3, 4]; b = zeros(8); expect b == [1, 2, 3, 4, 4, 3, 2, 1];
     let r = ok(src, &[], [1, 1, 1], [1, 1, 1]);
     assert_eq!((r.counters.gst_instr, r.counters.gst_sectors), (2, 2));
 }
+
+#[test]
+fn a_vector_stored_through_pointer_arithmetic() {
+    // `*(out + i) = v` and `__stcs(out + i, v)` of a float4: thread i copies in[i] (4 floats).
+    let src = r#"
+__global__ void k(float4* out, float4* out2, const float4* in) {
+    float4 v = __ldcs(in + threadIdx.x);
+    __stcs(out + threadIdx.x, v);
+    *(out2 + threadIdx.x) = v;
+}
+launch k { in = arange(128); out = zeros(128); out2 = zeros(128); expect out == in; expect out2 == in; }
+"#;
+    ok(src, &[], ONE, [32, 1, 1]);
+}

@@ -428,13 +428,23 @@ impl KernelChecker<'_, '_> {
     /// Whether an assignment target is a whole vector (a vector variable or element).
     pub(crate) fn is_vector_place(&self, target: &ast::Expr) -> bool {
         let mut cur = target;
-        while let ast::ExprKind::Index { base, .. }
-        | ast::ExprKind::Unary {
-            op: ast::UnOp::Deref,
-            operand: base,
-        } = &cur.kind
-        {
-            cur = base;
+        let mut through = false;
+        loop {
+            cur = match &cur.kind {
+                ast::ExprKind::Index { base, .. }
+                | ast::ExprKind::Unary {
+                    op: ast::UnOp::Deref,
+                    operand: base,
+                } => base,
+                // `*(out + i)`: pointer arithmetic under a dereference.
+                ast::ExprKind::Binary {
+                    op: ast::BinOp::Add | ast::BinOp::Sub,
+                    lhs,
+                    ..
+                } if through => lhs,
+                _ => break,
+            };
+            through = true;
         }
         let element = !matches!(target.kind, ast::ExprKind::Name(_));
         match &cur.kind {
