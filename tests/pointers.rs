@@ -1038,3 +1038,27 @@ launch k {
 "#;
     ok(src, &[], [1, 1, 1], [1, 1, 1]);
 }
+
+#[test]
+fn a_two_dimensional_array_parameter_and_a_row_passed_as_a_pointer() {
+    // Lei Mao's GEMMs: `T t[4][8]` as a parameter points to rows of 8, so t[r][c] is element
+    // 8 r + c; `tile[r]` of a 2-D shared array (and `t[r]` of such a parameter) is row r. Thread
+    // i writes i at tile[i / 8][i % 8] through both, and reads it back in place: out = i.
+    let src = r#"
+__device__ void put(float t[4][8], int r, int c, float v) { t[r][c] = v; }
+__device__ void put_row(float* row, int c, float v) { row[c] = v; }
+__device__ void via_rows(float t[4][8], int r, int c, float v) { put_row(t[r], c, v); }
+__global__ void k(float* out, float* out2) {
+    __shared__ float tile[4][8];
+    __shared__ float tile2[2][4][8];
+    int i = threadIdx.x;
+    put(tile, i / 8, i % 8, i);
+    via_rows(tile2[1], i / 8, i % 8, 2 * i);
+    __syncthreads();
+    out[i] = tile[i / 8][i % 8];
+    out2[i] = tile2[1][i / 8][i % 8];
+}
+launch k { out = zeros(32); out2 = zeros(32); expect out == arange(32); expect out2 == 2 * arange(32); }
+"#;
+    ok(src, &[], [1, 1, 1], [32, 1, 1]);
+}

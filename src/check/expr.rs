@@ -1019,7 +1019,17 @@ impl KernelChecker<'_, '_> {
                 self.void_access(cur)?;
                 let p = self.pointer(cur)?;
                 let mem = self.pointee(p.mem.or_else(|| self.null_held(cur)), cur.span)?;
-                (mem, Some(p.offset), vec![0])
+                // A parameter `float t[4][8]` points to rows: `t[r][c]`.
+                let rows = match &cur.kind {
+                    ast::ExprKind::Name(n) => match self.lookup(n) {
+                        Some(Binding::Pointer(i)) => self.ptr_vars[i as usize].rows.clone(),
+                        _ => Vec::new(),
+                    },
+                    _ => Vec::new(),
+                };
+                let mut dims = vec![0];
+                dims.extend(rows);
+                (mem, Some(p.offset), dims)
             }
         };
         // A struct pointer's offset counts components: its element is given in components too.

@@ -688,6 +688,10 @@ impl KernelChecker<'_, '_> {
                     let i = self.new_pointer(&p.name, pointee, p.ty.is_const);
                     self.ptr_vars[i as usize].is_void =
                         layout.is_none() && p.ty.base == ast::BaseType::Void;
+                    for r in &p.rows {
+                        let n = self.const_size(r)?;
+                        self.ptr_vars[i as usize].rows.push(n);
+                    }
                     if let Some(l) = layout {
                         self.struct_ptrs.insert(i, l);
                     }

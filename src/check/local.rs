@@ -528,6 +528,7 @@ impl KernelChecker<'_, '_> {
             volatile: false,
             pack: false,
             pointer_to_pointer: false,
+            rows: Vec::new(),
         };
         match self.argument(&param, init)? {
             Arg::Alias(b) => self.declare(&d.name, b),

@@ -1283,6 +1283,7 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                         volatile: false,
                         pack: false,
                         pointer_to_pointer: false,
+                        rows: Vec::new(),
                     };
                     let binding =
                         self.struct_kernel_parameter(Rc::clone(l), &as_param, &[], prologue);

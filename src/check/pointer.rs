@@ -61,6 +61,20 @@ pub(crate) struct PtrVar {
     /// Re-pointed into another array after its first use (an earlier pass found it): it may
     /// point into several, so it holds a [`Space::Choice`] value from its declaration on.
     pub choice: bool,
+    /// `float t[4][8]` as a parameter: a pointer to rows of 8, so `t[r][c]` is `t[8 r + c]`.
+    pub rows: Vec<u64>,
+}
+
+/// A row of a multi-dimensional array ([`KernelChecker::row_of`]).
+pub(crate) struct RowOf<'e> {
+    /// The array's memory (`None`: the pointer's).
+    mem: Option<Mem>,
+    /// Its dimensions (a pointer's first is 0: unknown).
+    dims: Vec<u64>,
+    /// The indices given, fewer than the dimensions.
+    indices: Vec<&'e ast::Expr>,
+    /// The pointer parameter indexed, for a pointer to rows.
+    base: Option<&'e ast::Expr>,
 }
 
 impl KernelChecker<'_, '_> {
@@ -99,6 +113,8 @@ impl KernelChecker<'_, '_> {
             } => self.is_pointer(lhs) && !self.is_pointer(rhs),
             ast::ExprKind::Cast { ty, .. } => ty.pointer,
             ast::ExprKind::New { .. } => true,
+            // `tile[i]` of `float tile[4][8]`: row i.
+            ast::ExprKind::Index { .. } if self.row_of(e).is_some() => true,
             // `d_list[i]`, `*d_world`: a pointer stored in memory.
             ast::ExprKind::Index { .. }
             | ast::ExprKind::Unary {
@@ -135,6 +151,48 @@ impl KernelChecker<'_, '_> {
     }
 
     /// The pointer `e` evaluates to. `e` must satisfy [`Self::is_pointer`], or be the integer 0.
+    /// `tile[i]` of a shared or local array declared with more dimensions than it is indexed
+    /// with (`float tile[4][8]`): a row, which decays to a pointer to its first element as in
+    /// C. Its memory, the array's dimensions and the indices given.
+    /// A pointer parameter declared with rows (`T t[4][8]`) is a row too: `t[k]` (its base is
+    /// then `Some`, the pointer itself).
+    pub(crate) fn row_of<'e>(&self, e: &'e ast::Expr) -> Option<RowOf<'e>> {
+        let mut indices = Vec::new();
+        let mut cur = e;
+        while let ast::ExprKind::Index { base, index } = &cur.kind {
+            indices.push(index.as_ref());
+            cur = base;
+        }
+        indices.reverse();
+        let ast::ExprKind::Name(n) = &cur.kind else {
+            return None;
+        };
+        let (mem, dims, base) = match self.lookup(n)? {
+            Binding::Shared(s) if !self.shared[s as usize].is_extern => (
+                Some(self.shared_mem(s)),
+                self.shared[s as usize].dims.clone(),
+                None,
+            ),
+            Binding::LocalArray(l) => (
+                Some(self.local_array_mem(l)),
+                self.local_arrays[l as usize].dims.clone(),
+                None,
+            ),
+            Binding::Pointer(i) if !self.ptr_vars[i as usize].rows.is_empty() => {
+                let mut dims = vec![0];
+                dims.extend(&self.ptr_vars[i as usize].rows);
+                (None, dims, Some(cur))
+            }
+            _ => return None,
+        };
+        (!indices.is_empty() && indices.len() < dims.len()).then_some(RowOf {
+            mem,
+            dims,
+            indices,
+            base,
+        })
+    }
+
     pub(crate) fn pointer(&mut self, e: &ast::Expr) -> Result<Ptr> {
         let span = e.span;
         match &e.kind {
@@ -150,6 +208,42 @@ impl KernelChecker<'_, '_> {
             } => self.new_pointer_value((ty, args, count.as_deref()), span),
             ast::ExprKind::Call { callee, args, .. } if self.is_heap_call(callee, "malloc") => {
                 self.malloc(args, span)
+            }
+            ast::ExprKind::Index { .. } if self.row_of(e).is_some() => {
+                let RowOf {
+                    mem,
+                    dims,
+                    indices,
+                    base,
+                } = self.row_of(e).expect("checked: a row");
+                let mut offset: Option<Expr> = None;
+                for (k, ix) in indices.iter().enumerate() {
+                    let t = self.index_value(ix)?;
+                    let t = self.convert(t, Scalar::I64);
+                    offset = Some(match offset {
+                        None => t,
+                        Some(prev) => {
+                            let width = constant(Value::I64(dims[k] as i64), span);
+                            let scaled = self.binary(BinOp::Mul, span, prev, width)?;
+                            self.binary(BinOp::Add, span, scaled, t)?
+                        }
+                    });
+                }
+                let row: u64 = dims[indices.len()..].iter().product();
+                let first = offset.expect("checked: at least one index");
+                let offset = self.binary(BinOp::Mul, span, first, constant(Value::I64(row as i64), span))?;
+                match base {
+                    None => Ok(Ptr {
+                        mem,
+                        offset,
+                        is_const: false,
+                    }),
+                    Some(b) => {
+                        let p = self.pointer(b)?;
+                        let offset = self.binary(BinOp::Add, span, p.offset, offset)?;
+                        Ok(Ptr { offset, ..p })
+                    }
+                }
             }
             ast::ExprKind::Index { .. }
             | ast::ExprKind::Unary {
@@ -1152,6 +1246,7 @@ impl KernelChecker<'_, '_> {
             in_struct: false,
             opaque: None,
             choice: self.choice_vars.contains(&name.span),
+            rows: Vec::new(),
         });
         self.ptr_vars.len() as u32 - 1
     }

@@ -155,6 +155,9 @@ impl Bindings {
         }
         for p in &mut f.params {
             self.ty(&mut p.ty);
+            for r in &mut p.rows {
+                self.expr(r);
+            }
         }
         self.stmts(&mut f.body);
         f
@@ -1715,6 +1718,7 @@ fn expand_variadic(
                 volatile: p.volatile,
                 pack: false,
                 pointer_to_pointer: p.pointer_to_pointer,
+                rows: p.rows.clone(),
             });
         }
         debug_assert_eq!(g.params.len(), k + n);

@@ -341,6 +341,9 @@ pub struct Param {
     pub pack: bool,
     /// `T** p`: a pointer to a pointer, which simt refuses where the parameter is bound.
     pub pointer_to_pointer: bool,
+    /// `float t[4][8]`: the sizes after the first, which the pointer `t` (to rows of 8) indexes
+    /// with (`t[r][c]` is element `8 r + c`).
+    pub rows: Vec<Expr>,
 }
 
 /// A scalar type name as written in C.

@@ -1293,8 +1293,14 @@ impl<'m> Builder<'m> {
                 }
                 // `float in[]` is `float* in`; `= value` is a default argument.
                 let mut default = None;
+                let mut rows = Vec::new();
                 for rest in it {
                     if rest.as_rule() == Rule::param_array {
+                        // `float t[4][8]`: the first size is the pointer's, the rest its rows'.
+                        if ty.pointer {
+                            let size = rest.into_inner().next();
+                            rows.extend(size.and_then(|e| self.expr(e).ok()));
+                        }
                         ty.pointer = true;
                     } else {
                         default = self.expr(rest).ok();
@@ -1307,6 +1313,7 @@ impl<'m> Builder<'m> {
                     volatile,
                     pack,
                     pointer_to_pointer,
+                    rows,
                 }
             })
             .collect()
