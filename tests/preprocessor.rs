@@ -297,3 +297,23 @@ launch k { p = arange(4); f = zeros(2); block = 4; grid = 1; expect p == [0, 2, 
 "#;
     ok(src, &[], ONE, [4, 1, 1]);
 }
+
+#[test]
+fn cs_alternative_tokens_are_their_operators() {
+    // `and or not not_eq bitand bitor xor compl` are `&& || ! != & | ^ ~`, in code and in `#if`.
+    // Thread i of 8: out[i] = (i < 6 and not (i == 3) or i == 7) + 10 * ((i bitand 1) xor 1)
+    // + 100 * (i not_eq 4): i = 0 gives 1 + 10 + 100 = 111; 3: 0 + 0 + 100; 4: 1 + 10 + 0;
+    // 7: 1 + 0 + 100; 6: 0 + 10 + 100.
+    let src = r#"
+#if 1 and not 0
+#define GOOD 1
+#endif
+__global__ void k(int* out) {
+    int i = threadIdx.x;
+    int v = (i < 6 and not (i == 3) or i == 7) + 10 * ((i bitand 1) xor 1) + 100 * (i not_eq 4);
+    out[i] = GOOD ? v : -1;
+}
+launch k { out = zeros(8); expect out == [111, 101, 111, 100, 11, 101, 110, 101]; }
+"#;
+    common::ok(src, &[], [1, 1, 1], [8, 1, 1]);
+}

@@ -40,6 +40,23 @@ const PREDEFINED: &[(&str, &str)] = &[
     ("__cplusplus", "201703L"),
 ];
 
+/// C++'s alternative tokens ([lex.digraph]): `and` is `&&` wherever it stands, `#if` lines
+/// included (tpoisonooo's how-to-optimize-gemm writes `if (row < m and col < n)`). C++ makes
+/// them tokens, not macros; spelled here as macros, they expand the same.
+const ALTERNATIVE_TOKENS: &[(&str, &str)] = &[
+    ("and", "&&"),
+    ("and_eq", "&="),
+    ("bitand", "&"),
+    ("bitor", "|"),
+    ("compl", "~"),
+    ("not", "!"),
+    ("not_eq", "!="),
+    ("or", "||"),
+    ("or_eq", "|="),
+    ("xor", "^"),
+    ("xor_eq", "^="),
+];
+
 /// The execution-space and attribute keywords that nvcc's crt/host_defines.h makes macros on
 /// Linux (`#define __device__ __location__(device)`, `#define __launch_bounds__(...) ...`), so
 /// `#ifndef __host__` guards ("allow usage for non-CUDA files") are skipped as under nvcc. They
@@ -250,6 +267,7 @@ pub(crate) fn preprocess(
     let arch = arch.to_string();
     let predefined = PREDEFINED
         .iter()
+        .chain(ALTERNATIVE_TOKENS)
         .copied()
         .chain([("__CUDA_ARCH__", arch.as_str())]);
     for (name, value) in predefined {
