@@ -950,13 +950,7 @@ impl KernelChecker<'_, '_> {
                 return Ok((mem, at));
             }
         }
-        let mut indices = Vec::new();
-        let mut cur = e;
-        while let ast::ExprKind::Index { base, index } = &cur.kind {
-            indices.push(index.as_ref());
-            cur = base;
-        }
-        indices.reverse();
+        let (cur, indices) = super::pointer::index_chain(e);
         // A declared array indexed by name: its own dimensions.
         let named = match &cur.kind {
             ast::ExprKind::Name(name) => match self.lookup(name) {

@@ -65,6 +65,18 @@ pub(crate) struct PtrVar {
     pub rows: Vec<u64>,
 }
 
+/// `a[i][j]`: the expression indexed (`a`) and the indices, outermost first.
+pub(crate) fn index_chain(e: &ast::Expr) -> (&ast::Expr, Vec<&ast::Expr>) {
+    let mut indices = Vec::new();
+    let mut cur = e;
+    while let ast::ExprKind::Index { base, index } = &cur.kind {
+        indices.push(index.as_ref());
+        cur = base;
+    }
+    indices.reverse();
+    (cur, indices)
+}
+
 /// A row of a multi-dimensional array ([`KernelChecker::row_of`]).
 pub(crate) struct RowOf<'e> {
     /// The array's memory (`None`: the pointer's).
@@ -157,13 +169,7 @@ impl KernelChecker<'_, '_> {
     /// A pointer parameter declared with rows (`T t[4][8]`) is a row too: `t[k]` (its base is
     /// then `Some`, the pointer itself).
     pub(crate) fn row_of<'e>(&self, e: &'e ast::Expr) -> Option<RowOf<'e>> {
-        let mut indices = Vec::new();
-        let mut cur = e;
-        while let ast::ExprKind::Index { base, index } = &cur.kind {
-            indices.push(index.as_ref());
-            cur = base;
-        }
-        indices.reverse();
+        let (cur, indices) = index_chain(e);
         let ast::ExprKind::Name(n) = &cur.kind else {
             return None;
         };
