@@ -349,23 +349,3 @@ launch k {
 "#;
     common::ok(src, &[], [1, 1, 1], [1, 1, 1]);
 }
-
-#[test]
-fn type_traits_bool_constant_is_a_tag_chosen_at_compile_time() {
-    // llm.c's matmul_backward_bias_kernel8: `std::bool_constant<Atomic>` as an unnamed kernel
-    // parameter picks a branch with `if constexpr`; `value` reads B. k<true> adds 1 to ones: 2;
-    // k<false> stores 1 + 2 * 0: 1.
-    let kernel = r#"
-#include <type_traits>
-template <bool Add>
-__global__ void k(float* out, std::bool_constant<Add>) {
-    int i = threadIdx.x;
-    if constexpr (std::bool_constant<Add>::value) { out[i] += 1.0f; }
-    else { out[i] = 1.0f + 2 * std::bool_constant<Add>::value; }
-}
-"#;
-    for (b, want) in [("true", 2), ("false", 1)] {
-        let src = format!("{kernel}launch k<{b}> {{ out = ones(32); expect out == {want}; }}\n");
-        ok(&src, &[], ONE, [32, 1, 1]);
-    }
-}
