@@ -349,3 +349,56 @@ launch k {
 "#;
     common::ok(src, &[], [1, 1, 1], [1, 1, 1]);
 }
+
+#[test]
+fn type_traits_bool_constant_is_a_tag_chosen_at_compile_time() {
+    // llm.c's matmul_backward_bias_kernel8: `std::bool_constant<Atomic>` as an unnamed kernel
+    // parameter picks a branch with `if constexpr`; `value` reads B. k<true> adds 1 to ones: 2;
+    // k<false> stores 1 + 2 * 0: 1.
+    let kernel = r#"
+#include <type_traits>
+template <bool Add>
+__global__ void k(float* out, std::bool_constant<Add>) {
+    int i = threadIdx.x;
+    if constexpr (std::bool_constant<Add>::value) { out[i] += 1.0f; }
+    else { out[i] = 1.0f + 2 * std::bool_constant<Add>::value; }
+}
+"#;
+    for (b, want) in [("true", 2), ("false", 1)] {
+        let src = format!("{kernel}launch k<{b}> {{ out = ones(32); expect out == {want}; }}\n");
+        ok(&src, &[], ONE, [32, 1, 1]);
+    }
+}
+
+#[test]
+fn type_traits_keeps_the_library_traits_beside_bool_constant() {
+    // The header opens `namespace std`; `std::enable_if_t` and `std::conditional_t` must still be
+    // the built-in traits, not names looked up in that namespace. twice<float> (sizeof 4) is
+    // enabled and doubles 1.5 into 3; conditional_t<true, float, int> keeps 0.25 a float, so
+    // out = 3 + 0.25 = 3.25.
+    let src = r#"
+#include <type_traits>
+template <typename T, std::enable_if_t<sizeof(T) == 4, int> = 0>
+__device__ T twice(T x) { return x + x; }
+__global__ void k(float* out) {
+    std::conditional_t<true, float, int> q = 0.25f;
+    out[threadIdx.x] = twice(out[threadIdx.x]) + q;
+}
+launch k { out = full(32, 1.5); expect out == 3.25; }
+"#;
+    ok(src, &[], ONE, [32, 1, 1]);
+}
+
+#[test]
+fn bool_constant_without_its_header_names_the_include() {
+    // Without `#include <type_traits>` the tag is unknown, and the help names the header.
+    let src = r#"
+template <bool Add>
+__global__ void k(float* out, std::bool_constant<Add>) { out[threadIdx.x] = Add; }
+launch k<true> { out = zeros(32); }
+"#;
+    let f = err(src, &[], Some(ONE), Some([32, 1, 1]));
+    assert_eq!(codes(&f)[0], "simt::check::unknown_type");
+    let text = simt::cli::render(&f);
+    assert!(text.contains("#include <type_traits>"), "{text}");
+}

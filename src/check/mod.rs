@@ -138,17 +138,10 @@ pub fn check_focused(
     } else {
         module
     };
-    // Type aliases are resolved in a copy of the module, once.
-    let owned;
-    let module = if module.aliases.is_empty()
-        && module.alias_templates.is_empty()
-        && module.structs.iter().all(|s| s.aliases.is_empty())
-    {
-        module
-    } else {
-        owned = resolve_aliases(module);
-        &owned
-    };
+    // Type aliases, and `<type_traits>`' transformations outside templates
+    // (`std::conditional_t<true, float, int> q;`), are resolved in a copy of the module, once.
+    let owned = resolve_aliases(module);
+    let module = &owned;
     let mut errors = Vec::new();
     for (what, _, span) in &module.unsupported {
         let help = if what.starts_with("template arguments after") {
@@ -3019,6 +3012,16 @@ fn unknown_type(ty: &ast::TypeName) -> CheckError {
                 "`{}` is declared in <cuComplex.h>, which nvcc does not include by itself (its implicit cuda_runtime.h does not include it either): add `#include <cuComplex.h>` at the top of the file",
                 ty.base_text
             )),
+        };
+    }
+    let bare = ty.base_text.trim_start_matches("::");
+    if bare.starts_with("std::bool_constant<") || bare.starts_with("cuda::std::bool_constant<") {
+        return CheckError::UnknownType {
+            name: ty.base_text.clone(),
+            span: ty.span,
+            suggestion: Some(
+                "`std::bool_constant` is declared in <type_traits>: add `#include <type_traits>` at the top of the file".into(),
+            ),
         };
     }
     const TYPES: &[&str] = &[

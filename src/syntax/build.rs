@@ -53,6 +53,9 @@ pub(crate) struct Builder<'m> {
     namespace: std::cell::RefCell<Vec<String>>,
     /// Every namespace name declared so far: a type qualified by them names the type.
     namespace_names: std::cell::RefCell<std::collections::HashSet<String>>,
+    /// The types a file's own `namespace std { ... }` declares (`<type_traits>`'s
+    /// `bool_constant`): only these lose their `std::`, so `std::enable_if_t` stays the library's.
+    std_types: std::cell::RefCell<std::collections::HashSet<String>>,
     /// The namespace of each device function and kernel, in the module's order.
     scopes: std::cell::RefCell<super::scope::Scopes>,
     /// The members of the anonymous unions declared in the blocks being built (`union { int8_t
@@ -73,6 +76,7 @@ impl<'m> Builder<'m> {
             host_friends: Default::default(),
             namespace: Default::default(),
             namespace_names: Default::default(),
+            std_types: Default::default(),
             scopes: Default::default(),
             anonymous: Default::default(),
         }
@@ -149,8 +153,15 @@ impl<'m> Builder<'m> {
                         self.namespace_names.borrow_mut().insert(n.clone());
                         self.namespace.borrow_mut().push(n.clone());
                     }
+                    let (structs, aliases) = (module.structs.len(), module.aliases.len());
                     self.items(item, module, errors);
                     let ns = self.namespace.borrow().join("::");
+                    if ns == "std" || ns.ends_with("::std") {
+                        let declared = module.structs[structs..].iter().map(|s| &s.name.name);
+                        let declared =
+                            declared.chain(module.aliases[aliases..].iter().map(|a| &a.0.name));
+                        self.std_types.borrow_mut().extend(declared.cloned());
+                    }
                     self.scopes.borrow_mut().record(module, &ns);
                     let depth = self.namespace.borrow().len() - names.len();
                     self.namespace.borrow_mut().truncate(depth);
@@ -1470,7 +1481,10 @@ impl<'m> Builder<'m> {
                     while let Some((first, rest)) =
                         base_text.trim_start_matches("::").split_once("::")
                     {
-                        if !names.contains(first) {
+                        let head = rest.split(['<', ':']).next().unwrap_or(rest);
+                        if !names.contains(first)
+                            || (first == "std" && !self.std_types.borrow().contains(head))
+                        {
                             break;
                         }
                         base_text = rest.to_string();

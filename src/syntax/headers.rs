@@ -16,6 +16,7 @@ pub(crate) fn header(name: &str) -> Option<&'static str> {
         n if n.starts_with("cub/") => Some(include_str!("headers/cub.h")),
         "glm/glm.hpp" | "glm/gtc/type_ptr.hpp" => Some(include_str!("headers/glm.h")),
         "curand_kernel.h" => Some(include_str!("headers/curand_kernel.h")),
+        "type_traits" => Some(include_str!("headers/type_traits.h")),
         "ATen/ATen.h"
         | "ATen/AccumulateType.h"
         | "ATen/core/TensorAccessor.h"
