@@ -68,3 +68,96 @@ launch k { d = arange(16); a = &d[1]; b = &d[0]; c = &d[4]; out = zeros(4); expe
     // b = &d[0] is one float before a; b + 4 = &d[4], 16 bytes in.
     ok(src, &[], ONE, ONE);
 }
+
+#[test]
+fn an_address_masked_to_a_word_is_a_pointer_to_the_bf16_pair_it_lies_in() {
+    // llm.c's atomicAddX (train_gpt2.cu, layernorm_backward_kernel3), verbatim.
+    let src = r#"
+#include <cuda_bf16.h>
+__device__ void atomicAddX(__nv_bfloat16* addr, __nv_bfloat16 val) {
+    uintptr_t ptr_val = reinterpret_cast<uintptr_t>(addr);
+    __nv_bfloat162* ptr_bf16 = reinterpret_cast<__nv_bfloat162*>(ptr_val & ~uintptr_t(0x3));
+    __nv_bfloat162 add_val = (ptr_val & 0x3) ? __halves2bfloat162(__ushort_as_bfloat16(0), val)
+                                             : __halves2bfloat162(val, __ushort_as_bfloat16(0));
+    atomicAdd(ptr_bf16, add_val);
+}
+__global__ void k(__nv_bfloat16* out, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) atomicAddX(&out[i % 6 + 1], (__nv_bfloat16)1.0f);
+}
+launch k { n = 60; out = zeros(8); expect out == [0, 10, 10, 10, 10, 10, 10, 0]; }
+"#;
+    // 60 threads add 1 to out[i % 6 + 1], so elements 1..=6 get 10 each. An odd element is the
+    // high half of the 4-byte pair that starts one element before it (address & ~3), so the
+    // pair out[0..2] receives (0, 1) for each add to out[1] and out[0] stays 0; out[6] is the
+    // low half of the pair out[6..8], which receives (1, 0), so out[7] stays 0. Without the
+    // mask an odd element's pair would start at it, and its neighbour above would gain 10.
+    ok(src, &[], [1, 1, 1], [64, 1, 1]);
+}
+
+#[test]
+fn an_address_back_to_a_pointer_keeps_its_array_through_locals_and_arithmetic() {
+    let src = r#"
+__global__ void k(float* x, int* out) {
+    __shared__ float s[8];
+    int t = threadIdx.x;
+    s[t] = t * 10;
+    __syncthreads();
+    uintptr_t a = (uintptr_t)&x[t];
+    a += 2 * sizeof(float);
+    float* p = (float*)a;
+    uintptr_t b = reinterpret_cast<uintptr_t>(s) + t * 4;
+    out[t] = (int)(*p) + (int)*reinterpret_cast<float*>(b);
+}
+launch k { x = arange(10); out = zeros(8); expect out == [2, 13, 24, 35, 46, 57, 68, 79]; }
+"#;
+    // p is &x[t] moved on by 8 bytes, x[t + 2] = t + 2; b is &s[t], 10 t: t + 2 + 10 t = 11 t + 2.
+    ok(src, &[], ONE, [8, 1, 1]);
+}
+
+#[test]
+fn a_misaligned_address_made_into_a_pointer_traps() {
+    let src = r#"
+__global__ void k(float* x) {
+    uintptr_t a = (uintptr_t)x + 2;
+    float* p = (float*)a;
+    *p = 1.0f;
+}
+launch k { x = zeros(4); }
+"#;
+    // 2 bytes into a float array is not the start of any float: the hardware's misaligned
+    // address error, not a rounded-down pointer.
+    let f = err(src, &[], Some(ONE), Some(ONE));
+    let text = simt::cli::render(&f);
+    assert!(text.contains("misaligned"), "{text}");
+}
+
+#[test]
+fn a_pointer_from_an_integer_with_no_address_is_refused() {
+    let src = r#"
+__global__ void k(float* x, unsigned long long a) {
+    float* p = (float*)a;
+    *p = 1.0f;
+}
+launch k { x = zeros(4); a = 4096; }
+"#;
+    // The launch cannot give a kernel the address of an array as a number, so `a` points
+    // nowhere simt can follow: refused at its span rather than guessed.
+    let f = err(src, &[], Some(ONE), Some(ONE));
+    assert_eq!(codes(&f), ["simt::check::unsupported"]);
+    let text = simt::cli::render(&f);
+    assert!(text.contains("holds no address"), "{text}");
+}
+
+#[test]
+fn a_zero_integer_made_into_a_pointer_is_null() {
+    let src = r#"
+__global__ void k(const float* bias, float* out) {
+    const float* none = (const float*)0;
+    out[0] = none == nullptr;
+    out[1] = bias != (float*)0;
+}
+launch k { bias = zeros(1); out = zeros(2); expect out == [1, 1]; }
+"#;
+    ok(src, &[], ONE, ONE);
+}

@@ -4,10 +4,18 @@
 //! than the 256 bytes `cudaMalloc` guarantees), and an element's address is its start plus its
 //! byte offset; a parameter the launch binds into an array (`in = &d[3]`) starts where it points
 //! ([`crate::ir::global_address`], read when the launch starts).
+//!
+//! An integer that holds such an address converts back to a pointer (`(T*)(a & ~3)`, llm.c's
+//! `atomicAddX`) into the array it came from: the checker follows which array an integer's
+//! address lies in through 64-bit locals, and the pointer's offset is the integer less that
+//! array's start, re-expressed in elements (a byte offset that does not divide traps as a
+//! misaligned address).
 
-use super::error::CheckError;
+use super::error::{CheckError, PointerProblem};
 use super::expr::constant;
-use super::typed::{Expr, ExprKind, Space, NULL_OFFSET};
+use super::local::children;
+use super::pointer::{null, Ptr};
+use super::typed::{Expr, ExprKind, Mem, ParamKind, Space, VarId, NULL_OFFSET};
 use super::{ast, KernelChecker};
 use crate::source::Span;
 use crate::syntax::ast::BinOp;
@@ -17,6 +25,21 @@ use crate::value::{Scalar, Value};
 const SHARED_BASE: u64 = 0x7e00_0000_0000;
 /// Where local array 0 starts (inside the generic address window of local memory).
 const LOCAL_BASE: u64 = 0x7d00_0000_0000;
+
+/// Which array an address in a constant lies in: shared and local arrays have constant starts.
+fn constant_space(v: Value) -> Option<Space> {
+    let v = match v {
+        Value::U64(v) => v,
+        Value::I64(v) => v as u64,
+        _ => return None,
+    };
+    let n = u32::try_from((v & 0xff_ffff_ffff) >> 32).ok()?;
+    match v >> 40 {
+        0x7e => Some(Space::Shared(n)),
+        0x7d => Some(Space::Local(n)),
+        _ => None,
+    }
+}
 
 /// The byte address of the first element of a shared or local array, or of where a pointer
 /// parameter points.
@@ -84,5 +107,111 @@ impl KernelChecker<'_, '_> {
         let mut out = self.convert(value, to);
         out.span = span;
         Ok(out)
+    }
+
+    /// The array whose address `e` holds: `None` where it holds none, `Some(None)` where it
+    /// may hold addresses in several (or an address and a plain number).
+    fn address_in(&self, e: &Expr) -> Option<Option<Space>> {
+        let mut found: Option<Option<Space>> = match &e.kind {
+            ExprKind::ParamAddress(p) => Some(Some(Space::Global(*p))),
+            ExprKind::Const(v) => constant_space(*v).map(Some),
+            ExprKind::Var(v) => self.address_vars.get(v).copied(),
+            _ => None,
+        };
+        for c in children(e) {
+            found = match (found, self.address_in(c)) {
+                (a, None) => a,
+                (None, b) => b,
+                (Some(a), Some(b)) => Some(a.filter(|a| Some(*a) == b)),
+            };
+        }
+        found
+    }
+
+    /// Records what `var` holds after it is assigned `value`: an address keeps the array it
+    /// lies in; a second array, or a plain number after an address, leaves it unknown.
+    pub(crate) fn note_address(&mut self, var: VarId, value: &Expr) {
+        let now = self.address_in(value);
+        let before = self.address_vars.get(&var).copied();
+        let after = match (before, now) {
+            (None, None) => return,
+            (None, Some(a)) => a,
+            (Some(a), Some(b)) => a.filter(|a| Some(*a) == b),
+            (Some(_), None) => None,
+        };
+        self.address_vars.insert(var, after);
+    }
+
+    /// `(T*)a` for an integer `a`: a pointer into the array `a`'s address lies in, at that
+    /// address (null for a constant 0).
+    pub(crate) fn integer_as_pointer(
+        &mut self,
+        ty: &ast::TypeName,
+        integer: &ast::Expr,
+        span: Span,
+    ) -> Result<Ptr, CheckError> {
+        let value = self.expr(integer)?;
+        if let ExprKind::Const(v) = value.kind {
+            if v.as_i64() == Some(0) {
+                return Ok(null(span));
+            }
+        }
+        let space = match self.address_in(&value) {
+            Some(Some(space)) => space,
+            found => {
+                let why = match found {
+                    None => "an integer that holds no address of this kernel's arrays",
+                    _ => "an integer that may hold addresses in several arrays",
+                };
+                return Err(CheckError::Unsupported {
+                    what: format!("a pointer made from {why}"),
+                    span: integer.span,
+                    help: Some(
+                        "make the integer from a pointer into one array (`uintptr_t a = (uintptr_t)p;`), or index the array instead"
+                            .into(),
+                    ),
+                });
+            }
+        };
+        if value.ty.size() != 8 {
+            return Err(CheckError::Pointer {
+                problem: PointerProblem::NotAPointer {
+                    found: value.ty.c_name().into(),
+                },
+                span: integer.span,
+                help: Some("an address has 64 bits: keep it in a `uintptr_t`".into()),
+            });
+        }
+        let mem = match space {
+            Space::Global(p) => match self.params[p as usize].kind {
+                ParamKind::Buffer { elem, width, .. } => Mem { space, elem, width },
+                ParamKind::Scalar { .. } => unreachable!("checker: an address is a buffer's"),
+            },
+            Space::Shared(s) => self.shared_mem(s),
+            Space::Local(l) => self.local_array_mem(l),
+            Space::Choice { .. } => unreachable!("checker: a choice's address is refused before"),
+        };
+        let start = base_address(space, span);
+        let value = self.convert(value, Scalar::I64);
+        let start = self.convert(start, Scalar::I64);
+        let bytes = self.binary(BinOp::Sub, span, value, start)?;
+        let stored = self.stored(space).unwrap_or(mem.elem);
+        let offset = Expr {
+            kind: ExprKind::Rescale {
+                value: Box::new(bytes),
+                from: 1,
+                to: mem.elem.size() * mem.width,
+                size: stored.size(),
+                space,
+            },
+            ty: Scalar::I64,
+            span,
+        };
+        let ptr = Ptr {
+            mem: Some(mem),
+            offset,
+            is_const: false,
+        };
+        self.cast_pointer(ptr, false, ty, span)
     }
 }

@@ -438,6 +438,7 @@ impl KernelChecker<'_, '_> {
         }
         let var = self.new_local(&d.name.name, declared, d.name.span);
         self.declare(&d.name, Binding::Local { var, is_const });
+        self.note_address(var, &value);
         out.push(Stmt {
             kind: StmtKind::Assign { var, value },
             span: d.name.span,
@@ -998,7 +999,7 @@ impl<'a> Facts<'a> {
 }
 
 /// The direct operands of an expression (inlined bodies excluded).
-fn children(e: &Expr) -> Vec<&Expr> {
+pub(crate) fn children(e: &Expr) -> Vec<&Expr> {
     match &e.kind {
         ExprKind::Neg(a)
         | ExprKind::BitNot(a)

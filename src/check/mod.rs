@@ -757,6 +757,9 @@ pub(crate) struct KernelChecker<'g, 'e> {
     slot_ptrs: HashMap<u32, ast::TypeName>,
     /// The kernel being checked, by name (for [`Globals::sequence_slots`]).
     kernel_name: String,
+    /// 64-bit integer locals holding an address (`uintptr_t a = (uintptr_t)p;`), with the array
+    /// it lies in; `None` where two arrays (or an address and a plain number) were assigned.
+    address_vars: HashMap<VarId, Option<Space>>,
 }
 
 impl<'g, 'e> KernelChecker<'g, 'e> {
@@ -807,6 +810,7 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
             choices: Vec::new(),
             choice_vars: HashSet::new(),
             choice_found: Vec::new(),
+            address_vars: HashMap::new(),
             heap: None,
             slot_params: HashMap::new(),
             slot_ptrs: HashMap::new(),
@@ -2280,6 +2284,7 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
             None => value,
         };
         let value = self.convert(value, declared);
+        self.note_address(var, &value);
         Ok(StmtKind::Assign { var, value })
     }
 

@@ -354,6 +354,15 @@ impl KernelChecker<'_, '_> {
                     is_const: base.is_const,
                 })
             }
+            // `(T*)(a & ~3)`: an integer holding an address, back to a pointer.
+            ast::ExprKind::Cast { ty, expr }
+                if ty.pointer
+                    && !ty.reference
+                    && !self.is_pointer(expr)
+                    && !matches!(&expr.kind, ast::ExprKind::Name(n) if n == "NULL" || n == "nullptr") =>
+            {
+                self.integer_as_pointer(ty, expr, span)
+            }
             ast::ExprKind::Cast { ty, expr } if ty.pointer => {
                 let inner = self.pointer(expr)?;
                 if ty.reference {
@@ -944,7 +953,7 @@ impl KernelChecker<'_, '_> {
         })
     }
 
-    fn cast_pointer(
+    pub(crate) fn cast_pointer(
         &mut self,
         p: Ptr,
         from_struct: bool,
