@@ -963,6 +963,72 @@ __global__ void k(uint4* h, unsigned long long* o, unsigned long long* first) {
 }
 
 #[test]
+fn a_32_bit_atomic_on_16_bit_memory_takes_two_halves() {
+    // llm.c's layernorm_backward_kernel4 writes bf16 pairs with a CAS loop on their 32 bits:
+    // `atomicCAS((unsigned int*)&dbiasVec2[i], current, new)`. 4 blocks of 8 threads each add
+    // (src[2i], src[2i + 1]) = (2i, 2i + 1) to pair i of ones(16): element j becomes 1 + 4j
+    // (at most 61, exact in bf16's 8 significant bits). A CAS that saw one half only, or the
+    // halves swapped, would leave odd or even elements wrong.
+    let src = r#"
+#include <cuda_bf16.h>
+__global__ void k(__nv_bfloat16* dbias, const float* src, int C) {
+    __nv_bfloat162* dbiasVec2 = reinterpret_cast<__nv_bfloat162*>(dbias);
+    for (int i = threadIdx.x; i < C / 2; i += blockDim.x) {
+        __nv_bfloat162 add = __halves2bfloat162((__nv_bfloat16)src[i * 2], (__nv_bfloat16)src[i * 2 + 1]);
+        __nv_bfloat162 current = __ldcg(&dbiasVec2[i]);
+        __nv_bfloat162 next = add + current;
+        unsigned int current32 = *reinterpret_cast<unsigned int*>(&current);
+        unsigned int next32 = *reinterpret_cast<unsigned int*>(&next);
+        unsigned int old32 = atomicCAS((unsigned int*)&dbiasVec2[i], current32, next32);
+        while (old32 != current32) {
+            current32 = old32;
+            next = *reinterpret_cast<__nv_bfloat162*>(&current32) + add;
+            next32 = *reinterpret_cast<unsigned int*>(&next);
+            old32 = atomicCAS((unsigned int*)&dbiasVec2[i], current32, next32);
+        }
+    }
+}
+launch k { C = 16; dbias = ones(16); src = arange(16); expect dbias == 1 + 4 * arange(16); }
+"#;
+    let r = ok(src, &[], [4, 1, 1], [8, 1, 1]);
+    assert!(r.expects.iter().all(|e| e.passed), "{:?}", r.expects);
+
+    // Shared `unsigned short` memory through an `unsigned int*`: element k of the word view is
+    // halves 2k (low, little-endian) and 2k + 1. 32 lanes add 0x10001 to word 0: both halves
+    // 32. Lanes 0 and 1 add 0xffff to word 1: 0x1fffe, low half 0xfffe = 65534 and a carry of 1
+    // into the high half, as one 32-bit add does. The CAS on word 0 (lane 0, after the barrier)
+    // finds 0x200020 and swaps in 0x00030004: halves 4, 3.
+    let src = r#"
+__global__ void k(unsigned short* out, unsigned int* old) {
+    __shared__ unsigned short s[4];
+    int t = threadIdx.x;
+    if (t < 4) s[t] = 0;
+    __syncthreads();
+    atomicAdd((unsigned int*)s, 0x10001u);
+    if (t < 2) atomicAdd((unsigned int*)&s[2], 0xffffu);
+    __syncthreads();
+    if (t == 0) old[0] = atomicCAS((unsigned int*)&s[0], 0x200020u, 0x30004u);
+    __syncthreads();
+    if (t < 4) out[t] = s[t];
+}
+launch k { out = zeros(4); old = zeros(1); expect out == [4, 3, 65534, 1]; expect old == [2097184]; }
+"#;
+    ok(src, &[], ONE, [32, 1, 1]);
+}
+
+#[test]
+fn a_word_view_of_16_bit_memory_at_an_odd_element_is_misaligned() {
+    let src = r#"
+__global__ void k(unsigned short* h) { atomicAdd((unsigned int*)&h[1], 1u); }
+launch k { h = zeros(4); }
+"#;
+    // &h[1] is 2 bytes into the array: not the start of a 4-byte word.
+    let f = err(src, &[], Some(ONE), Some(ONE));
+    let text = simt::cli::render(&f);
+    assert!(text.contains("misaligned"), "{text}");
+}
+
+#[test]
 fn a_lane_outside_its_own_mask_is_an_error() {
     // kaolin's typo: 0xfffffff is seven f's, bits 0-27, so lanes 28-31 call without their bit.
     let src = "__global__ void k(float* o) {\n    float v = o[threadIdx.x];\n    v += __shfl_down_sync(0xfffffff, v, 1);\n    o[threadIdx.x] = v;\n}\n";

@@ -210,8 +210,12 @@ impl KernelChecker<'_, '_> {
                 )),
             });
         }
-        // A 64-bit atomic on 32-bit integers takes two adjacent elements, low word first.
-        let pair = stored.is_integer() && stored.size() == 4 && mem.elem.size() == 8;
+        // A 64-bit atomic on 32-bit integers, or a 32-bit one on 16-bit elements (llm.c's
+        // `atomicCAS((unsigned int*)&bf162_array[i], ...)`), takes two adjacent elements by
+        // their bits, low one first.
+        let two_words = stored.is_integer() && stored.size() == 4 && mem.elem.size() == 8;
+        let two_halves = stored.size() == 2 && mem.elem.is_integer() && mem.elem.size() == 4;
+        let pair = two_words || two_halves;
         if !atomic_view(stored, mem.elem) && !pair {
             return Err(CheckError::Unsupported {
                 what: format!(

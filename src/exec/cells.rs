@@ -109,6 +109,34 @@ macro_rules! half_cell {
 half_cell!(F16Cell, half::f16);
 half_cell!(BF16Cell, half::bf16);
 
+/// A 16-bit cell's bits, whatever its type (a 32-bit atomic through an `unsigned*` of `half`
+/// memory sees two of them as one word).
+pub(crate) trait Cell16: Sync {
+    fn bits(&self) -> u16;
+    fn set_bits(&self, b: u16);
+}
+
+macro_rules! cell16 {
+    ($t:ty, |$x:ident| $inner:expr, |$b:ident| $to:expr) => {
+        impl Cell16 for $t {
+            #[inline(always)]
+            fn bits(&self) -> u16 {
+                let $x = self;
+                $inner.load(Relaxed) as u16
+            }
+            #[inline(always)]
+            fn set_bits(&self, $b: u16) {
+                let $x = self;
+                $inner.store($to, Relaxed)
+            }
+        }
+    };
+}
+cell16!(AtomicU16, |x| x, |b| b);
+cell16!(AtomicI16, |x| x, |b| b as i16);
+cell16!(F16Cell, |x| x.0, |b| b);
+cell16!(BF16Cell, |x| x.0, |b| b);
+
 /// A global buffer viewed as cells, shareable between threads.
 #[derive(Clone, Copy)]
 pub(crate) enum Cells<'a> {

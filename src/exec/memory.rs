@@ -1,6 +1,6 @@
 //! Global buffers and shared arrays: typed storage, conversions to and from doubles, gather and scatter.
 
-use super::cells::Cell;
+use super::cells::{Cell, Cell16};
 use super::regs::Stored;
 use crate::value::{round_half, Scalar};
 use half::{bf16, f16};
@@ -421,6 +421,71 @@ impl<M: Slots<S = u32>> Slots for Halves<M> {
         }
     }
     fn put_run(&mut self, first: usize, src: &[u64]) {
+        for (l, &v) in src.iter().enumerate() {
+            self.put(first + l, v);
+        }
+    }
+}
+
+/// Memory of 16-bit elements, by their bits.
+pub(crate) trait Raw16 {
+    fn raw(&self, i: usize) -> u16;
+    fn set_raw(&mut self, i: usize, b: u16);
+}
+
+impl<C: Cell16> Raw16 for Global<'_, C> {
+    #[inline(always)]
+    fn raw(&self, i: usize) -> u16 {
+        self.0[i].bits()
+    }
+    #[inline(always)]
+    fn set_raw(&mut self, i: usize, b: u16) {
+        self.0[i].set_bits(b)
+    }
+}
+
+macro_rules! plain16 {
+    ($t:ty, |$x:ident| $bits:expr, |$b:ident| $from:expr) => {
+        impl Raw16 for Plain<'_, $t> {
+            #[inline(always)]
+            fn raw(&self, i: usize) -> u16 {
+                let $x = self.0[i];
+                $bits
+            }
+            #[inline(always)]
+            fn set_raw(&mut self, i: usize, $b: u16) {
+                self.0[i] = $from;
+            }
+        }
+    };
+}
+plain16!(u16, |x| x, |b| b);
+plain16!(i16, |x| x as u16, |b| b as i16);
+plain16!(f16, |x| x.to_bits(), |b| f16::from_bits(b));
+plain16!(bf16, |x| x.to_bits(), |b| bf16::from_bits(b));
+
+/// 16-bit slots seen through a 32-bit integer pointer (llm.c's `atomicCAS((unsigned
+/// int*)&bf162_array[i], ...)`): element `i` is slots `2i` (its low half) and `2i + 1`, by their
+/// bits, so a compare-and-swap of a float pair compares exactly what the hardware compares.
+pub(crate) struct Pairs<M>(pub(crate) M);
+
+impl<M: Raw16> Slots for Pairs<M> {
+    type S = u32;
+    #[inline(always)]
+    fn get(&self, i: usize) -> u32 {
+        u32::from(self.0.raw(2 * i)) | u32::from(self.0.raw(2 * i + 1)) << 16
+    }
+    #[inline(always)]
+    fn put(&mut self, i: usize, v: u32) {
+        self.0.set_raw(2 * i, v as u16);
+        self.0.set_raw(2 * i + 1, (v >> 16) as u16);
+    }
+    fn get_run(&self, first: usize, dst: &mut [u32]) {
+        for (l, o) in dst.iter_mut().enumerate() {
+            *o = self.get(first + l);
+        }
+    }
+    fn put_run(&mut self, first: usize, src: &[u32]) {
         for (l, &v) in src.iter().enumerate() {
             self.put(first + l, v);
         }

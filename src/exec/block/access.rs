@@ -225,16 +225,27 @@ impl BlockRunner<'_> {
         }
     }
 
-    /// Whether a space's elements are 32-bit integers (which a 64-bit atomic takes in pairs).
-    fn holds_words(&self, space: Space, globals: &[Option<GlobalBuf<'_>>]) -> bool {
-        match space {
-            Space::Global(p) => matches!(cells(globals, p), Cells::I32(_) | Cells::U32(_)),
-            Space::Shared(s) => matches!(
-                self.shared[s as usize].data,
-                BufData::I32(_) | BufData::U32(_)
-            ),
-            Space::Local(_) | Space::Choice { .. } => false,
+    /// Whether an atomic through a pointer to `view` takes two of the space's elements as one:
+    /// a 64-bit integer view of 32-bit integers, or a 32-bit integer view of 16-bit elements.
+    fn takes_two(&self, view: Scalar, space: Space, globals: &[Option<GlobalBuf<'_>>]) -> bool {
+        if !view.is_integer() {
+            return false;
         }
+        let held = match space {
+            // A `NULL` parameter holds nothing: `param_shift` traps on it next.
+            Space::Global(p) => match global(globals, p).cells.as_ref() {
+                Some(Cells::I32(_) | Cells::U32(_)) => 4,
+                Some(Cells::I16(_) | Cells::U16(_) | Cells::F16(_) | Cells::BF16(_)) => 2,
+                _ => return false,
+            },
+            Space::Shared(s) => match self.shared[s as usize].data {
+                BufData::I32(_) | BufData::U32(_) => 4,
+                BufData::I16(_) | BufData::U16(_) | BufData::F16(_) | BufData::BF16(_) => 2,
+                _ => return false,
+            },
+            Space::Local(_) | Space::Choice { .. } => return false,
+        };
+        view.size() == 2 * held
     }
 
     fn mem_len(&self, space: Space, globals: &[Option<GlobalBuf<'_>>]) -> usize {
@@ -723,9 +734,9 @@ impl BlockRunner<'_> {
             });
         }
         let width = d.len() as u32;
-        // A 64-bit atomic on 32-bit integers: one access of each pair of elements, tracked as
-        // both (`cells` elements per index).
-        let halves = elem.size() == 8 && self.holds_words(space, globals);
+        // A 64-bit atomic on 32-bit integers, or a 32-bit one on 16-bit elements: one access of
+        // each pair of elements, tracked as both (`cells` elements per index).
+        let halves = self.takes_two(elem, space, globals);
         let cells_per = if halves { 2 } else { width };
         let shift = self.param_shift(pc, space, cells_per, globals)?;
         self.indices(idx, idx_ty);
@@ -769,6 +780,10 @@ impl BlockRunner<'_> {
                 Space::Global(p) => match cells(globals, p) {
                     Cells::I32(c) if halves => rmw!(memory::Halves(Global(c)), false),
                     Cells::U32(c) if halves => rmw!(memory::Halves(Global(c)), false),
+                    Cells::I16(c) if halves => rmw!(memory::Pairs(Global(c)), false),
+                    Cells::U16(c) if halves => rmw!(memory::Pairs(Global(c)), false),
+                    Cells::F16(c) if halves => rmw!(memory::Pairs(Global(c)), false),
+                    Cells::BF16(c) if halves => rmw!(memory::Pairs(Global(c)), false),
                     Cells::I32(c) => rmw!(Global(c), false),
                     Cells::U32(c) => rmw!(Global(c), false),
                     Cells::I64(c) => rmw!(Global(c), false),
@@ -782,6 +797,10 @@ impl BlockRunner<'_> {
                 Space::Shared(s) => match &mut self.shared[s as usize].data {
                     BufData::I32(v) if halves => rmw!(memory::Halves(Plain(&mut v[..])), false),
                     BufData::U32(v) if halves => rmw!(memory::Halves(Plain(&mut v[..])), false),
+                    BufData::I16(v) if halves => rmw!(memory::Pairs(Plain(&mut v[..])), false),
+                    BufData::U16(v) if halves => rmw!(memory::Pairs(Plain(&mut v[..])), false),
+                    BufData::F16(v) if halves => rmw!(memory::Pairs(Plain(&mut v[..])), false),
+                    BufData::BF16(v) if halves => rmw!(memory::Pairs(Plain(&mut v[..])), false),
                     BufData::I32(v) => rmw!(Plain(&mut v[..]), false),
                     BufData::U32(v) => rmw!(Plain(&mut v[..]), false),
                     BufData::I64(v) => rmw!(Plain(&mut v[..]), false),
