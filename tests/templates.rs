@@ -1514,6 +1514,84 @@ launch k { out = zeros(5); expect out == [3.5, 3.25, 11, 3.5, 1.5]; }
     ok(src, &[], ONE, ONE);
 }
 
+/// A member function template declared in its class and defined after it (HeCBench kiss's
+/// `template <class Result> constexpr Result next() noexcept;`): with one `template <class R>`
+/// for a plain class, with the class's then its own for a class template; explicit template
+/// arguments reach a call without arguments, and a member calling `next<R>()` passes its own
+/// `R`. By hand, thread t: `Gen<int> g(t)`; `next<float>()` makes x = t + 1 and returns it;
+/// `scaled(2.0f)` makes x = t + 2, returning 2 (t + 2); so out = t + 1 + 2t + 4 = 3t + 5, and
+/// `next<int>()` then returns t + 3. `Acc::get<float>()` of 1 + 0.5 is 1.5.
+#[test]
+fn a_member_function_template_is_defined_after_its_class() {
+    let src = r#"
+template <class T>
+class Gen {
+public:
+    __device__ explicit Gen(T s) : x(s) {}
+    template <class R>
+    __device__ R next();
+    template <class R>
+    __device__ R scaled(R k) { return next<R>() * k; }
+private:
+    T x;
+};
+template <class T>
+template <class R>
+__device__ R Gen<T>::next() { x = x + 1; return (R)x; }
+struct Acc {
+    float v;
+    template <typename U>
+    __device__ U get() const;
+};
+template <typename U>
+__device__ U Acc::get() const { return (U)v; }
+__global__ void k(float* out, int* cnt, float* acc) {
+    Gen<int> g(threadIdx.x);
+    float a = g.next<float>();
+    float b = g.scaled(2.0f);
+    out[threadIdx.x] = a + b;
+    cnt[threadIdx.x] = g.next<int>();
+    Acc s;
+    s.v = 1.5f;
+    acc[threadIdx.x] = s.get<float>();
+}
+launch k {
+    out = zeros(32); cnt = zeros(32); acc = zeros(32);
+    expect out == 3 * arange(32) + 5; expect cnt == arange(32) + 3; expect acc == 1.5;
+}
+"#;
+    ok(src, &[], ONE, [32, 1, 1]);
+}
+
+/// `template <> template <> ... Gen<int>::next<float>()`, an explicit specialisation of a
+/// member function template: one `unsupported` diagnostic at the member's name, and its calls
+/// are not reported again as unknown names.
+#[test]
+fn an_explicit_specialisation_of_a_member_template_is_refused_once() {
+    let src = r#"
+template <class T>
+struct Gen {
+    template <class R>
+    __device__ R next();
+    T x;
+};
+template <>
+template <>
+__device__ float Gen<int>::next<float>() { return (float)x; }
+__global__ void k(float* out) {
+    Gen<int> g;
+    g.x = threadIdx.x;
+    out[threadIdx.x] = g.next<float>();
+}
+launch k { out = zeros(32); }
+"#;
+    let f = err(src, &[], Some(ONE), Some([32, 1, 1]));
+    assert_eq!(codes(&f), ["simt::check::unsupported"]);
+    let text = format!("{:?}", f.errors[0]);
+    assert!(text.contains("Gen::next"), "{text}");
+    assert!(text.contains("is_same<R, float>"), "{text}");
+}
+
 /// C++ [temp.deduct.type]: a non-type parameter is deduced from a class template argument
 /// (`N` of `const Array<T, N>&` given an `Array<float, 4>`), as lmdeploy's array_ops.h calls
 /// `Store(dst, vec)` and `Ldg(vec, src)`. Expected values from g++ on the same code: v = {1, 2,

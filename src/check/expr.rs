@@ -1406,7 +1406,7 @@ impl KernelChecker<'_, '_> {
                     kind: ast::ExprKind::Name(callee.name.clone()),
                     span: callee.span,
                 };
-                return self.method_call(&object, "operator()", args, span, false);
+                return self.method_call(&object, "operator()", (&[], args), span, false);
             }
             _ => {}
         }

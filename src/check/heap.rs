@@ -1134,8 +1134,13 @@ impl KernelChecker<'_, '_> {
                         pointers: Vec::new(),
                     },
                 };
-                let call =
-                    self.inline_with_this(&f, place, args, span, allow_void || ret.is_none())?;
+                let call = self.inline_with_this(
+                    &f,
+                    place,
+                    (&[], args),
+                    span,
+                    allow_void || ret.is_none(),
+                )?;
                 vec![Stmt {
                     kind: match result {
                         Some((r, t)) => StmtKind::Assign {

@@ -144,21 +144,7 @@ pub fn check_focused(
     let module = &owned;
     let mut errors = Vec::new();
     for (what, _, span) in &module.unsupported {
-        let help = if what.starts_with("template arguments after") {
-            "a definition `f<int>(...)` is an explicit specialisation: write `template <>` before it"
-        } else if what.starts_with("a partial specialisation") {
-            "C++ has none for functions: branch on the parameters inside the template (`if constexpr (N == 4)`), or define a `template <>` specialisation per argument list"
-        } else if what.contains("to the array type") {
-            "point to the array's elements instead (`const unsigned int* p`, indexed `p[row * N + k]`)"
-        } else if what.contains("of a union type") {
-            "declare the variable in the kernel that uses it, or make it a `__device__` array of the union's largest member"
-        } else if what.starts_with("the variadic") {
-            "simt expands the packs of `__device__` function templates and alias templates only: give the template one parameter per argument it is used with"
-        } else if what.contains("__constant__") {
-            "declare an array without a value, `__constant__ float c[9];`, and set it by name in the launch section: `c = [1, 2, 3, ...];`"
-        } else {
-            "declare one variable without an initialiser list, `__device__ int lut[4];`, and set it by name in the launch section: `lut = [1, 2, 3, 4];`"
-        };
+        let help = unsupported_help(what);
         errors.push(CheckError::Unsupported {
             what: what.clone(),
             span: *span,
@@ -2992,6 +2978,34 @@ pub(crate) fn is_half_precision(name: &str) -> bool {
         ]
         .iter()
         .any(|p| name.starts_with(p))
+}
+
+/// The fix to suggest for a declaration the parser recognised but simt does not support
+/// (`what` as [`ast::Module::unsupported`] words it).
+fn unsupported_help(what: &str) -> &'static str {
+    if what.starts_with("template arguments after") {
+        "a definition `f<int>(...)` is an explicit specialisation: write `template <>` before it"
+    } else if what.starts_with("a partial specialisation") {
+        "C++ has none for functions: branch on the parameters inside the template (`if constexpr (N == 4)`), or define a `template <>` specialisation per argument list"
+    } else if what.starts_with("an explicit specialisation of the member function") {
+        "define the member template once for every argument, branching inside it (`if constexpr (std::is_same<R, float>::value)`), or make each specialisation a `__device__` function of its own"
+    } else if what.contains("of a class this file does not define") {
+        "paste the class's definition (from its header) above the member, or `#include \"header.cuh\"` beside the file"
+    } else if what.contains("defined with template parameters other than") {
+        "name the parameters as the class's `template <...>` does: `template <class T> __device__ R C<T>::f() { ... }`"
+    } else if what.contains("texture reference") {
+        "legacy texture references are read in 1-D only: bind a texture object (`cudaTextureObject_t t`, read with `tex2D<float>(t, x, y)`) in the launch section with `t = texture(img);`"
+    } else if what.contains("to the array type") {
+        "point to the array's elements instead (`const unsigned int* p`, indexed `p[row * N + k]`)"
+    } else if what.contains("of a union type") {
+        "declare the variable in the kernel that uses it, or make it a `__device__` array of the union's largest member"
+    } else if what.starts_with("the variadic") {
+        "simt expands the packs of `__device__` function templates and alias templates only: give the template one parameter per argument it is used with"
+    } else if what.contains("__constant__") {
+        "declare an array without a value, `__constant__ float c[9];`, and set it by name in the launch section: `c = [1, 2, 3, ...];`"
+    } else {
+        "declare one variable without an initialiser list, `__device__ int lut[4];`, and set it by name in the launch section: `lut = [1, 2, 3, 4];`"
+    }
 }
 
 /// `flaot`: not a type this file knows, with the closest type name.

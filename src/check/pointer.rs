@@ -397,6 +397,7 @@ impl KernelChecker<'_, '_> {
             ast::ExprKind::Method {
                 object,
                 method,
+                targs,
                 args,
                 ..
             } if self.is_pointer(e) => {
@@ -409,7 +410,7 @@ impl KernelChecker<'_, '_> {
                 let f = self
                     .pointer_method(object, &method.name)
                     .expect("checked: a pointer method");
-                let call = self.method_call(object, &method.name, args, span, false)?;
+                let call = self.method_call(object, &method.name, (targs, args), span, false)?;
                 self.returned_pointer(&f, call, span)
             }
             ast::ExprKind::Ternary { cond, then, els } => {

@@ -127,7 +127,7 @@ impl KernelChecker<'_, '_> {
         let form = pointer_form(f);
         Some((|| {
             self.in_memory(object, l, f)?;
-            let call = self.call_on(object, l, &form, args, (span, false))?;
+            let call = self.call_on(object, l, &form, (&[], args), (span, false))?;
             let p = self.returned_pointer(&form, call, span)?;
             let mem = self.pointee(p.mem, span)?;
             let zero = super::expr::constant(Value::I32(0), span);
@@ -152,7 +152,7 @@ impl KernelChecker<'_, '_> {
         let form = pointer_form(f);
         Some((|| {
             self.in_memory(object, l, f)?;
-            let call = self.call_on(object, l, &form, args, (span, false))?;
+            let call = self.call_on(object, l, &form, (&[], args), (span, false))?;
             let p = self.returned_pointer(&form, call, span)?;
             let mem = self.pointee(p.mem, span)?;
             // A struct pointer's offset counts components (see `struct_stride`).

@@ -2009,6 +2009,7 @@ impl<'g> KernelChecker<'g, '_> {
             ast::ExprKind::Method {
                 object,
                 method,
+                targs,
                 args,
                 ..
             } => {
@@ -2019,7 +2020,7 @@ impl<'g> KernelChecker<'g, '_> {
                 if let Some(call) = self.temporary_call(e, true) {
                     return self.returned(call?, l, span, out);
                 }
-                let call = self.method_call(object, &method.name, args, span, true)?;
+                let call = self.method_call(object, &method.name, (targs, args), span, true)?;
                 self.returned(call, l, span, out)
             }
             ast::ExprKind::Binary { op, lhs, rhs, .. } => {
@@ -2031,8 +2032,13 @@ impl<'g> KernelChecker<'g, '_> {
                 self.returned(call, l, span, out)
             }
             ast::ExprKind::Index { base, index } => {
-                let call =
-                    self.method_call(base, "operator[]", std::slice::from_ref(index), span, true)?;
+                let call = self.method_call(
+                    base,
+                    "operator[]",
+                    (&[], std::slice::from_ref(index)),
+                    span,
+                    true,
+                )?;
                 self.returned(call, l, span, out)
             }
             ast::ExprKind::Ternary { cond, then, els } => {
@@ -2215,7 +2221,7 @@ impl<'g> KernelChecker<'g, '_> {
                 let tmp = self.new_struct(&l.name, l, span);
                 let defaults = self.defaults(l, span, out)?;
                 self.writes(&tmp, defaults, span, out)?;
-                let call = self.inline_with_this(&ctor, tmp.clone(), items, span, true)?;
+                let call = self.inline_with_this(&ctor, tmp.clone(), (&[], items), span, true)?;
                 out.push(Stmt {
                     kind: StmtKind::Eval(call),
                     span,
@@ -2436,8 +2442,13 @@ impl<'g> KernelChecker<'g, '_> {
             let name = format!("operator{}=", op.symbol());
             let l = self.struct_of(target).expect("checked: a struct");
             if self.method(&l, &name, Some(1)).is_some() {
-                let call =
-                    self.method_call(target, &name, std::slice::from_ref(value), span, true)?;
+                let call = self.method_call(
+                    target,
+                    &name,
+                    (&[], std::slice::from_ref(value)),
+                    span,
+                    true,
+                )?;
                 out.push(Stmt {
                     kind: StmtKind::Eval(call),
                     span,
@@ -2747,11 +2758,12 @@ impl<'g> KernelChecker<'g, '_> {
             ast::ExprKind::Method {
                 object,
                 method,
+                targs,
                 args,
                 ..
             } => {
                 self.struct_of(object)?;
-                Some(self.method_call(object, &method.name, args, e.span, allow_void))
+                Some(self.method_call(object, &method.name, (targs, args), e.span, allow_void))
             }
             ast::ExprKind::Binary { op, lhs, rhs, .. } => {
                 if self.struct_of(lhs).is_none() && self.struct_of(rhs).is_none() {
@@ -2769,7 +2781,7 @@ impl<'g> KernelChecker<'g, '_> {
                     return None;
                 }
                 let index = std::slice::from_ref(index.as_ref());
-                Some(self.method_call(base, "operator[]", index, e.span, allow_void))
+                Some(self.method_call(base, "operator[]", (&[], index), e.span, allow_void))
             }
             _ => None,
         }
@@ -2791,7 +2803,7 @@ impl<'g> KernelChecker<'g, '_> {
         let (left, right) = (self.struct_of(lhs), self.struct_of(rhs));
         if let Some(l) = &left {
             if self.method(l, &name, Some(1)).is_some() {
-                return self.method_call(lhs, &name, std::slice::from_ref(rhs), span, false);
+                return self.method_call(lhs, &name, (&[], std::slice::from_ref(rhs)), span, false);
             }
         }
         match self.free_operator(&name, &[(lhs, left), (rhs, right)]) {
@@ -2839,7 +2851,7 @@ impl<'g> KernelChecker<'g, '_> {
             return Ok(constant(Value::I32(0), span));
         }
         if self.method(&l, &name, Some(0)).is_some() {
-            return self.method_call(operand, &name, &[], span, false);
+            return self.method_call(operand, &name, (&[], &[]), span, false);
         }
         match self.free_operator(&name, &[(operand, Some(Rc::clone(&l)))]) {
             Choice::One(f) => {
@@ -2866,7 +2878,7 @@ impl<'g> KernelChecker<'g, '_> {
         &mut self,
         object: &ast::Expr,
         name: &str,
-        args: &[ast::Expr],
+        (targs, args): (&[ast::TemplateArg], &[ast::Expr]),
         span: Span,
         allow_void: bool,
     ) -> Result<Expr> {
@@ -2890,7 +2902,7 @@ impl<'g> KernelChecker<'g, '_> {
             });
         };
         let f = self.for_object(object, &l, f);
-        self.call_on(object, &l, &f, args, (span, allow_void))
+        self.call_on(object, &l, &f, (targs, args), (span, allow_void))
     }
 
     /// The member function `f` of `l` called on `object`: on the place `object` names, or on a
@@ -2900,7 +2912,7 @@ impl<'g> KernelChecker<'g, '_> {
         object: &ast::Expr,
         l: &Rc<Layout>,
         f: &ast::Function,
-        args: &[ast::Expr],
+        call: (&[ast::TemplateArg], &[ast::Expr]),
         (span, allow_void): (Span, bool),
     ) -> Result<Expr> {
         let name = &f.name.name;
@@ -2917,7 +2929,7 @@ impl<'g> KernelChecker<'g, '_> {
                 tmp
             }
         };
-        let call = self.inline_with_this(f, this, args, span, allow_void)?;
+        let call = self.inline_with_this(f, this, call, span, allow_void)?;
         Ok(after(pre, call, name, span))
     }
 
@@ -2942,7 +2954,7 @@ impl<'g> KernelChecker<'g, '_> {
         &mut self,
         f: &ast::Function,
         this: StructPlace,
-        args: &[ast::Expr],
+        call: (&[ast::TemplateArg], &[ast::Expr]),
         span: Span,
         allow_void: bool,
     ) -> Result<Expr> {
@@ -3033,7 +3045,7 @@ impl<'g> KernelChecker<'g, '_> {
         self.mark_const(&this_binding, f.is_const);
         scope.insert("this".into(), (this_binding, span));
         self.pending_this = Some(scope);
-        let call = self.inline_call(f, (&[], args), span, allow_void);
+        let call = self.inline_call(f, call, span, allow_void);
         self.pending_this = None;
         Ok(after(binds, call?, &f.name.name, span))
     }

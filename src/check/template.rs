@@ -464,6 +464,25 @@ impl Bindings {
     }
 
     /// [`Self::expand_packs`] of template arguments (`g<Args...>(args...)`).
+    /// The template arguments of a call in the copy's terms: `f<R>(...)` or `o.next<R>()` of a
+    /// type parameter `R`, which parses as a value (a name), is the type bound to it.
+    fn targs(&self, targs: &mut [TemplateArg]) {
+        for a in targs {
+            match a {
+                TemplateArg::Value(Expr {
+                    kind: ExprKind::Name(n),
+                    span,
+                }) if self.types.contains_key(n.as_str()) => {
+                    let mut ty = self.types[n.as_str()].clone();
+                    ty.span = *span;
+                    *a = TemplateArg::Type(ty);
+                }
+                TemplateArg::Value(v) => self.expr(v),
+                TemplateArg::Type(t) => self.ty(t),
+            }
+        }
+    }
+
     fn expand_pack_targs(&self, targs: &mut Vec<TemplateArg>) {
         if self.packs.is_empty() {
             return;
@@ -808,20 +827,7 @@ impl Bindings {
                 }
                 self.expand_pack_targs(targs);
                 self.expand_packs(args);
-                for a in targs.iter_mut() {
-                    match a {
-                        TemplateArg::Value(Expr {
-                            kind: ExprKind::Name(n),
-                            span,
-                        }) if self.types.contains_key(n.as_str()) => {
-                            let mut ty = self.types[n.as_str()].clone();
-                            ty.span = *span;
-                            *a = TemplateArg::Type(ty);
-                        }
-                        TemplateArg::Value(v) => self.expr(v),
-                        TemplateArg::Type(t) => self.ty(t),
-                    }
-                }
+                self.targs(targs);
                 args.iter_mut().for_each(|a| self.expr(a));
             }
             ExprKind::List(items) | ExprKind::Tuple(items) => {
@@ -837,12 +843,7 @@ impl Bindings {
                 self.expand_pack_targs(targs);
                 self.expand_packs(args);
                 self.expr(object);
-                for a in targs.iter_mut() {
-                    match a {
-                        TemplateArg::Value(v) => self.expr(v),
-                        TemplateArg::Type(t) => self.ty(t),
-                    }
-                }
+                self.targs(targs);
                 args.iter_mut().for_each(|a| self.expr(a));
             }
         }

@@ -816,10 +816,11 @@ impl KernelChecker<'_, '_> {
             ast::ExprKind::Method {
                 object,
                 method,
+                targs,
                 args,
                 ..
             } if self.vector_method(object, &method.name).is_some() => {
-                let call = self.method_call(object, &method.name, args, e.span, true)?;
+                let call = self.method_call(object, &method.name, (targs, args), e.span, true)?;
                 self.returned_vector(call, &method.name, e.span, (elem, width), &mismatch)
             }
             // A lambda returning a vector (cuda-samples' `auto idxToElem = [&result](unsigned

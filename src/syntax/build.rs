@@ -201,7 +201,7 @@ impl<'m> Builder<'m> {
                 | Rule::fn_prototype
                 | Rule::dtor_outside
                 | Rule::host_ctor_outside => Ok(()),
-                Rule::member_def => self.member_def(item, Vec::new()),
+                Rule::member_def => self.member_def(item, Vec::new(), Vec::new(), false),
                 Rule::union_def => self.union_def(item).map(|(def, vars)| {
                     if let Some(v) = vars.first() {
                         module.unsupported.push((
@@ -3004,6 +3004,8 @@ impl<'m> Builder<'m> {
 
     fn template_item(&self, pair: Pair<'_, Rule>, module: &mut Module) -> Result<()> {
         let mut params = Vec::new();
+        // `template <class R>` after the class's `template <class T>`: the member's own.
+        let mut inner = Vec::new();
         // `template <>`: what follows is an explicit specialisation.
         let is_specialization = !pair
             .clone()
@@ -3062,7 +3064,19 @@ impl<'m> Builder<'m> {
                     self.nest_in_template(&mut s);
                     module.structs.push(s);
                 }
-                Rule::member_def => self.member_def(p, std::mem::take(&mut params))?,
+                Rule::member_template_header => {
+                    for q in p.into_inner() {
+                        if q.as_rule() == Rule::template_param {
+                            inner.push(self.template_param(q)?);
+                        }
+                    }
+                }
+                Rule::member_def => self.member_def(
+                    p,
+                    std::mem::take(&mut params),
+                    std::mem::take(&mut inner),
+                    is_specialization,
+                )?,
                 Rule::var_template => {
                     let (mut ty, mut name, mut init) = (None, None, None);
                     for q in p.into_inner() {
@@ -3207,9 +3221,17 @@ impl<'m> Builder<'m> {
     }
 
     /// `member_def = { fn_qualifier* ~ (member_owner ~ ctor_def | ty ~ reference? ~ member_owner
-    /// ~ fn_name ~ "(" ~ params? ~ ")" ~ qualifier* ~ block) }`: kept until the end of the file,
-    /// when every class is known, with `template` the parameters of a template class's member.
-    fn member_def(&self, pair: Pair<'_, Rule>, template: Vec<TemplateParam>) -> Result<()> {
+    /// ~ fn_name ~ template_args? ~ "(" ~ params? ~ ")" ~ qualifier* ~ block) }`: kept until the
+    /// end of the file, when every class is known, with `template` the parameters of the
+    /// `template <...>` before it and `inner` those of a second one (a class template's member
+    /// template); `specialisation` after `template <>`.
+    fn member_def(
+        &self,
+        pair: Pair<'_, Rule>,
+        template: Vec<TemplateParam>,
+        inner: Vec<TemplateParam>,
+        specialisation: bool,
+    ) -> Result<()> {
         let mut owner = None;
         let mut ctor = None;
         for p in pair.clone().into_inner() {
@@ -3234,12 +3256,26 @@ impl<'m> Builder<'m> {
         let (owner, args) = owner.expect("grammar: a member definition names its class");
         let (function, is_ctor) = match ctor {
             Some(f) => (f, true),
-            None => (self.device_fn(pair)?.0, false),
+            None => {
+                let (f, spec) = self.device_fn(pair)?;
+                if specialisation || spec.is_some() {
+                    // Named by the member, so that its calls are not unknown names as well.
+                    let full = format!("{}::{}", owner.name, f.name.name);
+                    self.unsupported.borrow_mut().push((
+                        format!("an explicit specialisation of the member function `{full}`"),
+                        f.name.name.clone(),
+                        f.name.span,
+                    ));
+                    return Ok(());
+                }
+                (f, false)
+            }
         };
         self.out_of_class.borrow_mut().push(OutOfClass {
             owner,
             args,
             template,
+            inner,
             function,
             is_ctor,
         });
@@ -3263,7 +3299,14 @@ impl<'m> Builder<'m> {
             return;
         };
         let own: Vec<&str> = def.template.iter().map(|p| p.name.name.as_str()).collect();
-        let given: Vec<&str> = m.template.iter().map(|p| p.name.name.as_str()).collect();
+        // A plain class's member template has one `template <...>`, its own; a class
+        // template's member has the class's first, then its own, if it is a template.
+        let (class, member) = if own.is_empty() && m.args.is_empty() && m.inner.is_empty() {
+            (Vec::new(), m.template)
+        } else {
+            (m.template, m.inner)
+        };
+        let given: Vec<&str> = class.iter().map(|p| p.name.name.as_str()).collect();
         if own != given || (!own.is_empty() && m.args != own) {
             self.unsupported.borrow_mut().push((
                 format!(
@@ -3275,10 +3318,12 @@ impl<'m> Builder<'m> {
             ));
             return;
         }
+        let mut function = m.function;
+        function.template = member;
         if m.is_ctor {
-            def.ctors.push(m.function);
+            def.ctors.push(function);
         } else {
-            def.methods.push(m.function);
+            def.methods.push(function);
         }
     }
 
@@ -3375,6 +3420,8 @@ struct OutOfClass {
     args: Vec<String>,
     /// `template <class T>` before the definition.
     template: Vec<TemplateParam>,
+    /// `template <class R>` after it: the parameters of a class template's member template.
+    inner: Vec<TemplateParam>,
     /// The member, named as in its class (`f`, `operator+=`, `C` for a constructor).
     function: Function,
     /// A constructor.

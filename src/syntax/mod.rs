@@ -315,7 +315,7 @@ fn friendly(rule: Rule) -> Option<&'static str> {
         Rule::bool_base | Rule::true_type | Rule::false_type => "`std::true_type`",
         Rule::member_alias => "a member type alias",
         Rule::linkage_block => "`extern \"C\" { ... }`",
-        Rule::member_template => "a member function template",
+        Rule::member_template | Rule::member_template_header => "a member function template",
         Rule::kernel_enable_if => "a kernel's `std::enable_if_t<...>` return type",
         Rule::friend_fn | Rule::friend_host | Rule::friend_decl | Rule::kw_friend => {
             "a `friend` declaration"
