@@ -1912,3 +1912,48 @@ launch k { s = arange(8); o = zeros(4); expect o == [16, 16, 12, 4]; }
 "#;
     ok(src, &[], [1, 1, 1], [1, 1, 1]);
 }
+
+/// A 2-D array of structs that hold an array: `ps[i]` is a row (a `P*` to pass on), `ps[i][j]`
+/// a struct, in local and in shared memory. By hand, thread t with u = (t + 1) mod 32 and
+/// r = t / 8: q = sp[u / 8][u % 8] has x = {u, 2u}; `rowsum(sp[r], 8)` adds 2(8r + j) + 1 over
+/// j < 8, 128 r + 64; `rowsum(lp[1], 3)` adds (1 + j) + 0, 6. out = 3u + 128 r + 70.
+#[test]
+fn a_two_dimensional_array_of_structs_holding_arrays() {
+    let src = r#"
+struct P { float x[2]; int n; };
+__device__ float rowsum(const P* row, int m) {
+    float s = 0;
+    for (int j = 0; j < m; ++j) s += row[j].x[1] + row[j].n;
+    return s;
+}
+__global__ void k(float* out) {
+    __shared__ P sp[4][8];
+    P lp[2][3];
+    int t = threadIdx.x;
+    sp[t / 8][t % 8].x[0] = t;
+    sp[t / 8][t % 8].x[1] = 2 * t;
+    sp[t / 8][t % 8].n = 1;
+    for (int i = 0; i < 2; ++i)
+        for (int j = 0; j < 3; ++j) { lp[i][j].x[1] = i + j; lp[i][j].n = 0; }
+    __syncthreads();
+    P q = sp[(t + 1) % 32 / 8][(t + 1) % 8];
+    out[t] = q.x[0] + q.x[1] + rowsum(sp[t / 8], 8) + rowsum(lp[1], 3);
+}
+launch k {
+    out = zeros(32);
+    expect out == 3 * ((arange(32) + 1) % 32) + 128 * (arange(32) / 8) + 70;
+}
+"#;
+    ok(src, &[], [1, 1, 1], [32, 1, 1]);
+    // A static member of such an element (once refused, tests/bad).
+    let src = r#"
+struct F { float x[8]; static const int num_elements = 8; };
+__global__ void k(float *d) {
+    F c[2][2];
+    for (int t = 0; t < c[1][1].num_elements; t++) c[1][1].x[t] = t;
+    d[threadIdx.x] = c[1][1].x[3];
+}
+launch k { d = zeros(32); expect d == 3; }
+"#;
+    ok(src, &[], [1, 1, 1], [32, 1, 1]);
+}

@@ -364,3 +364,46 @@ launch spin {
     assert_eq!(t.bound, simt::gpu::Bound::Tensor);
     assert!(t.t_mem < t.t_tensor && t.t_issue < t.t_tensor);
 }
+
+#[test]
+fn two_dimensional_arrays_of_fragments() {
+    // Lei Mao's GEMM v07 keeps `acc_frags[i][j]` of a warp's 2 × 2 output tiles. Here A's two
+    // 16×16 tiles hold 1 and 2, B's 1 and 3, so tile (i, j) of D is 16 a_i b_j: (0, 0) 16,
+    // (0, 1) 48, (1, 0) 32, (1, 1) 96, stored at (2 i + j) · 256. Traffic, as in
+    // `one_16x16x16_tile_by_hand`: four half tiles loaded, one 16-sector request each; four
+    // float tiles stored row-major, two 16-sector requests each; four mma_sync.
+    let src = r#"
+#include <mma.h>
+using namespace nvcuda;
+__global__ void k(const half* a, const half* b, float* c) {
+    wmma::fragment<wmma::matrix_a, 16, 16, 16, half, wmma::row_major> a_frags[2];
+    wmma::fragment<wmma::matrix_b, 16, 16, 16, half, wmma::col_major> b_frags[2];
+    wmma::fragment<wmma::accumulator, 16, 16, 16, float> acc_frags[2][2];
+    for (int i = 0; i < 2; ++i)
+        for (int j = 0; j < 2; ++j)
+            wmma::fill_fragment(acc_frags[i][j], 0.0f);
+    for (int i = 0; i < 2; ++i) {
+        wmma::load_matrix_sync(a_frags[i], a + i * 16 * 16, 16);
+        wmma::load_matrix_sync(b_frags[i], b + i * 16 * 16, 16);
+    }
+    for (int i = 0; i < 2; ++i)
+        for (int j = 0; j < 2; ++j)
+            wmma::mma_sync(acc_frags[i][j], a_frags[i], b_frags[j], acc_frags[i][j]);
+    for (int i = 0; i < 2; ++i)
+        for (int j = 0; j < 2; ++j)
+            wmma::store_matrix_sync(c + (i * 2 + j) * 256, acc_frags[i][j], 16, wmma::mem_row_major);
+}
+launch k {
+    a = arange(512) / 256 + 1;
+    b = arange(512) / 256 * 2 + 1;
+    c = zeros(1024);
+    expect c == 16 * (arange(1024) / 512 + 1) * (arange(1024) / 256 % 2 * 2 + 1);
+}
+"#;
+    let r = ok(src, &[], ONE, WARP);
+    assert_eq!(r.counters.gld_instr, 4);
+    assert_eq!(r.counters.gld_sectors, 64);
+    assert_eq!(r.counters.gst_instr, 8);
+    assert_eq!(r.counters.gst_sectors, 128);
+    assert_eq!(r.counters.tensor_instr, 4);
+}

@@ -235,7 +235,9 @@ impl KernelChecker<'_, '_> {
                         }
                     });
                 }
-                let row: u64 = dims[indices.len()..].iter().product();
+                // A struct array's offsets count its structs' components.
+                let stride = self.struct_stride(index_chain(e).0).unwrap_or(1);
+                let row: u64 = dims[indices.len()..].iter().product::<u64>() * u64::from(stride);
                 let first = offset.expect("checked: at least one index");
                 let offset = self.binary(BinOp::Mul, span, first, constant(Value::I64(row as i64), span))?;
                 match base {

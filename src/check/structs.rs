@@ -1053,6 +1053,13 @@ impl<'g> KernelChecker<'g, '_> {
                 }
             }
             ast::ExprKind::Index { base, .. } => {
+                // `ps[i]` of `P ps[2][3]` is a row; `ps[i][j]` a struct.
+                if self.row_of(e).is_some() {
+                    return None;
+                }
+                if self.row_of(base).is_some() {
+                    return self.struct_pointee(super::pointer::index_chain(e).0);
+                }
                 if let Some(l) = self.struct_of(base) {
                     if !l.array {
                         return self.operator_ret(&l, "operator[]", 1);
@@ -1375,6 +1382,13 @@ impl<'g> KernelChecker<'g, '_> {
                 Some(Ok(self.sub_place(&outer, sub, first, offset, e.span)))
             }
             ast::ExprKind::Index { base, index } => {
+                if self.row_of(e).is_some() {
+                    return None;
+                }
+                if self.row_of(base).is_some() {
+                    self.struct_pointee(super::pointer::index_chain(e).0)?;
+                    return Some(self.memory_place(e));
+                }
                 if let Some(outer) = self.struct_of(base) {
                     if !outer.array {
                         let f = self.method(&outer, "operator[]", Some(1))?;
@@ -1495,6 +1509,10 @@ impl<'g> KernelChecker<'g, '_> {
     /// `p[i]` or `*p` of a struct pointer: the struct at that element.
     fn memory_place(&mut self, e: &ast::Expr) -> Result<StructPlace> {
         let root = match &e.kind {
+            // An element of a multi-dimensional array: the array's struct type.
+            ast::ExprKind::Index { base, .. } if self.row_of(base).is_some() => {
+                super::pointer::index_chain(e).0
+            }
             ast::ExprKind::Index { base, .. } => base,
             ast::ExprKind::Unary { operand, .. } => operand,
             _ => unreachable!("checker: a memory place is an element"),
