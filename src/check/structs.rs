@@ -2836,15 +2836,30 @@ impl<'g> KernelChecker<'g, '_> {
             } => Err(unresolved(op.symbol(), &candidates, &args, ambiguous, span)),
             Choice::Undeclared => {
                 let l = self.struct_of(lhs).or_else(|| self.struct_of(rhs));
-                Err(CheckError::NoOperator {
-                    op: op.symbol().to_string(),
-                    ty: l.map_or_else(|| "this struct".into(), |l| l.name.clone()),
-                    span,
-                    help: format!(
-                        "define `{name}` as a member function or a `__device__` function, or work on the members"
-                    ),
-                })
+                let ty = l.map_or_else(|| "this struct".into(), |l| l.name.clone());
+                Err(self.missing_operator(op.symbol(), ty, span))
             }
+        }
+    }
+
+    /// No device `operator<symbol>` for a struct of type `ty`: a host one the file defines is
+    /// host code called from the device (as nvcc says), else there is none.
+    pub(crate) fn missing_operator(&self, symbol: &str, ty: String, span: Span) -> CheckError {
+        let name = format!("operator{symbol}");
+        if let Some(&defined) = self.globals.host_functions.get(name.as_str()) {
+            return CheckError::HostFunction {
+                name,
+                span,
+                defined,
+            };
+        }
+        CheckError::NoOperator {
+            op: symbol.to_string(),
+            ty,
+            span,
+            help: format!(
+                "define `{name}` as a member function or a `__device__` function, or work on the members"
+            ),
         }
     }
 
@@ -2880,14 +2895,7 @@ impl<'g> KernelChecker<'g, '_> {
                 args,
                 ambiguous,
             } => Err(unresolved(symbol, &candidates, &args, ambiguous, span)),
-            Choice::Undeclared => Err(CheckError::NoOperator {
-                op: symbol.to_string(),
-                ty: l.name.clone(),
-                span,
-                help: format!(
-                    "define `{name}` as a member function or a `__device__` function, or work on the members"
-                ),
-            }),
+            Choice::Undeclared => Err(self.missing_operator(symbol, l.name.clone(), span)),
         }
     }
 

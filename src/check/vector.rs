@@ -925,6 +925,15 @@ impl KernelChecker<'_, '_> {
                 };
                 Ok(VecValue::Call(call, var_parts(&vars, elem, e.span)))
             }
+            // `a * b` of two vectors with only a host `operator*` (parboil's FFT): host code.
+            ast::ExprKind::Binary { op, .. }
+                if self
+                    .globals
+                    .host_functions
+                    .contains_key(format!("operator{}", op.symbol()).as_str()) =>
+            {
+                Err(self.missing_operator(op.symbol(), want, e.span))
+            }
             _ => Err(mismatch("this expression".into(), e.span)),
         }
     }
