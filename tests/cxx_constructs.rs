@@ -685,3 +685,49 @@ launch k {
 "#;
     ok(src, &[], ONE, ONE);
 }
+
+/// `++`/`--` of an element in memory inside an expression (`buf[++tos]` of a member in local
+/// memory, `int v = a[t]++;`): C's value, old for postfix and new for prefix, converted to
+/// the element's type. By hand, thread t: v = t, a[t] becomes t + 1; w = a[t + 32] + 1
+/// = t + 33; g = f[t] = t + 0.5 before it becomes t − 0.5; the char c[t % 2] starts 254 (even
+/// t) or 0 (odd), so x = 254 + 255 or 0 + 1, and c[0] wraps to 0 on even t (254 for odd t,
+/// which step c[1]). Traffic: each step is one load and one store of its element (a, a, f:
+/// three load requests; three stores, `out`'s and `popped`'s: five).
+#[test]
+fn a_step_of_an_element_in_memory_inside_an_expression() {
+    let src = r#"
+template <int D>
+struct Stack {
+    int buf[D];
+    int tos;
+    __device__ void push(int v) { buf[++tos] = v; }
+    __device__ int pop() { return buf[tos--]; }
+};
+__global__ void k(int* a, float* f, int* out, int* popped) {
+    unsigned char c[2] = {254, 0};
+    int t = threadIdx.x;
+    int v = a[t]++;
+    int w = ++a[t + 32];
+    float g = f[t]--;
+    int x = c[t % 2]++;
+    x += c[t % 2]++;
+    out[t] = v + 100 * w + 10000 * (int)g + x * 1000000 + c[0];
+    Stack<4> s;
+    s.tos = -1;
+    s.push(t);
+    s.push(2 * t);
+    int top = s.pop();
+    popped[t] = 10 * top + s.pop() + s.tos;
+}
+launch k {
+    a = arange(64); f = arange(32) + 0.5; out = zeros(32); popped = zeros(32);
+    expect out == arange(32) + 100 * (arange(32) + 33) + 10000 * arange(32) + (1 - arange(32) % 2) * 509000000 + arange(32) % 2 * 1000000 + arange(32) % 2 * 254;
+    expect a == arange(64) + 1;
+    expect f == arange(32) - 0.5;
+    expect popped == 21 * arange(32) - 1;
+}
+"#;
+    let r = ok(src, &[], ONE, [32, 1, 1]);
+    assert_eq!(r.counters.gld_instr, 3);
+    assert_eq!(r.counters.gst_instr, 5);
+}

@@ -1021,11 +1021,33 @@ launch k {
 }
 
 #[test]
+fn a_compound_assignment_to_memory_is_a_value() {
+    // `(a[t] += 5)` is the new value, of the element's type: a[t] = t + 5, v = t + 5; the
+    // `unsigned char` c[t] = 250 + t, `(c[t] += 10)` wraps to 4 + t. One load and one store of
+    // each element (as the statement `a[t] += 5;`), and the out store: two load requests,
+    // three stores.
+    let src = r#"
+__global__ void k(int* a, unsigned char* c, int* out) {
+    int t = threadIdx.x;
+    int v = (a[t] += 5);
+    int w = (c[t] += 10);
+    out[t] = 1000 * v + w;
+}
+launch k {
+    a = arange(4); c = arange(4) + 250; out = zeros(4);
+    expect a == arange(4) + 5;
+    expect c == arange(4) + 4;
+    expect out == 1000 * (arange(4) + 5) + arange(4) + 4;
+}
+"#;
+    let r = ok(src, &[], ONE, [4, 1, 1]);
+    assert_eq!((r.counters.gld_instr, r.counters.gst_instr), (2, 3));
+}
+
+#[test]
 fn assignments_used_as_values_that_simt_refuses() {
-    // A compound assignment to memory would need its new value read back; a target with a
-    // step in it would be evaluated twice.
+    // A target with a step in it would be evaluated twice.
     for body in [
-        "int v = (a[0] += 1);",
         "int i = 0; int v = (a[i++] = 2);",
         "int* p; int v = ((p = a) != 0);",
     ] {

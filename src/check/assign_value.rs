@@ -1,5 +1,5 @@
-//! An assignment used as a value, in parentheses (`if ((x = f()) > 0)`, `a = (b = 5)`): the
-//! assignment runs first, then the expression reads the target's new value.
+//! An assignment or a step used as a value (`if ((x = f()) > 0)`, `a = (b = 5)`, `buf[++tos]`
+//! of a member in memory): the store runs first, then the expression has the value it stored.
 
 use super::typed::*;
 use super::{CheckError, KernelChecker};
@@ -42,15 +42,9 @@ impl KernelChecker<'_, '_> {
                 "compute the index in a statement of its own",
             ));
         }
+        // A compound assignment to memory loads the old value once; the new one is stored
+        // and kept, as a statement's `a[i] += v` does.
         let current = self.expr(target)?;
-        if op.is_some() && !matches!(current.kind, ExprKind::Var(_)) {
-            // Its old value is read at the store's index (`LoadAtStore`); the new one would
-            // have to be read back, a load the compiler does not make.
-            return Err(refuse(
-                "a compound assignment to memory",
-                "write `a[i] += v;` as a statement, then read `a[i]`",
-            ));
-        }
         let declared = match &current.kind {
             ExprKind::Var(v) => self.locals[v.0 as usize].declared,
             ExprKind::Load { mem, .. } => mem.elem,
@@ -87,6 +81,86 @@ impl KernelChecker<'_, '_> {
                 name: "=".into(),
                 body,
                 result: Some(held),
+            },
+            ty: declared.promoted(),
+            span,
+        })
+    }
+}
+
+impl KernelChecker<'_, '_> {
+    /// `++t`, `t--`... inside an expression, of a place in memory (`buf[++tos]` of a member
+    /// `tos` of a struct that lives in local memory): one load of the old value, one store of
+    /// the new one (C's `t = t + 1`, converted to `t`'s type), and the expression is the new
+    /// value (`++t`) or the old one (`t++`), kept in a variable as a compiler keeps it in a
+    /// register. The target's index is computed for the load and again for the store.
+    pub(crate) fn stepped_place(
+        &mut self,
+        (target, inc, post): (&ast::Expr, bool, bool),
+        span: Span,
+    ) -> Result<Expr> {
+        let refuse = |help: &str| CheckError::Unsupported {
+            what: "`++`/`--` of anything but a variable inside an expression".into(),
+            span,
+            help: Some(help.into()),
+        };
+        if self.is_pointer(target) || self.is_struct_place(target) || self.is_vector_place(target) {
+            return Err(refuse(
+                "write the increment as a statement of its own: `a[i]++;`",
+            ));
+        }
+        if steps(target) {
+            return Err(refuse(
+                "compute the index in a statement of its own, then step the element",
+            ));
+        }
+        let current = self.expr(target)?;
+        let declared = match &current.kind {
+            ExprKind::Load { mem, .. } => mem.elem,
+            _ => {
+                return Err(refuse(
+                    "write the increment as a statement of its own: `a[i]++;`",
+                ))
+            }
+        };
+        let old = self.new_local(if inc { "x++" } else { "x--" }, declared, span);
+        let read = |var: VarId| Expr {
+            kind: ExprKind::Var(var),
+            ty: declared.promoted(),
+            span,
+        };
+        let one = super::expr::constant(crate::value::Value::I32(1), span);
+        let op = if inc {
+            ast::BinOp::Add
+        } else {
+            ast::BinOp::Sub
+        };
+        let stepped = self.binary(op, span, read(old), one)?;
+        let stepped = self.convert(stepped, declared);
+        let new = self.new_local(if inc { "++x" } else { "--x" }, declared, span);
+        let store = self.assign(target, None, span, read(new))?;
+        let body = vec![
+            Stmt {
+                kind: StmtKind::Assign {
+                    var: old,
+                    value: current,
+                },
+                span,
+            },
+            Stmt {
+                kind: StmtKind::Assign {
+                    var: new,
+                    value: stepped,
+                },
+                span,
+            },
+            Stmt { kind: store, span },
+        ];
+        Ok(Expr {
+            kind: ExprKind::Inline {
+                name: if inc { "++" } else { "--" }.into(),
+                body,
+                result: Some(if post { old } else { new }),
             },
             ty: declared.promoted(),
             span,

@@ -591,7 +591,7 @@ impl KernelChecker<'_, '_> {
                     if matches!(target.kind, ast::ExprKind::Name(_)) {
                         self.step(target, *inc, span)?;
                     }
-                    return Err(incdec_in_expr(span));
+                    return self.stepped_place((target, *inc, *post), span);
                 };
                 let ty = self.locals[var.0 as usize].declared;
                 let value = self.stepped((target, *inc, *post), var, ty, span)?;
@@ -2274,14 +2274,6 @@ fn rounded_conversion(name: &str) -> Option<(Scalar, Rounding, Scalar)> {
             Direction::from_suffix(mode).map(|d| (from, Rounding::Directed(d), to))
         }
         _ => None,
-    }
-}
-
-fn incdec_in_expr(span: Span) -> CheckError {
-    CheckError::Unsupported {
-        what: "`++`/`--` of anything but a variable inside an expression".into(),
-        span,
-        help: Some("write the increment as a statement of its own: `a[i]++;`".into()),
     }
 }
 
