@@ -894,6 +894,30 @@ launch k {
 }
 
 #[test]
+fn nan_of_an_empty_tag_is_the_quiet_nan() {
+    // C's nan(""): glibc and __builtin_nan("") give 0x7ff8000000000000 (9221120237041090560)
+    // and nanf("") 0x7fc00000 (2143289344); `::nan` is the same function. A payload tag is
+    // refused (its bits are the compiler's choice).
+    let src = r#"
+__global__ void k(unsigned* f, long long* d, int* n) {
+    f[0] = __float_as_uint(nanf(""));
+    d[0] = __double_as_longlong(::nan(""));
+    n[0] = isnan(nanf("")) + isnan(nan(""));
+}
+launch k { f = zeros(1); d = zeros(1); n = zeros(1);
+    expect f == 2143289344; expect d == 9221120237041090560; expect n == 2; }
+"#;
+    ok(src, &[], [1, 1, 1], [1, 1, 1]);
+    let f = err(
+        "__global__ void k(float* f) { f[0] = nanf(\"7\"); }\nlaunch k { f = zeros(1); }",
+        &[],
+        Some([1, 1, 1]),
+        Some([1, 1, 1]),
+    );
+    assert_eq!(codes(&f), ["simt::check::unsupported"]);
+}
+
+#[test]
 fn system_and_block_atomics_are_the_plain_ones_on_one_gpu() {
     // Two blocks of 32 threads: atomicAdd_system adds 1.5 64 times (96), atomicAdd_block 2.0f
     // 64 times (128); atomicCAS_block swaps 0 for 7 once (one thread sees the 0), and

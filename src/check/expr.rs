@@ -1430,6 +1430,27 @@ impl KernelChecker<'_, '_> {
         let name = callee.name.as_str();
         // `cg::reduce`, `wt::f`: cooperative groups and namespaced functions by their own name.
         let name = super::groups::unqualified(name);
+        // `nanf("")`, `::nan("")`: C's quiet NaN, 0x7fc00000 and 0x7ff8000000000000 (glibc's
+        // and `__builtin_nan("")`'s; NVIDIA documents only "a representation of a quiet NaN").
+        if let ("nan" | "nanf", [arg]) = (name, args) {
+            if let ast::ExprKind::Str(tag) = &arg.kind {
+                if !self.globals.functions.contains_key(name) {
+                    if !tag.is_empty() {
+                        return Err(CheckError::Unsupported {
+                            what: format!("the NaN payload tag \"{tag}\" of `{name}`"),
+                            span: arg.span,
+                            help: Some(format!("`{name}(\"\")` is the quiet NaN; a payload is set with `__int_as_float` or `__longlong_as_double`")),
+                        });
+                    }
+                    let value = if name == "nanf" {
+                        Value::F32(f32::from_bits(0x7fc0_0000))
+                    } else {
+                        Value::F64(f64::from_bits(0x7ff8_0000_0000_0000))
+                    };
+                    return Ok(constant(value, span));
+                }
+            }
+        }
         // A function the file defines without `__device__` is host code (nvcc: "calling a
         // __host__ function from a __global__ function is not allowed"), unless a device
         // function or a CUDA function of that name is there too, and C++ picks it.
