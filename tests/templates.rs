@@ -1762,3 +1762,43 @@ template <class T> __global__ void k(T* o, T* i) { o[threadIdx.x] = i[threadIdx.
         assert_eq!(r.counters.gld_sectors, sectors, "{t}");
     }
 }
+
+/// A `constexpr` helper called with constants is a constant expression (C++11 [expr.const]):
+/// an array size and a template argument. By hand: cdiv(10, 4) = 3; ilog2(64) (a C++14 loop)
+/// = 6; pick(5) takes the `if` branch, 5 * 2 = 10; twice<cdiv(7, 2)>() = 2 · 4 = 8. Each thread
+/// fills its 3 ones and sums them: out = 3 + 6 + 10 + 8 = 27. A helper that reads `threadIdx`
+/// is no constant: the array size is `simt::check::not_constant`.
+#[test]
+fn a_constexpr_helper_of_constants_is_a_constant_expression() {
+    let src = r#"
+__host__ __device__ constexpr int cdiv(int a, int b) { return (a + b - 1) / b; }
+__host__ __device__ constexpr int ilog2(int n) {
+    int r = 0;
+    while (n > 1) { n >>= 1; r++; }
+    return r;
+}
+__host__ __device__ constexpr int pick(int n) {
+    if (n > 4) return n * 2;
+    return n;
+}
+template <int N> __device__ int twice() { return 2 * N; }
+__global__ void k(int* out) {
+    int local[cdiv(10, 4)];
+    int s = 0;
+    for (int i = 0; i < cdiv(10, 4); i++) local[i] = 1;
+    for (int v : local) s += v;
+    int bits[ilog2(64)];
+    int picked[pick(5)];
+    out[threadIdx.x] = s + sizeof(bits) / sizeof(int) + sizeof(picked) / sizeof(int) + twice<cdiv(7, 2)>();
+}
+launch k { out = zeros(32); expect out == 27; }
+"#;
+    ok(src, &[], ONE, [32, 1, 1]);
+    let f = err(
+        "__device__ int lane() { return threadIdx.x % 4 + 1; }\n__global__ void k(int* out) { int a[lane()]; a[0] = 1; out[0] = a[0]; }\nlaunch k { out = zeros(1); }",
+        &[],
+        Some(ONE),
+        Some(ONE),
+    );
+    assert_eq!(codes(&f), ["simt::check::not_constant"]);
+}

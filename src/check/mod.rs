@@ -7,6 +7,7 @@ mod async_copy;
 mod atomics;
 mod barrier;
 mod braced;
+mod const_eval;
 mod constness;
 mod cub;
 mod cub_io;
@@ -681,6 +682,8 @@ pub(crate) struct KernelChecker<'g, 'e> {
     struct_vector_seen: bool,
     /// The members of the object whose member function is about to be inlined.
     pending_this: Option<HashMap<String, (Binding, Span)>>,
+    /// Names whose declaration was an error: their uses are not unknown names as well.
+    refused_names: std::collections::HashSet<String>,
     /// Lambdas declared so far: the function and the scopes its body sees.
     lambdas: Vec<(ast::Function, Vec<Scope>)>,
     /// The scopes a lambda being inlined sees (taken by `expand`).
@@ -773,6 +776,7 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
             layouts_open: Vec::new(),
             struct_vector_seen: false,
             pending_this: None,
+            refused_names: Default::default(),
             lambdas: Vec::new(),
             pending_scopes: None,
             constant_dims: HashMap::new(),
@@ -1474,7 +1478,17 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                 continue;
             }
             if let Err(e) = self.stmt(&list[i], &mut out) {
-                self.errors.push(e);
+                if let ast::StmtKind::Decl { decls, .. } = &list[i].kind {
+                    for d in decls {
+                        if self.lookup(&d.name.name).is_none() {
+                            self.refused_names.insert(d.name.name.clone());
+                        }
+                    }
+                }
+                let cascade = matches!(&e, CheckError::UnknownName { name, .. } if self.refused_names.contains(name));
+                if !cascade {
+                    self.errors.push(e);
+                }
             }
             i += 1;
         }
@@ -2033,7 +2047,7 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
     }
 
     fn const_size(&mut self, e: &ast::Expr) -> Result<u64, CheckError> {
-        let t = self.expr(e)?;
+        let t = self.constant_expr(e)?;
         match t.kind {
             ExprKind::Const(v) if t.ty.is_integer() => match v.as_i64() {
                 Some(n) if n > 0 => Ok(n as u64),

@@ -179,7 +179,7 @@ impl KernelChecker<'_, '_> {
 
     /// The integer constant `e` stands for here, if it is one.
     fn constant_value(&mut self, e: &ast::Expr) -> Option<i128> {
-        let t = self.expr(e).ok()?;
+        let t = self.constant_expr(e).ok()?;
         match t.kind {
             super::typed::ExprKind::Const(crate::value::Value::U64(x)) => Some(i128::from(x)),
             super::typed::ExprKind::Const(v)

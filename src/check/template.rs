@@ -1263,7 +1263,7 @@ impl super::KernelChecker<'_, '_> {
     /// The integer a value argument stands for.
     fn template_value(&mut self, e: &Expr, ty: &TypeName) -> Result<i128, CheckError> {
         let to = super::scalar_of_base(ty)?;
-        let t = self.expr(e)?;
+        let t = self.constant_expr(e)?;
         let t = self.convert(t, to);
         match t.kind {
             super::typed::ExprKind::Const(v)
