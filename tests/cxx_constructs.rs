@@ -731,3 +731,42 @@ launch k {
     assert_eq!(r.counters.gld_instr, 3);
     assert_eq!(r.counters.gst_instr, 5);
 }
+
+/// C++17 structured bindings ([dcl.struct.bind]): `auto [a, b] = e;` names the members of a
+/// copy, `auto& [a, b] = s;` those of `s` itself, in declaration order. By hand, thread t:
+/// a = t + 100 (the copy's, make(t) is {t, t/2}), b = t/2; `qb = 3` sets q.b; pa = t and
+/// pb = 1 read ps[t] in place; `inner` is a copy of q ({t, 3}) and w of {2, 5}. out = t + 100
+/// + t/2 + 3 + 1000 t + 1 + 3 + 5. Three names for a struct of two members is a mismatch.
+#[test]
+fn structured_bindings_name_the_members_of_a_copy_or_of_the_object() {
+    let src = r#"
+struct Pair { int a; float b; };
+struct Box { Pair p; float w[2]; };
+__device__ Pair make(int t) { return {t, 0.5f * t}; }
+__global__ void k(float* out, Pair* ps) {
+    int t = threadIdx.x;
+    auto [a, b] = make(t);
+    a += 100;
+    Pair q = {t, 1.0f};
+    auto& [qa, qb] = q;
+    qb = 3.0f;
+    ps[t].a = t; ps[t].b = 1.0f;
+    const auto& [pa, pb] = ps[t];
+    Box bx; bx.p = q; bx.w[0] = 2.0f; bx.w[1] = 5.0f;
+    auto [inner, w] = bx;
+    out[t] = a + b + q.b + pa * 1000 + pb + inner.b + w[1];
+}
+launch k {
+    out = zeros(32); ps = zeros(256);
+    expect out == (arange(32) + 100) + 0.5 * arange(32) + 3 + 1000 * arange(32) + 1 + 3 + 5;
+}
+"#;
+    ok(src, &[], ONE, [32, 1, 1]);
+    let f = err(
+        "struct P { int a; int b; };\n__global__ void k(int* o) { P p = {1, 2}; auto [x, y, z] = p; o[0] = x; }\nlaunch k { o = zeros(1); }",
+        &[],
+        Some(ONE),
+        Some(ONE),
+    );
+    assert_eq!(codes(&f), ["simt::check::mismatched_types"]);
+}

@@ -1478,11 +1478,14 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                 continue;
             }
             if let Err(e) = self.stmt(&list[i], &mut out) {
-                if let ast::StmtKind::Decl { decls, .. } = &list[i].kind {
-                    for d in decls {
-                        if self.lookup(&d.name.name).is_none() {
-                            self.refused_names.insert(d.name.name.clone());
-                        }
+                let declared: Vec<&ast::Ident> = match &list[i].kind {
+                    ast::StmtKind::Decl { decls, .. } => decls.iter().map(|d| &d.name).collect(),
+                    ast::StmtKind::Bindings { names, .. } => names.iter().collect(),
+                    _ => Vec::new(),
+                };
+                for name in declared {
+                    if self.lookup(&name.name).is_none() {
+                        self.refused_names.insert(name.name.clone());
                     }
                 }
                 let cascade = matches!(&e, CheckError::UnknownName { name, .. } if self.refused_names.contains(name));
@@ -1518,6 +1521,11 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                 let inner = self.block(stmts);
                 out.extend(inner);
             }
+            ast::StmtKind::Bindings {
+                names,
+                by_ref,
+                init,
+            } => self.structured_binding(names, *by_ref, init, span, out)?,
             ast::StmtKind::Decl { ty, decls, of } => {
                 if let Some(e) = of {
                     return self.decltype_declaration(e, ty.span, decls, out);

@@ -2974,6 +2974,126 @@ impl<'g> KernelChecker<'g, '_> {
         super::vector::elem_of(&f.ret).ok()
     }
 
+    /// `auto [a, b] = s;` (C++17 [dcl.struct.bind]): a hidden copy of `s`, each name one of its
+    /// data members in order; `auto& [a, b] = s;` names `s`'s own members.
+    pub(crate) fn structured_binding(
+        &mut self,
+        names: &[ast::Ident],
+        by_ref: bool,
+        init: &ast::Expr,
+        span: Span,
+        out: &mut Vec<Stmt>,
+    ) -> Result<()> {
+        let Some(l) = self.struct_of(init) else {
+            return Err(unsupported(
+                "a structured binding of anything but a struct".into(),
+                init.span,
+                "bind the members of a struct (`auto [a, b] = pair;`), or declare one variable per value",
+            ));
+        };
+        if l.array || l.members.len() != names.len() {
+            return Err(CheckError::Mismatch {
+                expected: format!(
+                    "{} names, one per data member of `{}`",
+                    l.members.len(),
+                    l.name
+                ),
+                found: format!("{}", names.len()),
+                span,
+                help: Some(format!(
+                    "name every member: `auto [{}] = ...;`",
+                    l.members
+                        .iter()
+                        .map(|m| m.name.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )),
+            });
+        }
+        let place = match (by_ref, self.struct_place(init)) {
+            (true, Some(p)) => {
+                let p = p?;
+                self.pinned(p, span, out)
+            }
+            (true, None) => {
+                return Err(unsupported(
+                    "`auto&` bound to a temporary".into(),
+                    init.span,
+                    "bind a copy (`auto [a, b] = ...;`), or name a variable or an element",
+                ))
+            }
+            (false, _) => {
+                let values = self.struct_value(init, &l, out)?;
+                let joined = names.iter().map(|n| n.name.as_str()).collect::<Vec<_>>();
+                let copy = self.new_struct(&format!("[{}]", joined.join(", ")), &l, span);
+                self.writes(&copy, values, span, out)?;
+                copy
+            }
+        };
+        for (k, name) in names.iter().enumerate() {
+            let binding = self.member_binding(&place, k, false, name.span, out)?;
+            self.declare(name, binding);
+        }
+        Ok(())
+    }
+
+    /// The binding of member `k` of the struct at `this` (`is_const`: read-only), as a name for
+    /// it in a member function's body or a structured binding; `binds` gets the statements
+    /// that point a reference at a member in memory.
+    fn member_binding(
+        &mut self,
+        this: &StructPlace,
+        k: usize,
+        is_const: bool,
+        span: Span,
+        binds: &mut Vec<Stmt>,
+    ) -> Result<Binding> {
+        let layout = Rc::clone(&this.layout);
+        let m = &layout.members[k];
+        Ok(match &m.kind {
+            MemberKind::Scalar(_) => match self.leaf(this, m.first, span)? {
+                Place::Var(var, _) => Binding::Local {
+                    var,
+                    is_const: false,
+                },
+                Place::Elem(mem, at) => {
+                    let ident = ast::Ident {
+                        name: m.name.clone(),
+                        span,
+                    };
+                    let i = self.new_pointer(&ident, (mem.elem, 1), false);
+                    let ptr = super::pointer::Ptr {
+                        mem: Some(mem),
+                        offset: at,
+                        is_const: false,
+                    };
+                    binds.push(self.point(i, ptr, span)?);
+                    Binding::Ref(i)
+                }
+            },
+            MemberKind::Compound(sub) => {
+                let sub = Rc::clone(sub);
+                let p = self.sub_place(this, sub, m.first, layout.members[k].offset, span);
+                let b = self.bind_struct(p);
+                self.mark_const(&b, is_const);
+                b
+            }
+            MemberKind::Pointer(pm) => match self.leaf(this, m.first, span)? {
+                Place::Var(var, _) => Binding::Pointer(self.leaf_pointers[&var]),
+                // A heap object's pointer member: a copy of the pointer its word holds.
+                Place::Elem(mem, at) => {
+                    let word = load(mem, at, span);
+                    let value = self.stored_pointer(word, &pm.target, pm.pointee, span);
+                    let var = self.leaf_pointer(m.name.clone(), pm.clone(), span);
+                    let i = self.leaf_pointers[&var];
+                    self.ptr_vars[i as usize].in_struct = false;
+                    binds.push(self.point(i, value, span)?);
+                    Binding::Pointer(i)
+                }
+            },
+        })
+    }
+
     /// Inlines `f` (a member function or a constructor) with the members of `this` visible by
     /// name, and `this` itself.
     pub(crate) fn inline_with_this(
@@ -2987,50 +3107,9 @@ impl<'g> KernelChecker<'g, '_> {
         let mut scope = HashMap::new();
         let mut binds = Vec::new();
         let layout = Rc::clone(&this.layout);
-        for (k, m) in layout.members.iter().enumerate() {
-            let binding = match &m.kind {
-                MemberKind::Scalar(_) => match self.leaf(&this, m.first, span)? {
-                    Place::Var(var, _) => Binding::Local {
-                        var,
-                        is_const: false,
-                    },
-                    Place::Elem(mem, at) => {
-                        let ident = ast::Ident {
-                            name: m.name.clone(),
-                            span,
-                        };
-                        let i = self.new_pointer(&ident, (mem.elem, 1), false);
-                        let ptr = super::pointer::Ptr {
-                            mem: Some(mem),
-                            offset: at,
-                            is_const: false,
-                        };
-                        binds.push(self.point(i, ptr, span)?);
-                        Binding::Ref(i)
-                    }
-                },
-                MemberKind::Compound(sub) => {
-                    let sub = Rc::clone(sub);
-                    let p = self.sub_place(&this, sub, m.first, layout.members[k].offset, span);
-                    let b = self.bind_struct(p);
-                    self.mark_const(&b, f.is_const);
-                    b
-                }
-                MemberKind::Pointer(pm) => match self.leaf(&this, m.first, span)? {
-                    Place::Var(var, _) => Binding::Pointer(self.leaf_pointers[&var]),
-                    // A heap object's pointer member: a copy of the pointer its word holds.
-                    Place::Elem(mem, at) => {
-                        let word = load(mem, at, span);
-                        let value = self.stored_pointer(word, &pm.target, pm.pointee, span);
-                        let var = self.leaf_pointer(m.name.clone(), pm.clone(), span);
-                        let i = self.leaf_pointers[&var];
-                        self.ptr_vars[i as usize].in_struct = false;
-                        binds.push(self.point(i, value, span)?);
-                        Binding::Pointer(i)
-                    }
-                },
-            };
-            scope.insert(m.name.clone(), (binding, span));
+        for k in 0..layout.members.len() {
+            let binding = self.member_binding(&this, k, f.is_const, span, &mut binds)?;
+            scope.insert(layout.members[k].name.clone(), (binding, span));
         }
         for (n, v) in &layout.statics {
             scope.insert(n.clone(), (Binding::Constant(*v, v.ty()), span));

@@ -519,6 +519,7 @@ impl Bindings {
     fn stmt(&self, s: &mut Stmt) {
         match &mut s.kind {
             StmtKind::Block(b) => self.stmts(b),
+            StmtKind::Bindings { init, .. } => self.expr(init),
             StmtKind::Decl { ty, decls, of } => {
                 let written = ty.pointer;
                 self.ty(ty);

@@ -460,6 +460,16 @@ pub struct Stmt {
 pub enum StmtKind {
     /// `{ ... }`
     Block(Vec<Stmt>),
+    /// `auto [a, b] = s;` (C++17 structured bindings): each name a member of `init`'s struct,
+    /// in order, of a copy of it or (`by_ref`, `auto&`) of the object itself.
+    Bindings {
+        /// The names, one per data member.
+        names: Vec<Ident>,
+        /// `auto&`: the names refer to `init`'s own members.
+        by_ref: bool,
+        /// The struct.
+        init: Expr,
+    },
     /// `int i = 0, j;`
     Decl {
         /// The declared type.

@@ -1843,6 +1843,25 @@ impl<'m> Builder<'m> {
                 }
             }
             Rule::var_decl => self.var_decl(pair)?,
+            Rule::structured_binding => {
+                let mut names = Vec::new();
+                let mut by_ref = false;
+                let mut init = None;
+                for p in pair.into_inner() {
+                    match p.as_rule() {
+                        Rule::ident => names.push(self.ident(p)),
+                        Rule::reference => by_ref = true,
+                        // `const`: the copy's members are read-only; simt does not check it.
+                        Rule::qualifier => {}
+                        _ => init = Some(self.expr(p)?),
+                    }
+                }
+                StmtKind::Bindings {
+                    names,
+                    by_ref,
+                    init: init.expect("grammar: a structured binding has an initialiser"),
+                }
+            }
             Rule::shared_aggregate | Rule::local_struct => {
                 let mut kinds = self.aggregate_decl(pair)?;
                 if kinds.len() == 1 {

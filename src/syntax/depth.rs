@@ -162,6 +162,7 @@ fn walk<'a>(
                         }
                     }
                     StmtKind::Shared { dims, .. } => todo.extend(dims.iter().flatten().map(expr)),
+                    StmtKind::Bindings { init, .. } => todo.push(expr(init)),
                     StmtKind::Assign { target, value, .. } => {
                         todo.push(expr(target));
                         todo.push(expr(value));

@@ -316,6 +316,7 @@ fn friendly(rule: Rule) -> Option<&'static str> {
         Rule::member_alias => "a member type alias",
         Rule::linkage_block => "`extern \"C\" { ... }`",
         Rule::member_template | Rule::member_template_header => "a member function template",
+        Rule::structured_binding => "a structured binding",
         Rule::kernel_enable_if => "a kernel's `std::enable_if_t<...>` return type",
         Rule::friend_fn | Rule::friend_host | Rule::friend_decl | Rule::kw_friend => {
             "a `friend` declaration"

@@ -279,6 +279,7 @@ impl Resolver<'_> {
     fn stmt(&self, s: &mut Stmt, at: At<'_>) {
         match &mut s.kind {
             StmtKind::Block(stmts) => self.stmts(stmts, at),
+            StmtKind::Bindings { init, .. } => self.expr(init, at),
             StmtKind::Decl { decls, of, .. } => {
                 if let Some(e) = of {
                     self.expr(e, at);
