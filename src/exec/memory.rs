@@ -270,10 +270,19 @@ pub(crate) trait Slots {
     type S: Stored;
     fn get(&self, i: usize) -> Self::S;
     fn put(&mut self, i: usize, v: Self::S);
-    /// `dst[l] = mem[first + l]` for every lane.
-    fn get_run(&self, first: usize, dst: &mut [Self::S]);
+    /// `dst[l] = mem[first + l]` for every lane (element by element, unless the memory has a
+    /// faster way).
+    fn get_run(&self, first: usize, dst: &mut [Self::S]) {
+        for (l, o) in dst.iter_mut().enumerate() {
+            *o = self.get(first + l);
+        }
+    }
     /// `mem[first + l] = src[l]` for every lane.
-    fn put_run(&mut self, first: usize, src: &[Self::S]);
+    fn put_run(&mut self, first: usize, src: &[Self::S]) {
+        for (l, &v) in src.iter().enumerate() {
+            self.put(first + l, v);
+        }
+    }
 }
 
 /// A block's own memory (shared arrays): plain elements.
@@ -415,16 +424,6 @@ impl<M: Slots<S = u32>> Slots for Halves<M> {
         self.0.put(2 * i, v as u32);
         self.0.put(2 * i + 1, (v >> 32) as u32);
     }
-    fn get_run(&self, first: usize, dst: &mut [u64]) {
-        for (l, o) in dst.iter_mut().enumerate() {
-            *o = self.get(first + l);
-        }
-    }
-    fn put_run(&mut self, first: usize, src: &[u64]) {
-        for (l, &v) in src.iter().enumerate() {
-            self.put(first + l, v);
-        }
-    }
 }
 
 /// Memory of 16-bit elements, by their bits.
@@ -480,16 +479,6 @@ impl<M: Raw16> Slots for Pairs<M> {
         self.0.set_raw(2 * i, v as u16);
         self.0.set_raw(2 * i + 1, (v >> 16) as u16);
     }
-    fn get_run(&self, first: usize, dst: &mut [u32]) {
-        for (l, o) in dst.iter_mut().enumerate() {
-            *o = self.get(first + l);
-        }
-    }
-    fn put_run(&mut self, first: usize, src: &[u32]) {
-        for (l, &v) in src.iter().enumerate() {
-            self.put(first + l, v);
-        }
-    }
 }
 
 /// Slots seen through a same-size pointer of the other kind (`atomicCAS` through an `int*` of
@@ -508,15 +497,5 @@ where
     #[inline(always)]
     fn put(&mut self, i: usize, v: Self::S) {
         self.0.put(i, M::S::from_bits_of(v))
-    }
-    fn get_run(&self, first: usize, dst: &mut [Self::S]) {
-        for (l, o) in dst.iter_mut().enumerate() {
-            *o = self.get(first + l);
-        }
-    }
-    fn put_run(&mut self, first: usize, src: &[Self::S]) {
-        for (l, &v) in src.iter().enumerate() {
-            self.put(first + l, v);
-        }
     }
 }
