@@ -769,4 +769,23 @@ launch k {
         Some(ONE),
     );
     assert_eq!(codes(&f), ["simt::check::mismatched_types"]);
+    // A vector's components (CUDA's `float2` is a struct of x and y): in[t] = {2t, 2t + 1};
+    // `auto& [vx, vy] = v` names v's own, so `vy = 10` sets v.y; make_float4(t, 0, 0, 1)
+    // gives a = t, d = 1. out = 2t + 100 (2t + 1) + 10 + t + 1.
+    let src = r#"
+__global__ void k(float2* in, float* out) {
+    int t = threadIdx.x;
+    auto [x, y] = in[t];
+    float2 v = make_float2(1.0f, 2.0f);
+    auto& [vx, vy] = v;
+    vy = 10.0f;
+    auto [a, b, c, d] = make_float4(t, 0, 0, 1);
+    out[t] = x + 100 * y + v.y + a + d;
+}
+launch k {
+    in = arange(64); out = zeros(32);
+    expect out == 2 * arange(32) + 100 * (2 * arange(32) + 1) + 10 + arange(32) + 1;
+}
+"#;
+    ok(src, &[], ONE, [32, 1, 1]);
 }

@@ -2984,9 +2984,14 @@ impl<'g> KernelChecker<'g, '_> {
         span: Span,
         out: &mut Vec<Stmt>,
     ) -> Result<()> {
+        if self.struct_of(init).is_none() {
+            if let Some((elem, width)) = self.value_vector_shape(init)?.filter(|v| v.1 > 1) {
+                return self.vector_binding(names, by_ref, init, (elem, width), span, out);
+            }
+        }
         let Some(l) = self.struct_of(init) else {
             return Err(unsupported(
-                "a structured binding of anything but a struct".into(),
+                "a structured binding of anything but a struct or a vector".into(),
                 init.span,
                 "bind the members of a struct (`auto [a, b] = pair;`), or declare one variable per value",
             ));
@@ -3033,6 +3038,65 @@ impl<'g> KernelChecker<'g, '_> {
         for (k, name) in names.iter().enumerate() {
             let binding = self.member_binding(&place, k, false, name.span, out)?;
             self.declare(name, binding);
+        }
+        Ok(())
+    }
+
+    /// `auto [x, y] = v;` of a vector (`float2` is a struct of `x`, `y` in CUDA's headers): a
+    /// copy's components; `auto& [x, y] = v;` of a vector variable names its own components.
+    fn vector_binding(
+        &mut self,
+        names: &[ast::Ident],
+        by_ref: bool,
+        init: &ast::Expr,
+        (elem, width): (Scalar, u32),
+        span: Span,
+        out: &mut Vec<Stmt>,
+    ) -> Result<()> {
+        if names.len() != width as usize {
+            return Err(CheckError::Mismatch {
+                expected: format!("{width} names, one per component of the vector"),
+                found: format!("{}", names.len()),
+                span,
+                help: Some(format!(
+                    "name every component: `auto [{}] = ...;`",
+                    super::vector::COMPONENTS[..width as usize].join(", ")
+                )),
+            });
+        }
+        let vars = match (&init.kind, by_ref) {
+            (ast::ExprKind::Name(n), true) => match self.lookup(n) {
+                Some(Binding::Vector { vars, .. }) => vars[..width as usize].to_vec(),
+                _ => return Err(unsupported(
+                    "`auto&` bound to a vector in memory".into(),
+                    init.span,
+                    "bind a copy (`auto [x, y] = v;`), or copy the element into a variable first",
+                )),
+            },
+            (_, true) => {
+                return Err(unsupported(
+                    "`auto&` bound to a temporary vector".into(),
+                    init.span,
+                    "bind a copy (`auto [x, y] = ...;`)",
+                ))
+            }
+            (_, false) => {
+                let vars: Vec<VarId> = names
+                    .iter()
+                    .map(|n| self.new_local(&n.name, elem, n.span))
+                    .collect();
+                self.assign_vector(&vars, elem, width, init, out)?;
+                vars
+            }
+        };
+        for (name, var) in names.iter().zip(vars) {
+            self.declare(
+                name,
+                Binding::Local {
+                    var,
+                    is_const: false,
+                },
+            );
         }
         Ok(())
     }
