@@ -788,4 +788,24 @@ launch k {
 }
 "#;
     ok(src, &[], ONE, [32, 1, 1]);
+    // An array's elements ([dcl.struct.bind]/1: `auto a = arr[0]; ...`, or references with
+    // `auto&`): a = 100 changes the copy only, r = 7 sets arr[2]; the shared s = {5, 6}.
+    // out = 100 + 2 + 3 + arr[0] (1) + arr[2] (7) + p (1) + 10·5 + 100·6 = 764.
+    let src = r#"
+__global__ void k(float* out) {
+    int t = threadIdx.x;
+    float arr[3] = {1.0f, 2.0f, 3.0f};
+    auto [a, b, c] = arr;
+    a = 100.0f;
+    auto& [p, q, r] = arr;
+    r = 7.0f;
+    __shared__ int s[2];
+    if (t == 0) { s[0] = 5; s[1] = 6; }
+    __syncthreads();
+    auto [s0, s1] = s;
+    out[t] = a + b + c + arr[0] + arr[2] + p + 10 * s0 + 100 * s1;
+}
+launch k { out = zeros(32); expect out == 764; }
+"#;
+    ok(src, &[], ONE, [32, 1, 1]);
 }

@@ -1506,7 +1506,7 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
         }
     }
 
-    fn stmt(&mut self, s: &ast::Stmt, out: &mut Vec<Stmt>) -> Result<(), CheckError> {
+    pub(crate) fn stmt(&mut self, s: &ast::Stmt, out: &mut Vec<Stmt>) -> Result<(), CheckError> {
         crate::stack::grow(|| self.stmt_at(s, out))
     }
 

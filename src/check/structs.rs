@@ -2984,6 +2984,9 @@ impl<'g> KernelChecker<'g, '_> {
         span: Span,
         out: &mut Vec<Stmt>,
     ) -> Result<()> {
+        if let Some(n) = self.array_length(init) {
+            return self.array_binding(names, by_ref, init, n, span, out);
+        }
         if self.struct_of(init).is_none() {
             if let Some((elem, width)) = self.value_vector_shape(init)?.filter(|v| v.1 > 1) {
                 return self.vector_binding(names, by_ref, init, (elem, width), span, out);
@@ -3038,6 +3041,83 @@ impl<'g> KernelChecker<'g, '_> {
         for (k, name) in names.iter().enumerate() {
             let binding = self.member_binding(&place, k, false, name.span, out)?;
             self.declare(name, binding);
+        }
+        Ok(())
+    }
+
+    /// The length of the one-dimensional local or shared array `e` names.
+    fn array_length(&self, e: &ast::Expr) -> Option<u64> {
+        let ast::ExprKind::Name(n) = &e.kind else {
+            return None;
+        };
+        let dims = match self.lookup(n)? {
+            Binding::LocalArray(a) => &self.local_arrays[a as usize].dims,
+            Binding::Shared(s) if !self.shared[s as usize].is_extern => {
+                &self.shared[s as usize].dims
+            }
+            _ => return None,
+        };
+        match dims.as_slice() {
+            [n] => Some(*n),
+            _ => None,
+        }
+    }
+
+    /// `auto [a, b] = arr;` of an array of two: `auto a = arr[0]; auto b = arr[1];`, as C++
+    /// defines it ([dcl.struct.bind]/1: copies of the elements), or with `auto&` references to
+    /// them.
+    fn array_binding(
+        &mut self,
+        names: &[ast::Ident],
+        by_ref: bool,
+        init: &ast::Expr,
+        n: u64,
+        span: Span,
+        out: &mut Vec<Stmt>,
+    ) -> Result<()> {
+        if names.len() as u64 != n {
+            return Err(CheckError::Mismatch {
+                expected: format!("{n} names, one per element of the array"),
+                found: format!("{}", names.len()),
+                span,
+                help: Some("name every element, or index the array instead".into()),
+            });
+        }
+        for (k, name) in names.iter().enumerate() {
+            let element = ast::Expr {
+                kind: ast::ExprKind::Index {
+                    base: Box::new(init.clone()),
+                    index: Box::new(ast::Expr {
+                        kind: ast::ExprKind::Int {
+                            value: k as u64,
+                            unsigned: false,
+                            long: false,
+                            hex: false,
+                        },
+                        span: name.span,
+                    }),
+                },
+                span: init.span,
+            };
+            let mut decl = ast::Declarator::plain(name.clone(), Some(element));
+            decl.reference = by_ref;
+            let ty = ast::TypeName {
+                base: ast::BaseType::Auto,
+                base_text: "auto".into(),
+                pointer: false,
+                reference: by_ref,
+                is_const: false,
+                span,
+            };
+            let stmt = ast::Stmt {
+                kind: ast::StmtKind::Decl {
+                    ty,
+                    decls: vec![decl],
+                    of: None,
+                },
+                span,
+            };
+            self.stmt(&stmt, out)?;
         }
         Ok(())
     }
