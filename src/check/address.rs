@@ -79,6 +79,11 @@ impl KernelChecker<'_, '_> {
             });
         }
         let ptr = self.pointer(pointer)?;
+        self.address_value(ptr, to, span)
+    }
+
+    /// The byte address `ptr` holds, as an integer of type `to` (0 for null).
+    fn address_value(&mut self, ptr: Ptr, to: Scalar, span: Span) -> Result<Expr, CheckError> {
         let Some(mem) = ptr.mem else {
             return Ok(constant(Value::U64(0), span)).map(|e| self.convert(e, to));
         };
@@ -109,6 +114,76 @@ impl KernelChecker<'_, '_> {
         Ok(out)
     }
 
+    /// `__cvta_generic_to_shared(p)`: where `p` points in the shared window (a `size_t`), which
+    /// simt makes the low 32 bits of its generic address: the byte offset in its array (each
+    /// array's window starts at 0, a 32-bit value as the hardware's). The integer still knows its
+    /// array, so that PTX given it (`ld.shared`, `cp.async`, `ldmatrix`) reaches that array.
+    pub(crate) fn shared_window(&mut self, p: &ast::Expr, span: Span) -> Result<Expr, CheckError> {
+        let ptr = self.pointer(p)?;
+        if let Some(mem) = ptr.mem {
+            if !matches!(mem.space, Space::Shared(_)) {
+                return Err(CheckError::Unsupported {
+                    what: "the shared-window address of a pointer that is not into one `__shared__` array".into(),
+                    span: p.span,
+                    help: Some("pass `__cvta_generic_to_shared` a pointer into a `__shared__` array (`&tile[i]`)".into()),
+                });
+            }
+        }
+        let address = self.address_value(ptr, Scalar::U64, span)?;
+        self.binary(
+            BinOp::BitAnd,
+            span,
+            address,
+            constant(Value::U64(0xffff_ffff), span),
+        )
+    }
+
+    /// The generic address an `ld.shared`/`st.shared`/`cp.async`/`ldmatrix` operand names (the
+    /// inline-PTX lowering's `__simt_ptx_shared(x)`): a pointer's own address, or the generic
+    /// address of a shared-window integer made by `__cvta_generic_to_shared` or `cvta.to.shared`.
+    pub(crate) fn ptx_shared_address(
+        &mut self,
+        x: &ast::Expr,
+        span: Span,
+    ) -> Result<Expr, CheckError> {
+        if self.is_pointer(x) {
+            let ptr = self.pointer(x)?;
+            return self.address_value(ptr, Scalar::U64, span);
+        }
+        let value = self.expr(x)?;
+        let Some(Some(Space::Shared(n))) = self.address_in(&value) else {
+            return Err(CheckError::Unsupported {
+                what: "a shared-memory address in a register that holds no address of one `__shared__` array".into(),
+                span: x.span,
+                help: Some("make the address from a pointer into the array: `__cvta_generic_to_shared(&tile[i])`, or `cvta.to.shared` of it".into()),
+            });
+        };
+        if !value.ty.is_integer() {
+            return Err(CheckError::Pointer {
+                problem: PointerProblem::NotAPointer {
+                    found: value.ty.c_name().into(),
+                },
+                span: x.span,
+                help: Some(
+                    "a shared-memory address is an integer (`unsigned`) or a pointer".into(),
+                ),
+            });
+        }
+        let value = self.convert(value, Scalar::U64);
+        let offset = self.binary(
+            BinOp::BitAnd,
+            span,
+            value,
+            constant(Value::U64(0xffff_ffff), span),
+        )?;
+        self.binary(
+            BinOp::Add,
+            span,
+            base_address(Space::Shared(n), span),
+            offset,
+        )
+    }
+
     /// The array whose address `e` holds: `None` where it holds none, `Some(None)` where it
     /// may hold addresses in several (or an address and a plain number).
     fn address_in(&self, e: &Expr) -> Option<Option<Space>> {
@@ -116,6 +191,9 @@ impl KernelChecker<'_, '_> {
             ExprKind::ParamAddress(p) => Some(Some(Space::Global(*p))),
             ExprKind::Const(v) => constant_space(*v).map(Some),
             ExprKind::Var(v) => self.address_vars.get(v).copied(),
+            ExprKind::Inline {
+                result: Some(v), ..
+            } => self.address_vars.get(v).copied(),
             _ => None,
         };
         for c in children(e) {

@@ -433,22 +433,174 @@ impl KernelChecker<'_, '_> {
     }
 
     /// `__pipeline_memcpy_async(dst, src, bytes[, zfill])`: one thread's copy in the implicit
-    /// pipeline.
+    /// pipeline; the last `zfill` of the `bytes` are zeros instead of the source's (PTX's
+    /// `cp.async ... cp-size, src-size` is this with `zfill = cp-size - src-size`).
     fn pipeline_memcpy(&mut self, args: &[ast::Expr], span: Span) -> Result<Vec<Stmt>> {
-        let [dst, src, n] = args else {
-            return Err(count(
-                "__pipeline_memcpy_async",
-                "3 (dst, src, bytes)",
-                args.len(),
-                span,
-            ));
+        let call = "__pipeline_memcpy_async";
+        let (dst, src, n, zfill) = match args {
+            [dst, src, n] => (dst, src, n, None),
+            [dst, src, n, z] => (dst, src, n, Some(z)),
+            _ => {
+                return Err(count(
+                    call,
+                    "3 or 4 (dst, src, bytes[, zfill])",
+                    args.len(),
+                    span,
+                ))
+            }
         };
-        self.thread_copy(
-            "__pipeline_memcpy_async",
-            (dst, src, n),
-            AsyncObj::Primitive,
+        let zfill = match zfill {
+            Some(z) => {
+                let t = self.expr(z)?;
+                if !t.ty.is_integer() {
+                    return Err(CheckError::NotAnInteger {
+                        what: format!("`{call}`'s zfill"),
+                        found: t.ty.to_string(),
+                        span: z.span,
+                        help: Some("pass the number of bytes to zero at the end".into()),
+                    });
+                }
+                match t.kind {
+                    ExprKind::Const(v) if v.as_i64() == Some(0) => None,
+                    _ => Some((self.convert(t, Scalar::U64), z.span)),
+                }
+            }
+            None => None,
+        };
+        match zfill {
+            None => self.thread_copy(call, (dst, src, n), AsyncObj::Primitive, span),
+            Some(z) => self.zero_filled_copy(call, (dst, src, n), z, span),
+        }
+    }
+
+    /// A copy of `bytes` (a constant 4, 8 or 16) whose last `zfill` bytes are zeros: whole
+    /// pieces where `zfill` is 0, zero pieces where it is all of them, and otherwise 4-byte
+    /// pieces, copied up to `bytes - zfill` and zeroed after (a count that is not a multiple of 4
+    /// bytes, or more than `bytes`, traps).
+    fn zero_filled_copy(
+        &mut self,
+        call: &str,
+        operands: (&ast::Expr, &ast::Expr, &ast::Expr),
+        (zfill, zspan): (Expr, Span),
+        span: Span,
+    ) -> Result<Vec<Stmt>> {
+        let mut out = vec![];
+        let o = self.copy_operands(call, operands, &mut out)?;
+        let Some(k) = o
+            .known
+            .filter(|k| matches!(k, 4 | 8 | 16) && *k <= u64::from(o.unit) * 4)
+        else {
+            return Err(CheckError::Unsupported {
+                what: format!("`{call}` with a zero fill of a copy that is not 4, 8 or 16 aligned bytes"),
+                span: operands.2.span,
+                help: Some("copy 4, 8 or 16 bytes between pointers aligned to that size, as `cp.async` does".into()),
+            });
+        };
+        let z = self.hold(
+            call,
+            "zfill",
+            Expr {
+                span: zspan,
+                ..zfill
+            },
+            &mut out,
+        );
+        let u = |x: u64| constant(Value::U64(x), span);
+        let copied = self.binary(BinOp::Sub, span, u(k), z.clone())?;
+        let copied = self.hold(call, "copied", copied, &mut out);
+        let mut whole = vec![];
+        let mut zeros = vec![];
+        for at in 0..k / u64::from(o.unit) {
+            let at = constant(Value::I64(at as i64), span);
+            whole.extend(self.async_piece(call, &o, o.unit, at.clone(), span)?);
+            zeros.push(self.zero_piece(call, &o, o.unit, at, span)?);
+        }
+        let mut partial = vec![];
+        let valid = self.binary(BinOp::Le, span, z.clone(), u(k))?;
+        let rem = self.binary(BinOp::Rem, span, copied.clone(), u(4))?;
+        let whole_words = self.binary(BinOp::Eq, span, rem, u(0))?;
+        let ok = self.binary(BinOp::And, span, valid, whole_words)?;
+        partial.push(Stmt {
+            kind: StmtKind::If {
+                cond: ok,
+                then: vec![],
+                els: vec![Stmt {
+                    kind: StmtKind::Trap,
+                    span: zspan,
+                }],
+            },
             span,
-        )
+        });
+        for at in 0..k / 4 {
+            let here = constant(Value::I64(at as i64), span);
+            let copy = self.async_piece(call, &o, 4, here.clone(), span)?;
+            let zero = self.zero_piece(call, &o, 4, here, span)?;
+            let cond = self.binary(BinOp::Le, span, u((at + 1) * 4), copied.clone())?;
+            partial.push(Stmt {
+                kind: StmtKind::If {
+                    cond,
+                    then: copy,
+                    els: vec![zero],
+                },
+                span,
+            });
+        }
+        let is = |this: &mut Self, v: Expr| this.binary(BinOp::Eq, span, z.clone(), v);
+        let none = is(self, u(0))?;
+        let all = is(self, u(k))?;
+        out.push(op(AsyncOp::Open(AsyncObj::Primitive), span));
+        out.push(Stmt {
+            kind: StmtKind::If {
+                cond: none,
+                then: whole,
+                els: vec![Stmt {
+                    kind: StmtKind::If {
+                        cond: all,
+                        then: zeros,
+                        els: partial,
+                    },
+                    span,
+                }],
+            },
+            span,
+        });
+        out.push(op(AsyncOp::Close, span));
+        Ok(out)
+    }
+
+    /// Piece `at` of a copy's destination, in `unit`-byte pieces, written with zeros.
+    fn zero_piece(
+        &mut self,
+        call: &str,
+        o: &Operands,
+        unit: u32,
+        at: Expr,
+        span: Span,
+    ) -> Result<Stmt> {
+        if unit <= 8 {
+            let zero = constant(Value::I32(0), span);
+            let zero = Fill::Byte(self.convert(zero, Scalar::U8));
+            return self.piece(
+                call,
+                (&o.d.0, o.d.1),
+                (&zero, None),
+                Piece { bytes: unit, at },
+                span,
+            );
+        }
+        let (view, index) = self.wide_piece(call, (&o.d.0, o.d.1), at, span)?;
+        let zero = match view.elem {
+            Scalar::U64 => constant(Value::U64(0), span),
+            _ => constant(Value::U32(0), span),
+        };
+        Ok(Stmt {
+            kind: StmtKind::VecStore {
+                mem: view,
+                index,
+                values: vec![zero; view.width as usize],
+            },
+            span,
+        })
     }
 
     /// `cuda::memcpy_async(dst, src, n, barrier_or_pipeline)` or

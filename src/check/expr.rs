@@ -281,6 +281,7 @@ fn known_functions() -> Vec<String> {
             "llrint",
             "llround",
             "__nanosleep",
+            "__cvta_generic_to_shared",
             "__byte_perm",
             "__funnelshift_l",
             "__funnelshift_lc",
@@ -1541,6 +1542,13 @@ impl KernelChecker<'_, '_> {
                 span,
             };
             return self.expr(&element);
+        }
+        if let ("__cvta_generic_to_shared" | "__simt_ptx_shared", [p]) = (name, args) {
+            return if name == "__simt_ptx_shared" {
+                self.ptx_shared_address(p, span)
+            } else {
+                self.shared_window(p, span)
+            };
         }
         if is_cache_load(name) {
             // `__ldg(p)` reads `*p`; the cache hint changes no result and no count.

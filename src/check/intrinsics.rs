@@ -767,6 +767,7 @@ impl KernelChecker<'_, '_> {
                 },
             );
             let value = self.convert(v, ty);
+            self.note_address(var, &value);
             body.push(Stmt {
                 kind: StmtKind::Assign { var, value },
                 span: p.name.span,

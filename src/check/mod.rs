@@ -1878,6 +1878,7 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                         format!("{}()", self.inlining.last().map_or("", |(n, _)| n.as_str()));
                     let var = self.new_local(&name, ty, v.span);
                     self.returns = Some(Some((var, ty)));
+                    self.note_address(var, &value);
                     push(out, StmtKind::Assign { var, value });
                     push(out, StmtKind::ReturnFn);
                 }
@@ -1895,6 +1896,7 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                         });
                     }
                     let value = self.convert(e, ty);
+                    self.note_address(var, &value);
                     push(out, StmtKind::Assign { var, value });
                     push(out, StmtKind::ReturnFn);
                 }

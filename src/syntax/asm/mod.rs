@@ -11,6 +11,7 @@
 mod cxx;
 mod ops;
 mod parse;
+mod shared;
 
 use std::collections::HashMap;
 
@@ -70,7 +71,7 @@ pub(crate) fn lower(
         Ok(body) => StmtKind::Block(body),
         Err(f) if f.unsupported => StmtKind::Unsupported {
             what: f.what,
-            help: "simt runs a subset of PTX (README, \"Inline PTX\"): mov, cvt, integer and float arithmetic, logic and shifts, bfe/bfi/prmt/lop3/popc/clz/brev, setp/selp and @p guards, shfl.sync, ld/st, ex2/rcp/sqrt/tanh .approx; write this instruction in C++, or take the C++ branch the file has for other targets".into(),
+            help: "simt runs a subset of PTX (README, \"Inline PTX\"): mov, cvt, integer and float arithmetic, logic and shifts, bfe/bfi/prmt/lop3/popc/clz/brev, setp/selp and @p guards, shfl.sync, ld/st, cvta, cp.async, ldmatrix, ex2/rcp/sqrt/tanh .approx; write this instruction in C++, or take the C++ branch the file has for other targets".into(),
             invalid: false,
         },
         Err(f) => StmtKind::Unsupported {
@@ -452,6 +453,18 @@ impl Lowering {
             },
             _ => None,
         }
+    }
+
+    /// The address in `[a]` of an instruction on `shared` memory or not: a pointer expression,
+    /// or for shared memory the generic address of a shared-window integer
+    /// (`__cvta_generic_to_shared`'s `"r"` operand) too.
+    fn address(&self, a: &Arg, shared: bool) -> Result<Expr, Fail> {
+        let p = self.pointer(a)?;
+        Ok(if shared {
+            self.c.call("__simt_ptx_shared", vec![p])
+        } else {
+            p
+        })
     }
 
     /// The pointer expression in `[a]`: an operand used only in brackets.

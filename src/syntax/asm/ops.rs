@@ -6,13 +6,13 @@ use super::{Fail, Lowering};
 use crate::syntax::ast::{BinOp, Expr, ExprKind, Stmt, UnOp};
 
 /// The modifiers of one instruction, each taken once; any left over is unsupported.
-struct Mods<'a> {
+pub(super) struct Mods<'a> {
     inst: &'a Inst,
     used: Vec<bool>,
 }
 
 impl<'a> Mods<'a> {
-    fn new(inst: &'a Inst) -> Self {
+    pub(super) fn new(inst: &'a Inst) -> Self {
         Mods {
             inst,
             used: vec![false; inst.mods.len()],
@@ -20,7 +20,7 @@ impl<'a> Mods<'a> {
     }
 
     /// Takes `m` if it is there.
-    fn flag(&mut self, m: &str) -> bool {
+    pub(super) fn flag(&mut self, m: &str) -> bool {
         match self.inst.mods.iter().position(|x| x == m) {
             Some(i) => {
                 self.used[i] = true;
@@ -31,12 +31,12 @@ impl<'a> Mods<'a> {
     }
 
     /// Takes the first of `ms` that is there.
-    fn one_of(&mut self, ms: &[&'static str]) -> Option<&'static str> {
+    pub(super) fn one_of(&mut self, ms: &[&'static str]) -> Option<&'static str> {
         ms.iter().copied().find(|m| self.flag(m))
     }
 
     /// Takes every type modifier, in order.
-    fn types(&mut self) -> Vec<Ty> {
+    pub(super) fn types(&mut self) -> Vec<Ty> {
         let mut out = Vec::new();
         for (i, m) in self.inst.mods.iter().enumerate() {
             if let Some(t) = Ty::parse(m).filter(|_| !self.used[i]) {
@@ -48,19 +48,19 @@ impl<'a> Mods<'a> {
     }
 
     /// Exactly one type, one of those `ok` accepts.
-    fn ty(&mut self, ok: impl Fn(Ty) -> bool) -> Result<Ty, Fail> {
+    pub(super) fn ty(&mut self, ok: impl Fn(Ty) -> bool) -> Result<Ty, Fail> {
         match self.types()[..] {
             [t] if ok(t) => Ok(t),
             _ => Err(self.unsupported()),
         }
     }
 
-    fn unsupported(&self) -> Fail {
+    pub(super) fn unsupported(&self) -> Fail {
         Fail::unsupported(format!("the PTX instruction `{}`", self.inst.text))
     }
 
     /// Every modifier was understood.
-    fn done(self) -> Result<(), Fail> {
+    pub(super) fn done(self) -> Result<(), Fail> {
         match self.used.iter().position(|u| !u) {
             Some(i) => Err(Fail::unsupported(format!(
                 "`.{}` in the PTX instruction `{}`",
@@ -72,7 +72,7 @@ impl<'a> Mods<'a> {
 }
 
 /// `n` operands, else an error naming the instruction.
-fn arity(inst: &Inst, n: usize) -> Result<&[Arg], Fail> {
+pub(super) fn arity(inst: &Inst, n: usize) -> Result<&[Arg], Fail> {
     if inst.args.len() == n {
         Ok(&inst.args)
     } else {
@@ -204,6 +204,9 @@ pub(super) fn inst(l: &mut Lowering, inst: &Inst) -> Result<Vec<Stmt>, Fail> {
             vec![l.write(d, c.cast(t, v), t)?]
         }
         "shfl" => return shfl(l, inst, m),
+        "cvta" => return super::shared::cvta(l, inst, m),
+        "cp" => return super::shared::cp_async(l, inst, m),
+        "ldmatrix" => return super::shared::ldmatrix(l, inst, m),
         "ld" | "st" | "ldu" => return memory(l, inst, m),
         "ex2" | "rcp" | "sqrt" | "rsqrt" | "tanh" | "lg2" | "sin" | "cos" => {
             return approx(l, inst, m)
@@ -944,7 +947,7 @@ fn shfl(l: &mut Lowering, inst: &Inst, mut m: Mods<'_>) -> Result<Vec<Stmt>, Fai
 fn memory(l: &mut Lowering, inst: &Inst, mut m: Mods<'_>) -> Result<Vec<Stmt>, Fail> {
     let c = l.c;
     let load = inst.op != "st";
-    m.one_of(&["global", "shared", "local", "const"]);
+    let shared = m.one_of(&["global", "shared", "local", "const"]) == Some("shared");
     m.one_of(&["weak", "volatile", "relaxed"]);
     m.flag("cta");
     m.flag("gpu");
@@ -993,7 +996,7 @@ fn memory(l: &mut Lowering, inst: &Inst, mut m: Mods<'_>) -> Result<Vec<Stmt>, F
     ptr.pointer = true;
     ptr.is_const = load;
     let target = c.e(ExprKind::Index {
-        base: Box::new(c.cast_to(ptr, l.pointer(base)?)),
+        base: Box::new(c.cast_to(ptr, l.address(base, shared)?)),
         index: Box::new(c.e(ExprKind::Int {
             value: offset.unsigned_abs() / size as u64,
             unsigned: false,
