@@ -366,3 +366,20 @@ fn a_missing_operand_and_a_wrong_constraint_are_errors() {
     let f = err(src, &[("out", "zeros(1)")], Some(ONE), Some([1, 1, 1]));
     assert_eq!(codes(&f), ["simt::check::asm_operand"]);
 }
+
+#[test]
+fn nvcc_spellings_a_gcc_reading_refuses() {
+    // nvcc passes `%laneid` with one `%` through (tiny-cuda-nn's lane_id()), and eviction
+    // priorities and prefetch sizes change no value (`ld.global.nc.L1::no_allocate`).
+    let src = r#"
+__global__ void k(const int* in, int* out) {
+    int lane, v;
+    asm("mov.s32 %0, %laneid;" : "=r"(lane));
+    asm volatile("ld.global.nc.L1::no_allocate.L2::256B.s32 %0, [%1];" : "=r"(v) : "l"(in + threadIdx.x));
+    asm volatile("st.global.L1::no_allocate.s32 [%0], %1;" :: "l"(out + threadIdx.x), "r"(v + lane));
+}
+launch k { in = arange(64); out = zeros(64); expect out == arange(64) + arange(64) % 32; }
+"#;
+    let r = ok(src, &[], ONE, [64, 1, 1]);
+    assert_eq!((r.counters.gld_instr, r.counters.gst_instr), (2, 2));
+}

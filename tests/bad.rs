@@ -427,3 +427,26 @@ fn good_npy_files_load() {
         assert_eq!(values, [2.0, 4.0, 6.0, 8.0], "{file}");
     }
 }
+
+#[test]
+fn a_float32_file_bound_to_bfloat16_is_one_array_for_every_name() {
+    // numpy has no bfloat16, so a float32 file of bfloat16 values binds to `__nv_bfloat16*`;
+    // the name it was loaded under must see the kernel's writes too (it kept the values before
+    // the launch): 1, 2, 3, 4 doubled.
+    let dir = fixtures("bf16");
+    let src = r#"#include <cuda_bf16.h>
+__global__ void k(__nv_bfloat16* s) {
+    s[threadIdx.x] = __float2bfloat16(2.f * __bfloat162float(s[threadIdx.x]));
+}
+launch k {
+    ss = load("f32.npy");
+    s = ss;
+    grid = 1; block = 4;
+    expect s == [2, 4, 6, 8];
+    expect ss == [2, 4, 6, 8];
+}
+"#;
+    std::fs::write(dir.join("bf16.sk"), src).expect("write");
+    let got = simt(&["test".into(), "bf16.sk".into()], &dir);
+    assert_eq!(got.exit, 0, "{}{}", got.stdout, got.stderr);
+}

@@ -498,3 +498,32 @@ launch k {
 "#;
     ok(src, &[], ONE, ONE);
 }
+
+#[test]
+fn a_half_constant_keeps_its_type_in_arithmetic() {
+    // vllm's gelu kernels write `((T)1.0) + t` with T = half: `operator+(__half, __half)`,
+    // rounded to half. h = half(0.0007) = 0.000699996948... (normal; half's ulp at 1 is 2^-10
+    // and h > 2^-11), so 1 + h rounds to 1 + 2^-10 = 1.0009765625 in half, every spelling of
+    // the constant alike; `(float)one + h` adds in float (h widened): 1.000699996948...
+    let src = r#"
+#include <cuda_fp16.h>
+__global__ void k(const half* in, float* out, float* wide) {
+    half h = in[0];
+    const half one = (half)1.0;
+    out[0] = (float)(((half)1.0) + h);
+    out[1] = (float)(half(1.0f) + h);
+    out[2] = (float)(static_cast<half>(1.0) + h);
+    out[3] = (float)(__float2half(1.0f) + h);
+    out[4] = (float)(((half)1) + h);
+    out[5] = (float)(one + h);
+    out[6] = (float)(h + one);
+    wide[0] = (float)one + (float)h;
+}
+launch k {
+    in = [0.0007]; out = zeros(7); wide = zeros(1);
+    expect out == 1.0009765625;
+    expect wide == 1.000699996948242;
+}
+"#;
+    ok(src, &[], ONE, ONE);
+}

@@ -853,14 +853,14 @@ launch k { in = arange(8); out = zeros(32); block = 4; grid = 1;
 
 #[test]
 fn inline_ptx_outside_the_subset_is_reported_as_unsupported() {
-    let src = "__global__ void k(unsigned* out) {\n    unsigned b;\n    asm volatile(\"cp.async.ca.shared.global [%0], [%1], 16;\" :: \"l\"(out), \"l\"(out));\n    out[0] = b;\n}\n";
+    let src = "__global__ void k(unsigned* out) {\n    unsigned b;\n    asm volatile(\"red.global.add.u32 [%0], %1;\" :: \"l\"(out), \"r\"(b));\n    out[0] = b;\n}\n";
     let f = err(src, &[("out", "zeros(1)")], Some(ONE), Some(ONE));
     assert_eq!(codes(&f), ["simt::check::unsupported"]);
     assert_eq!(common::position(&f), (3, 5));
     assert!(
         f.errors[0]
             .to_string()
-            .contains("the PTX instruction `cp.async.ca.shared.global [%0], [%1], 16`"),
+            .contains("the PTX instruction `red.global.add.u32 [%0], %1`"),
         "{}",
         f.errors[0]
     );

@@ -691,6 +691,9 @@ impl KernelChecker<'_, '_> {
             return v;
         }
         match self.lookup(name) {
+            Some(Binding::Constant(v, ty)) if ty.is_half() => {
+                return Ok(self.convert(constant(v, span), ty))
+            }
             Some(Binding::Constant(v, _)) => return Ok(constant(v, span)),
             Some(Binding::Local { var, .. }) => {
                 let ty = self.locals[var.0 as usize].declared.promoted();
@@ -2099,7 +2102,19 @@ impl KernelChecker<'_, '_> {
         }
         let span = e.span;
         if let ExprKind::Const(v) = e.kind {
-            return constant(v.cast(to), span);
+            if !to.is_half() {
+                return constant(v.cast(to), span);
+            }
+            // A 16-bit float constant stays one (`(half)1.0 + h` is `__hadd`): the value,
+            // rounded, under a conversion that keeps its type.
+            return Expr {
+                kind: ExprKind::Cast {
+                    to,
+                    operand: Box::new(constant(v.cast(to), span)),
+                },
+                ty: to.promoted(),
+                span,
+            };
         }
         if narrow && e.ty == to.promoted() {
             if let ExprKind::Var(_) | ExprKind::Load { .. } = e.kind {

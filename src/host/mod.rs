@@ -827,7 +827,9 @@ fn adopt(
         return Ok(Arc::clone(data));
     }
     if elem == Scalar::BF16 && dtype == Some(Scalar::F32) {
-        return bfloat16_of_float32(p, data, span).map(Arc::new);
+        let converted = Arc::new(bfloat16_of_float32(p, data, span)?);
+        share(env, data, &converted);
+        return Ok(converted);
     }
     if let Some(found) = dtype {
         return Err(HostError::DtypeMismatch {
@@ -885,15 +887,21 @@ fn adopt(
     let bytes = original + widened + n * u64::from(elem.size());
     env.check_room(bytes, span, "this array and its copy in the buffer's type")?;
     let converted = Arc::new(BufData::from_f64(elem, &data.as_f64()));
-    env.copied(data, &converted);
+    share(env, data, &converted);
+    Ok(converted)
+}
+
+/// Every name that held `data` holds `converted` from now on, so that the launch's results are
+/// what each of them stands for.
+fn share(env: &mut Env, data: &Arc<BufData>, converted: &Arc<BufData>) {
+    env.copied(data, converted);
     for v in env.vars.values_mut() {
         if let HostValue::Array { data: d, .. } | HostValue::Pointer { data: d, .. } = v {
             if Arc::ptr_eq(d, data) {
-                *d = Arc::clone(&converted);
+                *d = Arc::clone(converted);
             }
         }
     }
-    Ok(converted)
 }
 
 fn overridden_shape(ov: &Overrides, name: &str) -> bool {

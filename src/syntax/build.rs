@@ -2183,6 +2183,8 @@ impl<'m> Builder<'m> {
                 }
             }
             Rule::binary => self.binary(pair),
+            // A declaration's initialiser: an assignment-expression (`float m = a[i] = v;`).
+            Rule::paren_item => self.paren_item(pair),
             _ => self.unary(pair),
         }
     }

@@ -957,6 +957,17 @@ fn memory(l: &mut Lowering, inst: &Inst, mut m: Mods<'_>) -> Result<Vec<Stmt>, F
     } else {
         m.one_of(&["wb", "cg", "cs", "wt"]);
     }
+    // Eviction priorities and prefetch sizes (PTX ISA 7.4+) change no value.
+    m.one_of(&[
+        "L1::evict_normal",
+        "L1::evict_unchanged",
+        "L1::evict_first",
+        "L1::evict_last",
+        "L1::no_allocate",
+    ]);
+    m.one_of(&["L2::evict_normal", "L2::evict_first", "L2::evict_last"]);
+    m.one_of(&["L2::64B", "L2::128B", "L2::256B"]);
+    let hint = m.flag("L2::cache_hint");
     let n = match m.one_of(&["v2", "v4"]) {
         Some("v2") => 2,
         Some(_) => 4,
@@ -964,9 +975,20 @@ fn memory(l: &mut Lowering, inst: &Inst, mut m: Mods<'_>) -> Result<Vec<Stmt>, F
     };
     let t = m.ty(|t| t != Ty::Pred && t != Ty::F(16))?;
     m.done()?;
-    let [first, second] = arity(inst, 2)? else {
-        unreachable!()
+    // `.L2::cache_hint` takes the cache policy as a last operand, which only guides the cache.
+    let args = match (hint, &inst.args[..]) {
+        (true, [a, b, _policy]) => [a.clone(), b.clone()],
+        (false, [a, b]) => [a.clone(), b.clone()],
+        _ => {
+            return Err(Fail::invalid(format!(
+                "the PTX instruction `{}` takes {} operands, found {}",
+                inst.text,
+                2 + usize::from(hint),
+                inst.args.len()
+            )))
+        }
     };
+    let [first, second] = &args;
     let (addr, data) = if load {
         (second, first)
     } else {

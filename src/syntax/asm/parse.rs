@@ -259,6 +259,11 @@ fn arg(s: &str) -> Result<Arg, Fail> {
         if !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) {
             return n.parse().map(Arg::Operand).map_err(|_| bad());
         }
+        // nvcc passes `%` before a letter through unchanged (`mov.s32 %0, %laneid;`, as
+        // tiny-cuda-nn and DeepEP write it): only a digit makes an operand.
+        if n.starts_with(|c: char| c.is_ascii_alphabetic()) {
+            return Ok(Arg::Name(s.to_string()));
+        }
         return Err(Fail::invalid(format!(
             "`{s}` in the template (a register is `%%{n}` in an asm string, an operand `%0`, `%1`...)"
         )));
