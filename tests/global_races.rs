@@ -168,3 +168,66 @@ __global__ void k(int* a) {
     );
     assert_eq!(g.race.words, 4);
 }
+
+#[test]
+fn a_compare_and_swap_loop_validates_its_first_read() {
+    // The Programming Guide's double atomicAdd: `old = *address` is a plain read, and other
+    // warps swap the word before this warp's swap; the swap fails on a stale `old` and retries,
+    // so the read races with nothing. 64 threads add 1.0: 64. In global and shared memory.
+    let cas = r#"
+__device__ double add(double* address, double val) {
+    unsigned long long int* address_as_ull = (unsigned long long int*)address;
+    unsigned long long int old = *address_as_ull, assumed;
+    do {
+        assumed = old;
+        old = atomicCAS(address_as_ull, assumed,
+                        __double_as_longlong(val + __longlong_as_double(assumed)));
+    } while (assumed != old);
+    return __longlong_as_double(old);
+}
+__global__ void k(double* s, double* t) {
+    __shared__ double sh;
+    if (threadIdx.x == 0) sh = 0.0;
+    __syncthreads();
+    add(s, 1.0);
+    add(&sh, 1.0);
+    __syncthreads();
+    if (threadIdx.x == 0) t[0] = sh;
+}
+"#;
+    let args = [("s", "zeros(1)"), ("t", "zeros(1)")];
+    let r = simt_run(
+        &format!("{cas}launch k {{ expect s == [64]; expect t == [64]; }}"),
+        &args,
+    );
+    assert_eq!(r.counters.race_count, 0);
+    // A plain read of a word another warp adds to atomically is still a race: nothing
+    // validates it (warp 1's atomicAdd after warp 0's read, WAR).
+    let add = r#"
+__global__ void k(int* s, int* t) {
+    int v = s[0];
+    atomicAdd(&s[0], 1);
+    t[threadIdx.x] = v;
+}
+"#;
+    let r = simt_run(add, &[("s", "zeros(1)"), ("t", "zeros(64)")]);
+    assert_eq!(r.races.len(), 1);
+    assert_eq!(r.races[0].race.first.kind, RaceKind::WriteAfterRead);
+    // And the CAS loop's read still conflicts with a plain store of another warp (RAW).
+    let store = r#"
+__global__ void k(int* s) {
+    if (threadIdx.x == 32) s[0] = 5;
+    int old = s[0], assumed;
+    do {
+        assumed = old;
+        old = atomicCAS(&s[0], assumed, assumed + 1);
+    } while (assumed != old);
+}
+"#;
+    let r = simt_run(store, &[("s", "zeros(1)")]);
+    assert!(r.counters.race_count > 0);
+    assert!(r
+        .races
+        .iter()
+        .any(|g| g.race.first.kind == RaceKind::ReadAfterWrite));
+}

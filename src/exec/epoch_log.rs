@@ -86,13 +86,16 @@ fn op_bit(op: Op) -> u8 {
         Op::Read => 1,
         Op::Write => 2,
         Op::Atomic => 4,
+        Op::Relaxed => 8,
     }
 }
 
 /// Whether an access `a` of another warp and an access `b` conflict: one writes, and they are
 /// not both atomics.
 fn conflict(a: Op, b: Op) -> bool {
-    !matches!((a, b), (Op::Read, Op::Read) | (Op::Atomic, Op::Atomic))
+    let read = |o: Op| matches!(o, Op::Read | Op::Relaxed);
+    let strong = |o: Op| matches!(o, Op::Atomic | Op::Relaxed);
+    !(read(a) && read(b) || strong(a) && strong(b))
 }
 
 /// Whether accesses of the kinds in `a` and in `b` (bit sets) can conflict.
@@ -393,7 +396,7 @@ fn screen(touches: &[Touch], listed: &[i64], apart: impl Fn(&Touch, &Touch) -> b
         if let Some(s) = sweep(&mut writers) {
             return s;
         }
-        if t.op != Op::Read {
+        if !matches!(t.op, Op::Read | Op::Relaxed) {
             if let Some(s) = sweep(&mut readers) {
                 return s;
             }
@@ -579,6 +582,7 @@ fn replay(
                     with(RaceKind::WriteAfterWrite, write),
                     None,
                 ],
+                Op::Relaxed => [with(RaceKind::ReadAfterWrite, write), None, None],
             };
             let mut found = candidates.into_iter().flatten();
             if all {
@@ -586,12 +590,13 @@ fn replay(
             } else if let Some((h, seq)) = found.next() {
                 hit(t, x, h, seq);
             }
-            s[match t.op {
+            let kept = match t.op {
                 Op::Read => 0,
                 Op::Write => 1,
                 Op::Atomic => 2,
-            }]
-            .note(t);
+                Op::Relaxed => continue,
+            };
+            s[kept].note(t);
         }
     }
 }

@@ -63,6 +63,7 @@ fn kind(op: Op) -> usize {
         Op::Read => 0,
         Op::Write => 1,
         Op::Atomic => 2,
+        Op::Relaxed => 3,
     }
 }
 
@@ -73,8 +74,9 @@ type First = (u64, u32, u32);
 fn conflicts(op: Op) -> &'static [Op] {
     match op {
         Op::Read => &[Op::Write, Op::Atomic],
-        Op::Write => &[Op::Write, Op::Read, Op::Atomic],
+        Op::Write => &[Op::Write, Op::Read, Op::Atomic, Op::Relaxed],
         Op::Atomic => &[Op::Write, Op::Read],
+        Op::Relaxed => &[Op::Write],
     }
 }
 
@@ -89,7 +91,7 @@ pub(crate) fn find(
     (stretch, names): (u32, &[&str]),
 ) -> (Vec<Group<Race>>, Vec<u32>) {
     // The first block (linear id) to access each element each way, with the instruction and warp.
-    let mut seen: HashMap<(u32, i64), [Option<First>; 3]> = HashMap::new();
+    let mut seen: HashMap<(u32, i64), [Option<First>; 4]> = HashMap::new();
     let mut groups: Vec<Group<Race>> = Vec::new();
     let mut racing = Vec::new();
     for (id, touches) in blocks {

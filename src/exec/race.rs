@@ -157,6 +157,9 @@ pub(crate) enum Op {
     /// A read-modify-write: conflicts with plain reads and writes of other warps, never with
     /// another atomic.
     Atomic,
+    /// A read an `atomicCAS` of the same element validates (the compare-and-swap loop's first
+    /// read, [`crate::ir::KernelIr::relaxed`]): conflicts with plain writes of other warps only.
+    Relaxed,
 }
 
 /// The warps that did one kind of access to a word in one epoch: the first, and the first other
@@ -241,8 +244,9 @@ impl History {
         let h = &self.0[e];
         let prev = epoch - 1;
         let written = h.write.other(warp, prev).is_some();
-        let read = op != Op::Read && h.read.other(warp, prev).is_some();
-        let atomic = op != Op::Atomic && h.atomic.other(warp, prev).is_some();
+        let read = !matches!(op, Op::Read | Op::Relaxed) && h.read.other(warp, prev).is_some();
+        let atomic =
+            !matches!(op, Op::Atomic | Op::Relaxed) && h.atomic.other(warp, prev).is_some();
         written || read || atomic
     }
 
@@ -293,11 +297,15 @@ impl History {
                 .or_else(|| with(RaceKind::WriteAfterWrite, &h.atomic)),
             Op::Atomic => with(RaceKind::WriteAfterRead, &h.read)
                 .or_else(|| with(RaceKind::WriteAfterWrite, &h.write)),
+            Op::Relaxed => with(RaceKind::ReadAfterWrite, &h.write),
         };
         match op {
             Op::Read => h.read.note(warp, epoch, inst),
             Op::Write => h.write.note(warp, epoch, inst),
             Op::Atomic => h.atomic.note(warp, epoch, inst),
+            // Not kept: an atomic after it is no conflict, and only atomics touch a CAS loop's
+            // word between its reads.
+            Op::Relaxed => {}
         }
         hazard
     }
@@ -383,6 +391,27 @@ mod tests {
         assert!(h.crosses(1, 0, 5, Op::Write));
         // A read after another warp's read is no hazard.
         assert!(!h.crosses(1, 0, 5, Op::Read));
+    }
+
+    #[test]
+    fn a_relaxed_read_conflicts_with_plain_writes_only() {
+        let mut h = History::new(2);
+        // Element 0: a CAS loop's first reads by warps 0 and 1, then their swaps: nothing.
+        assert_eq!(h.access(0, 0, 1, 10, Op::Relaxed), None);
+        assert_eq!(h.access(0, 1, 1, 10, Op::Relaxed), None);
+        assert_eq!(h.access(0, 0, 1, 11, Op::Atomic), None);
+        assert_eq!(h.access(0, 1, 1, 11, Op::Atomic), None);
+        // A relaxed read after the atomics (a later round's): still nothing.
+        assert_eq!(h.access(0, 1, 1, 10, Op::Relaxed), None);
+        // Element 1: warp 2 stores it plainly; warp 0's relaxed read is RAW against it.
+        assert_eq!(h.access(1, 2, 1, 20, Op::Write), None);
+        assert_eq!(
+            h.access(1, 0, 1, 21, Op::Relaxed),
+            Some((RaceKind::ReadAfterWrite, 2, 20))
+        );
+        // Across a barrier: the write of the epoch before crosses it, a swap does not.
+        assert!(h.crosses(1, 0, 2, Op::Relaxed));
+        assert!(!h.crosses(0, 2, 2, Op::Relaxed));
     }
 
     #[test]

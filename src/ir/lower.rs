@@ -83,6 +83,10 @@ struct Lowerer<'k> {
     exiting: std::collections::HashSet<*const typed::Stmt>,
     /// Per inlined function being lowered (innermost last), whether its `return` exits.
     exits: Vec<bool>,
+    /// The elements some `atomicCAS` swaps ([`super::validated`]), and per instruction whether
+    /// it is a load of one.
+    swapped: std::collections::HashSet<String>,
+    relaxed: Vec<bool>,
 }
 
 /// A key that tells constants apart by type and bits (so `0.0` and `-0.0` differ).
@@ -125,6 +129,8 @@ impl<'k> Lowerer<'k> {
             machine: Vec::new(),
             exiting: kernel.exiting_calls(),
             exits: Vec::new(),
+            swapped: std::collections::HashSet::new(),
+            relaxed: Vec::new(),
         }
     }
 
@@ -147,6 +153,7 @@ impl<'k> Lowerer<'k> {
         for s in &kernel.body {
             collect_stmt(s, &mut needs);
         }
+        self.swapped = needs.swapped;
         for p in needs.bases {
             if !self.bases.contains_key(&p) {
                 let r = self.alloc.take(Scalar::I64);
@@ -201,6 +208,7 @@ impl<'k> Lowerer<'k> {
             }
         }
         let m = self.alloc.max;
+        let n_insts = self.insts.len();
         KernelIr {
             name: kernel.name.clone(),
             insts: self.insts,
@@ -246,6 +254,11 @@ impl<'k> Lowerer<'k> {
             sites: Vec::new(),
             folded: self.folded,
             machine: self.machine,
+            relaxed: {
+                let mut r = self.relaxed;
+                r.resize(n_insts, false);
+                r
+            },
         }
     }
 
@@ -880,7 +893,18 @@ impl<'k> Lowerer<'k> {
             }
             ExprKind::Load { mem, index } => {
                 let idx = self.expr(index);
-                self.load_element(*mem, (idx, index.ty), span)
+                let first = self.insts.len();
+                let d = self.load_element(*mem, (idx, index.ty), span);
+                let swapped = !self.swapped.is_empty()
+                    && super::validated::element_key(*mem, index)
+                        .is_some_and(|k| self.swapped.contains(&k));
+                if swapped {
+                    self.relaxed.resize(self.insts.len(), false);
+                    for (inst, r) in self.insts[first..].iter().zip(&mut self.relaxed[first..]) {
+                        *r = matches!(inst, Inst::Load { .. } | Inst::LoadVec { .. });
+                    }
+                }
+                d
             }
             ExprKind::Shuffle {
                 kind,
@@ -1225,6 +1249,8 @@ fn space(s: typed::Space) -> Space {
 /// What a kernel reads before its first instruction: constants, built-ins, parameter offsets.
 #[derive(Default)]
 struct Needs {
+    /// The elements `atomicCAS` swaps ([`super::validated::cas_key`]).
+    swapped: std::collections::HashSet<String>,
     consts: Vec<Value>,
     builtins: Vec<Builtin>,
     bases: Vec<u32>,
@@ -1346,6 +1372,9 @@ fn collect_expr_at(e: &typed::Expr, needs: &mut Needs) {
             compare,
             ..
         } => {
+            if let Some(key) = super::validated::cas_key(e) {
+                needs.swapped.insert(key);
+            }
             collect_expr(index, needs);
             collect_expr(operand, needs);
             if let Some(c) = compare {

@@ -3,6 +3,7 @@
 mod fold;
 mod lower;
 mod operands;
+mod validated;
 
 use std::fmt;
 
@@ -181,6 +182,9 @@ pub struct KernelIr {
     /// know at compile time. Every counter still counts one; only the refined time model's issue
     /// estimate issues the sequence.
     pub machine: Vec<u8>,
+    /// Per instruction, whether it is a load an `atomicCAS` of the same element validates
+    /// ([`validated`]): the race checker's relaxed read.
+    pub relaxed: Vec<bool>,
     /// Block shapes the kernel needs (CUB block collectives), each with where it is required.
     pub block_shapes: Vec<crate::check::typed::BlockShape>,
     /// The arrays [`Space::Choice`] accesses go to, by number: global buffers and shared arrays.

@@ -360,7 +360,11 @@ impl BlockRunner<'_> {
         if self.asyncs.watching() {
             self.async_access(pc, space, (elem.size() * width, width), is_store);
         }
-        let op = if is_store { Op::Write } else { Op::Read };
+        let op = match (is_store, self.ir.relaxed[pc]) {
+            (true, _) => Op::Write,
+            (false, true) => Op::Relaxed,
+            (false, false) => Op::Read,
+        };
         for k in 0..width as usize {
             if width > 1 {
                 // Wrapping: an inactive lane's index register may hold any stale value.
