@@ -1881,8 +1881,29 @@ impl<'k> Block<'_, 'k> {
                                 };
                                 found.unwrap_or(0xffff_ffff)
                             }
+                            B::Dp4a | B::Dp4aU => {
+                                let byte = |x: i128, k: i128| {
+                                    let v = (x >> (8 * k)) % 256;
+                                    if *op == B::Dp4a && v >= 128 {
+                                        v - 256
+                                    } else {
+                                        v
+                                    }
+                                };
+                                let c = if *op == B::Dp4a {
+                                    i128::from(c as i32)
+                                } else {
+                                    s
+                                };
+                                (0..4).map(|k| byte(lo, k) * byte(hi, k)).sum::<i128>() + c
+                            }
                         };
-                        V::U((r % (1 << 32)) as u32)
+                        let bits = r.rem_euclid(1 << 32) as u32;
+                        if *op == B::Dp4a {
+                            V::I(bits as i32)
+                        } else {
+                            V::U(bits)
+                        }
                     }
                     (Func::Xorwow { word, sequence }, [a, b, c, d, e, V::UL(n)]) => {
                         let v = [a, b, c, d, e].map(|x| x.int().expect("checker: a word") as u32);

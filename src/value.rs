@@ -521,6 +521,11 @@ pub enum Bits3 {
     /// downwards for a negative one; `offset` 0 is `base` if its bit is set; `0xffffffff` when
     /// there is no such bit.
     Fns,
+    /// `__dp4a(a, b, c)` of `int`s (PTX `dp4a.s32.s32`): the four products of the signed
+    /// bytes of `a` and `b`, added to `c`, modulo 2^32.
+    Dp4a,
+    /// `__dp4a` of `unsigned`s (`dp4a.u32.u32`): the same with unsigned bytes.
+    Dp4aU,
 }
 
 impl Bits3 {
@@ -535,6 +540,7 @@ impl Bits3 {
             "__sad" => Bits3::Sad,
             "__usad" => Bits3::Usad,
             "__fns" => Bits3::Fns,
+            "__dp4a" => Bits3::Dp4a,
             _ => return None,
         })
     }
@@ -556,6 +562,14 @@ impl Bits3 {
                 .wrapping_add(u64::from(c)) as u32,
             Bits3::Usad => a.abs_diff(b).wrapping_add(c),
             Bits3::Fns => fns(a, b, c as i32),
+            Bits3::Dp4a => (0..4).fold(c, |acc, k| {
+                let (x, y) = ((a >> (8 * k)) as i8, (b >> (8 * k)) as i8);
+                acc.wrapping_add((i32::from(x) * i32::from(y)) as u32)
+            }),
+            Bits3::Dp4aU => (0..4).fold(c, |acc, k| {
+                let (x, y) = ((a >> (8 * k)) as u8, (b >> (8 * k)) as u8);
+                acc.wrapping_add(u32::from(x) * u32::from(y))
+            }),
         }
     }
 }

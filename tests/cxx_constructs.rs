@@ -809,3 +809,30 @@ launch k { out = zeros(32); expect out == 764; }
 "#;
     ok(src, &[], ONE, [32, 1, 1]);
 }
+
+#[test]
+fn what_nvcc_for_hopper_compiles_in() {
+    // llama.cpp under `__CUDA_ARCH__ >= 900`: programmatic-dependent-launch calls, which a
+    // plain launch makes no-ops; `#if __has_include(<cub/cub.cuh>)` (1: simt takes every
+    // include); `register` locals; ATen's gpuAtomicAdd. Each thread adds 1 to acc[t % 4]:
+    // 8 each for 32 threads, and y = x + 1.
+    let src = r#"
+#include <ATen/cuda/Atomic.cuh>
+#if defined(__has_include) && __has_include(<cub/cub.cuh>)
+#define ONE_MORE 1.0f
+#endif
+__global__ void k(const float* x, float* y, float* acc) {
+#if __CUDA_ARCH__ >= 900
+    cudaGridDependencySynchronize();
+#endif
+    register int i = threadIdx.x;
+    y[i] = x[i] + ONE_MORE;
+    gpuAtomicAdd(acc + i % 4, 1.0f);
+#if __CUDA_ARCH__ >= 900
+    cudaTriggerProgrammaticLaunchCompletion();
+#endif
+}
+launch k { x = arange(32); y = zeros(32); acc = zeros(4); expect y == arange(32) + 1; expect acc == [8, 8, 8, 8]; }
+"#;
+    ok(src, &[], ONE, [32, 1, 1]);
+}

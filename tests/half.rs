@@ -527,3 +527,26 @@ launch k {
 "#;
     ok(src, &[], ONE, ONE);
 }
+
+#[test]
+fn half2_compound_assignment_is_hadd2() {
+    // cuda_fp16.hpp's `__half2 &operator+=(__half2&, const __half2&)` (llama.cpp's mmv:
+    // `sumh2 += x2[col2] * make_half2(...)`): four rounds of (1·2, 1·3) give (8, 12); `-=`
+    // then takes (1, 1) off each half, `*=` doubles: (14, 22).
+    let src = r#"
+__global__ void k(const half2* x, float* out, int n) {
+    half2 s = make_half2(0.0f, 0.0f);
+    for (int i = 0; i < n; ++i) {
+        s += x[i] * make_half2(2.0f, 3.0f);
+    }
+    out[0] = __low2float(s);
+    out[1] = __high2float(s);
+    s -= make_half2(1.0f, 1.0f);
+    s *= make_half2(2.0f, 2.0f);
+    out[2] = __low2float(s);
+    out[3] = __high2float(s);
+}
+launch k { x = ones(8); out = zeros(4); n = 4; expect out == [8, 12, 14, 22]; }
+"#;
+    ok(src, &[], ONE, ONE);
+}

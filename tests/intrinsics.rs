@@ -1068,3 +1068,19 @@ fn a_lane_outside_its_own_mask_is_an_error() {
     let src = "__global__ void k(int* o) {\n    if (threadIdx.x < 4) o[threadIdx.x] = __popc(__ballot_sync(0xf, 1));\n}\nlaunch k {\n    o = zeros(8);\n    expect o == [4, 4, 4, 4, 0, 0, 0, 0];\n}\n";
     ok(src, &[], ONE, [8, 1, 1]);
 }
+
+#[test]
+fn dp4a_sums_byte_products_signed_or_unsigned() {
+    // 0x01020304 · 0x05060708 byte by byte: 4·8 + 3·7 + 2·6 + 1·5 = 70, plus 10: 80.
+    // 0xff00ff01 has the bytes 1, -1, 0, -1 as `int` (1, 255, 0, 255 as `unsigned`); with
+    // 0x02020202: 2 - 2 + 0 - 2 = -2 signed, 2 + 510 + 0 + 510 = 1022 unsigned.
+    let src = r#"
+__global__ void k(int* out, unsigned* uout) {
+    out[0] = __dp4a(0x01020304, 0x05060708, 10);
+    out[1] = __dp4a((int)0xff00ff01, 0x02020202, 0);
+    uout[0] = __dp4a(0xff00ff01u, 0x02020202u, 0u);
+}
+launch k { out = zeros(2); uout = zeros(1); expect out == [80, -2]; expect uout == [1022]; }
+"#;
+    ok(src, &[], ONE, ONE);
+}

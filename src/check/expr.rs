@@ -1753,15 +1753,19 @@ impl KernelChecker<'_, '_> {
             }
             _ if crate::value::Bits3::of_name(name).is_some() => {
                 arity(3)?;
-                let op = crate::value::Bits3::of_name(name).expect("matched a name");
-                let first = if op == crate::value::Bits3::Sad {
-                    Scalar::I32
-                } else {
-                    Scalar::U32
-                };
+                let mut op = crate::value::Bits3::of_name(name).expect("matched a name");
                 let c = typed.pop().expect("three args");
                 let b = typed.pop().expect("three args");
                 let a = typed.pop().expect("three args");
+                // `__dp4a`'s overloads: all `int` or all `unsigned`, picked by the first.
+                if op == crate::value::Bits3::Dp4a && a.ty == Scalar::U32 {
+                    op = crate::value::Bits3::Dp4aU;
+                }
+                let (first, last, result) = match op {
+                    crate::value::Bits3::Sad => (Scalar::I32, Scalar::U32, Scalar::U32),
+                    crate::value::Bits3::Dp4a => (Scalar::I32, Scalar::I32, Scalar::I32),
+                    _ => (Scalar::U32, Scalar::U32, Scalar::U32),
+                };
                 for x in [&a, &b, &c] {
                     if x.ty.is_float() {
                         return Err(CheckError::NotAnInteger {
@@ -1777,14 +1781,14 @@ impl KernelChecker<'_, '_> {
                 let args = vec![
                     self.convert(a, first),
                     self.convert(b, first),
-                    self.convert(c, Scalar::U32),
+                    self.convert(c, last),
                 ];
                 return Ok(Expr {
                     kind: ExprKind::Call {
                         func: Func::Bits3(op),
                         args,
                     },
-                    ty: Scalar::U32,
+                    ty: result,
                     span,
                 });
             }

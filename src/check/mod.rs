@@ -1638,7 +1638,27 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                 };
                 let compound = format!("operator{}=", op.symbol());
                 let plain = format!("operator{}", op.symbol());
-                if self.globals.functions.contains_key(compound.as_str()) {
+                let halves = matches!(self.vector_shape(target)?, Some((e, 2)) if e.is_half());
+                if halves
+                    && matches!(
+                        op,
+                        ast::BinOp::Add | ast::BinOp::Sub | ast::BinOp::Mul | ast::BinOp::Div
+                    )
+                    && !self.globals.functions.contains_key(compound.as_str())
+                {
+                    // cuda_fp16.hpp's and cuda_bf16.hpp's `__half2 &operator+=(__half2 &,
+                    // const __half2 &)` and friends: `a = a op b`, two halves at once.
+                    let both = ast::Expr {
+                        kind: ast::ExprKind::Binary {
+                            op: *op,
+                            op_span: *op_span,
+                            lhs: Box::new(target.clone()),
+                            rhs: Box::new(value.clone()),
+                        },
+                        span,
+                    };
+                    self.vector_assignment(target, &both, out)?;
+                } else if self.globals.functions.contains_key(compound.as_str()) {
                     self.stmt(
                         &ast::Stmt {
                             kind: ast::StmtKind::Expr(call(compound)),
@@ -2492,7 +2512,15 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                 // A fence orders a thread's memory accesses for other threads; simt's memory
                 // is sequentially consistent (every access is seen in program order), so a
                 // fence changes nothing here.
-                "__threadfence" | "__threadfence_block" | "__threadfence_system"
+                // Programmatic dependent launch (sm_90): without the launch attribute, which
+                // a launch section cannot set, the grid depends on no other grid, so the wait
+                // returns at once and the trigger releases no one (Programming Guide,
+                // "Programmatic Dependent Launch and Synchronization").
+                "__threadfence"
+                | "__threadfence_block"
+                | "__threadfence_system"
+                | "cudaGridDependencySynchronize"
+                | "cudaTriggerProgrammaticLaunchCompletion"
                     if args.is_empty() =>
                 {
                     return Ok(StmtKind::Eval(Expr {

@@ -23,6 +23,7 @@ pub(crate) fn header(name: &str) -> Option<&'static str> {
         | "ATen/cuda/CUDAContext.h"
         | "ATen/cuda/ApplyGridUtils.cuh"
         | "ATen/cuda/CUDAApplyUtils.cuh"
+        | "ATen/cuda/Atomic.cuh"
         | "ATen/cuda/detail/TensorInfo.cuh"
         | "ATen/cuda/detail/IndexUtils.cuh"
         | "torch/extension.h"

@@ -86,8 +86,11 @@ pub(crate) fn cuda_arch((major, minor): (u32, u32)) -> u32 {
     major * 100 + minor * 10
 }
 
-/// `#if` operators that ask about the compiler: all 0 here (`#include` is dropped, so no header
-/// is there; no builtin or attribute is promised).
+/// `#if` operators that ask about the compiler. `__has_include` is 1: simt takes every
+/// `#include` (reading the headers it models, dropping the rest), so a file's test for a header
+/// takes the branch nvcc takes where the header is there (llama.cpp's CUB cumsum under
+/// `#if __has_include(<cub/cub.cuh>)`); and it is defined, as in every C++17 compiler. The
+/// others are 0: no builtin or attribute is promised.
 const HAS_OPERATORS: &[&str] = &[
     "__has_include",
     "__has_include_next",
@@ -969,9 +972,10 @@ impl Pp<'_> {
                         }
                     }
                 }
+                let has = t.text.starts_with("__has_include");
                 q.push_back(Tok {
                     kind: Kind::Number,
-                    text: Rc::from("0"),
+                    text: Rc::from(if has { "1" } else { "0" }),
                     ..t.clone()
                 });
                 i = j;
@@ -1140,7 +1144,9 @@ impl Pp<'_> {
     /// Whether `name` is a macro for `#ifdef` and `defined(...)`: the file's or the compiler's,
     /// or one of [`HOST_DEFINES`].
     fn is_defined(&self, name: &str) -> bool {
-        self.macros.contains_key(name) || self.keywords.contains(&name)
+        self.macros.contains_key(name)
+            || self.keywords.contains(&name)
+            || matches!(name, "__has_include" | "__has_include_next")
     }
 
     /// Emits a token that stays: at the top level a token of the file is copied later, a
@@ -1879,9 +1885,9 @@ mod tests {
             "y z",
         ),
         (
-            "__has_include is 0",
-            "#if __has_include(<cuda_fp16.h>) || __has_builtin(__builtin_expect)\nh\n#else\nnone\n#endif",
-            "none",
+            "__has_include is 1 and defined, __has_builtin 0",
+            "#if defined(__has_include) && __has_include(<cub/cub.cuh>) && __has_include(\"x.h\")\nh\n#endif\n#if __has_builtin(__builtin_expect)\nb\n#else\nnone\n#endif",
+            "h none",
         ),
         (
             "character literals and hex in #if",

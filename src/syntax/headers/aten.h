@@ -4,7 +4,8 @@
 // (AccumulateType, acc_type: the CUDA specialisations, `half` and `BFloat16` left out);
 // aten/src/ATen/core/TensorAccessor.h @ 95c104eff60ec95635ac9b3c59e6e2d57c8c09f6 (DefaultPtrTraits,
 // RestrictPtrTraits); aten/src/ATen/cuda/ApplyGridUtils.cuh @ 8e68c2a63ad8c2fafe97c81a936eb8f6a4f70086
-// (ATenCeilDiv). The accessors themselves (at::PackedTensorAccessor32/64,
+// (ATenCeilDiv); aten/src/ATen/cuda/Atomic.cuh's `gpuAtomicAdd`, written here as the
+// `atomicAdd` of each type it is overloaded for that simt holds. The accessors themselves (at::PackedTensorAccessor32/64,
 // GenericPackedTensorAccessor, torch:: spellings) are simt's own kernel parameter type
 // (src/check/accessor.rs): ATen's hold their sizes and strides in arrays that indexing points
 // into, which simt keeps as one scalar parameter each.
@@ -106,3 +107,9 @@ struct RestrictPtrTraits {
 };
 
 }  // namespace torch
+
+// <ATen/cuda/Atomic.cuh>: `gpuAtomicAdd` is `atomicAdd`, overloaded by type.
+static inline __device__ float gpuAtomicAdd(float* address, float val) { return atomicAdd(address, val); }
+static inline __device__ double gpuAtomicAdd(double* address, double val) { return atomicAdd(address, val); }
+static inline __device__ int gpuAtomicAdd(int* address, int val) { return atomicAdd(address, val); }
+static inline __device__ __half gpuAtomicAdd(__half* address, __half val) { return atomicAdd(address, val); }
