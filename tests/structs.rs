@@ -1957,3 +1957,33 @@ launch k { d = zeros(32); expect d == 3; }
 "#;
     ok(src, &[], [1, 1, 1], [32, 1, 1]);
 }
+
+#[test]
+fn an_array_member_converts_to_a_pointer_to_its_first_element() {
+    // ggml's `const uint8_t* q = x->qs + 4;` over `{ half d; uint8_t qs[16]; }` (18 bytes, the
+    // buffer's bytes 0..36 hold 0, 0, 0..15, 0, 0, 16..31): block b reads qs[4] and qs[5] of
+    // struct b, 4 + 5 and 20 + 21. A local struct's member passed as `unsigned r[2]`: 4 + 5.
+    let src = r#"
+typedef struct {
+    half d;
+    uint8_t qs[16];
+} blk;
+struct S { unsigned w[2]; };
+__device__ void fill(unsigned r[2]) { r[0] = 4; r[1] = 5; }
+__global__ void k(const void* vx, int* out) {
+    const blk* x = (const blk*) vx + blockIdx.x;
+    const uint8_t* q = x->qs + 4;
+    S s;
+    fill(s.w);
+    out[blockIdx.x] = q[0] + q[1];
+    out[2 + blockIdx.x] = s.w[0] + s.w[1];
+}
+launch k {
+    vx = [0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+          0, 0, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31];
+    out = zeros(4);
+    expect out == [9, 41, 9, 9];
+}
+"#;
+    ok(src, &[], [2, 1, 1], ONE);
+}

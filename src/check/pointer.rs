@@ -16,6 +16,7 @@ use super::{Binding, CheckError, KernelChecker, PointerProblem};
 use crate::source::Span;
 use crate::syntax::ast::{self, BinOp, UnOp};
 use crate::value::{CmpOp, Scalar, Value};
+use std::rc::Rc;
 
 type Result<T> = std::result::Result<T, CheckError>;
 
@@ -90,6 +91,80 @@ pub(crate) struct RowOf<'e> {
 }
 
 impl KernelChecker<'_, '_> {
+    /// `s.a`, `p->a` or `ps[i].a` of an array member of scalars, as the pointer to its first
+    /// element it converts to (C++ [conv.array]): `&s.a[0]` (ggml's `x->qs + 4*il`, a member
+    /// array passed as a pointer argument).
+    pub(crate) fn decayed_member(&self, e: &ast::Expr) -> Option<ast::Expr> {
+        let ast::ExprKind::Member { base, field } = &e.kind else {
+            return None;
+        };
+        let layout = self.named_layout(base)?;
+        let super::structs::MemberKind::Compound(inner) = &layout.member(&field.name)?.kind else {
+            return None;
+        };
+        let scalars = inner
+            .members
+            .iter()
+            .all(|m| matches!(m.kind, super::structs::MemberKind::Scalar(_)));
+        if !inner.array || !scalars {
+            return None;
+        }
+        let zero = ast::Expr {
+            kind: ast::ExprKind::Int {
+                value: 0,
+                unsigned: false,
+                long: false,
+                hex: false,
+            },
+            span: e.span,
+        };
+        Some(ast::Expr {
+            kind: ast::ExprKind::Unary {
+                op: UnOp::AddrOf,
+                operand: Box::new(ast::Expr {
+                    kind: ast::ExprKind::Index {
+                        base: Box::new(e.clone()),
+                        index: Box::new(zero),
+                    },
+                    span: e.span,
+                }),
+            },
+            span: e.span,
+        })
+    }
+
+    /// The struct `e` names, where its name and form say so without typing it: a struct
+    /// variable, `*p` or `p[i]` of a pointer to structs (a parameter or a variable), a struct
+    /// member of one.
+    fn named_layout(&self, e: &ast::Expr) -> Option<Rc<super::structs::Layout>> {
+        let pointee = |n: &str| match self.lookup(n)? {
+            Binding::Pointer(i) => self.struct_ptrs.get(&i).cloned(),
+            Binding::Param(p) => self.struct_spaces.get(&Space::Global(p)).cloned(),
+            _ => None,
+        };
+        match &e.kind {
+            ast::ExprKind::Name(n) => match self.lookup(n)? {
+                Binding::Struct(i) => Some(Rc::clone(&self.struct_vars[i as usize].layout)),
+                _ => None,
+            },
+            ast::ExprKind::Unary {
+                op: UnOp::Deref,
+                operand,
+            }
+            | ast::ExprKind::Index { base: operand, .. } => match &operand.kind {
+                ast::ExprKind::Name(n) => pointee(n),
+                _ => None,
+            },
+            ast::ExprKind::Member { base, field } => {
+                match &self.named_layout(base)?.member(&field.name)?.kind {
+                    super::structs::MemberKind::Compound(sub) if !sub.array => Some(Rc::clone(sub)),
+                    _ => None,
+                }
+            }
+            _ => None,
+        }
+    }
+
     /// Whether `e` is a pointer-valued expression (decided from names and forms, without typing it).
     pub(crate) fn is_pointer(&self, e: &ast::Expr) -> bool {
         match &e.kind {
@@ -110,7 +185,9 @@ impl KernelChecker<'_, '_> {
             ast::ExprKind::Unary {
                 op: UnOp::AddrOf, ..
             } => true,
-            ast::ExprKind::Member { .. } => self.member_pointer(e).is_some(),
+            ast::ExprKind::Member { .. } => {
+                self.member_pointer(e).is_some() || self.decayed_member(e).is_some()
+            }
             ast::ExprKind::Binary {
                 op: BinOp::Add,
                 lhs,
@@ -320,6 +397,10 @@ impl KernelChecker<'_, '_> {
             ast::ExprKind::Member { .. } if self.member_pointer(e).is_some() => {
                 let i = self.member_pointer(e).expect("checked: a pointer member");
                 self.pointer_held(i, span)
+            }
+            ast::ExprKind::Member { .. } if self.decayed_member(e).is_some() => {
+                let first = self.decayed_member(e).expect("checked: an array member");
+                self.pointer(&first)
             }
             ast::ExprKind::Binary {
                 op: op @ (BinOp::Add | BinOp::Sub),
