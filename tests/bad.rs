@@ -450,3 +450,23 @@ launch k {
     let got = simt(&["test".into(), "bf16.sk".into()], &dir);
     assert_eq!(got.exit, 0, "{}{}", got.stdout, got.stderr);
 }
+
+#[test]
+fn a_void_pointer_takes_a_files_bytes_whatever_their_type() {
+    // llama.cpp's get_rows: `const void*` memory read through `(const char*)` byte offsets
+    // into a `const void*` local, then as floats. The float32 file 1, 2, 3, 4 is 16 bytes; the
+    // parameter's first view is `char`, so it holds those bytes, and thread t reads the float
+    // at byte 4t: t + 1.
+    let dir = fixtures("void");
+    let src = r#"
+__device__ float first(const void* vx) { return ((const float*)vx)[0]; }
+__global__ void k(const void* src, float* dst) {
+    const void* row = (const char*)src + threadIdx.x * 4;
+    dst[threadIdx.x] = first(row);
+}
+launch k { src = load("f32.npy"); dst = zeros(4); grid = 1; block = 4; expect dst == [1, 2, 3, 4]; }
+"#;
+    std::fs::write(dir.join("void.sk"), src).expect("write");
+    let got = simt(&["test".into(), "void.sk".into()], &dir);
+    assert_eq!(got.exit, 0, "{}{}", got.stdout, got.stderr);
+}

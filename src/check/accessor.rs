@@ -121,6 +121,7 @@ impl KernelChecker<'_, '_> {
             default: None,
             views: Vec::new(),
             opaque: None,
+            untyped: false,
         });
         let mut scalars = |what: &str| -> Vec<VarId> {
             (0..rank)
@@ -134,6 +135,7 @@ impl KernelChecker<'_, '_> {
                         default: None,
                         views: Vec::new(),
                         opaque: None,
+                        untyped: false,
                     });
                     var
                 })

@@ -173,6 +173,7 @@ impl KernelChecker<'_, '_> {
                 default: None,
                 views: Vec::new(),
                 opaque: None,
+                untyped: false,
             });
         }
         self.heap = Some(h);
@@ -1375,6 +1376,7 @@ impl KernelChecker<'_, '_> {
                 default: None,
                 views: Vec::new(),
                 opaque: None,
+                untyped: false,
             });
         }
     }

@@ -158,6 +158,9 @@ impl KernelChecker<'_, '_> {
                     ),
                 });
             }
+            if ty.base == BaseType::Void {
+                return self.void_pointer(ty, d, out);
+            }
             let pointee = super::vector::elem_of(ty)?;
             let i = self.new_pointer(&d.name, pointee, ty.is_const);
             // Declared before its initialiser is checked: an error there is reported once, not
@@ -614,6 +617,28 @@ impl KernelChecker<'_, '_> {
 
     /// `float acc[4][4] = {0};`: a per-thread array of `width` components of `elem` per
     /// element; listed elements are stored, the rest zeroed.
+    /// `const void* row = (const char*)src + k;`: a pointer to the memory its initialiser
+    /// points into, as it is (as a `const void*` parameter is), which a cast types again.
+    fn void_pointer(
+        &mut self,
+        ty: &ast::TypeName,
+        d: &ast::Declarator,
+        out: &mut Vec<Stmt>,
+    ) -> Result<()> {
+        let value = d.init.as_ref().map(|init| self.pointer(init)).transpose()?;
+        let pointee = value
+            .as_ref()
+            .and_then(|p| p.mem)
+            .map_or((Scalar::U8, 1), |m| (m.elem, m.width));
+        let i = self.new_pointer(&d.name, pointee, ty.is_const);
+        self.ptr_vars[i as usize].is_void = true;
+        self.declare(&d.name, Binding::Pointer(i));
+        if let (Some(value), Some(init)) = (value, &d.init) {
+            out.push(self.point(i, value, d.name.span.to(init.span))?);
+        }
+        Ok(())
+    }
+
     pub(crate) fn local_array(
         &mut self,
         (elem, width): (Scalar, u32),

@@ -831,6 +831,7 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                     default: p.default.clone(),
                     views: Vec::new(),
                     opaque: None,
+                    untyped: false,
                 });
                 self.declare(&p.name, Binding::Param(i));
                 continue;
@@ -964,6 +965,7 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                 default: p.default.clone(),
                 views: std::mem::take(&mut views),
                 opaque: None,
+                untyped: p.ty.pointer && p.ty.base == BaseType::Void,
             });
             let binding = match kind {
                 ParamKind::Buffer {
@@ -1152,6 +1154,7 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                 default: None,
                 views: Vec::new(),
                 opaque: None,
+                untyped: false,
             });
             *slot = var;
         }
@@ -1312,6 +1315,7 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                     .then(|| initial_value(initial, &dims, c.name.span)),
                 views: Vec::new(),
                 opaque: None,
+                untyped: false,
             });
             self.file_scope
                 .insert(c.name.name.clone(), Binding::Param(p));

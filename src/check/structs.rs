@@ -3508,6 +3508,7 @@ impl<'g> KernelChecker<'g, '_> {
                     default: None,
                     views,
                     opaque,
+                    untyped: false,
                 });
                 let param = self.params.len() as u32 - 1;
                 if let Some(l) = layout {
@@ -3541,6 +3542,7 @@ impl<'g> KernelChecker<'g, '_> {
                 default: None,
                 views: Vec::new(),
                 opaque: None,
+                untyped: false,
             });
             vars.push(var);
         }

@@ -221,6 +221,8 @@ pub struct Param {
     /// a pointer, to a struct that holds pointers), its pointee as written: the launch leaves
     /// it unset or sets it to `NULL`.
     pub opaque: Option<String>,
+    /// A `void*` parameter: untyped memory, so a file of any type gives it its bytes.
+    pub untyped: bool,
 }
 
 impl Param {

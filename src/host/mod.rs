@@ -831,6 +831,15 @@ fn adopt(
         share(env, data, &converted);
         return Ok(converted);
     }
+    // A `void*` parameter is untyped memory: a file's bytes are what its first view reads (a
+    // byte blob of ggml blocks read as `char`, floats read through `(const char*)`).
+    if let (Some(_), true) = (dtype, p.untyped) {
+        if let Some(bytes) = npy::reinterpret(data, elem) {
+            let converted = Arc::new(bytes);
+            share(env, data, &converted);
+            return Ok(converted);
+        }
+    }
     if let Some(found) = dtype {
         return Err(HostError::DtypeMismatch {
             param: p.name.clone(),
@@ -961,7 +970,7 @@ fn same_dtype(kernel: &Kernel, name: &str, v: &HostValue, span: Span) -> Result<
             HostValue::Array {
                 dtype: Some(found), ..
             },
-        ) if *found != elem && !(elem == Scalar::BF16 && *found == Scalar::F32) => {
+        ) if *found != elem && !(elem == Scalar::BF16 && *found == Scalar::F32) && !p.untyped => {
             Err(HostError::DtypeMismatch {
                 param: name.to_string(),
                 elem,

@@ -213,6 +213,34 @@ fn decode(dtype: Scalar, big_endian: bool, raw: &[u8]) -> BufData {
     }
 }
 
+/// `data`'s bytes (little-endian, as a GPU holds them) read as elements of `to`: the array a
+/// `void*` parameter cast to `to*` sees; `None` when they are not a whole number of them, or
+/// `to` is bfloat16 (which a file cannot give).
+pub(crate) fn reinterpret(data: &BufData, to: Scalar) -> Option<BufData> {
+    macro_rules! raw {
+        ($v:expr, $f:expr) => {
+            $v.iter().flat_map($f).collect::<Vec<u8>>()
+        };
+    }
+    let raw = match data {
+        BufData::Bool(v) => raw!(v, |&b| [u8::from(b)]),
+        BufData::I8(v) => raw!(v, |x| x.to_le_bytes()),
+        BufData::U8(v) => v.clone(),
+        BufData::I16(v) => raw!(v, |x| x.to_le_bytes()),
+        BufData::U16(v) => raw!(v, |x| x.to_le_bytes()),
+        BufData::I32(v) => raw!(v, |x| x.to_le_bytes()),
+        BufData::U32(v) => raw!(v, |x| x.to_le_bytes()),
+        BufData::I64(v) => raw!(v, |x| x.to_le_bytes()),
+        BufData::U64(v) => raw!(v, |x| x.to_le_bytes()),
+        BufData::F32(v) => raw!(v, |x| x.to_le_bytes()),
+        BufData::F64(v) => raw!(v, |x| x.to_le_bytes()),
+        BufData::F16(v) => raw!(v, |x| x.to_bits().to_le_bytes()),
+        BufData::BF16(v) => raw!(v, |x| x.to_bits().to_le_bytes()),
+    };
+    let whole = raw.len() % to.size() as usize == 0;
+    (whole && to != Scalar::BF16).then(|| decode(to, false, &raw))
+}
+
 /// `'<f4'` → (`float`, little-endian).
 fn dtype_of(descr: &str) -> Option<(Scalar, bool)> {
     let (order, code) = descr.split_at_checked(1)?;
