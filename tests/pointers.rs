@@ -1063,3 +1063,34 @@ launch k { out = zeros(32); out2 = zeros(32); expect out == arange(32); expect o
 "#;
     ok(src, &[], [1, 1, 1], [32, 1, 1]);
 }
+
+#[test]
+fn the_address_of_a_whole_array_is_its_first_elements() {
+    // vllm's topkGatingSoftmax: `reinterpret_cast<AccessType*>(&row_chunk)` of a local array,
+    // then one 16-byte copy into it; and `&tile` of a shared array read as float4s. Thread t
+    // copies in[4t..4t+4] and doubles it; out2[t] sums tile's float4 number t, which holds
+    // in[4t..4t+4]: 16t + 6.
+    let src = r#"
+template <int N> class alignas(16) Arr { float data[N]; };
+__global__ void k(const float* in, float* out, float* out2) {
+    float chunk[4];
+    __shared__ float tile[128];
+    Arr<4>* dst = reinterpret_cast<Arr<4>*>(&chunk);
+    const Arr<4>* src = reinterpret_cast<const Arr<4>*>(in + 4 * threadIdx.x);
+    dst[0] = src[0];
+    for (int i = 0; i < 4; ++i) {
+        out[4 * threadIdx.x + i] = chunk[i] * 2.f;
+        tile[4 * threadIdx.x + i] = chunk[i];
+    }
+    __syncthreads();
+    float4 v = reinterpret_cast<float4*>(&tile)[threadIdx.x];
+    out2[threadIdx.x] = v.x + v.y + v.z + v.w;
+}
+launch k {
+    in = arange(128); out = zeros(128); out2 = zeros(32);
+    expect out == arange(128) * 2;
+    expect out2 == arange(32) * 16 + 6;
+}
+"#;
+    ok(src, &[], ONE, [32, 1, 1]);
+}

@@ -744,6 +744,10 @@ impl KernelChecker<'_, '_> {
                     help: Some("pass the pointer itself, or an offset".into()),
                 }),
                 Some(Binding::Struct(i)) => self.struct_address(i, n, span),
+                // `&chunk` of a whole array (vllm's `reinterpret_cast<AccessType*>(&row_chunk)`,
+                // `memcpy(&a, ...)`): the address of its first element, which the cast or call
+                // around it types again.
+                Some(Binding::LocalArray(_) | Binding::Shared(_)) => self.pointer(operand),
                 Some(_) => Err(CheckError::Unsupported {
                     what: format!("the address of the local variable `{n}`"),
                     span,
