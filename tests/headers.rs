@@ -402,3 +402,20 @@ launch k<true> { out = zeros(32); }
     let text = simt::cli::render(&f);
     assert!(text.contains("#include <type_traits>"), "{text}");
 }
+
+#[test]
+fn function_objects_of_functional_and_thrust() {
+    // nerfacc's scans take `std::plus<float>` as a kernel's functor argument, with <functional>
+    // from torch/extension.h; thrust::maximum picks the larger. x + 1, then max(x, 4).
+    let src = r#"
+#include <torch/extension.h>
+#include <thrust/functional.h>
+template <typename T, class BinaryFunction>
+__global__ void k(T* x, BinaryFunction binary_op) {
+    T v = binary_op(x[threadIdx.x], T(1));
+    x[threadIdx.x] = thrust::maximum<T>()(v, T(4)) + std::minus<T>()(T(0), T(0));
+}
+launch k<float, std::plus<float>> { x = arange(8); expect x == [4, 4, 4, 4, 5, 6, 7, 8]; }
+"#;
+    ok(src, &[], ONE, [8, 1, 1]);
+}

@@ -5,6 +5,16 @@ mod mma;
 // Each is written in the subset simt checks, with the library's documented semantics and no
 // directives; every token of one blames the `#include` line that read it.
 
+/// The headers that `name` includes in turn and simt has texts for: PyTorch's extension
+/// headers include `<functional>` (nerfacc's scans take `std::plus<float>` with no include
+/// of their own).
+pub(crate) fn implied(name: &str) -> &'static [&'static str] {
+    match name {
+        "torch/extension.h" | "torch/torch.h" | "torch/types.h" | "ATen/ATen.h" => &["functional"],
+        _ => &[],
+    }
+}
+
 /// The text simt reads for `#include <name>` or `#include "name"`, if it has one.
 pub(crate) fn header(name: &str) -> Option<&'static str> {
     match name {
@@ -17,6 +27,7 @@ pub(crate) fn header(name: &str) -> Option<&'static str> {
         "glm/glm.hpp" | "glm/gtc/type_ptr.hpp" => Some(include_str!("headers/glm.h")),
         "curand_kernel.h" => Some(include_str!("headers/curand_kernel.h")),
         "type_traits" => Some(include_str!("headers/type_traits.h")),
+        "functional" | "thrust/functional.h" => Some(include_str!("headers/functional.h")),
         "ATen/ATen.h"
         | "ATen/AccumulateType.h"
         | "ATen/core/TensorAccessor.h"

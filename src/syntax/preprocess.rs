@@ -894,7 +894,18 @@ impl Pp<'_> {
         if name == "cuda.h" && !self.macros.contains_key(CUDA_VERSION.0) {
             self.define_builtin(CUDA_VERSION.0, CUDA_VERSION.1);
         }
-        let Some(text) = super::headers::header(&name) else {
+        let at = hash.to(toks.last().map_or(hash, |t| t.at));
+        // What the real header includes (PyTorch's extension headers give `<functional>`).
+        for &implied in super::headers::implied(&name) {
+            self.read_header(implied, at);
+        }
+        self.read_header(&name, at);
+    }
+
+    /// Reads simt's text of the header `name`, if it has one and has not read it, as if written
+    /// at `at`.
+    fn read_header(&mut self, name: &str, at: Span) {
+        let Some(text) = super::headers::header(name) else {
             return;
         };
         // Two names of one header (`glm/glm.hpp` and `glm/gtc/type_ptr.hpp`) read it once.
@@ -902,7 +913,6 @@ impl Pp<'_> {
             return;
         }
         self.included.push(text);
-        let at = hash.to(toks.last().map_or(hash, |t| t.at));
         let mut lx = Lexer::new(text);
         let mut body = VecDeque::new();
         loop {
