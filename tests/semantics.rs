@@ -1124,9 +1124,17 @@ template <typename T> __device__ T dbl(const T& x) { return x + x; }
 __device__ float tri(const float& x) { return 3 * x; }
 }
 "#;
-    for (args, value) in [("float, dbl<float>", 4), ("float, tri", 6)] {
-        let launch =
-            format!("launch act<{args}> {{ out = zeros(2); expect out == [{value}, {value}]; }}");
+    // vllm's host code names the kernel and the function with the namespace too:
+    // `launch v::act<float, v::dbl<float>>`.
+    for (kernel, args, value) in [
+        ("act", "float, dbl<float>", 4),
+        ("act", "float, tri", 6),
+        ("v::act", "float, v::dbl<float>", 4),
+        ("v::act", "float, dbl<float>", 4),
+    ] {
+        let launch = format!(
+            "launch {kernel}<{args}> {{ out = zeros(2); expect out == [{value}, {value}]; }}"
+        );
         ok(&format!("{src}{launch}\n"), &[], ONE, [2, 1, 1]);
     }
 }

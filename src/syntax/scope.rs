@@ -495,7 +495,10 @@ pub(crate) fn scope_functions(module: &mut Module, scopes: &Scopes) {
     }
     // A launch section's template arguments are read where its kernel is defined.
     for l in &mut module.launches {
-        let base = l.kernel.name.split('<').next().unwrap_or_default();
+        // `launch v::act<...>` names kernel `act` (kernel names are unique without their
+        // namespaces).
+        let head = l.kernel.name.split('<').next().unwrap_or_default();
+        let base = head.rsplit("::").next().unwrap_or_default();
         let place = module
             .kernels
             .iter()
