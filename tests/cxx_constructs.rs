@@ -836,3 +836,20 @@ launch k { x = arange(32); y = zeros(32); acc = zeros(4); expect y == arange(32)
 "#;
     ok(src, &[], ONE, [32, 1, 1]);
 }
+
+#[test]
+fn a_char_array_initialised_from_a_string_literal() {
+    // HeCBench's base64: `const uchar base64chars[] = "ABC...";` — the characters and the
+    // terminating zero: '0' is 48, sizeof is 17, and element 16 is the zero.
+    let src = r#"
+typedef unsigned char uchar;
+__global__ void k(int* out) {
+    const uchar digits[] = "0123456789abcdef";
+    char padded[8] = "ab";
+    out[threadIdx.x] = digits[threadIdx.x] + sizeof(digits) - 17;
+    out[4 + threadIdx.x] = digits[16] + padded[threadIdx.x + 1];
+}
+launch k { out = zeros(8); expect out == [48, 49, 50, 51, 98, 0, 0, 0]; }
+"#;
+    ok(src, &[], ONE, [4, 1, 1]);
+}

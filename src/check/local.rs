@@ -645,6 +645,35 @@ impl KernelChecker<'_, '_> {
         d: &ast::Declarator,
         out: &mut Vec<Stmt>,
     ) -> Result<()> {
+        // `const uchar digits[] = "0123...";`: the string's characters and its terminating
+        // zero, as braces would list them (C++ [dcl.init.string]).
+        if let Some(ast::Expr {
+            kind: ast::ExprKind::Str(text),
+            span,
+        }) = &d.init
+        {
+            if width == 1 && matches!(elem, Scalar::I8 | Scalar::U8) && d.dims.len() == 1 {
+                let items = text
+                    .bytes()
+                    .chain([0])
+                    .map(|b| ast::Expr {
+                        kind: ast::ExprKind::Int {
+                            value: u64::from(b),
+                            unsigned: false,
+                            long: false,
+                            hex: false,
+                        },
+                        span: *span,
+                    })
+                    .collect();
+                let listed = ast::Declarator {
+                    init: None,
+                    list: Some((items, *span)),
+                    ..d.clone()
+                };
+                return self.local_array((elem, width), &listed, out);
+            }
+        }
         let mut dims = Vec::new();
         for (k, dim) in d.dims.iter().enumerate() {
             match dim {
