@@ -451,15 +451,11 @@ impl KernelChecker<'_, '_> {
         };
         let zfill = match zfill {
             Some(z) => {
-                let t = self.expr(z)?;
-                if !t.ty.is_integer() {
-                    return Err(CheckError::NotAnInteger {
-                        what: format!("`{call}`'s zfill"),
-                        found: t.ty.to_string(),
-                        span: z.span,
-                        help: Some("pass the number of bytes to zero at the end".into()),
-                    });
-                }
+                let t = self.byte_count(
+                    (call, "zfill"),
+                    z,
+                    "pass the number of bytes to zero at the end",
+                )?;
                 match t.kind {
                     ExprKind::Const(v) if v.as_i64() == Some(0) => None,
                     _ => Some((self.convert(t, Scalar::U64), z.span)),
@@ -685,18 +681,11 @@ impl KernelChecker<'_, '_> {
             });
         }
         let promised = self.aligned_size(n);
-        let bytes = self.expr(n)?;
-        if !bytes.ty.is_integer() {
-            return Err(CheckError::NotAnInteger {
-                what: format!("`{call}`'s size"),
-                found: bytes.ty.to_string(),
-                span: n.span,
-                help: Some(
-                    "pass a number of bytes: `sizeof(float4)`, `cuda::aligned_size_t<16>(n)`"
-                        .into(),
-                ),
-            });
-        }
+        let bytes = self.byte_count(
+            (call, "size"),
+            n,
+            "pass a number of bytes: `sizeof(float4)`, `cuda::aligned_size_t<16>(n)`",
+        )?;
         let bytes = self.convert(bytes, Scalar::U64);
         let known = match bytes.kind {
             ExprKind::Const(v) => v.as_i64().and_then(|k| u64::try_from(k).ok()),
@@ -719,6 +708,25 @@ impl KernelChecker<'_, '_> {
             known,
             unit,
         })
+    }
+
+    /// A copy's count of bytes (`what`: its `size` or `zfill`), which must be an integer.
+    fn byte_count(
+        &mut self,
+        (call, what): (&str, &str),
+        n: &ast::Expr,
+        help: &str,
+    ) -> Result<Expr> {
+        let bytes = self.expr(n)?;
+        if !bytes.ty.is_integer() {
+            return Err(CheckError::NotAnInteger {
+                what: format!("`{call}`'s {what}"),
+                found: bytes.ty.to_string(),
+                span: n.span,
+                help: Some(help.into()),
+            });
+        }
+        Ok(bytes)
     }
 
     /// The alignment `cuda::aligned_size_t<N>(x)` promises, written in the call or in the

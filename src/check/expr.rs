@@ -2253,7 +2253,8 @@ impl KernelChecker<'_, '_> {
                 _ => {}
             }
         }
-        if self.is_pointer(e) {
+        // An array member is an array here, not the pointer it converts to elsewhere.
+        if self.is_pointer(e) && self.decayed_member(e).is_none() {
             return Ok(8);
         }
         if let Some(bytes) = self.struct_size(e) {
