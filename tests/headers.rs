@@ -419,3 +419,28 @@ launch k<float, std::plus<float>> { x = arange(8); expect x == [4, 4, 4, 4, 5, 6
 "#;
     ok(src, &[], ONE, [8, 1, 1]);
 }
+
+#[test]
+fn aten_numeric_limits_has_its_bounds() {
+    // ATen's NumericLimits.cuh: `lowest`/`max` as std's, `lower_bound`/`upper_bound` the
+    // infinities of a float and an int's lowest and max (apex's softmax starts its max at
+    // `-at::numeric_limits<accscalar_t>::max()`). 3.4028234663852886e38 is FLT_MAX.
+    let src = r#"
+#include <ATen/ATen.h>
+__global__ void k(float* f, int* i) {
+    f[0] = -at::numeric_limits<float>::max();
+    f[1] = at::numeric_limits<float>::lower_bound();
+    f[2] = at::numeric_limits<float>::upper_bound();
+    i[0] = at::numeric_limits<int>::lower_bound();
+    i[1] = at::numeric_limits<int>::upper_bound();
+}
+launch k { f = zeros(3); i = zeros(2);
+    expect f[0] == -3.4028234663852886e38;
+    expect f[1] < -3.5e38; expect f[2] > 3.5e38;
+    expect i == [-2147483648, 2147483647]; }
+"#;
+    ok(src, &[], ONE, ONE);
+    let wrong = src.replace("upper_bound();\n    i[0]", "denorm_min();\n    i[0]");
+    let f = err(&wrong, &[], Some(ONE), Some(ONE));
+    assert_eq!(codes(&f), ["simt::check::unknown_function"]);
+}

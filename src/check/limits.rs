@@ -67,6 +67,23 @@ fn limit(s: Scalar, m: &str) -> Option<Value> {
     })
 }
 
+/// The members of ATen's `at::numeric_limits<T>` (aten/src/ATen/cuda/NumericLimits.cuh).
+const ATEN_MEMBERS: &str = "lowest, max, lower_bound, upper_bound";
+
+/// `at::numeric_limits<T>::m()`: `lowest` and `max` as the standard's; `lower_bound` and
+/// `upper_bound` the infinities of a floating-point type, an integer type's `lowest` and `max`.
+fn aten_limit(s: Scalar, m: &str) -> Option<Value> {
+    let float = matches!(s, Scalar::F32 | Scalar::F64 | Scalar::F16 | Scalar::BF16);
+    match (m, float) {
+        ("lowest" | "max", _) => limit(s, m),
+        ("lower_bound", true) => Some(Value::F64(f64::NEG_INFINITY)),
+        ("upper_bound", true) => Some(Value::F64(f64::INFINITY)),
+        ("lower_bound", false) => limit(s, "lowest"),
+        ("upper_bound", false) => limit(s, "max"),
+        _ => None,
+    }
+}
+
 /// The smallest and largest values of an integer type.
 fn int_range(s: Scalar) -> (i64, u64) {
     let bits = s.size() * 8;
@@ -94,17 +111,25 @@ impl KernelChecker<'_, '_> {
         targs: &[ast::TemplateArg],
         span: Span,
     ) -> Option<Result<Expr>> {
-        let member = callee.name.strip_prefix("std::numeric_limits_")?;
+        let (ns, member) = match callee.name.strip_prefix("std::numeric_limits_") {
+            Some(m) => ("std", m),
+            None => ("at", callee.name.strip_prefix("at::numeric_limits_")?),
+        };
         let [ast::TemplateArg::Type(ty)] = targs else {
             return None;
         };
         Some((|| {
             let s = scalar_of(ty)?;
-            let Some(v) = limit(s, member) else {
+            let v = match ns {
+                "at" => aten_limit(s, member),
+                _ => limit(s, member),
+            };
+            let Some(v) = v else {
+                let known = if ns == "at" { ATEN_MEMBERS } else { MEMBERS };
                 return Err(CheckError::UnknownFunction {
-                    name: format!("std::numeric_limits<{}>::{member}", s.c_name()),
+                    name: format!("{ns}::numeric_limits<{}>::{member}", s.c_name()),
                     span: callee.span,
-                    suggestion: Some(format!("simt knows the members {MEMBERS}")),
+                    suggestion: Some(format!("simt knows the members {known}")),
                 });
             };
             let c = super::expr::constant(v, span);

@@ -2512,17 +2512,19 @@ impl<'m> Builder<'m> {
             Rule::numeric_limits => {
                 let mut ty = None;
                 let mut member = None;
+                let mut ns = "std";
                 for p in pair.into_inner() {
                     match p.as_rule() {
                         Rule::ty => ty = Some(self.ty(p)),
                         Rule::ident => member = Some(self.ident(p)),
+                        Rule::aten_ns => ns = "at",
                         _ => {}
                     }
                 }
                 let member = member.expect("grammar: a numeric_limits member");
                 ExprKind::Call {
                     callee: Ident {
-                        name: format!("std::numeric_limits_{}", member.name),
+                        name: format!("{ns}::numeric_limits_{}", member.name),
                         span: member.span,
                     },
                     targs: vec![TemplateArg::Type(

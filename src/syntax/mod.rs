@@ -289,7 +289,8 @@ fn friendly(rule: Rule) -> Option<&'static str> {
         | Rule::new_count
         | Rule::new_place
         | Rule::kw_new
-        | Rule::pointer_to_pointer => return None,
+        | Rule::pointer_to_pointer
+        | Rule::aten_ns => return None,
         Rule::item => "a kernel, `#define` or `launch` section",
         Rule::stmt | Rule::simple | Rule::comma_stmt => "a statement",
         Rule::enum_def | Rule::enum_scoped | Rule::kw_enum => "`enum`",
