@@ -130,12 +130,13 @@ impl KernelChecker<'_, '_> {
             }
         }
         let address = self.address_value(ptr, Scalar::U64, span)?;
-        self.binary(
-            BinOp::BitAnd,
-            span,
-            address,
-            constant(Value::U64(0xffff_ffff), span),
-        )
+        self.low_word(address, span)
+    }
+
+    /// The low 32 bits of a 64-bit address: its offset in its shared array.
+    fn low_word(&mut self, address: Expr, span: Span) -> Result<Expr, CheckError> {
+        let mask = constant(Value::U64(0xffff_ffff), span);
+        self.binary(BinOp::BitAnd, span, address, mask)
     }
 
     /// The generic address an `ld.shared`/`st.shared`/`cp.async`/`ldmatrix` operand names (the
@@ -170,12 +171,7 @@ impl KernelChecker<'_, '_> {
             });
         }
         let value = self.convert(value, Scalar::U64);
-        let offset = self.binary(
-            BinOp::BitAnd,
-            span,
-            value,
-            constant(Value::U64(0xffff_ffff), span),
-        )?;
+        let offset = self.low_word(value, span)?;
         self.binary(
             BinOp::Add,
             span,

@@ -472,7 +472,7 @@ impl KernelChecker<'_, '_> {
     /// A copy of `bytes` (a constant 4, 8 or 16) whose last `zfill` bytes are zeros: whole
     /// pieces where `zfill` is 0, zero pieces where it is all of them, and otherwise 4-byte
     /// pieces, copied up to `bytes - zfill` and zeroed after (a count that is not a multiple of 4
-    /// bytes, or more than `bytes`, traps).
+    /// bytes, or more than `bytes`, stops the launch: [`Fault::ZeroFill`]).
     fn zero_filled_copy(
         &mut self,
         call: &str,
@@ -482,14 +482,12 @@ impl KernelChecker<'_, '_> {
     ) -> Result<Vec<Stmt>> {
         let mut out = vec![];
         let o = self.copy_operands(call, operands, &mut out)?;
-        let Some(k) = o
-            .known
-            .filter(|k| matches!(k, 4 | 8 | 16) && *k <= u64::from(o.unit) * 4)
-        else {
+        // The partial copy moves 4-byte pieces: both pointers must be aligned to 4 at least.
+        let Some(k) = o.known.filter(|k| matches!(k, 4 | 8 | 16) && o.unit >= 4) else {
             return Err(CheckError::Unsupported {
-                what: format!("`{call}` with a zero fill of a copy that is not 4, 8 or 16 aligned bytes"),
+                what: format!("`{call}` with a zero fill, other than of 4, 8 or 16 bytes between pointers to 4-byte (or wider) elements"),
                 span: operands.2.span,
-                help: Some("copy 4, 8 or 16 bytes between pointers aligned to that size, as `cp.async` does".into()),
+                help: Some("copy 4, 8 or 16 bytes as words, as `cp.async` does: cast the pointers to `unsigned*`, `uint2*` or `uint4*`".into()),
             });
         };
         let z = self.hold(
@@ -521,7 +519,10 @@ impl KernelChecker<'_, '_> {
                 cond: ok,
                 then: vec![],
                 els: vec![Stmt {
-                    kind: StmtKind::Trap,
+                    kind: StmtKind::Fault(Fault::ZeroFill {
+                        call: call.to_string(),
+                        bytes: k,
+                    }),
                     span: zspan,
                 }],
             },

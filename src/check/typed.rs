@@ -728,6 +728,14 @@ pub enum Fault {
         /// Whether the allocation was deleted before.
         twice: bool,
     },
+    /// An asynchronous copy whose zero fill is more than its size, or ends inside a 4-byte
+    /// word (PTX `cp.async`'s src-size above cp-size, or not a multiple of 4 here).
+    ZeroFill {
+        /// The call as written (`__pipeline_memcpy_async`).
+        call: String,
+        /// The copy's size in bytes.
+        bytes: u64,
+    },
 }
 
 /// The pointer and leading dimension a WMMA load or store is given.

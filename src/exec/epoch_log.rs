@@ -91,7 +91,7 @@ fn op_bit(op: Op) -> u8 {
 }
 
 /// Whether an access `a` of another warp and an access `b` conflict: one writes, and they are
-/// not both atomics.
+/// not both atomics; a relaxed read conflicts with plain writes only.
 fn conflict(a: Op, b: Op) -> bool {
     let read = |o: Op| matches!(o, Op::Read | Op::Relaxed);
     let strong = |o: Op| matches!(o, Op::Atomic | Op::Relaxed);

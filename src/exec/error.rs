@@ -149,6 +149,25 @@ pub enum RunError {
         /// Thread index.
         thread: [u32; 3],
     },
+    /// An asynchronous copy whose zero fill is more than its size or splits a word.
+    #[error("`{call}` in block ({}, {}, {}), thread ({}, {}, {}) zero-fills more than its {bytes} bytes, or part of a 4-byte word", block[0], block[1], block[2], thread[0], thread[1], thread[2])]
+    #[diagnostic(
+        code(simt::run::zero_fill),
+        help("copy whole words: `cp.async`'s src-size (the bytes read) is 0, a multiple of 4, or the cp-size, and never more than the cp-size (PTX ISA, cp.async)")
+    )]
+    ZeroFill {
+        /// The call.
+        call: String,
+        /// Its size in bytes.
+        bytes: u64,
+        /// The copy.
+        #[label("this copy")]
+        span: Span,
+        /// Block index.
+        block: [u32; 3],
+        /// Thread index.
+        thread: [u32; 3],
+    },
     /// A virtual call that would run a function already running on the thread.
     #[error("the virtual call here would run `{function}` again inside itself, in block ({}, {}, {}), thread ({}, {}, {})", block[0], block[1], block[2], thread[0], thread[1], thread[2])]
     #[diagnostic(
@@ -670,6 +689,13 @@ impl RunError {
             },
             Fault::Recursion { function } => RunError::Recursion {
                 function: function.clone(),
+                span,
+                block,
+                thread,
+            },
+            Fault::ZeroFill { call, bytes } => RunError::ZeroFill {
+                call: call.clone(),
+                bytes: *bytes,
                 span,
                 block,
                 thread,
