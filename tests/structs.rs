@@ -1987,3 +1987,44 @@ launch k {
 "#;
     ok(src, &[], [2, 1, 1], ONE);
 }
+
+#[test]
+fn conversion_operators_to_numbers_and_friends_after_qualifiers() {
+    // int_fastdiv (HeCBench idivide): `operator int()` gives the divisor back for `(int)d` and
+    // for `int q = d;`; the friend is declared with its qualifiers before `friend`, and a
+    // deleted member template declares nothing that runs. Box has two conversions: a cast picks
+    // the one to its own type.
+    let src = r#"
+#define ESS __host__ __device__ __forceinline__
+struct Div {
+    int d;
+    ESS Div(int v) : d(v) {}
+    ESS operator int() const { return d; }
+    ESS friend int operator/(const int n, const Div& v);
+    template <class T> ESS static int pick(T) = delete;
+};
+ESS int operator/(const int n, const Div& v) { return n / v.d + 100; }
+struct Box {
+    float f;
+    __device__ operator float() const { return f; }
+    __device__ operator int() const { return 7; }
+};
+__global__ void k(int* out) {
+    int t = threadIdx.x;
+    Div d(t + 1);
+    int q = d;
+    Box b{2.5f};
+    out[4 * t + 0] = (int)d * 10;
+    out[4 * t + 1] = q + 1;
+    out[4 * t + 2] = 12 / d;
+    out[4 * t + 3] = (int)((float)b * 2.0f) + (int)b;
+}
+launch k {
+    out = zeros(8);
+    expect out == [10, 2, 112, 12, 20, 3, 106, 12];
+}
+"#;
+    // Thread 0: d = 1, so 1 * 10, 1 + 1, 12 / 1 + 100; thread 1: d = 2: 20, 3, 6 + 100. Box:
+    // (float)b = 2.5, doubled 5, plus (int)b = 7 (its own `operator int`): 12.
+    ok(src, &[], ONE, [2, 1, 1]);
+}

@@ -386,6 +386,21 @@ impl KernelChecker<'_, '_> {
         | ast::ExprKind::Method { .. }
         | ast::ExprKind::Ternary { .. }
         | ast::ExprKind::Unary { .. }
+        | ast::ExprKind::Index { .. }
+        | ast::ExprKind::Name(_)
+        | ast::ExprKind::Member { .. } = e.kind
+        {
+            if let Some(l) = self.struct_of(e) {
+                if let Some(value) = self.converted(e, &l, None) {
+                    return value;
+                }
+            }
+        }
+        if let ast::ExprKind::Call { .. }
+        | ast::ExprKind::Binary { .. }
+        | ast::ExprKind::Method { .. }
+        | ast::ExprKind::Ternary { .. }
+        | ast::ExprKind::Unary { .. }
         | ast::ExprKind::Index { .. } = e.kind
         {
             if let Some(l) = self.struct_of(e) {
@@ -509,6 +524,13 @@ impl KernelChecker<'_, '_> {
             }
             ast::ExprKind::Cast { ty, expr } => {
                 let to = super::scalar_of(ty)?;
+                if let Some(l) = self.struct_of(expr) {
+                    if let Some(value) = self.converted(expr, &l, Some(to)) {
+                        let mut out = self.cast(value?, to);
+                        out.span = span;
+                        return Ok(out);
+                    }
+                }
                 let inner = self.expr(expr)?;
                 let mut out = self.cast(inner, to);
                 out.span = span;

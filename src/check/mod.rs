@@ -9,6 +9,7 @@ mod barrier;
 mod braced;
 mod const_eval;
 mod constness;
+mod conversion;
 mod cub;
 mod cub_io;
 mod cub_record;
