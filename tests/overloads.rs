@@ -562,3 +562,32 @@ launch k { out = zeros(3); expect out == [2, 10, 4]; }
 "#;
     ok(src, &[], ONE, ONE);
 }
+
+#[test]
+fn a_non_const_reference_takes_only_its_own_type_and_a_half_fits_half_exactly() {
+    // sglang's merge_attn_states: `from_float(half&, float)` beside `from_float(float&,
+    // float)`; an element of a `half` array binds only the first (C++ [dcl.init.ref]: no
+    // conversion binds a non-const reference). `to_float(half)` beside `to_float(float)`: a
+    // `half` argument fits its own type exactly, better than the `float` its conversion gives.
+    let src = r#"
+#include <cuda_fp16.h>
+__device__ void from_float(float& d, float s) { d = s + 100.0f; }
+__device__ void from_float(half& d, float s) { d = __float2half(s); }
+__device__ float to_float(float u) { return u + 1000.0f; }
+__device__ float to_float(half u) { return __half2float(u); }
+__global__ void k(half* h, float* f) {
+    int t = threadIdx.x;
+    from_float(h[t], 2.0f * t);
+    from_float(f[t], to_float(h[t]) + to_float(f[t]));
+}
+launch k {
+    h = zeros(4);
+    f = zeros(4);
+    expect h == [0, 2, 4, 6];
+    expect f == [1100, 1102, 1104, 1106];
+}
+"#;
+    // h[t] = 2t through the half overload; f[t] = to_float(h[t]) = 2t, plus to_float(0.0f) =
+    // 1000, then the float overload adds 100: 2t + 1100.
+    ok(src, &[], ONE, [4, 1, 1]);
+}

@@ -576,6 +576,11 @@ impl<'g> KernelChecker<'g, '_> {
             return None;
         };
         let s = super::scalar_of_base(&p.ty).ok()?;
+        // A non-`const` reference binds an object of its own type only ([dcl.init.ref]):
+        // `from_float(half& d, float s)` beside `from_float(float& d, float s)`.
+        if p.ty.reference && !p.ty.is_const && s != *t {
+            return None;
+        }
         Some(scalar_fit(s, *t))
     }
 
@@ -592,14 +597,23 @@ impl<'g> KernelChecker<'g, '_> {
 /// How a number of type `t` (its own type: an `unsigned char` element stays one) converts to a
 /// parameter of type `s`: the same type is exact; C++'s promotions (a `bool`, `char` or `short`
 /// to `int`, `float` to `double`) come next; any other arithmetic type is a conversion. A 16-bit
-/// float converts as the `float` its conversion operator gives.
+/// float converts to `float` through its conversion operator, ranked between the two.
 fn scalar_fit(s: Scalar, t: Scalar) -> Fit {
-    let t = if t.is_half() { Scalar::F32 } else { t };
+    if s == t {
+        return Fit::Exact;
+    }
+    if t.is_half() {
+        // Through its `operator float()`: worse than a parameter of its own type, better than
+        // one the `float` must convert to again.
+        return if s == Scalar::F32 {
+            Fit::Promotion
+        } else {
+            Fit::Conversion
+        };
+    }
     let promotes = (s == Scalar::I32 && (t == Scalar::Bool || t.promoted() == s))
         || (s == Scalar::F64 && t == Scalar::F32);
-    if s == t {
-        Fit::Exact
-    } else if promotes {
+    if promotes {
         Fit::Promotion
     } else {
         Fit::Conversion
