@@ -853,3 +853,29 @@ launch k { out = zeros(8); expect out == [48, 49, 50, 51, 98, 0, 0, 0]; }
 "#;
     ok(src, &[], ONE, [4, 1, 1]);
 }
+
+#[test]
+fn file_scope_auto_constants_take_their_initialisers_type() {
+    // HeCBench perlin: `static constexpr auto INVSQRT2 = .70710678118654752440;` is a double,
+    // `N_GRADIENTS = 8` an int, `2.5f` a float, `7u` an unsigned int; sizeof says which.
+    let src = r#"
+static constexpr auto INVSQRT2 = .70710678118654752440;
+static constexpr auto N_GRADIENTS = 8;
+constexpr auto HALF = 2.5f;
+constexpr auto BIG = 7u;
+__global__ void k(double* out) {
+    out[0] = INVSQRT2 * 2.0;
+    out[1] = N_GRADIENTS / 3;
+    out[2] = HALF;
+    out[3] = sizeof(INVSQRT2) * 1000 + sizeof(N_GRADIENTS) * 100 + sizeof(HALF) * 10 + sizeof(BIG);
+    out[4] = BIG - 8u > 0 ? 1 : 0;
+}
+launch k {
+    out = zeros(5);
+    expect out == [1.4142135623730951, 2, 2.5, 8444, 1];
+}
+"#;
+    // 2 * .70710678118654752440 in double is 1.4142135623730951; 8 / 3 = 2 in int; sizes 8,
+    // 4, 4, 4; 7u - 8u wraps to 4294967295 > 0 (unsigned), so 1.
+    ok(src, &[], [1, 1, 1], [1, 1, 1]);
+}

@@ -2229,7 +2229,11 @@ impl KernelChecker<'_, '_> {
         if let Some(l) = self.layout_of(ty) {
             return Ok(u64::from(l?.size));
         }
-        if ty.base == ast::BaseType::Named && self.lookup(&ty.base_text).is_some() {
+        // `sizeof(x)` of a variable or a file-scope constant, which the parser takes for a type.
+        if ty.base == ast::BaseType::Named
+            && (self.lookup(&ty.base_text).is_some()
+                || self.globals.consts.contains_key(ty.base_text.as_str()))
+        {
             let name = ast::Expr {
                 kind: ast::ExprKind::Name(ty.base_text.clone()),
                 span: ty.span,

@@ -566,8 +566,12 @@ impl<'m> Globals<'m> {
                 g.host_vars.insert(&c.name.name, c.name.span);
                 continue;
             }
+            let auto = c.ty.base == BaseType::Auto && !c.ty.reference;
             let ty = match scalar_of(&c.ty) {
                 Ok(t) => t,
+                // `static constexpr auto INVSQRT2 = .70710678118654752440;`: the initialiser's
+                // type (below).
+                Err(_) if auto => Scalar::I32,
                 // `const static cudaTextureDesc d = []() { ... }();` (SiftGPU): a host object
                 // built by a lambda the host runs; an error only where device code reads it.
                 Err(_) if matches!(&c.value.kind, ast::ExprKind::Call { callee, .. } if callee.name == "<lambda>") =>
@@ -587,7 +591,10 @@ impl<'m> Globals<'m> {
             }
             let mut scratch = Vec::new();
             let mut cx = KernelChecker::new(&g, &mut scratch);
-            let value = cx.expr(&c.value).map(|e| cx.convert(e, ty));
+            let value = cx.expr(&c.value).map(|e| {
+                let ty = if auto { cx.own_type(&c.value, &e) } else { ty };
+                cx.convert(e, ty)
+            });
             match value {
                 Ok(Expr {
                     kind: ExprKind::Const(v),
