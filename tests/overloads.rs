@@ -591,3 +591,39 @@ launch k {
     // 1000, then the float overload adds 100: 2t + 1100.
     ok(src, &[], ONE, [4, 1, 1]);
 }
+
+#[test]
+fn a_reference_to_an_array_deduces_its_size() {
+    // CUB's histogram example: `template <int NUM_BINS, int ACTIVE_CHANNELS> void
+    // DecodePixel(uchar4 pixel, unsigned int (&bins)[ACTIVE_CHANNELS])` called as
+    // `DecodePixel<NUM_BINS>(pixel, bins)` with `unsigned int bins[3]`: ACTIVE_CHANNELS = 3.
+    let src = r#"
+template <int SCALE, int N>
+__device__ int fill(unsigned int (&a)[N]) {
+    for (int i = 0; i < N; ++i) a[i] = SCALE * i;
+    return N;
+}
+template <int N>
+__device__ int total(unsigned int (&a)[N]) {
+    int s = 0;
+    for (int i = 0; i < N; ++i) s += a[i];
+    return 100 * N + s;
+}
+__global__ void k(int* out) {
+    unsigned int bins[3];
+    __shared__ unsigned int wide[5];
+    int n = fill<10>(bins);
+    if (threadIdx.x == 0) fill<1>(wide);
+    __syncthreads();
+    out[0] = n;
+    out[1] = total(bins);
+    out[2] = total(wide);
+}
+launch k {
+    out = zeros(3);
+    expect out == [3, 330, 510];
+}
+"#;
+    // bins = 0, 10, 20 (N = 3): 100·3 + 30 = 330; wide = 0..4 (N = 5): 100·5 + 10 = 510.
+    ok(src, &[], ONE, ONE);
+}

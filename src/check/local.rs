@@ -533,6 +533,7 @@ impl KernelChecker<'_, '_> {
             pack: false,
             pointer_to_pointer: false,
             rows: Vec::new(),
+            extent: None,
         };
         match self.argument(&param, init)? {
             Arg::Alias(b) => self.declare(&d.name, b),

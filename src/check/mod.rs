@@ -1282,6 +1282,7 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                         pack: false,
                         pointer_to_pointer: false,
                         rows: Vec::new(),
+                        extent: None,
                     };
                     let binding =
                         self.struct_kernel_parameter(Rc::clone(l), &as_param, &[], prologue);

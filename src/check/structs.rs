@@ -3046,7 +3046,7 @@ impl<'g> KernelChecker<'g, '_> {
     }
 
     /// The length of the one-dimensional local or shared array `e` names.
-    fn array_length(&self, e: &ast::Expr) -> Option<u64> {
+    pub(crate) fn array_length(&self, e: &ast::Expr) -> Option<u64> {
         let ast::ExprKind::Name(n) = &e.kind else {
             return None;
         };

@@ -1438,6 +1438,26 @@ impl super::KernelChecker<'_, '_> {
         // Parameters `T& q` given a local or shared array: read as `T* q` in the instance.
         let mut array_refs = Vec::new();
         for (k, (p, a)) in f.params.iter().zip(args).enumerate() {
+            // `unsigned (&bins)[N]` given `unsigned bins[3]`: N = 3.
+            if let Some(Expr {
+                kind: ExprKind::Name(n),
+                ..
+            }) = &p.extent
+            {
+                if is_value_param(n) && !explicit.contains(&n.as_str()) {
+                    if let Some(len) = self.array_length(a) {
+                        values.entry(n.clone()).or_insert(Expr {
+                            kind: ExprKind::Int {
+                                value: len,
+                                unsigned: false,
+                                long: false,
+                                hex: false,
+                            },
+                            span: a.span,
+                        });
+                    }
+                }
+            }
             let is_param = |n: &str| {
                 f.template
                     .iter()
@@ -1721,6 +1741,7 @@ fn expand_variadic(
                 pack: false,
                 pointer_to_pointer: p.pointer_to_pointer,
                 rows: p.rows.clone(),
+                extent: p.extent.clone(),
             });
         }
         debug_assert_eq!(g.params.len(), k + n);

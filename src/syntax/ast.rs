@@ -344,6 +344,9 @@ pub struct Param {
     /// `float t[4][8]`: the sizes after the first, which the pointer `t` (to rows of 8) indexes
     /// with (`t[r][c]` is element `8 r + c`).
     pub rows: Vec<Expr>,
+    /// `unsigned (&bins)[N]`: the size of the array a reference-to-array parameter refers to,
+    /// from which a call deduces a template's `N` ([temp.deduct.type]).
+    pub extent: Option<Expr>,
 }
 
 /// A scalar type name as written in C.

@@ -1268,9 +1268,17 @@ impl<'m> Builder<'m> {
                     .any(|q| q.as_rule() == Rule::qualifier && q.as_str() == "volatile");
                 let mut ty = self.ty(ty_pair);
                 // `float (&a)[4]` is read as `float a[4]`: the caller's array, by its first element.
+                let mut extent = None;
                 let mut it = it
                     .flat_map(|p| match p.as_rule() {
-                        Rule::array_ref => p.into_inner().collect(),
+                        Rule::array_ref => {
+                            let parts: Vec<_> = p.into_inner().collect();
+                            let first = parts.iter().find(|q| q.as_rule() == Rule::param_array);
+                            extent = first
+                                .and_then(|q| q.clone().into_inner().next())
+                                .and_then(|e| self.expr(e).ok());
+                            parts
+                        }
                         _ => vec![p],
                     })
                     .peekable();
@@ -1325,6 +1333,7 @@ impl<'m> Builder<'m> {
                     pack,
                     pointer_to_pointer,
                     rows,
+                    extent,
                 }
             })
             .collect()
