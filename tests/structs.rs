@@ -2028,3 +2028,47 @@ launch k {
     // (float)b = 2.5, doubled 5, plus (int)b = 7 (its own `operator int`): 12.
     ok(src, &[], ONE, [2, 1, 1]);
 }
+
+#[test]
+fn member_overloads_by_pointer_type_and_array_members_named_alone() {
+    // HeCBench chacha20: `next(uint32_t result[16])` beside `next(uint8_t result8[64])`, and
+    // `block.next(keystream8)` inside a member function, where the member array `keystream8`
+    // converts to a pointer to its first element (C++ [conv.array]).
+    let src = r#"
+#include <stdint.h>
+struct Gen {
+    uint32_t s;
+    __device__ void next(uint32_t* w) { w[0] = s * 0x01010101u + 0x03020100u; s += 10; }
+    __device__ void next(uint8_t* out) {
+        uint32_t w[1];
+        next(w);
+        for (int i = 0; i < 4; i++) out[i] = (w[0] >> (8 * i)) & 0xff;
+    }
+};
+struct Stream {
+    Gen g;
+    uint8_t ks[4];
+    int pos;
+    __device__ Stream(uint32_t seed) : pos(4) { g.s = seed; }
+    __device__ void crypt(uint8_t* b, int n) {
+        for (int i = 0; i < n; i++) {
+            if (pos >= 4) { g.next(ks); pos = 0; }
+            b[i] ^= ks[pos];
+            pos++;
+        }
+    }
+};
+__global__ void k(uint8_t* b) {
+    Stream s(1);
+    s.crypt(b, 8);
+}
+launch k {
+    b = full(8, 255);
+    expect b == [254, 253, 252, 251, 244, 243, 242, 241];
+}
+"#;
+    // Seed 1: the word is 0x01010101 + 0x03020100 = 0x04030201, bytes 1 2 3 4; then seed 11:
+    // 0x0b0b0b0b + 0x03020100 = 0x0e0d0c0b, bytes 11 12 13 14. 255 ^ 1 = 254, 255 ^ 2 = 253,
+    // 255 ^ 3 = 252, 255 ^ 4 = 251, 255 ^ 11 = 244, 255 ^ 12 = 243, 255 ^ 13 = 242, 255 ^ 14 = 241.
+    ok(src, &[], ONE, ONE);
+}

@@ -326,6 +326,31 @@ impl<'g> KernelChecker<'g, '_> {
         }
     }
 
+    /// The best of a struct's member functions of one name and arity for `args` (chacha20's
+    /// `next(uint32_t result[16])` beside `next(uint8_t result8[64])`), ranked as C++ ranks
+    /// overloads; the first where none is best.
+    pub(crate) fn best_member(
+        &mut self,
+        candidates: Vec<ast::Function>,
+        args: &[ast::Expr],
+    ) -> Option<ast::Function> {
+        if candidates.len() < 2 {
+            return candidates.into_iter().next();
+        }
+        let mut given = Vec::with_capacity(args.len());
+        for a in args {
+            let layout = self.struct_of(a);
+            given.push(self.given(a, &layout));
+        }
+        let refs: Vec<&ast::Function> = candidates.iter().collect();
+        let best = match self.rank(&refs, &given, None, &[]) {
+            Ranked::One(f) => f,
+            Ranked::Builtin => unreachable!("member functions have no built-in candidate"),
+            Ranked::Unresolved(viable) => viable.first().copied().unwrap_or(refs[0]),
+        };
+        Some(best.clone())
+    }
+
     /// Whether a call of `name` with `args` calls CUDA's built-in vector constructor although
     /// the file defines functions of its name (OpenMM's `make_int4(int a)` beside CUDA's
     /// `make_int4(int, int, int, int)`).
@@ -385,13 +410,13 @@ impl<'g> KernelChecker<'g, '_> {
     /// components (`make_int4`: four `int`s) if there is one: the candidate no worse for any
     /// argument and better for one; on a tie a function beats a function template, and the
     /// file's function the built-in.
-    fn rank(
+    fn rank<'c>(
         &mut self,
-        candidates: &[&'g ast::Function],
+        candidates: &[&'c ast::Function],
         given: &[Given],
         builtin: Option<(Scalar, u32)>,
         targs: &[ast::TemplateArg],
-    ) -> Ranked<'g> {
+    ) -> Ranked<'c> {
         // Per candidate, each argument's fit; `None` where one cannot be converted at all. A
         // parameter of a type given explicitly (`cmul<float2, float>(a, 0.5f)`) is of that
         // type, which the argument converts to as to any other.
@@ -460,7 +485,8 @@ impl<'g> KernelChecker<'g, '_> {
     /// What `e` (of struct type `layout`, if any) is, decided without running it.
     fn given(&mut self, e: &ast::Expr, layout: &Option<Rc<Layout>>) -> Given {
         let named = matches!(e.kind, ast::ExprKind::Name(_));
-        let kind = if let Some(l) = layout {
+        // An array member (`ks` in a member function) is the pointer it converts to.
+        let kind = if let Some(l) = layout.as_ref().filter(|l| !l.array) {
             Some(Arg::Struct(l.name.clone()))
         } else if self.is_pointer(e) {
             Some(Arg::Pointer(

@@ -91,16 +91,25 @@ pub(crate) struct RowOf<'e> {
 }
 
 impl KernelChecker<'_, '_> {
-    /// `s.a`, `p->a` or `ps[i].a` of an array member of scalars, as the pointer to its first
-    /// element it converts to (C++ [conv.array]): `&s.a[0]` (ggml's `x->qs + 4*il`, a member
-    /// array passed as a pointer argument).
+    /// `s.a`, `p->a` or `ps[i].a` of an array member of scalars (or `a` alone in a member
+    /// function), as the pointer to its first element it converts to (C++ [conv.array]):
+    /// `&s.a[0]` (ggml's `x->qs + 4*il`, a member array passed as a pointer argument).
     pub(crate) fn decayed_member(&self, e: &ast::Expr) -> Option<ast::Expr> {
-        let ast::ExprKind::Member { base, field } = &e.kind else {
-            return None;
-        };
-        let layout = self.named_layout(base)?;
-        let super::structs::MemberKind::Compound(inner) = &layout.member(&field.name)?.kind else {
-            return None;
+        let inner = match &e.kind {
+            ast::ExprKind::Member { base, field } => {
+                let layout = self.named_layout(base)?;
+                let super::structs::MemberKind::Compound(inner) = &layout.member(&field.name)?.kind
+                else {
+                    return None;
+                };
+                Rc::clone(inner)
+            }
+            // An array member named alone in a member function (`g.next(ks)`).
+            ast::ExprKind::Name(n) => match self.lookup(n)? {
+                Binding::Struct(i) => Rc::clone(&self.struct_vars[i as usize].layout),
+                _ => return None,
+            },
+            _ => return None,
         };
         let scalars = inner
             .members
@@ -174,6 +183,7 @@ impl KernelChecker<'_, '_> {
                 Some(Binding::Pointer(_)) => true,
                 Some(Binding::Shared(s)) => !self.shared[s as usize].is_scalar(),
                 Some(Binding::LocalArray(_)) => true,
+                Some(Binding::Struct(_)) => self.decayed_member(e).is_some(),
                 // `SharedMemory<T> s;` indexed as `s[i]`: its `operator T*()`.
                 Some(Binding::Object(i)) => self.globals.structs[self.objects[i as usize].def]
                     .methods
@@ -384,6 +394,10 @@ impl KernelChecker<'_, '_> {
                     is_const: false,
                 }),
                 Some(Binding::Pointer(i)) => self.pointer_held(i, span),
+                Some(Binding::Struct(_)) if self.decayed_member(e).is_some() => {
+                    let first = self.decayed_member(e).expect("checked: an array member");
+                    self.pointer(&first)
+                }
                 Some(Binding::Object(_)) if self.is_pointer(e) => self
                     .object_pointer(e)
                     .expect("checked: an object that converts to a pointer"),

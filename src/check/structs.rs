@@ -1312,6 +1312,27 @@ impl<'g> KernelChecker<'g, '_> {
         Some(bindings.member(m))
     }
 
+    /// The member function `name` of `l` a call with `args` calls: of its overloads that take
+    /// that many arguments, the best (C++'s ranking), else the first of the name.
+    fn member_overload(
+        &mut self,
+        l: &Layout,
+        name: &str,
+        args: &[ast::Expr],
+    ) -> Option<ast::Function> {
+        let (def, bindings) = l.def.clone()?;
+        let candidates: Vec<ast::Function> = self.globals.structs[def]
+            .methods
+            .iter()
+            .filter(|m| m.name.name == name && super::operators::takes(m, args.len()))
+            .map(|m| bindings.member(m))
+            .collect();
+        if candidates.is_empty() {
+            return self.method(l, name, None);
+        }
+        self.best_member(candidates, args)
+    }
+
     /// The member operator `name` of `l` for `args`: among its overloads of that many
     /// parameters, the first whose parameters are structs where the arguments are (`operator
     /// +=(float)` for `s += x`, `operator+=(const S&)` for `s += t`), else the first.
@@ -2918,7 +2939,7 @@ impl<'g> KernelChecker<'g, '_> {
         let arity = name.starts_with("operator").then_some(args.len());
         let f = match arity {
             Some(_) => self.operator_for(&l, name, args),
-            None => self.method(&l, name, arity),
+            None => self.member_overload(&l, name, args),
         };
         let Some(f) = f else {
             return Err(CheckError::UnknownName {
