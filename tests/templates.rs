@@ -1802,3 +1802,40 @@ launch k { out = zeros(32); expect out == 27; }
     );
     assert_eq!(codes(&f), ["simt::check::not_constant"]);
 }
+
+#[test]
+fn class_specialisations_named_by_enumerators_are_chosen_by_value() {
+    // kaldi's TransReduceOp<LINFNORM, Real> and xmrig's Traits<Algo::CN_R>: a specialisation
+    // written with an enumerator matches an instance whose argument is that enumerator
+    // (simt used to compare the name with the value and fall back to the primary template).
+    let kernel = r#"
+enum E { A, B, NEG = -2 };
+enum class Algo { CN_0, CN_R };
+template <E K, typename Real> struct Op { __device__ Real Get() const { return Real(0); } };
+template <> struct Op<B, float> { __device__ float Get() const { return 7.0f; } };
+template <typename Real> struct Op<A, Real> { __device__ Real Get() const { return Real(5); } };
+template <typename Real> struct Op<NEG, Real> { __device__ Real Get() const { return Real(3); } };
+template <Algo X> struct Traits { static constexpr int rounds = 1; };
+template <> struct Traits<Algo::CN_R> { static constexpr int rounds = 4; };
+template <E K, Algo X>
+__global__ void k(float* out) {
+    Op<K, float> op;
+    out[0] = op.Get();
+    out[1] = Traits<X>::rounds;
+    Op<NEG, float> n;
+    out[2] = n.Get();
+}
+"#;
+    // <B, CN_R>: the explicit Op<B, float> (7) and Traits<CN_R> (4); <A, CN_0>: the partial
+    // Op<A, Real> (5) and the primary Traits (1). Op<NEG, float> (NEG = -2) is the partial
+    // specialisation for NEG either way: 3.
+    for (instance, want) in [
+        ("B, Algo::CN_R", "[7, 4, 3]"),
+        ("A, Algo::CN_0", "[5, 1, 3]"),
+    ] {
+        let src = format!(
+            "{kernel}launch k<{instance}> {{\n    out = zeros(3);\n    expect out == {want};\n}}\n"
+        );
+        ok(&src, &[], ONE, ONE);
+    }
+}

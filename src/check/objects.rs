@@ -135,9 +135,19 @@ impl KernelChecker<'_, '_> {
                 self.constant_value(e)
             }),
         };
+        // A specialisation's argument that names a constant of the file (`Op<B, float>` of
+        // `enum E { A, B }`) is that constant's value, as the instance's arguments are.
+        let evaluated: Vec<Vec<ast::TemplateArg>> = specs
+            .iter()
+            .map(|(k, args)| {
+                let own = &defs[*k].template;
+                args.iter().map(|a| self.evaluated_arg(a, own)).collect()
+            })
+            .collect();
         let list: Vec<super::specialise::Spec<'_>> = specs
             .iter()
-            .map(|(k, args)| super::specialise::Spec {
+            .zip(&evaluated)
+            .map(|((k, _), args)| super::specialise::Spec {
                 params: &defs[*k].template,
                 args,
             })
@@ -178,6 +188,52 @@ impl KernelChecker<'_, '_> {
     }
 
     /// The integer constant `e` stands for here, if it is one.
+    /// A specialisation's argument `a`: a name of a constant (an enumerator, not one of the
+    /// specialisation's `own` parameters) as its value, anything else as written.
+    fn evaluated_arg(
+        &mut self,
+        a: &ast::TemplateArg,
+        own: &[ast::TemplateParam],
+    ) -> ast::TemplateArg {
+        let ast::TemplateArg::Value(e) = a else {
+            return a.clone();
+        };
+        let ast::ExprKind::Name(n) = &e.kind else {
+            return a.clone();
+        };
+        if own.iter().any(|p| &p.name.name == n) || n.contains('<') {
+            return a.clone();
+        }
+        let value = self
+            .globals
+            .consts
+            .get(n.as_str())
+            .and_then(|v| v.ty().is_integer().then(|| v.as_i64()).flatten());
+        let Some(v) = value else {
+            return a.clone();
+        };
+        let literal = ast::Expr {
+            kind: ast::ExprKind::Int {
+                value: v.unsigned_abs(),
+                unsigned: false,
+                long: false,
+                hex: false,
+            },
+            span: e.span,
+        };
+        ast::TemplateArg::Value(if v < 0 {
+            ast::Expr {
+                kind: ast::ExprKind::Unary {
+                    op: ast::UnOp::Neg,
+                    operand: Box::new(literal),
+                },
+                span: e.span,
+            }
+        } else {
+            literal
+        })
+    }
+
     fn constant_value(&mut self, e: &ast::Expr) -> Option<i128> {
         let t = self.constant_expr(e).ok()?;
         match t.kind {
