@@ -180,7 +180,12 @@ launch k { posTexture = arange(128); out = zeros(32); block = 32; grid = 1; expe
         Some([1, 1, 1]),
         Some([1, 1, 1]),
     );
-    assert_eq!(codes(&f), ["simt::check::unsupported"]);
+    assert_eq!(codes(&f)[0], "simt::check::unsupported");
+    assert!(
+        f.errors[0].to_string().contains("`tables` array"),
+        "{}",
+        f.errors[0]
+    );
 }
 
 #[test]
@@ -323,5 +328,48 @@ template <typename T> __global__ void k(T *o) { o[0] = twice<T>(); }
     assert_eq!(
         codes(&err(&unset, &[], Some(one), Some(one))),
         ["simt::host::missing_argument"]
+    );
+}
+
+#[test]
+fn a_constant_pointer_points_into_global_memory_set_by_the_launch() {
+    // ethminer's `__constant__ hash64_t* d_light;` (set with cudaMemcpyToSymbol of a device
+    // address): the pointer is in constant memory, what it points to is global memory. 32
+    // lanes read 32 consecutive unsigned ints through it: one request of 4 sectors, no
+    // constant-cache transaction. Through a struct pointer, `words[1]` of 32 consecutive
+    // 16-byte structs: one request, each lane's 4 bytes in its own 16 bytes, 512 bytes = 16
+    // sectors.
+    let src = r#"
+typedef struct { unsigned words[4]; } h16_t;
+__constant__ unsigned* d_light;
+__constant__ const h16_t* d_dag;
+__global__ void k(unsigned* out) {
+    int t = threadIdx.x;
+    out[t] = d_light[t] + d_dag[t].words[1];
+}
+launch k {
+    d_light = arange(32);
+    d_dag = arange(128);
+    out = zeros(32);
+    expect out == arange(32) * 5 + 1;
+}
+"#;
+    // t + (4t + 1) = 5t + 1.
+    let c = ok(src, &[], [1, 1, 1], [32, 1, 1]).counters;
+    assert_eq!((c.gld_instr, c.gld_sectors), (2, 4 + 16));
+    assert_eq!(c.cmem_instr, 0);
+    // An array of pointers, or an initialised one, is refused with a diagnostic, not misread as
+    // an array of its pointee type.
+    let f = err(
+        "__constant__ float* tables[4];\n__global__ void k(float* out) { out[0] = *tables[1]; }\n",
+        &[("out", "zeros(1)")],
+        Some([1, 1, 1]),
+        Some([1, 1, 1]),
+    );
+    assert_eq!(codes(&f)[0], "simt::check::unsupported");
+    assert!(
+        f.errors[0].to_string().contains("`tables` array"),
+        "{}",
+        f.errors[0]
     );
 }

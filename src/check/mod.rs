@@ -1301,6 +1301,14 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                     continue;
                 }
             };
+            if c.ty.pointer {
+                let p = self.file_pointer(c, &dims, (elem, width));
+                if let Some(l) = layout {
+                    self.struct_spaces.insert(Space::Global(p), l);
+                }
+                out.push(p);
+                continue;
+            }
             // A bad initialiser is reported; the variable is still declared (no cascade of
             // unknown names).
             let initial = self.file_initialiser(c, elem, &dims).unwrap_or_else(|e| {
@@ -1341,6 +1349,53 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
             out.push(p);
         }
         out
+    }
+
+    /// `__constant__ hash64_t* d_light;` (ethminer, set by `cudaMemcpyToSymbol` of a device
+    /// address): a pointer held in constant memory, into global memory. The launch section
+    /// sets it as it sets a pointer parameter (`d_light = arange(16);`), and device code uses
+    /// it as one; like a parameter's, its own load is not counted. An array of pointers or an
+    /// initialised one is an error (the name is still declared: no cascade of unknown names).
+    fn file_pointer(
+        &mut self,
+        c: &ast::ConstantArray,
+        dims: &[u64],
+        (elem, width): (Scalar, u32),
+    ) -> u32 {
+        if !dims.is_empty() || c.init.is_some() {
+            self.errors.push(CheckError::Unsupported {
+                what: format!(
+                    "the file-scope pointer `{}` {}",
+                    c.name.name,
+                    if dims.is_empty() {
+                        "with an initialiser"
+                    } else {
+                        "array"
+                    }
+                ),
+                span: c.name.span,
+                help: Some(
+                    "declare one pointer without an initialiser (`__constant__ float* p;`) and set it in the launch section, or pass the pointers as kernel parameters".into(),
+                ),
+            });
+        }
+        let p = self.params.len() as u32;
+        self.params.push(Param {
+            name: c.name.name.clone(),
+            span: c.name.span,
+            kind: ParamKind::Buffer {
+                elem,
+                width,
+                is_const: c.ty.is_const,
+            },
+            default: None,
+            views: Vec::new(),
+            opaque: None,
+            untyped: false,
+        });
+        self.file_scope
+            .insert(c.name.name.clone(), Binding::Param(p));
+        p
     }
 
     /// A `__device__` scalar's initialiser, folded to a number (C requires a constant).

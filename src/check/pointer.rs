@@ -413,6 +413,17 @@ impl KernelChecker<'_, '_> {
                 self.pointer_held(i, span)
             }
             ast::ExprKind::Member { .. } if self.decayed_member(e).is_some() => {
+                // `&s.a[0]` is found through the struct `s.a` belongs to; where that is not
+                // known here, taking it again would come back to this member.
+                if !self.struct_of(e).is_some_and(|l| l.array) {
+                    return Err(CheckError::Unsupported {
+                        what: "the address of this array member".into(),
+                        span,
+                        help: Some(
+                            "reach the struct through a pointer parameter or a local, or index the member (`s.a[i]`)".into(),
+                        ),
+                    });
+                }
                 let first = self.decayed_member(e).expect("checked: an array member");
                 self.pointer(&first)
             }
