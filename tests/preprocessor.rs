@@ -317,3 +317,19 @@ launch k { out = zeros(8); expect out == [111, 101, 111, 100, 11, 101, 110, 101]
 "#;
     common::ok(src, &[], [1, 1, 1], [8, 1, 1]);
 }
+
+#[test]
+fn a_macro_expanding_to_a_template_ids_static_member_call() {
+    // DGL's atomic.cuh: DEFINE_ATOMIC(NAME) expands to a body calling Cast<T>::Encode(...); the
+    // expansion spaces its tokens (`Cast < int > :: Twice`), which names the same member.
+    let src = r#"
+template <typename T> struct Cast {
+    static __device__ __forceinline__ T Twice(T v) { return v * 2; }
+};
+#define TWICE(x) Cast<int>::Twice(x)
+__global__ void k(int* out) { out[threadIdx.x] = TWICE(threadIdx.x * 1) + Cast < int > :: Twice(1); }
+launch k { out = zeros(4); expect out == [2, 4, 6, 8]; }
+"#;
+    // 2t + 2 for t = 0..3.
+    ok(src, &[], [1, 1, 1], [4, 1, 1]);
+}

@@ -2509,13 +2509,8 @@ impl<'m> Builder<'m> {
             }
             // `num_elems<T>::value`: one name, its template arguments as written (one space
             // between words), which template substitution rewrites.
-            Rule::class_member => ExprKind::Name(scoped(
-                &pair
-                    .as_str()
-                    .split_whitespace()
-                    .collect::<Vec<_>>()
-                    .join(" "),
-            )),
+            // `Cast < int > :: Twice` as a macro's expansion spaces it is `Cast<int>::Twice`.
+            Rule::class_member => ExprKind::Name(scoped(&squeeze(pair.as_str()))),
             // The call `std::numeric_limits_max<T>()`: one name, which no function's unqualified
             // name can be; the checker knows `<limits>`' values.
             Rule::numeric_limits => {
