@@ -1839,3 +1839,27 @@ __global__ void k(float* out) {
         ok(&src, &[], ONE, ONE);
     }
 }
+
+#[test]
+fn a_static_members_definition_outside_its_class_adds_nothing() {
+    // DGL's functor.cuh: `template <typename DType> constexpr bool Add<DType>::use_lhs;` after
+    // the class that gives it its value, and the same for a plain class.
+    let src = r#"
+template <typename DType>
+struct Add {
+    static constexpr bool use_lhs = true;
+    static __device__ DType Call(const DType* a, const DType* b) { return a[0] + b[0]; }
+};
+template <typename DType>
+constexpr bool Add<DType>::use_lhs;
+struct Scale { static constexpr int k = 3; };
+constexpr int Scale::k;
+__global__ void k(const float* a, const float* b, float* out) {
+    int i = threadIdx.x;
+    out[i] = Add<float>::use_lhs ? Add<float>::Call(a + i, b + i) * Scale::k : 0.f;
+}
+launch k { a = arange(4); b = ones(4); out = zeros(4); expect out == [3, 6, 9, 12]; }
+"#;
+    // (i + 1) * 3.
+    ok(src, &[], ONE, [4, 1, 1]);
+}

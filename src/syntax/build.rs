@@ -199,6 +199,7 @@ impl<'m> Builder<'m> {
                 Rule::struct_fwd
                 | Rule::pragma_op
                 | Rule::fn_prototype
+                | Rule::static_member_def
                 | Rule::dtor_outside
                 | Rule::host_ctor_outside => Ok(()),
                 Rule::member_def => self.member_def(item, Vec::new(), Vec::new(), false),
