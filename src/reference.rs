@@ -1848,6 +1848,11 @@ impl<'k> Block<'_, 'k> {
                                     }
                                 }
                             }
+                            crate::value::BitOp::Ctz => {
+                                while r < bits && v & (1 << r) == 0 {
+                                    r += 1;
+                                }
+                            }
                             crate::value::BitOp::Same => r = v,
                         }
                         wrap(ty, i128::from(r))

@@ -478,6 +478,9 @@ pub enum BitOp {
     Ffs,
     /// `__brev`: bits reversed.
     Brev,
+    /// GCC's `__builtin_ctz`: trailing zero bits; all of them for 0, as the device computes it
+    /// (`brev` then `clz`), where GCC leaves 0 undefined.
+    Ctz,
     /// `__float_as_int`, `__int_as_float`, `__double_as_longlong`...: the same bits as another
     /// type of the same width.
     Same,
@@ -492,6 +495,7 @@ impl BitOp {
             BitOp::Ffs if x == 0 => 0,
             BitOp::Ffs => u64::from(x.trailing_zeros() + 1),
             BitOp::Brev => x.reverse_bits() >> (64 - bits),
+            BitOp::Ctz => u64::from(x.trailing_zeros().min(bits)),
             BitOp::Same => x,
         }
     }

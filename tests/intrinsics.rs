@@ -1084,3 +1084,26 @@ launch k { out = zeros(2); uout = zeros(1); expect out == [80, -2]; expect uout 
 "#;
     ok(src, &[], ONE, ONE);
 }
+
+#[test]
+fn gccs_bit_builtins_in_device_code() {
+    // gsplat's rasterizer walks a bit mask with `__builtin_ctz`. 0x50 = 0b101_0000: 4 trailing
+    // zeros; 0 has all 32 (the device's `brev` + `clz`); 1 << 40 has 40 of 64; `__builtin_clz(1)`
+    // = 31, `__builtin_clzll(1)` = 63; 0xff has 8 bits set, 0xff00000000ff 16; `__builtin_ffs(8)`
+    // = 4 (positions from 1).
+    let src = r#"
+__global__ void k(const unsigned* z, int* out) {
+    unsigned long long big = 1ull << 40;
+    out[0] = __builtin_ctz(0x50u);
+    out[1] = __builtin_ctz(z[0]);
+    out[2] = __builtin_ctzll(big);
+    out[3] = __builtin_clz(1u);
+    out[4] = __builtin_clzll(1ull);
+    out[5] = __builtin_popcount(0xffu);
+    out[6] = __builtin_popcountll(0xff00000000ffull);
+    out[7] = __builtin_ffs(8);
+}
+launch k { z = [0]; out = zeros(8); expect out == [4, 32, 40, 31, 63, 8, 16, 4]; }
+"#;
+    ok(src, &[], [1, 1, 1], [1, 1, 1]);
+}

@@ -256,6 +256,14 @@ fn known_functions() -> Vec<String> {
             "__ffsll",
             "__brev",
             "__brevll",
+            "__builtin_popcount",
+            "__builtin_popcountll",
+            "__builtin_clz",
+            "__builtin_clzll",
+            "__builtin_ctz",
+            "__builtin_ctzll",
+            "__builtin_ffs",
+            "__builtin_ffsll",
             "__float_as_int",
             "__float_as_uint",
             "__int_as_float",
@@ -1737,15 +1745,34 @@ impl KernelChecker<'_, '_> {
                 let (a, b) = (self.convert(a, Scalar::F32), self.convert(b, Scalar::F32));
                 return self.arith(ArithOp::Div, Scalar::F32, a, b, callee.span, span);
             }
-            "__popc" | "__popcll" | "__clz" | "__clzll" | "__ffs" | "__ffsll" | "__brev"
-            | "__brevll" => {
+            "__popc"
+            | "__popcll"
+            | "__clz"
+            | "__clzll"
+            | "__ffs"
+            | "__ffsll"
+            | "__brev"
+            | "__brevll"
+            | "__builtin_popcount"
+            | "__builtin_popcountll"
+            | "__builtin_clz"
+            | "__builtin_clzll"
+            | "__builtin_ctz"
+            | "__builtin_ctzll"
+            | "__builtin_ffs"
+            | "__builtin_ffsll" => {
                 arity(1)?;
                 use crate::value::BitOp;
                 let wide = name.ends_with("ll");
+                // GCC's builtins, as nvcc compiles them for the device: `__builtin_popcount`
+                // is `__popc` and so on; `__builtin_clz(0)` is 32, as `__clz(0)` (GCC leaves
+                // it undefined).
                 let (op, from, to) = match name.trim_end_matches("ll") {
-                    "__popc" => (BitOp::Popc, Scalar::U32, Scalar::I32),
+                    "__popc" | "__builtin_popcount" => (BitOp::Popc, Scalar::U32, Scalar::I32),
                     "__clz" => (BitOp::Clz, Scalar::I32, Scalar::I32),
-                    "__ffs" => (BitOp::Ffs, Scalar::I32, Scalar::I32),
+                    "__builtin_clz" => (BitOp::Clz, Scalar::U32, Scalar::I32),
+                    "__builtin_ctz" => (BitOp::Ctz, Scalar::U32, Scalar::I32),
+                    "__ffs" | "__builtin_ffs" => (BitOp::Ffs, Scalar::I32, Scalar::I32),
                     _ => (BitOp::Brev, Scalar::U32, Scalar::U32),
                 };
                 let from = match (wide, from) {
