@@ -879,3 +879,20 @@ launch k {
     // 4, 4, 4; 7u - 8u wraps to 4294967295 > 0 (unsigned), so 1.
     ok(src, &[], [1, 1, 1], [1, 1, 1]);
 }
+
+#[test]
+fn a_scoped_enumerator_may_name_the_ones_before_it() {
+    // Paddle's common::DataLayout: `ANY = UNDEFINED`, `kNCHW = NCHW` inside `enum class`,
+    // where the names are unqualified until the closing brace; also an expression of them.
+    let src = r#"
+enum class Layout { UNDEFINED = 0, ANY = UNDEFINED, NHWC, NCHW, kNCHW = NCHW, BOTH = NHWC | NCHW << 2 };
+__global__ void k(int* out) {
+    out[0] = static_cast<int>(Layout::kNCHW);
+    out[1] = static_cast<int>(Layout::ANY);
+    out[2] = static_cast<int>(Layout::BOTH);
+}
+launch k { out = zeros(3); expect out == [2, 0, 9]; }
+"#;
+    // UNDEFINED = 0, ANY = 0, NHWC = 1, NCHW = 2, kNCHW = 2, BOTH = 1 | 2 << 2 = 9.
+    ok(src, &[], ONE, ONE);
+}

@@ -1400,7 +1400,15 @@ impl<'m> Builder<'m> {
                     // The value before plus one: its expression again, not its name (a scoped
                     // enum's names are qualified, and an alias may not rewrite them).
                     let value = match (it.next(), previous.take()) {
-                        (Some(v), _) => self.expr(v)?,
+                        (Some(v), _) => {
+                            let mut v = self.expr(v)?;
+                            // `ANY = UNDEFINED` in a scoped enum: the enumerator before, whose
+                            // name is qualified outside the enum's braces.
+                            if let (true, Some(n)) = (scoped, &name) {
+                                qualify_enumerators(&mut v, &consts, &n.name);
+                            }
+                            v
+                        }
                         (None, Some(prev)) => Expr {
                             kind: ExprKind::Binary {
                                 op: BinOp::Add,
@@ -3815,6 +3823,31 @@ fn variadic_unsupported(params: &[TemplateParam], what: &str, name: &Ident, modu
 
 /// Type text without the spaces that separate nothing: `Foo< const float, 4 >` is
 /// `Foo<const float,4>` (a space stays between two words, as in `unsigned int`).
+/// `e`, a scoped enum's enumerator value, with the enum's enumerators declared before it
+/// (`consts`, qualified `owner::name`) named as they are outside its braces.
+fn qualify_enumerators(e: &mut Expr, consts: &[GlobalConst], owner: &str) {
+    match &mut e.kind {
+        ExprKind::Name(n) => {
+            let qualified = format!("{owner}::{n}");
+            if consts.iter().any(|c| c.name.name == qualified) {
+                *n = qualified;
+            }
+        }
+        ExprKind::Binary { lhs, rhs, .. } => {
+            qualify_enumerators(lhs, consts, owner);
+            qualify_enumerators(rhs, consts, owner);
+        }
+        ExprKind::Unary { operand, .. } => qualify_enumerators(operand, consts, owner),
+        ExprKind::Ternary { cond, then, els } => {
+            qualify_enumerators(cond, consts, owner);
+            qualify_enumerators(then, consts, owner);
+            qualify_enumerators(els, consts, owner);
+        }
+        ExprKind::Cast { expr, .. } => qualify_enumerators(expr, consts, owner),
+        _ => {}
+    }
+}
+
 pub(crate) fn squeeze(text: &str) -> String {
     let word = |c: char| c.is_alphanumeric() || c == '_';
     let mut out = String::new();
