@@ -627,3 +627,20 @@ launch k {
     // bins = 0, 10, 20 (N = 3): 100·3 + 30 = 330; wide = 0..4 (N = 5): 100·5 + 10 = 510.
     ok(src, &[], ONE, ONE);
 }
+
+#[test]
+fn a_pointer_to_another_type_makes_an_overload_not_viable() {
+    // Paddle's phi::CudaAtomicAdd overloads for float*, int* and double*, called as
+    // CudaAtomicAdd(&out[i], 1) on a double buffer: the int argument fits `int val` exactly
+    // and `double val` by conversion, but a double* converts to no float* or int*, so only
+    // the double overload is viable (C++ [conv.ptr]).
+    let src = r#"
+__device__ __forceinline__ float CudaAtomicAdd(float* address, const float val) { return atomicAdd(address, val + 100.0f); }
+__device__ __forceinline__ int CudaAtomicAdd(int* address, const int val) { return atomicAdd(address, val + 1000); }
+__device__ __forceinline__ double CudaAtomicAdd(double* address, const double val) { return atomicAdd(address, val); }
+__global__ void k(double* out, int* n) { CudaAtomicAdd(&out[0], 1); CudaAtomicAdd(&n[0], 1); }
+launch k { out = zeros(1); n = zeros(1); expect out == 4; expect n == 4004; }
+"#;
+    // Four threads: out gets 1 each (the double overload); n gets 1 + 1000 each.
+    ok(src, &[], ONE, [4, 1, 1]);
+}

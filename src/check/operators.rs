@@ -19,8 +19,7 @@ enum Fit {
     /// Through a constructor of the parameter's struct (`2.0f` for a `const V&` with `V(float)`).
     UserDefined,
     /// Between arithmetic types (`int` to `float`, `double` to `float`); also a pointer to
-    /// another element type, which C++ would not convert but a `void*` parameter or a cast
-    /// in the callee may take.
+    /// a `void*` parameter, or one whose pointee is not known here.
     Conversion,
     /// `float` to `double`.
     Promotion,
@@ -583,6 +582,13 @@ impl<'g> KernelChecker<'g, '_> {
                 None => super::vector::elem_of(&p.ty).ok(),
             };
             let same = pointee.is_some_and(|shape| written == Some(shape));
+            // A pointer to another known type converts to no typed pointer (C++ [conv.ptr]:
+            // only to `void*`): Paddle's `CudaAtomicAdd(float*, float)` beside
+            // `CudaAtomicAdd(double*, double)` for a `double*` and an `int`.
+            let other = matches!((pointee, written), (Some(a), Some(b)) if *a != b);
+            if other && p.ty.base != ast::BaseType::Void {
+                return None;
+            }
             return Some(if same { Fit::Exact } else { Fit::Conversion });
         }
         if let Some(layout) = self.layout_of(&p.ty) {
