@@ -383,3 +383,145 @@ launch k { in = arange(64); out = zeros(64); expect out == arange(64) + arange(6
     let r = ok(src, &[], ONE, [64, 1, 1]);
     assert_eq!((r.counters.gld_instr, r.counters.gst_instr), (2, 2));
 }
+
+#[test]
+fn shf_is_the_funnel_shift_wrapping_or_clamping_its_count() {
+    let src = r#"
+__global__ void k(const unsigned* n, unsigned* out) {
+    unsigned lo = 0x89ABCDEFu, hi = 0x01234567u, r;
+    unsigned s = n[threadIdx.x];
+    asm("shf.l.wrap.b32 %0, %1, %2, %3;" : "=r"(r) : "r"(lo), "r"(hi), "r"(s)); out[threadIdx.x] = r;
+    asm("shf.r.wrap.b32 %0, %1, %2, %3;" : "=r"(r) : "r"(lo), "r"(hi), "r"(s)); out[4 + threadIdx.x] = r;
+    asm("shf.l.clamp.b32 %0, %1, %2, %3;" : "=r"(r) : "r"(lo), "r"(hi), "r"(s)); out[8 + threadIdx.x] = r;
+    asm("shf.r.clamp.b32 %0, %1, %2, %3;" : "=r"(r) : "r"(lo), "r"(hi), "r"(s)); out[12 + threadIdx.x] = r;
+    if (threadIdx.x == 0) {
+        asm("shf.l.wrap.b32 %0, %1, %1, 1;" : "=r"(r) : "r"(0x80000001u)); out[16] = r;
+        asm("shf.r.wrap.b32 %0, %1, %2, %3;" : "=r"(r) : "r"(lo), "r"(hi), "n"(8)); out[17] = r;
+    }
+}
+launch k {
+    n = [4, 36, 0, 32];
+    out = zeros(18);
+    expect out == [0x12345678, 0x12345678, 0x01234567, 0x01234567,
+                   0x789ABCDE, 0x789ABCDE, 0x89ABCDEF, 0x89ABCDEF,
+                   0x12345678, 0x89ABCDEF, 0x01234567, 0x89ABCDEF,
+                   0x789ABCDE, 0x01234567, 0x89ABCDEF, 0x01234567,
+                   0x00000003, 0x6789ABCD];
+}
+"#;
+    // PTX ISA "shf": with {b, a} = 0x01234567_89ABCDEF (a the low word) and n the count,
+    // .l gives (b << n) | (a >> (32 - n)), the high word of {b, a} << n, and .r gives
+    // (b << (32 - n)) | (a >> n), the low word of {b, a} >> n; .wrap takes n = c & 31,
+    // .clamp n = min(c, 32) (a shift by 32 of a 32-bit word gives 0).
+    // c = 4: .l 0x12345670 | 0x89ABCDEF >> 28 = 0x12345670 | 0x8 = 0x12345678;
+    //        .r 0x01234567 << 28 | 0x89ABCDEF >> 4 = 0x70000000 | 0x089ABCDE = 0x789ABCDE
+    //        (both modes: 4 is below 32).
+    // c = 36: .wrap counts 36 & 31 = 4, as above; .clamp counts 32: .l is a (b << 32 = 0,
+    //        a >> 0), .r is b.
+    // c = 0: .l is b (a >> 32 = 0), .r is a (b << 32 = 0), both modes.
+    // c = 32: .wrap counts 0 (.l b, .r a); .clamp 32 (.l a, .r b).
+    // {x, x} << 1 is a rotation: 0x80000001 << 1 | 0x80000001 >> 31 = 0x2 | 0x1 = 3.
+    // The count as an "n" constant 8: 0x67000000 | 0x0089ABCD = 0x6789ABCD.
+    ok(src, &[], ONE, [4, 1, 1]);
+}
+
+#[test]
+fn f16x2_arithmetic_rounds_each_half_to_nearest_even() {
+    let src = r#"
+__global__ void k(const unsigned* a, const unsigned* b, const unsigned* c, unsigned* out) {
+    unsigned r;
+    asm("add.f16x2 %0, %1, %2;" : "=r"(r) : "r"(a[0]), "r"(b[0])); out[0] = r;
+    asm("add.rn.f16x2 %0, %1, %2;" : "=r"(r) : "r"(a[0]), "r"(b[0])); out[1] = r;
+    asm("sub.f16x2 %0, %1, %2;" : "=r"(r) : "r"(a[1]), "r"(b[1])); out[2] = r;
+    asm("mul.f16x2 %0, %1, %2;" : "=r"(r) : "r"(a[2]), "r"(b[2])); out[3] = r;
+    asm("fma.rn.f16x2 %0, %1, %2, %3;" : "=r"(r) : "r"(a[3]), "r"(b[3]), "r"(c[0])); out[4] = r;
+    unsigned short h;
+    asm("add.f16 %0, %1, %2;" : "=h"(h) : "h"((unsigned short)0x3C01), "h"((unsigned short)0x1000));
+    out[5] = h;
+    asm("fma.rn.f16 %0, %1, %2, %3;" : "=h"(h)
+        : "h"((unsigned short)0x3C01), "h"((unsigned short)0x0FFE), "h"((unsigned short)0x3C01));
+    out[6] = h;
+}
+launch k {
+    a = [0x3C013C00, 0x42003C00, 0x3C017BFF, 0x3C013C01];
+    b = [0x10001000, 0x3C000C00, 0x3C014000, 0x0FFE3BFF];
+    c = [0x3C01BC00];
+    out = zeros(7);
+    expect out == [0x3C023C00, 0x3C023C00, 0x40003C00, 0x3C027C00, 0x3C010FFE, 0x3C02, 0x3C01];
+}
+"#;
+    // Halves (low half first): 0x3C00 = 1, 0x3C01 = 1 + 2^-10, 0x3BFF = 1 - 2^-11,
+    // 0x4000 = 2, 0x4200 = 3, 0x7BFF = 65504 (the largest), 0xBC00 = -1,
+    // 0x1000 = 2^-11 (exponent field 4: 2^(4 - 15)), 0x0C00 = 2^-12,
+    // 0x0FFE = 2^-12 * (1 + 1022/1024) = 2^-11 - 2^-21. In [1, 2) the halves are 2^-10 apart.
+    // add: 1 + 2^-11 is halfway between 1 (mantissa 0, even) and 1 + 2^-10: 0x3C00;
+    //   (1 + 2^-10) + 2^-11 is halfway between 0x3C01 and 0x3C02 (even): 0x3C02. `.rn` is
+    //   the default, so add.rn gives the same.
+    // sub: 1 - 2^-12 is halfway between 1 - 2^-11 (0x3BFF, odd) and 1: 0x3C00; 3 - 1 = 2: 0x4000.
+    // mul: 65504 * 2 overflows: +inf 0x7C00; (1 + 2^-10)^2 = 1 + 2^-9 + 2^-20, nearest 1 + 2^-9:
+    //   0x3C02.
+    // fma, one rounding of the exact a*b + c: low (1 + 2^-10)(1 - 2^-11) - 1 = 2^-11 - 2^-21,
+    //   a half (0x0FFE), where rounding the product first gives 1 and then 0. High
+    //   (1 + 2^-10)(2^-11 - 2^-21) + (1 + 2^-10) = 1 + 2^-10 + 2^-11 - 2^-31: just below the
+    //   midpoint between 0x3C01 and 0x3C02, so 0x3C01 (a float sum would round to the midpoint
+    //   first, then to the even 0x3C02).
+    // The same on one half in an "h" register: 0x3C01 + 0x1000 = 0x3C02; the fma 0x3C01.
+    ok(src, &[], ONE, [1, 1, 1]);
+}
+
+#[test]
+fn trap_in_ptx_is_trap() {
+    let src = r#"
+__global__ void k(const int* bad, int* o) {
+    if (bad[threadIdx.x]) asm("trap;");
+    o[threadIdx.x] = 1;
+}
+launch k { bad = [0, 0]; o = zeros(2); expect o == [1, 1]; }
+"#;
+    ok(src, &[], ONE, [2, 1, 1]);
+    // Thread 1 reaches it: the launch stops as with `__trap()`, at the `asm` (line 3).
+    let f = err(
+        &src.replace(
+            "[0, 0]; o = zeros(2); expect o == [1, 1];",
+            "[0, 1]; o = zeros(2);",
+        ),
+        &[],
+        Some(ONE),
+        Some([2, 1, 1]),
+    );
+    assert_eq!(codes(&f), ["simt::run::trap"]);
+    assert_eq!(common::position(&f), (3, 27));
+    assert!(common::describe(&f).contains("thread (1, 0, 0)"));
+}
+
+#[test]
+fn unsupported_shf_and_half_qualifiers_are_reported() {
+    // `.ftz` and `.sat` on halves, `fma` on halves without its `.rn`, `.bf16x2`, a funnel
+    // shift without its mode or of another type, and `trap` with a qualifier are not run.
+    for inst in [
+        "add.ftz.f16x2 %0, %1, %1;",
+        "mul.sat.f16x2 %0, %1, %1;",
+        "fma.f16x2 %0, %1, %1, %1;",
+        "fma.rz.f16x2 %0, %1, %1, %1;",
+        "add.bf16x2 %0, %1, %1;",
+        "shf.l.b32 %0, %1, %1, %1;",
+        "shf.r.wrap.u32 %0, %1, %1, %1;",
+        "shf.wrap.b32 %0, %1, %1, %1;",
+        "trap.uni;",
+    ] {
+        let operands = if inst.starts_with("trap") {
+            ""
+        } else {
+            " : \"=r\"(b) : \"r\"(1u)"
+        };
+        let src = format!(
+            "__global__ void k(int* out) {{\n    unsigned b = 0;\n    asm(\"{inst}\"{operands});\n    out[0] = b;\n}}\n"
+        );
+        let f = err(&src, &[("out", "zeros(1)")], Some(ONE), Some([1, 1, 1]));
+        assert_eq!(codes(&f), ["simt::check::unsupported"], "{inst}");
+        assert!(
+            common::describe(&f).contains(inst.trim_end_matches(';')),
+            "{inst}"
+        );
+    }
+}

@@ -103,6 +103,9 @@ pub(super) fn inst(l: &mut Lowering, inst: &Inst) -> Result<Vec<Stmt>, Fail> {
             return mov(l, t, d, a);
         }
         "cvt" => return cvt(l, inst, m),
+        "add" | "sub" | "mul" | "fma" if inst.mods.iter().any(|m| m == "f16" || m == "f16x2") => {
+            return halves(l, inst, m)
+        }
         "add" | "sub" | "mul" | "mad" | "fma" | "div" | "rem" | "min" | "max" => {
             return arith(l, inst, m)
         }
@@ -189,6 +192,7 @@ pub(super) fn inst(l: &mut Lowering, inst: &Inst) -> Result<Vec<Stmt>, Fail> {
             let rt = if op == "brev" { t } else { Ty::U(32) };
             vec![l.write(d, c.cast(rt, v), rt)?]
         }
+        "shf" => return shf(l, inst, m),
         "bfe" => return bfe(l, inst, m),
         "bfi" => return bfi(l, inst, m),
         "prmt" => return prmt(l, inst, m),
@@ -224,6 +228,12 @@ pub(super) fn inst(l: &mut Lowering, inst: &Inst) -> Result<Vec<Stmt>, Fail> {
             m.done()?;
             arity(inst, 0)?;
             vec![c.expr_stmt(c.call(f, Vec::new()))]
+        }
+        // `trap` aborts the kernel: the instruction `__trap()` compiles to.
+        "trap" => {
+            m.done()?;
+            arity(inst, 0)?;
+            vec![c.expr_stmt(c.call("__trap", Vec::new()))]
         }
         "bar" | "barrier" => {
             if !m.flag("sync") {
@@ -592,6 +602,91 @@ fn arith(l: &mut Lowering, inst: &Inst, mut m: Mods<'_>) -> Result<Vec<Stmt>, Fa
     let mut out = std::mem::take(&mut l.pending);
     out.push(l.write(d, c.cast(dst, v), dst)?);
     Ok(out)
+}
+
+/// `add sub mul` (`.rn`, the default) and `fma.rn` on `.f16` (a 16-bit register) and `.f16x2`
+/// (two halves in a 32-bit register, each operand's low half with the others' low halves): each
+/// half is `__hadd`, `__hsub`, `__hmul` or `__hfma` of its halves, rounded to nearest even once
+/// (`fma`: the exact a·b + c), as `__hadd2`… compute a pair. `.ftz` and `.sat` are not run.
+fn halves(l: &mut Lowering, inst: &Inst, mut m: Mods<'_>) -> Result<Vec<Stmt>, Fail> {
+    let c = l.c;
+    let op = inst.op.as_str();
+    let rn = m.flag("rn");
+    let pair = m.flag("f16x2");
+    if !pair && !m.flag("f16") {
+        return Err(m_unsupported(inst));
+    }
+    m.done()?;
+    // PTX: the rounding of `fma` on halves is written (`.rn`, its only one).
+    let fused = op == "fma";
+    if fused && !rn {
+        return Err(m_unsupported(inst));
+    }
+    let args = arity(inst, if fused { 4 } else { 3 })?;
+    let f = match op {
+        "add" => "__hadd",
+        "sub" => "__hsub",
+        "mul" => "__hmul",
+        _ => "__hfma",
+    };
+    let h = Ty::F(16);
+    if !pair {
+        let operands = args[1..]
+            .iter()
+            .map(|a| l.read(a, h))
+            .collect::<Result<Vec<_>, _>>()?;
+        return Ok(vec![l.write(&args[0], c.call(f, operands), h)?]);
+    }
+    let (u, s) = (Ty::U(32), Ty::U(16));
+    let mut out = Vec::new();
+    let mut words = Vec::new();
+    for a in &args[1..] {
+        let (decl, w) = l.temp(u, l.read(a, u)?);
+        out.push(decl);
+        words.push(w);
+    }
+    let mut v: Option<Expr> = None;
+    for k in 0..2 {
+        let shift = c.int(16 * k, u);
+        let operands = words
+            .iter()
+            .map(|w| c.view(c.cast(s, c.bin(BinOp::Shr, w.clone(), shift.clone())), s, h))
+            .collect::<Result<Vec<_>, _>>()?;
+        let bits = c.view(c.call(f, operands), h, u)?;
+        let placed = c.bin(BinOp::Shl, bits, shift);
+        v = Some(match v {
+            Some(lo) => c.bin(BinOp::BitOr, lo, placed),
+            None => placed,
+        });
+    }
+    let v = v.expect("two halves");
+    out.push(l.write(&args[0], c.cast(u, v), u)?);
+    Ok(out)
+}
+
+/// `shf.l/.r.wrap/.clamp.b32 d, a, b, c`: the high (`.l`) or low (`.r`) word of the 64 bits
+/// `{b, a}` (`a` the low word) shifted by `c & 31` (`.wrap`) or `min(c, 32)` (`.clamp`), as
+/// the PTX ISA defines the funnel shift: CUDA's `__funnelshift_l/_lc/_r/_rc(a, b, c)`, which
+/// compile to it.
+fn shf(l: &mut Lowering, inst: &Inst, mut m: Mods<'_>) -> Result<Vec<Stmt>, Fail> {
+    let c = l.c;
+    let (Some(dir), Some(mode)) = (m.one_of(&["l", "r"]), m.one_of(&["wrap", "clamp"])) else {
+        return Err(m_unsupported(inst));
+    };
+    m.ty(|t| t == Ty::B(32))?;
+    m.done()?;
+    let [d, a, b, n] = arity(inst, 4)? else {
+        unreachable!()
+    };
+    let u = Ty::U(32);
+    let f = match (dir, mode) {
+        ("l", "wrap") => "__funnelshift_l",
+        ("l", _) => "__funnelshift_lc",
+        (_, "wrap") => "__funnelshift_r",
+        _ => "__funnelshift_rc",
+    };
+    let v = c.call(f, vec![l.read(a, u)?, l.read(b, u)?, l.read(n, u)?]);
+    Ok(vec![l.write(d, c.cast(u, v), u)?])
 }
 
 /// The high half of the double-width product of `a` and `b`.
