@@ -644,3 +644,32 @@ launch k { out = zeros(1); n = zeros(1); expect out == 4; expect n == 4004; }
     // Four threads: out gets 1 each (the double overload); n gets 1 + 1000 each.
     ok(src, &[], ONE, [4, 1, 1]);
 }
+
+#[test]
+fn static_member_overloads_by_count_and_type_and_through_a_namespace() {
+    // DGL's reducers: `static Call(out, arg_u, arg_e, val, uid, eid)` beside `static Call(out,
+    // arg, val, id)`, called with four arguments; `Pick(int)` beside `Pick(float)`; and
+    // `ns::Add::Call` of a class in a namespace.
+    let src = r#"
+namespace ns {
+struct Add { static __device__ int Call(int a, int b) { return a + b; } };
+}
+struct S {
+    static __device__ void Call(float* out, int* au, int* ae, float v, int u, int e) { *out += v; }
+    static __device__ void Call(float* out, int* a, float v, int id) { *out += 2 * v; }
+    static __device__ int Pick(int x) { return 1; }
+    static __device__ int Pick(float x) { return 2; }
+};
+__global__ void k(float* out) {
+    float acc = 0.f; int arg = -1;
+    S::Call(&acc, &arg, 1.5f, 0);
+    out[0] = acc;
+    out[1] = S::Pick(3) * 10 + S::Pick(3.0f);
+    out[2] = ns::Add::Call(4, 1);
+}
+launch k { out = zeros(3); expect out == [3, 12, 5]; }
+"#;
+    // The four-argument Call adds 2 * 1.5 = 3; Pick(3) is the int one (1), Pick(3.0f) the
+    // float one (2): 12; 4 + 1 = 5.
+    ok(src, &[], ONE, ONE);
+}

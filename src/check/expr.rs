@@ -1458,7 +1458,7 @@ impl KernelChecker<'_, '_> {
         }
         // `Policy::twice(x)`: a struct's static member function (a member template too:
         // `P::template inclusive<T>(v)` reads `P::inclusive<T>(v)`).
-        if let Some(f) = self.static_member_fn(&callee.name, callee.span) {
+        if let Some(f) = self.static_member_fn(&callee.name, callee.span, args) {
             return self.inline_call(&f, (targs, args), span, false);
         }
         let name = callee.name.as_str();

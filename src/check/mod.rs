@@ -2637,7 +2637,7 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
             }
             // `S<T>::put(p, v);`: a static member function of a struct (template), which
             // may return `void`.
-            if let Some(f) = self.static_member_fn(name, callee.span) {
+            if let Some(f) = self.static_member_fn(name, callee.span, args) {
                 return Ok(StmtKind::Eval(self.inline_call(
                     &f,
                     (targs, args),

@@ -280,23 +280,49 @@ impl KernelChecker<'_, '_> {
     /// The member function `Owner::f` names, where `Owner` is a struct of the file or an
     /// instance of a struct template (`Cosine<float>::dot`): called without an object, as a
     /// static member is.
-    pub(crate) fn static_member_fn(&mut self, name: &str, span: Span) -> Option<ast::Function> {
+    pub(crate) fn static_member_fn(
+        &mut self,
+        name: &str,
+        span: Span,
+        args: &[ast::Expr],
+    ) -> Option<ast::Function> {
         let (owner, member) = name.rsplit_once("::")?;
         let owner = owner.trim_start_matches("::");
-        if owner.contains('<') {
+        let candidates: Vec<ast::Function> = if owner.contains('<') {
             let (def, bindings) = self.struct_def_of(owner, span)?.ok()?;
-            let m = self.globals.structs[def]
+            self.globals.structs[def]
                 .methods
                 .iter()
-                .find(|m| m.name.name == member)?;
-            return Some(bindings.member(m));
-        }
-        let d = self
-            .globals
-            .structs
+                .filter(|m| m.name.name == member)
+                .map(|m| bindings.member(m))
+                .collect()
+        } else {
+            // `dgl::aten::Add::Call`: a class of a namespace, by its own name where the file
+            // has no class of the qualified one.
+            let plain = |owner: &str| {
+                self.globals
+                    .structs
+                    .iter()
+                    .find(|d| d.name.name == owner && d.template.is_empty())
+            };
+            let d = plain(owner).or_else(|| plain(super::groups::unqualified(owner)))?;
+            d.methods
+                .iter()
+                .filter(|m| m.name.name == member)
+                .cloned()
+                .collect()
+        };
+        // Overloads (DGL's `Call` of six and of four parameters): the best of those taking
+        // this many arguments, as C++ picks it.
+        let fitting: Vec<ast::Function> = candidates
             .iter()
-            .find(|d| d.name.name == owner && d.template.is_empty())?;
-        d.methods.iter().find(|m| m.name.name == member).cloned()
+            .filter(|m| super::operators::takes(m, args.len()))
+            .cloned()
+            .collect();
+        if fitting.is_empty() {
+            return candidates.into_iter().next();
+        }
+        self.best_member(fitting, args)
     }
 
     /// The object `e` names: a variable of a struct type, or a temporary `S<T>()`.

@@ -1105,7 +1105,7 @@ impl<'g> KernelChecker<'g, '_> {
                 }
                 // `Limits<P>::getMax()`: a static member function's struct result (before the
                 // constructors, which would read `Limits<P>::getMax` as a type).
-                if let Some(f) = self.static_member_fn(&callee.name, callee.span) {
+                if let Some(f) = self.static_member_fn(&callee.name, callee.span, args) {
                     return self.returned_layout(&f, targs, args, e.span);
                 }
                 if let Some(Ok(l)) = self.constructed(callee, targs) {
@@ -2018,7 +2018,7 @@ impl<'g> KernelChecker<'g, '_> {
                 let user = self.user_constructor(super::groups::unqualified(&callee.name), args)?;
                 // `Limits<P>::getMax()`: a static member function's result, copied.
                 if user.is_none() {
-                    if let Some(f) = self.static_member_fn(&callee.name, callee.span) {
+                    if let Some(f) = self.static_member_fn(&callee.name, callee.span, args) {
                         let call = self.inline_call(&f, (targs, args), span, true)?;
                         return self.returned(call, l, span, out);
                     }
