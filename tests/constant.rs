@@ -368,3 +368,27 @@ launch k {
         f.errors[0]
     );
 }
+
+#[test]
+fn an_aligned_file_scope_array_reads_as_any_other() {
+    // ccminer: `static __constant__ __align__(8) uint64_t K[4] = {...}` and `__constant__
+    // uint32_t __align__(32) midstate[4];`; `__device__ __align__(16) float acc[4];`. Every
+    // array starts aligned in simt, so the alignment changes no address: 32 lanes reading
+    // K[t % 4] touch 4 distinct constant addresses, 4 transactions.
+    let want: Vec<String> = (0..32).map(|t| (12 * (t % 4 + 1)).to_string()).collect();
+    let src = r#"
+#include <stdint.h>
+static __constant__ __align__(8) uint64_t K[4] = { 11, 22, 33, 44 };
+__constant__ uint32_t __align__(32) midstate[4];
+__device__ __align__(16) float acc[4];
+__global__ void k(uint64_t* out) {
+    int t = threadIdx.x;
+    out[t] = K[t % 4] + midstate[t % 4] + (uint64_t)acc[t % 4];
+}
+launch k { midstate = [1, 2, 3, 4]; out = zeros(32); expect out == WANT; }
+"#
+    .replace("WANT", &format!("[{}]", want.join(", ")));
+    // K[i] + midstate[i] = 11 + 1, 22 + 2, ... = 12 (i + 1); acc is zero.
+    let c = ok(&src, &[], [1, 1, 1], [32, 1, 1]).counters;
+    assert_eq!((c.cmem_instr, c.cmem_transactions), (2, 8));
+}
