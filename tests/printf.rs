@@ -96,3 +96,22 @@ launch k { block = 2; grid = 1; }
     let r = ok(src, &[], ONE, [2, 1, 1]);
     assert_eq!(r.printf, "sum is 3 (expected 4)\n");
 }
+
+#[test]
+fn file_and_line_macros_name_the_file_and_the_line_of_the_use() {
+    // Paddle's PADDLE_ENFORCE prints `__FILE__`, `__LINE__` and the stringified condition of a
+    // failed check; `__LINE__` written by a macro is the line where that macro's use begins.
+    // The test harness names its source `test.sk`.
+    let src = r#"
+#define ENFORCE(c, fmt, ...) do { if (!(c)) { printf("%s:%d `%s` " fmt "\n", __FILE__, __LINE__, #c, ##__VA_ARGS__); } } while (0)
+__global__ void k(const int* a) {
+    ENFORCE(a[threadIdx.x] < 2,
+            "got %d", a[threadIdx.x]);
+    printf("%d\n", __LINE__);
+}
+launch k { a = [0, 5]; }
+"#;
+    // The source's first line is empty: the ENFORCE use starts on line 4, the printf is line 6.
+    let r = ok(src, &[], ONE, [2, 1, 1]);
+    assert_eq!(r.printf, "test.sk:4 `a[threadIdx.x] < 2` got 5\n6\n6\n");
+}

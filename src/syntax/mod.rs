@@ -91,7 +91,18 @@ pub fn parse_with(
     defines: &[(String, String)],
 ) -> Result<ast::Module, Vec<ParseError>> {
     limit_calls(src.text().len());
-    let expanded = preprocess::preprocess(src.text(), preprocess::cuda_arch(cc), defines)?;
+    // `__FILE__`: the file's name as it was given, as nvcc's is.
+    let file: String = src
+        .name()
+        .chars()
+        .flat_map(|c| match c {
+            '"' | '\\' => vec!['\\', c],
+            c => vec![c],
+        })
+        .collect();
+    let mut defines = defines.to_vec();
+    defines.insert(0, ("__FILE__".into(), format!("\"{file}\"")));
+    let expanded = preprocess::preprocess(src.text(), preprocess::cuda_arch(cc), &defines)?;
     limit_calls(expanded.text.len());
     let (text, map) = (expanded.text.as_str(), &expanded.map);
     with_stack(text, || {

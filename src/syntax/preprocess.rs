@@ -250,6 +250,7 @@ pub(crate) fn preprocess(
     let (spliced, splices) = splice(text);
     let mut pp = Pp {
         text: &spliced,
+        original: text,
         splices,
         src_len: text.len() as u32,
         macros: HashMap::new(),
@@ -561,6 +562,8 @@ enum Item {
 struct Pp<'s> {
     /// The spliced text.
     text: &'s str,
+    /// The file as written, for `__LINE__`.
+    original: &'s str,
     splices: Vec<(u32, u32)>,
     src_len: u32,
     macros: HashMap<Rc<str>, Rc<Macro>>,
@@ -1189,6 +1192,24 @@ impl Pp<'_> {
             let m = match self.macros.get(&*t.text) {
                 Some(m) if t.kind == Kind::Ident && t.hide.binary_search(&m.id).is_err() => {
                     m.clone()
+                }
+                // `__LINE__`: the line where the outermost macro use that wrote it begins
+                // (Paddle's PADDLE_ENFORCE prints it), or its own.
+                None if t.kind == Kind::Ident && &*t.text == "__LINE__" => {
+                    let t = self.consume(t);
+                    let at = (t.origin().start as usize).min(self.original.len());
+                    let line = 1 + self.original.as_bytes()[..at]
+                        .iter()
+                        .filter(|&&b| b == b'\n')
+                        .count();
+                    let number = Tok {
+                        kind: Kind::Number,
+                        text: Rc::from(line.to_string()),
+                        whole: Some(t.origin()),
+                        ..t
+                    };
+                    self.put(number, top, &mut out);
+                    continue;
                 }
                 _ => {
                     self.put(t, top, &mut out);
