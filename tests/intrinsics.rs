@@ -1107,3 +1107,30 @@ launch k { z = [0]; out = zeros(8); expect out == [4, 32, 40, 31, 63, 8, 16, 4];
 "#;
     ok(src, &[], [1, 1, 1], [1, 1, 1]);
 }
+
+#[test]
+fn builtin_bit_cast_keeps_the_bytes() {
+    // DALI's CV_HEX_CONST_F(x) is static_cast<float>(__builtin_bit_cast(double, (uint64_t)x)):
+    // 0x3fe0000000000000 is the double 0.5; 1.0f is 0x3f800000; 0x40400000 is 3.0f; and
+    // `std::bit_cast<long long>(-0.0)` is the sign bit alone.
+    let src = r#"
+#include <stdint.h>
+#define CV_HEX_CONST_F(x) static_cast<float>(__builtin_bit_cast(double, (uint64_t)(x)))
+__global__ void k(float* out, unsigned* bits, long long* sign) {
+    out[0] = CV_HEX_CONST_F(0x3fe0000000000000);
+    out[1] = __builtin_bit_cast(float, 0x40400000u);
+    bits[0] = __builtin_bit_cast(unsigned, 1.0f);
+    sign[0] = std::bit_cast<long long>(-0.0);
+}
+launch k { out = zeros(2); bits = zeros(1); sign = zeros(1); expect out == [0.5, 3]; expect bits == [0x3f800000]; expect sign == [-9223372036854775808]; }
+"#;
+    ok(src, &[], ONE, ONE);
+    // A cast between sizes keeps no meaning: a diagnostic, as C++ makes it ill-formed.
+    let f = err(
+        "__global__ void k(float* out) { out[0] = __builtin_bit_cast(float, 1.0); }\n",
+        &[("out", "zeros(1)")],
+        Some(ONE),
+        Some(ONE),
+    );
+    assert_eq!(codes(&f), ["simt::check::unsupported"]);
+}

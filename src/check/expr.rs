@@ -1660,6 +1660,37 @@ impl KernelChecker<'_, '_> {
                 ),
             });
         }
+        // `__builtin_bit_cast(double, x)`, C++20's `std::bit_cast<double>(x)`: the bits of `x`
+        // as the type, which must be as wide ([bit.cast]).
+        if let ("__builtin_bit_cast" | "bit_cast", [ast::TemplateArg::Type(ty)], [arg]) =
+            (name, targs, args)
+        {
+            let to = super::scalar_of(ty)?;
+            let a = self.expr(arg)?;
+            let own = self.own_type(arg, &a);
+            if own.is_half() || to.is_half() {
+                return Err(CheckError::Unsupported {
+                    what: "a bit cast from or to a 16-bit float".into(),
+                    span,
+                    help: Some("use cuda_fp16.h's `__half_as_ushort(h)` and `__ushort_as_half(u)` (`__bfloat16_as_ushort` and `__ushort_as_bfloat16` for bfloat16)".into()),
+                });
+            }
+            if own.size() != to.size() {
+                return Err(CheckError::Unsupported {
+                    what: format!(
+                        "a bit cast of a {}-byte `{own}` to the {}-byte `{to}`",
+                        own.size(),
+                        to.size()
+                    ),
+                    span,
+                    help: Some(
+                        "a bit cast keeps every byte: cast to a type of the same size".into(),
+                    ),
+                });
+            }
+            let a = self.convert(a, own);
+            return Ok(bit_cast(a, to, span));
+        }
         let mut typed = Vec::with_capacity(args.len());
         for a in args {
             match self.expr(a) {

@@ -2520,6 +2520,21 @@ impl<'m> Builder<'m> {
             // between words), which template substitution rewrites.
             // `Cast < int > :: Twice` as a macro's expansion spaces it is `Cast<int>::Twice`.
             Rule::class_member => ExprKind::Name(scoped(&squeeze(pair.as_str()))),
+            // `__builtin_bit_cast(T, x)`: the call `__builtin_bit_cast<T>(x)`.
+            Rule::builtin_bit_cast => {
+                let span = self.span(&pair);
+                let mut it = pair.into_inner();
+                let ty = self.ty(it.next().expect("grammar: a bit cast's type"));
+                let value = self.expr(it.next().expect("grammar: a bit cast's value"))?;
+                ExprKind::Call {
+                    callee: Ident {
+                        name: "__builtin_bit_cast".into(),
+                        span,
+                    },
+                    targs: vec![TemplateArg::Type(ty)],
+                    args: vec![value],
+                }
+            }
             // The call `std::numeric_limits_max<T>()`: one name, which no function's unqualified
             // name can be; the checker knows `<limits>`' values.
             Rule::numeric_limits => {
