@@ -1315,27 +1315,13 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                 self.errors.push(e);
                 None
             });
-            let p = self.params.len() as u32;
             let device = c.memory == ast::FileMemory::Device;
-            self.params.push(Param {
-                name: c.name.name.clone(),
-                span: c.name.span,
-                kind: ParamKind::Buffer {
-                    elem,
-                    width,
-                    is_const: !device,
-                },
-                // What it holds when the launch sets nothing: `__device__` memory starts at its
-                // initialiser or zero, `__constant__` memory at its initialiser (else the
-                // launch must set it).
-                default: (device || initial.is_some())
-                    .then(|| initial_value(initial, &dims, c.name.span)),
-                views: Vec::new(),
-                opaque: None,
-                untyped: false,
-            });
-            self.file_scope
-                .insert(c.name.name.clone(), Binding::Param(p));
+            // What it holds when the launch sets nothing: `__device__` memory starts at its
+            // initialiser or zero, `__constant__` memory at its initialiser (else the launch
+            // must set it).
+            let default =
+                (device || initial.is_some()).then(|| initial_value(initial, &dims, c.name.span));
+            let p = self.file_buffer(c, (elem, width, !device), default);
             // A texture is a read-only buffer of any length, named like a pointer parameter
             // (not constant memory, which has its own cache and a declared size).
             if c.memory != ast::FileMemory::Texture {
@@ -1379,6 +1365,17 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                 ),
             });
         }
+        self.file_buffer(c, (elem, width, c.ty.is_const), None)
+    }
+
+    /// The buffer parameter a file-scope variable `c` is, of elements `(elem, width)` (read-only
+    /// where `is_const`), holding `default` where the launch sets nothing; its name is declared.
+    fn file_buffer(
+        &mut self,
+        c: &ast::ConstantArray,
+        (elem, width, is_const): (Scalar, u32, bool),
+        default: Option<ast::Expr>,
+    ) -> u32 {
         let p = self.params.len() as u32;
         self.params.push(Param {
             name: c.name.name.clone(),
@@ -1386,9 +1383,9 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
             kind: ParamKind::Buffer {
                 elem,
                 width,
-                is_const: c.ty.is_const,
+                is_const,
             },
-            default: None,
+            default,
             views: Vec::new(),
             opaque: None,
             untyped: false,

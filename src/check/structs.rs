@@ -1312,6 +1312,24 @@ impl<'g> KernelChecker<'g, '_> {
         Some(bindings.member(m))
     }
 
+    /// The member functions of `l` that `keep` accepts, with its template arguments applied;
+    /// `None` for a layout of no struct definition.
+    fn methods_where(
+        &self,
+        l: &Layout,
+        keep: impl Fn(&ast::Function) -> bool,
+    ) -> Option<Vec<ast::Function>> {
+        let (def, bindings) = l.def.as_ref()?;
+        Some(
+            self.globals.structs[*def]
+                .methods
+                .iter()
+                .filter(|m| keep(m))
+                .map(|m| bindings.member(m))
+                .collect(),
+        )
+    }
+
     /// The member function `name` of `l` a call with `args` calls: of its overloads that take
     /// that many arguments, the best (C++'s ranking), else the first of the name.
     fn member_overload(
@@ -1320,13 +1338,9 @@ impl<'g> KernelChecker<'g, '_> {
         name: &str,
         args: &[ast::Expr],
     ) -> Option<ast::Function> {
-        let (def, bindings) = l.def.clone()?;
-        let candidates: Vec<ast::Function> = self.globals.structs[def]
-            .methods
-            .iter()
-            .filter(|m| m.name.name == name && super::operators::takes(m, args.len()))
-            .map(|m| bindings.member(m))
-            .collect();
+        let candidates = self.methods_where(l, |m| {
+            m.name.name == name && super::operators::takes(m, args.len())
+        })?;
         if candidates.is_empty() {
             return self.method(l, name, None);
         }
@@ -1342,13 +1356,8 @@ impl<'g> KernelChecker<'g, '_> {
         name: &str,
         args: &[ast::Expr],
     ) -> Option<ast::Function> {
-        let (def, bindings) = l.def.clone()?;
-        let candidates: Vec<ast::Function> = self.globals.structs[def]
-            .methods
-            .iter()
-            .filter(|m| m.name.name == name && m.params.len() == args.len())
-            .map(|m| bindings.member(m))
-            .collect();
+        let candidates =
+            self.methods_where(l, |m| m.name.name == name && m.params.len() == args.len())?;
         if candidates.len() > 1 {
             let structs: Vec<bool> = args.iter().map(|a| self.struct_of(a).is_some()).collect();
             for f in &candidates {
