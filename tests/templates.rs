@@ -1863,3 +1863,45 @@ launch k { a = arange(4); b = ones(4); out = zeros(4); expect out == [3, 6, 9, 1
     // (i + 1) * 3.
     ok(src, &[], ONE, [4, 1, 1]);
 }
+
+#[test]
+fn an_arm_that_never_runs_may_hold_what_simt_cannot_run() {
+    // DGL's `template <bool atomic> acc(float* buf, float v) { if (!atomic) *buf += v; else
+    // atomicAdd(buf, v); }` called as acc<false>(&local, ...): the atomic on a local never runs,
+    // so simt leaves it out rather than refusing the kernel. Four adds of 1: 4.
+    let src = r#"
+template <bool atomic>
+__device__ __forceinline__ void acc(float* buf, float v) {
+    if (!atomic) {
+        *buf += v;
+    } else {
+        atomicAdd(buf, v);
+    }
+}
+__global__ void k(const float* x, float* out) {
+    float local = 0.f;
+    for (int i = 0; i < 4; ++i) acc<false>(&local, x[threadIdx.x * 4 + i]);
+    out[threadIdx.x] = local;
+}
+launch k { x = ones(128); out = zeros(32); expect out == 4; }
+"#;
+    ok(src, &[], ONE, [32, 1, 1]);
+    // The same construct where it runs is refused; an error of the program (an unknown name)
+    // in an arm that never runs is still one, as nvcc reports it; and a helper refused in a
+    // dead arm is still refused where a live call reaches it.
+    let refused = |body: &str| {
+        let src = format!(
+            "__device__ void h(float* p) {{ atomicAdd(p, 1.0f); }}\n__global__ void k(float* out) {{\n    float l = 0.f;\n    {body}\n    out[0] = l;\n}}\n"
+        );
+        codes(&err(&src, &[("out", "zeros(1)")], Some(ONE), Some(ONE)))
+    };
+    assert_eq!(
+        refused("if (1) atomicAdd(&l, 1.0f);"),
+        ["simt::check::unsupported"]
+    );
+    assert_eq!(refused("if (0) l = nope;"), ["simt::check::unknown_name"]);
+    assert_eq!(
+        refused("if (0) h(&l);\n    h(&l);"),
+        ["simt::check::unsupported"]
+    );
+}

@@ -1844,8 +1844,15 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                 cond, then, els, ..
             } => {
                 let cond = self.condition(cond)?;
-                let then = self.body(then);
-                let els = els.as_ref().map(|e| self.body(e)).unwrap_or_default();
+                let taken = match &cond.kind {
+                    ExprKind::Const(v) => Some(v.is_true()),
+                    _ => None,
+                };
+                let then = self.arm(then, taken != Some(false));
+                let els = match els {
+                    Some(e) => self.arm(e, taken != Some(true)),
+                    None => Vec::new(),
+                };
                 push(out, StmtKind::If { cond, then, els });
             }
             ast::StmtKind::For {
@@ -2355,6 +2362,31 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                 help: Some("assign to a variable or to an element `a[i]`".into()),
             }),
         }
+    }
+
+    /// One arm of an `if`. An arm whose constant condition never runs it (DGL's `if (!atomic)
+    /// ... else atomicAdd(buf, v)` of `acc<false>` on a local) is still checked, as C++
+    /// compiles it; where all it holds that simt cannot run are constructs simt does not
+    /// support (not errors of the program), it is left out instead of refused.
+    fn arm(&mut self, arm: &ast::Stmt, runs: bool) -> Vec<Stmt> {
+        if runs {
+            return self.body(arm);
+        }
+        let errors = self.errors.len();
+        let broken = self.globals.broken.borrow().clone();
+        let body = self.body(arm);
+        let limits = self.errors[errors..].iter().all(|e| {
+            matches!(
+                e,
+                CheckError::Unsupported { .. } | CheckError::CubUnsupported { .. }
+            )
+        });
+        if self.errors.len() == errors || !limits {
+            return body;
+        }
+        self.errors.truncate(errors);
+        *self.globals.broken.borrow_mut() = broken;
+        Vec::new()
     }
 
     /// `var op= value` with C's conversions.
