@@ -1094,3 +1094,24 @@ launch k {
 "#;
     ok(src, &[], ONE, [32, 1, 1]);
 }
+
+#[test]
+fn const_cast_drops_the_const_of_the_pointee() {
+    // `const_cast<int*>(a + t)` of a `const int*` parameter bound to the buffer d writes it:
+    // d = [1, 2, 3, 4] doubled. Without the cast the write is refused.
+    let src = r#"
+__global__ void k(const int* a) {
+    int* m = const_cast<int*>(a + threadIdx.x);
+    *m = 2 * *m;
+}
+launch k { d = [1, 2, 3, 4]; a = d; expect d == [2, 4, 6, 8]; }
+"#;
+    common::ok(src, &[], [1, 1, 1], [4, 1, 1]);
+    let f = common::err(
+        "__global__ void k(const int* a) { int* m = (int*)a; const int* c = a; c[0] = 1; m[0] = 2; }\n",
+        &[("a", "zeros(1)")],
+        Some([1, 1, 1]),
+        Some([1, 1, 1]),
+    );
+    assert_eq!(common::codes(&f), ["simt::check::not_assignable"]);
+}
