@@ -333,3 +333,24 @@ launch k { out = zeros(4); expect out == [2, 4, 6, 8]; }
     // 2t + 2 for t = 0..3.
     ok(src, &[], [1, 1, 1], [4, 1, 1]);
 }
+
+#[test]
+fn an_extern_declaration_of_a_cuda_builtin_declares_nothing_new() {
+    // ccminer's cuda_helper.h declares `extern __device__ __device_builtin__ void
+    // __syncthreads(void);` as device_functions.h does; the builtin still runs as itself.
+    let src = r#"
+extern __device__ __device_builtin__ void __syncthreads(void);
+extern __device__ int twice(int x);
+__device__ int twice(int x) { return 2 * x; }
+__global__ void k(int* out) {
+    __shared__ int s[4];
+    s[threadIdx.x] = twice(threadIdx.x);
+    __syncthreads();
+    out[threadIdx.x] = s[3 - threadIdx.x];
+}
+launch k { out = zeros(4); expect out == [6, 4, 2, 0]; }
+"#;
+    // s = 0, 2, 4, 6; each thread reads the mirror element after the barrier.
+    let r = ok(src, &[], ONE, [4, 1, 1]);
+    assert_eq!(r.counters.barriers, 1);
+}

@@ -38,6 +38,9 @@ const PREDEFINED: &[(&str, &str)] = &[
     ("__CUDACC_VER_BUILD__", "131"),
     ("CUDART_VERSION", "12040"),
     ("__cplusplus", "201703L"),
+    // host_defines.h's mark of the CUDA headers' own declarations (`__location__(device_builtin)`,
+    // ccminer's `extern __device__ __device_builtin__ void __syncthreads(void);`): no code.
+    ("__device_builtin__", ""),
 ];
 
 /// C++'s alternative tokens ([lex.digraph]): `and` is `&&` wherever it stands, `#if` lines
