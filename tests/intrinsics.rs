@@ -1125,7 +1125,9 @@ __global__ void k(float* out, unsigned* bits, long long* sign) {
 launch k { out = zeros(2); bits = zeros(1); sign = zeros(1); expect out == [0.5, 3]; expect bits == [0x3f800000]; expect sign == [-9223372036854775808]; }
 "#;
     ok(src, &[], ONE, ONE);
-    // A cast between sizes keeps no meaning: a diagnostic, as C++ makes it ill-formed.
+    // A cast between sizes keeps no meaning: a diagnostic, as C++ makes it ill-formed. A
+    // 16-bit float's register is a float, so its bit cast is refused too, naming the
+    // cuda_fp16.h functions that do it.
     let f = err(
         "__global__ void k(float* out) { out[0] = __builtin_bit_cast(float, 1.0); }\n",
         &[("out", "zeros(1)")],
@@ -1133,4 +1135,12 @@ launch k { out = zeros(2); bits = zeros(1); sign = zeros(1); expect out == [0.5,
         Some(ONE),
     );
     assert_eq!(codes(&f), ["simt::check::unsupported"]);
+    let f = err(
+        "#include <cuda_fp16.h>\n__global__ void k(const half* h, unsigned short* out) { out[0] = __builtin_bit_cast(unsigned short, h[0]); }\n",
+        &[("h", "zeros(1)"), ("out", "zeros(1)")],
+        Some(ONE),
+        Some(ONE),
+    );
+    assert_eq!(codes(&f), ["simt::check::unsupported"]);
+    assert!(format!("{:?}", f.errors[0]).contains("__half_as_ushort"));
 }

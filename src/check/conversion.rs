@@ -20,14 +20,9 @@ impl KernelChecker<'_, '_> {
         l: &Rc<Layout>,
         to: Option<Scalar>,
     ) -> Option<Result<Expr>> {
-        let (def, bindings) = l.def.as_ref()?;
-        let numeric: Vec<ast::Function> = self.globals.structs[*def]
-            .methods
-            .iter()
-            .filter(|m| m.name.name == "operator" && m.params.is_empty() && !m.ret.pointer)
-            .filter(|m| super::scalar_of(&m.ret).is_ok())
-            .map(|m| bindings.member(m))
-            .collect();
+        let numeric = self.methods_where(l, |m| {
+            m.name.name == "operator" && m.params.is_empty() && super::scalar_of(&m.ret).is_ok()
+        })?;
         let f = match (numeric.len(), to) {
             (0, _) => return None,
             (1, _) => numeric.into_iter().next()?,

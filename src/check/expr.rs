@@ -389,6 +389,8 @@ impl KernelChecker<'_, '_> {
                 });
             }
         }
+        // A struct used as a number: its conversion operator's value (`(int)d`, `int q = d;`),
+        // else an error; a variable or a member without one is told so where it is read.
         if let ast::ExprKind::Call { .. }
         | ast::ExprKind::Binary { .. }
         | ast::ExprKind::Method { .. }
@@ -402,27 +404,22 @@ impl KernelChecker<'_, '_> {
                 if let Some(value) = self.converted(e, &l, None) {
                     return value;
                 }
-            }
-        }
-        if let ast::ExprKind::Call { .. }
-        | ast::ExprKind::Binary { .. }
-        | ast::ExprKind::Method { .. }
-        | ast::ExprKind::Ternary { .. }
-        | ast::ExprKind::Unary { .. }
-        | ast::ExprKind::Index { .. } = e.kind
-        {
-            if let Some(l) = self.struct_of(e) {
-                return Err(CheckError::NotAValue {
-                    subject: "this".into(),
-                    what: format!("a `{}`", l.name),
-                    wanted: "a number",
-                    span,
-                    help: Some(format!(
-                        "use a member (`.{}`), or keep it in a `{}` variable",
-                        l.members.first().map_or("x", |m| m.name.as_str()),
-                        l.name
-                    )),
-                });
+                if !matches!(
+                    e.kind,
+                    ast::ExprKind::Name(_) | ast::ExprKind::Member { .. }
+                ) {
+                    return Err(CheckError::NotAValue {
+                        subject: "this".into(),
+                        what: format!("a `{}`", l.name),
+                        wanted: "a number",
+                        span,
+                        help: Some(format!(
+                            "use a member (`.{}`), or keep it in a `{}` variable",
+                            l.members.first().map_or("x", |m| m.name.as_str()),
+                            l.name
+                        )),
+                    });
+                }
             }
         }
         if let ast::ExprKind::Binary { .. }

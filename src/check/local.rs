@@ -616,8 +616,6 @@ impl KernelChecker<'_, '_> {
         Ok(())
     }
 
-    /// `float acc[4][4] = {0};`: a per-thread array of `width` components of `elem` per
-    /// element; listed elements are stored, the rest zeroed.
     /// `const void* row = (const char*)src + k;`: a pointer to the memory its initialiser
     /// points into, as it is (as a `const void*` parameter is), which a cast types again.
     fn void_pointer(
@@ -640,6 +638,8 @@ impl KernelChecker<'_, '_> {
         Ok(())
     }
 
+    /// `float acc[4][4] = {0};`: a per-thread array of `width` components of `elem` per
+    /// element; listed elements are stored, the rest zeroed.
     pub(crate) fn local_array(
         &mut self,
         (elem, width): (Scalar, u32),

@@ -187,7 +187,6 @@ impl KernelChecker<'_, '_> {
         }
     }
 
-    /// The integer constant `e` stands for here, if it is one.
     /// A specialisation's argument `a`: a name of a constant (an enumerator, not one of the
     /// specialisation's `own` parameters) as its value, anything else as written.
     fn evaluated_arg(
@@ -234,6 +233,7 @@ impl KernelChecker<'_, '_> {
         })
     }
 
+    /// The integer constant `e` stands for here, if it is one.
     fn constant_value(&mut self, e: &ast::Expr) -> Option<i128> {
         let t = self.constant_expr(e).ok()?;
         match t.kind {
@@ -312,17 +312,7 @@ impl KernelChecker<'_, '_> {
                 .cloned()
                 .collect()
         };
-        // Overloads (DGL's `Call` of six and of four parameters): the best of those taking
-        // this many arguments, as C++ picks it.
-        let fitting: Vec<ast::Function> = candidates
-            .iter()
-            .filter(|m| super::operators::takes(m, args.len()))
-            .cloned()
-            .collect();
-        if fitting.is_empty() {
-            return candidates.into_iter().next();
-        }
-        self.best_member(fitting, args)
+        self.best_member(candidates, args)
     }
 
     /// The object `e` names: a variable of a struct type, or a temporary `S<T>()`.

@@ -313,41 +313,45 @@ impl<'g> KernelChecker<'g, '_> {
         ctors: &[&'g ast::Function],
         args: &[ast::Expr],
     ) -> &'g ast::Function {
-        let mut given = Vec::with_capacity(args.len());
-        for a in args {
-            let layout = self.struct_of(a);
-            given.push(self.given(a, &layout));
-        }
-        match self.rank(ctors, &given, None, &[]) {
-            Ranked::One(f) => f,
-            Ranked::Builtin => unreachable!("constructors have no built-in candidate"),
-            Ranked::Unresolved(viable) => viable.first().copied().unwrap_or(ctors[0]),
-        }
+        self.best_of(ctors, args)
     }
 
-    /// The best of a struct's member functions of one name and arity for `args` (chacha20's
-    /// `next(uint32_t result[16])` beside `next(uint8_t result8[64])`), ranked as C++ ranks
-    /// overloads; the first where none is best.
+    /// The member function a call with `args` calls among `candidates`, a struct's member
+    /// functions of one name (chacha20's `next(uint32_t result[16])` beside `next(uint8_t
+    /// result8[64])`, DGL's static `Call` of six and of four parameters): the best of those
+    /// taking that many arguments, ranked as C++ ranks overloads; the first where none is best
+    /// or none takes them.
     pub(crate) fn best_member(
         &mut self,
         candidates: Vec<ast::Function>,
         args: &[ast::Expr],
     ) -> Option<ast::Function> {
-        if candidates.len() < 2 {
-            return candidates.into_iter().next();
+        let fitting: Vec<&ast::Function> =
+            candidates.iter().filter(|m| takes(m, args.len())).collect();
+        match fitting.as_slice() {
+            [] => candidates.first().cloned(),
+            [one] => Some((*one).clone()),
+            _ => Some(self.best_of(&fitting, args).clone()),
         }
+    }
+
+    /// The best of `candidates` (no built-in among them) for `args`; the first viable one, or
+    /// the first, where none is best.
+    fn best_of<'c>(
+        &mut self,
+        candidates: &[&'c ast::Function],
+        args: &[ast::Expr],
+    ) -> &'c ast::Function {
         let mut given = Vec::with_capacity(args.len());
         for a in args {
             let layout = self.struct_of(a);
             given.push(self.given(a, &layout));
         }
-        let refs: Vec<&ast::Function> = candidates.iter().collect();
-        let best = match self.rank(&refs, &given, None, &[]) {
+        match self.rank(candidates, &given, None, &[]) {
             Ranked::One(f) => f,
-            Ranked::Builtin => unreachable!("member functions have no built-in candidate"),
-            Ranked::Unresolved(viable) => viable.first().copied().unwrap_or(refs[0]),
-        };
-        Some(best.clone())
+            Ranked::Builtin => unreachable!("no built-in candidate was given"),
+            Ranked::Unresolved(viable) => viable.first().copied().unwrap_or(candidates[0]),
+        }
     }
 
     /// Whether a call of `name` with `args` calls CUDA's built-in vector constructor although

@@ -1314,7 +1314,7 @@ impl<'g> KernelChecker<'g, '_> {
 
     /// The member functions of `l` that `keep` accepts, with its template arguments applied;
     /// `None` for a layout of no struct definition.
-    fn methods_where(
+    pub(crate) fn methods_where(
         &self,
         l: &Layout,
         keep: impl Fn(&ast::Function) -> bool,
@@ -1330,20 +1330,14 @@ impl<'g> KernelChecker<'g, '_> {
         )
     }
 
-    /// The member function `name` of `l` a call with `args` calls: of its overloads that take
-    /// that many arguments, the best (C++'s ranking), else the first of the name.
+    /// The member function `name` of `l` a call with `args` calls ([`Self::best_member`]).
     fn member_overload(
         &mut self,
         l: &Layout,
         name: &str,
         args: &[ast::Expr],
     ) -> Option<ast::Function> {
-        let candidates = self.methods_where(l, |m| {
-            m.name.name == name && super::operators::takes(m, args.len())
-        })?;
-        if candidates.is_empty() {
-            return self.method(l, name, None);
-        }
+        let candidates = self.methods_where(l, |m| m.name.name == name)?;
         self.best_member(candidates, args)
     }
 
