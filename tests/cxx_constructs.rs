@@ -896,3 +896,28 @@ launch k { out = zeros(3); expect out == [2, 0, 9]; }
     // UNDEFINED = 0, ANY = 0, NHWC = 1, NCHW = 2, kNCHW = 2, BOTH = 1 | 2 << 2 = 9.
     ok(src, &[], ONE, ONE);
 }
+
+#[test]
+fn constexpr_functions_without_device_are_evaluated_in_constant_expressions() {
+    // causal-conv1d's `constexpr_min` and gsplat's `encode`: host `constexpr` functions that
+    // initialise static members and namespace constants (always legal in CUDA), and one called
+    // from the kernel (nvcc's `--expt-relaxed-constexpr`, which such projects build with).
+    // By hand: twice(3) = 6; cmin(8, 4) = 4; cmin(8, 20) = 8; (15 << 16) | 1 = 983041;
+    // twice(0 + 5) = 10.
+    let src = r#"
+constexpr int twice(int a) { return 2 * a; }
+template <typename T> constexpr T cmin(T a, T b) { return a < b ? a : b; }
+namespace ns {
+constexpr unsigned enc(unsigned t, int k) { return (t << 16) | (unsigned)(k & 0xffff); }
+constexpr unsigned PACKED = enc(15u, 1);
+}
+struct Plain { static constexpr int kV = twice(3); };
+template <int N> struct Traits { static constexpr int kN = cmin(8, N); };
+__global__ void k(unsigned* out) {
+    out[0] = Plain::kV; out[1] = Traits<4>::kN; out[2] = Traits<20>::kN;
+    out[3] = ns::PACKED; out[4] = twice(threadIdx.x + 5);
+}
+launch k { out = zeros(5); expect out == [6, 4, 8, 983041, 10]; }
+"#;
+    ok(src, &[], [1, 1, 1], [1, 1, 1]);
+}

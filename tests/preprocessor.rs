@@ -354,3 +354,29 @@ launch k { out = zeros(4); expect out == [6, 4, 2, 0]; }
     let r = ok(src, &[], ONE, [4, 1, 1]);
     assert_eq!(r.counters.barriers, 1);
 }
+
+#[test]
+fn a_pragma_before_an_unbraced_body_annotates_that_body() {
+    // StyleGAN's upfirdn2d: `for (...) #pragma unroll for (...) v += ...;`. The inner loop is
+    // the outer loop's body: 2 × 3 = 6 additions, not 3 once after the outer loop. By hand:
+    // n = 6; v = (0 + 1 + 2) + (10 + 11 + 12) = 36; the `if` whose condition is false skips
+    // its pragma'd loop (m stays 0), and a `while` body after `_Pragma` runs 4 times (w = 4).
+    let src = r#"
+__global__ void k(int* out) {
+    int n = 0, v = 0, m = 0, w = 0;
+    for (int y = 0; y < 2; y++)
+        #pragma unroll
+        for (int x = 0; x < 3; x++) { n += 1; v += y * 10 + x; }
+    if (threadIdx.x == 7)
+        #pragma unroll
+        for (int x = 0; x < 3; x++) m += 1;
+    while (w < 4)
+        _Pragma("unroll")
+        w++;
+    out[0] = n; out[1] = v; out[2] = m; out[3] = w;
+    #pragma unroll
+}
+launch k { out = zeros(4); block = 1; grid = 1; expect out == [6, 36, 0, 4]; }
+"#;
+    ok(src, &[], [1, 1, 1], [1, 1, 1]);
+}

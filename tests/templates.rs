@@ -1905,3 +1905,27 @@ launch k { x = ones(128); out = zeros(32); expect out == 4; }
         ["simt::check::unsupported"]
     );
 }
+
+#[test]
+fn a_local_constexpr_from_a_helper_is_a_template_argument() {
+    // vLLM's `constexpr int ws = phys_warp();` then `red<ws>(x)`: the butterfly over 32 lanes
+    // sums 32 ones, so out[0] = 32; `int a[half]` sizes by the helper's 32 / 2 = 16.
+    let src = r#"
+static constexpr __device__ int phys_warp() { return 32; }
+template <int width>
+__device__ float red(float x) {
+    for (int o = width / 2; o > 0; o >>= 1) x += __shfl_xor_sync(0xffffffff, x, o, width);
+    return x;
+}
+__global__ void k(float* out) {
+    constexpr int ws = phys_warp();
+    const int half = ws / 2;
+    int a[half];
+    a[half - 1] = half;
+    float s = red<ws>(1.0f);
+    if (threadIdx.x == 0) { out[0] = s; out[1] = a[15]; }
+}
+launch k { out = zeros(2); block = 32; grid = 1; expect out == [32, 16]; }
+"#;
+    ok(src, &[], [1, 1, 1], [32, 1, 1]);
+}

@@ -22,14 +22,19 @@ impl super::KernelChecker<'_, '_> {
         &mut self,
         e: &crate::syntax::ast::Expr,
     ) -> Result<Expr, super::CheckError> {
-        let mut t = self.expr(e)?;
-        if !matches!(t.kind, ExprKind::Const(_)) {
-            if let Some(v) = Eval::default().expr(&t) {
-                t.kind = ExprKind::Const(v);
-            }
-        }
-        Ok(t)
+        Ok(folded(self.expr(e)?))
     }
+}
+
+/// `e` as the constant it evaluates to where it is one (`phys_warp()` of a `constexpr` helper),
+/// else as it is.
+pub(crate) fn folded(mut e: Expr) -> Expr {
+    if !matches!(e.kind, ExprKind::Const(_)) {
+        if let Some(v) = Eval::default().expr(&e) {
+            e.kind = ExprKind::Const(v);
+        }
+    }
+    e
 }
 
 /// How a statement list ended.

@@ -427,7 +427,8 @@ impl KernelChecker<'_, '_> {
     }
 
     /// A scalar local `d` of type `declared` holding `value`; a `const` one initialised with a
-    /// constant (`const int TM = 8;`) is that constant itself, so it may size an array.
+    /// constant (`const int TM = 8;`, `constexpr int ws = phys_warp();`) is that constant
+    /// itself, so it may size an array or be a template argument.
     fn declare_scalar(
         &mut self,
         d: &ast::Declarator,
@@ -435,6 +436,11 @@ impl KernelChecker<'_, '_> {
         value: Expr,
         out: &mut Vec<Stmt>,
     ) {
+        let value = if is_const {
+            super::const_eval::folded(value)
+        } else {
+            value
+        };
         if let (true, ExprKind::Const(v)) = (is_const, &value.kind) {
             self.declare(&d.name, Binding::Constant(*v, declared));
             return;

@@ -591,7 +591,7 @@ impl<'m> Globals<'m> {
             }
             let mut scratch = Vec::new();
             let mut cx = KernelChecker::new(&g, &mut scratch);
-            let value = cx.expr(&c.value).map(|e| {
+            let value = cx.constant_expr(&c.value).map(|e| {
                 let ty = if auto { cx.own_type(&c.value, &e) } else { ty };
                 cx.convert(e, ty)
             });

@@ -522,7 +522,7 @@ impl<'g> KernelChecker<'g, '_> {
                     let mut init = init.clone();
                     bindings.expr(&mut init);
                     let scalar = super::scalar_of(&ty)?;
-                    let value = self.expr(&init)?;
+                    let value = self.constant_expr(&init)?;
                     let ExprKind::Const(v) = self.convert(value, scalar).kind else {
                         return Err(CheckError::NotConstant {
                             what: format!("the static member `{}`", f.name.name),
@@ -3754,7 +3754,7 @@ impl<'g> KernelChecker<'g, '_> {
             let Some(init) = &f.init else { break };
             let mut init = init.clone();
             bindings.expr(&mut init);
-            let value = match self.expr(&init) {
+            let value = match self.constant_expr(&init) {
                 Ok(value) => value,
                 Err(e) => {
                     // Too deep a recursion is the error; any other leaves the name unknown.

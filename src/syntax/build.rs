@@ -1717,6 +1717,10 @@ impl<'m> Builder<'m> {
             }
             // A function declared in a body (`extern __device__ void error(void);`) declares
             // nothing the simulation needs.
+            Rule::pragma_then => {
+                let annotated = pair.into_inner().last();
+                return self.stmt_at(annotated.expect("grammar: a pragma annotates a statement"));
+            }
             Rule::pragma_stmt | Rule::pragma_op | Rule::empty_stmt | Rule::fn_decl_stmt => {
                 StmtKind::Empty
             }

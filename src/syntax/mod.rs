@@ -342,7 +342,7 @@ fn friendly(rule: Rule) -> Option<&'static str> {
         Rule::prefix_op | Rule::primary => "an expression",
         Rule::postfix => "`[`, `.` or `(`",
         Rule::file | Rule::stray_semicolon => "a kernel, `#define` or `launch` section",
-        Rule::directive | Rule::pragma | Rule::pragma_stmt => "a `#` directive",
+        Rule::directive | Rule::pragma | Rule::pragma_stmt | Rule::pragma_then => "a `#` directive",
         Rule::pragma_op | Rule::kw_pragma_op => "`_Pragma(\"...\")`",
         Rule::arg_value => "an expression",
         Rule::kernel => "`__global__`",

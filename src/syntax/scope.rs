@@ -40,6 +40,7 @@ pub(crate) struct Scopes {
     kernels: Vec<Place>,
     structs: Vec<Place>,
     specializations: Vec<Place>,
+    consts: Vec<Place>,
     /// (where, what it brings in)
     pub using: Vec<(String, Using)>,
     /// (where, the alias, the namespace it names)
@@ -62,6 +63,7 @@ impl Scopes {
         grow(&mut self.kernels, module.kernels.len());
         grow(&mut self.structs, module.structs.len());
         grow(&mut self.specializations, module.specializations.len());
+        grow(&mut self.consts, module.consts.len());
     }
 
     /// Records namespace `ns` for a struct defined inside another definition, added to the
@@ -517,15 +519,27 @@ pub(crate) fn scope_functions(module: &mut Module, scopes: &Scopes) {
     }
     for (s, p) in module.structs.iter_mut().zip(&scopes.structs) {
         let members = s.methods.iter_mut().chain(s.ctors.iter_mut());
+        let at = At {
+            ns: &p.ns,
+            body: &p.body,
+        };
         for f in members.chain(s.friends.iter_mut()) {
-            r.stmts(
-                &mut f.body,
-                At {
-                    ns: &p.ns,
-                    body: &p.body,
-                },
-            );
+            r.stmts(&mut f.body, at);
         }
+        // `static constexpr int n = f(N);`
+        for init in s.fields.iter_mut().filter_map(|f| f.init.as_mut()) {
+            r.expr(init, at);
+        }
+    }
+    // `constexpr uint32_t packed = encode(15u, 1);` in a namespace.
+    for (c, p) in module.consts.iter_mut().zip(&scopes.consts) {
+        r.expr(
+            &mut c.value,
+            At {
+                ns: &p.ns,
+                body: &p.body,
+            },
+        );
     }
     let functions = module.device_fns.iter_mut().zip(&scopes.fns).chain(
         module
