@@ -384,3 +384,37 @@ launch k {
         common::describe(&f)
     );
 }
+
+#[test]
+fn a_reference_binds_a_member_held_in_registers() {
+    // QuEST's `add(val.re, val.im)` with `const qreal&` parameters on a by-value struct, and
+    // members of a `float2` local. By hand: add(1.0, 2.5) = 3.5; addf(1, 2) = 3; swap makes
+    // v = (2, 1), so o[2] = 2 * 10 + 1 = 21; a `const double&` to the float member 2.0f takes a
+    // converted copy: twice(2.0) = 4.
+    let src = r#"
+struct C { double re; double im; };
+__device__ double add(const double& v1, const double& v2) { return v1 + v2; }
+__device__ float addf(const float& v1, const float& v2) { return v1 + v2; }
+__device__ void swap(float& a, float& b) { float t = a; a = b; b = t; }
+__device__ double twice(const double& x) { return 2 * x; }
+__device__ double f(C val) { return add(val.re, val.im); }
+__global__ void k(double* o) {
+    C c; c.re = 1.0; c.im = 2.5;
+    o[0] = f(c);
+    float2 v = make_float2(1.f, 2.f);
+    o[1] = addf(v.x, v.y);
+    swap(v.x, v.y);
+    o[2] = v.x * 10 + v.y;
+    o[3] = twice(v.x);
+}
+launch k { o = zeros(4); grid = 1; block = 1; expect o == [3.5, 3, 21, 4]; }
+"#;
+    ok(src, &[], [1, 1, 1], [1, 1, 1]);
+    // A non-const `double&` cannot bind a `float` member (C++: no temporary for it).
+    let bad = src.replace(
+        "__device__ double twice(const double& x)",
+        "__device__ double twice(double& x)",
+    );
+    let f = err(&bad, &[], Some([1, 1, 1]), Some([1, 1, 1]));
+    assert_eq!(codes(&f), ["simt::check::argument_type"]);
+}

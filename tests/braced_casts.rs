@@ -115,3 +115,25 @@ launch k { p = zeros(1); expect p == [16777089]; }
 "#;
     ok(src, &[], ONE, ONE);
 }
+
+#[test]
+fn a_parenthesised_type_casts_what_follows_it() {
+    // StyleGAN3's `(scalar_t)((const T*)p.x)[i]` and `(scalar_t)*ptr`: C's postfix operators
+    // bind tighter than a cast, and `*`/`-` after a parenthesised type are unary. A
+    // parenthesised variable stays an operand: `(n) * 2`, `(n) - 1`. By hand, x = 0..3:
+    // y = 2i; z = (int)x[i] * 3 = 3i; w = -x[i] + n - n*2 - ((n) - 1) = -i + 3 - 6 - 2 = -i - 5.
+    let src = r#"
+typedef float scalar_t;
+template <typename T>
+__global__ void k(const float* x, float* y, T* z, float* w) {
+    int i = threadIdx.x;
+    int n = 3;
+    y[i] = (scalar_t)((const float*)x)[i] * 2;
+    z[i] = (T)*(x + i) * 3;
+    w[i] = (scalar_t)-x[i] + n - (n)*2 - ((n) - 1);
+}
+launch k<int> { x = arange(4); y = zeros(4); z = zeros(4); w = zeros(4);
+    expect y == arange(4) * 2; expect z == arange(4) * 3; expect w == -arange(4) - 5; }
+"#;
+    ok(src, &[], [1, 1, 1], [4, 1, 1]);
+}

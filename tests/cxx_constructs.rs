@@ -921,3 +921,22 @@ launch k { out = zeros(5); expect out == [6, 4, 8, 983041, 10]; }
 "#;
     ok(src, &[], [1, 1, 1], [1, 1, 1]);
 }
+
+#[test]
+fn attributes_on_declarations_are_hints() {
+    // CloverLeaf's `__attribute__((__unused__)) const int lid = ...;`, C++17's
+    // `[[maybe_unused]]`, an attribute after the declared name and on a struct member.
+    // By hand: a[t] = 2t + 1 (w = 1).
+    let src = r#"
+struct S { [[maybe_unused]] int pad; __attribute__((unused)) int w; };
+__global__ void k(int* a) {
+    __attribute__((__unused__)) const int lid = threadIdx.x;
+    [[maybe_unused]] int spare = 3;
+    int two __attribute__((unused)) = 2;
+    S s; s.w = 1;
+    a[threadIdx.x] = threadIdx.x * two + s.w;
+}
+launch k { a = zeros(8); block = 8; grid = 1; expect a == arange(8) * 2 + 1; }
+"#;
+    ok(src, &[], [1, 1, 1], [8, 1, 1]);
+}

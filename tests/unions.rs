@@ -542,3 +542,36 @@ launch k { o = zeros(5); f = zeros(2); expect o == [131073, 8, 8, 4, 12]; expect
 "#;
     ok(src, &[], [1, 1, 1], [1, 1, 1]);
 }
+
+#[test]
+fn an_anonymous_struct_in_an_anonymous_union_of_a_class_template() {
+    // InfiniTAM's `Vector2_<T>`: `union { struct { T x, y; }; T v[2]; };`, its operators
+    // written with `return rv += rhs;` through a friend `operator+=`, and a parameter of it
+    // set member by member in the launch (`d.x = 5;`, not `d.union@...`).
+    // By hand: a = (3, 4) through x and v[1]; a + a = (6, 8) → o[0] = v[0] + y = 6 + 8 = 14;
+    // o[1] = d.x * d.y = 30; twice(5) = 10 by `return n += n;` on an int.
+    let src = r#"
+template <class T> struct Vector2_ {
+    union {
+        struct { T x, y; };
+        T v[2];
+    };
+};
+template <class T> struct Vector2 : public Vector2_<T> {
+    __device__ friend Vector2<T> &operator += (Vector2<T> &lhs, const Vector2<T> &rhs) {
+        lhs.x += rhs.x; lhs.y += rhs.y; return lhs;
+    }
+    __device__ friend Vector2<T> operator + (const Vector2<T> &lhs, const Vector2<T> &rhs) {
+        Vector2<T> rv(lhs); return rv += rhs;
+    }
+};
+__device__ int twice(int n) { return n += n; }
+__global__ void k(const Vector2_<int> d, int* o) {
+    Vector2<int> a; a.x = 3; a.v[1] = 4;
+    Vector2<int> b = a + a;
+    o[0] = b.v[0] + b.y; o[1] = d.x * d.y; o[2] = twice(d.x);
+}
+launch k { d.x = 5; d.y = 6; o = zeros(3); grid = 1; block = 1; expect o == [14, 30, 10]; }
+"#;
+    ok(src, &[], [1, 1, 1], [1, 1, 1]);
+}

@@ -972,6 +972,34 @@ impl KernelChecker<'_, '_> {
                 None => return Err(self.unknown_name(n, a.span)),
             }
         }
+        // A member held in a variable (`add(val.re, val.im)` of a by-value struct, `swap(v.x,
+        // v.y)` of a `float2` in registers) is that variable; a `const` reference to a member
+        // of another type binds to a temporary copy, as C++ converts it.
+        if let ast::ExprKind::Member { base, field } = &a.kind {
+            let place = match self.member_place(a) {
+                Some(place) => Some(place),
+                None => self.component(base, field, a.span),
+            };
+            if let Some(Ok(super::vector::Place::Var(var, elem))) = place {
+                let is_const = p.ty.is_const;
+                if super::scalar_of(&p.ty).is_ok_and(|s| s == elem) {
+                    return Ok(Arg::Alias(Binding::Local { var, is_const }));
+                }
+                if is_const {
+                    return Ok(Arg::Value(self.expr(a)?));
+                }
+                return Err(CheckError::ArgumentType {
+                    problem: ArgumentProblem::Reference {
+                        param: p.name.name.clone(),
+                    },
+                    span: a.span,
+                    help: Some(format!(
+                        "C++ binds a non-const reference only to its own type, here a `{}`: make the parameter `const`, or pass a variable of that type",
+                        elem.c_name()
+                    )),
+                });
+            }
+        }
         let addr = ast::Expr {
             kind: ast::ExprKind::Unary {
                 op: UnOp::AddrOf,

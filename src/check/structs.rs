@@ -2497,6 +2497,26 @@ impl<'g> KernelChecker<'g, '_> {
                 });
                 return Ok(());
             }
+            // A free or friend `S& operator+=(S& lhs, const S& rhs)` (InfiniTAM's vectors).
+            let right = self.struct_of(value);
+            if let Choice::One(f) =
+                self.free_operator(&name, &[(target, Some(Rc::clone(&l))), (value, right)])
+            {
+                let first = &f.params[0].ty;
+                let class = |t: &str| {
+                    let bare = t.split('<').next().unwrap_or(t);
+                    bare.rsplit("::").next().unwrap_or(bare).to_string()
+                };
+                if first.reference && !first.is_const && class(&first.base_text) == class(&l.name) {
+                    let args = [target.clone(), value.clone()];
+                    let call = self.inline_call(f, (&[], &args), span, true)?;
+                    out.push(Stmt {
+                        kind: StmtKind::Eval(call),
+                        span,
+                    });
+                    return Ok(());
+                }
+            }
             let combined = ast::Expr {
                 kind: ast::ExprKind::Binary {
                     op,
@@ -3988,6 +4008,10 @@ fn leaf_name(l: &Layout, k: usize) -> String {
         MemberKind::Scalar(_) | MemberKind::Pointer(_) => own,
         MemberKind::Compound(sub) => {
             let rest = leaf_name(sub, k - m.first);
+            // An anonymous struct or union's members are named as the enclosing one's.
+            if m.name.starts_with(ast::ANONYMOUS_MEMBER) {
+                return rest;
+            }
             let dot = if rest.starts_with('[') { "" } else { "." };
             format!("{own}{dot}{rest}")
         }

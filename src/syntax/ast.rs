@@ -239,6 +239,10 @@ pub struct SpecialMember {
     pub span: Span,
 }
 
+/// How the one member standing for an anonymous struct or union is named, before where it
+/// starts (`union@48`): no identifier can take it.
+pub const ANONYMOUS_MEMBER: &str = "union@";
+
 /// `float v[4] = ...;` inside a struct: one data member.
 #[derive(Clone, Debug)]
 pub struct Field {

@@ -1,8 +1,6 @@
 //! Pest pairs → AST: one function per grammar rule, with checked literal parsing.
 
 use pest::iterators::{Pair, Pairs};
-use pest::pratt_parser::{Assoc, Op, PrattParser};
-use std::sync::OnceLock;
 
 use super::ast::*;
 use super::error::ParseError;
@@ -13,26 +11,142 @@ use crate::source::Span;
 
 pub(super) type Result<T> = std::result::Result<T, ParseError>;
 
-fn pratt() -> &'static PrattParser<Rule> {
-    static PRATT: OnceLock<PrattParser<Rule>> = OnceLock::new();
-    PRATT.get_or_init(|| {
-        PrattParser::new()
-            .op(Op::infix(Rule::op_lor, Assoc::Left))
-            .op(Op::infix(Rule::op_land, Assoc::Left))
-            .op(Op::infix(Rule::op_bor, Assoc::Left))
-            .op(Op::infix(Rule::op_bxor, Assoc::Left))
-            .op(Op::infix(Rule::op_band, Assoc::Left))
-            .op(Op::infix(Rule::op_eq, Assoc::Left) | Op::infix(Rule::op_ne, Assoc::Left))
-            .op(Op::infix(Rule::op_lt, Assoc::Left)
-                | Op::infix(Rule::op_gt, Assoc::Left)
-                | Op::infix(Rule::op_le, Assoc::Left)
-                | Op::infix(Rule::op_ge, Assoc::Left))
-            .op(Op::infix(Rule::op_shl, Assoc::Left) | Op::infix(Rule::op_shr, Assoc::Left))
-            .op(Op::infix(Rule::op_add, Assoc::Left) | Op::infix(Rule::op_sub, Assoc::Left))
-            .op(Op::infix(Rule::op_mul, Assoc::Left)
-                | Op::infix(Rule::op_div, Assoc::Left)
-                | Op::infix(Rule::op_rem, Assoc::Left))
+/// The binary operator a `bin_op` rule stands for; `None` for an operand.
+fn binary_op(rule: Rule) -> Option<BinOp> {
+    Some(match rule {
+        Rule::op_lor => BinOp::Or,
+        Rule::op_land => BinOp::And,
+        Rule::op_bor => BinOp::BitOr,
+        Rule::op_bxor => BinOp::BitXor,
+        Rule::op_band => BinOp::BitAnd,
+        Rule::op_eq => BinOp::Eq,
+        Rule::op_ne => BinOp::Ne,
+        Rule::op_lt => BinOp::Lt,
+        Rule::op_gt => BinOp::Gt,
+        Rule::op_le => BinOp::Le,
+        Rule::op_ge => BinOp::Ge,
+        Rule::op_shl => BinOp::Shl,
+        Rule::op_shr => BinOp::Shr,
+        Rule::op_add => BinOp::Add,
+        Rule::op_sub => BinOp::Sub,
+        Rule::op_mul => BinOp::Mul,
+        Rule::op_div => BinOp::Div,
+        Rule::op_rem => BinOp::Rem,
+        _ => return None,
     })
+}
+
+/// How tightly C binds a binary operator: a higher level applies first.
+fn precedence(op: BinOp) -> u8 {
+    match op {
+        BinOp::Or => 1,
+        BinOp::And => 2,
+        BinOp::BitOr => 3,
+        BinOp::BitXor => 4,
+        BinOp::BitAnd => 5,
+        BinOp::Eq | BinOp::Ne => 6,
+        BinOp::Lt | BinOp::Gt | BinOp::Le | BinOp::Ge => 7,
+        BinOp::Shl | BinOp::Shr => 8,
+        BinOp::Add | BinOp::Sub => 9,
+        BinOp::Mul | BinOp::Div | BinOp::Rem => 10,
+    }
+}
+
+/// CUDA's vector types by name (`float4`, `uchar2`, `half2`...), which a cast may name.
+fn is_vector_name(name: &str) -> bool {
+    let Some(width) = name.strip_suffix(['1', '2', '3', '4']) else {
+        return false;
+    };
+    matches!(
+        width,
+        "char"
+            | "uchar"
+            | "short"
+            | "ushort"
+            | "int"
+            | "uint"
+            | "long"
+            | "ulong"
+            | "longlong"
+            | "ulonglong"
+            | "float"
+            | "double"
+            | "half"
+            | "__half"
+            | "__nv_bfloat16"
+    )
+}
+
+/// The names `text` declares as types, found as C's "lexer hack" finds them: after `struct`,
+/// `class`, `union`, `enum` and `typename`, before `=` after `using`, and the last name of a
+/// `typedef` (its name before `;`, `[` or `)`). Scope is ignored: only where a parenthesised
+/// name could be a type or a value does simt ask.
+fn declared_types(text: &str) -> std::collections::HashSet<String> {
+    let mut words: Vec<&str> = Vec::new();
+    let mut rest = text;
+    while let Some(c) = rest.chars().next() {
+        let len = if c.is_ascii_alphabetic() || c == '_' {
+            rest.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .unwrap_or(rest.len())
+        } else {
+            c.len_utf8()
+        };
+        let (token, tail) = rest.split_at(len);
+        if !token.trim().is_empty() {
+            words.push(token);
+        }
+        rest = tail;
+    }
+    let is_name = |w: &str| w.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_');
+    let mut types = std::collections::HashSet::new();
+    for (k, w) in words.iter().enumerate() {
+        let next = |d: usize| words.get(k + d).copied().unwrap_or("");
+        match *w {
+            "struct" | "class" | "union" | "typename" if is_name(next(1)) => {
+                types.insert(next(1).to_string());
+            }
+            "enum" => {
+                let name = if matches!(next(1), "class" | "struct") {
+                    next(2)
+                } else {
+                    next(1)
+                };
+                if is_name(name) {
+                    types.insert(name.to_string());
+                }
+            }
+            "using" if is_name(next(1)) && next(2) == "=" => {
+                types.insert(next(1).to_string());
+            }
+            "typedef" => {
+                let mut depth = 0i32;
+                let mut last = None;
+                // `typedef float T;`, `typedef int R[4];`, `typedef void (*fn)(int);`.
+                for (d, t) in words[k + 1..].iter().enumerate() {
+                    match *t {
+                        "{" | "(" => depth += 1,
+                        "}" | ")" => depth -= 1,
+                        ";" if depth <= 0 => break,
+                        _ => {}
+                    }
+                    let (before, after) = (words[k + d], words.get(k + 2 + d).copied());
+                    let named = match after {
+                        Some(";" | "[" | ",") => depth == 0,
+                        Some(")") => depth == 1 && before == "*",
+                        _ => false,
+                    };
+                    if is_name(t) && named {
+                        last = Some(*t);
+                    }
+                }
+                if let Some(name) = last {
+                    types.insert(name.to_string());
+                }
+            }
+            _ => {}
+        }
+    }
+    types
 }
 
 /// Builds the AST of preprocessed text, with spans mapped back into the file.
@@ -62,6 +176,9 @@ pub(crate) struct Builder<'m> {
     /// int8[2]; int16_t int16; };` in a function), each with the local that holds its union:
     /// `int16` there is that local's member.
     anonymous: std::cell::RefCell<Vec<(String, String)>>,
+    /// The names the file declares as types, read from its text when first needed: what
+    /// `(T)(x)[i]` and `(T)*p` mean depends on whether `T` is one.
+    type_names: std::cell::OnceCell<std::collections::HashSet<String>>,
 }
 
 impl<'m> Builder<'m> {
@@ -79,6 +196,7 @@ impl<'m> Builder<'m> {
             std_types: Default::default(),
             scopes: Default::default(),
             anonymous: Default::default(),
+            type_names: Default::default(),
         }
     }
     /// The only pest → `Span` conversion: where in the file the pair's text came from.
@@ -661,7 +779,7 @@ impl<'m> Builder<'m> {
         let ty = TypeName::named(def.name.name.clone(), span);
         let names = if anonymous {
             vec![Ident {
-                name: format!("union@{}", span.start),
+                name: format!("{ANONYMOUS_MEMBER}{}", span.start),
                 span,
             }]
         } else {
@@ -1851,10 +1969,39 @@ impl<'m> Builder<'m> {
             Rule::return_stmt => {
                 let value = pair
                     .into_inner()
-                    .find(|p| p.as_rule() == Rule::expr)
-                    .map(|e| self.expr(e))
+                    .find(|p| p.as_rule() == Rule::paren_item)
+                    .map(|e| self.paren_item(e))
                     .transpose()?;
-                StmtKind::Return(value)
+                match value {
+                    // `return rv += rhs;` (InfiniTAM's vector operators): the assignment, then
+                    // the variable it assigned, which is the value of a built-in assignment and
+                    // of an operator that returns `*this`.
+                    Some(Expr {
+                        kind:
+                            ExprKind::Assign {
+                                target,
+                                op,
+                                op_span,
+                                value,
+                            },
+                        span: at,
+                    }) if matches!(target.kind, ExprKind::Name(_)) => StmtKind::Block(vec![
+                        Stmt {
+                            kind: StmtKind::Assign {
+                                target: (*target).clone(),
+                                op,
+                                op_span,
+                                value: *value,
+                            },
+                            span: at,
+                        },
+                        Stmt {
+                            kind: StmtKind::Return(Some(*target)),
+                            span,
+                        },
+                    ]),
+                    value => StmtKind::Return(value),
+                }
             }
             Rule::shared_decl => {
                 let mut arrays = self.shared_decl(pair)?;
@@ -1906,7 +2053,7 @@ impl<'m> Builder<'m> {
                 // of its own, whose members the block names directly.
                 let anonymous = names.is_empty() && def.name.name.starts_with(ANONYMOUS_UNION);
                 if anonymous {
-                    let var = format!("union@{}", span.start);
+                    let var = format!("{ANONYMOUS_MEMBER}{}", span.start);
                     self.anonymous.borrow_mut().extend(
                         def.fields
                             .iter()
@@ -2217,44 +2364,114 @@ impl<'m> Builder<'m> {
     }
 
     fn climb(&self, pairs: Pairs<'_, Rule>) -> Result<Expr> {
-        pratt()
-            .map_primary(|p| self.unary(p))
-            .map_infix(|lhs, op, rhs| {
-                let (lhs, rhs) = (lhs?, rhs?);
-                let op_span = self.span(&op);
-                let bin = match op.as_rule() {
-                    Rule::op_lor => BinOp::Or,
-                    Rule::op_land => BinOp::And,
-                    Rule::op_bor => BinOp::BitOr,
-                    Rule::op_bxor => BinOp::BitXor,
-                    Rule::op_band => BinOp::BitAnd,
-                    Rule::op_eq => BinOp::Eq,
-                    Rule::op_ne => BinOp::Ne,
-                    Rule::op_lt => BinOp::Lt,
-                    Rule::op_gt => BinOp::Gt,
-                    Rule::op_le => BinOp::Le,
-                    Rule::op_ge => BinOp::Ge,
-                    Rule::op_shl => BinOp::Shl,
-                    Rule::op_shr => BinOp::Shr,
-                    Rule::op_add => BinOp::Add,
-                    Rule::op_sub => BinOp::Sub,
-                    Rule::op_mul => BinOp::Mul,
-                    Rule::op_div => BinOp::Div,
-                    Rule::op_rem => BinOp::Rem,
-                    r => unreachable!("grammar: {r:?} is not a binary operator"),
-                };
-                let span = lhs.span.to(rhs.span);
-                Ok(Expr {
-                    kind: ExprKind::Binary {
-                        op: bin,
-                        op_span,
-                        lhs: Box::new(lhs),
-                        rhs: Box::new(rhs),
-                    },
-                    span,
-                })
-            })
-            .parse(pairs)
+        let mut operands = Vec::new();
+        let mut ops = Vec::new();
+        for p in pairs {
+            match binary_op(p.as_rule()) {
+                Some(op) => ops.push((op, self.span(&p))),
+                None => {
+                    let cast = self.parenthesised_type(&p);
+                    operands.push((self.unary(p)?, cast));
+                }
+            }
+        }
+        // `(scalar_t)*ptr`, `(T)-x`: a parenthesised type before `*`, `&`, `+` or `-` is a
+        // cast of the operand after it (C's grammar: the operator is unary there), read right
+        // to left so that `(T)-(U)*p` casts twice.
+        for k in (0..ops.len()).rev() {
+            let prefix = match ops[k].0 {
+                BinOp::Mul => UnOp::Deref,
+                BinOp::BitAnd => UnOp::AddrOf,
+                BinOp::Add => UnOp::Plus,
+                BinOp::Sub => UnOp::Neg,
+                _ => continue,
+            };
+            let Some(ty) = operands[k].1.take() else {
+                continue;
+            };
+            ops.remove(k);
+            let (operand, _) = operands.remove(k + 1);
+            let at = ty.span.to(operand.span);
+            let unary = Expr {
+                span: operand.span,
+                kind: ExprKind::Unary {
+                    op: prefix,
+                    operand: Box::new(operand),
+                },
+            };
+            operands[k].0 = Expr {
+                kind: c_cast(ty, unary, at),
+                span: at,
+            };
+        }
+        let mut operands = operands.into_iter().map(|(e, _)| e);
+        let mut out = vec![operands.next().expect("grammar: a binary has an operand")];
+        let mut pending: Vec<(BinOp, Span)> = Vec::new();
+        let reduce = |out: &mut Vec<Expr>, (op, op_span): (BinOp, Span)| {
+            let rhs = out.pop().expect("an operand per operator");
+            let lhs = out.pop().expect("an operand per operator");
+            let span = lhs.span.to(rhs.span);
+            out.push(Expr {
+                kind: ExprKind::Binary {
+                    op,
+                    op_span,
+                    lhs: Box::new(lhs),
+                    rhs: Box::new(rhs),
+                },
+                span,
+            });
+        };
+        // Every binary operator is left-associative: one of the same or a tighter level before
+        // it is applied first.
+        for (op, operand) in ops.into_iter().zip(operands) {
+            while let Some(&top) = pending.last() {
+                if precedence(top.0) < precedence(op.0) {
+                    break;
+                }
+                pending.pop();
+                reduce(&mut out, top);
+            }
+            pending.push(op);
+            out.push(operand);
+        }
+        while let Some(top) = pending.pop() {
+            reduce(&mut out, top);
+        }
+        Ok(out.pop().expect("one expression is left"))
+    }
+
+    /// `p` is `(T)`, a parenthesised name the file declares as a type (or a CUDA vector type):
+    /// that type, for the cast it starts.
+    fn parenthesised_type(&self, p: &Pair<'_, Rule>) -> Option<TypeName> {
+        let text = p.as_str().trim();
+        let name = text.strip_prefix('(')?.strip_suffix(')')?.trim();
+        let last = name.rsplit("::").next()?;
+        let word = |w: &str| {
+            w.chars()
+                .next()
+                .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+                && w.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        };
+        if !name.split("::").all(word) {
+            return None;
+        }
+        let types = self
+            .type_names
+            .get_or_init(|| declared_types(p.as_span().get_input()));
+        if !types.contains(last)
+            && BaseType::named(name) == BaseType::Named
+            && !is_vector_name(last)
+        {
+            return None;
+        }
+        Some(TypeName {
+            base: BaseType::named(name),
+            base_text: name.to_string(),
+            pointer: false,
+            reference: false,
+            is_const: false,
+            span: self.span(p),
+        })
     }
 
     /// `unary = { prefix_op* ~ postfix_expr }`
@@ -2332,8 +2549,39 @@ impl<'m> Builder<'m> {
             return self.primary(pair);
         }
         let mut it = pair.into_inner();
-        let mut expr = self.primary(it.next().expect("grammar: postfix has a primary"))?;
-        for p in it {
+        let first = it.next().expect("grammar: postfix has a primary");
+        let cast = self.parenthesised_type(&first);
+        let expr = self.primary(first)?;
+        let rest: Vec<Pair<'_, Rule>> = it.collect();
+        // `(scalar_t)((const T*)p.x)[i]`: a parenthesised type, then a parenthesised operand
+        // with postfixes after it, is a cast of the whole postfix expression (C's postfix
+        // operators bind tighter than a cast), not the functional cast `T(...)` indexed.
+        if let (Some(ty), [call, more @ ..]) = (cast, &rest[..]) {
+            let mut args = call.clone().into_inner();
+            if let (Rule::call_args, false, Some(arg), None) =
+                (call.as_rule(), more.is_empty(), args.next(), args.next())
+            {
+                if !matches!(arg.as_rule(), Rule::arg_assign | Rule::pack_dots) {
+                    let operand = self.expr(arg)?;
+                    let operand = self.postfixes(operand, more.iter().cloned())?;
+                    let span = ty.span.to(operand.span);
+                    return Ok(Expr {
+                        kind: c_cast(ty, operand, span),
+                        span,
+                    });
+                }
+            }
+        }
+        self.postfixes(expr, rest)
+    }
+
+    /// `expr` with the postfix operators `pairs` applied to it in turn.
+    fn postfixes<'i>(
+        &self,
+        mut expr: Expr,
+        pairs: impl IntoIterator<Item = Pair<'i, Rule>>,
+    ) -> Result<Expr> {
+        for p in pairs {
             let span = expr.span.to(self.span(&p));
             let kind = match p.as_rule() {
                 Rule::index => ExprKind::Index {
@@ -3177,22 +3425,29 @@ impl<'m> Builder<'m> {
             .collect();
         let args = args.join(",");
         let inside = |s: Span| s.start >= outer.span.start && s.end <= outer.span.end;
-        for (def, _) in self
-            .hoisted
-            .borrow_mut()
+        let mut hoisted = self.hoisted.borrow_mut();
+        let nested: Vec<&mut StructDef> = hoisted
             .iter_mut()
-            .filter(|(d, _)| d.template.is_empty() && d.spec.is_empty() && inside(d.span))
-        {
+            .map(|(d, _)| d)
+            .filter(|d| d.template.is_empty() && d.spec.is_empty() && inside(d.span))
+            .collect();
+        let mut renamed = Vec::new();
+        for def in nested {
             let inner = def.name.clone();
-            let renamed = format!("{}__{}", outer.name.name, inner.name);
-            let instance = TypeName::named(format!("{renamed}<{args}>"), inner.span);
+            let name = format!("{}__{}", outer.name.name, inner.name);
+            let instance = TypeName::named(format!("{name}<{args}>"), inner.span);
             for c in def.ctors.iter_mut().filter(|c| c.name.name == inner.name) {
-                c.name.name.clone_from(&renamed);
+                c.name.name.clone_from(&name);
             }
-            def.name.name = renamed;
+            def.name.name = name;
             def.template.clone_from(&outer.template);
-            def.aliases.push((inner.clone(), instance.clone()));
             outer.aliases.push((inner, instance));
+            renamed.push(def);
+        }
+        // Each names the others as the outer does (InfiniTAM's `union { struct { T x, y; };
+        // T v[2]; };`: the union's member is the anonymous struct's instance).
+        for def in renamed {
+            def.aliases.extend(outer.aliases.iter().cloned());
         }
     }
 

@@ -283,6 +283,7 @@ fn friendly(rule: Rule) -> Option<&'static str> {
         | Rule::ident_char
         | Rule::gnu_attribute
         | Rule::cxx_attribute
+        | Rule::decl_attribute
         | Rule::paren_text
         | Rule::paren_item
         | Rule::cond
