@@ -66,3 +66,61 @@ launch k { p = arange(4); }
         .to_string()
         .contains("recursive call of `operator()`"));
 }
+
+#[test]
+fn a_function_pointer_parameter_binds_the_function_a_call_names() {
+    // CloverLeaf's and TeaLeaf's `Reduce<T, N>::run(array, out, T (*func)(T, T))`, given
+    // `min`, `max` or a file's function; a typedef'd pointer type, `&f` and `(*f)(...)`.
+    // By hand for a = 0..3: apply(a, mx) = max(a, 1) = [1, 1, 2, 3]; twice(a) via op_t = 2a;
+    // min through an unnamed-then-named chain: min(a, 2) = [0, 1, 2, 2].
+    let src = r#"
+typedef float (*op_t)(float);
+__device__ float mx(float a, float b) { return a < b ? b : a; }
+__device__ float twice(float x) { return 2.0f * x; }
+__device__ float apply(float x, float (*func)(float, float)) { return func(x, 1.0f); }
+__device__ float once(float x, op_t f) { return (*f)(x); }
+__device__ float lower(float x, float (*)(float, float), float (*g)(float, float)) { return g(x, 2.0f); }
+__global__ void k(const float* a, float* p, float* q, float* r) {
+    int i = threadIdx.x;
+    p[i] = apply(a[i], mx);
+    q[i] = once(a[i], &twice);
+    r[i] = lower(a[i], mx, min);
+}
+launch k { a = arange(4); p = zeros(4); q = zeros(4); r = zeros(4); block = 4; grid = 1;
+    expect p == [1, 1, 2, 3]; expect q == arange(4) * 2; expect r == [0, 1, 2, 2]; }
+"#;
+    ok(src, &[], [1, 1, 1], [4, 1, 1]);
+    // A pointer the call does not name a function for: told so, at the argument.
+    let bad = src.replace("p[i] = apply(a[i], mx);", "p[i] = apply(a[i], 0);");
+    let f = err(&bad, &[], Some([1, 1, 1]), Some([4, 1, 1]));
+    assert_eq!(codes(&f), ["simt::check::unsupported"]);
+}
+
+#[test]
+fn class_template_instances_calling_each_other_are_not_recursion() {
+    // libSGM's `min_impl<T, STEP>::call` calls `min_impl<T, STEP / 2>::call`, ended by the
+    // partial specialisation `min_impl<T, 1u>`: a butterfly minimum over 32 lanes of
+    // 100 - lane = min over 69..100 = 69. The same instance calling itself stays an error.
+    let src = r#"
+template <typename T, unsigned int STEP>
+struct min_impl {
+    static __device__ T call(T x) {
+        x = min(x, __shfl_xor_sync(0xffffffffu, x, STEP / 2, 32));
+        return min_impl<T, STEP / 2>::call(x);
+    }
+};
+template <typename T>
+struct min_impl<T, 1u> {
+    static __device__ T call(T x) { return x; }
+};
+__global__ void k(unsigned int* o) { o[threadIdx.x] = min_impl<unsigned int, 32u>::call(100u - threadIdx.x); }
+launch k { o = zeros(32); grid = 1; block = 32; expect o == 69; }
+"#;
+    ok(src, &[], [1, 1, 1], [32, 1, 1]);
+    let itself = src.replace(
+        "return min_impl<T, STEP / 2>::call(x);",
+        "return min_impl<T, STEP>::call(x);",
+    );
+    let f = err(&itself, &[], Some([1, 1, 1]), Some([32, 1, 1]));
+    assert_eq!(codes(&f), ["simt::check::unsupported"]);
+}

@@ -314,7 +314,7 @@ fn known_functions() -> Vec<String> {
 }
 
 /// Whether `name` is a function this module's calls know (math, conversions, intrinsics).
-fn is_known_call(name: &str) -> bool {
+pub(crate) fn is_known_call(name: &str) -> bool {
     math_function(name).is_some()
         || rounded_conversion(name).is_some()
         || super::is_half_precision(name)

@@ -329,6 +329,14 @@ impl KernelChecker<'_, '_> {
         span: Span,
         allow_void: bool,
     ) -> Result<Expr> {
+        let through;
+        let (f, args) = match self.through_function_pointers(f, args)? {
+            Some((g, kept)) => {
+                through = (g, kept);
+                (&through.0, &through.1[..])
+            }
+            None => (f, args),
+        };
         let instance;
         let f = if f.template.is_empty() {
             if !targs.is_empty() {
@@ -1116,4 +1124,77 @@ pub(crate) fn inlined_as(f: &ast::Function) -> String {
         f.name.span.start,
         params.join(",")
     )
+}
+
+impl KernelChecker<'_, '_> {
+    /// A call of `f` whose parameters include function pointers (CloverLeaf's `T (*func)(T,
+    /// T)`): `f` with each bound to the `__device__` function its argument names (`mx` or
+    /// `&mx`), its body's calls of it renamed, and without those parameters and arguments; as
+    /// a call through the pointer runs that function. `None` where `f` takes no function
+    /// pointer.
+    fn through_function_pointers(
+        &self,
+        f: &ast::Function,
+        args: &[ast::Expr],
+    ) -> Result<Option<(ast::Function, Vec<ast::Expr>)>> {
+        let is_pointer = |p: &ast::Param| {
+            p.ty.base_text.contains("(*)")
+                || self
+                    .globals
+                    .fn_pointer_types
+                    .contains(p.ty.base_text.as_str())
+        };
+        if !f.params.iter().any(is_pointer) {
+            return Ok(None);
+        }
+        let mut b = super::template::Bindings {
+            class_members: Rc::clone(&self.globals.class_members),
+            ..Default::default()
+        };
+        let mut g = f.clone();
+        g.params.clear();
+        let mut kept = Vec::new();
+        for (k, a) in args.iter().enumerate() {
+            let Some(p) = f.params.get(k).filter(|p| is_pointer(p)) else {
+                if let Some(p) = f.params.get(k) {
+                    g.params.push(p.clone());
+                }
+                kept.push(a.clone());
+                continue;
+            };
+            let named = match &a.kind {
+                ast::ExprKind::Name(n) => Some(n),
+                ast::ExprKind::Unary {
+                    op: UnOp::AddrOf,
+                    operand,
+                } => match &operand.kind {
+                    ast::ExprKind::Name(n) => Some(n),
+                    _ => None,
+                },
+                _ => None,
+            };
+            // CUDA's own functions too (`Reduce<double, N>::run(..., min)`).
+            let function = |n: &&String| {
+                self.globals.functions.contains_key(n.as_str()) || super::expr::is_known_call(n)
+            };
+            let Some(name) = named.filter(function) else {
+                return Err(CheckError::Unsupported {
+                    what: format!(
+                        "an argument for the function pointer `{}` that is not a `__device__` function's name",
+                        p.name.name
+                    ),
+                    span: a.span,
+                    help: Some(format!(
+                        "pass the function itself (`{}(..., f)`): simt binds a function pointer parameter to the function a call names",
+                        f.name.name
+                    )),
+                });
+            };
+            b.functions.insert(p.name.name.clone(), name.clone());
+        }
+        // Parameters left for their defaults stay.
+        g.params.extend(f.params.iter().skip(args.len()).cloned());
+        b.stmts(&mut g.body);
+        Ok(Some((g, kept)))
+    }
 }

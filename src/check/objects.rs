@@ -294,7 +294,14 @@ impl KernelChecker<'_, '_> {
                 .methods
                 .iter()
                 .filter(|m| m.name.name == member)
-                .map(|m| bindings.member(m))
+                .map(|m| {
+                    // Named by its instance (`min_impl<T, 16u / 2>::call`), so that one
+                    // instance calling another (libSGM's `min_impl<T, STEP / 2>::call`, ended
+                    // by a specialisation) is not taken for recursion.
+                    let mut f = bindings.member(m);
+                    f.name.name = format!("{owner}::{member}");
+                    f
+                })
                 .collect()
         } else {
             // `dgl::aten::Add::Call`: a class of a namespace, by its own name where the file

@@ -52,6 +52,11 @@ fn precedence(op: BinOp) -> u8 {
     }
 }
 
+/// `s` with its runs of white space made single spaces: a type as C spells it.
+fn words(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
 /// CUDA's vector types by name (`float4`, `uchar2`, `half2`...), which a cast may name.
 fn is_vector_name(name: &str) -> bool {
     let Some(width) = name.strip_suffix(['1', '2', '3', '4']) else {
@@ -1385,11 +1390,27 @@ impl<'m> Builder<'m> {
                     .clone()
                     .into_inner()
                     .any(|q| q.as_rule() == Rule::qualifier && q.as_str() == "volatile");
+                let ty_text = words(ty_pair.as_str());
                 let mut ty = self.ty(ty_pair);
                 // `float (&a)[4]` is read as `float a[4]`: the caller's array, by its first element.
                 let mut extent = None;
-                let mut it = it
+                let mut fn_type = None;
+                let parts: Vec<Pair<'_, Rule>> = it
                     .flat_map(|p| match p.as_rule() {
+                        // `float (*func)(float, float)`: the type `float(*)(float,float)`.
+                        Rule::fn_ptr_decl => {
+                            let parts: Vec<_> = p.into_inner().collect();
+                            let params: Vec<String> = parts
+                                .iter()
+                                .filter(|q| q.as_rule() == Rule::fn_ptr_param)
+                                .map(|q| words(q.as_str()))
+                                .collect();
+                            fn_type = Some(format!("{ty_text} (*)({})", params.join(", ")));
+                            parts
+                                .into_iter()
+                                .filter(|q| q.as_rule() == Rule::ident)
+                                .collect()
+                        }
                         Rule::array_ref => {
                             let parts: Vec<_> = p.into_inner().collect();
                             let first = parts.iter().find(|q| q.as_rule() == Rule::param_array);
@@ -1400,7 +1421,11 @@ impl<'m> Builder<'m> {
                         }
                         _ => vec![p],
                     })
-                    .peekable();
+                    .collect();
+                if let Some(text) = fn_type {
+                    ty = TypeName::named(text, ty.span);
+                }
+                let mut it = parts.into_iter().peekable();
                 let pointer_to_pointer = it
                     .next_if(|p| p.as_rule() == Rule::pointer_to_pointer)
                     .is_some();
@@ -2655,6 +2680,23 @@ impl<'m> Builder<'m> {
                             targs,
                             args,
                         },
+                        // `(*func)(x)`: a call through a function pointer is a call of it.
+                        ExprKind::Unary {
+                            op: UnOp::Deref,
+                            operand,
+                        } if matches!(operand.kind, ExprKind::Name(_)) => {
+                            let ExprKind::Name(name) = operand.kind else {
+                                unreachable!("matched: a name")
+                            };
+                            ExprKind::Call {
+                                callee: Ident {
+                                    name,
+                                    span: operand.span,
+                                },
+                                targs,
+                                args,
+                            }
+                        }
                         // `F<float>()(p, v)`: the `operator()` of a temporary function object.
                         kind @ ExprKind::Call { .. } => ExprKind::Method {
                             object: Box::new(Expr {
@@ -3221,7 +3263,6 @@ impl<'m> Builder<'m> {
     /// `fn_ptr_tparam = { ty ~ "(" ~ "*" ~ ident ~ ")" ~ "(" ~ fn_ptr_param* ~ ")" ~ ("=" ~ …)? }`:
     /// the parameter's name, its type as C spells it without the name, and its default.
     fn fn_ptr_tparam(&self, pair: Pair<'_, Rule>) -> Result<TemplateParam> {
-        let words = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
         let (mut ret, mut name, mut params, mut default) = (String::new(), None, Vec::new(), None);
         for p in pair.into_inner() {
             match p.as_rule() {
