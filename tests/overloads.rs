@@ -673,3 +673,21 @@ launch k { out = zeros(3); expect out == [3, 12, 5]; }
     // float one (2): 12; 4 + 1 = 5.
     ok(src, &[], ONE, ONE);
 }
+
+#[test]
+fn a_files_atomic_overload_leaves_other_types_to_cudas() {
+    // torch-ngp's gridencoder: `atomicAdd(__half*, __half)` defined for old architectures
+    // beside `atomicAdd(float*, float)` calls. The file's overload fits only `__half*`; the
+    // float calls are CUDA's: 32 threads add 1 → 32. Its own type still calls the file's
+    // (which here returns without adding: h stays 0).
+    let src = r#"
+#include <cuda_fp16.h>
+__device__ inline __half atomicAdd(__half* address, __half val) { return val; }
+__global__ void k(float* out, __half* h) {
+    atomicAdd(&out[0], 1.0f);
+    atomicAdd(&h[0], __float2half(1.0f));
+}
+launch k { out = zeros(1); h = zeros(1); block = 32; grid = 1; expect out == 32; expect h == 0; }
+"#;
+    ok(src, &[], [1, 1, 1], [32, 1, 1]);
+}

@@ -204,9 +204,13 @@ impl<'g> KernelChecker<'g, '_> {
             .filter(|f| takes(f, args.len()))
             .collect();
         let fitting = self.substitutable(name, fitting, targs, args)?;
+        // CUDA's own atomics overload the file's (torch-ngp's `atomicAdd(__half*, __half)`
+        // beside a `float*` call): a file's atomic no argument fits leaves the call to them.
+        let atomic = super::atomics::atomic_op(name).is_some();
         match (builtin, fitting.len()) {
             (Some(_), 0) => return Ok(None),
-            (None, 0 | 1) => return Ok(fitting.first().or(all.first()).copied()),
+            (None, 0 | 1) if !atomic => return Ok(fitting.first().or(all.first()).copied()),
+            (None, 0) => return Ok(None),
             _ => {}
         }
         let mut given = Vec::with_capacity(args.len());
@@ -221,6 +225,7 @@ impl<'g> KernelChecker<'g, '_> {
             Ranked::Unresolved(viable) => match (viable.first(), builtin) {
                 (Some(&f), _) => Some(f),
                 (None, Some(_)) => None,
+                (None, None) if atomic => None,
                 (None, None) => Some(fitting[0]),
             },
         })
