@@ -482,3 +482,44 @@ launch k { in = arange(128); out = zeros(128); out2 = zeros(128); expect out == 
 "#;
     ok(src, &[], ONE, [32, 1, 1]);
 }
+
+#[test]
+fn designated_initialisers_and_braced_arrays_of_vectors() {
+    // QuEST's `cu_qcomp out = {.x = a.x + b.x, .y = a.y + b.y};` and `cu_qcomp facs[] = {fac0,
+    // fac1};`. By hand: facs = [(1, 2), (3, 4)]; more = [(0, 5), (6, 7), (0, 0)] (`.y` alone
+    // leaves x zero; a short list zero-fills); s = {.a = 8, .c = 9} leaves b zero.
+    let src = r#"
+struct S { int a; int b; int c; };
+__global__ void k(double2* o, int* q) {
+    double2 a = make_double2(1.0, 2.0);
+    double2 b = {.x = 3.0, .y = 4.0};
+    double2 c = {.y = 5.0};
+    double2 facs[] = {a, b};
+    double2 more[3] = {c, {6.0, 7.0}};
+    S s = {.a = 8, .c = 9};
+    int p = threadIdx.x;
+    o[p] = facs[p];
+    o[2 + p] = more[p + 1];
+    o[4] = more[0];
+    q[0] = s.a; q[1] = s.b; q[2] = s.c;
+}
+launch k { o = zeros(10); q = zeros(3); grid = 1; block = 2;
+    expect o == [1, 2, 3, 4, 6, 7, 0, 0, 0, 5]; expect q == [8, 0, 9]; }
+"#;
+    ok(src, &[], [1, 1, 1], [2, 1, 1]);
+    // C++20 takes designators in member order, and only members.
+    for (bad, code) in [
+        ("S s = {.a = 8, .c = 9};", "S s = {.c = 9, .a = 8};"),
+        ("S s = {.a = 8, .c = 9};", "S s = {.a = 8, .d = 9};"),
+    ]
+    .map(|(from, to)| (src.replace(from, to), to))
+    {
+        let f = err(&bad, &[], Some([1, 1, 1]), Some([2, 1, 1]));
+        let want = if code.contains(".d") {
+            "simt::check::unknown_name"
+        } else {
+            "simt::check::unsupported"
+        };
+        assert_eq!(codes(&f), [want], "{code}");
+    }
+}

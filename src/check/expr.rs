@@ -558,6 +558,13 @@ impl KernelChecker<'_, '_> {
                     "a scalar takes one value, `x = {v}` or `x = {}` for zero; several values initialise an array or a struct in its declaration".into(),
                 ),
             }),
+            ast::ExprKind::Designated { field, .. } => Err(CheckError::Unsupported {
+                what: format!("the designated initialiser `.{}` here", field.name),
+                span,
+                help: Some(
+                    "simt reads designators in the braced initialiser of a declared vector or struct (`double2 v = {.x = 1, .y = 2};`); write the values in member order elsewhere".into(),
+                ),
+            }),
             ast::ExprKind::Lambda(_) => Err(CheckError::Unsupported {
                 what: "a lambda used here".into(),
                 span,

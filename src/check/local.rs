@@ -28,6 +28,17 @@ impl KernelChecker<'_, '_> {
         if let Some(done) = self.async_local(ty, d, out) {
             return done;
         }
+        let positional;
+        let d = match self.designated(ty, d)? {
+            Some(list) => {
+                positional = ast::Declarator {
+                    list: Some(list),
+                    ..d.clone()
+                };
+                &positional
+            }
+            None => d,
+        };
         if let Some(a) = d.init.as_ref().and_then(|i| self.aligned_size(i)) {
             self.aligned_sizes.insert(d.name.name.clone(), a);
         }
@@ -734,13 +745,6 @@ impl KernelChecker<'_, '_> {
         let Some((items, span)) = &d.list else {
             return Ok(());
         };
-        if width > 1 {
-            return Err(CheckError::Unsupported {
-                what: "a brace initialiser for an array of vectors".into(),
-                span: *span,
-                help: Some("assign the elements in a loop".into()),
-            });
-        }
         if items.len() as u64 > count {
             return Err(CheckError::Initialiser {
                 problem: InitialiserProblem::TooManyElements {
@@ -751,6 +755,37 @@ impl KernelChecker<'_, '_> {
                 span: *span,
                 help: None,
             });
+        }
+        if width > 1 {
+            // QuEST's `cu_qcomp facs[] = {fac0, fac1};`: each element assigned its vector (a
+            // variable, a call or braces), the rest zero, as C fills them.
+            for k in 0..count {
+                let at = |kind| ast::Expr { kind, span: *span };
+                let element = at(ast::ExprKind::Index {
+                    base: Box::new(at(ast::ExprKind::Name(d.name.name.clone()))),
+                    index: Box::new(at(ast::ExprKind::Int {
+                        value: k,
+                        unsigned: false,
+                        long: false,
+                        hex: false,
+                    })),
+                });
+                let value = items
+                    .get(k as usize)
+                    .cloned()
+                    .unwrap_or_else(|| at(ast::ExprKind::List(Vec::new())));
+                let assign = ast::Stmt {
+                    kind: ast::StmtKind::Assign {
+                        target: element,
+                        op: None,
+                        op_span: *span,
+                        value,
+                    },
+                    span: *span,
+                };
+                self.stmt(&assign, out)?;
+            }
+            return Ok(());
         }
         let mem = self.local_array_mem(l);
         let mut values = Vec::with_capacity(count as usize);
@@ -1389,4 +1424,82 @@ pub(crate) fn names_used<'a>(
         }
     }
     names
+}
+
+impl KernelChecker<'_, '_> {
+    /// `T v = {.x = a, .y = b};`: the braced initialiser of a vector or struct with designators,
+    /// as the positional list it stands for, an omitted member zero (C++20 [dcl.init.aggr]:
+    /// designators name direct members in declaration order). `None` without designators.
+    fn designated(
+        &mut self,
+        ty: &ast::TypeName,
+        d: &ast::Declarator,
+    ) -> Result<Option<(Vec<ast::Expr>, Span)>> {
+        let Some((items, span)) = &d.list else {
+            return Ok(None);
+        };
+        if !items
+            .iter()
+            .any(|i| matches!(i.kind, ast::ExprKind::Designated { .. }))
+        {
+            return Ok(None);
+        }
+        let members: Vec<String> = if ty.base == BaseType::Vector && !ty.pointer {
+            let (_, width) = super::vector::elem_of(ty)?;
+            super::vector::COMPONENTS[..width as usize]
+                .iter()
+                .map(|c| c.to_string())
+                .collect()
+        } else if let (Some(l), false, true) = (self.layout_of(ty), ty.pointer, d.dims.is_empty()) {
+            l?.members.iter().map(|m| m.name.clone()).collect()
+        } else {
+            return Err(CheckError::Unsupported {
+                what: format!("designated initialisers for `{}`", d.name.name),
+                span: *span,
+                help: Some("designators name the members of a vector or struct variable".into()),
+            });
+        };
+        let zero = |span| ast::Expr {
+            kind: ast::ExprKind::List(Vec::new()),
+            span,
+        };
+        let mut list = Vec::new();
+        for item in items {
+            let ast::ExprKind::Designated { field, value } = &item.kind else {
+                return Err(CheckError::Unsupported {
+                    what: "a braced initialiser mixing designated and positional values".into(),
+                    span: item.span,
+                    help: Some(
+                        "designate every value (`.x = 1, .y = 2`), as C++20 requires".into(),
+                    ),
+                });
+            };
+            let Some(at) = members.iter().position(|m| *m == field.name) else {
+                return Err(CheckError::UnknownName {
+                    name: field.name.clone(),
+                    span: field.span,
+                    suggestion: Some(format!(
+                        "`{}` has the members {}",
+                        ty.base_text,
+                        members.join(", ")
+                    )),
+                });
+            };
+            if at < list.len() {
+                return Err(CheckError::Unsupported {
+                    what: format!("the designator `.{}` out of member order", field.name),
+                    span: field.span,
+                    help: Some(format!(
+                        "C++20 takes designators in declaration order: {}",
+                        members.join(", ")
+                    )),
+                });
+            }
+            while list.len() < at {
+                list.push(zero(item.span));
+            }
+            list.push((**value).clone());
+        }
+        Ok(Some((list, *span)))
+    }
 }

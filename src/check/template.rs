@@ -654,6 +654,7 @@ impl Bindings {
             ExprKind::Pack(a) => self.expr(a),
             ExprKind::Lambda(l) => l.function = self.function(&l.function),
             ExprKind::Unary { operand: a, .. }
+            | ExprKind::Designated { value: a, .. }
             | ExprKind::IncDec { target: a, .. }
             | ExprKind::SizeOfExpr(a) => self.expr(a),
             ExprKind::SizeOfType(ty) => self.ty(ty),

@@ -493,6 +493,7 @@ impl Env {
             | ExprKind::Pack(_)
             | ExprKind::Lambda(_)
             | ExprKind::New { .. }
+            | ExprKind::Designated { .. }
             | ExprKind::Method { .. } => Err(bad(
                 "this expression is not available in a launch section",
                 span,

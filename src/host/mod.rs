@@ -1476,6 +1476,7 @@ fn names_in<'e>(e: &'e crate::syntax::ast::Expr, out: &mut std::collections::Has
             out.insert(n.as_str());
         }
         ExprKind::Unary { operand: a, .. }
+        | ExprKind::Designated { value: a, .. }
         | ExprKind::Cast { expr: a, .. }
         | ExprKind::Member { base: a, .. }
         | ExprKind::SizeOfExpr(a)

@@ -767,6 +767,7 @@ impl Expr {
             | ExprKind::Lambda(_) => false,
             ExprKind::SizeOfPack(i) => i.name == name,
             ExprKind::Unary { operand: e, .. }
+            | ExprKind::Designated { value: e, .. }
             | ExprKind::SizeOfExpr(e)
             | ExprKind::Pack(e)
             | ExprKind::IncDec { target: e, .. }
@@ -815,6 +816,7 @@ impl Expr {
             | ExprKind::Name(_)
             | ExprKind::Lambda(_) => {}
             ExprKind::Unary { operand: e, .. }
+            | ExprKind::Designated { value: e, .. }
             | ExprKind::SizeOfExpr(e)
             | ExprKind::Pack(e)
             | ExprKind::IncDec { target: e, .. } => e.respan(span),
@@ -988,6 +990,13 @@ pub enum ExprKind {
     },
     /// `[a, b, c]` in a host section; `{a, b}` in a kernel (a struct's initialiser).
     List(Vec<Expr>),
+    /// `.x = v` in a declaration's braced initialiser (C99, C++20): the member it sets.
+    Designated {
+        /// The member.
+        field: Ident,
+        /// Its value.
+        value: Box<Expr>,
+    },
     /// `(a, b)` (host sections only: a dimension tuple)
     Tuple(Vec<Expr>),
     /// `sizeof(float)`, or `sizeof(x)` of a name that may be a variable.

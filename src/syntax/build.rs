@@ -488,7 +488,22 @@ impl<'m> Builder<'m> {
         let span = self.span(&pair);
         let items = pair
             .into_inner()
-            .map(|e| self.expr(e))
+            .map(|e| match e.as_rule() {
+                Rule::designated => {
+                    let span = self.span(&e);
+                    let mut parts = e.into_inner();
+                    let field = self.ident(parts.next().expect("grammar: a member's name"));
+                    let value = self.expr(parts.next().expect("grammar: a member's value"))?;
+                    Ok(Expr {
+                        kind: ExprKind::Designated {
+                            field,
+                            value: Box::new(value),
+                        },
+                        span,
+                    })
+                }
+                _ => self.expr(e),
+            })
             .collect::<Result<_>>()?;
         Ok((items, span))
     }

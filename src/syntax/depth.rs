@@ -217,6 +217,7 @@ fn walk<'a>(
                     | ExprKind::SizeOfPack(_)
                     | ExprKind::Name(_) => {}
                     ExprKind::Unary { operand: a, .. }
+                    | ExprKind::Designated { value: a, .. }
                     | ExprKind::Cast { expr: a, .. }
                     | ExprKind::Member { base: a, .. }
                     | ExprKind::SizeOfExpr(a)

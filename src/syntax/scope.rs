@@ -375,6 +375,7 @@ impl Resolver<'_> {
             | ExprKind::SizeOfType(_)
             | ExprKind::SizeOfPack(_) => {}
             ExprKind::Unary { operand: a, .. }
+            | ExprKind::Designated { value: a, .. }
             | ExprKind::Cast { expr: a, .. }
             | ExprKind::Member { base: a, .. }
             | ExprKind::Pack(a)
