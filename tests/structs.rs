@@ -2072,3 +2072,27 @@ launch k {
     // 255 ^ 3 = 252, 255 ^ 4 = 251, 255 ^ 11 = 244, 255 ^ 12 = 243, 255 ^ 13 = 242, 255 ^ 14 = 241.
     ok(src, &[], ONE, ONE);
 }
+
+#[test]
+fn a_packed_struct_is_laid_out_where_packing_changes_nothing() {
+    // miniBUDE's `struct __attribute__((__packed__)) FFParams` and cuSZ's `struct { float val;
+    // uint32_t idx; } __attribute__((packed));`: members that need no padding. By hand: 4 + 4
+    // = 8 bytes either way; the kernel reads q[1] = (3.5, 7): 3.5 + 7 = 10.5.
+    let src = r#"
+struct __attribute__((__packed__)) P { float x; float n; };
+struct Q { float v; unsigned idx; } __attribute__((packed));
+__global__ void k(const P* q, float* out) {
+    out[0] = sizeof(P); out[1] = sizeof(Q);
+    out[2] = q[1].x + q[1].n;
+}
+launch k { q = [1.5, 2, 3.5, 7]; out = zeros(3); grid = 1; block = 1; expect out == [8, 8, 10.5]; }
+"#;
+    ok(src, &[], [1, 1, 1], [1, 1, 1]);
+    // char + int + short packs to 7 bytes; aligned it is 12: refused, not read misaligned.
+    let padded = src.replace(
+        "struct Q { float v; unsigned idx; }",
+        "struct Q { char c; int i; short s; }",
+    );
+    let f = err(&padded, &[], Some([1, 1, 1]), Some([1, 1, 1]));
+    assert_eq!(codes(&f), ["simt::check::unsupported"]);
+}

@@ -687,6 +687,16 @@ impl<'g> KernelChecker<'g, '_> {
             (offset.next_multiple_of(align), align),
             span,
         )?;
+        // `__attribute__((packed))` changes nothing where no member needs padding; elsewhere
+        // nvcc reads the members byte by byte, which simt does not model.
+        let bytes: u32 = leaves.iter().map(|(s, _)| s.size()).sum();
+        if d.packed && bytes != offset.next_multiple_of(align) {
+            return Err(unsupported(
+                format!("the packed struct `{name}`, whose members need padding to be aligned"),
+                span,
+                "simt lays structs out aligned; order the members largest first so that none needs padding",
+            ));
+        }
         if leaves.is_empty() {
             return Err(unsupported(
                 format!("the struct `{name}` without scalar members"),

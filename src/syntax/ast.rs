@@ -181,6 +181,8 @@ pub struct StructDef {
     pub fields: Vec<Field>,
     /// `__align__(n)`, `alignas(n)` or `alignas(T)`.
     pub align: Option<Align>,
+    /// `__attribute__((packed))`: members at the next byte, the struct aligned to one.
+    pub packed: bool,
     /// A member simt cannot lay out (a bit-field), reported where the struct is used.
     pub unsupported: Option<(String, Span)>,
     /// A `union`: every member starts at byte 0.

@@ -856,6 +856,7 @@ impl<'m> Builder<'m> {
         let mut friends = Vec::new();
         let mut fields = Vec::new();
         let mut align = None;
+        let mut packed = false;
         let mut unsupported = None;
         let mut aliases = Vec::new();
         let mut specials = Vec::new();
@@ -938,6 +939,7 @@ impl<'m> Builder<'m> {
                         }
                     }
                 }
+                Rule::packed => packed = true,
                 Rule::align_spec => {
                     let span = self.span(&p);
                     align = Some(match p.into_inner().next() {
@@ -1034,6 +1036,7 @@ impl<'m> Builder<'m> {
             friends,
             fields,
             align,
+            packed,
             unsupported,
             is_union: false,
             aliases,

@@ -400,6 +400,7 @@ fn friendly(rule: Rule) -> Option<&'static str> {
         Rule::param_array => "`[]`",
         Rule::array_ref => "a reference to an array (`(&a)[4]`)",
         Rule::designated | Rule::init_item => "a designated initialiser (`.x = 1`)",
+        Rule::packed => "`__attribute__((packed))`",
         Rule::fn_ptr_decl => "a function pointer parameter (`(*f)(float)`)",
         Rule::host_fn | Rule::host_var | Rule::extern_decl | Rule::host_macro_block => "host code",
         Rule::space_word => "a memory space",
