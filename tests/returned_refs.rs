@@ -142,3 +142,33 @@ fn a_reference_into_a_struct_in_registers_is_refused_where_it_is_taken() {
     assert_eq!(position(&f), (6, 5));
     assert!(f.errors[0].to_string().contains("held in registers"));
 }
+
+#[test]
+fn a_reference_through_a_by_value_structs_pointer_is_memory() {
+    // colmap's `GpuMatView<T>` (passed by value, so in registers): `GetRef(row, col)` returns
+    // `GetRef(row, col, 0)`, which returns `*(ptr + ...)` into global memory; `Set` assigns
+    // through it. By hand: a[t] = 2t. A reference to a member of a struct in registers stays
+    // refused (it has no address).
+    let src = r#"
+template <typename T>
+struct View {
+  T* const ptr;
+  const unsigned long n;
+  __device__ T& GetRef(const unsigned long i, const unsigned long j) { return *(ptr + i + j); }
+  __device__ T& GetRef(const unsigned long i) { return GetRef(i, 0); }
+  __device__ void Set(const unsigned long i, const T v) { GetRef(i) = v; }
+};
+__global__ void k(View<float> v) {
+  if (threadIdx.x < v.n) v.Set(threadIdx.x, 2.0f * threadIdx.x);
+}
+launch k { a = zeros(8); v.ptr = a; v.n = 8; block = 8; grid = 1; expect a == arange(8) * 2; }
+"#;
+    ok(src, &[], [1, 1, 1], [8, 1, 1]);
+    let member = r#"
+struct V { float x, y; __device__ float& X() { return x; } };
+__global__ void k(float* a) { V v; v.x = 1; v.y = 2; v.X() = 5; a[threadIdx.x] = v.x; }
+launch k { a = zeros(2); block = 2; grid = 1; }
+"#;
+    let f = err(member, &[], Some([1, 1, 1]), Some([2, 1, 1]));
+    assert_eq!(codes(&f), ["simt::check::unsupported"]);
+}

@@ -814,6 +814,25 @@ impl KernelChecker<'_, '_> {
             ast::ExprKind::Call { callee, .. } if super::expr::is_array_cast(callee) => {
                 Err(super::expr::array_cast(callee))
             }
+            // `&GetRef(i, 0)` (colmap's `return GetRef(row, col, 0);` in a function returning a
+            // reference): the element the returned reference names.
+            ast::ExprKind::Call { .. } | ast::ExprKind::Method { .. } => {
+                match self.returned_place(operand) {
+                    Some(place) => {
+                        let (mem, index) = place?;
+                        Ok(Ptr {
+                            mem: Some(mem),
+                            offset: self.widen(index),
+                            is_const: false,
+                        })
+                    }
+                    None => Err(CheckError::Unsupported {
+                        what: "the address of this expression".into(),
+                        span,
+                        help: Some("take the address of an element: `&a[i]`".into()),
+                    }),
+                }
+            }
             _ => Err(CheckError::Unsupported {
                 what: "the address of this expression".into(),
                 span,

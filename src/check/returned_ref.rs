@@ -90,7 +90,9 @@ impl KernelChecker<'_, '_> {
                 ..
             } => {
                 let l = self.struct_of(object)?;
-                let f = self.method(&l, &method.name, None)?;
+                // Overloads by their arguments (colmap's `GetRef(row, col)` beside
+                // `GetRef(row, col, slice)`).
+                let f = self.member_overload(&l, &method.name, args)?;
                 let f = self.for_object(object, &l, f);
                 return self.method_place(object, &l, &f, args, e.span);
             }
@@ -126,8 +128,18 @@ impl KernelChecker<'_, '_> {
         }
         let form = pointer_form(f);
         Some((|| {
-            self.in_memory(object, l, f)?;
-            let call = self.call_on(object, l, &form, (&[], args), (span, false))?;
+            // A reference through the struct's pointer member (colmap's `GetRef(i)`
+            // returning `*(ptr + i)`) is memory wherever the struct is; one to a member has
+            // no address in registers.
+            let errors = self.errors.len();
+            let call = self.call_on(object, l, &form, (&[], args), (span, false));
+            if call.is_err() || self.errors.len() > errors {
+                if let Err(e) = self.in_memory(object, l, f) {
+                    self.errors.truncate(errors);
+                    return Err(e);
+                }
+            }
+            let call = call?;
             let p = self.returned_pointer(&form, call, span)?;
             let mem = self.pointee(p.mem, span)?;
             let zero = super::expr::constant(Value::I32(0), span);
@@ -151,8 +163,18 @@ impl KernelChecker<'_, '_> {
         let layout = self.layout_of(&f.ret)?.ok()?;
         let form = pointer_form(f);
         Some((|| {
-            self.in_memory(object, l, f)?;
-            let call = self.call_on(object, l, &form, (&[], args), (span, false))?;
+            // A reference through the struct's pointer member (colmap's `GetRef(i)`
+            // returning `*(ptr + i)`) is memory wherever the struct is; one to a member has
+            // no address in registers.
+            let errors = self.errors.len();
+            let call = self.call_on(object, l, &form, (&[], args), (span, false));
+            if call.is_err() || self.errors.len() > errors {
+                if let Err(e) = self.in_memory(object, l, f) {
+                    self.errors.truncate(errors);
+                    return Err(e);
+                }
+            }
+            let call = call?;
             let p = self.returned_pointer(&form, call, span)?;
             let mem = self.pointee(p.mem, span)?;
             // A struct pointer's offset counts components (see `struct_stride`).

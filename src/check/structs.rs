@@ -1341,7 +1341,7 @@ impl<'g> KernelChecker<'g, '_> {
     }
 
     /// The member function `name` of `l` a call with `args` calls ([`Self::best_member`]).
-    fn member_overload(
+    pub(crate) fn member_overload(
         &mut self,
         l: &Layout,
         name: &str,
