@@ -940,3 +940,22 @@ launch k { a = zeros(8); block = 8; grid = 1; expect a == arange(8) * 2 + 1; }
 "#;
     ok(src, &[], [1, 1, 1], [8, 1, 1]);
 }
+
+#[test]
+fn a_conditional_of_two_places_is_assigned_the_one_it_picks() {
+    // StyleGAN3's bias_act: `((G == 0) ? x : xref) += b;`. By hand for t = 0..3 with
+    // a = 10t: even t adds 5 to x (x = t + 5, y = 0), odd t sets y = 7 (x = t); then the
+    // nested `(t < 2 ? a[t] : (t == 2 ? x : y)) = 1` writes a[0], a[1], x of t = 2, y of t = 3.
+    let src = r#"
+__global__ void k(int* a, int* out) {
+    int t = threadIdx.x;
+    int x = t, y = 0;
+    if (t % 2 == 0) ((t % 2 == 0) ? x : y) += 5; else (false ? x : y) = 7;
+    (t < 2 ? a[t] : (t == 2 ? x : y)) = 1;
+    out[2 * t] = x; out[2 * t + 1] = y;
+}
+launch k { a = arange(4) * 10; out = zeros(8); block = 4; grid = 1;
+    expect a == [1, 1, 20, 30]; expect out == [5, 0, 1, 7, 1, 0, 3, 1]; }
+"#;
+    ok(src, &[], [1, 1, 1], [4, 1, 1]);
+}

@@ -128,19 +128,7 @@ impl KernelChecker<'_, '_> {
         }
         let form = pointer_form(f);
         Some((|| {
-            // A reference through the struct's pointer member (colmap's `GetRef(i)`
-            // returning `*(ptr + i)`) is memory wherever the struct is; one to a member has
-            // no address in registers.
-            let errors = self.errors.len();
-            let call = self.call_on(object, l, &form, (&[], args), (span, false));
-            if call.is_err() || self.errors.len() > errors {
-                if let Err(e) = self.in_memory(object, l, f) {
-                    self.errors.truncate(errors);
-                    return Err(e);
-                }
-            }
-            let call = call?;
-            let p = self.returned_pointer(&form, call, span)?;
+            let p = self.through_object(object, l, (f, &form), args, span)?;
             let mem = self.pointee(p.mem, span)?;
             let zero = super::expr::constant(Value::I32(0), span);
             Ok((mem, self.index_through(p.offset, zero, span)?))
@@ -163,19 +151,7 @@ impl KernelChecker<'_, '_> {
         let layout = self.layout_of(&f.ret)?.ok()?;
         let form = pointer_form(f);
         Some((|| {
-            // A reference through the struct's pointer member (colmap's `GetRef(i)`
-            // returning `*(ptr + i)`) is memory wherever the struct is; one to a member has
-            // no address in registers.
-            let errors = self.errors.len();
-            let call = self.call_on(object, l, &form, (&[], args), (span, false));
-            if call.is_err() || self.errors.len() > errors {
-                if let Err(e) = self.in_memory(object, l, f) {
-                    self.errors.truncate(errors);
-                    return Err(e);
-                }
-            }
-            let call = call?;
-            let p = self.returned_pointer(&form, call, span)?;
+            let p = self.through_object(object, l, (f, &form), args, span)?;
             let mem = self.pointee(p.mem, span)?;
             // A struct pointer's offset counts components (see `struct_stride`).
             let at =
@@ -189,6 +165,29 @@ impl KernelChecker<'_, '_> {
                 },
             })
         })())
+    }
+
+    /// The pointer `form` (the pointer form of member function `f`) returns, called on `object`.
+    /// A reference through the struct's pointer member (colmap's `GetRef(i)` returning `*(ptr +
+    /// i)`) is memory wherever the struct is; one to a member of a struct in registers or of a
+    /// temporary has no address, said so in place of what failed.
+    fn through_object(
+        &mut self,
+        object: &ast::Expr,
+        l: &Rc<Layout>,
+        (f, form): (&ast::Function, &ast::Function),
+        args: &[ast::Expr],
+        span: Span,
+    ) -> Result<super::pointer::Ptr, CheckError> {
+        let errors = self.errors.len();
+        let call = self.call_on(object, l, form, (&[], args), (span, false));
+        if call.is_err() || self.errors.len() > errors {
+            if let Err(e) = self.in_memory(object, l, f) {
+                self.errors.truncate(errors);
+                return Err(e);
+            }
+        }
+        self.returned_pointer(form, call?, span)
     }
 
     /// Refuses a reference into a struct that has no address: one simt keeps in registers (a

@@ -52,6 +52,31 @@ fn precedence(op: BinOp) -> u8 {
     }
 }
 
+/// `target op= value`; a conditional target (StyleGAN3's `((G == 0) ? x : xref) += b;`, an
+/// lvalue in C++ when both arms are) assigns the arm its condition picks.
+fn assigned(target: Expr, op: Option<BinOp>, op_span: Span, value: Expr) -> StmtKind {
+    let ExprKind::Ternary { cond, then, els } = target.kind else {
+        return StmtKind::Assign {
+            target,
+            op,
+            op_span,
+            value,
+        };
+    };
+    let arm = |place: Expr| {
+        Box::new(Stmt {
+            span: place.span,
+            kind: assigned(place, op, op_span, value.clone()),
+        })
+    };
+    StmtKind::If {
+        cond: *cond,
+        then: arm(*then),
+        els: Some(arm(*els)),
+        constexpr: false,
+    }
+}
+
 /// `s` with its runs of white space made single spaces: a type as C spells it.
 fn words(s: &str) -> String {
     s.split_whitespace().collect::<Vec<_>>().join(" ")
@@ -2337,12 +2362,7 @@ impl<'m> Builder<'m> {
                     };
                     StmtKind::Block(vec![inner, outer])
                 } else {
-                    StmtKind::Assign {
-                        target,
-                        op,
-                        op_span,
-                        value: self.expr(value)?,
-                    }
+                    assigned(target, op, op_span, self.expr(value)?)
                 }
             }
             Rule::pre_incdec => {
