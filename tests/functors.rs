@@ -124,3 +124,25 @@ launch k { o = zeros(32); grid = 1; block = 32; expect o == 69; }
     let f = err(&itself, &[], Some([1, 1, 1]), Some([32, 1, 1]));
     assert_eq!(codes(&f), ["simt::check::unsupported"]);
 }
+
+#[test]
+fn a_function_object_returning_void_is_called_as_a_statement() {
+    // ElasticFusion's `__global__ void icpKernel(const ICPReduction icp) { icp(); }`: the
+    // functor's `void operator()() const` called for its effect, on a parameter and on a local.
+    // By hand: o[i] = 2i for i < 8; every one of 8 threads bumps c[0]: 8.
+    let src = r#"
+struct Fill {
+  int n;
+  float* out;
+  __device__ __forceinline__ void operator()() const {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) out[i] = 2.0f * i;
+  }
+};
+struct Bump { __device__ void operator()(int* p) const { atomicAdd(p, 1); } };
+__global__ void k(const Fill f, int* c) { f(); Bump b; b(&c[0]); }
+launch k { o = zeros(8); f.n = 8; f.out = o; c = zeros(1); grid = 1; block = 8;
+    expect o == 2 * arange(8); expect c == 8; }
+"#;
+    ok(src, &[], [1, 1, 1], [8, 1, 1]);
+}

@@ -2664,6 +2664,27 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                 self.pending_scopes = None;
                 return Ok(StmtKind::Eval(call?));
             }
+            // `icp();` (ElasticFusion's functor with `void operator()() const`): a function
+            // object called for its effect.
+            match self.lookup(name) {
+                Some(Binding::Object(i)) => {
+                    let o = self.objects[i as usize].clone();
+                    if let Some(f) = self.member_fn(&o, "operator()") {
+                        let call = self.inline_call(&f, (targs, args), e.span, true)?;
+                        return Ok(StmtKind::Eval(call));
+                    }
+                }
+                Some(Binding::Struct(_)) => {
+                    let object = ast::Expr {
+                        kind: ast::ExprKind::Name(name.to_string()),
+                        span: callee.span,
+                    };
+                    let call =
+                        self.method_call(&object, "operator()", (&[], args), e.span, true)?;
+                    return Ok(StmtKind::Eval(call));
+                }
+                _ => {}
+            }
             // `S<T>::put(p, v);`: a static member function of a struct (template), which
             // may return `void`.
             if let Some(f) = self.static_member_fn(name, callee.span, args) {
