@@ -1412,41 +1412,8 @@ impl KernelChecker<'_, '_> {
         if let Some(same) = self.is_same(callee, targs, span) {
             return Ok(same);
         }
-        // A function object (`Reader r; r(i)`): its `operator()`.
-        match self.lookup(&callee.name) {
-            Some(Binding::Object(i)) => {
-                let o = self.objects[i as usize].clone();
-                let Some(f) = self.member_fn(&o, "operator()") else {
-                    return Err(CheckError::UnknownFunction {
-                        name: callee.name.clone(),
-                        span: callee.span,
-                        suggestion: Some(format!(
-                            "`{}` is an object without an `operator()`",
-                            callee.name
-                        )),
-                    });
-                };
-                return self.inline_call(&f, (targs, args), span, false);
-            }
-            Some(Binding::Lambda(i)) => {
-                let (f, scopes) = self.lambdas[i as usize].clone();
-                // The arguments are checked in the caller's scopes; the body in the lambda's.
-                let call = {
-                    self.pending_scopes = Some(scopes);
-                    let result = self.inline_call(&f, (targs, args), span, false);
-                    self.pending_scopes = None;
-                    result
-                };
-                return call;
-            }
-            Some(Binding::Struct(_)) => {
-                let object = ast::Expr {
-                    kind: ast::ExprKind::Name(callee.name.clone()),
-                    span: callee.span,
-                };
-                return self.method_call(&object, "operator()", (&[], args), span, false);
-            }
-            _ => {}
+        if let Some(call) = self.object_call(callee, (targs, args), span, false) {
+            return call;
         }
         if is_array_cast(callee) {
             return Err(array_cast(callee));
@@ -2462,6 +2429,53 @@ impl<'g> KernelChecker<'g, '_> {
                 && self.struct_of(a).is_none()
                 && matches!(self.vector_shape(a), Ok(None))
                 && matches!(self.computed_vector(a), Ok(None))
+        })
+    }
+}
+
+impl KernelChecker<'_, '_> {
+    /// `callee(args)` where `callee` is a function object (`Reader r; r(i)`, a struct with an
+    /// `operator()`) or a lambda: the call, inlined (a lambda's body in the scopes it was made
+    /// in); `allow_void` where it is a statement of its own (ElasticFusion's `icp();`).
+    /// `None` where `callee` names neither.
+    pub(crate) fn object_call(
+        &mut self,
+        callee: &ast::Ident,
+        (targs, args): (&[ast::TemplateArg], &[ast::Expr]),
+        span: Span,
+        allow_void: bool,
+    ) -> Option<Result<Expr>> {
+        Some(match self.lookup(&callee.name)? {
+            Binding::Object(i) => {
+                let o = self.objects[i as usize].clone();
+                match self.member_fn(&o, "operator()") {
+                    Some(f) => self.inline_call(&f, (targs, args), span, allow_void),
+                    None => Err(CheckError::UnknownFunction {
+                        name: callee.name.clone(),
+                        span: callee.span,
+                        suggestion: Some(format!(
+                            "`{}` is an object without an `operator()`",
+                            callee.name
+                        )),
+                    }),
+                }
+            }
+            Binding::Lambda(i) => {
+                let (f, scopes) = self.lambdas[i as usize].clone();
+                // The arguments are checked in the caller's scopes; the body in the lambda's.
+                self.pending_scopes = Some(scopes);
+                let call = self.inline_call(&f, (targs, args), span, allow_void);
+                self.pending_scopes = None;
+                call
+            }
+            Binding::Struct(_) => {
+                let object = ast::Expr {
+                    kind: ast::ExprKind::Name(callee.name.clone()),
+                    span: callee.span,
+                };
+                self.method_call(&object, "operator()", (&[], args), span, allow_void)
+            }
+            _ => return None,
         })
     }
 }

@@ -1151,6 +1151,10 @@ impl KernelChecker<'_, '_> {
             class_members: Rc::clone(&self.globals.class_members),
             ..Default::default()
         };
+        // A file's function, or CUDA's (`Reduce<double, N>::run(..., min)`).
+        let function = |n: &&String| {
+            self.globals.functions.contains_key(n.as_str()) || super::expr::is_known_call(n)
+        };
         let mut g = f.clone();
         g.params.clear();
         let mut kept = Vec::new();
@@ -1172,10 +1176,6 @@ impl KernelChecker<'_, '_> {
                     _ => None,
                 },
                 _ => None,
-            };
-            // CUDA's own functions too (`Reduce<double, N>::run(..., min)`).
-            let function = |n: &&String| {
-                self.globals.functions.contains_key(n.as_str()) || super::expr::is_known_call(n)
             };
             let Some(name) = named.filter(function) else {
                 return Err(CheckError::Unsupported {

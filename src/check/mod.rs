@@ -2655,35 +2655,11 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                 }
                 _ => {}
             }
-            // `round(x, r);`: a lambda called for its effect ([stmt.expr]: its result, `void`
-            // or not, is discarded), inlined in the scopes it was made in.
-            if let Some(Binding::Lambda(i)) = self.lookup(name) {
-                let (f, scopes) = self.lambdas[i as usize].clone();
-                self.pending_scopes = Some(scopes);
-                let call = self.inline_call(&f, (targs, args), e.span, true);
-                self.pending_scopes = None;
+            // `round(x, r);` of a lambda, `icp();` of a functor whose `operator()` returns
+            // `void`: called for the effect ([stmt.expr]: the result, `void` or not, is
+            // discarded).
+            if let Some(call) = self.object_call(callee, (targs, args), e.span, true) {
                 return Ok(StmtKind::Eval(call?));
-            }
-            // `icp();` (ElasticFusion's functor with `void operator()() const`): a function
-            // object called for its effect.
-            match self.lookup(name) {
-                Some(Binding::Object(i)) => {
-                    let o = self.objects[i as usize].clone();
-                    if let Some(f) = self.member_fn(&o, "operator()") {
-                        let call = self.inline_call(&f, (targs, args), e.span, true)?;
-                        return Ok(StmtKind::Eval(call));
-                    }
-                }
-                Some(Binding::Struct(_)) => {
-                    let object = ast::Expr {
-                        kind: ast::ExprKind::Name(name.to_string()),
-                        span: callee.span,
-                    };
-                    let call =
-                        self.method_call(&object, "operator()", (&[], args), e.span, true)?;
-                    return Ok(StmtKind::Eval(call));
-                }
-                _ => {}
             }
             // `S<T>::put(p, v);`: a static member function of a struct (template), which
             // may return `void`.

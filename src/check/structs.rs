@@ -689,8 +689,9 @@ impl<'g> KernelChecker<'g, '_> {
         )?;
         // `__attribute__((packed))` changes nothing where no member needs padding; elsewhere
         // nvcc reads the members byte by byte, which simt does not model.
-        let bytes: u32 = leaves.iter().map(|(s, _)| s.size()).sum();
-        if d.packed && bytes != offset.next_multiple_of(align) {
+        let padded =
+            || leaves.iter().map(|(s, _)| s.size()).sum::<u32>() != offset.next_multiple_of(align);
+        if d.packed && padded() {
             return Err(unsupported(
                 format!("the packed struct `{name}`, whose members need padding to be aligned"),
                 span,

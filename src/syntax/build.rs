@@ -82,31 +82,6 @@ fn words(s: &str) -> String {
     s.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
-/// CUDA's vector types by name (`float4`, `uchar2`, `half2`...), which a cast may name.
-fn is_vector_name(name: &str) -> bool {
-    let Some(width) = name.strip_suffix(['1', '2', '3', '4']) else {
-        return false;
-    };
-    matches!(
-        width,
-        "char"
-            | "uchar"
-            | "short"
-            | "ushort"
-            | "int"
-            | "uint"
-            | "long"
-            | "ulong"
-            | "longlong"
-            | "ulonglong"
-            | "float"
-            | "double"
-            | "half"
-            | "__half"
-            | "__nv_bfloat16"
-    )
-}
-
 /// The names `text` declares as types, found as C's "lexer hack" finds them: after `struct`,
 /// `class`, `union`, `enum` and `typename`, before `=` after `using`, and the last name of a
 /// `typedef` (its name before `;`, `[` or `)`). Scope is ignored: only where a parenthesised
@@ -2429,7 +2404,13 @@ impl<'m> Builder<'m> {
     fn climb(&self, pairs: Pairs<'_, Rule>) -> Result<Expr> {
         let mut operands = Vec::new();
         let mut ops = Vec::new();
-        for p in pairs {
+        let mut pairs = pairs.peekable();
+        let first = pairs.next().expect("grammar: a binary has an operand");
+        // Most expressions have no operator: the operand itself.
+        if pairs.peek().is_none() {
+            return self.unary(first);
+        }
+        for p in std::iter::once(first).chain(pairs) {
             match binary_op(p.as_rule()) {
                 Some(op) => ops.push((op, self.span(&p))),
                 None => {
@@ -2503,8 +2484,8 @@ impl<'m> Builder<'m> {
         Ok(out.pop().expect("one expression is left"))
     }
 
-    /// `p` is `(T)`, a parenthesised name the file declares as a type (or a CUDA vector type):
-    /// that type, for the cast it starts.
+    /// `p` is `(T)`, a parenthesised name the file declares as a type (or `half`): that type,
+    /// for the cast it starts.
     fn parenthesised_type(&self, p: &Pair<'_, Rule>) -> Option<TypeName> {
         let text = p.as_str().trim();
         let name = text.strip_prefix('(')?.strip_suffix(')')?.trim();
@@ -2521,10 +2502,7 @@ impl<'m> Builder<'m> {
         let types = self
             .type_names
             .get_or_init(|| declared_types(p.as_span().get_input()));
-        if !types.contains(last)
-            && BaseType::named(name) == BaseType::Named
-            && !is_vector_name(last)
-        {
+        if !types.contains(last) && BaseType::named(name) == BaseType::Named {
             return None;
         }
         Some(TypeName {
