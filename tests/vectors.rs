@@ -522,4 +522,11 @@ launch k { o = zeros(10); q = zeros(3); grid = 1; block = 2;
         };
         assert_eq!(codes(&f), [want], "{code}");
     }
+    // An array has no members to designate: said so at its initialiser.
+    let array = r#"
+__global__ void k(float* o) { float a[2] = {.x = 1.0f}; o[0] = a[0]; }
+launch k { o = zeros(1); grid = 1; block = 1; }
+"#;
+    let f = err(array, &[], Some([1, 1, 1]), Some([1, 1, 1]));
+    assert_eq!(codes(&f), ["simt::check::unsupported"]);
 }
