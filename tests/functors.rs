@@ -146,3 +146,23 @@ launch k { o = zeros(8); f.n = 8; f.out = o; c = zeros(1); grid = 1; block = 8;
 "#;
     ok(src, &[], [1, 1, 1], [8, 1, 1]);
 }
+
+#[test]
+fn a_generic_lambda_deduces_its_auto_parameters_at_each_call() {
+    // cuSZ's `auto global_id = [&](auto i) { return blockIdx.x * chunk + i; };`: each `auto`
+    // parameter is a template parameter of the call operator. global_id(threadIdx.x) = 4 b + t,
+    // so every element is written once. mad(2, 3.25f, base) = int 2 * float 3.25 + 0.5 = 7;
+    // mad(1, 2, base) = int 2 + float 0.5 = 2.5; mad(7, 2, base) / 8 = 14.5 / 8 = 1.8125.
+    // out = 11.3125 everywhere.
+    let src = r#"
+template <typename T>
+__global__ void k(T* out, unsigned chunk) {
+    auto global_id = [&](auto i) { return blockIdx.x * chunk + i; };
+    auto mad = [](const auto& a, auto b, auto* p) { return a * b + p[0]; };
+    T base[1] = {0.5f};
+    out[global_id(threadIdx.x)] = mad(2, 3.25f, base) + mad(1, 2, base) + mad(7, 2, base) / 8;
+}
+launch k<float> { out = zeros(8); chunk = 4; block = 4; grid = 2; expect out == 11.3125; }
+"#;
+    ok(src, &[], [2, 1, 1], [4, 1, 1]);
+}

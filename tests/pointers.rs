@@ -1115,3 +1115,27 @@ launch k { d = [1, 2, 3, 4]; a = d; expect d == [2, 4, 6, 8]; }
     );
     assert_eq!(common::codes(&f), ["simt::check::not_assignable"]);
 }
+
+#[test]
+fn null_arithmetic_in_an_arm_that_never_runs_is_no_error() {
+    // torch-ngp's `if (BACKWARD) ... *(aux + i)` with `const float* aux = nullptr` by default:
+    // layer<false> never evaluates it (C++ makes null arithmetic undefined only where it is
+    // evaluated), so out = 1 in every lane. layer<true> runs it: refused at its span.
+    let src = |backward: &str| {
+        format!(
+            r#"
+template <bool BACKWARD>
+__device__ void layer(float* out, const float* aux = nullptr) {{
+    float v = 1.0f;
+    if (BACKWARD) v = *(aux + threadIdx.x);
+    out[threadIdx.x] = v;
+}}
+__global__ void k(float* out) {{ layer<{backward}>(out); }}
+launch k {{ out = zeros(4); block = 4; grid = 1; expect out == 1; }}
+"#
+        )
+    };
+    ok(&src("false"), &[], [1, 1, 1], [4, 1, 1]);
+    let e = err(&src("true"), &[], None, None);
+    assert_eq!(codes(&e), ["simt::check::pointer"], "{e:?}");
+}

@@ -2096,3 +2096,27 @@ launch k { q = [1.5, 2, 3.5, 7]; out = zeros(3); grid = 1; block = 1; expect out
     let f = err(&padded, &[], Some([1, 1, 1]), Some([1, 1, 1]));
     assert_eq!(codes(&f), ["simt::check::unsupported"]);
 }
+
+#[test]
+fn a_vector_is_stored_whole_through_a_struct_s_vector_pointer_member() {
+    // nvdiffrast's `p.workBuffer[idx++] = make_int4(...)` with `int4* workBuffer;` in the
+    // parameter struct: thread t stores (t+1, 2, 3, 4) at wb[t] and then, through a variable,
+    // (5, 6, 7, t) at wb[t + 2]. w = [1,2,3,4, 2,2,3,4, 5,6,7,0, 5,6,7,1]; the four sums are 10,
+    // 11, 18 and 19, 58 in all. Each store is one instruction of two 16-byte lanes, 32 contiguous bytes: one sector.
+    let src = r#"
+struct P { int4* wb; int n; };
+__global__ void k(P p) {
+    int t = threadIdx.x;
+    p.wb[t] = make_int4(t + 1, 2, 3, 4);
+    int4 v = make_int4(5, 6, 7, t);
+    p.wb[t + p.n] = v;
+}
+launch k {
+    w = zeros(16); p.wb = w; p.n = 2;
+    block = 2; grid = 1;
+    expect w == [1, 2, 3, 4, 2, 2, 3, 4, 5, 6, 7, 0, 5, 6, 7, 1];
+}
+"#;
+    let r = ok(src, &[], [1, 1, 1], [2, 1, 1]);
+    assert_eq!((r.counters.gst_instr, r.counters.gst_sectors), (2, 2));
+}

@@ -1929,3 +1929,64 @@ launch k { out = zeros(2); block = 32; grid = 1; expect out == [32, 16]; }
 "#;
     ok(src, &[], [1, 1, 1], [32, 1, 1]);
 }
+
+#[test]
+fn a_member_type_whose_argument_is_the_class_s_static_constants() {
+    // causal-conv1d's `using vec_t = typename BytesToType<kNBytes * kNElts>::Type;` with
+    // `static constexpr int kNBytes = sizeof(T_)`: for T_ = float, kNBytes = 4 and kNElts = 4,
+    // so vec_t = BytesToType<16>::Type = uint4 (16 bytes). cuSZ's alias template
+    // `UInt_t<ByteWidth>` with `ByteWidth = sizeof(T)`: Z<short>::U = UInt<2>::T, 2 bytes.
+    // out = [16, 2].
+    let src = r#"
+template<int BYTES> struct BytesToType {};
+template<> struct BytesToType<16> { using Type = uint4; };
+template<> struct BytesToType<4> { using Type = uint32_t; };
+template<typename T_>
+struct Traits {
+    static constexpr int kNBytes = sizeof(T_);
+    static constexpr int kNElts = kNBytes == 4 ? 4 : 8;
+    using vec_t = typename BytesToType<kNBytes * kNElts>::Type;
+};
+template <int ByteWidth> struct UInt;
+template <> struct UInt<2> { using T = unsigned short; };
+template <> struct UInt<4> { using T = unsigned int; };
+template <int ByteWidth> using UInt_t = typename UInt<ByteWidth>::T;
+template <typename T>
+struct Z {
+    static constexpr int ByteWidth = sizeof(T);
+    using U = UInt_t<ByteWidth>;
+};
+template<typename K>
+__global__ void k(int* out) {
+    using vec_t = typename K::vec_t;
+    out[0] = sizeof(vec_t);
+    out[1] = sizeof(typename Z<short>::U);
+}
+launch k<Traits<float>> { out = zeros(2); expect out == [16, 2]; }
+"#;
+    ok(src, &[], ONE, ONE);
+}
+
+#[test]
+fn a_conditional_on_a_scoped_enumerator_chooses_by_its_value() {
+    // cuSZ's `std::conditional_t<OS == outlier_stragegy::CONVINIENT, f4, ValT>`: OS defaults to
+    // CONVENIENT (0), so cell<double>'s val is a float (4 bytes, then idx at byte 4), and
+    // cell<double, RIGOROUS>'s val a double (8 bytes, idx at byte 8, size 16).
+    // out = [4 + 4, 16].
+    let src = r#"
+#include <type_traits>
+enum class strategy { CONVENIENT, RIGOROUS };
+template <typename ValT, strategy OS = strategy::CONVENIENT>
+struct cell {
+  using OutlierValT = std::conditional_t<OS == strategy::CONVENIENT, float, ValT>;
+  OutlierValT val;
+  float idx;
+};
+__global__ void k(int* out) {
+    out[0] = sizeof(cell<double>);
+    out[1] = sizeof(cell<double, strategy::RIGOROUS>);
+}
+launch k { out = zeros(2); expect out == [8, 16]; }
+"#;
+    ok(src, &[], ONE, ONE);
+}

@@ -530,3 +530,50 @@ launch k { o = zeros(1); grid = 1; block = 1; }
     let f = err(array, &[], Some([1, 1, 1]), Some([1, 1, 1]));
     assert_eq!(codes(&f), ["simt::check::unsupported"]);
 }
+
+#[test]
+fn a_files_comparison_operator_on_vectors_is_called() {
+    // kaolin's `bool operator==(const float2&, const float2&)`: in = (1, 2) and (1, 2), so
+    // a == b is true (out[0] = 1, and the `if` stores 5); the file's `operator<` compares x only,
+    // 1 < 1 is false (out[1] = 0); two floats keep the built-in `==` (out[3] = 1).
+    let src = r#"
+__device__ static __forceinline__ bool operator== (const float2& a, const float2& b) {
+  return a.x == b.x && a.y == b.y;
+}
+__device__ bool operator<(const float2& a, const float2& b) { return a.x < b.x; }
+__global__ void k(const float* in, int* out) {
+    float2 a = make_float2(in[0], in[1]);
+    float2 b = make_float2(in[2], in[3]);
+    out[0] = (a == b) ? 1 : 0;
+    out[1] = a < b;
+    if (a == b) out[2] = 5;
+    out[3] = in[0] == in[2];
+}
+launch k { in = [1, 2, 1, 2]; out = zeros(4); expect out == [1, 0, 5, 1]; }
+"#;
+    ok(src, &[], [1, 1, 1], [1, 1, 1]);
+}
+
+#[test]
+fn a_static_member_function_returns_a_vector() {
+    // StyleGAN3's `vec4_t v = InternalType<T>::zero_vec4();`: a specialisation's static member
+    // returning its typedef'd float4, and a plain struct's returning a float2. v = (1, 0, 0, 0),
+    // w = (2, 0): out = 1 + 2 = 3 in both lanes.
+    let src = r#"
+template <class T> struct IT;
+template <> struct IT<float> {
+    typedef float4 vec4_t;
+    __device__ static vec4_t one_vec4(void) { return make_float4(1, 0, 0, 0); }
+};
+struct S { typedef float2 v2; __device__ static v2 two() { return make_float2(2, 0); } };
+template <class T>
+__global__ void k(float* out) {
+    typedef typename IT<T>::vec4_t vec4_t;
+    vec4_t v = IT<T>::one_vec4();
+    float2 w = S::two();
+    out[threadIdx.x] = v.x + v.y + v.z + v.w + w.x + w.y;
+}
+launch k<float> { out = zeros(2); expect out == 3; }
+"#;
+    ok(src, &[], [1, 1, 1], [2, 1, 1]);
+}

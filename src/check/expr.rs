@@ -431,6 +431,9 @@ impl KernelChecker<'_, '_> {
                 return value;
             }
         }
+        if let Some(call) = self.scalar_file_operator(e)? {
+            return self.expr(&call);
+        }
         match &e.kind {
             ast::ExprKind::Int {
                 value,

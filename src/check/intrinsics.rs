@@ -1147,10 +1147,7 @@ impl KernelChecker<'_, '_> {
         if !f.params.iter().any(is_pointer) {
             return Ok(None);
         }
-        let mut b = super::template::Bindings {
-            class_members: Rc::clone(&self.globals.class_members),
-            ..Default::default()
-        };
+        let mut b = self.file_bindings();
         // A file's function, or CUDA's (`Reduce<double, N>::run(..., min)`).
         let function = |n: &&String| {
             self.globals.functions.contains_key(n.as_str()) || super::expr::is_known_call(n)

@@ -456,6 +456,9 @@ pub(crate) struct Globals<'m> {
     shared: &'m [ast::Stmt],
     /// The member types of class templates, for their instances' (`kernel_type<float>::compute`).
     class_members: std::rc::Rc<Vec<template::ClassMembers>>,
+    /// The file's integer constants and enumerators by name (`strategy::CONVENIENT`), for
+    /// template arguments written with them (`conditional_t<OS == strategy::CONVENIENT, …>`).
+    int_consts: std::rc::Rc<HashMap<String, i64>>,
     /// For each kernel a `sequence` launches: the arrays of pointers other launches of the
     /// sequence take and it does not, which a `T**` member read in it may point into
     /// ([`heap::sequence_slots`]).
@@ -500,6 +503,7 @@ impl<'m> Globals<'m> {
                 .collect(),
             shared: &module.shared,
             class_members: std::rc::Rc::new(template::ClassMembers::of(module)),
+            int_consts: Default::default(),
             sequence_slots: heap::sequence_slots(module),
         };
         for f in &module.device_fns {
@@ -611,6 +615,13 @@ impl<'m> Globals<'m> {
             }
             errors.append(&mut scratch);
         }
+        g.int_consts = std::rc::Rc::new(
+            g.consts
+                .iter()
+                .filter(|(_, v)| v.ty().is_integer() || v.ty() == Scalar::Bool)
+                .filter_map(|(n, v)| Some((n.to_string(), v.as_i64()?)))
+                .collect(),
+        );
         g
     }
 }
@@ -1088,10 +1099,7 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
     /// The pointer types `body` casts `name` to, in the order written, each with the aliases
     /// its block declares before (`using input_t = typename Ktraits::input_t;`) in place.
     pub(crate) fn casts_of(&self, body: &[ast::Stmt], name: &str) -> Vec<ast::TypeName> {
-        let mut b = template::Bindings {
-            class_members: std::rc::Rc::clone(&self.globals.class_members),
-            ..Default::default()
-        };
+        let mut b = self.file_bindings();
         for s in body {
             if let ast::StmtKind::TypeAlias { name, ty } = &s.kind {
                 let mut ty = ty.clone();
@@ -1529,10 +1537,7 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                 };
                 // The file's class members resolve `typename Conv<float>::hip_type` (a
                 // specialisation's member type) wherever the alias is used.
-                let mut b = template::Bindings {
-                    class_members: std::rc::Rc::clone(&self.globals.class_members),
-                    ..Default::default()
-                };
+                let mut b = self.file_bindings();
                 let mut ty = ty;
                 b.ty(&mut ty);
                 b.types.insert(name.name.clone(), ty);
@@ -2367,7 +2372,9 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
     /// One arm of an `if`. An arm whose constant condition never runs it (DGL's `if (!atomic)
     /// ... else atomicAdd(buf, v)` of `acc<false>` on a local) is still checked, as C++
     /// compiles it; where all it holds that simt cannot run are constructs simt does not
-    /// support (not errors of the program), it is left out instead of refused.
+    /// support (not errors of the program) or arithmetic on and dereferences of a null pointer
+    /// (undefined only where evaluated, C++ [expr.add]; torch-ngp's `if (BACKWARD) ... aux +
+    /// i` with `aux = nullptr` by default), it is left out instead of refused.
     fn arm(&mut self, arm: &ast::Stmt, runs: bool) -> Vec<Stmt> {
         if runs {
             return self.body(arm);
@@ -2378,7 +2385,12 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
         let limits = self.errors[errors..].iter().all(|e| {
             matches!(
                 e,
-                CheckError::Unsupported { .. } | CheckError::CubUnsupported { .. }
+                CheckError::Unsupported { .. }
+                    | CheckError::CubUnsupported { .. }
+                    | CheckError::Pointer {
+                        problem: PointerProblem::NullArithmetic | PointerProblem::NullDereference,
+                        ..
+                    }
             )
         });
         if self.errors.len() == errors || !limits {

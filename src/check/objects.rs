@@ -108,10 +108,7 @@ impl KernelChecker<'_, '_> {
         span: Span,
     ) -> Result<(usize, Bindings)> {
         let defs = self.globals.structs;
-        let scope = Bindings {
-            class_members: std::rc::Rc::clone(&self.globals.class_members),
-            ..Bindings::default()
-        };
+        let scope = self.file_bindings();
         let params = primary.map(|k| defs[k].template.as_slice());
         // The primary's bindings check the arguments, evaluate them and fill in defaults.
         let bound = match params {

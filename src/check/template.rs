@@ -31,6 +31,9 @@ pub(crate) struct Bindings {
     /// The member types of the file's class templates and their specialisations, for
     /// `kernel_type<float>::compute` once a template's arguments are in place.
     pub class_members: Rc<Vec<ClassMembers>>,
+    /// The file's integer constants and enumerators (`strategy::CONVENIENT`), which a class's
+    /// template arguments may be written with.
+    pub constants: Rc<HashMap<String, i64>>,
     /// The parameters of the template being copied that are not bound yet: a member type whose
     /// class arguments name one waits for the instance (a specialisation may match it then).
     pub open: std::collections::HashSet<String>,
@@ -57,6 +60,9 @@ pub(crate) struct ClassMembers {
     pub params: Vec<TemplateParam>,
     /// The member types in order.
     pub aliases: Vec<(Ident, TypeName)>,
+    /// Its `static` members with an initialiser (`static constexpr int kNBytes = sizeof(T);`),
+    /// which member types may name (`using vec_t = BytesToType<kNBytes * kNElts>::Type;`).
+    pub constants: Vec<(String, Expr)>,
 }
 
 impl ClassMembers {
@@ -73,8 +79,55 @@ impl ClassMembers {
                 args: spec_args(&s.spec),
                 params: s.template.clone(),
                 aliases: s.aliases.clone(),
+                constants: s
+                    .fields
+                    .iter()
+                    .filter(|f| f.is_static && f.dims.is_empty())
+                    .filter_map(|f| Some((f.name.name.clone(), f.init.clone()?)))
+                    .collect(),
             })
             .collect()
+    }
+}
+
+/// The length of the name `text` starts with, qualified (`a::b::c`) or not.
+fn qualified_len(text: &str) -> usize {
+    let word = |t: &str| {
+        t.find(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .unwrap_or(t.len())
+    };
+    let mut len = word(text);
+    while let Some(after) = text[len..].strip_prefix("::") {
+        let next = word(after);
+        if next == 0 {
+            break;
+        }
+        len += 2 + next;
+    }
+    len
+}
+
+/// `v` as a literal (`-v` for a negative value), as [`Bindings::substitute_text`] writes it.
+fn int_expr(v: i64, span: Span) -> Expr {
+    let literal = |value: u64| Expr {
+        kind: ExprKind::Int {
+            value,
+            unsigned: false,
+            long: false,
+            hex: false,
+        },
+        span,
+    };
+    if v < 0 {
+        Expr {
+            kind: ExprKind::Unary {
+                op: UnOp::Neg,
+                operand: Box::new(literal(v.unsigned_abs())),
+            },
+            span,
+        }
+    } else {
+        literal(v as u64)
     }
 }
 
@@ -240,16 +293,7 @@ impl Bindings {
                 .class_members
                 .iter()
                 .find(|c| c.name == name && c.params.is_empty() && c.spec.is_empty())?;
-            let mut inner = self.scope();
-            for (alias, ty) in &c.aliases {
-                let mut ty = ty.clone();
-                inner.ty(&mut ty);
-                if alias.name == member {
-                    return Some(ty);
-                }
-                inner.types.insert(alias.name.clone(), ty);
-            }
-            return None;
+            return self.scope().member_of(c, member);
         }
         let open = class.find('<').filter(|_| class.ends_with('>'))?;
         let name = super::groups::unqualified(&class[..open]);
@@ -286,23 +330,34 @@ impl Bindings {
                 args,
             })
             .collect();
-        let (inner, aliases) = match specialise::choose(&scope, &list, &actual) {
-            specialise::Choice::Spec(k, b) => (*b, &specs[k].0.aliases),
+        match specialise::choose(&scope, &list, &actual) {
+            specialise::Choice::Spec(k, b) => b.member_of(specs[k].0, member),
             specialise::Choice::Primary => {
                 let c = primary?;
-                (self.bound(&c.params, &targs)?, &c.aliases)
+                self.bound(&c.params, &targs)?.member_of(c, member)
             }
-            specialise::Choice::Ambiguous(_) => return None,
-        };
-        // Each member type may name the ones before it (`using native = compute;`).
-        let mut inner = inner;
-        for (alias, ty) in aliases {
+            specialise::Choice::Ambiguous(_) => None,
+        }
+    }
+
+    /// The member type `member` of class `c`, these bindings its arguments'. Its integral
+    /// `static` constants are bound first, each to its value, and each member type may name the
+    /// ones before it (`using native = compute;`).
+    fn member_of(mut self, c: &ClassMembers, member: &str) -> Option<TypeName> {
+        for (name, init) in &c.constants {
+            let mut e = init.clone();
+            self.expr(&mut e);
+            if let Some(v) = specialise::fold(&e).and_then(|v| i64::try_from(v).ok()) {
+                self.values.insert(name.clone(), int_expr(v, init.span));
+            }
+        }
+        for (alias, ty) in &c.aliases {
             let mut ty = ty.clone();
-            inner.ty(&mut ty);
+            self.ty(&mut ty);
             if alias.name == member {
                 return Some(ty);
             }
-            inner.types.insert(alias.name.clone(), ty);
+            self.types.insert(alias.name.clone(), ty);
         }
         None
     }
@@ -312,6 +367,7 @@ impl Bindings {
         Bindings {
             alias_templates: self.alias_templates.clone(),
             class_members: Rc::clone(&self.class_members),
+            constants: Rc::clone(&self.constants),
             open: self.open.clone(),
             ..Bindings::default()
         }
@@ -384,45 +440,70 @@ impl Bindings {
         self.templates.get(name).map_or(name, String::as_str)
     }
 
-    /// `<T, BM>` with each bound name replaced by its type or value.
+    /// `<T, BM>` with each bound name replaced by its type or value, and each name of a file
+    /// constant not bound here (`strategy::CONVENIENT`) by its value.
     pub(crate) fn substitute_text(&self, args: &str) -> String {
         let mut out = String::new();
-        let mut word = String::new();
-        let flush = |word: &mut String, out: &mut String| {
-            if let Some(t) = self.types.get(word.as_str()) {
-                out.push_str(&t.base_text);
-            } else if let Some(c) = self.templates.get(word.as_str()) {
-                out.push_str(c);
-            } else if let Some(v) = self.values.get(word.as_str()) {
-                // A bound value: `(int)4` as `b.value` makes it, or `4` as written in a class's
-                // arguments (`CTAReduce<4, float>::Storage`, `bound`).
-                let v = match &v.kind {
-                    ExprKind::Cast { expr, .. } => expr,
-                    _ => v,
-                };
-                match &v.kind {
-                    ExprKind::Int { value, .. } => out.push_str(&value.to_string()),
-                    ExprKind::Unary { operand, .. } => match &operand.kind {
-                        ExprKind::Int { value, .. } => out.push_str(&format!("-{value}")),
-                        _ => out.push_str(word),
-                    },
-                    _ => out.push_str(word),
-                }
-            } else {
-                out.push_str(word);
+        let mut rest = args;
+        while let Some(start) = rest.find(|c: char| c.is_alphanumeric() || c == '_') {
+            out.push_str(&rest[..start]);
+            let path_len = qualified_len(&rest[start..]);
+            let path = &rest[start..start + path_len];
+            rest = &rest[start + path_len..];
+            let (first, tail) = path
+                .split_once("::")
+                .map_or((path, None), |(a, b)| (a, Some(b)));
+            // A qualified name of the file's (`E::X`) is the constant, whatever `E` is bound to;
+            // a plain one is the template's parameter where it binds one. Only a class
+            // qualifies a name: an enum's alias to its integer type does not replace it.
+            let constant = self.constants.get(path);
+            let scalar = self
+                .types
+                .get(first)
+                .is_some_and(|t| t.base != BaseType::Named);
+            let bound = match (tail, constant) {
+                (Some(_), Some(_)) => None,
+                (Some(_), None) if scalar => None,
+                _ => self.bound_text(first),
+            };
+            let constant = constant.filter(|_| bound.is_none());
+            match (bound, constant) {
+                (Some(text), _) => out.push_str(&text),
+                (None, Some(v)) => out.push_str(&v.to_string()),
+                (None, None) => out.push_str(first),
             }
-            word.clear();
-        };
-        for c in args.chars() {
-            if c.is_alphanumeric() || c == '_' {
-                word.push(c);
-            } else {
-                flush(&mut word, &mut out);
-                out.push(c);
+            if let Some(tail) = tail.filter(|_| constant.is_none()) {
+                out.push_str("::");
+                out.push_str(&self.substitute_text(tail));
             }
         }
-        flush(&mut word, &mut out);
+        out.push_str(rest);
         out
+    }
+
+    /// What a bound name is written as in a copy's text: its type, its class template or its
+    /// value (`(int)4` as `b.value` makes it, or `4` as written in a class's arguments,
+    /// `CTAReduce<4, float>::Storage`); `None` for a name not bound here.
+    fn bound_text(&self, word: &str) -> Option<String> {
+        if let Some(t) = self.types.get(word) {
+            return Some(t.base_text.clone());
+        }
+        if let Some(c) = self.templates.get(word) {
+            return Some(c.clone());
+        }
+        let v = self.values.get(word)?;
+        let v = match &v.kind {
+            ExprKind::Cast { expr, .. } => expr,
+            _ => v,
+        };
+        Some(match &v.kind {
+            ExprKind::Int { value, .. } => value.to_string(),
+            ExprKind::Unary { operand, .. } => match &operand.kind {
+                ExprKind::Int { value, .. } => format!("-{value}"),
+                _ => word.to_string(),
+            },
+            _ => word.to_string(),
+        })
     }
 
     /// `f(std::forward<Args>(args)...)`: each pack expansion among `args` becomes its pattern
@@ -652,7 +733,8 @@ impl Bindings {
                 }
             }
             ExprKind::Pack(a) => self.expr(a),
-            ExprKind::Lambda(l) => l.function = self.function(&l.function),
+            // A generic lambda keeps its invented parameters, deduced at each call.
+            ExprKind::Lambda(l) => l.function = self.member(&l.function),
             ExprKind::Unary { operand: a, .. }
             | ExprKind::Designated { value: a, .. }
             | ExprKind::IncDec { target: a, .. }
@@ -937,6 +1019,16 @@ pub(crate) fn signature(params: &[TemplateParam]) -> String {
 }
 
 impl super::KernelChecker<'_, '_> {
+    /// Bindings of nothing that know the file's class members and constants: where a copy
+    /// starts.
+    pub(crate) fn file_bindings(&self) -> Bindings {
+        Bindings {
+            class_members: Rc::clone(&self.globals.class_members),
+            constants: Rc::clone(&self.globals.int_consts),
+            ..Bindings::default()
+        }
+    }
+
     /// The bindings of an instance: `targs` by position, then defaults; value arguments must be
     /// integer constants.
     pub(crate) fn instantiate(
@@ -976,10 +1068,7 @@ impl super::KernelChecker<'_, '_> {
                 help: Some(signature(params)),
             });
         }
-        let mut b = Bindings {
-            class_members: Rc::clone(&self.globals.class_members),
-            ..Bindings::default()
-        };
+        let mut b = self.file_bindings();
         for (k, p) in params.iter().enumerate() {
             match (&p.kind, targs.get(k)) {
                 (TemplateParamKind::Type(_), Some(TemplateArg::Type(t))) => {
@@ -1299,10 +1388,7 @@ impl super::KernelChecker<'_, '_> {
         let Some(open) = t.base_text.find('<').filter(|_| t.base == BaseType::Named) else {
             return t;
         };
-        let mut b = Bindings {
-            class_members: Rc::clone(&self.globals.class_members),
-            ..Bindings::default()
-        };
+        let mut b = self.file_bindings();
         for word in t.base_text[open..].split(|c: char| !(c.is_alphanumeric() || c == '_')) {
             if let Some(super::Binding::Constant(v, _)) = self.lookup(word) {
                 if let (true, Some(x)) = (v.ty().is_integer(), v.as_i64()) {

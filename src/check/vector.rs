@@ -264,6 +264,17 @@ impl KernelChecker<'_, '_> {
                         ast::ExprKind::Call { targs, .. } => targs.as_slice(),
                         _ => &[],
                     };
+                    let returns = |f: &ast::Function| {
+                        (f.ret.base == BaseType::Vector && !f.ret.pointer)
+                            .then(|| vector_type(&f.ret.base_text))
+                            .flatten()
+                    };
+                    // `InternalType<T>::zero_vec4()`: a static member function (StyleGAN3).
+                    if callee.name.contains("::") {
+                        if let Some(f) = self.static_member_fn(&callee.name, e.span, args) {
+                            return Ok(returns(&f));
+                        }
+                    }
                     let f = match self.declared_specialization(name, targs)? {
                         Some(f) => Some(f),
                         None => match self.overload_with(name, targs, args)? {
@@ -271,12 +282,7 @@ impl KernelChecker<'_, '_> {
                             None => self.globals.functions.get(name).copied(),
                         },
                     };
-                    match f {
-                        Some(f) if f.ret.base == BaseType::Vector && !f.ret.pointer => {
-                            vector_type(&f.ret.base_text)
-                        }
-                        _ => None,
-                    }
+                    f.and_then(returns)
                 }
             }
             // C++ looks for a file's operator only where an operand is of a class type: `x * y`
@@ -365,6 +371,36 @@ impl KernelChecker<'_, '_> {
                 },
                 span: e.span,
             })
+    }
+
+    /// `a == b` of vectors where the file defines a number-valued `operator==` (kaolin's on
+    /// `float2`): the call `operator==(a, b)` it stands for. C++ looks for a file's operator
+    /// only where an operand is of a class type, so two numbers keep the built-in operator.
+    pub(crate) fn scalar_file_operator(&mut self, e: &ast::Expr) -> Result<Option<ast::Expr>> {
+        let ast::ExprKind::Binary { op, lhs, rhs, .. } = &e.kind else {
+            return Ok(None);
+        };
+        let name = format!("operator{}", op.symbol());
+        let Some(defined) = self.globals.overloads.get(name.as_str()) else {
+            return Ok(None);
+        };
+        if !defined
+            .iter()
+            .any(|f| f.params.len() == 2 && !returns_vector(f))
+        {
+            return Ok(None);
+        }
+        if self.value_vector_shape(lhs)?.is_none() && self.value_vector_shape(rhs)?.is_none() {
+            return Ok(None);
+        }
+        Ok(Some(ast::Expr {
+            kind: ast::ExprKind::Call {
+                callee: ast::Ident { name, span: e.span },
+                targs: Vec::new(),
+                args: vec![(**lhs).clone(), (**rhs).clone()],
+            },
+            span: e.span,
+        }))
     }
 
     /// `make_float2(a, b).y`, `__hadd2(a, b).x`, `f(v).z`: component `field` of a computed
@@ -464,6 +500,13 @@ impl KernelChecker<'_, '_> {
                 _ => false,
             },
             ast::ExprKind::Cast { ty, .. } => ty.pointer && ty.base == BaseType::Vector,
+            // `p.wb[i]` of a struct's `int4* wb` (nvdiffrast's `p.workBuffer[idx++] = ...`).
+            ast::ExprKind::Member { .. } => {
+                element
+                    && self
+                        .member_pointer(cur)
+                        .is_some_and(|i| self.ptr_vars[i as usize].pointee.1 > 1)
+            }
             _ => false,
         }
     }
@@ -793,6 +836,22 @@ impl KernelChecker<'_, '_> {
                     .declared_specialization(name, targs)?
                     .expect("matched: a specialisation");
                 self.vector_call(f, (&[], args), e.span, (elem, width), &mismatch)
+            }
+            // `InternalType<T>::zero_vec4()`: a static member function returning a vector
+            // (StyleGAN3's filtered_lrelu).
+            ast::ExprKind::Call {
+                callee,
+                targs,
+                args,
+            } if callee.name.contains("::")
+                && self
+                    .static_member_fn(&callee.name, e.span, args)
+                    .is_some_and(|f| returns_vector(&f)) =>
+            {
+                let f = self
+                    .static_member_fn(&callee.name, e.span, args)
+                    .expect("matched: a static member");
+                self.vector_call(&f, (targs, args), e.span, (elem, width), &mismatch)
             }
             ast::ExprKind::Call {
                 callee,

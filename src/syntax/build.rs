@@ -2919,11 +2919,29 @@ impl<'m> Builder<'m> {
                         _ => {}
                     }
                 }
+                // A generic lambda's `auto` parameters are invented template type parameters of
+                // its call operator (C++ [expr.prim.lambda.closure]/3), deduced at each call.
+                let mut template = Vec::new();
+                for p in &mut params {
+                    if p.ty.base == BaseType::Auto {
+                        let name = format!("__auto_{}", template.len() + 1);
+                        p.ty.base = BaseType::Named;
+                        p.ty.base_text.clone_from(&name);
+                        template.push(TemplateParam {
+                            name: Ident {
+                                name,
+                                span: p.ty.span,
+                            },
+                            kind: TemplateParamKind::Type(None),
+                            pack: false,
+                        });
+                    }
+                }
                 ExprKind::Lambda(Box::new(Lambda {
                     by_value,
                     copy_default,
                     function: Function {
-                        template: Vec::new(),
+                        template,
                         ret,
                         ret_decltype,
                         name: Ident {
