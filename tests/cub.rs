@@ -993,3 +993,39 @@ __global__ void k(float* out) {{
     );
     assert_eq!(codes(&f), ["simt::run::block_shape"]);
 }
+
+#[test]
+fn block_reduce_of_a_threads_items_and_the_direct_striped_loads() {
+    // cub/examples/block/example_block_reduce.cu: `LoadDirectStriped<BLOCK_THREADS>(tid, d_in,
+    // data)` reads data[i] = in[tid + 64 i]; `Sum(data)` reduces each thread's four items, then
+    // the block: out[0] = 0 + 1 + ... + 255 = 255 * 256 / 2 = 32640. The algorithm is a template
+    // parameter of CUB's enumeration type, given by name at the launch. Reduce(data, Max()) of
+    // in = 3 i mod 256 (no repeat: 3 is odd) is 255. StoreDirectStriped writes data back + 1.
+    let src = r#"
+#include <cub/cub.cuh>
+using namespace cub;
+template <int BLOCK_THREADS, BlockReduceAlgorithm ALGORITHM>
+__global__ void k(const int* in, const int* in3, int* out, int* copy) {
+  using BlockReduceT = BlockReduce<int, BLOCK_THREADS, ALGORITHM>;
+  __shared__ typename BlockReduceT::TempStorage temp_storage;
+  int data[4];
+  LoadDirectStriped<BLOCK_THREADS>(threadIdx.x, in, data);
+  int aggregate = BlockReduceT(temp_storage).Sum(data);
+  if (threadIdx.x == 0) out[0] = aggregate;
+  __syncthreads();
+  int tri[4];
+  LoadDirectBlocked(threadIdx.x, in3, tri);
+  int m = BlockReduceT(temp_storage).Reduce(tri, cub::Max());
+  if (threadIdx.x == 0) out[1] = m;
+  for (int i = 0; i < 4; i++) data[i] += 1;
+  StoreDirectStriped<BLOCK_THREADS>(threadIdx.x, copy, data);
+}
+launch k<64, BLOCK_REDUCE_WARP_REDUCTIONS> {
+    in = arange(256); in3 = (3 * arange(256)) % 256; out = zeros(2); copy = zeros(256);
+    block = 64; grid = 1;
+    expect out == [32640, 255];
+    expect copy == arange(256) + 1;
+}
+"#;
+    ok(src, &[], [1, 1, 1], [64, 1, 1]);
+}

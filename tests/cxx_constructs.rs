@@ -959,3 +959,27 @@ launch k { a = arange(4) * 10; out = zeros(8); block = 4; grid = 1;
 "#;
     ok(src, &[], [1, 1, 1], [4, 1, 1]);
 }
+
+#[test]
+fn value_initialisation_of_a_type_is_zero() {
+    // pytorch3d's `return T();` (C++ [expr.type.conv]/2: a value-initialised scalar is 0).
+    // zero_or<float>(a, i - 1, 4) is a[i - 1] inside the array and 0 outside, so out =
+    // [0, 5, 6, 7, 8, 0] + 1 + float() + int() + real() + float2().x + .y + unsigned() + z<int>().
+    let src = r#"
+typedef double real;
+template <typename T> __device__ T z() { return T(); }
+template <typename T>
+__device__ T zero_or(const T* a, int i, int n) {
+    if (i < 0 || i >= n) return T();
+    return a[i];
+}
+__global__ void k(const float* a, float* out, int n) {
+    int i = threadIdx.x;
+    float2 v = float2();
+    out[i] = zero_or<float>(a, i - 1, n) + 1.0f + float() + int() + real() + v.x + v.y
+        + unsigned() + z<int>();
+}
+launch k { n = 4; a = [5, 6, 7, 8]; out = zeros(6); expect out == [1, 6, 7, 8, 9, 1]; }
+"#;
+    ok(src, &[], [1, 1, 1], [6, 1, 1]);
+}

@@ -2120,3 +2120,46 @@ launch k {
     let r = ok(src, &[], [1, 1, 1], [2, 1, 1]);
     assert_eq!((r.counters.gst_instr, r.counters.gst_sectors), (2, 2));
 }
+
+#[test]
+fn a_constructor_taking_another_struct_converts_it() {
+    // cuckoo's `diphash_state<> v(sip_keys);` of `diphash_state(const siphash_keys &sk)`:
+    // kk[0] = {5, 2}, so v0 = 5 + (2 << 3) = 21; `state_t t = kk[1];` converts the same way:
+    // {1, 1} gives 1 + 8 = 9.
+    let src = r#"
+struct keys_t { unsigned k0; unsigned k1; };
+class state_t {
+public:
+  unsigned v0;
+  __device__ state_t(const keys_t &k, int shift = 3) { v0 = k.k0 + (k.k1 << shift); }
+};
+__global__ void k(const keys_t* kk, unsigned* out) {
+  state_t s(kk[0]);
+  state_t t = kk[1];
+  out[0] = s.v0;
+  out[1] = t.v0;
+}
+launch k { kk = [5, 2, 1, 1]; out = zeros(2); expect out == [21, 9]; }
+"#;
+    ok(src, &[], [1, 1, 1], [1, 1, 1]);
+}
+
+#[test]
+fn a_vector_is_stored_through_the_pointer_a_member_function_returns() {
+    // PCL's `output.ptr(y)[x] = c` with `PtrStep<uchar4>::ptr(y)` = data + y * step bytes:
+    // rows of 16 bytes hold 4 uchar4s, so thread (x, y) copies in[4 y + x] to the same place
+    // and o == in. uchar4 components of arange(32) are its bytes 0..31.
+    let src = r#"
+template <typename T> struct Rows {
+    T* data; size_t step;
+    __device__ T* ptr(int y) { return (T*)((char*)data + y * step); }
+};
+__global__ void k(const uchar4* in, Rows<uchar4> out) {
+    int x = threadIdx.x, y = blockIdx.x;
+    uchar4 c = in[y * 4 + x];
+    out.ptr(y)[x] = c;
+}
+launch k { in = arange(32); o = zeros(32); out.data = o; out.step = 16; expect o == arange(32); }
+"#;
+    ok(src, &[], [2, 1, 1], [4, 1, 1]);
+}

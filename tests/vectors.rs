@@ -577,3 +577,21 @@ launch k<float> { out = zeros(2); expect out == 3; }
 "#;
     ok(src, &[], [1, 1, 1], [2, 1, 1]);
 }
+
+#[test]
+fn a_vector_member_binds_to_a_vector_reference() {
+    // cuckoo's siphash: `operator^=(uint2 &a, uint2 b)` on members of a struct in registers.
+    // s.v = (6, 9) ^ (3, 1) = (5, 8).
+    let src = r#"
+__device__ void xr(uint2 &a, uint2 b) { a.x ^= b.x; a.y ^= b.y; }
+struct st { uint2 v; };
+__global__ void k(unsigned* out) {
+  st s;
+  s.v = make_uint2(6u, 9u);
+  xr(s.v, make_uint2(3u, 1u));
+  out[0] = s.v.x; out[1] = s.v.y;
+}
+launch k { out = zeros(2); expect out == [5, 8]; }
+"#;
+    ok(src, &[], [1, 1, 1], [1, 1, 1]);
+}

@@ -407,3 +407,33 @@ launch k {
     assert_eq!(r.counters.gst_sectors, 128);
     assert_eq!(r.counters.tensor_instr, 4);
 }
+
+#[test]
+fn a_wmma_store_to_null_traps_only_where_it_runs() {
+    // less_slow.cpp's `if (threadIdx.x == 2147483647) wmma::store_matrix_sync(nullptr, ...)`
+    // never runs: flag = 1. Guarded by `blockIdx.x == 0` (the whole warp) it runs, and the
+    // store through NULL traps at run time.
+    let src = |cond: &str| {
+        format!(
+            r#"
+#include <mma.h>
+using namespace nvcuda;
+__global__ void k(int* flag) {{
+    wmma::fragment<wmma::accumulator, 16, 16, 16, float> c;
+    wmma::fill_fragment(c, 1.0f);
+    if ({cond}) wmma::store_matrix_sync(nullptr, c, 16, wmma::mem_row_major);
+    if (threadIdx.x == 0) flag[0] = 1;
+}}
+launch k {{ flag = zeros(1); block = 32; grid = 1; expect flag == [1]; }}
+"#
+        )
+    };
+    ok(
+        &src("threadIdx.x == 2147483647"),
+        &[],
+        [1, 1, 1],
+        [32, 1, 1],
+    );
+    let e = err(&src("blockIdx.x == 0"), &[], None, None);
+    assert_eq!(codes(&e), ["simt::run::null_pointer"], "{e:?}");
+}

@@ -208,6 +208,49 @@ fn scalar_named(text: &str) -> Option<Scalar> {
     })
 }
 
+/// The enumerators of CUB's algorithm enumerations, in the order simt's `<cub/...>` header
+/// declares them (`headers/cub.h`).
+const LOAD_ALGORITHMS: &[&str] = &[
+    "BLOCK_LOAD_DIRECT",
+    "BLOCK_LOAD_STRIPED",
+    "BLOCK_LOAD_VECTORIZE",
+    "BLOCK_LOAD_TRANSPOSE",
+    "BLOCK_LOAD_WARP_TRANSPOSE",
+    "BLOCK_LOAD_WARP_TRANSPOSE_TIMESLICED",
+];
+const STORE_ALGORITHMS: &[&str] = &[
+    "BLOCK_STORE_DIRECT",
+    "BLOCK_STORE_STRIPED",
+    "BLOCK_STORE_VECTORIZE",
+    "BLOCK_STORE_TRANSPOSE",
+    "BLOCK_STORE_WARP_TRANSPOSE",
+    "BLOCK_STORE_WARP_TRANSPOSE_TIMESLICED",
+];
+const REDUCE_ALGORITHMS: &[&str] = &[
+    "BLOCK_REDUCE_RAKING_COMMUTATIVE_ONLY",
+    "BLOCK_REDUCE_RAKING",
+    "BLOCK_REDUCE_WARP_REDUCTIONS",
+];
+const SCAN_ALGORITHMS: &[&str] = &[
+    "BLOCK_SCAN_RAKING",
+    "BLOCK_SCAN_RAKING_MEMOIZE",
+    "BLOCK_SCAN_WARP_SCANS",
+];
+
+/// An algorithm argument as written (`cub::BLOCK_SCAN_WARP_SCANS`), or as the value a template
+/// parameter of the enumeration's type bound (`2`): the enumerator's name.
+fn algorithm<'a>(arg: &'a str, names: &[&'a str]) -> &'a str {
+    let arg = unqualified(arg);
+    match arg
+        .trim_start_matches('(')
+        .trim_end_matches(')')
+        .parse::<usize>()
+    {
+        Ok(k) => names.get(k).copied().unwrap_or(arg),
+        Err(_) => arg,
+    }
+}
+
 /// Splits `A, B<C, D>, E` at its top-level commas.
 fn split_args(text: &str) -> Vec<&str> {
     // Inside parentheses `<` and `>` are comparisons (`N*((D > 0) ? 2 : 1)`), not brackets.
@@ -289,7 +332,9 @@ fn class_from(name: &str, text: &str, args: &[&str], span: Span) -> Result<Class
         }
         "BlockScan" => {
             // BlockScan's default algorithm is BLOCK_SCAN_RAKING.
-            let alg = args.get(2).map_or("BLOCK_SCAN_RAKING", |a| unqualified(a));
+            let alg = args
+                .get(2)
+                .map_or("BLOCK_SCAN_RAKING", |a| algorithm(a, SCAN_ALGORITHMS));
             if alg != "BLOCK_SCAN_WARP_SCANS" {
                 return Err(CheckError::CubUnsupported {
                     what: format!("`{text}` (the {alg} algorithm{})", if args.get(2).is_none() { ", BlockScan's default" } else { "" }),
@@ -309,10 +354,10 @@ fn class_from(name: &str, text: &str, args: &[&str], span: Span) -> Result<Class
             Kind::BlockScan(dims)
         }
         "BlockReduce" => {
-            if let Some(alg) = args.get(2) {
-                if unqualified(alg) != "BLOCK_REDUCE_WARP_REDUCTIONS" {
+            if let Some(alg) = args.get(2).map(|a| algorithm(a, REDUCE_ALGORITHMS)) {
+                if alg != "BLOCK_REDUCE_WARP_REDUCTIONS" {
                     return Err(CheckError::CubUnsupported {
-                        what: format!("`{text}` (the {} algorithm)", unqualified(alg)),
+                        what: format!("`{text}` (the {alg} algorithm)"),
                         span,
                         help: "simt models cub::BLOCK_REDUCE_WARP_REDUCTIONS, BlockReduce's default: leave the algorithm out or name that one".into(),
                     });
@@ -322,7 +367,12 @@ fn class_from(name: &str, text: &str, args: &[&str], span: Span) -> Result<Class
         }
         "BlockLoad" | "BlockStore" => {
             let load = name == "BlockLoad";
-            let alg = match args.get(3).map(|a| unqualified(a)) {
+            let names = if load {
+                LOAD_ALGORITHMS
+            } else {
+                STORE_ALGORITHMS
+            };
+            let alg = match args.get(3).map(|a| algorithm(a, names)) {
                 None if load => "BLOCK_LOAD_DIRECT",
                 None => "BLOCK_STORE_DIRECT",
                 Some(a) => a,
@@ -697,8 +747,40 @@ impl KernelChecker<'_, '_> {
             }
         };
         let ty = class.elem.promoted();
-        let value = self.expr(value)?;
-        let value = self.convert(value, class.elem);
+        let value = match self.thread_items(value, &class, valid.is_some()) {
+            // `BlockReduce::Sum(items)` of a thread's `T items[N]`: CUB's ThreadReduce first,
+            // `items[0] op items[1] op ...` in order (thread/thread_reduce.cuh).
+            Some(n) => {
+                let item = |k: u64| ast::Expr {
+                    kind: ast::ExprKind::Index {
+                        base: Box::new(value.clone()),
+                        index: Box::new(ast::Expr {
+                            kind: ast::ExprKind::Int {
+                                value: k,
+                                unsigned: false,
+                                long: false,
+                                hex: false,
+                            },
+                            span: value.span,
+                        }),
+                    },
+                    span: value.span,
+                };
+                let first = self.expr(&item(0))?;
+                let mut acc = self.convert(first, class.elem);
+                for k in 1..n {
+                    let next = self.expr(&item(k))?;
+                    let next = self.convert(next, class.elem);
+                    let combined = self.combine(&op, acc, next, class.elem, span)?;
+                    acc = self.convert(combined, class.elem);
+                }
+                acc
+            }
+            None => {
+                let value = self.expr(value)?;
+                self.convert(value, class.elem)
+            }
+        };
         let valid = match valid {
             Some(n) => {
                 let n = self.expr(n)?;
@@ -728,6 +810,18 @@ impl KernelChecker<'_, '_> {
             ty,
             span,
         })
+    }
+
+    /// The length of `value`, a thread's items array given to `BlockReduce`'s `Sum` or `Reduce`
+    /// (which have no valid-items form for one); `None` for a single item.
+    fn thread_items(&self, value: &ast::Expr, class: &Class, valid: bool) -> Option<u64> {
+        if valid || !matches!(class.kind, Kind::BlockReduce(_)) {
+            return None;
+        }
+        match self.lookup(name_of(value)?)? {
+            Binding::LocalArray(_) => self.array_length(value).filter(|&n| n > 0),
+            _ => None,
+        }
     }
 
     /// CUB's shuffle warp reduction of `acc` over logical warps of `lanes` lanes, into lane 0.
@@ -1051,6 +1145,14 @@ pub(super) fn assign(var: VarId, value: Expr, span: Span) -> Stmt {
 }
 
 /// A template argument as text, for a class named in a call (`cub::WarpReduce<float, 16>(t)`).
+/// The name `e` is, if it is one.
+fn name_of(e: &ast::Expr) -> Option<&str> {
+    match &e.kind {
+        ast::ExprKind::Name(n) => Some(n),
+        _ => None,
+    }
+}
+
 fn targ_text(a: &ast::TemplateArg) -> String {
     match a {
         ast::TemplateArg::Type(t) => t.base_text.clone(),

@@ -984,6 +984,24 @@ impl KernelChecker<'_, '_> {
         // v.y)` of a `float2` in registers) is that variable; a `const` reference to a member
         // of another type binds to a temporary copy, as C++ converts it.
         if let ast::ExprKind::Member { base, field } = &a.kind {
+            // A vector member in registers (`xr(s.v, w)` of `uint2& a`, cuckoo's siphash): its
+            // component variables.
+            if p.ty.base == ast::BaseType::Vector && !p.ty.pointer {
+                let (elem, width) = super::vector::elem_of(&p.ty)?;
+                if let Some(parts) = self.vector_member(a, elem, width) {
+                    let mut vars = [VarId(0); 4];
+                    let mut held = true;
+                    for (slot, part) in vars.iter_mut().zip(parts?) {
+                        match part.kind {
+                            ExprKind::Var(v) => *slot = v,
+                            _ => held = false,
+                        }
+                    }
+                    if held {
+                        return Ok(Arg::Alias(Binding::Vector { vars, elem, width }));
+                    }
+                }
+            }
             let place = match self.member_place(a) {
                 Some(place) => Some(place),
                 None => self.component(base, field, a.span),

@@ -2009,6 +2009,10 @@ impl<'g> KernelChecker<'g, '_> {
         };
         // `dim3` converts from and to `uint3` (its constructor and `operator uint3()`).
         let three = |n: &str| matches!(n, "dim3" | "uint3");
+        if found.name != l.name && self.converts_from(l, &found.name) {
+            // `state_t s(keys);` of `state_t(const keys_t&)`: that constructor (cuckoo).
+            return self.build(l, std::slice::from_ref(e), span, out);
+        }
         if found.name != l.name && !(three(&found.name) && three(&l.name)) {
             return Err(CheckError::Mismatch {
                 expected: format!("a `{}`", l.name),
@@ -2458,6 +2462,21 @@ impl<'g> KernelChecker<'g, '_> {
         self.mark_const(&binding, ty.is_const);
         self.declare(&d.name, binding);
         self.writes(&p, values?, d.name.span, out)
+    }
+
+    /// Whether `l` has a constructor that one object of the struct `from` calls (`T(const S&)`,
+    /// trailing parameters defaulted).
+    fn converts_from(&self, l: &Layout, from: &str) -> bool {
+        let Some((def, _)) = &l.def else {
+            return false;
+        };
+        self.globals.structs[*def].ctors.iter().any(|c| {
+            c.params.first().is_some_and(|p| {
+                !p.ty.pointer
+                    && super::groups::unqualified(&p.ty.base_text) == from
+                    && c.params[1..].iter().all(|q| q.default.is_some())
+            })
+        })
     }
 
     /// Whether a struct (and every struct in it) has no constructor and no default member

@@ -897,6 +897,22 @@ impl Bindings {
                         && self.constructed.contains(class)
                     {
                         callee.name = to.base_text.clone();
+                    } else if targs.is_empty()
+                        && args.is_empty()
+                        && !matches!(to.base, BaseType::Named | BaseType::Vector)
+                    {
+                        // `T()` of a scalar type: value-initialised, zero, as `T{}` is
+                        // (C++ [expr.type.conv]/2).
+                        let mut ty = to.clone();
+                        ty.span = callee.span;
+                        e.kind = ExprKind::Cast {
+                            ty,
+                            expr: Box::new(Expr {
+                                kind: ExprKind::List(Vec::new()),
+                                span: e.span,
+                            }),
+                        };
+                        return;
                     } else if targs.is_empty() && args.len() == 1 {
                         let mut ty = to.clone();
                         ty.span = callee.span;

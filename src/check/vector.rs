@@ -500,6 +500,13 @@ impl KernelChecker<'_, '_> {
                 _ => false,
             },
             ast::ExprKind::Cast { ty, .. } => ty.pointer && ty.base == BaseType::Vector,
+            // `out.ptr(y)[x]` of a member function returning a `uchar4*` (PCL's `PtrStep`).
+            ast::ExprKind::Method { object, method, .. } => {
+                element
+                    && self
+                        .pointer_method(object, &method.name)
+                        .is_some_and(|f| f.ret.base == BaseType::Vector)
+            }
             // `p.wb[i]` of a struct's `int4* wb` (nvdiffrast's `p.workBuffer[idx++] = ...`).
             ast::ExprKind::Member { .. } => {
                 element

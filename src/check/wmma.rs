@@ -219,14 +219,17 @@ impl KernelChecker<'_, '_> {
             frag.col
         };
         let ptr = self.pointer(&args[p_arg])?;
-        let Some(mem) = ptr.mem else {
-            return Err(CheckError::Wmma {
-                what: format!("`{call}` of a null pointer"),
-                span: args[p_arg].span,
-                label: "null".into(),
-                help: "pass the tile's first element".into(),
-            });
-        };
+        // A null pointer points into a choice of no arrays: the call traps where it runs
+        // (`simt::run::null_pointer`), and one that never runs (less_slow.cpp's `if
+        // (threadIdx.x == 2147483647)`) is no error, as nvcc compiles it.
+        let mem = ptr.mem.unwrap_or(Mem {
+            space: super::Space::Choice {
+                stored: frag.elem,
+                shared: false,
+            },
+            elem: frag.elem,
+            width: 1,
+        });
         let stored = self.stored(mem.space).unwrap_or(mem.elem);
         if mem.elem != frag.elem || mem.width != 1 || stored != mem.elem {
             return Err(CheckError::Wmma {

@@ -357,6 +357,7 @@ fn friendly(rule: Rule) -> Option<&'static str> {
         Rule::reference => "`&`",
         Rule::init_list => "`{`",
         Rule::functional_cast => "a cast such as `int(x)`",
+        Rule::value_init => "`()`",
         Rule::brace_cast => "a braced cast such as `uint64_t{x}`",
         Rule::fn_qualifier | Rule::extern_c => "a function qualifier",
         Rule::global_kw => "`__global__`",
