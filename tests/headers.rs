@@ -444,3 +444,21 @@ launch k { f = zeros(3); i = zeros(2);
     let f = err(&wrong, &[], Some(ONE), Some(ONE));
     assert_eq!(codes(&f), ["simt::check::unknown_function"]);
 }
+
+#[test]
+fn atens_fast_atomic_add_is_an_atomic_add_at_the_index() {
+    // torchvision's ps_roi_align backward: `at::native::fastAtomicAdd(grad, index, numel, v,
+    // true)`. 64 threads add 1 to out[t % 4]: 16 each; an int tensor the same with 2: 32 each.
+    // Each add is one atomic instruction per warp: 2 warps x 2 calls = 4.
+    let src = r#"
+#include <ATen/native/cuda/KernelUtils.cuh>
+__global__ void k(float* out, int* counts, int n) {
+    int t = threadIdx.x;
+    at::native::fastAtomicAdd(out, t % 4, n, 1.0f, true);
+    at::native::fastAtomicAdd(counts, t % 4, n, 2, true);
+}
+launch k { n = 4; out = zeros(4); counts = zeros(4); expect out == 16; expect counts == 32; }
+"#;
+    let r = ok(src, &[], [1, 1, 1], [64, 1, 1]);
+    assert_eq!(r.counters.gatom_instr, 4);
+}

@@ -37,6 +37,7 @@ pub(crate) fn header(name: &str) -> Option<&'static str> {
         | "ATen/cuda/Atomic.cuh"
         | "ATen/cuda/detail/TensorInfo.cuh"
         | "ATen/cuda/detail/IndexUtils.cuh"
+        | "ATen/native/cuda/KernelUtils.cuh"
         | "torch/extension.h"
         | "torch/types.h"
         | "torch/torch.h" => Some(include_str!("headers/aten.h")),

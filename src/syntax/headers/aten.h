@@ -113,3 +113,18 @@ static inline __device__ float gpuAtomicAdd(float* address, float val) { return 
 static inline __device__ double gpuAtomicAdd(double* address, double val) { return atomicAdd(address, val); }
 static inline __device__ int gpuAtomicAdd(int* address, int val) { return atomicAdd(address, val); }
 static inline __device__ __half gpuAtomicAdd(__half* address, __half val) { return atomicAdd(address, val); }
+
+// <ATen/native/cuda/KernelUtils.cuh>: `fastAtomicAdd` of a float, double or int tensor is
+// `gpuAtomicAddNoReturn(tensor + index, value)` (its `fastSpecializedAtomicAdd` for types other
+// than Half and BFloat16, whose paired `__half2` atomics simt does not model: not declared).
+namespace at {
+namespace native {
+template <typename index_t>
+__device__ __forceinline__ void fastAtomicAdd(float* tensor, index_t index, const index_t numel, float value, bool fast_atomics) { gpuAtomicAdd(tensor + index, value); }
+template <typename index_t>
+__device__ __forceinline__ void fastAtomicAdd(double* tensor, index_t index, const index_t numel, double value, bool fast_atomics) { gpuAtomicAdd(tensor + index, value); }
+template <typename index_t>
+__device__ __forceinline__ void fastAtomicAdd(int* tensor, index_t index, const index_t numel, int value, bool fast_atomics) { gpuAtomicAdd(tensor + index, value); }
+}  // namespace native
+}  // namespace at
+
