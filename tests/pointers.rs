@@ -1139,3 +1139,37 @@ launch k {{ out = zeros(4); block = 4; grid = 1; expect out == 1; }}
     let e = err(&src("true"), &[], None, None);
     assert_eq!(codes(&e), ["simt::check::pointer"], "{e:?}");
 }
+
+#[test]
+fn dynamic_shared_memory_is_carved_into_arrays_of_other_sizes() {
+    // pytorch3d's DistanceForwardKernel: `float* f = (float*)buf; int64_t* g = (int64_t*)&f[n];`
+    // (the programming guide's way to hold several types in one dynamic shared array). 64
+    // threads: f[t] = t, g[t] = t << 33, then out[t] = g[63 - t] + (int64)f[t] =
+    // (63 - t) 2^33 + t. Per warp: f's store and load are one wavefront each (128 bytes),
+    // g's two each (256 bytes): 6 wavefronts of 4 instructions, 12 of 8 for the two warps. With
+    // 63 threads g starts at byte 252, not a multiple of 8: the first access traps.
+    let src = |n: u32| {
+        format!(
+            r#"
+__global__ void k(long long* out) {{
+    extern __shared__ char buf[];
+    float* f = (float*)buf;
+    int64_t* g = (int64_t*)&f[blockDim.x];
+    int t = threadIdx.x;
+    f[t] = t;
+    g[t] = (int64_t)t << 33;
+    __syncthreads();
+    out[t] = g[blockDim.x - 1 - t] + (int64_t)f[t];
+}}
+launch k {{
+    out = zeros({n}); dyn_smem = {n} * 12 + 4; block = {n}; grid = 1;
+    expect out == ({n} - 1 - arange({n})) * 8589934592 + arange({n});
+}}
+"#
+        )
+    };
+    let r = ok(&src(64), &[], [1, 1, 1], [64, 1, 1]);
+    assert_eq!((r.counters.smem_instr, r.counters.smem_wavefronts), (8, 12));
+    let e = err(&src(63), &[], None, None);
+    assert_eq!(codes(&e), ["simt::run::misaligned_address"], "{e:?}");
+}

@@ -1121,10 +1121,12 @@ impl KernelChecker<'_, '_> {
             });
         }
         // Dynamic shared memory has no type of its own: `(float*)smem` of an
-        // `extern __shared__ int smem[]` is the same memory seen as floats (`SharedMemory<T>`).
+        // `extern __shared__ int smem[]` is the same memory seen as floats (`SharedMemory<T>`),
+        // and so is `(int64_t*)&f[n]` past the floats carved from it (the programming guide's
+        // way to hold arrays of several types in it); the offset is rescaled below.
+        let written = mem;
         if let (Space::Shared(s), true) = (mem.space, mem.elem != elem) {
-            let zero = matches!(p.offset.kind, ExprKind::Const(v) if v.as_i64() == Some(0));
-            if self.shared[s as usize].is_extern && zero {
+            if self.shared[s as usize].is_extern {
                 mem = self.extern_view(s, elem);
             }
         }
@@ -1164,7 +1166,7 @@ impl KernelChecker<'_, '_> {
             true => elem.size(),
             false => elem.size() * width,
         };
-        let from = unit(mem.elem, mem.width, from_struct);
+        let from = unit(written.elem, written.width, from_struct);
         let to = unit(elem, width, layout.is_some());
         let rescale = |value: Expr, from: u32, to: u32| Expr {
             kind: ExprKind::Rescale {
