@@ -2163,3 +2163,33 @@ launch k { in = arange(32); o = zeros(32); out.data = o; out.step = 16; expect o
 "#;
     ok(src, &[], [2, 1, 1], [4, 1, 1]);
 }
+
+#[test]
+fn a_nested_class_declared_only_is_a_pointer_held_but_never_followed() {
+    // libSGM's pimpl: `class Impl; Impl* impl_;` in a class whose constant the kernel reads
+    // (o = 4). Following such a pointer is refused, naming the class.
+    let src = |body: &str| {
+        format!(
+            r#"
+class StereoSGM {{
+public:
+    static const int SUBPIXEL_SHIFT = 4;
+private:
+    class Impl;
+    Impl* impl_;
+}};
+struct S {{ Imp* p; int n; }};
+__global__ void k(int* o, S s) {{ {body} }}
+launch k {{ o = zeros(1); s.n = 1; expect o == 4; }}
+"#
+        )
+    };
+    ok(
+        &src("o[0] = StereoSGM::SUBPIXEL_SHIFT;"),
+        &[],
+        [1, 1, 1],
+        [1, 1, 1],
+    );
+    let e = err(&src("o[0] = s.p[0];"), &[], None, None);
+    assert_eq!(codes(&e), ["simt::check::unsupported"], "{e:?}");
+}

@@ -1990,3 +1990,30 @@ launch k { out = zeros(2); expect out == [8, 16]; }
 "#;
     ok(src, &[], ONE, ONE);
 }
+
+#[test]
+fn a_c_cast_to_a_typename_dependent_type_and_an_auto_vector_from_a_template() {
+    // cudpp's `(typename typeToVector<T,4>::Result*)d_in` reads float4s: d_out[t] = sum of
+    // d_in[4t..4t+3] = [0+1+2+3, 4+5+6+7] = [6, 22]. libSGM's `const auto v =
+    // load_as<uint4>(in)` views 16 bytes as a uint4: little-endian words 1, 2, 3, 4, so
+    // o = [10, 0] from thread 0 (v.x + v.y + v.z + v.w).
+    let src = r#"
+template <typename T, int N> struct typeToVector { typedef T Result; };
+template <> struct typeToVector<float, 4> { typedef float4 Result; };
+template <typename T, typename S>
+__device__ inline T load_as(const S *p) { return *reinterpret_cast<const T *>(p); }
+template <class T>
+__global__ void k(const T* d_in, T* d_out, const unsigned char* bytes, unsigned* o) {
+    typename typeToVector<T,4>::Result* inData = (typename typeToVector<T,4>::Result*)d_in;
+    typename typeToVector<T,4>::Result v = inData[threadIdx.x];
+    d_out[threadIdx.x] = v.x + v.y + v.z + v.w;
+    const auto w = load_as<uint4>(bytes);
+    if (threadIdx.x == 0) o[0] = w.x + w.y + w.z + w.w;
+}
+launch k<float> {
+    d_in = arange(8); d_out = zeros(2); bytes = [1,0,0,0, 2,0,0,0, 3,0,0,0, 4,0,0,0]; o = zeros(2);
+    expect d_out == [6, 22]; expect o == [10, 0];
+}
+"#;
+    ok(src, &[], [1, 1, 1], [2, 1, 1]);
+}

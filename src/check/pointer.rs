@@ -584,7 +584,7 @@ impl KernelChecker<'_, '_> {
             what: format!("reading the member `{}`, a pointer to `{what}`,", pv.name),
             span,
             help: Some(
-                "simt holds a pointer member to `void`, to a pointer or to a struct that holds pointers, but does not follow it; declare the member as a pointer to the type the kernel reads (`float* data;`)".into(),
+                "simt holds a pointer member to `void`, to a pointer, to a struct that holds pointers or to a class the file only declares, but does not follow it; declare the member as a pointer to the type the kernel reads (`float* data;`)".into(),
             ),
         })
     }

@@ -847,6 +847,11 @@ impl<'g> KernelChecker<'g, '_> {
                 target: Target::Struct(l),
             }));
         }
+        if ty.base == BaseType::Named {
+            // `Impl* impl_;` of a class only declared (`class Impl;`, the pimpl idiom): held,
+            // never followed.
+            return opaque(ty.base_text.clone());
+        }
         Ok(MemberKind::Pointer(PointerMember {
             pointee: super::vector::elem_of(ty)?,
             is_const: ty.is_const,

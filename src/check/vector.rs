@@ -282,7 +282,23 @@ impl KernelChecker<'_, '_> {
                             None => self.globals.functions.get(name).copied(),
                         },
                     };
-                    f.and_then(returns)
+                    // `load_as<uint4>(p)` of `template <typename T, ...> T load_as(...)`: the
+                    // vector its explicit argument names.
+                    let explicit = |f: &ast::Function| {
+                        let k = f
+                            .template
+                            .iter()
+                            .position(|p| p.name.name == f.ret.base_text)?;
+                        match targs.get(k) {
+                            Some(ast::TemplateArg::Type(t))
+                                if t.base == BaseType::Vector && !f.ret.pointer =>
+                            {
+                                vector_type(&t.base_text)
+                            }
+                            _ => None,
+                        }
+                    };
+                    f.and_then(|f| returns(f).or_else(|| explicit(f)))
                 }
             }
             // C++ looks for a file's operator only where an operand is of a class type: `x * y`

@@ -895,6 +895,9 @@ impl<'m> Builder<'m> {
                 Rule::ident if p.as_span().start() < open => before = Some(self.ident(p)),
                 Rule::ident => after.push(self.ident(p)),
                 Rule::nested_struct => fields.extend(self.nested_struct(p)?),
+                // `class Impl;`: a nested class declared here and defined elsewhere (the pimpl
+                // idiom, libSGM's StereoSGM); it adds no member.
+                Rule::struct_fwd => {}
                 Rule::bit_field => {
                     let name = p
                         .clone()
