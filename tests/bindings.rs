@@ -418,3 +418,22 @@ launch k { o = zeros(4); grid = 1; block = 1; expect o == [3.5, 3, 21, 4]; }
     let f = err(&bad, &[], Some([1, 1, 1]), Some([1, 1, 1]));
     assert_eq!(codes(&f), ["simt::check::argument_type"]);
 }
+
+#[test]
+fn a_kernel_parameters_default_may_name_the_files_constants() {
+    // torch-ngp's `const nvcuda::wmma::layout_t output_layout = nvcuda::wmma::mem_row_major`
+    // (mma.h: enum layout_t { mem_row_major, mem_col_major }, so 0), a scoped enumerator
+    // (Mode::B = 1) and a constant expression (2 * K = 6): the launch leaves them out.
+    // out = 1 (row major) + 10 * 1 + 100 * 6 = 611.
+    let src = r#"
+#include <mma.h>
+enum class Mode { A, B };
+constexpr int K = 3;
+__global__ void k(int* out, const nvcuda::wmma::layout_t layout = nvcuda::wmma::mem_row_major,
+                  Mode m = Mode::B, int twice = 2 * K) {
+    out[0] = (layout == nvcuda::wmma::mem_row_major ? 1 : 2) + 10 * (int)m + 100 * twice;
+}
+launch k { out = zeros(1); expect out == [611]; }
+"#;
+    ok(src, &[], [1, 1, 1], [1, 1, 1]);
+}

@@ -977,11 +977,12 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                 },
                 ParamKind::Buffer { .. } => Binding::Param(self.params.len() as u32),
             };
+            let default = p.default.as_ref().map(|d| self.folded_default(d));
             self.params.push(Param {
                 name: p.name.name.clone(),
                 span: p.name.span,
                 kind,
-                default: p.default.clone(),
+                default,
                 views: std::mem::take(&mut views),
                 opaque: None,
                 untyped: p.ty.pointer && p.ty.base == BaseType::Void,
@@ -2366,6 +2367,45 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                 span: target.span,
                 help: Some("assign to a variable or to an element `a[i]`".into()),
             }),
+        }
+    }
+
+    /// A kernel parameter's default argument as the launch evaluates it: a constant of the
+    /// file (`nvcuda::wmma::mem_row_major`, an enumerator, `N * 2`) folded to its literal, any
+    /// other expression as written.
+    fn folded_default(&mut self, d: &ast::Expr) -> ast::Expr {
+        let errors = self.errors.len();
+        let value = self.constant_expr(d);
+        self.errors.truncate(errors);
+        let literal = |kind| ast::Expr { kind, span: d.span };
+        let int = |v: i64| {
+            let magnitude = literal(ast::ExprKind::Int {
+                value: v.unsigned_abs(),
+                unsigned: false,
+                long: true,
+                hex: false,
+            });
+            match v < 0 {
+                true => literal(ast::ExprKind::Unary {
+                    op: ast::UnOp::Neg,
+                    operand: Box::new(magnitude),
+                }),
+                false => magnitude,
+            }
+        };
+        match value {
+            Ok(Expr {
+                kind: ExprKind::Const(v),
+                ..
+            }) if v.ty().is_float() => literal(ast::ExprKind::Float {
+                value: v.as_f64(),
+                single: v.ty() == Scalar::F32,
+            }),
+            Ok(Expr {
+                kind: ExprKind::Const(v),
+                ..
+            }) => v.as_i64().map_or_else(|| d.clone(), int),
+            _ => d.clone(),
         }
     }
 
