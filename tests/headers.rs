@@ -462,3 +462,25 @@ launch k { n = 4; out = zeros(4); counts = zeros(4); expect out == 16; expect co
     let r = ok(src, &[], [1, 1, 1], [64, 1, 1]);
     assert_eq!(r.counters.gatom_instr, 4);
 }
+
+#[test]
+fn libcu_atomic_ref_operations_are_the_cuda_atomics() {
+    // cuda::atomic_ref<T, Scope>: 64 threads fetch_add 2 into c[0] (128), fetch_max their index
+    // into m[0] (63), and one compare_exchange_strong(0 -> t + 1) succeeds, storing 7 once: sum(c)
+    // = 128 + 7. Three atomic instructions per warp, two warps: 6.
+    let src = r#"
+#include <cuda/atomic>
+__global__ void k(int* c, unsigned* m, int* flag) {
+  cuda::atomic_ref<int> a(c[0]);
+  a.fetch_add(2, cuda::memory_order_relaxed);
+  cuda::atomic_ref<unsigned, cuda::thread_scope_device> r(m[0]);
+  r.fetch_max(threadIdx.x);
+  cuda::atomic_ref<int, cuda::thread_scope_device> f(flag[0]);
+  int expected = 0;
+  if (f.compare_exchange_strong(expected, (int)threadIdx.x + 1)) c[1 + threadIdx.x] = 7;
+}
+launch k { c = zeros(65); m = zeros(1); flag = zeros(1); expect sum(c) == 135; expect m == [63]; }
+"#;
+    let r = ok(src, &[], [1, 1, 1], [64, 1, 1]);
+    assert_eq!(r.counters.gatom_instr, 6);
+}

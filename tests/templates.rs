@@ -2017,3 +2017,30 @@ launch k<float> {
 "#;
     ok(src, &[], [1, 1, 1], [2, 1, 1]);
 }
+
+#[test]
+fn an_alias_template_named_like_the_class_it_names_is_that_class() {
+    // `namespace std { template <typename T> using atomic_ref = cuda::atomic_ref<T>; }` beside
+    // the class: reading `cuda::atomic_ref<int>` expanded the alias into itself without end (the
+    // checker never finished). 32 threads add 1: count = 32.
+    let src = r#"
+namespace cuda {
+template <typename T>
+struct atomic_ref {
+    T* ptr;
+    __device__ explicit atomic_ref(T& obj) : ptr(&obj) {}
+    __device__ T fetch_add(T v) const { return atomicAdd(ptr, v); }
+};
+namespace std {
+template <typename T>
+using atomic_ref = cuda::atomic_ref<T>;
+}
+}
+__global__ void k(int* count) {
+    cuda::atomic_ref<int> ref(count[0]);
+    ref.fetch_add(1);
+}
+launch k { count = zeros(1); expect count == [32]; }
+"#;
+    ok(src, &[], [1, 1, 1], [32, 1, 1]);
+}

@@ -236,8 +236,10 @@ impl Bindings {
         }
         let mut seen = 0;
         while t.base == BaseType::Named && seen < 64 {
+            let unchanged = |to: &TypeName| to.base == t.base && to.base_text == t.base_text;
             if let Some(to) = self
                 .alias_instance(&t.base_text)
+                .filter(|to| !unchanged(to))
                 .or_else(|| self.member_type(&t.base_text))
                 .or_else(|| {
                     // Not while the template's own parameters are open: `is_integral<T>` waits
@@ -396,6 +398,20 @@ impl Bindings {
             _ => params,
         };
         let inner = self.bound(params, &args)?;
+        // An alias of a class of its own name in another namespace (`cuda::std::atomic_ref` of
+        // `cuda::atomic_ref<T, ...>`) names the class: its arguments are substituted, and its
+        // name is not read as the alias again (which would expand without end).
+        let head = |t: &str| {
+            let t = t.split('<').next().unwrap_or(t);
+            super::groups::unqualified(t).to_string()
+        };
+        if head(&to.base_text) == head(name) {
+            if let Some(at) = to.base_text.find('<') {
+                let (class, written) = to.base_text.split_at(at);
+                to.base_text = format!("{class}{}", inner.substitute_text(written));
+            }
+            return Some(to);
+        }
         inner.ty(&mut to);
         Some(to)
     }

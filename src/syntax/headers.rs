@@ -28,6 +28,7 @@ pub(crate) fn header(name: &str) -> Option<&'static str> {
         "curand_kernel.h" => Some(include_str!("headers/curand_kernel.h")),
         "type_traits" => Some(include_str!("headers/type_traits.h")),
         "functional" | "thrust/functional.h" => Some(include_str!("headers/functional.h")),
+        "cuda/atomic" | "cuda/std/atomic" => Some(include_str!("headers/cuda_atomic.h")),
         "ATen/ATen.h"
         | "ATen/AccumulateType.h"
         | "ATen/core/TensorAccessor.h"
