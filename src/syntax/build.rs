@@ -3069,33 +3069,8 @@ impl<'m> Builder<'m> {
                     span: self.span(&ty_pair),
                 };
                 let operand = it.next().expect("grammar: cast has an operand");
-                if operand.as_rule() == Rule::value_init {
-                    // `float()` is `float{}`: zero; `float2()` is `float2{}`.
-                    if matches!(ty.base, BaseType::Vector) || ty.base_text == "dim3" {
-                        return Ok(Expr {
-                            kind: ExprKind::Call {
-                                callee: Ident {
-                                    name: ty.base_text,
-                                    span: ty.span,
-                                },
-                                targs: Vec::new(),
-                                args: Vec::new(),
-                            },
-                            span,
-                        });
-                    }
-                    return Ok(Expr {
-                        kind: ExprKind::Cast {
-                            ty,
-                            expr: Box::new(Expr {
-                                kind: ExprKind::List(Vec::new()),
-                                span: self.span(&operand),
-                            }),
-                        },
-                        span,
-                    });
-                }
-                if operand.as_rule() == Rule::brace_cast {
+                // `float()` is value-initialised, as `float{}` is: zero (C++ [expr.type.conv]/2).
+                if matches!(operand.as_rule(), Rule::brace_cast | Rule::value_init) {
                     let list_span = self.span(&operand);
                     let items = operand
                         .into_inner()
