@@ -2377,34 +2377,23 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
         let errors = self.errors.len();
         let value = self.constant_expr(d);
         self.errors.truncate(errors);
-        let literal = |kind| ast::Expr { kind, span: d.span };
-        let int = |v: i64| {
-            let magnitude = literal(ast::ExprKind::Int {
-                value: v.unsigned_abs(),
-                unsigned: false,
-                long: true,
-                hex: false,
-            });
-            match v < 0 {
-                true => literal(ast::ExprKind::Unary {
-                    op: ast::UnOp::Neg,
-                    operand: Box::new(magnitude),
-                }),
-                false => magnitude,
-            }
-        };
         match value {
             Ok(Expr {
                 kind: ExprKind::Const(v),
                 ..
-            }) if v.ty().is_float() => literal(ast::ExprKind::Float {
-                value: v.as_f64(),
-                single: v.ty() == Scalar::F32,
-            }),
+            }) if v.ty().is_float() => ast::Expr {
+                kind: ast::ExprKind::Float {
+                    value: v.as_f64(),
+                    single: v.ty() == Scalar::F32,
+                },
+                span: d.span,
+            },
             Ok(Expr {
                 kind: ExprKind::Const(v),
                 ..
-            }) => v.as_i64().map_or_else(|| d.clone(), int),
+            }) => v
+                .as_i64()
+                .map_or_else(|| d.clone(), |v| template::int_expr(v, d.span)),
             _ => d.clone(),
         }
     }

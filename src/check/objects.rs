@@ -208,26 +208,7 @@ impl KernelChecker<'_, '_> {
         let Some(v) = value else {
             return a.clone();
         };
-        let literal = ast::Expr {
-            kind: ast::ExprKind::Int {
-                value: v.unsigned_abs(),
-                unsigned: false,
-                long: false,
-                hex: false,
-            },
-            span: e.span,
-        };
-        ast::TemplateArg::Value(if v < 0 {
-            ast::Expr {
-                kind: ast::ExprKind::Unary {
-                    op: ast::UnOp::Neg,
-                    operand: Box::new(literal),
-                },
-                span: e.span,
-            }
-        } else {
-            literal
-        })
+        ast::TemplateArg::Value(super::template::int_expr(v, e.span))
     }
 
     /// The integer constant `e` stands for here, if it is one.

@@ -108,7 +108,7 @@ fn qualified_len(text: &str) -> usize {
 }
 
 /// `v` as a literal (`-v` for a negative value), as [`Bindings::substitute_text`] writes it.
-fn int_expr(v: i64, span: Span) -> Expr {
+pub(crate) fn int_expr(v: i64, span: Span) -> Expr {
     let literal = |value: u64| Expr {
         kind: ExprKind::Int {
             value,

@@ -396,6 +396,10 @@ impl KernelChecker<'_, '_> {
         let ast::ExprKind::Binary { op, lhs, rhs, .. } = &e.kind else {
             return Ok(None);
         };
+        // Every expression passes here: a file without operators costs no name built.
+        if !self.globals.operators {
+            return Ok(None);
+        }
         let name = format!("operator{}", op.symbol());
         let Some(defined) = self.globals.overloads.get(name.as_str()) else {
             return Ok(None);
