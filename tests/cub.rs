@@ -692,14 +692,148 @@ launch k<32, 2> {{
 }
 
 #[test]
-fn block_scan_algorithms_simt_does_not_model_are_refused() {
+fn block_scan_raking_counts_cubs_grid_raking_and_barriers() {
+    // BlockScan<int, 64> (BlockScan's default, BLOCK_SCAN_RAKING), ExclusiveSum(1, e, total):
+    // e = t, total = 64. BlockRakingLayout<int, 64>: SEGMENT_LENGTH = ceil(64 / 32) = 2,
+    // RAKING_THREADS = 32, no padding (only even segments above 2 are padded). TempStorage:
+    // the warp scan's empty storage (1 byte), the grid aligned to 16 (bytes 16..272),
+    // block_aggregate at 272: 276 bytes, 288 with the 16-byte alignment.
+    // Shared accesses (instructions / wavefronts):
+    // - every thread places its item at grid[t]: 2 warps, consecutive words: 2 / 2;
+    // - warp 0 reads its segment, grid[2t] and grid[2t + 1] (lanes two words apart: every
+    //   even bank twice): 2 / 4; reads it again (not memoized): 2 / 4; writes it back: 2 / 4;
+    // - thread 31 stores the aggregate: 1 / 1;
+    // - every thread reads its output at grid[t] (2 / 2) and the aggregate (2 / 2, broadcast).
+    // 13 instructions, 19 wavefronts, 2 barriers. BLOCK_SCAN_RAKING_MEMOIZE keeps the segment
+    // in registers: 11 and 15.
+    let src = |alg: &str| {
+        format!(
+            r#"
+__global__ void k(int* ex, int* agg) {{
+    typedef cub::BlockScan<int, 64{alg}> BS;
+    __shared__ typename BS::TempStorage temp;
+    int t = threadIdx.x;
+    int e, total;
+    BS(temp).ExclusiveSum(1, e, total);
+    ex[t] = e; agg[t] = total;
+}}
+launch k {{ ex = zeros(64); agg = zeros(64); expect ex == arange(64); expect agg == 64; }}
+"#
+        )
+    };
+    for (alg, instr, wavefronts) in [("", 13, 19), (", cub::BLOCK_SCAN_RAKING_MEMOIZE", 11, 15)] {
+        let r = ok(&src(alg), &[], ONE, [64, 1, 1]);
+        assert_eq!(r.counters.smem_instr, instr, "{alg}");
+        assert_eq!(r.counters.smem_wavefronts, wavefronts, "{alg}");
+        assert_eq!(r.counters.barriers, 2);
+        assert_eq!(r.launch.smem_per_block, 288);
+        assert_eq!(r.counters.race_count, 0);
+        assert_eq!(r.counters.uninit_count, 0);
+    }
+}
+
+#[test]
+fn block_scan_raking_pads_segments_against_bank_conflicts() {
+    // BlockScan<int, 128>::InclusiveSum(t, i): i = t(t + 1)/2. SEGMENT_LENGTH = 4, even and
+    // above 2, so each segment is padded by one element: thread t places its item at
+    // t + t/4 and raking thread t reads 5t .. 5t + 3. The grid is 32 × 5 = 160 ints: 16 + 640
+    // bytes, the aggregate at 656, 672 with the alignment.
+    // - Placement (and the output read, at the same words): in a warp the lanes' words are
+    //   {l + l/4} = 0..38 without 4, 9, 14, ..., 34; 32, 33, 35, 36, 37, 38 share banks with
+    //   0, 1, 3, 5, 6 (4 is unused): two wavefronts per warp, 4 warps: 4 / 8 each way.
+    // - Raking: lanes 5 words apart, 5 odd, so 32 distinct banks: 4 loads, 4 loads again and
+    //   4 stores, one wavefront each: 12 / 12.
+    // 20 instructions, 28 wavefronts.
+    let src = format!(
+        r#"
+__global__ void k(int* in) {{
+    typedef cub::BlockScan<int, 128> BS;
+    __shared__ typename BS::TempStorage a;
+    int t = threadIdx.x;
+    int i;
+    BS(a).InclusiveSum(t, i);
+    in[t] = i;
+}}
+launch k {{ in = zeros(128); expect in == {}; }}
+"#,
+        list((0..128).map(|t| t * (t + 1) / 2))
+    );
+    let r = ok(&src, &[], ONE, [128, 1, 1]);
+    assert_eq!(r.counters.smem_instr, 20);
+    assert_eq!(r.counters.smem_wavefronts, 28);
+    assert_eq!(r.launch.smem_per_block, 672);
+}
+
+#[test]
+fn block_scan_raking_scans_with_operators_items_and_two_dimensional_blocks() {
+    // BlockScan<T, 64, BLOCK_SCAN_RAKING, 2> in a (64, 2) block: rank t = x + 64y.
+    // - ExclusiveScan(t, r, -1, max): -1 for t = 0, else t - 1 (thread 0 stores the aggregate
+    //   when there is an initial value: checked through InclusiveScan's below).
+    // - InclusiveScan(t, r, max, total): t, total 127.
+    // - float ExclusiveSum(t): t(t - 1)/2.
+    // - ExclusiveSum of items {t, t, t, t}: the thread's prefix is 4 × (0 + ... + t - 1) =
+    //   2t(t - 1), item k gets 2t(t - 1) + k t.
+    // - ExclusiveScan(t, r, max) (no initial value): t - 1, thread 0's undefined (not checked).
+    // - BlockScan<int, 16> (one logical warp: CUB's warp-synchronous scan, shuffles only):
+    //   ExclusiveSum(1) = t.
+    let src = format!(
+        r#"
+__global__ void k(int* ex, int* in, int* agg, float* es, int* items, int* un) {{
+    using BS = cub::BlockScan<int, 64, cub::BLOCK_SCAN_RAKING, 2>;
+    using FS = cub::BlockScan<float, 64, cub::BLOCK_SCAN_RAKING, 2>;
+    __shared__ typename BS::TempStorage temp[4];
+    __shared__ typename FS::TempStorage ftemp;
+    int t = threadIdx.x + 64 * threadIdx.y;
+    int r, total;
+    BS(temp[0]).ExclusiveScan(t, r, -1, cub::Max());
+    ex[t] = r;
+    BS(temp[1]).InclusiveScan(t, r, cub::Max(), total);
+    in[t] = r; agg[t] = total;
+    float f;
+    FS(ftemp).ExclusiveSum((float)t, f);
+    es[t] = f;
+    int it[4] = {{t, t, t, t}};
+    BS(temp[2]).ExclusiveSum(it, it);
+    for (int k = 0; k < 4; k++) items[4 * t + k] = it[k];
+    BS(temp[3]).ExclusiveScan(t, r, cub::Max());
+    un[t] = t == 0 ? -1 : r;
+}}
+launch k {{
+    ex = zeros(128); in = zeros(128); agg = zeros(128); es = zeros(128); items = zeros(512);
+    un = zeros(128); block = (64, 2);
+    expect ex == {0}; expect in == arange(128); expect agg == 127; expect es == {1};
+    expect items == {2}; expect un == {0};
+}}
+"#,
+        list((0..128).map(|t| t - 1)),
+        list((0..128).map(|t| t * (t - 1).max(0) / 2)),
+        list((0..512).map(|i| {
+            let (t, k) = (i / 4, i % 4);
+            2 * t * (t - 1).max(0) + k * t
+        })),
+    );
+    let r = ok(&src, &[], ONE, [64, 2, 1]);
+    assert_eq!(r.counters.race_count, 0);
+    assert_eq!(r.counters.uninit_count, 0);
+    let warp = r#"
+__global__ void w(int* small) {
+    using WS = cub::BlockScan<int, 16>;
+    __shared__ typename WS::TempStorage temp;
+    int r;
+    WS(temp).ExclusiveSum(1, r);
+    small[threadIdx.x] = r;
+}
+launch w { small = zeros(16); expect small == arange(16); }
+"#;
+    let r = ok(warp, &[], ONE, [16, 1, 1]);
+    assert_eq!(r.counters.smem_instr, 0);
+}
+
+#[test]
+fn block_scan_shapes_simt_does_not_model_are_refused() {
     let cases = [
-        // BlockScan's default, BLOCK_SCAN_RAKING: never counted as WARP_SCANS.
-        ("cub::BlockScan<int, 64>", "BLOCK_SCAN_RAKING"),
-        (
-            "cub::BlockScan<int, 64, cub::BLOCK_SCAN_RAKING_MEMOIZE>",
-            "BLOCK_SCAN_RAKING_MEMOIZE",
-        ),
+        // CUB rakes 48 threads with 24 raking threads: a shared-memory warp scan.
+        ("cub::BlockScan<int, 48>", "48 threads"),
         // CUB runs RAKING for a block that is not whole warps.
         (
             "cub::BlockScan<int, 48, cub::BLOCK_SCAN_WARP_SCANS>",
@@ -714,7 +848,6 @@ fn block_scan_algorithms_simt_does_not_model_are_refused() {
         assert_eq!(codes(&f), ["simt::check::cub_unsupported"], "{class}");
         let text = simt::cli::render(&f);
         assert!(text.contains(named), "{text}");
-        assert!(text.contains("BLOCK_SCAN_WARP_SCANS"), "{text}");
     }
 }
 

@@ -9,6 +9,7 @@
 // adds the other warps' aggregates in warp order: the result is thread 0's; every other thread
 // keeps its own warp's partial value.
 
+pub(crate) use super::cub_raking::RakingLayout;
 use super::expr::{constant, load};
 use super::groups::unqualified;
 use super::typed::*;
@@ -20,7 +21,7 @@ use crate::value::{ArithOp, Scalar, ShflKind, Value};
 type Result<T> = std::result::Result<T, CheckError>;
 
 /// The CUB collectives simt models.
-pub(super) const HAVE: &str = "simt has cub::WarpReduce<T, LOGICAL_WARP_THREADS> and cub::BlockReduce<T, BLOCK_DIM_X, BLOCK_REDUCE_WARP_REDUCTIONS, BLOCK_DIM_Y, BLOCK_DIM_Z> with Sum(v), Sum(v, valid_items), Reduce(v, op) and Reduce(v, op, valid_items), op being cub::Sum(), cub::Max(), cub::Min(), cuda::std::plus<>{}, cuda::maximum<>{}, cuda::minimum<>{} or a functor or lambda variable, and Reduce of a struct item: cub::KeyValuePair<K, V> with cub::ArgMax() or cub::ArgMin(), or a struct of scalars with a function object, a lambda or a __device__ function; cub::WarpScan<T, LOGICAL_WARP_THREADS> with InclusiveSum(in, out), ExclusiveSum(in, out), each also with a warp_aggregate out-parameter, InclusiveScan(in, out, op), ExclusiveScan(in, out, op), each also with an initial value before op and a warp_aggregate after it; cub::BlockScan<T, BLOCK_DIM_X, BLOCK_SCAN_WARP_SCANS, BLOCK_DIM_Y, BLOCK_DIM_Z> (whole warps) with the same members on one item or a thread's items array T items[N] (block_aggregate for warp_aggregate; InclusiveScan without an initial value); cub::BlockLoad<T, BLOCK_DIM_X, ITEMS_PER_THREAD, ALGORITHM, BLOCK_DIM_Y, BLOCK_DIM_Z> with Load(ptr, items), Load(ptr, items, valid_items) and Load(ptr, items, valid_items, oob_default), and cub::BlockStore<...> with Store(ptr, items) and Store(ptr, items, valid_items), for the DIRECT, STRIPED, TRANSPOSE and WARP_TRANSPOSE algorithms";
+pub(super) const HAVE: &str = "simt has cub::WarpReduce<T, LOGICAL_WARP_THREADS> and cub::BlockReduce<T, BLOCK_DIM_X, BLOCK_REDUCE_WARP_REDUCTIONS, BLOCK_DIM_Y, BLOCK_DIM_Z> with Sum(v), Sum(v, valid_items), Reduce(v, op) and Reduce(v, op, valid_items), op being cub::Sum(), cub::Max(), cub::Min(), cuda::std::plus<>{}, cuda::maximum<>{}, cuda::minimum<>{} or a functor or lambda variable, and Reduce of a struct item: cub::KeyValuePair<K, V> with cub::ArgMax() or cub::ArgMin(), or a struct of scalars with a function object, a lambda or a __device__ function; cub::WarpScan<T, LOGICAL_WARP_THREADS> with InclusiveSum(in, out), ExclusiveSum(in, out), each also with a warp_aggregate out-parameter, InclusiveScan(in, out, op), ExclusiveScan(in, out, op), each also with an initial value before op and a warp_aggregate after it; cub::BlockScan<T, BLOCK_DIM_X, ALGORITHM, BLOCK_DIM_Y, BLOCK_DIM_Z> (BLOCK_SCAN_RAKING, the default, BLOCK_SCAN_RAKING_MEMOIZE, or BLOCK_SCAN_WARP_SCANS of whole warps) with the same members on one item or a thread's items array T items[N] (block_aggregate for warp_aggregate; InclusiveScan without an initial value); cub::BlockLoad<T, BLOCK_DIM_X, ITEMS_PER_THREAD, ALGORITHM, BLOCK_DIM_Y, BLOCK_DIM_Z> with Load(ptr, items), Load(ptr, items, valid_items) and Load(ptr, items, valid_items, oob_default), and cub::BlockStore<...> with Store(ptr, items) and Store(ptr, items, valid_items), for the DIRECT, STRIPED, TRANSPOSE and WARP_TRANSPOSE algorithms";
 
 /// Which collective a CUB class is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -31,8 +32,8 @@ pub(crate) enum Kind {
     BlockReduce([u32; 3]),
     /// `cub::WarpScan<T, L>`: `L` lanes (a power of two up to 32).
     WarpScan(u32),
-    /// `cub::BlockScan<T, X, BLOCK_SCAN_WARP_SCANS, Y, Z>`: the block's shape (whole warps).
-    BlockScan([u32; 3]),
+    /// `cub::BlockScan<T, X, ALGORITHM, Y, Z>`: the block's shape and the algorithm.
+    BlockScan([u32; 3], ScanAlg),
     /// `cub::BlockLoad<T, X, ITEMS_PER_THREAD, ALGORITHM, Y, Z>`.
     BlockLoad(Io),
     /// `cub::BlockStore<T, X, ITEMS_PER_THREAD, ALGORITHM, Y, Z>`.
@@ -44,10 +45,20 @@ impl Kind {
     pub(crate) fn block_shape(self) -> Option<[u32; 3]> {
         match self {
             Kind::WarpReduce(_) | Kind::WarpScan(_) => None,
-            Kind::BlockReduce(d) | Kind::BlockScan(d) => Some(d),
+            Kind::BlockReduce(d) | Kind::BlockScan(d, _) => Some(d),
             Kind::BlockLoad(io) | Kind::BlockStore(io) => Some(io.dims),
         }
     }
+}
+
+/// `BLOCK_SCAN_*`: how a BlockScan combines its warps.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum ScanAlg {
+    /// Each warp scans with shuffles; warp totals meet in shared memory (whole warps only).
+    WarpScans,
+    /// Items placed in a padded shared grid, raked serially by one warp (CUB's default);
+    /// `memoize` keeps the raked segment in registers instead of reading it again.
+    Raking { memoize: bool },
 }
 
 /// A `BlockLoad` or `BlockStore` specialisation.
@@ -119,7 +130,12 @@ impl Class {
             Kind::WarpReduce(_) | Kind::WarpScan(_) => 1,
             // BlockScanWarpScans: `warp_aggregates[WARPS]`, the shuffle scans' empty storages
             // and `block_prefix`.
-            Kind::BlockReduce(d) | Kind::BlockScan(d) => u64::from(warps(d)) + 1,
+            Kind::BlockReduce(d) | Kind::BlockScan(d, ScanAlg::WarpScans) => {
+                u64::from(warps(d)) + 1
+            }
+            Kind::BlockScan(d, ScanAlg::Raking { .. }) => {
+                u64::from(RakingLayout::new(d, self.elem).storage_len)
+            }
             // BlockExchange's `buff[TILE_ITEMS + PADDING_ITEMS]`; the direct algorithms'
             // TempStorage is CUB's `NullType` (a placeholder element, never touched).
             Kind::BlockLoad(io) | Kind::BlockStore(io) if io.exchanges() => {
@@ -332,26 +348,34 @@ fn class_from(name: &str, text: &str, args: &[&str], span: Span) -> Result<Class
         }
         "BlockScan" => {
             // BlockScan's default algorithm is BLOCK_SCAN_RAKING.
-            let alg = args
+            let alg = match args
                 .get(2)
-                .map_or("BLOCK_SCAN_RAKING", |a| algorithm(a, SCAN_ALGORITHMS));
-            if alg != "BLOCK_SCAN_WARP_SCANS" {
-                return Err(CheckError::CubUnsupported {
-                    what: format!("`{text}` (the {alg} algorithm{})", if args.get(2).is_none() { ", BlockScan's default" } else { "" }),
-                    span,
-                    help: "simt models cub::BLOCK_SCAN_WARP_SCANS only, and counts no other algorithm as it: name it as the third template argument, `cub::BlockScan<T, BLOCK_DIM_X, cub::BLOCK_SCAN_WARP_SCANS>`".into(),
-                });
-            }
+                .map_or("BLOCK_SCAN_RAKING", |a| algorithm(a, SCAN_ALGORITHMS))
+            {
+                "BLOCK_SCAN_WARP_SCANS" => ScanAlg::WarpScans,
+                "BLOCK_SCAN_RAKING_MEMOIZE" => ScanAlg::Raking { memoize: true },
+                _ => ScanAlg::Raking { memoize: false },
+            };
             let dims = [int(1, 1)?, int(3, 1)?, int(4, 1)?];
             let threads = dims[0] * dims[1] * dims[2];
-            if !threads.is_multiple_of(32) {
-                return Err(CheckError::CubUnsupported {
-                    what: format!("`{text}` ({threads} threads, not whole warps: CUB runs BLOCK_SCAN_RAKING for them)"),
-                    span,
-                    help: "simt models BLOCK_SCAN_WARP_SCANS of whole warps: make the block a multiple of 32 threads".into(),
-                });
+            match alg {
+                ScanAlg::WarpScans if !threads.is_multiple_of(32) => {
+                    return Err(CheckError::CubUnsupported {
+                        what: format!("`{text}` ({threads} threads, not whole warps: CUB runs BLOCK_SCAN_RAKING for them)"),
+                        span,
+                        help: "simt models BLOCK_SCAN_WARP_SCANS of whole warps: make the block a multiple of 32 threads".into(),
+                    });
+                }
+                ScanAlg::Raking { .. } if !RakingLayout::modelled(threads) => {
+                    return Err(CheckError::CubUnsupported {
+                        what: format!("`{text}` ({threads} threads: CUB rakes them with a guarded or shared-memory warp scan)"),
+                        span,
+                        help: "simt models BLOCK_SCAN_RAKING for blocks of whole warps and for one logical warp of 1, 2, 4, 8, 16 or 32 threads: make the block such a size, or name cub::BLOCK_SCAN_WARP_SCANS".into(),
+                    });
+                }
+                _ => {}
             }
-            Kind::BlockScan(dims)
+            Kind::BlockScan(dims, alg)
         }
         "BlockReduce" => {
             if let Some(alg) = args.get(2).map(|a| algorithm(a, REDUCE_ALGORITHMS)) {
@@ -663,7 +687,7 @@ impl KernelChecker<'_, '_> {
             if let Kind::BlockLoad(_)
             | Kind::BlockStore(_)
             | Kind::WarpScan(_)
-            | Kind::BlockScan(_) = class.kind
+            | Kind::BlockScan(..) = class.kind
             {
                 return Err(CheckError::NoValue {
                     what: format!("`{}::{}(...)`", class.name, method.name),
@@ -692,7 +716,7 @@ impl KernelChecker<'_, '_> {
             Kind::BlockLoad(io) | Kind::BlockStore(io) => {
                 self.block_io(&class, io, (s, first), method, args, span)
             }
-            Kind::WarpScan(_) | Kind::BlockScan(_) => {
+            Kind::WarpScan(_) | Kind::BlockScan(..) => {
                 self.cub_scan(&class, (s, first), method, args, span)
             }
             _ => self.collective(class, s, first, method, args, span),
@@ -797,7 +821,7 @@ impl KernelChecker<'_, '_> {
             Kind::BlockReduce(dims) => {
                 self.block_reduce(acc, &class, dims, (s, first), &op, valid, &mut body, span)?;
             }
-            Kind::BlockLoad(_) | Kind::BlockStore(_) | Kind::WarpScan(_) | Kind::BlockScan(_) => {
+            Kind::BlockLoad(_) | Kind::BlockStore(_) | Kind::WarpScan(_) | Kind::BlockScan(..) => {
                 unreachable!("cub: loads, stores and scans are statements (cub_statement)")
             }
         }

@@ -14,7 +14,7 @@
 // totals in warp order (its warp's prefix is the total before it; every thread gets the block
 // aggregate) and applies its warp's prefix.
 
-use super::cub::{assign, reduction_op, warps, Class, Kind, Op};
+use super::cub::{assign, reduction_op, warps, Class, Kind, Op, RakingLayout, ScanAlg};
 use super::expr::{constant, load};
 use super::typed::*;
 use super::{Binding, CheckError, KernelChecker};
@@ -26,16 +26,16 @@ type Result<T> = std::result::Result<T, CheckError>;
 
 /// A scan call's arguments, checked against CUB's overloads.
 #[derive(Clone)]
-struct Scan<'a> {
+pub(super) struct Scan<'a> {
     /// Inclusive (else exclusive) output.
-    inclusive: bool,
-    input: &'a ast::Expr,
-    output: &'a ast::Expr,
-    init: Option<&'a ast::Expr>,
+    pub inclusive: bool,
+    pub input: &'a ast::Expr,
+    pub output: &'a ast::Expr,
+    pub init: Option<&'a ast::Expr>,
     /// `ExclusiveSum`'s initial value, `T{}`.
-    zero: bool,
-    op: Op,
-    aggregate: Option<&'a ast::Expr>,
+    pub zero: bool,
+    pub op: Op,
+    pub aggregate: Option<&'a ast::Expr>,
 }
 
 impl KernelChecker<'_, '_> {
@@ -49,9 +49,17 @@ impl KernelChecker<'_, '_> {
         span: Span,
     ) -> Result<Expr> {
         let scan = self.scan_args(class, method, args, span)?;
-        if let Kind::BlockScan(dims) = class.kind {
+        if let Kind::BlockScan(dims, alg) = class.kind {
             if let Some(items) = self.items_of(class, &method.name, &scan)? {
-                return self.block_scan_items(class, &scan, dims, (s, first), items, method, span);
+                return self.block_scan_items(
+                    class,
+                    &scan,
+                    (dims, alg),
+                    (s, first),
+                    items,
+                    method,
+                    span,
+                );
             }
         }
         let elem = class.elem;
@@ -64,9 +72,16 @@ impl KernelChecker<'_, '_> {
             Kind::WarpScan(lanes) => {
                 self.warp_scan(&scan, elem, lanes, inp, init, &mut body, span)?
             }
-            Kind::BlockScan(dims) => {
-                self.block_scan(&scan, elem, dims, (s, first), inp, init, &mut body, span)?
-            }
+            Kind::BlockScan(dims, alg) => self.block_scan(
+                &scan,
+                elem,
+                (dims, alg),
+                (s, first),
+                inp,
+                init,
+                &mut body,
+                span,
+            )?,
             _ => unreachable!("cub: cub_scan is called for the scans"),
         };
         let ty = elem.promoted();
@@ -90,7 +105,7 @@ impl KernelChecker<'_, '_> {
         args: &'a [ast::Expr],
         span: Span,
     ) -> Result<Scan<'a>> {
-        let block = matches!(class.kind, Kind::BlockScan(_));
+        let block = matches!(class.kind, Kind::BlockScan(..));
         let unsupported = |what: String, at: Span, help: String| CheckError::CubUnsupported {
             what,
             span: at,
@@ -255,7 +270,7 @@ impl KernelChecker<'_, '_> {
         &mut self,
         class: &Class,
         scan: &Scan<'_>,
-        dims: [u32; 3],
+        (dims, alg): ([u32; 3], ScanAlg),
         storage: (u32, Expr),
         (input, output, n): (Mem, Mem, u32),
         method: &ast::Ident,
@@ -279,8 +294,16 @@ impl KernelChecker<'_, '_> {
         let init = self.scan_init(scan, elem, &mut body, span)?;
         // A single item's inclusive scan is the single-item form (CUB's ITEMS_PER_THREAD == 1).
         if n == 1 && scan.inclusive {
-            let (out, aggregate) =
-                self.block_scan(scan, elem, dims, storage, items[0], None, &mut body, span)?;
+            let (out, aggregate) = self.block_scan(
+                scan,
+                elem,
+                (dims, alg),
+                storage,
+                items[0],
+                None,
+                &mut body,
+                span,
+            )?;
             return self.scan_outputs(class, scan, method, (output, n), out, aggregate, body, span);
         }
         let reduced = self.new_local("cub thread_prefix", elem, span);
@@ -293,8 +316,16 @@ impl KernelChecker<'_, '_> {
             inclusive: false,
             ..scan.clone()
         };
-        let (prefix, aggregate) =
-            self.block_scan(&inner, elem, dims, storage, reduced, init, &mut body, span)?;
+        let (prefix, aggregate) = self.block_scan(
+            &inner,
+            elem,
+            (dims, alg),
+            storage,
+            reduced,
+            init,
+            &mut body,
+            span,
+        )?;
         let mut outs = Vec::new();
         if scan.inclusive {
             // `inclusive = input[0]; if (linear_tid != 0) inclusive = scan_op(prefix, inclusive);`
@@ -471,7 +502,7 @@ impl KernelChecker<'_, '_> {
     }
 
     /// `lane <cmp> k` for an `int` lane variable.
-    fn lane_is(&mut self, cmp: BinOp, lane: VarId, k: u32, span: Span) -> Result<Expr> {
+    pub(super) fn lane_is(&mut self, cmp: BinOp, lane: VarId, k: u32, span: Span) -> Result<Expr> {
         let lane = Expr {
             kind: ExprKind::Var(lane),
             ty: Scalar::I32,
@@ -482,7 +513,7 @@ impl KernelChecker<'_, '_> {
 
     /// WarpScanShfl's `InclusiveScan`: `acc` becomes the lane's inclusive output.
     #[allow(clippy::too_many_arguments)]
-    fn inclusive_steps(
+    pub(super) fn inclusive_steps(
         &mut self,
         acc: VarId,
         lane: VarId,
@@ -518,7 +549,7 @@ impl KernelChecker<'_, '_> {
     /// WarpScanShfl's `Update` without an initial value: the exclusive output from the
     /// inclusive one (`inclusive - input` for an integer sum, else shuffled up by one).
     #[allow(clippy::too_many_arguments)]
-    fn exclusive_of(
+    pub(super) fn exclusive_of(
         &mut self,
         inclusive: VarId,
         input: VarId,
@@ -548,7 +579,7 @@ impl KernelChecker<'_, '_> {
 
     /// `cub::WarpScan<T, L>`: the output and the warp aggregate.
     #[allow(clippy::too_many_arguments)]
-    fn warp_scan(
+    pub(super) fn warp_scan(
         &mut self,
         scan: &Scan<'_>,
         elem: Scalar,
@@ -597,10 +628,44 @@ impl KernelChecker<'_, '_> {
         Ok((out, aggregate))
     }
 
+    /// `cub::BlockScan<T, X, ALGORITHM, Y, Z>`: the output and the block aggregate (`None`
+    /// where the algorithm computes it only when asked and the call does not ask).
+    #[allow(clippy::too_many_arguments)]
+    fn block_scan(
+        &mut self,
+        scan: &Scan<'_>,
+        elem: Scalar,
+        (dims, alg): ([u32; 3], ScanAlg),
+        storage: (u32, Expr),
+        input: VarId,
+        init: Option<VarId>,
+        body: &mut Vec<Stmt>,
+        span: Span,
+    ) -> Result<(VarId, Option<VarId>)> {
+        match alg {
+            ScanAlg::WarpScans => {
+                self.block_warp_scans(scan, elem, dims, storage, input, init, body, span)
+            }
+            ScanAlg::Raking { memoize } => {
+                let layout = RakingLayout::new(dims, elem);
+                self.block_raking_scan(
+                    scan,
+                    elem,
+                    (layout, memoize),
+                    storage,
+                    input,
+                    init,
+                    body,
+                    span,
+                )
+            }
+        }
+    }
+
     /// `cub::BlockScan<T, X, BLOCK_SCAN_WARP_SCANS, Y, Z>`: the output and the block
     /// aggregate.
     #[allow(clippy::too_many_arguments)]
-    fn block_scan(
+    fn block_warp_scans(
         &mut self,
         scan: &Scan<'_>,
         elem: Scalar,
@@ -770,7 +835,7 @@ fn is_made_op(e: &ast::Expr) -> bool {
     matches!(&e.kind, ast::ExprKind::Call { args, .. } if args.is_empty())
 }
 
-fn select(cond: Expr, then: Expr, els: Expr, ty: Scalar, span: Span) -> Expr {
+pub(super) fn select(cond: Expr, then: Expr, els: Expr, ty: Scalar, span: Span) -> Expr {
     Expr {
         kind: ExprKind::Select {
             cond: Box::new(cond),

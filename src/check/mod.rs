@@ -12,6 +12,7 @@ mod constness;
 mod conversion;
 mod cub;
 mod cub_io;
+mod cub_raking;
 mod cub_record;
 mod cub_scan;
 mod decltype;
