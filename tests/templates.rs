@@ -2044,3 +2044,21 @@ launch k { count = zeros(1); expect count == [32]; }
 "#;
     ok(src, &[], [1, 1, 1], [32, 1, 1]);
 }
+
+#[test]
+fn an_unnamed_parameter_may_keep_its_name_in_a_comment() {
+    // PyTorch's WelfordOps writes `index_t /*idx*/`: the comment after a typedef or template
+    // type was read as part of its name. y = 2x + 1 for x = i.
+    let src = r#"
+typedef long long index_t2;
+template <typename index_t>
+__device__ float add_one(float acc, float data, index_t /*idx*/) { return acc + data; }
+__device__ float twice(float x, index_t2 /* unused */) { return 2.f * x; }
+__global__ void k(const float* x, float* y, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) y[i] = add_one<long long>(twice(x[i], 0), 1.f, (long long)i);
+}
+launch k { n = 64; x = arange(n); y = zeros(n); expect y == 2 * arange(n) + 1; }
+"#;
+    ok(src, &[], [1, 1, 1], [64, 1, 1]);
+}

@@ -4201,15 +4201,42 @@ fn qualify_enumerators(e: &mut Expr, consts: &[GlobalConst], owner: &str) {
     }
 }
 
+/// A type's or name's text with its comments and runs of whitespace removed, keeping one space
+/// between two words (`unsigned int`). A rule's text runs over the comments between its tokens,
+/// and past one after its last token where an optional part follows (`index_t /*idx*/`).
 pub(crate) fn squeeze(text: &str) -> String {
     let word = |c: char| c.is_alphanumeric() || c == '_';
     let mut out = String::new();
-    for part in text.split_whitespace() {
+    for part in without_comments(text).split_whitespace() {
         let joins = out.chars().next_back().is_some_and(word) && part.starts_with(word);
         if joins {
             out.push(' ');
         }
         out.push_str(part);
+    }
+    out
+}
+
+/// `text` with each comment replaced by a space; quoted literals are kept whole.
+fn without_comments(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(c) = rest.chars().next() {
+        let skip = if rest.starts_with("/*") {
+            out.push(' ');
+            rest.find("*/").map_or(rest.len(), |end| end + 2)
+        } else if rest.starts_with("//") {
+            out.push(' ');
+            rest.find('\n').unwrap_or(rest.len())
+        } else if c == '\'' || c == '"' {
+            let close = rest[1..].find(c).map_or(rest.len(), |end| end + 2);
+            out.push_str(&rest[..close]);
+            close
+        } else {
+            out.push(c);
+            c.len_utf8()
+        };
+        rest = &rest[skip..];
     }
     out
 }
@@ -4315,6 +4342,13 @@ fn host_code(what: &str, span: Span) -> Stmt {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn squeezed_names_lose_their_comments() {
+        assert_eq!(squeeze("index_t /*idx*/"), "index_t");
+        assert_eq!(squeeze("unsigned /* a */ int // b\n"), "unsigned int");
+        assert_eq!(squeeze("Op<'/', \"/*\">"), "Op<'/',\"/*\">");
+    }
 
     #[test]
     fn instance_names_keep_one_space_between_words() {
