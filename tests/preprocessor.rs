@@ -380,3 +380,77 @@ launch k { out = zeros(4); block = 1; grid = 1; expect out == [6, 36, 0, 4]; }
 "#;
     ok(src, &[], [1, 1, 1], [1, 1, 1]);
 }
+
+/// Writes `files` (name, text) into a fresh folder and runs `simt ARGS` on the first one there.
+fn in_folder(tag: &str, files: &[(&str, &str)], args: &[&str]) -> (i32, String, String) {
+    let dir = std::env::temp_dir().join(format!("simt-include-{}-{tag}", std::process::id()));
+    for (name, text) in files {
+        let path = dir.join(name);
+        std::fs::create_dir_all(path.parent().expect("a folder")).expect("folder");
+        std::fs::write(path, text).expect("written");
+    }
+    let main = dir.join(files[0].0);
+    let mut all: Vec<&str> = args.to_vec();
+    all.push(main.to_str().expect("utf-8 path"));
+    let out = common::simt(&all);
+    std::fs::remove_dir_all(&dir).expect("removed");
+    out
+}
+
+#[test]
+fn a_local_header_is_read_beside_the_file() {
+    // ccminer's kernels start with `#include "cuda_helper.h"`: the header beside the file is
+    // preprocessed in place, its macros kept, its own `#include` read beside it
+    // (`util/ops.cuh`), include-guarded or not it is read once, and a built-in header name
+    // (`helper_math.h`) stays simt's. out = FOO (5) + bar() (3) + twice(2) (4) = 12, then
+    // make_float2 + float2 from helper_math.h: 1.5 + 2.5 = 4.
+    let main = r#"
+#include "cuda_helper.h"
+#include "cuda_helper.h"
+#include "helper_math.h"
+__global__ void k(int* o, float* f) {
+    o[0] = FOO + bar() + twice(2);
+    float2 s = make_float2(1.5f, 0.f) + make_float2(2.5f, 0.f);
+    f[0] = s.x;
+}
+launch k { o = zeros(1); f = zeros(1); grid = 1; block = 1; expect o == [12]; expect f == [4]; }
+"#;
+    let helper = "#ifndef CUDA_HELPER_H\n#define CUDA_HELPER_H\n#include \"util/ops.cuh\"\n#define FOO 5\n__device__ int bar() { return 3; }\n#endif\n";
+    let ops = "__device__ int twice(int x) { return 2 * x; }\n";
+    let (code, out, err) = in_folder(
+        "ok",
+        &[
+            ("main.cu", main),
+            ("cuda_helper.h", helper),
+            ("util/ops.cuh", ops),
+        ],
+        &["test"],
+    );
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("1 passed"), "{out}");
+}
+
+#[test]
+fn a_mistake_in_a_local_header_points_at_its_include_line() {
+    // The header's text is not in the report's source, so a diagnostic about it points at
+    // the `#include` line: an unknown name in the header's function, and a directive error
+    // that names the header.
+    let main = "#include \"broken.h\"\n__global__ void k(int* o) { o[0] = bar(); }\nlaunch k { o = zeros(1); grid = 1; block = 1; }\n";
+    let broken = "__device__ int bar() { return NOPE; }\n";
+    let (code, out, err) = in_folder(
+        "name",
+        &[("main.cu", main), ("broken.h", broken)],
+        &["check"],
+    );
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(err.contains("unknown name `NOPE`"), "{err}");
+    assert!(err.contains("1 │ #include \"broken.h\""), "{err}");
+    let bad = "#if\n#endif\n";
+    let (code, _, err) = in_folder(
+        "directive",
+        &[("main.cu", main), ("broken.h", bad)],
+        &["check"],
+    );
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("in `broken.h`"), "{err}");
+}

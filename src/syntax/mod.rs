@@ -102,7 +102,8 @@ pub fn parse_with(
         .collect();
     let mut defines = defines.to_vec();
     defines.insert(0, ("__FILE__".into(), format!("\"{file}\"")));
-    let expanded = preprocess::preprocess(src.text(), preprocess::cuda_arch(cc), &defines)?;
+    let dir = std::path::Path::new(src.name()).parent();
+    let expanded = preprocess::preprocess_in(src.text(), dir, preprocess::cuda_arch(cc), &defines)?;
     limit_calls(expanded.text.len());
     let (text, map) = (expanded.text.as_str(), &expanded.map);
     with_stack(text, || {

@@ -14,6 +14,7 @@
 //! whole macro use for the tokens of a body).
 
 use std::collections::{HashMap, VecDeque};
+use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
 use super::error::ParseError;
@@ -245,8 +246,20 @@ impl SpanMap {
 /// Preprocesses a whole file as device code for `__CUDA_ARCH__` `arch`, with the command line's
 /// `-D NAME=VALUE` macros `defines` defined after the compiler's own (as nvcc's `-D` is): the
 /// text for the grammar and its map, or every directive and macro use that went wrong.
+#[cfg(test)]
 pub(crate) fn preprocess(
     text: &str,
+    arch: u32,
+    defines: &[(String, String)],
+) -> Result<Expanded, Vec<ParseError>> {
+    preprocess_in(text, None, arch, defines)
+}
+
+/// [`preprocess`] of a file in the folder `dir`, where its `#include "name"` lines find the
+/// headers it names.
+pub(crate) fn preprocess_in(
+    text: &str,
+    dir: Option<&Path>,
     arch: u32,
     defines: &[(String, String)],
 ) -> Result<Expanded, Vec<ParseError>> {
@@ -256,6 +269,8 @@ pub(crate) fn preprocess(
         original: text,
         splices,
         src_len: text.len() as u32,
+        dir: dir.map(Path::to_path_buf),
+        local: Vec::new(),
         macros: HashMap::new(),
         keywords: HOST_DEFINES.to_vec(),
         ids: HashMap::new(),
@@ -528,6 +543,28 @@ struct Macro {
 }
 
 impl Macro {
+    /// This macro with every span it holds moved to `at` (one defined in a local header, whose
+    /// text the diagnostics cannot show).
+    fn blamed(&self, at: Span) -> Macro {
+        let body = self
+            .body
+            .iter()
+            .map(|t| Tok {
+                at,
+                whole: Some(at),
+                def: Some(at),
+                ..t.clone()
+            })
+            .collect();
+        Macro {
+            id: self.id,
+            params: self.params.clone(),
+            variadic: self.variadic,
+            body,
+            def: Some(at),
+        }
+    }
+
     /// Which parameter a body token names.
     fn param(&self, t: &Tok) -> Option<usize> {
         let params = self.params.as_ref()?;
@@ -569,6 +606,10 @@ struct Pp<'s> {
     original: &'s str,
     splices: Vec<(u32, u32)>,
     src_len: u32,
+    /// The folder `#include "name"` looks in: the file's own.
+    dir: Option<PathBuf>,
+    /// Local headers read so far (each is read once, as if include-guarded).
+    local: Vec<PathBuf>,
     macros: HashMap<Rc<str>, Rc<Macro>>,
     /// The [`HOST_DEFINES`] keywords still defined (not `#define`d or `#undef`ed by the file).
     keywords: Vec<&'static str>,
@@ -901,11 +942,86 @@ impl Pp<'_> {
             self.define_builtin(CUDA_VERSION.0, CUDA_VERSION.1);
         }
         let at = hash.to(toks.last().map_or(hash, |t| t.at));
-        // What the real header includes (PyTorch's extension headers give `<functional>`).
-        for &implied in super::headers::implied(&name) {
-            self.read_header(implied, at);
+        let quoted = toks.get(1).is_some_and(|t| t.kind == Kind::Str);
+        let beside = self.dir.as_ref().map(|d| d.join(&name));
+        match beside {
+            Some(path) if quoted && super::headers::header(&name).is_none() && path.is_file() => {
+                self.read_local(path, &name, at)
+            }
+            _ => {
+                // What the real header includes (PyTorch's extension headers give
+                // `<functional>`).
+                for &implied in super::headers::implied(&name) {
+                    self.read_header(implied, at);
+                }
+                self.read_header(&name, at);
+            }
         }
-        self.read_header(&name, at);
+    }
+
+    /// `#include "name"` of a header beside the file: preprocessed in place with this file's
+    /// macros, which keep what it defines. Its text and its macros' tokens blame the directive
+    /// (a diagnostic inside it points at the `#include` line and names the header).
+    fn read_local(&mut self, path: PathBuf, name: &str, at: Span) {
+        if self.local.contains(&path) {
+            return;
+        }
+        self.local.push(path.clone());
+        let text = match std::fs::read_to_string(&path) {
+            Ok(text) => text,
+            Err(e) => return self.bad("include", &format!("`{name}` cannot be read: {e}"), at),
+        };
+        let before = self.macros.clone();
+        let (spliced, splices) = splice(&text);
+        let mut header = Pp {
+            text: &spliced,
+            original: &text,
+            splices,
+            src_len: text.len() as u32,
+            dir: path.parent().map(Path::to_path_buf),
+            local: std::mem::take(&mut self.local),
+            macros: std::mem::take(&mut self.macros),
+            keywords: std::mem::take(&mut self.keywords),
+            ids: std::mem::take(&mut self.ids),
+            included: std::mem::take(&mut self.included),
+            produced: self.produced,
+            errors: Vec::new(),
+            fatal: false,
+            out: String::new(),
+            segs: Vec::new(),
+            after_token: false,
+            copied_to: 0,
+            conds: Vec::new(),
+            active: true,
+            no_hide: self.no_hide.clone(),
+        };
+        header.file();
+        self.local = header.local;
+        self.macros = header.macros;
+        self.keywords = header.keywords;
+        self.ids = header.ids;
+        self.included = header.included;
+        self.produced = header.produced;
+        self.fatal |= header.fatal;
+        for e in header.errors {
+            self.bad("include", &format!("in `{name}`: {e}"), at);
+        }
+        for (key, m) in self.macros.iter_mut() {
+            if before.get(key).is_none_or(|b| !Rc::ptr_eq(b, m)) {
+                *m = Rc::new(m.blamed(at));
+            }
+        }
+        if !header.out.trim().is_empty() {
+            self.segs.push(Seg::Token {
+                out: self.out.len() as u32,
+                at,
+                whole: at,
+                def: None,
+            });
+            self.out.push(' ');
+            self.out.push_str(&header.out);
+            self.after_token = true;
+        }
     }
 
     /// Reads simt's text of the header `name`, if it has one and has not read it, as if written
