@@ -1162,3 +1162,22 @@ launch k<64, BLOCK_REDUCE_WARP_REDUCTIONS> {
 "#;
     ok(src, &[], [1, 1, 1], [64, 1, 1]);
 }
+
+#[test]
+fn thread_load_and_store_with_cache_modifiers_are_plain_accesses() {
+    // catboost's StreamLoad / WriteThrough, through a vendored CUB path: cub::ThreadLoad<LOAD_CS>
+    // and cub::ThreadStore<STORE_WT> read and write as plain accesses do. 64 floats copied by
+    // 64 threads: 2 load and 2 store requests of 4 sectors each.
+    let src = r#"
+#include <contrib/libs/cub/cub/thread/thread_load.cuh>
+#include <contrib/libs/cub/cub/thread/thread_store.cuh>
+__global__ void copy_cs(const float* src, float* dst, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) cub::ThreadStore<cub::STORE_WT>(dst + i, cub::ThreadLoad<cub::LOAD_CS>(src + i));
+}
+launch copy_cs { n = 64; src = arange(n); dst = zeros(n); expect dst == arange(n); }
+"#;
+    let r = ok(src, &[], ONE, [64, 1, 1]);
+    assert_eq!((r.counters.gld_instr, r.counters.gld_sectors), (2, 8));
+    assert_eq!((r.counters.gst_instr, r.counters.gst_sectors), (2, 8));
+}

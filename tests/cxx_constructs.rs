@@ -983,3 +983,27 @@ launch k { n = 4; a = [5, 6, 7, 8]; out = zeros(6); expect out == [1, 6, 7, 8, 9
 "#;
     ok(src, &[], [1, 1, 1], [6, 1, 1]);
 }
+
+#[test]
+fn ccminers_declarations_off_t_extern_host_functions_const_constant_and_two_device_variables() {
+    // ccminer writes `off_t` (64-bit on Linux), `__host__` then `extern void f() {...}` (host
+    // code, skipped), `const __constant__` (the `const` changes nothing), and two `__device__`
+    // variables in one declaration. Thread t: o[t] = c_H[t] + (t ? d_b : d_a) + (off_t)t:
+    // 1 + 3 + 0 = 4 and 2 + 4 + 1 = 7; sizeof(off_t) = 8 in o[2].
+    let src = r#"
+#include <sys/types.h>
+const __constant__ unsigned int c_H[2] = { 1u, 2u };
+__device__ int d_a = 3, d_b = 4;
+__host__
+extern void k_init(int thr_id, unsigned int threads)
+{
+}
+__global__ void k(long long* o) {
+    off_t p = threadIdx.x;
+    o[p] = c_H[p] + (p ? d_b : d_a) + p;
+    if (p == 0) o[2] = sizeof(off_t);
+}
+launch k { o = zeros(3); expect o == [4, 7, 8]; }
+"#;
+    ok(src, &[], ONE, [2, 1, 1]);
+}

@@ -441,7 +441,7 @@ impl<'m> Builder<'m> {
                     }
                     Ok(())
                 }
-                Rule::device_var => self.device_var(item).map(|v| module.constants.push(v)),
+                Rule::device_var => self.device_var(item).map(|v| module.constants.extend(v)),
                 Rule::texture_ref => {
                     self.texture_ref(item, module);
                     Ok(())
@@ -556,27 +556,28 @@ impl<'m> Builder<'m> {
         Ok((name, dims, init))
     }
 
-    /// `device_var = { "__device__" ~ ty ~ constant_name ~ ";" }`
-    fn device_var(&self, pair: Pair<'_, Rule>) -> Result<ConstantArray> {
+    /// `device_var = { "__device__" ~ ty ~ constant_name ~ ("," ~ constant_name)* ~ ";" }`: one
+    /// variable per name (`__device__ int d_a = 3, d_b = 4;`).
+    fn device_var(&self, pair: Pair<'_, Rule>) -> Result<Vec<ConstantArray>> {
         let mut ty = None;
-        let (mut name, mut dims) = (None, Vec::new());
-        let mut init = None;
+        let mut vars = Vec::new();
         for p in pair.into_inner() {
             match p.as_rule() {
                 Rule::ty => ty = Some(self.ty(p)),
                 Rule::constant_name => {
-                    (name, dims, init) = self.constant_name(p).map(|(n, d, i)| (Some(n), d, i))?
+                    let (name, dims, init) = self.constant_name(p)?;
+                    vars.push(ConstantArray {
+                        ty: ty.clone().expect("grammar: device_var has a type"),
+                        name,
+                        dims,
+                        memory: FileMemory::Device,
+                        init,
+                    });
                 }
                 _ => {}
             }
         }
-        Ok(ConstantArray {
-            ty: ty.expect("grammar: device_var has a type"),
-            name: name.expect("grammar: device_var has a name"),
-            dims,
-            memory: FileMemory::Device,
-            init,
-        })
+        Ok(vars)
     }
 
     /// `texture<float, 1> tex;`: a 1-D texture reference read with `tex1Dfetch` is read-only
@@ -3887,6 +3888,7 @@ fn base_type(text: &str) -> BaseType {
         | "ptrdiff_t"
         | "intptr_t"
         | "ssize_t"
+        | "off_t"
         | "longlong" => BaseType::I64,
         "unsigned long"
         | "unsigned long int"

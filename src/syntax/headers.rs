@@ -23,7 +23,9 @@ pub(crate) fn header(name: &str) -> Option<&'static str> {
         "cuComplex.h" => Some(include_str!("headers/cucomplex.h")),
         "mma.h" => Some(mma::text()),
         "cufft.h" => Some(include_str!("headers/cufft.h")),
-        n if n.starts_with("cub/") => Some(include_str!("headers/cub.h")),
+        // `<cub/...>`, or a copy of CUB kept in a project's tree
+        // (`<contrib/libs/cub/cub/thread/thread_load.cuh>`).
+        n if n.starts_with("cub/") || n.contains("/cub/") => Some(include_str!("headers/cub.h")),
         "glm/glm.hpp" | "glm/gtc/type_ptr.hpp" => Some(include_str!("headers/glm.h")),
         "curand_kernel.h" => Some(include_str!("headers/curand_kernel.h")),
         "type_traits" => Some(include_str!("headers/type_traits.h")),

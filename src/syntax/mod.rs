@@ -438,6 +438,7 @@ fn friendly(rule: Rule) -> Option<&'static str> {
         Rule::union_def | Rule::kw_union => "`union`",
         Rule::bit_field => "a bit-field",
         Rule::constant_array | Rule::kw_constant => "`__constant__`",
+        Rule::leading_const => "`const`",
         Rule::device_var => "a `__device__` variable",
         Rule::texture_ref | Rule::texture_arg => "a texture reference",
         Rule::cuda_fn_word => "a function qualifier",

@@ -21,6 +21,15 @@ struct KeyValuePair {
     __host__ __device__ KeyValuePair(const _Key& k, const _Value& v) : key(k), value(v) {}
 };
 
+// cub/thread/thread_load.cuh and thread_store.cuh: a load or store with a cache modifier
+// (`ld.global.cs`, `st.global.wt`, ...). The modifier changes no value and no counter of simt's
+// (its sectors are those of the plain access), so each is the plain load or store.
+enum CacheLoadModifier { LOAD_DEFAULT, LOAD_CA, LOAD_CG, LOAD_CS, LOAD_CV, LOAD_LDG, LOAD_VOLATILE };
+enum CacheStoreModifier { STORE_DEFAULT, STORE_WB, STORE_CG, STORE_CS, STORE_WT, STORE_VOLATILE };
+template <CacheLoadModifier MODIFIER, typename T>
+__device__ __forceinline__ T ThreadLoad(T* ptr) { return *ptr; }
+template <CacheStoreModifier MODIFIER, typename OutputIteratorT, typename T>
+__device__ __forceinline__ void ThreadStore(OutputIteratorT itr, T val) { *itr = val; }
 
 // The thread-level loads and stores of cub/block/block_load.cuh and block_store.cuh: a thread's
 // items in a blocked (consecutive), striped (BLOCK_THREADS apart) or warp-striped arrangement.
