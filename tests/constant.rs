@@ -392,3 +392,26 @@ launch k { midstate = [1, 2, 3, 4]; out = zeros(32); expect out == WANT; }
     let c = ok(&src, &[], [1, 1, 1], [32, 1, 1]).counters;
     assert_eq!((c.cmem_instr, c.cmem_transactions), (2, 8));
 }
+
+#[test]
+fn vector_arrays_take_brace_lists_of_components() {
+    // ccminer's Keccak round constants: `__constant__ uint2 rc[24] = { {a, b}, ... }`. Each
+    // element is a brace list of its components, the rest zero; braces may be elided (C
+    // fills the components in order); an uninitialised `__device__ uint2 d[2]` is 4 zeros.
+    // a = {(1, 2), (3, 0)}: o = 10x + y = 12, 30. c[0] = {(1, 2), (3, 0)}: 6;
+    // c[1] = {(4, 5), (0, 0)}: 9.
+    let src = r#"
+__constant__ uint2 a[2] = { 1u, 2u, 3u };
+__constant__ float2 c[2][2] = { { {1.f, 2.f}, {3.f} }, { {4.f, 5.f} } };
+__constant__ uint2 rc[2] = { { 1u, 2u }, { 3u, 4u } };
+__device__ uint2 d[2];
+__global__ void k(unsigned int *o, float* f, unsigned int* r) {
+    int t = threadIdx.x;
+    o[t] = a[t].x * 10 + a[t].y + d[t].y;
+    f[t] = c[t][0].x + c[t][0].y + c[t][1].x + c[t][1].y;
+    r[t] = rc[t].x + rc[t].y;
+}
+launch k { o = zeros(2); f = zeros(2); r = zeros(2); expect o == [12, 30]; expect f == [6, 9]; expect r == [3, 7]; }
+"#;
+    ok(src, &[], [1, 1, 1], [2, 1, 1]);
+}

@@ -1236,8 +1236,12 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                 continue;
             }
             let dims = self.constant_dims.get(&p).cloned().unwrap_or_default();
+            let width = match param.kind {
+                ParamKind::Buffer { width, .. } => width,
+                ParamKind::Scalar { .. } => 1,
+            };
             let span = param.span;
-            self.params[p as usize].default = Some(initial_value(None, &dims, span));
+            self.params[p as usize].default = Some(initial_value(None, (&dims, width), span));
         }
     }
 
@@ -1321,16 +1325,18 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
             }
             // A bad initialiser is reported; the variable is still declared (no cascade of
             // unknown names).
-            let initial = self.file_initialiser(c, elem, &dims).unwrap_or_else(|e| {
-                self.errors.push(e);
-                None
-            });
+            let initial = self
+                .file_initialiser(c, (elem, width), &dims)
+                .unwrap_or_else(|e| {
+                    self.errors.push(e);
+                    None
+                });
             let device = c.memory == ast::FileMemory::Device;
             // What it holds when the launch sets nothing: `__device__` memory starts at its
             // initialiser or zero, `__constant__` memory at its initialiser (else the launch
             // must set it).
-            let default =
-                (device || initial.is_some()).then(|| initial_value(initial, &dims, c.name.span));
+            let default = (device || initial.is_some())
+                .then(|| initial_value(initial, (&dims, width), c.name.span));
             let p = self.file_buffer(c, (elem, width, !device), default);
             // A texture is a read-only buffer of any length, named like a pointer parameter
             // (not constant memory, which has its own cache and a declared size).
@@ -1411,14 +1417,17 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
     fn file_initialiser(
         &mut self,
         c: &ast::ConstantArray,
-        elem: Scalar,
+        (elem, width): (Scalar, u32),
         dims: &[u64],
     ) -> Result<Option<Vec<Value>>, CheckError> {
         let Some(init) = &c.init else {
             return Ok(None);
         };
+        let vector = width > 1;
         let items = match (&init.kind, dims.is_empty()) {
             (ast::ExprKind::List(items), false) => items.as_slice(),
+            // `__constant__ uint2 c = {1, 2};`: one vector's components.
+            (ast::ExprKind::List(_), true) if vector => std::slice::from_ref(init),
             (ast::ExprKind::List(_), true) | (_, false) => {
                 return Err(CheckError::Initialiser {
                     problem: InitialiserProblem::WrongShape {
@@ -1431,22 +1440,62 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
             }
             (_, true) => std::slice::from_ref(init),
         };
+        let too_many = |dims: &[u64]| CheckError::Initialiser {
+            problem: InitialiserProblem::TooManyForDims {
+                name: c.name.name.clone(),
+                dims: dims
+                    .iter()
+                    .map(|d| d.to_string())
+                    .collect::<Vec<_>>()
+                    .join(" × "),
+            },
+            span: init.span,
+            help: None,
+        };
         let mut flat = Vec::new();
-        if dims.is_empty() {
+        let elided = vector
+            && !items
+                .iter()
+                .any(|i| matches!(i.kind, ast::ExprKind::List(_)));
+        if dims.is_empty() && !vector {
+            flat.push(Some(&items[0]));
+        } else if elided {
+            // Braces elided (`uint2 rc[2] = {1, 2, 3, 4}`): the components in order.
+            let len = dims.iter().product::<u64>() * u64::from(width);
+            if !fill_rows(items, &[len], &mut flat) {
+                return Err(too_many(dims));
+            }
+        } else if dims.is_empty() {
             flat.push(Some(&items[0]));
         } else if !fill_rows(items, dims, &mut flat) {
-            return Err(CheckError::Initialiser {
-                problem: InitialiserProblem::TooManyForDims {
-                    name: c.name.name.clone(),
-                    dims: dims
-                        .iter()
-                        .map(|d| d.to_string())
-                        .collect::<Vec<_>>()
-                        .join(" × "),
-                },
-                span: init.span,
-                help: None,
-            });
+            return Err(too_many(dims));
+        }
+        if vector && !elided {
+            // Each element a brace list of at most `width` components (`{ {1u, 2u}, ... }`),
+            // the rest zero.
+            let mut components = Vec::with_capacity(flat.len() * width as usize);
+            for item in flat {
+                let inner: &[ast::Expr] = match item.map(|i| &i.kind) {
+                    Some(ast::ExprKind::List(inner)) => inner,
+                    None => &[],
+                    Some(_) => {
+                        return Err(CheckError::Unsupported {
+                            what: format!(
+                                "an element of `{}` that is not a brace list of its components",
+                                c.name.name
+                            ),
+                            span: item.map_or(init.span, |i| i.span),
+                            help: Some("write each element as `{x, y, ...}`".into()),
+                        })
+                    }
+                };
+                if inner.len() > width as usize {
+                    return Err(too_many(&[width.into()]));
+                }
+                components.extend(inner.iter().map(Some));
+                components.resize(components.len() + width as usize - inner.len(), None);
+            }
+            flat = components;
         }
         let mut values = Vec::with_capacity(flat.len());
         for item in flat {
@@ -2919,7 +2968,11 @@ fn fill_rows<'a>(
 
 /// What a file-scope variable holds when the launch sets nothing, in the launch section's words:
 /// its initialiser's values (an array's rest zero), or zeros (`0`, `zeros(n)`).
-fn initial_value(initial: Option<Vec<Value>>, dims: &[u64], span: Span) -> ast::Expr {
+fn initial_value(
+    initial: Option<Vec<Value>>,
+    (dims, width): (&[u64], u32),
+    span: Span,
+) -> ast::Expr {
     let expr = |kind| ast::Expr { kind, span };
     let literal = |v: Value| {
         let (magnitude, negative) = match v.as_i64() {
@@ -2952,16 +3005,18 @@ fn initial_value(initial: Option<Vec<Value>>, dims: &[u64], span: Span) -> ast::
             expr(magnitude)
         }
     };
-    let size: u64 = dims.iter().product();
+    // The launch section's values are the components (`[1, 2, 3, 4]` for a `uint2[2]`).
+    let size: u64 = dims.iter().product::<u64>() * u64::from(width);
+    let array = !dims.is_empty() || width > 1;
     match initial {
-        Some(mut values) if !dims.is_empty() => {
+        Some(mut values) if array => {
             values.resize(size as usize, Value::I32(0));
             expr(ast::ExprKind::List(
                 values.into_iter().map(literal).collect(),
             ))
         }
         Some(values) => literal(values[0]),
-        None if dims.is_empty() => literal(Value::I32(0)),
+        None if !array => literal(Value::I32(0)),
         None => expr(ast::ExprKind::Call {
             callee: ast::Ident {
                 name: "zeros".into(),
