@@ -2062,3 +2062,50 @@ launch k { n = 64; x = arange(n); y = zeros(n); expect y == 2 * arange(n) + 1; }
 "#;
     ok(src, &[], [1, 1, 1], [64, 1, 1]);
 }
+
+#[test]
+fn a_member_of_a_class_template_may_be_specialised_for_some_arguments() {
+    // cudpp's `template <> __device__ int OperatorMax<int>::identity() const`: the member of
+    // OperatorMax<int> alone; its other members are the primary's with T = int. Hand-derived:
+    // int: identity -7, op(3, 4) = max + bias 1 = 5, twice(5) = 10, sizeof 4; float: -1.5,
+    // op(1, 2) = 2 + 0.5, twice(1.25) = 2.5; double (no specialisation): op(1, 3) = 3 + 2,
+    // sizeof 8.
+    let src = r#"
+template <typename T>
+class OperatorMax {
+public:
+    T bias;
+    __device__ T operator()(const T a, const T b) const { return max(a, b) + bias; }
+    __device__ T identity() const;
+    __device__ T twice(T x) const { return x + x; }
+};
+template <>
+__device__ inline int OperatorMax<int>::identity() const { return -7; }
+template <>
+__device__ inline float OperatorMax<float>::identity() const { return -1.5f; }
+__global__ void k(int* o, float* f, double* d) {
+    OperatorMax<int> op; op.bias = 1;
+    OperatorMax<float> fop; fop.bias = 0.5f;
+    OperatorMax<double> dop; dop.bias = 2.0;
+    o[0] = op.identity(); o[1] = op(3, 4); o[2] = op.twice(5); o[3] = sizeof(op);
+    f[0] = fop.identity(); f[1] = fop(1.f, 2.f); f[2] = fop.twice(1.25f);
+    d[0] = dop(1.0, 3.0); d[1] = sizeof(dop);
+}
+launch k {
+    o = zeros(4); f = zeros(3); d = zeros(2);
+    expect o == [-7, 5, 10, 4]; expect f == [-1.5, 2.5, 2.5]; expect d == [5, 8];
+}
+"#;
+    ok(src, &[], [1, 1, 1], [1, 1, 1]);
+    // A class template with a value parameter: refused, naming the member.
+    let src = r#"
+template <int N>
+struct W { __device__ int get() const; };
+template <>
+__device__ int W<3>::get() const { return 3; }
+__global__ void k(int* o) { W<3> w; o[0] = w.get(); }
+"#;
+    let f = err(src, &[("o", "zeros(1)")], Some([1, 1, 1]), Some([1, 1, 1]));
+    assert_eq!(codes(&f)[0], "simt::check::unsupported");
+    assert!(simt::cli::render(&f).contains("`W<3>::get`"));
+}

@@ -3230,6 +3230,8 @@ fn unsupported_help(what: &str) -> &'static str {
         "a definition `f<int>(...)` is an explicit specialisation: write `template <>` before it"
     } else if what.starts_with("a partial specialisation") {
         "C++ has none for functions: branch on the parameters inside the template (`if constexpr (N == 4)`), or define a `template <>` specialisation per argument list"
+    } else if what.starts_with("the explicit specialisation of the member function") {
+        "give the class a `static constexpr` member for the value parameter and branch on it inside the one member (`if constexpr (N == 3)`), or specialise the whole class (`template <> struct W<3> { ... };`)"
     } else if what.starts_with("an explicit specialisation of the member function") {
         "define the member template once for every argument, branching inside it (`if constexpr (std::is_same<R, float>::value)`), or make each specialisation a `__device__` function of its own"
     } else if what.contains("of a class this file does not define") {

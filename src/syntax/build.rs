@@ -3629,25 +3629,40 @@ impl<'m> Builder<'m> {
                 Rule::member_owner => {
                     let mut it = p.into_inner();
                     let name = self.ident(it.next().expect("grammar: an owner has a name"));
-                    let args: Vec<String> = it
-                        .next()
+                    let targs = it.next();
+                    let written = targs.as_ref().map(|a| squeeze(a.as_str()));
+                    let args: Vec<String> = targs
                         .map(|a| {
                             a.into_inner()
                                 .map(|t| t.as_str().split_whitespace().collect())
                                 .collect()
                         })
                         .unwrap_or_default();
-                    owner = Some((name, args));
+                    owner = Some((name, args, written));
                 }
                 Rule::ctor_def => ctor = Some(self.ctor_def(p)?),
                 _ => {}
             }
         }
-        let (owner, args) = owner.expect("grammar: a member definition names its class");
+        let (owner, args, written) = owner.expect("grammar: a member definition names its class");
         let (function, is_ctor) = match ctor {
             Some(f) => (f, true),
             None => {
                 let (f, spec) = self.device_fn(pair)?;
+                // `template <> T C<int>::f() {...}`: the member of the class's specialisation
+                // for those arguments.
+                if let (true, None, Some(written)) = (specialisation, &spec, written) {
+                    self.out_of_class.borrow_mut().push(OutOfClass {
+                        owner,
+                        args,
+                        template,
+                        inner,
+                        function: f,
+                        is_ctor: false,
+                        specialises: Some(written),
+                    });
+                    return Ok(());
+                }
                 if specialisation || spec.is_some() {
                     // Named by the member, so that its calls are not unknown names as well.
                     let full = format!("{}::{}", owner.name, f.name.name);
@@ -3668,6 +3683,7 @@ impl<'m> Builder<'m> {
             inner,
             function,
             is_ctor,
+            specialises: None,
         });
         Ok(())
     }
@@ -3676,6 +3692,9 @@ impl<'m> Builder<'m> {
     /// or a template class's member written with other names for its parameters, is reported.
     fn attach(&self, m: OutOfClass, module: &mut Module) {
         let full = format!("{}::{}", m.owner.name, m.function.name.name);
+        if let Some(spec) = &m.specialises {
+            return self.attach_specialised(m.function, &m.owner, spec, module);
+        }
         let Some(def) = module
             .structs
             .iter_mut()
@@ -3715,6 +3734,70 @@ impl<'m> Builder<'m> {
         } else {
             def.methods.push(function);
         }
+    }
+
+    /// `template <> T C<int>::f() {...}`, C++'s explicit specialisation of one member of a class
+    /// template: the member of `C<int>`, whose other members are the primary template's with
+    /// its type parameters as member types (`T` is `int` in them). The specialisation is made
+    /// from the primary the first time one of its members is specialised, unless the file
+    /// specialises the class itself.
+    fn attach_specialised(
+        &self,
+        function: Function,
+        owner: &Ident,
+        spec: &str,
+        module: &mut Module,
+    ) {
+        let full = format!("{}{spec}::{}", owner.name, function.name.name);
+        let refuse = |what: String| {
+            self.unsupported.borrow_mut().push((
+                what,
+                function.name.name.clone(),
+                function.name.span,
+            ))
+        };
+        let existing = module
+            .structs
+            .iter()
+            .position(|s| s.name.name == owner.name && s.spec == spec);
+        let at = match existing {
+            Some(at) => at,
+            None => {
+                let Some(primary) = module.structs.iter().find(|s| {
+                    s.name.name == owner.name && !s.template.is_empty() && s.spec.is_empty()
+                }) else {
+                    return refuse(format!(
+                        "the member `{full}` of a class this file does not define"
+                    ));
+                };
+                let args = top_level_args(spec);
+                let types = primary
+                    .template
+                    .iter()
+                    .all(|p| matches!(p.kind, TemplateParamKind::Type(_)));
+                if !types || args.len() != primary.template.len() {
+                    return refuse(format!("the explicit specialisation of the member function `{full}` (simt specialises members of classes whose template parameters are all types)"));
+                }
+                let mut def = primary.clone();
+                let aliases = primary.template.iter().zip(&args).map(|(p, a)| {
+                    let text = a.trim_end_matches('*').trim();
+                    let mut ty = TypeName::named(text, owner.span);
+                    ty.base = base_type(text);
+                    ty.pointer = a.ends_with('*');
+                    (p.name.clone(), ty)
+                });
+                def.aliases.splice(0..0, aliases);
+                def.template = Vec::new();
+                def.spec = spec.to_string();
+                module.structs.push(def);
+                module.structs.len() - 1
+            }
+        };
+        let def = &mut module.structs[at];
+        def.methods.retain(|f| {
+            f.name.name != function.name.name || f.params.len() != function.params.len()
+        });
+        def.methods.push(function);
     }
 
     /// `fn_ptr_alias = { "typedef" ~ ty ~ "(" ~ "*" ~ ident ~ ")" ~ "(" ~ fn_ptr_param* ~ ")" ~ ";" }`:
@@ -3816,6 +3899,33 @@ struct OutOfClass {
     function: Function,
     /// A constructor.
     is_ctor: bool,
+    /// After `template <>`: the class's template arguments as written (`<int>`), whose
+    /// specialisation the member belongs to.
+    specialises: Option<String>,
+}
+
+/// The arguments of `<int, Foo<a, b>>`, split at its top-level commas.
+fn top_level_args(spec: &str) -> Vec<String> {
+    let spec = spec.trim();
+    let inner = spec
+        .strip_prefix('<')
+        .and_then(|s| s.strip_suffix('>'))
+        .unwrap_or(spec);
+    let mut args = Vec::new();
+    let (mut depth, mut start) = (0i32, 0);
+    for (i, c) in inner.char_indices() {
+        match c {
+            '<' | '(' => depth += 1,
+            '>' | ')' => depth -= 1,
+            ',' if depth == 0 => {
+                args.push(inner[start..i].trim().to_string());
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    args.push(inner[start..].trim().to_string());
+    args
 }
 
 /// `k<64,64,8>` for `k<64, 64, 8>`, `k<float,unsigned int>`: how a launch section and `--kernel`
