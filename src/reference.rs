@@ -134,6 +134,8 @@ pub enum RefError {
     StepLimit,
     /// A CUB block collective specialised for another block shape than the launch's.
     BlockShape,
+    /// One array kept as two element types by its parameters (`simt::run::mixed_views`).
+    MixedViews,
     /// A thread's `memcpy` between overlapping bytes.
     OverlappingCopy {
         /// Block.
@@ -191,6 +193,7 @@ impl RefError {
             RefError::Fault { code } => code,
             RefError::OverlappingCopy { .. } => "simt::run::overlapping_copy",
             RefError::BlockShape => "simt::run::block_shape",
+            RefError::MixedViews => "simt::run::mixed_views",
             RefError::Unsupported { .. } => "simt::reference::unsupported",
             RefError::Interleaving { .. } => "simt::reference::interleaving",
         }
@@ -876,6 +879,16 @@ pub fn run(kernel: &Kernel, cfg: &LaunchConfig, args: &mut Args) -> Result<Tally
     if kernel.block_shapes.iter().any(|s| !s.fits(cfg.block)) {
         return Err(RefError::BlockShape);
     }
+    // Buffers the kernel keeps in narrower elements, as the engine keeps them.
+    let retyped =
+        crate::exec::narrowed::narrow(&kernel.narrowed, args).map_err(|_| RefError::MixedViews)?;
+    let tally = run_typed(kernel, cfg, args);
+    crate::exec::narrowed::widen(args, &retyped);
+    tally
+}
+
+/// [`run`] of buffers in the types the kernel keeps them in.
+fn run_typed(kernel: &Kernel, cfg: &LaunchConfig, args: &mut Args) -> Result<Tally, RefError> {
     let mut tally = Tally::default();
     let exiting = kernel.exiting_calls();
     let mut fuel = cfg.max_steps.saturating_mul(32);

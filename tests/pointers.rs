@@ -1173,3 +1173,44 @@ launch k {{
     let e = err(&src(63), &[], None, None);
     assert_eq!(codes(&e), ["simt::run::misaligned_address"], "{e:?}");
 }
+
+#[test]
+fn a_launch_array_viewed_as_narrower_words_is_held_in_them() {
+    // ccminer: `uint32_t *Hash = (uint32_t*)&g_hash[4 * thread];` of a `uint64_t*` buffer.
+    // Thread t adds t + 1 to the high word of its first element (element 4t, bytes 32t + 4)
+    // and reads the 64-bit element back whole: g_hash[4t] = (t + 1) << 32, out[t] the same.
+    // Each warp's 32-bit access touches one word every 32 bytes: 32 sectors per request.
+    let src = r#"
+__global__ void k(unsigned long long* g_hash, unsigned long long* out) {
+    unsigned int t = threadIdx.x;
+    unsigned int* Hash = (unsigned int*)&g_hash[4 * t];
+    Hash[1] += t + 1;
+    out[t] = g_hash[4 * t];
+}
+launch k { g_hash = zeros(128); out = zeros(32); }
+"#;
+    let r = ok(src, &[], [1, 1, 1], [32, 1, 1]);
+    assert_eq!(r.counters.gld_instr, 2);
+    // The 32-bit read: 32 sectors; the 64-bit read of element 4t: 32 sectors.
+    assert_eq!(r.counters.gld_sectors, 64);
+    let expected: String = (0..32u64)
+        .map(|t| ((t + 1) << 32).to_string())
+        .collect::<Vec<_>>()
+        .join(", ");
+    let src = src.replace(
+        "out = zeros(32); }",
+        &format!("out = zeros(32); expect out == [{expected}]; expect g_hash[4] == 8589934592; }}"),
+    );
+    ok(&src, &[], [1, 1, 1], [32, 1, 1]);
+    // A second parameter bound to the same array but kept as 64-bit words: refused at run time.
+    let mixed = r#"
+__global__ void k(unsigned long long* a, unsigned long long* b) {
+    unsigned int* w = (unsigned int*)a;
+    w[threadIdx.x] = 1;
+    b[0] = 2;
+}
+launch k { d = zeros(4); a = &d[0]; b = &d[0]; }
+"#;
+    let f = err(mixed, &[], Some([1, 1, 1]), Some([1, 1, 1]));
+    assert_eq!(codes(&f), ["simt::run::mixed_views"]);
+}

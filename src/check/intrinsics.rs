@@ -294,7 +294,11 @@ impl KernelChecker<'_, '_> {
     /// The element type that `space` holds (a reinterpreting pointer sees another of the same
     /// size); `None` for the placeholder of a pointer into no array.
     pub(crate) fn stored(&self, space: Space) -> Option<Scalar> {
-        stored_in((&self.params, &self.shared, &self.local_arrays), space)
+        let narrowed = match space {
+            Space::Global(p) => self.narrowed.iter().find(|n| n.0 == p).map(|n| n.1),
+            _ => None,
+        };
+        narrowed.or_else(|| stored_in((&self.params, &self.shared, &self.local_arrays), space))
     }
 
     /// Whether a narrower view has re-typed the memory of `space` (see `pointer::narrow`).

@@ -678,6 +678,8 @@ pub(crate) struct KernelChecker<'g, 'e> {
     /// The pointer variable of each struct's pointer leaf, by the leaf's variable.
     leaf_pointers: HashMap<VarId, u32>,
     local_arrays: Vec<LocalArray>,
+    /// Buffer parameters held in narrower elements (see [`Kernel::narrowed`]).
+    narrowed: Vec<(u32, Scalar)>,
     /// Notes for the report: constructs that run but deserve a word (deprecated forms).
     notes: Vec<(Span, String)>,
     /// Struct objects declared so far.
@@ -815,6 +817,7 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
             depth: 0,
             addressed: HashSet::new(),
             atomic_spaces: HashSet::new(),
+            narrowed: Vec::new(),
             cub_storages: HashMap::new(),
             block_shapes: Vec::new(),
             choices: Vec::new(),
@@ -1068,6 +1071,7 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
             shared: std::mem::take(&mut self.shared),
             locals: std::mem::take(&mut self.locals),
             local_arrays,
+            narrowed: std::mem::take(&mut self.narrowed),
             constants,
             constant_scalars,
             textures,

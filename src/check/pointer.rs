@@ -1217,6 +1217,17 @@ impl KernelChecker<'_, '_> {
                 let a = &self.shared[s as usize];
                 (a.elem, a.stored)
             }
+            // A launch array viewed as narrower words (ccminer's `(uint32_t*)&g_hash[8 * i]`
+            // of a `uint64_t*`): held in them while the kernel runs. Not as bytes: `(char*)p`
+            // is the pitch idiom's byte arithmetic, whose accesses are wider again.
+            Space::Global(p) if elem.size() >= 2 => {
+                match self.params.get(p as usize).map(|p| p.kind) {
+                    Some(ParamKind::Buffer { elem: declared, .. }) => {
+                        (declared, self.stored(space).unwrap_or(declared))
+                    }
+                    _ => return,
+                }
+            }
             _ => return,
         };
         let plain = elem != Scalar::Bool && declared != Scalar::Bool;
@@ -1231,7 +1242,11 @@ impl KernelChecker<'_, '_> {
         match space {
             Space::Local(l) => self.local_arrays[l as usize].stored = narrow,
             Space::Shared(s) => self.shared[s as usize].stored = narrow,
-            Space::Global(_) | Space::Choice { .. } => {}
+            Space::Global(p) => {
+                self.narrowed.retain(|n| n.0 != p);
+                self.narrowed.push((p, narrow));
+            }
+            Space::Choice { .. } => {}
         }
     }
 
@@ -1239,11 +1254,10 @@ impl KernelChecker<'_, '_> {
     fn view_help(&self, space: Space, elem: Scalar) -> String {
         let narrower = self.stored(space).is_some_and(|s| elem.size() < s.size());
         match space {
-            Space::Global(_) if narrower => "a launch array keeps the element type the launch \
-                gives it, so simt views it only as the same or wider components, or as `char` \
-                for byte arithmetic cast back to a wider type (`(float*)((char*)p + y * \
-                pitch)`); read whole elements and take their parts with shifts \
-                (`(w >> 8 * k) & 0xff`)"
+            Space::Global(_) if narrower => "simt views a launch array as narrower words of \
+                two bytes or more (`(uint32_t*)` of a `uint64_t*`), and as `char` only for byte \
+                arithmetic cast back to a wider type (`(float*)((char*)p + y * pitch)`); read \
+                whole elements and take their bytes with shifts (`(w >> 8 * k) & 0xff`)"
                 .into(),
             _ if narrower && self.atomic_spaces.contains(&space) => format!(
                 "an atomic works on `{}`'s own elements, so simt does not also view them as \

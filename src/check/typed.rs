@@ -116,6 +116,10 @@ pub struct Kernel {
     pub locals: Vec<Local>,
     /// Per-thread local arrays (`float acc[8];`).
     pub local_arrays: Vec<LocalArray>,
+    /// Buffer parameters a narrower view made the kernel keep in narrower elements (a
+    /// `uint64_t*` buffer read through `(uint32_t*)`), with the element type they hold while
+    /// it runs; the launch's arrays keep their own type (see `exec::narrowed`).
+    pub narrowed: Vec<(u32, Scalar)>,
     /// Parameters that are `__constant__` arrays (read through the constant cache).
     pub constants: Vec<u32>,
     /// Those that are `__constant__` scalars (a launch may set them to a number).
@@ -180,7 +184,12 @@ impl Kernel {
     /// The element type that `space` holds: a reinterpreting pointer's [`Mem`] sees another type
     /// of the same size.
     pub fn stored(&self, space: Space) -> Scalar {
-        stored_in((&self.params, &self.shared, &self.local_arrays), space)
+        let narrowed = match space {
+            Space::Global(p) => self.narrowed.iter().find(|n| n.0 == p).map(|n| n.1),
+            _ => None,
+        };
+        narrowed
+            .or_else(|| stored_in((&self.params, &self.shared, &self.local_arrays), space))
             .expect("checker: memory is a buffer, a shared array or a local array")
     }
 }

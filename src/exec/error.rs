@@ -669,6 +669,21 @@ pub enum RunError {
         /// Blocks in the grid.
         blocks: u64,
     },
+    /// `in = &d[0]; out = &d[0];` where the kernel reads `in` through `(uint32_t*)` and `out`
+    /// as its own `uint64_t`s
+    #[error("the array `{array}` is bound to parameters the kernel keeps as different element types (`{first}` and `{second}`)")]
+    #[diagnostic(
+        code(simt::run::mixed_views),
+        help("simt holds an array viewed through a narrower pointer type in that type's elements while the kernel runs; bind each of these parameters to an array of its own")
+    )]
+    MixedViews {
+        /// The array.
+        array: String,
+        /// One parameter's view of it.
+        first: String,
+        /// Another's.
+        second: String,
+    },
 }
 
 impl RunError {

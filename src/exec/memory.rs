@@ -220,6 +220,36 @@ impl BufData {
         }
     }
 
+    /// The same bytes (little-endian, as the GPU's) as elements of `to`, whose size divides
+    /// them (a `bool` buffer is never re-typed).
+    pub(crate) fn reinterpret(&self, to: Scalar) -> BufData {
+        let mut bytes = Vec::with_capacity(self.len() * self.elem().size() as usize);
+        macro_rules! put {
+            ($($t:ident),*) => {
+                match self {
+                    BufData::Bool(v) => bytes.extend(v.iter().map(|&b| u8::from(b))),
+                    $(BufData::$t(v) => v.iter().for_each(|x| bytes.extend(x.to_le_bytes())),)*
+                }
+            };
+        }
+        put!(I8, U8, I16, U16, I32, U32, I64, U64, F32, F64, F16, BF16);
+        macro_rules! take {
+            ($($t:ident: $ty:ty),*) => {
+                match to {
+                    Scalar::Bool => BufData::Bool(bytes.iter().map(|&b| b != 0).collect()),
+                    $(Scalar::$t => BufData::$t(
+                        bytes
+                            .chunks_exact(std::mem::size_of::<$ty>())
+                            .map(|c| <$ty>::from_le_bytes(c.try_into().expect("chunk of the size")))
+                            .collect(),
+                    ),)*
+                }
+            };
+        }
+        take!(I8: i8, U8: u8, I16: i16, U16: u16, I32: i32, U32: u32, I64: i64, U64: u64,
+            F32: f32, F64: f64, F16: f16, BF16: bf16)
+    }
+
     /// Sets every element to zero.
     pub(crate) fn clear(&mut self) {
         with_data!(self, v => v.iter_mut().for_each(|x| *x = Default::default()))

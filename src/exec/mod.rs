@@ -11,6 +11,7 @@ mod epoch_log;
 mod error;
 mod grid_race;
 mod memory;
+pub(crate) mod narrowed;
 mod probe;
 mod race;
 mod regs;
@@ -470,8 +471,24 @@ pub fn launch_groups(
 }
 
 /// [`launch_counting`] of the blocks `ids` (all when `None`, each one's totals kept when given),
-/// with the cache model in `groups` when given.
+/// with the cache model in `groups` when given; buffers the kernel keeps in narrower elements
+/// are re-typed for the run and back after it.
 fn launch_from(
+    ir: &KernelIr,
+    cfg: &LaunchConfig,
+    args: &mut Args,
+    progress: &Progress,
+    ids: Option<&[u64]>,
+    groups: Option<&[BlockGroup]>,
+) -> Result<Outcome, RunError> {
+    let retyped = narrowed::narrow(&ir.narrowed, args)?;
+    let outcome = launch_typed(ir, cfg, args, progress, ids, groups);
+    narrowed::widen(args, &retyped);
+    outcome
+}
+
+/// [`launch_from`] of buffers in the types the kernel keeps them in.
+fn launch_typed(
     ir: &KernelIr,
     cfg: &LaunchConfig,
     args: &mut Args,

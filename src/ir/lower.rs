@@ -238,6 +238,7 @@ impl<'k> Lowerer<'k> {
             mmas: self.mmas,
             asyncs: self.asyncs,
             constants: kernel.constants.clone(),
+            narrowed: kernel.narrowed.clone(),
             block_shapes: kernel.block_shapes.clone(),
             choices: kernel.choices.iter().map(|&s| space(s)).collect(),
             faults: self.faults,

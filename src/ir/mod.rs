@@ -169,6 +169,9 @@ pub struct KernelIr {
     pub asyncs: Vec<AsyncIr>,
     /// Buffer parameters that are `__constant__` arrays: loads go through the constant cache.
     pub constants: Vec<u32>,
+    /// Buffer parameters held in narrower elements while the kernel runs (see
+    /// `check::typed::Kernel::narrowed`).
+    pub narrowed: Vec<(u32, crate::value::Scalar)>,
     /// Per instruction, the source site the sanitizer's reports are grouped by (its line); when
     /// empty, each instruction is a site of its own.
     pub sites: Vec<u32>,
