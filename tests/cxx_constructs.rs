@@ -1007,3 +1007,20 @@ launch k { o = zeros(3); expect o == [4, 7, 8]; }
 "#;
     ok(src, &[], ONE, [2, 1, 1]);
 }
+
+#[test]
+fn a_files_unary_operators_on_vectors() {
+    // ccminer's `uint2 operator~(uint2)` (and a unary `+` of its own): ~(1, 2) is
+    // (2^32 - 2, 2^32 - 3); +(5, 6) doubles it by the file's definition: (10, 12).
+    let src = r#"
+static __device__ __forceinline__ uint2 operator~ (uint2 a) { return make_uint2(~a.x, ~a.y); }
+static __device__ __forceinline__ uint2 operator+ (uint2 a) { return make_uint2(2 * a.x, 2 * a.y); }
+__global__ void k(uint2 *s) {
+    uint2 w = s[0];
+    s[1] = ~w;
+    s[2] = +s[3];
+}
+launch k { s = [1, 2, 0, 0, 0, 0, 5, 6]; expect s == [1, 2, 4294967294, 4294967293, 10, 12, 5, 6]; }
+"#;
+    ok(src, &[], ONE, ONE);
+}

@@ -361,18 +361,23 @@ impl KernelChecker<'_, '_> {
         Ok(false)
     }
 
-    /// `a + b` or `-a` on vectors where the file defines that operator (helper_math.h's): the
-    /// call `operator+(a, b)` it stands for.
+    /// `a + b`, `-a` or `~a` on vectors where the file defines that operator (helper_math.h's,
+    /// ccminer's `uint2 operator~(uint2)`): the call `operator+(a, b)` it stands for.
     fn file_operator(&self, e: &ast::Expr) -> Option<ast::Expr> {
         let (name, args) = match &e.kind {
             ast::ExprKind::Binary { op, lhs, rhs, .. } => (
                 format!("operator{}", op.symbol()),
                 vec![(**lhs).clone(), (**rhs).clone()],
             ),
-            ast::ExprKind::Unary {
-                op: ast::UnOp::Neg,
-                operand,
-            } => ("operator-".to_string(), vec![(**operand).clone()]),
+            ast::ExprKind::Unary { op, operand } => {
+                let symbol = match op {
+                    ast::UnOp::Neg => "-",
+                    ast::UnOp::Plus => "+",
+                    ast::UnOp::BitNot => "~",
+                    _ => return None,
+                };
+                (format!("operator{symbol}"), vec![(**operand).clone()])
+            }
             _ => return None,
         };
         let defined = self.globals.overloads.get(name.as_str())?;
