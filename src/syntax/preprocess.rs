@@ -264,28 +264,7 @@ pub(crate) fn preprocess_in(
     defines: &[(String, String)],
 ) -> Result<Expanded, Vec<ParseError>> {
     let (spliced, splices) = splice(text);
-    let mut pp = Pp {
-        text: &spliced,
-        original: text,
-        splices,
-        src_len: text.len() as u32,
-        dir: dir.map(Path::to_path_buf),
-        local: Vec::new(),
-        macros: HashMap::new(),
-        keywords: HOST_DEFINES.to_vec(),
-        ids: HashMap::new(),
-        included: Vec::new(),
-        produced: 0,
-        errors: Vec::new(),
-        fatal: false,
-        out: String::new(),
-        segs: Vec::new(),
-        after_token: false,
-        copied_to: 0,
-        conds: Vec::new(),
-        active: true,
-        no_hide: Rc::from(Vec::new()),
-    };
+    let mut pp = Pp::over(&spliced, text, splices, dir);
     let arch = arch.to_string();
     let predefined = PREDEFINED
         .iter()
@@ -633,7 +612,39 @@ struct Pp<'s> {
     no_hide: Rc<[u32]>,
 }
 
-impl Pp<'_> {
+impl<'s> Pp<'s> {
+    /// A preprocessor at the start of the spliced text `text` of `original`, in the folder
+    /// `dir`, with no macro defined yet.
+    fn over(
+        text: &'s str,
+        original: &'s str,
+        splices: Vec<(u32, u32)>,
+        dir: Option<&Path>,
+    ) -> Pp<'s> {
+        Pp {
+            text,
+            original,
+            splices,
+            src_len: original.len() as u32,
+            dir: dir.map(Path::to_path_buf),
+            local: Vec::new(),
+            macros: HashMap::new(),
+            keywords: HOST_DEFINES.to_vec(),
+            ids: HashMap::new(),
+            included: Vec::new(),
+            produced: 0,
+            errors: Vec::new(),
+            fatal: false,
+            out: String::new(),
+            segs: Vec::new(),
+            after_token: false,
+            copied_to: 0,
+            conds: Vec::new(),
+            active: true,
+            no_hide: Rc::from(Vec::new()),
+        }
+    }
+
     fn id(&mut self, name: &str) -> u32 {
         let next = self.ids.len() as u32;
         *self.ids.entry(Rc::from(name)).or_insert(next)
@@ -973,28 +984,13 @@ impl Pp<'_> {
         };
         let before = self.macros.clone();
         let (spliced, splices) = splice(&text);
-        let mut header = Pp {
-            text: &spliced,
-            original: &text,
-            splices,
-            src_len: text.len() as u32,
-            dir: path.parent().map(Path::to_path_buf),
-            local: std::mem::take(&mut self.local),
-            macros: std::mem::take(&mut self.macros),
-            keywords: std::mem::take(&mut self.keywords),
-            ids: std::mem::take(&mut self.ids),
-            included: std::mem::take(&mut self.included),
-            produced: self.produced,
-            errors: Vec::new(),
-            fatal: false,
-            out: String::new(),
-            segs: Vec::new(),
-            after_token: false,
-            copied_to: 0,
-            conds: Vec::new(),
-            active: true,
-            no_hide: self.no_hide.clone(),
-        };
+        let mut header = Pp::over(&spliced, &text, splices, path.parent());
+        header.local = std::mem::take(&mut self.local);
+        header.macros = std::mem::take(&mut self.macros);
+        header.keywords = std::mem::take(&mut self.keywords);
+        header.ids = std::mem::take(&mut self.ids);
+        header.included = std::mem::take(&mut self.included);
+        header.produced = self.produced;
         header.file();
         self.local = header.local;
         self.macros = header.macros;
