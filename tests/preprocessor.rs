@@ -454,3 +454,18 @@ fn a_mistake_in_a_local_header_points_at_its_include_line() {
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("in `broken.h`"), "{err}");
 }
+
+#[test]
+fn an_unknown_name_after_a_missing_local_header_says_where_to_put_it() {
+    // `cuda_helper.h` is not beside the file: the unknown name's help names it (and not
+    // `cuda_runtime.h`, a toolkit header simt's built-ins stand for).
+    let main = "#include \"cuda_runtime.h\"\n#include \"cuda_helper.h\"\n__global__ void k(int* o) { o[0] = FOO; }\nlaunch k { o = zeros(1); grid = 1; block = 1; }\n";
+    let (code, _, err) = in_folder("missing", &[("main.cu", main)], &["check"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("unknown name `FOO`"), "{err}");
+    assert!(
+        err.contains("`cuda_helper.h` is not beside the file"),
+        "{err}"
+    );
+    assert!(!err.contains("`cuda_runtime.h`"), "{err}");
+}

@@ -328,7 +328,9 @@ impl KernelChecker<'_, '_> {
         CheckError::UnknownFunction {
             name: name.to_string(),
             span,
-            suggestion: self.hidden_in_namespace(name).or_else(|| did_you_mean(name, known_functions().iter().map(String::as_str))).or_else(|| {
+            suggestion: self.hidden_in_namespace(name).or_else(|| {
+                self.missing_header_hint(did_you_mean(name, known_functions().iter().map(String::as_str)))
+            }).or_else(|| {
                 Some("math functions: sqrtf expf logf sinf cosf tanhf powf fabsf fminf fmaxf floorf ceilf roundf fmaf (and double forms), min max abs".into())
             }),
         }

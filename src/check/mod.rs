@@ -422,6 +422,8 @@ impl Unchecked {
 /// File-scope names: `const` globals (folded once) and `__device__` functions.
 pub(crate) struct Globals<'m> {
     consts: HashMap<&'m str, Value>,
+    /// Quoted `#include`s the preprocessor found nowhere.
+    missing_headers: &'m [String],
     functions: HashMap<&'m str, &'m ast::Function>,
     /// Every definition of each function name (C++ overloads), in file order.
     overloads: HashMap<&'m str, Vec<&'m ast::Function>>,
@@ -479,6 +481,7 @@ impl<'m> Globals<'m> {
     fn new(module: &'m ast::Module, errors: &mut Vec<CheckError>) -> Globals<'m> {
         let mut g = Globals {
             consts: HashMap::new(),
+            missing_headers: &module.missing_headers,
             functions: HashMap::new(),
             overloads: HashMap::new(),
             specializations: &module.specializations,
@@ -2840,8 +2843,26 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
         CheckError::UnknownName {
             name: name.to_string(),
             span,
-            suggestion: did_you_mean(name, names.iter().map(String::as_str)),
+            suggestion: self
+                .missing_header_hint(did_you_mean(name, names.iter().map(String::as_str))),
         }
+    }
+
+    /// `suggestion`, led by the headers the file includes that were found nowhere (the likelier
+    /// cause of an unknown name), if any.
+    pub(crate) fn missing_header_hint(&self, suggestion: Option<String>) -> Option<String> {
+        let missing = self.globals.missing_headers;
+        if missing.is_empty() {
+            return suggestion;
+        }
+        let list: Vec<String> = missing.iter().map(|h| format!("`{h}`")).collect();
+        Some(format!(
+            "{} {} not beside the file, where simt reads a quoted `#include` from: copy {} there{}",
+            list.join(", "),
+            if missing.len() == 1 { "is" } else { "are" },
+            if missing.len() == 1 { "it" } else { "them" },
+            suggestion.map(|s| format!(" ({s})")).unwrap_or_default()
+        ))
     }
 }
 

@@ -42,6 +42,9 @@ pub struct Module {
     /// Declarations recognised but not supported yet (`__constant__` arrays): what, the declared
     /// name, and the span.
     pub unsupported: Vec<(String, String, Span)>,
+    /// `#include "name"` lines whose header is neither beside the file nor one simt has: an
+    /// unknown name's diagnostic says so.
+    pub missing_headers: Vec<String>,
 }
 
 /// A name as written.

@@ -111,6 +111,7 @@ pub fn parse_with(
             SkParser::parse(Rule::file, text).map_err(|e| vec![convert(e, text, map)])?;
         let file = pairs.next().expect("grammar: file rule matched");
         let mut module = Builder::new(map).file(file)?;
+        module.missing_headers = expanded.missing.clone();
         overloads::name_kernel_overloads(&mut module);
         match depth::too_deep_module(&module) {
             Some(span) => Err(vec![ParseError::TooDeep { span }]),

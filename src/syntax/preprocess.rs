@@ -118,6 +118,8 @@ pub(crate) struct Expanded {
     pub(crate) text: String,
     /// Spans of `text` → spans of the file.
     pub(crate) map: SpanMap,
+    /// Quoted `#include`s of headers found nowhere (see [`crate::syntax::ast::Module::missing_headers`]).
+    pub(crate) missing: Vec<String>,
 }
 
 /// One stretch of the output.
@@ -290,10 +292,59 @@ pub(crate) fn preprocess_in(
                 len,
                 src_len: pp.src_len,
             },
+            missing: pp.missing,
         })
     } else {
         Err(pp.errors)
     }
+}
+
+/// A C, C++ or CUDA toolkit header, which a file may name in quotes too (`#include
+/// "cuda_runtime.h"`): dropped, its declarations being simt's built-ins.
+fn system_header(name: &str) -> bool {
+    let base = name.rsplit('/').next().unwrap_or(name);
+    let toolkit = ["cuda/", "cub/", "thrust/", "cooperative_groups", "sys/"];
+    toolkit.iter().any(|t| name.starts_with(t))
+        || base.starts_with("sm_")
+        || base.starts_with("curand")
+        || base.starts_with("cublas")
+        || base.starts_with("cufft")
+        || base.starts_with("cusparse")
+        || matches!(
+            base,
+            "cuda.h"
+                | "cuda_runtime.h"
+                | "cuda_runtime_api.h"
+                | "cuda_fp16.h"
+                | "cuda_bf16.h"
+                | "cuda_fp8.h"
+                | "cuda_profiler_api.h"
+                | "device_launch_parameters.h"
+                | "device_functions.h"
+                | "device_atomic_functions.h"
+                | "math_functions.h"
+                | "math_constants.h"
+                | "vector_types.h"
+                | "vector_functions.h"
+                | "driver_types.h"
+                | "nvrtc.h"
+                | "mma.h"
+                | "helper_cuda.h"
+                | "helper_functions.h"
+                | "helper_string.h"
+                | "helper_timer.h"
+                | "assert.h"
+                | "limits.h"
+                | "float.h"
+                | "math.h"
+                | "string.h"
+                | "time.h"
+                | "inttypes.h"
+                | "stdint.h"
+                | "stddef.h"
+                | "stdio.h"
+                | "stdlib.h"
+        )
 }
 
 /// Removes every `\` at the end of a line (C's phase 2): the spliced text, and for each splice
@@ -589,6 +640,8 @@ struct Pp<'s> {
     dir: Option<PathBuf>,
     /// Local headers read so far (each is read once, as if include-guarded).
     local: Vec<PathBuf>,
+    /// Quoted includes of headers found nowhere.
+    missing: Vec<String>,
     macros: HashMap<Rc<str>, Rc<Macro>>,
     /// The [`HOST_DEFINES`] keywords still defined (not `#define`d or `#undef`ed by the file).
     keywords: Vec<&'static str>,
@@ -628,6 +681,7 @@ impl<'s> Pp<'s> {
             src_len: original.len() as u32,
             dir: dir.map(Path::to_path_buf),
             local: Vec::new(),
+            missing: Vec::new(),
             macros: HashMap::new(),
             keywords: HOST_DEFINES.to_vec(),
             ids: HashMap::new(),
@@ -966,6 +1020,9 @@ impl<'s> Pp<'s> {
                     self.read_header(implied, at);
                 }
                 self.read_header(&name, at);
+                if quoted && super::headers::header(&name).is_none() && !system_header(&name) {
+                    self.missing.push(name);
+                }
             }
         }
     }
@@ -986,6 +1043,7 @@ impl<'s> Pp<'s> {
         let (spliced, splices) = splice(&text);
         let mut header = Pp::over(&spliced, &text, splices, path.parent());
         header.local = std::mem::take(&mut self.local);
+        header.missing = std::mem::take(&mut self.missing);
         header.macros = std::mem::take(&mut self.macros);
         header.keywords = std::mem::take(&mut self.keywords);
         header.ids = std::mem::take(&mut self.ids);
@@ -993,6 +1051,7 @@ impl<'s> Pp<'s> {
         header.produced = self.produced;
         header.file();
         self.local = header.local;
+        self.missing = header.missing;
         self.macros = header.macros;
         self.keywords = header.keywords;
         self.ids = header.ids;
