@@ -469,3 +469,18 @@ fn an_unknown_name_after_a_missing_local_header_says_where_to_put_it() {
     );
     assert!(!err.contains("`cuda_runtime.h`"), "{err}");
 }
+
+#[test]
+fn one_header_under_two_spellings_is_read_once() {
+    // `common.h` and, from `sub/x.h`, `../common.h` are one file: read once, so `one` is
+    // declared once. out = one() + two() = 1 + 2 = 3.
+    let main = "#include \"common.h\"\n#include \"sub/x.h\"\n__global__ void k(int* out) { out[threadIdx.x] = one() + two(); }\nlaunch k { out = zeros(2); grid = 1; block = 2; expect out == [3, 3]; }\n";
+    let common = "#pragma once\n__device__ int one() { return 1; }\n";
+    let x = "#pragma once\n#include \"../common.h\"\n__device__ int two() { return one() + 1; }\n";
+    let (code, out, err) = in_folder(
+        "spellings",
+        &[("main.cu", main), ("common.h", common), ("sub/x.h", x)],
+        &["test"],
+    );
+    assert_eq!(code, 0, "{out}{err}");
+}

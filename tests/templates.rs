@@ -2109,3 +2109,28 @@ __global__ void k(int* o) { W<3> w; o[0] = w.get(); }
     assert_eq!(codes(&f)[0], "simt::check::unsupported");
     assert!(simt::cli::render(&f).contains("`W<3>::get`"));
 }
+
+#[test]
+fn a_member_specialisation_sees_the_members_defined_after_it() {
+    // `C<int>::f` is specialised before the primary's out-of-class `f` and `g`: C<int> still has
+    // the primary's `g`, which calls its own `f`. int (v = 1): f = 101, g = f + 10 = 111;
+    // float (v = 2): f = 2, g = 12.
+    let src = r#"
+template <typename T> struct C {
+    T v;
+    __device__ T f();
+    __device__ T g();
+};
+template <> __device__ int C<int>::f() { return 100 + v; }
+template <typename T> __device__ T C<T>::f() { return v; }
+template <typename T> __device__ T C<T>::g() { return f() + 10; }
+__global__ void k(int* out, float* fo) {
+    C<int> a; a.v = 1;
+    C<float> b; b.v = 2.0f;
+    out[0] = a.f(); out[1] = a.g();
+    fo[0] = b.f(); fo[1] = b.g();
+}
+launch k { out = zeros(2); fo = zeros(2); expect out == [101, 111]; expect fo == [2, 12]; }
+"#;
+    ok(src, &[], [1, 1, 1], [1, 1, 1]);
+}

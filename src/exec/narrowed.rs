@@ -32,7 +32,8 @@ pub(crate) fn narrow(
         let buffer = &mut args.buffers[b];
         if let Some((_, before)) = done.iter().find(|(r, _)| r.buffer == b) {
             if *before != stored {
-                return Err(mixed(&buffer.name, *before, stored));
+                let err = mixed(&buffer.name, *before, stored);
+                return Err(undone(args, done, err));
             }
             continue;
         }
@@ -52,17 +53,20 @@ pub(crate) fn narrow(
         ));
     }
     // Every parameter into a re-typed buffer must keep it so.
-    for (q, pointer) in args.pointers.iter_mut().enumerate() {
-        let Some(pointer) = pointer.as_mut() else {
-            continue;
-        };
-        let Some((r, stored)) = done.iter().find(|(r, _)| Some(r.buffer) == pointer.buffer) else {
-            continue;
-        };
-        if !narrowed.iter().any(|n| n.0 as usize == q) {
-            return Err(mixed(&args.buffers[r.buffer].name, *stored, r.declared));
+    let kept_otherwise = args.pointers.iter().enumerate().find_map(|(q, pointer)| {
+        let buffer = pointer.as_ref()?.buffer;
+        let (r, stored) = done.iter().find(|(r, _)| Some(r.buffer) == buffer)?;
+        let kept = narrowed.iter().any(|n| n.0 as usize == q);
+        (!kept).then(|| mixed(&args.buffers[r.buffer].name, *stored, r.declared))
+    });
+    if let Some(err) = kept_otherwise {
+        return Err(undone(args, done, err));
+    }
+    // Only now, every view agreeing: the offsets into the re-typed buffers.
+    for pointer in args.pointers.iter_mut().flatten() {
+        if let Some((r, _)) = done.iter().find(|(r, _)| Some(r.buffer) == pointer.buffer) {
+            pointer.offset *= r.factor;
         }
-        pointer.offset *= r.factor;
     }
     Ok(done.into_iter().map(|(r, _)| r).collect())
 }
@@ -78,6 +82,15 @@ pub(crate) fn widen(args: &mut Args, retyped: &[Retyped]) {
             }
         }
     }
+}
+
+/// `err`, after giving the buffers re-typed so far (no offset scaled yet) their types back.
+fn undone(args: &mut Args, done: Vec<(Retyped, Scalar)>, err: RunError) -> RunError {
+    for (r, _) in done {
+        let buffer = &mut args.buffers[r.buffer];
+        buffer.data = buffer.data.reinterpret(r.declared);
+    }
+    err
 }
 
 fn mixed(array: &str, a: Scalar, b: Scalar) -> RunError {

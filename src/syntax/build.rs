@@ -236,7 +236,14 @@ impl<'m> Builder<'m> {
             module.structs.push(def);
             self.scopes.borrow_mut().hoisted(&ns);
         }
-        for m in self.out_of_class.take() {
+        // Members of the primary templates first: a member specialisation copies its class's
+        // primary with every member the file defines, wherever the file defines it.
+        let (specialised, plain): (Vec<_>, Vec<_>) = self
+            .out_of_class
+            .take()
+            .into_iter()
+            .partition(|m| m.specialises.is_some());
+        for m in plain.into_iter().chain(specialised) {
             self.attach(m, &mut module);
         }
         for f in self.host_friends.take() {
@@ -3786,18 +3793,34 @@ impl<'m> Builder<'m> {
                     ty.pointer = a.ends_with('*');
                     (p.name.clone(), ty)
                 });
-                def.aliases.splice(0..0, aliases);
+                def.aliases.splice(0..0, aliases.clone());
                 def.template = Vec::new();
                 def.spec = spec.to_string();
                 module.structs.push(def);
                 module.structs.len() - 1
             }
         };
+        // The member it replaces: the one of that name whose parameter types, with the class's
+        // parameters read as their arguments (`T` as `int`), are the specialisation's.
         let def = &mut module.structs[at];
-        def.methods.retain(|f| {
-            f.name.name != function.name.name || f.params.len() != function.params.len()
-        });
-        def.methods.push(function);
+        let as_argument = |t: &TypeName| {
+            def.aliases
+                .iter()
+                .find(|(n, _)| n.name == t.base_text)
+                .map_or_else(|| t.base_text.clone(), |(_, a)| a.base_text.clone())
+        };
+        let same = |f: &Function| {
+            f.name.name == function.name.name
+                && f.params.len() == function.params.len()
+                && f.params.iter().zip(&function.params).all(|(a, b)| {
+                    as_argument(&a.ty) == b.ty.base_text && a.ty.pointer == b.ty.pointer
+                })
+        };
+        // In the declared one's place: the overloads keep their order.
+        match def.methods.iter().position(same) {
+            Some(k) => def.methods[k] = function,
+            None => def.methods.push(function),
+        }
     }
 
     /// `fn_ptr_alias = { "typedef" ~ ty ~ "(" ~ "*" ~ ident ~ ")" ~ "(" ~ fn_ptr_param* ~ ")" ~ ";" }`:

@@ -1011,6 +1011,8 @@ impl<'s> Pp<'s> {
         let beside = self.dir.as_ref().map(|d| d.join(&name));
         match beside {
             Some(path) if quoted && super::headers::header(&name).is_none() && path.is_file() => {
+                // One file under two spellings (`common.h`, `sub/../common.h`) is read once.
+                let path = std::fs::canonicalize(&path).unwrap_or(path);
                 self.read_local(path, &name, at)
             }
             _ => {
