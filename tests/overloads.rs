@@ -691,3 +691,44 @@ launch k { out = zeros(1); h = zeros(1); block = 32; grid = 1; expect out == 32;
 "#;
     ok(src, &[], [1, 1, 1], [32, 1, 1]);
 }
+
+#[test]
+fn member_operators_and_methods_are_chosen_by_their_arguments_scalar_types() {
+    // Overloads of one arity that differ only in `int` vs `float`: C++ picks the exact match
+    // ([over.ics.rank]), never the first declared. Each overload returns or adds its own
+    // marker, so a wrong choice changes the result.
+    let src = r#"
+struct P { float v; };
+struct S {
+    float v;
+    __device__ S& operator+=(int x) { v += 1.0f; return *this; }
+    __device__ S& operator+=(float x) { v += 20.0f; return *this; }
+    __device__ float operator[](int i) const { return 3.0f; }
+    __device__ float operator[](float f) const { return 40.0f; }
+    __device__ P at(int i) const { P p; p.v = 5.0f; return p; }
+    __device__ P at(float f) const { P p; p.v = 60.0f; return p; }
+    __device__ P operator*(int k) const { P p; p.v = 7.0f; return p; }
+    __device__ P operator*(float k) const { P p; p.v = 80.0f; return p; }
+};
+__global__ void k(float* out) {
+    S s; s.v = 0.0f;
+    s += 1;
+    out[0] = s.v;
+    s += 1.0f;
+    out[1] = s.v;
+    out[2] = s[1];
+    out[3] = s[1.0f];
+    out[4] = s.at(1).v;
+    out[5] = s.at(1.0f).v;
+    out[6] = (s * 2).v;
+    out[7] = (s * 2.0f).v;
+}
+launch k {
+    out = zeros(8);
+    expect out == [1, 21, 3, 40, 5, 60, 7, 80];
+}
+"#;
+    // By hand: 0 + 1 = 1 (`+=(int)`), then 1 + 20 = 21 (`+=(float)`); the rest are each
+    // overload's marker.
+    ok(src, &[], ONE, ONE);
+}

@@ -79,7 +79,7 @@ impl KernelChecker<'_, '_> {
             } => (callee, targs, args),
             ast::ExprKind::Index { base, index } => {
                 let l = self.struct_of(base).filter(|l| !l.array)?;
-                let f = self.method(&l, "operator[]", Some(1))?;
+                let f = self.operator_for(&l, "operator[]", std::slice::from_ref(index))?;
                 let f = self.for_object(base, &l, f);
                 return self.method_place(base, &l, &f, std::slice::from_ref(index), e.span);
             }

@@ -1068,7 +1068,7 @@ impl<'g> KernelChecker<'g, '_> {
                     MemberKind::Scalar(_) | MemberKind::Pointer(_) => None,
                 }
             }
-            ast::ExprKind::Index { base, .. } => {
+            ast::ExprKind::Index { base, index } => {
                 // `ps[i]` of `P ps[2][3]` is a row; `ps[i][j]` a struct.
                 if self.row_of(e).is_some() {
                     return None;
@@ -1078,7 +1078,8 @@ impl<'g> KernelChecker<'g, '_> {
                 }
                 if let Some(l) = self.struct_of(base) {
                     if !l.array {
-                        return self.operator_ret(&l, "operator[]", 1);
+                        let index = std::slice::from_ref(index.as_ref());
+                        return self.operator_ret(&l, "operator[]", index);
                     }
                     return match &l.members.first()?.kind {
                         MemberKind::Compound(sub) => Some(Rc::clone(sub)),
@@ -1138,7 +1139,12 @@ impl<'g> KernelChecker<'g, '_> {
                 };
                 self.returned_layout(f, targs, args, e.span)
             }
-            ast::ExprKind::Method { object, method, .. } => {
+            ast::ExprKind::Method {
+                object,
+                method,
+                args,
+                ..
+            } => {
                 if let Some(l) = self.cub_record_type(object, &method.name) {
                     return Some(l);
                 }
@@ -1154,7 +1160,7 @@ impl<'g> KernelChecker<'g, '_> {
                     }
                 }
                 let l = self.struct_of(object)?;
-                let f = self.method(&l, &method.name, None)?;
+                let f = self.member_overload(&l, &method.name, args)?;
                 self.returned_layout(&f, &[], &[], e.span)
             }
             ast::ExprKind::Binary { op, lhs, rhs, .. } => {
@@ -1163,7 +1169,10 @@ impl<'g> KernelChecker<'g, '_> {
                 }
                 let name = format!("operator{}", op.symbol());
                 let left = self.struct_of(lhs);
-                if let Some(r) = left.as_ref().and_then(|l| self.operator_ret(l, &name, 1)) {
+                if let Some(r) = left
+                    .as_ref()
+                    .and_then(|l| self.operator_ret(l, &name, std::slice::from_ref(rhs.as_ref())))
+                {
                     return Some(r);
                 }
                 let right = self.struct_of(rhs);
@@ -1189,7 +1198,7 @@ impl<'g> KernelChecker<'g, '_> {
                     return None;
                 }
                 let l = self.struct_of(operand)?;
-                if let Some(r) = self.operator_ret(&l, &name, 0) {
+                if let Some(r) = self.operator_ret(&l, &name, &[]) {
                     return Some(r);
                 }
                 let Choice::One(f) = self.free_operator(&name, &[(operand, Some(l))]) else {
@@ -1304,9 +1313,9 @@ impl<'g> KernelChecker<'g, '_> {
         self.layout_of(&instance.ret)?.ok()
     }
 
-    /// The struct type a member function (or operator) of `l` returns.
-    fn operator_ret(&mut self, l: &Layout, name: &str, arity: usize) -> Option<Rc<Layout>> {
-        let f = self.method(l, name, Some(arity))?;
+    /// The struct type the member operator of `l` that a call with `args` calls returns.
+    fn operator_ret(&mut self, l: &Layout, name: &str, args: &[ast::Expr]) -> Option<Rc<Layout>> {
+        let f = self.operator_for(l, name, args)?;
         if f.ret.pointer {
             return None;
         }
@@ -1357,10 +1366,10 @@ impl<'g> KernelChecker<'g, '_> {
         self.best_member(candidates, args)
     }
 
-    /// The member operator `name` of `l` for `args`: among its overloads of that many
-    /// parameters, the first whose parameters are structs where the arguments are (`operator
-    /// +=(float)` for `s += x`, `operator+=(const S&)` for `s += t`), else the first.
-    fn operator_for(
+    /// The member operator `name` of `l` for `args`: the best of its overloads of that many
+    /// parameters by C++'s ranking (`operator+=(float)` for `s += 1.0f` beside
+    /// `operator+=(int)`, `operator+=(const S&)` for `s += t`).
+    pub(crate) fn operator_for(
         &mut self,
         l: &Layout,
         name: &str,
@@ -1368,20 +1377,7 @@ impl<'g> KernelChecker<'g, '_> {
     ) -> Option<ast::Function> {
         let candidates =
             self.methods_where(l, |m| m.name.name == name && m.params.len() == args.len())?;
-        if candidates.len() > 1 {
-            let structs: Vec<bool> = args.iter().map(|a| self.struct_of(a).is_some()).collect();
-            for f in &candidates {
-                let params: Vec<bool> = f
-                    .params
-                    .iter()
-                    .map(|p| self.layout_of(&p.ty).is_some())
-                    .collect();
-                if params == structs {
-                    return Some(f.clone());
-                }
-            }
-        }
-        candidates.into_iter().next()
+        self.best_member(candidates, args)
     }
 
     // ------------------------------------------------------------------ places and values
@@ -1431,9 +1427,9 @@ impl<'g> KernelChecker<'g, '_> {
                 }
                 if let Some(outer) = self.struct_of(base) {
                     if !outer.array {
-                        let f = self.method(&outer, "operator[]", Some(1))?;
-                        let f = self.for_object(base, &outer, f);
                         let index = std::slice::from_ref(index.as_ref());
+                        let f = self.operator_for(&outer, "operator[]", index)?;
+                        let f = self.for_object(base, &outer, f);
                         return self.returned_struct(base, &outer, &f, index, e.span);
                     }
                     let MemberKind::Compound(sub) = &outer.members[0].kind else {
@@ -1452,7 +1448,7 @@ impl<'g> KernelChecker<'g, '_> {
                 ..
             } => {
                 let outer = self.struct_of(object)?;
-                let f = self.method(&outer, &method.name, None)?;
+                let f = self.member_overload(&outer, &method.name, args)?;
                 let f = self.for_object(object, &outer, f);
                 self.returned_struct(object, &outer, &f, args, e.span)
             }
