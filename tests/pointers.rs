@@ -371,10 +371,11 @@ launch k { a = full(1, -1); b = full(1, -1); expect a == -1; expect b == 5; }
 
 #[test]
 fn memory_is_reinterpreted_only_as_same_size_or_wider_elements() {
-    // A launch array keeps its type: a narrower view of its words (their bytes) is refused.
+    // A launch array an atomic works on keeps its words: their bytes are refused.
     let f = common::err(
         r#"
-__global__ void k(const unsigned* in, unsigned char* out) {
+__global__ void k(unsigned* in, unsigned char* out) {
+    atomicAdd(&in[1], 1u);
     out[threadIdx.x] = ((const unsigned char*)in)[threadIdx.x];
 }
 "#,
@@ -1213,4 +1214,34 @@ launch k { d = zeros(4); a = &d[0]; b = &d[0]; }
 "#;
     let f = err(mixed, &[], Some([1, 1, 1]), Some([1, 1, 1]));
     assert_eq!(codes(&f), ["simt::run::mixed_views"]);
+}
+
+#[test]
+fn a_launch_array_read_and_written_as_bytes_is_held_in_bytes() {
+    // A hash's bytes of a `uint32_t*` block (`(const uint8_t*)data`), and a float buffer whose
+    // top byte one thread overwrites. Little-endian, as on the GPU: word 0x04030201 is bytes
+    // 1 2 3 4. Each warp access is 32 consecutive bytes: one sector per request.
+    let src = r#"
+__global__ void k(const unsigned* words, unsigned char* out, float* f) {
+    unsigned t = threadIdx.x;
+    const unsigned char* b = (const unsigned char*)words;
+    out[t] = b[t] + 1;
+    if (t == 0) ((unsigned char*)f)[7] = 0xc0;
+    __syncthreads();
+    f[t & 1] = f[t & 1] * 2.0f;
+}
+launch k {
+    words = [0x04030201, 0x08070605, 0x0c0b0a09, 0x100f0e0d, 0x14131211, 0x18171615, 0x1c1b1a19, 0x201f1e1d];
+    out = zeros(32);
+    f = [1.5, 1.0];
+    expect out == arange(32) + 2;
+    expect f == [3.0, -8.0];
+}
+"#;
+    // By hand: byte t of `words` is t + 1, so out[t] = t + 2. f[1] = 1.0f is 0x3f800000; its
+    // top byte (byte 7 of the buffer) becomes 0xc0: 0xc0800000 = -4.0, doubled -8.0.
+    // Loads: the bytes (1 sector) and f[0..2] (1 sector). Stores: out (1), the byte (1), f (1).
+    let r = ok(src, &[], [1, 1, 1], [32, 1, 1]);
+    assert_eq!((r.counters.gld_instr, r.counters.gld_sectors), (2, 2));
+    assert_eq!((r.counters.gst_instr, r.counters.gst_sectors), (3, 3));
 }

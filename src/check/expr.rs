@@ -983,10 +983,10 @@ impl KernelChecker<'_, '_> {
         // A reference (a `float4&` parameter, a local whose address is taken): its element.
         if let ast::ExprKind::Name(name) = &e.kind {
             if let Some(Binding::Ref(i)) = self.lookup(name) {
-                let pv = &self.ptr_vars[i as usize];
-                let mem = self.pointee(pv.mem, e.span)?;
+                let (held, var) = (self.ptr_vars[i as usize].mem, self.ptr_vars[i as usize].var);
+                let mem = self.pointee(held, e.span)?;
                 let at = Expr {
-                    kind: ExprKind::Var(pv.var),
+                    kind: ExprKind::Var(var),
                     ty: Scalar::I64,
                     span: e.span,
                 };
@@ -1137,26 +1137,24 @@ impl KernelChecker<'_, '_> {
         })
     }
 
-    pub(crate) fn pointee(&self, mem: Option<Mem>, span: Span) -> Result<Mem> {
+    pub(crate) fn pointee(&mut self, mem: Option<Mem>, span: Span) -> Result<Mem> {
         let mem = mem.ok_or_else(|| CheckError::Pointer {
             problem: PointerProblem::NullDereference,
             span,
             help: Some("point it into an array first".into()),
         })?;
-        // A `char*` of memory kept wider (a launch array) is a byte address only (see
-        // `cast_pointer`): its bytes are not elements simt can load or store.
+        // A `char*` into memory kept wider (a launch array, see `cast_pointer`) reads or writes
+        // a byte: the memory is held in bytes from now on, unless an atomic works on it.
+        let stored = self.stored(mem.space).unwrap_or(mem.elem);
+        if mem.elem.size() < stored.size() {
+            self.narrow(mem.space, mem.elem);
+        }
         let stored = self.stored(mem.space).unwrap_or(mem.elem);
         if mem.elem.size() < stored.size() {
             return Err(CheckError::Unsupported {
                 what: format!("reading or writing single bytes of `{stored}` memory"),
                 span,
-                help: Some(
-                    "simt follows a `char*` into a launch array as a byte address, for byte \
-                     arithmetic cast back to the element type (`*((float*)((char*)p + y * \
-                     pitch) + x)`); to read a byte, read the whole element and take the byte \
-                     with shifts (`(w >> 8 * k) & 0xff`)"
-                        .into(),
-                ),
+                help: Some(self.view_help(mem.space, mem.elem)),
             });
         }
         Ok(mem)

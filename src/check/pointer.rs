@@ -1130,7 +1130,12 @@ impl KernelChecker<'_, '_> {
                 mem = self.extern_view(s, elem);
             }
         }
-        self.narrow(mem.space, elem);
+        // A launch array seen through `char*` is not re-typed yet: the pitch idiom's byte
+        // arithmetic (`(float*)((char*)p + y * pitch)`) reads whole elements again. A byte
+        // read or written through it re-types it (`pointee`).
+        if elem.size() * width > 1 || !matches!(mem.space, Space::Global(_)) {
+            self.narrow(mem.space, elem);
+        }
         // Same-size components are the same bytes seen as another type (`(unsigned*)&ints[5]`,
         // `reinterpret_cast<int4*>(floats)`): lowering converts the bits on each access. A
         // scalar or vector whose components span 2, 4 or 8 narrow elements (integers or 16-bit
@@ -1146,7 +1151,8 @@ impl KernelChecker<'_, '_> {
             && elem.size() * width <= 16;
         // `(char*)p` of memory simt keeps wider (a launch array, an atomic's): a byte address, for
         // byte arithmetic that a cast back to a wider type ends (the cudaMallocPitch idiom
-        // `(float*)((char*)p + y * pitch)`); an access through it is refused ([`Self::byte_access`]).
+        // `(float*)((char*)p + y * pitch)`); a byte read or written through it re-types a launch
+        // array, and is refused for an atomic's (`pointee`).
         let bytes = elem.size() == 1 && width == 1 && plain(elem) && stored.size() > 1;
         if mem.elem != elem && !same_bytes && !wider && !bytes {
             return Err(CheckError::Unsupported {
@@ -1205,8 +1211,8 @@ impl KernelChecker<'_, '_> {
     /// int` array, as ISPASS's md5 does): where they are narrower than its memory's elements,
     /// its memory holds from now on the unsigned integer of their size, which every wider view
     /// (the declared type's, and any earlier cast's) reads and writes packed, as `half*` seen as
-    /// `float4*` is. An array an atomic works on keeps its elements, and so does global memory,
-    /// the type the launch gave it.
+    /// `float4*` is. A launch array is held so while the kernel runs (`exec::narrowed`). An array
+    /// an atomic works on keeps its elements.
     pub(crate) fn narrow(&mut self, space: Space, elem: Scalar) {
         let (declared, stored) = match space {
             Space::Local(l) => {
@@ -1218,16 +1224,13 @@ impl KernelChecker<'_, '_> {
                 (a.elem, a.stored)
             }
             // A launch array viewed as narrower words (ccminer's `(uint32_t*)&g_hash[8 * i]`
-            // of a `uint64_t*`): held in them while the kernel runs. Not as bytes: `(char*)p`
-            // is the pitch idiom's byte arithmetic, whose accesses are wider again.
-            Space::Global(p) if elem.size() >= 2 => {
-                match self.params.get(p as usize).map(|p| p.kind) {
-                    Some(ParamKind::Buffer { elem: declared, .. }) => {
-                        (declared, self.stored(space).unwrap_or(declared))
-                    }
-                    _ => return,
+            // of a `uint64_t*`, a hash's bytes of a `uint32_t*`).
+            Space::Global(p) => match self.params.get(p as usize).map(|p| p.kind) {
+                Some(ParamKind::Buffer { elem: declared, .. }) => {
+                    (declared, self.stored(space).unwrap_or(declared))
                 }
-            }
+                _ => return,
+            },
             _ => return,
         };
         let plain = elem != Scalar::Bool && declared != Scalar::Bool;
@@ -1251,14 +1254,9 @@ impl KernelChecker<'_, '_> {
     }
 
     /// Why a view of `space` as `elem` components is refused, and what to write instead.
-    fn view_help(&self, space: Space, elem: Scalar) -> String {
+    pub(super) fn view_help(&self, space: Space, elem: Scalar) -> String {
         let narrower = self.stored(space).is_some_and(|s| elem.size() < s.size());
         match space {
-            Space::Global(_) if narrower => "simt views a launch array as narrower words of \
-                two bytes or more (`(uint32_t*)` of a `uint64_t*`), and as `char` only for byte \
-                arithmetic cast back to a wider type (`(float*)((char*)p + y * pitch)`); read \
-                whole elements and take their bytes with shifts (`(w >> 8 * k) & 0xff`)"
-                .into(),
             _ if narrower && self.atomic_spaces.contains(&space) => format!(
                 "an atomic works on `{}`'s own elements, so simt does not also view them as \
                  narrower components; read whole elements and take their parts with shifts \
