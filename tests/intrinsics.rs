@@ -1144,3 +1144,27 @@ launch k { out = zeros(2); bits = zeros(1); sign = zeros(1); expect out == [0.5,
     assert_eq!(codes(&f), ["simt::check::unsupported"]);
     assert!(format!("{:?}", f.errors[0]).contains("__half_as_ushort"));
 }
+
+#[test]
+fn a_left_out_kernel_does_not_hide_the_launched_kernels_errors_in_a_shared_function() {
+    // `k2` comes first and is left out of a run of `k4`; both instantiate `f`, whose body
+    // either way views a pointer into two arrays as a vector, which simt refuses. Checking `k2`
+    // marks `f` as already reported: that mark must go with `k2`'s dropped errors, or `k4`
+    // takes the call for a placeholder and runs an empty kernel (0 instructions, no error).
+    let src = r#"
+template <class T, int C>
+__device__ void f(float* a, float* b, int s) {
+    float* p = s ? a : b;
+    T v = *((const T*)&p[C * threadIdx.x]);
+    *((T*)&p[C * threadIdx.x]) = v + v;
+}
+__global__ void k2(float* a, float* b, int s) { f<float2, 2>(a, b, s); }
+__global__ void k4(float* a, float* b, int s) { f<float4, 4>(a, b, s); }
+launch k4 { a = ones(8); b = ones(8); s = 1; expect a == 2; }
+"#;
+    let f = err(src, &[], Some(ONE), Some([2, 1, 1]));
+    assert_eq!(
+        codes(&f),
+        ["simt::check::unsupported", "simt::check::unsupported"]
+    );
+}

@@ -74,15 +74,9 @@ fn with_choices<'g, T>(
     mut check: impl FnMut(&mut KernelChecker<'g, '_>) -> T,
 ) -> (T, Vec<CheckError>) {
     let mut choice_vars = HashSet::new();
-    // What a pass learns about the file's functions (a body with errors, the expansion budget)
-    // comes with errors that pass reports; a pass whose errors are dropped must not leave it
-    // behind, or the next pass takes a broken function for one reported already.
-    let broken = globals.broken.borrow().clone();
-    let (gave_up, expansions) = (globals.gave_up.get(), globals.expansions.get());
+    let learned = Learned::of(globals);
     loop {
-        globals.broken.borrow_mut().clone_from(&broken);
-        globals.gave_up.set(gave_up);
-        globals.expansions.set(expansions);
+        learned.restore(globals);
         let mut errors = Vec::new();
         let mut cx = KernelChecker::new(globals, &mut errors);
         cx.choice_vars.clone_from(&choice_vars);
@@ -93,6 +87,32 @@ fn with_choices<'g, T>(
         if choice_vars.len() == before {
             return (checked, errors);
         }
+    }
+}
+
+/// What a pass learns about the file's functions (a body with errors, the expansion budget). It
+/// comes with errors that pass reports: a pass whose errors are dropped (checked again, or a
+/// kernel left out of a focused run) must not leave it behind, or a later pass takes a broken
+/// function for one reported already and silently puts a placeholder where its call was.
+struct Learned {
+    broken: HashSet<String>,
+    gave_up: bool,
+    expansions: u32,
+}
+
+impl Learned {
+    fn of(globals: &Globals<'_>) -> Self {
+        Learned {
+            broken: globals.broken.borrow().clone(),
+            gave_up: globals.gave_up.get(),
+            expansions: globals.expansions.get(),
+        }
+    }
+
+    fn restore(&self, globals: &Globals<'_>) {
+        globals.broken.borrow_mut().clone_from(&self.broken);
+        globals.gave_up.set(self.gave_up);
+        globals.expansions.set(self.expansions);
     }
 }
 
@@ -249,6 +269,7 @@ pub fn check_focused(
             });
             continue;
         }
+        let learned = Learned::of(&globals);
         let (kernel, mut own) = with_choices(&globals, |cx| cx.kernel(k));
         let focused = focus.is_none_or(|names| {
             instances.iter().any(|i| i.name.name == k.name.name)
@@ -258,6 +279,7 @@ pub fn check_focused(
         });
         match own.first() {
             Some(first) if !focused => {
+                learned.restore(&globals);
                 program
                     .unchecked
                     .push(Unchecked::new("kernel", &k.name, first));
@@ -273,6 +295,7 @@ pub fn check_focused(
     // errors leave them out like another kernel's.
     for f in &module.device_fns {
         if f.template.is_empty() && !globals.inlined.borrow().contains(&f.name.name) {
+            let learned = Learned::of(&globals);
             let ((), own) = with_choices(&globals, |cx| {
                 if let Err(e) = cx.check_function(f) {
                     cx.errors.push(e);
@@ -280,6 +303,7 @@ pub fn check_focused(
             });
             match own.first() {
                 Some(first) if focus.is_some() => {
+                    learned.restore(&globals);
                     program
                         .unchecked
                         .push(Unchecked::new("function", &f.name, first));
