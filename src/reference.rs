@@ -52,7 +52,7 @@
 
 use crate::check::typed::{
     Builtin, Expr, ExprKind, Func, Kernel, Mem, ParamKind, Space, Stmt, StmtKind, VarId,
-    NULL_OFFSET,
+    CHOICE_SHIFT, NULL_OFFSET,
 };
 use crate::exec::{Args, BufData, Buffer, Counters, LaunchConfig, Pointer};
 use crate::value::{ArithOp, AtomicOp, BlockVote, CmpOp, Math1, Math2, Scalar, Value};
@@ -1759,10 +1759,24 @@ impl<'k> Block<'_, 'k> {
                 if x < i128::from(NULL_OFFSET / 2) {
                     return Ok(V::L(x as i64));
                 }
+                // A pointer into one of several arrays keeps its array's number.
+                let (number, x, space) = match space {
+                    Space::Choice { .. } => {
+                        let (k, within) = crate::check::typed::choice_parts(x as i64);
+                        match usize::try_from(k)
+                            .ok()
+                            .and_then(|k| self.kernel.choices.get(k))
+                        {
+                            Some(&s) => (i128::from(k) << CHOICE_SHIFT, i128::from(within), s),
+                            None => return Ok(V::L(x as i64)),
+                        }
+                    }
+                    s => (0, x, *s),
+                };
                 // Through a parameter bound `o` bytes in, an offset in `w`-byte units counts from
                 // byte `o - o % w`.
                 let o = match space {
-                    Space::Global(p) => self.param_offset(*p),
+                    Space::Global(p) => self.param_offset(p),
                     _ => 0,
                 } * i128::from(*size);
                 let (from, to) = (i128::from(*from), i128::from(*to));
@@ -1772,7 +1786,7 @@ impl<'k> Block<'_, 'k> {
                         what: "misaligned vector pointers",
                     });
                 }
-                return Ok(V::L((units / to) as i64));
+                return Ok(V::L((units / to + number) as i64));
             }
             // Free: the rounding is part of the 16-bit operation's own instruction.
             ExprKind::Round { to, operand } => {

@@ -147,15 +147,15 @@ launch k { a = ones(32); b = ones(32); out = zeros(32); }
 
 #[test]
 fn pointers_that_cannot_be_a_choice_are_refused() {
-    // A thread's own array, arrays of two element types, and a view of the choice as
-    // another type.
+    // A thread's own array, and a view of the choice as narrower components (its arrays would
+    // have to be re-typed).
     for (src, what) in [
         (
             "__global__ void k(float* a, int c) { float r[4]; float* p = r; for (int i = 0; i < 2; i++) { p[0] = 1.0f; p = a; } }",
             "a thread's own array",
         ),
         (
-            "__global__ void k(float* a, float* b, int c) { float* p = a; for (int i = 0; i < 2; i++) { ((int*)p)[0] = 1; p = b; } }",
+            "__global__ void k(float* a, float* b, int c) { float* p = a; for (int i = 0; i < 2; i++) { ((char*)p)[0] = 1; p = b; } }",
             "",
         ),
     ] {
@@ -232,4 +232,19 @@ launch k { a = zeros(4); c = zeros(4); }
 "#;
     let f = err(src, &[], Some(ONE), Some(ONE));
     assert_eq!(codes(&f), ["simt::check::unknown_name"]);
+}
+
+#[test]
+fn a_pointer_into_one_of_several_arrays_may_be_seen_as_the_same_size_type() {
+    // `((int*)p)[t]` where `p` is `a`, then `b`: 0x3f800000 is 1.0f, 0x3f800001 the next float
+    // up, 1 + 2^-23 = 1.00000012.
+    let src = r#"
+__global__ void k(float* a, float* b) {
+    float* p = a;
+    for (int i = 0; i < 2; i++) { ((int*)p)[threadIdx.x] = 1065353216 + i; p = b; }
+}
+launch k { a = zeros(2); b = zeros(2); expect a == 1; expect b == 1.00000012; }
+"#;
+    let c = ok(src, &[], ONE, [2, 1, 1]).counters;
+    assert_eq!((c.gst_instr, c.gst_sectors), (2, 2));
 }

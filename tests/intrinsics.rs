@@ -1148,7 +1148,7 @@ launch k { out = zeros(2); bits = zeros(1); sign = zeros(1); expect out == [0.5,
 #[test]
 fn a_left_out_kernel_does_not_hide_the_launched_kernels_errors_in_a_shared_function() {
     // `k2` comes first and is left out of a run of `k4`; both instantiate `f`, whose body
-    // either way views a pointer into two arrays as a vector, which simt refuses. Checking `k2`
+    // either way views a pointer into two arrays as narrower integers, which simt refuses. Checking `k2`
     // marks `f` as already reported: that mark must go with `k2`'s dropped errors, or `k4`
     // takes the call for a placeholder and runs an empty kernel (0 instructions, no error).
     let src = r#"
@@ -1158,8 +1158,8 @@ __device__ void f(float* a, float* b, int s) {
     T v = *((const T*)&p[C * threadIdx.x]);
     *((T*)&p[C * threadIdx.x]) = v + v;
 }
-__global__ void k2(float* a, float* b, int s) { f<float2, 2>(a, b, s); }
-__global__ void k4(float* a, float* b, int s) { f<float4, 4>(a, b, s); }
+__global__ void k2(float* a, float* b, int s) { f<short, 2>(a, b, s); }
+__global__ void k4(float* a, float* b, int s) { f<char, 4>(a, b, s); }
 launch k4 { a = ones(8); b = ones(8); s = 1; expect a == 2; }
 "#;
     let f = err(src, &[], Some(ONE), Some([2, 1, 1]));

@@ -1245,3 +1245,58 @@ launch k {
     assert_eq!((r.counters.gld_instr, r.counters.gld_sectors), (2, 2));
     assert_eq!((r.counters.gst_instr, r.counters.gst_sectors), (3, 3));
 }
+
+#[test]
+fn a_struct_parameters_array_of_pointers_is_one_buffer_per_element() {
+    // nvdiffrast's `TextureKernelParams { const float* tex[16]; ... }`: each element is a
+    // pointer member of its own, set in the launch section as `p.tex[k] = ...`; `p.tex[level]`
+    // with a run-time level picks among them, and `p.tex[0][i]` indexes the first.
+    let src = r#"
+struct P { const float* tex[4]; float* out; int lvl; };
+__global__ void k(const P p) {
+    int t = threadIdx.x;
+    const float* q = p.tex[p.lvl];
+    p.out[t] = q[t] + p.tex[0][t];
+}
+launch k {
+    m = [1, 2, 3, 4, 5, 6, 7, 8];
+    p.tex[0] = &m[0]; p.tex[1] = &m[4];
+    p.out = zeros(4); p.lvl = 1;
+    expect p.out == [6, 8, 10, 12];
+}
+"#;
+    // By hand: q = &m[4]; out[t] = m[4 + t] + m[t] = 5 + 1, 6 + 2, 7 + 3, 8 + 4.
+    // Loads: q[t] (16 bytes in one sector) and p.tex[0][t] (one sector); one store sector.
+    let r = ok(src, &[], ONE, [4, 1, 1]);
+    assert_eq!((r.counters.gld_instr, r.counters.gld_sectors), (2, 2));
+    assert_eq!((r.counters.gst_instr, r.counters.gst_sectors), (1, 1));
+    // `--arg` names an element too: an array of its own with the same values passes.
+    ok(src, &[("p.tex[1]", "[5, 6, 7, 8]")], ONE, [4, 1, 1]);
+    // Element 2 is left unset, and 4 is past the end: either is a null pointer where it is
+    // followed, never another element.
+    for lvl in ["2", "4"] {
+        let f = err(src, &[("p.lvl", lvl)], Some(ONE), Some([4, 1, 1]));
+        assert_eq!(codes(&f), ["simt::run::null_pointer"]);
+    }
+}
+
+#[test]
+fn a_pointer_into_one_of_several_arrays_may_be_seen_as_vectors() {
+    // nvdiffrast's `*((float4*)&pout[pidx_out + i]) = avg` where `pout` is `p.tex[level]`.
+    let src = r#"
+__global__ void k(float* a, float* b, int s, int at) {
+    float* p = s ? b : a;
+    float4 v = *((const float4*)&p[at + 4 * threadIdx.x]);
+    v.x += 10.0f;
+    *((float4*)&p[at + 4 * threadIdx.x]) = v;
+}
+launch k { a = zeros(8); b = arange(8); s = 1; at = 0; expect b == [10, 1, 2, 3, 14, 5, 6, 7]; expect a == 0; }
+"#;
+    // By hand: 2 lanes × 16 bytes = 32 bytes, one sector each way.
+    let r = ok(src, &[], ONE, [2, 1, 1]);
+    assert_eq!((r.counters.gld_instr, r.counters.gld_sectors), (1, 1));
+    assert_eq!((r.counters.gst_instr, r.counters.gst_sectors), (1, 1));
+    // 1 float in, a float4 is 4 bytes past a 16-byte boundary.
+    let f = err(src, &[("at", "1")], Some(ONE), Some([2, 1, 1]));
+    assert_eq!(codes(&f), ["simt::run::misaligned_address"]);
+}

@@ -993,7 +993,7 @@ impl KernelChecker<'_, '_> {
                 return Ok((mem, at));
             }
         }
-        let (cur, indices) = super::pointer::index_chain(e);
+        let (cur, indices) = self.pointer_index_chain(e);
         // A declared array indexed by name: its own dimensions.
         let named = match &cur.kind {
             ast::ExprKind::Name(name) => match self.lookup(name) {

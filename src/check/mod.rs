@@ -2231,6 +2231,17 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                 _ => None,
             },
             ast::ExprKind::Member { .. } => self.member_pointer(target),
+            // `p.tex[1] = ...`: an element of an array of pointers, by a constant index.
+            ast::ExprKind::Index { index, .. } => {
+                let ast::ExprKind::Int { value, .. } = index.kind else {
+                    return None;
+                };
+                let (vars, _) = self.pointer_elements(target)?;
+                usize::try_from(value)
+                    .ok()
+                    .and_then(|k| vars.get(k))
+                    .copied()
+            }
             _ => None,
         }
     }

@@ -91,6 +91,25 @@ pub(crate) struct RowOf<'e> {
 }
 
 impl KernelChecker<'_, '_> {
+    /// [`index_chain`], stopped at an element of an array of pointers (`p.tex[0][i]` is
+    /// `p.tex[0]` indexed by `i`).
+    pub(crate) fn pointer_index_chain<'e>(
+        &self,
+        e: &'e ast::Expr,
+    ) -> (&'e ast::Expr, Vec<&'e ast::Expr>) {
+        let mut indices = Vec::new();
+        let mut cur = e;
+        while let ast::ExprKind::Index { base, index } = &cur.kind {
+            if !std::ptr::eq(cur, e) && self.pointer_elements(cur).is_some() {
+                break;
+            }
+            indices.push(index.as_ref());
+            cur = base;
+        }
+        indices.reverse();
+        (cur, indices)
+    }
+
     /// `s.a`, `p->a` or `ps[i].a` of an array member of scalars (or `a` alone in a member
     /// function), as the pointer to its first element it converts to (C++ [conv.array]):
     /// `&s.a[0]` (ggml's `x->qs + 4*il`, a member array passed as a pointer argument).
@@ -214,6 +233,7 @@ impl KernelChecker<'_, '_> {
             ast::ExprKind::New { .. } => true,
             // `tile[i]` of `float tile[4][8]`: row i.
             ast::ExprKind::Index { .. } if self.row_of(e).is_some() => true,
+            ast::ExprKind::Index { .. } if self.pointer_elements(e).is_some() => true,
             // `d_list[i]`, `*d_world`: a pointer stored in memory.
             ast::ExprKind::Index { .. }
             | ast::ExprKind::Unary {
@@ -412,6 +432,10 @@ impl KernelChecker<'_, '_> {
                 let i = self.member_pointer(e).expect("checked: a pointer member");
                 self.pointer_held(i, span)
             }
+            ast::ExprKind::Index { .. } if self.pointer_elements(e).is_some() => {
+                let (vars, index) = self.pointer_elements(e).expect("checked: pointer elements");
+                self.pointer_element(&vars, index, span)
+            }
             ast::ExprKind::Member { .. } if self.decayed_member(e).is_some() => {
                 // `&s.a[0]` is found through the struct `s.a` belongs to; where that is not
                 // known here, taking it again would come back to this member.
@@ -537,6 +561,60 @@ impl KernelChecker<'_, '_> {
             }
             _ => self.null_constant(e),
         }
+    }
+
+    /// Element `index` of an array of pointers held in `vars` (`p.tex[level]`). A constant index
+    /// is that element; one known only at run time picks among them, each element costing a
+    /// compare and a select (the hardware's one indexed load of the kernel's parameters is not
+    /// modelled), and past the end gives a null pointer, which traps where it is followed.
+    fn pointer_element(&mut self, vars: &[u32], index: &ast::Expr, span: Span) -> Result<Ptr> {
+        let ix = super::const_eval::folded(self.expr(index)?);
+        if !ix.ty.is_integer() {
+            return Err(CheckError::Pointer {
+                problem: PointerProblem::NotAPointer {
+                    found: ix.ty.to_string(),
+                },
+                span: index.span,
+                help: Some("index an array of pointers with an integer".into()),
+            });
+        }
+        if let ExprKind::Const(v) = ix.kind {
+            let k = v.as_i64().unwrap_or(-1);
+            let Some(&var) = usize::try_from(k).ok().and_then(|k| vars.get(k)) else {
+                return Err(CheckError::Unsupported {
+                    what: format!("element {k} of an array of {} pointers", vars.len()),
+                    span: index.span,
+                    help: Some(format!("index it from 0 to {}", vars.len() - 1)),
+                });
+            };
+            return self.pointer_held(var, span);
+        }
+        if !repeatable(&ix) {
+            return Err(CheckError::Unsupported {
+                what: "this index of an array of pointers".into(),
+                span: index.span,
+                help: Some(
+                    "compute the index into a variable first (`int k = ...; p.a[k]`)".into(),
+                ),
+            });
+        }
+        let mut picked = null(span);
+        for (k, &var) in vars.iter().enumerate().rev() {
+            let here = self.pointer_held(var, span)?;
+            let number = constant(Value::I64(k as i64), span);
+            let widened = self.widen(ix.clone());
+            let c = self.binary(BinOp::Eq, span, widened, number)?;
+            let (t, f) = self.unify((here, picked), true, span)?;
+            let mem = self.same_array(t.mem, f.mem, span)?;
+            let is_const = t.is_const || f.is_const;
+            let offset = self.select_offset(c, t.offset, f.offset, span);
+            picked = Ptr {
+                mem,
+                offset,
+                is_const,
+            };
+        }
+        Ok(picked)
     }
 
     /// The pointer a pointer variable holds.
@@ -1108,17 +1186,21 @@ impl KernelChecker<'_, '_> {
                 ..p
             });
         };
-        if let (Space::Choice { .. }, true) = (mem.space, (mem.elem, mem.width) != (elem, width)) {
-            return Err(CheckError::Unsupported {
-                what: format!(
-                    "viewing a pointer that may point into several arrays as `{target}`"
-                ),
-                span: ty.span,
-                help: Some(
-                    "cast each array to the new type where it is chosen (`p = flag ? (float4*)a : (float4*)b;`)"
-                        .into(),
-                ),
-            });
+        // A pointer into one of several arrays is seen as the same or wider components
+        // (`(float4*)` of nvdiffrast's `p.tex[level]`): its arrays are not re-typed.
+        if let Space::Choice { stored, .. } = mem.space {
+            if elem.size() < stored.size() {
+                return Err(CheckError::Unsupported {
+                    what: format!(
+                        "viewing a pointer that may point into several arrays as `{target}`"
+                    ),
+                    span: ty.span,
+                    help: Some(
+                        "cast each array to the new type where it is chosen (`p = flag ? (char*)a : (char*)b;`)"
+                            .into(),
+                    ),
+                });
+            }
         }
         // Dynamic shared memory has no type of its own: `(float*)smem` of an
         // `extern __shared__ int smem[]` is the same memory seen as floats (`SharedMemory<T>`),
@@ -1638,5 +1720,30 @@ pub(crate) fn null(span: Span) -> Ptr {
         mem: None,
         offset: constant(Value::I64(NULL_OFFSET), span),
         is_const: false,
+    }
+}
+
+/// Whether `e` may be evaluated again with the same value: no atomic, shuffle, vote, clock or
+/// texture fetch inside it.
+fn repeatable(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Const(_)
+        | ExprKind::Var(_)
+        | ExprKind::Builtin(_)
+        | ExprKind::ParamBase(_)
+        | ExprKind::ParamAddress(_) => true,
+        ExprKind::Neg(x) | ExprKind::BitNot(x) | ExprKind::Not(x) | ExprKind::Widen(x) => {
+            repeatable(x)
+        }
+        ExprKind::Arith { lhs, rhs, .. }
+        | ExprKind::Compare { lhs, rhs, .. }
+        | ExprKind::Logic { lhs, rhs, .. } => repeatable(lhs) && repeatable(rhs),
+        ExprKind::Cast { operand, .. } | ExprKind::Round { operand, .. } => repeatable(operand),
+        ExprKind::Select { cond, then, els } => {
+            repeatable(cond) && repeatable(then) && repeatable(els)
+        }
+        ExprKind::Call { args, .. } => args.iter().all(repeatable),
+        ExprKind::Load { index, .. } => repeatable(index),
+        _ => false,
     }
 }

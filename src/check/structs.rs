@@ -542,7 +542,26 @@ impl<'g> KernelChecker<'g, '_> {
                     ));
                 }
                 if ty.pointer {
-                    let member = self.pointer_member(&ty, f, name, d.is_union)?;
+                    let mut member = self.pointer_member(&ty, f, name, d.is_union)?;
+                    // An array of pointers (nvdiffrast's `const float* tex[TEX_MAX_MIP_LEVEL]`):
+                    // an array member whose elements are pointer members.
+                    let mut dims = Vec::new();
+                    for dim in &f.dims {
+                        dims.push(self.member_dim(dim.as_ref(), &f.name, &bindings)?);
+                    }
+                    for &n in dims.iter().rev() {
+                        let el = match &member {
+                            MemberKind::Compound(l) => l.name.clone(),
+                            _ => format!("{}*", ty.base_text),
+                        };
+                        member = MemberKind::Compound(Rc::new(repeated(
+                            format!("{el}[{n}]"),
+                            &member,
+                            n,
+                            8,
+                            false,
+                        )));
+                    }
                     let (size, al, sub) = member.shape();
                     align = align.max(al);
                     offset = offset.next_multiple_of(al);
@@ -568,16 +587,7 @@ impl<'g> KernelChecker<'g, '_> {
                 };
                 let mut dims = Vec::new();
                 for dim in &f.dims {
-                    let Some(e) = dim else {
-                        return Err(CheckError::NotConstant {
-                            what: format!("the size of the member `{}`", f.name.name),
-                            span: f.name.span,
-                            help: Some("give the size, e.g. `[4]`".into()),
-                        });
-                    };
-                    let mut e = e.clone();
-                    bindings.expr(&mut e);
-                    dims.push(self.const_size(&e)? as u32);
+                    dims.push(self.member_dim(dim.as_ref(), &f.name, &bindings)?);
                 }
                 for &n in dims.iter().rev() {
                     let (el_align, el_name) = match &kind {
@@ -782,6 +792,25 @@ impl<'g> KernelChecker<'g, '_> {
         ))
     }
 
+    /// One dimension of an array member, `[4]` or `[N]` of a template's `N`.
+    fn member_dim(
+        &mut self,
+        dim: Option<&ast::Expr>,
+        name: &ast::Ident,
+        bindings: &Bindings,
+    ) -> Result<u32> {
+        let Some(e) = dim else {
+            return Err(CheckError::NotConstant {
+                what: format!("the size of the member `{}`", name.name),
+                span: name.span,
+                help: Some("give the size, e.g. `[4]`".into()),
+            });
+        };
+        let mut e = e.clone();
+        bindings.expr(&mut e);
+        Ok(self.const_size(&e)? as u32)
+    }
+
     /// The definition of the anonymous union a member stands for.
     fn anonymous_union(&self, f: &ast::Field) -> Option<usize> {
         if !f.anonymous {
@@ -808,12 +837,6 @@ impl<'g> KernelChecker<'g, '_> {
             return refuse(
                 format!("the pointer member `{member}` inside the union `{name}`"),
                 "keep the pointer in a struct beside the union",
-            );
-        }
-        if !f.dims.is_empty() {
-            return refuse(
-                format!("the array of pointers `{member}` in `{name}`"),
-                "hold each pointer in a member of its own",
             );
         }
         let opaque = |what: String| {
@@ -2604,6 +2627,33 @@ impl<'g> KernelChecker<'g, '_> {
         };
         let &(_, var) = pointers.iter().find(|&&(k, _)| k == m.first)?;
         self.leaf_pointers.get(&var).copied()
+    }
+
+    /// `p.tex[i]` of an array of pointer members (nvdiffrast's `const float* tex[16]`): the
+    /// pointer variable of each element, in order, and the index.
+    pub(crate) fn pointer_elements<'e>(
+        &self,
+        e: &'e ast::Expr,
+    ) -> Option<(Vec<u32>, &'e ast::Expr)> {
+        let ast::ExprKind::Index { base, index } = &e.kind else {
+            return None;
+        };
+        let (layout, pointers) = self.struct_pointers(base)?;
+        if !layout.array {
+            return None;
+        }
+        let vars = layout
+            .members
+            .iter()
+            .map(|m| {
+                let MemberKind::Pointer(_) = m.kind else {
+                    return None;
+                };
+                let &(_, var) = pointers.iter().find(|&&(k, _)| k == m.first)?;
+                self.leaf_pointers.get(&var).copied()
+            })
+            .collect::<Option<Vec<u32>>>()?;
+        Some((vars, index))
     }
 
     /// The member function `name` of the struct in registers `object` names, if it returns a

@@ -2,7 +2,7 @@
 
 use super::access::transfer;
 use super::{BlockRunner, GlobalBuf};
-use crate::check::typed::NULL_OFFSET;
+use crate::check::typed::{choice_parts, CHOICE_SHIFT, NULL_OFFSET};
 use crate::exec::coalesce;
 use crate::exec::error::RunError;
 use crate::exec::memory::{with_data, BufData, Plain};
@@ -129,7 +129,9 @@ impl BlockRunner<'_> {
     ///
     /// Through a parameter bound `o` components (`b = o * size` bytes) into its array, an offset
     /// of `w`-byte units counts from byte `b - b % w` (the engine shifts a `w`-byte access by
-    /// `b / w`), so the cast adds `b % to - b % from`: its alignment is the real address's.
+    /// `b / w`), so the cast adds `b % to - b % from`: its alignment is the real address's. A
+    /// pointer into one of several arrays ([`Space::Choice`]) keeps its array's number and is
+    /// rescaled as a pointer into that array.
     pub(super) fn rescale(
         &mut self,
         pc: usize,
@@ -139,17 +141,31 @@ impl BlockRunner<'_> {
         globals: &[Option<GlobalBuf<'_>>],
     ) -> Result<(), RunError> {
         let (from, to) = (i64::from(from), i64::from(to));
-        let o = match space {
+        let bound = |space: Space| match space {
             Space::Global(p) => globals[p as usize].as_ref().map_or(0, |g| g.offset as i64),
             _ => 0,
         } * i64::from(size);
-        let adjust = o % to - o % from;
+        let choice = matches!(space, Space::Choice { .. });
+        let o = bound(space);
         for lane in 0..self.mask.len() {
             if !self.mask[lane] {
                 continue;
             }
-            let x = self.regs.d[a.0 as usize][lane] as i64;
-            let units = x.wrapping_mul(from).wrapping_add(adjust);
+            let value = self.regs.d[a.0 as usize][lane] as i64;
+            let (number, x, space, o) = if choice {
+                let (k, x) = choice_parts(value);
+                match usize::try_from(k).ok().and_then(|k| self.ir.choices.get(k)) {
+                    Some(&s) => (k << CHOICE_SHIFT, x, s, bound(s)),
+                    // Null, or far out of its array: the access through it says so.
+                    None => {
+                        self.regs.d[d.0 as usize][lane] = value as u64;
+                        continue;
+                    }
+                }
+            } else {
+                (0, value, space, o)
+            };
+            let units = x.wrapping_mul(from).wrapping_add(o % to - o % from);
             if x >= NULL_OFFSET / 2 && units % to != 0 {
                 // From the array's start, where a parameter bound at an offset points into.
                 let at = i128::from(units) + i128::from(o - o % to);
@@ -162,7 +178,11 @@ impl BlockRunner<'_> {
                     thread: self.cfg.thread_of(lane),
                 });
             }
-            let out = if x < NULL_OFFSET / 2 { x } else { units / to };
+            let out = if x < NULL_OFFSET / 2 {
+                x
+            } else {
+                units / to + number
+            };
             self.regs.d[d.0 as usize][lane] = out as u64;
         }
         Ok(())
