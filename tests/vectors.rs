@@ -595,3 +595,30 @@ launch k { out = zeros(2); expect out == [5, 8]; }
 "#;
     ok(src, &[], [1, 1, 1], [1, 1, 1]);
 }
+
+#[test]
+fn a_vector_assignment_is_a_value_and_a_template_returning_t_returns_the_vector() {
+    // nvdiffrast: `avg += (a00 = *((const T*)&pIn[tc.x]));` and `bilerp` calling
+    // `lerp(lerp(a, b, e.x), lerp(c, d, e.x), e.y)` with `template<class T> T lerp(...)` of
+    // float4s, whose own operators the file defines.
+    let src = r#"
+__device__ float4 operator+(float4 a, float4 b) { return make_float4(a.x + b.x, a.y + b.y, a.z + b.z, a.w + b.w); }
+__device__ float4 operator-(float4 a, float4 b) { return make_float4(a.x - b.x, a.y - b.y, a.z - b.z, a.w - b.w); }
+__device__ float4 operator*(float c, float4 a) { return make_float4(c * a.x, c * a.y, c * a.z, c * a.w); }
+template<class T> __device__ T lerp(const T& a, const T& b, float c) { return a + c * (b - a); }
+template<class T> __device__ T bilerp(const T& a, const T& b, const T& c, const T& d, float2 e) {
+    return lerp(lerp(a, b, e.x), lerp(c, d, e.x), e.y);
+}
+__global__ void k(const float4* in, float4* out) {
+    float4 a00, a10;
+    float4 c = (a00 = in[0]);
+    a10 = in[1];
+    out[0] = c;
+    out[1] = bilerp(a00, a10, a00, a10, make_float2(0.5f, 0.0f));
+}
+launch k { in = arange(8); out = zeros(8); expect out == [0, 1, 2, 3, 2, 3, 4, 5]; }
+"#;
+    // By hand: a00 = (0, 1, 2, 3) and c its copy; a10 = (4, 5, 6, 7). Halfway between them in x
+    // is (2, 3, 4, 5); y = 0 keeps the first row.
+    ok(src, &[], ONE, ONE);
+}

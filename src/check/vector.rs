@@ -298,7 +298,23 @@ impl KernelChecker<'_, '_> {
                             _ => None,
                         }
                     };
-                    f.and_then(|f| returns(f).or_else(|| explicit(f)))
+                    let Some(f) = f else {
+                        return Ok(None);
+                    };
+                    if let Some(shape) = returns(f).or_else(|| explicit(f)) {
+                        return Ok(Some(shape));
+                    }
+                    // `lerp(lerp(a, b, t), ...)` of `template <class T> T lerp(const T& a, ...)`:
+                    // the type deduced from the arguments.
+                    let deduces =
+                        !f.ret.pointer && f.template.iter().any(|p| p.name.name == f.ret.base_text);
+                    if !deduces {
+                        return Ok(None);
+                    }
+                    match self.function_instance(f, targs, args, e.span) {
+                        Ok(instance) => returns(&instance),
+                        Err(_) => None,
+                    }
                 }
             }
             // C++ looks for a file's operator only where an operand is of a class type: `x * y`
@@ -754,6 +770,49 @@ impl KernelChecker<'_, '_> {
             )),
         };
         match &e.kind {
+            // `(a00 = *((const float4*)&p[i]))` as a value (nvdiffrast's `avg += (a00 = ...)`):
+            // the assignment, then the variable.
+            ast::ExprKind::Assign {
+                target,
+                op: None,
+                value,
+                ..
+            } => {
+                let vars = match &target.kind {
+                    ast::ExprKind::Name(n) => match self.lookup(n) {
+                        Some(Binding::Vector {
+                            vars,
+                            elem: el,
+                            width: w,
+                        }) if (el, w) == (elem, width) => vars,
+                        _ => return Err(mismatch(format!("`{n}`"), target.span)),
+                    },
+                    _ => {
+                        return Err(CheckError::Unsupported {
+                            what: "a vector assignment to an element used as a value".into(),
+                            span: e.span,
+                            help: Some(
+                                "assign first, then use the element: `a[i] = v; s += a[i];`".into(),
+                            ),
+                        })
+                    }
+                };
+                let mut body = Vec::new();
+                self.vector_assignment(target, value, &mut body)?;
+                let call = Expr {
+                    kind: ExprKind::Inline {
+                        name: "=".into(),
+                        body,
+                        result: None,
+                    },
+                    ty: Scalar::Bool,
+                    span: e.span,
+                };
+                Ok(VecValue::Call(
+                    call,
+                    var_parts(&vars[..width as usize], elem, e.span),
+                ))
+            }
             // `{}`, `{x, y}`: C's aggregate initialisation, components past the list are zero.
             ast::ExprKind::List(items) if items.len() <= width as usize => {
                 let mut parts = Vec::new();
