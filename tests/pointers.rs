@@ -1300,3 +1300,40 @@ launch k { a = zeros(8); b = arange(8); s = 1; at = 0; expect b == [10, 1, 2, 3,
     let f = err(src, &[("at", "1")], Some(ONE), Some([2, 1, 1]));
     assert_eq!(codes(&f), ["simt::run::misaligned_address"]);
 }
+
+#[test]
+fn a_threads_array_of_pointers_is_one_pointer_per_element() {
+    // `const float* srcs[2] = {a, b};` and `float* rows[3];` filled in a loop, re-pointed
+    // by a constant index, indexed by a run-time one.
+    let src = r#"
+__global__ void k(const float* a, const float* b, float* out, int which) {
+    const float* srcs[2] = {a, b};
+    float* rows[3];
+    for (int i = 0; i < 2; i++) rows[i] = out + 4 * i;
+    rows[2] = out + 12;
+    int t = threadIdx.x;
+    rows[0][t] = srcs[which][t];
+    rows[1][t] = srcs[0][t] + 1.0f;
+    float* r = rows[t % 3];
+    if (t != 2) r[8 + t] = 7.0f;
+}
+launch k {
+    a = [1, 2, 3, 4]; b = [10, 20, 30, 40]; out = zeros(16); which = 1;
+    expect out == [10, 20, 30, 40, 2, 3, 4, 5, 7, 0, 0, 7, 0, 7, 0, 0];
+}
+"#;
+    // By hand: rows[0] = out, rows[1] = out + 4, rows[2] = out + 12. out[0..4] = b; out[4..8]
+    // = a + 1. r = rows[t % 3]: lane 0 writes out[0 + 8], lane 1 out[4 + 9] = out[13], lane 3
+    // out[0 + 11] (lane 2 would write past the end).
+    let r = ok(src, &[], ONE, [4, 1, 1]);
+    // Loads: srcs[which] and srcs[0], one sector each. Stores: rows[0], rows[1], and r's
+    // (bytes 32, 44 and 52 of `out`: one sector).
+    assert_eq!((r.counters.gld_instr, r.counters.gld_sectors), (2, 2));
+    assert_eq!((r.counters.gst_instr, r.counters.gst_sectors), (3, 3));
+    // An element followed before it is set is null.
+    let unset = src
+        .replace("    rows[2] = out + 12;\n", "")
+        .replace("if (t != 2) ", "");
+    let f = err(&unset, &[], Some(ONE), Some([4, 1, 1]));
+    assert_eq!(codes(&f), ["simt::run::null_pointer"]);
+}

@@ -822,6 +822,7 @@ impl KernelChecker<'_, '_> {
                 Binding::Param(_)
                 | Binding::Shared(_)
                 | Binding::Pointer(_)
+                | Binding::PointerArray(_)
                 | Binding::LocalArray(_),
             ) => {
                 return Err(CheckError::NotAValue {

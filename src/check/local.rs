@@ -161,13 +161,7 @@ impl KernelChecker<'_, '_> {
         }
         if d.pointer {
             if !d.dims.is_empty() {
-                return Err(CheckError::Unsupported {
-                    what: format!("the array of pointers `{}`", d.name.name),
-                    span: d.name.span,
-                    help: Some(
-                        "keep one pointer per variable, or store offsets in an `int` array".into(),
-                    ),
-                });
+                return self.pointer_array(ty, d, out);
             }
             if ty.base == BaseType::Void {
                 return self.void_pointer(ty, d, out);
@@ -630,6 +624,71 @@ impl KernelChecker<'_, '_> {
         let value = self.expr(init)?;
         let declared = self.own_type(init, &value);
         self.declare_scalar(d, (declared, ty.is_const), value, out);
+        Ok(())
+    }
+
+    /// `const float* srcs[3] = {a, b, c};`: one pointer variable per element, each pointing
+    /// where its initialiser does (`nullptr` past the list's end, as C zero-initialises, and
+    /// without a list).
+    /// `srcs[i]` with `i` known only at run time chooses among them
+    /// ([`Self::pointer_elements`]); assigning an element takes a constant index.
+    fn pointer_array(
+        &mut self,
+        ty: &ast::TypeName,
+        d: &ast::Declarator,
+        out: &mut Vec<Stmt>,
+    ) -> Result<()> {
+        let refuse = |what: &str, help: &str| CheckError::Unsupported {
+            what: format!("{what} `{}`", d.name.name),
+            span: d.name.span,
+            help: Some(help.into()),
+        };
+        if d.dims.len() > 1 || ty.base == BaseType::Void || d.init.is_some() {
+            return Err(refuse(
+                "the array of pointers",
+                "keep one pointer per variable, or a one-dimensional array of typed pointers",
+            ));
+        }
+        let items = d.list.as_ref().map_or(&[][..], |(items, _)| &items[..]);
+        let n = match &d.dims[0] {
+            Some(e) => self.const_size(e)?,
+            None if !items.is_empty() => items.len() as u64,
+            None => {
+                return Err(refuse(
+                    "the array of pointers without a size",
+                    "give its size",
+                ))
+            }
+        };
+        if items.len() as u64 > n {
+            return Err(refuse(
+                "more initialisers than elements in",
+                "give at most one pointer per element",
+            ));
+        }
+        let pointee = super::vector::elem_of(ty)?;
+        let mut vars = Vec::new();
+        for k in 0..n {
+            let name = ast::Ident {
+                name: format!("{}[{k}]", d.name.name),
+                span: d.name.span,
+            };
+            let i = self.new_pointer(&name, pointee, ty.is_const);
+            self.ptr_vars[i as usize].in_struct = true;
+            vars.push(i);
+        }
+        self.pointer_arrays.push(vars.clone());
+        let a = self.pointer_arrays.len() as u32 - 1;
+        self.declare(&d.name, Binding::PointerArray(a));
+        // Without a list the elements are indeterminate in C: null here, so that reading one
+        // before it is set traps, and `rows[i] = ...` keeps the others as they are.
+        for (k, &i) in vars.iter().enumerate() {
+            let (value, span) = match items.get(k) {
+                Some(item) => (self.pointer(item)?, item.span),
+                None => (super::pointer::null(d.name.span), d.name.span),
+            };
+            out.push(self.point(i, value, span)?);
+        }
         Ok(())
     }
 

@@ -665,6 +665,9 @@ pub(crate) enum Binding {
     Shared(u32),
     /// A pointer variable (index into the checker's pointer variables).
     Pointer(u32),
+    /// A per-thread array of pointers, one pointer variable per element (index into the
+    /// checker's pointer arrays).
+    PointerArray(u32),
     /// A reference parameter bound to an element in memory: reads and writes go to `*p`.
     Ref(u32),
     /// A per-thread local array.
@@ -702,6 +705,8 @@ pub(crate) struct KernelChecker<'g, 'e> {
     shared: Vec<Shared>,
     locals: Vec<Local>,
     ptr_vars: Vec<pointer::PtrVar>,
+    /// Each per-thread array of pointers: its elements' pointer variables.
+    pointer_arrays: Vec<Vec<u32>>,
     /// The pointer variable of each struct's pointer leaf, by the leaf's variable.
     leaf_pointers: HashMap<VarId, u32>,
     local_arrays: Vec<LocalArray>,
@@ -810,6 +815,7 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
             shared: Vec::new(),
             locals: Vec::new(),
             ptr_vars: Vec::new(),
+            pointer_arrays: Vec::new(),
             leaf_pointers: HashMap::new(),
             local_arrays: Vec::new(),
             file_scope: HashMap::new(),
@@ -1842,6 +1848,9 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                     out.push(self.assign_pointer(i, *op, *op_span, value, span)?);
                     return Ok(());
                 }
+                if let (None, Some((vars, index))) = (op, self.pointer_elements(target)) {
+                    return self.assign_pointer_elements(&vars, index, value, span, out);
+                }
                 let value = if op.is_none() && self.holds_pointers(target) && self.is_pointer(value)
                 {
                     // `d_list[0] = new sphere(...)`: the pointer as memory holds it.
@@ -2246,7 +2255,7 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
         }
     }
 
-    fn const_size(&mut self, e: &ast::Expr) -> Result<u64, CheckError> {
+    pub(crate) fn const_size(&mut self, e: &ast::Expr) -> Result<u64, CheckError> {
         let t = self.constant_expr(e)?;
         match t.kind {
             ExprKind::Const(v) if t.ty.is_integer() => match v.as_i64() {
@@ -2410,7 +2419,8 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                     Binding::Param(_)
                     | Binding::Shared(_)
                     | Binding::LocalArray(_)
-                    | Binding::Pointer(_),
+                    | Binding::Pointer(_)
+                    | Binding::PointerArray(_),
                 ) => Err(CheckError::NotAssignable {
                     what: format!("the array `{name}` itself"),
                     span: target.span,

@@ -53,8 +53,8 @@ pub(crate) struct PtrVar {
     pub is_const: bool,
     /// A `__device__` function's `void*` parameter: it must be cast before it is read.
     pub is_void: bool,
-    /// A struct's pointer member: its variable is the struct's leaf, so it is never declared
-    /// again under a new variable.
+    /// A struct's pointer member, or an element of an array of pointers: its variable is the
+    /// struct's leaf or the array's element, so it is never declared again under a new variable.
     pub in_struct: bool,
     /// A struct's pointer member simt holds but does not follow ([`super::structs::Target::Opaque`]),
     /// its pointee as written: reading it is refused.
@@ -549,15 +549,7 @@ impl KernelChecker<'_, '_> {
                 let c = self.condition(cond)?;
                 let t = self.pointer(then)?;
                 let f = self.pointer(els)?;
-                let (t, f) = self.unify((t, f), true, span)?;
-                let mem = self.same_array(t.mem, f.mem, span)?;
-                let is_const = t.is_const || f.is_const;
-                let offset = self.select_offset(c, t.offset, f.offset, span);
-                Ok(Ptr {
-                    mem,
-                    offset,
-                    is_const,
-                })
+                self.select_pointer(c, t, f, span)
             }
             _ => self.null_constant(e),
         }
@@ -601,20 +593,78 @@ impl KernelChecker<'_, '_> {
         let mut picked = null(span);
         for (k, &var) in vars.iter().enumerate().rev() {
             let here = self.pointer_held(var, span)?;
-            let number = constant(Value::I64(k as i64), span);
-            let widened = self.widen(ix.clone());
-            let c = self.binary(BinOp::Eq, span, widened, number)?;
-            let (t, f) = self.unify((here, picked), true, span)?;
-            let mem = self.same_array(t.mem, f.mem, span)?;
-            let is_const = t.is_const || f.is_const;
-            let offset = self.select_offset(c, t.offset, f.offset, span);
-            picked = Ptr {
-                mem,
-                offset,
-                is_const,
-            };
+            let c = self.is_element(&ix, k, span)?;
+            picked = self.select_pointer(c, here, picked, span)?;
         }
         Ok(picked)
+    }
+
+    /// `rows[i] = value;` of a thread's array of pointers with `i` known only at run time: each
+    /// element takes `value` where `i` names it and keeps what it held elsewhere (a compare and
+    /// a select per element).
+    pub(crate) fn assign_pointer_elements(
+        &mut self,
+        vars: &[u32],
+        index: &ast::Expr,
+        value: &ast::Expr,
+        span: Span,
+        out: &mut Vec<Stmt>,
+    ) -> Result<()> {
+        let ix = super::const_eval::folded(self.expr(index)?);
+        if let ExprKind::Const(v) = ix.kind {
+            let Some(&var) = v
+                .as_i64()
+                .and_then(|k| usize::try_from(k).ok())
+                .and_then(|k| vars.get(k))
+            else {
+                return Err(CheckError::Unsupported {
+                    what: format!("element {v} of an array of {} pointers", vars.len()),
+                    span: index.span,
+                    help: Some(format!("index it from 0 to {}", vars.len() - 1)),
+                });
+            };
+            let p = self.pointer(value)?;
+            out.push(self.point(var, p, span)?);
+            return Ok(());
+        }
+        let p = self.pointer(value)?;
+        if !repeatable(&ix) || !repeatable(&p.offset) {
+            return Err(CheckError::Unsupported {
+                what: "this assignment to an element of an array of pointers".into(),
+                span,
+                help: Some(
+                    "compute the index and the pointer into variables first (`int k = ...; float* q = ...; a[k] = q;`)"
+                        .into(),
+                ),
+            });
+        }
+        for (k, &var) in vars.iter().enumerate() {
+            let old = self.pointer_held(var, span)?;
+            let c = self.is_element(&ix, k, span)?;
+            let new = self.select_pointer(c, p.clone(), old, span)?;
+            out.push(self.point(var, new, span)?);
+        }
+        Ok(())
+    }
+
+    /// `ix == k` for an index into an array of pointers.
+    fn is_element(&mut self, ix: &Expr, k: usize, span: Span) -> Result<Expr> {
+        let number = constant(Value::I64(k as i64), span);
+        let widened = self.widen(ix.clone());
+        self.binary(BinOp::Eq, span, widened, number)
+    }
+
+    /// `c ? t : f` of two pointers, which may point into different arrays.
+    fn select_pointer(&mut self, c: Expr, t: Ptr, f: Ptr, span: Span) -> Result<Ptr> {
+        let (t, f) = self.unify((t, f), true, span)?;
+        let mem = self.same_array(t.mem, f.mem, span)?;
+        let is_const = t.is_const || f.is_const;
+        let offset = self.select_offset(c, t.offset, f.offset, span);
+        Ok(Ptr {
+            mem,
+            offset,
+            is_const,
+        })
     }
 
     /// The pointer a pointer variable holds.

@@ -2629,8 +2629,9 @@ impl<'g> KernelChecker<'g, '_> {
         self.leaf_pointers.get(&var).copied()
     }
 
-    /// `p.tex[i]` of an array of pointer members (nvdiffrast's `const float* tex[16]`): the
-    /// pointer variable of each element, in order, and the index.
+    /// `p.tex[i]` of an array of pointer members (nvdiffrast's `const float* tex[16]`), or
+    /// `srcs[i]` of a thread's own `const float* srcs[3]`: the pointer variable of each element,
+    /// in order, and the index.
     pub(crate) fn pointer_elements<'e>(
         &self,
         e: &'e ast::Expr,
@@ -2638,6 +2639,11 @@ impl<'g> KernelChecker<'g, '_> {
         let ast::ExprKind::Index { base, index } = &e.kind else {
             return None;
         };
+        if let ast::ExprKind::Name(n) = &base.kind {
+            if let Some(Binding::PointerArray(a)) = self.lookup(n) {
+                return Some((self.pointer_arrays[a as usize].clone(), index));
+            }
+        }
         let (layout, pointers) = self.struct_pointers(base)?;
         if !layout.array {
             return None;
