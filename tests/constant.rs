@@ -415,3 +415,41 @@ launch k { o = zeros(2); f = zeros(2); r = zeros(2); expect o == [12, 30]; expec
 "#;
     ok(src, &[], [1, 1, 1], [2, 1, 1]);
 }
+
+#[test]
+fn a_launch_copies_a_host_array_into_constant_memory_by_name() {
+    // ccminer: `static const uint64_t host_keccak_round_constants[24] = {...};` copied with
+    // `cudaMemcpyToSymbol(d_keccak_round_constants, host_keccak_round_constants, ...)`; here the
+    // launch section's `d_rc = host_rc;`. Values past 2^53 stay exact, and a 2-D table keeps
+    // C's order.
+    let src = r#"
+#include <stdint.h>
+static const uint64_t host_rc[3] = { 0x0000000000000001ULL, 0x8000000000008002ULL, 0x800000000000808AULL };
+const uint32_t host_t[2][3] = { {1, 2, 3}, {4, 5, 6} };
+__constant__ uint64_t d_rc[3];
+__constant__ uint32_t d_t[2][3];
+__global__ void k(uint64_t* out, uint32_t* t) {
+    int i = threadIdx.x;
+    out[i] = d_rc[i] ^ 1;
+    t[i] = d_t[1][i] * 10 + d_t[0][i];
+}
+launch k {
+    d_rc = host_rc; d_t = host_t;
+    out = zeros(3); t = zeros(3);
+    expect out == [0, 9223372036854808579, 9223372036854808715];
+    expect t == [41, 52, 63];
+}
+"#;
+    // By hand: 1 ^ 1 = 0; 0x8000000000008002 ^ 1 = 0x8000000000008003 = 2^63 + 32771 =
+    // 9223372036854808579; 0x800000000000808A ^ 1 = 2^63 + 32907 = 9223372036854808715.
+    // t[i] = 10 * row 1 + row 0: 41, 52, 63.
+    ok(src, &[], [1, 1, 1], [3, 1, 1]);
+    // Device code cannot name the host array, as in CUDA.
+    let device = src.replace("out[i] = d_rc[i] ^ 1;", "out[i] = host_rc[i];");
+    let f = err(&device, &[], Some([1, 1, 1]), Some([3, 1, 1]));
+    assert_eq!(codes(&f), ["simt::check::unknown_name"]);
+    // A parameter of the array's name is the launch's to set: the file's array is not taken.
+    let param = src.replace("uint32_t* t)", "uint32_t* t, const uint32_t* host_t)");
+    let f = err(&param, &[], Some([1, 1, 1]), Some([3, 1, 1]));
+    assert_eq!(codes(&f), ["simt::host::unknown_name"]);
+}

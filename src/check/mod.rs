@@ -1120,6 +1120,7 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                 c.sort_unstable_by(|a, b| a.0.cmp(&b.0));
                 c
             },
+            file_arrays: self.host_arrays(),
             accessors: {
                 let mut a: Vec<(u32, u32)> = std::mem::take(&mut self.accessors)
                     .into_values()
@@ -1293,7 +1294,7 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
         let used = local::names_used(&k.body, &self.globals.callees(), self.globals.structs);
         let mut out = Vec::new();
         for c in self.globals.constants {
-            if !used.contains(c.name.name.as_str()) {
+            if !used.contains(c.name.name.as_str()) || c.memory == ast::FileMemory::Host {
                 continue;
             }
             let mut dims = Vec::new();
@@ -1386,6 +1387,35 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                 self.struct_spaces.insert(Space::Global(p), l);
             }
             out.push(p);
+        }
+        out
+    }
+
+    /// The file's host arrays of scalars whose values check, as [`Kernel::file_arrays`] holds
+    /// them. One that does not check is left out as the rest of the host code is: the launch
+    /// section that names it gets an unknown name.
+    fn host_arrays(&mut self) -> Vec<(String, Scalar, ast::Expr)> {
+        let mut out = Vec::new();
+        let mut errors = Vec::new();
+        for c in self.globals.constants {
+            if c.memory != ast::FileMemory::Host || c.ty.pointer {
+                continue;
+            }
+            let saved = std::mem::replace(&mut *self.errors, std::mem::take(&mut errors));
+            let values = (|| {
+                let elem = scalar_of(&c.ty).ok()?;
+                let mut dims = Vec::new();
+                for d in &c.dims {
+                    dims.push(self.const_size(d.as_ref()?).ok()?);
+                }
+                let values = self.file_initialiser(c, (elem, 1), &dims).ok()??;
+                Some((elem, initial_value(Some(values), (&dims, 1), c.name.span)))
+            })();
+            errors = std::mem::replace(&mut *self.errors, saved);
+            errors.clear();
+            if let Some((elem, v)) = values {
+                out.push((c.name.name.clone(), elem, v));
+            }
         }
         out
     }

@@ -134,6 +134,10 @@ pub struct Kernel {
     /// The file's `const`/`constexpr` scalars at file scope (`const int N = 1024;`), by name:
     /// a launch section may use them as it uses `#define`d names.
     pub file_constants: Vec<(String, Value)>,
+    /// The file's host arrays with their values (`static const uint32_t alpha_n[] = {...};`),
+    /// by name, each as the list literal of its values in its element type: a launch section
+    /// may copy one into constant memory (`d_alpha_n = alpha_n;`).
+    pub file_arrays: Vec<(String, Scalar, crate::syntax::ast::Expr)>,
     /// ATen accessor parameters (`at::PackedTensorAccessor64<float, 3, ...> p`), each its
     /// buffer parameter and rank N: the buffer is followed by the N scalar parameters
     /// `p.size(k)`, then the N `p.stride(k)`, which the launch sets from the array's shape.

@@ -72,6 +72,9 @@ pub struct Env {
     /// for every launch of it; they come first among a launch's buffers, so that an address
     /// stored in one launch names the same array in the next.
     pub(crate) order: Vec<(String, Arc<BufData>)>,
+    /// The file's host arrays a name may copy (`d_alpha_n = alpha_n;`): each a list literal of
+    /// its values, evaluated where the launch section names it.
+    pub(crate) file_arrays: HashMap<String, (Scalar, crate::syntax::ast::Expr)>,
 }
 
 type Result<T> = std::result::Result<T, HostError>;
@@ -104,6 +107,7 @@ impl Env {
             temp: 0,
             uninit: Vec::new(),
             order: Vec::new(),
+            file_arrays: HashMap::new(),
         }
     }
 
@@ -320,6 +324,14 @@ impl Env {
                     v: special_float(n).expect("matched"),
                     float: true,
                 })
+            }
+            ExprKind::Name(n) if !self.vars.contains_key(n) && self.file_arrays.contains_key(n) => {
+                // In its own element type, exactly (a `uint64_t` table past 2^53).
+                let (elem, list) = self.file_arrays[n].clone();
+                let outer = self.target.replace(elem);
+                let v = self.value(&list);
+                self.target = outer;
+                v
             }
             ExprKind::Name(n) => self
                 .vars

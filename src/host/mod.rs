@@ -406,8 +406,14 @@ pub fn prepare(
 
 /// Makes the file's `const` scalars (`const int N = 33 * 1024;`) names of the launch section,
 /// as `#define`d names are, unless the section already has the name or a parameter takes it (a
-/// parameter `N` is the launch's to set, never the file constant's).
+/// parameter `N` is the launch's to set, never the file constant's); so are its host arrays
+/// (`d_alpha_n = alpha_n;`).
 pub fn file_constants(env: &mut Env, kernel: &Kernel) {
+    for (name, elem, list) in &kernel.file_arrays {
+        if !kernel.params.iter().any(|p| &p.name == name) {
+            env.file_arrays.insert(name.clone(), (*elem, list.clone()));
+        }
+    }
     for (name, v) in &kernel.file_constants {
         if kernel.params.iter().any(|p| &p.name == name) || env.vars.contains_key(name) {
             continue;

@@ -293,6 +293,9 @@ pub enum FileMemory {
     /// A legacy texture reference (`texture<float, 1> tex;`): read-only global memory, read
     /// with `tex1Dfetch(tex, i)`, bound to a buffer of any length by the launch.
     Texture,
+    /// A host array with its values (`static const uint32_t alpha_n[] = {...};`): not device
+    /// memory, but a name the launch section may copy from.
+    Host,
 }
 
 /// One parameter of a template.

@@ -421,6 +421,7 @@ impl<'m> Builder<'m> {
                     .global_const(item)
                     .map(|c| module.consts.extend(qualified(c, &ns))),
                 Rule::launch => self.launch(item).map(|l| module.launches.push(l)),
+                Rule::host_array => self.host_array(item).map(|c| module.constants.push(c)),
                 Rule::sequence => self.sequence(item).map(|q| module.sequences.push(q)),
                 Rule::constant_array => {
                     let mut ty = None;
@@ -518,6 +519,27 @@ impl<'m> Builder<'m> {
     /// `name[N] = {a, b}` of a file-scope variable: its name, dimensions and initialiser (a
     /// list is an `ExprKind::List`).
     #[allow(clippy::type_complexity)]
+    /// `static const uint32_t alpha_n[] = {...};` (see [`FileMemory::Host`]).
+    fn host_array(&self, pair: Pair<'_, Rule>) -> Result<ConstantArray> {
+        let mut ty = None;
+        let mut named = None;
+        for p in pair.into_inner() {
+            match p.as_rule() {
+                Rule::ty => ty = Some(self.ty(p)),
+                Rule::host_array_name => named = Some(self.constant_name(p)?),
+                _ => {}
+            }
+        }
+        let (name, dims, init) = named.expect("grammar: a name");
+        Ok(ConstantArray {
+            ty: ty.expect("grammar: the type comes first"),
+            name,
+            dims,
+            memory: FileMemory::Host,
+            init,
+        })
+    }
+
     fn constant_name(
         &self,
         pair: Pair<'_, Rule>,

@@ -352,6 +352,7 @@ fn friendly(rule: Rule) -> Option<&'static str> {
         Rule::launch_bounds => "`__launch_bounds__`",
         Rule::device_fn => "`__device__`",
         Rule::global_const => "a constant declaration",
+        Rule::host_array | Rule::host_array_name => "a host array",
         Rule::constant_decl => "`__constant__`",
         Rule::params | Rule::param => "a parameter",
         Rule::ty | Rule::qualifier | Rule::scalar_ty => "a type such as `float`",
