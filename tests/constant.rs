@@ -453,3 +453,18 @@ launch k {
     let f = err(&param, &[], Some([1, 1, 1]), Some([3, 1, 1]));
     assert_eq!(codes(&f), ["simt::host::unknown_name"]);
 }
+
+#[test]
+fn an_initialised_64_bit_constant_table_keeps_values_past_2_53() {
+    // ccminer's lbry: `static __constant__ uint64_t K_512[80] = { 0x428A2F98D728AE22, ... };`
+    // with no launch value: its initialiser, in its own type, exactly.
+    let src = r#"
+#include <stdint.h>
+static __constant__ uint64_t K[2] = { 0x428A2F98D728AE22, 0xB5C0FBCFEC4D3B2F };
+__global__ void k(uint64_t* out) { out[threadIdx.x] = K[threadIdx.x] + 1; }
+launch k { out = zeros(2); expect out == [4794697086780616227, 13096744586834688816]; }
+"#;
+    // By hand: 0x428A2F98D728AE22 = 4794697086780616226 (+ 1); 0xB5C0FBCFEC4D3B2F =
+    // 13096744586834688815 (+ 1).
+    ok(src, &[], [1, 1, 1], [2, 1, 1]);
+}

@@ -544,7 +544,12 @@ pub fn prepare_in(
     // A parameter the launch names no value for takes its default argument (`int* p = NULL`).
     for p in &kernel.params {
         if let (false, Some(d)) = (env.vars.contains_key(&p.name), &p.default) {
-            let v = env.eval(d).map_err(|e| (e, Origin::File))?;
+            // A buffer's initialiser in its own element type, exactly (a `uint64_t` table).
+            let v = match p.kind {
+                ParamKind::Buffer { elem, .. } => env.eval_as(d, elem),
+                ParamKind::Scalar { .. } => env.eval(d),
+            }
+            .map_err(|e| (e, Origin::File))?;
             let v = typed(&mut env, kernel, &p.name, v, d.span).map_err(|e| (e, Origin::File))?;
             env.vars.insert(p.name.clone(), v);
         }
