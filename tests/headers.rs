@@ -484,3 +484,36 @@ launch k { c = zeros(65); m = zeros(1); flag = zeros(1); expect sum(c) == 135; e
     let r = ok(src, &[], [1, 1, 1], [64, 1, 1]);
     assert_eq!(r.counters.gatom_instr, 6);
 }
+
+#[test]
+fn thrust_pair_tie_and_shared_aligned_storage_as_pytorch_writes_them() {
+    // PyTorch's RowwiseMomentsKernel: `__shared__ typename std::aligned_storage<sizeof(W),
+    // alignof(W)>::type val_shared[32];` viewed as `W*`, and `thrust::tie(m1, m2) =
+    // welford_op.project(val);` of a `thrust::pair`.
+    let src = r#"
+#include <thrust/pair.h>
+#include <thrust/tuple.h>
+#include <type_traits>
+struct W { float mean; float m2; long long n; float nf; };
+__device__ thrust::pair<float, float> stats(float a, float b) { return thrust::make_pair(a + b, a * b); }
+__global__ void k(float* out) {
+    __shared__ typename std::aligned_storage<sizeof(W), alignof(W)>::type buf[4];
+    W* w = reinterpret_cast<W*>(buf);
+    int t = threadIdx.x;
+    w[t].mean = t; w[t].m2 = 2 * t; w[t].n = t + 100; w[t].nf = 0.5f;
+    __syncthreads();
+    float s, p;
+    thrust::tie(s, p) = stats(w[3 - t].mean, w[3 - t].m2);
+    out[t] = s * 1000 + p + (float)w[3 - t].n;
+    thrust::pair<int, float> z;
+    out[4 + t] = z.first + z.second;
+}
+launch k { out = zeros(8); expect out == [9121, 6110, 3103, 100, 0, 0, 0, 0]; }
+"#;
+    // By hand: W is 4 + 4 + 8 + 4 = 20 bytes, 24 with its 8-byte alignment, so `buf` is 4 × 24
+    // = 96 bytes. Thread t reads w[3 - t] = (3 - t, 2(3 - t), 103 - t): s = 3(3 - t), p =
+    // 2(3 - t)^2; t = 0: 9000 + 18 + 103 = 9121; t = 1: 6000 + 8 + 102; t = 2: 3000 + 2 + 101;
+    // t = 3: 0 + 0 + 100. A default pair is value-initialised: 0 + 0.
+    let r = ok(src, &[], [1, 1, 1], [4, 1, 1]);
+    assert_eq!(r.launch.smem_per_block, 96);
+}

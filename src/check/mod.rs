@@ -1742,6 +1742,10 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                 if let Some(done) = self.shared_async(ty, name, dims) {
                     return done;
                 }
+                // PyTorch's `__shared__ typename std::aligned_storage<sizeof(T), alignof(T)>::type
+                // s[32];`, viewed as `T*` by a cast.
+                let storage = self.shared_storage(ty).transpose()?;
+                let ty = storage.as_ref().map_or(ty, |(t, _)| t);
                 let layout = self.layout_of(ty).transpose()?;
                 let (elem, width) = match &layout {
                     Some(l) => self.buffer_of(l, ty.span),
@@ -1760,6 +1764,12 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                                     .into(),
                             ),
                         }),
+                    }
+                }
+                if let Some((_, n @ 2..)) = storage {
+                    match sizes.last_mut() {
+                        Some(last) => *last *= n,
+                        None => sizes.push(n),
                     }
                 }
                 if *is_extern && !sizes.is_empty() {
@@ -1880,6 +1890,10 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                 }
                 if let (None, Some((vars, index))) = (op, self.pointer_elements(target)) {
                     return self.assign_pointer_elements(&vars, index, value, span, out);
+                }
+                if let (None, Some(split)) = (op, tie_split(target, value, span)) {
+                    out.extend(self.body(&split));
+                    return Ok(());
                 }
                 let value = if op.is_none() && self.holds_pointers(target) && self.is_pointer(value)
                 {
@@ -3400,4 +3414,53 @@ fn unknown_type(ty: &ast::TypeName) -> CheckError {
             Some("types are C's scalar types, CUDA's vector types, template parameters and `typedef`/`using` names".into())
         }),
     }
+}
+
+/// `thrust::tie(a, b) = p;` (or `std::tie`) of a pair: `{ auto t = p; a = t.first; b = t.second; }`,
+/// the pair made once.
+fn tie_split(target: &ast::Expr, value: &ast::Expr, span: Span) -> Option<ast::Stmt> {
+    let ast::ExprKind::Call { callee, args, .. } = &target.kind else {
+        return None;
+    };
+    if !matches!(
+        callee.name.as_str(),
+        "thrust::tie" | "std::tie" | "cuda::std::tie"
+    ) || args.len() != 2
+    {
+        return None;
+    }
+    let held = ast::Ident {
+        name: "__simt_tie".into(),
+        span,
+    };
+    let stmt = |kind| ast::Stmt { kind, span };
+    let mut auto = ast::TypeName::named("auto", span);
+    auto.base = BaseType::Auto;
+    let mut body = vec![stmt(ast::StmtKind::Decl {
+        ty: auto,
+        decls: vec![ast::Declarator::plain(held.clone(), Some(value.clone()))],
+        of: None,
+    })];
+    for (arg, field) in args.iter().zip(["first", "second"]) {
+        let member = ast::Expr {
+            kind: ast::ExprKind::Member {
+                base: Box::new(ast::Expr {
+                    kind: ast::ExprKind::Name(held.name.clone()),
+                    span,
+                }),
+                field: ast::Ident {
+                    name: field.into(),
+                    span,
+                },
+            },
+            span,
+        };
+        body.push(stmt(ast::StmtKind::Assign {
+            target: arg.clone(),
+            op: None,
+            op_span: span,
+            value: member,
+        }));
+    }
+    Some(stmt(ast::StmtKind::Block(body)))
 }

@@ -13,18 +13,28 @@ impl KernelChecker<'_, '_> {
         &mut self,
         ty: &ast::TypeName,
     ) -> Option<Result<ast::TypeName, CheckError>> {
-        let text = ty
-            .base_text
-            .strip_prefix("typename")
-            .unwrap_or(&ty.base_text);
-        let text = text.strip_prefix("std::").unwrap_or(text);
-        let args = text
-            .strip_prefix("aligned_storage<")?
-            .strip_suffix(">::type")?;
-        Some(self.storage_of(ty, first_argument(args)))
+        let size = storage_size(ty)?;
+        Some(self.storage_of(ty, size, false).map(|(t, _)| t))
     }
 
-    fn storage_of(&mut self, ty: &ast::TypeName, size: &str) -> Result<ast::TypeName, CheckError> {
+    /// A `__shared__` array of `std::aligned_storage<N, A>::type` (PyTorch's
+    /// `val_shared[WARP_SIZE]`, viewed as its real type by a cast): the type of its elements and
+    /// how many of them stand for one. Storage of a size no unsigned type has (`WelfordData`'s
+    /// 24 bytes) is its bytes, `N` `unsigned char`s each.
+    pub(crate) fn shared_storage(
+        &mut self,
+        ty: &ast::TypeName,
+    ) -> Option<Result<(ast::TypeName, u64), CheckError>> {
+        let size = storage_size(ty)?;
+        Some(self.storage_of(ty, size, true))
+    }
+
+    fn storage_of(
+        &mut self,
+        ty: &ast::TypeName,
+        size: &str,
+        as_bytes: bool,
+    ) -> Result<(ast::TypeName, u64), CheckError> {
         let unreadable = |why: String| {
             CheckError::Unsupported {
             what: format!("`std::aligned_storage` of {why}"),
@@ -46,12 +56,13 @@ impl KernelChecker<'_, '_> {
             ExprKind::Const(v) => v.cast(Scalar::I64),
             _ => return Err(unreadable(format!("the size `{size}`, not a constant"))),
         };
-        let (elem, width) = match bytes {
-            Value::I64(16) => (Scalar::U32, 4),
-            Value::I64(8) => (Scalar::U32, 2),
-            Value::I64(4) => (Scalar::U32, 1),
-            Value::I64(2) => (Scalar::U16, 1),
-            Value::I64(1) => (Scalar::U8, 1),
+        let (elem, width, count) = match bytes {
+            Value::I64(16) => (Scalar::U32, 4, 1),
+            Value::I64(8) => (Scalar::U32, 2, 1),
+            Value::I64(4) => (Scalar::U32, 1, 1),
+            Value::I64(2) => (Scalar::U16, 1, 1),
+            Value::I64(1) => (Scalar::U8, 1, 1),
+            Value::I64(n) if as_bytes && n > 0 => (Scalar::U8, 1, n as u64),
             Value::I64(n) => return Err(unreadable(format!("{n} bytes"))),
             _ => return Err(unreadable(format!("the size `{size}`"))),
         };
@@ -59,8 +70,21 @@ impl KernelChecker<'_, '_> {
         out.pointer = ty.pointer;
         out.reference = ty.reference;
         out.is_const = ty.is_const;
-        Ok(out)
+        Ok((out, count))
     }
+}
+
+/// `N` of `std::aligned_storage<N, A>::type`, as written; `None` for any other type.
+fn storage_size(ty: &ast::TypeName) -> Option<&str> {
+    let text = ty
+        .base_text
+        .strip_prefix("typename")
+        .unwrap_or(&ty.base_text);
+    let text = text.strip_prefix("std::").unwrap_or(text);
+    let args = text
+        .strip_prefix("aligned_storage<")?
+        .strip_suffix(">::type")?;
+    Some(first_argument(args))
 }
 
 /// The first of a template's arguments, written `a, b` (commas inside brackets are not

@@ -19,6 +19,7 @@ pub(crate) fn implied(name: &str) -> &'static [&'static str] {
 pub(crate) fn header(name: &str) -> Option<&'static str> {
     match name {
         "thrust/complex.h" => Some(include_str!("headers/thrust_complex.h")),
+        "thrust/pair.h" => Some(include_str!("headers/thrust_pair.h")),
         "helper_math.h" => Some(include_str!("headers/helper_math.h")),
         "cuComplex.h" => Some(include_str!("headers/cucomplex.h")),
         "mma.h" => Some(mma::text()),
