@@ -630,8 +630,8 @@ impl KernelChecker<'_, '_> {
     /// `const float* srcs[3] = {a, b, c};`: one pointer variable per element, each pointing
     /// where its initialiser does (`nullptr` past the list's end, as C zero-initialises, and
     /// without a list).
-    /// `srcs[i]` with `i` known only at run time chooses among them
-    /// ([`Self::pointer_elements`]); assigning an element takes a constant index.
+    /// `srcs[i]` with `i` known only at run time chooses among them, to read or to assign
+    /// ([`Self::pointer_elements`]).
     fn pointer_array(
         &mut self,
         ty: &ast::TypeName,
