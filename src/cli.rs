@@ -528,8 +528,12 @@ fn is_host_name(name: &str) -> bool {
             .is_some_and(|c| c.is_alphabetic() || c == '_')
             && w.chars().all(|c| c.is_alphanumeric() || c == '_')
     };
-    name.split('.').all(|part| {
+    // Elements only of members: `a[1]` of a launch array is not a name.
+    name.split('.').enumerate().all(|(k, part)| {
         let (head, mut rest) = part.split_once('[').map_or((part, ""), |(h, r)| (h, r));
+        if k == 0 && !rest.is_empty() {
+            return false;
+        }
         if !word(head) {
             return false;
         }

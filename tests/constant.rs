@@ -468,3 +468,36 @@ launch k { out = zeros(2); expect out == [4794697086780616227, 13096744586834688
     // 13096744586834688815 (+ 1).
     ok(src, &[], [1, 1, 1], [2, 1, 1]);
 }
+
+#[test]
+fn host_tables_are_taken_only_where_simt_can_read_them_and_leave_nothing_behind() {
+    // A table in a namespace stays skipped host code (two namespaces may each have a `t`), and
+    // so does one simt cannot read (a multi-character literal): the file still runs.
+    let src = r#"
+namespace A { const int t[] = {1, 2, 3}; }
+namespace B { const int t[] = {4, 5, 6}; }
+static const int tags[] = { 'ab' };
+__constant__ int d_t[3];
+__global__ void k(int* a) { a[threadIdx.x] = d_t[threadIdx.x % 3]; }
+launch k { d_t = t; a = zeros(4); }
+"#;
+    let f = err(src, &[], Some([1, 1, 1]), Some([4, 1, 1]));
+    assert_eq!(codes(&f), ["simt::host::unknown_name"]);
+    ok(
+        &src.replace("d_t = t;", "d_t = [7, 8, 9];"),
+        &[],
+        [1, 1, 1],
+        [4, 1, 1],
+    );
+    // A function that fails to check in a table's initialiser is still reported where a
+    // kernel calls it: the table's dropped errors take nothing with them.
+    let broken = r#"
+__host__ __device__ int sq(int x) { return x * x + undefined_thing; }
+static const int tab[] = { sq(2), 3 };
+__global__ void k1(int* a) { a[threadIdx.x] = threadIdx.x; }
+__global__ void k2(int* a) { a[threadIdx.x] = sq(threadIdx.x) + 1; }
+launch k2 { a = zeros(2); }
+"#;
+    let f = err(broken, &[], Some([1, 1, 1]), Some([2, 1, 1]));
+    assert_eq!(codes(&f), ["simt::check::unknown_name"]);
+}

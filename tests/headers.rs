@@ -516,4 +516,17 @@ launch k { out = zeros(8); expect out == [9121, 6110, 3103, 100, 0, 0, 0, 0]; }
     // t = 3: 0 + 0 + 100. A default pair is value-initialised: 0 + 0.
     let r = ok(src, &[], [1, 1, 1], [4, 1, 1]);
     assert_eq!(r.launch.smem_per_block, 96);
+    // Unsized (`extern`), the storage is as many bytes as the launch gives.
+    let dynamic = r#"
+struct W { float mean; float m2; int n; };
+__global__ void k(float* out) {
+    extern __shared__ typename std::aligned_storage<sizeof(W), alignof(W)>::type buf[];
+    W* s = reinterpret_cast<W*>(buf);
+    s[threadIdx.x].mean = threadIdx.x;
+    __syncthreads();
+    out[threadIdx.x] = s[3 - threadIdx.x].mean;
+}
+launch k { out = zeros(4); dyn_smem = 48; expect out == [3, 2, 1, 0]; }
+"#;
+    ok(dynamic, &[], [1, 1, 1], [4, 1, 1]);
 }

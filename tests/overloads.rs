@@ -732,3 +732,20 @@ launch k {
     // overload's marker.
     ok(src, &[], ONE, ONE);
 }
+
+#[test]
+fn a_function_objects_overloads_are_chosen_by_their_arguments() {
+    // A struct without data members (a functor): `f(int)` / `f(float)` and `operator()(int)` /
+    // `operator()(float)`, each returning its own marker.
+    let src = r#"
+struct A {
+    __device__ float f(int x) { return 6.0f; }
+    __device__ float f(float x) { return 100.0f; }
+    __device__ float operator()(int x) { return 1.0f; }
+    __device__ float operator()(float x) { return 2.0f; }
+};
+__global__ void k(float* out) { A a; out[0] = a.f(1); out[1] = a.f(1.0f); out[2] = a(1); out[3] = a(1.0f); }
+launch k { out = zeros(4); expect out == [6, 100, 1, 2]; }
+"#;
+    ok(src, &[], ONE, ONE);
+}

@@ -1330,6 +1330,20 @@ launch k {
     // (bytes 32, 44 and 52 of `out`: one sector).
     assert_eq!((r.counters.gld_instr, r.counters.gld_sectors), (2, 2));
     assert_eq!((r.counters.gst_instr, r.counters.gst_sectors), (3, 3));
+    // An index computed from memory is loaded once, not once per element: 4 loads of
+    // `idx[t]` would be 4 requests.
+    let loaded = r#"
+__global__ void k(float* a, float* b, float* c, float* d, int* idx, float* out) {
+    int t = threadIdx.x;
+    const float* rows[4] = {a, b, c, d};
+    out[t] = rows[idx[t]][t];
+}
+launch k { a = arange(4); b = arange(4) + 10; c = arange(4) + 20; d = arange(4) + 30; idx = [3, 2, 1, 0]; out = zeros(4); expect out == [30, 21, 12, 3]; }
+"#;
+    // Loads: `idx` (1 request, 1 sector) and the rows (1 request, one sector in each of 4
+    // arrays).
+    let r2 = ok(loaded, &[], ONE, [4, 1, 1]);
+    assert_eq!((r2.counters.gld_instr, r2.counters.gld_sectors), (2, 5));
     // An element followed before it is set is null.
     let unset = src
         .replace("    rows[2] = out + 12;\n", "")

@@ -2452,7 +2452,7 @@ impl KernelChecker<'_, '_> {
         Some(match self.lookup(&callee.name)? {
             Binding::Object(i) => {
                 let o = self.objects[i as usize].clone();
-                match self.member_fn(&o, "operator()") {
+                match self.member_fn_for(&o, "operator()", args) {
                     Some(f) => self.inline_call(&f, (targs, args), span, allow_void),
                     None => Err(CheckError::UnknownFunction {
                         name: callee.name.clone(),

@@ -1397,6 +1397,9 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
     fn host_arrays(&mut self) -> Vec<(String, Scalar, ast::Expr)> {
         let mut out = Vec::new();
         let mut errors = Vec::new();
+        // What checking the initialisers learns goes with their dropped errors (a function
+        // broken in one must not become a silent placeholder in a kernel checked later).
+        let learned = Learned::of(self.globals);
         for c in self.globals.constants {
             if c.memory != ast::FileMemory::Host || c.ty.pointer {
                 continue;
@@ -1417,6 +1420,7 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                 out.push((c.name.name.clone(), elem, v));
             }
         }
+        learned.restore(self.globals);
         out
     }
 
@@ -1766,10 +1770,12 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                         }),
                     }
                 }
+                // Unsized (`extern`), its bytes are as many as the launch gives.
                 if let Some((_, n @ 2..)) = storage {
                     match sizes.last_mut() {
                         Some(last) => *last *= n,
-                        None => sizes.push(n),
+                        None if !*is_extern => sizes.push(n),
+                        None => {}
                     }
                 }
                 if *is_extern && !sizes.is_empty() {

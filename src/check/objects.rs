@@ -255,6 +255,27 @@ impl KernelChecker<'_, '_> {
         Some(o.bindings.member(m))
     }
 
+    /// The member function `name` of an object that a call with `args` calls: of its overloads
+    /// (`operator()(int)` beside `operator()(float)`), the best by C++'s ranking.
+    pub(crate) fn member_fn_for(
+        &mut self,
+        o: &Object,
+        name: &str,
+        args: &[ast::Expr],
+    ) -> Option<ast::Function> {
+        let d = &self.globals.structs[o.def];
+        let candidates: Vec<ast::Function> = d
+            .methods
+            .iter()
+            .filter(|m| m.name.name == name)
+            .map(|m| o.bindings.member(m))
+            .collect();
+        if candidates.len() < 2 {
+            return self.member_fn(o, name);
+        }
+        self.best_member(candidates, args)
+    }
+
     /// The member function `Owner::f` names, where `Owner` is a struct of the file or an
     /// instance of a struct template (`Cosine<float>::dot`): called without an object, as a
     /// static member is.
@@ -373,7 +394,7 @@ impl KernelChecker<'_, '_> {
             return None;
         }
         Some(o.and_then(|o| {
-            let Some(f) = self.member_fn(&o, &method.name) else {
+            let Some(f) = self.member_fn_for(&o, &method.name, args) else {
                 return Err(CheckError::UnknownFunction {
                     name: method.name.clone(),
                     span: method.span,

@@ -581,22 +581,48 @@ impl KernelChecker<'_, '_> {
             };
             return self.pointer_held(var, span);
         }
-        if !repeatable(&ix) {
-            return Err(CheckError::Unsupported {
-                what: "this index of an array of pointers".into(),
-                span: index.span,
-                help: Some(
-                    "compute the index into a variable first (`int k = ...; p.a[k]`)".into(),
-                ),
-            });
-        }
+        // The index is computed once (`rows[idx[t]]` loads `idx[t]` once), then compared.
+        let mut body = Vec::new();
+        let ix = self.held_once(ix, "index", &mut body);
         let mut picked = null(span);
         for (k, &var) in vars.iter().enumerate().rev() {
             let here = self.pointer_held(var, span)?;
             let c = self.is_element(&ix, k, span)?;
             picked = self.select_pointer(c, here, picked, span)?;
         }
-        Ok(picked)
+        if body.is_empty() {
+            return Ok(picked);
+        }
+        let result = self.new_local("pointer element", Scalar::I64, span);
+        body.push(super::memfn::assign(result, picked.offset, span));
+        Ok(Ptr {
+            offset: Expr {
+                kind: ExprKind::Inline {
+                    name: "[]".into(),
+                    body,
+                    result: Some(result),
+                },
+                ty: Scalar::I64,
+                span,
+            },
+            ..picked
+        })
+    }
+
+    /// `e` as a value that may be read again: itself where it is a variable or a constant,
+    /// else a new variable `out` first assigns it to.
+    fn held_once(&mut self, e: Expr, what: &str, out: &mut Vec<Stmt>) -> Expr {
+        if matches!(e.kind, ExprKind::Var(_) | ExprKind::Const(_)) {
+            return e;
+        }
+        let (ty, span) = (e.ty, e.span);
+        let var = self.new_local(what, ty, span);
+        out.push(super::memfn::assign(var, e, span));
+        Expr {
+            kind: ExprKind::Var(var),
+            ty,
+            span,
+        }
     }
 
     /// `rows[i] = value;` of a thread's array of pointers with `i` known only at run time: each
@@ -627,17 +653,10 @@ impl KernelChecker<'_, '_> {
             out.push(self.point(var, p, span)?);
             return Ok(());
         }
-        let p = self.pointer(value)?;
-        if !repeatable(&ix) || !repeatable(&p.offset) {
-            return Err(CheckError::Unsupported {
-                what: "this assignment to an element of an array of pointers".into(),
-                span,
-                help: Some(
-                    "compute the index and the pointer into variables first (`int k = ...; float* q = ...; a[k] = q;`)"
-                        .into(),
-                ),
-            });
-        }
+        let mut p = self.pointer(value)?;
+        // Each computed once, before any element changes.
+        let ix = self.held_once(ix, "index", out);
+        p.offset = self.held_once(p.offset, "pointer", out);
         for (k, &var) in vars.iter().enumerate() {
             let old = self.pointer_held(var, span)?;
             let c = self.is_element(&ix, k, span)?;
@@ -1770,30 +1789,5 @@ pub(crate) fn null(span: Span) -> Ptr {
         mem: None,
         offset: constant(Value::I64(NULL_OFFSET), span),
         is_const: false,
-    }
-}
-
-/// Whether `e` may be evaluated again with the same value: no atomic, shuffle, vote, clock or
-/// texture fetch inside it.
-fn repeatable(e: &Expr) -> bool {
-    match &e.kind {
-        ExprKind::Const(_)
-        | ExprKind::Var(_)
-        | ExprKind::Builtin(_)
-        | ExprKind::ParamBase(_)
-        | ExprKind::ParamAddress(_) => true,
-        ExprKind::Neg(x) | ExprKind::BitNot(x) | ExprKind::Not(x) | ExprKind::Widen(x) => {
-            repeatable(x)
-        }
-        ExprKind::Arith { lhs, rhs, .. }
-        | ExprKind::Compare { lhs, rhs, .. }
-        | ExprKind::Logic { lhs, rhs, .. } => repeatable(lhs) && repeatable(rhs),
-        ExprKind::Cast { operand, .. } | ExprKind::Round { operand, .. } => repeatable(operand),
-        ExprKind::Select { cond, then, els } => {
-            repeatable(cond) && repeatable(then) && repeatable(els)
-        }
-        ExprKind::Call { args, .. } => args.iter().all(repeatable),
-        ExprKind::Load { index, .. } => repeatable(index),
-        _ => false,
     }
 }

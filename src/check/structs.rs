@@ -1136,7 +1136,7 @@ impl<'g> KernelChecker<'g, '_> {
                 };
                 if targs.is_empty() {
                     if let Some(Ok(o)) = self.object_of(&functor) {
-                        let f = self.member_fn(&o, "operator()")?;
+                        let f = self.member_fn_for(&o, "operator()", args)?;
                         return self.returned_layout(&f, &[], args, e.span);
                     }
                 }

@@ -421,7 +421,14 @@ impl<'m> Builder<'m> {
                     .global_const(item)
                     .map(|c| module.consts.extend(qualified(c, &ns))),
                 Rule::launch => self.launch(item).map(|l| module.launches.push(l)),
-                Rule::host_array => self.host_array(item).map(|c| module.constants.push(c)),
+                // Host code that simt reads only for a launch section to copy: one in a
+                // namespace, or one it cannot read (`{ 'ab' }`), stays skipped host code.
+                Rule::host_array => {
+                    if let (true, Ok(c)) = (ns.is_empty(), self.host_array(item)) {
+                        module.constants.push(c);
+                    }
+                    Ok(())
+                }
                 Rule::sequence => self.sequence(item).map(|q| module.sequences.push(q)),
                 Rule::constant_array => {
                     let mut ty = None;
@@ -516,9 +523,6 @@ impl<'m> Builder<'m> {
         Ok((items, span))
     }
 
-    /// `name[N] = {a, b}` of a file-scope variable: its name, dimensions and initialiser (a
-    /// list is an `ExprKind::List`).
-    #[allow(clippy::type_complexity)]
     /// `static const uint32_t alpha_n[] = {...};` (see [`FileMemory::Host`]).
     fn host_array(&self, pair: Pair<'_, Rule>) -> Result<ConstantArray> {
         let mut ty = None;
@@ -540,6 +544,9 @@ impl<'m> Builder<'m> {
         })
     }
 
+    /// `name[N] = {a, b}` of a file-scope variable: its name, dimensions and initialiser (a
+    /// list is an `ExprKind::List`).
+    #[allow(clippy::type_complexity)]
     fn constant_name(
         &self,
         pair: Pair<'_, Rule>,
