@@ -447,7 +447,7 @@ launch k {
     // Device code cannot name the host array, as in CUDA.
     let device = src.replace("out[i] = d_rc[i] ^ 1;", "out[i] = host_rc[i];");
     let f = err(&device, &[], Some([1, 1, 1]), Some([3, 1, 1]));
-    assert_eq!(codes(&f), ["simt::check::unknown_name"]);
+    assert_eq!(codes(&f), ["simt::check::host_array"]);
     // A parameter of the array's name is the launch's to set: the file's array is not taken.
     let param = src.replace("uint32_t* t)", "uint32_t* t, const uint32_t* host_t)");
     let f = err(&param, &[], Some([1, 1, 1]), Some([3, 1, 1]));

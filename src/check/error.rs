@@ -258,6 +258,22 @@ pub enum CheckError {
         #[label("declared without `const` at file scope")]
         span: Span,
     },
+    /// A host table (`static const uint32_t alpha_n[] = {...};`) read from device code, which
+    /// CUDA refuses too.
+    ///
+    /// Example: `a[i] = alpha_n[i];` in a kernel.
+    #[error("`{name}` is a host array: device code cannot read it")]
+    #[diagnostic(
+        code(simt::check::host_array),
+        help("copy it into constant memory as the host does with cudaMemcpyToSymbol: declare `__constant__` storage of its type and size, read that in the kernel, and set it in the launch section (`d_{name} = {name};`)")
+    )]
+    HostArray {
+        /// The array.
+        name: String,
+        /// Where device code reads it.
+        #[label("a host array")]
+        span: Span,
+    },
     /// A function pointer template parameter given something other than a
     /// `__device__` function.
     ///

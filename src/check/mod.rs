@@ -2919,6 +2919,14 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                 span,
             };
         }
+        let host_array =
+            |c: &&ast::ConstantArray| c.memory == ast::FileMemory::Host && c.name.name == name;
+        if self.globals.constants.iter().any(|c| host_array(&c)) {
+            return CheckError::HostArray {
+                name: name.to_string(),
+                span,
+            };
+        }
         // `reduce_topk_op_2<T>` or `twice` passed as a value: a function, not a variable.
         let base = template::split_instance(name).map_or_else(|| name.to_string(), |(b, _)| b);
         if self
