@@ -263,13 +263,7 @@ impl KernelChecker<'_, '_> {
         name: &str,
         args: &[ast::Expr],
     ) -> Option<ast::Function> {
-        let d = &self.globals.structs[o.def];
-        let candidates: Vec<ast::Function> = d
-            .methods
-            .iter()
-            .filter(|m| m.name.name == name)
-            .map(|m| o.bindings.member(m))
-            .collect();
+        let candidates = self.methods_of(o.def, &o.bindings, |m| m.name.name == name);
         if candidates.len() < 2 {
             return self.member_fn(o, name);
         }

@@ -1368,14 +1368,23 @@ impl<'g> KernelChecker<'g, '_> {
         keep: impl Fn(&ast::Function) -> bool,
     ) -> Option<Vec<ast::Function>> {
         let (def, bindings) = l.def.as_ref()?;
-        Some(
-            self.globals.structs[*def]
-                .methods
-                .iter()
-                .filter(|m| keep(m))
-                .map(|m| bindings.member(m))
-                .collect(),
-        )
+        Some(self.methods_of(*def, bindings, keep))
+    }
+
+    /// The member functions of struct definition `def` that `keep` accepts, with `bindings`
+    /// (its template arguments) applied.
+    pub(crate) fn methods_of(
+        &self,
+        def: usize,
+        bindings: &Bindings,
+        keep: impl Fn(&ast::Function) -> bool,
+    ) -> Vec<ast::Function> {
+        self.globals.structs[def]
+            .methods
+            .iter()
+            .filter(|m| keep(m))
+            .map(|m| bindings.member(m))
+            .collect()
     }
 
     /// The member function `name` of `l` a call with `args` calls ([`Self::best_member`]).
