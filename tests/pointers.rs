@@ -1350,4 +1350,30 @@ launch k { a = arange(4); b = arange(4) + 10; c = arange(4) + 20; d = arange(4) 
         .replace("if (t != 2) ", "");
     let f = err(&unset, &[], Some(ONE), Some([4, 1, 1]));
     assert_eq!(codes(&f), ["simt::run::null_pointer"]);
+    // A constant index past the end, and an index that is not an integer, are errors at the
+    // index, reading or assigning.
+    for (from, to, code) in [
+        (
+            "rows[2] = out + 12;",
+            "rows[3] = out + 12;",
+            "simt::check::unsupported",
+        ),
+        (
+            "float* r = rows[t % 3];",
+            "float* r = rows[5];",
+            "simt::check::unsupported",
+        ),
+        (
+            "float* r = rows[t % 3];",
+            "float* r = rows[0.5f];",
+            "simt::check::mismatched_types",
+        ),
+    ] {
+        let bad = src.replace(from, to);
+        let f = err(&bad, &[], Some(ONE), Some([4, 1, 1]));
+        assert_eq!(codes(&f), [code], "{to}");
+        let line = bad.lines().position(|l| l.contains(to)).expect("the line") + 1;
+        assert_eq!(common::position(&f).0, line, "{to}");
+        assert_eq!(f.exit, 2);
+    }
 }

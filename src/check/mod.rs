@@ -470,6 +470,8 @@ pub(crate) struct Globals<'m> {
     gave_up: std::cell::Cell<bool>,
     /// Functions whose body had errors where first inlined: later calls are placeholders.
     broken: std::cell::RefCell<std::collections::HashSet<String>>,
+    /// The file's host tables ([`Kernel::file_arrays`]), checked once for every kernel.
+    host_arrays: std::cell::OnceCell<Vec<(String, Scalar, ast::Expr)>>,
     /// Some struct or union holds data (else no expression is a struct).
     data_structs: bool,
     /// Some function or member function overloads an operator (else no operator expression
@@ -517,6 +519,7 @@ impl<'m> Globals<'m> {
             expansions: Default::default(),
             gave_up: Default::default(),
             broken: Default::default(),
+            host_arrays: Default::default(),
             data_structs: module.structs.iter().any(structs::has_data),
             operators: structs::overloads_operators(module),
             fn_pointer_types: module
@@ -1395,6 +1398,9 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
     /// them. One that does not check is left out as the rest of the host code is: the launch
     /// section that names it gets an unknown name.
     fn host_arrays(&mut self) -> Vec<(String, Scalar, ast::Expr)> {
+        if let Some(done) = self.globals.host_arrays.get() {
+            return done.clone();
+        }
         let mut out = Vec::new();
         let mut errors = Vec::new();
         // What checking the initialisers learns goes with their dropped errors (a function
@@ -1421,7 +1427,7 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
             }
         }
         learned.restore(self.globals);
-        out
+        self.globals.host_arrays.get_or_init(|| out).clone()
     }
 
     /// `__constant__ hash64_t* d_light;` (ethminer, set by `cudaMemcpyToSymbol` of a device

@@ -560,27 +560,10 @@ impl KernelChecker<'_, '_> {
     /// compare and a select (the hardware's one indexed load of the kernel's parameters is not
     /// modelled), and past the end gives a null pointer, which traps where it is followed.
     fn pointer_element(&mut self, vars: &[u32], index: &ast::Expr, span: Span) -> Result<Ptr> {
-        let ix = super::const_eval::folded(self.expr(index)?);
-        if !ix.ty.is_integer() {
-            return Err(CheckError::Pointer {
-                problem: PointerProblem::NotAPointer {
-                    found: ix.ty.to_string(),
-                },
-                span: index.span,
-                help: Some("index an array of pointers with an integer".into()),
-            });
-        }
-        if let ExprKind::Const(v) = ix.kind {
-            let k = v.as_i64().unwrap_or(-1);
-            let Some(&var) = usize::try_from(k).ok().and_then(|k| vars.get(k)) else {
-                return Err(CheckError::Unsupported {
-                    what: format!("element {k} of an array of {} pointers", vars.len()),
-                    span: index.span,
-                    help: Some(format!("index it from 0 to {}", vars.len() - 1)),
-                });
-            };
-            return self.pointer_held(var, span);
-        }
+        let ix = match self.element_of(vars, index)? {
+            Ok(var) => return self.pointer_held(var, span),
+            Err(ix) => ix,
+        };
         // The index is computed once (`rows[idx[t]]` loads `idx[t]` once), then compared.
         let mut body = Vec::new();
         let ix = self.held_once(ix, "index", &mut body);
@@ -607,6 +590,37 @@ impl KernelChecker<'_, '_> {
             },
             ..picked
         })
+    }
+
+    /// The element of an array of pointers (`vars`, one per element) that `index` names: its
+    /// pointer variable where the index is a constant (one past the end is an error, as an
+    /// array's constant index is), else the index, an integer, to compare at run time.
+    fn element_of(
+        &mut self,
+        vars: &[u32],
+        index: &ast::Expr,
+    ) -> Result<std::result::Result<u32, Expr>> {
+        let ix = super::const_eval::folded(self.expr(index)?);
+        if !ix.ty.is_integer() {
+            return Err(CheckError::Mismatch {
+                expected: "an integer index".into(),
+                found: format!("a `{}`", ix.ty),
+                span: index.span,
+                help: Some("index an array of pointers with an integer".into()),
+            });
+        }
+        let ExprKind::Const(v) = ix.kind else {
+            return Ok(Err(ix));
+        };
+        let k = v.as_i64().and_then(|k| usize::try_from(k).ok());
+        match k.and_then(|k| vars.get(k)) {
+            Some(&var) => Ok(Ok(var)),
+            None => Err(CheckError::Unsupported {
+                what: format!("element {v} of an array of {} pointers", vars.len()),
+                span: index.span,
+                help: Some(format!("index it from 0 to {}", vars.len() - 1)),
+            }),
+        }
     }
 
     /// `e` as a value that may be read again: itself where it is a variable or a constant,
@@ -636,23 +650,14 @@ impl KernelChecker<'_, '_> {
         span: Span,
         out: &mut Vec<Stmt>,
     ) -> Result<()> {
-        let ix = super::const_eval::folded(self.expr(index)?);
-        if let ExprKind::Const(v) = ix.kind {
-            let Some(&var) = v
-                .as_i64()
-                .and_then(|k| usize::try_from(k).ok())
-                .and_then(|k| vars.get(k))
-            else {
-                return Err(CheckError::Unsupported {
-                    what: format!("element {v} of an array of {} pointers", vars.len()),
-                    span: index.span,
-                    help: Some(format!("index it from 0 to {}", vars.len() - 1)),
-                });
-            };
-            let p = self.pointer(value)?;
-            out.push(self.point(var, p, span)?);
-            return Ok(());
-        }
+        let ix = match self.element_of(vars, index)? {
+            Ok(var) => {
+                let p = self.pointer(value)?;
+                out.push(self.point(var, p, span)?);
+                return Ok(());
+            }
+            Err(ix) => ix,
+        };
         let mut p = self.pointer(value)?;
         // Each computed once, before any element changes.
         let ix = self.held_once(ix, "index", out);
