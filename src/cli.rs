@@ -518,42 +518,6 @@ impl ModelFlags {
     }
 }
 
-/// Whether `name` names a launch-section variable: `n`, or `p.alpha` and `p.tex[0]`, a member of
-/// a struct parameter passed by value or an element of an array member (the grammar's
-/// `host_name`).
-fn is_host_name(name: &str) -> bool {
-    let word = |w: &str| {
-        w.chars()
-            .next()
-            .is_some_and(|c| c.is_alphabetic() || c == '_')
-            && w.chars().all(|c| c.is_alphanumeric() || c == '_')
-    };
-    // Elements only of members: `a[1]` of a launch array is not a name.
-    name.split('.').enumerate().all(|(k, part)| {
-        let (head, mut rest) = part.split_once('[').map_or((part, ""), |(h, r)| (h, r));
-        if k == 0 && !rest.is_empty() {
-            return false;
-        }
-        if !word(head) {
-            return false;
-        }
-        while !rest.is_empty() {
-            let Some((k, after)) = rest.split_once(']') else {
-                return false;
-            };
-            if k.is_empty() || !k.chars().all(|c| c.is_ascii_digit()) {
-                return false;
-            }
-            rest = match after.strip_prefix('[') {
-                Some(r) => r,
-                None if after.is_empty() => "",
-                None => return false,
-            };
-        }
-        true
-    })
-}
-
 /// One `--arg NAME=VALUE`: the name checked, the value parsed (or `@FILE` noted).
 fn arg(text: &str) -> Result<ArgOverride, Failure> {
     let Some((name, value)) = text.split_once('=') else {
@@ -563,7 +527,7 @@ fn arg(text: &str) -> Result<ArgOverride, Failure> {
         ));
     };
     let name = name.trim();
-    if !is_host_name(name) {
+    if !crate::syntax::is_host_name(name) {
         return Err(Failure::usage(
             format!("--arg `{text}`: `{name}` is not a name"),
             None,

@@ -242,6 +242,24 @@ fn an_arg_that_names_nothing_is_an_error_with_the_right_case() {
         assert!(err.contains("simt::host::unknown_argument"), "{err}");
         assert!(err.contains("did you mean"), "{err}");
     }
+    // A name is the launch section's: elements only of a struct member (`p.tex[1]`), never of
+    // an array (`a[0]`), and nothing else.
+    for bad in [
+        "a[0]=1",
+        "p.[1]=3",
+        "1x=3",
+        "p.tex[]=3",
+        "p.tex[1]x=3",
+        "p..a=3",
+    ] {
+        let (code, out, err) = common::simt(&["run", "kernels/vecadd.sk", "--arg", bad]);
+        assert_eq!(code, 2, "{bad}: {out}");
+        let name = bad.split('=').next().expect("a name");
+        assert!(
+            err.contains(&format!("`{name}` is not a name")),
+            "{bad}: {err}"
+        );
+    }
 }
 
 #[test]

@@ -147,6 +147,12 @@ pub fn parse_kernel_ref(text: &str) -> Result<(String, String, Vec<ast::Template
     }
 }
 
+/// Whether `name` names a launch-section variable as the launch section writes it (`n`,
+/// `p.alpha`, `p.tex[0]`), for `--arg NAME=VALUE`.
+pub fn is_host_name(name: &str) -> bool {
+    SkParser::parse(Rule::arg_name, name).is_ok()
+}
+
 /// Parses a host-section style expression given on the command line (`--arg a=rand(16)`).
 pub fn parse_value(text: &str) -> Result<ast::Expr, ParseError> {
     limit_calls(text.len());
@@ -348,6 +354,7 @@ fn friendly(rule: Rule) -> Option<&'static str> {
         Rule::directive | Rule::pragma | Rule::pragma_stmt | Rule::pragma_then => "a `#` directive",
         Rule::pragma_op | Rule::kw_pragma_op => "`_Pragma(\"...\")`",
         Rule::arg_value => "an expression",
+        Rule::arg_name => "a name",
         Rule::kernel => "`__global__`",
         Rule::launch_bounds => "`__launch_bounds__`",
         Rule::device_fn => "`__device__`",
