@@ -190,8 +190,14 @@ fn compile_parsed(
     let plain = kernel.map(|k| plain_kernel_name(&module, k));
     let kernel = plain.as_deref();
     let mut requests = Vec::new();
-    if let Some(text) = kernel.filter(|k| k.contains('<') && !k.contains('(')) {
-        let (name, base, targs) = syntax::parse_kernel_ref(text).map_err(|e| {
+    // An instance of a template (`k<64>`), or of one of a template's overloads
+    // (`k<float>(T*,int)`).
+    let instance = |k: &&str| k.find('<').is_some_and(|at| !k[..at].contains('('));
+    if let Some(text) = kernel.filter(instance) {
+        let template = syntax::template_name(text);
+        let signature = template.find('(').map_or("", |at| &template[at..]);
+        let head = &text[..text.len() - signature.len()];
+        let (name, base, targs) = syntax::parse_kernel_ref(head).map_err(|e| {
             Failure::new(
                 Some(&SourceFile::new(format!("--kernel {text}"), text)),
                 [e.into()],
@@ -199,8 +205,8 @@ fn compile_parsed(
             )
         })?;
         requests.push(check::KernelRef {
-            name,
-            base,
+            name: format!("{name}{signature}"),
+            base: format!("{base}{signature}"),
             targs,
             span: crate::source::Span::default(),
         });
@@ -436,7 +442,7 @@ fn launch_for<'m>(
     if let Some(i) = section {
         return module.launches.get(i);
     }
-    let base = kernel.name.split('<').next().unwrap_or_default();
+    let base = syntax::template_name(&kernel.name);
     module
         .launches
         .iter()
@@ -446,7 +452,7 @@ fn launch_for<'m>(
             module
                 .launches
                 .iter()
-                .find(|l| l.kernel.name.split('<').next() == Some(base))
+                .find(|l| syntax::template_name(&l.kernel.name) == base)
         })
 }
 

@@ -3,6 +3,7 @@
 
 use crate::common;
 use common::{codes, err, ok, position, simt};
+use miette::Diagnostic;
 
 const ONE: [u32; 3] = [1, 1, 1];
 
@@ -354,6 +355,102 @@ fn a_launch_section_that_fits_two_kernel_overloads_lists_them() {
         text.contains("`k` has 3 overloads and this launch section fits 2 of them"),
         "{text}"
     );
+}
+
+/// catboost's transform.cu: each operation is two kernel templates of one name, one adding an
+/// array and one a number.
+const ADD_IMPL: &str = r#"
+template <typename T>
+__global__ void AddImpl(T* x, const T* y, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) x[i] += y[i];
+}
+template <typename T>
+__global__ void AddImpl(T* x, const T y, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) x[i] += y;
+}
+launch AddImpl<float> { n = 8; x = arange(n); y = ones(n) * 10; grid = 1; block = 8; expect x == arange(n) + 10; }
+launch AddImpl<int> { n = 8; x = arange(n); y = 2; grid = 1; block = 8; expect x == arange(n) + 2; }
+sequence {
+    a = arange(8);
+    launch AddImpl<float> { x = a; y = 3.5; n = 8; grid = 1; block = 8; }
+    launch AddImpl<float> { x = a; y = a; n = 8; grid = 1; block = 8; }
+    expect a == (arange(8) + 3.5) * 2;
+}
+"#;
+
+#[test]
+fn kernel_template_overloads_are_chosen_by_the_kinds_of_values_a_launch_sets() {
+    // Both overloads have parameters x, y and n, so the names a section sets cannot choose; an
+    // array for `y` fits `const T* y` only and a number `const T y` only. The first section adds
+    // 10 to each of 0..7 through the array, the second 2 through the number; the sequence adds
+    // 3.5 (a number) then the array to itself, (i + 3.5) * 2. Each instance is named by its
+    // template's signature.
+    let dir = std::env::temp_dir().join(format!("simt-template-overloads-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join("add.sk");
+    std::fs::write(&path, ADD_IMPL).expect("write");
+    let p = path.to_str().expect("utf-8 path");
+    let (code, out, errs) = simt(&["test", "--jobs", "1", p]);
+    assert_eq!(code, 0, "{out}{errs}");
+    for name in [
+        "AddImpl<float>(T*,const T*,int)",
+        "AddImpl<int>(T*,const T,int)",
+        "sequence (AddImpl<float>(T*,const T,int), AddImpl<float>(T*,const T*,int))",
+    ] {
+        assert!(out.contains(&format!("ok      {name} ")), "{name}: {out}");
+    }
+    // --kernel names an instance of one overload by the template's parameter types; the
+    // section of its template's other instance gives the rest, and its expect sees x = 5 + 40.
+    let (code, out, errs) = simt(&[
+        "run",
+        p,
+        "--kernel",
+        "AddImpl<double>(T *, const T, int)",
+        "--arg",
+        "n=1",
+        "--arg",
+        "x=[5]",
+        "--arg",
+        "y=40",
+        "--grid",
+        "1",
+        "--block",
+        "1",
+        "--json",
+    ]);
+    assert_eq!(code, 1, "{errs}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("json");
+    assert_eq!(v["kernel"], "AddImpl<double>(T*,const T,int)");
+    assert_eq!(v["expects"][0]["detail"], "45 == 2 is false", "{out}");
+}
+
+#[test]
+fn a_launch_that_fits_no_kernel_template_overload_lists_them() {
+    // `x = 1` is a number, which neither overload's `T* x` takes: 0 of 2 fit, in a launch
+    // section and in a sequence alike.
+    let src = ADD_IMPL.replace("y = 2;", "y = 2; x = 1;");
+    let f = err(&src, &[], None, None);
+    assert_eq!(codes(&f), ["simt::check::kernel_overload"]);
+    assert_eq!(position(&f), (13, 8));
+    let text = f.errors[0].to_string();
+    assert!(
+        text.contains("`AddImpl<int>` has 2 overloads and this launch section fits 0 of them"),
+        "{text}"
+    );
+    let help = f.errors[0]
+        .help()
+        .map(|h| h.to_string())
+        .unwrap_or_default();
+    assert!(
+        help.contains("`AddImpl<int>(T* x, const T y, int n)`"),
+        "{help}"
+    );
+    let src = ADD_IMPL.replace("y = a; n = 8", "y = a; x = 1; n = 8");
+    let f = err(&src, &[], None, None);
+    assert_eq!(codes(&f), ["simt::check::kernel_overload"]);
+    assert_eq!(position(&f), (17, 12));
 }
 
 #[test]

@@ -206,12 +206,7 @@ pub fn check_focused(
     let globals = Globals::new(module, &mut errors);
     let mut program = Program::default();
     // Launch sections, and the launches of `sequence`s, name the instances of kernel templates.
-    let in_sequences = module.sequences.iter().flat_map(|s| {
-        s.items.iter().filter_map(|i| match i {
-            ast::SeqItem::Launch(l) => Some(l),
-            ast::SeqItem::Stmt(_) => None,
-        })
-    });
+    let in_sequences = sequence_launches(module);
     let mut wanted: Vec<KernelRef> = module
         .launches
         .iter()
@@ -219,7 +214,7 @@ pub fn check_focused(
         .filter(|l| !l.targs.is_empty() || l.kernel.name.contains('<'))
         .map(|l| KernelRef {
             name: l.kernel.name.clone(),
-            base: l.kernel.name.split('<').next().unwrap_or("").to_string(),
+            base: crate::syntax::template_name(&l.kernel.name),
             targs: l.targs.clone(),
             span: l.kernel.span,
         })
@@ -275,7 +270,7 @@ pub fn check_focused(
             instances.iter().any(|i| i.name.name == k.name.name)
                 || names
                     .iter()
-                    .any(|n| n.split('<').next() == Some(k.name.name.as_str()))
+                    .any(|n| crate::syntax::template_name(n) == k.name.name)
         });
         match own.first() {
             Some(first) if !focused => {
@@ -311,6 +306,9 @@ pub fn check_focused(
                 _ => errors.extend(own),
             }
         }
+    }
+    for l in sequence_launches(module) {
+        errors.extend(overload_unchosen(module, l));
     }
     for l in &module.launches {
         if let Some(e) = overload_unchosen(module, l) {
@@ -376,36 +374,39 @@ pub fn check_focused(
     }
 }
 
+/// The launch sections of the file's `sequence`s.
+fn sequence_launches(module: &ast::Module) -> impl Iterator<Item = &ast::Launch> {
+    module.sequences.iter().flat_map(|s| {
+        s.items.iter().filter_map(|i| match i {
+            ast::SeqItem::Launch(l) => Some(l),
+            ast::SeqItem::Stmt(_) => None,
+        })
+    })
+}
+
 /// The diagnostic for a launch section that names an overloaded kernel by its plain name and
 /// sets the parameters of no overload, or of several equally: the overloads' signatures.
 fn overload_unchosen(module: &ast::Module, l: &ast::Launch) -> Option<CheckError> {
-    let prefix = format!("{}(", l.kernel.name);
+    // `k` of plain overloads `k(int,float*)`; `k<float>` of templates `k(T*,int)`.
+    let (base, targs) = match l.kernel.name.find('<') {
+        Some(at) => l.kernel.name.split_at(at),
+        None => (l.kernel.name.as_str(), ""),
+    };
+    if l.kernel.name.ends_with(')') {
+        return None;
+    }
+    let prefix = format!("{base}(");
     let overloads: Vec<&ast::Kernel> = module
         .kernels
         .iter()
-        .filter(|k| k.name.name.starts_with(&prefix))
+        .filter(|k| k.name.name.starts_with(&prefix) && k.template.is_empty() == targs.is_empty())
         .collect();
     if overloads.is_empty() {
         return None;
     }
-    let set = crate::syntax::set_names(l);
-    let given = |k: &&&ast::Kernel| {
-        k.params.iter().all(|p| {
-            p.default.is_some() || ast::is_unnamed_param(&p.name.name) || set.contains(&p.name.name)
-        })
-    };
-    let fitting: Vec<usize> = overloads
-        .iter()
-        .filter(given)
-        .map(|k| {
-            k.params
-                .iter()
-                .filter(|p| set.contains(&p.name.name))
-                .count()
-        })
-        .collect();
-    let best = fitting.iter().max();
-    let fits = best.map_or(0, |b| fitting.iter().filter(|u| *u == b).count());
+    let fitting = crate::syntax::fitting(module, l, &overloads);
+    let best = fitting.iter().flatten().max();
+    let fits = best.map_or(0, |b| fitting.iter().filter(|u| **u == Some(*b)).count());
     let list: Vec<String> = overloads
         .iter()
         .map(|k| {
@@ -414,7 +415,7 @@ fn overload_unchosen(module: &ast::Module, l: &ast::Launch) -> Option<CheckError
                 .iter()
                 .map(|p| format!("{} {}", crate::syntax::param_type(p), p.name.name))
                 .collect();
-            format!("`{}({})`", l.kernel.name, params.join(", "))
+            format!("`{base}{targs}({})`", params.join(", "))
         })
         .collect();
     Some(CheckError::KernelOverload {
@@ -423,7 +424,7 @@ fn overload_unchosen(module: &ast::Module, l: &ast::Launch) -> Option<CheckError
         fits,
         span: l.kernel.span,
         help: format!(
-            "the overloads are {}; a launch section runs the one whose parameters without a default it all sets (of several, the one with the most parameters it sets); or name one by its parameter types: `launch {}({}) {{ ... }}`",
+            "the overloads are {}; a launch section runs the one whose parameters without a default it all sets, arrays for pointers and numbers for numbers (of several, the one with the most parameters it sets); or name one by its parameter types: `launch {}({}) {{ ... }}`",
             list.join(", "),
             l.kernel.name,
             overloads[0].params.iter().map(crate::syntax::param_type).collect::<Vec<_>>().join(", ")

@@ -3,7 +3,10 @@
 
 use std::collections::HashMap;
 
-use super::ast::{is_unnamed_param, HostStmt, Kernel, Launch, Module, Param};
+use super::ast::{
+    is_unnamed_param, BaseType, Expr, ExprKind, HostStmt, Kernel, Launch, Module, Param, SeqItem,
+    TemplateParamKind, UnOp,
+};
 
 /// `k(unsigned,const float*)`: the name of one overload of the kernel `k`, its parameter types
 /// as C++ writes them, without parameter names or spaces beside punctuation.
@@ -45,69 +48,255 @@ pub fn canonical_kernel_name(text: &str) -> String {
         .collect()
 }
 
-/// Names each overload of a plain (not template) kernel by its signature, and points each
-/// launch section of an overloaded name at the overload it sets the arguments of: the one whose
-/// parameters without a default it all sets, and of several such, the one with the most
-/// parameters it sets. A section no overload or several equally fit keeps the plain name, which
-/// the checker reports with the overloads' signatures.
+/// Names each overload of a kernel by its signature (`k(unsigned,const float*)`; a template's
+/// instances then `k<float>(T*,const T*,int)`), and points each launch section of an
+/// overloaded name at the overload it sets the arguments of: the one whose parameters without a
+/// default it all sets, with arrays for its pointers and numbers for its numbers (catboost's
+/// `AddVectorImpl(T*, const T*, ui64)` beside `AddVectorImpl(T*, const T, ui64)`), and of
+/// several such, the one with the most parameters it sets. A section no overload or several
+/// equally fit keeps the plain name, which the checker reports with the overloads' signatures.
 pub fn name_kernel_overloads(module: &mut Module) {
-    let mut count: HashMap<String, usize> = HashMap::new();
-    for k in module.kernels.iter().filter(|k| is_plain(k)) {
-        *count.entry(k.name.name.clone()).or_default() += 1;
+    let mut count: HashMap<(String, bool), usize> = HashMap::new();
+    for k in module.kernels.iter().filter(|k| overloadable(k)) {
+        *count.entry(group(k)).or_default() += 1;
     }
-    let mut overloads: HashMap<String, Vec<(String, Vec<Param>)>> = HashMap::new();
-    for k in module.kernels.iter_mut().filter(|k| is_plain(k)) {
-        if count[&k.name.name] < 2 {
-            continue;
+    // A template whose signature names another template (`Tile<T>`) could not be told from its
+    // instance's arguments in a name: such overloads stay refused, unrenamed.
+    for k in module.kernels.iter().filter(|k| overloadable(k)) {
+        if !k.template.is_empty() && signature_name(&k.name.name, &k.params).contains('<') {
+            count.insert(group(k), 1);
         }
-        let full = signature_name(&k.name.name, &k.params);
-        overloads
-            .entry(k.name.name.clone())
-            .or_default()
-            .push((full.clone(), k.params.clone()));
-        k.name.name = full;
     }
-    for l in &mut module.launches {
-        let Some(candidates) = overloads.get(&l.kernel.name) else {
-            continue;
+    let mut overloads: HashMap<(String, bool), Vec<(String, &Kernel)>> = HashMap::new();
+    let renamed: Vec<(usize, String)> = module
+        .kernels
+        .iter()
+        .enumerate()
+        .filter(|(_, k)| overloadable(k) && count[&group(k)] > 1)
+        .map(|(i, k)| (i, signature_name(&k.name.name, &k.params)))
+        .collect();
+    for (i, full) in &renamed {
+        let k = &module.kernels[*i];
+        overloads
+            .entry(group(k))
+            .or_default()
+            .push((full.clone(), k));
+    }
+    let launches = module
+        .launches
+        .iter()
+        .chain(module.sequences.iter().flat_map(|s| {
+            s.items.iter().filter_map(|i| match i {
+                SeqItem::Launch(l) => Some(l),
+                SeqItem::Stmt(_) => None,
+            })
+        }));
+    let mut names = Vec::new();
+    for l in launches {
+        // A name that ends in parameter types (`k(int,float*)`) names its overload already.
+        let (base, targs) = match l.kernel.name.find('<') {
+            Some(at) => l.kernel.name.split_at(at),
+            None => (l.kernel.name.as_str(), ""),
         };
-        if let Some(full) = chosen(l, candidates) {
-            l.kernel.name = full;
+        let key = (base.to_string(), !targs.is_empty());
+        names.push(
+            overloads
+                .get(&key)
+                .filter(|_| !l.kernel.name.ends_with(')'))
+                .and_then(|candidates| chosen(module, l, candidates))
+                .map(|full| full.replacen('(', &format!("{targs}("), 1)),
+        );
+    }
+    for (i, full) in renamed {
+        module.kernels[i].name.name = full;
+    }
+    let launches = module
+        .launches
+        .iter_mut()
+        .chain(module.sequences.iter_mut().flat_map(|s| {
+            s.items.iter_mut().filter_map(|i| match i {
+                SeqItem::Launch(l) => Some(l),
+                SeqItem::Stmt(_) => None,
+            })
+        }));
+    for (l, name) in launches.zip(names) {
+        if let Some(name) = name {
+            l.kernel.name = name;
         }
     }
 }
 
-/// A kernel that is neither a template nor a specialisation of one.
-fn is_plain(k: &Kernel) -> bool {
-    k.template.is_empty() && k.specialization.is_none()
+/// A kernel that may be one of several overloads: not a specialisation of a template, nor a
+/// template told from its namesakes by an `enable_if` (chosen per instance).
+fn overloadable(k: &Kernel) -> bool {
+    k.specialization.is_none() && k.enable_if.is_none()
+}
+
+/// The overloads `k` is one of: plain kernels and kernel templates of its name.
+fn group(k: &Kernel) -> (String, bool) {
+    (k.name.name.clone(), !k.template.is_empty())
+}
+
+/// What a launch section's value is, as far as its text tells.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Given {
+    /// An array, a pointer into one (`&d[3]`), or `NULL`: what a pointer parameter takes.
+    Buffer,
+    /// A number.
+    Number,
+    /// Not told by the text alone (a struct's members, a texture).
+    Unknown,
+}
+
+/// What value `e` is, `vars` holding the section's variables assigned before it.
+fn given(e: &Expr, vars: &HashMap<String, Given>) -> Given {
+    let both = |a: Given, b: Given| match (a, b) {
+        (Given::Buffer, _) | (_, Given::Buffer) => Given::Buffer,
+        (Given::Number, Given::Number) => Given::Number,
+        _ => Given::Unknown,
+    };
+    match &e.kind {
+        ExprKind::Int { .. } | ExprKind::Float { .. } | ExprKind::Bool(_) => Given::Number,
+        ExprKind::Cast { .. } => Given::Number,
+        ExprKind::List(_) => Given::Buffer,
+        ExprKind::Name(n) => match vars.get(n) {
+            Some(g) => *g,
+            None if n == "NULL" || n == "nullptr" => Given::Buffer,
+            None => Given::Unknown,
+        },
+        ExprKind::Unary {
+            op: UnOp::AddrOf, ..
+        } => Given::Buffer,
+        ExprKind::Unary { operand, .. } => given(operand, vars),
+        ExprKind::Binary { lhs, rhs, .. } => both(given(lhs, vars), given(rhs, vars)),
+        ExprKind::Ternary { then, els, .. } => match (given(then, vars), given(els, vars)) {
+            (a, b) if a == b => a,
+            _ => Given::Unknown,
+        },
+        ExprKind::Call { callee, args, .. } => match (callee.name.as_str(), args.as_slice()) {
+            (
+                "zeros" | "ones" | "empty" | "full" | "arange" | "rand" | "randint" | "load"
+                | "transpose" | "reshape" | "cumsum" | "matmul",
+                _,
+            ) => Given::Buffer,
+            ("cdiv" | "sum", _) => Given::Number,
+            ("abs" | "sqrt", [a]) => given(a, vars),
+            ("min" | "max", [a, b]) => both(given(a, vars), given(b, vars)),
+            ("min" | "max", [_]) => Given::Number,
+            _ => Given::Unknown,
+        },
+        _ => Given::Unknown,
+    }
+}
+
+/// Whether parameter `p` of `k` may take a value that is `g`: a pointer a buffer, a number
+/// (or a template's type parameter) a number; a struct or vector anything its members tell.
+fn takes(k: &Kernel, p: &Param, g: Given) -> bool {
+    let pointer = p.ty.pointer || p.pointer_to_pointer || !p.rows.is_empty();
+    let number = !pointer
+        && (p.ty.base != BaseType::Named
+            || k.template.iter().any(|t| {
+                matches!(t.kind, TemplateParamKind::Type(_)) && t.name.name == p.ty.base_text
+            }));
+    match g {
+        Given::Unknown => true,
+        Given::Buffer => pointer || !number,
+        Given::Number => !pointer,
+    }
 }
 
 /// The overload launch section `l` sets the arguments of, if exactly one fits best.
-fn chosen(l: &Launch, candidates: &[(String, Vec<Param>)]) -> Option<String> {
-    let set = set_names(l);
-    let fits = |params: &[Param]| {
-        params.iter().all(|p| {
-            p.default.is_some() || is_unnamed_param(&p.name.name) || set.contains(&p.name.name)
-        })
-    };
-    let scored: Vec<(usize, &String)> = candidates
+fn chosen(module: &Module, l: &Launch, candidates: &[(String, &Kernel)]) -> Option<String> {
+    let kernels: Vec<&Kernel> = candidates.iter().map(|(_, k)| *k).collect();
+    let scored = fitting(module, l, &kernels);
+    let best = scored.iter().flatten().max()?;
+    let mut top = scored
         .iter()
-        .filter(|(_, params)| fits(params))
-        .map(|(full, params)| {
-            let used = params.iter().filter(|p| set.contains(&p.name.name)).count();
-            (used, full)
-        })
-        .collect();
-    let best = scored.iter().map(|(used, _)| *used).max()?;
-    let mut top = scored.iter().filter(|(used, _)| *used == best);
+        .zip(candidates)
+        .filter(|(used, _)| *used == &Some(*best));
     match (top.next(), top.next()) {
-        (Some((_, full)), None) => Some((*full).clone()),
+        (Some((_, (full, _))), None) => Some(full.clone()),
         _ => None,
     }
 }
 
+/// Per overload in `candidates`, whether launch section `l` fits it, and then how many of its
+/// parameters `l` sets: it must set every parameter without a default, arrays for pointers
+/// and numbers for numbers.
+pub fn fitting(module: &Module, l: &Launch, candidates: &[&Kernel]) -> Vec<Option<usize>> {
+    // A launch of a sequence sees the sequence's variables assigned before it.
+    let mut vars: HashMap<String, Given> = HashMap::new();
+    let outer = module
+        .sequences
+        .iter()
+        .find(|s| {
+            s.items
+                .iter()
+                .any(|i| matches!(i, SeqItem::Launch(m) if m.span == l.span))
+        })
+        .map_or(&[][..], |s| &s.items[..]);
+    for item in outer {
+        match item {
+            SeqItem::Stmt(s) => assign(s, &mut vars),
+            SeqItem::Launch(m) if m.span == l.span => break,
+            SeqItem::Launch(_) => {}
+        }
+    }
+    for s in &l.stmts {
+        assign(s, &mut vars);
+    }
+    let set = set_names(l);
+    candidates
+        .iter()
+        .map(|k| {
+            let fits = k.params.iter().all(|p| {
+                let named = set.contains(&p.name.name);
+                let kind = vars.get(&p.name.name).copied().unwrap_or(Given::Unknown);
+                (p.default.is_some() || is_unnamed_param(&p.name.name) || named)
+                    && takes(k, p, kind)
+            });
+            fits.then(|| {
+                k.params
+                    .iter()
+                    .filter(|p| set.contains(&p.name.name))
+                    .count()
+            })
+        })
+        .collect()
+}
+
+/// Notes in `vars` what a launch-section statement `s` assigns to a whole variable.
+fn assign(s: &HostStmt, vars: &mut HashMap<String, Given>) {
+    if let HostStmt::Assign { name, value } = s {
+        if !name.name.contains(['.', '[']) {
+            let g = given(value, vars);
+            vars.insert(name.name.clone(), g);
+        }
+    }
+}
+
+/// The kernel, or kernel template, a launch's kernel name names: `sgemm` of `sgemm<64,64,8>`,
+/// an overloaded template's `k(T*,int)` of its instance `k<float>(T*,int)`.
+pub fn template_name(instance: &str) -> String {
+    let Some(open) = instance.find('<') else {
+        return instance.to_string();
+    };
+    let mut depth = 0;
+    for (at, c) in instance.char_indices().skip_while(|&(at, _)| at < open) {
+        match c {
+            '<' => depth += 1,
+            '>' => depth -= 1,
+            _ => {}
+        }
+        if depth == 0 {
+            return format!("{}{}", &instance[..open], &instance[at + 1..]);
+        }
+    }
+    instance[..open].to_string()
+}
+
 /// The names a launch section assigns (`p` for `p.n = 3;` of a struct parameter).
-pub fn set_names(l: &Launch) -> std::collections::HashSet<String> {
+fn set_names(l: &Launch) -> std::collections::HashSet<String> {
     l.stmts
         .iter()
         .filter_map(|s| match s {
