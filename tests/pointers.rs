@@ -1176,6 +1176,63 @@ launch k {{
 }
 
 #[test]
+fn every_view_of_dynamic_shared_memory_is_the_same_bytes() {
+    // Paddle's KernelHistogram: `*reinterpret_cast<unsigned*>(&buf[i]) = 5u` of an
+    // `extern __shared__ int buf[]`, read back as `buf[i]`, is 5 (the store was lost: 0).
+    let src = r#"
+__global__ void k(int* out) {
+    extern __shared__ int buf[];
+    if (threadIdx.x < 4) *reinterpret_cast<unsigned int*>(&buf[threadIdx.x]) = 5u;
+    __syncthreads();
+    if (threadIdx.x < 4) out[threadIdx.x] = buf[threadIdx.x];
+}
+launch k { out = zeros(4); dyn_smem = 16; expect out == 5; }
+"#;
+    ok(src, &[], [1, 1, 1], [32, 1, 1]);
+    // Its CudaAtomicAdd: `atomicAdd((unsigned long long*)&buf[t % 4], 1)` of `long long`s; 32
+    // threads, 8 to each of 4 slots.
+    let src = r#"
+__global__ void k(long long* out) {
+    extern __shared__ long long buf[];
+    if (threadIdx.x < 4) buf[threadIdx.x] = 0;
+    __syncthreads();
+    atomicAdd((unsigned long long*)&buf[threadIdx.x % 4], 1ULL);
+    __syncthreads();
+    if (threadIdx.x < 4) out[threadIdx.x] = buf[threadIdx.x];
+}
+launch k { out = zeros(4); dyn_smem = 32; expect out == 8; }
+"#;
+    ok(src, &[], [1, 1, 1], [32, 1, 1]);
+    // Two `extern __shared__` arrays, of any names and types, are the one memory: 1.0f stored
+    // through `b` reads through `a` as its bits, 0x3f800000 = 1065353216. A `double` view of
+    // floats: d[t] = t + 0.5 leaves its high word in s[2t + 1], whose bits are 0x3FE00000 =
+    // 1071644672 for 0.5, 0x3FF80000 = 1073217536 for 1.5, 0x40020000 = 1074003968 for 2.5,
+    // 0x40060000 = 1074528256 for 3.5 (IEEE 754 doubles, checked with Python's struct).
+    let src = r#"
+__global__ void k(int* out, float* f, unsigned* hi) {
+    extern __shared__ int a[];
+    extern __shared__ float b[];
+    int t = threadIdx.x;
+    b[t] = 1.0f;
+    __syncthreads();
+    out[t] = a[t];
+    f[t] = b[t];
+    __syncthreads();
+    double* d = (double*)b;
+    d[t] = t + 0.5;
+    __syncthreads();
+    hi[t] = a[2 * t + 1];
+}
+launch k {
+    out = zeros(4); f = zeros(4); hi = zeros(4); dyn_smem = 32;
+    expect out == 1065353216; expect f == 1;
+    expect hi == [1071644672, 1073217536, 1074003968, 1074528256];
+}
+"#;
+    ok(src, &[], [1, 1, 1], [4, 1, 1]);
+}
+
+#[test]
 fn a_launch_array_viewed_as_narrower_words_is_held_in_them() {
     // ccminer: `uint32_t *Hash = (uint32_t*)&g_hash[4 * thread];` of a `uint64_t*` buffer.
     // Thread t adds t + 1 to the high word of its first element (element 4t, bytes 32t + 4)

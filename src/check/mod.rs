@@ -1794,6 +1794,24 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                         ),
                     });
                 }
+                // Every `extern __shared__` array of a kernel, of any name, is the one dynamic
+                // shared memory (each `SharedMemory<T>` call declares its `__smem` again).
+                let first = self.shared.iter().position(|a| a.is_extern);
+                if let (true, Some(first)) = (*is_extern, first) {
+                    let first = first as u32;
+                    let a = &self.shared[first as usize];
+                    let same_struct = match (&layout, self.struct_spaces.get(&Space::Shared(first)))
+                    {
+                        (Some(l), Some(m)) => l.name == m.name,
+                        (None, None) => true,
+                        _ => false,
+                    };
+                    if (a.elem, a.width) == (elem, width) && same_struct {
+                        self.declare(name, Binding::Shared(first));
+                        return Ok(());
+                    }
+                    return self.extern_alias(first, ty, name, span, out);
+                }
                 let shared = Shared {
                     name: name.name.clone(),
                     elem,

@@ -1254,7 +1254,7 @@ impl KernelChecker<'_, '_> {
         let target = layout
             .as_ref()
             .map_or_else(|| type_name(elem, width).to_string(), |l| l.name.clone());
-        let Some(mut mem) = p.mem else {
+        let Some(mem) = p.mem else {
             return Ok(Ptr {
                 is_const: ty.is_const,
                 ..p
@@ -1279,11 +1279,20 @@ impl KernelChecker<'_, '_> {
         // Dynamic shared memory has no type of its own: `(float*)smem` of an
         // `extern __shared__ int smem[]` is the same memory seen as floats (`SharedMemory<T>`),
         // and so is `(int64_t*)&f[n]` past the floats carved from it (the programming guide's
-        // way to hold arrays of several types in it); the offset is rescaled below.
+        // way to hold arrays of several types in it): one array, every view reading and writing
+        // its bytes. A view wider than float elements (`(double*)` of `float`s) holds them as
+        // unsigned integers of their size, which it reads packed; a narrower one narrows them
+        // (`narrow`). The offset is rescaled below.
         let written = mem;
-        if let (Space::Shared(s), true) = (mem.space, mem.elem != elem) {
-            if self.shared[s as usize].is_extern {
-                mem = self.extern_view(s, elem);
+        if let Space::Shared(s) = mem.space {
+            let stored = self.shared[s as usize].stored;
+            let floats = !(stored.is_integer() || stored.is_half() || stored == Scalar::Bool);
+            if self.shared[s as usize].is_extern
+                && floats
+                && elem.size() > stored.size()
+                && !self.atomic_spaces.contains(&mem.space)
+            {
+                self.shared[s as usize].stored = unsigned_of(stored.size());
             }
         }
         // A launch array seen through `char*` is not re-typed yet: the pitch idiom's byte
@@ -1375,7 +1384,7 @@ impl KernelChecker<'_, '_> {
                 let a = &self.local_arrays[l as usize];
                 (a.elem, a.stored)
             }
-            Space::Shared(s) if !self.shared[s as usize].is_extern => {
+            Space::Shared(s) => {
                 let a = &self.shared[s as usize];
                 (a.elem, a.stored)
             }
@@ -1393,11 +1402,7 @@ impl KernelChecker<'_, '_> {
         if !plain || elem.size() >= stored.size() || self.atomic_spaces.contains(&space) {
             return;
         }
-        let narrow = match elem.size() {
-            1 => Scalar::U8,
-            2 => Scalar::U16,
-            _ => Scalar::U32,
-        };
+        let narrow = unsigned_of(elem.size().min(4));
         match space {
             Space::Local(l) => self.local_arrays[l as usize].stored = narrow,
             Space::Shared(s) => self.shared[s as usize].stored = narrow,
@@ -1429,26 +1434,32 @@ impl KernelChecker<'_, '_> {
         }
     }
 
-    /// The `extern __shared__` array `s` seen as `elem` components: one view per type, all
-    /// sized by the launch's dynamic shared memory.
-    fn extern_view(&mut self, s: u32, elem: Scalar) -> Mem {
-        let name = self.shared[s as usize].name.clone();
-        let found = self
-            .shared
-            .iter()
-            .position(|a| a.is_extern && a.name == name && a.elem == elem && a.width == 1);
-        let v = match found {
-            Some(v) => v as u32,
-            None => {
-                let mut view = self.shared[s as usize].clone();
-                view.elem = elem;
-                view.stored = elem;
-                view.width = 1;
-                self.shared.push(view);
-                self.shared.len() as u32 - 1
-            }
+    /// `extern __shared__ T name[];` where the kernel has declared dynamic shared memory of
+    /// another type already (`first`): `name` is a pointer to it seen as `T`, as
+    /// `T* const name = (T*)first;` is.
+    pub(crate) fn extern_alias(
+        &mut self,
+        first: u32,
+        ty: &ast::TypeName,
+        name: &ast::Ident,
+        span: Span,
+        out: &mut Vec<Stmt>,
+    ) -> Result<()> {
+        let from_struct = self.struct_spaces.contains_key(&Space::Shared(first));
+        let whole = Ptr {
+            mem: Some(self.shared_mem(first)),
+            offset: super::expr::constant(Value::I64(0), span),
+            is_const: false,
         };
-        self.shared_mem(v)
+        let view = self.cast_pointer(whole, from_struct, ty, span)?;
+        let mem = view.mem.expect("a cast of an array points into it");
+        let i = self.new_pointer(name, (mem.elem, mem.width), false);
+        if let Some(Ok(l)) = self.layout_of(ty) {
+            self.struct_ptrs.insert(i, l);
+        }
+        self.declare(name, Binding::Pointer(i));
+        out.push(self.point(i, view, name.span)?);
+        Ok(())
     }
 
     /// `p op q` for pointers (`==`, `<`, ...) or `p - q` (elements between them, `long long`).
@@ -1794,5 +1805,15 @@ pub(crate) fn null(span: Span) -> Ptr {
         mem: None,
         offset: constant(Value::I64(NULL_OFFSET), span),
         is_const: false,
+    }
+}
+
+/// The unsigned integer of `size` bytes (1, 2, 4 or 8).
+fn unsigned_of(size: u32) -> Scalar {
+    match size {
+        1 => Scalar::U8,
+        2 => Scalar::U16,
+        4 => Scalar::U32,
+        _ => Scalar::U64,
     }
 }
