@@ -2134,3 +2134,28 @@ launch k { out = zeros(2); fo = zeros(2); expect out == [101, 111]; expect fo ==
 "#;
     ok(src, &[], [1, 1, 1], [1, 1, 1]);
 }
+
+#[test]
+fn a_constructor_template_converts_another_instance_of_its_class() {
+    // OpenCV's cuda_types.hpp: `template <typename U> explicit PtrStepSz(const PtrStepSz<U>& d)
+    // : PtrStep<T>(...), cols(d.cols), rows(d.rows) {}`, a constructor template with an
+    // initialiser list. `Box<float> b(a)` of a `Box<int>` deduces U = int and runs it:
+    // b.v = (float)t * 2, so o = 2t + 0.5. The other constructors still run: `Box<int> a(t)`.
+    let src = r#"
+template <typename T> struct Box
+{
+    __host__ __device__ Box() : v(0) {}
+    __host__ __device__ Box(T x) : v(x) {}
+    template <typename U>
+    __host__ __device__ explicit Box(const Box<U>& d) : v((T)d.v * 2) {}
+    T v;
+};
+__global__ void k(float* o) {
+    Box<int> a(threadIdx.x);
+    Box<float> b(a);
+    o[threadIdx.x] = b.v + 0.5f;
+}
+launch k { o = zeros(4); expect o == arange(4) * 2 + 0.5; }
+"#;
+    ok(src, &[], ONE, [4, 1, 1]);
+}

@@ -2307,7 +2307,12 @@ impl<'g> KernelChecker<'g, '_> {
                         span,
                     });
                 };
-                let ctor = bindings.function(ctor);
+                let mut ctor = bindings.member(ctor);
+                // A constructor template (OpenCV's `template <typename U> PtrStepSz(const
+                // PtrStepSz<U>& d)`): its parameters deduced from the arguments.
+                if !ctor.template.is_empty() {
+                    ctor = self.function_instance(&ctor, &[], items, span)?;
+                }
                 let tmp = self.new_struct(&l.name, l, span);
                 let defaults = self.defaults(l, span, out)?;
                 self.writes(&tmp, defaults, span, out)?;
@@ -2503,11 +2508,16 @@ impl<'g> KernelChecker<'g, '_> {
         let Some((def, _)) = &l.def else {
             return false;
         };
+        // A constructor template's `const Box<U>&` takes any `Box<...>`.
+        let base = |t: &str| t.split('<').next().unwrap_or(t).to_string();
         self.globals.structs[*def].ctors.iter().any(|c| {
             c.params.first().is_some_and(|p| {
-                !p.ty.pointer
-                    && super::groups::unqualified(&p.ty.base_text) == from
-                    && c.params[1..].iter().all(|q| q.default.is_some())
+                let written = super::groups::unqualified(&p.ty.base_text);
+                let takes = written == from
+                    || (!c.template.is_empty()
+                        && written.contains('<')
+                        && base(written) == base(from));
+                !p.ty.pointer && takes && c.params[1..].iter().all(|q| q.default.is_some())
             })
         })
     }

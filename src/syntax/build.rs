@@ -1027,6 +1027,16 @@ impl<'m> Builder<'m> {
                                 f.template = std::mem::take(&mut params);
                                 friends.push(f);
                             }
+                            // OpenCV's `template <typename U> explicit PtrStepSz(const
+                            // PtrStepSz<U>& d) : ...`: a constructor template.
+                            Rule::ctor_def | Rule::host_ctor => {
+                                let mut f = match q.as_rule() {
+                                    Rule::ctor_def => self.ctor_def(q)?,
+                                    _ => self.host_ctor(q),
+                                };
+                                f.template = std::mem::take(&mut params);
+                                ctors.push(f);
+                            }
                             _ => {}
                         }
                     }
