@@ -172,3 +172,32 @@ launch k { a = zeros(2); block = 2; grid = 1; }
     let f = err(member, &[], Some([1, 1, 1]), Some([2, 1, 1]));
     assert_eq!(codes(&f), ["simt::check::unsupported"]);
 }
+
+#[test]
+fn a_call_operator_returning_a_reference_is_assigned_through() {
+    // OpenCV's PtrStep<T>: `T& operator()(int y, int x) { return ptr(y)[x]; }`, row y at byte
+    // y * step; `u_avg(y, x) = v;`. Rows of 8 floats (step 32 bytes): m(0, t) = t writes
+    // data[t], m(1, t) += 2t adds to data[8 + t] (initially 1), and reading m(1, t) back gives
+    // 1 + 2t for out.
+    let src = r#"
+template <typename T> struct Step
+{
+    T* data;
+    size_t step;
+    __device__ T* ptr(int y = 0) { return (T*)((char*)data + y * step); }
+    __device__ T& operator ()(int y, int x) { return ptr(y)[x]; }
+};
+__global__ void k(Step<float> m, float* out) {
+    int t = threadIdx.x;
+    m(0, t) = t;
+    m(1, t) += 2 * t;
+    out[t] = m(1, t);
+}
+launch k {
+    m.data = [0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1]; m.step = 32; out = zeros(8);
+    expect m.data == [0, 1, 2, 3, 4, 5, 6, 7, 1, 3, 5, 7, 9, 11, 13, 15];
+    expect out == 1 + 2 * arange(8);
+}
+"#;
+    ok(src, &[], [1, 1, 1], [8, 1, 1]);
+}

@@ -98,6 +98,17 @@ impl KernelChecker<'_, '_> {
             }
             _ => return None,
         };
+        // A struct's call operator returning a reference (OpenCV's `PtrStep<T>::operator()(int
+        // y, int x)`: `u_avg(y, x) = v;`).
+        let object = ast::Expr {
+            kind: ast::ExprKind::Name(callee.name.clone()),
+            span: callee.span,
+        };
+        if let Some(l) = self.struct_of(&object).filter(|l| !l.array) {
+            let f = self.operator_for(&l, "operator()", args)?;
+            let f = self.for_object(&object, &l, f);
+            return self.method_place(&object, &l, &f, args, e.span);
+        }
         let name = super::groups::unqualified(&callee.name);
         let f = match self.overload(name, args) {
             Ok(Some(f)) if f.ret.reference && !f.ret.pointer => f,
