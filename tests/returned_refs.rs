@@ -201,3 +201,24 @@ launch k {
 "#;
     ok(src, &[], [1, 1, 1], [8, 1, 1]);
 }
+
+#[test]
+fn the_address_of_a_returned_struct_reference_is_the_struct_in_memory() {
+    // colmap's InitRandomStateKernel: `curand_init(id, 0, 0, &output.GetRef(row, col))`,
+    // GetRef returning `T&` of a struct T. Here p = &v.GetRef(t) and p->b = t + 1: the b of
+    // struct t, component 2t + 1, of four structs of two floats.
+    let src = r#"
+struct S { float a, b; };
+template <typename T> struct View
+{
+    T* ptr;
+    __device__ T& GetRef(const size_t i) { return ptr[i]; }
+};
+__global__ void k(View<S> v) {
+    S* p = &v.GetRef(threadIdx.x);
+    p->b = threadIdx.x + 1;
+}
+launch k { v.ptr = zeros(8); expect v.ptr == [0, 1, 0, 2, 0, 3, 0, 4]; }
+"#;
+    ok(src, &[], ONE, [4, 1, 1]);
+}

@@ -978,6 +978,25 @@ impl KernelChecker<'_, '_> {
                             is_const: false,
                         })
                     }
+                    // `&output.GetRef(row, col)` of a reference to a struct element (colmap's
+                    // `curandState`s): the struct's address.
+                    None if self.struct_of(operand).is_some() => {
+                        let place = self.struct_place(operand).unwrap_or_else(|| {
+                            Err(CheckError::Unsupported {
+                                what: "the address of a struct returned by value".into(),
+                                span,
+                                help: Some("C++ takes no address of a temporary either: copy it into a variable first (`S s = f(...); S* p = &s;`), or return a reference (`S& f(...)`)".into()),
+                            })
+                        })?;
+                        match place.home {
+                            super::structs::Home::Mem { .. } => Ok(self.place_address(place, span)),
+                            super::structs::Home::Regs(_) => Err(CheckError::Unsupported {
+                                what: "the address of a struct held in registers".into(),
+                                span,
+                                help: Some("read or assign its members".into()),
+                            }),
+                        }
+                    }
                     None => Err(CheckError::Unsupported {
                         what: "the address of this expression".into(),
                         span,
