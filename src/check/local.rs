@@ -172,22 +172,7 @@ impl KernelChecker<'_, '_> {
             // again at every use.
             self.declare(&d.name, Binding::Pointer(i));
             if let Some(init) = &d.init {
-                let pointed = self
-                    .pointer(init)
-                    .and_then(|value| self.point(i, value, d.name.span.to(init.span)));
-                match pointed {
-                    Ok(s) => out.push(s),
-                    Err(e) => {
-                        // Later uses see a pointer into no real array (the kernel is refused
-                        // already): no second error.
-                        self.ptr_vars[i as usize].mem.get_or_insert(Mem {
-                            space: Space::Global(u32::MAX),
-                            elem: pointee.0,
-                            width: pointee.1,
-                        });
-                        return Err(e);
-                    }
-                }
+                out.push(self.initialise_pointer(i, init, d.name.span)?);
             }
             return Ok(());
         }

@@ -1617,6 +1617,29 @@ impl KernelChecker<'_, '_> {
         }
     }
 
+    /// `T* p = init;` of pointer variable `i`, declared already (`name` is its name's span): an
+    /// error in `init` leaves `p` pointing into no real array, so that its uses (the kernel is
+    /// refused already) report nothing again.
+    pub(crate) fn initialise_pointer(
+        &mut self,
+        i: u32,
+        init: &ast::Expr,
+        name: Span,
+    ) -> Result<Stmt> {
+        let pointed = self
+            .pointer(init)
+            .and_then(|value| self.point(i, value, name.to(init.span)));
+        if pointed.is_err() {
+            let (elem, width) = self.ptr_vars[i as usize].pointee;
+            self.ptr_vars[i as usize].mem.get_or_insert(Mem {
+                space: Space::Global(u32::MAX),
+                elem,
+                width,
+            });
+        }
+        pointed
+    }
+
     /// `p = value`: the value's offset, after checking it points into `p`'s array with `p`'s type.
     pub(crate) fn point(&mut self, i: u32, mut value: Ptr, span: Span) -> Result<Stmt> {
         self.ptr_vars[i as usize].assigned = true;

@@ -2431,8 +2431,7 @@ impl<'g> KernelChecker<'g, '_> {
             self.struct_ptrs.insert(i, Rc::clone(&l));
             self.declare(&d.name, Binding::Pointer(i));
             if let Some(init) = &d.init {
-                let p = self.pointer(init)?;
-                out.push(self.point(i, p, d.name.span.to(init.span))?);
+                out.push(self.initialise_pointer(i, init, d.name.span)?);
             }
             return Ok(());
         }
