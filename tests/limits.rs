@@ -300,7 +300,7 @@ fn host_work_past_the_step_limit_is_refused_before_it_runs() {
     // 4096³ multiply-adds (2^36) are more than the default --max-steps (2^32) allows.
     let path = kernel_file(
         "matmul",
-        "__global__ void k(float* a) { a[0] = 1; }\nlaunch k { o = matmul(ones(16777216), ones(16777216), 4096, 4096, 4096); a = zeros(32); block = 32; grid = 1; }\n",
+        "__global__ void k(float* a) { a[0] = 1; }\nlaunch k { o = matmul(ones(16777216), ones(16777216), 4096, 4096, 4096); a = zeros(32); block = 32; grid = 1; expect a == o[0]; }\n",
     );
     let (code, _, err) = common::simt(&["run", path.to_str().expect("utf-8")]);
     assert_eq!(code, 2, "{err}");

@@ -70,6 +70,22 @@ pub enum CheckError {
         #[help]
         help: String,
     },
+    /// A launch section's name that is no parameter of its kernel, no launch setting, and that
+    /// nothing in the section reads: most often a misspelt parameter or setting.
+    ///
+    /// Example: `launch k { bock = 8; ... }` gives "`bock` is set but nothing uses it".
+    #[error("`{name}` is set but nothing uses it")]
+    #[diagnostic(code(simt::check::unused_launch_name))]
+    UnusedLaunchName {
+        /// The name.
+        name: String,
+        /// Where it is set.
+        #[label("no parameter, setting or later use")]
+        span: Span,
+        /// A close name, or what a section may set.
+        #[help]
+        help: String,
+    },
     /// `launch k { ... }` of an overloaded kernel `k` whose section sets the parameters of no
     /// overload, or of several equally.
     ///

@@ -25,6 +25,7 @@ mod half;
 mod half2;
 pub mod heap;
 mod intrinsics;
+mod launch_names;
 mod limits;
 pub(crate) mod local;
 mod math_constants;
@@ -335,6 +336,10 @@ pub fn check_focused(
                 help,
             });
         }
+    }
+    // A kernel refused leaves names its section sets unread: said once, by its own error.
+    if errors.is_empty() {
+        errors.extend(launch_names::unused(module, &program));
     }
     if program.kernels.is_empty() && errors.is_empty() {
         if let Some(t) = module.kernels.iter().find(|k| !k.template.is_empty()) {
