@@ -437,3 +437,33 @@ launch k { out = zeros(1); expect out == [611]; }
 "#;
     ok(src, &[], [1, 1, 1], [1, 1, 1]);
 }
+
+#[test]
+fn a_struct_member_the_kernel_never_reads_may_be_left_unset() {
+    // causal-conv1d's ConvParamsBase carries strides only other kernels read. `unused_stride`
+    // is read by no instruction, so the launch need not set it; `p.n` is read, and leaving it
+    // out names it alone.
+    let src = r#"
+struct Params { int n; unsigned unused_stride; void* x_ptr; void* unused_ptr; };
+__global__ void scale(Params p) {
+    int i = threadIdx.x;
+    if (i < p.n) reinterpret_cast<float*>(p.x_ptr)[i] *= 2.0f;
+}
+launch scale { p.n = 8; x = arange(8); p.x_ptr = x; expect x == arange(8) * 2; }
+"#;
+    ok(src, &[], [1, 1, 1], [32, 1, 1]);
+    let f = err(
+        &src.replace("p.n = 8; ", ""),
+        &[],
+        Some([1, 1, 1]),
+        Some([32, 1, 1]),
+    );
+    assert_eq!(codes(&f), ["simt::host::missing_argument"]);
+    assert!(
+        f.errors[0]
+            .to_string()
+            .ends_with("missing kernel argument(s): p.n"),
+        "{}",
+        f.errors[0]
+    );
+}

@@ -71,9 +71,10 @@ launch k {
 
 #[test]
 fn a_dim3_parameter_needs_every_member() {
-    // A launch section gives no constructor: `g.z` left out is a missing argument, not 1.
+    // A launch section gives no constructor: `g.z` left out (and read) is a missing argument,
+    // not 1.
     let src = r#"
-__global__ void k(unsigned* out, dim3 g) { out[threadIdx.x] = g.x; }
+__global__ void k(unsigned* out, dim3 g) { out[threadIdx.x] = g.x * g.z; }
 launch k { out = zeros(4); g.x = 3; g.y = 4; block = 4; grid = 1; }
 "#;
     let f = err(src, &[], None, None);

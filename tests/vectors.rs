@@ -273,7 +273,7 @@ launch k { pos.x = 1.0; pos.y = 3.0; q.x = 1; q.y = 2; q.z = 3; q.w = 4; out = z
 "#;
     ok(src, &[], ONE, [32, 1, 1]);
     let missing = err(
-        "__global__ void k(float* out, float2 pos) { out[0] = pos.x; }\nlaunch k { pos.x = 1.0; out = zeros(1); }\n",
+        "__global__ void k(float* out, float2 pos) { out[0] = pos.x + pos.y; }\nlaunch k { pos.x = 1.0; out = zeros(1); }\n",
         &[],
         Some(ONE),
         Some(ONE),

@@ -1160,6 +1160,25 @@ fn unknown_member(kernel: &Kernel, name: &crate::syntax::ast::Ident) -> Result<(
     })
 }
 
+/// The scalar parameters the kernel's instructions read, from its lowered form (made only where
+/// a launch leaves a struct member unset).
+fn read_params(kernel: &Kernel) -> std::collections::HashSet<u32> {
+    let ir = crate::ir::lower(kernel);
+    let mut regs = std::collections::HashSet::new();
+    for inst in &ir.insts {
+        inst.reads(&ir, &mut |bank, reg| {
+            regs.insert((bank, reg));
+        });
+    }
+    ir.inputs
+        .iter()
+        .filter_map(|&(reg, ty, input)| match input {
+            crate::ir::Input::Param(n) if regs.contains(&(crate::ir::bank_of(ty), reg)) => Some(n),
+            _ => None,
+        })
+        .collect()
+}
+
 fn bind(kernel: &Kernel, env: &mut Env, launch_span: Option<Span>) -> Result<Bound, Failure> {
     let n = kernel.params.len();
     let mut scalars = vec![None; n];
@@ -1186,6 +1205,7 @@ fn bind(kernel: &Kernel, env: &mut Env, launch_span: Option<Span>) -> Result<Bou
     // The arrays are in their parameters' types since `typed` (assignment).
     let mut into = Vec::new();
     let mut textures = Vec::new();
+    let mut read = None;
     for (i, p) in kernel.params.iter().enumerate() {
         // An unnamed parameter is never read: it takes zero, or no array.
         if crate::syntax::ast::is_unnamed_param(&p.name) {
@@ -1240,6 +1260,15 @@ fn bind(kernel: &Kernel, env: &mut Env, launch_span: Option<Span>) -> Result<Bou
                     unset: true,
                 });
                 continue;
+            }
+            // A struct parameter's number member the kernel never reads (causal-conv1d's
+            // `ConvParamsBase` strides of states another kernel uses): its value is never seen.
+            if let ParamKind::Scalar { ty, .. } = p.kind {
+                let read = read.get_or_insert_with(|| read_params(kernel));
+                if p.name.contains('.') && !read.contains(&(i as u32)) {
+                    scalars[i] = Some(Value::I32(0).cast(ty));
+                    continue;
+                }
             }
             // An accessor's sizes and strides come with its array: only the array is missing.
             if accessor_rank(kernel, i) != Some(0) {

@@ -20,7 +20,7 @@ use crate::value::{
 pub struct Reg(pub u32);
 
 /// Storage classes of registers: one struct-of-arrays bank each.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Bank {
     /// `bool`
     B,
