@@ -846,3 +846,25 @@ launch k { out = zeros(4); expect out == [6, 100, 1, 2]; }
 "#;
     ok(src, &[], ONE, ONE);
 }
+
+#[test]
+fn a_sequences_arrays_count_as_set_when_an_overload_is_chosen() {
+    // The sequence sets `a`, its launch `n`: both parameters of k(int, float*), which sets a to
+    // ones; k(int) (ran before: a stayed zeros) takes fewer of them.
+    let src = r#"
+__global__ void k(int n, float* a) { int i = threadIdx.x; if (i < n) a[i] = 1.0f; }
+__global__ void k(int n) { }
+sequence {
+    a = zeros(4);
+    launch k { n = 4; grid = 1; block = 4; }
+    expect a == [1, 1, 1, 1];
+}
+"#;
+    let dir = std::env::temp_dir().join(format!("simt-seq-overloads-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join("seq.sk");
+    std::fs::write(&path, src).expect("write");
+    let (code, out, errs) = simt(&["test", "--jobs", "1", path.to_str().expect("utf-8")]);
+    assert_eq!(code, 0, "{out}{errs}");
+    assert!(out.contains("ok      sequence (k(int,float*))"), "{out}");
+}

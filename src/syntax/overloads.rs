@@ -242,10 +242,12 @@ pub fn fitting(module: &Module, l: &Launch, candidates: &[&Kernel]) -> Vec<Optio
             SeqItem::Launch(_) => {}
         }
     }
+    // The sequence's arrays bind the parameters of their names as the section's own do.
+    let mut set = set_names(l);
+    set.extend(vars.keys().cloned());
     for s in &l.stmts {
         assign(s, &mut vars);
     }
-    let set = set_names(l);
     candidates
         .iter()
         .map(|k| {
