@@ -764,6 +764,9 @@ struct Thread<'k> {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Kind {
     Read,
+    /// A read of a whole struct's member being copied: a race like any read, but an unwritten
+    /// element is copied along, not an uninitialised read.
+    Copy,
     Write,
     Atomic,
     /// An atomic whose old value the thread uses (`slot = atomicAdd(&n, 1)`): which value it
@@ -783,7 +786,7 @@ struct Did {
 impl Did {
     fn add(&mut self, kind: Kind) {
         match kind {
-            Kind::Read => self.read = true,
+            Kind::Read | Kind::Copy => self.read = true,
             Kind::Write => self.written = true,
             Kind::Atomic => self.atomic = true,
             Kind::AtomicUsed => self.atomic_used = true,
@@ -795,7 +798,7 @@ impl Did {
     fn conflicts(&self, kind: Kind) -> bool {
         let atomic = self.atomic || self.atomic_used;
         match kind {
-            Kind::Read => self.written || atomic,
+            Kind::Read | Kind::Copy => self.written || atomic,
             Kind::Write => self.read || self.written || atomic,
             Kind::Atomic => self.read || self.written || self.atomic_used,
             Kind::AtomicUsed => self.read || self.written || atomic,
@@ -1594,11 +1597,12 @@ impl<'k> Block<'_, 'k> {
         };
         if let Some(written) = written {
             let unwritten = written[first..first + n].iter().any(|w| !w);
+            let reads = matches!(kind, Kind::Read | Kind::Copy);
             if kind != Kind::Write || unwritten {
-                if kind != Kind::Read {
+                if !reads {
                     written[first..first + n].iter_mut().for_each(|w| *w = true);
                 }
-                if kind != Kind::Write && unwritten {
+                if !matches!(kind, Kind::Write | Kind::Copy) && unwritten {
                     let name = self.name(mem);
                     self.tally.uninit.insert((name, span));
                 }
@@ -1945,16 +1949,11 @@ impl<'k> Block<'_, 'k> {
                     other => unreachable!("checker: call {other:?}"),
                 }
             }
-            ExprKind::Load { mem, index } => {
+            ExprKind::Load { mem, index, copy } => {
                 let (mem, i) = self.index(t, *mem, index)?;
                 self.access(mem, Access::Load);
-                self.touch(
-                    t,
-                    mem,
-                    (i * self.units(mem), self.units(mem)),
-                    Kind::Read,
-                    e.span,
-                )?;
+                let kind = if *copy { Kind::Copy } else { Kind::Read };
+                self.touch(t, mem, (i * self.units(mem), self.units(mem)), kind, e.span)?;
                 return Ok(self.load(t, mem, i));
             }
             ExprKind::LoadAtStore { .. } => {

@@ -341,3 +341,39 @@ fn grouped_reports_count_blocks_warps_and_words() {
     // One instruction per block for each array: 4.
     assert_eq!(r.counters.uninit_count, 4);
 }
+
+#[test]
+fn copying_a_struct_with_an_unwritten_member_is_no_uninitialised_read() {
+    // chai's partitioner: `make` writes two of three members and returns the struct (its
+    // address is taken, so it lives in local memory); `first` writes `current` through a
+    // pointer before anything reads it. The copy at `return p;` carries the unwritten member
+    // along: no uninitialised read. Reading the member itself in `make` still is one (32 lanes
+    // of the one warp, 1 instruction).
+    let src = r#"
+typedef struct { int n_tasks; int cut; int current; } Partitioner;
+__device__ inline Partitioner make(int n) {
+    Partitioner p;
+    p.n_tasks = n;
+    p.cut = 0;
+    return p;
+}
+__device__ inline int first(Partitioner *p) {
+    p->current = p->cut + threadIdx.x;
+    return p->current;
+}
+__global__ void k(int *out) {
+    Partitioner p = make(4);
+    out[threadIdx.x] = p.n_tasks + first(&p);
+}
+launch k { out = zeros(32); expect out == arange(32) + 4; }
+"#;
+    let r = ok(src, &[], [1, 1, 1], b(32));
+    assert_eq!(r.counters.uninit_count, 0);
+    let early = src.replace(
+        "    return p;",
+        "    int c = p.current;\n    p.cut = c - c;\n    return p;",
+    );
+    let r = ok(&early, &[], [1, 1, 1], b(32));
+    assert_eq!(r.counters.uninit_count, 1);
+    assert_eq!(r.uninit[0].read.words, 32);
+}

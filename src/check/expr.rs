@@ -2224,6 +2224,7 @@ pub(crate) fn load(mem: Mem, index: Expr, span: Span) -> Expr {
         kind: ExprKind::Load {
             mem,
             index: Box::new(index),
+            copy: false,
         },
         ty: mem.elem.promoted(),
         span,

@@ -692,6 +692,7 @@ impl KernelChecker<'_, '_> {
             kind: ExprKind::Load {
                 mem,
                 index: Box::new(index),
+                copy: false,
             },
             ty: mem.elem.promoted(),
             span: e.span,
@@ -925,6 +926,7 @@ impl KernelChecker<'_, '_> {
             kind: ExprKind::Load {
                 mem: Self::record(heap),
                 index: Box::new(g),
+                copy: false,
             },
             ty: Scalar::I32,
             span,
@@ -1088,6 +1090,7 @@ impl KernelChecker<'_, '_> {
                     num(8, Scalar::I64, span),
                     span,
                 )),
+                copy: false,
             },
             ty: Scalar::U64,
             span,

@@ -1080,7 +1080,7 @@ impl<'a> Facts<'a> {
 
     fn expr(&mut self, e: &'a Expr) {
         match &e.kind {
-            ExprKind::Load { mem, index } => self.access(*mem, index),
+            ExprKind::Load { mem, index, .. } => self.access(*mem, index),
             ExprKind::Atomic {
                 mem,
                 index,

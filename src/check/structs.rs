@@ -1803,7 +1803,11 @@ impl<'g> KernelChecker<'g, '_> {
         (0..p.layout.leaves.len())
             .map(|k| {
                 let leaf = self.leaf(p, k, span)?;
-                Ok(self.read(leaf, span))
+                let mut value = self.read(leaf, span);
+                if let ExprKind::Load { copy, .. } = &mut value.kind {
+                    *copy = true;
+                }
+                Ok(value)
             })
             .collect()
     }

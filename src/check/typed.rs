@@ -604,6 +604,10 @@ pub enum ExprKind {
         mem: Mem,
         /// Element index (any integer type).
         index: Box<Expr>,
+        /// A member of a whole struct being copied (`return p;`, `q = p;`): an element not yet
+        /// written is copied along, not an uninitialised read (chai's partitioner leaves
+        /// `current` for a later call to set).
+        copy: bool,
     },
     /// The element the enclosing `Store` writes (the old value in `a[i] += v`).
     LoadAtStore {

@@ -87,6 +87,8 @@ struct Lowerer<'k> {
     /// it is a load of one.
     swapped: std::collections::HashSet<String>,
     relaxed: Vec<bool>,
+    /// See [`KernelIr::copies`].
+    copies: Vec<bool>,
 }
 
 /// A key that tells constants apart by type and bits (so `0.0` and `-0.0` differ).
@@ -131,6 +133,7 @@ impl<'k> Lowerer<'k> {
             exits: Vec::new(),
             swapped: std::collections::HashSet::new(),
             relaxed: Vec::new(),
+            copies: Vec::new(),
         }
     }
 
@@ -259,6 +262,11 @@ impl<'k> Lowerer<'k> {
                 let mut r = self.relaxed;
                 r.resize(n_insts, false);
                 r
+            },
+            copies: {
+                let mut c = self.copies;
+                c.resize(n_insts, false);
+                c
             },
         }
     }
@@ -892,10 +900,16 @@ impl<'k> Lowerer<'k> {
                 self.emit(inst, span);
                 d
             }
-            ExprKind::Load { mem, index } => {
+            ExprKind::Load { mem, index, copy } => {
                 let idx = self.expr(index);
                 let first = self.insts.len();
                 let d = self.load_element(*mem, (idx, index.ty), span);
+                if *copy {
+                    self.copies.resize(self.insts.len(), false);
+                    for (inst, c) in self.insts[first..].iter().zip(&mut self.copies[first..]) {
+                        *c = matches!(inst, Inst::Load { .. } | Inst::LoadVec { .. });
+                    }
+                }
                 let swapped = !self.swapped.is_empty()
                     && super::validated::element_key(*mem, index)
                         .is_some_and(|k| self.swapped.contains(&k));

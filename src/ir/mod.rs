@@ -188,6 +188,9 @@ pub struct KernelIr {
     /// Per instruction, whether it is a load an `atomicCAS` of the same element validates
     /// ([`validated`]): the race checker's relaxed read.
     pub relaxed: Vec<bool>,
+    /// Per instruction, whether it is a load of a whole struct's member being copied: an
+    /// element not yet written is copied, not reported as an uninitialised read.
+    pub copies: Vec<bool>,
     /// Block shapes the kernel needs (CUB block collectives), each with where it is required.
     pub block_shapes: Vec<crate::check::typed::BlockShape>,
     /// The arrays [`Space::Choice`] accesses go to, by number: global buffers and shared arrays.
