@@ -1233,6 +1233,51 @@ launch k {
 }
 
 #[test]
+fn atomics_through_wider_views_of_dynamic_shared_bytes_take_the_bytes_they_span() {
+    // A histogram of `extern __shared__ unsigned char smem[]` seen as `unsigned*`: 32 threads,
+    // 8 to each of 4 counters (bytes 4b..4b+3). raft's minmaxKernel: `atomicMax((int*)&f[0],
+    // __float_as_int(t))` of the floats carved from a `char` array, the largest non-negative
+    // float's bits: 31. A 64-bit atomic adds 2^32 per thread: 32 * 2^32 = 137438953472. A
+    // `double` view of `extern __shared__ float`s: 32 * 0.5 = 16.
+    let src = r#"
+__global__ void k(unsigned* hist, float* mx, unsigned long long* wide) {
+    extern __shared__ unsigned char smem[];
+    unsigned* h = reinterpret_cast<unsigned*>(smem);
+    float* f = (float*)&h[4];
+    unsigned long long* w = (unsigned long long*)&h[6];
+    int t = threadIdx.x;
+    if (t < 4) h[t] = 0;
+    if (t == 0) { f[0] = 0.0f; w[0] = 0; }
+    __syncthreads();
+    atomicAdd(&h[t % 4], 1u);
+    atomicMax((int*)&f[0], __float_as_int((float)t));
+    atomicAdd(&w[0], 1ULL << 32);
+    __syncthreads();
+    if (t < 4) hist[t] = h[t];
+    if (t == 0) { mx[0] = f[0]; wide[0] = w[0]; }
+}
+launch k {
+    hist = zeros(4); mx = zeros(1); wide = zeros(1); dyn_smem = 32;
+    expect hist == 8; expect mx == 31; expect wide == 137438953472;
+}
+"#;
+    ok(src, &[], [1, 1, 1], [32, 1, 1]);
+    let src = r#"
+__global__ void k(double* out) {
+    extern __shared__ float fs[];
+    double* d = (double*)fs;
+    if (threadIdx.x == 0) d[0] = 0.0;
+    __syncthreads();
+    atomicAdd(&d[0], 0.5);
+    __syncthreads();
+    if (threadIdx.x == 0) out[0] = d[0];
+}
+launch k { out = zeros(1); dyn_smem = 64; expect out == 16; }
+"#;
+    ok(src, &[], [1, 1, 1], [32, 1, 1]);
+}
+
+#[test]
 fn a_launch_array_viewed_as_narrower_words_is_held_in_them() {
     // ccminer: `uint32_t *Hash = (uint32_t*)&g_hash[4 * thread];` of a `uint64_t*` buffer.
     // Thread t adds t + 1 to the high word of its first element (element 4t, bytes 32t + 4)

@@ -307,11 +307,11 @@ impl KernelChecker<'_, '_> {
             Space::Local(l) => self
                 .local_arrays
                 .get(l as usize)
-                .is_some_and(|a| a.stored != a.elem),
+                .is_some_and(|a| a.stored.size() < a.elem.size()),
             Space::Shared(s) => self
                 .shared
                 .get(s as usize)
-                .is_some_and(|a| a.stored != a.elem),
+                .is_some_and(|a| a.stored.size() < a.elem.size()),
             Space::Global(_) | Space::Choice { .. } => false,
         }
     }

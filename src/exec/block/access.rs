@@ -225,27 +225,35 @@ impl BlockRunner<'_> {
         }
     }
 
-    /// Whether an atomic through a pointer to `view` takes two of the space's elements as one:
-    /// a 64-bit integer view of 32-bit integers, or a 32-bit integer view of 16-bit elements.
-    fn takes_two(&self, view: Scalar, space: Space, globals: &[Option<GlobalBuf<'_>>]) -> bool {
-        if !view.is_integer() {
-            return false;
-        }
+    /// How many of the space's elements an atomic through a pointer to `view` takes as one: two
+    /// for a 64-bit view of 32-bit integers (`double` ones too) or a 32-bit view of 16-bit elements,
+    /// four or eight for a 32- or 64-bit view of shared bytes; otherwise one.
+    fn cells_per_element(
+        &self,
+        view: Scalar,
+        space: Space,
+        globals: &[Option<GlobalBuf<'_>>],
+    ) -> u32 {
         let held = match space {
             // A `NULL` parameter holds nothing: `param_shift` traps on it next.
             Space::Global(p) => match global(globals, p).cells.as_ref() {
                 Some(Cells::I32(_) | Cells::U32(_)) => 4,
                 Some(Cells::I16(_) | Cells::U16(_) | Cells::F16(_) | Cells::BF16(_)) => 2,
-                _ => return false,
+                _ => return 1,
             },
             Space::Shared(s) => match self.shared[s as usize].data {
                 BufData::I32(_) | BufData::U32(_) => 4,
                 BufData::I16(_) | BufData::U16(_) | BufData::F16(_) | BufData::BF16(_) => 2,
-                _ => return false,
+                BufData::I8(_) | BufData::U8(_) => 1,
+                _ => return 1,
             },
-            Space::Local(_) | Space::Choice { .. } => return false,
+            Space::Local(_) | Space::Choice { .. } => return 1,
         };
-        view.size() == 2 * held
+        match (held, view.size() / held) {
+            (1, n @ (4 | 8)) => n,
+            (2 | 4, 2) => 2,
+            _ => 1,
+        }
     }
 
     fn mem_len(&self, space: Space, globals: &[Option<GlobalBuf<'_>>]) -> usize {
@@ -578,6 +586,10 @@ impl BlockRunner<'_> {
                 g.hit(block, access, warp);
             }
         }
+        // A whole struct's member copied (`return p;`) carries an unwritten element along.
+        if self.ir.copies[pc] {
+            self.uninit_hits.clear();
+        }
         if !self.uninit_hits.is_empty() {
             self.counters[pc].uninit_count += 1;
             let site = self.ir.site(pc as u32);
@@ -740,8 +752,9 @@ impl BlockRunner<'_> {
         let width = d.len() as u32;
         // A 64-bit atomic on 32-bit integers, or a 32-bit one on 16-bit elements: one access of
         // each pair of elements, tracked as both (`cells` elements per index).
-        let halves = self.takes_two(elem, space, globals);
-        let cells_per = if halves { 2 } else { width };
+        let packed = self.cells_per_element(elem, space, globals);
+        let halves = packed > 1;
+        let cells_per = if halves { packed } else { width };
         let shift = self.param_shift(pc, space, cells_per, globals)?;
         self.indices(idx, idx_ty);
         self.shift(shift);
@@ -778,7 +791,7 @@ impl BlockRunner<'_> {
                 }};
             }
             match space {
-                _ if halves && k == 1 => {}
+                _ if halves && k > 0 => {}
                 Space::Local(_) => unreachable!("exec: local arrays are accessed in `local`"),
                 Space::Choice { .. } => unreachable!("exec: choices are resolved in `choose`"),
                 Space::Global(p) => match cells(globals, p) {
@@ -805,6 +818,10 @@ impl BlockRunner<'_> {
                     BufData::U16(v) if halves => rmw!(memory::Pairs(Plain(&mut v[..])), false),
                     BufData::F16(v) if halves => rmw!(memory::Pairs(Plain(&mut v[..])), false),
                     BufData::BF16(v) if halves => rmw!(memory::Pairs(Plain(&mut v[..])), false),
+                    BufData::U8(v) if packed == 4 => rmw!(memory::Bytes::<_, 4>(&mut v[..]), false),
+                    BufData::I8(v) if packed == 4 => rmw!(memory::Bytes::<_, 4>(&mut v[..]), false),
+                    BufData::U8(v) if packed == 8 => rmw!(memory::Bytes::<_, 8>(&mut v[..]), false),
+                    BufData::I8(v) if packed == 8 => rmw!(memory::Bytes::<_, 8>(&mut v[..]), false),
                     BufData::I32(v) => rmw!(Plain(&mut v[..]), false),
                     BufData::U32(v) => rmw!(Plain(&mut v[..]), false),
                     BufData::I64(v) => rmw!(Plain(&mut v[..]), false),
