@@ -461,6 +461,16 @@ launch k { n = 4; out = zeros(4); counts = zeros(4); expect out == 16; expect co
 "#;
     let r = ok(src, &[], [1, 1, 1], [64, 1, 1]);
     assert_eq!(r.counters.gatom_instr, 4);
+    // Current torchvision (roi_align backward) calls it from PyTorch's stable ABI header,
+    // `torch::headeronly::fastAtomicAdd`: the same adds.
+    let stable = src
+        .replace(
+            "#include <ATen/native/cuda/KernelUtils.cuh>",
+            "#include <torch/headeronly/cuda/KernelUtils.h>",
+        )
+        .replace("at::native::", "torch::headeronly::");
+    let r = ok(&stable, &[], [1, 1, 1], [64, 1, 1]);
+    assert_eq!(r.counters.gatom_instr, 4);
 }
 
 #[test]

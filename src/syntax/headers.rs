@@ -44,7 +44,8 @@ pub(crate) fn header(name: &str) -> Option<&'static str> {
         | "ATen/native/cuda/KernelUtils.cuh"
         | "torch/extension.h"
         | "torch/types.h"
-        | "torch/torch.h" => Some(include_str!("headers/aten.h")),
+        | "torch/torch.h"
+        | "torch/headeronly/cuda/KernelUtils.h" => Some(include_str!("headers/aten.h")),
         _ => None,
     }
 }

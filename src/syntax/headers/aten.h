@@ -127,4 +127,16 @@ template <typename index_t>
 __device__ __forceinline__ void fastAtomicAdd(int* tensor, index_t index, const index_t numel, int value, bool fast_atomics) { gpuAtomicAdd(tensor + index, value); }
 }  // namespace native
 }  // namespace at
+// The same in PyTorch's stable ABI (<torch/headeronly/cuda/KernelUtils.h>, torchvision's
+// `torch::headeronly::fastAtomicAdd`).
+namespace torch {
+namespace headeronly {
+template <typename index_t>
+__device__ __forceinline__ void fastAtomicAdd(float* tensor, index_t index, const index_t numel, float value, bool fast_atomics) { atomicAdd(tensor + index, value); }
+template <typename index_t>
+__device__ __forceinline__ void fastAtomicAdd(double* tensor, index_t index, const index_t numel, double value, bool fast_atomics) { atomicAdd(tensor + index, value); }
+template <typename index_t>
+__device__ __forceinline__ void fastAtomicAdd(int* tensor, index_t index, const index_t numel, int value, bool fast_atomics) { atomicAdd(tensor + index, value); }
+}  // namespace headeronly
+}  // namespace torch
 
