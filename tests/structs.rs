@@ -994,7 +994,7 @@ launch k { out = zeros(3); o.e = [1.0, 2.0, 3.0]; f.w = [10, 20, 30, 40]; f.n = 
     assert_eq!(codes(&f), ["simt::host::bad_value"]);
     assert_eq!(
         f.errors[0].to_string(),
-        "`o.e` is an array member of 3 elements, given 2 values"
+        "`o.e` is an array member of 3 numbers, given 2 values"
     );
 }
 

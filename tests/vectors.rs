@@ -622,3 +622,28 @@ launch k { in = arange(8); out = zeros(8); expect out == [0, 1, 2, 3, 2, 3, 4, 5
     // is (2, 3, 4, 5); y = 0 keeps the first row.
     ok(src, &[], ONE, ONE);
 }
+
+#[test]
+fn a_vector_parameter_is_set_from_a_list_of_its_components() {
+    // cuTT's `int2 tiledVol`: `tiledVol = [40, 36];` is `int2 tiledVol = {40, 36};`, x then y:
+    // out = 40 + 2 * 36 = 112. Three values for two members is refused.
+    let src = r#"
+__global__ void k(int* out, int2 v) { out[threadIdx.x] = v.x + 2 * v.y; }
+launch k { out = zeros(2); v = [40, 36]; expect out == 112; }
+"#;
+    ok(src, &[], ONE, [2, 1, 1]);
+    let f = err(
+        &src.replace("[40, 36]", "[40, 36, 1]"),
+        &[],
+        Some(ONE),
+        Some([2, 1, 1]),
+    );
+    assert_eq!(codes(&f), ["simt::host::bad_value"]);
+    assert!(
+        f.errors[0]
+            .to_string()
+            .contains("`v` is a parameter of 2 numbers, given 3 values"),
+        "{}",
+        f.errors[0]
+    );
+}

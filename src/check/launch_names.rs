@@ -84,7 +84,9 @@ fn unused_in(stmts: &[&HostStmt], params: &[String]) -> Vec<CheckError> {
         let setting = SETTINGS.contains(&n)
             || n.strip_prefix("launch_")
                 .is_some_and(|s| SETTINGS.contains(&s));
-        if setting || params.iter().any(|p| p == n) || seen.contains(&n) || read(n) {
+        // `v = [40, 36];` sets the members of a vector or struct parameter `v`.
+        let whole = |p: &String| p.strip_prefix(n).is_some_and(|rest| rest.starts_with('.'));
+        if setting || params.iter().any(|p| p == n || whole(p)) || seen.contains(&n) || read(n) {
             continue;
         }
         seen.push(n);

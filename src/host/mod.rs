@@ -642,20 +642,40 @@ fn spread(
     span: Span,
 ) -> Result<(), HostError> {
     let prefix = format!("{name}[");
-    let elems: Vec<String> = kernel
+    let mut elems: Vec<String> = kernel
         .params
         .iter()
         .filter(|p| p.name.starts_with(&prefix))
         .map(|p| p.name.clone())
         .collect();
+    // `v = [40, 36];` of an `int2 v` (or a struct of numbers): its members in order, as C's
+    // `int2 v = {40, 36};` gives them.
+    let members = format!("{name}.");
+    // (An accessor `x` is a parameter itself, its sizes and strides members of it.)
+    let numbers = !kernel.params.iter().any(|p| p.name == name)
+        && kernel
+            .params
+            .iter()
+            .filter(|p| p.name.starts_with(&members))
+            .all(|p| matches!(p.kind, ParamKind::Scalar { .. }));
+    if elems.is_empty() && numbers && matches!(v, HostValue::Array { .. }) {
+        elems = kernel
+            .params
+            .iter()
+            .filter(|p| p.name.starts_with(&members))
+            .map(|p| p.name.clone())
+            .collect();
+    }
     if elems.is_empty() {
         return Ok(());
     }
+    let whole = if elems[0].starts_with(&members) {
+        "a parameter of"
+    } else {
+        "an array member of"
+    };
     let wrong = |given: String| HostError::BadValue {
-        message: format!(
-            "`{name}` is an array member of {} elements, given {given}",
-            elems.len()
-        ),
+        message: format!("`{name}` is {whole} {} numbers, given {given}", elems.len()),
         span,
         label: "not that many values".into(),
         help: Some(format!("give {} values: `{name} = [...];`", elems.len())),
