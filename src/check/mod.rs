@@ -401,11 +401,33 @@ fn overload_unchosen(module: &ast::Module, l: &ast::Launch) -> Option<CheckError
         return None;
     }
     let prefix = format!("{base}(");
+    let named = |k: &&ast::Kernel| k.name.name.starts_with(&prefix);
     let overloads: Vec<&ast::Kernel> = module
         .kernels
         .iter()
-        .filter(|k| k.name.name.starts_with(&prefix) && k.template.is_empty() == targs.is_empty())
+        .filter(|k| named(k) && k.template.is_empty() == targs.is_empty())
         .collect();
+    // `launch k` of overloaded templates only: an instance needs its arguments, as for one
+    // template (`k<>` for their defaults).
+    let templates = module
+        .kernels
+        .iter()
+        .filter(|k| named(k) && !k.template.is_empty());
+    if overloads.is_empty() && targs.is_empty() && templates.clone().count() > 1 {
+        return Some(CheckError::TemplateArguments {
+            template: base.to_string(),
+            problem: TemplateProblem::NoInstance {
+                signature: templates
+                    .map(|k| k.name.name.clone())
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            },
+            span: l.kernel.span,
+            help: Some(format!(
+                "name the arguments: `launch {base}<...> {{ ... }}` (`{base}<>` for their defaults)"
+            )),
+        });
+    }
     if overloads.is_empty() {
         return None;
     }
