@@ -138,12 +138,19 @@ pub(crate) fn compare(op: BinOp, l: &ExactSide, r: &ExactSide) -> Result<(), Str
         return Ok(());
     };
     let (x, y) = (at(l, i), at(r, i));
+    // torchvision's NMS mask saved by torch as int64 beside the kernel's `unsigned long long`s.
+    let signs = if (x - y).abs() == 1i128 << 64 {
+        " (the same 64 bits, read as unsigned on one side and signed on the other: give both \
+         sides one type, e.g. save the expected array as uint64)"
+    } else {
+        ""
+    };
     if n == 1 {
-        return Err(format!("{x} {op} {y} is false"));
+        return Err(format!("{x} {op} {y} is false{signs}"));
     }
     let count = 1 + failed.count();
     Err(format!(
-        "{count} of {n} elements differ; first at index {i}: {x} {op} {y} is false"
+        "{count} of {n} elements differ; first at index {i}: {x} {op} {y} is false{signs}"
     ))
 }
 
@@ -182,6 +189,17 @@ mod tests {
             Err("1 of 3 elements differ; first at index 2: 4 == 3 is false".into())
         );
         assert!(holds(1 << 63) && !holds((1 << 54) + 1) && !holds(u64::MAX));
+        // 2^63 + 5 as a uint64 and as an int64 (-2^63 + 5) differ by exactly 2^64: said so.
+        let unsigned = ExactSide {
+            vals: vec![(1i128 << 63) + 5],
+            scalar: false,
+        };
+        let signed = ExactSide {
+            vals: vec![-(1i128 << 63) + 5],
+            scalar: false,
+        };
+        let why = compare(BinOp::Eq, &unsigned, &signed).expect_err("differ");
+        assert!(why.contains("the same 64 bits"), "{why}");
         assert!(beyond(two54 as f64) && !beyond((two54 / 4) as f64));
         // u64::MAX is 2^64 - 1 exactly: a u64 array reads it so.
         assert_eq!(
