@@ -2,10 +2,9 @@
 //! `smem = 160;`) would otherwise be a host variable silently ignored.
 
 use super::{CheckError, Program};
+use crate::host::SETTINGS;
+use crate::syntax::assigned_variable;
 use crate::syntax::ast::{self, HostStmt, SeqItem};
-
-/// The launch settings a section sets by name.
-const SETTINGS: [&str; 4] = ["grid", "block", "dyn_smem", "max_dyn_smem"];
 
 /// An error for each name the file's launch sections and sequences assign that is no parameter
 /// of the kernels they launch, no `__constant__` or `__device__` variable of the file, no launch
@@ -68,7 +67,7 @@ fn unused_in(stmts: &[&HostStmt], params: &[String]) -> Vec<CheckError> {
     let read = |name: &str| {
         stmts.iter().any(|s| match s {
             HostStmt::Assign { name: n, value } => {
-                value.mentions(name) || (n.name != name && base(&n.name) == name)
+                value.mentions(name) || (n.name != name && assigned_variable(&n.name) == name)
             }
             HostStmt::Expect(e) => e.mentions(name),
             HostStmt::Cooperative(_) => false,
@@ -80,7 +79,7 @@ fn unused_in(stmts: &[&HostStmt], params: &[String]) -> Vec<CheckError> {
         let HostStmt::Assign { name, .. } = s else {
             continue;
         };
-        let n = base(&name.name);
+        let n = assigned_variable(&name.name);
         let setting = SETTINGS.contains(&n)
             || n.strip_prefix("launch_")
                 .is_some_and(|s| SETTINGS.contains(&s));
@@ -113,9 +112,4 @@ fn unused_in(stmts: &[&HostStmt], params: &[String]) -> Vec<CheckError> {
         });
     }
     errors
-}
-
-/// `p` of `p.n` or `a[1]`: the variable an assignment sets.
-fn base(name: &str) -> &str {
-    &name[..name.find(['.', '[']).unwrap_or(name.len())]
 }

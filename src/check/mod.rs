@@ -207,7 +207,7 @@ pub fn check_focused(
     let globals = Globals::new(module, &mut errors);
     let mut program = Program::default();
     // Launch sections, and the launches of `sequence`s, name the instances of kernel templates.
-    let in_sequences = sequence_launches(module);
+    let in_sequences = module.sequence_launches();
     let mut wanted: Vec<KernelRef> = module
         .launches
         .iter()
@@ -308,7 +308,7 @@ pub fn check_focused(
             }
         }
     }
-    for l in sequence_launches(module) {
+    for l in module.sequence_launches() {
         errors.extend(overload_unchosen(module, l));
     }
     for l in &module.launches {
@@ -379,24 +379,11 @@ pub fn check_focused(
     }
 }
 
-/// The launch sections of the file's `sequence`s.
-fn sequence_launches(module: &ast::Module) -> impl Iterator<Item = &ast::Launch> {
-    module.sequences.iter().flat_map(|s| {
-        s.items.iter().filter_map(|i| match i {
-            ast::SeqItem::Launch(l) => Some(l),
-            ast::SeqItem::Stmt(_) => None,
-        })
-    })
-}
-
 /// The diagnostic for a launch section that names an overloaded kernel by its plain name and
 /// sets the parameters of no overload, or of several equally: the overloads' signatures.
 fn overload_unchosen(module: &ast::Module, l: &ast::Launch) -> Option<CheckError> {
     // `k` of plain overloads `k(int,float*)`; `k<float>` of templates `k(T*,int)`.
-    let (base, targs) = match l.kernel.name.find('<') {
-        Some(at) => l.kernel.name.split_at(at),
-        None => (l.kernel.name.as_str(), ""),
-    };
+    let (base, targs) = crate::syntax::split_instance(&l.kernel.name);
     if l.kernel.name.ends_with(')') {
         return None;
     }

@@ -289,7 +289,7 @@ fn assigned_names(launch: Option<&Launch>) -> Vec<&str> {
 }
 
 /// The launch settings a launch section assigns by name (`grid = 4;`).
-const SETTINGS: [&str; 4] = ["grid", "block", "dyn_smem", "max_dyn_smem"];
+pub(crate) const SETTINGS: [&str; 4] = ["grid", "block", "dyn_smem", "max_dyn_smem"];
 
 /// The name the launch setting `setting` (`grid`, `block`, `dyn_smem`, `max_dyn_smem`) is kept
 /// under: its own, or `launch_grid` (and so on) when the kernel has a parameter of that name,

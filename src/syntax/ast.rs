@@ -1065,6 +1065,30 @@ pub struct Launch {
     pub span: Span,
 }
 
+impl Module {
+    /// The launch sections inside the file's `sequence`s, in order.
+    pub fn sequence_launches(&self) -> impl Iterator<Item = &Launch> {
+        self.sequences.iter().flat_map(|s| {
+            s.items.iter().filter_map(|i| match i {
+                SeqItem::Launch(l) => Some(l),
+                SeqItem::Stmt(_) => None,
+            })
+        })
+    }
+
+    /// Every launch section of the file: its own, then those inside its `sequence`s.
+    pub fn all_launches_mut(&mut self) -> impl Iterator<Item = &mut Launch> {
+        self.launches
+            .iter_mut()
+            .chain(self.sequences.iter_mut().flat_map(|s| {
+                s.items.iter_mut().filter_map(|i| match i {
+                    SeqItem::Launch(l) => Some(l),
+                    SeqItem::Stmt(_) => None,
+                })
+            }))
+    }
+}
+
 /// `sequence { ... }`: host statements and `launch k { ... }` items, run in order.
 #[derive(Clone, Debug)]
 pub struct Sequence {

@@ -19,7 +19,9 @@ use pest::Parser;
 pub use depth::{addressed_names, calls_with_names, casts_of, MAX_DEPTH};
 pub use error::ParseError;
 use grammar::{Rule, SkParser};
-pub use overloads::{canonical_kernel_name, fitting, param_type, template_name};
+pub use overloads::{
+    assigned_variable, canonical_kernel_name, fitting, param_type, split_instance, template_name,
+};
 pub use scope::resolve_kernel_name;
 
 use crate::source::SourceFile;

@@ -82,22 +82,11 @@ pub fn name_kernel_overloads(module: &mut Module) {
             .or_default()
             .push((full.clone(), k));
     }
-    let launches = module
-        .launches
-        .iter()
-        .chain(module.sequences.iter().flat_map(|s| {
-            s.items.iter().filter_map(|i| match i {
-                SeqItem::Launch(l) => Some(l),
-                SeqItem::Stmt(_) => None,
-            })
-        }));
+    let launches = module.launches.iter().chain(module.sequence_launches());
     let mut names = Vec::new();
     for l in launches {
         // A name that ends in parameter types (`k(int,float*)`) names its overload already.
-        let (base, targs) = match l.kernel.name.find('<') {
-            Some(at) => l.kernel.name.split_at(at),
-            None => (l.kernel.name.as_str(), ""),
-        };
+        let (base, targs) = split_instance(&l.kernel.name);
         let key = (base.to_string(), !targs.is_empty());
         names.push(
             overloads
@@ -110,15 +99,7 @@ pub fn name_kernel_overloads(module: &mut Module) {
     for (i, full) in renamed {
         module.kernels[i].name.name = full;
     }
-    let launches = module
-        .launches
-        .iter_mut()
-        .chain(module.sequences.iter_mut().flat_map(|s| {
-            s.items.iter_mut().filter_map(|i| match i {
-                SeqItem::Launch(l) => Some(l),
-                SeqItem::Stmt(_) => None,
-            })
-        }));
+    let launches = module.all_launches_mut();
     for (l, name) in launches.zip(names) {
         if let Some(name) = name {
             l.kernel.name = name;
@@ -268,6 +249,11 @@ pub fn fitting(module: &Module, l: &Launch, candidates: &[&Kernel]) -> Vec<Optio
 }
 
 /// Notes in `vars` what a launch-section statement `s` assigns to a whole variable.
+/// The variable an assignment `name = ...` sets: `p` of `p.n` or `a[1]`.
+pub fn assigned_variable(name: &str) -> &str {
+    &name[..name.find(['.', '[']).unwrap_or(name.len())]
+}
+
 fn assign(s: &HostStmt, vars: &mut HashMap<String, Given>) {
     if let HostStmt::Assign { name, value } = s {
         if !name.name.contains(['.', '[']) {
@@ -275,6 +261,11 @@ fn assign(s: &HostStmt, vars: &mut HashMap<String, Given>) {
             vars.insert(name.name.clone(), g);
         }
     }
+}
+
+/// A launch's kernel name split before its template arguments: `("k", "<float>")`, `("k", "")`.
+pub fn split_instance(name: &str) -> (&str, &str) {
+    name.split_at(name.find('<').unwrap_or(name.len()))
 }
 
 /// The kernel, or kernel template, a launch's kernel name names: `sgemm` of `sgemm<64,64,8>`,
@@ -302,10 +293,7 @@ fn set_names(l: &Launch) -> std::collections::HashSet<String> {
     l.stmts
         .iter()
         .filter_map(|s| match s {
-            HostStmt::Assign { name, .. } => {
-                let end = name.name.find(['.', '[']).unwrap_or(name.name.len());
-                Some(name.name[..end].to_string())
-            }
+            HostStmt::Assign { name, .. } => Some(assigned_variable(&name.name).to_string()),
             HostStmt::Expect(_) | HostStmt::Cooperative(_) => None,
         })
         .collect()
