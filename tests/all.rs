@@ -29,6 +29,7 @@ mod cxx_constructs;
 mod differential;
 mod dim3;
 mod errors;
+mod exit_barriers;
 mod front_ends;
 mod functors;
 mod global_races;

@@ -328,7 +328,7 @@ fn barrier_analysis() {
     let v = run(OWN_SLOT, "own.sk");
     assert_eq!(
         v["barriers"],
-        serde_json::json!([{"line": 5, "executions": 1, "protects": false, "split": false}])
+        serde_json::json!([{"line": 5, "executions": 1, "protects": false, "split": false, "exiting": false}])
     );
     assert_eq!(v["hints"][0]["rule"], "redundant-barrier");
     assert_eq!(v["hints"][0]["line"], 5);
@@ -346,8 +346,8 @@ fn barrier_analysis() {
     assert_eq!(
         v["barriers"],
         serde_json::json!([
-            {"line": 41, "executions": 16, "protects": false, "split": false},
-            {"line": 47, "executions": 128, "protects": true, "split": false}
+            {"line": 41, "executions": 16, "protects": false, "split": false, "exiting": false},
+            {"line": 47, "executions": 128, "protects": true, "split": false, "exiting": false}
         ])
     );
     // Sequential addressing: at s = 128 thread t reads t + 128, another warp's input.

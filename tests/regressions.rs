@@ -142,10 +142,13 @@ launch k { out = zeros(96); block = 96; grid = 2; expect out == 7; }
 "#;
     let r = ok(src, &[], [2, 1, 1], [96, 1, 1]);
     assert_eq!(r.counters.barriers, 2 * 7);
-    // A `break` taken by only some threads before the barrier is still a divergent barrier.
+    // A `break` taken by only some threads before the barrier is still a divergent barrier:
+    // warp 0 breaks at i = 1 and goes on to the barrier after the loop, while warp 1 waits at
+    // the loop's (without that later barrier, warp 0 would exit and release it: exit_barriers).
     let bad = r#"
 __global__ void k(int* out) {
     for (int i = 0; i < 4; i++) { if (threadIdx.x < 32 && i == 1) break; __syncthreads(); }
+    __syncthreads();
     out[threadIdx.x] = 1;
 }
 "#;

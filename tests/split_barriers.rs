@@ -116,6 +116,8 @@ launch k { expect hi == 65 - arange(64); }
 
 #[test]
 fn a_barrier_the_other_side_lacks_is_divergent() {
+    // Warps 2-3 skip line 7's barrier and go on to line 11's. (Without line 11 they would leave
+    // the kernel and their exit would release line 7: exit_barriers.)
     let src = r#"
 __global__ void k(float* hi) {
     __shared__ float a[64];
@@ -126,6 +128,7 @@ __global__ void k(float* hi) {
     } else {
         hi[t - 64] = 1;
     }
+    __syncthreads();
 }
 "#;
     let f = err(

@@ -9,7 +9,7 @@ use super::probe::WarpAccess;
 use super::race::{Group, History, Race, RaceHit, Uninit, UninitHit};
 use super::regs::{self, fill, map1, map2, map3, select, xorwow, Lane, Lanes, RegFile};
 use super::rounds::{Plan, Rounds};
-use super::{warp, GlobalBuf, LaunchConfig};
+use super::{warp, BarrierPass, GlobalBuf, LaunchConfig};
 use crate::ir::{bank_of, Bank, Input, Inst, KernelIr, Reg};
 use crate::value::{convert, ArithOp, CmpOp, Float, Int, Num, Scalar};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -17,6 +17,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 mod access;
 mod asyncs;
 mod choice;
+mod exiting;
 mod local;
 mod print;
 mod split;
@@ -149,7 +150,7 @@ struct Frame {
     saved: Vec<bool>,
     cont: Vec<bool>,
     kind: FrameKind,
-    /// The `If` that pushed it (`usize::MAX` for any other frame).
+    /// The `If`, `LoopBegin` or `FnBegin` that pushed it (`usize::MAX` for a short-circuit side).
     at: usize,
 }
 
@@ -255,9 +256,8 @@ pub(crate) struct BlockRunner<'a> {
     last_barrier: Option<usize>,
     /// The barrier on the other side of a split `if` that `last_barrier` passed with.
     partner_barrier: Option<usize>,
-    /// Per instruction: whether this barrier passed together with one on the other side of an
-    /// `if` that split the block by warps.
-    pub(crate) barrier_split: Vec<bool>,
+    /// Per instruction: how this barrier passed (see [`BarrierPass`]).
+    pub(crate) barrier_passes: Vec<BarrierPass>,
     /// The `if` whose two sides run in turns, meeting at barriers.
     split: Option<split::Split>,
     /// Warp instructions this block has issued (what `clock()` reads).
@@ -375,7 +375,7 @@ impl<'a> BlockRunner<'a> {
             barrier_protects: vec![false; ir.insts.len()],
             last_barrier: None,
             partner_barrier: None,
-            barrier_split: vec![false; ir.insts.len()],
+            barrier_passes: vec![BarrierPass::default(); ir.insts.len()],
             split: None,
             budget,
             issued: 0,
@@ -548,8 +548,7 @@ impl<'a> BlockRunner<'a> {
             match inst {
                 Inst::If { c, else_at } => {
                     self.branch(pc, c);
-                    self.push(FrameKind::Branch);
-                    self.frames[self.depth - 1].at = pc;
+                    self.push(FrameKind::Branch, pc);
                     self.and_mask(c, false);
                     if self.lanes_active == 0 {
                         next = else_at as usize;
@@ -564,8 +563,8 @@ impl<'a> BlockRunner<'a> {
                 }
                 Inst::Else { .. } => self.else_mask(inst, &mut next),
                 Inst::EndIf | Inst::LoopEnd | Inst::MaskPop | Inst::FnEnd => self.pop(),
-                Inst::LoopBegin => self.push(FrameKind::Loop),
-                Inst::FnBegin => self.push(FrameKind::Func),
+                Inst::LoopBegin => self.push(FrameKind::Loop, pc),
+                Inst::FnBegin => self.push(FrameKind::Func, pc),
                 Inst::LoopTest { c, exit_at } => {
                     self.branch(pc, c);
                     self.and_mask(c, false);
@@ -598,7 +597,7 @@ impl<'a> BlockRunner<'a> {
                     }
                 }
                 Inst::MaskPush { c, negate, skip_to } => {
-                    self.push(FrameKind::Branch);
+                    self.push(FrameKind::Branch, usize::MAX);
                     self.and_mask(c, negate);
                     if self.lanes_active == 0 {
                         next = skip_to as usize;
@@ -1013,7 +1012,8 @@ impl<'a> BlockRunner<'a> {
         self.full = lanes == self.mask.len() as u64;
     }
 
-    fn push(&mut self, kind: FrameKind) {
+    /// A frame of `kind` pushed by the instruction at `at` (`usize::MAX`: a short-circuit side).
+    fn push(&mut self, kind: FrameKind, at: usize) {
         if self.depth == self.frames.len() {
             self.frames.push(Frame::default());
         }
@@ -1021,7 +1021,7 @@ impl<'a> BlockRunner<'a> {
         f.saved.clear();
         f.saved.extend_from_slice(&self.mask);
         f.kind = kind;
-        f.at = usize::MAX;
+        f.at = at;
         if kind == FrameKind::Loop {
             f.cont.clear();
             f.cont.resize(self.mask.len(), false);
@@ -1095,6 +1095,13 @@ impl<'a> BlockRunner<'a> {
             .zip(&self.returned)
             .position(|(&m, &r)| !m && !r);
         if let Some(lane) = missing {
+            if matches!(self.ir.insts[pc], Inst::Barrier | Inst::BarrierVote { .. })
+                && self.missing_lanes_exit(pc)
+            {
+                self.barrier_passes[pc].exiting = true;
+                self.pass(pc);
+                return Ok(true);
+            }
             let live = self.returned.iter().filter(|&&r| !r).count() as u32;
             return Err(RunError::DivergentBarrier {
                 span: self.ir.spans[pc],

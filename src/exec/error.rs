@@ -359,7 +359,7 @@ pub enum RunError {
     #[error("`{barrier}()` reached by {arrived} of the block's {live} live threads")]
     #[diagnostic(
         code(simt::run::divergent_barrier),
-        help("every thread of a block that has not returned must reach the same barrier; move it out of the condition (a real GPU hangs or misbehaves here)")
+        help("every thread of a block that has not returned must reach the same barrier (warps that leave the kernel without another barrier release it, whole warps only); move it out of the condition (a real GPU hangs or misbehaves here)")
     )]
     DivergentBarrier {
         /// The barrier.

@@ -267,6 +267,22 @@ impl Args {
     }
 }
 
+/// How a barrier passed, in some block.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct BarrierPass {
+    /// Together with one on the other side of an `if` that split the block by warps.
+    pub split: bool,
+    /// With threads missing that went on to leave the kernel without reaching another barrier.
+    pub exiting: bool,
+}
+
+impl std::ops::BitOrAssign for BarrierPass {
+    fn bitor_assign(&mut self, other: Self) {
+        self.split |= other.split;
+        self.exiting |= other.exiting;
+    }
+}
+
 /// What a launch produced besides the buffers it wrote.
 #[derive(Clone, Debug)]
 pub struct Outcome {
@@ -285,9 +301,8 @@ pub struct Outcome {
     pub first_access: Vec<Option<WarpAccess>>,
     /// Per instruction: whether a barrier separated conflicting accesses of two warps in some block.
     pub barrier_protects: Vec<bool>,
-    /// Per instruction: whether, in some block, a barrier passed together with one on the
-    /// other side of an `if` that split the block by warps.
-    pub barrier_split: Vec<bool>,
+    /// Per instruction: how, in some block, a barrier passed.
+    pub barrier_passes: Vec<BarrierPass>,
     /// What the kernel's `printf`s printed: blocks in order, each in execution order, active lanes
     /// in lane order; at most the device buffer's size.
     pub printf: String,
@@ -723,7 +738,7 @@ fn launch_typed(
     let mut per_inst = vec![InstCounters::default(); ir.insts.len()];
     let mut first_access: Vec<Option<WarpAccess>> = vec![None; ir.insts.len()];
     let mut barrier_protects = vec![false; ir.insts.len()];
-    let mut barrier_split = vec![false; ir.insts.len()];
+    let mut barrier_passes = vec![BarrierPass::default(); ir.insts.len()];
     let mut races = Vec::new();
     let mut uninit = Vec::new();
     let mut failure: Option<(u64, RunError)> = None;
@@ -754,7 +769,7 @@ fn launch_typed(
         for (all, p) in barrier_protects.iter_mut().zip(&part.barrier_protects) {
             *all |= *p;
         }
-        for (all, p) in barrier_split.iter_mut().zip(&part.barrier_split) {
+        for (all, p) in barrier_passes.iter_mut().zip(&part.barrier_passes) {
             *all |= *p;
         }
         // Parts come in block order: a group first found in a later part comes later.
@@ -809,7 +824,7 @@ fn launch_typed(
         block_totals,
         first_access,
         barrier_protects,
-        barrier_split,
+        barrier_passes,
         printf,
         printf_truncated,
         cache: l2.map(|mut l2| l2.finish(l1_hits, l1_misses)),
@@ -839,7 +854,7 @@ struct Part {
     counters: Vec<InstCounters>,
     first_access: Vec<Option<WarpAccess>>,
     barrier_protects: Vec<bool>,
-    barrier_split: Vec<bool>,
+    barrier_passes: Vec<BarrierPass>,
     races: Vec<Group<Race>>,
     uninit: Vec<Group<Uninit>>,
     block_totals: Vec<Counters>,
@@ -984,7 +999,7 @@ impl Work<'_> {
             block_totals,
             first_access: std::mem::take(&mut runner.first_access),
             barrier_protects: std::mem::take(&mut runner.barrier_protects),
-            barrier_split: std::mem::take(&mut runner.barrier_split),
+            barrier_passes: std::mem::take(&mut runner.barrier_passes),
             races: std::mem::take(&mut runner.races),
             uninit: std::mem::take(&mut runner.uninit),
             printf: std::mem::take(&mut runner.printf),

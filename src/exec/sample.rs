@@ -380,7 +380,7 @@ pub fn combine(
                 for (a, b) in m.barrier_protects.iter_mut().zip(&outcome.barrier_protects) {
                     *a |= *b;
                 }
-                for (a, b) in m.barrier_split.iter_mut().zip(&outcome.barrier_split) {
+                for (a, b) in m.barrier_passes.iter_mut().zip(&outcome.barrier_passes) {
                     *a |= *b;
                 }
                 for (a, b) in m.first_access.iter_mut().zip(outcome.first_access) {

@@ -3,7 +3,7 @@
 use serde::Serialize;
 
 use super::lines::{InstStat, Op};
-use crate::exec::{Race, RaceKind};
+use crate::exec::{BarrierPass, Race, RaceKind};
 
 /// One `__syncthreads()` of the kernel that ran.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
@@ -19,19 +19,28 @@ pub struct BarrierView {
     /// Whether, in some block, warps passed it together with warps waiting at a barrier on the
     /// other side of an `if`/`else` that split the block by warps.
     pub split: bool,
+    /// Whether, in some block, it passed with threads missing that went on to leave the kernel
+    /// without reaching another barrier (the GPU releases a barrier when they exit).
+    pub exiting: bool,
 }
 
-/// The barriers that ran, in program order; `protects` and `split` per instruction.
-pub fn barriers(insts: &[InstStat], (protects, split): (&[bool], &[bool])) -> Vec<BarrierView> {
-    let at = |v: &[bool], i: usize| v.get(i).copied().unwrap_or(false);
+/// The barriers that ran, in program order; `protects` and how each passed per instruction.
+pub fn barriers(
+    insts: &[InstStat],
+    (protects, passes): (&[bool], &[BarrierPass]),
+) -> Vec<BarrierView> {
     insts
         .iter()
         .filter(|i| i.op == Op::Barrier)
-        .map(|i| BarrierView {
-            line: i.line,
-            executions: i.counters.barriers,
-            protects: at(protects, i.index),
-            split: at(split, i.index),
+        .map(|i| {
+            let pass = passes.get(i.index).copied().unwrap_or_default();
+            BarrierView {
+                line: i.line,
+                executions: i.counters.barriers,
+                protects: protects.get(i.index).copied().unwrap_or(false),
+                split: pass.split,
+                exiting: pass.exiting,
+            }
         })
         .collect()
 }

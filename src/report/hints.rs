@@ -12,6 +12,7 @@
 //! | `race` | a race was found (one hint per pair of lines), with where a barrier would go |
 //! | `redundant-barrier` | a `__syncthreads()` kept no two warps' accesses apart in this run |
 //! | `split-barrier` | a `__syncthreads()` passed together with one on the other side of an `if` that splits the block by warps |
+//! | `exit-barrier` | a `__syncthreads()` passed while whole warps were away that leave the kernel without another barrier |
 //! | `occupancy` | fewer than half the warp slots of an SM can be filled |
 //! | `partial-warp` | the block size is not a multiple of 32 |
 
@@ -99,6 +100,22 @@ pub fn hints(r: &Report) -> Vec<Hint> {
             message: format!(
                 "the __syncthreads() of lines {} pass in pairs, warps at one side of an if/else that splits the block by warps with warps at the other: the GPU counts arrivals at barrier 0, so each pair meets, but CUDA leaves a barrier in divergent code undefined (PTX's bar.sync is .aligned); keep both sides' barriers one for one, or move them after the branch",
                 lines.join(", ")
+            ),
+        });
+    }
+    let exiting: Vec<String> = r
+        .barriers
+        .iter()
+        .filter(|b| b.exiting)
+        .map(|b| b.line.to_string())
+        .collect();
+    if let Some(first) = r.barriers.iter().find(|b| b.exiting) {
+        out.push(Hint {
+            rule: "exit-barrier",
+            line: Some(first.line),
+            message: format!(
+                "the __syncthreads() of line(s) {} passed while whole warps were away that leave the kernel without reaching another barrier (a loop they finished early): the GPU releases a barrier when the warps holding it up exit (PTX ISA, exit), so this runs, but CUDA calls a barrier under a condition that differs across the block undefined, and a barrier added after the loop would hang",
+                exiting.join(", ")
             ),
         });
     }

@@ -352,7 +352,7 @@ impl Report {
             ),
             barriers: barriers::barriers(
                 &insts,
-                (&outcome.barrier_protects, &outcome.barrier_split),
+                (&outcome.barrier_protects, &outcome.barrier_passes),
             ),
             insts,
             lines,

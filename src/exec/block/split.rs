@@ -44,10 +44,13 @@ enum Wait {
 
 impl BlockRunner<'_> {
     /// `__syncthreads()` at `pc`: the barrier, or, where the threads missing from it are on the
-    /// other side of an `if` that splits the block by warps, a turn of that side. `Some(pc)`:
-    /// where to go on.
+    /// other side of an `if` that splits the block by warps and may reach a barrier before they
+    /// exit, a turn of that side. `Some(pc)`: where to go on.
     pub(super) fn sync(&mut self, pc: usize) -> Result<Option<usize>, RunError> {
-        if self.lanes_active == 0 || self.missing_lane().is_none() {
+        if self.lanes_active == 0
+            || self.missing_lane().is_none()
+            || (self.split.is_none() && self.missing_lanes_exit(pc))
+        {
             self.barrier(pc, "__syncthreads")?;
             return Ok(None);
         }
@@ -67,8 +70,8 @@ impl BlockRunner<'_> {
                     s.other.wait = Wait::Ready;
                     s.other.pc = partner + 1;
                 }
-                self.barrier_split[partner] = true;
-                self.barrier_split[pc] = true;
+                self.barrier_passes[partner].split = true;
+                self.barrier_passes[pc].split = true;
                 self.pass(pc);
                 self.counters[pc].barriers += 1;
                 self.partner_barrier = Some(partner);

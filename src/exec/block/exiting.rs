@@ -1,0 +1,92 @@
+//! Threads missing from a `__syncthreads()` that leave the kernel without reaching another
+//! barrier: a grid-stride loop's warps that run out of rows while others go on meeting the
+//! loop's barriers. The GPU releases a barrier when the threads holding it up exit (PTX ISA,
+//! `exit`), so such a barrier passes when the missing threads are whole warps; a missing thread
+//! that may still reach a barrier holds it up, and the barrier is divergent.
+
+use super::{BlockRunner, FrameKind};
+use crate::ir::Inst;
+
+impl BlockRunner<'_> {
+    /// Whether every live lane missing from the barrier at `pc` goes on to leave the kernel
+    /// without reaching another barrier, and the missing lanes are whole warps: a warp split
+    /// at a barrier is undefined in PTX (`bar.sync` is `.aligned`), exits or not.
+    pub(super) fn missing_lanes_exit(&self, pc: usize) -> bool {
+        let Some(last) = self.ir.insts.iter().rposition(is_barrier) else {
+            return false;
+        };
+        let whole_warps = self
+            .mask
+            .chunks(32)
+            .zip(self.returned.chunks(32))
+            .all(|(m, r)| {
+                let here = m.iter().any(|&x| x);
+                let away = m.iter().zip(r).any(|(&m, &r)| !m && !r);
+                !(here && away)
+            });
+        whole_warps
+            && (0..self.mask.len())
+                .filter(|&l| !self.mask[l] && !self.returned[l])
+                .all(|lane| self.exits(lane, pc, last))
+    }
+
+    /// Whether `lane`, missing from the barrier at `pc`, reaches no barrier before it exits:
+    /// where it waits (after a loop it left, a function it returned from, or on the other side
+    /// of an `if`) comes after `last`, the kernel's last barrier, and no enclosing loop takes it
+    /// back.
+    fn exits(&self, lane: usize, pc: usize, last: usize) -> bool {
+        let Some(j) = (0..self.depth).rev().find(|&f| self.frames[f].saved[lane]) else {
+            return false;
+        };
+        if self.frames[..j].iter().any(|f| f.kind == FrameKind::Loop) {
+            return false;
+        }
+        let frame = &self.frames[j];
+        let resumes_at = match frame.kind {
+            FrameKind::Loop if frame.cont[lane] => return false,
+            FrameKind::Loop | FrameKind::Func => self.end_of(frame.at),
+            FrameKind::Branch => self.other_side(frame.at, pc),
+        };
+        resumes_at > last
+    }
+
+    /// Where lanes of the `if` at `at` not running its side that holds `pc` go on: its `else`
+    /// while the `then` side runs, its end while the `else` side runs (`pc + 1` for a
+    /// short-circuit side).
+    fn other_side(&self, at: usize, pc: usize) -> usize {
+        let Some(&Inst::If { else_at, .. }) = self.ir.insts.get(at) else {
+            return pc + 1;
+        };
+        let else_at = else_at as usize;
+        match self.ir.insts[else_at] {
+            Inst::Else { end_at, .. } if pc > else_at => end_at as usize,
+            _ => else_at,
+        }
+    }
+
+    /// The `LoopEnd` or `FnEnd` that closes the `LoopBegin` or `FnBegin` at `begin`.
+    fn end_of(&self, begin: usize) -> usize {
+        let mut depth = 0usize;
+        for (pc, inst) in self.ir.insts.iter().enumerate().skip(begin) {
+            match inst {
+                Inst::LoopBegin | Inst::FnBegin => depth += 1,
+                Inst::LoopEnd | Inst::FnEnd => {
+                    depth -= 1;
+                    if depth == 0 {
+                        return pc;
+                    }
+                }
+                _ => {}
+            }
+        }
+        self.ir.insts.len()
+    }
+}
+
+/// An instruction that waits for other threads of the block.
+fn is_barrier(inst: &Inst) -> bool {
+    matches!(
+        inst,
+        Inst::Barrier | Inst::BarrierVote { .. } | Inst::GridSync | Inst::Async { .. }
+    )
+}

@@ -1,0 +1,161 @@
+//! `__syncthreads()` passed while whole warps are away that leave the kernel without reaching
+//! another barrier: the GPU releases a barrier when the warps holding it up exit (PTX ISA,
+//! `exit`), as CSR-vector SpMV's row loops rely on. A warp split at the barrier, or a missing
+//! warp that may still reach a barrier, stays a divergent barrier.
+
+use crate::common::{codes, err, ok, position};
+
+fn block(x: u32) -> [u32; 3] {
+    [x, 1, 1]
+}
+
+/// Two warps share rows 0..m by warp: with m = 3, warp 0 takes rows 0 and 2, warp 1 row 1.
+const ROWS: &str = r#"
+__global__ void k(int m, float* y) {
+    __shared__ float s[64];
+    int warp = threadIdx.x / 32;
+    for (int row = warp; row < m; row += 2) {
+        s[threadIdx.x] = row; __syncthreads();
+        if ((threadIdx.x & 31) == 0) y[row] = s[threadIdx.x] + 1.0f;
+        __syncthreads();
+    }
+}
+launch k { m = 3; y = zeros(3); expect y == arange(3) + 1; }
+"#;
+
+#[test]
+fn warps_that_finish_a_loop_early_release_its_barriers() {
+    // Trip 1: both warps pass lines 6 and 8 (2 barriers). Trip 2: warp 0 alone, warp 1 has left
+    // the loop and the kernel after it has no barrier: it exits, so both pass again (2 more).
+    let r = ok(ROWS, &[], block(1), block(64));
+    assert_eq!(r.counters.barriers, 4);
+    let seen: Vec<(usize, u64, bool)> = r
+        .barriers
+        .iter()
+        .map(|b| (b.line, b.executions, b.exiting))
+        .collect();
+    assert_eq!(seen, [(6, 2, true), (8, 2, true)]);
+    assert_eq!(r.counters.race_count, 0);
+    let hint = r
+        .hints
+        .iter()
+        .find(|h| h.rule == "exit-barrier")
+        .expect("an exit-barrier hint");
+    assert_eq!(hint.line, Some(6));
+    assert!(hint.message.contains("line(s) 6, 8"), "{}", hint.message);
+    // Every warp running every trip (m = 4): no barrier passes with a warp away, no hint.
+    let r = ok(
+        &ROWS.replace(
+            "m = 3; y = zeros(3); expect y == arange(3) + 1;",
+            "m = 4; y = zeros(4);",
+        ),
+        &[],
+        block(1),
+        block(64),
+    );
+    assert!(r.barriers.iter().all(|b| !b.exiting));
+    assert!(r.hints.iter().all(|h| h.rule != "exit-barrier"));
+}
+
+#[test]
+fn a_warp_that_returns_from_a_helper_or_skips_a_branch_releases_it_too() {
+    // Warp 1 returns from `tile` (m = 1) and the kernel ends: warp 0's two barriers pass, and
+    // y[0] = s[0] = 1, the last trip's store. Then a branch warp 1 never takes: its barrier
+    // passes and warp 0 reads the reversed tile, out[t] = s[31 - t] = 31 - t for t < 32; warp 1
+    // writes the same formula without shared memory.
+    let helper = r#"
+__device__ void tile(float* s, float* y, int m) {
+    int warp = threadIdx.x / 32;
+    if (warp >= m) return;
+    for (int i = 0; i < 2; i++) { s[threadIdx.x] = i; __syncthreads(); }
+    if ((threadIdx.x & 31) == 0) y[warp] = s[threadIdx.x];
+}
+__global__ void k(int m, float* y) {
+    __shared__ float s[64];
+    tile(s, y, m);
+}
+launch k { m = 1; y = full(2, -1); expect y == [1, -1]; }
+"#;
+    let r = ok(helper, &[], block(1), block(64));
+    assert_eq!(r.counters.barriers, 2);
+    let branch = r#"
+__global__ void k(int* out) {
+    __shared__ int s[32];
+    int t = threadIdx.x;
+    if (t < 32) {
+        s[t] = t;
+        __syncthreads();
+        out[t] = s[31 - t];
+    } else {
+        out[t] = 31 - t;
+    }
+}
+launch k { out = full(64, 7); expect out == 31 - arange(64); }
+"#;
+    let r = ok(branch, &[], block(1), block(64));
+    assert_eq!(r.counters.barriers, 1);
+    assert_eq!(r.counters.race_count, 0);
+}
+
+#[test]
+fn a_missing_warp_that_may_still_reach_a_barrier_holds_it_up() {
+    let args = [("y", "zeros(8)")];
+    let diverges = |src: &str, line: usize| {
+        let f = err(src, &args, Some(block(1)), Some(block(64)));
+        assert_eq!(codes(&f), ["simt::run::divergent_barrier"], "{src}");
+        assert_eq!(position(&f).0, line, "{src}");
+    };
+    // Lanes 0..15 take rows 0 and 4, lanes 16..31 row 1 only: warp 0 splits at the second
+    // trip's barrier (PTX's bar.sync is .aligned), exits or not.
+    diverges(
+        r#"
+__global__ void k(float* y) {
+    for (int row = threadIdx.x / 16; row < 5; row += 4) {
+        __syncthreads();
+        y[row] = 1;
+    }
+}
+"#,
+        4,
+    );
+    // Warp 1 `continue`s at i = 0: it comes back to the barrier a trip behind.
+    diverges(
+        r#"
+__global__ void k(float* y) {
+    for (int i = 0; i < 2; i++) {
+        if (threadIdx.x >= 32 && i == 0) continue;
+        __syncthreads();
+    }
+    y[0] = 1;
+}
+"#,
+        5,
+    );
+    // Warp 1 leaves the inner loop after one trip, but the outer loop takes it back to it.
+    diverges(
+        r#"
+__global__ void k(float* y) {
+    for (int o = 0; o < 2; o++) {
+        for (int row = threadIdx.x / 32; row < 3; row += 2) {
+            __syncthreads();
+        }
+    }
+    y[0] = 1;
+}
+"#,
+        5,
+    );
+    // Warp 1 skips the branch and goes on to the barrier after it.
+    diverges(
+        r#"
+__global__ void k(float* y) {
+    if (threadIdx.x < 32) {
+        __syncthreads();
+    }
+    __syncthreads();
+    y[0] = 1;
+}
+"#,
+        4,
+    );
+}
