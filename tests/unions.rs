@@ -575,3 +575,46 @@ launch k { d.x = 5; d.y = 6; o = zeros(3); grid = 1; block = 1; expect o == [14,
 "#;
     ok(src, &[], [1, 1, 1], [1, 1, 1]);
 }
+
+#[test]
+fn an_array_of_vectors_in_a_struct_or_union_is_indexed_through_memory() {
+    // ethminer's `union hash32_t { uint64_t words[4]; uint2 uint2s[4]; uint4 uint4s[2]; }`,
+    // read as `d_header.uint4s[0]` of a `__constant__` one (set as 8 words, 0..7) and
+    // `d_light[i].uint4s[t]` of a buffer of them. `in` holds two 32-byte unions, 0..15 as 32-bit words: union k's `v[j]` is
+    // words 8k + 4j .. 8k + 4j + 3. Thread t reads union t / 2, vector t % 2, so out == in.
+    let src = r#"
+union U { unsigned long long words[4]; uint4 v[2]; };
+__constant__ U c_head;
+__global__ void k(const U* in, uint4* out, uint4* head) {
+    int t = threadIdx.x;
+    out[t] = in[t / 2].v[t % 2];
+    if (t == 0) { head[0] = c_head.v[1]; head[1] = c_head.v[0]; }
+}
+launch k {
+    in = arange(16); out = zeros(16); head = zeros(8);
+    c_head = arange(8);
+    expect out == arange(16);
+    expect head == [4, 5, 6, 7, 0, 1, 2, 3];
+}
+"#;
+    ok(src, &[], [1, 1, 1], [4, 1, 1]);
+    // `float a; float4 v[2];`: `v` starts at byte 16 (a float4's alignment), the struct is 48
+    // bytes, 12 floats; struct i's v[0] is floats 12i + 4 .. 12i + 7, v[1] 12i + 8 .. 12i + 11.
+    // `&s[i].v[1]` is a `float4*`: p->y is float 12i + 9, (p - 1)->w float 12i + 7, and
+    // s[i].v[0].z float 12i + 6; their sum is 36i + 22. Each thread then overwrites v[i % 2].
+    let src = r#"
+struct S { float a; float4 v[2]; };
+__global__ void k(S* s, float* out) {
+    int i = threadIdx.x;
+    float4* p = &s[i].v[1];
+    out[i] = p->y + s[i].v[0].z + (p - 1)->w;
+    s[i].v[i % 2] = make_float4(-1, -1, -1, -1);
+}
+launch k {
+    s = arange(48); out = zeros(4);
+    expect out == 36 * arange(4) + 22;
+    expect sum(s) == 1128 - (4 + 5 + 6 + 7) - (20 + 21 + 22 + 23) - (28 + 29 + 30 + 31) - (44 + 45 + 46 + 47) - 16;
+}
+"#;
+    ok(src, &[], [1, 1, 1], [4, 1, 1]);
+}

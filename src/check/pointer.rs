@@ -130,10 +130,12 @@ impl KernelChecker<'_, '_> {
             },
             _ => return None,
         };
-        let scalars = inner
-            .members
-            .iter()
-            .all(|m| matches!(m.kind, super::structs::MemberKind::Scalar(_)));
+        let scalars = inner.members.iter().all(|m| match &m.kind {
+            super::structs::MemberKind::Scalar(_) => true,
+            // `uint4 v[2]`: an array of vectors decays to a `uint4*`.
+            super::structs::MemberKind::Compound(v) => v.def.is_none() && !v.array,
+            super::structs::MemberKind::Pointer(_) => false,
+        });
         if !inner.array || !scalars {
             return None;
         }
@@ -162,8 +164,8 @@ impl KernelChecker<'_, '_> {
     }
 
     /// The struct `e` names, where its name and form say so without typing it: a struct
-    /// variable, `*p` or `p[i]` of a pointer to structs (a parameter or a variable), a struct
-    /// member of one.
+    /// variable or `__constant__` struct, `*p` or `p[i]` of a pointer to structs (a parameter
+    /// or a variable), a struct member of one.
     fn named_layout(&self, e: &ast::Expr) -> Option<Rc<super::structs::Layout>> {
         let pointee = |n: &str| match self.lookup(n)? {
             Binding::Pointer(i) => self.struct_ptrs.get(&i).cloned(),
@@ -173,6 +175,9 @@ impl KernelChecker<'_, '_> {
         match &e.kind {
             ast::ExprKind::Name(n) => match self.lookup(n)? {
                 Binding::Struct(i) => Some(Rc::clone(&self.struct_vars[i as usize].layout)),
+                Binding::Param(p) if self.file_scalar(p).is_some() => {
+                    self.struct_spaces.get(&Space::Global(p)).cloned()
+                }
                 _ => None,
             },
             ast::ExprKind::Unary {
@@ -858,7 +863,28 @@ impl KernelChecker<'_, '_> {
                 if let Some(place) = self.struct_place(operand) {
                     let place = place?;
                     if let super::structs::Home::Mem { .. } = place.home {
-                        return Ok(self.place_address(place, span));
+                        let vector = place.layout.def.is_none() && !place.layout.array;
+                        let at = self.place_address(place, span);
+                        return Ok(match at.mem {
+                            // `&v[k]` of a member `uint4 v[2]`: a `uint4*`, whose offset counts
+                            // vectors, not the struct's components.
+                            Some(mem) if vector => {
+                                let size = mem.elem.size();
+                                let offset = Expr {
+                                    kind: ExprKind::Rescale {
+                                        value: Box::new(at.offset),
+                                        from: size,
+                                        to: size * mem.width,
+                                        size,
+                                        space: mem.space,
+                                    },
+                                    ty: Scalar::I64,
+                                    span,
+                                };
+                                Ptr { offset, ..at }
+                            }
+                            _ => at,
+                        });
                     }
                 }
                 let place = self.member_place(operand);
