@@ -1181,3 +1181,69 @@ launch copy_cs { n = 64; src = arange(n); dst = zeros(n); expect dst == arange(n
     assert_eq!((r.counters.gld_instr, r.counters.gld_sectors), (2, 8));
     assert_eq!((r.counters.gst_instr, r.counters.gst_sectors), (2, 8));
 }
+
+#[test]
+fn a_union_of_temp_storages_gives_each_collective_its_own() {
+    // CUB's example_block_scan: one `__shared__ union` of the load's, store's and scan's
+    // TempStorages, each collective handed its member. 64 threads × 4 items of ones: the
+    // exclusive prefix sum of item k is k, and the aggregate is 256, stored after them.
+    let template = r#"
+#include <cub/cub.cuh>
+template <int BLOCK_THREADS, int ITEMS_PER_THREAD>
+__global__ void k(int* d_in, int* d_out) {
+    typedef cub::BlockLoad<int, BLOCK_THREADS, ITEMS_PER_THREAD, cub::BLOCK_LOAD_WARP_TRANSPOSE> BlockLoadT;
+    typedef cub::BlockStore<int, BLOCK_THREADS, ITEMS_PER_THREAD, cub::BLOCK_STORE_WARP_TRANSPOSE> BlockStoreT;
+    typedef cub::BlockScan<int, BLOCK_THREADS> BlockScanT;
+    __shared__ union TempStorage {
+        typename BlockLoadT::TempStorage load;
+        typename BlockStoreT::TempStorage store;
+        typename BlockScanT::TempStorage scan;
+    } temp_storage;
+    int data[ITEMS_PER_THREAD];
+    BlockLoadT(temp_storage.load).Load(d_in, data);
+    __syncthreads();
+    int aggregate;
+    BlockScanT(temp_storage.scan).ExclusiveSum(data, data, aggregate);
+    __syncthreads();
+    BlockStoreT(temp_storage.store).Store(d_out, data);
+    if (threadIdx.x == 0) d_out[BLOCK_THREADS * ITEMS_PER_THREAD] = aggregate;
+}
+launch k<64, 4> { d_in = ones(256); d_out = zeros(257); expect d_out == arange(257); }
+"#;
+    let r = ok(template, &[], ONE, [64, 1, 1]);
+    assert_eq!(r.counters.race_count, 0);
+    // An anonymous union in a plain kernel, a reduction after a scan: out is the inclusive sum
+    // of 0..127, total their sum, 127 · 128 / 2 = 8128.
+    let plain = r#"
+#include <cub/cub.cuh>
+__global__ void k(const int* in, int* out, int* total) {
+    typedef cub::BlockReduce<int, 128> BlockReduce;
+    typedef cub::BlockScan<int, 128> BlockScan;
+    __shared__ union {
+        typename BlockReduce::TempStorage reduce;
+        typename BlockScan::TempStorage scan;
+    } temp;
+    int v = in[threadIdx.x];
+    int s;
+    BlockScan(temp.scan).InclusiveSum(v, s);
+    out[threadIdx.x] = s;
+    __syncthreads();
+    int t = BlockReduce(temp.reduce).Sum(v);
+    if (threadIdx.x == 0) total[0] = t;
+}
+launch k { in = arange(128); out = zeros(128); total = zeros(1); expect out == cumsum(arange(128)); expect total == 8128; }
+"#;
+    ok(plain, &[], ONE, [128, 1, 1]);
+    // A member handed to the wrong class is the storage error, naming the member.
+    let wrong = plain.replace("BlockScan(temp.scan)", "BlockScan(temp.reduce)");
+    let f = err(&wrong, &[], Some(ONE), Some([128, 1, 1]));
+    assert_eq!(codes(&f), ["simt::check::cub_storage"]);
+    assert!(
+        f.errors[0]
+            .inner
+            .to_string()
+            .starts_with("`temp.reduce` is not a"),
+        "{}",
+        f.errors[0].inner
+    );
+}

@@ -521,6 +521,62 @@ impl KernelChecker<'_, '_> {
         Ok(())
     }
 
+    /// `__shared__ union { typename Load::TempStorage load; typename Scan::TempStorage scan; }
+    /// temp;`, CUB's idiom for one block of shared memory that several collectives take turns
+    /// with (a struct of them too): each member a TempStorage of its own, named `temp.load`.
+    /// `None` where `ty` is no union or struct of TempStorages.
+    pub(crate) fn declare_cub_union(
+        &mut self,
+        ty: &ast::TypeName,
+        name: &ast::Ident,
+        dims: &[Option<ast::Expr>],
+    ) -> Option<Result<()>> {
+        // One declared in a kernel template is a template of the kernel's parameters (see
+        // `nest_in_function`); its members name no parameter but through the block's aliases.
+        let base = ty.base_text.split('<').next().unwrap_or(&ty.base_text);
+        let def = self.globals.structs.iter().find(|d| d.name.name == base)?;
+        let storages = !def.fields.is_empty()
+            && def
+                .fields
+                .iter()
+                .all(|f| !f.is_static && f.ty.base_text.ends_with("::TempStorage"));
+        if !storages {
+            return None;
+        }
+        if !dims.is_empty() {
+            return Some(Err(CheckError::Unsupported {
+                what: "an array of unions of CUB TempStorages".into(),
+                span: name.span,
+                help: Some("declare one union per collective group, or an array of each TempStorage: `__shared__ typename BlockReduce::TempStorage temp[4];`".into()),
+            }));
+        }
+        let fields = def.fields.clone();
+        Some((|| {
+            for f in &fields {
+                let mut fty = f.ty.clone();
+                let outer = fty.base_text.trim_end_matches("::TempStorage");
+                if let Some((_, _, t)) = self.local_types.iter().rev().find(|(_, n, _)| n == outer)
+                {
+                    fty.base_text = format!("{}::TempStorage", t.base_text);
+                }
+                fty.span = f.name.span;
+                let Some(class) = storage_class(&fty) else {
+                    return Err(CheckError::UnknownType {
+                        name: fty.base_text.clone(),
+                        span: f.ty.span,
+                        suggestion: None,
+                    });
+                };
+                let member = ast::Ident {
+                    name: format!("{}.{}", name.name, f.name.name),
+                    span: name.span,
+                };
+                self.declare_cub_storage(class?, &member, &f.dims)?;
+            }
+            Ok(())
+        })())
+    }
+
     /// The class of the collective `e` makes, from its form alone.
     pub(super) fn cub_class(&self, e: &ast::Expr) -> Option<Result<Class>> {
         Some(self.cub_made(e)?.0)
@@ -580,6 +636,11 @@ impl KernelChecker<'_, '_> {
         };
         let (name, index) = match &e.kind {
             ast::ExprKind::Name(n) => (n, None),
+            // A member of a union of TempStorages ([`Self::declare_cub_union`]).
+            ast::ExprKind::Member { base, field } => match &base.kind {
+                ast::ExprKind::Name(n) => (&format!("{n}.{}", field.name), None),
+                _ => return Err(wrong()),
+            },
             ast::ExprKind::Index { base, index } => match &base.kind {
                 ast::ExprKind::Name(n) => (n, Some(&**index)),
                 _ => return Err(wrong()),
@@ -1192,6 +1253,10 @@ fn targ_text(a: &ast::TemplateArg) -> String {
 fn describe(e: &ast::Expr) -> String {
     match &e.kind {
         ast::ExprKind::Name(n) => n.clone(),
+        ast::ExprKind::Member { base, field } => match &base.kind {
+            ast::ExprKind::Name(n) => format!("{n}.{}", field.name),
+            _ => "this expression".into(),
+        },
         _ => "this expression".into(),
     }
 }

@@ -719,6 +719,10 @@ pub(crate) struct KernelChecker<'g, 'e> {
     globals: &'g Globals<'g>,
     errors: &'e mut Vec<CheckError>,
     scopes: Vec<HashMap<String, (Binding, Span)>>,
+    /// `using T = ...;` and `typedef` names of the blocks being checked, each with the depth of
+    /// the scope it belongs to: the rest of the block is rewritten with them, and a union the
+    /// block declares (hoisted to the file) looks its members' types up here.
+    local_types: Vec<(usize, String, ast::TypeName)>,
     params: Vec<Param>,
     shared: Vec<Shared>,
     locals: Vec<Local>,
@@ -829,6 +833,7 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
             globals,
             errors,
             scopes: vec![HashMap::new()],
+            local_types: Vec::new(),
             params: Vec::new(),
             shared: Vec::new(),
             locals: Vec::new(),
@@ -1683,6 +1688,8 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                 let mut b = self.file_bindings();
                 let mut ty = ty;
                 b.ty(&mut ty);
+                self.local_types
+                    .push((self.scopes.len(), name.name.clone(), ty.clone()));
                 b.types.insert(name.name.clone(), ty);
                 let mut rest = list[i + 1..].to_vec();
                 b.stmts(&mut rest);
@@ -1709,6 +1716,8 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
             i += 1;
         }
         self.scopes.pop();
+        let depth = self.scopes.len();
+        self.local_types.retain(|&(d, _, _)| d <= depth);
         out
     }
 
@@ -1763,6 +1772,9 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
             } => {
                 if let Some(class) = cub::storage_class(ty) {
                     return self.declare_cub_storage(class?, name, dims);
+                }
+                if let Some(done) = self.declare_cub_union(ty, name, dims) {
+                    return done;
                 }
                 if let Some(done) = self.shared_async(ty, name, dims) {
                     return done;
