@@ -1024,3 +1024,71 @@ launch k { s = [1, 2, 0, 0, 0, 0, 5, 6]; expect s == [1, 2, 4294967294, 42949672
 "#;
     ok(src, &[], ONE, ONE);
 }
+
+#[test]
+fn host_members_of_class_templates_and_host_containers_are_skipped_host_code() {
+    // pytorch_scatter's headers: `TensorInfo<T, IndexType>::TensorInfo()` and a member defined
+    // after a class template, and a `const std::map` at file scope that only host code reads.
+    // None is device code; the kernel doubles `info.data`: out = 2 · [0, 1, 2, 3].
+    let src = r#"
+#include <map>
+#include <string>
+enum ReductionType { SUM, MEAN };
+const std::map<std::string, ReductionType> reduce2REDUCE = {{"sum", SUM}, {"mean", MEAN}};
+template <typename T>
+struct Info {
+  Info();
+  void reduceDim(int d);
+  T* data;
+  int dims;
+};
+template <typename T>
+Info<T>::Info() {
+  data = nullptr;
+  dims = 0;
+}
+template <typename T>
+void
+Info<T>::reduceDim(int d) {
+  dims = d;
+}
+__global__ void k(const Info<float> info, float* out) { out[threadIdx.x] = info.data[threadIdx.x] * 2; }
+launch k { a = arange(4); info.data = a; info.dims = 1; out = zeros(4); expect out == 2 * arange(4); }
+"#;
+    ok(src, &[], ONE, [4, 1, 1]);
+}
+
+#[test]
+fn a_conversion_operator_called_by_name_is_the_conversion() {
+    // `var.operator __half()` of an `at::Half` (pytorch_scatter's shuffles) is `(__half)var`,
+    // and `f.operator float()` calls the struct's own: raw / 4 = [0.75, -2.5].
+    let src = r#"
+#include <ATen/ATen.h>
+struct Fixed {
+    int raw;
+    __device__ operator float() const { return raw / 4.0f; }
+};
+__device__ float widen(const at::Half var) { return __half2float(var.operator __half()); }
+__global__ void k(const int* raw, float* out, float* back) {
+    Fixed f;
+    f.raw = raw[threadIdx.x];
+    out[threadIdx.x] = f.operator float();
+    back[threadIdx.x] = widen(__float2half(out[threadIdx.x]));
+}
+launch k { raw = [3, -10]; out = zeros(2); back = zeros(2); expect out == [0.75, -2.5]; expect back == out; }
+"#;
+    ok(src, &[], ONE, [2, 1, 1]);
+}
+
+#[test]
+fn at_half_names_the_16_bit_float_with_or_without_aten_included() {
+    // <ATen/ATen.h> declares namespace `at`; its `Half` is still CUDA's `__half`: 1.5 is exact.
+    for include in ["#include <ATen/ATen.h>\n", ""] {
+        let src = format!(
+            "{include}__device__ float w(const at::Half v) {{ return __half2float(v); }}\n\
+             __global__ void k(at::Half* a, float* o) {{ o[0] = w(a[0]); }}\n\
+             launch k {{ a = [1.5]; o = zeros(1); expect o == 1.5; }}\n"
+        );
+        ok(&src, &[], ONE, ONE);
+    }
+}

@@ -417,9 +417,18 @@ impl<'m> Builder<'m> {
                     }
                     module.device_fns.push(f);
                 }),
-                Rule::global_const => self
-                    .global_const(item)
-                    .map(|c| module.consts.extend(qualified(c, &ns))),
+                Rule::global_const => self.global_const(item).map(|c| {
+                    // `const std::map<std::string, ReductionType> reduce2REDUCE = {...};`: a
+                    // host container, which device code cannot name (nvcc refuses it there).
+                    let (host, device): (Vec<_>, Vec<_>) = c
+                        .into_iter()
+                        .partition(|c| is_host_container(&c.ty.base_text));
+                    for c in host {
+                        let what = format!("variable `{}`", c.name.name);
+                        module.host_items.push((what, c.name.span));
+                    }
+                    module.consts.extend(qualified(device, &ns));
+                }),
                 Rule::launch => self.launch(item).map(|l| module.launches.push(l)),
                 // Host code that simt reads only for a launch section to copy: one in a
                 // namespace, or one it cannot read (`{ 'ab' }`), stays skipped host code.
@@ -485,8 +494,26 @@ impl<'m> Builder<'m> {
     /// `host_fn`: a function without `__device__` (or a template of one), skipped as host code;
     /// its name is kept so that a kernel calling it is told what it is.
     fn host_fn(&self, item: Pair<'_, Rule>, module: &mut Module) {
-        let name = item
-            .into_inner()
+        let parts: Vec<Pair<'_, Rule>> = item.into_inner().collect();
+        // `void Info<T>::reduceDim(int d) { ... }`: a member of a class, no free function.
+        if let Some(owner) = parts.iter().position(|p| p.as_rule() == Rule::member_owner) {
+            if let Some(name) = parts[owner..]
+                .iter()
+                .find(|p| matches!(p.as_rule(), Rule::ident | Rule::operator_name))
+            {
+                let span = self.span(&parts[owner]).to(self.span(name));
+                let owners: String = parts[owner..]
+                    .iter()
+                    .take_while(|p| p.as_rule() == Rule::member_owner)
+                    .map(|p| p.as_str().trim())
+                    .collect();
+                let what = format!("function `{owners}{}`", name.as_str());
+                module.host_items.push((what, span));
+            }
+            return;
+        }
+        let name = parts
+            .into_iter()
             .find(|p| matches!(p.as_rule(), Rule::scoped_name | Rule::operator_name));
         if let Some(p) = name {
             let span = self.span(&p);
@@ -2685,6 +2712,13 @@ impl<'m> Builder<'m> {
                     base: Box::new(expr),
                     field: self.member_name(p),
                 },
+                Rule::conversion_call => ExprKind::Cast {
+                    ty: self.ty(p
+                        .into_inner()
+                        .find(|t| t.as_rule() == Rule::ty)
+                        .expect("grammar: the type converted to")),
+                    expr: Box::new(expr),
+                },
                 // `p->x` is `(*p).x`.
                 Rule::arrow => ExprKind::Member {
                     base: Box::new(Expr {
@@ -4296,6 +4330,33 @@ fn plain_base<'i>(pair: &Pair<'i, Rule>) -> Option<Pair<'i, Rule>> {
         return None;
     }
     base.into_inner().find(|p| p.as_rule() == Rule::named_ty)
+}
+
+/// Whether a type is one of the C++ standard library's host-only classes (containers, strings,
+/// streams, smart pointers), which no device code can use.
+fn is_host_container(ty: &str) -> bool {
+    const HOST: [&str; 17] = [
+        "map",
+        "unordered_map",
+        "multimap",
+        "set",
+        "unordered_set",
+        "multiset",
+        "vector",
+        "string",
+        "list",
+        "deque",
+        "function",
+        "shared_ptr",
+        "unique_ptr",
+        "ostream",
+        "istream",
+        "regex",
+        "mutex",
+    ];
+    let name = ty.strip_prefix("std::").unwrap_or("");
+    let name = name.split('<').next().unwrap_or(name);
+    HOST.contains(&name)
 }
 
 /// The start of the name of a union without one (`__anonymous_union_120`, after where it starts).

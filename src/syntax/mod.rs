@@ -533,7 +533,7 @@ fn friendly(rule: Rule) -> Option<&'static str> {
         | Rule::op_deref
         | Rule::op_addr => "an expression",
         Rule::index => "`[`",
-        Rule::member => "`.`",
+        Rule::member | Rule::conversion_call => "`.`",
         Rule::call_args => "`(`",
         Rule::tuple_or_paren => "`(`",
         Rule::list_lit => "`[`",

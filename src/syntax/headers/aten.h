@@ -11,6 +11,10 @@
 // into, which simt keeps as one scalar parameter each.
 namespace at {
 
+// c10/util/Half.h and BFloat16.h, re-exported by ATen: 16-bit floats, the bits of CUDA's own.
+using Half = __half;
+using BFloat16 = __nv_bfloat16;
+
 template <typename T>
 struct DefaultPtrTraits {
     typedef T* PtrType;
