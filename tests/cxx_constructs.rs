@@ -1056,6 +1056,17 @@ __global__ void k(const Info<float> info, float* out) { out[threadIdx.x] = info.
 launch k { a = arange(4); info.data = a; info.dims = 1; out = zeros(4); expect out == 2 * arange(4); }
 "#;
     ok(src, &[], ONE, [4, 1, 1]);
+    // Device code reading the map (`reduce2REDUCE.size()`) is told it is the host's.
+    let reads = src.replace(
+        "out[threadIdx.x] = info.data[threadIdx.x] * 2;",
+        "out[threadIdx.x] = reduce2REDUCE.size();",
+    );
+    let f = err(&reads, &[], Some(ONE), Some([4, 1, 1]));
+    assert_eq!(codes(&f), ["simt::check::host_variable"]);
+    assert_eq!(
+        f.errors[0].inner.to_string(),
+        "`reduce2REDUCE` is a host variable: device code cannot read it"
+    );
 }
 
 #[test]

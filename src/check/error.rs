@@ -259,19 +259,20 @@ pub enum CheckError {
         #[label("the value is computed and dropped")]
         span: Span,
     },
-    /// A file-scope variable without `const` read from device code.
+    /// A host variable read from device code: a file-scope variable without `const`, a pointer,
+    /// or a host object (a `std::map`).
     ///
     /// Example: `int n = 4;` at file scope, then `a[i] = n;` in a kernel.
     #[error("`{name}` is a host variable: device code cannot read it")]
     #[diagnostic(
         code(simt::check::host_variable),
-        help("pass it to the kernel as a parameter, or declare it `const` (or `__constant__` and set it in the launch section)")
+        help("a file-scope variable is the host's unless it is `__device__`, `__constant__` or a `const` number: pass it to the kernel as a parameter, or declare it `const` (a number) or `__constant__` (set in the launch section)")
     )]
     HostVariable {
         /// The variable.
         name: String,
         /// Where device code reads it.
-        #[label("declared without `const` at file scope")]
+        #[label("read in device code")]
         span: Span,
     },
     /// A host table (`static const uint32_t alpha_n[] = {...};`) read from device code, which

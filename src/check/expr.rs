@@ -666,6 +666,15 @@ impl KernelChecker<'_, '_> {
                             span: method.span,
                             help: Some("simt follows pointers into arrays, not pointers stored in memory (docs/heap.md): call it on an object or a reference (`h.hit(...)` with `const hitable& h`)".into()),
                         }),
+                        // `names.size()` of a host variable (a `std::map` at file scope).
+                        None if matches!(&object.kind, ast::ExprKind::Name(n)
+                            if self.lookup(n).is_none() && self.globals.host_vars.contains_key(n.as_str())) =>
+                        {
+                            let ast::ExprKind::Name(n) = &object.kind else {
+                                unreachable!("matched: a name")
+                            };
+                            Err(self.unknown_name(n, object.span))
+                        }
                         None => Err(CheckError::Unsupported {
                             what: format!("calling the member function `{}`", method.name),
                             span: method.span,

@@ -629,6 +629,12 @@ impl<'m> Globals<'m> {
                     g.host_vars.insert(&c.name.name, c.name.span);
                     continue;
                 }
+                // `const std::map<std::string, ReductionType> reduce2REDUCE = {...};`
+                // (pytorch_scatter): a host container, an error only where device code reads it.
+                Err(_) if is_host_container(&c.ty.base_text) => {
+                    g.host_vars.insert(&c.name.name, c.name.span);
+                    continue;
+                }
                 Err(e) => {
                     errors.push(e);
                     continue;
@@ -3354,6 +3360,33 @@ fn resolve_aliases(module: &ast::Module) -> ast::Module {
 
 /// What simt has of cuda_fp16.h and cuda_bf16.h, for a name of theirs it does not have.
 pub(crate) const HALF_HELP: &str = "simt has cuda_fp16.h's and cuda_bf16.h's types (`half`, `half2`, `__nv_bfloat16`, `__nv_bfloat162`), their operators, the conversions (`__float2half`, `__half2float`, `__int2half_rn`, `__float2half_rz`, `__int2half_rd`, ...), `__hadd` `__hsub` `__hmul` `__hdiv` `__hfma` `__hneg` `__habs` `__hmax` `__hmin` and their `2` forms, the comparisons, `hsqrt`/`hexp`/`hlog`-style math and the bit views; write this one with those, or in `float`";
+
+/// Whether a type is one of the C++ standard library's host-only classes (containers, strings,
+/// streams, smart pointers), which no device code can use.
+fn is_host_container(ty: &str) -> bool {
+    const HOST: [&str; 17] = [
+        "map",
+        "unordered_map",
+        "multimap",
+        "set",
+        "unordered_set",
+        "multiset",
+        "vector",
+        "string",
+        "list",
+        "deque",
+        "function",
+        "shared_ptr",
+        "unique_ptr",
+        "ostream",
+        "istream",
+        "regex",
+        "mutex",
+    ];
+    let name = ty.strip_prefix("std::").unwrap_or("");
+    let name = name.split('<').next().unwrap_or(name);
+    HOST.contains(&name)
+}
 
 /// `half`, `__half2`, `__nv_bfloat16`… (cuda_fp16.h's and cuda_bf16.h's types), and the
 /// functions named after them (`__half2float`, `__float2half_rn`, `__hadd`, `__bfloat162float`).

@@ -417,18 +417,9 @@ impl<'m> Builder<'m> {
                     }
                     module.device_fns.push(f);
                 }),
-                Rule::global_const => self.global_const(item).map(|c| {
-                    // `const std::map<std::string, ReductionType> reduce2REDUCE = {...};`: a
-                    // host container, which device code cannot name (nvcc refuses it there).
-                    let (host, device): (Vec<_>, Vec<_>) = c
-                        .into_iter()
-                        .partition(|c| is_host_container(&c.ty.base_text));
-                    for c in host {
-                        let what = format!("variable `{}`", c.name.name);
-                        module.host_items.push((what, c.name.span));
-                    }
-                    module.consts.extend(qualified(device, &ns));
-                }),
+                Rule::global_const => self
+                    .global_const(item)
+                    .map(|c| module.consts.extend(qualified(c, &ns))),
                 Rule::launch => self.launch(item).map(|l| module.launches.push(l)),
                 // Host code that simt reads only for a launch section to copy: one in a
                 // namespace, or one it cannot read (`{ 'ab' }`), stays skipped host code.
@@ -4330,33 +4321,6 @@ fn plain_base<'i>(pair: &Pair<'i, Rule>) -> Option<Pair<'i, Rule>> {
         return None;
     }
     base.into_inner().find(|p| p.as_rule() == Rule::named_ty)
-}
-
-/// Whether a type is one of the C++ standard library's host-only classes (containers, strings,
-/// streams, smart pointers), which no device code can use.
-fn is_host_container(ty: &str) -> bool {
-    const HOST: [&str; 17] = [
-        "map",
-        "unordered_map",
-        "multimap",
-        "set",
-        "unordered_set",
-        "multiset",
-        "vector",
-        "string",
-        "list",
-        "deque",
-        "function",
-        "shared_ptr",
-        "unique_ptr",
-        "ostream",
-        "istream",
-        "regex",
-        "mutex",
-    ];
-    let name = ty.strip_prefix("std::").unwrap_or("");
-    let name = name.split('<').next().unwrap_or(name);
-    HOST.contains(&name)
 }
 
 /// The start of the name of a union without one (`__anonymous_union_120`, after where it starts).
