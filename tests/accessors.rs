@@ -224,3 +224,31 @@ launch k {
     // fixed, element 5 is again 1 + 2 * 4 = 9; dims is 2, so the view is not contiguous.
     ok(src, &[], [1, 1, 1], [6, 1, 1]);
 }
+
+#[test]
+fn an_accessor_indexed_on_all_but_its_last_dimension_is_a_row() {
+    // RAFT's `auto fptr = fmap1[b][h1][w1]; fptr[c]`: a rank-1 TensorAccessor. a = 0..23 as
+    // 2 × 3 × 4; row (i, j) holds 12i + 4j + 0..3, whose sum is 48i + 16j + 6.
+    let src = r#"
+#include <torch/extension.h>
+__global__ void rows(const torch::PackedTensorAccessor32<float,3,torch::RestrictPtrTraits> a,
+                     torch::PackedTensorAccessor32<float,2,torch::RestrictPtrTraits> out)
+{
+  int i = blockIdx.x, j = threadIdx.x;
+  auto row = a[i][j];
+  float s = 0;
+  for (int k = 0; k < a.size(2); k++) s += row[k];
+  out[i][j] = s;
+}
+launch rows { a = reshape(arange(24), 2, 3, 4); out = zeros(2, 3); expect out == [6, 22, 38, 54, 70, 86]; }
+"#;
+    let r = ok(src, &[], [2, 1, 1], [3, 1, 1]);
+    // Each block's warp loads row[k] 4 times, its 3 lanes at bytes 48i + 16j + 4k: for block
+    // 0, k = 0 is bytes 0, 16, 32 (sectors 0, 0, 1); for block 1, 48, 64, 80 (sectors 1, 2, 2):
+    // 2 sectors each, as for any k. 8 loads, 16 sectors.
+    assert_eq!((r.counters.gld_instr, r.counters.gld_sectors), (8, 16));
+    // Two of three dimensions is no row: still the error, whose help now names the row form.
+    let two = src.replace("auto row = a[i][j];", "auto row = a[i];");
+    let f = err(&two, &[], Some([2, 1, 1]), Some([3, 1, 1]));
+    assert_eq!(codes(&f), ["simt::check::unsupported"]);
+}

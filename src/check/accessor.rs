@@ -180,6 +180,39 @@ impl KernelChecker<'_, '_> {
         Some(self.accessor_index(&a, &indices, e.span))
     }
 
+    /// Whether `e` indexes every dimension of an accessor but the last (RAFT's `auto fptr =
+    /// fmap1[b][h1][w1]; fptr[c]`): a `TensorAccessor<T, 1>`, which simt holds as a pointer to
+    /// the row's first element, since the launch gives every accessor contiguous strides (the
+    /// last one 1).
+    pub(crate) fn accessor_row(&self, e: &ast::Expr) -> bool {
+        let mut indices = 0;
+        let mut cur = e;
+        while let ast::ExprKind::Index { base, .. } = &cur.kind {
+            indices += 1;
+            cur = base;
+        }
+        self.accessor_named(cur)
+            .is_some_and(|a| a.sizes.len() >= 2 && indices + 1 == a.sizes.len())
+    }
+
+    /// The start of the row [`Self::accessor_row`] names: a pointer into the accessor's buffer.
+    pub(crate) fn accessor_row_start(&mut self, e: &ast::Expr) -> Result<super::pointer::Ptr> {
+        let mut indices = Vec::new();
+        let mut cur = e;
+        while let ast::ExprKind::Index { base, index } = &cur.kind {
+            indices.push(index.as_ref());
+            cur = base;
+        }
+        let a = self.accessor_named(cur).expect("checked: an accessor row");
+        indices.reverse();
+        let (mem, offset) = self.accessor_offset(&a, &indices)?;
+        Ok(super::pointer::Ptr {
+            mem: Some(mem),
+            offset,
+            is_const: false,
+        })
+    }
+
     fn accessor_index(
         &mut self,
         a: &Accessor,
@@ -196,12 +229,20 @@ impl KernelChecker<'_, '_> {
                 ),
                 span,
                 help: Some(format!(
-                    "index every dimension at once: `{}{}`",
+                    "index every dimension at once: `{}{}`, or all but the last for a row (`auto row = {}{};`)",
                     self.params[a.param as usize].name,
-                    "[i]".repeat(a.sizes.len())
+                    "[i]".repeat(a.sizes.len()),
+                    self.params[a.param as usize].name,
+                    "[i]".repeat(a.sizes.len() - 1)
                 )),
             });
         }
+        self.accessor_offset(a, indices)
+    }
+
+    /// The element `Σ indices[k] * stride(k)` of the accessor's buffer, over the dimensions
+    /// indexed.
+    fn accessor_offset(&mut self, a: &Accessor, indices: &[&ast::Expr]) -> Result<(Mem, Expr)> {
         let mut offset: Option<Expr> = None;
         for (k, ix) in indices.iter().enumerate() {
             let t = self.index_value(ix)?;

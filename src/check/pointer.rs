@@ -237,6 +237,7 @@ impl KernelChecker<'_, '_> {
             ast::ExprKind::Cast { ty, .. } => ty.pointer,
             ast::ExprKind::New { .. } => true,
             // `tile[i]` of `float tile[4][8]`: row i.
+            ast::ExprKind::Index { .. } if self.accessor_row(e) => true,
             ast::ExprKind::Index { .. } if self.row_of(e).is_some() => true,
             ast::ExprKind::Index { .. } if self.pointer_elements(e).is_some() => true,
             // `d_list[i]`, `*d_world`: a pointer stored in memory.
@@ -327,6 +328,7 @@ impl KernelChecker<'_, '_> {
             ast::ExprKind::Call { callee, args, .. } if self.is_heap_call(callee, "malloc") => {
                 self.malloc(args, span)
             }
+            ast::ExprKind::Index { .. } if self.accessor_row(e) => self.accessor_row_start(e),
             ast::ExprKind::Index { .. } if self.row_of(e).is_some() => {
                 let RowOf {
                     mem,
