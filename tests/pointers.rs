@@ -1479,3 +1479,33 @@ launch k { a = arange(4); b = arange(4) + 10; c = arange(4) + 20; d = arange(4) 
         assert_eq!(f.exit, 2);
     }
 }
+
+#[test]
+fn the_address_of_a_const_value_in_a_register_reads_its_value() {
+    // StyleGAN3's `get_stride(const int64_t& x) { return *reinterpret_cast<const T*>(&x); }`
+    // of a by-value struct parameter's member: the low 32 bits of 12 (little-endian) are 12, so
+    // y[i] = 12 i. A `const` local's address reads its value too: 7 + 12 i.
+    let src = r#"
+#include <cstdint>
+struct P { float* y; longlong4 stride; };
+template <class T> __device__ __forceinline__ T get_stride(const int64_t& x)
+{
+    return *reinterpret_cast<const T*>(&x);
+}
+__global__ void k(P p, int* z)
+{
+    int i = threadIdx.x;
+    p.y[i] = (float)(i * get_stride<int32_t>(p.stride.z));
+    const int c = 7 + 12 * i;
+    const int* q = &c;
+    z[i] = *q;
+}
+launch k {
+    p.y = zeros(8); z = zeros(8);
+    p.stride.x = 4; p.stride.y = 8; p.stride.z = 12; p.stride.w = 16;
+    expect p.y == arange(8) * 12;
+    expect z == 7 + 12 * arange(8);
+}
+"#;
+    ok(src, &[], [1, 1, 1], [8, 1, 1]);
+}

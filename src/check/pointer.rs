@@ -855,6 +855,63 @@ impl KernelChecker<'_, '_> {
         }
     }
 
+    /// `&x` of a `const` value simt holds in a register (StyleGAN3's `get_stride(const int64_t&
+    /// x) { return *reinterpret_cast<const T*>(&x); }` of a struct parameter's member): a
+    /// one-element local array holding its value, written where the address is taken. Nothing
+    /// may write through it (`const`), so the copy always reads as the value does.
+    fn const_address(&mut self, n: &str, var: VarId, span: Span) -> Result<Ptr> {
+        let declared = self.locals[var.0 as usize].declared;
+        let name = ast::Ident {
+            name: format!("&{n}"),
+            span,
+        };
+        let one = ast::Expr {
+            kind: ast::ExprKind::Int {
+                value: 1,
+                unsigned: false,
+                long: false,
+                hex: false,
+            },
+            span,
+        };
+        let value = ast::Expr {
+            kind: ast::ExprKind::Name(n.to_string()),
+            span,
+        };
+        let d = ast::Declarator {
+            dims: vec![Some(one)],
+            list: Some((vec![value], span)),
+            ..ast::Declarator::plain(name.clone(), None)
+        };
+        let mut body = Vec::new();
+        self.local_array((declared, 1), &d, &mut body)?;
+        let start = self.pointer(&ast::Expr {
+            kind: ast::ExprKind::Name(name.name.clone()),
+            span,
+        })?;
+        let at = self.new_local(&format!("{}.offset", name.name), Scalar::I64, span);
+        body.push(Stmt {
+            kind: StmtKind::Assign {
+                var: at,
+                value: start.offset,
+            },
+            span,
+        });
+        Ok(Ptr {
+            mem: start.mem,
+            offset: Expr {
+                kind: ExprKind::Inline {
+                    name: name.name,
+                    body,
+                    result: Some(at),
+                },
+                ty: Scalar::I64,
+                span,
+            },
+            is_const: true,
+        })
+    }
+
     /// `&place`: the element's address.
     fn address_of(&mut self, operand: &ast::Expr, span: Span) -> Result<Ptr> {
         match &operand.kind {
@@ -953,6 +1010,7 @@ impl KernelChecker<'_, '_> {
                 // `memcpy(&a, ...)`): the address of its first element, which the cast or call
                 // around it types again.
                 Some(Binding::LocalArray(_) | Binding::Shared(_)) => self.pointer(operand),
+                Some(Binding::Local { var, is_const: true }) => self.const_address(n, var, span),
                 Some(_) => Err(CheckError::Unsupported {
                     what: format!("the address of the local variable `{n}`"),
                     span,
