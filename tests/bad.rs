@@ -470,3 +470,21 @@ launch k { src = load("f32.npy"); dst = zeros(4); grid = 1; block = 4; expect ds
     let got = simt(&["test".into(), "void.sk".into()], &dir);
     assert_eq!(got.exit, 0, "{}{}", got.stdout, got.stderr);
 }
+
+#[test]
+fn a_void_pointer_member_of_a_struct_parameter_takes_a_files_bytes_too() {
+    // StyleGAN3's filtered_lrelu params: `const void* x;` read as `*(const T*)((const char*)p.x
+    // + byte offset)`. Its first view is `char`, so the float32 file 1, 2, 3, 4 gives its 16
+    // bytes, and thread t reads the float at byte 4t: t + 1 (it was a dtype mismatch).
+    let dir = fixtures("void-member");
+    let src = r#"
+struct P { const void* x; float* y; };
+__global__ void k(P p) {
+    p.y[threadIdx.x] = *(const float*)((const char*)p.x + threadIdx.x * 4);
+}
+launch k { p.x = load("f32.npy"); p.y = zeros(4); grid = 1; block = 4; expect p.y == [1, 2, 3, 4]; }
+"#;
+    std::fs::write(dir.join("member.sk"), src).expect("write");
+    let got = simt(&["test".into(), "member.sk".into()], &dir);
+    assert_eq!(got.exit, 0, "{}{}", got.stdout, got.stderr);
+}

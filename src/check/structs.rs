@@ -3639,6 +3639,8 @@ impl<'g> KernelChecker<'g, '_> {
                 if let Target::Slots(ty) = &pm.target {
                     pm.target = Target::Opaque(format!("{}*", ty.base_text));
                 }
+                // A `void*` member, like a `void*` parameter, takes any file's bytes.
+                let untyped = matches!(&pm.target, Target::Opaque(what) if what == "void");
                 let (pm, views) = self.cast_void_member(pm, &name, body);
                 let (elem, width) = pm.pointee;
                 let is_const = pm.is_const;
@@ -3661,7 +3663,7 @@ impl<'g> KernelChecker<'g, '_> {
                     default: None,
                     views,
                     opaque,
-                    untyped: false,
+                    untyped,
                 });
                 let param = self.params.len() as u32 - 1;
                 if let Some(l) = layout {
