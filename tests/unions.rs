@@ -618,3 +618,34 @@ launch k {
 "#;
     ok(src, &[], [1, 1, 1], [4, 1, 1]);
 }
+
+#[test]
+fn the_address_of_a_vector_in_a_struct_reads_the_same_however_it_is_used() {
+    // `struct A { unsigned a; uint2 v[2]; }` is 6 words: a, padding, v[0].x, v[0].y, v[1].x,
+    // v[1].y; struct i holds 10i + (0, 0, 1, 2, 3, 4). Every form below reads v[1].y = 10i + 4
+    // or v[1].x = 10i + 3: a declared pointer, `auto`, `->` and `[]` on the address, the decayed
+    // member plus one, and a `const uint2*` parameter of a helper.
+    let src = r#"
+struct A { unsigned a; uint2 v[2]; };
+__device__ unsigned gety(const uint2* p) { return p[1].y; }
+__global__ void k(A* a, unsigned* o) {
+    int i = threadIdx.x;
+    uint2* d = &a[i].v[0];
+    auto p = &a[i].v[0];
+    uint2* t = a[i].v + 1;
+    uint2 e = *(&a[i].v[1]);
+    o[7*i+0] = d[1].y;
+    o[7*i+1] = p[1].y;
+    o[7*i+2] = (&a[i].v[1])->y;
+    o[7*i+3] = (&a[i].v[0])[1].x;
+    o[7*i+4] = t->x;
+    o[7*i+5] = e.y;
+    o[7*i+6] = gety(&a[i].v[0]);
+}
+launch k {
+    a = [0, 0, 1, 2, 3, 4, 10, 0, 11, 12, 13, 14]; o = zeros(14);
+    expect o == [4, 4, 4, 3, 3, 4, 4, 14, 14, 14, 13, 13, 14, 14];
+}
+"#;
+    ok(src, &[], [1, 1, 1], [2, 1, 1]);
+}

@@ -905,7 +905,14 @@ impl KernelChecker<'_, '_> {
             return self.async_argument(p, kind, a);
         }
         if p.ty.pointer {
-            return Ok(Arg::Pointer(self.pointer(a)?));
+            let ptr = self.pointer(a)?;
+            // A parameter of a struct type counts its components; a plain one, its elements.
+            let plain = self.layout_of(&p.ty).is_none();
+            return Ok(Arg::Pointer(if plain {
+                self.in_vectors(ptr, a)
+            } else {
+                ptr
+            }));
         }
         // A function object without data (`Add add; fold(a, n, add)`): the parameter names it.
         if let ast::ExprKind::Name(n) = &a.kind {

@@ -659,7 +659,7 @@ impl KernelChecker<'_, '_> {
     ) -> Result<()> {
         let ix = match self.element_of(vars, index)? {
             Ok(var) => {
-                let p = self.pointer(value)?;
+                let p = self.pointer_for(var, value)?;
                 out.push(self.point(var, p, span)?);
                 return Ok(());
             }
@@ -922,28 +922,7 @@ impl KernelChecker<'_, '_> {
                 if let Some(place) = self.struct_place(operand) {
                     let place = place?;
                     if let super::structs::Home::Mem { .. } = place.home {
-                        let vector = place.layout.def.is_none() && !place.layout.array;
-                        let at = self.place_address(place, span);
-                        return Ok(match at.mem {
-                            // `&v[k]` of a member `uint4 v[2]`: a `uint4*`, whose offset counts
-                            // vectors, not the struct's components.
-                            Some(mem) if vector => {
-                                let size = mem.elem.size();
-                                let offset = Expr {
-                                    kind: ExprKind::Rescale {
-                                        value: Box::new(at.offset),
-                                        from: size,
-                                        to: size * mem.width,
-                                        size,
-                                        space: mem.space,
-                                    },
-                                    ty: Scalar::I64,
-                                    span,
-                                };
-                                Ptr { offset, ..at }
-                            }
-                            _ => at,
-                        });
+                        return Ok(self.place_address(place, span));
                     }
                 }
                 let place = self.member_place(operand);
@@ -1706,6 +1685,75 @@ impl KernelChecker<'_, '_> {
     /// `T* p = init;` of pointer variable `i`, declared already (`name` is its name's span): an
     /// error in `init` leaves `p` pointing into no real array, so that its uses (the kernel is
     /// refused already) report nothing again.
+    /// `value` in the units pointer variable `i` counts. The address of a vector element of a
+    /// struct in memory (`&a[k].v[1]` of `uint2 v[2]`) counts the struct's components, as a
+    /// struct pointer does (`auto p = ...`, `(&a[k].v[1])->y` read it so); a declared `uint2*`
+    /// counts vectors.
+    fn pointer_for(&mut self, i: u32, value: &ast::Expr) -> Result<Ptr> {
+        let p = self.pointer(value)?;
+        if self.struct_ptrs.contains_key(&i) {
+            return Ok(p);
+        }
+        Ok(self.in_vectors(p, value))
+    }
+
+    /// `value`'s pointer `p` for a plain (no struct) pointer: where `value` is the address of a
+    /// vector in a struct in memory, its offset in vectors rather than components.
+    pub(crate) fn in_vectors(&mut self, p: Ptr, value: &ast::Expr) -> Ptr {
+        if !self.vector_member_address(value) {
+            return p;
+        }
+        let Some(mem) = p.mem else {
+            return p;
+        };
+        let size = mem.elem.size();
+        let offset = Expr {
+            kind: ExprKind::Rescale {
+                value: Box::new(p.offset),
+                from: size,
+                to: size * mem.width,
+                size,
+                space: mem.space,
+            },
+            ty: Scalar::I64,
+            span: value.span,
+        };
+        Ptr { offset, ..p }
+    }
+
+    /// Whether `e` is `&s.v[k]` of a vector element of an array member of a struct in memory,
+    /// `s.v`, which decays to `&s.v[0]`, or either plus or minus an offset.
+    fn vector_member_address(&mut self, e: &ast::Expr) -> bool {
+        if let Some(decayed) = self.decayed_member(e) {
+            return self.vector_member_address(&decayed);
+        }
+        // `s.v + 1`: the pointer side's units.
+        if let ast::ExprKind::Binary {
+            op: BinOp::Add | BinOp::Sub,
+            lhs,
+            rhs,
+            ..
+        } = &e.kind
+        {
+            let side = if self.is_pointer(lhs) { lhs } else { rhs };
+            return self.vector_member_address(side);
+        }
+        let ast::ExprKind::Unary {
+            op: UnOp::AddrOf,
+            operand,
+        } = &e.kind
+        else {
+            return false;
+        };
+        let ast::ExprKind::Index { base, .. } = &operand.kind else {
+            return false;
+        };
+        self.struct_of(base).is_some_and(|l| l.array)
+            && self
+                .struct_of(operand)
+                .is_some_and(|l| l.def.is_none() && !l.array)
+    }
+
     pub(crate) fn initialise_pointer(
         &mut self,
         i: u32,
@@ -1713,7 +1761,7 @@ impl KernelChecker<'_, '_> {
         name: Span,
     ) -> Result<Stmt> {
         let pointed = self
-            .pointer(init)
+            .pointer_for(i, init)
             .and_then(|value| self.point(i, value, name.to(init.span)));
         if pointed.is_err() {
             let (elem, width) = self.ptr_vars[i as usize].pointee;
@@ -1845,7 +1893,7 @@ impl KernelChecker<'_, '_> {
     ) -> Result<Stmt> {
         match op {
             None => {
-                let p = self.pointer(value)?;
+                let p = self.pointer_for(i, value)?;
                 self.point(i, p, span)
             }
             Some(op @ (BinOp::Add | BinOp::Sub)) => {

@@ -1269,10 +1269,14 @@ impl<'g> KernelChecker<'g, '_> {
                 }
             }
             ast::ExprKind::IncDec { target, .. } => self.struct_pointee(target),
-            ast::ExprKind::Member { .. } => {
-                let i = self.member_pointer(e)?;
-                self.struct_ptrs.get(&i).cloned()
-            }
+            ast::ExprKind::Member { .. } => match self.member_pointer(e) {
+                Some(i) => self.struct_ptrs.get(&i).cloned(),
+                // `s.v` of an array member `uint2 v[2]` in memory: `&s.v[0]`.
+                None => {
+                    let decayed = self.decayed_member(e)?;
+                    self.struct_pointee(&decayed)
+                }
+            },
             ast::ExprKind::Ternary { then, .. } => self.struct_pointee(then),
             ast::ExprKind::Cast { ty, .. } if ty.pointer => self.layout_of(ty)?.ok(),
             ast::ExprKind::Unary {

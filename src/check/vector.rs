@@ -901,6 +901,7 @@ impl KernelChecker<'_, '_> {
                 ..
             } => {
                 let (mem, index) = self.element(e)?;
+                let (mem, index) = self.whole_vector(e, mem, index, width);
                 if mem.elem != elem || mem.width != width {
                     return Err(mismatch(
                         format!("a `{}`", type_name(mem.elem, mem.width)),
@@ -1163,6 +1164,37 @@ impl KernelChecker<'_, '_> {
             })),
             _ => None,
         }
+    }
+
+    /// `p[k]` or `*p` of a struct pointer to vectors (`&a[i].v[1]` of a member `uint2 v[2]`,
+    /// `a[i].v[k]`), which [`Self::element`] gives as its first component: the whole vector,
+    /// one access, at the component index re-expressed in vectors.
+    fn whole_vector(&mut self, e: &ast::Expr, mem: Mem, index: Expr, width: u32) -> (Mem, Expr) {
+        let root = match &e.kind {
+            ast::ExprKind::Index { base, .. } => base,
+            ast::ExprKind::Unary { operand, .. } => operand,
+            _ => return (mem, index),
+        };
+        let vector = self
+            .struct_pointee(root)
+            .is_some_and(|l| l.def.is_none() && !l.array && l.buffer_shape() == (mem.elem, width));
+        if mem.width != 1 || width == 1 || !vector {
+            return (mem, index);
+        }
+        let size = mem.elem.size();
+        let span = index.span;
+        let index = Expr {
+            kind: ExprKind::Rescale {
+                value: Box::new(index),
+                from: size,
+                to: size * width,
+                size,
+                space: mem.space,
+            },
+            ty: Scalar::I64,
+            span,
+        };
+        (Mem { width, ..mem }, index)
     }
 
     /// Component `k` of the vector at `index` in `mem`: scalar element `index * width + k`.
