@@ -26,7 +26,8 @@ launch k { m = 3; y = zeros(3); expect y == arange(3) + 1; }
 #[test]
 fn warps_that_finish_a_loop_early_release_its_barriers() {
     // Trip 1: both warps pass lines 6 and 8 (2 barriers). Trip 2: warp 0 alone, warp 1 has left
-    // the loop and the kernel after it has no barrier: it exits, so both pass again (2 more).
+    // the loop and the kernel after it has no barrier: line 6 passes once warp 1 has exited,
+    // and line 8 finds every live warp (2 more).
     let r = ok(ROWS, &[], block(1), block(64));
     assert_eq!(r.counters.barriers, 4);
     let seen: Vec<(usize, u64, bool)> = r
@@ -34,7 +35,7 @@ fn warps_that_finish_a_loop_early_release_its_barriers() {
         .iter()
         .map(|b| (b.line, b.executions, b.exiting))
         .collect();
-    assert_eq!(seen, [(6, 2, true), (8, 2, true)]);
+    assert_eq!(seen, [(6, 2, true), (8, 2, false)]);
     assert_eq!(r.counters.race_count, 0);
     let hint = r
         .hints
@@ -42,7 +43,11 @@ fn warps_that_finish_a_loop_early_release_its_barriers() {
         .find(|h| h.rule == "exit-barrier")
         .expect("an exit-barrier hint");
     assert_eq!(hint.line, Some(6));
-    assert!(hint.message.contains("line(s) 6, 8"), "{}", hint.message);
+    assert!(
+        hint.message.contains("line(s) 6 passed"),
+        "{}",
+        hint.message
+    );
     // Every warp running every trip (m = 4): no barrier passes with a warp away, no hint.
     let r = ok(
         &ROWS.replace(
@@ -158,4 +163,64 @@ __global__ void k(float* y) {
 "#,
         4,
     );
+}
+
+/// Warp 0 (rows 0 and 2) and warp 1 (row 1) with m = 3: after trip 1's barrier warp 1 leaves
+/// the loop; the barrier of trip 2 releases only when it has exited, so its code after the
+/// loop runs alongside warp 0's trip 2 (before that barrier) and before all that follows it.
+const AFTER: &str = r#"
+__global__ void k(int m, float* y, float* z) {
+    __shared__ float s[64];
+    int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+    for (int row = warp; row < m; row += 2) {
+        TRIP
+        __syncthreads();
+    }
+    AFTER
+}
+launch k { m = 3; y = zeros(64); z = zeros(64); }
+"#;
+
+fn after(trip: &str, tail: &str) -> String {
+    AFTER.replace("TRIP", trip).replace("AFTER", tail)
+}
+
+#[test]
+fn an_exiting_warps_last_code_races_with_the_trip_its_barrier_ends() {
+    // Warp 0 writes s[0..31] on trip 2 (line 6); warp 1 reads them after the loop (line 9)
+    // with no barrier between: a read after write, 32 lanes.
+    let src = after(
+        "if (row == 2) s[lane] = row;",
+        "if (warp == 1) y[lane] = s[lane];",
+    );
+    let r = ok(&src, &[], block(1), block(64));
+    assert_eq!(r.counters.race_count, 1, "{:?}", r.races);
+    assert_eq!((r.races[0].line, r.races[0].other_line), (9, 6));
+    // The same through global memory: warp 0 stores z[0..31] on trip 2, warp 1 loads them.
+    let src = after(
+        "if (row == 2) z[lane] = row;",
+        "if (warp == 1) y[lane] = z[lane];",
+    );
+    let r = ok(&src, &[], block(1), block(64));
+    assert_eq!(r.counters.race_count, 1, "{:?}", r.races);
+    assert_eq!((r.races[0].line, r.races[0].other_line), (9, 6));
+}
+
+#[test]
+fn an_exiting_warps_last_code_comes_before_what_follows_the_barrier() {
+    // In the loop, warp 0 writes s[32..63] and warp 1 s[0..31]. Both warps write s[lane] and
+    // y[lane] after the loop: warp 1 before trip 2's barrier
+    // releases, warp 0 after it. Ordered, so no race, and warp 0's values are the ones left:
+    // y = 0 + 1. Each warp reads back its own s[lane]: z[0..31] = 0, z[32..63] = 1.
+    let src = after(
+        "s[63 - threadIdx.x] = row;",
+        "s[lane] = warp; y[lane] = warp + 1; __syncwarp(); z[threadIdx.x] = s[lane];",
+    )
+    .replace(
+        "y = zeros(64); z = zeros(64); }",
+        "y = zeros(32); z = zeros(64); expect y == ones(32); expect sum(z) == 32; }",
+    );
+    let r = ok(&src, &[], block(1), block(64));
+    assert_eq!(r.counters.race_count, 0, "{:?}", r.races);
+    assert!(r.barriers.iter().all(|b| b.exiting));
 }

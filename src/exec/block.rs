@@ -611,7 +611,7 @@ impl<'a> BlockRunner<'a> {
                     next = skip_to as usize;
                 }
                 Inst::Barrier => {
-                    if let Some(to) = self.sync(pc)? {
+                    if let Some(to) = self.sync(pc, globals)? {
                         next = to;
                     }
                 }
@@ -621,7 +621,7 @@ impl<'a> BlockRunner<'a> {
                             span: self.ir.spans[pc],
                         });
                     }
-                    if self.arrive(pc, "this_grid().sync()")? {
+                    if self.arrive(pc, "this_grid().sync()", globals)? {
                         self.counters[pc].grid_syncs += 1;
                         self.count_rounds(pc, before);
                         *at = next;
@@ -629,7 +629,7 @@ impl<'a> BlockRunner<'a> {
                     }
                 }
                 Inst::BarrierVote { kind, d, pred } => {
-                    self.barrier(pc, kind.name())?;
+                    self.barrier(pc, kind.name(), globals)?;
                     let value = kind.fold(
                         self.mask
                             .iter()
@@ -759,7 +759,7 @@ impl<'a> BlockRunner<'a> {
                 Inst::AsyncClose => self.async_bracket(pc, None)?,
                 Inst::Async { id } => {
                     let op = self.ir.asyncs[id as usize];
-                    self.async_op(pc, op)?;
+                    self.async_op(pc, op, globals)?;
                 }
                 Inst::Assert { c, assume } => {
                     self.issue(pc);
@@ -1074,8 +1074,13 @@ impl<'a> BlockRunner<'a> {
         self.update_mask();
     }
 
-    fn barrier(&mut self, pc: usize, name: &'static str) -> Result<(), RunError> {
-        if self.arrive(pc, name)? {
+    fn barrier(
+        &mut self,
+        pc: usize,
+        name: &'static str,
+        globals: &[Option<GlobalBuf<'_>>],
+    ) -> Result<(), RunError> {
+        if self.arrive(pc, name, globals)? {
             self.counters[pc].barriers += 1;
         }
         Ok(())
@@ -1083,7 +1088,12 @@ impl<'a> BlockRunner<'a> {
 
     /// The block's live threads arrive at barrier `pc` (`name` in diagnostics), which begins a
     /// new epoch; `false` when no thread is here.
-    fn arrive(&mut self, pc: usize, name: &'static str) -> Result<bool, RunError> {
+    fn arrive(
+        &mut self,
+        pc: usize,
+        name: &'static str,
+        globals: &[Option<GlobalBuf<'_>>],
+    ) -> Result<bool, RunError> {
         if self.lanes_active == 0 {
             // No thread is here: every one returned, or left the loop with `break`/`continue`
             // before it. No barrier executes, and none is missed.
@@ -1099,6 +1109,7 @@ impl<'a> BlockRunner<'a> {
                 && self.missing_lanes_exit(pc)
             {
                 self.barrier_passes[pc].exiting = true;
+                self.run_exiting(pc, globals)?;
                 self.pass(pc);
                 return Ok(true);
             }

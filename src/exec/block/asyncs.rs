@@ -2,7 +2,7 @@
 
 use std::collections::HashMap;
 
-use super::BlockRunner;
+use super::{BlockRunner, GlobalBuf};
 use crate::async_copy::AsyncObj;
 use crate::exec::error::RunError;
 use crate::exec::race::RaceKind;
@@ -234,11 +234,16 @@ impl BlockRunner<'_> {
 
     /// The lanes wait for barrier `bar`'s phase to complete: its copies complete, and where
     /// every live thread is here the wait separates two epochs, as `__syncthreads()` does.
-    fn bar_wait(&mut self, pc: usize, bar: u32) -> Result<(), RunError> {
+    fn bar_wait(
+        &mut self,
+        pc: usize,
+        bar: u32,
+        globals: &[Option<GlobalBuf<'_>>],
+    ) -> Result<(), RunError> {
         self.asyncs.complete(|f| f.obj == AsyncObj::Barrier(bar));
         let all = self.mask.iter().zip(&self.returned).all(|(&m, &r)| m || r);
         if all {
-            self.barrier(pc, "cuda::barrier wait")?;
+            self.barrier(pc, "cuda::barrier wait", globals)?;
         } else {
             self.issue(pc);
         }
@@ -246,7 +251,12 @@ impl BlockRunner<'_> {
     }
 
     /// `Inst::Async`.
-    pub(super) fn async_op(&mut self, pc: usize, op: AsyncIr) -> Result<(), RunError> {
+    pub(super) fn async_op(
+        &mut self,
+        pc: usize,
+        op: AsyncIr,
+        globals: &[Option<GlobalBuf<'_>>],
+    ) -> Result<(), RunError> {
         if self.lanes_active == 0 {
             return Ok(());
         }
@@ -283,7 +293,7 @@ impl BlockRunner<'_> {
                 if !self.bar_arrive(pc, bar)? {
                     return Err(self.never_completes(pc, bar));
                 }
-                self.bar_wait(pc, bar)?;
+                self.bar_wait(pc, bar, globals)?;
             }
             AsyncIr::Arrive { bar, token } => {
                 let phase = self.asyncs.bars.get(bar as usize).map_or(0, |b| b.phase);
@@ -302,7 +312,7 @@ impl BlockRunner<'_> {
                 if waiting {
                     return Err(self.never_completes(pc, bar));
                 }
-                self.bar_wait(pc, bar)?;
+                self.bar_wait(pc, bar, globals)?;
             }
             AsyncIr::Acquire(_) => {}
             AsyncIr::Commit(obj) => {

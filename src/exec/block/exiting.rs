@@ -2,9 +2,12 @@
 //! barrier: a grid-stride loop's warps that run out of rows while others go on meeting the
 //! loop's barriers. The GPU releases a barrier when the threads holding it up exit (PTX ISA,
 //! `exit`), so such a barrier passes when the missing threads are whole warps; a missing thread
-//! that may still reach a barrier holds it up, and the barrier is divergent.
+//! that may still reach a barrier holds it up, and the barrier is divergent. The barrier
+//! releases only once they have exited, so their remaining code runs before it passes: its
+//! accesses share the barrier's epoch with the other warps' accesses before it.
 
-use super::{BlockRunner, FrameKind};
+use super::{BlockRunner, FrameKind, GlobalBuf};
+use crate::exec::error::RunError;
 use crate::ir::Inst;
 
 impl BlockRunner<'_> {
@@ -30,6 +33,55 @@ impl BlockRunner<'_> {
                 .all(|lane| self.exits(lane, pc, last))
     }
 
+    /// Runs the lanes missing from the barrier at `pc` (which [`Self::missing_lanes_exit`] says
+    /// exit) to the end of the kernel, and leaves the lanes at the barrier as they were.
+    pub(super) fn run_exiting(
+        &mut self,
+        pc: usize,
+        globals: &[Option<GlobalBuf<'_>>],
+    ) -> Result<(), RunError> {
+        let exiting: Vec<bool> = (self.mask.iter().zip(&self.returned))
+            .map(|(&m, &r)| !m && !r)
+            .collect();
+        let (held_mask, held_frames, held_depth) = (
+            self.mask.clone(),
+            self.frames[..self.depth].to_vec(),
+            self.depth,
+        );
+        let held_split = self.split.take();
+        for f in &mut self.frames[..self.depth] {
+            keep_only(&mut f.saved, &exiting);
+            keep_only(&mut f.cont, &exiting);
+        }
+        // The innermost frame holding an exiting lane is where they go on.
+        while self.depth > 0 && !self.frames[self.depth - 1].saved.iter().any(|&s| s) {
+            self.depth -= 1;
+        }
+        let frame = &self.frames[self.depth - 1];
+        let mut at = match frame.kind {
+            FrameKind::Loop | FrameKind::Func => self.end_of(frame.at),
+            FrameKind::Branch => self.other_side(frame.at, pc),
+        };
+        self.mask.iter_mut().for_each(|m| *m = false);
+        self.update_mask();
+        let at_grid_sync = self.interpret(globals, &mut at)?;
+        debug_assert!(!at_grid_sync, "exiting lanes reach no barrier");
+        let gone: Vec<bool> = exiting.iter().map(|&x| !x).collect();
+        self.frames[..held_depth].clone_from_slice(&held_frames);
+        for f in &mut self.frames[..held_depth] {
+            keep_only(&mut f.saved, &gone);
+            keep_only(&mut f.cont, &gone);
+        }
+        self.depth = held_depth;
+        self.split = held_split;
+        self.mask = held_mask;
+        for (r, &x) in self.returned.iter_mut().zip(&exiting) {
+            *r |= x;
+        }
+        self.update_mask();
+        Ok(())
+    }
+
     /// Whether `lane`, missing from the barrier at `pc`, reaches no barrier before it exits:
     /// where it waits (after a loop it left, a function it returned from, or on the other side
     /// of an `if`) comes after `last`, the kernel's last barrier, and no enclosing loop takes it
@@ -44,6 +96,8 @@ impl BlockRunner<'_> {
         let frame = &self.frames[j];
         let resumes_at = match frame.kind {
             FrameKind::Loop if frame.cont[lane] => return false,
+            // A short-circuit side: where its other lanes go on is not kept.
+            FrameKind::Branch if frame.at == usize::MAX => return false,
             FrameKind::Loop | FrameKind::Func => self.end_of(frame.at),
             FrameKind::Branch => self.other_side(frame.at, pc),
         };
@@ -80,6 +134,13 @@ impl BlockRunner<'_> {
             }
         }
         self.ir.insts.len()
+    }
+}
+
+/// Clears the lanes of `mask` not in `keep`.
+fn keep_only(mask: &mut [bool], keep: &[bool]) {
+    for (m, &k) in mask.iter_mut().zip(keep) {
+        *m &= k;
     }
 }
 

@@ -3,7 +3,7 @@
 //! its next barrier, and a barrier passes when both sides are at one, as the hardware counts
 //! arrivals at barrier 0 whichever `bar.sync` instruction they come from.
 
-use super::{BlockRunner, Frame, FrameKind};
+use super::{BlockRunner, Frame, FrameKind, GlobalBuf};
 use crate::exec::error::RunError;
 use crate::ir::Inst;
 
@@ -46,12 +46,16 @@ impl BlockRunner<'_> {
     /// `__syncthreads()` at `pc`: the barrier, or, where the threads missing from it are on the
     /// other side of an `if` that splits the block by warps and may reach a barrier before they
     /// exit, a turn of that side. `Some(pc)`: where to go on.
-    pub(super) fn sync(&mut self, pc: usize) -> Result<Option<usize>, RunError> {
+    pub(super) fn sync(
+        &mut self,
+        pc: usize,
+        globals: &[Option<GlobalBuf<'_>>],
+    ) -> Result<Option<usize>, RunError> {
         if self.lanes_active == 0
             || self.missing_lane().is_none()
             || (self.split.is_none() && self.missing_lanes_exit(pc))
         {
-            self.barrier(pc, "__syncthreads")?;
+            self.barrier(pc, "__syncthreads", globals)?;
             return Ok(None);
         }
         let Some(split) = &self.split else {
@@ -60,7 +64,7 @@ impl BlockRunner<'_> {
                 self.split = Some(split);
                 return Ok(Some(self.take_turn(Wait::AtBarrier, pc)));
             }
-            self.barrier(pc, "__syncthreads")?;
+            self.barrier(pc, "__syncthreads", globals)?;
             return Ok(None);
         };
         match split.other.wait {
@@ -84,7 +88,7 @@ impl BlockRunner<'_> {
             // The other side finished without this barrier, or a thread of this side is
             // missing too: the barrier is divergent.
             Wait::AtBarrier | Wait::Done => {
-                self.barrier(pc, "__syncthreads")?;
+                self.barrier(pc, "__syncthreads", globals)?;
                 Ok(None)
             }
         }
