@@ -1247,3 +1247,27 @@ launch k { in = arange(128); out = zeros(128); total = zeros(1); expect out == c
         f.errors[0].inner
     );
 }
+
+#[test]
+fn two_kernels_may_each_define_a_union_named_temp_storage() {
+    // CUB's examples each define their own `union TempStorage`; k2's must not be k1's, whose
+    // member names a typedef only k1 has. 1 + 1 + ... inclusive: out[i] = i + 1.
+    let src = r#"
+#include <cub/cub.cuh>
+__global__ void k1(const int* in, int* total) {
+    typedef cub::BlockReduce<int, 64> BlockReduceT;
+    __shared__ union TempStorage { typename BlockReduceT::TempStorage reduce; } temp_storage;
+    int t = BlockReduceT(temp_storage.reduce).Sum(in[threadIdx.x]);
+    if (threadIdx.x == 0) total[0] = t;
+}
+__global__ void k2(const int* in, int* out) {
+    typedef cub::BlockScan<int, 64> BlockScanT;
+    __shared__ union TempStorage { typename BlockScanT::TempStorage scan; } temp_storage;
+    int s;
+    BlockScanT(temp_storage.scan).InclusiveSum(in[threadIdx.x], s);
+    out[threadIdx.x] = s;
+}
+launch k2 { in = ones(64); out = zeros(64); expect out == arange(64) + 1; }
+"#;
+    ok(src, &[], ONE, [64, 1, 1]);
+}

@@ -3078,6 +3078,13 @@ impl<'g> KernelChecker<'g, '_> {
             None => self.member_overload(&l, name, args),
         };
         let Some(f) = f else {
+            if let Some(&defined) = self.globals.host_functions.get(name) {
+                return Err(CheckError::HostFunction {
+                    name: name.to_string(),
+                    span,
+                    defined,
+                });
+            }
             return Err(CheckError::UnknownName {
                 name: name.to_string(),
                 span,

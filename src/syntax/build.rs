@@ -315,6 +315,7 @@ impl<'m> Builder<'m> {
                     if k.specialization.take().is_some() {
                         module.unsupported.push(outside_specialisation(&k.name));
                     }
+                    self.nest_in_function(&k.name.name.clone(), &[], k.span, &mut k.body);
                     module.kernels.push(k);
                 }),
                 Rule::template_item => self.template_item(item, module),
@@ -411,10 +412,11 @@ impl<'m> Builder<'m> {
                     module.fn_pointer_types.push(self.fn_ptr_alias(item));
                     Ok(())
                 }
-                Rule::device_fn => self.device_fn(item).map(|(f, spec)| {
+                Rule::device_fn => self.device_fn(item).map(|(mut f, spec)| {
                     if spec.is_some() {
                         module.unsupported.push(outside_specialisation(&f.name));
                     }
+                    self.nest_in_function(&f.name.name.clone(), &[], f.span, &mut f.body);
                     module.device_fns.push(f);
                 }),
                 Rule::global_const => self
@@ -500,6 +502,8 @@ impl<'m> Builder<'m> {
                     .collect();
                 let what = format!("function `{owners}{}`", name.as_str());
                 module.host_items.push((what, span));
+                let name = name.as_str().to_string();
+                module.host_functions.push(Ident { name, span });
             }
             return;
         }
@@ -3644,7 +3648,8 @@ impl<'m> Builder<'m> {
     /// `union ColorOutx2 { Colorx2 d; Color ColorArray[2]; };` in `template <class Yuvx2, class
     /// Color, class Colorx2> __global__ void YuvToColorKernel`), hoisted to file scope: each
     /// becomes a template with the function's parameters, named `name__Inner`, and the body
-    /// starts with `using Inner = name__Inner<params>;`, so that its members may use them.
+    /// starts with `using Inner = name__Inner<params>;`, so that its members may use them. A
+    /// plain function's struct is renamed so only where an earlier function's has its name.
     fn nest_in_function(
         &self,
         name: &str,
@@ -3652,19 +3657,24 @@ impl<'m> Builder<'m> {
         span: Span,
         body: &mut Vec<Stmt>,
     ) {
-        if template.is_empty() {
-            return;
-        }
         let args: Vec<&str> = template.iter().map(|p| p.name.name.as_str()).collect();
         let args = args.join(",");
         let inside = |s: Span| s.start >= span.start && s.end <= span.end;
+        let mut hoisted = self.hoisted.borrow_mut();
+        // Names an earlier function's local struct already has (CUB's examples each define a
+        // `union TempStorage` of their own).
+        let taken: Vec<String> = hoisted
+            .iter()
+            .filter(|(d, _)| !inside(d.span))
+            .map(|(d, _)| d.name.name.clone())
+            .collect();
         let mut aliases = Vec::new();
-        for (def, _) in self
-            .hoisted
-            .borrow_mut()
-            .iter_mut()
-            .filter(|(d, _)| d.template.is_empty() && d.spec.is_empty() && inside(d.span))
-        {
+        for (def, _) in hoisted.iter_mut().filter(|(d, _)| {
+            d.template.is_empty()
+                && d.spec.is_empty()
+                && inside(d.span)
+                && (!template.is_empty() || taken.contains(&d.name.name))
+        }) {
             let inner = def.name.clone();
             let renamed = format!("{name}__{}", inner.name);
             for c in def.ctors.iter_mut().filter(|c| c.name.name == inner.name) {
@@ -3672,7 +3682,11 @@ impl<'m> Builder<'m> {
             }
             def.name.name.clone_from(&renamed);
             def.template = template.to_vec();
-            let ty = TypeName::named(format!("{renamed}<{args}>"), inner.span);
+            let ty = if template.is_empty() {
+                TypeName::named(renamed, inner.span)
+            } else {
+                TypeName::named(format!("{renamed}<{args}>"), inner.span)
+            };
             aliases.push(Stmt {
                 kind: StmtKind::TypeAlias { name: inner, ty },
                 span: def.span,
