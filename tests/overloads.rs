@@ -154,8 +154,59 @@ launch k { in = arange(32); out = zeros(32); expect out == arange(32); }
         "copy1(volatile T* dst, T* src, int i) { dst[i] = src[i]; }",
         1,
     );
+    // The call is then ambiguous too: (T*, volatile T*) and (volatile T*, T*) each add a
+    // qualifier to one argument.
     let f = err(&twice, &[], Some(ONE), Some([32, 1, 1]));
-    assert_eq!(codes(&f), ["simt::check::duplicate"]);
+    assert_eq!(
+        codes(&f),
+        ["simt::check::duplicate", "simt::check::ambiguous_call"]
+    );
+}
+
+#[test]
+fn a_pointer_to_const_and_a_plain_pointer_are_overloads() {
+    // `c(float*)` takes a plain pointer exactly; `c(const float*)` takes it by adding `const`
+    // (worse), and is the only one a pointer to `const` fits. Declared in either order.
+    let src = r#"
+__device__ float c(const float* p) { return 1.0f; }
+__device__ float c(float* p) { return 2.0f; }
+__device__ float d(float* p) { return 2.0f; }
+__device__ float d(const float* p) { return 1.0f; }
+__global__ void k(float* out, const float* in) {
+    const float* q = out;
+    out[0] = c(out); out[1] = c(in); out[2] = d(out); out[3] = d(in); out[4] = c(q); out[5] = d(q);
+}
+launch k { out = zeros(6); in = ones(2); expect out == [2, 1, 2, 1, 1, 1]; }
+"#;
+    ok(src, &[], ONE, ONE);
+}
+
+#[test]
+fn a_call_two_overloads_fit_equally_is_ambiguous() {
+    // `m(1.0f, 1.0f)`: (float, double) is exact then a promotion, (double, float) a promotion
+    // then exact; neither is better for every argument (g++: "call of overloaded 'm(float,
+    // float)' is ambiguous").
+    let src = r#"
+__device__ float m(float a, double b) { return 1.0f; }
+__device__ float m(double a, float b) { return 2.0f; }
+__global__ void k(float* out) { out[0] = m(1.0f, 1.0f); }
+launch k { out = zeros(1); }
+"#;
+    let f = err(src, &[], Some(ONE), Some(ONE));
+    assert_eq!(codes(&f), ["simt::check::ambiguous_call"]);
+    // Line 4, `1.0f` at character 44.
+    assert_eq!(position(&f), (4, 44));
+    let text = simt::cli::render(&f);
+    assert!(
+        text.contains("more than one `m` fits `float` and `float`"),
+        "{text}"
+    );
+    // A double first argument makes (double, float) exact for both.
+    let fine = src.replace("m(1.0f, 1.0f)", "m(1.0, 1.0f)").replace(
+        "out = zeros(1); }",
+        "out = zeros(1); expect out == [2.0]; }",
+    );
+    ok(&fine, &[], ONE, ONE);
 }
 
 #[test]

@@ -2184,3 +2184,27 @@ launch k {{ o = zeros(1); s.n = 1; expect o == 4; }}
     let e = err(&src("o[0] = s.p[0];"), &[], None, None);
     assert_eq!(codes(&e), ["simt::check::unsupported"], "{e:?}");
 }
+
+#[test]
+fn a_member_function_returns_a_pointer_into_its_objects_array() {
+    // `data()` of a struct held in the thread (its array in local memory), const and non-const
+    // overloads beside `operator[]`'s: v = {1, 2, 3, 4} written through both, and
+    // sum = v[0] + v[1] + data()[2] = 6, read through the const overloads.
+    let src = r#"
+struct V {
+    float d[4];
+    __device__ float& operator[](int i) { return d[i]; }
+    __device__ const float& operator[](int i) const { return d[i]; }
+    __device__ float* data() { return d; }
+    __device__ const float* data() const { return d; }
+};
+__device__ float sum(const V& v) { return v[0] + v[1] + v.data()[2]; }
+__global__ void k(float* out) {
+    V v; v[0] = 1; v[1] = 2; v.data()[2] = 3; float* q = v.data(); q[3] = 4;
+    out[0] = sum(v);
+    out[1] = v.d[3];
+}
+launch k { out = zeros(2); expect out == [6, 4]; }
+"#;
+    ok(src, &[], [1, 1, 1], [1, 1, 1]);
+}

@@ -203,6 +203,27 @@ pub enum CheckError {
         #[help]
         help: String,
     },
+    /// A call of a function that two or more overloads fit equally well: C++ refuses it
+    /// ([over.match.best]) rather than take one.
+    ///
+    /// Example: `m(1.0f, 1.0f)` with `m(float, double)` and `m(double, float)`.
+    #[error("more than one `{name}` fits {args}")]
+    #[diagnostic(code(simt::check::ambiguous_call))]
+    AmbiguousCall {
+        /// The function's name.
+        name: String,
+        /// The arguments' types: "`float` and `float`".
+        args: String,
+        /// The arguments.
+        #[label(primary, "called with {args}")]
+        span: Span,
+        /// Each overload that fits, labelled with its parameter types.
+        #[label(collection)]
+        candidates: Vec<miette::LabeledSpan>,
+        /// The conversion to write.
+        #[help]
+        help: String,
+    },
     /// A template's arguments make a type of its declaration name no type (its `enable_if`
     /// condition is false): C++ discards it from the call's candidates ([temp.deduct], SFINAE).
     ///

@@ -554,17 +554,18 @@ impl<'m> Globals<'m> {
         };
         for f in &module.device_fns {
             // Overloads differ in their parameter types (`volatile T*` is another type than `T*`,
-            // `f(float4&)` another than `f(const float4&)`); the same list twice is a duplicate.
+            // `f(float4&)` another than `f(const float4&)`, `f(float*)` another than
+            // `f(const float*)`); the same list twice is a duplicate.
             let signature = |f: &ast::Function| -> Vec<(String, bool, bool, bool, bool)> {
                 f.params
                     .iter()
                     .map(|p| {
-                        let const_ref = p.ty.reference && p.ty.is_const;
+                        let const_target = (p.ty.reference || p.ty.pointer) && p.ty.is_const;
                         (
                             p.ty.base_text.clone(),
                             p.ty.pointer,
                             p.ty.reference,
-                            const_ref,
+                            const_target,
                             p.volatile,
                         )
                     })

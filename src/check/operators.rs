@@ -23,7 +23,8 @@ enum Fit {
     Conversion,
     /// `float` to `double`.
     Promotion,
-    /// The same type with a qualifier added: a plain pointer to a `volatile T*` parameter.
+    /// The same type with a qualifier added: a plain pointer to a `volatile T*` or `const T*`
+    /// parameter.
     Qualified,
     /// The same type (or a template parameter, which deduces it).
     Exact,
@@ -41,8 +42,8 @@ enum Arg {
     Vector(Scalar, u32),
     /// A number of this (promoted) type.
     Scalar(Scalar),
-    /// A pointer, by what it points to (`None`: into no array yet).
-    Pointer(Option<(Scalar, u32)>),
+    /// A pointer, by what it points to (`None`: into no array yet), and whether to `const`.
+    Pointer(Option<(Scalar, u32)>, bool),
 }
 
 /// One argument of a call, as choosing an overload sees it.
@@ -60,7 +61,7 @@ impl Arg {
             Arg::Struct(name) => name.clone(),
             Arg::Vector(elem, width) => super::typed::type_name(*elem, *width),
             Arg::Scalar(s) => s.c_name().into(),
-            Arg::Pointer(_) => "a pointer".into(),
+            Arg::Pointer(..) => "a pointer".into(),
         }
     }
 }
@@ -222,6 +223,14 @@ impl<'g> KernelChecker<'g, '_> {
         Ok(match self.rank(&fitting, &given, builtin, targs) {
             Ranked::One(f) => Some(f),
             Ranked::Builtin => None,
+            // Where every argument's type is known, C++ refuses a tie.
+            Ranked::Unresolved(viable)
+                if viable.len() > 1
+                    && builtin.is_none()
+                    && given.iter().all(|g| g.kind.is_some()) =>
+            {
+                return Err(ambiguous(name, &viable, &given, args));
+            }
             Ranked::Unresolved(viable) => match (viable.first(), builtin) {
                 (Some(&f), _) => Some(f),
                 (None, Some(_)) => None,
@@ -497,10 +506,10 @@ impl<'g> KernelChecker<'g, '_> {
         let kind = if let Some(l) = layout.as_ref().filter(|l| !l.array) {
             Some(Arg::Struct(l.name.clone()))
         } else if self.is_pointer(e) {
+            let p = self.pointer(e).ok();
             Some(Arg::Pointer(
-                self.pointer(e)
-                    .ok()
-                    .and_then(|p| p.mem.map(|m| (m.elem, m.width))),
+                p.as_ref().and_then(|p| p.mem.map(|m| (m.elem, m.width))),
+                p.is_some_and(|p| p.is_const),
             ))
         } else if let Ok(Some((elem, width))) = self.value_vector_shape(e) {
             Some(Arg::Vector(elem, width))
@@ -561,7 +570,7 @@ impl<'g> KernelChecker<'g, '_> {
                 !is_param(param) || deduced.entry(param.to_string()).or_insert(to.clone()) == &to
             };
             return match (text.split_once('<'), arg) {
-                (None, Arg::Pointer(_)) if p.ty.pointer => Some(Fit::Exact),
+                (None, Arg::Pointer(..)) if p.ty.pointer => Some(Fit::Exact),
                 (None, _) if p.ty.pointer => None,
                 (None, arg) => bind(text, arg.spelling()).then_some(Fit::Exact),
                 (Some((template, params)), Arg::Struct(s)) => {
@@ -580,9 +589,15 @@ impl<'g> KernelChecker<'g, '_> {
             };
         }
         if p.ty.pointer {
-            let Arg::Pointer(pointee) = arg else {
+            let Arg::Pointer(pointee, to_const) = arg else {
                 return None;
             };
+            // `const` may be added to what a pointer points to, never dropped
+            // ([conv.qual]); adding it ranks below the same type.
+            if *to_const && !p.ty.is_const {
+                return None;
+            }
+            let qualified = p.ty.is_const && !to_const;
             // A pointer to a struct of one scalar type points to its scalars, as many as it has
             // (`curand(curandStatePhilox4_32_10_t*)` beside `curand(curandState*)`).
             let written = match self.layout_of(&p.ty) {
@@ -598,7 +613,11 @@ impl<'g> KernelChecker<'g, '_> {
             if other && p.ty.base != ast::BaseType::Void {
                 return None;
             }
-            return Some(if same { Fit::Exact } else { Fit::Conversion });
+            return Some(match (same, qualified) {
+                (true, false) => Fit::Exact,
+                (true, true) => Fit::Qualified,
+                (false, _) => Fit::Conversion,
+            });
         }
         if let Some(layout) = self.layout_of(&p.ty) {
             let name = layout.ok()?.name.clone();
@@ -658,6 +677,44 @@ fn scalar_fit(s: Scalar, t: Scalar) -> Fit {
         Fit::Promotion
     } else {
         Fit::Conversion
+    }
+}
+
+/// The error for a call of `name` with `args` (kinds `given`) that the overloads `viable` fit
+/// equally well.
+fn ambiguous(
+    name: &str,
+    viable: &[&ast::Function],
+    given: &[Given],
+    args: &[ast::Expr],
+) -> CheckError {
+    let list: Vec<String> = viable.iter().map(|f| signature(f)).collect();
+    let types: Vec<String> = given
+        .iter()
+        .map(|g| {
+            format!(
+                "`{}`",
+                g.kind.as_ref().map_or_else(|| "?".into(), Arg::spelling)
+            )
+        })
+        .collect();
+    let span = match (args.first(), args.last()) {
+        (Some(a), Some(b)) => a.span.to(b.span),
+        _ => viable[0].name.span,
+    };
+    CheckError::AmbiguousCall {
+        name: name.into(),
+        args: types.join(" and "),
+        span,
+        candidates: viable
+            .iter()
+            .zip(&list)
+            .map(|(f, s)| miette::LabeledSpan::new_with_span(Some(s.clone()), f.name.span))
+            .collect(),
+        help: format!(
+            "cast an argument so that one of {} fits better than the others",
+            list.join(", ")
+        ),
     }
 }
 

@@ -2691,9 +2691,33 @@ impl<'g> KernelChecker<'g, '_> {
     /// The member function `name` of the struct in registers `object` names, if it returns a
     /// pointer (`view.item_ptr(r, c)`).
     pub(crate) fn pointer_method(&self, object: &ast::Expr, name: &str) -> Option<ast::Function> {
-        self.struct_pointers(object)
-            .and_then(|(l, _)| self.method(&l, name, None))
+        self.struct_layout(object)
+            .and_then(|l| self.method(&l, name, None))
             .filter(|f| f.ret.pointer)
+    }
+
+    /// The layout of the struct variable `e` names (a variable, `this`, `*this`, a struct
+    /// member of one), wherever it lives.
+    fn struct_layout(&self, e: &ast::Expr) -> Option<Rc<Layout>> {
+        match &e.kind {
+            ast::ExprKind::Name(n) => match self.lookup(n)? {
+                Binding::Struct(i) => Some(Rc::clone(&self.struct_vars[i as usize].layout)),
+                _ => None,
+            },
+            ast::ExprKind::Unary {
+                op: UnOp::Deref,
+                operand,
+            } if matches!(&operand.kind, ast::ExprKind::Name(n) if n == "this") => {
+                self.struct_layout(operand)
+            }
+            ast::ExprKind::Member { base, field } => {
+                match &self.struct_layout(base)?.member(&field.name)?.kind {
+                    MemberKind::Compound(sub) => Some(Rc::clone(sub)),
+                    _ => None,
+                }
+            }
+            _ => None,
+        }
     }
 
     /// The layout and pointer leaves (`(leaf, variable)`) of a struct in registers, or of a
