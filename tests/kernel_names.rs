@@ -81,3 +81,28 @@ fn two_kernels_of_one_name_in_different_namespaces_are_refused() {
     };
     assert_eq!(codes(&f), ["simt::check::duplicate"]);
 }
+
+#[test]
+fn a_kernel_declared_in_a_namespace_may_be_defined_outside_it() {
+    // cuSZ: `template <...> __global__ void k(...);` inside `namespace cuSZ { namespace PdQ {`,
+    // defined at file scope as `cuSZ::PdQ::k`, explicitly instantiated, beside an `extern
+    // __constant__` array the launch sets. `scale` is found from inside the namespace: out[i] =
+    // dims[i] * 2 + B.
+    let text = r#"
+extern __constant__ int dims[4];
+namespace cuSZ { namespace PdQ {
+__device__ int scale(int x) { return 2 * x; }
+template <typename T, int B = 32>
+__global__ void k(T* out);
+} }
+template <typename T, int B>
+__global__ void cuSZ::PdQ::k(T* out) { out[threadIdx.x] = scale(dims[threadIdx.x]) + B; }
+template __global__ void cuSZ::PdQ::k<float, 32>(float*);
+launch cuSZ::PdQ::k<float, 32> { out = zeros(4); dims = [1, 2, 3, 4]; block = 4; grid = 1; expect out == [34, 36, 38, 40]; }
+launch k<int, 1> { out = zeros(4); dims = [0, 0, 0, 5]; block = 4; grid = 1; expect out == [1, 1, 1, 11]; }
+"#;
+    let path = file("outside.sk", text);
+    let (code, out, err) = simt(&["test", &path]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("2 passed, 0 failed"), "{out}");
+}

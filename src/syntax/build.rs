@@ -316,7 +316,7 @@ impl<'m> Builder<'m> {
                         module.unsupported.push(outside_specialisation(&k.name));
                     }
                     self.nest_in_function(&k.name.name.clone(), &[], k.span, &mut k.body);
-                    module.kernels.push(k);
+                    self.push_kernel(k, module);
                 }),
                 Rule::template_item => self.template_item(item, module),
                 Rule::struct_def => self.struct_def(item).map(|s| {
@@ -683,9 +683,13 @@ impl<'m> Builder<'m> {
         let mut params = Vec::new();
         let mut body = Vec::new();
         let mut enable_if = None;
+        let mut owners = Vec::new();
         for p in pair.into_inner() {
             match p.as_rule() {
                 Rule::ident => name = Some(self.ident(p)),
+                Rule::kernel_owner => {
+                    owners.push(p.as_str().trim_end_matches("::").trim().to_string())
+                }
                 Rule::template_args => specialization = Some(self.template_args(p)?),
                 Rule::params => params = self.params(p),
                 Rule::block => body = self.block(p)?,
@@ -704,8 +708,28 @@ impl<'m> Builder<'m> {
             enable_if,
             body,
             span,
-            namespace: String::new(),
+            namespace: owners.join("::"),
         })
+    }
+
+    /// Adds kernel `k` to `module`; one defined as `ns::k` outside its namespace is recorded in
+    /// it, within the namespace the definition is in.
+    fn push_kernel(&self, mut k: Kernel, module: &mut Module) {
+        if k.namespace.is_empty() {
+            module.kernels.push(k);
+            return;
+        }
+        let here = self.namespace.borrow().join("::");
+        let owner = std::mem::take(&mut k.namespace);
+        let inside = if here.is_empty() {
+            owner
+        } else {
+            format!("{here}::{owner}")
+        };
+        let mut scopes = self.scopes.borrow_mut();
+        scopes.record(module, &here);
+        module.kernels.push(k);
+        scopes.record(module, &inside);
     }
 
     /// `trailing_ret = { "->" ~ (decltype_ty | ty ~ reference?) }` of a function whose type before
@@ -3493,7 +3517,7 @@ impl<'m> Builder<'m> {
                         let name = k.name.name.clone();
                         self.nest_in_function(&name, &k.template, k.span, &mut k.body);
                     }
-                    module.kernels.push(k);
+                    self.push_kernel(k, module);
                 }
                 Rule::type_alias => {
                     let (name, ty) = self.type_alias(p)?;

@@ -426,6 +426,7 @@ fn friendly(rule: Rule) -> Option<&'static str> {
         Rule::conversion_op | Rule::kw_operator => "`operator`",
         Rule::member_fn | Rule::host_method | Rule::host_fn_word | Rule::field_decl | Rule::struct_member | Rule::member_decl => "a member",
         Rule::member_def | Rule::member_owner | Rule::static_member_def => "a member defined outside its class",
+        Rule::kernel_owner => "the namespace of a kernel defined outside it",
         Rule::fn_decl_stmt => "a declaration",
         Rule::builtin_bit_cast => "`__builtin_bit_cast(T, x)`",
         Rule::shared_ty_first => "`__shared__`",
