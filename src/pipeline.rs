@@ -920,12 +920,7 @@ fn execute(l: Launched<'_>, mut setup: host::Setup) -> Result<Finished, Failure>
             _ => 0,
         },
     };
-    let static_smem: u64 = kernel
-        .shared
-        .iter()
-        .filter(|s| !s.is_extern)
-        .map(|s| s.static_len() * u64::from(s.elem.size()))
-        .sum();
+    let static_smem = crate::check::typed::static_bytes(&kernel.shared);
     let max_dyn_smem = match opts.max_dyn_smem {
         Some(b) => Some(b),
         None => match setup

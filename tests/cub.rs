@@ -1271,3 +1271,35 @@ launch k2 { in = ones(64); out = zeros(64); expect out == arange(64) + 1; }
 "#;
     ok(src, &[], ONE, [64, 1, 1]);
 }
+
+#[test]
+fn a_union_of_temp_storages_takes_its_largest_members_bytes() {
+    // bitsandbytes' 32-bit optimizers: four BlockLoad<float, 1024, 4, WARP_TRANSPOSE>
+    // TempStorages of 1024 * 4 floats = 16 384 bytes each. As a union they share them (16 384,
+    // under the 48 KB static limit); as a struct they take 4 * 16 384 = 65 536 (over it).
+    let src = r#"
+#include <cub/cub.cuh>
+__global__ void k(float* a) {
+    typedef cub::BlockLoad<float, 1024, 4, cub::BLOCK_LOAD_WARP_TRANSPOSE> LoadFloat;
+    __shared__ union {
+        typename LoadFloat::TempStorage l0;
+        typename LoadFloat::TempStorage l1;
+        typename LoadFloat::TempStorage l2;
+        typename LoadFloat::TempStorage l3;
+    } temp_storage;
+    float v[4];
+    LoadFloat(temp_storage.l2).Load(a, v);
+    a[threadIdx.x] = v[0] + 1.0f;
+}
+launch k { a = zeros(4096); }
+"#;
+    let r = ok(src, &[], ONE, [1024, 1, 1]);
+    assert_eq!(r.launch.smem_per_block, 16384);
+    let f = err(
+        &src.replace("__shared__ union {", "__shared__ struct {"),
+        &[],
+        Some(ONE),
+        Some([1024, 1, 1]),
+    );
+    assert_eq!(codes(&f), ["simt::check::shared_too_large"]);
+}

@@ -489,14 +489,9 @@ impl KernelChecker<'_, '_> {
             is_extern: false,
             stored: elem,
             span: name.span,
+            overlay: self.union_member,
         };
-        self.static_smem += shared.static_len() * u64::from(elem.size());
-        if self.static_smem > super::STATIC_SMEM_LIMIT {
-            return Err(CheckError::SharedTooLarge {
-                bytes: self.static_smem,
-                span: name.span,
-            });
-        }
+        let before = super::typed::static_bytes(&self.shared);
         let s = self.shared.len() as u32;
         self.shared.push(shared);
         // BlockStore's exchanging algorithms keep `volatile int valid_items` beside the buffer:
@@ -511,10 +506,17 @@ impl KernelChecker<'_, '_> {
                     is_extern: false,
                     stored: Scalar::I32,
                     span: name.span,
+                    overlay: self.union_member,
                 };
-                self.static_smem += aux.static_len() * 4;
                 self.shared.push(aux);
             }
+        }
+        self.static_smem += super::typed::static_bytes(&self.shared) - before;
+        if self.static_smem > super::STATIC_SMEM_LIMIT {
+            return Err(CheckError::SharedTooLarge {
+                bytes: self.static_smem,
+                span: name.span,
+            });
         }
         self.cub_storages.insert(s, (class, !dims.is_empty()));
         self.declare(name, Binding::Shared(s));
@@ -550,9 +552,10 @@ impl KernelChecker<'_, '_> {
                 help: Some("declare one union per collective group, or an array of each TempStorage: `__shared__ typename BlockReduce::TempStorage temp[4];`".into()),
             }));
         }
-        let fields = def.fields.clone();
+        let (fields, is_union) = (def.fields.clone(), def.is_union);
+        let union = self.shared.len() as u32;
         Some((|| {
-            for f in &fields {
+            for (k, f) in fields.iter().enumerate() {
                 let mut fty = f.ty.clone();
                 let outer = fty.base_text.trim_end_matches("::TempStorage");
                 if let Some((_, _, t)) = self.local_types.iter().rev().find(|(_, n, _)| n == outer)
@@ -571,7 +574,12 @@ impl KernelChecker<'_, '_> {
                     name: format!("{}.{}", name.name, f.name.name),
                     span: name.span,
                 };
-                self.declare_cub_storage(class?, &member, &f.dims)?;
+                let class = class?;
+                // A struct's members each take their own bytes; a union's share them.
+                self.union_member = is_union.then_some((union, k as u32));
+                let declared = self.declare_cub_storage(class, &member, &f.dims);
+                self.union_member = None;
+                declared?;
             }
             Ok(())
         })())

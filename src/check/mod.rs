@@ -809,6 +809,9 @@ pub(crate) struct KernelChecker<'g, 'e> {
     /// The arrays an atomic has been applied to: a narrower view may not re-type them, since an
     /// atomic works on the memory's own elements.
     atomic_spaces: HashSet<Space>,
+    /// While the members of a `__shared__` union of CUB TempStorages are declared: the union
+    /// and the member ([`typed::Shared::overlay`]).
+    union_member: Option<(u32, u32)>,
     /// CUB TempStorages, by shared array: the class and whether it is an array of them.
     cub_storages: HashMap<u32, (cub::Class, bool)>,
     /// The block shapes CUB block collectives need (see [`Kernel::block_shapes`]).
@@ -869,6 +872,7 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
             loop_depth: 0,
             static_depth: 0,
             static_smem: 0,
+            union_member: None,
             async_barriers: 0,
             async_pipelines: 0,
             aligned_sizes: HashMap::new(),
@@ -1853,6 +1857,7 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                     is_extern: *is_extern,
                     stored: elem,
                     span: name.span,
+                    overlay: None,
                 };
                 if !is_extern {
                     self.static_smem += shared.static_len() * u64::from(elem.size());

@@ -334,6 +334,29 @@ pub struct Shared {
     pub stored: Scalar,
     /// Its declaration.
     pub span: Span,
+    /// Part of a member of a `__shared__` union of CUB TempStorages: (the union, the member).
+    /// The members of one union share its bytes: it takes its largest member's.
+    pub overlay: Option<(u32, u32)>,
+}
+
+/// The bytes of static shared memory the arrays `shared` take: each array's own, but a union
+/// only its largest member's.
+pub fn static_bytes(shared: &[Shared]) -> u64 {
+    let mut plain = 0u64;
+    let mut members: std::collections::BTreeMap<(u32, u32), u64> = Default::default();
+    for s in shared.iter().filter(|s| !s.is_extern) {
+        let bytes = s.static_len() * u64::from(s.elem.size());
+        match s.overlay {
+            Some(m) => *members.entry(m).or_default() += bytes,
+            None => plain += bytes,
+        }
+    }
+    let mut unions: std::collections::BTreeMap<u32, u64> = Default::default();
+    for ((u, _), bytes) in members {
+        let largest = unions.entry(u).or_default();
+        *largest = (*largest).max(bytes);
+    }
+    plain + unions.values().sum::<u64>()
 }
 
 impl Shared {
