@@ -1509,3 +1509,55 @@ launch k {
 "#;
     ok(src, &[], [1, 1, 1], [8, 1, 1]);
 }
+
+#[test]
+fn a_vector_is_stored_through_an_incremented_pointer() {
+    // Thread t reads float2s a = in[2t] and b = in[2t + 1] through `*ip++`, and stores them
+    // back through `*op--` (at out[2t + 1]) and `*op` (out[2t]): out is in. `*++q` stores
+    // (1, 2) at w's float2 t + 1 (floats 2t + 2, 2t + 3): w holds 32 * (1 + 2), and its first
+    // float2 stays 0.
+    let src = r#"
+__global__ void k(const float2* in, float2* out, float2* w) {
+    const float2* ip = &in[threadIdx.x * 2];
+    float2* op = &out[threadIdx.x * 2 + 1];
+    float2 a = *ip++;
+    float2 b = *ip;
+    *op-- = b;
+    *op = a;
+    float2* q = w + threadIdx.x;
+    *++q = make_float2(1.0f, 2.0f);
+}
+launch k { in = arange(128); out = zeros(128); w = zeros(66); expect out == arange(128); expect sum(w) == 96; expect w[1] == 0; expect w[3] == 2; }
+"#;
+    ok(src, &[], [1, 1, 1], [32, 1, 1]);
+}
+
+#[test]
+fn a_template_bool_picks_a_pointers_space() {
+    // llama.cpp's softmax: `vals = use_shared ? buf + 32 : dst`. Each instance knows which
+    // array it points into: shared memory for <true> (dst = 2 * tid either way, but only
+    // <true> makes shared accesses: one store and one load, 1 wavefront each).
+    let src = r#"
+template <bool use_shared>
+__global__ void k(float* dst) {
+    extern __shared__ float buf[];
+    float* vals = use_shared ? buf + 32 : dst;
+    vals[threadIdx.x] = threadIdx.x;
+    __syncthreads();
+    dst[threadIdx.x] = vals[threadIdx.x] * 2.0f;
+}
+launch k<true> { dst = zeros(32); dyn_smem = 256; expect dst == arange(32) * 2; }
+"#;
+    let r = ok(src, &[], ONE, [32, 1, 1]);
+    assert_eq!(r.counters.smem_wavefronts, 2);
+    let r = ok(
+        &src.replace(
+            "k<true> { dst = zeros(32); dyn_smem = 256;",
+            "k<false> { dst = zeros(32);",
+        ),
+        &[],
+        ONE,
+        [32, 1, 1],
+    );
+    assert_eq!(r.counters.smem_wavefronts, 0);
+}

@@ -554,6 +554,12 @@ impl KernelChecker<'_, '_> {
             }
             ast::ExprKind::Ternary { cond, then, els } => {
                 let c = self.condition(cond)?;
+                // A condition known when checking (a template's `bool`) picks one side, which
+                // may point into another space than the other (llama.cpp's `use_shared ?
+                // buf_iw + WARP_SIZE : dst`).
+                if let ExprKind::Const(v) = c.kind {
+                    return self.pointer(if v.is_true() { then } else { els });
+                }
                 let t = self.pointer(then)?;
                 let f = self.pointer(els)?;
                 self.select_pointer(c, t, f, span)

@@ -519,6 +519,8 @@ impl KernelChecker<'_, '_> {
                     lhs,
                     ..
                 } if through => lhs,
+                // `*out++` (exllama's `*out2_ptr++ = m2;`).
+                ast::ExprKind::IncDec { target, .. } if through => target,
                 _ => break,
             };
             through = true;
