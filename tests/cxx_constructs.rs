@@ -441,22 +441,27 @@ launch k<Traits> { p = arange(4); block = 4; grid = 1; expect p == [0, 2, 4, 6];
 }
 
 #[test]
-fn a_cast_to_a_reference_or_pointer_to_an_array_is_refused_by_name() {
-    // mamba's `reinterpret_cast<float (&)[N]>(v)` and causal-conv1d's
-    // `*reinterpret_cast<vec_t (*)[1]>(&x[k])`: refused naming the type, once (the reference's
-    // later use is not reported again).
-    let (code, msg) = refused(
-        r#"
+fn a_cast_to_a_reference_to_an_array_indexes_its_operands_elements() {
+    // mamba's `auto &a = reinterpret_cast<float (&)[N]>(v)`: thread t's float4 v = p[4t..4t+3];
+    // a[3] is v.w = 4t + 3, stored at p[4t]; the cast indexed at once, [2], is v.z = 4t + 2,
+    // stored at p[4t + 1]. p = [3, 2, 2, 3, 7, 6, 6, 7].
+    let src = r#"
 __global__ void k(float* p) {
     float4 v = reinterpret_cast<float4*>(p)[threadIdx.x];
     auto &a = reinterpret_cast<float (&)[4]>(v);
     p[4 * threadIdx.x] = a[3];
+    p[4 * threadIdx.x + 1] = reinterpret_cast<float (&)[4]>(v)[2];
 }
-launch k { p = zeros(4); }
-"#,
-    );
-    assert_eq!(code, "simt::check::unsupported");
-    assert!(msg.contains("`float (&)[4]`"), "{msg}");
+launch k { p = arange(8); expect p == [3, 2, 2, 3, 7, 6, 6, 7]; }
+"#;
+    ok(src, &[], [1, 1, 1], [2, 1, 1]);
+}
+
+#[test]
+fn a_cast_to_a_pointer_to_an_array_is_refused_by_name() {
+    // causal-conv1d's `*reinterpret_cast<vec_t (*)[1]>(&x[k])` passed to a reference to an
+    // array: refused naming the type, once. (Declaring a pointer to arrays, or a reference to
+    // one, from such a cast is read: `tests/pointers.rs`.)
     let (code, msg) = refused(
         r#"
 __device__ float sum4(const float (&v)[4]) { return v[0] + v[1] + v[2] + v[3]; }

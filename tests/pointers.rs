@@ -1561,3 +1561,44 @@ launch k<true> { dst = zeros(32); dyn_smem = 256; expect dst == arange(32) * 2; 
     );
     assert_eq!(r.counters.smem_wavefronts, 0);
 }
+
+#[test]
+fn a_reference_to_a_2d_array_over_shared_memory_indexes_its_rows() {
+    // cuSZ: `T (&s)[4][4] = *reinterpret_cast<T (*)[4][4]>(&scratch);` over dynamic shared
+    // memory. Thread (x, y) writes s[y][x] = 4y + x (element 4y + x) and reads s[x][y]
+    // (element 4x + y) = 4x + y: out[4y + x] is the transpose of 0..15.
+    let src = r#"
+extern __shared__ char scratch[];
+template <int B>
+__global__ void k(float* out) {
+    float (&s)[B][B] = *reinterpret_cast<float (*)[B][B]>(&scratch);
+    s[threadIdx.y][threadIdx.x] = threadIdx.y * B + threadIdx.x;
+    __syncthreads();
+    out[threadIdx.y * B + threadIdx.x] = s[threadIdx.x][threadIdx.y];
+}
+launch k<4> { out = zeros(16); dyn_smem = 64; expect out == [0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15]; }
+"#;
+    let r = ok(src, &[], ONE, [4, 4, 1]);
+    // 16 threads in one warp: the store (16 consecutive words) and the load (stride 4: banks
+    // 4x + y for x, y < 4 are 16 distinct banks) are one wavefront each.
+    assert_eq!(r.counters.smem_wavefronts, 2);
+}
+
+#[test]
+fn pointers_to_arrays_step_over_rows() {
+    // `float (*p)[4]` from a cast: p[t][j] is in[4t + j]; `float (&r)[4] = *p2` names row t
+    // of the same; `reinterpret_cast<float2 (&)[2]>(v)[1]` is v's second float2 (bitsandbytes'
+    // `reinterpret_cast<int4(&)[N]>(local)[0]`). out[t] = in[4t] + in[4t + 3] + in[4t + 1]
+    // + (v[2] + v[3]) = 4t + 4t + 3 + 4t + 1 + 5 = 12t + 9.
+    let src = r#"
+__global__ void k(float* out, float* in) {
+    float (*p)[4] = reinterpret_cast<float (*)[4]>(in);
+    float (&r)[4] = *reinterpret_cast<float (*)[4]>(in + 4 * threadIdx.x);
+    float v[4] = {0.0f, 1.0f, 2.0f, 3.0f};
+    float2 h = reinterpret_cast<float2 (&)[2]>(v)[1];
+    out[threadIdx.x] = p[threadIdx.x][0] + r[3] + p[threadIdx.x][1] + h.x + h.y;
+}
+launch k { out = zeros(4); in = arange(16); expect out == 12 * arange(4) + 9; }
+"#;
+    ok(src, &[], ONE, [4, 1, 1]);
+}

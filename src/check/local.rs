@@ -168,6 +168,10 @@ impl KernelChecker<'_, '_> {
             }
             let pointee = super::vector::elem_of(ty)?;
             let i = self.new_pointer(&d.name, pointee, ty.is_const);
+            for r in &d.rows {
+                let n = self.const_size(r)?;
+                self.ptr_vars[i as usize].rows.push(n);
+            }
             // Declared before its initialiser is checked: an error there is reported once, not
             // again at every use.
             self.declare(&d.name, Binding::Pointer(i));
@@ -1380,6 +1384,7 @@ pub(crate) fn names_used<'a>(
                     }
                     for d in decls {
                         exprs.extend(d.dims.iter().flatten());
+                        exprs.extend(&d.rows);
                         exprs.extend(d.init.iter());
                         exprs.extend(d.list.iter().flat_map(|(l, _)| l));
                     }

@@ -629,6 +629,7 @@ impl Bindings {
                 for d in decls {
                     d.pointer |= aliased;
                     d.dims.iter_mut().flatten().for_each(|e| self.expr(e));
+                    d.rows.iter_mut().for_each(|e| self.expr(e));
                     if let Some(e) = &mut d.init {
                         self.expr(e);
                     }

@@ -622,6 +622,10 @@ pub struct Declarator {
     pub reference: bool,
     /// `[N]` suffixes: a per-thread local array.
     pub dims: Vec<Option<Expr>>,
+    /// A pointer to arrays (`float (*p)[A][B]`, or a reference to an array, `float (&s)[R][A]
+    /// [B]`, read as a pointer to its rows): the sizes of what it steps over, so that
+    /// `p[i][j][k]` is element `(i A + j) B + k`.
+    pub rows: Vec<Expr>,
     /// `= value`.
     pub init: Option<Expr>,
     /// `= {a, b, ...}`: a local array's initialiser, with its span.
@@ -636,6 +640,7 @@ impl Declarator {
             pointer: false,
             reference: false,
             dims: Vec::new(),
+            rows: Vec::new(),
             init,
             list: None,
         }

@@ -2261,11 +2261,21 @@ impl<'m> Builder<'m> {
             let mut dims = Vec::new();
             let mut init = None;
             let mut list = None;
+            // `(*p)` or `(&s)`: `Some(true)` for a reference.
+            let mut to_array = None;
             for p in d.into_inner() {
                 match p.as_rule() {
                     Rule::pointer => pointer = true,
                     Rule::reference => reference = true,
                     Rule::ident => name = Some(self.ident(p)),
+                    Rule::array_pointer => {
+                        for q in p.into_inner() {
+                            match q.as_rule() {
+                                Rule::ident => name = Some(self.ident(q)),
+                                r => to_array = Some(r == Rule::reference),
+                            }
+                        }
+                    }
                     Rule::array_dim => dims.push(self.array_dim(p)?),
                     // `T x{v}` and `T x(v)` are `T x = v`; `P p{a, b}` and `P p(a, b)` build a
                     // struct from `{a, b}`.
@@ -2310,11 +2320,27 @@ impl<'m> Builder<'m> {
                     dims.extend(more);
                 }
             }
+            // `auto& a = reinterpret_cast<float (&)[4]>(v);` (mamba): the cast is read as a
+            // pointer to `v`'s first `float`, which `a` holds (a reference cannot bind a pointer
+            // value, so no other reading is lost).
+            if reference
+                && ty.base == BaseType::Auto
+                && matches!(&init, Some(Expr { kind: ExprKind::Cast { ty, .. }, .. }) if ty.pointer)
+            {
+                reference = false;
+            }
+            let mut rows = Vec::new();
+            if let Some(is_ref) = to_array {
+                (rows, init) = self.array_pointer(&ty, &name, dims, init, is_ref);
+                dims = Vec::new();
+                pointer = true;
+            }
             decls.push(Declarator {
                 name,
                 pointer,
                 reference,
                 dims,
+                rows,
                 init,
                 list,
             });
@@ -3070,6 +3096,25 @@ impl<'m> Builder<'m> {
                     let declarator: String = operand.as_str().split_whitespace().collect();
                     let text = format!("{} {declarator}", ty.base_text);
                     let expr = self.expr(it.next().expect("grammar: cast has an operand"))?;
+                    // `reinterpret_cast<int4 (&)[16]>(local)[0]` (bitsandbytes) indexes `local`'s
+                    // bytes as `int4`s: `reinterpret_cast<int4*>(&local)[0]`.
+                    if declarator.starts_with("(&)") && declarator.matches('[').count() == 1 {
+                        ty.pointer = true;
+                        let at = expr.span;
+                        return Ok(Expr {
+                            kind: ExprKind::Cast {
+                                ty,
+                                expr: Box::new(Expr {
+                                    kind: ExprKind::Unary {
+                                        op: UnOp::AddrOf,
+                                        operand: Box::new(expr),
+                                    },
+                                    span: at,
+                                }),
+                            },
+                            span,
+                        });
+                    }
                     return Ok(Expr {
                         kind: ExprKind::Call {
                             callee: Ident {
@@ -3988,6 +4033,67 @@ impl<'m> Builder<'m> {
 
     /// Records `const ROW_T* p` (a pointer or reference to an array type) for the checker to
     /// report.
+    /// `T (*p)[A][B] = init` or `T (&s)[R][A][B] = init`, read as a pointer to `T` that steps
+    /// over rows (`sizes`): the rows (a reference's first size goes: it names the array, not a
+    /// step), and the pointer it starts as. A cast to a pointer to arrays (cuSZ's `*reinterpret
+    /// _cast<T(*)[B+1][B+1]>(&scratch)`) points where its operand does; a reference's `*p` is
+    /// `p`.
+    fn array_pointer(
+        &self,
+        ty: &TypeName,
+        name: &Ident,
+        sizes: Vec<Option<Expr>>,
+        init: Option<Expr>,
+        is_ref: bool,
+    ) -> (Vec<Expr>, Option<Expr>) {
+        let mut rows = Vec::new();
+        for d in sizes.into_iter().skip(usize::from(is_ref)) {
+            match d {
+                Some(e) => rows.push(e),
+                None => self.pointer_to_array(ty, name),
+            }
+        }
+        let mut element = ty.clone();
+        element.pointer = true;
+        element.reference = false;
+        let as_element = |e: Expr| -> Expr {
+            match e.kind {
+                ExprKind::Call {
+                    callee, mut args, ..
+                } if callee.name.starts_with("<cast to ") && args.len() == 1 => {
+                    let operand = args.pop().expect("checked: one argument");
+                    let operand = if callee.name.contains("(&)") {
+                        Expr {
+                            span: operand.span,
+                            kind: ExprKind::Unary {
+                                op: UnOp::AddrOf,
+                                operand: Box::new(operand),
+                            },
+                        }
+                    } else {
+                        operand
+                    };
+                    Expr {
+                        kind: ExprKind::Cast {
+                            ty: element.clone(),
+                            expr: Box::new(operand),
+                        },
+                        span: e.span,
+                    }
+                }
+                kind => Expr { kind, span: e.span },
+            }
+        };
+        let init = init.map(|e| match e.kind {
+            ExprKind::Unary {
+                op: UnOp::Deref,
+                operand,
+            } if is_ref => as_element(*operand),
+            _ => as_element(e),
+        });
+        (rows, init)
+    }
+
     fn pointer_to_array(&self, ty: &TypeName, name: &Ident) {
         self.unsupported.borrow_mut().push((
             format!(

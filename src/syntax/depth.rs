@@ -157,6 +157,7 @@ fn walk<'a>(
                         todo.extend(of.as_deref().map(expr));
                         for d in decls {
                             todo.extend(d.dims.iter().flatten().map(expr));
+                            todo.extend(d.rows.iter().map(expr));
                             todo.extend(d.init.iter().map(expr));
                             todo.extend(d.list.iter().flat_map(|(l, _)| l).map(expr));
                         }

@@ -427,6 +427,7 @@ fn friendly(rule: Rule) -> Option<&'static str> {
         Rule::member_fn | Rule::host_method | Rule::host_fn_word | Rule::field_decl | Rule::struct_member | Rule::member_decl => "a member",
         Rule::member_def | Rule::member_owner | Rule::static_member_def => "a member defined outside its class",
         Rule::kernel_owner => "the namespace of a kernel defined outside it",
+        Rule::array_pointer => "a pointer or reference to an array, `(*p)[4]`",
         Rule::fn_decl_stmt => "a declaration",
         Rule::builtin_bit_cast => "`__builtin_bit_cast(T, x)`",
         Rule::shared_ty_first => "`__shared__`",

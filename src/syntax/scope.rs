@@ -287,7 +287,7 @@ impl Resolver<'_> {
                     self.expr(e, at);
                 }
                 for d in decls {
-                    for e in d.dims.iter_mut().flatten() {
+                    for e in d.dims.iter_mut().flatten().chain(&mut d.rows) {
                         self.expr(e, at);
                     }
                     for e in d.init.iter_mut() {
