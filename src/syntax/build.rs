@@ -3100,20 +3100,7 @@ impl<'m> Builder<'m> {
                     // bytes as `int4`s: `reinterpret_cast<int4*>(&local)[0]`.
                     if declarator.starts_with("(&)") && declarator.matches('[').count() == 1 {
                         ty.pointer = true;
-                        let at = expr.span;
-                        return Ok(Expr {
-                            kind: ExprKind::Cast {
-                                ty,
-                                expr: Box::new(Expr {
-                                    kind: ExprKind::Unary {
-                                        op: UnOp::AddrOf,
-                                        operand: Box::new(expr),
-                                    },
-                                    span: at,
-                                }),
-                            },
-                            span,
-                        });
+                        return Ok(address_as(ty, expr, span));
                     }
                     return Ok(Expr {
                         kind: ExprKind::Call {
@@ -3137,20 +3124,7 @@ impl<'m> Builder<'m> {
                     // int8_t*>(&x)` ([expr.reinterpret.cast]/11): the object's bytes as a `T`.
                     (true, false) => {
                         ty.pointer = true;
-                        let at = expr.span;
-                        let view = Expr {
-                            kind: ExprKind::Cast {
-                                ty,
-                                expr: Box::new(Expr {
-                                    kind: ExprKind::Unary {
-                                        op: UnOp::AddrOf,
-                                        operand: Box::new(expr),
-                                    },
-                                    span: at,
-                                }),
-                            },
-                            span,
-                        };
+                        let view = address_as(ty, expr, span);
                         ExprKind::Unary {
                             op: UnOp::Deref,
                             operand: Box::new(view),
@@ -4112,6 +4086,24 @@ impl<'m> Builder<'m> {
             return None;
         }
         self.array_aliases.borrow().get(&ty.base_text).cloned()
+    }
+}
+
+/// `(ty) &operand`: the address of `operand` as a pointer of type `ty`.
+fn address_as(ty: TypeName, operand: Expr, span: Span) -> Expr {
+    let at = operand.span;
+    Expr {
+        kind: ExprKind::Cast {
+            ty,
+            expr: Box::new(Expr {
+                kind: ExprKind::Unary {
+                    op: UnOp::AddrOf,
+                    operand: Box::new(operand),
+                },
+                span: at,
+            }),
+        },
+        span,
     }
 }
 
