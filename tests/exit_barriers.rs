@@ -224,3 +224,40 @@ fn an_exiting_warps_last_code_comes_before_what_follows_the_barrier() {
     assert_eq!(r.counters.race_count, 0, "{:?}", r.races);
     assert!(r.barriers.iter().all(|b| b.exiting));
 }
+
+#[test]
+fn an_error_in_an_exiting_warps_last_code_names_its_own_call() {
+    // Warp 1 leaves body()'s loop after one trip and runs tail() ahead of the barrier it
+    // releases; tail's store at out[32 + 1000] is out of bounds, and the report names the call
+    // of tail (line 13, column 5), not the call of body that holds the barrier.
+    let src = r#"
+__device__ void tail(int* out, int t) {
+    out[t + 1000] = 1;
+}
+__device__ void body(int m, int t) {
+    int warp = t / 32;
+    for (int row = warp; row < m; row += 2) {
+        __syncthreads();
+    }
+}
+__global__ void k(int m, int* out) {
+    int t = threadIdx.x;
+    body(m, t);
+    tail(out, t);
+}
+launch k { m = 3; out = zeros(64); }
+"#;
+    let f = err(src, &[], Some(block(1)), Some(block(64)));
+    assert_eq!(codes(&f), ["simt::run::out_of_bounds"]);
+    let text = simt::cli::render(&f);
+    let called = text
+        .lines()
+        .position(|l| l.contains("in the function called here"))
+        .expect("a call site");
+    assert!(
+        text.lines()
+            .take(called)
+            .any(|l| l.contains("tail(out, t);")),
+        "{text}"
+    );
+}

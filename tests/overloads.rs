@@ -919,3 +919,42 @@ sequence {
     assert_eq!(code, 0, "{out}{errs}");
     assert!(out.contains("ok      sequence (k(int,float*))"), "{out}");
 }
+
+#[test]
+fn an_element_or_member_binds_a_non_const_reference_first() {
+    // An array element and a struct member are lvalues: g(float&) beats g(const float&) for
+    // them as for a variable, and increments them: a[1] = 1, s.x = 4, their sum 5.
+    let src = r#"
+struct S { float x; };
+__device__ float g(float& v) { v += 1; return 1.0f; }
+__device__ float g(const float& v) { return 2.0f; }
+__global__ void k(float* out) {
+    float a[2] = {0, 0};
+    S s; s.x = 3;
+    out[0] = g(a[1]);
+    out[1] = g(s.x);
+    out[2] = a[1] + s.x;
+}
+launch k { out = zeros(3); expect out == [1, 1, 5]; }
+"#;
+    ok(src, &[], ONE, ONE);
+}
+
+#[test]
+fn a_number_converts_to_float_before_half() {
+    // `__half` is a class: int -> float and double -> float are standard conversions, better
+    // than the converting constructor to `__half`; a `__half` takes g(__half) exactly.
+    let src = r#"
+#include <cuda_fp16.h>
+__device__ float g(float v) { return 1.0f; }
+__device__ float g(__half v) { return 2.0f; }
+__global__ void k(float* out) {
+    int i = threadIdx.x + 3;
+    out[0] = g(i);
+    out[1] = g(1.0);
+    out[2] = g(__float2half(1.0f));
+}
+launch k { out = zeros(3); expect out == [1, 1, 2]; }
+"#;
+    ok(src, &[], ONE, ONE);
+}

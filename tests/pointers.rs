@@ -1602,3 +1602,49 @@ launch k { out = zeros(4); in = arange(16); expect out == 12 * arange(4) + 9; }
 "#;
     ok(src, &[], ONE, [4, 1, 1]);
 }
+
+#[test]
+fn a_pointer_to_arrays_steps_by_rows() {
+    // p points to rows of 4 floats of in = 0..15: p + 2 is row 2 (q[0][1] = 9); q -= 1 is
+    // row 1 (q[1][3] = in[11]); `p += 1; p++;` as statements are two rows (p[0][1] = 9).
+    // `(p++)[0]` in an expression is refused rather than stepped by one float.
+    let src = r#"
+__global__ void k(float* in, float* out) {
+    float (*p)[4] = reinterpret_cast<float (*)[4]>(in);
+    float (*q)[4] = p + 2;
+    out[0] = q[0][1];
+    q -= 1;
+    out[1] = q[1][3];
+    p += 1;
+    p++;
+    out[2] = p[0][1];
+}
+launch k { in = arange(16); out = zeros(3); expect out == [9, 11, 9]; }
+"#;
+    ok(src, &[], ONE, ONE);
+    let f = err(
+        &src.replace("out[2] = p[0][1];", "out[2] = (p++)[0][1];"),
+        &[],
+        Some(ONE),
+        Some(ONE),
+    );
+    assert_eq!(codes(&f), ["simt::check::unsupported"]);
+}
+
+#[test]
+fn a_call_with_an_address_indexed_and_assigned_stays_a_call() {
+    // `row(&v)[2] = 5;` could read as a declaration `row (&v)[2] = 5` of a reference to an
+    // array; `row` is a function here, so it is the store through its result: v.a[2] = 5.
+    let src = r#"
+struct V { float a[4]; };
+__device__ float* row(V* p) { return p->a; }
+__global__ void k(float* out) {
+    V v;
+    v.a[0] = 0; v.a[1] = 0; v.a[2] = 0; v.a[3] = 0;
+    row(&v)[2] = 5;
+    out[0] = v.a[2];
+}
+launch k { out = zeros(1); expect out == [5]; }
+"#;
+    ok(src, &[], ONE, ONE);
+}

@@ -223,11 +223,13 @@ impl<'g> KernelChecker<'g, '_> {
         Ok(match self.rank(&fitting, &given, builtin, targs) {
             Ranked::One(f) => Some(f),
             Ranked::Builtin => None,
-            // Where every argument's type is known, C++ refuses a tie.
+            // Where every argument's type is known, C++ refuses a tie (unless two of the
+            // overloads differ only in types simt holds as one: `long` and `long long`).
             Ranked::Unresolved(viable)
                 if viable.len() > 1
                     && builtin.is_none()
-                    && given.iter().all(|g| g.kind.is_some()) =>
+                    && given.iter().all(|g| g.kind.is_some())
+                    && !any_alike(&viable) =>
             {
                 return Err(ambiguous(name, &viable, &given, args));
             }
@@ -501,7 +503,17 @@ impl<'g> KernelChecker<'g, '_> {
 
     /// What `e` (of struct type `layout`, if any) is, decided without running it.
     fn given(&mut self, e: &ast::Expr, layout: &Option<Rc<Layout>>) -> Given {
-        let named = matches!(e.kind, ast::ExprKind::Name(_));
+        // An lvalue: a variable, an element, a member, what a pointer points to.
+        let named = matches!(
+            e.kind,
+            ast::ExprKind::Name(_)
+                | ast::ExprKind::Index { .. }
+                | ast::ExprKind::Member { .. }
+                | ast::ExprKind::Unary {
+                    op: ast::UnOp::Deref,
+                    ..
+                }
+        );
         // An array member (`ks` in a member function) is the pointer it converts to.
         let kind = if let Some(l) = layout.as_ref().filter(|l| !l.array) {
             Some(Arg::Struct(l.name.clone()))
@@ -671,6 +683,12 @@ fn scalar_fit(s: Scalar, t: Scalar) -> Fit {
             Fit::Conversion
         };
     }
+    if s.is_half() {
+        // `__half` and `__nv_bfloat16` are classes: a number becomes one through a converting
+        // constructor, worse than any standard conversion (`g(float)` beside `g(__half)` takes
+        // an `int`).
+        return Fit::UserDefined;
+    }
     let promotes = (s == Scalar::I32 && (t == Scalar::Bool || t.promoted() == s))
         || (s == Scalar::F64 && t == Scalar::F32);
     if promotes {
@@ -678,6 +696,25 @@ fn scalar_fit(s: Scalar, t: Scalar) -> Fit {
     } else {
         Fit::Conversion
     }
+}
+
+/// Whether two of `fs` take parameters simt cannot tell apart: of one scalar type under two
+/// names (`long` and `long long` are both 64-bit here), the rest alike.
+fn any_alike(fs: &[&ast::Function]) -> bool {
+    let quals = |p: &ast::Param| (p.ty.pointer, p.ty.reference, p.ty.is_const, p.volatile);
+    let alike = |a: &ast::Param, b: &ast::Param| {
+        quals(a) == quals(b)
+            && match (super::scalar_of_base(&a.ty), super::scalar_of_base(&b.ty)) {
+                (Ok(x), Ok(y)) => x == y,
+                _ => a.ty.base_text == b.ty.base_text,
+            }
+    };
+    fs.iter().enumerate().any(|(i, f)| {
+        fs[i + 1..].iter().any(|g| {
+            f.params.len() == g.params.len()
+                && f.params.iter().zip(&g.params).all(|(a, b)| alike(a, b))
+        })
+    })
 }
 
 /// The error for a call of `name` with `args` (kinds `given`) that the overloads `viable` fit

@@ -376,6 +376,9 @@ impl KernelChecker<'_, '_> {
                 let i = self
                     .pointer_var(target)
                     .expect("checked: a pointer variable");
+                if !self.ptr_vars[i as usize].rows.is_empty() {
+                    return Err(step_rows(span));
+                }
                 let pv = &self.ptr_vars[i as usize];
                 let (mem, var, is_const) = (pv.mem, pv.var, pv.is_const);
                 let offset = self.stepped((target, *inc, *post), var, Scalar::I64, span)?;
@@ -485,6 +488,9 @@ impl KernelChecker<'_, '_> {
                 let mut k = self.offset_operand(k)?;
                 if let Some(stride) = self.struct_stride(p) {
                     k = self.scaled(k, stride, *op_span)?;
+                }
+                if let Some(row) = self.pointer_var(p).and_then(|i| self.row_size(i, span)) {
+                    k = self.scaled(k, row?, *op_span)?;
                 }
                 let offset = self.add_offset(base.offset, k, *op, *op_span)?;
                 Ok(Ptr {
@@ -1116,6 +1122,20 @@ impl KernelChecker<'_, '_> {
             ty: Scalar::I64,
             span,
         }
+    }
+
+    /// Elements in one step of pointer `i` when it points to arrays (`float (*p)[4]`: 4), so
+    /// that `p + 1` is the next row; `None` for a pointer to elements.
+    fn row_size(&self, i: u32, span: Span) -> Option<Result<u32>> {
+        let rows = &self.ptr_vars[i as usize].rows;
+        if rows.is_empty() {
+            return None;
+        }
+        let n: u64 = rows.iter().product();
+        Some(u32::try_from(n).map_err(|_| CheckError::TooComplex {
+            what: format!("a row of {n} elements"),
+            span,
+        }))
     }
 
     /// `offset ± k` (both `i64`); a zero offset is left out.
@@ -1919,6 +1939,9 @@ impl KernelChecker<'_, '_> {
                     let stride = l.buffer_shape().1;
                     k = self.scaled(k, stride, op_span)?;
                 }
+                if let Some(row) = self.row_size(i, span) {
+                    k = self.scaled(k, row?, op_span)?;
+                }
                 let current = Expr {
                     kind: ExprKind::Var(pv.var),
                     ty: Scalar::I64,
@@ -1997,5 +2020,14 @@ fn unsigned_of(size: u32) -> Scalar {
         2 => Scalar::U16,
         4 => Scalar::U32,
         _ => Scalar::U64,
+    }
+}
+
+/// `p++` of a pointer to arrays: not read (`p += 1` is).
+pub(crate) fn step_rows(span: Span) -> CheckError {
+    CheckError::Unsupported {
+        what: "`++` or `--` of a pointer to arrays".into(),
+        span,
+        help: Some("step it by rows with `p += 1` or `p -= 1`".into()),
     }
 }

@@ -1105,7 +1105,9 @@ impl<'a> BlockRunner<'a> {
             .zip(&self.returned)
             .position(|(&m, &r)| !m && !r);
         if let Some(lane) = missing {
+            // Warps parked on the other side of a split `if` wait there, and are not exiting.
             if matches!(self.ir.insts[pc], Inst::Barrier | Inst::BarrierVote { .. })
+                && self.split.is_none()
                 && self.missing_lanes_exit(pc)
             {
                 self.barrier_passes[pc].exiting = true;

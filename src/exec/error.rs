@@ -728,7 +728,8 @@ impl RunError {
     /// The trap as raised inside the inlined calls at `calls` (innermost first): each call's
     /// line is labelled beside the trap's own; unchanged outside any function.
     pub fn in_calls(self, calls: &[Span]) -> RunError {
-        if calls.is_empty() {
+        // Placed already: where exiting warps failed, run ahead of the barrier they release.
+        if calls.is_empty() || matches!(self, RunError::InCall { .. }) {
             return self;
         }
         let mut labels: Vec<miette::LabeledSpan> = miette::Diagnostic::labels(&self)

@@ -181,6 +181,9 @@ pub(crate) struct Builder<'m> {
     /// int8[2]; int16_t int16; };` in a function), each with the local that holds its union:
     /// `int16` there is that local's member.
     anonymous: std::cell::RefCell<Vec<(String, String)>>,
+    /// The type parameters of the templates being read: a declarator `T (&s)[4]` of one is a
+    /// declaration, never a call.
+    type_params: std::cell::RefCell<Vec<String>>,
     /// The names the file declares as types, read from its text when first needed: what
     /// `(T)(x)[i]` and `(T)*p` mean depends on whether `T` is one.
     type_names: std::cell::OnceCell<std::collections::HashSet<String>>,
@@ -201,6 +204,7 @@ impl<'m> Builder<'m> {
             std_types: Default::default(),
             scopes: Default::default(),
             anonymous: Default::default(),
+            type_params: Default::default(),
             type_names: Default::default(),
         }
     }
@@ -2329,6 +2333,11 @@ impl<'m> Builder<'m> {
             {
                 reference = false;
             }
+            // `row(&v)[2] = 5;` reads as a declaration of `v` of type `row`: a name no template
+            // parameter has, in lower case, is taken for the function call it more likely is.
+            if let (Some(is_ref), true) = (to_array, decls.is_empty() && self.looks_called(&ty)) {
+                return Ok(call_statement(&ty, name, is_ref, dims, init));
+            }
             let mut rows = Vec::new();
             if let Some(is_ref) = to_array {
                 (rows, init) = self.array_pointer(&ty, &name, dims, init, is_ref);
@@ -3512,12 +3521,34 @@ impl<'m> Builder<'m> {
             .clone()
             .into_inner()
             .any(|p| p.as_rule() == Rule::template_param);
+        let outer = self.type_params.borrow().len();
+        let read =
+            self.template_item_parts(pair, module, (&mut params, &mut inner, is_specialization));
+        self.type_params.borrow_mut().truncate(outer);
+        read
+    }
+
+    /// The parts of a `template_item`, with `params` and `inner` collected as they come.
+    fn template_item_parts(
+        &self,
+        pair: Pair<'_, Rule>,
+        module: &mut Module,
+        (params, inner, is_specialization): (
+            &mut Vec<TemplateParam>,
+            &mut Vec<TemplateParam>,
+            bool,
+        ),
+    ) -> Result<()> {
         for p in pair.into_inner() {
             match p.as_rule() {
-                Rule::template_param => params.push(self.template_param(p)?),
+                Rule::template_param => {
+                    let param = self.template_param(p)?;
+                    self.type_params.borrow_mut().push(param.name.name.clone());
+                    params.push(param);
+                }
                 Rule::kernel => {
                     let mut k = self.kernel(p)?;
-                    variadic_unsupported(&params, "kernel", &k.name, module);
+                    variadic_unsupported(params, "kernel", &k.name, module);
                     if params.is_empty() && is_specialization {
                         k.specialization = Some(k.specialization.unwrap_or_default());
                     } else {
@@ -3532,7 +3563,7 @@ impl<'m> Builder<'m> {
                                 k.name.span,
                             ));
                         }
-                        k.template = std::mem::take(&mut params);
+                        k.template = std::mem::take(params);
                         let name = k.name.name.clone();
                         self.nest_in_function(&name, &k.template, k.span, &mut k.body);
                     }
@@ -3542,7 +3573,7 @@ impl<'m> Builder<'m> {
                     let (name, ty) = self.type_alias(p)?;
                     module
                         .alias_templates
-                        .push((name, std::mem::take(&mut params), ty));
+                        .push((name, std::mem::take(params), ty));
                 }
                 Rule::device_fn => {
                     let (mut f, spec) = self.device_fn(p)?;
@@ -3552,7 +3583,7 @@ impl<'m> Builder<'m> {
                             function: f,
                         });
                     } else {
-                        f.template = std::mem::take(&mut params);
+                        f.template = std::mem::take(params);
                         let name = f.name.name.clone();
                         self.nest_in_function(&name, &f.template, f.span, &mut f.body);
                         module.device_fns.push(f);
@@ -3560,8 +3591,8 @@ impl<'m> Builder<'m> {
                 }
                 Rule::struct_def => {
                     let mut s = self.struct_def(p)?;
-                    variadic_unsupported(&params, "struct", &s.name, module);
-                    s.template = std::mem::take(&mut params);
+                    variadic_unsupported(params, "struct", &s.name, module);
+                    s.template = std::mem::take(params);
                     self.nest_in_template(&mut s);
                     module.structs.push(s);
                 }
@@ -3574,8 +3605,8 @@ impl<'m> Builder<'m> {
                 }
                 Rule::member_def => self.member_def(
                     p,
-                    std::mem::take(&mut params),
-                    std::mem::take(&mut inner),
+                    std::mem::take(params),
+                    std::mem::take(inner),
                     is_specialization,
                 )?,
                 Rule::var_template => {
@@ -3589,7 +3620,7 @@ impl<'m> Builder<'m> {
                         }
                     }
                     module.var_templates.push(VarTemplate {
-                        params: std::mem::take(&mut params),
+                        params: std::mem::take(params),
                         ty: ty.expect("grammar: a variable template's type"),
                         name: name.expect("grammar: a variable template's name"),
                         init,
@@ -3598,7 +3629,7 @@ impl<'m> Builder<'m> {
                 Rule::host_fn => self.host_fn(p, module),
                 Rule::union_def => {
                     let (mut u, _) = self.union_def(p)?;
-                    u.template = std::mem::take(&mut params);
+                    u.template = std::mem::take(params);
                     module.structs.push(u);
                 }
                 _ => {}
@@ -4007,6 +4038,17 @@ impl<'m> Builder<'m> {
 
     /// Records `const ROW_T* p` (a pointer or reference to an array type) for the checker to
     /// report.
+    /// Whether the type of a declaration `ty (&x)[n]` is more likely a function's name: a
+    /// plain lower-case name that no enclosing template declares as a type.
+    fn looks_called(&self, ty: &TypeName) -> bool {
+        let text = &ty.base_text;
+        ty.base == BaseType::Named
+            && !ty.is_const
+            && text.chars().all(|c| c.is_alphanumeric() || c == '_')
+            && text.starts_with(|c: char| c.is_lowercase())
+            && !self.type_params.borrow().contains(text)
+    }
+
     /// `T (*p)[A][B] = init` or `T (&s)[R][A][B] = init`, read as a pointer to `T` that steps
     /// over rows (`sizes`): the rows (a reference's first size goes: it names the array, not a
     /// step), and the pointer it starts as. A cast to a pointer to arrays (cuSZ's `*reinterpret
@@ -4086,6 +4128,58 @@ impl<'m> Builder<'m> {
             return None;
         }
         self.array_aliases.borrow().get(&ty.base_text).cloned()
+    }
+}
+
+/// `f(&x)[i] = value;` (or `f(*x)[i];`) from the declaration `f (&x)[i] = value;` it was
+/// read as.
+fn call_statement(
+    callee: &TypeName,
+    name: Ident,
+    is_ref: bool,
+    dims: Vec<Option<Expr>>,
+    init: Option<Expr>,
+) -> StmtKind {
+    let at = name.span;
+    let arg = Expr {
+        kind: ExprKind::Unary {
+            op: if is_ref { UnOp::AddrOf } else { UnOp::Deref },
+            operand: Box::new(Expr {
+                kind: ExprKind::Name(name.name),
+                span: at,
+            }),
+        },
+        span: at,
+    };
+    let mut target = Expr {
+        kind: ExprKind::Call {
+            callee: Ident {
+                name: callee.base_text.clone(),
+                span: callee.span,
+            },
+            targs: Vec::new(),
+            args: vec![arg],
+        },
+        span: callee.span.to(at),
+    };
+    for index in dims.into_iter().flatten() {
+        let span = target.span.to(index.span);
+        target = Expr {
+            kind: ExprKind::Index {
+                base: Box::new(target),
+                index: Box::new(index),
+            },
+            span,
+        };
+    }
+    match init {
+        Some(value) => StmtKind::Assign {
+            op: None,
+            op_span: target.span,
+            target,
+            value,
+        },
+        None => StmtKind::Expr(target),
     }
 }
 

@@ -64,7 +64,9 @@ impl BlockRunner<'_> {
         };
         self.mask.iter_mut().for_each(|m| *m = false);
         self.update_mask();
-        let at_grid_sync = self.interpret(globals, &mut at)?;
+        let at_grid_sync = self
+            .interpret(globals, &mut at)
+            .map_err(|e| e.in_calls(&self.ir.call_sites(at)))?;
         debug_assert!(!at_grid_sync, "exiting lanes reach no barrier");
         let gone: Vec<bool> = exiting.iter().map(|&x| !x).collect();
         self.frames[..held_depth].clone_from_slice(&held_frames);
