@@ -958,3 +958,25 @@ launch k { out = zeros(3); expect out == [1, 1, 2]; }
 "#;
     ok(src, &[], ONE, ONE);
 }
+
+#[test]
+fn templates_on_a_pointer_and_a_pointer_to_const_take_their_own() {
+    // g(T*) takes a plain pointer exactly, g(const T*) by adding const; for a pointer to
+    // const, partial ordering prefers g(const T*). A temporary (v + 1) binds only
+    // `const T&`, a variable `T&` first.
+    let src = r#"
+template <typename T> __device__ float g(T* p) { return 1.0f; }
+template <typename T> __device__ float g(const T* p) { return 2.0f; }
+template <typename T> __device__ float h(T& x) { return 1.0f; }
+template <typename T> __device__ float h(const T& x) { return 2.0f; }
+__global__ void k(float* out, const float* in) {
+    float v = 1;
+    out[0] = g(out);
+    out[1] = g(in);
+    out[2] = h(v);
+    out[3] = h(v + 1);
+}
+launch k { out = zeros(4); in = zeros(2); expect out == [1, 2, 1, 2]; }
+"#;
+    ok(src, &[], ONE, ONE);
+}

@@ -52,6 +52,9 @@ pub(crate) struct Given {
     kind: Option<Arg>,
     /// A variable, which a non-`const` reference binds.
     named: bool,
+    /// A value no object holds (a literal, an arithmetic result), which a non-`const`
+    /// reference cannot bind.
+    temporary: bool,
 }
 
 impl Arg {
@@ -528,7 +531,18 @@ impl<'g> KernelChecker<'g, '_> {
         } else {
             self.expr(e).ok().map(|t| Arg::Scalar(self.own_type(e, &t)))
         };
-        Given { kind, named }
+        let temporary = matches!(
+            e.kind,
+            ast::ExprKind::Int { .. }
+                | ast::ExprKind::Float { .. }
+                | ast::ExprKind::Bool(_)
+                | ast::ExprKind::Binary { .. }
+        );
+        Given {
+            kind,
+            named,
+            temporary,
+        }
     }
 
     /// How well an argument of kind `arg` fits parameter `p` of `f`; `None` where it cannot.
@@ -546,6 +560,9 @@ impl<'g> KernelChecker<'g, '_> {
         let Some(arg) = &given.kind else {
             return Some(Fit::Conversion);
         };
+        if given.temporary && p.ty.reference && !p.ty.is_const {
+            return None;
+        }
         let fit = self.fit_type(f, p, arg, deduced)?;
         Some(match fit {
             Fit::Exact if p.volatile => Fit::Qualified,
@@ -582,7 +599,16 @@ impl<'g> KernelChecker<'g, '_> {
                 !is_param(param) || deduced.entry(param.to_string()).or_insert(to.clone()) == &to
             };
             return match (text.split_once('<'), arg) {
-                (None, Arg::Pointer(..)) if p.ty.pointer => Some(Fit::Exact),
+                // `g(const T*)` takes a plain pointer by adding `const`, worse than `g(T*)`;
+                // `g(T*)` takes a pointer to `const` with `T` a `const` type, which partial
+                // ordering puts after `g(const T*)`: ranked so here.
+                (None, Arg::Pointer(_, to_const)) if p.ty.pointer => {
+                    Some(if p.ty.is_const == *to_const {
+                        Fit::Exact
+                    } else {
+                        Fit::Qualified
+                    })
+                }
                 (None, _) if p.ty.pointer => None,
                 (None, arg) => bind(text, arg.spelling()).then_some(Fit::Exact),
                 (Some((template, params)), Arg::Struct(s)) => {
