@@ -980,3 +980,27 @@ launch k { out = zeros(4); in = zeros(2); expect out == [1, 2, 1, 2]; }
 "#;
     ok(src, &[], ONE, ONE);
 }
+
+#[test]
+fn a_calls_result_binds_only_a_const_reference() {
+    // make_float4(...) and make(1), returned by value, are temporaries: g(const T&) takes
+    // them (2); variables and elements take g(T&) (1).
+    let src = r#"
+struct P { float x; };
+__device__ P make(int v) { P p; p.x = v; return p; }
+__device__ float g(float4& v) { return 1.0f; }
+__device__ float g(const float4& v) { return 2.0f; }
+__device__ float g(P& x) { return 1.0f; }
+__device__ float g(const P& x) { return 2.0f; }
+__global__ void k(float* out) {
+    float4 v = make_float4(0, 0, 0, 0);
+    P ps[2];
+    out[0] = g(v);
+    out[1] = g(make_float4(1, 2, 3, 4));
+    out[2] = g(ps[1]);
+    out[3] = g(make(1));
+}
+launch k { out = zeros(4); expect out == [1, 2, 1, 2]; }
+"#;
+    ok(src, &[], ONE, ONE);
+}

@@ -531,13 +531,20 @@ impl<'g> KernelChecker<'g, '_> {
         } else {
             self.expr(e).ok().map(|t| Arg::Scalar(self.own_type(e, &t)))
         };
-        let temporary = matches!(
-            e.kind,
+        let temporary = match &e.kind {
             ast::ExprKind::Int { .. }
-                | ast::ExprKind::Float { .. }
-                | ast::ExprKind::Bool(_)
-                | ast::ExprKind::Binary { .. }
-        );
+            | ast::ExprKind::Float { .. }
+            | ast::ExprKind::Bool(_)
+            | ast::ExprKind::Binary { .. } => true,
+            // A call's result, unless the function returns a reference (`make_float4(...)`,
+            // a `__device__ P make(int)`).
+            ast::ExprKind::Call { callee, .. } => self
+                .globals
+                .functions
+                .get(callee.name.as_str())
+                .map_or(callee.name.starts_with("make_"), |f| !f.ret.reference),
+            _ => false,
+        };
         Given {
             kind,
             named,
