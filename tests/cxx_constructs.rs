@@ -1108,3 +1108,20 @@ fn at_half_names_the_16_bit_float_with_or_without_aten_included() {
         ok(&src, &[], ONE, ONE);
     }
 }
+
+#[test]
+fn a_const_reference_to_another_type_or_a_builtin_binds_a_temporary() {
+    // `const long long&` given threadIdx.x (a built-in, no address) and an `int` variable or
+    // element (another type): each binds a converted copy, as C++ makes one. Thread t:
+    // out = 2t, out2 = 2 in[t].
+    let src = r#"
+__device__ long long twice(const long long& k) { return k * 2; }
+__global__ void k(const int* in, long long* out, long long* out2) {
+    int i = in[threadIdx.x];
+    out[threadIdx.x] = twice(threadIdx.x);
+    out2[threadIdx.x] = twice(in[threadIdx.x]) + twice(i) - twice(i);
+}
+launch k { in = [5, 6, 7, 8]; out = zeros(4); out2 = zeros(4); expect out == [0, 2, 4, 6]; expect out2 == [10, 12, 14, 16]; }
+"#;
+    ok(src, &[], [1, 1, 1], [4, 1, 1]);
+}

@@ -1316,8 +1316,20 @@ launch k { out = zeros(1); }
         text.contains("a pointer to `int` for the second argument of `frexpf`"),
         "{text}"
     );
+    // A `float*` fits CUDA's `float modf(float, float*)` only (a `double*` cannot take it), so
+    // a `double` first argument converts to `float` (pytorch3d's `std::modf(x * 0.5 - off,
+    // &f)`): 2.75 gives 0.75 and stores 2. A `double*` with a `float` takes the `double` form.
     let src = r#"
-__global__ void k(double* out) { float ip; out[0] = modf(out[0], &ip); }
+__global__ void k(double* out) {
+    float ip; out[0] = modf(out[0], &ip); out[1] = ip;
+    double dp; out[2] = modf(1.5f, &dp); out[3] = dp;
+}
+launch k { out = [2.75, 0, 0, 0]; expect out == [0.75, 2, 0.5, 1]; }
+"#;
+    ok(src, &[], ONE, ONE);
+    // A pointer to neither is still the mismatch.
+    let src = r#"
+__global__ void k(double* out) { int ip; out[0] = modf(out[0], &ip); }
 launch k { out = zeros(1); }
 "#;
     let f = err(src, &[], Some(ONE), Some(ONE));

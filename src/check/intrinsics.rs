@@ -863,6 +863,13 @@ fn is_object(a: &ast::Expr) -> bool {
     )
 }
 
+/// `threadIdx.x` and the other built-in coordinates: values, with no address.
+fn is_builtin_member(a: &ast::Expr) -> bool {
+    matches!(&a.kind, ast::ExprKind::Member { base, .. }
+        if matches!(&base.kind, ast::ExprKind::Name(n)
+            if matches!(n.as_str(), "threadIdx" | "blockIdx" | "blockDim" | "gridDim")))
+}
+
 /// An argument of an inlined call, as its parameter receives it.
 pub(crate) enum Arg {
     /// A scalar parameter's value.
@@ -953,7 +960,15 @@ impl KernelChecker<'_, '_> {
         }
         // A `const` reference to a value that is no object (`twice((float)i)`, `f(a + 1.0f)`)
         // binds to a temporary holding it, as C++ makes one: a copy, since nothing writes it.
-        let by_value = !p.ty.reference || (p.ty.is_const && !is_object(a));
+        let mut by_value = !p.ty.reference || (p.ty.is_const && !is_object(a));
+        // So does one to an object of another type, or to a built-in (`threadIdx.x` for a
+        // `const int64_t&`: pytorch3d's `KeyValuePair<int64_t, float>(threadIdx.x, d)`).
+        if !by_value && p.ty.is_const && !p.ty.pointer && p.ty.base != ast::BaseType::Vector {
+            if let Ok(s) = super::scalar_of(&p.ty) {
+                let t = self.expr(a)?;
+                by_value = self.own_type(a, &t) != s || is_builtin_member(a);
+            }
+        }
         if by_value && p.ty.base == ast::BaseType::Vector {
             // A copy of the vector, made where the call is.
             let (elem, width) = super::vector::elem_of(&p.ty)?;

@@ -27,14 +27,16 @@ impl KernelChecker<'_, '_> {
         Some((|| {
             super::intrinsics::arity(name, args.len(), 2, 2, span)?;
             let x = self.expr(&args[0])?;
-            // `frexpf`, `modff`; `modf` ends in `f` too but is the `double` form.
-            let ty = if matches!(name, "frexpf" | "modff") || x.ty == Scalar::F32 {
-                Scalar::F32
-            } else {
-                Scalar::F64
+            let pointee = self.pointer(&args[1])?.mem.map(|m| (m.elem, m.width));
+            // `frexpf`, `modff`; `modf` ends in `f` too but is the `double` form. C++'s
+            // `modf(float, float*)` is the one a `float*` fits, whatever `x` is (pytorch3d's
+            // `std::modf(x * 0.5 - off, &f)` of a `double` `x`): the overload follows the pointer.
+            let ty = match pointee {
+                Some((p @ (Scalar::F32 | Scalar::F64), 1)) if name == "modf" => p,
+                _ if matches!(name, "frexpf" | "modff") || x.ty == Scalar::F32 => Scalar::F32,
+                _ => Scalar::F64,
             };
             let stored = if frexp { Scalar::I32 } else { ty };
-            let pointee = self.pointer(&args[1])?.mem.map(|m| (m.elem, m.width));
             if pointee != Some((stored, 1)) {
                 let c = |s: Scalar| s.c_name();
                 return Err(CheckError::Mismatch {
