@@ -960,13 +960,15 @@ impl KernelChecker<'_, '_> {
         }
         // A `const` reference to a value that is no object (`twice((float)i)`, `f(a + 1.0f)`)
         // binds to a temporary holding it, as C++ makes one: a copy, since nothing writes it.
-        let mut by_value = !p.ty.reference || (p.ty.is_const && !is_object(a));
+        let by_value = !p.ty.reference || (p.ty.is_const && !is_object(a));
         // So does one to an object of another type, or to a built-in (`threadIdx.x` for a
         // `const int64_t&`: pytorch3d's `KeyValuePair<int64_t, float>(threadIdx.x, d)`).
         if !by_value && p.ty.is_const && !p.ty.pointer && p.ty.base != ast::BaseType::Vector {
             if let Ok(s) = super::scalar_of(&p.ty) {
                 let t = self.expr(a)?;
-                by_value = self.own_type(a, &t) != s || is_builtin_member(a);
+                if self.own_type(a, &t) != s || is_builtin_member(a) {
+                    return Ok(Arg::Value(t));
+                }
             }
         }
         if by_value && p.ty.base == ast::BaseType::Vector {
