@@ -252,3 +252,46 @@ launch rows { a = reshape(arange(24), 2, 3, 4); out = zeros(2, 3); expect out ==
     let f = err(&two, &[], Some([2, 1, 1]), Some([3, 1, 1]));
     assert_eq!(codes(&f), ["simt::check::unsupported"]);
 }
+
+#[test]
+fn an_accessor_indexed_on_some_dimensions_is_a_tensor_accessor_of_the_rest() {
+    // pytorch3d's points_to_volumes: `auto vol = volume_densities[b][0];` then `vol[z][y][x]`.
+    // v is 2 × 3 × 4 × 5 (strides 60, 20, 5, 1), zeros. Block b, thread (x, y):
+    // - `vb = v[b][1]` starts at element 60b + 20; `vb[y][x] = 1` sets 60b + 20 + 5y + x;
+    // - `vr = v[b]` starts at 60b; `vr[2][y][x] = 2` sets 60b + 40 + 5y + x;
+    // - `vs = vr[0]` (a rank-2 accessor of a rank-3 one) starts at 60b; `vs[y][x] = vs.size(1)
+    //   + vs.stride(0)` sets 60b + 5y + x to 5 + 5 = 10.
+    // With block (5, 4) every (y, x) of the 4 × 5 planes is written: each plane z = 0, 1, 2 of
+    // each b holds 10, 1, 2 in all 20 elements.
+    let src = r#"
+#include <ATen/ATen.h>
+__global__ void k(at::PackedTensorAccessor32<float, 4, at::RestrictPtrTraits> v) {
+    const int b = blockIdx.x;
+    auto vb = v[b][1];
+    auto vr = v[b];
+    at::TensorAccessor<float, 2, at::RestrictPtrTraits, int32_t> vs = vr[0];
+    vb[threadIdx.y][threadIdx.x] = 1.0f;
+    vr[2][threadIdx.y][threadIdx.x] = 2.0f;
+    vs[threadIdx.y][threadIdx.x] = vs.size(1) + vs.stride(0);
+}
+launch k {
+    v = zeros(2, 3, 4, 5);
+    expect sum(v) == 2 * 20 * (10 + 1 + 2);
+    expect v[0] == 10; expect v[19] == 10; expect v[20] == 1; expect v[40] == 2;
+    expect v[60] == 10; expect v[99] == 1; expect v[100] == 2; expect v[119] == 2;
+}
+"#;
+    let r = ok(src, &[], [2, 1, 1], [5, 4, 1]);
+    // Each plane store of a block: 20 lanes on 80 contiguous bytes. Plane z starts at byte
+    // 240b + 80z: block 0's planes 0, 1, 2 at bytes 0, 80, 160 (3, 3, 3 sectors: 0-2, 2-5
+    // = sectors 2..=4, 5..=7); block 1's at 240, 320, 400 (sectors 7..=9, 10..=12, 12..=14).
+    // Every 80-byte run covers 3 sectors: 6 stores, 18 sectors.
+    assert_eq!((r.counters.gst_instr, r.counters.gst_sectors), (6, 18));
+    // Indexed on fewer dimensions than it has, a local accessor is still no value.
+    let partial = src.replace(
+        "vb[threadIdx.y][threadIdx.x] = 1.0f;",
+        "float w = vb[threadIdx.y]; vb[threadIdx.y][threadIdx.x] = w;",
+    );
+    let f = err(&partial, &[], Some([2, 1, 1]), Some([5, 4, 1]));
+    assert_eq!(codes(&f), ["simt::check::unsupported"]);
+}

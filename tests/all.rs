@@ -67,6 +67,7 @@ mod sample;
 mod schema;
 mod semantics;
 mod sequences;
+mod shared_races;
 mod small_types;
 mod split_barriers;
 mod structs;

@@ -30,6 +30,9 @@ pub(crate) struct Accessor {
     pub sizes: Vec<VarId>,
     /// `p.stride(k)`, one per dimension.
     pub strides: Vec<VarId>,
+    /// For the `TensorAccessor` a partial index gave: the variable holding the element its
+    /// first dimension's index 0 is at (`acc[b][0]` of a rank-4 accessor: `b * stride(0)`).
+    pub base: Option<VarId>,
 }
 
 /// ATen's accessor class templates, by their own names (after `at::` or `torch::`).
@@ -150,6 +153,7 @@ impl KernelChecker<'_, '_> {
                 index,
                 sizes,
                 strides,
+                base: None,
             },
         );
         Ok(Binding::Param(param))
@@ -160,10 +164,61 @@ impl KernelChecker<'_, '_> {
         let ast::ExprKind::Name(n) = &e.kind else {
             return None;
         };
-        let Some(Binding::Param(p)) = self.lookup(n) else {
+        match self.lookup(n)? {
+            Binding::Param(p) => self.accessors.get(&p).cloned(),
+            Binding::Accessor(i) => Some(self.local_accessors[i as usize].clone()),
+            _ => None,
+        }
+    }
+
+    /// `auto v = acc[b][0];`, `at::TensorAccessor<float, 2, …> v = acc[b][0];`: indices of some
+    /// of an accessor's dimensions, leaving two or more (one left is a row, a pointer). The
+    /// local holds a `TensorAccessor` of the rest: their sizes and strides, and where it starts
+    /// (ATen's `operator[]` returns `TensorAccessor<T, N-1>(data_ + strides_[0] * i, …)`).
+    /// `None` when `d` declares no such local.
+    pub(crate) fn accessor_local(
+        &mut self,
+        ty: &ast::TypeName,
+        d: &ast::Declarator,
+        out: &mut Vec<Stmt>,
+    ) -> Option<Result<()>> {
+        let init = d.init.as_ref()?;
+        if d.pointer || !d.dims.is_empty() || !(ty.base == ast::BaseType::Auto || is_accessor(ty)) {
             return None;
-        };
-        self.accessors.get(&p).cloned()
+        }
+        let mut indices = Vec::new();
+        let mut cur = init;
+        while let ast::ExprKind::Index { base, index } = &cur.kind {
+            indices.push(index.as_ref());
+            cur = base;
+        }
+        let a = self.accessor_named(cur)?;
+        if indices.is_empty() || indices.len() + 2 > a.sizes.len() {
+            return None;
+        }
+        indices.reverse();
+        Some((|| {
+            let (_, offset) = self.accessor_offset(&a, &indices)?;
+            let base = self.new_local(&d.name.name, Scalar::I64, d.name.span);
+            out.push(Stmt {
+                kind: StmtKind::Assign {
+                    var: base,
+                    value: offset,
+                },
+                span: init.span,
+            });
+            let k = indices.len();
+            self.local_accessors.push(Accessor {
+                param: a.param,
+                index: a.index,
+                sizes: a.sizes[k..].to_vec(),
+                strides: a.strides[k..].to_vec(),
+                base: Some(base),
+            });
+            let i = self.local_accessors.len() as u32 - 1;
+            self.declare(&d.name, Binding::Accessor(i));
+            Ok(())
+        })())
     }
 
     /// `a[i0]...[ik]` of an accessor `a`: the element, when all its dimensions are indexed;
@@ -176,8 +231,11 @@ impl KernelChecker<'_, '_> {
             cur = base;
         }
         let a = self.accessor_named(cur)?;
+        let ast::ExprKind::Name(name) = &cur.kind else {
+            unreachable!("checked: an accessor is named")
+        };
         indices.reverse();
-        Some(self.accessor_index(&a, &indices, e.span))
+        Some(self.accessor_index((&a, name), &indices, e.span))
     }
 
     /// Whether `e` indexes every dimension of an accessor but the last (RAFT's `auto fptr =
@@ -215,35 +273,36 @@ impl KernelChecker<'_, '_> {
 
     fn accessor_index(
         &mut self,
-        a: &Accessor,
+        (a, name): (&Accessor, &str),
         indices: &[&ast::Expr],
         span: Span,
     ) -> Result<(Mem, Expr)> {
         if indices.len() != a.sizes.len() {
             return Err(CheckError::Unsupported {
                 what: format!(
-                    "{} of the {} dimensions of the accessor `{}` indexed (a `TensorAccessor` of the rest)",
+                    "{} of the {} dimensions of the accessor `{name}` indexed (a `TensorAccessor` of the rest)",
                     indices.len(),
                     a.sizes.len(),
-                    self.params[a.param as usize].name
                 ),
                 span,
                 help: Some(format!(
-                    "index every dimension at once: `{}{}`, or all but the last for a row (`auto row = {}{};`)",
-                    self.params[a.param as usize].name,
+                    "index every dimension at once: `{name}{0}`, or name the part in a local (`auto rest = {name}{1};`; all but the last is a row)",
                     "[i]".repeat(a.sizes.len()),
-                    self.params[a.param as usize].name,
-                    "[i]".repeat(a.sizes.len() - 1)
+                    "[i]".repeat(indices.len()),
                 )),
             });
         }
         self.accessor_offset(a, indices)
     }
 
-    /// The element `Σ indices[k] * stride(k)` of the accessor's buffer, over the dimensions
-    /// indexed.
+    /// The element `base + Σ indices[k] * stride(k)` of the accessor's buffer, over the
+    /// dimensions indexed.
     fn accessor_offset(&mut self, a: &Accessor, indices: &[&ast::Expr]) -> Result<(Mem, Expr)> {
-        let mut offset: Option<Expr> = None;
+        let mut offset: Option<Expr> = a.base.map(|v| Expr {
+            kind: ExprKind::Var(v),
+            ty: Scalar::I64,
+            span: indices[0].span,
+        });
         for (k, ix) in indices.iter().enumerate() {
             let t = self.index_value(ix)?;
             // `operator[](index_t i)`: the index is converted to the accessor's index type, and
@@ -257,7 +316,14 @@ impl KernelChecker<'_, '_> {
             let term = self.binary(BinOp::Mul, ix.span, stride, i)?;
             offset = Some(match offset {
                 None => term,
-                Some(prev) => self.binary(BinOp::Add, ix.span, prev, term)?,
+                Some(prev) => {
+                    let term = if prev.ty == Scalar::I64 {
+                        self.widen(term)
+                    } else {
+                        term
+                    };
+                    self.binary(BinOp::Add, ix.span, prev, term)?
+                }
             });
         }
         let offset = offset.expect("checked: at least one dimension");
@@ -349,17 +415,34 @@ impl KernelChecker<'_, '_> {
             return None;
         }
         let a = self.accessor_named(object)?;
+        let start = Expr {
+            kind: ExprKind::ParamBase(a.param),
+            ty: Scalar::I64,
+            span: e.span,
+        };
+        let offset = match a.base {
+            None => start,
+            Some(v) => Expr {
+                kind: ExprKind::Arith {
+                    op: crate::value::ArithOp::Add,
+                    lhs: Box::new(start),
+                    rhs: Box::new(Expr {
+                        kind: ExprKind::Var(v),
+                        ty: Scalar::I64,
+                        span: e.span,
+                    }),
+                },
+                ty: Scalar::I64,
+                span: e.span,
+            },
+        };
         Some(super::pointer::Ptr {
             mem: Some(Mem {
                 space: Space::Global(a.param),
                 elem: self.buffer_elem(a.param),
                 width: 1,
             }),
-            offset: Expr {
-                kind: ExprKind::ParamBase(a.param),
-                ty: Scalar::I64,
-                span: e.span,
-            },
+            offset,
             is_const: false,
         })
     }

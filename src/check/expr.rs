@@ -816,6 +816,15 @@ impl KernelChecker<'_, '_> {
                     ),
                 })
             }
+            Some(Binding::Accessor(_)) => {
+                return Err(CheckError::NotAValue {
+                    subject: format!("`{name}`"),
+                    what: "a tensor accessor".into(),
+                    wanted: "a value",
+                    span,
+                    help: Some(format!("index it: `{name}[i][j]`")),
+                })
+            }
             Some(Binding::Group(_)) => {
                 return Err(CheckError::NotAValue {
                     subject: format!("`{name}`"),

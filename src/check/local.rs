@@ -154,6 +154,9 @@ impl KernelChecker<'_, '_> {
                 }),
             };
         }
+        if let Some(done) = self.accessor_local(ty, d, out) {
+            return done;
+        }
         // `auto* p = a + 1;` is `auto p = a + 1;`: the pointer's type is its value's.
         let points = d.init.as_ref().is_some_and(|init| self.is_pointer(init));
         if ty.base == BaseType::Auto && (!d.pointer || points) {

@@ -716,6 +716,9 @@ pub(crate) enum Binding {
     Lambda(u32),
     /// A `cuda::barrier` or `cuda::pipeline` (its state) of asynchronous copies.
     Async(crate::async_copy::AsyncObj),
+    /// A `TensorAccessor` an accessor's partial index gave (`auto v = acc[b][0];`; index into
+    /// the checker's local accessors).
+    Accessor(u32),
 }
 
 /// One scope's names: what each stands for and where it was declared.
@@ -758,6 +761,8 @@ pub(crate) struct KernelChecker<'g, 'e> {
     layouts: HashMap<String, Rc<structs::Layout>>,
     /// ATen accessor parameters, by their buffer parameter.
     accessors: HashMap<u32, accessor::Accessor>,
+    /// Accessors held by locals: the dimensions a partial index left, and where they start.
+    local_accessors: Vec<accessor::Accessor>,
     /// Struct layouts being built (a struct that contains itself is refused).
     layouts_open: Vec<String>,
     /// A `float3`, `double4` or another vector that is a struct has been declared: expressions may be
@@ -861,6 +866,7 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
             struct_ptrs: HashMap::new(),
             layouts: HashMap::new(),
             accessors: HashMap::new(),
+            local_accessors: Vec::new(),
             layouts_open: Vec::new(),
             struct_vector_seen: false,
             pending_this: None,
@@ -2533,7 +2539,8 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                     | Binding::Shared(_)
                     | Binding::LocalArray(_)
                     | Binding::Pointer(_)
-                    | Binding::PointerArray(_),
+                    | Binding::PointerArray(_)
+                    | Binding::Accessor(_),
                 ) => Err(CheckError::NotAssignable {
                     what: format!("the array `{name}` itself"),
                     span: target.span,

@@ -422,7 +422,7 @@ impl BlockRunner<'_> {
                     if self.asyncs.synchronised() {
                         self.fill_shared(s, width);
                     } else {
-                        self.track_shared(pc, s, (width, k, runs), op);
+                        self.track_shared(pc, s, (width, k, runs), (op, reg.ok(), elem));
                     }
                 }
             }
@@ -493,17 +493,25 @@ impl BlockRunner<'_> {
     }
 
     /// Runs [`track`] for component `k` of an access of shared array `s` (indices in `comp`
-    /// when `width > 1`, else in `idx`), and notes whether the barrier that began this epoch
-    /// protected it.
-    fn track_shared(&mut self, pc: usize, s: u32, (width, k, runs): (u32, usize, bool), op: Op) {
+    /// when `width > 1`, else in `idx`; a store's values of type `elem` in register `stored`),
+    /// and notes whether the barrier that began this epoch protected it.
+    fn track_shared(
+        &mut self,
+        pc: usize,
+        s: u32,
+        (width, k, runs): (u32, usize, bool),
+        (op, stored, elem): (Op, Option<Reg>, Scalar),
+    ) {
         let ix: &[i64] = if width > 1 { &self.comp } else { &self.idx };
         // Only until the barrier is known to protect something: keeps the common case one branch.
         let barrier = self.last_barrier.filter(|&b| !self.barrier_protects[b]);
+        let regs = &self.regs;
+        let bits = |lane: usize| stored.map_or(0, |r| lane_bits(regs, r, elem, lane));
         let crossed = track(
             &mut self.shared[s as usize],
             (&self.mask, ix, &self.spans),
             (width, k, runs),
-            (op, barrier.is_some()),
+            (op, barrier.is_some(), bits),
             (self.epoch, self.block_epoch, pc as u32),
             (&mut self.race_hits, &mut self.uninit_hits),
         );
@@ -834,7 +842,9 @@ impl BlockRunner<'_> {
                 },
             }
             match space {
-                Space::Shared(s) => self.track_shared(pc, s, (cells_per, k, false), Op::Atomic),
+                Space::Shared(s) => {
+                    self.track_shared(pc, s, (cells_per, k, false), (Op::Atomic, None, elem))
+                }
                 Space::Global(p) => {
                     let ix = if cells_per > 1 { &self.comp } else { &self.idx };
                     let g = global(globals, p);
@@ -911,13 +921,13 @@ pub(super) fn transfer<M: Slots>(
 /// Shared-memory hazards and uninitialised reads of one access, lane by lane in lane order
 /// (`distinct`: no two lanes of a warp on one element), pushed to `hits`; returns (when
 /// `watch_barrier`) whether the access conflicts with another warp's in the previous epoch,
-/// i.e. whether the barrier that began this epoch protected it. `epochs`: the current epoch,
-/// the block's first, and the instruction.
+/// i.e. whether the barrier that began this epoch protected it. `bits`: a store's bits per
+/// lane. `epochs`: the current epoch, the block's first, and the instruction.
 fn track(
     arr: &mut SharedArr,
     (mask, ix, spans): (&[bool], &[i64], &[Extent]),
     (width, k, distinct): (u32, usize, bool),
-    (op, watch_barrier): (Op, bool),
+    (op, watch_barrier, bits): (Op, bool, impl Fn(usize) -> u64),
     (epoch, block_epoch, pc): (u64, u64, u32),
     (races, uninit): (&mut Vec<RaceHit>, &mut Vec<UninitHit>),
 ) -> bool {
@@ -940,22 +950,31 @@ fn track(
             if !m {
                 continue;
             }
+            let e = i as usize;
+            let lane = (32 * w + l) as u32;
             if window {
                 let bit = 1u64 << (i - lo);
                 if seen & bit != 0 {
+                    // The last lane's store is the one memory keeps.
+                    if op == Op::Write {
+                        arr.history.restore(e, bits(lane as usize));
+                    }
                     continue;
                 }
                 seen |= bit;
             }
-            let e = i as usize;
-            let lane = (32 * w + l) as u32;
             if watch_barrier && !crossed {
                 crossed = arr.history.crosses(e, warp, epoch, op);
             }
             if reads && !arr.history.initialised(e, block_epoch) {
                 uninit.push((i, lane));
             }
-            if let Some(h) = arr.history.access(e, warp, epoch, pc, op) {
+            let stored = if op == Op::Write {
+                bits(lane as usize)
+            } else {
+                0
+            };
+            if let Some(h) = arr.history.access(e, (warp, epoch, pc), op, stored) {
                 races.push((h, i, lane));
             }
         }
