@@ -225,8 +225,8 @@ fn misuse_is_a_diagnostic() {
             "simt::check::cub_unsupported",
         ),
         (
-            // Another algorithm.
-            "    __shared__ cub::BlockReduce<float, 32, cub::BLOCK_REDUCE_RAKING>::TempStorage temp;",
+            // A raking algorithm for a block that is neither whole warps nor a power of two.
+            "    __shared__ cub::BlockReduce<float, 48, cub::BLOCK_REDUCE_RAKING>::TempStorage temp;",
             "simt::check::cub_unsupported",
         ),
         (
@@ -1302,4 +1302,118 @@ launch k { a = zeros(4096); }
         Some([1024, 1, 1]),
     );
     assert_eq!(codes(&f), ["simt::check::shared_too_large"]);
+}
+
+#[test]
+fn raking_commutative_only_folds_the_other_warps_into_the_first() {
+    // 128 threads, arange(128): the sum 127 * 128 / 2 = 8128 in thread 0. CUB: threads 32..127
+    // place their items in a BlockRakingLayout<float, 96> (segment 3, no padding) from element
+    // 16 B / 4 = 4 of the TempStorage: 3 store instructions of 32 consecutive words, 1
+    // wavefront each; a barrier; thread t < 32 folds elements 4 + 3t + k (k = 0..2) into its own
+    // item: 3 loads at stride 3, odd, so 32 banks: 1 wavefront each; then 5 shuffle rounds.
+    // The TempStorage is the fallback BlockReduceRaking<float, 128>'s: segment 4 padded to 5,
+    // 32 × 5 words after 16 bytes = 656 bytes.
+    let src = r#"
+#include <cub/cub.cuh>
+__global__ void k(const float* in, float* out) {
+    typedef cub::BlockReduce<float, 128, cub::BLOCK_REDUCE_RAKING_COMMUTATIVE_ONLY> BlockReduce;
+    __shared__ typename BlockReduce::TempStorage temp_storage;
+    float s = BlockReduce(temp_storage).Sum(in[threadIdx.x]);
+    if (threadIdx.x == 0) out[0] = s;
+}
+launch k { in = arange(128); out = zeros(1); expect out == [8128]; }
+"#;
+    let r = ok(src, &[], ONE, [128, 1, 1]);
+    assert_eq!((r.counters.smem_instr, r.counters.smem_wavefronts), (6, 6));
+    assert_eq!(r.counters.barriers, 1);
+    assert_eq!(r.launch.smem_per_block, 656);
+    assert!(r.races.is_empty());
+}
+
+#[test]
+fn each_algorithm_combines_in_cubs_order() {
+    // `op(a, b) = (a * a + b) mod 97` neither commutes nor associates, so the result names the
+    // order. Items 1..128, 128 threads, lane 0 of a shuffle round combining (own, lane + k):
+    // - WARP_REDUCTIONS: each warp's tree over its 32 items, then thread 0 folds warps 1..3
+    //   into warp 0's aggregate: 83;
+    // - RAKING: raking thread t takes item 4t and folds 4t + 1..4t + 3, then the tree: 63;
+    // - RAKING_COMMUTATIVE_ONLY: thread t < 32 folds items 32 + 3t + 0..2 into its own item t,
+    //   then the tree: 13.
+    // (Each value from a 20-line Python transcription of the three CUB headers' loops.)
+    let run = |alg: &str, want: u32| {
+        let src = format!(
+            r#"
+#include <cub/cub.cuh>
+struct Op {{ __device__ float operator()(float a, float b) const {{ return fmodf(a * a + b, 97.0f); }} }};
+__global__ void k(const float* in, float* out) {{
+    typedef cub::BlockReduce<float, 128, cub::{alg}> BlockReduce;
+    __shared__ typename BlockReduce::TempStorage temp_storage;
+    Op op;
+    float r = BlockReduce(temp_storage).Reduce(in[threadIdx.x], op);
+    if (threadIdx.x == 0) out[0] = r;
+}}
+launch k {{ in = arange(128) + 1; out = zeros(1); expect out == [{want}]; }}
+"#
+        );
+        ok(&src, &[], ONE, [128, 1, 1])
+    };
+    run("BLOCK_REDUCE_WARP_REDUCTIONS", 83);
+    let r = run("BLOCK_REDUCE_RAKING", 63);
+    // 4 placement stores of 32 words at element 4 + t + t / 4 (segments of 4, padded to 5):
+    // warp w's words span 4 + 40w .. 4 + 40w + 38, whose last 7 fall on the banks of its first
+    // 7: 2 wavefronts each. A barrier. Raking thread t reads 4 + 5t + k for k = 0..3: stride 5,
+    // odd, 32 banks: 1 wavefront each. 8 instructions, 12 wavefronts.
+    assert_eq!((r.counters.smem_instr, r.counters.smem_wavefronts), (8, 12));
+    assert_eq!(r.counters.barriers, 1);
+    run("BLOCK_REDUCE_RAKING_COMMUTATIVE_ONLY", 13);
+}
+
+#[test]
+fn a_raking_reduction_of_a_partial_tile_guards_its_items() {
+    // BLOCK_REDUCE_RAKING over 64 threads (segments of 2, not padded: CUB pads segments above
+    // 2), Sum of 40 valid items 1..40 = 820: raking threads 0..19 (ceil(40 / 2)) hold items,
+    // each adding its second only where 2t + 1 < 40. With all 64 valid: 2080. The
+    // TempStorage: 16 bytes, then 32 × 2 words = 272 bytes. Both commutative and plain raking
+    // take this path for a partial tile; a full one is the test above.
+    for alg in [
+        "BLOCK_REDUCE_RAKING",
+        "BLOCK_REDUCE_RAKING_COMMUTATIVE_ONLY",
+    ] {
+        let src = format!(
+            r#"
+#include <cub/cub.cuh>
+__global__ void k(const float* in, float* out, int n) {{
+    typedef cub::BlockReduce<float, 64, cub::{alg}> BlockReduce;
+    __shared__ typename BlockReduce::TempStorage temp_storage;
+    float s = BlockReduce(temp_storage).Sum(in[threadIdx.x], n);
+    if (threadIdx.x == 0) out[0] = s;
+}}
+launch k {{ in = arange(64) + 1; out = zeros(1); n = 40; expect out == [820]; }}
+launch k {{ in = arange(64) + 1; out = zeros(1); n = 64; expect out == [2080]; }}
+"#
+        );
+        let r = ok(&src, &[], ONE, [64, 1, 1]);
+        assert_eq!(r.launch.smem_per_block, 272, "{alg}");
+    }
+}
+
+#[test]
+fn raking_commutative_only_of_key_value_pairs_takes_the_arg_max() {
+    // pytorch3d's farthest point sampling: `KeyValuePair<int64_t, float>` reduced with
+    // cub::ArgMax over 64 threads; the largest value, 50, is item 37's.
+    let src = r#"
+#include <cub/cub.cuh>
+__global__ void k(const float* in, long long* out) {
+    typedef cub::BlockReduce<cub::KeyValuePair<int64_t, float>, 64, cub::BLOCK_REDUCE_RAKING_COMMUTATIVE_ONLY> BlockReduce;
+    __shared__ typename BlockReduce::TempStorage temp_storage;
+    int64_t sel = BlockReduce(temp_storage)
+                      .Reduce(cub::KeyValuePair<int64_t, float>(threadIdx.x, in[threadIdx.x]), cub::ArgMax())
+                      .key;
+    if (threadIdx.x == 0) out[0] = sel;
+}
+launch k { in = arange(64) % 7; out = zeros(1); expect out == [6]; }
+"#;
+    // arange(64) % 7: the first 6 is item 6 (ArgMax keeps the smaller key on a tie, and CUB's
+    // commutative path folds in a different order: the tie rule decides, not the order).
+    ok(src, &[], ONE, [64, 1, 1]);
 }

@@ -10,6 +10,7 @@
 // keeps its own warp's partial value.
 
 pub(crate) use super::cub_raking::RakingLayout;
+use super::cub_reduce_raking::ReduceAlg;
 use super::expr::{constant, load};
 use super::groups::unqualified;
 use super::typed::*;
@@ -21,15 +22,15 @@ use crate::value::{ArithOp, Scalar, ShflKind, Value};
 type Result<T> = std::result::Result<T, CheckError>;
 
 /// The CUB collectives simt models.
-pub(super) const HAVE: &str = "simt has cub::WarpReduce<T, LOGICAL_WARP_THREADS> and cub::BlockReduce<T, BLOCK_DIM_X, BLOCK_REDUCE_WARP_REDUCTIONS, BLOCK_DIM_Y, BLOCK_DIM_Z> with Sum(v), Sum(v, valid_items), Reduce(v, op) and Reduce(v, op, valid_items), op being cub::Sum(), cub::Max(), cub::Min(), cuda::std::plus<>{}, cuda::maximum<>{}, cuda::minimum<>{} or a functor or lambda variable, and Reduce of a struct item: cub::KeyValuePair<K, V> with cub::ArgMax() or cub::ArgMin(), or a struct of scalars with a function object, a lambda or a __device__ function; cub::WarpScan<T, LOGICAL_WARP_THREADS> with InclusiveSum(in, out), ExclusiveSum(in, out), each also with a warp_aggregate out-parameter, InclusiveScan(in, out, op), ExclusiveScan(in, out, op), each also with an initial value before op and a warp_aggregate after it; cub::BlockScan<T, BLOCK_DIM_X, ALGORITHM, BLOCK_DIM_Y, BLOCK_DIM_Z> (BLOCK_SCAN_RAKING, the default, BLOCK_SCAN_RAKING_MEMOIZE, or BLOCK_SCAN_WARP_SCANS of whole warps) with the same members on one item or a thread's items array T items[N] (block_aggregate for warp_aggregate; InclusiveScan without an initial value); cub::BlockLoad<T, BLOCK_DIM_X, ITEMS_PER_THREAD, ALGORITHM, BLOCK_DIM_Y, BLOCK_DIM_Z> with Load(ptr, items), Load(ptr, items, valid_items) and Load(ptr, items, valid_items, oob_default), and cub::BlockStore<...> with Store(ptr, items) and Store(ptr, items, valid_items), for the DIRECT, STRIPED, TRANSPOSE and WARP_TRANSPOSE algorithms";
+pub(super) const HAVE: &str = "simt has cub::WarpReduce<T, LOGICAL_WARP_THREADS> and cub::BlockReduce<T, BLOCK_DIM_X, ALGORITHM, BLOCK_DIM_Y, BLOCK_DIM_Z> (BLOCK_REDUCE_WARP_REDUCTIONS, the default, BLOCK_REDUCE_RAKING or BLOCK_REDUCE_RAKING_COMMUTATIVE_ONLY; the raking ones for blocks of whole warps or one logical warp of 1 to 32 threads, a power of two) with Sum(v), Sum(v, valid_items), Reduce(v, op) and Reduce(v, op, valid_items), op being cub::Sum(), cub::Max(), cub::Min(), cuda::std::plus<>{}, cuda::maximum<>{}, cuda::minimum<>{} or a functor or lambda variable, and Reduce of a struct item: cub::KeyValuePair<K, V> with cub::ArgMax() or cub::ArgMin(), or a struct of scalars with a function object, a lambda or a __device__ function; cub::WarpScan<T, LOGICAL_WARP_THREADS> with InclusiveSum(in, out), ExclusiveSum(in, out), each also with a warp_aggregate out-parameter, InclusiveScan(in, out, op), ExclusiveScan(in, out, op), each also with an initial value before op and a warp_aggregate after it; cub::BlockScan<T, BLOCK_DIM_X, ALGORITHM, BLOCK_DIM_Y, BLOCK_DIM_Z> (BLOCK_SCAN_RAKING, the default, BLOCK_SCAN_RAKING_MEMOIZE, or BLOCK_SCAN_WARP_SCANS of whole warps) with the same members on one item or a thread's items array T items[N] (block_aggregate for warp_aggregate; InclusiveScan without an initial value); cub::BlockLoad<T, BLOCK_DIM_X, ITEMS_PER_THREAD, ALGORITHM, BLOCK_DIM_Y, BLOCK_DIM_Z> with Load(ptr, items), Load(ptr, items, valid_items) and Load(ptr, items, valid_items, oob_default), and cub::BlockStore<...> with Store(ptr, items) and Store(ptr, items, valid_items), for the DIRECT, STRIPED, TRANSPOSE and WARP_TRANSPOSE algorithms";
 
 /// Which collective a CUB class is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Kind {
     /// `cub::WarpReduce<T, L>`: `L` lanes (a power of two up to 32).
     WarpReduce(u32),
-    /// `cub::BlockReduce<T, X, BLOCK_REDUCE_WARP_REDUCTIONS, Y, Z>`: the block's shape.
-    BlockReduce([u32; 3]),
+    /// `cub::BlockReduce<T, X, ALGORITHM, Y, Z>`: the block's shape and the algorithm.
+    BlockReduce([u32; 3], ReduceAlg),
     /// `cub::WarpScan<T, L>`: `L` lanes (a power of two up to 32).
     WarpScan(u32),
     /// `cub::BlockScan<T, X, ALGORITHM, Y, Z>`: the block's shape and the algorithm.
@@ -45,7 +46,7 @@ impl Kind {
     pub(crate) fn block_shape(self) -> Option<[u32; 3]> {
         match self {
             Kind::WarpReduce(_) | Kind::WarpScan(_) => None,
-            Kind::BlockReduce(d) | Kind::BlockScan(d, _) => Some(d),
+            Kind::BlockReduce(d, _) | Kind::BlockScan(d, _) => Some(d),
             Kind::BlockLoad(io) | Kind::BlockStore(io) => Some(io.dims),
         }
     }
@@ -130,9 +131,9 @@ impl Class {
             Kind::WarpReduce(_) | Kind::WarpScan(_) => 1,
             // BlockScanWarpScans: `warp_aggregates[WARPS]`, the shuffle scans' empty storages
             // and `block_prefix`.
-            Kind::BlockReduce(d) | Kind::BlockScan(d, ScanAlg::WarpScans) => {
-                u64::from(warps(d)) + 1
-            }
+            Kind::BlockReduce(d, ReduceAlg::WarpReductions)
+            | Kind::BlockScan(d, ScanAlg::WarpScans) => u64::from(warps(d)) + 1,
+            Kind::BlockReduce(d, _) => u64::from(ReduceAlg::storage_items(d, self.elem.size())),
             Kind::BlockScan(d, ScanAlg::Raking { .. }) => {
                 u64::from(RakingLayout::new(d, self.elem).storage_len)
             }
@@ -378,16 +379,21 @@ fn class_from(name: &str, text: &str, args: &[&str], span: Span) -> Result<Class
             Kind::BlockScan(dims, alg)
         }
         "BlockReduce" => {
-            if let Some(alg) = args.get(2).map(|a| algorithm(a, REDUCE_ALGORITHMS)) {
-                if alg != "BLOCK_REDUCE_WARP_REDUCTIONS" {
-                    return Err(CheckError::CubUnsupported {
-                        what: format!("`{text}` (the {alg} algorithm)"),
-                        span,
-                        help: "simt models cub::BLOCK_REDUCE_WARP_REDUCTIONS, BlockReduce's default: leave the algorithm out or name that one".into(),
-                    });
-                }
+            let dims = [int(1, 1)?, int(3, 1)?, int(4, 1)?];
+            let alg = match args.get(2).map(|a| algorithm(a, REDUCE_ALGORITHMS)) {
+                None => ReduceAlg::WarpReductions,
+                Some(a) => ReduceAlg::named(a)
+                    .ok_or_else(|| unsupported(format!("`{text}` (the algorithm `{a}`)")))?,
+            };
+            let threads = dims[0] * dims[1] * dims[2];
+            if alg != ReduceAlg::WarpReductions && !ReduceAlg::modelled(threads) {
+                return Err(CheckError::CubUnsupported {
+                    what: format!("`{text}` ({threads} threads: CUB rakes them with a guarded segment or a shared-memory warp reduction)"),
+                    span,
+                    help: "simt models the raking BlockReduce algorithms for blocks of whole warps and for one logical warp of 1, 2, 4, 8, 16 or 32 threads: make the block such a size, or leave the algorithm out (BLOCK_REDUCE_WARP_REDUCTIONS)".into(),
+                });
             }
-            Kind::BlockReduce([int(1, 1)?, int(3, 1)?, int(4, 1)?])
+            Kind::BlockReduce(dims, alg)
         }
         "BlockLoad" | "BlockStore" => {
             let load = name == "BlockLoad";
@@ -619,7 +625,18 @@ impl KernelChecker<'_, '_> {
         let l = self.record_layout(class, span)?;
         let (elem, stride) = l.buffer_shape();
         let slots = match class.kind {
-            Kind::BlockReduce(d) => u64::from(warps(d)) + 1,
+            Kind::BlockReduce(d, ReduceAlg::WarpReductions) => u64::from(warps(d)) + 1,
+            Kind::BlockReduce(d, _) => {
+                let size = elem.size() * stride;
+                if !16u32.is_multiple_of(size) {
+                    return Err(CheckError::CubUnsupported {
+                        what: format!("`{}` of a {size}-byte struct", class.name),
+                        span,
+                        help: "simt lays out a raking BlockReduce's grid of structs of 1, 2, 4, 8 or 16 bytes: leave the algorithm out (BLOCK_REDUCE_WARP_REDUCTIONS)".into(),
+                    });
+                }
+                u64::from(ReduceAlg::storage_items(d, size))
+            }
             _ => 1,
         };
         Ok((elem, slots * u64::from(stride)))
@@ -693,7 +710,7 @@ impl KernelChecker<'_, '_> {
         let made = self.cub_object(object)?;
         Some(made.inspect(|(class, _, _)| {
             if let Some(dims) = class.kind.block_shape() {
-                let smaller = matches!(class.kind, Kind::BlockReduce(_))
+                let smaller = matches!(class.kind, Kind::BlockReduce(..))
                     && matches!((method, args.len()), ("Sum", 2) | ("Reduce", 3));
                 self.block_shapes.push(BlockShape {
                     span: object.span,
@@ -887,8 +904,13 @@ impl KernelChecker<'_, '_> {
             Kind::WarpReduce(lanes) => {
                 self.warp_reduce(acc, class.elem, lanes, &op, valid, &mut body, span)?;
             }
-            Kind::BlockReduce(dims) => {
+            Kind::BlockReduce(dims, ReduceAlg::WarpReductions) => {
                 self.block_reduce(acc, &class, dims, (s, first), &op, valid, &mut body, span)?;
+            }
+            Kind::BlockReduce(dims, alg) => {
+                let shape = (dims, alg);
+                let storage = (s, first);
+                self.raking_reduce(acc, class.elem, shape, storage, &op, valid, &mut body, span)?;
             }
             Kind::BlockLoad(_) | Kind::BlockStore(_) | Kind::WarpScan(_) | Kind::BlockScan(..) => {
                 unreachable!("cub: loads, stores and scans are statements (cub_statement)")
@@ -908,7 +930,7 @@ impl KernelChecker<'_, '_> {
     /// The length of `value`, a thread's items array given to `BlockReduce`'s `Sum` or `Reduce`
     /// (which have no valid-items form for one); `None` for a single item.
     fn thread_items(&self, value: &ast::Expr, class: &Class, valid: bool) -> Option<u64> {
-        if valid || !matches!(class.kind, Kind::BlockReduce(_)) {
+        if valid || !matches!(class.kind, Kind::BlockReduce(..)) {
             return None;
         }
         match self.lookup(name_of(value)?)? {
@@ -919,7 +941,7 @@ impl KernelChecker<'_, '_> {
 
     /// CUB's shuffle warp reduction of `acc` over logical warps of `lanes` lanes, into lane 0.
     #[allow(clippy::too_many_arguments)]
-    fn warp_reduce(
+    pub(super) fn warp_reduce(
         &mut self,
         acc: VarId,
         elem: Scalar,

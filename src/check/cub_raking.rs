@@ -47,8 +47,12 @@ pub(crate) struct RakingLayout {
 
 impl RakingLayout {
     pub(crate) fn new(dims: [u32; 3], elem: Scalar) -> RakingLayout {
+        RakingLayout::of_size(dims, elem.size())
+    }
+
+    /// The layout for items of `size` bytes.
+    pub(crate) fn of_size(dims: [u32; 3], size: u32) -> RakingLayout {
         let threads = dims[0] * dims[1] * dims[2];
-        let size = elem.size();
         let max_raking = threads.min(32);
         let segment = threads.div_ceil(max_raking);
         let raking_threads = threads.div_ceil(segment);

@@ -11,6 +11,7 @@ use std::collections::HashMap;
 use std::rc::Rc;
 
 use super::cub::{Class, Kind, HAVE};
+use super::cub_reduce_raking::ReduceAlg;
 use super::expr::constant;
 use super::intrinsics::RetShape;
 use super::structs::{Home, Layout, MemberKind, StructPlace};
@@ -23,7 +24,7 @@ use crate::value::{Scalar, ShflKind, Value};
 type Result<T> = std::result::Result<T, CheckError>;
 
 /// How a reduction combines two struct items.
-enum RecordOp {
+pub(super) enum RecordOp {
     /// `cub::ArgMax()` (`max` true) or `cub::ArgMin()`: `b` where its value is larger (smaller)
     /// or equal with a smaller key, else `a` (cub/thread/thread_operators.cuh).
     Arg { max: bool, key: usize, value: usize },
@@ -131,8 +132,13 @@ impl KernelChecker<'_, '_> {
             Kind::WarpReduce(lanes) => {
                 self.record_warp_reduce(&acc, lanes, &op, valid, out, span)?
             }
-            Kind::BlockReduce(dims) => {
+            Kind::BlockReduce(dims, ReduceAlg::WarpReductions) => {
                 self.record_block_reduce(&acc, dims, storage, &op, valid, out, span)?
+            }
+            Kind::BlockReduce(dims, alg) => {
+                let shape = l.buffer_shape();
+                let (dims, storage) = ((dims, alg), storage);
+                self.record_raking_reduce(&acc, dims, storage, shape, &op, valid, out, span)?
             }
             _ => unreachable!("cub: only the reductions take struct items (class_from)"),
         }
@@ -313,7 +319,7 @@ impl KernelChecker<'_, '_> {
     }
 
     /// `acc = op(acc, other)`, only where `keep` (when given) holds.
-    fn record_step(
+    pub(super) fn record_step(
         &mut self,
         op: &RecordOp,
         (acc, other, next): (&StructPlace, &StructPlace, &StructPlace),
@@ -357,7 +363,7 @@ impl KernelChecker<'_, '_> {
     }
 
     /// The shuffle warp reduction (cub.rs `warp_reduce`) of a struct item, member by member.
-    fn record_warp_reduce(
+    pub(super) fn record_warp_reduce(
         &mut self,
         acc: &StructPlace,
         lanes: u32,

@@ -14,6 +14,7 @@ mod cub;
 mod cub_io;
 mod cub_raking;
 mod cub_record;
+mod cub_reduce_raking;
 mod cub_scan;
 mod decltype;
 mod error;
