@@ -558,6 +558,9 @@ impl Tok {
     }
 }
 
+/// The variadic parameter's standard name.
+const VA_ARGS: &str = "__VA_ARGS__";
+
 /// A `#define`.
 #[derive(Debug)]
 struct Macro {
@@ -567,6 +570,9 @@ struct Macro {
     params: Option<Vec<Rc<str>>>,
     /// Ends in `...`: `__VA_ARGS__` is the parameter after the named ones.
     variadic: bool,
+    /// What the body calls the variadic parameter: `__VA_ARGS__`, or GNU's own name (`args`
+    /// of `#define LogInfo(format, args...)`).
+    va_name: Rc<str>,
     body: Vec<Tok>,
     /// The name in its `#define` (none for the predefined ones).
     def: Option<Span>,
@@ -590,6 +596,7 @@ impl Macro {
             id: self.id,
             params: self.params.clone(),
             variadic: self.variadic,
+            va_name: self.va_name.clone(),
             body,
             def: Some(at),
         }
@@ -601,7 +608,7 @@ impl Macro {
         if t.kind != Kind::Ident {
             return None;
         }
-        if self.variadic && &*t.text == "__VA_ARGS__" {
+        if self.variadic && t.text == self.va_name {
             return Some(params.len());
         }
         params.iter().position(|p| **p == *t.text)
@@ -983,6 +990,7 @@ impl<'s> Pp<'s> {
                 id,
                 params: None,
                 variadic: false,
+                va_name: VA_ARGS.into(),
                 body,
                 def: None,
             }),
@@ -1248,6 +1256,7 @@ impl<'s> Pp<'s> {
         let mut i = 1;
         let mut params = None;
         let mut variadic = false;
+        let mut va_name: Rc<str> = VA_ARGS.into();
         if toks.get(1).is_some_and(|t| t.is("(") && !t.space) {
             let mut names: Vec<Rc<str>> = Vec::new();
             i = 2;
@@ -1272,6 +1281,17 @@ impl<'s> Pp<'s> {
                     }
                     if names.contains(&t.text) {
                         return self.bad("define", "a parameter is named twice", t.at);
+                    }
+                    // GNU's named variadic parameter: `args...`.
+                    if toks.get(i + 1).is_some_and(|d| d.is("...")) {
+                        variadic = true;
+                        va_name = t.text.clone();
+                        i += 2;
+                        if !toks.get(i).is_some_and(|t| t.is(")")) {
+                            return self.bad("define", "`...` must be the last parameter", t.at);
+                        }
+                        i += 1;
+                        break;
                     }
                     names.push(t.text.clone());
                     i += 1;
@@ -1316,6 +1336,7 @@ impl<'s> Pp<'s> {
             id,
             params,
             variadic,
+            va_name,
             body,
             def: Some(name.at),
         };
@@ -2035,6 +2056,11 @@ mod tests {
             "GNU comma before empty __VA_ARGS__",
             "#define P(f, ...) g(f, ## __VA_ARGS__)\nP(1) P(1, 2)",
             "g ( 1 ) g ( 1 , 2 )",
+        ),
+        (
+            "GNU named variadic parameter",
+            "#define L(fmt, args...) p(fmt, ## args)\nL(1) L(1, 2, 3) args",
+            "p ( 1 ) p ( 1 , 2 , 3 ) args",
         ),
         (
             "stringify",
