@@ -540,3 +540,26 @@ launch k { out = zeros(4); dyn_smem = 48; expect out == [3, 2, 1, 0]; }
 "#;
     ok(dynamic, &[], [1, 1, 1], [4, 1, 1]);
 }
+
+#[test]
+fn std_array_indexes_fills_and_is_walked_by_a_range_for() {
+    // Thread t: r = {0, t, 2t, 3t}; s = 6t; `float& v` adds 1 to each element of r itself (so
+    // r.data()[3] is 3t + 1), then t = 6t + 4; q = {1, 2, 3} filled with its back, 3: q[0] +
+    // q.front() = 6. Thread 1: 6 + 10 + 6 + 4 = 26; thread 0: 0 + 4 + 6 + 1 = 11.
+    let src = r#"
+#include <array>
+#include <cuda/std/array>
+__global__ void k(float* c) {
+    cuda::std::array<float, 4> r{};
+    for (int j = 0; j < r.size(); ++j) r[j] = j * threadIdx.x;
+    float s = 0; for (auto v : r) s += v;
+    for (float& v : r) v += 1;
+    float t = 0; for (const float& v : r) t += v;
+    std::array<int, 3> q = {1, 2, 3};
+    q.fill(q.back());
+    c[threadIdx.x] = s + t + q[0] + q.front() + r.data()[3];
+}
+launch k { c = zeros(2); expect c == [11, 26]; }
+"#;
+    ok(src, &[], ONE, [2, 1, 1]);
+}

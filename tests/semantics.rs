@@ -1113,6 +1113,37 @@ launch k { out = zeros(2); }
 }
 
 #[test]
+fn an_unqualified_call_finds_the_functions_of_its_struct_arguments_namespace() {
+    // C++ [basic.lookup.argdep]: `len2(p)` of a `geo::P` finds `geo::len2` (1 + 4 = 5);
+    // `mid(p, q)` returns a `geo::P` found the same way: (2, 3), whose len2 is 13. `len2(2.0f)`
+    // has no struct argument: not found (the error below). thrust's `abs(z)` of a
+    // `thrust::complex<float>` is `thrust::abs`: |3 + 4i| = 5. 5 + 13 + 5 = 23.
+    let src = r#"
+#include <thrust/complex.h>
+namespace geo {
+struct P { float x, y; };
+__device__ float len2(P p) { return p.x * p.x + p.y * p.y; }
+__device__ P mid(P a, P b) { return P{(a.x + b.x) / 2, (a.y + b.y) / 2}; }
+}
+__global__ void k(float* out) {
+    geo::P p{1.0f, 2.0f}, q{3.0f, 4.0f};
+    thrust::complex<float> z(3.0f, 4.0f);
+    out[threadIdx.x] = len2(p) + len2(mid(p, q)) + abs(z);
+}
+launch k { out = zeros(2); expect out == [23, 23]; }
+"#;
+    ok(src, &[], ONE, [2, 1, 1]);
+    let scalar = src.replace("len2(p) +", "len2(2.0f) +");
+    let f = err(&scalar, &[], Some(ONE), Some([2, 1, 1]));
+    assert_eq!(
+        codes(&f),
+        ["simt::check::unknown_function"],
+        "{}",
+        describe(&f)
+    );
+}
+
+#[test]
 fn a_launch_names_a_function_of_its_kernel_s_namespace() {
     // vllm's `activation_kernel<float, gelu_new_kernel<float>>`: the launch section is read in
     // the kernel's namespace `v`, so dbl<float> (2·2 = 4) and tri (3·2 = 6) are v's.

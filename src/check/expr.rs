@@ -1428,6 +1428,9 @@ impl KernelChecker<'_, '_> {
         args: &[ast::Expr],
         span: Span,
     ) -> Result<Expr> {
+        if let Some(found) = self.adl(callee, args) {
+            return self.call(&found, targs, args, span);
+        }
         if let Some(limit) = self.numeric_limit(callee, targs, span) {
             return limit;
         }

@@ -903,9 +903,15 @@ pub(crate) fn assigned_names(body: &[ast::Stmt]) -> HashSet<&str> {
             ast::StmtKind::While { body, .. } | ast::StmtKind::DoWhile { body, .. } => {
                 todo.push(body)
             }
-            ast::StmtKind::RangeFor { array, class, .. } => {
+            ast::StmtKind::RangeFor {
+                array,
+                class,
+                pointer,
+                ..
+            } => {
                 todo.push(array);
                 todo.push(class);
+                todo.push(pointer);
             }
             _ => {}
         }
@@ -1418,9 +1424,15 @@ pub(crate) fn names_used<'a>(
                     exprs.push(cond);
                     stmts.push(body);
                 }
-                ast::StmtKind::RangeFor { array, class, .. } => {
+                ast::StmtKind::RangeFor {
+                    array,
+                    class,
+                    pointer,
+                    ..
+                } => {
                     stmts.push(array);
                     stmts.push(class);
+                    stmts.push(pointer);
                 }
                 _ => {}
             }

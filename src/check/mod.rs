@@ -2,6 +2,7 @@
 
 mod accessor;
 mod address;
+mod adl;
 mod assign_value;
 mod async_copy;
 mod atomics;
@@ -2087,11 +2088,12 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                 range,
                 array,
                 class,
+                pointer,
             } => {
-                let form = if self.struct_of(range).is_some() {
-                    class
-                } else {
-                    array
+                let form = match self.struct_of(range) {
+                    Some(l) if self.begins_with_pointer(&l) => pointer,
+                    Some(_) => class,
+                    None => array,
                 };
                 let inner = self.block(std::slice::from_ref(form.as_ref()));
                 out.extend(inner);

@@ -38,9 +38,15 @@ fn addresses(body: &mut [ast::Stmt]) {
             StmtKind::For { body, .. }
             | StmtKind::While { body, .. }
             | StmtKind::DoWhile { body, .. } => addresses(std::slice::from_mut(body)),
-            StmtKind::RangeFor { array, class, .. } => {
+            StmtKind::RangeFor {
+                array,
+                class,
+                pointer,
+                ..
+            } => {
                 addresses(std::slice::from_mut(array));
                 addresses(std::slice::from_mut(class));
+                addresses(std::slice::from_mut(pointer));
             }
             _ => {}
         }

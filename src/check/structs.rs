@@ -1062,6 +1062,17 @@ impl<'g> KernelChecker<'g, '_> {
 
     // ------------------------------------------------------------------ types of expressions
 
+    /// Whether a struct of layout `l` has a `begin()` that returns a pointer (a `std::array`-like
+    /// class), which a range-based `for` walks with the pointer's own `*` and `++`.
+    pub(crate) fn begins_with_pointer(&self, l: &Layout) -> bool {
+        l.def.as_ref().is_some_and(|(def, _)| {
+            self.globals.structs[*def]
+                .methods
+                .iter()
+                .any(|m| m.name.name == "begin" && m.params.is_empty() && m.ret.pointer)
+        })
+    }
+
     /// The struct type of an expression, decided from names and forms without typing it.
     pub(crate) fn struct_of(&mut self, e: &ast::Expr) -> Option<Rc<Layout>> {
         let makes_struct_vector = matches!(&e.kind, ast::ExprKind::Call { callee, .. }
@@ -1127,6 +1138,8 @@ impl<'g> KernelChecker<'g, '_> {
                 targs,
                 args,
             } => {
+                let found = self.adl(callee, args);
+                let callee = found.as_ref().unwrap_or(callee);
                 let name = super::groups::unqualified(&callee.name);
                 // `op(a, b)` of a function object without data (faiss's `Min<Pair<K, V>>`
                 // passed to warpReduceAll): its `operator()`'s struct result.
@@ -2074,6 +2087,8 @@ impl<'g> KernelChecker<'g, '_> {
                 targs,
                 args,
             } => {
+                let found = self.adl(callee, args);
+                let callee = found.as_ref().unwrap_or(callee);
                 let user = self.user_constructor(super::groups::unqualified(&callee.name), args)?;
                 // `Limits<P>::getMax()`: a static member function's result, copied.
                 if user.is_none() {

@@ -678,10 +678,12 @@ impl Bindings {
                 range,
                 array,
                 class,
+                pointer,
             } => {
                 self.expr(range);
                 self.stmt(array);
                 self.stmt(class);
+                self.stmt(pointer);
             }
             StmtKind::Return(Some(e)) => self.expr(e),
             StmtKind::Delete { ptr, .. } => self.expr(ptr),

@@ -203,6 +203,9 @@ pub struct StructDef {
     pub base_args: String,
     /// Its virtual member functions, its own and those it inherits.
     pub virtuals: Vec<VirtualMember>,
+    /// The named namespace it is defined in (`thrust`; empty at file scope), where an
+    /// unqualified call given one of its objects also looks (argument-dependent lookup).
+    pub namespace: String,
     /// The whole definition.
     pub span: Span,
 }
@@ -551,7 +554,8 @@ pub enum StmtKind {
     },
     /// `for (int i : range) body` (C++11): the loop over an array's elements and the loop
     /// through an object's `begin()`/`end()` iterators, of which the checker runs the one the
-    /// range's type calls for (a struct: `class`; anything else: `array`).
+    /// range's type calls for (a struct: `class`, or `pointer` where its `begin()` returns one;
+    /// anything else: `array`).
     RangeFor {
         /// The range as written.
         range: Expr,
@@ -560,6 +564,10 @@ pub enum StmtKind {
         /// `{ auto __range1 = range; auto __begin1 = __range1.begin(); … for (; __begin1 !=
         /// __end1; __begin1.operator++()) { DECL = __begin1.operator*(); body } }`.
         class: Box<Stmt>,
+        /// The same through the pointers a class's `begin()` and `end()` return: `{ auto&&
+        /// __range1 = range; … for (; __begin1 != __end1; ++__begin1) { DECL = *__begin1; body
+        /// } }` (`std::array`-like classes).
+        pointer: Box<Stmt>,
     },
     /// `while (cond) body`
     While {

@@ -1144,6 +1144,7 @@ impl<'m> Builder<'m> {
             base,
             base_args,
             virtuals,
+            namespace: String::new(),
             span,
         };
         Ok((def, before, after))

@@ -191,9 +191,15 @@ fn walk<'a>(
                         todo.push(expr(cond));
                         todo.push((Node::Stmt(body), below));
                     }
-                    StmtKind::RangeFor { array, class, .. } => {
+                    StmtKind::RangeFor {
+                        array,
+                        class,
+                        pointer,
+                        ..
+                    } => {
                         todo.push((Node::Stmt(array), below));
                         todo.push((Node::Stmt(class), below));
+                        todo.push((Node::Stmt(pointer), below));
                     }
                     StmtKind::Return(value) => todo.extend(value.iter().map(expr)),
                     StmtKind::Delete { ptr, .. } => todo.push(expr(ptr)),

@@ -20,6 +20,7 @@ pub(crate) fn header(name: &str) -> Option<&'static str> {
     match name {
         "thrust/complex.h" => Some(include_str!("headers/thrust_complex.h")),
         "thrust/pair.h" => Some(include_str!("headers/thrust_pair.h")),
+        "array" | "cuda/std/array" => Some(include_str!("headers/array.h")),
         "helper_math.h" => Some(include_str!("headers/helper_math.h")),
         "cuComplex.h" => Some(include_str!("headers/cucomplex.h")),
         "mma.h" => Some(mma::text()),

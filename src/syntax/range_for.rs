@@ -24,7 +24,8 @@ impl RangeFor {
     pub fn lower(self) -> StmtKind {
         StmtKind::RangeFor {
             array: Box::new(self.over_array()),
-            class: Box::new(self.over_class()),
+            class: Box::new(self.over_class(false)),
+            pointer: Box::new(self.over_class(true)),
             range: self.range,
         }
     }
@@ -81,8 +82,10 @@ impl RangeFor {
 
     /// Over an object with `begin()` and `end()`: `{ auto __range1 = RANGE; auto __begin1 =
     /// __range1.begin(); auto __end1 = __range1.end(); for (; __begin1 != __end1; ++__begin1)
-    /// { DECL = *__begin1; BODY } }`, each operator the iterator's member.
-    fn over_class(&self) -> Stmt {
+    /// { DECL = *__begin1; BODY } }`, each operator the iterator's member, or (`pointers`) the
+    /// pointers' own, with `auto&& __range1`: the range itself where it is a name, so that
+    /// `for (float& v : arr)` writes into it.
+    fn over_class(&self, pointers: bool) -> Stmt {
         let at = self.span;
         let call = |object: Expr, method: &str, args: Vec<Expr>| Expr {
             kind: ExprKind::Method {
@@ -109,8 +112,18 @@ impl RangeFor {
             is_const: false,
             span: at,
         };
+        let lvalue = matches!(
+            self.range.kind,
+            ExprKind::Name(_) | ExprKind::Member { .. } | ExprKind::Index { .. }
+        );
         let setup = vec![
-            decl(auto.clone(), "__range1", false, self.range.clone(), at),
+            decl(
+                auto.clone(),
+                "__range1",
+                pointers && lvalue,
+                self.range.clone(),
+                at,
+            ),
             decl(
                 auto.clone(),
                 "__begin1",
@@ -121,11 +134,27 @@ impl RangeFor {
             decl(auto, "__end1", false, call(range, "end", Vec::new()), at),
         ];
         let cond = binary(BinOp::Ne, begin.clone(), end, at);
+        let (step, element) = if pointers {
+            let step = StmtKind::IncDec {
+                target: begin.clone(),
+                inc: true,
+            };
+            let element = Expr {
+                kind: ExprKind::Unary {
+                    op: UnOp::Deref,
+                    operand: Box::new(begin),
+                },
+                span: at,
+            };
+            (step, element)
+        } else {
+            let step = StmtKind::Expr(call(begin.clone(), "operator++", Vec::new()));
+            (step, call(begin, "operator*", Vec::new()))
+        };
         let step = Stmt {
-            kind: StmtKind::Expr(call(begin.clone(), "operator++", Vec::new())),
+            kind: step,
             span: at,
         };
-        let element = call(begin, "operator*", Vec::new());
         let mut stmts = setup;
         stmts.push(self.counted(Vec::new(), cond, vec![step], element));
         Stmt {

@@ -7,9 +7,10 @@
 //! namespace that declares it or brings it in with `using foo::max;` or `using namespace foo;`
 //! (also written in the calling function's body), then the file scope. An unqualified call
 //! from where no declaring namespace is in scope keeps its plain name, so it finds the file's
-//! function or CUDA's built-in (`max`), never `foo::max` (argument-dependent lookup is not
-//! modelled: such a call is an unknown function). Operators are left found by name. Files
-//! whose functions are all at file scope are left exactly as they were.
+//! function or CUDA's built-in (`max`); argument-dependent lookup, which needs the arguments'
+//! types, is the checker's (`foo::max` for an argument of a struct of `foo`: each struct keeps
+//! its namespace). Operators are left found by name. Files whose functions are all at file
+//! scope are left exactly as they were.
 
 use std::collections::{HashMap, HashSet};
 
@@ -341,10 +342,12 @@ impl Resolver<'_> {
                 range,
                 array,
                 class,
+                pointer,
             } => {
                 self.expr(range, at);
                 self.stmt(array, at);
                 self.stmt(class, at);
+                self.stmt(pointer, at);
             }
             StmtKind::Return(value) => {
                 if let Some(v) = value {
@@ -519,6 +522,7 @@ pub(crate) fn scope_functions(module: &mut Module, scopes: &Scopes) {
         }
     }
     for (s, p) in module.structs.iter_mut().zip(&scopes.structs) {
+        s.namespace = p.ns.clone();
         let members = s.methods.iter_mut().chain(s.ctors.iter_mut());
         let at = At {
             ns: &p.ns,
