@@ -165,6 +165,45 @@ __global__ void k(float* y) {
     );
 }
 
+#[test]
+fn a_barrier_later_in_the_code_that_a_missing_warp_cannot_reach_does_not_hold_it_up() {
+    // CloverLeaf's reduction: `switch (r)` with a `__syncthreads()` inside an `if` in each
+    // case. For r = 0 warp 1 skips case 0's `if`, leaves the switch by `break` and exits: it
+    // never reaches case 1's barrier, which comes later in the code. The barrier passes once
+    // warp 1 has exited; warp 0 then reads s[t + 32], which warp 1 wrote before it: out[t] =
+    // t + 32 for t < 32, and out[32..] keeps the 7 warp 1 stored on its way out.
+    let src = r#"
+__global__ void k(float* out, int r) {
+    __shared__ float s[64];
+    s[threadIdx.x] = threadIdx.x;
+    switch (r) {
+    case 0:
+        if (threadIdx.x < 32) { __syncthreads(); out[threadIdx.x] = s[threadIdx.x + 32]; }
+        break;
+    case 1:
+        if (threadIdx.x < 32) { __syncthreads(); out[threadIdx.x] = -1; }
+        break;
+    }
+    if (threadIdx.x >= 32) out[threadIdx.x] = 7;
+}
+launch k { r = 0; out = zeros(64); expect out == [32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7]; }
+"#;
+    let r = ok(src, &[], block(1), block(64));
+    assert!(r.races.is_empty());
+    // The same with warp 1 going on to case 1's barrier (no `break` in case 0): it reaches a
+    // barrier warp 0 is not at, which holds case 0's up.
+    let falls = src.replacen("        break;\n    case 1:", "    case 1:", 1);
+    assert_ne!(falls, src);
+    let f = err(
+        &falls,
+        &[("out", "zeros(64)"), ("r", "0")],
+        Some(block(1)),
+        Some(block(64)),
+    );
+    assert_eq!(codes(&f), ["simt::run::divergent_barrier"]);
+    assert_eq!(position(&f).0, 7);
+}
+
 /// Warp 0 (rows 0 and 2) and warp 1 (row 1) with m = 3: after trip 1's barrier warp 1 leaves
 /// the loop; the barrier of trip 2 releases only when it has exited, so its code after the
 /// loop runs alongside warp 0's trip 2 (before that barrier) and before all that follows it.

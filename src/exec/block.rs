@@ -260,6 +260,9 @@ pub(crate) struct BlockRunner<'a> {
     pub(crate) barrier_passes: Vec<BarrierPass>,
     /// The `if` whose two sides run in turns, meeting at barriers.
     split: Option<split::Split>,
+    /// Lanes missing from a barrier are being run to see whether they exit without another
+    /// barrier ([`Self::arrive`]); `Some(true)` once one reached a barrier.
+    probing_exit: Option<bool>,
     /// Warp instructions this block has issued (what `clock()` reads).
     issued: u64,
     /// Instructions this block has executed, each once however many warps ran it.
@@ -375,6 +378,7 @@ impl<'a> BlockRunner<'a> {
             barrier_protects: vec![false; ir.insts.len()],
             last_barrier: None,
             partner_barrier: None,
+            probing_exit: None,
             barrier_passes: vec![BarrierPass::default(); ir.insts.len()],
             split: None,
             budget,
@@ -1099,6 +1103,13 @@ impl<'a> BlockRunner<'a> {
             // before it. No barrier executes, and none is missed.
             return Ok(false);
         }
+        if self.probing_exit.is_some() {
+            // Lanes run out from another barrier reached this one: that barrier is divergent.
+            // They stop here for good, as if they returned (their run is abandoned).
+            self.probing_exit = Some(true);
+            self.leave(Inst::Return { skip_to: 0 });
+            return Ok(false);
+        }
         let missing = self
             .mask
             .iter()
@@ -1106,14 +1117,28 @@ impl<'a> BlockRunner<'a> {
             .position(|(&m, &r)| !m && !r);
         if let Some(lane) = missing {
             // Warps parked on the other side of a split `if` wait there, and are not exiting.
-            if matches!(self.ir.insts[pc], Inst::Barrier | Inst::BarrierVote { .. })
-                && self.split.is_none()
-                && self.missing_lanes_exit(pc)
-            {
+            let aligned = matches!(self.ir.insts[pc], Inst::Barrier | Inst::BarrierVote { .. })
+                && self.split.is_none();
+            if aligned && self.missing_lanes_exit(pc) {
                 self.barrier_passes[pc].exiting = true;
                 self.run_exiting(pc, globals)?;
                 self.pass(pc);
                 return Ok(true);
+            }
+            // Where a barrier follows in the code (another `case` of a `switch`), whether the
+            // missing lanes reach one is known by running them: exited, they release this one.
+            if aligned && self.missing_lanes_may_exit(pc) {
+                let returned = self.returned.clone();
+                self.probing_exit = Some(false);
+                let ran = self.run_exiting(pc, globals);
+                let hit = self.probing_exit.take() == Some(true);
+                ran?;
+                if !hit {
+                    self.barrier_passes[pc].exiting = true;
+                    self.pass(pc);
+                    return Ok(true);
+                }
+                self.returned = returned;
             }
             let live = self.returned.iter().filter(|&&r| !r).count() as u32;
             return Err(RunError::DivergentBarrier {

@@ -18,19 +18,32 @@ impl BlockRunner<'_> {
         let Some(last) = self.ir.insts.iter().rposition(is_barrier) else {
             return false;
         };
-        let whole_warps = self
-            .mask
+        self.missing_whole_warps()
+            && (0..self.mask.len())
+                .filter(|&l| !self.mask[l] && !self.returned[l])
+                .all(|lane| self.resumes_at(lane, pc).is_some_and(|at| at > last))
+    }
+
+    /// Whether the live lanes missing from the barrier at `pc` are whole warps that go on
+    /// where no enclosing loop takes them back: they may exit, whether they reach another
+    /// barrier first is for running them to tell.
+    pub(super) fn missing_lanes_may_exit(&self, pc: usize) -> bool {
+        self.missing_whole_warps()
+            && (0..self.mask.len())
+                .filter(|&l| !self.mask[l] && !self.returned[l])
+                .all(|lane| self.resumes_at(lane, pc).is_some())
+    }
+
+    /// Whether no warp has lanes both at the barrier and missing from it.
+    fn missing_whole_warps(&self) -> bool {
+        self.mask
             .chunks(32)
             .zip(self.returned.chunks(32))
             .all(|(m, r)| {
                 let here = m.iter().any(|&x| x);
                 let away = m.iter().zip(r).any(|(&m, &r)| !m && !r);
                 !(here && away)
-            });
-        whole_warps
-            && (0..self.mask.len())
-                .filter(|&l| !self.mask[l] && !self.returned[l])
-                .all(|lane| self.exits(lane, pc, last))
+            })
     }
 
     /// Runs the lanes missing from the barrier at `pc` (which [`Self::missing_lanes_exit`] says
@@ -84,26 +97,25 @@ impl BlockRunner<'_> {
         Ok(())
     }
 
-    /// Whether `lane`, missing from the barrier at `pc`, reaches no barrier before it exits:
-    /// where it waits (after a loop it left, a function it returned from, or on the other side
-    /// of an `if`) comes after `last`, the kernel's last barrier, and no enclosing loop takes it
-    /// back.
-    fn exits(&self, lane: usize, pc: usize, last: usize) -> bool {
-        let Some(j) = (0..self.depth).rev().find(|&f| self.frames[f].saved[lane]) else {
-            return false;
-        };
+    /// Where `lane`, missing from the barrier at `pc`, waits (after a loop it left, a function
+    /// it returned from, or on the other side of an `if`), where no enclosing loop takes it
+    /// back; `None` otherwise. Resuming after `last`, the kernel's last barrier, it exits
+    /// without reaching another.
+    fn resumes_at(&self, lane: usize, pc: usize) -> Option<usize> {
+        let j = (0..self.depth)
+            .rev()
+            .find(|&f| self.frames[f].saved[lane])?;
         if self.frames[..j].iter().any(|f| f.kind == FrameKind::Loop) {
-            return false;
+            return None;
         }
         let frame = &self.frames[j];
-        let resumes_at = match frame.kind {
-            FrameKind::Loop if frame.cont[lane] => return false,
+        match frame.kind {
+            FrameKind::Loop if frame.cont[lane] => None,
             // A short-circuit side: where its other lanes go on is not kept.
-            FrameKind::Branch if frame.at == usize::MAX => return false,
-            FrameKind::Loop | FrameKind::Func => self.end_of(frame.at),
-            FrameKind::Branch => self.other_side(frame.at, pc),
-        };
-        resumes_at > last
+            FrameKind::Branch if frame.at == usize::MAX => None,
+            FrameKind::Loop | FrameKind::Func => Some(self.end_of(frame.at)),
+            FrameKind::Branch => Some(self.other_side(frame.at, pc)),
+        }
     }
 
     /// Where lanes of the `if` at `at` not running its side that holds `pc` go on: its `else`

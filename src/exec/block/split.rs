@@ -52,6 +52,7 @@ impl BlockRunner<'_> {
         globals: &[Option<GlobalBuf<'_>>],
     ) -> Result<Option<usize>, RunError> {
         if self.lanes_active == 0
+            || self.probing_exit.is_some()
             || self.missing_lane().is_none()
             || (self.split.is_none() && self.missing_lanes_exit(pc))
         {
