@@ -161,3 +161,20 @@ launch k { bias = zeros(1); out = zeros(2); expect out == [1, 1]; }
 "#;
     ok(src, &[], ONE, ONE);
 }
+
+#[test]
+fn an_uncalled_function_may_turn_an_address_back_into_a_pointer() {
+    // llm.c's atomicAddX rounds a pointer down to 4 bytes through a uintptr_t. Checked on its
+    // own (no kernel calls it), its parameter points into no array: checked, never run (this
+    // panicked).
+    let src = r#"
+__device__ void f(float* addr) {
+    uintptr_t p = reinterpret_cast<uintptr_t>(addr);
+    float* q = reinterpret_cast<float*>(p & ~uintptr_t(0x3));
+    *q = 1.0f;
+}
+__global__ void k(float* a) { a[threadIdx.x] = 2.0f; }
+launch k { a = zeros(4); expect a == 2; }
+"#;
+    ok(src, &[], ONE, [4, 1, 1]);
+}

@@ -257,6 +257,12 @@ impl KernelChecker<'_, '_> {
             });
         }
         let mem = match space {
+            // A function checked on its own points into a placeholder: never run.
+            Space::Global(u32::MAX) => Mem {
+                space,
+                elem: Scalar::U8,
+                width: 1,
+            },
             Space::Global(p) => match self.params[p as usize].kind {
                 ParamKind::Buffer { elem, width, .. } => Mem { space, elem, width },
                 ParamKind::Scalar { .. } => unreachable!("checker: an address is a buffer's"),
