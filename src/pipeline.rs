@@ -1340,8 +1340,15 @@ pub fn run_sequence_observed(
                     },
                     setup,
                 )?;
+                // A name the item sets (`out = a;`) is that item's binding, not the sequence's
+                // `out`: what the launch left under it goes back under the sequence's own names.
+                let set_here = |n: &str| {
+                    l.stmts.iter().any(
+                        |s| matches!(s, ast::HostStmt::Assign { name, .. } if name.name == n),
+                    )
+                };
                 for a in finished.arrays {
-                    if order.contains(&a.name) {
+                    if order.contains(&a.name) && !set_here(&a.name) {
                         host::sequence::keep(&mut env.vars, a.name, a.data, a.shape);
                     }
                 }

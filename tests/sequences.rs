@@ -227,3 +227,22 @@ sequence {
     let kernels: Vec<&str> = run.launches.iter().map(|r| r.kernel.as_str()).collect();
     assert_eq!(kernels, ["kk<3>", "kk<4>"]);
 }
+
+#[test]
+fn a_name_an_item_binds_stays_the_sequences_own_in_later_items() {
+    // SHOC's scan: `launch reduce { g_odata = g_block_sums; }`, then a launch of a kernel
+    // whose own `g_odata` is the sequence's `g_odata`. The first item writes 1s into `a`
+    // through its `out`; the second writes 2s into the sequence's `out`, untouched by the
+    // first item's binding (it used to follow `a`, leaving `out` zero and `a` all 2).
+    let src = r#"
+__global__ void fill(float* out, float v) { out[threadIdx.x] = v; }
+sequence {
+    a = zeros(4); out = zeros(4);
+    launch fill { out = a; v = 1; grid = 1; block = 4; }
+    launch fill { v = 2; grid = 1; block = 4; }
+    expect a == full(4, 1);
+    expect out == full(4, 2);
+}
+"#;
+    ok(src);
+}
