@@ -15,6 +15,18 @@ pub(crate) fn implied(name: &str) -> &'static [&'static str] {
     }
 }
 
+/// The object-like macros `#include <name>` defines, as (name, body): PyTorch's
+/// c10/macros/Macros.h, which every ATen and extension header includes, defines
+/// `C10_WARP_SIZE` (32 when compiling for CUDA).
+pub(crate) fn defines(name: &str) -> &'static [(&'static str, &'static str)] {
+    const C10: &[(&str, &str)] = &[("C10_WARP_SIZE", "32")];
+    match name {
+        "c10/macros/Macros.h" | "torch/extension.h" | "torch/torch.h" | "torch/types.h" => C10,
+        n if n.starts_with("ATen/") || n.starts_with("c10/") => C10,
+        _ => &[],
+    }
+}
+
 /// The text simt reads for `#include <name>` or `#include "name"`, if it has one.
 pub(crate) fn header(name: &str) -> Option<&'static str> {
     match name {

@@ -1014,6 +1014,11 @@ impl<'s> Pp<'s> {
         if name == "cuda.h" && !self.macros.contains_key(CUDA_VERSION.0) {
             self.define_builtin(CUDA_VERSION.0, CUDA_VERSION.1);
         }
+        for &(macro_name, body) in super::headers::defines(&name) {
+            if !self.macros.contains_key(macro_name) {
+                self.define_builtin(macro_name, body);
+            }
+        }
         let at = hash.to(toks.last().map_or(hash, |t| t.at));
         let quoted = toks.get(1).is_some_and(|t| t.kind == Kind::Str);
         let beside = self.dir.as_ref().map(|d| d.join(&name));
@@ -2186,6 +2191,13 @@ mod tests {
         // include cuda.h, so without it the name stays a name (`#if` reads it as 0).
         assert_eq!(expand("CUDA_VERSION"), "CUDA_VERSION");
         assert_eq!(expand("#include <cuda.h>\nCUDA_VERSION"), "12040");
+        // PyTorch's headers define C10_WARP_SIZE (c10/macros/Macros.h), 32 for CUDA.
+        assert_eq!(expand("C10_WARP_SIZE"), "C10_WARP_SIZE");
+        assert!(expand("#include <torch/extension.h>\nC10_WARP_SIZE").ends_with(" 32"));
+        assert_eq!(
+            expand("#include <c10/macros/Macros.h>\nC10_WARP_SIZE"),
+            "32"
+        );
         assert_eq!(expand("#include \"cuda.h\"\nCUDA_VERSION"), "12040");
         assert_eq!(
             expand("#if CUDA_VERSION >= 9000\nnew\n#else\nold\n#endif"),
