@@ -37,12 +37,36 @@ fn warps_storing_their_own_values_into_a_shared_word_race() {
 }
 
 #[test]
-fn the_last_lane_of_a_store_decides_what_a_later_warp_is_compared_with() {
-    // Within warp 0 lanes store 0..31 into one word: memory keeps lane 31's 31. Warp 1 stores
-    // 31 in every lane, which leaves the word as either order would: no race.
+fn a_warp_storing_several_values_into_one_word_races_with_any_other_warps_store() {
+    // Warp 0's lanes store 0..31 into one word: which lane's value the word keeps is not
+    // defined, so warp 1's store of 31 (or of 0) may or may not leave it as either order of
+    // the warps would: a WAW in both cases.
     let r = store_one_word("(threadIdx.x < 32) ? threadIdx.x : 31");
-    assert_eq!(r.counters.race_count, 0);
-    // Warp 1 storing 0 (lane 0's value, not lane 31's) is a WAW.
+    assert_eq!(r.counters.race_count, 1);
     let r = store_one_word("(threadIdx.x < 32) ? threadIdx.x : 0");
     assert_eq!(r.counters.race_count, 1);
+    // Warp 1 storing one value in lane 0 and others elsewhere after warp 0's uniform 0: the
+    // word ends 0 or 31, a WAW (a first-lane comparison alone would have missed it).
+    let r = store_one_word("(threadIdx.x < 33) ? 0 : threadIdx.x % 32");
+    assert_eq!(r.counters.race_count, 1);
+}
+
+#[test]
+fn warps_storing_the_same_values_into_the_same_words_do_not_race() {
+    // Both warps of a 64-thread block store lane l's value l into s[l] (two warps loading one
+    // tile row): each word gets one value whatever the order.
+    let src = "__global__ void k(float* out) {\n    __shared__ float s[32];\n    s[threadIdx.x % 32] = threadIdx.x % 32;\n    __syncthreads();\n    out[threadIdx.x] = s[threadIdx.x % 32];\n}\n";
+    let r = ok(src, &[("out", "zeros(64)")], [1, 1, 1], [64, 1, 1]);
+    assert_eq!(r.counters.race_count, 0);
+    // Warp 1 storing l + 1 instead: 32 words, each a WAW, in one warp instruction.
+    let r = ok(
+        &src.replace(
+            "s[threadIdx.x % 32] = threadIdx.x % 32;",
+            "s[threadIdx.x % 32] = threadIdx.x % 32 + threadIdx.x / 32;",
+        ),
+        &[("out", "zeros(64)")],
+        [1, 1, 1],
+        [64, 1, 1],
+    );
+    assert_eq!((r.counters.race_count, r.races[0].race.words), (1, 32));
 }

@@ -217,9 +217,10 @@ struct Entry {
     write: Seen,
     read: Seen,
     atomic: Seen,
-    /// The bits of the last plain write: a write of the same bits after another warp's leaves
+    /// The bits of the last plain write, where its warp's lanes all stored the same (which lane
+    /// of several wins is not defined): a write of the same bits after another warp's leaves
     /// the element as either order would, so it is no WAW (as two lanes of one store).
-    stored: u64,
+    stored: Option<u64>,
 }
 
 /// Per-element history of one shared array in the current block.
@@ -261,12 +262,6 @@ impl History {
         h.write.epoch >= since || h.atomic.epoch >= since
     }
 
-    /// The bits a later lane of the same store left in element `e`.
-    #[inline]
-    pub(crate) fn restore(&mut self, e: usize, bits: u64) {
-        self.0[e].stored = bits;
-    }
-
     /// Element `e` written in `epoch` by an asynchronous copy that a block pipeline's wait
     /// made visible to the threads that wait: initialised, and in conflict with no warp.
     #[inline]
@@ -283,17 +278,18 @@ impl History {
         }
     }
 
-    /// Records `warp`'s access of element `e` (a write stores `bits`); returns the hazard with
-    /// another warp of this epoch, named after this (the later) access: a read conflicts with a
-    /// write or an atomic (RAW); a write with a read (WAR), a write of other bits than the last
-    /// or an atomic (WAW); an atomic with a read (WAR) or a write (WAW).
+    /// Records `warp`'s access of element `e` (a write stores `bits`, `None` where the warp's
+    /// lanes store several values); returns the hazard with another warp of this epoch, named
+    /// after this (the later) access: a read conflicts with a write or an atomic (RAW); a write
+    /// with a read (WAR), a write of other bits than the last or an atomic (WAW); an atomic
+    /// with a read (WAR) or a write (WAW).
     #[inline]
     pub(crate) fn access(
         &mut self,
         e: usize,
         (warp, epoch, inst): (u32, u64, u32),
         op: Op,
-        bits: u64,
+        bits: Option<u64>,
     ) -> Option<Hazard> {
         let h = &mut self.0[e];
         let with = |kind: RaceKind, s: &Seen| s.other(warp, epoch).map(|(w, i)| (kind, w, i));
@@ -301,7 +297,10 @@ impl History {
             Op::Read => with(RaceKind::ReadAfterWrite, &h.write)
                 .or_else(|| with(RaceKind::ReadAfterWrite, &h.atomic)),
             Op::Write => with(RaceKind::WriteAfterRead, &h.read)
-                .or_else(|| with(RaceKind::WriteAfterWrite, &h.write).filter(|_| h.stored != bits))
+                .or_else(|| {
+                    let same = bits.is_some() && h.stored == bits;
+                    with(RaceKind::WriteAfterWrite, &h.write).filter(|_| !same)
+                })
                 .or_else(|| with(RaceKind::WriteAfterWrite, &h.atomic)),
             Op::Atomic => with(RaceKind::WriteAfterRead, &h.read)
                 .or_else(|| with(RaceKind::WriteAfterWrite, &h.write)),
@@ -333,10 +332,10 @@ mod tests {
         let mut h = History::new(1);
         h.fill(0, 2);
         assert!(h.initialised(0, 1));
-        assert_eq!(h.access(0, (3, 2, 10), Op::Read, 0), None);
+        assert_eq!(h.access(0, (3, 2, 10), Op::Read, None), None);
         // A real write of warp 1 in the same epoch conflicts with that read as usual.
         assert_eq!(
-            h.access(0, (1, 2, 11), Op::Write, 11),
+            h.access(0, (1, 2, 11), Op::Write, Some(11)),
             Some((RaceKind::WriteAfterRead, 3, 10))
         );
     }
@@ -346,10 +345,10 @@ mod tests {
         // Warp 0 reads element 0, then warp 1 reads it, then warp 0 writes it: the conflicting
         // reader is warp 1 (instruction 21), not the writer's own earlier read.
         let mut h = History::new(1);
-        assert_eq!(h.access(0, (0, 1, 20), Op::Read, 0), None);
-        assert_eq!(h.access(0, (1, 1, 21), Op::Read, 0), None);
+        assert_eq!(h.access(0, (0, 1, 20), Op::Read, None), None);
+        assert_eq!(h.access(0, (1, 1, 21), Op::Read, None), None);
         assert_eq!(
-            h.access(0, (0, 1, 22), Op::Write, 22),
+            h.access(0, (0, 1, 22), Op::Write, Some(22)),
             Some((RaceKind::WriteAfterRead, 1, 21))
         );
     }
@@ -357,73 +356,85 @@ mod tests {
     #[test]
     fn hazards_between_warps_only() {
         let mut h = History::new(4);
-        assert_eq!(h.access(0, (0, 1, 10), Op::Write, 10), None);
+        assert_eq!(h.access(0, (0, 1, 10), Op::Write, Some(10)), None);
         // Same warp reads its own write: lock-step, no race.
-        assert_eq!(h.access(0, (0, 1, 11), Op::Read, 0), None);
+        assert_eq!(h.access(0, (0, 1, 11), Op::Read, None), None);
         // Another warp reads it in the same epoch: RAW against warp 0's store.
         assert_eq!(
-            h.access(0, (1, 1, 12), Op::Read, 0),
+            h.access(0, (1, 1, 12), Op::Read, None),
             Some((RaceKind::ReadAfterWrite, 0, 10))
         );
         // After a barrier (epoch 2) the read is safe.
-        assert_eq!(h.access(0, (1, 2, 12), Op::Read, 0), None);
+        assert_eq!(h.access(0, (1, 2, 12), Op::Read, None), None);
         // Warp 0 overwrites what warp 1 read in epoch 2: WAR.
         assert_eq!(
-            h.access(0, (0, 2, 13), Op::Write, 13),
+            h.access(0, (0, 2, 13), Op::Write, Some(13)),
             Some((RaceKind::WriteAfterRead, 1, 12))
         );
         // Two warps write element 1 in one epoch: WAW.
-        assert_eq!(h.access(1, (0, 2, 14), Op::Write, 14), None);
+        assert_eq!(h.access(1, (0, 2, 14), Op::Write, Some(14)), None);
         assert_eq!(
-            h.access(1, (3, 2, 14), Op::Write, 99),
+            h.access(1, (3, 2, 14), Op::Write, Some(99)),
             Some((RaceKind::WriteAfterWrite, 0, 14))
         );
         // Warps 0 and 1 both read element 2, then warp 0 writes: still WAR (the reference misses this).
-        assert_eq!(h.access(2, (1, 3, 20), Op::Read, 0), None);
-        assert_eq!(h.access(2, (0, 3, 20), Op::Read, 0), None);
+        assert_eq!(h.access(2, (1, 3, 20), Op::Read, None), None);
+        assert_eq!(h.access(2, (0, 3, 20), Op::Read, None), None);
         assert_eq!(
-            h.access(2, (0, 3, 21), Op::Write, 21),
+            h.access(2, (0, 3, 21), Op::Write, Some(21)),
             Some((RaceKind::WriteAfterRead, 1, 20))
         );
     }
 
     #[test]
     fn a_write_of_the_bits_stored_last_is_no_waw() {
-        let mut h = History::new(1);
+        let mut h = History::new(2);
         // Warps 0 and 1 store 5 (`flag = true` in every warp): either order leaves 5.
-        assert_eq!(h.access(0, (0, 1, 10), Op::Write, 5), None);
-        assert_eq!(h.access(0, (1, 1, 10), Op::Write, 5), None);
+        assert_eq!(h.access(0, (0, 1, 10), Op::Write, Some(5)), None);
+        assert_eq!(h.access(0, (1, 1, 10), Op::Write, Some(5)), None);
         // Warp 2 stores 7: the element's value depends on the order, a WAW against warp 0.
         assert_eq!(
-            h.access(0, (2, 1, 11), Op::Write, 7),
+            h.access(0, (2, 1, 11), Op::Write, Some(7)),
             Some((RaceKind::WriteAfterWrite, 0, 10))
         );
         // Warp 3 stores 5 after the 7: its order with warp 2's still decides the value.
         assert_eq!(
-            h.access(0, (3, 1, 12), Op::Write, 5),
+            h.access(0, (3, 1, 12), Op::Write, Some(5)),
             Some((RaceKind::WriteAfterWrite, 0, 10))
         );
         // A read by another warp is a RAW whatever the bits.
         assert_eq!(
-            h.access(0, (4, 1, 13), Op::Read, 0),
+            h.access(0, (4, 1, 13), Op::Read, None),
             Some((RaceKind::ReadAfterWrite, 0, 10))
         );
         // Warp 4 then stores the 5 it read: a WAR against its own read is none, but warp 5's
         // read before it is.
         assert_eq!(
-            h.access(0, (5, 1, 14), Op::Read, 0).map(|h| h.0),
+            h.access(0, (5, 1, 14), Op::Read, None).map(|h| h.0),
             Some(RaceKind::ReadAfterWrite)
         );
         assert_eq!(
-            h.access(0, (4, 1, 15), Op::Write, 5),
+            h.access(0, (4, 1, 15), Op::Write, Some(5)),
             Some((RaceKind::WriteAfterRead, 5, 14))
+        );
+        // Element 1: warp 0 stores 3, then warp 1 stores 3 in some lanes and other bits in
+        // others (`None`): whichever lane wins, the order of the warps may matter: a WAW.
+        assert_eq!(h.access(1, (0, 1, 20), Op::Write, Some(3)), None);
+        assert_eq!(
+            h.access(1, (1, 1, 21), Op::Write, None),
+            Some((RaceKind::WriteAfterWrite, 0, 20))
+        );
+        // And a uniform store after that mixed one is compared with nothing it can trust.
+        assert_eq!(
+            h.access(1, (2, 1, 22), Op::Write, Some(3)),
+            Some((RaceKind::WriteAfterWrite, 0, 20))
         );
     }
 
     #[test]
     fn crossing_a_barrier_needs_another_warp_in_the_epoch_before() {
         let mut h = History::new(2);
-        assert_eq!(h.access(0, (0, 1, 10), Op::Write, 10), None);
+        assert_eq!(h.access(0, (0, 1, 10), Op::Write, Some(10)), None);
         // Epoch 2: warp 1 reads what warp 0 wrote in epoch 1 (RAW across the barrier).
         assert!(h.crosses(0, 1, 2, Op::Read));
         // Warp 0 reading its own write: the barrier is not needed for it.
@@ -431,7 +442,7 @@ mod tests {
         // Two epochs later the write is no longer in the epoch just before.
         assert!(!h.crosses(0, 1, 3, Op::Read));
         // Warp 1 read element 1 in epoch 4; warp 0 overwrites it in epoch 5 (WAR across).
-        assert_eq!(h.access(1, (1, 4, 11), Op::Read, 0), None);
+        assert_eq!(h.access(1, (1, 4, 11), Op::Read, None), None);
         assert!(h.crosses(1, 0, 5, Op::Write));
         // A read after another warp's read is no hazard.
         assert!(!h.crosses(1, 0, 5, Op::Read));
@@ -441,16 +452,16 @@ mod tests {
     fn a_relaxed_read_conflicts_with_plain_writes_only() {
         let mut h = History::new(2);
         // Element 0: a CAS loop's first reads by warps 0 and 1, then their swaps: nothing.
-        assert_eq!(h.access(0, (0, 1, 10), Op::Relaxed, 0), None);
-        assert_eq!(h.access(0, (1, 1, 10), Op::Relaxed, 0), None);
-        assert_eq!(h.access(0, (0, 1, 11), Op::Atomic, 0), None);
-        assert_eq!(h.access(0, (1, 1, 11), Op::Atomic, 0), None);
+        assert_eq!(h.access(0, (0, 1, 10), Op::Relaxed, None), None);
+        assert_eq!(h.access(0, (1, 1, 10), Op::Relaxed, None), None);
+        assert_eq!(h.access(0, (0, 1, 11), Op::Atomic, None), None);
+        assert_eq!(h.access(0, (1, 1, 11), Op::Atomic, None), None);
         // A relaxed read after the atomics (a later round's): still nothing.
-        assert_eq!(h.access(0, (1, 1, 10), Op::Relaxed, 0), None);
+        assert_eq!(h.access(0, (1, 1, 10), Op::Relaxed, None), None);
         // Element 1: warp 2 stores it plainly; warp 0's relaxed read is RAW against it.
-        assert_eq!(h.access(1, (2, 1, 20), Op::Write, 20), None);
+        assert_eq!(h.access(1, (2, 1, 20), Op::Write, Some(20)), None);
         assert_eq!(
-            h.access(1, (0, 1, 21), Op::Relaxed, 0),
+            h.access(1, (0, 1, 21), Op::Relaxed, None),
             Some((RaceKind::ReadAfterWrite, 2, 20))
         );
         // Across a barrier: the write of the epoch before crosses it, a swap does not.
@@ -463,43 +474,43 @@ mod tests {
         let mut h = History::new(3);
         // Element 0, epoch 1: warp 0 zeroes it, warp 1 adds to it atomically: WAW against the
         // plain write; warp 2 adds too: two atomics, and warp 0's write already named.
-        assert_eq!(h.access(0, (0, 1, 10), Op::Write, 10), None);
+        assert_eq!(h.access(0, (0, 1, 10), Op::Write, Some(10)), None);
         assert_eq!(
-            h.access(0, (1, 1, 11), Op::Atomic, 0),
+            h.access(0, (1, 1, 11), Op::Atomic, None),
             Some((RaceKind::WriteAfterWrite, 0, 10))
         );
         // Warp 0 reads it back: RAW against warp 1's atomic (its own write is no hazard).
         assert_eq!(
-            h.access(0, (0, 1, 12), Op::Read, 0),
+            h.access(0, (0, 1, 12), Op::Read, None),
             Some((RaceKind::ReadAfterWrite, 1, 11))
         );
         // Element 1: atomics of many warps and no plain access: nothing.
         for w in 0..8 {
-            assert_eq!(h.access(1, (w, 1, 11), Op::Atomic, 0), None);
+            assert_eq!(h.access(1, (w, 1, 11), Op::Atomic, None), None);
         }
         // A plain write after them by warp 3: WAW against another warp's atomic (warp 0).
         assert_eq!(
-            h.access(1, (3, 1, 13), Op::Write, 13),
+            h.access(1, (3, 1, 13), Op::Write, Some(13)),
             Some((RaceKind::WriteAfterWrite, 0, 11))
         );
         // Element 2: warp 1 reads it, then warp 0 updates it atomically: WAR.
-        assert_eq!(h.access(2, (1, 1, 12), Op::Read, 0), None);
+        assert_eq!(h.access(2, (1, 1, 12), Op::Read, None), None);
         assert_eq!(
-            h.access(2, (0, 1, 14), Op::Atomic, 0),
+            h.access(2, (0, 1, 14), Op::Atomic, None),
             Some((RaceKind::WriteAfterRead, 1, 12))
         );
         // The same warp's atomic after its own read: no hazard (epoch 2).
-        assert_eq!(h.access(2, (1, 2, 12), Op::Read, 0), None);
-        assert_eq!(h.access(2, (1, 2, 14), Op::Atomic, 0), None);
+        assert_eq!(h.access(2, (1, 2, 12), Op::Read, None), None);
+        assert_eq!(h.access(2, (1, 2, 14), Op::Atomic, None), None);
     }
 
     #[test]
     fn a_barrier_between_plain_accesses_and_atomics_protects() {
         let mut h = History::new(1);
         // Epoch 1: warp 0 zeroes the counter. Epoch 2: warp 1's atomic needs that barrier.
-        assert_eq!(h.access(0, (0, 1, 10), Op::Write, 10), None);
+        assert_eq!(h.access(0, (0, 1, 10), Op::Write, Some(10)), None);
         assert!(h.crosses(0, 1, 2, Op::Atomic));
-        assert_eq!(h.access(0, (1, 2, 11), Op::Atomic, 0), None);
+        assert_eq!(h.access(0, (1, 2, 11), Op::Atomic, None), None);
         // Epoch 3: warp 0 reads the total: the barrier after the atomics protects it.
         assert!(h.crosses(0, 0, 3, Op::Read));
         // Another atomic in epoch 3 does not need the barrier against warp 1's atomic.
@@ -510,14 +521,14 @@ mod tests {
     fn an_element_is_initialised_by_a_write_or_an_atomic_of_this_block() {
         let mut h = History::new(3);
         // Block one runs epochs 1..=2; block two begins at epoch 3.
-        h.access(0, (0, 1, 10), Op::Write, 10);
-        h.access(1, (0, 2, 11), Op::Atomic, 0);
+        h.access(0, (0, 1, 10), Op::Write, Some(10));
+        h.access(1, (0, 2, 11), Op::Atomic, None);
         assert!(h.initialised(0, 1) && h.initialised(1, 1));
         assert!(!h.initialised(2, 1));
         // What block one wrote does not initialise block two's copy.
         assert!(!h.initialised(0, 3) && !h.initialised(1, 3));
         // A read initialises nothing.
-        h.access(2, (0, 3, 12), Op::Read, 0);
+        h.access(2, (0, 3, 12), Op::Read, None);
         assert!(!h.initialised(2, 3));
     }
 }

@@ -946,6 +946,21 @@ fn track(
         // needed when the lanes are known to be on distinct elements).
         let window = !distinct && hi - lo < 64;
         let mut seen = 0u64;
+        // The words of the window that lanes of this warp store different bits into: which
+        // lane wins is not defined, so a same-bits store there is no defined result.
+        let mut mixed = 0u64;
+        if window && op == Op::Write {
+            let (mut have, mut vals) = (0u64, [0u64; 64]);
+            for (l, (_, &i)) in ms.iter().zip(is).enumerate().filter(|(_, (&m, _))| m) {
+                let (off, b) = ((i - lo) as usize, bits(32 * w + l));
+                if have & (1 << off) == 0 {
+                    have |= 1 << off;
+                    vals[off] = b;
+                } else if vals[off] != b {
+                    mixed |= 1 << off;
+                }
+            }
+        }
         for (l, (&m, &i)) in ms.iter().zip(is).enumerate() {
             if !m {
                 continue;
@@ -955,10 +970,6 @@ fn track(
             if window {
                 let bit = 1u64 << (i - lo);
                 if seen & bit != 0 {
-                    // The last lane's store is the one memory keeps.
-                    if op == Op::Write {
-                        arr.history.restore(e, bits(lane as usize));
-                    }
                     continue;
                 }
                 seen |= bit;
@@ -969,11 +980,8 @@ fn track(
             if reads && !arr.history.initialised(e, block_epoch) {
                 uninit.push((i, lane));
             }
-            let stored = if op == Op::Write {
-                bits(lane as usize)
-            } else {
-                0
-            };
+            let stored = (op == Op::Write && !(window && mixed >> (i - lo) & 1 != 0))
+                .then(|| bits(lane as usize));
             if let Some(h) = arr.history.access(e, (warp, epoch, pc), op, stored) {
                 races.push((h, i, lane));
             }
