@@ -1307,12 +1307,12 @@ launch k { a = zeros(4096); }
 #[test]
 fn raking_commutative_only_folds_the_other_warps_into_the_first() {
     // 128 threads, arange(128): the sum 127 * 128 / 2 = 8128 in thread 0. CUB: threads 32..127
-    // place their items in a BlockRakingLayout<float, 96> (segment 3, no padding) from element
-    // 16 B / 4 = 4 of the TempStorage: 3 store instructions of 32 consecutive words, 1
-    // wavefront each; a barrier; thread t < 32 folds elements 4 + 3t + k (k = 0..2) into its own
-    // item: 3 loads at stride 3, odd, so 32 banks: 1 wavefront each; then 5 shuffle rounds.
-    // The TempStorage is the fallback BlockReduceRaking<float, 128>'s: segment 4 padded to 5,
-    // 32 × 5 words after 16 bytes = 656 bytes.
+    // place their items in a BlockRakingLayout<float, 96> (segment 3, no padding) from the
+    // TempStorage's first word (a union with the warp reduction's storage): 3 store
+    // instructions of 32 consecutive words, 1 wavefront each; a barrier; thread t < 32 folds
+    // words 3t + k (k = 0..2) into its own item: 3 loads at stride 3, odd, so 32 banks: 1
+    // wavefront each; then 5 shuffle rounds. The TempStorage is the fallback
+    // BlockReduceRaking<float, 128>'s: segment 4 padded to 5, 32 × 5 words = 640 bytes.
     let src = r#"
 #include <cub/cub.cuh>
 __global__ void k(const float* in, float* out) {
@@ -1326,7 +1326,7 @@ launch k { in = arange(128); out = zeros(1); expect out == [8128]; }
     let r = ok(src, &[], ONE, [128, 1, 1]);
     assert_eq!((r.counters.smem_instr, r.counters.smem_wavefronts), (6, 6));
     assert_eq!(r.counters.barriers, 1);
-    assert_eq!(r.launch.smem_per_block, 656);
+    assert_eq!(r.launch.smem_per_block, 640);
     assert!(r.races.is_empty());
 }
 
@@ -1359,10 +1359,10 @@ launch k {{ in = arange(128) + 1; out = zeros(1); expect out == [{want}]; }}
     };
     run("BLOCK_REDUCE_WARP_REDUCTIONS", 83);
     let r = run("BLOCK_REDUCE_RAKING", 63);
-    // 4 placement stores of 32 words at element 4 + t + t / 4 (segments of 4, padded to 5):
-    // warp w's words span 4 + 40w .. 4 + 40w + 38, whose last 7 fall on the banks of its first
-    // 7: 2 wavefronts each. A barrier. Raking thread t reads 4 + 5t + k for k = 0..3: stride 5,
-    // odd, 32 banks: 1 wavefront each. 8 instructions, 12 wavefronts.
+    // 4 placement stores of 32 words at word t + t / 4 (segments of 4, padded to 5): warp w's
+    // words span 40w .. 40w + 38, whose last 7 fall on the banks of its first 7: 2 wavefronts
+    // each. A barrier. Raking thread t reads 5t + k for k = 0..3: stride 5, odd, 32 banks: 1
+    // wavefront each. 8 instructions, 12 wavefronts.
     assert_eq!((r.counters.smem_instr, r.counters.smem_wavefronts), (8, 12));
     assert_eq!(r.counters.barriers, 1);
     run("BLOCK_REDUCE_RAKING_COMMUTATIVE_ONLY", 13);
@@ -1373,7 +1373,7 @@ fn a_raking_reduction_of_a_partial_tile_guards_its_items() {
     // BLOCK_REDUCE_RAKING over 64 threads (segments of 2, not padded: CUB pads segments above
     // 2), Sum of 40 valid items 1..40 = 820: raking threads 0..19 (ceil(40 / 2)) hold items,
     // each adding its second only where 2t + 1 < 40. With all 64 valid: 2080. The
-    // TempStorage: 16 bytes, then 32 × 2 words = 272 bytes. Both commutative and plain raking
+    // TempStorage: the grid, 32 × 2 words = 256 bytes. Both commutative and plain raking
     // take this path for a partial tile; a full one is the test above.
     for alg in [
         "BLOCK_REDUCE_RAKING",
@@ -1393,7 +1393,7 @@ launch k {{ in = arange(64) + 1; out = zeros(1); n = 64; expect out == [2080]; }
 "#
         );
         let r = ok(&src, &[], ONE, [64, 1, 1]);
-        assert_eq!(r.launch.smem_per_block, 272, "{alg}");
+        assert_eq!(r.launch.smem_per_block, 256, "{alg}");
     }
 }
 

@@ -562,4 +562,16 @@ __global__ void k(float* c) {
 launch k { c = zeros(2); expect c == [11, 26]; }
 "#;
     ok(src, &[], ONE, [2, 1, 1]);
+    // Through a pointer, `for (float& v : *p)` walks the array itself: 4 × (0 + 1) = 4.
+    let deref = r#"
+#include <array>
+__global__ void k(float* out) {
+    std::array<float, 4> r{};
+    std::array<float, 4>* p = &r;
+    for (float& v : *p) v += 1.0f;
+    out[threadIdx.x] = r[0] + r[1] + r[2] + r[3];
+}
+launch k { out = zeros(1); expect out == [4]; }
+"#;
+    ok(deref, &[], ONE, ONE);
 }

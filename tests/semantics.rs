@@ -1141,6 +1141,16 @@ launch k { out = zeros(2); expect out == [23, 23]; }
         "{}",
         describe(&f)
     );
+    // A local lambda named like a namespace function: ordinary lookup finds the variable and
+    // C++ looks no further, so `len2(p)` is the lambda's 100: 100 + 13 + 5 = 118.
+    let local = src
+        .replace(
+            "    thrust::complex<float> z(3.0f, 4.0f);",
+            "    thrust::complex<float> z(3.0f, 4.0f);\n    auto len2 = [](geo::P) { return 100.0f; };",
+        )
+        .replace("len2(mid(p, q))", "geo::len2(mid(p, q))")
+        .replace("[23, 23]", "[118, 118]");
+    ok(&local, &[], ONE, [2, 1, 1]);
 }
 
 #[test]

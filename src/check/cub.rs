@@ -628,13 +628,6 @@ impl KernelChecker<'_, '_> {
             Kind::BlockReduce(d, ReduceAlg::WarpReductions) => u64::from(warps(d)) + 1,
             Kind::BlockReduce(d, _) => {
                 let size = elem.size() * stride;
-                if !16u32.is_multiple_of(size) {
-                    return Err(CheckError::CubUnsupported {
-                        what: format!("`{}` of a {size}-byte struct", class.name),
-                        span,
-                        help: "simt lays out a raking BlockReduce's grid of structs of 1, 2, 4, 8 or 16 bytes: leave the algorithm out (BLOCK_REDUCE_WARP_REDUCTIONS)".into(),
-                    });
-                }
                 u64::from(ReduceAlg::storage_items(d, size))
             }
             _ => 1,

@@ -61,12 +61,13 @@ impl ReduceAlg {
     }
 
     /// Items of `size` bytes a raking TempStorage holds: the union of the commutative path's and
-    /// the fallback's is the fallback's, `BlockReduceRaking<T, BLOCK_THREADS>`'s: the warp
-    /// reduction's empty storage, then the grid, at 16 bytes.
+    /// the fallback's is the fallback's, `BlockReduceRaking<T, BLOCK_THREADS>`'s, itself a union
+    /// of the warp reduction's storage and the raking grid (`__align__(16)`): the grid, from
+    /// byte 0, rounded up to 16 bytes.
     pub(crate) fn storage_items(dims: [u32; 3], size: u32) -> u32 {
         let l = RakingLayout::of_size(dims, size);
         let grid = l.raking_threads * (l.segment + u32::from(l.padding));
-        (16 + (grid * size).div_ceil(16) * 16).div_ceil(size)
+        ((grid * size).div_ceil(16) * 16).div_ceil(size)
     }
 }
 
@@ -363,8 +364,8 @@ impl KernelChecker<'_, '_> {
         };
         // The commutative path's grid holds the partials of the threads after the first warp.
         let sharing = if commutative { threads - 32 } else { threads };
+        // The grid is the TempStorage's first bytes (a union with the warp reduction's).
         let layout = RakingLayout::of_size([sharing, 1, 1], size);
-        let grid = 16 / size;
         // PlacementPtr: `offset = i; offset += offset / SEGMENT_LENGTH` (with padding).
         let mut placed = if commutative {
             self.binary(BinOp::Sub, span, tid(), int(32))?
@@ -375,7 +376,6 @@ impl KernelChecker<'_, '_> {
             let pads = self.binary(BinOp::Div, span, placed.clone(), int(layout.segment))?;
             placed = self.binary(BinOp::Add, span, placed, pads)?;
         }
-        let placed = self.binary(BinOp::Add, span, placed, int(grid))?;
         let mut place = Vec::new();
         item.place(self, placed, &mut place)?;
         if commutative {
@@ -399,7 +399,6 @@ impl KernelChecker<'_, '_> {
         let mut rake = Vec::new();
         let stride = layout.segment + u32::from(layout.padding);
         let start = self.binary(BinOp::Mul, span, tid(), int(stride))?;
-        let start = self.binary(BinOp::Add, span, start, int(grid))?;
         let seg = self.new_local("cub raking_segment", Scalar::I32, span);
         rake.push(assign(seg, start, span));
         let at = |k: u32, me: &mut Self| {

@@ -2090,8 +2090,18 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                 class,
                 pointer,
             } => {
+                let by_ref;
                 let form = match self.struct_of(range) {
-                    Some(l) if self.begins_with_pointer(&l) => pointer,
+                    Some(l) if self.begins_with_pointer(&l) => {
+                        match self.returns_reference(range) {
+                            // `for (float& v : pick(r))`: `auto&& __range1` binds the reference.
+                            true => {
+                                by_ref = structs::range_by_reference(pointer);
+                                &by_ref
+                            }
+                            false => pointer,
+                        }
+                    }
                     Some(_) => class,
                     None => array,
                 };

@@ -1062,6 +1062,19 @@ impl<'g> KernelChecker<'g, '_> {
 
     // ------------------------------------------------------------------ types of expressions
 
+    /// Whether `e` calls a function of the file that returns a reference (`pick(r)` of
+    /// `T& pick(T& a)`).
+    pub(crate) fn returns_reference(&self, e: &ast::Expr) -> bool {
+        let ast::ExprKind::Call { callee, .. } = &e.kind else {
+            return false;
+        };
+        let name = super::groups::unqualified(&callee.name);
+        self.globals
+            .functions
+            .get(name)
+            .is_some_and(|f| f.ret.reference)
+    }
+
     /// Whether a struct of layout `l` has a `begin()` that returns a pointer (a `std::array`-like
     /// class), which a range-based `for` walks with the pointer's own `*` and `++`.
     pub(crate) fn begins_with_pointer(&self, l: &Layout) -> bool {
@@ -4283,4 +4296,18 @@ fn is_plain(e: &Expr) -> bool {
         ExprKind::Arith { lhs, rhs, .. } => is_plain(lhs) && is_plain(rhs),
         _ => false,
     }
+}
+
+/// A range-based `for`'s pointer form ([`ast::StmtKind::RangeFor`]) with its range bound by
+/// reference (its first statement, `auto __range1 = RANGE;`, made `auto& __range1`).
+pub(crate) fn range_by_reference(form: &ast::Stmt) -> Box<ast::Stmt> {
+    let mut form = form.clone();
+    if let ast::StmtKind::Block(stmts) = &mut form.kind {
+        if let Some(ast::StmtKind::Decl { decls, .. }) = stmts.first_mut().map(|s| &mut s.kind) {
+            for d in decls {
+                d.reference = true;
+            }
+        }
+    }
+    Box::new(form)
 }

@@ -114,7 +114,13 @@ impl RangeFor {
         };
         let lvalue = matches!(
             self.range.kind,
-            ExprKind::Name(_) | ExprKind::Member { .. } | ExprKind::Index { .. }
+            ExprKind::Name(_)
+                | ExprKind::Member { .. }
+                | ExprKind::Index { .. }
+                | ExprKind::Unary {
+                    op: UnOp::Deref,
+                    ..
+                }
         );
         let setup = vec![
             decl(
