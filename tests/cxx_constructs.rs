@@ -1125,3 +1125,18 @@ launch k { in = [5, 6, 7, 8]; out = zeros(4); out2 = zeros(4); expect out == [0,
 "#;
     ok(src, &[], [1, 1, 1], [4, 1, 1]);
 }
+
+#[test]
+fn volatile_may_come_before_device_in_a_file_scope_variable() {
+    // SHOC's BFS: `volatile __device__ int g_mutex = 0;`. 32 threads add 1 each: 32.
+    let src = r#"
+volatile __device__ int g_mutex = 0;
+__global__ void k(int* out) {
+    atomicAdd((int*)&g_mutex, 1);
+    __syncthreads();
+    if (threadIdx.x == 0) out[0] = g_mutex;
+}
+launch k { out = zeros(1); expect out == [32]; }
+"#;
+    ok(src, &[], ONE, [32, 1, 1]);
+}
