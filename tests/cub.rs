@@ -1399,8 +1399,8 @@ launch k {{ in = arange(64) + 1; out = zeros(1); n = 64; expect out == [2080]; }
 
 #[test]
 fn raking_commutative_only_of_key_value_pairs_takes_the_arg_max() {
-    // pytorch3d's farthest point sampling: `KeyValuePair<int64_t, float>` reduced with
-    // cub::ArgMax over 64 threads; the largest value, 50, is item 37's.
+    // pytorch3d's farthest point sampling: `KeyValuePair<int64_t, float>` (16 bytes) reduced
+    // with cub::ArgMax over 64 threads.
     let src = r#"
 #include <cub/cub.cuh>
 __global__ void k(const float* in, long long* out) {
@@ -1413,7 +1413,9 @@ __global__ void k(const float* in, long long* out) {
 }
 launch k { in = arange(64) % 7; out = zeros(1); expect out == [6]; }
 "#;
-    // arange(64) % 7: the first 6 is item 6 (ArgMax keeps the smaller key on a tie, and CUB's
-    // commutative path folds in a different order: the tie rule decides, not the order).
-    ok(src, &[], ONE, [64, 1, 1]);
+    // arange(64) % 7: the largest value, 6, first at item 6 (ArgMax keeps the smaller key on a
+    // tie, and CUB's commutative path folds in another order: the tie rule decides). The
+    // TempStorage is the fallback's grid, 32 raking threads × 2 pairs × 16 bytes = 1024 bytes.
+    let r = ok(src, &[], ONE, [64, 1, 1]);
+    assert_eq!(r.launch.smem_per_block, 1024);
 }

@@ -2091,21 +2091,17 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                 pointer,
             } => {
                 let by_ref;
-                let form = match self.struct_of(range) {
-                    Some(l) if self.begins_with_pointer(&l) => {
-                        match self.returns_reference(range) {
-                            // `for (float& v : pick(r))`: `auto&& __range1` binds the reference.
-                            true => {
-                                by_ref = structs::range_by_reference(pointer);
-                                &by_ref
-                            }
-                            false => pointer,
-                        }
+                let form: &ast::Stmt = match self.struct_of(range) {
+                    // `auto&& __range1 = RANGE;`: the range itself where it is an lvalue.
+                    Some(l) if self.begins_with_pointer(&l) && self.range_lvalue(range) => {
+                        by_ref = crate::syntax::range_by_reference(pointer);
+                        &by_ref
                     }
+                    Some(l) if self.begins_with_pointer(&l) => pointer,
                     Some(_) => class,
                     None => array,
                 };
-                let inner = self.block(std::slice::from_ref(form.as_ref()));
+                let inner = self.block(std::slice::from_ref(form));
                 out.extend(inner);
             }
             ast::StmtKind::While { cond, body } => {

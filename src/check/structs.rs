@@ -1062,17 +1062,29 @@ impl<'g> KernelChecker<'g, '_> {
 
     // ------------------------------------------------------------------ types of expressions
 
-    /// Whether `e` calls a function of the file that returns a reference (`pick(r)` of
-    /// `T& pick(T& a)`).
-    pub(crate) fn returns_reference(&self, e: &ast::Expr) -> bool {
-        let ast::ExprKind::Call { callee, .. } = &e.kind else {
-            return false;
-        };
-        let name = super::groups::unqualified(&callee.name);
-        self.globals
-            .functions
-            .get(name)
-            .is_some_and(|f| f.ret.reference)
+    /// Whether `e` is an lvalue a range-based `for` binds by reference (C++'s `auto&&
+    /// __range`): a name, `*p`, a call of a function of the file that returns a reference
+    /// (`pick(r)` of `T& pick(T& a)`), or a member or element of one (`make(2.0f).a` is a
+    /// temporary's member: copied).
+    pub(crate) fn range_lvalue(&self, e: &ast::Expr) -> bool {
+        match &e.kind {
+            ast::ExprKind::Member { base, .. } | ast::ExprKind::Index { base, .. } => {
+                self.range_lvalue(base)
+            }
+            ast::ExprKind::Name(_)
+            | ast::ExprKind::Unary {
+                op: ast::UnOp::Deref,
+                ..
+            } => true,
+            ast::ExprKind::Call { callee, .. } => {
+                let name = super::groups::unqualified(&callee.name);
+                self.globals
+                    .functions
+                    .get(name)
+                    .is_some_and(|f| f.ret.reference)
+            }
+            _ => false,
+        }
     }
 
     /// Whether a struct of layout `l` has a `begin()` that returns a pointer (a `std::array`-like
@@ -4296,18 +4308,4 @@ fn is_plain(e: &Expr) -> bool {
         ExprKind::Arith { lhs, rhs, .. } => is_plain(lhs) && is_plain(rhs),
         _ => false,
     }
-}
-
-/// A range-based `for`'s pointer form ([`ast::StmtKind::RangeFor`]) with its range bound by
-/// reference (its first statement, `auto __range1 = RANGE;`, made `auto& __range1`).
-pub(crate) fn range_by_reference(form: &ast::Stmt) -> Box<ast::Stmt> {
-    let mut form = form.clone();
-    if let ast::StmtKind::Block(stmts) = &mut form.kind {
-        if let Some(ast::StmtKind::Decl { decls, .. }) = stmts.first_mut().map(|s| &mut s.kind) {
-            for d in decls {
-                d.reference = true;
-            }
-        }
-    }
-    Box::new(form)
 }

@@ -22,6 +22,7 @@ use grammar::{Rule, SkParser};
 pub use overloads::{
     assigned_variable, canonical_kernel_name, fitting, param_type, split_instance, template_name,
 };
+pub(crate) use range_for::range_by_reference;
 pub use scope::resolve_kernel_name;
 
 use crate::source::SourceFile;

@@ -83,8 +83,8 @@ impl RangeFor {
     /// Over an object with `begin()` and `end()`: `{ auto __range1 = RANGE; auto __begin1 =
     /// __range1.begin(); auto __end1 = __range1.end(); for (; __begin1 != __end1; ++__begin1)
     /// { DECL = *__begin1; BODY } }`, each operator the iterator's member, or (`pointers`) the
-    /// pointers' own, with `auto&& __range1`: the range itself where it is a name, so that
-    /// `for (float& v : arr)` writes into it.
+    /// pointers' own. `__range1` is a copy here; the checker, which knows whether the range is
+    /// an lvalue, binds it by reference ([`range_by_reference`]) where C++'s `auto&&` would.
     fn over_class(&self, pointers: bool) -> Stmt {
         let at = self.span;
         let call = |object: Expr, method: &str, args: Vec<Expr>| Expr {
@@ -112,24 +112,8 @@ impl RangeFor {
             is_const: false,
             span: at,
         };
-        let lvalue = matches!(
-            self.range.kind,
-            ExprKind::Name(_)
-                | ExprKind::Member { .. }
-                | ExprKind::Index { .. }
-                | ExprKind::Unary {
-                    op: UnOp::Deref,
-                    ..
-                }
-        );
         let setup = vec![
-            decl(
-                auto.clone(),
-                "__range1",
-                pointers && lvalue,
-                self.range.clone(),
-                at,
-            ),
+            decl(auto.clone(), "__range1", false, self.range.clone(), at),
             decl(
                 auto.clone(),
                 "__begin1",
@@ -204,6 +188,21 @@ impl RangeFor {
             span: at,
         }
     }
+}
+
+/// A range-based `for`'s class or pointer form ([`StmtKind::RangeFor`]) with its range bound by
+/// reference: its first statement, `auto __range1 = RANGE;`, made `auto& __range1`, so that the
+/// loop walks the range itself (`for (float& v : a)` writes into `a`).
+pub(crate) fn range_by_reference(form: &Stmt) -> Stmt {
+    let mut form = form.clone();
+    if let StmtKind::Block(stmts) = &mut form.kind {
+        if let Some(StmtKind::Decl { decls, .. }) = stmts.first_mut().map(|s| &mut s.kind) {
+            for d in decls {
+                d.reference = true;
+            }
+        }
+    }
+    form
 }
 
 fn name(n: &str, span: Span) -> Expr {

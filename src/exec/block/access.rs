@@ -934,6 +934,8 @@ fn track(
     let mut crossed = false;
     let width = i64::from(width);
     let reads = op != Op::Write;
+    // A warp's stored bits per word of its window (valid where its lanes store).
+    let mut vals = [0u64; 64];
     for (w, ((ms, is), &(lo, hi))) in mask.chunks(32).zip(ix.chunks(32)).zip(spans).enumerate() {
         if lo > hi {
             continue;
@@ -946,11 +948,12 @@ fn track(
         // needed when the lanes are known to be on distinct elements).
         let window = !distinct && hi - lo < 64;
         let mut seen = 0u64;
-        // The words of the window that lanes of this warp store different bits into: which
-        // lane wins is not defined, so a same-bits store there is no defined result.
+        // The bits a store puts in each word of the window, and the words that lanes of this
+        // warp store different bits into: which lane wins is not defined, so a same-bits store
+        // there is no defined result.
         let mut mixed = 0u64;
         if window && op == Op::Write {
-            let (mut have, mut vals) = (0u64, [0u64; 64]);
+            let mut have = 0u64;
             for (l, (_, &i)) in ms.iter().zip(is).enumerate().filter(|(_, (&m, _))| m) {
                 let (off, b) = ((i - lo) as usize, bits(32 * w + l));
                 if have & (1 << off) == 0 {
@@ -980,8 +983,14 @@ fn track(
             if reads && !arr.history.initialised(e, block_epoch) {
                 uninit.push((i, lane));
             }
-            let stored = (op == Op::Write && !(window && mixed >> (i - lo) & 1 != 0))
-                .then(|| bits(lane as usize));
+            let stored = match (op, window) {
+                (Op::Write, true) => {
+                    let off = (i - lo) as usize;
+                    (mixed >> off & 1 == 0).then_some(vals[off])
+                }
+                (Op::Write, false) => Some(bits(lane as usize)),
+                _ => None,
+            };
             if let Some(h) = arr.history.access(e, (warp, epoch, pc), op, stored) {
                 races.push((h, i, lane));
             }
