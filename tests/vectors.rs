@@ -647,3 +647,30 @@ launch k { out = zeros(2); v = [40, 36]; expect out == 112; }
         f.errors[0]
     );
 }
+
+#[test]
+fn shared_scalar_of_vector_type_is_one_element() {
+    // jetson-inference's depthNet: `__shared__ int2 range_shared;`, set whole, its members
+    // updated by atomics through `&range_shared.x`, then read whole.
+    let src = r#"
+__global__ void k(int2* range, const int* v) {
+    __shared__ int2 r;
+    __shared__ float4 f;
+    if (threadIdx.x == 0) { r = make_int2(INT_MAX, INT_MIN); f = make_float4(1, 2, 3, 4); }
+    __syncthreads();
+    atomicMin(&r.x, v[threadIdx.x]);
+    atomicMax(&r.y, v[threadIdx.x]);
+    __syncthreads();
+    if (threadIdx.x == 0) { range[0] = r; range[1] = make_int2(f.y, f.w); }
+}
+launch k {
+    v = arange(64) - 20;
+    range = zeros(4);
+    grid = 1; block = 64;
+    expect range == [-20, 43, 2, 4];
+}
+"#;
+    // v runs from -20 to 43. Static shared memory: an int2 (8 B) and a float4 (16 B).
+    let r = ok(src, &[], ONE, [64, 1, 1]);
+    assert_eq!(r.launch.smem_per_block, 8 + 16);
+}

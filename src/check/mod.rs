@@ -1877,11 +1877,26 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                     }
                 }
                 let s = self.shared.len() as u32;
+                let vector_scalar = layout.is_none() && shared.is_scalar() && width > 1;
                 if let Some(l) = layout {
                     self.struct_spaces.insert(Space::Shared(s), l);
                 }
-                self.declare(name, Binding::Shared(s));
                 self.shared.push(shared);
+                if vector_scalar {
+                    // `__shared__ int2 range;` (jetson-inference): a reference to the one
+                    // element, so `range = make_int2(..)`, `range.x` and `&range.x` work as they
+                    // do through `int2& r = a[0];`.
+                    let i = self.new_pointer(name, (elem, width), false);
+                    let at = pointer::Ptr {
+                        mem: Some(self.shared_mem(s)),
+                        offset: expr::constant(Value::I64(0), span),
+                        is_const: false,
+                    };
+                    out.push(self.point(i, at, span)?);
+                    self.declare(name, Binding::Ref(i));
+                } else {
+                    self.declare(name, Binding::Shared(s));
+                }
             }
             ast::StmtKind::Assign {
                 target, op, value, ..
