@@ -2159,3 +2159,34 @@ launch k { o = zeros(4); expect o == arange(4) * 2 + 0.5; }
 "#;
     ok(src, &[], ONE, [4, 1, 1]);
 }
+
+#[test]
+fn a_template_declared_without_a_body_is_its_specialisations() {
+    // Caffe declares `template <typename Dtype> Dtype f(Dtype);` and defines `f<float>` and
+    // `f<double>` only. A call deduces T from the declaration, then uses the specialisation.
+    // `twice` is declared ahead of the kernel and defined after it: the definition is used.
+    let src = r#"
+template <typename T>
+inline __device__ T add_one(const T v);
+template <>
+inline __device__ float add_one(const float v) { return v + 1.0f; }
+template <>
+inline __device__ double add_one(const double v) { return v + 2.0; }
+template <typename T> __device__ T twice(T v);
+
+__global__ void k(float* out, double* d, int* i) {
+    out[threadIdx.x] = add_one(out[threadIdx.x]);
+    d[threadIdx.x] = add_one(d[threadIdx.x]);
+    i[threadIdx.x] = twice(i[threadIdx.x]);
+}
+template <typename T> __device__ T twice(T v) { return 2 * v; }
+launch k {
+    out = arange(4); d = arange(4); i = arange(4);
+    grid = 1; block = 4;
+    expect out == [1, 2, 3, 4];
+    expect d == [2, 3, 4, 5];
+    expect i == [0, 2, 4, 6];
+}
+"#;
+    ok(src, &[], ONE, [4, 1, 1]);
+}

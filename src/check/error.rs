@@ -247,6 +247,28 @@ pub enum CheckError {
         #[help]
         help: String,
     },
+    /// A call of a function template declared without a body for arguments no explicit
+    /// specialisation names: what the linker reports as an undefined reference.
+    ///
+    /// Example: `add_one(2)` of `template <typename T> T add_one(T);` where only `template <>
+    /// float add_one(float v) { ... }` is defined.
+    #[error("`{name}` is declared but never defined for {with}")]
+    #[diagnostic(
+        code(simt::check::undefined_function),
+        help("define the template, or an explicit specialisation for these arguments (`template <> ... {name}(...) {{ ... }}`); nvcc compiles this call, and the link fails")
+    )]
+    Undefined {
+        /// The template.
+        name: String,
+        /// The arguments, as bound: "`T = int`".
+        with: String,
+        /// The call.
+        #[label(primary, "called here")]
+        span: Span,
+        /// Its declaration.
+        #[label("declared without a body")]
+        declared: Span,
+    },
     /// A call none of whose overloads is left once those whose substitution fails are discarded.
     ///
     /// Example: `g(2.0f)` where every overload of `g` is enabled for integer types only.

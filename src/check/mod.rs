@@ -470,6 +470,8 @@ pub(crate) struct Globals<'m> {
     overloads: HashMap<&'m str, Vec<&'m ast::Function>>,
     /// Explicit specialisations of function templates (`template <> float f<float>(...)`).
     specializations: &'m [ast::Specialization],
+    /// Where each function template declared without a body starts ([`ast::Module::declared`]).
+    declared: &'m [Span],
     /// Variable templates.
     var_templates: &'m [ast::VarTemplate],
     /// `__constant__` arrays.
@@ -528,6 +530,7 @@ impl<'m> Globals<'m> {
             functions: HashMap::new(),
             overloads: HashMap::new(),
             specializations: &module.specializations,
+            declared: &module.declared,
             var_templates: &module.var_templates,
             constants: &module.constants,
             structs: &module.structs,
@@ -602,6 +605,29 @@ impl<'m> Globals<'m> {
                     })
                     .copied()
             });
+            // A template declared ahead of its definition (or again after it) is that one.
+            let declared = |f: &ast::Function| module.declared.contains(&f.span);
+            if let Some(first) = same.filter(|&first| declared(first) || declared(f)) {
+                if declared(first) && !declared(f) {
+                    for o in g
+                        .overloads
+                        .get_mut(f.name.name.as_str())
+                        .into_iter()
+                        .flatten()
+                    {
+                        if std::ptr::eq(*o, first) {
+                            *o = f;
+                        }
+                    }
+                    if g.functions
+                        .get(f.name.name.as_str())
+                        .is_some_and(|&o| std::ptr::eq(o, first))
+                    {
+                        g.functions.insert(&f.name.name, f);
+                    }
+                }
+                continue;
+            }
             if let Some(first) = same {
                 errors.push(CheckError::Duplicate {
                     name: f.name.name.clone(),

@@ -1707,6 +1707,14 @@ impl super::KernelChecker<'_, '_> {
             }
             return Ok(s);
         }
+        if let Some(&declared) = self.globals.declared.iter().find(|&&d| d == f.span) {
+            return Err(CheckError::Undefined {
+                name: f.name.name.clone(),
+                with: bound_args(&f.template, &b),
+                span,
+                declared,
+            });
+        }
         for k in array_refs {
             let ty = &mut instance.params[k].ty;
             (ty.pointer, ty.reference) = (true, false);
@@ -1734,15 +1742,9 @@ pub(crate) fn names_no_type(t: &TypeName) -> bool {
     t.base == BaseType::Named && t.base_text.contains("enable_if")
 }
 
-/// The error of an instance of `name` whose type `ty` (`what` it is) names no type, with the
-/// arguments bound to `params` so far.
-fn substitution_failure(
-    name: &str,
-    (params, b): (&[TemplateParam], &Bindings),
-    ty: &TypeName,
-    what: &str,
-    span: Span,
-) -> CheckError {
+/// The template arguments `b` binds to `params`, as a message names them ("`T = int`, `N =
+/// 4`"; "these arguments" where none has a name).
+fn bound_args(params: &[TemplateParam], b: &Bindings) -> String {
     let with: Vec<String> = params
         .iter()
         .filter_map(|p| {
@@ -1764,11 +1766,23 @@ fn substitution_failure(
             (!is_unnamed_param(n) && !n.starts_with("<unnamed")).then(|| format!("`{n} = {value}`"))
         })
         .collect();
-    let with = if with.is_empty() {
+    if with.is_empty() {
         "these arguments".to_string()
     } else {
         with.join(", ")
-    };
+    }
+}
+
+/// The error of an instance of `name` whose type `ty` (`what` it is) names no type, with the
+/// arguments bound to `params` so far.
+fn substitution_failure(
+    name: &str,
+    (params, b): (&[TemplateParam], &Bindings),
+    ty: &TypeName,
+    what: &str,
+    span: Span,
+) -> CheckError {
+    let with = bound_args(params, b);
     CheckError::SubstitutionFailure {
         name: name.to_string(),
         with,

@@ -14,6 +14,10 @@ pub struct Module {
     /// `template <> __device__ float f<float>(...)`: explicit specialisations of function
     /// templates, used in place of the template for the arguments they name.
     pub specializations: Vec<Specialization>,
+    /// Where each function template of `device_fns` declared without a body starts
+    /// (`template <typename T> __device__ T f(T);`): only its explicit specialisations, or a
+    /// definition of the same signature, give it one.
+    pub declared: Vec<Span>,
     /// `launch NAME { ... }` host sections.
     pub launches: Vec<Launch>,
     /// `sequence { ... }` sections: launches run in order on shared arrays.

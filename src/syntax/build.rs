@@ -3590,6 +3590,15 @@ impl<'m> Builder<'m> {
                         module.device_fns.push(f);
                     }
                 }
+                Rule::device_decl => {
+                    let (mut f, spec) = self.device_fn(p)?;
+                    // A specialisation declared ahead of its definition declares nothing new.
+                    if !is_specialization && spec.is_none() {
+                        f.template = std::mem::take(params);
+                        module.declared.push(f.span);
+                        module.device_fns.push(f);
+                    }
+                }
                 Rule::struct_def => {
                     let mut s = self.struct_def(p)?;
                     variadic_unsupported(params, "struct", &s.name, module);

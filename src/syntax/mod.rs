@@ -374,7 +374,7 @@ fn friendly(rule: Rule) -> Option<&'static str> {
         Rule::brace_cast => "a braced cast such as `uint64_t{x}`",
         Rule::fn_qualifier | Rule::extern_c => "a function qualifier",
         Rule::global_kw => "`__global__`",
-        Rule::fn_prototype => "a function declaration",
+        Rule::fn_prototype | Rule::device_decl => "a function declaration",
         Rule::var_attribute => "`__attribute__`",
         Rule::template_item | Rule::kw_template => "`template`",
         Rule::template_param
