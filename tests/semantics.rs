@@ -1154,6 +1154,45 @@ launch k { out = zeros(2); expect out == [23, 23]; }
 }
 
 #[test]
+fn a_namespace_template_that_deduces_nothing_leaves_the_call_to_the_global_function() {
+    // HOOMD: inside `namespace hoomd`, `dot(d, d)` of two `float3` finds hoomd's template
+    // `dot(const vec3<Real>&, ...)` first; no `Real` deduces from a float3, so C++ drops it,
+    // and argument-dependent lookup (float3 is a global type) adds the file's `dot`:
+    // 1·1 + 2·2 + 2·2 = 9, sqrt 3. A `vec3<float>` argument deduces: hoomd's, a.x·b.x = 4.
+    let src = r#"
+inline __device__ float dot(const float3& a, const float3& b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
+namespace hoomd {
+template<class Real> struct vec3 { Real x, y, z; };
+template<class Real> __device__ inline Real dot(const vec3<Real>& a, const vec3<Real>& b) { return a.x * b.x; }
+__global__ void k(float* out) {
+    float3 d = make_float3(1.0f, 2.0f, 2.0f);
+    vec3<float> v{2.0f, 5.0f, 7.0f};
+    out[0] = sqrtf(dot(d, d));
+    out[1] = dot(v, v);
+}
+}
+launch hoomd::k { out = zeros(2); grid = 1; block = 1; expect out == [3, 4]; }
+"#;
+    ok(src, &[], ONE, ONE);
+    // A scalar argument has no namespace to bring in: the template is all lookup found, and
+    // it takes a struct (as g++: "no matching function").
+    let scalar = src
+        .replace("float3& a, const float3& b", "float a, float b")
+        .replace(
+            "a.x * b.x + a.y * b.y + a.z * b.z; }\nnamespace",
+            "a * b; }\nnamespace",
+        )
+        .replace("sqrtf(dot(d, d))", "dot(1.0f, 2.0f)");
+    let f = err(&scalar, &[], Some(ONE), Some(ONE));
+    assert_eq!(
+        codes(&f),
+        ["simt::check::no_viable_overload"],
+        "{}",
+        describe(&f)
+    );
+}
+
+#[test]
 fn a_launch_names_a_function_of_its_kernel_s_namespace() {
     // vllm's `activation_kernel<float, gelu_new_kernel<float>>`: the launch section is read in
     // the kernel's namespace `v`, so dbl<float> (2·2 = 4) and tri (3·2 = 6) are v's.

@@ -31,4 +31,42 @@ impl KernelChecker<'_, '_> {
             })
         })
     }
+
+    /// The file-scope function an unqualified call reaches where lookup stopped at a namespace's
+    /// function templates of the name: none deduces from `args`, so C++ drops them, and a
+    /// struct or vector argument of the global namespace brings in the file's function
+    /// (HOOMD's `dot(d, d)` of two `float3` inside `namespace hoomd`, whose `dot` is a template
+    /// of `vec3<Real>`).
+    pub(crate) fn global_by_adl(
+        &mut self,
+        callee: &ast::Ident,
+        targs: &[ast::TemplateArg],
+        args: &[ast::Expr],
+    ) -> Option<ast::Ident> {
+        let (_, plain) = callee.name.rsplit_once('.')?;
+        if !targs.is_empty() || !self.globals.functions.contains_key(plain) {
+            return None;
+        }
+        let candidates = self.globals.overloads.get(callee.name.as_str())?.clone();
+        if candidates.iter().any(|f| f.template.is_empty()) {
+            return None;
+        }
+        let global_arg = args.iter().any(|a| match self.struct_of(a) {
+            Some(l) => l
+                .def
+                .as_ref()
+                .is_none_or(|&(d, _)| self.globals.structs[d].namespace.is_empty()),
+            None => matches!(self.value_vector_shape(a), Ok(Some(_))),
+        });
+        let none_deduces = candidates.iter().all(|f| {
+            matches!(
+                self.function_instance(f, &[], args, callee.span),
+                Err(super::CheckError::TemplateArguments { .. })
+            )
+        });
+        (global_arg && none_deduces).then(|| ast::Ident {
+            name: plain.to_string(),
+            span: callee.span,
+        })
+    }
 }

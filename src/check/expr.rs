@@ -323,6 +323,25 @@ pub(crate) fn is_known_call(name: &str) -> bool {
 }
 
 impl KernelChecker<'_, '_> {
+    /// A call of `name` that passed over each of the file's functions of the name, since each
+    /// takes a struct or a vector where the call passes a number: the error naming them.
+    fn passed_over(&self, name: &str, span: Span) -> Option<CheckError> {
+        let fs = self.globals.overloads.get(name)?;
+        Some(CheckError::NoViableOverload {
+            name: name.replace('.', "::"),
+            why: "each takes a struct or a vector where this call passes a number".into(),
+            span,
+            candidates: fs
+                .iter()
+                .map(|f| {
+                    let what = format!("{} takes no number here", super::operators::signature(f));
+                    miette::LabeledSpan::new_with_span(Some(what), f.name.span)
+                })
+                .collect(),
+            help: "pass the struct or vector the function takes (`make_float3(...)`, a variable of its type), or declare an overload for numbers".into(),
+        })
+    }
+
     /// `name` is no function simt knows: the error, with the likeliest fix.
     fn unknown_function(&self, name: &str, span: Span) -> CheckError {
         CheckError::UnknownFunction {
@@ -1431,6 +1450,9 @@ impl KernelChecker<'_, '_> {
         if let Some(found) = self.adl(callee, args) {
             return self.call(&found, targs, args, span);
         }
+        if let Some(found) = self.global_by_adl(callee, targs, args) {
+            return self.call(&found, &[], args, span);
+        }
         if let Some(limit) = self.numeric_limit(callee, targs, span) {
             return limit;
         }
@@ -2097,7 +2119,9 @@ impl KernelChecker<'_, '_> {
             });
         }
         let Some((func, single)) = math_function(name) else {
-            return Err(self.unknown_function(name, callee.span));
+            return Err(self
+                .passed_over(name, callee.span)
+                .unwrap_or_else(|| self.unknown_function(name, callee.span)));
         };
         let n = match func {
             Func::Math1(_)

@@ -840,7 +840,7 @@ fn conditional(f: &ast::Function) -> bool {
 }
 
 /// `operator*(const V&, float)`: a candidate's parameter types as written.
-fn signature(f: &ast::Function) -> String {
+pub(crate) fn signature(f: &ast::Function) -> String {
     let params: Vec<String> = f
         .params
         .iter()
@@ -854,7 +854,11 @@ fn signature(f: &ast::Function) -> String {
             )
         })
         .collect();
-    format!("`{}({})`", f.name.name, params.join(", "))
+    format!(
+        "`{}({})`",
+        f.name.name.replace('.', "::"),
+        params.join(", ")
+    )
 }
 
 /// `f`'s parameters with the template's type parameters that `targs` gives explicitly put in
