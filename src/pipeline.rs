@@ -212,7 +212,7 @@ fn compile_parsed(
         });
     }
     let focus: Vec<String> = match kernel {
-        Some(k) => vec![syntax::canonical_kernel_name(k)],
+        Some(k) => vec![plain_kernel_name(&module, k)],
         None => module
             .launches
             .iter()
@@ -386,7 +386,8 @@ pub fn load_gpu(name: &str) -> Result<GpuConfig, Failure> {
 /// any other name as given.
 fn plain_kernel_name(module: &ast::Module, name: &str) -> String {
     let name = syntax::canonical_kernel_name(name);
-    syntax::resolve_kernel_name(&module.kernels, &name).unwrap_or(name)
+    let name = syntax::resolve_kernel_name(&module.kernels, &name).unwrap_or(name);
+    syntax::sole_signature(module, &name).unwrap_or(name)
 }
 
 /// Picks the kernel to run: `--kernel`, the only one in the file, or the only one a launch section

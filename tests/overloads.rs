@@ -408,6 +408,39 @@ fn a_launch_section_that_fits_two_kernel_overloads_lists_them() {
     );
 }
 
+#[test]
+fn a_signature_names_the_one_kernel_of_its_name_too() {
+    // Host code names an instance with its parameter types even where the kernel has no
+    // overload (DeepSpeed's `attn_softmax<8, 16, 8>(float*, ...)`): the launch and --kernel
+    // take the template's own types (`T*`) or the instance's (`float*`); another signature is
+    // no kernel of the file.
+    let src = r#"
+template <typename T, int N>
+__global__ void k(T* a, int n) { if (threadIdx.x < n) a[threadIdx.x] = N; }
+__global__ void plain(float* a, int n) { if (threadIdx.x < n) a[threadIdx.x] = 5; }
+launch k<float, 8>(float*, int) { n = 4; a = zeros(4); grid = 1; block = 4; expect a == 8; }
+launch k<double, 3>(T *, int) { n = 4; a = zeros(4); grid = 1; block = 4; expect a == 3; }
+launch plain(float*, int) { n = 4; a = zeros(4); grid = 1; block = 4; expect a == 5; }
+"#;
+    let dir = std::env::temp_dir().join(format!("simt-sole-signature-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join("sole.sk");
+    std::fs::write(&path, src).expect("write");
+    let p = path.to_str().expect("utf-8 path");
+    let (code, out, errs) = simt(&["test", "--jobs", "1", p]);
+    assert_eq!(code, 0, "{out}{errs}");
+    for name in ["k<float,8>", "k<double,3>", "plain"] {
+        assert!(out.contains(&format!("ok      {name} ")), "{name}: {out}");
+    }
+    let (code, out, errs) = simt(&["run", p, "--kernel", "plain(float *, int)", "--json"]);
+    assert_eq!(code, 0, "{errs}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("json");
+    assert_eq!(v["kernel"], "plain");
+    let wrong = src.replace("launch plain(float*, int)", "launch plain(float*, float)");
+    let f = err(&wrong, &[], None, None);
+    assert_eq!(codes(&f), ["simt::check::unknown_kernel"]);
+}
+
 /// catboost's transform.cu: each operation is two kernel templates of one name, one adding an
 /// array and one a number.
 const ADD_IMPL: &str = r#"

@@ -20,7 +20,8 @@ pub use depth::{addressed_names, calls_with_names, casts_of, MAX_DEPTH};
 pub use error::ParseError;
 use grammar::{Rule, SkParser};
 pub use overloads::{
-    assigned_variable, canonical_kernel_name, fitting, param_type, split_instance, template_name,
+    assigned_variable, canonical_kernel_name, fitting, param_type, sole_signature, split_instance,
+    template_name,
 };
 pub(crate) use range_for::range_by_reference;
 pub use scope::resolve_kernel_name;

@@ -88,13 +88,17 @@ pub fn name_kernel_overloads(module: &mut Module) {
         // A name that ends in parameter types (`k(int,float*)`) names its overload already.
         let (base, targs) = split_instance(&l.kernel.name);
         let key = (base.to_string(), !targs.is_empty());
-        names.push(
+        let sole = match overloads.get(&key) {
+            None if l.kernel.name.ends_with(')') => sole_signature(module, &l.kernel.name),
+            _ => None,
+        };
+        names.push(sole.or_else(|| {
             overloads
                 .get(&key)
                 .filter(|_| !l.kernel.name.ends_with(')'))
                 .and_then(|candidates| chosen(module, l, candidates))
-                .map(|full| full.replacen('(', &format!("{targs}("), 1)),
-        );
+                .map(|full| full.replacen('(', &format!("{targs}("), 1))
+        }));
     }
     for (i, full) in renamed {
         module.kernels[i].name.name = full;
@@ -105,6 +109,75 @@ pub fn name_kernel_overloads(module: &mut Module) {
             l.kernel.name = name;
         }
     }
+}
+
+/// `k<8>` of a launch's `k<8>(float*,int)` where `k` is no overload: the signature is the one
+/// kernel's, written with its template's parameter types (`T*`) or its instance's (`float*`),
+/// as host code names an instance (DeepSpeed's `attn_softmax<8, 16, 8>(float*, ...)`).
+pub fn sole_signature(module: &Module, name: &str) -> Option<String> {
+    let mut depth = 0i32;
+    let open = name.char_indices().find_map(|(at, c)| {
+        match c {
+            '<' => depth += 1,
+            '>' => depth -= 1,
+            '(' if depth == 0 => return Some(at),
+            _ => {}
+        }
+        None
+    })?;
+    let (head, written) = name.split_at(open);
+    let (base, targs) = split_instance(head);
+    let mut named = module
+        .kernels
+        .iter()
+        .filter(|k| k.name.name == base && k.template.is_empty() == targs.is_empty());
+    let (Some(k), None) = (named.next(), named.next()) else {
+        return None;
+    };
+    let args = match targs.strip_prefix('<').and_then(|t| t.strip_suffix('>')) {
+        Some(inside) => split_top_level(inside),
+        None => Vec::new(),
+    };
+    let given: HashMap<&str, &str> = k
+        .template
+        .iter()
+        .zip(&args)
+        .filter(|(t, _)| matches!(t.kind, TemplateParamKind::Type(_)))
+        .map(|(t, a)| (t.name.name.as_str(), a.as_str()))
+        .collect();
+    let instance: Vec<Param> = k
+        .params
+        .iter()
+        .map(|p| {
+            let mut p = p.clone();
+            if let Some(a) = given.get(p.ty.base_text.as_str()) {
+                p.ty.base_text = a.to_string();
+            }
+            p
+        })
+        .collect();
+    let written = canonical_kernel_name(&format!("{base}{written}"));
+    (written == signature_name(base, &k.params) || written == signature_name(base, &instance))
+        .then(|| head.to_string())
+}
+
+/// The comma-separated parts of `text` outside any `<...>` or `(...)`.
+fn split_top_level(text: &str) -> Vec<String> {
+    let mut parts = vec![String::new()];
+    let mut depth = 0i32;
+    for c in text.chars() {
+        match c {
+            '<' | '(' => depth += 1,
+            '>' | ')' => depth -= 1,
+            ',' if depth == 0 => {
+                parts.push(String::new());
+                continue;
+            }
+            _ => {}
+        }
+        parts.last_mut().expect("one part at least").push(c);
+    }
+    parts
 }
 
 /// A kernel that may be one of several overloads: not a specialisation of a template, nor a
