@@ -1419,3 +1419,38 @@ launch k { in = arange(64) % 7; out = zeros(1); expect out == [6]; }
     let r = ok(src, &[], ONE, [64, 1, 1]);
     assert_eq!(r.launch.smem_per_block, 1024);
 }
+
+#[test]
+fn a_traits_structs_static_member_is_a_dimension() {
+    // mamba's kernel traits: `cub::BlockScan<int, Ktraits::kNThreads>` with `Ktraits =
+    // Traits<32>`, whose `static constexpr int kNThreads` is 32, in the TempStorage and in the
+    // collective alike. An inclusive sum of ones over 32 threads: 1..32.
+    let src = r#"
+#include <cub/block/block_scan.cuh>
+template<int kNThreads_>
+struct Traits {
+    static constexpr int kNThreads = kNThreads_;
+};
+template<typename Ktraits>
+__global__ void k(const int* in, int* out) {
+    __shared__ typename cub::BlockScan<int, Ktraits::kNThreads>::TempStorage temp;
+    int v = in[threadIdx.x];
+    cub::BlockScan<int, Ktraits::kNThreads>(temp).InclusiveSum(v, v);
+    out[threadIdx.x] = v;
+}
+launch k<Traits<32>> { in = ones(32); out = zeros(32); expect out == arange(32) + 1; }
+"#;
+    ok(src, &[], ONE, [32, 1, 1]);
+    // A dimension that is no constant stays an error (and the collective's class then names
+    // another storage than `temp`).
+    let f = err(
+        &src.replace(
+            "cub::BlockScan<int, Ktraits::kNThreads>::TempStorage",
+            "cub::BlockScan<int, Ktraits::kMissing>::TempStorage",
+        ),
+        &[],
+        Some(ONE),
+        Some([32, 1, 1]),
+    );
+    assert_eq!(codes(&f)[0], "simt::check::not_constant");
+}

@@ -459,12 +459,6 @@ fn class_from(name: &str, text: &str, args: &[&str], span: Span) -> Result<Class
     })
 }
 
-/// `cub::X<...>::TempStorage`: the class whose storage a type is.
-pub(crate) fn storage_class(ty: &ast::TypeName) -> Option<Result<Class>> {
-    let outer = ty.base_text.strip_suffix("::TempStorage")?;
-    class_of(outer, ty.span)
-}
-
 impl KernelChecker<'_, '_> {
     /// `__shared__ typename Class::TempStorage name[dims];`: a shared array of the class's items.
     pub(crate) fn declare_cub_storage(
@@ -569,7 +563,7 @@ impl KernelChecker<'_, '_> {
                     fty.base_text = format!("{}::TempStorage", t.base_text);
                 }
                 fty.span = f.name.span;
-                let Some(class) = storage_class(&fty) else {
+                let Some(class) = self.cub_storage_class(&fty) else {
                     return Err(CheckError::UnknownType {
                         name: fty.base_text.clone(),
                         span: f.ty.span,
@@ -592,15 +586,54 @@ impl KernelChecker<'_, '_> {
     }
 
     /// The class of the collective `e` makes, from its form alone.
-    pub(super) fn cub_class(&self, e: &ast::Expr) -> Option<Result<Class>> {
+    pub(super) fn cub_class(&mut self, e: &ast::Expr) -> Option<Result<Class>> {
         Some(self.cub_made(e)?.0)
     }
 
+    /// `cub::X<args>::TempStorage` (or `cub::X<args>`) with each argument that names a static
+    /// member of a class (mamba's `Ktraits::kNThreads`, bound as `Traits<32>::kNThreads`)
+    /// written as its value: CUB's dimensions are constants.
+    pub(crate) fn cub_constants(&mut self, text: &str, span: Span) -> String {
+        let (Some(open), Some(close)) = (text.find('<'), text.rfind('>')) else {
+            return text.to_string();
+        };
+        let args = split_args(&text[open + 1..close]);
+        let member = |a: &str| const_int(a).is_none() && a.contains("::");
+        if !args.iter().any(|a| member(a)) {
+            return text.to_string();
+        }
+        let mut folded = Vec::with_capacity(args.len());
+        for a in args {
+            let value = match self.static_member(a, span).filter(|_| member(a)) {
+                Some(Ok(v)) if v.ty().is_integer() => v.as_i64(),
+                _ => None,
+            };
+            folded.push(value.map_or_else(|| a.to_string(), |v| v.to_string()));
+        }
+        format!(
+            "{}<{}>{}",
+            &text[..open],
+            folded.join(", "),
+            &text[close + 1..]
+        )
+    }
+
+    /// `cub::X<...>::TempStorage`: the class whose storage a type is, its arguments read as
+    /// [`Self::cub_constants`] reads them.
+    pub(crate) fn cub_storage_class(&mut self, ty: &ast::TypeName) -> Option<Result<Class>> {
+        let outer = ty.base_text.strip_suffix("::TempStorage")?;
+        class_base(outer.split('<').next()?.trim())?;
+        let outer = self.cub_constants(outer, ty.span);
+        class_of(&outer, ty.span)
+    }
+
     /// The class `e` makes a collective of (`BlockReduce(temp)`), and the TempStorage it names.
-    fn cub_made<'e>(&self, e: &'e ast::Expr) -> Option<(Result<Class>, &'e ast::Expr)> {
+    fn cub_made<'e>(&mut self, e: &'e ast::Expr) -> Option<(Result<Class>, &'e ast::Expr)> {
         Some(match &e.kind {
             ast::ExprKind::Cast { ty, expr } if ty.base == ast::BaseType::Named => {
-                (class_of(&ty.base_text, ty.span)?, &**expr)
+                class_base(ty.base_text.split('<').next()?.trim())?;
+                let text = self.cub_constants(&ty.base_text, ty.span);
+                (class_of(&text, ty.span)?, &**expr)
             }
             ast::ExprKind::Call {
                 callee,
@@ -610,6 +643,7 @@ impl KernelChecker<'_, '_> {
                 class_base(&callee.name)?;
                 let targs: Vec<String> = targs.iter().map(targ_text).collect();
                 let text = format!("{}<{}>", callee.name, targs.join(", "));
+                let text = self.cub_constants(&text, callee.span);
                 (class_of(&text, callee.span)?, &args[0])
             }
             _ => return None,

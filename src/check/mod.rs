@@ -1797,7 +1797,7 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                 if let Some(e) = of {
                     return self.decltype_declaration(e, ty.span, decls, out);
                 }
-                if let Some(class) = cub::storage_class(ty) {
+                if let Some(class) = self.cub_storage_class(ty) {
                     let name = decls.first().map_or("temp", |d| d.name.name.as_str());
                     return Err(CheckError::CubStorageNotShared {
                         class: class.map_or_else(|_| ty.base_text.clone(), |c| c.name),
@@ -1815,7 +1815,7 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                 dims,
                 is_extern,
             } => {
-                if let Some(class) = cub::storage_class(ty) {
+                if let Some(class) = self.cub_storage_class(ty) {
                     return self.declare_cub_storage(class?, name, dims);
                 }
                 if let Some(done) = self.declare_cub_union(ty, name, dims) {
