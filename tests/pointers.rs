@@ -1648,3 +1648,29 @@ launch k { out = zeros(1); expect out == [5]; }
 "#;
     ok(src, &[], ONE, ONE);
 }
+
+#[test]
+fn a_reference_to_either_of_two_arrays_indexes_the_one_chosen() {
+    // mamba: `auto &smem = !kIsVariableB ? smem_a : smem_b;` binds a reference to one of two
+    // shared arrays. flag = 1 picks a: a[t] = t + 1 and b stays 0, so 100·a[t] + b[t] =
+    // 100·(t + 1); flag = 0 picks b: t + 1.
+    let src = r#"
+__global__ void k(float* out, int flag) {
+    __shared__ float a[32];
+    __shared__ float b[32];
+    a[threadIdx.x] = 0; b[threadIdx.x] = 0;
+    __syncthreads();
+    auto &r = flag ? a : b;
+    r[threadIdx.x] = threadIdx.x + 1;
+    __syncthreads();
+    out[threadIdx.x] = 100 * a[threadIdx.x] + b[threadIdx.x];
+}
+launch k { out = zeros(32); flag = 1; expect out == 100 * (arange(32) + 1); }
+"#;
+    ok(src, &[], ONE, [32, 1, 1]);
+    let other = src.replace(
+        "flag = 1; expect out == 100 * (arange(32) + 1);",
+        "flag = 0; expect out == arange(32) + 1;",
+    );
+    ok(&other, &[], ONE, [32, 1, 1]);
+}

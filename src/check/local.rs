@@ -70,6 +70,15 @@ impl KernelChecker<'_, '_> {
                 }
             }
         }
+        if d.reference && ty.base == BaseType::Auto && self.either_array(d.init.as_ref()) {
+            // `auto& r = c ? a : b;` of two arrays (mamba's shared weights): a reference to the
+            // array either names, indexed as the pointer its name decays to.
+            let plain = ast::Declarator {
+                reference: false,
+                ..d.clone()
+            };
+            return self.declaration(ty, &plain, out);
+        }
         if d.reference {
             return self.declare_reference(ty, d, out);
         }
@@ -449,6 +458,22 @@ impl KernelChecker<'_, '_> {
             kind: StmtKind::Assign { var, value },
             span: d.name.span,
         });
+    }
+
+    /// Whether `init` is `c ? a : b` of two arrays (shared, local or `__constant__`).
+    fn either_array(&self, init: Option<&ast::Expr>) -> bool {
+        let array = |e: &ast::Expr| match &e.kind {
+            ast::ExprKind::Name(n) => match self.lookup(n) {
+                Some(Binding::Shared(s)) => !self.shared[s as usize].is_scalar(),
+                Some(Binding::LocalArray(_)) => true,
+                Some(Binding::Param(p)) => {
+                    self.constant_dims.get(&p).is_some_and(|d| !d.is_empty())
+                }
+                _ => false,
+            },
+            _ => false,
+        };
+        matches!(init.map(|e| &e.kind), Some(ast::ExprKind::Ternary { then, els, .. }) if array(then) && array(els))
     }
 
     /// `float& w = v[0];`, `const auto& q = p[1];`, `T& r = s.member;`: another name for the
