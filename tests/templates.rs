@@ -2190,3 +2190,30 @@ launch k {
 "#;
     ok(src, &[], ONE, [4, 1, 1]);
 }
+
+#[test]
+fn an_alias_template_names_a_constructor_in_an_expression() {
+    // TensorRT: `threadData + kvp<T>(a, b)` with `template <typename T> using kvp =
+    // cub::KeyValuePair<T, T>;` constructs the pair (3, 4); added to (1, 2) by the file's
+    // operator+: (4, 6), and key + value = 10.
+    let src = r#"
+template <typename A, typename B> struct P {
+    A key; B value;
+    __device__ P() {}
+    __device__ P(A a, B b) : key(a), value(b) {}
+};
+__device__ P<float, float> operator+(const P<float, float>& a, const P<float, float>& b) {
+    return P<float, float>(a.key + b.key, a.value + b.value);
+}
+template <typename T>
+using kvp = P<T, T>;
+template <typename T>
+__global__ void k(T* out) {
+    kvp<T> a(1, 2);
+    a = a + kvp<T>(3, 4);
+    out[0] = a.key + a.value;
+}
+launch k<float> { out = zeros(1); expect out == 10; }
+"#;
+    ok(src, &[], ONE, ONE);
+}

@@ -883,6 +883,22 @@ impl Bindings {
                         callee.name = c.clone();
                     }
                 }
+                // `kvp<T>(a, b)` of an alias template `using kvp = KeyValuePair<T, T>`: the
+                // constructor of the class it names (TensorRT's skip layer norm).
+                if self.alias_templates.contains_key(&callee.name) {
+                    let texts: Option<Vec<String>> = targs.iter().map(arg_text).collect();
+                    if let Some(texts) = texts {
+                        let mut t = TypeName::named(
+                            format!("{}<{}>", callee.name, texts.join(",")),
+                            callee.span,
+                        );
+                        self.ty(&mut t);
+                        if t.base == BaseType::Named && !t.pointer {
+                            callee.name = t.base_text;
+                            targs.clear();
+                        }
+                    }
+                }
                 // `typename T::Op(2)`: a functional cast to a member type of a type parameter,
                 // the struct that member type names.
                 if callee.name.contains("::") && targs.is_empty() {
