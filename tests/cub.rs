@@ -1454,3 +1454,27 @@ launch k<Traits<32>> { in = ones(32); out = zeros(32); expect out == arange(32) 
     );
     assert_eq!(codes(&f)[0], "simt::check::not_constant");
 }
+
+#[test]
+fn a_collective_named_through_a_traits_member_type() {
+    // mamba: `using BlockScanT = cub::BlockScan<int, kNThreads>;` in the traits struct, whose
+    // TempStorage is `typename Ktraits::BlockScanT::TempStorage` and whose collective is made
+    // by `typename Ktraits::BlockScanT(temp).InclusiveSum(v, v);`. Ones over 32 threads: 1..32.
+    let src = r#"
+#include <cub/block/block_scan.cuh>
+template<int kNThreads_>
+struct Traits {
+    static constexpr int kNThreads = kNThreads_;
+    using BlockScanT = cub::BlockScan<int, kNThreads>;
+};
+template<typename Ktraits>
+__global__ void k(const int* in, int* out) {
+    __shared__ typename Ktraits::BlockScanT::TempStorage temp;
+    int v = in[threadIdx.x];
+    typename Ktraits::BlockScanT(temp).InclusiveSum(v, v);
+    out[threadIdx.x] = v;
+}
+launch k<Traits<32>> { in = ones(32); out = zeros(32); expect out == arange(32) + 1; }
+"#;
+    ok(src, &[], ONE, [32, 1, 1]);
+}

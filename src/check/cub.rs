@@ -640,9 +640,18 @@ impl KernelChecker<'_, '_> {
                 targs,
                 args,
             } if args.len() == 1 => {
-                class_base(&callee.name)?;
-                let targs: Vec<String> = targs.iter().map(targ_text).collect();
-                let text = format!("{}<{}>", callee.name, targs.join(", "));
+                // `typename Ktraits::BlockScanT(temp)` reaches here as the instance it names.
+                let text = match callee.name.split_once('<') {
+                    Some((base, _)) if targs.is_empty() => {
+                        class_base(base.trim())?;
+                        callee.name.clone()
+                    }
+                    _ => {
+                        class_base(&callee.name)?;
+                        let targs: Vec<String> = targs.iter().map(targ_text).collect();
+                        format!("{}<{}>", callee.name, targs.join(", "))
+                    }
+                };
                 let text = self.cub_constants(&text, callee.span);
                 (class_of(&text, callee.span)?, &args[0])
             }

@@ -288,6 +288,18 @@ impl Bindings {
     /// its arguments in place; `None` for any other name (or an ambiguous choice).
     fn member_type(&self, text: &str) -> Option<TypeName> {
         let (class, member) = text.rsplit_once("::")?;
+        // `Traits<32>::BlockScanT::TempStorage` (mamba): the member of the member type.
+        if class.contains("::") && !class.ends_with('>') {
+            if let Some(outer) = self
+                .member_type(class)
+                .filter(|t| t.base == BaseType::Named && !t.pointer)
+            {
+                return Some(TypeName::named(
+                    format!("{}::{member}", outer.base_text),
+                    outer.span,
+                ));
+            }
+        }
         if !class.contains('<') {
             // `Traits::Op` of a plain struct (a type parameter bound to it): its member type.
             let name = super::groups::unqualified(class);
