@@ -1151,6 +1151,17 @@ launch k { out = zeros(2); expect out == [23, 23]; }
         .replace("len2(mid(p, q))", "geo::len2(mid(p, q))")
         .replace("[23, 23]", "[118, 118]");
     ok(&local, &[], ONE, [2, 1, 1]);
+    // The file's own `abs(float)` takes no complex: both sets are looked in, and `abs(z)` is
+    // still thrust's 5; `abs(-2.0f)` the file's 2 (an `abs(geo::P)` of the file's would be
+    // called instead of a namespace's, as simt does not rank the two sets together).
+    let namesake = src
+        .replace(
+            "__global__ void k",
+            "__device__ float abs(float x) { return x < 0 ? -x : x; }\n__global__ void k",
+        )
+        .replace("+ abs(z);", "+ abs(z) + abs(-2.0f);")
+        .replace("[23, 23]", "[25, 25]");
+    ok(&namesake, &[], ONE, [2, 1, 1]);
 }
 
 #[test]

@@ -8,24 +8,35 @@ use crate::syntax::ast;
 impl KernelChecker<'_, '_> {
     /// The function an unqualified call of `callee` with `args` reaches through the namespace of
     /// a struct argument's type ([basic.lookup.argdep]); `None` where ordinary lookup finds a
-    /// variable (a lambda, a function object: C++ then looks no further) or where the file
-    /// defines a function of the plain name too, whose overloads simt does not weigh against
-    /// the namespace's (the file's is called).
+    /// variable (a lambda, a function object: C++ then looks no further) or where a function
+    /// of the plain name the file defines takes that argument as well (a parameter of the
+    /// struct's type or of a template's type parameter): simt does not rank the two sets
+    /// together, and calls the file's.
     pub(crate) fn adl(&mut self, callee: &ast::Ident, args: &[ast::Expr]) -> Option<ast::Ident> {
         let name = callee.name.as_str();
-        if name.contains("::")
-            || name.contains('.')
-            || self.globals.functions.contains_key(name)
-            || self.lookup(name).is_some()
-        {
+        if name.contains("::") || name.contains('.') || self.lookup(name).is_some() {
             return None;
         }
-        args.iter().find_map(|a| {
+        let file = self
+            .globals
+            .overloads
+            .get(name)
+            .cloned()
+            .unwrap_or_default();
+        args.iter().enumerate().find_map(|(k, a)| {
             let (def, _) = self.struct_of(a)?.def.clone()?;
-            let ns = &self.globals.structs[def].namespace;
+            let d = &self.globals.structs[def];
+            let ns = &d.namespace;
             let found = format!("{}.{name}", ns.replace("::", "."));
             let known = !ns.is_empty() && self.globals.functions.contains_key(found.as_str());
-            known.then_some(ast::Ident {
+            let takes = |f: &&ast::Function| {
+                f.params.get(k).is_some_and(|p| {
+                    let head = p.ty.base_text.split('<').next().unwrap_or_default().trim();
+                    f.template.iter().any(|t| t.name.name == head)
+                        || super::groups::unqualified(head) == d.name.name
+                })
+            };
+            (known && !file.iter().any(takes)).then_some(ast::Ident {
                 name: found,
                 span: callee.span,
             })
