@@ -1478,3 +1478,30 @@ launch k<Traits<32>> { in = ones(32); out = zeros(32); expect out == arange(32) 
 "#;
     ok(src, &[], ONE, [32, 1, 1]);
 }
+
+#[test]
+fn key_value_pairs_through_an_alias_reduced_by_a_generic_lambda() {
+    // TensorRT's layer norm: `cub::BlockReduce<kvp<T>, TPB>` with `template <typename T> using
+    // kvp = cub::KeyValuePair<T, T>;`, reduced by a lambda written in the call that adds two
+    // pairs with the file's operator+. Each of 128 threads gives (1, v²) with v = 2: the sum
+    // is (128, 512).
+    let src = r#"
+#include <cub/cub.cuh>
+template <typename T>
+using kvp = cub::KeyValuePair<T, T>;
+__device__ inline kvp<float> operator+(const kvp<float>& a, const kvp<float>& b) {
+    return kvp<float>(a.key + b.key, a.value + b.value);
+}
+template <typename T, int TPB>
+__global__ void k(const T* in, T* out) {
+    using BlockReduce = cub::BlockReduce<kvp<T>, TPB>;
+    __shared__ typename BlockReduce::TempStorage temp;
+    T v = in[threadIdx.x];
+    kvp<T> t(1, v * v);
+    auto s = BlockReduce(temp).Reduce(t, [](auto const& lhs, auto const& rhs) { return lhs + rhs; });
+    if (threadIdx.x == 0) { out[0] = s.key; out[1] = s.value; }
+}
+launch k<float, 128> { in = full(128, 2); out = zeros(2); expect out == [128, 512]; }
+"#;
+    ok(src, &[], ONE, [128, 1, 1]);
+}

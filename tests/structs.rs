@@ -2208,3 +2208,35 @@ launch k { out = zeros(2); expect out == [6, 4]; }
 "#;
     ok(src, &[], [1, 1, 1], [1, 1, 1]);
 }
+
+#[test]
+fn an_auto_function_or_lambda_returns_a_struct() {
+    // `auto f(P, P) { return x + y; }` and a generic lambda `[](auto const& l, auto const& r)
+    // { return l + r; }` return the struct operator+ makes: (1, 2) + (3, 4) = (4, 6), 10 each;
+    // `g` returns a local `P r`: 10 again, and its member `.a` is 4. 10 + 10 + 10 + 4 = 34.
+    let src = r#"
+struct P { float a, b; };
+__device__ P operator+(const P& x, const P& y) { return P{x.a + y.a, x.b + y.b}; }
+__device__ auto f(const P& x, const P& y) { return x + y; }
+__device__ auto g(const P& x, const P& y) { P r = x + y; return r; }
+__global__ void k(float* out) {
+    P p{1, 2}, q{3, 4};
+    auto op = [](auto const& l, auto const& r) { return l + r; };
+    P s = f(p, q);
+    P t = op(p, q);
+    P u = g(p, q);
+    out[0] = s.a + s.b + t.a + t.b + u.a + u.b + g(p, q).a;
+}
+launch k { out = zeros(1); expect out == 34; }
+"#;
+    ok(src, &[], ONE, ONE);
+    // Where a number is needed, the struct is no number (and never a crash).
+    for call in ["op(p, q)", "g(p, q)"] {
+        let wrong = src.replace(
+            "out[0] = s.a + s.b + t.a + t.b + u.a + u.b + g(p, q).a;",
+            &format!("out[0] = {call};"),
+        );
+        let f = err(&wrong, &[], Some(ONE), Some(ONE));
+        assert_eq!(codes(&f), ["simt::check::not_a_value"], "{call}");
+    }
+}

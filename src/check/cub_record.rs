@@ -117,7 +117,7 @@ impl KernelChecker<'_, '_> {
             }
         };
         let l = self.record_layout(class, span)?;
-        let op = self.record_op(op, &l)?;
+        let op = self.record_op(op, &l, out)?;
         let values = self.struct_value(value, &l, out)?;
         let acc = self.new_struct("cub aggregate", &l, span);
         self.writes(&acc, values, span, out)?;
@@ -146,7 +146,12 @@ impl KernelChecker<'_, '_> {
     }
 
     /// The operation `e` names for items of type `l`.
-    fn record_op(&mut self, e: &ast::Expr, l: &Rc<Layout>) -> Result<RecordOp> {
+    fn record_op(
+        &mut self,
+        e: &ast::Expr,
+        l: &Rc<Layout>,
+        out: &mut Vec<Stmt>,
+    ) -> Result<RecordOp> {
         let refused = |what: String| {
             CheckError::CubUnsupported {
             what,
@@ -216,6 +221,13 @@ impl KernelChecker<'_, '_> {
                         None => Err(refused(format!("`{n}` as the reduction operation"))),
                     },
                 }
+            }
+            // `[](auto const& a, auto const& b) { return a + b; }` written in the call
+            // (TensorRT's layer norm).
+            ast::ExprKind::Lambda(lambda) => {
+                let i = self.make_lambda("the lambda".into(), e.span, lambda, out);
+                let (f, scopes) = self.lambdas[i as usize].clone();
+                Ok(RecordOp::Call(f, Vec::new(), Some(scopes)))
             }
             _ => Err(refused("this reduction operation".into())),
         }
@@ -297,7 +309,7 @@ impl KernelChecker<'_, '_> {
                     })
                     .collect();
                 self.pending_scopes = scopes.clone();
-                let call = self.inline_call(f, (targs, &args), span, false);
+                let call = self.inline_call(f, (targs, &args), span, true);
                 self.pending_scopes = None;
                 let result = call.and_then(|call| {
                     if !matches!(self.last_ret, RetShape::Struct(_))

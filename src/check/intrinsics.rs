@@ -413,6 +413,19 @@ impl KernelChecker<'_, '_> {
             && f.ret.base == ast::BaseType::Auto
             && !allow_void
         {
+            if let RetShape::Struct(i) = self.last_ret {
+                let l = &self.struct_vars[i as usize].layout;
+                return Err(CheckError::NotAValue {
+                    subject: format!("`{name}(...)`"),
+                    what: format!("a `{}`", l.name),
+                    wanted: "a number",
+                    span,
+                    help: Some(format!(
+                        "use a member (`{name}(...).x`), or keep it in a `{}` variable",
+                        l.name
+                    )),
+                });
+            }
             return Err(CheckError::NoValue {
                 what: format!("`{name}(...)`"),
                 why: " (its `auto` is `void`)",
@@ -571,7 +584,8 @@ impl KernelChecker<'_, '_> {
         });
         self.returns_auto = saved_auto;
         self.returns = saved_ret;
-        self.ret_shape = saved_shape;
+        // An `auto` function's first `return` of a struct made its shape.
+        let shape = std::mem::replace(&mut self.ret_shape, saved_shape);
         self.last_ret = shape;
         self.loop_depth = saved_loops;
         self.scopes = saved_scopes;

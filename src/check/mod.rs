@@ -2229,6 +2229,20 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                 (None, None) => push(out, StmtKind::Return),
                 (Some(None), None) => push(out, StmtKind::ReturnFn),
                 (Some(None), Some(v)) if self.returns_auto => {
+                    // `auto f(P a, P b) { return a + b; }`: the struct type of the first
+                    // `return`, whose slot every `return` then fills.
+                    if let Some(l) = self.struct_of(v) {
+                        let name =
+                            format!("{}()", self.inlining.last().map_or("", |(n, _)| n.as_str()));
+                        let slot = self.new_struct(&name, &l, v.span);
+                        let Binding::Struct(i) = self.bind_struct(slot) else {
+                            unreachable!("checker: a struct binding")
+                        };
+                        self.ret_shape = intrinsics::RetShape::Struct(i);
+                        self.return_struct(i, v, out)?;
+                        push(out, StmtKind::ReturnFn);
+                        return Ok(());
+                    }
                     let value = self.expr(v)?;
                     let ty = self.own_type(v, &value);
                     let name =

@@ -1177,6 +1177,11 @@ impl<'g> KernelChecker<'g, '_> {
                         let f = self.member_fn_for(&o, "operator()", args)?;
                         return self.returned_layout(&f, &[], args, e.span);
                     }
+                    // `op(a, b)` of a lambda variable.
+                    if let Some(Binding::Lambda(i)) = self.lookup(&callee.name) {
+                        let f = self.lambdas[i as usize].0.clone();
+                        return self.returned_layout(&f, &[], args, e.span);
+                    }
                 }
                 if let Ok(Some(f)) = self.user_constructor(name, args) {
                     return self.returned_layout(f, targs, args, e.span);
@@ -1367,6 +1372,9 @@ impl<'g> KernelChecker<'g, '_> {
         args: &[ast::Expr],
         span: Span,
     ) -> Option<Rc<Layout>> {
+        if f.ret.base == BaseType::Auto && !f.ret.pointer && f.ret_decltype.is_none() {
+            return self.auto_returned_layout(f, args, span);
+        }
         // Only a named or vector type may be a struct (a template is instantiated to see which).
         if f.ret.pointer || !matches!(f.ret.base, BaseType::Named | BaseType::Vector) {
             return None;
@@ -1376,6 +1384,40 @@ impl<'g> KernelChecker<'g, '_> {
         }
         let instance = self.function_instance(f, targs, args, span).ok()?;
         self.layout_of(&instance.ret)?.ok()
+    }
+
+    /// The struct an `auto` function returns (`[](auto const& a, auto const& b) { return a +
+    /// b; }` of two structs): the type of its first `return`'s value, its struct parameters
+    /// bound to the arguments' types; `None` where that value names anything else.
+    fn auto_returned_layout(
+        &mut self,
+        f: &ast::Function,
+        args: &[ast::Expr],
+        span: Span,
+    ) -> Option<Rc<Layout>> {
+        let value = first_return(&f.body)?;
+        // `P r = a + b; return r;`: the declared type of a local it returns.
+        if let ast::ExprKind::Name(n) = &value.kind {
+            if !f.params.iter().any(|p| p.name.name == *n) {
+                let ty = declared_type(&f.body, n)?;
+                return self.layout_of(ty)?.ok();
+            }
+        }
+        let mut params = Vec::new();
+        for (p, a) in f.params.iter().zip(args) {
+            if let Some(l) = self.struct_of(a) {
+                params.push((p.name.clone(), l));
+            }
+        }
+        let saved = std::mem::replace(&mut self.scopes, vec![HashMap::new()]);
+        for (name, l) in params {
+            let fresh = self.new_struct(&name.name, &l, span);
+            let b = self.bind_struct(fresh);
+            self.declare(&name, b);
+        }
+        let l = self.struct_of(value);
+        self.scopes = saved;
+        l
     }
 
     /// The struct type the member operator of `l` that a call with `args` calls returns.
@@ -2134,6 +2176,12 @@ impl<'g> KernelChecker<'g, '_> {
                     if let Some(f) = self.member_fn(&o, "operator()") {
                         let call = self.inline_call(&f, (targs, args), span, true)?;
                         return self.returned(call, l, span, out);
+                    }
+                }
+                // `op(a, b)` of a lambda variable returning a struct.
+                if let Some(Binding::Lambda(_)) = self.lookup(&callee.name) {
+                    if let Some(call) = self.object_call(callee, (targs, args), span, true) {
+                        return self.returned(call?, l, span, out);
                     }
                 }
                 let name = super::groups::unqualified(&callee.name);
@@ -4308,4 +4356,40 @@ fn is_plain(e: &Expr) -> bool {
         ExprKind::Arith { lhs, rhs, .. } => is_plain(lhs) && is_plain(rhs),
         _ => false,
     }
+}
+
+/// The value of the first `return` in `body`, in the order the statements are written.
+fn first_return(body: &[ast::Stmt]) -> Option<&ast::Expr> {
+    body.iter().find_map(returned_by)
+}
+
+/// The value of the first `return` in `s`.
+fn returned_by(s: &ast::Stmt) -> Option<&ast::Expr> {
+    match &s.kind {
+        ast::StmtKind::Return(Some(v)) => Some(v),
+        ast::StmtKind::Block(inner) => first_return(inner),
+        ast::StmtKind::If { then, els, .. } => {
+            returned_by(then).or_else(|| els.as_deref().and_then(returned_by))
+        }
+        _ => None,
+    }
+}
+
+/// The type a local `name` is declared with in `body` (not `auto`), if `body` declares it.
+fn declared_type<'b>(body: &'b [ast::Stmt], name: &str) -> Option<&'b ast::TypeName> {
+    body.iter().find_map(|s| match &s.kind {
+        ast::StmtKind::Decl {
+            ty,
+            decls,
+            of: None,
+        } if ty.base != BaseType::Auto
+            && decls
+                .iter()
+                .any(|d| d.name.name == name && !d.pointer && !d.reference) =>
+        {
+            Some(ty)
+        }
+        ast::StmtKind::Block(inner) => declared_type(inner, name),
+        _ => None,
+    })
 }

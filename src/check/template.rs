@@ -232,6 +232,7 @@ impl Bindings {
             if let Some(at) = t.base_text.find('<') {
                 let (name, args) = t.base_text.split_at(at);
                 t.base_text = format!("{}{}", self.template_name(name), self.substitute_text(args));
+                t.base_text = self.inner_aliases(&t.base_text);
             }
         }
         let mut seen = 0;
@@ -385,6 +386,48 @@ impl Bindings {
             open: self.open.clone(),
             ..Bindings::default()
         }
+    }
+
+    /// `cub::BlockReduce<kvp<float>,128>`: each instance of an alias template among a type's
+    /// arguments replaced by the type it stands for (`cub::KeyValuePair<float,float>`).
+    fn inner_aliases(&self, text: &str) -> String {
+        let Some(open) = text.find('<') else {
+            return text.to_string();
+        };
+        if self.alias_templates.is_empty() || !text.is_ascii() {
+            return text.to_string();
+        }
+        let word = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
+        let b = text.as_bytes();
+        let mut out = text[..=open].to_string();
+        let mut i = open + 1;
+        while i < b.len() {
+            if !word(b[i]) {
+                out.push(b[i] as char);
+                i += 1;
+                continue;
+            }
+            let start = i;
+            while i < b.len() && (word(b[i]) || text[i..].starts_with("::")) {
+                i += if word(b[i]) { 1 } else { 2 };
+            }
+            let name = &text[start..i];
+            let instance = (b.get(i) == Some(&b'<') && self.alias_templates.contains_key(name))
+                .then(|| closing_angle(text, i))
+                .flatten()
+                .and_then(|close| Some((close, self.alias_instance(&text[start..=close])?)));
+            match instance {
+                Some((close, to)) => {
+                    out.push_str(&to.base_text);
+                    if to.pointer {
+                        out.push('*');
+                    }
+                    i = close + 1;
+                }
+                None => out.push_str(name),
+            }
+        }
+        out
     }
 
     /// `Ptr<float>` of an alias template `template <typename T> using Ptr = T*;`: the type it
@@ -2417,4 +2460,22 @@ fn is_null(e: &Expr) -> bool {
         ExprKind::Int { value, .. } => *value == 0,
         _ => false,
     }
+}
+
+/// Where the `>` closing the `<` at byte `open` of `text` is.
+fn closing_angle(text: &str, open: usize) -> Option<usize> {
+    let mut depth = 0;
+    for (at, c) in text.char_indices().skip_while(|&(at, _)| at < open) {
+        match c {
+            '<' => depth += 1,
+            '>' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(at);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
 }
