@@ -451,12 +451,66 @@ launch k {{ in = arange(128); out = zeros(128); x = zeros(64); expect x == {}; e
 }
 
 #[test]
-fn vectorize_of_a_full_tile_is_refused() {
-    let src = r#"
-__global__ void k(const int* in) {
-    typedef cub::BlockLoad<int, 64, 2, cub::BLOCK_LOAD_VECTORIZE> L;
+fn vectorize_moves_a_full_tile_as_vectors() {
+    // CUB's InternalLoadDirectBlockedVectorized: `int v[4]` of 64 threads is one `int4` load
+    // per thread (VECTOR_SIZE 4), blocked: thread t reads 4t..4t + 3; a request per warp of
+    // 32 × 16 B = 512 B = 16 sectors, 2 warps. The store is the same. `double w[4]` is 32
+    // bytes a thread: two `double2` accesses (nvcc's split), the lanes 32 bytes apart, so each
+    // request spans 32 × 32 B = 1024 B = 32 sectors: 2 warps × 2 requests × 32. An odd count
+    // (`int u[3]`) is VECTOR_SIZE 1: 3 requests per warp of 32 × 4 B spread 12 bytes apart
+    // (32 × 12 = 384 B = 12 sectors each).
+    let src = format!(
+        r#"
+__global__ void k(const int* in, int* out, const double* d, double* dout, const int* i3, int* x) {{
+    typedef cub::BlockLoad<int, 64, 4, cub::BLOCK_LOAD_VECTORIZE> L;
+    typedef cub::BlockStore<int, 64, 4, cub::BLOCK_STORE_VECTORIZE> S;
+    typedef cub::BlockLoad<double, 64, 4, cub::BLOCK_LOAD_VECTORIZE> LD;
+    typedef cub::BlockStore<double, 64, 4, cub::BLOCK_STORE_VECTORIZE> SD;
+    typedef cub::BlockLoad<int, 64, 3, cub::BLOCK_LOAD_VECTORIZE> L3;
     __shared__ typename L::TempStorage lt;
-    int v[2];
+    __shared__ typename S::TempStorage st;
+    __shared__ typename LD::TempStorage ldt;
+    __shared__ typename SD::TempStorage sdt;
+    __shared__ typename L3::TempStorage l3t;
+    int v[4]; double w[4]; int u[3];
+    L(lt).Load(in, v);
+    S(st).Store(out, v);
+    LD(ldt).Load(d, w);
+    SD(sdt).Store(dout, w);
+    L3(l3t).Load(i3, u);
+    x[threadIdx.x] = v[0] + v[3] + u[0] + u[2];
+}}
+launch k {{
+    in = arange(256); out = zeros(256); d = arange(256); dout = zeros(256);
+    i3 = arange(192); x = zeros(64);
+    expect out == in; expect dout == d; expect x == {};
+}}
+"#,
+        list((0..64).map(|t| (4 * t) + (4 * t + 3) + (3 * t) + (3 * t + 2)))
+    );
+    let c = ok(&src, &[], ONE, [64, 1, 1]).counters;
+    // Loads: int 2 × 16 sectors, double 2 warps × 2 × 32, int[3] 2 warps × 3 × 12.
+    assert_eq!(c.gld_instr, 2 + 4 + 6);
+    assert_eq!(c.gld_sectors, 32 + 128 + 72);
+    // Stores: the same, and `x` (2 warps × 32 × 4 B = 2 × 4 sectors).
+    assert_eq!((c.gst_instr, c.gst_sectors), (2 + 4 + 2, 32 + 128 + 8));
+    assert_eq!(c.smem_instr, 0);
+    // A tile that starts between two vectors traps as the GPU's load does.
+    let shifted = src
+        .replace("L(lt).Load(in, v);", "L(lt).Load(in + 1, v);")
+        .replace("in = arange(256);", "in = arange(260);");
+    let f = err(&shifted, &[], Some(ONE), Some([64, 1, 1]));
+    assert_eq!(codes(&f), ["simt::run::misaligned_address"]);
+}
+
+#[test]
+fn vectorize_of_a_full_tile_of_halves_is_refused() {
+    let src = r#"
+#include <cuda_fp16.h>
+__global__ void k(const half* in) {
+    typedef cub::BlockLoad<half, 64, 2, cub::BLOCK_LOAD_VECTORIZE> L;
+    __shared__ typename L::TempStorage lt;
+    half v[2];
     L(lt).Load(in, v);
 }
 launch k { in = arange(128); }

@@ -89,12 +89,20 @@ impl KernelChecker<'_, '_> {
                 span,
             });
         }
-        if io.alg == IoAlg::Vectorize && args.len() == 2 {
+        let piece = (io.alg == IoAlg::Vectorize && args.len() == 2)
+            .then(|| vector_piece(class.elem, io.items));
+        // A piece of one item is the direct path's access.
+        let vectors = matches!(piece, Some(Some(2..)));
+        if let Some(None) = piece {
             return Err(CheckError::CubUnsupported {
-                what: format!("`{}::{name}` of a full tile (CUB's vector accesses)", class.name),
+                what: format!(
+                    "`{}::{name}` of a full tile of `{}` items (CUB's vector accesses of 16-bit floats)",
+                    class.name,
+                    class.elem.c_name()
+                ),
                 span,
                 help: format!(
-                    "simt models BLOCK_{}_VECTORIZE's partial tiles, which move item by item: pass the number of valid items (`.{name}(p, items, n)`), or use BLOCK_{}_DIRECT",
+                    "simt models BLOCK_{}_VECTORIZE's full tiles of integer, `float` and `double` items, and its partial tiles of any (`.{name}(p, items, n)`), which move item by item; or use BLOCK_{}_DIRECT",
                     name.to_uppercase(),
                     name.to_uppercase()
                 ),
@@ -103,7 +111,9 @@ impl KernelChecker<'_, '_> {
         let mut body = Vec::new();
         let call = self.io_call(class, io, store, args, &mut body, span)?;
         let ranks = self.io_ranks(io, &mut body, span)?;
-        if store {
+        if vectors {
+            self.io_vectors(class, io, store, &call, &ranks, &mut body, span)?;
+        } else if store {
             self.io_store(class, io, (s, first), &call, &ranks, &mut body, span)?;
         } else {
             self.io_load(class, io, (s, first), &call, &ranks, &mut body, span)?;
@@ -381,6 +391,76 @@ impl KernelChecker<'_, '_> {
         Ok(())
     }
 
+    /// A full tile of BLOCK_LOAD_VECTORIZE / BLOCK_STORE_VECTORIZE (CUB's
+    /// `InternalLoadDirectBlockedVectorized` and `StoreDirectBlockedVectorized`): the thread's
+    /// `ITEMS_PER_THREAD` blocked items moved as vectors of 4 (or 2, or 1) items, the pointer
+    /// reinterpreted as the vector type (a misaligned one traps, as on the GPU); a vector wider
+    /// than 16 bytes (`double` by 4) is moved as 16-byte halves, as nvcc splits it.
+    #[allow(clippy::too_many_arguments)]
+    fn io_vectors(
+        &mut self,
+        class: &Class,
+        io: Io,
+        store: bool,
+        call: &Call,
+        ranks: &Ranks,
+        body: &mut Vec<Stmt>,
+        span: Span,
+    ) -> Result<()> {
+        let width = vector_piece(class.elem, io.items).expect("block_io: checked vectorisable");
+        let mut ty = super::template::type_of(class.elem, width, span);
+        ty.pointer = true;
+        let whole = super::pointer::Ptr {
+            mem: Some(call.mem),
+            offset: call.offset.clone(),
+            is_const: !store,
+        };
+        let view = self.cast_pointer(whole, false, &ty, span)?;
+        let mem = view.mem.expect("a cast of an array points into it");
+        let blocked = ranks
+            .base
+            .iter()
+            .find(|(a, _)| *a == Arrangement::Blocked)
+            .map(|(_, v)| *v)
+            .expect("cub: io_ranks computed the blocked arrangement");
+        // The thread's first vector: its first item's, in vectors.
+        let first = self.i32_var(blocked, span);
+        let first = self.binary(BinOp::Div, span, first, int(width, span))?;
+        for v in 0..io.items / width {
+            let at = self.binary(BinOp::Add, span, first.clone(), int(v, span))?;
+            let index = self.index_through(view.offset.clone(), at, span)?;
+            let items = (0..width).map(|c| v * width + c);
+            if store {
+                let values = items.map(|i| self.item(call, i, span)).collect();
+                body.push(Stmt {
+                    kind: StmtKind::VecStore { mem, index, values },
+                    span,
+                });
+            } else {
+                let vars: Vec<VarId> = (0..width)
+                    .map(|_| self.new_local("cub vector item", class.elem, span))
+                    .collect();
+                body.push(Stmt {
+                    kind: StmtKind::VecLoad {
+                        mem,
+                        index,
+                        vars: vars.clone(),
+                    },
+                    span,
+                });
+                for (i, var) in items.zip(vars) {
+                    let value = Expr {
+                        kind: ExprKind::Var(var),
+                        ty: class.elem,
+                        span,
+                    };
+                    body.push(self.set_item(call, i, value, span));
+                }
+            }
+        }
+        Ok(())
+    }
+
     #[allow(clippy::too_many_arguments)]
     fn io_load(
         &mut self,
@@ -517,6 +597,24 @@ impl KernelChecker<'_, '_> {
 
 /// The arrangement of an algorithm's global accesses, and the arrangement its exchange turns
 /// into (or out of) the blocked one, if it exchanges.
+/// Items per vector access of a full VECTORIZE tile of `items` items per thread: CUB's
+/// `VECTOR_SIZE` (4 where the items divide by 4, else 2 where even, else 1) of words of the
+/// item's size, at most 16 bytes an access; `None` for 16-bit floats (CUB moves them as
+/// `ushort` vectors, which simt does not view a `half` buffer as).
+fn vector_piece(elem: Scalar, items: u32) -> Option<u32> {
+    if matches!(elem, Scalar::F16 | Scalar::BF16 | Scalar::Bool) {
+        return None;
+    }
+    let size = if items % 4 == 0 {
+        4
+    } else if items % 2 == 0 {
+        2
+    } else {
+        1
+    };
+    Some(size.min(16 / elem.size()))
+}
+
 fn arrangements(alg: IoAlg) -> (Arrangement, Option<Arrangement>) {
     match alg {
         IoAlg::Direct | IoAlg::Vectorize => (Arrangement::Blocked, None),
