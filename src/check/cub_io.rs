@@ -605,9 +605,9 @@ fn vector_piece(elem: Scalar, items: u32) -> Option<u32> {
     if matches!(elem, Scalar::F16 | Scalar::BF16 | Scalar::Bool) {
         return None;
     }
-    let size = if items % 4 == 0 {
+    let size = if items.is_multiple_of(4) {
         4
-    } else if items % 2 == 0 {
+    } else if items.is_multiple_of(2) {
         2
     } else {
         1
