@@ -1162,6 +1162,21 @@ launch k { out = zeros(2); expect out == [23, 23]; }
         .replace("+ abs(z);", "+ abs(z) + abs(-2.0f);")
         .replace("[23, 23]", "[25, 25]");
     ok(&namesake, &[], ONE, [2, 1, 1]);
+    // ns::g takes two arguments: not viable for `g(v)`, which calls the file's g(float)
+    // through V's conversion to float: 2 + 1 = 3.
+    let conversion = r#"
+namespace ns {
+struct V { float x; __device__ operator float() const { return x; } };
+__device__ float g(V a, int n) { return a.x * n; }
+}
+__device__ float g(float f) { return f + 1.0f; }
+__global__ void k(float* out) {
+    ns::V v{2.0f};
+    out[0] = g(v);
+}
+launch k { out = zeros(1); expect out == [3]; }
+"#;
+    ok(conversion, &[], ONE, ONE);
 }
 
 #[test]
@@ -1185,6 +1200,16 @@ __global__ void k(float* out) {
 launch hoomd::k { out = zeros(2); grid = 1; block = 1; expect out == [3, 4]; }
 "#;
     ok(src, &[], ONE, ONE);
+    // Written qualified, `hoomd::dot(d, d)` names hoomd's alone, which deduces nothing (g++:
+    // "no matching function").
+    let qualified = src.replace("sqrtf(dot(d, d))", "sqrtf(hoomd::dot(d, d))");
+    let f = err(&qualified, &[], Some(ONE), Some(ONE));
+    assert_eq!(
+        codes(&f),
+        ["simt::check::template_arguments"],
+        "{}",
+        describe(&f)
+    );
     // A scalar argument has no namespace to bring in: the template is all lookup found, and
     // it takes a struct (as g++: "no matching function").
     let scalar = src

@@ -2239,4 +2239,12 @@ launch k { out = zeros(1); expect out == 34; }
         let f = err(&wrong, &[], Some(ONE), Some(ONE));
         assert_eq!(codes(&f), ["simt::check::not_a_value"], "{call}");
     }
+    // A recursive `auto` function is an error, not a search without end.
+    let recursive = r#"
+struct P { float a, b; };
+__device__ auto f(const P& x, int n) { if (n > 0) return f(x, n - 1); return x; }
+__global__ void k(float* out) { P p{1, 2}; P s = f(p, 2); out[0] = s.a; }
+launch k { out = zeros(1); }
+"#;
+    err(recursive, &[], Some(ONE), Some(ONE));
 }

@@ -2164,7 +2164,8 @@ launch k { o = zeros(4); expect o == arange(4) * 2 + 0.5; }
 fn a_template_declared_without_a_body_is_its_specialisations() {
     // Caffe declares `template <typename Dtype> Dtype f(Dtype);` and defines `f<float>` and
     // `f<double>` only. A call deduces T from the declaration, then uses the specialisation.
-    // `twice` is declared ahead of the kernel and defined after it: the definition is used.
+    // `twice` is declared ahead of the kernel (its parameter named U) and defined after it
+    // (named T): the same template, the definition is used.
     let src = r#"
 template <typename T>
 inline __device__ T add_one(const T v);
@@ -2172,7 +2173,7 @@ template <>
 inline __device__ float add_one(const float v) { return v + 1.0f; }
 template <>
 inline __device__ double add_one(const double v) { return v + 2.0; }
-template <typename T> __device__ T twice(T v);
+template <typename U> __device__ U twice(U v);
 
 __global__ void k(float* out, double* d, int* i) {
     out[threadIdx.x] = add_one(out[threadIdx.x]);

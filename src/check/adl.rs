@@ -28,7 +28,14 @@ impl KernelChecker<'_, '_> {
             let d = &self.globals.structs[def];
             let ns = &d.namespace;
             let found = format!("{}.{name}", ns.replace("::", "."));
-            let known = !ns.is_empty() && self.globals.functions.contains_key(found.as_str());
+            // Some overload there takes this many arguments (a file function it would hide
+            // may take the call through a conversion).
+            let known = !ns.is_empty()
+                && self
+                    .globals
+                    .overloads
+                    .get(found.as_str())
+                    .is_some_and(|fs| fs.iter().any(|f| super::operators::takes(f, args.len())));
             let takes = |f: &&ast::Function| {
                 f.params.get(k).is_some_and(|p| {
                     let head = p.ty.base_text.split('<').next().unwrap_or_default().trim();
@@ -55,7 +62,12 @@ impl KernelChecker<'_, '_> {
         args: &[ast::Expr],
     ) -> Option<ast::Ident> {
         let (_, plain) = callee.name.rsplit_once('.')?;
-        if !targs.is_empty() || !self.globals.functions.contains_key(plain) {
+        // Written qualified (`hoomd::dot(d, d)`), the call names the namespace's alone.
+        let written = (callee.span.end - callee.span.start) as usize;
+        if written != plain.len()
+            || !targs.is_empty()
+            || !self.globals.functions.contains_key(plain)
+        {
             return None;
         }
         let candidates = self.globals.overloads.get(callee.name.as_str())?.clone();

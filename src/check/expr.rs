@@ -323,22 +323,28 @@ pub(crate) fn is_known_call(name: &str) -> bool {
 }
 
 impl KernelChecker<'_, '_> {
-    /// A call of `name` that passed over each of the file's functions of the name, since each
-    /// takes a struct or a vector where the call passes a number: the error naming them.
-    fn passed_over(&self, name: &str, span: Span) -> Option<CheckError> {
+    /// A call of `name` with `n` arguments that passed over each of the file's functions of the
+    /// name: each takes another number of arguments, or a struct or a vector where the call
+    /// passes a number. The error naming each and why.
+    fn passed_over(&self, name: &str, n: usize, span: Span) -> Option<CheckError> {
         let fs = self.globals.overloads.get(name)?;
         Some(CheckError::NoViableOverload {
             name: name.replace('.', "::"),
-            why: "each takes a struct or a vector where this call passes a number".into(),
+            why: "none takes these arguments".into(),
             span,
             candidates: fs
                 .iter()
                 .map(|f| {
-                    let what = format!("{} takes no number here", super::operators::signature(f));
+                    let sig = super::operators::signature(f);
+                    let what = if super::operators::takes(f, n) {
+                        format!("{sig} takes a struct or a vector where this call passes a number")
+                    } else {
+                        format!("{sig} takes {} arguments", super::operators::arity_text(f))
+                    };
                     miette::LabeledSpan::new_with_span(Some(what), f.name.span)
                 })
                 .collect(),
-            help: "pass the struct or vector the function takes (`make_float3(...)`, a variable of its type), or declare an overload for numbers".into(),
+            help: "pass the arguments one of them takes (a struct or vector, `make_float3(...)` or a variable of its type, where it takes one), or declare an overload for these".into(),
         })
     }
 
@@ -2120,7 +2126,7 @@ impl KernelChecker<'_, '_> {
         }
         let Some((func, single)) = math_function(name) else {
             return Err(self
-                .passed_over(name, callee.span)
+                .passed_over(name, args.len(), callee.span)
                 .unwrap_or_else(|| self.unknown_function(name, callee.span)));
         };
         let n = match func {

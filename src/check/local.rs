@@ -460,20 +460,29 @@ impl KernelChecker<'_, '_> {
         });
     }
 
-    /// Whether `init` is `c ? a : b` of two arrays (shared, local or `__constant__`).
+    /// Whether `init` is `c ? a : b` of two arrays of one type and shape (shared or
+    /// `__constant__`); of two shapes C++ makes the result a pointer, which `auto&` cannot bind.
     fn either_array(&self, init: Option<&ast::Expr>) -> bool {
-        let array = |e: &ast::Expr| match &e.kind {
+        let shape = |e: &ast::Expr| match &e.kind {
             ast::ExprKind::Name(n) => match self.lookup(n) {
-                Some(Binding::Shared(s)) => !self.shared[s as usize].is_scalar(),
-                Some(Binding::LocalArray(_)) => true,
-                Some(Binding::Param(p)) => {
-                    self.constant_dims.get(&p).is_some_and(|d| !d.is_empty())
+                Some(Binding::Shared(s)) if !self.shared[s as usize].is_scalar() => {
+                    let a = &self.shared[s as usize];
+                    Some((Some((a.elem, a.width)), a.dims.clone()))
                 }
-                _ => false,
+                Some(Binding::Param(p)) => {
+                    let d = self.constant_dims.get(&p).filter(|d| !d.is_empty())?;
+                    Some((None, d.clone()))
+                }
+                _ => None,
             },
-            _ => false,
+            _ => None,
         };
-        matches!(init.map(|e| &e.kind), Some(ast::ExprKind::Ternary { then, els, .. }) if array(then) && array(els))
+        match init.map(|e| &e.kind) {
+            Some(ast::ExprKind::Ternary { then, els, .. }) => {
+                shape(then).is_some_and(|a| Some(a) == shape(els))
+            }
+            _ => false,
+        }
     }
 
     /// `float& w = v[0];`, `const auto& q = p[1];`, `T& r = s.member;`: another name for the

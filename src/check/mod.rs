@@ -605,9 +605,32 @@ impl<'m> Globals<'m> {
                     })
                     .copied()
             });
-            // A template declared ahead of its definition (or again after it) is that one.
+            // A template declared ahead of its definition (or again after it) is that one,
+            // whatever its parameters are named (`template <class T> T f(T);` then `template
+            // <class U> U f(U v) { ... }`).
             let declared = |f: &ast::Function| module.declared.contains(&f.span);
-            if let Some(first) = same.filter(|&first| declared(first) || declared(f)) {
+            let positional = |f: &ast::Function| -> Vec<(String, bool, bool, bool, bool)> {
+                let mut sig = signature(f);
+                for (ty, _, _, _, _) in &mut sig {
+                    if let Some(k) = f.template.iter().position(|t| t.name.name == *ty) {
+                        *ty = format!("#{k}");
+                    }
+                }
+                sig
+            };
+            let redeclared = g.overloads.get(f.name.name.as_str()).and_then(|fs| {
+                fs.iter()
+                    .find(|o| {
+                        (declared(o) || declared(f))
+                            && o.template.len() == f.template.len()
+                            && positional(o) == positional(f)
+                    })
+                    .copied()
+            });
+            if let Some(first) = same
+                .or(redeclared)
+                .filter(|&first| declared(first) || declared(f))
+            {
                 if declared(first) && !declared(f) {
                     for o in g
                         .overloads
@@ -834,6 +857,9 @@ pub(crate) struct KernelChecker<'g, 'e> {
     ret_shape: intrinsics::RetShape,
     /// What the last inlined call returned through (for a call used as a pointer or a vector).
     last_ret: intrinsics::RetShape,
+    /// The `auto` functions whose struct result is being worked out (see
+    /// `structs::auto_returned_layout`), innermost last: a recursive one is not typed again.
+    auto_typing: Vec<Span>,
     /// Expressions being typed, one inside the other.
     depth: usize,
     /// Names whose address the kernel or a function inlined into it takes (`&v`): such locals
@@ -915,6 +941,7 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
             returns_auto: false,
             ret_shape: intrinsics::RetShape::Plain,
             last_ret: intrinsics::RetShape::Plain,
+            auto_typing: Vec::new(),
             depth: 0,
             addressed: HashSet::new(),
             atomic_spaces: HashSet::new(),

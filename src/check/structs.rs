@@ -1395,6 +1395,10 @@ impl<'g> KernelChecker<'g, '_> {
         args: &[ast::Expr],
         span: Span,
     ) -> Option<Rc<Layout>> {
+        // A recursive `auto` function is typed by no call of itself.
+        if self.auto_typing.contains(&f.span) {
+            return None;
+        }
         let value = first_return(&f.body)?;
         // `P r = a + b; return r;`: the declared type of a local it returns.
         if let ast::ExprKind::Name(n) = &value.kind {
@@ -1415,7 +1419,9 @@ impl<'g> KernelChecker<'g, '_> {
             let b = self.bind_struct(fresh);
             self.declare(&name, b);
         }
+        self.auto_typing.push(f.span);
         let l = self.struct_of(value);
+        self.auto_typing.pop();
         self.scopes = saved;
         l
     }
