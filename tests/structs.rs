@@ -2214,20 +2214,24 @@ fn an_auto_function_or_lambda_returns_a_struct() {
     // `auto f(P, P) { return x + y; }` and a generic lambda `[](auto const& l, auto const& r)
     // { return l + r; }` return the struct operator+ makes: (1, 2) + (3, 4) = (4, 6), 10 each;
     // `g` returns a local `P r`: 10 again, and its member `.a` is 4. 10 + 10 + 10 + 4 = 34.
+    // `h` returns `auto r = x` with y.a added: (1 + 3, 2), 6.
     let src = r#"
 struct P { float a, b; };
 __device__ P operator+(const P& x, const P& y) { return P{x.a + y.a, x.b + y.b}; }
 __device__ auto f(const P& x, const P& y) { return x + y; }
 __device__ auto g(const P& x, const P& y) { P r = x + y; return r; }
+__device__ auto h(const P& x, const P& y) { auto r = x; r.a += y.a; return r; }
 __global__ void k(float* out) {
     P p{1, 2}, q{3, 4};
     auto op = [](auto const& l, auto const& r) { return l + r; };
     P s = f(p, q);
     P t = op(p, q);
     P u = g(p, q);
+    P w = h(p, q);
     out[0] = s.a + s.b + t.a + t.b + u.a + u.b + g(p, q).a;
+    out[1] = w.a + w.b;
 }
-launch k { out = zeros(1); expect out == 34; }
+launch k { out = zeros(2); expect out == [34, 6]; }
 "#;
     ok(src, &[], ONE, ONE);
     // Where a number is needed, the struct is no number (and never a crash).

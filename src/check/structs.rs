@@ -1399,12 +1399,16 @@ impl<'g> KernelChecker<'g, '_> {
         if self.auto_typing.contains(&f.span) {
             return None;
         }
-        let value = first_return(&f.body)?;
-        // `P r = a + b; return r;`: the declared type of a local it returns.
+        let mut value = first_return(&f.body)?;
+        // `P r = a + b; return r;`: the declared type of a local it returns; `auto r = a + b;`
+        // its initialiser's.
         if let ast::ExprKind::Name(n) = &value.kind {
             if !f.params.iter().any(|p| p.name.name == *n) {
-                let ty = declared_type(&f.body, n)?;
-                return self.layout_of(ty)?.ok();
+                let (ty, init) = declared(&f.body, n)?;
+                if ty.base != BaseType::Auto {
+                    return self.layout_of(ty)?.ok();
+                }
+                value = init?;
             }
         }
         let mut params = Vec::new();
@@ -4381,21 +4385,22 @@ fn returned_by(s: &ast::Stmt) -> Option<&ast::Expr> {
     }
 }
 
-/// The type a local `name` is declared with in `body` (not `auto`), if `body` declares it.
-fn declared_type<'b>(body: &'b [ast::Stmt], name: &str) -> Option<&'b ast::TypeName> {
+/// The type a local `name` is declared with in `body`, and its initialiser, if `body` declares
+/// it (neither a pointer nor a reference).
+fn declared<'b>(
+    body: &'b [ast::Stmt],
+    name: &str,
+) -> Option<(&'b ast::TypeName, Option<&'b ast::Expr>)> {
     body.iter().find_map(|s| match &s.kind {
         ast::StmtKind::Decl {
             ty,
             decls,
             of: None,
-        } if ty.base != BaseType::Auto
-            && decls
-                .iter()
-                .any(|d| d.name.name == name && !d.pointer && !d.reference) =>
-        {
-            Some(ty)
-        }
-        ast::StmtKind::Block(inner) => declared_type(inner, name),
+        } => decls
+            .iter()
+            .find(|d| d.name.name == name && !d.pointer && !d.reference)
+            .map(|d| (ty, d.init.as_ref())),
+        ast::StmtKind::Block(inner) => declared(inner, name),
         _ => None,
     })
 }
