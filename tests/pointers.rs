@@ -1674,3 +1674,32 @@ launch k { out = zeros(32); flag = 1; expect out == 100 * (arange(32) + 1); }
     );
     ok(&other, &[], ONE, [32, 1, 1]);
 }
+
+#[test]
+fn an_extern_shared_array_of_rows_is_the_dynamic_memory() {
+    // cuda_hgemm: `extern __shared__ half smem[][AB_SMEM_STRIDE];` sees the launch's dynamic
+    // shared memory as rows of STRIDE: thread t writes row t / 32, column t % 32, and reads it
+    // back. 64 threads, 256 bytes: every lane in bounds; each warp's store and load are one
+    // 128-byte wavefront.
+    let src = r#"
+#define STRIDE 32
+__global__ void k(float* out) {
+    extern __shared__ float smem[][STRIDE];
+    smem[threadIdx.x / STRIDE][threadIdx.x % STRIDE] = threadIdx.x;
+    __syncthreads();
+    out[threadIdx.x] = smem[threadIdx.x / STRIDE][threadIdx.x % STRIDE];
+}
+launch k { out = zeros(64); dyn_smem = 256; expect out == arange(64); }
+"#;
+    let c = ok(src, &[], ONE, [64, 1, 1]).counters;
+    assert_eq!((c.smem_instr, c.smem_wavefronts), (4, 4));
+    // 128 bytes hold one row: thread 32 writes past them, and the message names `smem`.
+    let small = src.replace("dyn_smem = 256;", "dyn_smem = 128;");
+    let f = err(&small, &[], Some(ONE), Some([64, 1, 1]));
+    assert_eq!(codes(&f), ["simt::run::out_of_bounds"]);
+    assert!(
+        f.errors[0].to_string().contains("`smem[32]`"),
+        "{}",
+        f.errors[0]
+    );
+}

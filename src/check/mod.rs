@@ -1851,6 +1851,11 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                 if let Some(done) = self.shared_async(ty, name, dims) {
                     return done;
                 }
+                // `extern __shared__ half smem[][AB_SMEM_STRIDE];` (cuda_hgemm): the dynamic
+                // shared memory seen as rows, a pointer to its first row.
+                if *is_extern && dims.len() > 1 && dims[0].is_none() {
+                    return self.extern_rows(s, dims, out);
+                }
                 // PyTorch's `__shared__ typename std::aligned_storage<sizeof(T), alignof(T)>::type
                 // s[32];`, viewed as `T*` by a cast.
                 let storage = self.shared_storage(ty).transpose()?;

@@ -1572,6 +1572,61 @@ impl KernelChecker<'_, '_> {
         Ok(())
     }
 
+    /// `extern __shared__ T name[][C];` (statement `s`, its dimensions `dims`): the one dynamic
+    /// shared memory, declared as `extern __shared__ T name[]`, and `name` then a pointer to
+    /// its rows of `C` (as a parameter `T t[][C]` is).
+    pub(crate) fn extern_rows(
+        &mut self,
+        s: &ast::Stmt,
+        dims: &[Option<ast::Expr>],
+        out: &mut Vec<Stmt>,
+    ) -> Result<()> {
+        let ast::StmtKind::Shared { ty, name, .. } = &s.kind else {
+            unreachable!("checker: extern_rows of a shared declaration")
+        };
+        let mut rows = Vec::new();
+        for d in &dims[1..] {
+            match d {
+                Some(e) => rows.push(self.const_size(e)?),
+                None => {
+                    return Err(CheckError::NotConstant {
+                        what: "the size of a `__shared__` array's inner dimension".into(),
+                        span: name.span,
+                        help: Some("only the first dimension of `extern __shared__ T name[][C];` is left to the launch".into()),
+                    })
+                }
+            }
+        }
+        // The array takes the name too, for messages.
+        let flat = name.clone();
+        let whole = ast::Stmt {
+            kind: ast::StmtKind::Shared {
+                ty: ty.clone(),
+                name: flat.clone(),
+                dims: vec![None],
+                is_extern: true,
+            },
+            span: s.span,
+        };
+        let first = ast::Expr {
+            kind: ast::ExprKind::Name(flat.name.clone()),
+            span: name.span,
+        };
+        // Declared in a scope of its own, which ends here.
+        self.scopes.push(std::collections::HashMap::new());
+        let at = self.stmt(&whole, out).and_then(|()| self.pointer(&first));
+        self.scopes.pop();
+        let at = at?;
+        let mem = at
+            .mem
+            .expect("checker: the dynamic shared memory is an array");
+        let i = self.new_pointer(name, (mem.elem, mem.width), false);
+        self.ptr_vars[i as usize].rows = rows;
+        out.push(self.point(i, at, name.span)?);
+        self.declare(name, Binding::Pointer(i));
+        Ok(())
+    }
+
     /// `p op q` for pointers (`==`, `<`, ...) or `p - q` (elements between them, `long long`).
     pub(crate) fn pointer_binary(
         &mut self,
