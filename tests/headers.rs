@@ -575,3 +575,42 @@ launch k { out = zeros(1); expect out == [4]; }
 "#;
     ok(deref, &[], ONE, ONE);
 }
+
+#[test]
+fn cublas_and_cusparse_headers_bring_cucomplex() {
+    // The toolkit's cublas_v2.h includes cuComplex.h (MAGMA's kernels use cuDoubleComplex
+    // after it alone); with cuComplex.h included too, nothing is defined twice.
+    // a = 0..7 as four complex numbers: re + im = 1, 5, 9, 13.
+    let body = r#"
+__global__ void k(const cuDoubleComplex* a, double* out) {
+    out[threadIdx.x] = cuCreal(a[threadIdx.x]) + cuCimag(a[threadIdx.x]);
+}
+launch k { a = arange(8); out = zeros(4); expect out == [1, 5, 9, 13]; }
+"#;
+    for includes in [
+        "#include <cublas_v2.h>\n",
+        "#include <cusparse.h>\n",
+        "#include <cuComplex.h>\n#include <cublas_v2.h>\n",
+    ] {
+        ok(&format!("{includes}{body}"), &[], ONE, [4, 1, 1]);
+    }
+}
+
+#[test]
+fn aten_gpu_atomic_max_and_min() {
+    // ATen's gpuAtomicMax / gpuAtomicMin: 64 threads give 0..63 (as floats and ints), less 20:
+    // the max is 43 and the min -20 in each; the float ones start from 0 and 0, so max 43,
+    // min -20.
+    let src = r#"
+#include <ATen/cuda/Atomic.cuh>
+__global__ void k(const float* x, float* f, int* i) {
+    float v = x[threadIdx.x] - 20.0f;
+    gpuAtomicMax(&f[0], v);
+    gpuAtomicMin(&f[1], v);
+    gpuAtomicMax(&i[0], (int)v);
+    gpuAtomicMin(&i[1], (int)v);
+}
+launch k { x = arange(64); f = zeros(2); i = zeros(2); expect f == [43, -20]; expect i == [43, -20]; }
+"#;
+    ok(src, &[], ONE, [64, 1, 1]);
+}

@@ -34,7 +34,10 @@ pub(crate) fn header(name: &str) -> Option<&'static str> {
         "thrust/pair.h" => Some(include_str!("headers/thrust_pair.h")),
         "array" | "cuda/std/array" => Some(include_str!("headers/array.h")),
         "helper_math.h" => Some(include_str!("headers/helper_math.h")),
-        "cuComplex.h" => Some(include_str!("headers/cucomplex.h")),
+        // cuBLAS's and cuSPARSE's headers include <cuComplex.h> (their complex types).
+        "cuComplex.h" | "cublas_v2.h" | "cublas.h" | "cusparse.h" | "cusparse_v2.h" => {
+            Some(include_str!("headers/cucomplex.h"))
+        }
         "mma.h" => Some(mma::text()),
         "cufft.h" => Some(include_str!("headers/cufft.h")),
         // `<cub/...>`, or a copy of CUB kept in a project's tree

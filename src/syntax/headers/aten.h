@@ -117,6 +117,34 @@ static inline __device__ float gpuAtomicAdd(float* address, float val) { return 
 static inline __device__ double gpuAtomicAdd(double* address, double val) { return atomicAdd(address, val); }
 static inline __device__ int gpuAtomicAdd(int* address, int val) { return atomicAdd(address, val); }
 static inline __device__ __half gpuAtomicAdd(__half* address, __half val) { return atomicAdd(address, val); }
+// Its `gpuAtomicMax` / `gpuAtomicMin` of a float: ATen's compare-and-swap loop with
+// `safe_max` / `safe_min` (a NaN in memory stays); of an int: `atomicMax` / `atomicMin`.
+static inline __device__ float gpuAtomicMax(float* address, float val) {
+    unsigned int* address_as_ui = (unsigned int*)address;
+    unsigned int old = *address_as_ui;
+    unsigned int assumed;
+    do {
+        assumed = old;
+        float cur = __int_as_float(assumed);
+        float m = isnan(cur) ? cur : (val < cur ? cur : val);
+        old = atomicCAS(address_as_ui, assumed, __float_as_int(m));
+    } while (assumed != old);
+    return __int_as_float(old);
+}
+static inline __device__ float gpuAtomicMin(float* address, float val) {
+    unsigned int* address_as_ui = (unsigned int*)address;
+    unsigned int old = *address_as_ui;
+    unsigned int assumed;
+    do {
+        assumed = old;
+        float cur = __int_as_float(assumed);
+        float m = isnan(cur) ? cur : (cur < val ? cur : val);
+        old = atomicCAS(address_as_ui, assumed, __float_as_int(m));
+    } while (assumed != old);
+    return __int_as_float(old);
+}
+static inline __device__ int gpuAtomicMax(int* address, int val) { return atomicMax(address, val); }
+static inline __device__ int gpuAtomicMin(int* address, int val) { return atomicMin(address, val); }
 
 // <ATen/native/cuda/KernelUtils.cuh>: `fastAtomicAdd` of a float, double or int tensor is
 // `gpuAtomicAddNoReturn(tensor + index, value)` (its `fastSpecializedAtomicAdd` for types other
