@@ -17,12 +17,8 @@ impl KernelChecker<'_, '_> {
         if name.contains("::") || name.contains('.') || self.lookup(name).is_some() {
             return None;
         }
-        let file = self
-            .globals
-            .overloads
-            .get(name)
-            .cloned()
-            .unwrap_or_default();
+        let globals = self.globals;
+        let file = globals.overloads.get(name).map_or(&[][..], Vec::as_slice);
         args.iter().enumerate().find_map(|(k, a)| {
             let (def, _) = self.struct_of(a)?.def.clone()?;
             let d = &self.globals.structs[def];

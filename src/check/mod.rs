@@ -1773,6 +1773,7 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                 let declared: Vec<&ast::Ident> = match &list[i].kind {
                     ast::StmtKind::Decl { decls, .. } => decls.iter().map(|d| &d.name).collect(),
                     ast::StmtKind::Bindings { names, .. } => names.iter().collect(),
+                    ast::StmtKind::Shared { name, .. } => vec![name],
                     _ => Vec::new(),
                 };
                 for name in declared {
