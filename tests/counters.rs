@@ -79,6 +79,27 @@ __global__ void k(const double* a, double* out, int n) {
     assert_eq!((c.gld_instr, c.gst_instr), (2, 2));
 }
 
+#[test]
+fn atomics_count_on_both_sides_of_requested_per_moved() {
+    // warp-ctc's pattern: a coalesced load then an atomicAdd to distinct floats. The load asks
+    // 32 × 4 = 128 B of 4 sectors; the atomic asks another 128 B of 4 sectors. Requested 256 B
+    // over 8 sectors moved = 256 B: 1.0, perfectly coalesced (counting the atomic's bytes but
+    // not its sectors gave 2.0, which reads as a broadcast).
+    let src = r#"
+__global__ void k(const float* in, float* acc) {
+    int i = threadIdx.x;
+    atomicAdd(&acc[i], in[i]);
+}
+"#;
+    let c = ok(src, &[("in", "ones(32)"), ("acc", "zeros(32)")], ONE, b(32)).counters;
+    assert_eq!(
+        (c.g_bytes_requested, c.gld_sectors, c.gatom_sectors),
+        (256, 4, 4)
+    );
+    assert_eq!((c.dram_bytes(), c.bytes_moved()), (128, 256));
+    assert_eq!(c.bytes_requested_per_byte_moved(), 1.0);
+}
+
 /// s[tid * stride] written then read by one warp.
 const BANKS: &str = r#"
 __global__ void k(float* out, int stride) {

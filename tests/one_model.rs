@@ -101,7 +101,7 @@ fn text_rules() -> Vec<Rule> {
             r"  requested +{} bytes +moved {} bytes +requested/moved {}",
             &[
                 "/counters/g_bytes_requested",
-                "/derived/dram_bytes",
+                "/derived/bytes_moved",
                 "/derived/bytes_requested_per_byte_moved",
             ],
         ),
@@ -552,7 +552,7 @@ fn html_rules() -> Vec<(&'static str, Rule)> {
                 &[
                     "/derived/bytes_requested_per_byte_moved",
                     "/counters/g_bytes_requested",
-                    "/derived/dram_bytes",
+                    "/derived/bytes_moved",
                 ],
             ),
         ),

@@ -213,9 +213,15 @@ impl Counters {
         (self.gld_sectors + self.gst_sectors) * 32
     }
 
-    /// Requested bytes / moved bytes (1 when nothing moved).
+    /// `(gld_sectors + gst_sectors + gatom_sectors) × 32`: the sectors of every global access
+    /// whose bytes `g_bytes_requested` counts, atomics included.
+    pub fn bytes_moved(&self) -> u64 {
+        (self.gld_sectors + self.gst_sectors + self.gatom_sectors) * 32
+    }
+
+    /// Requested bytes / moved bytes, both over loads, stores and atomics (1 when nothing moved).
     pub fn bytes_requested_per_byte_moved(&self) -> f64 {
-        let moved = self.dram_bytes();
+        let moved = self.bytes_moved();
         if moved == 0 {
             1.0
         } else {

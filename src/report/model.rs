@@ -188,7 +188,10 @@ pub struct Derived {
     /// `(gld_sectors + gst_sectors) × 32`: every global load and store sector, as the reference
     /// counts DRAM traffic (caches ignored; `cache.dram_bytes` has the cache model's).
     pub dram_bytes: u64,
-    /// `g_bytes_requested / dram_bytes`: bytes the active lanes asked for per byte of the
+    /// `(gld_sectors + gst_sectors + gatom_sectors) × 32`: the sectors of the global loads,
+    /// stores and atomics whose bytes `g_bytes_requested` counts (`dram_bytes` without atomics).
+    pub bytes_moved: u64,
+    /// `g_bytes_requested / bytes_moved`: bytes the active lanes asked for per byte of the
     /// sectors moved (1 when nothing moved). 1 is perfectly coalesced, 0.125 a stride of 8
     /// floats; above 1 when lanes read the same address (a broadcast moves one sector for many
     /// lanes). Schema 1 called it `coalescing_efficiency`.
@@ -229,6 +232,7 @@ impl Derived {
     pub fn new(c: &Counters) -> Derived {
         Derived {
             dram_bytes: c.dram_bytes(),
+            bytes_moved: c.bytes_moved(),
             bytes_requested_per_byte_moved: c.bytes_requested_per_byte_moved(),
             simt_efficiency: c.simt_efficiency(),
             bank_conflict_factor: c.bank_conflict_factor(),

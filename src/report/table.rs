@@ -101,7 +101,7 @@ pub fn render(m: &RunOutput) -> String {
     let _ = writeln!(
         s,
         "  requested {:>10} bytes    moved {} bytes   requested/moved {:.3}",
-        c.g_bytes_requested, d.dram_bytes, d.bytes_requested_per_byte_moved
+        c.g_bytes_requested, d.bytes_moved, d.bytes_requested_per_byte_moved
     );
     if let Some(k) = &m.measures.cache {
         let cfg = &k.sizes;

@@ -163,7 +163,7 @@ fn summary_table(s: &mut String, m: &RunOutput) {
             &format!("{requests} requests, {sectors} sectors"),
         );
     }
-    let moved = d.dram_bytes > 0;
+    let moved = d.bytes_moved > 0;
     let per_moved = d.bytes_requested_per_byte_moved;
     row(
         s,
@@ -172,7 +172,7 @@ fn summary_table(s: &mut String, m: &RunOutput) {
         bad_if(moved && per_moved < 0.5),
         &format!(
             "{} bytes requested, {} bytes moved",
-            c.g_bytes_requested, d.dram_bytes
+            c.g_bytes_requested, d.bytes_moved
         ),
     );
     row(
