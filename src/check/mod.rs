@@ -1199,6 +1199,20 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
             shared: std::mem::take(&mut self.shared),
             locals: std::mem::take(&mut self.locals),
             local_arrays,
+            struct_arrays: {
+                let mut a: Vec<(Space, String)> = self
+                    .struct_spaces
+                    .iter()
+                    .filter(|(s, _)| matches!(s, Space::Shared(_) | Space::Local(_)))
+                    .map(|(s, l)| (*s, l.name.clone()))
+                    .collect();
+                a.sort_unstable_by_key(|(s, _)| match s {
+                    Space::Shared(i) => (0, *i),
+                    Space::Local(i) => (1, *i),
+                    _ => (2, 0),
+                });
+                a
+            },
             narrowed: std::mem::take(&mut self.narrowed),
             constants,
             constant_scalars,

@@ -116,6 +116,9 @@ pub struct Kernel {
     pub locals: Vec<Local>,
     /// Per-thread local arrays (`float acc[8];`).
     pub local_arrays: Vec<LocalArray>,
+    /// The struct each `__shared__` or local array of structs holds (`MD` of `__shared__ MD
+    /// s[8]`): what an out-of-bounds message counts its elements in.
+    pub struct_arrays: Vec<(Space, String)>,
     /// Buffer parameters a narrower view made the kernel keep in narrower elements (a
     /// `uint64_t*` buffer read through `(uint32_t*)`), with the element type they hold while
     /// it runs; the launch's arrays keep their own type (see `exec::narrowed`).

@@ -749,3 +749,25 @@ impl RunError {
         }
     }
 }
+
+/// An out-of-bounds access to an array of `declared` elements, `total` bytes in all, counted
+/// in those elements: the index `index` views of `view` bytes reach, the array's length, and,
+/// when the access is not one whole element (a member of a struct, an `int4` through a cast
+/// `float*`), a sentence saying where its bytes fall.
+pub(crate) fn in_declared(
+    (index, view): (i128, u32),
+    total: u64,
+    name: &str,
+    declared: &crate::ir::DeclaredElem,
+) -> (i128, u64, Option<String>) {
+    let unit = i128::from(declared.bytes.max(1));
+    let byte = index * i128::from(view);
+    let len = total / unit as u64;
+    let note = (view != declared.bytes).then(|| {
+        format!(
+            "this {view}-byte access starts at byte {byte} of `{name}`, which holds {len} `{}` of {} bytes ({total} bytes)",
+            declared.name, declared.bytes
+        )
+    });
+    (byte.div_euclid(unit), len, note)
+}

@@ -227,8 +227,10 @@ impl<'k> Lowerer<'k> {
             shared: kernel
                 .shared
                 .iter()
-                .map(|s| SharedArray {
+                .enumerate()
+                .map(|(i, s)| SharedArray {
                     name: s.name.clone(),
+                    declared: declared(kernel, typed::Space::Shared(i as u32), s.elem, s.width),
                     elem: s.stored,
                     len: if s.is_extern {
                         None
@@ -248,8 +250,10 @@ impl<'k> Lowerer<'k> {
             locals: kernel
                 .local_arrays
                 .iter()
-                .map(|a| LocalArrayIr {
+                .enumerate()
+                .map(|(i, a)| LocalArrayIr {
                     name: a.name.clone(),
+                    declared: declared(kernel, typed::Space::Local(i as u32), a.elem, a.width),
                     elem: a.stored,
                     len: a.stored_len(),
                     in_registers: a.in_registers,
@@ -1245,6 +1249,19 @@ impl<'k> Lowerer<'k> {
 }
 
 /// Reading a variable, a built-in or a constant emits nothing, so it needs no mask.
+/// The element `space`'s array was declared of: its struct, or `width` components of `elem`.
+fn declared(kernel: &typed::Kernel, space: typed::Space, elem: Scalar, width: u32) -> DeclaredElem {
+    let name = kernel
+        .struct_arrays
+        .iter()
+        .find(|(s, _)| *s == space)
+        .map_or_else(|| typed::type_name(elem, width), |(_, n)| n.clone());
+    DeclaredElem {
+        name,
+        bytes: elem.size() * width,
+    }
+}
+
 fn is_free(e: &typed::Expr) -> bool {
     matches!(
         e.kind,

@@ -120,6 +120,16 @@ pub struct BufferParam {
     pub elem: Scalar,
 }
 
+/// The element an array was declared of (`MD` of `__shared__ MD s[8]`, `float` of `float
+/// v[8]`): what an out-of-bounds message counts in, whatever type the access views it as.
+#[derive(Clone, Debug)]
+pub struct DeclaredElem {
+    /// Its C name.
+    pub name: String,
+    /// Its bytes.
+    pub bytes: u32,
+}
+
 /// A shared array as the IR sees it.
 #[derive(Clone, Debug)]
 pub struct SharedArray {
@@ -129,6 +139,8 @@ pub struct SharedArray {
     pub elem: Scalar,
     /// Elements, or `None` for `extern __shared__` (sized by the launch).
     pub len: Option<u64>,
+    /// The element it was declared of.
+    pub declared: DeclaredElem,
 }
 
 /// A per-thread local array as the IR sees it.
@@ -140,6 +152,8 @@ pub struct LocalArrayIr {
     pub elem: Scalar,
     /// Components per thread.
     pub len: u64,
+    /// The element it was declared of.
+    pub declared: DeclaredElem,
     /// Kept in registers by the compiler: its accesses cost nothing and move no bytes.
     pub in_registers: bool,
 }

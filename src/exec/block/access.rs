@@ -7,7 +7,7 @@ use crate::exec::cache::Op as CacheOp;
 use crate::exec::cells::{with_cells, Cells};
 use crate::exec::coalesce::{self, Extent};
 use crate::exec::counters::InstCounters;
-use crate::exec::error::RunError;
+use crate::exec::error::{in_declared, RunError};
 use crate::exec::memory::{self, with_data, BufData};
 use crate::exec::memory::{Global, Plain, Slots};
 use crate::exec::race::{Group, Op, Race, RaceHit, RaceKind, Uninit, UninitHit};
@@ -168,7 +168,7 @@ impl BlockRunner<'_> {
         width: u32,
         globals: &[Option<GlobalBuf<'_>>],
     ) -> RunError {
-        let (kind, name, len) = match space {
+        let (kind, name, len, declared) = match space {
             Space::Global(p) => {
                 let b = global(globals, p);
                 if b.unset {
@@ -179,11 +179,19 @@ impl BlockRunner<'_> {
                         self.cfg.thread_of(lane),
                     );
                 }
-                ("global", b.name.to_string(), cells(globals, p).len())
+                ("global", b.name.to_string(), cells(globals, p).len(), None)
             }
             Space::Shared(s) => {
                 let a = &self.shared[s as usize];
-                ("shared", a.name.clone(), a.data.len())
+                let ir = &self.ir.shared[s as usize];
+                let bytes = a.data.len() as u64 * u64::from(ir.elem.size());
+                let view = width * ir.elem.size();
+                (
+                    "shared",
+                    a.name.clone(),
+                    a.data.len(),
+                    Some((bytes, view, &ir.declared)),
+                )
             }
             Space::Local(_) => unreachable!("exec: local arrays are checked in `local`"),
             Space::Choice { .. } => unreachable!("exec: choices are resolved in `choose`"),
@@ -213,11 +221,22 @@ impl BlockRunner<'_> {
         } else {
             format!("`{name}` is sized for fewer threads than this block has; check the block size and the index")
         };
+        let (index, len, help) = match declared {
+            Some((total, view, declared)) => {
+                let (index, len, note) = in_declared((index, view), total, &name, declared);
+                (
+                    index,
+                    len,
+                    note.map_or(help.clone(), |n| format!("{help}; {n}")),
+                )
+            }
+            None => (index, len as u64 / u64::from(width), help),
+        };
         RunError::OutOfBounds {
             space: kind,
             buffer: name,
             index,
-            len: len as u64 / u64::from(width),
+            len,
             span: self.ir.spans[pc],
             block: self.block,
             thread: self.cfg.thread_of(lane),

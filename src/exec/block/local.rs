@@ -4,7 +4,7 @@ use super::access::transfer;
 use super::{BlockRunner, GlobalBuf};
 use crate::check::typed::{choice_parts, CHOICE_SHIFT, NULL_OFFSET};
 use crate::exec::coalesce;
-use crate::exec::error::RunError;
+use crate::exec::error::{in_declared, RunError};
 use crate::exec::memory::{with_data, BufData, Plain};
 use crate::ir::{Reg, Space};
 use crate::value::Scalar;
@@ -43,18 +43,25 @@ impl BlockRunner<'_> {
                     thread: self.cfg.thread_of(lane),
                 });
             }
+            let total = array.len * u64::from(array.elem.size());
+            let view = (index, width * array.elem.size());
+            let (index, len, note) = in_declared(view, total, &array.name, &array.declared);
+            let mut help = format!(
+                "`{}` is each thread's own array of {len} elements; check the index",
+                array.name
+            );
+            if let Some(note) = note {
+                help = format!("{help}; {note}");
+            }
             return Err(RunError::OutOfBounds {
                 space: "local",
                 buffer: array.name.clone(),
                 index,
-                len: count as u64,
+                len,
                 span: self.ir.spans[pc],
                 block: self.block,
                 thread: self.cfg.thread_of(lane),
-                help: format!(
-                    "`{}` is each thread's own array of {count} elements; check the index",
-                    array.name
-                ),
+                help,
             });
         }
         if !array.in_registers {
