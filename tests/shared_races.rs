@@ -70,3 +70,35 @@ fn warps_storing_the_same_values_into_the_same_words_do_not_race() {
     );
     assert_eq!((r.counters.race_count, r.races[0].race.words), (1, 32));
 }
+
+#[test]
+fn a_warp_reading_back_the_word_every_warp_stored_alike_does_not_race() {
+    // Kernel Tuner's ExpDist: each of 4 warps stores sh[tx] = g[tx] (the same bits from every
+    // warp), then reads sh[tx] back without a barrier. Its own store came first and no warp
+    // stored other bits, so it reads g[tx] in any order: out = arange(128) % 32, no race.
+    let src = r#"
+__global__ void k(const float* g, float* out) {
+    __shared__ float sh[32];
+    int tx = threadIdx.x, ty = threadIdx.y;
+    sh[tx] = g[tx];
+    out[ty * 32 + tx] = sh[tx];
+}
+launch k { g = arange(32); out = zeros(128); expect out == arange(128) % 32; }
+"#;
+    let r = ok(src, &[], [1, 1, 1], [32, 4, 1]);
+    assert!(r.expects_passed());
+    assert_eq!(r.counters.race_count, 0);
+    // Only warp 0 stores, then every warp reads: warps 1..3 may read before the store lands.
+    let src = r#"
+__global__ void k(const float* g, float* out) {
+    __shared__ float sh[32];
+    int tx = threadIdx.x, ty = threadIdx.y;
+    if (ty == 0) sh[tx] = g[tx];
+    out[ty * 32 + tx] = sh[tx];
+}
+launch k { g = arange(32); out = zeros(128); }
+"#;
+    let r = ok(src, &[], [1, 1, 1], [32, 4, 1]);
+    assert_eq!(r.counters.race_count, 1);
+    assert_eq!(r.races[0].race.first.kind, RaceKind::ReadAfterWrite);
+}

@@ -221,6 +221,8 @@ struct Entry {
     /// of several wins is not defined): a write of the same bits after another warp's leaves
     /// the element as either order would, so it is no WAW (as two lanes of one store).
     stored: Option<u64>,
+    /// The warps that wrote the element plainly in `write`'s epoch, a bit each.
+    writers: u32,
 }
 
 /// Per-element history of one shared array in the current block.
@@ -293,8 +295,13 @@ impl History {
     ) -> Option<Hazard> {
         let h = &mut self.0[e];
         let with = |kind: RaceKind, s: &Seen| s.other(warp, epoch).map(|(w, i)| (kind, w, i));
+        // A warp reading back a word it wrote, which the other warps wrote with the same bits
+        // (a differing write was a WAW), reads those bits in any order (Kernel Tuner's
+        // `ExpDist`: every warp stores one row, then reads its own lane's element).
+        let wrote = |h: &Entry| h.write.epoch == epoch && h.writers & (1 << warp) != 0;
         let hazard = match op {
             Op::Read => with(RaceKind::ReadAfterWrite, &h.write)
+                .filter(|_| !(wrote(h) && h.stored.is_some()))
                 .or_else(|| with(RaceKind::ReadAfterWrite, &h.atomic)),
             Op::Write => with(RaceKind::WriteAfterRead, &h.read)
                 .or_else(|| {
@@ -309,7 +316,11 @@ impl History {
         match op {
             Op::Read => h.read.note(warp, epoch, inst),
             Op::Write => {
+                if h.write.epoch != epoch || h.write.warp == NONE {
+                    h.writers = 0;
+                }
                 h.write.note(warp, epoch, inst);
+                h.writers |= 1 << warp;
                 h.stored = bits;
             }
             Op::Atomic => h.atomic.note(warp, epoch, inst),
@@ -337,6 +348,33 @@ mod tests {
         assert_eq!(
             h.access(0, (1, 2, 11), Op::Write, Some(11)),
             Some((RaceKind::WriteAfterRead, 3, 10))
+        );
+    }
+
+    #[test]
+    fn a_warp_reading_back_its_own_write_of_agreed_bits_is_no_raw() {
+        // Warps 0, 1 and 2 store 7 to element 0 in epoch 1. Warp 2 reads it back: every write
+        // stored 7, its own included, so it reads 7 in any order. Warp 3, which wrote nothing,
+        // may read the value from before the epoch: RAW.
+        let mut h = History::new(1);
+        for w in 0..3 {
+            assert_eq!(h.access(0, (w, 1, 10), Op::Write, Some(7)), None);
+        }
+        assert_eq!(h.access(0, (2, 1, 11), Op::Read, None), None);
+        assert_eq!(
+            h.access(0, (3, 1, 11), Op::Read, None),
+            Some((RaceKind::ReadAfterWrite, 0, 10))
+        );
+        // In epoch 2 warp 0 writes 7 and warp 1 writes 8: a WAW. Epoch 1's writers are
+        // forgotten: warp 2 wrote nothing in epoch 2, so its read is a RAW.
+        assert_eq!(h.access(0, (0, 2, 10), Op::Write, Some(7)), None);
+        assert_eq!(
+            h.access(0, (1, 2, 10), Op::Write, Some(8)),
+            Some((RaceKind::WriteAfterWrite, 0, 10))
+        );
+        assert_eq!(
+            h.access(0, (2, 2, 11), Op::Read, None),
+            Some((RaceKind::ReadAfterWrite, 0, 10))
         );
     }
 
