@@ -118,25 +118,44 @@ __global__ void k(int* rank, int* size, int* lead, int* count) {
 }
 
 #[test]
-fn coalesced_groups_say_what_they_cannot_do() {
-    // A shuffle from a rank other than 0 would need the rank's lane (the n-th set bit of the
-    // mask): refused, pointing at the rank. A block declared from coalesced_threads() is the
-    // wrong kind of group.
-    let from_rank = r#"
+fn coalesced_groups_shuffle_by_rank() {
+    // The even lanes of a warp form a coalesced group of 16 (rank r is lane 2r). As
+    // cooperative_groups defines them: shfl(v, 3) reads rank 3, lane 6; shfl_down(v, 1) reads
+    // the next even lane, the last rank (lane 30) its own value; shfl_up(v, 2) reads lane
+    // t - 4, ranks 0 and 1 (lanes 0, 2) their own. Odd lanes store -1.
+    let src = r#"
 namespace cg = cooperative_groups;
-__global__ void k(int* a) {
-    cg::coalesced_group g = cg::coalesced_threads();
-    a[threadIdx.x] = g.shfl((int)threadIdx.x, 1);
+__global__ void k(int* from, int* down, int* up) {
+    int t = threadIdx.x;
+    from[t] = down[t] = up[t] = -1;
+    if (t % 2 == 0) {
+        cg::coalesced_group g = cg::coalesced_threads();
+        from[t] = g.shfl(t, 3);
+        down[t] = g.shfl_down(t, 1);
+        up[t] = g.shfl_up(t, 2);
+    }
 }
 "#;
-    let f = err(
-        from_rank,
-        &[("a", "zeros(32)")],
-        Some(ONE),
-        Some([32, 1, 1]),
+    let list = |f: &dyn Fn(i32) -> i32| {
+        let v: Vec<String> = (0..32)
+            .map(|t| if t % 2 == 0 { f(t) } else { -1 }.to_string())
+            .collect();
+        format!("[{}]", v.join(", "))
+    };
+    let src = format!(
+        "{src}launch k {{ from = zeros(32); down = zeros(32); up = zeros(32); \
+         expect from == {}; expect down == {}; expect up == {}; }}\n",
+        list(&|_| 6),
+        list(&|t| (t + 2).min(30)),
+        list(&|t| if t < 4 { t } else { t - 4 }),
     );
-    assert_eq!(codes(&f), ["simt::check::unsupported"]);
-    assert!(common::describe(&f).contains("rank other than 0"));
+    let r = ok(&src, &[], ONE, [32, 1, 1]);
+    assert!(r.expects_passed(), "{:?}", r.expects);
+}
+
+#[test]
+fn coalesced_groups_say_what_they_cannot_do() {
+    // A block declared from coalesced_threads() is the wrong kind of group.
     let wrong_kind = r#"
 namespace cg = cooperative_groups;
 __global__ void k(int* a) {

@@ -143,7 +143,7 @@ impl KernelChecker<'_, '_> {
     }
 
     /// A coalesced group's members: `thread_rank()` (active lanes below this one), `size()`,
-    /// `shfl(v, 0)` (from the lowest lane), `any`, `all`, `sync`.
+    /// `shfl(v, rank)`, `shfl_down(v, d)`, `shfl_up(v, d)`, `any`, `all`, `sync`.
     fn coalesced_method(
         &mut self,
         v: Option<VarId>,
@@ -171,44 +171,47 @@ impl KernelChecker<'_, '_> {
                 let lower = self.binary(BinOp::BitAnd, span, mask, below)?;
                 Ok(self.convert(popc(lower), Scalar::U32))
             }
+            // cooperative_groups' own: `shfl` reads rank r's lane, `__fns(mask, 0, r + 1)`;
+            // `shfl_down`/`shfl_up` the lane d ranks above or below, `__fns(mask, lane, ±(d +
+            // 1))`, or this lane's own value where the group has none.
             ("shfl", [value, src]) => {
-                let zero = matches!(src.kind, ast::ExprKind::Int { value: 0, .. });
-                if !zero {
-                    return Err(CheckError::Unsupported {
-                        what: "a coalesced group's `shfl` from a rank other than 0".into(),
-                        span: src.span,
-                        help: Some("read from the group's first thread, `shfl(v, 0)`, or use a warp tile".into()),
-                    });
+                let rank = self.expr(src)?;
+                let rank = self.convert(rank, Scalar::U32);
+                let nth = self.arith_u32(ArithOp::Add, rank, 1, span)?;
+                let lane = fns(mask.clone(), constant(Value::U32(0), span), nth, span);
+                self.coalesced_shuffle(mask, value, (Vec::new(), lane), span)
+            }
+            (dir @ ("shfl_down" | "shfl_up"), [value, delta]) => {
+                let delta = self.expr(delta)?;
+                let delta = self.convert(delta, Scalar::U32);
+                let mut nth = self.arith_u32(ArithOp::Add, delta, 1, span)?;
+                if dir == "shfl_up" {
+                    nth = self.binary(BinOp::Sub, span, constant(Value::U32(0), span), nth)?;
                 }
-                // The group's rank 0 is its lowest active lane: __ffs(mask) - 1.
-                let ffs = Expr {
-                    kind: ExprKind::Call {
-                        func: Func::Bits(crate::value::BitOp::Ffs),
-                        args: vec![mask.clone()],
-                    },
-                    ty: Scalar::I32,
+                let own = self.lane(span)?;
+                let t = self.new_local("group.lane", Scalar::U32, span);
+                let found = fns(mask.clone(), own.clone(), nth, span);
+                let prelude = vec![Stmt {
+                    kind: StmtKind::Assign { var: t, value: found },
+                    span,
+                }];
+                let found = Expr {
+                    kind: ExprKind::Var(t),
+                    ty: Scalar::U32,
                     span,
                 };
-                let lane = self.binary(BinOp::Sub, span, ffs, constant(Value::I32(1), span))?;
-                let value = self.expr(value)?;
-                let ty = match value.ty.promoted() {
-                    Scalar::Bool => Scalar::I32,
-                    t => t,
-                };
-                let value = self.convert(value, ty);
-                let lane = self.convert(lane, Scalar::U32);
-                Ok(Expr {
-                    kind: ExprKind::Shuffle {
-                        kind: ShflKind::Idx,
-                        mask: Box::new(mask),
-                        value: Box::new(value),
-                        arg: Box::new(lane),
-                        width: Box::new(constant(Value::U32(32), span)),
-                        strict: false,
+                let outside =
+                    self.binary(BinOp::Ge, span, found.clone(), constant(Value::U32(32), span))?;
+                let lane = Expr {
+                    kind: ExprKind::Select {
+                        cond: Box::new(outside),
+                        then: Box::new(own),
+                        els: Box::new(found),
                     },
-                    ty,
+                    ty: Scalar::U32,
                     span,
-                })
+                };
+                self.coalesced_shuffle(mask, value, (prelude, lane), span)
             }
             (kind @ ("any" | "all"), [p]) => {
                 let pred = self.scalar_or_truth(p)?;
@@ -225,9 +228,54 @@ impl KernelChecker<'_, '_> {
             _ => Err(CheckError::Unsupported {
                 what: format!("the coalesced group member `{}`", method.name),
                 span: method.span,
-                help: Some("a coalesced group here has thread_rank(), size(), shfl(v, 0), any(), all() and sync()".into()),
+                help: Some("a coalesced group here has thread_rank(), size(), shfl(v, rank), shfl_down(v, d), shfl_up(v, d), any(), all() and sync()".into()),
             }),
         }
+    }
+
+    /// `value` from lane `lane` of the coalesced group `mask`, once `prelude` has run.
+    fn coalesced_shuffle(
+        &mut self,
+        mask: Expr,
+        value: &ast::Expr,
+        (mut prelude, lane): (Vec<Stmt>, Expr),
+        span: Span,
+    ) -> Result<Expr> {
+        let value = self.expr(value)?;
+        let ty = match value.ty.promoted() {
+            Scalar::Bool => Scalar::I32,
+            t => t,
+        };
+        let value = self.convert(value, ty);
+        let r = self.new_local("group.shfl", ty, span);
+        let shuffled = Expr {
+            kind: ExprKind::Shuffle {
+                kind: ShflKind::Idx,
+                mask: Box::new(mask),
+                value: Box::new(value),
+                arg: Box::new(lane),
+                width: Box::new(constant(Value::U32(32), span)),
+                strict: false,
+            },
+            ty,
+            span,
+        };
+        prelude.push(Stmt {
+            kind: StmtKind::Assign {
+                var: r,
+                value: shuffled,
+            },
+            span,
+        });
+        Ok(Expr {
+            kind: ExprKind::Inline {
+                name: "shfl".into(),
+                body: prelude,
+                result: Some(r),
+            },
+            ty,
+            span,
+        })
     }
 
     /// `block.thread_rank()`, `tile.shfl_down(v, 1)`, `tile.any(p)`, ... as a value.
@@ -621,5 +669,18 @@ pub(super) fn coalesced_mask(v: Option<VarId>, span: Span) -> Expr {
             ty: Scalar::U32,
             span,
         },
+    }
+}
+
+/// `__fns(mask, base, nth)`: the lane of the `nth` set bit of `mask` from `base` (down for a
+/// negative `nth`), 0xffffffff where there is none.
+fn fns(mask: Expr, base: Expr, nth: Expr, span: Span) -> Expr {
+    Expr {
+        kind: ExprKind::Call {
+            func: Func::Bits3(crate::value::Bits3::Fns),
+            args: vec![mask, base, nth],
+        },
+        ty: Scalar::U32,
+        span,
     }
 }
