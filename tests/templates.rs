@@ -2218,3 +2218,35 @@ launch k<float> { out = zeros(1); expect out == 10; }
 "#;
     ok(src, &[], ONE, ONE);
 }
+
+#[test]
+fn the_template_disambiguator_after_a_class_instance_names_its_member_template() {
+    // AMGX's `Warp_reduce<N>::template execute<Op>(x)`: `template` after `::` says the
+    // dependent member is a template. N = 1: an xor butterfly over masks 16..1 sums the warp,
+    // 0 + 1 + ... + 31 = 496.
+    let src = r#"
+struct Add {
+    template <typename T>
+    static __device__ T eval(T x, T y) { return x + y; }
+};
+template <int N>
+struct Reduce {
+    template <typename Op, typename T>
+    static __device__ T execute(T x) {
+        for (int m = 16; m >= N; m >>= 1) x = Op::eval(x, __shfl_xor_sync(0xffffffff, x, m));
+        return x;
+    }
+};
+template <int N, typename Op, typename T>
+__device__ T warp_reduce(T x) {
+    return Reduce<N>::template execute<Op>(x);
+}
+__global__ void k(const float* in, float* out) {
+    float s = warp_reduce<1, Add>(in[threadIdx.x]);
+    if (threadIdx.x == 0) out[0] = s;
+}
+launch k { in = arange(32); out = zeros(1); expect out == 496; }
+"#;
+    let r = ok(src, &[], [1, 1, 1], [32, 1, 1]);
+    assert!(r.expects_passed(), "{:?}", r.expects);
+}
