@@ -1,4 +1,4 @@
-//! WMMA's warp matrix multiply-accumulate: the shapes, the element-to-lane mapping and the arithmetic of `mma_sync`.
+//! Warp matrix multiply-accumulate, WMMA's `mma_sync` and PTX's `mma.sync`: the shapes, the element-to-lane mappings and the arithmetic.
 
 // A fragment of an `R × C` tile holds `len = R * C / 32` elements per lane, of `bytes` bytes.
 // A lane moves them in pieces of `w = min(len, 16 / bytes)` consecutive elements (one vector
@@ -21,6 +21,25 @@ pub fn piece(len: u32, bytes: u32) -> u32 {
 pub fn tile_element(len: u32, bytes: u32, lane: u32, i: u32) -> u32 {
     let w = piece(len, bytes);
     (i / w) * 32 * w + lane * w + i % w
+}
+
+/// The call the `asm` lowering writes for PTX's `mma.sync.aligned.m16n8k{k}.row.col` (its
+/// operands D, A, B, C, each element by element in the ISA's fragment order), by `k`.
+pub fn ptx_intrinsic(k: u32) -> String {
+    format!("__simt_mma_m16n8k{k}")
+}
+
+/// An operand of a warp matrix multiply-accumulate `D = A * B + C`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Operand {
+    /// The left factor, `m × k`.
+    A,
+    /// The right factor, `k × n`.
+    B,
+    /// The addend, `m × n`.
+    C,
+    /// The result, `m × n`.
+    D,
 }
 
 /// One `mma_sync` specialisation: shape, element types, the operand layouts and `satf`.
@@ -47,6 +66,9 @@ pub struct MmaOp {
     /// `satf`: an infinite result becomes the largest finite value of its sign and NaN
     /// becomes +0 (floats); an integer result saturates to `int`'s range.
     pub satf: bool,
+    /// PTX's `mma.sync` (inline assembly): lanes hold the elements the PTX ISA assigns them
+    /// ([`MmaOp::element`]), not WMMA's slabs.
+    pub ptx: bool,
 }
 
 impl MmaOp {
@@ -63,6 +85,39 @@ impl MmaOp {
     /// Elements of C and D per lane.
     pub fn c_len(&self) -> usize {
         (self.m * self.n / 32) as usize
+    }
+
+    /// The tile element, in its storage order, that lane `lane`'s `i`-th element of operand
+    /// `which` holds. WMMA: [`tile_element`]. PTX's `mma.sync.m16n8k{8,16}.row.col` on 16-bit
+    /// inputs (PTX ISA 9.7.14.5.8, "Matrix Fragments for mma.m16n8k16"): with `g = lane / 4`
+    /// and `t = lane % 4`, A's element `i` is row `g + 8·(i/2 % 2)`, column `2t + i % 2 +
+    /// 8·(i/4)` (row-major); B's is row `2t + i % 2 + 8·(i/2)`, column `g` (stored column by
+    /// column); C's and D's row `g + 8·(i/2)`, column `2t + i % 2` (row-major). tf32 inputs
+    /// (one per register) take A's row `g + 8·(i % 2)`, column `t + 4·(i/2)` and B's row `t +
+    /// 4·i`, column `g`.
+    pub fn element(&self, which: Operand, lane: u32, i: u32) -> usize {
+        let (len, bytes) = match which {
+            Operand::A => (self.a_len() as u32, self.input.size()),
+            Operand::B => (self.b_len() as u32, self.input.size()),
+            Operand::C => (self.c_len() as u32, self.c.size()),
+            Operand::D => (self.c_len() as u32, self.d.size()),
+        };
+        if !self.ptx {
+            return tile_element(len, bytes, lane, i) as usize;
+        }
+        let (g, t) = (lane / 4, lane % 4);
+        let (row, col) = match (which, self.tf32) {
+            (Operand::A, false) => (g + 8 * (i / 2 % 2), 2 * t + i % 2 + 8 * (i / 4)),
+            (Operand::A, true) => (g + 8 * (i % 2), t + 4 * (i / 2)),
+            (Operand::B, false) => (2 * t + i % 2 + 8 * (i / 2), g),
+            (Operand::B, true) => (t + 4 * i, g),
+            (Operand::C | Operand::D, _) => (g + 8 * (i / 2), 2 * t + i % 2),
+        };
+        (match which {
+            Operand::A => row * self.k + col,
+            Operand::B => col * self.k + row,
+            _ => row * self.n + col,
+        }) as usize
     }
 
     /// One warp's multiply-adds in dense FP16 multiply-adds, the tensor cores' unit of work
@@ -172,6 +227,7 @@ mod tests {
             a_col: false,
             b_col: false,
             satf: false,
+            ptx: false,
         }
     }
 

@@ -7,6 +7,7 @@ mod common;
 mod accessors;
 mod addresses;
 mod asm;
+mod asm_mma;
 mod asm_shared;
 mod async_copy;
 mod bad;

@@ -57,6 +57,10 @@ impl KernelChecker<'_, '_> {
         let half = |t: Scalar| t.is_half().then_some(t);
         match &e.kind {
             ExprKind::Cast { to, .. } | ExprKind::Round { to, .. } => half(*to),
+            ExprKind::Call {
+                func: Func::View { to, .. },
+                ..
+            } => half(*to),
             ExprKind::Var(v) => half(self.locals[v.0 as usize].declared),
             ExprKind::Inline {
                 result: Some(v), ..

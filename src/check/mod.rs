@@ -38,6 +38,7 @@ mod own_type;
 mod partial_order;
 mod pointer;
 mod print;
+mod ptx_mma;
 mod returned_ref;
 mod simd;
 mod specialise;
@@ -2088,6 +2089,10 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                     return Ok(());
                 }
                 if let Some(stmts) = self.async_statement(e) {
+                    out.extend(stmts?);
+                    return Ok(());
+                }
+                if let Some(stmts) = self.ptx_mma(e) {
                     out.extend(stmts?);
                     return Ok(());
                 }

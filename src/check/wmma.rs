@@ -520,6 +520,7 @@ impl KernelChecker<'_, '_> {
             a_col: a.col,
             b_col: b.col,
             satf,
+            ptx: false,
         };
         let reads = |this: &mut Self, place: &StructPlace, f: Frag| -> Result<Vec<Expr>> {
             (0..f.len())

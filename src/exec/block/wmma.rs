@@ -5,7 +5,7 @@ use crate::exec::error::RunError;
 use crate::exec::regs::RegFile;
 use crate::ir::Reg;
 use crate::value::Scalar;
-use crate::wmma::tile_element;
+use crate::wmma::Operand;
 
 impl BlockRunner<'_> {
     /// Each warp with an active lane must be whole and wholly active: the first warp that is not
@@ -101,9 +101,10 @@ impl BlockRunner<'_> {
         if self.lanes_active == 0 {
             return Ok(());
         }
-        self.whole_warps(pc, "wmma::mma_sync")?;
         let m = &self.ir.mmas[id as usize];
         let op = m.op;
+        self.whole_warps(pc, if op.ptx { "mma.sync" } else { "wmma::mma_sync" })?;
+        let m = &self.ir.mmas[id as usize];
         let mut warps = 0;
         for w in 0..self.mask.len().div_ceil(32) {
             if !self.mask[w * 32] {
@@ -111,26 +112,23 @@ impl BlockRunner<'_> {
             }
             warps += 1;
             let file = &self.regs;
-            // The warp's elements of a fragment as its tile, in storage order.
-            let gather = |regs: &[Reg], ty: Scalar| -> Vec<f64> {
-                let len = regs.len() as u32;
+            // The warp's elements of an operand as its tile, in storage order.
+            let gather = |regs: &[Reg], which: Operand, ty: Scalar| -> Vec<f64> {
                 let mut tile = vec![0.0; regs.len() * 32];
                 for l in 0..32 {
-                    for (i, &r) in (0..len).zip(regs) {
-                        let e = tile_element(len, ty.size(), l, i) as usize;
-                        tile[e] = read(file, r, ty, w * 32 + l as usize);
+                    for (i, &r) in (0..).zip(regs) {
+                        tile[op.element(which, l, i)] = read(file, r, ty, w * 32 + l as usize);
                     }
                 }
                 tile
             };
-            let a = gather(&m.a, op.input);
-            let b = gather(&m.b, op.input);
-            let c = gather(&m.c, op.c);
+            let a = gather(&m.a, Operand::A, op.input);
+            let b = gather(&m.b, Operand::B, op.input);
+            let c = gather(&m.c, Operand::C, op.c);
             let d = op.multiply(&a, &b, &c);
-            let len = m.d.len() as u32;
             for l in 0..32 {
-                for (i, &r) in (0..len).zip(&m.d) {
-                    let v = d[tile_element(len, op.d.size(), l, i) as usize];
+                for (i, &r) in (0..).zip(&m.d) {
+                    let v = d[op.element(Operand::D, l, i)];
                     write(&mut self.regs, r, op.d, w * 32 + l as usize, v);
                 }
             }

@@ -9,6 +9,7 @@
 //! ordinary memory accesses.
 
 mod cxx;
+mod mma;
 mod ops;
 mod parse;
 mod shared;
@@ -71,7 +72,7 @@ pub(crate) fn lower(
         Ok(body) => StmtKind::Block(body),
         Err(f) if f.unsupported => StmtKind::Unsupported {
             what: f.what,
-            help: "simt runs a subset of PTX (README, \"Inline PTX\"): mov, cvt, integer and float arithmetic, add/sub/mul/fma.rn on .f16 and .f16x2, logic and shifts, shf, bfe/bfi/prmt/lop3/popc/clz/brev, setp/selp and @p guards, shfl.sync, ld/st, cvta, cp.async, ldmatrix, ex2/rcp/sqrt/tanh .approx, trap; write this instruction in C++, or take the C++ branch the file has for other targets".into(),
+            help: "simt runs a subset of PTX (README, \"Inline PTX\"): mov, cvt, integer and float arithmetic, add/sub/mul/fma.rn on .f16 and .f16x2, logic and shifts, shf, bfe/bfi/prmt/lop3/popc/clz/brev, setp/selp and @p guards, shfl.sync, ld/st, cvta, cp.async, ldmatrix, mma.sync (m16n8k16, m16n8k8), ex2/rcp/sqrt/tanh .approx, trap; write this instruction in C++, or take the C++ branch the file has for other targets".into(),
             invalid: false,
         },
         Err(f) => StmtKind::Unsupported {

@@ -211,6 +211,7 @@ pub(super) fn inst(l: &mut Lowering, inst: &Inst) -> Result<Vec<Stmt>, Fail> {
         "cvta" => return super::shared::cvta(l, inst, m),
         "cp" => return super::shared::cp_async(l, inst, m),
         "ldmatrix" => return super::shared::ldmatrix(l, inst, m),
+        "mma" => return super::mma::mma(l, inst),
         "ld" | "st" | "ldu" => return memory(l, inst, m),
         "ex2" | "rcp" | "sqrt" | "rsqrt" | "tanh" | "lg2" | "sin" | "cos" => {
             return approx(l, inst, m)
