@@ -2250,3 +2250,29 @@ launch k { in = arange(32); out = zeros(1); expect out == 496; }
     let r = ok(src, &[], [1, 1, 1], [32, 1, 1]);
     assert!(r.expects_passed(), "{:?}", r.expects);
 }
+
+#[test]
+fn a_class_instance_is_one_type_however_its_scalar_arguments_are_spelled() {
+    // lmdeploy's embeddingLookupKernel<uint16_t, 8>: `Array<T, N>` with T = uint16_t in the
+    // kernel, and `Store(T* dst, const Array<T, N>&)` deducing T = unsigned short from
+    // `&dst[0]`: Array<uint16_t, 4> and Array<unsigned short, 4> are one type in C++.
+    let src = r#"
+template<typename T, int N>
+struct Array { T __a[N]; };
+template<typename T, int N>
+__device__ void Store(T* dst, const Array<T, N>& src) {
+    for (int i = 0; i < N; ++i) dst[i] = src.__a[i];
+}
+template<class T, int vec_size>
+__global__ void k(T* dst, const T* src) {
+    Array<T, vec_size> vec;
+    for (int i = 0; i < vec_size; ++i) vec.__a[i] = src[i] + 1;
+    Store(&dst[0], vec);
+    Array<ushort, vec_size> same = vec;
+    dst[vec_size] = same.__a[vec_size - 1];
+}
+launch k<uint16_t, 4> { dst = zeros(5); src = arange(4); expect dst == [1, 2, 3, 4, 4]; }
+"#;
+    let r = ok(src, &[], [1, 1, 1], [1, 1, 1]);
+    assert!(r.expects_passed(), "{:?}", r.expects);
+}

@@ -420,6 +420,7 @@ impl<'g> KernelChecker<'g, '_> {
 
     /// The layout of the struct called `text` (`P`, `P<float>`), if it has data members.
     pub(crate) fn layout_named(&mut self, text: &str, span: Span) -> Option<Result<Rc<Layout>>> {
+        let text = &canonical_targs(text);
         // Qualified names resolve by their last part: `thrust::complex<float>` is `complex<float>`.
         let key: String = text.split_whitespace().collect();
         let head = key.find('<').unwrap_or(key.len());
@@ -4403,4 +4404,51 @@ fn declared<'b>(
         ast::StmtKind::Block(inner) => declared(inner, name),
         _ => None,
     })
+}
+
+/// `Array<uint16_t, 4>` as `Array<unsigned short, 4>`: each template argument that spells a
+/// scalar type by another name (`uint16_t`, `ushort`, `unsigned short int`) by its C name, at
+/// any depth, so that one type has one layout however its arguments are written.
+fn canonical_targs(text: &str) -> String {
+    let (Some(open), Some(close)) = (text.find('<'), text.rfind('>')) else {
+        return text.to_string();
+    };
+    if close < open {
+        return text.to_string();
+    }
+    let mut args = Vec::new();
+    let (mut depth, mut from) = (0, open + 1);
+    for (i, ch) in text[open + 1..close].char_indices() {
+        let at = open + 1 + i;
+        match ch {
+            '<' | '(' => depth += 1,
+            '>' | ')' => depth -= 1,
+            ',' if depth == 0 => {
+                args.push(&text[from..at]);
+                from = at + 1;
+            }
+            _ => {}
+        }
+    }
+    args.push(&text[from..close]);
+    let args: Vec<String> = args
+        .into_iter()
+        .map(|a| {
+            let words: Vec<&str> = a.split_whitespace().collect();
+            let spelled = words.join(" ");
+            match super::scalar_of_base(&ast::TypeName {
+                base: crate::syntax::base_type(&spelled),
+                ..ast::TypeName::named(spelled.clone(), Span::default())
+            }) {
+                Ok(s) if !spelled.contains('<') => s.c_name().to_string(),
+                _ => canonical_targs(&spelled),
+            }
+        })
+        .collect();
+    format!(
+        "{}<{}>{}",
+        &text[..open],
+        args.join(","),
+        &text[close + 1..]
+    )
 }

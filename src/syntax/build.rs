@@ -4301,7 +4301,7 @@ fn compound_op(s: &str) -> BinOp {
     }
 }
 
-fn base_type(text: &str) -> BaseType {
+pub(crate) fn base_type(text: &str) -> BaseType {
     match text {
         "void" => BaseType::Void,
         "bool" => BaseType::Bool,

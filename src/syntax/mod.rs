@@ -3,6 +3,7 @@
 mod asm;
 pub mod ast;
 mod build;
+pub(crate) use build::base_type;
 mod depth;
 mod error;
 mod grammar;
