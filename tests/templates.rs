@@ -2276,3 +2276,26 @@ launch k<uint16_t, 4> { dst = zeros(5); src = arange(4); expect dst == [1, 2, 3,
     let r = ok(src, &[], [1, 1, 1], [1, 1, 1]);
     assert!(r.expects_passed(), "{:?}", r.expects);
 }
+
+#[test]
+fn a_member_type_may_name_a_file_typedef() {
+    // dedisp's `template<int IN_NBITS> struct SumType { typedef dedisp_word type; };`: the member
+    // type names the file's typedef, unsigned int. s = 3, out = s + 4 = 7. The class's own
+    // `typedef float word_t;` in Other hides the file's: Other<1>::type is float, 0.5 + 4.
+    let src = r#"
+typedef unsigned int word_t;
+template<int N> struct SumType { typedef word_t type; };
+template<int N> struct Other { typedef float word_t; typedef word_t type; };
+template<int N>
+__global__ void k(unsigned int *out, float* f) {
+    typedef typename SumType<N>::type sum_type;
+    sum_type s = 3;
+    out[threadIdx.x] = s + 4;
+    typename Other<N>::type h = 0.5f;
+    f[threadIdx.x] = h + 4;
+}
+launch k<8> { out = zeros(2); f = zeros(2); expect out == 7; expect f == 4.5; }
+"#;
+    let r = ok(src, &[], [1, 1, 1], [2, 1, 1]);
+    assert!(r.expects_passed(), "{:?}", r.expects);
+}

@@ -68,7 +68,16 @@ pub(crate) struct ClassMembers {
 impl ClassMembers {
     /// The member types of the module's class templates and specialisations, and of its plain
     /// structs that have any.
+    /// A member type may name the file's own `typedef`s (dedisp's `typedef dedisp_word type;`):
+    /// those its class does not hide with a parameter or a member type of that name are
+    /// resolved here, where the file's are in scope.
     pub fn of(module: &Module) -> Vec<ClassMembers> {
+        let mut file = Bindings::default();
+        for (name, ty) in &module.aliases {
+            let mut ty = ty.clone();
+            file.ty(&mut ty);
+            file.types.insert(name.name.clone(), ty);
+        }
         module
             .structs
             .iter()
@@ -78,7 +87,25 @@ impl ClassMembers {
                 spec: s.spec.clone(),
                 args: spec_args(&s.spec),
                 params: s.template.clone(),
-                aliases: s.aliases.clone(),
+                aliases: {
+                    let mut seen = file.clone();
+                    let own = s
+                        .template
+                        .iter()
+                        .map(|p| &p.name)
+                        .chain(s.aliases.iter().map(|(n, _)| n));
+                    for name in own {
+                        seen.types.remove(&name.name);
+                    }
+                    s.aliases
+                        .iter()
+                        .map(|(n, ty)| {
+                            let mut ty = ty.clone();
+                            seen.ty(&mut ty);
+                            (n.clone(), ty)
+                        })
+                        .collect()
+                },
                 constants: s
                     .fields
                     .iter()
