@@ -23,6 +23,7 @@ pub mod render;
 pub mod report;
 pub mod rng;
 pub mod source;
+pub mod special;
 mod stack;
 pub mod suite;
 pub mod syntax;

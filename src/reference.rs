@@ -574,6 +574,7 @@ fn math1(f: Math1, v: V) -> V {
                 // C's modf: the part after the point, signed as `x`; inf has none.
                 Math1::ModfFrac if x.is_infinite() => 0f64.copysign(x as f64) as _,
                 Math1::ModfFrac => (x - x.trunc()).copysign(x),
+                _ => crate::value::special1(f, x as f64) as _,
             }
         }};
     }
@@ -612,6 +613,8 @@ macro_rules! math2_on {
             Math2::Fdim if x > y => x - y,
             Math2::Fdim if x.is_nan() || y.is_nan() => x + y,
             Math2::Fdim => 0.0,
+            // The engine's own: both are exact (no rounding to differ in).
+            Math2::Remainder | Math2::Nextafter => crate::value::Float::math2($f, x, y),
         }
     }};
 }

@@ -465,6 +465,34 @@ pub enum Math1 {
     FrexpExp,
     /// `modff`'s value: the fractional part with the argument's sign (±0 for ±inf)
     ModfFrac,
+    /// `normcdff`: the standard normal distribution function
+    NormCdf,
+    /// `normcdfinvf`: its inverse
+    NormCdfInv,
+    /// `erfinvf`
+    Erfinv,
+    /// `erfcinvf`
+    Erfcinv,
+    /// `erfcxf`: `e^(x²) · erfc(x)`
+    Erfcx,
+    /// `lgammaf`: ln |Γ(x)|
+    Lgamma,
+    /// `tgammaf`: Γ(x)
+    Tgamma,
+    /// `rcbrtf`: 1 / ∛x
+    Rcbrt,
+    /// `sinpif`: sin(πx)
+    Sinpi,
+    /// `cospif`: cos(πx)
+    Cospi,
+    /// `j0f`: the Bessel function of the first kind, order 0
+    J0,
+    /// `j1f`: order 1
+    J1,
+    /// `y0f`: the Bessel function of the second kind, order 0
+    Y0,
+    /// `y1f`: order 1
+    Y1,
 }
 
 /// CUDA's bit-counting intrinsics on 32- or 64-bit integers.
@@ -624,6 +652,10 @@ pub enum Math2 {
     Copysign,
     /// `fdimf`: `a - b` when positive, else 0
     Fdim,
+    /// `remainderf`: `x - n·y`, `n` the nearest integer to `x/y` (ties to even)
+    Remainder,
+    /// `nextafterf`: the next representable value after `x` towards `y`
+    Nextafter,
 }
 
 macro_rules! int_num {
@@ -906,6 +938,7 @@ macro_rules! float_num {
                     Math1::FrexpMant => libm::frexp(a as f64).0 as Self,
                     Math1::FrexpExp => libm::frexp(a as f64).1 as Self,
                     Math1::ModfFrac => libm::modf(a as f64).0 as Self,
+                    _ => special1(f, a as f64) as Self,
                 }
             }
             #[inline(always)]
@@ -931,6 +964,21 @@ macro_rules! float_num {
                         }
                     }
                     Math2::Copysign => a.copysign(b),
+                    // Exact in `double` for floats too: the remainder is representable.
+                    Math2::Remainder => libm::remainder(a as f64, b as f64) as Self,
+                    Math2::Nextafter => {
+                        if a.is_nan() || b.is_nan() {
+                            a + b
+                        } else if a == b {
+                            b
+                        } else if a == 0.0 {
+                            Self::from_bits(1).copysign(b - a)
+                        } else if (b > a) == (a > 0.0) {
+                            Self::from_bits(a.to_bits() + 1)
+                        } else {
+                            Self::from_bits(a.to_bits() - 1)
+                        }
+                    }
                     Math2::Fdim => {
                         if a > b {
                             a - b
@@ -948,6 +996,29 @@ macro_rules! float_num {
             }
         }
     };
+}
+
+/// The one-argument functions computed in `double` by [`crate::special`] or `libm` (a float's
+/// is that value rounded once more).
+pub fn special1(f: Math1, x: f64) -> f64 {
+    use crate::special;
+    match f {
+        Math1::NormCdf => special::normcdf(x),
+        Math1::NormCdfInv => special::normcdfinv(x),
+        Math1::Erfinv => special::erfinv(x),
+        Math1::Erfcinv => special::erfcinv(x),
+        Math1::Erfcx => special::erfcx(x),
+        Math1::Lgamma => libm::lgamma(x),
+        Math1::Tgamma => libm::tgamma(x),
+        Math1::Rcbrt => 1.0 / x.cbrt(),
+        Math1::Sinpi => special::sinpi(x),
+        Math1::Cospi => special::cospi(x),
+        Math1::J0 => libm::j0(x),
+        Math1::J1 => libm::j1(x),
+        Math1::Y0 => libm::y0(x),
+        Math1::Y1 => libm::y1(x),
+        other => unreachable!("value: {other:?} is computed in its own type"),
+    }
 }
 
 float_num!(f32, F32);

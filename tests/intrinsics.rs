@@ -1168,3 +1168,51 @@ launch k4 { a = ones(8); b = ones(8); s = 1; expect a == 2; }
         ["simt::check::unsupported", "simt::check::unsupported"]
     );
 }
+
+#[test]
+fn the_special_functions_compute_their_definitions() {
+    // Values by their definitions: Φ(0) = 1/2 and Φ(-x) = 1 - Φ(x); each inverse undoes its
+    // function; erfcx(1) = e · erfc(1) = 0.42758357615580705, erfcx(30) = 0.0187958888614 (its
+    // asymptotic series, where erfc(30) underflows a float); lgamma(4) = ln 6; Γ(5) = 24,
+    // Γ(1/2) = √π; 1/∛27 = 1/3; sin(π/6) = cos(π/3) = 1/2; J0(0) = 1, and 2.404825557695773 is
+    // J0's first zero.
+    let src = r#"
+__global__ void k(float* f, unsigned* bits) {
+    f[0] = normcdff(0.0f);
+    f[1] = normcdff(-1.5f) + normcdff(1.5f);
+    f[2] = normcdfinvf(normcdff(1.5f));
+    f[3] = erfinvf(erff(0.3f));
+    f[4] = erfcinvf(erfcf(2.5f));
+    f[5] = erfcxf(1.0f);
+    f[6] = erfcxf(30.0f);
+    f[7] = lgammaf(4.0f);
+    f[8] = tgammaf(5.0f);
+    f[9] = tgammaf(0.5f);
+    f[10] = rcbrtf(27.0f);
+    f[11] = sinpif(1.0f / 6.0f);
+    f[12] = cospif(1.0f / 3.0f);
+    f[13] = j0f(0.0f);
+    f[14] = (float)j0(2.404825557695773);
+    f[15] = (float)normcdf(1.0);
+    // Exact: 7 - 2·4 (3.5 ties to the even 4), 5 - 2·2, the next float after 1 up and after
+    // 0 down, sin(π) a positive zero and sin(-3π) a negative one, cos(π/2) zero.
+    bits[0] = __float_as_uint(remainderf(7.0f, 2.0f));
+    bits[1] = __float_as_uint(remainderf(5.0f, 2.0f));
+    bits[2] = __float_as_uint(nextafterf(1.0f, 2.0f));
+    bits[3] = __float_as_uint(nextafterf(0.0f, -1.0f));
+    bits[4] = __float_as_uint(sinpif(1.0f));
+    bits[5] = __float_as_uint(sinpif(-3.0f));
+    bits[6] = __float_as_uint(cospif(0.5f));
+}
+launch k {
+    f = zeros(16); bits = zeros(7);
+    expect f == [0.5, 1.0, 1.5, 0.3, 2.5, 0.42758357615580705, 0.018795888861416751,
+                 1.791759469228055, 24.0, 1.7724538509055159, 0.3333333333333333, 0.5, 0.5,
+                 1.0, 0.0, 0.8413447460685429];
+    expect bits == [0xbf800000, 0x3f800000, 0x3f800001, 0x80000001, 0x00000000, 0x80000000,
+                    0x00000000];
+}
+"#;
+    let r = common::ok(src, &[], [1, 1, 1], [1, 1, 1]);
+    assert!(r.expects_passed(), "{:?}", r.expects);
+}
