@@ -11,12 +11,12 @@ fn list(n: u32, f: impl Fn(u32) -> u32) -> String {
 
 #[test]
 fn m16n8k16_multiplies_the_fragments_the_ptx_isa_lays_out() {
-    // A[i][k] = 16i + k (exact in half), B = the first 8 columns of the 16 × 16 identity, so
-    // D = A·B + C is A's first 8 columns: D[i][j] = 16i + j, plus C. Lane l (g = l / 4,
+    // A[i][k] = 16i + k (exact in half), B[k][j] = 1 where k % 8 = j, so D = A·B + C adds
+    // A's columns j and j + 8: D[i][j] = 32i + 2j + 8, plus C. Lane l (g = l / 4,
     // t = l % 4) holds A in 4 registers, register r the halves of row g + 8(r % 2), columns
     // 2t + 8(r / 2) and the next; B in 2, register r rows 2t + 8r and 2t + 8r + 1 of column g;
     // C and D as element i = row g + 8(i / 2), column 2t + i % 2. f32 accumulation from C = 0
-    // gives out[8i + j] = 16i + j; packed f16 accumulation from C = 1 gives 16i + j + 1.
+    // gives out[8i + j] = 32i + 2j + 8; packed f16 accumulation from C = 1 gives one more.
     let src = r#"
 __global__ void k(float* out, float* outh) {
     unsigned lane = threadIdx.x, g = lane / 4, t = lane % 4;
@@ -29,7 +29,7 @@ __global__ void k(float* out, float* outh) {
     }
     for (int r = 0; r < 2; ++r) {
         unsigned k0 = 2 * t + 8 * r;
-        b[r] = (k0 == g ? 0x3c00u : 0u) | ((k0 + 1 == g ? 0x3c00u : 0u) << 16);
+        b[r] = (k0 % 8 == g ? 0x3c00u : 0u) | ((k0 + 1) % 8 == g ? 0x3c00u << 16 : 0u);
     }
     float d[4] = {0.0f, 0.0f, 0.0f, 0.0f};
     asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%10,%11,%12,%13};\n"
@@ -50,8 +50,8 @@ __global__ void k(float* out, float* outh) {
 "#;
     let launch = format!(
         "launch k {{ out = zeros(128); outh = zeros(128); expect out == {}; expect outh == {}; }}\n",
-        list(128, |x| 16 * (x / 8) + x % 8),
-        list(128, |x| 16 * (x / 8) + x % 8 + 1),
+        list(128, |x| 32 * (x / 8) + 2 * (x % 8) + 8),
+        list(128, |x| 32 * (x / 8) + 2 * (x % 8) + 9),
     );
     let r = ok(&format!("{src}{launch}"), &[], [1, 1, 1], [32, 1, 1]);
     assert!(r.expects_passed(), "{:?}", r.expects);

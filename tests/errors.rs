@@ -437,7 +437,9 @@ __global__ void k(float* out) {
         .map(|h| h.to_string())
         .unwrap_or_default();
     assert!(
-        help.contains("this 4-byte access starts at byte 64 of `s`, which holds 8 `MD` of 8 bytes"),
+        help.contains(
+            "this 4-byte access starts at byte 64 of `s`, which holds 8 `MD` (8 bytes each"
+        ),
         "{help}"
     );
     // An `int4` store through a cast `float*` at vals[8] of `float vals[8]`: 16 bytes from byte

@@ -154,6 +154,22 @@ __global__ void k(int* from, int* down, int* up) {
 }
 
 #[test]
+fn a_whole_warp_coalesced_group_shuffles_as_the_warp_does() {
+    // With all 32 lanes in the group cooperative_groups calls __shfl_sync(mask, v, r) itself:
+    // rank 33 is lane 33 mod 32 = 1.
+    let src = r#"
+namespace cg = cooperative_groups;
+__global__ void k(int* a) {
+    cg::coalesced_group g = cg::coalesced_threads();
+    a[threadIdx.x] = g.shfl((int)threadIdx.x, 33);
+}
+launch k { a = zeros(32); expect a == 1; }
+"#;
+    let r = ok(src, &[], ONE, [32, 1, 1]);
+    assert!(r.expects_passed(), "{:?}", r.expects);
+}
+
+#[test]
 fn coalesced_groups_say_what_they_cannot_do() {
     // A block declared from coalesced_threads() is the wrong kind of group.
     let wrong_kind = r#"

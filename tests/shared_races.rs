@@ -102,3 +102,23 @@ launch k { g = arange(32); out = zeros(128); }
     assert_eq!(r.counters.race_count, 1);
     assert_eq!(r.races[0].race.first.kind, RaceKind::ReadAfterWrite);
 }
+
+#[test]
+fn lanes_of_one_warp_storing_different_bits_far_apart_still_race_with_another_warp() {
+    // Warp 0's lanes 0 and 1 store 1 and 2 into sh[0] while lane 31 stores into sh[100] (a
+    // store spanning more than 64 words), then warp 1 stores 2 into sh[0]: which of warp 0's
+    // lanes won is not defined, so the word ends 1 or 2: a WAW, however far apart the lanes.
+    let src = r#"
+__global__ void k(float* out) {
+    __shared__ float sh[128];
+    int lane = threadIdx.x % 32, w = threadIdx.x / 32;
+    int idx = (lane < 2) ? 0 : 100;
+    float v = (w == 0) ? (float)(lane + 1) : 2.0f;
+    if (w == 0 ? (lane < 2 || lane == 31) : lane == 0) sh[idx] = (idx == 100) ? 5.0f : v;
+    out[threadIdx.x] = sh[0];
+}
+"#;
+    let r = ok(src, &[("out", "zeros(64)")], [1, 1, 1], [64, 1, 1]);
+    assert_eq!(r.counters.race_count, 1);
+    assert_eq!(r.races[0].race.first.kind, RaceKind::WriteAfterWrite);
+}

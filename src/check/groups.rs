@@ -177,8 +177,20 @@ impl KernelChecker<'_, '_> {
             ("shfl", [value, src]) => {
                 let rank = self.expr(src)?;
                 let rank = self.convert(rank, Scalar::U32);
-                let nth = self.arith_u32(ArithOp::Add, rank, 1, span)?;
-                let lane = fns(mask.clone(), constant(Value::U32(0), span), nth, span);
+                let nth = self.arith_u32(ArithOp::Add, rank.clone(), 1, span)?;
+                let found = fns(mask.clone(), constant(Value::U32(0), span), nth, span);
+                // A whole warp reads lane `rank` itself (mod 32, as `__shfl_sync` does).
+                let full = constant(Value::U32(u32::MAX), span);
+                let whole = self.binary(BinOp::Eq, span, mask.clone(), full)?;
+                let lane = Expr {
+                    kind: ExprKind::Select {
+                        cond: Box::new(whole),
+                        then: Box::new(rank),
+                        els: Box::new(found),
+                    },
+                    ty: Scalar::U32,
+                    span,
+                };
                 self.coalesced_shuffle(mask, value, (Vec::new(), lane), span)
             }
             (dir @ ("shfl_down" | "shfl_up"), [value, delta]) => {

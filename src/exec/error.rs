@@ -765,8 +765,12 @@ pub(crate) fn in_declared(
     let len = total / unit as u64;
     let note = (view != declared.bytes).then(|| {
         format!(
-            "this {view}-byte access starts at byte {byte} of `{name}`, which holds {len} `{}` of {} bytes ({total} bytes)",
-            declared.name, declared.bytes
+            "this {view}-byte access starts at byte {byte} of `{name}`, which holds {len} `{}` ({} each, {total} bytes)",
+            declared.name,
+            match declared.bytes {
+                1 => "1 byte".to_string(),
+                b => format!("{b} bytes"),
+            }
         )
     });
     (byte.div_euclid(unit), len, note)

@@ -983,6 +983,21 @@ fn track(
                 }
             }
         }
+        // Beyond the window, the words two of this warp's lanes store different bits into, by
+        // sorting the (word, bits) pairs (the lanes of a scattered store are few).
+        let mut far_mixed = Vec::new();
+        if !window && !distinct && op == Op::Write {
+            let mut pairs: Vec<(i64, u64)> = (0..ms.len())
+                .filter(|&l| ms[l])
+                .map(|l| (is[l], bits(32 * w + l)))
+                .collect();
+            pairs.sort_unstable();
+            far_mixed = pairs
+                .windows(2)
+                .filter(|p| p[0].0 == p[1].0 && p[0].1 != p[1].1)
+                .map(|p| p[0].0)
+                .collect();
+        }
         for (l, (&m, &i)) in ms.iter().zip(is).enumerate() {
             if !m {
                 continue;
@@ -1007,7 +1022,7 @@ fn track(
                     let off = (i - lo) as usize;
                     (mixed >> off & 1 == 0).then_some(vals[off])
                 }
-                (Op::Write, false) => Some(bits(lane as usize)),
+                (Op::Write, false) => (!far_mixed.contains(&i)).then(|| bits(lane as usize)),
                 _ => None,
             };
             if let Some(h) = arr.history.access(e, (warp, epoch, pc), op, stored) {
