@@ -1140,3 +1140,21 @@ launch k { out = zeros(1); expect out == [32]; }
 "#;
     ok(src, &[], ONE, [32, 1, 1]);
 }
+
+#[test]
+fn long_double_is_double_on_the_device() {
+    // nvcc treats `long double` as `double` in device code (bifrost's Complex.hpp specialises
+    // traits for both): x = 2.5, (int)(x * 2) = 5, plus is_fp<double>::value = 1.
+    let src = r#"
+template<typename T> struct is_fp { enum { value = false }; };
+template<> struct is_fp<double> { enum { value = true }; };
+template<> struct is_fp<long double> { enum { value = true }; };
+__global__ void k(int *out) {
+    long double x = 2.5;
+    out[threadIdx.x] = is_fp<double>::value + is_fp<int>::value + (int)(x * 2);
+}
+launch k { out = zeros(32); expect out == 6; }
+"#;
+    let r = ok(src, &[], [1, 1, 1], [32, 1, 1]);
+    assert!(r.expects_passed(), "{:?}", r.expects);
+}

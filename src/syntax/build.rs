@@ -4338,7 +4338,8 @@ pub(crate) fn base_type(text: &str) -> BaseType {
         | "ulonglong" => BaseType::U64,
         "float" => BaseType::F32,
         "auto" => BaseType::Auto,
-        "double" => BaseType::F64,
+        // nvcc treats `long double` as `double` in device code (with a warning).
+        "double" | "long double" => BaseType::F64,
         _ => BaseType::Vector,
     }
 }
