@@ -1484,11 +1484,12 @@ pub enum AtomicOp {
 /// Whether an atomic on memory of `stored` elements works through a pointer to `view`: the
 /// memory's own type, another integer of its width, or the same 32 or 64 bits in a register of
 /// the other kind (the `int*` or `unsigned*` of `float` memory that `atomicCAS` loops build float
-/// atomics with, the `unsigned long long*` of `double`). A 16-bit float only through its own type.
+/// atomics with, the `unsigned long long*` of `double`). A 16-bit float through its own type, or
+/// by its bits through a 16-bit integer (`atomicCAS((unsigned short*)h, ...)`).
 pub fn atomic_view(stored: Scalar, view: Scalar) -> bool {
     let plain = |s: Scalar| s != Scalar::Bool;
-    stored == view
-        || (stored.size() == view.size() && stored.size() >= 4 && plain(stored) && plain(view))
+    let wide_or_bits = stored.size() >= 4 || view.is_integer();
+    stored == view || (stored.size() == view.size() && wide_or_bits && plain(stored) && plain(view))
 }
 
 impl AtomicOp {
@@ -1519,7 +1520,8 @@ impl AtomicOp {
             AtomicOp::Sub => &[I32, U32],
             AtomicOp::Min | AtomicOp::Max => &[I32, U32, I64, U64],
             AtomicOp::Exch => &[I32, U32, U64, F32],
-            AtomicOp::Cas => &[I32, U32, U64],
+            // `unsigned short atomicCAS(unsigned short*, ...)` (sm_70).
+            AtomicOp::Cas => &[I32, U32, U64, U16],
             AtomicOp::And | AtomicOp::Or | AtomicOp::Xor => &[I32, U32, U64],
             AtomicOp::Inc | AtomicOp::Dec => &[U32],
         }

@@ -550,3 +550,31 @@ launch k { x = ones(8); out = zeros(4); n = 4; expect out == [8, 12, 14, 22]; }
 "#;
     ok(src, &[], ONE, ONE);
 }
+
+#[test]
+fn a_sixteen_bit_atomic_cas_loop_builds_a_half_maximum() {
+    // candle's atomicMaxf(__half*): atomicCAS((unsigned short*)address, ...) on the half's 16
+    // bits until it returns `assumed`. 64 threads offer 0..63: m = 63. The same loop on plain
+    // unsigned shorts adds 3 per thread: 192.
+    let src = r#"
+#include <cuda_fp16.h>
+__device__ __half atomicMaxh(__half* address, __half val) {
+    unsigned short int* casted_address = (unsigned short int*)address;
+    unsigned short int old = *casted_address;
+    unsigned short int assumed;
+    do {
+        assumed = old;
+        old = atomicCAS(casted_address, assumed, __half_as_ushort(__hmax(val, __ushort_as_half(assumed))));
+    } while (assumed != old);
+    return __ushort_as_half(old);
+}
+__global__ void k(const float* in, __half* m, unsigned short* count) {
+    atomicMaxh(m, __float2half(in[threadIdx.x]));
+    unsigned short old = count[0], assumed;
+    do { assumed = old; old = atomicCAS(count, assumed, (unsigned short)(assumed + 3)); } while (assumed != old);
+}
+launch k { in = arange(64); m = zeros(1); count = zeros(1); expect m == 63; expect count == 192; }
+"#;
+    let r = common::ok(src, &[], [1, 1, 1], [64, 1, 1]);
+    assert!(r.expects_passed(), "{:?}", r.expects);
+}

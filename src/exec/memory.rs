@@ -493,6 +493,22 @@ plain16!(i16, |x| x as u16, |b| b as i16);
 plain16!(f16, |x| x.to_bits(), |b| f16::from_bits(b));
 plain16!(bf16, |x| x.to_bits(), |b| bf16::from_bits(b));
 
+/// 16-bit float slots seen through a 16-bit integer pointer (candle's `atomicCAS((unsigned
+/// short*)address, ...)` loop of a `__half` maximum): each slot by its bits.
+pub(crate) struct Raw<M>(pub(crate) M);
+
+impl<M: Raw16> Slots for Raw<M> {
+    type S = u32;
+    #[inline(always)]
+    fn get(&self, i: usize) -> u32 {
+        u32::from(self.0.raw(i))
+    }
+    #[inline(always)]
+    fn put(&mut self, i: usize, v: u32) {
+        self.0.set_raw(i, v as u16);
+    }
+}
+
 /// 16-bit slots seen through a 32-bit integer pointer (llm.c's `atomicCAS((unsigned
 /// int*)&bf162_array[i], ...)`): element `i` is slots `2i` (its low half) and `2i + 1`, by their
 /// bits, so a compare-and-swap of a float pair compares exactly what the hardware compares.
