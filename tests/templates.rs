@@ -434,6 +434,8 @@ launch k<Act::SILU> { codes = zeros(5); y = zeros(2);
 const FUNCTION_PARAMETER: &str = r#"
 typedef float (*unary_t)(const float x);
 typedef void (*store_t)(const float* src, float* dst, int k);
+// ggml's tile allocators take pointers to pointers (declared here, not used).
+typedef void (*allocate_tiles_t)(int ** x_ql, float ** x_dm, int ** x_qh, int ** x_sc);
 
 __device__ float twice(const float x) { return 2.0f * x; }
 __device__ float square(const float x) { return x * x; }
