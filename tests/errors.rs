@@ -411,6 +411,16 @@ launch k { a = arange(32); out = zeros(32); }";
 #[test]
 fn out_of_bounds_counts_in_the_declared_elements() {
     use miette::Diagnostic;
+    // The failure's message and help both say what they must.
+    let says = |f: &simt::pipeline::Failure, message: &str, help: &str| {
+        assert_eq!(codes(f), ["simt::run::out_of_bounds"]);
+        assert!(f.errors[0].to_string().contains(message), "{}", describe(f));
+        let h = f.errors[0]
+            .help()
+            .map(|h| h.to_string())
+            .unwrap_or_default();
+        assert!(h.contains(help), "{h}");
+    };
     // `__shared__ MD s[8]` of 8-byte structs: thread 8 reads s[8], whose `m` member is float 16
     // of the array's 16 floats. The message counts MDs: s[8] of 8 (it said s[16] of 16).
     let src = r#"
@@ -423,24 +433,10 @@ __global__ void k(float* out) {
     out[threadIdx.x] = v.m + v.d;
 }
 "#;
-    let f = err(src, &[("out", "zeros(9)")], ONE, Some([9, 1, 1]));
-    assert_eq!(codes(&f), ["simt::run::out_of_bounds"]);
-    assert!(
-        f.errors[0]
-            .to_string()
-            .contains("`s[8]` but `s` has 8 elements"),
-        "{}",
-        describe(&f)
-    );
-    let help = f.errors[0]
-        .help()
-        .map(|h| h.to_string())
-        .unwrap_or_default();
-    assert!(
-        help.contains(
-            "this 4-byte access starts at byte 64 of `s`, which holds 8 `MD` (8 bytes each"
-        ),
-        "{help}"
+    says(
+        &err(src, &[("out", "zeros(9)")], ONE, Some([9, 1, 1])),
+        "`s[8]` but `s` has 8 elements",
+        "this 4-byte access starts at byte 64 of `s`, which holds 8 `MD` (8 bytes each",
     );
     // An `int4` store through a cast `float*` at vals[8] of `float vals[8]`: 16 bytes from byte
     // 32, past the 32 bytes. Counted in floats, not int4s (it said vals[2] of 2).
@@ -452,20 +448,9 @@ __global__ void k(float* out) {
     out[threadIdx.x] = vals[0];
 }
 "#;
-    let f = err(src, &[("out", "zeros(1)")], ONE, ONE);
-    assert!(
-        f.errors[0]
-            .to_string()
-            .contains("`vals[8]` but `vals` has 8 elements"),
-        "{}",
-        describe(&f)
-    );
-    let help = f.errors[0]
-        .help()
-        .map(|h| h.to_string())
-        .unwrap_or_default();
-    assert!(
-        help.contains("this 16-byte access starts at byte 32 of `vals`"),
-        "{help}"
+    says(
+        &err(src, &[("out", "zeros(1)")], ONE, ONE),
+        "`vals[8]` but `vals` has 8 elements",
+        "this 16-byte access starts at byte 32 of `vals`",
     );
 }
