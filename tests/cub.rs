@@ -1559,3 +1559,39 @@ launch k<float, 128> { in = full(128, 2); out = zeros(2); expect out == [128, 51
 "#;
     ok(src, &[], ONE, [128, 1, 1]);
 }
+
+#[test]
+fn cub_functors_named_as_objects_combine_as_cub_defines_them() {
+    // vLLM's MoE kernels: `cub::Max max; Reduce(v, max)`, `cub::Sum sum; Reduce(v, sum)`, and
+    // `cub::ArgMax arg_max;` called directly and passed to Reduce of KeyValuePair<int, float>.
+    // in = arange(64) % 32: max 31, sum 2 · 496 = 992; the maximum 31 is at keys 31 and 63,
+    // and ArgMax keeps the lower key on a tie: 31. arg_max({5, 2}, {3, 2}) = {3, 2}.
+    let src = r#"
+#include <cub/cub.cuh>
+template <int TPB>
+__global__ void k(const float* in, float* out, int* key) {
+    using kvp = cub::KeyValuePair<int, float>;
+    using BlockReduce = cub::BlockReduce<float, TPB>;
+    using KvpReduce = cub::BlockReduce<kvp, TPB>;
+    __shared__ typename BlockReduce::TempStorage tmp;
+    __shared__ typename KvpReduce::TempStorage kv_tmp;
+    cub::Max max;
+    cub::Sum sum;
+    cub::ArgMax arg_max;
+    float v = in[threadIdx.x];
+    float m = BlockReduce(tmp).Reduce(v, max);
+    __syncthreads();
+    float s = BlockReduce(tmp).Reduce(v, sum);
+    kvp mine(threadIdx.x, v);
+    kvp best = KvpReduce(kv_tmp).Reduce(mine, arg_max);
+    kvp pick = arg_max(kvp(5, 2.0f), kvp(3, 2.0f));
+    if (threadIdx.x == 0) {
+        out[0] = m; out[1] = s; out[2] = best.value; key[0] = best.key; key[1] = pick.key;
+    }
+}
+launch k<64> { in = arange(64) % 32; out = zeros(3); key = zeros(2);
+    expect out == [31, 992, 31]; expect key == [31, 3]; }
+"#;
+    let r = ok(src, &[], [1, 1, 1], [64, 1, 1]);
+    assert!(r.expects_passed(), "{:?}", r.expects);
+}

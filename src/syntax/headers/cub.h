@@ -94,4 +94,34 @@ __device__ __forceinline__ void StoreDirectWarpStriped(int linear_tid, OutputIte
     for (int ITEM = 0; ITEM < ITEMS_PER_THREAD; ITEM++) block_itr[warp_offset + tid + (ITEM * 32)] = items[ITEM];
 }
 
+// cub/thread/thread_operators.cuh's functors, for a kernel that names one as an object
+// (`cub::Sum sum; ... Reduce(v, sum)`, vLLM's `cub::ArgMax arg_max; arg_max(a, b)`); made in
+// place (`cub::Sum()`) they are the checker's own.
+struct Sum {
+    template <typename T>
+    __host__ __device__ __forceinline__ T operator()(const T& a, const T& b) const { return a + b; }
+};
+struct Max {
+    template <typename T>
+    __host__ __device__ __forceinline__ T operator()(const T& a, const T& b) const { return (a < b) ? b : a; }
+};
+struct Min {
+    template <typename T>
+    __host__ __device__ __forceinline__ T operator()(const T& a, const T& b) const { return (b < a) ? b : a; }
+};
+struct ArgMax {
+    template <typename T, typename OffsetT>
+    __host__ __device__ __forceinline__ KeyValuePair<OffsetT, T> operator()(const KeyValuePair<OffsetT, T>& a, const KeyValuePair<OffsetT, T>& b) const {
+        if ((b.value > a.value) || ((a.value == b.value) && (b.key < a.key))) return b;
+        return a;
+    }
+};
+struct ArgMin {
+    template <typename T, typename OffsetT>
+    __host__ __device__ __forceinline__ KeyValuePair<OffsetT, T> operator()(const KeyValuePair<OffsetT, T>& a, const KeyValuePair<OffsetT, T>& b) const {
+        if ((b.value < a.value) || ((a.value == b.value) && (b.key < a.key))) return b;
+        return a;
+    }
+};
+
 }
