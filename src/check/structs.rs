@@ -277,10 +277,16 @@ impl Layout {
 
     /// The pointer member whose leaf is leaf `k`, if it is one.
     pub(crate) fn pointer_leaf(&self, k: usize) -> Option<PointerMember> {
-        let m = self
+        // Members hold consecutive runs of leaves in order: the last that starts at or before
+        // `k` (a binary search, as an array of 65536 elements has as many members).
+        let at = self
             .members
-            .iter()
-            .rfind(|m| m.first <= k && k < m.first + Self::leaf_count(&m.kind))?;
+            .partition_point(|m| m.first <= k)
+            .checked_sub(1)?;
+        let m = &self.members[at];
+        if k >= m.first + Self::leaf_count(&m.kind) {
+            return None;
+        }
         match &m.kind {
             MemberKind::Pointer(p) => Some(p.clone()),
             MemberKind::Compound(sub) => sub.pointer_leaf(k - m.first),
@@ -290,7 +296,11 @@ impl Layout {
 
     /// Whether any leaf (at any depth) is a pointer.
     pub(crate) fn has_pointer(&self) -> bool {
-        (0..self.leaves.len()).any(|k| self.pointer_leaf(k).is_some())
+        self.members.iter().any(|m| match &m.kind {
+            MemberKind::Pointer(_) => true,
+            MemberKind::Compound(sub) => sub.has_pointer(),
+            MemberKind::Scalar(_) => false,
+        })
     }
 }
 
