@@ -938,7 +938,20 @@ macro_rules! float_num {
                     Math1::FrexpMant => libm::frexp(a as f64).0 as Self,
                     Math1::FrexpExp => libm::frexp(a as f64).1 as Self,
                     Math1::ModfFrac => libm::modf(a as f64).0 as Self,
-                    _ => special1(f, a as f64) as Self,
+                    Math1::NormCdf
+                    | Math1::NormCdfInv
+                    | Math1::Erfinv
+                    | Math1::Erfcinv
+                    | Math1::Erfcx
+                    | Math1::Lgamma
+                    | Math1::Tgamma
+                    | Math1::Rcbrt
+                    | Math1::Sinpi
+                    | Math1::Cospi
+                    | Math1::J0
+                    | Math1::J1
+                    | Math1::Y0
+                    | Math1::Y1 => special1(f, a as f64) as Self,
                 }
             }
             #[inline(always)]

@@ -578,3 +578,23 @@ launch k { in = arange(64); m = zeros(1); count = zeros(1); expect m == 63; expe
     let r = common::ok(src, &[], [1, 1, 1], [64, 1, 1]);
     assert!(r.expects_passed(), "{:?}", r.expects);
 }
+
+#[test]
+fn a_sixteen_bit_atomic_cas_works_on_short_memory_global_and_shared() {
+    // `atomicCAS((unsigned short*)p, 0, 5)` over `short` memory compares and swaps the 16
+    // bits: a global 0 becomes 5, and a shared word set to 0 becomes 5 (read back as 5).
+    // A second CAS expecting 0 finds 5 and leaves it (old = 5, stored to a[2]).
+    let src = r#"
+__global__ void k(short* a) {
+    __shared__ short s[1];
+    s[0] = 0;
+    atomicCAS((unsigned short*)a, (unsigned short)0, (unsigned short)5);
+    atomicCAS((unsigned short*)s, (unsigned short)0, (unsigned short)5);
+    a[1] = s[0];
+    a[2] = (short)atomicCAS((unsigned short*)s, (unsigned short)0, (unsigned short)7);
+}
+launch k { a = zeros(3); expect a == [5, 5, 5]; }
+"#;
+    let r = common::ok(src, &[], [1, 1, 1], [1, 1, 1]);
+    assert!(r.expects_passed(), "{:?}", r.expects);
+}

@@ -430,7 +430,14 @@ impl<'g> KernelChecker<'g, '_> {
 
     /// The layout of the struct called `text` (`P`, `P<float>`), if it has data members.
     pub(crate) fn layout_named(&mut self, text: &str, span: Span) -> Option<Result<Rc<Layout>>> {
-        let text = &canonical_targs(text);
+        // Only a class instance has arguments to spell one way.
+        let canonical;
+        let text = if text.contains('<') {
+            canonical = canonical_targs(text);
+            &canonical
+        } else {
+            text
+        };
         // Qualified names resolve by their last part: `thrust::complex<float>` is `complex<float>`.
         let key: String = text.split_whitespace().collect();
         let head = key.find('<').unwrap_or(key.len());
@@ -4426,26 +4433,10 @@ fn canonical_targs(text: &str) -> String {
     if close < open {
         return text.to_string();
     }
-    let mut args = Vec::new();
-    let (mut depth, mut from) = (0, open + 1);
-    for (i, ch) in text[open + 1..close].char_indices() {
-        let at = open + 1 + i;
-        match ch {
-            '<' | '(' => depth += 1,
-            '>' | ')' => depth -= 1,
-            ',' if depth == 0 => {
-                args.push(&text[from..at]);
-                from = at + 1;
-            }
-            _ => {}
-        }
-    }
-    args.push(&text[from..close]);
-    let args: Vec<String> = args
+    let args: Vec<String> = crate::syntax::top_level_args(&text[open..=close])
         .into_iter()
         .map(|a| {
-            let words: Vec<&str> = a.split_whitespace().collect();
-            let spelled = words.join(" ");
+            let spelled = a.split_whitespace().collect::<Vec<_>>().join(" ");
             match super::scalar_of_base(&ast::TypeName {
                 base: crate::syntax::base_type(&spelled),
                 ..ast::TypeName::named(spelled.clone(), Span::default())

@@ -493,8 +493,9 @@ plain16!(i16, |x| x as u16, |b| b as i16);
 plain16!(f16, |x| x.to_bits(), |b| f16::from_bits(b));
 plain16!(bf16, |x| x.to_bits(), |b| bf16::from_bits(b));
 
-/// 16-bit float slots seen through a 16-bit integer pointer (candle's `atomicCAS((unsigned
-/// short*)address, ...)` loop of a `__half` maximum): each slot by its bits.
+/// 16-bit slots seen through a 16-bit integer pointer, each by its bits: CUDA's 16-bit
+/// `atomicCAS(unsigned short*, ...)` on `unsigned short`, `short`, or `__half` memory (candle's
+/// `__half` maximum loop).
 pub(crate) struct Raw<M>(pub(crate) M);
 
 impl<M: Raw16> Slots for Raw<M> {

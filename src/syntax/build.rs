@@ -4232,7 +4232,7 @@ struct OutOfClass {
 }
 
 /// The arguments of `<int, Foo<a, b>>`, split at its top-level commas.
-fn top_level_args(spec: &str) -> Vec<String> {
+pub(crate) fn top_level_args(spec: &str) -> Vec<String> {
     let spec = spec.trim();
     let inner = spec
         .strip_prefix('<')

@@ -828,11 +828,14 @@ impl BlockRunner<'_> {
                     Cells::U16(c) if halves => rmw!(memory::Pairs(Global(c)), false),
                     Cells::F16(c) if halves => rmw!(memory::Pairs(Global(c)), false),
                     Cells::BF16(c) if halves => rmw!(memory::Pairs(Global(c)), false),
+                    // CUDA's 16-bit `atomicCAS(unsigned short*, ...)`, on any 16-bit memory
+                    // by its bits.
+                    Cells::U16(c) => rmw!(memory::Raw(Global(c)), false),
+                    Cells::I16(c) => rmw!(memory::Raw(Global(c)), false),
                     Cells::F16(c) if !float_view => rmw!(memory::Raw(Global(c)), false),
                     Cells::BF16(c) if !float_view => rmw!(memory::Raw(Global(c)), false),
                     Cells::I32(c) => rmw!(Global(c), false),
                     Cells::U32(c) => rmw!(Global(c), false),
-                    Cells::U16(c) => rmw!(Global(c), false),
                     Cells::I64(c) => rmw!(Global(c), false),
                     Cells::U64(c) => rmw!(Global(c), false),
                     Cells::F32(c) => rmw!(Global(c), true),
@@ -848,6 +851,8 @@ impl BlockRunner<'_> {
                     BufData::U16(v) if halves => rmw!(memory::Pairs(Plain(&mut v[..])), false),
                     BufData::F16(v) if halves => rmw!(memory::Pairs(Plain(&mut v[..])), false),
                     BufData::BF16(v) if halves => rmw!(memory::Pairs(Plain(&mut v[..])), false),
+                    BufData::U16(v) => rmw!(memory::Raw(Plain(&mut v[..])), false),
+                    BufData::I16(v) => rmw!(memory::Raw(Plain(&mut v[..])), false),
                     BufData::F16(v) if !float_view => rmw!(memory::Raw(Plain(&mut v[..])), false),
                     BufData::BF16(v) if !float_view => rmw!(memory::Raw(Plain(&mut v[..])), false),
                     BufData::U8(v) if packed == 4 => rmw!(memory::Bytes::<_, 4>(&mut v[..]), false),
@@ -856,7 +861,6 @@ impl BlockRunner<'_> {
                     BufData::I8(v) if packed == 8 => rmw!(memory::Bytes::<_, 8>(&mut v[..]), false),
                     BufData::I32(v) => rmw!(Plain(&mut v[..]), false),
                     BufData::U32(v) => rmw!(Plain(&mut v[..]), false),
-                    BufData::U16(v) => rmw!(Plain(&mut v[..]), false),
                     BufData::I64(v) => rmw!(Plain(&mut v[..]), false),
                     BufData::U64(v) => rmw!(Plain(&mut v[..]), false),
                     BufData::F32(v) => rmw!(Plain(&mut v[..]), true),
@@ -989,20 +993,25 @@ fn track(
                 }
             }
         }
-        // Beyond the window, the words two of this warp's lanes store different bits into, by
-        // sorting the (word, bits) pairs (the lanes of a scattered store are few).
-        let mut far_mixed = Vec::new();
+        // Beyond the window, the lanes (a bit each) whose word two of this warp's lanes store
+        // different bits into: the (word, bits, lane) triples sorted, on the stack.
+        let mut far_mixed = 0u32;
         if !window && !distinct && op == Op::Write {
-            let mut pairs: Vec<(i64, u64)> = (0..ms.len())
-                .filter(|&l| ms[l])
-                .map(|l| (is[l], bits(32 * w + l)))
-                .collect();
-            pairs.sort_unstable();
-            far_mixed = pairs
-                .windows(2)
-                .filter(|p| p[0].0 == p[1].0 && p[0].1 != p[1].1)
-                .map(|p| p[0].0)
-                .collect();
+            let mut triples = [(0i64, 0u64, 0usize); 32];
+            let mut n = 0;
+            for l in (0..ms.len()).filter(|&l| ms[l]) {
+                triples[n] = (is[l], bits(32 * w + l), l);
+                n += 1;
+            }
+            let triples = &mut triples[..n];
+            triples.sort_unstable();
+            for run in triples.chunk_by(|a, b| a.0 == b.0) {
+                if run.iter().any(|t| t.1 != run[0].1) {
+                    for t in run {
+                        far_mixed |= 1 << t.2;
+                    }
+                }
+            }
         }
         for (l, (&m, &i)) in ms.iter().zip(is).enumerate() {
             if !m {
@@ -1028,7 +1037,7 @@ fn track(
                     let off = (i - lo) as usize;
                     (mixed >> off & 1 == 0).then_some(vals[off])
                 }
-                (Op::Write, false) => (!far_mixed.contains(&i)).then(|| bits(lane as usize)),
+                (Op::Write, false) => (far_mixed >> l & 1 == 0).then(|| bits(lane as usize)),
                 _ => None,
             };
             if let Some(h) = arr.history.access(e, (warp, epoch, pc), op, stored) {

@@ -67,7 +67,7 @@ pub(super) fn mma(l: &mut Lowering, inst: &Inst) -> Result<Vec<Stmt>, Fail> {
         unreachable!()
     };
     // Registers per operand: 16 × k of A and k × 8 of B over 32 lanes, 4 elements of C and D.
-    let regs = |arg: &Arg, elems: usize, e: Elem| -> Result<Vec<Arg>, Fail> {
+    let regs = |arg: &Arg, what: &str, elems: usize, e: Elem| -> Result<Vec<Arg>, Fail> {
         let list = match arg {
             Arg::Vector(list) => list.clone(),
             one => vec![one.clone()],
@@ -75,15 +75,18 @@ pub(super) fn mma(l: &mut Lowering, inst: &Inst) -> Result<Vec<Stmt>, Fail> {
         let want = elems / e.per_reg();
         if list.len() != want {
             return Err(Fail::invalid(format!(
-                "`{}` takes {want} register(s) in each of its operands here, found {}",
+                "`{}` takes {want} register(s) for {what}, found {}",
                 inst.text,
                 list.len()
             )));
         }
         Ok(list)
     };
-    let (a_regs, b_regs) = (regs(ar, 16 * k / 32, a)?, regs(br, k * 8 / 32, b)?);
-    let (c_regs, d_regs) = (regs(cr, 4, cty)?, regs(dr, 4, d)?);
+    let (a_regs, b_regs) = (
+        regs(ar, "A", 16 * k / 32, a)?,
+        regs(br, "B", k * 8 / 32, b)?,
+    );
+    let (c_regs, d_regs) = (regs(cr, "C", 4, cty)?, regs(dr, "D", 4, d)?);
     let c = l.c;
     let mut out = Vec::new();
     let mut args = Vec::new();
