@@ -574,20 +574,7 @@ fn math1(f: Math1, v: V) -> V {
                 // C's modf: the part after the point, signed as `x`; inf has none.
                 Math1::ModfFrac if x.is_infinite() => 0f64.copysign(x as f64) as _,
                 Math1::ModfFrac => (x - x.trunc()).copysign(x),
-                Math1::NormCdf
-                | Math1::NormCdfInv
-                | Math1::Erfinv
-                | Math1::Erfcinv
-                | Math1::Erfcx
-                | Math1::Lgamma
-                | Math1::Tgamma
-                | Math1::Rcbrt
-                | Math1::Sinpi
-                | Math1::Cospi
-                | Math1::J0
-                | Math1::J1
-                | Math1::Y0
-                | Math1::Y1 => crate::value::special1(f, x as f64) as _,
+                Math1::Special(g) => g.apply(x as f64) as _,
             }
         }};
     }

@@ -2,6 +2,62 @@
 
 use std::f64::consts::{FRAC_1_SQRT_2, PI, SQRT_2};
 
+/// A one-argument function of CUDA's math library computed here, in `double` (a float's is
+/// that value rounded once more).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Special {
+    /// `normcdf`: the standard normal distribution function
+    NormCdf,
+    /// `normcdfinv`: its inverse
+    NormCdfInv,
+    /// `erfinv`
+    Erfinv,
+    /// `erfcinv`
+    Erfcinv,
+    /// `erfcx`: `e^(x²) · erfc(x)`
+    Erfcx,
+    /// `lgamma`: ln |Γ(x)| (musl's)
+    Lgamma,
+    /// `tgamma`: Γ(x) (musl's)
+    Tgamma,
+    /// `rcbrt`: 1 / ∛x
+    Rcbrt,
+    /// `sinpi`: sin(πx)
+    Sinpi,
+    /// `cospi`: cos(πx)
+    Cospi,
+    /// `j0`: the Bessel function of the first kind, order 0 (musl's)
+    J0,
+    /// `j1`: order 1
+    J1,
+    /// `y0`: the Bessel function of the second kind, order 0 (musl's)
+    Y0,
+    /// `y1`: order 1
+    Y1,
+}
+
+impl Special {
+    /// Its value at `x`.
+    pub fn apply(self, x: f64) -> f64 {
+        match self {
+            Special::NormCdf => normcdf(x),
+            Special::NormCdfInv => normcdfinv(x),
+            Special::Erfinv => erfinv(x),
+            Special::Erfcinv => erfcinv(x),
+            Special::Erfcx => erfcx(x),
+            Special::Lgamma => libm::lgamma(x),
+            Special::Tgamma => libm::tgamma(x),
+            Special::Rcbrt => 1.0 / x.cbrt(),
+            Special::Sinpi => sinpi(x),
+            Special::Cospi => cospi(x),
+            Special::J0 => libm::j0(x),
+            Special::J1 => libm::j1(x),
+            Special::Y0 => libm::y0(x),
+            Special::Y1 => libm::y1(x),
+        }
+    }
+}
+
 /// `2/√π`, the derivative of erf at 0.
 const TWO_OVER_SQRT_PI: f64 = std::f64::consts::FRAC_2_SQRT_PI;
 

@@ -465,34 +465,9 @@ pub enum Math1 {
     FrexpExp,
     /// `modff`'s value: the fractional part with the argument's sign (±0 for ±inf)
     ModfFrac,
-    /// `normcdff`: the standard normal distribution function
-    NormCdf,
-    /// `normcdfinvf`: its inverse
-    NormCdfInv,
-    /// `erfinvf`
-    Erfinv,
-    /// `erfcinvf`
-    Erfcinv,
-    /// `erfcxf`: `e^(x²) · erfc(x)`
-    Erfcx,
-    /// `lgammaf`: ln |Γ(x)|
-    Lgamma,
-    /// `tgammaf`: Γ(x)
-    Tgamma,
-    /// `rcbrtf`: 1 / ∛x
-    Rcbrt,
-    /// `sinpif`: sin(πx)
-    Sinpi,
-    /// `cospif`: cos(πx)
-    Cospi,
-    /// `j0f`: the Bessel function of the first kind, order 0
-    J0,
-    /// `j1f`: order 1
-    J1,
-    /// `y0f`: the Bessel function of the second kind, order 0
-    Y0,
-    /// `y1f`: order 1
-    Y1,
+    /// `normcdff`, `erfinvf`, `sinpif`, the Bessel functions…: computed in `double` by
+    /// [`crate::special`]
+    Special(crate::special::Special),
 }
 
 /// CUDA's bit-counting intrinsics on 32- or 64-bit integers.
@@ -938,20 +913,7 @@ macro_rules! float_num {
                     Math1::FrexpMant => libm::frexp(a as f64).0 as Self,
                     Math1::FrexpExp => libm::frexp(a as f64).1 as Self,
                     Math1::ModfFrac => libm::modf(a as f64).0 as Self,
-                    Math1::NormCdf
-                    | Math1::NormCdfInv
-                    | Math1::Erfinv
-                    | Math1::Erfcinv
-                    | Math1::Erfcx
-                    | Math1::Lgamma
-                    | Math1::Tgamma
-                    | Math1::Rcbrt
-                    | Math1::Sinpi
-                    | Math1::Cospi
-                    | Math1::J0
-                    | Math1::J1
-                    | Math1::Y0
-                    | Math1::Y1 => special1(f, a as f64) as Self,
+                    Math1::Special(g) => g.apply(a as f64) as Self,
                 }
             }
             #[inline(always)]
@@ -1009,29 +971,6 @@ macro_rules! float_num {
             }
         }
     };
-}
-
-/// The one-argument functions computed in `double` by [`crate::special`] or `libm` (a float's
-/// is that value rounded once more).
-pub fn special1(f: Math1, x: f64) -> f64 {
-    use crate::special;
-    match f {
-        Math1::NormCdf => special::normcdf(x),
-        Math1::NormCdfInv => special::normcdfinv(x),
-        Math1::Erfinv => special::erfinv(x),
-        Math1::Erfcinv => special::erfcinv(x),
-        Math1::Erfcx => special::erfcx(x),
-        Math1::Lgamma => libm::lgamma(x),
-        Math1::Tgamma => libm::tgamma(x),
-        Math1::Rcbrt => 1.0 / x.cbrt(),
-        Math1::Sinpi => special::sinpi(x),
-        Math1::Cospi => special::cospi(x),
-        Math1::J0 => libm::j0(x),
-        Math1::J1 => libm::j1(x),
-        Math1::Y0 => libm::y0(x),
-        Math1::Y1 => libm::y1(x),
-        other => unreachable!("value: {other:?} is computed in its own type"),
-    }
 }
 
 float_num!(f32, F32);

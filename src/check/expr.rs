@@ -18,6 +18,7 @@ const UNSUPPORTED_CALLS: &[(&str, &str)] = &[];
 
 /// Math functions: name → (function, float-only `f` form).
 fn math_function(name: &str) -> Option<(Func, Option<Scalar>)> {
+    use crate::special;
     use Math1::*;
     use Math2::*;
     // `__expf` and the other fast-math forms compute the same function here (the hardware's is
@@ -68,20 +69,20 @@ fn math_function(name: &str) -> Option<(Func, Option<Scalar>)> {
         "rint" | "nearbyint" => Func::Math1(Rint),
         "logb" => Func::Math1(Logb),
         "saturatef" => Func::Math1(Saturate),
-        "normcdf" => Func::Math1(NormCdf),
-        "normcdfinv" => Func::Math1(NormCdfInv),
-        "erfinv" => Func::Math1(Erfinv),
-        "erfcinv" => Func::Math1(Erfcinv),
-        "erfcx" => Func::Math1(Erfcx),
-        "lgamma" => Func::Math1(Lgamma),
-        "tgamma" => Func::Math1(Tgamma),
-        "rcbrt" => Func::Math1(Rcbrt),
-        "sinpi" => Func::Math1(Sinpi),
-        "cospi" => Func::Math1(Cospi),
-        "j0" => Func::Math1(J0),
-        "j1" => Func::Math1(J1),
-        "y0" => Func::Math1(Y0),
-        "y1" => Func::Math1(Y1),
+        "normcdf" => Func::Math1(Special(special::Special::NormCdf)),
+        "normcdfinv" => Func::Math1(Special(special::Special::NormCdfInv)),
+        "erfinv" => Func::Math1(Special(special::Special::Erfinv)),
+        "erfcinv" => Func::Math1(Special(special::Special::Erfcinv)),
+        "erfcx" => Func::Math1(Special(special::Special::Erfcx)),
+        "lgamma" => Func::Math1(Special(special::Special::Lgamma)),
+        "tgamma" => Func::Math1(Special(special::Special::Tgamma)),
+        "rcbrt" => Func::Math1(Special(special::Special::Rcbrt)),
+        "sinpi" => Func::Math1(Special(special::Special::Sinpi)),
+        "cospi" => Func::Math1(Special(special::Special::Cospi)),
+        "j0" => Func::Math1(Special(special::Special::J0)),
+        "j1" => Func::Math1(Special(special::Special::J1)),
+        "y0" => Func::Math1(Special(special::Special::Y0)),
+        "y1" => Func::Math1(Special(special::Special::Y1)),
         "remainder" => Func::Math2(Remainder),
         "nextafter" => Func::Math2(Nextafter),
         "hypot" => Func::Math2(Hypot),
