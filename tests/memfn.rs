@@ -192,3 +192,20 @@ launch k { src = [1.5, -2.0, 3.25, 7.0]; dst = zeros(4); n = 3; expect dst == [1
     // 3 floats are 12 bytes: 12 one-byte loads and 12 one-byte stores.
     assert_eq!((c.gld_instr, c.gst_instr), (12, 12));
 }
+
+#[test]
+fn the_library_functions_are_called_by_any_qualified_name() {
+    // `std::memset` and `::memcpy` are the same functions (cstring puts them in both scopes):
+    // lane t zeroes its four floats, then copies element t of `a` over its second one.
+    let src = r#"
+#include <cstring>
+__global__ void k(float* out, const float* a) {
+    float r[4];
+    std::memset(r, 0, sizeof(r));
+    ::memcpy(&r[1], a + threadIdx.x, sizeof(float));
+    out[threadIdx.x] = r[0] + r[1] + r[2] + r[3];
+}
+launch k { a = arange(32) + 1; out = zeros(32); expect out == arange(32) + 1; }
+"#;
+    assert!(ok(src, &[], ONE, b(32)).expects_passed());
+}

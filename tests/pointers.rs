@@ -1703,3 +1703,19 @@ launch k { out = zeros(64); dyn_smem = 256; expect out == arange(64); }
         f.errors[0]
     );
 }
+
+#[test]
+fn a_pointer_cast_to_void_is_evaluated_and_dropped() {
+    // `(void)p;` and `static_cast<void>(p);` mark a pointer unused; the kernel still copies.
+    let src = r#"
+__global__ void k(float* out, const float* a, const float* unused) {
+    (void)unused;
+    static_cast<void>(out + 1);
+    out[threadIdx.x] = a[threadIdx.x];
+}
+launch k { a = arange(32); unused = zeros(1); out = zeros(32); expect out == arange(32); }
+"#;
+    let r = ok(src, &[], ONE, b(32));
+    assert!(r.expects_passed());
+    assert_eq!(r.counters.gld_instr, 1);
+}

@@ -191,6 +191,23 @@ launch k { out = zeros(4); expect out == [0, 1, 2, 4]; }
 }
 
 #[test]
+fn an_expected_nan_matches_a_nan_and_nothing_else() {
+    // 0/0 is NaN in lane 0 and 1 elsewhere: `a / a` on the host gives the same, so the first
+    // expect holds; the second expects 1 at index 0, where the kernel wrote NaN.
+    let src = r#"
+__global__ void k(float* out, const float* a) { out[threadIdx.x] = a[threadIdx.x] / a[threadIdx.x]; }
+launch k { a = arange(4); out = zeros(4); expect out == a / a; expect out == ones(4); }
+"#;
+    let r = common::run(src, &[], Some(ONE), Some([4, 1, 1])).expect("runs");
+    let verdicts: Vec<bool> = r.expects.iter().map(|e| e.passed).collect();
+    assert_eq!(verdicts, [true, false]);
+    assert_eq!(
+        r.expects[1].detail.as_deref(),
+        Some("1 of 4 elements differ; first at index 0: NaN == 1 is false")
+    );
+}
+
+#[test]
 fn integer_division_by_zero_traps_with_the_thread() {
     let src = r#"
 __global__ void k(int* out, int d) {

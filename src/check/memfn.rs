@@ -46,7 +46,8 @@ impl KernelChecker<'_, '_> {
         let ast::ExprKind::Call { callee, args, .. } = &e.kind else {
             return None;
         };
-        let name = callee.name.as_str();
+        // `std::memcpy`, `::memset`: the C library's functions by any qualified name.
+        let name = super::groups::unqualified(&callee.name);
         if !matches!(name, "memcpy" | "memset") {
             return None;
         }

@@ -2907,6 +2907,10 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                 // `(void)x;`: C's way to mark a value unused (GROMACS's `GMX_UNUSED_VALUE`):
                 // the operand is evaluated and its value dropped.
                 return match self.expr_stmt(expr) {
+                    // `(void)p;` of a pointer: its offset is evaluated, as the value would be.
+                    Err(CheckError::NoEffect { .. }) if self.is_pointer(expr) => {
+                        Ok(StmtKind::Eval(self.pointer(expr)?.offset))
+                    }
                     Err(CheckError::NoEffect { .. }) => Ok(StmtKind::Eval(self.expr(expr)?)),
                     other => other,
                 };

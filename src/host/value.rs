@@ -178,10 +178,11 @@ impl Tolerance {
         }
     }
 
-    /// Whether `a` and `b` are equal within it.
+    /// Whether `a` and `b` are equal within it. A NaN equals a NaN, as in numpy's
+    /// `assert_allclose`: an expected NaN that the kernel produced is a match.
     pub fn close(self, a: f64, b: f64) -> bool {
         match self {
-            _ if a == b => true,
+            _ if a == b || (a.is_nan() && b.is_nan()) => true,
             Tolerance::Exact => false,
             // Unequal with an infinity on either side: the bound below would read `inf <= inf`.
             _ if a.is_nan() || b.is_nan() || a.is_infinite() || b.is_infinite() => false,
@@ -260,6 +261,9 @@ mod tests {
         assert!(!tol.close(f64::NEG_INFINITY, 1.0));
         assert!(!tol.close(5.0, f64::INFINITY));
         assert!(!tol.close(f64::INFINITY, f64::NEG_INFINITY));
+        assert!(tol.close(f64::NAN, -f64::NAN));
+        assert!(!tol.close(f64::NAN, 1.0));
+        assert!(!tol.close(0.0, f64::NAN));
         assert!(!Tolerance::of(&int, &int).close(100000.0, 100001.0));
         // One unit in the last place of a half at 1 is 2^-10 ≈ 9.8e-4: within 1e-3 relative; a
         // float's tolerance (1e-4) would not accept it; bfloat16's 2^-7 ≈ 7.8e-3 needs 1.6e-2.
