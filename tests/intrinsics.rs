@@ -1216,3 +1216,54 @@ launch k {
     let r = common::ok(src, &[], [1, 1, 1], [1, 1, 1]);
     assert!(r.expects_passed(), "{:?}", r.expects);
 }
+
+#[test]
+fn dpx_intrinsics_follow_the_math_api_on_32_bit_and_halfword_lanes() {
+    // 32-bit lanes: max(-5, 3) = 3; min_u32(0xffffffff, 2) = 2; max3(1, 9, -4) = 9;
+    // min3 = -4; max_relu(-5, -3) = max(-3, 0) = 0; min_relu(7, 3) = 3.
+    // addmax_s32(INT_MAX, 1, -10): the sum wraps to INT_MIN, so -10; addmin_u32(0xffffffff,
+    // 2, 5): the sum wraps to 1, so 1; addmax_s32_relu(-3, -4, -10) = max(-7, -10, 0) = 0.
+    // Halfwords, a = 0x8001_0005 (high -32767 signed, 32769 unsigned; low 5) and
+    // b = 0x0002_ffff (high 2; low -1 signed, 65535 unsigned):
+    //   max_s16x2 = (2, 5) = 0x0002_0005 = 131077; max_u16x2 = (0x8001, 0xffff) = 2147614719;
+    //   min_s16x2_relu = (max(-32767, 0), max(-1, 0)) = 0; max3_u16x2(a, b, 0) = 2147614719.
+    // a2 = 0x7fff_0001, b2 = 0x0001_0001, c2 = 0x8000_0000:
+    //   addmax_s16x2: high 32767 + 1 wraps to -32768, max with -32768 → 0x8000; low 1 + 1 = 2,
+    //   max with 0 → 2: 0x8000_0002 = 2147483650; addmin_u16x2: high min(32768, 32768) =
+    //   0x8000, low min(2, 0) = 0: 2147483648.
+    // Picking: bmax_s32(3, 3) = 3, flag 3 >= 3; bmin_u32(5, 2) = 2, flag 5 <= 2 false;
+    // bmax_s16x2(a, b) = 131077, high flag -32767 >= 2 false, low flag 5 >= -1 true.
+    let src = r#"
+__global__ void k(long long* o, int* f) {
+    unsigned a = 0x80010005u, b = 0x0002ffffu;
+    unsigned a2 = 0x7fff0001u, b2 = 0x00010001u, c2 = 0x80000000u;
+    bool p, q, hi, lo;
+    o[0] = __vimax_s32(-5, 3);
+    o[1] = __vimin_u32(0xffffffffu, 2u);
+    o[2] = __vimax3_s32(1, 9, -4);
+    o[3] = __vimin3_s32(1, 9, -4);
+    o[4] = __vimax_s32_relu(-5, -3);
+    o[5] = __vimin_s32_relu(7, 3);
+    o[6] = __viaddmax_s32(0x7fffffff, 1, -10);
+    o[7] = __viaddmin_u32(0xffffffffu, 2u, 5u);
+    o[8] = __viaddmax_s32_relu(-3, -4, -10);
+    o[9] = __vimax_s16x2(a, b);
+    o[10] = __vimax_u16x2(a, b);
+    o[11] = __vimin_s16x2_relu(a, b);
+    o[12] = __vimax3_u16x2(a, b, 0u);
+    o[13] = __viaddmax_s16x2(a2, b2, c2);
+    o[14] = __viaddmin_u16x2(a2, b2, c2);
+    o[15] = __vibmax_s32(3, 3, &p);
+    o[16] = __vibmin_u32(5u, 2u, &q);
+    o[17] = __vibmax_s16x2(a, b, &hi, &lo);
+    f[0] = p; f[1] = q; f[2] = hi; f[3] = lo;
+}
+launch k {
+    o = zeros(18); f = zeros(4);
+    expect o == [3, 2, 9, -4, 0, 3, -10, 1, 0, 131077, 2147614719, 0, 2147614719,
+                 2147483650, 2147483648, 3, 2, 131077];
+    expect f == [1, 0, 0, 1];
+}
+"#;
+    assert!(ok(src, &[], ONE, ONE).expects_passed());
+}

@@ -1677,6 +1677,9 @@ impl KernelChecker<'_, '_> {
         if let Some(result) = self.simd_call(name, args, span) {
             return result;
         }
+        if let Some(result) = self.dpx_call(name, args, span) {
+            return result;
+        }
         if let Some(result) = self.pair_scalar_call(name, args, span) {
             return result;
         }

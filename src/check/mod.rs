@@ -18,6 +18,7 @@ mod cub_record;
 mod cub_reduce_raking;
 mod cub_scan;
 mod decltype;
+mod dpx;
 mod error;
 mod expr;
 mod friends;
