@@ -1468,3 +1468,21 @@ launch k { out = zeros(1); }
     let f = err(src, &[], Some(ONE), Some(ONE));
     assert_eq!(codes(&f), ["simt::check::mismatched_types"]);
 }
+
+#[test]
+fn type_specifiers_may_come_in_any_order() {
+    // C allows specifiers in any order: `short unsigned int` wraps at 2^16 (65535 + 1 = 0),
+    // `char unsigned` at 2^8 (255 + 1 = 0), `long unsigned` is 64 bits (2^32 + 1 survives),
+    // `int signed` keeps -3, and `(short unsigned)70000` is 70000 - 65536 = 4464.
+    let src = r#"
+__global__ void k(long long* out) {
+    short unsigned int a = 65535; a++;
+    char unsigned c = 255; c++;
+    long unsigned b = 4294967296ul; b++;
+    int signed d = -3;
+    out[0] = a; out[1] = c; out[2] = b; out[3] = d; out[4] = (short unsigned)70000;
+}
+launch k { out = zeros(5); expect out == [0, 0, 4294967297, -3, 4464]; }
+"#;
+    assert!(ok(src, &[], ONE, ONE).expects_passed());
+}

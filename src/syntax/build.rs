@@ -82,6 +82,23 @@ fn words(s: &str) -> String {
     s.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
+/// A builtin type's specifiers in the order simt names them: C allows them in any order
+/// (`short unsigned int` is `unsigned short int`, `long unsigned` is `unsigned long`, `int
+/// signed` is `signed int`), so they are put in sign, size, base order. Other texts (`float`,
+/// `uint32_t`, `double3`) come back with their spaces made single.
+pub(crate) fn c_spelling(text: &str) -> String {
+    const ORDER: [&str; 7] = [
+        "unsigned", "signed", "short", "long", "char", "int", "double",
+    ];
+    let parts: Vec<&str> = text.split_whitespace().collect();
+    if parts.len() < 2 || !parts.iter().all(|w| ORDER.contains(w)) {
+        return parts.join(" ");
+    }
+    let mut sorted = parts;
+    sorted.sort_by_key(|w| ORDER.iter().position(|o| o == w));
+    sorted.join(" ")
+}
+
 /// The names `text` declares as types, found as C's "lexer hack" finds them: after `struct`,
 /// `class`, `union`, `enum` and `typename`, before `=` after `using`, and the last name of a
 /// `typedef` (its name before `;`, `[` or `)`). Scope is ignored: only where a parenthesised
@@ -1751,7 +1768,7 @@ impl<'m> Builder<'m> {
                 // `const T&` as a template argument (a `ty` has its `&` outside).
                 Rule::reference => reference = true,
                 Rule::scalar_ty => {
-                    base_text = p.as_str().split_whitespace().collect::<Vec<_>>().join(" ");
+                    base_text = c_spelling(p.as_str());
                     base = base_type(&base_text);
                 }
                 Rule::named_ty => {
@@ -3184,11 +3201,7 @@ impl<'m> Builder<'m> {
             Rule::functional_cast => {
                 let mut it = pair.into_inner();
                 let ty_pair = it.next().expect("grammar: a functional cast has a type");
-                let base_text = ty_pair
-                    .as_str()
-                    .split_whitespace()
-                    .collect::<Vec<_>>()
-                    .join(" ");
+                let base_text = c_spelling(ty_pair.as_str());
                 let ty = TypeName {
                     base: base_type(&base_text),
                     base_text,
@@ -4782,6 +4795,18 @@ fn host_code(what: &str, span: Span) -> Stmt {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn specifiers_are_put_in_sign_size_base_order() {
+        assert_eq!(c_spelling("short  unsigned int"), "unsigned short int");
+        assert_eq!(
+            c_spelling("int long unsigned long"),
+            "unsigned long long int"
+        );
+        assert_eq!(c_spelling("double long"), "long double");
+        assert_eq!(c_spelling("float"), "float");
+        assert_eq!(base_type(&c_spelling("char signed")), BaseType::I8);
+    }
 
     #[test]
     fn squeezed_names_lose_their_comments() {
