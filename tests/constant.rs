@@ -501,3 +501,23 @@ launch k2 { a = zeros(2); }
     let f = err(broken, &[], Some([1, 1, 1]), Some([2, 1, 1]));
     assert_eq!(codes(&f), ["simt::check::unknown_name"]);
 }
+
+#[test]
+fn file_scope_char_arrays_take_a_string_and_arrays_their_lists_length() {
+    // "ACGT" is 65 67 71 84 and the terminating 0; "A\x43\n" is 65, 67 ('C'), 10 and 0, its
+    // size 4 from the string; `t[]` is as long as its list.
+    let src = r#"
+__constant__ char query[5] = "ACGT";
+__device__ char q2[] = "A\x43\n";
+__device__ int t[] = {5, 6, 7};
+__global__ void k(int* out) {
+    int i = threadIdx.x;
+    out[i] = query[i] + q2[i % 4] * 1000 + t[i % 3] * 1000000;
+}
+launch k {
+    out = zeros(5);
+    expect out == [65, 67, 71, 84, 0] + [65, 67, 10, 0, 65] * 1000 + [5, 6, 7, 5, 6] * 1000000;
+}
+"#;
+    assert!(ok(src, &[], [1, 1, 1], [5, 1, 1]).expects_passed());
+}

@@ -748,30 +748,12 @@ impl KernelChecker<'_, '_> {
         d: &ast::Declarator,
         out: &mut Vec<Stmt>,
     ) -> Result<()> {
-        // `const uchar digits[] = "0123...";`: the string's characters and its terminating
-        // zero, as braces would list them (C++ [dcl.init.string]).
-        if let Some(ast::Expr {
-            kind: ast::ExprKind::Str(text),
-            span,
-        }) = &d.init
-        {
-            if width == 1 && matches!(elem, Scalar::I8 | Scalar::U8) && d.dims.len() == 1 {
-                let items = text
-                    .bytes()
-                    .chain([0])
-                    .map(|b| ast::Expr {
-                        kind: ast::ExprKind::Int {
-                            value: u64::from(b),
-                            unsigned: false,
-                            long: false,
-                            hex: false,
-                        },
-                        span: *span,
-                    })
-                    .collect();
+        // `const uchar digits[] = "0123...";`
+        if width == 1 && matches!(elem, Scalar::I8 | Scalar::U8) && d.dims.len() == 1 {
+            if let Some(list) = d.init.as_ref().and_then(string_items) {
                 let listed = ast::Declarator {
                     init: None,
-                    list: Some((items, *span)),
+                    list: Some(list),
                     ..d.clone()
                 };
                 return self.local_array((elem, width), &listed, out);
@@ -1600,4 +1582,26 @@ impl KernelChecker<'_, '_> {
         }
         Ok(Some((list, *span)))
     }
+}
+
+/// A string literal initialising a `char` array: its bytes, escapes read, and the terminating
+/// zero, as braces would list them (C++ [dcl.init.string]); `None` for another initialiser.
+pub(crate) fn string_items(init: &ast::Expr) -> Option<(Vec<ast::Expr>, Span)> {
+    let ast::ExprKind::Str(text) = &init.kind else {
+        return None;
+    };
+    let items = super::print::literal_bytes(text)
+        .into_iter()
+        .chain([0])
+        .map(|b| ast::Expr {
+            kind: ast::ExprKind::Int {
+                value: u64::from(b),
+                unsigned: false,
+                long: false,
+                hex: false,
+            },
+            span: init.span,
+        })
+        .collect();
+    Some((items, init.span))
 }

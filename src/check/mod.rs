@@ -1408,14 +1408,42 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
             if !used.contains(c.name.name.as_str()) || c.memory == ast::FileMemory::Host {
                 continue;
             }
+            // `__constant__ char query[] = "ACGT";`: the string's bytes, as braces would list
+            // them.
+            let listed;
+            let c = match c.init.as_ref().and_then(local::string_items) {
+                Some((items, span))
+                    if matches!(c.ty.base, ast::BaseType::I8 | ast::BaseType::U8)
+                        && !c.ty.pointer
+                        && c.dims.len() == 1 =>
+                {
+                    listed = ast::ConstantArray {
+                        init: Some(ast::Expr {
+                            kind: ast::ExprKind::List(items),
+                            span,
+                        }),
+                        ..c.clone()
+                    };
+                    &listed
+                }
+                _ => c,
+            };
             let mut dims = Vec::new();
-            for d in &c.dims {
-                match d {
-                    Some(e) => match self.const_size(e) {
+            for (k, d) in c.dims.iter().enumerate() {
+                match (d, &c.init) {
+                    (Some(e), _) => match self.const_size(e) {
                         Ok(n) => dims.push(n),
                         Err(e) => self.errors.push(e),
                     },
-                    None => self.errors.push(CheckError::NotConstant {
+                    // `__device__ int t[] = {1, 2, 3};`: as long as its list.
+                    (
+                        None,
+                        Some(ast::Expr {
+                            kind: ast::ExprKind::List(items),
+                            ..
+                        }),
+                    ) if k == 0 && !items.is_empty() => dims.push(items.len() as u64),
+                    (None, _) => self.errors.push(CheckError::NotConstant {
                         what: format!("the size of the array `{}`", c.name.name),
                         span: c.name.span,
                         help: Some("give the size, e.g. `[9]`".into()),

@@ -139,30 +139,40 @@ fn pad_string(spec: &printf::Spec, s: &str) -> String {
     }
 }
 
-/// C's escape sequences in a string literal: `\n \t \\ \" \0 \x41 \101` ...
+/// C's escape sequences in a string literal: `\n \t \\ \" \0 \x41 \101` ..., as text.
 pub(crate) fn unescape(raw: &str) -> String {
-    let mut out = String::new();
+    String::from_utf8_lossy(&literal_bytes(raw)).into_owned()
+}
+
+/// The bytes a string literal's text stands for, escapes read (`\x41` and `\101` are one byte
+/// each, other characters their UTF-8 bytes); without the terminating zero.
+pub(crate) fn literal_bytes(raw: &str) -> Vec<u8> {
+    let mut out = Vec::new();
     let mut chars = raw.chars().peekable();
+    let push = |out: &mut Vec<u8>, c: char| {
+        let mut buf = [0; 4];
+        out.extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
+    };
     while let Some(c) = chars.next() {
         if c != '\\' {
-            out.push(c);
+            push(&mut out, c);
             continue;
         }
         match chars.next() {
-            Some('n') => out.push('\n'),
-            Some('t') => out.push('\t'),
-            Some('r') => out.push('\r'),
-            Some('a') => out.push('\u{7}'),
-            Some('b') => out.push('\u{8}'),
-            Some('f') => out.push('\u{c}'),
-            Some('v') => out.push('\u{b}'),
+            Some('n') => out.push(b'\n'),
+            Some('t') => out.push(b'\t'),
+            Some('r') => out.push(b'\r'),
+            Some('a') => out.push(7),
+            Some('b') => out.push(8),
+            Some('f') => out.push(12),
+            Some('v') => out.push(11),
             Some('x') => {
                 let mut v = 0u32;
                 while let Some(d) = chars.peek().and_then(|c| c.to_digit(16)) {
                     v = (v * 16 + d) & 0xff;
                     chars.next();
                 }
-                out.push(char::from(v as u8));
+                out.push(v as u8);
             }
             Some(d @ '0'..='7') => {
                 let mut v = d.to_digit(8).unwrap_or(0);
@@ -175,10 +185,10 @@ pub(crate) fn unescape(raw: &str) -> String {
                         None => break,
                     }
                 }
-                out.push(char::from((v & 0xff) as u8));
+                out.push((v & 0xff) as u8);
             }
-            Some(other) => out.push(other),
-            None => out.push('\\'),
+            Some(other) => push(&mut out, other),
+            None => out.push(b'\\'),
         }
     }
     out
