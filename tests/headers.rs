@@ -614,3 +614,24 @@ launch k { x = arange(64); f = zeros(2); i = zeros(2); expect f == [43, -20]; ex
 "#;
     ok(src, &[], ONE, [64, 1, 1]);
 }
+
+#[test]
+fn a_thrust_complex_default_constructs_to_zero() {
+    // `thrust::complex<float> t;` and `T t {};` are 0 + 0i (thrust's `complex()` value-
+    // initialises both parts); adding a[i] = i + 0i gives i.
+    let src = r#"
+#include <thrust/complex.h>
+template <typename T>
+__device__ void f(const T* a, T* out) {
+    T temp {};
+    thrust::complex<float> zero;
+    temp += a[threadIdx.x] + zero;
+    out[threadIdx.x] = temp;
+}
+__global__ void k(const thrust::complex<float>* a, thrust::complex<float>* out) {
+    f<thrust::complex<float>>(a, out);
+}
+launch k { a = arange(8); out = ones(8); expect out == a; }
+"#;
+    assert!(ok(src, &[], [1, 1, 1], [4, 1, 1]).expects_passed());
+}

@@ -12,7 +12,7 @@ template <typename T>
 struct complex {
     T re;
     T im;
-    __host__ __device__ complex(T r = T(), T i = T()) : re(r), im(i) {}
+    __host__ __device__ complex(T r = 0, T i = 0) : re(r), im(i) {}
     __host__ __device__ T real() const { return re; }
     __host__ __device__ T imag() const { return im; }
     __host__ __device__ void real(T r) { re = r; }
