@@ -209,3 +209,25 @@ launch k { a = arange(32) + 1; out = zeros(32); expect out == arange(32) + 1; }
 "#;
     assert!(ok(src, &[], ONE, b(32)).expects_passed());
 }
+
+#[test]
+fn a_function_no_kernel_calls_is_checked_with_its_pointer_parameters() {
+    // mochimo's keccak init (`memset(ctx, ...)` of a parameter) and xmr-stak's `memcpy(st, in,
+    // len)`: checked alone, each pointer points into a placeholder of its type. This panicked.
+    let src = r#"
+#include <cuda_pipeline.h>
+struct S { int a; float b; };
+__device__ void f(unsigned char* in, unsigned char* out, S* s) {
+    unsigned char l[8];
+    memset(in, 0, 8);
+    memcpy(out, in, 8);
+    memcpy(l, in, 8);
+    memcpy(in, l, 8);
+    memset(s, 0, sizeof(S));
+}
+__device__ void g(float4* dst, const float4* src) { __pipeline_memcpy_async(dst, src, 16); }
+__global__ void k(unsigned* out) { out[threadIdx.x] = 7; }
+launch k { out = zeros(32); expect out == full(32, 7); }
+"#;
+    assert!(ok(src, &[], ONE, b(32)).expects_passed());
+}

@@ -927,9 +927,8 @@ impl KernelChecker<'_, '_> {
         at: Expr,
         span: Span,
     ) -> Result<(Mem, Expr)> {
-        let stored = self
-            .stored(mem.space)
-            .expect("checker: a pointer points into an array");
+        // A function checked on its own points into a placeholder: its declared type.
+        let stored = self.stored(mem.space).unwrap_or(mem.elem);
         if stored == Scalar::Bool {
             return Err(CheckError::Unsupported {
                 what: format!("`{call}` of `bool` memory"),
