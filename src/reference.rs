@@ -1709,8 +1709,13 @@ impl<'k> Block<'_, 'k> {
             }
             ExprKind::Not(a) => V::B(!self.eval(t, a, store_at)?.truth()),
             ExprKind::Arith { op, lhs, rhs } => {
-                let a = self.eval(t, lhs, store_at)?;
-                let b = self.eval(t, rhs, store_at)?;
+                let (a, b) = if lhs.reads_store_target() {
+                    let b = self.eval(t, rhs, store_at)?;
+                    (self.eval(t, lhs, store_at)?, b)
+                } else {
+                    let a = self.eval(t, lhs, store_at)?;
+                    (a, self.eval(t, rhs, store_at)?)
+                };
                 arith(*op, ty, a, b).ok_or(RefError::DivisionByZero {
                     block: self.block,
                     thread: t.idx,

@@ -1486,3 +1486,25 @@ launch k { out = zeros(5); expect out == [0, 0, 4294967297, -3, 4464]; }
 "#;
     assert!(ok(src, &[], ONE, ONE).expects_passed());
 }
+
+#[test]
+fn a_compound_assignment_runs_its_right_operand_before_reading_the_element() {
+    // C++17 sequences `f(o + i)` before the read of o[i] in `o[i] += f(o + i)`: f stores
+    // 0 + 2 into o[i] and returns 2, so o[i] = 2 + 2 = 4 (g++ -std=c++17 gives 4; reading
+    // o[i] first would give 0 + 2 = 2). `p[i] -= g(p + i)` likewise: g sets p[i] = 10 and
+    // returns 3, so p[i] = 10 - 3 = 7. `q[i] += x * y` still contracts to one FMA.
+    let src = r#"
+__device__ int f(int* p) { *p += 2; return 2; }
+__device__ int g(int* p) { *p = 10; return 3; }
+__global__ void k(int* o, int* p, float* q) {
+    int i = threadIdx.x;
+    o[i] += f(o + i);
+    p[i] -= g(p + i);
+    float x = i, y = 2.0f;
+    q[i] += x * y;
+}
+launch k { o = zeros(32); p = zeros(32); q = ones(32); expect o == 4; expect p == 7; expect q == 2 * arange(32) + 1; }
+"#;
+    let r = ok(src, &[], ONE, [32, 1, 1]);
+    assert!(r.expects_passed());
+}

@@ -548,6 +548,19 @@ pub struct Expr {
     pub span: Span,
 }
 
+impl Expr {
+    /// Whether this is the element a compound assignment stores to, read (perhaps converted):
+    /// the left operand of `a[i] += f()`. C++17 sequences the right operand, side effects
+    /// included, before that read ([expr.ass]/1), so the engines evaluate the right one first.
+    pub fn reads_store_target(&self) -> bool {
+        match &self.kind {
+            ExprKind::LoadAtStore { .. } => true,
+            ExprKind::Cast { operand, .. } => operand.reads_store_target(),
+            _ => false,
+        }
+    }
+}
+
 /// Typed expression forms.
 #[derive(Clone, Debug)]
 pub enum ExprKind {

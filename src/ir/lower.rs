@@ -738,12 +738,22 @@ impl<'k> Lowerer<'k> {
             ExprKind::Arith { op, lhs, rhs } => {
                 let fma = matches!(op, ArithOp::Add | ArithOp::Sub)
                     && matches!(ty, Scalar::F32 | Scalar::F64);
-                let a = self.expr(lhs);
-                let contracted = fma && self.contract(lhs, a);
-                let b = self.expr(rhs);
-                if fma && !contracted {
-                    self.contract(rhs, b);
-                }
+                let (a, b) = if lhs.reads_store_target() {
+                    // `a[i] += x * y`: the product, then the element, then one FMA.
+                    let b = self.expr(rhs);
+                    if fma {
+                        self.contract(rhs, b);
+                    }
+                    (self.expr(lhs), b)
+                } else {
+                    let a = self.expr(lhs);
+                    let contracted = fma && self.contract(lhs, a);
+                    let b = self.expr(rhs);
+                    if fma && !contracted {
+                        self.contract(rhs, b);
+                    }
+                    (a, b)
+                };
                 let d = self.temp(ty);
                 let at = self.emit(
                     Inst::Arith {
