@@ -525,3 +525,24 @@ fn unsupported_shf_and_half_qualifiers_are_reported() {
         );
     }
 }
+
+#[test]
+fn a_register_the_template_declares_may_be_named_like_a_temporary() {
+    // murmur-cuda's fmix32: `.reg .b32 t1;` in its own braces. The lowering's temporaries were
+    // named `ptx.t1`, `ptx.t2`..., so `t1` was "declared twice". h ^ (h >> 16) for
+    // h = 0x10000 + t is (0x10000 + t) ^ 1.
+    let src = r#"
+__device__ __forceinline__ unsigned mix(unsigned h) {
+    asm("{\n\t"
+        ".reg .b32 t1;\n\t"
+        " shr.b32 t1, %0, 16;\n\t"
+        " xor.b32 %0, %0, t1;\n\t"
+        "}"
+        : "+r"(h));
+    return h;
+}
+__global__ void k(unsigned* out) { out[threadIdx.x] = mix(threadIdx.x + 0x10000); }
+launch k { out = zeros(32); expect out == ((arange(32) + 65536) ^ 1); }
+"#;
+    assert!(ok(src, &[], ONE, [32, 1, 1]).expects_passed());
+}

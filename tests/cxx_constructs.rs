@@ -1158,3 +1158,35 @@ launch k { out = zeros(32); expect out == 6; }
     let r = ok(src, &[], [1, 1, 1], [32, 1, 1]);
     assert!(r.expects_passed(), "{:?}", r.expects);
 }
+
+#[test]
+fn fallthrough_commas_and_const_references_to_folded_constants() {
+    // `[[fallthrough]];` is an empty statement: n = 0 adds 1 + 10 + 100, n = 1 adds 110,
+    // n = 2 adds 100. `(m = 0, i-- > 0)` stores m before the test: the loop runs for i = 4..1,
+    // n2 = 4 with m = 0, and the final test stores m = 0 again. `twice(e)` binds a `const&` to
+    // the folded constant e = 8 + 1: 18. out = v + 1000 * n2 + 10000 * m + 100000 * 18.
+    let src = r#"
+template <typename T> __device__ int ebits();
+template <> __device__ int ebits<float>() { return 8; }
+__device__ unsigned twice(const unsigned& n) { return 2 * n; }
+__global__ void k(int* out) {
+    int n = threadIdx.x % 3, v = 0;
+    switch (n) {
+    case 0:
+        v += 1;
+        [[fallthrough]];
+    case 1:
+        v += 10;
+        [[fallthrough]];
+    default:
+        v += 100;
+    }
+    int m = 5, n2 = 0, i = 4;
+    while (n2 < 10 && (m = 0, i-- > 0)) { n2 += 1 + m; }
+    const unsigned e = ebits<float>() + 1;
+    out[threadIdx.x] = v + 1000 * n2 + 10000 * m + 100000 * twice(e);
+}
+launch k { out = zeros(3); expect out == [111, 110, 100] + 4000 + 1800000; }
+"#;
+    assert!(ok(src, &[], ONE, [3, 1, 1]).expects_passed());
+}

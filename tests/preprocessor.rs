@@ -484,3 +484,19 @@ fn one_header_under_two_spellings_is_read_once() {
     );
     assert_eq!(code, 0, "{out}{err}");
 }
+
+#[test]
+fn a_header_may_declare_one_template_and_define_another() {
+    // zfp's type_info.cuh: `get_ebias` declared without a body and specialised, then `is_int`
+    // defined. Every token of the header has the `#include` line's span, so the definition was
+    // taken for the declaration: "declared but never defined". is_int<float>() is false: 2.
+    let main = "#include \"type_info.cuh\"\ntemplate <class S> __global__ void k(int* o) { o[threadIdx.x] = (is_int<S>() ? 1 : 2) + get_ebias<S>(); }\nlaunch k<float> { o = zeros(4); grid = 1; block = 4; expect o == full(4, 129); }\n";
+    let header = "template<typename T> inline __host__ __device__ int get_ebias();\ntemplate<> inline __host__ __device__ int get_ebias<float>() { return 127; }\n\ntemplate<typename T> inline __host__ __device__ bool is_int()\n{\n  return false;\n}\n";
+    let (code, out, err) = in_folder(
+        "decl",
+        &[("main.cu", main), ("type_info.cuh", header)],
+        &["test"],
+    );
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("1 passed"), "{out}");
+}

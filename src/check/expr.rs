@@ -753,8 +753,11 @@ impl KernelChecker<'_, '_> {
         let mut body = Vec::new();
         for e in effects {
             let kind = match e.kind {
-                // `i++` inside an expression: its value is dropped, its step kept.
-                ast::ExprKind::IncDec { .. } => StmtKind::Eval(self.expr(e)?),
+                // `i++` or `m = 0` inside an expression: its value is dropped, its step or
+                // store kept (zfp's `bits && (m = 0, k-- > kmin)`).
+                ast::ExprKind::IncDec { .. } | ast::ExprKind::Assign { .. } => {
+                    StmtKind::Eval(self.expr(e)?)
+                }
                 _ => self.expr_stmt(e)?,
             };
             body.push(Stmt { kind, span: e.span });

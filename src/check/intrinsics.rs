@@ -1010,6 +1010,11 @@ impl KernelChecker<'_, '_> {
                     return Ok(Arg::Alias(b))
                 }
                 Some(Binding::Shared(s)) if self.shared[s as usize].is_scalar() => {}
+                // A `const` local folded to its constant (`const uint e = get_ebits<T>() + 1;`):
+                // nothing can write through a `const&`, so its value is the object.
+                Some(Binding::Constant(..)) if p.ty.is_const => {
+                    return Ok(Arg::Value(self.expr(a)?))
+                }
                 Some(_) => {
                     return Err(CheckError::ArgumentType {
                         problem: ArgumentProblem::Reference {

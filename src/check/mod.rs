@@ -610,7 +610,7 @@ impl<'m> Globals<'m> {
             // A template declared ahead of its definition (or again after it) is that one,
             // whatever its parameters are named (`template <class T> T f(T);` then `template
             // <class U> U f(U v) { ... }`).
-            let declared = |f: &ast::Function| module.declared.contains(&f.span);
+            let declared = |f: &ast::Function| f.declared_only(&module.declared);
             let positional = |f: &ast::Function| -> Vec<(String, bool, bool, bool, bool)> {
                 let mut sig = signature(f);
                 for (ty, _, _, _, _) in &mut sig {

@@ -1805,12 +1805,12 @@ impl super::KernelChecker<'_, '_> {
             }
             return Ok(s);
         }
-        if let Some(&declared) = self.globals.declared.iter().find(|&&d| d == f.span) {
+        if f.declared_only(self.globals.declared) {
             return Err(CheckError::Undefined {
                 name: f.name.name.clone(),
                 with: bound_args(&f.template, &b),
                 span,
-                declared,
+                declared: f.span,
             });
         }
         for k in array_refs {

@@ -144,6 +144,16 @@ pub struct Function {
     pub span: Span,
 }
 
+impl Function {
+    /// Whether this is a template declared without a body, `declared` being
+    /// [`Module::declared`]. Every token of an included header has the `#include` line's span,
+    /// so a definition in the same header shares the declaration's span: only a declaration
+    /// has no body.
+    pub fn declared_only(&self, declared: &[Span]) -> bool {
+        self.body.is_empty() && declared.contains(&self.span)
+    }
+}
+
 /// A lambda expression.
 #[derive(Clone, Debug)]
 pub struct Lambda {

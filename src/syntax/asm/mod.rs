@@ -329,7 +329,7 @@ impl Lowering {
     /// A fresh local of type `ty` holding `value`: its declaration and its name.
     fn temp(&mut self, ty: Ty, value: Expr) -> (Stmt, Expr) {
         self.temps += 1;
-        let name = format!("ptx.t{}", self.temps);
+        let name = temp_name(self.temps);
         (
             self.c.decl(self.c.ty(ty), &name, Some(value)),
             self.c.name(&name),
@@ -339,7 +339,7 @@ impl Lowering {
     /// A fresh local of type `ty` (a vector type) holding `value`.
     fn temp_of(&mut self, ty: TypeName, value: Expr) -> (Stmt, Expr) {
         self.temps += 1;
-        let name = format!("ptx.t{}", self.temps);
+        let name = temp_name(self.temps);
         (self.c.decl(ty, &name, Some(value)), self.c.name(&name))
     }
 
@@ -503,4 +503,10 @@ fn register(letter: &str, i: usize) -> Result<Ty, Fail> {
             )))
         }
     })
+}
+
+/// The name of the lowering's `n`th temporary: `#` cannot start a PTX identifier, so no
+/// register the template declares (`.reg .b32 t1;` is `ptx.t1`) takes it.
+fn temp_name(n: u32) -> String {
+    format!("ptx.#{n}")
 }
