@@ -521,3 +521,30 @@ launch k {
 "#;
     assert!(ok(src, &[], [1, 1, 1], [5, 1, 1]).expects_passed());
 }
+
+#[test]
+fn a_flat_list_fills_rows_of_an_array_of_unknown_bound() {
+    // `t[][2] = {1, 2, 3, 4, 5}` is 3 rows of 2 (the last row 5, 0), so t[2][1] is 0 and
+    // t[3][0] is past its 6 ints; braced rows count one each: u has 2 rows.
+    let src = r#"
+__device__ int t[][2] = {1, 2, 3, 4, 5};
+__device__ int u[][3] = {{1, 2, 3}, {4}};
+__global__ void k(int* out) {
+    int i = threadIdx.x;
+    out[i] = t[i / 2][i % 2] + 10 * u[i / 3][i % 3];
+}
+launch k { out = zeros(6); expect out == [11, 22, 33, 44, 5, 0]; }
+"#;
+    assert!(ok(src, &[], [1, 1, 1], [6, 1, 1]).expects_passed());
+    // Lanes 6 and 7 read t[3], past its 3 rows (in bounds were it 5 rows of the list's 5).
+    let past = r#"
+__device__ int t[][2] = {1, 2, 3, 4, 5};
+__global__ void k(int* out) { out[threadIdx.x] = t[threadIdx.x / 2][threadIdx.x % 2]; }
+launch k { out = zeros(8); }
+"#;
+    let f = err(past, &[], Some([1, 1, 1]), Some([8, 1, 1]));
+    assert!(
+        codes(&f).contains(&"simt::run::out_of_bounds".to_string()),
+        "{f:?}"
+    );
+}

@@ -115,3 +115,14 @@ launch k { a = [0, 5]; }
     let r = ok(src, &[], ONE, [2, 1, 1]);
     assert_eq!(r.printf, "test.sk:4 `a[threadIdx.x] < 2` got 5\n6\n6\n");
 }
+
+#[test]
+fn escaped_bytes_print_as_utf8_where_they_are_and_as_their_character_elsewhere() {
+    // "\xc3\xa9" is UTF-8 for é; a lone \xe9 or \351 is no UTF-8, and prints as the character
+    // of its value (é, U+00E9), as `%c` of 0xe9 does.
+    let src = r#"
+__global__ void k() { printf("[%c][\xe9][\351][caf\xc3\xa9]\n", 0xe9); }
+launch k { block = 1; grid = 1; }
+"#;
+    assert_eq!(ok(src, &[], ONE, ONE).printf, "[é][é][é][café]\n");
+}

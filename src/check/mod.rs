@@ -1429,26 +1429,37 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                 _ => c,
             };
             let mut dims = Vec::new();
+            let mut unbounded = false;
             for (k, d) in c.dims.iter().enumerate() {
                 match (d, &c.init) {
                     (Some(e), _) => match self.const_size(e) {
                         Ok(n) => dims.push(n),
                         Err(e) => self.errors.push(e),
                     },
-                    // `__device__ int t[] = {1, 2, 3};`: as long as its list.
+                    // `__device__ int t[] = {1, 2, 3};`: sized by its list, below.
                     (
                         None,
                         Some(ast::Expr {
                             kind: ast::ExprKind::List(items),
                             ..
                         }),
-                    ) if k == 0 && !items.is_empty() => dims.push(items.len() as u64),
+                    ) if k == 0 && !items.is_empty() => unbounded = true,
                     (None, _) => self.errors.push(CheckError::NotConstant {
                         what: format!("the size of the array `{}`", c.name.name),
                         span: c.name.span,
                         help: Some("give the size, e.g. `[9]`".into()),
                     }),
                 }
+            }
+            if let (true, Some(ast::ExprKind::List(items))) =
+                (unbounded, c.init.as_ref().map(|i| &i.kind))
+            {
+                // One row per braced item (`{{1, 2}, {3, 4}}`), or a flat list filling rows of
+                // the inner size in turn (`int t[][2] = {1, 2, 3}` has 2 rows).
+                let nested = matches!(items[0].kind, ast::ExprKind::List(_));
+                let row: u64 = dims.iter().product::<u64>().max(1);
+                let n = items.len() as u64;
+                dims.insert(0, if nested { n } else { n.div_ceil(row) });
             }
             let layout = match self.layout_of(&c.ty).transpose() {
                 Ok(l) => l,

@@ -139,9 +139,16 @@ fn pad_string(spec: &printf::Spec, s: &str) -> String {
     }
 }
 
-/// C's escape sequences in a string literal: `\n \t \\ \" \0 \x41 \101` ..., as text.
+/// C's escape sequences in a string literal: `\n \t \\ \" \0 \x41 \101` ..., as text: UTF-8
+/// where the bytes are (`"caf\xc3\xa9"` is café), else each byte the character of its value,
+/// as `%c` prints one (`\xe9` is é).
 pub(crate) fn unescape(raw: &str) -> String {
-    String::from_utf8_lossy(&literal_bytes(raw)).into_owned()
+    let mut out = String::new();
+    for chunk in literal_bytes(raw).utf8_chunks() {
+        out.push_str(chunk.valid());
+        out.extend(chunk.invalid().iter().map(|&b| char::from(b)));
+    }
+    out
 }
 
 /// The bytes a string literal's text stands for, escapes read (`\x41` and `\101` are one byte

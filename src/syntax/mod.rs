@@ -367,11 +367,7 @@ fn friendly(rule: Rule) -> Option<&'static str> {
         Rule::host_array | Rule::host_array_name => "a host array",
         Rule::constant_decl => "`__constant__`",
         Rule::params | Rule::param => "a parameter",
-        Rule::ty
-        | Rule::qualifier
-        | Rule::scalar_ty
-        | Rule::c_specifier_words
-        | Rule::c_specifier => "a type such as `float`",
+        Rule::ty | Rule::qualifier | Rule::scalar_ty => "a type such as `float`",
         Rule::pointer => "`*`",
         Rule::reference => "`&`",
         Rule::init_list => "`{`",
