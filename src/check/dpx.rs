@@ -201,7 +201,7 @@ impl KernelChecker<'_, '_> {
     }
 
     /// A lane of operand `var`: the variable itself for a 32-bit lane, else the 16 bits at
-    /// `at`, sign-extended where signed, as an `int`.
+    /// `at`, sign-extended where signed, as an `int` (the SIMD intrinsics' lane).
     fn dpx_lane(
         &mut self,
         var: VarId,
@@ -210,18 +210,14 @@ impl KernelChecker<'_, '_> {
         at: u32,
         span: Span,
     ) -> Result<Expr, CheckError> {
-        let whole = Expr {
-            kind: ExprKind::Var(var),
-            ty,
-            span,
-        };
         if dpx.bits == 32 {
-            return Ok(whole);
+            return Ok(Expr {
+                kind: ExprKind::Var(var),
+                ty,
+                span,
+            });
         }
-        let shifted = self.binary(BinOp::Shr, span, whole, int(i64::from(at), span))?;
-        let field = self.binary(BinOp::BitAnd, span, shifted, int(0xffff, span))?;
-        let field = self.convert(field, Scalar::I32);
-        self.wrap_lane(field, dpx, span)
+        self.simd_lane(var, at, dpx.bits, dpx.signed, span)
     }
 
     /// A 16-bit lane's value wrapped to the lane (sign-extended where signed); a 32-bit lane's

@@ -187,7 +187,7 @@ impl KernelChecker<'_, '_> {
     }
 
     /// Lane `bits` wide at bit `at` of `var`, as an `int` (sign-extended where `signed`).
-    fn simd_lane(
+    pub(super) fn simd_lane(
         &mut self,
         var: super::typed::VarId,
         at: u32,
