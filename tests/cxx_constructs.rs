@@ -1190,3 +1190,28 @@ launch k { out = zeros(3); expect out == [111, 110, 100] + 4000 + 1800000; }
 "#;
     assert!(ok(src, &[], ONE, [3, 1, 1]).expects_passed());
 }
+
+#[test]
+fn host_member_templates_are_skipped_and_using_enum_names_the_enumerators() {
+    // CIS 565's timer class: member function templates whose bodies are host code (`throw`,
+    // `static_cast<decltype(m)>`) are host methods, never run. `using enum` (C++20) brings
+    // eTimerDevice's enumerators into the kernel's namespace: GPU = 4, CPU = 3, so 43.
+    let src = r#"
+namespace common {
+enum class eTimerDevice { CPU = 3, GPU };
+class PerformanceTimer {
+public:
+    template <eTimerDevice D> void start() { if (started) throw std::runtime_error("started"); started = true; }
+    template <int D> void stop(double d) { ms = static_cast<decltype(ms)>(d); }
+    bool started = false;
+    float ms = 0.f;
+};
+}
+namespace StreamCompaction { namespace Naive {
+using enum common::eTimerDevice;
+__global__ void k(int* o) { o[threadIdx.x] = (int)GPU * 10 + (int)CPU; }
+} }
+launch StreamCompaction::Naive::k { o = zeros(2); expect o == 43; }
+"#;
+    assert!(ok(src, &[], ONE, [2, 1, 1]).expects_passed());
+}

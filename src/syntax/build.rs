@@ -328,6 +328,28 @@ impl<'m> Builder<'m> {
                     }
                     Ok(())
                 }
+                Rule::using_enum => {
+                    let named = item.into_inner().last().expect("grammar: an enum's name");
+                    let prefix = format!("{}::", named.as_str().trim_start_matches("::"));
+                    let enumerators: Vec<GlobalConst> = module
+                        .consts
+                        .iter()
+                        .filter_map(|c| {
+                            let own = c.name.name.strip_prefix(&prefix)?;
+                            (!own.contains("::")).then(|| GlobalConst {
+                                name: Ident {
+                                    name: own.to_string(),
+                                    span: c.name.span,
+                                },
+                                ..c.clone()
+                            })
+                        })
+                        .collect();
+                    // Of an enum simt has not read (a library's), the enumerators stay unknown
+                    // names where they are used.
+                    module.consts.extend(qualified(enumerators, &ns));
+                    Ok(())
+                }
                 Rule::linkage_block => {
                     self.items(item, module, errors);
                     Ok(())
@@ -1084,8 +1106,11 @@ impl<'m> Builder<'m> {
                     for q in p.into_inner() {
                         match q.as_rule() {
                             Rule::template_param => params.push(self.template_param(q)?),
-                            Rule::member_fn => {
-                                let mut f = self.device_fn(q)?.0;
+                            Rule::member_fn | Rule::host_method => {
+                                let mut f = match q.as_rule() {
+                                    Rule::member_fn => self.device_fn(q)?.0,
+                                    _ => self.host_method(q),
+                                };
                                 f.template = std::mem::take(&mut params);
                                 methods.push(f);
                             }

@@ -410,6 +410,7 @@ fn friendly(rule: Rule) -> Option<&'static str> {
         Rule::fn_ptr_param => "a parameter",
         Rule::named_ty | Rule::scoped_name => "a name",
         Rule::namespace_block | Rule::namespace_decl | Rule::kw_namespace => "`namespace`",
+        Rule::using_enum => "`using enum`",
         Rule::template_brace => "`{`",
         Rule::balanced => "`)`",
         Rule::const_declarator => "a constant's name",
