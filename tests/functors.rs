@@ -166,3 +166,41 @@ launch k<float> { out = zeros(8); chunk = 4; block = 4; grid = 2; expect out == 
 "#;
     ok(src, &[], [2, 1, 1], [4, 1, 1]);
 }
+
+#[test]
+fn an_object_holding_objects_without_data_is_one_and_its_methods_call_theirs() {
+    // GraphBLAST's monoids hold `SemiringT sr;` of a semiring with functions only, whose
+    // `T_out` defaults to `T_in1`: Add<SR<float>> and Mul<SR<float>> are objects without data,
+    // their `typename S::out_type` is float, and `add_op(s, mul_op(2, 3))` calls a member
+    // object's function from inside another's arguments: 1 + 2 * 3 = 7, plus the lane above's
+    // 7 from the shuffle (lane 31 keeps its own): 14.
+    let src = r#"
+template <typename A, typename B = A, typename C = A>
+struct SR {
+    typedef C out_type;
+    __device__ C mul(A a, B b) { return a * b; }
+    __device__ C add(C a, C b) { return a + b; }
+};
+template <typename S>
+struct Add {
+    typedef typename S::out_type out_type;
+    template <typename X, typename Y> __device__ out_type operator()(X x, Y y) { return sr.add(x, y); }
+    S sr;
+};
+template <typename S>
+struct Mul {
+    typedef typename S::out_type out_type;
+    template <typename X, typename Y> __device__ out_type operator()(X x, Y y) { return sr.mul(x, y); }
+    S sr;
+};
+template <typename T, typename M, typename A>
+__global__ void k(T* o, M mul_op, A add_op) {
+    T s = 1;
+    s = add_op(s, mul_op(2.0f, 3.0f));
+    s = add_op(s, __shfl_down_sync(0xffffffff, s, 1));
+    o[threadIdx.x] = s;
+}
+launch k<float, Mul<SR<float>>, Add<SR<float>>> { o = zeros(32); expect o == 14; }
+"#;
+    assert!(ok(src, &[], [1, 1, 1], [32, 1, 1]).expects_passed());
+}

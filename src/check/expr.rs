@@ -2544,7 +2544,13 @@ impl KernelChecker<'_, '_> {
             Binding::Object(i) => {
                 let o = self.objects[i as usize].clone();
                 match self.member_fn_for(&o, "operator()", args) {
-                    Some(f) => self.inline_call(&f, (targs, args), span, allow_void),
+                    Some(f) => {
+                        let members = self.object_members(&o, span);
+                        let outer = std::mem::replace(&mut self.pending_this, members);
+                        let call = self.inline_call(&f, (targs, args), span, allow_void);
+                        self.pending_this = outer;
+                        call
+                    }
                     None => Err(CheckError::UnknownFunction {
                         name: callee.name.clone(),
                         span: callee.span,

@@ -225,9 +225,9 @@ impl KernelChecker<'_, '_> {
         }
     }
 
-    fn object(&self, def: usize, bindings: Bindings, span: Span) -> Result<Object> {
+    fn object(&mut self, def: usize, bindings: Bindings, span: Span) -> Result<Object> {
         let d = &self.globals.structs[def];
-        if super::structs::has_data(d) {
+        if self.holds_data(def, &bindings, span) {
             return Err(CheckError::Unsupported {
                 what: format!("the struct `{}` with data members here", d.name.name),
                 span,
@@ -238,6 +238,51 @@ impl KernelChecker<'_, '_> {
             });
         }
         Ok(Object { def, bindings })
+    }
+
+    /// Whether struct `def` holds data: a member simt refuses, or a field other than an object
+    /// without data (GraphBLAST's monoids hold `SemiringT sr;` of a semiring of functions only:
+    /// one byte in C++ that nothing reads).
+    pub(crate) fn holds_data(&mut self, def: usize, bindings: &Bindings, span: Span) -> bool {
+        let d = &self.globals.structs[def];
+        if d.unsupported.is_some() {
+            return true;
+        }
+        let fields: Vec<ast::Field> = d.fields.iter().filter(|f| !f.is_static).cloned().collect();
+        fields
+            .iter()
+            .any(|f| self.empty_field(f, bindings, span).is_none())
+    }
+
+    /// The object a field of a struct (under `bindings`) is, where its type is a struct without
+    /// data held by value.
+    fn empty_field(&mut self, f: &ast::Field, bindings: &Bindings, span: Span) -> Option<Object> {
+        let mut ty = f.ty.clone();
+        bindings.ty(&mut ty);
+        let plain = f.dims.is_empty() && !f.anonymous && !ty.pointer && !ty.reference;
+        if !plain || ty.base != ast::BaseType::Named {
+            return None;
+        }
+        self.struct_type(&ty.base_text, span)?.ok()
+    }
+
+    /// The fields of object `o` that are objects themselves, as the scope its member functions
+    /// see them in (`sr.add_op(a, b)` in a monoid's `operator()`); `None` where it has none.
+    pub(crate) fn object_members(&mut self, o: &Object, span: Span) -> Option<super::Scope> {
+        let fields: Vec<ast::Field> = self.globals.structs[o.def]
+            .fields
+            .iter()
+            .filter(|f| !f.is_static)
+            .cloned()
+            .collect();
+        let mut scope = super::Scope::new();
+        for f in &fields {
+            let member = self.empty_field(f, &o.bindings, span)?;
+            self.objects.push(member);
+            let i = self.objects.len() as u32 - 1;
+            scope.insert(f.name.name.clone(), (Binding::Object(i), f.name.span));
+        }
+        (!scope.is_empty()).then_some(scope)
     }
 
     /// The member function `name` of an object, with the object's template arguments applied
@@ -395,7 +440,13 @@ impl KernelChecker<'_, '_> {
                     suggestion: Some(format!("this struct has no `{}` to call", method.name)),
                 });
             };
-            self.inline_call(&f, (targs, args), e.span, allow_void)
+            // A call in the arguments of an enclosing member call (`add(s, mul(a, b))`,
+            // checked while its template arguments are deduced) leaves that call's object.
+            let members = self.object_members(&o, e.span);
+            let outer = std::mem::replace(&mut self.pending_this, members);
+            let call = self.inline_call(&f, (targs, args), e.span, allow_void);
+            self.pending_this = outer;
+            call
         }))
     }
 

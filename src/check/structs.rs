@@ -462,7 +462,7 @@ impl<'g> KernelChecker<'g, '_> {
                 .types
                 .insert(d.name.name.clone(), ast::TypeName::named(key.clone(), span));
         }
-        if !has_data(&self.globals.structs[def]) {
+        if !self.holds_data(def, &bindings, span) {
             return None;
         }
         if self.layouts_open.contains(&key) {

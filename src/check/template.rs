@@ -529,6 +529,23 @@ impl Bindings {
                 | (TemplateParamKind::Function(..), _) => return None,
             }
         }
+        // Parameters left to their defaults, which may name those before them
+        // (`template <typename T_in1, typename T_out = T_in1>`, GraphBLAST's semirings).
+        for p in params.iter().skip(args.len()) {
+            match &p.kind {
+                TemplateParamKind::Type(Some(default)) => {
+                    let mut t = default.clone();
+                    inner.ty(&mut t);
+                    inner.types.insert(p.name.name.clone(), t);
+                }
+                TemplateParamKind::Value(_, Some(default)) => {
+                    let mut e = default.clone();
+                    inner.expr(&mut e);
+                    inner.values.insert(p.name.name.clone(), e);
+                }
+                _ => return None,
+            }
+        }
         Some(inner)
     }
 
