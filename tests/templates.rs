@@ -2301,3 +2301,18 @@ launch k<8> { out = zeros(2); f = zeros(2); expect out == 7; expect f == 4.5; }
     let r = ok(src, &[], [1, 1, 1], [2, 1, 1]);
     assert!(r.expects_passed(), "{:?}", r.expects);
 }
+
+#[test]
+fn a_defaulted_type_parameter_may_name_a_file_alias() {
+    // ginkgo's `template <typename IndexType = size_type>` with `using size_type =
+    // std::size_t;`: the default is what the alias names, here a 64-bit unsigned, so the flat
+    // index of block 1, thread 3 of 32-thread blocks is 35, and sizeof(IndexType) is 8.
+    let src = r#"
+using size_type = unsigned long;
+template <typename IndexType = size_type>
+__device__ IndexType flat_id() { return threadIdx.x + static_cast<IndexType>(blockDim.x) * blockIdx.x; }
+__global__ void k(int* a) { a[flat_id()] = flat_id() * 10 + sizeof(flat_id()); }
+launch k { a = zeros(64); expect a == arange(64) * 10 + 8; }
+"#;
+    assert!(ok(src, &[], [2, 1, 1], [32, 1, 1]).expects_passed());
+}

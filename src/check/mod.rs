@@ -3386,12 +3386,16 @@ fn initial_value(
     }
 }
 
-/// A template's value parameters with their types' aliases resolved (`template <Act A>` of
-/// an `enum class Act` is an `int` parameter).
-fn alias_value_params(b: &template::Bindings, params: &mut [ast::TemplateParam]) {
+/// A template's parameters with the aliases in their types and default types resolved
+/// (`template <Act A>` of an `enum class Act` is an `int` parameter; ginkgo's `template
+/// <typename IndexType = size_type>` defaults to what `size_type` names).
+fn alias_params(b: &template::Bindings, params: &mut [ast::TemplateParam]) {
     for p in params {
-        if let ast::TemplateParamKind::Value(ty, _) = &mut p.kind {
-            b.ty(ty);
+        match &mut p.kind {
+            ast::TemplateParamKind::Value(ty, _) | ast::TemplateParamKind::Type(Some(ty)) => {
+                b.ty(ty)
+            }
+            _ => {}
         }
     }
 }
@@ -3449,13 +3453,13 @@ fn resolve_aliases(module: &ast::Module) -> ast::Module {
                 b.ty(t);
             }
         }
-        alias_value_params(&b, &mut template);
+        alias_params(&b, &mut template);
         k.template = template;
     }
     for f in &mut m.device_fns {
         let mut template = std::mem::take(&mut f.template);
         *f = open(&b, &template).function(f);
-        alias_value_params(&b, &mut template);
+        alias_params(&b, &mut template);
         f.template = template;
     }
     for s in &mut m.specializations {
@@ -3503,7 +3507,7 @@ fn resolve_aliases(module: &ast::Module) -> ast::Module {
     for s in &mut m.structs {
         // `template <typename scalar_t, ReductionType REDUCE> struct Reducer`: an enum's
         // parameter is an integer one.
-        alias_value_params(&b, &mut s.template);
+        alias_params(&b, &mut s.template);
         let mut b = open(&b, &s.template);
         for p in &s.template {
             b.types.remove(&p.name.name);
