@@ -2316,3 +2316,22 @@ launch k { a = zeros(64); expect a == arange(64) * 10 + 8; }
 "#;
     assert!(ok(src, &[], [2, 1, 1], [32, 1, 1]).expects_passed());
 }
+
+#[test]
+fn iterator_traits_of_a_pointer_name_its_value_and_difference_types() {
+    // cusp's kernels take iterators and recover their types: for `It = const float*`,
+    // value_type is float (T(2) is 2.0f, so min(2, a[i])), difference_type is 64-bit.
+    let src = r#"
+#include <iterator>
+template <typename It>
+__global__ void k(const It a, float* o, long long* d, int n) {
+    typedef typename ::cuda::std::iterator_traits<It>::value_type T;
+    typedef typename std::iterator_traits<It>::difference_type D;
+    int i = threadIdx.x;
+    if (i < n) { o[i] = min(T(2.5f), a[i]); d[i] = sizeof(D) * 10 + sizeof(T); }
+}
+launch k<const float*> { n = 8; a = arange(n); o = zeros(n); d = zeros(n);
+    expect o == [0, 1, 2, 2.5, 2.5, 2.5, 2.5, 2.5]; expect d == full(n, 84); }
+"#;
+    assert!(ok(src, &[], ONE, [8, 1, 1]).expects_passed());
+}

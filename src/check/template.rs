@@ -353,6 +353,9 @@ impl Bindings {
             .iter()
             .filter(|c| c.name == name)
             .collect();
+        if name == "iterator_traits" && classes.is_empty() {
+            return pointer_traits(&targs, member);
+        }
         let primary = classes.iter().find(|c| c.spec.is_empty());
         let specs: Vec<(&ClassMembers, &[TemplateArg])> = classes
             .iter()
@@ -601,6 +604,11 @@ impl Bindings {
     /// `CTAReduce<4, float>::Storage`); `None` for a name not bound here.
     fn bound_text(&self, word: &str) -> Option<String> {
         if let Some(t) = self.types.get(word) {
+            // `iterator_traits<It>` of `It = const float*` is `iterator_traits<const float*>`.
+            if t.pointer {
+                let c = if t.is_const { "const " } else { "" };
+                return Some(format!("{c}{}*", t.base_text));
+            }
             return Some(t.base_text.clone());
         }
         if let Some(c) = self.templates.get(word) {
@@ -2522,4 +2530,36 @@ fn closing_angle(text: &str, open: usize) -> Option<usize> {
         }
     }
     None
+}
+
+/// `std::iterator_traits<T*>::member` (and `cuda::std::`'s): a pointer's value type (`const`
+/// dropped), its pointer and reference types and `ptrdiff_t`; `None` for an argument that is
+/// no pointer (an iterator class is not modelled).
+fn pointer_traits(targs: &[TemplateArg], member: &str) -> Option<TypeName> {
+    let [TemplateArg::Type(t)] = targs else {
+        return None;
+    };
+    if !t.pointer {
+        return None;
+    }
+    let value = TypeName {
+        pointer: false,
+        is_const: false,
+        ..t.clone()
+    };
+    match member {
+        "value_type" => Some(value),
+        "pointer" => Some(t.clone()),
+        "reference" => Some(TypeName {
+            reference: true,
+            is_const: t.is_const,
+            ..value
+        }),
+        "difference_type" => Some(TypeName {
+            base: BaseType::I64,
+            base_text: "ptrdiff_t".into(),
+            ..value
+        }),
+        _ => None,
+    }
 }
