@@ -548,3 +548,19 @@ launch k { out = zeros(8); }
         "{f:?}"
     );
 }
+
+#[test]
+fn an_extern_device_variable_is_the_variable_its_definition_or_the_launch_gives() {
+    // Belewitte's bfs.hpp: `extern __device__ unsigned frontier;` in a header, defined in the
+    // .cu. Declared twice then defined, `twice` is the definition's 3; `only_declared` has no
+    // definition here, so the launch sets it: 5 + 4 lanes' atomicAdd = 9.
+    let src = r#"
+extern __device__ unsigned only_declared;
+extern __device__ int twice;
+extern __device__ int twice;
+__device__ int twice = 3;
+__global__ void k(int* a) { atomicAdd(&only_declared, 1U); a[threadIdx.x] = twice; }
+launch k { a = zeros(4); only_declared = [5]; expect only_declared == 9; expect a == 3; }
+"#;
+    assert!(ok(src, &[], [1, 1, 1], [4, 1, 1]).expects_passed());
+}

@@ -201,6 +201,9 @@ pub(crate) struct Builder<'m> {
     /// The type parameters of the templates being read: a declarator `T (&s)[4]` of one is a
     /// declaration, never a call.
     type_params: std::cell::RefCell<Vec<String>>,
+    /// The `__device__` variables declared `extern` and not defined yet: a definition later
+    /// in the file takes the declaration's place.
+    externs: std::cell::RefCell<std::collections::HashSet<String>>,
     /// The names the file declares as types, read from its text when first needed: what
     /// `(T)(x)[i]` and `(T)*p` mean depends on whether `T` is one.
     type_names: std::cell::OnceCell<std::collections::HashSet<String>>,
@@ -222,6 +225,7 @@ impl<'m> Builder<'m> {
             scopes: Default::default(),
             anonymous: Default::default(),
             type_params: Default::default(),
+            externs: Default::default(),
             type_names: Default::default(),
         }
     }
@@ -501,7 +505,35 @@ impl<'m> Builder<'m> {
                     }
                     Ok(())
                 }
-                Rule::device_var => self.device_var(item).map(|v| module.constants.extend(v)),
+                Rule::device_var => {
+                    // `extern __device__ unsigned counter;` (Belewitte's bfs.hpp), defined in
+                    // another file or further on: the variable, until a definition replaces it.
+                    let declared = item
+                        .clone()
+                        .into_inner()
+                        .any(|p| p.as_rule() == Rule::extern_kw);
+                    self.device_var(item).map(|vars| {
+                        let mut externs = self.externs.borrow_mut();
+                        for v in vars {
+                            let name = v.name.name.clone();
+                            let was_extern = externs.contains(&name);
+                            let at = module.constants.iter().position(|c| c.name.name == name);
+                            match (at, declared, was_extern) {
+                                (Some(_), true, _) => {}
+                                (Some(k), false, true) => {
+                                    module.constants[k] = v;
+                                    externs.remove(&name);
+                                }
+                                _ => {
+                                    if declared {
+                                        externs.insert(name);
+                                    }
+                                    module.constants.push(v);
+                                }
+                            }
+                        }
+                    })
+                }
                 Rule::texture_ref => {
                     self.texture_ref(item, module);
                     Ok(())
