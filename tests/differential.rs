@@ -2356,3 +2356,29 @@ fn inline_ptx_agrees_with_the_reference() {
         assert!(result.is_ok(), "{}: {result:?}", kernel.name);
     });
 }
+
+const COMPOUND_ORDER: &str = r#"
+__device__ int f(int* p) { *p += 2; return 2; }
+__device__ int g(int* p) { *p = 10; return 3; }
+__device__ float h(float* p) { *p = 0.5f; return 4.0f; }
+__global__ void k(int* o, int* p, float* q, unsigned* s) {
+    int i = threadIdx.x;
+    o[i] += f(o + i);
+    p[i] -= g(p + i);
+    q[i] *= h(q + i);
+    float x = i, y = 2.0f;
+    q[i] += x * y;
+    s[i] <<= g(p + i);
+}
+launch k { o = zeros(32); p = zeros(32); q = ones(32); s = ones(32); block = 32; grid = 1; }
+"#;
+
+#[test]
+fn compound_assignments_run_their_right_operand_first_in_both_interpreters() {
+    // C++17 sequences the right operand (a call that stores the element) before the read of
+    // the element: both interpreters give o = 4, p = 7, q = 0.5 * 4 + 2i, s = 8.
+    each_launch("compound.sk", COMPOUND_ORDER, |kernel, cfg, args| {
+        let result = agree(kernel, cfg, args, &kernel.name);
+        assert!(result.is_ok(), "{}: {result:?}", kernel.name);
+    });
+}

@@ -1492,7 +1492,8 @@ fn a_compound_assignment_runs_its_right_operand_before_reading_the_element() {
     // C++17 sequences `f(o + i)` before the read of o[i] in `o[i] += f(o + i)`: f stores
     // 0 + 2 into o[i] and returns 2, so o[i] = 2 + 2 = 4 (g++ -std=c++17 gives 4; reading
     // o[i] first would give 0 + 2 = 2). `p[i] -= g(p + i)` likewise: g sets p[i] = 10 and
-    // returns 3, so p[i] = 10 - 3 = 7. `q[i] += x * y` still contracts to one FMA.
+    // returns 3, so p[i] = 10 - 3 = 7; q[i] = 1 + 2i. (tests/differential.rs holds the reference
+    // interpreter to the same order.)
     let src = r#"
 __device__ int f(int* p) { *p += 2; return 2; }
 __device__ int g(int* p) { *p = 10; return 3; }

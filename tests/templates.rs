@@ -2335,3 +2335,16 @@ launch k<const float*> { n = 8; a = arange(n); o = zeros(n); d = zeros(n);
 "#;
     assert!(ok(src, &[], ONE, [8, 1, 1]).expects_passed());
 }
+
+#[test]
+fn a_default_argument_names_the_templates_parameters() {
+    // `T x = T()` and `T b = T(N)` are read with T (and N) bound, not in the caller's scope:
+    // Box<float>().v is 0, scale(2) is 2 * 4, scale<float, 3>(1) is 1 * 3: 0 + 1 + 8 + 3 = 12.
+    let src = r#"
+template <typename T> struct Box { T v; __device__ Box(T x = T()) : v(x) {} };
+template <typename T, int N = 4> __device__ T scale(T a, T b = T(N)) { return a * b; }
+__global__ void k(float* out) { Box<float> b; out[threadIdx.x] = b.v + 1 + scale(2.0f) + scale<float, 3>(1.0f); }
+launch k { out = zeros(2); expect out == 12; }
+"#;
+    assert!(ok(src, &[], ONE, [2, 1, 1]).expects_passed());
+}

@@ -818,6 +818,9 @@ pub(crate) struct KernelChecker<'g, 'e> {
     local_accessors: Vec<accessor::Accessor>,
     /// Struct layouts being built (a struct that contains itself is refused).
     layouts_open: Vec<String>,
+    /// Structs being asked whether they hold data: one met again holds itself, which its
+    /// layout then refuses.
+    data_open: Vec<usize>,
     /// A `float3`, `double4` or another vector that is a struct has been declared: expressions may be
     /// structs even in a file without struct definitions.
     struct_vector_seen: bool,
@@ -924,6 +927,7 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
             accessors: HashMap::new(),
             local_accessors: Vec::new(),
             layouts_open: Vec::new(),
+            data_open: Vec::new(),
             struct_vector_seen: false,
             pending_this: None,
             refused_names: Default::default(),

@@ -248,10 +248,16 @@ impl KernelChecker<'_, '_> {
         if d.unsupported.is_some() {
             return true;
         }
+        if self.data_open.contains(&def) {
+            return true;
+        }
         let fields: Vec<ast::Field> = d.fields.iter().filter(|f| !f.is_static).cloned().collect();
-        fields
+        self.data_open.push(def);
+        let data = fields
             .iter()
-            .any(|f| self.empty_field(f, bindings, span).is_none())
+            .any(|f| self.empty_field(f, bindings, span).is_none());
+        self.data_open.pop();
+        data
     }
 
     /// The object a field of a struct (under `bindings`) is, where its type is a struct without

@@ -238,6 +238,10 @@ impl Bindings {
             for r in &mut p.rows {
                 self.expr(r);
             }
+            // `T b = T()`: a default is read where the call is, with the template's names bound.
+            if let Some(d) = &mut p.default {
+                self.expr(d);
+            }
         }
         self.stmts(&mut f.body);
         f
