@@ -1,4 +1,4 @@
-//! The special functions of CUDA's math library that neither Rust's std nor `libm` has, in `double`: normcdf and its inverse, erfinv, erfcinv, erfcx, sinpi, cospi.
+//! The special functions of CUDA's math library beyond Rust's std, in `double`: normcdf and its inverse, erfinv, erfcinv, erfcx, sinpi, cospi here; lgamma, tgamma and the Bessel functions from `libm`.
 
 use std::f64::consts::{FRAC_1_SQRT_2, PI, SQRT_2};
 
@@ -37,6 +37,32 @@ pub enum Special {
 }
 
 impl Special {
+    /// Each, by its name in CUDA's math library (the `double` form; with `f`, the `float` one).
+    pub const NAMED: [(&'static str, Special); 14] = [
+        ("normcdf", Special::NormCdf),
+        ("normcdfinv", Special::NormCdfInv),
+        ("erfinv", Special::Erfinv),
+        ("erfcinv", Special::Erfcinv),
+        ("erfcx", Special::Erfcx),
+        ("lgamma", Special::Lgamma),
+        ("tgamma", Special::Tgamma),
+        ("rcbrt", Special::Rcbrt),
+        ("sinpi", Special::Sinpi),
+        ("cospi", Special::Cospi),
+        ("j0", Special::J0),
+        ("j1", Special::J1),
+        ("y0", Special::Y0),
+        ("y1", Special::Y1),
+    ];
+
+    /// The function `name` names (`normcdf`), if it is one of these.
+    pub fn named(name: &str) -> Option<Special> {
+        Special::NAMED
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|&(_, s)| s)
+    }
+
     /// Its value at `x`.
     pub fn apply(self, x: f64) -> f64 {
         match self {

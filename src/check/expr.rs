@@ -26,7 +26,9 @@ fn math_function(name: &str) -> Option<(Func, Option<Scalar>)> {
     let fast = name.strip_prefix("__");
     let unprefixed = fast.unwrap_or(name);
     let (base, single) = match unprefixed.strip_suffix('f') {
-        Some(b) if MATH_NAMES.contains(&b) => (b, Some(Scalar::F32)),
+        Some(b) if MATH_NAMES.contains(&b) || special::Special::named(b).is_some() => {
+            (b, Some(Scalar::F32))
+        }
         _ if fast.is_some() && unprefixed != "saturatef" => return None,
         _ => (unprefixed, None),
     };
@@ -69,20 +71,6 @@ fn math_function(name: &str) -> Option<(Func, Option<Scalar>)> {
         "rint" | "nearbyint" => Func::Math1(Rint),
         "logb" => Func::Math1(Logb),
         "saturatef" => Func::Math1(Saturate),
-        "normcdf" => Func::Math1(Special(special::Special::NormCdf)),
-        "normcdfinv" => Func::Math1(Special(special::Special::NormCdfInv)),
-        "erfinv" => Func::Math1(Special(special::Special::Erfinv)),
-        "erfcinv" => Func::Math1(Special(special::Special::Erfcinv)),
-        "erfcx" => Func::Math1(Special(special::Special::Erfcx)),
-        "lgamma" => Func::Math1(Special(special::Special::Lgamma)),
-        "tgamma" => Func::Math1(Special(special::Special::Tgamma)),
-        "rcbrt" => Func::Math1(Special(special::Special::Rcbrt)),
-        "sinpi" => Func::Math1(Special(special::Special::Sinpi)),
-        "cospi" => Func::Math1(Special(special::Special::Cospi)),
-        "j0" => Func::Math1(Special(special::Special::J0)),
-        "j1" => Func::Math1(Special(special::Special::J1)),
-        "y0" => Func::Math1(Special(special::Special::Y0)),
-        "y1" => Func::Math1(Special(special::Special::Y1)),
         "remainder" => Func::Math2(Remainder),
         "nextafter" => Func::Math2(Nextafter),
         "hypot" => Func::Math2(Hypot),
@@ -95,7 +83,7 @@ fn math_function(name: &str) -> Option<(Func, Option<Scalar>)> {
         "atan2" => Func::Math2(Atan2),
         "fmod" => Func::Math2(Fmod),
         "fma" => Func::Fma,
-        _ => return None,
+        _ => Func::Math1(Special(special::Special::named(base)?)),
     };
     Some((f, single))
 }
@@ -144,20 +132,6 @@ const MATH_NAMES: &[&str] = &[
     "copysign",
     "fdim",
     "logb",
-    "normcdf",
-    "normcdfinv",
-    "erfinv",
-    "erfcinv",
-    "erfcx",
-    "lgamma",
-    "tgamma",
-    "rcbrt",
-    "sinpi",
-    "cospi",
-    "j0",
-    "j1",
-    "y0",
-    "y1",
     "remainder",
     "nextafter",
 ];
@@ -255,8 +229,10 @@ fn library_constant(name: &str) -> Option<Value> {
 
 /// Every callable name, for "did you mean".
 fn known_functions() -> Vec<String> {
+    let special = crate::special::Special::NAMED.map(|(n, _)| n);
     let mut v: Vec<String> = MATH_NAMES
         .iter()
+        .chain(&special)
         .flat_map(|n| [n.to_string(), format!("{n}f")])
         .collect();
     v.extend(
