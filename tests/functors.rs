@@ -204,3 +204,56 @@ launch k<float, Mul<SR<float>>, Add<SR<float>>> { o = zeros(32); expect o == 14;
 "#;
     assert!(ok(src, &[], [1, 1, 1], [32, 1, 1]).expects_passed());
 }
+
+#[test]
+fn a_struct_holds_objects_without_data_beside_its_data() {
+    // `Op op; T acc;` (a reducer holding its operator) and `Mul m; float a, b;`: the objects
+    // take one byte each, as in C++, and their member functions are called through the member
+    // (`op(acc, x)` inside, `p.m.apply(...)` and `r.op.identity()` outside). Per thread t:
+    // r.acc = 1 + 0 + 1 + 2 + 3 = 7; p.prod() = 2·t; p.m.apply(1, 2) = 2; identity 0;
+    // q.prod() = 3·4 = 12: 21 + 2t. sizeof(Pair) = 1 byte + 3 padding + 2 floats = 12 and
+    // sizeof(Reducer) = 1 + 3 + 4 = 8. A buffer of Pair has 3 words per element, a at word
+    // 3t + 1 and b at 3t + 2: with ps = arange(12), a + b = 6t + 3.
+    let src = r#"
+template <typename T> struct Plus { __device__ T operator()(T a, T b) const { return a + b; } __device__ T identity() const { return T(0); } };
+struct Mul { __device__ float apply(float a, float b) const { return a * b; } };
+template <typename T, typename Op>
+struct Reducer {
+  Op op;
+  T acc;
+  __device__ Reducer(Op o, T init) : op(o), acc(init) {}
+  __device__ void add(T x) { acc = op(acc, x); }
+};
+struct Pair { Mul m; float a; float b; __device__ float prod() const { return m.apply(a, b); } };
+__global__ void k(float* out, int* sz, const Pair* ps, float* sums) {
+  Reducer<float, Plus<float>> r(Plus<float>(), 1.0f);
+  for (int i = 0; i < 4; ++i) r.add(i);
+  Pair p; p.a = 2; p.b = threadIdx.x;
+  Pair q = {Mul(), 3.0f, 4.0f};
+  out[threadIdx.x] = r.acc + p.prod() + p.m.apply(1.0f, 2.0f) + r.op.identity() + q.prod();
+  sz[0] = sizeof(Pair);
+  sz[1] = sizeof(Reducer<float, Plus<float>>);
+  sums[threadIdx.x] = ps[threadIdx.x].a + ps[threadIdx.x].b;
+}
+launch k {
+  out = zeros(4); sz = zeros(2); ps = arange(12); sums = zeros(4);
+  expect out == 21 + 2 * arange(4);
+  expect sz == [12, 8];
+  expect sums == 6 * arange(4) + 3;
+}
+"#;
+    assert!(ok(src, &[], ONE, [4, 1, 1]).expects_passed());
+}
+
+#[test]
+fn an_object_member_is_given_an_object_of_its_type() {
+    // `: op(2.0f)` gives a float to a member of an empty struct type; C++ has no conversion.
+    let src = r#"
+struct Op { __device__ float operator()(float a) const { return a; } };
+struct S { Op op; float s; __device__ S() : op(2.0f), s(1.0f) {} };
+__global__ void k(float* o) { S v; o[threadIdx.x] = v.op(v.s); }
+launch k { o = zeros(4); }
+"#;
+    let e = err(src, &[], Some(ONE), Some([4, 1, 1]));
+    assert_eq!(codes(&e), ["simt::check::mismatched_types"]);
+}

@@ -2505,6 +2505,26 @@ impl<'g> KernelChecker<'g, '_> {
 }
 
 impl KernelChecker<'_, '_> {
+    /// `o.name(args)` of the object `o` without data: the member function inlined with the
+    /// objects `o` holds in scope; `None` where it has no such member.
+    pub(crate) fn call_object(
+        &mut self,
+        o: &super::objects::Object,
+        name: &str,
+        (targs, args): (&[ast::TemplateArg], &[ast::Expr]),
+        span: Span,
+        allow_void: bool,
+    ) -> Option<Result<Expr>> {
+        let f = self.member_fn_for(o, name, args)?;
+        // A call in the arguments of an enclosing member call (`add(s, mul(a, b))`, checked
+        // while its template arguments are deduced) leaves that call's object.
+        let members = self.object_members(o, span);
+        let outer = std::mem::replace(&mut self.pending_this, members);
+        let call = self.inline_call(&f, (targs, args), span, allow_void);
+        self.pending_this = outer;
+        Some(call)
+    }
+
     /// `callee(args)` where `callee` is a function object (`Reader r; r(i)`, a struct with an
     /// `operator()`) or a lambda: the call, inlined (a lambda's body in the scopes it was made
     /// in); `allow_void` where it is a statement of its own (ElasticFusion's `icp();`).
@@ -2519,23 +2539,8 @@ impl KernelChecker<'_, '_> {
         Some(match self.lookup(&callee.name)? {
             Binding::Object(i) => {
                 let o = self.objects[i as usize].clone();
-                match self.member_fn_for(&o, "operator()", args) {
-                    Some(f) => {
-                        let members = self.object_members(&o, span);
-                        let outer = std::mem::replace(&mut self.pending_this, members);
-                        let call = self.inline_call(&f, (targs, args), span, allow_void);
-                        self.pending_this = outer;
-                        call
-                    }
-                    None => Err(CheckError::UnknownFunction {
-                        name: callee.name.clone(),
-                        span: callee.span,
-                        suggestion: Some(format!(
-                            "`{}` is an object without an `operator()`",
-                            callee.name
-                        )),
-                    }),
-                }
+                self.call_object(&o, "operator()", (targs, args), span, allow_void)
+                    .unwrap_or_else(|| Err(not_callable(callee)))
             }
             Binding::Lambda(i) => {
                 let (f, scopes) = self.lambdas[i as usize].clone();
@@ -2554,5 +2559,17 @@ impl KernelChecker<'_, '_> {
             }
             _ => return None,
         })
+    }
+}
+
+/// `callee(args)` of an object without an `operator()`.
+pub(crate) fn not_callable(callee: &ast::Ident) -> CheckError {
+    CheckError::UnknownFunction {
+        name: callee.name.clone(),
+        span: callee.span,
+        suggestion: Some(format!(
+            "`{}` is an object without an `operator()`",
+            callee.name
+        )),
     }
 }

@@ -2017,6 +2017,16 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                 }
             }
             ast::StmtKind::Assign {
+                target,
+                op: None,
+                value,
+                ..
+            } if matches!(target.kind, ast::ExprKind::Member { .. })
+                && self.object_of(target).is_some() =>
+            {
+                self.object_assignment(target, value)?;
+            }
+            ast::StmtKind::Assign {
                 target, op, value, ..
             } if self.is_struct_place(target) => {
                 self.struct_assignment(target, *op, value, span, out)?;

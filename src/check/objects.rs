@@ -262,7 +262,7 @@ impl KernelChecker<'_, '_> {
 
     /// The object a field of a struct (under `bindings`) is, where its type is a struct without
     /// data held by value.
-    fn empty_field(&mut self, f: &ast::Field, bindings: &Bindings, span: Span) -> Option<Object> {
+    pub(crate) fn empty_field(&mut self, f: &ast::Field, bindings: &Bindings, span: Span) -> Option<Object> {
         let mut ty = f.ty.clone();
         bindings.ty(&mut ty);
         let plain = f.dims.is_empty() && !f.anonymous && !ty.pointer && !ty.reference;
@@ -373,6 +373,12 @@ impl KernelChecker<'_, '_> {
                 Some(Binding::Object(i)) => Some(Ok(self.objects[i as usize].clone())),
                 _ => None,
             },
+            // `r.op` of a struct holding an object beside its data.
+            ast::ExprKind::Member { base, field } => {
+                let l = self.struct_of(base)?;
+                let m = l.objects.iter().find(|m| m.name == field.name)?;
+                Some(Ok(m.object.clone()))
+            }
             ast::ExprKind::Call {
                 callee,
                 targs,
@@ -386,6 +392,33 @@ impl KernelChecker<'_, '_> {
                 self.struct_type(&text, e.span)
             }
             _ => None,
+        }
+    }
+
+    /// `r.op = o` of an object member (a constructor's `: op(o)`): an object holds no data,
+    /// so nothing is copied.
+    pub(crate) fn object_assignment(&mut self, target: &ast::Expr, value: &ast::Expr) -> Result<()> {
+        let member = self.object_of(target).expect("checked: an object member")?;
+        self.object_value(&member, value)
+    }
+
+    /// Checks that `value`, given for an object of `member`'s type, is one (or `{}`).
+    pub(crate) fn object_value(&mut self, member: &Object, value: &ast::Expr) -> Result<()> {
+        if matches!(&value.kind, ast::ExprKind::List(items) if items.is_empty()) {
+            return Ok(());
+        }
+        match self.object_of(value) {
+            Some(Ok(o)) if o.def == member.def => Ok(()),
+            Some(Err(e)) => Err(e),
+            _ => {
+                let ty = &self.globals.structs[member.def].name.name;
+                Err(CheckError::Mismatch {
+                    expected: format!("an object of `{ty}`"),
+                    found: "a value".into(),
+                    span: value.span,
+                    help: Some(format!("give an object of `{ty}` (`{ty}()`)")),
+                })
+            }
         }
     }
 
@@ -428,7 +461,11 @@ impl KernelChecker<'_, '_> {
         else {
             return None;
         };
-        let named = matches!(object.kind, ast::ExprKind::Name(_));
+        // `op.f()`, `r.op.f()` of an object member, or `S<T>().f()`.
+        let named = matches!(
+            object.kind,
+            ast::ExprKind::Name(_) | ast::ExprKind::Member { .. }
+        );
         if !named && !matches!(object.kind, ast::ExprKind::Call { .. }) {
             return None;
         }
@@ -439,20 +476,14 @@ impl KernelChecker<'_, '_> {
             return None;
         }
         Some(o.and_then(|o| {
-            let Some(f) = self.member_fn_for(&o, &method.name, args) else {
-                return Err(CheckError::UnknownFunction {
-                    name: method.name.clone(),
-                    span: method.span,
-                    suggestion: Some(format!("this struct has no `{}` to call", method.name)),
-                });
-            };
-            // A call in the arguments of an enclosing member call (`add(s, mul(a, b))`,
-            // checked while its template arguments are deduced) leaves that call's object.
-            let members = self.object_members(&o, e.span);
-            let outer = std::mem::replace(&mut self.pending_this, members);
-            let call = self.inline_call(&f, (targs, args), e.span, allow_void);
-            self.pending_this = outer;
-            call
+            self.call_object(&o, &method.name, (targs, args), e.span, allow_void)
+                .unwrap_or_else(|| {
+                    Err(CheckError::UnknownFunction {
+                        name: method.name.clone(),
+                        span: method.span,
+                        suggestion: Some(format!("this struct has no `{}` to call", method.name)),
+                    })
+                })
         }))
     }
 

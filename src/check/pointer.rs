@@ -250,12 +250,14 @@ impl KernelChecker<'_, '_> {
                 self.is_pointer(then) || self.is_pointer(els)
             }
             ast::ExprKind::Call { callee, .. } if self.is_heap_call(callee, "malloc") => true,
-            ast::ExprKind::Call { callee, args, .. } => {
+            ast::ExprKind::Call {
+                callee,
+                targs,
+                args,
+            } => {
                 let name = super::groups::unqualified(&callee.name);
-                self.globals
-                    .functions
-                    .get(name)
-                    .is_some_and(|f| f.ret.pointer)
+                let f = self.globals.functions.get(name).copied();
+                f.is_some_and(|f| f.ret.pointer || self.returns_bound_pointer(f, targs, args))
                     || (args.is_empty() && self.struct_converts(name))
             }
             ast::ExprKind::Method { .. } if self.accessor_data(e).is_some() => true,
@@ -799,6 +801,35 @@ impl KernelChecker<'_, '_> {
             }),
             offset: constant(Value::I64(0), span),
             is_const: ty.is_const,
+        })
+    }
+
+    /// Whether a call of the function template `f` returns a pointer through the type
+    /// parameter it returns, bound to a pointer: `template <class It> It first(It lo)` given
+    /// `t + 1` (deduced from the argument of a parameter of that type), or `first<float*>(t)`.
+    fn returns_bound_pointer(
+        &mut self,
+        f: &ast::Function,
+        targs: &[ast::TemplateArg],
+        args: &[ast::Expr],
+    ) -> bool {
+        let ret = &f.ret;
+        if ret.base != ast::BaseType::Named || ret.pointer || ret.reference {
+            return false;
+        }
+        let Some(k) = f.template.iter().position(|p| {
+            p.name.name == ret.base_text && matches!(p.kind, ast::TemplateParamKind::Type(_))
+        }) else {
+            return false;
+        };
+        if let Some(ast::TemplateArg::Type(t)) = targs.get(k) {
+            return t.pointer;
+        }
+        f.params.iter().zip(args).any(|(p, a)| {
+            p.ty.base == ast::BaseType::Named
+                && p.ty.base_text == ret.base_text
+                && !p.ty.pointer
+                && self.is_pointer(a)
         })
     }
 

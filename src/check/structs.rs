@@ -75,6 +75,9 @@ pub(crate) struct Layout {
     pub init_view: Option<String>,
     /// `static` members: constants of the type.
     pub statics: Vec<(String, Value)>,
+    /// Members that are objects of structs without data (`Op op;` beside `float s;`): one
+    /// byte each in `size`, as in C++, and no leaves.
+    pub objects: Vec<ObjectMember>,
     /// Every scalar leaf in order: its type and byte offset.
     pub leaves: Vec<(Scalar, u32)>,
     /// `sizeof`, padding included.
@@ -96,6 +99,17 @@ pub(crate) struct Member {
     pub offset: u32,
     /// A scalar, or a struct, array or vector of its own.
     pub kind: MemberKind,
+}
+
+/// A member of a layout that is an object of a struct without data.
+#[derive(Debug)]
+pub(crate) struct ObjectMember {
+    /// Its name.
+    pub name: String,
+    /// Its type.
+    pub object: super::objects::Object,
+    /// How many of the layout's members come before it: where a braced list gives its item.
+    pub before: usize,
 }
 
 /// What a member holds.
@@ -185,6 +199,7 @@ impl Layout {
             split: false,
             init_view: None,
             statics: Vec::new(),
+            objects: Vec::new(),
             leaves: Vec::new(),
             size: 0,
             align: 1,
@@ -376,6 +391,7 @@ fn repeated(name: String, kind: &MemberKind, n: u32, align: u32, names: bool) ->
         split: kind.split(),
         init_view: None,
         statics: Vec::new(),
+        objects: Vec::new(),
         leaves: all,
         size: (size * n).next_multiple_of(align),
         align,
@@ -519,6 +535,7 @@ impl<'g> KernelChecker<'g, '_> {
         let mut views = Vec::new();
         let mut leaves = Vec::new();
         let mut statics = Vec::new();
+        let mut objects = Vec::new();
         let mut offset = 0u32;
         let mut align = 1u32;
         // A union's members, each with its leaves, all at byte 0.
@@ -592,6 +609,17 @@ impl<'g> KernelChecker<'g, '_> {
                     leaves.extend(sub.into_iter().map(|(s, o)| (s, o + offset)));
                     offset += size;
                     continue;
+                }
+                if !d.is_union {
+                    if let Some(o) = self.empty_field(f, &bindings, f.name.span) {
+                        objects.push(ObjectMember {
+                            name: f.name.name.clone(),
+                            object: o,
+                            before: members.len(),
+                        });
+                        offset += 1;
+                        continue;
+                    }
                 }
                 let mut kind = match self.anonymous_union(f) {
                     // Its members may use this struct's template parameters (`T elem[N];`).
@@ -742,6 +770,7 @@ impl<'g> KernelChecker<'g, '_> {
             split,
             init_view,
             statics,
+            objects,
             leaves,
             size: offset.next_multiple_of(align),
             align,
@@ -2497,7 +2526,8 @@ impl<'g> KernelChecker<'g, '_> {
         // Computed only where an item is missing: a default may run a constructor.
         let mut defaults: Option<Vec<Expr>> = None;
         let mut values = Vec::new();
-        for m in &l.members {
+        for (k, m) in l.members.iter().enumerate() {
+            self.fill_objects(l, k, items, pos)?;
             let n = Layout::leaf_count(&m.kind);
             match (items.get(*pos), &m.kind) {
                 (Some(item), MemberKind::Scalar(s)) => {
@@ -2536,7 +2566,28 @@ impl<'g> KernelChecker<'g, '_> {
                 }
             }
         }
+        self.fill_objects(l, l.members.len(), items, pos)?;
         Ok(values)
+    }
+
+    /// The items of a braced list that initialise the object members before member `k` of
+    /// `l` (`{Mul(), 3.0f}` of `struct { Mul m; float a; }`): each must be an object of the
+    /// member's type or `{}`; objects hold no data, so they give no values.
+    fn fill_objects(
+        &mut self,
+        l: &Layout,
+        k: usize,
+        items: &[ast::Expr],
+        pos: &mut usize,
+    ) -> Result<()> {
+        for m in l.objects.iter().filter(|m| m.before == k) {
+            let Some(item) = items.get(*pos) else {
+                return Ok(());
+            };
+            *pos += 1;
+            self.object_value(&m.object, item)?;
+        }
+        Ok(())
     }
 
     // ------------------------------------------------------------------ statements
@@ -3212,6 +3263,16 @@ impl<'g> KernelChecker<'g, '_> {
         if let Some(call) = self.virtual_call(object, &l, name, args, (span, allow_void)) {
             return call;
         }
+        // `r.op(a, b)` of an object member: its `operator()`.
+        if let Some(m) = l.objects.iter().find(|m| m.name == name) {
+            let callee = ast::Ident {
+                name: name.to_string(),
+                span,
+            };
+            return self
+                .call_object(&m.object.clone(), "operator()", (targs, args), span, allow_void)
+                .unwrap_or_else(|| Err(super::expr::not_callable(&callee)));
+        }
         let arity = name.starts_with("operator").then_some(args.len());
         let f = match arity {
             Some(_) => self.operator_for(&l, name, args),
@@ -3561,6 +3622,11 @@ impl<'g> KernelChecker<'g, '_> {
         }
         for (n, v) in &layout.statics {
             scope.insert(n.clone(), (Binding::Constant(*v, v.ty()), span));
+        }
+        for m in &layout.objects {
+            self.objects.push(m.object.clone());
+            let i = self.objects.len() as u32 - 1;
+            scope.insert(m.name.clone(), (Binding::Object(i), span));
         }
         // A plain call of another member function is a call through `this`.
         let methods: std::collections::HashSet<String> = match &layout.def {
