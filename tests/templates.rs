@@ -2348,3 +2348,26 @@ launch k { out = zeros(2); expect out == 12; }
 "#;
     assert!(ok(src, &[], ONE, [2, 1, 1]).expects_passed());
 }
+
+#[test]
+fn a_type_parameter_deduced_as_a_pointer_returns_a_pointer() {
+    // GenomeWorks' `template <class It, class V> It lower_bound(It, It, V)` given
+    // `const uint64_t*`, and `T ident(T)` given `t + 1` or `ident<const u64*>(t)`: It and T
+    // are pointers, so the calls are. With t = 0, 2, …, 14 the first element ≥ 3·x is at
+    // 0, 2, 3, 5 for x = 0..3; *ident(t + 1) + ident(t)[2] = 2 + 4 = 6.
+    let src = r#"
+template <typename It, typename V>
+__device__ It lower_bound(It lo, It hi, V v) {
+  while (lo < hi) { It mid = lo + (hi - lo) / 2; if (*mid < v) lo = mid + 1; else hi = mid; }
+  return lo;
+}
+template <typename T> __device__ T ident(T x) { return x; }
+__global__ void k(int* out, const unsigned long long* t) {
+    auto p = lower_bound(t, t + 8, (unsigned long long)threadIdx.x * 3);
+    out[threadIdx.x] = p - t;
+    out[threadIdx.x + 4] = *ident(t + 1) + ident<const unsigned long long*>(t)[2];
+}
+launch k { t = [0, 2, 4, 6, 8, 10, 12, 14]; out = zeros(8); expect out == [0, 2, 3, 5, 6, 6, 6, 6]; }
+"#;
+    assert!(ok(src, &[], [1, 1, 1], [4, 1, 1]).expects_passed());
+}

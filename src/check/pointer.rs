@@ -808,7 +808,7 @@ impl KernelChecker<'_, '_> {
     /// parameter it returns, bound to a pointer: `template <class It> It first(It lo)` given
     /// `t + 1` (deduced from the argument of a parameter of that type), or `first<float*>(t)`.
     fn returns_bound_pointer(
-        &mut self,
+        &self,
         f: &ast::Function,
         targs: &[ast::TemplateArg],
         args: &[ast::Expr],
