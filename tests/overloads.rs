@@ -1037,3 +1037,26 @@ launch k { out = zeros(4); expect out == [1, 2, 1, 2]; }
 "#;
     ok(src, &[], ONE, ONE);
 }
+
+#[test]
+fn a_template_the_call_cannot_bind_is_not_a_candidate() {
+    // TurboTransformers declares `template <typename Type, Type t, int N> blockReduce` (never
+    // defined) beside `template <ReduceType R, int N> blockReduce`. `blockReduce<kSum, 2>(v)`
+    // leaves the first's N neither given nor deducible from `float* v`, so C++ drops it and
+    // calls the second, which adds 2 to each element.
+    let src = r#"
+namespace types { enum class ReduceType { kMax = 0, kSum }; }
+using ReduceType = types::ReduceType;
+template <typename Type, Type t, int NumElem>
+__device__ void blockReduce(float* v);
+template <ReduceType R, int N>
+__device__ void g(float* v);
+template <>
+__device__ void g<ReduceType::kSum, 2>(float* v) { v[threadIdx.x] += 2; }
+template <ReduceType R, int N>
+__device__ void blockReduce(float* v) { g<R, N>(v); }
+__global__ void k(float* v) { blockReduce<ReduceType::kSum, 2>(v); }
+launch k { v = zeros(4); expect v == 2; }
+"#;
+    assert!(ok(src, &[], [1, 1, 1], [4, 1, 1]).expects_passed());
+}

@@ -107,6 +107,40 @@ pub(crate) fn takes(f: &ast::Function, n: usize) -> bool {
     (required..=f.params.len()).contains(&n)
 }
 
+/// Whether a call with the explicit template arguments `targs` can bind every template
+/// parameter of `f`: no more arguments than parameters (but for a pack), and each parameter
+/// left out has a default or appears in a function parameter's type, whence the call's
+/// arguments deduce it (C++ [temp.deduct]: otherwise the candidate is not viable).
+pub(crate) fn bindable(f: &ast::Function, targs: &[ast::TemplateArg]) -> bool {
+    if f.template.is_empty() {
+        return targs.is_empty();
+    }
+    if targs.len() > f.template.len() && !f.template.iter().any(|p| p.pack) {
+        return false;
+    }
+    let named = |e: &ast::Expr, name: &str| matches!(&e.kind, ast::ExprKind::Name(n) if n == name);
+    let deduced = |name: &str| {
+        f.params.iter().any(|p| {
+            p.ty
+                .base_text
+                .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+                .any(|w| w == name)
+                || p.extent.as_ref().is_some_and(|e| named(e, name))
+                || p.rows.iter().any(|e| named(e, name))
+        })
+    };
+    f.template.iter().skip(targs.len()).all(|p| {
+        let defaulted = match &p.kind {
+            ast::TemplateParamKind::Type(d) => d.is_some(),
+            ast::TemplateParamKind::Value(_, d) | ast::TemplateParamKind::Function(_, d) => {
+                d.is_some()
+            }
+            ast::TemplateParamKind::Template(_, d) => d.is_some(),
+        };
+        p.pack || defaulted || deduced(&p.name.name)
+    })
+}
+
 /// How many arguments `f` takes: `2`, or `0 to 2` where trailing parameters have defaults.
 pub(crate) fn arity_text(f: &ast::Function) -> String {
     let required = f
@@ -202,11 +236,17 @@ impl<'g> KernelChecker<'g, '_> {
         let builtin = name
             .strip_prefix("make_")
             .and_then(super::vector::cuda_vector);
-        let fitting: Vec<&'g ast::Function> = all
+        let mut fitting: Vec<&'g ast::Function> = all
             .iter()
             .copied()
             .filter(|f| takes(f, args.len()))
             .collect();
+        // A template whose parameters the call can neither be given nor deduce is discarded
+        // (TurboTransformers' prototype `template <typename Type, Type t, int N>` beside the
+        // `template <ReduceType R, int N>` that `blockReduce<kSum, 2>(v)` calls).
+        if fitting.iter().any(|f| !bindable(f, targs)) && fitting.iter().any(|f| bindable(f, targs)) {
+            fitting.retain(|f| bindable(f, targs));
+        }
         let fitting = self.substitutable(name, fitting, targs, args)?;
         // CUDA's own atomics overload the file's (torch-ngp's `atomicAdd(__half*, __half)`
         // beside a `float*` call): a file's atomic no argument fits leaves the call to them.

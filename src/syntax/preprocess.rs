@@ -44,6 +44,22 @@ const PREDEFINED: &[(&str, &str)] = &[
     ("__device_builtin__", ""),
 ];
 
+/// <cstdint>'s macros for integer constants of its types, as glibc's stdint.h defines them
+/// for a 64-bit target (`INT64_C(c)` is `c ## L`, a `long`); simt's built-in headers are
+/// always there, so these are too.
+const INTEGER_CONSTANTS: &[(&str, &str)] = &[
+    ("INT8_C(c)", "c"),
+    ("INT16_C(c)", "c"),
+    ("INT32_C(c)", "c"),
+    ("INT64_C(c)", "c ## L"),
+    ("UINT8_C(c)", "c"),
+    ("UINT16_C(c)", "c"),
+    ("UINT32_C(c)", "c ## U"),
+    ("UINT64_C(c)", "c ## UL"),
+    ("INTMAX_C(c)", "c ## L"),
+    ("UINTMAX_C(c)", "c ## UL"),
+];
+
 /// C++'s alternative tokens ([lex.digraph]): `and` is `&&` wherever it stands, `#if` lines
 /// included (tpoisonooo's how-to-optimize-gemm writes `if (row < m and col < n)`). C++ makes
 /// them tokens, not macros; spelled here as macros, they expand the same.
@@ -271,6 +287,7 @@ pub(crate) fn preprocess_in(
     let predefined = PREDEFINED
         .iter()
         .chain(ALTERNATIVE_TOKENS)
+        .chain(INTEGER_CONSTANTS)
         .copied()
         .chain([("__CUDA_ARCH__", arch.as_str())]);
     for (name, value) in predefined {
@@ -965,7 +982,15 @@ impl<'s> Pp<'s> {
 
     /// Defines the object-like macro `name` as `value`, as a header or the compiler does (no
     /// `#define` line of the file's to point at).
+    /// Defines `name` (`NAME(a, b)` for a function-like macro) as `value`.
     fn define_builtin(&mut self, name: &str, value: &str) {
+        let (name, params) = match name.split_once('(') {
+            Some((name, rest)) => {
+                let params = rest.trim_end_matches(')').split(',');
+                (name, Some(params.map(|p| Rc::from(p.trim())).collect()))
+            }
+            None => (name, None),
+        };
         let mut lx = Lexer::new(value);
         let mut body = Vec::new();
         while let Lexed::Tok {
@@ -988,7 +1013,7 @@ impl<'s> Pp<'s> {
             Rc::from(name),
             Rc::new(Macro {
                 id,
-                params: None,
+                params,
                 variadic: false,
                 va_name: VA_ARGS.into(),
                 body,
