@@ -127,16 +127,17 @@ launch k { out = zeros(4); block = 1; grid = 1;
 
 #[test]
 fn cxx_spellings_real_kernels_use() {
-    // Function qualifiers, `extern "C"`, `__launch_bounds__` with two values, `static __shared__`
+    // Function qualifiers (GCC's `__inline` too), `extern "C"`, `__launch_bounds__` with two values, `static __shared__`
     // in a kernel, functional casts and chained assignment. Thread t: s[t] = m = 2t; then
     // a[t] = s[31 - t] + m = 2 (31 - t) + 2t = 62.
     let src = r#"
 static __inline__ __device__ int twice(int x) { return int(2.0f * float(x)); }
 __forceinline__ __device__ int same(int x) { return x; }
+__inline __device__ int plus0(int x) { if (x > 0) { return x; } return 0; }
 extern "C" __global__ void __launch_bounds__(256, 2) k(int* a, float* f) {
     static __shared__ int s[32];
     int m;
-    s[threadIdx.x] = m = same(twice(threadIdx.x)) + int(0);
+    s[threadIdx.x] = m = same(twice(plus0(threadIdx.x))) + int(0);
     __syncthreads();
     a[threadIdx.x] = s[31 - threadIdx.x] + m;
     f[threadIdx.x] = f[threadIdx.x] = 1.5f;

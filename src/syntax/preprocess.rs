@@ -81,8 +81,9 @@ const ALTERNATIVE_TOKENS: &[(&str, &str)] = &[
 /// Linux (`#define __device__ __location__(device)`, `#define __launch_bounds__(...) ...`), so
 /// `#ifndef __host__` guards ("allow usage for non-CUDA files") are skipped as under nvcc. They
 /// are defined for `#ifdef` and `defined(...)` only, never expanded: the grammar reads each
-/// keyword as written. A file's own `#define` or `#undef` of one replaces it. `__restrict__`
-/// and `__inline__` are not here: they are GCC keywords, which the header defines only for MSVC.
+/// keyword as written. A file's own `#define` or `#undef` of one replaces it. `__restrict__`,
+/// `__inline__` and `__inline` are not here: they are GCC keywords, which the header defines
+/// only for MSVC.
 const HOST_DEFINES: &[&str] = &[
     "__host__",
     "__device__",
