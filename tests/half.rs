@@ -598,3 +598,21 @@ launch k { a = zeros(3); expect a == [5, 5, 5]; }
     let r = common::ok(src, &[], [1, 1, 1], [1, 1, 1]);
     assert!(r.expects_passed(), "{:?}", r.expects);
 }
+
+#[test]
+fn hisinf_signs_infinities_and_hisnan_reads_its_operand_once() {
+    // cuda_fp16.h: __hisinf gives -1 for -inf, 1 for +inf, 0 otherwise; __hisnan 1 for NaN.
+    // Each compares its operand twice in simt's expansion, but the hardware loads h[i] once:
+    // one load request per call per warp, so gld_instr = 2 for the two calls in one warp.
+    let src = r#"
+#include <cuda_fp16.h>
+__global__ void k(const half* h, int* o, int* n) {
+    o[threadIdx.x] = __hisinf(h[threadIdx.x]);
+    n[threadIdx.x] = __hisnan(h[threadIdx.x]);
+}
+launch k { h = [1, inf, -inf, nan]; o = zeros(4); n = zeros(4); expect o == [0, 1, -1, 0]; expect n == [0, 0, 0, 1]; }
+"#;
+    let r = ok(src, &[], [1, 1, 1], [4, 1, 1]);
+    assert!(r.expects_passed());
+    assert_eq!(r.counters.gld_instr, 2);
+}

@@ -312,7 +312,29 @@ impl KernelChecker<'_, '_> {
             "__hisnan" => arity(1).and_then(|()| {
                 let a = typed.pop().expect("one arg");
                 // NaN is the one value unequal to itself.
-                self.binary(BinOp::Ne, op_span, a.clone(), a)
+                self.read_once(name, a, |this, a| {
+                    this.binary(BinOp::Ne, op_span, a.clone(), a)
+                })
+            }),
+            // cuda_fp16.h: -1 for -inf, 1 for +inf, else 0.
+            "__hisinf" => arity(1).and_then(|()| {
+                let a = typed.pop().expect("one arg");
+                self.read_once(name, a, |this, a| {
+                    let inf = |v: f32| constant(Value::F32(v), span);
+                    let pos = this.binary(BinOp::Eq, op_span, a.clone(), inf(f32::INFINITY))?;
+                    let neg = this.binary(BinOp::Eq, op_span, a, inf(f32::NEG_INFINITY))?;
+                    let int = |v: i32| constant(Value::I32(v), span);
+                    let select = |cond: Expr, then: Expr, els: Expr| Expr {
+                        kind: ExprKind::Select {
+                            cond: Box::new(cond),
+                            then: Box::new(then),
+                            els: Box::new(els),
+                        },
+                        ty: Scalar::I32,
+                        span,
+                    };
+                    Ok(select(pos, int(1), select(neg, int(-1), int(0))))
+                })
             }),
             _ => {
                 let m = half_math(name)?;
@@ -333,5 +355,34 @@ impl KernelChecker<'_, '_> {
             }
         };
         Some(result)
+    }
+
+    /// `f` of `a` read once (into a variable), where `f` uses its operand more than once:
+    /// a load in `a` is one load, as in the hardware's code.
+    fn read_once(
+        &mut self,
+        name: &str,
+        a: Expr,
+        f: impl FnOnce(&mut Self, Expr) -> Result<Expr>,
+    ) -> Result<Expr> {
+        let span = a.span;
+        let mut body = Vec::new();
+        let a = self.hold(name, "operand", a, &mut body);
+        let value = f(self, a)?;
+        if body.is_empty() || matches!(value.kind, ExprKind::Const(_)) {
+            return Ok(value);
+        }
+        let ty = value.ty;
+        let result = self.new_local(&format!("{name}.result"), ty, span);
+        body.push(super::memfn::assign(result, value, span));
+        Ok(Expr {
+            kind: ExprKind::Inline {
+                name: name.to_string(),
+                body,
+                result: Some(result),
+            },
+            ty,
+            span,
+        })
     }
 }
