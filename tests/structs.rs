@@ -2252,3 +2252,35 @@ launch k { out = zeros(1); }
 "#;
     err(recursive, &[], Some(ONE), Some(ONE));
 }
+
+#[test]
+fn a_struct_without_subscript_is_indexed_through_its_pointer_conversion() {
+    // OpenCV's `PtrStepSz<T>` (YACCLAB's `labels[i]`) has `operator T*()` and no
+    // `operator[]`: `a[i]` subscripts the pointer the conversion gives, as do `T* p = a`,
+    // `first(b)` and `b + 1`; passed by value it stays a struct (`get(b, i)` reads b.step).
+    // d[i] = b[i] + 1 + b[i]·10 + b[0] + b[1], doubled through the copy c:
+    // 2·((i+1) + 1 + 10(i+1) + 1 + 2).
+    let src = r#"
+template <typename T> struct DevPtr {
+    T* data;
+    int step;
+    __device__ operator       T*()       { return data; }
+    __device__ operator const T*() const { return data; }
+};
+template <typename T> __device__ T get(const DevPtr<T> p, int i) { return p.data[i] * p.step; }
+__device__ int first(const int* p) { return p[0]; }
+__global__ void k(DevPtr<int> a, const DevPtr<int> b) {
+    int i = threadIdx.x;
+    a[i] = b[i] + 1;
+    a[i] += get(b, i) + first(b) + *(b + 1);
+    DevPtr<int> c = a;
+    int* p = c;
+    p[i] *= 2;
+}
+launch k {
+    d = zeros(4); a.data = d; a.step = 1; b.data = [1, 2, 3, 4]; b.step = 10;
+    expect d == 2 * ([2, 3, 4, 5] + [10, 20, 30, 40] + 1 + 2);
+}
+"#;
+    assert!(ok(src, &[], [1, 1, 1], [4, 1, 1]).expects_passed());
+}

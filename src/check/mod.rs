@@ -2718,7 +2718,7 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                 }),
                 None => Err(self.unknown_name(name, target.span)),
             },
-            ast::ExprKind::Index { base, .. } if self.struct_of(base).is_some() => {
+            ast::ExprKind::Index { base, .. } if self.is_struct_index(target) => {
                 Err(self.index_assignment(base, target.span))
             }
             ast::ExprKind::Index { .. }

@@ -110,6 +110,35 @@ impl KernelChecker<'_, '_> {
         (cur, indices)
     }
 
+    /// `s` of a struct with data whose conversion operator gives a pointer (OpenCV's
+    /// `PtrStepSz<T>` with its `operator T*()`), where a pointer is needed (`s[i]`,
+    /// `T* p = s;`): the call `s.operator T*()`.
+    pub(crate) fn pointer_conversion(&self, e: &ast::Expr) -> Option<ast::Expr> {
+        let ast::ExprKind::Name(n) = &e.kind else {
+            return None;
+        };
+        let Some(Binding::Struct(i)) = self.lookup(n) else {
+            return None;
+        };
+        let (def, _) = self.struct_vars[i as usize].layout.def.as_ref()?;
+        let converts = self.globals.structs[*def]
+            .methods
+            .iter()
+            .any(|m| m.name.name == "operator" && m.ret.pointer);
+        converts.then(|| ast::Expr {
+            kind: ast::ExprKind::Method {
+                object: Box::new(e.clone()),
+                method: ast::Ident {
+                    name: "operator".into(),
+                    span: e.span,
+                },
+                targs: Vec::new(),
+                args: Vec::new(),
+            },
+            span: e.span,
+        })
+    }
+
     /// `s.a`, `p->a` or `ps[i].a` of an array member of scalars (or `a` alone in a member
     /// function), as the pointer to its first element it converts to (C++ [conv.array]):
     /// `&s.a[0]` (ggml's `x->qs + 4*il`, a member array passed as a pointer argument).
@@ -207,7 +236,9 @@ impl KernelChecker<'_, '_> {
                 Some(Binding::Pointer(_)) => true,
                 Some(Binding::Shared(s)) => !self.shared[s as usize].is_scalar(),
                 Some(Binding::LocalArray(_)) => true,
-                Some(Binding::Struct(_)) => self.decayed_member(e).is_some(),
+                Some(Binding::Struct(_)) => {
+                    self.decayed_member(e).is_some() || self.pointer_conversion(e).is_some()
+                }
                 // `SharedMemory<T> s;` indexed as `s[i]`: its `operator T*()`.
                 Some(Binding::Object(i)) => self.globals.structs[self.objects[i as usize].def]
                     .methods
@@ -316,6 +347,9 @@ impl KernelChecker<'_, '_> {
 
     pub(crate) fn pointer(&mut self, e: &ast::Expr) -> Result<Ptr> {
         let span = e.span;
+        if let Some(call) = self.pointer_conversion(e) {
+            return self.pointer(&call);
+        }
         match &e.kind {
             ast::ExprKind::New {
                 place: Some(place), ..

@@ -239,7 +239,12 @@ impl KernelChecker<'_, '_> {
 
     /// `v[k]` of a struct `v` (not an array): its `operator[]`, whatever the element's type.
     pub(crate) fn is_struct_index(&mut self, e: &ast::Expr) -> bool {
-        matches!(&e.kind, ast::ExprKind::Index { base, .. }
-            if self.struct_of(base).is_some_and(|l| !l.array))
+        let ast::ExprKind::Index { base, .. } = &e.kind else {
+            return false;
+        };
+        match self.struct_of(base) {
+            Some(l) => !l.array && !self.indexes_converted(base, &l),
+            None => false,
+        }
     }
 }

@@ -3143,7 +3143,10 @@ impl<'g> KernelChecker<'g, '_> {
                 Some(self.unary_call(*op, operand, e.span))
             }
             ast::ExprKind::Index { base, index } => {
-                if self.struct_of(base)?.array {
+                let l = self.struct_of(base)?;
+                // `s[i]` of a struct without `operator[]` that converts to a pointer indexes
+                // the pointer (C++ [over.built]).
+                if l.array || self.indexes_converted(base, &l) {
                     return None;
                 }
                 let index = std::slice::from_ref(index.as_ref());
@@ -3151,6 +3154,12 @@ impl<'g> KernelChecker<'g, '_> {
             }
             _ => None,
         }
+    }
+
+    /// Whether `s[i]` of the struct `base` (of layout `l`) is the built-in subscript of the
+    /// pointer it converts to: it has no `operator[]` of its own.
+    pub(crate) fn indexes_converted(&mut self, base: &ast::Expr, l: &Rc<Layout>) -> bool {
+        self.method(l, "operator[]", Some(1)).is_none() && self.pointer_conversion(base).is_some()
     }
 
     /// `a op b` with a struct operand: the member `operator op` of `a`, or a free one.
