@@ -1060,3 +1060,20 @@ launch k { v = zeros(4); expect v == 2; }
 "#;
     assert!(ok(src, &[], [1, 1, 1], [4, 1, 1]).expects_passed());
 }
+
+#[test]
+fn a_pointer_argument_deduces_the_template_parameter_it_points_to() {
+    // OpenPose's bicubicInterpolate: `f(const T* p, T x)` and `f(const unsigned char* p, T x)`
+    // called with an `unsigned char*` and a float. The first would need T = unsigned char
+    // (from p) and T = float (from x), so only the second fits: 3 · 2 = 6, not 3 + 2.
+    let src = r#"
+template <typename T> __device__ T pick(const T* p, const T x) { return p[0] + x; }
+template <typename T> __device__ T pick(const unsigned char* p, const T x) { return T(p[0]) * x; }
+__global__ void k(float* out, const unsigned char* src, const float* f) {
+  out[0] = pick(src, 2.0f);
+  out[1] = pick(f, 2.0f);
+}
+launch k { out = zeros(2); src = [3]; f = [3]; expect out == [6, 5]; }
+"#;
+    assert!(ok(src, &[], ONE, ONE).expects_passed());
+}

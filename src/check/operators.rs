@@ -649,7 +649,13 @@ impl<'g> KernelChecker<'g, '_> {
                 // `g(const T*)` takes a plain pointer by adding `const`, worse than `g(T*)`;
                 // `g(T*)` takes a pointer to `const` with `T` a `const` type, which partial
                 // ordering puts after `g(const T*)`: ranked so here.
-                (None, Arg::Pointer(_, to_const)) if p.ty.pointer => {
+                (None, Arg::Pointer(pointee, to_const)) if p.ty.pointer => {
+                    // `T*` given a pointer to scalars deduces T as their type.
+                    if let Some((s, 1)) = pointee {
+                        if !bind(text, s.c_name().to_string()) {
+                            return None;
+                        }
+                    }
                     Some(if p.ty.is_const == *to_const {
                         Fit::Exact
                     } else {
