@@ -6,6 +6,8 @@
 use crate::common;
 use common::{codes, err, ok};
 
+const ONE: [u32; 3] = [1, 1, 1];
+
 /// One fetch per thread of a 1-D texture at the coordinate `xs[i]`.
 const FETCH_1D: &str = r#"
 __global__ void k(cudaTextureObject_t t, const float* xs, float* o) {
@@ -304,4 +306,24 @@ fn wrap_without_normalised_coordinates_clamps() {
         "{FETCH_1D}launch k {{ t = texture([1, 2, 3], address=wrap); xs = [-1, 5]; o = zeros(2); expect o == [1, 3]; }}"
     );
     ok(&src, &[], [1, 1, 1], [2, 1, 1]);
+}
+
+#[test]
+fn a_two_dimensional_texture_reference_is_refused_only_where_a_kernel_reads_it() {
+    // ppl.cv's warp.hpp declares 2-D texture references that only its *Tex kernels read: the
+    // other kernels of the file run; a kernel that reads one is refused at its declaration.
+    let refs = r#"
+texture<float, 2, cudaReadModeElementType> tex_a;
+texture<float, cudaTextureType2D> tex_b;
+"#;
+    let k = "__global__ void k(float* out) { out[threadIdx.x] = 1.0f; }\nlaunch k { out = zeros(4); expect out == 1; }";
+    assert!(ok(&format!("{refs}{k}"), &[], ONE, [4, 1, 1]).expects_passed());
+    let s = "__global__ void s(float* out) { float v = tex_b; out[0] = v; }\nlaunch s { out = zeros(4); }";
+    let e = err(&format!("{refs}{s}"), &[], Some(ONE), Some([4, 1, 1]));
+    assert_eq!(codes(&e), ["simt::check::unsupported"]);
+    assert!(
+        e.errors[0].to_string().contains("the 2-D texture reference `tex_b`"),
+        "{}",
+        e.errors[0]
+    );
 }

@@ -171,7 +171,10 @@ pub fn check_focused(
     let owned = resolve_aliases(module);
     let module = &owned;
     let mut errors = Vec::new();
-    for (what, _, span) in &module.unsupported {
+    // A texture reference simt cannot read is refused where a kernel uses it (below): ppl.cv's
+    // headers declare some that only other kernels read.
+    let used_only = |what: &str| what.contains("texture reference");
+    for (what, _, span) in module.unsupported.iter().filter(|u| !used_only(&u.0)) {
         let help = unsupported_help(what);
         errors.push(CheckError::Unsupported {
             what: what.clone(),
@@ -365,17 +368,33 @@ pub fn check_focused(
             span: Span::new(0, 0),
         });
     }
-    // The same mistake met again (a refused struct used by several kernels, a function's body
-    // expanded twice) is reported once.
-    let mut seen = std::collections::HashSet::new();
-    errors.retain(|e| seen.insert(format!("{e:?}")));
-    // A use of a declaration already reported as unsupported is not an unknown name as well.
+    // A use of a declaration reported as unsupported is not an unknown name as well; the
+    // use of one refused only where used is that refusal.
+    let refusal = |name: &str| {
+        let (what, _, span) = module.unsupported.iter().find(|(w, n, _)| n == name && used_only(w))?;
+        Some(CheckError::Unsupported {
+            what: what.clone(),
+            span: *span,
+            help: Some(unsupported_help(what).into()),
+        })
+    };
+    for e in &mut errors {
+        if let CheckError::UnknownName { name, .. } = e {
+            if let Some(refused) = refusal(name) {
+                *e = refused;
+            }
+        }
+    }
     errors.retain(|e| match e {
         CheckError::UnknownName { name, .. } | CheckError::UnknownType { name, .. } => {
             !module.unsupported.iter().any(|(_, n, _)| n == name)
         }
         _ => true,
     });
+    // The same mistake met again (a refused struct used by several kernels, a function's body
+    // expanded twice) is reported once.
+    let mut seen = std::collections::HashSet::new();
+    errors.retain(|e| seen.insert(format!("{e:?}")));
     if errors.is_empty() {
         Ok(program)
     } else {

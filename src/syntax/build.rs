@@ -733,8 +733,12 @@ impl<'m> Builder<'m> {
             .first()
             .is_none_or(|d| d == "1" || d == "cudaTextureType1D");
         if !one_d {
+            // `texture<float, 2>` or `texture<float, cudaTextureType2D>`.
+            let shape = args[0]
+                .strip_prefix("cudaTextureType")
+                .map_or_else(|| format!("{}-D", args[0]), |s| s.replacen('D', "-D", 1));
             module.unsupported.push((
-                format!("the {}-D texture reference `{}`", args[0], name.name),
+                format!("the {shape} texture reference `{}`", name.name),
                 name.name.clone(),
                 span,
             ));
