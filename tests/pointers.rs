@@ -1719,3 +1719,20 @@ launch k { a = arange(32); unused = zeros(1); out = zeros(32); expect out == ara
     assert!(r.expects_passed());
     assert_eq!(r.counters.gld_instr, 1);
 }
+
+#[test]
+fn the_address_of_an_array_member_is_its_first_elements() {
+    // CudaSift's `((float4*)&sift1[p1].data)[d]`: `&s[i].data` of `float data[8]` points where
+    // `&s[i].data[0]` does. P is 12 floats, data from float 4: with s = arange(24),
+    // s[i].data[1] = 12i + 5 and ((float4*)&s[i].data)[1].y = s[i].data[5] = 12i + 9.
+    let src = r#"
+typedef struct { float x; float m; float pad[2]; float data[8]; } P;
+__global__ void k(P *s, float *out) {
+  int i = threadIdx.x;
+  out[i] = ((float*)&s[i].data)[1];
+  out[i + 2] = ((float4*)&s[i].data)[1].y;
+}
+launch k { s = arange(24); out = zeros(4); expect out == [5, 17, 9, 21]; }
+"#;
+    assert!(ok(src, &[], [1, 1, 1], [2, 1, 1]).expects_passed());
+}

@@ -1092,6 +1092,11 @@ impl KernelChecker<'_, '_> {
                         }
                 ) =>
             {
+                // `&s[i].data` of an array member: the address of its first element, which a
+                // cast around it types again (CudaSift's `(float4*)&sift1[p1].data`).
+                if let Some(first) = self.decayed_member(operand) {
+                    return self.pointer(&first);
+                }
                 let place = match self.member_place(operand) {
                     Some(p) => Some(p),
                     None => self.component(base, field, span),
