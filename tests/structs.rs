@@ -2284,3 +2284,15 @@ launch k {
 "#;
     assert!(ok(src, &[], [1, 1, 1], [4, 1, 1]).expects_passed());
 }
+
+#[test]
+fn a_file_scope_struct_may_declare_host_variables_of_its_type() {
+    // heavydb's `struct Output { ... } output;`: the type is the file's, the variables the
+    // host's (skipped like `Output output;` would be); a kernel uses the type.
+    let src = r#"
+struct Output { int block_size; double total_time; } output, *other;
+__global__ void k(int* a) { Output o; o.block_size = 3; a[threadIdx.x] = o.block_size + sizeof(Output); }
+launch k { a = zeros(4); expect a == 19; }
+"#;
+    assert!(ok(src, &[], ONE, [4, 1, 1]).expects_passed());
+}

@@ -370,6 +370,20 @@ impl<'m> Builder<'m> {
                     self.share_constants(&s);
                     module.structs.push(s)
                 }),
+                Rule::host_struct_var => {
+                    let span = self.span(&item);
+                    self.struct_parts(item).map(|(mut def, name, vars)| {
+                        def.name = name.unwrap_or(Ident {
+                            name: format!("__anonymous_struct_{}", span.start),
+                            span,
+                        });
+                        self.share_constants(&def);
+                        module.structs.push(def);
+                        for v in vars {
+                            module.host_items.push((format!("variable `{}`", v.name), span));
+                        }
+                    })
+                }
                 Rule::enum_def => self.enum_def(item).map(|(alias, consts)| {
                     module.aliases.extend(alias);
                     module.consts.extend(qualified(consts, &ns));

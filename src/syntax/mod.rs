@@ -425,7 +425,7 @@ fn friendly(rule: Rule) -> Option<&'static str> {
         Rule::char_lit => "a character",
         Rule::dev_kw => "`__device__`",
         Rule::managed_kw => "`__managed__`",
-        Rule::struct_def | Rule::kw_struct | Rule::local_struct => "`struct`",
+        Rule::struct_def | Rule::kw_struct | Rule::local_struct | Rule::host_struct_var => "`struct`",
         Rule::access_label => "`public:`",
         Rule::conversion_op | Rule::kw_operator => "`operator`",
         Rule::member_fn | Rule::host_method | Rule::host_fn_word | Rule::field_decl | Rule::struct_member | Rule::member_decl => "a member",
