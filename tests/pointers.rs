@@ -1736,3 +1736,16 @@ launch k { s = arange(24); out = zeros(4); expect out == [5, 17, 9, 21]; }
 "#;
     assert!(ok(src, &[], [1, 1, 1], [2, 1, 1]).expects_passed());
 }
+
+#[test]
+fn a_kernel_parameter_declared_as_an_array_of_rows_is_indexed_by_row() {
+    // ising-gpu's `const float vExp[][5]` and `float w[2][3]`: pointers to rows of 5 and 3,
+    // so vExp[t][4] is element 5t + 4 and w[1][t] element 3 + t.
+    let src = r#"
+__global__ void k(const float vExp[][5], float w[2][3], float* out) {
+    out[threadIdx.x] = vExp[threadIdx.x][4] + w[1][threadIdx.x];
+}
+launch k { vExp = arange(10); w = arange(6) * 10; out = zeros(2); expect out == [4 + 30, 9 + 40]; }
+"#;
+    assert!(ok(src, &[], [1, 1, 1], [2, 1, 1]).expects_passed());
+}

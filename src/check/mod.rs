@@ -1149,7 +1149,7 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                     elem,
                     width,
                     is_const,
-                } if moved.contains(p.name.name.as_str()) => {
+                } if moved.contains(p.name.name.as_str()) || !p.rows.is_empty() => {
                     let value = pointer::Ptr {
                         mem: Some(Mem {
                             space: Space::Global(self.params.len() as u32 - 1),
@@ -1166,6 +1166,13 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                     let i = self.new_pointer(&p.name, (elem, width), is_const);
                     if let Some((l, _)) = &layout {
                         self.struct_ptrs.insert(i, Rc::clone(l));
+                    }
+                    // `const float vExp[][5]` (ising-gpu) points to rows of 5: `vExp[r][c]`.
+                    for r in &p.rows {
+                        match self.const_size(r) {
+                            Ok(n) => self.ptr_vars[i as usize].rows.push(n),
+                            Err(e) => self.errors.push(e),
+                        }
                     }
                     match self.point(i, value, p.name.span) {
                         Ok(s) => prologue.push(s),
