@@ -2371,3 +2371,22 @@ launch k { t = [0, 2, 4, 6, 8, 10, 12, 14]; out = zeros(8); expect out == [0, 2,
 "#;
     assert!(ok(src, &[], [1, 1, 1], [4, 1, 1]).expects_passed());
 }
+
+#[test]
+fn a_cstdint_type_named_with_std_is_a_template_argument() {
+    // NWQ-Sim's `std::array<std::uint32_t, N>`: `std::uint32_t`, read as a bare name in the
+    // argument list, is <cstdint>'s uint32_t, in a class template of the file's and of simt's
+    // <array> alike. q[1] + b.v = 3 + 2.
+    let src = r#"
+#include <array>
+#include <cstdint>
+template <typename T> struct Box { T v; };
+__global__ void k(unsigned* out) {
+  std::array<std::uint32_t, 4> q{}; q[1] = 3;
+  Box<std::uint32_t> b; b.v = 2;
+  out[threadIdx.x] = q[1] + b.v + (sizeof(Box<std::uint64_t>) == 8);
+}
+launch k { out = zeros(4); expect out == 6; }
+"#;
+    assert!(ok(src, &[], [1, 1, 1], [4, 1, 1]).expects_passed());
+}

@@ -1246,15 +1246,7 @@ impl super::KernelChecker<'_, '_> {
                     })),
                 ) => {
                     // A bare name: a type of the caller's (an alias or its own parameter).
-                    let t = TypeName {
-                        base: BaseType::named(n),
-                        base_text: n.clone(),
-                        pointer: false,
-                        reference: false,
-                        is_const: false,
-                        span: *at,
-                    };
-                    b.types.insert(p.name.name.clone(), t);
+                    b.types.insert(p.name.name.clone(), named(n.clone(), *at));
                 }
                 (TemplateParamKind::Type(_), Some(TemplateArg::Value(e))) => {
                     return Err(CheckError::TemplateArguments {
@@ -2425,14 +2417,11 @@ impl<'g> super::KernelChecker<'g, '_> {
 
 /// The named type `text` (a struct's or a group's), as a plain value type.
 fn named(text: String, span: Span) -> TypeName {
-    TypeName {
-        base: BaseType::named(&text),
-        base_text: text,
-        pointer: false,
-        reference: false,
-        is_const: false,
-        span,
+    let mut t = TypeName::named(text, span);
+    if t.base == BaseType::Named {
+        t.base = BaseType::named(&t.base_text);
     }
+    t
 }
 
 /// The type name of `width` components of `elem`.

@@ -467,9 +467,24 @@ pub struct TypeName {
 impl TypeName {
     /// The type a struct, union or class is named by, plain (no pointer, reference or `const`).
     pub fn named(name: impl Into<String>, span: Span) -> TypeName {
+        let text = name.into();
+        // `std::uint32_t` (<cstdint>, a template argument read as a name): the C type.
+        if let Some(c) = text.trim_start_matches("::").strip_prefix("std::") {
+            let base = super::base_type(c);
+            if c.ends_with("_t") && base != BaseType::Vector {
+                return TypeName {
+                    base,
+                    base_text: c.to_string(),
+                    pointer: false,
+                    reference: false,
+                    is_const: false,
+                    span,
+                };
+            }
+        }
         TypeName {
             base: BaseType::Named,
-            base_text: name.into(),
+            base_text: text,
             pointer: false,
             reference: false,
             is_const: false,
