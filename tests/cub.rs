@@ -1595,3 +1595,20 @@ launch k<64> { in = arange(64) % 32; out = zeros(3); key = zeros(2);
     let r = ok(src, &[], [1, 1, 1], [64, 1, 1]);
     assert!(r.expects_passed(), "{:?}", r.expects);
 }
+
+#[test]
+fn a_collective_named_in_a_call_takes_a_kernel_templates_dimension() {
+    // TurboTransformers' `cub::BlockReduce<T, BlockDim>(ts).Reduce(...)` written inline in a kernel
+    // template launched as k<64>: BlockDim is 64 there. Sum of 64 ones = 64.
+    let src = r#"
+#include <cub/cub.cuh>
+template <int BlockDim>
+__global__ void k(const float* x, float* out) {
+  __shared__ typename cub::BlockReduce<float, BlockDim>::TempStorage ts;
+  float s = cub::BlockReduce<float, BlockDim>(ts).Sum(x[threadIdx.x]);
+  if (threadIdx.x == 0) out[0] = s;
+}
+launch k<64> { x = ones(64); out = zeros(1); expect out == [64]; }
+"#;
+    assert!(ok(src, &[], [1, 1, 1], [64, 1, 1]).expects_passed());
+}

@@ -648,8 +648,9 @@ impl KernelChecker<'_, '_> {
                     }
                     _ => {
                         class_base(&callee.name)?;
-                        let targs: Vec<String> = targs.iter().map(targ_text).collect();
-                        format!("{}<{}>", callee.name, targs.join(", "))
+                        // A value argument is its constant (a kernel template's `BlockDim`).
+                        let targs = self.targs_text(targs).unwrap_or_else(|| "?".into());
+                        format!("{}<{targs}>", callee.name)
                     }
                 };
                 let text = self.cub_constants(&text, callee.span);
@@ -1295,7 +1296,6 @@ pub(super) fn assign(var: VarId, value: Expr, span: Span) -> Stmt {
     }
 }
 
-/// A template argument as text, for a class named in a call (`cub::WarpReduce<float, 16>(t)`).
 /// The name `e` is, if it is one.
 fn name_of(e: &ast::Expr) -> Option<&str> {
     match &e.kind {
@@ -1304,16 +1304,6 @@ fn name_of(e: &ast::Expr) -> Option<&str> {
     }
 }
 
-fn targ_text(a: &ast::TemplateArg) -> String {
-    match a {
-        ast::TemplateArg::Type(t) => t.base_text.clone(),
-        ast::TemplateArg::Value(e) => match &e.kind {
-            ast::ExprKind::Int { value, .. } => value.to_string(),
-            ast::ExprKind::Name(n) => n.clone(),
-            _ => "?".into(),
-        },
-    }
-}
 
 /// A short description of what was passed as a TempStorage.
 fn describe(e: &ast::Expr) -> String {
