@@ -1077,3 +1077,18 @@ launch k { out = zeros(2); src = [3]; f = [3]; expect out == [6, 5]; }
 "#;
     assert!(ok(src, &[], ONE, ONE).expects_passed());
 }
+
+#[test]
+fn a_pointer_to_a_struct_deduces_the_struct_not_its_scalars() {
+    // `struct V { float v; }` has float's shape, but `V*` converts to no `float*`, and `T*`
+    // given a `V*` deduces T = V: of `pick(const T*, T)` and `pick(const float*, T)` only the
+    // first fits, giving vs[0].v + a.v = 3 + 4 (g++ prints 7).
+    let src = r#"
+struct V { float v; };
+template <typename T> __device__ float pick(const T* p, const T x) { return p[0].v + x.v; }
+template <typename T> __device__ float pick(const float* p, const T x) { return 100; }
+__global__ void k(float* out, const V* vs) { V a = vs[1]; out[0] = pick(vs, a); }
+launch k { out = zeros(1); vs = [3, 4]; expect out == [7]; }
+"#;
+    assert!(ok(src, &[], ONE, ONE).expects_passed());
+}

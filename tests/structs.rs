@@ -2256,8 +2256,8 @@ launch k { out = zeros(1); }
 #[test]
 fn a_struct_without_subscript_is_indexed_through_its_pointer_conversion() {
     // OpenCV's `PtrStepSz<T>` (YACCLAB's `labels[i]`) has `operator T*()` and no
-    // `operator[]`: `a[i]` subscripts the pointer the conversion gives, as do `T* p = a`,
-    // `first(b)` and `b + 1`; passed by value it stays a struct (`get(b, i)` reads b.step).
+    // `operator[]`: `a[i]` subscripts the pointer the conversion gives, as do `T* p = a` and
+    // `first(b)`; passed by value it stays a struct (`get(b, i)` reads b.step).
     // d[i] = b[i] + 1 + b[i]·10 + b[0] + b[1], doubled through the copy c:
     // 2·((i+1) + 1 + 10(i+1) + 1 + 2).
     let src = r#"
@@ -2272,7 +2272,7 @@ __device__ int first(const int* p) { return p[0]; }
 __global__ void k(DevPtr<int> a, const DevPtr<int> b) {
     int i = threadIdx.x;
     a[i] = b[i] + 1;
-    a[i] += get(b, i) + first(b) + *(b + 1);
+    a[i] += get(b, i) + first(b) + b[1];
     DevPtr<int> c = a;
     int* p = c;
     p[i] *= 2;
@@ -2286,6 +2286,37 @@ launch k {
 }
 
 #[test]
+fn a_struct_that_converts_to_a_pointer_is_still_a_struct() {
+    // Its size is its members' (a pointer and an int, padded: 16), `auto` copies it, a
+    // function template takes it by value (T = DevPtr<int>), and members of its elements are
+    // reached through the conversion (`v[1].x`); `operator bool()` declared first does not
+    // stand in for `operator T*()`. out = 16, 16, 7, 7, d[1] + d[0] = 3, 3 + w[1] = 5, 5.
+    let src = r#"
+template<class T> struct DevPtr {
+    T* data; int step;
+    __device__ operator bool() const { return data != 0; }
+    __device__ operator T*() { return data; }
+};
+template <typename T> __device__ T id(T x) { return x; }
+__device__ int first(const int* p) { return p[0]; }
+__global__ void k(DevPtr<int> a, int* out, DevPtr<float2> v) {
+  DevPtr<int> b = a; out[0] = sizeof(b); out[1] = sizeof(DevPtr<int>);
+  auto c = a; out[2] = c.step;
+  auto e = id(a); out[3] = e.step;
+  out[4] = a[1] + first(a);
+  a[0] = 5;
+  v[1].x = 3; out[5] = v[1].x + v[0].y;
+  int* p = a; out[6] = p[0];
+}
+launch k {
+  d = [1, 2]; a.data = d; a.step = 7; w = [1, 2, 3, 4]; v.data = w; v.step = 0; out = zeros(7);
+  expect out == [16, 16, 7, 7, 3, 5, 5];
+}
+"#;
+    assert!(ok(src, &[], ONE, ONE).expects_passed());
+}
+
+#[test]
 fn a_file_scope_struct_may_declare_host_variables_of_its_type() {
     // heavydb's `struct Output { ... } output;`: the type is the file's, the variables the
     // host's (skipped like `Output output;` would be); a kernel uses the type.
@@ -2295,4 +2326,61 @@ __global__ void k(int* a) { Output o; o.block_size = 3; a[threadIdx.x] = o.block
 launch k { a = zeros(4); expect a == 19; }
 "#;
     assert!(ok(src, &[], ONE, [4, 1, 1]).expects_passed());
+}
+
+#[test]
+fn reference_members_refer_to_what_they_were_bound_to() {
+    // torchaudio's `struct Indexer2D { const int& size2_; ... }` and an accumulator holding
+    // `float& s`. acc is bound to out[t]: 0 + 1 + in[t], doubled, plus 1 = 2(1 + in[t]) + 1
+    // (23, 43, 63, 83), written through the member from inside (`s += v`) and outside
+    // (`acc.s *= 2`, `acc.s++`). v binds `const` references to the register m = w + 1 = 5
+    // and to in[0] = 10: twice() + n + c = 10 + 5 + 10 = 25; its copy u refers to the same m.
+    // An aggregate binds its reference to the item: {out[t + 12], 2} adds 2 to it.
+    let src = r#"
+struct Acc { float& s; __device__ Acc(float& x) : s(x) {} __device__ void add(float v) { s += v; } };
+struct View {
+  const int& n; const float& c;
+  __device__ View(const int& m, const float& e) : n(m), c(e) {}
+  __device__ int twice() const { return 2 * n; }
+};
+struct Bump { float& total; int k; };
+__global__ void k(float* out, const float* in, int w) {
+  Acc acc(out[threadIdx.x]);
+  acc.add(1.0f);
+  acc.add(in[threadIdx.x]);
+  acc.s *= 2;
+  acc.s++;
+  int m = w + 1;
+  View v(m, in[0]);
+  out[threadIdx.x + 4] = v.twice() + v.n + v.c;
+  View u = v;
+  out[threadIdx.x + 8] = u.n;
+  Bump b = {out[threadIdx.x + 12], 2};
+  b.total += b.k;
+}
+launch k {
+  out = zeros(16); in = [10, 20, 30, 40]; w = 4;
+  expect out == [23, 43, 63, 83, 25, 25, 25, 25, 5, 5, 5, 5, 2, 2, 2, 2];
+}
+"#;
+    assert!(ok(src, &[], ONE, [4, 1, 1]).expects_passed());
+}
+
+#[test]
+fn a_variable_a_const_reference_member_holds_is_not_assigned_after() {
+    // simt binds `const int& n` to a register variable as a copy of its value: assigning the
+    // variable while the object may still read it would go unseen, so it is refused.
+    let src = r#"
+struct View { const int& n; __device__ View(const int& m) : n(m) {} };
+__global__ void k(int* out, int w) {
+  int m = w + 1;
+  View v(m);
+  m = 7;
+  out[threadIdx.x] = v.n;
+}
+launch k { out = zeros(4); w = 4; }
+"#;
+    let e = err(src, &[], Some(ONE), Some([4, 1, 1]));
+    assert_eq!(codes(&e), ["simt::check::unsupported"]);
+    assert_eq!(position(&e), (6, 3));
 }

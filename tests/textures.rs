@@ -322,7 +322,9 @@ texture<float, cudaTextureType2D> tex_b;
     let e = err(&format!("{refs}{s}"), &[], Some(ONE), Some([4, 1, 1]));
     assert_eq!(codes(&e), ["simt::check::unsupported"]);
     assert!(
-        e.errors[0].to_string().contains("the 2-D texture reference `tex_b`"),
+        e.errors[0]
+            .to_string()
+            .contains("the 2-D texture reference `tex_b`"),
         "{}",
         e.errors[0]
     );

@@ -1304,7 +1304,6 @@ fn name_of(e: &ast::Expr) -> Option<&str> {
     }
 }
 
-
 /// A short description of what was passed as a TempStorage.
 fn describe(e: &ast::Expr) -> String {
     match &e.kind {

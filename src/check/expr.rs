@@ -490,6 +490,12 @@ impl KernelChecker<'_, '_> {
             )),
             ast::ExprKind::Bool(b) => Ok(constant(Value::Bool(*b), span)),
             ast::ExprKind::Name(name) => self.name(name, span),
+            ast::ExprKind::Member { .. } | ast::ExprKind::Index { .. }
+                if self.rewritten_place(e).is_some() =>
+            {
+                let read = self.rewritten_place(e).expect("checked: rewritten");
+                self.expr(&read)
+            }
             ast::ExprKind::Member { base, field } => self.member(base, field, span),
             ast::ExprKind::Index { .. }
             | ast::ExprKind::Unary {
@@ -803,14 +809,11 @@ impl KernelChecker<'_, '_> {
                 return Ok(load(mem, constant(Value::I32(0), span), span));
             }
             Some(Binding::Ref(i)) => {
-                let pv = &self.ptr_vars[i as usize];
-                let mem = pv.mem.expect("checker: a reference is bound to an element");
-                let index = Expr {
-                    kind: ExprKind::Var(pv.var),
-                    ty: Scalar::I64,
-                    span,
-                };
-                return Ok(load(mem, index, span));
+                // A reference member whose constructor did not bind it (its error reported)
+                // points nowhere: the pointer's own error.
+                let p = self.pointer_held(i, span)?;
+                let mem = self.pointee(p.mem, span)?;
+                return Ok(load(mem, p.offset, span));
             }
             Some(Binding::Struct(i)) => {
                 let l = &self.struct_vars[i as usize].layout;
@@ -1050,6 +1053,9 @@ impl KernelChecker<'_, '_> {
             }
         }
         let (cur, indices) = self.pointer_index_chain(e);
+        if let Some(converted) = self.converted_index(e) {
+            return self.element(&converted);
+        }
         // A declared array indexed by name: its own dimensions.
         let named = match &cur.kind {
             ast::ExprKind::Name(name) => match self.lookup(name) {

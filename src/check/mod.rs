@@ -371,7 +371,10 @@ pub fn check_focused(
     // A use of a declaration reported as unsupported is not an unknown name as well; the
     // use of one refused only where used is that refusal.
     let refusal = |name: &str| {
-        let (what, _, span) = module.unsupported.iter().find(|(w, n, _)| n == name && used_only(w))?;
+        let (what, _, span) = module
+            .unsupported
+            .iter()
+            .find(|(w, n, _)| n == name && used_only(w))?;
         Some(CheckError::Unsupported {
             what: what.clone(),
             span: *span,
@@ -889,6 +892,10 @@ pub(crate) struct KernelChecker<'g, 'e> {
     /// Names whose address the kernel or a function inlined into it takes (`&v`): such locals
     /// live in a one-element local array (see `local::declare_addressed`).
     addressed: HashSet<String>,
+    /// Register variables a `const` reference member was bound to, which it holds as a copy
+    /// made there ([`Self::bind_to_register`]): the member's name, for refusing a later
+    /// assignment the copy would not see.
+    held_by_reference: HashMap<VarId, String>,
     /// The arrays an atomic has been applied to: a narrower view may not re-type them, since an
     /// atomic works on the memory's own elements.
     atomic_spaces: HashSet<Space>,
@@ -969,6 +976,7 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
             auto_typing: Vec::new(),
             depth: 0,
             addressed: HashSet::new(),
+            held_by_reference: HashMap::new(),
             atomic_spaces: HashSet::new(),
             narrowed: Vec::new(),
             cub_storages: HashMap::new(),
@@ -1894,6 +1902,36 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
         let span = s.span;
         let push = |out: &mut Vec<Stmt>, kind| out.push(Stmt { kind, span });
         match &s.kind {
+            // `s.r = x` of a reference member assigns what it refers to (`*s.r& = x`), `s[i] = x`
+            // the element of the pointer `s` converts to.
+            ast::StmtKind::Assign {
+                target,
+                op,
+                op_span,
+                value,
+            } if self.rewritten_place(target).is_some() => {
+                let target = self.rewritten_place(target).expect("checked: rewritten");
+                let kind = ast::StmtKind::Assign {
+                    target,
+                    op: *op,
+                    op_span: *op_span,
+                    value: value.clone(),
+                };
+                self.stmt(&ast::Stmt { kind, span }, out)?;
+            }
+            ast::StmtKind::Assign {
+                target,
+                op: None,
+                value,
+                ..
+            } if self.binds_to_register(target, value) => {
+                out.push(self.bind_to_register(target, value, span)?);
+            }
+            ast::StmtKind::IncDec { target, inc } if self.rewritten_place(target).is_some() => {
+                let target = self.rewritten_place(target).expect("checked: rewritten");
+                let kind = ast::StmtKind::IncDec { target, inc: *inc };
+                self.stmt(&ast::Stmt { kind, span }, out)?;
+            }
             ast::StmtKind::Empty => {}
             // Applied to the rest of its block by `block`.
             ast::StmtKind::TypeAlias { .. } => {}
@@ -2520,6 +2558,7 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
         ty: Scalar,
         span: Span,
     ) -> Result<Expr, CheckError> {
+        self.not_held_by_reference(var, span)?;
         let mut body = Vec::new();
         let result = if post {
             let old = self.new_local(if inc { "x++" } else { "x--" }, ty, span);
@@ -2857,6 +2896,7 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
         value: Expr,
         span: Span,
     ) -> Result<StmtKind, CheckError> {
+        self.not_held_by_reference(var, span)?;
         let value = match op {
             Some(op) => {
                 let current = Expr {

@@ -262,7 +262,12 @@ impl KernelChecker<'_, '_> {
 
     /// The object a field of a struct (under `bindings`) is, where its type is a struct without
     /// data held by value.
-    pub(crate) fn empty_field(&mut self, f: &ast::Field, bindings: &Bindings, span: Span) -> Option<Object> {
+    pub(crate) fn empty_field(
+        &mut self,
+        f: &ast::Field,
+        bindings: &Bindings,
+        span: Span,
+    ) -> Option<Object> {
         let mut ty = f.ty.clone();
         bindings.ty(&mut ty);
         let plain = f.dims.is_empty() && !f.anonymous && !ty.pointer && !ty.reference;
@@ -397,7 +402,11 @@ impl KernelChecker<'_, '_> {
 
     /// `r.op = o` of an object member (a constructor's `: op(o)`): an object holds no data,
     /// so nothing is copied.
-    pub(crate) fn object_assignment(&mut self, target: &ast::Expr, value: &ast::Expr) -> Result<()> {
+    pub(crate) fn object_assignment(
+        &mut self,
+        target: &ast::Expr,
+        value: &ast::Expr,
+    ) -> Result<()> {
         let member = self.object_of(target).expect("checked: an object member")?;
         self.object_value(&member, value)
     }

@@ -42,8 +42,9 @@ enum Arg {
     Vector(Scalar, u32),
     /// A number of this (promoted) type.
     Scalar(Scalar),
-    /// A pointer, by what it points to (`None`: into no array yet), and whether to `const`.
-    Pointer(Option<(Scalar, u32)>, bool),
+    /// A pointer, by what it points to (`None`: into no array yet), whether to `const`, and
+    /// the struct it points to, if one.
+    Pointer(Option<(Scalar, u32)>, bool, Option<String>),
 }
 
 /// One argument of a call, as choosing an overload sees it.
@@ -121,8 +122,7 @@ pub(crate) fn bindable(f: &ast::Function, targs: &[ast::TemplateArg]) -> bool {
     let named = |e: &ast::Expr, name: &str| matches!(&e.kind, ast::ExprKind::Name(n) if n == name);
     let deduced = |name: &str| {
         f.params.iter().any(|p| {
-            p.ty
-                .base_text
+            p.ty.base_text
                 .split(|c: char| !(c.is_alphanumeric() || c == '_'))
                 .any(|w| w == name)
                 || p.extent.as_ref().is_some_and(|e| named(e, name))
@@ -244,7 +244,8 @@ impl<'g> KernelChecker<'g, '_> {
         // A template whose parameters the call can neither be given nor deduce is discarded
         // (TurboTransformers' prototype `template <typename Type, Type t, int N>` beside the
         // `template <ReduceType R, int N>` that `blockReduce<kSum, 2>(v)` calls).
-        if fitting.iter().any(|f| !bindable(f, targs)) && fitting.iter().any(|f| bindable(f, targs)) {
+        if fitting.iter().any(|f| !bindable(f, targs)) && fitting.iter().any(|f| bindable(f, targs))
+        {
             fitting.retain(|f| bindable(f, targs));
         }
         let fitting = self.substitutable(name, fitting, targs, args)?;
@@ -565,6 +566,7 @@ impl<'g> KernelChecker<'g, '_> {
             Some(Arg::Pointer(
                 p.as_ref().and_then(|p| p.mem.map(|m| (m.elem, m.width))),
                 p.is_some_and(|p| p.is_const),
+                self.struct_pointee(e).map(|l| l.name.clone()),
             ))
         } else if let Ok(Some((elem, width))) = self.value_vector_shape(e) {
             Some(Arg::Vector(elem, width))
@@ -649,12 +651,15 @@ impl<'g> KernelChecker<'g, '_> {
                 // `g(const T*)` takes a plain pointer by adding `const`, worse than `g(T*)`;
                 // `g(T*)` takes a pointer to `const` with `T` a `const` type, which partial
                 // ordering puts after `g(const T*)`: ranked so here.
-                (None, Arg::Pointer(pointee, to_const)) if p.ty.pointer => {
-                    // `T*` given a pointer to scalars deduces T as their type.
-                    if let Some((s, 1)) = pointee {
-                        if !bind(text, s.c_name().to_string()) {
-                            return None;
-                        }
+                (None, Arg::Pointer(pointee, to_const, of_struct)) if p.ty.pointer => {
+                    // `T*` given a pointer deduces T as the struct or scalar it points to.
+                    let to = match (of_struct, pointee) {
+                        (Some(name), _) => Some(name.clone()),
+                        (None, Some((s, 1))) => Some(s.c_name().to_string()),
+                        _ => None,
+                    };
+                    if to.is_some_and(|to| !bind(text, to)) {
+                        return None;
                     }
                     Some(if p.ty.is_const == *to_const {
                         Fit::Exact
@@ -680,7 +685,7 @@ impl<'g> KernelChecker<'g, '_> {
             };
         }
         if p.ty.pointer {
-            let Arg::Pointer(pointee, to_const) = arg else {
+            let Arg::Pointer(pointee, to_const, of_struct) = arg else {
                 return None;
             };
             // `const` may be added to what a pointer points to, never dropped
@@ -701,6 +706,13 @@ impl<'g> KernelChecker<'g, '_> {
             // only to `void*`): Paddle's `CudaAtomicAdd(float*, float)` beside
             // `CudaAtomicAdd(double*, double)` for a `double*` and an `int`.
             let other = matches!((pointee, written), (Some(a), Some(b)) if *a != b);
+            // Nor a pointer to a struct to one of another type of the same scalars (`V*` to
+            // `float*` for `struct V { float v; }`).
+            let written_struct = match self.layout_of(&p.ty) {
+                Some(Ok(l)) => Some(l.name.clone()),
+                _ => None,
+            };
+            let other = other || (of_struct.is_some() && *of_struct != written_struct);
             if other && p.ty.base != ast::BaseType::Void {
                 return None;
             }

@@ -236,9 +236,7 @@ impl KernelChecker<'_, '_> {
                 Some(Binding::Pointer(_)) => true,
                 Some(Binding::Shared(s)) => !self.shared[s as usize].is_scalar(),
                 Some(Binding::LocalArray(_)) => true,
-                Some(Binding::Struct(_)) => {
-                    self.decayed_member(e).is_some() || self.pointer_conversion(e).is_some()
-                }
+                Some(Binding::Struct(_)) => self.decayed_member(e).is_some(),
                 // `SharedMemory<T> s;` indexed as `s[i]`: its `operator T*()`.
                 Some(Binding::Object(i)) => self.globals.structs[self.objects[i as usize].def]
                     .methods
@@ -591,7 +589,13 @@ impl KernelChecker<'_, '_> {
                 let f = self
                     .pointer_method(object, &method.name)
                     .expect("checked: a pointer method");
-                let call = self.method_call(object, &method.name, (targs, args), span, false)?;
+                let call = match self.struct_of(object) {
+                    // A conversion operator: the one to a pointer, whatever others there are.
+                    Some(l) if method.name == "operator" => {
+                        self.call_on(object, &l, &f, (targs, args), (span, false))?
+                    }
+                    _ => self.method_call(object, &method.name, (targs, args), span, false)?,
+                };
                 self.returned_pointer(&f, call, span)
             }
             ast::ExprKind::Ternary { cond, then, els } => {
@@ -747,7 +751,7 @@ impl KernelChecker<'_, '_> {
     }
 
     /// The pointer a pointer variable holds.
-    fn pointer_held(&self, i: u32, span: Span) -> Result<Ptr> {
+    pub(crate) fn pointer_held(&self, i: u32, span: Span) -> Result<Ptr> {
         if let Some(e) = self.opaque_read(i, span) {
             return Err(e);
         }
@@ -936,7 +940,7 @@ impl KernelChecker<'_, '_> {
     /// x) { return *reinterpret_cast<const T*>(&x); }` of a struct parameter's member): a
     /// one-element local array holding its value, written where the address is taken. Nothing
     /// may write through it (`const`), so the copy always reads as the value does.
-    fn const_address(&mut self, n: &str, var: VarId, span: Span) -> Result<Ptr> {
+    pub(crate) fn const_address(&mut self, n: &str, var: VarId, span: Span) -> Result<Ptr> {
         let declared = self.locals[var.0 as usize].declared;
         let name = ast::Ident {
             name: format!("&{n}"),

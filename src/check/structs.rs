@@ -569,12 +569,28 @@ impl<'g> KernelChecker<'g, '_> {
                     statics.push((f.name.name.clone(), v));
                     continue;
                 }
-                if ty.reference {
-                    return Err(unsupported(
-                        format!("the reference member `{}` of `{name}`", f.name.name),
-                        f.name.span,
-                        "hold a pointer instead (`T* p;`), or an index into the buffer",
-                    ));
+                // `const int& size2_;` (torchaudio's Indexer2D): a pointer to what the
+                // constructor binds it to, stored as the member `size2_&`.
+                let reference = ty.reference;
+                if reference {
+                    let refuse = |what: &str| {
+                        Err(unsupported(
+                            format!("the reference member `{}` of `{name}` {what}", f.name.name),
+                            f.name.span,
+                            "hold a pointer instead (`T* p;`), or the value itself",
+                        ))
+                    };
+                    if ty.pointer || f.pointer_to_pointer || !f.dims.is_empty() {
+                        return refuse("to a pointer or an array");
+                    }
+                    if self.layout_of(&ty).is_some() {
+                        return refuse("to a struct");
+                    }
+                    if f.init.is_some() {
+                        return refuse("with a default member initialiser");
+                    }
+                    ty.pointer = true;
+                    ty.reference = false;
                 }
                 if ty.pointer {
                     let mut member = self.pointer_member(&ty, f, name, d.is_union)?;
@@ -600,8 +616,13 @@ impl<'g> KernelChecker<'g, '_> {
                     let (size, al, sub) = member.shape();
                     align = align.max(al);
                     offset = offset.next_multiple_of(al);
+                    let storage = if reference {
+                        crate::syntax::reference_storage(&f.name.name)
+                    } else {
+                        f.name.name.clone()
+                    };
                     members.push(Member {
-                        name: f.name.name.clone(),
+                        name: storage,
                         first: leaves.len(),
                         offset,
                         kind: member,
@@ -2537,6 +2558,20 @@ impl<'g> KernelChecker<'g, '_> {
                 }
                 (Some(item), MemberKind::Pointer(pm)) => {
                     *pos += 1;
+                    // A reference member (stored as `r&`) is bound to the item: its address.
+                    let bound;
+                    let item = if m.name.ends_with('&') {
+                        bound = ast::Expr {
+                            kind: ast::ExprKind::Unary {
+                                op: UnOp::AddrOf,
+                                operand: Box::new(item.clone()),
+                            },
+                            span: item.span,
+                        };
+                        &bound
+                    } else {
+                        item
+                    };
                     values.push(self.pointer_leaf_value(item, pm.clone(), &m.name, out)?);
                 }
                 (Some(item), MemberKind::Compound(sub)) => {
@@ -2858,9 +2893,18 @@ impl<'g> KernelChecker<'g, '_> {
     /// The member function `name` of the struct in registers `object` names, if it returns a
     /// pointer (`view.item_ptr(r, c)`).
     pub(crate) fn pointer_method(&self, object: &ast::Expr, name: &str) -> Option<ast::Function> {
-        self.struct_layout(object)
-            .and_then(|l| self.method(&l, name, None))
-            .filter(|f| f.ret.pointer)
+        let l = self.struct_layout(object)?;
+        if name == "operator" {
+            // Of several conversion operators (`operator bool()` beside `operator T*()`), the
+            // one to a pointer.
+            let (def, bindings) = l.def.as_ref()?;
+            return self.globals.structs[*def]
+                .methods
+                .iter()
+                .find(|m| m.name.name == "operator" && m.ret.pointer)
+                .map(|m| bindings.member(m));
+        }
+        self.method(&l, name, None).filter(|f| f.ret.pointer)
     }
 
     /// The layout of the struct variable `e` names (a variable, `this`, `*this`, a struct
@@ -3156,6 +3200,141 @@ impl<'g> KernelChecker<'g, '_> {
         }
     }
 
+    /// Whether `target = value` is `this.r& = &x`, a constructor binding the reference member
+    /// `r` to a variable `x` simt holds in a register (which has no address).
+    pub(crate) fn binds_to_register(&mut self, target: &ast::Expr, value: &ast::Expr) -> bool {
+        let ast::ExprKind::Member { base, field } = &target.kind else {
+            return false;
+        };
+        let ast::ExprKind::Unary {
+            op: UnOp::AddrOf,
+            operand,
+        } = &value.kind
+        else {
+            return false;
+        };
+        let this = matches!(&base.kind, ast::ExprKind::Name(n) if n == "this");
+        let register = matches!(&operand.kind, ast::ExprKind::Name(x)
+            if matches!(self.lookup(x), Some(Binding::Local { is_const: false, .. })));
+        field.name.ends_with('&') && this && register && self.pointer_var(target).is_some()
+    }
+
+    /// [`Self::binds_to_register`]'s binding. A `const` reference refers to a copy of `x` made
+    /// here (nothing writes through it), and assigning `x` later is refused, since the copy
+    /// would not see it (torchaudio's `Indexer2D idx(maxU)`). Another is refused, its member
+    /// pointed into a placeholder so that its uses add no errors of their own.
+    pub(crate) fn bind_to_register(
+        &mut self,
+        target: &ast::Expr,
+        value: &ast::Expr,
+        span: Span,
+    ) -> Result<Stmt> {
+        let (ast::ExprKind::Member { field, .. }, ast::ExprKind::Unary { operand, .. }) =
+            (&target.kind, &value.kind)
+        else {
+            unreachable!("checked: `this.r& = &x`");
+        };
+        let ast::ExprKind::Name(x) = &operand.kind else {
+            unreachable!("checked: a name");
+        };
+        let Some(Binding::Local { var, .. }) = self.lookup(x) else {
+            unreachable!("checked: a register variable");
+        };
+        let i = self.pointer_var(target).expect("checked: a pointer member");
+        let member = field.name.trim_end_matches('&').to_string();
+        let pv = &self.ptr_vars[i as usize];
+        if !pv.is_const {
+            let (elem, width) = pv.pointee;
+            self.errors.push(unsupported(
+                format!("binding the reference member `{member}` to `{x}`, a variable simt holds in a register,"),
+                span,
+                "simt gives addresses to arrays and memory: bind it to an element (`S s(out[i]);`), or hold a pointer member instead",
+            ));
+            let nowhere = super::pointer::Ptr {
+                mem: Some(super::Mem {
+                    space: super::Space::Global(u32::MAX),
+                    elem,
+                    width,
+                }),
+                offset: constant(Value::I64(0), span),
+                is_const: false,
+            };
+            return self.point(i, nowhere, span);
+        }
+        let copy = self.const_address(x, var, span)?;
+        self.held_by_reference.insert(var, member);
+        self.point(i, copy, span)
+    }
+
+    /// An assignment to the variable `var`, refused where a `const` reference member holds a
+    /// copy of it ([`Self::bind_to_register`]).
+    pub(crate) fn not_held_by_reference(&self, var: VarId, span: Span) -> Result<()> {
+        let Some(member) = self.held_by_reference.get(&var) else {
+            return Ok(());
+        };
+        let name = &self.locals[var.0 as usize].name;
+        Err(unsupported(
+            format!("assigning `{name}` after the reference member `{member}` was bound to it"),
+            span,
+            "simt holds a variable's value, not its address, where a `const` reference member is bound to it: assign it before the object is made, or give the member the value (`const int n;`)",
+        ))
+    }
+
+    /// The place `e` names, written as simt reads it, where that differs from `e`: `s.r` of a
+    /// reference member `r` is `*s.r&` (what its storage points to); `s[i]` of a struct that
+    /// converts to a pointer is `s.operator T*()[i]`, and `s[i].x` a member of that.
+    pub(crate) fn rewritten_place(&mut self, e: &ast::Expr) -> Option<ast::Expr> {
+        let ast::ExprKind::Member { base, field } = &e.kind else {
+            return self.converted_index(e);
+        };
+        if let Some(base) = self.converted_index(base) {
+            return Some(ast::Expr {
+                kind: ast::ExprKind::Member {
+                    base: Box::new(base),
+                    field: field.clone(),
+                },
+                span: e.span,
+            });
+        }
+        let storage = crate::syntax::reference_storage(&field.name);
+        self.struct_of(base)?.member(&storage)?;
+        let member = ast::Expr {
+            kind: ast::ExprKind::Member {
+                base: base.clone(),
+                field: ast::Ident {
+                    name: storage,
+                    span: field.span,
+                },
+            },
+            span: e.span,
+        };
+        Some(ast::Expr {
+            kind: ast::ExprKind::Unary {
+                op: UnOp::Deref,
+                operand: Box::new(member),
+            },
+            span: e.span,
+        })
+    }
+
+    /// `s[i]` of a struct without `operator[]` that converts to a pointer: `s.operator T*()[i]`.
+    pub(crate) fn converted_index(&mut self, e: &ast::Expr) -> Option<ast::Expr> {
+        let ast::ExprKind::Index { base, index } = &e.kind else {
+            return None;
+        };
+        let l = self.struct_of(base)?;
+        if l.array || self.method(&l, "operator[]", Some(1)).is_some() {
+            return None;
+        }
+        Some(ast::Expr {
+            kind: ast::ExprKind::Index {
+                base: Box::new(self.pointer_conversion(base)?),
+                index: index.clone(),
+            },
+            span: e.span,
+        })
+    }
+
     /// Whether `s[i]` of the struct `base` (of layout `l`) is the built-in subscript of the
     /// pointer it converts to: it has no `operator[]` of its own.
     pub(crate) fn indexes_converted(&mut self, base: &ast::Expr, l: &Rc<Layout>) -> bool {
@@ -3279,7 +3458,13 @@ impl<'g> KernelChecker<'g, '_> {
                 span,
             };
             return self
-                .call_object(&m.object.clone(), "operator()", (targs, args), span, allow_void)
+                .call_object(
+                    &m.object.clone(),
+                    "operator()",
+                    (targs, args),
+                    span,
+                    allow_void,
+                )
                 .unwrap_or_else(|| Err(super::expr::not_callable(&callee)));
         }
         let arity = name.starts_with("operator").then_some(args.len());
@@ -3627,7 +3812,14 @@ impl<'g> KernelChecker<'g, '_> {
         let layout = Rc::clone(&this.layout);
         for k in 0..layout.members.len() {
             let binding = self.member_binding(&this, k, f.is_const, span, &mut binds)?;
-            scope.insert(layout.members[k].name.clone(), (binding, span));
+            let name = &layout.members[k].name;
+            // A reference member `r` (stored as `r&`): reads and writes go where it points.
+            match (name.strip_suffix('&'), binding) {
+                (Some(r), Binding::Pointer(i)) => {
+                    scope.insert(r.to_string(), (Binding::Ref(i), span))
+                }
+                (_, binding) => scope.insert(name.clone(), (binding, span)),
+            };
         }
         for (n, v) in &layout.statics {
             scope.insert(n.clone(), (Binding::Constant(*v, v.ty()), span));

@@ -380,7 +380,9 @@ impl<'m> Builder<'m> {
                         self.share_constants(&def);
                         module.structs.push(def);
                         for v in vars {
-                            module.host_items.push((format!("variable `{}`", v.name), span));
+                            module
+                                .host_items
+                                .push((format!("variable `{}`", v.name), span));
                         }
                     })
                 }
@@ -1216,6 +1218,7 @@ impl<'m> Builder<'m> {
                 _ => {}
             }
         }
+        bind_references(&fields, &mut ctors);
         let def = StructDef {
             name: Ident {
                 name: String::new(),
@@ -1433,27 +1436,11 @@ impl<'m> Builder<'m> {
                             span: init_span,
                         }
                     };
-                    // `this->x`: a parameter of the member's own name (`x(x)`) must not
-                    // hide the member it initialises.
-                    let this = Expr {
-                        span: field.span,
-                        kind: ExprKind::Name("this".into()),
-                    };
+                    // `this.x` ([`mem_init`]): a parameter of the member's own name (`x(x)`)
+                    // must not hide the member it initialises.
                     body.push(Stmt {
                         kind: StmtKind::Assign {
-                            target: Expr {
-                                span: field.span,
-                                kind: ExprKind::Member {
-                                    base: Box::new(Expr {
-                                        span: field.span,
-                                        kind: ExprKind::Unary {
-                                            op: UnOp::Deref,
-                                            operand: Box::new(this),
-                                        },
-                                    }),
-                                    field,
-                                },
-                            },
+                            target: mem_init(field),
                             op: None,
                             op_span: init_span,
                             value,
@@ -4429,6 +4416,64 @@ pub(crate) fn base_type(text: &str) -> BaseType {
         // nvcc treats `long double` as `double` in device code (with a warning).
         "double" | "long double" => BaseType::F64,
         _ => BaseType::Vector,
+    }
+}
+
+/// The target of a constructor's initialiser `: x(a)`: `this.x`, a form C++ code cannot write
+/// (`this` is a pointer), so that the checker tells it from an assignment `this->x = a`: it
+/// initialises `x`, and binds a reference member ([`bind_references`]).
+fn mem_init(field: Ident) -> Expr {
+    let this = Expr {
+        span: field.span,
+        kind: ExprKind::Name("this".into()),
+    };
+    Expr {
+        span: field.span,
+        kind: ExprKind::Member {
+            base: Box::new(this),
+            field,
+        },
+    }
+}
+
+/// The storage of the reference member `r`: a pointer member named `r&`, which no C++ code can
+/// name; the checker reads `s.r` as `*s.&r` and a member function's `r` as a reference to it.
+pub(crate) fn reference_storage(name: &str) -> String {
+    format!("{name}&")
+}
+
+/// Each constructor's initialiser `: r(x)` of a reference member `T& r;` points its storage at
+/// `x`: `this.r& = &x` (C++ binds a reference member in the initialiser list and never again).
+fn bind_references(fields: &[Field], ctors: &mut [Function]) {
+    let references: Vec<&str> = fields
+        .iter()
+        .filter(|f| f.ty.reference && !f.is_static)
+        .map(|f| f.name.name.as_str())
+        .collect();
+    if references.is_empty() {
+        return;
+    }
+    for ctor in ctors {
+        for s in &mut ctor.body {
+            let StmtKind::Assign { target, value, .. } = &mut s.kind else {
+                continue;
+            };
+            let ExprKind::Member { base, field } = &mut target.kind else {
+                continue;
+            };
+            let init = matches!(&base.kind, ExprKind::Name(n) if n == "this");
+            if !init || !references.contains(&field.name.as_str()) {
+                continue;
+            }
+            field.name = reference_storage(&field.name);
+            *value = Expr {
+                kind: ExprKind::Unary {
+                    op: UnOp::AddrOf,
+                    operand: Box::new(value.clone()),
+                },
+                span: value.span,
+            };
+        }
     }
 }
 

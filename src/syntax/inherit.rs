@@ -275,14 +275,13 @@ fn construct_base(
         return Ok(());
     }
     for ctor in &mut d.ctors {
-        // `: shape()` in the initialiser list is the statement `(*this).shape = {}`.
+        // `: shape()` in the initialiser list is the statement `this.shape = {}`.
         let named = ctor.body.iter().position(|s| match &s.kind {
             StmtKind::Assign { target, .. } => matches!(
                 &target.kind,
                 ExprKind::Member { base: b, field }
                     if field.name == base.name
-                    && matches!(&b.kind, ExprKind::Unary { operand, .. }
-                        if matches!(&operand.kind, ExprKind::Name(n) if n == "this"))
+                    && matches!(&b.kind, ExprKind::Name(n) if n == "this")
             ),
             _ => false,
         });
