@@ -257,3 +257,28 @@ launch k { o = zeros(4); }
     let e = err(src, &[], Some(ONE), Some([4, 1, 1]));
     assert_eq!(codes(&e), ["simt::check::mismatched_types"]);
 }
+
+#[test]
+fn an_object_member_is_passed_and_made_as_cpp_makes_it() {
+    // `apply(v.op, x)` passes the member object (to a template's F and to an `Op` parameter);
+    // `: op(2.0f)` makes it with Op's converting constructor, which has nothing to set; a
+    // braced list gives `Plus<int>` its own instance. 2·3 + (2·1 + 1) + 3 + 2.5 = 14.5.
+    let src = r#"
+template <typename T> struct Plus { __device__ T operator()(T a, T b) const { return a + b; } };
+struct Op { __device__ Op() {} __device__ Op(float) {} __device__ float operator()(float a) const { return a * 2; } };
+struct S { Op op; float s; __device__ S() : op(2.0f), s(3.0f) {} };
+struct R { Plus<int> p; float a; };
+template <typename F> __device__ float apply(F f, float x) { return f(x); }
+__device__ float apply2(Op f, float x) { return f(x) + 1; }
+__global__ void k(float* o) {
+    S v; R r = {Plus<int>(), 2.5f};
+    o[threadIdx.x] = apply(v.op, v.s) + apply2(v.op, 1.0f) + r.p(1, 2) + r.a;
+}
+launch k { o = zeros(4); expect o == 14.5; }
+"#;
+    assert!(ok(src, &[], ONE, [4, 1, 1]).expects_passed());
+    // `Plus<float>()` for a `Plus<int>` member: another type, which C++ does not convert.
+    let other = src.replace("R r = {Plus<int>(), 2.5f}", "R r = {Plus<float>(), 2.5f}");
+    let e = err(&other, &[], Some(ONE), Some([4, 1, 1]));
+    assert_eq!(codes(&e), ["simt::check::mismatched_types"]);
+}

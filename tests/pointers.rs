@@ -1749,3 +1749,13 @@ launch k { vExp = arange(10); w = arange(6) * 10; out = zeros(2); expect out == 
 "#;
     assert!(ok(src, &[], [1, 1, 1], [2, 1, 1]).expects_passed());
 }
+
+#[test]
+fn a_kernel_templates_row_length_is_its_argument() {
+    // `template <int N> k(const float v[][N])` launched as k<3>: rows of 3, v[t][2] = 3t + 2.
+    let src = r#"
+template<int N> __global__ void k(const float v[][N], float* out) { out[threadIdx.x] = v[threadIdx.x][N - 1]; }
+launch k<3> { v = arange(6); out = zeros(2); expect out == [2, 5]; }
+"#;
+    assert!(ok(src, &[], [1, 1, 1], [2, 1, 1]).expects_passed());
+}

@@ -648,9 +648,16 @@ impl KernelChecker<'_, '_> {
                     }
                     _ => {
                         class_base(&callee.name)?;
-                        // A value argument is its constant (a kernel template's `BlockDim`).
-                        let targs = self.targs_text(targs).unwrap_or_else(|| "?".into());
-                        format!("{}<{targs}>", callee.name)
+                        // A value argument is its constant (a kernel template's `BlockDim`);
+                        // one that is none is `?`, which the class's check names.
+                        let targs: Vec<String> = targs
+                            .iter()
+                            .map(|a| {
+                                let one = std::slice::from_ref(a);
+                                self.targs_text(one).unwrap_or_else(|| "?".into())
+                            })
+                            .collect();
+                        format!("{}<{}>", callee.name, targs.join(", "))
                     }
                 };
                 let text = self.cub_constants(&text, callee.span);

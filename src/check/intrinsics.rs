@@ -941,9 +941,12 @@ impl KernelChecker<'_, '_> {
                 return Ok(Arg::Alias(b));
             }
         }
-        // A temporary of one (`fold(a, n, Add())`, `apply(x, y, SumOp<float>())`), for a
-        // parameter of its struct type: an object of its own.
-        if let (ast::ExprKind::Call { .. }, ast::BaseType::Named) = (&a.kind, p.ty.base) {
+        // A temporary of one (`fold(a, n, Add())`, `apply(x, y, SumOp<float>())`), or a struct's
+        // object member (`apply(s.op, x)`), for a parameter of its struct type: an object of
+        // its own.
+        if let (ast::ExprKind::Call { .. } | ast::ExprKind::Member { .. }, ast::BaseType::Named) =
+            (&a.kind, p.ty.base)
+        {
             if let Some(Ok(o)) = self.object_of(a) {
                 let own = &self.globals.structs[o.def].name.name;
                 let wanted = p.ty.base_text.split('<').next().unwrap_or_default();

@@ -416,19 +416,60 @@ impl KernelChecker<'_, '_> {
         if matches!(&value.kind, ast::ExprKind::List(items) if items.is_empty()) {
             return Ok(());
         }
+        let d = &self.globals.structs[member.def];
+        let ty = d.name.name.clone();
         match self.object_of(value) {
-            Some(Ok(o)) if o.def == member.def => Ok(()),
+            Some(Ok(o)) if self.same_instance(&o, member) => Ok(()),
             Some(Err(e)) => Err(e),
-            _ => {
-                let ty = &self.globals.structs[member.def].name.name;
-                Err(CheckError::Mismatch {
-                    expected: format!("an object of `{ty}`"),
-                    found: "a value".into(),
-                    span: value.span,
-                    help: Some(format!("give an object of `{ty}` (`{ty}()`)")),
-                })
+            Some(Ok(_)) => Err(CheckError::Mismatch {
+                expected: format!("an object of `{ty}` with the member's template arguments"),
+                found: "another instance".into(),
+                span: value.span,
+                help: Some(format!("give the member's own type, `{ty}<...>()`")),
+            }),
+            // `: op(2.0f)` of a class with a converting constructor: one that does nothing
+            // (an object has no data to set) makes the object, as C++ does.
+            None if d
+                .ctors
+                .iter()
+                .any(|c| c.params.len() == 1 && c.body.is_empty()) =>
+            {
+                Ok(())
             }
+            None if d.ctors.iter().any(|c| c.params.len() == 1) => Err(CheckError::Unsupported {
+                what: format!("an object member of `{ty}` made by a constructor with a body"),
+                span: value.span,
+                help: Some(format!("give it an object, `{ty}()`")),
+            }),
+            None => Err(CheckError::Mismatch {
+                expected: format!("an object of `{ty}`"),
+                found: "a value".into(),
+                span: value.span,
+                help: Some(format!("give an object of `{ty}` (`{ty}()`)")),
+            }),
         }
+    }
+
+    /// Whether two objects are of one type: one struct, with the same template arguments.
+    fn same_instance(&mut self, a: &Object, b: &Object) -> bool {
+        if a.def != b.def {
+            return false;
+        }
+        let params = self.globals.structs[a.def].template.clone();
+        params.iter().all(|p| {
+            let name = &p.name.name;
+            let ty = |o: &Object| {
+                o.bindings
+                    .types
+                    .get(name)
+                    .map(|t| (t.base_text.clone(), t.pointer))
+            };
+            let value = |this: &mut Self, o: &Object| {
+                let e = o.bindings.values.get(name)?.clone();
+                this.constant_value(&e)
+            };
+            ty(a) == ty(b) && value(self, a) == value(self, b)
+        })
     }
 
     /// Template arguments as text (`float`, `64`; a constant expression such as `sizeof(T)`

@@ -217,6 +217,10 @@ impl Bindings {
         k.name.name = name.to_string();
         for p in &mut k.params {
             self.ty(&mut p.ty);
+            // `const float v[][N]`: the row length of the instance.
+            for r in &mut p.rows {
+                self.expr(r);
+            }
         }
         if let Some(t) = &mut k.enable_if {
             self.ty(t);

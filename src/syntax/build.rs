@@ -750,9 +750,13 @@ impl<'m> Builder<'m> {
             .is_none_or(|d| d == "1" || d == "cudaTextureType1D");
         if !one_d {
             // `texture<float, 2>` or `texture<float, cudaTextureType2D>`.
-            let shape = args[0]
-                .strip_prefix("cudaTextureType")
-                .map_or_else(|| format!("{}-D", args[0]), |s| s.replacen('D', "-D", 1));
+            let shape = args[0].strip_prefix("cudaTextureType").map_or_else(
+                || format!("{}-D", args[0]),
+                |s| match s {
+                    "2D" | "3D" => s.replace('D', "-D"),
+                    _ => s.to_string(),
+                },
+            );
             module.unsupported.push((
                 format!("the {shape} texture reference `{}`", name.name),
                 name.name.clone(),

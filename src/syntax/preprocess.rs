@@ -981,9 +981,8 @@ impl<'s> Pp<'s> {
         false
     }
 
-    /// Defines the object-like macro `name` as `value`, as a header or the compiler does (no
-    /// `#define` line of the file's to point at).
-    /// Defines `name` (`NAME(a, b)` for a function-like macro) as `value`.
+    /// Defines the macro `name` (`NAME(a, b)` for a function-like one) as `value`, as a header
+    /// or the compiler does (no `#define` line of the file's to point at).
     fn define_builtin(&mut self, name: &str, value: &str) {
         let (name, params) = match name.split_once('(') {
             Some((name, rest)) => {
