@@ -2384,3 +2384,21 @@ launch k { out = zeros(4); w = 4; }
     assert_eq!(codes(&e), ["simt::check::unsupported"]);
     assert_eq!(position(&e), (6, 3));
 }
+
+#[test]
+fn a_constructor_may_name_its_class_with_template_arguments() {
+    // Belewitte's `template<> struct Reduction<bulk> { __device__ Reduction<bulk>() : count(0U) {} }`
+    // (C++17 accepts the injected class name with its arguments): count starts at 0, +3.
+    let src = r#"
+enum Kind { bulk, warp };
+template <Kind K> struct Reduction;
+template <> struct Reduction<bulk> {
+    unsigned count;
+    __device__ Reduction<bulk>() : count(0U) {}
+    __device__ void update() { count += 3; }
+};
+__global__ void k(unsigned* out) { Reduction<bulk> r; r.update(); out[threadIdx.x] = r.count; }
+launch k { out = zeros(2); expect out == 3; }
+"#;
+    assert!(ok(src, &[], ONE, [2, 1, 1]).expects_passed());
+}
