@@ -365,24 +365,12 @@ impl KernelChecker<'_, '_> {
         a: Expr,
         f: impl FnOnce(&mut Self, Expr) -> Result<Expr>,
     ) -> Result<Expr> {
-        let span = a.span;
         let mut body = Vec::new();
         let a = self.hold(name, "operand", a, &mut body);
         let value = f(self, a)?;
         if body.is_empty() || matches!(value.kind, ExprKind::Const(_)) {
             return Ok(value);
         }
-        let ty = value.ty;
-        let result = self.new_local(&format!("{name}.result"), ty, span);
-        body.push(super::memfn::assign(result, value, span));
-        Ok(Expr {
-            kind: ExprKind::Inline {
-                name: name.to_string(),
-                body,
-                result: Some(result),
-            },
-            ty,
-            span,
-        })
+        Ok(self.after_body(name, body, value))
     }
 }

@@ -186,6 +186,23 @@ impl KernelChecker<'_, '_> {
         }
     }
 
+    /// `value` computed after the statements `body`, as one expression (`name` for messages):
+    /// a new variable holds it.
+    pub(super) fn after_body(&mut self, name: &str, mut body: Vec<Stmt>, value: Expr) -> Expr {
+        let (ty, span) = (value.ty, value.span);
+        let result = self.new_local(&format!("{name}.result"), ty, span);
+        body.push(assign(result, value, span));
+        Expr {
+            kind: ExprKind::Inline {
+                name: name.to_string(),
+                body,
+                result: Some(result),
+            },
+            ty,
+            span,
+        }
+    }
+
     /// `p` with its offset kept in a variable (see [`Self::hold`]).
     pub(super) fn hold_pointer(
         &mut self,

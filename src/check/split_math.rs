@@ -78,21 +78,8 @@ impl KernelChecker<'_, '_> {
                 kind: self.assign(&deref(&args[1]), None, span, part)?,
                 span,
             });
-            let result = self.new_local(&format!("{name}() value"), ty, span);
             let value = self.math1(value, ty, var(ty), span);
-            body.push(Stmt {
-                kind: StmtKind::Assign { var: result, value },
-                span,
-            });
-            Ok(Expr {
-                kind: ExprKind::Inline {
-                    name: name.to_string(),
-                    body,
-                    result: Some(result),
-                },
-                ty,
-                span,
-            })
+            Ok(self.after_body(name, body, value))
         })())
     }
 
