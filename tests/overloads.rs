@@ -1092,3 +1092,25 @@ launch k { out = zeros(1); vs = [3, 4]; expect out == [7]; }
 "#;
     assert!(ok(src, &[], ONE, ONE).expects_passed());
 }
+
+#[test]
+fn a_template_parameter_with_a_default_or_deduced_from_an_extent_stays_bindable() {
+    // `scale<2>(v)` with `template <int K, typename T = float> scale(float*)` beside an
+    // undefined `template <int K, int M> scale(float*)` (M neither given nor deducible: not
+    // a candidate): T takes its default, so v[t] = 2·t. `sum(a)` deduces N = 3 from
+    // `float (&a)[N]`, beside `template <int N, int M> sum(const float*)`, which cannot bind
+    // M: 1 + 2 + 3 = 6 is added.
+    let src = r#"
+template <int K, int M> __device__ void scale(float* v);
+template <int K, typename T = float> __device__ void scale(float* v) { v[threadIdx.x] *= T(K); }
+template <int N, int M> __device__ float sum(const float* a);
+template <int N> __device__ float sum(float (&a)[N]) { float s = 0; for (int i = 0; i < N; i++) s += a[i]; return s; }
+__global__ void k(float* v) {
+    scale<2>(v);
+    float a[3] = {1, 2, 3};
+    v[threadIdx.x] += sum(a);
+}
+launch k { v = arange(4); expect v == 2 * arange(4) + 6; }
+"#;
+    assert!(ok(src, &[], ONE, [4, 1, 1]).expects_passed());
+}
