@@ -3201,7 +3201,8 @@ impl<'g> KernelChecker<'g, '_> {
     }
 
     /// Whether `target = value` is `this.r& = &x`, a constructor binding the reference member
-    /// `r` to a variable `x` simt holds in a register (which has no address).
+    /// `r` to a variable `x` simt holds in a register (which has no address) or to a temporary
+    /// (`: r(a + b)`, which C++ refuses: [class.base.init]).
     pub(crate) fn binds_to_register(&mut self, target: &ast::Expr, value: &ast::Expr) -> bool {
         let ast::ExprKind::Member { base, field } = &target.kind else {
             return false;
@@ -3216,7 +3217,23 @@ impl<'g> KernelChecker<'g, '_> {
         let this = matches!(&base.kind, ast::ExprKind::Name(n) if n == "this");
         let register = matches!(&operand.kind, ast::ExprKind::Name(x)
             if matches!(self.lookup(x), Some(Binding::Local { is_const: false, .. })));
-        field.name.ends_with('&') && this && register && self.pointer_var(target).is_some()
+        // A call may return a reference (`: n(at(i))`): its own check says.
+        let temporary = !matches!(
+            &operand.kind,
+            ast::ExprKind::Name(_)
+                | ast::ExprKind::Index { .. }
+                | ast::ExprKind::Member { .. }
+                | ast::ExprKind::Call { .. }
+                | ast::ExprKind::Method { .. }
+                | ast::ExprKind::Unary {
+                    op: UnOp::Deref,
+                    ..
+                }
+        );
+        field.name.ends_with('&')
+            && this
+            && (register || temporary)
+            && self.pointer_var(target).is_some()
     }
 
     /// [`Self::binds_to_register`]'s binding. A `const` reference refers to a copy of `x` made
@@ -3234,22 +3251,32 @@ impl<'g> KernelChecker<'g, '_> {
         else {
             unreachable!("checked: `this.r& = &x`");
         };
-        let ast::ExprKind::Name(x) = &operand.kind else {
-            unreachable!("checked: a name");
-        };
-        let Some(Binding::Local { var, .. }) = self.lookup(x) else {
-            unreachable!("checked: a register variable");
-        };
         let i = self.pointer_var(target).expect("checked: a pointer member");
         let member = field.name.trim_end_matches('&').to_string();
         let pv = &self.ptr_vars[i as usize];
-        if !pv.is_const {
-            let (elem, width) = pv.pointee;
-            self.errors.push(unsupported(
+        let refusal = match &operand.kind {
+            ast::ExprKind::Name(x) if pv.is_const => {
+                let Some(Binding::Local { var, .. }) = self.lookup(x) else {
+                    unreachable!("checked: a register variable");
+                };
+                let copy = self.const_address(x, var, span)?;
+                self.held_by_reference.insert(var, member);
+                return self.point(i, copy, span);
+            }
+            ast::ExprKind::Name(x) => unsupported(
                 format!("binding the reference member `{member}` to `{x}`, a variable simt holds in a register,"),
                 span,
                 "simt gives addresses to arrays and memory: bind it to an element (`S s(out[i]);`), or hold a pointer member instead",
-            ));
+            ),
+            _ => unsupported(
+                format!("binding the reference member `{member}` to a temporary (C++ refuses it in an initialiser list: [class.base.init])"),
+                operand.span,
+                "bind it to a variable or an element the object outlives",
+            ),
+        };
+        {
+            let (elem, width) = pv.pointee;
+            self.errors.push(refusal);
             let nowhere = super::pointer::Ptr {
                 mem: Some(super::Mem {
                     space: super::Space::Global(u32::MAX),
@@ -3259,11 +3286,8 @@ impl<'g> KernelChecker<'g, '_> {
                 offset: constant(Value::I64(0), span),
                 is_const: false,
             };
-            return self.point(i, nowhere, span);
+            self.point(i, nowhere, span)
         }
-        let copy = self.const_address(x, var, span)?;
-        self.held_by_reference.insert(var, member);
-        self.point(i, copy, span)
     }
 
     /// An assignment to the variable `var`, refused where a `const` reference member holds a
