@@ -505,7 +505,8 @@ fn a_header_may_declare_one_template_and_define_another() {
 fn stdint_constant_macros_paste_their_suffix() {
     // glibc's `#define INT64_C(c) c ## L` and `UINT32_C(c) c ## U` (heavydb's
     // `INT64_C(9223372036854775807)`): 1L << 40 = 1099511627776; 4000000000U stays unsigned;
-    // INT32_C(-5) is -5; sizeof(1UL) = 8, sizeof(1U) = 4; 0xFFFFFFFFFFFFFFFFUL == ~0ull.
+    // INT32_C(-5) is -5; sizeof(1UL) = 8, sizeof(1U) = 4; 0xFFFFFFFFFFFFFFFFUL == ~0ull;
+    // INTMAX_C and UINTMAX_C are long (8 bytes each), UINT8_C and INT16_C plain int (4): 24.
     let src = r#"
 #include <cstdint>
 __global__ void k(long long* o) {
@@ -513,8 +514,9 @@ __global__ void k(long long* o) {
   o[0] = a; o[1] = b; o[2] = c; o[3] = sizeof(UINT64_C(1)); o[4] = sizeof(UINT32_C(1));
   o[5] = UINT64_C(0xFFFFFFFFFFFFFFFF) == ~0ull;
   o[6] = INT64_C(9223372036854775807);
+  o[7] = sizeof(INTMAX_C(1)) + sizeof(UINTMAX_C(1)) + sizeof(UINT8_C(1)) + sizeof(INT16_C(1));
 }
-launch k { o = zeros(7); expect o == [1099511627776, 4000000000, -5, 8, 4, 1, 9223372036854775807]; }
+launch k { o = zeros(8); expect o == [1099511627776, 4000000000, -5, 8, 4, 1, 9223372036854775807, 24]; }
 "#;
     assert!(ok(src, &[], [1, 1, 1], [1, 1, 1]).expects_passed());
 }
