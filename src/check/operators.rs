@@ -244,9 +244,13 @@ impl<'g> KernelChecker<'g, '_> {
         // A template whose parameters the call can neither be given nor deduce is discarded
         // (TurboTransformers' prototype `template <typename Type, Type t, int N>` beside the
         // `template <ReduceType R, int N>` that `blockReduce<kSum, 2>(v)` calls).
-        if fitting.iter().any(|f| !bindable(f, targs)) && fitting.iter().any(|f| bindable(f, targs))
-        {
-            fitting.retain(|f| bindable(f, targs));
+        let bound: Vec<&'g ast::Function> = fitting
+            .iter()
+            .copied()
+            .filter(|f| bindable(f, targs))
+            .collect();
+        if !bound.is_empty() {
+            fitting = bound;
         }
         let fitting = self.substitutable(name, fitting, targs, args)?;
         // CUDA's own atomics overload the file's (torch-ngp's `atomicAdd(__half*, __half)`
@@ -696,7 +700,8 @@ impl<'g> KernelChecker<'g, '_> {
             let qualified = p.ty.is_const && !to_const;
             // A pointer to a struct of one scalar type points to its scalars, as many as it has
             // (`curand(curandStatePhilox4_32_10_t*)` beside `curand(curandState*)`).
-            let written = match self.layout_of(&p.ty) {
+            let layout = self.layout_of(&p.ty);
+            let written = match &layout {
                 Some(Ok(l)) => l.leaves.first().map(|&(s, _)| (s, l.leaves.len() as u32)),
                 Some(Err(_)) => None,
                 None => super::vector::elem_of(&p.ty).ok(),
@@ -708,7 +713,7 @@ impl<'g> KernelChecker<'g, '_> {
             let other = matches!((pointee, written), (Some(a), Some(b)) if *a != b);
             // Nor a pointer to a struct to one of another type of the same scalars (`V*` to
             // `float*` for `struct V { float v; }`).
-            let written_struct = match self.layout_of(&p.ty) {
+            let written_struct = match layout {
                 Some(Ok(l)) => Some(l.name.clone()),
                 _ => None,
             };

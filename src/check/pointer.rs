@@ -114,18 +114,10 @@ impl KernelChecker<'_, '_> {
     /// `PtrStepSz<T>` with its `operator T*()`), where a pointer is needed (`s[i]`,
     /// `T* p = s;`): the call `s.operator T*()`.
     pub(crate) fn pointer_conversion(&self, e: &ast::Expr) -> Option<ast::Expr> {
-        let ast::ExprKind::Name(n) = &e.kind else {
+        let ast::ExprKind::Name(_) = &e.kind else {
             return None;
         };
-        let Some(Binding::Struct(i)) = self.lookup(n) else {
-            return None;
-        };
-        let (def, _) = self.struct_vars[i as usize].layout.def.as_ref()?;
-        let converts = self.globals.structs[*def]
-            .methods
-            .iter()
-            .any(|m| m.name.name == "operator" && m.ret.pointer);
-        converts.then(|| ast::Expr {
+        self.pointer_method(e, "operator").map(|_| ast::Expr {
             kind: ast::ExprKind::Method {
                 object: Box::new(e.clone()),
                 method: ast::Ident {

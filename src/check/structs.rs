@@ -2560,7 +2560,7 @@ impl<'g> KernelChecker<'g, '_> {
                     *pos += 1;
                     // A reference member (stored as `r&`) is bound to the item: its address.
                     let bound;
-                    let item = if m.name.ends_with('&') {
+                    let item = if crate::syntax::reference_of(&m.name).is_some() {
                         bound = ast::Expr {
                             kind: ast::ExprKind::Unary {
                                 op: UnOp::AddrOf,
@@ -3230,7 +3230,7 @@ impl<'g> KernelChecker<'g, '_> {
                     ..
                 }
         );
-        field.name.ends_with('&')
+        crate::syntax::reference_of(&field.name).is_some()
             && this
             && (register || temporary)
             && self.pointer_var(target).is_some()
@@ -3252,7 +3252,9 @@ impl<'g> KernelChecker<'g, '_> {
             unreachable!("checked: `this.r& = &x`");
         };
         let i = self.pointer_var(target).expect("checked: a pointer member");
-        let member = field.name.trim_end_matches('&').to_string();
+        let member = crate::syntax::reference_of(&field.name)
+            .expect("checked: a reference's storage")
+            .to_string();
         let pv = &self.ptr_vars[i as usize];
         let refusal = match &operand.kind {
             ast::ExprKind::Name(x) if pv.is_const => {
@@ -3274,20 +3276,18 @@ impl<'g> KernelChecker<'g, '_> {
                 "bind it to a variable or an element the object outlives",
             ),
         };
-        {
-            let (elem, width) = pv.pointee;
-            self.errors.push(refusal);
-            let nowhere = super::pointer::Ptr {
-                mem: Some(super::Mem {
-                    space: super::Space::Global(u32::MAX),
-                    elem,
-                    width,
-                }),
-                offset: constant(Value::I64(0), span),
-                is_const: false,
-            };
-            self.point(i, nowhere, span)
-        }
+        let (elem, width) = pv.pointee;
+        self.errors.push(refusal);
+        let nowhere = super::pointer::Ptr {
+            mem: Some(super::Mem {
+                space: super::Space::Global(u32::MAX),
+                elem,
+                width,
+            }),
+            offset: constant(Value::I64(0), span),
+            is_const: false,
+        };
+        self.point(i, nowhere, span)
     }
 
     /// An assignment to the variable `var`, refused where a `const` reference member holds a
@@ -3347,7 +3347,7 @@ impl<'g> KernelChecker<'g, '_> {
             return None;
         };
         let l = self.struct_of(base)?;
-        if l.array || self.method(&l, "operator[]", Some(1)).is_some() {
+        if l.array || !self.indexes_converted(base, &l) {
             return None;
         }
         Some(ast::Expr {
@@ -3838,7 +3838,7 @@ impl<'g> KernelChecker<'g, '_> {
             let binding = self.member_binding(&this, k, f.is_const, span, &mut binds)?;
             let name = &layout.members[k].name;
             // A reference member `r` (stored as `r&`): reads and writes go where it points.
-            match (name.strip_suffix('&'), binding) {
+            match (crate::syntax::reference_of(name), binding) {
                 (Some(r), Binding::Pointer(i)) => {
                     scope.insert(r.to_string(), (Binding::Ref(i), span))
                 }

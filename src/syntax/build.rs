@@ -4446,6 +4446,11 @@ pub(crate) fn reference_storage(name: &str) -> String {
     format!("{name}&")
 }
 
+/// The reference member whose storage ([`reference_storage`]) `member` is, if it is one.
+pub(crate) fn reference_of(member: &str) -> Option<&str> {
+    member.strip_suffix('&')
+}
+
 /// Each constructor's initialiser `: r(x)` of a reference member `T& r;` points its storage at
 /// `x`: `this.r& = &x` (C++ binds a reference member in the initialiser list and never again).
 fn bind_references(fields: &[Field], ctors: &mut [Function]) {

@@ -3,7 +3,7 @@
 mod asm;
 pub mod ast;
 mod build;
-pub(crate) use build::{base_type, reference_storage, top_level_args};
+pub(crate) use build::{base_type, reference_of, reference_storage, top_level_args};
 mod depth;
 mod error;
 mod grammar;
