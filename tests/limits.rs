@@ -330,3 +330,27 @@ fn files_of_a_hundred_thousand_lines_check_run_and_report() {
     assert!(simt::cli::render(&f).contains("... and 99980 more errors not shown"));
     assert_eq!(simt::cli::error_json(&f.errors[99_999])["line"], 100_001);
 }
+
+#[test]
+fn a_long_file_keeps_its_step_limit_while_other_threads_read_short_text() {
+    // pest's step limit is one setting for the process. The 10^5-line file below needs some
+    // 190 steps per byte (2.7·10^8 in all), more than the least limit (10^8) a short text is
+    // given: were a short parse on another thread to set its limit while the long one starts,
+    // the long file would stop part-way with `simt::parse::too_large`.
+    let bad: String = (0..100_000).map(|_| "    a[0] = b;\n").collect();
+    let done = std::sync::atomic::AtomicBool::new(false);
+    let f = std::thread::scope(|scope| {
+        for _ in 0..3 {
+            scope.spawn(|| {
+                while !done.load(std::sync::atomic::Ordering::Relaxed) {
+                    assert!(simt::syntax::parse_value("1").is_ok());
+                }
+            });
+        }
+        let f = compile_err(format!("__global__ void k(float* a) {{\n{bad}}}\n"));
+        done.store(true, std::sync::atomic::Ordering::Relaxed);
+        f
+    });
+    assert_eq!(codes(&f)[0], "simt::check::unknown_name");
+    assert_eq!(f.errors.len(), 100_000);
+}

@@ -50,10 +50,22 @@ const PARSE_STACK: usize = 256 << 20;
 /// dropping it (when it is refused as too deep) needs the large stack.
 const IN_PLACE: usize = 4096;
 
-/// Sets pest's step limit for parsing `len` bytes.
-fn limit_calls(len: usize) {
-    let limit = len.saturating_mul(CALLS_PER_BYTE).max(MIN_CALLS);
+/// pest's step limit is one setting for the whole process, read when a parse starts: parses on
+/// other threads (`simt test` checks files in parallel) must not change it between the setting
+/// and the start, or a long file would be given a short file's limit.
+static PEST: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+/// Parses `text` as `rule` with the step limit for its length (see [`CALLS_PER_BYTE`]).
+fn pest_parse(
+    rule: Rule,
+    text: &str,
+) -> Result<pest::iterators::Pairs<'_, Rule>, pest::error::Error<Rule>> {
+    let _only = PEST
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let limit = text.len().saturating_mul(CALLS_PER_BYTE).max(MIN_CALLS);
     pest::set_call_limit(std::num::NonZeroUsize::new(limit));
+    SkParser::parse(rule, text)
 }
 
 /// Runs `f` in place for short text, or on a large stack (as pest does when in-place parsing of
@@ -95,7 +107,6 @@ pub fn parse_with(
     cc: (u32, u32),
     defines: &[(String, String)],
 ) -> Result<ast::Module, Vec<ParseError>> {
-    limit_calls(src.text().len());
     // `__FILE__`: the file's name as it was given, as nvcc's is.
     let file: String = src
         .name()
@@ -109,11 +120,9 @@ pub fn parse_with(
     defines.insert(0, ("__FILE__".into(), format!("\"{file}\"")));
     let dir = std::path::Path::new(src.name()).parent();
     let expanded = preprocess::preprocess_in(src.text(), dir, preprocess::cuda_arch(cc), &defines)?;
-    limit_calls(expanded.text.len());
     let (text, map) = (expanded.text.as_str(), &expanded.map);
     with_stack(text, || {
-        let mut pairs =
-            SkParser::parse(Rule::file, text).map_err(|e| vec![convert(e, text, map)])?;
+        let mut pairs = pest_parse(Rule::file, text).map_err(|e| vec![convert(e, text, map)])?;
         let file = pairs.next().expect("grammar: file rule matched");
         let mut module = Builder::new(map).file(file)?;
         module.missing_headers = expanded.missing.clone();
@@ -128,9 +137,8 @@ pub fn parse_with(
 /// Parses a kernel name given on the command line, perhaps an instance of a template
 /// (`--kernel 'sgemm<64, 64, 8>'`): its canonical name, the template's name and the arguments.
 pub fn parse_kernel_ref(text: &str) -> Result<(String, String, Vec<ast::TemplateArg>), ParseError> {
-    limit_calls(text.len());
     let map = &SpanMap::identity(text.len());
-    let mut pairs = SkParser::parse(Rule::kernel_ref, text).map_err(|e| convert(e, text, map))?;
+    let mut pairs = pest_parse(Rule::kernel_ref, text).map_err(|e| convert(e, text, map))?;
     let mut it = pairs
         .next()
         .expect("grammar: kernel_ref matched")
@@ -155,16 +163,15 @@ pub fn parse_kernel_ref(text: &str) -> Result<(String, String, Vec<ast::Template
 /// Whether `name` names a launch-section variable as the launch section writes it (`n`,
 /// `p.alpha`, `p.tex[0]`), for `--arg NAME=VALUE`.
 pub fn is_host_name(name: &str) -> bool {
-    SkParser::parse(Rule::arg_name, name).is_ok()
+    pest_parse(Rule::arg_name, name).is_ok()
 }
 
 /// Parses a host-section style expression given on the command line (`--arg a=rand(16)`).
 pub fn parse_value(text: &str) -> Result<ast::Expr, ParseError> {
-    limit_calls(text.len());
     let map = &SpanMap::identity(text.len());
     with_stack(text, || {
         let mut pairs =
-            SkParser::parse(Rule::arg_value, text).map_err(|e| vec![convert(e, text, map)])?;
+            pest_parse(Rule::arg_value, text).map_err(|e| vec![convert(e, text, map)])?;
         let value = pairs.next().expect("grammar: arg_value matched");
         let expr = value
             .into_inner()
