@@ -135,18 +135,71 @@ launch k { x = zeros(4); }
 #[test]
 fn a_pointer_from_an_integer_with_no_address_is_refused() {
     let src = r#"
+__global__ void k(float* x, int n) {
+    unsigned long long a = n * 4096ull;
+    float* p = (float*)a;
+    *p = 1.0f;
+}
+launch k { x = zeros(4); n = 1; }
+"#;
+    // `a` is a number made from a number, not the address of an array: refused at its span
+    // rather than guessed.
+    let f = err(src, &[], Some(ONE), Some(ONE));
+    assert_eq!(codes(&f), ["simt::check::unsupported"]);
+    let text = simt::cli::render(&f);
+    assert!(text.contains("holds no address"), "{text}");
+}
+
+#[test]
+fn an_integer_parameter_the_kernel_casts_to_a_pointer_is_given_an_array() {
+    // BMTrain passes its tensors as `std::uintptr_t` and casts them in the kernel: such a
+    // parameter is an array to the launch, filled as the type of the first cast, and the
+    // integer is the array's byte address, so arithmetic on it before a cast moves within the
+    // array: `x_ptr + 4 * sizeof(float)` is x[4], and `y_ptr`'s `const` is the integer's, not
+    // the memory's.
+    let src = r#"
+#include <cstdint>
+__global__ void k(int n, std::uintptr_t x_ptr, const uintptr_t y_ptr, unsigned long long* out) {
+    float* x = reinterpret_cast<float*>(x_ptr);
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) x[i] = 2.0f * x[i];
+    if (i == 0) {
+        ((float*)(x_ptr + 4 * sizeof(float)))[0] += 100.0f;
+        ((int*)y_ptr)[1] = 7;
+        out[0] = x_ptr % 256;
+    }
+}
+launch k { n = 8; a = arange(8); x_ptr = a; y_ptr = zeros(2); out = zeros(1);
+           block = 8; grid = 1;
+           expect a == [0, 2, 4, 6, 108, 10, 12, 14]; expect y_ptr == [0, 7]; expect out == [0]; }
+"#;
+    let r = ok(src, &[], ONE, [8, 1, 1]);
+    // The warp reads x[0..8] (32 bytes: 1 sector) and writes it (1 sector); thread 0 then
+    // reads and writes x[4] (1 sector each), writes y[1] (1) and out[0] (1): 2 load sectors
+    // and 4 store sectors.
+    assert_eq!(r.counters.gld_sectors, 2);
+    assert_eq!(r.counters.gst_sectors, 4);
+}
+
+#[test]
+fn an_address_parameter_given_a_number_says_it_needs_an_array() {
+    let src = r#"
 __global__ void k(float* x, unsigned long long a) {
     float* p = (float*)a;
     *p = 1.0f;
 }
 launch k { x = zeros(4); a = 4096; }
 "#;
-    // The launch cannot give a kernel the address of an array as a number, so `a` points
-    // nowhere simt can follow: refused at its span rather than guessed.
+    // simt cannot know which array the number 4096 would address on a GPU.
     let f = err(src, &[], Some(ONE), Some(ONE));
-    assert_eq!(codes(&f), ["simt::check::unsupported"]);
+    assert_eq!(codes(&f), ["simt::host::bad_value"]);
     let text = simt::cli::render(&f);
-    assert!(text.contains("holds no address"), "{text}");
+    assert!(
+        text.contains(
+            "`a` holds the address of memory the kernel reads as `float*`, but was given a number"
+        ),
+        "{text}"
+    );
 }
 
 #[test]

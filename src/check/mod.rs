@@ -1108,6 +1108,9 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                     Some(kind) => kind,
                     None => continue,
                 }
+            } else if let Some(casts) = self.address_casts(k, p) {
+                self.address_parameter(p, &casts, &mut prologue);
+                continue;
             } else if p.ty.base == BaseType::Vector {
                 // `float2 pos` by value: one scalar parameter per component (`pos.x`, `pos.y`),
                 // set by the launch like a struct's members.
@@ -1327,6 +1330,73 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
 
     /// A pointer parameter of the element type `shape`; `None` (reported, the name still
     /// declared) when the type was refused.
+    /// The pointer types the kernel casts a 64-bit integer parameter to (`std::uintptr_t x_ptr`,
+    /// `reinterpret_cast<float*>(x_ptr)`: BMTrain passes its tensors so): such a parameter holds
+    /// an address, which the launch gives as an array.
+    fn address_casts(&self, k: &ast::Kernel, p: &ast::Param) -> Option<Vec<ast::TypeName>> {
+        let ty = scalar_of(&p.ty).ok()?;
+        if p.ty.pointer || p.default.is_some() || !ty.is_integer() || ty.size() != 8 {
+            return None;
+        }
+        Some(self.casts_of(&k.body, &p.name.name)).filter(|c| !c.is_empty())
+    }
+
+    /// A 64-bit integer parameter holding an address ([`Self::address_casts`]): a buffer of the
+    /// type the kernel first casts it to, as a `void*` parameter is, and a local integer set to
+    /// the buffer's byte address, so that the casts (and arithmetic on the address before
+    /// them) point into the buffer.
+    fn address_parameter(
+        &mut self,
+        p: &ast::Param,
+        casts: &[ast::TypeName],
+        prologue: &mut Vec<Stmt>,
+    ) {
+        let casts: Vec<&ast::TypeName> = casts.iter().collect();
+        let views = self.void_views(&casts);
+        let shape = match self.layout_of(casts[0]) {
+            Some(l) => l.map(|l| self.buffer_of(&l, casts[0].span)),
+            None => vector::elem_of(casts[0]),
+        };
+        let Some(ParamKind::Buffer { elem, width, .. }) = self.buffer_parameter(p, shape) else {
+            return;
+        };
+        let n = self.params.len() as u32;
+        self.params.push(Param {
+            name: p.name.name.clone(),
+            span: p.name.span,
+            // The integer's `const` is not the memory's: the casts say whether it is written.
+            kind: ParamKind::Buffer {
+                elem,
+                width,
+                is_const: false,
+            },
+            default: None,
+            views,
+            opaque: None,
+            untyped: true,
+        });
+        let ty = scalar_of(&p.ty).expect("checker: an address parameter is an integer");
+        let var = self.new_local(&p.name.name, ty, p.name.span);
+        let address = Expr {
+            kind: ExprKind::ParamAddress(n),
+            ty: Scalar::U64,
+            span: p.name.span,
+        };
+        let value = self.convert(address, ty);
+        self.note_address(var, &value);
+        prologue.push(Stmt {
+            kind: StmtKind::Assign { var, value },
+            span: p.name.span,
+        });
+        self.declare(
+            &p.name,
+            Binding::Local {
+                var,
+                is_const: p.ty.is_const,
+            },
+        );
+    }
+
     fn buffer_parameter(
         &mut self,
         p: &ast::Param,

@@ -1352,6 +1352,15 @@ fn bind(kernel: &Kernel, env: &mut Env, launch_span: Option<Span>) -> Result<Bou
                     unset: false,
                 });
             }
+            // A `void*` parameter, or an integer one holding an address (`uintptr_t x_ptr`).
+            (kind, v) if p.untyped => {
+                return Err(mismatch(format!(
+                    "`{}` holds the address of memory the kernel reads as `{}`, but was given {}; give it an array",
+                    p.name,
+                    kind.describe(),
+                    v.kind()
+                )))
+            }
             (kind, v) => {
                 return Err(mismatch(format!(
                     "`{}` is `{}` but was given {}",
