@@ -741,17 +741,6 @@ pub fn run(src: &SourceFile, opts: &RunOptions) -> Result<Report, Failure> {
     run_keeping(src, opts, None).map(|f| f.report)
 }
 
-/// An array of a finished launch under a name the launch gave it.
-#[derive(Debug)]
-pub struct NamedArray {
-    /// A kernel parameter or a launch-section variable.
-    pub name: String,
-    /// Its contents after the run (shared by the names that share the array).
-    pub data: std::sync::Arc<exec::BufData>,
-    /// Its shape.
-    pub shape: Vec<usize>,
-}
-
 /// A finished run: the report, and the arrays the launch named, after the run.
 #[derive(Debug)]
 pub struct Finished {
@@ -759,7 +748,7 @@ pub struct Finished {
     pub report: Report,
     /// Every name that held an array, in name order; empty for a sampled run, whose arrays hold
     /// the sampled blocks' writes only.
-    pub arrays: Vec<NamedArray>,
+    pub arrays: Vec<host::HeldArray>,
 }
 
 /// [`run`], keeping the launch's arrays; a raised `interrupt` stops the launch with
@@ -1130,11 +1119,7 @@ fn execute(l: Launched<'_>, mut setup: host::Setup) -> Result<Finished, Failure>
     }
     let arrays = match report.sample {
         Some(_) => Vec::new(),
-        None => setup
-            .into_arrays()
-            .into_iter()
-            .map(|(name, data, shape)| NamedArray { name, data, shape })
-            .collect(),
+        None => setup.into_arrays(),
     };
     report.timing = Timing {
         parse: parsed.as_secs_f64(),
@@ -1343,14 +1328,23 @@ pub fn run_sequence_observed(
                 )?;
                 // A name the item sets (`out = a;`) is that item's binding, not the sequence's
                 // `out`: what the launch left under it goes back under the sequence's own names.
-                let set_here = |n: &str| {
-                    l.stmts.iter().any(
-                        |s| matches!(s, ast::HostStmt::Assign { name, .. } if name.name == n),
-                    )
+                // `t = t;` and `t = &t[1];` bind the sequence's own `t`.
+                let bound = |n: &str, own: bool| {
+                    l.stmts.iter().any(|s| {
+                        matches!(s, ast::HostStmt::Assign { name, value } if name.name == n
+                            && host::sequence::names_array(value, n) == own)
+                    })
                 };
+                let set_here = |n: &str| bound(n, false);
+                let self_bound = |n: &str| bound(n, true);
                 for a in finished.arrays {
                     if order.contains(&a.name) && !set_here(&a.name) {
-                        host::sequence::keep(&mut env.vars, a.name, a.data, a.shape);
+                        // `t = &t[1];` left the sequence's whole `t`.
+                        let (data, shape) = match self_bound(&a.name) {
+                            true => a.whole,
+                            false => (a.data, a.shape),
+                        };
+                        host::sequence::keep(&mut env.vars, a.name, data, shape);
                     }
                 }
                 launches.push(finished.report);

@@ -246,3 +246,29 @@ sequence {
 "#;
     ok(src);
 }
+
+#[test]
+fn an_item_that_binds_a_name_to_its_own_array_writes_the_sequences_array() {
+    // svox2's `accel_dist_set` then `accel_dist_prop`: `grid = grid;` in each item. The
+    // first item writes 1, 2, 3, 4 into `t` (and, bound one element in, 10 + k into t[k + 1]
+    // with t[0] written through index -1); the second reads what the first left. Binding a
+    // name to itself used to drop the first launch's writes silently.
+    let src = r#"
+__global__ void put(int* t) { t[threadIdx.x] = threadIdx.x + 1; }
+__global__ void shifted(int* t) { t[threadIdx.x] = 10 + threadIdx.x; if (threadIdx.x == 0) t[-1] = 5; }
+__global__ void get(const int* t, int* out) { out[threadIdx.x] = 2 * t[threadIdx.x]; }
+sequence {
+    t = zeros(4); u = zeros(5); out = zeros(4); out2 = zeros(4);
+    launch put { t = t; grid = 1; block = 4; }
+    launch get { t = t; grid = 1; block = 4; }
+    launch shifted { t = &u[1]; grid = 1; block = 4; }
+    launch shifted { t = &t[1]; grid = 1; block = 3; }
+    launch get { t = u; out = out2; grid = 1; block = 4; }
+    expect t == [5, 10, 11, 12];
+    expect out == [2, 4, 6, 8];
+    expect u == [5, 10, 11, 12, 13];
+    expect out2 == [10, 20, 22, 24];
+}
+"#;
+    ok(src);
+}

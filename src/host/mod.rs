@@ -163,6 +163,19 @@ pub struct Setup {
 }
 
 /// A host name that held one of the launch's arrays when the kernel was bound.
+/// An array a finished launch named, under that name.
+#[derive(Debug)]
+pub struct HeldArray {
+    /// A kernel parameter or a launch-section variable.
+    pub name: String,
+    /// What the name holds after the run: the array, or its elements from where it points.
+    pub data: Arc<BufData>,
+    /// Its shape.
+    pub shape: Vec<usize>,
+    /// The whole array it is or points into, with the shape it was made with.
+    pub whole: (Arc<BufData>, Vec<usize>),
+}
+
 #[derive(Clone, Debug)]
 struct Held {
     name: String,
@@ -203,7 +216,7 @@ impl Setup {
     /// Each name that held an array, with the array as it is now (after the run: its final
     /// contents) and its shape, in name order; names that share an array share it here too (a
     /// pointer bound at an offset gets a copy of the elements from there on).
-    pub fn into_arrays(self) -> Vec<(String, Arc<BufData>, Vec<usize>)> {
+    pub fn into_arrays(self) -> Vec<HeldArray> {
         let arrays: Vec<Arc<BufData>> = self
             .args
             .buffers
@@ -213,13 +226,19 @@ impl Setup {
         self.held
             .into_iter()
             .map(|h| {
-                let data = &arrays[h.buffer];
+                let whole = &arrays[h.buffer];
+                let whole_shape = self.shapes[h.buffer].clone();
                 let (data, shape) = match h.view {
-                    View::Whole(shape) => (Arc::clone(data), shape),
-                    View::From(0) => (Arc::clone(data), self.shapes[h.buffer].clone()),
-                    View::From(k) => (Arc::new(data.tail(k)), vec![data.len().saturating_sub(k)]),
+                    View::Whole(shape) => (Arc::clone(whole), shape),
+                    View::From(0) => (Arc::clone(whole), whole_shape.clone()),
+                    View::From(k) => (Arc::new(whole.tail(k)), vec![whole.len().saturating_sub(k)]),
                 };
-                (h.name, data, shape)
+                HeldArray {
+                    name: h.name,
+                    data,
+                    shape,
+                    whole: (Arc::clone(whole), whole_shape),
+                }
             })
             .collect()
     }

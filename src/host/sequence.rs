@@ -4,7 +4,7 @@ use std::collections::HashMap;
 
 use super::{Env, ExpectResult, HostError, HostValue};
 use crate::check::typed::{Kernel, ParamKind, Program};
-use crate::syntax::ast::{ExprKind, HostStmt, Launch, SeqItem, Sequence};
+use crate::syntax::ast::{Expr, ExprKind, HostStmt, Launch, SeqItem, Sequence, UnOp};
 use crate::value::Scalar;
 
 /// The kernel parameter sequence name `name` is bound to by a launch of `seq`, as
@@ -112,6 +112,22 @@ pub fn expects(
             })
         })
         .collect()
+}
+
+/// Whether a launch item's value is the sequence's array `name` itself or a pointer into it
+/// (`t = t;`, `t = &t[1];`), so that what the launch leaves in it is the sequence's.
+pub fn names_array(value: &Expr, name: &str) -> bool {
+    let mut e = match &value.kind {
+        ExprKind::Unary {
+            op: UnOp::AddrOf,
+            operand,
+        } => operand.as_ref(),
+        _ => value,
+    };
+    while let ExprKind::Index { base, .. } = &e.kind {
+        e = base;
+    }
+    matches!(&e.kind, ExprKind::Name(n) if n == name)
 }
 
 /// Each array a launch left, by name, into the sequence's names: those the sequence made.
