@@ -355,3 +355,21 @@ launch k<float> { n = 4; p = [1, 2, 3, 4]; expect p == [2, 4, 6, 8]; }
         assert!(note.message.contains(item), "{item}: {}", note.message);
     }
 }
+
+#[test]
+fn an_inline_host_prototype_is_host_code() {
+    // dgSPARSE's gespmm.h: `inline gespmmAlg_t gespmmAlgSel(int dense_ncol, bool
+    // transpose_BC);`, a declaration without a body (the same line without `inline` was
+    // already host code). The kernel runs; device code that calls it is told it is the host's.
+    let src = r#"
+enum gespmmAlg_t { ALG_DEFAULT, ALG_OTHER };
+inline gespmmAlg_t gespmmAlgSel(int dense_ncol, bool transpose_BC);
+static inline float scale(float);
+__global__ void k(float *out) { out[threadIdx.x] = 2.0f * threadIdx.x; }
+launch k { out = zeros(4); expect out == [0, 2, 4, 6]; }
+"#;
+    ok(src, &[], [1, 1, 1], [4, 1, 1]);
+    let text = src.replace("2.0f * threadIdx.x", "scale(1.0f)");
+    let f = err(&text, &[], Some([1, 1, 1]), Some([4, 1, 1]));
+    assert_eq!(codes(&f), ["simt::check::host_function"]);
+}

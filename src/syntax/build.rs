@@ -407,7 +407,9 @@ impl<'m> Builder<'m> {
                     }
                     module.structs.push(def);
                 }),
-                Rule::host_fn => {
+                // `inline gespmmAlg_t gespmmAlgSel(int, bool);` (dgSPARSE): a host function's
+                // declaration.
+                Rule::host_fn | Rule::host_prototype => {
                     self.host_fn(item, module);
                     Ok(())
                 }
