@@ -101,6 +101,30 @@ launch k { f = zeros(4); i = zeros(3); u = zeros(2); block = 1; grid = 1;
 }
 
 #[test]
+fn stdint_limits_have_glibcs_types_and_values() {
+    // CUDA-CenterPoint's `uint32_t empty_key = UINT32_MAX;`. The types are glibc's: UINT16_MAX
+    // is the int 65535, so UINT16_MAX + 1 is 65536 (no wrap); UINT32_MAX is unsigned, so
+    // UINT32_MAX + 1 wraps to 0; INT64_MIN and SIZE_MAX are 64-bit (SIZE_MAX + 1 wraps to 0);
+    // sizeof(UINT32_MAX) is 4, sizeof(INT64_MAX) 8.
+    let src = r#"
+#include <cstdint>
+__global__ void k(long long* o) {
+    o[0] = UINT8_MAX + INT8_MIN;
+    o[1] = UINT16_MAX + 1;
+    o[2] = UINT32_MAX + 1;
+    o[3] = INT32_MIN;
+    o[4] = INT64_MIN == -9223372036854775807LL - 1;
+    o[5] = SIZE_MAX + 1;
+    o[6] = sizeof(UINT32_MAX) + 10 * sizeof(INT64_MAX);
+    o[7] = UINT64_MAX == 18446744073709551615ULL;
+}
+launch k { o = zeros(8); block = 1; grid = 1;
+    expect o == [127, 65536, 0, -2147483648, 1, 0, 84, 1]; }
+"#;
+    ok(src, &[], ONE, ONE);
+}
+
+#[test]
 fn c_spells_its_integer_types_many_ways() {
     // `long` is 64-bit in CUDA (LP64): 2^40 fits; `short int` wraps at 2^15.
     let src = r#"

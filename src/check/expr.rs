@@ -183,7 +183,7 @@ pub(crate) fn deref(p: &ast::Expr) -> ast::Expr {
     }
 }
 
-/// `<math.h>`, `<float.h>` and `<climits>` constants, with C's types (`<math_constants.h>`'s are
+/// `<math.h>`, `<float.h>`, `<climits>` and `<stdint.h>` constants, with C's types (`<math_constants.h>`'s are
 /// in [`super::math_constants`]).
 fn library_constant(name: &str) -> Option<Value> {
     use std::f64::consts as c;
@@ -223,6 +223,20 @@ fn library_constant(name: &str) -> Option<Value> {
         "LONG_MAX" | "LLONG_MAX" => Value::I64(i64::MAX),
         "LONG_MIN" | "LLONG_MIN" => Value::I64(i64::MIN),
         "ULONG_MAX" | "ULLONG_MAX" => Value::U64(u64::MAX),
+        // <stdint.h>'s limits, of the types glibc gives them on x86-64 (`UINT16_MAX` is the
+        // `int` 65535, `UINT32_MAX` `4294967295U`, the 64-bit ones `long`).
+        "INT8_MIN" => Value::I32(i32::from(i8::MIN)),
+        "INT8_MAX" => Value::I32(i32::from(i8::MAX)),
+        "UINT8_MAX" => Value::I32(i32::from(u8::MAX)),
+        "INT16_MIN" => Value::I32(i32::from(i16::MIN)),
+        "INT16_MAX" => Value::I32(i32::from(i16::MAX)),
+        "UINT16_MAX" => Value::I32(i32::from(u16::MAX)),
+        "INT32_MIN" => Value::I32(i32::MIN),
+        "INT32_MAX" => Value::I32(i32::MAX),
+        "UINT32_MAX" => Value::U32(u32::MAX),
+        "INT64_MIN" | "INTPTR_MIN" | "INTMAX_MIN" | "PTRDIFF_MIN" => Value::I64(i64::MIN),
+        "INT64_MAX" | "INTPTR_MAX" | "INTMAX_MAX" | "PTRDIFF_MAX" => Value::I64(i64::MAX),
+        "UINT64_MAX" | "UINTPTR_MAX" | "UINTMAX_MAX" | "SIZE_MAX" => Value::U64(u64::MAX),
         _ => return None,
     })
 }
@@ -2335,10 +2349,12 @@ impl KernelChecker<'_, '_> {
         if let Some(l) = self.layout_of(ty) {
             return Ok(u64::from(l?.size));
         }
-        // `sizeof(x)` of a variable or a file-scope constant, which the parser takes for a type.
+        // `sizeof(x)` of a variable or a file-scope or library constant, which the parser takes
+        // for a type.
         if ty.base == ast::BaseType::Named
             && (self.lookup(&ty.base_text).is_some()
-                || self.globals.consts.contains_key(ty.base_text.as_str()))
+                || self.globals.consts.contains_key(ty.base_text.as_str())
+                || library_constant(&ty.base_text).is_some())
         {
             let name = ast::Expr {
                 kind: ast::ExprKind::Name(ty.base_text.clone()),
