@@ -1130,6 +1130,51 @@ launch k { out = zeros(2); }
 }
 
 #[test]
+fn a_call_through_a_namespace_the_file_never_declares_is_unknown() {
+    // AITemplate's groupnorm calls `cutlass::fast_tanh(x)` for a float x; without CUTLASS's
+    // headers the file declares no `cutlass`, and nvcc rejects the call. simt used to drop the
+    // qualifier and call the file's own `half fast_tanh(half)`, in half precision.
+    let src = r#"
+#include <cuda_fp16.h>
+__device__ half fast_tanh(half x) { return x; }
+__global__ void k(float* out) { out[threadIdx.x] = cutlass::fast_tanh(0.5f); }
+launch k { out = zeros(2); }
+"#;
+    let f = err(src, &[], Some(ONE), Some([2, 1, 1]));
+    assert_eq!(
+        codes(&f),
+        ["simt::check::unknown_function"],
+        "{}",
+        describe(&f)
+    );
+    let text = simt::cli::render(&f);
+    assert!(
+        text.contains("declares no namespace, class or type `cutlass`"),
+        "{text}"
+    );
+    // As a statement too; and a nested namespace's inner name (`namespace a::b`) is one a
+    // call inside `a` may start with: b::f is a::b::f, 3.
+    let stmt = src.replace(
+        "out[threadIdx.x] = cutlass::fast_tanh(0.5f);",
+        "cutlass::fast_tanh(0.5f);",
+    );
+    let f = err(&stmt, &[], Some(ONE), Some([2, 1, 1]));
+    assert_eq!(
+        codes(&f),
+        ["simt::check::unknown_function"],
+        "{}",
+        describe(&f)
+    );
+    let nested = r#"
+namespace a::b { __device__ float f() { return 3.0f; } }
+namespace a { __device__ float g() { return b::f(); } }
+__global__ void k(float* out) { out[threadIdx.x] = a::g(); }
+launch k { out = zeros(2); expect out == 3; }
+"#;
+    ok(nested, &[], ONE, [2, 1, 1]);
+}
+
+#[test]
 fn an_unqualified_call_finds_the_functions_of_its_struct_arguments_namespace() {
     // C++ [basic.lookup.argdep]: `len2(p)` of a `geo::P` finds `geo::len2` (1 + 4 = 5);
     // `mid(p, q)` returns a `geo::P` found the same way: (2, 3), whose len2 is 13. `len2(2.0f)`

@@ -1517,6 +1517,7 @@ impl KernelChecker<'_, '_> {
         if let Some(f) = self.static_member_fn(&callee.name, callee.span, args) {
             return self.inline_call(&f, (targs, args), span, false);
         }
+        self.known_scope(callee)?;
         let name = callee.name.as_str();
         // `cg::reduce`, `wt::f`: cooperative groups and namespaced functions by their own name.
         let name = super::groups::unqualified(name);

@@ -489,6 +489,8 @@ pub(crate) struct Globals<'m> {
     consts: HashMap<&'m str, Value>,
     /// Quoted `#include`s the preprocessor found nowhere.
     missing_headers: &'m [String],
+    /// The names a qualified call may start with ([`ast::Module::scopes`]).
+    scopes: &'m std::collections::HashSet<String>,
     functions: HashMap<&'m str, &'m ast::Function>,
     /// Every definition of each function name (C++ overloads), in file order.
     overloads: HashMap<&'m str, Vec<&'m ast::Function>>,
@@ -551,6 +553,7 @@ impl<'m> Globals<'m> {
         let mut g = Globals {
             consts: HashMap::new(),
             missing_headers: &module.missing_headers,
+            scopes: &module.scopes,
             functions: HashMap::new(),
             overloads: HashMap::new(),
             specializations: &module.specializations,
@@ -3244,6 +3247,7 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                     true,
                 )?));
             }
+            self.known_scope(callee)?;
             if let Some(f) = self.overload_with(groups::unqualified(name), targs, args)? {
                 return Ok(StmtKind::Eval(self.inline_call(
                     f,
@@ -3329,6 +3333,43 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
             suggestion: self
                 .missing_header_hint(did_you_mean(name, names.iter().map(String::as_str))),
         }
+    }
+
+    /// Refuses a call `ns::f(...)` whose `ns` names nothing: neither a namespace, class or type
+    /// the file declares nor a library namespace simt provides. nvcc rejects it, and taking it
+    /// for the file's own `f` would run another function (AITemplate's `cutlass::fast_tanh`
+    /// without CUTLASS's headers found the file's `half fast_tanh(half)`).
+    pub(crate) fn known_scope(&self, callee: &ast::Ident) -> Result<(), CheckError> {
+        /// Namespaces whose functions simt provides without their headers' text.
+        const LIBRARY: [&str; 12] = [
+            "std",
+            "cuda",
+            "cub",
+            "thrust",
+            "cooperative_groups",
+            "nvcuda",
+            "wmma",
+            "__gnu_cxx",
+            "at",
+            "c10",
+            "torch",
+            "glm",
+        ];
+        let name = callee.name.trim_start_matches("::");
+        let Some((first, _)) = name.split_once("::") else {
+            return Ok(());
+        };
+        let first = first.split('<').next().unwrap_or(first).trim();
+        if LIBRARY.contains(&first) || self.globals.scopes.contains(first) {
+            return Ok(());
+        }
+        Err(CheckError::UnknownFunction {
+            name: callee.name.clone(),
+            span: callee.span,
+            suggestion: self.missing_header_hint(Some(format!(
+                "the file declares no namespace, class or type `{first}`: include the header that declares `{name}`"
+            ))),
+        })
     }
 
     /// `suggestion`, led by the headers the file includes that were found nowhere (the likelier

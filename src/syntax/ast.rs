@@ -49,6 +49,9 @@ pub struct Module {
     /// `#include "name"` lines whose header is neither beside the file nor one simt has: an
     /// unknown name's diagnostic says so.
     pub missing_headers: Vec<String>,
+    /// The names a qualified call may start with: the namespaces, namespace aliases, classes,
+    /// enums, type aliases and template parameters the file's text declares.
+    pub scopes: std::collections::HashSet<String>,
 }
 
 /// A name as written.

@@ -99,6 +99,32 @@ pub(crate) fn c_spelling(text: &str) -> String {
     sorted.join(" ")
 }
 
+/// The names a qualified call in `text` may start with (`ns::f`, `S::g`, `T::h`): the types
+/// [`declared_types`] finds and every namespace and namespace alias (`namespace cg = ...;`).
+fn declared_scopes(text: &str) -> std::collections::HashSet<String> {
+    let mut scopes = declared_types(text);
+    let mut rest = text;
+    while let Some(at) = rest.find("namespace") {
+        let before = rest[..at].chars().next_back();
+        rest = &rest[at + "namespace".len()..];
+        if before.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_') {
+            continue;
+        }
+        // `namespace a::b {`: each part, since a call inside `a` may name `b::f`.
+        let name = rest.trim_start();
+        let len = name
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == ':'))
+            .unwrap_or(name.len());
+        scopes.extend(
+            name[..len]
+                .split("::")
+                .filter(|w| w.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_'))
+                .map(String::from),
+        );
+    }
+    scopes
+}
+
 /// The names `text` declares as types, found as C's "lexer hack" finds them: after `struct`,
 /// `class`, `union`, `enum` and `typename`, before `=` after `using`, and the last name of a
 /// `typedef` (its name before `;`, `[` or `)`). Scope is ignored: only where a parenthesised
@@ -255,6 +281,7 @@ impl<'m> Builder<'m> {
     ) -> std::result::Result<Module, Vec<ParseError>> {
         let mut module = Module::default();
         let mut errors = Vec::new();
+        module.scopes = declared_scopes(pair.as_span().get_input());
         self.items(pair, &mut module, &mut errors);
         self.scopes.borrow_mut().record(&module, "");
         for (def, ns) in self.hoisted.take() {
