@@ -1,5 +1,5 @@
 //! `dim3`: a kernel or device parameter and a local, CUDA's `uint3` with a constructor whose
-//! missing sizes are 1, set member by member in a launch section.
+//! missing sizes are 1, set member by member or as a tuple in a launch section.
 
 use crate::common;
 use common::{codes, err, ok};
@@ -67,6 +67,32 @@ launch k {
 }
 "#;
     ok(src, &[], [1, 1, 1], [4, 1, 1]);
+}
+
+#[test]
+fn a_dim3_parameter_or_member_takes_a_tuple_as_grid_does() {
+    // `g = (3, 4);` is (3, 4, 1), as `grid = (3, 4);` is: out[t] = 3 * 4 * 1 + t. nvdiffrec's
+    // `p.gridSize = (4, 1, 1);` sets a struct parameter's dim3 member: n[t] = 4. Either
+    // assignment used to set a launch variable nothing read, silently. An int2 takes a list,
+    // not a tuple: refused.
+    let src = r#"
+struct P { unsigned* n; dim3 size; };
+__global__ void k(unsigned* out, dim3 g, P p) {
+    out[threadIdx.x] = g.x * g.y * g.z + threadIdx.x;
+    p.n[threadIdx.x] = p.size.x * p.size.y * p.size.z;
+}
+launch k {
+    out = zeros(4); n = zeros(4); g = (3, 4); p.n = n; p.size = (4, 1, 1); block = 4; grid = 1;
+    expect out == 12 + arange(4); expect n == 4;
+}
+"#;
+    ok(src, &[], [1, 1, 1], [4, 1, 1]);
+    let pair = r#"
+__global__ void k(int* out, int2 v) { out[threadIdx.x] = v.x; }
+launch k { out = zeros(4); v = (3, 4); block = 4; grid = 1; }
+"#;
+    let f = err(pair, &[], None, None);
+    assert_eq!(codes(&f), ["simt::host::bad_value"]);
 }
 
 #[test]

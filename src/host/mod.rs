@@ -677,7 +677,7 @@ fn spread(
             .iter()
             .filter(|p| p.name.starts_with(&members))
             .all(|p| matches!(p.kind, ParamKind::Scalar { .. }));
-    if elems.is_empty() && numbers && matches!(v, HostValue::Array { .. }) {
+    if elems.is_empty() && numbers && matches!(v, HostValue::Array { .. } | HostValue::Dim(_)) {
         elems = kernel
             .params
             .iter()
@@ -699,6 +699,19 @@ fn spread(
         label: "not that many values".into(),
         help: Some(format!("give {} values: `{name} = [...];`", elems.len())),
     };
+    // `size = (4, 1, 1);` of a `dim3 size` (a parameter or a struct parameter's member), as
+    // `grid = (4, 1, 1);` is written: its x, y and z.
+    if let (HostValue::Dim(d), 3) = (v, elems.len()) {
+        for (elem, &x) in elems.into_iter().zip(d) {
+            let x = HostValue::Num {
+                v: f64::from(x),
+                float: false,
+            };
+            let x = typed(env, kernel, &elem, x, span)?;
+            env.vars.insert(elem, x);
+        }
+        return Ok(());
+    }
     let HostValue::Array { data, float, .. } = v else {
         return Err(wrong(v.kind().to_string()));
     };
