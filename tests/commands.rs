@@ -390,3 +390,36 @@ launch fine { a = zeros(4); block = 4; grid = 1; expect a == 2; }
     assert!(err.contains("simt::check::unknown_function"), "{err}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn an_overloaded_kernel_template_does_not_stop_another_kernels_run() {
+    // GPU-NTT's ntt_4step.cu: `Transpose_Batch` runs although the file's other kernel
+    // templates are overloaded (which simt cannot tell apart): `run` leaves the template out
+    // and names it, `check` of the whole file still fails on it.
+    let dir = std::env::temp_dir().join(format!("simt-overloaded-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join("ntt.sk");
+    std::fs::write(
+        &path,
+        r#"template <typename T> struct Box { T v; };
+template <typename T>
+__global__ void k(T* out, Box<T> b) { out[threadIdx.x] = b.v; }
+template <typename T>
+__global__ void k(T* out, Box<T>* b, int n) { out[threadIdx.x] = b[threadIdx.x % n].v; }
+__global__ void other(int* out) { out[threadIdx.x] = 2 * threadIdx.x; }
+launch other { out = zeros(4); grid = 1; block = 4; expect out == 2 * arange(4); }
+"#,
+    )
+    .expect("write");
+    let file = path.to_str().expect("utf-8 path");
+    let (code, out, err) = simt(&["run", file]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(
+        out.contains("kernel template `k` (line 5: overloading the kernel template `k` is not supported [simt::check::unsupported])"),
+        "{out}"
+    );
+    let (code, _, err) = simt(&["check", file]);
+    assert_eq!(code, 2);
+    assert!(err.contains("overloading the kernel template `k`"), "{err}");
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -182,7 +182,16 @@ pub fn check_focused(
             help: Some(help.into()),
         });
     }
-    // Overloads of a kernel template are not told apart (a launch names the template only).
+    let mut program = Program::default();
+    // Overloads of a kernel template are not told apart (a launch names the template only);
+    // where only some kernels matter, such a template is left out like another kernel.
+    let focused_on = |name: &str| {
+        focus.is_none_or(|names| {
+            names
+                .iter()
+                .any(|n| crate::syntax::template_name(n) == name)
+        })
+    };
     let mut templates: HashMap<&str, &ast::Kernel> = HashMap::new();
     for k in module
         .kernels
@@ -202,17 +211,22 @@ pub fn check_focused(
                 .insert(&k.name.name, k)
                 .is_some_and(|first| !told_apart(first))
         {
-            errors.push(CheckError::Unsupported {
+            let e = CheckError::Unsupported {
                 what: format!("overloading the kernel template `{}`", k.name.name),
                 span: k.name.span,
                 help: Some(
                     "give each kernel template its own name (overloads of plain kernels are chosen by the parameters a launch section sets)".into(),
                 ),
-            });
+            };
+            match focused_on(&k.name.name) {
+                true => errors.push(e),
+                false => program
+                    .unchecked
+                    .push(Unchecked::new("kernel template", &k.name, &e)),
+            }
         }
     }
     let globals = Globals::new(module, &mut errors);
-    let mut program = Program::default();
     // Launch sections, and the launches of `sequence`s, name the instances of kernel templates.
     let in_sequences = module.sequence_launches();
     let mut wanted: Vec<KernelRef> = module
