@@ -1215,3 +1215,28 @@ launch StreamCompaction::Naive::k { o = zeros(2); expect o == 43; }
 "#;
     assert!(ok(src, &[], ONE, [2, 1, 1]).expects_passed());
 }
+
+#[test]
+fn a_trailing_comma_in_a_member_initialiser_and_a_restrict_reference_parse() {
+    // svox2: `background_reso{ cond ? a : 0, }` in a constructor's initialiser list (C++
+    // allows the comma) and `SingleRaySpec& __restrict__ ray` parameters. s.x = a[0] = 5, and
+    // f reads r.l[0] = 3 through the reference: a = [5, 3].
+    let src = r#"
+struct S {
+    __device__ S(int a) : x{a > 0 ? a : 0,} {}
+    int x;
+};
+struct R { int l[3]; };
+__device__ float f(R& __restrict__ r, const R& __restrict c) { return r.l[0] + c.l[1]; }
+__global__ void k(int* a) {
+    S s(a[0]);
+    R r;
+    r.l[0] = 3;
+    r.l[1] = 0;
+    a[0] = s.x;
+    a[1] = f(r, r);
+}
+launch k { a = [5, 0]; grid = 1; block = 1; expect a == [5, 3]; }
+"#;
+    ok(src, &[], [1, 1, 1], [1, 1, 1]);
+}

@@ -377,6 +377,8 @@ fn friendly(rule: Rule) -> Option<&'static str> {
         Rule::ty | Rule::qualifier | Rule::scalar_ty => "a type such as `float`",
         Rule::pointer => "`*`",
         Rule::reference => "`&`",
+        Rule::ref_restrict => "`__restrict__`",
+        Rule::restrict_word => "`__restrict__`",
         Rule::init_list => "`{`",
         Rule::functional_cast => "a cast such as `int(x)`",
         Rule::value_init => "`()`",
