@@ -2402,3 +2402,47 @@ launch k { out = zeros(2); expect out == 3; }
 "#;
     assert!(ok(src, &[], ONE, [2, 1, 1]).expects_passed());
 }
+
+#[test]
+fn a_void_member_is_typed_by_the_casts_of_its_structs_member_functions() {
+    // nvdiffrec's `struct Tensor { void* val; int dims[4], strides[4]; bool fp16; ... float
+    // fetch(unsigned idx) const { return ((float*)val)[idx]; } }`: the member functions' casts
+    // type `p.in.val` and `p.out.val` as float buffers (there is no cast in the kernel), also
+    // where the arrays beside them put the struct in local memory. b = 2 a; the warp reads a
+    // (4 floats: 1 request, 1 sector) and writes b (1 request, 1 sector).
+    for arrays in ["", " int dims[4], strides[4]; bool fp16;"] {
+        let src = format!(
+            r#"
+struct Tensor {{
+    void* val; int n;{arrays}
+    __device__ float fetch(unsigned idx) const {{ return ((float*)val)[idx]; }}
+    __device__ void store(unsigned idx, float v) {{ ((float*)this->val)[idx] = v; }}
+}};
+struct Params {{ Tensor in; Tensor out; }};
+__global__ void k(Params p) {{
+    int i = threadIdx.x;
+    if (i < p.in.n) p.out.store(i, 2.0f * p.in.fetch(i));
+}}
+launch k {{ a = arange(4); b = zeros(4); p.in.val = a; p.in.n = 4; p.out.val = b; p.out.n = 4;{sets}
+    grid = 1; block = 4; expect b == 2 * arange(4); }}
+"#,
+            sets = if arrays.is_empty() {
+                ""
+            } else {
+                " p.in.dims = [0, 0, 0, 0]; p.in.strides = [0, 0, 0, 0]; p.in.fp16 = 0;
+    p.out.dims = [0, 0, 0, 0]; p.out.strides = [0, 0, 0, 0]; p.out.fp16 = 0;"
+            }
+        );
+        let r = ok(&src, &[], [1, 1, 1], [4, 1, 1]);
+        assert_eq!(
+            (r.counters.gld_instr, r.counters.gld_sectors),
+            (1, 1),
+            "{arrays}"
+        );
+        assert_eq!(
+            (r.counters.gst_instr, r.counters.gst_sectors),
+            (1, 1),
+            "{arrays}"
+        );
+    }
+}

@@ -4029,7 +4029,8 @@ impl<'g> KernelChecker<'g, '_> {
         if !matches!(&pm.target, Target::Opaque(what) if what == "void") {
             return (pm, Vec::new());
         }
-        let casts = self.casts_of(body, name);
+        let mut casts = self.casts_of(body, name);
+        casts.extend(self.member_function_casts(name));
         let casts: Vec<&ast::TypeName> = casts.iter().collect();
         let Some(&cast) = casts.first() else {
             return (pm, Vec::new());
@@ -4060,6 +4061,26 @@ impl<'g> KernelChecker<'g, '_> {
         }
     }
 
+    /// The pointer types the member functions of the structs holding a `void*` member named as
+    /// `path` ends (`p.in.val`: `val`) cast it to, `val` or `this->val` (nvdiffrec's `struct
+    /// Tensor { void* val; ... float fetch(unsigned i) const { return ((float*)val)[i]; } }`),
+    /// after the kernel's own casts.
+    fn member_function_casts(&self, path: &str) -> Vec<ast::TypeName> {
+        let member = path.rsplit('.').next().unwrap_or(path);
+        let holders = self.globals.structs.iter().filter(|s| {
+            s.fields
+                .iter()
+                .any(|f| f.name.name == member && f.ty.pointer && f.ty.base == ast::BaseType::Void)
+        });
+        let mut casts = Vec::new();
+        for f in holders.flat_map(|s| s.methods.iter().chain(&s.ctors)) {
+            for name in [member.to_string(), format!("this.{member}")] {
+                casts.extend(self.casts_of(&f.body, &name));
+            }
+        }
+        casts
+    }
+
     /// A kernel parameter `P p` passed by value: one parameter per member, named `p.x` (the
     /// launch section sets `p.x = 1.5;`, an array member's elements `p.e[0]`, ... at once as
     /// `p.e = [1, 2, 3];`, and a pointer member's buffer `p.data = zeros(n);`),
@@ -4074,6 +4095,7 @@ impl<'g> KernelChecker<'g, '_> {
         prologue: &mut Vec<Stmt>,
     ) -> Binding {
         let mut vars = Vec::new();
+        let mut cast_members = Vec::new();
         for (k, &(ty, _)) in l.leaves.iter().enumerate() {
             let name = format!("{}.{}", p.name.name, leaf_name(&l, k));
             if let Some(mut pm) = l.pointer_leaf(k) {
@@ -4084,6 +4106,9 @@ impl<'g> KernelChecker<'g, '_> {
                 // A `void*` member, like a `void*` parameter, takes any file's bytes.
                 let untyped = matches!(&pm.target, Target::Opaque(what) if what == "void");
                 let (pm, views) = self.cast_void_member(pm, &name, body);
+                if untyped {
+                    cast_members.push((k, pm.clone()));
+                }
                 let (elem, width) = pm.pointee;
                 let is_const = pm.is_const;
                 let (layout, opaque) = match &pm.target {
@@ -4144,6 +4169,21 @@ impl<'g> KernelChecker<'g, '_> {
             vars.push(var);
         }
         let place = self.new_struct(&p.name.name, &l, p.name.span);
+        // The struct's own `void*` members point to what the casts made of the parameters'.
+        for (k, var) in place.pointer_vars() {
+            if let Some((_, pm)) = cast_members.iter().find(|(m, _)| *m == k) {
+                let i = self.leaf_pointers[&var];
+                self.ptr_vars[i as usize].pointee = pm.pointee;
+                match &pm.target {
+                    Target::Struct(l) => {
+                        self.struct_ptrs.insert(i, Rc::clone(l));
+                        self.ptr_vars[i as usize].opaque = None;
+                    }
+                    Target::Data => self.ptr_vars[i as usize].opaque = None,
+                    Target::Opaque(_) | Target::Slots(_) => {}
+                }
+            }
+        }
         if let Home::Mem { .. } = place.home {
             // A struct holding an array lives in local memory (it may be indexed at run time):
             // the kernel starts by storing the parameters there.
