@@ -1175,6 +1175,26 @@ launch k { out = zeros(2); expect out == 3; }
 }
 
 #[test]
+fn the_global_scope_qualifier_names_the_files_variable_past_a_local() {
+    // ramsesGPU's `real_t &dx = ::gParams.dx;`: `::gv` is the file's `__device__` gv (3) past
+    // the kernel's own gv (100), `::gP.dx` the `__constant__` struct's member (5), `::N` the
+    // file's constant (4): 2·3 + 100 + 5 + 4 = 115.
+    let src = r#"
+const int N = 4;
+struct P { float dx; };
+__constant__ P gP;
+__device__ float gv;
+__global__ void k(float* o) {
+    float gv = 100.0f;
+    const float& dx = ::gP.dx;
+    o[threadIdx.x] = ::gv * 2.0f + gv + dx + ::N;
+}
+launch k { o = zeros(2); gv = 3.0; gP = [5.0]; expect o == 115; }
+"#;
+    ok(src, &[], ONE, [2, 1, 1]);
+}
+
+#[test]
 fn an_unqualified_call_finds_the_functions_of_its_struct_arguments_namespace() {
     // C++ [basic.lookup.argdep]: `len2(p)` of a `geo::P` finds `geo::len2` (1 + 4 = 5);
     // `mid(p, q)` returns a `geo::P` found the same way: (2, 3), whose len2 is 13. `len2(2.0f)`

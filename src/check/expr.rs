@@ -908,7 +908,11 @@ impl KernelChecker<'_, '_> {
             None if name == "NULL" || name == "nullptr" => return Err(pointer_as_value(span)),
             None => {}
         }
-        if let Some(v) = self.globals.consts.get(name) {
+        if let Some(v) = self
+            .globals
+            .consts
+            .get(name.strip_prefix("::").unwrap_or(name))
+        {
             return Ok(constant(*v, span));
         }
         if let Some(v) =

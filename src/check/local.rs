@@ -1455,8 +1455,9 @@ pub(crate) fn names_used<'a>(
         }
         while let Some(e) = exprs.pop() {
             match &e.kind {
+                // `::gParams` names the file's `gParams`.
                 ast::ExprKind::Name(n) => {
-                    names.insert(n.as_str());
+                    names.insert(n.strip_prefix("::").unwrap_or(n));
                 }
                 ast::ExprKind::Call {
                     callee,

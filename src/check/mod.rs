@@ -1893,6 +1893,14 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
     }
 
     fn lookup(&self, name: &str) -> Option<Binding> {
+        // `::gParams`: the file-scope name, past any local of that name (ramsesGPU).
+        if let Some(global) = name.strip_prefix("::").filter(|n| !n.contains("::")) {
+            let b = self.file_scope.get(global).copied();
+            if b.is_some() {
+                self.file_scope_read.borrow_mut().insert(global.to_string());
+            }
+            return b;
+        }
         self.scopes
             .iter()
             .rev()
