@@ -564,3 +564,26 @@ launch k { a = zeros(4); only_declared = [5]; expect only_declared == 9; expect 
 "#;
     assert!(ok(src, &[], [1, 1, 1], [4, 1, 1]).expects_passed());
 }
+
+#[test]
+fn a_constant_struct_without_pointers_is_set_as_a_whole() {
+    // ramsesGPU-like `__constant__ P gP;` of two floats: `gP = [3.0, 1.0];` sets dx and dy in
+    // order (o = 2·3 + 1 = 7); member by member is refused, saying what to write instead (it
+    // used to call gP "not a struct passed by value", as if it were a parameter).
+    let src = r#"
+struct P { float dx; float dy; };
+__constant__ P gP;
+__global__ void k(float* o) { o[0] = gP.dx * 2.0f + gP.dy; }
+launch k { o = zeros(1); gP = [3.0, 1.0]; grid = 1; block = 1; expect o == 7; }
+"#;
+    ok(src, &[], [1, 1, 1], [1, 1, 1]);
+    let one_by_one = src.replace("gP = [3.0, 1.0];", "gP.dx = 3.0; gP.dy = 1.0;");
+    let f = err(&one_by_one, &[], None, None);
+    assert_eq!(codes(&f), ["simt::host::bad_value"]);
+    let text = simt::cli::render(&f);
+    assert!(
+        text.contains("`gP` is a `__constant__` or `__device__` variable without pointers"),
+        "{text}"
+    );
+    assert!(text.contains("`gP = [3.0, 1.0];`"), "{text}");
+}

@@ -1178,9 +1178,16 @@ fn unknown_member(kernel: &Kernel, name: &crate::syntax::ast::Ident) -> Result<(
     if members.is_empty() {
         // Not a struct passed by value: the assignment would make a launch-section variable
         // with a dotted name that nothing reads.
-        let param = kernel.params.iter().any(|p| p.name == base);
+        let index = kernel.params.iter().position(|p| p.name == base);
+        let param = index.is_some();
+        let symbol =
+            index.is_some_and(|i| kernel.symbol_sizes.iter().any(|&(q, _)| q as usize == i));
         return Err(HostError::BadValue {
-            message: if param {
+            message: if symbol {
+                format!(
+                    "`{base}` is a `__constant__` or `__device__` variable without pointers: its members are not set one by one"
+                )
+            } else if param {
                 format!(
                     "`{base}` is not a struct passed by value: its members are not set one by one"
                 )
@@ -1192,7 +1199,9 @@ fn unknown_member(kernel: &Kernel, name: &crate::syntax::ast::Ident) -> Result<(
             },
             span: name.span,
             label: "not a member".into(),
-            help: Some(if param {
+            help: Some(if symbol {
+                format!("set it as a whole, its members' values in order (`{base} = [3.0, 1.0];`, a structured `.npy`), as cudaMemcpyToSymbol copies it")
+            } else if param {
                 format!("set the buffer as a whole (`{base} = zeros(n);`, a structured `.npy`), as the host's cudaMemcpy does")
             } else {
                 "a launch-section variable's name has no `.`; members are set as `p.x = 3;` for a struct parameter `p` passed by value".into()
