@@ -381,3 +381,26 @@ fn placement_new_is_refused_at_its_place() {
     // `    S* s = new ` is 15 characters: `(p)` starts in column 16.
     assert_eq!(position(&f), (3, 16));
 }
+
+#[test]
+fn a_pointer_to_pointers_indexed_twice_reads_the_pointee() {
+    // Sirius's `keys[0][i]` of a `T** keys` (and GPUMPM's `float**` grids): the first index
+    // reads a pointer, the second an element of what it points to. It was refused as "a
+    // pointer, not a value". Loads (one request and sector each, the 4 lanes' floats in one
+    // sector): rows[0] and rows[1] on lines 4-5 (2), then rows[0], rows[0][t], *(rows + 1) and
+    // its [t] (4): 6. Stores: thread 0's two slots, the two element stores and out: 5.
+    let src = r#"
+__global__ void k(float** rows, float* out) {
+    if (threadIdx.x == 0) { rows[0] = new float[4]; rows[1] = new float[4]; }
+    __syncthreads();
+    rows[0][threadIdx.x] = threadIdx.x;
+    *(rows[1] + threadIdx.x) = 10 * threadIdx.x;
+    __syncthreads();
+    out[threadIdx.x] = rows[0][threadIdx.x] + (*(rows + 1))[threadIdx.x];
+}
+launch k { rows = zeros(2); out = zeros(4); expect out == 11 * arange(4); }
+"#;
+    let r = ok(src, &[], [1, 1, 1], [4, 1, 1]);
+    assert_eq!((r.counters.gld_instr, r.counters.gld_sectors), (6, 6));
+    assert_eq!((r.counters.gst_instr, r.counters.gst_sectors), (5, 5));
+}

@@ -619,13 +619,21 @@ impl KernelChecker<'_, '_> {
     /// when `target` is one ([`Self::holds_pointers`]).
     pub(crate) fn slot_type(&self, target: &ast::Expr) -> Option<ast::TypeName> {
         let mut cur = target;
+        // One index or dereference of a `T**` reads a pointer; two (`keys[0][i]`) a `T`.
+        let mut levels = 0;
         loop {
             cur = match &cur.kind {
-                ast::ExprKind::Index { base, .. } => base,
+                ast::ExprKind::Index { base, .. } => {
+                    levels += 1;
+                    base
+                }
                 ast::ExprKind::Unary {
                     op: ast::UnOp::Deref,
                     operand,
-                } => operand,
+                } => {
+                    levels += 1;
+                    operand
+                }
                 ast::ExprKind::Binary { lhs, rhs, .. } => {
                     if self.is_pointer(lhs) {
                         lhs
@@ -633,7 +641,7 @@ impl KernelChecker<'_, '_> {
                         rhs
                     }
                 }
-                ast::ExprKind::Name(n) => {
+                ast::ExprKind::Name(n) if levels == 1 => {
                     return match self.lookup(n) {
                         Some(Binding::Param(p)) => self.slot_params.get(&p).cloned(),
                         Some(Binding::Pointer(i)) => self.slot_ptrs.get(&i).cloned(),

@@ -100,7 +100,11 @@ impl KernelChecker<'_, '_> {
         let mut indices = Vec::new();
         let mut cur = e;
         while let ast::ExprKind::Index { base, index } = &cur.kind {
-            if !std::ptr::eq(cur, e) && self.pointer_elements(cur).is_some() {
+            // `ptrs[k]` of an array of pointers (a local's, a struct's, a `T**`'s): a pointer
+            // the rest of the chain indexes (`keys[0][i]`).
+            if !std::ptr::eq(cur, e)
+                && (self.pointer_elements(cur).is_some() || self.slot_type(cur).is_some())
+            {
                 break;
             }
             indices.push(index.as_ref());
