@@ -180,6 +180,9 @@ pub struct TestArgs {
     /// value 1) or `-D NAME=VALUE`; repeatable, later ones win.
     #[arg(short = 'D', long = "define", value_name = "NAME[=VALUE]", value_parser = parse_define)]
     pub defines: Vec<(String, String)>,
+    /// Let `load("...")` in a launch section read files outside the kernel file's folder.
+    #[arg(long)]
+    pub allow_paths: bool,
 }
 
 /// `--sample F` (0 < F ≤ 1) or `auto`.
@@ -587,6 +590,7 @@ fn test_cmd(a: &TestArgs, color: ColorChoice) -> Result<u8, Failure> {
         max_block_steps: a.max_block_steps,
         timeout: a.timeout,
         defines: a.defines.clone(),
+        allow_paths: a.allow_paths,
     };
     if opts.jobs == 0 {
         return Err(Failure::usage("--jobs must be at least 1", None));

@@ -152,6 +152,8 @@ pub struct TestOptions {
     pub timeout: Option<Duration>,
     /// `-D NAME=VALUE`: macros every file is read with.
     pub defines: Vec<(String, String)>,
+    /// `--allow-paths`: launch sections may `load` files outside their kernel file's folder.
+    pub allow_paths: bool,
 }
 
 impl Default for TestOptions {
@@ -163,6 +165,7 @@ impl Default for TestOptions {
             max_block_steps: pipeline::DEFAULT_MAX_BLOCK_STEPS,
             timeout: None,
             defines: Vec::new(),
+            allow_paths: false,
         }
     }
 }
@@ -339,7 +342,7 @@ fn run_file_on(path: &Path, opts: &TestOptions, threads: usize) -> Vec<Case> {
                 crate::syntax::ast::SeqItem::Stmt(_) => None,
             })
             .collect();
-        let run_opts = RunOptions {
+        let mut run_opts = RunOptions {
             max_steps: opts.max_steps,
             max_block_steps: opts.max_block_steps,
             timeout: opts.timeout,
@@ -347,6 +350,7 @@ fn run_file_on(path: &Path, opts: &TestOptions, threads: usize) -> Vec<Case> {
             defines: opts.defines.clone(),
             ..defaults(None)
         };
+        run_opts.overrides.allow_paths = opts.allow_paths;
         let verdict = match pipeline::run_sequence(&src, &run_opts, index) {
             Ok(run) => match &expected {
                 Some(code) => Verdict::Invalid(format!(
@@ -372,7 +376,7 @@ fn run_file_on(path: &Path, opts: &TestOptions, threads: usize) -> Vec<Case> {
         .enumerate()
         .map(|(section, l)| {
             let kernel = l.kernel.name.clone();
-            let run_opts = RunOptions {
+            let mut run_opts = RunOptions {
                 section: Some(section),
                 max_steps: opts.max_steps,
                 max_block_steps: opts.max_block_steps,
@@ -381,6 +385,7 @@ fn run_file_on(path: &Path, opts: &TestOptions, threads: usize) -> Vec<Case> {
                 defines: opts.defines.clone(),
                 ..defaults(Some(kernel.clone()))
             };
+            run_opts.overrides.allow_paths = opts.allow_paths;
             let verdict = match pipeline::run(&src, &run_opts) {
                 Ok(report) => match &expected {
                     Some(code) => Verdict::Invalid(format!(

@@ -423,3 +423,37 @@ launch other { out = zeros(4); grid = 1; block = 4; expect out == 2 * arange(4);
     assert!(err.contains("overloading the kernel template `k`"), "{err}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn simt_test_takes_allow_paths_as_run_does() {
+    // A corpus kept its data one folder up; `simt test` refused `--allow-paths`, which the
+    // path_escape diagnostic told it to pass. data: the float32 array [1, 2] as a .npy file.
+    let dir = std::env::temp_dir().join(format!("simt-allow-paths-{}", std::process::id()));
+    std::fs::create_dir_all(dir.join("kernels")).expect("temp dir");
+    let mut header = "{'descr': '<f4', 'fortran_order': False, 'shape': (2,), }".to_string();
+    while (10 + header.len() + 1) % 64 != 0 {
+        header.push(' ');
+    }
+    header.push('\n');
+    let mut npy = b"\x93NUMPY\x01\x00".to_vec();
+    npy.extend((header.len() as u16).to_le_bytes());
+    npy.extend(header.as_bytes());
+    npy.extend([1.0f32, 2.0].iter().flat_map(|x| x.to_le_bytes()));
+    std::fs::write(dir.join("x.npy"), npy).expect("write npy");
+    let path = dir.join("kernels").join("twice.sk");
+    std::fs::write(
+        &path,
+        "__global__ void k(float* a) { a[threadIdx.x] *= 2.0f; }\nlaunch k { a = load(\"../x.npy\"); grid = 1; block = 2; expect a == [2, 4]; }\n",
+    )
+    .expect("write");
+    let file = path.to_str().expect("utf-8 path");
+    let (code, out, err) = simt(&["test", file]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(
+        format!("{out}{err}").contains("simt::host::path_escape"),
+        "{out}{err}"
+    );
+    let (code, out, err) = simt(&["test", file, "--allow-paths"]);
+    assert_eq!(code, 0, "{out}{err}");
+    std::fs::remove_dir_all(&dir).ok();
+}
