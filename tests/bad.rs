@@ -18,6 +18,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+use crate::common::npy;
+
 /// What one run produced.
 struct Outcome {
     exit: i32,
@@ -79,23 +81,6 @@ fn diagnostics(o: &Outcome) -> Vec<String> {
             format!("{} {at}", e["code"].as_str().unwrap_or("?"))
         })
         .collect()
-}
-
-/// A `.npy` file: version 1 header padded to 64 bytes, then `data`.
-fn npy(descr: &str, fortran: bool, shape: &str, data: &[u8]) -> Vec<u8> {
-    let mut header = format!(
-        "{{'descr': '{descr}', 'fortran_order': {}, 'shape': {shape}, }}",
-        if fortran { "True" } else { "False" }
-    );
-    while (10 + header.len() + 1) % 64 != 0 {
-        header.push(' ');
-    }
-    header.push('\n');
-    let mut out = b"\x93NUMPY\x01\x00".to_vec();
-    out.extend((header.len() as u16).to_le_bytes());
-    out.extend(header.as_bytes());
-    out.extend(data);
-    out
 }
 
 fn f32s(v: &[f32], big: bool) -> Vec<u8> {

@@ -430,15 +430,8 @@ fn simt_test_takes_allow_paths_as_run_does() {
     // path_escape diagnostic told it to pass. data: the float32 array [1, 2] as a .npy file.
     let dir = std::env::temp_dir().join(format!("simt-allow-paths-{}", std::process::id()));
     std::fs::create_dir_all(dir.join("kernels")).expect("temp dir");
-    let mut header = "{'descr': '<f4', 'fortran_order': False, 'shape': (2,), }".to_string();
-    while (10 + header.len() + 1) % 64 != 0 {
-        header.push(' ');
-    }
-    header.push('\n');
-    let mut npy = b"\x93NUMPY\x01\x00".to_vec();
-    npy.extend((header.len() as u16).to_le_bytes());
-    npy.extend(header.as_bytes());
-    npy.extend([1.0f32, 2.0].iter().flat_map(|x| x.to_le_bytes()));
+    let data: Vec<u8> = [1.0f32, 2.0].iter().flat_map(|x| x.to_le_bytes()).collect();
+    let npy = crate::common::npy("<f4", false, "(2,)", &data);
     std::fs::write(dir.join("x.npy"), npy).expect("write npy");
     let path = dir.join("kernels").join("twice.sk");
     std::fs::write(

@@ -166,3 +166,20 @@ pub fn sum_loop(bound: &str, n: u32, body: &str) -> String {
         }}"
     )
 }
+
+/// A `.npy` file: version 1 header padded to 64 bytes, then `data`.
+pub fn npy(descr: &str, fortran: bool, shape: &str, data: &[u8]) -> Vec<u8> {
+    let mut header = format!(
+        "{{'descr': '{descr}', 'fortran_order': {}, 'shape': {shape}, }}",
+        if fortran { "True" } else { "False" }
+    );
+    while !(10 + header.len() + 1).is_multiple_of(64) {
+        header.push(' ');
+    }
+    header.push('\n');
+    let mut out = b"\x93NUMPY\x01\x00".to_vec();
+    out.extend((header.len() as u16).to_le_bytes());
+    out.extend(header.as_bytes());
+    out.extend(data);
+    out
+}
