@@ -24,6 +24,17 @@ fn simt(args: &[&str]) -> (i32, String, String) {
     simt_env(args, true)
 }
 
+/// `text` written to `NAME` in a fresh folder of its own (removed by the caller), and the
+/// file's path as the command line takes it.
+fn temp_kernel(tag: &str, name: &str, text: &str) -> (std::path::PathBuf, String) {
+    let dir = std::env::temp_dir().join(format!("simt-{tag}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join(name);
+    std::fs::write(&path, text).expect("write");
+    let file = path.to_str().expect("utf-8 path").to_string();
+    (dir, file)
+}
+
 #[test]
 fn sweep_table_marks_the_best_row_and_reports_failing_rows() {
     let (code, out, _) = simt(&[
@@ -358,19 +369,16 @@ fn a_failed_sweep_row_in_json_says_which_gpu_block_and_grid_it_was() {
 fn a_pasted_files_other_kernels_do_not_stop_the_launched_one() {
     // `broken` calls a function simt does not have; the launch section runs `fine`. `run` and
     // `test` run `fine` and name what they left out; `check` still fails on `broken`.
-    let dir = std::env::temp_dir().join(format!("simt-focus-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let path = dir.join("two.sk");
-    std::fs::write(
-        &path,
+    let (dir, file) = temp_kernel(
+        "focus",
+        "two.sk",
         r#"__global__ void broken(float* a) { curand_init(1, 0, 0, 0); a[0] = 1.0f; }
 __global__ void fine(float* a) { a[threadIdx.x] = 2.0f; }
 __global__ void other(float* a) { a[threadIdx.x] = 3.0f; }
 launch fine { a = zeros(4); block = 4; grid = 1; expect a == 2; }
 "#,
-    )
-    .expect("write");
-    let file = path.to_str().expect("utf-8 path");
+    );
+    let file = file.as_str();
     let (code, out, err) = simt(&["run", file]);
     assert_eq!(code, 0, "{out}{err}");
     assert!(
@@ -396,11 +404,9 @@ fn an_overloaded_kernel_template_does_not_stop_another_kernels_run() {
     // GPU-NTT's ntt_4step.cu: `Transpose_Batch` runs although the file's other kernel
     // templates are overloaded (which simt cannot tell apart): `run` leaves the template out
     // and names it, `check` of the whole file still fails on it.
-    let dir = std::env::temp_dir().join(format!("simt-overloaded-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let path = dir.join("ntt.sk");
-    std::fs::write(
-        &path,
+    let (dir, file) = temp_kernel(
+        "overloaded",
+        "ntt.sk",
         r#"template <typename T> struct Box { T v; };
 template <typename T>
 __global__ void k(T* out, Box<T> b) { out[threadIdx.x] = b.v; }
@@ -409,9 +415,8 @@ __global__ void k(T* out, Box<T>* b, int n) { out[threadIdx.x] = b[threadIdx.x %
 __global__ void other(int* out) { out[threadIdx.x] = 2 * threadIdx.x; }
 launch other { out = zeros(4); grid = 1; block = 4; expect out == 2 * arange(4); }
 "#,
-    )
-    .expect("write");
-    let file = path.to_str().expect("utf-8 path");
+    );
+    let file = file.as_str();
     let (code, out, err) = simt(&["run", file]);
     assert_eq!(code, 0, "{out}{err}");
     assert!(
