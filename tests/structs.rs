@@ -2446,3 +2446,20 @@ launch k {{ a = arange(4); b = zeros(4); p.in.val = a; p.in.n = 4; p.out.val = b
         );
     }
 }
+
+#[test]
+fn a_struct_is_assigned_through_a_function_returning_a_reference_to_it() {
+    // nvblox's `access(x, y, cols, out) = color;` with `template <typename T> T& access(...)`
+    // at T = Color: the element the reference names is written, member by member.
+    let src = r#"
+struct Color { unsigned char r, g, b, a; };
+template <typename T>
+__device__ inline T& access(int i, T* data) { return data[i]; }
+__global__ void k(const Color* in, Color* out) {
+    const Color c = in[threadIdx.x];
+    access(threadIdx.x, out) = c;
+}
+launch k { in = [1, 2, 3, 4, 5, 6, 7, 8]; out = zeros(8); expect out == [1, 2, 3, 4, 5, 6, 7, 8]; }
+"#;
+    ok(src, &[], [1, 1, 1], [2, 1, 1]);
+}

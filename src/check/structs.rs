@@ -2810,6 +2810,30 @@ impl<'g> KernelChecker<'g, '_> {
             };
             return self.struct_assignment(target, None, &combined, span, out);
         }
+        // `access(i, out) = c;` of a function returning a `Color&` (nvblox): the struct it
+        // refers to, `*&access(i, out)`, as a C++ compiler takes a reference.
+        let through_ref;
+        let target = match &target.kind {
+            ast::ExprKind::Call { .. } | ast::ExprKind::Method { .. } => {
+                let span = target.span;
+                let addr = ast::Expr {
+                    kind: ast::ExprKind::Unary {
+                        op: UnOp::AddrOf,
+                        operand: Box::new(target.clone()),
+                    },
+                    span,
+                };
+                through_ref = ast::Expr {
+                    kind: ast::ExprKind::Unary {
+                        op: UnOp::Deref,
+                        operand: Box::new(addr),
+                    },
+                    span,
+                };
+                &through_ref
+            }
+            _ => target,
+        };
         let p = match self.struct_place(target) {
             Some(p) => p?,
             None => return Err(not_a_place(target.span)),
