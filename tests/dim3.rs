@@ -93,6 +93,14 @@ launch k { out = zeros(4); v = (3, 4); block = 4; grid = 1; }
 "#;
     let f = err(pair, &[], None, None);
     assert_eq!(codes(&f), ["simt::host::bad_value"]);
+    // Nor a struct of three ints: (4, 3) would fill its third member with dim3's 1.
+    let three = r#"
+struct P { int a; int b; int c; };
+__global__ void k(P p, int* out) { out[0] = p.c; }
+launch k { p = (4, 3); out = zeros(1); block = 1; grid = 1; }
+"#;
+    let f = err(three, &[], None, None);
+    assert_eq!(codes(&f), ["simt::host::bad_value"]);
 }
 
 #[test]

@@ -2463,3 +2463,16 @@ launch k { in = [1, 2, 3, 4, 5, 6, 7, 8]; out = zeros(8); expect out == [1, 2, 3
 "#;
     ok(src, &[], [1, 1, 1], [2, 1, 1]);
 }
+
+#[test]
+fn a_void_member_takes_only_its_own_structs_casts() {
+    // Review: struct A's `(double*)val` typed B's `val`, whose ints were then read back as
+    // doubles. Only the parameter's own struct (B) casts its member: int, b.val = [1, 2, 3, 4].
+    let src = r#"
+struct A { void* val; __device__ double fetch(int i) const { return ((double*)val)[i]; } };
+struct B { void* val; __device__ void put(int i, int v) { ((int*)val)[i] = v; } };
+__global__ void k(B b) { b.put(threadIdx.x, threadIdx.x + 1); }
+launch k { b.val = zeros(4); expect b.val == [1, 2, 3, 4]; }
+"#;
+    ok(src, &[], [1, 1, 1], [4, 1, 1]);
+}

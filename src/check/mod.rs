@@ -1345,8 +1345,6 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
         elems.into_iter().map(|(_, text)| text).collect()
     }
 
-    /// A pointer parameter of the element type `shape`; `None` (reported, the name still
-    /// declared) when the type was refused.
     /// The pointer types the kernel casts a 64-bit integer parameter to (`std::uintptr_t x_ptr`,
     /// `reinterpret_cast<float*>(x_ptr)`: BMTrain passes its tensors so): such a parameter holds
     /// an address, which the launch gives as an array.
@@ -1414,6 +1412,8 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
         );
     }
 
+    /// A pointer parameter of the element type `shape`; `None` (reported, the name still
+    /// declared) when the type was refused.
     fn buffer_parameter(
         &mut self,
         p: &ast::Param,

@@ -4047,14 +4047,14 @@ impl<'g> KernelChecker<'g, '_> {
     fn cast_void_member(
         &mut self,
         pm: PointerMember,
-        name: &str,
+        (root, name): (&str, &str),
         body: &[ast::Stmt],
     ) -> (PointerMember, Vec<String>) {
         if !matches!(&pm.target, Target::Opaque(what) if what == "void") {
             return (pm, Vec::new());
         }
         let mut casts = self.casts_of(body, name);
-        casts.extend(self.member_function_casts(name));
+        casts.extend(self.member_function_casts(root, name));
         let casts: Vec<&ast::TypeName> = casts.iter().collect();
         let Some(&cast) = casts.first() else {
             return (pm, Vec::new());
@@ -4089,15 +4089,32 @@ impl<'g> KernelChecker<'g, '_> {
     /// `path` ends (`p.in.val`: `val`) cast it to, `val` or `this->val` (nvdiffrec's `struct
     /// Tensor { void* val; ... float fetch(unsigned i) const { return ((float*)val)[i]; } }`),
     /// after the kernel's own casts.
-    fn member_function_casts(&self, path: &str) -> Vec<ast::TypeName> {
-        let member = path.rsplit('.').next().unwrap_or(path);
-        let holders = self.globals.structs.iter().filter(|s| {
+    fn member_function_casts(&self, root: &str, path: &str) -> Vec<ast::TypeName> {
+        // The struct holding the member: the parameter's type, then each member's on the path.
+        let named = |t: &str| {
+            let bare = t.split('<').next().unwrap_or(t).trim();
+            let bare = bare.rsplit("::").next().unwrap_or(bare);
+            self.globals.structs.iter().find(|s| s.name.name == bare)
+        };
+        let parts: Vec<&str> = path.split('.').skip(1).collect();
+        let Some((member, inner)) = parts.split_last() else {
+            return Vec::new();
+        };
+        let mut holder = named(root);
+        for part in inner {
+            let field = holder.and_then(|s| s.fields.iter().find(|f| f.name.name == *part));
+            holder = field.and_then(|f| named(&f.ty.base_text));
+        }
+        let void_member = |s: &&ast::StructDef| {
             s.fields
                 .iter()
-                .any(|f| f.name.name == member && f.ty.pointer && f.ty.base == ast::BaseType::Void)
-        });
+                .any(|f| f.name.name == *member && f.ty.pointer && f.ty.base == ast::BaseType::Void)
+        };
+        let Some(holder) = holder.filter(void_member) else {
+            return Vec::new();
+        };
         let mut casts = Vec::new();
-        for f in holders.flat_map(|s| s.methods.iter().chain(&s.ctors)) {
+        for f in holder.methods.iter().chain(&holder.ctors) {
             for name in [member.to_string(), format!("this.{member}")] {
                 casts.extend(self.casts_of(&f.body, &name));
             }
@@ -4129,7 +4146,7 @@ impl<'g> KernelChecker<'g, '_> {
                 }
                 // A `void*` member, like a `void*` parameter, takes any file's bytes.
                 let untyped = matches!(&pm.target, Target::Opaque(what) if what == "void");
-                let (pm, views) = self.cast_void_member(pm, &name, body);
+                let (pm, views) = self.cast_void_member(pm, (&p.ty.base_text, &name), body);
                 if untyped {
                     cast_members.push((k, pm.clone()));
                 }

@@ -162,7 +162,6 @@ pub struct Setup {
     held: Vec<Held>,
 }
 
-/// A host name that held one of the launch's arrays when the kernel was bound.
 /// An array a finished launch named, under that name.
 #[derive(Debug)]
 pub struct HeldArray {
@@ -176,6 +175,7 @@ pub struct HeldArray {
     pub whole: (Arc<BufData>, Vec<usize>),
 }
 
+/// A host name that held one of the launch's arrays when the kernel was bound.
 #[derive(Clone, Debug)]
 struct Held {
     name: String,
@@ -701,7 +701,21 @@ fn spread(
     };
     // `size = (4, 1, 1);` of a `dim3 size` (a parameter or a struct parameter's member), as
     // `grid = (4, 1, 1);` is written: its x, y and z.
-    if let (HostValue::Dim(d), 3) = (v, elems.len()) {
+    let dim3 = elems.len() == 3
+        && elems.iter().zip([".x", ".y", ".z"]).all(|(e, c)| {
+            e.ends_with(c)
+                && kernel.params.iter().any(|p| {
+                    p.name == *e
+                        && matches!(
+                            p.kind,
+                            ParamKind::Scalar {
+                                ty: Scalar::U32,
+                                ..
+                            }
+                        )
+                })
+        });
+    if let (HostValue::Dim(d), true) = (v, dim3) {
         for (elem, &x) in elems.into_iter().zip(d) {
             let x = HostValue::Num {
                 v: f64::from(x),
