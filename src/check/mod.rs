@@ -1110,10 +1110,7 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                 // One the kernel never casts itself (it passes it to a function that casts
                 // it, as ggml's `dequantize_kernel(vx, ...)` does) is what `void*` is: bytes.
                 let shape = match casts.first().copied() {
-                    Some(cast) => match self.layout_of(cast) {
-                        Some(l) => l.map(|l| self.buffer_of(&l, cast.span)),
-                        None => vector::elem_of(cast),
-                    },
+                    Some(cast) => self.cast_shape(cast),
                     None => Ok((Scalar::U8, 1)),
                 };
                 match self.buffer_parameter(p, shape) {
@@ -1326,16 +1323,21 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
             .collect()
     }
 
+    /// The element type and components of the buffer a cast to `cast` reads: a struct's
+    /// buffer shape, or a scalar or vector type's.
+    fn cast_shape(&mut self, cast: &ast::TypeName) -> Result<(Scalar, u32), CheckError> {
+        match self.layout_of(cast) {
+            Some(l) => l.map(|l| self.buffer_of(&l, cast.span)),
+            None => vector::elem_of(cast),
+        }
+    }
+
     /// The pointee types of a `void*` parameter's casts, as written, when they differ in element
     /// type; empty when they agree (`(float*)x` and `(float4*)x` read the same floats).
     fn void_views(&mut self, casts: &[&ast::TypeName]) -> Vec<String> {
         let mut elems = Vec::new();
         for &cast in casts {
-            let shape = match self.layout_of(cast) {
-                Some(l) => l.map(|l| self.buffer_of(&l, cast.span)),
-                None => vector::elem_of(cast),
-            };
-            if let Ok((elem, _)) = shape {
+            if let Ok((elem, _)) = self.cast_shape(cast) {
                 elems.push((elem, cast.base_text.clone()));
             }
         }
@@ -1368,10 +1370,7 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
     ) {
         let casts: Vec<&ast::TypeName> = casts.iter().collect();
         let views = self.void_views(&casts);
-        let shape = match self.layout_of(casts[0]) {
-            Some(l) => l.map(|l| self.buffer_of(&l, casts[0].span)),
-            None => vector::elem_of(casts[0]),
-        };
+        let shape = self.cast_shape(casts[0]);
         let Some(ParamKind::Buffer { elem, width, .. }) = self.buffer_parameter(p, shape) else {
             return;
         };

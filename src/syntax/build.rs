@@ -99,10 +99,13 @@ pub(crate) fn c_spelling(text: &str) -> String {
     sorted.join(" ")
 }
 
-/// The names a qualified call in `text` may start with (`ns::f`, `S::g`, `T::h`): the types
-/// [`declared_types`] finds and every namespace and namespace alias (`namespace cg = ...;`).
-fn declared_scopes(text: &str) -> std::collections::HashSet<String> {
-    let mut scopes = declared_types(text);
+/// The names a qualified call in `text` may start with (`ns::f`, `S::g`, `T::h`): its `types`
+/// ([`declared_types`]) and every namespace and namespace alias (`namespace cg = ...;`).
+fn declared_scopes(
+    text: &str,
+    types: &std::collections::HashSet<String>,
+) -> std::collections::HashSet<String> {
+    let mut scopes = types.clone();
     let mut rest = text;
     while let Some(at) = rest.find("namespace") {
         let before = rest[..at].chars().next_back();
@@ -281,7 +284,9 @@ impl<'m> Builder<'m> {
     ) -> std::result::Result<Module, Vec<ParseError>> {
         let mut module = Module::default();
         let mut errors = Vec::new();
-        module.scopes = declared_scopes(pair.as_span().get_input());
+        let input = pair.as_span().get_input();
+        let types = self.type_names.get_or_init(|| declared_types(input));
+        module.scopes = declared_scopes(input, types);
         self.items(pair, &mut module, &mut errors);
         self.scopes.borrow_mut().record(&module, "");
         for (def, ns) in self.hoisted.take() {
