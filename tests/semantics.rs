@@ -1175,6 +1175,74 @@ launch k { out = zeros(2); expect out == 3; }
 }
 
 #[test]
+fn a_call_through_a_namespace_or_class_without_that_function_is_unknown() {
+    // `detail::twice(1.0f)` where namespace `detail` exists but declares no `twice`, and
+    // `Helper::twice(1.0f)` where struct `Helper` has no such member: nvcc rejects both. simt
+    // used to drop the qualifier and run the file's own `twice` (2·1 = 2 in `out`).
+    let src = r#"
+__device__ float twice(float x) { return 2.0f * x; }
+namespace detail { __device__ float other(float x) { return x; } }
+struct Helper { int a; };
+__global__ void k(float* out) { out[threadIdx.x] = CALL(1.0f); }
+launch k { out = zeros(2); }
+"#;
+    for (call, help) in [
+        (
+            "detail::twice",
+            "namespace `detail` declares no function `twice`",
+        ),
+        ("Helper::twice", "`Helper` has no member function `twice`"),
+    ] {
+        let f = err(&src.replace("CALL", call), &[], Some(ONE), Some([2, 1, 1]));
+        assert_eq!(
+            codes(&f),
+            ["simt::check::unknown_function"],
+            "{call}: {}",
+            describe(&f)
+        );
+        let text = simt::cli::render(&f);
+        assert!(text.contains(help), "{text}");
+    }
+    // A namespace that declares only a struct is still a namespace without `twice`.
+    let only_struct = src.replace(
+        "__device__ float other(float x) { return x; }",
+        "struct Tag { int a; };",
+    );
+    let f = err(
+        &only_struct.replace("CALL", "detail::twice"),
+        &[],
+        Some(ONE),
+        Some([2, 1, 1]),
+    );
+    assert_eq!(
+        codes(&f),
+        ["simt::check::unknown_function"],
+        "{}",
+        describe(&f)
+    );
+}
+
+#[test]
+fn a_namespace_function_defined_outside_its_namespace_is_that_namespaces() {
+    // `float detail::f(float x) {...}` after `namespace detail { float f(float x); }` defines
+    // detail's f; its body looks names up in `detail` (g is detail's, 10, not the file's, 0).
+    // S::g is a struct's static member defined outside it. 3·10 + (1 + 1) = 32.
+    let src = r#"
+__device__ float g() { return 0.0f; }
+namespace detail {
+__device__ float g() { return 10.0f; }
+__device__ float f(float x);
+}
+__device__ float detail::f(float x) { return x * 3.0f * g(); }
+struct S { static __device__ float g(float x); };
+__device__ float S::g(float x) { return x + 1.0f; }
+__global__ void k(float* out) { out[threadIdx.x] = detail::f(1.0f) + S::g(1.0f); }
+launch k { out = zeros(2); expect out == 32; }
+"#;
+    ok(src, &[], ONE, [2, 1, 1]);
+}
+
+#[test]
 fn the_global_scope_qualifier_names_the_files_variable_past_a_local() {
     // ramsesGPU's `real_t &dx = ::gParams.dx;`: `::gv` is the file's `__device__` gv (3) past
     // the kernel's own gv (100), `::gP.dx` the `__constant__` struct's member (5), `::N` the

@@ -505,6 +505,8 @@ pub(crate) struct Globals<'m> {
     missing_headers: &'m [String],
     /// The names a qualified call may start with ([`ast::Module::scopes`]).
     scopes: &'m std::collections::HashSet<String>,
+    /// The names only namespaces take ([`ast::Module::namespaces`]).
+    namespaces: &'m std::collections::HashSet<String>,
     functions: HashMap<&'m str, &'m ast::Function>,
     /// Every definition of each function name (C++ overloads), in file order.
     overloads: HashMap<&'m str, Vec<&'m ast::Function>>,
@@ -568,6 +570,7 @@ impl<'m> Globals<'m> {
             consts: HashMap::new(),
             missing_headers: &module.missing_headers,
             scopes: &module.scopes,
+            namespaces: &module.namespaces,
             functions: HashMap::new(),
             overloads: HashMap::new(),
             specializations: &module.specializations,
@@ -3356,10 +3359,13 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
         }
     }
 
-    /// Refuses a call `ns::f(...)` whose `ns` names nothing: neither a namespace, class or type
-    /// the file declares nor a library namespace simt provides. nvcc rejects it, and taking it
-    /// for the file's own `f` would run another function (AITemplate's `cutlass::fast_tanh`
-    /// without CUTLASS's headers found the file's `half fast_tanh(half)`).
+    /// Refuses a call `ns::f(...)` that C++ would not find: its `ns` names nothing (neither a
+    /// namespace, class or type the file declares nor a library namespace simt provides), or a
+    /// namespace of the file that declares no `f`, or a class without a base that has no member
+    /// `f` for these arguments. nvcc rejects each, and taking the call for the file's own `f`
+    /// would run another function (AITemplate's `cutlass::fast_tanh` without CUTLASS's headers
+    /// found the file's `half fast_tanh(half)`). Called once the file's namespaced functions and
+    /// a class's static members have had their chance.
     pub(crate) fn known_scope(&self, callee: &ast::Ident) -> Result<(), CheckError> {
         /// Namespaces whose functions simt provides without their headers' text.
         const LIBRARY: [&str; 12] = [
@@ -3377,20 +3383,45 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
             "glm",
         ];
         let name = callee.name.trim_start_matches("::");
-        let Some((first, _)) = name.split_once("::") else {
+        let Some((qualifier, member)) = name.rsplit_once("::") else {
             return Ok(());
         };
-        let first = first.split('<').next().unwrap_or(first).trim();
-        if LIBRARY.contains(&first) || self.globals.scopes.contains(first) {
+        let word = |w: &str| w.split('<').next().unwrap_or(w).trim().to_string();
+        let first = word(qualifier.split("::").next().unwrap_or(qualifier));
+        if LIBRARY.contains(&first.as_str()) {
             return Ok(());
         }
-        Err(CheckError::UnknownFunction {
-            name: callee.name.clone(),
-            span: callee.span,
-            suggestion: self.missing_header_hint(Some(format!(
+        let refuse = |why: String| {
+            Err(CheckError::UnknownFunction {
+                name: callee.name.clone(),
+                span: callee.span,
+                suggestion: self.missing_header_hint(Some(why)),
+            })
+        };
+        if !self.globals.scopes.contains(&first) {
+            return refuse(format!(
                 "the file declares no namespace, class or type `{first}`: include the header that declares `{name}`"
-            ))),
-        })
+            ));
+        }
+        let last = qualifier.rsplit("::").next().unwrap_or(qualifier);
+        if self.globals.namespaces.contains(last) {
+            return refuse(format!(
+                "namespace `{last}` declares no function `{member}`: declare it there, or call the one you mean by its own namespace (`::{member}` for the file's)"
+            ));
+        }
+        let class = (!last.contains('<'))
+            .then(|| self.globals.structs.iter().find(|d| d.name.name == last))
+            .flatten()
+            .filter(|d| d.template.is_empty() && d.base.is_none());
+        if let Some(d) = class {
+            let has = d.methods.iter().any(|m| m.name.name == member);
+            return refuse(if has {
+                format!("no `{last}::{member}` takes these arguments")
+            } else {
+                format!("`{last}` has no member function `{member}`; a file-scope function is called as `{member}(...)` or `::{member}(...)`")
+            });
+        }
+        Ok(())
     }
 
     /// `suggestion`, led by the headers the file includes that were found nowhere (the likelier

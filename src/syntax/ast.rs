@@ -52,6 +52,9 @@ pub struct Module {
     /// The names a qualified call may start with: the namespaces, namespace aliases, classes,
     /// enums, type aliases and template parameters the file's text declares.
     pub scopes: std::collections::HashSet<String>,
+    /// Of those, the names only namespaces take (`namespace detail {`): no class, enum or type
+    /// alias of the file has the name, and no namespace alias.
+    pub namespaces: std::collections::HashSet<String>,
 }
 
 /// A name as written.

@@ -100,12 +100,18 @@ pub(crate) fn c_spelling(text: &str) -> String {
 }
 
 /// The names a qualified call in `text` may start with (`ns::f`, `S::g`, `T::h`): its `types`
-/// ([`declared_types`]) and every namespace and namespace alias (`namespace cg = ...;`).
+/// ([`declared_types`]) and every namespace and namespace alias (`namespace cg = ...;`); and,
+/// of those, the names that are namespaces and nothing else.
 fn declared_scopes(
     text: &str,
     types: &std::collections::HashSet<String>,
-) -> std::collections::HashSet<String> {
+) -> (
+    std::collections::HashSet<String>,
+    std::collections::HashSet<String>,
+) {
     let mut scopes = types.clone();
+    let mut namespaces = std::collections::HashSet::new();
+    let mut aliases = std::collections::HashSet::new();
     let mut rest = text;
     while let Some(at) = rest.find("namespace") {
         let before = rest[..at].chars().next_back();
@@ -118,14 +124,19 @@ fn declared_scopes(
         let len = name
             .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == ':'))
             .unwrap_or(name.len());
-        scopes.extend(
-            name[..len]
-                .split("::")
-                .filter(|w| w.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_'))
-                .map(String::from),
-        );
+        let words = name[..len]
+            .split("::")
+            .filter(|w| w.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_'))
+            .map(String::from);
+        if name[len..].trim_start().starts_with('=') {
+            aliases.extend(words);
+        } else {
+            namespaces.extend(words);
+        }
     }
-    scopes
+    scopes.extend(namespaces.iter().chain(&aliases).cloned());
+    namespaces.retain(|n| !types.contains(n) && !aliases.contains(n));
+    (scopes, namespaces)
 }
 
 /// The names `text` declares as types, found as C's "lexer hack" finds them: after `struct`,
@@ -286,7 +297,7 @@ impl<'m> Builder<'m> {
         let mut errors = Vec::new();
         let input = pair.as_span().get_input();
         let types = self.type_names.get_or_init(|| declared_types(input));
-        module.scopes = declared_scopes(input, types);
+        (module.scopes, module.namespaces) = declared_scopes(input, types);
         self.items(pair, &mut module, &mut errors);
         self.scopes.borrow_mut().record(&module, "");
         for (def, ns) in self.hoisted.take() {
@@ -3104,6 +3115,31 @@ impl<'m> Builder<'m> {
             // The call `std::numeric_limits_max<T>()`: one name, which no function's unqualified
             // name can be; the checker knows `<limits>`' values.
             Rule::numeric_limits => {
+                // The file's own `numeric_limits<T>::max()` (CUTLASS's `platform`) is its class
+                // member, as any other's.
+                let text = squeeze(pair.as_str());
+                let unqualified = pair
+                    .clone()
+                    .into_inner()
+                    .any(|p| p.as_rule() == Rule::unqualified_limits);
+                let declared = self
+                    .type_names
+                    .get()
+                    .is_some_and(|t| t.contains("numeric_limits"));
+                if unqualified && declared {
+                    let kind = match text.strip_suffix("()") {
+                        Some(member) => ExprKind::Call {
+                            callee: Ident {
+                                name: scoped(member),
+                                span,
+                            },
+                            targs: Vec::new(),
+                            args: Vec::new(),
+                        },
+                        None => ExprKind::Name(scoped(&text)),
+                    };
+                    return Ok(Expr { kind, span });
+                }
                 let mut ty = None;
                 let mut member = None;
                 let mut ns = "std";
@@ -3982,6 +4018,17 @@ impl<'m> Builder<'m> {
             .iter_mut()
             .find(|s| s.name.name == m.owner.name && s.spec.is_empty())
         else {
+            // `__device__ float detail::f(float x) {...}`: a function of a namespace, defined
+            // outside it (after its declaration there).
+            let ns = m.owner.name.trim_start_matches("::");
+            let last = ns.rsplit("::").next().unwrap_or(ns);
+            if module.namespaces.contains(last) && m.args.is_empty() && !m.is_ctor {
+                let mut function = m.function;
+                function.template = m.template;
+                module.device_fns.push(function);
+                self.scopes.borrow_mut().record(module, ns);
+                return;
+            }
             self.unsupported.borrow_mut().push((
                 format!("the member `{full}` of a class this file does not define"),
                 full,
