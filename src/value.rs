@@ -4,8 +4,10 @@ use serde::Serialize;
 use std::fmt;
 
 mod directed;
+mod library;
 mod rounded;
 pub use directed::{round_directed, Direction, Exact};
+pub use library::library_constant;
 pub use rounded::{rounded, RoundedOp};
 
 /// A scalar type of the kernel language.

@@ -446,6 +446,26 @@ launch k { f = zeros(3); i = zeros(2);
 }
 
 #[test]
+fn numeric_limits_without_std_is_limits_unless_the_file_has_its_own() {
+    // After `using namespace std;`, `numeric_limits<float>::max()` is FLT_MAX
+    // (3.4028234663852886e38); a file that declares its own `numeric_limits` template (CUTLASS's
+    // `platform::numeric_limits`) calls that one's member: 7.
+    let src = r#"
+#include <limits>
+using namespace std;
+__global__ void k(float* out) { out[threadIdx.x] = numeric_limits<float>::max(); }
+launch k { out = zeros(2); expect out == 3.4028234663852886e38; }
+"#;
+    ok(src, &[], ONE, [2, 1, 1]);
+    let own = r#"
+template <typename T> struct numeric_limits { static __device__ T max() { return T(7); } };
+__global__ void k(float* out) { out[threadIdx.x] = numeric_limits<float>::max(); }
+launch k { out = zeros(2); expect out == 7; }
+"#;
+    ok(own, &[], ONE, [2, 1, 1]);
+}
+
+#[test]
 fn atens_fast_atomic_add_is_an_atomic_add_at_the_index() {
     // torchvision's ps_roi_align backward: `at::native::fastAtomicAdd(grad, index, numel, v,
     // true)`. 64 threads add 1 to out[t % 4]: 16 each; an int tensor the same with 2: 32 each.

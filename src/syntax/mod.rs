@@ -337,7 +337,7 @@ fn friendly(rule: Rule) -> Option<&'static str> {
         | Rule::asm_clobbers
         | Rule::asm_text => "`asm(...)`",
         Rule::static_assert | Rule::kw_static_assert => "`static_assert(...)`",
-        Rule::numeric_limits => "`std::numeric_limits<T>::...`",
+        Rule::numeric_limits | Rule::unqualified_limits => "`std::numeric_limits<T>::...`",
         Rule::is_same => "`std::is_same<A, B>::value`",
         Rule::trait_name | Rule::trait_args => "a type predicate such as `is_same`",
         Rule::var_template | Rule::inline_kw => "a variable template",

@@ -19,6 +19,7 @@ use std::rc::Rc;
 
 use super::error::ParseError;
 use crate::source::Span;
+use crate::value::{library_constant, Value};
 
 /// Most tokens macro expansion may write in one file (some 4 MB of text, about what the parser's
 /// step budget reads): a macro that uses another twice, twenty levels deep, stops here.
@@ -1872,8 +1873,28 @@ impl<'a> Eval<'a> {
         match kind {
             Kind::Number => int_value(&text).map_err(|p| (p, at)),
             Kind::Char => char_value(&text).map_err(|p| (p, at)),
-            // C++: `true` is 1; every other name left after expansion is 0.
-            Kind::Ident => Ok(Val::int((&*text == "true") as i64)),
+            // C++: `true` is 1; every other name left after expansion is 0, but for the
+            // integer limits of `<climits>` and `<stdint.h>`, which simt's headers always
+            // define (`#if UINT32_MAX == 0xffffffffu`).
+            Kind::Ident => Ok(match library_constant(&text) {
+                Some(Value::I32(v)) => Val::int(v.into()),
+                Some(Value::I64(v)) => Val::int(v),
+                Some(Value::U32(v)) => Val {
+                    v: v.into(),
+                    unsigned: true,
+                },
+                Some(Value::U64(v)) => Val {
+                    v: v as i64,
+                    unsigned: true,
+                },
+                Some(_) => {
+                    return Err((
+                        format!("`{text}` is a floating constant, which an `#if` cannot hold"),
+                        at,
+                    ))
+                }
+                None => Val::int((&*text == "true") as i64),
+            }),
             Kind::Punct if &*text == "(" => {
                 let v = self.ternary(live)?;
                 if !self.eat(")") {
@@ -2143,6 +2164,13 @@ mod tests {
             "zero",
         ),
         (
+            // glibc's values and types: UINT32_MAX is `4294967295U` (so -1 < it is false, as
+            // -1 converts to unsigned), INT_MIN the int -2147483648, INT64_MAX a long.
+            "<climits> and <stdint.h> limits in #if",
+            "#if UINT32_MAX == 4294967295 && INT_MIN < 0 && INT64_MAX > UINT32_MAX\nknown\n#endif\n#if -1 < UINT32_MAX\nsigned\n#else\nunsigned\n#endif",
+            "known unsigned",
+        ),
+        (
             "no division error where C does not evaluate",
             "#if 0 && (1 / 0)\nx\n#elif 1 || 1 / 0\ny\n#endif\n#if 1 ? 2 : 1 / 0\nz\n#endif",
             "y z",
@@ -2318,6 +2346,8 @@ mod tests {
             ("#if 1 2\n#endif", "simt::parse::bad_condition"),
             ("#if 1 / 0\n#endif", "simt::parse::bad_condition"),
             ("#if 1 % 0\n#endif", "simt::parse::bad_condition"),
+            // A floating constant, as GCC: "floating constant in preprocessor expression".
+            ("#if FLT_MAX > 1\n#endif", "simt::parse::bad_condition"),
             (
                 "#if 99999999999999999999\n#endif",
                 "simt::parse::bad_condition",
