@@ -1642,3 +1642,41 @@ launch k { o = zeros(32); p = zeros(32); q = ones(32); expect o == 4; expect p =
     let r = ok(src, &[], ONE, [32, 1, 1]);
     assert!(r.expects_passed());
 }
+
+#[test]
+fn a_parenthesised_assignment_statement_assigns() {
+    // BEAGLE's `#define FMA(x, y, z) (z += x * y)` makes `(s += a[1] * a[2]);`: s = 1 + 2·3 = 7,
+    // then `(s += 2.0f);` 9 and `(n++);` 1, so a[0] = 9 + 1 = 10. simt called each "no effect".
+    let src = r#"
+#define FMA(x, y, z) (z += x * y)
+__global__ void k(float* a) {
+    float s = 1.0f;
+    int n = 0;
+    FMA(a[1], a[2], s);
+    (s += 2.0f);
+    (n++);
+    a[0] = s + n;
+}
+launch k { a = [0, 2, 3]; expect a == [10, 2, 3]; }
+"#;
+    ok(src, &[], ONE, ONE);
+}
+
+#[test]
+fn global_scope_make_vector_calls_are_cudas() {
+    // ViennaCL's `cond ? ((const uint2*)c)[t] : ::make_uint2(0, 0)`: `::make_X` is CUDA's
+    // make_X wherever a vector is expected. The ternary makes v (1, 1, 1, 1), so
+    // v.x + v.w + q.y + w.y + 8 = 1 + 1 + 6 + 2 + 8 = 18.
+    let src = r#"
+__device__ float2 f(float a) { return ::make_float2(a, 2.0f * a); }
+__global__ void k(float* out) {
+    float4 v = ::make_float4(1.0f, 2.0f, 3.0f, 4.0f);
+    int2 q = ::make_int2(5, 6);
+    float2 w = f(1.0f);
+    v = v.x > 0.0f ? ::make_float4(1.0f, 1.0f, 1.0f, 1.0f) : v;
+    out[threadIdx.x] = v.x + v.w + q.y + w.y + ::make_int2(7, 8).y;
+}
+launch k { out = zeros(2); expect out == 18; }
+"#;
+    ok(src, &[], ONE, [2, 1, 1]);
+}

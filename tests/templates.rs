@@ -2,7 +2,7 @@
 //! deduction for calls, diagnostics for what is missing.
 
 use crate::common;
-use common::{codes, err, ok, simt};
+use common::{codes, describe, err, ok, simt};
 
 const ONE: [u32; 3] = [1, 1, 1];
 
@@ -2389,4 +2389,33 @@ __global__ void k(unsigned* out) {
 launch k { out = zeros(4); expect out == 6; }
 "#;
     assert!(ok(src, &[], [1, 1, 1], [4, 1, 1]).expects_passed());
+}
+
+#[test]
+fn const_on_a_type_parameter_bound_to_a_pointer_is_the_pointers() {
+    // CUDASW4's `OutIter const out` with OutIter = float*: `float* const`, a constant pointer to
+    // writable floats (and `const T` the same), so out[t] = in[t] + 1 is allowed. A `const T*`
+    // with T = float stays a pointer to const floats, and writing through it is refused.
+    let src = r#"
+template <class OutIter, class Other>
+__global__ void k(OutIter const out, const Other other, const float* in) {
+    out[threadIdx.x] = in[threadIdx.x] + 1.0f;
+    other[threadIdx.x] = 2.0f;
+}
+launch k<float*, float*> { in = arange(4); out = zeros(4); other = zeros(4);
+    expect out == arange(4) + 1; expect other == 2; }
+"#;
+    ok(src, &[], ONE, [4, 1, 1]);
+    let through_const = r#"
+template <class T>
+__global__ void k(const T* out) { out[threadIdx.x] = 1.0f; }
+launch k<float> { out = zeros(4); }
+"#;
+    let f = err(through_const, &[], Some(ONE), Some([4, 1, 1]));
+    assert_eq!(
+        codes(&f),
+        ["simt::check::not_assignable"],
+        "{}",
+        describe(&f)
+    );
 }

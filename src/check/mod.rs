@@ -2289,6 +2289,36 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                 push(out, kind);
             }
             ast::StmtKind::IncDec { target, inc } => out.push(self.step(target, *inc, span)?),
+            // `(s += x);` (BEAGLE's `#define FMA(x, y, z) (z += x * y)`) and `(i++);`: an
+            // assignment or step written as an expression statement is that statement.
+            ast::StmtKind::Expr(ast::Expr {
+                kind:
+                    ast::ExprKind::Assign {
+                        target,
+                        op,
+                        op_span,
+                        value,
+                    },
+                ..
+            }) => {
+                let kind = ast::StmtKind::Assign {
+                    target: (**target).clone(),
+                    op: *op,
+                    op_span: *op_span,
+                    value: (**value).clone(),
+                };
+                self.stmt(&ast::Stmt { kind, span }, out)?;
+            }
+            ast::StmtKind::Expr(ast::Expr {
+                kind: ast::ExprKind::IncDec { target, inc, .. },
+                ..
+            }) => {
+                let kind = ast::StmtKind::IncDec {
+                    target: (**target).clone(),
+                    inc: *inc,
+                };
+                self.stmt(&ast::Stmt { kind, span }, out)?;
+            }
             ast::StmtKind::Expr(e) => {
                 if let Some(result) = self.static_assertion(e) {
                     return result;

@@ -287,10 +287,10 @@ impl Bindings {
                     (!open).then(|| super::traits::transformed(&t.base_text))?
                 })
             {
+                t.is_const = const_of_bound(&t, &to);
                 t.base = to.base;
                 t.base_text = to.base_text;
                 t.pointer |= to.pointer;
-                t.is_const |= to.is_const;
                 seen += 1;
                 continue;
             }
@@ -309,11 +309,11 @@ impl Bindings {
                     None => return,
                 }
             };
+            t.is_const = const_of_bound(&t, to);
             t.base = to.base;
             t.base_text = to.base_text.clone();
             t.pointer |= to.pointer;
             t.reference |= to.reference;
-            t.is_const |= to.is_const;
             seen += 1;
         }
     }
@@ -2558,5 +2558,17 @@ fn pointer_traits(targs: &[TemplateArg], member: &str) -> Option<TypeName> {
             ..value
         }),
         _ => None,
+    }
+}
+
+/// Whether the pointee of written type `t` (`const T`, `T const`) is `const` once its name is
+/// bound to `to`: a `const` written on a name bound to a pointer (`T const` with `T = float*`)
+/// is the pointer's own, `float* const`, which leaves the floats writable ([dcl.type.cv]); the
+/// pointee is `const` only where `to` says so.
+fn const_of_bound(t: &TypeName, to: &TypeName) -> bool {
+    if to.pointer && !t.pointer {
+        to.is_const
+    } else {
+        t.is_const || to.is_const
     }
 }

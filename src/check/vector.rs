@@ -1029,8 +1029,11 @@ impl KernelChecker<'_, '_> {
                 };
                 self.vec_value(&list, elem, width)
             }
-            ast::ExprKind::Call { callee, args, .. } if callee.name.starts_with("make_") => {
-                let made = vector_type(&callee.name["make_".len()..]);
+            // `::make_uint2(0, 0)` is CUDA's too (ViennaCL).
+            ast::ExprKind::Call { callee, args, .. }
+                if callee.name.trim_start_matches("::").starts_with("make_") =>
+            {
+                let made = vector_type(&callee.name.trim_start_matches("::")["make_".len()..]);
                 if made != Some((elem, width)) {
                     return Err(mismatch(format!("`{}(...)`", callee.name), e.span));
                 }
