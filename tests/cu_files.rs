@@ -373,3 +373,52 @@ launch k { out = zeros(4); expect out == [0, 2, 4, 6]; }
     let f = err(&text, &[], Some([1, 1, 1]), Some([4, 1, 1]));
     assert_eq!(codes(&f), ["simt::check::host_function"]);
 }
+
+#[test]
+fn a_byte_order_mark_and_specifiers_after_a_host_functions_type_are_read() {
+    // NVEnc's sources begin with a UTF-8 byte-order mark, and a header beside the file may too;
+    // NVIDIA's Video SDK writes `void inline GetConstants(...)`. Both compile under nvcc. The
+    // kernel writes 1 + 2 (the header's constant) = 3.
+    let dir = std::env::temp_dir().join(format!("simt-bom-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    std::fs::write(dir.join("two.h"), "\u{feff}#define TWO 2\n").expect("write");
+    let text = r#"#include "two.h"
+void inline GetConstants(int iMatrix, float &wr) {
+    wr = 0.2126f;
+    if (iMatrix == 2) { wr = 0.2990f; }
+}
+int& __forceinline__ pick(int& a) { return a; }
+__global__ void k(int* p) { p[threadIdx.x] = 1 + TWO; }
+launch k { p = zeros(2); block = 2; grid = 1; expect p == 3; }
+"#;
+    let path = dir.join("bom.cu");
+    let mut bytes = b"\xEF\xBB\xBF".to_vec();
+    bytes.extend_from_slice(text.as_bytes());
+    std::fs::write(&path, bytes).expect("write");
+    let (code, out, errs) = simt(&["test", path.to_str().expect("utf-8 path")]);
+    std::fs::remove_dir_all(&dir).ok();
+    assert_eq!(code, 0, "{out}{errs}");
+    assert!(out.contains("1 passed, 0 failed"), "{out}");
+}
+
+#[test]
+fn a_cxx_attribute_from_a_macro_is_an_attribute() {
+    // zfp's `#define fallthrough_ [[fallthrough]];` expands to spaced tokens `[ [ fallthrough ] ]
+    // ;`, still an attribute on an empty statement (simt read a list and said "no effect").
+    // n = 0 falls through case 0 into case 1: p = [1, 2].
+    let src = r#"
+#define FT [[fallthrough]];
+__global__ void k(int* p, int n) {
+  switch (n) {
+  case 0:
+    p[0] = 1;
+    FT
+  case 1:
+    p[1] = 2;
+    break;
+  }
+}
+launch k { p = zeros(2); n = 0; expect p == [1, 2]; }
+"#;
+    ok(src, &[], [1, 1, 1], [1, 1, 1]);
+}

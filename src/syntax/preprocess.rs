@@ -1077,7 +1077,11 @@ impl<'s> Pp<'s> {
         }
         self.local.push(path.clone());
         let text = match std::fs::read_to_string(&path) {
-            Ok(text) => text,
+            // A UTF-8 byte-order mark before the first line is not text.
+            Ok(text) => match text.strip_prefix('\u{feff}') {
+                Some(rest) => rest.to_string(),
+                None => text,
+            },
             Err(e) => return self.bad("include", &format!("`{name}` cannot be read: {e}"), at),
         };
         let before = self.macros.clone();
