@@ -457,3 +457,37 @@ __global__ void k(int* out) {
     let f = err(src, &[("out", "zeros(32)")], Some(ONE), Some([32, 1, 1]));
     assert_eq!(codes(&f), ["simt::check::unsupported"]);
 }
+
+#[test]
+fn a_tile_parameter_of_a_device_function_takes_the_tile() {
+    // `__device__ float tile_sum(cg::thread_block_tile<8> g, float v)`: a tree of shfl_down over
+    // 8 lanes sums 8 ones, so lane 0 of each tile holds 8. The template form deduces M = 8 from
+    // the tile, or takes it given. simt used to read the tile parameter as a struct, drop the
+    // candidate and call `tile_sum` unknown.
+    let src = r#"
+#include <cooperative_groups.h>
+namespace cg = cooperative_groups;
+__device__ float tile_sum(cg::thread_block_tile<8> g, float val) {
+    for (int i = g.size() / 2; i > 0; i /= 2) val += g.shfl_down(val, i);
+    return val;
+}
+template <typename T, int M>
+__device__ T tile_sum_t(cg::thread_block_tile<M> g, T val) {
+    for (int i = g.size() / 2; i > 0; i /= 2) val += g.shfl_down(val, i);
+    return val;
+}
+__global__ void k(float* out) {
+    auto tile = cg::tiled_partition<8>(cg::this_thread_block());
+    float v = CALL;
+    if (tile.thread_rank() == 0) out[threadIdx.x / 8] = v;
+}
+launch k { out = zeros(4); expect out == 8; }
+"#;
+    for call in [
+        "tile_sum(tile, 1.0f)",
+        "tile_sum_t(tile, 1.0f)",
+        "tile_sum_t<float, 8>(tile, 1.0f)",
+    ] {
+        ok(&src.replace("CALL", call), &[], [1, 1, 1], [32, 1, 1]);
+    }
+}

@@ -2443,7 +2443,10 @@ impl<'g> KernelChecker<'g, '_> {
         f.params.iter().zip(args).any(|(p, a)| {
             // `Pair<T>` is a struct; `typename Info<T>::Base` is a member type of one, which may
             // be a scalar (jetson-utils' `alpha(T, typename cudaVectorTypeInfo<T>::Base)`).
-            let aggregate = (p.ty.base == ast::BaseType::Named && p.ty.base_text.ends_with('>'))
+            // A group (`cg::thread_block_tile<8>`) is neither.
+            let aggregate = (p.ty.base == ast::BaseType::Named
+                && p.ty.base_text.ends_with('>')
+                && !super::groups::names_group(&p.ty.base_text))
                 || p.ty.base == ast::BaseType::Vector;
             // A vector whose address is taken is a reference into memory, and a struct or
             // object keeps its binding: none of them is a scalar.

@@ -43,6 +43,15 @@ pub(crate) fn is_group_type(text: &str) -> bool {
     group_type(text).is_some() || is_generic_group(text)
 }
 
+/// Whether a type names a cooperative group's class, whatever its template arguments
+/// (`cg::thread_block_tile<M>` of a template, before `M` is bound).
+pub(crate) fn names_group(text: &str) -> bool {
+    matches!(
+        unqualified(text.split('<').next().unwrap_or(text)).trim(),
+        "thread_block" | "grid_group" | "coalesced_group" | "thread_block_tile" | "thread_group"
+    )
+}
+
 /// `cg::thread_group`, the type every group converts to.
 fn is_generic_group(text: &str) -> bool {
     unqualified(text.split('<').next().unwrap_or(text)) == "thread_group"

@@ -1721,6 +1721,23 @@ impl super::KernelChecker<'_, '_> {
                 deduced.insert(p.ty.base_text.clone(), ty);
                 continue;
             }
+            // `template <int M> f(cg::thread_block_tile<M> g, …)` given a tile of 8: M = 8.
+            if let Some(m) = tile_size_param(&p.ty.base_text) {
+                if is_value_param(m) && !explicit.contains(&m) {
+                    if let Some(super::groups::Group::Tile(n)) = self.group(a)? {
+                        values.entry(m.to_string()).or_insert(Expr {
+                            kind: ExprKind::Int {
+                                value: n.into(),
+                                unsigned: false,
+                                long: false,
+                                hex: false,
+                            },
+                            span: a.span,
+                        });
+                        continue;
+                    }
+                }
+            }
             // `template <typename PointQ> f(PointQ& q)` given a local array `Pix q[8]` (pytorch3d's
             // CheckPixelInsidePoint): `PointQ` is the array type, so `q` is the caller's array,
             // as `Pix (&q)[8]` is; simt reads both as `Pix* q` (see `param_list`), and deduces
@@ -2559,6 +2576,14 @@ fn pointer_traits(targs: &[TemplateArg], member: &str) -> Option<TypeName> {
         }),
         _ => None,
     }
+}
+
+/// `M` of a parameter type `cg::thread_block_tile<M>` (with or without its second argument).
+fn tile_size_param(text: &str) -> Option<&str> {
+    let (base, rest) = text.split_once('<')?;
+    (super::groups::unqualified(base).trim() == "thread_block_tile").then_some(())?;
+    let arg = rest.trim_end_matches('>').split(',').next()?.trim();
+    (!arg.is_empty()).then_some(arg)
 }
 
 /// Whether the pointee of written type `t` (`const T`, `T const`) is `const` once its name is
