@@ -1680,3 +1680,23 @@ launch k { out = zeros(2); expect out == 18; }
 "#;
     ok(src, &[], ONE, [2, 1, 1]);
 }
+
+#[test]
+fn a_namespaces_file_scope_variable_is_named_by_its_qualified_name() {
+    // CUDASW4's `ns::dim` of `namespace ns { __constant__ int dim; }`: 4 · 2 (`::ns::scale`) = 8.
+    // `other::dim` names nothing: namespace other declares no dim.
+    let src = r#"
+namespace ns { __constant__ int dim; __device__ float scale; }
+namespace other { __device__ float unused; }
+__global__ void k(float* out) { out[threadIdx.x] = ns::dim * ::ns::scale; }
+launch k { dim = 4; scale = 2; out = zeros(8); expect out == 8; }
+"#;
+    ok(src, &[], ONE, [8, 1, 1]);
+    let f = err(
+        &src.replace("ns::dim *", "other::dim *"),
+        &[],
+        Some(ONE),
+        Some([8, 1, 1]),
+    );
+    assert_eq!(codes(&f), ["simt::check::unknown_name"], "{}", describe(&f));
+}

@@ -1455,9 +1455,13 @@ pub(crate) fn names_used<'a>(
         }
         while let Some(e) = exprs.pop() {
             match &e.kind {
-                // `::gParams` names the file's `gParams`.
+                // `::gParams` names the file's `gParams`, `ns::dim` the `dim` of a namespace
+                // (the file's by its plain name).
                 ast::ExprKind::Name(n) => {
                     names.insert(n.strip_prefix("::").unwrap_or(n));
+                    if let Some((_, last)) = n.rsplit_once("::") {
+                        names.insert(last);
+                    }
                 }
                 ast::ExprKind::Call {
                     callee,

@@ -1903,6 +1903,23 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
             }
             return b;
         }
+        // `ns::dim`: a `__constant__` or `__device__` variable of a namespace of the file (they
+        // are the file's by their plain names), where one of that namespace has the name.
+        if let Some((qualifier, last)) = name.trim_start_matches("::").rsplit_once("::") {
+            let declared = self.globals.constants.iter().any(|c| {
+                c.name.name == last
+                    && (c.namespace == qualifier
+                        || c.namespace.ends_with(&format!("::{qualifier}")))
+            });
+            if !declared {
+                return None;
+            }
+            let b = self.file_scope.get(last).copied();
+            if b.is_some() {
+                self.file_scope_read.borrow_mut().insert(last.to_string());
+            }
+            return b;
+        }
         self.scopes
             .iter()
             .rev()

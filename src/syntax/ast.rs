@@ -304,6 +304,8 @@ pub struct ConstantArray {
     pub memory: FileMemory,
     /// `= value` (a `__device__` scalar's initialiser).
     pub init: Option<Expr>,
+    /// The namespace it is declared in (`a::b`; empty at file scope).
+    pub namespace: String,
 }
 
 /// The memory a file-scope variable lives in.

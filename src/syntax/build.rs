@@ -559,6 +559,7 @@ impl<'m> Builder<'m> {
                                     dims,
                                     memory: FileMemory::Constant,
                                     init,
+                                    namespace: String::new(),
                                 });
                             }
                             _ => {}
@@ -699,6 +700,7 @@ impl<'m> Builder<'m> {
             dims,
             memory: FileMemory::Host,
             init,
+            namespace: String::new(),
         })
     }
 
@@ -766,6 +768,7 @@ impl<'m> Builder<'m> {
                         dims,
                         memory: FileMemory::Device,
                         init,
+                        namespace: String::new(),
                     });
                 }
                 _ => {}
@@ -815,6 +818,7 @@ impl<'m> Builder<'m> {
             dims: Vec::new(),
             memory: FileMemory::Texture,
             init: None,
+            namespace: String::new(),
         });
     }
 

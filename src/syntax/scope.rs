@@ -42,6 +42,7 @@ pub(crate) struct Scopes {
     structs: Vec<Place>,
     specializations: Vec<Place>,
     consts: Vec<Place>,
+    constants: Vec<Place>,
     /// (where, what it brings in)
     pub using: Vec<(String, Using)>,
     /// (where, the alias, the namespace it names)
@@ -65,6 +66,7 @@ impl Scopes {
         grow(&mut self.structs, module.structs.len());
         grow(&mut self.specializations, module.specializations.len());
         grow(&mut self.consts, module.consts.len());
+        grow(&mut self.constants, module.constants.len());
     }
 
     /// Records namespace `ns` for a struct defined inside another definition, added to the
@@ -436,12 +438,16 @@ impl Resolver<'_> {
     }
 }
 
-/// Records each kernel's namespace, and makes a launch section's qualified name (`launch
-/// a::b::k`) the name the kernel is known by (`k`: kernels keep their own names, and two of one
-/// name in different namespaces are refused as duplicates, so a plain name is never ambiguous).
+/// Records each kernel's and file-scope variable's namespace, and makes a launch section's
+/// qualified name (`launch a::b::k`) the name the kernel is known by (`k`: kernels keep their
+/// own names, and two of one name in different namespaces are refused as duplicates, so a plain
+/// name is never ambiguous).
 pub(crate) fn qualify_kernels(module: &mut Module, scopes: &Scopes) {
     for (k, p) in module.kernels.iter_mut().zip(&scopes.kernels) {
         k.namespace = p.ns.clone();
+    }
+    for (c, p) in module.constants.iter_mut().zip(&scopes.constants) {
+        c.namespace = p.ns.clone();
     }
     let in_sequences = module.sequences.iter_mut().flat_map(|q| {
         q.items.iter_mut().filter_map(|i| match i {
