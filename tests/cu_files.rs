@@ -405,16 +405,19 @@ launch k { p = zeros(2); block = 2; grid = 1; expect p == 3; }
 fn a_cxx_attribute_from_a_macro_is_an_attribute() {
     // zfp's `#define fallthrough_ [[fallthrough]];` expands to spaced tokens `[ [ fallthrough ] ]
     // ;`, still an attribute on an empty statement (simt read a list and said "no effect").
-    // n = 0 falls through case 0 into case 1: p = [1, 2].
+    // n = 0 falls through case 0 into case 1: p = [1, 1 + one()] = [1, 2]. `[[nodiscard]]`
+    // from a macro before a function is an attribute too.
     let src = r#"
 #define FT [[fallthrough]];
+#define NODISCARD [[nodiscard]]
+NODISCARD __device__ int one() { return 1; }
 __global__ void k(int* p, int n) {
   switch (n) {
   case 0:
     p[0] = 1;
     FT
   case 1:
-    p[1] = 2;
+    p[1] = 1 + one();
     break;
   }
 }

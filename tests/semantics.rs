@@ -1223,6 +1223,47 @@ launch k { out = zeros(2); }
 }
 
 #[test]
+fn a_namespace_function_defined_outside_it_within_another_is_the_inner_ones() {
+    // `float detail::f(float)` written inside namespace a defines a::detail::f, not the file's
+    // detail::f(int): a kernel at file scope calling detail::f(1.0f) calls detail::f(int), 1
+    // (g++ agrees). Inside a, the body finds a's g (10), not the file's (1): a::k writes 10.
+    let merge = r#"
+namespace detail { __device__ float f(int x) { return 1.0f; } }
+namespace a {
+namespace detail { __device__ float f(float x); }
+__device__ float detail::f(float x) { return 2.0f; }
+}
+__global__ void k(float* out) { out[threadIdx.x] = detail::f(1.0f); }
+launch k { out = zeros(2); expect out == 1; }
+"#;
+    ok(merge, &[], ONE, [2, 1, 1]);
+    let lookup = r#"
+__device__ float g() { return 1.0f; }
+namespace a {
+__device__ float g() { return 10.0f; }
+namespace detail { __device__ float f(float x); }
+__device__ float detail::f(float x) { return x * g(); }
+__global__ void k(float* out) { out[threadIdx.x] = detail::f(1.0f); }
+}
+launch a::k { out = zeros(2); expect out == 10; }
+"#;
+    ok(lookup, &[], ONE, [2, 1, 1]);
+}
+
+#[test]
+fn a_namespace_that_brings_in_a_function_with_using_is_called_through() {
+    // `namespace util { using std::min; using std::max; }` then `util::min(3, 2) +
+    // util::max(1, 5)` = 2 + 5 = 7: the namespace declares neither, but brings both in.
+    let src = r#"
+#include <algorithm>
+namespace util { using std::min; using std::max; __device__ float z(float x) { return x; } }
+__global__ void k(float* out) { out[threadIdx.x] = util::min(3.0f, 2.0f) + util::max(1.0f, 5.0f); }
+launch k { out = zeros(2); expect out == 7; }
+"#;
+    ok(src, &[], ONE, [2, 1, 1]);
+}
+
+#[test]
 fn a_namespace_function_defined_outside_its_namespace_is_that_namespaces() {
     // `float detail::f(float x) {...}` after `namespace detail { float f(float x); }` defines
     // detail's f; its body looks names up in `detail` (g is detail's, 10, not the file's, 0).

@@ -53,7 +53,8 @@ pub struct Module {
     /// enums, type aliases and template parameters the file's text declares.
     pub scopes: std::collections::HashSet<String>,
     /// Of those, the names only namespaces take (`namespace detail {`): no class, enum or type
-    /// alias of the file has the name, and no namespace alias.
+    /// alias of the file has the name, no namespace alias, and no such namespace has `using`
+    /// lines (which may bring in what it does not declare).
     pub namespaces: std::collections::HashSet<String>,
 }
 

@@ -99,6 +99,22 @@ pub(crate) fn c_spelling(text: &str) -> String {
     sorted.join(" ")
 }
 
+/// Whether `text` declares a class (template) `name` itself (`struct name {`, `class name;`,
+/// `struct name : base`), not only a specialisation of one (`struct name<My> {`).
+fn declares_primary(text: &str, name: &str) -> bool {
+    let mut rest = text;
+    while let Some(at) = rest.find(name) {
+        let before = rest[..at].trim_end();
+        let after = rest[at + name.len()..].trim_start();
+        rest = &rest[at + name.len()..];
+        let keyword = before.ends_with("struct") || before.ends_with("class");
+        if keyword && after.starts_with(['{', ':', ';']) {
+            return true;
+        }
+    }
+    false
+}
+
 /// The names a qualified call in `text` may start with (`ns::f`, `S::g`, `T::h`): its `types`
 /// ([`declared_types`]) and every namespace and namespace alias (`namespace cg = ...;`); and,
 /// of those, the names that are namespaces and nothing else.
@@ -247,6 +263,9 @@ pub(crate) struct Builder<'m> {
     /// The names the file declares as types, read from its text when first needed: what
     /// `(T)(x)[i]` and `(T)*p` mean depends on whether `T` is one.
     type_names: std::cell::OnceCell<std::collections::HashSet<String>>,
+    /// Whether the file declares a class template `numeric_limits` of its own (CUTLASS's
+    /// `platform::numeric_limits`), not only specialisations of `std::numeric_limits`.
+    own_numeric_limits: std::cell::OnceCell<bool>,
 }
 
 impl<'m> Builder<'m> {
@@ -267,6 +286,7 @@ impl<'m> Builder<'m> {
             type_params: Default::default(),
             externs: Default::default(),
             type_names: Default::default(),
+            own_numeric_limits: Default::default(),
         }
     }
     /// The only pest → `Span` conversion: where in the file the pair's text came from.
@@ -297,6 +317,8 @@ impl<'m> Builder<'m> {
         let mut errors = Vec::new();
         let input = pair.as_span().get_input();
         let types = self.type_names.get_or_init(|| declared_types(input));
+        self.own_numeric_limits
+            .get_or_init(|| declares_primary(input, "numeric_limits"));
         (module.scopes, module.namespaces) = declared_scopes(input, types);
         self.items(pair, &mut module, &mut errors);
         self.scopes.borrow_mut().record(&module, "");
@@ -313,6 +335,14 @@ impl<'m> Builder<'m> {
             .partition(|m| m.specialises.is_some());
         for m in plain.into_iter().chain(specialised) {
             self.attach(m, &mut module);
+        }
+        // A namespace with `using` lines may bring in what it does not declare (`namespace
+        // util { using std::min; }` then `util::min(a, b)`): its qualified calls are not
+        // refused for want of its own function.
+        for (at, _) in &self.scopes.borrow().using {
+            module
+                .namespaces
+                .remove(at.rsplit("::").next().unwrap_or(at));
         }
         for f in self.host_friends.take() {
             module
@@ -3126,10 +3156,7 @@ impl<'m> Builder<'m> {
                     .clone()
                     .into_inner()
                     .any(|p| p.as_rule() == Rule::unqualified_limits);
-                let declared = self
-                    .type_names
-                    .get()
-                    .is_some_and(|t| t.contains("numeric_limits"));
+                let declared = self.own_numeric_limits.get() == Some(&true);
                 if unqualified && declared {
                     let kind = match text.strip_suffix("()") {
                         Some(member) => ExprKind::Call {
@@ -3982,6 +4009,8 @@ impl<'m> Builder<'m> {
                         function: f,
                         is_ctor: false,
                         specialises: Some(written),
+                        enclosing: self.namespace.borrow().join("::"),
+                        body_using: std::mem::take(&mut self.scopes.borrow_mut().body),
                     });
                     return Ok(());
                 }
@@ -4006,6 +4035,8 @@ impl<'m> Builder<'m> {
             function,
             is_ctor,
             specialises: None,
+            enclosing: self.namespace.borrow().join("::"),
+            body_using: std::mem::take(&mut self.scopes.borrow_mut().body),
         });
         Ok(())
     }
@@ -4023,14 +4054,22 @@ impl<'m> Builder<'m> {
             .find(|s| s.name.name == m.owner.name && s.spec.is_empty())
         else {
             // `__device__ float detail::f(float x) {...}`: a function of a namespace, defined
-            // outside it (after its declaration there).
-            let ns = m.owner.name.trim_start_matches("::");
-            let last = ns.rsplit("::").next().unwrap_or(ns);
+            // outside it (after its declaration there), in the namespace it is written in or
+            // one around that (`a::detail` of `detail::f` written in `a`).
+            let owner = m.owner.name.as_str();
+            let last = owner.rsplit("::").next().unwrap_or(owner);
             if module.namespaces.contains(last) && m.args.is_empty() && !m.is_ctor {
+                let ns = match owner.strip_prefix("::") {
+                    Some(absolute) => absolute.to_string(),
+                    None if m.enclosing.is_empty() => owner.to_string(),
+                    None => format!("{}::{owner}", m.enclosing),
+                };
                 let mut function = m.function;
                 function.template = m.template;
                 module.device_fns.push(function);
-                self.scopes.borrow_mut().record(module, ns);
+                let mut scopes = self.scopes.borrow_mut();
+                scopes.body = m.body_using;
+                scopes.record(module, &ns);
                 return;
             }
             self.unsupported.borrow_mut().push((
@@ -4393,6 +4432,10 @@ struct OutOfClass {
     /// After `template <>`: the class's template arguments as written (`<int>`), whose
     /// specialisation the member belongs to.
     specialises: Option<String>,
+    /// The namespace the definition is written in (`a` of `namespace a { float detail::f() }`).
+    enclosing: String,
+    /// The `using` lines written in its body.
+    body_using: Vec<super::scope::Using>,
 }
 
 /// The arguments of `<int, Foo<a, b>>`, split at its top-level commas.

@@ -1387,11 +1387,13 @@ impl<'s> Pp<'s> {
     }
 
     /// Whether `name` is a macro for `#ifdef` and `defined(...)`: the file's or the compiler's,
-    /// or one of [`HOST_DEFINES`].
+    /// one of [`HOST_DEFINES`], or a constant of the C headers simt provides (`INT_MAX`,
+    /// `M_PI`: nvcc's cuda_runtime.h includes math.h, so `#ifndef M_PI` is false there too).
     fn is_defined(&self, name: &str) -> bool {
         self.macros.contains_key(name)
             || self.keywords.contains(&name)
             || matches!(name, "__has_include" | "__has_include_next")
+            || library_constant(name).is_some()
     }
 
     /// Emits a token that stays: at the top level a token of the file is copied later, a
@@ -2173,6 +2175,11 @@ mod tests {
             "<climits> and <stdint.h> limits in #if",
             "#if UINT32_MAX == 4294967295 && INT_MIN < 0 && INT64_MAX > UINT32_MAX\nknown\n#endif\n#if -1 < UINT32_MAX\nsigned\n#else\nunsigned\n#endif",
             "known unsigned",
+        ),
+        (
+            "header constants are defined",
+            "#if defined(UINT32_MAX) && CHAR_MIN < 0\nboth\n#endif\n#ifndef M_PI\n#define M_PI 3\n#endif\nM_PI",
+            "both M_PI",
         ),
         (
             "no division error where C does not evaluate",

@@ -31,6 +31,9 @@ pub fn library_constant(name: &str) -> Option<Value> {
         "DBL_MIN" => Value::F64(f64::MIN_POSITIVE),
         "DBL_EPSILON" => Value::F64(f64::EPSILON),
         "CHAR_BIT" => Value::I32(8),
+        // `char` is signed on x86-64 (and in nvcc's device code, which follows the host).
+        "CHAR_MIN" => Value::I32(i32::from(i8::MIN)),
+        "CHAR_MAX" => Value::I32(i32::from(i8::MAX)),
         "SCHAR_MAX" => Value::I32(i32::from(i8::MAX)),
         "SCHAR_MIN" => Value::I32(i32::from(i8::MIN)),
         "UCHAR_MAX" => Value::I32(i32::from(u8::MAX)),
