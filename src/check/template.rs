@@ -287,7 +287,7 @@ impl Bindings {
                     (!open).then(|| super::traits::transformed(&t.base_text))?
                 })
             {
-                t.is_const = const_of_bound(&t, &to);
+                t.is_const = const_of_bound(t, &to);
                 t.base = to.base;
                 t.base_text = to.base_text;
                 t.pointer |= to.pointer;
@@ -309,7 +309,7 @@ impl Bindings {
                     None => return,
                 }
             };
-            t.is_const = const_of_bound(&t, to);
+            t.is_const = const_of_bound(t, to);
             t.base = to.base;
             t.base_text = to.base_text.clone();
             t.pointer |= to.pointer;
