@@ -2476,3 +2476,26 @@ launch k { b.val = zeros(4); expect b.val == [1, 2, 3, 4]; }
 "#;
     ok(src, &[], [1, 1, 1], [4, 1, 1]);
 }
+
+#[test]
+fn a_constructor_initialiser_sets_a_vector_pointer_member() {
+    // CUDASW4's `: tmp(tmp_)` of a `float2* tmp` (and `this->tmp = tmp_;`) points the member at
+    // the argument; simt read `this.tmp` as a float2 element and called the pointer null.
+    // out[i] = 2i + tmp[0].x = 2i + 1.
+    let src = r#"
+struct Holder {
+    float2* tmp;
+    const float* in;
+    __device__ Holder(float2* tmp_, const float* in_) : tmp(tmp_), in(in_) {}
+    __device__ Holder(float2* tmp_) { this->tmp = tmp_; in = nullptr; }
+    __device__ float first() const { return tmp[0].x; }
+};
+__global__ void k(const float* in, float* out, float2* t) {
+    Holder h(t, in);
+    Holder g(t);
+    out[threadIdx.x] = h.in[threadIdx.x] * 2.0f + (h.first() + g.first()) / 2.0f;
+}
+launch k { in = arange(32); out = zeros(32); t = ones(8); expect out == arange(32) * 2 + 1; }
+"#;
+    ok(src, &[], [1, 1, 1], [32, 1, 1]);
+}

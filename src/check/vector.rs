@@ -550,9 +550,10 @@ impl KernelChecker<'_, '_> {
                         .pointer_method(object, &method.name)
                         .is_some_and(|f| f.ret.base == BaseType::Vector)
             }
-            // `p.wb[i]` of a struct's `int4* wb` (nvdiffrast's `p.workBuffer[idx++] = ...`).
+            // `p.wb[i]` of a struct's `int4* wb` (nvdiffrast's `p.workBuffer[idx++] = ...`);
+            // `p.wb` itself is the pointer (CUDASW4's `: tmp(tmp_)` of a `float2* tmp`).
             ast::ExprKind::Member { .. } => {
-                element
+                through
                     && self
                         .member_pointer(cur)
                         .is_some_and(|i| self.ptr_vars[i as usize].pointee.1 > 1)
