@@ -1911,14 +1911,13 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                     && (c.namespace == qualifier
                         || c.namespace.ends_with(&format!("::{qualifier}")))
             });
-            if !declared {
-                return None;
-            }
-            let b = self.file_scope.get(last).copied();
+            let b = declared
+                .then(|| self.file_scope.get(last).copied())
+                .flatten();
             if b.is_some() {
                 self.file_scope_read.borrow_mut().insert(last.to_string());
+                return b;
             }
-            return b;
         }
         self.scopes
             .iter()
