@@ -491,3 +491,24 @@ launch k { out = zeros(4); expect out == 8; }
         ok(&src.replace("CALL", call), &[], [1, 1, 1], [32, 1, 1]);
     }
 }
+
+#[test]
+fn an_overload_for_the_tiles_own_type_beats_thread_group() {
+    // `f(cg::thread_group, v)` returns 1, `f(cg::thread_block_tile<16>, v)` 16, and
+    // `f(cg::thread_block_tile<8>, v)` 8. A tile of 16 fits its own type exactly and
+    // thread_group by conversion, the tile of 8 not at all: 16, as g++ chooses. simt took the
+    // first in the file, 1.
+    let src = r#"
+#include <cooperative_groups.h>
+namespace cg = cooperative_groups;
+__device__ float f(cg::thread_group g, float v) { return 1.0f; }
+__device__ float f(cg::thread_block_tile<8> g, float v) { return 8.0f; }
+__device__ float f(cg::thread_block_tile<16> g, float v) { return 16.0f; }
+__global__ void k(float* out) {
+    auto tile = cg::tiled_partition<16>(cg::this_thread_block());
+    out[threadIdx.x] = f(tile, 1.0f) + f(cg::this_thread_block(), 0.0f);
+}
+launch k { out = zeros(32); expect out == 17; }
+"#;
+    ok(src, &[], [1, 1, 1], [32, 1, 1]);
+}

@@ -45,6 +45,8 @@ enum Arg {
     /// A pointer, by what it points to (`None`: into no array yet), whether to `const`, and
     /// the struct it points to, if one.
     Pointer(Option<(Scalar, u32)>, bool, Option<String>),
+    /// A cooperative group (`tile` of `cg::tiled_partition<16>(block)`).
+    Group(super::groups::Group),
 }
 
 /// One argument of a call, as choosing an overload sees it.
@@ -66,6 +68,7 @@ impl Arg {
             Arg::Vector(elem, width) => super::typed::type_name(*elem, *width),
             Arg::Scalar(s) => s.c_name().into(),
             Arg::Pointer(..) => "a pointer".into(),
+            Arg::Group(_) => "a cooperative group".into(),
         }
     }
 }
@@ -565,6 +568,8 @@ impl<'g> KernelChecker<'g, '_> {
         // An array member (`ks` in a member function) is the pointer it converts to.
         let kind = if let Some(l) = layout.as_ref().filter(|l| !l.array) {
             Some(Arg::Struct(l.name.clone()))
+        } else if let Ok(Some(g)) = self.group(e) {
+            Some(Arg::Group(g))
         } else if self.is_pointer(e) {
             let p = self.pointer(e).ok();
             Some(Arg::Pointer(
@@ -641,6 +646,25 @@ impl<'g> KernelChecker<'g, '_> {
                 .iter()
                 .any(|t| matches!(t.kind, ast::TemplateParamKind::Type(_)) && t.name.name == word)
         };
+        // A group fits its own type exactly, and `thread_group` (or a template's `group_t`)
+        // by conversion; a tile of 16 does not fit a `thread_block_tile<8>`.
+        if let Arg::Group(g) = arg {
+            return if p.ty.pointer || p.ty.base != ast::BaseType::Named {
+                None
+            } else if is_param(text) {
+                Some(Fit::Exact)
+            } else if super::groups::group_type(text) == Some(*g) {
+                Some(Fit::Exact)
+            } else if super::groups::holds(text, *g) {
+                Some(Fit::Conversion)
+            } else if super::groups::names_group(text) && super::groups::group_type(text).is_none()
+            {
+                // `thread_block_tile<M>` of a template, M deduced later.
+                Some(Fit::Exact)
+            } else {
+                None
+            };
+        }
         let words = |t: &str| -> Vec<String> {
             t.split(|c: char| !(c.is_alphanumeric() || c == '_'))
                 .filter(|w| !w.is_empty())
