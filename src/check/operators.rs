@@ -646,21 +646,19 @@ impl<'g> KernelChecker<'g, '_> {
                 .iter()
                 .any(|t| matches!(t.kind, ast::TemplateParamKind::Type(_)) && t.name.name == word)
         };
-        // A group fits its own type exactly, and `thread_group` (or a template's `group_t`)
-        // by conversion; a tile of 16 does not fit a `thread_block_tile<8>`.
+        // A group fits its own type exactly (as a template's `group_t`, or the
+        // `thread_block_tile<M>` of a template, whose M it deduces), and `thread_group` by
+        // conversion; a tile of 16 does not fit a `thread_block_tile<8>`.
         if let Arg::Group(g) = arg {
+            let own = is_param(text)
+                || super::groups::group_type(text) == Some(*g)
+                || (super::groups::names_group(text) && !super::groups::is_group_type(text));
             return if p.ty.pointer || p.ty.base != ast::BaseType::Named {
                 None
-            } else if is_param(text) {
-                Some(Fit::Exact)
-            } else if super::groups::group_type(text) == Some(*g) {
+            } else if own {
                 Some(Fit::Exact)
             } else if super::groups::holds(text, *g) {
                 Some(Fit::Conversion)
-            } else if super::groups::names_group(text) && super::groups::group_type(text).is_none()
-            {
-                // `thread_block_tile<M>` of a template, M deduced later.
-                Some(Fit::Exact)
             } else {
                 None
             };
