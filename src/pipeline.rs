@@ -132,25 +132,15 @@ pub fn read(path: &Path) -> Result<SourceFile, Failure> {
         ));
     }
     match std::fs::read(path) {
-        Ok(bytes) => Ok(SourceFile::new(path.display().to_string(), decode(bytes))),
+        Ok(bytes) => Ok(SourceFile::new(
+            path.display().to_string(),
+            crate::source::decode(bytes),
+        )),
         Err(e) => Err(Failure::usage(
             format!("cannot read `{}`: {e}", path.display()),
             None,
         )),
     }
-}
-
-/// A source file's text. nvcc reads bytes, and a comment or a string literal may hold any
-/// (ccminer's German comments are ISO-8859-1): a file that is not UTF-8 is read as ISO-8859-1,
-/// each byte the character of its value, so that its comments are shown as written. A byte of
-/// 0x80 or more outside a comment or a literal is then a syntax error at its line and column.
-/// A UTF-8 byte-order mark before the first line (every NVEnc source has one) is not text.
-fn decode(mut bytes: Vec<u8>) -> String {
-    if bytes.starts_with(b"\xEF\xBB\xBF") {
-        bytes.drain(..3);
-    }
-    String::from_utf8(bytes)
-        .unwrap_or_else(|e| e.into_bytes().into_iter().map(char::from).collect())
 }
 
 /// Parses and checks every kernel of a file (`simt check`): an error anywhere fails it.

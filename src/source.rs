@@ -2,6 +2,20 @@
 
 use std::sync::{Arc, OnceLock};
 
+/// A source file's or header's text. nvcc reads bytes, and a comment or a string literal may
+/// hold any (ccminer's German comments are ISO-8859-1): a file that is not UTF-8 is read as
+/// ISO-8859-1, each byte the character of its value, so that its comments are shown as written.
+/// A byte of 0x80 or more outside a comment or a literal is then a syntax error at its line and
+/// column. A UTF-8 byte-order mark before the first line (every NVEnc source has one) is not
+/// text.
+pub fn decode(mut bytes: Vec<u8>) -> String {
+    if bytes.starts_with(b"\xEF\xBB\xBF") {
+        bytes.drain(..3);
+    }
+    String::from_utf8(bytes)
+        .unwrap_or_else(|e| e.into_bytes().into_iter().map(char::from).collect())
+}
+
 /// A byte range in one `.sk` file. Cheap to copy; converted to miette's `SourceSpan` when rendering.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Span {

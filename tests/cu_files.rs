@@ -378,17 +378,20 @@ launch k { out = zeros(4); expect out == [0, 2, 4, 6]; }
 fn a_byte_order_mark_and_specifiers_after_a_host_functions_type_are_read() {
     // NVEnc's sources begin with a UTF-8 byte-order mark, and a header beside the file may too;
     // NVIDIA's Video SDK writes `void inline GetConstants(...)`. Both compile under nvcc. The
-    // kernel writes 1 + 2 (the header's constant) = 3.
+    // kernel writes 1 + 2 + 3 - 3 (the headers' constants) = 3.
     let dir = std::env::temp_dir().join(format!("simt-bom-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     std::fs::write(dir.join("two.h"), "\u{feff}#define TWO 2\n").expect("write");
+    // A header of ISO-8859-1 comments is read as the kernel file is (`café`, byte 0xE9).
+    std::fs::write(dir.join("three.h"), b"// caf\xe9\n#define THREE 3\n").expect("write");
     let text = r#"#include "two.h"
+#include "three.h"
 void inline GetConstants(int iMatrix, float &wr) {
     wr = 0.2126f;
     if (iMatrix == 2) { wr = 0.2990f; }
 }
 int& __forceinline__ pick(int& a) { return a; }
-__global__ void k(int* p) { p[threadIdx.x] = 1 + TWO; }
+__global__ void k(int* p) { p[threadIdx.x] = 1 + TWO + THREE - 3; }
 launch k { p = zeros(2); block = 2; grid = 1; expect p == 3; }
 "#;
     let path = dir.join("bom.cu");

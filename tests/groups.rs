@@ -461,13 +461,18 @@ __global__ void k(int* out) {
 #[test]
 fn a_tile_parameter_of_a_device_function_takes_the_tile() {
     // `__device__ float tile_sum(cg::thread_block_tile<8> g, float v)`: a tree of shfl_down over
-    // 8 lanes sums 8 ones, so lane 0 of each tile holds 8. The template form deduces M = 8 from
-    // the tile, or takes it given. simt used to read the tile parameter as a struct, drop the
+    // 8 lanes sums 8 ones, so lane 0 of each tile holds 8; `thread_block_tile<8, cg::thread_block>`
+    // (its parent named) is the same type. The template form deduces M = 8 from the tile, or
+    // takes it given. simt used to read the tile parameter as a struct, drop the
     // candidate and call `tile_sum` unknown.
     let src = r#"
 #include <cooperative_groups.h>
 namespace cg = cooperative_groups;
 __device__ float tile_sum(cg::thread_block_tile<8> g, float val) {
+    for (int i = g.size() / 2; i > 0; i /= 2) val += g.shfl_down(val, i);
+    return val;
+}
+__device__ float tile_sum_p(cg::thread_block_tile<8, cg::thread_block> g, float val) {
     for (int i = g.size() / 2; i > 0; i /= 2) val += g.shfl_down(val, i);
     return val;
 }
@@ -485,6 +490,7 @@ launch k { out = zeros(4); expect out == 8; }
 "#;
     for call in [
         "tile_sum(tile, 1.0f)",
+        "tile_sum_p(tile, 1.0f)",
         "tile_sum_t(tile, 1.0f)",
         "tile_sum_t<float, 8>(tile, 1.0f)",
     ] {

@@ -64,17 +64,23 @@ pub(crate) fn group_type(text: &str) -> Option<Group> {
         "thread_block" => Some(Group::Block),
         "grid_group" => Some(Group::Grid),
         "coalesced_group" => Some(Group::Coalesced(None)),
-        "thread_block_tile" => {
-            let n = text
-                .split('<')
-                .nth(1)?
-                .trim_end_matches('>')
-                .parse::<u32>()
-                .ok()?;
-            Some(Group::Tile(n))
-        }
+        "thread_block_tile" => Some(Group::Tile(tile_argument(text)?.parse().ok()?)),
         _ => None,
     }
+}
+
+/// The size argument of `cg::thread_block_tile<8>` (or `<8, cg::thread_block>`, its parent
+/// named too): `8`, or the `M` of a template; `None` for any other type.
+pub(crate) fn tile_argument(text: &str) -> Option<&str> {
+    let (base, rest) = text.split_once('<')?;
+    (unqualified(base).trim() == "thread_block_tile").then_some(())?;
+    let arg = rest
+        .trim_end()
+        .trim_end_matches('>')
+        .split(',')
+        .next()?
+        .trim();
+    (!arg.is_empty()).then_some(arg)
 }
 
 impl KernelChecker<'_, '_> {

@@ -2815,21 +2815,14 @@ impl<'g> KernelChecker<'g, '_> {
         let through_ref;
         let target = match &target.kind {
             ast::ExprKind::Call { .. } | ast::ExprKind::Method { .. } => {
-                let span = target.span;
                 let addr = ast::Expr {
                     kind: ast::ExprKind::Unary {
                         op: UnOp::AddrOf,
                         operand: Box::new(target.clone()),
                     },
-                    span,
+                    span: target.span,
                 };
-                through_ref = ast::Expr {
-                    kind: ast::ExprKind::Unary {
-                        op: UnOp::Deref,
-                        operand: Box::new(addr),
-                    },
-                    span,
-                };
+                through_ref = super::expr::deref(&addr);
                 &through_ref
             }
             _ => target,

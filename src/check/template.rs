@@ -1722,7 +1722,7 @@ impl super::KernelChecker<'_, '_> {
                 continue;
             }
             // `template <int M> f(cg::thread_block_tile<M> g, …)` given a tile of 8: M = 8.
-            if let Some(m) = tile_size_param(&p.ty.base_text) {
+            if let Some(m) = super::groups::tile_argument(&p.ty.base_text) {
                 if is_value_param(m) && !explicit.contains(&m) {
                     if let Some(super::groups::Group::Tile(n)) = self.group(a)? {
                         values.entry(m.to_string()).or_insert(Expr {
@@ -2576,14 +2576,6 @@ fn pointer_traits(targs: &[TemplateArg], member: &str) -> Option<TypeName> {
         }),
         _ => None,
     }
-}
-
-/// `M` of a parameter type `cg::thread_block_tile<M>` (with or without its second argument).
-fn tile_size_param(text: &str) -> Option<&str> {
-    let (base, rest) = text.split_once('<')?;
-    (super::groups::unqualified(base).trim() == "thread_block_tile").then_some(())?;
-    let arg = rest.trim_end_matches('>').split(',').next()?.trim();
-    (!arg.is_empty()).then_some(arg)
 }
 
 /// Whether the pointee of written type `t` (`const T`, `T const`) is `const` once its name is

@@ -1076,12 +1076,8 @@ impl<'s> Pp<'s> {
             return;
         }
         self.local.push(path.clone());
-        let text = match std::fs::read_to_string(&path) {
-            // A UTF-8 byte-order mark before the first line is not text.
-            Ok(text) => match text.strip_prefix('\u{feff}') {
-                Some(rest) => rest.to_string(),
-                None => text,
-            },
+        let text = match std::fs::read(&path) {
+            Ok(bytes) => crate::source::decode(bytes),
             Err(e) => return self.bad("include", &format!("`{name}` cannot be read: {e}"), at),
         };
         let before = self.macros.clone();
