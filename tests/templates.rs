@@ -1112,6 +1112,33 @@ launch k<float> { out = zeros(3); expect out == [12, 12, 11]; }
 }
 
 #[test]
+fn a_variable_template_is_read_before_arithmetic_operators() {
+    // microhh's stencil coefficients, `ci0<TF> * a[i-1] + ci1<TF> * a[i]`. With a = 1, 2, 3, 4:
+    // lane 1 gives -1/16 * 1 + 9/16 * 2 = 17/16; `c<TF> - a` is 0.5 - 2 = -1.5; `c<TF> + -a`
+    // is 0.5 - 2 = -1.5; `m<int> & i` keeps 1 & 1 = 1. `f(i < n, j > -1)` stays two comparisons:
+    // f(1 < 2, 3 > -1) = 1 + 1 = 2.
+    let src = r#"
+template <typename TF> constexpr TF ci0 = -1./16.;
+template <typename TF> constexpr TF ci1 = 9./16.;
+template <typename TF> constexpr TF c = 0.5;
+template <typename T> constexpr T m = 1;
+__device__ int f(bool a, bool b) { return a + b; }
+template <typename TF>
+__global__ void k(const TF* a, TF* out, int* bits) {
+    out[0] = ci0<TF> * a[0] + ci1<TF> * a[1];
+    out[1] = c<TF> - a[1];
+    out[2] = c<TF> + -a[1];
+    int i = 1, n = 2, j = 3;
+    bits[0] = m<int> & i;
+    bits[1] = f(i < n, j > -1);
+}
+launch k<double> { a = [1, 2, 3, 4]; out = zeros(3); bits = zeros(2);
+    expect out == [1.0625, -1.5, -1.5]; expect bits == [1, 2]; }
+"#;
+    ok(src, &[], ONE, ONE);
+}
+
+#[test]
 fn an_explicit_specialisation_belongs_to_the_overload_with_its_parameter_count() {
     // awq's `cuda_max`: a unary template `cmax<To, Ti>(Ti)` with a specialisation for `float2`,
     // and a binary `cmax(T, T)`. The two-argument call deduces the binary one (the unary
