@@ -439,8 +439,8 @@ impl<'m> Builder<'m> {
                     self.push_kernel(k, module);
                 }),
                 Rule::template_item => self.template_item(item, module),
-                Rule::struct_def => self.struct_def(item).map(|s| {
-                    self.share_constants(&s);
+                Rule::struct_def => self.struct_def(item).map(|mut s| {
+                    self.nest_in_template(&mut s);
                     module.structs.push(s)
                 }),
                 Rule::host_struct_var => {
@@ -1039,11 +1039,23 @@ impl<'m> Builder<'m> {
         Ok(def)
     }
 
-    /// `nested_struct = { "struct" ~ ident? ~ "{" ~ struct_member* ~ "}" ~ ident* ~ ";" }`: the
-    /// struct, defined at file scope, and the members of its type it declares.
+    /// `nested_struct = { "typedef"? ~ "struct" ~ ident? ~ "{" ~ struct_member* ~ "}" ~ ident* ~
+    /// ";" }`: the struct, defined at file scope, and the members of its type it declares (none
+    /// after `typedef`, where the name after `}` is the struct's).
     fn nested_struct(&self, pair: Pair<'_, Rule>) -> Result<Vec<Field>> {
         let span = self.span(&pair);
-        let (mut def, name, members) = self.struct_parts(pair)?;
+        let typedef = pair
+            .clone()
+            .into_inner()
+            .any(|p| p.as_rule() == Rule::kw_typedef);
+        let (mut def, mut name, mut members) = self.struct_parts(pair)?;
+        // `typedef struct { ... } half4;` names a member type and declares no member.
+        if typedef {
+            name = members.pop().or(name);
+            def.name = name.clone().expect("grammar: a typedef names its struct");
+            self.hoist(def);
+            return Ok(Vec::new());
+        }
         let anonymous = name.is_none() && members.is_empty();
         def.name = name.unwrap_or(Ident {
             name: format!("__anonymous_struct_{}", span.start),
@@ -1168,8 +1180,12 @@ impl<'m> Builder<'m> {
                     unsupported.get_or_insert((format!("the bit-field `{name}`"), self.span(&p)));
                 }
                 Rule::union_def => {
+                    let typedef = p
+                        .clone()
+                        .into_inner()
+                        .any(|q| q.as_rule() == Rule::kw_typedef);
                     let (def, names) = self.union_def(p)?;
-                    let anonymous = names.is_empty();
+                    let anonymous = names.is_empty() && !typedef;
                     fields.extend(self.members_of(def, names, anonymous));
                 }
                 Rule::type_targs => spec = squeeze(p.as_str()),
@@ -3835,6 +3851,7 @@ impl<'m> Builder<'m> {
     fn nest_in_template(&self, outer: &mut StructDef) {
         self.share_constants(outer);
         if outer.template.is_empty() {
+            self.nest_in_class(outer);
             return;
         }
         let args: Vec<&str> = outer
@@ -3865,6 +3882,49 @@ impl<'m> Builder<'m> {
         }
         // Each names the others as the outer does (InfiniTAM's `union { struct { T x, y; };
         // T v[2]; };`: the union's member is the anonymous struct's instance).
+        for def in renamed {
+            def.aliases.extend(outer.aliases.iter().cloned());
+        }
+    }
+
+    /// The structs and unions defined inside the class `outer`, which is no template (DLRM's
+    /// `template <> struct VecType4<__half> { typedef float2 Type; typedef struct {...} half4;
+    /// union Data { half4 val; Type mask; } data; }`), hoisted to file scope: each named one is
+    /// renamed `Outer__Inner` (`Outer__Inner__2` where that is taken), which `Inner` names in
+    /// either and `Outer::Inner` outside, and each sees the outer's member types, as C++
+    /// [class.nest] has it.
+    fn nest_in_class(&self, outer: &mut StructDef) {
+        let inside = |s: Span| s.start >= outer.span.start && s.end <= outer.span.end;
+        let mut hoisted = self.hoisted.borrow_mut();
+        let mut taken: Vec<String> = hoisted.iter().map(|(d, _)| d.name.name.clone()).collect();
+        let nested: Vec<&mut StructDef> = hoisted
+            .iter_mut()
+            .map(|(d, _)| d)
+            .filter(|d| d.template.is_empty() && d.spec.is_empty() && inside(d.span))
+            .collect();
+        let mut renamed = Vec::new();
+        for def in nested {
+            let inner = def.name.clone();
+            if !inner.name.starts_with("__") {
+                let base = format!("{}__{}", outer.name.name, inner.name);
+                let name = (1..)
+                    .map(|n| match n {
+                        1 => base.clone(),
+                        n => format!("{base}__{n}"),
+                    })
+                    .find(|n| !taken.contains(n))
+                    .expect("an unused name");
+                for c in def.ctors.iter_mut().filter(|c| c.name.name == inner.name) {
+                    c.name.name.clone_from(&name);
+                }
+                taken.push(name.clone());
+                def.name.name.clone_from(&name);
+                outer
+                    .aliases
+                    .push((inner.clone(), TypeName::named(name, inner.span)));
+            }
+            renamed.push(def);
+        }
         for def in renamed {
             def.aliases.extend(outer.aliases.iter().cloned());
         }
