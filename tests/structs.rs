@@ -2499,3 +2499,102 @@ launch k { in = arange(32); out = zeros(32); t = ones(8); expect out == arange(3
 "#;
     ok(src, &[], [1, 1, 1], [32, 1, 1]);
 }
+
+#[test]
+fn a_nested_class_sees_its_enclosing_class_and_is_named_through_it() {
+    // C++ [class.nest]: `T` inside `B` is `A::T`, and `A::B`, `A::C` (a typedef'd anonymous
+    // struct) and `Z::B` are three types: b2.x + c.y + z.b.n = 2 + 3 + 4 = 9. The union member
+    // of `V<int>`, a specialisation, names its class's `Type` and `H`: mask.x = 5 is val.x.
+    let src = r#"
+struct A {
+    typedef float T;
+    struct B { T x; } b;
+    typedef struct { T y; } C;
+};
+struct Z { struct B { int n; } b; };
+template <class D> struct V {};
+template <> struct V<int> {
+    typedef float2 Type;
+    typedef struct __align__(8) { float x; float y; } H;
+    union Data { H val; Type mask; } data;
+};
+__global__ void k(float* out) {
+    A a; a.b.x = 2.0f;
+    A::B b2 = a.b;
+    A::C c; c.y = 3.0f;
+    Z z; z.b.n = 4;
+    V<int> v; v.data.mask = make_float2(5.0f, 6.0f);
+    V<int>::H h = v.data.val;
+    out[0] = b2.x + c.y + z.b.n;
+    out[1] = h.x;
+    out[2] = sizeof(V<int>::H);
+}
+launch k { out = zeros(3); expect out == [9, 5, 8]; }
+"#;
+    ok(src, &[], ONE, ONE);
+}
+
+#[test]
+fn assigning_to_a_struct_calls_the_operator_it_declares() {
+    // `a = 2.5f` calls `operator=(float)`: s = 2.5, n = 1. `b = a` copies member-wise (the
+    // declared operator takes a float, not an `Acc`): b = {2.5, 1}. `y = x` of `Cnt`, which
+    // declares its own copy assignment, adds 100: 7 + 100. `w = u.data.val` picks the
+    // `float4&` overload for a union's `float4` member, not the first declared: w.v.y = 6.
+    let src = r#"
+struct Acc {
+    float s; int n;
+    __device__ Acc& operator=(float v) { s = v; n = 1; return *this; }
+};
+struct Cnt {
+    int c;
+    __device__ Cnt& operator=(const Cnt& o) { c = o.c + 100; return *this; }
+};
+struct Half { float a; };
+struct W {
+    float4 v;
+    __device__ W& operator=(Half& in) { v.x = in.a; return *this; }
+    __device__ W& operator=(float4& in) { v = in; return *this; }
+};
+struct U { union D { float4 val; float4 mask; } data; };
+__global__ void k(float* out) {
+    Acc a; a.s = 0.0f; a.n = 5;
+    a = 2.5f;
+    Acc b; b.s = 9.0f; b.n = 9;
+    b = a;
+    Cnt x; x.c = 7;
+    Cnt y; y.c = 0;
+    y = x;
+    U u; u.data.val = make_float4(5, 6, 7, 8);
+    W w; w.v = make_float4(0, 0, 0, 0);
+    w = u.data.val;
+    out[0] = a.s; out[1] = a.n; out[2] = b.s; out[3] = b.n; out[4] = y.c; out[5] = w.v.y;
+}
+launch k { out = zeros(6); expect out == [2.5, 1, 2.5, 1, 107, 6]; }
+"#;
+    ok(src, &[], ONE, ONE);
+}
+
+#[test]
+fn a_specialisation_names_itself_by_its_class_name() {
+    // Inside `template <> struct W<int>`, `W` is `W<int>` (the injected class name), as it is
+    // `W<T>` inside the primary: W<float>'s twice of 3 is 6, W<int>'s of (3 + 1) is 8.
+    let src = r#"
+template <class T> struct W {
+    T v;
+    __device__ W& operator=(float x) { v = x; return *this; }
+    __device__ W twice() const { W r; r.v = 2 * v; return r; }
+};
+template <> struct W<int> {
+    int v;
+    __device__ W& operator=(float x) { v = (int)x + 1; return *this; }
+    __device__ W twice() const { W r; r.v = 2 * v; return r; }
+};
+__global__ void k(float* out) {
+    W<float> a; a = 3.0f;
+    W<int> b; b = 3.0f;
+    out[0] = a.twice().v; out[1] = b.twice().v;
+}
+launch k { out = zeros(2); expect out == [6, 8]; }
+"#;
+    ok(src, &[], ONE, ONE);
+}

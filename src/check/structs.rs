@@ -472,8 +472,9 @@ impl<'g> KernelChecker<'g, '_> {
             Err(e) => return Some(Err(e)),
         };
         let d = &self.globals.structs[def];
-        if !d.template.is_empty() {
-            // Inside a template, its own name stands for this instance (`Pair` is `Pair<int>`).
+        if !d.template.is_empty() || !d.spec.is_empty() {
+            // Inside a template or a specialisation, its own name stands for this instance
+            // (`Pair` is `Pair<int>`).
             bindings
                 .types
                 .insert(d.name.name.clone(), ast::TypeName::named(key.clone(), span));
@@ -2810,6 +2811,13 @@ impl<'g> KernelChecker<'g, '_> {
             };
             return self.struct_assignment(target, None, &combined, span, out);
         }
+        if let Some(call) = self.declared_assignment(target, value, span) {
+            out.push(Stmt {
+                kind: StmtKind::Eval(call?),
+                span,
+            });
+            return Ok(());
+        }
         // `access(i, out) = c;` of a function returning a `Color&` (nvblox): the struct it
         // refers to, `*&access(i, out)`, as a C++ compiler takes a reference.
         let through_ref;
@@ -2845,6 +2853,38 @@ impl<'g> KernelChecker<'g, '_> {
             values
         };
         self.writes(&p, values, span, out)
+    }
+
+    /// `s = value;` where the struct declares `operator=` (DLRM's `VecType4& operator=(float4&
+    /// in)`): the call C++ makes of it, `s.operator=(value)`. Copying another `S` stays the
+    /// implicit member-wise copy unless the struct declares one taking an `S`.
+    fn declared_assignment(
+        &mut self,
+        target: &ast::Expr,
+        value: &ast::Expr,
+        span: Span,
+    ) -> Option<Result<Expr>> {
+        let l = self.struct_of(target)?;
+        let class = |t: &str| {
+            let bare = t.split('<').next().unwrap_or(t);
+            bare.rsplit("::").next().unwrap_or(bare).to_string()
+        };
+        let assigns =
+            self.methods_where(&l, |m| m.name.name == "operator=" && m.params.len() == 1)?;
+        let copies_own = assigns
+            .iter()
+            .any(|m| class(&m.params[0].ty.base_text) == class(&l.name));
+        let copy = self.struct_of(value).is_some_and(|v| v.name == l.name);
+        if assigns.is_empty() || (copy && !copies_own) {
+            return None;
+        }
+        Some(self.method_call(
+            target,
+            "operator=",
+            (&[], std::slice::from_ref(value)),
+            span,
+            true,
+        ))
     }
 
     /// `return value;` in a function that returns a struct.
