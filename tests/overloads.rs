@@ -1114,3 +1114,39 @@ launch k { v = arange(4); expect v == 2 * arange(4) + 6; }
 "#;
     assert!(ok(src, &[], ONE, [4, 1, 1]).expects_passed());
 }
+
+#[test]
+fn a_call_returns_a_pointer_where_the_overload_it_calls_does() {
+    // Anime4KCPP's overloads by argument count: `f(a)` calls `float* f(float*)`, not the first
+    // declared `void f(float*, const float*)` ("expected a pointer, found `long long`"), and
+    // `pick(a)` the one-argument `pick` ("takes 2 argument(s)"). a = [0, 9, 7].
+    let src = r#"
+__device__ void f(float* dst, const float* src) { dst[0] = src[0]; }
+__device__ float* f(float* src) { return src + 1; }
+__device__ float* pick(float* a, int i) { return a + i; }
+__device__ float* pick(float* a) { return a + 2; }
+__global__ void k(float* a) {
+    float* p = f(a);
+    *p = 9.0f;
+    float* q = pick(a);
+    *q = 7.0f;
+}
+launch k { a = zeros(3); expect a == [0, 9, 7]; }
+"#;
+    ok(src, &[], ONE, ONE);
+}
+
+#[test]
+fn a_vector_member_of_a_struct_in_memory_chooses_the_vector_operator() {
+    // helper_math.h's `float4 - float` for `nodes[1].a - 2.0f` (the `float2` overload was
+    // taken): (0 - 2) / 2 = -1 in every component.
+    let src = r#"
+#include "helper_math.h"
+struct N { float4 a; float4 b; };
+__global__ void k(const N* nodes, float4* out) {
+    out[0] = (nodes[1].a - 2.0f) / 2.0f;
+}
+launch k { nodes = zeros(16); out = zeros(4); expect out == [-1, -1, -1, -1]; }
+"#;
+    ok(src, &[], ONE, ONE);
+}

@@ -1759,3 +1759,25 @@ launch k<3> { v = arange(6); out = zeros(2); expect out == [2, 5]; }
 "#;
     assert!(ok(src, &[], [1, 1, 1], [2, 1, 1]).expects_passed());
 }
+
+#[test]
+fn the_address_of_a_vector_member_in_memory_is_a_vector_pointer() {
+    // `struct M { float4 a; float4 b; }` over arange(16): m[1].a is 8..11 and m[1].b 12..15.
+    // `&m[1].b` is a `const float4*` (it was typed `float*`); read through a local, directly
+    // and by `__ldg`, each is one 16-byte load: 4 loads of one sector each.
+    let src = r#"
+struct M { float4 a; float4 b; };
+__global__ void k(const M* m, float4* out) {
+    const float4* p = &m[1].b;
+    out[0] = *p;
+    out[1] = __ldg(&m[0].a);
+    out[2] = __ldg(&m[1].a);
+    out[3] = *(&m[1].b);
+}
+launch k { m = arange(16); out = zeros(16);
+    expect out == [12, 13, 14, 15, 0, 1, 2, 3, 8, 9, 10, 11, 12, 13, 14, 15]; }
+"#;
+    let r = ok(src, &[], ONE, ONE);
+    assert_eq!(r.counters.gld_instr, 4);
+    assert_eq!(r.counters.gld_sectors, 4);
+}

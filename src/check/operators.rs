@@ -568,10 +568,9 @@ impl<'g> KernelChecker<'g, '_> {
         // An array member (`ks` in a member function) is the pointer it converts to.
         // A vector member of a union is laid out as a struct of its components, but is the
         // vector (`u.data.val` of a `union { float4 val; ... } data;`).
-        let vector = layout.as_ref().and_then(|l| {
-            let (elem, width) = super::vector::cuda_vector(&l.name)?;
-            (!super::vector::is_struct_vector(elem, width)).then_some((elem, width))
-        });
+        let vector = layout
+            .as_ref()
+            .and_then(|l| super::vector::value_vector_layout(l));
         let kind = if let Some((elem, width)) = vector {
             Some(Arg::Vector(elem, width))
         } else if let Some(l) = layout.as_ref().filter(|l| !l.array) {

@@ -90,7 +90,7 @@ pub(crate) struct RowOf<'e> {
     base: Option<&'e ast::Expr>,
 }
 
-impl KernelChecker<'_, '_> {
+impl<'g> KernelChecker<'g, '_> {
     /// [`index_chain`], stopped at an element of an array of pointers (`p.tex[0][i]` is
     /// `p.tex[0]` indexed by `i`).
     pub(crate) fn pointer_index_chain<'e>(
@@ -224,6 +224,25 @@ impl KernelChecker<'_, '_> {
     }
 
     /// Whether `e` is a pointer-valued expression (decided from names and forms, without typing it).
+    /// The function a call of `name` with `n` arguments calls, as far as the number tells: the
+    /// one overload taking `n` (`float* f(float*)` beside `void f(float*, const float*)`), or
+    /// the first of several that agree on returning a pointer or not; else the first declared.
+    fn callee_of_arity(&self, name: &str, n: usize) -> Option<&'g ast::Function> {
+        let first = self.globals.functions.get(name).copied();
+        let Some(all) = self.globals.overloads.get(name) else {
+            return first;
+        };
+        let fitting: Vec<&ast::Function> = all
+            .iter()
+            .copied()
+            .filter(|f| super::operators::takes(f, n))
+            .collect();
+        match fitting.split_first() {
+            Some((f, rest)) if rest.iter().all(|g| g.ret.pointer == f.ret.pointer) => Some(f),
+            _ => first,
+        }
+    }
+
     pub(crate) fn is_pointer(&self, e: &ast::Expr) -> bool {
         match &e.kind {
             ast::ExprKind::Name(n) => match self.lookup(n) {
@@ -281,7 +300,7 @@ impl KernelChecker<'_, '_> {
                 args,
             } => {
                 let name = super::groups::unqualified(&callee.name);
-                let f = self.globals.functions.get(name).copied();
+                let f = self.callee_of_arity(name, args.len());
                 f.is_some_and(|f| f.ret.pointer || self.returns_bound_pointer(f, targs, args))
                     || (args.is_empty() && self.struct_converts(name))
             }
@@ -566,7 +585,11 @@ impl KernelChecker<'_, '_> {
                 if let Some(p) = self.object_pointer(e) {
                     return p;
                 }
-                let f = self.globals.functions[super::groups::unqualified(&callee.name)];
+                let name = super::groups::unqualified(&callee.name);
+                let f = match self.overload_with(name, targs, args)? {
+                    Some(f) => f,
+                    None => self.globals.functions[name],
+                };
                 self.call_pointer(f, targs, args, span)
             }
             ast::ExprKind::Method {
@@ -1097,6 +1120,25 @@ impl KernelChecker<'_, '_> {
                 if let Some(first) = self.decayed_member(operand) {
                     return self.pointer(&first);
                 }
+                // `&m[i].b` of a `float4` member of a struct in memory: a `float4*`, whose
+                // offset counts vectors, where a struct pointer's counts components.
+                if self.vector_member_in_memory(operand) {
+                    if let Some(place) = self.struct_place(operand) {
+                        let place = place?;
+                        if let super::structs::Home::Mem { .. } = place.home {
+                            let mut p = self.place_address(place, span);
+                            p.is_const = self.place_is_const(base);
+                            let width = p.mem.map_or(1, |m| m.width);
+                            p.offset = self.binary(
+                                BinOp::Div,
+                                span,
+                                p.offset,
+                                constant(Value::I64(i64::from(width)), span),
+                            )?;
+                            return Ok(p);
+                        }
+                    }
+                }
                 let place = match self.member_place(operand) {
                     Some(p) => Some(p),
                     None => self.component(base, field, span),
@@ -1157,6 +1199,22 @@ impl KernelChecker<'_, '_> {
                 help: Some("take the address of an element: `&a[i]`".into()),
             }),
         }
+    }
+
+    /// Whether `e` is a member of a struct in memory that simt holds as a vector (`m[i].b` of
+    /// `struct M { float4 a, b; }`): its address is a vector pointer, not a struct pointer.
+    pub(crate) fn vector_member_in_memory(&mut self, e: &ast::Expr) -> bool {
+        matches!(e.kind, ast::ExprKind::Member { .. })
+            && self
+                .struct_of(e)
+                .is_some_and(|l| super::vector::value_vector_layout(&l).is_some())
+            && matches!(
+                self.struct_place(e),
+                Some(Ok(super::structs::StructPlace {
+                    home: super::structs::Home::Mem { .. },
+                    ..
+                }))
+            )
     }
 
     /// An integer pointer offset (`p + k`) widened to `i64`.

@@ -1391,6 +1391,11 @@ impl<'g> KernelChecker<'g, '_> {
             },
             ast::ExprKind::Ternary { then, .. } => self.struct_pointee(then),
             ast::ExprKind::Cast { ty, .. } if ty.pointer => self.layout_of(ty)?.ok(),
+            // `&m[i].b` of a `float4` member is a vector pointer.
+            ast::ExprKind::Unary {
+                op: UnOp::AddrOf,
+                operand,
+            } if self.vector_member_in_memory(operand) => None,
             ast::ExprKind::Unary {
                 op: UnOp::AddrOf,
                 operand,

@@ -52,6 +52,13 @@ pub(crate) fn is_struct_vector(s: Scalar, n: u32) -> bool {
     n == 1 || n == 3 || s.size() * n > 16
 }
 
+/// The vector a struct member's layout stands for, where it is one simt holds as a vector
+/// (`float4 val;` of a union, `float4 b;` of a struct in memory), not as a struct of members.
+pub(crate) fn value_vector_layout(l: &super::structs::Layout) -> Option<(Scalar, u32)> {
+    let (s, n) = cuda_vector(&l.name)?;
+    (!is_struct_vector(s, n)).then_some((s, n))
+}
+
 /// Whether calls of `f` may give a vector: it returns one, or its template parameter (an
 /// instance for `half2` does).
 fn returns_vector(f: &ast::Function) -> bool {
