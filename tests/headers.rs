@@ -324,6 +324,39 @@ launch k {
 }
 
 #[test]
+fn helper_math_adds_vector_forms_to_cudas_math_functions() {
+    // helper_math.h overloads CUDA's own fminf, fmaxf, min, max, floorf, fmodf, fabs and abs on
+    // vectors; the scalar calls inside and beside them stay CUDA's. fminf/fmaxf of (1, 5, -2)
+    // and (3, 4, -1): (1, 4, -2) and (3, 5, -1); min/max of int2 (1, 7), (3, 2): (1, 2) and
+    // (3, 7); uint3 max of (1, 9, 4), (2, 3, 4): (2, 9, 4); floorf (1.5, -1.5): (1, -2); fmodf
+    // (7, -7, 5.5, 1) by (3, 3, 2, 1): (1, -1, 1.5, 0); fabs (-1, 2): (1, 2); abs int3 (-3, 0,
+    // 4): (3, 0, 4); smoothstep(0, 2, 0.5): y = 0.25, 0.0625 * 2.5 = 0.15625, its float2 form
+    // the same per component; fminf(2, 1) = 1 and max(3, 4) = 4 are CUDA's.
+    let src = r#"
+#include "helper_math.h"
+__global__ void k(float* out) {
+    float3 a = make_float3(1.0f, 5.0f, -2.0f), b = make_float3(3.0f, 4.0f, -1.0f);
+    float3 lo = fminf(a, b), hi = fmaxf(a, b);
+    int2 m = min(make_int2(1, 7), make_int2(3, 2)), n = max(make_int2(1, 7), make_int2(3, 2));
+    uint3 u = max(make_uint3(1, 9, 4), make_uint3(2, 3, 4));
+    float2 f = floorf(make_float2(1.5f, -1.5f));
+    float4 r = fmodf(make_float4(7.0f, -7.0f, 5.5f, 1.0f), make_float4(3.0f, 3.0f, 2.0f, 1.0f));
+    float2 g = fabs(make_float2(-1.0f, 2.0f));
+    int3 h = abs(make_int3(-3, 0, 4));
+    float2 s = smoothstep(make_float2(0.0f), make_float2(2.0f), make_float2(0.5f));
+    float v[] = {lo.x, lo.y, lo.z, hi.x, hi.y, hi.z, (float)m.x, (float)m.y, (float)n.x,
+        (float)n.y, (float)u.x, (float)u.y, (float)u.z, f.x, f.y, r.x, r.y, r.z, r.w, g.x, g.y,
+        (float)h.x, (float)h.y, (float)h.z, smoothstep(0.0f, 2.0f, 0.5f), s.x, s.y,
+        fminf(2.0f, 1.0f), (float)max(3, 4)};
+    for (int i = 0; i < 29; i++) out[i] = v[i];
+}
+launch k { out = zeros(29); expect out == [1, 4, -2, 3, 5, -1, 1, 2, 3, 7, 2, 9, 4, 1, -2,
+    1, -1, 1.5, 0, 1, 2, 3, 0, 4, 0.15625, 0.15625, 0.15625, 1, 4]; }
+"#;
+    ok(src, &[], ONE, ONE);
+}
+
+#[test]
 fn helper_math_makes_vectors_from_one_number_or_another_vector() {
     // cuda-samples' particles: make_float3(float4) drops w; make_float3(1.0f) is (1, 1, 1);
     // make_float4(float3, w) appends w; make_float4(float3) appends 0; make_int2(float2)

@@ -17,6 +17,12 @@ const MAX_EXPANSIONS: u32 = 50_000;
 const UNSUPPORTED_CALLS: &[(&str, &str)] = &[];
 
 /// Math functions: name → (function, float-only `f` form).
+/// Whether CUDA declares a device function `name` of numbers (`fminf`, `floorf`, `min`), which
+/// a file's overloads on vectors (helper_math.h's `fminf(float3, float3)`) add to, not hide.
+pub(crate) fn is_math_builtin(name: &str) -> bool {
+    math_function(name).is_some() || matches!(name, "min" | "max" | "abs")
+}
+
 fn math_function(name: &str) -> Option<(Func, Option<Scalar>)> {
     use crate::special;
     use Math1::*;

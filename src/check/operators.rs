@@ -258,7 +258,8 @@ impl<'g> KernelChecker<'g, '_> {
         let fitting = self.substitutable(name, fitting, targs, args)?;
         // CUDA's own atomics overload the file's (torch-ngp's `atomicAdd(__half*, __half)`
         // beside a `float*` call): a file's atomic no argument fits leaves the call to them.
-        let atomic = super::atomics::atomic_op(name).is_some();
+        let atomic =
+            super::atomics::atomic_op(name).is_some() || super::expr::is_math_builtin(name);
         match (builtin, fitting.len()) {
             (Some(_), 0) => return Ok(None),
             (None, 0 | 1) if !atomic => return Ok(fitting.first().or(all.first()).copied()),

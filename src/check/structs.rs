@@ -1270,6 +1270,8 @@ impl<'g> KernelChecker<'g, '_> {
                 // a scalar, its `clamp(float3, ...)` a struct).
                 let f = match self.overload(name, args).ok().flatten() {
                     Some(f) => f,
+                    // `fminf(a.x, b.x)` beside a file's `fminf(float3, float3)`: CUDA's.
+                    None if super::expr::is_math_builtin(name) => return None,
                     None => *self.globals.functions.get(name)?,
                 };
                 self.returned_layout(f, targs, args, e.span)

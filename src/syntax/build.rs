@@ -4572,12 +4572,17 @@ pub(crate) fn base_type(text: &str) -> BaseType {
     match text {
         "void" => BaseType::Void,
         "bool" => BaseType::Bool,
-        "char" | "signed char" | "int8_t" => BaseType::I8,
-        "unsigned char" | "uint8_t" | "uchar" => BaseType::U8,
-        "short" | "short int" | "signed short" | "signed short int" | "int16_t" => BaseType::I16,
-        "unsigned short" | "unsigned short int" | "uint16_t" | "ushort" => BaseType::U16,
-        "int" | "signed" | "signed int" | "int32_t" => BaseType::I32,
-        "unsigned" | "unsigned int" | "uint32_t" | "uint" => BaseType::U32,
+        // <stdint.h>'s least and fast types as glibc defines them on x86-64 and aarch64
+        // Linux, whose ABI nvcc follows: the fast types of 16 bits and more are `long`.
+        "char" | "signed char" | "int8_t" | "int_least8_t" | "int_fast8_t" => BaseType::I8,
+        "unsigned char" | "uint8_t" | "uchar" | "uint_least8_t" | "uint_fast8_t" => BaseType::U8,
+        "short" | "short int" | "signed short" | "signed short int" | "int16_t"
+        | "int_least16_t" => BaseType::I16,
+        "unsigned short" | "unsigned short int" | "uint16_t" | "ushort" | "uint_least16_t" => {
+            BaseType::U16
+        }
+        "int" | "signed" | "signed int" | "int32_t" | "int_least32_t" => BaseType::I32,
+        "unsigned" | "unsigned int" | "uint32_t" | "uint" | "uint_least32_t" => BaseType::U32,
         // `long` is 64 bits in CUDA on Linux (LP64), as on the host.
         "long"
         | "long int"
@@ -4588,6 +4593,11 @@ pub(crate) fn base_type(text: &str) -> BaseType {
         | "signed long long"
         | "signed long long int"
         | "int64_t"
+        | "int_least64_t"
+        | "int_fast16_t"
+        | "int_fast32_t"
+        | "int_fast64_t"
+        | "intmax_t"
         | "clock_t"
         | "ptrdiff_t"
         | "intptr_t"
@@ -4599,6 +4609,11 @@ pub(crate) fn base_type(text: &str) -> BaseType {
         | "unsigned long long"
         | "unsigned long long int"
         | "uint64_t"
+        | "uint_least64_t"
+        | "uint_fast16_t"
+        | "uint_fast32_t"
+        | "uint_fast64_t"
+        | "uintmax_t"
         | "size_t"
         | "uintptr_t"
         | "ulong"
