@@ -2598,3 +2598,26 @@ launch k { out = zeros(2); expect out == [6, 8]; }
 "#;
     ok(src, &[], ONE, ONE);
 }
+
+#[test]
+fn a_vector_member_named_without_this_is_the_vector() {
+    // cuckoo's siphash state: `uint2 t = v1;` and `v0 ^= v1;` (a free `operator^=(uint2&,
+    // uint2)`) inside member functions, and `swap2(v1)`. v0 = (1, 2) ^ (4, 8) = (5, 10);
+    // v1 swapped = (8, 4).
+    let src = r#"
+static __device__ __forceinline__ void operator^=(uint2& a, uint2 b) { a.x ^= b.x, a.y ^= b.y; }
+__device__ uint2 swap2(const uint2 a) { return make_uint2(a.y, a.x); }
+class st {
+public:
+    uint2 v0; uint2 v1;
+    __device__ st() { v0 = make_uint2(1, 2); v1 = make_uint2(4, 8); }
+    __device__ void rnd() { v0 ^= v1; uint2 t = v1; v1 = swap2(t); }
+};
+__global__ void k(unsigned* out) {
+    st s; s.rnd();
+    out[0] = s.v0.x; out[1] = s.v0.y; out[2] = s.v1.x; out[3] = s.v1.y;
+}
+launch k { out = zeros(4); expect out == [5, 10, 8, 4]; }
+"#;
+    ok(src, &[], ONE, ONE);
+}

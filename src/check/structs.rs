@@ -3865,6 +3865,15 @@ impl<'g> KernelChecker<'g, '_> {
             MemberKind::Compound(sub) => {
                 let sub = Rc::clone(sub);
                 let p = self.sub_place(this, sub, m.first, layout.members[k].offset, span);
+                // `v1` of a `uint2 v1;` member in registers, named without `this->`: the
+                // vector its leaves hold, as a `uint2` local is.
+                if let (Some((elem, width)), Home::Regs(leaves)) =
+                    (super::vector::value_vector_layout(&p.layout), &p.home)
+                {
+                    let mut vars = [leaves[0]; 4];
+                    vars[..leaves.len()].copy_from_slice(leaves);
+                    return Ok(Binding::Vector { vars, elem, width });
+                }
                 let b = self.bind_struct(p);
                 self.mark_const(&b, is_const);
                 b
