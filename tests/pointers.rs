@@ -1781,3 +1781,26 @@ launch k { m = arange(16); out = zeros(16);
     assert_eq!(r.counters.gld_instr, 4);
     assert_eq!(r.counters.gld_sectors, 4);
 }
+
+#[test]
+fn a_pointer_to_arrays_parameter_indexes_rows() {
+    // Anime4KCPP's `const T(* const sharedPtr)[N]`, which C reads as `const T sharedPtr[][N]`:
+    // row r of a 4 x 8 shared tile starts 8r floats in, so thread t reads tile[t / 8][t % 8]
+    // = in[t], doubled; `(*p)[8]` without `const` reads the same row through `p[1]`: in[8 + 2].
+    let src = r#"
+template <typename T, int N>
+__device__ const T* row(const T (* const rows)[N], int r) { return rows[r]; }
+__device__ float second_row(float (*p)[8]) { return p[1][2]; }
+__global__ void k(const float* in, float* out, float* one) {
+    __shared__ float tile[4][8];
+    int t = threadIdx.x;
+    tile[t / 8][t % 8] = in[t];
+    __syncthreads();
+    out[t] = row<float, 8>(tile, t / 8)[t % 8] * 2.0f;
+    if (t == 0) one[0] = second_row(tile);
+}
+launch k { in = arange(32); out = zeros(32); one = zeros(1);
+    expect out == arange(32) * 2; expect one == [10]; }
+"#;
+    ok(src, &[], ONE, b(32));
+}

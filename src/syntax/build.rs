@@ -1692,6 +1692,7 @@ impl<'m> Builder<'m> {
                 // `float (&a)[4]` is read as `float a[4]`: the caller's array, by its first element.
                 let mut extent = None;
                 let mut fn_type = None;
+                let mut array_ptr = false;
                 let parts: Vec<Pair<'_, Rule>> = it
                     .flat_map(|p| match p.as_rule() {
                         // `float (*func)(float, float)`: the type `float(*)(float,float)`.
@@ -1706,6 +1707,12 @@ impl<'m> Builder<'m> {
                             parts
                                 .into_iter()
                                 .filter(|q| q.as_rule() == Rule::ident)
+                                .collect()
+                        }
+                        Rule::array_ptr => {
+                            array_ptr = true;
+                            p.into_inner()
+                                .filter(|q| q.as_rule() != Rule::qualifier)
                                 .collect()
                         }
                         Rule::array_ref => {
@@ -1747,6 +1754,14 @@ impl<'m> Builder<'m> {
                 // as in C; a pointer to one (`const ROW_T* p`) would index rows of it.
                 if self.alias_dims(&ty).is_some() {
                     if ty.pointer || ty.reference {
+                        self.pointer_to_array(&ty, &name);
+                    }
+                    ty.pointer = true;
+                }
+                // `T (*p)[N]` is `T p[][N]`: each size is a row's. A pointer to arrays of
+                // pointers (`T* (*p)[N]`) is not.
+                if array_ptr {
+                    if ty.pointer {
                         self.pointer_to_array(&ty, &name);
                     }
                     ty.pointer = true;

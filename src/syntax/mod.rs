@@ -425,6 +425,7 @@ fn friendly(rule: Rule) -> Option<&'static str> {
         Rule::const_declarator => "a constant's name",
         Rule::param_array => "`[]`",
         Rule::array_ref => "a reference to an array (`(&a)[4]`)",
+        Rule::array_ptr => "a pointer to arrays (`(*p)[4]`)",
         Rule::designated | Rule::init_item => "a designated initialiser (`.x = 1`)",
         Rule::packed => "`__attribute__((packed))`",
         Rule::fn_ptr_decl => "a function pointer parameter (`(*f)(float)`)",
