@@ -370,6 +370,31 @@ launch k {
 }
 
 #[test]
+fn a_constant_pointer_the_launch_leaves_unset_is_null() {
+    // CUDA zero-initialises a symbol: GPU-Raytracer's `__constant__ float2* pmj_samples;`,
+    // never read at the sample index its launch uses, needs no value. Compared with NULL it is
+    // equal (out = 1, 1); read through, it traps naming the pointer.
+    let src = r#"
+__constant__ float* table;
+__global__ void k(float* out) { out[threadIdx.x] = (table == NULL) ? 1.0f : 2.0f; }
+launch k { out = zeros(2); expect out == [1, 1]; }
+"#;
+    ok(src, &[], [1, 1, 1], [2, 1, 1]);
+    let f = err(
+        "__constant__ float* table;\n__global__ void k(float* out) { out[0] = table[0]; }\n",
+        &[("out", "zeros(1)")],
+        Some([1, 1, 1]),
+        Some([1, 1, 1]),
+    );
+    assert_eq!(codes(&f), ["simt::run::null_pointer"]);
+    assert!(
+        f.errors[0].to_string().contains("`table`"),
+        "{}",
+        f.errors[0]
+    );
+}
+
+#[test]
 fn an_aligned_file_scope_array_reads_as_any_other() {
     // ccminer: `static __constant__ __align__(8) uint64_t K[4] = {...}` and `__constant__
     // uint32_t __align__(32) midstate[4];`; `__device__ __align__(16) float acc[4];`. Every

@@ -1707,7 +1707,7 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
     /// `__constant__ hash64_t* d_light;` (ethminer, set by `cudaMemcpyToSymbol` of a device
     /// address): a pointer held in constant memory, into global memory. The launch section
     /// sets it as it sets a pointer parameter (`d_light = arange(16);`), and device code uses
-    /// it as one; like a parameter's, its own load is not counted. An array of pointers or an
+    /// it as one; like a parameter's, its own load is not counted. Left unset, it is `NULL`. An array of pointers or an
     /// initialised one is an error (the name is still declared: no cascade of unknown names).
     fn file_pointer(
         &mut self,
@@ -1732,7 +1732,12 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                 ),
             });
         }
-        self.file_buffer(c, (elem, width, c.ty.is_const), None)
+        // Unset, it is null, as CUDA zero-initialises a symbol: reading through it traps.
+        let null = ast::Expr {
+            kind: ast::ExprKind::Name("NULL".into()),
+            span: c.name.span,
+        };
+        self.file_buffer(c, (elem, width, c.ty.is_const), Some(null))
     }
 
     /// The buffer parameter a file-scope variable `c` is, of elements `(elem, width)` (read-only
