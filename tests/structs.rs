@@ -2621,3 +2621,42 @@ launch k { out = zeros(4); expect out == [5, 10, 8, 4]; }
 "#;
     ok(src, &[], ONE, ONE);
 }
+
+#[test]
+fn the_implicit_copy_assignment_stays_where_no_declared_operator_is_one() {
+    // A template `operator=` is never the copy assignment: `p = q` of two `P<float>` copies
+    // (1), `p = r` of a `P<int>` calls it: 2 + 100. `typedef struct Tag {...} Name;` declares
+    // its copy assignment by the tag: `a = b` calls it (1 + 10), and `Tag` names the struct in
+    // the kernel too (3 + 10 through `Tag c; c = b;` with b.x = 3). `s = {3, 4}` builds an
+    // `S` for the implicit copy beside `operator=(float)`; `s2 = 5` calls that: (5, 10).
+    let src = r#"
+template <typename T> struct P {
+    T x;
+    template <typename U> __device__ P& operator=(const P<U>& o) { x = (T)o.x + 100; return *this; }
+};
+typedef struct Tag {
+    float x;
+    __device__ Tag& operator=(const Tag& o) { x = o.x + 10.0f; return *this; }
+} Name;
+struct S { float x, y; __device__ S& operator=(float v) { x = v; y = 2 * v; return *this; } };
+__global__ void k(float* out) {
+    P<float> p, q; q.x = 1.0f; p.x = 0.0f;
+    p = q;
+    out[0] = p.x;
+    P<int> r; r.x = 2;
+    p = r;
+    out[1] = p.x;
+    Name a, b; b.x = 1.0f;
+    a = b;
+    out[2] = a.x;
+    b.x = 3.0f;
+    Tag c; c = b;
+    out[3] = c.x;
+    S s; s = {3.0f, 4.0f};
+    S s2; s2 = 5.0f;
+    out[4] = s.x; out[5] = s.y; out[6] = s2.x; out[7] = s2.y;
+}
+launch k { out = zeros(8); expect out == [1, 102, 11, 13, 3, 4, 5, 10]; }
+"#;
+    ok(src, &[], ONE, ONE);
+}

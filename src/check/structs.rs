@@ -2878,11 +2878,18 @@ impl<'g> KernelChecker<'g, '_> {
         };
         let assigns =
             self.methods_where(&l, |m| m.name.name == "operator=" && m.params.len() == 1)?;
-        let copies_own = assigns
-            .iter()
-            .any(|m| class(&m.params[0].ty.base_text) == class(&l.name));
+        // A copy assignment the struct declares: no template (C++ [class.copy.assign]), taking
+        // the struct by its name, its injected name or a typedef of it.
+        let mut copies_own = false;
+        for m in assigns.iter().filter(|m| m.template.is_empty()) {
+            let ty = &m.params[0].ty;
+            copies_own |= class(&ty.base_text) == class(&l.name)
+                || matches!(self.layout_of(ty), Some(Ok(p)) if p.name == l.name);
+        }
         let copy = self.struct_of(value).is_some_and(|v| v.name == l.name);
-        if assigns.is_empty() || (copy && !copies_own) {
+        // `s = {a, b}` builds an `S` for the implicit copy; `s = {x}` may call `operator=(float)`.
+        let list = matches!(&value.kind, ast::ExprKind::List(items) if items.len() != 1);
+        if assigns.is_empty() || ((copy || list) && !copies_own) {
             return None;
         }
         Some(self.method_call(

@@ -439,8 +439,12 @@ impl<'m> Builder<'m> {
                     self.push_kernel(k, module);
                 }),
                 Rule::template_item => self.template_item(item, module),
-                Rule::struct_def => self.struct_def(item).map(|mut s| {
+                Rule::struct_def => self.tagged_struct_def(item).map(|(mut s, tag)| {
                     self.nest_in_template(&mut s);
+                    if let Some(tag) = tag {
+                        let own = TypeName::named(s.name.name.clone(), tag.span);
+                        module.aliases.push((tag, own));
+                    }
                     module.structs.push(s)
                 }),
                 Rule::host_struct_var => {
@@ -1029,14 +1033,29 @@ impl<'m> Builder<'m> {
 
     /// `struct_def = { "struct" ~ ident ~ template_args? ~ "{" ~ struct_member* ~ "}" ~ ";" }`
     fn struct_def(&self, pair: Pair<'_, Rule>) -> Result<StructDef> {
+        Ok(self.tagged_struct_def(pair)?.0)
+    }
+
+    /// [`Self::struct_def`] with the tag of `typedef struct Tag { ... } Name;` where it is not
+    /// the name: `Tag` names the struct inside it (its constructors, `operator=(const Tag&)`)
+    /// and, in C++, after it.
+    fn tagged_struct_def(&self, pair: Pair<'_, Rule>) -> Result<(StructDef, Option<Ident>)> {
         let (mut def, before, after) = self.struct_parts(pair)?;
         // `typedef struct tag { ... } Name;` is known as `Name`.
         def.name = after
             .into_iter()
             .last()
-            .or(before)
+            .or(before.clone())
             .expect("grammar: a struct has a name");
-        Ok(def)
+        let tag = before.filter(|t| t.name != def.name.name);
+        if let Some(t) = &tag {
+            for c in def.ctors.iter_mut().filter(|c| c.name.name == t.name) {
+                c.name.name.clone_from(&def.name.name);
+            }
+            let own = TypeName::named(def.name.name.clone(), t.span);
+            def.aliases.push((t.clone(), own));
+        }
+        Ok((def, tag))
     }
 
     /// `nested_struct = { "typedef"? ~ "struct" ~ ident? ~ "{" ~ struct_member* ~ "}" ~ ident* ~
