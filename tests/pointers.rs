@@ -1804,3 +1804,25 @@ launch k { in = arange(32); out = zeros(32); one = zeros(1);
 "#;
     ok(src, &[], ONE, b(32));
 }
+
+#[test]
+fn an_array_of_rows_plus_k_points_k_rows_in() {
+    // C's decay of `float s[4][4]` is `float (*)[4]`: `s + 1` is row 1, so `rd(s + 1, 1, 3)`
+    // reads s[2][3] = 11 (it read s[1][0] + ... = 8, one element in). `(float*)(l + 2)` of a
+    // local `float l[3][2]` is &l[2][0] = 4; `s + 3` cast to `float*`, then [1]: s[3][1] = 13.
+    let src = r#"
+__device__ float rd(const float (* const p)[4], int i, int j) { return p[i][j]; }
+__global__ void k(float* out) {
+    __shared__ float s[4][4];
+    float l[3][2];
+    for (int i = 0; i < 16; i++) s[i / 4][i % 4] = i;
+    for (int i = 0; i < 6; i++) l[i / 2][i % 2] = i;
+    out[0] = rd(s + 1, 1, 3);
+    out[1] = rd(s, 2, 3);
+    out[2] = *(float*)(l + 2);
+    out[3] = ((float*)(s + 3))[1];
+}
+launch k { out = zeros(4); expect out == [11, 11, 4, 13]; }
+"#;
+    ok(src, &[], ONE, ONE);
+}

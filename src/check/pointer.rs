@@ -541,6 +541,14 @@ impl<'g> KernelChecker<'g, '_> {
                 if let Some(row) = self.pointer_var(p).and_then(|i| self.row_size(i, span)) {
                     k = self.scaled(k, row?, *op_span)?;
                 }
+                // `s + 1` of `float s[4][4]`: a pointer to row 1, four elements in.
+                if let Some(row) = self.array_row_size(p) {
+                    let row = u32::try_from(row).map_err(|_| CheckError::TooComplex {
+                        what: format!("a row of {row} elements"),
+                        span,
+                    })?;
+                    k = self.scaled(k, row, *op_span)?;
+                }
                 let offset = self.add_offset(base.offset, k, *op, *op_span)?;
                 Ok(Ptr {
                     mem: Some(mem),
@@ -1254,6 +1262,34 @@ impl<'g> KernelChecker<'g, '_> {
 
     /// Elements in one step of pointer `i` when it points to arrays (`float (*p)[4]`: 4), so
     /// that `p + 1` is the next row; `None` for a pointer to elements.
+    /// The elements of one row of the array of several dimensions `e` names, which `e + k`
+    /// steps over `k` times (C's decay of `float s[4][8]` to `float (*)[8]`).
+    fn array_row_size(&self, e: &ast::Expr) -> Option<u64> {
+        let ast::ExprKind::Name(n) = &e.kind else {
+            return None;
+        };
+        let dims: Vec<u64> = match self.lookup(n)? {
+            Binding::Shared(s) => self.shared[s as usize]
+                .dims
+                .iter()
+                .map(|&d| d as u64)
+                .collect(),
+            Binding::LocalArray(l) => self.local_arrays[l as usize]
+                .dims
+                .iter()
+                .map(|&d| d as u64)
+                .collect(),
+            Binding::Param(p) => self
+                .constant_dims
+                .get(&p)?
+                .iter()
+                .map(|&d| d as u64)
+                .collect(),
+            _ => return None,
+        };
+        (dims.len() > 1).then(|| dims[1..].iter().product())
+    }
+
     fn row_size(&self, i: u32, span: Span) -> Option<Result<u32>> {
         let rows = &self.ptr_vars[i as usize].rows;
         if rows.is_empty() {
