@@ -2660,3 +2660,24 @@ launch k { out = zeros(8); expect out == [1, 102, 11, 13, 3, 4, 5, 10]; }
 "#;
     ok(src, &[], ONE, ONE);
 }
+
+#[test]
+fn a_vector_member_named_without_this_reaches_an_object_in_memory() {
+    // The same `step` on an object in global memory and one in shared memory: v0 ^= v1 and
+    // v1 swapped, (1, 2, 4, 8) -> (5, 10, 8, 4) in both.
+    let src = r#"
+struct C {
+    uint2 v0, v1;
+    __device__ void step() { uint2 t = v1; v0.x ^= t.x; v0.y ^= t.y; v1 = make_uint2(t.y, t.x); }
+};
+__global__ void k(C* g, unsigned* out) {
+    g[0].step();
+    __shared__ C s;
+    s.v0 = make_uint2(1, 2); s.v1 = make_uint2(4, 8);
+    s.step();
+    out[0] = s.v0.x; out[1] = s.v0.y; out[2] = s.v1.x; out[3] = s.v1.y;
+}
+launch k { g = [1, 2, 4, 8]; out = zeros(4); expect out == [5, 10, 8, 4]; expect g == [5, 10, 8, 4]; }
+"#;
+    ok(src, &[], ONE, ONE);
+}

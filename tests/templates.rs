@@ -3,6 +3,7 @@
 
 use crate::common;
 use common::{codes, describe, err, ok, simt};
+use miette::Diagnostic;
 
 const ONE: [u32; 3] = [1, 1, 1];
 
@@ -1136,6 +1137,20 @@ launch k<double> { a = [1, 2, 3, 4]; out = zeros(3); bits = zeros(2);
     expect out == [1.0625, -1.5, -1.5]; expect bits == [1, 2]; }
 "#;
     ok(src, &[], ONE, ONE);
+}
+
+#[test]
+fn a_chained_comparison_read_as_a_variable_template_says_so() {
+    // `a < b > -c` reads as the variable template `a<b>` minus c (see the test above); where
+    // `a` is a variable the diagnostic says so and names the fix, not "unknown name `a<b>`".
+    let src = "__global__ void k(int* out) { int a = 1, b = 2, c = 3; out[0] = a < b > -c; }\n";
+    let f = err(src, &[("out", "zeros(1)")], Some(ONE), Some(ONE));
+    assert_eq!(codes(&f), ["simt::check::unsupported"]);
+    let help = f.errors[0]
+        .help()
+        .map(|h| h.to_string())
+        .unwrap_or_default();
+    assert!(help.contains("(a < b) > ..."), "{}: {help}", describe(&f));
 }
 
 #[test]

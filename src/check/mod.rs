@@ -3386,6 +3386,20 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                 span,
             };
         }
+        // `a < b > -c`, which simt reads as the variable template `a<b>` before `-`: C++ reads
+        // it so too where `a` is one, and compilers warn about the comparison it would be else.
+        if let Some((a, _)) = template::split_instance(name) {
+            if self.lookup(&a).is_some() {
+                let args = &name[a.len() + 1..name.len() - 1];
+                return CheckError::Unsupported {
+                    what: format!("`{a} < {args} > ...` read as the variable template `{name}`"),
+                    span,
+                    help: Some(format!(
+                        "`{a}` is a variable, not a variable template: parenthesise the comparison, `({a} < {args}) > ...`"
+                    )),
+                };
+            }
+        }
         // `reduce_topk_op_2<T>` or `twice` passed as a value: a function, not a variable.
         let base = template::split_instance(name).map_or_else(|| name.to_string(), |(b, _)| b);
         if self

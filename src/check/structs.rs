@@ -3874,12 +3874,36 @@ impl<'g> KernelChecker<'g, '_> {
                 let p = self.sub_place(this, sub, m.first, layout.members[k].offset, span);
                 // `v1` of a `uint2 v1;` member in registers, named without `this->`: the
                 // vector its leaves hold, as a `uint2` local is.
-                if let (Some((elem, width)), Home::Regs(leaves)) =
-                    (super::vector::value_vector_layout(&p.layout), &p.home)
-                {
-                    let mut vars = [leaves[0]; 4];
-                    vars[..leaves.len()].copy_from_slice(leaves);
-                    return Ok(Binding::Vector { vars, elem, width });
+                match (super::vector::value_vector_layout(&p.layout), &p.home) {
+                    (Some((elem, width)), Home::Regs(leaves)) => {
+                        let mut vars = [leaves[0]; 4];
+                        vars[..leaves.len()].copy_from_slice(leaves);
+                        return Ok(Binding::Vector { vars, elem, width });
+                    }
+                    // Of an object in memory (`g[0].step()`), a reference to its vector, where
+                    // the memory holds the vector's components.
+                    (Some((elem, width)), Home::Mem { mem, at, .. }) if mem.elem == elem => {
+                        let ident = ast::Ident {
+                            name: m.name.clone(),
+                            span,
+                        };
+                        let (mem, at) = (Mem { width, ..*mem }, at.clone());
+                        let offset = self.binary(
+                            BinOp::Div,
+                            span,
+                            at,
+                            constant(Value::I64(i64::from(width)), span),
+                        )?;
+                        let i = self.new_pointer(&ident, (elem, width), false);
+                        let ptr = super::pointer::Ptr {
+                            mem: Some(mem),
+                            offset,
+                            is_const: false,
+                        };
+                        binds.push(self.point(i, ptr, span)?);
+                        return Ok(Binding::Ref(i));
+                    }
+                    _ => {}
                 }
                 let b = self.bind_struct(p);
                 self.mark_const(&b, is_const);

@@ -1781,7 +1781,11 @@ impl<'m> Builder<'m> {
                 // pointers (`T* (*p)[N]`) is not.
                 if array_ptr {
                     if ty.pointer {
-                        self.pointer_to_array(&ty, &name);
+                        self.unsupported.borrow_mut().push((
+                            format!("`{}`, a pointer to arrays of pointers", name.name),
+                            name.name.clone(),
+                            name.span,
+                        ));
                     }
                     ty.pointer = true;
                 }
