@@ -2681,3 +2681,26 @@ launch k { g = [1, 2, 4, 8]; out = zeros(4); expect out == [5, 10, 8, 4]; expect
 "#;
     ok(src, &[], ONE, ONE);
 }
+
+#[test]
+fn every_name_of_a_nested_typedef_struct_names_it() {
+    // `typedef struct Tag { float p, q; } Named, Other;` inside a class: `Tag`, `Named` and
+    // `Other` are one type, inside the class and through it. g() = n.p + n.q = 1 + 4; t2.q = 3;
+    // sizeof(A::Other) = 8.
+    let src = r#"
+struct A {
+    typedef struct Tag { float p, q; } Named, Other;
+    Named n;
+    __device__ float g() const { Tag t; t.p = n.p; Other o; o.q = n.q; return t.p + o.q; }
+};
+__global__ void k(float* out) {
+    A a; a.n.p = 1.0f; a.n.q = 4.0f;
+    out[0] = a.g();
+    A::Tag t2; t2.q = 3.0f;
+    out[1] = t2.q;
+    out[2] = sizeof(A::Other);
+}
+launch k { out = zeros(3); expect out == [5, 3, 8]; }
+"#;
+    ok(src, &[], ONE, ONE);
+}

@@ -1061,26 +1061,39 @@ impl<'m> Builder<'m> {
     /// `nested_struct = { "typedef"? ~ "struct" ~ ident? ~ "{" ~ struct_member* ~ "}" ~ ident* ~
     /// ";" }`: the struct, defined at file scope, and the members of its type it declares (none
     /// after `typedef`, where the name after `}` is the struct's).
-    fn nested_struct(&self, pair: Pair<'_, Rule>) -> Result<Vec<Field>> {
+    fn nested_struct(&self, pair: Pair<'_, Rule>) -> Result<(Vec<Field>, Vec<(Ident, TypeName)>)> {
         let span = self.span(&pair);
         let typedef = pair
             .clone()
             .into_inner()
             .any(|p| p.as_rule() == Rule::kw_typedef);
-        let (mut def, mut name, mut members) = self.struct_parts(pair)?;
-        // `typedef struct { ... } half4;` names a member type and declares no member.
+        let (mut def, name, members) = self.struct_parts(pair)?;
+        // `typedef struct Tag { ... } half4, H;` names member types and declares no member: the
+        // struct is `half4`, which `Tag` and `H` name too.
         if typedef {
-            name = members.pop().or(name);
-            def.name = name.clone().expect("grammar: a typedef names its struct");
+            let mut names = members.into_iter();
+            let first = names.next();
+            def.name = first
+                .clone()
+                .or(name.clone())
+                .expect("grammar: a typedef names its struct");
+            let others = name.into_iter().filter(|_| first.is_some()).chain(names);
+            let aliases = others
+                .filter(|n| n.name != def.name.name)
+                .map(|n| {
+                    let own = TypeName::named(def.name.name.clone(), n.span);
+                    (n, own)
+                })
+                .collect();
             self.hoist(def);
-            return Ok(Vec::new());
+            return Ok((Vec::new(), aliases));
         }
         let anonymous = name.is_none() && members.is_empty();
         def.name = name.unwrap_or(Ident {
             name: format!("__anonymous_struct_{}", span.start),
             span,
         });
-        Ok(self.members_of(def, members, anonymous))
+        Ok((self.members_of(def, members, anonymous), Vec::new()))
     }
 
     /// The members of a struct or union's type that a nested definition declares, the
@@ -1186,7 +1199,11 @@ impl<'m> Builder<'m> {
                 }
                 Rule::ident if p.as_span().start() < open => before = Some(self.ident(p)),
                 Rule::ident => after.push(self.ident(p)),
-                Rule::nested_struct => fields.extend(self.nested_struct(p)?),
+                Rule::nested_struct => {
+                    let (members, names) = self.nested_struct(p)?;
+                    fields.extend(members);
+                    aliases.extend(names);
+                }
                 // `class Impl;`: a nested class declared here and defined elsewhere (the pimpl
                 // idiom, libSGM's StereoSGM); it adds no member.
                 Rule::struct_fwd => {}
@@ -3957,6 +3974,12 @@ impl<'m> Builder<'m> {
                 }
                 taken.push(name.clone());
                 def.name.name.clone_from(&name);
+                // The other names a `typedef struct Tag {...} N1, N2;` gave it name it too.
+                for (_, ty) in outer.aliases.iter_mut() {
+                    if ty.base_text == inner.name {
+                        ty.base_text.clone_from(&name);
+                    }
+                }
                 outer
                     .aliases
                     .push((inner.clone(), TypeName::named(name, inner.span)));
