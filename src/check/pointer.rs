@@ -1268,23 +1268,10 @@ impl<'g> KernelChecker<'g, '_> {
         let ast::ExprKind::Name(n) = &e.kind else {
             return None;
         };
-        let dims: Vec<u64> = match self.lookup(n)? {
-            Binding::Shared(s) => self.shared[s as usize]
-                .dims
-                .iter()
-                .map(|&d| d as u64)
-                .collect(),
-            Binding::LocalArray(l) => self.local_arrays[l as usize]
-                .dims
-                .iter()
-                .map(|&d| d as u64)
-                .collect(),
-            Binding::Param(p) => self
-                .constant_dims
-                .get(&p)?
-                .iter()
-                .map(|&d| d as u64)
-                .collect(),
+        let dims: &[u64] = match self.lookup(n)? {
+            Binding::Shared(s) => &self.shared[s as usize].dims,
+            Binding::LocalArray(l) => &self.local_arrays[l as usize].dims,
+            Binding::Param(p) => self.constant_dims.get(&p)?,
             _ => return None,
         };
         (dims.len() > 1).then(|| dims[1..].iter().product())

@@ -1061,7 +1061,7 @@ impl<'m> Builder<'m> {
     /// `nested_struct = { "typedef"? ~ "struct" ~ ident? ~ "{" ~ struct_member* ~ "}" ~ ident* ~
     /// ";" }`: the struct, defined at file scope, and the members of its type it declares (none
     /// after `typedef`, where the name after `}` is the struct's).
-    fn nested_struct(&self, pair: Pair<'_, Rule>) -> Result<(Vec<Field>, Vec<(Ident, TypeName)>)> {
+    fn nested_struct(&self, pair: Pair<'_, Rule>) -> Result<(Vec<Field>, Vec<Alias>)> {
         let span = self.span(&pair);
         let typedef = pair
             .clone()
