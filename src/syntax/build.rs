@@ -3915,15 +3915,9 @@ impl<'m> Builder<'m> {
             .map(|p| p.name.name.as_str())
             .collect();
         let args = args.join(",");
-        let inside = |s: Span| s.start >= outer.span.start && s.end <= outer.span.end;
         let mut hoisted = self.hoisted.borrow_mut();
-        let nested: Vec<&mut StructDef> = hoisted
-            .iter_mut()
-            .map(|(d, _)| d)
-            .filter(|d| d.template.is_empty() && d.spec.is_empty() && inside(d.span))
-            .collect();
         let mut renamed = Vec::new();
-        for def in nested {
+        for def in nested_in(&mut hoisted, outer.span) {
             let inner = def.name.clone();
             let name = format!("{}__{}", outer.name.name, inner.name);
             let instance = TypeName::named(format!("{name}<{args}>"), inner.span);
@@ -3949,16 +3943,10 @@ impl<'m> Builder<'m> {
     /// either and `Outer::Inner` outside, and each sees the outer's member types, as C++
     /// [class.nest] has it.
     fn nest_in_class(&self, outer: &mut StructDef) {
-        let inside = |s: Span| s.start >= outer.span.start && s.end <= outer.span.end;
         let mut hoisted = self.hoisted.borrow_mut();
         let mut taken: Vec<String> = hoisted.iter().map(|(d, _)| d.name.name.clone()).collect();
-        let nested: Vec<&mut StructDef> = hoisted
-            .iter_mut()
-            .map(|(d, _)| d)
-            .filter(|d| d.template.is_empty() && d.spec.is_empty() && inside(d.span))
-            .collect();
         let mut renamed = Vec::new();
-        for def in nested {
+        for def in nested_in(&mut hoisted, outer.span) {
             let inner = def.name.clone();
             if !inner.name.starts_with("__") {
                 let base = format!("{}__{}", outer.name.name, inner.name);
@@ -4822,6 +4810,16 @@ fn scoped(text: &str) -> String {
 
 /// `typedef T Name;` / `using Name = T;`: the name and the type.
 type Alias = (Ident, TypeName);
+
+/// The plain structs and unions hoisted from inside the class written at `outer`.
+fn nested_in(hoisted: &mut [(StructDef, String)], outer: Span) -> Vec<&mut StructDef> {
+    let inside = |s: Span| s.start >= outer.start && s.end <= outer.end;
+    hoisted
+        .iter_mut()
+        .map(|(d, _)| d)
+        .filter(|d| d.template.is_empty() && d.spec.is_empty() && inside(d.span))
+        .collect()
+}
 
 /// `'a'`, `'\n'`, `'\x41'`: C's type for it is `int`; a byte above 0x7f is negative, as `char`
 /// is signed on x86-64 hosts, whose compiler nvcc follows.
