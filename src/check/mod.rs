@@ -1705,10 +1705,11 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
     }
 
     /// `__constant__ hash64_t* d_light;` (ethminer, set by `cudaMemcpyToSymbol` of a device
-    /// address): a pointer held in constant memory, into global memory. The launch section
-    /// sets it as it sets a pointer parameter (`d_light = arange(16);`), and device code uses
-    /// it as one; like a parameter's, its own load is not counted. Left unset, it is `NULL`. An array of pointers or an
-    /// initialised one is an error (the name is still declared: no cascade of unknown names).
+    /// address): a pointer held in constant memory, into global memory. The launch section sets it
+    /// as it sets a pointer parameter (`d_light = arange(16);`), and device code uses it as one;
+    /// like a parameter's, its own load is not counted. Left unset, it is `NULL`. An array of
+    /// pointers or an initialised one is an error (the name is still declared: no cascade of
+    /// unknown names).
     fn file_pointer(
         &mut self,
         c: &ast::ConstantArray,

@@ -1137,12 +1137,7 @@ impl<'g> KernelChecker<'g, '_> {
                             let mut p = self.place_address(place, span);
                             p.is_const = self.place_is_const(base);
                             let width = p.mem.map_or(1, |m| m.width);
-                            p.offset = self.binary(
-                                BinOp::Div,
-                                span,
-                                p.offset,
-                                constant(Value::I64(i64::from(width)), span),
-                            )?;
+                            p.offset = self.counted_in_vectors(p.offset, width, span)?;
                             return Ok(p);
                         }
                     }

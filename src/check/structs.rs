@@ -1784,6 +1784,17 @@ impl<'g> KernelChecker<'g, '_> {
         )
     }
 
+    /// A component offset `at` (`i64`) counted in vectors of `width` components: the offset of
+    /// a vector pointer to a vector member, which C's alignment puts at a multiple of `width`.
+    pub(crate) fn counted_in_vectors(&mut self, at: Expr, width: u32, span: Span) -> Result<Expr> {
+        self.binary(
+            BinOp::Div,
+            span,
+            at,
+            constant(Value::I64(i64::from(width)), span),
+        )
+    }
+
     /// `at + k` (`i64`), with a zero left out.
     fn plus(&mut self, at: Expr, k: i64, span: Span) -> Result<Expr> {
         if k == 0 {
@@ -2793,10 +2804,6 @@ impl<'g> KernelChecker<'g, '_> {
                 self.free_operator(&name, &[(target, Some(Rc::clone(&l))), (value, right)])
             {
                 let first = &f.params[0].ty;
-                let class = |t: &str| {
-                    let bare = t.split('<').next().unwrap_or(t);
-                    bare.rsplit("::").next().unwrap_or(bare).to_string()
-                };
                 if first.reference && !first.is_const && class(&first.base_text) == class(&l.name) {
                     let args = [target.clone(), value.clone()];
                     let call = self.inline_call(f, (&[], &args), span, true)?;
@@ -2872,10 +2879,6 @@ impl<'g> KernelChecker<'g, '_> {
         span: Span,
     ) -> Option<Result<Expr>> {
         let l = self.struct_of(target)?;
-        let class = |t: &str| {
-            let bare = t.split('<').next().unwrap_or(t);
-            bare.rsplit("::").next().unwrap_or(bare).to_string()
-        };
         let assigns =
             self.methods_where(&l, |m| m.name.name == "operator=" && m.params.len() == 1)?;
         // A copy assignment the struct declares: no template (C++ [class.copy.assign]), taking
@@ -3888,12 +3891,7 @@ impl<'g> KernelChecker<'g, '_> {
                             span,
                         };
                         let (mem, at) = (Mem { width, ..*mem }, at.clone());
-                        let offset = self.binary(
-                            BinOp::Div,
-                            span,
-                            at,
-                            constant(Value::I64(i64::from(width)), span),
-                        )?;
+                        let offset = self.counted_in_vectors(at, width, span)?;
                         let i = self.new_pointer(&ident, (elem, width), false);
                         let ptr = super::pointer::Ptr {
                             mem: Some(mem),
@@ -4904,4 +4902,10 @@ fn canonical_targs(text: &str) -> String {
         args.join(","),
         &text[close + 1..]
     )
+}
+
+/// A class's name without its namespace and template arguments (`P` of `ns::P<float>`).
+fn class(t: &str) -> &str {
+    let bare = t.split('<').next().unwrap_or(t);
+    bare.rsplit("::").next().unwrap_or(bare)
 }
