@@ -455,3 +455,36 @@ fn simt_test_takes_allow_paths_as_run_does() {
     assert_eq!(code, 0, "{out}{err}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn a_function_no_kernel_calls_sees_the_files_variables() {
+    // `f` reads an initialised `__constant__` array, an unset one, a `__device__` counter and
+    // a file-scope `__shared__` array; no kernel calls it, so `check` checks it on its own
+    // (it said "unknown name `dev_k`"). A kernel's own error is not followed by that one.
+    let (dir, file) = temp_kernel(
+        "uncalled",
+        "f.sk",
+        r#"__constant__ unsigned dev_k[4] = {1, 2, 3, 4};
+__constant__ unsigned dk2[4];
+__device__ int cnt;
+__shared__ unsigned tile[32];
+__device__ void f(unsigned* out) { tile[threadIdx.x] = dk2[0] + cnt; out[threadIdx.x] = dev_k[threadIdx.x] + tile[0]; }
+__global__ void k(unsigned* o) { o[0] = 1; }
+"#,
+    );
+    let (code, out, err) = simt(&["check", &file]);
+    assert_eq!(code, 0, "{out}{err}");
+    let (_, broken) = temp_kernel(
+        "uncalled",
+        "g.sk",
+        r#"__constant__ unsigned dev_k[4] = {1, 2, 3, 4};
+__device__ void f(unsigned* out) { out[threadIdx.x] = dev_k[threadIdx.x]; }
+__global__ void k(unsigned* o) { f(o + nope); }
+"#,
+    );
+    let (code, _, err) = simt(&["check", &broken]);
+    assert_eq!(code, 2);
+    assert!(err.contains("unknown name `nope`"), "{err}");
+    assert!(!err.contains("unknown name `dev_k`"), "{err}");
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -456,6 +456,11 @@ impl KernelChecker<'_, '_> {
 
     /// Checks a function no kernel calls, with zero arguments of its parameter types.
     pub(crate) fn check_function(&mut self, f: &ast::Function) -> Result<()> {
+        // The file's `__constant__`, `__device__` and `__shared__` variables it reads, as a
+        // kernel calling it would see them (only checked: what sets them up is not kept).
+        let mut prologue = Vec::new();
+        self.file_scope_params(&f.body, &mut prologue);
+        self.file_shared(&f.body, &mut prologue);
         let ret = if self.returns_struct(f) {
             None
         } else {

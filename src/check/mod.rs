@@ -1215,9 +1215,9 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
             }
             self.declare(&p.name, binding);
         }
-        let file_scope = self.file_scope_params(k, &mut prologue);
+        let file_scope = self.file_scope_params(&k.body, &mut prologue);
         let file_scope_all = file_scope.clone();
-        self.file_shared(k, &mut prologue);
+        self.file_shared(&k.body, &mut prologue);
         let constant_scalars = file_scope
             .iter()
             .copied()
@@ -1478,11 +1478,11 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
 
     /// The file-scope `__shared__` arrays the kernel (or a function it calls) names: declared for
     /// this kernel, as CUDA gives each kernel that uses one its own, and seen from every scope.
-    fn file_shared(&mut self, k: &ast::Kernel, prologue: &mut Vec<Stmt>) {
+    pub(crate) fn file_shared(&mut self, body: &[ast::Stmt], prologue: &mut Vec<Stmt>) {
         if self.globals.shared.is_empty() {
             return;
         }
-        let used = local::names_used(&k.body, &self.globals.callees(), self.globals.structs);
+        let used = local::names_used(body, &self.globals.callees(), self.globals.structs);
         for s in self.globals.shared {
             let ast::StmtKind::Shared { name, .. } = &s.kind else {
                 continue;
@@ -1525,11 +1525,15 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
     /// appended to its parameters: the launch sets them by name, like the parameters; a
     /// `__device__` variable it leaves out starts from its initialiser (or zero), as the
     /// program's static storage does.
-    fn file_scope_params(&mut self, k: &ast::Kernel, prologue: &mut Vec<Stmt>) -> Vec<u32> {
+    pub(crate) fn file_scope_params(
+        &mut self,
+        body: &[ast::Stmt],
+        prologue: &mut Vec<Stmt>,
+    ) -> Vec<u32> {
         if self.globals.constants.is_empty() {
             return Vec::new();
         }
-        let used = local::names_used(&k.body, &self.globals.callees(), self.globals.structs);
+        let used = local::names_used(body, &self.globals.callees(), self.globals.structs);
         let mut out = Vec::new();
         for c in self.globals.constants {
             if !used.contains(c.name.name.as_str()) || c.memory == ast::FileMemory::Host {
