@@ -1826,3 +1826,23 @@ launch k { out = zeros(4); expect out == [11, 11, 4, 13]; }
 "#;
     ok(src, &[], ONE, ONE);
 }
+
+#[test]
+fn a_pointer_to_arrays_of_pointers_is_refused_by_name() {
+    // `float* (*p)[2]`: rows of two pointers, which simt does not hold; the diagnostic names
+    // the parameter and what it is, at the parameter's name. (The body's use of `p` is then
+    // reported too, as read through a plain `float*`.)
+    let src = "__device__ float f(float* (*p)[2]) { return *p[0][1]; }\n__global__ void k(float* o) { o[0] = 1.0f; }\n";
+    let f = err(src, &[("o", "zeros(1)")], Some(ONE), Some(ONE));
+    assert_eq!(codes(&f)[0], "simt::check::unsupported");
+    let text = f.errors[0].to_string();
+    assert!(
+        text.contains("`p`, a pointer to arrays of pointers"),
+        "{text}"
+    );
+    let at = src.find("p)[2]").expect("the name");
+    let label = miette::Diagnostic::labels(&f.errors[0])
+        .and_then(|mut l| l.next())
+        .expect("a label");
+    assert_eq!(label.offset(), at);
+}

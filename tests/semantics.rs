@@ -1741,3 +1741,30 @@ launch k { dim = 4; scale = 2; out = zeros(8); expect out == 8; }
     );
     assert_eq!(codes(&f), ["simt::check::unknown_name"], "{}", describe(&f));
 }
+
+#[test]
+fn stdint_least_fast_and_max_types_have_glibcs_widths() {
+    // glibc on x86-64 (whose ABI nvcc's device code follows): the least types are the exact
+    // widths, int_fast8_t is a char and the fast types of 16 bits and more are `long`, 8 bytes;
+    // intmax_t is 8. Sizes: 1 + 2 + 4 + 8 + 1 + 8 + 8 + 8 + 8 + 8 = 56. uintmax_t wraps as 64
+    // bits: 0 - 1 > 0xffffffff; uint_least16_t wraps as 16: 65535 + 1 = 0; int_fast16_t holds
+    // 70000 (it is 64-bit, not 16).
+    let src = r#"
+#include <stdint.h>
+__global__ void k(int* out) {
+    out[0] = sizeof(int_least8_t) + sizeof(int_least16_t) + sizeof(uint_least32_t)
+        + sizeof(int_least64_t) + sizeof(uint_fast8_t) + sizeof(int_fast16_t)
+        + sizeof(uint_fast32_t) + sizeof(int_fast64_t) + sizeof(intmax_t) + sizeof(uintmax_t);
+    uintmax_t m = 0;
+    m = m - 1;
+    out[1] = m > 0xffffffffu;
+    uint_least16_t w = 65535;
+    w = w + 1;
+    out[2] = w;
+    int_fast16_t f = 70000;
+    out[3] = f == 70000;
+}
+launch k { out = zeros(4); expect out == [56, 1, 0, 1]; }
+"#;
+    ok(src, &[], ONE, ONE);
+}

@@ -256,13 +256,14 @@ impl<'g> KernelChecker<'g, '_> {
             fitting = bound;
         }
         let fitting = self.substitutable(name, fitting, targs, args)?;
-        // CUDA's own atomics overload the file's (torch-ngp's `atomicAdd(__half*, __half)`
-        // beside a `float*` call): a file's atomic no argument fits leaves the call to them.
-        let atomic =
-            super::atomics::atomic_op(name).is_some() || super::expr::is_math_builtin(name);
+        // CUDA's own atomics and math functions overload the file's (torch-ngp's
+        // `atomicAdd(__half*, __half)` beside a `float*` call, helper_math's `fminf(float3,
+        // float3)` beside `fminf(a.x, b.x)`): a file's function no argument fits leaves the
+        // call to them.
+        let cuda_too = cuda_declares(name);
         match (builtin, fitting.len()) {
             (Some(_), 0) => return Ok(None),
-            (None, 0 | 1) if !atomic => return Ok(fitting.first().or(all.first()).copied()),
+            (None, 0 | 1) if !cuda_too => return Ok(fitting.first().or(all.first()).copied()),
             (None, 0) => return Ok(None),
             _ => {}
         }
@@ -288,9 +289,24 @@ impl<'g> KernelChecker<'g, '_> {
             Ranked::Unresolved(viable) => match (viable.first(), builtin) {
                 (Some(&f), _) => Some(f),
                 (None, Some(_)) => None,
-                (None, None) if atomic => None,
+                (None, None) if cuda_too => None,
                 (None, None) => Some(fitting[0]),
             },
+        })
+    }
+
+    /// The file's function a call of `name` runs: the overload its arguments choose, else the
+    /// first declared, unless CUDA has a function of the name too, which then takes the call.
+    pub(crate) fn file_callee(
+        &mut self,
+        name: &str,
+        targs: &[ast::TemplateArg],
+        args: &[ast::Expr],
+    ) -> Result<Option<&'g ast::Function>, CheckError> {
+        Ok(match self.overload_with(name, targs, args)? {
+            Some(f) => Some(f),
+            None if cuda_declares(name) => None,
+            None => self.globals.functions.get(name).copied(),
         })
     }
 
@@ -981,4 +997,10 @@ fn explicit_params(f: &ast::Function, targs: &[ast::TemplateArg]) -> Vec<ast::Pa
             p
         })
         .collect()
+}
+
+/// Whether CUDA declares device functions called `name` beside any the file declares: an
+/// atomic, or a math function of numbers.
+fn cuda_declares(name: &str) -> bool {
+    super::atomics::atomic_op(name).is_some() || super::expr::is_math_builtin(name)
 }

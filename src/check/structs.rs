@@ -1268,11 +1268,10 @@ impl<'g> KernelChecker<'g, '_> {
                 }
                 // The overload these arguments call (helper_math.h's `clamp(float, ...)` returns
                 // a scalar, its `clamp(float3, ...)` a struct).
-                let f = match self.overload(name, args).ok().flatten() {
-                    Some(f) => f,
-                    // `fminf(a.x, b.x)` beside a file's `fminf(float3, float3)`: CUDA's.
-                    None if super::expr::is_math_builtin(name) => return None,
-                    None => *self.globals.functions.get(name)?,
+                let f = match self.file_callee(name, &[], args) {
+                    Ok(f) => f?,
+                    // An ambiguous call, reported where it is made.
+                    Err(_) => *self.globals.functions.get(name)?,
                 };
                 self.returned_layout(f, targs, args, e.span)
             }

@@ -284,12 +284,7 @@ impl KernelChecker<'_, '_> {
                     }
                     let f = match self.declared_specialization(name, targs)? {
                         Some(f) => Some(f),
-                        None => match self.overload_with(name, targs, args)? {
-                            Some(f) => Some(f),
-                            // `fminf(a.x, b.x)` beside a file's `fminf(float3, float3)`: CUDA's.
-                            None if super::expr::is_math_builtin(name) => None,
-                            None => self.globals.functions.get(name).copied(),
-                        },
+                        None => self.file_callee(name, targs, args)?,
                     };
                     // `load_as<uint4>(p)` of `template <typename T, ...> T load_as(...)`: the
                     // vector its explicit argument names.

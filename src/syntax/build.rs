@@ -1072,13 +1072,13 @@ impl<'m> Builder<'m> {
         // struct is `half4`, which `Tag` and `H` name too.
         if typedef {
             let mut names = members.into_iter();
-            let first = names.next();
-            def.name = first
-                .clone()
+            def.name = names
+                .next()
                 .or(name.clone())
                 .expect("grammar: a typedef names its struct");
-            let others = name.into_iter().filter(|_| first.is_some()).chain(names);
-            let aliases = others
+            let aliases = name
+                .into_iter()
+                .chain(names)
                 .filter(|n| n.name != def.name.name)
                 .map(|n| {
                     let own = TypeName::named(def.name.name.clone(), n.span);
