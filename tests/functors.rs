@@ -282,3 +282,60 @@ launch k { o = zeros(4); expect o == 14.5; }
     let e = err(&other, &[], Some(ONE), Some([4, 1, 1]));
     assert_eq!(codes(&e), ["simt::check::mismatched_types"]);
 }
+
+#[test]
+fn a_member_function_of_an_object_without_data_calls_its_class_s_members_first() {
+    // Inside a member function, a plain `f(x)` names the class's `f` (and a base's), which hides
+    // the file's `f` (C++ [basic.lookup.unqual]); `this->f(x)` and `(*this).f(x)` name it too.
+    // x = 1: the file's f gives 2, the members' f gives 10, so every slot must be 10; the
+    // static `N = 4` is in scope: c.g(1) = 1·4 + 4 = 8; P<3>: 1·3 + 1 = 4.
+    let src = r#"
+__device__ float f(float x) { return x + 1.0f; }
+struct T { __device__ float f(float x) { return x * 10.0f; }
+           __device__ float g(float x) { return f(x); }
+           __device__ float h(float x) { return this->f(x); }
+           __device__ float i(float x) { return (*this).f(x); } };
+struct B { __device__ float f(float x) { return x * 10.0f; } };
+struct E : B { __device__ float g(float x) { return f(x); } };
+struct C { static constexpr int N = 4;
+           __device__ float f(float x) { return x * N; }
+           __device__ float g(float x) { return f(x) + N; } };
+template <int M> struct P { __device__ float f(float x) { return x * M; }
+                            __device__ float g(float x) { return f(x) + 1.0f; } };
+__global__ void k(float* out) {
+    T t; E e; C c; P<3> p;
+    out[0] = t.g(1.0f);
+    out[1] = t.h(1.0f);
+    out[2] = t.i(1.0f);
+    out[3] = e.g(1.0f);
+    out[4] = c.g(1.0f);
+    out[5] = p.g(1.0f);
+    out[6] = P<3>().g(1.0f);
+}
+launch k { out = zeros(7); expect out == [10, 10, 10, 10, 8, 4, 4]; }
+"#;
+    ok(src, &[], ONE, ONE);
+}
+
+#[test]
+fn a_static_member_function_sees_its_class_s_static_members_and_functions() {
+    // `S::g(1)` calls the class's static `f` (10·x), not the file's (x + 1): 10. The static
+    // members are in scope in a struct with data, one without, and a template's instance:
+    // C::f() = 4, D::f() = 5, E<3>::f() = 3·2 = 6, and E<3>::h() = f() + 1 = 7.
+    let src = r#"
+__device__ float f(float x) { return x + 1.0f; }
+struct S { int pad; static __device__ float f(float x) { return x * 10.0f; }
+           static __device__ float g(float x) { return f(x); } };
+struct C { int pad; static constexpr int N = 4; static __device__ int f() { return N; } };
+struct D { static constexpr int N = 5; static __device__ int f() { return N; } };
+template <int M> struct E { static constexpr int N = M * 2;
+                            static __device__ int f() { return N; }
+                            static __device__ int h() { return f() + 1; } };
+__global__ void k(float* out, int* n) {
+    out[0] = S::g(1.0f);
+    n[0] = C::f(); n[1] = D::f(); n[2] = E<3>::f(); n[3] = E<3>::h();
+}
+launch k { out = zeros(1); n = zeros(4); expect out == [10]; expect n == [4, 5, 6, 7]; }
+"#;
+    ok(src, &[], ONE, ONE);
+}

@@ -1466,8 +1466,8 @@ impl KernelChecker<'_, '_> {
         }
         // `Policy::twice(x)`: a struct's static member function (a member template too:
         // `P::template inclusive<T>(v)` reads `P::inclusive<T>(v)`).
-        if let Some(f) = self.static_member_fn(&callee.name, callee.span, args) {
-            return self.inline_call(&f, (targs, args), span, false);
+        if let Some(m) = self.static_member_fn(&callee.name, callee.span, args) {
+            return self.inline_member(m?, (targs, args), span, false);
         }
         self.known_scope(callee)?;
         let name = callee.name.as_str();
@@ -2494,6 +2494,7 @@ impl KernelChecker<'_, '_> {
         allow_void: bool,
     ) -> Option<Result<Expr>> {
         let f = self.member_fn_for(o, name, args)?;
+        let f = self.in_class(o.def, &f, None);
         // A call in the arguments of an enclosing member call (`add(s, mul(a, b))`, checked
         // while its template arguments are deduced) leaves that call's object.
         let members = self.object_members(o, span);

@@ -3319,9 +3319,9 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
             }
             // `S<T>::put(p, v);`: a static member function of a struct (template), which
             // may return `void`.
-            if let Some(f) = self.static_member_fn(name, callee.span, args) {
-                return Ok(StmtKind::Eval(self.inline_call(
-                    &f,
+            if let Some(m) = self.static_member_fn(name, callee.span, args) {
+                return Ok(StmtKind::Eval(self.inline_member(
+                    m?,
                     (targs, args),
                     e.span,
                     true,

@@ -17,6 +17,13 @@ pub(crate) struct Object {
     pub bindings: Bindings,
 }
 
+/// A static member function to call: its body as the class reads it, and the scope of the
+/// class's static members it sees.
+pub(crate) struct StaticCall {
+    pub f: ast::Function,
+    pub scope: super::Scope,
+}
+
 /// What the bindings `b` bind parameter `p` to, as a template argument.
 fn bound_arg(b: &Bindings, p: &ast::TemplateParam) -> ast::TemplateArg {
     let span = p.name.span;
@@ -277,8 +284,8 @@ impl KernelChecker<'_, '_> {
         self.struct_type(&ty.base_text, span)?.ok()
     }
 
-    /// The fields of object `o` that are objects themselves, as the scope its member functions
-    /// see them in (`sr.add_op(a, b)` in a monoid's `operator()`); `None` where it has none.
+    /// The scope the member functions of object `o` see: `this`, the object itself, and its
+    /// fields, which are objects themselves (`sr.add_op(a, b)` in a monoid's `operator()`).
     pub(crate) fn object_members(&mut self, o: &Object, span: Span) -> Option<super::Scope> {
         let fields: Vec<ast::Field> = self.globals.structs[o.def]
             .fields
@@ -286,14 +293,20 @@ impl KernelChecker<'_, '_> {
             .filter(|f| !f.is_static)
             .cloned()
             .collect();
-        let mut scope = super::Scope::new();
+        let name = self.globals.structs[o.def].name.name.clone();
+        let mut scope = self
+            .static_scope((o.def, &o.bindings), (&name, span))
+            .ok()?;
+        self.objects.push(o.clone());
+        let this = Binding::Object(self.objects.len() as u32 - 1);
+        scope.insert("this".into(), (this, span));
         for f in &fields {
             let member = self.empty_field(f, &o.bindings, span)?;
             self.objects.push(member);
             let i = self.objects.len() as u32 - 1;
             scope.insert(f.name.name.clone(), (Binding::Object(i), f.name.span));
         }
-        (!scope.is_empty()).then_some(scope)
+        Some(scope)
     }
 
     /// The member function `name` of an object, with the object's template arguments applied
@@ -328,30 +341,17 @@ impl KernelChecker<'_, '_> {
 
     /// The member function `Owner::f` names, where `Owner` is a struct of the file or an
     /// instance of a struct template (`Cosine<float>::dot`): called without an object, as a
-    /// static member is.
+    /// static member is, with the class's static members in scope.
     pub(crate) fn static_member_fn(
         &mut self,
         name: &str,
         span: Span,
         args: &[ast::Expr],
-    ) -> Option<ast::Function> {
+    ) -> Option<Result<StaticCall>> {
         let (owner, member) = name.rsplit_once("::")?;
         let owner = owner.trim_start_matches("::");
-        let candidates: Vec<ast::Function> = if owner.contains('<') {
-            let (def, bindings) = self.struct_def_of(owner, span)?.ok()?;
-            self.globals.structs[def]
-                .methods
-                .iter()
-                .filter(|m| m.name.name == member)
-                .map(|m| {
-                    // Named by its instance (`min_impl<T, 16u / 2>::call`), so that one
-                    // instance calling another (libSGM's `min_impl<T, STEP / 2>::call`, ended
-                    // by a specialisation) is not taken for recursion.
-                    let mut f = bindings.member(m);
-                    f.name.name = format!("{owner}::{member}");
-                    f
-                })
-                .collect()
+        let (def, bindings) = if owner.contains('<') {
+            self.struct_def_of(owner, span)?.ok()?
         } else {
             // `dgl::aten::Add::Call`: a class of a namespace, by its own name where the file
             // has no class of the qualified one.
@@ -359,16 +359,61 @@ impl KernelChecker<'_, '_> {
                 self.globals
                     .structs
                     .iter()
-                    .find(|d| d.name.name == owner && d.template.is_empty())
+                    .position(|d| d.name.name == owner && d.template.is_empty())
             };
-            let d = plain(owner).or_else(|| plain(super::groups::unqualified(owner)))?;
-            d.methods
-                .iter()
-                .filter(|m| m.name.name == member)
-                .cloned()
-                .collect()
+            let def = plain(owner).or_else(|| plain(super::groups::unqualified(owner)))?;
+            (def, Bindings::default())
         };
-        self.best_member(candidates, args)
+        let candidates: Vec<ast::Function> = self.globals.structs[def]
+            .methods
+            .iter()
+            .filter(|m| m.name.name == member)
+            .map(|m| {
+                if !owner.contains('<') {
+                    return m.clone();
+                }
+                // Named by its instance (`min_impl<T, 16u / 2>::call`), so that one instance
+                // calling another (libSGM's `min_impl<T, STEP / 2>::call`, ended by a
+                // specialisation) is not taken for recursion.
+                let mut f = bindings.member(m);
+                f.name.name = format!("{owner}::{member}");
+                f
+            })
+            .collect();
+        let f = self.best_member(candidates, args)?;
+        let f = self.in_class(def, &f, Some(owner));
+        Some(
+            self.static_scope((def, &bindings), (owner, span))
+                .map(|scope| StaticCall { f, scope }),
+        )
+    }
+
+    /// The scope of a member function of the struct `def` (`ty`, named where `span` is) for
+    /// its static members: each a constant of its name.
+    fn static_scope(
+        &mut self,
+        (def, bindings): (usize, &Bindings),
+        (ty, span): (&str, Span),
+    ) -> Result<super::Scope> {
+        let values = self.static_values((def, bindings), (ty, span), None)?;
+        Ok(values
+            .into_iter()
+            .map(|(n, v)| (n.name, (Binding::Constant(v, v.ty()), n.span)))
+            .collect())
+    }
+
+    /// Inlines a static member function's call with its class's static members in scope.
+    pub(crate) fn inline_member(
+        &mut self,
+        m: StaticCall,
+        call: (&[ast::TemplateArg], &[ast::Expr]),
+        span: Span,
+        allow_void: bool,
+    ) -> Result<super::typed::Expr> {
+        let outer = self.pending_this.replace(m.scope);
+        let result = self.inline_call(&m.f, call, span, allow_void);
+        self.pending_this = outer;
+        result
     }
 
     /// The object `e` names: a variable of a struct type, or a temporary `S<T>()`.
@@ -378,6 +423,13 @@ impl KernelChecker<'_, '_> {
                 Some(Binding::Object(i)) => Some(Ok(self.objects[i as usize].clone())),
                 _ => None,
             },
+            // `this->f()` in a member function of an object without data.
+            ast::ExprKind::Unary {
+                op: ast::UnOp::Deref,
+                operand,
+            } if matches!(&operand.kind, ast::ExprKind::Name(n) if n == "this") => {
+                self.object_of(operand)
+            }
             // `r.op` of a struct holding an object beside its data.
             ast::ExprKind::Member { base, field } => {
                 let l = self.struct_of(base)?;
@@ -512,10 +564,14 @@ impl KernelChecker<'_, '_> {
             return None;
         };
         // `op.f()`, `r.op.f()` of an object member, or `S<T>().f()`.
-        let named = matches!(
-            object.kind,
-            ast::ExprKind::Name(_) | ast::ExprKind::Member { .. }
-        );
+        let named = match &object.kind {
+            ast::ExprKind::Name(_) | ast::ExprKind::Member { .. } => true,
+            ast::ExprKind::Unary {
+                op: ast::UnOp::Deref,
+                operand,
+            } => matches!(&operand.kind, ast::ExprKind::Name(n) if n == "this"),
+            _ => false,
+        };
         if !named && !matches!(object.kind, ast::ExprKind::Call { .. }) {
             return None;
         }

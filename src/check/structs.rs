@@ -1257,8 +1257,8 @@ impl<'g> KernelChecker<'g, '_> {
                 }
                 // `Limits<P>::getMax()`: a static member function's struct result (before the
                 // constructors, which would read `Limits<P>::getMax` as a type).
-                if let Some(f) = self.static_member_fn(&callee.name, callee.span, args) {
-                    return self.returned_layout(&f, targs, args, e.span);
+                if let Some(m) = self.static_member_fn(&callee.name, callee.span, args) {
+                    return self.returned_layout(&m.ok()?.f, targs, args, e.span);
                 }
                 if let Some(Ok(l)) = self.constructed(callee, targs) {
                     return Some(l);
@@ -2255,8 +2255,8 @@ impl<'g> KernelChecker<'g, '_> {
                 let user = self.user_constructor(super::groups::unqualified(&callee.name), args)?;
                 // `Limits<P>::getMax()`: a static member function's result, copied.
                 if user.is_none() {
-                    if let Some(f) = self.static_member_fn(&callee.name, callee.span, args) {
-                        let call = self.inline_call(&f, (targs, args), span, true)?;
+                    if let Some(m) = self.static_member_fn(&callee.name, callee.span, args) {
+                        let call = self.inline_member(m?, (targs, args), span, true)?;
                         return self.returned(call, l, span, out);
                     }
                 }
@@ -3954,37 +3954,13 @@ impl<'g> KernelChecker<'g, '_> {
             let i = self.objects.len() as u32 - 1;
             scope.insert(m.name.clone(), (Binding::Object(i), span));
         }
-        // A plain call of another member function is a call through `this`.
-        let methods: std::collections::HashSet<String> = match &layout.def {
-            Some((def, _)) => self.globals.structs[*def]
-                .methods
-                .iter()
-                .map(|m| m.name.name.clone())
-                .collect(),
-            None => Default::default(),
-        };
-        // `DevPtr<T>::data` in a member of a class derived from `DevPtr<T>`: the member `data`.
-        let classes: std::collections::HashSet<String> = match &layout.def {
-            Some((def, _)) => {
-                let mut names = self.bases_of(*def);
-                names.push(self.globals.structs[*def].name.name.clone());
-                names.into_iter().collect()
-            }
-            None => Default::default(),
-        };
         let rewritten;
-        let f = if methods.is_empty() && classes.is_empty() {
-            f
-        } else {
-            let b = super::template::Bindings {
-                methods,
-                classes,
-                ..Default::default()
-            };
-            let mut copy = f.clone();
-            b.stmts(&mut copy.body);
-            rewritten = copy;
-            &rewritten
+        let f = match &layout.def {
+            Some((def, _)) => {
+                rewritten = self.in_class(*def, f, None);
+                &rewritten
+            }
+            None => f,
         };
         let this_binding = self.bind_struct(this);
         self.mark_const(&this_binding, f.is_const);
@@ -4100,6 +4076,35 @@ impl<'g> KernelChecker<'g, '_> {
 
     /// The names of the class `def`'s bases, nearest first (`PtrStep`, `DevPtr` of PCL's
     /// `PtrStepSz<T> : PtrStep<T> : DevPtr<T>`).
+    /// The member function `f` of the struct `def` as its body reads inside the class: a plain
+    /// call of another member function is a call through `this` (C++ [class.mfct.non-static]),
+    /// or, in a static member function called as `owner::f` without an object, a call of
+    /// `owner::g`; and the class's name and its bases' qualify its members (`DevPtr<T>::data`
+    /// is `data`, C++ [class.qual]). A member function's name hides the file's function of that
+    /// name (C++ [basic.lookup.unqual]), also one inherited from a base.
+    pub(crate) fn in_class(
+        &self,
+        def: usize,
+        f: &ast::Function,
+        owner: Option<&str>,
+    ) -> ast::Function {
+        let mut classes = self.bases_of(def);
+        classes.push(self.globals.structs[def].name.name.clone());
+        let b = super::template::Bindings {
+            methods: self.globals.structs[def]
+                .methods
+                .iter()
+                .map(|m| m.name.name.clone())
+                .collect(),
+            classes: classes.into_iter().collect(),
+            owner: owner.map(str::to_string),
+            ..Default::default()
+        };
+        let mut copy = f.clone();
+        b.stmts(&mut copy.body);
+        copy
+    }
+
     fn bases_of(&self, def: usize) -> Vec<String> {
         let structs = &self.globals.structs;
         let mut out = Vec::new();
@@ -4457,19 +4462,37 @@ impl<'g> KernelChecker<'g, '_> {
             Err(e) if chooses_nothing(&e) => return Some(Err(e)),
             Err(_) => return None,
         };
-        let d = &self.globals.structs[def];
+        match self.static_values((def, &bindings), (ty, span), Some(member)) {
+            Ok(values) => values
+                .into_iter()
+                .find(|(n, _)| n.name == member)
+                .map(|(_, v)| Ok(v)),
+            Err(e) => Some(Err(e)),
+        }
+    }
+
+    /// The static members of the struct `def` with the template arguments `bindings` (the type
+    /// `ty` names, where `span` is), in order up to `until` (all where `None`), each evaluated
+    /// with the ones before it in scope; the first one that is not a constant ends the list.
+    /// Instantiating too deep is the error.
+    pub(crate) fn static_values(
+        &mut self,
+        (def, bindings): (usize, &Bindings),
+        (ty, span): (&str, Span),
+        until: Option<&str>,
+    ) -> Result<Vec<(ast::Ident, Value)>> {
         // A static member defined by another instance's (`Pow2<N - 1>::value`) recurses.
         if self.static_depth >= STATIC_DEPTH {
-            return Some(Err(unsupported(
+            return Err(unsupported(
                 format!("instantiating `{ty}` more than {STATIC_DEPTH} levels deep"),
                 span,
                 "give the recursion a base case: an explicit specialisation that ends it, such as `template <> struct Pow2<0> { ... };`",
-            )));
+            ));
         }
+        let d = &self.globals.structs[def];
         self.static_depth += 1;
-        // The static members up to `member`, in order: each may use the ones before it.
         self.scopes.push(HashMap::new());
-        let mut found = None;
+        let mut found = Vec::new();
         let mut deep = None;
         for f in d.fields.iter().filter(|f| f.is_static) {
             let mut ty = f.ty.clone();
@@ -4504,16 +4527,16 @@ impl<'g> KernelChecker<'g, '_> {
                 break;
             };
             self.declare(&f.name, Binding::Constant(v, scalar.unwrap_or(v.ty())));
-            if f.name.name == member {
-                found = Some(v);
+            found.push((f.name.clone(), v));
+            if until == Some(f.name.name.as_str()) {
                 break;
             }
         }
         self.scopes.pop();
         self.static_depth -= 1;
         match deep {
-            Some(e) => Some(Err(e)),
-            None => found.map(Ok),
+            Some(e) => Err(e),
+            None => Ok(found),
         }
     }
 

@@ -28,6 +28,10 @@ pub(crate) struct Bindings {
     /// Inside a member function: the class's name and its bases', which qualify its members
     /// (`DevPtr<T>::data` is `data`, C++ [class.qual]).
     pub classes: std::collections::HashSet<String>,
+    /// Inside a static member function called as `Owner::f` without an object: the class
+    /// `Owner`, through which a plain call of another member function goes (`g()` is
+    /// `Owner::g()`).
+    pub owner: Option<String>,
     /// The member types of the file's class templates and their specialisations, for
     /// `kernel_type<float>::compute` once a template's arguments are in place.
     pub class_members: Rc<Vec<ClassMembers>>,
@@ -938,6 +942,11 @@ impl Bindings {
                 targs,
                 args,
             } if self.methods.contains(&callee.name) => {
+                if let Some(owner) = &self.owner {
+                    callee.name = format!("{owner}::{}", callee.name);
+                    self.expr_at(e);
+                    return;
+                }
                 let span = callee.span;
                 let this = Expr {
                     kind: ExprKind::Name("this".into()),

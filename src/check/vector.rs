@@ -278,8 +278,8 @@ impl KernelChecker<'_, '_> {
                     };
                     // `InternalType<T>::zero_vec4()`: a static member function (StyleGAN3).
                     if callee.name.contains("::") {
-                        if let Some(f) = self.static_member_fn(&callee.name, e.span, args) {
-                            return Ok(returns(&f));
+                        if let Some(m) = self.static_member_fn(&callee.name, e.span, args) {
+                            return Ok(returns(&m?.f));
                         }
                     }
                     let f = match self.declared_specialization(name, targs)? {
@@ -945,12 +945,15 @@ impl KernelChecker<'_, '_> {
             } if callee.name.contains("::")
                 && self
                     .static_member_fn(&callee.name, e.span, args)
-                    .is_some_and(|f| returns_vector(&f)) =>
+                    .is_some_and(|m| m.is_ok_and(|m| returns_vector(&m.f))) =>
             {
-                let f = self
+                let m = self
                     .static_member_fn(&callee.name, e.span, args)
-                    .expect("matched: a static member");
-                self.vector_call(&f, (targs, args), e.span, (elem, width), &mismatch)
+                    .expect("matched: a static member")?;
+                let outer = self.pending_this.replace(m.scope);
+                let value = self.vector_call(&m.f, (targs, args), e.span, (elem, width), &mismatch);
+                self.pending_this = outer;
+                value
             }
             ast::ExprKind::Call {
                 callee,
