@@ -1267,3 +1267,35 @@ launch k {
 "#;
     assert!(ok(src, &[], ONE, ONE).expects_passed());
 }
+
+#[test]
+fn the_norms_and_modified_bessel_functions_compute_their_definitions() {
+    // norm3d(2, 3, 6) = √49 = 7; rnorm3d of it 1/7; norm4d(1, 2, 2, 4) = √25 = 5; norm3df at
+    // 1e30 does not overflow where the squares would: 1e30·√3 = 1.7320508e30. I0 and I1 from
+    // their series in 60-digit decimals (A&S 9.6.10): I0(1) = 1.2660658777520084, I1(1) =
+    // 0.565159103992485; at 25, past the series' range, the asymptotic form: I0(25) =
+    // 5774560606.4663105, I1(-25) = -5657865129.878701 (I1 is odd). sincospi(1/6): 1/2 and
+    // √3/2.
+    let src = r#"
+__global__ void k(double* d, float* f) {
+    d[0] = norm3d(2.0, 3.0, 6.0);
+    d[1] = rnorm3d(2.0, 3.0, 6.0);
+    d[2] = norm4d(1.0, 2.0, 2.0, 4.0);
+    d[3] = cyl_bessel_i0(1.0);
+    d[4] = cyl_bessel_i1(1.0);
+    d[5] = cyl_bessel_i0(25.0);
+    d[6] = cyl_bessel_i1(-25.0);
+    sincospi(1.0 / 6.0, &d[7], &d[8]);
+    f[0] = norm3df(1e30f, 1e30f, 1e30f);
+    f[1] = rnorm4df(1.0f, 1.0f, 1.0f, 1.0f);
+}
+launch k {
+    d = zeros(9); f = zeros(2);
+    expect d == [7.0, 0.14285714285714285, 5.0, 1.2660658777520084, 0.565159103992485,
+                 5774560606.4663105, -5657865129.878701, 0.5, 0.8660254037844387];
+    expect f == [1.7320508e30, 0.5];
+}
+"#;
+    let r = common::ok(src, &[], [1, 1, 1], [1, 1, 1]);
+    assert!(r.expects_passed(), "{:?}", r.expects);
+}

@@ -94,6 +94,22 @@ fn math_function(name: &str) -> Option<(Func, Option<Scalar>)> {
     Some((f, single))
 }
 
+/// `norm3d`, `rnorm4df` and the rest of the family: (arguments, reciprocal, type).
+fn norm_function(name: &str) -> Option<(usize, bool, Scalar)> {
+    let (base, ty) = match name.strip_suffix('f') {
+        Some(b) => (b, Scalar::F32),
+        None => (name, Scalar::F64),
+    };
+    let (reciprocal, n) = match base {
+        "norm3d" => (false, 3),
+        "norm4d" => (false, 4),
+        "rnorm3d" => (true, 3),
+        "rnorm4d" => (true, 4),
+        _ => return None,
+    };
+    Some((n, reciprocal, ty))
+}
+
 const MATH_NAMES: &[&str] = &[
     "sqrt",
     "rsqrt",
@@ -192,9 +208,11 @@ pub(crate) fn deref(p: &ast::Expr) -> ast::Expr {
 /// Every callable name, for "did you mean".
 fn known_functions() -> Vec<String> {
     let special = crate::special::Special::NAMED.map(|(n, _)| n);
+    let norms = ["norm3d", "norm4d", "rnorm3d", "rnorm4d"];
     let mut v: Vec<String> = MATH_NAMES
         .iter()
         .chain(&special)
+        .chain(&norms)
         .flat_map(|n| [n.to_string(), format!("{n}f")])
         .collect();
     v.extend(
@@ -2112,6 +2130,11 @@ impl KernelChecker<'_, '_> {
                 help: Some(super::HALF_HELP.into()),
             });
         }
+        if let Some((n, reciprocal, ty)) = norm_function(name) {
+            arity(n)?;
+            let args = typed.into_iter().map(|a| self.convert(a, ty)).collect();
+            return Ok(self.norm(args, reciprocal, ty, span));
+        }
         let Some((func, single)) = math_function(name) else {
             return Err(self
                 .passed_over(name, args.len(), callee.span)
@@ -2148,6 +2171,31 @@ impl KernelChecker<'_, '_> {
             f => f,
         };
         Ok(self.call_node(func, ty, args, span))
+    }
+
+    /// `norm3d(a, b, c)`, `norm4d(a, b, c, d)` and their reciprocals as `hypot`s of pairs:
+    /// `hypot(hypot(a, b), c)` and `hypot(hypot(a, b), hypot(c, d))`, `rhypot` last for the
+    /// reciprocal. Each `hypot` is overflow-safe and within an ulp, as CUDA's `norm3d` is
+    /// (2 ulp, the programming guide's table).
+    fn norm(&mut self, mut args: Vec<Expr>, reciprocal: bool, ty: Scalar, span: Span) -> Expr {
+        let hypot = |s: &mut Self, a: Expr, b: Expr, last: bool| {
+            let f = if last && reciprocal {
+                Math2::Rhypot
+            } else {
+                Math2::Hypot
+            };
+            s.call_node(Func::Math2(f), ty, vec![a, b], span)
+        };
+        let d = (args.len() == 4).then(|| args.pop().expect("four args"));
+        let c = args.pop().expect("three or four args");
+        let b = args.pop().expect("three or four args");
+        let a = args.pop().expect("three or four args");
+        let ab = hypot(self, a, b, false);
+        let cd = match d {
+            Some(d) => hypot(self, c, d, false),
+            None => c,
+        };
+        hypot(self, ab, cd, true)
     }
 
     fn minmax_call(

@@ -3133,7 +3133,7 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
     }
 
     /// An expression used as a statement: a barrier, an atomic, a `__device__` call.
-    /// `sincosf(x, &s, &c)` (and `sincos`, `__sincosf`): `*sp = sinf(x)` and
+    /// `sincosf(x, &s, &c)` (and `sincos`, `__sincosf`, `sincospif`): `*sp = sinf(x)` and
     /// `*cp = cosf(x)`, the two operations the hardware runs; `None` for any other expression.
     fn sincos(&mut self, e: &ast::Expr) -> Option<Result<Vec<StmtKind>, CheckError>> {
         let ast::ExprKind::Call { callee, args, .. } = &e.kind else {
@@ -3142,6 +3142,8 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
         let (sin, cos) = match callee.name.as_str() {
             "sincosf" | "__sincosf" => ("sinf", "cosf"),
             "sincos" => ("sin", "cos"),
+            "sincospif" => ("sinpif", "cospif"),
+            "sincospi" => ("sinpi", "cospi"),
             _ => return None,
         };
         let [x, sp, cp] = args.as_slice() else {
