@@ -1240,3 +1240,24 @@ launch k { a = [5, 0]; grid = 1; block = 1; expect a == [5, 3]; }
 "#;
     ok(src, &[], [1, 1, 1], [1, 1, 1]);
 }
+
+#[test]
+fn explicit_may_come_before_a_constructor_s_other_specifiers() {
+    // BundleFusion's `explicit inline __device__ __host__ float3x3(const float2x2&)`: C++ takes
+    // decl-specifiers in any order. B(a) doubles a.v: t → 2t.
+    let src = r#"
+struct A { float v; };
+struct B {
+    float v;
+    inline __device__ __host__ B() {}
+    explicit inline __device__ __host__ B(const A& a) { v = 2.0f * a.v; }
+    explicit __device__ B(int n) : v(n) {}
+};
+__global__ void k(float* out, float* same) {
+    A a; a.v = threadIdx.x; B b(a); out[threadIdx.x] = b.v;
+    B c(3); same[threadIdx.x] = c.v;
+}
+launch k { out = zeros(4); same = zeros(4); expect out == [0, 2, 4, 6]; expect same == [3, 3, 3, 3]; }
+"#;
+    ok(src, &[], [1, 1, 1], [4, 1, 1]);
+}

@@ -2704,3 +2704,29 @@ launch k { out = zeros(3); expect out == [5, 3, 8]; }
 "#;
     ok(src, &[], ONE, ONE);
 }
+
+#[test]
+fn a_struct_s_operator_subscript_returning_a_pointer_is_a_row_the_next_subscript_indexes() {
+    // MMseqs2's PSSM_2D_View: `v[r]` is `v.data + r * stride`, a pointer, and `v[r][c]` an
+    // element of row r. Rows of 4 over arange(12): v[2][t] reads 8 + t; the kernel writes
+    // w[1][t] = 10·t into row 1 of `out` (elements 4..7), and w[0][t] = v[2][t].
+    let src = r#"
+template <class T> struct View2D {
+    int stride;
+    T* data;
+    __device__ T* operator[](int row) { return data + row * stride; }
+    __device__ const T* operator[](int row) const { return data + row * stride; }
+};
+__global__ void k(View2D<float> v, View2D<float> w) {
+    int t = threadIdx.x;
+    w[1][t] = 10.0f * t;
+    w[0][t] = v[2][t];
+}
+launch k {
+    v.stride = 4; v.data = arange(12);
+    w.stride = 4; w.data = zeros(8);
+    expect w.data == [8, 9, 10, 11, 0, 10, 20, 30];
+}
+"#;
+    ok(src, &[], [1, 1, 1], [4, 1, 1]);
+}

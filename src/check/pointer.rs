@@ -101,9 +101,12 @@ impl<'g> KernelChecker<'g, '_> {
         let mut cur = e;
         while let ast::ExprKind::Index { base, index } = &cur.kind {
             // `ptrs[k]` of an array of pointers (a local's, a struct's, a `T**`'s): a pointer
-            // the rest of the chain indexes (`keys[0][i]`).
+            // the rest of the chain indexes (`keys[0][i]`); `v[r]` of a struct whose
+            // `operator[]` returns a pointer, which `v[r][c]` indexes.
             if !std::ptr::eq(cur, e)
-                && (self.pointer_elements(cur).is_some() || self.slot_type(cur).is_some())
+                && (self.pointer_elements(cur).is_some()
+                    || self.slot_type(cur).is_some()
+                    || self.pointer_conversion(cur).is_some())
             {
                 break;
             }
@@ -116,20 +119,25 @@ impl<'g> KernelChecker<'g, '_> {
 
     /// `s` of a struct with data whose conversion operator gives a pointer (OpenCV's
     /// `PtrStepSz<T>` with its `operator T*()`), where a pointer is needed (`s[i]`,
-    /// `T* p = s;`): the call `s.operator T*()`.
+    /// `T* p = s;`): the call `s.operator T*()`. And `s[r]` of a struct whose `operator[]`
+    /// returns a pointer (MMseqs2's `PSSM_2D_View` rows, `v[r][c]`): `s.operator[](r)`.
     pub(crate) fn pointer_conversion(&self, e: &ast::Expr) -> Option<ast::Expr> {
-        let ast::ExprKind::Name(_) = &e.kind else {
-            return None;
+        let (object, method, args) = match &e.kind {
+            ast::ExprKind::Name(_) => (e, "operator", Vec::new()),
+            ast::ExprKind::Index { base, index } => {
+                (&**base, "operator[]", vec![(**index).clone()])
+            }
+            _ => return None,
         };
-        self.pointer_method(e, "operator").map(|_| ast::Expr {
+        self.pointer_method(object, method).map(|_| ast::Expr {
             kind: ast::ExprKind::Method {
-                object: Box::new(e.clone()),
+                object: Box::new(object.clone()),
                 method: ast::Ident {
-                    name: "operator".into(),
+                    name: method.into(),
                     span: e.span,
                 },
                 targs: Vec::new(),
-                args: Vec::new(),
+                args,
             },
             span: e.span,
         })
@@ -282,6 +290,7 @@ impl<'g> KernelChecker<'g, '_> {
             ast::ExprKind::New { .. } => true,
             // `tile[i]` of `float tile[4][8]`: row i.
             ast::ExprKind::Index { .. } if self.accessor_row(e) => true,
+            ast::ExprKind::Index { .. } if self.pointer_conversion(e).is_some() => true,
             ast::ExprKind::Index { .. } if self.row_of(e).is_some() => true,
             ast::ExprKind::Index { .. } if self.pointer_elements(e).is_some() => true,
             // `d_list[i]`, `*d_world`: a pointer stored in memory.
