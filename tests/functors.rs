@@ -339,3 +339,20 @@ launch k { out = zeros(1); n = zeros(4); expect out == [10]; expect n == [4, 5, 
 "#;
     ok(src, &[], ONE, ONE);
 }
+
+#[test]
+fn a_function_pointer_argument_may_be_a_function_template_s_instance() {
+    // GPUPrefixSums passes `ScanExclusiveFull<PER_THREAD>` for a `void (*)(...)` parameter.
+    // addk<3> then addk<K + 1> with K = 4 of the kernel template: 0 + 3 + 5 = 8 in each slot.
+    // An instance of a name that is no function template is still refused.
+    let src = r#"
+template <int K> __device__ void addk(int* a) { a[threadIdx.x] += K; }
+__device__ void apply(int* a, void (*f)(int*)) { (*f)(a); }
+template <int K> __global__ void k(int* a) { apply(a, addk<3>); apply(a, &addk<K + 1>); }
+launch k<4> { a = zeros(8); expect a == full(8, 8); }
+"#;
+    ok(src, &[], ONE, [8, 1, 1]);
+    let bad = src.replace("apply(a, addk<3>);", "apply(a, subk<3>);");
+    let f = err(&bad, &[], Some(ONE), Some([8, 1, 1]));
+    assert!(!f.errors.is_empty());
+}

@@ -1221,9 +1221,18 @@ impl KernelChecker<'_, '_> {
             return Ok(None);
         }
         let mut b = self.file_bindings();
-        // A file's function, or CUDA's (`Reduce<double, N>::run(..., min)`).
+        // A file's function, or CUDA's (`Reduce<double, N>::run(..., min)`), or an instance of
+        // a file's function template (GPUPrefixSums' `ScanExclusiveFull<PER_THREAD>`).
         let function = |n: &&String| {
-            self.globals.functions.contains_key(n.as_str()) || super::expr::is_known_call(n)
+            let known =
+                |n: &str| self.globals.functions.contains_key(n) || super::expr::is_known_call(n);
+            known(n)
+                || super::template::split_instance(n).is_some_and(|(name, _)| {
+                    self.globals
+                        .functions
+                        .get(name.as_str())
+                        .is_some_and(|f| !f.template.is_empty())
+                })
         };
         let mut g = f.clone();
         g.params.clear();
