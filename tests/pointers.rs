@@ -1846,3 +1846,19 @@ fn a_pointer_to_arrays_of_pointers_is_refused_by_name() {
         .expect("a label");
     assert_eq!(label.offset(), at);
 }
+
+#[test]
+fn a_function_returning_void_pointer_returns_what_its_return_gives() {
+    // dietgpu's `void* getBatchStart(...)`: the caller casts it back. at(a, 2) points at a[2],
+    // so threads 0..3 write 7 into a[2..5]; at(f, 4) cast to float* points at f[1], 1.5 there.
+    let src = r#"
+__device__ void* at(void* p, int k) { return ((unsigned char*)p) + k; }
+__global__ void k(unsigned char* a, float* f) {
+    unsigned char* q = (unsigned char*)at(a, 2);
+    q[threadIdx.x] = 7;
+    if (threadIdx.x == 0) ((float*)at(f, 4))[0] = 1.5f;
+}
+launch k { a = zeros(8); f = zeros(3); expect a == [0, 0, 7, 7, 7, 7, 0, 0]; expect f == [0, 1.5, 0]; }
+"#;
+    ok(src, &[], [1, 1, 1], [4, 1, 1]);
+}

@@ -158,8 +158,9 @@ pub(super) fn warps(d: [u32; 3]) -> u32 {
 pub(super) enum Op {
     /// `cub::Sum()` (also what `Sum(v)` uses), `cub::Max()`, `cub::Min()`.
     Arith(ArithOp),
-    /// A functor or lambda variable, called as `op(a, b)`.
-    Call(ast::Ident),
+    /// A functor or lambda variable, called as `op(a, b)`, or a function object made in place
+    /// (dietgpu's `ReduceXor<uint32_t>()`), called as `ReduceXor<uint32_t>()(a, b)`.
+    Call(ast::Expr),
 }
 
 /// The name of a CUB class if `base` is one: `cub::WarpReduce`, or `WarpReduce` after `using
@@ -878,8 +879,8 @@ impl KernelChecker<'_, '_> {
         let (value, op, valid) = match (method.name.as_str(), args) {
             ("Sum", [v]) => (v, Op::Arith(ArithOp::Add), None),
             ("Sum", [v, n]) => (v, Op::Arith(ArithOp::Add), Some(n)),
-            ("Reduce", [v, op]) => (v, reduction_op(op)?, None),
-            ("Reduce", [v, op, n]) => (v, reduction_op(op)?, Some(n)),
+            ("Reduce", [v, op]) => (v, self.reduction_op(op)?, None),
+            ("Reduce", [v, op, n]) => (v, self.reduction_op(op)?, Some(n)),
             (name @ ("Sum" | "Reduce"), _) => {
                 return Err(CheckError::ArgumentCount {
                     name: name.into(),
@@ -1224,20 +1225,33 @@ impl KernelChecker<'_, '_> {
                         },
                     );
                 }
-                let call = ast::Expr {
-                    kind: ast::ExprKind::Call {
-                        callee: f.clone(),
+                let args = names
+                    .iter()
+                    .map(|n| ast::Expr {
+                        kind: ast::ExprKind::Name((*n).into()),
+                        span,
+                    })
+                    .collect();
+                let kind = match &f.kind {
+                    ast::ExprKind::Name(n) => ast::ExprKind::Call {
+                        callee: ast::Ident {
+                            name: n.clone(),
+                            span: f.span,
+                        },
                         targs: Vec::new(),
-                        args: names
-                            .iter()
-                            .map(|n| ast::Expr {
-                                kind: ast::ExprKind::Name((*n).into()),
-                                span,
-                            })
-                            .collect(),
+                        args,
                     },
-                    span,
+                    _ => ast::ExprKind::Method {
+                        object: Box::new(f.clone()),
+                        method: ast::Ident {
+                            name: "operator()".into(),
+                            span: f.span,
+                        },
+                        targs: Vec::new(),
+                        args,
+                    },
                 };
+                let call = ast::Expr { kind, span };
                 let out = self.expr(&call);
                 self.scopes.pop();
                 out?
@@ -1265,8 +1279,23 @@ impl KernelChecker<'_, '_> {
     }
 }
 
-/// The combining operation a `Reduce` names.
-pub(super) fn reduction_op(e: &ast::Expr) -> Result<Op> {
+impl KernelChecker<'_, '_> {
+    /// The combining operation a `Reduce` names.
+    pub(super) fn reduction_op(&self, e: &ast::Expr) -> Result<Op> {
+        let op = reduction_op(e);
+        // A function object of the file made in place (`Xor<unsigned>()`): its `operator()`.
+        if let (Err(_), ast::ExprKind::Call { callee, args, .. }) = (&op, &e.kind) {
+            let name = callee.name.split('<').next().unwrap_or_default().trim();
+            if args.is_empty() && self.globals.structs.iter().any(|d| d.name.name == name) {
+                return Ok(Op::Call(e.clone()));
+            }
+        }
+        op
+    }
+}
+
+/// The combining operation a `Reduce` names: CUB's own made in place, or a variable.
+fn reduction_op(e: &ast::Expr) -> Result<Op> {
     match &e.kind {
         ast::ExprKind::Call { callee, args, .. } if args.is_empty() => {
             // `cuda::std::plus<>{}` names its class with the (empty) template arguments.
@@ -1284,10 +1313,7 @@ pub(super) fn reduction_op(e: &ast::Expr) -> Result<Op> {
                 }),
             }
         }
-        ast::ExprKind::Name(n) => Ok(Op::Call(ast::Ident {
-            name: n.clone(),
-            span: e.span,
-        })),
+        ast::ExprKind::Name(_) => Ok(Op::Call(e.clone())),
         _ => Err(CheckError::CubUnsupported {
             what: "this reduction operation".into(),
             span: e.span,

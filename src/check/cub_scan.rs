@@ -14,7 +14,7 @@
 // totals in warp order (its warp's prefix is the total before it; every thread gets the block
 // aggregate) and applies its warp's prefix.
 
-use super::cub::{assign, reduction_op, warps, Class, Kind, Op, RakingLayout, ScanAlg};
+use super::cub::{assign, warps, Class, Kind, Op, RakingLayout, ScanAlg};
 use super::expr::{constant, load};
 use super::typed::*;
 use super::{Binding, CheckError, KernelChecker};
@@ -170,10 +170,10 @@ impl KernelChecker<'_, '_> {
             }
         } else {
             match rest {
-                [op] => (None, reduction_op(op)?, None),
-                [a, b] if self.is_functor(a) || is_made_op(a) => (None, reduction_op(a)?, Some(b)),
-                [init, op] => (Some(init), reduction_op(op)?, None),
-                [init, op, agg] => (Some(init), reduction_op(op)?, Some(agg)),
+                [op] => (None, self.reduction_op(op)?, None),
+                [a, b] if self.is_functor(a) || is_made_op(a) => (None, self.reduction_op(a)?, Some(b)),
+                [init, op] => (Some(init), self.reduction_op(op)?, None),
+                [init, op, agg] => (Some(init), self.reduction_op(op)?, Some(agg)),
                 _ => {
                     return Err(count(
                         "3 to 5 (the input, the output, an initial value, the operation and the aggregate)",

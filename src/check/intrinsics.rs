@@ -624,8 +624,11 @@ impl KernelChecker<'_, '_> {
         }
         if f.ret.pointer {
             let layout = self.layout_of(&f.ret).transpose()?;
+            // `void*`: typed by what its first `return` gives (dietgpu's `getBatchStart`).
+            let void = layout.is_none() && f.ret.base == ast::BaseType::Void;
             let pointee = match &layout {
                 Some(l) => self.buffer_of(l, f.ret.span),
+                None if void => (crate::value::Scalar::U8, 1),
                 None => super::vector::elem_of(&f.ret)?,
             };
             let name = ast::Ident {
@@ -633,6 +636,7 @@ impl KernelChecker<'_, '_> {
                 span: f.name.span,
             };
             let i = self.new_pointer(&name, pointee, f.ret.is_const);
+            self.ptr_vars[i as usize].is_void = void;
             if let Some(l) = layout {
                 self.struct_ptrs.insert(i, l);
             }

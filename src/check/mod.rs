@@ -2538,6 +2538,12 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                 match self.ret_shape {
                     intrinsics::RetShape::Pointer(i) => {
                         let p = self.pointer(v)?;
+                        // A function returning `void*` returns the pointer its first `return`
+                        // gives, as it is; its caller casts it.
+                        let slot = &mut self.ptr_vars[i as usize];
+                        if let (true, false, Some(m)) = (slot.is_void, slot.assigned, p.mem) {
+                            slot.pointee = (m.elem, m.width);
+                        }
                         out.push(self.point(i, p, span)?);
                     }
                     intrinsics::RetShape::Vector(vars, elem, width) => {
