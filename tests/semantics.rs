@@ -1768,3 +1768,43 @@ launch k { out = zeros(4); expect out == [56, 1, 0, 1]; }
 "#;
     ok(src, &[], ONE, ONE);
 }
+
+#[test]
+fn a_namespace_s_constants_are_its_own_and_the_file_s_are_the_file_s() {
+    // C++ lookup: inside `ns`, a plain `N` is ns::N (10) unless a parameter, local or member
+    // of that name hides it; `ns::inner` sees its own N (100) and ns's A (70); outside, a plain
+    // `N` is the file's (1), never a namespace's of the same name. By hand: get = 10 + 70 +
+    // M (2·10) = 100; shadow(3) = 3 + 70; local = 10 + 5; s.f() = 4 + 10; inner::get = 170;
+    // other::get = 1000; N + A = 1 + 7; ns::N + ns::M + other::N = 1030.
+    let src = r#"
+const int N = 1;
+enum { A = 7 };
+namespace ns {
+  const int N = 10;
+  enum { A = 70 };
+  const int M = N * 2;
+  __device__ int get() { return N + A + M; }
+  __device__ int shadow(int N) { return N + A; }
+  __device__ int local() { int A = 5; return N + A; }
+  struct S { int A; __device__ int f() const { return A + N; } };
+  namespace inner { const int N = 100; __device__ int get() { return N + A; } }
+}
+namespace other { const int N = 1000; __device__ int get() { return N; } }
+__global__ void k(int* out) {
+  out[0] = ns::get();
+  out[1] = ns::shadow(3);
+  out[2] = ns::local();
+  ns::S s; s.A = 4; out[3] = s.f();
+  out[4] = ns::inner::get();
+  out[5] = other::get();
+  out[6] = N + A;
+  out[7] = ns::N + ns::M + other::N;
+}
+__global__ void k2(int* out) {
+  using namespace other;
+  out[0] = ns::inner::N;
+}
+launch k { out = zeros(8); expect out == [100, 73, 15, 14, 170, 1000, 8, 1030]; }
+"#;
+    ok(src, &[], [1, 1, 1], [1, 1, 1]);
+}

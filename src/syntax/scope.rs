@@ -114,17 +114,23 @@ fn enclosing(ns: &str) -> Vec<String> {
 struct Resolver<'a> {
     /// For each name declared in a named namespace, the namespaces that declare it.
     declared: HashMap<String, HashSet<String>>,
+    /// The lookup of the constants (and enumerators) declared in named namespaces, by the same
+    /// rules (its `declared` are theirs).
+    consts: Option<&'a Resolver<'a>>,
     /// Every namespace that declares a function, and those around them.
     namespaces: HashSet<String>,
     using: &'a [(String, Using)],
     aliases: &'a [(String, String, String)],
 }
 
-/// Where a call is made: its namespace and the `using` lines of the function it is in.
+/// Where a call is made: its namespace and the `using` lines of the function it is in, and
+/// the names the function declares (its parameters and locals, a class's members), which hide
+/// a namespace's constants of those names.
 #[derive(Clone, Copy)]
 struct At<'a> {
     ns: &'a str,
     body: &'a [Using],
+    own: &'a HashSet<String>,
 }
 
 impl Resolver<'_> {
@@ -208,6 +214,12 @@ impl Resolver<'_> {
     /// The function an unqualified call of `name` at `at` finds, by C++'s lookup: the
     /// innermost scope that declares it or brings it in with `using`.
     fn unqualified(&self, name: &str, spaces: &HashSet<String>, at: At<'_>) -> Option<String> {
+        self.unqualified_ns(name, spaces, at)
+            .map(|full| mangled(&full, name))
+    }
+
+    /// The namespace of what an unqualified `name` at `at` finds (see [`Self::unqualified`]).
+    fn unqualified_ns(&self, name: &str, spaces: &HashSet<String>, at: At<'_>) -> Option<String> {
         let brings = |u: &Using, from: &str| -> Option<String> {
             match u {
                 Using::Name(q) => {
@@ -225,20 +237,36 @@ impl Resolver<'_> {
         // The function's own `using` lines are the innermost scope.
         for u in at.body {
             if let Some(full) = brings(u, at.ns) {
-                return Some(mangled(&full, name));
+                return Some(full);
             }
         }
         for o in enclosing(at.ns) {
             if spaces.contains(&o) {
-                return Some(mangled(&o, name));
+                return Some(o);
             }
             for (_, u) in self.using.iter().filter(|(w, _)| *w == o) {
                 if let Some(full) = brings(u, &o) {
-                    return Some(mangled(&full, name));
+                    return Some(full);
                 }
             }
         }
         None
+    }
+
+    /// Binds a plain name of a constant that namespaces around `at` declare (`N` in
+    /// `namespace ns { const int N = 10; ... N ... }`) to the one C++ finds, `ns::N`, unless
+    /// the function declares that name itself; one found at file scope stays as it is.
+    fn constant_name(&self, n: &mut String, at: At<'_>) {
+        let Some(c) = self.consts else { return };
+        if n.contains("::") || at.own.contains(n.as_str()) {
+            return;
+        }
+        let Some(spaces) = c.declared.get(n.as_str()) else {
+            return;
+        };
+        if let Some(full) = c.unqualified_ns(n, spaces, at).filter(|ns| !ns.is_empty()) {
+            *n = format!("{full}::{n}");
+        }
     }
 
     /// Binds a name that may be a function's (`f`, `foo::f`, `f<float>`), used as a value;
@@ -371,8 +399,11 @@ impl Resolver<'_> {
 
     fn expr_at(&self, e: &mut Expr, at: At<'_>) {
         match &mut e.kind {
-            // `foo::f` as a value (a function pointer).
-            ExprKind::Name(n) => self.function_name(n, at, false),
+            // `foo::f` as a value (a function pointer), or a namespace's constant.
+            ExprKind::Name(n) => {
+                self.function_name(n, at, false);
+                self.constant_name(n, at);
+            }
             ExprKind::Int { .. }
             | ExprKind::Float { .. }
             | ExprKind::Bool(_)
@@ -474,7 +505,9 @@ pub fn resolve_kernel_name(kernels: &[super::ast::Kernel], name: &str) -> Option
         .then(|| format!("{base}{}", &name[head..]))
 }
 
-/// Renames the functions of named namespaces, and binds their calls as C++ lookup does.
+/// Renames the functions of named namespaces, and binds their calls as C++ lookup does; binds
+/// the plain names of namespaces' constants used inside them to the namespace's, so that a
+/// file-scope constant of the same name is the one code outside them reads.
 pub(crate) fn scope_functions(module: &mut Module, scopes: &Scopes) {
     let mut spaces: HashMap<String, HashSet<String>> = HashMap::new();
     for (f, p) in module.device_fns.iter().zip(&scopes.fns) {
@@ -486,22 +519,47 @@ pub(crate) fn scope_functions(module: &mut Module, scopes: &Scopes) {
     // Operators stay found by name: argument-dependent lookup finds a namespace's operators
     // for its types, which is not modelled.
     spaces.retain(|name, s| !name.starts_with("operator") && s.iter().any(|ns| !ns.is_empty()));
-    if spaces.is_empty() {
+    let mut consts: HashMap<String, HashSet<String>> = HashMap::new();
+    for (c, p) in module.consts.iter().zip(&scopes.consts) {
+        if !c.name.name.contains("::") {
+            consts
+                .entry(c.name.name.clone())
+                .or_default()
+                .insert(p.ns.clone());
+        }
+    }
+    consts.retain(|_, s| s.iter().any(|ns| !ns.is_empty()));
+    if spaces.is_empty() && consts.is_empty() {
         return;
     }
+    let constants = Resolver {
+        namespaces: consts
+            .values()
+            .flatten()
+            .flat_map(|ns| enclosing(ns))
+            .collect(),
+        declared: consts,
+        consts: None,
+        using: &scopes.using,
+        aliases: &scopes.aliases,
+    };
     let namespaces = scopes.fns.iter().flat_map(|p| enclosing(&p.ns)).collect();
     let r = Resolver {
         declared: spaces,
+        consts: Some(&constants),
         namespaces,
         using: &scopes.using,
         aliases: &scopes.aliases,
     };
+    let none = HashSet::new();
     for (k, p) in module.kernels.iter_mut().zip(&scopes.kernels) {
+        let own = own_names(&k.params, &k.body);
         r.stmts(
             &mut k.body,
             At {
                 ns: &p.ns,
                 body: &p.body,
+                own: &own,
             },
         );
     }
@@ -523,21 +581,32 @@ pub(crate) fn scope_functions(module: &mut Module, scopes: &Scopes) {
                 At {
                     ns: &p.ns,
                     body: &[],
+                    own: &none,
                 },
             );
         }
     }
     for (s, p) in module.structs.iter_mut().zip(&scopes.structs) {
         s.namespace = p.ns.clone();
+        // A class's members hide a namespace's names in its member functions.
+        let fields: HashSet<String> = s.fields.iter().map(|f| f.name.name.clone()).collect();
         let members = s.methods.iter_mut().chain(s.ctors.iter_mut());
-        let at = At {
-            ns: &p.ns,
-            body: &p.body,
-        };
         for f in members.chain(s.friends.iter_mut()) {
+            let mut own = own_names(&f.params, &f.body);
+            own.extend(fields.iter().cloned());
+            let at = At {
+                ns: &p.ns,
+                body: &p.body,
+                own: &own,
+            };
             r.stmts(&mut f.body, at);
         }
         // `static constexpr int n = f(N);`
+        let at = At {
+            ns: &p.ns,
+            body: &p.body,
+            own: &fields,
+        };
         for init in s.fields.iter_mut().filter_map(|f| f.init.as_mut()) {
             r.expr(init, at);
         }
@@ -549,6 +618,7 @@ pub(crate) fn scope_functions(module: &mut Module, scopes: &Scopes) {
             At {
                 ns: &p.ns,
                 body: &p.body,
+                own: &none,
             },
         );
     }
@@ -560,9 +630,11 @@ pub(crate) fn scope_functions(module: &mut Module, scopes: &Scopes) {
             .zip(&scopes.specializations),
     );
     for (f, p) in functions {
+        let own = own_names(&f.params, &f.body);
         let at = At {
             ns: &p.ns,
             body: &p.body,
+            own: &own,
         };
         if let Some(e) = &mut f.ret_decltype {
             r.expr(e, at);
@@ -572,6 +644,62 @@ pub(crate) fn scope_functions(module: &mut Module, scopes: &Scopes) {
             f.name.name = mangled(&p.ns, &f.name.name);
         }
     }
+    // The plain name of a namespace's constant stands for it where no file-scope constant has
+    // that name: the file's is what a plain name outside the namespace reads.
+    let file_scope: HashSet<String> = module
+        .consts
+        .iter()
+        .zip(&scopes.consts)
+        .filter(|(c, p)| p.ns.is_empty() && !c.name.name.contains("::"))
+        .map(|(c, _)| c.name.name.clone())
+        .collect();
+    let mut places = scopes.consts.iter();
+    module.consts.retain(|c| {
+        let inside = places.next().is_some_and(|p| !p.ns.is_empty());
+        !(inside && !c.name.name.contains("::") && file_scope.contains(&c.name.name))
+    });
+}
+
+/// The names a function declares: its parameters and every local of its body, which hide a
+/// namespace's constants of those names (wherever they are declared in it: a safe superset).
+fn own_names(params: &[super::ast::Param], body: &[Stmt]) -> HashSet<String> {
+    fn walk(s: &Stmt, out: &mut HashSet<String>) {
+        match &s.kind {
+            StmtKind::Block(stmts) => stmts.iter().for_each(|s| walk(s, out)),
+            StmtKind::Decl { decls, .. } => {
+                out.extend(decls.iter().map(|d| d.name.name.clone()));
+            }
+            StmtKind::Bindings { names, .. } => out.extend(names.iter().map(|n| n.name.clone())),
+            StmtKind::Shared { name, .. } => {
+                out.insert(name.name.clone());
+            }
+            StmtKind::If { then, els, .. } => {
+                walk(then, out);
+                if let Some(e) = els {
+                    walk(e, out);
+                }
+            }
+            StmtKind::For {
+                init, step, body, ..
+            } => {
+                init.iter().chain(step).for_each(|s| walk(s, out));
+                walk(body, out);
+            }
+            StmtKind::While { body, .. } | StmtKind::DoWhile { body, .. } => walk(body, out),
+            StmtKind::RangeFor {
+                array,
+                class,
+                pointer,
+                ..
+            } => [array, class, pointer]
+                .into_iter()
+                .for_each(|s| walk(s, out)),
+            _ => {}
+        }
+    }
+    let mut out: HashSet<String> = params.iter().map(|p| p.name.name.clone()).collect();
+    body.iter().for_each(|s| walk(s, &mut out));
+    out
 }
 
 #[cfg(test)]
@@ -599,14 +727,24 @@ mod tests {
             .collect();
         Resolver {
             declared,
+            consts: None,
             namespaces,
             using,
             aliases,
         }
     }
 
+    /// No names of the function's own.
+    fn none() -> &'static HashSet<String> {
+        Box::leak(Box::default())
+    }
+
     fn at(ns: &str) -> At<'_> {
-        At { ns, body: &[] }
+        At {
+            ns,
+            body: &[],
+            own: none(),
+        }
     }
 
     #[test]
@@ -669,12 +807,14 @@ mod tests {
         let local = At {
             ns: "",
             body: &body,
+            own: none(),
         };
         assert_eq!(r.resolve("max", local).as_deref(), Some("foo.max"));
         let body = [Using::Namespace("foo".into())];
         let local = At {
             ns: "",
             body: &body,
+            own: none(),
         };
         assert_eq!(r.resolve("max", local).as_deref(), Some("foo.max"));
         // A directive in `hoomd` counts inside `hoomd::fast`, not at file scope.
