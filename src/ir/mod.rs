@@ -109,17 +109,6 @@ pub fn global_address(buffer: usize, offset: usize, bytes: u32) -> u64 {
     0x7f00_0000_0000 + ((buffer as u64) << 32) + offset as u64 * u64::from(bytes)
 }
 
-/// A buffer parameter of the kernel as the IR sees it.
-#[derive(Clone, Debug)]
-pub struct BufferParam {
-    /// Parameter position.
-    pub param: u32,
-    /// Name.
-    pub name: String,
-    /// Element type.
-    pub elem: Scalar,
-}
-
 /// The element an array was declared of (`MD` of `__shared__ MD s[8]`, `float` of `float
 /// v[8]`): what an out-of-bounds message counts in, whatever type the access views it as.
 #[derive(Clone, Debug)]
