@@ -688,3 +688,27 @@ launch k { a = arange(8); out = ones(8); expect out == a; }
 "#;
     assert!(ok(src, &[], [1, 1, 1], [4, 1, 1]).expects_passed());
 }
+
+#[test]
+fn pytorch_s_headers_define_cuda_kernel_assert_as_a_device_assert() {
+    // c10/macros/Macros.h's CUDA_KERNEL_ASSERT(i < n) passes for i < 32 = n, and stops the
+    // launch as a failed `assert` where n is 16: thread 16 is the first false one.
+    let src = r#"
+#include <torch/extension.h>
+__global__ void k(int* out, int n) {
+    int i = threadIdx.x;
+    CUDA_KERNEL_ASSERT(i < n);
+    CUDA_KERNEL_ASSERT_MSG(i >= 0, "negative");
+    out[i] = i;
+}
+launch k { n = 32; out = zeros(32); expect out == arange(32); }
+"#;
+    ok(src, &[], ONE, [32, 1, 1]);
+    let f = err(
+        &src.replace("n = 32;", "n = 16;"),
+        &[],
+        Some(ONE),
+        Some([32, 1, 1]),
+    );
+    assert_eq!(codes(&f), ["simt::run::assertion"]);
+}

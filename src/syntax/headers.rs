@@ -15,11 +15,17 @@ pub(crate) fn implied(name: &str) -> &'static [&'static str] {
     }
 }
 
-/// The object-like macros `#include <name>` defines, as (name, body): PyTorch's
-/// c10/macros/Macros.h, which every ATen and extension header includes, defines
-/// `C10_WARP_SIZE` (32 when compiling for CUDA).
+/// The macros `#include <name>` defines, as (name, body), a function-like one's name with its
+/// parameters: PyTorch's c10/macros/Macros.h, which every ATen and extension header includes,
+/// defines `C10_WARP_SIZE` (32 when compiling for CUDA) and the device assertions
+/// `CUDA_KERNEL_ASSERT(cond)` and `CUDA_KERNEL_ASSERT_MSG(cond, msg)`, which call
+/// `__assert_fail` where `cond` is false: what `assert(cond)` does in device code.
 pub(crate) fn defines(name: &str) -> &'static [(&'static str, &'static str)] {
-    const C10: &[(&str, &str)] = &[("C10_WARP_SIZE", "32")];
+    const C10: &[(&str, &str)] = &[
+        ("C10_WARP_SIZE", "32"),
+        ("CUDA_KERNEL_ASSERT(cond)", "assert(cond)"),
+        ("CUDA_KERNEL_ASSERT_MSG(cond,msg)", "assert(cond)"),
+    ];
     match name {
         "c10/macros/Macros.h" | "torch/extension.h" | "torch/torch.h" | "torch/types.h" => C10,
         n if n.starts_with("ATen/") || n.starts_with("c10/") => C10,
