@@ -2461,3 +2461,29 @@ launch k<float> { out = zeros(4); }
         describe(&f)
     );
 }
+
+#[test]
+fn a_class_s_member_type_names_a_template_argument() {
+    // `cx<typename prom<T0, T1>::type>`: the member type of prom's instance, chosen by its
+    // specialisation: prom<float, double>::type is double, prom<double, int>::type double,
+    // prom<float, int>::type float. 7 / 2 in each: 3.5 (a double or a float).
+    let src = r#"
+template <typename T> struct cx { T re; __device__ cx(T r = 0) : re(r) {} };
+template <typename A, typename B> struct prom { typedef A type; };
+template <> struct prom<float, double> { typedef double type; };
+template <typename T0, typename T1>
+__device__ cx<typename prom<T0, T1>::type> div(const cx<T0>& x, const T1& y) {
+    return cx<typename prom<T0, T1>::type>(x.re / y);
+}
+__global__ void k(double* d, float* f) {
+    cx<float> a(7.0f);
+    cx<double> b(7.0);
+    cx<double> p = div(a, 2.0);
+    cx<double> q = div(b, 2);
+    cx<float> r = div(a, 2);
+    d[0] = p.re; d[1] = q.re; f[0] = r.re;
+}
+launch k { d = zeros(2); f = zeros(1); expect d == [3.5, 3.5]; expect f == [3.5]; }
+"#;
+    ok(src, &[], ONE, ONE);
+}

@@ -431,12 +431,14 @@ impl Bindings {
     }
 
     /// `cub::BlockReduce<kvp<float>,128>`: each instance of an alias template among a type's
-    /// arguments replaced by the type it stands for (`cub::KeyValuePair<float,float>`).
+    /// arguments replaced by the type it stands for (`cub::KeyValuePair<float,float>`), and
+    /// each member type of a class's instance (`cx<typename prom<float,double>::type>`, the
+    /// keyword dropped) by the type it names (`cx<double>`).
     fn inner_aliases(&self, text: &str) -> String {
         let Some(open) = text.find('<') else {
             return text.to_string();
         };
-        if self.alias_templates.is_empty() || !text.is_ascii() {
+        if !text.is_ascii() || (self.alias_templates.is_empty() && !text.contains(">::")) {
             return text.to_string();
         }
         let word = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
@@ -454,10 +456,30 @@ impl Bindings {
                 i += if word(b[i]) { 1 } else { 2 };
             }
             let name = &text[start..i];
+            // `typename prom<T0, T1>::type`: the keyword only says that a type follows.
+            if name == "typename" {
+                while b.get(i) == Some(&b' ') {
+                    i += 1;
+                }
+                continue;
+            }
             let instance = (b.get(i) == Some(&b'<') && self.alias_templates.contains_key(name))
                 .then(|| closing_angle(text, i))
                 .flatten()
-                .and_then(|close| Some((close, self.alias_instance(&text[start..=close])?)));
+                .and_then(|close| Some((close, self.alias_instance(&text[start..=close])?)))
+                .or_else(|| {
+                    // `prom<double, int>::type`: the member type of a class's instance.
+                    let close = closing_angle(text, i).filter(|_| b.get(i) == Some(&b'<'))?;
+                    let mut end = close + 1;
+                    if !text[end..].starts_with("::") {
+                        return None;
+                    }
+                    end += 2;
+                    while end < b.len() && word(b[end]) {
+                        end += 1;
+                    }
+                    Some((end - 1, self.member_type(&text[start..end])?))
+                });
             match instance {
                 Some((close, to)) => {
                     out.push_str(&to.base_text);

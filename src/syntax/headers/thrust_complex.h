@@ -79,6 +79,49 @@ template <typename T>
 __host__ __device__ complex<T> operator/(const complex<T>& x, const T& y) {
     return complex<T>(x.re / y, x.im / y);
 }
+// thrust's operators take a complex and a scalar of other types too (`complex<double> / int`,
+// `2 * z`), computed in thrust's promoted_numerical_type (thrust/detail/type_traits.h): the
+// wider of two floating types, else the floating one. Where both types are the same, the forms
+// above are the more specialised and are called.
+template <typename A, typename B>
+struct __thrust_promoted { typedef A type; };
+template <>
+struct __thrust_promoted<float, double> { typedef double type; };
+template <typename T0, typename T1>
+__host__ __device__ complex<typename __thrust_promoted<T0, T1>::type> operator+(const complex<T0>& x, const T1& y) {
+    typedef typename __thrust_promoted<T0, T1>::type R;
+    return complex<R>(x.re + y, x.im);
+}
+template <typename T0, typename T1>
+__host__ __device__ complex<typename __thrust_promoted<T1, T0>::type> operator+(const T0& x, const complex<T1>& y) {
+    typedef typename __thrust_promoted<T1, T0>::type R;
+    return complex<R>(x + y.re, y.im);
+}
+template <typename T0, typename T1>
+__host__ __device__ complex<typename __thrust_promoted<T0, T1>::type> operator-(const complex<T0>& x, const T1& y) {
+    typedef typename __thrust_promoted<T0, T1>::type R;
+    return complex<R>(x.re - y, x.im);
+}
+template <typename T0, typename T1>
+__host__ __device__ complex<typename __thrust_promoted<T1, T0>::type> operator-(const T0& x, const complex<T1>& y) {
+    typedef typename __thrust_promoted<T1, T0>::type R;
+    return complex<R>(x - y.re, R(0) - y.im);
+}
+template <typename T0, typename T1>
+__host__ __device__ complex<typename __thrust_promoted<T0, T1>::type> operator*(const complex<T0>& x, const T1& y) {
+    typedef typename __thrust_promoted<T0, T1>::type R;
+    return complex<R>(x.re * y, x.im * y);
+}
+template <typename T0, typename T1>
+__host__ __device__ complex<typename __thrust_promoted<T1, T0>::type> operator*(const T0& x, const complex<T1>& y) {
+    typedef typename __thrust_promoted<T1, T0>::type R;
+    return complex<R>(x * y.re, x * y.im);
+}
+template <typename T0, typename T1>
+__host__ __device__ complex<typename __thrust_promoted<T0, T1>::type> operator/(const complex<T0>& x, const T1& y) {
+    typedef typename __thrust_promoted<T0, T1>::type R;
+    return complex<R>(x.re / y, x.im / y);
+}
 template <typename T>
 __host__ __device__ complex<T> operator-(const complex<T>& y) {
     return complex<T>(y.re * -T(1), y.im * -T(1));
