@@ -1244,7 +1244,9 @@ launch k { a = [5, 0]; grid = 1; block = 1; expect a == [5, 3]; }
 #[test]
 fn explicit_may_come_before_a_constructor_s_other_specifiers() {
     // BundleFusion's `explicit inline __device__ __host__ float3x3(const float2x2&)`: C++ takes
-    // decl-specifiers in any order. B(a) doubles a.v: t → 2t.
+    // decl-specifiers in any order, in definitions and in declarations (which the first
+    // alternative of a member declaration read as a function returning a type `explicit`).
+    // B(a) doubles a.v: t → 2t.
     let src = r#"
 struct A { float v; };
 struct B {
@@ -1252,6 +1254,8 @@ struct B {
     inline __device__ __host__ B() {}
     explicit inline __device__ __host__ B(const A& a) { v = 2.0f * a.v; }
     explicit __device__ B(int n) : v(n) {}
+    explicit __host__ __device__ B(const float& f);
+    template <class C> explicit inline __device__ __host__ B(const C& c);
 };
 __global__ void k(float* out, float* same) {
     A a; a.v = threadIdx.x; B b(a); out[threadIdx.x] = b.v;
