@@ -105,6 +105,9 @@ fn bessel_i(n: u32, x: f64) -> f64 {
     }
     let sign = if n == 1 && x < 0.0 { -1.0 } else { 1.0 };
     let a = x.abs();
+    if a.is_infinite() {
+        return sign * a;
+    }
     if a <= 20.0 {
         let q = 0.25 * a * a;
         let mut term = if n == 1 { 0.5 * a } else { 1.0 };

@@ -356,3 +356,23 @@ launch k<4> { a = zeros(8); expect a == full(8, 8); }
     let f = err(&bad, &[], Some(ONE), Some([8, 1, 1]));
     assert!(!f.errors.is_empty());
 }
+
+#[test]
+fn a_parameter_or_local_hides_the_class_s_member_function_of_its_name() {
+    // R::run(5, Add()) calls its parameter `op` (5 + 5), not the static member op (5 · 5);
+    // T::f(2) calls its local lambda g (2 + 40), not the static member g (2 + 1).
+    let src = r#"
+struct Add { __device__ int operator()(int a, int b) const { return a + b; } };
+struct R {
+    __device__ static int op(int a, int b) { return a * b; }
+    template <typename Op> __device__ static int run(int a, Op op) { return op(a, a); }
+};
+struct T {
+    __device__ static int g(int y) { return y + 1; }
+    __device__ static int f(int x) { auto g = [](int y) { return y + 40; }; return g(x); }
+};
+__global__ void k(int* o) { o[0] = R::run(5, Add()); o[1] = T::f(2); }
+launch k { o = zeros(2); expect o == [10, 42]; }
+"#;
+    ok(src, &[], ONE, ONE);
+}

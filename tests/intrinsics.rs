@@ -1277,7 +1277,7 @@ fn the_norms_and_modified_bessel_functions_compute_their_definitions() {
     // 5774560606.4663105, I1(-25) = -5657865129.878701 (I1 is odd). sincospi(1/6): 1/2 and
     // √3/2.
     let src = r#"
-__global__ void k(double* d, float* f) {
+__global__ void k(double* d, float* f, int* flags) {
     d[0] = norm3d(2.0, 3.0, 6.0);
     d[1] = rnorm3d(2.0, 3.0, 6.0);
     d[2] = norm4d(1.0, 2.0, 2.0, 4.0);
@@ -1288,12 +1288,16 @@ __global__ void k(double* d, float* f) {
     sincospi(1.0 / 6.0, &d[7], &d[8]);
     f[0] = norm3df(1e30f, 1e30f, 1e30f);
     f[1] = rnorm4df(1.0f, 1.0f, 1.0f, 1.0f);
+    // I0(±inf) = +inf, I1 takes x's sign.
+    flags[0] = isinf(cyl_bessel_i0f(-INFINITY)) && cyl_bessel_i0f(-INFINITY) > 0.0f;
+    flags[1] = isinf(cyl_bessel_i1(-INFINITY)) && cyl_bessel_i1(-INFINITY) < 0.0;
 }
 launch k {
-    d = zeros(9); f = zeros(2);
+    d = zeros(9); f = zeros(2); flags = zeros(2);
     expect d == [7.0, 0.14285714285714285, 5.0, 1.2660658777520084, 0.565159103992485,
                  5774560606.4663105, -5657865129.878701, 0.5, 0.8660254037844387];
     expect f == [1.7320508e30, 0.5];
+    expect flags == [1, 1];
 }
 "#;
     let r = common::ok(src, &[], [1, 1, 1], [1, 1, 1]);

@@ -1808,3 +1808,64 @@ launch k { out = zeros(8); expect out == [100, 73, 15, 14, 170, 1000, 8, 1030]; 
 "#;
     ok(src, &[], [1, 1, 1], [1, 1, 1]);
 }
+
+#[test]
+fn a_namespace_s_constant_is_hidden_where_cpp_hides_it() {
+    // ns's N = 10 beside the file's N = 2. A template parameter (get<3>), a lambda's parameter
+    // (f(4) = 8) and a local from its declaration to the end of its block (3, then 10 again)
+    // hide it; a type's template argument (Arr<N>: 10) and a default argument (x = N: 10,
+    // K = N: 10) read it as any expression in ns does. A kernel template's parameter N hides
+    // it too (k2<6>).
+    let src = r#"
+const int N = 2;
+template <int M> struct Arr { __device__ int n() const { return M; } };
+namespace ns {
+const int N = 10;
+template <int N> __device__ int get() { return N; }
+__device__ int f(int x = N) { return x; }
+template <int K = N> __device__ int g() { return K; }
+__global__ void k(int* o) {
+    o[0] = get<3>();
+    auto twice = [](int N) { return N * 2; };
+    o[1] = twice(4);
+    o[2] = N;
+    { int N = 3; o[3] = N; }
+    o[4] = N;
+    Arr<N> a;
+    o[5] = a.n();
+    o[6] = f();
+    o[7] = g();
+}
+}
+launch ns::k { o = zeros(8); expect o == [3, 8, 10, 3, 10, 10, 10, 10]; }
+"#;
+    ok(src, &[], ONE, ONE);
+    let kernel_template = r#"
+namespace ns {
+const int N = 10;
+template <int N> __global__ void k2(int* o) { o[0] = N; }
+}
+launch ns::k2<6> { o = zeros(1); expect o == [6]; }
+"#;
+    ok(kernel_template, &[], ONE, ONE);
+}
+
+#[test]
+fn a_namespace_s_function_passed_by_its_plain_name_is_the_namespace_s() {
+    // Inside ns, `scale` and `scale<2>` are ns's (x - 2, x - K), not the file's (x · 2, x · K):
+    // run(10) = 8 + 8; outside, viaT<2>(5) passes the file's scale<3>: 15.
+    let src = r#"
+template <int K> __device__ int scale(int x) { return x * K; }
+__device__ int halve(int x) { return x * 2; }
+__device__ int apply(int (*f)(int), int x) { return f(x); }
+namespace ns {
+template <int K> __device__ int scale(int x) { return x - K; }
+__device__ int halve(int x) { return x - 2; }
+__device__ int run(int x) { return apply(scale<2>, x) + apply(halve, x); }
+}
+template <int P> __device__ int viaT(int x) { return apply(scale<P + 1>, x); }
+__global__ void k(int* o) { o[0] = ns::run(10); o[1] = viaT<2>(5); }
+launch k { o = zeros(2); expect o == [16, 15]; }
+"#;
+    ok(src, &[], ONE, ONE);
+}

@@ -4090,11 +4090,17 @@ impl<'g> KernelChecker<'g, '_> {
     ) -> ast::Function {
         let mut classes = self.bases_of(def);
         classes.push(self.globals.structs[def].name.name.clone());
+        // A parameter or local of the name (a function object `op`, a lambda `g`) hides the
+        // member function in the body (all of it: simt does not tell where the local's scope
+        // ends).
+        let mut own = crate::syntax::local_names(&f.body);
+        own.extend(f.params.iter().map(|p| p.name.name.clone()));
         let b = super::template::Bindings {
             methods: self.globals.structs[def]
                 .methods
                 .iter()
                 .map(|m| m.name.name.clone())
+                .filter(|m| !own.contains(m))
                 .collect(),
             classes: classes.into_iter().collect(),
             owner: owner.map(str::to_string),

@@ -25,6 +25,7 @@ pub use overloads::{
     template_name,
 };
 pub(crate) use range_for::range_by_reference;
+pub(crate) use scope::local_names;
 pub use scope::resolve_kernel_name;
 
 use crate::source::SourceFile;

@@ -270,10 +270,11 @@ impl Resolver<'_> {
     }
 
     /// Binds a name that may be a function's (`f`, `foo::f`, `f<float>`), used as a value;
-    /// an unqualified one only where it cannot be a variable's (`unqualified`).
+    /// an unqualified one only where it cannot be a variable's (`unqualified`, or an instance
+    /// of a function template, `scale<2>` passed as a function pointer).
     fn function_name(&self, n: &mut String, at: At<'_>, unqualified: bool) {
         let (name, args) = n.split_at(n.find('<').unwrap_or(n.len()));
-        if !unqualified && !name.contains("::") {
+        if !unqualified && !name.contains("::") && args.is_empty() {
             return;
         }
         if let Some(bound) = self.resolve(name, at) {
@@ -288,11 +289,17 @@ impl Resolver<'_> {
             if let TemplateArg::Type(ty) = t {
                 if ty.base == BaseType::Named && !ty.pointer {
                     self.function_name(&mut ty.base_text, at, true);
+                    // `get<N>()`: a namespace's constant may have been read as a type's name.
+                    self.constant_name(&mut ty.base_text, at);
+                    self.ty(ty, at);
                 }
             }
             if let TemplateArg::Value(v) = t {
                 match &mut v.kind {
-                    ExprKind::Name(n) => self.function_name(n, at, true),
+                    ExprKind::Name(n) => {
+                        self.function_name(n, at, true);
+                        self.constant_name(n, at);
+                    }
                     ExprKind::Unary { operand, .. } => match &mut operand.kind {
                         ExprKind::Name(n) => self.function_name(n, at, true),
                         _ => self.expr(operand, at),
@@ -304,16 +311,146 @@ impl Resolver<'_> {
     }
 
     fn stmts(&self, body: &mut [Stmt], at: At<'_>) {
+        self.sequence(body, at);
+    }
+
+    /// Statements in order, each seeing the names the ones before it declared (a local hides
+    /// a namespace's constant from its declaration to the end of its block); what the sequence
+    /// declared, where it declared any.
+    fn sequence(&self, body: &mut [Stmt], at: At<'_>) -> Option<HashSet<String>> {
+        let mut own: Option<HashSet<String>> = None;
         for s in body {
-            self.stmt(s, at);
+            let here = At {
+                own: own.as_ref().unwrap_or(at.own),
+                ..at
+            };
+            self.stmt(s, here);
+            let declared = self.hiding(s);
+            if !declared.is_empty() {
+                let mut set = own.take().unwrap_or_else(|| at.own.clone());
+                set.extend(declared);
+                own = Some(set);
+            }
         }
+        own
+    }
+
+    /// Whether a local or parameter named `n` would hide a namespace's constant or function.
+    fn hides(&self, n: &str) -> bool {
+        self.declared.contains_key(n) || self.consts.is_some_and(|c| c.declared.contains_key(n))
+    }
+
+    /// The names of namespaces' constants and functions statement `s` declares as its own.
+    fn hiding(&self, s: &Stmt) -> Vec<String> {
+        let names: Vec<&str> = match &s.kind {
+            StmtKind::Decl { decls, .. } => decls.iter().map(|d| d.name.name.as_str()).collect(),
+            StmtKind::Bindings { names, .. } => names.iter().map(|n| n.name.as_str()).collect(),
+            StmtKind::Shared { name, .. } => vec![name.name.as_str()],
+            _ => Vec::new(),
+        };
+        names
+            .into_iter()
+            .filter(|n| self.hides(n))
+            .map(str::to_string)
+            .collect()
+    }
+
+    /// `at` with `names` (parameters, a lambda's) hiding the namespaces' constants of theirs.
+    fn with_own<'s>(
+        &self,
+        at: At<'s>,
+        names: &[&str],
+        store: &'s mut Option<HashSet<String>>,
+    ) -> At<'s> {
+        let hidden: Vec<&&str> = names.iter().filter(|n| self.hides(n)).collect();
+        if hidden.is_empty() {
+            return at;
+        }
+        let mut set = at.own.clone();
+        set.extend(hidden.into_iter().map(|n| n.to_string()));
+        At {
+            own: store.insert(set),
+            ..at
+        }
+    }
+
+    /// A function's signature and body, its template parameters and parameters hiding the
+    /// namespaces' constants of their names (`at.own` is its class's).
+    fn function(&self, f: &mut super::ast::Function, at: At<'_>) {
+        let own = own_names(&f.template, &f.params, at.own);
+        let at = At { own: &own, ..at };
+        self.signature(&mut f.template, &mut f.params, at);
+        self.ty(&mut f.ret, at);
+        if let Some(e) = &mut f.ret_decltype {
+            self.expr(e, at);
+        }
+        self.stmts(&mut f.body, at);
+    }
+
+    /// Template parameters' and parameters' types and defaults (`int x = N`,
+    /// `template <int K = N>`).
+    fn signature(
+        &self,
+        template: &mut [super::ast::TemplateParam],
+        params: &mut [super::ast::Param],
+        at: At<'_>,
+    ) {
+        use super::ast::TemplateParamKind;
+        for t in template {
+            match &mut t.kind {
+                TemplateParamKind::Value(ty, default) => {
+                    self.ty(ty, at);
+                    if let Some(e) = default {
+                        self.expr(e, at);
+                    }
+                }
+                TemplateParamKind::Type(Some(ty)) => self.ty(ty, at),
+                _ => {}
+            }
+        }
+        for p in params {
+            self.ty(&mut p.ty, at);
+            if let Some(e) = &mut p.default {
+                self.expr(e, at);
+            }
+        }
+    }
+
+    /// A type's template arguments: a namespace's constant named there (`Arr<N>`) is bound as
+    /// in an expression.
+    fn ty(&self, t: &mut super::ast::TypeName, at: At<'_>) {
+        let Some(c) = self.consts else { return };
+        let Some(open) = t.base_text.find('<') else {
+            return;
+        };
+        let text = &t.base_text;
+        let word = |ch: char| ch.is_ascii_alphanumeric() || ch == '_';
+        let mut out = text[..open].to_string();
+        let mut rest = &text[open..];
+        while let Some(start) = rest.find(|ch: char| ch.is_ascii_alphabetic() || ch == '_') {
+            out.push_str(&rest[..start]);
+            let tail = &rest[start..];
+            let end = tail.find(|ch: char| !word(ch)).unwrap_or(tail.len());
+            let mut name = tail[..end].to_string();
+            let after = &tail[end..];
+            let qualified =
+                out.ends_with("::") || after.starts_with("::") || after.starts_with('<');
+            if !qualified && c.declared.contains_key(&name) {
+                self.constant_name(&mut name, at);
+            }
+            out.push_str(&name);
+            rest = after;
+        }
+        out.push_str(rest);
+        t.base_text = out;
     }
 
     fn stmt(&self, s: &mut Stmt, at: At<'_>) {
         match &mut s.kind {
             StmtKind::Block(stmts) => self.stmts(stmts, at),
             StmtKind::Bindings { init, .. } => self.expr(init, at),
-            StmtKind::Decl { decls, of, .. } => {
+            StmtKind::Decl { decls, of, ty } => {
+                self.ty(ty, at);
                 if let Some(e) = of {
                     self.expr(e, at);
                 }
@@ -357,7 +494,12 @@ impl Resolver<'_> {
                 step,
                 body,
             } => {
-                self.stmts(init, at);
+                // `for (int N = 0; ...)`: its own for the condition, the step and the body.
+                let own = self.sequence(init, at);
+                let at = At {
+                    own: own.as_ref().unwrap_or(at.own),
+                    ..at
+                };
                 if let Some(c) = cond {
                     self.expr(c, at);
                 }
@@ -401,18 +543,24 @@ impl Resolver<'_> {
         match &mut e.kind {
             // `foo::f` as a value (a function pointer), or a namespace's constant.
             ExprKind::Name(n) => {
-                self.function_name(n, at, false);
+                // A plain name no local or parameter hides may be a namespace's function
+                // passed as a pointer (`apply(scale, x)` in `ns`).
+                let plain = !n.contains("::") && !at.own.contains(n.as_str());
+                self.function_name(n, at, plain);
                 self.constant_name(n, at);
             }
             ExprKind::Int { .. }
             | ExprKind::Float { .. }
             | ExprKind::Bool(_)
             | ExprKind::Str(_)
-            | ExprKind::SizeOfType(_)
             | ExprKind::SizeOfPack(_) => {}
+            ExprKind::SizeOfType(t) => self.ty(t, at),
+            ExprKind::Cast { ty, expr } => {
+                self.ty(ty, at);
+                self.expr(expr, at);
+            }
             ExprKind::Unary { operand: a, .. }
             | ExprKind::Designated { value: a, .. }
-            | ExprKind::Cast { expr: a, .. }
             | ExprKind::Member { base: a, .. }
             | ExprKind::Pack(a)
             | ExprKind::SizeOfExpr(a)
@@ -464,7 +612,17 @@ impl Resolver<'_> {
                     self.expr(a, at);
                 }
             }
-            ExprKind::Lambda(l) => self.stmts(&mut l.function.body, at),
+            ExprKind::Lambda(l) => {
+                let names: Vec<&str> = l
+                    .function
+                    .params
+                    .iter()
+                    .map(|p| p.name.name.as_str())
+                    .collect();
+                let mut store = None;
+                let at = self.with_own(at, &names, &mut store);
+                self.stmts(&mut l.function.body, at);
+            }
         }
     }
 }
@@ -553,15 +711,14 @@ pub(crate) fn scope_functions(module: &mut Module, scopes: &Scopes) {
     };
     let none = HashSet::new();
     for (k, p) in module.kernels.iter_mut().zip(&scopes.kernels) {
-        let own = own_names(&k.params, &k.body);
-        r.stmts(
-            &mut k.body,
-            At {
-                ns: &p.ns,
-                body: &p.body,
-                own: &own,
-            },
-        );
+        let own = own_names(&k.template, &k.params, &none);
+        let at = At {
+            ns: &p.ns,
+            body: &p.body,
+            own: &own,
+        };
+        r.signature(&mut k.template, &mut k.params, at);
+        r.stmts(&mut k.body, at);
     }
     // A launch section's template arguments are read where its kernel is defined.
     for l in &mut module.launches {
@@ -588,27 +745,31 @@ pub(crate) fn scope_functions(module: &mut Module, scopes: &Scopes) {
     }
     for (s, p) in module.structs.iter_mut().zip(&scopes.structs) {
         s.namespace = p.ns.clone();
-        // A class's members hide a namespace's names in its member functions.
-        let fields: HashSet<String> = s.fields.iter().map(|f| f.name.name.clone()).collect();
+        // A class's members and template parameters hide a namespace's names in it.
+        let mut class = own_names(&s.template, &[], &none);
+        class.extend(s.fields.iter().map(|f| f.name.name.clone()));
         let members = s.methods.iter_mut().chain(s.ctors.iter_mut());
         for f in members.chain(s.friends.iter_mut()) {
-            let mut own = own_names(&f.params, &f.body);
-            own.extend(fields.iter().cloned());
-            let at = At {
-                ns: &p.ns,
-                body: &p.body,
-                own: &own,
-            };
-            r.stmts(&mut f.body, at);
+            r.function(
+                f,
+                At {
+                    ns: &p.ns,
+                    body: &p.body,
+                    own: &class,
+                },
+            );
         }
-        // `static constexpr int n = f(N);`
+        // `static constexpr int n = f(N);`, `Arr<N> a;`
         let at = At {
             ns: &p.ns,
             body: &p.body,
-            own: &fields,
+            own: &class,
         };
-        for init in s.fields.iter_mut().filter_map(|f| f.init.as_mut()) {
-            r.expr(init, at);
+        for f in &mut s.fields {
+            r.ty(&mut f.ty, at);
+            for e in f.init.iter_mut().chain(f.dims.iter_mut().flatten()) {
+                r.expr(e, at);
+            }
         }
     }
     // `constexpr uint32_t packed = encode(15u, 1);` in a namespace.
@@ -630,16 +791,14 @@ pub(crate) fn scope_functions(module: &mut Module, scopes: &Scopes) {
             .zip(&scopes.specializations),
     );
     for (f, p) in functions {
-        let own = own_names(&f.params, &f.body);
-        let at = At {
-            ns: &p.ns,
-            body: &p.body,
-            own: &own,
-        };
-        if let Some(e) = &mut f.ret_decltype {
-            r.expr(e, at);
-        }
-        r.stmts(&mut f.body, at);
+        r.function(
+            f,
+            At {
+                ns: &p.ns,
+                body: &p.body,
+                own: &none,
+            },
+        );
         if r.declared.contains_key(&f.name.name) {
             f.name.name = mangled(&p.ns, &f.name.name);
         }
@@ -660,29 +819,25 @@ pub(crate) fn scope_functions(module: &mut Module, scopes: &Scopes) {
     });
 }
 
-/// The names a function declares: its parameters and every local of its body, which hide a
-/// namespace's constants of those names (wherever they are declared in it: a safe superset).
-fn own_names(params: &[super::ast::Param], body: &[Stmt]) -> HashSet<String> {
+/// Every name a function body declares (its locals, wherever they are), for the checker: a
+/// member function's local or parameter hides the class's member function of its name.
+pub(crate) fn local_names(body: &[Stmt]) -> HashSet<String> {
     fn walk(s: &Stmt, out: &mut HashSet<String>) {
         match &s.kind {
             StmtKind::Block(stmts) => stmts.iter().for_each(|s| walk(s, out)),
-            StmtKind::Decl { decls, .. } => {
-                out.extend(decls.iter().map(|d| d.name.name.clone()));
-            }
+            StmtKind::Decl { decls, .. } => out.extend(decls.iter().map(|d| d.name.name.clone())),
             StmtKind::Bindings { names, .. } => out.extend(names.iter().map(|n| n.name.clone())),
             StmtKind::Shared { name, .. } => {
                 out.insert(name.name.clone());
             }
             StmtKind::If { then, els, .. } => {
                 walk(then, out);
-                if let Some(e) = els {
-                    walk(e, out);
-                }
+                els.iter().for_each(|e| walk(e, out));
             }
             StmtKind::For {
                 init, step, body, ..
             } => {
-                init.iter().chain(step).for_each(|s| walk(s, out));
+                init.iter().chain(step.iter()).for_each(|s| walk(s, out));
                 walk(body, out);
             }
             StmtKind::While { body, .. } | StmtKind::DoWhile { body, .. } => walk(body, out),
@@ -697,8 +852,21 @@ fn own_names(params: &[super::ast::Param], body: &[Stmt]) -> HashSet<String> {
             _ => {}
         }
     }
-    let mut out: HashSet<String> = params.iter().map(|p| p.name.name.clone()).collect();
+    let mut out = HashSet::new();
     body.iter().for_each(|s| walk(s, &mut out));
+    out
+}
+
+/// The names of a function's template parameters and parameters, and `outer`'s (its class's):
+/// what hides a namespace's constants of those names in its body.
+fn own_names(
+    template: &[super::ast::TemplateParam],
+    params: &[super::ast::Param],
+    outer: &HashSet<String>,
+) -> HashSet<String> {
+    let mut out = outer.clone();
+    out.extend(template.iter().map(|t| t.name.name.clone()));
+    out.extend(params.iter().map(|p| p.name.name.clone()));
     out
 }
 
