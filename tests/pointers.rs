@@ -1862,3 +1862,23 @@ launch k { a = zeros(8); f = zeros(3); expect a == [0, 0, 7, 7, 7, 7, 0, 0]; exp
 "#;
     ok(src, &[], [1, 1, 1], [4, 1, 1]);
 }
+
+#[test]
+fn a_void_pointer_function_returning_two_pointee_types_is_refused_by_name() {
+    // simt types a `void*` result by its first `return`; a second of another type is told so,
+    // at that `return`, not as a mismatch with a `float*` the source never declared.
+    let src = r#"
+__device__ void* pick(int w, float* a, int* b) { if (w) return a; return b; }
+__global__ void k(int* o, float* f) { ((int*)pick(0, f, o))[0] = 1; }
+launch k { o = zeros(1); f = zeros(1); }
+"#;
+    let f = err(src, &[], Some(ONE), Some(ONE));
+    assert_eq!(codes(&f), ["simt::check::unsupported"]);
+    assert!(
+        f.errors[0]
+            .to_string()
+            .contains("returns `int*` here and `float*` before"),
+        "{}",
+        f.errors[0]
+    );
+}

@@ -2541,8 +2541,21 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                         // A function returning `void*` returns the pointer its first `return`
                         // gives, as it is; its caller casts it.
                         let slot = &mut self.ptr_vars[i as usize];
-                        if let (true, false, Some(m)) = (slot.is_void, slot.assigned, p.mem) {
-                            slot.pointee = (m.elem, m.width);
+                        if let (true, Some(m)) = (slot.is_void, p.mem) {
+                            if !slot.assigned {
+                                slot.pointee = (m.elem, m.width);
+                            } else if slot.pointee != (m.elem, m.width) {
+                                let (e, w) = slot.pointee;
+                                return Err(CheckError::Unsupported {
+                                    what: format!(
+                                        "a `void*` function that returns `{}*` here and `{}*` before",
+                                        typed::type_name(m.elem, m.width),
+                                        typed::type_name(e, w)
+                                    ),
+                                    span,
+                                    help: Some("simt gives a `void*` result the type its first `return` points to: return pointers of one type (cast them to it), or split the function".into()),
+                                });
+                            }
                         }
                         out.push(self.point(i, p, span)?);
                     }
