@@ -718,7 +718,8 @@ fn thrust_complex_takes_a_scalar_of_another_type_and_promotes_as_thrust_does() {
     // thrust's operators are templates of two types (ABACUS's `complex<double> / int`): in =
     // 2+2i, 4+4i; by hand: in / 2 = 1+1i, 2+2i; 2 * in = 4+4i, 8+8i (an int times a double
     // complex); the float complex 1+3i over the double 2.0 is complex<double> 0.5+1.5i, and over
-    // the int 2 complex<float> 0.5+1.5i; 1 - z = 0 - 3i.
+    // the int 2 complex<float> 0.5+1.5i; 1 - z = 0 - 3i; the float complex times the
+    // double 2+2i is complex<double> (1·2 - 3·2) + (1·2 + 3·2)i = -4 + 8i.
     let src = r#"
 #include <thrust/complex.h>
 __global__ void k(const thrust::complex<double>* in, thrust::complex<double>* out, double* d, float* f, int n) {
@@ -729,10 +730,11 @@ __global__ void k(const thrust::complex<double>* in, thrust::complex<double>* ou
     thrust::complex<double> w = z / 2.0;
     thrust::complex<float> v = z / 2;
     thrust::complex<float> u = 1 - z;
-    if (i == 0) { d[0] = w.real(); d[1] = w.imag(); f[0] = v.real(); f[1] = v.imag(); f[2] = u.real(); f[3] = u.imag(); }
+    thrust::complex<double> p = z * in[0];
+    if (i == 0) { d[0] = w.real(); d[1] = w.imag(); d[2] = p.real(); d[3] = p.imag(); f[0] = v.real(); f[1] = v.imag(); f[2] = u.real(); f[3] = u.imag(); }
 }
-launch k { in = [2, 2, 4, 4]; out = zeros(4); d = zeros(2); f = zeros(4); n = 2;
-    expect out == [5, 5, 10, 10]; expect d == [0.5, 1.5]; expect f == [0.5, 1.5, 0, -3]; }
+launch k { in = [2, 2, 4, 4]; out = zeros(4); d = zeros(4); f = zeros(4); n = 2;
+    expect out == [5, 5, 10, 10]; expect d == [0.5, 1.5, -4, 8]; expect f == [0.5, 1.5, 0, -3]; }
 "#;
     ok(src, &[], ONE, [2, 1, 1]);
 }

@@ -79,8 +79,9 @@ template <typename T>
 __host__ __device__ complex<T> operator/(const complex<T>& x, const T& y) {
     return complex<T>(x.re / y, x.im / y);
 }
-// thrust's operators take a complex and a scalar of other types too (`complex<double> / int`,
-// `2 * z`), computed in thrust's promoted_numerical_type (thrust/detail/type_traits.h): the
+// thrust's operators take a complex and a scalar, or two complexes, of other types too
+// (`complex<double> / int`, `2 * z`, `complex<float> * complex<double>`), computed in thrust's
+// promoted_numerical_type (thrust/detail/type_traits.h): the
 // wider of two floating types, else the floating one. Where both types are the same, the forms
 // above are the more specialised and are called.
 template <typename A, typename B>
@@ -121,6 +122,26 @@ template <typename T0, typename T1>
 __host__ __device__ complex<typename __thrust_promoted<T0, T1>::type> operator/(const complex<T0>& x, const T1& y) {
     typedef typename __thrust_promoted<T0, T1>::type R;
     return complex<R>(x.re / y, x.im / y);
+}
+template <typename T0, typename T1>
+__host__ __device__ complex<typename __thrust_promoted<T0, T1>::type> operator+(const complex<T0>& x, const complex<T1>& y) {
+    typedef typename __thrust_promoted<T0, T1>::type R;
+    return complex<R>(x.re + y.re, x.im + y.im);
+}
+template <typename T0, typename T1>
+__host__ __device__ complex<typename __thrust_promoted<T0, T1>::type> operator-(const complex<T0>& x, const complex<T1>& y) {
+    typedef typename __thrust_promoted<T0, T1>::type R;
+    return complex<R>(x.re - y.re, x.im - y.im);
+}
+template <typename T0, typename T1>
+__host__ __device__ complex<typename __thrust_promoted<T0, T1>::type> operator*(const complex<T0>& x, const complex<T1>& y) {
+    typedef typename __thrust_promoted<T0, T1>::type R;
+    return complex<R>(R(x.re) * R(y.re) - R(x.im) * R(y.im), R(x.re) * R(y.im) + R(x.im) * R(y.re));
+}
+template <typename T0, typename T1>
+__host__ __device__ complex<typename __thrust_promoted<T0, T1>::type> operator/(const complex<T0>& x, const complex<T1>& y) {
+    typedef typename __thrust_promoted<T0, T1>::type R;
+    return complex<R>(R(x.re), R(x.im)) / complex<R>(R(y.re), R(y.im));
 }
 template <typename T>
 __host__ __device__ complex<T> operator-(const complex<T>& y) {
