@@ -4074,8 +4074,6 @@ impl<'g> KernelChecker<'g, '_> {
             .is_some_and(|(d, _)| self.bases_of(*d).iter().any(|b| b == base))
     }
 
-    /// The names of the class `def`'s bases, nearest first (`PtrStep`, `DevPtr` of PCL's
-    /// `PtrStepSz<T> : PtrStep<T> : DevPtr<T>`).
     /// The member function `f` of the struct `def` as its body reads inside the class: a plain
     /// call of another member function is a call through `this` (C++ [class.mfct.non-static]),
     /// or, in a static member function called as `owner::f` without an object, a call of
@@ -4111,6 +4109,8 @@ impl<'g> KernelChecker<'g, '_> {
         copy
     }
 
+    /// The names of the class `def`'s bases, nearest first (`PtrStep`, `DevPtr` of PCL's
+    /// `PtrStepSz<T> : PtrStep<T> : DevPtr<T>`).
     fn bases_of(&self, def: usize) -> Vec<String> {
         let structs = &self.globals.structs;
         let mut out = Vec::new();

@@ -124,8 +124,8 @@ struct Resolver<'a> {
 }
 
 /// Where a call is made: its namespace and the `using` lines of the function it is in, and
-/// the names the function declares (its parameters and locals, a class's members), which hide
-/// a namespace's constants of those names.
+/// the names declared in scope there (template parameters, parameters, locals declared before
+/// it, a class's members), which hide a namespace's constants and functions of those names.
 #[derive(Clone, Copy)]
 struct At<'a> {
     ns: &'a str,
@@ -254,8 +254,8 @@ impl Resolver<'_> {
     }
 
     /// Binds a plain name of a constant that namespaces around `at` declare (`N` in
-    /// `namespace ns { const int N = 10; ... N ... }`) to the one C++ finds, `ns::N`, unless
-    /// the function declares that name itself; one found at file scope stays as it is.
+    /// `namespace ns { const int N = 10; ... N ... }`) to the one C++ finds, `ns::N`, unless a
+    /// name in scope there hides it; one found at file scope stays as it is.
     fn constant_name(&self, n: &mut String, at: At<'_>) {
         let Some(c) = self.consts else { return };
         if n.contains("::") || at.own.contains(n.as_str()) {
@@ -355,7 +355,8 @@ impl Resolver<'_> {
             .collect()
     }
 
-    /// `at` with `names` (parameters, a lambda's) hiding the namespaces' constants of theirs.
+    /// `at` with `names` (a lambda's parameters) hiding the namespaces' constants and functions
+    /// of theirs.
     fn with_own<'s>(
         &self,
         at: At<'s>,
