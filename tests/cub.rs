@@ -1615,18 +1615,20 @@ launch k<64> { x = ones(64); out = zeros(1); expect out == [64]; }
 
 #[test]
 fn a_block_reduce_takes_a_function_object_of_the_file_made_in_place() {
-    // dietgpu's `BlockReduce(smem).Reduce(checksum, ReduceXor<uint32_t>())`. The xor of
+    // dietgpu's `BlockReduce(smem).Reduce(checksum, ReduceXor<uint32_t>())`, also one of a
+    // namespace (`ns::Xor<unsigned>()`). The xor of
     // 0..63 is 0 (each aligned group of four xors to 0); of 1..64 it is 64 ^ 0 ^ ... = 64 ^ 0
     // = 64 (1..63 xor to 0 as 0..63 do).
     let src = r#"
 #include <cub/cub.cuh>
 template <typename T> struct Xor { __device__ T operator()(const T& a, const T& b) const { return a ^ b; } };
+namespace ns { template <typename T> struct Xor { __device__ T operator()(const T& a, const T& b) const { return b ^ a; } }; }
 __global__ void k(unsigned* out, const unsigned* in) {
     typedef cub::BlockReduce<unsigned, 64> BR;
     __shared__ typename BR::TempStorage smem;
     unsigned v = BR(smem).Reduce(in[threadIdx.x], Xor<unsigned>());
     __syncthreads();
-    unsigned w = BR(smem).Reduce(in[threadIdx.x] + 1u, Xor<unsigned>());
+    unsigned w = BR(smem).Reduce(in[threadIdx.x] + 1u, ns::Xor<unsigned>());
     if (threadIdx.x == 0) { out[0] = v; out[1] = w; }
 }
 launch k { grid = 1; block = 64; in = arange(64); out = zeros(2); expect out == [0, 64]; }

@@ -1286,6 +1286,7 @@ impl KernelChecker<'_, '_> {
         // A function object of the file made in place (`Xor<unsigned>()`): its `operator()`.
         if let (Err(_), ast::ExprKind::Call { callee, args, .. }) = (&op, &e.kind) {
             let name = callee.name.split('<').next().unwrap_or_default().trim();
+            let name = unqualified(name);
             if args.is_empty() && self.globals.structs.iter().any(|d| d.name.name == name) {
                 return Ok(Op::Call(e.clone()));
             }
