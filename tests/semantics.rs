@@ -1869,3 +1869,16 @@ launch k { o = zeros(2); expect o == [16, 15]; }
 "#;
     ok(src, &[], ONE, ONE);
 }
+
+#[test]
+fn a_launch_section_names_a_namespace_s_constant_by_its_qualified_name() {
+    // `block = ns::N;` is 8 threads; the plain `N` of the section is the file's 3.
+    let src = r#"
+const int N = 3;
+namespace ns { const int N = 8; }
+__global__ void k(int* o) { o[threadIdx.x] = ns::N + N; }
+launch k { grid = 1; block = ns::N; o = zeros(ns::N + N - 3); expect o == full(8, 11); }
+"#;
+    let r = ok(src, &[], ONE, [8, 1, 1]);
+    assert!(r.expects_passed(), "{:?}", r.expects);
+}

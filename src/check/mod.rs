@@ -1283,7 +1283,6 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                     .globals
                     .consts
                     .iter()
-                    .filter(|(n, _)| !n.contains(':'))
                     .map(|(n, v)| (n.to_string(), *v))
                     .collect();
                 c.sort_unstable_by(|a, b| a.0.cmp(&b.0));
