@@ -3,6 +3,7 @@
 
 use crate::common;
 use common::{codes, err, ok};
+use miette::Diagnostic;
 
 const ONE: [u32; 3] = [1, 1, 1];
 
@@ -1634,4 +1635,14 @@ __global__ void k(unsigned* out, const unsigned* in) {
 launch k { grid = 1; block = 64; in = arange(64); out = zeros(2); expect out == [0, 64]; }
 "#;
     ok(src, &[], [1, 1, 1], [64, 1, 1]);
+    // A name made in place that is neither CUB's operation nor a struct of the file is refused
+    // there, saying what it could be.
+    let bad = src.replacen("Xor<unsigned>()", "Nope<unsigned>()", 1);
+    let f = err(&bad, &[], Some([1, 1, 1]), Some([64, 1, 1]));
+    assert_eq!(codes(&f), ["simt::check::cub_unsupported"]);
+    let help = f.errors[0]
+        .help()
+        .map(|h| h.to_string())
+        .unwrap_or_default();
+    assert!(help.contains("nor a struct of this file"), "{help}");
 }

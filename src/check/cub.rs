@@ -1280,46 +1280,36 @@ impl KernelChecker<'_, '_> {
 }
 
 impl KernelChecker<'_, '_> {
-    /// The combining operation a `Reduce` names.
+    /// The combining operation a `Reduce` names: CUB's own or a function object of the file
+    /// made in place (`cub::Sum()`, `Xor<unsigned>()`), or a variable (a functor, a lambda).
     pub(super) fn reduction_op(&self, e: &ast::Expr) -> Result<Op> {
-        let op = reduction_op(e);
-        // A function object of the file made in place (`Xor<unsigned>()`): its `operator()`.
-        if let (Err(_), ast::ExprKind::Call { callee, args, .. }) = (&op, &e.kind) {
-            let name = callee.name.split('<').next().unwrap_or_default().trim();
-            let name = unqualified(name);
-            if args.is_empty() && self.globals.structs.iter().any(|d| d.name.name == name) {
-                return Ok(Op::Call(e.clone()));
+        match &e.kind {
+            ast::ExprKind::Call { callee, args, .. } if args.is_empty() => {
+                // `cuda::std::plus<>{}` names its class with the (empty) template arguments.
+                let name = callee.name.split('<').next().unwrap_or_default();
+                match unqualified(name.trim()) {
+                    "Sum" | "plus" => Ok(Op::Arith(ArithOp::Add)),
+                    "Max" | "maximum" => Ok(Op::Arith(ArithOp::Max)),
+                    "Min" | "minimum" => Ok(Op::Arith(ArithOp::Min)),
+                    own if self.globals.structs.iter().any(|d| d.name.name == own) => {
+                        Ok(Op::Call(e.clone()))
+                    }
+                    other => Err(CheckError::CubUnsupported {
+                        what: format!("the reduction operation `{other}()` made in place"),
+                        span: e.span,
+                        help: format!(
+                            "`{other}` is neither CUB's `Sum`, `Max` or `Min` nor a struct of this file: pass one of those, or a function object or lambda variable (`Op op; ... Reduce(v, op)`)"
+                        ),
+                    }),
+                }
             }
+            ast::ExprKind::Name(_) => Ok(Op::Call(e.clone())),
+            _ => Err(CheckError::CubUnsupported {
+                what: "this reduction operation".into(),
+                span: e.span,
+                help: HAVE.into(),
+            }),
         }
-        op
-    }
-}
-
-/// The combining operation a `Reduce` names: CUB's own made in place, or a variable.
-fn reduction_op(e: &ast::Expr) -> Result<Op> {
-    match &e.kind {
-        ast::ExprKind::Call { callee, args, .. } if args.is_empty() => {
-            // `cuda::std::plus<>{}` names its class with the (empty) template arguments.
-            let name = callee.name.split('<').next().unwrap_or_default();
-            match unqualified(name.trim()) {
-                "Sum" | "plus" => Ok(Op::Arith(ArithOp::Add)),
-                "Max" | "maximum" => Ok(Op::Arith(ArithOp::Max)),
-                "Min" | "minimum" => Ok(Op::Arith(ArithOp::Min)),
-                other => Err(CheckError::CubUnsupported {
-                    what: format!("the reduction operation `{other}()` made in place"),
-                    span: e.span,
-                    help: format!(
-                        "declare it first and pass the variable: `{other} op; ... Reduce(v, op)`"
-                    ),
-                }),
-            }
-        }
-        ast::ExprKind::Name(_) => Ok(Op::Call(e.clone())),
-        _ => Err(CheckError::CubUnsupported {
-            what: "this reduction operation".into(),
-            span: e.span,
-            help: HAVE.into(),
-        }),
     }
 }
 

@@ -94,19 +94,21 @@ fn math_function(name: &str) -> Option<(Func, Option<Scalar>)> {
     Some((f, single))
 }
 
+/// The `norm` family of the math library: (name of the `double` form, arguments, reciprocal).
+const NORMS: [(&str, usize, bool); 4] = [
+    ("norm3d", 3, false),
+    ("norm4d", 4, false),
+    ("rnorm3d", 3, true),
+    ("rnorm4d", 4, true),
+];
+
 /// `norm3d`, `rnorm4df` and the rest of the family: (arguments, reciprocal, type).
 fn norm_function(name: &str) -> Option<(usize, bool, Scalar)> {
     let (base, ty) = match name.strip_suffix('f') {
         Some(b) => (b, Scalar::F32),
         None => (name, Scalar::F64),
     };
-    let (reciprocal, n) = match base {
-        "norm3d" => (false, 3),
-        "norm4d" => (false, 4),
-        "rnorm3d" => (true, 3),
-        "rnorm4d" => (true, 4),
-        _ => return None,
-    };
+    let &(_, n, reciprocal) = NORMS.iter().find(|(b, _, _)| *b == base)?;
     Some((n, reciprocal, ty))
 }
 
@@ -208,7 +210,7 @@ pub(crate) fn deref(p: &ast::Expr) -> ast::Expr {
 /// Every callable name, for "did you mean".
 fn known_functions() -> Vec<String> {
     let special = crate::special::Special::NAMED.map(|(n, _)| n);
-    let norms = ["norm3d", "norm4d", "rnorm3d", "rnorm4d"];
+    let norms = NORMS.map(|(n, _, _)| n);
     let mut v: Vec<String> = MATH_NAMES
         .iter()
         .chain(&special)
@@ -1485,7 +1487,7 @@ impl KernelChecker<'_, '_> {
         // `Policy::twice(x)`: a struct's static member function (a member template too:
         // `P::template inclusive<T>(v)` reads `P::inclusive<T>(v)`).
         if let Some(m) = self.static_member_fn(&callee.name, callee.span, args) {
-            return self.inline_member(m?, (targs, args), span, false);
+            return self.inline_member(&m, (targs, args), span, false);
         }
         self.known_scope(callee)?;
         let name = callee.name.as_str();

@@ -3341,7 +3341,7 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
             // may return `void`.
             if let Some(m) = self.static_member_fn(name, callee.span, args) {
                 return Ok(StmtKind::Eval(self.inline_member(
-                    m?,
+                    &m,
                     (targs, args),
                     e.span,
                     true,

@@ -17,11 +17,15 @@ pub(crate) struct Object {
     pub bindings: Bindings,
 }
 
-/// A static member function to call: its body as the class reads it, and the scope of the
-/// class's static members it sees.
+/// A static member function `owner::f` chosen for a call (where `span` is), of the struct
+/// `def` with the template arguments `bindings`. What its body sees (its class's members and
+/// static constants, [`KernelChecker::with_statics`]) is made only where it is inlined.
 pub(crate) struct StaticCall {
     pub f: ast::Function,
-    pub scope: super::Scope,
+    def: usize,
+    bindings: Bindings,
+    owner: String,
+    span: Span,
 }
 
 /// What the bindings `b` bind parameter `p` to, as a template argument.
@@ -341,13 +345,13 @@ impl KernelChecker<'_, '_> {
 
     /// The member function `Owner::f` names, where `Owner` is a struct of the file or an
     /// instance of a struct template (`Cosine<float>::dot`): called without an object, as a
-    /// static member is, with the class's static members in scope.
+    /// static member is.
     pub(crate) fn static_member_fn(
         &mut self,
         name: &str,
         span: Span,
         args: &[ast::Expr],
-    ) -> Option<Result<StaticCall>> {
+    ) -> Option<StaticCall> {
         let (owner, member) = name.rsplit_once("::")?;
         let owner = owner.trim_start_matches("::");
         let (def, bindings) = if owner.contains('<') {
@@ -380,12 +384,13 @@ impl KernelChecker<'_, '_> {
                 f
             })
             .collect();
-        let f = self.best_member(candidates, args)?;
-        let f = self.in_class(def, &f, Some(owner));
-        Some(
-            self.static_scope((def, &bindings), (owner, span))
-                .map(|scope| StaticCall { f, scope }),
-        )
+        Some(StaticCall {
+            f: self.best_member(candidates, args)?,
+            def,
+            bindings,
+            owner: owner.to_string(),
+            span,
+        })
     }
 
     /// The scope of a member function of the struct `def` (`ty`, named where `span` is) for
@@ -402,16 +407,28 @@ impl KernelChecker<'_, '_> {
             .collect())
     }
 
-    /// Inlines a static member function's call with its class's static members in scope.
+    /// Inlines a static member function's call.
     pub(crate) fn inline_member(
         &mut self,
-        m: StaticCall,
+        m: &StaticCall,
         call: (&[ast::TemplateArg], &[ast::Expr]),
         span: Span,
         allow_void: bool,
     ) -> Result<super::typed::Expr> {
-        let outer = self.pending_this.replace(m.scope);
-        let result = self.inline_call(&m.f, call, span, allow_void);
+        self.with_statics(m, |s, f| s.inline_call(f, call, span, allow_void))
+    }
+
+    /// Runs `run` (an inlining) on the static member function `m`'s body as its class reads it
+    /// ([`Self::in_class`]), with the class's static members in scope.
+    pub(crate) fn with_statics<T>(
+        &mut self,
+        m: &StaticCall,
+        run: impl FnOnce(&mut Self, &ast::Function) -> Result<T>,
+    ) -> Result<T> {
+        let f = self.in_class(m.def, &m.f, Some(&m.owner));
+        let scope = self.static_scope((m.def, &m.bindings), (&m.owner, m.span))?;
+        let outer = self.pending_this.replace(scope);
+        let result = run(self, &f);
         self.pending_this = outer;
         result
     }

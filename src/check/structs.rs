@@ -1258,7 +1258,11 @@ impl<'g> KernelChecker<'g, '_> {
                 // `Limits<P>::getMax()`: a static member function's struct result (before the
                 // constructors, which would read `Limits<P>::getMax` as a type).
                 if let Some(m) = self.static_member_fn(&callee.name, callee.span, args) {
-                    return self.returned_layout(&m.ok()?.f, targs, args, e.span);
+                    // An `auto` one's body is read as its class reads it.
+                    return self
+                        .with_statics(&m, |s, f| Ok(s.returned_layout(f, targs, args, e.span)))
+                        .ok()
+                        .flatten();
                 }
                 if let Some(Ok(l)) = self.constructed(callee, targs) {
                     return Some(l);
@@ -2256,7 +2260,7 @@ impl<'g> KernelChecker<'g, '_> {
                 // `Limits<P>::getMax()`: a static member function's result, copied.
                 if user.is_none() {
                     if let Some(m) = self.static_member_fn(&callee.name, callee.span, args) {
-                        let call = self.inline_member(m?, (targs, args), span, true)?;
+                        let call = self.inline_member(&m, (targs, args), span, true)?;
                         return self.returned(call, l, span, out);
                     }
                 }

@@ -271,7 +271,7 @@ impl Bindings {
             if let Some(at) = t.base_text.find('<') {
                 let (name, args) = t.base_text.split_at(at);
                 t.base_text = format!("{}{}", self.template_name(name), self.substitute_text(args));
-                t.base_text = self.inner_aliases(&t.base_text);
+                t.base_text = self.inner_types(&t.base_text);
             }
         }
         let mut seen = 0;
@@ -434,7 +434,7 @@ impl Bindings {
     /// arguments replaced by the type it stands for (`cub::KeyValuePair<float,float>`), and
     /// each member type of a class's instance (`cx<typename prom<float,double>::type>`, the
     /// keyword dropped) by the type it names (`cx<double>`).
-    fn inner_aliases(&self, text: &str) -> String {
+    fn inner_types(&self, text: &str) -> String {
         let Some(open) = text.find('<') else {
             return text.to_string();
         };

@@ -279,7 +279,7 @@ impl KernelChecker<'_, '_> {
                     // `InternalType<T>::zero_vec4()`: a static member function (StyleGAN3).
                     if callee.name.contains("::") {
                         if let Some(m) = self.static_member_fn(&callee.name, e.span, args) {
-                            return Ok(returns(&m?.f));
+                            return Ok(returns(&m.f));
                         }
                     }
                     let f = match self.declared_specialization(name, targs)? {
@@ -945,15 +945,14 @@ impl KernelChecker<'_, '_> {
             } if callee.name.contains("::")
                 && self
                     .static_member_fn(&callee.name, e.span, args)
-                    .is_some_and(|m| m.is_ok_and(|m| returns_vector(&m.f))) =>
+                    .is_some_and(|m| returns_vector(&m.f)) =>
             {
                 let m = self
                     .static_member_fn(&callee.name, e.span, args)
-                    .expect("matched: a static member")?;
-                let outer = self.pending_this.replace(m.scope);
-                let value = self.vector_call(&m.f, (targs, args), e.span, (elem, width), &mismatch);
-                self.pending_this = outer;
-                value
+                    .expect("matched: a static member");
+                self.with_statics(&m, |s, f| {
+                    s.vector_call(f, (targs, args), e.span, (elem, width), &mismatch)
+                })
             }
             ast::ExprKind::Call {
                 callee,

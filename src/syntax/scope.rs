@@ -355,26 +355,6 @@ impl Resolver<'_> {
             .collect()
     }
 
-    /// `at` with `names` (a lambda's parameters) hiding the namespaces' constants and functions
-    /// of theirs.
-    fn with_own<'s>(
-        &self,
-        at: At<'s>,
-        names: &[&str],
-        store: &'s mut Option<HashSet<String>>,
-    ) -> At<'s> {
-        let hidden: Vec<&&str> = names.iter().filter(|n| self.hides(n)).collect();
-        if hidden.is_empty() {
-            return at;
-        }
-        let mut set = at.own.clone();
-        set.extend(hidden.into_iter().map(|n| n.to_string()));
-        At {
-            own: store.insert(set),
-            ..at
-        }
-    }
-
     /// A function's signature and body, its template parameters and parameters hiding the
     /// namespaces' constants of their names (`at.own` is its class's).
     fn function(&self, f: &mut super::ast::Function, at: At<'_>) {
@@ -613,16 +593,11 @@ impl Resolver<'_> {
                     self.expr(a, at);
                 }
             }
+            // A lambda's parameters hide what their names name outside it.
             ExprKind::Lambda(l) => {
-                let names: Vec<&str> = l
-                    .function
-                    .params
-                    .iter()
-                    .map(|p| p.name.name.as_str())
-                    .collect();
-                let mut store = None;
-                let at = self.with_own(at, &names, &mut store);
-                self.stmts(&mut l.function.body, at);
+                let mut own = at.own.clone();
+                own.extend(l.function.params.iter().map(|p| p.name.name.clone()));
+                self.stmts(&mut l.function.body, At { own: &own, ..at });
             }
         }
     }
