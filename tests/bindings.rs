@@ -467,3 +467,29 @@ launch scale { p.n = 8; x = arange(8); p.x_ptr = x; expect x == arange(8) * 2; }
         f.errors[0]
     );
 }
+
+#[test]
+fn conditions_on_numbers_size_a_launch_as_host_code_does() {
+    // PointGroup's `#define DIVUP(m,n) ((m) / (n) + ((m) % (n) > 0))`: 1000 / 512 + (488 > 0)
+    // is 2 blocks, so all 1000 elements are written (with `>` taken as 0 the second block's 488
+    // would stay zero). `n > 600 ? 512 : 64` is 512; `0 && 1 / 0` never divides.
+    let src = r#"
+#define DIVUP(m,n) ((m) / (n) + ((m) % (n) > 0))
+__global__ void k(float *out, int n, int z) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) out[i] = 1.0f + z; }
+launch k {
+    n = 1000; out = zeros(n); z = 0 && 1 / 0 || n != 1000;
+    block = n > 600 ? 512 : 64; grid = DIVUP(n, block);
+    expect out == ones(n);
+}
+"#;
+    let r = common::run(src, &[], None, None).expect("runs");
+    assert!(r.expects.iter().all(|e| e.passed));
+    assert_eq!((r.launch.grid, r.launch.block), ([2, 1, 1], [512, 1, 1]));
+    // Arrays compare only at the top of an `expect`.
+    let arrays = src.replace("z = 0 &&", "z = zeros(2) < 1 &&");
+    let f = err(&arrays, &[], None, None);
+    assert_eq!(codes(&f), ["simt::host::bad_value"]);
+    assert!(f.errors[0]
+        .to_string()
+        .contains("only allowed at the top of an `expect`"));
+}

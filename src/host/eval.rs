@@ -414,12 +414,7 @@ impl Env {
                 rhs,
             } => {
                 if op.is_comparison() || matches!(op, BinOp::And | BinOp::Or) {
-                    return Err(bad(
-                        format!("`{op}` is only allowed at the top of an `expect`"),
-                        *op_span,
-                        "comparison",
-                        Some("write `expect a == b;`"),
-                    ));
+                    return self.truth(*op, lhs, rhs, *op_span);
                 }
                 let l = self.value(lhs)?;
                 let r = self.value(rhs)?;
@@ -495,8 +490,11 @@ impl Env {
                 Some("an array takes the element type of the parameter it is given to: write `zeros(n)`, and declare the parameter's type in the kernel"),
             )),
             ExprKind::Call { callee, args, .. } => self.call(&callee.name, callee.span, args, span),
-            ExprKind::Ternary { .. }
-            | ExprKind::Cast { .. }
+            ExprKind::Ternary { cond, then, els } => {
+                let c = self.scalar_truth(cond)?;
+                self.value(if c { then } else { els })
+            }
+            ExprKind::Cast { .. }
             | ExprKind::IncDec { .. }
             | ExprKind::Assign { .. }
             | ExprKind::SizeOfType(_)
@@ -517,6 +515,46 @@ impl Env {
 
     /// `&a[i]`: a pointer to element `i` of the array named `a`, sharing it (or `i` elements
     /// past where the pointer `a` points). An offset may be one past the end, not beyond.
+    /// A comparison or `&&`/`||` inside an expression is C's: numbers give 0 or 1, and `&&` and
+    /// `||` evaluate their right side only when the left does not decide (as host code sizing a
+    /// grid writes `(n % b > 0)`). Arrays compare only at the top of an `expect`.
+    fn truth(&mut self, op: BinOp, lhs: &Expr, rhs: &Expr, op_span: Span) -> Result<HostValue> {
+        let holds = match op {
+            BinOp::And => self.scalar_truth(lhs)? && self.scalar_truth(rhs)?,
+            BinOp::Or => self.scalar_truth(lhs)? || self.scalar_truth(rhs)?,
+            _ => {
+                let (l, r) = (self.number(lhs, op_span)?, self.number(rhs, op_span)?);
+                match op {
+                    BinOp::Lt => l < r,
+                    BinOp::Gt => l > r,
+                    BinOp::Le => l <= r,
+                    BinOp::Ge => l >= r,
+                    BinOp::Eq => l == r,
+                    _ => l != r,
+                }
+            }
+        };
+        Ok(HostValue::int(i64::from(holds)))
+    }
+
+    /// A number used as a condition: true when it is not zero.
+    fn scalar_truth(&mut self, e: &Expr) -> Result<bool> {
+        Ok(self.number(e, e.span)? != 0.0)
+    }
+
+    /// `e`'s value, which must be a number (an array compares only at the top of an `expect`).
+    fn number(&mut self, e: &Expr, at: Span) -> Result<f64> {
+        match self.value(e)? {
+            HostValue::Num { v, .. } => Ok(v),
+            other => Err(bad(
+                format!("a comparison or condition of {} is only allowed at the top of an `expect`", other.kind()),
+                at,
+                "not a number",
+                Some("compare whole arrays with `expect a == b;`; inside an expression, conditions are on numbers"),
+            )),
+        }
+    }
+
     fn address(&mut self, operand: &Expr, span: Span) -> Result<HostValue> {
         let ExprKind::Index { base, index } = &operand.kind else {
             return Err(bad(
