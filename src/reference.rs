@@ -1222,6 +1222,16 @@ impl<'k> Block<'_, 'k> {
                 self.arrive(t, s)?;
                 return Ok(true);
             }
+            // The fuzzed kernels have no inline PTX: barrier 0 for the whole block, as the
+            // engine checks (tests/asm.rs covers its refusals).
+            StmtKind::NamedBarrier { id, count } => {
+                self.eval(t, id, None)?;
+                if let Some(c) = count {
+                    self.eval(t, c, None)?;
+                }
+                self.arrive(t, s)?;
+                return Ok(true);
+            }
             StmtKind::BarrierVote { kind, pred, result } => {
                 let p = self.eval(t, pred, None)?.truth();
                 self.arrive(t, s)?;

@@ -546,3 +546,84 @@ launch k { out = zeros(32); expect out == ((arange(32) + 65536) ^ 1); }
 "#;
     assert!(ok(src, &[], ONE, [32, 1, 1]).expects_passed());
 }
+
+/// `bar.sync a, b` with its operands in registers (nv-wavenet's `namedBarrierSync(0,
+/// blockDim.x)`): barrier 0 for every warp of the block is `__syncthreads()`. Thread t reads
+/// what thread 63 - t wrote, so without the barrier the read races (and the engine reports it).
+#[test]
+fn a_ptx_barrier_with_the_blocks_thread_count_is_syncthreads() {
+    let src = r#"
+__device__ __forceinline__ void named(int name, int n) {
+    asm volatile("bar.sync %0, %1;" : : "r"(name), "r"(n) : "memory");
+}
+__global__ void k(int* out, int id, int count) {
+    __shared__ int s[64];
+    s[threadIdx.x] = threadIdx.x;
+    named(id, count);
+    asm volatile("barrier.sync.aligned 0;");
+    out[threadIdx.x] = s[63 - threadIdx.x];
+}
+launch k { out = zeros(64); id = 0; count = 64; grid = 1; block = 64; expect out == 63 - arange(64); }
+"#;
+    let r = ok(src, &[], ONE, [64, 1, 1]);
+    // One barrier per `bar.sync` for the block: the check before each costs nothing.
+    assert_eq!(r.counters.barriers, 2);
+    // A 48-thread block is two warps: a count of 64.
+    ok(
+        &src.replace("block = 64;", "block = 48;")
+            .replace("zeros(64)", "zeros(48)")
+            .replace("63 - arange(64)", "47 - arange(48)")
+            .replace("s[63 - threadIdx.x]", "s[47 - threadIdx.x]"),
+        &[],
+        ONE,
+        [48, 1, 1],
+    );
+    let refused = |args: &[(&str, &str)], what: &str| {
+        let f = err(src, args, None, None);
+        assert_eq!(codes(&f), ["simt::run::named_barrier"], "{args:?}");
+        let msg = f.errors[0].to_string();
+        assert!(msg.contains(what), "{args:?}: {msg}");
+    };
+    refused(&[("count", "32")], "for 32 of the block's 64 threads");
+    refused(&[("count", "96")], "waits for 96 threads");
+    refused(&[("count", "40")], "40 threads, not a multiple of 32");
+    refused(&[("id", "1")], "barrier 1");
+    refused(&[("id", "16")], "barriers 0 to 15");
+}
+
+/// The threads at one `bar.sync` give it one number and count; a count waits for warps to
+/// arrive, so a warp that has exited hangs it (exits release only a barrier without a count).
+#[test]
+fn a_ptx_barrier_count_is_uniform_and_waits_for_exited_warps() {
+    let src = r#"
+__global__ void k(int* out) {
+    if (threadIdx.x >= 32) return;
+    unsigned n = 64;
+    asm volatile("bar.sync 0, %0;" : : "r"(n));
+    out[threadIdx.x] = 1;
+}
+launch k { out = zeros(64); grid = 1; block = 64; }
+"#;
+    let f = err(src, &[], None, None);
+    assert_eq!(codes(&f), ["simt::run::named_barrier"]);
+    assert!(f.errors[0]
+        .to_string()
+        .contains("warp 1 of the block has exited"));
+    let uneven = src.replace("if (threadIdx.x >= 32) return;", "").replace(
+        "unsigned n = 64;",
+        "unsigned n = threadIdx.x < 5 ? 64 : 32;",
+    );
+    let f = err(&uneven, &[], None, None);
+    assert_eq!(codes(&f), ["simt::run::named_barrier"]);
+    let msg = f.errors[0].to_string();
+    assert!(
+        msg.contains("given thread count 32 here and 64 by thread [0, 0, 0]"),
+        "{msg}"
+    );
+    // A barrier number written in the instruction is refused before the kernel runs.
+    let literal = src.replace("bar.sync 0, %0;", "bar.sync 2, %0;");
+    assert_eq!(
+        codes(&err(&literal, &[], None, None)),
+        ["simt::check::unsupported"]
+    );
+}

@@ -1,4 +1,5 @@
-//! `__syncthreads_count/_and/_or(p)`: barriers that also fold a predicate over the block's threads.
+//! Barriers beyond `__syncthreads()`: `__syncthreads_count/_and/_or(p)`, which also fold a
+//! predicate over the block's threads, and inline PTX's `bar.sync a, b`.
 
 use super::typed::*;
 use super::{CheckError, KernelChecker};
@@ -58,5 +59,20 @@ impl KernelChecker<'_, '_> {
         };
         let result = self.new_local(name, Scalar::I32, span);
         Ok(StmtKind::BarrierVote { kind, pred, result })
+    }
+
+    /// Inline PTX's `bar.sync a{, b}` (`__simt_bar_sync(a{, b})`, as the PTX lowering writes
+    /// it): the barrier number and thread count as `unsigned`, checked as the kernel runs.
+    pub(crate) fn named_barrier(&mut self, args: &[ast::Expr]) -> Result<StmtKind> {
+        let mut operand = |e: &ast::Expr| -> Result<Expr> {
+            let v = self.expr(e)?;
+            Ok(self.convert(v, Scalar::U32))
+        };
+        let (id, count) = match args {
+            [id] => (operand(id)?, None),
+            [id, count] => (operand(id)?, Some(operand(count)?)),
+            _ => unreachable!("the PTX lowering gives one or two operands"),
+        };
+        Ok(StmtKind::NamedBarrier { id, count })
     }
 }

@@ -1062,6 +1062,10 @@ impl<'a> Facts<'a> {
                 self.loaded.extend(olds);
             }
             StmtKind::SyncWarp(e) | StmtKind::Eval(e) | StmtKind::Assert(e, _) => self.expr(e),
+            StmtKind::NamedBarrier { id, count } => {
+                self.expr(id);
+                count.iter().for_each(|c| self.expr(c));
+            }
             StmtKind::Async(AsyncOp::Init { count: e, .. } | AsyncOp::Wait { token: e, .. }) => {
                 self.expr(e)
             }
@@ -1298,6 +1302,10 @@ pub(crate) fn assigned_vars(body: &[Stmt], out: &mut HashSet<VarId>) {
                 assigned_vars(step, out);
             }
             StmtKind::Eval(e) | StmtKind::SyncWarp(e) | StmtKind::Assert(e, _) => in_expr(e, out),
+            StmtKind::NamedBarrier { id, count } => {
+                in_expr(id, out);
+                count.iter().for_each(|c| in_expr(c, out));
+            }
             StmtKind::Async(AsyncOp::Init { count: e, .. } | AsyncOp::Wait { token: e, .. }) => {
                 in_expr(e, out)
             }

@@ -3266,6 +3266,7 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
             };
             match name {
                 "__syncthreads" if args.is_empty() => return Ok(StmtKind::Barrier),
+                "__simt_bar_sync" => return self.named_barrier(args),
                 "__syncthreads_count" | "__syncthreads_and" | "__syncthreads_or" => {
                     let kind = BlockVote::of_name(name).expect("matched a block vote's name");
                     return self.block_vote_stmt(kind, name, args, e.span);

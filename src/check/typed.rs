@@ -861,6 +861,15 @@ pub enum StmtKind {
     Return,
     /// `__syncthreads();`
     Barrier,
+    /// Inline PTX's `bar.sync a{, b}` with a barrier number or thread count known only as the
+    /// kernel runs: checked there (barrier 0, and the block's every warp counted), then a
+    /// [`StmtKind::Barrier`].
+    NamedBarrier {
+        /// The barrier's number (`u32`).
+        id: Expr,
+        /// The thread count, if given (`u32`).
+        count: Option<Expr>,
+    },
     /// `this_grid().sync()` (or `cg::sync(grid)`): a barrier over every thread of the grid; runs
     /// only in a cooperative launch.
     GridSync,

@@ -16,6 +16,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 mod access;
 mod asyncs;
+mod barrier_check;
 mod choice;
 mod exiting;
 mod local;
@@ -614,6 +615,7 @@ impl<'a> BlockRunner<'a> {
                     self.leave(inst);
                     next = skip_to as usize;
                 }
+                Inst::BarrierCheck { id, count } => self.barrier_check(pc, id, count)?,
                 Inst::Barrier => {
                     if let Some(to) = self.sync(pc, globals)? {
                         next = to;

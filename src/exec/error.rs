@@ -376,6 +376,23 @@ pub enum RunError {
         /// `__syncthreads`, or the block vote (`__syncthreads_count`, ...).
         barrier: &'static str,
     },
+    /// `asm("bar.sync %0, %1;" :: "r"(1), "r"(64))`: a barrier simt does not run, or one that
+    /// hangs a GPU
+    #[error("`bar.sync` {what}")]
+    #[diagnostic(code(simt::run::named_barrier), help("{help}"))]
+    NamedBarrier {
+        /// The barrier.
+        #[label("block ({}, {}, {}), thread ({}, {}, {})", block[0], block[1], block[2], thread[0], thread[1], thread[2])]
+        span: Span,
+        /// Block index.
+        block: [u32; 3],
+        /// A thread at the barrier that shows it.
+        thread: [u32; 3],
+        /// What is wrong, after `bar.sync`.
+        what: String,
+        /// The fix.
+        help: &'static str,
+    },
     /// `v = __shfl_down_sync(0xfffffff, v, 1);` from all 32 lanes: lanes 28-31 leave themselves out.
     #[error("warp-synchronous operation called by a lane its mask leaves out (mask {mask:#010x})")]
     #[diagnostic(

@@ -509,6 +509,12 @@ impl<'k> Lowerer<'k> {
                 let mask = self.expr(mask);
                 self.emit(Inst::SyncWarp { mask }, span);
             }
+            StmtKind::NamedBarrier { id, count } => {
+                let id = self.expr(id);
+                let count = count.as_ref().map(|c| self.expr(c));
+                self.emit(Inst::BarrierCheck { id, count }, span);
+                self.emit(Inst::Barrier, span);
+            }
             StmtKind::Assert(cond, assume) => {
                 let c = self.expr(cond);
                 self.emit(Inst::Assert { c, assume: *assume }, span);
@@ -1328,6 +1334,10 @@ fn collect_stmt_at(s: &typed::Stmt, needs: &mut Needs) {
         }
         StmtKind::SyncWarp(e) | StmtKind::Eval(e) | StmtKind::Assert(e, _) => {
             collect_expr(e, needs)
+        }
+        StmtKind::NamedBarrier { id, count } => {
+            collect_expr(id, needs);
+            count.iter().for_each(|c| collect_expr(c, needs));
         }
         StmtKind::Async(
             typed::AsyncOp::Init { count: e, .. } | typed::AsyncOp::Wait { token: e, .. },

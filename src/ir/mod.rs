@@ -499,6 +499,10 @@ pub enum Inst {
     },
     /// `__syncthreads()`: every live thread of the block must be active.
     Barrier,
+    /// Inline PTX's `bar.sync id{, count}` before its [`Inst::Barrier`]: the active threads
+    /// agree on `id` and `count` (`unsigned`), `id` is 0, and `count` is every warp of the block,
+    /// each of which can still arrive. It costs nothing: the barrier is the instruction.
+    BarrierCheck { id: Reg, count: Option<Reg> },
     /// `this_grid().sync()`: a barrier like [`Inst::Barrier`] in its block, where the block
     /// waits until every block of the grid has reached one (a cooperative launch).
     GridSync,

@@ -111,6 +111,12 @@ impl Inst {
                 f(Bank::W, mask);
             }
             Inst::SyncWarp { mask } => f(Bank::W, mask),
+            Inst::BarrierCheck { id, count } => {
+                f(Bank::W, id);
+                if let Some(c) = count {
+                    f(Bank::W, c);
+                }
+            }
             Inst::Disjoint { a, b: r, n, .. } => {
                 f(Bank::D, a);
                 f(Bank::D, r);
@@ -243,6 +249,7 @@ impl Inst {
             Inst::Store { .. }
             | Inst::StoreVec { .. }
             | Inst::Barrier
+            | Inst::BarrierCheck { .. }
             | Inst::GridSync
             | Inst::SyncWarp { .. }
             | Inst::Assert { .. }

@@ -236,21 +236,40 @@ pub(super) fn inst(l: &mut Lowering, inst: &Inst) -> Result<Vec<Stmt>, Fail> {
             arity(inst, 0)?;
             vec![c.expr_stmt(c.call("__trap", Vec::new()))]
         }
+        // `bar.sync a{, b}` (also `barrier.sync.aligned`, `.cta`): barrier `a` for `b` threads,
+        // or the whole block. Barrier 0 for the block is `__syncthreads()`; a number or count
+        // held in a register is checked as the kernel runs.
         "bar" | "barrier" => {
+            m.flag("cta");
             if !m.flag("sync") {
                 return Err(m.unsupported());
             }
+            m.flag("aligned");
             m.done()?;
-            let [id] = arity(inst, 1)? else {
-                unreachable!()
-            };
-            if *id != Arg::Int(0) {
-                return Err(Fail::unsupported(format!(
-                    "the named barrier in `{}` (simt runs barrier 0, `__syncthreads()`)",
-                    inst.text
-                )));
+            match inst.args.as_slice() {
+                [Arg::Int(0)] => vec![c.expr_stmt(c.call("__syncthreads", Vec::new()))],
+                [Arg::Int(id), ..] if *id != 0 => {
+                    return Err(Fail::unsupported(format!(
+                        "the named barrier in `{}` (simt runs barrier 0, `__syncthreads()`)",
+                        inst.text
+                    )))
+                }
+                [_] | [_, _] => {
+                    let args = inst
+                        .args
+                        .iter()
+                        .map(|a| l.read(a, Ty::U(32)))
+                        .collect::<Result<Vec<_>, _>>()?;
+                    vec![c.expr_stmt(c.call("__simt_bar_sync", args))]
+                }
+                _ => {
+                    return Err(Fail::invalid(format!(
+                        "the PTX instruction `{}` takes 1 or 2 operands, found {}",
+                        inst.text,
+                        inst.args.len()
+                    )))
+                }
             }
-            vec![c.expr_stmt(c.call("__syncthreads", Vec::new()))]
         }
         _ => {
             return Err(Fail::unsupported(format!(
