@@ -1150,3 +1150,48 @@ launch k { nodes = zeros(16); out = zeros(4); expect out == [-1, -1, -1, -1]; }
 "#;
     ok(src, &[], ONE, ONE);
 }
+
+/// ABACUS's `veff_pw` overloads take `thrust::complex<T>*`: overloads of a kernel template
+/// whose parameter types name another template are chosen like the rest, each instance named
+/// by its signature (whose `<` inside the parentheses is not the instance's). The first
+/// section sets `out1` and runs the overload that has it, scaling both arrays by `in`; the
+/// second scales `out` only. A plain overload of a template type is named alike.
+#[test]
+fn kernel_overloads_whose_parameters_name_templates_are_chosen_too() {
+    let src = r#"
+#include <thrust/complex.h>
+template <typename T> struct Box { T v; };
+template <typename T>
+__global__ void k(const int n, thrust::complex<T>* out, const T* in) {
+    int i = threadIdx.x;
+    if (i < n) out[i] *= in[i];
+}
+template <typename T>
+__global__ void k(const int n, thrust::complex<T>* out, thrust::complex<T>* out1, const T* in) {
+    int i = threadIdx.x;
+    if (i < n) { out[i] *= in[i]; out1[i] *= in[i] + 1; }
+}
+__global__ void p(Box<float>* b) { b[threadIdx.x].v += 1; }
+__global__ void p(float* b) { b[threadIdx.x] += 2; }
+launch k<double> { n = 2; out = [1, 1, 2, 2]; out1 = [1, 0, 1, 0]; in = [3, 4];
+    block = 2; grid = 1; expect out == [3, 3, 8, 8]; expect out1 == [4, 0, 5, 0]; }
+launch k<float> { n = 2; out = [1, 1, 2, 2]; in = [3, 4];
+    block = 2; grid = 1; expect out == [3, 3, 8, 8]; }
+launch p(float*) { b = [1, 2]; block = 2; grid = 1; expect b == [3, 4]; }
+launch p(Box<float>*) { b = [1, 2]; block = 2; grid = 1; expect b == [2, 3]; }
+"#;
+    let dir = std::env::temp_dir().join(format!("simt-complex-overloads-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join("k.sk");
+    std::fs::write(&path, src).expect("write");
+    let (code, out, errs) = simt(&["test", "--jobs", "1", path.to_str().expect("utf-8")]);
+    assert_eq!(code, 0, "{out}{errs}");
+    for name in [
+        "k<double>(const int,complex<T>*,complex<T>*,const T*)",
+        "k<float>(const int,complex<T>*,const T*)",
+        "p(float*)",
+        "p(Box<float>*)",
+    ] {
+        assert!(out.contains(&format!("ok      {name} ")), "{name}: {out}");
+    }
+}

@@ -233,7 +233,9 @@ pub fn check_focused(
         .launches
         .iter()
         .chain(in_sequences)
-        .filter(|l| !l.targs.is_empty() || l.kernel.name.contains('<'))
+        .filter(|l| {
+            !l.targs.is_empty() || !crate::syntax::split_instance(&l.kernel.name).1.is_empty()
+        })
         .map(|l| KernelRef {
             name: l.kernel.name.clone(),
             base: crate::syntax::template_name(&l.kernel.name),

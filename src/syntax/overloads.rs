@@ -60,13 +60,6 @@ pub fn name_kernel_overloads(module: &mut Module) {
     for k in module.kernels.iter().filter(|k| overloadable(k)) {
         *count.entry(group(k)).or_default() += 1;
     }
-    // A template whose signature names another template (`Tile<T>`) could not be told from its
-    // instance's arguments in a name: such overloads stay refused, unrenamed.
-    for k in module.kernels.iter().filter(|k| overloadable(k)) {
-        if !k.template.is_empty() && signature_name(&k.name.name, &k.params).contains('<') {
-            count.insert(group(k), 1);
-        }
-    }
     let mut overloads: HashMap<(String, bool), Vec<(String, &Kernel)>> = HashMap::new();
     let renamed: Vec<(usize, String)> = module
         .kernels
@@ -336,15 +329,22 @@ fn assign(s: &HostStmt, vars: &mut HashMap<String, Given>) {
     }
 }
 
-/// A launch's kernel name split before its template arguments: `("k", "<float>")`, `("k", "")`.
+/// A launch's kernel name split before its template arguments: `("k", "<float>")`, `("k", "")`;
+/// an overload's `k(thrust::complex<T>*)` has none (its parameter types may name templates).
 pub fn split_instance(name: &str) -> (&str, &str) {
-    name.split_at(name.find('<').unwrap_or(name.len()))
+    name.split_at(targs_open(name).unwrap_or(name.len()))
+}
+
+/// Where a kernel name's template arguments begin: a `<` before its parameter types, if any.
+fn targs_open(name: &str) -> Option<usize> {
+    let params = name.find('(').unwrap_or(name.len());
+    name[..params].find('<')
 }
 
 /// The kernel, or kernel template, a launch's kernel name names: `sgemm` of `sgemm<64,64,8>`,
 /// an overloaded template's `k(T*,int)` of its instance `k<float>(T*,int)`.
 pub fn template_name(instance: &str) -> String {
-    let Some(open) = instance.find('<') else {
+    let Some(open) = targs_open(instance) else {
         return instance.to_string();
     };
     let mut depth = 0;
