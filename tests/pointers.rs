@@ -916,6 +916,25 @@ launch k { a = [-1, 1, -2147483648, 268435456]; out = zeros(4); same = zeros(4);
 }
 
 #[test]
+fn the_address_of_a_kernel_parameter_is_the_threads_copy() {
+    // HiFiLES' RK45_update_kernel: `calc_dt_local(q, &dt, ...)` writes through the address of
+    // the kernel's `double dt`. Each thread halves its own copy: 3 * 0.5 = 1.5, then adds its
+    // index through `int*` of `int n`, 10 + t; the launch's values are not changed.
+    let src = r#"
+__device__ void halve(double* x) { (*x) = *x * 0.5; }
+__device__ void add(int* x, int t) { *x += t; }
+__global__ void k(double dt, int n, double* out, int* m) {
+    halve(&dt);
+    add(&n, threadIdx.x);
+    out[threadIdx.x] = dt;
+    m[threadIdx.x] = n;
+}
+launch k { dt = 3.0; n = 10; out = zeros(4); m = zeros(4); expect out == full(4, 1.5); expect m == 10 + arange(4); }
+"#;
+    ok(src, &[], b(1), b(4));
+}
+
+#[test]
 fn a_cast_to_a_reference_type_views_the_objects_bytes() {
     // AWQ's float_to_int8_rn: `reinterpret_cast<const int8_t&>(dst)` is the first byte of
     // `dst` (little-endian): 0x1ff → 0xff → -1 as int8_t. `reinterpret_cast<const int&>(1.0f)`

@@ -672,33 +672,10 @@ impl KernelChecker<'_, '_> {
             let v = match v {
                 Arg::Value(v) if addressed.contains(&p.name.name) => {
                     // `&i` of a parameter passed by value (GPTQ's
-                    // `*reinterpret_cast<unsigned int*>(&i)`): its copy is a one-element local
-                    // array, as a local whose address is taken is.
+                    // `*reinterpret_cast<unsigned int*>(&i)`).
                     let ty = super::scalar_of(&p.ty)?;
-                    let span = p.name.span;
-                    self.local_arrays.push(super::LocalArray::new(
-                        p.name.name.clone(),
-                        (ty, 1),
-                        vec![1],
-                        span,
-                    ));
-                    let mem = self.local_array_mem(self.local_arrays.len() as u32 - 1);
-                    let i = self.new_pointer(&p.name, (ty, 1), false);
-                    let start = super::pointer::Ptr {
-                        mem: Some(mem),
-                        offset: constant(Value::I64(0), span),
-                        is_const: false,
-                    };
-                    body.push(self.point(i, start, span)?);
-                    body.push(Stmt {
-                        kind: StmtKind::Store {
-                            mem,
-                            index: constant(Value::I64(0), span),
-                            value: self.convert(v, ty),
-                        },
-                        span,
-                    });
-                    self.declare(&p.name, Binding::Ref(i));
+                    let binding = self.addressed_copy(&p.name, ty, v, &mut body)?;
+                    self.declare(&p.name, binding);
                     continue;
                 }
                 Arg::Value(v) => v,
@@ -822,6 +799,41 @@ impl KernelChecker<'_, '_> {
 }
 
 impl KernelChecker<'_, '_> {
+    /// A parameter passed by value whose address the body takes: its copy of `value` is a
+    /// one-element local array, as a local whose address is taken is, and `name` refers to it.
+    pub(crate) fn addressed_copy(
+        &mut self,
+        name: &ast::Ident,
+        ty: crate::value::Scalar,
+        value: Expr,
+        out: &mut Vec<Stmt>,
+    ) -> Result<Binding> {
+        let span = name.span;
+        self.local_arrays.push(super::LocalArray::new(
+            name.name.clone(),
+            (ty, 1),
+            vec![1],
+            span,
+        ));
+        let mem = self.local_array_mem(self.local_arrays.len() as u32 - 1);
+        let i = self.new_pointer(name, (ty, 1), false);
+        let start = super::pointer::Ptr {
+            mem: Some(mem),
+            offset: constant(Value::I64(0), span),
+            is_const: false,
+        };
+        out.push(self.point(i, start, span)?);
+        out.push(Stmt {
+            kind: StmtKind::Store {
+                mem,
+                index: constant(Value::I64(0), span),
+                value: self.convert(value, ty),
+            },
+            span,
+        });
+        Ok(Binding::Ref(i))
+    }
+
     /// The names whose address a body takes (`&v`), directly or through a reference parameter
     /// of a function it calls (`vec_at(v, k)` of `float& vec_at(float4& vec, int i) { return
     /// reinterpret_cast<float*>(&vec)[i]; }`): such a variable is a one-element local array from

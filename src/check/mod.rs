@@ -1158,6 +1158,24 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                 }
             };
             let binding = match kind {
+                // `&dt` of a scalar parameter (HiFiLES' `calc_dt_local(q, &dt, ...)`).
+                ParamKind::Scalar { ty, var } if self.addressed.contains(&p.name.name) => {
+                    let value = Expr {
+                        kind: ExprKind::Var(var),
+                        ty,
+                        span: p.name.span,
+                    };
+                    match self.addressed_copy(&p.name, ty, value, &mut prologue) {
+                        Ok(b) => b,
+                        Err(e) => {
+                            self.errors.push(e);
+                            Binding::Local {
+                                var,
+                                is_const: p.ty.is_const,
+                            }
+                        }
+                    }
+                }
                 ParamKind::Scalar { var, .. } => Binding::Local {
                     var,
                     is_const: p.ty.is_const,
