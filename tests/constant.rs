@@ -612,3 +612,25 @@ launch k { o = zeros(1); gP = [3.0, 1.0]; grid = 1; block = 1; expect o == 7; }
     );
     assert!(text.contains("`gP = [3.0, 1.0];`"), "{text}");
 }
+
+/// C++ takes declaration specifiers in any order, and real headers use them so: solana's
+/// `static const uint8_t __device__ __constant__ sigma[16]`, `static const __device__ T x[]`,
+/// atpqc's `__device__ extern const int16_t zetas[128];` before its definition, ndzip's
+/// `inline constexpr index_type warp_size = 32;` and sppark's `static constexpr size_t
+/// __device__ bit_length()`. Each value is read back: 6 + 30 + (-758) + 32 + 64 = -626.
+#[test]
+fn specifiers_in_any_order_declare_the_same_variables() {
+    let src = r#"
+static const unsigned char __device__ __constant__ sigma[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+static const __device__ int tab[4] = {10, 20, 30, 40};
+namespace z { __device__ extern const short zetas[4]; }
+namespace z { __device__ const short zetas[4] = {-1044, -758, -359, -1517}; }
+namespace gpu { using index_type = unsigned int; inline constexpr index_type warp_size = 32; }
+struct G { static constexpr unsigned __device__ bits() { return 64; } };
+__global__ void k(int* out) {
+    out[0] = sigma[5] + tab[2] + z::zetas[1] + (int)gpu::warp_size + (int)G::bits();
+}
+launch k { out = zeros(1); grid = 1; block = 1; expect out == [-626]; }
+"#;
+    common::ok(src, &[], [1, 1, 1], [1, 1, 1]);
+}

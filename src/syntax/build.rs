@@ -791,9 +791,16 @@ impl<'m> Builder<'m> {
     fn device_var(&self, pair: Pair<'_, Rule>) -> Result<Vec<ConstantArray>> {
         let mut ty = None;
         let mut vars = Vec::new();
+        let mut is_const = false;
         for p in pair.into_inner() {
             match p.as_rule() {
-                Rule::ty => ty = Some(self.ty(p)),
+                // `static const __device__ T x[]`: the `const` is the type's.
+                Rule::leading_const => is_const = true,
+                Rule::ty => {
+                    let mut t = self.ty(p);
+                    t.is_const |= is_const;
+                    ty = Some(t);
+                }
                 Rule::constant_name => {
                     let (name, dims, init) = self.constant_name(p)?;
                     vars.push(ConstantArray {

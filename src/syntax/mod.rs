@@ -468,6 +468,7 @@ fn friendly(rule: Rule) -> Option<&'static str> {
         Rule::constant_array | Rule::kw_constant => "`__constant__`",
         Rule::leading_const => "`const`",
         Rule::device_var => "a `__device__` variable",
+        Rule::device_space => "`__device__`",
         Rule::texture_ref | Rule::texture_arg => "a texture reference",
         Rule::cuda_fn_word => "a function qualifier",
         Rule::sizeof_expr | Rule::kw_sizeof => "`sizeof`",
