@@ -674,3 +674,34 @@ launch k {
     let r = ok(src, &[], ONE, [64, 1, 1]);
     assert_eq!(r.launch.smem_per_block, 8 + 16);
 }
+
+/// A reference to a vector element of a struct's array member is that element (PhysX's
+/// addBlockSumsKernel4x4 passes `data[id].data[0]` to `operator+(const int4&, const int4&)`):
+/// its offset counts vectors, not ints. `d = arange(64)` is 4 `Q`s of 16 ints, so
+/// `d[0].data[1].x` = 4, `d[1].data[2].y` = 16 + 8 + 1 = 25, `p->data[3].w` of `p = &d[2]` =
+/// 32 + 12 + 3 = 47, and the shared copy's `s[1].data[2].z` = 16 + 8 + 2 = 26; a write through
+/// `w[0].data[1]` lands in int 4 (it went to int 16, and a read to 16 * 4 ints on).
+#[test]
+fn a_reference_to_a_vector_array_member_is_that_element() {
+    let src = r#"
+struct Q { int4 data[4]; };
+__device__ int second(const int4& v) { return v.y; }
+__global__ void k(Q* d, int* o, Q* w) {
+    __shared__ Q s[2];
+    const int4& a = d[0].data[1];
+    o[0] = a.x;
+    o[1] = second(d[1].data[2]);
+    const Q* p = &d[2];
+    const int4& b = p->data[3];
+    o[2] = b.w;
+    s[1].data[2] = d[1].data[2];
+    const int4& q = s[1].data[2];
+    o[3] = q.z;
+    int4& r = w[0].data[1];
+    r.x = 99;
+}
+launch k { d = arange(64); o = zeros(4); w = zeros(64); block = 1; grid = 1;
+    expect o == [4, 25, 47, 26]; expect w[4] == 99; expect sum(w) == 99; }
+"#;
+    common::ok(src, &[], [1, 1, 1], [1, 1, 1]);
+}

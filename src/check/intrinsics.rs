@@ -1104,7 +1104,9 @@ impl KernelChecker<'_, '_> {
             },
             span: a.span,
         };
+        // `d[0].data[1]` of a vector array member: its offset in vectors, as the pointer's.
         let ptr = self.pointer(&addr)?;
+        let ptr = self.in_vectors(ptr, &addr);
         let pointee = super::vector::elem_of(&p.ty)?;
         let i = self.new_pointer(&p.name, pointee, p.ty.is_const);
         let bind = self.point(i, ptr, a.span)?;
