@@ -222,3 +222,40 @@ launch k { v.ptr = zeros(8); expect v.ptr == [0, 1, 0, 2, 0, 3, 0, 4]; }
 "#;
     ok(src, &[], ONE, [4, 1, 1]);
 }
+
+/// badslam's `CUDABuffer_<T>::operator()(y, x)` returns `T&`: read and written whole for
+/// vectors (`uchar4`, `float2`) and the three-component ones simt keeps as structs (`uchar3`),
+/// through the call operator, a named member and a free function. Pixel (y, x) of a 2 × 2
+/// buffer is `y * 2 + x`: brightness writes (r + g + b, 0, 0, 255) of pixel 1's (3, 4, 5) = 12;
+/// `at(d, 1)` swaps pixel 1's components, (7, 6).
+#[test]
+fn a_returned_reference_to_a_vector_is_read_and_written_whole() {
+    let src = r#"
+template <typename T> struct Buf {
+    T* data; int pitch;
+    __device__ T& operator()(int y, int x) { return data[y * pitch + x]; }
+    __device__ T& get(int i) { return data[i]; }
+};
+__device__ float2& at(float2* a, int i) { return a[i]; }
+__global__ void k(Buf<uchar3> in, Buf<uchar4> out, float2* d) {
+    uchar3 c = in(0, 1);
+    out(1, 0) = make_uchar4(c.x + c.y + c.z, 0, 0, 255);
+    uchar4 o = out.get(2);
+    out.get(3) = make_uchar4(o.w, o.z, o.y, o.x);
+    float2 v = at(d, 1);
+    at(d, 1) = make_float2(v.y, v.x);
+}
+launch k {
+    px = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]; in.data = px; in.pitch = 2;
+    q = zeros(16); out.data = q; out.pitch = 2;
+    d = [1, 2, 6, 7];
+    grid = 1; block = 1;
+    expect q == [0, 0, 0, 0, 0, 0, 0, 0, 12, 0, 0, 255, 255, 0, 0, 12];
+    expect d == [1, 2, 7, 6];
+}
+"#;
+    // A `uchar3` (a struct in simt) is read member by member, 3 loads; each `uchar4` and
+    // `float2` is one vector access: 3 + 1 + 1 loads, 3 stores.
+    let r = common::ok(src, &[], [1, 1, 1], [1, 1, 1]);
+    assert_eq!((r.counters.gld_instr, r.counters.gst_instr), (5, 3));
+}

@@ -540,6 +540,9 @@ pub(crate) struct Globals<'m> {
     /// Some function or member function overloads an operator (else no operator expression
     /// calls one).
     operators: bool,
+    /// Some function or member function returns a reference to a vector, or to a type
+    /// parameter (else no call names a vector in memory).
+    vector_refs: bool,
     /// Function pointer types (`typedef void (*cpy_kernel_t)(...)`), by name.
     fn_pointer_types: std::collections::HashSet<&'m str>,
     /// Functions without `__device__` (host code), by name: where each is defined.
@@ -588,6 +591,7 @@ impl<'m> Globals<'m> {
             host_arrays: Default::default(),
             data_structs: module.structs.iter().any(structs::has_data),
             operators: structs::overloads_operators(module),
+            vector_refs: returned_ref::returns_vector_refs(module),
             fn_pointer_types: module
                 .fn_pointer_types
                 .iter()
@@ -2236,6 +2240,23 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                 target, op, value, ..
             } if self.is_struct_place(target) => {
                 self.struct_assignment(target, *op, value, span, out)?;
+            }
+            // `buf(y, x) = make_uchar4(...);` through a returned `uchar4&`.
+            ast::StmtKind::Assign {
+                target,
+                op: None,
+                value,
+                ..
+            } if self.returned_vector_ref(target).is_some() => {
+                let (mem, index) = self
+                    .returned_place(target)
+                    .expect("matched: a call returning a reference")?;
+                self.not_constant(mem, target.span)?;
+                let values = self.vector_components(value, mem.elem, mem.width, out)?;
+                out.push(Stmt {
+                    kind: StmtKind::VecStore { mem, index, values },
+                    span,
+                });
             }
             ast::StmtKind::Assign {
                 target,

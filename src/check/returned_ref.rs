@@ -12,7 +12,7 @@ use std::rc::Rc;
 use super::structs::{Home, Layout, StructPlace};
 use crate::source::Span;
 use crate::syntax::ast::{self, StmtKind, UnOp};
-use crate::value::Value;
+use crate::value::{Scalar, Value};
 
 /// `f` as a function returning a pointer to what its `return` statements name.
 fn pointer_form(f: &ast::Function) -> ast::Function {
@@ -70,13 +70,46 @@ fn address(e: ast::Expr) -> ast::Expr {
     ast::Expr { kind, span }
 }
 
+/// Whether some function or member function of `module` returns a reference to a vector or to
+/// a type parameter (`T& operator()(int y, int x)` of badslam's `CUDABuffer_<T>`).
+pub(crate) fn returns_vector_refs(module: &ast::Module) -> bool {
+    let to_vector = |f: &ast::Function| {
+        f.ret.reference
+            && !f.ret.pointer
+            && matches!(f.ret.base, ast::BaseType::Vector | ast::BaseType::Named)
+    };
+    module.device_fns.iter().any(to_vector)
+        || module
+            .structs
+            .iter()
+            .any(|s| s.methods.iter().any(to_vector))
+}
+
+/// What a call that may return a reference calls: a member function of a struct object (its
+/// `operator[]`, `operator()` or a named one), or a free function.
+enum Callee<'e> {
+    Member {
+        object: ast::Expr,
+        layout: Rc<Layout>,
+        f: ast::Function,
+        args: &'e [ast::Expr],
+    },
+    Free {
+        f: ast::Function,
+        targs: &'e [ast::TemplateArg],
+        args: &'e [ast::Expr],
+    },
+}
+
 impl KernelChecker<'_, '_> {
-    /// The element a call of a function returning a reference names (`vec_at(v, 1)` as an
-    /// assignment's target); `None` when `e` is no such call.
-    pub(crate) fn returned_place(
-        &mut self,
-        e: &ast::Expr,
-    ) -> Option<Result<(Mem, Expr), CheckError>> {
+    /// The function call `e` runs, if `e` is a call, a method call or a struct's `v[k]`.
+    fn callee<'e>(&mut self, e: &'e ast::Expr) -> Option<Result<Callee<'e>, CheckError>> {
+        let member = |object: &ast::Expr, layout, f, args| Callee::Member {
+            object: object.clone(),
+            layout,
+            f,
+            args,
+        };
         let (callee, targs, args) = match &e.kind {
             ast::ExprKind::Call {
                 callee,
@@ -85,9 +118,10 @@ impl KernelChecker<'_, '_> {
             } => (callee, targs, args),
             ast::ExprKind::Index { base, index } => {
                 let l = self.struct_of(base).filter(|l| !l.array)?;
-                let f = self.operator_for(&l, "operator[]", std::slice::from_ref(index))?;
+                let index = std::slice::from_ref(index.as_ref());
+                let f = self.operator_for(&l, "operator[]", index)?;
                 let f = self.for_object(base, &l, f);
-                return self.method_place(base, &l, &f, std::slice::from_ref(index), e.span);
+                return Some(Ok(member(base, l, f, index)));
             }
             ast::ExprKind::Method {
                 object,
@@ -100,12 +134,11 @@ impl KernelChecker<'_, '_> {
                 // `GetRef(row, col, slice)`).
                 let f = self.member_overload(&l, &method.name, args)?;
                 let f = self.for_object(object, &l, f);
-                return self.method_place(object, &l, &f, args, e.span);
+                return Some(Ok(member(object, l, f, args)));
             }
             _ => return None,
         };
-        // A struct's call operator returning a reference (OpenCV's `PtrStep<T>::operator()(int
-        // y, int x)`: `u_avg(y, x) = v;`).
+        // A struct's call operator (OpenCV's `PtrStep<T>::operator()(int y, int x)`).
         let object = ast::Expr {
             kind: ast::ExprKind::Name(callee.name.clone()),
             span: callee.span,
@@ -113,21 +146,74 @@ impl KernelChecker<'_, '_> {
         if let Some(l) = self.struct_of(&object).filter(|l| !l.array) {
             let f = self.operator_for(&l, "operator()", args)?;
             let f = self.for_object(&object, &l, f);
-            return self.method_place(&object, &l, &f, args, e.span);
+            return Some(Ok(member(&object, l, f, args)));
         }
         let name = super::groups::unqualified(&callee.name);
-        let f = match self.overload(name, args) {
-            Ok(Some(f)) if f.ret.reference && !f.ret.pointer => f,
-            Ok(_) => return None,
+        Some(match self.overload(name, args) {
+            Ok(Some(f)) => Ok(Callee::Free {
+                f: f.clone(),
+                targs,
+                args,
+            }),
+            Ok(None) => return None,
+            Err(err) => Err(err),
+        })
+    }
+
+    /// The element a call of a function returning a reference names (`vec_at(v, 1)` as an
+    /// assignment's target, `u_avg(y, x) = v;`); `None` when `e` is no such call.
+    pub(crate) fn returned_place(
+        &mut self,
+        e: &ast::Expr,
+    ) -> Option<Result<(Mem, Expr), CheckError>> {
+        let (f, targs, args) = match self.callee(e)? {
             Err(err) => return Some(Err(err)),
+            Ok(Callee::Member {
+                object,
+                layout,
+                f,
+                args,
+            }) => return self.method_place(&object, &layout, &f, args, e.span),
+            Ok(Callee::Free { f, targs, args }) => (f, targs, args),
         };
-        let form = pointer_form(f);
+        if !f.ret.reference || f.ret.pointer {
+            return None;
+        }
+        let form = pointer_form(&f);
         Some((|| {
             let p = self.call_pointer(&form, targs, args, e.span)?;
             let mem = self.pointee(p.mem, e.span)?;
             let zero = super::expr::constant(Value::I32(0), e.span);
             Ok((mem, self.index_through(p.offset, zero, e.span)?))
         })())
+    }
+
+    /// The vector type `e` names when it is a call returning a reference to a vector
+    /// (badslam's `color_buffer(y, x)` of a `CUDABuffer_<uchar4>`, `v.at(i)` of a `float2&`).
+    pub(crate) fn returned_vector_ref(&mut self, e: &ast::Expr) -> Option<(Scalar, u32)> {
+        if !self.globals.vector_refs
+            || !matches!(
+                e.kind,
+                ast::ExprKind::Call { .. }
+                    | ast::ExprKind::Method { .. }
+                    | ast::ExprKind::Index { .. }
+            )
+        {
+            return None;
+        }
+        let errors = self.errors.len();
+        let f = match self.callee(e) {
+            Some(Ok(Callee::Member { f, .. } | Callee::Free { f, .. })) => f,
+            _ => {
+                self.errors.truncate(errors);
+                return None;
+            }
+        };
+        let shape = super::vector::elem_of(&f.ret).ok();
+        (f.ret.reference && !f.ret.pointer && f.ret.base == ast::BaseType::Vector)
+            .then_some(shape)
+            .flatten()
+            .filter(|&(_, width)| width > 1)
     }
 
     /// The scalar a member function returning a reference names (`v[k]`, `v.at(k)`, `a.x()`)

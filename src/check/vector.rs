@@ -204,6 +204,9 @@ impl KernelChecker<'_, '_> {
                 _ => {}
             }
         }
+        if let Some(shape) = self.returned_vector_ref(e) {
+            return Ok(Some(shape));
+        }
         if matches!(e.kind, ast::ExprKind::Index { .. }) && self.is_vector_place(e) {
             let (mem, _) = self.element(e)?;
             return Ok(Some((mem.elem, mem.width)));
@@ -859,6 +862,19 @@ impl KernelChecker<'_, '_> {
                 }
                 _ => Err(mismatch(format!("`{n}`"), e.span)),
             },
+            // A call returning a reference to a vector: the element it names.
+            _ if self.returned_vector_ref(e).is_some() => {
+                let (mem, index) = self
+                    .returned_place(e)
+                    .expect("matched: a call returning a reference")?;
+                if (mem.elem, mem.width) != (elem, width) {
+                    return Err(mismatch(
+                        format!("a `{}`", type_name(mem.elem, mem.width)),
+                        e.span,
+                    ));
+                }
+                Ok(VecValue::Load(mem, index))
+            }
             ast::ExprKind::Call { callee, args, .. }
                 if super::expr::is_cache_load(&callee.name) && args.len() == 1 =>
             {
