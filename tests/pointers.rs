@@ -1901,3 +1901,40 @@ launch k { o = zeros(1); f = zeros(1); }
         f.errors[0]
     );
 }
+
+#[test]
+fn an_address_taken_through_any_chain_of_reference_parameters_is_found() {
+    // f10 passes its `float4& v` down to f0, which takes its address: the kernel's `v` must
+    // live in memory however long the chain (a search bounded at 8 calls refused it). v.z
+    // becomes 30, so out[t] = 30 + v[t]: [31, 32, 60, 34].
+    let mut src = String::from(
+        "__device__ float& f0(float4& v, int i) { return reinterpret_cast<float*>(&v)[i]; }\n",
+    );
+    for k in 1..=10 {
+        src += &format!(
+            "__device__ float& f{k}(float4& v, int i) {{ return f{}(v, i); }}\n",
+            k - 1
+        );
+    }
+    src += r#"
+__global__ void k(float* out) {
+    float4 v = make_float4(1, 2, 3, 4);
+    f10(v, 2) = 30;
+    out[threadIdx.x] = v.z + f10(v, threadIdx.x);
+}
+launch k { out = zeros(4); expect out == [31, 32, 60, 34]; }
+"#;
+    ok(&src, &[], b(1), b(4));
+    // GPUSPH's vector_math.h: `clamp` overloads on `const float&` whose bodies call `clamp` on
+    // each member; each (function, parameter) pair is searched once (an unbounded search of
+    // this family took minutes). clamp(v, 2, 3) of (1, 2.5, 9, -1) is (2, 2.5, 3, 2).
+    let clamp = r#"
+static __device__ __forceinline__ float clamp(const float &f, const float &a, const float &b) { return fmaxf(a, fminf(f, b)); }
+static __device__ __forceinline__ float2 clamp(const float2 &v, const float &a, const float &b) { return make_float2(clamp(v.x, a, b), clamp(v.y, a, b)); }
+static __device__ __forceinline__ float3 clamp(const float3 &v, const float &a, const float &b) { return make_float3(clamp(v.x, a, b), clamp(v.y, a, b), clamp(v.z, a, b)); }
+static __device__ __forceinline__ float4 clamp(const float4 &v, const float &a, const float &b) { return make_float4(clamp(v.x, a, b), clamp(v.y, a, b), clamp(v.z, a, b), clamp(v.w, a, b)); }
+__global__ void k(float4* v) { v[0] = clamp(v[0], 2.0f, 3.0f); }
+launch k { v = [1, 2.5, 9, -1]; expect v == [2, 2.5, 3, 2]; }
+"#;
+    ok(clamp, &[], b(1), b(1));
+}

@@ -846,7 +846,7 @@ impl KernelChecker<'_, '_> {
         for (callee, args) in crate::syntax::calls_with_names(body) {
             for (k, a) in args.iter().enumerate() {
                 if let ast::ExprKind::Name(n) = &a.kind {
-                    if self.takes_address(callee, k, 0) {
+                    if self.takes_address(callee, k) {
                         names.insert(n.clone());
                     }
                 }
@@ -856,30 +856,43 @@ impl KernelChecker<'_, '_> {
     }
 
     /// Whether some definition of `callee` takes the address of its reference parameter `k`,
-    /// itself or by passing it on (to a depth of 8 calls).
-    fn takes_address(&self, callee: &str, k: usize, depth: u32) -> bool {
-        let Some(defs) = self
-            .globals
-            .overloads
-            .get(super::groups::unqualified(callee))
-        else {
-            return false;
-        };
-        depth < 8
-            && defs.iter().any(|f| {
+    /// itself or by passing it on to a function that does, through any chain of calls (every
+    /// (function, parameter) pair is visited once: GPUSPH's `clamp` overloads, each calling
+    /// `clamp` on its members, made an unbounded search exponential).
+    fn takes_address(&self, callee: &str, k: usize) -> bool {
+        let key = (super::groups::unqualified(callee).to_string(), k);
+        if let Some(&known) = self.globals.address_taking.borrow().get(&key) {
+            return known;
+        }
+        let mut seen = std::collections::HashSet::new();
+        let mut pending = vec![key.clone()];
+        let mut found = false;
+        while let Some((name, k)) = pending.pop() {
+            if found || !seen.insert((name.clone(), k)) {
+                continue;
+            }
+            let Some(defs) = self.globals.overloads.get(name.as_str()) else {
+                continue;
+            };
+            for f in defs {
                 let Some(p) = f.params.get(k).filter(|p| p.ty.reference) else {
-                    return false;
+                    continue;
                 };
-                crate::syntax::addressed_names(&f.body).contains(p.name.name.as_str())
-                    || crate::syntax::calls_with_names(&f.body)
-                        .iter()
-                        .any(|(g, args)| {
-                            args.iter().enumerate().any(|(j, a)| {
-                                matches!(&a.kind, ast::ExprKind::Name(n) if *n == p.name.name)
-                                    && self.takes_address(g, j, depth + 1)
-                            })
-                        })
-            })
+                if crate::syntax::addressed_names(&f.body).contains(p.name.name.as_str()) {
+                    found = true;
+                    break;
+                }
+                for (g, args) in crate::syntax::calls_with_names(&f.body) {
+                    for (j, a) in args.iter().enumerate() {
+                        if matches!(&a.kind, ast::ExprKind::Name(n) if *n == p.name.name) {
+                            pending.push((super::groups::unqualified(g).to_string(), j));
+                        }
+                    }
+                }
+            }
+        }
+        self.globals.address_taking.borrow_mut().insert(key, found);
+        found
     }
 }
 

@@ -533,6 +533,9 @@ pub(crate) struct Globals<'m> {
     gave_up: std::cell::Cell<bool>,
     /// Functions whose body had errors where first inlined: later calls are placeholders.
     broken: std::cell::RefCell<std::collections::HashSet<String>>,
+    /// Whether a function of this name takes the address of its reference parameter of this
+    /// index, itself or through the calls it passes it to (`takes_address`), once asked.
+    address_taking: std::cell::RefCell<HashMap<(String, usize), bool>>,
     /// The file's host tables ([`Kernel::file_arrays`]), checked once for every kernel.
     host_arrays: std::cell::OnceCell<Vec<(String, Scalar, ast::Expr)>>,
     /// Some struct or union holds data (else no expression is a struct).
@@ -588,6 +591,7 @@ impl<'m> Globals<'m> {
             expansions: Default::default(),
             gave_up: Default::default(),
             broken: Default::default(),
+            address_taking: Default::default(),
             host_arrays: Default::default(),
             data_structs: module.structs.iter().any(structs::has_data),
             operators: structs::overloads_operators(module),
