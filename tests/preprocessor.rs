@@ -520,3 +520,20 @@ launch k { o = zeros(8); expect o == [1099511627776, 4000000000, -5, 8, 4, 1, 92
 "#;
     assert!(ok(src, &[], [1, 1, 1], [1, 1, 1]).expects_passed());
 }
+
+#[test]
+fn the_host_compilers_macros_are_predefined_as_nvcc_sees_them() {
+    // nvcc preprocesses device code with g++, so PhysX's PxPreprocessor.h takes its GCC,
+    // Linux and x86-64 branches (else `#error "Unknown compiler"`): g++ 11.4's values.
+    let src = r#"
+#if !defined(__GNUC__) || !defined(__linux__) || !defined(__x86_64__)
+#error "Unknown compiler"
+#endif
+#if __SIZEOF_POINTER__ == 8 && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && defined(__LP64__)
+#define WORD 8
+#endif
+__global__ void k(int* out) { out[0] = __GNUC__ * 100 + __GNUC_MINOR__ * 10 + WORD; }
+launch k { out = zeros(1); grid = 1; block = 1; expect out == [1148]; }
+"#;
+    common::ok(src, &[], [1, 1, 1], [1, 1, 1]);
+}

@@ -43,6 +43,38 @@ const PREDEFINED: &[(&str, &str)] = &[
     // host_defines.h's mark of the CUDA headers' own declarations (`__location__(device_builtin)`,
     // ccminer's `extern __device__ __device_builtin__ void __syncthreads(void);`): no code.
     ("__device_builtin__", ""),
+    // nvcc preprocesses device code with the host compiler's preprocessor, so the host's
+    // macros hold there too (PhysX's PxPreprocessor.h stops with `#error "Unknown compiler"`
+    // without them): g++ 11.4 (Ubuntu 22.04's, which CUDA 12.4 supports) on x86-64 Linux, as
+    // `g++ -dM -E -x c++ /dev/null` lists them.
+    ("__GNUC__", "11"),
+    ("__GNUC_MINOR__", "4"),
+    ("__GNUC_PATCHLEVEL__", "0"),
+    ("__GNUG__", "11"),
+    ("__linux__", "1"),
+    ("__linux", "1"),
+    ("__gnu_linux__", "1"),
+    ("__unix__", "1"),
+    ("__unix", "1"),
+    ("__ELF__", "1"),
+    ("__x86_64__", "1"),
+    ("__x86_64", "1"),
+    ("__amd64__", "1"),
+    ("__amd64", "1"),
+    ("__LP64__", "1"),
+    ("_LP64", "1"),
+    ("__CHAR_BIT__", "8"),
+    ("__SIZEOF_SHORT__", "2"),
+    ("__SIZEOF_INT__", "4"),
+    ("__SIZEOF_LONG__", "8"),
+    ("__SIZEOF_LONG_LONG__", "8"),
+    ("__SIZEOF_POINTER__", "8"),
+    ("__SIZEOF_SIZE_T__", "8"),
+    ("__SIZEOF_FLOAT__", "4"),
+    ("__SIZEOF_DOUBLE__", "8"),
+    ("__ORDER_LITTLE_ENDIAN__", "1234"),
+    ("__ORDER_BIG_ENDIAN__", "4321"),
+    ("__BYTE_ORDER__", "__ORDER_LITTLE_ENDIAN__"),
 ];
 
 /// <cstdint>'s macros for integer constants of its types, as glibc's stdint.h defines them
