@@ -1338,6 +1338,7 @@ impl<'k> Block<'_, 'k> {
                         crate::check::typed::Fault::Recursion { .. } => "simt::run::recursion",
                         crate::check::typed::Fault::BadDelete { .. } => "simt::run::bad_delete",
                         crate::check::typed::Fault::ZeroFill { .. } => "simt::run::zero_fill",
+                        crate::check::typed::Fault::Unreachable => "simt::run::unreachable",
                     },
                 })
             }

@@ -1303,3 +1303,27 @@ launch k {
     let r = common::ok(src, &[], [1, 1, 1], [1, 1, 1]);
     assert!(r.expects_passed(), "{:?}", r.expects);
 }
+
+#[test]
+fn signbit_builtins_are_ints_and_an_unreachable_point_reached_stops_the_launch() {
+    // icicle's Keccak ROTL1: `(x << 1) | __signbit(*reinterpret_cast<double*>(&x))` rotates
+    // 0x8000000000000001 left by one: 3. `__signbitf(-0.0f)` is 1, `__signbit(2.0)` 0, and
+    // they are `int`s (4 bytes). ML-KEM's `default: __builtin_unreachable();` is never taken
+    // for sel = 0; taken, it is undefined behaviour, reported where it is.
+    let src = r#"
+__global__ void k(unsigned long long* out, int* s, int sel) {
+    unsigned long long x = 0x8000000000000001ULL;
+    out[0] = (x << 1) | __signbit(*reinterpret_cast<double*>(&x));
+    s[0] = __signbitf(-0.0f); s[1] = __signbit(2.0); s[2] = sizeof(__signbit(1.0));
+    switch (sel) {
+    case 0: out[1] = 5; break;
+    default: __builtin_unreachable();
+    }
+}
+launch k { out = zeros(2); s = zeros(3); sel = 0; grid = 1; block = 1; expect out == [3, 5]; expect s == [1, 0, 4]; }
+"#;
+    ok(src, &[], [1, 1, 1], [1, 1, 1]);
+    let f = err(src, &[("sel", "1")], None, None);
+    assert_eq!(codes(&f), ["simt::run::unreachable"]);
+    assert_eq!(common::position(&f), (8, 14));
+}

@@ -2035,13 +2035,16 @@ impl KernelChecker<'_, '_> {
             }
             // C's classification macros, as C++'s overloads: a `float` stays a float, anything
             // else is a double; the answer is a `bool`.
-            "isnan" | "isinf" | "isfinite" | "signbit" => {
+            // glibc's and CUDA's `__signbit(double)` (`__signbitf`, `__signbitd`) are `int`s, 1 or 0.
+            "isnan" | "isinf" | "isfinite" | "signbit" | "__signbit" | "__signbitf"
+            | "__signbitd" => {
                 arity(1)?;
                 let a = typed.pop().expect("one arg");
-                let ty = if a.ty == Scalar::F32 {
-                    Scalar::F32
-                } else {
-                    Scalar::F64
+                let ty = match name {
+                    "__signbitf" => Scalar::F32,
+                    "__signbit" | "__signbitd" => Scalar::F64,
+                    _ if a.ty == Scalar::F32 => Scalar::F32,
+                    _ => Scalar::F64,
                 };
                 let a = self.convert(a, ty);
                 let infinity = constant(Value::F64(f64::INFINITY).cast(ty), span);
@@ -2086,7 +2089,11 @@ impl KernelChecker<'_, '_> {
                         };
                         let bits = bit_cast(a, int, span);
                         let zero = constant(Value::I32(0).cast(int), span);
-                        self.binary(BinOp::Lt, callee.span, bits, zero)
+                        let sign = self.binary(BinOp::Lt, callee.span, bits, zero)?;
+                        Ok(match name {
+                            "signbit" => sign,
+                            _ => self.convert(sign, Scalar::I32),
+                        })
                     }
                 };
             }

@@ -3326,6 +3326,10 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                     return Ok(StmtKind::Assert(self.condition(&args[0])?, true));
                 }
                 "__builtin_assume" => return Err(arg_count(1)),
+                "__builtin_unreachable" if args.is_empty() => {
+                    return Ok(StmtKind::Fault(typed::Fault::Unreachable))
+                }
+                "__builtin_unreachable" => return Err(arg_count(0)),
                 "__trap" if args.is_empty() => return Ok(StmtKind::Trap),
                 "__trap" => return Err(arg_count(0)),
                 // A fence orders a thread's memory accesses for other threads; simt's memory

@@ -784,6 +784,9 @@ pub enum Fault {
         /// Whether the allocation was deleted before.
         twice: bool,
     },
+    /// `__builtin_unreachable()`: a place the program says no thread reaches; one that does
+    /// makes the behaviour undefined.
+    Unreachable,
     /// An asynchronous copy whose zero fill is more than its size, or ends inside a 4-byte
     /// word (PTX `cp.async`'s src-size above cp-size, or not a multiple of 4 here).
     ZeroFill {

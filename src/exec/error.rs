@@ -129,6 +129,21 @@ pub enum RunError {
         /// Thread index.
         thread: [u32; 3],
     },
+    /// `default: __builtin_unreachable();` reached: undefined behaviour
+    #[error("`__builtin_unreachable()` reached in block ({}, {}, {}), thread ({}, {}, {})", block[0], block[1], block[2], thread[0], thread[1], thread[2])]
+    #[diagnostic(
+        code(simt::run::unreachable),
+        help("the program says no thread gets here, so the compiler may assume it (any result, or none, where one does); handle this case, or make sure no input leads here")
+    )]
+    Unreachable {
+        /// The call.
+        #[label("reached by block ({}, {}, {}), thread ({}, {}, {})", block[0], block[1], block[2], thread[0], thread[1], thread[2])]
+        span: Span,
+        /// Block index.
+        block: [u32; 3],
+        /// Thread index.
+        thread: [u32; 3],
+    },
     /// A virtual call through a pointer to memory that holds no object of a class derived from
     /// the pointer's.
     #[error("the virtual call `{call}` through a `{class}*` in block ({}, {}, {}), thread ({}, {}, {}) found no `{class}` object (its class word names no class derived from `{class}`)", block[0], block[1], block[2], thread[0], thread[1], thread[2])]
@@ -715,6 +730,11 @@ impl RunError {
             Fault::BadDynamicType { call, class } => RunError::BadDynamicType {
                 call: call.clone(),
                 class: class.clone(),
+                span,
+                block,
+                thread,
+            },
+            Fault::Unreachable => RunError::Unreachable {
                 span,
                 block,
                 thread,
