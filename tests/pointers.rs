@@ -1620,6 +1620,16 @@ __global__ void k(float* out, float* in) {
 launch k { out = zeros(4); in = arange(16); expect out == 12 * arange(4) + 9; }
 "#;
     ok(src, &[], ONE, [4, 1, 1]);
+    // The same in C's casts (RAJAPerf's `double(*Bsmem)[MD1] = (double(*)[MD1])sDQ;`).
+    let c_casts = src
+        .replace("reinterpret_cast<float (*)[4]>(in)", "(float (*)[4])in")
+        .replace(
+            "reinterpret_cast<float (*)[4]>(in + 4 * threadIdx.x)",
+            "(float(*)[4])(in + 4 * threadIdx.x)",
+        )
+        .replace("reinterpret_cast<float2 (&)[2]>(v)", "((float2 (&)[2])v)");
+    assert!(!c_casts.contains("reinterpret_cast"));
+    ok(&c_casts, &[], ONE, [4, 1, 1]);
 }
 
 #[test]

@@ -2915,6 +2915,12 @@ impl<'m> Builder<'m> {
                 },
                 // The cast's pieces (qualifiers, the type name, `*`, `&`) are its children.
                 Rule::cast => c_cast(self.ty(p), expr, span),
+                Rule::array_cast => {
+                    let mut it = p.into_inner();
+                    let ty = self.ty(it.next().expect("grammar: the element type"));
+                    let declarator = it.next().expect("grammar: the declarator");
+                    array_cast(ty, declarator.as_str(), expr, span).kind
+                }
                 rule => {
                     let op = match rule {
                         Rule::op_neg => UnOp::Neg,
@@ -3363,28 +3369,8 @@ impl<'m> Builder<'m> {
                 let mut ty = self.ty(it.next().expect("grammar: cast has a type"));
                 let mut operand = it.next().expect("grammar: cast has an operand");
                 if operand.as_rule() == Rule::cast_array {
-                    // `reinterpret_cast<float (&)[4]>(v)`: a call the checker refuses by its
-                    // name, the type as written.
-                    let declarator: String = operand.as_str().split_whitespace().collect();
-                    let text = format!("{} {declarator}", ty.base_text);
                     let expr = self.expr(it.next().expect("grammar: cast has an operand"))?;
-                    // `reinterpret_cast<int4 (&)[16]>(local)[0]` (bitsandbytes) indexes `local`'s
-                    // bytes as `int4`s: `reinterpret_cast<int4*>(&local)[0]`.
-                    if declarator.starts_with("(&)") && declarator.matches('[').count() == 1 {
-                        ty.pointer = true;
-                        return Ok(address_as(ty, expr, span));
-                    }
-                    return Ok(Expr {
-                        kind: ExprKind::Call {
-                            callee: Ident {
-                                name: format!("<cast to `{text}`>"),
-                                span,
-                            },
-                            targs: Vec::new(),
-                            args: vec![expr],
-                        },
-                        span,
-                    });
+                    return Ok(array_cast(ty, operand.as_str(), expr, span));
                 }
                 let reference = operand.as_rule() == Rule::cast_ref;
                 if reference {
@@ -4509,6 +4495,30 @@ fn call_statement(
             value,
         },
         None => StmtKind::Expr(target),
+    }
+}
+
+/// A cast to a reference or pointer to arrays of `ty` (`declarator` is `(&)[4]`, `(*)[N]`): a
+/// call the checker reads by its name, the type as written (refused, or taken as the rows of a
+/// pointer to arrays being declared); `(int4 (&)[16])local` (bitsandbytes'
+/// `reinterpret_cast<int4 (&)[16]>(local)[0]`) indexes the bytes as `int4`s, as
+/// `reinterpret_cast<int4*>(&local)` does.
+fn array_cast(mut ty: TypeName, declarator: &str, expr: Expr, span: Span) -> Expr {
+    let declarator: String = declarator.split_whitespace().collect();
+    if declarator.starts_with("(&)") && declarator.matches('[').count() == 1 {
+        ty.pointer = true;
+        return address_as(ty, expr, span);
+    }
+    Expr {
+        kind: ExprKind::Call {
+            callee: Ident {
+                name: format!("<cast to `{} {declarator}`>", ty.base_text),
+                span,
+            },
+            targs: Vec::new(),
+            args: vec![expr],
+        },
+        span,
     }
 }
 
