@@ -372,14 +372,26 @@ fn the_comma_operator_runs_its_items_in_order_and_gives_the_last() {
         .expect("the seed");
     let r = common::run(&src, &[], None, None).expect("runs");
     assert!(r.expects_passed(), "{:?}", r.expects);
-    // An item with no effect is refused, as C compilers warn.
+    // An item or a statement that only computes a value is checked, noted (as C compilers warn)
+    // and not run: `a[t + 64]` would read past the end, and no access is counted for it.
+    let src = "__global__ void k(int* a) { int t = threadIdx.x; a[t] = (a[t + 64], 3); a[t + 64] + 1; }\n";
+    let r = common::run(src, &[("a", "zeros(32)")], Some(ONE), Some([32, 1, 1])).expect("runs");
+    let noted: Vec<usize> = r
+        .hints
+        .iter()
+        .filter(|h| h.rule == "no-effect")
+        .filter_map(|h| h.line)
+        .collect();
+    assert_eq!(noted, [1, 1]);
+    assert_eq!((r.counters.gld_instr, r.counters.gst_instr), (0, 1));
+    // Its errors are still reported.
     let f = err(
-        "__global__ void k(int* a) { int t = threadIdx.x; a[t] = (t, 3); }\n",
+        "__global__ void k(int* a) { a[0] + b; }\n",
         &[("a", "zeros(32)")],
         Some(ONE),
         Some([32, 1, 1]),
     );
-    assert_eq!(codes(&f), ["simt::check::no_effect"]);
+    assert_eq!(codes(&f), ["simt::check::unknown_name"]);
 }
 
 #[test]

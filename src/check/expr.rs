@@ -722,7 +722,10 @@ impl KernelChecker<'_, '_> {
                 ast::ExprKind::IncDec { .. } | ast::ExprKind::Assign { .. } => {
                     StmtKind::Eval(self.expr(e)?)
                 }
-                _ => self.expr_stmt(e)?,
+                _ => match self.effect(e)? {
+                    Some(kind) => kind,
+                    None => continue,
+                },
             };
             body.push(Stmt { kind, span: e.span });
         }

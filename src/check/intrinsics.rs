@@ -58,6 +58,7 @@ impl KernelChecker<'_, '_> {
         if let Some(sync) = legacy_sync(name) {
             self.notes.push((
                 span,
+                "deprecated",
                 format!("`{name}` is deprecated since CUDA 9 (and gone on Volta and later): it runs here as `{sync}(0xffffffff, ...)`; write that, or the mask of the lanes that take part"),
             ));
             let full = ast::Expr {

@@ -850,7 +850,7 @@ pub(crate) struct KernelChecker<'g, 'e> {
     /// Buffer parameters held in narrower elements (see [`Kernel::narrowed`]).
     narrowed: Vec<(u32, Scalar)>,
     /// Notes for the report: constructs that run but deserve a word (deprecated forms).
-    notes: Vec<(Span, String)>,
+    notes: Vec<(Span, &'static str, String)>,
     /// Struct objects declared so far.
     objects: Vec<objects::Object>,
     /// Struct values with data members: their type and where they live.
@@ -2436,8 +2436,9 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                         }
                     }
                 }
-                let kind = self.expr_stmt(e)?;
-                push(out, kind);
+                if let Some(kind) = self.effect(e)? {
+                    push(out, kind);
+                }
             }
             ast::StmtKind::If {
                 cond,
@@ -3237,6 +3238,25 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                 })
                 .collect(),
         )
+    }
+
+    /// An expression evaluated for what it does (a statement, an item of `a, b`); `None` for
+    /// one that only computes a value, as `s[t] += s[t], s[t + 512];` (UoB-HPC's arch) ends:
+    /// C++ drops the value, which nvcc warns of and its compiler removes, so it is checked,
+    /// noted and not run (a dropped load reads nothing).
+    pub(crate) fn effect(&mut self, e: &ast::Expr) -> Result<Option<StmtKind>, CheckError> {
+        match self.expr_stmt(e) {
+            Err(CheckError::NoEffect { span }) if !crate::syntax::may_have_effects(e) => {
+                self.expr(e)?;
+                self.notes.push((
+                    span,
+                    "no-effect",
+                    "this statement computes a value and drops it: simt checks it and does not run it, as nvcc warns and its compiler removes it; assign it if it was meant to be kept (`x = ...;`)".into(),
+                ));
+                Ok(None)
+            }
+            kind => kind.map(Some),
+        }
     }
 
     fn expr_stmt(&mut self, e: &ast::Expr) -> Result<StmtKind, CheckError> {

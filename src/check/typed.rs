@@ -145,8 +145,9 @@ pub struct Kernel {
     /// buffer parameter and rank N: the buffer is followed by the N scalar parameters
     /// `p.size(k)`, then the N `p.stride(k)`, which the launch sets from the array's shape.
     pub accessors: Vec<(u32, u32)>,
-    /// Notes for the report: deprecated forms that run, with where they are written.
-    pub notes: Vec<(Span, String)>,
+    /// Notes for the report: constructs that run but deserve a word, each with where it is
+    /// written and its hint rule (`deprecated`, `no_effect`).
+    pub notes: Vec<(Span, &'static str, String)>,
     /// The body.
     pub body: Vec<Stmt>,
     /// Block shapes the kernel's CUB block collectives were specialised for (`BlockReduce<T,

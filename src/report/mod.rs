@@ -363,11 +363,12 @@ impl Report {
             sample: None,
         };
         report.hints = hints::hints(&report);
-        // What the checker noted (deprecated forms that run), at the line they are written on.
-        for (span, message) in &kernel.notes {
+        // What the checker noted (deprecated forms that run, statements without effect), at
+        // the line they are written on.
+        for (span, rule, message) in &kernel.notes {
             let line = src.line_of(span.start);
             report.hints.push(hints::Hint {
-                rule: "deprecated",
+                rule: *rule,
                 line: Some(line),
                 message: message.clone(),
             });

@@ -83,6 +83,25 @@ pub fn addressed_names(body: &[Stmt]) -> HashSet<&str> {
     names
 }
 
+/// Whether evaluating `e` may do more than compute a value: it calls a function, assigns, steps
+/// a variable or allocates (what a statement whose value is dropped still does).
+pub fn may_have_effects(e: &Expr) -> bool {
+    walk(vec![(Node::Expr(e), 1)], |node, _| {
+        matches!(
+            node,
+            Node::Expr(Expr {
+                kind: ExprKind::Call { .. }
+                    | ExprKind::Method { .. }
+                    | ExprKind::Assign { .. }
+                    | ExprKind::IncDec { .. }
+                    | ExprKind::New { .. },
+                ..
+            })
+        )
+    })
+    .is_some()
+}
+
 /// The calls in a body whose arguments include a bare name: the callee's name and the arguments.
 pub fn calls_with_names(body: &[Stmt]) -> Vec<(&str, &[Expr])> {
     let mut found = Vec::new();
