@@ -627,3 +627,46 @@ launch k { out = zeros(64); grid = 1; block = 64; }
         ["simt::check::unsupported"]
     );
 }
+
+/// Extended precision through the carry flag (PTX ISA, "Extended-Precision Integer Arithmetic
+/// Instructions"), as solana's 128-bit adds and sppark's field code chain it. Expected values
+/// are Python's big integers: a 128-bit add of two u64 pairs (carry out of the low word), a
+/// 96-bit subtraction of u32 triples (borrows through two words), and (hi:lo) = a * b + (c1:c0)
+/// mod 2^64 by `mad.lo.cc` then `madc.hi` on u32s.
+#[test]
+fn carry_chains_add_subtract_and_multiply_in_extended_precision() {
+    let src = r#"
+__global__ void k(const unsigned long long* a, const unsigned long long* b, unsigned long long* s,
+                  const unsigned* x, const unsigned* y, unsigned* d, const unsigned* m, unsigned* p) {
+    int t = threadIdx.x;
+    unsigned long long lo, hi;
+    asm("add.cc.u64 %0, %2, %4;\n\taddc.u64 %1, %3, %5;"
+        : "=l"(lo), "=l"(hi) : "l"(a[2 * t]), "l"(a[2 * t + 1]), "l"(b[2 * t]), "l"(b[2 * t + 1]));
+    s[2 * t] = lo; s[2 * t + 1] = hi;
+    unsigned r0, r1, r2;
+    asm("sub.cc.u32 %0, %3, %6;\n\tsubc.cc.u32 %1, %4, %7;\n\tsubc.u32 %2, %5, %8;"
+        : "=r"(r0), "=r"(r1), "=r"(r2)
+        : "r"(x[3 * t]), "r"(x[3 * t + 1]), "r"(x[3 * t + 2]), "r"(y[3 * t]), "r"(y[3 * t + 1]), "r"(y[3 * t + 2]));
+    d[3 * t] = r0; d[3 * t + 1] = r1; d[3 * t + 2] = r2;
+    unsigned plo, phi;
+    asm("mad.lo.cc.u32 %0, %2, %3, %4;\n\tmadc.hi.u32 %1, %2, %3, %5;"
+        : "=r"(plo), "=r"(phi) : "r"(m[4 * t]), "r"(m[4 * t + 1]), "r"(m[4 * t + 2]), "r"(m[4 * t + 3]));
+    p[2 * t] = plo; p[2 * t + 1] = phi;
+}
+launch k {
+    a = [18446744073709551615, 0, 18446744073709551615, 18446744073709551615, 1, 2, 9223372036854775808, 5];
+    b = [1, 0, 1, 0, 3, 4, 9223372036854775808, 18446744073709551615];
+    s = zeros(8);
+    x = [0, 0, 1, 5, 6, 7, 0, 4294967295, 0, 4294967295, 4294967295, 4294967295];
+    y = [1, 0, 0, 6, 6, 7, 1, 0, 0, 4294967295, 4294967295, 4294967295];
+    d = zeros(12);
+    m = [4294967295, 4294967295, 4294967295, 4294967295, 3, 4, 5, 6, 2147483648, 2, 2147483648, 1, 4294967295, 1, 1, 0];
+    p = zeros(8);
+    grid = 1; block = 4;
+    expect s == [0, 1, 0, 0, 4, 6, 0, 5];
+    expect d == [4294967295, 4294967295, 0, 4294967295, 4294967295, 4294967295, 4294967295, 4294967294, 0, 0, 0, 0];
+    expect p == [0, 4294967294, 17, 6, 2147483648, 2, 0, 1];
+}
+"#;
+    ok(src, &[], ONE, [4, 1, 1]);
+}

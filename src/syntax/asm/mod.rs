@@ -8,6 +8,7 @@
 //! (`[%1]`) stays the pointer expression it is, so that loads and stores through it are
 //! ordinary memory accesses.
 
+mod carry;
 mod cxx;
 mod mma;
 mod ops;
@@ -213,6 +214,15 @@ impl Lowering {
     fn run(&mut self, template: &str) -> Result<Vec<Stmt>, Fail> {
         let items = parse::items(template)?;
         self.declare_inputs(&items)?;
+        // CF, for the extended-precision instructions: clear where the statement starts.
+        if items
+            .iter()
+            .any(|i| matches!(i, Item::Inst(inst) if carry::uses_carry(inst)))
+        {
+            let zero = self.c.int(0, Ty::U(32));
+            let decl = self.c.decl(self.c.ty(Ty::U(32)), carry::CARRY, Some(zero));
+            self.prologue.push(decl);
+        }
         let mut stack: Vec<Vec<Stmt>> = vec![std::mem::take(&mut self.prologue)];
         for item in &items {
             match item {

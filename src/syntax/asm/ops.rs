@@ -103,6 +103,9 @@ pub(super) fn inst(l: &mut Lowering, inst: &Inst) -> Result<Vec<Stmt>, Fail> {
             return mov(l, t, d, a);
         }
         "cvt" => return cvt(l, inst, m),
+        "add" | "sub" | "mad" | "addc" | "subc" | "madc" if super::carry::is_carrying(inst) => {
+            return super::carry::carrying(l, inst, m)
+        }
         "add" | "sub" | "mul" | "fma" if inst.mods.iter().any(|m| m == "f16" || m == "f16x2") => {
             return halves(l, inst, m)
         }
@@ -710,7 +713,7 @@ fn shf(l: &mut Lowering, inst: &Inst, mut m: Mods<'_>) -> Result<Vec<Stmt>, Fail
 }
 
 /// The high half of the double-width product of `a` and `b`.
-fn high(c: C, t: Ty, a: Expr, b: Expr) -> Result<Expr, Fail> {
+pub(super) fn high(c: C, t: Ty, a: Expr, b: Expr) -> Result<Expr, Fail> {
     Ok(match (t.bits(), t.is_signed()) {
         (32, false) => c.call("__umulhi", vec![a, b]),
         (32, true) => c.call("__mulhi", vec![a, b]),
