@@ -670,3 +670,42 @@ launch k {
 "#;
     ok(src, &[], ONE, [4, 1, 1]);
 }
+
+/// `shfl.up.b32 r|p, ...` writes whether the source lane is in the segment (PTX ISA,
+/// "shfl.sync": lane - b at least the segment's first lane for `up`, lane + b at most its last
+/// for `down`), and the pre-Volta `shfl` without `.sync` is the whole warp's. surfelwarp's scan
+/// adds where `p`: ones give 1, 2, 2, ... Width 16 (lane control 0x1000 for up, 0x101f for
+/// down), shift 3: up reads lane - 3 where lane % 16 >= 3, down lane + 3 where lane % 16 <= 12.
+#[test]
+fn a_shuffle_writes_whether_its_source_lane_is_in_the_segment() {
+    let src = r#"
+__device__ __forceinline__ float shfl_add(float x, int offset) {
+    float result = 0;
+    asm volatile ("{.reg .f32 r0;" ".reg .pred p;" "shfl.up.b32 r0|p, %1, %2, 0;" "@p add.f32 r0, r0, %1;" "mov.f32 %0, r0;}"
+        : "=f"(result) : "f"(x), "r"(offset));
+    return result;
+}
+__global__ void k(float* a, int* v, int* p) {
+    int t = threadIdx.x;
+    a[t] = shfl_add(a[t], 1);
+    int r, q;
+    asm("{.reg .pred p; shfl.sync.up.b32 %0|p, %2, 3, 0x1000, 0xffffffff; selp.s32 %1, 1, 0, p;}" : "=r"(r), "=r"(q) : "r"(t));
+    v[t] = r; p[t] = q;
+    asm("{.reg .pred p; shfl.sync.down.b32 %0|p, %2, 3, 0x101f, 0xffffffff; selp.s32 %1, 1, 0, p;}" : "=r"(r), "=r"(q) : "r"(t));
+    v[32 + t] = r; p[32 + t] = q;
+    asm("{.reg .pred p; shfl.sync.idx.b32 %0|p, %2, 5, 0x1f, 0xffffffff; selp.s32 %1, 1, 0, p;}" : "=r"(r), "=r"(q) : "r"(t));
+    v[64 + t] = r; p[64 + t] = q;
+}
+launch k {
+    a = ones(32); v = zeros(96); p = zeros(96); block = 32; grid = 1;
+    expect a == [1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2];
+    expect v == [0, 1, 2, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 16, 17, 18, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28,
+                 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 13, 14, 15, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 29, 30, 31,
+                 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5];
+    expect p == [0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+                 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0,
+                 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1];
+}
+"#;
+    ok(src, &[], ONE, [32, 1, 1]);
+}

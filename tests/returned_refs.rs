@@ -259,3 +259,28 @@ launch k {
     let r = common::ok(src, &[], [1, 1, 1], [1, 1, 1]);
     assert_eq!((r.counters.gld_instr, r.counters.gst_instr), (5, 3));
 }
+
+/// A member function returning a pointer or reference to an element of the struct's own
+/// vector array (`return &v[i];`, `return v[i];` of a `float2 v[4]`) counts vectors, as its
+/// `float2*` does: s[1] is (1, 10), at(2) is (2, 20) (they read v[2] and v[4] of floats before,
+/// and a `float4` one ran off the end).
+#[test]
+fn a_returned_pointer_into_a_vector_array_member_counts_vectors() {
+    let src = r#"
+struct S {
+    float2 v[4];
+    __device__ float2& operator[](int i) { return v[i]; }
+    __device__ float2* at(int i) { return &v[i]; }
+};
+__global__ void k(float* out) {
+    S s;
+    for (int i = 0; i < 4; i++) s.v[i] = make_float2(i, 10 * i);
+    float2 r = s[1];
+    s[0] = make_float2(5, 6);
+    float2 q = *s.at(2);
+    out[0] = r.x; out[1] = r.y; out[2] = s.v[0].x; out[3] = s.v[0].y; out[4] = q.x; out[5] = q.y;
+}
+launch k { out = zeros(6); grid = 1; block = 1; expect out == [1, 10, 5, 6, 2, 20]; }
+"#;
+    ok(src, &[], ONE, ONE);
+}

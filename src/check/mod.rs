@@ -2582,7 +2582,9 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
             ast::StmtKind::Return(Some(v)) if self.ret_shape != intrinsics::RetShape::Plain => {
                 match self.ret_shape {
                     intrinsics::RetShape::Pointer(i) => {
-                        let p = self.pointer(v)?;
+                        // `return &v[i];` of a `float2 v[4]` member counts vectors, as the
+                        // function's `float2*` does.
+                        let p = self.pointer_for(i, v)?;
                         // A function returning `void*` returns the pointer its first `return`
                         // gives, as it is; its caller casts it.
                         let slot = &mut self.ptr_vars[i as usize];

@@ -1925,7 +1925,7 @@ impl<'g> KernelChecker<'g, '_> {
     /// struct in memory (`&a[k].v[1]` of `uint2 v[2]`) counts the struct's components, as a
     /// struct pointer does (`auto p = ...`, `(&a[k].v[1])->y` read it so); a declared `uint2*`
     /// counts vectors.
-    fn pointer_for(&mut self, i: u32, value: &ast::Expr) -> Result<Ptr> {
+    pub(crate) fn pointer_for(&mut self, i: u32, value: &ast::Expr) -> Result<Ptr> {
         let p = self.pointer(value)?;
         if self.struct_ptrs.contains_key(&i) {
             return Ok(p);

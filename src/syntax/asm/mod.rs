@@ -305,6 +305,10 @@ impl Lowering {
                 Arg::Not(a) => walk(a, in_brackets, v, p, n),
                 Arg::Address(a, _) => walk(a, true, v, p, n),
                 Arg::Vector(list) => list.iter().try_for_each(|a| walk(a, in_brackets, v, p, n)),
+                Arg::Pair(a, b) => {
+                    walk(a, in_brackets, v, p, n)?;
+                    walk(b, in_brackets, v, p, n)
+                }
                 _ => Ok(()),
             }
         }
@@ -402,15 +406,18 @@ impl Lowering {
                 ty.ptx()
             ))),
             Arg::Not(p) if ty == Ty::Pred => Ok(c.un(UnOp::Not, self.read(p, ty)?)),
-            Arg::Not(_) | Arg::Vector(_) | Arg::Address(..) => Err(Fail::invalid(format!(
-                "a {} operand where the instruction reads a {} value",
-                match a {
-                    Arg::Not(_) => "negated",
-                    Arg::Vector(_) => "vector",
-                    _ => "bracketed address",
-                },
-                ty.ptx()
-            ))),
+            Arg::Not(_) | Arg::Vector(_) | Arg::Address(..) | Arg::Pair(..) => {
+                Err(Fail::invalid(format!(
+                    "a {} operand where the instruction reads a {} value",
+                    match a {
+                        Arg::Not(_) => "negated",
+                        Arg::Vector(_) => "vector",
+                        Arg::Pair(..) => "`d|p` pair",
+                        _ => "bracketed address",
+                    },
+                    ty.ptx()
+                )))
+            }
         }
     }
 
@@ -436,6 +443,11 @@ impl Lowering {
                     "the instruction writes `{n}`, which no `.reg` declares"
                 ))
             })?,
+            Arg::Pair(..) => {
+                return Err(Fail::unsupported(
+                    "a second, predicate result `d|p` but for `shfl`'s".into(),
+                ))
+            }
             _ => {
                 return Err(Fail::invalid(
                     "an instruction's destination is not a register".into(),

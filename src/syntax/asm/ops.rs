@@ -1012,21 +1012,26 @@ fn setp(l: &mut Lowering, inst: &Inst, mut m: Mods<'_>) -> Result<Vec<Stmt>, Fai
 /// with `c` the constant CUDA passes for a width (`((32 - width) << 8) | clamp`).
 fn shfl(l: &mut Lowering, inst: &Inst, mut m: Mods<'_>) -> Result<Vec<Stmt>, Fail> {
     let c = l.c;
-    if !m.flag("sync") {
-        return Err(Fail::unsupported(format!(
-            "`{}` without `.sync` (the pre-Volta shuffle)",
-            inst.text
-        )));
-    }
+    // The pre-Volta `shfl` (surfelwarp's warp scan) acts on the whole warp: `.sync` with a
+    // full mask, as `__shfl_up` runs.
+    let sync = m.flag("sync");
     let mode = m
         .one_of(&["up", "down", "bfly", "idx"])
         .ok_or_else(|| m.unsupported())?;
     m.ty(|t| t == Ty::B(32))?;
     m.done()?;
-    let [d, a, b, cc, mask] = arity(inst, 5)? else {
-        unreachable!()
-    };
     let u = Ty::U(32);
+    let (d, a, b, cc, mask) = if sync {
+        let [d, a, b, cc, mask] = arity(inst, 5)? else {
+            unreachable!()
+        };
+        (d, a, b, cc, l.read(mask, u)?)
+    } else {
+        let [d, a, b, cc] = arity(inst, 4)? else {
+            unreachable!()
+        };
+        (d, a, b, cc, c.int(0xffff_ffff, u))
+    };
     let Some(packed) = l.constant(cc) else {
         return Err(Fail::unsupported(format!(
             "the lane control of `{}` in a register (simt needs the constant CUDA writes, e.g. 0x1f)",
@@ -1048,16 +1053,42 @@ fn shfl(l: &mut Lowering, inst: &Inst, mut m: Mods<'_>) -> Result<Vec<Stmt>, Fai
         "bfly" => "__shfl_xor_sync",
         _ => "__shfl_sync",
     };
+    let (db, delta) = l.temp(u, l.read(b, u)?);
     let v = c.call(
         f,
         vec![
-            l.read(mask, u)?,
+            mask,
             l.read(a, u)?,
-            c.cast(Ty::S(32), l.read(b, u)?),
+            c.cast(Ty::S(32), delta.clone()),
             c.int(width, Ty::S(32)),
         ],
     );
-    Ok(vec![l.write(d, c.cast(u, v), u)?])
+    let mut out = vec![db];
+    let (d, p) = match d {
+        Arg::Pair(d, p) => (d.as_ref(), Some(p.as_ref())),
+        d => (d, None),
+    };
+    out.push(l.write(d, c.cast(u, v), u)?);
+    if let Some(p) = p {
+        // Whether the source lane is in the segment (PTX ISA, "shfl.sync"): j = lane - b at
+        // least the segment's first lane for `up`; j = lane + b or lane ^ b at most its last
+        // otherwise; `idx` is always in range.
+        let s = Ty::S(32);
+        let lane = l.read(&Arg::Name("%laneid".into()), u)?;
+        let (dl, lane) = l.temp(s, c.cast(s, lane));
+        out.push(dl);
+        let first = c.bin(BinOp::BitAnd, lane.clone(), c.int(seg, s));
+        let last = c.bin(BinOp::BitOr, first.clone(), c.int(0x1f & !seg, s));
+        let delta = c.cast(s, delta);
+        let inside = match mode {
+            "up" => c.bin(BinOp::Ge, c.bin(BinOp::Sub, lane, delta), first),
+            "down" => c.bin(BinOp::Le, c.bin(BinOp::Add, lane, delta), last),
+            "bfly" => c.bin(BinOp::Le, c.bin(BinOp::BitXor, lane, delta), last),
+            _ => c.int(1, Ty::Pred),
+        };
+        out.push(l.write(p, inside, Ty::Pred)?);
+    }
+    Ok(out)
 }
 
 /// `ld` / `st` (`.global`, `.shared`, `.local` or generic; cache hints; `.v2` / `.v4`): an

@@ -45,6 +45,8 @@ pub(super) enum Arg {
     Not(Box<Arg>),
     /// `{a, b, c, d}`: a vector.
     Vector(Vec<Arg>),
+    /// `d|p`: a destination and a second, predicate result.
+    Pair(Box<Arg>, Box<Arg>),
     /// `[a]`, `[a+16]`: an address and a byte offset.
     Address(Box<Arg>, i64),
 }
@@ -247,10 +249,12 @@ fn arg(s: &str) -> Result<Arg, Fail> {
     if s == "_" {
         return Err(Fail::unsupported("the PTX sink operand `_`".into()));
     }
-    if s.contains('|') {
-        return Err(Fail::unsupported(format!(
-            "the PTX operand pair `{s}` (a second predicate result)"
-        )));
+    // `r0|p`: a destination and the predicate some instructions also write (`shfl`).
+    if let Some((d, p)) = s.split_once('|') {
+        return Ok(Arg::Pair(
+            Box::new(arg(d.trim())?),
+            Box::new(arg(p.trim())?),
+        ));
     }
     if let Some(n) = s.strip_prefix('%') {
         if let Some(name) = n.strip_prefix('%') {
