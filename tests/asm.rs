@@ -620,6 +620,15 @@ launch k { out = zeros(64); grid = 1; block = 64; }
         msg.contains("given thread count 32 here and 64 by thread [0, 0, 0]"),
         "{msg}"
     );
+    // Warp 1 has not exited when warp 0 arrives, but will without arriving: a GPU hangs.
+    let later = src
+        .replace("if (threadIdx.x >= 32) return;", "if (threadIdx.x < 32) {")
+        .replace("out[threadIdx.x] = 1;", "out[threadIdx.x] = 1; }");
+    let f = err(&later, &[], None, None);
+    assert_eq!(codes(&f), ["simt::run::named_barrier"]);
+    assert!(f.errors[0]
+        .to_string()
+        .contains("reached by part of the block"));
     // A barrier number written in the instruction is refused before the kernel runs.
     let literal = src.replace("bar.sync 0, %0;", "bar.sync 2, %0;");
     assert_eq!(

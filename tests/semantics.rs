@@ -384,6 +384,15 @@ fn the_comma_operator_runs_its_items_in_order_and_gives_the_last() {
         .collect();
     assert_eq!(noted, [1, 1]);
     assert_eq!((r.counters.gld_instr, r.counters.gst_instr), (0, 1));
+    // A struct operand may run the file's code (a conversion operator): that runs, as in C++.
+    let conversion = r#"
+struct G { int* c; __device__ operator int() const { atomicAdd(c, 1); return 0; } };
+__global__ void k(int* out) { G g{out}; (int)g; int r = (static_cast<int>(g), 7); out[1 + threadIdx.x] = r; }
+launch k { out = zeros(5); grid = 1; block = 4; expect out == [8, 7, 7, 7, 7]; }
+"#;
+    let r = common::run(conversion, &[], None, None).expect("runs");
+    assert!(r.expects_passed(), "{:?}", r.expects);
+    assert!(r.hints.iter().all(|h| h.rule != "no-effect"));
     // Its errors are still reported.
     let f = err(
         "__global__ void k(int* a) { a[0] + b; }\n",

@@ -63,16 +63,14 @@ impl KernelChecker<'_, '_> {
 
     /// Inline PTX's `bar.sync a{, b}` (`__simt_bar_sync(a{, b})`, as the PTX lowering writes
     /// it): the barrier number and thread count as `unsigned`, checked as the kernel runs.
-    pub(crate) fn named_barrier(&mut self, args: &[ast::Expr]) -> Result<StmtKind> {
+    pub(crate) fn named_barrier(&mut self, args: &[ast::Expr], span: Span) -> Result<StmtKind> {
+        super::intrinsics::arity("__simt_bar_sync", args.len(), 1, 2, span)?;
         let mut operand = |e: &ast::Expr| -> Result<Expr> {
             let v = self.expr(e)?;
             Ok(self.convert(v, Scalar::U32))
         };
-        let (id, count) = match args {
-            [id] => (operand(id)?, None),
-            [id, count] => (operand(id)?, Some(operand(count)?)),
-            _ => unreachable!("the PTX lowering gives one or two operands"),
-        };
+        let id = operand(&args[0])?;
+        let count = args.get(1).map(operand).transpose()?;
         Ok(StmtKind::NamedBarrier { id, count })
     }
 }

@@ -3248,12 +3248,26 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
     /// noted and not run (a dropped load reads nothing).
     pub(crate) fn effect(&mut self, e: &ast::Expr) -> Result<Option<StmtKind>, CheckError> {
         match self.expr_stmt(e) {
-            Err(CheckError::NoEffect { span }) if !crate::syntax::may_have_effects(e) => {
-                self.expr(e)?;
+            Err(CheckError::NoEffect { span }) => {
+                let value = self.expr(e)?;
+                // A call, a store or a step, or a struct operand (whose conversion or operator
+                // may be the file's code, `(int)g`), still runs.
+                if crate::syntax::any_subexpr(e, |x| {
+                    matches!(
+                        x.kind,
+                        ast::ExprKind::Call { .. }
+                            | ast::ExprKind::Method { .. }
+                            | ast::ExprKind::Assign { .. }
+                            | ast::ExprKind::IncDec { .. }
+                            | ast::ExprKind::New { .. }
+                    ) || self.struct_of(x).is_some()
+                }) {
+                    return Ok(Some(StmtKind::Eval(value)));
+                }
                 self.notes.push((
                     span,
                     "no-effect",
-                    "this statement computes a value and drops it: simt checks it and does not run it, as nvcc warns and its compiler removes it; assign it if it was meant to be kept (`x = ...;`)".into(),
+                    "this statement computes a value and drops it: simt checks it and does not run it, as nvcc warns and its compiler removes it (a read through a `volatile` pointer, which nvcc keeps, is dropped too); assign it if it was meant to be kept (`x = ...;`)".into(),
                 ));
                 Ok(None)
             }
@@ -3333,7 +3347,7 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
             };
             match name {
                 "__syncthreads" if args.is_empty() => return Ok(StmtKind::Barrier),
-                "__simt_bar_sync" => return self.named_barrier(args),
+                "__simt_bar_sync" => return self.named_barrier(args, e.span),
                 "__syncthreads_count" | "__syncthreads_and" | "__syncthreads_or" => {
                     let kind = BlockVote::of_name(name).expect("matched a block vote's name");
                     return self.block_vote_stmt(kind, name, args, e.span);

@@ -513,8 +513,6 @@ impl Env {
         }
     }
 
-    /// `&a[i]`: a pointer to element `i` of the array named `a`, sharing it (or `i` elements
-    /// past where the pointer `a` points). An offset may be one past the end, not beyond.
     /// A comparison or `&&`/`||` inside an expression is C's: numbers give 0 or 1, and `&&` and
     /// `||` evaluate their right side only when the left does not decide (as host code sizing a
     /// grid writes `(n % b > 0)`). Arrays compare only at the top of an `expect`.
@@ -555,6 +553,8 @@ impl Env {
         }
     }
 
+    /// `&a[i]`: a pointer to element `i` of the array named `a`, sharing it (or `i` elements
+    /// past where the pointer `a` points). An offset may be one past the end, not beyond.
     fn address(&mut self, operand: &Expr, span: Span) -> Result<HostValue> {
         let ExprKind::Index { base, index } = &operand.kind else {
             return Err(bad(

@@ -83,21 +83,11 @@ pub fn addressed_names(body: &[Stmt]) -> HashSet<&str> {
     names
 }
 
-/// Whether evaluating `e` may do more than compute a value: it calls a function, assigns, steps
-/// a variable or allocates (what a statement whose value is dropped still does).
-pub fn may_have_effects(e: &Expr) -> bool {
-    walk(vec![(Node::Expr(e), 1)], |node, _| {
-        matches!(
-            node,
-            Node::Expr(Expr {
-                kind: ExprKind::Call { .. }
-                    | ExprKind::Method { .. }
-                    | ExprKind::Assign { .. }
-                    | ExprKind::IncDec { .. }
-                    | ExprKind::New { .. },
-                ..
-            })
-        )
+/// Whether `e` or any expression inside it is one `f` picks.
+pub fn any_subexpr(e: &Expr, mut f: impl FnMut(&Expr) -> bool) -> bool {
+    walk(vec![(Node::Expr(e), 1)], |node, _| match node {
+        Node::Expr(x) => f(x),
+        Node::Stmt(_) => false,
     })
     .is_some()
 }

@@ -17,7 +17,7 @@ mod switch;
 
 use pest::Parser;
 
-pub use depth::{addressed_names, calls_with_names, casts_of, may_have_effects, MAX_DEPTH};
+pub use depth::{addressed_names, any_subexpr, calls_with_names, casts_of, MAX_DEPTH};
 pub use error::ParseError;
 use grammar::{Rule, SkParser};
 pub use overloads::{

@@ -83,6 +83,14 @@ impl BlockRunner<'_> {
                 "count the block's threads: `blockDim.x * blockDim.y * blockDim.z`, rounded up to whole warps",
             ));
         }
+        // Threads elsewhere must arrive here; where they exit instead, nothing releases it.
+        if let Some(l) = (0..self.mask.len()).find(|&l| !self.mask[l] && !self.returned[l]) {
+            return Err(fail(
+                l,
+                format!("for {count} threads, reached by part of the block: this thread is elsewhere"),
+                "a barrier with a thread count waits for that many threads, and threads that exit do not release it; simt runs it where every live thread of the block reaches it together",
+            ));
+        }
         match self.returned.chunks(32).position(|w| w.iter().all(|&r| r)) {
             Some(w) => Err(fail(
                 first,
