@@ -368,7 +368,7 @@ impl Report {
         for (span, rule, message) in &kernel.notes {
             let line = src.line_of(span.start);
             report.hints.push(hints::Hint {
-                rule: *rule,
+                rule,
                 line: Some(line),
                 message: message.clone(),
             });
