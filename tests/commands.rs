@@ -425,7 +425,10 @@ launch other { out = zeros(4); grid = 1; block = 4; expect out == 2 * arange(4);
     );
     let (code, _, err) = simt(&["check", file]);
     assert_eq!(code, 2);
-    assert!(err.contains("overloading the kernel template `k(int*)`"), "{err}");
+    assert!(
+        err.contains("overloading the kernel template `k(int*)`"),
+        "{err}"
+    );
     std::fs::remove_dir_all(&dir).ok();
 }
 

@@ -616,8 +616,9 @@ launch k { o = zeros(1); gP = [3.0, 1.0]; grid = 1; block = 1; expect o == 7; }
 /// C++ takes declaration specifiers in any order, and real headers use them so: solana's
 /// `static const uint8_t __device__ __constant__ sigma[16]`, `static const __device__ T x[]`,
 /// atpqc's `__device__ extern const int16_t zetas[128];` before its definition, ndzip's
-/// `inline constexpr index_type warp_size = 32;` and sppark's `static constexpr size_t
-/// __device__ bit_length()`. Each value is read back: 6 + 30 + (-758) + 32 + 64 = -626.
+/// `inline constexpr index_type warp_size = 32;`, luminousmining's `constexpr uint64_t LEN{ 32u };`
+/// and sppark's `static constexpr size_t __device__ bit_length()`. Each value is read back:
+/// 6 + 30 + (-758) + 32 + 64 + 32 = -594.
 #[test]
 fn specifiers_in_any_order_declare_the_same_variables() {
     let src = r#"
@@ -626,11 +627,12 @@ static const __device__ int tab[4] = {10, 20, 30, 40};
 namespace z { __device__ extern const short zetas[4]; }
 namespace z { __device__ const short zetas[4] = {-1044, -758, -359, -1517}; }
 namespace gpu { using index_type = unsigned int; inline constexpr index_type warp_size = 32; }
+namespace algo { constexpr unsigned long long LEN{ 32u }; }
 struct G { static constexpr unsigned __device__ bits() { return 64; } };
 __global__ void k(int* out) {
-    out[0] = sigma[5] + tab[2] + z::zetas[1] + (int)gpu::warp_size + (int)G::bits();
+    out[0] = sigma[5] + tab[2] + z::zetas[1] + (int)gpu::warp_size + (int)G::bits() + (int)algo::LEN;
 }
-launch k { out = zeros(1); grid = 1; block = 1; expect out == [-626]; }
+launch k { out = zeros(1); grid = 1; block = 1; expect out == [-594]; }
 "#;
     common::ok(src, &[], [1, 1, 1], [1, 1, 1]);
 }
