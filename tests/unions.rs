@@ -649,3 +649,24 @@ launch k {
 "#;
     ok(src, &[], [1, 1, 1], [2, 1, 1]);
 }
+
+#[test]
+fn a_union_is_named_with_its_keyword_as_c_writes_it() {
+    // luminousmining's hash.hpp: `union u_hash1024 { union u_hash512 h512[2]; ... };` and
+    // `using hash256 = union u_hash256;`. b.h[1] is b.w[2..4]: w[1] of it is b.w[3] = 5 and
+    // v[1] the high half of b.w[2], 7; TB is 32 bytes, c.v[0] the low half of 1.
+    let src = r#"
+union u_a { unsigned long long w[2]; unsigned int v[4]; };
+union u_b { union u_a h[2]; unsigned long long w[4]; };
+typedef union u_a TA;
+using TB = union u_b;
+__global__ void k(unsigned long long* out) {
+    TB b; b.w[3] = 5; b.w[2] = 0x0000000700000009ULL;
+    union u_a a = b.h[1];
+    TA c; c.w[0] = 1;
+    out[0] = a.w[1] + sizeof(TB) + a.v[1] + c.v[0];
+}
+launch k { out = zeros(1); grid = 1; block = 1; expect out == [45]; }
+"#;
+    common::ok(src, &[], [1, 1, 1], [1, 1, 1]);
+}
