@@ -2730,3 +2730,22 @@ launch k {
 "#;
     ok(src, &[], [1, 1, 1], [4, 1, 1]);
 }
+
+#[test]
+fn members_defined_outside_their_namespace_name_it_before_the_class() {
+    // kinfu_remake's device.hpp: `__device__ float3 kfusion::device::Reprojector::operator()(...)
+    // const`, a constructor and a class template's member likewise. r(0) = 5 * 2 = 10 and
+    // t.sum() = 1 + 2 + 3 = 6: o[1] = 16.
+    let src = r#"
+namespace kf { namespace dev {
+struct R { float* d; __device__ float operator()(int i) const; __device__ R(float* p); };
+template <int N> struct T { float v[N]; __device__ float sum() const; };
+} }
+__device__ kf::dev::R::R(float* p) : d(p) {}
+__device__ float kf::dev::R::operator()(int i) const { return d[i] * 2; }
+template <int N> __device__ float kf::dev::T<N>::sum() const { float s = 0; for (int i = 0; i < N; i++) s += v[i]; return s; }
+__global__ void k(float* o) { kf::dev::R r(o); kf::dev::T<3> t; t.v[0] = 1; t.v[1] = 2; t.v[2] = 3; o[1] = r(0) + t.sum(); }
+launch k { o = [5, 0]; block = 1; grid = 1; expect o == [5, 16]; }
+"#;
+    ok(src, &[], [1, 1, 1], [1, 1, 1]);
+}

@@ -4073,13 +4073,21 @@ impl<'m> Builder<'m> {
         inner: Vec<TemplateParam>,
         specialisation: bool,
     ) -> Result<()> {
-        let mut owner = None;
+        let mut owner: Option<(Ident, Vec<String>, Option<String>)> = None;
         let mut ctor = None;
         for p in pair.clone().into_inner() {
             match p.as_rule() {
+                // `ns::S::get` (kinfu's `kfusion::device::Reprojector::operator()`): the class
+                // is the last owner, named with the namespaces written before it.
                 Rule::member_owner => {
                     let mut it = p.into_inner();
-                    let name = self.ident(it.next().expect("grammar: an owner has a name"));
+                    let mut name = self.ident(it.next().expect("grammar: an owner has a name"));
+                    if let Some((outer, ..)) = &owner {
+                        name = Ident {
+                            name: format!("{}::{}", outer.name, name.name),
+                            span: outer.span.to(name.span),
+                        };
+                    }
                     let targs = it.next();
                     let written = targs.as_ref().map(|a| squeeze(a.as_str()));
                     let args: Vec<String> = targs
@@ -4150,10 +4158,11 @@ impl<'m> Builder<'m> {
         if let Some(spec) = &m.specialises {
             return self.attach_specialised(m.function, &m.owner, spec, module);
         }
+        let class = m.owner.name.rsplit("::").next().unwrap_or_default();
         let Some(def) = module
             .structs
             .iter_mut()
-            .find(|s| s.name.name == m.owner.name && s.spec.is_empty())
+            .find(|s| s.name.name == class && s.spec.is_empty())
         else {
             // `__device__ float detail::f(float x) {...}`: a function of a namespace, defined
             // outside it (after its declaration there), in the namespace it is written in or
@@ -4223,6 +4232,7 @@ impl<'m> Builder<'m> {
         module: &mut Module,
     ) {
         let full = format!("{}{spec}::{}", owner.name, function.name.name);
+        let class = owner.name.rsplit("::").next().unwrap_or_default();
         let refuse = |what: String| {
             self.unsupported.borrow_mut().push((
                 what,
@@ -4233,13 +4243,15 @@ impl<'m> Builder<'m> {
         let existing = module
             .structs
             .iter()
-            .position(|s| s.name.name == owner.name && s.spec == spec);
+            .position(|s| s.name.name == class && s.spec == spec);
         let at = match existing {
             Some(at) => at,
             None => {
-                let Some(primary) = module.structs.iter().find(|s| {
-                    s.name.name == owner.name && !s.template.is_empty() && s.spec.is_empty()
-                }) else {
+                let Some(primary) = module
+                    .structs
+                    .iter()
+                    .find(|s| s.name.name == class && !s.template.is_empty() && s.spec.is_empty())
+                else {
                     return refuse(format!(
                         "the member `{full}` of a class this file does not define"
                     ));
