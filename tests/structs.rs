@@ -2749,3 +2749,15 @@ launch k { o = [5, 0]; block = 1; grid = 1; expect o == [5, 16]; }
 "#;
     ok(src, &[], [1, 1, 1], [1, 1, 1]);
 }
+
+#[test]
+fn a_call_operator_returning_a_struct_by_value_gives_its_value() {
+    // kinfu's `Reprojector::operator()(int x, int y, float z) const` returns a `float3`: r(1)
+    // is (5, 10, 0), so o[2] = 15 (this panicked: the call was looked up as a free function).
+    let src = r#"
+struct R { float* d; __device__ float3 operator()(int i) const { return make_float3(d[i], d[i] * 2, 0); } };
+__global__ void k(float* o) { R r; r.d = o; float3 v = r(1); o[2] = v.x + v.y; }
+launch k { o = [0, 5, 0]; block = 1; grid = 1; expect o == [0, 5, 15]; }
+"#;
+    ok(src, &[], [1, 1, 1], [1, 1, 1]);
+}

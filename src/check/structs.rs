@@ -2301,6 +2301,17 @@ impl<'g> KernelChecker<'g, '_> {
                         return self.returned(call?, l, span, out);
                     }
                 }
+                // `r(x, y, z)` of a struct with data whose call operator returns a struct by
+                // value (kinfu's `Reprojector::operator()` giving a `float3`).
+                let object = ast::Expr {
+                    kind: ast::ExprKind::Name(callee.name.clone()),
+                    span: callee.span,
+                };
+                if self.struct_of(&object).is_some_and(|o| !o.array) {
+                    let call =
+                        self.method_call(&object, "operator()", (targs, args), span, true)?;
+                    return self.returned(call, l, span, out);
+                }
                 let name = super::groups::unqualified(&callee.name);
                 let f = match self.overload(name, args)? {
                     Some(f) => f,
