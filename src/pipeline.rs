@@ -186,7 +186,7 @@ fn compile_parsed(
     let mut requests = Vec::new();
     // An instance of a template (`k<64>`), or of one of a template's overloads
     // (`k<float>(T*,int)`).
-    let instance = |k: &&str| k.find('<').is_some_and(|at| !k[..at].contains('('));
+    let instance = |k: &&str| !syntax::split_instance(k).1.is_empty();
     if let Some(text) = kernel.filter(instance) {
         let template = syntax::template_name(text);
         let signature = template.find('(').map_or("", |at| &template[at..]);

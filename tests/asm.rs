@@ -629,6 +629,14 @@ launch k { out = zeros(64); grid = 1; block = 64; }
     assert!(f.errors[0]
         .to_string()
         .contains("reached by part of the block"));
+    // The lowering's own call, written by hand with another operand count, is an argument
+    // error, not a crash.
+    let by_hand = "__global__ void k(int* o) { __simt_bar_sync(); o[0] = 1; }\n\
+                   launch k { o = zeros(1); grid = 1; block = 1; }";
+    assert_eq!(
+        codes(&err(by_hand, &[], None, None)),
+        ["simt::check::argument_count"]
+    );
     // A barrier number written in the instruction is refused before the kernel runs.
     let literal = src.replace("bar.sync 0, %0;", "bar.sync 2, %0;");
     assert_eq!(
@@ -717,4 +725,10 @@ launch k {
 }
 "#;
     ok(src, &[], ONE, [32, 1, 1]);
+    // Only `shfl` writes a second, predicate result.
+    let pair = "__global__ void k(int* o) { int r; asm(\"{.reg .pred p; add.s32 %0|p, %1, 1;}\" : \"=r\"(r) : \"r\"(o[0])); o[0] = r; }\n\
+                launch k { o = zeros(1); grid = 1; block = 1; }";
+    let f = err(pair, &[], None, None);
+    assert_eq!(codes(&f), ["simt::check::unsupported"]);
+    assert!(f.errors[0].to_string().contains("`d|p`"));
 }

@@ -139,14 +139,8 @@ impl KernelChecker<'_, '_> {
             _ => return None,
         };
         // A struct's call operator (OpenCV's `PtrStep<T>::operator()(int y, int x)`).
-        let object = ast::Expr {
-            kind: ast::ExprKind::Name(callee.name.clone()),
-            span: callee.span,
-        };
-        if let Some(l) = self.struct_of(&object).filter(|l| !l.array) {
-            let f = self.operator_for(&l, "operator()", args)?;
-            let f = self.for_object(&object, &l, f);
-            return Some(Ok(member(&object, l, f, args)));
+        if let Some((object, l, f)) = self.call_operator(callee, args) {
+            return Some(Ok(member(&object, l, f?, args)));
         }
         let name = super::groups::unqualified(&callee.name);
         Some(match self.overload(name, args) {
@@ -158,6 +152,24 @@ impl KernelChecker<'_, '_> {
             Ok(None) => return None,
             Err(err) => Err(err),
         })
+    }
+
+    /// `buf(y, x)` where `buf` names a struct with data: the object, its layout and the
+    /// `operator()` these arguments call (`None` where it has none that fits).
+    pub(crate) fn call_operator(
+        &mut self,
+        callee: &ast::Ident,
+        args: &[ast::Expr],
+    ) -> Option<(ast::Expr, Rc<Layout>, Option<ast::Function>)> {
+        let object = ast::Expr {
+            kind: ast::ExprKind::Name(callee.name.clone()),
+            span: callee.span,
+        };
+        let l = self.struct_of(&object).filter(|l| !l.array)?;
+        let f = self
+            .operator_for(&l, "operator()", args)
+            .map(|f| self.for_object(&object, &l, f));
+        Some((object, l, f))
     }
 
     /// The element a call of a function returning a reference names (`vec_at(v, 1)` as an

@@ -1252,9 +1252,8 @@ impl<'g> KernelChecker<'g, '_> {
                         return self.returned_layout(&f, &[], args, e.span);
                     }
                     // `buf(y, x)` of a struct with data (badslam's `CUDABuffer_<uchar3>`).
-                    if let Some(l) = self.struct_of(&functor).filter(|l| !l.array) {
-                        let f = self.operator_for(&l, "operator()", args)?;
-                        return self.returned_layout(&f, &[], args, e.span);
+                    if let Some((_, _, f)) = self.call_operator(callee, args) {
+                        return self.returned_layout(&f?, &[], args, e.span);
                     }
                 }
                 if let Ok(Some(f)) = self.user_constructor(name, args) {
@@ -1665,14 +1664,8 @@ impl<'g> KernelChecker<'g, '_> {
             // `buf(y, x)` of a struct's call operator returning a reference to a struct
             // (badslam's `CUDABuffer_<uchar3>::operator()`).
             ast::ExprKind::Call { callee, args, .. } => {
-                let object = ast::Expr {
-                    kind: ast::ExprKind::Name(callee.name.clone()),
-                    span: callee.span,
-                };
-                let outer = self.struct_of(&object).filter(|l| !l.array)?;
-                let f = self.operator_for(&outer, "operator()", args)?;
-                let f = self.for_object(&object, &outer, f);
-                self.returned_struct(&object, &outer, &f, args, e.span)
+                let (object, outer, f) = self.call_operator(callee, args)?;
+                self.returned_struct(&object, &outer, &f?, args, e.span)
             }
             ast::ExprKind::Unary {
                 op: UnOp::Deref,

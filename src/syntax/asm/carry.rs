@@ -13,12 +13,7 @@ use crate::syntax::ast::{BinOp, Stmt};
 /// from any `.reg` (those are `ptx.NAME`).
 pub(super) const CARRY: &str = "ptx.#cc";
 
-/// Whether `inst` reads or writes CF.
-pub(super) fn uses_carry(inst: &Inst) -> bool {
-    matches!(inst.op.as_str(), "addc" | "subc" | "madc") || inst.mods.iter().any(|m| m == "cc")
-}
-
-/// Whether `inst` is one of the carrying instructions this module lowers.
+/// Whether `inst` reads or writes CF: one of the instructions this module lowers.
 pub(super) fn is_carrying(inst: &Inst) -> bool {
     match inst.op.as_str() {
         "addc" | "subc" | "madc" => true,

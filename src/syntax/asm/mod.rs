@@ -217,7 +217,7 @@ impl Lowering {
         // CF, for the extended-precision instructions: clear where the statement starts.
         if items
             .iter()
-            .any(|i| matches!(i, Item::Inst(inst) if carry::uses_carry(inst)))
+            .any(|i| matches!(i, Item::Inst(inst) if carry::is_carrying(inst)))
         {
             let zero = self.c.int(0, Ty::U(32));
             let decl = self.c.decl(self.c.ty(Ty::U(32)), carry::CARRY, Some(zero));

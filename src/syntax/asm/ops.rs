@@ -103,9 +103,7 @@ pub(super) fn inst(l: &mut Lowering, inst: &Inst) -> Result<Vec<Stmt>, Fail> {
             return mov(l, t, d, a);
         }
         "cvt" => return cvt(l, inst, m),
-        "add" | "sub" | "mad" | "addc" | "subc" | "madc" if super::carry::is_carrying(inst) => {
-            return super::carry::carrying(l, inst, m)
-        }
+        _ if super::carry::is_carrying(inst) => return super::carry::carrying(l, inst, m),
         "add" | "sub" | "mul" | "fma" if inst.mods.iter().any(|m| m == "f16" || m == "f16x2") => {
             return halves(l, inst, m)
         }
