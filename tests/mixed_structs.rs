@@ -134,3 +134,25 @@ launch k { out = zeros(8); oi = zeros(4); j = 2; expect out == [4.5, 4.5, 4.5, 4
     let c = ok(src, &[], [1, 1, 1], [4, 1, 1]).counters;
     assert_eq!((c.local_st_instr, c.local_ld_instr), (8, 5));
 }
+
+#[test]
+fn atomics_on_members_of_a_struct_held_as_bytes_change_the_members_bytes() {
+    // `Acc { float sum; int count; double w; }` is 16 bytes: `sum` at 0, `count` at 4, `w` at
+    // 8. 64 threads each add 1.0f to a[0].sum (64.0f = 0x42800000: bytes 0 0 128 66), 1 to
+    // a[0].count (64: bytes 64 0 0 0) and 0.5 to a[1].w (32.0 = 0x4040000000000000: bytes
+    // 24..29 zero, then 64 64). a[0].w and a[1]'s other members stay zero.
+    let src = r#"
+struct Acc { float sum; int count; double w; };
+__global__ void k(Acc* a) {
+    atomicAdd(&a->sum, 1.0f);
+    atomicAdd(&a[0].count, 1);
+    atomicAdd(&a[1].w, 0.5);
+}
+launch k {
+    a = zeros(32);
+    expect a == [0, 0, 128, 66, 64, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 64, 64];
+}
+"#;
+    ok(src, &[], [2, 1, 1], [32, 1, 1]);
+}

@@ -215,12 +215,10 @@ impl KernelChecker<'_, '_> {
         // their bits, low one first.
         let two_words = stored.is_integer() && stored.size() == 4 && mem.elem.size() == 8;
         let two_halves = stored.size() == 2 && mem.elem.is_integer() && mem.elem.size() == 4;
-        // A 32- or 64-bit atomic on shared bytes (raft's `atomicMax((int*)address, ...)` of
-        // the `float`s it carves from `extern __shared__ char shmem[]`) takes four or eight.
-        let bytes = matches!(mem.space, Space::Shared(_))
-            && stored.size() == 1
-            && stored.is_integer()
-            && matches!(mem.elem.size(), 4 | 8);
+        // A 32- or 64-bit atomic on bytes (raft's `atomicMax((int*)address, ...)` of the
+        // `float`s it carves from `extern __shared__ char shmem[]`, an `atomicAdd` on a member
+        // of a struct held as bytes) takes four or eight.
+        let bytes = stored.size() == 1 && stored.is_integer() && matches!(mem.elem.size(), 4 | 8);
         let pair = two_words || two_halves || bytes;
         if !atomic_view(stored, mem.elem) && !pair {
             return Err(CheckError::Unsupported {

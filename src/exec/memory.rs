@@ -529,63 +529,36 @@ impl<M: Raw16> Slots for Pairs<M> {
 }
 
 /// Bytes seen through a 32- or 64-bit pointer (raft's `atomicMax((int*)address, ...)` of the
-/// `float`s carved from an `extern __shared__ char` array): element `i` is bytes `N i` (its
-/// lowest, as the GPU is little-endian) to `N i + N - 1`.
-pub(crate) struct Bytes<'a, E, const N: usize>(pub(crate) &'a mut [E]);
+/// `float`s carved from an `extern __shared__ char` array, or an `atomicAdd` on a `float` member
+/// of a struct held as bytes): element `i` is bytes `N i` (its lowest, as the GPU is
+/// little-endian) to `N i + N - 1` of the byte slots `M` (whose registers hold a byte's bits in
+/// their low 8).
+pub(crate) struct Bytes<M, const N: usize>(pub(crate) M);
 
-/// A byte of memory, by its bits.
-pub(crate) trait Byte: Copy {
-    fn bits(self) -> u8;
-    fn of_bits(b: u8) -> Self;
-}
-
-impl Byte for u8 {
-    fn bits(self) -> u8 {
-        self
-    }
-    fn of_bits(b: u8) -> Self {
-        b
-    }
-}
-
-impl Byte for i8 {
-    fn bits(self) -> u8 {
-        self as u8
-    }
-    fn of_bits(b: u8) -> Self {
-        b as i8
-    }
-}
-
-impl<E: Byte> Slots for Bytes<'_, E, 4> {
+impl<M: Slots<S = u32>> Slots for Bytes<M, 4> {
     type S = u32;
     #[inline(always)]
     fn get(&self, i: usize) -> u32 {
-        let b = &self.0[4 * i..4 * i + 4];
-        u32::from_le_bytes([b[0].bits(), b[1].bits(), b[2].bits(), b[3].bits()])
+        u32::from_le_bytes(std::array::from_fn(|k| self.0.get(4 * i + k) as u8))
     }
     #[inline(always)]
     fn put(&mut self, i: usize, v: u32) {
-        for (slot, b) in self.0[4 * i..4 * i + 4].iter_mut().zip(v.to_le_bytes()) {
-            *slot = E::of_bits(b);
+        for (k, b) in v.to_le_bytes().into_iter().enumerate() {
+            self.0.put(4 * i + k, u32::from(b));
         }
     }
 }
 
-impl<E: Byte> Slots for Bytes<'_, E, 8> {
+impl<M: Slots<S = u32>> Slots for Bytes<M, 8> {
     type S = u64;
     #[inline(always)]
     fn get(&self, i: usize) -> u64 {
-        let mut bytes = [0; 8];
-        for (b, e) in bytes.iter_mut().zip(&self.0[8 * i..8 * i + 8]) {
-            *b = e.bits();
-        }
-        u64::from_le_bytes(bytes)
+        u64::from_le_bytes(std::array::from_fn(|k| self.0.get(8 * i + k) as u8))
     }
     #[inline(always)]
     fn put(&mut self, i: usize, v: u64) {
-        for (slot, b) in self.0[8 * i..8 * i + 8].iter_mut().zip(v.to_le_bytes()) {
-            *slot = E::of_bits(b);
+        for (k, b) in v.to_le_bytes().into_iter().enumerate() {
+            self.0.put(8 * i + k, u32::from(b));
         }
     }
 }

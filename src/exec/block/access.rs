@@ -258,6 +258,7 @@ impl BlockRunner<'_> {
             Space::Global(p) => match global(globals, p).cells.as_ref() {
                 Some(Cells::I32(_) | Cells::U32(_)) => 4,
                 Some(Cells::I16(_) | Cells::U16(_) | Cells::F16(_) | Cells::BF16(_)) => 2,
+                Some(Cells::I8(_) | Cells::U8(_)) => 1,
                 _ => return 1,
             },
             Space::Shared(s) => match self.shared[s as usize].data {
@@ -834,6 +835,10 @@ impl BlockRunner<'_> {
                     Cells::I16(c) => rmw!(memory::Raw(Global(c)), false),
                     Cells::F16(c) if !float_view => rmw!(memory::Raw(Global(c)), false),
                     Cells::BF16(c) if !float_view => rmw!(memory::Raw(Global(c)), false),
+                    Cells::U8(c) if packed == 4 => rmw!(memory::Bytes::<_, 4>(Global(c)), false),
+                    Cells::I8(c) if packed == 4 => rmw!(memory::Bytes::<_, 4>(Global(c)), false),
+                    Cells::U8(c) if packed == 8 => rmw!(memory::Bytes::<_, 8>(Global(c)), false),
+                    Cells::I8(c) if packed == 8 => rmw!(memory::Bytes::<_, 8>(Global(c)), false),
                     Cells::I32(c) => rmw!(Global(c), false),
                     Cells::U32(c) => rmw!(Global(c), false),
                     Cells::I64(c) => rmw!(Global(c), false),
@@ -855,10 +860,18 @@ impl BlockRunner<'_> {
                     BufData::I16(v) => rmw!(memory::Raw(Plain(&mut v[..])), false),
                     BufData::F16(v) if !float_view => rmw!(memory::Raw(Plain(&mut v[..])), false),
                     BufData::BF16(v) if !float_view => rmw!(memory::Raw(Plain(&mut v[..])), false),
-                    BufData::U8(v) if packed == 4 => rmw!(memory::Bytes::<_, 4>(&mut v[..]), false),
-                    BufData::I8(v) if packed == 4 => rmw!(memory::Bytes::<_, 4>(&mut v[..]), false),
-                    BufData::U8(v) if packed == 8 => rmw!(memory::Bytes::<_, 8>(&mut v[..]), false),
-                    BufData::I8(v) if packed == 8 => rmw!(memory::Bytes::<_, 8>(&mut v[..]), false),
+                    BufData::U8(v) if packed == 4 => {
+                        rmw!(memory::Bytes::<_, 4>(Plain(&mut v[..])), false)
+                    }
+                    BufData::I8(v) if packed == 4 => {
+                        rmw!(memory::Bytes::<_, 4>(Plain(&mut v[..])), false)
+                    }
+                    BufData::U8(v) if packed == 8 => {
+                        rmw!(memory::Bytes::<_, 8>(Plain(&mut v[..])), false)
+                    }
+                    BufData::I8(v) if packed == 8 => {
+                        rmw!(memory::Bytes::<_, 8>(Plain(&mut v[..])), false)
+                    }
                     BufData::I32(v) => rmw!(Plain(&mut v[..]), false),
                     BufData::U32(v) => rmw!(Plain(&mut v[..]), false),
                     BufData::I64(v) => rmw!(Plain(&mut v[..]), false),
