@@ -636,3 +636,33 @@ launch k { out = zeros(1); grid = 1; block = 1; expect out == [-594]; }
 "#;
     common::ok(src, &[], [1, 1, 1], [1, 1, 1]);
 }
+
+/// A `const __device__` variable is global memory a kernel may read but not modify: nvcc
+/// refuses `lim = 5` ("expression must be a modifiable lvalue"), and a write through a pointer
+/// into it is a write to a `const` object. It was a plain `__device__` variable, written.
+#[test]
+fn a_const_device_variable_is_not_assignable() {
+    let src = r#"
+const __device__ int lim = 3;
+__device__ const float tab[2] = {1.0f, 2.0f};
+__global__ void k(float* out) {
+    int t = threadIdx.x;
+    out[t] = lim + tab[t % 2];
+}
+launch k { out = zeros(4); expect out == [4, 5, 4, 5]; }
+"#;
+    common::ok(src, &[], [1, 1, 1], [4, 1, 1]);
+    for write in ["lim = 5;", "tab[1] += 1.0f;", "atomicAdd((int*)&lim, 1);"] {
+        let bad = src.replace(
+            "int t = threadIdx.x;",
+            &format!("int t = threadIdx.x; {write}"),
+        );
+        let f = err(&bad, &[], Some([1, 1, 1]), Some([4, 1, 1]));
+        assert_eq!(codes(&f), ["simt::check::not_assignable"], "{write}");
+        let text = f.errors[0].to_string();
+        assert!(
+            text.contains("a `const __device__` variable"),
+            "{write}: {text}"
+        );
+    }
+}

@@ -891,6 +891,8 @@ pub(crate) struct KernelChecker<'g, 'e> {
     file_scope_read: std::cell::RefCell<HashSet<String>>,
     /// Dimensions of those arrays, by parameter.
     constant_dims: HashMap<u32, Vec<u64>>,
+    /// `const __device__` variables: global memory, read-only in a kernel.
+    const_device: HashSet<u32>,
     /// File-scope variables' declared element counts (see `typed::Kernel::symbol_sizes`).
     symbol_sizes: Vec<(u32, u64)>,
     loop_depth: u32,
@@ -990,6 +992,7 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
             lambdas: Vec::new(),
             pending_scopes: None,
             constant_dims: HashMap::new(),
+            const_device: HashSet::new(),
             symbol_sizes: Vec::new(),
             loop_depth: 0,
             static_depth: 0,
@@ -1684,6 +1687,9 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
             let default = (device || initial.is_some())
                 .then(|| initial_value(initial, (&dims, width), c.name.span));
             let p = self.file_buffer(c, (elem, width, !device), default);
+            if device && c.ty.is_const {
+                self.const_device.insert(p);
+            }
             // A texture is a read-only buffer of any length, named like a pointer parameter
             // (not constant memory, which has its own cache and a declared size).
             if c.memory != ast::FileMemory::Texture {
@@ -3159,8 +3165,9 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
         Ok(StmtKind::Store { mem, index, value })
     }
 
-    /// Rejects a write to a `__constant__` array (through any pointer: CUDA lets a plain pointer
-    /// point into one, but a kernel cannot write constant memory).
+    /// Rejects a write to a `__constant__` array or a `const __device__` variable (through any
+    /// pointer: CUDA lets a plain pointer point into one, but a kernel cannot write constant
+    /// memory, and a `const` object may not be modified).
     pub(crate) fn not_constant(&self, mem: Mem, span: Span) -> Result<(), CheckError> {
         match mem.space {
             Space::Global(p)
@@ -3179,6 +3186,18 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                     ),
                 })
             }
+            Space::Global(p) if self.const_device.contains(&p) => Err(CheckError::NotAssignable {
+                what: format!(
+                    "`{}`, a `const __device__` variable",
+                    self.params[p as usize].name
+                ),
+                span,
+                help: Some(
+                    "it is `const`: drop `const` from its declaration if the kernel writes it, or \
+                     set it in the launch section"
+                        .into(),
+                ),
+            }),
             _ => Ok(()),
         }
     }
