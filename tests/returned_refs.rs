@@ -284,3 +284,40 @@ launch k { out = zeros(6); grid = 1; block = 1; expect out == [1, 10, 5, 6, 2, 2
 "#;
     ok(src, &[], ONE, ONE);
 }
+
+/// A component of a returned vector reference is a place of its own (`b.at(t).x += 1.0f`: it
+/// said "cannot assign to a built-in variable"), and a compound assignment to the whole
+/// reference calls the file's `operator+=` or `operator+` (it said "unknown function
+/// `make_float2`"). Element t starts (t, 0): x += 1 gives t + 1, then y = 2 + x = t + 3, and
+/// the operator adds (10, 20); q[t] reads y back through the call operator.
+#[test]
+fn a_component_of_a_returned_vector_reference_and_a_compound_assignment_to_it() {
+    let src = r#"
+__device__ float2 operator+(float2 a, float2 b) { return make_float2(a.x + b.x, a.y + b.y); }
+struct Buf {
+    float2* d;
+    __device__ float2& at(int i) { return d[i]; }
+    __device__ float2& operator()(int r, int c) { return d[r * 4 + c]; }
+};
+__global__ void k(float2* p, float* q) {
+    Buf b; b.d = p;
+    int t = threadIdx.x;
+    b.at(t).x += 1.0f;
+    b(0, t).y = 2.0f + b.at(t).x;
+    q[t] = b(0, t).y;
+    b(0, t) += make_float2(10.0f, 20.0f);
+}
+launch k {
+    p = [0, 0, 1, 0, 2, 0, 3, 0]; q = zeros(4);
+    expect p == [11, 23, 12, 24, 13, 25, 14, 26];
+    expect q == [3, 4, 5, 6];
+}
+"#;
+    // One component access each: loads of x (+=), x, y, then the whole vector for `+`; stores
+    // of x, y, q[t] and the whole vector.
+    let r = ok(src, &[], ONE, [4, 1, 1]);
+    assert_eq!((r.counters.gld_instr, r.counters.gst_instr), (4, 4));
+    let bad = src.replace("__device__ float2 operator+", "__device__ float2 plus");
+    let f = err(&bad, &[], Some(ONE), Some([4, 1, 1]));
+    assert_eq!(codes(&f), ["simt::check::unsupported"]);
+}

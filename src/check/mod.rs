@@ -2251,29 +2251,16 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
             } if self.is_struct_place(target) => {
                 self.struct_assignment(target, *op, value, span, out)?;
             }
-            // `buf(y, x) = make_uchar4(...);` through a returned `uchar4&`.
-            ast::StmtKind::Assign {
-                target,
-                op: None,
-                value,
-                ..
-            } if self.returned_vector_ref(target).is_some() => {
-                let (mem, index) = self
-                    .returned_place(target)
-                    .expect("matched: a call returning a reference")?;
-                self.not_constant(mem, target.span)?;
-                let values = self.vector_components(value, mem.elem, mem.width, out)?;
-                out.push(Stmt {
-                    kind: StmtKind::VecStore { mem, index, values },
-                    span,
-                });
-            }
+            // `buf(y, x) = make_uchar4(...);` and `buf(y, x) += v;` through a returned
+            // `uchar4&` are assignments to the element it names.
             ast::StmtKind::Assign {
                 target,
                 op,
                 op_span,
                 value,
-            } if self.is_vector_place(target) && !self.is_struct_index(target) => {
+            } if (self.is_vector_place(target) && !self.is_struct_index(target))
+                || self.returned_vector_ref(target).is_some() =>
+            {
                 let Some(op) = op else {
                     self.vector_assignment(target, value, out)?;
                     return Ok(());

@@ -570,7 +570,10 @@ impl KernelChecker<'_, '_> {
     }
 
     /// Whether `base.field` names a component: `base` is a vector variable or a vector element.
-    pub(crate) fn is_vector_component(&self, base: &ast::Expr) -> bool {
+    pub(crate) fn is_vector_component(&mut self, base: &ast::Expr) -> bool {
+        if self.returned_vector_ref(base).is_some() {
+            return true;
+        }
         match &base.kind {
             ast::ExprKind::Name(n) => match self.lookup(n) {
                 Some(Binding::Vector { .. }) => true,
@@ -599,8 +602,14 @@ impl KernelChecker<'_, '_> {
                 return self.assign_vector(&vars[..width as usize], elem, width, value, out);
             }
         }
-        self.writable(target)?;
-        let (mem, index) = self.element(target)?;
+        let (mem, index) = match self.returned_place(target) {
+            // `buf(y, x) = make_uchar4(...);` through a returned `uchar4&`.
+            Some(place) if self.returned_vector_ref(target).is_some() => place?,
+            _ => {
+                self.writable(target)?;
+                self.element(target)?
+            }
+        };
         self.not_constant(mem, target.span)?;
         let values = self.vector_components(value, mem.elem, mem.width, out)?;
         out.push(Stmt {
@@ -1133,6 +1142,14 @@ impl KernelChecker<'_, '_> {
                 COMPONENTS[..width as usize].join(", ")
             )),
         };
+        // `b.at(t).x` of a member function returning a `float2&`: a component of the element
+        // it names.
+        if self.returned_vector_ref(base).is_some() {
+            return Some(self.returned_place(base)?.and_then(|(mem, index)| match k {
+                Some(k) if k < mem.width as usize => self.component_place(mem, index, k, span),
+                _ => Err(bad_field(mem.width)),
+            }));
+        }
         match &base.kind {
             ast::ExprKind::Name(n) => match self.lookup(n) {
                 Some(Binding::Vector { vars, elem, width }) => Some(match k {
