@@ -764,6 +764,27 @@ launch k<Policy> { out = zeros(8); expect out == 5 * arange(8); }
     ok(src, &[], [1, 1, 1], [8, 1, 1]);
 }
 
+/// A static member function called only through its type reads the file's `__device__` and
+/// `__constant__` variables, itself or through what it calls (zeknox's
+/// `KeccakHasher::gpu_hash_one` reading `gpu_keccakf_rndc`): they said "unknown name", as the
+/// kernel's search for the variables it uses did not follow `KH::one()` into the struct.
+/// out = tab[1] + tab[2] + c[1] = 2 + 3 + 20 = 25.
+#[test]
+fn a_static_member_reads_the_files_device_and_constant_variables() {
+    let src = r#"
+__device__ unsigned long long tab[3] = {1, 2, 3};
+__constant__ float c[2] = {10.0f, 20.0f};
+namespace N { __device__ float second() { return c[1]; } }
+template <int K> struct KH {
+    __device__ static unsigned long long one() { return tab[1] + two(); }
+    __device__ static unsigned long long two() { return tab[K] + (unsigned long long)N::second(); }
+};
+__global__ void k(unsigned long long* s) { s[0] = KH<2>::one(); }
+launch k { s = zeros(1); expect s == [25]; }
+"#;
+    ok(src, &[], ONE, ONE);
+}
+
 #[test]
 fn an_object_built_from_variables_is_not_a_function_declaration() {
     // `C a(x, y);` with variables: unnamed parameters are allowed in definitions, so a

@@ -1486,6 +1486,16 @@ pub(crate) fn names_used<'a>(
                     if seen_fns.insert((f, at)) {
                         todo.extend(callees.of(f, targs).map(|func| &func.body[..]));
                     }
+                    // `KH::one()`, a static member function: its struct's members run.
+                    if let Some((owner, _)) = callee.name.rsplit_once("::") {
+                        let owner = super::groups::unqualified(owner);
+                        let owner = owner.split('<').next().unwrap_or(owner);
+                        for d in structs.iter().filter(|d| d.name.name == owner) {
+                            if seen_structs.insert(owner) {
+                                todo.extend(d.methods.iter().chain(&d.ctors).map(|f| &f.body[..]));
+                            }
+                        }
+                    }
                     exprs.extend(args);
                 }
                 ast::ExprKind::Method { object, args, .. } => {
