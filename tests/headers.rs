@@ -630,7 +630,7 @@ launch k { out = zeros(1); expect out == [4]; }
 }
 
 #[test]
-fn cublas_and_cusparse_headers_bring_cucomplex() {
+fn cublas_cusparse_and_cufft_headers_bring_cucomplex() {
     // The toolkit's cublas_v2.h includes cuComplex.h (MAGMA's kernels use cuDoubleComplex
     // after it alone); with cuComplex.h included too, nothing is defined twice.
     // a = 0..7 as four complex numbers: re + im = 1, 5, 9, 13.
@@ -644,6 +644,10 @@ launch k { a = arange(8); out = zeros(4); expect out == [1, 5, 9, 13]; }
         "#include <cublas_v2.h>\n",
         "#include <cusparse.h>\n",
         "#include <cuComplex.h>\n#include <cublas_v2.h>\n",
+        // cufft.h (and cufftXt.h, which includes it) include cuComplex.h too: peasoup's kernels
+        // call cuCmulf after `#include "cufft.h"` alone.
+        "#include \"cufft.h\"\n",
+        "#include <cufftXt.h>\n#include <cuComplex.h>\n",
     ] {
         ok(&format!("{includes}{body}"), &[], ONE, [4, 1, 1]);
     }
@@ -737,4 +741,39 @@ launch k { in = [2, 2, 4, 4]; out = zeros(4); d = zeros(4); f = zeros(4); n = 2;
     expect out == [5, 5, 10, 10]; expect d == [0.5, 1.5, -4, 8]; expect f == [0.5, 1.5, 0, -3]; }
 "#;
     ok(src, &[], ONE, [2, 1, 1]);
+}
+
+/// A project's own copy of CUDA samples' helper_math.h, included by a path into its tree
+/// (cuda_voxelizer's `"libs/cuda/helper_math.h"`), is simt's helper_math.h when it is not beside
+/// the file; a quoted header found nowhere is named in a missing operator's help, the likelier
+/// cause. d = (5, 6, 7) - (1, 1, 1): 4 + 5 + 6 = 15.
+#[test]
+fn helper_math_by_a_path_in_the_projects_tree_is_helper_math() {
+    let body = r#"
+__global__ void k(float3* a, float* out) {
+    float3 d = a[0] - a[1];
+    out[0] = d.x + d.y + d.z;
+}
+launch k { a = [5, 6, 7, 1, 1, 1]; out = zeros(1); expect out == [15]; }
+"#;
+    ok(
+        &format!("#include \"libs/cuda/helper_math.h\"\n{body}"),
+        &[],
+        ONE,
+        ONE,
+    );
+    let f = err(
+        &format!("#include \"libs/cuda/vec_ops.h\"\n{body}"),
+        &[],
+        Some(ONE),
+        Some(ONE),
+    );
+    assert_eq!(codes(&f), ["simt::check::no_operator"]);
+    let text = miette::Diagnostic::help(&f.errors[0])
+        .map(|h| h.to_string())
+        .unwrap_or_default();
+    assert!(
+        text.contains("`libs/cuda/vec_ops.h` is not beside the file"),
+        "{text}"
+    );
 }

@@ -3511,13 +3511,16 @@ impl<'g> KernelChecker<'g, '_> {
                 defined,
             };
         }
+        let help = format!(
+            "define `{name}` as a member function or a `__device__` function, or work on the members"
+        );
         CheckError::NoOperator {
             op: symbol.to_string(),
             ty,
             span,
-            help: format!(
-                "define `{name}` as a member function or a `__device__` function, or work on the members"
-            ),
+            // A header the file includes but simt did not find (a project's helper_math.h) is the
+            // likelier cause.
+            help: self.missing_header_hint(Some(help.clone())).unwrap_or(help),
         }
     }
 

@@ -11,6 +11,8 @@ mod mma;
 pub(crate) fn implied(name: &str) -> &'static [&'static str] {
     match name {
         "torch/extension.h" | "torch/torch.h" | "torch/types.h" | "ATen/ATen.h" => &["functional"],
+        // cufft.h includes cuComplex.h (cufftComplex is cuComplex).
+        "cufft.h" | "cufftXt.h" => &["cuComplex.h"],
         _ => &[],
     }
 }
@@ -35,6 +37,12 @@ pub(crate) fn defines(name: &str) -> &'static [(&'static str, &'static str)] {
 
 /// The text simt reads for `#include <name>` or `#include "name"`, if it has one.
 pub(crate) fn header(name: &str) -> Option<&'static str> {
+    // A project's copy of CUDA samples' helper_math.h in its own tree (cuda_voxelizer's
+    // `"libs/cuda/helper_math.h"`) is the same header.
+    let name = match name.rsplit_once('/') {
+        Some((_, "helper_math.h")) => "helper_math.h",
+        _ => name,
+    };
     match name {
         "thrust/complex.h" => Some(include_str!("headers/thrust_complex.h")),
         "thrust/pair.h" => Some(include_str!("headers/thrust_pair.h")),
@@ -45,7 +53,8 @@ pub(crate) fn header(name: &str) -> Option<&'static str> {
             Some(include_str!("headers/cucomplex.h"))
         }
         "mma.h" => Some(mma::text()),
-        "cufft.h" => Some(include_str!("headers/cufft.h")),
+        // cufftXt.h includes cufft.h.
+        "cufft.h" | "cufftXt.h" => Some(include_str!("headers/cufft.h")),
         // `<cub/...>`, or a copy of CUB kept in a project's tree
         // (`<contrib/libs/cub/cub/thread/thread_load.cuh>`).
         n if n.starts_with("cub/") || n.contains("/cub/") => Some(include_str!("headers/cub.h")),
