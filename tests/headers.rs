@@ -777,3 +777,27 @@ launch k { a = [5, 6, 7, 1, 1, 1]; out = zeros(1); expect out == [15]; }
         "{text}"
     );
 }
+
+/// cuComplex.h's `make_cuFloatComplex` is a function of the header, not CUDA's `make_<vector>`
+/// constructor: assigned to a struct's `cuFloatComplex` member it was refused ("expected a
+/// number"), and in a braced list it filled the struct's members one number at a time, as does
+/// `make_double2` (then "unknown function"). mwa_hyperbeam's `JONES{ make_cuDoubleComplex(...),
+/// ... }`. j.a = (1, 2), J{(3, 4), (5, 6)}: 1 + 2 + 3 + 4 + 5 + 6 = 21; m.b.y = 8.
+#[test]
+fn cucomplex_makers_and_vector_makers_initialise_struct_members_whole() {
+    let src = r#"
+#include <cuComplex.h>
+struct J { cuFloatComplex a; cuDoubleComplex c, d; };
+struct M { double2 a; double2 b; };
+__global__ void k(double* out) {
+    J j;
+    j.a = make_cuFloatComplex(1.0f, 2.0f);
+    J i = J{ j.a, make_cuDoubleComplex(3.0, 4.0), make_cuDoubleComplex(5.0, 6.0) };
+    M m = { make_double2(1.0, 2.0), make_double2(7.0, 8.0) };
+    out[0] = cuCrealf(i.a) + cuCimagf(i.a) + i.c.x + i.c.y + cuCreal(i.d) + i.d.y;
+    out[1] = m.b.y;
+}
+launch k { out = zeros(2); expect out == [21, 8]; }
+"#;
+    ok(src, &[], ONE, ONE);
+}

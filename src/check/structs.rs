@@ -2627,7 +2627,7 @@ impl<'g> KernelChecker<'g, '_> {
                     let whole = constructed
                         || matches!(item.kind, ast::ExprKind::List(_))
                         || self.struct_of(item).is_some()
-                        || self.vector_shape(item)?.is_some();
+                        || self.value_vector_shape(item)?.is_some();
                     if whole {
                         *pos += 1;
                         values.extend(self.struct_value(item, &sub, out)?);

@@ -244,8 +244,8 @@ impl KernelChecker<'_, '_> {
                 let name = super::groups::unqualified(&callee.name);
                 if super::half2::is_pair_function(name) {
                     Some(self.pair_gives(name, args))
-                } else if let Some(made) = name.strip_prefix("make_") {
-                    vector_type(made)
+                } else if let Some(made) = name.strip_prefix("make_").and_then(vector_type) {
+                    Some(made)
                 } else if crate::texture::Fetch::of_name(name).is_some() {
                     // `tex2D<float4>(t, x, y)`: the vector it names.
                     match e.kind {
@@ -1062,8 +1062,15 @@ impl KernelChecker<'_, '_> {
                 self.vec_value(&list, elem, width)
             }
             // `::make_uint2(0, 0)` is CUDA's too (ViennaCL).
+            // (A function of the file named `make_...`, cuComplex.h's `make_cuFloatComplex`,
+            // is a call.)
             ast::ExprKind::Call { callee, args, .. }
-                if callee.name.trim_start_matches("::").starts_with("make_") =>
+                if callee
+                    .name
+                    .trim_start_matches("::")
+                    .strip_prefix("make_")
+                    .and_then(vector_type)
+                    .is_some() =>
             {
                 let made = vector_type(&callee.name.trim_start_matches("::")["make_".len()..]);
                 if made != Some((elem, width)) {
