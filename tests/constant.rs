@@ -617,8 +617,9 @@ launch k { o = zeros(1); gP = [3.0, 1.0]; grid = 1; block = 1; expect o == 7; }
 /// `static const uint8_t __device__ __constant__ sigma[16]`, `static const __device__ T x[]`,
 /// atpqc's `__device__ extern const int16_t zetas[128];` before its definition, ndzip's
 /// `inline constexpr index_type warp_size = 32;`, luminousmining's `constexpr uint64_t LEN{ 32u };`
-/// and sppark's `static constexpr size_t __device__ bit_length()`. Each value is read back:
-/// 6 + 30 + (-758) + 32 + 64 + 32 = -594.
+/// sppark's `static constexpr size_t __device__ bit_length()` and ktransformers' `static
+/// constexpr __device__ int8_t kvalues_iq4nl[16]`. Each value is read back:
+/// 6 + 30 + (-758) + 32 + 64 + 32 + 113 = -481.
 #[test]
 fn specifiers_in_any_order_declare_the_same_variables() {
     let src = r#"
@@ -629,10 +630,11 @@ namespace z { __device__ const short zetas[4] = {-1044, -758, -359, -1517}; }
 namespace gpu { using index_type = unsigned int; inline constexpr index_type warp_size = 32; }
 namespace algo { constexpr unsigned long long LEN{ 32u }; }
 struct G { static constexpr unsigned __device__ bits() { return 64; } };
+static constexpr __device__ signed char kv[4] = {-127, -104, 1, 113};
 __global__ void k(int* out) {
-    out[0] = sigma[5] + tab[2] + z::zetas[1] + (int)gpu::warp_size + (int)G::bits() + (int)algo::LEN;
+    out[0] = sigma[5] + tab[2] + z::zetas[1] + (int)gpu::warp_size + (int)G::bits() + (int)algo::LEN + kv[3];
 }
-launch k { out = zeros(1); grid = 1; block = 1; expect out == [-594]; }
+launch k { out = zeros(1); grid = 1; block = 1; expect out == [-481]; }
 "#;
     common::ok(src, &[], [1, 1, 1], [1, 1, 1]);
 }
