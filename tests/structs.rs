@@ -785,6 +785,42 @@ launch k { s = zeros(1); expect s == [25]; }
     ok(src, &[], ONE, ONE);
 }
 
+/// A local array of structs takes a brace list, as C++ does: each element from its item (a
+/// braced list or a struct), the rest value-initialised, and `S s[4]{}` all zero (a DB join's
+/// per-thread buckets; it was refused). `T` has a default member initialiser run by its
+/// constructor. o[i] = s[i].a · 1000 + s[i].b · 100 + r[i % 2].a · 10 + t[i].v: 1200 + 50 + 1,
+/// 3400 + 70 + 2, 0 + 50 + 7 (s[2] and t[2] are value-initialised).
+#[test]
+fn a_local_array_of_structs_takes_a_brace_list() {
+    let src = r#"
+struct S { int a; int b; };
+struct T { int v = 7; __device__ T() {} __device__ T(int x) : v(x) {} };
+__global__ void k(int* o) {
+    S s[3] = {{1, 2}, {3, 4}};
+    S r[] = {{5, 6}, {7, 8}};
+    T t[3] = {T(1), 2};
+    S z[4]{};
+    int i = threadIdx.x;
+    z[i].a += i;
+    o[i] = s[i].a * 1000 + s[i].b * 100 + r[i % 2].a * 10 + t[i].v + z[i].a + z[i].b;
+}
+launch k { o = zeros(3); expect o == [1251, 3473, 59]; }
+"#;
+    ok(src, &[], ONE, [3, 1, 1]);
+    let bad = src.replace("S r[] = {{5, 6}, {7, 8}};", "S r[1] = {{5, 6}, {7, 8}};");
+    let f = err(&bad, &[], Some(ONE), Some([3, 1, 1]));
+    assert_eq!(codes(&f), ["simt::check::initialiser"]);
+    // A member of a call's result is a temporary (nvcc: "expression must be a modifiable
+    // lvalue"); the message said "a built-in variable".
+    let temporary = "__device__ float2 mk() { return make_float2(1.0f, 2.0f); }\n\
+        __global__ void k(float* o) { mk().x = 3.0f; o[0] = 1.0f; }\n";
+    let f = err(temporary, &[("o", "zeros(1)")], Some(ONE), Some(ONE));
+    assert_eq!(codes(&f), ["simt::check::not_assignable"]);
+    assert!(f.errors[0]
+        .to_string()
+        .contains("a member of a call's result"));
+}
+
 #[test]
 fn an_object_built_from_variables_is_not_a_function_declaration() {
     // `C a(x, y);` with variables: unnamed parameters are allowed in definitions, so a

@@ -3025,10 +3025,30 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                 ast::ExprKind::Name(n) if self.lookup(n).is_none() && !is_builtin(n) => {
                     self.unknown_name(n, base.span)
                 }
-                _ => CheckError::NotAssignable {
+                ast::ExprKind::Name(n) if is_builtin(n) => CheckError::NotAssignable {
                     what: "a built-in variable".into(),
                     span: target.span,
                     help: Some("copy it into a local first: `int tx = threadIdx.x;`".into()),
+                },
+                ast::ExprKind::Call { .. } | ast::ExprKind::Method { .. } => {
+                    CheckError::NotAssignable {
+                        what: "a member of a call's result".into(),
+                        span: target.span,
+                        help: Some(
+                            "the function returns a value, a temporary, as C++ does: keep it in a \
+                             variable and assign that, or return a reference (`float2&`)"
+                                .into(),
+                        ),
+                    }
+                }
+                _ => CheckError::NotAssignable {
+                    what: "this member".into(),
+                    span: target.span,
+                    help: Some(
+                        "simt assigns members of struct variables, of elements of struct arrays \
+                         and pointers, and components of vectors"
+                            .into(),
+                    ),
                 },
             }),
             _ => Err(CheckError::NotAssignable {

@@ -2691,25 +2691,54 @@ impl<'g> KernelChecker<'g, '_> {
         self.concrete(&l, d.name.span)?;
         if !d.dims.is_empty() {
             // A local array of structs is the array of their members, like a buffer.
-            if let Some((_, span)) = &d.list {
-                return Err(unsupported(
-                    "a brace initialiser for an array of structs".into(),
-                    *span,
-                    "assign the elements in a loop",
-                ));
+            let list = d.list.clone().or_else(|| match &d.init {
+                Some(ast::Expr {
+                    kind: ast::ExprKind::List(items),
+                    span,
+                }) => Some((items.clone(), *span)),
+                _ => None,
+            });
+            let mut declared = d.clone();
+            declared.list = None;
+            declared.init = None;
+            // `S s[] = {a, b}`: sized by its list.
+            if let (Some(first @ None), Some((items, span))) = (declared.dims.first_mut(), &list) {
+                *first = Some(ast::Expr {
+                    kind: ast::ExprKind::Int {
+                        value: items.len() as u64,
+                        unsigned: false,
+                        long: false,
+                        hex: false,
+                    },
+                    span: *span,
+                });
             }
             let shape = self.buffer_of(&l, d.name.span);
-            self.local_array(shape, d, out)?;
+            self.local_array(shape, &declared, out)?;
             let a = self.local_arrays.len() as u32 - 1;
             self.struct_spaces.insert(Space::Local(a), Rc::clone(&l));
-            if !self.trivial(&l) {
-                // C++ default-initialises each element: `Point<float> pts[24];` runs
-                // `Point()` 24 times, in order.
+            let count = self.local_arrays[a as usize].components() / u64::from(shape.1);
+            if let Some((items, span)) = &list {
+                if items.len() as u64 > count {
+                    return Err(CheckError::Initialiser {
+                        problem: InitialiserProblem::TooManyElements {
+                            name: d.name.name.clone(),
+                            given: items.len(),
+                            count,
+                        },
+                        span: *span,
+                        help: None,
+                    });
+                }
+            }
+            if list.is_some() || !self.trivial(&l) {
+                // `S s[4]{}` or `S s[2] = {{1, 2}, {3, 4}}`: each element from its item, the
+                // rest value-initialised (`{}`). Without a list, C++ default-initialises each
+                // element: `Point<float> pts[24];` runs `Point()` 24 times, in order.
                 let mem = Mem {
                     width: 1,
                     ..self.local_array_mem(a)
                 };
-                let count = self.local_arrays[a as usize].components() / u64::from(shape.1);
                 for k in 0..count {
                     let at = constant(Value::I64((k * u64::from(shape.1)) as i64), d.name.span);
                     let place = StructPlace {
@@ -2720,7 +2749,17 @@ impl<'g> KernelChecker<'g, '_> {
                             pointers: Vec::new(),
                         },
                     };
-                    let values = self.default_value(&l, d.name.span, out)?;
+                    let values = match &list {
+                        Some((items, span)) => {
+                            let empty = ast::Expr {
+                                kind: ast::ExprKind::List(Vec::new()),
+                                span: *span,
+                            };
+                            let item = items.get(k as usize).unwrap_or(&empty);
+                            self.struct_value(item, &l, out)?
+                        }
+                        None => self.default_value(&l, d.name.span, out)?,
+                    };
                     self.writes(&place, values, d.name.span, out)?;
                 }
             }
