@@ -450,6 +450,16 @@ launch k {
     let c = ok(src, &[], ONE, b(32)).counters;
     // Every access of `s`, `c`, `m` and `v` is at element 0: registers, no local traffic.
     assert_eq!((c.local_ld_instr, c.local_st_instr), (0, 0));
+    // A vector's components as the out-parameters (ppl.llm's rotary embedding,
+    // `__sincosf(f, &ret.y, &ret.x)`) are the components: `*&ret.y` is `ret.y`. It was "the
+    // address of this expression is not supported".
+    let components = src.replace(
+        "float s, c;\n    sincosf(a[t], &s, &c);",
+        "float2 r = {0.0f, 0.0f};\n    __sincosf(a[t], &r.y, &r.x);\n    float s = r.y, c = r.x;",
+    );
+    assert_ne!(components, src);
+    let c = ok(&components, &[], ONE, b(32)).counters;
+    assert_eq!((c.local_ld_instr, c.local_st_instr), (0, 0));
     // A run-time index through the pointer puts the variable in local memory: one store of its
     // initial value and one load through `p[t & 0]`.
     let dynamic = ok(

@@ -166,7 +166,7 @@ impl KernelChecker<'_, '_> {
                     let won = self.binary(cmp, span, a.clone(), b.clone())?;
                     // Lane 0 is the low half: its flag goes through the last pointer.
                     let target = &args[args.len() - 1 - lane as usize];
-                    let store = self.assign(&expr::deref(target), None, span, won)?;
+                    let store = self.assign(&expr::out_place(target), None, span, won)?;
                     body.push(Stmt { kind: store, span });
                     self.pick(dpx.max, a, b, span)?
                 }

@@ -196,6 +196,19 @@ pub(crate) fn array_cast(callee: &ast::Ident) -> CheckError {
     }
 }
 
+/// The place an out-parameter `p` names, which a store writes: `*p`, or `x` itself for `p` =
+/// `&x` (`__sincosf(f, &ret.y, &ret.x)` of a vector in registers, whose components have no
+/// address of their own).
+pub(crate) fn out_place(p: &ast::Expr) -> ast::Expr {
+    match &p.kind {
+        ast::ExprKind::Unary {
+            op: UnOp::AddrOf,
+            operand,
+        } => (**operand).clone(),
+        _ => deref(p),
+    }
+}
+
 /// `*p` as written.
 pub(crate) fn deref(p: &ast::Expr) -> ast::Expr {
     ast::Expr {

@@ -271,7 +271,7 @@ impl KernelChecker<'_, '_> {
             ty: Scalar::Bool,
             span,
         };
-        let pred = self.assign(&super::expr::deref(&args[2]), None, span, all)?;
+        let pred = self.assign(&super::expr::out_place(&args[2]), None, span, all)?;
         Ok(Expr {
             kind: ExprKind::Inline {
                 name: name.to_string(),

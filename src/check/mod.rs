@@ -2409,13 +2409,7 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                 if let ast::ExprKind::Call { callee, args, .. } = &e.kind {
                     if let (true, [p, v]) = (expr::is_cache_store(&callee.name), args.as_slice()) {
                         if self.value_vector_shape(v)?.is_some() {
-                            let target = match &p.kind {
-                                ast::ExprKind::Unary {
-                                    op: ast::UnOp::AddrOf,
-                                    operand,
-                                } => (**operand).clone(),
-                                _ => expr::deref(p),
-                            };
+                            let target = expr::out_place(p);
                             let store = ast::Stmt {
                                 kind: ast::StmtKind::Assign {
                                     target,
@@ -3262,7 +3256,7 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                 .into_iter()
                 .map(|(f, p)| {
                     let value = self.expr(&call(f))?;
-                    self.assign(&expr::deref(p), None, e.span, value)
+                    self.assign(&expr::out_place(p), None, e.span, value)
                 })
                 .collect(),
         )
@@ -3349,7 +3343,7 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
             if let (true, [p, v]) = (expr::is_cache_store(&callee.name), args.as_slice()) {
                 // `__stcs(p, v)` stores `v` at `*p`; the cache hint changes nothing here.
                 let value = self.expr(v)?;
-                let target = expr::deref(p);
+                let target = expr::out_place(p);
                 return self.assign(&target, None, e.span, value);
             }
             if let (["sync"], [g]) = ([groups::unqualified(&callee.name)], args.as_slice()) {

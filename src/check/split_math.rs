@@ -1,6 +1,6 @@
 //! `frexpf(x, &e)` and `modff(x, &ip)`: math that returns one part and stores the other.
 
-use super::expr::deref;
+use super::expr::out_place;
 use super::typed::*;
 use super::{CheckError, KernelChecker};
 use crate::source::Span;
@@ -75,7 +75,7 @@ impl KernelChecker<'_, '_> {
             let part = self.math1(part, ty, var(ty), span);
             let part = self.convert(part, stored);
             body.push(Stmt {
-                kind: self.assign(&deref(&args[1]), None, span, part)?,
+                kind: self.assign(&out_place(&args[1]), None, span, part)?,
                 span,
             });
             let value = self.math1(value, ty, var(ty), span);
