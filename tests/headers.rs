@@ -745,7 +745,7 @@ launch k { in = [2, 2, 4, 4]; out = zeros(4); d = zeros(4); f = zeros(4); n = 2;
 
 /// A project's own copy of CUDA samples' helper_math.h, included by a path into its tree
 /// (cuda_voxelizer's `"libs/cuda/helper_math.h"`), is simt's helper_math.h when it is not beside
-/// the file; a quoted header found nowhere is named in a missing operator's help, the likelier
+/// the file, as is cutil_math.h; a quoted header found nowhere is named in a missing operator's help, the likelier
 /// cause. d = (5, 6, 7) - (1, 1, 1): 4 + 5 + 6 = 15.
 #[test]
 fn helper_math_by_a_path_in_the_projects_tree_is_helper_math() {
@@ -762,6 +762,8 @@ launch k { a = [5, 6, 7, 1, 1, 1]; out = zeros(1); expect out == [15]; }
         ONE,
         ONE,
     );
+    // cutil_math.h, its name in the CUDA SDK before 5.0 (fluids3).
+    ok(&format!("#include \"cutil_math.h\"\n{body}"), &[], ONE, ONE);
     let f = err(
         &format!("#include \"libs/cuda/vec_ops.h\"\n{body}"),
         &[],

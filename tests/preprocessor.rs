@@ -415,7 +415,10 @@ __global__ void k(int* o, float* f) {
 }
 launch k { o = zeros(1); f = zeros(1); grid = 1; block = 1; expect o == [12]; expect f == [4]; }
 "#;
-    let helper = "#ifndef CUDA_HELPER_H\n#define CUDA_HELPER_H\n#include \"util/ops.cuh\"\n#define FOO 5\n__device__ int bar() { return 3; }\n#endif\n";
+    // `util/ops.cuh` is included with angle brackets, as a project whose build gives `-I` its
+    // tree's root writes it (gpu-voxels' `<gpu_voxels/helpers/cuda_datatypes.h>`): it was
+    // dropped without a word.
+    let helper = "#ifndef CUDA_HELPER_H\n#define CUDA_HELPER_H\n#include <util/ops.cuh>\n#define FOO 5\n__device__ int bar() { return 3; }\n#endif\n";
     let ops = "__device__ int twice(int x) { return 2 * x; }\n";
     let (code, out, err) = in_folder(
         "ok",

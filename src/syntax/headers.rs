@@ -38,9 +38,10 @@ pub(crate) fn defines(name: &str) -> &'static [(&'static str, &'static str)] {
 /// The text simt reads for `#include <name>` or `#include "name"`, if it has one.
 pub(crate) fn header(name: &str) -> Option<&'static str> {
     // A project's copy of CUDA samples' helper_math.h in its own tree (cuda_voxelizer's
-    // `"libs/cuda/helper_math.h"`) is the same header.
-    let name = match name.rsplit_once('/') {
-        Some((_, "helper_math.h")) => "helper_math.h",
+    // `"libs/cuda/helper_math.h"`) is the same header, and so is cutil_math.h, its name in the
+    // CUDA SDK before 5.0 (fluids3).
+    let name = match name.rsplit('/').next() {
+        Some("helper_math.h" | "cutil_math.h") => "helper_math.h",
         _ => name,
     };
     match name {

@@ -1081,7 +1081,9 @@ impl<'s> Pp<'s> {
         let quoted = toks.get(1).is_some_and(|t| t.kind == Kind::Str);
         let beside = self.dir.as_ref().map(|d| d.join(&name));
         match beside {
-            Some(path) if quoted && super::headers::header(&name).is_none() && path.is_file() => {
+            // A project's header included as `<gpu_voxels/helpers/cuda_datatypes.h>` (its build
+            // gives `-I` the tree's root) is read from beside the file too, as a quoted one.
+            Some(path) if super::headers::header(&name).is_none() && path.is_file() => {
                 // One file under two spellings (`common.h`, `sub/../common.h`) is read once.
                 let path = std::fs::canonicalize(&path).unwrap_or(path);
                 self.read_local(path, &name, at)
