@@ -1,4 +1,4 @@
-//! `<type_traits>`: its type predicates (`is_same`, `is_convertible`…) and type transformations (`enable_if`, `conditional`, `remove_cv`…).
+//! `<type_traits>`: its type predicates (`is_same`, `is_convertible`…, and the <concepts> that are them) and type transformations (`enable_if`, `conditional`, `remove_cv`…).
 //!
 //! The predicates are evaluated once templates are bound ([meta.unary.cat], [meta.rel]); the
 //! transformations stand for the type they name ([meta.trans]). `enable_if<false, T>::type` and
@@ -18,17 +18,24 @@ pub(crate) fn predicate(name: &str, args: &[TemplateArg]) -> Option<bool> {
     let types: Vec<&TypeName> = types.iter().collect();
     let scalar = |t: &TypeName| super::scalar_of_base(t).ok().filter(|_| !t.pointer);
     Some(match (name, types.as_slice()) {
-        ("is_same", [a, b]) => same(a, b),
+        ("is_same" | "same_as", [a, b]) => same(a, b),
         // Arithmetic types convert to each other, a type to itself, any pointer to `void*`.
-        ("is_convertible", [from, to]) => {
+        ("is_convertible" | "convertible_to", [from, to]) => {
             let void_pointer = to.pointer && to.base == BaseType::Void && from.pointer;
             (scalar(from).is_some() && scalar(to).is_some())
                 || type_key(from, from.pointer) == type_key(to, to.pointer)
                 || void_pointer
         }
-        ("is_integral", [t]) => scalar(t).is_some_and(|s| s.is_integer() || s == Scalar::Bool),
+        ("is_integral" | "integral", [t]) => {
+            scalar(t).is_some_and(|s| s.is_integer() || s == Scalar::Bool)
+        }
+        // <concepts>' [concepts.arithmetic]: `bool` is neither signed nor unsigned integral.
+        ("signed_integral", [t]) => scalar(t).is_some_and(|s| s.is_integer() && s.is_signed()),
+        ("unsigned_integral", [t]) => scalar(t).is_some_and(|s| s.is_integer() && !s.is_signed()),
         // `half` is no standard floating type: `std::is_floating_point<__half>` is false.
-        ("is_floating_point", [t]) => matches!(scalar(t), Some(Scalar::F32 | Scalar::F64)),
+        ("is_floating_point" | "floating_point", [t]) => {
+            matches!(scalar(t), Some(Scalar::F32 | Scalar::F64))
+        }
         ("is_arithmetic", [t]) => scalar(t).is_some_and(|s| !s.is_half()),
         ("is_signed", [t]) => {
             scalar(t).is_some_and(|s| !s.is_half() && (s.is_float() || s.is_signed()))
@@ -60,8 +67,20 @@ fn as_type(a: &TemplateArg) -> Option<TypeName> {
     }
 }
 
+/// C++20 <concepts>' concepts that are these predicates, used as a `bool`
+/// (`if constexpr (std::same_as<Real, double>)`, pffdtd).
+const CONCEPTS: [&str; 6] = [
+    "std::same_as",
+    "std::convertible_to",
+    "std::integral",
+    "std::signed_integral",
+    "std::unsigned_integral",
+    "std::floating_point",
+];
+
 /// The value of a predicate written as one name (`std::is_integral_v<float>` before `,` or
-/// `)`, `std::is_same<int,float>::value` inside template arguments); `None` for any other name.
+/// `)`, `std::is_same<int,float>::value` inside template arguments, `std::same_as<T, U>`);
+/// `None` for any other name.
 pub(crate) fn named_predicate(name: &str) -> Option<bool> {
     let name = name.trim_start_matches("::");
     let name = name.strip_prefix("cuda::").unwrap_or(name);
@@ -70,6 +89,7 @@ pub(crate) fn named_predicate(name: &str) -> Option<bool> {
     let (callee, tail) = (&name[..open], &name[close + 1..]);
     let callee = match tail {
         "::value" => callee,
+        "" if CONCEPTS.contains(&callee) => callee,
         "" => callee.strip_suffix("_v")?,
         _ => return None,
     };
