@@ -1094,6 +1094,20 @@ fn execute(l: Launched<'_>, mut setup: host::Setup) -> Result<Finished, Failure>
             message: note,
         });
     }
+    if !setup.zeroed.is_empty() {
+        let names: Vec<String> = setup.zeroed.iter().map(|n| format!("`{n}`")).collect();
+        report.hints.push(crate::report::hints::Hint {
+            rule: "unset-constant",
+            line: None,
+            message: format!(
+                "{} {} `__constant__` memory the launch does not set: the kernel reads zeros, as CUDA zero-initialises a symbol that host code never copies to (`cudaMemcpyToSymbol`); set {} in the launch section (`{} = ...;`) if the kernel needs values",
+                names.join(", "),
+                if names.len() == 1 { "is" } else { "are" },
+                if names.len() == 1 { "it" } else { "them" },
+                setup.zeroed[0]
+            ),
+        });
+    }
     if let Some(note) = unchecked_note(program, src) {
         report.hints.push(crate::report::hints::Hint {
             rule: "unchecked-kernels",

@@ -893,6 +893,8 @@ pub(crate) struct KernelChecker<'g, 'e> {
     constant_dims: HashMap<u32, Vec<u64>>,
     /// `const __device__` variables: global memory, read-only in a kernel.
     const_device: HashSet<u32>,
+    /// `__constant__` variables without an initialiser (see `typed::Kernel::unset_constants`).
+    unset_constants: Vec<u32>,
     /// File-scope variables' declared element counts (see `typed::Kernel::symbol_sizes`).
     symbol_sizes: Vec<(u32, u64)>,
     loop_depth: u32,
@@ -993,6 +995,7 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
             pending_scopes: None,
             constant_dims: HashMap::new(),
             const_device: HashSet::new(),
+            unset_constants: Vec::new(),
             symbol_sizes: Vec::new(),
             loop_depth: 0,
             static_depth: 0,
@@ -1281,6 +1284,14 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
         let mut body = prologue;
         body.extend(self.block(&k.body));
         self.unread_file_scope(&file_scope_all);
+        // Only those the kernel's code reads (not a specialisation's it never runs).
+        let unset_constants: Vec<u32> = {
+            let read = self.file_scope_read.borrow();
+            std::mem::take(&mut self.unset_constants)
+                .into_iter()
+                .filter(|&p| read.contains(&self.params[p as usize].name))
+                .collect()
+        };
         let mut local_arrays = std::mem::take(&mut self.local_arrays);
         local::place_local_arrays(&body, &mut local_arrays);
         Kernel {
@@ -1307,6 +1318,7 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
             narrowed: std::mem::take(&mut self.narrowed),
             constants,
             constant_scalars,
+            unset_constants,
             textures,
             symbol_sizes: std::mem::take(&mut self.symbol_sizes),
             file_constants: {
@@ -1530,10 +1542,10 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
         }
     }
 
-    /// Gives the file-scope variables among `params` that the kernel's code never read (named
-    /// only by a specialisation or an overload this instance does not run: nbody's
-    /// `getSofteningSquared<double>` in the `float` instance) their zero value: the launch
-    /// need not set what the kernel never reads.
+    /// Gives the file-scope variables among `params` without a default (texture references)
+    /// that the kernel's code never read (named only by a specialisation or an overload this
+    /// instance does not run: nbody's `getSofteningSquared<double>` in the `float` instance)
+    /// their zero value: the launch need not set what the kernel never reads.
     fn unread_file_scope(&mut self, params: &[u32]) {
         let read = self.file_scope_read.borrow().clone();
         for &p in params {
@@ -1684,9 +1696,15 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
             // What it holds when the launch sets nothing: `__device__` memory starts at its
             // initialiser or zero, `__constant__` memory at its initialiser (else the launch
             // must set it).
-            let default = (device || initial.is_some())
+            // CUDA zero-initialises a symbol, so a `__constant__` one the launch does not set
+            // reads zeros too (the report says so: [`typed::Kernel::unset_constants`]).
+            let unset = !device && initial.is_none() && c.memory == ast::FileMemory::Constant;
+            let default = (c.memory != ast::FileMemory::Texture)
                 .then(|| initial_value(initial, (&dims, width), c.name.span));
             let p = self.file_buffer(c, (elem, width, !device), default);
+            if unset {
+                self.unset_constants.push(p);
+            }
             if device && c.ty.is_const {
                 self.const_device.insert(p);
             }

@@ -127,6 +127,9 @@ pub struct Kernel {
     pub constants: Vec<u32>,
     /// Those that are `__constant__` scalars (a launch may set them to a number).
     pub constant_scalars: Vec<u32>,
+    /// `__constant__` variables declared without an initialiser: a launch that does not set one
+    /// gives it zeros, as CUDA zero-initialises a symbol host code never copies to.
+    pub unset_constants: Vec<u32>,
     /// Parameters that are texture objects (`cudaTextureObject_t`): `unsigned long long`
     /// handles the launch binds to textures ([`crate::texture`]).
     pub textures: Vec<u32>,

@@ -160,6 +160,8 @@ pub struct Setup {
     /// The host names that held one of the launch's arrays: after the run they stand for its
     /// final contents.
     held: Vec<Held>,
+    /// The `__constant__` variables without an initialiser the launch left unset: zeros.
+    pub zeroed: Vec<String>,
 }
 
 /// An array a finished launch named, under that name.
@@ -561,8 +563,12 @@ pub fn prepare_in(
     check_shape(block, grid, shape_spans)?;
     accessor_shapes(kernel, &mut env, &set_at)?;
     // A parameter the launch names no value for takes its default argument (`int* p = NULL`).
-    for p in &kernel.params {
+    let mut zeroed = Vec::new();
+    for (i, p) in kernel.params.iter().enumerate() {
         if let (false, Some(d)) = (env.vars.contains_key(&p.name), &p.default) {
+            if kernel.unset_constants.contains(&(i as u32)) {
+                zeroed.push(p.name.clone());
+            }
             // A buffer's initialiser in its own element type, exactly (a `uint64_t` table).
             let v = match p.kind {
                 ParamKind::Buffer { elem, .. } => env.eval_as(d, elem),
@@ -583,6 +589,7 @@ pub fn prepare_in(
         env,
         expects,
         held,
+        zeroed,
     })
 }
 
