@@ -460,6 +460,15 @@ launch k {
     assert_ne!(components, src);
     let c = ok(&components, &[], ONE, b(32)).counters;
     assert_eq!((c.local_ld_instr, c.local_st_instr), (0, 0));
+    // `auto` locals whose address is taken are the same (redtail's `auto val = __half2(...);
+    // *(float*)&val`; it was "the address of the local variable is not supported").
+    let auto = src.replace("int m = t;", "auto m = t;").replace(
+        "float4 w = FLOAT4(v);",
+        "auto u = v;\n    float4 w = FLOAT4(u);",
+    );
+    assert_ne!(auto, src);
+    let c = ok(&auto, &[], ONE, b(32)).counters;
+    assert_eq!((c.local_ld_instr, c.local_st_instr), (0, 0));
     // A run-time index through the pointer puts the variable in local memory: one store of its
     // initial value and one load through `p[t & 0]`.
     let dynamic = ok(

@@ -642,13 +642,22 @@ impl KernelChecker<'_, '_> {
             return self.declare_struct(l, ty, d, out);
         }
         // `auto v = ((half2*)p)[i];`, `auto t = __half22float2(v);`: the vector's own type.
+        let addressed = self.addressed.contains(&d.name.name) && d.list.is_none();
         if let Some((elem, width)) = self.value_vector_shape(init)? {
+            // `auto v = __half2(...); *(float*)&v` (redtail): a variable whose address is
+            // taken, as with its type written.
+            if addressed {
+                return self.declare_addressed((elem, width), ty.is_const, d, out);
+            }
             let mut vector = super::template::type_of(elem, width, ty.span);
             vector.is_const = ty.is_const;
             return self.declare_vector(&vector, d, out);
         }
         let value = self.expr(init)?;
         let declared = self.own_type(init, &value);
+        if addressed {
+            return self.declare_addressed((declared, 1), ty.is_const, d, out);
+        }
         self.declare_scalar(d, (declared, ty.is_const), value, out);
         Ok(())
     }
