@@ -518,3 +518,28 @@ launch k { out = zeros(32); expect out == 17; }
 "#;
     ok(src, &[], [1, 1, 1], [32, 1, 1]);
 }
+
+/// `cg::thread_block_tile g = cg::tiled_partition<8>(block);` with the tile's size deduced
+/// from its initialiser (C++17, punica's BGMV expand; it was an unknown type). Each tile of 8
+/// sums its lanes by shfl_down and broadcasts lane 0's sum: tile k holds 8k..8k+7, sum 64k + 28.
+/// A deduced tile cannot hold a coalesced group.
+#[test]
+fn a_tile_declared_without_its_size_takes_its_initialisers() {
+    let src = r#"
+#include <cooperative_groups.h>
+namespace cg = cooperative_groups;
+__global__ void k(float* out) {
+    auto block = cg::this_thread_block();
+    cg::thread_block_tile g = cg::tiled_partition<8>(block);
+    float s = threadIdx.x;
+    for (int o = 4; o > 0; o /= 2) s += g.shfl_down(s, o);
+    s = g.shfl(s, 0);
+    out[threadIdx.x] = s + g.size() - 8;
+}
+launch k { out = zeros(32); expect out == (arange(32) / 8) * 64 + 28; }
+"#;
+    ok(src, &[], ONE, [32, 1, 1]);
+    let bad = src.replace("cg::tiled_partition<8>(block)", "cg::coalesced_threads()");
+    let f = err(&bad, &[], Some(ONE), Some([32, 1, 1]));
+    assert_eq!(codes(&f)[0], "simt::check::initialiser");
+}

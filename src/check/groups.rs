@@ -34,13 +34,21 @@ pub(crate) fn holds(text: &str, g: Group) -> bool {
     match group_type(text) {
         Some(Group::Coalesced(_)) => matches!(g, Group::Coalesced(_)),
         Some(want) => want == g,
+        None if is_deduced_tile(text) => matches!(g, Group::Tile(_)),
         None => is_generic_group(text),
     }
 }
 
-/// Whether a type is a cooperative group's: one [`group_type`] names, or `thread_group`.
+/// Whether a type is a cooperative group's: one [`group_type`] names, `thread_group`, or
+/// `thread_block_tile` with its size deduced.
 pub(crate) fn is_group_type(text: &str) -> bool {
-    group_type(text).is_some() || is_generic_group(text)
+    group_type(text).is_some() || is_generic_group(text) || is_deduced_tile(text)
+}
+
+/// `cg::thread_block_tile g = cg::tiled_partition<8>(block);`: C++17 deduces the tile's size
+/// from its initialiser (punica's BGMV expand).
+fn is_deduced_tile(text: &str) -> bool {
+    !text.contains('<') && unqualified(text).trim() == "thread_block_tile"
 }
 
 /// Whether a type names a cooperative group's class, whatever its template arguments
