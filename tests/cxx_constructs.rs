@@ -321,6 +321,29 @@ launch k { p = [1, 2]; block = 2; grid = 1; expect p == [10, 8]; }
     ok(src, &[], ONE, [2, 1, 1]);
 }
 
+/// A lambda called where it is written (`[&]() { ... }();`, GPUDB-Prefetch's probe picking a
+/// source; it was refused): made and called in place, in a statement or an expression, its
+/// by-value captures copied first. y = 2(i + 1); z = (i + 1) + 10; the last adds 100 and
+/// `return`s early for i < 2 (a void lambda's return). o = 4i + 114, and 1000 more for i >= 2.
+#[test]
+fn a_lambda_called_where_it_is_written_runs_in_place() {
+    let src = r#"
+__global__ void k(int* o) {
+    int i = threadIdx.x;
+    int x = i + 1;
+    int y = [=]() { return x * 2; }();
+    int z = [x](int a) { return x + a; }(10);
+    [&](int a) {
+        o[i] = y + z + a + x;
+        if (i < 2) return;
+        o[i] += 1000;
+    }(100);
+}
+launch k { o = zeros(4); expect o == [114, 118, 1122, 1126]; }
+"#;
+    ok(src, &[], ONE, [4, 1, 1]);
+}
+
 #[test]
 fn a_string_literal_in_an_assert_is_true() {
     // TransformerEngine's `assert(n > 0 && "message")`: a string literal is an array that

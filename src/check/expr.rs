@@ -1491,14 +1491,8 @@ impl KernelChecker<'_, '_> {
         if is_array_cast(callee) {
             return Err(array_cast(callee));
         }
-        if callee.name == "<lambda>" {
-            return Err(CheckError::Unsupported {
-                what: "calling a lambda where it is written".into(),
-                span: callee.span,
-                help: Some(
-                    "keep it in a local and call it: `auto f = [&](int i) { ... }; f(3);`".into(),
-                ),
-            });
+        if let Some(call) = self.immediate_lambda(callee, (targs, args), span, false) {
+            return call;
         }
         // `Policy::twice(x)`: a struct's static member function (a member template too:
         // `P::template inclusive<T>(v)` reads `P::inclusive<T>(v)`).
@@ -2581,6 +2575,35 @@ impl KernelChecker<'_, '_> {
     /// `operator()`) or a lambda: the call, inlined (a lambda's body in the scopes it was made
     /// in); `allow_void` where it is a statement of its own (ElasticFusion's `icp();`).
     /// `None` where `callee` names neither.
+    /// `[&]() { ... }();`: a lambda called where it is written (the parser gives it as the
+    /// first argument of `<lambda>`), made and called in place (a GPU hash join's probe).
+    pub(crate) fn immediate_lambda(
+        &mut self,
+        callee: &ast::Ident,
+        (targs, args): (&[ast::TemplateArg], &[ast::Expr]),
+        span: Span,
+        allow_void: bool,
+    ) -> Option<Result<Expr>> {
+        let (ast::ExprKind::Lambda(l), args) = (&args.first()?.kind, &args[1..]) else {
+            return None;
+        };
+        (callee.name == "<lambda>").then_some(())?;
+        let mut made = Vec::new();
+        let label = format!("the lambda at byte {}", callee.span.start);
+        let i = self.make_lambda(label, callee.span, l, &mut made);
+        let (f, scopes) = self.lambdas[i as usize].clone();
+        self.pending_scopes = Some(scopes);
+        let call = self.inline_call(&f, (targs, args), span, allow_void);
+        self.pending_scopes = None;
+        // Its copies of what it captures by value are made first.
+        Some(call.map(|mut call| {
+            if let ExprKind::Inline { body, .. } = &mut call.kind {
+                body.splice(0..0, made);
+            }
+            call
+        }))
+    }
+
     pub(crate) fn object_call(
         &mut self,
         callee: &ast::Ident,

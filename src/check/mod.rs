@@ -3458,7 +3458,10 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
             // `round(x, r);` of a lambda, `icp();` of a functor whose `operator()` returns
             // `void`: called for the effect ([stmt.expr]: the result, `void` or not, is
             // discarded).
-            if let Some(call) = self.object_call(callee, (targs, args), e.span, true) {
+            if let Some(call) = self
+                .object_call(callee, (targs, args), e.span, true)
+                .or_else(|| self.immediate_lambda(callee, (targs, args), e.span, true))
+            {
                 return Ok(StmtKind::Eval(call?));
             }
             // `S<T>::put(p, v);`: a static member function of a struct (template), which

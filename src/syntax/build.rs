@@ -3111,14 +3111,25 @@ impl<'m> Builder<'m> {
                             targs,
                             args,
                         },
-                        // `(f)(x)`, `[](int i) { ... }(3)` and friends: a name the checker rejects.
-                        kind => ExprKind::Call {
+                        // `[&]() { ... }();`, a lambda called where it is written: `<lambda>`
+                        // with the lambda as its first argument.
+                        kind @ ExprKind::Lambda(_) => ExprKind::Call {
                             callee: Ident {
-                                name: if matches!(kind, ExprKind::Lambda(_)) {
-                                    "<lambda>".into()
-                                } else {
-                                    "<expression>".into()
-                                },
+                                name: "<lambda>".into(),
+                                span: expr.span,
+                            },
+                            targs,
+                            args: std::iter::once(Expr {
+                                kind,
+                                span: expr.span,
+                            })
+                            .chain(args)
+                            .collect(),
+                        },
+                        // `(f)(x)` and friends: a name the checker rejects.
+                        _ => ExprKind::Call {
+                            callee: Ident {
+                                name: "<expression>".into(),
                                 span: expr.span,
                             },
                             targs,
