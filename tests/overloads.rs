@@ -1195,3 +1195,32 @@ launch p(Box<float>*) { b = [1, 2]; block = 2; grid = 1; expect b == [2, 3]; }
         assert!(out.contains(&format!("ok      {name} ")), "{name}: {out}");
     }
 }
+
+/// A file's overloads of CUDA's classification and sincos functions on vectors
+/// (libfreenect2's `int3 isnan(float3)` calling `isnan(v.x)`, `sincosf(float3, float3*,
+/// float3*)`): the arguments choose between them and CUDA's, as for `expf`. `isnan(v.x)` inside
+/// the overload ran the overload again ("a `int3`, not a number"), and a `sincosf` statement
+/// never reached the file's. a = (1, NaN, 2): r = (0, -1, 0); sin and cos of (0, 0, 0) are 0
+/// and 1.
+#[test]
+fn a_files_vector_overloads_of_classification_and_sincos_functions() {
+    let src = r#"
+static inline __device__ int3 isnan(float3 v) {
+    return make_int3(isnan(v.x) ? -1 : 0, isnan(v.y) ? -1 : 0, isnan(v.z) ? -1 : 0);
+}
+static inline __device__ void sincosf(float3 v, float3* a, float3* b) {
+    sincosf(v.x, &a->x, &b->x);
+    sincosf(v.y, &a->y, &b->y);
+    sincosf(v.z, &a->z, &b->z);
+}
+__global__ void k(const float* a, int* out, float* f) {
+    int3 r = isnan(make_float3(a[0], a[1], a[2]));
+    out[0] = r.x; out[1] = r.y; out[2] = r.z; out[3] = isnan(a[1]);
+    float3 s, c;
+    sincosf(make_float3(0.0f, 0.0f, 0.0f), &s, &c);
+    f[0] = s.x + s.y + s.z; f[1] = c.x + c.y + c.z;
+}
+launch k { a = [1.0, nan, 2.0]; out = zeros(4); f = zeros(2); expect out == [0, -1, 0, 1]; expect f == [0, 3]; }
+"#;
+    ok(src, &[], ONE, ONE);
+}

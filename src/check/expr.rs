@@ -20,7 +20,22 @@ const UNSUPPORTED_CALLS: &[(&str, &str)] = &[];
 /// Whether CUDA declares a device function `name` of numbers (`fminf`, `floorf`, `min`), which
 /// a file's overloads on vectors (helper_math.h's `fminf(float3, float3)`) add to, not hide.
 pub(crate) fn is_math_builtin(name: &str) -> bool {
-    math_function(name).is_some() || matches!(name, "min" | "max" | "abs")
+    math_function(name).is_some()
+        || matches!(
+            name,
+            "min"
+                | "max"
+                | "abs"
+                | "isnan"
+                | "isinf"
+                | "isfinite"
+                | "signbit"
+                | "sincosf"
+                | "__sincosf"
+                | "sincos"
+                | "sincospif"
+                | "sincospi"
+        )
 }
 
 fn math_function(name: &str) -> Option<(Func, Option<Scalar>)> {

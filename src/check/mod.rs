@@ -3240,9 +3240,21 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
     /// `sincosf(x, &s, &c)` (and `sincos`, `__sincosf`, `sincospif`): `*sp = sinf(x)` and
     /// `*cp = cosf(x)`, the two operations the hardware runs; `None` for any other expression.
     fn sincos(&mut self, e: &ast::Expr) -> Option<Result<Vec<StmtKind>, CheckError>> {
-        let ast::ExprKind::Call { callee, args, .. } = &e.kind else {
+        let ast::ExprKind::Call {
+            callee,
+            targs,
+            args,
+        } = &e.kind
+        else {
             return None;
         };
+        // The file's own overload (libfreenect2's `sincosf(float3, float3*, float3*)`) where
+        // the arguments choose it.
+        match self.overload_with(&callee.name, targs, args) {
+            Ok(Some(_)) => return None,
+            Err(err) => return Some(Err(err)),
+            Ok(None) => {}
+        }
         let (sin, cos) = match callee.name.as_str() {
             "sincosf" | "__sincosf" => ("sinf", "cosf"),
             "sincos" => ("sin", "cos"),
