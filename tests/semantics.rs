@@ -787,6 +787,14 @@ launch k { n = 4; in = arange(4); out = zeros(4); block = 4; grid = 1;
         "{}",
         f.errors[0]
     );
+    // A condition on a constant whose declaration was an error (a recursive `constexpr`
+    // helper, refused once where it recurses: fast-hadamard-transform's `cilog2`) is not
+    // judged: it said "static assertion failed" as if a compiler would stop there too.
+    let src = "constexpr int cilog2(int v) { return v > 0 ? 1 + cilog2(v >> 1) : -1; }\n\
+        __global__ void k(int* out) {\n    constexpr int L = cilog2(8);\n    \
+        static_assert(1 << L == 8, \"pow2\");\n    out[0] = L;\n}\n";
+    let f = err(src, &[("out", "zeros(1)")], Some(ONE), Some(ONE));
+    assert_eq!(codes(&f), ["simt::check::unsupported"]);
 }
 
 #[test]

@@ -158,8 +158,9 @@ impl KernelChecker<'_, '_> {
     }
 
     /// `static_assert(cond, "why")` in a body (the builder's call `static_assert`): an error
-    /// when `cond` is a constant and false; a condition simt cannot evaluate to a constant is
-    /// ignored, as it changes nothing that runs. `None` for any other statement.
+    /// when `cond` is a constant and false; a condition simt cannot evaluate to a constant, or
+    /// one on a name whose declaration was an error, is ignored, as it changes nothing that
+    /// runs. `None` for any other statement.
     pub(crate) fn static_assertion(&mut self, e: &ast::Expr) -> Option<Result<()>> {
         let ast::ExprKind::Call { callee, args, .. } = &e.kind else {
             return None;
@@ -171,6 +172,15 @@ impl KernelChecker<'_, '_> {
             Some(ast::ExprKind::Str(s)) => Some(s.clone()),
             _ => None,
         };
+        // A condition on a name whose declaration was an error (`constexpr int L = f(N);` of a
+        // refused `f`) says nothing more.
+        let refused = crate::syntax::any_subexpr(
+            &args[0],
+            |x| matches!(&x.kind, ast::ExprKind::Name(n) if self.refused_names.contains(n)),
+        );
+        if refused {
+            return Some(Ok(()));
+        }
         Some(match self.expr(&args[0]).map(|c| c.kind) {
             Ok(ExprKind::Const(v)) if !v.is_true() => Err(CheckError::StaticAssert {
                 message: message.map_or_else(String::new, |m| format!(": {m}")),

@@ -878,8 +878,9 @@ pub(crate) struct KernelChecker<'g, 'e> {
     struct_vector_seen: bool,
     /// The members of the object whose member function is about to be inlined.
     pending_this: Option<HashMap<String, (Binding, Span)>>,
-    /// Names whose declaration was an error: their uses are not unknown names as well.
-    refused_names: std::collections::HashSet<String>,
+    /// Names whose declaration was an error: their uses are not unknown names as well, nor
+    /// false `static_assert`s.
+    pub(crate) refused_names: std::collections::HashSet<String>,
     /// Lambdas declared so far: the function and the scopes its body sees.
     lambdas: Vec<(ast::Function, Vec<Scope>)>,
     /// The scopes a lambda being inlined sees (taken by `expand`).
@@ -2036,18 +2037,23 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                 i = 0;
                 continue;
             }
-            if let Err(e) = self.stmt(&list[i], &mut out) {
+            let errors = self.errors.len();
+            let done = self.stmt(&list[i], &mut out);
+            if done.is_err() || self.errors.len() > errors {
                 let declared: Vec<&ast::Ident> = match &list[i].kind {
                     ast::StmtKind::Decl { decls, .. } => decls.iter().map(|d| &d.name).collect(),
                     ast::StmtKind::Bindings { names, .. } => names.iter().collect(),
                     ast::StmtKind::Shared { name, .. } => vec![name],
                     _ => Vec::new(),
                 };
+                // Declared or not, a name whose declaration was an error (reported here or,
+                // for a function refused once, where it was refused) holds no value a
+                // `static_assert` may judge.
                 for name in declared {
-                    if self.lookup(&name.name).is_none() {
-                        self.refused_names.insert(name.name.clone());
-                    }
+                    self.refused_names.insert(name.name.clone());
                 }
+            }
+            if let Err(e) = done {
                 let cascade = matches!(&e, CheckError::UnknownName { name, .. } if self.refused_names.contains(name));
                 if !cascade {
                     self.errors.push(e);
