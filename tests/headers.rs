@@ -762,8 +762,23 @@ launch k { a = [5, 6, 7, 1, 1, 1]; out = zeros(1); expect out == [15]; }
         ONE,
         ONE,
     );
-    // cutil_math.h, its name in the CUDA SDK before 5.0 (fluids3).
-    ok(&format!("#include \"cutil_math.h\"\n{body}"), &[], ONE, ONE);
+    // cutil_math.h, its name in the CUDA SDK before 5.0 (fluids3); its include guard is
+    // defined, so a copy of its text after the include is skipped as after the real header
+    // (it was `lerp` declared twice).
+    let copy = "#ifndef CUTIL_MATH_H\n#define CUTIL_MATH_H\n__device__ float lerp(float a, float b, float t) { return a + t * (b - a); }\n#endif\n";
+    ok(
+        &format!("#include \"cutil_math.h\"\n{copy}{body}"),
+        &[],
+        ONE,
+        ONE,
+    );
+    let copy = copy.replace("CUTIL_MATH_H", "HELPER_MATH_H");
+    ok(
+        &format!("#include <helper_math.h>\n{copy}{body}"),
+        &[],
+        ONE,
+        ONE,
+    );
     let f = err(
         &format!("#include \"libs/cuda/vec_ops.h\"\n{body}"),
         &[],
