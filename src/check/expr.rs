@@ -2586,10 +2586,6 @@ impl KernelChecker<'_, '_> {
         Some(call)
     }
 
-    /// `callee(args)` where `callee` is a function object (`Reader r; r(i)`, a struct with an
-    /// `operator()`) or a lambda: the call, inlined (a lambda's body in the scopes it was made
-    /// in); `allow_void` where it is a statement of its own (ElasticFusion's `icp();`).
-    /// `None` where `callee` names neither.
     /// `[&]() { ... }();`: a lambda called where it is written (the parser gives it as the
     /// first argument of `<lambda>`), made and called in place (a GPU hash join's probe).
     pub(crate) fn immediate_lambda(
@@ -2606,10 +2602,7 @@ impl KernelChecker<'_, '_> {
         let mut made = Vec::new();
         let label = format!("the lambda at byte {}", callee.span.start);
         let i = self.make_lambda(label, callee.span, l, &mut made);
-        let (f, scopes) = self.lambdas[i as usize].clone();
-        self.pending_scopes = Some(scopes);
-        let call = self.inline_call(&f, (targs, args), span, allow_void);
-        self.pending_scopes = None;
+        let call = self.call_lambda(i, (targs, args), span, allow_void);
         // Its copies of what it captures by value are made first.
         Some(call.map(|mut call| {
             if let ExprKind::Inline { body, .. } = &mut call.kind {
@@ -2619,6 +2612,26 @@ impl KernelChecker<'_, '_> {
         }))
     }
 
+    /// A call of lambda `i`, inlined: the arguments checked in the caller's scopes, the body in
+    /// the lambda's.
+    fn call_lambda(
+        &mut self,
+        i: u32,
+        (targs, args): (&[ast::TemplateArg], &[ast::Expr]),
+        span: Span,
+        allow_void: bool,
+    ) -> Result<Expr> {
+        let (f, scopes) = self.lambdas[i as usize].clone();
+        self.pending_scopes = Some(scopes);
+        let call = self.inline_call(&f, (targs, args), span, allow_void);
+        self.pending_scopes = None;
+        call
+    }
+
+    /// `callee(args)` where `callee` is a function object (`Reader r; r(i)`, a struct with an
+    /// `operator()`) or a lambda: the call, inlined (a lambda's body in the scopes it was made
+    /// in); `allow_void` where it is a statement of its own (ElasticFusion's `icp();`).
+    /// `None` where `callee` names neither.
     pub(crate) fn object_call(
         &mut self,
         callee: &ast::Ident,
@@ -2632,14 +2645,7 @@ impl KernelChecker<'_, '_> {
                 self.call_object(&o, "operator()", (targs, args), span, allow_void)
                     .unwrap_or_else(|| Err(not_callable(callee)))
             }
-            Binding::Lambda(i) => {
-                let (f, scopes) = self.lambdas[i as usize].clone();
-                // The arguments are checked in the caller's scopes; the body in the lambda's.
-                self.pending_scopes = Some(scopes);
-                let call = self.inline_call(&f, (targs, args), span, allow_void);
-                self.pending_scopes = None;
-                call
-            }
+            Binding::Lambda(i) => self.call_lambda(i, (targs, args), span, allow_void),
             Binding::Struct(_) => {
                 let object = ast::Expr {
                     kind: ast::ExprKind::Name(callee.name.clone()),

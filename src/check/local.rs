@@ -821,17 +821,7 @@ impl KernelChecker<'_, '_> {
         let Some((items, span)) = &d.list else {
             return Ok(());
         };
-        if items.len() as u64 > count {
-            return Err(CheckError::Initialiser {
-                problem: InitialiserProblem::TooManyElements {
-                    name: d.name.name.clone(),
-                    given: items.len(),
-                    count,
-                },
-                span: *span,
-                help: None,
-            });
-        }
+        too_many_items(d, (items, *span), count)?;
         if width > 1 {
             // QuEST's `cu_qcomp facs[] = {fac0, fac1};`: each element assigned its vector (a
             // variable, a call or braces), the rest zero, as C fills them.
@@ -1636,4 +1626,25 @@ pub(crate) fn string_items(init: &ast::Expr) -> Option<(Vec<ast::Expr>, Span)> {
         })
         .collect();
     Some((items, init.span))
+}
+
+/// `float a[2] = {1, 2, 3};`: more items in the list of local array `d` than its `count`
+/// elements.
+pub(crate) fn too_many_items(
+    d: &ast::Declarator,
+    (items, span): (&[ast::Expr], Span),
+    count: u64,
+) -> Result<()> {
+    if items.len() as u64 <= count {
+        return Ok(());
+    }
+    Err(CheckError::Initialiser {
+        problem: InitialiserProblem::TooManyElements {
+            name: d.name.name.clone(),
+            given: items.len(),
+            count,
+        },
+        span,
+        help: None,
+    })
 }

@@ -2719,17 +2719,7 @@ impl<'g> KernelChecker<'g, '_> {
             self.struct_spaces.insert(Space::Local(a), Rc::clone(&l));
             let count = self.local_arrays[a as usize].components() / u64::from(shape.1);
             if let Some((items, span)) = &list {
-                if items.len() as u64 > count {
-                    return Err(CheckError::Initialiser {
-                        problem: InitialiserProblem::TooManyElements {
-                            name: d.name.name.clone(),
-                            given: items.len(),
-                            count,
-                        },
-                        span: *span,
-                        help: None,
-                    });
-                }
+                super::local::too_many_items(d, (items, *span), count)?;
             }
             if list.is_some() || !self.trivial(&l) {
                 // `S s[4]{}` or `S s[2] = {{1, 2}, {3, 4}}`: each element from its item, the
