@@ -289,7 +289,8 @@ launch k { out = zeros(6); grid = 1; block = 1; expect out == [1, 10, 5, 6, 2, 2
 /// said "cannot assign to a built-in variable"), and a compound assignment to the whole
 /// reference calls the file's `operator+=` or `operator+` (it said "unknown function
 /// `make_float2`"). Element t starts (t, 0): x += 1 gives t + 1, then y = 2 + x = t + 3, and
-/// the operator adds (10, 20); q[t] reads y back through the call operator.
+/// the operator adds (10, 20); q[t] reads y back through the call operator. Through a returned
+/// `const float2&` nothing is assignable.
 #[test]
 fn a_component_of_a_returned_vector_reference_and_a_compound_assignment_to_it() {
     let src = r#"
@@ -320,4 +321,14 @@ launch k {
     let bad = src.replace("__device__ float2 operator+", "__device__ float2 plus");
     let f = err(&bad, &[], Some(ONE), Some([4, 1, 1]));
     assert_eq!(codes(&f), ["simt::check::unsupported"]);
+    // Through a `const float2&`, neither a component nor the whole is assignable.
+    let constant = src.replace(
+        "__device__ float2& at(int i) { return d[i]; }",
+        "__device__ const float2& at(int i) const { return d[i]; }",
+    );
+    for write in ["b.at(t).x += 1.0f;", "b.at(t) = make_float2(1.0f, 2.0f);"] {
+        let bad = constant.replace("b.at(t).x += 1.0f;", write);
+        let f = err(&bad, &[], Some(ONE), Some([4, 1, 1]));
+        assert_eq!(codes(&f), ["simt::check::not_assignable"], "{write}");
+    }
 }

@@ -1694,11 +1694,9 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                     None
                 });
             let device = c.memory == ast::FileMemory::Device;
-            // What it holds when the launch sets nothing: `__device__` memory starts at its
-            // initialiser or zero, `__constant__` memory at its initialiser (else the launch
-            // must set it).
-            // CUDA zero-initialises a symbol, so a `__constant__` one the launch does not set
-            // reads zeros too (the report says so: [`typed::Kernel::unset_constants`]).
+            // What it holds when the launch sets nothing: its initialiser, or zero, as CUDA
+            // zero-initialises a symbol (for `__constant__` memory the report says so:
+            // [`typed::Kernel::unset_constants`]); a texture must be bound.
             let unset = !device && initial.is_none() && c.memory == ast::FileMemory::Constant;
             let default = (c.memory != ast::FileMemory::Texture)
                 .then(|| initial_value(initial, (&dims, width), c.name.span));
@@ -3035,6 +3033,7 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                     }
                     vector::Place::Elem(mem, index) => {
                         self.writable(base)?;
+                        self.not_const_returned(base)?;
                         self.store(mem, index, (op, op_span), value, target.span)
                     }
                 }

@@ -228,6 +228,25 @@ impl KernelChecker<'_, '_> {
             .filter(|&(_, width)| width > 1)
     }
 
+    /// Refuses an assignment through `e`, a call returning a `const` reference (`const
+    /// float2& at(int) const`), as C++ does: the element is read-only through it.
+    pub(crate) fn not_const_returned(&mut self, e: &ast::Expr) -> Result<(), CheckError> {
+        let errors = self.errors.len();
+        let constant = match self.callee(e) {
+            Some(Ok(Callee::Member { f, .. } | Callee::Free { f, .. })) => f.ret.is_const,
+            _ => false,
+        };
+        self.errors.truncate(errors);
+        if !constant {
+            return Ok(());
+        }
+        Err(CheckError::NotAssignable {
+            what: "an element through the `const` reference a function returns".into(),
+            span: e.span,
+            help: Some("return a reference without `const` if callers write through it".into()),
+        })
+    }
+
     /// The scalar a member function returning a reference names (`v[k]`, `v.at(k)`, `a.x()`)
     /// when `object` is a struct; `None` when `f` returns no reference to a scalar.
     fn method_place(

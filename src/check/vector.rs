@@ -604,7 +604,10 @@ impl KernelChecker<'_, '_> {
         }
         let (mem, index) = match self.returned_place(target) {
             // `buf(y, x) = make_uchar4(...);` through a returned `uchar4&`.
-            Some(place) if self.returned_vector_ref(target).is_some() => place?,
+            Some(place) if self.returned_vector_ref(target).is_some() => {
+                self.not_const_returned(target)?;
+                place?
+            }
             _ => {
                 self.writable(target)?;
                 self.element(target)?
