@@ -540,3 +540,17 @@ launch k { out = zeros(1); grid = 1; block = 1; expect out == [1148]; }
 "#;
     common::ok(src, &[], [1, 1, 1], [1, 1, 1]);
 }
+
+/// A project's own helper_math.h at the path it includes (`"libs/cuda/helper_math.h"` beside
+/// the file) is read, not simt's: its `sum3` is the project's. sum3((1, 2, 3)) = 6.
+#[test]
+fn a_projects_own_helper_math_beside_the_file_is_read() {
+    let main = "#include \"libs/cuda/helper_math.h\"\n__global__ void k(float* o) { o[0] = sum3(make_float3(1.0f, 2.0f, 3.0f)); }\nlaunch k { o = zeros(1); grid = 1; block = 1; expect o == [6]; }\n";
+    let own = "#ifndef HELPER_MATH_H\n#define HELPER_MATH_H\n__device__ float sum3(float3 v) { return v.x + v.y + v.z; }\n#endif\n";
+    let (code, out, err) = in_folder(
+        "alias",
+        &[("main.cu", main), ("libs/cuda/helper_math.h", own)],
+        &["test"],
+    );
+    assert_eq!(code, 0, "{out}{err}");
+}

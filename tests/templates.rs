@@ -752,8 +752,8 @@ launch k<float> { out = zeros(6); expect out == [0, 1, 1, 0, 1, 0]; }
 
 /// C++20 <concepts>' concepts that are type predicates, used as a `bool` (pffdtd's `if constexpr
 /// (std::same_as<Real, double>)`; it was an unknown name). T = float: same_as<T, double> 0,
-/// floating_point 1, integral 0; unsigned_integral<unsigned> 1, signed_integral<bool> 0 (bool
-/// is neither), convertible_to<int, T> 1. The `if constexpr` picks `__fadd_rz`: 1.5 + 2.
+/// floating_point 1, integral 0; unsigned_integral<unsigned> 1, signed_integral<bool> 0 and
+/// unsigned_integral<bool> 1 (`integral && !signed_integral`), convertible_to<int, T> 1. The `if constexpr` picks `__fadd_rz`: 1.5 + 2.
 #[test]
 fn concepts_are_the_type_predicates_they_name() {
     let src = r#"
@@ -768,11 +768,11 @@ __global__ void k(float* out) {
     out[1] = std::floating_point<T>;
     out[2] = std::integral<T>;
     out[3] = std::unsigned_integral<unsigned>;
-    out[4] = std::signed_integral<bool>;
+    out[4] = std::signed_integral<bool> + 2 * std::unsigned_integral<bool>;
     out[5] = std::convertible_to<int, T>;
     out[6] = add(T(1.5), T(2));
 }
-launch k<float> { out = zeros(7); expect out == [0, 1, 0, 1, 0, 1, 3.5]; }
+launch k<float> { out = zeros(7); expect out == [0, 1, 0, 1, 2, 1, 3.5]; }
 "#;
     ok(src, &[], ONE, ONE);
 }

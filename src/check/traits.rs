@@ -29,9 +29,12 @@ pub(crate) fn predicate(name: &str, args: &[TemplateArg]) -> Option<bool> {
         ("is_integral" | "integral", [t]) => {
             scalar(t).is_some_and(|s| s.is_integer() || s == Scalar::Bool)
         }
-        // <concepts>' [concepts.arithmetic]: `bool` is neither signed nor unsigned integral.
+        // <concepts>' [concepts.arithmetic]: `unsigned_integral` is `integral && !signed_integral`,
+        // so `bool` is one.
         ("signed_integral", [t]) => scalar(t).is_some_and(|s| s.is_integer() && s.is_signed()),
-        ("unsigned_integral", [t]) => scalar(t).is_some_and(|s| s.is_integer() && !s.is_signed()),
+        ("unsigned_integral", [t]) => {
+            scalar(t).is_some_and(|s| s == Scalar::Bool || (s.is_integer() && !s.is_signed()))
+        }
         // `half` is no standard floating type: `std::is_floating_point<__half>` is false.
         ("is_floating_point" | "floating_point", [t]) => {
             matches!(scalar(t), Some(Scalar::F32 | Scalar::F64))

@@ -18,8 +18,7 @@ pub(crate) fn implied(name: &str) -> &'static [&'static str] {
 }
 
 /// The macros `#include <name>` defines, as (name, body), a function-like one's name with its
-/// parameters (its include guard, where a file may repeat the header's text after it):
-/// PyTorch's c10/macros/Macros.h, which every ATen and extension header includes, defines
+/// parameters: PyTorch's c10/macros/Macros.h, which every ATen and extension header includes, defines
 /// `C10_WARP_SIZE` (32 when compiling for CUDA) and the device assertions
 /// `CUDA_KERNEL_ASSERT(cond)` and `CUDA_KERNEL_ASSERT_MSG(cond, msg)`, which call
 /// `__assert_fail` where `cond` is false: what `assert(cond)` does in device code.
@@ -32,13 +31,25 @@ pub(crate) fn defines(name: &str) -> &'static [(&'static str, &'static str)] {
     match name {
         "c10/macros/Macros.h" | "torch/extension.h" | "torch/torch.h" | "torch/types.h" => C10,
         n if n.starts_with("ATen/") || n.starts_with("c10/") => C10,
-        // The include guards of CUDA samples' helper_math.h and of cutil_math.h, its pre-5.0
-        // name: a copy of the header's text later in the file (`#ifndef CUTIL_MATH_H`) is
-        // skipped, as it is after the real header.
-        n if n.ends_with("helper_math.h") => &[("HELPER_MATH_H", "")],
-        n if n.ends_with("cutil_math.h") => &[("CUTIL_MATH_H", "")],
         _ => &[],
     }
+}
+
+/// The include guard simt's text of header `name` defines, as the real header does: CUDA
+/// samples' helper_math.h and cutil_math.h, its pre-5.0 name, so that a copy of the header's
+/// text later in the file (`#ifndef CUTIL_MATH_H`) is skipped as after the real header.
+pub(crate) fn guard(name: &str) -> Option<&'static str> {
+    match name {
+        n if n.ends_with("helper_math.h") => Some("HELPER_MATH_H"),
+        n if n.ends_with("cutil_math.h") => Some("CUTIL_MATH_H"),
+        _ => None,
+    }
+}
+
+/// Whether `name` is one of simt's headers under another name (a path to helper_math.h,
+/// `cutil_math.h`): a project's own file of that name beside the source is read instead.
+pub(crate) fn is_alias(name: &str) -> bool {
+    name != "helper_math.h" && (name.ends_with("helper_math.h") || name.ends_with("cutil_math.h"))
 }
 
 /// The text simt reads for `#include <name>` or `#include "name"`, if it has one.

@@ -1083,7 +1083,10 @@ impl<'s> Pp<'s> {
         match beside {
             // A project's header included as `<gpu_voxels/helpers/cuda_datatypes.h>` (its build
             // gives `-I` the tree's root) is read from beside the file too, as a quoted one.
-            Some(path) if super::headers::header(&name).is_none() && path.is_file() => {
+            Some(path)
+                if (super::headers::header(&name).is_none() || super::headers::is_alias(&name))
+                    && path.is_file() =>
+            {
                 // One file under two spellings (`common.h`, `sub/../common.h`) is read once.
                 let path = std::fs::canonicalize(&path).unwrap_or(path);
                 self.read_local(path, &name, at)
@@ -1095,6 +1098,11 @@ impl<'s> Pp<'s> {
                     self.read_header(implied, at);
                 }
                 self.read_header(&name, at);
+                if let Some(guard) = super::headers::guard(&name) {
+                    if !self.macros.contains_key(guard) {
+                        self.define_builtin(guard, "");
+                    }
+                }
                 if quoted && super::headers::header(&name).is_none() && !system_header(&name) {
                     self.missing.push(name);
                 }
