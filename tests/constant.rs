@@ -685,3 +685,19 @@ launch k { out = zeros(4); expect out == [4, 5, 4, 5]; }
         );
     }
 }
+
+/// `extern __constant__` declared before its definition is the defined variable, initialiser
+/// included (the declaration's zeros had shadowed it once unset constants read zeros).
+#[test]
+fn an_extern_constant_before_its_definition_is_the_definition() {
+    let src = r#"
+extern __constant__ int z[4];
+extern __constant__ float sc;
+__constant__ int z[4] = {1, 2, 3, 4};
+__constant__ float sc = 2.5f;
+__global__ void k(float* out) { out[threadIdx.x] = z[threadIdx.x] + sc; }
+launch k { out = zeros(4); expect out == [3.5, 4.5, 5.5, 6.5]; }
+"#;
+    let r = ok(src, &[], [1, 1, 1], [4, 1, 1]);
+    assert!(r.hints.iter().all(|h| h.rule != "unset-constant"), "{:?}", r.hints);
+}

@@ -272,3 +272,22 @@ sequence {
 "#;
     ok(src);
 }
+
+/// A `__constant__` without an initialiser that a launch of a sequence reads and does not set is
+/// refused, not zero: an earlier launch may have set it, and a sequence does not carry
+/// file-scope memory from launch to launch (zeros would be a silent wrong value).
+#[test]
+fn an_unset_constant_in_a_sequence_is_an_unbound_parameter() {
+    let src = "__constant__ int cc[2];
+__global__ void k1(int* o) { o[0] = cc[1]; }
+__global__ void k2(int* o) { o[1] = cc[1]; }
+sequence {
+    o = zeros(2);
+    launch k1 { grid = 1; block = 1; cc = [5, 6]; }
+    launch k2 { grid = 1; block = 1; }
+    expect o == [6, 6];
+}
+";
+    let f = run(src).err().expect("refused");
+    assert_eq!(common::codes(&f), ["simt::host::unbound_parameter"]);
+}

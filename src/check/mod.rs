@@ -1582,6 +1582,14 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
             if !used.contains(c.name.name.as_str()) || c.memory == ast::FileMemory::Host {
                 continue;
             }
+            // `extern __constant__ int z[4];` before `__constant__ int z[4] = {...};`: the
+            // definition is the variable.
+            let defined = |o: &&ast::ConstantArray| {
+                o.name.name == c.name.name && o.namespace == c.namespace && o.init.is_some()
+            };
+            if c.init.is_none() && self.globals.constants.iter().any(|o| defined(&o)) {
+                continue;
+            }
             // `__constant__ char query[] = "ACGT";`: the string's bytes, as braces would list
             // them.
             let listed;

@@ -56,18 +56,22 @@ pub fn check_bound(kernel: &Kernel, launch: &Launch, env: &Env) -> Result<(), Ho
             _ => None,
         })
         .collect();
+    // An unset `__constant__` the kernel reads is refused here rather than zero: an earlier
+    // launch may have set it, and a sequence does not carry file-scope memory from launch to
+    // launch.
     let missing: Vec<&str> = kernel
         .params
         .iter()
-        .filter(|p| {
+        .enumerate()
+        .filter(|&(i, p)| {
             !p.name.starts_with('(')
                 && !p.name.contains('.')
                 && !crate::syntax::ast::is_unnamed_param(&p.name)
-                && p.default.is_none()
+                && (p.default.is_none() || kernel.unset_constants.contains(&(i as u32)))
                 && !set.contains(&p.name.as_str())
                 && !env.vars.contains_key(&p.name)
         })
-        .map(|p| p.name.as_str())
+        .map(|(_, p)| p.name.as_str())
         .collect();
     if missing.is_empty() {
         return Ok(());
