@@ -699,5 +699,9 @@ __global__ void k(float* out) { out[threadIdx.x] = z[threadIdx.x] + sc; }
 launch k { out = zeros(4); expect out == [3.5, 4.5, 5.5, 6.5]; }
 "#;
     let r = ok(src, &[], [1, 1, 1], [4, 1, 1]);
-    assert!(r.hints.iter().all(|h| h.rule != "unset-constant"), "{:?}", r.hints);
+    assert!(
+        r.hints.iter().all(|h| h.rule != "unset-constant"),
+        "{:?}",
+        r.hints
+    );
 }

@@ -810,6 +810,11 @@ launch k { o = zeros(3); expect o == [1251, 3473, 59]; }
     let bad = src.replace("S r[] = {{5, 6}, {7, 8}};", "S r[1] = {{5, 6}, {7, 8}};");
     let f = err(&bad, &[], Some(ONE), Some([3, 1, 1]));
     assert_eq!(codes(&f), ["simt::check::initialiser"]);
+    // Brace elision (`{5, 6, 7, 8}` filling members across elements) is refused, not read as
+    // one element per number.
+    let elided = src.replace("S r[] = {{5, 6}, {7, 8}};", "S r[2] = {5, 6, 7, 8};");
+    let f = err(&elided, &[], Some(ONE), Some([3, 1, 1]));
+    assert_eq!(codes(&f), ["simt::check::unsupported"]);
     // A member of a call's result is a temporary (nvcc: "expression must be a modifiable
     // lvalue"); the message said "a built-in variable".
     let temporary = "__device__ float2 mk() { return make_float2(1.0f, 2.0f); }\n\

@@ -2719,6 +2719,24 @@ impl<'g> KernelChecker<'g, '_> {
             self.struct_spaces.insert(Space::Local(a), Rc::clone(&l));
             let count = self.local_arrays[a as usize].components() / u64::from(shape.1);
             if let Some((items, span)) = &list {
+                // `S s[4] = {1, 2, 3, 4}` of an aggregate fills members across elements (brace
+                // elision), which simt does not do: refused rather than one element per item.
+                let aggregate = l
+                    .def
+                    .as_ref()
+                    .is_none_or(|(def, _)| self.globals.structs[*def].ctors.is_empty());
+                if let Some(item) = items.iter().find(|item| {
+                    aggregate
+                        && !matches!(item.kind, ast::ExprKind::List(_))
+                        && self.struct_of(item).is_none()
+                }) {
+                    return Err(unsupported(
+                        "an array of structs listing its members' values without their braces"
+                            .into(),
+                        item.span,
+                        "brace each element: `S s[2] = {{1, 2}, {3, 4}};`",
+                    ));
+                }
                 super::local::too_many_items(d, (items, *span), count)?;
             }
             if list.is_some() || !self.trivial(&l) {
