@@ -288,6 +288,8 @@ sequence {
     expect o == [6, 6];
 }
 ";
-    let f = run(src).err().expect("refused");
+    let Err(f) = run(src) else {
+        panic!("an unset constant in a sequence ran")
+    };
     assert_eq!(common::codes(&f), ["simt::host::unbound_parameter"]);
 }
