@@ -156,3 +156,80 @@ launch k {
 "#;
     ok(src, &[], [2, 1, 1], [32, 1, 1]);
 }
+
+#[test]
+fn a_file_scope_struct_initialiser_fills_each_member_at_its_offset() {
+    // Each value is converted to its member's type and written at the member's offset, as the
+    // compiler writes the symbol: `S` is bytes (`float` at 0, `char` at 4, `int` at 8), `V` is
+    // floats (`float3` at 0, `r` at 12), `H` is bytes (half 1.0 = 0x3c00 at 0, short -2 at 2,
+    // double 0.25 at 8). A missing element is `{}`: `D`'s default member initialiser gives
+    // `a = 3`, `b = 0`. `U`'s `{1.0f}` initialises `f`, whose bits read as `u` are 0x3f800000 =
+    // 1065353216.
+    let src = r#"
+struct S { float a; char c; int b; };
+struct V { float3 p; float r; };
+struct H { __half h; short s; double d; };
+struct D { float a = 3.0f; int b; };
+union U { float f; unsigned u; };
+__constant__ S cs = {2.5f, 'x', 7};
+__device__ S ds[2] = {{1.5f, 'a', 2}, {3.5f, 'b', 4}};
+__constant__ V cv[3] = {{{1, 2, 3}, 4}, {}, {{5, 6, 7}, 8}};
+__device__ H dh = {1.0, -2, 0.25};
+__device__ D dd[2] = {{1.5f, 2}};
+__constant__ U cu = {1.0f};
+__global__ void k(float* o) {
+    o[0] = cs.a; o[1] = cs.c; o[2] = cs.b;
+    o[3] = ds[1].a; o[4] = ds[1].c; o[5] = ds[0].b;
+    o[6] = cv[0].p.y; o[7] = cv[1].r; o[8] = cv[2].p.z; o[9] = cv[2].r;
+    o[10] = __half2float(dh.h); o[11] = dh.s; o[12] = dh.d;
+    o[13] = dd[0].a; o[14] = dd[1].a; o[15] = dd[1].b;
+    o[16] = cu.u;
+}
+launch k {
+    grid = 1; block = 1; o = zeros(17);
+    expect o == [2.5, 120, 7, 3.5, 98, 2, 2, 0, 7, 8, 1, -2, 0.25, 1.5, 3, 0, 1065353216];
+}
+"#;
+    ok(src, &[], [1, 1, 1], [1, 1, 1]);
+}
+
+#[test]
+fn a_file_scope_struct_array_without_element_braces_is_refused() {
+    // `{1.5f, 2, 3.5f, 4}` would fill `a`, `b` of element 0, then of element 1 (brace
+    // elision); read one element per value it would be wrong, so it is refused.
+    let src = r#"
+struct S { float a; int b; };
+__device__ S s[2] = {1.5f, 2, 3.5f, 4};
+__global__ void k(float* o) { o[0] = s[1].a; }
+"#;
+    let f = common::err(src, &[], Some([1, 1, 1]), Some([1, 1, 1]));
+    assert!(
+        f.errors[0].to_string().contains("without their braces"),
+        "{}",
+        f.errors[0]
+    );
+}
+
+#[test]
+fn file_scope_arrays_of_structs_of_two_dimensions_reach_members_and_rows() {
+    // `cv[1][0]` is element 1 * 2 + 0 = 2 of the buffer; a row missing from a list is `{}`
+    // (`cv[0][1]` all zeros, `dm[1][2]` too until the kernel stores 9). `cf[1]` decays to a
+    // pointer to row 1 (`row[2]` = 7), `cf[0]` to row 0 (`r[0] + r[3]` = 1 + 4 = 5).
+    let src = r#"
+struct V { float3 p; float r; };
+struct M { float a; int b; };
+__constant__ V cv[2][2] = {{{{1, 2, 3}, 4}}, {{{5, 6, 7}, 8}, {{9, 10, 11}, 12}}};
+__device__ M dm[2][3] = {{{1.5f, 1}, {2.5f, 2}}, {{3.5f, 3}}};
+__constant__ float cf[2][4] = {{1, 2, 3, 4}, {5, 6, 7, 8}};
+__device__ float sum(const float* r) { return r[0] + r[3]; }
+__global__ void k(float* o) {
+    o[0] = cv[0][0].p.y; o[1] = cv[0][1].r; o[2] = cv[1][1].p.z; o[3] = cv[1][0].r;
+    o[4] = dm[0][1].a; o[5] = dm[1][0].b; o[6] = dm[1][2].a;
+    const float* row = cf[1];
+    o[7] = row[2]; o[8] = sum(cf[0]);
+    dm[1][2].a = 9; o[9] = dm[1][2].a;
+}
+launch k { grid = 1; block = 1; o = zeros(10); expect o == [2, 0, 11, 8, 2.5, 3, 0, 7, 5, 9]; }
+"#;
+    ok(src, &[], [1, 1, 1], [1, 1, 1]);
+}

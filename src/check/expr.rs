@@ -1083,19 +1083,7 @@ impl KernelChecker<'_, '_> {
                     self.local_array_mem(l),
                     self.local_arrays[l as usize].dims.clone(),
                 )),
-                Some(Binding::Param(p))
-                    if self.constant_dims.get(&p).is_some_and(|d| !d.is_empty()) =>
-                {
-                    let ParamKind::Buffer { elem, width, .. } = self.params[p as usize].kind else {
-                        unreachable!("checker: a constant array is a buffer parameter")
-                    };
-                    let mem = Mem {
-                        space: Space::Global(p),
-                        elem,
-                        width,
-                    };
-                    Some((mem, self.constant_dims[&p].clone()))
-                }
+                Some(Binding::Param(p)) if self.file_array(p).is_some() => self.file_array(p),
                 Some(Binding::Vector { elem, width, .. }) => {
                     return Err(CheckError::Dimensions {
                         problem: DimensionProblem::NotAnArray {

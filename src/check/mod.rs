@@ -45,6 +45,7 @@ mod simd;
 mod specialise;
 mod split_math;
 mod storage;
+mod struct_symbol;
 mod structs;
 mod template;
 mod texture;
@@ -1695,12 +1696,14 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
             }
             // A bad initialiser is reported; the variable is still declared (no cascade of
             // unknown names).
-            let initial = self
-                .file_initialiser(c, (elem, width), &dims)
-                .unwrap_or_else(|e| {
-                    self.errors.push(e);
-                    None
-                });
+            let initial = match &layout {
+                Some(l) => self.struct_initialiser(c, l, (elem, width), &dims),
+                None => self.file_initialiser(c, (elem, width), &dims),
+            };
+            let initial = initial.unwrap_or_else(|e| {
+                self.errors.push(e);
+                None
+            });
             let device = c.memory == ast::FileMemory::Device;
             // What it holds when the launch sets nothing: its initialiser, or zero, as CUDA
             // zero-initialises a symbol (for `__constant__` memory the report says so:
@@ -2886,6 +2889,21 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
             elem,
             width,
         })
+    }
+
+    /// The memory and dimensions of a file-scope array (`__constant__ P c[4][8];`); `None` for
+    /// any other parameter.
+    fn file_array(&self, p: u32) -> Option<(Mem, Vec<u64>)> {
+        let dims = self.constant_dims.get(&p).filter(|d| !d.is_empty())?;
+        let ParamKind::Buffer { elem, width, .. } = self.params[p as usize].kind else {
+            unreachable!("checker: a file-scope variable is a buffer parameter")
+        };
+        let mem = Mem {
+            space: Space::Global(p),
+            elem,
+            width,
+        };
+        Some((mem, dims.clone()))
     }
 
     /// `target op= value` → an assignment or a store.

@@ -352,6 +352,10 @@ impl<'g> KernelChecker<'g, '_> {
                 self.local_arrays[l as usize].dims.clone(),
                 None,
             ),
+            Binding::Param(p) => {
+                let (mem, dims) = self.file_array(p)?;
+                (Some(mem), dims, None)
+            }
             Binding::Pointer(i) if !self.ptr_vars[i as usize].rows.is_empty() => {
                 let mut dims = vec![0];
                 dims.extend(&self.ptr_vars[i as usize].rows);

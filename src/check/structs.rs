@@ -2648,6 +2648,28 @@ impl<'g> KernelChecker<'g, '_> {
         Ok(values)
     }
 
+    /// Refuses the items of an array of structs `l` that list members' values without their
+    /// braces (`S s[4] = {1, 2, 3, 4}` of an aggregate): C fills members across elements
+    /// (brace elision), which simt does not do, rather than one element per item.
+    pub(crate) fn braced_elements(&mut self, l: &Layout, items: &[ast::Expr]) -> Result<()> {
+        let aggregate = l
+            .def
+            .as_ref()
+            .is_none_or(|(def, _)| self.globals.structs[*def].ctors.is_empty());
+        match items.iter().find(|item| {
+            aggregate
+                && !matches!(item.kind, ast::ExprKind::List(_))
+                && self.struct_of(item).is_none()
+        }) {
+            Some(item) => Err(unsupported(
+                "an array of structs listing its members' values without their braces".into(),
+                item.span,
+                "brace each element: `S s[2] = {{1, 2}, {3, 4}};`",
+            )),
+            None => Ok(()),
+        }
+    }
+
     /// The items of a braced list that initialise the object members before member `k` of
     /// `l` (`{Mul(), 3.0f}` of `struct { Mul m; float a; }`): each must be an object of the
     /// member's type or `{}`; objects hold no data, so they give no values.
@@ -2719,24 +2741,7 @@ impl<'g> KernelChecker<'g, '_> {
             self.struct_spaces.insert(Space::Local(a), Rc::clone(&l));
             let count = self.local_arrays[a as usize].components() / u64::from(shape.1);
             if let Some((items, span)) = &list {
-                // `S s[4] = {1, 2, 3, 4}` of an aggregate fills members across elements (brace
-                // elision), which simt does not do: refused rather than one element per item.
-                let aggregate = l
-                    .def
-                    .as_ref()
-                    .is_none_or(|(def, _)| self.globals.structs[*def].ctors.is_empty());
-                if let Some(item) = items.iter().find(|item| {
-                    aggregate
-                        && !matches!(item.kind, ast::ExprKind::List(_))
-                        && self.struct_of(item).is_none()
-                }) {
-                    return Err(unsupported(
-                        "an array of structs listing its members' values without their braces"
-                            .into(),
-                        item.span,
-                        "brace each element: `S s[2] = {{1, 2}, {3, 4}};`",
-                    ));
-                }
+                self.braced_elements(&l, items)?;
                 super::local::too_many_items(d, (items, *span), count)?;
             }
             if list.is_some() || !self.trivial(&l) {
