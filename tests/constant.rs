@@ -705,3 +705,47 @@ launch k { out = zeros(4); expect out == [3.5, 4.5, 5.5, 6.5]; }
         r.hints
     );
 }
+
+#[test]
+fn a_file_scope_vector_is_one_element_in_memory() {
+    // `ci` is constant memory: `int4 v = ci` is one request, `ci.y` another (a broadcast, one
+    // transaction each). `dv` is global memory the kernel writes whole (one 8-byte store),
+    // updates (`dv.y += 1`: load and store of one component), reads through `get(dv)` (a
+    // reference: 2 loads) and through a pointer (`p->x`: 1 load); `kc` is a `const`
+    // `__device__` vector read once. 3 * 5 = 15 is `dv.x * dv.y` after `dv.y` = 5 + 1 = 6: 18.
+    let src = r#"
+__constant__ int4 ci = {1, 2, 3, 4};
+__device__ float2 dv;
+__device__ const float4 kc = {1, 2, 3, 4};
+__device__ float get(const float2& r) { return r.x * r.y; }
+__global__ void k(float* out) {
+    int4 v = ci;
+    dv = make_float2(3, 5);
+    dv.y += 1;
+    float2* p = &dv;
+    out[0] = v.w; out[1] = ci.y; out[2] = dv.y; out[3] = get(dv); out[4] = p->x; out[5] = kc.z;
+}
+launch k { out = zeros(6); block = 1; grid = 1; expect out == [4, 2, 6, 18, 3, 3]; }
+"#;
+    let r = ok(src, &[], [1, 1, 1], [1, 1, 1]);
+    let c = r.counters;
+    assert_eq!((c.cmem_instr, c.cmem_transactions), (2, 2));
+    assert_eq!(c.gst_instr, 2 + 6, "dv twice, out six times");
+    assert_eq!(
+        c.gld_instr,
+        1 + 2 + 1 + 1 + 1,
+        "dv.y, get, p->x, out[2]'s dv.y, kc.z"
+    );
+
+    // Writes to read-only vectors name the memory they are in.
+    let src = r#"
+__constant__ int4 ci;
+__device__ const float4 kc = {1, 2, 3, 4};
+__global__ void k(float* out) { ci.x = 3; kc.y = 2; }
+"#;
+    let f = err(src, &[], Some([1, 1, 1]), Some([1, 1, 1]));
+    assert!(f.errors[0].to_string().contains("`ci`, a `__constant__`"));
+    assert!(f.errors[1]
+        .to_string()
+        .contains("`kc`, a `const __device__`"));
+}

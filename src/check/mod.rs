@@ -1720,10 +1720,14 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
             }
             // A texture is a read-only buffer of any length, named like a pointer parameter
             // (not constant memory, which has its own cache and a declared size).
+            let one_vector = layout.is_none() && width > 1 && dims.is_empty();
             if c.memory != ast::FileMemory::Texture {
                 let len: u64 = dims.iter().product();
                 self.symbol_sizes.push((p, len * u64::from(width)));
                 self.constant_dims.insert(p, dims);
+            }
+            if one_vector && c.memory != ast::FileMemory::Texture {
+                self.file_vector(c, p, (elem, width), !device || c.ty.is_const, prologue);
             }
             if let Some(l) = layout {
                 self.struct_spaces.insert(Space::Global(p), l);
@@ -1731,6 +1735,34 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
             out.push(p);
         }
         out
+    }
+
+    /// `__constant__ int4 c;`, `__device__ float2 v;`: the name is a reference to the one
+    /// vector of its buffer `p`, as `int4& c = buf[0];` would be, so that its components, its
+    /// whole value and its address are those of an element in memory.
+    fn file_vector(
+        &mut self,
+        c: &ast::ConstantArray,
+        p: u32,
+        pointee: (Scalar, u32),
+        is_const: bool,
+        prologue: &mut Vec<Stmt>,
+    ) {
+        let i = self.new_pointer(&c.name, pointee, is_const);
+        let at = pointer::Ptr {
+            mem: Some(Mem {
+                space: Space::Global(p),
+                elem: pointee.0,
+                width: pointee.1,
+            }),
+            offset: expr::constant(Value::I64(0), c.name.span),
+            is_const,
+        };
+        match self.point(i, at, c.name.span) {
+            Ok(s) => prologue.push(s),
+            Err(e) => self.errors.push(e),
+        }
+        self.file_scope.insert(c.name.name.clone(), Binding::Ref(i));
     }
 
     /// The file's host arrays of scalars whose values check, as [`Kernel::file_arrays`] holds
@@ -3254,6 +3286,15 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
 
     /// Rejects a write through a pointer to `const` (`place` is `a[i]`, `*p`, `p[i]`...).
     pub(crate) fn writable(&self, place: &ast::Expr) -> Result<(), CheckError> {
+        // A file-scope vector (`__constant__ int4 c;` is a reference to its buffer's one
+        // element) says which read-only memory it is in.
+        if let ast::ExprKind::Name(n) = &pointer::index_chain(place).0.kind {
+            if let Some(Binding::Ref(i)) = self.lookup(n) {
+                if let Some(mem) = self.ptr_vars[i as usize].mem {
+                    self.not_constant(mem, place.span)?;
+                }
+            }
+        }
         if self.place_is_const(place) {
             return Err(CheckError::NotAssignable {
                 what: "an element through a pointer to `const`".into(),
