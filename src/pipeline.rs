@@ -1312,6 +1312,7 @@ pub fn run_sequence_observed(
                 host::sequence::check_bound(kernel, l, &env).map_err(in_file)?;
                 let mut launch_env = host::Env::new(&opts.overrides, dir.clone());
                 launch_env.vars = env.vars.clone();
+                env.share_uninit(&mut launch_env);
                 host::sequence::number(&mut launch_env, &order, &env.vars);
                 let setup = host::prepare_in(kernel, Some(l), &opts.overrides, launch_env)
                     .map_err(|(e, _)| in_file(e))?;
@@ -1348,10 +1349,18 @@ pub fn run_sequence_observed(
                 for a in finished.arrays {
                     if order.contains(&a.name) && !set_here(&a.name) {
                         // `t = &t[1];` left the sequence's whole `t`.
+                        // Which elements of an `empty(n)` array no launch has written, the next
+                        // launch knows: reading one is still reported.
+                        let whole = self_bound(&a.name)
+                            || std::sync::Arc::ptr_eq(&a.data, &a.whole.0);
+                        let written = a.written.filter(|_| whole);
                         let (data, shape) = match self_bound(&a.name) {
                             true => a.whole,
                             false => (a.data, a.shape),
                         };
+                        if let Some(bits) = written {
+                            env.written(&data, bits);
+                        }
                         host::sequence::keep(&mut env.vars, a.name, data, shape);
                     }
                 }

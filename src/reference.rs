@@ -901,7 +901,13 @@ fn run_typed(kernel: &Kernel, cfg: &LaunchConfig, args: &mut Args) -> Result<Tal
     let mut global_written: Vec<Option<Vec<bool>>> = args
         .buffers
         .iter()
-        .map(|b| b.uninit.then(|| vec![false; b.data.len()]))
+        .map(|b| {
+            b.written.as_ref().map(|bits| {
+                (0..b.data.len())
+                    .map(|i| bits.get(i / 64).is_some_and(|w| w >> (i % 64) & 1 == 1))
+                    .collect()
+            })
+        })
         .collect();
     let mut global_touch: Vec<Vec<Touch>> = args
         .buffers

@@ -1424,14 +1424,14 @@ fn run_simt(b: &Batch) -> [Vec<BufData>; 2] {
     for &ty in INPUT_TYPES {
         buffers.push(Some(Buffer {
             name: format!("x{}", ty.tag()),
-            uninit: false,
+            written: None,
             data: b.inputs.data(ty),
         }));
     }
     for (i, ty) in ALL.iter().enumerate() {
         buffers.push(Some(Buffer {
             name: format!("o{}", ty.tag()),
-            uninit: false,
+            written: None,
             data: zeros(*ty, lens[i]),
         }));
     }

@@ -1980,7 +1980,7 @@ fn random_args(kernel: &Kernel, threads: usize, ins: &Inputs) -> Args {
         };
         args.buffers.push(simt::exec::Buffer {
             name: name.clone(),
-            uninit: false,
+            written: None,
             data: d,
         });
         args.pointers[i] = Some(simt::exec::Pointer {

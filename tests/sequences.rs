@@ -293,3 +293,39 @@ sequence {
     };
     assert_eq!(common::codes(&f), ["simt::host::unbound_parameter"]);
 }
+
+#[test]
+fn an_empty_array_stays_uninitialised_where_no_launch_of_the_sequence_wrote_it() {
+    // `w` writes a[0..4], `r` reads a[0..8]: a[4..8] were never written, 4 words of one warp in
+    // one instruction (an uninitialised read in the second launch, as in a single launch).
+    let src = r#"
+__global__ void w(int* a, int from) { if (threadIdx.x < 4) a[from + threadIdx.x] = 1; }
+__global__ void r(const int* a, int* out) { out[threadIdx.x] = a[threadIdx.x]; }
+sequence {
+    a = empty(8);
+    o = zeros(8);
+    launch w { a = a; from = 0; grid = 1; block = 8; }
+    launch r { a = a; out = o; grid = 1; block = 8; }
+}
+"#;
+    let run = ok(src);
+    assert_eq!(run.launches[0].counters.uninit_count, 0);
+    let u = &run.launches[1].uninit;
+    assert_eq!(u.len(), 1);
+    assert_eq!((u[0].read.first.array.as_str(), u[0].read.words), ("a", 4));
+    // A second write launch fills a[4..8] first: every element read was written, no report.
+    let src = src.replace(
+        "    launch r {",
+        "    launch w { a = a; from = 4; grid = 1; block = 8; }\n    launch r {",
+    );
+    let run = ok(&src);
+    assert!(run.launches.iter().all(|l| l.counters.uninit_count == 0));
+    // The first launch reading the array before any write reports all 8 words.
+    let src = src.replacen(
+        "    launch w { a = a; from = 0;",
+        "    launch r { a = a; out = o; grid = 1; block = 8; }\n    launch w { a = a; from = 0;",
+        1,
+    );
+    let run = ok(&src);
+    assert_eq!(run.launches[0].uninit[0].read.words, 8);
+}

@@ -42,9 +42,10 @@ pub struct Buffer {
     pub name: String,
     /// Its contents.
     pub data: BufData,
-    /// Made by `empty(n)`: no element holds a value until a thread writes it, and a read of one
-    /// before that is reported.
-    pub uninit: bool,
+    /// Made by `empty(n)`: a bit per element (64 to a word), set once a thread has written it,
+    /// in this launch or an earlier one of a sequence; a read of an element whose bit is clear
+    /// is reported. The launch leaves the bits it set. `None`: every element holds a value.
+    pub written: Option<Vec<u64>>,
 }
 
 /// Where a pointer parameter points.
@@ -534,9 +535,9 @@ fn launch_typed(
         .buffers
         .iter()
         .map(|b| {
-            b.uninit.then(|| {
+            b.written.as_ref().map(|bits| {
                 (0..b.data.len().div_ceil(64))
-                    .map(|_| AtomicU64::new(0))
+                    .map(|k| AtomicU64::new(bits.get(k).copied().unwrap_or(0)))
                     .collect()
             })
         })
@@ -808,6 +809,11 @@ fn launch_typed(
     for c in &per_inst {
         counters.add(c);
     }
+    for (b, shadow) in args.buffers.iter_mut().zip(shadows) {
+        if let Some(shadow) = shadow {
+            b.written = Some(shadow.into_iter().map(AtomicU64::into_inner).collect());
+        }
+    }
     if printf.len() > block::PRINTF_LIMIT {
         let mut cut = block::PRINTF_LIMIT;
         while !printf.is_char_boundary(cut) {
@@ -1049,7 +1055,7 @@ mod tests {
         Some(Buffer {
             name: name.into(),
             data,
-            uninit: false,
+            written: None,
         })
     }
 

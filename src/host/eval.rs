@@ -66,8 +66,10 @@ pub struct Env {
     target: Option<Scalar>,
     /// Bytes of arrays made while evaluating the current statement (not yet bound to a name).
     temp: u64,
-    /// The arrays made by `empty(n)` (and their copies in a buffer's type): uninitialised.
-    uninit: Vec<Weak<BufData>>,
+    /// The arrays made by `empty(n)` (and their copies in a buffer's type), each with the
+    /// elements written so far (a bit each, as [`crate::exec::Buffer::written`]; none until a
+    /// launch of a sequence writes some): the rest are uninitialised.
+    uninit: Vec<(Weak<BufData>, Vec<u64>)>,
     /// In a `sequence`: its arrays (the heap's first) by name, in the order that numbers them
     /// for every launch of it; they come first among a launch's buffers, so that an address
     /// stored in one launch names the same array in the next.
@@ -111,18 +113,42 @@ impl Env {
         }
     }
 
-    /// Whether `data` was made by `empty(n)`, or is the copy of one in a buffer's type.
-    pub fn is_uninit(&self, data: &Arc<BufData>) -> bool {
-        self.uninit
+    /// The elements of `data` written so far, where it was made by `empty(n)` (or is the copy
+    /// of one in a buffer's type) and some are not; `None` where every element holds a value.
+    pub fn unwritten(&self, data: &Arc<BufData>) -> Option<Vec<u64>> {
+        let (_, bits) = self
+            .uninit
             .iter()
-            .any(|w| std::ptr::eq(w.as_ptr(), Arc::as_ptr(data)))
+            .find(|(w, _)| std::ptr::eq(w.as_ptr(), Arc::as_ptr(data)))?;
+        let n = data.len();
+        let all = (0..n.div_ceil(64)).all(|k| {
+            let want = if k < n / 64 {
+                !0
+            } else {
+                (1u64 << (n % 64)) - 1
+            };
+            bits.get(k).copied().unwrap_or(0) & want == want
+        });
+        (!all).then(|| bits.clone())
     }
 
     /// Notes that `copy` stands for `data`, which may be uninitialised.
     pub(crate) fn copied(&mut self, data: &Arc<BufData>, copy: &Arc<BufData>) {
-        if self.is_uninit(data) {
-            self.uninit.push(Arc::downgrade(copy));
+        if let Some(bits) = self.unwritten(data) {
+            self.uninit.push((Arc::downgrade(copy), bits));
         }
+    }
+
+    /// Notes that `data` (what a launch of a sequence left of an `empty(n)` array) has the
+    /// elements `written` written.
+    pub(crate) fn written(&mut self, data: &Arc<BufData>, written: Vec<u64>) {
+        self.uninit.push((Arc::downgrade(data), written));
+    }
+
+    /// A launch of a sequence: its own environment knows which of the sequence's arrays are
+    /// uninitialised, and where.
+    pub(crate) fn share_uninit(&self, launch: &mut Env) {
+        launch.uninit.clone_from(&self.uninit);
     }
 
     /// Evaluates the expression of one statement.
@@ -713,7 +739,7 @@ impl Env {
                 let array = filled(dims, Fill::Value(v), false);
                 if let (HostValue::Array { data, .. }, "empty") = (&array, name) {
                     // Its zeros stand for leftover memory: reads before a write are reported.
-                    self.uninit.push(Arc::downgrade(data));
+                    self.uninit.push((Arc::downgrade(data), Vec::new()));
                 }
                 Ok(array)
             }

@@ -175,6 +175,9 @@ pub struct HeldArray {
     pub shape: Vec<usize>,
     /// The whole array it is or points into, with the shape it was made with.
     pub whole: (Arc<BufData>, Vec<usize>),
+    /// For an array made by `empty(n)` with elements no thread wrote: the elements of `whole`
+    /// written ([`crate::exec::Buffer::written`]).
+    pub written: Option<Vec<u64>>,
 }
 
 /// A host name that held one of the launch's arrays when the kernel was bound.
@@ -219,12 +222,12 @@ impl Setup {
     /// contents) and its shape, in name order; names that share an array share it here too (a
     /// pointer bound at an offset gets a copy of the elements from there on).
     pub fn into_arrays(self) -> Vec<HeldArray> {
-        let arrays: Vec<Arc<BufData>> = self
+        let (arrays, written): (Vec<Arc<BufData>>, Vec<Option<Vec<u64>>>) = self
             .args
             .buffers
             .into_iter()
-            .map(|b| Arc::new(b.data))
-            .collect();
+            .map(|b| (Arc::new(b.data), b.written))
+            .unzip();
         self.held
             .into_iter()
             .map(|h| {
@@ -240,6 +243,7 @@ impl Setup {
                     data,
                     shape,
                     whole: (Arc::clone(whole), whole_shape),
+                    written: written[h.buffer].clone(),
                 }
             })
             .collect()
@@ -1545,7 +1549,7 @@ fn bind(kernel: &Kernel, env: &mut Env, launch_span: Option<Span>) -> Result<Bou
         .into_iter()
         .map(|(data, name, _)| Buffer {
             name,
-            uninit: env.is_uninit(&data),
+            written: env.unwritten(&data),
             data: Arc::try_unwrap(data).unwrap_or_else(|shared| (*shared).clone()),
         })
         .collect();
