@@ -1288,3 +1288,30 @@ launch k { out = zeros(4); same = zeros(4); expect out == [0, 2, 4, 6]; expect s
 "#;
     ok(src, &[], [1, 1, 1], [4, 1, 1]);
 }
+
+#[test]
+fn a_const_computed_at_start_up_is_the_hosts_and_extern_c_declares_a_kernel() {
+    // `PI` is initialised when the host program starts (`std::asin` is no constant
+    // expression): the host's variable, which no device code reads here. `extern "C"` before a
+    // kernel's prototype (NPB, graphBIG) declares it.
+    let src = r#"
+#include <cmath>
+const float PI = 2.0 * std::asin(1.0);
+extern "C"
+__global__ void k(float *out, int n);
+
+__global__ void k(float *out, int n) { out[threadIdx.x] = n; }
+launch k { out = zeros(4); n = 5; grid = 1; block = 4; expect out == 5; }
+"#;
+    ok(src, &[], [1, 1, 1], [4, 1, 1]);
+    // Read in device code, it is an error, as nvcc's "identifier is undefined in device code".
+    let src =
+        "const float PI = 2.0 * std::asin(1.0);\n__global__ void k(float* out) { out[0] = PI; }\n";
+    let f = err(
+        src,
+        &[("out", "zeros(1)")],
+        Some([1, 1, 1]),
+        Some([1, 1, 1]),
+    );
+    assert_eq!(codes(&f), ["simt::check::host_variable"]);
+}

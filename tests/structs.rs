@@ -2823,3 +2823,35 @@ launch k { o = [0, 5, 0]; block = 1; grid = 1; expect o == [0, 5, 15]; }
 "#;
     ok(src, &[], [1, 1, 1], [1, 1, 1]);
 }
+
+#[test]
+fn a_typedef_struct_names_pointers_to_it_and_may_hold_pragmas() {
+    // `} *v_st_t;` (Enterprise's comm.h) names `vertex*`; `Pair, *PPair` the struct and a
+    // pointer to it. vs holds {1, 2}, {3, 4}, ...: thread t reads vs[t].depth = 2t + 2, vs[1]'s
+    // src_ver = 3 and ps[t].b = 2t + 1. `#pragma hd_warning_disable` in a class body (SlabHash)
+    // does nothing.
+    let src = r#"
+typedef struct vertex
+{
+	int src_ver;
+	int depth;
+}*v_st_t;
+typedef struct { float a; float b; } Pair, *PPair;
+struct S {
+#pragma hd_warning_disable
+  __host__ __device__ S() : v(1) {}
+  int v;
+};
+__device__ int get(v_st_t v, int i) { return v[i].depth; }
+__global__ void k(vertex* vs, PPair ps, float* o) {
+    v_st_t p = vs + 1;
+    S s;
+    o[threadIdx.x] = get(vs, threadIdx.x) + p->src_ver + ps[threadIdx.x].b + s.v;
+}
+launch k {
+    vs = [1, 2, 3, 4, 5, 6, 7, 8]; ps = arange(8); o = zeros(4); grid = 1; block = 4;
+    expect o == [2 + 3 + 1 + 1, 4 + 3 + 3 + 1, 6 + 3 + 5 + 1, 8 + 3 + 7 + 1];
+}
+"#;
+    ok(src, &[], [1, 1, 1], [4, 1, 1]);
+}

@@ -765,11 +765,12 @@ impl<'m> Globals<'m> {
                 }) => {
                     g.consts.insert(&c.name.name, v);
                 }
-                Ok(e) => errors.push(CheckError::NotConstant {
-                    what: format!("the value of `{}`", c.name.name),
-                    span: e.span,
-                    help: None,
-                }),
+                // `const float PI = 2.0 * std::asin(1.0);` (NPB): initialised when the host
+                // program starts, so a variable of the host's, an error only where device code
+                // reads it (nvcc: "identifier is undefined in device code").
+                Ok(_) => {
+                    g.host_vars.insert(&c.name.name, c.name.span);
+                }
                 Err(e) => errors.push(e),
             }
             errors.append(&mut scratch);

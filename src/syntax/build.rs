@@ -439,12 +439,9 @@ impl<'m> Builder<'m> {
                     self.push_kernel(k, module);
                 }),
                 Rule::template_item => self.template_item(item, module),
-                Rule::struct_def => self.tagged_struct_def(item).map(|(mut s, tag)| {
+                Rule::struct_def => self.tagged_struct_def(item).map(|(mut s, aliases)| {
                     self.nest_in_template(&mut s);
-                    if let Some(tag) = tag {
-                        let own = TypeName::named(s.name.name.clone(), tag.span);
-                        module.aliases.push((tag, own));
-                    }
+                    module.aliases.extend(aliases);
                     module.structs.push(s)
                 }),
                 Rule::host_struct_var => {
@@ -1043,26 +1040,44 @@ impl<'m> Builder<'m> {
         Ok(self.tagged_struct_def(pair)?.0)
     }
 
-    /// [`Self::struct_def`] with the tag of `typedef struct Tag { ... } Name;` where it is not
-    /// the name: `Tag` names the struct inside it (its constructors, `operator=(const Tag&)`)
-    /// and, in C++, after it.
-    fn tagged_struct_def(&self, pair: Pair<'_, Rule>) -> Result<(StructDef, Option<Ident>)> {
+    /// [`Self::struct_def`] with the other names a file-scope `typedef struct Tag { ... } Name,
+    /// *PName;` gives it: the tag where it is not the name (it names the struct inside it, its
+    /// constructors and `operator=(const Tag&)`, and in C++ after it), and pointer types.
+    fn tagged_struct_def(&self, pair: Pair<'_, Rule>) -> Result<(StructDef, Vec<Alias>)> {
+        let span = self.span(&pair);
+        let pointers: Vec<Ident> = pair
+            .clone()
+            .into_inner()
+            .filter(|p| p.as_rule() == Rule::pointer_alias)
+            .map(|p| self.ident(p.into_inner().next().expect("grammar: a pointer's name")))
+            .collect();
         let (mut def, before, after) = self.struct_parts(pair)?;
-        // `typedef struct tag { ... } Name;` is known as `Name`.
+        // `typedef struct tag { ... } Name;` is known as `Name`; `typedef struct { ... } *P;`
+        // has no name but its pointer's.
         def.name = after
             .into_iter()
             .last()
             .or(before.clone())
-            .expect("grammar: a struct has a name");
+            .unwrap_or(Ident {
+                name: format!("__anonymous_struct_{}", span.start),
+                span,
+            });
         let tag = before.filter(|t| t.name != def.name.name);
+        let mut aliases = Vec::new();
         if let Some(t) = &tag {
             for c in def.ctors.iter_mut().filter(|c| c.name.name == t.name) {
                 c.name.name.clone_from(&def.name.name);
             }
             let own = TypeName::named(def.name.name.clone(), t.span);
-            def.aliases.push((t.clone(), own));
+            def.aliases.push((t.clone(), own.clone()));
+            aliases.push((t.clone(), own));
         }
-        Ok((def, tag))
+        for name in pointers {
+            let mut ty = TypeName::named(def.name.name.clone(), name.span);
+            ty.pointer = true;
+            aliases.push((name, ty));
+        }
+        Ok((def, aliases))
     }
 
     /// `nested_struct = { "typedef"? ~ "struct" ~ ident? ~ "{" ~ struct_member* ~ "}" ~ ident* ~

@@ -306,6 +306,7 @@ fn friendly(rule: Rule) -> Option<&'static str> {
         | Rule::cxx_attribute
         | Rule::decl_attribute
         | Rule::paren_text
+        | Rule::typedef_names
         | Rule::paren_item
         | Rule::cond
         | Rule::kernel_head
@@ -429,6 +430,7 @@ fn friendly(rule: Rule) -> Option<&'static str> {
         Rule::array_ptr => "a pointer to arrays (`(*p)[4]`)",
         Rule::designated | Rule::init_item => "a designated initialiser (`.x = 1`)",
         Rule::packed => "`__attribute__((packed))`",
+        Rule::pointer_alias => "a pointer type's name (`*name`)",
         Rule::fn_ptr_decl => "a function pointer parameter (`(*f)(float)`)",
         Rule::host_fn | Rule::host_after_type | Rule::host_var | Rule::extern_decl | Rule::host_macro_block => "host code",
         Rule::space_word => "a memory space",
