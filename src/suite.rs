@@ -41,8 +41,9 @@ pub enum Verdict {
     Passed,
     /// It stopped with the diagnostic code the file's directive expects.
     FailedAsExpected(String),
-    /// It ran, but these `expect`s failed: their text and why.
-    ExpectsFailed(Vec<(String, String)>),
+    /// It ran, but these `expect`s failed: their text and why; then the races and
+    /// uninitialised reads the file does not expect (often the reason), one line per group.
+    ExpectsFailed(Vec<(String, String)>, Vec<String>),
     /// It ran and its `expect`s held, but it raced or read uninitialised memory, and the file
     /// does not say it should: one line per group.
     Findings(Vec<String>),
@@ -96,9 +97,10 @@ impl Case {
     pub fn details(&self) -> Vec<String> {
         match &self.verdict {
             Verdict::Passed | Verdict::FailedAsExpected(_) => Vec::new(),
-            Verdict::ExpectsFailed(fails) => fails
+            Verdict::ExpectsFailed(fails, found) => fails
                 .iter()
                 .map(|(text, why)| format!("expect {text}: {why}"))
+                .chain(found.iter().cloned())
                 .collect(),
             Verdict::Findings(lines) => lines.clone(),
             Verdict::Error(f) => f
@@ -118,7 +120,7 @@ impl Case {
         let verdict = match &self.verdict {
             Verdict::Passed => TestVerdict::Passed,
             Verdict::FailedAsExpected(_) => TestVerdict::FailedAsExpected,
-            Verdict::ExpectsFailed(_) => TestVerdict::ExpectsFailed,
+            Verdict::ExpectsFailed(..) => TestVerdict::ExpectsFailed,
             Verdict::Findings(_) => TestVerdict::Findings,
             Verdict::Error(_) => TestVerdict::Error,
             Verdict::Invalid(_) => TestVerdict::Invalid,
@@ -421,8 +423,9 @@ fn judge(reports: &[&Report], more: &[crate::host::ExpectResult], d: &Directives
         .filter(|e| !e.passed)
         .map(|e| (e.text.clone(), e.detail.clone().unwrap_or_default()))
         .collect();
+    let found = findings(reports, d);
     if !fails.is_empty() {
-        return Verdict::ExpectsFailed(fails);
+        return Verdict::ExpectsFailed(fails, found);
     }
     let races: u64 = reports.iter().map(|r| r.counters.race_count).sum();
     let uninit: u64 = reports.iter().map(|r| r.counters.uninit_count).sum();
@@ -436,6 +439,25 @@ fn judge(reports: &[&Report], more: &[crate::host::ExpectResult], d: &Directives
             "the file expects a read of uninitialised memory (`expect-uninit`), but the run found none".into(),
         );
     }
+    if found.is_empty() {
+        return Verdict::Passed;
+    }
+    // Only the directives the file lacks for what was found.
+    let races = !d.race && reports.iter().any(|r| !r.races.is_empty());
+    let uninit = !d.uninit && reports.iter().any(|r| !r.uninit.is_empty());
+    let say = match (races, uninit) {
+        (true, true) => format!("`{DIRECTIVE} expect-race` and `{DIRECTIVE} expect-uninit`"),
+        (true, false) => format!("`{DIRECTIVE} expect-race`"),
+        _ => format!("`{DIRECTIVE} expect-uninit`"),
+    };
+    let mut found = found;
+    found.push(format!("(a demonstration of this bug says so with {say})"));
+    Verdict::Findings(found)
+}
+
+/// The races and uninitialised reads of `reports` that the directives `d` do not expect, one
+/// line per group.
+fn findings(reports: &[&Report], d: &Directives) -> Vec<String> {
     let mut found = Vec::new();
     for report in reports {
         if !d.race {
@@ -455,14 +477,7 @@ fn judge(reports: &[&Report], more: &[crate::host::ExpectResult], d: &Directives
             );
         }
     }
-    if found.is_empty() {
-        Verdict::Passed
-    } else {
-        found.push(format!(
-            "(a demonstration of this bug says so with `{DIRECTIVE} expect-race` or `expect-uninit`)"
-        ));
-        Verdict::Findings(found)
-    }
+    found
 }
 
 /// `simt run FILE --kernel NAME` with every flag at its default.

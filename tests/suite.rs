@@ -302,3 +302,36 @@ fn each_launch_section_of_one_kernel_runs_with_its_own_values() {
         "{out}"
     );
 }
+
+#[test]
+fn a_failed_expect_lists_the_findings_and_the_hint_names_only_missing_directives() {
+    // The racing reversal gives wrong values: the failed expect comes first, then the race
+    // that explains it. With `expect-race`, the never-written `u` is the one finding, and the
+    // hint names only `expect-uninit`.
+    let racing = "__global__ void r(float* o) {\n    __shared__ float s[64]; __shared__ float u[64];\n    int t = threadIdx.x; s[t] = t;\n    o[t] = s[63 - t] + u[t] * 0;\n}\n";
+    let dir = folder(
+        "expect_findings",
+        &[
+            (
+                "a.sk",
+                &format!("{racing}launch r {{ o = zeros(64); block = 64; grid = 1; expect o == 0; }}\n// simt-test: expect-uninit\n"),
+            ),
+            (
+                "b.sk",
+                &format!("{racing}launch r {{ o = zeros(64); block = 64; grid = 1; }}\n// simt-test: expect-race\n"),
+            ),
+        ],
+    );
+    let (code, out) = simt(&["test", dir.to_str().expect("utf-8 path"), "--jobs", "1"]);
+    assert_eq!(code, 1, "{out}");
+    let a = out.split("FAILED  r (").nth(1).expect("a.sk fails");
+    let expect = a.find("expect o == 0: ").expect("the failed expect");
+    let race = a.find("race: RAW in block (0,0,0)").expect("the race");
+    assert!(expect < race, "{out}");
+    let b = out.split("FAILED  r (").nth(2).expect("b.sk fails");
+    assert!(b.contains("uninitialised read:"), "{out}");
+    assert!(
+        b.contains("(a demonstration of this bug says so with `// simt-test: expect-uninit`)"),
+        "{out}"
+    );
+}
