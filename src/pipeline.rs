@@ -1346,7 +1346,17 @@ pub fn run_sequence_observed(
                 };
                 let set_here = |n: &str| bound(n, false);
                 let self_bound = |n: &str| bound(n, true);
+                // A `__device__` variable lives as long as the program: what one launch left
+                // in it, the next launch reads (its initialiser applies once).
+                let symbols = host::sequence::device_variables(kernel);
                 for a in finished.arrays {
+                    if symbols.contains(&a.name.as_str()) && !set_here(&a.name) {
+                        if !order.contains(&a.name) {
+                            order.push(a.name.clone());
+                        }
+                        host::sequence::keep_symbol(&mut env.vars, a.name, a.data, a.shape);
+                        continue;
+                    }
                     if order.contains(&a.name) && !set_here(&a.name) {
                         // `t = &t[1];` left the sequence's whole `t`.
                         // Which elements of an `empty(n)` array no launch has written, the next

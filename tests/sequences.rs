@@ -329,3 +329,31 @@ sequence {
     let run = ok(&src);
     assert_eq!(run.launches[0].uninit[0].read.words, 8);
 }
+
+#[test]
+fn device_variables_keep_their_values_from_launch_to_launch() {
+    // `w` runs twice: 2 × 4 atomicAdds make `counter` 8, and `tab[t]` = 2t + the value of
+    // `base` (initialised once to 10; `w` adds 1 to it in one thread each time: 10, then 11).
+    // `r` reads them all: out[t] = 8 + 2t + 11 + 12 (base after two launches).
+    let src = r#"
+__device__ int counter;
+__device__ float tab[4];
+__device__ int base = 10;
+__global__ void w() {
+    atomicAdd(&counter, 1);
+    tab[threadIdx.x] = threadIdx.x * 2 + base;
+    __syncthreads();
+    if (threadIdx.x == 0) base += 1;
+}
+__global__ void r(int* out) { out[threadIdx.x] = counter + tab[threadIdx.x] + base; }
+sequence {
+    o = zeros(4);
+    launch w { grid = 1; block = 4; }
+    launch w { grid = 1; block = 4; }
+    launch r { out = o; grid = 1; block = 4; }
+    expect o == 8 + 2 * arange(4) + 11 + 12;
+    expect counter == 8;
+}
+"#;
+    ok(src);
+}

@@ -156,6 +156,37 @@ pub fn keep(
     }
 }
 
+/// The names of the kernel's file-scope `__device__` variables (not `__constant__` ones, which
+/// only the host sets).
+pub fn device_variables(kernel: &Kernel) -> Vec<&str> {
+    kernel
+        .symbol_sizes
+        .iter()
+        .map(|&(p, _)| p)
+        .filter(|p| !kernel.constants.contains(p))
+        .map(|p| kernel.params[p as usize].name.as_str())
+        .collect()
+}
+
+/// Keeps what a launch left in the `__device__` variable `name` for the next launches.
+pub fn keep_symbol(
+    vars: &mut HashMap<String, HostValue>,
+    name: String,
+    data: std::sync::Arc<crate::exec::BufData>,
+    shape: Vec<usize>,
+) {
+    let float = data.elem().is_float();
+    vars.insert(
+        name,
+        HostValue::Array {
+            data,
+            shape,
+            float,
+            dtype: None,
+        },
+    );
+}
+
 /// Sets the arrays a sequence numbers before its launches (see [`Env`]'s `order`).
 pub fn number(env: &mut Env, names: &[String], vars: &HashMap<String, HostValue>) {
     env.order = names
