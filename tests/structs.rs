@@ -2855,3 +2855,38 @@ launch k {
 "#;
     ok(src, &[], [1, 1, 1], [4, 1, 1]);
 }
+
+#[test]
+fn a_member_of_the_struct_a_call_returns_a_pointer_to() {
+    // `M` is 16 bytes (`key` 0-7, `index` 8-11, `local` 12-15), a buffer of bytes. Thread i
+    // reads t[i].index (0), adds 5 to it atomically through `&at(t, i)->index`, sets `local`
+    // to 3 through the call and adds i through a pointer: struct i's bytes end
+    // 0 × 8, 5 0 0 0, 3 + i 0 0 0.
+    let src = r#"
+struct M { long long key; int index; int local; };
+__device__ M* at(M* t, int i) { return t + i; }
+__global__ void k(M* t, int* o) {
+  int i = threadIdx.x;
+  o[i] = at(t, i)->index;
+  atomicAdd(&at(t, i)->index, 5);
+  at(t, i)->local = 3;
+  int* p = &at(t, i)->local;
+  *p += i;
+}
+launch k {
+    t = zeros(4 * 16); o = ones(4); grid = 1; block = 4;
+    expect o == 0;
+    expect t == [WANT];
+}
+"#;
+    let want: Vec<String> = (0..4)
+        .flat_map(|i| {
+            let mut b = [0; 16];
+            b[8] = 5;
+            b[12] = 3 + i;
+            b
+        })
+        .map(|b| b.to_string())
+        .collect();
+    ok(&src.replace("WANT", &want.join(", ")), &[], ONE, [4, 1, 1]);
+}

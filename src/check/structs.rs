@@ -1421,8 +1421,42 @@ impl<'g> KernelChecker<'g, '_> {
             ast::ExprKind::New {
                 ty, count: None, ..
             } if !ty.pointer => self.layout_of(ty)?.ok(),
+            // `at(t, i)->index` of a `__device__ M* at(...)` (torch-quiver's `GetMutable`).
+            ast::ExprKind::Call {
+                callee,
+                targs,
+                args,
+            } => {
+                let name = super::groups::unqualified(&callee.name);
+                let f = self.file_callee(name, &[], args).ok()??;
+                self.returned_pointee(f, targs, args, e.span)
+            }
             _ => None,
         }
+    }
+
+    /// The struct a call of `f` returns a pointer to (a template's instance for these
+    /// arguments).
+    fn returned_pointee(
+        &mut self,
+        f: &ast::Function,
+        targs: &[ast::TemplateArg],
+        args: &[ast::Expr],
+        span: Span,
+    ) -> Option<Rc<Layout>> {
+        if !f.ret.pointer || !matches!(f.ret.base, BaseType::Named | BaseType::Vector) {
+            return None;
+        }
+        let ret = if f.template.is_empty() {
+            f.ret.clone()
+        } else {
+            self.function_instance(f, targs, args, span).ok()?.ret
+        };
+        self.layout_of(&ast::TypeName {
+            pointer: false,
+            ..ret
+        })?
+        .ok()
     }
 
     /// The struct `P(...)`, `P{...}` or `P<float>(...)` builds, if `callee` names one.
