@@ -1315,3 +1315,17 @@ launch k { out = zeros(4); n = 5; grid = 1; block = 4; expect out == 5; }
     );
     assert_eq!(codes(&f), ["simt::check::host_variable"]);
 }
+
+#[test]
+fn execution_space_qualifiers_may_follow_a_reference_return_type() {
+    // LOGAN's `T const & __device__ __host__ larger(...)`: the qualifiers after `T const &`.
+    // twice(larger(t, 7)) is 14 for t < 8, then 16 and 18.
+    let src = r#"
+template <typename T>
+T const & __device__ __host__ larger(const T& a, const T& b) { return a < b ? b : a; }
+int __device__ twice(int x) { return 2 * x; }
+__global__ void k(int* o) { int a = threadIdx.x, b = 7; o[threadIdx.x] = twice(larger(a, b)); }
+launch k { o = zeros(10); grid = 1; block = 10; expect o == [14, 14, 14, 14, 14, 14, 14, 14, 16, 18]; }
+"#;
+    ok(src, &[], [1, 1, 1], [10, 1, 1]);
+}
