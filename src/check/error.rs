@@ -303,13 +303,14 @@ pub enum CheckError {
         span: Span,
     },
     /// A host variable read from device code: a file-scope variable without `const`, a pointer,
-    /// or a host object (a `std::map`).
+    /// a host object (a `std::map`), or a `const` whose value is computed when the program
+    /// starts (`const float PI = 2.0 * std::asin(1.0);`).
     ///
     /// Example: `int n = 4;` at file scope, then `a[i] = n;` in a kernel.
     #[error("`{name}` is a host variable: device code cannot read it")]
     #[diagnostic(
         code(simt::check::host_variable),
-        help("a file-scope variable is the host's unless it is `__device__`, `__constant__` or a `const` number: pass it to the kernel as a parameter, or declare it `const` (a number) or `__constant__` (set in the launch section)")
+        help("a file-scope variable is the host's unless it is `__device__`, `__constant__` or a `const` number with a constant value: pass it to the kernel as a parameter, declare it `__constant__` (set in the launch section), or give it a constant value (`const float PI = 3.14159265f;`)")
     )]
     HostVariable {
         /// The variable.
