@@ -705,3 +705,30 @@ launch k { d = arange(64); o = zeros(4); w = zeros(64); block = 1; grid = 1;
 "#;
     common::ok(src, &[], [1, 1, 1], [1, 1, 1]);
 }
+
+#[test]
+fn a_compound_assignment_to_a_vector_element_names_the_element_once() {
+    // `a[pick(i)] += v` through the file's `operator+` calls `pick` once (calls = 1) and is one
+    // 8-byte load and one store; `h[j++] += ...` on a `__half2` increments j once; a returned
+    // `float2&` (`b(0, 1) += ...`) is found once too. Before, the target was evaluated twice.
+    let src = r#"
+#include <cuda_fp16.h>
+struct B { float2* d; __device__ float2& operator()(int y, int x) { return d[y * 4 + x]; } };
+__device__ float2 operator+(float2 a, float2 b) { return make_float2(a.x + b.x, a.y + b.y); }
+__device__ int calls;
+__device__ int pick(int i) { atomicAdd(&calls, 1); return i; }
+__global__ void k(float2* a, __half2* h, int* o) {
+    int i = 0, j = 0;
+    a[pick(i)] += make_float2(1, 2);
+    h[j++] += __floats2half2_rn(1.0f, 2.0f);
+    B b{a};
+    b(0, 1) += make_float2(3, 4);
+    o[0] = calls; o[1] = j;
+}
+launch k { a = zeros(8); h = zeros(4); o = zeros(2); grid = 1; block = 1;
+  expect o == [1, 1]; expect a == [1, 2, 3, 4, 0, 0, 0, 0]; expect h == [1, 2, 0, 0]; }
+"#;
+    let r = ok(src, &[], [1, 1, 1], [1, 1, 1]);
+    // Loads: a[0], h[0], a[1], calls (o[0] = calls): 4; stores: those three elements and o's 2.
+    assert_eq!((r.counters.gld_instr, r.counters.gst_instr), (4, 5));
+}

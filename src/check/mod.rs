@@ -2331,6 +2331,10 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                     self.vector_assignment(target, value, out)?;
                     return Ok(());
                 };
+                // `a[i++] += v` names its element once: as `auto& e = a[i++]; e += v;`.
+                if !matches!(target.kind, ast::ExprKind::Name(_)) {
+                    return self.compound_on_element(target, *op, *op_span, value, span, out);
+                }
                 // `a += b` on vectors is the file's own operator (helper_math.h's): the
                 // function `operator+=`, or `a = operator+(a, b)`.
                 let call = |name: String| ast::Expr {
@@ -2922,6 +2926,59 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
             elem,
             width,
         })
+    }
+
+    /// `a[i++] += v` (or `buf(y, x) += v` through a returned reference) on a vector element:
+    /// the element is found once and the compound assignment applied to a reference to it, as
+    /// C++ evaluates the target once.
+    fn compound_on_element(
+        &mut self,
+        target: &ast::Expr,
+        op: ast::BinOp,
+        op_span: Span,
+        value: &ast::Expr,
+        span: Span,
+        out: &mut Vec<Stmt>,
+    ) -> Result<(), CheckError> {
+        if self.returned_vector_ref(target).is_some() {
+            self.not_const_returned(target)?;
+        } else {
+            self.writable(target)?;
+        }
+        let addr = ast::Expr {
+            kind: ast::ExprKind::Unary {
+                op: ast::UnOp::AddrOf,
+                operand: Box::new(target.clone()),
+            },
+            span: target.span,
+        };
+        let at = self.pointer(&addr)?;
+        let at = self.in_vectors(at, &addr);
+        let mem = self.pointee(at.mem, target.span)?;
+        self.not_constant(mem, target.span)?;
+        let name = ast::Ident {
+            name: format!("<element {}>", target.span.start),
+            span: target.span,
+        };
+        let i = self.new_pointer(&name, (mem.elem, mem.width), false);
+        out.push(self.point(i, at, span)?);
+        self.scopes.push(HashMap::new());
+        self.declare(&name, Binding::Ref(i));
+        let assign = ast::Stmt {
+            kind: ast::StmtKind::Assign {
+                target: ast::Expr {
+                    kind: ast::ExprKind::Name(name.name.clone()),
+                    span: target.span,
+                },
+                op: Some(op),
+                op_span,
+                value: value.clone(),
+            },
+            span,
+        };
+        let done = self.stmt(&assign, out);
+        self.scopes.pop();
+        done
     }
 
     /// The memory and dimensions of a file-scope array (`__constant__ P c[4][8];`); `None` for
