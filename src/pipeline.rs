@@ -1350,7 +1350,7 @@ pub fn run_sequence_observed(
                 // in it, the next launch reads (its initialiser applies once).
                 let symbols = host::sequence::device_variables(kernel);
                 for a in finished.arrays {
-                    if symbols.contains(&a.name.as_str()) && !set_here(&a.name) {
+                    if symbols.contains(&a.name.as_str()) {
                         if !order.contains(&a.name) {
                             order.push(a.name.clone());
                         }

@@ -208,6 +208,27 @@ __global__ void k(float* o) { o[0] = s[1].a; }
         "{}",
         f.errors[0]
     );
+    // The same in a row of a 2-D array: `{1, 2}` is the members of c[0][0] in C (c[0][0] =
+    // {1, 2}, c[0][1] = {0, 0}), never c[0][0].x = 1, c[0][1].x = 2.
+    let src = r#"
+struct S { int x; int y; };
+__constant__ S c[2][3] = { {1, 2}, {3, 4} };
+__global__ void k(int* o) { o[0] = c[0][1].x; }
+"#;
+    let f = common::err(src, &[], Some([1, 1, 1]), Some([1, 1, 1]));
+    assert!(f.errors[0].to_string().contains("without their braces"));
+    // A struct simt refuses (a bit-field) is refused with its initialiser, not read.
+    let src = r#"
+struct R { unsigned a : 3; unsigned b : 5; };
+__device__ R r = {5, 17};
+__global__ void k(float* o) { o[0] = r.a + r.b * 100; }
+"#;
+    let f = common::err(src, &[], Some([1, 1, 1]), Some([1, 1, 1]));
+    assert!(
+        f.errors[0].to_string().contains("bit-field"),
+        "{}",
+        f.errors[0]
+    );
 }
 
 #[test]

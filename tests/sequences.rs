@@ -356,4 +356,19 @@ sequence {
 }
 "#;
     ok(src);
+    // A launch item that sets one (`cudaMemcpyToSymbol`) sets it before the kernel runs; what
+    // the kernel leaves is kept: 100 + 1.
+    let src = r#"
+__device__ int base = 10;
+__global__ void w() { base += 1; }
+__global__ void r(int* out) { out[0] = base; }
+sequence {
+    o = zeros(1);
+    launch w { base = [100]; grid = 1; block = 1; }
+    launch r { out = o; grid = 1; block = 1; }
+    expect o == [101];
+    expect base == 101;
+}
+"#;
+    ok(src);
 }

@@ -2836,7 +2836,7 @@ typedef struct vertex
 	int src_ver;
 	int depth;
 }*v_st_t;
-typedef struct { float a; float b; } Pair, *PPair;
+typedef struct { float a; float b; } Pair, *PPair, Couple;
 struct S {
 #pragma hd_warning_disable
   __host__ __device__ S() : v(1) {}
@@ -2845,8 +2845,9 @@ struct S {
 __device__ int get(v_st_t v, int i) { return v[i].depth; }
 __global__ void k(vertex* vs, PPair ps, float* o) {
     v_st_t p = vs + 1;
+    Pair* c = ps;
     S s;
-    o[threadIdx.x] = get(vs, threadIdx.x) + p->src_ver + ps[threadIdx.x].b + s.v;
+    o[threadIdx.x] = get(vs, threadIdx.x) + p->src_ver + c[threadIdx.x].b + s.v;
 }
 launch k {
     vs = [1, 2, 3, 4, 5, 6, 7, 8]; ps = arange(8); o = zeros(4); grid = 1; block = 4;

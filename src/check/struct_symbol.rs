@@ -28,6 +28,10 @@ impl KernelChecker<'_, '_> {
         let Some(init) = &c.init else {
             return Ok(None);
         };
+        // A refused struct (a bit-field's) has no leaves: its refusal is the error.
+        if l.leaves.is_empty() {
+            return Ok(None);
+        }
         let mut items = Vec::new();
         if dims.is_empty() {
             items.push(Some(init));
@@ -42,7 +46,7 @@ impl KernelChecker<'_, '_> {
                     help: Some("an array takes `{a, b, ...}`".into()),
                 });
             };
-            self.braced_elements(l, list)?;
+            self.braced_rows(l, list, dims.len())?;
             if !super::fill_rows(list, dims, &mut items) {
                 return Err(CheckError::Initialiser {
                     problem: InitialiserProblem::TooManyForDims {
@@ -93,6 +97,27 @@ impl KernelChecker<'_, '_> {
                 })
                 .collect(),
         ))
+    }
+
+    /// Refuses an array of structs `l` of `rank` dimensions listing members' values without
+    /// their braces in any row (`{{1, 2}, {3, 4}}` of `S c[2][3]` is c[0][0] = {1, 2} in C).
+    fn braced_rows(
+        &mut self,
+        l: &Layout,
+        items: &[ast::Expr],
+        rank: usize,
+    ) -> Result<(), CheckError> {
+        if rank > 1 {
+            for item in items {
+                if let ast::ExprKind::List(row) = &item.kind {
+                    self.braced_rows(l, row, rank - 1)?;
+                } else {
+                    self.braced_elements(l, std::slice::from_ref(item))?;
+                }
+            }
+            return Ok(());
+        }
+        self.braced_elements(l, items)
     }
 }
 

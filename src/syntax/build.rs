@@ -1051,19 +1051,22 @@ impl<'m> Builder<'m> {
             .filter(|p| p.as_rule() == Rule::pointer_alias)
             .map(|p| self.ident(p.into_inner().next().expect("grammar: a pointer's name")))
             .collect();
-        let (mut def, before, after) = self.struct_parts(pair)?;
-        // `typedef struct tag { ... } Name;` is known as `Name`; `typedef struct { ... } *P;`
-        // has no name but its pointer's.
-        def.name = after
-            .into_iter()
-            .last()
-            .or(before.clone())
-            .unwrap_or(Ident {
-                name: format!("__anonymous_struct_{}", span.start),
-                span,
-            });
+        let (mut def, before, mut after) = self.struct_parts(pair)?;
+        // `typedef struct tag { ... } Name;` is known as `Name`, and `typedef struct { ... } A,
+        // B;` as `B`, which `A` names too; `typedef struct { ... } *P;` has no name but its
+        // pointer's.
+        def.name = after.pop().or(before.clone()).unwrap_or(Ident {
+            name: format!("__anonymous_struct_{}", span.start),
+            span,
+        });
         let tag = before.filter(|t| t.name != def.name.name);
-        let mut aliases = Vec::new();
+        let mut aliases: Vec<Alias> = after
+            .into_iter()
+            .map(|n| {
+                let own = TypeName::named(def.name.name.clone(), n.span);
+                (n, own)
+            })
+            .collect();
         if let Some(t) = &tag {
             for c in def.ctors.iter_mut().filter(|c| c.name.name == t.name) {
                 c.name.name.clone_from(&def.name.name);
