@@ -1310,6 +1310,7 @@ pub fn run_sequence_observed(
             ast::SeqItem::Launch(l) => {
                 let kernel = kernels.next().expect("sequence: a kernel per launch item");
                 host::sequence::check_bound(kernel, l, &env).map_err(in_file)?;
+                let tied = host::sequence::tied_pointers(&env.vars);
                 let mut launch_env = host::Env::new(&opts.overrides, dir.clone());
                 launch_env.vars = env.vars.clone();
                 env.share_uninit(&mut launch_env);
@@ -1374,6 +1375,7 @@ pub fn run_sequence_observed(
                         host::sequence::keep(&mut env.vars, a.name, data, shape);
                     }
                 }
+                host::sequence::repoint(&mut env.vars, &tied);
                 launches.push(finished.report);
             }
         }

@@ -372,3 +372,26 @@ sequence {
 "#;
     ok(src);
 }
+
+#[test]
+fn a_pointer_the_sequence_takes_follows_what_launches_leave_in_its_array() {
+    // `c = &b[2]`: `w` writes 7 to b[2] and b[3] through it, `r` reads b[2..8] through it:
+    // out = [7, 7, 0, 0, 0, 0]. Before, `c` kept pointing into b as it was before `w`.
+    let src = r#"
+__global__ void w(int* p) { if (threadIdx.x < 2) p[threadIdx.x] = 7; }
+__global__ void r(const int* q, int* out) { out[threadIdx.x] = q[threadIdx.x]; }
+sequence {
+    b = zeros(8);
+    c = &b[2];
+    o = zeros(6);
+    launch w { p = c; grid = 1; block = 8; }
+    launch r { q = c; out = o; grid = 1; block = 6; }
+    expect o == [7, 7, 0, 0, 0, 0];
+    expect b == [0, 0, 7, 7, 0, 0, 0, 0];
+}
+"#;
+    ok(src);
+    // With `b = empty(8)`, `r` reads b[4..8], which no launch wrote: 4 words, not 6.
+    let run = ok(&src.replace("b = zeros(8)", "b = empty(8)"));
+    assert_eq!(run.launches[1].uninit[0].read.words, 4);
+}

@@ -187,6 +187,39 @@ pub fn keep_symbol(
     );
 }
 
+/// The sequence's pointers (`c = &b[2];`) into what their array's name holds now: after a
+/// launch, [`repoint`] moves them to what it left there.
+pub fn tied_pointers(vars: &HashMap<String, HostValue>) -> Vec<String> {
+    vars.iter()
+        .filter(|(_, v)| match v {
+            HostValue::Pointer { array, data, .. } => matches!(
+                vars.get(array),
+                Some(HostValue::Array { data: now, .. }) if std::sync::Arc::ptr_eq(data, now)
+            ),
+            _ => false,
+        })
+        .map(|(n, _)| n.clone())
+        .collect()
+}
+
+/// Points each of the `tied` pointers into what its array's name holds after a launch, as a
+/// device pointer keeps pointing into the same memory.
+pub fn repoint(vars: &mut HashMap<String, HostValue>, tied: &[String]) {
+    for name in tied {
+        let Some(HostValue::Pointer { array, .. }) = vars.get(name) else {
+            continue;
+        };
+        let Some(HostValue::Array { data, shape, .. }) = vars.get(array) else {
+            continue;
+        };
+        let (now, now_shape) = (std::sync::Arc::clone(data), shape.clone());
+        if let Some(HostValue::Pointer { data, shape, .. }) = vars.get_mut(name) {
+            *data = now;
+            *shape = now_shape;
+        }
+    }
+}
+
 /// Sets the arrays a sequence numbers before its launches (see [`Env`]'s `order`).
 pub fn number(env: &mut Env, names: &[String], vars: &HashMap<String, HostValue>) {
     env.order = names
