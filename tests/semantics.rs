@@ -1911,3 +1911,28 @@ launch k { grid = 1; block = ns::N; o = zeros(ns::N + N - 3); expect o == full(8
     let r = ok(src, &[], ONE, [8, 1, 1]);
     assert!(r.expects_passed(), "{:?}", r.expects);
 }
+
+#[test]
+fn sizeof_a_row_of_an_array_is_the_rows_bytes() {
+    // A row is an array under `sizeof` (it converts to a pointer elsewhere): `f[0]` of
+    // `float f[2][3]` is 3 × 4 = 12 (not a pointer's 8), `sh[1]` of `double sh[4][2][3]` is
+    // 2 × 3 × 8 = 48 and `sh[1][1]` 24, `loc[2]` of `float loc[3][7]` 28, `ds[1]` of a 12-byte
+    // struct 5 × 12 = 60, and a row through a pointer to rows `float (*)[7]` 28. So
+    // `sizeof(f[0]) / sizeof(f[0][0])` counts the 3 columns.
+    let src = r#"
+struct S { float a; int b; char c; };
+__constant__ float f[2][3];
+__device__ S ds[2][5];
+__global__ void k(float* out) {
+    __shared__ double sh[4][2][3];
+    float loc[3][7];
+    loc[0][0] = 1;
+    float (*rows)[7] = loc;
+    out[0] = sizeof(f[0]); out[1] = sizeof(f);
+    out[2] = sizeof(sh[1]); out[3] = sizeof(sh[1][1]); out[4] = sizeof(loc[2]);
+    out[5] = sizeof(ds[1]); out[6] = sizeof(rows[1]); out[7] = sizeof(f[0]) / sizeof(f[0][0]);
+}
+launch k { out = zeros(8); grid = 1; block = 1; expect out == [12, 24, 48, 24, 28, 60, 28, 3]; }
+"#;
+    ok(src, &[], [1, 1, 1], [1, 1, 1]);
+}

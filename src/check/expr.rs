@@ -2424,6 +2424,10 @@ impl KernelChecker<'_, '_> {
                 _ => {}
             }
         }
+        // A row of an array is an array here too (`sizeof(a[0])` of `float a[2][3]`: 12).
+        if let Some(bytes) = self.row_bytes(e) {
+            return Ok(bytes);
+        }
         // An array member is an array here, not the pointer it converts to elsewhere.
         if self.is_pointer(e) && self.decayed_member(e).is_none() {
             return Ok(8);

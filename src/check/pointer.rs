@@ -371,6 +371,22 @@ impl<'g> KernelChecker<'g, '_> {
         })
     }
 
+    /// `sizeof` of a row of an array of several dimensions (`sizeof(a[0])` of `float a[2][3]`:
+    /// 12), which elsewhere converts to a pointer; `None` if `e` is no row.
+    pub(crate) fn row_bytes(&self, e: &ast::Expr) -> Option<u64> {
+        let row = self.row_of(e)?;
+        let (elem, width) = match (row.mem, row.base.map(|b| &b.kind)) {
+            (Some(m), _) => (m.elem, m.width),
+            (None, Some(ast::ExprKind::Name(n))) => match self.lookup(n)? {
+                Binding::Pointer(i) => self.ptr_vars[i as usize].pointee,
+                _ => return None,
+            },
+            _ => return None,
+        };
+        let n: u64 = row.dims[row.indices.len()..].iter().product();
+        Some(u64::from(elem.size() * width) * n)
+    }
+
     pub(crate) fn pointer(&mut self, e: &ast::Expr) -> Result<Ptr> {
         let span = e.span;
         if let Some(call) = self.pointer_conversion(e) {
