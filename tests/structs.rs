@@ -2891,3 +2891,27 @@ launch k {
         .collect();
     ok(&src.replace("WANT", &want.join(", ")), &[], ONE, [4, 1, 1]);
 }
+
+#[test]
+fn pragma_pack_packs_the_structs_after_it_or_is_refused() {
+    // `#pragma pack(push, 1)` ... `pack(pop)` packs `P` as `__attribute__((packed))` does
+    // (no padding: sizeof 8 either way), not `Q` after the pop. Packed `R { int; char; }`
+    // would be 5 bytes where simt lays out 8: refused, as is `pack(4)`, where before both
+    // were laid out with C's alignment without a word.
+    let src = r#"
+#pragma pack(push, 1)
+struct P { int a; float b; };
+#pragma pack(pop)
+struct Q { int i; char c; };
+__global__ void k(int* out) { P p; p.a = 3; out[0] = sizeof(P) + p.a; out[1] = sizeof(Q); }
+launch k { out = zeros(2); grid = 1; block = 1; expect out == [11, 8]; }
+"#;
+    ok(src, &[], ONE, ONE);
+    for pragma in ["#pragma pack(1)", "#pragma pack(4)"] {
+        let src = format!(
+            "{pragma}\nstruct R {{ int i; char c; }};\n__global__ void k(int* out) {{ out[0] = sizeof(R); }}\n"
+        );
+        let f = err(&src, &[("out", "zeros(1)")], Some(ONE), Some(ONE));
+        assert_eq!(codes(&f), ["simt::check::unsupported"], "{pragma}");
+    }
+}

@@ -266,6 +266,9 @@ pub(crate) struct Builder<'m> {
     /// Whether the file declares a class template `numeric_limits` of its own (CUTLASS's
     /// `platform::numeric_limits`), not only specialisations of `std::numeric_limits`.
     own_numeric_limits: std::cell::OnceCell<bool>,
+    /// `#pragma pack`: the packing in force for the structs defined from here (`None`: C's
+    /// alignment), and those `push` saved.
+    pack: std::cell::RefCell<(Option<u32>, Vec<Option<u32>>)>,
 }
 
 impl<'m> Builder<'m> {
@@ -287,6 +290,7 @@ impl<'m> Builder<'m> {
             externs: Default::default(),
             type_names: Default::default(),
             own_numeric_limits: Default::default(),
+            pack: Default::default(),
         }
     }
     /// The only pest → `Span` conversion: where in the file the pair's text came from.
@@ -642,6 +646,10 @@ impl<'m> Builder<'m> {
                         "this `__device__` variable (a nested initialiser list, or several names in one declaration)"
                     };
                     module.unsupported.push((what.to_string(), name, span));
+                    Ok(())
+                }
+                Rule::directive => {
+                    self.pragma_pack(item.as_str());
                     Ok(())
                 }
                 _ => Ok(()),
@@ -1040,6 +1048,32 @@ impl<'m> Builder<'m> {
         Ok(self.tagged_struct_def(pair)?.0)
     }
 
+    /// `#pragma pack(n)`, `pack(push, n)`, `pack(pop)`, `pack()`: the packing of the structs
+    /// defined after it ([`Builder::pack`]); any other pragma changes nothing.
+    fn pragma_pack(&self, text: &str) {
+        let text: String = text.chars().filter(|c| !c.is_whitespace()).collect();
+        let Some(args) = text
+            .strip_prefix("#pragmapack(")
+            .and_then(|a| a.strip_suffix(')'))
+        else {
+            return;
+        };
+        let mut pack = self.pack.borrow_mut();
+        let mut parts = args.split(',').filter(|p| !p.is_empty());
+        match parts.next() {
+            None => pack.0 = None,
+            Some("push") => {
+                let current = pack.0;
+                pack.1.push(current);
+            }
+            Some("pop") => pack.0 = pack.1.pop().flatten(),
+            Some(n) => pack.0 = n.parse().ok(),
+        }
+        if let Some(n) = parts.next() {
+            pack.0 = n.parse().ok();
+        }
+    }
+
     /// [`Self::struct_def`] with the other names a file-scope `typedef struct Tag { ... } Name,
     /// *PName;` gives it: the tag where it is not the name (it names the struct inside it, its
     /// constructors and `operator=(const Tag&)`, and in C++ after it), and pointer types.
@@ -1379,6 +1413,15 @@ impl<'m> Builder<'m> {
             }
         }
         bind_references(&fields, &mut ctors);
+        // `#pragma pack(1)` packs as `__attribute__((packed))` does; another packing is
+        // refused where the struct is used rather than laid out with C's alignment.
+        match self.pack.borrow().0 {
+            Some(1) => packed = true,
+            Some(n) => {
+                unsupported.get_or_insert((format!("`#pragma pack({n})`"), span));
+            }
+            None => {}
+        }
         let def = StructDef {
             name: Ident {
                 name: String::new(),
