@@ -732,3 +732,21 @@ launch k { a = zeros(8); h = zeros(4); o = zeros(2); grid = 1; block = 1;
     // Loads: a[0], h[0], a[1], calls (o[0] = calls): 4; stores: those three elements and o's 2.
     assert_eq!((r.counters.gld_instr, r.counters.gst_instr), (4, 5));
 }
+
+#[test]
+fn a_component_of_the_vector_a_call_returns_a_pointer_to() {
+    // `at(v, 1)` points at floats 4..8 of arange(8): `->y` reads 5, then `+= 1` makes it 6;
+    // `at(v, 0)[1].z` is float 6, set to 5; `*at(v, 1)` copies the whole vector (w.y = 6).
+    let src = r#"
+__device__ float4* at(float4* p, int i) { return p + i; }
+__global__ void k(float4* v, float* o) {
+    o[0] = at(v, 1)->y;
+    at(v, 1)->y += 1;
+    at(v, 0)[1].z = 5;
+    float4 w = *at(v, 1);
+    o[1] = w.y;
+}
+launch k { v = arange(8); o = zeros(2); grid = 1; block = 1; expect o == [5, 6]; expect v == [0, 1, 2, 3, 4, 6, 5, 7]; }
+"#;
+    ok(src, &[], [1, 1, 1], [1, 1, 1]);
+}

@@ -550,6 +550,20 @@ impl KernelChecker<'_, '_> {
                 _ => false,
             },
             ast::ExprKind::Cast { ty, .. } => ty.pointer && ty.base == BaseType::Vector,
+            // `at(v, i)->y` of the file's `__device__ float4* at(...)`.
+            ast::ExprKind::Call { callee, .. } => {
+                element
+                    && self
+                        .globals
+                        .overloads
+                        .get(super::groups::unqualified(&callee.name))
+                        .is_some_and(|fs| {
+                            !fs.is_empty()
+                                && fs
+                                    .iter()
+                                    .all(|f| f.ret.pointer && f.ret.base == BaseType::Vector)
+                        })
+            }
             // `out.ptr(y)[x]` of a member function returning a `uchar4*` (PCL's `PtrStep`).
             ast::ExprKind::Method { object, method, .. } => {
                 element
