@@ -1289,6 +1289,7 @@ pub fn run_sequence_observed(
                     Some(elem) => env.eval_as(value, elem),
                     None => env.eval(value),
                 }
+                .and_then(|v| host::sequence::symbol_value(seq, &program, name, v))
                 .map_err(in_file)?;
                 if matches!(v, host::HostValue::Array { .. }) && !order.contains(&name.name) {
                     order.push(name.name.clone());

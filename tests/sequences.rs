@@ -371,6 +371,14 @@ sequence {
 }
 "#;
     ok(src);
+    // Set to a number at sequence level, as a launch item may.
+    ok(&src
+        .replace(
+            "    o = zeros(1);",
+            "    o = zeros(1);
+    base = 100;",
+        )
+        .replace("base = [100]; ", ""));
 }
 
 #[test]

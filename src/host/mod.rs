@@ -597,6 +597,30 @@ pub fn prepare_in(
     })
 }
 
+/// The one-element array a file-scope scalar (`__device__ int count;`) holds when set to `v`:
+/// an integer one refuses a fraction.
+pub(crate) fn scalar_symbol(
+    name: &str,
+    elem: Scalar,
+    (v, float): (f64, bool),
+    span: Span,
+) -> Result<HostValue, HostError> {
+    if elem.is_integer() && v.fract() != 0.0 {
+        return Err(HostError::BadValue {
+            message: format!("`{name}` is `{}` but its value is {v}", elem.c_name()),
+            span,
+            label: "not an integer".into(),
+            help: None,
+        });
+    }
+    Ok(HostValue::Array {
+        data: Arc::new(BufData::from_f64(elem, &[v])),
+        shape: vec![1],
+        float,
+        dtype: None,
+    })
+}
+
 /// For parameter `i`: its rank if it is an ATen accessor's array, 0 if it is one of an
 /// accessor's sizes or strides, `None` for any other parameter.
 fn accessor_rank(kernel: &Kernel, i: usize) -> Option<u32> {
@@ -790,20 +814,7 @@ fn typed(
         (ParamKind::Buffer { elem, .. }, HostValue::Num { v, float })
             if kernel.constant_scalars.contains(&(i as u32)) =>
         {
-            if elem.is_integer() && v.fract() != 0.0 {
-                return Err(HostError::BadValue {
-                    message: format!("`{name}` is `{}` but its value is {v}", elem.c_name()),
-                    span,
-                    label: "not an integer".into(),
-                    help: None,
-                });
-            }
-            Ok(HostValue::Array {
-                data: Arc::new(BufData::from_f64(elem, &[v])),
-                shape: vec![1],
-                float,
-                dtype: None,
-            })
+            scalar_symbol(name, elem, (v, float), span)
         }
         (ParamKind::Scalar { ty, .. }, HostValue::Null) => Err(HostError::NullScalar {
             param: name.to_string(),

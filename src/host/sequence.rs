@@ -45,6 +45,34 @@ pub fn elem_of(seq: &Sequence, program: &Program, name: &str) -> Option<Scalar> 
     })
 }
 
+/// Sequence name `name` set to a number (`count = 100;`) where it is bound to a file-scope
+/// scalar (`__device__ int count;`): the one-element array that scalar holds, as a launch item
+/// makes it; any other value as it is.
+pub fn symbol_value(
+    seq: &Sequence,
+    program: &Program,
+    name: &crate::syntax::ast::Ident,
+    v: HostValue,
+) -> Result<HostValue, HostError> {
+    let HostValue::Num { v: x, float } = v else {
+        return Ok(v);
+    };
+    let symbol = bindings(seq, &name.name).find_map(|(l, p)| {
+        let k = program.kernel(&l.kernel.name)?;
+        let i = k.params.iter().position(|q| q.name == p)?;
+        match k.params[i].kind {
+            ParamKind::Buffer { elem, .. } if k.constant_scalars.contains(&(i as u32)) => {
+                Some(elem)
+            }
+            _ => None,
+        }
+    });
+    match symbol {
+        Some(elem) => super::scalar_symbol(&name.name, elem, (x, float), name.span),
+        None => Ok(v),
+    }
+}
+
 /// Refuses a launch item that leaves a parameter of `kernel` without a value: neither the
 /// item nor the sequence so far names it, and it has no default argument.
 pub fn check_bound(kernel: &Kernel, launch: &Launch, env: &Env) -> Result<(), HostError> {
@@ -57,8 +85,8 @@ pub fn check_bound(kernel: &Kernel, launch: &Launch, env: &Env) -> Result<(), Ho
         })
         .collect();
     // An unset `__constant__` the kernel reads is refused here rather than zero: an earlier
-    // launch may have set it, and a sequence does not carry file-scope memory from launch to
-    // launch.
+    // launch item may have set it, and a sequence carries only `__device__` memory from launch
+    // to launch (a `__constant__` is set at sequence level, as the host's cudaMemcpyToSymbol).
     let missing: Vec<&str> = kernel
         .params
         .iter()
