@@ -1895,18 +1895,7 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
             }
             (_, true) => std::slice::from_ref(init),
         };
-        let too_many = |dims: &[u64]| CheckError::Initialiser {
-            problem: InitialiserProblem::TooManyForDims {
-                name: c.name.name.clone(),
-                dims: dims
-                    .iter()
-                    .map(|d| d.to_string())
-                    .collect::<Vec<_>>()
-                    .join(" × "),
-            },
-            span: init.span,
-            help: None,
-        };
+        let too_many = |dims: &[u64]| too_many_for(c, dims, init.span);
         let mut flat = Vec::new();
         let elided = vector
             && !items
@@ -3924,6 +3913,22 @@ fn fill_rows<'a>(
     }
     out.resize(start + size as usize, None);
     true
+}
+
+/// More values in `c`'s initialiser than its dimensions `dims` hold.
+fn too_many_for(c: &ast::ConstantArray, dims: &[u64], span: Span) -> CheckError {
+    CheckError::Initialiser {
+        problem: InitialiserProblem::TooManyForDims {
+            name: c.name.name.clone(),
+            dims: dims
+                .iter()
+                .map(|d| d.to_string())
+                .collect::<Vec<_>>()
+                .join(" × "),
+        },
+        span,
+        help: None,
+    }
 }
 
 /// What a file-scope variable holds when the launch sets nothing, in the launch section's words:

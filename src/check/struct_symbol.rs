@@ -48,18 +48,7 @@ impl KernelChecker<'_, '_> {
             };
             self.braced_rows(l, list, dims.len())?;
             if !super::fill_rows(list, dims, &mut items) {
-                return Err(CheckError::Initialiser {
-                    problem: InitialiserProblem::TooManyForDims {
-                        name: c.name.name.clone(),
-                        dims: dims
-                            .iter()
-                            .map(|d| d.to_string())
-                            .collect::<Vec<_>>()
-                            .join(" × "),
-                    },
-                    span: init.span,
-                    help: None,
-                });
+                return Err(super::too_many_for(c, dims, init.span));
             }
         }
         let empty = ast::Expr {

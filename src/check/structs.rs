@@ -1447,11 +1447,7 @@ impl<'g> KernelChecker<'g, '_> {
         if !f.ret.pointer || !matches!(f.ret.base, BaseType::Named | BaseType::Vector) {
             return None;
         }
-        let ret = if f.template.is_empty() {
-            f.ret.clone()
-        } else {
-            self.function_instance(f, targs, args, span).ok()?.ret
-        };
+        let ret = self.instance_ret(f, targs, args, span)?;
         self.layout_of(&ast::TypeName {
             pointer: false,
             ..ret
@@ -1496,11 +1492,22 @@ impl<'g> KernelChecker<'g, '_> {
         if f.ret.pointer || !matches!(f.ret.base, BaseType::Named | BaseType::Vector) {
             return None;
         }
+        let ret = self.instance_ret(f, targs, args, span)?;
+        self.layout_of(&ret)?.ok()
+    }
+
+    /// The return type of a call of `f`: a template's instance's for these arguments.
+    fn instance_ret(
+        &mut self,
+        f: &ast::Function,
+        targs: &[ast::TemplateArg],
+        args: &[ast::Expr],
+        span: Span,
+    ) -> Option<ast::TypeName> {
         if f.template.is_empty() {
-            return self.layout_of(&f.ret)?.ok();
+            return Some(f.ret.clone());
         }
-        let instance = self.function_instance(f, targs, args, span).ok()?;
-        self.layout_of(&instance.ret)?.ok()
+        Some(self.function_instance(f, targs, args, span).ok()?.ret)
     }
 
     /// The struct an `auto` function returns (`[](auto const& a, auto const& b) { return a +

@@ -171,17 +171,28 @@ pub fn keep(
 ) {
     if let Some(HostValue::Array { dtype, .. }) = vars.get(&name) {
         let dtype = *dtype;
-        let float = data.elem().is_float();
-        vars.insert(
-            name,
-            HostValue::Array {
-                data,
-                shape,
-                float,
-                dtype,
-            },
-        );
+        put(vars, name, data, shape, dtype);
     }
+}
+
+/// Sets `name` to the array `data` of `shape`.
+fn put(
+    vars: &mut HashMap<String, HostValue>,
+    name: String,
+    data: std::sync::Arc<crate::exec::BufData>,
+    shape: Vec<usize>,
+    dtype: Option<Scalar>,
+) {
+    let float = data.elem().is_float();
+    vars.insert(
+        name,
+        HostValue::Array {
+            data,
+            shape,
+            float,
+            dtype,
+        },
+    );
 }
 
 /// The names of the kernel's file-scope `__device__` variables (not `__constant__` ones, which
@@ -203,16 +214,7 @@ pub fn keep_symbol(
     data: std::sync::Arc<crate::exec::BufData>,
     shape: Vec<usize>,
 ) {
-    let float = data.elem().is_float();
-    vars.insert(
-        name,
-        HostValue::Array {
-            data,
-            shape,
-            float,
-            dtype: None,
-        },
-    );
+    put(vars, name, data, shape, None);
 }
 
 /// The sequence's pointers (`c = &b[2];`) into what their array's name holds now: after a
