@@ -1936,3 +1936,20 @@ launch k { out = zeros(8); grid = 1; block = 1; expect out == [12, 24, 48, 24, 2
 "#;
     ok(src, &[], [1, 1, 1], [1, 1, 1]);
 }
+
+#[test]
+fn an_assignment_as_a_subscript_is_its_value() {
+    // graphBIG's `len = stack[pos = 0];`: pos becomes 0, then stack[0] (7) is read; `s[i += 2]`
+    // with i = 1 reads s[3] = 10 and leaves i = 3.
+    let src = r#"
+__global__ void k(int* out) {
+    int stack[4] = {7, 8, 9, 10};
+    int pos = 3, i = 1;
+    int len = stack[pos = 0];
+    out[0] = len; out[1] = pos;
+    out[2] = stack[i += 2]; out[3] = i;
+}
+launch k { out = zeros(4); grid = 1; block = 1; expect out == [7, 0, 10, 3]; }
+"#;
+    ok(src, &[], [1, 1, 1], [1, 1, 1]);
+}

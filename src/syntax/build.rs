@@ -3067,7 +3067,10 @@ impl<'m> Builder<'m> {
                 Rule::index => ExprKind::Index {
                     base: Box::new(expr),
                     index: Box::new(
-                        self.expr(p.into_inner().next().expect("grammar: index has an expr"))?,
+                        // `stack[pos = 0]`: an assignment is a value there too.
+                        self.paren_item(
+                            p.into_inner().next().expect("grammar: index has an expr"),
+                        )?,
                     ),
                 },
                 Rule::member => ExprKind::Member {
