@@ -2907,7 +2907,18 @@ __global__ void k(int* out) { P p; p.a = 3; out[0] = sizeof(P) + p.a; out[1] = s
 launch k { out = zeros(2); grid = 1; block = 1; expect out == [11, 8]; }
 "#;
     ok(src, &[], ONE, ONE);
-    for pragma in ["#pragma pack(1)", "#pragma pack(4)"] {
+    // With a label (`push, r1, 1`), the number is the packing; `pop, r1` restores C's.
+    let labelled = src
+        .replace("pack(push, 1)", "pack(push, r1, 1)")
+        .replace("pack(pop)", "pack(pop, r1)");
+    ok(&labelled, &[], ONE, ONE);
+    // A packing simt cannot read is refused too, never taken as C's alignment.
+    for pragma in [
+        "#pragma pack(1)",
+        "#pragma pack(4)",
+        "#pragma pack(push, 2)",
+        "#pragma pack(N)",
+    ] {
         let src = format!(
             "{pragma}\nstruct R {{ int i; char c; }};\n__global__ void k(int* out) {{ out[0] = sizeof(R); }}\n"
         );

@@ -1083,7 +1083,7 @@ impl KernelChecker<'_, '_> {
                     self.local_array_mem(l),
                     self.local_arrays[l as usize].dims.clone(),
                 )),
-                Some(Binding::Param(p)) if self.file_array(p).is_some() => self.file_array(p),
+                Some(Binding::Param(p)) => self.file_array(p),
                 Some(Binding::Vector { elem, width, .. }) => {
                     return Err(CheckError::Dimensions {
                         problem: DimensionProblem::NotAnArray {

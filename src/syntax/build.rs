@@ -266,9 +266,9 @@ pub(crate) struct Builder<'m> {
     /// Whether the file declares a class template `numeric_limits` of its own (CUTLASS's
     /// `platform::numeric_limits`), not only specialisations of `std::numeric_limits`.
     own_numeric_limits: std::cell::OnceCell<bool>,
-    /// `#pragma pack`: the packing in force for the structs defined from here (`None`: C's
-    /// alignment), and those `push` saved.
-    pack: std::cell::RefCell<(Option<u32>, Vec<Option<u32>>)>,
+    /// `#pragma pack`: the packing in force for the structs defined from here, as written
+    /// (`None`: C's alignment), and those `push` saved.
+    pack: std::cell::RefCell<(Option<String>, Vec<Option<String>>)>,
 }
 
 impl<'m> Builder<'m> {
@@ -1059,18 +1059,25 @@ impl<'m> Builder<'m> {
             return;
         };
         let mut pack = self.pack.borrow_mut();
-        let mut parts = args.split(',').filter(|p| !p.is_empty());
-        match parts.next() {
+        let parts: Vec<&str> = args.split(',').filter(|p| !p.is_empty()).collect();
+        // `pack(push, label, n)`, `pack(pop, n)`: a number after the first part is the new
+        // packing; a label names nothing simt keeps.
+        let number = parts[1.min(parts.len())..]
+            .iter()
+            .rfind(|p| p.parse::<u32>().is_ok());
+        match parts.first() {
             None => pack.0 = None,
-            Some("push") => {
-                let current = pack.0;
+            Some(&"show") => {}
+            Some(&"push") => {
+                let current = pack.0.clone();
                 pack.1.push(current);
             }
-            Some("pop") => pack.0 = pack.1.pop().flatten(),
-            Some(n) => pack.0 = n.parse().ok(),
+            Some(&"pop") => pack.0 = pack.1.pop().flatten(),
+            // `pack(1)`, or anything else as written, which the structs after it refuse.
+            Some(n) => pack.0 = Some(n.to_string()),
         }
-        if let Some(n) = parts.next() {
-            pack.0 = n.parse().ok();
+        if let Some(n) = number {
+            pack.0 = Some(n.to_string());
         }
     }
 
@@ -1415,8 +1422,8 @@ impl<'m> Builder<'m> {
         bind_references(&fields, &mut ctors);
         // `#pragma pack(1)` packs as `__attribute__((packed))` does; another packing is
         // refused where the struct is used rather than laid out with C's alignment.
-        match self.pack.borrow().0 {
-            Some(1) => packed = true,
+        match self.pack.borrow().0.as_deref() {
+            Some("1") => packed = true,
             Some(n) => {
                 unsupported.get_or_insert((format!("`#pragma pack({n})`"), span));
             }
