@@ -170,6 +170,50 @@ __global__ void k(int* a) {
 }
 
 #[test]
+fn stores_that_put_each_element_s_own_value_leave_a_defined_result() {
+    // Each element gets one value from every warp that stores it, though a warp's lanes store
+    // different values: 64 threads, two warps, each storing twice, every lane active. `e` is
+    // lane l's element: coalesced (l), descending (31 - l) and scattered (7l mod 32, a
+    // permutation); `v` the value of the second store.
+    let kernel = |e: &str, v: &str| {
+        format!(
+            "__global__ void k(int* a) {{
+    int l = threadIdx.x % 32;
+    int e = {e};
+    a[e] = e * 3;
+    a[e] = {v};
+}}"
+        )
+    };
+    for e in ["l", "31 - l", "l * 7 % 32"] {
+        let same = kernel(e, "e * 3");
+        let r = ok(&same, &[("a", "zeros(32)")], [1, 1, 1], b(64));
+        assert_eq!(r.counters.race_count, 0, "{same}");
+        // Warp 1's second store puts another value in element 5: a WAW of warp 1 against warp
+        // 0's first store, on that element (and, within the second store, warp 0's and warp
+        // 1's lanes on element 5 disagree: the one-instruction race).
+        let differ = kernel(e, "e * 3 + (e == 5 && threadIdx.x >= 32)");
+        let r = ok(&differ, &[("a", "zeros(32)")], [1, 1, 1], b(64));
+        assert_eq!(r.counters.race_count, 2, "{differ}");
+        let g = r
+            .races
+            .iter()
+            .find(|g| g.race.first.kind == RaceKind::WriteAfterWrite)
+            .expect("a WAW");
+        assert_eq!(
+            (
+                g.race.first.kind,
+                g.race.first.warp,
+                g.race.first.other_warp,
+                g.race.words
+            ),
+            (RaceKind::WriteAfterWrite, 1, 0, 1),
+            "{differ}"
+        );
+    }
+}
+
+#[test]
 fn a_compare_and_swap_loop_validates_its_first_read() {
     // The Programming Guide's double atomicAdd: `old = *address` is a plain read, and other
     // warps swap the word before this warp's swap; the swap fails on a stale `old` and retries,

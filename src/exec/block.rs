@@ -222,6 +222,8 @@ pub(crate) struct BlockRunner<'a> {
     /// Component indices of a vector access.
     comp: Vec<i64>,
     scratch: Vec<i64>,
+    /// A global store's bits per lane, for the race log.
+    stored: Vec<u64>,
     /// Buffers of accesses through pointers into several arrays.
     choice: choice::Scratch,
     epoch: u64,
@@ -361,6 +363,7 @@ impl<'a> BlockRunner<'a> {
             spans: vec![(0, 0); lanes.div_ceil(32)],
             comp: vec![0; lanes],
             scratch: Vec::with_capacity(64),
+            stored: Vec::with_capacity(lanes),
             choice: choice::Scratch::default(),
             epoch: 0,
             block_epoch: 0,

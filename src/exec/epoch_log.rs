@@ -33,9 +33,20 @@ struct Touch {
     lo: i64,
     hi: i64,
     shape: Shape,
-    /// For a store whose active lanes all wrote one value: its bits. Two warps storing the
-    /// same value leave a defined result, as two lanes of one store do.
-    value: Option<u64>,
+    /// What a store wrote: two warps storing the same value to an element leave a defined
+    /// result, as two lanes of one store do.
+    value: Stored,
+}
+
+/// The values a warp's store wrote.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Stored {
+    /// Not a store, or lanes that wrote one element with different values.
+    Unknown,
+    /// Every active lane wrote these bits.
+    One(u64),
+    /// Per element, in the order [`elements`] gives them, from `at` in the log's values.
+    Each(u32),
 }
 
 /// What the accesses of one array in the epoch were: how many, and of which kinds.
@@ -71,6 +82,10 @@ pub(crate) struct EpochLog {
     touches: Vec<Touch>,
     /// Listed elements, of the epoch before (its first `prev_listed`) and this one.
     listed: Vec<i64>,
+    /// The elements' stored values of [`Stored::Each`] touches, of the epoch before (its first
+    /// `prev_values`) and this one.
+    values: Vec<u64>,
+    prev_values: usize,
     arrays: Vec<ArraySeen>,
     seq: u32,
     prev: Vec<Touch>,
@@ -79,6 +94,8 @@ pub(crate) struct EpochLog {
     /// Races found when the log filled up mid-epoch, reported with the epoch's.
     found: Vec<Found>,
     scratch: Vec<i64>,
+    /// A scattered warp's (element, value) pairs, sorted.
+    pairs: Vec<(i64, u64)>,
 }
 
 fn op_bit(op: Op) -> u8 {
@@ -111,21 +128,22 @@ impl EpochLog {
     /// Notes the accesses of `array` (`name`) by one instruction `inst`: the active lanes'
     /// elements `ix`, or, where every warp ran over consecutive indices, `runs` (per warp the
     /// first and last index, each scaled by `scale` and offset by `k`: component `k` of a
-    /// vector access of `scale` components). A scattered store gives `values`, each lane's
-    /// stored bits, so that two warps storing one value (`*done = false`) are no race.
+    /// vector access of `scale` components). A store gives `values`, each lane's stored bits,
+    /// so that two warps storing one value to an element (`*done = false`) are no race.
     pub(crate) fn note(
         &mut self,
         (array, name): (u32, &str),
         (op, inst): (Op, u32),
         (mask, ix): (&[bool], &[i64]),
         runs: Option<(&[Extent], i64, i64)>,
-        values: Option<&dyn Fn(usize) -> u64>,
+        values: Option<&[u64]>,
     ) {
         if self.touches.len() >= ANALYSE_AT {
             let mut found = self.races();
             self.found.append(&mut found);
             self.touches.clear();
             self.listed.truncate(self.prev_listed);
+            self.values.truncate(self.prev_values);
             self.forget_arrays();
         }
         self.seq += 1;
@@ -154,7 +172,15 @@ impl EpochLog {
         if let Some((spans, scale, k)) = runs {
             for (w, &(lo, hi)) in spans.iter().enumerate() {
                 let step = if lo == hi { 0 } else { scale };
-                let t = touch(w, (lo * scale + k, hi * scale + k), Shape::Step(step), None);
+                // Every lane is active, lane `l` on element `lo + l`: ascending.
+                let lanes = &values.map(|v| &v[w * 32..=w * 32 + (hi - lo) as usize]);
+                let value = lanes.map_or(Stored::Unknown, |v| self.stored(v, false));
+                let t = touch(
+                    w,
+                    (lo * scale + k, hi * scale + k),
+                    Shape::Step(step),
+                    value,
+                );
                 self.touches.push(t);
             }
             return;
@@ -164,10 +190,70 @@ impl EpochLog {
             else {
                 continue;
             };
-            let value = values.and_then(|v| uniform(m, w * 32, v));
+            let value = match (values, shape) {
+                (None, _) => Stored::Unknown,
+                (Some(v), Shape::Step(_)) => {
+                    // Contiguous active lanes, evenly spaced: elements ascend with the lanes
+                    // or against them.
+                    let first = m.iter().position(|&a| a).expect("one lane is active");
+                    let last = m.iter().rposition(|&a| a).expect("one lane is active");
+                    self.stored(&v[w * 32 + first..=w * 32 + last], ix[first] > ix[last])
+                }
+                (Some(v), Shape::Listed { .. }) => self.stored_listed((m, ix), w * 32, v),
+            };
             let t = touch(w, (lo, hi), shape, value);
             self.touches.push(t);
         }
+    }
+
+    /// The values a warp's consecutive active lanes stored, each on its own element: their
+    /// elements ascend with the lanes, or, when `descending`, against them.
+    fn stored(&mut self, lanes: &[u64], descending: bool) -> Stored {
+        if lanes.iter().all(|&x| x == lanes[0]) {
+            return Stored::One(lanes[0]);
+        }
+        let at = self.values.len() as u32;
+        if descending {
+            self.values.extend(lanes.iter().rev());
+        } else {
+            self.values.extend_from_slice(lanes);
+        }
+        Stored::Each(at)
+    }
+
+    /// The values of a scattered warp's store (its lanes from `first`), one per distinct
+    /// element in ascending order; unknown where two lanes wrote one element differently.
+    fn stored_listed(
+        &mut self,
+        (mask, ix): (&[bool], &[i64]),
+        first: usize,
+        values: &[u64],
+    ) -> Stored {
+        let mut pairs = std::mem::take(&mut self.pairs);
+        pairs.clear();
+        pairs.extend(
+            mask.iter()
+                .zip(ix)
+                .enumerate()
+                .filter(|(_, (&m, _))| m)
+                .map(|(l, (_, &i))| (i, values[first + l])),
+        );
+        pairs.sort_unstable();
+        let clash = pairs
+            .windows(2)
+            .any(|p| p[0].0 == p[1].0 && p[0].1 != p[1].1);
+        pairs.dedup_by_key(|p| p.0);
+        let value = if clash {
+            Stored::Unknown
+        } else if pairs.iter().all(|p| p.1 == pairs[0].1) {
+            Stored::One(pairs[0].1)
+        } else {
+            let at = self.values.len() as u32;
+            self.values.extend(pairs.iter().map(|p| p.1));
+            Stored::Each(at)
+        };
+        self.pairs = pairs;
+        value
     }
 
     /// Ends the epoch: the races between its warps, and, when `watch`, whether an access of
@@ -179,13 +265,18 @@ impl EpochLog {
         let crossed = watch && self.crosses();
         // This epoch becomes the one before; the older lists go.
         self.listed.drain(..self.prev_listed);
-        let drop = self.prev_listed as u32;
+        self.values.drain(..self.prev_values);
+        let (drop, drop_values) = (self.prev_listed as u32, self.prev_values as u32);
         for t in &mut self.touches {
             if let Shape::Listed { at, .. } = &mut t.shape {
                 *at -= drop;
             }
+            if let Stored::Each(at) = &mut t.value {
+                *at -= drop_values;
+            }
         }
         self.prev_listed = self.listed.len();
+        self.prev_values = self.values.len();
         // The buffers swap and keep their capacity: no allocation per epoch.
         std::mem::swap(&mut self.prev, &mut self.touches);
         self.touches.clear();
@@ -206,6 +297,8 @@ impl EpochLog {
         self.prev.clear();
         self.listed.clear();
         self.prev_listed = 0;
+        self.values.clear();
+        self.prev_values = 0;
         self.prev_arrays.clear();
         self.found.clear();
         self.forget_arrays();
@@ -238,16 +331,21 @@ impl EpochLog {
             if screen(&mine, &self.listed, same_time) == Screen::Clear {
                 continue;
             }
-            replay(&mine, &self.listed, false, |t, index, hazard, _| {
-                found.push(Found {
-                    seq: t.seq,
-                    inst: t.inst,
-                    warp: t.warp,
-                    array: a as u32,
-                    index,
-                    hazard,
-                });
-            });
+            replay(
+                &mine,
+                (&self.listed, &self.values),
+                false,
+                |t, index, hazard, _| {
+                    found.push(Found {
+                        seq: t.seq,
+                        inst: t.inst,
+                        warp: t.warp,
+                        array: a as u32,
+                        index,
+                        hazard,
+                    });
+                },
+            );
         }
         found
     }
@@ -283,9 +381,14 @@ impl EpochLog {
                 Screen::Met => return true,
                 Screen::Unknown => {
                     let mut crossed = false;
-                    replay(&both, &self.listed, true, |t, _, _, other_seq| {
-                        crossed |= t.seq > top && other_seq <= top;
-                    });
+                    replay(
+                        &both,
+                        (&self.listed, &self.values),
+                        true,
+                        |t, _, _, other_seq| {
+                            crossed |= t.seq > top && other_seq <= top;
+                        },
+                    );
                     if crossed {
                         return true;
                     }
@@ -294,13 +397,6 @@ impl EpochLog {
         }
         false
     }
-}
-
-/// The value every active lane of a warp (its lanes from `first`) stored, if they agree.
-fn uniform(mask: &[bool], first: usize, values: &dyn Fn(usize) -> u64) -> Option<u64> {
-    let mut lanes = mask.iter().enumerate().filter(|(_, &m)| m);
-    let v = values(first + lanes.next()?.0);
-    lanes.all(|(l, _)| values(first + l) == v).then_some(v)
 }
 
 /// The elements one warp's active lanes touch (`None`: no lane is active): a progression
@@ -519,8 +615,8 @@ struct Seen {
     other: Option<Access>,
 }
 
-/// One access to an element: warp, instruction, sequence number and, for a store of one
-/// value, that value.
+/// One access to an element: warp, instruction, sequence number and, for a store, the value it
+/// wrote there where known.
 type Access = (u32, u32, u32, Option<u64>);
 
 impl Seen {
@@ -532,8 +628,8 @@ impl Seen {
         }
     }
 
-    fn note(&mut self, t: &Touch) {
-        let access = (t.warp, t.inst, t.seq, t.value);
+    fn note(&mut self, t: &Touch, value: Option<u64>) {
+        let access = (t.warp, t.inst, t.seq, value);
         match self.first {
             None => self.first = Some(access),
             Some(f) if f.0 != t.warp && self.other.is_none() => self.other = Some(access),
@@ -550,20 +646,25 @@ impl Seen {
 /// first in that order.
 fn replay(
     touches: &[Touch],
-    listed: &[i64],
+    (listed, values): (&[i64], &[u64]),
     all: bool,
     mut hit: impl FnMut(&Touch, i64, Hazard, u32),
 ) {
     let mut seen: HashMap<i64, [Seen; 3]> = HashMap::new();
     for t in touches {
-        for x in elements(t, listed) {
+        for (k, x) in elements(t, listed).enumerate() {
+            let value = match t.value {
+                Stored::Unknown => None,
+                Stored::One(v) => Some(v),
+                Stored::Each(at) => Some(values[at as usize + k]),
+            };
             let s = seen.entry(x).or_default();
             let [read, write, atomic] = &*s;
             let with = |kind: RaceKind, by: &Seen| {
                 by.not_by(t.warp)
                     .filter(|o| o.2 < t.seq)
                     // Two stores of one value leave a defined result.
-                    .filter(|o| !(t.value.is_some() && o.3 == t.value))
+                    .filter(|o| !(value.is_some() && o.3 == value))
                     .map(|(warp, inst, seq, _)| ((kind, warp, inst), seq))
             };
             let candidates = match t.op {
@@ -596,7 +697,7 @@ fn replay(
                 Op::Atomic => 2,
                 Op::Relaxed => continue,
             };
-            s[kept].note(t);
+            s[kept].note(t, value);
         }
     }
 }

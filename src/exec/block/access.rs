@@ -413,13 +413,10 @@ impl BlockRunner<'_> {
                     with_cells!(cells(globals, p), c => transfer(&mut Global(c), (ix, whole), (&self.mask, self.full), &mut self.regs, reg));
                     if heap != Some(HeapRole::Record) {
                         let g = global(globals, p);
-                        let regs_ref = &self.regs;
-                        let stored = |lane: usize| match reg {
-                            Ok(r) => lane_bits(regs_ref, r, elem, lane),
-                            Err(_) => 0,
-                        };
-                        let values =
-                            (is_store && !runs).then_some(&stored as &dyn Fn(usize) -> u64);
+                        if let Ok(r) = reg {
+                            row_bits(&self.regs, r, elem, &mut self.stored);
+                        }
+                        let values = is_store.then_some(&self.stored[..]);
                         let runs = runs.then_some((&self.spans[..], i64::from(width), k as i64));
                         self.epoch_log.note(
                             (g.array, g.name),
@@ -1146,6 +1143,19 @@ fn first_duplicate(
         }
     }
     None
+}
+
+/// The bits every lane of register `r` holds as a `ty` (as [`lane_bits`] gives them), into `out`.
+fn row_bits(regs: &RegFile, r: Reg, ty: Scalar, out: &mut Vec<u64>) {
+    let r = r.0 as usize;
+    out.clear();
+    match crate::ir::bank_of(ty) {
+        crate::ir::Bank::B => out.extend(regs.b[r].iter().map(|&x| u64::from(x))),
+        crate::ir::Bank::W => out.extend(regs.w[r].iter().map(|&x| u64::from(x))),
+        crate::ir::Bank::D => out.extend_from_slice(&regs.d[r]),
+        crate::ir::Bank::F => out.extend(regs.f[r].iter().map(|x| u64::from(x.to_bits()))),
+        crate::ir::Bank::G => out.extend(regs.g[r].iter().map(|x| x.to_bits())),
+    }
 }
 
 /// The bits of register `r` (holding a value of type `ty`) in lane `lane`.
