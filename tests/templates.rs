@@ -272,6 +272,34 @@ launch k<float> {
 }
 
 #[test]
+fn a_specialisation_named_through_a_typedef_is_the_one_chosen() {
+    // gsdr's `template <> cuComplex zero<cuComplex>()`: the argument is a typedef (cuComplex =
+    // float2, and a file's own `cplx`), read as a name; it names the type the call binds, so
+    // the specialisation runs and the template's `return 0;` (no float2) is never checked.
+    // Kernel `k<cplx>` likewise runs its specialisation: out = (1, 2) + (3, 4) per element.
+    let src = r#"
+#include <cuComplex.h>
+typedef float2 cplx;
+template <class T>
+__device__ T zero() { return 0; }
+template <>
+__device__ cuComplex zero<cuComplex>() { return make_cuComplex(1, 2); }
+template <class T>
+__global__ void k(T* out) { out[threadIdx.x] = 0; }
+template <>
+__global__ void k<cplx>(cplx* out) {
+    cplx z = zero<cplx>();
+    out[threadIdx.x] = make_float2(z.x + 3, z.y + 4);
+}
+launch k<cplx> {
+    out = zeros(8);
+    expect out == [4, 6, 4, 6, 4, 6, 4, 6];
+}
+"#;
+    ok(src, &[], ONE, [4, 1, 1]);
+}
+
+#[test]
 fn an_explicit_specialisation_of_a_kernel_template_runs_for_its_arguments() {
     // C++ [temp.expl.spec], as nvcc runs it (FasterTransformer's add_bias_tanh<half>, LightSeq's
     // `ker<__half>`): k<float> runs the deduced specialisation (T = float from `float* out`), so

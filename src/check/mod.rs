@@ -4007,6 +4007,23 @@ fn alias_params(b: &template::Bindings, params: &mut [ast::TemplateParam]) {
     }
 }
 
+/// A specialisation's template argument with its aliases resolved: a bare name that `b` binds
+/// as a type (`zero<cuComplex>`, read as a name) becomes that type.
+fn resolve_arg(b: &template::Bindings, a: &mut ast::TemplateArg) {
+    match a {
+        ast::TemplateArg::Type(t) => b.ty(t),
+        ast::TemplateArg::Value(ast::Expr {
+            kind: ast::ExprKind::Name(n),
+            ..
+        }) => {
+            if let Some(t) = b.types.get(n.as_str()) {
+                *a = ast::TemplateArg::Type(t.clone());
+            }
+        }
+        ast::TemplateArg::Value(_) => {}
+    }
+}
+
 /// A copy of the module with every file-scope `typedef`/`using` name replaced by its type.
 fn resolve_aliases(module: &ast::Module) -> ast::Module {
     let mut b = template::Bindings {
@@ -4056,9 +4073,7 @@ fn resolve_aliases(module: &ast::Module) -> ast::Module {
         let mut template = std::mem::take(&mut k.template);
         *k = open(&b, &template).kernel(k, &name);
         for a in k.specialization.iter_mut().flatten() {
-            if let ast::TemplateArg::Type(t) = a {
-                b.ty(t);
-            }
+            resolve_arg(&b, a);
         }
         alias_params(&b, &mut template);
         k.template = template;
@@ -4072,9 +4087,7 @@ fn resolve_aliases(module: &ast::Module) -> ast::Module {
     for s in &mut m.specializations {
         s.function = b.function(&s.function);
         for a in &mut s.args {
-            if let ast::TemplateArg::Type(t) = a {
-                b.ty(t);
-            }
+            resolve_arg(&b, a);
         }
     }
     for c in &mut m.consts {
