@@ -45,6 +45,29 @@ launch k {
 }
 
 #[test]
+fn cupy_complex_is_thrust_complex_in_the_global_scope() {
+    // CuPy's RawKernel header: `complex<float>`, `conj`, `exp` unqualified, and CuPy's
+    // `isnan`/`isfinite` of a complex. z = 1 + 2i: conj(z) * z = |z|^2 = 5 + 0i; exp(0) = 1;
+    // isnan(nan + 0i) = 1, isfinite(z) = 1, isnan(z) = 0, and isnan(2.0f) is still CUDA's (0).
+    let src = r#"
+#include <cupy/complex.cuh>
+extern "C" __global__ void k(float* out) {
+    complex<float> z(1.0f, 2.0f);
+    complex<float> p = conj(z) * z;
+    complex<float> e = exp(complex<float>(0.0f, 0.0f));
+    out[0] = p.real(); out[1] = p.imag(); out[2] = e.real();
+    out[3] = isnan(complex<float>(nanf(""), 0.0f)) + isfinite(z) * 2 + isnan(z) * 4;
+    out[4] = isnan(2.0f);
+}
+launch k {
+    out = zeros(5);
+    expect out == [5, 0, 1, 3, 0];
+}
+"#;
+    ok(src, &[], ONE, ONE);
+}
+
+#[test]
 fn a_header_is_read_once_and_only_when_included() {
     // Included twice: read once (as its include guard would), so nothing is defined twice.
     let twice = r#"

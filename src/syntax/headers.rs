@@ -64,6 +64,10 @@ pub(crate) fn header(name: &str) -> Option<&'static str> {
     match name {
         "thrust/complex.h" => Some(include_str!("headers/thrust_complex.h")),
         "thrust/pair.h" => Some(include_str!("headers/thrust_pair.h")),
+        "cupy/complex.cuh" => Some(concat!(
+            include_str!("headers/thrust_complex.h"),
+            include_str!("headers/cupy_complex.h")
+        )),
         "array" | "cuda/std/array" => Some(include_str!("headers/array.h")),
         "helper_math.h" => Some(include_str!("headers/helper_math.h")),
         // cuBLAS's and cuSPARSE's headers include <cuComplex.h> (their complex types).
