@@ -2926,3 +2926,60 @@ launch k { out = zeros(2); grid = 1; block = 1; expect out == [11, 8]; }
         assert_eq!(codes(&f), ["simt::check::unsupported"], "{pragma}");
     }
 }
+
+#[test]
+fn a_copy_constructor_is_not_a_conversion_from_another_type() {
+    // jdftx's matrix3: `2.0 * m` with no `operator*` that fits tried the copy constructor on
+    // 2.0, whose argument needed the same conversion again, without end (`simt check` never
+    // returned). A copy constructor takes a matrix3, so the conversion has no constructor and
+    // the product no operator: nvcc's error.
+    let src = r#"
+template<typename scalar=double> struct matrix3
+{
+    scalar m[3][3];
+    explicit __device__ matrix3(scalar d0=scalar(), scalar d1=scalar(), scalar d2=scalar()) { m[0][0]=d0; m[1][1]=d1; m[2][2]=d2; }
+    __device__ matrix3(const matrix3<scalar>& n) { m[0][0]=n.m[0][0]; }
+};
+__device__ double twice(const matrix3<> &m) { matrix3<> r = 2.0 * m; return r.m[0][0]; }
+__global__ void kk(double* o) { matrix3<> a(1.0); o[threadIdx.x] = twice(a); }
+"#;
+    let f = err(src, &[("o", "zeros(1)")], Some(ONE), Some(ONE));
+    assert_eq!(codes(&f), ["simt::check::no_operator"]);
+}
+
+#[test]
+fn defaulted_template_arguments_name_one_instance_and_a_free_operator_can_win() {
+    // jdftx's vector3<scalar = double>: `vector3<>`, `vector3<double>` and `vector3<>(...)` read
+    // as `vector3(...)` are one type (a `vector3<>` parameter returned as `vector3<double>`).
+    // `iG + k` of a vector3<int> and a vector3<double>: the member `operator+(const vector3&)`
+    // of vector3<int> cannot take k (its converting constructor is explicit), the free
+    // `operator+(vector3<int>, vector3<>)` takes both, so C++ calls the free one; simt took the
+    // member's vector3<int> type for the sum while calling the free one (a wrong result).
+    // s = (1 + 0.5, 2 + 0.25, 3 + 0.125); same(k)[0] = 0.5.
+    let src = r#"
+template<typename scalar=double> class vector3
+{
+    scalar v[3];
+public:
+    __device__ scalar& operator[](int k) { return v[k]; }
+    __device__ const scalar& operator[](int k) const { return v[k]; }
+    __device__ explicit vector3(scalar a=scalar(), scalar b=scalar(), scalar c=scalar()) { v[0]=a; v[1]=b; v[2]=c; }
+    template<typename scalar2> __device__ explicit vector3(const vector3<scalar2>& a) { for(int k=0; k<3; k++) v[k]=a[k]; }
+    __device__ vector3 operator+(const vector3 &a) const { return vector3(v[0]+a[0], v[1]+a[1], v[2]+a[2]); }
+};
+__device__ vector3<> operator+(vector3<int> a, vector3<> b) { return vector3<>(a[0]+b[0], a[1]+b[1], a[2]+b[2]); }
+__device__ vector3<double> same(const vector3<> &v) { return vector3<double>(v); }
+__global__ void kk(const vector3<int> S, vector3<> k, double* o) {
+    vector3<int> iG(1, 2, 3);
+    vector3<> s = iG + k;
+    o[0] = same(k)[0]; o[1] = S[1]; o[2] = s[0]; o[3] = s[2]; o[4] = (iG + k)[1];
+}
+launch kk {
+    S.v = [4, 6, 8];
+    k.v = [0.5, 0.25, 0.125];
+    o = zeros(5);
+    expect o == [0.5, 6, 1.5, 3.125, 2.25];
+}
+"#;
+    ok(src, &[], ONE, ONE);
+}

@@ -472,6 +472,10 @@ impl<'g> KernelChecker<'g, '_> {
             Err(e) => return Some(Err(e)),
         };
         let d = &self.globals.structs[def];
+        let key = with_defaults(key, d, &bindings);
+        if let Some(l) = self.layouts.get(&key) {
+            return Some(Ok(Rc::clone(l)));
+        }
         if !d.template.is_empty() || !d.spec.is_empty() {
             // Inside a template or a specialisation, its own name stands for this instance
             // (`Pair` is `Pair<int>`).
@@ -1313,13 +1317,16 @@ impl<'g> KernelChecker<'g, '_> {
                 }
                 let name = format!("operator{}", op.symbol());
                 let left = self.struct_of(lhs);
-                if let Some(r) = left
-                    .as_ref()
-                    .and_then(|l| self.operator_ret(l, &name, std::slice::from_ref(rhs.as_ref())))
-                {
-                    return Some(r);
-                }
                 let right = self.struct_of(rhs);
+                if let Some(l) = &left {
+                    if !self.member_operator_loses(&name, (lhs, l), (rhs, &right), e.span) {
+                        if let Some(r) =
+                            self.operator_ret(l, &name, std::slice::from_ref(rhs.as_ref()))
+                        {
+                            return Some(r);
+                        }
+                    }
+                }
                 if left.is_none() && right.is_none() {
                     return None;
                 }
@@ -2539,9 +2546,14 @@ impl<'g> KernelChecker<'g, '_> {
                 // Trailing parameters with a default may be left out (`Q(float a = 1)` is
                 // also `Q q;`'s default constructor), as for any function. Several of the
                 // arity are ranked by their arguments' types.
+                // A copy constructor takes a value of its class, which one item of another
+                // type (`P(2.0)`) is not: it would need this very conversion first.
+                let class = &self.globals.structs[*def];
+                let viable = |c: &&ast::Function| items.len() != 1 || !copies(c, class);
                 let exact: Vec<&ast::Function> = ctors
                     .iter()
                     .filter(|c| c.params.len() == items.len())
+                    .filter(viable)
                     .collect();
                 let exact = match exact.len() {
                     0 | 1 => exact.first().copied(),
@@ -2550,6 +2562,7 @@ impl<'g> KernelChecker<'g, '_> {
                 let found = exact.or_else(|| {
                     ctors
                         .iter()
+                        .filter(viable)
                         .find(|c| super::operators::takes(c, items.len()))
                 });
                 let Some(ctor) = found else {
@@ -3556,6 +3569,38 @@ impl<'g> KernelChecker<'g, '_> {
         self.method(l, "operator[]", Some(1)).is_none() && self.pointer_conversion(base).is_some()
     }
 
+    /// Whether `lhs op rhs` (`name`, `lhs` of class `l`, `rhs` of class `right`) takes a free
+    /// operator over `l`'s member: C++ ranks both, and a member whose parameter is of another
+    /// class than `rhs` (jdftx's `vector3<int> + vector3<double>`) loses to a free operator that
+    /// takes both as they are.
+    fn member_operator_loses(
+        &mut self,
+        name: &str,
+        (lhs, l): (&ast::Expr, &Rc<Layout>),
+        (rhs, right): (&ast::Expr, &Option<Rc<Layout>>),
+        span: Span,
+    ) -> bool {
+        let (Some(m), Some(r)) = (self.method(l, name, Some(1)), right) else {
+            return false;
+        };
+        let t = &m.params[0].ty;
+        let other = if t.pointer {
+            false
+        } else if t.base_text == class(&l.name) {
+            // The class's own name, bare, is this instance.
+            r.name != l.name
+        } else if t.base_text.contains('<') {
+            matches!(self.layout_named(&t.base_text, span), Some(Ok(p)) if p.name != r.name)
+        } else {
+            false
+        };
+        other
+            && matches!(
+                self.free_operator(name, &[(lhs, Some(Rc::clone(l))), (rhs, right.clone())]),
+                Choice::One(_)
+            )
+    }
+
     /// `a op b` with a struct operand: the member `operator op` of `a`, or a free one.
     fn operator_call(
         &mut self,
@@ -3571,7 +3616,9 @@ impl<'g> KernelChecker<'g, '_> {
         }
         let (left, right) = (self.struct_of(lhs), self.struct_of(rhs));
         if let Some(l) = &left {
-            if self.method(l, &name, Some(1)).is_some() {
+            if self.method(l, &name, Some(1)).is_some()
+                && !self.member_operator_loses(&name, (lhs, l), (rhs, &right), span)
+            {
                 return self.method_call(lhs, &name, (&[], std::slice::from_ref(rhs)), span, false);
             }
         }
@@ -5057,4 +5104,66 @@ fn canonical_targs(text: &str) -> String {
 fn class(t: &str) -> &str {
     let bare = t.split('<').next().unwrap_or(t);
     bare.rsplit("::").next().unwrap_or(bare)
+}
+
+/// Whether constructor `c` of class `d` is its copy (or move) constructor: not a template, one
+/// parameter, of the class itself (`P(const P&)`, `P(const P<T>&)` in `template <class T>`,
+/// `P(P&&)`); `template <class U> P(const P<U>&)` converts another instance.
+fn copies(c: &ast::Function, d: &ast::StructDef) -> bool {
+    let own = d
+        .template
+        .iter()
+        .map(|p| p.name.name.as_str())
+        .collect::<Vec<_>>()
+        .join(",");
+    let name = &d.name.name;
+    let written = |t: &str| t.split_whitespace().collect::<String>();
+    c.template.is_empty()
+        && matches!(&c.params[..], [p] if !p.ty.pointer
+            && (written(&p.ty.base_text) == *name
+                || written(&p.ty.base_text) == format!("{name}<{own}>")))
+}
+
+/// `V<>` (`V`) or `V<float>` of `template <class T = double, int N = 4> struct V` with the arguments
+/// its defaults give written out (`V<double,4>`, `V<float,4>`): one instance, one name, so that
+/// `V<>` and `V<double>` are one type. `key` as it is when a default is not known as text.
+fn with_defaults(key: String, d: &ast::StructDef, b: &super::template::Bindings) -> String {
+    if d.template.is_empty() {
+        return key;
+    }
+    // `V(...)` of `V<>(...)`.
+    let key = if key.contains('<') {
+        key
+    } else {
+        format!("{key}<>")
+    };
+    let open = key.find('<').expect("written");
+    if !d.spec.is_empty() || !key.ends_with('>') {
+        return key;
+    }
+    let mut args = crate::syntax::top_level_args(&key[open..]);
+    args.retain(|a| !a.is_empty());
+    if args.len() >= d.template.len() || d.template.iter().any(|p| p.pack) {
+        return key;
+    }
+    for p in &d.template[args.len()..] {
+        let name = p.name.name.as_str();
+        let text = match &p.kind {
+            ast::TemplateParamKind::Type(_) => b
+                .types
+                .get(name)
+                .map(|t| super::template::type_key(t, t.pointer)),
+            ast::TemplateParamKind::Value(..) => b
+                .values
+                .get(name)
+                .and_then(super::specialise::fold)
+                .map(|v| v.to_string()),
+            _ => None,
+        };
+        match text {
+            Some(t) => args.push(t),
+            None => return key,
+        }
+    }
+    format!("{}<{}>", &key[..open], args.join(","))
 }
