@@ -214,6 +214,42 @@ fn stores_that_put_each_element_s_own_value_leave_a_defined_result() {
 }
 
 #[test]
+fn a_store_is_measured_against_the_value_the_last_store_left() {
+    // Warp 0 stores l then l + 1, warp 1 stores l: the element ends l or l + 1 by the warps'
+    // order, though warp 1's value is warp 0's first. One WAW group (warp 1's store against
+    // warp 0's). Likewise a[0] = 5, 7 against 5, from a single lane of each warp.
+    for src in [
+        "__global__ void k(int* a) { int l = threadIdx.x % 32; \
+         if (threadIdx.x < 32) { a[l] = l; a[l] = l + 1; } else a[l] = l; }",
+        "__global__ void k(int* a) { if (threadIdx.x == 0) { a[0] = 5; a[0] = 7; } \
+         else if (threadIdx.x == 32) a[0] = 5; }",
+    ] {
+        let r = ok(src, &[("a", "zeros(32)")], [1, 1, 1], b(64));
+        assert_eq!(r.counters.race_count, 1, "{src}");
+        assert_eq!(
+            r.races[0].race.first.kind,
+            RaceKind::WriteAfterWrite,
+            "{src}"
+        );
+    }
+}
+
+#[test]
+fn lanes_storing_different_values_to_one_element_leave_it_unknown_to_other_warps() {
+    // Warp 0's 32 lanes store 0..31 to a[0] (which survives is undefined: the one-instruction
+    // race), then warp 1 stores 0 from another statement: whatever warp 0 left, warp 1's
+    // store is a WAW too. Two groups.
+    let src =
+        "__global__ void k(int* a) { if (threadIdx.x < 32) a[0] = threadIdx.x; else a[0] = 0; }";
+    let r = ok(src, &[("a", "zeros(1)")], [1, 1, 1], b(64));
+    assert_eq!(r.counters.race_count, 2);
+    assert!(r
+        .races
+        .iter()
+        .any(|g| g.race.first.kind == RaceKind::WriteAfterWrite && g.race.first.warp == 1));
+}
+
+#[test]
 fn a_compare_and_swap_loop_validates_its_first_read() {
     // The Programming Guide's double atomicAdd: `old = *address` is a plain read, and other
     // warps swap the word before this warp's swap; the swap fails on a stale `old` and retries,

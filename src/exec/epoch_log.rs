@@ -62,6 +62,10 @@ struct ArraySeen {
 /// again (a loop of a million warp accesses without a barrier); see the README's Races.
 const ANALYSE_AT: usize = 1 << 20;
 
+/// Stored values the log may hold before the same (64 MiB: a loop of coalesced stores of
+/// differing values fills it 32 values per warp access).
+const VALUES_AT: usize = 1 << 23;
+
 /// A race found at the end of an epoch: the later access's instruction and warp, the element,
 /// and the hazard (kind, the other warp, its instruction).
 #[derive(Clone, Debug, PartialEq)]
@@ -138,7 +142,7 @@ impl EpochLog {
         runs: Option<(&[Extent], i64, i64)>,
         values: Option<&[u64]>,
     ) {
-        if self.touches.len() >= ANALYSE_AT {
+        if self.touches.len() >= ANALYSE_AT || self.values.len() >= VALUES_AT {
             let mut found = self.races();
             self.found.append(&mut found);
             self.touches.clear();
@@ -173,8 +177,8 @@ impl EpochLog {
             for (w, &(lo, hi)) in spans.iter().enumerate() {
                 let step = if lo == hi { 0 } else { scale };
                 // Every lane is active, lane `l` on element `lo + l`: ascending.
-                let lanes = &values.map(|v| &v[w * 32..=w * 32 + (hi - lo) as usize]);
-                let value = lanes.map_or(Stored::Unknown, |v| self.stored(v, false));
+                let lanes = values.map(|v| &v[w * 32..=w * 32 + (hi - lo) as usize]);
+                let value = lanes.map_or(Stored::Unknown, |v| self.stored(v, false, false));
                 let t = touch(
                     w,
                     (lo * scale + k, hi * scale + k),
@@ -197,7 +201,8 @@ impl EpochLog {
                     // or against them.
                     let first = m.iter().position(|&a| a).expect("one lane is active");
                     let last = m.iter().rposition(|&a| a).expect("one lane is active");
-                    self.stored(&v[w * 32 + first..=w * 32 + last], ix[first] > ix[last])
+                    let lanes = &v[w * 32 + first..=w * 32 + last];
+                    self.stored(lanes, ix[first] > ix[last], lo == hi)
                 }
                 (Some(v), Shape::Listed { .. }) => self.stored_listed((m, ix), w * 32, v),
             };
@@ -206,11 +211,15 @@ impl EpochLog {
         }
     }
 
-    /// The values a warp's consecutive active lanes stored, each on its own element: their
-    /// elements ascend with the lanes, or, when `descending`, against them.
-    fn stored(&mut self, lanes: &[u64], descending: bool) -> Stored {
+    /// The values a warp's consecutive active lanes stored: each on its own element, their
+    /// elements ascending with the lanes, or, when `descending`, against them; or, when `one`,
+    /// all on one element.
+    fn stored(&mut self, lanes: &[u64], descending: bool, one: bool) -> Stored {
         if lanes.iter().all(|&x| x == lanes[0]) {
             return Stored::One(lanes[0]);
+        }
+        if one {
+            return Stored::Unknown;
         }
         let at = self.values.len() as u32;
         if descending {
@@ -613,11 +622,12 @@ fn elements<'a>(t: &Touch, listed: &'a [i64]) -> impl Iterator<Item = i64> + 'a 
 struct Seen {
     first: Option<Access>,
     other: Option<Access>,
+    /// The value the latest access left, where known: what a store of the same value finds.
+    last: Option<u64>,
 }
 
-/// One access to an element: warp, instruction, sequence number and, for a store, the value it
-/// wrote there where known.
-type Access = (u32, u32, u32, Option<u64>);
+/// One access to an element: warp, instruction and sequence number.
+type Access = (u32, u32, u32);
 
 impl Seen {
     /// The earliest access by a warp other than `warp`.
@@ -629,7 +639,8 @@ impl Seen {
     }
 
     fn note(&mut self, t: &Touch, value: Option<u64>) {
-        let access = (t.warp, t.inst, t.seq, value);
+        self.last = value;
+        let access = (t.warp, t.inst, t.seq);
         match self.first {
             None => self.first = Some(access),
             Some(f) if f.0 != t.warp && self.other.is_none() => self.other = Some(access),
@@ -663,9 +674,9 @@ fn replay(
             let with = |kind: RaceKind, by: &Seen| {
                 by.not_by(t.warp)
                     .filter(|o| o.2 < t.seq)
-                    // Two stores of one value leave a defined result.
-                    .filter(|o| !(value.is_some() && o.3 == value))
-                    .map(|(warp, inst, seq, _)| ((kind, warp, inst), seq))
+                    // A store of the value the last store left leaves a defined result.
+                    .filter(|_| !(value.is_some() && by.last == value))
+                    .map(|(warp, inst, seq)| ((kind, warp, inst), seq))
             };
             let candidates = match t.op {
                 Op::Read => [
