@@ -2949,8 +2949,8 @@ __global__ void kk(double* o) { matrix3<> a(1.0); o[threadIdx.x] = twice(a); }
 
 #[test]
 fn defaulted_template_arguments_name_one_instance_and_a_free_operator_can_win() {
-    // jdftx's vector3<scalar = double>: `vector3<>`, `vector3<double>` and `vector3<>(...)` read
-    // as `vector3(...)` are one type (a `vector3<>` parameter returned as `vector3<double>`).
+    // jdftx's vector3<scalar = double>: `vector3<>` and `vector3<double>` are one type (a
+    // `vector3<>` parameter returned as `vector3<double>`).
     // `iG + k` of a vector3<int> and a vector3<double>: the member `operator+(const vector3&)`
     // of vector3<int> cannot take k (its converting constructor is explicit), the free
     // `operator+(vector3<int>, vector3<>)` takes both, so C++ calls the free one; simt took the
@@ -2967,7 +2967,7 @@ public:
     template<typename scalar2> __device__ explicit vector3(const vector3<scalar2>& a) { for(int k=0; k<3; k++) v[k]=a[k]; }
     __device__ vector3 operator+(const vector3 &a) const { return vector3(v[0]+a[0], v[1]+a[1], v[2]+a[2]); }
 };
-__device__ vector3<> operator+(vector3<int> a, vector3<> b) { return vector3<>(a[0]+b[0], a[1]+b[1], a[2]+b[2]); }
+__device__ vector3<> operator+(vector3<int> a, vector3<> b) { return vector3<double>(a[0]+b[0], a[1]+b[1], a[2]+b[2]); }
 __device__ vector3<double> same(const vector3<> &v) { return vector3<double>(v); }
 __global__ void kk(const vector3<int> S, vector3<> k, double* o) {
     vector3<int> iG(1, 2, 3);
@@ -2982,4 +2982,30 @@ launch kk {
 }
 "#;
     ok(src, &[], ONE, ONE);
+}
+
+#[test]
+fn a_member_template_returns_the_struct_its_arguments_name() {
+    // CGBN's `bn_context.env<env_t>()`: two member templates `env`, one of a type parameter
+    // and one of two values; `c.env<E>()` binds only the first, which returns an E (its
+    // struct type was not seen, and lowering panicked). `c.env<8, 1>()` the second: an X<8, 1>
+    // whose v is bits (8). out = t + 8.
+    let src = r#"
+template<unsigned bits, int s> struct X { int v; };
+struct E { int v; };
+struct ctx_t {
+  int inst;
+  template<class env_t> __device__ env_t env() { env_t e; e.v = inst; return e; }
+  template<unsigned bits, int syncable> __device__ X<bits, syncable> env() { X<bits, syncable> e; e.v = bits; return e; }
+};
+__global__ void k(int* out) {
+    ctx_t c;
+    c.inst = threadIdx.x;
+    E e(c.env<E>());
+    X<8, 1> x = c.env<8, 1>();
+    out[threadIdx.x] = e.v + x.v;
+}
+launch k { out = zeros(32); expect out == arange(32) + 8; }
+"#;
+    ok(src, &[], ONE, [32, 1, 1]);
 }

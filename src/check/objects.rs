@@ -87,18 +87,7 @@ impl KernelChecker<'_, '_> {
             .filter(|(_, d)| d.name.name == base)
             .filter_map(|(k, d)| Some((k, super::template::spec_args(&d.spec)?)))
             .collect();
-        // `V<>(...)` is read as `V(...)`: a template whose parameters all have defaults is
-        // its instance of those.
-        let defaulted = |d: &ast::StructDef| {
-            !d.template.is_empty()
-                && d.template.iter().all(|p| match &p.kind {
-                    ast::TemplateParamKind::Type(t) => t.is_some(),
-                    ast::TemplateParamKind::Value(_, v)
-                    | ast::TemplateParamKind::Function(_, v) => v.is_some(),
-                    ast::TemplateParamKind::Template(_, t) => t.is_some(),
-                })
-        };
-        if written.is_empty() && !primary.is_some_and(|k| defaulted(&defs[k])) {
+        if written.is_empty() {
             return Some(Ok((primary?, Bindings::default())));
         }
         let targs = match crate::syntax::parse_kernel_ref(&format!("{base}{written}")) {

@@ -126,13 +126,13 @@ impl KernelChecker<'_, '_> {
             ast::ExprKind::Method {
                 object,
                 method,
+                targs,
                 args,
-                ..
             } => {
                 let l = self.struct_of(object)?;
                 // Overloads by their arguments (colmap's `GetRef(row, col)` beside
                 // `GetRef(row, col, slice)`).
-                let f = self.member_overload(&l, &method.name, args)?;
+                let f = self.member_overload(&l, &method.name, (targs, args))?;
                 let f = self.for_object(object, &l, f);
                 return Some(Ok(member(object, l, f, args)));
             }

@@ -1290,8 +1290,8 @@ impl<'g> KernelChecker<'g, '_> {
             ast::ExprKind::Method {
                 object,
                 method,
+                targs,
                 args,
-                ..
             } => {
                 if let Some(l) = self.cub_record_type(object, &method.name) {
                     return Some(l);
@@ -1308,8 +1308,9 @@ impl<'g> KernelChecker<'g, '_> {
                     }
                 }
                 let l = self.struct_of(object)?;
-                let f = self.member_overload(&l, &method.name, args)?;
-                self.returned_layout(&f, &[], &[], e.span)
+                let f = self.member_overload(&l, &method.name, (targs, args))?;
+                // A member template's return type is its instance's (`c.get<E>()`).
+                self.returned_layout(&f, targs, args, e.span)
             }
             ast::ExprKind::Binary { op, lhs, rhs, .. } => {
                 if !self.globals.operators {
@@ -1617,9 +1618,13 @@ impl<'g> KernelChecker<'g, '_> {
         &mut self,
         l: &Layout,
         name: &str,
-        args: &[ast::Expr],
+        (targs, args): (&[ast::TemplateArg], &[ast::Expr]),
     ) -> Option<ast::Function> {
-        let candidates = self.methods_where(l, |m| m.name.name == name)?;
+        // Of member templates, those the explicit arguments can bind (`c.env<E>()` beside
+        // `template <unsigned B, int S> X<B, S> env()`).
+        let candidates = self.methods_where(l, |m| {
+            m.name.name == name && super::operators::bindable(m, targs)
+        })?;
         self.best_member(candidates, args)
     }
 
@@ -1701,11 +1706,11 @@ impl<'g> KernelChecker<'g, '_> {
             ast::ExprKind::Method {
                 object,
                 method,
+                targs,
                 args,
-                ..
             } => {
                 let outer = self.struct_of(object)?;
-                let f = self.member_overload(&outer, &method.name, args)?;
+                let f = self.member_overload(&outer, &method.name, (targs, args))?;
                 let f = self.for_object(object, &outer, f);
                 self.returned_struct(object, &outer, &f, args, e.span)
             }
@@ -2546,10 +2551,11 @@ impl<'g> KernelChecker<'g, '_> {
                 // Trailing parameters with a default may be left out (`Q(float a = 1)` is
                 // also `Q q;`'s default constructor), as for any function. Several of the
                 // arity are ranked by their arguments' types.
-                // A copy constructor takes a value of its class, which one item of another
-                // type (`P(2.0)`) is not: it would need this very conversion first.
+                // A copy constructor takes a value of its class, which a number (`P(2.0)`) is
+                // not: it would need this very conversion first.
                 let class = &self.globals.structs[*def];
-                let viable = |c: &&ast::Function| items.len() != 1 || !copies(c, class);
+                let number = matches!(items, [item] if self.struct_of(item).is_none());
+                let viable = |c: &&ast::Function| !number || !copies(c, class);
                 let exact: Vec<&ast::Function> = ctors
                     .iter()
                     .filter(|c| c.params.len() == items.len())
@@ -3735,7 +3741,7 @@ impl<'g> KernelChecker<'g, '_> {
         let arity = name.starts_with("operator").then_some(args.len());
         let f = match arity {
             Some(_) => self.operator_for(&l, name, args),
-            None => self.member_overload(&l, name, args),
+            None => self.member_overload(&l, name, (targs, args)),
         };
         let Some(f) = f else {
             if let Some(&defined) = self.globals.host_functions.get(name) {
@@ -5124,20 +5130,13 @@ fn copies(c: &ast::Function, d: &ast::StructDef) -> bool {
                 || written(&p.ty.base_text) == format!("{name}<{own}>")))
 }
 
-/// `V<>` (`V`) or `V<float>` of `template <class T = double, int N = 4> struct V` with the arguments
+/// `V<>` or `V<float>` of `template <class T = double, int N = 4> struct V` with the arguments
 /// its defaults give written out (`V<double,4>`, `V<float,4>`): one instance, one name, so that
 /// `V<>` and `V<double>` are one type. `key` as it is when a default is not known as text.
 fn with_defaults(key: String, d: &ast::StructDef, b: &super::template::Bindings) -> String {
-    if d.template.is_empty() {
+    let Some(open) = key.find('<') else {
         return key;
-    }
-    // `V(...)` of `V<>(...)`.
-    let key = if key.contains('<') {
-        key
-    } else {
-        format!("{key}<>")
     };
-    let open = key.find('<').expect("written");
     if !d.spec.is_empty() || !key.ends_with('>') {
         return key;
     }
@@ -5153,11 +5152,14 @@ fn with_defaults(key: String, d: &ast::StructDef, b: &super::template::Bindings)
                 .types
                 .get(name)
                 .map(|t| super::template::type_key(t, t.pointer)),
-            ast::TemplateParamKind::Value(..) => b
-                .values
-                .get(name)
-                .and_then(super::specialise::fold)
-                .map(|v| v.to_string()),
+            ast::TemplateParamKind::Value(t, _) => {
+                let v = b.values.get(name).and_then(super::specialise::fold);
+                // As a `bool` argument is written: `V<float, true>`.
+                match t.base {
+                    BaseType::Bool => v.map(|v| (v != 0).to_string()),
+                    _ => v.map(|v| v.to_string()),
+                }
+            }
             _ => None,
         };
         match text {
