@@ -3009,3 +3009,24 @@ launch k { out = zeros(32); expect out == arange(32) + 8; }
 "#;
     ok(src, &[], ONE, [32, 1, 1]);
 }
+
+#[test]
+fn a_member_may_ask_for_its_own_alignment() {
+    // C++ [dcl.align] on a data member (QMCPACK's `alignas(T) unsigned char data_[...]`): S's
+    // d starts at byte 8, so S is 8 + 3 bytes, rounded up to its alignment 8: 16. A<double>:
+    // b at 8, 10 bytes, 16; A<short>: b at 2, 4 bytes. CUDA's `__builtin_align__(16)` on a
+    // union (halmd) is `__align__(16)`: 16 bytes for one float.
+    let src = r#"
+struct S { char c; alignas(8) char d[3]; };
+template <class T> struct A { char c; alignas(T) unsigned char b[2]; };
+union __builtin_align__(16) U { float x; };
+__global__ void k(int* out) {
+    out[0] = sizeof(S);
+    out[1] = sizeof(A<double>);
+    out[2] = sizeof(A<short>);
+    out[3] = sizeof(U);
+}
+launch k { out = zeros(4); expect out == [16, 16, 4, 16]; }
+"#;
+    ok(src, &[], ONE, ONE);
+}

@@ -444,6 +444,35 @@ impl<'g> KernelChecker<'g, '_> {
         Some(l)
     }
 
+    /// The alignment `__align__(16)` or `alignas(T)` asks for (1 where none is written).
+    fn align_of(&mut self, align: &Option<ast::Align>, bindings: &Bindings) -> Result<u32> {
+        Ok(match align {
+            // `alignas(T)` of a type parameter reads as a name.
+            Some(ast::Align::Bytes(ast::Expr {
+                kind: ast::ExprKind::Name(n),
+                ..
+            })) if bindings.types.contains_key(n.as_str()) => {
+                let ty = bindings.types[n.as_str()].clone();
+                self.align_of(&Some(ast::Align::Type(ty)), bindings)?
+            }
+            Some(ast::Align::Bytes(a)) => {
+                let mut a = a.clone();
+                bindings.expr(&mut a);
+                self.const_size(&a)? as u32
+            }
+            Some(ast::Align::Type(ty)) => {
+                let mut ty = ty.clone();
+                bindings.ty(&mut ty);
+                if ty.pointer {
+                    8
+                } else {
+                    self.member_kind(&ty)?.shape().1
+                }
+            }
+            None => 1,
+        })
+    }
+
     /// The layout of the struct called `text` (`P`, `P<float>`), if it has data members.
     pub(crate) fn layout_named(&mut self, text: &str, span: Span) -> Option<Result<Rc<Layout>>> {
         // Only a class instance has arguments to spell one way.
@@ -619,6 +648,7 @@ impl<'g> KernelChecker<'g, '_> {
                         )));
                     }
                     let (size, al, sub) = member.shape();
+                    let al = al.max(self.align_of(&f.align, &bindings)?);
                     align = align.max(al);
                     offset = offset.next_multiple_of(al);
                     let storage = if reference {
@@ -678,6 +708,7 @@ impl<'g> KernelChecker<'g, '_> {
                     )));
                 }
                 let (size, al, sub) = kind.shape();
+                let al = al.max(self.align_of(&f.align, &bindings)?);
                 align = align.max(al);
                 if d.is_union {
                     let m = Member {
@@ -717,24 +748,7 @@ impl<'g> KernelChecker<'g, '_> {
                 leaves.extend(sub.into_iter().map(|(s, o)| (s, o + offset)));
                 offset += size;
             }
-            match &d.align {
-                Some(ast::Align::Bytes(a)) => {
-                    let mut a = a.clone();
-                    bindings.expr(&mut a);
-                    align = align.max(self.const_size(&a)? as u32);
-                }
-                Some(ast::Align::Type(ty)) => {
-                    let mut ty = ty.clone();
-                    bindings.ty(&mut ty);
-                    let a = if ty.pointer {
-                        8
-                    } else {
-                        self.member_kind(&ty)?.shape().1
-                    };
-                    align = align.max(a);
-                }
-                None => {}
-            }
+            align = align.max(self.align_of(&d.align, &bindings)?);
             Ok(())
         })();
         self.scopes.pop();

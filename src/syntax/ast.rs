@@ -289,6 +289,8 @@ pub struct Field {
     pub anonymous: bool,
     /// `T** p;` (`ty.pointer` is the outer `*`): a pointer to a pointer.
     pub pointer_to_pointer: bool,
+    /// `alignas(T) unsigned char data_[N];`: its own alignment, at least its type's.
+    pub align: Option<Align>,
 }
 
 /// `__constant__ float c_mask[9];` (or a scalar, `__constant__ float c_scale;`), or a

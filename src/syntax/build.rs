@@ -1187,6 +1187,7 @@ impl<'m> Builder<'m> {
                 is_static: false,
                 anonymous,
                 pointer_to_pointer: false,
+                align: None,
             })
             .collect()
     }
@@ -1261,6 +1262,7 @@ impl<'m> Builder<'m> {
                         is_static: true,
                         anonymous: false,
                         pointer_to_pointer: false,
+                        align: None,
                     }));
                 }
                 Rule::ident if p.as_span().start() < open => before = Some(self.ident(p)),
@@ -1322,25 +1324,7 @@ impl<'m> Builder<'m> {
                     }
                 }
                 Rule::packed => packed = true,
-                Rule::align_spec => {
-                    let span = self.span(&p);
-                    align = Some(match p.into_inner().next() {
-                        Some(e) if e.as_rule() == Rule::align_type => {
-                            Align::Type(self.ty(e.into_inner().next().expect("grammar: a type")))
-                        }
-                        Some(e) => Align::Bytes(self.expr(e)?),
-                        // `__attribute__((aligned))`: the largest alignment, 16 bytes.
-                        None => Align::Bytes(Expr {
-                            kind: ExprKind::Int {
-                                value: 16,
-                                unsigned: false,
-                                long: false,
-                                hex: false,
-                            },
-                            span,
-                        }),
-                    });
-                }
+                Rule::align_spec => align = Some(self.align_spec(p)?),
                 Rule::virtual_member => {
                     let head = p.as_str().split(['(', '{']).next().unwrap_or("");
                     let head = head.split_whitespace().collect::<Vec<_>>().join(" ");
@@ -1557,6 +1541,7 @@ impl<'m> Builder<'m> {
             is_static: true,
             anonymous: false,
             pointer_to_pointer: false,
+            align: None,
         }))
     }
 
@@ -1723,12 +1708,37 @@ impl<'m> Builder<'m> {
         constructor(name, params, vec![refusal], span)
     }
 
-    /// `field_decl = { var_decl ~ ";" }`: one member per declared name.
+    /// `align_spec = { ("__align__" | "alignas" | ...) ~ "(" ~ (expr | align_type) ~ ")" |
+    /// gnu_aligned }`: bytes, or a type's alignment.
+    fn align_spec(&self, p: Pair<'_, Rule>) -> Result<Align> {
+        let span = self.span(&p);
+        Ok(match p.into_inner().next() {
+            Some(e) if e.as_rule() == Rule::align_type => {
+                Align::Type(self.ty(e.into_inner().next().expect("grammar: a type")))
+            }
+            Some(e) => Align::Bytes(self.expr(e)?),
+            // `__attribute__((aligned))`: the largest alignment, 16 bytes.
+            None => Align::Bytes(Expr {
+                kind: ExprKind::Int {
+                    value: 16,
+                    unsigned: false,
+                    long: false,
+                    hex: false,
+                },
+                span,
+            }),
+        })
+    }
+
+    /// `field_decl = { decl_attribute* ~ align_spec? ~ var_decl ~ ";" }`: one member per
+    /// declared name, each with the alignment written.
     fn field_decl(&self, pair: Pair<'_, Rule>) -> Result<Vec<Field>> {
-        let decl = pair
-            .into_inner()
-            .next()
-            .expect("grammar: a member declaration");
+        let mut inner = pair.into_inner().peekable();
+        let align = match inner.next_if(|p| p.as_rule() == Rule::align_spec) {
+            Some(a) => Some(self.align_spec(a)?),
+            None => None,
+        };
+        let decl = inner.next().expect("grammar: a member declaration");
         let is_static = decl
             .clone()
             .into_inner()
@@ -1764,6 +1774,7 @@ impl<'m> Builder<'m> {
             .enumerate()
             .map(|(k, d)| Field {
                 pointer_to_pointer: k == 0 && type_star && first_star,
+                align: align.clone(),
                 ty: TypeName {
                     pointer: d.pointer,
                     reference: d.reference,

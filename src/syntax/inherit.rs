@@ -432,5 +432,6 @@ fn vptr(id: u64, span: Span) -> Field {
         is_static: false,
         anonymous: false,
         pointer_to_pointer: false,
+        align: None,
     }
 }
