@@ -3030,3 +3030,20 @@ launch k { out = zeros(4); expect out == [16, 16, 4, 16]; }
 "#;
     ok(src, &[], ONE, ONE);
 }
+
+#[test]
+fn a_parameter_struct_may_carry_a_stream_handle() {
+    // decoding_attention's DecodingParams ends with `cudaStream_t stream;`, which the kernel
+    // never reads and the launch leaves unset. It is a pointer in CUDA: 8 bytes at offset 16
+    // after float* (8) and int (4, padded to 8), so P is 24 bytes.
+    let src = r#"
+struct P { float* x; int n; cudaStream_t stream; };
+__global__ void k(const P p, int* size) {
+    int i = threadIdx.x;
+    if (i < p.n) p.x[i] *= 2.0f;
+    size[0] = sizeof(P);
+}
+launch k { a = ones(8); p.x = a; p.n = 6; size = zeros(1); expect a == [2, 2, 2, 2, 2, 2, 1, 1]; expect size == [24]; }
+"#;
+    ok(src, &[], ONE, [8, 1, 1]);
+}

@@ -442,6 +442,10 @@ impl BaseType {
             // `typedef unsigned long long cudaTextureObject_t;` (CUDA's texture_types.h): a
             // handle the launch binds to a texture ([`crate::texture`]).
             "cudaTextureObject_t" => BaseType::U64,
+            // Host handles (pointers to the runtime's own structs in CUDA) that a parameter
+            // struct may carry and device code never follows (decoding_attention's
+            // `cudaStream_t stream;`): 8 bytes.
+            "cudaStream_t" | "cudaEvent_t" => BaseType::U64,
             _ => BaseType::Named,
         }
     }
