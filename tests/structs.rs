@@ -2945,6 +2945,25 @@ __global__ void kk(double* o) { matrix3<> a(1.0); o[threadIdx.x] = twice(a); }
 "#;
     let f = err(src, &[("o", "zeros(1)")], Some(ONE), Some(ONE));
     assert_eq!(codes(&f), ["simt::check::no_operator"]);
+    // Nor from another instance: vector3<double>(iv) of a vector3<int> takes the converting
+    // constructor template (v = 2 * iv.v), not the copy constructor, whose argument would
+    // need the same conversion (jdftx again).
+    let src = r#"
+template<typename scalar=double> struct vector3
+{
+    scalar v[3];
+    __device__ explicit vector3(scalar a=scalar(), scalar b=scalar(), scalar c=scalar()) { v[0]=a; v[1]=b; v[2]=c; }
+    template<typename scalar2> __device__ explicit vector3(const vector3<scalar2>& a) { for(int k=0; k<3; k++) v[k]=a.v[k] * 2; }
+    __device__ vector3(const vector3<scalar>& o) { for(int k=0; k<3; k++) v[k]=o.v[k]; }
+};
+__global__ void k(double* o) {
+    vector3<int> iv(1, 2, 3);
+    vector3<double> d(iv);
+    o[0] = d.v[2];
+}
+launch k { o = zeros(1); expect o == [6]; }
+"#;
+    ok(src, &[], ONE, ONE);
 }
 
 #[test]

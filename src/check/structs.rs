@@ -2565,11 +2565,11 @@ impl<'g> KernelChecker<'g, '_> {
                 // Trailing parameters with a default may be left out (`Q(float a = 1)` is
                 // also `Q q;`'s default constructor), as for any function. Several of the
                 // arity are ranked by their arguments' types.
-                // A copy constructor takes a value of its class, which a number (`P(2.0)`) is
-                // not: it would need this very conversion first.
+                // A copy constructor takes a value of its class, which one item of another type
+                // (`P(2.0)`, a `Q`) is not: it would need this very conversion first. (A value
+                // of the class itself was copied above.)
                 let class = &self.globals.structs[*def];
-                let number = matches!(items, [item] if self.struct_of(item).is_none());
-                let viable = |c: &&ast::Function| !number || !copies(c, class);
+                let viable = |c: &&ast::Function| items.len() != 1 || !copies(c, class);
                 let exact: Vec<&ast::Function> = ctors
                     .iter()
                     .filter(|c| c.params.len() == items.len())
