@@ -62,8 +62,8 @@ struct ArraySeen {
 /// again (a loop of a million warp accesses without a barrier); see the README's Races.
 const ANALYSE_AT: usize = 1 << 20;
 
-/// Stored values the log may hold before the same (64 MiB: a loop of coalesced stores of
-/// differing values fills it 32 values per warp access).
+/// Stored values the log may hold before its races are looked for, as at [`ANALYSE_AT`]
+/// (64 MiB: a loop of coalesced stores of differing values adds 32 per warp access).
 const VALUES_AT: usize = 1 << 23;
 
 /// A race found at the end of an epoch: the later access's instruction and warp, the element,
