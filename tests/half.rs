@@ -616,3 +616,25 @@ launch k { h = [1, inf, -inf, nan]; o = zeros(4); n = zeros(4); expect o == [0, 
     assert!(r.expects_passed());
     assert_eq!(r.counters.gld_instr, 2);
 }
+
+#[test]
+fn paired_intrinsics_on_bfloat162_elements_compute_in_bfloat16() {
+    // AQLM: `__hfma2(__hadd2(a[i], b[i]), b[i], z)` on `__nv_bfloat162*` elements, nested: the
+    // kind comes from the element (and from the inner call), not half's by default. Pair 0:
+    // (1 + 1) * 1 = 2, (2 + 1) * 1 = 3. Pair 1: 256 + 1 = 257 is not a bfloat16 (8 significant
+    // bits: 256 and 258 are its neighbours, the tie goes to the even 256), times 1 = 256; in
+    // half it would be 257. (4 + 2) * 2 = 12.
+    let src = r#"
+#include <cuda_bf16.h>
+__global__ void k(const __nv_bfloat162* a, const __nv_bfloat162* b, __nv_bfloat162* c) {
+    int i = threadIdx.x;
+    __nv_bfloat162 z = {};
+    c[i] = __hfma2(__hadd2(a[i], b[i]), b[i], z);
+}
+launch k {
+    a = [1, 2, 256, 4]; b = [1, 1, 1, 2]; c = zeros(4);
+    expect c == [2, 3, 256, 12];
+}
+"#;
+    ok(src, &[], ONE, [2, 1, 1]);
+}

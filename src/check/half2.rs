@@ -157,15 +157,25 @@ impl KernelChecker<'_, '_> {
 
     /// The pair type of an argument written as a pair: its own if it is a pair variable or
     /// element of one, else `kind` (the intrinsic's).
-    fn pair_arg_kind(&self, e: &ast::Expr, kind: Option<Scalar>) -> Scalar {
-        kind.or_else(|| match &e.kind {
-            ast::ExprKind::Name(n) => match self.lookup(n) {
-                Some(super::Binding::Vector { elem, width: 2, .. }) if elem.is_half() => Some(elem),
-                _ => None,
-            },
-            _ => None,
-        })
-        .unwrap_or(Scalar::F16)
+    fn pair_arg_kind(&mut self, e: &ast::Expr, kind: Option<Scalar>) -> Scalar {
+        if let Some(kind) = kind {
+            return kind;
+        }
+        match &e.kind {
+            // A paired intrinsic's own result (`__hfma2(__hadd2(a, b), ...)`).
+            ast::ExprKind::Call { callee, args, .. } if is_pair_function(&callee.name) => {
+                return self.pair_gives(&callee.name, args).0;
+            }
+            // A variable, an element of a `__nv_bfloat162*` (AQLM's `a[i]`), a member.
+            _ => {
+                if let Ok(Some((elem, 2))) = self.vector_shape(e) {
+                    if elem.is_half() {
+                        return elem;
+                    }
+                }
+            }
+        }
+        Scalar::F16
     }
 
     /// A paired intrinsic or a pair operator (`a + b` on `half2`), as the vector `(elem, width)`
@@ -278,7 +288,7 @@ impl KernelChecker<'_, '_> {
 
     /// The vector type the paired intrinsic `name` gives for `args`: a pair of its first
     /// argument's type (or the type its name says), or two floats.
-    pub(crate) fn pair_gives(&self, name: &str, args: &[ast::Expr]) -> (Scalar, u32) {
+    pub(crate) fn pair_gives(&mut self, name: &str, args: &[ast::Expr]) -> (Scalar, u32) {
         match name {
             "__half22float2" | "__bfloat1622float2" => (Scalar::F32, 2),
             "__floats2half2_rn" | "__float2half2_rn" | "__float22half2_rn" => (Scalar::F16, 2),
