@@ -1451,30 +1451,29 @@ impl<'g> KernelChecker<'g, '_> {
             } => {
                 let name = super::groups::unqualified(&callee.name);
                 let f = self.file_callee(name, &[], args).ok()??;
-                self.returned_pointee(f, targs, args, e.span)
+                self.returned_named(f, (targs, args), e.span, true)
             }
             _ => None,
         }
     }
 
-    /// The struct a call of `f` returns a pointer to (a template's instance for these
-    /// arguments).
-    fn returned_pointee(
+    /// The struct a call of `f` returns (`pointer`: returns a pointer to), as its instance for
+    /// these arguments names it; only a named or vector type may be one.
+    fn returned_named(
         &mut self,
         f: &ast::Function,
-        targs: &[ast::TemplateArg],
-        args: &[ast::Expr],
+        (targs, args): (&[ast::TemplateArg], &[ast::Expr]),
         span: Span,
+        pointer: bool,
     ) -> Option<Rc<Layout>> {
-        if !f.ret.pointer || !matches!(f.ret.base, BaseType::Named | BaseType::Vector) {
+        if f.ret.pointer != pointer || !matches!(f.ret.base, BaseType::Named | BaseType::Vector) {
             return None;
         }
-        let ret = self.instance_ret(f, targs, args, span)?;
-        self.layout_of(&ast::TypeName {
-            pointer: false,
-            ..ret
-        })?
-        .ok()
+        let mut ret = self.instance_ret(f, targs, args, span)?;
+        if pointer {
+            ret.pointer = false;
+        }
+        self.layout_of(&ret)?.ok()
     }
 
     /// The struct `P(...)`, `P{...}` or `P<float>(...)` builds, if `callee` names one.
@@ -1510,12 +1509,7 @@ impl<'g> KernelChecker<'g, '_> {
         if f.ret.base == BaseType::Auto && !f.ret.pointer && f.ret_decltype.is_none() {
             return self.auto_returned_layout(f, args, span);
         }
-        // Only a named or vector type may be a struct (a template is instantiated to see which).
-        if f.ret.pointer || !matches!(f.ret.base, BaseType::Named | BaseType::Vector) {
-            return None;
-        }
-        let ret = self.instance_ret(f, targs, args, span)?;
-        self.layout_of(&ret)?.ok()
+        self.returned_named(f, (targs, args), span, false)
     }
 
     /// The return type of a call of `f`: a template's instance's for these arguments.
