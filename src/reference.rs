@@ -1345,6 +1345,9 @@ impl<'k> Block<'_, 'k> {
                         crate::check::typed::Fault::BadDelete { .. } => "simt::run::bad_delete",
                         crate::check::typed::Fault::ZeroFill { .. } => "simt::run::zero_fill",
                         crate::check::typed::Fault::Unreachable => "simt::run::unreachable",
+                        crate::check::typed::Fault::MissingReturn { .. } => {
+                            "simt::run::missing_return"
+                        }
                     },
                 })
             }

@@ -1953,3 +1953,39 @@ launch k { out = zeros(4); grid = 1; block = 1; expect out == [7, 0, 10, 3]; }
 "#;
     ok(src, &[], [1, 1, 1], [1, 1, 1]);
 }
+
+#[test]
+fn a_function_that_falls_off_its_end_stops_the_launch_where_a_thread_reaches_it() {
+    // gsdr's k_AdjustFrequency returns a float2 but has no `return`: C++ leaves the result
+    // undefined ([stmt.return]/2) and nvcc only warns. simt stops the launch at the closing brace,
+    // naming the first thread that got there. `pick` returns on lanes with x >= lo only: with
+    // `lo = 0` every lane returns and the launch runs (out = 2 * t on each of the 32 lanes);
+    // with `lo = 16` lanes 0..15 reach the end, and thread 0 is named. Functions that end in an
+    // `if`/`else` that both return, a `switch` whose every arm (default too) returns, and a
+    // `while (true)` left only by `return` never reach their end.
+    let src = r#"
+__device__ int pick(int x, int lo) { if (x >= lo) return 2 * x; }
+__device__ int both(int x) { if (x & 1) { return 1; } else { return 0; } }
+__device__ int arms(int x) { switch (x & 3) { case 0: return 10; case 1: return 11; default: return 12; } }
+__device__ int spin(int x) { while (true) { if (x > 100) return x; x += 50; } }
+__global__ void k(int* out, int* b, int lo) {
+    int t = threadIdx.x;
+    out[t] = pick(t, lo);
+    b[t] = both(t) + arms(t) + spin(t);
+}
+launch k {
+    out = zeros(32); b = zeros(32); lo = 0; grid = 1; block = 32;
+    t = arange(32);
+    expect out == 2 * t;
+}
+"#;
+    let r = ok(src, &[], ONE, [32, 1, 1]);
+    assert!(r.expects_passed(), "{:?}", r.expects);
+    let f = err(src, &[("lo", "16")], None, None);
+    assert_eq!(codes(&f), ["simt::run::missing_return"]);
+    let d = describe(&f);
+    assert!(
+        d.contains("`pick` reached its end") && d.contains("thread (0, 0, 0)"),
+        "{d}"
+    );
+}

@@ -598,7 +598,16 @@ impl KernelChecker<'_, '_> {
         if body.is_err() || self.errors.len() > errors_before {
             self.globals.broken.borrow_mut().insert(name.clone());
         }
-        let body = body?;
+        let mut body = body?;
+        let returns_value = result.is_some() || !matches!(shape, RetShape::Plain);
+        if returns_value && super::fall_through::falls_through(&body) {
+            body.push(Stmt {
+                kind: StmtKind::Fault(Fault::MissingReturn {
+                    function: name.clone(),
+                }),
+                span: Span::new(f.span.end.saturating_sub(1) as usize, f.span.end as usize),
+            });
+        }
         // A pointer's result is its offset variable.
         let (result, ty) = match shape {
             RetShape::Pointer(i) => (Some(self.ptr_vars[i as usize].var), Scalar::I64),

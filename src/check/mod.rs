@@ -21,6 +21,7 @@ mod decltype;
 mod dpx;
 mod error;
 mod expr;
+mod fall_through;
 mod friends;
 mod group_scan;
 mod groups;

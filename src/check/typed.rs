@@ -791,6 +791,12 @@ pub enum Fault {
     /// `__builtin_unreachable()`: a place the program says no thread reaches; one that does
     /// makes the behaviour undefined.
     Unreachable,
+    /// The end of a function that returns a value, reached without a `return` (undefined
+    /// behaviour in C++, [stmt.return]/2; nvcc warns "missing return statement").
+    MissingReturn {
+        /// The function.
+        function: String,
+    },
     /// An asynchronous copy whose zero fill is more than its size, or ends inside a 4-byte
     /// word (PTX `cp.async`'s src-size above cp-size, or not a multiple of 4 here).
     ZeroFill {

@@ -144,6 +144,23 @@ pub enum RunError {
         /// Thread index.
         thread: [u32; 3],
     },
+    /// The end of a function that returns a value reached without a `return`.
+    #[error("`{function}` reached its end without returning a value, in block ({}, {}, {}), thread ({}, {}, {})", block[0], block[1], block[2], thread[0], thread[1], thread[2])]
+    #[diagnostic(
+        code(simt::run::missing_return),
+        help("a function that returns a value must end in a `return` on every path (C++ leaves the result undefined otherwise; nvcc warns \"missing return statement\"): add `return ...;` before its end")
+    )]
+    MissingReturn {
+        /// The function.
+        function: String,
+        /// Its closing brace.
+        #[label("reached by block ({}, {}, {}), thread ({}, {}, {})", block[0], block[1], block[2], thread[0], thread[1], thread[2])]
+        span: Span,
+        /// Block index.
+        block: [u32; 3],
+        /// Thread index.
+        thread: [u32; 3],
+    },
     /// A virtual call through a pointer to memory that holds no object of a class derived from
     /// the pointer's.
     #[error("the virtual call `{call}` through a `{class}*` in block ({}, {}, {}), thread ({}, {}, {}) found no `{class}` object (its class word names no class derived from `{class}`)", block[0], block[1], block[2], thread[0], thread[1], thread[2])]
@@ -735,6 +752,12 @@ impl RunError {
                 thread,
             },
             Fault::Unreachable => RunError::Unreachable {
+                span,
+                block,
+                thread,
+            },
+            Fault::MissingReturn { function } => RunError::MissingReturn {
+                function: function.clone(),
                 span,
                 block,
                 thread,
