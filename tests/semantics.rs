@@ -1989,3 +1989,43 @@ launch k {
         "{d}"
     );
 }
+
+#[test]
+fn a_local_multi_dimensional_array_takes_nested_and_elided_braces() {
+    // sycl-optic-flow's bicubic `const float pol[4][4] = {{input[..], ...}, ...};`. By C11
+    // 6.7.9/17-22, with in = 1..6:
+    //   a = {{1, 2}, {4}}             -> [[1, 2, 0], [4, 0, 0]] (each row's rest zero)
+    //   b[][2] = {1, 2, 3}            -> [[1, 2], [3, 0]], two rows: sizeof(b) / sizeof(int) = 4
+    //   c = {1, {2}, 3}               -> 1 enters row 0, `{2}` is c[0][1] (braces around a
+    //                                    scalar), 3 is c[1][0]: [[1, 2], [3, 0]]
+    //   d = {{1, 2, 3}, {{4}, {5, 6}}} -> d[0] elided into its rows [[1, 2], [3, 0]],
+    //                                    d[1] = [[4, 0], [5, 6]]; flat [1, 2, 3, 0, 4, 0, 5, 6]
+    // out[t] = a[t/3][t%3] + 100 b (4 past b's end) + 1000 c + 10000 d[t % 8]:
+    //   t=0: 1+100+1000+10000 = 11101   t=1: 2+200+2000+20000 = 22202
+    //   t=2: 0+300+3000+30000 = 33300   t=3: 4+0+0+0 = 4
+    //   t=4: 0+400+0+40000 = 40400      t=5: 0+400+0+0 = 400
+    // One value too many in a row is refused, as C refuses it.
+    let src = r#"
+__global__ void k(const float* in, float* out) {
+    float a[2][3] = {{in[0], in[1]}, {in[3]}};
+    int b[][2] = {1, 2, 3};
+    int c[2][2] = {1, {2}, 3};
+    int d[2][2][2] = {{1, 2, 3}, {{4}, {5, 6}}};
+    int t = threadIdx.x;
+    out[t] = a[t / 3][t % 3] + 100 * (t < 4 ? b[t / 2][t % 2] : sizeof(b) / sizeof(int))
+        + 1000 * (t < 4 ? c[t / 2][t % 2] : 0) + 10000 * (d[t / 4 % 2][t / 2 % 2][t % 2]);
+}
+launch k {
+    in = arange(6) + 1; out = zeros(6); block = 6; grid = 1;
+    expect out == [11101, 22202, 33300, 4, 40400, 400];
+}
+"#;
+    let r = ok(src, &[], ONE, [6, 1, 1]);
+    assert!(r.expects_passed(), "{:?}", r.expects);
+    let bad = src.replace(
+        "{{in[0], in[1]}, {in[3]}}",
+        "{{in[0], in[1], in[2], in[3]}}",
+    );
+    let f = err(&bad, &[], None, None);
+    assert_eq!(codes(&f), ["simt::check::initialiser"]);
+}

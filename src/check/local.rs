@@ -772,8 +772,9 @@ impl KernelChecker<'_, '_> {
         for (k, dim) in d.dims.iter().enumerate() {
             match dim {
                 Some(e) => dims.push(self.const_size(e)?),
+                // Sized once the rest are known, by the rows its list fills.
                 None if k == 0 => match &d.list {
-                    Some((items, _)) if !items.is_empty() => dims.push(items.len() as u64),
+                    Some((items, _)) if !items.is_empty() => dims.push(0),
                     _ => {
                         return Err(CheckError::NotConstant {
                             what: format!("the size of the local array `{}`", d.name.name),
@@ -790,6 +791,26 @@ impl KernelChecker<'_, '_> {
                     })
                 }
             }
+        }
+        // A scalar array's elements in order, its list nested or flat (a vector array's are
+        // assigned one by one below).
+        let mut flat = Vec::new();
+        if let (Some((items, span)), 1) = (&d.list, width) {
+            let rows = d.dims[0].is_some().then_some(dims[0]);
+            let too_many = || CheckError::Initialiser {
+                problem: InitialiserProblem::TooManyElements {
+                    name: d.name.name.clone(),
+                    given: items.len(),
+                    count: dims.iter().product(),
+                },
+                span: *span,
+                help: None,
+            };
+            let (elements, filled) =
+                super::array_init::elements(items, rows, &dims[1..]).ok_or_else(too_many)?;
+            (flat, dims[0]) = (elements, filled);
+        } else if dims.first() == Some(&0) {
+            dims[0] = d.list.as_ref().map_or(0, |(items, _)| items.len() as u64);
         }
         let array = LocalArray::new(d.name.name.clone(), (elem, width), dims, d.name.span);
         let bytes = array.components() * u64::from(elem.size());
@@ -855,12 +876,18 @@ impl KernelChecker<'_, '_> {
         }
         let mem = self.local_array_mem(l);
         let mut values = Vec::with_capacity(count as usize);
-        for item in items {
-            let e = self.expr(item)?;
-            values.push(self.convert(e, elem));
+        for item in flat {
+            let value = match item {
+                Some(item) => {
+                    let e = self.expr(item)?;
+                    Some(self.convert(e, elem))
+                }
+                None => None,
+            };
+            values.push(value);
         }
         for k in 0..count {
-            let value = values.get(k as usize).cloned().unwrap_or(Expr {
+            let value = values.get(k as usize).cloned().flatten().unwrap_or(Expr {
                 kind: ExprKind::Const(Value::I32(0).cast(elem)),
                 ty: elem.promoted(),
                 span: *span,

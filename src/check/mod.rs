@@ -3,6 +3,7 @@
 mod accessor;
 mod address;
 mod adl;
+mod array_init;
 mod assign_value;
 mod async_copy;
 mod atomics;
@@ -1907,13 +1908,15 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
         } else if elided {
             // Braces elided (`uint2 rc[2] = {1, 2, 3, 4}`): the components in order.
             let len = dims.iter().product::<u64>() * u64::from(width);
-            if !fill_rows(items, &[len], &mut flat) {
-                return Err(too_many(dims));
-            }
+            flat = array_init::elements(items, Some(len), &[])
+                .ok_or_else(|| too_many(dims))?
+                .0;
         } else if dims.is_empty() {
             flat.push(Some(&items[0]));
-        } else if !fill_rows(items, dims, &mut flat) {
-            return Err(too_many(dims));
+        } else {
+            flat = array_init::elements(items, Some(dims[0]), &dims[1..])
+                .ok_or_else(|| too_many(dims))?
+                .0;
         }
         if vector && !elided {
             // Each element a brace list of at most `width` components (`{ {1u, 2u}, ... }`),
@@ -3883,37 +3886,6 @@ fn scalar_of_base(ty: &ast::TypeName) -> Result<Scalar, CheckError> {
             })
         }
     })
-}
-
-/// The elements of an array of `dims` from a C initialiser list, row-major: a nested list fills
-/// one row of the next dimension (the rest of the row zero, `None`), a value the next element.
-/// `false` when there are more values than elements.
-fn fill_rows<'a>(
-    items: &'a [ast::Expr],
-    dims: &[u64],
-    out: &mut Vec<Option<&'a ast::Expr>>,
-) -> bool {
-    let size: u64 = dims.iter().product();
-    let row: u64 = dims.iter().skip(1).product();
-    let start = out.len();
-    for item in items {
-        match &item.kind {
-            ast::ExprKind::List(inner) if dims.len() > 1 => {
-                // A sub-list starts at a row boundary.
-                let at = (out.len() - start) as u64;
-                out.resize(start + (at.div_ceil(row) * row) as usize, None);
-                if !fill_rows(inner, &dims[1..], out) {
-                    return false;
-                }
-            }
-            _ => out.push(Some(item)),
-        }
-        if (out.len() - start) as u64 > size {
-            return false;
-        }
-    }
-    out.resize(start + size as usize, None);
-    true
 }
 
 /// More values in `c`'s initialiser than its dimensions `dims` hold.

@@ -47,9 +47,9 @@ impl KernelChecker<'_, '_> {
                 });
             };
             self.braced_rows(l, list, dims.len())?;
-            if !super::fill_rows(list, dims, &mut items) {
-                return Err(super::too_many_for(c, dims, init.span));
-            }
+            items = super::array_init::elements(list, Some(dims[0]), &dims[1..])
+                .ok_or_else(|| super::too_many_for(c, dims, init.span))?
+                .0;
         }
         let empty = ast::Expr {
             kind: ast::ExprKind::List(Vec::new()),
