@@ -14,20 +14,47 @@ fn every_thread_adding_into_one_element_races() {
     let src = "__global__ void k(int* c) {\n    c[0] += 1;\n}\n";
     // 3 blocks of 64 threads (2 warps). In each block both warps load c[0], then both store
     // it: warp 0's store overwrites what warp 1 loaded and the other way round, one WAR per
-    // warp: 1 racing store per block, 2 warp instructions, 1 word each.
+    // warp: 1 racing store per block, 2 warp instructions, 1 word each. Inside each warp the
+    // 32 lanes' `+= 1` is a lost update too (below), filed with the store as it runs, the WAR
+    // when the epoch ends: the store counts once for each, 2 per block, 6 in all.
     let r = ok(src, &[("c", "zeros(1)")], [3, 1, 1], b(64));
-    assert_eq!(r.counters.race_count, 3);
-    assert_eq!(r.races.len(), 1);
-    let g = &r.races[0];
+    assert_eq!(r.counters.race_count, 6);
+    assert_eq!(r.races.len(), 2);
+    let kinds: Vec<RaceKind> = r.races.iter().map(|g| g.race.first.kind).collect();
+    assert_eq!(kinds, [RaceKind::LostUpdate, RaceKind::WriteAfterRead]);
+    let g = &r.races[1];
     assert_eq!(g.race.first.kind, RaceKind::WriteAfterRead);
     assert_eq!(g.race.first.array, "c");
     assert_eq!((g.race.first.warp, g.race.first.other_warp), (0, 1));
     assert_eq!((g.race.blocks, g.race.warps, g.race.words), (3, 6, 6));
     assert_eq!((g.access, g.other_access), ("write", "read"));
     assert!(g.fix.contains("atomicAdd"), "{}", g.fix);
-    // One warp alone runs in lock-step: nothing to race with.
+    // One warp alone: its 32 lanes all read 0 and all store 1, so c[0] ends 1, not 32 (on
+    // Volta and later the lanes may even interleave: any count from 1 to 32). A lost update in
+    // each block: 3 racing stores, warp 0, 1 word per block; the fix is the same atomic.
     let r = ok(src, &[("c", "zeros(1)")], [3, 1, 1], b(32));
-    assert_eq!(r.counters.race_count, 0);
+    assert_eq!(r.counters.race_count, 3);
+    assert_eq!(r.races.len(), 1);
+    let g = &r.races[0];
+    assert_eq!(g.race.first.kind, RaceKind::LostUpdate);
+    assert_eq!((g.race.first.warp, g.race.first.index), (0, 0));
+    assert_eq!((g.race.blocks, g.race.warps, g.race.words), (3, 3, 3));
+    assert!(g.fix.contains("atomicAdd"), "{}", g.fix);
+    // Lanes that each add to their own element, or `|=` the same bits into one, or add zero,
+    // lose nothing: lane t sets bit 0 of flags[0] and adds (t >= 32) to c[0], which only lanes
+    // of a second warp would change.
+    let idempotent = "__global__ void k(int* c, int* flags, int* own) {\n    own[threadIdx.x] += 1;\n    flags[0] |= 1;\n    c[0] += (threadIdx.x >= 32);\n}\n";
+    let r = ok(
+        idempotent,
+        &[
+            ("c", "zeros(1)"),
+            ("flags", "zeros(1)"),
+            ("own", "zeros(32)"),
+        ],
+        [1, 1, 1],
+        b(32),
+    );
+    assert_eq!(r.counters.race_count, 0, "{:?}", r.races);
     // An atomic is the fix.
     let atomic = "__global__ void k(int* c) {\n    atomicAdd(&c[0], 1);\n}\n";
     let r = ok(atomic, &[("c", "zeros(1)")], [3, 1, 1], b(64));
@@ -126,11 +153,12 @@ __global__ void k(const float* in, float* out, float* copy, int n) {
     ];
     let one = run_threads(src, &args, [96, 1, 1], b(128), 1).expect("runs");
     let four = run_threads(src, &args, [96, 1, 1], b(128), 4).expect("runs");
-    // Per block, 4 warps each store out[blockIdx.x] after the others loaded it: the racing
-    // store once per block.
-    assert_eq!(one.counters.race_count, 96);
-    assert_eq!(one.races.len(), 1);
-    assert_eq!(one.races[0].race.blocks, 96);
+    // Per block, 4 warps each store out[blockIdx.x] after the others loaded it (a WAR), and
+    // the 32 lanes of each warp add into it together (a lost update): the racing store counts
+    // once for each, twice per block.
+    assert_eq!(one.counters.race_count, 192);
+    assert_eq!(one.races.len(), 2);
+    assert!(one.races.iter().all(|g| g.race.blocks == 96));
     assert_eq!(
         serde_json::to_string(&one.races).unwrap(),
         serde_json::to_string(&four.races).unwrap()

@@ -122,3 +122,43 @@ __global__ void k(float* out) {
     assert_eq!(r.counters.race_count, 1);
     assert_eq!(r.races[0].race.first.kind, RaceKind::WriteAfterWrite);
 }
+
+#[test]
+fn lanes_of_one_warp_adding_into_a_shared_word_lose_updates() {
+    // The shared-memory histogram without atomics: thread 0 zeroes the bins, then each of the
+    // 32 lanes of the one warp adds 1 to bin t % 4. Eight lanes share each bin, all read 0 and
+    // all store 1: bins end [1, 1, 1, 1], not [8, 8, 8, 8]. One lost update at the `+=` (line
+    // 5), named by its first pair of lanes (0 and 4, bin 0) and, as a global-WAW is, filed
+    // for that one word. No warp races another: one warp.
+    let src = r#"__global__ void k(int* out) {
+    __shared__ int bins[4];
+    if (threadIdx.x < 4) bins[threadIdx.x] = 0;
+    __syncthreads();
+    bins[threadIdx.x % 4] += 1;
+    __syncthreads();
+    if (threadIdx.x < 4) out[threadIdx.x] = bins[threadIdx.x];
+}
+launch k { out = zeros(4); grid = 1; block = 32; expect out == [1, 1, 1, 1]; }
+"#;
+    let r = ok(src, &[], [1, 1, 1], [32, 1, 1]);
+    assert!(r.expects_passed(), "{:?}", r.expects);
+    assert_eq!(r.counters.race_count, 1);
+    assert_eq!(r.races.len(), 1);
+    let g = &r.races[0];
+    assert_eq!(g.race.first.kind, RaceKind::LostUpdate);
+    assert_eq!(
+        (g.race.first.array.as_str(), g.race.first.index),
+        ("bins", 0)
+    );
+    assert_eq!((g.line, g.race.words), (5, 1));
+    // With atomicAdd every lane's update lands: [8, 8, 8, 8], no race.
+    let fixed = src
+        .replace(
+            "bins[threadIdx.x % 4] += 1;",
+            "atomicAdd(&bins[threadIdx.x % 4], 1);",
+        )
+        .replace("[1, 1, 1, 1]", "[8, 8, 8, 8]");
+    let r = ok(&fixed, &[], [1, 1, 1], [32, 1, 1]);
+    assert!(r.expects_passed(), "{:?}", r.expects);
+    assert_eq!(r.counters.race_count, 0);
+}

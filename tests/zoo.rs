@@ -102,6 +102,7 @@ fn the_zoo_covers_every_class_and_clean_kernels() {
         "// zoo: race WAR",
         "// zoo: race WAW",
         "// zoo: race global-WAW",
+        "// zoo: race lost-update",
         "// zoo: uninit",
         "// zoo: clean",
         "// zoo: error",

@@ -18,6 +18,11 @@ pub enum RaceKind {
     /// Two lanes of one global store wrote the same address.
     #[serde(rename = "global-WAW")]
     GlobalDuplicate,
+    /// Two lanes of one warp added to one element (global or shared) in one compound
+    /// assignment (`c[0] += 1`): both read the old value before either stored, so one of the
+    /// updates is lost.
+    #[serde(rename = "lost-update")]
+    LostUpdate,
     /// Two blocks of a cooperative launch touched one global element between the same grid
     /// barriers, at least one writing (an atomic conflicts with plain accesses only).
     #[serde(rename = "cross-block")]

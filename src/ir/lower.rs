@@ -74,6 +74,10 @@ struct Lowerer<'k> {
     joins: Vec<Label>,
     /// The register holding the index of the store being lowered (for `a[i] += v`).
     store_index: Option<(Reg, Scalar)>,
+    /// The register the store being lowered read its element's old value into (`a[i] += v`).
+    loaded_at_store: Option<Reg>,
+    /// See [`KernelIr::accumulates`].
+    accumulates: HashMap<u32, Reg>,
     /// What the compiler folds away, and per instruction whether it is folded.
     fold: Folding<'k>,
     folded: Vec<bool>,
@@ -126,6 +130,8 @@ impl<'k> Lowerer<'k> {
             fixups: Vec::new(),
             joins: Vec::new(),
             store_index: None,
+            loaded_at_store: None,
+            accumulates: HashMap::new(),
             fold: Folding::new(&kernel.body),
             folded: Vec::new(),
             machine: Vec::new(),
@@ -272,6 +278,7 @@ impl<'k> Lowerer<'k> {
                 c.resize(n_insts, false);
                 c
             },
+            accumulates: self.accumulates,
         }
     }
 
@@ -355,9 +362,19 @@ impl<'k> Lowerer<'k> {
             StmtKind::Store { mem, index, value } => {
                 let idx = self.expr(index);
                 let saved = self.store_index.replace((idx, index.ty));
+                let saved_old = self.loaded_at_store.take();
                 let v = self.expr(value);
                 self.store_index = saved;
+                let old = std::mem::replace(&mut self.loaded_at_store, saved_old);
+                let at = self.insts.len();
                 self.store_element(*mem, (idx, index.ty), v, span);
+                if let (Some(old), true) = (old, accumulates(value)) {
+                    for pc in at..self.insts.len() {
+                        if matches!(self.insts[pc], Inst::Store { .. }) {
+                            self.accumulates.insert(pc as u32, old);
+                        }
+                    }
+                }
             }
             StmtKind::If { cond, then, els } => {
                 let mut c = self.expr(cond);
@@ -1072,7 +1089,9 @@ impl<'k> Lowerer<'k> {
                 let (idx, idx_ty) = self
                     .store_index
                     .expect("lower: LoadAtStore only inside a Store");
-                self.load_element(*mem, (idx, idx_ty), span)
+                let old = self.load_element(*mem, (idx, idx_ty), span);
+                self.loaded_at_store = Some(old);
+                old
             }
         }
     }
@@ -1461,4 +1480,17 @@ fn widen<const N: usize>(regs: &[Reg]) -> [Reg; N] {
     let mut out = [regs[0]; N];
     out[..regs.len()].copy_from_slice(regs);
     out
+}
+
+/// Whether a compound assignment's value, `old op operand`, adds to the element it reads: two
+/// lanes doing it to one element lose an update unless the operator is `&` or `|`, which give
+/// the same bits however the lanes' equal operands are ordered.
+fn accumulates(value: &typed::Expr) -> bool {
+    match &value.kind {
+        ExprKind::Cast { operand, .. } => accumulates(operand),
+        ExprKind::Arith { op, .. } => {
+            !matches!(op, crate::value::ArithOp::And | crate::value::ArithOp::Or)
+        }
+        _ => true,
+    }
 }

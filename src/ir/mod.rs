@@ -194,6 +194,10 @@ pub struct KernelIr {
     /// Per instruction, whether it is a load of a whole struct's member being copied: an
     /// element not yet written is copied, not reported as an uninitialised read.
     pub copies: Vec<bool>,
+    /// The stores of compound assignments that add to their element (`a[i] += v`, not `&=` or
+    /// `|=`), each with the register holding the element's old value: two lanes of one warp
+    /// doing it to one element lose one update (the race checker's `lost-update`).
+    pub accumulates: std::collections::HashMap<u32, Reg>,
     /// Block shapes the kernel needs (CUB block collectives), each with where it is required.
     pub block_shapes: Vec<crate::check::typed::BlockShape>,
     /// The arrays [`Space::Choice`] accesses go to, by number: global buffers and shared arrays.

@@ -94,6 +94,13 @@ fn barrier_fix(race: &Race, line: usize, other_line: usize) -> (Option<usize>, S
                 .to_string(),
         );
     }
+    if race.kind == RaceKind::LostUpdate {
+        return (
+            None,
+            "no barrier helps: threads of one warp update one element together; use an atomic (atomicAdd(&a[i], v)) or reduce within the warp first (__reduce_add_sync, __shfl_down_sync) and let one lane update it"
+                .to_string(),
+        );
+    }
     if race.kind == RaceKind::GlobalDuplicate {
         return (
             None,

@@ -133,6 +133,10 @@ impl RaceView {
                 "async copy in flight in block ({},{},{}): warp {} {} {}[{}] (line {}), which an asynchronous copy of warp {} (line {}) has not finished: wait for it first (consumer_wait, arrive_and_wait, cg::wait, __pipeline_wait_prior)",
                 b[0], b[1], b[2], r.warp, verb(self.access, "writes"), r.array, r.index, self.line, r.other_warp, self.other_line
             ),
+            RaceKind::LostUpdate => format!(
+                "lost update in block ({},{},{}): threads of warp {} add to {}[{}] in one compound assignment (line {}); each reads the old value before any stores, so all but one update are lost",
+                b[0], b[1], b[2], r.warp, r.array, r.index, self.line
+            ),
             RaceKind::GlobalDuplicate => format!(
                 "two threads of block ({},{},{}) store to {}[{}] in one instruction (line {}): the surviving value is undefined",
                 b[0], b[1], b[2], r.array, r.index, self.line

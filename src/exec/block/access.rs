@@ -360,29 +360,15 @@ impl BlockRunner<'_> {
         } else {
             self.account(pc, (space, base), elem.size() * width, access);
         }
-        if let (Space::Global(p), true) = (space, is_store) {
+        let accumulates = self.ir.accumulates.get(&(pc as u32)).copied();
+        let in_global = matches!(space, Space::Global(_));
+        if is_store && (in_global || (accumulates.is_some() && matches!(space, Space::Shared(_)))) {
             // Runs are distinct within a warp: only overlapping spans of two warps can collide.
             let disjoint = runs && self.spans.windows(2).all(|w| w[0].1 < w[1].0);
             if !disjoint
                 && coalesce::has_duplicate(&self.idx, &self.mask, self.full, &mut self.scratch)
             {
-                // Lanes that store the same value (`*flag = true`) leave a defined result.
-                let v = regs.expect("a store has values");
-                let regs_ref = &self.regs;
-                let differ = |a: usize, b: usize| {
-                    v[..width as usize].iter().any(|&r| {
-                        lane_bits(regs_ref, r, elem, a) != lane_bits(regs_ref, r, elem, b)
-                    })
-                };
-                if let Some((earlier, later)) = first_duplicate(&self.idx, &self.mask, differ) {
-                    self.race_hits.push((
-                        (RaceKind::GlobalDuplicate, (earlier / 32) as u32, pc as u32),
-                        self.idx[later],
-                        later as u32,
-                    ));
-                    let name = global(globals, p).name.to_string();
-                    self.note_findings(pc, (space_word(space), &name));
-                }
+                self.duplicate_store(pc, (elem, width), regs, (accumulates, in_global));
             }
         }
         if self.asyncs.watching() {
@@ -449,6 +435,45 @@ impl BlockRunner<'_> {
             self.note_findings(pc, (space_word(space), &name));
         }
         Ok(())
+    }
+
+    /// Files the first pair of active lanes of the store at `pc` (values in `regs`) that write
+    /// one element with a result that depends on their order: different values (a global
+    /// store's `global-WAW`, in global memory only; lanes that store the same value, `*flag = true`, leave a defined
+    /// result), or, for a compound assignment that adds to the element (`accumulates`, with the
+    /// register of the old value it read), any value but the old one (a `lost-update`: the
+    /// lanes each read the element before either stored). The access files it.
+    fn duplicate_store(
+        &mut self,
+        pc: usize,
+        (elem, width): (Scalar, u32),
+        regs: Result<&[Reg], &[Reg]>,
+        (accumulates, in_global): (Option<Reg>, bool),
+    ) {
+        let v = regs.expect("a store has values");
+        let regs_ref = &self.regs;
+        let bits = |r: Reg, lane: usize| lane_bits(regs_ref, r, elem, lane) & size_mask(elem);
+        let differ = |a: usize, b: usize| {
+            v[..width as usize]
+                .iter()
+                .any(|&r| bits(r, a) != bits(r, b))
+        };
+        let updates =
+            |lane: usize| accumulates.is_some_and(|old| bits(old, lane) != bits(v[0], lane));
+        let kind = |a: usize, b: usize| match accumulates {
+            Some(_) if updates(a) || updates(b) => Some(RaceKind::LostUpdate),
+            _ => (in_global && differ(a, b)).then_some(RaceKind::GlobalDuplicate),
+        };
+        if let Some((earlier, later)) =
+            first_duplicate(&self.idx, &self.mask, |a, b| kind(a, b).is_some())
+        {
+            let kind = kind(earlier, later).expect("the pair races");
+            self.race_hits.push((
+                (kind, (earlier / 32) as u32, pc as u32),
+                self.idx[later],
+                later as u32,
+            ));
+        }
     }
 
     /// `simt::run::use_after_free` for the first active lane whose access of the device heap
@@ -1143,6 +1168,11 @@ fn first_duplicate(
         }
     }
     None
+}
+
+/// The low `ty.size()` bytes: what a store of a `ty` keeps of a register's bits.
+fn size_mask(ty: Scalar) -> u64 {
+    u64::MAX >> (64 - 8 * ty.size())
 }
 
 /// The bits every lane of register `r` holds as a `ty` (as [`lane_bits`] gives them), into `out`.
