@@ -1967,3 +1967,63 @@ launch k { v = [1, 2.5, 9, -1]; expect v == [2, 2.5, 3, 2]; }
 "#;
     ok(clamp, &[], b(1), b(1));
 }
+
+#[test]
+fn a_shared_pointer_is_set_by_one_thread_for_the_whole_block() {
+    // OP2's generated indirect kernels: `__shared__ int *map, size;` (a pointer and an int, as
+    // C's declarators go) and `__shared__ float *buf;`, set by thread 0 and read by all after
+    // the barrier. Block b's map starts at maps + offs[b] = 32 b, so thread t copies maps[32 b
+    // + t] = 32 b + t into buf[t], and after the second barrier writes buf[31 - t]: out[32 b +
+    // t] = 32 b + 31 - t. size = offs[b] + 1 is an int.
+    let src = r#"
+__global__ void k(const int* maps, const int* offs, float* out, int* sizes) {
+    __shared__ const int *map, size;
+    __shared__ float *buf;
+    extern __shared__ char shared[];
+    if (threadIdx.x == 0) {
+        map = maps + offs[blockIdx.x];
+        size = offs[blockIdx.x] + 1;
+        buf = (float *) &shared[0];
+    }
+    __syncthreads();
+    buf[threadIdx.x] = (float) map[threadIdx.x];
+    __syncthreads();
+    out[blockIdx.x * blockDim.x + threadIdx.x] = buf[blockDim.x - 1 - threadIdx.x];
+    if (threadIdx.x == 0) sizes[blockIdx.x] = size * sizeof(size);
+}
+launch k {
+    maps = arange(64); offs = [0, 32]; out = zeros(64); sizes = zeros(2);
+    block = 32; grid = 2; dyn_smem = 128;
+    expect out == [31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18, 17, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0, 63, 62, 61, 60, 59, 58, 57, 56, 55, 54, 53, 52, 51, 50, 49, 48, 47, 46, 45, 44, 43, 42, 41, 40, 39, 38, 37, 36, 35, 34, 33, 32];
+    expect sizes == [4, 132];
+}
+"#;
+    let r = ok(src, &[], b(2), b(32));
+    assert!(r.expects_passed(), "{:?}", r.expects);
+    assert_eq!(r.counters.race_count, 0);
+    // Without the first barrier the other warps' lanes read `map` before thread 0 set it: with
+    // two warps per block (64 threads), warp 1 reads the word warp 0 wrote, a RAW on `map`.
+    // (One block of 64 threads needs 256 bytes of `buf`; the results are undefined, so the
+    // expects go.)
+    let racy = src
+        .replacen("    __syncthreads();\n    buf[", "    buf[", 1)
+        .replace("dyn_smem = 128", "dyn_smem = 256")
+        .lines()
+        .filter(|l| !l.contains("expect"))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let r = ok(&racy, &[], b(1), b(64));
+    assert!(
+        r.races.iter().any(|g| g.race.first.array == "map"
+            && g.race.first.kind == simt::exec::RaceKind::ReadAfterWrite),
+        "{:?}",
+        r.races
+    );
+    // Stepping it in place is refused with its fix.
+    let stepped = src.replace(
+        "buf[threadIdx.x] = (float)",
+        "map++; buf[threadIdx.x] = (float)",
+    );
+    let f = err(&stepped, &[], None, None);
+    assert_eq!(codes(&f), ["simt::check::unsupported"]);
+}

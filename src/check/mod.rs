@@ -43,6 +43,7 @@ mod pointer;
 mod print;
 mod ptx_mma;
 mod returned_ref;
+mod shared_pointer;
 mod simd;
 mod specialise;
 mod split_math;
@@ -2189,6 +2190,9 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                 }
                 if let Some(done) = self.shared_async(ty, name, dims) {
                     return done;
+                }
+                if ty.pointer && dims.is_empty() && !is_extern {
+                    return self.shared_pointer(ty, name);
                 }
                 // `extern __shared__ half smem[][AB_SMEM_STRIDE];` (cuda_hgemm): the dynamic
                 // shared memory seen as rows, a pointer to its first row.

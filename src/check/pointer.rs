@@ -64,6 +64,9 @@ pub(crate) struct PtrVar {
     pub choice: bool,
     /// `float t[4][8]` as a parameter: a pointer to rows of 8, so `t[r][c]` is `t[8 r + c]`.
     pub rows: Vec<u64>,
+    /// `__shared__ T* p;`: the shared word that holds its offset for the whole block
+    /// ([`super::shared_pointer`]); its variable is only each read's copy.
+    pub shared: Option<u32>,
 }
 
 /// `a[i][j]`: the expression indexed (`a`) and the indices, outermost first.
@@ -457,6 +460,7 @@ impl<'g> KernelChecker<'g, '_> {
                 if !self.ptr_vars[i as usize].rows.is_empty() {
                     return Err(step_rows(span));
                 }
+                self.not_shared_pointer(i, span)?;
                 let pv = &self.ptr_vars[i as usize];
                 let (mem, var, is_const) = (pv.mem, pv.var, pv.is_const);
                 let offset = self.stepped((target, *inc, *post), var, Scalar::I64, span)?;
@@ -812,10 +816,13 @@ impl<'g> KernelChecker<'g, '_> {
             return Err(e);
         }
         let pv = &self.ptr_vars[i as usize];
-        let offset = Expr {
-            kind: ExprKind::Var(pv.var),
-            ty: Scalar::I64,
-            span,
+        let offset = match pv.shared {
+            Some(s) => self.shared_pointer_offset(i, s, span),
+            None => Expr {
+                kind: ExprKind::Var(pv.var),
+                ty: Scalar::I64,
+                span,
+            },
         };
         if pv.mem.is_none() && pv.assigned {
             // Only `NULL` so far: a null pointer held in a variable.
@@ -1915,6 +1922,7 @@ impl<'g> KernelChecker<'g, '_> {
             opaque: None,
             choice: self.choice_vars.contains(&name.span),
             rows: Vec::new(),
+            shared: None,
         });
         self.ptr_vars.len() as u32 - 1
     }
@@ -2129,6 +2137,9 @@ impl<'g> KernelChecker<'g, '_> {
                 }
             }
         }
+        if let Some(s) = pv.shared {
+            return Ok(self.shared_pointer_store(s, value, span));
+        }
         Ok(Stmt {
             kind: StmtKind::Assign {
                 var: pv.var,
@@ -2153,6 +2164,7 @@ impl<'g> KernelChecker<'g, '_> {
                 self.point(i, p, span)
             }
             Some(op @ (BinOp::Add | BinOp::Sub)) => {
+                self.not_shared_pointer(i, span)?;
                 let pv = self.ptr_vars[i as usize].clone();
                 if pv.mem.is_none() {
                     return Err(CheckError::Pointer {

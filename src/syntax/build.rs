@@ -2206,12 +2206,20 @@ impl<'m> Builder<'m> {
     fn shared_decl(&self, pair: Pair<'_, Rule>) -> Result<Vec<StmtKind>> {
         let mut is_extern = false;
         let mut ty = None;
-        let mut arrays: Vec<(Ident, Vec<Option<Expr>>)> = Vec::new();
+        // Each name with whether it is a pointer: the first as the type says, a later one when
+        // a `*` of its own precedes it.
+        let mut arrays: Vec<(Ident, Vec<Option<Expr>>, bool)> = Vec::new();
+        let mut star = false;
         for p in pair.into_inner() {
             match p.as_rule() {
                 Rule::extern_kw => is_extern = true,
                 Rule::ty => ty = Some(self.ty(p)),
-                Rule::ident => arrays.push((self.ident(p), Vec::new())),
+                Rule::shared_star => star = true,
+                Rule::ident => {
+                    let first = ty.as_ref().is_some_and(|t| t.pointer) && arrays.is_empty();
+                    arrays.push((self.ident(p), Vec::new(), first || star));
+                    star = false;
+                }
                 Rule::array_dim => {
                     let dim = self.array_dim(p)?;
                     arrays
@@ -2226,8 +2234,11 @@ impl<'m> Builder<'m> {
         let ty = ty.expect("grammar: shared has a type");
         Ok(arrays
             .into_iter()
-            .map(|(name, dims)| StmtKind::Shared {
-                ty: ty.clone(),
+            .map(|(name, dims, pointer)| StmtKind::Shared {
+                ty: TypeName {
+                    pointer,
+                    ..ty.clone()
+                },
                 name,
                 dims,
                 is_extern,

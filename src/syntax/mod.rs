@@ -486,6 +486,7 @@ fn friendly(rule: Rule) -> Option<&'static str> {
         Rule::kernel_ref => "a kernel name",
         Rule::static_kw => "`static`",
         Rule::volatile_kw => "`volatile`",
+        Rule::shared_star => "`*`",
         Rule::block => "`{`",
         Rule::empty_stmt => "`;`",
         Rule::if_stmt | Rule::kw_if => "`if`",
