@@ -625,6 +625,41 @@ launch k { out = zeros(2); block = 2; grid = 1; expect sum(out) == 1801439850948
 }
 
 #[test]
+fn sixty_four_bit_scalar_parameters_are_set_exactly() {
+    // bsc's postsort passes `lookup = K[1]` of a uint64 table, 0x20736f7274207472 =
+    // 2338335168900658290, which a double rounds to 2338335168900658176: the parameter now gets
+    // the element itself, and so do a literal past 2^53 (2^64 - 59 = 18446744073709551557) and
+    // an `--arg`. `n = -(2^53 + 1)` in a `long long`, stored into the unsigned `out[2]`, is
+    // 2^64 - 2^53 - 1 = 18437736874454810623.
+    let src = r#"
+__global__ void k(const unsigned long long* K, unsigned long long lookup, unsigned long long s,
+                  long long n, unsigned long long* out) {
+    out[0] = lookup; out[1] = s; out[2] = n; out[3] = K[1] == lookup;
+}
+launch k {
+    K = [5, 2338335168900658290, 7];
+    lookup = K[1]; s = 18446744073709551557; n = -9007199254740993;
+    out = zeros(4); block = 1; grid = 1;
+    expect out == [2338335168900658290, 18446744073709551557, 18437736874454810623, 1];
+    expect lookup == 2338335168900658290;
+}
+"#;
+    let r = common::run(src, &[], None, None).expect("runs");
+    assert!(r.expects_passed(), "{:?}", r.expects);
+    let r = common::run(src, &[("s", "9007199254740993")], None, None).expect("runs");
+    assert_eq!(
+        r.expects[0].detail.as_deref(),
+        Some("1 of 4 elements differ; first at index 1: 9007199254740993 == 18446744073709551557 is false")
+    );
+    // A `float` parameter cannot take the element: it is refused, not rounded twice.
+    let float = src
+        .replace("unsigned long long s,", "float s,")
+        .replace("s = 18446744073709551557;", "s = K[1];");
+    let e = common::run(&float, &[], None, None).expect_err("refused");
+    assert!(format!("{e:?}").contains("InexactInteger"), "{e:?}");
+}
+
+#[test]
 fn expect_against_a_transpose_reads_columns() {
     // A 3 × 5 matrix transposed by the kernel (out[j·3 + i] = in[i·5 + j]) matches
     // transpose(in, 3, 5), compared a chunk at a time; against in itself 12 of 15 differ

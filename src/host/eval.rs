@@ -77,6 +77,9 @@ pub struct Env {
     /// The file's host arrays a name may copy (`d_alpha_n = alpha_n;`): each a list literal of
     /// its values, evaluated where the launch section names it.
     pub(crate) file_arrays: HashMap<String, (Scalar, crate::syntax::ast::Expr)>,
+    /// The exact values of 64-bit integer scalars set from what doubles cannot hold
+    /// ([`Env::eval_wide`]), by name; their [`HostValue::Num`] is only the nearest double.
+    pub(crate) wide: HashMap<String, i128>,
 }
 
 type Result<T> = std::result::Result<T, HostError>;
@@ -110,7 +113,40 @@ impl Env {
             uninit: Vec::new(),
             order: Vec::new(),
             file_arrays: HashMap::new(),
+            wide: HashMap::new(),
         }
+    }
+
+    /// `e` as the value of 64-bit integer scalar `name` of type `ty`: computed exactly where it
+    /// involves what doubles cannot hold (`lookup = K[1];` of a `uint64` table, `seed =
+    /// 18446744073709551557;`) and kept in [`Env::wide`], from which the parameter is bound;
+    /// the ordinary way otherwise.
+    pub fn eval_wide(&mut self, e: &Expr, name: &str, ty: Scalar) -> Result<HostValue> {
+        self.wide.remove(name);
+        if !self.wants_exact(e) {
+            return self.eval(e);
+        }
+        let Some(ExactSide { vals, scalar: true }) = self.exact(e)? else {
+            return self.eval(e);
+        };
+        let v = vals[0];
+        let fits = match ty {
+            Scalar::U64 => u64::try_from(v).is_ok(),
+            _ => i64::try_from(v).is_ok(),
+        };
+        if !fits {
+            return Err(bad(
+                format!("{v} does not fit `{name}`, a `{ty}`"),
+                e.span,
+                "out of range",
+                None,
+            ));
+        }
+        self.wide.insert(name.to_string(), v);
+        Ok(HostValue::Num {
+            v: v as f64,
+            float: false,
+        })
     }
 
     /// The elements of `data` written so far, where it was made by `empty(n)` (or is the copy
@@ -496,6 +532,16 @@ impl Env {
                     }
                 };
                 let i = start + as_index(&i, index.span)?;
+                // A 64-bit element a double cannot hold is refused, never rounded.
+                let wide = exact::is_wide(&data).then(|| exact::ints(&data)).flatten();
+                if let Some(&w) = wide.as_deref().and_then(|v| v.get(i)) {
+                    if u64::try_from(w.unsigned_abs()).is_ok_and(|m| !exact::holds(m)) {
+                        return Err(HostError::InexactInteger {
+                            what: format!("element {i}, {w},"),
+                            span,
+                        });
+                    }
+                }
                 let v = data.get_f64(i).ok_or_else(|| {
                     bad(
                         format!(
@@ -1040,6 +1086,7 @@ impl Env {
         Ok(match &e.kind {
             ExprKind::Int { value, .. } => Some(ExactSide::number(i128::from(*value))),
             ExprKind::Bool(b) => Some(ExactSide::number(i128::from(*b))),
+            ExprKind::Name(n) if self.wide.contains_key(n) => Some(ExactSide::number(self.wide[n])),
             ExprKind::Name(_) | ExprKind::Member { .. } => match self.named(e) {
                 Some(HostValue::Num { v, float: false }) if !exact::beyond(*v) => {
                     Some(ExactSide::number(*v as i128))

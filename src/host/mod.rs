@@ -473,7 +473,7 @@ pub fn prepare_in(
     // Overrides of names the section never sets are known from the start.
     for (i, ArgOverride { name, value, .. }) in ov.args.iter().enumerate() {
         if !assigned.contains(&name.as_str()) {
-            let v = eval_arg(&mut env, value, i, buffer_elem(kernel, name))?;
+            let v = eval_arg(&mut env, (kernel, name), value, i)?;
             same_dtype(kernel, name, &v, value_span(value)).map_err(|e| (e, Origin::Arg(i)))?;
             spread(&mut env, kernel, name, &v, value_span(value))
                 .map_err(|e| (e, Origin::Arg(i)))?;
@@ -502,18 +502,20 @@ pub fn prepare_in(
                     .find(|(_, a)| a.name == name.name)
                 {
                     Some((i, ArgOverride { value: arg, .. })) => {
-                        let v = eval_arg(&mut env, arg, i, buffer_elem(kernel, &name.name))?;
+                        let v = eval_arg(&mut env, (kernel, &name.name), arg, i)?;
                         same_shape(&mut env, &name.name, &v, value, arg)
                             .and_then(|()| same_dtype(kernel, &name.name, &v, value_span(arg)))
                             .map_err(|e| (e, Origin::Arg(i)))?;
                         v
                     }
                     None => {
-                        let v = match buffer_elem(kernel, &name.name) {
-                            Some(elem) => env.eval_as(value, elem),
-                            None => env.eval(value),
-                        }
-                        .map_err(|e| (e, Origin::File))?;
+                        let v =
+                            match (buffer_elem(kernel, &name.name), wide_scalar(kernel, &key)) {
+                                (Some(elem), _) => env.eval_as(value, elem),
+                                (None, Some(ty)) => env.eval_wide(value, &key, ty),
+                                (None, None) => env.eval(value),
+                            }
+                            .map_err(|e| (e, Origin::File))?;
                         same_dtype(kernel, &name.name, &v, value.span)
                             .map_err(|e| (e, Origin::File))?;
                         v
@@ -1023,17 +1025,37 @@ fn overridden_shape(ov: &Overrides, name: &str) -> bool {
 /// Evaluates `--arg` number `i`; `elem`: the type of the buffer parameter it sets, if it does.
 fn eval_arg(
     env: &mut Env,
+    (kernel, name): (&Kernel, &str),
     value: &ArgValue,
     i: usize,
-    elem: Option<Scalar>,
 ) -> Result<HostValue, Failure> {
-    match (value, elem) {
+    match (value, buffer_elem(kernel, name)) {
         (ArgValue::Expr(e), Some(elem)) => env.eval_as(e, elem),
+        (ArgValue::Expr(e), None) if wide_scalar(kernel, name).is_some() => {
+            let ty = wide_scalar(kernel, name).expect("checked");
+            env.eval_wide(e, name, ty)
+        }
         (ArgValue::Expr(e), None) => env.eval(e),
         (ArgValue::File(p), _) => env.load_arg(p, value_span(value)),
         (ArgValue::Value(v), _) => Ok(v.clone()),
     }
     .map_err(|err| (err, Origin::Arg(i)))
+}
+
+/// The type of `kernel`'s scalar parameter `name` where it is a 64-bit integer, which a double
+/// may not hold ([`Env::eval_wide`]).
+fn wide_scalar(kernel: &Kernel, name: &str) -> Option<Scalar> {
+    kernel
+        .params
+        .iter()
+        .find(|p| p.name == name)
+        .and_then(|p| match p.kind {
+            ParamKind::Scalar {
+                ty: ty @ (Scalar::I64 | Scalar::U64),
+                ..
+            } => Some(ty),
+            _ => None,
+        })
 }
 
 /// The element type of `kernel`'s buffer parameter `name`, if it has one.
@@ -1381,6 +1403,13 @@ fn bind(kernel: &Kernel, env: &mut Env, launch_span: Option<Span>) -> Result<Bou
         }
 
         match (p.kind, v) {
+            (ParamKind::Scalar { ty, .. }, HostValue::Num { .. }) if env.wide.contains_key(&p.name) => {
+                let w = env.wide[&p.name];
+                scalars[i] = Some(match ty {
+                    Scalar::U64 => Value::U64(w as u64),
+                    _ => Value::I64(w as i64),
+                });
+            }
             (ParamKind::Scalar { ty, .. }, HostValue::Num { v, .. }) => {
                 if ty.is_integer() && v.fract() != 0.0 {
                     return Err(mismatch(format!(
