@@ -3066,3 +3066,40 @@ launch k { a = ones(8); p.x = a; p.n = 6; size = zeros(1); expect a == [2, 2, 2,
 "#;
     ok(src, &[], ONE, [8, 1, 1]);
 }
+
+#[test]
+fn a_function_pointer_member_is_held_not_followed() {
+    // Mordred's KernelArgs.h: `template <typename T> using group_func_t = T (*)(T, T);` names
+    // a member the kernel never calls; the struct is 8 (int*) + 8 + 8 (two function pointers) = 24
+    // bytes, its pointer member left unset by the launch. Calling through it is refused with
+    // its fix, not reported as an unknown member.
+    let src = r#"
+template <typename T>
+using group_func_t = T (*)(T, T);
+typedef int (*fn_t)(int, int);
+struct args_t { int* col; group_func_t<int> f; fn_t g; };
+__global__ void k(args_t a, int* out) {
+    out[threadIdx.x] = a.col[threadIdx.x] + 1;
+    if (threadIdx.x == 0) out[32] = sizeof(args_t);
+}
+launch k { a.col = arange(32); out = zeros(33); block = 32; grid = 1;
+    expect out == [i + 1 for i in 0..32] ; }
+"#;
+    let src = src.replace(
+        "[i + 1 for i in 0..32] ",
+        &format!(
+            "[{}, 24]",
+            (1..=32)
+                .map(|i| i.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    );
+    let r = ok(&src, &[], [1, 1, 1], [32, 1, 1]);
+    assert!(r.expects_passed(), "{:?}", r.expects);
+    let call = src.replace("a.col[threadIdx.x] + 1;", "a.f(a.col[threadIdx.x], 1);");
+    let f = err(&call, &[], None, None);
+    assert_eq!(codes(&f), ["simt::check::unsupported"]);
+    let d = common::describe(&f);
+    assert!(d.contains("function pointer member `f`"), "{d}");
+}

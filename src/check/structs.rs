@@ -626,6 +626,9 @@ impl<'g> KernelChecker<'g, '_> {
                     ty.pointer = true;
                     ty.reference = false;
                 }
+                // A function pointer member (`group_func_t<int> f;` of Mordred's `T (*)(T, T)`
+                // alias) is a pointer simt holds but does not follow.
+                ty.pointer |= self.is_function_pointer_type(&ty);
                 if ty.pointer {
                     let mut member = self.pointer_member(&ty, f, name, d.is_union)?;
                     // An array of pointers (nvdiffrast's `const float* tex[TEX_MAX_MIP_LEVEL]`):
@@ -909,6 +912,13 @@ impl<'g> KernelChecker<'g, '_> {
             .position(|s| s.name.name == f.ty.base_text)
     }
 
+    /// Whether `ty` names a function pointer type: `void (*)(int)`, or a `typedef`, `using` or
+    /// alias template of one (`fn_t`, `group_func_t<int>`).
+    fn is_function_pointer_type(&self, ty: &ast::TypeName) -> bool {
+        let name = ty.base_text.split('<').next().unwrap_or_default().trim();
+        ty.base_text.contains("(*)") || self.globals.fn_pointer_types.contains(name)
+    }
+
     /// A pointer member `T* name;`: a pointer to a scalar or a vector, outside any union and
     /// not in an array.
     fn pointer_member(
@@ -933,6 +943,9 @@ impl<'g> KernelChecker<'g, '_> {
                 target: Target::Opaque(what),
             }))
         };
+        if self.is_function_pointer_type(ty) {
+            return opaque(ty.base_text.clone());
+        }
         if f.pointer_to_pointer && ty.base == BaseType::Void {
             return opaque("void*".into());
         }
@@ -3752,6 +3765,17 @@ impl<'g> KernelChecker<'g, '_> {
             None => self.member_overload(&l, name, (targs, args)),
         };
         let Some(f) = f else {
+            let through_pointer = l.members.iter().any(|m| {
+                m.name == name
+                    && matches!(&m.kind, MemberKind::Pointer(PointerMember { target: Target::Opaque(t), .. }) if t.contains("(*)") || self.globals.fn_pointer_types.contains(t.split('<').next().unwrap_or_default().trim()))
+            });
+            if through_pointer {
+                return Err(unsupported(
+                    format!("a call through the function pointer member `{name}` of `{}`", l.name),
+                    span,
+                    "call the `__device__` function itself, or pass it as a template argument or a function pointer parameter (simt resolves those where the kernel is checked)",
+                ));
+            }
             if let Some(&defined) = self.globals.host_functions.get(name) {
                 return Err(CheckError::HostFunction {
                     name: name.to_string(),

@@ -3924,6 +3924,9 @@ impl<'m> Builder<'m> {
                         .alias_templates
                         .push((name, std::mem::take(params), ty));
                 }
+                // `template <typename T> using group_func_t = T (*)(T, T);` (Mordred): a
+                // function pointer type whatever its arguments, as the plain alias is.
+                Rule::fn_ptr_alias => module.fn_pointer_types.push(self.fn_ptr_alias(p)),
                 Rule::device_fn => {
                     let (mut f, spec) = self.device_fn(p)?;
                     if params.is_empty() && is_specialization {
