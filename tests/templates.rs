@@ -2542,3 +2542,31 @@ launch k { d = zeros(2); f = zeros(1); expect d == [3.5, 3.5]; expect f == [3.5]
 "#;
     ok(src, &[], ONE, ONE);
 }
+
+#[test]
+fn a_cast_argument_deduces_the_type_it_casts_to() {
+    // bm3d's block matching: `L2p2((int)s_image_p[..], (int)image[..])` of unsigned chars. The
+    // cast compiles to nothing (an unsigned char already sits in an int register), but T is
+    // int, so (137 - 121)^2 = 256 and (200 - 0)^2 = 40000; deduced as unsigned char, 16 * 16
+    // wraps to 0 and 200 * 200 = 40000 to 64. Also `static_cast<int>`, `int(x)` and `int{x}`;
+    // the shorts 300 and 0 deduce int too (90000, which a short would wrap).
+    let src = r#"
+template<typename T>
+__device__ T sq(const T i1, const T i2) { T d = i1 - i2; return d * d; }
+__global__ void k(const unsigned char* a, const unsigned char* b, const short* c, unsigned int* out) {
+    int i = threadIdx.x;
+    unsigned char x = a[i], y = b[i];
+    out[i] = sq(static_cast<int>(a[i]), static_cast<int>(b[i]));
+    out[2 + i] = sq((int)x, (int)y);
+    out[4 + i] = sq(int(x), int(y));
+    out[6 + i] = sq(int{x}, int{y});
+    out[8 + i] = sq((int)c[i], (int)c[i + 2]);
+}
+launch k {
+    a = [137, 200]; b = [121, 0]; c = [300, 0, 0, 200]; out = zeros(10); grid = 1; block = 2;
+    expect out == [256, 40000, 256, 40000, 256, 40000, 256, 40000, 90000, 40000];
+}
+"#;
+    let r = ok(src, &[], ONE, [2, 1, 1]);
+    assert!(r.expects_passed(), "{:?}", r.expects);
+}

@@ -18,7 +18,10 @@ impl KernelChecker<'_, '_> {
     /// otherwise (arithmetic, comparisons) the register type.
     pub(crate) fn own_type(&self, e: &ast::Expr, typed: &Expr) -> Scalar {
         let own = match (&e.kind, &typed.kind) {
-            (ast::ExprKind::Cast { ty, .. }, ExprKind::Const(_)) if !ty.reference => {
+            // A cast names its type, also where it compiles to nothing (`(int)uc`, whose `unsigned
+            // char` is already an `int` in its register): bm3d's `L2p2((int)a, (int)b)` deduces
+            // `int`.
+            (ast::ExprKind::Cast { ty, .. }, _) if !ty.reference && !ty.pointer => {
                 super::scalar_of(ty).unwrap_or(typed.ty)
             }
             (ast::ExprKind::Name(n), ExprKind::Const(_)) => match self.lookup(n) {
