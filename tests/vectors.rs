@@ -750,3 +750,26 @@ launch k { v = arange(8); o = zeros(2); grid = 1; block = 1; expect o == [5, 6];
 "#;
     ok(src, &[], [1, 1, 1], [1, 1, 1]);
 }
+
+#[test]
+fn a_struct_call_operator_returning_a_vector_is_a_vector() {
+    // SpFFT's `GPUArrayConstView2D<double2>::operator()` returns its `double2` element: `v(i)`
+    // is that vector as a value, for `auto`, for a `double2` and as an operand of `.y`. d =
+    // 0..63 as 32 double2s, so out[i] = (2 * d[2i], d[2i + 1]).
+    let src = r#"
+struct View {
+    const double2* data_;
+    __device__ double2 operator()(const int i) const { return data_[i]; }
+};
+__global__ void k(const View v, double2* out) {
+    auto a = v(threadIdx.x);
+    double2 b = v(threadIdx.x);
+    out[threadIdx.x] = make_double2(a.x + b.x, v(threadIdx.x).y);
+}
+launch k { d = arange(64); v.data_ = d; out = zeros(64); block = 32; grid = 1;
+    expect out == [LIST]; }
+"#
+    .replace("LIST", "0, 1, 4, 3, 8, 5, 12, 7, 16, 9, 20, 11, 24, 13, 28, 15, 32, 17, 36, 19, 40, 21, 44, 23, 48, 25, 52, 27, 56, 29, 60, 31, 64, 33, 68, 35, 72, 37, 76, 39, 80, 41, 84, 43, 88, 45, 92, 47, 96, 49, 100, 51, 104, 53, 108, 55, 112, 57, 116, 59, 120, 61, 124, 63");
+    let r = ok(&src, &[], [1, 1, 1], [32, 1, 1]);
+    assert!(r.expects_passed(), "{:?}", r.expects);
+}

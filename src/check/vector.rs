@@ -226,6 +226,37 @@ impl KernelChecker<'_, '_> {
         Ok(None)
     }
 
+    /// `view(i, j)` of a struct whose `operator()` returns a vector (SpFFT's
+    /// `GPUArrayConstView2D<double2>`), as the member call `view.operator()(i, j)` it stands for.
+    fn vector_call_operator(&mut self, e: &ast::Expr) -> Option<ast::Expr> {
+        let ast::ExprKind::Call {
+            callee,
+            targs,
+            args,
+        } = &e.kind
+        else {
+            return None;
+        };
+        let object = ast::Expr {
+            kind: ast::ExprKind::Name(callee.name.clone()),
+            span: callee.span,
+        };
+        self.struct_of(&object)?;
+        self.vector_method(&object, "operator()")?;
+        Some(ast::Expr {
+            kind: ast::ExprKind::Method {
+                object: Box::new(object),
+                method: ast::Ident {
+                    name: "operator()".into(),
+                    span: callee.span,
+                },
+                targs: targs.clone(),
+                args: args.clone(),
+            },
+            span: e.span,
+        })
+    }
+
     /// The vector type of any expression of one: a variable, an element, or a computed vector
     /// (what `auto v = ...;` takes).
     pub(crate) fn value_vector_shape(&mut self, e: &ast::Expr) -> Result<Option<(Scalar, u32)>> {
@@ -239,6 +270,9 @@ impl KernelChecker<'_, '_> {
     /// a function returning one, `__ldg(&v[i])`, `__hadd2(a, b)`, `a + b` on `half2`s), if it
     /// is one; variables and elements are [`Self::vector_shape`]'s.
     pub(crate) fn computed_vector(&mut self, e: &ast::Expr) -> Result<Option<(Scalar, u32)>> {
+        if let Some(method) = self.vector_call_operator(e) {
+            return self.computed_vector(&method);
+        }
         Ok(match &e.kind {
             ast::ExprKind::Call { callee, args, .. } => {
                 let name = super::groups::unqualified(&callee.name);
@@ -1024,6 +1058,13 @@ impl KernelChecker<'_, '_> {
             } if self.vector_method(object, &method.name).is_some() => {
                 let call = self.method_call(object, &method.name, (targs, args), e.span, true)?;
                 self.returned_vector(call, &method.name, e.span, (elem, width), &mismatch)
+            }
+            // A struct's `operator()` returning a vector: the member call it stands for.
+            _ if self.vector_call_operator(e).is_some() => {
+                let method = self
+                    .vector_call_operator(e)
+                    .expect("checked: a call operator");
+                self.vec_value(&method, elem, width)
             }
             // A lambda returning a vector (cuda-samples' `auto idxToElem = [&result](unsigned
             // idx) -> const uint4 { ... };`): inlined in the scopes it was made in.
