@@ -2570,3 +2570,50 @@ launch k {
     let r = ok(src, &[], ONE, [2, 1, 1]);
     assert!(r.expects_passed(), "{:?}", r.expects);
 }
+
+#[test]
+fn a_partial_specialisation_for_a_qualified_class_template_is_chosen() {
+    // SUNDIALS' `template <typename T> struct atomic<sundials::reductions::impl::plus<T>>`,
+    // reached through `using op = sundials::reductions::impl::plus<T>;` inside the namespace
+    // (and through the launch's own qualified name): T = float, so the 64 lanes' atomicAdd
+    // of 1.0 sums to 64. The pattern's default argument (`Arg1 = Ret`) does not get in the way.
+    let src = r#"
+namespace red { namespace impl {
+template <typename Ret, typename Arg1 = Ret>
+struct plus { __device__ Ret operator()(const Arg1& a, const Arg1& b) const { return a + b; } };
+} }
+namespace cu {
+template <typename Op> struct atomic;
+template <typename T>
+struct atomic<red::impl::plus<T>> {
+    __device__ void operator()(T* out, const T val) { atomicAdd(out, val); }
+};
+template <typename T, typename Op>
+__global__ void k(const T* x, T* out, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) atomic<Op>{}(out, x[i]);
+}
+template <typename T>
+__global__ void via_alias(const T* x, T* out, int n) {
+    using op = red::impl::plus<T>;
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) atomic<op>{}(out, x[i]);
+}
+}
+launch k<float, red::impl::plus<float>> {
+    n = 64; x = ones(n); out = zeros(1); block = 64; grid = 1; expect out == 64;
+}
+launch via_alias<float> {
+    n = 64; x = ones(n); out = zeros(1); block = 64; grid = 1; expect out == 64;
+}
+"#;
+    let (code, out, err) = {
+        let dir = std::env::temp_dir().join(format!("simt-qualified-spec-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("a temp dir");
+        let path = dir.join("spec.sk");
+        std::fs::write(&path, src).expect("write");
+        simt(&["test", path.to_str().expect("utf-8")])
+    };
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("2 passed, 0 failed"), "{out}");
+}

@@ -285,6 +285,14 @@ pub(crate) fn deduce(scope: &Bindings, spec: &Spec<'_>, actual: &[Actual]) -> Op
 /// A pattern naming a class template's instance (`Pair<K, V>`) against a given type: `None` where
 /// the pattern is no instance, `Some(None)` where the given type cannot match it (another
 /// template, a pointer for a value), else the pairs of their arguments, in order.
+/// A class template instance's name and arguments, `red::impl::plus<T>` too (a qualified
+/// name, which a kernel reference cannot be, so its arguments are read after a plain one).
+fn instance_parts(text: &str) -> Option<(String, Vec<TemplateArg>)> {
+    let open = text.find('<')?;
+    let (_, _, args) = crate::syntax::parse_kernel_ref(&format!("t{}", &text[open..])).ok()?;
+    Some((text[..open].trim().to_string(), args))
+}
+
 fn nested(pattern: &TemplateArg, given: &Actual) -> Option<Option<Vec<(TemplateArg, Actual)>>> {
     // A class template's instance is read as a name in template arguments (`Pair<K,V>`).
     let t = match pattern {
@@ -298,17 +306,21 @@ fn nested(pattern: &TemplateArg, given: &Actual) -> Option<Option<Vec<(TemplateA
     if !t.base_text.contains('<') {
         return None;
     }
-    let (_, name, args) = crate::syntax::parse_kernel_ref(&t.base_text).ok()?;
+    let (name, args) = instance_parts(&t.base_text)?;
     let Actual::Type(g) = given else {
         return Some(None);
     };
     if (g.pointer, g.reference, g.is_const) != (t.pointer, t.reference, t.is_const) {
         return Some(None);
     }
-    let Ok((_, given_name, given_args)) = crate::syntax::parse_kernel_ref(&g.base_text) else {
+    let Some((given_name, given_args)) = instance_parts(&g.base_text) else {
         return Some(None);
     };
-    if given_name != name || given_args.len() != args.len() {
+    // A name as qualified as it was written on either side (`sundials::reductions::impl::plus`
+    // in the pattern, `plus` from an alias in the namespace): simt keeps one class template of
+    // a name, so the last part decides.
+    let last = |n: &str| n.rsplit("::").next().unwrap_or_default().to_string();
+    if last(&given_name) != last(&name) || given_args.len() != args.len() {
         return Some(None);
     }
     // An argument that is neither a type nor a constant leaves the whole type to be compared
