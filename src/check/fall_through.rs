@@ -5,7 +5,7 @@ use super::typed::{ExprKind, Stmt, StmtKind};
 /// Whether control can flow past the last of `body`'s statements. It errs towards yes: a body it
 /// cannot prove returns gets a check at its end that only a thread reaching it trips.
 pub(super) fn falls_through(body: &[Stmt]) -> bool {
-    body.last().is_none_or(|s| stmt_falls_through(s))
+    body.last().is_none_or(stmt_falls_through)
 }
 
 fn stmt_falls_through(s: &Stmt) -> bool {

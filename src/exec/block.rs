@@ -241,6 +241,10 @@ pub(crate) struct BlockRunner<'a> {
     pub(crate) uninit: Vec<Group<Uninit>>,
     /// The hazards of the memory instruction being run: hazard, element, lane.
     race_hits: Vec<RaceHit>,
+    /// The global stores whose lanes collided in this epoch (a `global-WAW` or a
+    /// `lost-update`, counted in `race_count` as they ran): a WAR or WAW the epoch's end finds
+    /// at one of them does not count the instruction again.
+    filed_stores: Vec<u32>,
     /// The uninitialised reads of the memory instruction being run: element, lane.
     uninit_hits: Vec<UninitHit>,
     /// Memory instructions run (tells the warps of one instruction from the next in a group).
@@ -374,6 +378,7 @@ impl<'a> BlockRunner<'a> {
             races: Vec::new(),
             uninit: Vec::new(),
             race_hits: Vec::new(),
+            filed_stores: Vec::new(),
             uninit_hits: Vec::new(),
             accesses: 0,
             steps: 0,

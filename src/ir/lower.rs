@@ -74,10 +74,11 @@ struct Lowerer<'k> {
     joins: Vec<Label>,
     /// The register holding the index of the store being lowered (for `a[i] += v`).
     store_index: Option<(Reg, Scalar)>,
-    /// The register the store being lowered read its element's old value into (`a[i] += v`).
-    loaded_at_store: Option<Reg>,
-    /// See [`KernelIr::accumulates`].
-    accumulates: HashMap<u32, Reg>,
+    /// The register the store being lowered read its element's old value into (`a[i] += v`),
+    /// with its type.
+    loaded_at_store: Option<(Reg, Scalar)>,
+    /// See [`KernelIr::compound`].
+    compound: HashMap<u32, CompoundStore>,
     /// What the compiler folds away, and per instruction whether it is folded.
     fold: Folding<'k>,
     folded: Vec<bool>,
@@ -131,7 +132,7 @@ impl<'k> Lowerer<'k> {
             joins: Vec::new(),
             store_index: None,
             loaded_at_store: None,
-            accumulates: HashMap::new(),
+            compound: HashMap::new(),
             fold: Folding::new(&kernel.body),
             folded: Vec::new(),
             machine: Vec::new(),
@@ -278,7 +279,7 @@ impl<'k> Lowerer<'k> {
                 c.resize(n_insts, false);
                 c
             },
-            accumulates: self.accumulates,
+            compound: self.compound,
         }
     }
 
@@ -368,10 +369,15 @@ impl<'k> Lowerer<'k> {
                 let old = std::mem::replace(&mut self.loaded_at_store, saved_old);
                 let at = self.insts.len();
                 self.store_element(*mem, (idx, index.ty), v, span);
-                if let (Some(old), true) = (old, accumulates(value)) {
+                if let Some((old, ty)) = old {
+                    let store = CompoundStore {
+                        old,
+                        ty,
+                        idempotent: idempotent(value),
+                    };
                     for pc in at..self.insts.len() {
                         if matches!(self.insts[pc], Inst::Store { .. }) {
-                            self.accumulates.insert(pc as u32, old);
+                            self.compound.insert(pc as u32, store);
                         }
                     }
                 }
@@ -1090,7 +1096,7 @@ impl<'k> Lowerer<'k> {
                     .store_index
                     .expect("lower: LoadAtStore only inside a Store");
                 let old = self.load_element(*mem, (idx, idx_ty), span);
-                self.loaded_at_store = Some(old);
+                self.loaded_at_store = Some((old, mem.elem));
                 old
             }
         }
@@ -1482,15 +1488,14 @@ fn widen<const N: usize>(regs: &[Reg]) -> [Reg; N] {
     out
 }
 
-/// Whether a compound assignment's value, `old op operand`, adds to the element it reads: two
-/// lanes doing it to one element lose an update unless the operator is `&` or `|`, which give
-/// the same bits however the lanes' equal operands are ordered.
-fn accumulates(value: &typed::Expr) -> bool {
+/// Whether a compound assignment's value, `old op operand`, is `&` or `|`: lanes with equal
+/// operands leave the same bits whichever stores last.
+fn idempotent(value: &typed::Expr) -> bool {
     match &value.kind {
-        ExprKind::Cast { operand, .. } => accumulates(operand),
+        ExprKind::Cast { operand, .. } => idempotent(operand),
         ExprKind::Arith { op, .. } => {
-            !matches!(op, crate::value::ArithOp::And | crate::value::ArithOp::Or)
+            matches!(op, crate::value::ArithOp::And | crate::value::ArithOp::Or)
         }
-        _ => true,
+        _ => false,
     }
 }

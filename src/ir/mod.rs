@@ -194,16 +194,27 @@ pub struct KernelIr {
     /// Per instruction, whether it is a load of a whole struct's member being copied: an
     /// element not yet written is copied, not reported as an uninitialised read.
     pub copies: Vec<bool>,
-    /// The stores of compound assignments that add to their element (`a[i] += v`, not `&=` or
-    /// `|=`), each with the register holding the element's old value: two lanes of one warp
-    /// doing it to one element lose one update (the race checker's `lost-update`).
-    pub accumulates: std::collections::HashMap<u32, Reg>,
+    /// The stores of compound assignments (`a[i] += v`, `m[0] |= bit`), each with how it read
+    /// the element: two lanes of one warp doing it to one element may lose one's update (the
+    /// race checker's `lost-update`).
+    pub compound: std::collections::HashMap<u32, CompoundStore>,
     /// Block shapes the kernel needs (CUB block collectives), each with where it is required.
     pub block_shapes: Vec<crate::check::typed::BlockShape>,
     /// The arrays [`Space::Choice`] accesses go to, by number: global buffers and shared arrays.
     pub choices: Vec<Space>,
     /// What each [`Inst::Fault`] reports, by its number.
     pub faults: Vec<crate::check::typed::Fault>,
+}
+
+/// A compound assignment's store (`a[i] op= v`): where it read the element's old value.
+#[derive(Clone, Copy, Debug)]
+pub struct CompoundStore {
+    /// The register holding the old value.
+    pub old: Reg,
+    /// Its type: the element's as the assignment saw it (a view's, `((int*)f)[0] += 1`).
+    pub ty: Scalar,
+    /// `&=` or `|=`: lanes with equal operands leave the same bits in either order.
+    pub idempotent: bool,
 }
 
 impl KernelIr {

@@ -134,7 +134,7 @@ impl RaceView {
                 b[0], b[1], b[2], r.warp, verb(self.access, "writes"), r.array, r.index, self.line, r.other_warp, self.other_line
             ),
             RaceKind::LostUpdate => format!(
-                "lost update in block ({},{},{}): threads of warp {} add to {}[{}] in one compound assignment (line {}); each reads the old value before any stores, so all but one update are lost",
+                "lost update in block ({},{},{}): threads of warp {} update {}[{}] in one compound assignment (line {}); each reads the old value before any stores, so all but one update are lost",
                 b[0], b[1], b[2], r.warp, r.array, r.index, self.line
             ),
             RaceKind::GlobalDuplicate => format!(

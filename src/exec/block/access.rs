@@ -13,7 +13,7 @@ use crate::exec::memory::{Global, Plain, Slots};
 use crate::exec::race::{Group, Op, Race, RaceHit, RaceKind, Uninit, UninitHit};
 use crate::exec::regs::{self, RegFile};
 use crate::exec::{atomic, GlobalBuf};
-use crate::ir::{Reg, Space};
+use crate::ir::{CompoundStore, Reg, Space};
 use crate::value::Scalar;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -360,15 +360,15 @@ impl BlockRunner<'_> {
         } else {
             self.account(pc, (space, base), elem.size() * width, access);
         }
-        let accumulates = self.ir.accumulates.get(&(pc as u32)).copied();
+        let compound = self.ir.compound.get(&(pc as u32)).copied();
         let in_global = matches!(space, Space::Global(_));
-        if is_store && (in_global || (accumulates.is_some() && matches!(space, Space::Shared(_)))) {
+        if is_store && (in_global || (compound.is_some() && matches!(space, Space::Shared(_)))) {
             // Runs are distinct within a warp: only overlapping spans of two warps can collide.
             let disjoint = runs && self.spans.windows(2).all(|w| w[0].1 < w[1].0);
             if !disjoint
                 && coalesce::has_duplicate(&self.idx, &self.mask, self.full, &mut self.scratch)
             {
-                self.duplicate_store(pc, (elem, width), regs, (accumulates, in_global));
+                self.duplicate_store(pc, (elem, width), regs, (compound, in_global));
             }
         }
         if self.asyncs.watching() {
@@ -439,29 +439,39 @@ impl BlockRunner<'_> {
 
     /// Files the first pair of active lanes of the store at `pc` (values in `regs`) that write
     /// one element with a result that depends on their order: different values (a global
-    /// store's `global-WAW`, in global memory only; lanes that store the same value, `*flag = true`, leave a defined
-    /// result), or, for a compound assignment that adds to the element (`accumulates`, with the
-    /// register of the old value it read), any value but the old one (a `lost-update`: the
-    /// lanes each read the element before either stored). The access files it.
+    /// store's `global-WAW`, in global memory only; lanes that store the same value, `*flag =
+    /// true`, leave a defined result), or, for a compound assignment (`compound`), a
+    /// `lost-update`: the lanes each read the element before either stored, so unless both
+    /// leave it as it was (`+= 0`), or `&=`/`|=` the same bits, one's update is lost.
     fn duplicate_store(
         &mut self,
         pc: usize,
         (elem, width): (Scalar, u32),
         regs: Result<&[Reg], &[Reg]>,
-        (accumulates, in_global): (Option<Reg>, bool),
+        (compound, in_global): (Option<CompoundStore>, bool),
     ) {
         let v = regs.expect("a store has values");
         let regs_ref = &self.regs;
-        let bits = |r: Reg, lane: usize| lane_bits(regs_ref, r, elem, lane) & size_mask(elem);
+        // An integer store keeps the type's low bytes; a float's register holds its own bits
+        // (a `half`'s as a `float`).
+        let bits = |r: Reg, ty: Scalar, lane: usize| {
+            let b = lane_bits(regs_ref, r, ty, lane);
+            if ty.is_integer() {
+                b & size_mask(ty)
+            } else {
+                b
+            }
+        };
         let differ = |a: usize, b: usize| {
             v[..width as usize]
                 .iter()
-                .any(|&r| bits(r, a) != bits(r, b))
+                .any(|&r| bits(r, elem, a) != bits(r, elem, b))
         };
-        let updates =
-            |lane: usize| accumulates.is_some_and(|old| bits(old, lane) != bits(v[0], lane));
-        let kind = |a: usize, b: usize| match accumulates {
-            Some(_) if updates(a) || updates(b) => Some(RaceKind::LostUpdate),
+        let changes =
+            |c: CompoundStore, lane: usize| bits(c.old, c.ty, lane) != bits(v[0], elem, lane);
+        let kind = |a: usize, b: usize| match compound {
+            Some(c) if c.idempotent => differ(a, b).then_some(RaceKind::LostUpdate),
+            Some(c) if changes(c, a) || changes(c, b) => Some(RaceKind::LostUpdate),
             _ => (in_global && differ(a, b)).then_some(RaceKind::GlobalDuplicate),
         };
         if let Some((earlier, later)) =
@@ -473,6 +483,9 @@ impl BlockRunner<'_> {
                 self.idx[later],
                 later as u32,
             ));
+            if !self.filed_stores.contains(&(pc as u32)) {
+                self.filed_stores.push(pc as u32);
+            }
         }
     }
 
@@ -592,9 +605,15 @@ impl BlockRunner<'_> {
                     .iter()
                     .map(|f| (f.hazard, f.index, f.warp * 32)),
             );
+            let counted = self.filed_stores.contains(&(inst as u32));
             self.note_findings(inst, ("global", &array));
+            if counted {
+                // One execution with racing lanes, whichever hazards it had.
+                self.counters[inst].race_count -= 1;
+            }
             at = end;
         }
+        self.filed_stores.clear();
     }
 
     /// Files the hazards and uninitialised reads the instruction at `pc` (on `array`) found
