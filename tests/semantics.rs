@@ -651,6 +651,17 @@ launch k {
         r.expects[0].detail.as_deref(),
         Some("1 of 4 elements differ; first at index 1: 9007199254740993 == 18446744073709551557 is false")
     );
+    // An integer converts modulo 2^bits, as C converts it: `-1` for the unsigned `s` is 2^64 -
+    // 1, and `K[0] - 6 = -1` the same; `-1` for an `unsigned int` would be 4294967295.
+    for value in ["-1", "K[0] - 6"] {
+        let neg = src.replace("s = 18446744073709551557;", &format!("s = {value};"));
+        let r = common::run(&neg, &[], None, None).expect("runs");
+        assert_eq!(
+            r.expects[0].detail.as_deref(),
+            Some("1 of 4 elements differ; first at index 1: 18446744073709551615 == 18446744073709551557 is false"),
+            "{value}"
+        );
+    }
     // A `float` parameter cannot take the element: it is refused, not rounded twice.
     let float = src
         .replace("unsigned long long s,", "float s,")
@@ -2056,6 +2067,21 @@ launch k {
 }
 "#;
     let r = ok(src, &[], ONE, [6, 1, 1]);
+    assert!(r.expects_passed(), "{:?}", r.expects);
+    // d[1][1] = {5, 6}, the row no thread above reads; and a file-scope `[][3]` sized by the
+    // rows its list fills: {{1}, 2, 3, 4, 5} is {1, 0, 0}, {2, 3, 4}, {5, 0, 0} (gcc: 36
+    // bytes), so 9 ints, e[1] = 10 d[1][1][0] + d[1][1][1] = 56, e[2] = f[2][0] = 5.
+    let rows = r#"
+__constant__ int f[][3] = {{1}, 2, 3, 4, 5};
+__global__ void k(int* e) {
+    int d[2][2][2] = {{1, 2, 3}, {{4}, {5, 6}}};
+    e[0] = sizeof(f) / sizeof(int);
+    e[1] = 10 * d[1][1][0] + d[1][1][1];
+    e[2] = f[2][0] + f[2][1] + f[0][2];
+}
+launch k { e = zeros(3); block = 1; grid = 1; expect e == [9, 56, 5]; }
+"#;
+    let r = ok(rows, &[], ONE, ONE);
     assert!(r.expects_passed(), "{:?}", r.expects);
     let bad = src.replace(
         "{{in[0], in[1]}, {in[3]}}",

@@ -772,4 +772,24 @@ launch k { d = arange(64); v.data_ = d; out = zeros(64); block = 32; grid = 1;
     .replace("LIST", "0, 1, 4, 3, 8, 5, 12, 7, 16, 9, 20, 11, 24, 13, 28, 15, 32, 17, 36, 19, 40, 21, 44, 23, 48, 25, 52, 27, 56, 29, 60, 31, 64, 33, 68, 35, 72, 37, 76, 39, 80, 41, 84, 43, 88, 45, 92, 47, 96, 49, 100, 51, 104, 53, 108, 55, 112, 57, 116, 59, 120, 61, 124, 63");
     let r = ok(&src, &[], [1, 1, 1], [32, 1, 1]);
     assert!(r.expects_passed(), "{:?}", r.expects);
+    // Overloads are told by their arguments: `v(t)` is the `float` one (10 a[t].x = 20 t),
+    // `v(t, 1)` the `float2` one (a[2t + 1].y = 2(2t + 1) + 1 = 4t + 3).
+    let overloads = r#"
+struct View {
+    const float2* p; int ld;
+    __device__ float2 operator()(int i, int j) const { return p[i * ld + j]; }
+    __device__ float operator()(int i) const { return p[i].x * 10.0f; }
+};
+__global__ void k(const float2* a, float* out, float* y) {
+    int t = threadIdx.x;
+    View v; v.p = a; v.ld = 2;
+    auto s = v(t);
+    out[t] = s;
+    y[t] = v(t, 1).y;
+}
+launch k { a = arange(16); out = zeros(4); y = zeros(4); grid = 1; block = 4;
+    expect out == [0, 20, 40, 60]; expect y == [3, 7, 11, 15]; }
+"#;
+    let r = ok(overloads, &[], [1, 1, 1], [4, 1, 1]);
+    assert!(r.expects_passed(), "{:?}", r.expects);
 }

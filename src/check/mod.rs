@@ -1641,12 +1641,10 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
             if let (true, Some(ast::ExprKind::List(items))) =
                 (unbounded, c.init.as_ref().map(|i| &i.kind))
             {
-                // One row per braced item (`{{1, 2}, {3, 4}}`), or a flat list filling rows of
-                // the inner size in turn (`int t[][2] = {1, 2, 3}` has 2 rows).
-                let nested = matches!(items[0].kind, ast::ExprKind::List(_));
-                let row: u64 = dims.iter().product::<u64>().max(1);
-                let n = items.len() as u64;
-                dims.insert(0, if nested { n } else { n.div_ceil(row) });
+                // As many rows as the list fills by C's rules (`int t[][2] = {1, 2, 3}` has 2
+                // rows, `{{1}, 2, 3, 4, 5}` of `[][3]` 3).
+                let rows = array_init::elements(items, None, &dims).map_or(0, |(_, rows)| rows);
+                dims.insert(0, rows);
             }
             let layout = match self.layout_of(&c.ty).transpose() {
                 Ok(l) => l,

@@ -915,8 +915,13 @@ impl<'g> KernelChecker<'g, '_> {
     /// Whether `ty` names a function pointer type: `void (*)(int)`, or a `typedef`, `using` or
     /// alias template of one (`fn_t`, `group_func_t<int>`).
     fn is_function_pointer_type(&self, ty: &ast::TypeName) -> bool {
-        let name = ty.base_text.split('<').next().unwrap_or_default().trim();
-        ty.base_text.contains("(*)") || self.globals.fn_pointer_types.contains(name)
+        self.names_function_pointer(&ty.base_text)
+    }
+
+    /// [`Self::is_function_pointer_type`] of a type as written.
+    fn names_function_pointer(&self, text: &str) -> bool {
+        let name = text.split('<').next().unwrap_or_default().trim();
+        text.contains("(*)") || self.globals.fn_pointer_types.contains(name)
     }
 
     /// A pointer member `T* name;`: a pointer to a scalar or a vector, outside any union and
@@ -3767,7 +3772,7 @@ impl<'g> KernelChecker<'g, '_> {
         let Some(f) = f else {
             let through_pointer = l.members.iter().any(|m| {
                 m.name == name
-                    && matches!(&m.kind, MemberKind::Pointer(PointerMember { target: Target::Opaque(t), .. }) if t.contains("(*)") || self.globals.fn_pointer_types.contains(t.split('<').next().unwrap_or_default().trim()))
+                    && matches!(&m.kind, MemberKind::Pointer(PointerMember { target: Target::Opaque(t), .. }) if self.names_function_pointer(t))
             });
             if through_pointer {
                 return Err(unsupported(

@@ -241,8 +241,11 @@ impl KernelChecker<'_, '_> {
             kind: ast::ExprKind::Name(callee.name.clone()),
             span: callee.span,
         };
-        self.struct_of(&object)?;
-        self.vector_method(&object, "operator()")?;
+        let l = self.struct_of(&object)?;
+        let f = self.member_overload(&l, "operator()", (targs, args))?;
+        if f.ret.base != BaseType::Vector || f.ret.pointer || f.ret.reference {
+            return None;
+        }
         Some(ast::Expr {
             kind: ast::ExprKind::Method {
                 object: Box::new(object),
@@ -830,6 +833,10 @@ impl KernelChecker<'_, '_> {
         if let Some(shuffled) = self.tile_vector_shuffle(e, elem, width) {
             return shuffled;
         }
+        // A struct's `operator()` returning a vector: the member call it stands for.
+        if let Some(method) = self.vector_call_operator(e) {
+            return self.vec_value(&method, elem, width);
+        }
         let want = type_name(elem, width);
         let mismatch = |found: String, span: Span| CheckError::Mismatch {
             expected: format!("a `{want}`"),
@@ -1058,13 +1065,6 @@ impl KernelChecker<'_, '_> {
             } if self.vector_method(object, &method.name).is_some() => {
                 let call = self.method_call(object, &method.name, (targs, args), e.span, true)?;
                 self.returned_vector(call, &method.name, e.span, (elem, width), &mismatch)
-            }
-            // A struct's `operator()` returning a vector: the member call it stands for.
-            _ if self.vector_call_operator(e).is_some() => {
-                let method = self
-                    .vector_call_operator(e)
-                    .expect("checked: a call operator");
-                self.vec_value(&method, elem, width)
             }
             // A lambda returning a vector (cuda-samples' `auto idxToElem = [&result](unsigned
             // idx) -> const uint4 { ... };`): inlined in the scopes it was made in.

@@ -130,10 +130,8 @@ impl Env {
             return self.eval(e);
         };
         let v = vals[0];
-        let fits = match ty {
-            Scalar::U64 => u64::try_from(v).is_ok(),
-            _ => i64::try_from(v).is_ok(),
-        };
+        // What a 64-bit integer holds, either signedness (converted modulo 2^64, as C does).
+        let fits = u64::try_from(v).is_ok() || i64::try_from(v).is_ok();
         if !fits {
             return Err(bad(
                 format!("{v} does not fit `{name}`, a `{ty}`"),

@@ -1405,6 +1405,7 @@ fn bind(kernel: &Kernel, env: &mut Env, launch_span: Option<Span>) -> Result<Bou
         match (p.kind, v) {
             (ParamKind::Scalar { ty, .. }, HostValue::Num { .. }) if env.wide.contains_key(&p.name) => {
                 let w = env.wide[&p.name];
+                // Modulo 2^64, as C converts (`-1` of an `unsigned long long` is 2^64 - 1).
                 scalars[i] = Some(match ty {
                     Scalar::U64 => Value::U64(w as u64),
                     _ => Value::I64(w as i64),
@@ -1417,7 +1418,13 @@ fn bind(kernel: &Kernel, env: &mut Env, launch_span: Option<Span>) -> Result<Bou
                         p.name, ty
                     )));
                 }
-                scalars[i] = Some(Value::F64(*v).cast(ty));
+                // An integer converts as C converts it: modulo 2^bits (`-1` of an `unsigned` is
+                // 4294967295), never clamped.
+                scalars[i] = Some(match (ty.is_integer(), *v < 0.0) {
+                    (true, true) => Value::I64(*v as i64).cast(ty),
+                    (true, false) => Value::U64(*v as u64).cast(ty),
+                    (false, _) => Value::F64(*v).cast(ty),
+                });
             }
             (ParamKind::Scalar { ty, .. }, HostValue::Dim(d)) => {
                 scalars[i] = Some(Value::U32(d[0]).cast(ty));
