@@ -531,8 +531,7 @@ impl Env {
                 };
                 let i = start + as_index(&i, index.span)?;
                 // A 64-bit element a double cannot hold is refused, never rounded.
-                let wide = exact::is_wide(&data).then(|| exact::ints(&data)).flatten();
-                if let Some(&w) = wide.as_deref().and_then(|v| v.get(i)) {
+                if let Some(w) = exact::wide_at(&data, i) {
                     if u64::try_from(w.unsigned_abs()).is_ok_and(|m| !exact::holds(m)) {
                         return Err(HostError::InexactInteger {
                             what: format!("element {i}, {w},"),

@@ -31,6 +31,16 @@ pub(crate) fn is_wide(data: &BufData) -> bool {
     matches!(data, BufData::I64(_) | BufData::U64(_))
 }
 
+/// Element `i` of a 64-bit integer array, exactly; `None` for any other array (whose elements
+/// a double holds) or past its end.
+pub(crate) fn wide_at(data: &BufData, i: usize) -> Option<i128> {
+    match data {
+        BufData::I64(v) => v.get(i).map(|&x| i128::from(x)),
+        BufData::U64(v) => v.get(i).map(|&x| i128::from(x)),
+        _ => None,
+    }
+}
+
 /// The elements of an integer array, exactly; `None` for a floating-point one.
 pub(crate) fn ints(data: &BufData) -> Option<Vec<i128>> {
     fn all<T: Copy + Into<i128>>(v: &[T]) -> Vec<i128> {

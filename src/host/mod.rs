@@ -1022,22 +1022,20 @@ fn overridden_shape(ov: &Overrides, name: &str) -> bool {
     }
 }
 
-/// Evaluates `--arg` number `i`; `elem`: the type of the buffer parameter it sets, if it does.
+/// Evaluates `--arg` number `i`, which sets `kernel`'s `name`: in a buffer parameter's element
+/// type, or exactly for a 64-bit integer scalar.
 fn eval_arg(
     env: &mut Env,
     (kernel, name): (&Kernel, &str),
     value: &ArgValue,
     i: usize,
 ) -> Result<HostValue, Failure> {
-    match (value, buffer_elem(kernel, name)) {
-        (ArgValue::Expr(e), Some(elem)) => env.eval_as(e, elem),
-        (ArgValue::Expr(e), None) if wide_scalar(kernel, name).is_some() => {
-            let ty = wide_scalar(kernel, name).expect("checked");
-            env.eval_wide(e, name, ty)
-        }
-        (ArgValue::Expr(e), None) => env.eval(e),
-        (ArgValue::File(p), _) => env.load_arg(p, value_span(value)),
-        (ArgValue::Value(v), _) => Ok(v.clone()),
+    match (value, buffer_elem(kernel, name), wide_scalar(kernel, name)) {
+        (ArgValue::Expr(e), Some(elem), _) => env.eval_as(e, elem),
+        (ArgValue::Expr(e), None, Some(ty)) => env.eval_wide(e, name, ty),
+        (ArgValue::Expr(e), None, None) => env.eval(e),
+        (ArgValue::File(p), ..) => env.load_arg(p, value_span(value)),
+        (ArgValue::Value(v), ..) => Ok(v.clone()),
     }
     .map_err(|err| (err, Origin::Arg(i)))
 }

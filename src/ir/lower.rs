@@ -78,7 +78,7 @@ struct Lowerer<'k> {
     /// with its type.
     loaded_at_store: Option<(Reg, Scalar)>,
     /// See [`KernelIr::compound`].
-    compound: HashMap<u32, CompoundStore>,
+    compound: Vec<Option<CompoundStore>>,
     /// What the compiler folds away, and per instruction whether it is folded.
     fold: Folding<'k>,
     folded: Vec<bool>,
@@ -132,7 +132,7 @@ impl<'k> Lowerer<'k> {
             joins: Vec::new(),
             store_index: None,
             loaded_at_store: None,
-            compound: HashMap::new(),
+            compound: Vec::new(),
             fold: Folding::new(&kernel.body),
             folded: Vec::new(),
             machine: Vec::new(),
@@ -279,7 +279,11 @@ impl<'k> Lowerer<'k> {
                 c.resize(n_insts, false);
                 c
             },
-            compound: self.compound,
+            compound: {
+                let mut c = self.compound;
+                c.resize(n_insts, None);
+                c
+            },
         }
     }
 
@@ -375,9 +379,10 @@ impl<'k> Lowerer<'k> {
                         ty,
                         idempotent: idempotent(value),
                     };
+                    self.compound.resize(self.insts.len(), None);
                     for pc in at..self.insts.len() {
                         if matches!(self.insts[pc], Inst::Store { .. }) {
-                            self.compound.insert(pc as u32, store);
+                            self.compound[pc] = Some(store);
                         }
                     }
                 }

@@ -194,10 +194,10 @@ pub struct KernelIr {
     /// Per instruction, whether it is a load of a whole struct's member being copied: an
     /// element not yet written is copied, not reported as an uninitialised read.
     pub copies: Vec<bool>,
-    /// The stores of compound assignments (`a[i] += v`, `m[0] |= bit`), each with how it read
-    /// the element: two lanes of one warp doing it to one element may lose one's update (the
-    /// race checker's `lost-update`).
-    pub compound: std::collections::HashMap<u32, CompoundStore>,
+    /// Per instruction, for the store of a compound assignment (`a[i] += v`, `m[0] |= bit`),
+    /// how it read the element: two lanes of one warp doing it to one element may lose one's
+    /// update (the race checker's `lost-update`).
+    pub compound: Vec<Option<CompoundStore>>,
     /// Block shapes the kernel needs (CUB block collectives), each with where it is required.
     pub block_shapes: Vec<crate::check::typed::BlockShape>,
     /// The arrays [`Space::Choice`] accesses go to, by number: global buffers and shared arrays.

@@ -360,7 +360,7 @@ impl BlockRunner<'_> {
         } else {
             self.account(pc, (space, base), elem.size() * width, access);
         }
-        let compound = self.ir.compound.get(&(pc as u32)).copied();
+        let compound = self.ir.compound[pc];
         let in_global = matches!(space, Space::Global(_));
         if is_store && (in_global || (compound.is_some() && matches!(space, Space::Shared(_)))) {
             // Runs are distinct within a warp: only overlapping spans of two warps can collide.
@@ -483,7 +483,7 @@ impl BlockRunner<'_> {
                 self.idx[later],
                 later as u32,
             ));
-            if !self.filed_stores.contains(&(pc as u32)) {
+            if in_global && !self.filed_stores.contains(&(pc as u32)) {
                 self.filed_stores.push(pc as u32);
             }
         }
