@@ -52,6 +52,7 @@ mod limits;
 mod memfn;
 mod mixed_structs;
 mod mlp;
+mod namespace_classes;
 mod one_model;
 mod output;
 mod overloads;

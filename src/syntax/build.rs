@@ -3,6 +3,7 @@
 use pest::iterators::{Pair, Pairs};
 
 use super::ast::*;
+use super::class_names::ClassNames;
 use super::error::ParseError;
 use super::grammar::Rule;
 use super::preprocess::SpanMap;
@@ -248,6 +249,9 @@ pub(crate) struct Builder<'m> {
     /// The types a file's own `namespace std { ... }` declares (`<type_traits>`'s
     /// `bool_constant`): only these lose their `std::`, so `std::enable_if_t` stays the library's.
     std_types: std::cell::RefCell<std::collections::HashSet<String>>,
+    /// Each type whose namespace qualifier was dropped (`hoomd::Scalar3` is `Scalar3`) as
+    /// written, by where: [`ClassNames`] tells apart classes of one name that way.
+    qualified_types: std::cell::RefCell<super::class_names::Written>,
     /// The namespace of each device function and kernel, in the module's order.
     scopes: std::cell::RefCell<super::scope::Scopes>,
     /// The members of the anonymous unions declared in the blocks being built (`union { int8_t
@@ -284,6 +288,7 @@ impl<'m> Builder<'m> {
             namespace: Default::default(),
             namespace_names: Default::default(),
             std_types: Default::default(),
+            qualified_types: Default::default(),
             scopes: Default::default(),
             anonymous: Default::default(),
             type_params: Default::default(),
@@ -330,6 +335,8 @@ impl<'m> Builder<'m> {
             module.structs.push(def);
             self.scopes.borrow_mut().hoisted(&ns);
         }
+        let classes = ClassNames::of(&module, &self.scopes.borrow(), self.qualified_types.take());
+        classes.rename(&mut module, &self.scopes.borrow());
         // Members of the primary templates first: a member specialisation copies its class's
         // primary with every member the file defines, wherever the file defines it.
         let (specialised, plain): (Vec<_>, Vec<_>) = self
@@ -337,7 +344,16 @@ impl<'m> Builder<'m> {
             .take()
             .into_iter()
             .partition(|m| m.specialises.is_some());
-        for m in plain.into_iter().chain(specialised) {
+        for mut m in plain.into_iter().chain(specialised) {
+            let owner = classes.owner(
+                &self.scopes.borrow(),
+                &m.owner.name,
+                &m.enclosing,
+                &m.body_using,
+            );
+            if let Some(owner) = owner {
+                m.owner.name = owner;
+            }
             self.attach(m, &mut module);
         }
         // A namespace with `using` lines may bring in what it does not declare (`namespace
@@ -354,11 +370,11 @@ impl<'m> Builder<'m> {
                 .push((format!("friend function `{}`", f.name), f.span));
             module.host_functions.push(f);
         }
-        super::inherit::inherit(&mut module);
         module
             .unsupported
             .append(&mut self.unsupported.borrow_mut());
-        super::scope::scope_functions(&mut module, &self.scopes.borrow());
+        super::scope::scope_functions(&mut module, &self.scopes.borrow(), &classes);
+        super::inherit::inherit(&mut module);
         super::scope::qualify_kernels(&mut module, &self.scopes.borrow());
         if errors.is_empty() {
             Ok(module)
@@ -2074,7 +2090,8 @@ impl<'m> Builder<'m> {
                     base = base_type(&base_text);
                 }
                 Rule::named_ty => {
-                    base_text = squeeze(p.as_str());
+                    let written = squeeze(p.as_str());
+                    base_text.clone_from(&written);
                     // `hoomd::Scalar3` names the `Scalar3` declared in namespace `hoomd`.
                     let names = self.namespace_names.borrow();
                     while let Some((first, rest)) =
@@ -2087,6 +2104,13 @@ impl<'m> Builder<'m> {
                             break;
                         }
                         base_text = rest.to_string();
+                    }
+                    if base_text != written {
+                        self.qualified_types
+                            .borrow_mut()
+                            .entry(span)
+                            .or_default()
+                            .push((base_text.clone(), written));
                     }
                     base = BaseType::named(&base_text);
                     // `std::size_t`, `std::uint8_t` (<cstddef>, <cstdint>): the C types.
@@ -5092,12 +5116,7 @@ fn plain_base<'i>(pair: &Pair<'i, Rule>) -> Option<Pair<'i, Rule>> {
         .clone()
         .into_inner()
         .find(|p| p.as_rule() != Rule::access_kw)?;
-    let plain = base.as_rule() == Rule::ty
-        && base
-            .as_str()
-            .trim()
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || c == '_');
+    let plain = base.as_rule() == Rule::ty && is_class_path(base.as_str().trim());
     if !plain {
         return None;
     }
@@ -5107,8 +5126,8 @@ fn plain_base<'i>(pair: &Pair<'i, Rule>) -> Option<Pair<'i, Rule>> {
 /// The start of the name of a union without one (`__anonymous_union_120`, after where it starts).
 const ANONYMOUS_UNION: &str = "__anonymous_union_";
 
-/// `DevPtr` and `<T>` of a base clause `: public DevPtr<T>` (a template's instance named
-/// without a scope), spaces only between words.
+/// `DevPtr` and `<T>` of a base clause `: public DevPtr<T>` (a template's instance, its name
+/// plain or qualified), spaces only between words.
 fn template_base(pair: &Pair<'_, Rule>) -> Option<(String, String)> {
     let base = pair
         .clone()
@@ -5120,8 +5139,16 @@ fn template_base(pair: &Pair<'_, Rule>) -> Option<(String, String)> {
     let text = base.as_str().trim();
     let (name, args) = text.split_at(text.find('<')?);
     let name = name.trim();
-    let plain = !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
-    plain.then(|| (name.to_string(), squeeze(args)))
+    is_class_path(name).then(|| (name.to_string(), squeeze(args)))
+}
+
+/// Whether `text` names a class by a plain or qualified name (`Base`, `ns::Base`, `::ns::Base`).
+fn is_class_path(text: &str) -> bool {
+    let path = text.strip_prefix("::").unwrap_or(text);
+    !path.is_empty()
+        && path.split("::").all(|part| {
+            !part.is_empty() && part.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        })
 }
 
 fn outside_specialisation(name: &Ident) -> (String, String, Span) {

@@ -58,11 +58,13 @@ fn flatten(structs: &mut [StructDef], i: usize, state: &mut [State]) {
         return;
     };
     let args = structs[i].base_args.clone();
-    let found = structs.iter().position(|s| {
-        s.name.name == base.name
-            && s.spec.is_empty()
-            && s.template.is_empty() == args.is_empty()
-            && !s.is_union
+    let found = written_as(&base.name).into_iter().find_map(|name| {
+        structs.iter().position(|s| {
+            s.name.name == name
+                && s.spec.is_empty()
+                && s.template.is_empty() == args.is_empty()
+                && !s.is_union
+        })
     });
     // A class template with static members only, named with other arguments
     // (`: int_constant<sizeof(T) * 8>`), is a trait too.
@@ -434,4 +436,17 @@ fn vptr(id: u64, span: Span) -> Field {
         pointer_to_pointer: false,
         align: None,
     }
+}
+
+/// The names the file may know a base written `base` by, most likely first: as written, as a
+/// nested class (`Outer::Inner` is `Outer__Inner`), as a namespace's class (`ns::Base` is
+/// `Base`).
+fn written_as(base: &str) -> Vec<String> {
+    let base = base.strip_prefix("::").unwrap_or(base);
+    let mut names = vec![base.to_string()];
+    if let Some((_, last)) = base.rsplit_once("::") {
+        names.push(base.replace("::", "__"));
+        names.push(last.to_string());
+    }
+    names
 }

@@ -3,6 +3,7 @@
 mod asm;
 pub mod ast;
 mod build;
+mod class_names;
 pub(crate) use build::{base_type, reference_of, reference_storage, top_level_args};
 mod depth;
 mod error;

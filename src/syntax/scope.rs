@@ -15,6 +15,7 @@
 use std::collections::{HashMap, HashSet};
 
 use super::ast::{BaseType, Expr, ExprKind, Module, Stmt, StmtKind, TemplateArg};
+use super::class_names::ClassNames;
 
 /// `using namespace foo;` or `using foo::f;`.
 #[derive(Clone, Debug, PartialEq)]
@@ -43,6 +44,7 @@ pub(crate) struct Scopes {
     specializations: Vec<Place>,
     consts: Vec<Place>,
     constants: Vec<Place>,
+    type_aliases: Vec<Place>,
     /// (where, what it brings in)
     pub using: Vec<(String, Using)>,
     /// (where, the alias, the namespace it names)
@@ -67,6 +69,12 @@ impl Scopes {
         grow(&mut self.specializations, module.specializations.len());
         grow(&mut self.consts, module.consts.len());
         grow(&mut self.constants, module.constants.len());
+        grow(&mut self.type_aliases, module.aliases.len());
+    }
+
+    /// The namespace of each struct, in the module's order.
+    pub fn struct_namespaces(&self) -> impl Iterator<Item = &str> {
+        self.structs.iter().map(|p| p.ns.as_str())
     }
 
     /// Records namespace `ns` for a struct defined inside another definition, added to the
@@ -98,7 +106,7 @@ fn join(outer: &str, inner: &str) -> String {
 }
 
 /// `a::b::c`, `a::b`, `a`, and the file scope: where a name used in `ns` is looked for.
-fn enclosing(ns: &str) -> Vec<String> {
+pub(super) fn enclosing(ns: &str) -> Vec<String> {
     let mut out = vec![ns.to_string()];
     let mut cur = ns;
     while let Some((outer, _)) = cur.rsplit_once("::") {
@@ -111,33 +119,38 @@ fn enclosing(ns: &str) -> Vec<String> {
     out
 }
 
-struct Resolver<'a> {
+pub(super) struct Resolver<'a> {
     /// For each name declared in a named namespace, the namespaces that declare it.
-    declared: HashMap<String, HashSet<String>>,
+    pub(super) declared: HashMap<String, HashSet<String>>,
     /// The lookup of the constants (and enumerators) declared in named namespaces, by the same
     /// rules (its `declared` are theirs).
-    consts: Option<&'a Resolver<'a>>,
+    pub(super) consts: Option<&'a Resolver<'a>>,
+    /// The lookup of the classes of one name in several namespaces, which
+    /// [`super::class_names`] renames apart (its `declared` are theirs).
+    pub(super) classes: Option<(&'a Resolver<'a>, &'a ClassNames)>,
     /// Every namespace that declares a function, and those around them.
-    namespaces: HashSet<String>,
-    using: &'a [(String, Using)],
-    aliases: &'a [(String, String, String)],
+    pub(super) namespaces: HashSet<String>,
+    pub(super) using: &'a [(String, Using)],
+    pub(super) aliases: &'a [(String, String, String)],
+    /// The name a declaration of a namespace is known by once renamed.
+    pub(super) mangle: fn(&str, &str) -> String,
 }
 
 /// Where a call is made: its namespace and the `using` lines of the function it is in, and
 /// the names declared in scope there (template parameters, parameters, locals declared before
 /// it, a class's members), which hide a namespace's constants and functions of those names.
 #[derive(Clone, Copy)]
-struct At<'a> {
-    ns: &'a str,
-    body: &'a [Using],
-    own: &'a HashSet<String>,
+pub(super) struct At<'a> {
+    pub(super) ns: &'a str,
+    pub(super) body: &'a [Using],
+    pub(super) own: &'a HashSet<String>,
 }
 
 impl Resolver<'_> {
     /// The name a call of `callee` made at `at` binds to: a renamed function's new name, or
     /// `callee` unqualified where it names no function of a namespace in scope (a file-scope
     /// function or a built-in); None for a name no namespace declares.
-    fn resolve(&self, callee: &str, at: At<'_>) -> Option<String> {
+    pub(super) fn resolve(&self, callee: &str, at: At<'_>) -> Option<String> {
         let (absolute, text) = match callee.strip_prefix("::") {
             Some(rest) => (true, rest),
             None => (false, callee),
@@ -151,7 +164,7 @@ impl Resolver<'_> {
                 self.qualified(qualifier, absolute, at.ns)
                     .filter(|full| spaces.contains(full))
                     .or_else(|| (!absolute).then(|| self.through_using(qualifier, spaces, at))?)
-                    .map_or_else(|| callee.to_string(), |full| mangled(&full, name)),
+                    .map_or_else(|| callee.to_string(), |full| (self.mangle)(&full, name)),
             );
         }
         Some(
@@ -215,7 +228,7 @@ impl Resolver<'_> {
     /// innermost scope that declares it or brings it in with `using`.
     fn unqualified(&self, name: &str, spaces: &HashSet<String>, at: At<'_>) -> Option<String> {
         self.unqualified_ns(name, spaces, at)
-            .map(|full| mangled(&full, name))
+            .map(|full| (self.mangle)(&full, name))
     }
 
     /// The namespace of what an unqualified `name` at `at` finds (see [`Self::unqualified`]).
@@ -299,6 +312,10 @@ impl Resolver<'_> {
                     ExprKind::Name(n) => {
                         self.function_name(n, at, true);
                         self.constant_name(n, at);
+                        // `f<b::S<int>>`: a type read as a name.
+                        if let Some((classes, _)) = self.classes {
+                            *n = classes.class_text(n, at);
+                        }
                     }
                     ExprKind::Unary { operand, .. } => match &mut operand.kind {
                         ExprKind::Name(n) => self.function_name(n, at, true),
@@ -400,6 +417,9 @@ impl Resolver<'_> {
     /// A type's template arguments: a namespace's constant named there (`Arr<N>`) is bound as
     /// in an expression.
     fn ty(&self, t: &mut super::ast::TypeName, at: At<'_>) {
+        if let Some((classes, names)) = self.classes {
+            t.base_text = classes.class_text(names.written(t), at);
+        }
         let Some(c) = self.consts else { return };
         let Some(open) = t.base_text.find('<') else {
             return;
@@ -449,7 +469,8 @@ impl Resolver<'_> {
                     }
                 }
             }
-            StmtKind::Shared { dims, .. } => {
+            StmtKind::Shared { dims, ty, .. } => {
+                self.ty(ty, at);
                 for e in dims.iter_mut().flatten() {
                     self.expr(e, at);
                 }
@@ -508,11 +529,11 @@ impl Resolver<'_> {
                 }
             }
             StmtKind::Delete { ptr, .. } => self.expr(ptr, at),
+            StmtKind::TypeAlias { ty, .. } => self.ty(ty, at),
             StmtKind::Break
             | StmtKind::Continue
             | StmtKind::Unsupported { .. }
-            | StmtKind::Empty
-            | StmtKind::TypeAlias { .. } => {}
+            | StmtKind::Empty => {}
         }
     }
 
@@ -529,6 +550,10 @@ impl Resolver<'_> {
                 let plain = !n.contains("::") && !at.own.contains(n.as_str());
                 self.function_name(n, at, plain);
                 self.constant_name(n, at);
+                // `b::S::value`, a class's static member.
+                if let Some((classes, _)) = self.classes.filter(|_| n.contains("::")) {
+                    *n = classes.class_text(n, at);
+                }
             }
             ExprKind::Int { .. }
             | ExprKind::Float { .. }
@@ -572,6 +597,10 @@ impl Resolver<'_> {
                 if let Some(name) = self.resolve(&callee.name, at) {
                     callee.name = name;
                 }
+                // `b::S<int>()`, `S(x)`, `b::S::make()`.
+                if let Some((classes, _)) = self.classes {
+                    callee.name = classes.class_text(&callee.name, at);
+                }
                 self.template_args(targs, at);
                 for a in args {
                     self.expr(a, at);
@@ -582,7 +611,10 @@ impl Resolver<'_> {
                     self.expr(a, at);
                 }
             }
-            ExprKind::New { args, count, .. } => {
+            ExprKind::New {
+                args, count, ty, ..
+            } => {
+                self.ty(ty, at);
                 for a in args.iter_mut().chain(count.as_deref_mut()) {
                     self.expr(a, at);
                 }
@@ -642,7 +674,7 @@ pub fn resolve_kernel_name(kernels: &[super::ast::Kernel], name: &str) -> Option
 /// Renames the functions of named namespaces, and binds their calls as C++ lookup does; binds
 /// the plain names of namespaces' constants used inside them to the namespace's, so that a
 /// file-scope constant of the same name is the one code outside them reads.
-pub(crate) fn scope_functions(module: &mut Module, scopes: &Scopes) {
+pub(crate) fn scope_functions(module: &mut Module, scopes: &Scopes, classes: &ClassNames) {
     let mut spaces: HashMap<String, HashSet<String>> = HashMap::new();
     for (f, p) in module.device_fns.iter().zip(&scopes.fns) {
         spaces
@@ -663,7 +695,7 @@ pub(crate) fn scope_functions(module: &mut Module, scopes: &Scopes) {
         }
     }
     consts.retain(|_, s| s.iter().any(|ns| !ns.is_empty()));
-    if spaces.is_empty() && consts.is_empty() {
+    if spaces.is_empty() && consts.is_empty() && classes.is_empty() {
         return;
     }
     let constants = Resolver {
@@ -674,16 +706,21 @@ pub(crate) fn scope_functions(module: &mut Module, scopes: &Scopes) {
             .collect(),
         declared: consts,
         consts: None,
+        classes: None,
         using: &scopes.using,
         aliases: &scopes.aliases,
+        mangle: mangled,
     };
+    let class_lookup = classes.resolver(scopes);
     let namespaces = scopes.fns.iter().flat_map(|p| enclosing(&p.ns)).collect();
     let r = Resolver {
         declared: spaces,
         consts: Some(&constants),
+        classes: (!classes.is_empty()).then_some((&class_lookup, classes)),
         namespaces,
         using: &scopes.using,
         aliases: &scopes.aliases,
+        mangle: mangled,
     };
     let none = HashSet::new();
     for (k, p) in module.kernels.iter_mut().zip(&scopes.kernels) {
@@ -694,6 +731,9 @@ pub(crate) fn scope_functions(module: &mut Module, scopes: &Scopes) {
             own: &own,
         };
         r.signature(&mut k.template, &mut k.params, at);
+        if let Some(t) = &mut k.enable_if {
+            r.ty(t, at);
+        }
         r.stmts(&mut k.body, at);
     }
     // A launch section's template arguments are read where its kernel is defined.
@@ -747,9 +787,51 @@ pub(crate) fn scope_functions(module: &mut Module, scopes: &Scopes) {
                 r.expr(e, at);
             }
         }
+        for (_, ty) in &mut s.aliases {
+            r.ty(ty, at);
+        }
+        if let Some((classes, _)) = r.classes {
+            s.base_args = classes.class_text(&s.base_args, at);
+        }
+    }
+    let file = At {
+        ns: "",
+        body: &[],
+        own: &none,
+    };
+    for (a, p) in module.aliases.iter_mut().zip(&scopes.type_aliases) {
+        r.ty(
+            &mut a.1,
+            At {
+                ns: &p.ns,
+                body: &p.body,
+                own: &none,
+            },
+        );
+    }
+    for (_, _, ty) in &mut module.alias_templates {
+        r.ty(ty, file);
+    }
+    for (c, p) in module.constants.iter_mut().zip(&scopes.constants) {
+        r.ty(
+            &mut c.ty,
+            At {
+                ns: &p.ns,
+                body: &[],
+                own: &none,
+            },
+        );
     }
     // `constexpr uint32_t packed = encode(15u, 1);` in a namespace.
     for (c, p) in module.consts.iter_mut().zip(&scopes.consts) {
+        r.ty(
+            &mut c.ty,
+            At {
+                ns: &p.ns,
+                body: &p.body,
+                own: &none,
+            },
+        );
         r.expr(
             &mut c.value,
             At {
@@ -872,9 +954,11 @@ mod tests {
         Resolver {
             declared,
             consts: None,
+            classes: None,
             namespaces,
             using,
             aliases,
+            mangle: mangled,
         }
     }
 

@@ -1,0 +1,108 @@
+//! Classes of one name in several namespaces: each use runs the class C++ lookup finds.
+
+use crate::common;
+use common::{codes, err, ok};
+
+const ONE: [u32; 3] = [1, 1, 1];
+
+#[test]
+fn each_namespace_runs_its_own_class_template() {
+    // `a::S<int>().get()` is 1 and `b::S<int>().get()` is 2; x.get() * 10 + y.get() = 12.
+    let src = r#"
+namespace a { template <class T> struct S { __device__ T get() { return 1; } }; }
+namespace b { template <class T> struct S { __device__ T get() { return 2; } }; }
+__global__ void k(int* out) {
+    out[0] = a::S<int>().get();
+    out[1] = b::S<int>().get();
+    a::S<int> x; b::S<int> y;
+    out[2] = x.get() * 10 + y.get();
+}
+launch k { out = zeros(3); expect out == [1, 2, 12]; }
+"#;
+    assert!(ok(src, &[], ONE, ONE).expects_passed());
+}
+
+#[test]
+fn every_way_of_naming_a_class_finds_the_one_lookup_finds() {
+    // Three classes `S`: the file's (v + 100), a's (v + 1) and b's template (v + 2).
+    // out[0]: the file's S{10}.get() = 110. out[1]: inside a, plain `S` is a::S: 11.
+    // out[2]: inside b, typedef `SI` is b::S<int>, its get() defined outside the class: 12.
+    // out[3]: a::S::K = 5. out[4]: b::S<int>::make() = 7. out[5]: D derives from a::S, so
+    // get() = 10 + 1 and twice() = 22. out[6]: a template argument b::S<int>, 20 + 2 = 22.
+    // out[7]: a `const a::S*` parameter's in[1] = {3}: 4. out[8]: a::Box<a::S>{{3}}: (3 + 1)
+    // * 2 = 8. out[9]: `using b::S;` in a function of namespace c makes `S<int>` b's (it hides
+    // the file's `S`): 30 + 2 = 32.
+    let src = r#"
+struct S { int v; __device__ int get() const { return v + 100; } };
+namespace a {
+struct S { int v; __device__ int get() const { return v + 1; } static constexpr int K = 5; };
+__device__ int use(int x) { S s{x}; return s.get(); }
+template <class T> struct Box { T t; __device__ int get() const { return t.get() * 2; } };
+}
+namespace b {
+template <class T> struct S { T v; __device__ T get() const; static __device__ T make() { return 7; } };
+typedef S<int> SI;
+__device__ int use(int x) { SI s{x}; return s.get(); }
+}
+template <class T> __device__ T b::S<T>::get() const { return v + 2; }
+namespace c {
+__device__ int use(int x) { using b::S; S<int> s{x}; return s.get(); }
+}
+struct D : a::S { __device__ int twice() const { return get() * 2; } };
+template <class T> __device__ int call(const T& t) { return t.get(); }
+__global__ void k(int* out, const a::S* in) {
+    S f{10};
+    out[0] = f.get();
+    out[1] = a::use(10);
+    out[2] = b::use(10);
+    out[3] = a::S::K;
+    out[4] = b::S<int>::make();
+    D d; d.v = 10; out[5] = d.twice();
+    out[6] = call<b::S<int>>(b::S<int>{20});
+    out[7] = in[1].get();
+    a::Box<a::S> bx{{3}}; out[8] = bx.get();
+    out[9] = c::use(30);
+}
+launch k { out = zeros(10); in = [1, 3]; expect out == [110, 11, 12, 5, 7, 22, 22, 4, 8, 32]; }
+"#;
+    assert!(ok(src, &[], ONE, ONE).expects_passed());
+}
+
+#[test]
+fn classes_that_read_the_same_stay_one_class() {
+    // std::plus and thrust::plus (the built-in headers) and two identical `P`s: 2 + 3 = 5
+    // through either, and p.x + q.x = 1 + 2 = 3.
+    let src = r#"
+#include <functional>
+#include <thrust/functional.h>
+namespace a { struct P { int x; }; }
+namespace b { struct P { int x; }; }
+__global__ void k(int* out) {
+    out[0] = std::plus<int>()(2, 3);
+    out[1] = thrust::plus<int>()(2, 3);
+    a::P p{1}; b::P q{2};
+    out[2] = p.x + q.x;
+}
+launch k { out = zeros(3); expect out == [5, 5, 3]; }
+"#;
+    assert!(ok(src, &[], ONE, ONE).expects_passed());
+}
+
+#[test]
+fn a_plain_name_no_namespace_in_scope_declares_is_unknown() {
+    // Only a::S and b::S exist: a plain `S` at file scope names neither (g++: "'S' was not
+    // declared in this scope"), never whichever was read first.
+    let src = r#"
+namespace a { struct S { int v; }; }
+namespace b { struct S { float v; }; }
+__global__ void k(int* out) { S s{1}; out[0] = s.v; }
+launch k { out = zeros(1); }
+"#;
+    let f = err(src, &[], Some(ONE), Some(ONE));
+    assert_eq!(
+        codes(&f)[0],
+        "simt::check::unknown_type",
+        "{}",
+        common::describe(&f)
+    );
+}
