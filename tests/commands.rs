@@ -460,6 +460,62 @@ fn simt_test_takes_allow_paths_as_run_does() {
 }
 
 #[test]
+fn a_structured_npy_gives_structs_their_bytes() {
+    // numpy's records as C lays the structs out: P {float a, b; int3 r;} (20 bytes) for a
+    // `__constant__` P and an array of two; Q {unsigned char c; double d;} with numpy's
+    // `align=True` padding (`|V7`). out[i] = ps[i].a + ps[i].b * ps[i].r.z + props.a + q.c +
+    // q.d: 1 + 2 * 3 + 10 + 7 + 0.5 = 24.5 and 5 + 1 * 4 + 10 + 7 + 0.5 = 26.5.
+    let dir = std::env::temp_dir().join(format!("simt-records-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let p = |a: f32, b: f32, z: i32| -> Vec<u8> {
+        let mut out = Vec::new();
+        out.extend(a.to_le_bytes());
+        out.extend(b.to_le_bytes());
+        out.extend([0i32, 0, z].iter().flat_map(|x| x.to_le_bytes()));
+        out
+    };
+    let fields = "[('a', '<f4'), ('b', '<f4'), ('r', '<i4', (3,))]";
+    let ps = [p(1.0, 2.0, 3), p(5.0, 1.0, 4)].concat();
+    std::fs::write(
+        dir.join("ps.npy"),
+        crate::common::npy(fields, false, "(2,)", &ps),
+    )
+    .expect("npy");
+    let one = p(10.0, 0.0, 0);
+    std::fs::write(
+        dir.join("p.npy"),
+        crate::common::npy(fields, false, "()", &one),
+    )
+    .expect("npy");
+    let mut q = vec![7u8, 0, 0, 0, 0, 0, 0, 0];
+    q.extend(0.5f64.to_le_bytes());
+    let q_fields = "[('c', '|u1'), ('', '|V7'), ('d', '<f8')]";
+    std::fs::write(
+        dir.join("q.npy"),
+        crate::common::npy(q_fields, false, "(1,)", &q),
+    )
+    .expect("npy");
+    let path = dir.join("records.sk");
+    std::fs::write(
+        &path,
+        r#"struct P { float a; float b; int3 r; };
+struct Q { unsigned char c; double d; };
+__constant__ P props;
+__global__ void k(const P* ps, const Q* q, float* out) {
+    P p = ps[threadIdx.x];
+    out[threadIdx.x] = p.a + p.b * p.r.z + props.a + q->c + q->d;
+}
+launch k { ps = load("ps.npy"); props = load("p.npy"); q = load("q.npy"); out = zeros(2);
+           grid = 1; block = 2; expect out == [24.5, 26.5]; }
+"#,
+    )
+    .expect("write");
+    let (code, out, err) = simt(&["test", path.to_str().expect("utf-8 path")]);
+    assert_eq!(code, 0, "{out}{err}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
 fn a_function_no_kernel_calls_sees_the_files_variables() {
     // `f` reads an initialised `__constant__` array, an unset one, a `__device__` counter and
     // a file-scope `__shared__` array; no kernel calls it, so `check` checks it on its own

@@ -1256,9 +1256,9 @@ fn unknown_member(kernel: &Kernel, name: &crate::syntax::ast::Ident) -> Result<(
             span: name.span,
             label: "not a member".into(),
             help: Some(if symbol {
-                format!("set it as a whole, its members' values in order (`{base} = [3.0, 1.0];`, a structured `.npy`), as cudaMemcpyToSymbol copies it")
+                format!("set it as a whole from its bytes, as cudaMemcpyToSymbol copies it: `{base} = load(\"{base}.npy\");` of a structured `.npy` (numpy's `align=True` lays records out as C does)")
             } else if param {
-                format!("set the buffer as a whole (`{base} = zeros(n);`, a structured `.npy`), as the host's cudaMemcpy does")
+                format!("set the buffer as a whole (`{base} = zeros(n);`, or a structured `.npy` of its records), as the host's cudaMemcpy does")
             } else {
                 "a launch-section variable's name has no `.`; members are set as `p.x = 3;` for a struct parameter `p` passed by value".into()
             }),

@@ -98,15 +98,32 @@ pub(crate) fn open(path: &Path, span: Span) -> Result<NpyFile, HostError> {
     file.read_exact(&mut header)
         .map_err(|e| fail(e.to_string(), None))?;
     let header = String::from_utf8_lossy(&header);
-    let descr = dict_value(&header, "descr")
-        .and_then(quoted)
-        .ok_or_else(|| not_npy("its header has no 'descr'"))?;
-    let (dtype, big_endian) = dtype_of(descr).ok_or_else(|| {
-        fail(
-            format!("its dtype '{descr}' is not supported"),
-            Some(SUPPORTED),
-        )
-    })?;
+    let descr = dict_value(&header, "descr").ok_or_else(|| not_npy("its header has no 'descr'"))?;
+    // A structured array (`np.dtype([('a', '<f4'), ('r', '<i4', (3,))])`) is its records' bytes,
+    // each record one row: what an array of structs, or a `__constant__` struct, is made of.
+    let record = if descr.starts_with('[') {
+        let fields = &descr[..descr.find("],").or_else(|| descr.rfind(']')).unwrap_or(0) + 1];
+        Some(record_size(fields).ok_or_else(|| {
+            fail(
+                format!("its structured dtype {fields} is not supported"),
+                Some("simt reads a structured dtype as its records' bytes: give it little-endian numbers, bytes and padding (`V`) only, no nested records"),
+            )
+        })?)
+    } else {
+        None
+    };
+    let (dtype, big_endian) = match record {
+        Some(_) => (Scalar::U8, false),
+        None => {
+            let descr = quoted(descr).ok_or_else(|| not_npy("its header has no 'descr'"))?;
+            dtype_of(descr).ok_or_else(|| {
+                fail(
+                    format!("its dtype '{descr}' is not supported"),
+                    Some(SUPPORTED),
+                )
+            })?
+        }
+    };
     match dict_value(&header, "fortran_order").map(|v| v.trim_start()) {
         Some(v) if v.starts_with("False") => {}
         Some(v) if v.starts_with("True") => {
@@ -117,9 +134,10 @@ pub(crate) fn open(path: &Path, span: Span) -> Result<NpyFile, HostError> {
         }
         _ => return Err(not_npy("its header has no 'fortran_order'")),
     }
-    let shape = dict_value(&header, "shape")
+    let mut shape = dict_value(&header, "shape")
         .and_then(tuple)
         .ok_or_else(|| not_npy("its header has no readable 'shape'"))?;
+    shape.extend(record);
     let len = shape
         .iter()
         .try_fold(1usize, |n, &d| n.checked_mul(d))
@@ -267,6 +285,43 @@ fn dtype_of(descr: &str) -> Option<(Scalar, bool)> {
     Some((ty, big))
 }
 
+/// The bytes of one record of a structured dtype's field list (`[('a', '<f4'), ('r', '<i4',
+/// (3,))]`: 16); None for what the record's bytes would not hold as written (a big-endian
+/// number, a nested record, an object).
+fn record_size(fields: &str) -> Option<usize> {
+    let mut rest = fields.strip_prefix('[')?.trim_start();
+    let mut size = 0usize;
+    while !rest.starts_with(']') {
+        rest = rest.strip_prefix('(')?;
+        let name = quoted(rest.trim_start())?;
+        rest = rest.trim_start()[name.len() + 2..]
+            .trim_start()
+            .strip_prefix(',')?;
+        let code = quoted(rest.trim_start())?;
+        rest = rest.trim_start()[code.len() + 2..].trim_start();
+        let count = match rest.strip_prefix(',') {
+            Some(shape) => {
+                let dims = tuple(shape.trim_start())?;
+                rest = &shape[shape.find(')')? + 1..];
+                dims.iter().try_fold(1usize, |n, &d| n.checked_mul(d))?
+            }
+            None => 1,
+        };
+        rest = rest.trim_start().strip_prefix(')')?.trim_start();
+        rest = rest.strip_prefix(',').unwrap_or(rest).trim_start();
+        let bytes = match code.split_at_checked(1)? {
+            (_, c) if c.starts_with(['V', 'S']) => c[1..].parse().ok()?,
+            _ => match dtype_of(code)? {
+                (t, false) => t.size() as usize,
+                (t, true) if t.size() == 1 => 1,
+                _ => return None,
+            },
+        };
+        size = size.checked_add(bytes.checked_mul(count)?)?;
+    }
+    Some(size)
+}
+
 /// The text after `'key':` in the header dict.
 fn dict_value<'h>(header: &'h str, key: &str) -> Option<&'h str> {
     let at = header
@@ -383,6 +438,18 @@ mod tests {
         assert_eq!(dtype_of(">i8"), Some((Scalar::I64, true)));
         assert_eq!(dtype_of("<c8"), None);
         assert_eq!(dtype_of("|O"), None);
+        // Records: 4 + 4 + 3 * 4 bytes; with numpy's `align=True` padding (`|V4`) and a byte
+        // string; a big-endian number or a nested record is refused.
+        assert_eq!(
+            record_size("[('a', '<f4'), ('b', '<f4'), ('r', '<i4', (3,))]"),
+            Some(20)
+        );
+        assert_eq!(
+            record_size("[('c', '|u1'), ('', '|V7'), ('d', '<f8'), ('s', '|S3', (2, 2))]"),
+            Some(28)
+        );
+        assert_eq!(record_size("[('a', '>f4')]"), None);
+        assert_eq!(record_size("[('s', [('x', '<f4')])]"), None);
         assert_eq!(show_shape(&[5]), "(5,)");
         assert_eq!(show_shape(&[2, 3]), "(2, 3)");
         // Big-endian 1.0f32 is 3f 80 00 00.

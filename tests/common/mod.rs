@@ -167,10 +167,16 @@ pub fn sum_loop(bound: &str, n: u32, body: &str) -> String {
     )
 }
 
-/// A `.npy` file: version 1 header padded to 64 bytes, then `data`.
+/// A `.npy` file: version 1 header padded to 64 bytes, then `data`. A structured `descr`
+/// (`[('a', '<f4')]`) is written as it is, a plain one quoted.
 pub fn npy(descr: &str, fortran: bool, shape: &str, data: &[u8]) -> Vec<u8> {
+    let descr = if descr.starts_with('[') {
+        descr.to_string()
+    } else {
+        format!("'{descr}'")
+    };
     let mut header = format!(
-        "{{'descr': '{descr}', 'fortran_order': {}, 'shape': {shape}, }}",
+        "{{'descr': {descr}, 'fortran_order': {}, 'shape': {shape}, }}",
         if fortran { "True" } else { "False" }
     );
     while !(10 + header.len() + 1).is_multiple_of(64) {
