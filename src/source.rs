@@ -7,10 +7,17 @@ use std::sync::{Arc, OnceLock};
 /// ISO-8859-1, each byte the character of its value, so that its comments are shown as written.
 /// A byte of 0x80 or more outside a comment or a literal is then a syntax error at its line and
 /// column. A UTF-8 byte-order mark before the first line (every NVEnc source has one) is not
-/// text.
+/// text. A carriage return not followed by a line feed (an old Mac line end, as in gnina's
+/// curl.h) ends its line, as it does for GCC's preprocessor, which nvcc runs: it becomes a line
+/// feed, so every byte keeps its place.
 pub fn decode(mut bytes: Vec<u8>) -> String {
     if bytes.starts_with(b"\xEF\xBB\xBF") {
         bytes.drain(..3);
+    }
+    for k in 0..bytes.len() {
+        if bytes[k] == b'\r' && bytes.get(k + 1) != Some(&b'\n') {
+            bytes[k] = b'\n';
+        }
     }
     String::from_utf8(bytes)
         .unwrap_or_else(|e| e.into_bytes().into_iter().map(char::from).collect())
@@ -224,6 +231,14 @@ pub struct Spanned<T> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_lone_carriage_return_ends_its_line() {
+        // gnina's curl.h: `// comment\r` then code on what GCC reads as the next line; a
+        // `\r\n` stays as it is.
+        let text = decode(b"// note\rint f();\r\nint g();\r".to_vec());
+        assert_eq!(text, "// note\nint f();\r\nint g();\n");
+    }
 
     #[test]
     fn lines_are_found_by_their_starts() {

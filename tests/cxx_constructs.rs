@@ -1329,3 +1329,22 @@ launch k { o = zeros(10); grid = 1; block = 10; expect o == [14, 14, 14, 14, 14,
 "#;
     ok(src, &[], [1, 1, 1], [10, 1, 1]);
 }
+
+#[test]
+fn sys_types_fixed_width_names_are_the_c_types() {
+    // <sys/types.h>'s `u_int8_t`... (NicoDelle's Smith-Waterman, gpuprog's AES): each wraps at
+    // its own width: 250 + 10 = 260 - 256 = 4, 65535 + 1 = 0, 0 - 1 = 2^32 - 1, and that + 1
+    // in 64 bits is 2^32. Sizes 1 + 2 * 10 + 4 * 100 + 8 * 1000 = 8421.
+    let src = r#"
+__global__ void k(unsigned long long* o) {
+    u_int8_t a = 250; a += 10;
+    u_int16_t b = 65535; b++;
+    u_int32_t c = 0; c--;
+    u_int64_t d = c; d += 1;
+    o[0] = a; o[1] = b; o[2] = c; o[3] = d;
+    o[4] = sizeof(u_int8_t) + sizeof(u_int16_t) * 10 + sizeof(u_int32_t) * 100 + sizeof(u_int64_t) * 1000;
+}
+launch k { o = zeros(5); expect o == [4, 0, 4294967295, 4294967296, 8421]; }
+"#;
+    assert!(ok(src, &[], ONE, ONE).expects_passed());
+}

@@ -4783,15 +4783,19 @@ pub(crate) fn base_type(text: &str) -> BaseType {
         "bool" => BaseType::Bool,
         // <stdint.h>'s least and fast types as glibc defines them on x86-64 and aarch64
         // Linux, whose ABI nvcc follows: the fast types of 16 bits and more are `long`.
+        // `u_int8_t`... are <sys/types.h>'s, which <cuda_runtime.h> includes on Linux.
         "char" | "signed char" | "int8_t" | "int_least8_t" | "int_fast8_t" => BaseType::I8,
-        "unsigned char" | "uint8_t" | "uchar" | "uint_least8_t" | "uint_fast8_t" => BaseType::U8,
+        "unsigned char" | "uint8_t" | "u_int8_t" | "uchar" | "uint_least8_t" | "uint_fast8_t" => {
+            BaseType::U8
+        }
         "short" | "short int" | "signed short" | "signed short int" | "int16_t"
         | "int_least16_t" => BaseType::I16,
-        "unsigned short" | "unsigned short int" | "uint16_t" | "ushort" | "uint_least16_t" => {
-            BaseType::U16
-        }
+        "unsigned short" | "unsigned short int" | "uint16_t" | "u_int16_t" | "ushort"
+        | "uint_least16_t" => BaseType::U16,
         "int" | "signed" | "signed int" | "int32_t" | "int_least32_t" => BaseType::I32,
-        "unsigned" | "unsigned int" | "uint32_t" | "uint" | "uint_least32_t" => BaseType::U32,
+        "unsigned" | "unsigned int" | "uint32_t" | "u_int32_t" | "uint" | "uint_least32_t" => {
+            BaseType::U32
+        }
         // `long` is 64 bits in CUDA on Linux (LP64), as on the host.
         "long"
         | "long int"
@@ -4818,6 +4822,7 @@ pub(crate) fn base_type(text: &str) -> BaseType {
         | "unsigned long long"
         | "unsigned long long int"
         | "uint64_t"
+        | "u_int64_t"
         | "uint_least64_t"
         | "uint_fast16_t"
         | "uint_fast32_t"
