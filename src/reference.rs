@@ -1527,14 +1527,15 @@ impl<'k> Block<'_, 'k> {
             _ => (mem, i),
         };
         let i = self.checked(t, mem, i)?;
-        self.not_freed(mem, i)?;
+        self.heap_allowed(mem, i)?;
         Ok((mem, i))
     }
 
-    /// `simt::run::use_after_free` for element `i` of `mem` where it is the device heap's and
-    /// lies in a granule the allocation record marks freed (as the engine reports it).
-    fn not_freed(&self, mem: Mem, i: usize) -> Step<()> {
-        use crate::check::heap::{HEAP, HEAP_ALIGN, HEAP_BLOCKS};
+    /// For element `i` of `mem` where it is the device heap's, what the engine reports where
+    /// the allocation record does not allow the access: `simt::run::use_after_free` in freed
+    /// memory, `simt::run::out_of_bounds` outside its allocation.
+    fn heap_allowed(&self, mem: Mem, i: usize) -> Step<()> {
+        use crate::check::heap::{heap_fault, HeapFault, HEAP, HEAP_BLOCKS};
         let Space::Global(p) = mem.space else {
             return Ok(());
         };
@@ -1552,13 +1553,16 @@ impl<'k> Block<'_, 'k> {
         else {
             return Ok(());
         };
-        let byte = i as u64 * u64::from(mem.elem.size() * mem.width);
-        if marks[(byte / HEAP_ALIGN) as usize] < 0 {
-            return Err(RefError::Fault {
+        let size = u64::from(mem.elem.size() * mem.width);
+        match heap_fault(|g| marks[g as usize], i as u64 * size, size) {
+            None => Ok(()),
+            Some(HeapFault::Freed) => Err(RefError::Fault {
                 code: "simt::run::use_after_free",
-            });
+            }),
+            Some(HeapFault::Outside(_)) => Err(RefError::Fault {
+                code: "simt::run::out_of_bounds",
+            }),
         }
-        Ok(())
     }
 
     /// Checks an index against the memory's length, in elements of `mem.width` components; an

@@ -404,3 +404,48 @@ launch k { rows = zeros(2); out = zeros(4); expect out == 11 * arange(4); }
     assert_eq!((r.counters.gld_instr, r.counters.gld_sectors), (6, 6));
     assert_eq!((r.counters.gst_instr, r.counters.gst_sectors), (5, 5));
 }
+
+#[test]
+fn an_access_past_the_bytes_malloc_was_asked_for_is_out_of_bounds() {
+    // malloc(4) reserves a 16-byte granule, but only its 4 bytes are the allocation:
+    // compute-sanitizer's memcheck reports buf[4] as 0 bytes after it. A `float4` load at byte
+    // 0 of malloc(8) runs past the end; a read after the last of 1000 floats (4000 bytes,
+    // granule 250) is found from the stride mark before it; a read inside each passes.
+    let case = |body: &str| {
+        format!(
+            "__global__ void k(float* out) {{\n    char* buf = (char*)malloc(4);\n    float4* v = (float4*)malloc(8);\n    float* big = (float*)malloc(1000 * sizeof(float));\n    big[999] = 2.0f;\n    out[0] = buf[3] + big[999] + v->x * 0.0f;\n    {body}\n}}\nlaunch k {{ out = zeros(1); expect out == [2]; }}\n"
+        )
+    };
+    ok(&case(""), &[], ONE, ONE);
+    for (body, message) in [
+        (
+            "buf[4] = 1;",
+            "1 byte(s) at byte 4 of the heap, 0 byte(s) after the end of the 4-byte allocation at heap byte 0",
+        ),
+        (
+            "float4 w = *v; out[0] = w.y;",
+            "16 byte(s) at byte 16 of the heap, running past the end of the 8-byte allocation at heap byte 16",
+        ),
+        (
+            "out[0] = big[1001];",
+            "4 byte(s) at byte 4036 of the heap, 4 byte(s) after the end of the 4000-byte allocation at heap byte 32",
+        ),
+    ] {
+        let f = err(&case(body), &[], Some(ONE), Some(ONE));
+        assert_eq!(codes(&f), ["simt::run::out_of_bounds"], "{}", describe(&f));
+        assert!(f.errors[0].to_string().contains(message), "{}", describe(&f));
+    }
+}
+
+#[test]
+fn delete_of_a_pointer_inside_a_large_allocation_is_refused() {
+    // 640 floats are 160 granules, marked every 16th: a pointer to p[64] (granule 16, a
+    // mark) and one to p[8] (granule 2, unmarked) are neither the allocation's start.
+    for at in ["64", "8"] {
+        let src = format!(
+            "__global__ void k(float* out) {{\n    float* p = new float[640];\n    out[0] = 1;\n    delete[] (p + {at});\n}}\nlaunch k {{ out = zeros(1); }}\n"
+        );
+        let f = err(&src, &[], Some(ONE), Some(ONE));
+        assert_eq!(codes(&f), ["simt::run::bad_delete"], "{}", describe(&f));
+    }
+}

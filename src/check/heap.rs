@@ -44,7 +44,8 @@ pub const HEAP: &str = "(device heap)";
 pub const HEAP_TOP: &str = "(device heap top)";
 
 /// The name of the hidden buffer that records the heap's allocations, one `int` per
-/// [`HEAP_ALIGN`] bytes (a granule): at the first granule of a live allocation its granules, at
+/// [`HEAP_ALIGN`] bytes (a granule): at the first granule of a live allocation the bytes asked
+/// for, at every [`LIVE_STRIDE`]th after it [`LIVE_AFTER`] less its distance from the first, at
 /// the first of a freed one [`FREED_START`], at the others of a freed one [`FREED`], else 0.
 /// The engine reads and writes it without counting it as global memory: the hardware's
 /// allocator keeps its own books.
@@ -52,6 +53,44 @@ pub const HEAP_BLOCKS: &str = "(device heap blocks)";
 
 /// Bytes of the heap: CUDA's default `cudaLimitMallocHeapSize`, 8 MiB.
 pub const HEAP_BYTES: u64 = 8 << 20;
+
+/// [`HEAP_BLOCKS`]' mark of granule `k` of a live allocation, for each `k` a positive multiple
+/// of [`LIVE_STRIDE`], is `LIVE_AFTER - k`, so that an access anywhere in it finds the first
+/// granule, whose mark is the bytes asked for, from the nearest marked granule before it.
+pub const LIVE_AFTER: i32 = -2;
+
+/// Granules between the marks of a live allocation: an access looks back at most this many
+/// less one, and an allocation costs one record store per this many granules.
+pub const LIVE_STRIDE: u64 = 16;
+
+/// What an access of the device heap does wrong, by the allocation record.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HeapFault {
+    /// It falls in memory that was freed.
+    Freed,
+    /// It runs past the end of the allocation it starts in (`start`, the heap byte where that
+    /// starts, and the `bytes` it was asked for), or starts where nothing was allocated (None).
+    Outside(Option<(u64, u64)>),
+}
+
+/// The fault of an access of heap bytes `byte..byte + size`, reading the allocation record's
+/// granule marks with `mark`; None for an access inside a live allocation.
+pub fn heap_fault(mark: impl Fn(u64) -> i32, byte: u64, size: u64) -> Option<HeapFault> {
+    let g = byte / HEAP_ALIGN;
+    let marked = (g.saturating_sub(LIVE_STRIDE - 1)..=g)
+        .rev()
+        .map(|at| (at, mark(at)))
+        .find(|&(_, m)| m != 0);
+    let first = match marked {
+        Some((_, FREED_START | FREED)) => return Some(HeapFault::Freed),
+        None => return Some(HeapFault::Outside(None)),
+        Some((at, m)) if m > 0 => at,
+        Some((at, m)) => at.saturating_sub(u64::from(LIVE_AFTER.abs_diff(m))),
+    };
+    let bytes = u64::try_from(mark(first)).unwrap_or(0);
+    let start = first * HEAP_ALIGN;
+    (byte + size > start + bytes).then_some(HeapFault::Outside(Some((start, bytes))))
+}
 
 /// [`HEAP_BLOCKS`]' mark of the first granule of a freed allocation.
 pub const FREED_START: i32 = -1;
@@ -226,9 +265,14 @@ impl KernelChecker<'_, '_> {
             Made::Pointer => 8,
         };
         let mut body = Vec::new();
+        // The bytes asked for, which bound the allocation's accesses.
+        let requested = self.new_local("new.requested", Scalar::U64, span);
         // Bytes to reserve, a multiple of the alignment so that the next allocation is aligned.
         let bytes = match count {
-            None => num(size.next_multiple_of(HEAP_ALIGN) as i64, Scalar::U64, span),
+            None => {
+                body.push(assign(requested, num(size as i64, Scalar::U64, span), span));
+                num(size.next_multiple_of(HEAP_ALIGN) as i64, Scalar::U64, span)
+            }
             Some(n) => {
                 if let Made::Object(l) = &made {
                     if !self.default_constructible_as_zero(l) {
@@ -242,9 +286,10 @@ impl KernelChecker<'_, '_> {
                 let n = self.expr(n)?;
                 let n = self.convert(n, Scalar::U64);
                 let raw = arith(ArithOp::Mul, n, num(size as i64, Scalar::U64, span), span);
+                body.push(assign(requested, raw, span));
                 let up = arith(
                     ArithOp::Add,
-                    raw,
+                    var(requested, Scalar::U64, span),
                     num(HEAP_ALIGN as i64 - 1, Scalar::U64, span),
                     span,
                 );
@@ -294,21 +339,32 @@ impl KernelChecker<'_, '_> {
             num(HEAP_BYTES as i64, Scalar::U64, span),
             span,
         );
-        // The allocation's granules, at its first granule of the record.
+        // The record: the bytes asked for at the allocation's first granule, each later
+        // granule's distance from it at that granule.
         let granules = arith(
             ArithOp::Div,
             var(reserved, Scalar::U64, span),
             num(HEAP_ALIGN as i64, Scalar::U64, span),
             span,
         );
-        let first = arith(
+        let first = self.new_local("new.granule", Scalar::I64, span);
+        let first_is = arith(
             ArithOp::Div,
             var(at, Scalar::U64, span),
             num(HEAP_ALIGN as i64, Scalar::U64, span),
             span,
         );
-        let granules = self.convert(granules, Scalar::I32);
-        let mut then = vec![Self::record_store(heap, first, granules, span)];
+        let mut then = vec![
+            assign(first, self.convert(first_is, Scalar::I64), span),
+            Self::record_store(
+                heap,
+                var(first, Scalar::I64, span),
+                self.convert(var(requested, Scalar::U64, span), Scalar::I32),
+                span,
+            ),
+        ];
+        let granules = self.convert(granules, Scalar::I64);
+        then.extend(self.mark_live(heap, first, granules, span));
         // An array's elements start as the heap's zeroes (a class of them has nothing to run).
         if count.is_none() {
             self.construct(&made, args, at, span, &mut then)?;
@@ -799,9 +855,37 @@ impl KernelChecker<'_, '_> {
         }))
     }
 
+    /// The loop that marks every [`LIVE_STRIDE`]th granule after the first (`first`) of an
+    /// allocation of `granules` granules live: [`LIVE_AFTER`] less its distance from the first.
+    fn mark_live(&mut self, heap: u32, first: VarId, granules: Expr, span: Span) -> [Stmt; 2] {
+        let k = self.new_local("new.k", Scalar::I64, span);
+        let k_is = || var(k, Scalar::I64, span);
+        let at = arith(ArithOp::Add, var(first, Scalar::I64, span), k_is(), span);
+        let mark = arith(
+            ArithOp::Sub,
+            num(i64::from(LIVE_AFTER), Scalar::I64, span),
+            k_is(),
+            span,
+        );
+        let mark = self.convert(mark, Scalar::I32);
+        let stride = num(LIVE_STRIDE as i64, Scalar::I64, span);
+        [
+            assign(k, stride.clone(), span),
+            Stmt {
+                kind: StmtKind::Loop {
+                    cond: Some(compare(CmpOp::Lt, k_is(), granules, span)),
+                    test_first: true,
+                    body: vec![Self::record_store(heap, at, mark, span)],
+                    step: vec![assign(k, arith(ArithOp::Add, k_is(), stride, span), span)],
+                },
+                span,
+            },
+        ]
+    }
+
     /// The statements that free the allocation starting at heap element `offset` (in `mem`'s
-    /// units) or fault: not on a granule, not a first granule (0, or [`FREED`]) or freed before
-    /// ([`FREED_START`]).
+    /// units) or fault: not on a granule, not a first granule (0, [`FREED`] or a later granule
+    /// of a live one) or freed before ([`FREED_START`]).
     fn free_granules(
         &mut self,
         mem: Mem,
@@ -854,7 +938,7 @@ impl KernelChecker<'_, '_> {
                     kind: ExprKind::Logic {
                         and: false,
                         lhs: Box::new(r_is(CmpOp::Eq, 0)),
-                        rhs: Box::new(r_is(CmpOp::Eq, FREED)),
+                        rhs: Box::new(r_is(CmpOp::Le, FREED)),
                     },
                     ty: Scalar::Bool,
                     span,
@@ -864,6 +948,19 @@ impl KernelChecker<'_, '_> {
             span,
         };
         let at = |k: Expr| arith(ArithOp::Add, var(g, Scalar::I64, span), k, span);
+        // The allocation's granules: its bytes, rounded up.
+        let bytes = self.convert(var(r, Scalar::I32, span), Scalar::I64);
+        let granules = arith(
+            ArithOp::Div,
+            arith(
+                ArithOp::Add,
+                bytes,
+                num(HEAP_ALIGN as i64 - 1, Scalar::I64, span),
+                span,
+            ),
+            num(HEAP_ALIGN as i64, Scalar::I64, span),
+            span,
+        );
         let mark = vec![
             assign(k, num(1, Scalar::I64, span), span),
             Stmt {
@@ -871,7 +968,7 @@ impl KernelChecker<'_, '_> {
                     cond: Some(compare(
                         CmpOp::Lt,
                         var(k, Scalar::I64, span),
-                        self.convert(var(r, Scalar::I32, span), Scalar::I64),
+                        granules,
                         span,
                     )),
                     test_first: true,

@@ -255,6 +255,30 @@ pub enum RunError {
         /// Thread index.
         thread: [u32; 3],
     },
+    /// `buf[i]` of `char* buf = (char*)malloc(4)` with `i >= 4`: past the end of a device heap
+    /// allocation, as compute-sanitizer's memcheck reports it.
+    #[error("out-of-bounds device heap {access}: {size} byte(s) at byte {byte} of the heap, {}", heap_place(*byte, *allocation))]
+    #[diagnostic(
+        code(simt::run::out_of_bounds),
+        help("`malloc(n)` and `new T[n]` hold exactly what they were asked for: keep the index below the count they were given, or allocate more")
+    )]
+    HeapOutOfBounds {
+        /// `load` or `store`.
+        access: &'static str,
+        /// The bytes accessed.
+        size: u64,
+        /// The first byte of the heap accessed.
+        byte: u64,
+        /// Where the allocation the access starts in starts, and the bytes it was asked for.
+        allocation: Option<(u64, u64)>,
+        /// The access.
+        #[label("block ({}, {}, {}), thread ({}, {}, {})", block[0], block[1], block[2], thread[0], thread[1], thread[2])]
+        span: Span,
+        /// Block index.
+        block: [u32; 3],
+        /// Thread index.
+        thread: [u32; 3],
+    },
     /// `__trap();` reached
     #[error("the kernel called __trap() in block ({}, {}, {}), thread ({}, {}, {})", block[0], block[1], block[2], thread[0], thread[1], thread[2])]
     #[diagnostic(
@@ -834,4 +858,19 @@ pub(crate) fn in_declared(
         )
     });
     (byte.div_euclid(unit), len, note)
+}
+
+/// Where a device heap access that faults lies, against the allocation it starts in (its start
+/// and bytes), as compute-sanitizer's memcheck says it ("0 bytes after the nearest allocation").
+fn heap_place(byte: u64, allocation: Option<(u64, u64)>) -> String {
+    match allocation {
+        Some((start, bytes)) if byte >= start + bytes => format!(
+            "{} byte(s) after the end of the {bytes}-byte allocation at heap byte {start}",
+            byte - start - bytes
+        ),
+        Some((start, bytes)) => {
+            format!("running past the end of the {bytes}-byte allocation at heap byte {start}")
+        }
+        None => "where nothing is allocated".to_string(),
+    }
 }

@@ -350,7 +350,7 @@ impl BlockRunner<'_> {
             _ => None,
         };
         if heap == Some(HeapRole::Heap) {
-            self.freed(pc, elem.size() * width, access, globals)?;
+            self.heap_bounds(pc, elem.size() * width, access, globals)?;
         }
         let base = sector_base(space, globals);
         if heap == Some(HeapRole::Record) {
@@ -489,17 +489,18 @@ impl BlockRunner<'_> {
         }
     }
 
-    /// `simt::run::use_after_free` for the first active lane whose access of the device heap
-    /// (elements of `size` bytes at the indices in `idx`) falls in a granule the allocation
-    /// record ([`crate::check::heap::HEAP_BLOCKS`]) marks freed.
-    fn freed(
+    /// For the first active lane whose access of the device heap (elements of `size` bytes at
+    /// the indices in `idx`) the allocation record ([`crate::check::heap::HEAP_BLOCKS`]) does
+    /// not allow: `simt::run::use_after_free` in freed memory, `simt::run::out_of_bounds`
+    /// past the end of its allocation or outside every one.
+    fn heap_bounds(
         &self,
         pc: usize,
         size: u32,
         access: Access,
         globals: &[Option<GlobalBuf<'_>>],
     ) -> Result<(), RunError> {
-        use crate::check::heap::HEAP_ALIGN;
+        use crate::check::heap::{heap_fault, HeapFault};
         let record = globals
             .iter()
             .flatten()
@@ -507,20 +508,40 @@ impl BlockRunner<'_> {
         let Some(Cells::I32(marks)) = record.and_then(|g| g.cells.as_ref()) else {
             return Ok(());
         };
+        let mark = |g: u64| marks[g as usize].load(Ordering::Relaxed);
+        let access = if access == Access::Store {
+            "store"
+        } else {
+            "load"
+        };
         for (lane, (&m, &i)) in self.mask.iter().zip(&self.idx).enumerate() {
-            let byte = i as u64 * u64::from(size);
-            if m && marks[(byte / HEAP_ALIGN) as usize].load(Ordering::Relaxed) < 0 {
-                return Err(RunError::UseAfterFree {
-                    access: if access == Access::Store {
-                        "store"
-                    } else {
-                        "load"
-                    },
-                    byte,
-                    span: self.ir.spans[pc],
-                    block: self.block,
-                    thread: self.cfg.thread_of(lane),
-                });
+            if !m {
+                continue;
+            }
+            let (byte, size) = (i as u64 * u64::from(size), u64::from(size));
+            let (span, block, thread) = (self.ir.spans[pc], self.block, self.cfg.thread_of(lane));
+            match heap_fault(mark, byte, size) {
+                None => {}
+                Some(HeapFault::Freed) => {
+                    return Err(RunError::UseAfterFree {
+                        access,
+                        byte,
+                        span,
+                        block,
+                        thread,
+                    })
+                }
+                Some(HeapFault::Outside(allocation)) => {
+                    return Err(RunError::HeapOutOfBounds {
+                        access,
+                        size,
+                        byte,
+                        allocation,
+                        span,
+                        block,
+                        thread,
+                    })
+                }
             }
         }
         Ok(())
