@@ -1348,3 +1348,19 @@ launch k { o = zeros(5); expect o == [4, 0, 4294967295, 4294967296, 8421]; }
 "#;
     assert!(ok(src, &[], ONE, ONE).expects_passed());
 }
+
+#[test]
+fn sizeof_a_string_literal_counts_its_bytes_and_the_zero() {
+    // gpuprog's `sizeof(CS) - 1` of `#define CS "abcd"`: 4. "a\x41\n" is three bytes and "é"
+    // two (UTF-8), each with its terminating zero: 4 and 3.
+    let src = r#"
+#define CS "abcd"
+__global__ void k(int* out) {
+    out[0] = sizeof(CS) - 1;
+    out[1] = sizeof("a\x41\n");
+    out[2] = sizeof("é");
+}
+launch k { out = zeros(3); expect out == [4, 4, 3]; }
+"#;
+    assert!(ok(src, &[], ONE, ONE).expects_passed());
+}

@@ -2395,6 +2395,10 @@ impl KernelChecker<'_, '_> {
         let array = |elem: Scalar, width: u32, dims: &[u64]| {
             u64::from(elem.size() * width) * dims.iter().product::<u64>()
         };
+        // `sizeof("abcd")`: the literal's bytes and its terminating zero.
+        if let ast::ExprKind::Str(raw) = &e.kind {
+            return Ok(super::print::literal_bytes(raw).len() as u64 + 1);
+        }
         if let ast::ExprKind::Name(n) = &e.kind {
             match self.lookup(n) {
                 Some(Binding::Shared(s)) => {
