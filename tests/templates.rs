@@ -2617,3 +2617,34 @@ launch via_alias<float> {
     assert_eq!(code, 0, "{out}{err}");
     assert!(out.contains("2 passed, 0 failed"), "{out}");
 }
+
+#[test]
+fn an_explicit_specialisation_without_device_takes_its_templates_space() {
+    // gnina's `template<typename T> T __device__ __host__ zero(void);` specialised as
+    // `template<> float zero(void)` and as `template<> int zero<int>(void)`, neither marked
+    // `__device__`: each is the template's (clang's CUDA front end gives a specialisation the
+    // template's execution space). zero<float>() + 1 = 1 and zero<int>() + 2 = 9 + 2 = 11.
+    let src = r#"
+template<typename T> T __device__ __host__ zero(void);
+template<> float zero(void) {
+  return 0;
+}
+template<> int zero<int>(void) { return 9; }
+__global__ void k(float *o) { o[0] = zero<float>() + 1.0f; o[1] = zero<int>() + 2; }
+launch k { o = zeros(2); expect o == [1, 11]; }
+"#;
+    assert!(ok(src, &[], [1, 1, 1], [1, 1, 1]).expects_passed());
+    // A specialisation of a host template is host code: a kernel calling it is told so.
+    let host = r#"
+template<typename T> T host_zero(void);
+template<> float host_zero<float>(void) { return 0; }
+__global__ void k(float *o) { o[0] = host_zero<float>(); }
+launch k { o = zeros(1); }
+"#;
+    let f = err(host, &[], Some([1, 1, 1]), Some([1, 1, 1]));
+    assert!(
+        common::describe(&f).contains("host"),
+        "{}",
+        common::describe(&f)
+    );
+}

@@ -1256,7 +1256,7 @@ fn unknown_member(kernel: &Kernel, name: &crate::syntax::ast::Ident) -> Result<(
             span: name.span,
             label: "not a member".into(),
             help: Some(if symbol {
-                format!("set it as a whole from its bytes, as cudaMemcpyToSymbol copies it: `{base} = load(\"{base}.npy\");` of a structured `.npy` (numpy's `align=True` lays records out as C does)")
+                format!("set it as a whole, as cudaMemcpyToSymbol copies it: its members' values in order where they are all of one type (`{base} = [3.0, 1.0];`), else its bytes, a structured `.npy` (`{base} = load(\"{base}.npy\");`, numpy's `align=True` lays records out as C does)")
             } else if param {
                 format!("set the buffer as a whole (`{base} = zeros(n);`, or a structured `.npy` of its records), as the host's cudaMemcpy does")
             } else {

@@ -4012,6 +4012,30 @@ impl<'m> Builder<'m> {
                     });
                 }
                 Rule::host_fn => self.host_fn(p, module),
+                Rule::unmarked_fn => {
+                    let name = p
+                        .clone()
+                        .into_inner()
+                        .find(|n| matches!(n.as_rule(), Rule::ident | Rule::operator_name))
+                        .map(|n| self.ident(n))
+                        .expect("grammar: a function has a name");
+                    let specialises_device = module
+                        .device_fns
+                        .iter()
+                        .any(|d| d.name.name == name.name && !d.template.is_empty());
+                    if is_specialization && specialises_device {
+                        let (function, spec) = self.device_fn(p)?;
+                        module.specializations.push(Specialization {
+                            args: spec.unwrap_or_default(),
+                            function,
+                        });
+                    } else {
+                        module
+                            .host_items
+                            .push((format!("function `{}`", name.name), name.span));
+                        module.host_functions.push(name);
+                    }
+                }
                 Rule::union_def => {
                     let (mut u, _) = self.union_def(p)?;
                     u.template = std::mem::take(params);

@@ -433,7 +433,7 @@ fn friendly(rule: Rule) -> Option<&'static str> {
         Rule::packed => "`__attribute__((packed))`",
         Rule::pointer_alias => "a pointer type's name (`*name`)",
         Rule::fn_ptr_decl => "a function pointer parameter (`(*f)(float)`)",
-        Rule::host_fn | Rule::host_after_type | Rule::host_var | Rule::extern_decl | Rule::host_macro_block => "host code",
+        Rule::host_fn | Rule::unmarked_fn | Rule::host_after_type | Rule::host_var | Rule::extern_decl | Rule::host_macro_block => "host code",
         Rule::space_word => "a memory space",
         Rule::host_body => "`}`",
         Rule::char_lit => "a character",
