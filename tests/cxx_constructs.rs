@@ -1364,3 +1364,16 @@ launch k { out = zeros(3); expect out == [4, 4, 3]; }
 "#;
     assert!(ok(src, &[], ONE, ONE).expects_passed());
 }
+
+#[test]
+fn a_numeric_limits_member_named_in_parentheses_is_called() {
+    // gnina's `(std::numeric_limits<fl>::max)()`: the parentheses keep a `max` macro from
+    // expanding. <limits>: FLT_MAX = 3.4028234663852886e38 and INT_MIN = -2147483648.
+    let src = r#"
+#include <limits>
+const float max_fl = (std::numeric_limits<float>::max)();
+__global__ void k(float* o, int* i) { o[0] = max_fl; i[0] = (std::numeric_limits<int>::min)(); }
+launch k { o = zeros(1); i = zeros(1); expect o == [3.4028234663852886e38]; expect i == [-2147483648]; }
+"#;
+    assert!(ok(src, &[], ONE, ONE).expects_passed());
+}

@@ -3216,6 +3216,23 @@ impl<'m> Builder<'m> {
                             }
                         }
                         // `F<float>()(p, v)`: the `operator()` of a temporary function object.
+                        // `(std::numeric_limits<float>::max)()`, the name in parentheses so
+                        // that a `max` macro cannot expand (gnina): the member function's call.
+                        ExprKind::Call {
+                            callee,
+                            targs: limit_ty,
+                            args: none,
+                        } if callee.name.contains("::numeric_limits_")
+                            && none.is_empty()
+                            && args.is_empty()
+                            && targs.is_empty() =>
+                        {
+                            ExprKind::Call {
+                                callee,
+                                targs: limit_ty,
+                                args: none,
+                            }
+                        }
                         kind @ ExprKind::Call { .. } => ExprKind::Method {
                             object: Box::new(Expr {
                                 kind,
