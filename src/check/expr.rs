@@ -369,6 +369,13 @@ impl KernelChecker<'_, '_> {
 
     /// `name` is no function simt knows: the error, with the likeliest fix.
     fn unknown_function(&self, name: &str, span: Span) -> CheckError {
+        if let Some(what) = unsupported_fetch(name) {
+            return CheckError::Unsupported {
+                what: format!("the {what} `{name}`"),
+                span,
+                help: Some("simt reads textures through `tex1Dfetch`, `tex1D`, `tex2D` and `tex3D` of a `cudaTextureObject_t` (or a texture reference); read and write the surface's or layer's array as a pointer parameter instead".into()),
+            };
+        }
         CheckError::UnknownFunction {
             name: name.to_string(),
             span,
@@ -2651,6 +2658,20 @@ impl KernelChecker<'_, '_> {
             }
             _ => return None,
         })
+    }
+}
+
+/// What CUDA's texture or surface function `name` is, where simt does not run it (a surface
+/// read or write, a layered, cubemap, gather, level-of-detail or gradient fetch).
+fn unsupported_fetch(name: &str) -> Option<&'static str> {
+    let surface = name.starts_with("surf") && (name.ends_with("read") || name.ends_with("write"));
+    let kinds = ["Layered", "Cubemap", "gather", "Gather", "Lod", "Grad"];
+    if surface {
+        Some("surface function")
+    } else if name.starts_with("tex") && kinds.iter().any(|k| name.contains(k)) {
+        Some("texture fetch")
+    } else {
+        None
     }
 }
 

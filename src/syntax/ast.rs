@@ -440,8 +440,9 @@ impl BaseType {
             "__nv_bfloat16" | "nv_bfloat16" | "c10::BFloat16" | "at::BFloat16" => BaseType::BF16,
             "half2" | "__half2" | "__nv_bfloat162" | "nv_bfloat162" => BaseType::Vector,
             // `typedef unsigned long long cudaTextureObject_t;` (CUDA's texture_types.h): a
-            // handle the launch binds to a texture ([`crate::texture`]).
-            "cudaTextureObject_t" => BaseType::U64,
+            // handle the launch binds to a texture ([`crate::texture`]); a surface's, whose
+            // reads and writes simt refuses by name.
+            "cudaTextureObject_t" | "cudaSurfaceObject_t" => BaseType::U64,
             // Host handles (pointers to the runtime's own structs in CUDA) that a parameter
             // struct may carry and device code never follows (decoding_attention's
             // `cudaStream_t stream;`): 8 bytes.
