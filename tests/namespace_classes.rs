@@ -106,3 +106,27 @@ launch k { out = zeros(1); }
         common::describe(&f)
     );
 }
+
+#[test]
+fn classes_that_read_the_same_but_mean_different_things_stay_apart() {
+    // Declared alike, their members defined outside: a::S::get is v + 1, b::S::get v + 2 (g++:
+    // 11 12). Written alike, their names bound in their namespaces: f() is 1 in a and 2 in b,
+    // N is 2 and 5, so sizeof is 8 and 20. Classes nested in each: a::S::Inner 5 + 1, b's 5 + 2.
+    let src = r#"
+namespace a { struct S { int v; __device__ int get() const; }; }
+namespace b { struct S { int v; __device__ int get() const; }; }
+__device__ int a::S::get() const { return v + 1; }
+__device__ int b::S::get() const { return v + 2; }
+namespace a { __device__ int f() { return 1; } const int N = 2; struct T { int arr[N]; __device__ int g() const { return f(); } }; }
+namespace b { __device__ int f() { return 2; } const int N = 5; struct T { int arr[N]; __device__ int g() const { return f(); } }; }
+namespace a { struct U { struct Inner { int v; __device__ int get() const { return v + 1; } }; }; }
+namespace b { struct U { struct Inner { int v; __device__ int get() const { return v + 2; } }; }; }
+__global__ void k(int* out) {
+    a::S x{10}; b::S y{10}; out[0] = x.get(); out[1] = y.get();
+    a::T s; b::T t; out[2] = s.g(); out[3] = t.g(); out[4] = sizeof(a::T); out[5] = sizeof(b::T);
+    a::U::Inner i{5}; b::U::Inner j{5}; out[6] = i.get(); out[7] = j.get();
+}
+launch k { out = zeros(8); expect out == [11, 12, 1, 2, 8, 20, 6, 7]; }
+"#;
+    assert!(ok(src, &[], ONE, ONE).expects_passed());
+}

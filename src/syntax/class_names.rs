@@ -2,8 +2,10 @@
 //! as a nested class is `Outer__Inner`) with each use bound to the one C++ lookup finds.
 //!
 //! The checker knows a class by its plain name, so without this `b::S<int>().get()` would run
-//! whichever `S` it met first. Classes whose definitions read the same (`std::plus` and
-//! `thrust::plus` of the built-in headers) keep their one name: either is the other.
+//! whichever `S` it met first. Classes of one built-in header whose definitions read the same
+//! (`std::plus` and `thrust::plus`) keep their one name: either is the other. Any others are
+//! told apart even when they read the same, since a name inside may mean something else in
+//! each namespace, and members defined outside them may differ.
 
 use std::collections::{HashMap, HashSet};
 
@@ -47,11 +49,13 @@ impl ClassNames {
         }
         let mut declared = HashMap::new();
         for (name, by_ns) in by_name.into_iter().filter(|(_, n)| n.len() > 1) {
+            // A built-in header's tokens are all where its `#include` is.
+            let spans: HashSet<Span> = by_ns.values().flatten().map(|d| d.span).collect();
             let shapes: HashSet<Vec<String>> = by_ns
                 .values()
                 .map(|defs| defs.iter().map(|d| shape(d)).collect())
                 .collect();
-            if shapes.len() > 1 {
+            if spans.len() > 1 || shapes.len() > 1 {
                 let spaces = by_ns.keys().map(|ns| ns.to_string()).collect();
                 declared.insert(name.to_string(), spaces);
             }
@@ -69,11 +73,13 @@ impl ClassNames {
     }
 
     /// Type `t` as written where the parser dropped the qualifier of one of these classes
-    /// (`a::S<int>`, kept as `S<int>`).
+    /// (`a::S<int>`, kept as `S<int>`; `a::S::Inner`, kept as `S::Inner`).
     pub(super) fn written<'t>(&'t self, t: &'t TypeName) -> &'t str {
-        let head = t.base_text.split('<').next().unwrap_or_default();
-        let head = head.rsplit("::").next().unwrap_or(head);
-        if !self.declared.contains_key(head) {
+        let path = t.base_text.split('<').next().unwrap_or_default();
+        if !path
+            .split("::")
+            .any(|part| self.declared.contains_key(part))
+        {
             return &t.base_text;
         }
         self.written
