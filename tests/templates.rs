@@ -2634,6 +2634,16 @@ __global__ void k(float *o) { o[0] = zero<float>() + 1.0f; o[1] = zero<int>() + 
 launch k { o = zeros(2); expect o == [1, 11]; }
 "#;
     assert!(ok(src, &[], [1, 1, 1], [1, 1, 1]).expects_passed());
+    // A host template of the name in another namespace keeps its own specialisation: the
+    // device template's zero<float>() is still T(1) = 1.
+    let both = r#"
+template <class T> __device__ T zero() { return T(1); }
+namespace host { template <class T> T zero() { return T(2); }
+                 template <> float zero<float>() { return 5.0f; } }
+__global__ void k(float* out) { out[0] = zero<float>(); }
+launch k { out = zeros(1); expect out == [1]; }
+"#;
+    assert!(ok(both, &[], [1, 1, 1], [1, 1, 1]).expects_passed());
     // A specialisation of a host template is host code: a kernel calling it is told so.
     let host = r#"
 template<typename T> T host_zero(void);

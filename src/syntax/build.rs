@@ -4036,12 +4036,23 @@ impl<'m> Builder<'m> {
                         .find(|n| matches!(n.as_rule(), Rule::ident | Rule::operator_name))
                         .map(|n| self.ident(n))
                         .expect("grammar: a function has a name");
-                    let specialises_device = module
-                        .device_fns
-                        .iter()
-                        .any(|d| d.name.name == name.name && !d.template.is_empty());
-                    if is_specialization && specialises_device {
+                    // Only where no host template has the name (a `host::zero` of its own).
+                    let device = |d: &&Function| d.name.name == name.name && !d.template.is_empty();
+                    let host = module.host_functions.iter().any(|h| h.name == name.name);
+                    let device_template = module.device_fns.iter().any(|d| device(&d));
+                    let specialised = if is_specialization && device_template && !host {
                         let (function, spec) = self.device_fn(p)?;
+                        let arity = function.params.len();
+                        let takes = module
+                            .device_fns
+                            .iter()
+                            .filter(device)
+                            .any(|d| d.params.len() == arity);
+                        takes.then_some((function, spec))
+                    } else {
+                        None
+                    };
+                    if let Some((function, spec)) = specialised {
                         module.specializations.push(Specialization {
                             args: spec.unwrap_or_default(),
                             function,
