@@ -409,8 +409,9 @@ launch k { rows = zeros(2); out = zeros(4); expect out == 11 * arange(4); }
 fn an_access_past_the_bytes_malloc_was_asked_for_is_out_of_bounds() {
     // malloc(4) reserves a 16-byte granule, but only its 4 bytes are the allocation:
     // compute-sanitizer's memcheck reports buf[4] as 0 bytes after it. A `float4` load at byte
-    // 0 of malloc(8) runs past the end; a read after the last of 1000 floats (4000 bytes,
-    // granule 250) is found from the stride mark before it; a read inside each passes.
+    // 0 of malloc(8) runs past the end; a read after the last of 1000 floats (4000 bytes from
+    // heap byte 32, granule 252) is found from the mark at granule 2 + 224; a read inside each
+    // passes.
     let case = |body: &str| {
         format!(
             "__global__ void k(float* out) {{\n    char* buf = (char*)malloc(4);\n    float4* v = (float4*)malloc(8);\n    float* big = (float*)malloc(1000 * sizeof(float));\n    big[999] = 2.0f;\n    out[0] = buf[3] + big[999] + v->x * 0.0f;\n    {body}\n}}\nlaunch k {{ out = zeros(1); expect out == [2]; }}\n"
@@ -439,13 +440,42 @@ fn an_access_past_the_bytes_malloc_was_asked_for_is_out_of_bounds() {
 
 #[test]
 fn delete_of_a_pointer_inside_a_large_allocation_is_refused() {
-    // 640 floats are 160 granules, marked every 16th: a pointer to p[64] (granule 16, a
-    // mark) and one to p[8] (granule 2, unmarked) are neither the allocation's start.
-    for at in ["64", "8"] {
+    // 640 floats are 160 granules, marked every 32nd: a pointer to p[128] (byte 512, granule
+    // 32, a mark) and one to p[8] (granule 2, unmarked) are neither the allocation's start.
+    for at in ["128", "8"] {
         let src = format!(
             "__global__ void k(float* out) {{\n    float* p = new float[640];\n    out[0] = 1;\n    delete[] (p + {at});\n}}\nlaunch k {{ out = zeros(1); }}\n"
         );
         let f = err(&src, &[], Some(ONE), Some(ONE));
         assert_eq!(codes(&f), ["simt::run::bad_delete"], "{}", describe(&f));
     }
+}
+
+#[test]
+fn atomics_on_the_heap_are_bounded_and_a_huge_malloc_is_null() {
+    // atomicAdd(&p[1], 1) of malloc(4) is 0 bytes after it; atomicAdd after free(p) uses freed
+    // memory (memcheck reports both). malloc((size_t)-1) cannot fit: null, so out[0] = 1 (its
+    // bytes rounded up wrapped to 0 and it succeeded, then read as freed).
+    let case = |body: &str| {
+        format!(
+            "__global__ void k(int* out) {{\n    int* p = (int*)malloc(4);\n    atomicAdd(&p[0], 1);\n    {body}\n    out[0] = 1;\n}}\nlaunch k {{ out = zeros(1); expect out == [1]; }}\n"
+        )
+    };
+    ok(&case(""), &[], ONE, ONE);
+    for (body, code) in [
+        ("atomicAdd(&p[1], 1);", "simt::run::out_of_bounds"),
+        ("free(p); atomicAdd(&p[0], 1);", "simt::run::use_after_free"),
+    ] {
+        let f = err(&case(body), &[], Some(ONE), Some(ONE));
+        assert_eq!(codes(&f), [code], "{}", describe(&f));
+    }
+    let huge = r#"
+__global__ void k(int* out, unsigned long long n) {
+    char* p = (char*)malloc(n);
+    out[0] = p == nullptr;
+    if (p) { p[0] = 1; }
+}
+launch k { out = zeros(1); n = 18446744073709551615; expect out == [1]; }
+"#;
+    ok(huge, &[], ONE, ONE);
 }

@@ -61,7 +61,7 @@ pub const LIVE_AFTER: i32 = -2;
 
 /// Granules between the marks of a live allocation: an access looks back at most this many
 /// less one, and an allocation costs one record store per this many granules.
-pub const LIVE_STRIDE: u64 = 16;
+pub const LIVE_STRIDE: u64 = 32;
 
 /// What an access of the device heap does wrong, by the allocation record.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -333,14 +333,25 @@ impl KernelChecker<'_, '_> {
             var(reserved, Scalar::U64, span),
             span,
         );
-        let fits = compare(
-            CmpOp::Le,
-            end,
-            num(HEAP_BYTES as i64, Scalar::U64, span),
+        // Within the heap, also where rounding the bytes asked for up wrapped to a small
+        // reserve (`malloc((size_t)-1)` is null, as CUDA's allocator gives).
+        let heap_bytes = || num(HEAP_BYTES as i64, Scalar::U64, span);
+        let fits = Expr {
+            kind: ExprKind::Logic {
+                and: true,
+                lhs: Box::new(compare(CmpOp::Le, end, heap_bytes(), span)),
+                rhs: Box::new(compare(
+                    CmpOp::Le,
+                    var(requested, Scalar::U64, span),
+                    heap_bytes(),
+                    span,
+                )),
+            },
+            ty: Scalar::Bool,
             span,
-        );
-        // The record: the bytes asked for at the allocation's first granule, each later
-        // granule's distance from it at that granule.
+        };
+        // The record: the bytes asked for at the allocation's first granule, and at every
+        // [`LIVE_STRIDE`]th granule after it its distance from the first.
         let granules = arith(
             ArithOp::Div,
             var(reserved, Scalar::U64, span),
@@ -857,7 +868,7 @@ impl KernelChecker<'_, '_> {
 
     /// The loop that marks every [`LIVE_STRIDE`]th granule after the first (`first`) of an
     /// allocation of `granules` granules live: [`LIVE_AFTER`] less its distance from the first.
-    fn mark_live(&mut self, heap: u32, first: VarId, granules: Expr, span: Span) -> [Stmt; 2] {
+    fn mark_live(&mut self, heap: u32, first: VarId, granules: Expr, span: Span) -> [Stmt; 3] {
         let k = self.new_local("new.k", Scalar::I64, span);
         let k_is = || var(k, Scalar::I64, span);
         let at = arith(ArithOp::Add, var(first, Scalar::I64, span), k_is(), span);
@@ -869,11 +880,13 @@ impl KernelChecker<'_, '_> {
         );
         let mark = self.convert(mark, Scalar::I32);
         let stride = num(LIVE_STRIDE as i64, Scalar::I64, span);
+        let n = self.new_local("new.granules", Scalar::I64, span);
         [
+            assign(n, granules, span),
             assign(k, stride.clone(), span),
             Stmt {
                 kind: StmtKind::Loop {
-                    cond: Some(compare(CmpOp::Lt, k_is(), granules, span)),
+                    cond: Some(compare(CmpOp::Lt, k_is(), var(n, Scalar::I64, span), span)),
                     test_first: true,
                     body: vec![Self::record_store(heap, at, mark, span)],
                     step: vec![assign(k, arith(ArithOp::Add, k_is(), stride, span), span)],
@@ -961,14 +974,19 @@ impl KernelChecker<'_, '_> {
             num(HEAP_ALIGN as i64, Scalar::I64, span),
             span,
         );
+        // The granules `new` marked (every [`LIVE_STRIDE`]th) marked freed: an access
+        // between them looks back to one.
+        let n = self.new_local("delete.count", Scalar::I64, span);
+        let stride = || num(LIVE_STRIDE as i64, Scalar::I64, span);
         let mark = vec![
-            assign(k, num(1, Scalar::I64, span), span),
+            assign(n, granules, span),
+            assign(k, stride(), span),
             Stmt {
                 kind: StmtKind::Loop {
                     cond: Some(compare(
                         CmpOp::Lt,
                         var(k, Scalar::I64, span),
-                        granules,
+                        var(n, Scalar::I64, span),
                         span,
                     )),
                     test_first: true,
@@ -980,12 +998,7 @@ impl KernelChecker<'_, '_> {
                     )],
                     step: vec![assign(
                         k,
-                        arith(
-                            ArithOp::Add,
-                            var(k, Scalar::I64, span),
-                            num(1, Scalar::I64, span),
-                            span,
-                        ),
+                        arith(ArithOp::Add, var(k, Scalar::I64, span), stride(), span),
                         span,
                     )],
                 },

@@ -509,10 +509,10 @@ impl BlockRunner<'_> {
             return Ok(());
         };
         let mark = |g: u64| marks[g as usize].load(Ordering::Relaxed);
-        let access = if access == Access::Store {
-            "store"
-        } else {
-            "load"
+        let access = match access {
+            Access::Store => "store",
+            Access::Atomic => "atomic",
+            Access::Load => "load",
         };
         for (lane, (&m, &i)) in self.mask.iter().zip(&self.idx).enumerate() {
             if !m {
@@ -852,6 +852,11 @@ impl BlockRunner<'_> {
         let len = self.mem_len(space, globals) / cells_per as usize;
         if let Some(lane) = coalesce::out_of_bounds(&self.idx, &self.mask, len, &self.spans) {
             return Err(self.oob(pc, space, (lane, idx_ty), width, globals));
+        }
+        if let Space::Global(p) = space {
+            if heap_role(global(globals, p).name) == Some(HeapRole::Heap) {
+                self.heap_bounds(pc, elem.size() * width, Access::Atomic, globals)?;
+            }
         }
         let base = sector_base(space, globals);
         self.account(pc, (space, base), elem.size() * width, Access::Atomic);
