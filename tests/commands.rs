@@ -512,6 +512,19 @@ launch k { ps = load("ps.npy"); props = load("p.npy"); q = load("q.npy"); out = 
     .expect("write");
     let (code, out, err) = simt(&["test", path.to_str().expect("utf-8 path")]);
     assert_eq!(code, 0, "{out}{err}");
+    // Four 10-byte records are 40 bytes, two 20-byte P's by count, but not P's layout.
+    let short = "[('a', '<f4'), ('b', '<f4'), ('c', '<i2')]";
+    std::fs::write(
+        dir.join("ps.npy"),
+        crate::common::npy(short, false, "(4,)", &[0; 40]),
+    )
+    .expect("npy");
+    let (code, out, err) = simt(&["test", path.to_str().expect("utf-8 path")]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(
+        out.contains("holds 20-byte structs but its array's rows (a structured `.npy`'s records) are 10 bytes"),
+        "{out}{err}"
+    );
     std::fs::remove_dir_all(&dir).ok();
 }
 

@@ -1427,6 +1427,26 @@ fn bind(kernel: &Kernel, env: &mut Env, launch_span: Option<Span>) -> Result<Bou
             (ParamKind::Scalar { ty, .. }, HostValue::Dim(d)) => {
                 scalars[i] = Some(Value::U32(d[0]).cast(ty));
             }
+            // A struct's bytes (no byte vector is wider than 4) given as rows of another size:
+            // a structured `.npy` whose records are not laid out as the struct is.
+            (
+                ParamKind::Buffer {
+                    elem: Scalar::U8,
+                    width,
+                    ..
+                },
+                HostValue::Array {
+                    shape,
+                    dtype: Some(Scalar::U8),
+                    ..
+                },
+            ) if width > 4 && shape.len() > 1 && shape.last() != Some(&(width as usize)) => {
+                return Err(mismatch(format!(
+                    "`{}` holds {width}-byte structs but its array's rows (a structured `.npy`'s records) are {} bytes",
+                    p.name,
+                    shape.last().copied().unwrap_or_default()
+                )));
+            }
             (
                 ParamKind::Buffer { width, .. },
                 v @ (HostValue::Array { .. } | HostValue::Pointer { .. }),

@@ -102,7 +102,7 @@ pub(crate) fn open(path: &Path, span: Span) -> Result<NpyFile, HostError> {
     // A structured array (`np.dtype([('a', '<f4'), ('r', '<i4', (3,))])`) is its records' bytes,
     // each record one row: what an array of structs, or a `__constant__` struct, is made of.
     let record = if descr.starts_with('[') {
-        let fields = &descr[..descr.find("],").or_else(|| descr.rfind(']')).unwrap_or(0) + 1];
+        let fields = &descr[..list_end(descr).unwrap_or(0) + 1];
         Some(record_size(fields).ok_or_else(|| {
             fail(
                 format!("its structured dtype {fields} is not supported"),
@@ -285,6 +285,29 @@ fn dtype_of(descr: &str) -> Option<(Scalar, bool)> {
     Some((ty, big))
 }
 
+/// Where the list `[...]` that `text` starts with ends: its `]`, past quoted names and nested
+/// brackets.
+fn list_end(text: &str) -> Option<usize> {
+    let mut depth = 0;
+    let mut quote = None;
+    for (k, c) in text.char_indices() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), _) => {}
+            (None, '\'' | '"') => quote = Some(c),
+            (None, '[') => depth += 1,
+            (None, ']') => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(k);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
 /// The bytes of one record of a structured dtype's field list (`[('a', '<f4'), ('r', '<i4',
 /// (3,))]`: 16); None for what the record's bytes would not hold as written (a big-endian
 /// number, a nested record, an object).
@@ -449,6 +472,9 @@ mod tests {
             Some(28)
         );
         assert_eq!(record_size("[('a', '>f4')]"), None);
+        // A name may hold `],`; the list ends at its own `]`.
+        let descr = "[('a],', '<f4'), ('s', [('x', '<f4')])], 'fortran_order': False";
+        assert_eq!(list_end(descr), Some(38));
         assert_eq!(record_size("[('s', [('x', '<f4')])]"), None);
         assert_eq!(show_shape(&[5]), "(5,)");
         assert_eq!(show_shape(&[2, 3]), "(2, 3)");
