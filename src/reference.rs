@@ -1348,6 +1348,9 @@ impl<'k> Block<'_, 'k> {
                         crate::check::typed::Fault::MissingReturn { .. } => {
                             "simt::run::missing_return"
                         }
+                        crate::check::typed::Fault::PrintfArgument { .. } => {
+                            "simt::run::printf_argument"
+                        }
                     },
                 })
             }

@@ -461,7 +461,7 @@ pub enum CheckError {
     /// parameter or a `printf` conversion: another group, a temporary for a
     /// reference parameter, an invalid shuffle width, a bad format.
     ///
-    /// Example: `printf("%d", 1.5f)` gives "`%d` prints an integer, but this is a `float`".
+    /// Example: `printf("%q", x)` gives "`%q` is not a printf conversion".
     #[error("{problem}")]
     #[diagnostic(code(simt::check::argument_type))]
     ArgumentType {
@@ -1151,16 +1151,6 @@ pub enum ArgumentProblem {
         /// What the format parser says.
         reason: String,
     },
-    /// `printf("%d", 1.5f)`
-    #[error("`%{conv}` prints {}, but this is a `{ty}`", if *.float { "a floating value" } else { "an integer" })]
-    Conversion {
-        /// The conversion letter.
-        conv: char,
-        /// Whether it prints a floating value.
-        float: bool,
-        /// The argument's type.
-        ty: String,
-    },
 }
 
 impl ArgumentProblem {
@@ -1172,7 +1162,6 @@ impl ArgumentProblem {
             Self::Group { .. } => "not that group".into(),
             Self::Reference { .. } => "not a variable or an element".into(),
             Self::Format { .. } => "in this format".into(),
-            Self::Conversion { ty, .. } => format!("a `{ty}`"),
         }
     }
 }

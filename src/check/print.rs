@@ -83,20 +83,19 @@ impl KernelChecker<'_, '_> {
                         ArgKind::Signed => int_type(spec.int_bits(), true),
                         _ => int_type(spec.int_bits(), false),
                     };
+                    // nvcc compiles it with a warning: the file runs, and a thread that
+                    // reaches the call stops the launch.
                     if value.ty.is_float() != (kind == ArgKind::Float) {
-                        return Err(CheckError::ArgumentType {
-                            problem: ArgumentProblem::Conversion {
-                                conv: spec.conv,
-                                float: kind == ArgKind::Float,
-                                ty: value.ty.to_string(),
-                            },
-                            span: arg.span,
-                            help: Some(if kind == ArgKind::Float {
-                                "print integers with %d or %u, or convert: `(float)x`".into()
-                            } else {
-                                "print floating values with %f, %e or %g".into()
-                            }),
-                        });
+                        let float = kind == ArgKind::Float;
+                        let ty = value.ty.to_string();
+                        let conv = format!("%{}", spec.conv);
+                        self.notes.push((
+                            arg.span,
+                            "printf",
+                            format!("`{conv}` prints {}, but this is a `{ty}` (nvcc warns): a thread that reaches this `printf` stops the launch with simt::run::printf_argument", if float { "a floating value" } else { "an integer" }),
+                        ));
+                        let fault = Fault::PrintfArgument { conv, float, ty };
+                        return Ok(StmtKind::Fault(fault));
                     }
                     values.push(self.convert(value, to));
                     out_pieces.push(Piece::Conv(spec));

@@ -797,6 +797,16 @@ pub enum Fault {
         /// The function.
         function: String,
     },
+    /// `printf("%d", x)` of a `float` `x` (or `%f` of an integer): nvcc warns, and the GPU
+    /// prints the value's bits read as the other kind.
+    PrintfArgument {
+        /// The conversion as written (`%d`).
+        conv: String,
+        /// Whether it prints a floating value.
+        float: bool,
+        /// The argument's type.
+        ty: String,
+    },
     /// An asynchronous copy whose zero fill is more than its size, or ends inside a 4-byte
     /// word (PTX `cp.async`'s src-size above cp-size, or not a multiple of 4 here).
     ZeroFill {

@@ -161,6 +161,27 @@ pub enum RunError {
         /// Thread index.
         thread: [u32; 3],
     },
+    /// A `printf` conversion given a value of the other kind (`%d` of a `float`), reached.
+    #[error("`{conv}` prints {}, but block ({}, {}, {}), thread ({}, {}, {}) gives it a `{ty}`", if *float { "a floating value" } else { "an integer" }, block[0], block[1], block[2], thread[0], thread[1], thread[2])]
+    #[diagnostic(
+        code(simt::run::printf_argument),
+        help("nvcc only warns (-Wformat), and the GPU prints the value's bits read as the other kind: print floating values with %f, %e or %g and integers with %d or %u, or convert the value (`(int)x`, `(double)n`)")
+    )]
+    PrintfArgument {
+        /// The conversion as written.
+        conv: String,
+        /// Whether it prints a floating value.
+        float: bool,
+        /// The argument's type.
+        ty: String,
+        /// The call.
+        #[label("this `printf`")]
+        span: Span,
+        /// Block index.
+        block: [u32; 3],
+        /// Thread index.
+        thread: [u32; 3],
+    },
     /// A virtual call through a pointer to memory that holds no object of a class derived from
     /// the pointer's.
     #[error("the virtual call `{call}` through a `{class}*` in block ({}, {}, {}), thread ({}, {}, {}) found no `{class}` object (its class word names no class derived from `{class}`)", block[0], block[1], block[2], thread[0], thread[1], thread[2])]
@@ -782,6 +803,14 @@ impl RunError {
             },
             Fault::MissingReturn { function } => RunError::MissingReturn {
                 function: function.clone(),
+                span,
+                block,
+                thread,
+            },
+            Fault::PrintfArgument { conv, float, ty } => RunError::PrintfArgument {
+                conv: conv.clone(),
+                float: *float,
+                ty: ty.clone(),
                 span,
                 block,
                 thread,
