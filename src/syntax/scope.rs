@@ -414,8 +414,9 @@ impl Resolver<'_> {
         }
     }
 
-    /// A type's template arguments: a namespace's constant named there (`Arr<N>`) is bound as
-    /// in an expression.
+    /// A type: each class of one name in several namespaces it names bound to the one lookup
+    /// finds ([`ClassNames`]), and a namespace's constant named in its template arguments
+    /// (`Arr<N>`) bound as in an expression.
     fn ty(&self, t: &mut super::ast::TypeName, at: At<'_>) {
         if let Some((classes, names)) = self.classes {
             t.base_text = classes.class_text(names.written(t), at);
@@ -673,7 +674,8 @@ pub fn resolve_kernel_name(kernels: &[super::ast::Kernel], name: &str) -> Option
 
 /// Renames the functions of named namespaces, and binds their calls as C++ lookup does; binds
 /// the plain names of namespaces' constants used inside them to the namespace's, so that a
-/// file-scope constant of the same name is the one code outside them reads.
+/// file-scope constant of the same name is the one code outside them reads; binds each use of
+/// a class that `classes` renamed apart to its new name.
 pub(crate) fn scope_functions(module: &mut Module, scopes: &Scopes, classes: &ClassNames) {
     let mut spaces: HashMap<String, HashSet<String>> = HashMap::new();
     for (f, p) in module.device_fns.iter().zip(&scopes.fns) {
