@@ -130,6 +130,10 @@ fn fixtures(name: &str) -> PathBuf {
             npy("<f4", false, "(4,)", &[four.clone(), vec![0; 4]].concat()),
         ),
         ("c8.npy", npy("<c8", false, "(4,)", &[0u8; 32])),
+        (
+            "records_be.npy",
+            npy("[('a', '>f4'), ('b', '<i4')]", false, "(2,)", &[0u8; 16]),
+        ),
         ("obj.npy", npy("|O", false, "(4,)", &[0u8; 32])),
         ("fortran.npy", npy("<f4", true, "(2, 2)", &four)),
         ("noshape.npy", npy("<f4", false, "[4]", &four)),

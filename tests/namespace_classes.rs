@@ -130,3 +130,18 @@ launch k { out = zeros(8); expect out == [11, 12, 1, 2, 8, 20, 6, 7]; }
 "#;
     assert!(ok(src, &[], ONE, ONE).expects_passed());
 }
+
+#[test]
+fn a_base_may_be_named_through_its_namespace_or_its_class() {
+    // `: public ns::Base` and `: Outer::Inner` (refused before): d.get() = 5 * 2, + 1 = 11;
+    // e.twice() = 7 + 100, + 1 = 108.
+    let src = r#"
+namespace ns { struct Base { int v; __device__ int get() const { return v * 2; } }; }
+struct Outer { struct Inner { int w; __device__ int twice() const { return w + 100; } }; };
+struct D : public ns::Base { __device__ int more() const { return get() + 1; } };
+struct E : Outer::Inner { __device__ int more() const { return twice() + 1; } };
+__global__ void k(int* out) { D d; d.v = 5; E e; e.w = 7; out[0] = d.more(); out[1] = e.more(); }
+launch k { out = zeros(2); expect out == [11, 108]; }
+"#;
+    assert!(ok(src, &[], ONE, ONE).expects_passed());
+}

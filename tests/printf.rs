@@ -82,6 +82,15 @@ launch k { x = zeros(32); expect x == 1; }
 "#;
     let r = ok(src, &[], ONE, [32, 1, 1]);
     assert!(r.expects_passed());
+    let note = r
+        .hints
+        .iter()
+        .find(|h| h.rule == "printf")
+        .expect("a printf note");
+    assert_eq!(note.line, Some(4), "{}", note.message);
+    assert!(note
+        .message
+        .starts_with("`%d` prints an integer, but this is a `float`"));
     for (call, conv) in [
         ("printf(\"%d\\n\", 1.5f);", "%d"),
         ("printf(\"%f\\n\", 1);", "%f"),

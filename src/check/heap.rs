@@ -46,7 +46,7 @@ pub const HEAP_TOP: &str = "(device heap top)";
 /// The name of the hidden buffer that records the heap's allocations, one `int` per
 /// [`HEAP_ALIGN`] bytes (a granule): at the first granule of a live allocation the bytes asked
 /// for, at every [`LIVE_STRIDE`]th after it [`LIVE_AFTER`] less its distance from the first, at
-/// the first of a freed one [`FREED_START`], at the others of a freed one [`FREED`], else 0.
+/// the first of a freed one [`FREED_START`], at its marked ones [`FREED`], else 0.
 /// The engine reads and writes it without counting it as global memory: the hardware's
 /// allocator keeps its own books.
 pub const HEAP_BLOCKS: &str = "(device heap blocks)";
@@ -95,7 +95,7 @@ pub fn heap_fault(mark: impl Fn(u64) -> i32, byte: u64, size: u64) -> Option<Hea
 /// [`HEAP_BLOCKS`]' mark of the first granule of a freed allocation.
 pub const FREED_START: i32 = -1;
 
-/// [`HEAP_BLOCKS`]' mark of the other granules of a freed allocation.
+/// [`HEAP_BLOCKS`]' mark of the marked granules (every [`LIVE_STRIDE`]th) of a freed allocation.
 pub const FREED: i32 = -2;
 
 /// The zeroed memory the launch binds to a hidden heap parameter named `name`, if it is one.
@@ -375,7 +375,15 @@ impl KernelChecker<'_, '_> {
             ),
         ];
         let granules = self.convert(granules, Scalar::I64);
-        then.extend(self.mark_live(heap, first, granules, span));
+        let live = |k| {
+            arith(
+                ArithOp::Sub,
+                num(i64::from(LIVE_AFTER), Scalar::I64, span),
+                k,
+                span,
+            )
+        };
+        then.extend(self.mark_strides((heap, first), granules, live, span));
         // An array's elements start as the heap's zeroes (a class of them has nothing to run).
         if count.is_none() {
             self.construct(&made, args, at, span, &mut then)?;
@@ -867,29 +875,30 @@ impl KernelChecker<'_, '_> {
     }
 
     /// The loop that marks every [`LIVE_STRIDE`]th granule after the first (`first`) of an
-    /// allocation of `granules` granules live: [`LIVE_AFTER`] less its distance from the first.
-    fn mark_live(&mut self, heap: u32, first: VarId, granules: Expr, span: Span) -> [Stmt; 3] {
-        let k = self.new_local("new.k", Scalar::I64, span);
+    /// allocation of `granules` granules with `mark` of its distance `k` from the first (an
+    /// `I64`, stored as the record's `int`): what an access between the marks looks back to.
+    fn mark_strides(
+        &mut self,
+        (heap, first): (u32, VarId),
+        granules: Expr,
+        mark: impl Fn(Expr) -> Expr,
+        span: Span,
+    ) -> [Stmt; 3] {
+        let k = self.new_local("heap.k", Scalar::I64, span);
+        let n = self.new_local("heap.granules", Scalar::I64, span);
         let k_is = || var(k, Scalar::I64, span);
+        let stride = || num(LIVE_STRIDE as i64, Scalar::I64, span);
         let at = arith(ArithOp::Add, var(first, Scalar::I64, span), k_is(), span);
-        let mark = arith(
-            ArithOp::Sub,
-            num(i64::from(LIVE_AFTER), Scalar::I64, span),
-            k_is(),
-            span,
-        );
-        let mark = self.convert(mark, Scalar::I32);
-        let stride = num(LIVE_STRIDE as i64, Scalar::I64, span);
-        let n = self.new_local("new.granules", Scalar::I64, span);
+        let value = self.convert(mark(k_is()), Scalar::I32);
         [
             assign(n, granules, span),
-            assign(k, stride.clone(), span),
+            assign(k, stride(), span),
             Stmt {
                 kind: StmtKind::Loop {
                     cond: Some(compare(CmpOp::Lt, k_is(), var(n, Scalar::I64, span), span)),
                     test_first: true,
-                    body: vec![Self::record_store(heap, at, mark, span)],
-                    step: vec![assign(k, arith(ArithOp::Add, k_is(), stride, span), span)],
+                    body: vec![Self::record_store(heap, at, value, span)],
+                    step: vec![assign(k, arith(ArithOp::Add, k_is(), stride(), span), span)],
                 },
                 span,
             },
@@ -917,7 +926,6 @@ impl KernelChecker<'_, '_> {
         );
         let g = self.new_local("delete.granule", Scalar::I64, span);
         let r = self.new_local("delete.granules", Scalar::I32, span);
-        let k = self.new_local("delete.k", Scalar::I64, span);
         let align = num(HEAP_ALIGN as i64, Scalar::I64, span);
         out.push(assign(
             g,
@@ -976,41 +984,14 @@ impl KernelChecker<'_, '_> {
         );
         // The granules `new` marked (every [`LIVE_STRIDE`]th) marked freed: an access
         // between them looks back to one.
-        let n = self.new_local("delete.count", Scalar::I64, span);
-        let stride = || num(LIVE_STRIDE as i64, Scalar::I64, span);
-        let mark = vec![
-            assign(n, granules, span),
-            assign(k, stride(), span),
-            Stmt {
-                kind: StmtKind::Loop {
-                    cond: Some(compare(
-                        CmpOp::Lt,
-                        var(k, Scalar::I64, span),
-                        var(n, Scalar::I64, span),
-                        span,
-                    )),
-                    test_first: true,
-                    body: vec![Self::record_store(
-                        heap,
-                        at(var(k, Scalar::I64, span)),
-                        num(i64::from(FREED), Scalar::I32, span),
-                        span,
-                    )],
-                    step: vec![assign(
-                        k,
-                        arith(ArithOp::Add, var(k, Scalar::I64, span), stride(), span),
-                        span,
-                    )],
-                },
-                span,
-            },
-            Self::record_store(
-                heap,
-                at(num(0, Scalar::I64, span)),
-                num(i64::from(FREED_START), Scalar::I32, span),
-                span,
-            ),
-        ];
+        let freed = |_| num(i64::from(FREED), Scalar::I64, span);
+        let mut mark = Vec::from(self.mark_strides((heap, g), granules, freed, span));
+        mark.push(Self::record_store(
+            heap,
+            at(num(0, Scalar::I64, span)),
+            num(i64::from(FREED_START), Scalar::I32, span),
+            span,
+        ));
         let twice = Stmt {
             kind: StmtKind::If {
                 cond: r_is(CmpOp::Eq, FREED_START),

@@ -121,23 +121,6 @@ impl ClassMembers {
     }
 }
 
-/// The length of the name `text` starts with, qualified (`a::b::c`) or not.
-fn qualified_len(text: &str) -> usize {
-    let word = |t: &str| {
-        t.find(|c: char| !(c.is_alphanumeric() || c == '_'))
-            .unwrap_or(t.len())
-    };
-    let mut len = word(text);
-    while let Some(after) = text[len..].strip_prefix("::") {
-        let next = word(after);
-        if next == 0 {
-            break;
-        }
-        len += 2 + next;
-    }
-    len
-}
-
 /// `v` as a literal (`-v` for a negative value), as [`Bindings::substitute_text`] writes it.
 pub(crate) fn int_expr(v: i64, span: Span) -> Expr {
     let literal = |value: u64| Expr {
@@ -599,7 +582,7 @@ impl Bindings {
         let mut rest = args;
         while let Some(start) = rest.find(|c: char| c.is_alphanumeric() || c == '_') {
             out.push_str(&rest[..start]);
-            let path_len = qualified_len(&rest[start..]);
+            let path_len = crate::syntax::qualified_len(&rest[start..]);
             let path = &rest[start..start + path_len];
             rest = &rest[start + path_len..];
             let (first, tail) = path

@@ -367,8 +367,8 @@ impl Report {
             sample: None,
         };
         report.hints = hints::hints(&report);
-        // What the checker noted (deprecated forms that run, statements without effect), at
-        // the line they are written on.
+        // What the checker noted (deprecated forms that run, statements without effect, a
+        // `printf` conversion of the other kind), at the line they are written on.
         for (span, rule, message) in &kernel.notes {
             let line = src.line_of(span.start);
             report.hints.push(hints::Hint {

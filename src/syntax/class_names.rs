@@ -17,8 +17,8 @@ use crate::source::Span;
 /// kept and the text written (`Scalar3`, `hoomd::Scalar3`).
 pub(crate) type Written = HashMap<Span, Vec<(String, String)>>;
 
-/// The class names that several namespaces give different definitions, with those namespaces
-/// (empty for the file scope).
+/// The class names that several namespaces define (but for one built-in header's duplicates
+/// that read the same), with those namespaces (empty for the file scope).
 #[derive(Debug, Default)]
 pub(crate) struct ClassNames {
     declared: HashMap<String, HashSet<String>>,
@@ -36,7 +36,7 @@ pub(crate) fn mangled(ns: &str, name: &str) -> String {
 }
 
 impl ClassNames {
-    /// The classes of `module` (whose text is `input`) that need telling apart.
+    /// The classes of `module` that need telling apart, and the types as `written`.
     pub fn of(module: &Module, scopes: &Scopes, written: Written) -> ClassNames {
         let mut by_name: HashMap<&str, HashMap<&str, Vec<&StructDef>>> = HashMap::new();
         for (s, ns) in module.structs.iter().zip(scopes.struct_namespaces()) {
@@ -171,23 +171,13 @@ impl Resolver<'_> {
             out.push_str(&rest[..start]);
             rest = &rest[start..];
             // A path: `::`? word (`::` word)*. One after `>` (`S<T>::type`) names a member.
-            let absolute = rest.starts_with("::") && !out.trim_end().ends_with('>');
-            let mut len = if rest.starts_with("::") { 2 } else { 0 };
-            let mut parts = Vec::new();
-            loop {
-                let tail = &rest[len..];
-                let n = tail.find(|c: char| !word(c)).unwrap_or(tail.len());
-                if n == 0 {
-                    break;
-                }
-                parts.push(&tail[..n]);
-                len += n;
-                if rest[len..].starts_with("::") && rest[len + 2..].starts_with(|c: char| word(c)) {
-                    len += 2;
-                } else {
-                    break;
-                }
-            }
+            let lead = if rest.starts_with("::") { 2 } else { 0 };
+            let absolute = lead > 0 && !out.trim_end().ends_with('>');
+            let len = lead + super::qualified_len(&rest[lead..]);
+            let parts: Vec<&str> = rest[lead..len]
+                .split("::")
+                .filter(|p| !p.is_empty())
+                .collect();
             let path = &rest[..len.max(1)];
             rest = &rest[len.max(1)..];
             out.push_str(&self.class_path(path, &parts, absolute, at));

@@ -136,6 +136,23 @@ pub fn parse_with(
     })
 }
 
+/// The length of the name `text` starts with, qualified (`a::b::c`) or not.
+pub(crate) fn qualified_len(text: &str) -> usize {
+    let word = |t: &str| {
+        t.find(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .unwrap_or(t.len())
+    };
+    let mut len = word(text);
+    while let Some(after) = text[len..].strip_prefix("::") {
+        let next = word(after);
+        if next == 0 {
+            break;
+        }
+        len += 2 + next;
+    }
+    len
+}
+
 /// Parses a kernel name given on the command line, perhaps an instance of a template
 /// (`--kernel 'sgemm<64, 64, 8>'`): its canonical name, the template's name and the arguments.
 pub fn parse_kernel_ref(text: &str) -> Result<(String, String, Vec<ast::TemplateArg>), ParseError> {

@@ -519,10 +519,12 @@ impl BlockRunner<'_> {
                 continue;
             }
             let (byte, size) = (i as u64 * u64::from(size), u64::from(size));
+            let Some(fault) = heap_fault(mark, byte, size) else {
+                continue;
+            };
             let (span, block, thread) = (self.ir.spans[pc], self.block, self.cfg.thread_of(lane));
-            match heap_fault(mark, byte, size) {
-                None => {}
-                Some(HeapFault::Freed) => {
+            match fault {
+                HeapFault::Freed => {
                     return Err(RunError::UseAfterFree {
                         access,
                         byte,
@@ -531,7 +533,7 @@ impl BlockRunner<'_> {
                         thread,
                     })
                 }
-                Some(HeapFault::Outside(allocation)) => {
+                HeapFault::Outside(allocation) => {
                     return Err(RunError::HeapOutOfBounds {
                         access,
                         size,
