@@ -544,6 +544,7 @@ fn arg(text: &str) -> Result<ArgOverride, Failure> {
                     crate::source::SourceFile::new(format!("--arg {name}="), value).named_source(),
                 ),
                 inner: e.into(),
+                names: Vec::new(),
             }],
             exit: EXIT_USAGE,
         })?),

@@ -1,4 +1,5 @@
-//! Diagnostic helpers shared by every phase: "did you mean" suggestions.
+//! Diagnostic helpers shared by every phase: "did you mean" suggestions, and names shown as
+//! the source writes them.
 
 /// The closest candidate to `name` by edit distance, if it is close enough to be a likely typo.
 pub fn did_you_mean<'a>(
@@ -21,6 +22,30 @@ pub fn did_you_mean<'a>(
         .filter(|(d, _)| *d <= limit)
         .min()
         .map(|(_, c)| format!("did you mean `{c}`?"))
+}
+
+/// `text` with each name the front end made up (`b__S`) shown as the source writes it (`b::S`):
+/// `names` pairs each made name with the written one. A made name counts only as a whole word.
+pub fn as_written(text: &str, names: &[(String, String)]) -> String {
+    let word = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    let mut names: Vec<&(String, String)> = names.iter().collect();
+    // A nested made name holds its outer one (`a__Outer__Inner`, `a__Outer`): longest first.
+    names.sort_by_key(|(made, _)| std::cmp::Reverse(made.len()));
+    let mut out = text.to_string();
+    for (made, written) in names {
+        let mut shown = String::with_capacity(out.len());
+        let mut rest = out.as_str();
+        while let Some(at) = rest.find(made.as_str()) {
+            let end = at + made.len();
+            let whole = !rest[..at].ends_with(word) && !rest[end..].starts_with(word);
+            shown.push_str(&rest[..at]);
+            shown.push_str(if whole { written } else { made });
+            rest = &rest[end..];
+        }
+        shown.push_str(rest);
+        out = shown;
+    }
+    out
 }
 
 /// Edit distance over chars, a swap of two neighbours counting as one edit (`flaot` is one
@@ -66,5 +91,20 @@ mod tests {
         assert_eq!(edit_distance("flaot", "float"), 1);
         assert_eq!(edit_distance("ab", "ba"), 1);
         assert_eq!(edit_distance("", "abc"), 3);
+    }
+
+    #[test]
+    fn made_names_are_shown_as_written() {
+        let names = [
+            ("b__V".to_string(), "b::V".to_string()),
+            ("b__V__Inner".to_string(), "b__V::Inner".to_string()),
+        ];
+        assert_eq!(
+            as_written("`v` is a `b__V<int>`, not `ab__V` or `b__Vx`", &names),
+            "`v` is a `b::V<int>`, not `ab__V` or `b__Vx`"
+        );
+        // The nested one's outer class is shown as written too.
+        assert_eq!(as_written("b__V__Inner", &names), "b::V::Inner");
+        assert_eq!(as_written("no names", &[]), "no names");
     }
 }

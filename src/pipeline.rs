@@ -57,11 +57,21 @@ pub struct Located {
     pub src: Option<ShownSource>,
     /// The diagnostic.
     pub inner: SimtDiagnostic,
+    /// The names the front end made up for classes, with the names written
+    /// ([`ast::Module::made_names`]): the diagnostic's text shows the latter.
+    pub names: Vec<(String, String)>,
+}
+
+impl Located {
+    /// `text` with the names made up shown as written.
+    fn shown(&self, text: impl std::fmt::Display) -> String {
+        crate::diag::as_written(&text.to_string(), &self.names)
+    }
 }
 
 impl std::fmt::Display for Located {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        self.inner.fmt(f)
+        f.write_str(&self.shown(&self.inner))
     }
 }
 
@@ -72,11 +82,16 @@ impl Diagnostic for Located {
         self.inner.code()
     }
     fn help<'a>(&'a self) -> Option<Box<dyn std::fmt::Display + 'a>> {
-        self.inner.help()
+        let help = self.inner.help()?;
+        Some(Box::new(self.shown(help)))
     }
     fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
         // Without a source, a span points at nothing.
-        self.src.as_ref().and(self.inner.labels())
+        let labels = self.src.as_ref().and(self.inner.labels())?;
+        Some(Box::new(labels.map(|mut l| {
+            l.set_label(l.label().map(|t| self.shown(t)));
+            l
+        })))
     }
     fn source_code(&self) -> Option<&dyn SourceCode> {
         self.src.as_ref().map(|s| s as &dyn SourceCode)
@@ -104,10 +119,20 @@ impl Failure {
                 .map(|inner| Located {
                     src: src.map(SourceFile::named_source),
                     inner,
+                    names: Vec::new(),
                 })
                 .collect(),
             exit,
         }
+    }
+
+    /// The failure of a file whose classes `module` renamed: its diagnostics show the names
+    /// as written.
+    fn written_as(mut self, module: &ast::Module) -> Failure {
+        for e in &mut self.errors {
+            e.names.clone_from(&module.made_names);
+        }
+        self
     }
 
     /// A usage error with no source.
@@ -155,8 +180,9 @@ pub fn compile_with(
 ) -> Result<(ast::Module, Program), Failure> {
     let module = syntax::parse_with(src, syntax::DEFAULT_COMPUTE_CAPABILITY, defines)
         .map_err(|es| Failure::new(Some(src), es.into_iter().map(Into::into), EXIT_USAGE))?;
-    let program = check::check(&module)
-        .map_err(|es| Failure::new(Some(src), es.into_iter().map(Into::into), EXIT_USAGE))?;
+    let program = check::check(&module).map_err(|es| {
+        Failure::new(Some(src), es.into_iter().map(Into::into), EXIT_USAGE).written_as(&module)
+    })?;
     Ok((module, program))
 }
 
@@ -224,12 +250,14 @@ fn compile_parsed(
         &requests,
         (!focus.is_empty()).then_some(&focus[..]),
     )
-    .map_err(|es| Failure::new(Some(src), es.into_iter().map(Into::into), EXIT_USAGE))?;
+    .map_err(|es| {
+        Failure::new(Some(src), es.into_iter().map(Into::into), EXIT_USAGE).written_as(&module)
+    })?;
     Ok((module, program))
 }
 
 /// The kernels and functions a run left out, in a line: each one's name, line and first error.
-pub fn unchecked_note(program: &Program, src: &SourceFile) -> Option<String> {
+pub fn unchecked_note(program: &Program, module: &ast::Module, src: &SourceFile) -> Option<String> {
     if program.unchecked.is_empty() {
         return None;
     }
@@ -242,7 +270,7 @@ pub fn unchecked_note(program: &Program, src: &SourceFile) -> Option<String> {
                 u.what,
                 u.name,
                 src.line_of(u.span.start),
-                u.first,
+                crate::diag::as_written(&u.first, &module.made_names),
                 u.code
             )
         })
@@ -813,23 +841,23 @@ fn run_from(
         .parent()
         .map(Path::to_path_buf)
         .unwrap_or_default();
-    let setup =
-        host::prepare(kernel, launch, &opts.overrides, &dir).map_err(
-            |(e, origin)| match origin {
-                Origin::Arg(i) => {
-                    let arg = opts
-                        .overrides
-                        .args
-                        .get(i)
-                        .expect("host: Origin::Arg(i) indexes Overrides::args");
-                    let shown = SourceFile::new(arg.label.clone(), arg.text.clone());
-                    Failure::new(Some(&shown), [e.into()], EXIT_USAGE)
-                }
-                Origin::File => Failure::new(Some(launch_src), [e.into()], EXIT_USAGE),
-                // A launch shape given by --grid/--block: nothing in the file to point at.
-                Origin::Flag => Failure::new(None, [e.into()], EXIT_USAGE),
-            },
-        )?;
+    let setup = host::prepare(kernel, launch, &opts.overrides, &dir).map_err(|(e, origin)| {
+        match origin {
+            Origin::Arg(i) => {
+                let arg = opts
+                    .overrides
+                    .args
+                    .get(i)
+                    .expect("host: Origin::Arg(i) indexes Overrides::args");
+                let shown = SourceFile::new(arg.label.clone(), arg.text.clone());
+                Failure::new(Some(&shown), [e.into()], EXIT_USAGE)
+            }
+            Origin::File => Failure::new(Some(launch_src), [e.into()], EXIT_USAGE),
+            // A launch shape given by --grid/--block: nothing in the file to point at.
+            Origin::Flag => Failure::new(None, [e.into()], EXIT_USAGE),
+        }
+        .written_as(&module)
+    })?;
     execute(
         Launched {
             src,
@@ -848,6 +876,7 @@ fn run_from(
         },
         setup,
     )
+    .map_err(|f| f.written_as(&module))
 }
 
 /// What [`execute`] runs: a kernel, its launch section and where they come from.
@@ -1108,7 +1137,7 @@ fn execute(l: Launched<'_>, mut setup: host::Setup) -> Result<Finished, Failure>
             ),
         });
     }
-    if let Some(note) = unchecked_note(program, src) {
+    if let Some(note) = unchecked_note(program, module, src) {
         report.hints.push(crate::report::hints::Hint {
             rule: "unchecked-kernels",
             line: None,
@@ -1211,7 +1240,8 @@ pub fn run_sequence_observed(
     }
     let (module, program) = compile_for(src, None, &opts.gpu, &opts.defines)?;
     let parsed = clock.elapsed();
-    let in_file = |e: HostError| Failure::new(Some(src), [e.into()], EXIT_USAGE);
+    let in_file =
+        |e: HostError| Failure::new(Some(src), [e.into()], EXIT_USAGE).written_as(&module);
     let seq = module
         .sequences
         .get(index)
@@ -1336,7 +1366,8 @@ pub fn run_sequence_observed(
                         observe: Some(&mut *observe),
                     },
                     setup,
-                )?;
+                )
+                .map_err(|f| f.written_as(&module))?;
                 // A name the item sets (`out = a;`) is that item's binding, not the sequence's
                 // `out`: what the launch left under it goes back under the sequence's own names.
                 // `t = t;` and `t = &t[1];` bind the sequence's own `t`.

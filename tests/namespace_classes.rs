@@ -145,3 +145,30 @@ launch k { out = zeros(2); expect out == [11, 108]; }
 "#;
     assert!(ok(src, &[], ONE, ONE).expects_passed());
 }
+
+#[test]
+fn diagnostics_name_classes_as_the_source_writes_them() {
+    // The checker knows b::V as `b__V` and Outer::Inner as `Outer__Inner`; the message, its
+    // label, its help and --json all say what the file says.
+    let src = r#"
+namespace a { struct V { int x; }; }
+namespace b { struct V { float y; }; }
+struct Outer { struct Inner { int z; }; };
+__global__ void k(int* out) {
+    b::V v; v.y = 1.0f;
+    Outer::Inner w; w.z = 2;
+    int q = v;
+    int r = w;
+    out[threadIdx.x] = q + r;
+}
+launch k { out = zeros(32); grid = 1; block = 32; }
+"#;
+    let f = err(src, &[], None, None);
+    let shown = simt::render::render(&f);
+    assert!(shown.contains("`v` is a `b::V`, not a number"), "{shown}");
+    assert!(shown.contains("╰── a `b::V`"), "{shown}");
+    assert!(shown.contains("`w` is a `Outer::Inner`"), "{shown}");
+    let json = simt::render::failure_json(&f).to_string();
+    assert!(json.contains("b::V") && !json.contains("b__V"), "{json}");
+    assert!(!json.contains("Outer__Inner"), "{json}");
+}

@@ -56,6 +56,10 @@ pub struct Module {
     /// alias of the file has the name, no namespace alias, and no such namespace has `using`
     /// lines (which may bring in what it does not declare).
     pub namespaces: std::collections::HashSet<String>,
+    /// The names the front end gave classes in place of the ones written (`b__S` for `b::S`
+    /// in a file with another `S`, `Outer__Inner` for a nested class), each with the name as
+    /// the source writes it: diagnostics show that one.
+    pub made_names: Vec<(String, String)>,
 }
 
 /// A name as written.

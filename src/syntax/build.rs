@@ -273,6 +273,9 @@ pub(crate) struct Builder<'m> {
     /// `#pragma pack`: the packing in force for the structs defined from here, as written
     /// (`None`: C's alignment), and those `push` saved.
     pack: std::cell::RefCell<(Option<String>, Vec<Option<String>>)>,
+    /// The names given to nested classes (`Outer__Inner`), with the names written
+    /// (`Outer::Inner`): [`Module::made_names`].
+    made_names: std::cell::RefCell<Vec<(String, String)>>,
 }
 
 impl<'m> Builder<'m> {
@@ -296,6 +299,7 @@ impl<'m> Builder<'m> {
             type_names: Default::default(),
             own_numeric_limits: Default::default(),
             pack: Default::default(),
+            made_names: Default::default(),
         }
     }
     /// The only pest → `Span` conversion: where in the file the pair's text came from.
@@ -337,6 +341,7 @@ impl<'m> Builder<'m> {
         }
         let classes = ClassNames::of(&module, &self.scopes.borrow(), self.qualified_types.take());
         classes.rename(&mut module, &self.scopes.borrow());
+        module.made_names.extend(self.made_names.take());
         // Members of the primary templates first: a member specialisation copies its class's
         // primary with every member the file defines, wherever the file defines it.
         let (specialised, plain): (Vec<_>, Vec<_>) = self
@@ -4096,6 +4101,9 @@ impl<'m> Builder<'m> {
         for def in nested_in(&mut hoisted, outer.span) {
             let inner = def.name.clone();
             let name = format!("{}__{}", outer.name.name, inner.name);
+            self.made_names
+                .borrow_mut()
+                .push((name.clone(), format!("{}::{}", outer.name.name, inner.name)));
             let instance = TypeName::named(format!("{name}<{args}>"), inner.span);
             for c in def.ctors.iter_mut().filter(|c| c.name.name == inner.name) {
                 c.name.name.clone_from(&name);
@@ -4137,6 +4145,9 @@ impl<'m> Builder<'m> {
                     c.name.name.clone_from(&name);
                 }
                 taken.push(name.clone());
+                self.made_names
+                    .borrow_mut()
+                    .push((name.clone(), format!("{}::{}", outer.name.name, inner.name)));
                 def.name.name.clone_from(&name);
                 // The other names a `typedef struct Tag {...} N1, N2;` gave it name it too.
                 for (_, ty) in outer.aliases.iter_mut() {
@@ -4226,6 +4237,9 @@ impl<'m> Builder<'m> {
         }) {
             let inner = def.name.clone();
             let renamed = format!("{name}__{}", inner.name);
+            self.made_names
+                .borrow_mut()
+                .push((renamed.clone(), inner.name.clone()));
             for c in def.ctors.iter_mut().filter(|c| c.name.name == inner.name) {
                 c.name.name.clone_from(&renamed);
             }

@@ -130,6 +130,10 @@ impl ClassNames {
                 c.name.name.clone_from(&name);
             }
             module.scopes.insert(name.clone());
+            if !ns.is_empty() {
+                let written = format!("{ns}::{}", s.name.name);
+                module.made_names.push((name.clone(), written));
+            }
             s.name.name = name;
         }
     }
