@@ -78,6 +78,7 @@ mod templates;
 mod textures;
 mod threads;
 mod unions;
+mod unset_locals;
 mod variadic;
 mod vectors;
 mod r#virtual;

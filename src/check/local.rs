@@ -200,6 +200,12 @@ impl KernelChecker<'_, '_> {
                 return self.declare_addressed(shape, ty.is_const, d, out);
             }
         }
+        // `float acc;` that may be read before it is set: in memory, where such a read is seen.
+        if self.globals.unset.contains(&d.name.span) {
+            if let Ok(shape @ (_, 1)) = super::vector::elem_of(ty) {
+                return self.declare_addressed(shape, ty.is_const, d, out);
+            }
+        }
         // `T x = {v};` is `T x = v;`, and `T x = {};` zero (C++ list-initialisation).
         let braced;
         let d = match &d.list {
@@ -371,7 +377,8 @@ impl KernelChecker<'_, '_> {
     /// A local whose address the function takes (`wrap(&v)`, `reinterpret_cast<float4*>(&v)`):
     /// a one-element local array, which stays in registers while every access is at a known
     /// index (as `nvcc` keeps it), named as a reference to its element. It starts at its
-    /// initialiser, or at zero like every other local.
+    /// initialiser; without one, unset where something may read it before setting it (such a
+    /// read is reported, [`super::unset`]), else at zero like every other local.
     fn declare_addressed(
         &mut self,
         (elem, width): (Scalar, u32),
@@ -380,12 +387,10 @@ impl KernelChecker<'_, '_> {
         out: &mut Vec<Stmt>,
     ) -> Result<()> {
         let span = d.name.span;
-        self.local_arrays.push(LocalArray::new(
-            d.name.name.clone(),
-            (elem, width),
-            vec![1],
-            span,
-        ));
+        self.local_arrays.push(LocalArray {
+            variable: true,
+            ..LocalArray::new(d.name.name.clone(), (elem, width), vec![1], span)
+        });
         let l = self.local_arrays.len() as u32 - 1;
         let i = self.new_pointer(&d.name, (elem, width), false);
         let at = pointer::Ptr {
@@ -411,6 +416,7 @@ impl KernelChecker<'_, '_> {
                 };
                 self.stmt(&assign, out)?;
             }
+            None if self.globals.unset.contains(&span) => {}
             None => {
                 let mem = Mem {
                     width: 1,

@@ -54,6 +54,7 @@ mod template;
 mod texture;
 mod traits;
 pub mod typed;
+mod unset;
 mod vector;
 mod wmma;
 
@@ -565,6 +566,9 @@ pub(crate) struct Globals<'m> {
     /// sequence take and it does not, which a `T**` member read in it may point into
     /// ([`heap::sequence_slots`]).
     sequence_slots: HashMap<String, Vec<(String, ast::TypeName)>>,
+    /// Scalar locals declared without a value that may be read unset, by where their names
+    /// are declared ([`unset::unset_locals`]).
+    unset: std::collections::HashSet<Span>,
 }
 
 impl<'m> Globals<'m> {
@@ -614,6 +618,7 @@ impl<'m> Globals<'m> {
             class_members: std::rc::Rc::new(template::ClassMembers::of(module)),
             int_consts: Default::default(),
             sequence_slots: heap::sequence_slots(module),
+            unset: unset::unset_locals(module),
         };
         for f in &module.device_fns {
             // Overloads differ in their parameter types (`volatile T*` is another type than `T*`,

@@ -402,6 +402,9 @@ pub struct LocalArray {
     /// every view, the declared type's included, is whole elements of it (packed, as any wider
     /// view of narrow memory is).
     pub stored: Scalar,
+    /// A variable kept in memory (its address taken, or read before it may be set), not an
+    /// array: reports name it without an index.
+    pub variable: bool,
     /// Its declaration.
     pub span: Span,
 }
@@ -416,6 +419,7 @@ impl LocalArray {
             dims,
             in_registers: false,
             stored: elem,
+            variable: false,
             span,
         }
     }

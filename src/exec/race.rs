@@ -70,7 +70,7 @@ pub struct Uninit {
     pub block: [u32; 3],
     /// The thread that read it.
     pub thread: [u32; 3],
-    /// `shared`, `local` or `global`.
+    /// `shared`, `local`, `variable` (a scalar local declared without a value) or `global`.
     pub space: &'static str,
     /// The array or buffer.
     pub array: String,

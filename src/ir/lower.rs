@@ -264,6 +264,7 @@ impl<'k> Lowerer<'k> {
                     elem: a.stored,
                     len: a.stored_len(),
                     in_registers: a.in_registers,
+                    variable: a.variable,
                 })
                 .collect(),
             sites: Vec::new(),

@@ -145,6 +145,8 @@ pub struct LocalArrayIr {
     pub declared: DeclaredElem,
     /// Kept in registers by the compiler: its accesses cost nothing and move no bytes.
     pub in_registers: bool,
+    /// A variable, not an array ([`crate::check::typed::LocalArray::variable`]).
+    pub variable: bool,
 }
 
 /// One lowered kernel.

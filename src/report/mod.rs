@@ -170,6 +170,12 @@ impl UninitView {
         let before = match u.space {
             "shared" => "before any thread of its block wrote it",
             "local" => "before the thread wrote it",
+            "variable" => {
+                return format!(
+                    "thread ({},{},{}) of block ({},{},{}) reads the variable `{}` (line {}) before anything set it",
+                    t[0], t[1], t[2], b[0], b[1], b[2], u.array, self.line
+                )
+            }
             _ => "before any thread wrote it (the array was made with `empty`)",
         };
         format!(

@@ -223,6 +223,12 @@ pub fn render(m: &RunOutput) -> String {
             s,
             "      fix: write every element before any thread reads it (and __syncthreads() between, for shared memory); on a GPU it holds leftover data"
         );
+        if m.uninit.iter().any(|u| u.read.first.space == "variable") {
+            let _ = writeln!(
+                s,
+                "      a variable: give it its first value where it is declared (`float acc = 0;`)"
+            );
+        }
     }
     let o = &m.measures.occupancy;
     match &o.cannot_launch {

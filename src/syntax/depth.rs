@@ -1,5 +1,5 @@
 //! Walking a syntax tree without recursion: how deeply it nests, which names have their address
-//! taken, which calls name variables, and which types a name is cast to.
+//! taken or appear at all, which calls name variables, and which types a name is cast to.
 //!
 //! Long operator chains such as `a + b + c + …` are left-nested trees, one level per operator,
 //! and pest builds them without recursing; every later phase does recurse over them. Measuring
@@ -81,6 +81,15 @@ pub fn addressed_names(body: &[Stmt]) -> HashSet<&str> {
         },
     );
     names
+}
+
+/// Whether statement `s` names `name` anywhere (shadowing ignored).
+pub fn stmt_mentions(s: &Stmt, name: &str) -> bool {
+    walk(
+        vec![(Node::Stmt(s), 1)],
+        |node, _| matches!(node, Node::Expr(Expr { kind: ExprKind::Name(n), .. }) if n == name),
+    )
+    .is_some()
 }
 
 /// Whether `e` or any expression inside it is one `f` picks.

@@ -18,7 +18,9 @@ mod switch;
 
 use pest::Parser;
 
-pub use depth::{addressed_names, any_subexpr, calls_with_names, casts_of, MAX_DEPTH};
+pub use depth::{
+    addressed_names, any_subexpr, calls_with_names, casts_of, stmt_mentions, MAX_DEPTH,
+};
 pub use error::ParseError;
 use grammar::{Rule, SkParser};
 pub use overloads::{

@@ -100,8 +100,10 @@ impl BlockRunner<'_> {
             }
         }
         if !self.uninit_hits.is_empty() {
-            let name = self.ir.locals[l as usize].name.clone();
-            self.note_findings(pc, ("local", &name));
+            let local = &self.ir.locals[l as usize];
+            let space = if local.variable { "variable" } else { "local" };
+            let name = local.name.clone();
+            self.note_findings(pc, (space, &name));
         }
         Ok(())
     }
