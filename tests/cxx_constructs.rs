@@ -1377,3 +1377,35 @@ launch k { o = zeros(1); i = zeros(1); expect o == [3.4028234663852886e38]; expe
 "#;
     assert!(ok(src, &[], ONE, ONE).expects_passed());
 }
+
+#[test]
+fn a_member_function_returning_a_pointer_names_its_struct() {
+    // graphlearn-for-pytorch's hash table: `table.Get(i)->idx`, `&table.Get(i)->idx` and
+    // `*(table.Get(i))` bound to `const auto&`, as a free function's returned pointer is.
+    // Slot i holds key 0, idx 0, value 0; atomicMin(idx, 5) leaves 0 and `value = 10 + i`
+    // makes out[i] = 10 + i + 0.
+    let src = r#"
+struct KV { long long key; int idx; int value; };
+class Table {
+public:
+  __device__ KV* Get(int pos) { return kvs_ + pos; }
+  KV* kvs_;
+  int size_;
+};
+__global__ void k(Table t, int* out) {
+  int i = threadIdx.x;
+  atomicMin(reinterpret_cast<unsigned int*>(&t.Get(i)->idx), 5u);
+  t.Get(i)->value = 10 + i;
+  const auto& kv = *(t.Get(i));
+  out[i] = kv.value + kv.idx + (*t.Get(i)).key;
+}
+launch k {
+  kv = zeros(4 * 16);
+  t.kvs_ = kv; t.size_ = 4;
+  out = full(4, 9);
+  grid = 1; block = 4;
+  expect out == [10, 11, 12, 13];
+}
+"#;
+    assert!(ok(src, &[], [1, 1, 1], [4, 1, 1]).expects_passed());
+}

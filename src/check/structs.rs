@@ -1471,6 +1471,18 @@ impl<'g> KernelChecker<'g, '_> {
                 let f = self.file_callee(name, &[], args).ok()??;
                 self.returned_named(f, (targs, args), e.span, true)
             }
+            // `table.Get(i)->idx` of a member `__device__ KV* Get(int)` (graphlearn's hash
+            // table).
+            ast::ExprKind::Method {
+                object,
+                method,
+                targs,
+                args,
+            } => {
+                let l = self.struct_of(object)?;
+                let f = self.member_overload(&l, &method.name, (targs, args))?;
+                self.returned_named(&f, (targs, args), e.span, true)
+            }
             _ => None,
         }
     }
