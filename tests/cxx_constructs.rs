@@ -1409,3 +1409,24 @@ launch k {
 "#;
     assert!(ok(src, &[], [1, 1, 1], [4, 1, 1]).expects_passed());
 }
+
+#[test]
+fn host_member_functions_may_start_with_inline_static_or_host() {
+    // GPU_Cloth's `Dvector<T>::alloc`: a host member whose body (`(void**)&_list`) is no device
+    // code. Each specifier used to need a word after it that was no identifier.
+    for word in ["inline", "__host__", "static inline", "constexpr"] {
+        let src = format!(
+            r#"
+template <typename T>
+class Dvector {{
+public:
+    T* _list;
+    {word} void alloc() {{ cudaMalloc((void**)&_list, 4); }}
+}};
+__global__ void k(float* a) {{ a[threadIdx.x] = 1.0f; }}
+launch k {{ a = zeros(32); expect a == 1; }}
+"#
+        );
+        assert!(ok(&src, &[], ONE, [32, 1, 1]).expects_passed(), "{word}");
+    }
+}
