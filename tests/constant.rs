@@ -627,7 +627,46 @@ launch k { o = zeros(1); gP = [3.0, 1.0]; grid = 1; block = 1; expect o == 7; }
         text.contains("`gP` is a `__constant__` or `__device__` variable without pointers"),
         "{text}"
     );
-    assert!(text.contains("`gP = [3.0, 1.0];`"), "{text}");
+    assert!(
+        text.contains("its members' values in order (`gP ="),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_constant_struct_of_mixed_members_takes_their_values_in_order() {
+    // GPU_Cloth's `__constant__ ConstParam constParam;` (three `unsigned int`s and a `float`):
+    // held as 16 bytes, set by its 4 members' values. out = 0.5 * 10 + 56 + 2 = 63. An array of
+    // two `{char c; double d;}` (16 bytes each, 7 of padding after `c`) takes 4 values:
+    // pairs[1].c * pairs[1].d = 3 * 0.25.
+    let src = r#"
+struct ConstParam { unsigned int n; unsigned int colors; unsigned int iters; float k; };
+struct Pair { char c; double d; };
+__constant__ ConstParam constParam;
+__constant__ Pair pairs[2];
+__global__ void k(float* out) {
+    out[0] = constParam.k * constParam.iters + constParam.n + constParam.colors;
+    out[1] = pairs[1].c * pairs[1].d + pairs[0].c;
+}
+launch k { out = zeros(2); constParam = [56, 2, 10, 0.5]; pairs = [1, 2.0, 3, 0.25];
+           grid = 1; block = 1; expect out == [63, 1.75]; }
+"#;
+    assert!(ok(src, &[], [1, 1, 1], [1, 1, 1]).expects_passed());
+    // Three values fit neither the 16 bytes nor the 4 members: the help says both.
+    let short = src.replace("[56, 2, 10, 0.5]", "[56, 2, 10]");
+    let f = err(&short, &[], None, None);
+    assert_eq!(codes(&f), ["simt::host::symbol_size"]);
+    let text = simt::cli::render(&f);
+    assert!(
+        text.contains("4 per struct (unsigned int, unsigned int, unsigned int, float)"),
+        "{text}"
+    );
+    // A fraction for an integer member is refused, never truncated.
+    let fraction = src.replace("[56, 2, 10, 0.5]", "[56, 2.5, 10, 0.5]");
+    let f = err(&fraction, &[], None, None);
+    assert_eq!(codes(&f), ["simt::host::bad_value"]);
+    assert!(simt::cli::render(&f)
+        .contains("member 1 of `constParam` is `unsigned int` but its value is 2.5"));
 }
 
 /// C++ takes declaration specifiers in any order, and real headers use them so: solana's

@@ -48,6 +48,7 @@ mod simd;
 mod specialise;
 mod split_math;
 mod storage;
+pub mod struct_image;
 mod struct_symbol;
 mod structs;
 mod template;
@@ -908,6 +909,8 @@ pub(crate) struct KernelChecker<'g, 'e> {
     unset_constants: Vec<u32>,
     /// File-scope variables' declared element counts (see `typed::Kernel::symbol_sizes`).
     symbol_sizes: Vec<(u32, u64)>,
+    /// [`Kernel::struct_symbols`].
+    struct_symbols: Vec<(u32, struct_image::StructImage)>,
     loop_depth: u32,
     /// How many static members of class template instances are being evaluated, one inside
     /// another (`Pow2<N - 1>::value` inside `Pow2<N>::value`).
@@ -1008,6 +1011,7 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
             const_device: HashSet::new(),
             unset_constants: Vec::new(),
             symbol_sizes: Vec::new(),
+            struct_symbols: Vec::new(),
             loop_depth: 0,
             static_depth: 0,
             static_smem: 0,
@@ -1332,6 +1336,7 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
             unset_constants,
             textures,
             symbol_sizes: std::mem::take(&mut self.symbol_sizes),
+            struct_symbols: std::mem::take(&mut self.struct_symbols),
             file_constants: {
                 let mut c: Vec<(String, Value)> = self
                     .globals
@@ -1737,6 +1742,9 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                 self.file_vector(c, p, (elem, width), !device || c.ty.is_const, prologue);
             }
             if let Some(l) = layout {
+                if c.memory != ast::FileMemory::Texture && !l.leaves.is_empty() {
+                    self.struct_symbols.push((p, l.image()));
+                }
                 self.struct_spaces.insert(Space::Global(p), l);
             }
             out.push(p);

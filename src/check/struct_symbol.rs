@@ -55,37 +55,20 @@ impl KernelChecker<'_, '_> {
             kind: ast::ExprKind::List(Vec::new()),
             span: init.span,
         };
-        let mut bytes = Vec::with_capacity(items.len() * l.size as usize);
+        let mut values = Vec::with_capacity(items.len() * l.leaves.len());
         for item in items {
             let item = item.unwrap_or(&empty);
             let mut out = Vec::new();
             let leaves = self.struct_value(item, l, &mut out)?;
-            let mut image = vec![0u8; l.size as usize];
-            for (value, &(s, offset)) in leaves.iter().zip(&l.leaves) {
-                let Some(v) = constant_of(value) else {
-                    return Err(not_constant(c, item.span));
-                };
-                let at = offset as usize;
-                let size = s.size() as usize;
-                image[at..at + size].copy_from_slice(&leaf_bits(v, s).to_le_bytes()[..size]);
+            for value in &leaves {
+                values.push(constant_of(value).ok_or_else(|| not_constant(c, item.span))?);
             }
             if !out.is_empty() {
                 return Err(not_constant(c, item.span));
             }
-            bytes.extend(image);
         }
-        let step = elem.size() as usize;
-        debug_assert_eq!(l.size as usize, step * width as usize);
-        Ok(Some(
-            bytes
-                .chunks_exact(step)
-                .map(|b| {
-                    let mut word = [0u8; 8];
-                    word[..step].copy_from_slice(b);
-                    component(u64::from_le_bytes(word), elem)
-                })
-                .collect(),
-        ))
+        debug_assert_eq!(l.size, elem.size() * width);
+        Ok(Some(l.image().components(&values, elem)))
     }
 
     /// Refuses an array of structs `l` of `rank` dimensions listing members' values without
@@ -128,47 +111,5 @@ fn not_constant(c: &ast::ConstantArray, span: crate::source::Span) -> CheckError
         what: format!("the initialiser of `{}`", c.name.name),
         span,
         help: Some("use literals, `#define`s or `const` globals".into()),
-    }
-}
-
-/// The bits `v` has in memory as a `s` (the low `s.size()` bytes count).
-fn leaf_bits(v: Value, s: Scalar) -> u64 {
-    match (v.cast(s), s) {
-        (v, Scalar::F16) => u64::from(half::f16::from_f64(v.as_f64()).to_bits()),
-        (v, Scalar::BF16) => u64::from(half::bf16::from_f64(v.as_f64()).to_bits()),
-        (Value::F32(x), _) => u64::from(x.to_bits()),
-        (Value::F64(x), _) => x.to_bits(),
-        (Value::Bool(b), _) => u64::from(b),
-        (v, _) => v.as_i64().expect("an integer after the cast") as u64,
-    }
-}
-
-/// The value of a buffer component of type `s` whose bits are `bits`.
-fn component(bits: u64, s: Scalar) -> Value {
-    match s {
-        Scalar::F16 => Value::F32(half::f16::from_bits(bits as u16).to_f32()),
-        Scalar::BF16 => Value::F32(half::bf16::from_bits(bits as u16).to_f32()),
-        Scalar::F32 => Value::F32(f32::from_bits(bits as u32)),
-        Scalar::F64 => Value::F64(f64::from_bits(bits)),
-        Scalar::Bool => Value::Bool(bits != 0),
-        // Narrow integers and `int` wrap to their width, as `(T)` of the bits does.
-        _ => Value::U64(bits).cast(s),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_leaf_round_trips_through_its_bits() {
-        // 1.5f is 0x3fc00000; -2 as a `short` is 0xfffe; 1.0 as a half is 0x3c00.
-        assert_eq!(leaf_bits(Value::F32(1.5), Scalar::F32), 0x3fc0_0000);
-        assert_eq!(leaf_bits(Value::I32(-2), Scalar::I16) & 0xffff, 0xfffe);
-        assert_eq!(leaf_bits(Value::F64(1.0), Scalar::F16), 0x3c00);
-        assert_eq!(component(0xfffe, Scalar::I16), Value::I32(-2));
-        assert_eq!(component(0x3fc0_0000, Scalar::F32), Value::F32(1.5));
-        assert_eq!(component(0x3c00, Scalar::F16), Value::F32(1.0));
-        assert_eq!(component(200, Scalar::U8), Value::I32(200));
     }
 }

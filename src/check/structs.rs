@@ -179,6 +179,14 @@ impl MemberKind {
 }
 
 impl Layout {
+    /// Where its leaves lie in memory.
+    pub fn image(&self) -> super::struct_image::StructImage {
+        super::struct_image::StructImage {
+            leaves: self.leaves.clone(),
+            size: self.size,
+        }
+    }
+
     /// The scalar type of every leaf, if they share one (a struct that can live in a buffer).
     pub fn elem(&self) -> Option<Scalar> {
         if self.split {

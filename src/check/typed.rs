@@ -137,6 +137,10 @@ pub struct Kernel {
     /// number of elements, as the launch's values count them (a scalar: 1; `float4 v[2]`: 8):
     /// CUDA gives a symbol its declared size, so a launch may not set it to another.
     pub symbol_sizes: Vec<(u32, u64)>,
+    /// Those that are structs (or arrays of structs), with where their leaves lie: a launch may
+    /// list each struct's members' values in order (`p = [56, 2, 10, 0.9];`), which the
+    /// symbol's buffer holds as the struct's bytes.
+    pub struct_symbols: Vec<(u32, super::struct_image::StructImage)>,
     /// The file's `const`/`constexpr` scalars at file scope (`const int N = 1024;`), by name:
     /// a launch section may use them as it uses `#define`d names.
     pub file_constants: Vec<(String, Value)>,

@@ -69,10 +69,7 @@ pub enum HostError {
     },
     /// `w = [1, 2, 3, 4];` for `__constant__ float w[2];`
     #[error("`{name}` holds {declared} value(s) but was given {given}")]
-    #[diagnostic(
-        code(simt::host::symbol_size),
-        help("`{name}` is declared with {declared} element(s) and keeps that size, as in CUDA (cudaMemcpyToSymbol of more bytes fails); give exactly {declared} values, writing out the ones the launch does not change, or change the declaration")
-    )]
+    #[diagnostic(code(simt::host::symbol_size))]
     SymbolSize {
         /// The `__device__` or `__constant__` variable.
         name: String,
@@ -83,6 +80,9 @@ pub enum HostError {
         /// The value.
         #[label("{given} value(s)")]
         span: Span,
+        /// The values it takes.
+        #[help]
+        help: String,
     },
     /// `a = zeros(1.5);`, `x = foo(3);`
     #[error("{message}")]

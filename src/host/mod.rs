@@ -18,6 +18,7 @@ pub use eval::{check_alloc, Env};
 pub use npy::save;
 pub use value::HostValue;
 
+use crate::check::struct_image::StructImage;
 use crate::check::typed::{Kernel, Param, ParamKind};
 use crate::exec::{Args, BufData, Buffer, Pointer};
 use crate::source::Span;
@@ -797,16 +798,29 @@ fn typed(
     // A `__device__`/`__constant__` symbol keeps its declared size, as in CUDA: more values than
     // it holds cannot be copied to it (cudaMemcpyToSymbol fails), and fewer would leave part of
     // it at a value the launch section does not show; both are refused rather than resized.
+    let v = struct_members(kernel, i, v, name, span)?;
     if let (Some(&(_, declared)), HostValue::Array { data, .. }) =
         (kernel.symbol_sizes.iter().find(|(q, _)| *q == i as u32), &v)
     {
         let given = data.len() as u64;
         if given != declared {
+            let mut help = format!(
+                "`{name}` is declared with {declared} element(s) and keeps that size, as in CUDA (cudaMemcpyToSymbol of more bytes fails); give exactly {declared} values, writing out the ones the launch does not change, or change the declaration"
+            );
+            if let Some((structs, image)) = struct_symbol(kernel, i) {
+                let types: Vec<&str> = image.leaves.iter().map(|(s, _)| s.c_name()).collect();
+                help.push_str(&format!(
+                    "; or list the members' values of its {structs} struct(s) in order, {} per struct ({})",
+                    image.leaves.len(),
+                    types.join(", ")
+                ));
+            }
             return Err(HostError::SymbolSize {
                 name: name.to_string(),
                 declared,
                 given,
                 span,
+                help,
             });
         }
     }
@@ -877,6 +891,77 @@ fn typed(
         }
         (_, v) => Ok(v),
     }
+}
+
+/// Symbol parameter `i`, when it holds structs: how many, and where their leaves lie.
+fn struct_symbol(kernel: &Kernel, i: usize) -> Option<(u64, &StructImage)> {
+    let (_, image) = kernel
+        .struct_symbols
+        .iter()
+        .find(|(q, _)| *q as usize == i)?;
+    let (_, declared) = kernel.symbol_sizes.iter().find(|(q, _)| *q as usize == i)?;
+    let ParamKind::Buffer { elem, .. } = kernel.params[i].kind else {
+        return None;
+    };
+    Some((
+        declared * u64::from(elem.size()) / u64::from(image.size),
+        image,
+    ))
+}
+
+/// `p = [56, 2, 10, 0.9];` for a `__constant__` or `__device__` struct (or array of structs)
+/// whose buffer holds another number of components: each struct's members' values in order,
+/// converted to their types and laid out at their offsets (padding zero), as a host struct
+/// copied by `cudaMemcpyToSymbol` is. Any other value stays as it is.
+fn struct_members(
+    kernel: &Kernel,
+    i: usize,
+    v: HostValue,
+    name: &str,
+    span: Span,
+) -> Result<HostValue, HostError> {
+    let (Some((structs, image)), HostValue::Array { data, .. }) = (struct_symbol(kernel, i), &v)
+    else {
+        return Ok(v);
+    };
+    let ParamKind::Buffer { elem, .. } = kernel.params[i].kind else {
+        return Ok(v);
+    };
+    let leaves = image.leaves.len();
+    let given = data.len() as u64;
+    let declared = structs * u64::from(image.size) / u64::from(elem.size());
+    if given == declared || given != structs * leaves as u64 {
+        return Ok(v);
+    }
+    let mut values = Vec::with_capacity(data.len());
+    for k in 0..data.len() {
+        let x = data.get_f64(k).expect("k < len");
+        let (ty, _) = image.leaves[k % leaves];
+        if ty.is_integer() && x.fract() != 0.0 {
+            return Err(HostError::BadValue {
+                message: format!(
+                    "member {} of `{name}` is `{}` but its value is {x}",
+                    k % leaves,
+                    ty.c_name()
+                ),
+                span,
+                label: "not an integer".into(),
+                help: None,
+            });
+        }
+        values.push(Value::F64(x));
+    }
+    let components: Vec<f64> = image
+        .components(&values, elem)
+        .into_iter()
+        .map(Value::as_f64)
+        .collect();
+    Ok(HostValue::Array {
+        data: Arc::new(BufData::from_f64(elem, &components)),
+        shape: vec![components.len()],
+        float: elem.is_float(),
+        dtype: None,
+    })
 }
 
 /// The array `data` (named `array`, loaded from a file of `dtype` if it was) in the element type
@@ -1256,7 +1341,7 @@ fn unknown_member(kernel: &Kernel, name: &crate::syntax::ast::Ident) -> Result<(
             span: name.span,
             label: "not a member".into(),
             help: Some(if symbol {
-                format!("set it as a whole, as cudaMemcpyToSymbol copies it: its members' values in order where they are all of one type (`{base} = [3.0, 1.0];`), else its bytes, a structured `.npy` (`{base} = load(\"{base}.npy\");`, numpy's `align=True` lays records out as C does)")
+                format!("set it as a whole, as cudaMemcpyToSymbol copies it: its members' values in order (`{base} = [3, 1.5];`), its bytes, or a structured `.npy` (`{base} = load(\"{base}.npy\");`, numpy's `align=True` lays records out as C does)")
             } else if param {
                 format!("set the buffer as a whole (`{base} = zeros(n);`, or a structured `.npy` of its records), as the host's cudaMemcpy does")
             } else {
