@@ -1532,18 +1532,6 @@ fn bind(kernel: &Kernel, env: &mut Env, launch_span: Option<Span>) -> Result<Bou
                     shape.last().copied().unwrap_or_default()
                 )));
             }
-            (
-                ParamKind::Buffer { width, .. },
-                v @ (HostValue::Array { .. } | HostValue::Pointer { .. }),
-            ) if v.array_len() % width as usize != 0 => {
-                return Err(mismatch(format!(
-                    "`{}` is `{}` but its {} values are not a whole number of {}-component vectors",
-                    p.name,
-                    p.kind.describe(),
-                    v.array_len(),
-                    width
-                )));
-            }
             (ParamKind::Buffer { elem, .. }, HostValue::Array { data, .. })
                 if data.elem() == elem =>
             {

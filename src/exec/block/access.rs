@@ -230,6 +230,16 @@ impl BlockRunner<'_> {
                     note.map_or(help.clone(), |n| format!("{help}; {n}")),
                 )
             }
+            // A vector view of an array whose length is no whole number of vectors (a `float`
+            // array of 6 read as `float4*`): its last values are no whole element.
+            None if len as u64 % u64::from(width) != 0 => (
+                index,
+                len as u64 / u64::from(width),
+                format!(
+                    "{help}; `{name}` holds {len} values, so its last {} are no whole {width}-component element",
+                    len as u64 % u64::from(width)
+                ),
+            ),
             None => (index, len as u64 / u64::from(width), help),
         };
         RunError::OutOfBounds {
