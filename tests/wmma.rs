@@ -437,3 +437,36 @@ launch k {{ flag = zeros(1); block = 32; grid = 1; expect flag == [1]; }}
     let e = err(&src("blockIdx.x == 0"), &[], None, None);
     assert_eq!(codes(&e), ["simt::run::null_pointer"], "{e:?}");
 }
+
+#[test]
+fn a_store_through_a_view_of_another_types_memory_is_named_unsupported() {
+    // DLRM's fp16 interaction kernel stores its float accumulator through a `float*` view of
+    // its `half` staging buffer: valid CUDA, which simt does not run. It used to say "of `float`
+    // memory into a fragment of `float`", as if the types differed.
+    let src = r#"
+#include <mma.h>
+using namespace nvcuda;
+__global__ void k(const half* a, float* out) {
+  extern __shared__ half sh[];
+  for (int i = threadIdx.x; i < 256; i += 32) sh[i] = a[i];
+  wmma::fragment<wmma::matrix_a, 16, 16, 16, half, wmma::row_major> fa;
+  wmma::fragment<wmma::matrix_b, 16, 16, 16, half, wmma::col_major> fb;
+  wmma::fragment<wmma::accumulator, 16, 16, 16, float> acc;
+  wmma::fill_fragment(acc, 0.0f);
+  wmma::load_matrix_sync(fa, sh, 16);
+  wmma::load_matrix_sync(fb, sh, 16);
+  wmma::mma_sync(acc, fa, fb, acc);
+  float* st = reinterpret_cast<float*>(sh);
+  wmma::store_matrix_sync(st, acc, 16, wmma::mem_row_major);
+  for (int i = threadIdx.x; i < 256; i += 32) out[i] = st[i];
+}
+launch k { a = ones(256); out = zeros(256); grid = 1; block = 32; dyn_smem = 1024; }
+"#;
+    let f = err(src, &[], None, None);
+    assert_eq!(codes(&f), ["simt::check::unsupported"]);
+    assert!(
+        common::describe(&f).contains("through a `float*` view of `half` memory"),
+        "{}",
+        common::describe(&f)
+    );
+}
