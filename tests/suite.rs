@@ -151,6 +151,33 @@ fn an_endless_loop_stops_at_the_block_step_limit_or_the_timeout() {
 }
 
 #[test]
+fn an_endless_loop_reading_global_memory_may_wait_for_another_block() {
+    // parallel-binomial-option-pricing's hand-rolled grid barrier: block 0 spins on `*flag`,
+    // which only block 1 would set, and simt runs block 1 after block 0. The plain spin above
+    // reads no global memory: its help says nothing of blocks.
+    let wait = "__global__ void w(volatile int* flag, int* out) {\n    if (blockIdx.x == 1) { *flag = 1; }\n    while (*flag == 0) { }\n    out[blockIdx.x] = 1;\n}\nlaunch w { flag = zeros(1); out = zeros(2); block = 32; grid = 2; }\n";
+    let dir = folder("wait", &[("wait.sk", wait), ("spin.sk", SPIN)]);
+    let run = |name: &str| {
+        let path = dir.join(name);
+        let (code, _, err) = common::simt(&[
+            "run",
+            path.to_str().expect("utf-8 path"),
+            "--max-block-steps",
+            "1048576",
+        ]);
+        assert_eq!(code, 1, "{err}");
+        err.split_whitespace().collect::<Vec<_>>().join(" ")
+    };
+    let err = run("wait.sk");
+    assert!(err.contains("simt::run::block_step_limit"), "{err}");
+    assert!(
+        err.contains("it reads global memory: if it waits for another block to write there"),
+        "{err}"
+    );
+    assert!(!run("spin.sk").contains("another block"));
+}
+
+#[test]
 fn jobs_keep_file_order_and_json_gives_one_record_per_kernel() {
     let files: Vec<(String, &str)> = (0..12)
         .map(|i| (format!("f{i:02}.sk"), if i % 5 == 3 { SPIN } else { FINE }))

@@ -10,7 +10,7 @@ use super::race::{Group, History, Race, RaceHit, Uninit, UninitHit};
 use super::regs::{self, fill, map1, map2, map3, select, xorwow, Lane, Lanes, RegFile};
 use super::rounds::{Plan, Rounds};
 use super::{warp, BarrierPass, GlobalBuf, LaunchConfig};
-use crate::ir::{bank_of, Bank, Input, Inst, KernelIr, Reg};
+use crate::ir::{bank_of, Bank, Input, Inst, KernelIr, Reg, Space};
 use crate::value::{convert, ArithOp, CmpOp, Float, Int, Num, Scalar};
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -603,6 +603,7 @@ impl<'a> BlockRunner<'a> {
                             limit: self.cfg.max_block_steps,
                             span: self.ir.spans[pc],
                             block: self.block,
+                            help: endless_loop_help(&self.ir.insts[head as usize..pc]),
                         });
                     }
                     if self.lanes_active > 0 {
@@ -1584,4 +1585,32 @@ fn fill_value(regs: &mut RegFile, r: Reg, ty: Scalar, v: crate::value::Value) {
         Value::F32(x) => fill(regs, r, x),
         Value::F64(x) => fill(regs, r, x),
     }
+}
+
+/// What to say of a loop (its instructions `body`) that does not end: one that reads global
+/// memory may be waiting for another block, which in simt never runs beside it.
+fn endless_loop_help(body: &[Inst]) -> String {
+    let reads_global = body.iter().any(|i| {
+        matches!(
+            i,
+            Inst::Load {
+                space: Space::Global(_),
+                ..
+            } | Inst::LoadVec {
+                space: Space::Global(_),
+                ..
+            } | Inst::Atomic {
+                space: Space::Global(_),
+                ..
+            }
+        )
+    });
+    let mut help = "this loop does not end for some thread: check that its condition can become false (the variable it tests changes, with the right sign and type)".to_string();
+    if reads_global {
+        help.push_str("; it reads global memory: if it waits for another block to write there (a grid barrier or a lock built of atomics and a spin), it cannot end here, as simt runs a launch's blocks one after another (a GPU runs only as many at once as fit, so such a wait is not safe there either); use `cooperative_groups::this_grid().sync()` in a cooperative launch (`cooperative;`)");
+    }
+    help.push_str(
+        "; if one block really does this much work, raise the limit with --max-block-steps",
+    );
+    help
 }

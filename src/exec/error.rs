@@ -669,10 +669,7 @@ pub enum RunError {
     },
     /// `while (k >= 0) { k = (k + 1) & 0xffff; }`: one block that never finishes
     #[error("block step limit exceeded: block ({}, {}, {}) ran more than {limit} warp-instruction slots", block[0], block[1], block[2])]
-    #[diagnostic(
-        code(simt::run::block_step_limit),
-        help("this loop does not end for some thread: check that its condition can become false (the variable it tests changes, with the right sign and type); if one block really does this much work, raise the limit with --max-block-steps")
-    )]
+    #[diagnostic(code(simt::run::block_step_limit))]
     BlockStepLimit {
         /// The limit.
         limit: u64,
@@ -681,6 +678,9 @@ pub enum RunError {
         span: Span,
         /// Block index.
         block: [u32; 3],
+        /// Why a loop may not end, and how to raise the limit.
+        #[help]
+        help: String,
     },
     /// `simt test --timeout 10` on a launch that takes longer
     #[error("time limit: the launch ran for more than {seconds} s")]
