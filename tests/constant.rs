@@ -667,6 +667,28 @@ launch k { out = zeros(2); constParam = [56, 2, 10, 0.5]; pairs = [1, 2.0, 3, 0.
     assert_eq!(codes(&f), ["simt::host::bad_value"]);
     assert!(simt::cli::render(&f)
         .contains("member 1 of `constParam` is `unsigned int` but its value is 2.5"));
+    // Set in a `sequence`, as the host sets it once for several launches: a's p.n += 1
+    // carries to b, so o = [3 + 0.5, 4 * 0.5].
+    let seq = r#"
+struct P { int n; float w; };
+__device__ P p;
+__global__ void a(float* o) { o[0] = p.n + p.w; p.n += 1; }
+__global__ void b(float* o) { o[1] = p.n * p.w; }
+sequence {
+    o = zeros(2);
+    p = [3, 0.5];
+    launch a { grid = 1; block = 1; }
+    launch b { grid = 1; block = 1; }
+    expect o == [3.5, 2];
+}
+"#;
+    let run = simt::pipeline::run_sequence(
+        &simt::source::SourceFile::new("seq.sk", seq),
+        &simt::pipeline::RunOptions::default(),
+        0,
+    )
+    .unwrap_or_else(|f| panic!("{}", common::describe(&f)));
+    assert!(run.expects_passed());
 }
 
 /// C++ takes declaration specifiers in any order, and real headers use them so: solana's

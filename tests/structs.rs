@@ -279,6 +279,18 @@ fn a_struct_buffer_of_a_partial_last_struct_reaches_its_whole_ones() {
     // bounds (as memcheck sees 4 bytes inside the allocation); p[31].y is past the end.
     let src = "struct P { float x, y; };\n__global__ void k(P* p) { p[threadIdx.x].x = 1.0f; p[threadIdx.x % 31].y = 2.0f; }";
     common::ok(src, &[("p", "zeros(63)")], ONE, [32, 1, 1]);
+    // A struct held as bytes (`int` and `float` members) takes whole structs only: 5 values
+    // are no bytes of 8-byte structs, more likely members' values its bytes would misread.
+    let bytes =
+        "struct Q { int n; float w; };\n__global__ void k(const Q* q, float* o) { o[0] = q[0].w; }";
+    let f = err(
+        bytes,
+        &[("q", "[3, 7, 1, 0, 5]"), ("o", "zeros(1)")],
+        Some(ONE),
+        Some(ONE),
+    );
+    assert_eq!(codes(&f), ["simt::host::bad_value"]);
+    assert!(common::describe(&f).contains("holds 8-byte structs but was given 5 bytes"));
     let past = src.replace("threadIdx.x % 31", "threadIdx.x");
     let f = err(&past, &[("p", "zeros(63)")], Some(ONE), Some([32, 1, 1]));
     assert_eq!(codes(&f), ["simt::run::out_of_bounds"]);

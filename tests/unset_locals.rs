@@ -167,3 +167,50 @@ launch k { n = 32; in = ones(n); out = zeros(n); block = 32; grid = 1; expect ou
     assert!(out.contains("reads the variable `acc` (line 6)"), "{out}");
     std::fs::remove_dir_all(&dir).expect("clean up");
 }
+
+#[test]
+fn a_tracked_variable_keeps_its_type_shuffles_and_statics_are_not_reads() {
+    // `v` is read first (`res += v` from the second iteration), so it is kept in memory:
+    // `decltype(v)` is still `float`, no reference (it was refused as a reference to `v * 2`).
+    // out = (0+1) + (1+2) + ... over j = 1..3 of in + j - 1, plus w = 2 * (in + 3) = 8.
+    let src = r#"
+__global__ void k(const float* in, float* out) {
+    int i = threadIdx.x;
+    float v;
+    float res = 0.0f;
+    for (int j = 0; j < 4; j++) {
+        if (j > 0) res += v;
+        v = in[i] + j;
+    }
+    decltype(v) w = v * 2;
+    out[i] = res + w;
+}
+launch k { in = ones(32); out = zeros(32); expect out == 6 + 8; }
+"#;
+    let r = ok(src, &[], ONE, BLOCK);
+    assert_eq!(r.counters.uninit_count, 0);
+    // A shuffle hands every lane's `v` over and uses lane 0's, which lane 0 set: the other
+    // lanes' unset values are never used, and nothing is reported.
+    let broadcast = r#"
+__global__ void k(const float* in, float* out) {
+    int lane = threadIdx.x & 31;
+    float acc = 0.0f;
+    float v;
+    for (int it = 0; it < 4; it++) {
+        if (it > 0) acc += v;
+        if (lane == 0) v = in[it];
+        v = __shfl_sync(0xffffffff, v, 0);
+    }
+    out[threadIdx.x] = acc;
+}
+launch k { in = ones(32); out = zeros(32); expect out == 3; }
+"#;
+    assert_eq!(ok(broadcast, &[], ONE, BLOCK).counters.uninit_count, 0);
+    // A `static` local is zero before its first use, as C++ gives static storage.
+    let counter = r#"
+__device__ int next() { static int count; count++; return count; }
+__global__ void k(int* out) { out[threadIdx.x] = next(); }
+launch k { out = zeros(32); }
+"#;
+    assert_eq!(ok(counter, &[], ONE, BLOCK).counters.uninit_count, 0);
+}

@@ -33,7 +33,11 @@ impl KernelChecker<'_, '_> {
                 op: ast::UnOp::Deref,
                 ..
             } => true,
-            ast::ExprKind::Name(n) => matches!(self.lookup(n), Some(Binding::Ref(_))),
+            // A reference names another object; a variable kept in memory is not one.
+            ast::ExprKind::Name(n) => match self.lookup(n) {
+                Some(Binding::Ref(i)) => !self.is_memory_variable(i),
+                _ => false,
+            },
             _ => false,
         };
         let ty = if let Some((elem, width)) = self.value_vector_shape(e)? {

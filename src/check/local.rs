@@ -491,6 +491,15 @@ impl KernelChecker<'_, '_> {
         }
     }
 
+    /// Whether reference `i` is a variable [`Self::declare_addressed`] keeps in memory (its
+    /// type is its own, no reference).
+    pub(crate) fn is_memory_variable(&self, i: u32) -> bool {
+        match self.ptr_vars[i as usize].mem.map(|m| m.space) {
+            Some(Space::Local(l)) => self.local_arrays[l as usize].variable,
+            _ => false,
+        }
+    }
+
     /// `float& w = v[0];`, `const auto& q = p[1];`, `T& r = s.member;`: another name for the
     /// object the initialiser names, bound once here as a reference parameter is bound to its
     /// argument (the element `p[t]` names is fixed where the reference is declared). A `const`

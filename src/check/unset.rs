@@ -8,9 +8,9 @@ use crate::source::Span;
 use crate::syntax::ast::{self, ExprKind, Stmt, StmtKind};
 use crate::syntax::stmt_mentions;
 
-/// Where each such local of `module` is declared (its name's span). One the statements after
-/// its declaration set with a plain `x = value;` (or a `for (x = 0; ...)`) before any other
-/// use stays a register: nothing can read it unset.
+/// Where each such local of `module` is declared (its name's span): one whose first use reads
+/// it ([`reads_first`]) and that no shuffle hands over ([`shuffled`]). The others stay
+/// registers, counted as before.
 pub(crate) fn unset_locals(module: &ast::Module) -> HashSet<Span> {
     let mut found = HashSet::new();
     let methods = module
@@ -42,8 +42,9 @@ fn scan(stmts: &[Stmt], found: &mut HashSet<Span>) {
                 decls,
                 of: None,
             } if !ty.is_const && !ty.reference && !ty.pointer => {
+                let rest = &stmts[k + 1..];
                 for d in decls.iter().filter(|d| is_unset_scalar(d)) {
-                    if !set_first(&stmts[k + 1..], &d.name.name) {
+                    if reads_first(rest, &d.name.name) && !shuffled(rest, &d.name.name) {
                         found.insert(d.name.span);
                     }
                 }
@@ -62,6 +63,16 @@ fn scan(stmts: &[Stmt], found: &mut HashSet<Span>) {
             StmtKind::While { body, .. } | StmtKind::DoWhile { body, .. } => {
                 scan(std::slice::from_ref(body), found)
             }
+            StmtKind::RangeFor {
+                array,
+                class,
+                pointer,
+                ..
+            } => {
+                for lowered in [array, class, pointer] {
+                    scan(std::slice::from_ref(lowered), found);
+                }
+            }
             _ => {}
         }
     }
@@ -72,41 +83,42 @@ fn is_unset_scalar(d: &ast::Declarator) -> bool {
     d.init.is_none() && d.list.is_none() && d.dims.is_empty() && !d.pointer && !d.reference
 }
 
-/// What the first use of a local does with it.
-#[derive(Clone, Copy, PartialEq)]
-enum FirstUse {
-    /// `x = value;` with a value that does not read it.
-    Sets,
-    /// `x += v;`, `x++`, `y = x;`, `if (x > 0)`: reads it.
-    Reads,
-    /// Passes it to a call (which may set it through a reference), or nothing uses it.
-    Other,
-}
-
-/// Whether something in `rest` may read `name` before anything sets it: its first use, in the
-/// order the statements run (into blocks, a branch, a loop's body), reads it.
-fn set_first(rest: &[Stmt], name: &str) -> bool {
-    first_use(rest, name) != FirstUse::Reads
-}
-
-/// The first use of `name` in `stmts`.
-fn first_use(stmts: &[Stmt], name: &str) -> FirstUse {
-    let Some(s) = stmts.iter().find(|s| stmt_mentions(s, name)) else {
-        return FirstUse::Other;
+/// Whether `name` is an argument of a shuffle in `rest`: every lane hands its value over, and
+/// only the source lanes' are used (`if (lane == 0) v = ...; v = __shfl_sync(m, v, 0);`), so
+/// the other lanes' reads of it unset are no fault.
+fn shuffled(rest: &[Stmt], name: &str) -> bool {
+    let passed = |callee: &str, args: &[ast::Expr]| {
+        callee.contains("shfl") && args.iter().any(|a| a.mentions(name))
     };
-    let nested = |s: &Stmt| first_use(std::slice::from_ref(s), name);
+    crate::syntax::any_expr_in(rest, |e| match &e.kind {
+        ExprKind::Call { callee, args, .. } => passed(&callee.name, args),
+        ExprKind::Method { method, args, .. } => passed(&method.name, args),
+        _ => false,
+    })
+}
+
+/// Whether the first use of `name` in `stmts`, in the order they run (into blocks, the branch
+/// that names it, a loop's condition and body), reads it. `x = value;` with a value that does
+/// not read it sets it; a call it is passed to may set it through a reference (so does not
+/// count as a read); `x += v;`, `x++`, `y = x;` and `if (x > 0)` read it.
+fn reads_first(stmts: &[Stmt], name: &str) -> bool {
+    let Some(s) = stmts.iter().find(|s| stmt_mentions(s, name)) else {
+        return false;
+    };
+    let nested = |s: &Stmt| reads_first(std::slice::from_ref(s), name);
+    let is_name = |e: &ast::Expr| matches!(&e.kind, ExprKind::Name(n) if n == name);
     match &s.kind {
-        StmtKind::Block(inner) => first_use(inner, name),
+        StmtKind::Block(inner) => reads_first(inner, name),
         StmtKind::If {
             cond, then, els, ..
         } => {
             if cond.mentions(name) {
-                return in_expr(cond, name);
+                return read_as_value(cond, name);
             }
             match (stmt_mentions(then, name), els) {
                 (true, _) => nested(then),
                 (false, Some(e)) => nested(e),
-                (false, None) => FirstUse::Other,
+                (false, None) => false,
             }
         }
         StmtKind::For {
@@ -116,58 +128,36 @@ fn first_use(stmts: &[Stmt], name: &str) -> FirstUse {
             step,
         } => {
             if init.iter().any(|s| stmt_mentions(s, name)) {
-                return first_use(init, name);
+                return reads_first(init, name);
             }
             match cond {
-                Some(c) if c.mentions(name) => in_expr(c, name),
+                Some(c) if c.mentions(name) => read_as_value(c, name),
                 _ if stmt_mentions(body, name) => nested(body),
-                _ => first_use(step, name),
+                _ => reads_first(step, name),
             }
         }
-        StmtKind::While { cond, .. } if cond.mentions(name) => in_expr(cond, name),
+        StmtKind::While { cond, .. } if cond.mentions(name) => read_as_value(cond, name),
         StmtKind::While { body, .. } => nested(body),
         StmtKind::DoWhile { body, .. } if stmt_mentions(body, name) => nested(body),
-        StmtKind::DoWhile { cond, .. } => in_expr(cond, name),
+        StmtKind::DoWhile { cond, .. } => read_as_value(cond, name),
         StmtKind::Assign {
             target, op, value, ..
-        } if matches!(&target.kind, ExprKind::Name(n) if n == name) => match op {
-            Some(_) => FirstUse::Reads,
-            None if value.mentions(name) => in_expr(value, name),
-            None => FirstUse::Sets,
-        },
-        StmtKind::IncDec { target, .. } if matches!(&target.kind, ExprKind::Name(n) if n == name) => {
-            FirstUse::Reads
-        }
-        StmtKind::Expr(e) | StmtKind::Return(Some(e)) => in_expr(e, name),
-        StmtKind::Decl { decls, .. } => {
-            let values = decls.iter().flat_map(|d| &d.init);
-            match values.into_iter().any(|v| read_as_value(v, name)) {
-                true => FirstUse::Reads,
-                false => FirstUse::Other,
-            }
-        }
+        } if is_name(target) => op.is_some() || read_as_value(value, name),
+        StmtKind::IncDec { target, .. } if is_name(target) => true,
         StmtKind::Assign { target, value, .. } => {
-            match (in_expr(value, name), in_expr(target, name)) {
-                (FirstUse::Reads, _) | (_, FirstUse::Reads) => FirstUse::Reads,
-                _ => FirstUse::Other,
-            }
+            read_as_value(value, name) || read_as_value(target, name)
         }
-        _ => FirstUse::Other,
+        StmtKind::Expr(e) | StmtKind::Return(Some(e)) => read_as_value(e, name),
+        StmtKind::Decl { decls, .. } => decls
+            .iter()
+            .flat_map(|d| &d.init)
+            .any(|v| read_as_value(v, name)),
+        _ => false,
     }
 }
 
-/// What expression `e`, which names `name`, does with it: reads it where it appears as a value
-/// (outside every call's arguments, which a reference parameter may set, an address taken,
-/// an assignment and a lambda).
-fn in_expr(e: &ast::Expr, name: &str) -> FirstUse {
-    if read_as_value(e, name) {
-        FirstUse::Reads
-    } else {
-        FirstUse::Other
-    }
-}
-
-/// Whether `e` reads `name` as a value ([`in_expr`]).
+/// Whether `e` reads `name` as a value: where it appears outside every call's arguments
+/// (which a reference parameter may set), an address taken, an assignment and a lambda.
 fn read_as_value(e: &ast::Expr, name: &str) -> bool {
     let read = |e: &ast::Expr| read_as_value(e, name);
     match &e.kind {

@@ -913,7 +913,7 @@ fn struct_symbol(kernel: &Kernel, i: usize) -> Option<(u64, &StructImage)> {
 /// whose buffer holds another number of components: each struct's members' values in order,
 /// converted to their types and laid out at their offsets (padding zero), as a host struct
 /// copied by `cudaMemcpyToSymbol` is. Any other value stays as it is.
-fn struct_members(
+pub(crate) fn struct_members(
     kernel: &Kernel,
     i: usize,
     v: HostValue,
@@ -1530,6 +1530,24 @@ fn bind(kernel: &Kernel, env: &mut Env, launch_span: Option<Span>) -> Result<Bou
                     "`{}` holds {width}-byte structs but its array's rows (a structured `.npy`'s records) are {} bytes",
                     p.name,
                     shape.last().copied().unwrap_or_default()
+                )));
+            }
+            // A struct held as bytes takes whole structs: a partial one is values given as
+            // something else than its bytes (its members', say), which its bytes would misread.
+            // A vector's or a one-type struct's partial last element is the tail a host leaves
+            // to scalar code, reachable only up to its whole elements.
+            (
+                ParamKind::Buffer {
+                    elem: Scalar::U8 | Scalar::I8,
+                    width,
+                    ..
+                },
+                v @ (HostValue::Array { .. } | HostValue::Pointer { .. }),
+            ) if width > 4 && v.array_len() % width as usize != 0 => {
+                return Err(mismatch(format!(
+                    "`{}` holds {width}-byte structs but was given {} bytes, no whole number of them",
+                    p.name,
+                    v.array_len(),
                 )));
             }
             (ParamKind::Buffer { elem, .. }, HostValue::Array { data, .. })

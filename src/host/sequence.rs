@@ -47,13 +47,26 @@ pub fn elem_of(seq: &Sequence, program: &Program, name: &str) -> Option<Scalar> 
 
 /// Sequence name `name` set to a number (`count = 100;`) where it is bound to a file-scope
 /// scalar (`__device__ int count;`): the one-element array that scalar holds, as a launch item
-/// makes it; any other value as it is.
+/// makes it; set to a list of members' values (`p = [3, 0.5];`) where it is bound to a struct
+/// (`__device__ P p;`): the struct's bytes, as a launch item makes them; any other value as
+/// it is.
 pub fn symbol_value(
     seq: &Sequence,
     program: &Program,
     name: &crate::syntax::ast::Ident,
     v: HostValue,
 ) -> Result<HostValue, HostError> {
+    if let HostValue::Array { .. } = v {
+        let holder = bindings(seq, &name.name).find_map(|(l, p)| {
+            let k = program.kernel(&l.kernel.name)?;
+            let i = k.params.iter().position(|q| q.name == p)?;
+            Some((k, i)).filter(|_| k.struct_symbols.iter().any(|(q, _)| *q as usize == i))
+        });
+        return match holder {
+            Some((k, i)) => super::struct_members(k, i, v, &name.name, name.span),
+            None => Ok(v),
+        };
+    }
     let HostValue::Num { v: x, float } = v else {
         return Ok(v);
     };

@@ -223,10 +223,11 @@ pub fn render(m: &RunOutput) -> String {
             s,
             "      fix: write every element before any thread reads it (and __syncthreads() between, for shared memory); on a GPU it holds leftover data"
         );
-        if m.uninit.iter().any(|u| u.read.first.space == "variable") {
+        if let Some(u) = m.uninit.iter().find(|u| u.read.first.space == "variable") {
             let _ = writeln!(
                 s,
-                "      a variable: give it its first value where it is declared (`float acc = 0;`)"
+                "      a variable: give it its first value where it is declared (`{} = 0`)",
+                u.read.first.array
             );
         }
     }

@@ -2605,6 +2605,10 @@ impl<'m> Builder<'m> {
     fn var_decl(&self, pair: Pair<'_, Rule>) -> Result<StmtKind> {
         let mut it = pair.into_inner();
         let first = it.next().expect("grammar: declaration has a type");
+        let is_static = first
+            .clone()
+            .into_inner()
+            .any(|q| q.as_rule() == Rule::qualifier && q.as_str() == "static");
         // `decltype(a + b) c = a + b;`: `auto` here, the checker gives the names `e`'s type.
         let (ty, of) = if first.as_rule() == Rule::decltype_ty {
             let span = self.span(&first);
@@ -2671,6 +2675,10 @@ impl<'m> Builder<'m> {
                 }
             }
             let name = name.expect("grammar: declarator has a name");
+            // `static int count;` starts at zero, as C++ gives static storage (`= {}`).
+            if is_static && init.is_none() && list.is_none() {
+                list = Some((Vec::new(), name.span));
+            }
             // A local of an anonymous union's member's name hides the member.
             let mut anonymous = self.anonymous.borrow_mut();
             if anonymous.iter().any(|(member, _)| *member == name.name) {

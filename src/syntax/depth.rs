@@ -92,6 +92,18 @@ pub fn stmt_mentions(s: &Stmt, name: &str) -> bool {
     .is_some()
 }
 
+/// Whether any expression of `body` is one `f` picks.
+pub fn any_expr_in(body: &[Stmt], mut f: impl FnMut(&Expr) -> bool) -> bool {
+    walk(
+        body.iter().map(|s| (Node::Stmt(s), 1)).collect(),
+        |node, _| match node {
+            Node::Expr(x) => f(x),
+            Node::Stmt(_) => false,
+        },
+    )
+    .is_some()
+}
+
 /// Whether `e` or any expression inside it is one `f` picks.
 pub fn any_subexpr(e: &Expr, mut f: impl FnMut(&Expr) -> bool) -> bool {
     walk(vec![(Node::Expr(e), 1)], |node, _| match node {

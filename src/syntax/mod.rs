@@ -19,7 +19,7 @@ mod switch;
 use pest::Parser;
 
 pub use depth::{
-    addressed_names, any_subexpr, calls_with_names, casts_of, stmt_mentions, MAX_DEPTH,
+    addressed_names, any_expr_in, any_subexpr, calls_with_names, casts_of, stmt_mentions, MAX_DEPTH,
 };
 pub use error::ParseError;
 use grammar::{Rule, SkParser};

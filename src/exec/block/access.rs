@@ -235,10 +235,10 @@ impl BlockRunner<'_> {
             None if len as u64 % u64::from(width) != 0 => (
                 index,
                 len as u64 / u64::from(width),
-                format!(
-                    "{help}; `{name}` holds {len} values, so its last {} are no whole {width}-component element",
-                    len as u64 % u64::from(width)
-                ),
+                match len as u64 % u64::from(width) {
+                    1 => format!("{help}; `{name}` holds {len} values, so its last is no whole {width}-component element"),
+                    tail => format!("{help}; `{name}` holds {len} values, so its last {tail} are no whole {width}-component element"),
+                },
             ),
             None => (index, len as u64 / u64::from(width), help),
         };
