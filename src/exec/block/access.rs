@@ -232,7 +232,7 @@ impl BlockRunner<'_> {
             }
             // A vector view of an array whose length is no whole number of vectors (a `float`
             // array of 6 read as `float4*`): its last values are no whole element.
-            None if len as u64 % u64::from(width) != 0 => (
+            None if !(len as u64).is_multiple_of(u64::from(width)) => (
                 index,
                 len as u64 / u64::from(width),
                 match len as u64 % u64::from(width) {
