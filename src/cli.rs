@@ -539,13 +539,12 @@ fn arg(text: &str) -> Result<ArgOverride, Failure> {
     let parsed = match value.trim().strip_prefix('@') {
         Some(path) => ArgValue::File(PathBuf::from(path)),
         None => ArgValue::Expr(crate::syntax::parse_value(value).map_err(|e| Failure {
-            errors: vec![pipeline::Located {
-                src: Some(
+            errors: vec![pipeline::Located::new(
+                Some(
                     crate::source::SourceFile::new(format!("--arg {name}="), value).named_source(),
                 ),
-                inner: e.into(),
-                names: Vec::new(),
-            }],
+                e.into(),
+            )],
             exit: EXIT_USAGE,
         })?),
     };

@@ -63,6 +63,15 @@ pub struct Located {
 }
 
 impl Located {
+    /// Diagnostic `inner` about `src`, naming things as the front end does.
+    pub fn new(src: Option<ShownSource>, inner: SimtDiagnostic) -> Located {
+        Located {
+            src,
+            inner,
+            names: Vec::new(),
+        }
+    }
+
     /// `text` with the names made up shown as written.
     fn shown(&self, text: impl std::fmt::Display) -> String {
         crate::diag::as_written(&text.to_string(), &self.names)
@@ -116,11 +125,7 @@ impl Failure {
         Failure {
             errors: errors
                 .into_iter()
-                .map(|inner| Located {
-                    src: src.map(SourceFile::named_source),
-                    inner,
-                    names: Vec::new(),
-                })
+                .map(|inner| Located::new(src.map(SourceFile::named_source), inner))
                 .collect(),
             exit,
         }

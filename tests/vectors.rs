@@ -139,7 +139,7 @@ fn vector_errors() {
         .collect::<Vec<_>>()
         .join(" ");
     assert!(
-        shown.contains("`a` holds 6 values, so its last 2 are no whole 4-component element"),
+        shown.contains("`a` holds 6 values, so its last 2 values are no whole 4-component element"),
         "{shown}"
     );
     // Out of bounds counts float4 elements: 8 floats = 2 float4, thread 2 is out.

@@ -45,10 +45,10 @@ pub fn raise(py: Python<'_>, f: &Failure) -> PyErr {
 /// A failure of one diagnostic about `text`, shown under the name `name`.
 pub fn single(py: Python<'_>, name: &str, text: &str, inner: SimtDiagnostic) -> PyErr {
     let f = Failure {
-        errors: vec![Located {
-            src: Some(SourceFile::new(name, text).named_source()),
+        errors: vec![Located::new(
+            Some(SourceFile::new(name, text).named_source()),
             inner,
-        }],
+        )],
         exit: EXIT_USAGE,
     };
     raise(py, &f)

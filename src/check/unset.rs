@@ -43,7 +43,7 @@ fn scan(stmts: &[Stmt], found: &mut HashSet<Span>) {
                 of: None,
             } if !ty.is_const && !ty.reference && !ty.pointer => {
                 let rest = &stmts[k + 1..];
-                for d in decls.iter().filter(|d| is_unset_scalar(d)) {
+                for d in decls.iter().filter(|d| is_declared_unset(d)) {
                     if reads_first(rest, &d.name.name) && !shuffled(rest, &d.name.name) {
                         found.insert(d.name.span);
                     }
@@ -78,8 +78,9 @@ fn scan(stmts: &[Stmt], found: &mut HashSet<Span>) {
     }
 }
 
-/// `T x;`: one scalar name, no value, no array, no pointer, no reference.
-fn is_unset_scalar(d: &ast::Declarator) -> bool {
+/// `T x;`: a name declared without a value, no array, pointer or reference (whether `T` is a
+/// scalar, the checker decides).
+fn is_declared_unset(d: &ast::Declarator) -> bool {
     d.init.is_none() && d.list.is_none() && d.dims.is_empty() && !d.pointer && !d.reference
 }
 

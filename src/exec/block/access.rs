@@ -236,8 +236,8 @@ impl BlockRunner<'_> {
                 index,
                 len as u64 / u64::from(width),
                 match len as u64 % u64::from(width) {
-                    1 => format!("{help}; `{name}` holds {len} values, so its last is no whole {width}-component element"),
-                    tail => format!("{help}; `{name}` holds {len} values, so its last {tail} are no whole {width}-component element"),
+                    1 => format!("{help}; `{name}` holds {len} values, so its last value is no whole {width}-component element"),
+                    tail => format!("{help}; `{name}` holds {len} values, so its last {tail} values are no whole {width}-component element"),
                 },
             ),
             None => (index, len as u64 / u64::from(width), help),
