@@ -1430,3 +1430,24 @@ launch k {{ a = zeros(32); expect a == 1; }}
         assert!(ok(&src, &[], ONE, [32, 1, 1]).expects_passed(), "{word}");
     }
 }
+
+#[test]
+fn a_returned_pointer_is_the_overload_the_objects_constness_picks() {
+    // `get()` on a `const T&` is the `const` overload, which returns a `const B*`: `->v` is
+    // B's second int (xb[1] = 4); on a `T&` it is the other, an `A*`, whose `v` is xa[0] = 1.
+    // Following the first overload found read xb[0] = 3 through A's layout.
+    let src = r#"
+struct A { int v; int w; };
+struct B { int pad; int v; };
+struct T {
+  A* a; B* b;
+  __device__ A* get() { return a; }
+  __device__ const B* get() const { return b; }
+};
+__device__ int read(const T& t) { return t.get()->v; }
+__device__ int write(T& t) { return t.get()->v; }
+__global__ void k(T t, int* out) { out[0] = read(t); out[1] = write(t); }
+launch k { xa = [1, 2]; xb = [3, 4]; t.a = xa; t.b = xb; out = zeros(2); expect out == [4, 1]; }
+"#;
+    assert!(ok(src, &[], ONE, ONE).expects_passed());
+}

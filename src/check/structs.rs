@@ -1489,6 +1489,7 @@ impl<'g> KernelChecker<'g, '_> {
             } => {
                 let l = self.struct_of(object)?;
                 let f = self.member_overload(&l, &method.name, (targs, args))?;
+                let f = self.for_object(object, &l, f);
                 self.returned_named(&f, (targs, args), e.span, true)
             }
             _ => None,

@@ -807,7 +807,7 @@ fn typed(
             let mut help = format!(
                 "`{name}` is declared with {declared} element(s) and keeps that size, as in CUDA (cudaMemcpyToSymbol of more bytes fails); give exactly {declared} values, writing out the ones the launch does not change, or change the declaration"
             );
-            if let Some((structs, image)) = struct_symbol(kernel, i) {
+            if let Some((_, structs, image)) = struct_symbol(kernel, i) {
                 let types: Vec<&str> = image.leaves.iter().map(|(s, _)| s.c_name()).collect();
                 help.push_str(&format!(
                     "; or list the members' values of its {structs} struct(s) in order, {} per struct ({})",
@@ -893,20 +893,19 @@ fn typed(
     }
 }
 
-/// Symbol parameter `i`, when it holds structs: how many, and where their leaves lie.
-fn struct_symbol(kernel: &Kernel, i: usize) -> Option<(u64, &StructImage)> {
+/// Symbol parameter `i`, when it holds structs: its declared number of components, how many
+/// structs those are, and where their leaves lie.
+fn struct_symbol(kernel: &Kernel, i: usize) -> Option<(u64, u64, &StructImage)> {
     let (_, image) = kernel
         .struct_symbols
         .iter()
         .find(|(q, _)| *q as usize == i)?;
-    let (_, declared) = kernel.symbol_sizes.iter().find(|(q, _)| *q as usize == i)?;
+    let &(_, declared) = kernel.symbol_sizes.iter().find(|(q, _)| *q as usize == i)?;
     let ParamKind::Buffer { elem, .. } = kernel.params[i].kind else {
         return None;
     };
-    Some((
-        declared * u64::from(elem.size()) / u64::from(image.size),
-        image,
-    ))
+    let structs = declared * u64::from(elem.size()) / u64::from(image.size);
+    Some((declared, structs, image))
 }
 
 /// `p = [56, 2, 10, 0.9];` for a `__constant__` or `__device__` struct (or array of structs)
@@ -920,7 +919,8 @@ pub(crate) fn struct_members(
     name: &str,
     span: Span,
 ) -> Result<HostValue, HostError> {
-    let (Some((structs, image)), HostValue::Array { data, .. }) = (struct_symbol(kernel, i), &v)
+    let (Some((declared, structs, image)), HostValue::Array { data, .. }) =
+        (struct_symbol(kernel, i), &v)
     else {
         return Ok(v);
     };
@@ -929,7 +929,6 @@ pub(crate) fn struct_members(
     };
     let leaves = image.leaves.len();
     let given = data.len() as u64;
-    let declared = structs * u64::from(image.size) / u64::from(elem.size());
     if given == declared || given != structs * leaves as u64 {
         return Ok(v);
     }
