@@ -1451,3 +1451,28 @@ launch k { xa = [1, 2]; xb = [3, 4]; t.a = xa; t.b = xb; out = zeros(2); expect 
 "#;
     assert!(ok(src, &[], ONE, ONE).expects_passed());
 }
+
+#[test]
+fn a_returned_struct_is_the_overload_the_objects_constness_picks() {
+    // `c.get()` of a `const T` is the `const` overload, an `A` whose `y` is 2; `m.get()` the
+    // other, a `B` whose only member `y` is 5. Reading the first overload's layout for both
+    // panicked looking up `y`'s leaf (B has one member, A two).
+    let src = r#"
+struct A { float x; float y; };
+struct B { float y; };
+struct T {
+    float v;
+    __device__ A get() const { A a; a.x = 1.0f; a.y = 2.0f; return a; }
+    __device__ B get() { B b; b.y = 5.0f; return b; }
+};
+__global__ void k(float* out) {
+    const T c = T();
+    T m;
+    m.v = 0;
+    out[0] = c.get().y;
+    out[1] = m.get().y;
+}
+launch k { out = zeros(2); expect out == [2, 5]; }
+"#;
+    assert!(ok(src, &[], ONE, ONE).expects_passed());
+}

@@ -1349,6 +1349,8 @@ impl<'g> KernelChecker<'g, '_> {
                 }
                 let l = self.struct_of(object)?;
                 let f = self.member_overload(&l, &method.name, (targs, args))?;
+                // The overload the object's constness picks (`c.get()` of a `const` object).
+                let f = self.for_object(object, &l, f);
                 // A member template's return type is its instance's (`c.get<E>()`).
                 self.returned_layout(&f, targs, args, e.span)
             }
