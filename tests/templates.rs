@@ -2658,3 +2658,25 @@ launch k { o = zeros(1); }
         common::describe(&f)
     );
 }
+
+#[test]
+fn a_parameter_is_deduced_from_an_explicit_specialisations_instance() {
+    // `get(v)` of a `V<float>`, where `V<float>` is an explicit specialisation (SOFA's
+    // `template <> class CudaVec3<float>`): `real` is float, read from the arguments written
+    // after its name; a partial specialisation's own parameters are put in place (`A<int, 4>`
+    // of `template <class T> struct A<T, 4>`: T = int, N = 4, so size() = 4 * sizeof(int)).
+    let src = r#"
+template<class real> class V;
+template<> class V<float> { public: float x; };
+template<class real> __device__ real get(const V<real>& a) { return a.x; }
+template<class T, int N> struct A { T v[N]; };
+template<class T> struct A<T, 4> { T v[4]; T extra; };
+template<class T, int N> __device__ int size(const A<T, N>& a) { return N * sizeof(T); }
+__global__ void k(float* o, int* s) {
+    V<float> v; v.x = 3.0f; o[0] = get(v);
+    A<int, 4> a; s[0] = size(a);
+}
+launch k { o = zeros(1); s = zeros(1); expect o == [3]; expect s == [16]; }
+"#;
+    assert!(ok(src, &[], ONE, ONE).expects_passed());
+}

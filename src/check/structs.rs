@@ -4798,8 +4798,28 @@ impl<'g> KernelChecker<'g, '_> {
             return Vec::new();
         }
         let inner = pattern[args + 1..].trim_end_matches('>');
-        inner
-            .split(',')
+        let written = inner.split(',').map(|w| w.trim().to_string());
+        // A specialisation's arguments are the ones written after its name, its own
+        // parameters in place (`V<float>` of `template <> class V<float>`, `A<int, 4>` of
+        // `template <class T> struct A<T, 4>` for T = int).
+        if let Some(spec) = super::template::spec_args(&d.spec) {
+            return written
+                .zip(spec)
+                .map(|(w, mut arg)| {
+                    match &mut arg {
+                        ast::TemplateArg::Type(t) => bindings.ty(t),
+                        ast::TemplateArg::Value(e) => match &e.kind {
+                            ast::ExprKind::Name(n) if bindings.types.contains_key(n) => {
+                                arg = ast::TemplateArg::Type(bindings.types[n].clone());
+                            }
+                            _ => bindings.expr(e),
+                        },
+                    }
+                    (w, arg)
+                })
+                .collect();
+        }
+        written
             .zip(&d.template)
             .filter_map(|(written, param)| {
                 let n = &param.name.name;
@@ -4808,7 +4828,7 @@ impl<'g> KernelChecker<'g, '_> {
                     (None, Some(e)) => ast::TemplateArg::Value(e.clone()),
                     (None, None) => return None,
                 };
-                Some((written.trim().to_string(), arg))
+                Some((written, arg))
             })
             .collect()
     }
