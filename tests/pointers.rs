@@ -2027,3 +2027,41 @@ launch k {
     let f = err(&stepped, &[], None, None);
     assert_eq!(codes(&f), ["simt::check::unsupported"]);
 }
+
+#[test]
+fn an_extern_shared_variable_is_the_first_element_of_dynamic_shared_memory() {
+    // `extern __shared__ int last;` (a stream-compaction course repository) sits at byte 0 of
+    // the dynamic shared memory, as every `extern __shared__` array does: thread 0 stores 40 to
+    // it, thread t stores t to arr[t + 1], so out[t] = arr[0] + arr[t + 1] = 40 + t.
+    let src = r#"
+__global__ void k(int* out) {
+    extern __shared__ int last;
+    extern __shared__ int arr[];
+    arr[threadIdx.x + 1] = threadIdx.x;
+    if (threadIdx.x == 0) last = 40;
+    __syncthreads();
+    out[threadIdx.x] = arr[0] + arr[threadIdx.x + 1];
+}
+launch k { out = zeros(4); dyn_smem = 20; expect out == [40, 41, 42, 43]; }
+"#;
+    assert!(ok(src, &[], ONE, [4, 1, 1]).expects_passed());
+    // Without dynamic shared memory it holds nothing.
+    let e = err(
+        &src.replace("dyn_smem = 20", "dyn_smem = 0"),
+        &[],
+        Some(ONE),
+        Some([4, 1, 1]),
+    );
+    assert_eq!(codes(&e), ["simt::run::out_of_bounds"], "{e:?}");
+    // A vector variable: its members are the first two floats.
+    let src = r#"
+__global__ void k(float* out) {
+    extern __shared__ float2 v;
+    if (threadIdx.x == 0) v = make_float2(1.5f, 2.0f);
+    __syncthreads();
+    out[threadIdx.x] = v.x + v.y;
+}
+launch k { out = zeros(4); dyn_smem = 8; expect out == 3.5; }
+"#;
+    assert!(ok(src, &[], ONE, [4, 1, 1]).expects_passed());
+}

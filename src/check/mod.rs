@@ -2210,6 +2210,10 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                 if *is_extern && dims.len() > 1 && dims[0].is_none() {
                     return self.extern_rows(s, dims, out);
                 }
+                // `extern __shared__ int last;` (a class's stream compaction): one variable.
+                if *is_extern && dims.is_empty() && self.layout_of(ty).is_none() {
+                    return self.extern_scalar(s, out);
+                }
                 // PyTorch's `__shared__ typename std::aligned_storage<sizeof(T), alignof(T)>::type
                 // s[32];`, viewed as `T*` by a cast.
                 let storage = self.shared_storage(ty).transpose()?;

@@ -1809,6 +1809,40 @@ impl<'g> KernelChecker<'g, '_> {
         Ok(())
     }
 
+    /// `extern __shared__ T name;` (statement `s`): a variable at the start of the one dynamic
+    /// shared memory, as CUDA places it; declared as `extern __shared__ T name[]`, and `name`
+    /// then a reference to its first element.
+    pub(crate) fn extern_scalar(&mut self, s: &ast::Stmt, out: &mut Vec<Stmt>) -> Result<()> {
+        let ast::StmtKind::Shared { ty, name, .. } = &s.kind else {
+            unreachable!("checker: extern_scalar of a shared declaration")
+        };
+        let whole = ast::Stmt {
+            kind: ast::StmtKind::Shared {
+                ty: ty.clone(),
+                name: name.clone(),
+                dims: vec![None],
+                is_extern: true,
+            },
+            span: s.span,
+        };
+        let first = ast::Expr {
+            kind: ast::ExprKind::Name(name.name.clone()),
+            span: name.span,
+        };
+        // Declared in a scope of its own, which ends here.
+        self.scopes.push(std::collections::HashMap::new());
+        let at = self.stmt(&whole, out).and_then(|()| self.pointer(&first));
+        self.scopes.pop();
+        let at = at?;
+        let mem = at
+            .mem
+            .expect("checker: the dynamic shared memory is an array");
+        let i = self.new_pointer(name, (mem.elem, mem.width), false);
+        out.push(self.point(i, at, name.span)?);
+        self.declare(name, Binding::Ref(i));
+        Ok(())
+    }
+
     /// `p op q` for pointers (`==`, `<`, ...) or `p - q` (elements between them, `long long`).
     pub(crate) fn pointer_binary(
         &mut self,
