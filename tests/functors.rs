@@ -376,3 +376,23 @@ launch k { o = zeros(2); expect o == [10, 42]; }
 "#;
     ok(src, &[], ONE, ONE);
 }
+
+#[test]
+fn a_function_object_may_be_initialised_from_a_temporary_or_another() {
+    // FasterLLaMA's warpAllReduce: `auto func = ReductionOp<T>();`, then `func(a, b)`. An object
+    // without data copies nothing: f, g and h all add, m takes the larger, so out[t] =
+    // ((t + 1) + 1) + 0.5 + max(t, 3).
+    let src = r#"
+struct SumOp { __device__ float operator()(float a, float b) const { return a + b; } };
+template <typename T> struct MaxOp { __device__ T operator()(const T& a, const T& b) const { return a > b ? a : b; } };
+__global__ void k(const float* in, float* out) {
+    auto f = SumOp();
+    SumOp g = SumOp();
+    SumOp h = f;
+    MaxOp<float> m = MaxOp<float>();
+    out[threadIdx.x] = h(g(f(in[threadIdx.x], 1.0f), 1.0f), 0.5f) + m(in[threadIdx.x], 3.0f);
+}
+launch k { in = arange(8); out = zeros(8); expect out == arange(8) + 2.5 + [3, 3, 3, 3, 4, 5, 6, 7]; }
+"#;
+    assert!(ok(src, &[], [1, 1, 1], [8, 1, 1]).expects_passed());
+}

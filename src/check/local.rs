@@ -90,6 +90,14 @@ impl KernelChecker<'_, '_> {
                 return self.declare_object(d, o?);
             }
         }
+        // `auto func = ReductionOp<T>();` (FasterLLaMA): an object without data.
+        if let (BaseType::Auto, false, Some(init)) = (ty.base, d.pointer, &d.init) {
+            if self.struct_of(init).is_none() {
+                if let Some(Ok(o)) = self.object_of(init) {
+                    return self.declare_object(d, o);
+                }
+            }
+        }
         let is_group = match ty.base {
             BaseType::Named => super::groups::is_group_type(&ty.base_text),
             BaseType::Auto => match &d.init {

@@ -653,9 +653,14 @@ impl KernelChecker<'_, '_> {
         })
     }
 
-    /// `SharedMemory<T> smem;`: an object with no data.
+    /// `SharedMemory<T> smem;`: an object with no data; `= SumOp<float>()` or `= other` of
+    /// its own type copies nothing.
     pub(crate) fn declare_object(&mut self, d: &ast::Declarator, o: Object) -> Result<()> {
-        if d.init.is_some() || d.list.is_some() || !d.dims.is_empty() || d.pointer {
+        let copied = match &d.init {
+            Some(init) => matches!(self.object_of(init), Some(Ok(from)) if from.def == o.def),
+            None => true,
+        };
+        if !copied || d.list.is_some() || !d.dims.is_empty() || d.pointer {
             return Err(CheckError::Unsupported {
                 what: format!("this declaration of the struct object `{}`", d.name.name),
                 span: d.name.span,
