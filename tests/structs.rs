@@ -3114,3 +3114,36 @@ launch k { a.col = arange(32); out = zeros(33); block = 32; grid = 1;
     let d = common::describe(&f);
     assert!(d.contains("function pointer member `f`"), "{d}");
 }
+
+#[test]
+fn a_pointer_to_the_struct_being_laid_out_is_held_and_not_followed() {
+    // `Node* self;` (a graph repository's device handle), a class template's `L<T>* next;` and
+    // `B { A* a; }` inside `A`: each struct holds a pointer, so the pointer is held and never
+    // followed, as for any pointer to a struct that holds pointers; the launch sets the data.
+    // out = l.v + a.x + a.b.k = 1.5 + 2 + 3.
+    let src = r#"
+template <typename T> struct L { L<T>* next; T v; };
+struct A;
+struct B { A* a; int k; };
+struct A { B b; float x; };
+struct Node { Node* self; float* data; };
+__global__ void k(L<float> l, A a, Node n, float* out) {
+    out[threadIdx.x] = l.v + a.x + a.b.k + n.data[threadIdx.x];
+}
+launch k { l.v = 1.5; a.x = 2; a.b.k = 3; n.data = arange(4); out = zeros(4); expect out == 6.5 + arange(4); }
+"#;
+    assert!(ok(src, &[], ONE, [4, 1, 1]).expects_passed());
+    // Following one is refused, naming the member.
+    let src = r#"
+struct Node { Node* next; float v; };
+__global__ void k(Node n, float* out) { out[threadIdx.x] = n.next->v; }
+launch k { n.v = 1; out = zeros(4); }
+"#;
+    let e = err(src, &[], Some(ONE), Some([4, 1, 1]));
+    assert_eq!(codes(&e), ["simt::check::unsupported"], "{e:?}");
+    assert!(
+        common::describe(&e).contains("`n.next`"),
+        "{}",
+        common::describe(&e)
+    );
+}

@@ -481,6 +481,13 @@ impl<'g> KernelChecker<'g, '_> {
         })
     }
 
+    /// Whether `ty` names a struct whose layout is being built: a pointer to it is a member of
+    /// itself or of one of its members (`Node* next;`).
+    fn layout_is_open(&self, ty: &ast::TypeName) -> bool {
+        let key = layout_key(&canonical_targs(&ty.base_text));
+        self.layouts_open.contains(&key)
+    }
+
     /// The layout of the struct called `text` (`P`, `P<float>`), if it has data members.
     pub(crate) fn layout_named(&mut self, text: &str, span: Span) -> Option<Result<Rc<Layout>>> {
         // Only a class instance has arguments to spell one way.
@@ -491,13 +498,7 @@ impl<'g> KernelChecker<'g, '_> {
         } else {
             text
         };
-        // Qualified names resolve by their last part: `thrust::complex<float>` is `complex<float>`.
-        let key: String = text.split_whitespace().collect();
-        let head = key.find('<').unwrap_or(key.len());
-        let key = match key[..head].rfind("::") {
-            Some(at) => key[at + 2..].to_string(),
-            None => key,
-        };
+        let key = layout_key(text);
         if let Some(l) = self.struct_vector(&key) {
             return Some(Ok(l));
         }
@@ -971,6 +972,11 @@ impl<'g> KernelChecker<'g, '_> {
         }
         if ty.base == BaseType::Void {
             return opaque("void".into());
+        }
+        // A pointer to the struct being laid out (a list's `Node* next;`): a struct that holds
+        // a pointer, held and not followed.
+        if self.layout_is_open(ty) {
+            return opaque(ty.base_text.clone());
         }
         if let Some(l) = self.layout_of(ty) {
             let l = l?;
@@ -4841,6 +4847,17 @@ impl<'g> KernelChecker<'g, '_> {
     /// `sizeof` of a struct type or of a struct-typed expression.
     pub(crate) fn struct_size(&mut self, e: &ast::Expr) -> Option<u64> {
         self.struct_of(e).map(|l| u64::from(l.size))
+    }
+}
+
+/// The key a struct type's layout is kept under: its name as written without spaces,
+/// qualified names by their last part (`thrust::complex<float>` is `complex<float>`).
+fn layout_key(text: &str) -> String {
+    let key: String = text.split_whitespace().collect();
+    let head = key.find('<').unwrap_or(key.len());
+    match key[..head].rfind("::") {
+        Some(at) => key[at + 2..].to_string(),
+        None => key,
     }
 }
 
