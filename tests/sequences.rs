@@ -403,3 +403,22 @@ sequence {
     let run = ok(&src.replace("b = zeros(8)", "b = empty(8)"));
     assert_eq!(run.launches[1].uninit[0].read.words, 4);
 }
+
+#[test]
+fn a_computed_array_bound_by_its_name_takes_the_parameters_type() {
+    // `levels = [0, 5, 5, 7];` (a list) and `base = arange(4) + 3;` (computed in doubles) at
+    // sequence level, then launch items that do not set them: each is made in its parameter's
+    // type as a launch section's own assignment makes it (they stopped with "`levels` is
+    // `unsigned int*` but was given an array"). out[t] = (levels[t] == 5) + base[t] = 3, 5, 6, 6.
+    let src = r#"
+__global__ void k(const unsigned int* levels, const int* base, int* out) {
+    out[threadIdx.x] = (levels[threadIdx.x] == 5U) + base[threadIdx.x];
+}
+sequence {
+    levels = [0, 5, 5, 7]; base = arange(4) + 3; out = zeros(4);
+    launch k { block = 4; grid = 1; }
+    expect out == [3, 5, 6, 6];
+}
+"#;
+    ok(src);
+}

@@ -542,6 +542,33 @@ pub fn prepare_in(
             HostStmt::Cooperative(_) => {}
         }
     }
+    // A sequence's array the launch binds by its name (`levels = [0, 5, 5, 7];` before a launch
+    // item that does not set `levels`), computed in doubles: in the parameter's type, as the
+    // launch section's own assignment would make it.
+    for p in &kernel.params {
+        let ParamKind::Buffer { elem, .. } = p.kind else {
+            continue;
+        };
+        if assigned.contains(&p.name.as_str()) || elem == Scalar::F64 {
+            continue;
+        }
+        let computed = match env.vars.get(&p.name) {
+            Some(
+                v @ HostValue::Array {
+                    data, dtype: None, ..
+                },
+            )
+            | Some(
+                v @ HostValue::Pointer {
+                    data, dtype: None, ..
+                },
+            ) if data.elem() == Scalar::F64 => v.clone(),
+            _ => continue,
+        };
+        let span = launch.map_or(kernel.span, |l| l.span);
+        let v = typed(&mut env, kernel, &p.name, computed, span).map_err(|e| (e, Origin::File))?;
+        env.vars.insert(p.name.clone(), v);
+    }
     let dim = |env: &Env, which: &str, span: Span| -> Result<[u32; 3], Failure> {
         let key = setting_key(kernel, which);
         let help = if key == which {
