@@ -259,3 +259,37 @@ launch k { out = zeros(32); expect out[2] == 12; expect out[3] == 567; }
     // Each half stores its 16 results once: two store instructions.
     assert_eq!(c.gst_instr, 2);
 }
+
+#[test]
+fn a_class_refused_for_its_virtual_members_keeps_its_constants_and_enumerators() {
+    // paracrypt's `BlockCipher`: host code full of virtual members, whose nested `Mode` enum
+    // and constants the kernels read (`BlockCipher::CTR`). m = 3 is CTR, so out = K = 4.
+    let src = r#"
+namespace ns {
+    class Cipher {
+      public:
+        virtual ~Cipher();
+        virtual int f(int x) = 0;
+        typedef enum Mode { ECB = 0, CTR = 3 } Mode;
+        static const int K = 4;
+    };
+}
+__global__ void k(const ns::Cipher::Mode m, int* out) {
+    out[threadIdx.x] = (m == ns::Cipher::CTR) ? ns::Cipher::K : 2;
+}
+launch k { m = 3; out = zeros(4); expect out == 4; }
+"#;
+    assert!(ok(src, &[], ONE, [4, 1, 1]).expects_passed());
+    // Used as a value, it is still refused at the virtual member.
+    let text = src.replace(
+        "out[threadIdx.x] = (m",
+        "ns::Cipher c; out[threadIdx.x] = (m",
+    );
+    let f = err(&text, &[], Some(ONE), Some([4, 1, 1]));
+    assert_eq!(
+        codes(&f)[0],
+        "simt::check::unsupported",
+        "{}",
+        common::describe(&f)
+    );
+}

@@ -4691,19 +4691,28 @@ impl<'g> KernelChecker<'g, '_> {
     /// An instance no specialisation (or more than one) fits is an error of its own.
     pub(crate) fn static_member(&mut self, name: &str, span: Span) -> Option<Result<Value>> {
         let (ty, member) = name.rsplit_once("::")?;
-        if let Some(l) = self.layout_named(ty, span) {
-            let l = match l {
-                Ok(l) => l,
-                Err(e) if chooses_nothing(&e) => return Some(Err(e)),
-                Err(_) => return None,
-            };
-            return l
-                .statics
-                .iter()
-                .find(|(n, _)| n == member)
-                .map(|(_, v)| Ok(*v));
+        // A class simt cannot lay out (paracrypt's `BlockCipher`, full of host virtual members)
+        // still has its constants and enumerators (`BlockCipher::CTR`): read from its
+        // definition, the class refused only where it is used as a value.
+        let refused = match self.struct_def_of(ty, span) {
+            Some(Ok(found)) if self.globals.structs[found.0].unsupported.is_some() => Some(found),
+            _ => None,
+        };
+        if refused.is_none() {
+            if let Some(l) = self.layout_named(ty, span) {
+                let l = match l {
+                    Ok(l) => l,
+                    Err(e) if chooses_nothing(&e) => return Some(Err(e)),
+                    Err(_) => return None,
+                };
+                return l
+                    .statics
+                    .iter()
+                    .find(|(n, _)| n == member)
+                    .map(|(_, v)| Ok(*v));
+            }
         }
-        let (def, bindings) = match self.struct_def_of(ty, span)? {
+        let (def, bindings) = match refused.map(Ok).or_else(|| self.struct_def_of(ty, span))? {
             Ok(found) => found,
             Err(e) if chooses_nothing(&e) => return Some(Err(e)),
             Err(_) => return None,
