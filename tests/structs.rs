@@ -3147,3 +3147,40 @@ launch k { n.v = 1; out = zeros(4); }
         common::describe(&e)
     );
 }
+
+#[test]
+fn the_address_of_a_struct_member_is_a_pointer_to_that_struct() {
+    // FastGEMV's int4 GEMV: `(uint4_2*)&mat_val.x` of a struct member of a local. Here
+    // `&v.y` of a local copy (written through: v.y.a = in[4t + 2] + 10), `&in[t].y` of the
+    // buffer (its b is in[4t + 3]) and `&q->x` through a pointer to the local (b = in[4t + 1]).
+    let src = r#"
+struct V2 { float a; float b; };
+struct W { V2 x; V2 y; };
+__global__ void k(W* in, float* out) {
+    W v = in[threadIdx.x];
+    V2* p = &v.y;
+    p->a += 10.0f;
+    const V2* g = &in[threadIdx.x].y;
+    W* q = &v;
+    V2* r = &q->x;
+    out[threadIdx.x] = v.y.a + g->b + r->b;
+}
+launch k { in = arange(128); out = zeros(32);
+    expect out == (arange(32) * 4 + 12) + (arange(32) * 4 + 3) + (arange(32) * 4 + 1); }
+"#;
+    assert!(ok(src, &[], ONE, [32, 1, 1]).expects_passed());
+    // A one-byte struct member read through a pointer to another struct type: p->data is byte
+    // 4t + 1 of in, whose low nibble is (4t + 1) % 16.
+    let src = r#"
+struct P { unsigned char data; };
+struct P4 { P x, y, z, w; };
+__global__ void k(P* in, int* out) {
+    P4* in4 = reinterpret_cast<P4*>(in);
+    P4 v = in4[threadIdx.x];
+    const P* p = (P*)&v.y;
+    out[threadIdx.x] = p->data & 0x0F;
+}
+launch k { in = arange(128); out = zeros(32); expect out == (arange(32) * 4 + 1) % 16; }
+"#;
+    assert!(ok(src, &[], ONE, [32, 1, 1]).expects_passed());
+}

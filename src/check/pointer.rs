@@ -1178,6 +1178,18 @@ impl<'g> KernelChecker<'g, '_> {
                         }
                     }
                 }
+                // `&v.y` of a struct member (FastGEMV's `(uint4_2*)&mat_val.x`): a struct
+                // pointer to it, where the struct holding it is in memory.
+                if self.struct_of(operand).is_some() {
+                    if let Some(place) = self.struct_place(operand) {
+                        let place = place?;
+                        if let super::structs::Home::Mem { .. } = place.home {
+                            let mut p = self.place_address(place, span);
+                            p.is_const = self.place_is_const(base);
+                            return Ok(p);
+                        }
+                    }
+                }
                 let place = match self.member_place(operand) {
                     Some(p) => Some(p),
                     None => self.component(base, field, span),
