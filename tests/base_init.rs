@@ -143,3 +143,36 @@ launch k { out = zeros(1); }
     assert_eq!(codes(&f), ["simt::check::unsupported"], "{}", describe(&f));
     assert!(describe(&f).contains("`B<float>`"), "{}", describe(&f));
 }
+
+#[test]
+fn a_derived_object_given_for_its_base_by_value_is_sliced() {
+    // C++ copies the base subobject: f(d) sees a = 1.5, b = 2 (1.5 * 10 + 2 = 17); `B c = d`
+    // and `z = d` keep the same two members (3.5); `D m = d` of the middle class keeps c and e
+    // (100 + 7). E derives from D, which derives from B, so each is a prefix of E's members.
+    let src = r#"
+struct B { float a; int b; __device__ float sum() const { return a + b; } };
+struct D : B { double c; float e; };
+struct E : D { int f; };
+__device__ float f(B x) { return x.a * 10 + x.b; }
+__global__ void k(float* o) {
+    E d; d.a = 1.5f; d.b = 2; d.c = 100.0; d.e = 7.0f; d.f = 9;
+    B c = d;
+    B z; z.a = 0; z.b = 0;
+    z = d;
+    D m = d;
+    o[0] = f(d); o[1] = c.a + c.b; o[2] = z.sum(); o[3] = m.c + m.e;
+}
+launch k { o = zeros(4); expect o == [17, 3.5, 3.5, 107]; }
+"#;
+    assert!(ok(src, &[], ONE, ONE).expects_passed());
+    // A polymorphic base is refused: the copy would keep the derived class's virtual members.
+    let src = r#"
+struct B { __device__ virtual float v() const { return 1.0f; } float a; };
+struct D : B { __device__ float v() const override { return 2.0f; } };
+__device__ float f(B x) { return x.v(); }
+__global__ void k(float* o) { D d; d.a = 0; o[0] = f(d); }
+launch k { o = zeros(1); }
+"#;
+    let e = err(src, &[], Some(ONE), Some(ONE));
+    assert_eq!(codes(&e), ["simt::check::mismatched_types"], "{e:?}");
+}

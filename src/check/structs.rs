@@ -2296,6 +2296,16 @@ impl<'g> KernelChecker<'g, '_> {
         }
     }
 
+    /// Whether a `found` converts to its base class `l` by slicing: `l`'s members are the
+    /// beginning of `found`'s, and `l` has no virtual members.
+    fn slices_to(&self, found: &Layout, l: &Layout) -> bool {
+        let polymorphic = l
+            .def
+            .as_ref()
+            .is_some_and(|(def, _)| !self.globals.structs[*def].virtuals.is_empty());
+        !polymorphic && self.derives_from(found, &l.name) && found.leaves.starts_with(&l.leaves)
+    }
+
     /// A struct's vector member read whole (`h.x` of `struct half8 { half2 x, y; }`), when `e`
     /// is one of `width` `elem`s: its components.
     pub(crate) fn vector_member(
@@ -2351,6 +2361,14 @@ impl<'g> KernelChecker<'g, '_> {
         if found.name != l.name && self.converts_from(l, &found.name) {
             // `state_t s(keys);` of `state_t(const keys_t&)`: that constructor (cuckoo).
             return self.build(l, std::slice::from_ref(e), span, out);
+        }
+        // `B b = d;` or `f(d)` of a `B` parameter, for `D` derived from `B`: the base subobject
+        // (C++ slices), which `D`'s layout begins with. A polymorphic base would take the
+        // derived object's class number, which the copy does not have: refused as before.
+        if found.name != l.name && self.slices_to(&found, l) {
+            let mut values = self.struct_value_at(e, &found, out, assignment)?;
+            values.truncate(l.leaves.len());
+            return Ok(values);
         }
         if found.name != l.name && !(three(&found.name) && three(&l.name)) {
             return Err(CheckError::Mismatch {
