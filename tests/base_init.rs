@@ -176,3 +176,41 @@ launch k { o = zeros(1); }
     let e = err(src, &[], Some(ONE), Some(ONE));
     assert_eq!(codes(&e), ["simt::check::mismatched_types"], "{e:?}");
 }
+
+#[test]
+fn a_class_derived_from_a_cuda_vector_type_begins_with_its_members() {
+    // gnina's `struct gfloat3 : float3` and SOFA's `CudaVec3<float> : public float3`: the
+    // vector's members first, its alignment, `: float3(make_float3(x, y, z))` setting them.
+    // g = (1, 12, 3) after `g.y += 10`: sum 16, f.y 12, len2 = 1 + 144 + 9 = 154, so 182.
+    // sizeof(gfloat3) = 12; `tagged : int2` is 8-aligned, int2 (8) + tag (4) padded to 16;
+    // `v4 : float4` is float4's 16 bytes, 16-aligned (as g++ lays out such classes).
+    let src = r#"
+struct gfloat3 : float3 {
+    gfloat3() = default;
+    __host__ __device__ inline gfloat3(float x, float y, float z) : float3(make_float3(x, y, z)) {}
+    __device__ float sum() const { return x + y + z; }
+};
+struct __align__(8) tagged : int2 { int tag; };
+struct v4 : float4 { };
+__device__ float len2(float3 v) { return v.x * v.x + v.y * v.y + v.z * v.z; }
+__global__ void k(float* o, unsigned long long* sizes) {
+    gfloat3 g(1.0f, 2.0f, 3.0f);
+    g.y += 10.0f;
+    float3 f = g;
+    o[0] = g.sum() + f.y + len2(g);
+    sizes[0] = sizeof(gfloat3); sizes[1] = alignof(tagged); sizes[2] = sizeof(tagged);
+    sizes[3] = alignof(v4); sizes[4] = sizeof(v4);
+}
+launch k { o = zeros(1); sizes = zeros(5); expect o == [182]; expect sizes == [12, 8, 16, 16, 16]; }
+"#;
+    assert!(ok(src, &[], ONE, ONE).expects_passed());
+    // A member of the class's own named as the vector's hides it: refused.
+    let src = r#"
+struct B : float3 { float x; };
+__global__ void k(float* o) { B b; o[0] = 0; }
+launch k { o = zeros(1); }
+"#;
+    let e = err(src, &[], Some(ONE), Some(ONE));
+    assert_eq!(codes(&e), ["simt::check::unsupported"], "{e:?}");
+    assert!(describe(&e).contains("hides"), "{}", describe(&e));
+}

@@ -5199,7 +5199,9 @@ fn plain_base<'i>(pair: &Pair<'i, Rule>) -> Option<Pair<'i, Rule>> {
     if !plain {
         return None;
     }
-    base.into_inner().find(|p| p.as_rule() == Rule::named_ty)
+    // `: float3` (a CUDA vector type, read as a scalar type's word) too.
+    base.into_inner()
+        .find(|p| matches!(p.as_rule(), Rule::named_ty | Rule::scalar_ty))
 }
 
 /// The start of the name of a union without one (`__anonymous_union_120`, after where it starts).

@@ -83,6 +83,14 @@ fn flatten(structs: &mut [StructDef], i: usize, state: &mut [State]) {
         state[i] = State::Open;
         return flatten(structs, i, state);
     }
+    if found.is_none() && args.is_empty() && super::vector_base::derive(&mut structs[i], &base) {
+        if !structs[i].virtuals.is_empty() {
+            let span = structs[i].name.span;
+            structs[i].fields.insert(0, vptr(id, span));
+        }
+        state[i] = State::Done;
+        return;
+    }
     let Some(b) = found else {
         structs[i].unsupported.get_or_insert((
             format!(

@@ -15,6 +15,7 @@ mod preprocess;
 mod range_for;
 mod scope;
 mod switch;
+mod vector_base;
 
 use pest::Parser;
 
