@@ -214,3 +214,26 @@ launch k { o = zeros(1); }
     assert_eq!(codes(&e), ["simt::check::unsupported"], "{e:?}");
     assert!(describe(&e).contains("hides"), "{}", describe(&e));
 }
+
+#[test]
+fn a_class_derived_from_a_vector_type_is_given_for_the_vector() {
+    // SOFA's `CudaVec3<real>::make(xi)` of a `CudaVec4<float> : public float4`, beside
+    // `make(float2)`: the derived-to-base conversion picks `float4` (and `m2(float3)` for a
+    // `V3`), and the argument is the base subobject. in = 0..15: a = in[4t..4t+3], so
+    // m4(a) = 16t + 6, c.w = 4t + 3, m2(b) = 100.
+    let src = r#"
+struct V4 : float4 { };
+struct V3 : float3 { };
+__device__ float m2(float2 v) { return v.x + v.y; }
+__device__ float m2(float3 v) { return 100.0f; }
+__device__ float m4(float4 v) { return v.x + v.y + v.z + v.w; }
+__global__ void k(const V4* in, float* o) {
+    V4 a = in[threadIdx.x];
+    V3 b; b.x = 1; b.y = 2; b.z = 3;
+    float4 c = a;
+    o[threadIdx.x] = m4(a) + c.w + m2(b);
+}
+launch k { in = arange(16); o = zeros(4); expect o == arange(4) * 16 + 6 + arange(4) * 4 + 3 + 100; }
+"#;
+    assert!(ok(src, &[], ONE, [4, 1, 1]).expects_passed());
+}

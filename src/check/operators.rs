@@ -777,13 +777,22 @@ impl<'g> KernelChecker<'g, '_> {
             let name = layout.ok()?.name.clone();
             return match arg {
                 Arg::Struct(s) if *s == name => Some(Fit::Exact),
+                // A derived class's object for its base ([over.best.ics]: a conversion).
+                Arg::Struct(s) if self.derived_from(s, &name) => Some(Fit::Conversion),
                 Arg::Scalar(_) if self.converts_from_one(&name) => Some(Fit::UserDefined),
                 _ => None,
             };
         }
         if let Ok((elem, width)) = super::vector::elem_of(&p.ty) {
             if width > 1 {
-                return (*arg == Arg::Vector(elem, width)).then_some(Fit::Exact);
+                return match arg {
+                    Arg::Struct(s)
+                        if self.derived_from(s, &super::typed::type_name(elem, width)) =>
+                    {
+                        Some(Fit::Conversion)
+                    }
+                    _ => (*arg == Arg::Vector(elem, width)).then_some(Fit::Exact),
+                };
             }
         }
         let Arg::Scalar(t) = arg else {
@@ -796,6 +805,14 @@ impl<'g> KernelChecker<'g, '_> {
             return None;
         }
         Some(scalar_fit(s, *t))
+    }
+
+    /// Whether the struct type `class` derives from the class or vector type `base`.
+    fn derived_from(&mut self, class: &str, base: &str) -> bool {
+        match self.layout_named(class, Span::default()) {
+            Some(Ok(l)) => self.derives_from(&l, base),
+            _ => false,
+        }
     }
 
     /// Whether struct `name` has a constructor of one argument (a converting constructor).

@@ -818,6 +818,40 @@ impl KernelChecker<'_, '_> {
     }
 
     /// A value of vector type `(elem, width)`: a vector variable, `make_float4(...)` or a vector element.
+    /// `e`, an object of a class derived from the vector type of `width` `elem`s (SOFA's
+    /// `CudaVec4<float> : public float4`), given for that vector: its base subobject, the
+    /// class's first members.
+    fn base_vector(&mut self, e: &ast::Expr, elem: Scalar, width: u32) -> Option<Result<VecValue>> {
+        let l = self.struct_of(e)?;
+        let want = type_name(elem, width);
+        let first = (0..width).map(|k| (elem, k * elem.size()));
+        if l.name == want
+            || !self.derives_from(&l, &want)
+            || !first.eq(l.leaves.iter().take(width as usize).copied())
+        {
+            return None;
+        }
+        let mut body = Vec::new();
+        let values = match self.struct_value(e, &l, &mut body) {
+            Ok(values) => values,
+            Err(err) => return Some(Err(err)),
+        };
+        let parts = values[..width as usize].to_vec();
+        if body.is_empty() {
+            return Some(Ok(VecValue::Parts(parts)));
+        }
+        let call = Expr {
+            kind: ExprKind::Inline {
+                name: want,
+                body,
+                result: None,
+            },
+            ty: Scalar::Bool,
+            span: e.span,
+        };
+        Some(Ok(VecValue::Call(call, parts)))
+    }
+
     pub(crate) fn vec_value(
         &mut self,
         e: &ast::Expr,
@@ -829,6 +863,9 @@ impl KernelChecker<'_, '_> {
         }
         if let Some(parts) = self.vector_member(e, elem, width) {
             return parts.map(VecValue::Parts);
+        }
+        if let Some(base) = self.base_vector(e, elem, width) {
+            return base;
         }
         if let Some(shuffled) = self.tile_vector_shuffle(e, elem, width) {
             return shuffled;
