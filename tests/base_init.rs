@@ -237,3 +237,26 @@ launch k { in = arange(16); o = zeros(4); expect o == arange(4) * 16 + 6 + arang
 "#;
     assert!(ok(src, &[], ONE, [4, 1, 1]).expects_passed());
 }
+
+#[test]
+fn a_pointer_to_a_derived_object_converts_to_a_pointer_to_its_base() {
+    // `B* p = &d;` and `g(&e)` of a `const B*` parameter, for classes whose members are
+    // floats then a double (held as bytes): the same address, read as a B. p->b += 100 writes
+    // d.b (102); g(p) = 102, d.b = 102, h(&e) = e.c + 1 = 4 (e.c is then 4), g(&e) = e.b = 2.
+    let src = r#"
+struct B { float a; float b; };
+struct D : B { double c; };
+struct E : D { int k; };
+__device__ float g(const B* x) { return x->b; }
+__device__ double h(D* x) { x->c += 1.0; return x->c; }
+__global__ void k(double* o) {
+    D d; d.a = 1; d.b = 2; d.c = 5;
+    B* p = &d;
+    p->b += 100.0f;
+    E e; e.a = 1; e.b = 2; e.c = 3; e.k = 4;
+    o[0] = g(p) + d.b + h(&e) + e.c + g(&e);
+}
+launch k { o = zeros(1); expect o == [214]; }
+"#;
+    assert!(ok(src, &[], ONE, ONE).expects_passed());
+}

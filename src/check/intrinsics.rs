@@ -972,11 +972,9 @@ impl KernelChecker<'_, '_> {
         if p.ty.pointer {
             let ptr = self.pointer(a)?;
             // A parameter of a struct type counts its components; a plain one, its elements.
-            let plain = self.layout_of(&p.ty).is_none();
-            return Ok(Arg::Pointer(if plain {
-                self.in_vectors(ptr, a)
-            } else {
-                ptr
+            return Ok(Arg::Pointer(match self.layout_of(&p.ty) {
+                None => self.in_vectors(ptr, a),
+                Some(l) => self.upcast(ptr, a, &*l?)?,
             }));
         }
         // A function object without data (`Add add; fold(a, n, add)`): the parameter names it.

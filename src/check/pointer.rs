@@ -2001,10 +2001,30 @@ impl<'g> KernelChecker<'g, '_> {
     /// counts vectors.
     pub(crate) fn pointer_for(&mut self, i: u32, value: &ast::Expr) -> Result<Ptr> {
         let p = self.pointer(value)?;
-        if self.struct_ptrs.contains_key(&i) {
-            return Ok(p);
+        if let Some(declared) = self.struct_ptrs.get(&i).cloned() {
+            return self.upcast(p, value, &declared);
         }
         Ok(self.in_vectors(p, value))
+    }
+
+    /// `p`, the pointer `value`, for a pointer to `declared`: where `value` points to a class
+    /// derived from it (`B* b = &d;`), the same address seen as a `declared`, whose members the
+    /// derived class's layout begins with.
+    pub(crate) fn upcast(
+        &mut self,
+        p: Ptr,
+        value: &ast::Expr,
+        declared: &super::structs::Layout,
+    ) -> Result<Ptr> {
+        match self.struct_pointee(value) {
+            Some(found)
+                if found.name != declared.name && self.derives_from(&found, &declared.name) =>
+            {
+                let ty = ast::TypeName::named(declared.name.clone(), value.span);
+                self.cast_pointer(p, true, &ty, value.span)
+            }
+            _ => Ok(p),
+        }
     }
 
     /// `value`'s pointer `p` for a plain (no struct) pointer: where `value` is the address of a
