@@ -396,3 +396,15 @@ launch k { in = arange(8); out = zeros(8); expect out == arange(8) + 2.5 + [3, 3
 "#;
     assert!(ok(src, &[], [1, 1, 1], [8, 1, 1]).expects_passed());
 }
+
+#[test]
+fn a_function_object_is_not_initialised_from_another_instance_of_its_template() {
+    // `MaxOp<int> m = MaxOp<float>();`: no conversion between the two classes, as nvcc says.
+    let src = r#"
+template <typename T> struct MaxOp { __device__ T operator()(T a, T b) const { return a > b ? a : b; } };
+__global__ void k(float* out) { MaxOp<int> m = MaxOp<float>(); out[0] = m(1.5f, 1.2f); }
+launch k { out = zeros(1); }
+"#;
+    let e = err(src, &[], Some(ONE), Some(ONE));
+    assert_eq!(codes(&e)[0], "simt::check::unsupported", "{e:?}");
+}

@@ -422,3 +422,22 @@ sequence {
 "#;
     ok(src);
 }
+
+#[test]
+fn a_pointer_into_a_computed_array_takes_its_type_with_it() {
+    // `p = &a[2];` into `a = arange(4) + 1` (doubles until a launch types them), both bound
+    // by name to `int*` parameters: one conversion serves both, so k's write through p lands
+    // in a[2] (it was refused as `p` holding `double` elements).
+    let src = r#"
+__global__ void k(int* a, int* p) { if (threadIdx.x == 0) p[0] = 100; }
+__global__ void r(int* a, int* out) { out[threadIdx.x] = a[threadIdx.x]; }
+sequence {
+    a = arange(4) + 1; p = &a[2]; out = zeros(4);
+    launch k { block = 1; grid = 1; }
+    launch r { block = 4; grid = 1; }
+    expect out == [1, 2, 100, 4];
+    expect a == [1, 2, 100, 4];
+}
+"#;
+    ok(src);
+}

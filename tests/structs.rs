@@ -3184,3 +3184,34 @@ launch k { in = arange(128); out = zeros(32); expect out == (arange(32) * 4 + 1)
 "#;
     assert!(ok(src, &[], ONE, [32, 1, 1]).expects_passed());
 }
+
+#[test]
+fn a_pointer_to_a_class_template_with_default_arguments_is_held_inside_it() {
+    // `M<T>* next;` inside `template <typename T, int K = 2> struct M`, whose layout is kept
+    // as `M<float,2>`: a held pointer, as without the default. o = m.w + m.v[1] = 5 + 2.
+    let src = r#"
+template <typename T, int K = 2> struct M { T v[K]; M<T>* next; T w; };
+__global__ void k(M<float> m, float* o) { o[0] = m.w + m.v[1]; }
+launch k { m.v = [1, 2]; m.w = 5; o = zeros(1); expect o == [7]; }
+"#;
+    assert!(ok(src, &[], ONE, ONE).expects_passed());
+}
+
+#[test]
+fn a_reference_a_member_function_returns_into_a_struct_in_registers_is_refused() {
+    // `c.get().y` of a local `T c` (in registers) whose `get` returns `const A&` to a member:
+    // the member has no address. It panicked in lowering (a pointer into no array).
+    let src = r#"
+struct A { float x; float y; };
+struct T { A a; __device__ const A& get() const { return a; } };
+__global__ void k(const T* in, float* out) { T c = in[0]; out[0] = c.get().y; }
+launch k { in = [1, 2]; out = zeros(1); }
+"#;
+    let e = err(src, &[], Some(ONE), Some(ONE));
+    assert_eq!(codes(&e), ["simt::check::unsupported"], "{e:?}");
+    assert!(
+        common::describe(&e).contains("held in registers"),
+        "{}",
+        common::describe(&e)
+    );
+}

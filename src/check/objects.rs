@@ -657,7 +657,10 @@ impl KernelChecker<'_, '_> {
     /// its own type copies nothing.
     pub(crate) fn declare_object(&mut self, d: &ast::Declarator, o: Object) -> Result<()> {
         let copied = match &d.init {
-            Some(init) => matches!(self.object_of(init), Some(Ok(from)) if from.def == o.def),
+            Some(init) => match self.object_of(init) {
+                Some(Ok(from)) => self.same_instance(&from, &o),
+                _ => false,
+            },
             None => true,
         };
         if !copied || d.list.is_some() || !d.dims.is_empty() || d.pointer {

@@ -321,7 +321,15 @@ impl KernelChecker<'_, '_> {
                 return Err(e);
             }
         }
-        self.returned_pointer(form, call?, span)
+        let p = self.returned_pointer(form, call?, span)?;
+        // A body refused where it was first read (its errors reported, or dropped with a
+        // speculative reading) points into no array: the reason is the object's if it has none.
+        if p.mem
+            .is_some_and(|m| m.space == super::Space::Global(u32::MAX))
+        {
+            self.in_memory(object, l, f)?;
+        }
+        Ok(p)
     }
 
     /// Refuses a reference into a struct that has no address: one simt keeps in registers (a

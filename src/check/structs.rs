@@ -483,9 +483,19 @@ impl<'g> KernelChecker<'g, '_> {
 
     /// Whether `ty` names a struct whose layout is being built: a pointer to it is a member of
     /// itself or of one of its members (`Node* next;`).
-    fn layout_is_open(&self, ty: &ast::TypeName) -> bool {
+    fn layout_is_open(&mut self, ty: &ast::TypeName) -> bool {
         let key = layout_key(&canonical_targs(&ty.base_text));
-        self.layouts_open.contains(&key)
+        if self.layouts_open.contains(&key) {
+            return true;
+        }
+        // `M<T>* next;` of `template <typename T, int K = 2> struct M`: kept as `M<float,2>`.
+        match self.struct_def_of(&key, ty.span) {
+            Some(Ok((def, bindings))) => {
+                let full = with_defaults(key, &self.globals.structs[def], &bindings);
+                self.layouts_open.contains(&full)
+            }
+            _ => false,
+        }
     }
 
     /// The layout of the struct called `text` (`P`, `P<float>`), if it has data members.

@@ -1062,10 +1062,12 @@ fn adopt(
             span,
         });
     }
-    let other = kernel
-        .params
-        .iter()
-        .find(|q| q.name != p.name && env.vars.get(&q.name).is_some_and(|v| v.holds(data)));
+    // Another parameter of this type holding the array takes the converted one too (`share`).
+    let other = kernel.params.iter().find(|q| {
+        q.name != p.name
+            && !matches!(q.kind, ParamKind::Buffer { elem: e, .. } if e == elem)
+            && env.vars.get(&q.name).is_some_and(|v| v.holds(data))
+    });
     if let Some(q) = other {
         // `b = a;` names the array by the parameter: say which host name holds it.
         let array = if array == p.name {
