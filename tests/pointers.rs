@@ -2065,3 +2065,34 @@ launch k { out = zeros(4); dyn_smem = 8; expect out == 3.5; }
 "#;
     assert!(ok(src, &[], ONE, [4, 1, 1]).expects_passed());
 }
+
+#[test]
+fn an_extern_shared_struct_or_pointer_variable_is_one_variable() {
+    // `extern __shared__ S s;` is the struct at byte 0 of the dynamic shared memory, the same
+    // bytes as `buf`: s.a = 3 is buf[0], so out[t] = 3 + s.b (0.5) + t.
+    let src = r#"
+struct S { float a; float b; };
+__global__ void k(float* out) {
+    extern __shared__ float buf[];
+    extern __shared__ S s;
+    buf[threadIdx.x + 2] = threadIdx.x;
+    if (threadIdx.x == 0) { s.a = 3; s.b = 0.5f; }
+    __syncthreads();
+    S c = s;
+    out[threadIdx.x] = buf[0] + c.b + buf[threadIdx.x + 2];
+}
+launch k { out = zeros(4); dyn_smem = 24; expect out == 3.5 + arange(4); }
+"#;
+    assert!(ok(src, &[], ONE, [4, 1, 1]).expects_passed());
+    // `extern __shared__ float* p;`: a pointer the block shares, set by thread 0.
+    let src = r#"
+__global__ void k(float* out, float* in) {
+    extern __shared__ float* p;
+    if (threadIdx.x == 0) p = in;
+    __syncthreads();
+    out[threadIdx.x] = p[threadIdx.x];
+}
+launch k { in = arange(4); out = zeros(4); dyn_smem = 8; expect out == arange(4); }
+"#;
+    assert!(ok(src, &[], ONE, [4, 1, 1]).expects_passed());
+}

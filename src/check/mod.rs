@@ -2202,7 +2202,9 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                 if let Some(done) = self.shared_async(ty, name, dims) {
                     return done;
                 }
-                if ty.pointer && dims.is_empty() && !is_extern {
+                // `__shared__ float* p;`, and `extern __shared__ float* p;` read as one: a
+                // pointer the block shares (not seen through the dynamic arrays' bytes).
+                if ty.pointer && dims.is_empty() {
                     return self.shared_pointer(ty, name);
                 }
                 // `extern __shared__ half smem[][AB_SMEM_STRIDE];` (cuda_hgemm): the dynamic
@@ -2211,7 +2213,7 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                     return self.extern_rows(s, dims, out);
                 }
                 // `extern __shared__ int last;` (a class's stream compaction): one variable.
-                if *is_extern && dims.is_empty() && self.layout_of(ty).is_none() {
+                if *is_extern && dims.is_empty() && !ty.pointer {
                     return self.extern_scalar(s, out);
                 }
                 // PyTorch's `__shared__ typename std::aligned_storage<sizeof(T), alignof(T)>::type

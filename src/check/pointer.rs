@@ -1849,6 +1849,13 @@ impl<'g> KernelChecker<'g, '_> {
         let mem = at
             .mem
             .expect("checker: the dynamic shared memory is an array");
+        // A struct (`extern __shared__ S s;`): the one at the start, as `__shared__ S s;` is.
+        if let Some(l) = self.layout_of(ty) {
+            let place = super::structs::scalar_place(l?, mem, name.span);
+            let binding = self.bind_struct(place);
+            self.declare(name, binding);
+            return Ok(());
+        }
         let i = self.new_pointer(name, (mem.elem, mem.width), false);
         out.push(self.point(i, at, name.span)?);
         self.declare(name, Binding::Ref(i));

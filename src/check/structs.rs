@@ -5009,7 +5009,7 @@ pub(crate) fn has_data(d: &ast::StructDef) -> bool {
 }
 
 /// The struct a single-struct array (`__shared__ P s;`, `__constant__ P c;`) holds.
-fn scalar_place(layout: Rc<Layout>, mem: Mem, span: Span) -> StructPlace {
+pub(crate) fn scalar_place(layout: Rc<Layout>, mem: Mem, span: Span) -> StructPlace {
     StructPlace {
         layout,
         home: Home::Mem {
