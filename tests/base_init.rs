@@ -260,3 +260,49 @@ launch k { o = zeros(1); expect o == [214]; }
 "#;
     assert!(ok(src, &[], ONE, ONE).expects_passed());
 }
+
+#[test]
+fn overloads_prefer_the_nearest_base_and_a_base_pointer_to_void() {
+    // C++ [over.ics.rank]: E to D beats E to B (f(e), h(e), f(&e)), a derived pointer to its
+    // base's beats one to `void*` (g(&d)), and an exact class beats its base (f(d), h(d)).
+    let src = r#"
+struct B { float a; };
+struct D : B { float b; };
+struct E : D { float c; };
+__device__ float f(B x) { return 1; }
+__device__ float f(D x) { return 2; }
+__device__ float h(const B& x) { return 100; }
+__device__ float h(const D& x) { return 200; }
+__device__ float g(const B* x) { return 10; }
+__device__ float g(const void* x) { return 20; }
+__device__ float p(B* x) { return 1; }
+__device__ float p(D* x) { return 2; }
+__global__ void k(float* o) {
+    D d; d.a = 1; d.b = 2;
+    E e; e.a = 1; e.b = 2; e.c = 3;
+    o[0] = f(d); o[1] = f(e); o[2] = h(e); o[3] = h(d); o[4] = g(&d); o[5] = p(&e);
+}
+launch k { o = zeros(6); expect o == [2, 2, 200, 200, 10, 2]; }
+"#;
+    assert!(ok(src, &[], ONE, ONE).expects_passed());
+}
+
+#[test]
+fn a_base_that_does_not_begin_its_derived_class_takes_no_upcast_pointer() {
+    // A class with virtual members over a base without them: g++ puts the vtable pointer at
+    // byte 0 and B at byte 8, so `B* p = &d` is the address plus 8, which simt does not add.
+    // It read the vtable pointer's bits as `p->a`; it is refused.
+    let src = r#"
+struct B { float a; float b; };
+struct D : B { __device__ virtual float v() const { return 1; } float c; };
+__global__ void k(float* o) { D d; d.a = 1; d.b = 2; d.c = 3; B* p = &d; o[0] = p->a; }
+launch k { o = zeros(1); }
+"#;
+    let e = err(src, &[], Some(ONE), Some(ONE));
+    assert_eq!(codes(&e), ["simt::check::unsupported"], "{e:?}");
+    assert!(
+        describe(&e).contains("does not begin it"),
+        "{}",
+        describe(&e)
+    );
+}

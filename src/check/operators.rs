@@ -21,6 +21,10 @@ enum Fit {
     /// Between arithmetic types (`int` to `float`, `double` to `float`); also a pointer to
     /// a `void*` parameter, or one whose pointee is not known here.
     Conversion,
+    /// A derived class's object (or pointer) for a base class's (C++ ranks it a conversion,
+    /// better than to `void*`, and to a nearer base better than to a farther one
+    /// [over.ics.rank]): 255 less the derivations between them.
+    Derived(u8),
     /// `float` to `double`.
     Promotion,
     /// The same type with a qualifier added: a plain pointer to a `volatile T*` or `const T*`
@@ -763,6 +767,14 @@ impl<'g> KernelChecker<'g, '_> {
                 Some(Ok(l)) => Some(l.name.clone()),
                 _ => None,
             };
+            // A pointer to a derived class for one to its base ([conv.ptr]/3).
+            if let (Some(found), Some(base)) = (of_struct, &written_struct) {
+                if found != base {
+                    if let Some(fit) = self.derived_from(found, base) {
+                        return Some(fit);
+                    }
+                }
+            }
             let other = other || (of_struct.is_some() && *of_struct != written_struct);
             if other && p.ty.base != ast::BaseType::Void {
                 return None;
@@ -778,7 +790,7 @@ impl<'g> KernelChecker<'g, '_> {
             return match arg {
                 Arg::Struct(s) if *s == name => Some(Fit::Exact),
                 // A derived class's object for its base ([over.best.ics]: a conversion).
-                Arg::Struct(s) if self.derived_from(s, &name) => Some(Fit::Conversion),
+                Arg::Struct(s) if *s != name => self.derived_from(s, &name),
                 Arg::Scalar(_) if self.converts_from_one(&name) => Some(Fit::UserDefined),
                 _ => None,
             };
@@ -786,11 +798,7 @@ impl<'g> KernelChecker<'g, '_> {
         if let Ok((elem, width)) = super::vector::elem_of(&p.ty) {
             if width > 1 {
                 return match arg {
-                    Arg::Struct(s)
-                        if self.derived_from(s, &super::typed::type_name(elem, width)) =>
-                    {
-                        Some(Fit::Conversion)
-                    }
+                    Arg::Struct(s) => self.derived_from(s, &super::typed::type_name(elem, width)),
                     _ => (*arg == Arg::Vector(elem, width)).then_some(Fit::Exact),
                 };
             }
@@ -808,11 +816,10 @@ impl<'g> KernelChecker<'g, '_> {
     }
 
     /// Whether the struct type `class` derives from the class or vector type `base`.
-    fn derived_from(&mut self, class: &str, base: &str) -> bool {
-        match self.layout_named(class, Span::default()) {
-            Some(Ok(l)) => self.derives_from(&l, base),
-            _ => false,
-        }
+    fn derived_from(&mut self, class: &str, base: &str) -> Option<Fit> {
+        let l = self.layout_named(class, Span::default())?.ok()?;
+        let depth = self.base_depth(&l, base)?;
+        Some(Fit::Derived(255 - depth.min(255) as u8))
     }
 
     /// Whether struct `name` has a constructor of one argument (a converting constructor).

@@ -1791,22 +1791,37 @@ impl<'g> KernelChecker<'g, '_> {
                 }
             }
         }
-        // The array takes the name too, for messages.
-        let flat = name.clone();
+        let (at, mem) = self.dynamic_start(ty, name, s.span, out)?;
+        let i = self.new_pointer(name, (mem.elem, mem.width), false);
+        self.ptr_vars[i as usize].rows = rows;
+        out.push(self.point(i, at, name.span)?);
+        self.declare(name, Binding::Pointer(i));
+        Ok(())
+    }
+
+    /// The one dynamic shared memory declared as `extern __shared__ T name[]` (at `span`) in a
+    /// scope of its own: a pointer to its start, and the memory. The array takes the name too,
+    /// for messages.
+    fn dynamic_start(
+        &mut self,
+        ty: &ast::TypeName,
+        name: &ast::Ident,
+        span: Span,
+        out: &mut Vec<Stmt>,
+    ) -> Result<(Ptr, Mem)> {
         let whole = ast::Stmt {
             kind: ast::StmtKind::Shared {
                 ty: ty.clone(),
-                name: flat.clone(),
+                name: name.clone(),
                 dims: vec![None],
                 is_extern: true,
             },
-            span: s.span,
+            span,
         };
         let first = ast::Expr {
-            kind: ast::ExprKind::Name(flat.name.clone()),
+            kind: ast::ExprKind::Name(name.name.clone()),
             span: name.span,
         };
-        // Declared in a scope of its own, which ends here.
         self.scopes.push(std::collections::HashMap::new());
         let at = self.stmt(&whole, out).and_then(|()| self.pointer(&first));
         self.scopes.pop();
@@ -1814,11 +1829,7 @@ impl<'g> KernelChecker<'g, '_> {
         let mem = at
             .mem
             .expect("checker: the dynamic shared memory is an array");
-        let i = self.new_pointer(name, (mem.elem, mem.width), false);
-        self.ptr_vars[i as usize].rows = rows;
-        out.push(self.point(i, at, name.span)?);
-        self.declare(name, Binding::Pointer(i));
-        Ok(())
+        Ok((at, mem))
     }
 
     /// `extern __shared__ T name;` (statement `s`): a variable at the start of the one dynamic
@@ -1828,27 +1839,7 @@ impl<'g> KernelChecker<'g, '_> {
         let ast::StmtKind::Shared { ty, name, .. } = &s.kind else {
             unreachable!("checker: extern_scalar of a shared declaration")
         };
-        let whole = ast::Stmt {
-            kind: ast::StmtKind::Shared {
-                ty: ty.clone(),
-                name: name.clone(),
-                dims: vec![None],
-                is_extern: true,
-            },
-            span: s.span,
-        };
-        let first = ast::Expr {
-            kind: ast::ExprKind::Name(name.name.clone()),
-            span: name.span,
-        };
-        // Declared in a scope of its own, which ends here.
-        self.scopes.push(std::collections::HashMap::new());
-        let at = self.stmt(&whole, out).and_then(|()| self.pointer(&first));
-        self.scopes.pop();
-        let at = at?;
-        let mem = at
-            .mem
-            .expect("checker: the dynamic shared memory is an array");
+        let (at, mem) = self.dynamic_start(ty, name, s.span, out)?;
         // A struct (`extern __shared__ S s;`): the one at the start, as `__shared__ S s;` is.
         if let Some(l) = self.layout_of(ty) {
             let place = super::structs::scalar_place(l?, mem, name.span);
@@ -2027,6 +2018,18 @@ impl<'g> KernelChecker<'g, '_> {
             Some(found)
                 if found.name != declared.name && self.derives_from(&found, &declared.name) =>
             {
+                // A class with virtual members over a base without: the base lies after the
+                // vtable pointer, at an offset simt does not add.
+                if !found.leaves.starts_with(&declared.leaves) {
+                    return Err(CheckError::Unsupported {
+                        what: format!(
+                            "a `{}*` as a pointer to its base `{}`, which does not begin it,",
+                            found.name, declared.name
+                        ),
+                        span: value.span,
+                        help: Some("a class with virtual members over a base without them begins with its vtable pointer: give the base the virtual members, or pass the object by reference".into()),
+                    });
+                }
                 let ty = ast::TypeName::named(declared.name.clone(), value.span);
                 self.cast_pointer(p, true, &ty, value.span)
             }

@@ -4337,9 +4337,16 @@ impl<'g> KernelChecker<'g, '_> {
 
     /// Whether the class of `l` derives from the class `base`, directly or through others.
     pub(crate) fn derives_from(&self, l: &Layout, base: &str) -> bool {
-        l.def
-            .as_ref()
-            .is_some_and(|(d, _)| self.bases_of(*d).iter().any(|b| b == base))
+        self.base_depth(l, base).is_some()
+    }
+
+    /// How many derivations lie between `l` and its base class `base` (1 for a direct base).
+    pub(crate) fn base_depth(&self, l: &Layout, base: &str) -> Option<usize> {
+        let (d, _) = l.def.as_ref()?;
+        self.bases_of(*d)
+            .iter()
+            .position(|b| b == base)
+            .map(|k| k + 1)
     }
 
     /// The member function `f` of the struct `def` as its body reads inside the class: a plain
