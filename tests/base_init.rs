@@ -306,3 +306,26 @@ launch k { o = zeros(1); }
         describe(&e)
     );
 }
+
+#[test]
+fn a_class_template_derived_from_an_instance_converts_to_that_instance() {
+    // `D<T> : B<T>`: a `D<float>` slices to a `B<float>` (b.a + b.b = 3, f(d) = 3) and
+    // `&d` is a `B<float>*` (p->b = 2, g(&d) = 2); a `B<int>` is another class.
+    let src = r#"
+template <typename T> struct B { T a; T b; };
+template <typename T> struct D : B<T> { T c; };
+__device__ float f(B<float> x) { return x.a + x.b; }
+__device__ float g(const B<float>* x) { return x->b; }
+__global__ void k(float* o) {
+    D<float> d; d.a = 1; d.b = 2; d.c = 3;
+    B<float> b = d;
+    B<float>* p = &d;
+    o[0] = b.a + b.b + f(d) + p->b + g(&d);
+}
+launch k { o = zeros(1); expect o == [10]; }
+"#;
+    assert!(ok(src, &[], ONE, ONE).expects_passed());
+    let text = src.replace("B<float> b = d;", "B<int> b = d;");
+    let e = err(&text, &[], Some(ONE), Some(ONE));
+    assert_eq!(codes(&e), ["simt::check::mismatched_types"], "{e:?}");
+}

@@ -4342,7 +4342,16 @@ impl<'g> KernelChecker<'g, '_> {
 
     /// How many derivations lie between `l` and its base class `base` (1 for a direct base).
     pub(crate) fn base_depth(&self, l: &Layout, base: &str) -> Option<usize> {
-        let (d, _) = l.def.as_ref()?;
+        let (d, bindings) = l.def.as_ref()?;
+        // A direct base that is a class template's instance (`D<T> : B<T>`), by its arguments
+        // (`B<float>` for `D<float>`).
+        let def = &self.globals.structs[*d];
+        if let (Some(b), false) = (&def.base, def.base_args.is_empty()) {
+            let instance = format!("{}{}", b.name, bindings.substitute_text(&def.base_args));
+            if layout_key(&canonical_targs(&instance)) == layout_key(&canonical_targs(base)) {
+                return Some(1);
+            }
+        }
         self.bases_of(*d)
             .iter()
             .position(|b| b == base)
