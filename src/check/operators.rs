@@ -815,7 +815,8 @@ impl<'g> KernelChecker<'g, '_> {
         Some(scalar_fit(s, *t))
     }
 
-    /// Whether the struct type `class` derives from the class or vector type `base`.
+    /// How a `class` fits a parameter of its base, the class or vector type `base` (and a
+    /// pointer to one, a pointer to the other); `None` where it does not derive from it.
     fn derived_from(&mut self, class: &str, base: &str) -> Option<Fit> {
         let l = self.layout_named(class, Span::default())?.ok()?;
         let depth = self.base_depth(&l, base)?;

@@ -817,7 +817,6 @@ impl KernelChecker<'_, '_> {
         Ok(())
     }
 
-    /// A value of vector type `(elem, width)`: a vector variable, `make_float4(...)` or a vector element.
     /// `e`, an object of a class derived from the vector type of `width` `elem`s (SOFA's
     /// `CudaVec4<float> : public float4`), given for that vector: its base subobject, the
     /// class's first members.
@@ -852,6 +851,7 @@ impl KernelChecker<'_, '_> {
         Some(Ok(VecValue::Call(call, parts)))
     }
 
+    /// A value of vector type `(elem, width)`: a vector variable, `make_float4(...)` or a vector element.
     pub(crate) fn vec_value(
         &mut self,
         e: &ast::Expr,
