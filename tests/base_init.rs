@@ -204,6 +204,17 @@ __global__ void k(float* o, unsigned long long* sizes) {
 launch k { o = zeros(1); sizes = zeros(5); expect o == [182]; expect sizes == [12, 8, 16, 16, 16]; }
 "#;
     assert!(ok(src, &[], ONE, ONE).expects_passed());
+    // A `half2` base (the vector table is the checker's own): two `half` members, 4 bytes
+    // aligned to 4 as cuda_fp16.h's `__half2`; 1.5 + 2 = 3.5.
+    let src = r#"
+struct H : half2 { };
+__global__ void k(float* o) {
+    H h; h.x = __float2half(1.5f); h.y = __float2half(2.0f);
+    o[0] = __half2float(h.x) + __half2float(h.y); o[1] = sizeof(H); o[2] = alignof(H);
+}
+launch k { o = zeros(3); expect o == [3.5, 4, 4]; }
+"#;
+    assert!(ok(src, &[], ONE, ONE).expects_passed());
     // A member of the class's own named as the vector's hides it: refused.
     let src = r#"
 struct B : float3 { float x; };

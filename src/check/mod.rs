@@ -56,7 +56,7 @@ mod texture;
 mod traits;
 pub mod typed;
 mod unset;
-mod vector;
+pub(crate) mod vector;
 mod wmma;
 
 use std::collections::{HashMap, HashSet};

@@ -1,33 +1,20 @@
 //! A class derived from a CUDA vector type (`struct gfloat3 : float3`): the vector's members first, its alignment, and `: float3(v)` in a constructor.
 
 use super::ast::{
-    Align, Declarator, Expr, ExprKind, Field, Ident, Stmt, StmtKind, StructDef, TypeName,
+    Align, BaseType, Declarator, Expr, ExprKind, Field, Ident, Stmt, StmtKind, StructDef, TypeName,
 };
 
 /// The members of a vector type, in order.
 const MEMBERS: [&str; 4] = ["x", "y", "z", "w"];
 
 /// The C type of each component of `name`'s vectors and how many there are (`float3`:
-/// `float`, 3), for the vector types simt lays out as their members.
+/// `float`, 3). `dim3`, whose constructor gives its missing components 1, is no plain vector.
 fn vector(name: &str) -> Option<(&'static str, usize)> {
-    let (base, n) = name.split_at(name.len().checked_sub(1)?);
-    let n = n.parse::<usize>().ok().filter(|n| (1..=4).contains(n))?;
-    let component = match base {
-        "char" => "char",
-        "uchar" => "unsigned char",
-        "short" => "short",
-        "ushort" => "unsigned short",
-        "int" => "int",
-        "uint" => "unsigned int",
-        "long" => "long",
-        "ulong" => "unsigned long",
-        "longlong" => "long long",
-        "ulonglong" => "unsigned long long",
-        "float" => "float",
-        "double" => "double",
-        _ => return None,
-    };
-    Some((component, n))
+    if name == "dim3" {
+        return None;
+    }
+    let (component, n) = crate::check::vector::cuda_vector(name)?;
+    Some((component.c_name(), n as usize))
 }
 
 /// Makes `d`, whose base `base` is a CUDA vector type, a class that begins with the vector's
@@ -40,7 +27,11 @@ pub(crate) fn derive(d: &mut StructDef, base: &Ident) -> bool {
     };
     let span = base.span;
     let ty = |text: &str| TypeName {
-        base: super::build::base_type(text),
+        // cuda_fp16.h's `half` is an identifier to the grammar, the rest C's words.
+        base: match BaseType::named(text) {
+            BaseType::Named => super::build::base_type(text),
+            fp16 => fp16,
+        },
         base_text: text.to_string(),
         pointer: false,
         reference: false,
