@@ -22,6 +22,7 @@ mod cli;
 mod commands;
 mod compiled;
 mod constant;
+mod copy_constructors;
 mod counters;
 mod cu_files;
 mod cub;

@@ -554,6 +554,7 @@ impl KernelChecker<'_, '_> {
             (None, None) => vec![HashMap::new()],
         };
         let saved_scopes = std::mem::replace(&mut self.scopes, scopes);
+        let saved_params = std::mem::replace(&mut self.params_scope, self.scopes.len() - 1);
         let saved_loops = std::mem::replace(&mut self.loop_depth, 0);
         let result = ret.map(|t| (self.new_local(&format!("{name}()"), t, f.name.span), t));
         let shape = match self.ret_slot(f) {
@@ -562,6 +563,7 @@ impl KernelChecker<'_, '_> {
                 // What the call replaced is put back: the caller goes on checking after it.
                 self.loop_depth = saved_loops;
                 self.scopes = saved_scopes;
+                self.params_scope = saved_params;
                 return Err(e);
             }
         };
@@ -595,6 +597,7 @@ impl KernelChecker<'_, '_> {
         self.last_ret = shape;
         self.loop_depth = saved_loops;
         self.scopes = saved_scopes;
+        self.params_scope = saved_params;
         if body.is_err() || self.errors.len() > errors_before {
             self.globals.broken.borrow_mut().insert(name.clone());
         }

@@ -926,6 +926,8 @@ pub(crate) struct KernelChecker<'g, 'e> {
     inlining: Vec<(String, String)>,
     /// Inside an inlined function: its result variable and type (`None` for `void`).
     returns: Option<Option<(VarId, Scalar)>>,
+    /// Inside an inlined function: the scope of its parameters (its locals are in deeper ones).
+    params_scope: usize,
     /// Inside an inlined function declared `auto`: its first `return` sets the result's type.
     returns_auto: bool,
     /// Inside an inlined function that returns a pointer or a vector: where `return` puts it.
@@ -1021,6 +1023,7 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
             aligned_sizes: HashMap::new(),
             inlining: Vec::new(),
             returns: None,
+            params_scope: 0,
             returns_auto: false,
             ret_shape: intrinsics::RetShape::Plain,
             last_ret: intrinsics::RetShape::Plain,

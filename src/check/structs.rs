@@ -2390,9 +2390,19 @@ impl<'g> KernelChecker<'g, '_> {
         }
         if let Some(p) = self.struct_place(e) {
             self.copyable(l, assignment, span)?;
+            // `V b = a;`, `f(a)`: a copy runs the class's own copy constructor.
+            if !assignment {
+                if let Some(ctor) = self.copy_constructor(l) {
+                    return self.constructed_by(&ctor, l, std::slice::from_ref(e), span, out);
+                }
+            }
             let p = p?;
             let p = self.pinned(p, span, out);
-            return self.reads(&p, span);
+            let values = self.reads(&p, span)?;
+            if assignment || !self.copies_specially(l, span) {
+                return Ok(values);
+            }
+            return self.copy_members(e, l, values, out);
         }
         match &e.kind {
             ast::ExprKind::Call {
@@ -2667,21 +2677,8 @@ impl<'g> KernelChecker<'g, '_> {
                         span,
                     });
                 };
-                let mut ctor = bindings.member(ctor);
-                // A constructor template (OpenCV's `template <typename U> PtrStepSz(const
-                // PtrStepSz<U>& d)`): its parameters deduced from the arguments.
-                if !ctor.template.is_empty() {
-                    ctor = self.function_instance(&ctor, &[], items, span)?;
-                }
-                let tmp = self.new_struct(&l.name, l, span);
-                let defaults = self.defaults(l, span, out)?;
-                self.writes(&tmp, defaults, span, out)?;
-                let call = self.inline_with_this(&ctor, tmp.clone(), (&[], items), span, true)?;
-                out.push(Stmt {
-                    kind: StmtKind::Eval(call),
-                    span,
-                });
-                return self.reads(&tmp, span);
+                let ctor = bindings.member(ctor);
+                return self.constructed_by(&ctor, l, items, span, out);
             }
         }
         if let (Some(first), Some(item)) = (&l.init_view, items.first()) {
@@ -2715,6 +2712,116 @@ impl<'g> KernelChecker<'g, '_> {
             });
         }
         Ok(values)
+    }
+
+    /// A new `l` made by its constructor `ctor` (an instance's member) from `items`: the
+    /// members' defaults, then the constructor's body on them.
+    fn constructed_by(
+        &mut self,
+        ctor: &ast::Function,
+        l: &Rc<Layout>,
+        items: &[ast::Expr],
+        span: Span,
+        out: &mut Vec<Stmt>,
+    ) -> Result<Vec<Expr>> {
+        // A constructor template (OpenCV's `template <typename U> PtrStepSz(const
+        // PtrStepSz<U>& d)`): its parameters deduced from the arguments.
+        let instance;
+        let ctor = if ctor.template.is_empty() {
+            ctor
+        } else {
+            instance = self.function_instance(ctor, &[], items, span)?;
+            &instance
+        };
+        let tmp = self.new_struct(&l.name, l, span);
+        let defaults = self.defaults(l, span, out)?;
+        self.writes(&tmp, defaults, span, out)?;
+        let call = self.inline_with_this(ctor, tmp.clone(), (&[], items), span, true)?;
+        out.push(Stmt {
+            kind: StmtKind::Eval(call),
+            span,
+        });
+        self.reads(&tmp, span)
+    }
+
+    /// Whether copying an `l` runs a copy constructor written for its class or for the class of
+    /// a member (at any depth).
+    fn copies_specially(&mut self, l: &Layout, span: Span) -> bool {
+        self.copy_constructor(l).is_some()
+            || l.members.iter().any(|m| match &m.kind {
+                MemberKind::Compound(ml) => self.copies_specially(ml, span),
+                _ => false,
+            })
+            || self
+                .base_layout(l, span)
+                .is_some_and(|b| self.copies_specially(&b, span))
+    }
+
+    /// The layout of the direct base class of `l`'s class, if it has one with data.
+    fn base_layout(&mut self, l: &Layout, span: Span) -> Option<Rc<Layout>> {
+        let (def, bindings) = l.def.as_ref()?;
+        let d = &self.globals.structs[*def];
+        let base = d.base.as_ref()?;
+        let instance = format!("{}{}", base.name, bindings.substitute_text(&d.base_args));
+        self.layout_named(&instance, span)?.ok()
+    }
+
+    /// A copy of the object `e` of type `l` whose members (read as `values`) are copied as the
+    /// implicit copy constructor does: a member, or the base, whose class has a copy constructor
+    /// of its own is copied by it.
+    fn copy_members(
+        &mut self,
+        e: &ast::Expr,
+        l: &Rc<Layout>,
+        mut values: Vec<Expr>,
+        out: &mut Vec<Stmt>,
+    ) -> Result<Vec<Expr>> {
+        let span = e.span;
+        // A base class with a copy constructor of its own is copied by it; the members of
+        // one without are among `l`'s, copied below.
+        let base = self.base_layout(l, span).and_then(|b| {
+            let ctor = self.copy_constructor(&b)?;
+            Some((b, ctor))
+        });
+        let inherited = base.as_ref().map_or(0, |(b, _)| b.leaves.len());
+        for m in &l.members {
+            let MemberKind::Compound(ml) = &m.kind else {
+                continue;
+            };
+            if m.first < inherited || !self.copies_specially(ml, span) {
+                continue;
+            }
+            let member = member_of(e, m, l.array);
+            let copy = self.struct_value_at(&member, ml, out, false)?;
+            values.splice(m.first..m.first + ml.leaves.len(), copy);
+        }
+        if let Some((b, ctor)) = base {
+            // The base class's copy constructor binds its `const B&` to the derived object. (A
+            // class with virtual members begins with its vtable pointer, not the base's.)
+            if self.polymorphic(l) {
+                return Err(unsupported(
+                    format!(
+                        "copying a `{}`, a class with virtual members whose base class `{}` has a copy constructor",
+                        l.name, b.name
+                    ),
+                    span,
+                    "give the derived class a copy constructor of its own",
+                ));
+            }
+            let copy = self.constructed_by(&ctor, &b, std::slice::from_ref(e), span, out)?;
+            values.splice(..inherited, copy);
+        }
+        Ok(values)
+    }
+
+    /// The copy constructor written for `l`'s class that a copy of an `l` runs, unless it copies
+    /// every member as the implicit one would (`V(const V& o) : x(o.x), y(o.y) {}`): such a copy
+    /// is made member by member without inlining the constructor.
+    fn copy_constructor(&self, l: &Layout) -> Option<ast::Function> {
+        let (def, bindings) = l.def.as_ref()?;
+        let class = &self.globals.structs[*def];
+        let ctor = class.ctors.iter().find(|c| copies(c, class))?;
+        (!member_wise(ctor, class)).then(|| bindings.member(ctor))
     }
 
     /// The leaves of `l` from `items[*pos..]`, which advances past what they take. A member
@@ -3131,8 +3238,30 @@ impl<'g> KernelChecker<'g, '_> {
         out: &mut Vec<Stmt>,
     ) -> Result<()> {
         let p = self.struct_vars[i as usize].clone();
-        let values = self.struct_value(value, &p.layout, out)?;
+        // `return r;` of a local `r`: compilers build `r` in the result (the named return value
+        // optimisation), so no copy constructor runs; a parameter is copied.
+        let values = match self.returned_local(value) {
+            Some(local) if local.layout.name == p.layout.name => {
+                let local = self.pinned(local, value.span, out);
+                self.reads(&local, value.span)?
+            }
+            _ => self.struct_value(value, &p.layout, out)?,
+        };
         self.writes(&p, values, value.span, out)
+    }
+
+    /// The local struct variable (not a parameter) that `return name;` names.
+    fn returned_local(&self, value: &ast::Expr) -> Option<StructPlace> {
+        let ast::ExprKind::Name(n) = &value.kind else {
+            return None;
+        };
+        let depth = self.scopes.iter().rposition(|s| s.contains_key(n))?;
+        match self.scopes[depth][n].0 {
+            Binding::Struct(i) if depth > self.params_scope => {
+                Some(self.struct_vars[i as usize].clone())
+            }
+            _ => None,
+        }
     }
 
     /// The pointer variable of a pointer member an expression names (`v.data`, `this->data`,
@@ -5278,6 +5407,84 @@ fn copies(c: &ast::Function, d: &ast::StructDef) -> bool {
         && matches!(&c.params[..], [p] if !p.ty.pointer
             && (written(&p.ty.base_text) == *name
                 || written(&p.ty.base_text) == format!("{name}<{own}>")))
+}
+
+/// The member `m` of the struct or array `e` as an expression: `e.m` or `e[k]`.
+fn member_of(e: &ast::Expr, m: &Member, array: bool) -> ast::Expr {
+    let base = Box::new(e.clone());
+    let kind = match m.name.parse::<u64>() {
+        Ok(k) if array => ast::ExprKind::Index {
+            base,
+            index: Box::new(ast::Expr {
+                kind: ast::ExprKind::Int {
+                    value: k,
+                    unsigned: false,
+                    long: false,
+                    hex: false,
+                },
+                span: e.span,
+            }),
+        },
+        _ => ast::ExprKind::Member {
+            base,
+            field: ast::Ident {
+                name: m.name.clone(),
+                span: e.span,
+            },
+        },
+    };
+    ast::Expr { kind, span: e.span }
+}
+
+/// Whether the copy constructor `c` of `d` copies each data member from the same member of its
+/// parameter and does nothing else (`: x(o.x), y(o.y) {}` or `{ x = o.x; this->y = o.y; }`),
+/// as the implicit copy constructor does.
+fn member_wise(c: &ast::Function, d: &ast::StructDef) -> bool {
+    let from = &c.params[0].name.name;
+    let target = |e: &ast::Expr| match &e.kind {
+        ast::ExprKind::Name(n) => Some(n.clone()),
+        ast::ExprKind::Member { base, field } => match &base.kind {
+            ast::ExprKind::Name(t) if t == "this" => Some(field.name.clone()),
+            ast::ExprKind::Unary {
+                op: ast::UnOp::Deref,
+                operand,
+            } if matches!(&operand.kind, ast::ExprKind::Name(t) if t == "this") => {
+                Some(field.name.clone())
+            }
+            _ => None,
+        },
+        _ => None,
+    };
+    let mut copied = Vec::new();
+    for s in &c.body {
+        let ast::StmtKind::Assign {
+            target: t,
+            op: None,
+            value,
+            ..
+        } = &s.kind
+        else {
+            return false;
+        };
+        let ast::ExprKind::Member { base, field } = &value.kind else {
+            return false;
+        };
+        let same = matches!(&base.kind, ast::ExprKind::Name(n) if n == from)
+            && target(t).as_ref() == Some(&field.name);
+        if !same {
+            return false;
+        }
+        copied.push(field.name.as_str());
+    }
+    let mut members: Vec<&str> = d
+        .fields
+        .iter()
+        .filter(|f| !f.is_static)
+        .map(|f| f.name.name.as_str())
+        .collect();
+    copied.sort_unstable();
+    members.sort_unstable();
+    d.base.is_none() && copied == members
 }
 
 /// `V<>` or `V<float>` of `template <class T = double, int N = 4> struct V` with the arguments
