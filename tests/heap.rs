@@ -479,3 +479,39 @@ launch k { out = zeros(1); n = 18446744073709551615; expect out == [1]; }
 "#;
     ok(huge, &[], ONE, ONE);
 }
+
+#[test]
+fn a_local_pointer_to_pointers_holds_an_array_made_by_new() {
+    // dlzou/rt-weekend's `hittable **objects = new hittable*[n]; objects[0] = new D(...);`: the
+    // local is a pointer to heap words, each a pointer to an object; `const_cast<const B**>`
+    // only adds `const`. D(3).get() + D(4).get() = 7, read through both forms.
+    let src = r#"
+class B {
+public:
+    __device__ virtual ~B() {}
+    __device__ virtual int get() const = 0;
+};
+class D : public B {
+public:
+    __device__ D(int a) : a(a) {}
+    __device__ int get() const override { return a; }
+private:
+    int a;
+};
+__device__ int sum(const B **w, int n) {
+    int s = 0;
+    for (int i = 0; i < n; i++) s += w[i]->get();
+    return s;
+}
+__global__ void k(int *out, int n) {
+    B **objects = new B*[n];
+    objects[0] = new D(3);
+    B* *second = objects + 1;
+    *second = new D(4);
+    out[0] = objects[0]->get() + objects[1]->get();
+    out[1] = sum(const_cast<const B **>(objects), 2);
+}
+launch k { out = zeros(2); n = 2; grid = 1; block = 1; expect out == [7, 7]; }
+"#;
+    ok(src, &[], ONE, ONE);
+}

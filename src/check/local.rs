@@ -39,6 +39,9 @@ impl KernelChecker<'_, '_> {
             }
             None => d,
         };
+        if d.pointer_to_pointer {
+            return self.pointer_to_pointers(ty, d, out);
+        }
         if let Some(a) = d.init.as_ref().and_then(|i| self.aligned_size(i)) {
             self.aligned_sizes.insert(d.name.name.clone(), a);
         }
@@ -746,6 +749,30 @@ impl KernelChecker<'_, '_> {
                 None => (super::pointer::null(d.name.span), d.name.span),
             };
             out.push(self.point(i, value, span)?);
+        }
+        Ok(())
+    }
+
+    /// `T** p = q;`: a pointer to pointers stored in memory (`new T*[n]`, a `T**` parameter),
+    /// each of them a `T*`, as a `T**` parameter of a function is.
+    fn pointer_to_pointers(
+        &mut self,
+        ty: &ast::TypeName,
+        d: &ast::Declarator,
+        out: &mut Vec<Stmt>,
+    ) -> Result<()> {
+        if !d.dims.is_empty() || !d.rows.is_empty() {
+            return Err(CheckError::Unsupported {
+                what: format!("the array of pointers to pointers `{}`", d.name.name),
+                span: d.name.span,
+                help: Some("keep the pointers in a `T*` array and index it".into()),
+            });
+        }
+        let i = self.new_pointer(&d.name, (Scalar::U64, 1), false);
+        self.slot_ptrs.insert(i, ty.clone());
+        self.declare(&d.name, Binding::Pointer(i));
+        if let Some(init) = &d.init {
+            out.push(self.initialise_pointer(i, init, d.name.span)?);
         }
         Ok(())
     }

@@ -674,6 +674,8 @@ pub struct Declarator {
     pub name: Ident,
     /// Declared a pointer: `*` in the type of the first name (`float* p`) or before this one (`*q`).
     pub pointer: bool,
+    /// `T** p` (or `T* *p`): a pointer to pointers stored in memory.
+    pub pointer_to_pointer: bool,
     /// `&` before the name: a reference local (`const auto& q = p[1];`), another name for
     /// the object its initialiser names.
     pub reference: bool,
@@ -695,6 +697,7 @@ impl Declarator {
         Declarator {
             name,
             pointer: false,
+            pointer_to_pointer: false,
             reference: false,
             dims: Vec::new(),
             rows: Vec::new(),

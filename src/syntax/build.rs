@@ -1672,6 +1672,30 @@ impl<'m> Builder<'m> {
         Ok(constructor(name, params, body, span))
     }
 
+    /// `const_cast<const T**>(p)`: `p` itself, since only the `const` of what it points to
+    /// changes. simt follows a pointer to pointers only as declared, so another cast to one
+    /// (`reinterpret_cast<float**>(q)`) is refused here.
+    fn pointer_pointer_cast(
+        &self,
+        kind: &str,
+        ty: TypeName,
+        expr: Expr,
+        span: Span,
+    ) -> Result<Expr> {
+        if kind == "const_cast" {
+            return Ok(expr);
+        }
+        Err(ParseError::Syntax {
+            expected: "`const_cast` to a pointer to a pointer".into(),
+            span,
+            found: format!("found `{kind}<{}**>`", ty.base_text),
+            macro_body: None,
+            help: Some(
+                "simt follows a pointer to pointers as it is declared: declare the variable or parameter with the type the cast gives".into(),
+            ),
+        })
+    }
+
     /// `host_method`: a member function whose body is host code; device code that calls it is
     /// told so, as for [`Self::host_ctor`].
     fn host_method(&self, pair: Pair<'_, Rule>) -> Function {
@@ -2624,6 +2648,7 @@ impl<'m> Builder<'m> {
         for d in it {
             // `float* p, q;` declares one pointer, as in C: the type's `*` belongs to the first name.
             let mut pointer = decls.is_empty() && ty.pointer;
+            let mut pointer_to_pointer = false;
             let mut reference = false;
             let mut name = None;
             let mut dims = Vec::new();
@@ -2633,7 +2658,11 @@ impl<'m> Builder<'m> {
             let mut to_array = None;
             for p in d.into_inner() {
                 match p.as_rule() {
-                    Rule::pointer => pointer = true,
+                    // `T** p`: the type's `*` and this one.
+                    Rule::pointer => {
+                        pointer_to_pointer = pointer;
+                        pointer = true;
+                    }
                     Rule::reference => reference = true,
                     Rule::ident => name = Some(self.ident(p)),
                     Rule::array_pointer => {
@@ -2715,6 +2744,7 @@ impl<'m> Builder<'m> {
             decls.push(Declarator {
                 name,
                 pointer,
+                pointer_to_pointer,
                 reference,
                 dims,
                 rows,
@@ -3522,13 +3552,18 @@ impl<'m> Builder<'m> {
             }
             Rule::fn_instance | Rule::var_instance => self.targ_fn_spec(pair)?.kind,
             Rule::cpp_cast => {
-                let reinterpret = pair.as_str().starts_with("reinterpret_cast");
+                let kind = pair.as_str().split('<').next().unwrap_or_default().trim();
+                let reinterpret = kind == "reinterpret_cast";
                 let mut it = pair.into_inner();
                 let mut ty = self.ty(it.next().expect("grammar: cast has a type"));
                 let mut operand = it.next().expect("grammar: cast has an operand");
                 if operand.as_rule() == Rule::cast_array {
                     let expr = self.expr(it.next().expect("grammar: cast has an operand"))?;
                     return Ok(array_cast(ty, operand.as_str(), expr, span));
+                }
+                if operand.as_rule() == Rule::cast_pp {
+                    let expr = self.expr(it.next().expect("grammar: cast has an operand"))?;
+                    return self.pointer_pointer_cast(kind, ty, expr, span);
                 }
                 let reference = operand.as_rule() == Rule::cast_ref;
                 if reference {

@@ -568,6 +568,7 @@ fn friendly(rule: Rule) -> Option<&'static str> {
         | Rule::op_rem => "an operator",
         Rule::cast | Rule::cpp_cast | Rule::cast_array | Rule::array_cast | Rule::array_cast_ty | Rule::typename_name => "a cast",
         Rule::cast_ref => "`&`",
+        Rule::cast_pp => "`*`",
         Rule::op_neg
         | Rule::op_not
         | Rule::op_bnot

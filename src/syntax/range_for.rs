@@ -164,6 +164,7 @@ impl RangeFor {
                 decls: vec![Declarator {
                     name: self.name.clone(),
                     pointer: ty.pointer,
+                    pointer_to_pointer: false,
                     reference: self.reference,
                     dims: Vec::new(),
                     rows: Vec::new(),
@@ -246,6 +247,7 @@ fn decl(ty: TypeName, n: &str, reference: bool, init: Expr, span: Span) -> Stmt 
                     span,
                 },
                 pointer: false,
+                pointer_to_pointer: false,
                 reference,
                 dims: Vec::new(),
                 rows: Vec::new(),
