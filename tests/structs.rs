@@ -3215,3 +3215,40 @@ launch k { in = [1, 2]; out = zeros(1); }
         common::describe(&e)
     );
 }
+
+#[test]
+fn static_members_of_class_type_leave_the_constants_after_them() {
+    // ray-tracing-in-one-weekend's `interval` declares `static const interval empty;` (defined
+    // after the class) and gnnlab's `Constant` a host `static const std::string` before the
+    // `static constexpr` its kernels read: neither is a constant of the layout, and neither
+    // hides the ones after it. clamp(0) = 0, clamp(0.5) = 0.5, clamp(1) = clamp(1.5) = 0.999;
+    // `kEmptyKey` is 0xFFFFFFFF.
+    let src = r#"
+#include <limits>
+#include <string>
+class interval {
+public:
+    float min, max;
+    __host__ __device__ interval(float a, float b) : min(a), max(b) {}
+    __host__ __device__ float clamp(float x) const { return x < min ? min : (x > max ? max : x); }
+    static const interval empty;
+};
+const interval interval::empty = interval(1.0f, -1.0f);
+class Constant {
+ public:
+  static const std::string kMetaFile;
+  static constexpr unsigned kEmptyKey = std::numeric_limits<unsigned>::max();
+};
+__device__ float f(float x) {
+    static const interval intensity(0.000, 0.999);
+    return intensity.clamp(x);
+}
+__global__ void k(float* out, unsigned* key) {
+    out[threadIdx.x] = f(threadIdx.x * 0.5f);
+    key[threadIdx.x] = Constant::kEmptyKey;
+}
+launch k { out = zeros(4); key = zeros(4); grid = 1; block = 4;
+           expect out == [0, 0.5, 0.999, 0.999]; expect key == 4294967295; }
+"#;
+    ok(src, &[], ONE, [4, 1, 1]);
+}

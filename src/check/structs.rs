@@ -599,6 +599,11 @@ impl<'g> KernelChecker<'g, '_> {
             for f in &d.fields {
                 let mut ty = f.ty.clone();
                 bindings.ty(&mut ty);
+                // `static const interval empty;` of a class type (the class itself, defined
+                // out of the class, or a host `std::string`): no constant of the layout.
+                if f.is_static && super::scalar_of(&ty).is_err() {
+                    continue;
+                }
                 if f.is_static {
                     let Some(init) = &f.init else {
                         return Err(unsupported(
@@ -4926,14 +4931,16 @@ impl<'g> KernelChecker<'g, '_> {
             let mut ty = f.ty.clone();
             bindings.ty(&mut ty);
             // `auto` (or a base trait's `value`) has its initialiser's type.
+            // A static member of a class type (`static const std::string kMetaFile;`) or one
+            // defined out of the class is no constant here; the members after it may be.
             let scalar = match ty.base {
                 ast::BaseType::Auto => None,
                 _ => match super::scalar_of(&ty) {
                     Ok(s) => Some(s),
-                    Err(_) => break,
+                    Err(_) => continue,
                 },
             };
-            let Some(init) = &f.init else { break };
+            let Some(init) = &f.init else { continue };
             let mut init = init.clone();
             bindings.expr(&mut init);
             let value = match self.constant_expr(&init) {
