@@ -83,7 +83,12 @@ impl KernelChecker<'_, '_> {
     }
 
     /// The byte address `ptr` holds, as an integer of type `to` (0 for null).
-    fn address_value(&mut self, ptr: Ptr, to: Scalar, span: Span) -> Result<Expr, CheckError> {
+    pub(crate) fn address_value(
+        &mut self,
+        ptr: Ptr,
+        to: Scalar,
+        span: Span,
+    ) -> Result<Expr, CheckError> {
         let Some(mem) = ptr.mem else {
             return Ok(constant(Value::U64(0), span)).map(|e| self.convert(e, to));
         };

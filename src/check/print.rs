@@ -31,7 +31,7 @@ impl KernelChecker<'_, '_> {
         let pieces = printf::parse(&text).map_err(|(_, message)| CheckError::ArgumentType {
             problem: ArgumentProblem::Format { reason: message },
             span: first.span,
-            help: Some("conversions: %d %i %u %x %X %o %c %f %e %g %a %s %%".into()),
+            help: Some("conversions: %d %i %u %x %X %o %c %f %e %g %a %s %p %%".into()),
         })?;
         let convs = pieces
             .iter()
@@ -69,17 +69,31 @@ impl KernelChecker<'_, '_> {
                     let padded = pad_string(&spec, &unescape(s));
                     out_pieces.push(Piece::Text(padded));
                 }
-                ArgKind::Pointer => {
-                    return Err(CheckError::Unsupported {
-                        what: "printing a pointer with `%p`".into(),
-                        span: arg.span,
-                        help: Some("print the index it points at instead".into()),
-                    })
+                // `%p`: the pointer's device address in hex (as the address an integer cast
+                // of it gives, docs/heap.md), `0x0` for null.
+                ArgKind::Pointer if self.is_pointer(arg) => {
+                    let ptr = self.pointer(arg)?;
+                    values.push(self.address_value(ptr, Scalar::U64, arg.span)?);
+                    out_pieces.push(Piece::Conv(spec));
+                }
+                // `%d` of a pointer (nvcc warns): the low bits of its address.
+                ArgKind::Signed | ArgKind::Unsigned if self.is_pointer(arg) => {
+                    let to = int_type(spec.int_bits(), spec.kind() == ArgKind::Signed);
+                    self.notes.push((
+                        arg.span,
+                        "printf",
+                        format!("`%{}` prints an integer, but this is a pointer (nvcc warns): simt prints the low {} bits of its address; `%p` prints all of it", spec.conv, to.size() * 8),
+                    ));
+                    let ptr = self.pointer(arg)?;
+                    values.push(self.address_value(ptr, to, arg.span)?);
+                    out_pieces.push(Piece::Conv(spec));
                 }
                 kind => {
                     let value = self.expr(arg)?;
                     let to = match kind {
                         ArgKind::Float => Scalar::F64,
+                        // `%p` of an integer (nvcc warns): the number in hex.
+                        ArgKind::Pointer => Scalar::U64,
                         ArgKind::Signed => int_type(spec.int_bits(), true),
                         _ => int_type(spec.int_bits(), false),
                     };
