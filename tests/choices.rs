@@ -248,3 +248,66 @@ launch k { a = zeros(2); b = zeros(2); expect a == 1; expect b == 1.00000012; }
     let c = ok(src, &[], ONE, [2, 1, 1]).counters;
     assert_eq!((c.gst_instr, c.gst_sectors), (2, 2));
 }
+
+#[test]
+fn a_pointer_into_shared_or_global_memory_reads_each_lanes_memory() {
+    // libfalcon_dsp's resampler keeps the coefficients in shared memory when they fit and reads
+    // them from global memory otherwise. 2 warps of 32 lanes; `s[t] = 100 + t`, `g = arange(64)`.
+    // - `p`: even lanes read `s[t]`, odd lanes `g[t]`: per warp one shared request of 16 lanes
+    //   at stride 2 (16 banks, 1 wavefront) and one global request of the odd floats of a
+    //   128-byte line (4 sectors).
+    // - `q` with n = 100: `g[t]`, one request of 4 sectors per warp, every sector already in
+    //   the L1 from `p`'s odd lanes (8 hits).
+    // Global loads: 4 requests, 16 sectors. Shared: the 2 stores of `s` and `p`'s 2 loads, one
+    // wavefront each.
+    let src = r#"
+__global__ void k(const float* g, float* out, int n) {
+    __shared__ float s[64];
+    s[threadIdx.x] = 100.0f + threadIdx.x;
+    __syncthreads();
+    const float* p = (threadIdx.x % 2 == 0) ? s : g;
+    out[threadIdx.x] = p[threadIdx.x];
+    const float* q;
+    if (n < 64) q = s; else q = g;
+    out[64 + threadIdx.x] = q[threadIdx.x];
+}
+launch k {
+    g = arange(64); out = zeros(128); n = 100;
+    expect out[0] == 100; expect out[1] == 1; expect out[62] == 162; expect out[63] == 63;
+    expect out[64] == 0; expect out[127] == 63;
+}
+"#;
+    let c = ok(src, &[], ONE, B64).counters;
+    assert_eq!((c.gld_instr, c.gld_sectors), (4, 16), "{c:?}");
+    assert_eq!((c.smem_instr, c.smem_wavefronts), (4, 4), "{c:?}");
+    // With n = 16 `q` reads `s`: 2 more shared loads, 2 fewer global.
+    let src = src.replace("n = 100", "n = 16").replace(
+        "out[64] == 0; expect out[127] == 63",
+        "out[64] == 100; expect out[127] == 163",
+    );
+    let c = ok(&src, &[], ONE, B64).counters;
+    assert_eq!((c.gld_instr, c.smem_instr), (2, 6), "{c:?}");
+}
+
+#[test]
+fn a_pointer_re_pointed_from_global_to_shared_memory_in_a_loop() {
+    // Found a choice on the first pass, then one of both memories on the second: checked a
+    // third time with `p` a choice of both from its declaration. Iteration 0 stores `a[t]`,
+    // iteration 1 `s[t]`, which `a[32 + t]` then copies.
+    let src = r#"
+__global__ void k(float* a, int n) {
+    __shared__ float s[32];
+    float* p = a;
+    for (int i = 0; i < n; i++) {
+        p[threadIdx.x] = 1.0f + i;
+        p = s;
+    }
+    __syncthreads();
+    a[32 + threadIdx.x] = s[threadIdx.x];
+}
+launch k { a = zeros(64); n = 2; expect a[0] == 1; expect a[31] == 1; expect a[32] == 2; expect a[63] == 2; }
+"#;
+    let c = ok(src, &[], ONE, [32, 1, 1]).counters;
+    // Global stores: `p` once, `a[32 + t]` once; shared stores: `p` once.
+    assert_eq!((c.gst_instr, c.smem_instr), (2, 2), "{c:?}");
+}

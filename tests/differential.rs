@@ -773,6 +773,8 @@ __global__ void mixed(const float* fa, const int* ia, float* out, int* oi, doubl
     f += q.x * q.w;
     float4 q2 = reinterpret_cast<const float4*>(fa + 4 * (g & 3))[1];
     f += q2.z;
+    const float* gs = (tid & 2) ? sf + (tid ^ 3) : fa + (g & 31);
+    f += gs[0] * 0.25f;
     bump(&oi[g * 2], 3);
     out[g] = f + ra[0] + ra[1] + ra[2] + ra[3] + (float)lq[1][2] + si[(tid + 1) & 255] + sf[tid ^ 1];
     oi[g * 2 + 1] = lm[0] + lm[g & 7] + (int)(pi - ia) + (int)(pf - fa) + (pf < fa + 16);

@@ -81,7 +81,6 @@ fn unsupported_cuda_constructs_say_so() {
     for src in [
         "__global__ void k(int* a) { int* p[4][2]; }",
         "__global__ void k(int* a) { int x = 0; atomicAdd(&x, 1); }",
-        "__global__ void k(int* a) { __shared__ int s[4]; int* p = a; if (a[0]) { p = s; } }",
         "__global__ void k(int* a, float* b) { atomicAdd(a, 1); char* p = (char*)a; b[0] = p[1]; }",
         "__global__ void k(__half4* a) { }",
         "__global__ void k(int* a) { int i = 0; a[1] = a[i++]++; }",

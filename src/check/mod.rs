@@ -85,17 +85,21 @@ fn with_choices<'g, T>(
     mut check: impl FnMut(&mut KernelChecker<'g, '_>) -> T,
 ) -> (T, Vec<CheckError>) {
     let mut choice_vars = HashSet::new();
+    let mut mixed_vars = HashSet::new();
     let learned = Learned::of(globals);
     loop {
         learned.restore(globals);
         let mut errors = Vec::new();
         let mut cx = KernelChecker::new(globals, &mut errors);
         cx.choice_vars.clone_from(&choice_vars);
+        cx.mixed_vars.clone_from(&mixed_vars);
         let checked = check(&mut cx);
         let found = std::mem::take(&mut cx.choice_found);
-        let before = choice_vars.len();
+        let mixed = std::mem::take(&mut cx.mixed_found);
+        let before = (choice_vars.len(), mixed_vars.len());
         choice_vars.extend(found);
-        if choice_vars.len() == before {
+        mixed_vars.extend(mixed);
+        if (choice_vars.len(), mixed_vars.len()) == before {
             return (checked, errors);
         }
     }
@@ -964,6 +968,12 @@ pub(crate) struct KernelChecker<'g, 'e> {
     /// Pointer variables this pass found re-pointed into another array after their first use:
     /// the kernel is checked again with them in `choice_vars`.
     choice_found: Vec<Span>,
+    /// Those of `choice_vars` that may point into global memory and into shared memory (see
+    /// [`pointer::PtrVar::mixed`]), known from an earlier pass.
+    mixed_vars: HashSet<Span>,
+    /// Choice pointer variables this pass found pointed into shared memory and into global
+    /// memory: the kernel is checked again with them in `mixed_vars`.
+    mixed_found: Vec<Span>,
     /// The heap's hidden buffer parameter, once the kernel allocates ([`heap`]).
     heap: Option<u32>,
     /// `T** p` kernel parameters: buffers of pointers, each of the type given (`T*`).
@@ -1038,6 +1048,8 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
             choices: Vec::new(),
             choice_vars: HashSet::new(),
             choice_found: Vec::new(),
+            mixed_vars: HashSet::new(),
+            mixed_found: Vec::new(),
             address_vars: HashMap::new(),
             heap: None,
             slot_params: HashMap::new(),

@@ -62,6 +62,9 @@ pub(crate) struct PtrVar {
     /// Re-pointed into another array after its first use (an earlier pass found it): it may
     /// point into several, so it holds a [`Space::Choice`] value from its declaration on.
     pub choice: bool,
+    /// Pointed into shared memory and into global memory (an earlier pass found it): its
+    /// choice may be of either ([`may_be_global`]).
+    pub mixed: bool,
     /// `float t[4][8]` as a parameter: a pointer to rows of 8, so `t[r][c]` is `t[8 r + c]`.
     pub rows: Vec<u64>,
     /// `__shared__ T* p;`: the shared word that holds its offset for the whole block
@@ -1457,10 +1460,16 @@ impl<'g> KernelChecker<'g, '_> {
                             "the arrays one pointer may point into must hold one element type; use a pointer variable for each type".to_string(),
                         )
                     }
-                    (Space::Choice { .. }, Space::Choice { .. }) => (
-                        "a pointer that may point into global memory or into shared memory".into(),
-                        "simt follows a pointer into several global buffers or into several shared arrays, not both; use one pointer variable for global memory and another for shared memory".into(),
-                    ),
+                    // A choice among shared arrays and one among global buffers: a choice among
+                    // them all (`n < MAX ? s : coeffs`).
+                    (Space::Choice { .. }, Space::Choice { .. })
+                        if (x.elem, x.width) == (y.elem, y.width) =>
+                    {
+                        return Ok(Some(Mem {
+                            space: may_be_global(x.space),
+                            ..x
+                        }));
+                    }
                     _ => (
                         format!(
                             "subtracting pointers into `{}` and into `{}`",
@@ -1965,6 +1974,7 @@ impl<'g> KernelChecker<'g, '_> {
             in_struct: false,
             opaque: None,
             choice: self.choice_vars.contains(&name.span),
+            mixed: self.mixed_vars.contains(&name.span),
             rows: Vec::new(),
             shared: None,
         });
@@ -2155,9 +2165,26 @@ impl<'g> KernelChecker<'g, '_> {
                 pv.choice || matches!(pv.mem, Some(m) if matches!(m.space, Space::Choice { .. }));
             if choice {
                 value = self.as_choice(value, span)?;
-                let mem = value.mem.expect("not null: it has an array");
+                let mut mem = value.mem.expect("not null: it has an array");
+                if pv.mixed {
+                    mem.space = may_be_global(mem.space);
+                }
+                value.mem = Some(mem);
                 match pv.mem {
                     Some(old) if old.space == mem.space => {}
+                    // Into shared memory, then into global memory (or the other way): checked
+                    // again with the variable a choice of both from its declaration.
+                    Some(old) if may_be_global(old.space) == may_be_global(mem.space) => {
+                        self.mixed_found.push(pv.span);
+                        return Err(CheckError::Unsupported {
+                            what: format!(
+                                "pointing `{}` into global memory and into shared memory",
+                                pv.name
+                            ),
+                            span,
+                            help: None,
+                        });
+                    }
                     Some(
                         old @ Mem {
                             space: Space::Choice { .. },
@@ -2347,5 +2374,18 @@ pub(crate) fn step_rows(span: Span) -> CheckError {
         what: "`++` or `--` of a pointer to arrays".into(),
         span,
         help: Some("step it by rows with `p += 1` or `p -= 1`".into()),
+    }
+}
+
+/// A [`Space::Choice`] that may also point into global memory: its arrays may be global buffers
+/// and shared arrays alike (the engine resolves each lane's array), so it counts as global
+/// memory where one kind must be named (the latency model, the order of atomics).
+fn may_be_global(space: Space) -> Space {
+    match space {
+        Space::Choice { stored, .. } => Space::Choice {
+            stored,
+            shared: false,
+        },
+        other => other,
     }
 }

@@ -1,6 +1,6 @@
 //! Accesses through a pointer that may point into one of several arrays ([`Space::Choice`]): the
 //! active lanes grouped by the array their pointer names, one access per group, counted as the
-//! one request each warp makes.
+//! one request each warp makes in each memory (global, shared) its lanes reach.
 
 use super::BlockRunner;
 use crate::check::typed::choice_parts;
@@ -19,16 +19,19 @@ pub(super) struct Scratch {
     mask: Vec<bool>,
     /// The array numbers the active lanes name, in order of first lane.
     present: Vec<u32>,
-    /// Per warp: whether an earlier array's access already counted its request.
-    counted: Vec<bool>,
+    /// Per warp, for global memory and for shared memory: whether an earlier array's access
+    /// there already counted its request.
+    counted: Vec<[bool; 2]>,
 }
 
 impl BlockRunner<'_> {
     /// Runs `access` on the arrays the active lanes' pointers (in the `i64` register `idx`) name,
     /// with `idx` holding each lane's index within its array. Where lanes of one warp name
     /// different arrays, each array's lanes are one access, and the warp's request is counted
-    /// once: its sectors (global arrays never share one) and wavefronts are those of the
-    /// accesses together (lanes on two shared arrays count each array's wavefronts).
+    /// once in each memory its lanes reach (a generic load of lanes in shared and in global
+    /// memory is a request to each): its sectors (global arrays never share one) and wavefronts
+    /// are those of the accesses together (lanes on two shared arrays count each array's
+    /// wavefronts).
     pub(super) fn choose(
         &mut self,
         pc: usize,
@@ -96,7 +99,7 @@ impl BlockRunner<'_> {
         let (drawn, seen) = (self.first_access[pc].is_some(), self.probe_seen[pc]);
         let warps = self.mask.len().div_ceil(32);
         s.counted.clear();
-        s.counted.resize(warps, false);
+        s.counted.resize(warps, [false; 2]);
         let mut result = Ok(());
         for &k in &s.present {
             for (m, (&was, &a)) in self.mask.iter_mut().zip(s.mask.iter().zip(&s.array)) {
@@ -104,7 +107,9 @@ impl BlockRunner<'_> {
             }
             self.update_mask();
             let before = requests(&self.counters[pc]);
-            result = access(self, self.ir.choices[k as usize]);
+            let space = self.ir.choices[k as usize];
+            let kind = usize::from(matches!(space, Space::Shared(_)));
+            result = access(self, space);
             if result.is_err() {
                 break;
             }
@@ -113,8 +118,8 @@ impl BlockRunner<'_> {
                     let here = self.mask[32 * w..(32 * w + 32).min(self.mask.len())]
                         .iter()
                         .any(|&m| m);
-                    let again = here && s.counted[w];
-                    s.counted[w] |= here;
+                    let again = here && s.counted[w][kind];
+                    s.counted[w][kind] |= here;
                     again
                 })
                 .count() as u64;
