@@ -2680,3 +2680,30 @@ launch k { o = zeros(1); s = zeros(1); expect o == [3]; expect s == [16]; }
 "#;
     assert!(ok(src, &[], ONE, ONE).expects_passed());
 }
+
+#[test]
+fn a_launch_names_a_member_type_of_a_class_instance() {
+    // FlexSpmv launches `k<merged::Policy600<float>::SpmvPolicyT>`, CUB's tuning-policy idiom:
+    // the typedef of the instance is `AgentPolicy<128, 7>` (sizeof(float) is 4, not > 4), so
+    // TILE_ITEMS = 128 * 7 = 896; for `double` it is 64 * 7 = 448.
+    let src = r#"
+template <int _BLOCK_THREADS, int _ITEMS_PER_THREAD>
+struct AgentPolicy {
+    enum { BLOCK_THREADS = _BLOCK_THREADS, ITEMS_PER_THREAD = _ITEMS_PER_THREAD };
+};
+template <typename ValueT>
+struct Policy600 {
+    typedef AgentPolicy<(sizeof(ValueT) > 4) ? 64 : 128, 7> SpmvPolicyT;
+};
+template <typename PolicyT>
+__global__ void k(int* out)
+{
+    enum { TILE_ITEMS = PolicyT::BLOCK_THREADS * PolicyT::ITEMS_PER_THREAD };
+    out[threadIdx.x] = TILE_ITEMS;
+}
+launch k<Policy600<float>::SpmvPolicyT> { out = zeros(4); grid = 1; block = 4; expect out == 896; }
+"#;
+    ok(src, &[], [1, 1, 1], [4, 1, 1]);
+    let src = src.replace("<float>", "<double>").replace("896", "448");
+    ok(&src, &[], [1, 1, 1], [4, 1, 1]);
+}

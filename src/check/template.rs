@@ -1263,8 +1263,13 @@ impl super::KernelChecker<'_, '_> {
                         span: at,
                     })),
                 ) => {
-                    // A bare name: a type of the caller's (an alias or its own parameter).
-                    b.types.insert(p.name.name.clone(), named(n.clone(), *at));
+                    // A bare name: a type of the caller's (an alias or its own parameter), or
+                    // a class instance's member type (`Policy600<float>::SpmvPolicyT`).
+                    let mut t = named(n.clone(), *at);
+                    if n.contains(">::") {
+                        b.ty(&mut t);
+                    }
+                    b.types.insert(p.name.name.clone(), t);
                 }
                 (TemplateParamKind::Type(_), Some(TemplateArg::Value(e))) => {
                     return Err(CheckError::TemplateArguments {
