@@ -1646,3 +1646,24 @@ launch k { grid = 1; block = 64; in = arange(64); out = zeros(2); expect out == 
         .unwrap_or_default();
     assert!(help.contains("nor a struct of this file"), "{help}");
 }
+
+#[test]
+fn counting_and_cache_modified_iterators_read_as_sequences() {
+    // FlexSpmv's merge-path search reads `cub::CountingInputIterator<int>(0)` (0, 1, 2, ...)
+    // and the row offsets through `cub::CacheModifiedInputIterator<LOAD_LDG, int, int>` (a
+    // plain load). In a kernel template, `It<cub::LOAD_LDG, ...>` names one instance whether
+    // written as a type or constructed: out[t] = t + row_end[t] + row_end[t + 1] = 3t + 1.
+    let src = r#"
+#include <cub/cub.cuh>
+template <typename OffsetT>
+__global__ void k(const OffsetT* row_end, OffsetT* out)
+{
+    cub::CountingInputIterator<OffsetT> nz(0);
+    cub::CacheModifiedInputIterator<cub::LOAD_LDG, OffsetT, OffsetT> re =
+        cub::CacheModifiedInputIterator<cub::LOAD_LDG, OffsetT, OffsetT>(row_end);
+    out[threadIdx.x] = nz[threadIdx.x] + re[threadIdx.x] + re[threadIdx.x + 1];
+}
+launch k<int> { row_end = arange(9); out = zeros(8); grid = 1; block = 8; expect out == 3 * arange(8) + 1; }
+"#;
+    ok(src, &[], [1, 1, 1], [8, 1, 1]);
+}

@@ -28,6 +28,29 @@ enum CacheLoadModifier { LOAD_DEFAULT, LOAD_CA, LOAD_CG, LOAD_CS, LOAD_CV, LOAD_
 enum CacheStoreModifier { STORE_DEFAULT, STORE_WB, STORE_CG, STORE_CS, STORE_WT, STORE_VOLATILE };
 template <CacheLoadModifier MODIFIER, typename T>
 __device__ __forceinline__ T ThreadLoad(T* ptr) { return *ptr; }
+
+// cub/iterator/counting_input_iterator.cuh: the sequence val, val + 1, ... read by index.
+template <typename ValueType, typename OffsetT = ptrdiff_t>
+class CountingInputIterator {
+public:
+    ValueType val;
+    __host__ __device__ __forceinline__ CountingInputIterator(const ValueType& v) : val(v) {}
+    __host__ __device__ __forceinline__ ValueType operator*() const { return val; }
+    __host__ __device__ __forceinline__ ValueType operator[](OffsetT n) const { return val + (ValueType)n; }
+    __host__ __device__ __forceinline__ CountingInputIterator operator+(OffsetT n) const { return CountingInputIterator(val + (ValueType)n); }
+};
+
+// cub/iterator/cache_modified_input_iterator.cuh: a pointer read through ThreadLoad<MODIFIER>,
+// each read the plain load (above).
+template <CacheLoadModifier MODIFIER, typename ValueType, typename OffsetT = ptrdiff_t>
+class CacheModifiedInputIterator {
+public:
+    const ValueType* ptr;
+    __host__ __device__ __forceinline__ CacheModifiedInputIterator(const ValueType* p) : ptr(p) {}
+    __device__ __forceinline__ ValueType operator*() const { return *ptr; }
+    __device__ __forceinline__ ValueType operator[](OffsetT n) const { return ptr[n]; }
+    __device__ __forceinline__ CacheModifiedInputIterator operator+(OffsetT n) const { return CacheModifiedInputIterator(ptr + n); }
+};
 template <CacheStoreModifier MODIFIER, typename OutputIteratorT, typename T>
 __device__ __forceinline__ void ThreadStore(OutputIteratorT itr, T val) { *itr = val; }
 
