@@ -2707,3 +2707,25 @@ launch k<Policy600<float>::SpmvPolicyT> { out = zeros(4); grid = 1; block = 4; e
     let src = src.replace("<float>", "<double>").replace("896", "448");
     ok(&src, &[], [1, 1, 1], [4, 1, 1]);
 }
+
+#[test]
+fn a_template_argument_names_the_constant_in_scope() {
+    // A call's template argument `N` or `BLOCK` is the local `constexpr` or the class's enum,
+    // not the file's constant of that name (a review found both replaced by the file's).
+    let src = r#"
+const int N = 4;
+enum { BLOCK = 32 };
+template <int K> __device__ int f() { return K; }
+template <typename T> struct P {
+    enum { BLOCK = 64 };
+    __device__ int m() const { return f<BLOCK>(); }
+};
+template <typename T> __global__ void k(T* out) {
+    constexpr int N = 8;
+    out[0] = f<N>();
+    out[1] = P<T>().m();
+}
+launch k<int> { grid = 1; block = 1; out = zeros(2); expect out == [8, 64]; }
+"#;
+    ok(src, &[], [1, 1, 1], [1, 1, 1]);
+}

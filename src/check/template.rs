@@ -699,13 +699,12 @@ impl Bindings {
                     *a = TemplateArg::Type(ty);
                 }
                 // `It<ns::B, int>(p)`: the constant's value, as in a type's arguments
-                // ([`Self::substitute_text`]), so that both spell one instance.
+                // ([`Self::substitute_text`]), so that both spell one instance. Only a
+                // qualified name: no local or member hides it.
                 TemplateArg::Value(Expr {
                     kind: ExprKind::Name(n),
                     span,
-                }) if self.constants.contains_key(n.as_str())
-                    && !self.values.contains_key(n.as_str()) =>
-                {
+                }) if n.contains("::") && self.constants.contains_key(n.as_str()) => {
                     *a = TemplateArg::Value(int_expr(self.constants[n.as_str()], *span));
                 }
                 TemplateArg::Value(v) => self.expr(v),

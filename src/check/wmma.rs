@@ -230,23 +230,9 @@ impl KernelChecker<'_, '_> {
             elem: frag.elem,
             width: 1,
         });
-        let stored = self.stored(mem.space).unwrap_or(mem.elem);
         // A `float*` view of `half` memory (DLRM's interaction kernels reuse their half staging
-        // buffer for the results): valid CUDA, which simt's fragments do not reach.
-        if mem.elem == frag.elem && mem.width == 1 && stored != mem.elem {
-            return Err(CheckError::Unsupported {
-                what: format!(
-                    "`{call}` through a `{}*` view of `{}` memory",
-                    frag.elem.c_name(),
-                    stored.c_name()
-                ),
-                span: args[p_arg].span,
-                help: Some(format!(
-                    "give the fragment's values an array of their own type (`__shared__ {} c[16 * 16];`)",
-                    frag.elem.c_name()
-                )),
-            });
-        }
+        // buffer for the results) or a `half*` view of a `float` buffer carved into tiles: each
+        // element moves through the view as any access through it does.
         if mem.elem != frag.elem || mem.width != 1 {
             return Err(CheckError::Wmma {
                 what: format!(
