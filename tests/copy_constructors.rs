@@ -166,3 +166,61 @@ launch k { out = zeros(32); grid = 1; block = 32; }
     assert_eq!(common::codes(&f), ["simt::check::unsupported"]);
     assert!(common::describe(&f).contains("whose base class `Base` has a copy constructor"));
 }
+
+#[test]
+fn copies_that_review_found_wrong() {
+    // `Acc(const Acc& o)` doubles `v`; `A(A&&)` adds 1000; values as g++ 12 gives them:
+    // - `Box y = *p++;` reads `*p` once: `p` moves by one, `y.a` (2 * 100 = 200) and `y.k`
+    //   (1) both from element 0 → 201;
+    // - a move constructor declared first is not the copy constructor: `B b = a` → 2 * 3 = 6;
+    // - slicing `Base s = d;` runs `Base`'s copy constructor, not `D`'s: 2 * 5 = 10;
+    // - `: a(p)` of a constructor copies `p` by `Acc`'s copy constructor: 2 * 1 = 2, never by
+    //   its `operator=` (+100);
+    // - `D3 e = d3;` of `D3 : M : Base` runs the grandparent's copy constructor: 2 * 7 = 14;
+    // - `return r;` of a reference local copies: 2 * 4 = 8; two locals returned: 2 * 2 = 4.
+    let src = r#"
+struct Acc {
+    int v;
+    __device__ Acc() : v(0) {}
+    __device__ Acc(int x) : v(x) {}
+    __device__ Acc(const Acc& o) : v(o.v * 2) {}
+    __device__ Acc& operator=(const Acc& o) { v = o.v + 100; return *this; }
+};
+struct Box { Acc a; int k; };
+struct B { int v; __device__ B(int x) : v(x) {} __device__ B(B&& o) : v(o.v + 1000) {} __device__ B(const B& o) : v(o.v * 2) {} };
+struct Base { int v; __device__ Base() {} __device__ Base(const Base& o) : v(o.v * 2) {} };
+struct D : Base { int w; __device__ D() {} __device__ D(const D& o) : w(o.w + 1000) { v = o.v + 1000; } };
+struct M : Base { int m; };
+struct D3 : M { int z; };
+struct Holder { Acc a; __device__ Holder(const Acc& p) : a(p) {} };
+__device__ Acc by_ref(Acc& a) { Acc& r = a; return r; }
+__device__ Acc two(bool c) { Acc a(1); Acc b(2); if (c) return a; return b; }
+__global__ void k(int* out) {
+    Box arr[2];
+    arr[0].a.v = 100; arr[0].k = 1;
+    arr[1].a.v = 300; arr[1].k = 3;
+    Box* p = arr;
+    Box y = *p++;
+    out[0] = y.a.v + y.k;
+    out[1] = (int)(p - arr);
+    B a(3);
+    B b = a;
+    out[2] = b.v;
+    D d;
+    d.v = 5; d.w = 0;
+    Base s = d;
+    out[3] = s.v;
+    Holder h(Acc(1));
+    out[4] = h.a.v;
+    D3 d3;
+    d3.v = 7;
+    D3 e = d3;
+    out[5] = e.v;
+    Acc four(4);
+    out[6] = by_ref(four).v;
+    out[7] = two(false).v;
+}
+launch k { out = zeros(8); grid = 1; block = 1; expect out == [201, 1, 6, 10, 2, 14, 8, 4]; }
+"#;
+    ok(src, &[], [1, 1, 1], [1, 1, 1]);
+}

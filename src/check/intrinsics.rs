@@ -555,6 +555,10 @@ impl KernelChecker<'_, '_> {
         };
         let saved_scopes = std::mem::replace(&mut self.scopes, scopes);
         let saved_params = std::mem::replace(&mut self.params_scope, self.scopes.len() - 1);
+        let saved_named = std::mem::replace(
+            &mut self.named_result,
+            super::structs::named_result(&f.body),
+        );
         let saved_loops = std::mem::replace(&mut self.loop_depth, 0);
         let result = ret.map(|t| (self.new_local(&format!("{name}()"), t, f.name.span), t));
         let shape = match self.ret_slot(f) {
@@ -564,6 +568,7 @@ impl KernelChecker<'_, '_> {
                 self.loop_depth = saved_loops;
                 self.scopes = saved_scopes;
                 self.params_scope = saved_params;
+                self.named_result = saved_named;
                 return Err(e);
             }
         };
@@ -598,6 +603,7 @@ impl KernelChecker<'_, '_> {
         self.loop_depth = saved_loops;
         self.scopes = saved_scopes;
         self.params_scope = saved_params;
+        self.named_result = saved_named;
         if body.is_err() || self.errors.len() > errors_before {
             self.globals.broken.borrow_mut().insert(name.clone());
         }

@@ -593,6 +593,7 @@ impl KernelChecker<'_, '_> {
             name: d.name.clone(),
             default: None,
             volatile: false,
+            moves: false,
             pack: false,
             pointer_to_pointer: false,
             rows: Vec::new(),

@@ -932,6 +932,9 @@ pub(crate) struct KernelChecker<'g, 'e> {
     returns: Option<Option<(VarId, Scalar)>>,
     /// Inside an inlined function: the scope of its parameters (its locals are in deeper ones).
     params_scope: usize,
+    /// Inside an inlined function: the local it returns by name from every `return`
+    /// ([`structs::named_result`]).
+    named_result: Option<String>,
     /// Inside an inlined function declared `auto`: its first `return` sets the result's type.
     returns_auto: bool,
     /// Inside an inlined function that returns a pointer or a vector: where `return` puts it.
@@ -1034,6 +1037,7 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
             inlining: Vec::new(),
             returns: None,
             params_scope: 0,
+            named_result: None,
             returns_auto: false,
             ret_shape: intrinsics::RetShape::Plain,
             last_ret: intrinsics::RetShape::Plain,
@@ -1691,6 +1695,7 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                         name: c.name.clone(),
                         default: None,
                         volatile: false,
+                        moves: false,
                         pack: false,
                         pointer_to_pointer: false,
                         rows: Vec::new(),

@@ -600,8 +600,9 @@ impl<'g> KernelChecker<'g, '_> {
                 let mut ty = f.ty.clone();
                 bindings.ty(&mut ty);
                 // `static const interval empty;` of a class type (the class itself, defined
-                // out of the class, or a host `std::string`): no constant of the layout.
-                if f.is_static && super::scalar_of(&ty).is_err() {
+                // out of the class, or a host `std::string`), declared without a value: no
+                // constant of the layout.
+                if f.is_static && declared_only(f) && self.names_class(&ty) {
                     continue;
                 }
                 if f.is_static {
@@ -2381,7 +2382,14 @@ impl<'g> KernelChecker<'g, '_> {
         // (C++ slices), which `D`'s layout begins with. A polymorphic base would take the
         // derived object's class number, which the copy does not have: refused as before.
         if found.name != l.name && self.slices_to(&found, l) {
-            let mut values = self.struct_value_at(e, &found, out, assignment)?;
+            // Copied as a `B`: by `B`'s copy constructor, bound to the derived object, where it
+            // has one; `D`'s own copies (of members only `D` has) do not run.
+            if !assignment {
+                if let Some(ctor) = self.copy_constructor(l) {
+                    return self.constructed_by(&ctor, l, std::slice::from_ref(e), span, out);
+                }
+            }
+            let mut values = self.struct_value_at(e, &found, out, true)?;
             values.truncate(l.leaves.len());
             return Ok(values);
         }
@@ -2407,7 +2415,19 @@ impl<'g> KernelChecker<'g, '_> {
             if assignment || !self.copies_specially(l, span) {
                 return Ok(values);
             }
-            return self.copy_members(e, l, values, out);
+            // The members are copied from the object read once (`Box y = *p++;`), under a name
+            // no source can spell.
+            let source = ast::Ident {
+                name: format!("copy source@{}", self.struct_vars.len()),
+                span,
+            };
+            let binding = self.bind_struct(p);
+            self.declare(&source, binding);
+            let source = ast::Expr {
+                kind: ast::ExprKind::Name(source.name),
+                span,
+            };
+            return self.copy_members(&source, l, values, out);
         }
         match &e.kind {
             ast::ExprKind::Call {
@@ -2762,6 +2782,15 @@ impl<'g> KernelChecker<'g, '_> {
                 .is_some_and(|b| self.copies_specially(&b, span))
     }
 
+    /// Whether `ty` names a class: one of the file's, or the standard library's
+    /// (`std::string`), which device code never reads.
+    fn names_class(&self, ty: &ast::TypeName) -> bool {
+        let name = class(&ty.base_text);
+        ty.base == BaseType::Named
+            && (ty.base_text.starts_with("std::")
+                || self.globals.structs.iter().any(|d| d.name.name == name))
+    }
+
     /// The layout of the direct base class of `l`'s class, if it has one with data.
     fn base_layout(&mut self, l: &Layout, span: Span) -> Option<Rc<Layout>> {
         let (def, bindings) = l.def.as_ref()?;
@@ -2782,12 +2811,17 @@ impl<'g> KernelChecker<'g, '_> {
         out: &mut Vec<Stmt>,
     ) -> Result<Vec<Expr>> {
         let span = e.span;
-        // A base class with a copy constructor of its own is copied by it; the members of
-        // one without are among `l`'s, copied below.
-        let base = self.base_layout(l, span).and_then(|b| {
-            let ctor = self.copy_constructor(&b)?;
-            Some((b, ctor))
-        });
+        // The nearest base class with a copy constructor of its own is copied by it; the
+        // members of those without are among `l`'s, copied below.
+        let mut base = None;
+        let mut ancestor = self.base_layout(l, span);
+        while let Some(b) = ancestor {
+            if let Some(ctor) = self.copy_constructor(&b) {
+                base = Some((b, ctor));
+                break;
+            }
+            ancestor = self.base_layout(&b, span);
+        }
         let inherited = base.as_ref().map_or(0, |(b, _)| b.leaves.len());
         for m in &l.members {
             let MemberKind::Compound(ml) = &m.kind else {
@@ -2826,7 +2860,13 @@ impl<'g> KernelChecker<'g, '_> {
         let (def, bindings) = l.def.as_ref()?;
         let class = &self.globals.structs[*def];
         let ctor = class.ctors.iter().find(|c| copies(c, class))?;
-        (!member_wise(ctor, class)).then(|| bindings.member(ctor))
+        // `: a(o.a)` and `{ a = o.a; }` read alike, and differ for a member of a class with
+        // a copy constructor or assignment of its own: only scalar members copy as written.
+        let scalars = l
+            .members
+            .iter()
+            .all(|m| !matches!(m.kind, MemberKind::Compound(_)));
+        (!(scalars && member_wise(ctor, class))).then(|| bindings.member(ctor))
     }
 
     /// The leaves of `l` from `items[*pos..]`, which advances past what they take. A member
@@ -3156,12 +3196,18 @@ impl<'g> KernelChecker<'g, '_> {
             };
             return self.struct_assignment(target, None, &combined, span, out);
         }
-        if let Some(call) = self.declared_assignment(target, value, span) {
-            out.push(Stmt {
-                kind: StmtKind::Eval(call?),
-                span,
-            });
-            return Ok(());
+        // `: a(x)` of a constructor (`this.a`, a form no source can write): the member is
+        // initialised, by its class's constructors, never assigned by its `operator=`.
+        let initialised = matches!(&target.kind, ast::ExprKind::Member { base, .. }
+            if matches!(&base.kind, ast::ExprKind::Name(n) if n == "this"));
+        if !initialised {
+            if let Some(call) = self.declared_assignment(target, value, span) {
+                out.push(Stmt {
+                    kind: StmtKind::Eval(call?),
+                    span,
+                });
+                return Ok(());
+            }
         }
         // `access(i, out) = c;` of a function returning a `Color&` (nvblox): the struct it
         // refers to, `*&access(i, out)`, as a C++ compiler takes a reference.
@@ -3188,7 +3234,11 @@ impl<'g> KernelChecker<'g, '_> {
             self.writable(target)?;
         }
         let p = self.pinned(p, span, out);
-        let values = self.assigned_value(value, &p.layout, out)?;
+        let values = if initialised {
+            self.struct_value(value, &p.layout, out)?
+        } else {
+            self.assigned_value(value, &p.layout, out)?
+        };
         // `v = {v.y, v.x}`: the new leaves are computed before any is written.
         let values = if matches!(p.home, Home::Regs(_)) && mentions(value, &root_name(target)) {
             let tmp = self.new_struct("copy", &p.layout, span);
@@ -3255,11 +3305,16 @@ impl<'g> KernelChecker<'g, '_> {
         self.writes(&p, values, value.span, out)
     }
 
-    /// The local struct variable (not a parameter) that `return name;` names.
+    /// The local struct variable that `return name;` names, where the function returns it
+    /// from every `return` and declares it itself (not a parameter, not a reference): the one
+    /// the compiler builds in the result.
     fn returned_local(&self, value: &ast::Expr) -> Option<StructPlace> {
         let ast::ExprKind::Name(n) = &value.kind else {
             return None;
         };
+        if self.named_result.as_deref() != Some(n.as_str()) {
+            return None;
+        }
         let depth = self.scopes.iter().rposition(|s| s.contains_key(n))?;
         match self.scopes[depth][n].0 {
             Binding::Struct(i) if depth > self.params_scope => {
@@ -4937,10 +4992,11 @@ impl<'g> KernelChecker<'g, '_> {
                 ast::BaseType::Auto => None,
                 _ => match super::scalar_of(&ty) {
                     Ok(s) => Some(s),
-                    Err(_) => continue,
+                    Err(_) if declared_only(f) && self.names_class(&ty) => continue,
+                    Err(_) => break,
                 },
             };
-            let Some(init) = &f.init else { continue };
+            let Some(init) = &f.init else { break };
             let mut init = init.clone();
             bindings.expr(&mut init);
             let value = match self.constant_expr(&init) {
@@ -5324,6 +5380,46 @@ fn is_plain(e: &Expr) -> bool {
     }
 }
 
+/// The local a function returns by name from each of its `return`s, where it declares that
+/// local itself as an object (not a reference): the named return value compilers elide.
+pub(crate) fn named_result(body: &[ast::Stmt]) -> Option<String> {
+    fn returns<'b>(s: &'b ast::Stmt, out: &mut Vec<&'b ast::Expr>) {
+        match &s.kind {
+            ast::StmtKind::Return(Some(v)) => out.push(v),
+            ast::StmtKind::Block(inner) => inner.iter().for_each(|s| returns(s, out)),
+            ast::StmtKind::If { then, els, .. } => {
+                returns(then, out);
+                if let Some(e) = els {
+                    returns(e, out);
+                }
+            }
+            ast::StmtKind::For { body, .. }
+            | ast::StmtKind::While { body, .. }
+            | ast::StmtKind::DoWhile { body, .. } => returns(body, out),
+            ast::StmtKind::RangeFor {
+                array,
+                class,
+                pointer,
+                ..
+            } => {
+                returns(array, out);
+                returns(class, out);
+                returns(pointer, out);
+            }
+            _ => {}
+        }
+    }
+    let mut all = Vec::new();
+    body.iter().for_each(|s| returns(s, &mut all));
+    let ast::ExprKind::Name(n) = &all.first()?.kind else {
+        return None;
+    };
+    let same = all
+        .iter()
+        .all(|v| matches!(&v.kind, ast::ExprKind::Name(m) if m == n));
+    (same && declared(body, n).is_some()).then(|| n.clone())
+}
+
 /// The value of the first `return` in `body`, in the order the statements are written.
 fn first_return(body: &[ast::Stmt]) -> Option<&ast::Expr> {
     body.iter().find_map(returned_by)
@@ -5411,9 +5507,17 @@ fn copies(c: &ast::Function, d: &ast::StructDef) -> bool {
     let name = &d.name.name;
     let written = |t: &str| t.split_whitespace().collect::<String>();
     c.template.is_empty()
-        && matches!(&c.params[..], [p] if !p.ty.pointer
+        && matches!(&c.params[..], [p] if !p.ty.pointer && !p.moves
             && (written(&p.ty.base_text) == *name
                 || written(&p.ty.base_text) == format!("{name}<{own}>")))
+}
+
+/// Whether a static member is declared without a value (`static const std::string name;`,
+/// which the builder gives static storage's `= {}`).
+fn declared_only(f: &ast::Field) -> bool {
+    f.init
+        .as_ref()
+        .is_none_or(|e| matches!(&e.kind, ast::ExprKind::List(items) if items.is_empty()))
 }
 
 /// The member `m` of the struct or array `e` as an expression: `e.m` or `e[k]`.

@@ -2042,6 +2042,7 @@ fn expand_variadic(
                 },
                 default: None,
                 volatile: p.volatile,
+                moves: p.moves,
                 pack: false,
                 pointer_to_pointer: p.pointer_to_pointer,
                 rows: p.rows.clone(),

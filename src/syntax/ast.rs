@@ -380,6 +380,8 @@ pub struct Param {
     /// `volatile T* p`: overloads may differ in it alone (the simulation reads and writes
     /// through it as through `T* p`).
     pub volatile: bool,
+    /// `P&& p`: an rvalue reference (a move constructor's parameter).
+    pub moves: bool,
     /// `Args&&... args`: a function parameter pack, one parameter per element of its type's
     /// pack.
     pub pack: bool,

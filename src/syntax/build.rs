@@ -1901,11 +1901,12 @@ impl<'m> Builder<'m> {
                     .next_if(|p| p.as_rule() == Rule::pointer_to_pointer)
                     .is_some();
                 // `Args&& args` (a forwarding reference) passes its argument on as `T&` does.
-                if it
-                    .next_if(|p| matches!(p.as_rule(), Rule::reference | Rule::rvalue_ref))
-                    .is_some()
+                let mut moves = false;
+                if let Some(r) =
+                    it.next_if(|p| matches!(p.as_rule(), Rule::reference | Rule::rvalue_ref))
                 {
                     ty.reference = true;
+                    moves = r.as_rule() == Rule::rvalue_ref;
                 }
                 let pack = it.next_if(|p| p.as_rule() == Rule::pack_dots).is_some();
                 // An unnamed parameter (`volatile T* /*unused*/`) takes an argument nothing can
@@ -1957,6 +1958,7 @@ impl<'m> Builder<'m> {
                     name,
                     default,
                     volatile,
+                    moves,
                     pack,
                     pointer_to_pointer,
                     rows,
