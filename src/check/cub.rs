@@ -909,15 +909,7 @@ impl KernelChecker<'_, '_> {
                 let item = |k: u64| ast::Expr {
                     kind: ast::ExprKind::Index {
                         base: Box::new(value.clone()),
-                        index: Box::new(ast::Expr {
-                            kind: ast::ExprKind::Int {
-                                value: k,
-                                unsigned: false,
-                                long: false,
-                                hex: false,
-                            },
-                            span: value.span,
-                        }),
+                        index: Box::new(super::template::int_expr(k as i64, value.span)),
                     },
                     span: value.span,
                 };

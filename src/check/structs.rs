@@ -5523,18 +5523,10 @@ fn declared_only(f: &ast::Field) -> bool {
 /// The member `m` of the struct or array `e` as an expression: `e.m` or `e[k]`.
 fn member_of(e: &ast::Expr, m: &Member, array: bool) -> ast::Expr {
     let base = Box::new(e.clone());
-    let kind = match m.name.parse::<u64>() {
+    let kind = match m.name.parse::<i64>() {
         Ok(k) if array => ast::ExprKind::Index {
             base,
-            index: Box::new(ast::Expr {
-                kind: ast::ExprKind::Int {
-                    value: k,
-                    unsigned: false,
-                    long: false,
-                    hex: false,
-                },
-                span: e.span,
-            }),
+            index: Box::new(super::template::int_expr(k, e.span)),
         },
         _ => ast::ExprKind::Member {
             base,
