@@ -3252,3 +3252,25 @@ launch k { out = zeros(4); key = zeros(4); grid = 1; block = 4;
 "#;
     ok(src, &[], ONE, [4, 1, 1]);
 }
+
+#[test]
+fn an_auto_static_member_has_its_initialisers_type_and_hides_the_files_name() {
+    // `static constexpr auto N = 4;` is an `int` 4 inside `S` (a file constant `N = 9` is
+    // hidden): `int a[N]` makes `sizeof(S)` 16. A review found it silently read as the file's.
+    let src = r#"
+constexpr int N = 9;
+struct S {
+    static constexpr auto N = 4;
+    int a[N];
+    __device__ int sz() const { return N; }
+};
+__global__ void k(int* out) {
+    S s;
+    out[0] = s.sz();
+    out[1] = S::N;
+    out[2] = sizeof(S);
+}
+launch k { out = zeros(3); grid = 1; block = 1; expect out == [4, 4, 16]; }
+"#;
+    ok(src, &[], ONE, ONE);
+}

@@ -615,8 +615,24 @@ impl<'g> KernelChecker<'g, '_> {
                     };
                     let mut init = init.clone();
                     bindings.expr(&mut init);
-                    let scalar = super::scalar_of(&ty)?;
-                    let value = self.constant_expr(&init)?;
+                    // `static constexpr auto N = 4;`: the initialiser's type.
+                    let value = match self.constant_expr(&init) {
+                        Ok(value) => value,
+                        // `: std::unary_function<A, R>` is read as a trait whose `value` the
+                        // class has (syntax::inherit); a base the file does not define has none.
+                        Err(_)
+                            if ty.base == BaseType::Auto
+                                && f.name.name == "value"
+                                && matches!(&init.kind, ast::ExprKind::Name(n) if n.ends_with("::value")) =>
+                        {
+                            continue;
+                        }
+                        Err(e) => return Err(e),
+                    };
+                    let scalar = match ty.base {
+                        BaseType::Auto if !ty.pointer => value.ty,
+                        _ => super::scalar_of(&ty)?,
+                    };
                     let ExprKind::Const(v) = self.convert(value, scalar).kind else {
                         return Err(CheckError::NotConstant {
                             what: format!("the static member `{}`", f.name.name),
