@@ -5002,8 +5002,8 @@ impl<'g> KernelChecker<'g, '_> {
             let mut ty = f.ty.clone();
             bindings.ty(&mut ty);
             // `auto` (or a base trait's `value`) has its initialiser's type.
-            // A static member of a class type (`static const std::string kMetaFile;`) or one
-            // defined out of the class is no constant here; the members after it may be.
+            // A static member of a class type declared without a value (`static const
+            // std::string kMetaFile;`) is no constant here; the members after it may be.
             let scalar = match ty.base {
                 ast::BaseType::Auto => None,
                 _ => match super::scalar_of(&ty) {
