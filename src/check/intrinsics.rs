@@ -700,10 +700,8 @@ impl KernelChecker<'_, '_> {
                 Arg::Value(v) => v,
                 Arg::Pointer(ptr) if p.pointer_to_pointer => {
                     // `hitable** l`: a pointer to pointers stored in memory.
-                    let i = self.new_pointer(&p.name, (crate::value::Scalar::U64, 1), false);
-                    self.slot_ptrs.insert(i, p.ty.clone());
+                    let i = self.slot_pointer(&p.name, &p.ty);
                     body.push(self.point(i, ptr, p.name.span)?);
-                    self.declare(&p.name, Binding::Pointer(i));
                     continue;
                 }
                 Arg::Pointer(ptr) => {

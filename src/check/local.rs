@@ -754,6 +754,14 @@ impl KernelChecker<'_, '_> {
         Ok(())
     }
 
+    /// A pointer variable `name` to pointers stored in memory, each a `ty` (`T*`), declared.
+    pub(crate) fn slot_pointer(&mut self, name: &ast::Ident, ty: &ast::TypeName) -> u32 {
+        let i = self.new_pointer(name, (Scalar::U64, 1), false);
+        self.slot_ptrs.insert(i, ty.clone());
+        self.declare(name, Binding::Pointer(i));
+        i
+    }
+
     /// `T** p = q;`: a pointer to pointers stored in memory (`new T*[n]`, a `T**` parameter),
     /// each of them a `T*`, as a `T**` parameter of a function is.
     fn pointer_to_pointers(
@@ -769,9 +777,7 @@ impl KernelChecker<'_, '_> {
                 help: Some("keep the pointers in a `T*` array and index it".into()),
             });
         }
-        let i = self.new_pointer(&d.name, (Scalar::U64, 1), false);
-        self.slot_ptrs.insert(i, ty.clone());
-        self.declare(&d.name, Binding::Pointer(i));
+        let i = self.slot_pointer(&d.name, ty);
         if let Some(init) = &d.init {
             out.push(self.initialise_pointer(i, init, d.name.span)?);
         }

@@ -3214,8 +3214,7 @@ impl<'g> KernelChecker<'g, '_> {
         }
         // `: a(x)` of a constructor (`this.a`, a form no source can write): the member is
         // initialised, by its class's constructors, never assigned by its `operator=`.
-        let initialised = matches!(&target.kind, ast::ExprKind::Member { base, .. }
-            if matches!(&base.kind, ast::ExprKind::Name(n) if n == "this"));
+        let initialised = is_member_init(target);
         if !initialised {
             if let Some(call) = self.declared_assignment(target, value, span) {
                 out.push(Stmt {
@@ -3702,7 +3701,7 @@ impl<'g> KernelChecker<'g, '_> {
     /// `r` to a variable `x` simt holds in a register (which has no address) or to a temporary
     /// (`: r(a + b)`, which C++ refuses: [class.base.init]).
     pub(crate) fn binds_to_register(&mut self, target: &ast::Expr, value: &ast::Expr) -> bool {
-        let ast::ExprKind::Member { base, field } = &target.kind else {
+        let ast::ExprKind::Member { field, .. } = &target.kind else {
             return false;
         };
         let ast::ExprKind::Unary {
@@ -3712,7 +3711,7 @@ impl<'g> KernelChecker<'g, '_> {
         else {
             return false;
         };
-        let this = matches!(&base.kind, ast::ExprKind::Name(n) if n == "this");
+        let this = is_member_init(target);
         let register = matches!(&operand.kind, ast::ExprKind::Name(x)
             if matches!(self.lookup(x), Some(Binding::Local { is_const: false, .. })));
         // A call may return a reference (`: n(at(i))`): its own check says.
@@ -5534,6 +5533,13 @@ fn declared_only(f: &ast::Field) -> bool {
     f.init
         .as_ref()
         .is_none_or(|e| matches!(&e.kind, ast::ExprKind::List(items) if items.is_empty()))
+}
+
+/// Whether `e` is the target of a constructor's initialiser `: x(a)`: `this.x`, a form no
+/// source can write (`this` is a pointer), which the builder makes for it.
+fn is_member_init(e: &ast::Expr) -> bool {
+    matches!(&e.kind, ast::ExprKind::Member { base, .. }
+        if matches!(&base.kind, ast::ExprKind::Name(n) if n == "this"))
 }
 
 /// The member `m` of the struct or array `e` as an expression: `e.m` or `e[k]`.
