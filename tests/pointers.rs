@@ -2096,3 +2096,41 @@ launch k { in = arange(4); out = zeros(4); dyn_smem = 8; expect out == arange(4)
 "#;
     assert!(ok(src, &[], ONE, [4, 1, 1]).expects_passed());
 }
+
+#[test]
+fn a_reference_to_a_pointer_re_points_the_callers_variable() {
+    // `advance(p, 2)` of `const float*& p` moves the caller's `p` (it copied it, so `*p` read
+    // a[0] = 0): p = a + 2, so out = 2. The kernel's own parameter `a` passed the same way is
+    // moved too: a + 2 + 2 reads a[4] = 4; out[t] = 2 + 4 = 6.
+    let src = r#"
+__device__ void advance(const float*& p, int k) { p += k; }
+__device__ void twice(const float*& p, int k) { advance(p, k); advance(p, k); }
+__global__ void k(const float* a, float* out) {
+    const float* p = a;
+    advance(p, 2);
+    twice(a, 2);
+    out[threadIdx.x] = *p + *a;
+}
+launch k { a = arange(8); out = zeros(4); expect out == 6; }
+"#;
+    ok(src, &[], ONE, [4, 1, 1]);
+    // A struct's pointer member, an element of an array of pointers by a constant index, and
+    // a local `float*& r = q;` are the pointers they name: s.p = a + 1, ps[1] = a + 1, q = a
+    // + 3, so out = 1 + 1 + 3 = 5.
+    let src = r#"
+struct S { float* p; };
+__device__ void adv(float*& p) { p++; }
+__global__ void k(float* a, float* out) {
+    S s; s.p = a;
+    adv(s.p);
+    float* ps[2] = {a, a};
+    adv(ps[1]);
+    float* q = a;
+    float*& r = q;
+    r += 3;
+    out[threadIdx.x] = *s.p + *ps[1] + *q;
+}
+launch k { a = arange(8); out = zeros(4); expect out == 5; }
+"#;
+    ok(src, &[], ONE, [4, 1, 1]);
+}

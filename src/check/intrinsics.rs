@@ -687,6 +687,7 @@ impl KernelChecker<'_, '_> {
             body.push(zero_result(var, ty, f.name.span));
         }
         let addressed = self.addressed_in(&f.body);
+        let repointed = self.repointed_in(&f.body);
         for (p, v) in f.params.iter().zip(values) {
             let v = match v {
                 Arg::Value(v) if addressed.contains(&p.name.name) => {
@@ -703,6 +704,19 @@ impl KernelChecker<'_, '_> {
                     let i = self.slot_pointer(&p.name, &p.ty);
                     body.push(self.point(i, ptr, p.name.span)?);
                     continue;
+                }
+                Arg::Pointer(_) if p.ty.reference && repointed.contains(p.name.name.as_str()) => {
+                    return Err(CheckError::Unsupported {
+                        what: format!(
+                            "re-pointing the reference parameter `{}`, bound to a pointer that is no variable",
+                            p.name.name
+                        ),
+                        span: p.name.span,
+                        help: Some(format!(
+                            "pass a pointer variable (`{0}* q = ...; {1}(q, ...)`), or return the new pointer",
+                            p.ty.base_text, f.name.name
+                        )),
+                    });
                 }
                 Arg::Pointer(ptr) => {
                     let layout = self.layout_of(&p.ty).transpose()?;
@@ -872,6 +886,38 @@ impl KernelChecker<'_, '_> {
         names
     }
 
+    /// The names a body re-points: assigned (`A += k`, `p++`) or passed to a reference-to-pointer
+    /// parameter of a function it calls (`advance(p, 2)` of `void advance(const float*& p, int
+    /// k) { p += k; }`).
+    pub(crate) fn repointed_in<'b>(
+        &self,
+        body: &'b [ast::Stmt],
+    ) -> std::collections::HashSet<&'b str> {
+        let mut names = super::local::assigned_names(body);
+        for (callee, args) in crate::syntax::calls_with_names(body) {
+            let Some(defs) = self
+                .globals
+                .overloads
+                .get(super::groups::unqualified(callee))
+            else {
+                continue;
+            };
+            for (k, a) in args.iter().enumerate() {
+                if let ast::ExprKind::Name(n) = &a.kind {
+                    let by_reference = |f: &&ast::Function| {
+                        f.params
+                            .get(k)
+                            .is_some_and(|p| p.ty.pointer && p.ty.reference)
+                    };
+                    if defs.iter().any(by_reference) {
+                        names.insert(n.as_str());
+                    }
+                }
+            }
+        }
+        names
+    }
+
     /// Whether some definition of `callee` takes the address of its reference parameter `k`,
     /// itself or by passing it on to a function that does, through any chain of calls (every
     /// (function, parameter) pair is visited once: GPUSPH's `clamp` overloads, each calling
@@ -977,6 +1023,13 @@ impl KernelChecker<'_, '_> {
             return self.async_argument(p, kind, a);
         }
         if p.ty.pointer {
+            // A reference to a pointer variable (`const float*& p`) is that variable: the
+            // function may re-point it.
+            if p.ty.reference && !p.pointer_to_pointer {
+                if let Some(i) = self.pointer_var(a) {
+                    return Ok(Arg::Alias(Binding::Pointer(i)));
+                }
+            }
             let ptr = self.pointer(a)?;
             // A parameter of a struct type counts its components; a plain one, its elements.
             return Ok(Arg::Pointer(match self.layout_of(&p.ty) {

@@ -535,6 +535,13 @@ impl KernelChecker<'_, '_> {
                 )),
             });
         };
+        // A reference to a pointer variable (`float*& r = q;`) is that variable.
+        if d.dims.is_empty() && d.pointer && !d.pointer_to_pointer {
+            if let Some(i) = self.pointer_var(init) {
+                self.declare(&d.name, Binding::Pointer(i));
+                return Ok(());
+            }
+        }
         if !d.dims.is_empty() || d.pointer {
             return Err(CheckError::Unsupported {
                 what: format!("the reference `{}` to an array or a pointer", d.name.name),

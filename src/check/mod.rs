@@ -1064,8 +1064,9 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
 
     fn kernel(&mut self, k: &ast::Kernel) -> Kernel {
         self.kernel_name = k.name.name.clone();
-        // A pointer parameter the kernel moves (`A += k`) is a pointer variable from the start.
-        let moved = local::assigned_names(&k.body);
+        // A pointer parameter the kernel moves (`A += k`, `advance(A, k)` of a `float*&`
+        // parameter) is a pointer variable from the start.
+        let moved = self.repointed_in(&k.body);
         self.addressed = self.addressed_in(&k.body);
         let mut prologue = Vec::new();
         for p in &k.params {
