@@ -1224,3 +1224,36 @@ launch k { a = [1.0, nan, 2.0]; out = zeros(4); f = zeros(2); expect out == [0, 
 "#;
     ok(src, &[], ONE, ONE);
 }
+
+#[test]
+fn cudas_own_math_overloads_compete_with_the_files() {
+    // DGL's fp16.cuh declares `half max(half, half)`; `max(float, float)` is CUDA's exact
+    // match, so the floats are not rounded to half: max(0.6653866, 0) = 0.6653866 (as half it
+    // is 0.66552734). Two halves take the file's overload (exact for it; CUDA's float `max`
+    // needs their conversion): max(0.5, 0.25) + 0 = 0.5 via __hgt. A file's `double
+    // twice_max(double, double)` named `max` loses to CUDA's `max(int, int)` for ints: the
+    // file's would give 100 + 3. A file's function template `max(T, T)` loses a tie to CUDA's
+    // function (C++ prefers a function to a template): fmaxf-like max(2, 5) = 5, not 5 + 1000.
+    let src = r#"
+#include <cuda_fp16.h>
+static __device__ __forceinline__ half max(half a, half b) {
+  return __hgt(__half(a), __half(b)) ? a : b;
+}
+__device__ double max(double a, double b) { return 100 + (a > b ? a : b); }
+template <typename T> __device__ T max(T a, T b, T c) { return a; }
+__global__ void k(const float* a, float* out, int* n) {
+    out[0] = max(a[0], 0.0f);
+    out[1] = __half2float(max(__float2half(0.5f), __float2half(0.25f)));
+    n[0] = max(2, 3);
+}
+launch k { a = [0.6653866171836853]; out = zeros(2); n = zeros(1);
+    expect out == [0.6653866171836853, 0.5]; expect n == [3]; }
+"#;
+    ok(src, &[], ONE, ONE);
+    let src = r#"
+template <typename T> __device__ T max(T a, T b) { return (a > b ? a : b) + 1000; }
+__global__ void k(float* out) { out[0] = max(2.0f, 5.0f); }
+launch k { out = zeros(1); expect out == [5]; }
+"#;
+    ok(src, &[], ONE, ONE);
+}

@@ -38,7 +38,7 @@ pub(crate) fn is_math_builtin(name: &str) -> bool {
         )
 }
 
-fn math_function(name: &str) -> Option<(Func, Option<Scalar>)> {
+pub(crate) fn math_function(name: &str) -> Option<(Func, Option<Scalar>)> {
     use crate::special;
     use Math1::*;
     use Math2::*;

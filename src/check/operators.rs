@@ -277,14 +277,29 @@ impl<'g> KernelChecker<'g, '_> {
             given.push(self.given(a, &layout));
         }
         let builtin = builtin.filter(|&(_, width)| width as usize == args.len());
-        Ok(match self.rank(&fitting, &given, builtin, targs) {
+        let builtin_fits = match builtin {
+            // Each component converts from a number.
+            Some((elem, _)) => Some(
+                given
+                    .iter()
+                    .map(|g| match &g.kind {
+                        None => Some(Fit::Conversion),
+                        Some(Arg::Scalar(t)) => Some(scalar_fit(elem, *t)),
+                        Some(_) => None,
+                    })
+                    .collect(),
+            ),
+            None => math_builtin_fits(name, &given),
+        };
+        let builtin = builtin_fits.is_some();
+        Ok(match self.rank(&fitting, &given, builtin_fits, targs) {
             Ranked::One(f) => Some(f),
             Ranked::Builtin => None,
             // Where every argument's type is known, C++ refuses a tie (unless two of the
             // overloads differ only in types simt holds as one: `long` and `long long`).
             Ranked::Unresolved(viable)
                 if viable.len() > 1
-                    && builtin.is_none()
+                    && !builtin
                     && given.iter().all(|g| g.kind.is_some())
                     && !any_alike(&viable) =>
             {
@@ -292,9 +307,9 @@ impl<'g> KernelChecker<'g, '_> {
             }
             Ranked::Unresolved(viable) => match (viable.first(), builtin) {
                 (Some(&f), _) => Some(f),
-                (None, Some(_)) => None,
-                (None, None) if cuda_too => None,
-                (None, None) => Some(fitting[0]),
+                (None, true) => None,
+                (None, false) if cuda_too => None,
+                (None, false) => Some(fitting[0]),
             },
         })
     }
@@ -497,15 +512,16 @@ impl<'g> KernelChecker<'g, '_> {
         matches!((family(types[0]), family(types[1])), (Some(a), Some(b)) if a == b)
     }
 
-    /// The best of `candidates` for arguments `given`, and of the built-in taking `builtin`'s
-    /// components (`make_int4`: four `int`s) if there is one: the candidate no worse for any
-    /// argument and better for one; on a tie a function beats a function template, and the
-    /// file's function the built-in.
+    /// The best of `candidates` for arguments `given`, and of the built-in whose fits for them
+    /// are `builtin` if there is one (`make_int4`'s four `int`s, CUDA's `max(float, float)`):
+    /// the candidate no worse for any argument and better for one; on a tie the file's
+    /// function beats the built-in, and the built-in (a function, as C++ ranks it) a function
+    /// template.
     fn rank<'c>(
         &mut self,
         candidates: &[&'c ast::Function],
         given: &[Given],
-        builtin: Option<(Scalar, u32)>,
+        builtin: Option<Vec<Option<Fit>>>,
         targs: &[ast::TemplateArg],
     ) -> Ranked<'c> {
         // Per candidate, each argument's fit; `None` where one cannot be converted at all. A
@@ -522,25 +538,16 @@ impl<'g> KernelChecker<'g, '_> {
                     .collect()
             })
             .collect();
-        // The built-in last: each component converts from a number.
-        if let Some((elem, _)) = builtin {
-            fits.push(
-                given
-                    .iter()
-                    .map(|g| match &g.kind {
-                        None => Some(Fit::Conversion),
-                        Some(Arg::Scalar(t)) => Some(scalar_fit(elem, *t)),
-                        Some(_) => None,
-                    })
-                    .collect(),
-            );
+        // The built-in last.
+        if let Some(b) = builtin {
+            fits.push(b.into_iter().collect());
         }
-        // A template, or the built-in (past the end of `candidates`), loses a tie; of two
-        // templates, the more specialised wins it.
+        // A template, or the built-in (past the end of `candidates`), loses a tie to a
+        // function; of two templates, the more specialised wins it.
         let rank_on_tie = |i: usize| match candidates.get(i) {
-            Some(f) if f.template.is_empty() => 2,
+            Some(f) if f.template.is_empty() => 3,
             Some(_) => 1,
-            None => 0,
+            None => 2,
         };
         let wins_tie = |i: usize, j: usize| match (candidates.get(i), candidates.get(j)) {
             (Some(f), Some(g)) if !f.template.is_empty() && !g.template.is_empty() => {
@@ -1026,6 +1033,34 @@ fn explicit_params(f: &ast::Function, targs: &[ast::TemplateArg]) -> Vec<ast::Pa
 
 /// Whether CUDA declares device functions called `name` beside any the file declares: an
 /// atomic, or a math function of numbers.
+/// How CUDA's own overloads of the math function `name` fit arguments `given`: exactly for a
+/// type it is declared for (`max` for each of `int`, `unsigned`, `long long`, `unsigned long
+/// long`, `float` and `double`; `sinf` for `float`; `sin` for `float` and `double`, as
+/// `<cmath>` declares it), through a conversion for any other number; not at all for a
+/// vector, struct or pointer. `None` for a function whose overloads simt does not rank
+/// (`sincosf`, the atomics): the file's function is called where one fits.
+fn math_builtin_fits(name: &str, given: &[Given]) -> Option<Vec<Option<Fit>>> {
+    use Scalar::*;
+    let declared: &[Scalar] = match name {
+        "min" | "max" | "abs" => &[I32, U32, I64, U64, F32, F64],
+        "isnan" | "isinf" | "isfinite" | "signbit" => &[F32, F64],
+        _ => match super::expr::math_function(name)? {
+            (_, Some(F32)) => &[F32],
+            _ => &[F32, F64],
+        },
+    };
+    Some(
+        given
+            .iter()
+            .map(|g| match &g.kind {
+                None => Some(Fit::Conversion),
+                Some(Arg::Scalar(t)) => declared.iter().map(|&s| scalar_fit(s, *t)).max(),
+                Some(_) => None,
+            })
+            .collect(),
+    )
+}
+
 fn cuda_declares(name: &str) -> bool {
     super::atomics::atomic_op(name).is_some() || super::expr::is_math_builtin(name)
 }
