@@ -1180,6 +1180,24 @@ launch k {{ out = zeros(4); block = 4; grid = 1; expect out == 1; }}
 }
 
 #[test]
+fn null_plus_an_offset_that_is_never_dereferenced_is_no_error() {
+    // DGL's SpMM passes `eoff + rhs_add` with `eoff = nullptr` to `CopyLhs`, which never
+    // reads it: out = u. Dereferenced, it is NULL still: a run-time null dereference.
+    let src = r#"
+__device__ float copy_lhs(const float* lhs, const float* rhs) { return lhs[0]; }
+__global__ void k(const float* u, float* out) {
+    const float* eoff = nullptr;
+    out[threadIdx.x] = copy_lhs(u + threadIdx.x, eoff + threadIdx.x);
+}
+launch k { u = arange(4); out = zeros(4); expect out == u; }
+"#;
+    ok(src, &[], ONE, [4, 1, 1]);
+    let src = src.replace("return lhs[0];", "return rhs[0];");
+    let e = err(&src, &[], Some(ONE), Some([4, 1, 1]));
+    assert_eq!(codes(&e), ["simt::run::null_pointer"], "{e:?}");
+}
+
+#[test]
 fn dynamic_shared_memory_is_carved_into_arrays_of_other_sizes() {
     // pytorch3d's DistanceForwardKernel: `float* f = (float*)buf; int64_t* g = (int64_t*)&f[n];`
     // (the programming guide's way to hold several types in one dynamic shared array). 64

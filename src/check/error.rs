@@ -1196,9 +1196,6 @@ pub enum PointerProblem {
     /// `*p` with `p = NULL`
     #[error("this dereferences a null pointer")]
     NullDereference,
-    /// `NULL + 1`
-    #[error("arithmetic on a null pointer")]
-    NullArithmetic,
     /// `auto p = NULL;`
     #[error("`auto {name} = NULL` has no pointee type")]
     AutoNull {
@@ -1266,7 +1263,7 @@ impl PointerProblem {
             | Self::NotAPointer { .. }
             | Self::NoPointerMethod { .. } => "not a pointer",
             Self::NotAnAddress { .. } => "not an address",
-            Self::NullDereference | Self::NullArithmetic => "`NULL` points nowhere",
+            Self::NullDereference => "`NULL` points nowhere",
             Self::AutoNull { .. } => "a null pointer",
             Self::Unassigned { .. } => "no array assigned yet",
             Self::ReturnsNowhere { .. } => "its `return` points nowhere",

@@ -3258,9 +3258,9 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
     /// One arm of an `if`. An arm whose constant condition never runs it (DGL's `if (!atomic)
     /// ... else atomicAdd(buf, v)` of `acc<false>` on a local) is still checked, as C++
     /// compiles it; where all it holds that simt cannot run are constructs simt does not
-    /// support (not errors of the program) or arithmetic on and dereferences of a null pointer
-    /// (undefined only where evaluated, C++ [expr.add]; torch-ngp's `if (BACKWARD) ... aux +
-    /// i` with `aux = nullptr` by default), it is left out instead of refused.
+    /// support (not errors of the program) or dereferences of a null pointer (undefined only
+    /// where evaluated; torch-ngp's `if (BACKWARD) ... aux[i]` with `aux = nullptr` by
+    /// default), it is left out instead of refused.
     fn arm(&mut self, arm: &ast::Stmt, runs: bool) -> Vec<Stmt> {
         if runs {
             return self.body(arm);
@@ -3274,7 +3274,7 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                 CheckError::Unsupported { .. }
                     | CheckError::CubUnsupported { .. }
                     | CheckError::Pointer {
-                        problem: PointerProblem::NullArithmetic | PointerProblem::NullDereference,
+                        problem: PointerProblem::NullDereference,
                         ..
                     }
             )

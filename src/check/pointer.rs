@@ -564,11 +564,10 @@ impl<'g> KernelChecker<'g, '_> {
                 }
                 let base = self.pointer(p)?;
                 let Some(mem) = base.mem else {
-                    return Err(CheckError::Pointer {
-                        problem: PointerProblem::NullArithmetic,
-                        span,
-                        help: None,
-                    });
+                    // `eoff + i` of `eoff = nullptr`, an operand DGL's `CopyLhs` never reads:
+                    // points nowhere still, so a dereference is refused where it is.
+                    self.offset_operand(k)?;
+                    return Ok(base);
                 };
                 let mut k = self.offset_operand(k)?;
                 if let Some(stride) = self.struct_stride(p) {
