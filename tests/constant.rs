@@ -810,3 +810,16 @@ __global__ void k(float* out) { ci.x = 3; kc.y = 2; }
         .to_string()
         .contains("`kc`, a `const __device__`"));
 }
+
+#[test]
+fn a_kernel_parameter_hides_the_file_variable_of_its_name() {
+    // MatthewNunes' force.cu: `__constant__ float s;` beside `force(..., float s)`. In the
+    // kernel `s` is the parameter, so `s = 2` sets it (the file's `s`, which nothing reads,
+    // is no parameter of the launch too): o = 2.
+    let src = r#"
+__constant__ float s;
+__global__ void k(float *o, float s) { o[threadIdx.x] = s; }
+launch k { o = zeros(32); s = 2.0; expect o == 2.0; }
+"#;
+    ok(src, &[], [1, 1, 1], [32, 1, 1]);
+}

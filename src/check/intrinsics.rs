@@ -460,8 +460,9 @@ impl KernelChecker<'_, '_> {
         // The file's `__constant__`, `__device__` and `__shared__` variables it reads, as a
         // kernel calling it would see them (only checked: what sets them up is not kept).
         let mut prologue = Vec::new();
-        self.file_scope_params(&f.body, &mut prologue);
-        self.file_shared(&f.body, &mut prologue);
+        let shadowed: Vec<&str> = f.params.iter().map(|p| p.name.name.as_str()).collect();
+        self.file_scope_params((&f.body, &shadowed), &mut prologue);
+        self.file_shared((&f.body, &shadowed), &mut prologue);
         let ret = if self.returns_struct(f) {
             None
         } else {

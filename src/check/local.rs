@@ -331,7 +331,7 @@ impl KernelChecker<'_, '_> {
         let mut scopes = self.scopes.clone();
         let names: Vec<String> = if l.copy_default {
             names_used(
-                &l.function.body,
+                (&l.function.body, &[]),
                 &self.globals.callees(),
                 self.globals.structs,
             )
@@ -1481,7 +1481,7 @@ impl<'a> Callees<'_, 'a> {
 /// Every name written in `body` or in the `__device__` functions it calls (by name, transitively:
 /// every overload and explicit specialisation of the name).
 pub(crate) fn names_used<'a>(
-    body: &'a [ast::Stmt],
+    (body, shadowed): (&'a [ast::Stmt], &[&str]),
     callees: &Callees<'_, 'a>,
     structs: &'a [ast::StructDef],
 ) -> HashSet<&'a str> {
@@ -1489,7 +1489,10 @@ pub(crate) fn names_used<'a>(
     let mut seen_fns = HashSet::new();
     let mut seen_structs = HashSet::new();
     let mut todo: Vec<&[ast::Stmt]> = vec![body];
+    // The names `body` itself shadows (a kernel's parameters) are not the file's there.
+    let mut hidden = shadowed;
     while let Some(stmts) = todo.pop() {
+        let shadowed = std::mem::take(&mut hidden);
         let mut exprs: Vec<&ast::Expr> = Vec::new();
         let mut stmts: Vec<&ast::Stmt> = stmts.iter().collect();
         while let Some(s) = stmts.pop() {
@@ -1555,6 +1558,7 @@ pub(crate) fn names_used<'a>(
             match &e.kind {
                 // `::gParams` names the file's `gParams`, `ns::dim` the `dim` of a namespace
                 // (the file's by its plain name).
+                ast::ExprKind::Name(n) if shadowed.contains(&n.as_str()) => {}
                 ast::ExprKind::Name(n) => {
                     names.insert(n.strip_prefix("::").unwrap_or(n));
                     if let Some((_, last)) = n.rsplit_once("::") {

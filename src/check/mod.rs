@@ -1284,9 +1284,12 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
             }
             self.declare(&p.name, binding);
         }
-        let file_scope = self.file_scope_params(&k.body, &mut prologue);
+        // A parameter hides the file's variable of its name (MatthewNunes' `force(..., float
+        // s)` beside `__constant__ float s`).
+        let shadowed: Vec<&str> = k.params.iter().map(|p| p.name.name.as_str()).collect();
+        let file_scope = self.file_scope_params((&k.body, &shadowed), &mut prologue);
         let file_scope_all = file_scope.clone();
-        self.file_shared(&k.body, &mut prologue);
+        self.file_shared((&k.body, &shadowed), &mut prologue);
         let constant_scalars = file_scope
             .iter()
             .copied()
@@ -1556,11 +1559,19 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
 
     /// The file-scope `__shared__` arrays the kernel (or a function it calls) names: declared for
     /// this kernel, as CUDA gives each kernel that uses one its own, and seen from every scope.
-    pub(crate) fn file_shared(&mut self, body: &[ast::Stmt], prologue: &mut Vec<Stmt>) {
+    pub(crate) fn file_shared(
+        &mut self,
+        (body, shadowed): (&[ast::Stmt], &[&str]),
+        prologue: &mut Vec<Stmt>,
+    ) {
         if self.globals.shared.is_empty() {
             return;
         }
-        let used = local::names_used(body, &self.globals.callees(), self.globals.structs);
+        let used = local::names_used(
+            (body, shadowed),
+            &self.globals.callees(),
+            self.globals.structs,
+        );
         for s in self.globals.shared {
             let ast::StmtKind::Shared { name, .. } = &s.kind else {
                 continue;
@@ -1605,13 +1616,17 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
     /// program's static storage does.
     pub(crate) fn file_scope_params(
         &mut self,
-        body: &[ast::Stmt],
+        (body, shadowed): (&[ast::Stmt], &[&str]),
         prologue: &mut Vec<Stmt>,
     ) -> Vec<u32> {
         if self.globals.constants.is_empty() {
             return Vec::new();
         }
-        let used = local::names_used(body, &self.globals.callees(), self.globals.structs);
+        let used = local::names_used(
+            (body, shadowed),
+            &self.globals.callees(),
+            self.globals.structs,
+        );
         let mut out = Vec::new();
         for c in self.globals.constants {
             if !used.contains(c.name.name.as_str()) || c.memory == ast::FileMemory::Host {
