@@ -206,6 +206,28 @@ launch k { out = zeros(1); expect out == [2.0]; }
 }
 
 #[test]
+fn a_friend_stream_operator_template_in_a_class_is_host_code() {
+    // wudip/nbody-cuda's vec3.h: `template<typename U> friend std::ostream &operator<<(...)
+    // { ... }` defined in a class template was a bare syntax error.
+    let src = r#"
+#include <iostream>
+template<class T>
+class Vec3 {
+public:
+    T x, y, z;
+    template<typename U>
+    friend std::ostream &operator<<(std::ostream &o, const Vec3<U> &vector) {
+        o << vector.x << " " << vector.y << " " << vector.z;
+        return o;
+    }
+};
+__global__ void k(float *o) { Vec3<float> v; v.x = 1.0f; o[threadIdx.x] = v.x; }
+launch k { o = zeros(4); expect o == 1.0; }
+"#;
+    ok(src, &[], [1, 1, 1], [4, 1, 1]);
+}
+
+#[test]
 fn host_function_templates_are_skipped_and_calling_host_code_is_refused() {
     // ArrayFire's Param.hpp: `template<typename T> Param<T> flat(Param<T> in) { ... }`, host
     // code beside the kernels.

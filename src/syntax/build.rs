@@ -1377,6 +1377,9 @@ impl<'m> Builder<'m> {
                                 f.template = std::mem::take(&mut params);
                                 friends.push(f);
                             }
+                            // wudip's `template <typename U> friend std::ostream&
+                            // operator<<(...) { ... }`: host code.
+                            Rule::friend_host => self.host_friend(q),
                             // OpenCV's `template <typename U> explicit PtrStepSz(const
                             // PtrStepSz<U>& d) : ...`: a constructor template.
                             Rule::ctor_def | Rule::host_ctor => {
