@@ -3274,3 +3274,39 @@ launch k { out = zeros(3); grid = 1; block = 1; expect out == [4, 4, 16]; }
 "#;
     ok(src, &[], ONE, ONE);
 }
+
+#[test]
+fn this_is_a_pointer_to_an_object_in_memory() {
+    // wudip/nbody-cuda's `SimpleCell::getCell`: `return this + diff;` reaches a neighbour in
+    // the array the object lives in. cells = [0, 1, 2, 3, 4] (one int each): cells[i].self()
+    // is cells[i] (i); same(&cells[i]) is true (100), same(&cells[0]) only for i = 0 (1000);
+    // next() reads cells[i + 1] (10 (i + 1)).
+    let src = r#"
+struct C {
+    int v;
+    __device__ C* self() { return this; }
+    __device__ bool same(const C* o) const { return this == o; }
+    __device__ int next() const { return (this + 1)->v; }
+};
+__global__ void k(C* cells, int* out) {
+    int i = threadIdx.x;
+    out[i] = cells[i].self()->v + (cells[i].same(&cells[i]) ? 100 : 0)
+        + (cells[i].same(&cells[0]) ? 1000 : 0) + cells[i].next() * 10;
+}
+launch k { cells = arange(5); out = zeros(4);
+    expect out == arange(4) + 100 + 10 * (arange(4) + 1) + [1000, 0, 0, 0]; }
+"#;
+    ok(src, &[], [1, 1, 1], [4, 1, 1]);
+    // A local kept in registers has no address: refused, naming `this`.
+    let src = r#"
+struct C { int v; __device__ const C* self() const { return this; } };
+__global__ void k(int* out) { C local; local.v = 7; out[threadIdx.x] = local.self()->v; }
+launch k { out = zeros(4); }
+"#;
+    let e = err(src, &[], Some([1, 1, 1]), Some([4, 1, 1]));
+    assert_eq!(codes(&e), ["simt::check::unsupported"], "{e:?}");
+    assert!(
+        common::describe(&e).contains("`this` as a pointer"),
+        "{e:?}"
+    );
+}

@@ -205,7 +205,7 @@ impl<'g> KernelChecker<'g, '_> {
     /// The struct `e` names, where its name and form say so without typing it: a struct
     /// variable or `__constant__` struct, `*p` or `p[i]` of a pointer to structs (a parameter
     /// or a variable), a struct member of one.
-    fn named_layout(&self, e: &ast::Expr) -> Option<Rc<super::structs::Layout>> {
+    pub(crate) fn named_layout(&self, e: &ast::Expr) -> Option<Rc<super::structs::Layout>> {
         let pointee = |n: &str| match self.lookup(n)? {
             Binding::Pointer(i) => self.struct_ptrs.get(&i).cloned(),
             Binding::Param(p) => self.struct_spaces.get(&Space::Global(p)).cloned(),
@@ -265,6 +265,8 @@ impl<'g> KernelChecker<'g, '_> {
                 Some(Binding::Pointer(_)) => true,
                 Some(Binding::Shared(s)) => !self.shared[s as usize].is_scalar(),
                 Some(Binding::LocalArray(_)) => true,
+                // `this` in a member function (`return this + diff;`).
+                Some(Binding::Struct(_)) if n == "this" => true,
                 Some(Binding::Struct(_)) => self.decayed_member(e).is_some(),
                 // `SharedMemory<T> s;` indexed as `s[i]`: its `operator T*()`.
                 Some(Binding::Object(i)) => self.globals.structs[self.objects[i as usize].def]
@@ -509,6 +511,8 @@ impl<'g> KernelChecker<'g, '_> {
                     is_const: false,
                 }),
                 Some(Binding::Pointer(i)) => self.pointer_held(i, span),
+                // `this` in a member function: the object's address.
+                Some(Binding::Struct(i)) if n == "this" => self.struct_address(i, n, span),
                 Some(Binding::Struct(_)) if self.decayed_member(e).is_some() => {
                     let first = self.decayed_member(e).expect("checked: an array member");
                     self.pointer(&first)

@@ -1453,6 +1453,9 @@ impl<'g> KernelChecker<'g, '_> {
     fn struct_pointee_at(&mut self, e: &ast::Expr) -> Option<Rc<Layout>> {
         match &e.kind {
             ast::ExprKind::Name(n) => match self.lookup(n)? {
+                Binding::Struct(i) if n == "this" => {
+                    Some(Rc::clone(&self.struct_vars[i as usize].layout))
+                }
                 Binding::Param(p) => self.struct_spaces.get(&Space::Global(p)).cloned(),
                 Binding::Shared(s) => self.struct_spaces.get(&Space::Shared(s)).cloned(),
                 Binding::LocalArray(a) => self.struct_spaces.get(&Space::Local(a)).cloned(),
@@ -1839,6 +1842,13 @@ impl<'g> KernelChecker<'g, '_> {
                 format!("the address of the struct `{name}`, which holds a pointer,"),
                 span,
                 "simt keeps a struct's pointer members in registers, so the struct has no address; pass the struct itself (by value or by reference)",
+            ));
+        }
+        if let (Home::Regs(_), "this") = (&place.home, name) {
+            return Err(unsupported(
+                "`this` as a pointer, of an object simt keeps in registers,".into(),
+                span,
+                "call the function on an object in memory (an element of an array), or use the members themselves",
             ));
         }
         if let Home::Regs(_) = place.home {
@@ -3387,10 +3397,12 @@ impl<'g> KernelChecker<'g, '_> {
         Some((vars, index))
     }
 
-    /// The member function `name` of the struct in registers `object` names, if it returns a
-    /// pointer (`view.item_ptr(r, c)`).
+    /// The member function `name` of the struct `object` names (in registers, or an element in
+    /// memory: `cells[i].getCell(0)`), if it returns a pointer (`view.item_ptr(r, c)`).
     pub(crate) fn pointer_method(&self, object: &ast::Expr, name: &str) -> Option<ast::Function> {
-        let l = self.struct_layout(object)?;
+        let l = self
+            .struct_layout(object)
+            .or_else(|| self.named_layout(object))?;
         if name == "operator" {
             // Of several conversion operators (`operator bool()` beside `operator T*()`), the
             // one to a pointer.
@@ -3673,6 +3685,11 @@ impl<'g> KernelChecker<'g, '_> {
                 Some(self.method_call(object, &method.name, (targs, args), e.span, allow_void))
             }
             ast::ExprKind::Binary { op, lhs, rhs, .. } => {
+                // `this == o`: two pointers.
+                let this = |e: &ast::Expr| matches!(&e.kind, ast::ExprKind::Name(n) if n == "this");
+                if this(lhs) || this(rhs) {
+                    return None;
+                }
                 if self.struct_of(lhs).is_none() && self.struct_of(rhs).is_none() {
                     return None;
                 }
