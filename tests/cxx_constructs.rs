@@ -1476,3 +1476,60 @@ launch k { out = zeros(2); expect out == [2, 5]; }
 "#;
     assert!(ok(src, &[], ONE, ONE).expects_passed());
 }
+
+#[test]
+fn a_forward_goto_leaves_loops_and_skips_statements() {
+    // The same function compiled by gcc prints 10006 10111 10321 1416: in[t] found at step
+    // 4i + j + 1 adds 100 per finished outer iteration and 10000 at `found`; 99 is never
+    // found (16 steps, 4 × 100, 1000); thread 3 skips the `+= 5`.
+    let src = r#"
+__global__ void k(const int* in, int* out) {
+    int t = threadIdx.x, n = 0;
+    for (int i = 0; i < 4; i++) {
+        for (int j = 0; j < 4; j++) {
+            n += 1;
+            if (in[t] == i * 4 + j) goto found;
+        }
+        n += 100;
+    }
+    n += 1000;
+    goto done;
+found:
+    n += 10000;
+done:
+    out[t] = n;
+    if (t == 3) goto skip;
+    out[t] += 5;
+skip:
+    ;
+}
+launch k { in = [0, 5, 15, 99]; out = zeros(4); expect out == [10006, 10111, 10321, 1416]; }
+"#;
+    ok(src, &[], [1, 1, 1], [4, 1, 1]);
+    // A `goto end;` from a `switch` in a range-for, a label that ends a loop's body (a
+    // `continue`), and `int y;` declared between the jump and the label (C++ lets a jump pass
+    // a declaration without an initialiser), still named after it. g++ prints 11, 11, 15,
+    // 13, 19, 56, 56, 50: odd items but 7 are skipped, the rest summed, and 7 adds 50 and
+    // leaves before y is set (then unread).
+    let src = r#"
+__global__ void k(int* out) {
+    int t = threadIdx.x, s = 0;
+    int items[3] = {t, t + 1, t + 2};
+    for (int v : items) {
+        if (v % 2 && v != 7) goto next;
+        switch (v) {
+            case 7: s += 50; goto end;
+            default: s += v;
+        }
+    next:
+        ;
+    }
+    int y;
+    y = 9;
+end:
+    out[t] = s + (s >= 50 ? 0 : y);
+}
+launch k { out = zeros(8); expect out == [11, 11, 15, 13, 19, 56, 56, 50]; }
+"#;
+    ok(src, &[], [1, 1, 1], [8, 1, 1]);
+}

@@ -2195,7 +2195,14 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                 let kind = ast::StmtKind::IncDec { target, inc: *inc };
                 self.stmt(&ast::Stmt { kind, span }, out)?;
             }
-            ast::StmtKind::Empty => {}
+            ast::StmtKind::Empty | ast::StmtKind::Label(_) => {}
+            ast::StmtKind::Goto(label) => {
+                return Err(CheckError::Unsupported {
+                    what: format!("`goto {}` backward or into a block", label.name),
+                    span,
+                    help: Some("simt runs a `goto` that jumps forward to a label of its own block or an enclosing one; put the statements a backward jump repeats in a loop".into()),
+                })
+            }
             // Applied to the rest of its block by `block`.
             ast::StmtKind::TypeAlias { .. } => {}
             ast::StmtKind::Block(stmts) => {

@@ -825,6 +825,8 @@ impl Bindings {
             | StmtKind::Break
             | StmtKind::Continue
             | StmtKind::Empty
+            | StmtKind::Goto(_)
+            | StmtKind::Label(_)
             | StmtKind::Unsupported { .. } => {}
         }
     }

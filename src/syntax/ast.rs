@@ -654,6 +654,11 @@ pub enum StmtKind {
         /// `simt::check::asm_operand` rather than unsupported.
         invalid: bool,
     },
+    /// `goto label;` that [`super::goto`] could not read as structured statements (a jump
+    /// backward, or into a block): reported by the checker as unsupported.
+    Goto(Ident),
+    /// `label:`, a `goto`'s target (nothing to run).
+    Label(Ident),
     /// `continue;`
     Continue,
     /// `return;` (a value is rejected by the checker)

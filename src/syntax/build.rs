@@ -2175,7 +2175,9 @@ impl<'m> Builder<'m> {
         let outer = self.anonymous.borrow().len();
         let stmts = self.block_items(pair);
         self.anonymous.borrow_mut().truncate(outer);
-        stmts
+        let mut stmts = stmts?;
+        super::goto::structure(&mut stmts);
+        Ok(stmts)
     }
 
     fn block_items(&self, pair: Pair<'_, Rule>) -> Result<Vec<Stmt>> {
@@ -2476,11 +2478,11 @@ impl<'m> Builder<'m> {
             }
             Rule::switch_stmt => self.switch(pair)?,
             Rule::break_stmt => StmtKind::Break,
-            Rule::goto_stmt => StmtKind::Unsupported {
-                invalid: false,
-                what: "`goto`".into(),
-                help: "simt runs structured control flow only: put the statements the jump skips under an `if` (`if (!done) { ... }`), or in a `do { ... } while (0)` that a `break` leaves".into(),
-            },
+            Rule::goto_stmt => StmtKind::Goto(self.ident(
+                pair.into_inner()
+                    .find(|p| p.as_rule() == Rule::ident)
+                    .expect("grammar: goto names a label"),
+            )),
             Rule::delete_stmt => {
                 let mut it = pair
                     .into_inner()
@@ -2495,8 +2497,13 @@ impl<'m> Builder<'m> {
                 what: "a kernel launch in device code (dynamic parallelism)".into(),
                 help: "simt runs one grid per launch section, and a child grid cannot be launched from a thread: do the child's work in this kernel (a loop over what its blocks would do), or run the child kernel alone with a launch section of its own (`launch child { ... }`)".into(),
             },
-            // A label does nothing by itself; the `goto` that would jump to it is refused.
-            Rule::label_stmt => StmtKind::Empty,
+            Rule::label_stmt => StmtKind::Label(
+                self.ident(
+                    pair.into_inner()
+                        .next()
+                        .expect("grammar: a label has a name"),
+                ),
+            ),
             Rule::continue_stmt => StmtKind::Continue,
             Rule::return_stmt => {
                 let value = pair

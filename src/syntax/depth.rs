@@ -237,6 +237,8 @@ fn walk<'a>(
                     | StmtKind::Continue
                     | StmtKind::Unsupported { .. }
                     | StmtKind::Empty
+                    | StmtKind::Goto(_)
+                    | StmtKind::Label(_)
                     | StmtKind::TypeAlias { .. } => {}
                 }
             }

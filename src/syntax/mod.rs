@@ -7,6 +7,7 @@ mod class_names;
 pub(crate) use build::{base_type, reference_of, reference_storage, top_level_args};
 mod depth;
 mod error;
+mod goto;
 mod grammar;
 mod headers;
 mod inherit;

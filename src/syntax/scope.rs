@@ -534,7 +534,9 @@ impl Resolver<'_> {
             StmtKind::Break
             | StmtKind::Continue
             | StmtKind::Unsupported { .. }
-            | StmtKind::Empty => {}
+            | StmtKind::Empty
+            | StmtKind::Goto(_)
+            | StmtKind::Label(_) => {}
         }
     }
 
