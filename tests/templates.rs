@@ -2729,3 +2729,29 @@ launch k<int> { grid = 1; block = 1; out = zeros(2); expect out == [8, 64]; }
 "#;
     ok(src, &[], [1, 1, 1], [1, 1, 1]);
 }
+
+#[test]
+fn a_member_template_of_a_value_specialisation_is_specialised() {
+    // DGL's selector.h: `template <> template <typename T> T Selector<2>::Call(...)` for a
+    // class template over `int target`. Selector<2>::Call takes dst (3i); Selector<0> keeps
+    // the primary's (src, i) and its other members still see `target` (0 here, 2 in the
+    // specialisation): out = 3i + 2 + i + 0 = 4i + 2.
+    let src = r#"
+template <int target>
+struct Selector {
+  template <typename T>
+  static __device__ __forceinline__ T Call(T src, T edge, T dst) { return src; }
+  static __device__ int which() { return target; }
+};
+template <>
+template <typename T>
+__device__ __forceinline__ T Selector<2>::Call(T src, T edge, T dst) { return dst; }
+__global__ void k(const int* a, const int* b, int* out) {
+  int i = threadIdx.x;
+  out[i] = Selector<2>::Call(a[i], i, b[i]) + Selector<2>::which()
+      + Selector<0>::Call(a[i], i, b[i]) + Selector<0>::which();
+}
+launch k { a = arange(8); b = arange(8) * 3; out = zeros(8); expect out == 4 * arange(8) + 2; }
+"#;
+    ok(src, &[], [1, 1, 1], [8, 1, 1]);
+}

@@ -4408,7 +4408,13 @@ impl<'m> Builder<'m> {
     fn attach(&self, m: OutOfClass, module: &mut Module) {
         let full = format!("{}::{}", m.owner.name, m.function.name.name);
         if let Some(spec) = &m.specialises {
-            return self.attach_specialised(m.function, &m.owner, spec, module);
+            // `template <> template <typename T> T Selector<0>::Call(...)`: a member template
+            // of the specialisation, with its own parameters.
+            let mut function = m.function;
+            if function.template.is_empty() {
+                function.template = m.inner;
+            }
+            return self.attach_specialised(function, &m.owner, spec, module);
         }
         let class = m.owner.name.rsplit("::").next().unwrap_or_default();
         let Some(def) = module
@@ -4509,22 +4515,59 @@ impl<'m> Builder<'m> {
                     ));
                 };
                 let args = top_level_args(spec);
-                let types = primary
+                // A value parameter's argument: a literal (DGL's `Selector<2>`).
+                let literal = |a: &str| match a.trim() {
+                    "true" => Some(ExprKind::Bool(true)),
+                    "false" => Some(ExprKind::Bool(false)),
+                    t => t.parse::<u64>().ok().map(|value| ExprKind::Int {
+                        value,
+                        unsigned: false,
+                        long: false,
+                        hex: false,
+                    }),
+                };
+                let known = primary
                     .template
                     .iter()
-                    .all(|p| matches!(p.kind, TemplateParamKind::Type(_)));
-                if !types || args.len() != primary.template.len() {
-                    return refuse(format!("the explicit specialisation of the member function `{full}` (simt specialises members of classes whose template parameters are all types)"));
+                    .zip(&args)
+                    .all(|(p, a)| match p.kind {
+                        TemplateParamKind::Type(_) => true,
+                        TemplateParamKind::Value(..) => literal(a).is_some(),
+                        _ => false,
+                    });
+                if !known || args.len() != primary.template.len() {
+                    return refuse(format!("the explicit specialisation of the member function `{full}` (simt specialises members of classes whose template parameters are types or values given as literals)"));
                 }
                 let mut def = primary.clone();
-                let aliases = primary.template.iter().zip(&args).map(|(p, a)| {
-                    let text = a.trim_end_matches('*').trim();
-                    let mut ty = TypeName::named(text, owner.span);
-                    ty.base = base_type(text);
-                    ty.pointer = a.ends_with('*');
-                    (p.name.clone(), ty)
-                });
-                def.aliases.splice(0..0, aliases.clone());
+                let mut aliases = Vec::new();
+                for (p, a) in primary.template.iter().zip(&args) {
+                    match &p.kind {
+                        TemplateParamKind::Value(ty, _) => def.fields.push(Field {
+                            ty: TypeName {
+                                is_const: true,
+                                ..ty.clone()
+                            },
+                            name: p.name.clone(),
+                            dims: Vec::new(),
+                            init: literal(a).map(|kind| Expr {
+                                kind,
+                                span: owner.span,
+                            }),
+                            is_static: true,
+                            anonymous: false,
+                            pointer_to_pointer: false,
+                            align: None,
+                        }),
+                        _ => {
+                            let text = a.trim_end_matches('*').trim();
+                            let mut ty = TypeName::named(text, owner.span);
+                            ty.base = base_type(text);
+                            ty.pointer = a.ends_with('*');
+                            aliases.push((p.name.clone(), ty));
+                        }
+                    }
+                }
+                def.aliases.splice(0..0, aliases);
                 def.template = Vec::new();
                 def.spec = spec.to_string();
                 module.structs.push(def);
