@@ -2152,3 +2152,25 @@ launch k { a = arange(8); out = zeros(4); expect out == 5; }
 "#;
     ok(src, &[], ONE, [4, 1, 1]);
 }
+
+#[test]
+fn const_auto_of_a_pointer_is_a_const_pointer_to_mutable_data() {
+    // RussWong/LLM-engineering's `const auto val_dst = v_dst;`: `float* const`, so writing
+    // through it is C++ (out = 2 in); `const auto* s` of a `float*` is a `const float*`, so
+    // writing through it is refused.
+    let src = r#"
+__global__ void k(float* out, const float* in) {
+    const auto dst = out;
+    const auto src = in;
+    dst[threadIdx.x] = src[threadIdx.x] * 2.0f;
+}
+launch k { in = arange(4); out = zeros(4); expect out == arange(4) * 2; }
+"#;
+    ok(src, &[], ONE, [4, 1, 1]);
+    let src = r#"
+__global__ void k(float* out) { const auto* dst = out; dst[threadIdx.x] = 1.0f; }
+launch k { out = zeros(4); }
+"#;
+    let e = err(src, &[], Some(ONE), Some([4, 1, 1]));
+    assert_eq!(codes(&e), ["simt::check::not_assignable"], "{e:?}");
+}

@@ -664,7 +664,10 @@ impl KernelChecker<'_, '_> {
                     help: Some("write the pointer's type: `float* p = NULL;`".into()),
                 });
             };
-            let i = self.new_pointer(&d.name, (mem.elem, mem.width), p.is_const || ty.is_const);
+            // `const auto p = q;` of a `float* q` is a `float* const`: the pointer is const,
+            // not what it points to (`const auto* p` is a `const float*`).
+            let to_const = p.is_const || (ty.is_const && d.pointer);
+            let i = self.new_pointer(&d.name, (mem.elem, mem.width), to_const);
             if let Some(l) = self.struct_pointee(init) {
                 self.struct_ptrs.insert(i, l);
             }
