@@ -450,3 +450,16 @@ launch k { p = zeros(2); n = 0; expect p == [1, 2]; }
 "#;
     ok(src, &[], [1, 1, 1], [1, 1, 1]);
 }
+
+#[test]
+fn static_may_follow_a_kernels_void() {
+    // NestGPU's hashJoin.cu spells its 16 kernels `__global__ void static name(...)`.
+    let src = r#"
+__global__ void static k(int *a, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) a[i] = i;
+}
+launch k { n = 8; a = zeros(8); expect a == arange(8); }
+"#;
+    ok(src, &[], [1, 1, 1], [8, 1, 1]);
+}
