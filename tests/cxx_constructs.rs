@@ -1533,3 +1533,18 @@ launch k { out = zeros(8); expect out == [11, 11, 15, 13, 19, 56, 56, 50]; }
 "#;
     ok(src, &[], [1, 1, 1], [8, 1, 1]);
 }
+
+#[test]
+fn a_declaration_is_an_ifs_condition() {
+    // CUDA-CCL's `if (unsigned int label = labels[i])`: the variable is tested, and named in
+    // both arms (and no further). labels 0 take the else: out = 100 + i.
+    let src = r#"
+__global__ void k(const unsigned int *labels, unsigned int *out) {
+    int i = threadIdx.x;
+    if (unsigned int label = labels[i]) out[i] = label + 1;
+    else out[i] = 100 + i + label;
+}
+launch k { labels = [0, 1, 2, 0]; out = zeros(4); expect out == [100, 2, 3, 103]; }
+"#;
+    ok(src, &[], ONE, [4, 1, 1]);
+}

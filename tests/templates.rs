@@ -2196,17 +2196,28 @@ launch k {
 }
 "#;
     ok(src, &[], [1, 1, 1], [1, 1, 1]);
-    // A class template with a value parameter: refused, naming the member.
+    // A class template with a value parameter given as a literal: W<3>::get is the file's
+    // (3); one given as another name is refused, naming the member.
     let src = r#"
 template <int N>
 struct W { __device__ int get() const; };
 template <>
 __device__ int W<3>::get() const { return 3; }
 __global__ void k(int* o) { W<3> w; o[0] = w.get(); }
+launch k { o = zeros(1); expect o == [3]; }
+"#;
+    ok(src, &[], [1, 1, 1], [1, 1, 1]);
+    let src = r#"
+template <int N>
+struct W { __device__ int get() const; };
+enum { K = 3 };
+template <>
+__device__ int W<K>::get() const { return 3; }
+__global__ void k(int* o) { W<K> w; o[0] = w.get(); }
 "#;
     let f = err(src, &[("o", "zeros(1)")], Some([1, 1, 1]), Some([1, 1, 1]));
     assert_eq!(codes(&f)[0], "simt::check::unsupported");
-    assert!(simt::cli::render(&f).contains("`W<3>::get`"));
+    assert!(simt::cli::render(&f).contains("`W<K>::get`"));
 }
 
 #[test]

@@ -2416,15 +2416,49 @@ impl<'m> Builder<'m> {
                     .into_inner()
                     .any(|p| p.as_rule() == Rule::kw_constexpr);
                 let mut it = pair.into_inner().filter(|p| !is_keyword(p.as_rule()));
-                let cond = self.paren_item(it.next().expect("grammar: if has a condition"))?;
+                let head = it.next().expect("grammar: if has a condition");
+                let declared = (head.as_rule() == Rule::if_decl).then(|| head.clone());
                 let then = Box::new(self.stmt(it.next().expect("grammar: if has a body"))?);
                 let els = it.next().map(|p| self.stmt(p)).transpose()?.map(Box::new);
-                StmtKind::If {
-                    cond,
-                    then,
-                    els,
-                    constexpr,
-                }
+                let Some(decl) = declared else {
+                    return Ok(Stmt {
+                        kind: StmtKind::If {
+                            cond: self.paren_item(head)?,
+                            then,
+                            els,
+                            constexpr,
+                        },
+                        span,
+                    });
+                };
+                // `{ T x = e; if (x) ... }`: the variable's scope is the `if` and its `else`.
+                let decl_span = self.span(&decl);
+                let mut parts = decl.into_inner();
+                let ty = self.ty(parts.next().expect("grammar: a declaration has a type"));
+                let name = self.ident(parts.next().expect("grammar: a declaration has a name"));
+                let init = self.expr(parts.next().expect("grammar: a declaration has a value"))?;
+                let cond = Expr {
+                    kind: ExprKind::Name(name.name.clone()),
+                    span: name.span,
+                };
+                let declare = Stmt {
+                    kind: StmtKind::Decl {
+                        of: None,
+                        ty,
+                        decls: vec![Declarator::plain(name, Some(init))],
+                    },
+                    span: decl_span,
+                };
+                let test = Stmt {
+                    kind: StmtKind::If {
+                        cond,
+                        then,
+                        els,
+                        constexpr,
+                    },
+                    span,
+                };
+                StmtKind::Block(vec![declare, test])
             }
             Rule::for_stmt => {
                 let mut it = pair.into_inner().filter(|p| !is_keyword(p.as_rule()));

@@ -512,6 +512,7 @@ fn friendly(rule: Rule) -> Option<&'static str> {
         Rule::block => "`{`",
         Rule::empty_stmt => "`;`",
         Rule::if_stmt | Rule::kw_if => "`if`",
+        Rule::if_decl => "a declaration as a condition",
         Rule::kw_constexpr => "`constexpr`",
         Rule::kw_else => "`else`",
         Rule::for_stmt | Rule::range_for_stmt | Rule::kw_for => "`for`",
