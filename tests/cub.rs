@@ -1667,3 +1667,25 @@ launch k<int> { row_end = arange(9); out = zeros(8); grid = 1; block = 8; expect
 "#;
     ok(src, &[], [1, 1, 1], [8, 1, 1]);
 }
+
+#[test]
+fn a_temp_storage_passes_by_reference_and_dimensions_are_constant_expressions() {
+    // sofar-3rd's layernorm: `BlockReduce<State, kMaxBlockSize>` of a file `constexpr int`
+    // (here `2 * kMax` in an anonymous namespace), its shared TempStorage passed to a helper
+    // as `BR::TempStorage&`. Sum of 0..127 = 127 · 128 / 2 = 8128.
+    let src = r#"
+#include <cub/block/block_reduce.cuh>
+namespace {
+constexpr int kMax = 64;
+using BR = cub::BlockReduce<float, 2 * kMax>;
+}
+__device__ float block_sum(float v, BR::TempStorage& storage) { return BR(storage).Sum(v); }
+__global__ void k(const float* in, float* out) {
+    __shared__ BR::TempStorage temp;
+    float s = block_sum(in[threadIdx.x], temp);
+    if (threadIdx.x == 0) out[0] = s;
+}
+launch k { in = arange(128); out = zeros(1); expect out == [8128]; }
+"#;
+    ok(src, &[], [1, 1, 1], [128, 1, 1]);
+}

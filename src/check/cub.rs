@@ -592,22 +592,26 @@ impl KernelChecker<'_, '_> {
     }
 
     /// `cub::X<args>::TempStorage` (or `cub::X<args>`) with each argument that names a static
-    /// member of a class (mamba's `Ktraits::kNThreads`, bound as `Traits<32>::kNThreads`)
+    /// member of a class (mamba's `Ktraits::kNThreads`, bound as `Traits<32>::kNThreads`) or
+    /// is another constant expression (a file's `constexpr int kMaxBlockSize`, `2 * WARPS`)
     /// written as its value: CUB's dimensions are constants.
     pub(crate) fn cub_constants(&mut self, text: &str, span: Span) -> String {
         let (Some(open), Some(close)) = (text.find('<'), text.rfind('>')) else {
             return text.to_string();
         };
         let args = split_args(&text[open + 1..close]);
-        let member = |a: &str| const_int(a).is_none() && a.contains("::");
-        if !args.iter().any(|a| member(a)) {
+        if args
+            .iter()
+            .all(|a| const_int(a).is_some() || scalar_named(a).is_some())
+        {
             return text.to_string();
         }
         let mut folded = Vec::with_capacity(args.len());
         for a in args {
-            let value = match self.static_member(a, span).filter(|_| member(a)) {
+            let value = match self.static_member(a, span).filter(|_| a.contains("::")) {
                 Some(Ok(v)) if v.ty().is_integer() => v.as_i64(),
-                _ => None,
+                _ if const_int(a).is_some() || scalar_named(a).is_some() => None,
+                _ => self.constant_text(a),
             };
             folded.push(value.map_or_else(|| a.to_string(), |v| v.to_string()));
         }
@@ -617,6 +621,19 @@ impl KernelChecker<'_, '_> {
             folded.join(", "),
             &text[close + 1..]
         )
+    }
+
+    /// The integer value of a template argument written as a constant expression, if it is
+    /// one; nothing is reported where it is not (a type, a name known only at the launch).
+    fn constant_text(&mut self, text: &str) -> Option<i64> {
+        let e = crate::syntax::parse_value(text).ok()?;
+        let errors = self.errors.len();
+        let value = self.constant_expr(&e).ok();
+        self.errors.truncate(errors);
+        match value?.kind {
+            ExprKind::Const(v) if v.ty().is_integer() => v.as_i64(),
+            _ => None,
+        }
     }
 
     /// `cub::X<...>::TempStorage`: the class whose storage a type is, its arguments read as

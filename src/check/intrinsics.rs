@@ -1116,6 +1116,11 @@ impl KernelChecker<'_, '_> {
                     return Ok(Arg::Alias(b))
                 }
                 Some(Binding::Shared(s)) if self.shared[s as usize].is_scalar() => {}
+                // `BR::TempStorage& storage` of a `__shared__ BR::TempStorage temp;` (a
+                // layernorm's block reduction in a helper): the shared array it is.
+                Some(b @ Binding::Shared(_)) if p.ty.base_text.ends_with("::TempStorage") => {
+                    return Ok(Arg::Alias(b))
+                }
                 // A `const` local folded to its constant (`const uint e = get_ebits<T>() + 1;`):
                 // nothing can write through a `const&`, so its value is the object.
                 Some(Binding::Constant(..)) if p.ty.is_const => {

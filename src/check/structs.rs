@@ -1069,7 +1069,7 @@ impl<'g> KernelChecker<'g, '_> {
     /// differ in type (`struct { half d; uint8_t qs[16]; }`), its bytes (`unsigned char`, one
     /// component per byte), each leaf then read at its own byte offset as its own type.
     pub(crate) fn buffer_of(&mut self, l: &Layout, span: Span) -> (Scalar, u32) {
-        if l.has_pointer() && std::env::var("SIMT_X").is_err() {
+        if l.has_pointer() {
             self.errors.push(unsupported(
                 format!("a buffer or array of struct `{}`, which holds a pointer", l.name),
                 span,
