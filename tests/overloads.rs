@@ -1240,7 +1240,6 @@ static __device__ __forceinline__ half max(half a, half b) {
   return __hgt(__half(a), __half(b)) ? a : b;
 }
 __device__ double max(double a, double b) { return 100 + (a > b ? a : b); }
-template <typename T> __device__ T max(T a, T b, T c) { return a; }
 __global__ void k(const float* a, float* out, int* n) {
     out[0] = max(a[0], 0.0f);
     out[1] = __half2float(max(__float2half(0.5f), __float2half(0.25f)));
@@ -1254,6 +1253,26 @@ launch k { a = [0.6653866171836853]; out = zeros(2); n = zeros(1);
 template <typename T> __device__ T max(T a, T b) { return (a > b ? a : b) + 1000; }
 __global__ void k(float* out) { out[0] = max(2.0f, 5.0f); }
 launch k { out = zeros(1); expect out == [5]; }
+"#;
+    ok(src, &[], ONE, ONE);
+    // CUDA declares no `max(float, int)` (it would convert the int): the file's template
+    // `max(T, U)` is exact and wins, 1000 (g++ with CUDA's overload set agrees). Nor any
+    // `abs` of a `short`, `signed char` (promoted: 103, 104, as g++ gives) or `unsigned` (105);
+    // `abs(-7)` is CUDA's `abs(int)`: 7. A file's three-argument `max` is the only one of
+    // its count: 100 + 1.
+    let src = r#"
+template <typename T, typename U> __device__ float max(T a, U b) { return 1000.0f; }
+template <typename T> __device__ T abs(T a) { return a < 0 ? -a + 100 : a + 100; }
+__device__ float max(float a, float b, float c) { return 100.0f + a; }
+__global__ void k(float* out, int* n) {
+    float f = 1.5f; int i = 2;
+    out[0] = max(f, i);
+    out[1] = max(1, 2, 3);
+    short s = -3; signed char c = -4; unsigned u = 5;
+    n[0] = abs(s); n[1] = abs(c); n[2] = abs(u); n[3] = abs(-7);
+}
+launch k { out = zeros(2); n = zeros(4); expect out == [1000, 101];
+    expect n == [103, 104, 105, 7]; }
 "#;
     ok(src, &[], ONE, ONE);
 }

@@ -1031,36 +1031,75 @@ fn explicit_params(f: &ast::Function, targs: &[ast::TemplateArg]) -> Vec<ast::Pa
         .collect()
 }
 
-/// Whether CUDA declares device functions called `name` beside any the file declares: an
-/// atomic, or a math function of numbers.
-/// How CUDA's own overloads of the math function `name` fit arguments `given`: exactly for a
-/// type it is declared for (`max` for each of `int`, `unsigned`, `long long`, `unsigned long
-/// long`, `float` and `double`; `sinf` for `float`; `sin` for `float` and `double`, as
-/// `<cmath>` declares it), through a conversion for any other number; not at all for a
-/// vector, struct or pointer. `None` for a function whose overloads simt does not rank
-/// (`sincosf`, the atomics): the file's function is called where one fits.
+/// How CUDA's own overloads of the math function `name` fit arguments `given`: the fits of
+/// the overload C++ would pick among them (`max` of `int`, `unsigned`, `long long`, `unsigned
+/// long long`, `float` or `double` pairs and CUDA's mixed ones; `abs` of `int`, `long long`,
+/// `float` and `double`; `sinf` of `float`; `sin` of `float` and `double`, as `<cmath>`
+/// declares it). `None` where none of them takes these arguments (a vector, a struct, a
+/// pointer, another count) or simt does not rank them (`sincosf`, the atomics): the file's
+/// function is called where one fits.
 fn math_builtin_fits(name: &str, given: &[Given]) -> Option<Vec<Option<Fit>>> {
     use Scalar::*;
-    let declared: &[Scalar] = match name {
-        "min" | "max" | "abs" => &[I32, U32, I64, U64, F32, F64],
-        "isnan" | "isinf" | "isfinite" | "signbit" => &[F32, F64],
-        _ => match super::expr::math_function(name)? {
-            (_, Some(F32)) => &[F32],
-            _ => &[F32, F64],
-        },
+    let same = |types: &[Scalar], n: usize| -> Vec<Vec<Scalar>> {
+        types.iter().map(|&s| vec![s; n]).collect()
     };
-    Some(
-        given
-            .iter()
-            .map(|g| match &g.kind {
+    let signatures = match name {
+        "min" | "max" => {
+            let mut s = same(&[I32, U32, I64, U64, F32, F64], 2);
+            // math_functions.hpp's mixed pairs: signed and unsigned of one width, float and
+            // double.
+            let mixed = [
+                [I32, U32],
+                [U32, I32],
+                [I64, U64],
+                [U64, I64],
+                [F32, F64],
+                [F64, F32],
+            ];
+            s.extend(mixed.map(Vec::from));
+            s
+        }
+        "abs" => same(&[I32, I64, F32, F64], 1),
+        "isnan" | "isinf" | "isfinite" | "signbit" => same(&[F32, F64], 1),
+        _ => {
+            let (f, single) = super::expr::math_function(name)?;
+            let arity = match f {
+                super::typed::Func::Math1(_) => 1,
+                super::typed::Func::Math2(_) => 2,
+                super::typed::Func::Fma => 3,
+                _ => return None,
+            };
+            match single {
+                Some(F32) => same(&[F32], arity),
+                _ => same(&[F32, F64], arity),
+            }
+        }
+    };
+    let fits = |sig: &Vec<Scalar>| -> Option<Vec<Fit>> {
+        sig.iter()
+            .zip(given)
+            .map(|(&s, g)| match &g.kind {
                 None => Some(Fit::Conversion),
-                Some(Arg::Scalar(t)) => declared.iter().map(|&s| scalar_fit(s, *t)).max(),
+                Some(Arg::Scalar(t)) => Some(scalar_fit(s, *t)),
                 Some(_) => None,
             })
-            .collect(),
-    )
+            .collect()
+    };
+    // Of the viable ones, the one whose worst fits are best (CUDA declares no two that tie).
+    let best = signatures
+        .iter()
+        .filter(|s| s.len() == given.len())
+        .filter_map(fits)
+        .max_by_key(|f| {
+            let mut sorted = f.clone();
+            sorted.sort();
+            sorted
+        })?;
+    Some(best.into_iter().map(Some).collect())
 }
 
+/// Whether CUDA declares device functions called `name` beside any the file declares: an
+/// atomic, or a math function of numbers.
 fn cuda_declares(name: &str) -> bool {
     super::atomics::atomic_op(name).is_some() || super::expr::is_math_builtin(name)
 }
