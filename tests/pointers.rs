@@ -1195,6 +1195,13 @@ launch k { u = arange(4); out = zeros(4); expect out == u; }
     let src = src.replace("return lhs[0];", "return rhs[0];");
     let e = err(&src, &[], Some(ONE), Some([4, 1, 1]));
     assert_eq!(codes(&e), ["simt::run::null_pointer"], "{e:?}");
+    // An offset that does something would be dropped with the pointer: refused.
+    let src = src.replace("eoff + threadIdx.x", "eoff + (n++)").replace(
+        "const float* eoff = nullptr;",
+        "const float* eoff = nullptr; int n = 0;",
+    );
+    let e = err(&src, &[], Some(ONE), Some([4, 1, 1]));
+    assert_eq!(codes(&e), ["simt::check::unsupported"], "{e:?}");
 }
 
 #[test]
