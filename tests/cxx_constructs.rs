@@ -1532,6 +1532,33 @@ end:
 launch k { out = zeros(8); expect out == [11, 11, 15, 13, 19, 56, 56, 50]; }
 "#;
     ok(src, &[], [1, 1, 1], [8, 1, 1]);
+    // A declaration the jump passes stays where it is: `v += 1` is the outer v's (g++: 6
+    // for thread 0, 5 for thread 1, which skips it). A label in the goto's own `switch` case:
+    // case 0 skips `n += 2` (1 + 4 = 5); the default adds 8.
+    let src = r#"
+__global__ void k(int* out, int* m) {
+    int t = threadIdx.x;
+    int v = 5;
+    {
+        if (t == 1) goto L;
+        v += 1;
+        int v;
+        v = 100;
+    L:
+        ;
+    }
+    out[t] = v;
+    int n = 0;
+    switch (t) {
+        case 0: n += 1; if (n) goto in0; n += 2;
+        in0: n += 4; break;
+        default: n += 8;
+    }
+    m[t] = n;
+}
+launch k { out = zeros(2); m = zeros(2); expect out == [6, 5]; expect m == [5, 8]; }
+"#;
+    ok(src, &[], [1, 1, 1], [2, 1, 1]);
 }
 
 #[test]

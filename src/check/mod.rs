@@ -2198,9 +2198,12 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
             ast::StmtKind::Empty | ast::StmtKind::Label(_) => {}
             ast::StmtKind::Goto(label) => {
                 return Err(CheckError::Unsupported {
-                    what: format!("`goto {}` backward or into a block", label.name),
+                    what: format!(
+                        "`goto {}` to no label later in its own block or an enclosing one",
+                        label.name
+                    ),
                     span,
-                    help: Some("simt runs a `goto` that jumps forward to a label of its own block or an enclosing one; put the statements a backward jump repeats in a loop".into()),
+                    help: Some("simt runs a `goto` that jumps forward to a label of its own block or an enclosing one (check that the label is there); write a jump backward as the loop it stands for, and move a label a jump enters a block for out of the block".into()),
                 })
             }
             // Applied to the rest of its block by `block`.

@@ -58,24 +58,63 @@ fn leave(stmts: &mut Vec<Stmt>, names: (&str, &str), in_loop: bool) {
         stmts.push(if_flag(names.1, true, break_stmt(span), span));
         leave(&mut rest, names, in_loop);
         stmts.extend(rest);
-    } else if !rest.is_empty() {
+    } else {
         leave(&mut rest, names, in_loop);
-        // A declaration the jump passes without an initialiser (C++ allows no other) stays
-        // in scope after the label.
-        let (declared, rest): (Vec<Stmt>, Vec<Stmt>) = rest.into_iter().partition(uninitialised);
-        stmts.extend(declared);
-        let skipped = Stmt {
-            kind: StmtKind::Block(rest),
-            span,
-        };
-        stmts.push(if_flag(names.1, false, skipped, span));
+        stmts.extend(skipped(rest, names.1, span));
     }
 }
 
-/// `int y;`: a declaration without an initialiser.
-fn uninitialised(s: &Stmt) -> bool {
+/// `stmts`, which a jump that set `flag` skips, each under `if (!flag)`: runs of statements
+/// in one block, the declarations that do nothing (`int y;`, `typedef short T;`, a
+/// `__shared__` array) left where
+/// they are so that the names they declare keep their scope; a declaration that does
+/// something is guarded with the rest of the list, which C++ lets no jump pass into.
+fn skipped(stmts: Vec<Stmt>, flag: &str, span: Span) -> Vec<Stmt> {
+    let mut out = Vec::new();
+    let mut run = Vec::new();
+    let flush = |run: &mut Vec<Stmt>, out: &mut Vec<Stmt>| {
+        if !run.is_empty() {
+            let block = Stmt {
+                kind: StmtKind::Block(std::mem::take(run)),
+                span,
+            };
+            out.push(if_flag(flag, false, block, span));
+        }
+    };
+    let mut rest = stmts.into_iter();
+    while let Some(s) = rest.next() {
+        match &s.kind {
+            StmtKind::Decl { .. } if does_nothing(&s) => {
+                flush(&mut run, &mut out);
+                out.push(s);
+            }
+            StmtKind::Decl { .. } | StmtKind::Bindings { .. } => {
+                run.push(s);
+                run.extend(rest.by_ref());
+            }
+            // A `__shared__` array is the block's whatever runs.
+            StmtKind::TypeAlias { .. }
+            | StmtKind::Shared { .. }
+            | StmtKind::Empty
+            | StmtKind::Label(_) => {
+                flush(&mut run, &mut out);
+                out.push(s);
+            }
+            _ => run.push(s),
+        }
+    }
+    flush(&mut run, &mut out);
+    out
+}
+
+/// `int y;`, `float* p;`: a declaration of numbers or pointers without a value, which runs
+/// nothing (a class's constructor would).
+fn does_nothing(s: &Stmt) -> bool {
     match &s.kind {
-        StmtKind::Decl { decls, .. } => decls.iter().all(|d| d.init.is_none() && d.list.is_none()),
+        StmtKind::Decl { ty, decls, .. } => {
+            !matches!(ty.base, BaseType::Named | BaseType::Auto)
+                && decls.iter().all(|d| d.init.is_none() && d.list.is_none())
+        }
         _ => false,
     }
 }

@@ -34,6 +34,8 @@ impl Builder<'_> {
                 }
             }
             if !body.is_empty() {
+                // A `goto` to a label later in its own case.
+                super::goto::structure(&mut body);
                 arms.push((std::mem::take(&mut pending), body, arm_span));
             }
         }
