@@ -1574,4 +1574,15 @@ __global__ void k(const unsigned int *labels, unsigned int *out) {
 launch k { labels = [0, 1, 2, 0]; out = zeros(4); expect out == [100, 2, 3, 103]; }
 "#;
     ok(src, &[], ONE, [4, 1, 1]);
+    // A pointer and a reference declared as conditions: thread 0's p is null (nothing
+    // stored), thread 1 stores 9 through it; r names m[t]: 0 takes the else (5), 7 adds 1.
+    let src = r#"
+__global__ void k(int* out, int* m) {
+    int t = threadIdx.x;
+    if (int* p = (t ? out + t : nullptr)) *p = 9;
+    if (int& r = m[t]) r += 1; else r = 5;
+}
+launch k { out = zeros(2); m = [0, 7]; expect out == [0, 9]; expect m == [5, 8]; }
+"#;
+    ok(src, &[], ONE, [2, 1, 1]);
 }

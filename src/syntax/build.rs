@@ -2433,8 +2433,11 @@ impl<'m> Builder<'m> {
                 };
                 // `{ T x = e; if (x) ... }`: the variable's scope is the `if` and its `else`.
                 let decl_span = self.span(&decl);
-                let mut parts = decl.into_inner();
+                let mut parts = decl.into_inner().peekable();
                 let ty = self.ty(parts.next().expect("grammar: a declaration has a type"));
+                let reference = parts
+                    .next_if(|p| p.as_rule() == Rule::reference)
+                    .is_some();
                 let name = self.ident(parts.next().expect("grammar: a declaration has a name"));
                 let init = self.expr(parts.next().expect("grammar: a declaration has a value"))?;
                 let cond = Expr {
@@ -2444,8 +2447,13 @@ impl<'m> Builder<'m> {
                 let declare = Stmt {
                     kind: StmtKind::Decl {
                         of: None,
+                        decls: vec![Declarator {
+                            // `int* p = ...`, `int& r = ...`: C's declarator holds the `*`.
+                            pointer: ty.pointer,
+                            reference,
+                            ..Declarator::plain(name, Some(init))
+                        }],
                         ty,
-                        decls: vec![Declarator::plain(name, Some(init))],
                     },
                     span: decl_span,
                 };
