@@ -3297,6 +3297,18 @@ launch k { cells = arange(5); out = zeros(4);
     expect out == arange(4) + 100 + 10 * (arange(4) + 1) + [1000, 0, 0, 0]; }
 "#;
     ok(src, &[], [1, 1, 1], [4, 1, 1]);
+    // Of an element of a `__shared__` array too: sv[t].x = 2t.
+    let src = r#"
+struct V { float x; __device__ const V* self() const { return this; } };
+__global__ void k(float* out) {
+    __shared__ V sv[4];
+    sv[threadIdx.x].x = threadIdx.x * 2;
+    __syncthreads();
+    out[threadIdx.x] = sv[threadIdx.x].self()->x;
+}
+launch k { out = zeros(4); expect out == [0, 2, 4, 6]; }
+"#;
+    ok(src, &[], [1, 1, 1], [4, 1, 1]);
     // A local kept in registers has no address: refused, naming `this`.
     let src = r#"
 struct C { int v; __device__ const C* self() const { return this; } };

@@ -209,6 +209,7 @@ impl<'g> KernelChecker<'g, '_> {
         let pointee = |n: &str| match self.lookup(n)? {
             Binding::Pointer(i) => self.struct_ptrs.get(&i).cloned(),
             Binding::Param(p) => self.struct_spaces.get(&Space::Global(p)).cloned(),
+            Binding::Shared(s) => self.struct_spaces.get(&Space::Shared(s)).cloned(),
             _ => None,
         };
         match &e.kind {
