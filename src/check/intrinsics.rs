@@ -714,8 +714,8 @@ impl KernelChecker<'_, '_> {
                         ),
                         span: p.name.span,
                         help: Some(format!(
-                            "pass a pointer variable (`{0}* q = ...; {1}(q, ...)`), or return the new pointer",
-                            p.ty.base_text, f.name.name
+                            "pass a pointer variable to `{}` (copy the pointer into a local first), or return the new pointer",
+                            f.name.name
                         )),
                     });
                 }
