@@ -64,11 +64,10 @@ fn leave(stmts: &mut Vec<Stmt>, names: (&str, &str), in_loop: bool) {
     }
 }
 
-/// `stmts`, which a jump that set `flag` skips, each under `if (!flag)`: runs of statements
-/// in one block, the declarations that do nothing (`int y;`, `typedef short T;`, a
-/// `__shared__` array) left where
-/// they are so that the names they declare keep their scope; a declaration that does
-/// something is guarded with the rest of the list, which C++ lets no jump pass into.
+/// `stmts`, which a jump that set `flag` skips, under `if (!flag)`: runs of statements in one
+/// block, the declarations that do nothing (`int y;`, `typedef short T;`, a `__shared__`
+/// array) left where they are so that the names they declare keep their scope; a declaration
+/// that does something is guarded with the rest of the list, which C++ lets no jump pass into.
 fn skipped(stmts: Vec<Stmt>, flag: &str, span: Span) -> Vec<Stmt> {
     let mut out = Vec::new();
     let mut run = Vec::new();
@@ -92,7 +91,7 @@ fn skipped(stmts: Vec<Stmt>, flag: &str, span: Span) -> Vec<Stmt> {
                 run.push(s);
                 run.extend(rest.by_ref());
             }
-            // A `__shared__` array is the block's whatever runs.
+            // A `__shared__` array is the block's, whether or not anything here runs.
             StmtKind::TypeAlias { .. }
             | StmtKind::Shared { .. }
             | StmtKind::Empty
