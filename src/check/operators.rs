@@ -279,16 +279,7 @@ impl<'g> KernelChecker<'g, '_> {
         let builtin = builtin.filter(|&(_, width)| width as usize == args.len());
         let builtin_fits = match builtin {
             // Each component converts from a number.
-            Some((elem, _)) => Some(
-                given
-                    .iter()
-                    .map(|g| match &g.kind {
-                        None => Some(Fit::Conversion),
-                        Some(Arg::Scalar(t)) => Some(scalar_fit(elem, *t)),
-                        Some(_) => None,
-                    })
-                    .collect(),
-            ),
+            Some((elem, _)) => Some(given.iter().map(|g| number_fit(elem, g)).collect()),
             None => math_builtin_fits(name, &given),
         };
         let builtin = builtin_fits.is_some();
@@ -1078,11 +1069,7 @@ fn math_builtin_fits(name: &str, given: &[Given]) -> Option<Vec<Option<Fit>>> {
     let fits = |sig: &Vec<Scalar>| -> Option<Vec<Fit>> {
         sig.iter()
             .zip(given)
-            .map(|(&s, g)| match &g.kind {
-                None => Some(Fit::Conversion),
-                Some(Arg::Scalar(t)) => Some(scalar_fit(s, *t)),
-                Some(_) => None,
-            })
+            .map(|(&s, g)| number_fit(s, g))
             .collect()
     };
     // Of the viable ones, the one whose worst fits are best (CUDA declares no two that tie).
@@ -1096,6 +1083,16 @@ fn math_builtin_fits(name: &str, given: &[Given]) -> Option<Vec<Option<Fit>>> {
             sorted
         })?;
     Some(best.into_iter().map(Some).collect())
+}
+
+/// How argument `g` fits a built-in's parameter of number type `s`: as a number converts (an
+/// argument of unknown type, through a conversion); a vector, struct or pointer not at all.
+fn number_fit(s: Scalar, g: &Given) -> Option<Fit> {
+    match &g.kind {
+        None => Some(Fit::Conversion),
+        Some(Arg::Scalar(t)) => Some(scalar_fit(s, *t)),
+        Some(_) => None,
+    }
 }
 
 /// Whether CUDA declares device functions called `name` beside any the file declares: an

@@ -2416,21 +2416,20 @@ impl<'m> Builder<'m> {
                     .into_inner()
                     .any(|p| p.as_rule() == Rule::kw_constexpr);
                 let mut it = pair.into_inner().filter(|p| !is_keyword(p.as_rule()));
-                let head = it.next().expect("grammar: if has a condition");
-                let declared = (head.as_rule() == Rule::if_decl).then(|| head.clone());
+                let decl = it.next().expect("grammar: if has a condition");
                 let then = Box::new(self.stmt(it.next().expect("grammar: if has a body"))?);
                 let els = it.next().map(|p| self.stmt(p)).transpose()?.map(Box::new);
-                let Some(decl) = declared else {
+                if decl.as_rule() != Rule::if_decl {
                     return Ok(Stmt {
                         kind: StmtKind::If {
-                            cond: self.paren_item(head)?,
+                            cond: self.paren_item(decl)?,
                             then,
                             els,
                             constexpr,
                         },
                         span,
                     });
-                };
+                }
                 // `{ T x = e; if (x) ... }`: the variable's scope is the `if` and its `else`.
                 let decl_span = self.span(&decl);
                 let mut parts = decl.into_inner().peekable();
