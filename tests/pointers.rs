@@ -2161,6 +2161,35 @@ launch k { a = arange(8); out = zeros(4); expect out == 5; }
 }
 
 #[test]
+fn a_pointer_re_pointed_inside_an_expression_moves() {
+    // `s += *a++;` re-points the kernel's parameter inside an expression (it was refused as
+    // "cannot assign to the array `a`"): s = 0 + 1 + 2 = 3, then *a is a[3] = 3; out = 6.
+    let src = r#"
+__global__ void k(const float* a, float* out) {
+    float s = 0;
+    for (int i = 0; i < 3; i++) s += *a++;
+    out[threadIdx.x] = s + *a;
+}
+launch k { a = arange(8); out = zeros(4); expect out == 6; }
+"#;
+    ok(src, &[], ONE, [4, 1, 1]);
+    // A member function's `const float*&` parameter moves the caller's pointer, the kernel's
+    // own parameter included (it was refused as a pointer "that is no variable"): next(a)
+    // returns a[0] = 0, then a[1] = 1; *a is a[2] = 2; out = 3.
+    let src = r#"
+struct R { __device__ float next(const float*& p) const { return *p++; } };
+__global__ void k(const float* a, float* out) {
+    R r;
+    float v = r.next(a);
+    v += r.next(a);
+    out[threadIdx.x] = v + *a;
+}
+launch k { a = arange(8); out = zeros(4); expect out == 3; }
+"#;
+    ok(src, &[], ONE, [4, 1, 1]);
+}
+
+#[test]
 fn const_auto_of_a_pointer_is_a_const_pointer_to_mutable_data() {
     // RussWong/LLM-engineering's `const auto val_dst = v_dst;`: `float* const`, so writing
     // through it is C++ (out = 2 in); `const auto* s` of a `float*` is a `const float*`, so

@@ -889,20 +889,15 @@ impl KernelChecker<'_, '_> {
 
     /// The names a body re-points: assigned (`A += k`, `p++`) or passed to a reference-to-pointer
     /// parameter of a function it calls (`advance(p, 2)` of `void advance(const float*& p, int
-    /// k) { p += k; }`).
+    /// k) { p += k; }`), or of a member function of that name of any class (`it.next(p)`: the
+    /// object's class is not known here, so every class's member of that name counts).
     pub(crate) fn repointed_in<'b>(
         &self,
         body: &'b [ast::Stmt],
     ) -> std::collections::HashSet<&'b str> {
-        let mut names = super::local::assigned_names(body);
-        for (callee, args) in crate::syntax::calls_with_names(body) {
-            let Some(defs) = self
-                .globals
-                .overloads
-                .get(super::groups::unqualified(callee))
-            else {
-                continue;
-            };
+        let mut names = crate::syntax::assigned_names(body);
+        let mut note = |defs: &mut dyn Iterator<Item = &ast::Function>, args: &'b [ast::Expr]| {
+            let defs: Vec<&ast::Function> = defs.collect();
             for (k, a) in args.iter().enumerate() {
                 if let ast::ExprKind::Name(n) = &a.kind {
                     let by_reference = |f: &&ast::Function| {
@@ -915,6 +910,24 @@ impl KernelChecker<'_, '_> {
                     }
                 }
             }
+        };
+        for (callee, args) in crate::syntax::calls_with_names(body) {
+            if let Some(defs) = self
+                .globals
+                .overloads
+                .get(super::groups::unqualified(callee))
+            {
+                note(&mut defs.iter().copied(), args);
+            }
+        }
+        for (method, args) in crate::syntax::method_calls_with_names(body) {
+            let mut defs = self
+                .globals
+                .structs
+                .iter()
+                .flat_map(|s| &s.methods)
+                .filter(|f| f.name.name == method);
+            note(&mut defs, args);
         }
         names
     }

@@ -986,48 +986,6 @@ impl KernelChecker<'_, '_> {
     }
 }
 
-/// Names assigned anywhere in a body (`x = ...`, `x += ...`, `x++`), shadowing ignored.
-pub(crate) fn assigned_names(body: &[ast::Stmt]) -> HashSet<&str> {
-    let mut names = HashSet::new();
-    let mut todo: Vec<&ast::Stmt> = body.iter().collect();
-    while let Some(s) = todo.pop() {
-        match &s.kind {
-            ast::StmtKind::Assign { target, .. } | ast::StmtKind::IncDec { target, .. } => {
-                if let ast::ExprKind::Name(n) = &target.kind {
-                    names.insert(n.as_str());
-                }
-            }
-            ast::StmtKind::Block(b) => todo.extend(b),
-            ast::StmtKind::If { then, els, .. } => {
-                todo.push(then);
-                todo.extend(els.as_deref());
-            }
-            ast::StmtKind::For {
-                init, step, body, ..
-            } => {
-                todo.extend(init);
-                todo.extend(step);
-                todo.push(body);
-            }
-            ast::StmtKind::While { body, .. } | ast::StmtKind::DoWhile { body, .. } => {
-                todo.push(body)
-            }
-            ast::StmtKind::RangeFor {
-                array,
-                class,
-                pointer,
-                ..
-            } => {
-                todo.push(array);
-                todo.push(class);
-                todo.push(pointer);
-            }
-            _ => {}
-        }
-    }
-    names
-}
-
 /// Decides, for each local array, whether the compiler keeps it in registers: every index of
 /// every access is computed from constants, induction variables of loops with constant bounds
 /// (which `nvcc` unrolls) and variables assigned once from such values. Any other index (one

@@ -1,5 +1,5 @@
-//! Walking a syntax tree without recursion: how deeply it nests, which names have their address
-//! taken or appear at all, which calls name variables, and which types a name is cast to.
+//! Walking a syntax tree without recursion: how deeply it nests, which names are assigned, have
+//! their address taken or appear at all, which calls name variables, and which types a name is cast to.
 //!
 //! Long operator chains such as `a + b + c + …` are left-nested trees, one level per operator,
 //! and pest builds them without recursing; every later phase does recurse over them. Measuring
@@ -83,6 +83,33 @@ pub fn addressed_names(body: &[Stmt]) -> HashSet<&str> {
     names
 }
 
+/// The names a body assigns anywhere (`x = ...`, `x += ...`, `x++`, also inside an expression:
+/// `return *p++;`, `while ((q = next(q)))`), shadowing ignored.
+pub fn assigned_names(body: &[Stmt]) -> HashSet<&str> {
+    let mut names = HashSet::new();
+    walk(
+        body.iter().map(|s| (Node::Stmt(s), 1)).collect(),
+        |node, _| {
+            let target: &Expr = match node {
+                Node::Stmt(Stmt {
+                    kind: StmtKind::Assign { target, .. } | StmtKind::IncDec { target, .. },
+                    ..
+                }) => target,
+                Node::Expr(Expr {
+                    kind: ExprKind::Assign { target, .. } | ExprKind::IncDec { target, .. },
+                    ..
+                }) => target,
+                _ => return false,
+            };
+            if let ExprKind::Name(n) = &target.kind {
+                names.insert(n.as_str());
+            }
+            false
+        },
+    );
+    names
+}
+
 /// Whether statement `s` names `name` anywhere (shadowing ignored).
 pub fn stmt_mentions(s: &Stmt, name: &str) -> bool {
     walk(
@@ -126,6 +153,28 @@ pub fn calls_with_names(body: &[Stmt]) -> Vec<(&str, &[Expr])> {
             {
                 if args.iter().any(|a| matches!(a.kind, ExprKind::Name(_))) {
                     found.push((callee.name.as_str(), args.as_slice()));
+                }
+            }
+            false
+        },
+    );
+    found
+}
+
+/// The member function calls in a body whose arguments include a bare name: the member
+/// function's name and the arguments.
+pub fn method_calls_with_names(body: &[Stmt]) -> Vec<(&str, &[Expr])> {
+    let mut found = Vec::new();
+    walk(
+        body.iter().map(|s| (Node::Stmt(s), 1)).collect(),
+        |node, _| {
+            if let Node::Expr(Expr {
+                kind: ExprKind::Method { method, args, .. },
+                ..
+            }) = node
+            {
+                if args.iter().any(|a| matches!(a.kind, ExprKind::Name(_))) {
+                    found.push((method.name.as_str(), args.as_slice()));
                 }
             }
             false

@@ -21,7 +21,8 @@ mod vector_base;
 use pest::Parser;
 
 pub use depth::{
-    addressed_names, any_expr_in, any_subexpr, calls_with_names, casts_of, stmt_mentions, MAX_DEPTH,
+    addressed_names, any_expr_in, any_subexpr, assigned_names, calls_with_names, casts_of,
+    method_calls_with_names, stmt_mentions, MAX_DEPTH,
 };
 pub use error::ParseError;
 use grammar::{Rule, SkParser};
