@@ -926,6 +926,32 @@ launch k { out = zeros(3); expect out == [2, 0, 9]; }
 }
 
 #[test]
+fn an_unscoped_enum_too_wide_for_int_promotes_as_cpp_says() {
+    // C++ [conv.prom]/3, g++'s choices checked with std::underlying_type: an enum without a
+    // written type whose values do not fit in int promotes to the first of unsigned int, long,
+    // unsigned long that holds them all. FNV's offset basis 2166136261 (> INT_MAX) is
+    // unsigned: widened it stays 2166136261 (it was -2128831035), and it is > 0. -1 beside
+    // 0x80000000 needs a signed 64-bit type: widened, -1 and 2147483648. 1 << 40 is long:
+    // 1099511627776, and NEXT one more; sizeof 8.
+    let src = r#"
+enum Fnv { FNV_PRIME = 16777619, FNV_OFFSET = 2166136261u };
+enum Mixed { NEG = -1, TOP = 0x80000000 };
+enum Wide { BIG = 1ull << 40, NEXT };
+__global__ void k(long long* out) {
+    out[0] = FNV_OFFSET;
+    out[1] = FNV_OFFSET > 0 ? 1 : 0;
+    out[2] = NEG;
+    out[3] = TOP;
+    out[4] = BIG;
+    out[5] = NEXT;
+    out[6] = sizeof(Wide);
+}
+launch k { out = zeros(7); expect out == [2166136261, 1, -1, 2147483648, 1099511627776, 1099511627777, 8]; }
+"#;
+    ok(src, &[], ONE, ONE);
+}
+
+#[test]
 fn constexpr_functions_without_device_are_evaluated_in_constant_expressions() {
     // causal-conv1d's `constexpr_min` and gsplat's `encode`: host `constexpr` functions that
     // initialise static members and namespace constants (always legal in CUDA), and one called

@@ -2190,6 +2190,28 @@ launch k { a = arange(8); out = zeros(4); expect out == 3; }
 }
 
 #[test]
+fn later_declarators_may_be_pointers_to_pointers_and_deeper_members_are_held() {
+    // `float **x, **y;` (a later name with two stars: a parse error before) as members and as
+    // locals, and FDTD's host struct `P3F3 { float ***x, ***y, ***z; }`, whose members simt
+    // holds without following: thread 0 gives rows[1] a heap row through `y` and `z`, each
+    // thread writes its t there and reads it back, and r.n = 3: out = t + 3.
+    let src = r#"
+typedef struct P3F3 { float ***x, ***y, ***z; } P3F3;
+struct Rows { float **a, **b; int n; };
+__global__ void k(float* out, float** rows, Rows r, P3F3 p) {
+    float **y, **z = rows;
+    y = z;
+    if (threadIdx.x == 0) y[1] = new float[4];
+    __syncthreads();
+    y[1][threadIdx.x] = threadIdx.x;
+    out[threadIdx.x] = z[1][threadIdx.x] + r.n;
+}
+launch k { rows = zeros(2); out = zeros(4); r.n = 3; expect out == arange(4) + 3; }
+"#;
+    ok(src, &[], ONE, [4, 1, 1]);
+}
+
+#[test]
 fn const_auto_of_a_pointer_is_a_const_pointer_to_mutable_data() {
     // RussWong/LLM-engineering's `const auto val_dst = v_dst;`: `float* const`, so writing
     // through it is C++ (out = 2 in); `const auto* s` of a `float*` is a `const float*`, so

@@ -2127,6 +2127,7 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                     ast::StmtKind::Decl { decls, .. } => decls.iter().map(|d| &d.name).collect(),
                     ast::StmtKind::Bindings { names, .. } => names.iter().collect(),
                     ast::StmtKind::Shared { name, .. } => vec![name],
+                    ast::StmtKind::Unsupported { declares, .. } => declares.iter().collect(),
                     _ => Vec::new(),
                 };
                 // Declared or not, a name whose declaration was an error (reported here or,

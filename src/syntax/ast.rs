@@ -653,6 +653,9 @@ pub enum StmtKind {
         /// Not valid CUDA either (an `asm` operand that does not match its use): reported as
         /// `simt::check::asm_operand` rather than unsupported.
         invalid: bool,
+        /// The names a refused declaration declares (`float ***x;`), which later statements
+        /// name without a cascade of unknown names.
+        declares: Vec<Ident>,
     },
     /// `goto label;` that [`super::goto`] could not read as structured statements (a jump
     /// backward, or into a block): reported by the checker as unsupported.

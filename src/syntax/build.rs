@@ -1787,6 +1787,7 @@ impl<'m> Builder<'m> {
             None => None,
         };
         let decl = inner.next().expect("grammar: a member declaration");
+        let pair_span = decl.clone();
         let is_static = decl
             .clone()
             .into_inner()
@@ -1794,16 +1795,14 @@ impl<'m> Builder<'m> {
             .expect("grammar: a declaration has a type")
             .into_inner()
             .any(|q| q.as_rule() == Rule::qualifier && q.as_str() == "static");
-        // `T** p;` (or `T* *p;`): the type's `*` and the first declarator's; `var_decl` keeps one.
-        let mut parts = decl.clone().into_inner();
-        let type_star = parts
-            .next()
-            .is_some_and(|t| t.into_inner().any(|q| q.as_rule() == Rule::pointer));
-        let first_star = parts
-            .next()
-            .is_some_and(|d| d.into_inner().any(|q| q.as_rule() == Rule::pointer));
-        let StmtKind::Decl { ty, decls, of } = self.var_decl(decl)? else {
-            unreachable!("builder: var_decl builds a declaration")
+        let (ty, decls, of) = match self.var_decl(decl)? {
+            StmtKind::Decl { ty, decls, of } => (ty, decls, of),
+            // `float ***x, ***y, ***z;` of a struct the host uses (FDTD's `P3F3`): members
+            // simt holds but does not follow, as a pointer to pointers of another member type.
+            StmtKind::Unsupported { what, help, .. } => {
+                return Ok(self.deep_pointer_fields(pair_span, align, what, help))
+            }
+            _ => unreachable!("builder: var_decl builds a declaration"),
         };
         if of.is_some() {
             return Err(ParseError::Syntax {
@@ -1819,9 +1818,8 @@ impl<'m> Builder<'m> {
         }
         Ok(decls
             .into_iter()
-            .enumerate()
-            .map(|(k, d)| Field {
-                pointer_to_pointer: k == 0 && type_star && first_star,
+            .map(|d| Field {
+                pointer_to_pointer: d.pointer_to_pointer,
                 align: align.clone(),
                 ty: TypeName {
                     pointer: d.pointer,
@@ -1838,6 +1836,60 @@ impl<'m> Builder<'m> {
                 anonymous: false,
             })
             .collect())
+    }
+
+    /// The members of a `var_decl` some of whose names are pointers to pointers to pointers
+    /// (`float ***x, ***y;`): each such one a pointer to `float**`, which simt holds without
+    /// following it (a kernel that follows it is refused there); `what` and `help` refuse a
+    /// declaration that also sizes or initialises a name.
+    fn deep_pointer_fields(
+        &self,
+        decl: Pair<'_, Rule>,
+        align: Option<Align>,
+        what: String,
+        help: String,
+    ) -> Vec<Field> {
+        let span = self.span(&decl);
+        let mut parts = decl.into_inner();
+        let ty = self.ty(parts.next().expect("grammar: a declaration has a type"));
+        let mut fields = Vec::new();
+        for (k, d) in parts.enumerate() {
+            let mut stars = usize::from(k == 0 && ty.pointer);
+            let mut name = None;
+            for p in d.into_inner() {
+                match p.as_rule() {
+                    Rule::pointer => stars += 1,
+                    Rule::ident => name = Some(self.ident(p)),
+                    _ => {
+                        self.unsupported.borrow_mut().push((
+                            format!("{what} ({help})"),
+                            String::new(),
+                            span,
+                        ));
+                        return Vec::new();
+                    }
+                }
+            }
+            let mut ty = TypeName {
+                pointer: stars > 0,
+                ..ty.clone()
+            };
+            if stars > 2 {
+                ty.base = BaseType::Named;
+                ty.base_text = format!("{}{}", ty.base_text, "*".repeat(stars - 1));
+            }
+            fields.push(Field {
+                pointer_to_pointer: stars == 2,
+                align: align.clone(),
+                ty,
+                name: name.expect("grammar: declarator has a name"),
+                dims: Vec::new(),
+                init: None,
+                is_static: false,
+                anonymous: false,
+            });
+        }
+        fields
     }
 
     /// `params = { param ~ ("," ~ param)* }`
@@ -2012,6 +2064,7 @@ impl<'m> Builder<'m> {
             is_const: true,
             span,
         };
+        let mut fixed = false;
         let mut consts = Vec::new();
         let mut previous: Option<Expr> = None;
         for p in pair.into_inner() {
@@ -2024,6 +2077,7 @@ impl<'m> Builder<'m> {
                 Rule::ty => {
                     ty = self.ty(p);
                     ty.is_const = true;
+                    fixed = true;
                 }
                 Rule::enumerator => {
                     let mut it = p.into_inner();
@@ -2093,6 +2147,16 @@ impl<'m> Builder<'m> {
                     }
                 }
                 _ => {}
+            }
+        }
+        if !fixed && !scoped {
+            if let Some(wide) = unfixed_enum_type(&consts) {
+                ty = TypeName::named(wide, span);
+                ty.base = base_type(wide);
+                ty.is_const = true;
+                for c in &mut consts {
+                    c.ty = ty.clone();
+                }
             }
         }
         let mut underlying = ty;
@@ -2382,6 +2446,7 @@ impl<'m> Builder<'m> {
                     what: "this form of inline PTX assembly (`asm(...)`)".into(),
                     help: "simt runs `asm(\"template\" : outputs : inputs : clobbers)` with string-literal constraints and C++ operand expressions: write what the assembly computes in C++, or take the C++ branch the file has for other targets".into(),
                     invalid: false,
+        declares: Vec::new(),
                 },
             },
             Rule::static_assert => match pair.clone().into_inner().find(|p| p.as_rule() == Rule::expr) {
@@ -2535,6 +2600,7 @@ impl<'m> Builder<'m> {
             }
             Rule::device_launch_stmt => StmtKind::Unsupported {
                 invalid: false,
+        declares: Vec::new(),
                 what: "a kernel launch in device code (dynamic parallelism)".into(),
                 help: "simt runs one grid per launch section, and a child grid cannot be launched from a thread: do the child's work in this kernel (a loop over what its blocks would do), or run the child kernel alone with a launch section of its own (`launch child { ... }`)".into(),
             },
@@ -2702,6 +2768,7 @@ impl<'m> Builder<'m> {
             // `float* p, q;` declares one pointer, as in C: the type's `*` belongs to the first name.
             let mut pointer = decls.is_empty() && ty.pointer;
             let mut pointer_to_pointer = false;
+            let mut stars = usize::from(pointer);
             let mut reference = false;
             let mut name = None;
             let mut dims = Vec::new();
@@ -2715,6 +2782,7 @@ impl<'m> Builder<'m> {
                     Rule::pointer => {
                         pointer_to_pointer = pointer;
                         pointer = true;
+                        stars += 1;
                     }
                     Rule::reference => reference = true,
                     Rule::ident => name = Some(self.ident(p)),
@@ -2757,6 +2825,19 @@ impl<'m> Builder<'m> {
                 }
             }
             let name = name.expect("grammar: declarator has a name");
+            if stars > 2 {
+                return Ok(StmtKind::Unsupported {
+                    what: format!(
+                        "the pointer to a pointer to a pointer `{}{} {}`",
+                        ty.base_text,
+                        "*".repeat(stars),
+                        name.name
+                    ),
+                    help: "simt follows pointers two levels deep (`float** rows`): index one flat array instead (`data[(i * ny + j) * nz + k]`)".into(),
+                    invalid: false,
+                    declares: vec![name],
+                });
+            }
             // `static int count;` starts at zero, as C++ gives static storage (`= {}`).
             if is_static && init.is_none() && list.is_none() {
                 list = Some((Vec::new(), name.span));
@@ -5395,6 +5476,52 @@ fn variadic_unsupported(params: &[TemplateParam], what: &str, name: &Ident, modu
 
 /// Type text without the spaces that separate nothing: `Foo< const float, 4 >` is
 /// `Foo<const float,4>` (a space stays between two words, as in `unsigned int`).
+/// The type an unscoped enum without a written type promotes to, where its enumerators' values
+/// (literals, and the one before plus one) do not all fit in `int` (C++ [conv.prom]/3: the
+/// first of `int`, `unsigned int`, `long`, `unsigned long` that holds every value, as g++
+/// gives `enum { OFFSET = 2166136261u }` `unsigned int`); `None` where they fit, or where some
+/// value is not a literal (which keeps `int`).
+fn unfixed_enum_type(consts: &[GlobalConst]) -> Option<&'static str> {
+    fn value(e: &Expr) -> Option<i128> {
+        match &e.kind {
+            ExprKind::Int { value, .. } => Some(i128::from(*value)),
+            ExprKind::Unary {
+                op: UnOp::Neg,
+                operand,
+            } => value(operand).map(|v| -v),
+            ExprKind::Binary { op, lhs, rhs, .. } => {
+                let (a, b) = (value(lhs)?, value(rhs)?);
+                match op {
+                    BinOp::Add => a.checked_add(b),
+                    BinOp::Sub => a.checked_sub(b),
+                    BinOp::Mul => a.checked_mul(b),
+                    BinOp::Shl if (0..64).contains(&b) => a.checked_mul(1 << b),
+                    BinOp::BitOr if a >= 0 && b >= 0 => Some(a | b),
+                    _ => None,
+                }
+            }
+            _ => None,
+        }
+    }
+    // A plain enum's enumerators are also named qualified, as the unqualified name.
+    let values: Vec<i128> = consts
+        .iter()
+        .filter(|c| !matches!(c.value.kind, ExprKind::Name(_)))
+        .map(|c| value(&c.value))
+        .collect::<Option<_>>()?;
+    let (low, high) = (*values.iter().min()?, *values.iter().max()?);
+    let fits = |min: i128, max: i128| low >= min && high <= max;
+    if fits(i128::from(i32::MIN), i128::from(i32::MAX)) {
+        None
+    } else if fits(0, i128::from(u32::MAX)) {
+        Some("unsigned int")
+    } else if fits(i128::from(i64::MIN), i128::from(i64::MAX)) {
+        Some("long long")
+    } else {
+        Some("unsigned long long")
+    }
+}
+
 /// `e`, a scoped enum's enumerator value, with the enum's enumerators declared before it
 /// (`consts`, qualified `owner::name`) named as they are outside its braces.
 fn qualify_enumerators(e: &mut Expr, consts: &[GlobalConst], owner: &str) {
@@ -5553,6 +5680,7 @@ fn host_code(what: &str, span: Span) -> Stmt {
             what: format!("calling {what} from device code"),
             help: "a function without `__device__` is host code, which CUDA does not let device code call: mark it `__host__ __device__`, or do the work on the host and pass the result to the kernel".into(),
             invalid: false,
+        declares: Vec::new(),
         },
         span,
     }

@@ -275,6 +275,7 @@ fn unsupported(what: &str, help: &str) -> StmtKind {
         what: what.into(),
         help: help.into(),
         invalid: false,
+        declares: Vec::new(),
     }
 }
 
