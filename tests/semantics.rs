@@ -365,6 +365,44 @@ launch k { out = zeros(16); cnt = zeros(16); block = 16; grid = 1;
 }
 
 #[test]
+fn a_barrier_named_without_a_call_runs_no_barrier() {
+    // xbeach's `__syncthreads;`: C++ names the function and drops it (nvcc warns "statement
+    // has no effect"), so no barrier runs. It was an unknown name. Thread t writes s[t] and
+    // reads s[63 - t], written by the other warp of the block of 64: with `__syncthreads;`
+    // that read is a race between warps; with the call there is none. The name is noted once,
+    // on line 4.
+    let src = |barrier: &str| {
+        format!(
+            "__global__ void k(float* a) {{\n    __shared__ float s[64];\n    s[threadIdx.x] = a[threadIdx.x];\n    {barrier};\n    a[threadIdx.x] = s[63 - threadIdx.x];\n}}\n"
+        )
+    };
+    let r = common::run(
+        &src("__syncthreads"),
+        &[("a", "arange(64)")],
+        Some(ONE),
+        Some([64, 1, 1]),
+    )
+    .expect("runs");
+    assert!(r.counters.race_count > 0);
+    let noted: Vec<usize> = r
+        .hints
+        .iter()
+        .filter(|h| h.rule == "no-effect")
+        .filter_map(|h| h.line)
+        .collect();
+    assert_eq!(noted, [4]);
+    let r = common::run(
+        &src("__syncthreads()"),
+        &[("a", "arange(64)")],
+        Some(ONE),
+        Some([64, 1, 1]),
+    )
+    .expect("runs");
+    assert_eq!(r.counters.race_count, 0);
+    assert!(r.hints.iter().all(|h| h.rule != "no-effect"));
+}
+
+#[test]
 fn the_comma_operator_runs_its_items_in_order_and_gives_the_last() {
     // i: 0 → 1 (i++) → 2 (++i); x = 2t. Then i++ makes 3, and b = 3 + 5 = 8. For t ≤ 3,
     // (--i, i + 10) gives 12; for t > 3, (i--, i) gives 2.

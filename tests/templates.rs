@@ -1903,6 +1903,32 @@ launch k { out = zeros(32); expect out == 27; }
 }
 
 #[test]
+fn a_class_specialisation_written_with_a_typedef_is_the_aliased_types() {
+    // SPIKE's `template <> struct __dynamic_shmem__<cuDoubleComplex>`: a specialisation whose
+    // argument is an alias was never chosen, so the primary ran silently. Tr<real_t> is
+    // Tr<float>: `acc` is double, 1 / 4 = 0.25, plus id 1 = 1.25 (the primary's int division
+    // gave 0); Tr<int> is the primary: 1 / 4 = 0, id 0. Pick<cuDoubleComplex> is Pick<double2>.
+    let kernel = r#"
+#include <cuComplex.h>
+typedef float real_t;
+template <typename T> struct Tr { typedef int acc; static const int id = 0; };
+template <> struct Tr<real_t> { typedef double acc; static const int id = 1; };
+template <typename T> struct Pick { __device__ static int id() { return 0; } };
+template <> struct Pick<cuDoubleComplex> { __device__ static int id() { return 2; } };
+template <typename T> __global__ void k(double* out) {
+    typename Tr<T>::acc x = 1;
+    x = x / 4;
+    out[threadIdx.x] = x + Tr<T>::id + Pick<T>::id();
+}
+"#;
+    for (instance, want) in [("float", "1.25"), ("int", "0"), ("double2", "2")] {
+        let src =
+            format!("{kernel}launch k<{instance}> {{ out = zeros(4); expect out == {want}; }}\n");
+        ok(&src, &[], ONE, [4, 1, 1]);
+    }
+}
+
+#[test]
 fn class_specialisations_named_by_enumerators_are_chosen_by_value() {
     // kaldi's TransReduceOp<LINFNORM, Real> and xmrig's Traits<Algo::CN_R>: a specialisation
     // written with an enumerator matches an instance whose argument is that enumerator

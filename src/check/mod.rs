@@ -3488,6 +3488,23 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
     /// C++ drops the value, which nvcc warns of and its compiler removes, so it is checked,
     /// noted and not run (a dropped load reads nothing).
     pub(crate) fn effect(&mut self, e: &ast::Expr) -> Result<Option<StmtKind>, CheckError> {
+        // `__syncthreads;` (xbeach's momentum kernels): the function named, not called, which
+        // C++ allows and nvcc warns of; no barrier runs.
+        if let ast::ExprKind::Name(n) = &e.kind {
+            let barrier = matches!(
+                n.as_str(),
+                "__syncthreads" | "__syncwarp" | "__threadfence" | "__threadfence_block"
+            );
+            let function = barrier || self.globals.overloads.contains_key(n.as_str());
+            if function && self.lookup(n).is_none() {
+                self.notes.push((
+                    e.span,
+                    "no-effect",
+                    format!("`{n};` names the function without calling it, which does nothing (nvcc warns \"statement has no effect\"): simt runs no {}; write `{n}()`", if barrier { "barrier or fence" } else { "call" }),
+                ));
+                return Ok(None);
+            }
+        }
         match self.expr_stmt(e) {
             Err(CheckError::NoEffect { span }) => {
                 let value = self.expr(e)?;
@@ -4172,6 +4189,12 @@ fn resolve_aliases(module: &ast::Module) -> ast::Module {
         let mut b = open(&b, &s.template);
         for p in &s.template {
             b.types.remove(&p.name.name);
+        }
+        // `template <> struct Pick<real_t>` (SPIKE's `__dynamic_shmem__<cuDoubleComplex>`):
+        // the specialisation of the type the alias names, which an instance's arguments,
+        // resolved too, are matched against.
+        if !s.spec.is_empty() {
+            s.spec = b.substitute_text(&s.spec);
         }
         for (name, ty) in &s.aliases {
             let mut ty = ty.clone();
