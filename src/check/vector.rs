@@ -1224,6 +1224,16 @@ impl KernelChecker<'_, '_> {
             {
                 Err(self.missing_operator(op.symbol(), want, e.span))
             }
+            // `tex2D(vtex, x, y)` of a `float4` texture reference simt refuses: the refusal of
+            // the name, rather than of the call's type.
+            ast::ExprKind::Call { args, .. } => {
+                for a in args {
+                    if matches!(&a.kind, ast::ExprKind::Name(n) if self.lookup(n).is_none()) {
+                        self.expr(a)?;
+                    }
+                }
+                Err(mismatch("this expression".into(), e.span))
+            }
             _ => Err(mismatch("this expression".into(), e.span)),
         }
     }
