@@ -84,3 +84,22 @@ __global__ void k(int* out) { out[0] = f(1); }
     let e = err(src, &[], Some(ONE), Some(b(1)));
     assert_eq!(codes(&e), ["simt::check::not_a_pack"]);
 }
+
+#[test]
+fn a_pack_expands_in_a_braced_initialiser() {
+    // Anime4KCPP's `residualArgs{ residualArg... }`: `{ 0.5f, args... }` and `{ (args * 2)...,
+    // 1.0f }` were parse errors. With args (1, 2): vals = {0.5, 1, 2}, w = {2, 4, 1}, so thread
+    // i gets vals[i] + w[2] = [1.5, 2, 3].
+    let src = r#"
+template <typename... Args>
+__device__ float pick(int i, Args... args)
+{
+    const float vals[sizeof...(Args) + 1]{ 0.5f, args... };
+    float w[] = { (args * 2)..., 1.0f };
+    return vals[i] + w[2];
+}
+__global__ void k(float* out) { out[threadIdx.x] = pick(threadIdx.x, 1.0f, 2.0f); }
+launch k { out = zeros(3); expect out == [1.5, 2, 3]; }
+"#;
+    ok(src, &[], [1, 1, 1], [3, 1, 1]);
+}

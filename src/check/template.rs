@@ -767,6 +767,7 @@ impl Bindings {
                         self.expr(e);
                     }
                     if let Some((items, _)) = &mut d.list {
+                        self.expand_packs(items);
                         items.iter_mut().for_each(|e| self.expr(e));
                     }
                 }

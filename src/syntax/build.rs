@@ -720,26 +720,41 @@ impl<'m> Builder<'m> {
     /// `{a, b, c}`: its items and where it is written.
     fn init_list(&self, pair: Pair<'_, Rule>) -> Result<(Vec<Expr>, Span)> {
         let span = self.span(&pair);
-        let items = pair
-            .into_inner()
-            .map(|e| match e.as_rule() {
+        let items = self.braced_items(pair)?;
+        Ok((items, span))
+    }
+
+    /// The items of `{...}`: expressions, designated members (`.x = v`) and pack expansions
+    /// (`{ 0.0f, args... }`, each element of the pack an item where the template is used).
+    fn braced_items(&self, pair: Pair<'_, Rule>) -> Result<Vec<Expr>> {
+        let mut items: Vec<Expr> = Vec::new();
+        for e in pair.into_inner() {
+            let item = match e.as_rule() {
                 Rule::designated => {
                     let span = self.span(&e);
                     let mut parts = e.into_inner();
                     let field = self.ident(parts.next().expect("grammar: a member's name"));
                     let value = self.expr(parts.next().expect("grammar: a member's value"))?;
-                    Ok(Expr {
+                    Expr {
                         kind: ExprKind::Designated {
                             field,
                             value: Box::new(value),
                         },
                         span,
-                    })
+                    }
                 }
-                _ => self.expr(e),
-            })
-            .collect::<Result<_>>()?;
-        Ok((items, span))
+                Rule::pack_dots => {
+                    let pattern = items.pop().expect("grammar: `...` follows an item");
+                    Expr {
+                        span: pattern.span.to(self.span(&e)),
+                        kind: ExprKind::Pack(Box::new(pattern)),
+                    }
+                }
+                _ => self.expr(e)?,
+            };
+            items.push(item);
+        }
+        Ok(items)
     }
 
     /// `static const uint32_t alpha_n[] = {...};` (see [`FileMemory::Host`]).
@@ -2800,10 +2815,7 @@ impl<'m> Builder<'m> {
                     Rule::brace_init | Rule::ctor_args => {
                         let span = self.span(&p);
                         let braces = p.as_rule() == Rule::brace_init;
-                        let mut items = p
-                            .into_inner()
-                            .map(|e| self.expr(e))
-                            .collect::<Result<Vec<_>>>()?;
+                        let mut items = self.braced_items(p)?;
                         // `float sum[2] { 0.0f };` is `float sum[2] = { 0.0f };`.
                         if braces && !dims.is_empty() {
                             list = Some((items, span));
