@@ -102,4 +102,17 @@ __global__ void k(float* out) { out[threadIdx.x] = pick(threadIdx.x, 1.0f, 2.0f)
 launch k { out = zeros(3); expect out == [1.5, 2, 3]; }
 "#;
     ok(src, &[], [1, 1, 1], [3, 1, 1]);
+    // A struct's `P p{ args... }` and a scalar's `float one{ args... }` of one element: a
+    // lone expansion was taken for one value, refused as a pack outside a call. p = {1, 2}
+    // from (1, 2); one = 3 from (3): out = [1 + 3, 2 + 3].
+    let src = r#"
+struct P { float a, b; };
+template <typename... Args>
+__device__ float pick(int i, Args... args) { P p{ args... }; return i == 0 ? p.a : p.b; }
+template <typename... Args>
+__device__ float first(Args... args) { float one{ args... }; return one; }
+__global__ void k(float* out) { out[threadIdx.x] = pick(threadIdx.x, 1.0f, 2.0f) + first(3.0f); }
+launch k { out = zeros(2); expect out == [4, 5]; }
+"#;
+    ok(src, &[], [1, 1, 1], [2, 1, 1]);
 }

@@ -2821,7 +2821,10 @@ impl<'m> Builder<'m> {
                             list = Some((items, span));
                             continue;
                         }
-                        init = Some(if items.len() == 1 {
+                        // (One pack expansion is as many items as the pack has.)
+                        let single =
+                            items.len() == 1 && !matches!(items[0].kind, ExprKind::Pack(_));
+                        init = Some(if single {
                             items.pop().expect("checked: one item")
                         } else {
                             Expr {
