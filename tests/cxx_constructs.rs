@@ -949,6 +949,29 @@ __global__ void k(long long* out) {
 launch k { out = zeros(7); expect out == [2166136261, 1, -1, 2147483648, 1099511627776, 1099511627777, 8]; }
 "#;
     ok(src, &[], ONE, ONE);
+    // The values are worked out in C++'s types (each checked with g++): `1 << 31` is int's
+    // -2147483648, so that enum stays int; `-0x80000000` negates an unsigned int (2147483648);
+    // `-1u` and `~0u` are 4294967295; `HI | 1` names the enumerator before; `(int)0x80000000u`
+    // is -2147483648 beside 2147483648 (long long, 8 bytes); an implicit enumerator after
+    // 0xFFFFFFFF or 0x7FFFFFFF is one more, never wrapped; `A3 << 1` overflows int to
+    // -2147483648, and that enum stays int.
+    let src = r#"
+enum E1 { S1 = 1 << 31 };
+enum E2 { N2 = -0x80000000 };
+enum E3 { N3 = -1u, N4 = ~0u };
+enum E6 { HI6 = 0x80000000u, ALL6 = HI6 | 1 };
+enum E9 { A9 = (int)0x80000000u, B9 = 0x80000000u };
+enum F1 { A1 = 0xFFFFFFFF, B1 };
+enum F2 { A2 = 0x7FFFFFFF, B2, C2 = -1 };
+enum F3 { A3 = 1 << 30, B3 = A3 << 1 };
+__global__ void k(long long* out) {
+    out[0] = S1; out[1] = S1 < 0; out[2] = N2; out[3] = N3; out[4] = N4; out[5] = ALL6;
+    out[6] = A9; out[7] = B9; out[8] = sizeof(E9); out[9] = B1; out[10] = B2; out[11] = B3;
+    out[12] = sizeof(E1);
+}
+launch k { out = zeros(13); expect out == [-2147483648, 1, 2147483648, 4294967295, 4294967295, 2147483649, -2147483648, 2147483648, 8, 4294967296, 2147483648, -2147483648, 4]; }
+"#;
+    ok(src, &[], ONE, ONE);
 }
 
 #[test]

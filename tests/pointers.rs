@@ -2187,6 +2187,20 @@ __global__ void k(const float* a, float* out) {
 launch k { a = arange(8); out = zeros(4); expect out == 3; }
 "#;
     ok(src, &[], ONE, [4, 1, 1]);
+    // A functor's `operator()` and a static member move it too: adv(a) reads a[0], S::next(a)
+    // a[1] (times 10), then *a is a[2] (times 100): out = 0 + 10 + 200.
+    let src = r#"
+struct Adv { __device__ float operator()(const float*& p) const { return *p++; } };
+struct S { __device__ static float next(const float*& p) { return *p++; } };
+__global__ void k(const float* a, float* out) {
+    Adv adv;
+    float v = adv(a);
+    v += S::next(a) * 10;
+    out[threadIdx.x] = v + *a * 100;
+}
+launch k { a = arange(8); out = zeros(4); expect out == 210; }
+"#;
+    ok(src, &[], ONE, [4, 1, 1]);
 }
 
 #[test]

@@ -1926,6 +1926,30 @@ template <typename T> __global__ void k(double* out) {
             format!("{kernel}launch k<{instance}> {{ out = zeros(4); expect out == {want}; }}\n");
         ok(&src, &[], ONE, [4, 1, 1]);
     }
+    // Only an alias of a plain type is resolved so (g++ agrees with each): `A<cf>` of a
+    // `const float` alias is not `A<float>`; `B<vec3>` of an array type is none of simt's
+    // instances; `C<Foo::value_type>` is Foo's member type (int), not the file's
+    // `value_type` (double). So k<float> gets 0 + 0 + 0, k<int> 0 + 0 + 1 and k<double> 0.
+    let kernel = r#"
+typedef const float cf;
+typedef float vec3[3];
+struct Foo { typedef int value_type; };
+typedef double value_type;
+template <typename T> struct A { static const int id = 0; };
+template <> struct A<cf> { static const int id = 3; };
+template <typename T> struct B { static const int id = 0; };
+template <> struct B<vec3> { static const int id = 5; };
+template <typename T> struct C { static const int id = 0; };
+template <> struct C<Foo::value_type> { static const int id = 1; };
+template <typename T> __global__ void k(float* out) {
+    out[threadIdx.x] = A<T>::id + B<T>::id + C<T>::id;
+}
+"#;
+    for (instance, want) in [("float", "0"), ("int", "1"), ("double", "0")] {
+        let src =
+            format!("{kernel}launch k<{instance}> {{ out = zeros(4); expect out == {want}; }}\n");
+        ok(&src, &[], ONE, [4, 1, 1]);
+    }
 }
 
 #[test]

@@ -889,8 +889,9 @@ impl KernelChecker<'_, '_> {
 
     /// The names a body re-points: assigned (`A += k`, `p++`) or passed to a reference-to-pointer
     /// parameter of a function it calls (`advance(p, 2)` of `void advance(const float*& p, int
-    /// k) { p += k; }`), or of a member function of that name of any class (`it.next(p)`: the
-    /// object's class is not known here, so every class's member of that name counts).
+    /// k) { p += k; }`), or of a member function of that name of any class (`it.next(p)`,
+    /// `S::next(p)`, `adv(p)` of a functor: the class is not known here, so every class's
+    /// member of that name counts).
     pub(crate) fn repointed_in<'b>(
         &self,
         body: &'b [ast::Stmt],
@@ -912,13 +913,20 @@ impl KernelChecker<'_, '_> {
             }
         };
         for (callee, args) in crate::syntax::calls_with_names(body) {
-            if let Some(defs) = self
-                .globals
-                .overloads
-                .get(super::groups::unqualified(callee))
-            {
-                note(&mut defs.iter().copied(), args);
-            }
+            // A function, a class's static member (`S::adv(p)`), or an object's `operator()`
+            // (`adv(p)` of a functor `Adv adv;`).
+            let name = super::groups::unqualified(callee);
+            let free = self.globals.overloads.get(name);
+            let members = self.globals.structs.iter().flat_map(|s| &s.methods);
+            let call_operator = free.is_none();
+            let mut defs =
+                free.into_iter()
+                    .flatten()
+                    .copied()
+                    .chain(members.filter(|f| {
+                        f.name.name == name || (call_operator && f.name.name == "operator()")
+                    }));
+            note(&mut defs, args);
         }
         for (method, args) in crate::syntax::method_calls_with_names(body) {
             let mut defs = self

@@ -4194,7 +4194,7 @@ fn resolve_aliases(module: &ast::Module) -> ast::Module {
         // the specialisation of the type the alias names, which an instance's arguments,
         // resolved too, are matched against.
         if !s.spec.is_empty() {
-            s.spec = b.substitute_text(&s.spec);
+            s.spec = spec_through_aliases(&b, &module.array_aliases, &s.spec);
         }
         for (name, ty) in &s.aliases {
             let mut ty = ty.clone();
@@ -4217,6 +4217,33 @@ fn resolve_aliases(module: &ast::Module) -> ast::Module {
         }
     }
     m
+}
+
+/// `<real_t, 4>`, a class specialisation's arguments, with each argument that is exactly the
+/// unqualified name of a file alias of a plain type (no `const`, pointer, reference or array:
+/// those change what a qualifier written beside the name means, or are no type simt's
+/// instances spell) written as that type, `<float, 4>`; the others as written.
+fn spec_through_aliases(
+    b: &template::Bindings,
+    arrays: &std::collections::HashSet<String>,
+    spec: &str,
+) -> String {
+    let args: Vec<String> = crate::syntax::top_level_args(spec)
+        .into_iter()
+        .map(|a| match b.types.get(a.as_str()) {
+            Some(t)
+                if !t.is_const
+                    && !t.pointer
+                    && !t.reference
+                    && !arrays.contains(&a)
+                    && !a.contains("::") =>
+            {
+                b.substitute_text(&a)
+            }
+            _ => a,
+        })
+        .collect();
+    format!("<{}>", args.join(", "))
 }
 
 /// What simt has of cuda_fp16.h and cuda_bf16.h, for a name of theirs it does not have.
@@ -4319,6 +4346,8 @@ fn unsupported_help(what: &str) -> &'static str {
         "declare the variable in the kernel that uses it, or make it a `__device__` array of the union's largest member"
     } else if what.starts_with("the variadic") {
         "simt expands the packs of `__device__` function templates and alias templates only: give the template one parameter per argument it is used with"
+    } else if what.starts_with("the pointer to a pointer to a pointer") {
+        crate::syntax::DEEP_POINTER_HELP
     } else if what.contains("__constant__") {
         "declare an array without a value, `__constant__ float c[9];`, and set it by name in the launch section: `c = [1, 2, 3, ...];`"
     } else {

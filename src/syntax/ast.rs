@@ -24,6 +24,9 @@ pub struct Module {
     pub sequences: Vec<Sequence>,
     /// `typedef T name;` / `using name = T;` at file scope.
     pub aliases: Vec<(Ident, TypeName)>,
+    /// The names of array types among the aliases (`typedef float vec3[3];`), which `aliases`
+    /// gives as their element type.
+    pub array_aliases: std::collections::HashSet<String>,
     /// `typedef void (*name)(...);`: function pointer types, which template parameters take
     /// `__device__` functions through.
     pub fn_pointer_types: Vec<Ident>,

@@ -378,6 +378,7 @@ impl<'m> Builder<'m> {
         module
             .unsupported
             .append(&mut self.unsupported.borrow_mut());
+        module.array_aliases = self.array_aliases.borrow().keys().cloned().collect();
         super::scope::scope_functions(&mut module, &self.scopes.borrow(), &classes);
         super::inherit::inherit(&mut module);
         super::scope::qualify_kernels(&mut module, &self.scopes.borrow());
@@ -1814,8 +1815,8 @@ impl<'m> Builder<'m> {
             StmtKind::Decl { ty, decls, of } => (ty, decls, of),
             // `float ***x, ***y, ***z;` of a struct the host uses (FDTD's `P3F3`): members
             // simt holds but does not follow, as a pointer to pointers of another member type.
-            StmtKind::Unsupported { what, help, .. } => {
-                return Ok(self.deep_pointer_fields(pair_span, align, what, help))
+            StmtKind::Unsupported { what, .. } => {
+                return self.deep_pointer_fields(pair_span, align, is_static, what)
             }
             _ => unreachable!("builder: var_decl builds a declaration"),
         };
@@ -1855,15 +1856,15 @@ impl<'m> Builder<'m> {
 
     /// The members of a `var_decl` some of whose names are pointers to pointers to pointers
     /// (`float ***x, ***y;`): each such one a pointer to `float**`, which simt holds without
-    /// following it (a kernel that follows it is refused there); `what` and `help` refuse a
-    /// declaration that also sizes or initialises a name.
+    /// following it (a kernel that follows it is refused there); `what` refuses a declaration
+    /// that also initialises a name.
     fn deep_pointer_fields(
         &self,
         decl: Pair<'_, Rule>,
         align: Option<Align>,
+        is_static: bool,
         what: String,
-        help: String,
-    ) -> Vec<Field> {
+    ) -> Result<Vec<Field>> {
         let span = self.span(&decl);
         let mut parts = decl.into_inner();
         let ty = self.ty(parts.next().expect("grammar: a declaration has a type"));
@@ -1871,17 +1872,19 @@ impl<'m> Builder<'m> {
         for (k, d) in parts.enumerate() {
             let mut stars = usize::from(k == 0 && ty.pointer);
             let mut name = None;
+            let mut dims = Vec::new();
             for p in d.into_inner() {
                 match p.as_rule() {
                     Rule::pointer => stars += 1,
                     Rule::ident => name = Some(self.ident(p)),
+                    Rule::array_dim => dims.push(self.array_dim(p)?),
                     _ => {
                         self.unsupported.borrow_mut().push((
-                            format!("{what} ({help})"),
+                            format!("{what}, with a member initialiser in its declaration,"),
                             String::new(),
                             span,
                         ));
-                        return Vec::new();
+                        return Ok(Vec::new());
                     }
                 }
             }
@@ -1898,13 +1901,13 @@ impl<'m> Builder<'m> {
                 align: align.clone(),
                 ty,
                 name: name.expect("grammar: declarator has a name"),
-                dims: Vec::new(),
+                dims,
                 init: None,
-                is_static: false,
+                is_static,
                 anonymous: false,
             });
         }
-        fields
+        Ok(fields)
     }
 
     /// `params = { param ~ ("," ~ param)* }`
@@ -2165,12 +2168,23 @@ impl<'m> Builder<'m> {
             }
         }
         if !fixed && !scoped {
-            if let Some(wide) = unfixed_enum_type(&consts) {
+            // (A plain enum's qualified names, `E::A`, name the unqualified ones.)
+            let own: Vec<GlobalConst> = consts
+                .iter()
+                .filter(|c| !c.name.name.contains("::"))
+                .cloned()
+                .collect();
+            if let Some((wide, values)) = super::enums::wide_enum(&own) {
                 ty = TypeName::named(wide, span);
                 ty.base = base_type(wide);
                 ty.is_const = true;
+                let mut values = values.into_iter();
                 for c in &mut consts {
                     c.ty = ty.clone();
+                    if !c.name.name.contains("::") {
+                        let v = values.next().expect("a value per enumerator");
+                        c.value = enumerator_literal(v, c.name.span);
+                    }
                 }
             }
         }
@@ -2779,6 +2793,8 @@ impl<'m> Builder<'m> {
             (self.ty(first), None)
         };
         let mut decls = Vec::new();
+        // The first name declared three pointers deep, which refuses the declaration.
+        let mut deep = None;
         for d in it {
             // `float* p, q;` declares one pointer, as in C: the type's `*` belongs to the first name.
             let mut pointer = decls.is_empty() && ty.pointer;
@@ -2840,18 +2856,13 @@ impl<'m> Builder<'m> {
                 }
             }
             let name = name.expect("grammar: declarator has a name");
-            if stars > 2 {
-                return Ok(StmtKind::Unsupported {
-                    what: format!(
-                        "the pointer to a pointer to a pointer `{}{} {}`",
-                        ty.base_text,
-                        "*".repeat(stars),
-                        name.name
-                    ),
-                    help: "simt follows pointers two levels deep (`float** rows`): index one flat array instead (`data[(i * ny + j) * nz + k]`)".into(),
-                    invalid: false,
-                    declares: vec![name],
-                });
+            if stars > 2 && deep.is_none() {
+                deep = Some(format!(
+                    "the pointer to a pointer to a pointer `{}{} {}`",
+                    ty.base_text,
+                    "*".repeat(stars),
+                    name.name
+                ));
             }
             // `static int count;` starts at zero, as C++ gives static storage (`= {}`).
             if is_static && init.is_none() && list.is_none() {
@@ -2899,6 +2910,14 @@ impl<'m> Builder<'m> {
                 rows,
                 init,
                 list,
+            });
+        }
+        if let Some(what) = deep {
+            return Ok(StmtKind::Unsupported {
+                what,
+                help: DEEP_POINTER_HELP.into(),
+                invalid: false,
+                declares: decls.into_iter().map(|d| d.name).collect(),
             });
         }
         Ok(StmtKind::Decl { ty, decls, of })
@@ -5491,49 +5510,31 @@ fn variadic_unsupported(params: &[TemplateParam], what: &str, name: &Ident, modu
 
 /// Type text without the spaces that separate nothing: `Foo< const float, 4 >` is
 /// `Foo<const float,4>` (a space stays between two words, as in `unsigned int`).
-/// The type an unscoped enum without a written type promotes to, where its enumerators' values
-/// (literals, and the one before plus one) do not all fit in `int` (C++ [conv.prom]/3: the
-/// first of `int`, `unsigned int`, `long`, `unsigned long` that holds every value, as g++
-/// gives `enum { OFFSET = 2166136261u }` `unsigned int`); `None` where they fit, or where some
-/// value is not a literal (which keeps `int`).
-fn unfixed_enum_type(consts: &[GlobalConst]) -> Option<&'static str> {
-    fn value(e: &Expr) -> Option<i128> {
-        match &e.kind {
-            ExprKind::Int { value, .. } => Some(i128::from(*value)),
-            ExprKind::Unary {
+/// How to do without a pointer three deep.
+pub(crate) const DEEP_POINTER_HELP: &str = "simt follows pointers two levels deep (`float** rows`): index one flat array instead (`data[(i * ny + j) * nz + k]`)";
+
+/// An enumerator's value worked out as C++ types it ([`super::enums`]), as a literal the
+/// enum's type holds.
+fn enumerator_literal(v: i128, span: Span) -> Expr {
+    let literal = Expr {
+        kind: ExprKind::Int {
+            value: v.unsigned_abs() as u64,
+            unsigned: v > i128::from(i64::MAX),
+            long: true,
+            hex: false,
+        },
+        span,
+    };
+    if v < 0 {
+        Expr {
+            kind: ExprKind::Unary {
                 op: UnOp::Neg,
-                operand,
-            } => value(operand).map(|v| -v),
-            ExprKind::Binary { op, lhs, rhs, .. } => {
-                let (a, b) = (value(lhs)?, value(rhs)?);
-                match op {
-                    BinOp::Add => a.checked_add(b),
-                    BinOp::Sub => a.checked_sub(b),
-                    BinOp::Mul => a.checked_mul(b),
-                    BinOp::Shl if (0..64).contains(&b) => a.checked_mul(1 << b),
-                    BinOp::BitOr if a >= 0 && b >= 0 => Some(a | b),
-                    _ => None,
-                }
-            }
-            _ => None,
+                operand: Box::new(literal),
+            },
+            span,
         }
-    }
-    // A plain enum's enumerators are also named qualified, as the unqualified name.
-    let values: Vec<i128> = consts
-        .iter()
-        .filter(|c| !matches!(c.value.kind, ExprKind::Name(_)))
-        .map(|c| value(&c.value))
-        .collect::<Option<_>>()?;
-    let (low, high) = (*values.iter().min()?, *values.iter().max()?);
-    let fits = |min: i128, max: i128| low >= min && high <= max;
-    if fits(i128::from(i32::MIN), i128::from(i32::MAX)) {
-        None
-    } else if fits(0, i128::from(u32::MAX)) {
-        Some("unsigned int")
-    } else if fits(i128::from(i64::MIN), i128::from(i64::MAX)) {
-        Some("long long")
     } else {
-        Some("unsigned long long")
+        literal
     }
 }
 

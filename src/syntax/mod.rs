@@ -4,8 +4,11 @@ mod asm;
 pub mod ast;
 mod build;
 mod class_names;
-pub(crate) use build::{base_type, reference_of, reference_storage, top_level_args};
+pub(crate) use build::{
+    base_type, reference_of, reference_storage, top_level_args, DEEP_POINTER_HELP,
+};
 mod depth;
+mod enums;
 mod error;
 mod goto;
 mod grammar;
