@@ -1,7 +1,7 @@
 //! Pointers and local arrays: counters through pointers derived by hand, results checked by expects.
 
 use crate::common;
-use common::{codes, err, ok};
+use common::{codes, describe, err, ok};
 
 const ONE: [u32; 3] = [1, 1, 1];
 
@@ -2245,4 +2245,45 @@ launch k { out = zeros(4); }
 "#;
     let e = err(src, &[], Some(ONE), Some([4, 1, 1]));
     assert_eq!(codes(&e), ["simt::check::not_assignable"], "{e:?}");
+}
+
+#[test]
+fn a_local_array_of_pointers_passes_to_a_pointer_to_pointers() {
+    // Anime4KCPP's `conv<cin, cout>(rptr, ...)` of `const T* const* const rptr` given
+    // `const float* r[] = { buffer };`: it was "`r` is a pointer, not a value", and T was not
+    // deduced. The parameter is the caller's array: `move` re-points r[1] to in + 2t + 1.
+    // sum<2> over r[0] reads in[2t] + in[2t + 1]; *r[1] is in[2t + 1]: out = 4t + 1 + 2t + 1.
+    let src = r#"
+template <int n, typename T>
+__device__ float sum(const T* const* const rptr) {
+    float s = 0;
+    for (int i = 0; i < n; i++) s += rptr[0][i];
+    return s;
+}
+__device__ void move(const float** rows) { rows[1] = rows[0] + 1; }
+__global__ void k(const float* in, float* out) {
+    const float* r[2] = { in + 2 * threadIdx.x, nullptr };
+    move(r);
+    out[threadIdx.x] = sum<2>(r) + *r[1];
+}
+launch k { in = arange(8); out = zeros(4); expect out == 6 * arange(4) + 2; }
+"#;
+    ok(src, &[], ONE, [4, 1, 1]);
+    // An array of pointers to another type is no `int**` (nvcc refuses the conversion too).
+    let src = r#"
+__device__ int first(int** rows) { return rows[0][0]; }
+__global__ void k(float* in, int* out) { float* r[1] = { in }; out[0] = first(r); }
+"#;
+    let f = err(
+        src,
+        &[("in", "zeros(4)"), ("out", "zeros(1)")],
+        Some(ONE),
+        Some(ONE),
+    );
+    assert_eq!(
+        codes(&f),
+        ["simt::check::mismatched_types"],
+        "{}",
+        describe(&f)
+    );
 }

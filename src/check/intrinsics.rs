@@ -981,6 +981,20 @@ impl KernelChecker<'_, '_> {
     }
 }
 
+impl KernelChecker<'_, '_> {
+    /// The caller's array of pointers that `a` names, where `p` is a pointer to pointers
+    /// (`T** p`, `T* const* p`).
+    pub(crate) fn pointer_array_arg(&self, p: &ast::Param, a: &ast::Expr) -> Option<Binding> {
+        let ast::ExprKind::Name(n) = &a.kind else {
+            return None;
+        };
+        match self.lookup(n) {
+            Some(b @ Binding::PointerArray(_)) if p.pointer_to_pointer => Some(b),
+            _ => None,
+        }
+    }
+}
+
 /// Whether `a` names an object a reference can bind to (a variable, an element, a member, `*p`)
 /// rather than a value computed for the call.
 fn is_object(a: &ast::Expr) -> bool {
@@ -1050,6 +1064,34 @@ impl KernelChecker<'_, '_> {
             if p.ty.reference && !p.pointer_to_pointer {
                 if let Some(i) = self.pointer_var(a) {
                     return Ok(Arg::Alias(Binding::Pointer(i)));
+                }
+            }
+            // `const float* const* rptr` given a local array of pointers `const float* r[]`
+            // (Anime4KCPP's convolutions): the caller's array, whose elements are pointer
+            // variables, where the pointers point to what the parameter's do.
+            if let Some(b @ Binding::PointerArray(arr)) = self.pointer_array_arg(p, a) {
+                let want = super::vector::elem_of(&ast::TypeName {
+                    pointer: false,
+                    ..p.ty.clone()
+                });
+                let first = self.pointer_arrays[arr as usize].first().copied();
+                let have = first.map(|i| self.ptr_vars[i as usize].pointee);
+                match (want, have) {
+                    (Ok(w), Some(h)) if w == h => return Ok(Arg::Alias(b)),
+                    _ => {
+                        return Err(CheckError::Mismatch {
+                            expected: format!(
+                                "an array of `{}*` for `{}`",
+                                p.ty.base_text, p.name.name
+                            ),
+                            found: "an array of pointers to another type".into(),
+                            span: a.span,
+                            help: Some(format!(
+                                "C++ converts an array of pointers only to a pointer to its own pointers: declare the array of `{}*`",
+                                p.ty.base_text
+                            )),
+                        })
+                    }
                 }
             }
             let ptr = self.pointer(a)?;

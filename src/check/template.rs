@@ -1838,6 +1838,16 @@ impl super::KernelChecker<'_, '_> {
             // (XSBench's `Int_Type num_nucs` of a `const int*`). An array of structs makes T
             // the struct, not the vector type of the same layout (`struct P2 { float a, b; }`
             // is not a float2).
+            // `const T* const* rptr` given a local array of pointers `const float* r[]`
+            // (Anime4KCPP's convolutions): T is what its pointers point to.
+            if let Some(super::Binding::PointerArray(arr)) = self.pointer_array_arg(p, a) {
+                let first = self.pointer_arrays[arr as usize].first().copied();
+                if let Some(i) = first.filter(|i| !self.struct_ptrs.contains_key(i)) {
+                    let (elem, width) = self.ptr_vars[i as usize].pointee;
+                    deduced.insert(p.ty.base_text.clone(), type_of(elem, width, a.span));
+                }
+                continue;
+            }
             if self.is_pointer(a) {
                 let ptr = self.pointer(a)?;
                 let mut ty = match (self.struct_pointee(a), ptr.mem) {
