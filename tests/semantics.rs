@@ -400,6 +400,17 @@ fn a_barrier_named_without_a_call_runs_no_barrier() {
     .expect("runs");
     assert_eq!(r.counters.race_count, 0);
     assert!(r.hints.iter().all(|h| h.rule != "no-effect"));
+    // `(void)__syncthreads;` and `__syncthreads_count;` name functions too: no barrier, a race.
+    for named in ["(void)__syncthreads", "__syncthreads_count"] {
+        let r = common::run(
+            &src(named),
+            &[("a", "arange(64)")],
+            Some(ONE),
+            Some([64, 1, 1]),
+        )
+        .expect("runs");
+        assert!(r.counters.race_count > 0, "{named}");
+    }
 }
 
 #[test]

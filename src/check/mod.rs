@@ -3490,10 +3490,24 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
     pub(crate) fn effect(&mut self, e: &ast::Expr) -> Result<Option<StmtKind>, CheckError> {
         // `__syncthreads;` (xbeach's momentum kernels): the function named, not called, which
         // C++ allows and nvcc warns of; no barrier runs.
-        if let ast::ExprKind::Name(n) = &e.kind {
+        let named = match &e.kind {
+            // (`(void)__syncthreads;` too.)
+            ast::ExprKind::Cast { ty, expr } if ty.base == ast::BaseType::Void && !ty.pointer => {
+                expr
+            }
+            _ => e,
+        };
+        if let ast::ExprKind::Name(n) = &named.kind {
             let barrier = matches!(
                 n.as_str(),
-                "__syncthreads" | "__syncwarp" | "__threadfence" | "__threadfence_block"
+                "__syncthreads"
+                    | "__syncthreads_count"
+                    | "__syncthreads_and"
+                    | "__syncthreads_or"
+                    | "__syncwarp"
+                    | "__threadfence"
+                    | "__threadfence_block"
+                    | "__threadfence_system"
             );
             let function = barrier || self.globals.overloads.contains_key(n.as_str());
             if function && self.lookup(n).is_none() {
