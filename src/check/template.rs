@@ -123,26 +123,7 @@ impl ClassMembers {
 
 /// `v` as a literal (`-v` for a negative value), as [`Bindings::substitute_text`] writes it.
 pub(crate) fn int_expr(v: i64, span: Span) -> Expr {
-    let literal = |value: u64| Expr {
-        kind: ExprKind::Int {
-            value,
-            unsigned: false,
-            long: false,
-            hex: false,
-        },
-        span,
-    };
-    if v < 0 {
-        Expr {
-            kind: ExprKind::Unary {
-                op: UnOp::Neg,
-                operand: Box::new(literal(v.unsigned_abs())),
-            },
-            span,
-        }
-    } else {
-        literal(v as u64)
-    }
+    Expr::integer(i128::from(v), span)
 }
 
 /// A specialisation's arguments as written after the class's name (`<S,4>`), read; `None` for
@@ -159,26 +140,7 @@ pub(crate) fn spec_args(spec: &str) -> Option<Vec<TemplateArg>> {
 impl Bindings {
     /// `name` stands for the integer `v` of type `ty` (a value parameter).
     pub fn value(&mut self, name: &str, ty: &TypeName, v: i128, span: Span) {
-        let literal = Expr {
-            kind: ExprKind::Int {
-                value: v.unsigned_abs() as u64,
-                unsigned: false,
-                long: v.unsigned_abs() > i32::MAX as u128,
-                hex: false,
-            },
-            span,
-        };
-        let literal = if v < 0 {
-            Expr {
-                kind: ExprKind::Unary {
-                    op: UnOp::Neg,
-                    operand: Box::new(literal),
-                },
-                span,
-            }
-        } else {
-            literal
-        };
+        let literal = Expr::integer(v, span);
         let ty = TypeName {
             is_const: false,
             reference: false,
@@ -1833,11 +1795,6 @@ impl super::KernelChecker<'_, '_> {
             if !is_param(&p.ty.base_text) {
                 continue;
             }
-            // `T* arr` given a pointer: T is what it points to, `const` where that is (`const
-            // int*` makes `T = const int`); `T a` given one: T is the pointer type itself
-            // (XSBench's `Int_Type num_nucs` of a `const int*`). An array of structs makes T
-            // the struct, not the vector type of the same layout (`struct P2 { float a, b; }`
-            // is not a float2).
             // `const T* const* rptr` given a local array of pointers `const float* r[]`
             // (Anime4KCPP's convolutions): T is what its pointers point to.
             if let Some(super::Binding::PointerArray(arr)) = self.pointer_array_arg(p, a) {
@@ -1848,6 +1805,11 @@ impl super::KernelChecker<'_, '_> {
                 }
                 continue;
             }
+            // `T* arr` given a pointer: T is what it points to, `const` where that is (`const
+            // int*` makes `T = const int`); `T a` given one: T is the pointer type itself
+            // (XSBench's `Int_Type num_nucs` of a `const int*`). An array of structs makes T
+            // the struct, not the vector type of the same layout (`struct P2 { float a, b; }`
+            // is not a float2).
             if self.is_pointer(a) {
                 let ptr = self.pointer(a)?;
                 let mut ty = match (self.struct_pointee(a), ptr.mem) {

@@ -839,6 +839,31 @@ impl TemplateArg {
 }
 
 impl Expr {
+    /// The integer `v` as a literal (`-literal` where it is negative), `long` where it does not
+    /// fit in `int` and `unsigned` where it does not fit in `long long`.
+    pub fn integer(v: i128, span: Span) -> Expr {
+        let literal = Expr {
+            kind: ExprKind::Int {
+                value: v.unsigned_abs() as u64,
+                unsigned: v > i128::from(i64::MAX),
+                long: v.unsigned_abs() > i32::MAX as u128,
+                hex: false,
+            },
+            span,
+        };
+        if v < 0 {
+            Expr {
+                kind: ExprKind::Unary {
+                    op: UnOp::Neg,
+                    operand: Box::new(literal),
+                },
+                span,
+            }
+        } else {
+            literal
+        }
+    }
+
     /// Whether the expression names `name` anywhere (a variable, a function, a member).
     pub fn mentions(&self, name: &str) -> bool {
         let any = |es: &[Expr]| es.iter().any(|e| e.mentions(name));

@@ -1803,7 +1803,7 @@ impl<'m> Builder<'m> {
             None => None,
         };
         let decl = inner.next().expect("grammar: a member declaration");
-        let pair_span = decl.clone();
+        let whole = decl.clone();
         let is_static = decl
             .clone()
             .into_inner()
@@ -1816,7 +1816,7 @@ impl<'m> Builder<'m> {
             // `float ***x, ***y, ***z;` of a struct the host uses (FDTD's `P3F3`): members
             // simt holds but does not follow, as a pointer to pointers of another member type.
             StmtKind::Unsupported { what, .. } => {
-                return self.deep_pointer_fields(pair_span, align, is_static, what)
+                return self.deep_pointer_fields(whole, align, is_static, what)
             }
             _ => unreachable!("builder: var_decl builds a declaration"),
         };
@@ -2183,7 +2183,7 @@ impl<'m> Builder<'m> {
                     c.ty = ty.clone();
                     if !c.name.name.contains("::") {
                         let v = values.next().expect("a value per enumerator");
-                        c.value = enumerator_literal(v, c.name.span);
+                        c.value = Expr::integer(v, c.name.span);
                     }
                 }
             }
@@ -2475,7 +2475,7 @@ impl<'m> Builder<'m> {
                     what: "this form of inline PTX assembly (`asm(...)`)".into(),
                     help: "simt runs `asm(\"template\" : outputs : inputs : clobbers)` with string-literal constraints and C++ operand expressions: write what the assembly computes in C++, or take the C++ branch the file has for other targets".into(),
                     invalid: false,
-        declares: Vec::new(),
+                    declares: Vec::new(),
                 },
             },
             Rule::static_assert => match pair.clone().into_inner().find(|p| p.as_rule() == Rule::expr) {
@@ -2629,7 +2629,7 @@ impl<'m> Builder<'m> {
             }
             Rule::device_launch_stmt => StmtKind::Unsupported {
                 invalid: false,
-        declares: Vec::new(),
+                declares: Vec::new(),
                 what: "a kernel launch in device code (dynamic parallelism)".into(),
                 help: "simt runs one grid per launch section, and a child grid cannot be launched from a thread: do the child's work in this kernel (a loop over what its blocks would do), or run the child kernel alone with a launch section of its own (`launch child { ... }`)".into(),
             },
@@ -5513,31 +5513,6 @@ fn variadic_unsupported(params: &[TemplateParam], what: &str, name: &Ident, modu
 /// How to do without a pointer three deep.
 pub(crate) const DEEP_POINTER_HELP: &str = "simt follows pointers two levels deep (`float** rows`): index one flat array instead (`data[(i * ny + j) * nz + k]`)";
 
-/// An enumerator's value worked out as C++ types it ([`super::enums`]), as a literal the
-/// enum's type holds.
-fn enumerator_literal(v: i128, span: Span) -> Expr {
-    let literal = Expr {
-        kind: ExprKind::Int {
-            value: v.unsigned_abs() as u64,
-            unsigned: v > i128::from(i64::MAX),
-            long: true,
-            hex: false,
-        },
-        span,
-    };
-    if v < 0 {
-        Expr {
-            kind: ExprKind::Unary {
-                op: UnOp::Neg,
-                operand: Box::new(literal),
-            },
-            span,
-        }
-    } else {
-        literal
-    }
-}
-
 /// `e`, a scoped enum's enumerator value, with the enum's enumerators declared before it
 /// (`consts`, qualified `owner::name`) named as they are outside its braces.
 fn qualify_enumerators(e: &mut Expr, consts: &[GlobalConst], owner: &str) {
@@ -5696,7 +5671,7 @@ fn host_code(what: &str, span: Span) -> Stmt {
             what: format!("calling {what} from device code"),
             help: "a function without `__device__` is host code, which CUDA does not let device code call: mark it `__host__ __device__`, or do the work on the host and pass the result to the kernel".into(),
             invalid: false,
-        declares: Vec::new(),
+            declares: Vec::new(),
         },
         span,
     }

@@ -4,7 +4,7 @@
 use super::ast::*;
 
 /// The integer types an enumerator's value may have before the enum's closing brace.
-#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 enum Int {
     I32,
     U32,

@@ -75,13 +75,13 @@ pub(crate) fn lower(
             what: f.what,
             help: "simt runs a subset of PTX (README, \"Inline PTX\"): mov, cvt, integer and float arithmetic, add/sub/mul/fma.rn on .f16 and .f16x2, logic and shifts, shf, bfe/bfi/prmt/lop3/popc/clz/brev, setp/selp and @p guards, shfl.sync, ld/st, cvta, cp.async, ldmatrix, mma.sync (m16n8k16, m16n8k8), ex2/rcp/sqrt/tanh .approx, trap; write this instruction in C++, or take the C++ branch the file has for other targets".into(),
             invalid: false,
-        declares: Vec::new(),
+            declares: Vec::new(),
         },
         Err(f) => StmtKind::Unsupported {
             what: f.what,
             help: "an `asm` operand is `\"constraint\"(expression)`: outputs first (`=r`, `+r`), then inputs (`r` 32-bit, `l` 64-bit, `h` 16-bit, `f` float, `d` double, `n` constant); `%0`, `%1`... name them in that order, and `%%` writes a `%`".into(),
             invalid: true,
-        declares: Vec::new(),
+            declares: Vec::new(),
         },
     }
 }
