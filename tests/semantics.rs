@@ -371,18 +371,13 @@ fn a_barrier_named_without_a_call_runs_no_barrier() {
     // reads s[63 - t], written by the other warp of the block of 64: with `__syncthreads;`
     // that read is a race between warps; with the call there is none. The name is noted once,
     // on line 4.
-    let src = |barrier: &str| {
-        format!(
+    let run = |barrier: &str| {
+        let src = format!(
             "__global__ void k(float* a) {{\n    __shared__ float s[64];\n    s[threadIdx.x] = a[threadIdx.x];\n    {barrier};\n    a[threadIdx.x] = s[63 - threadIdx.x];\n}}\n"
-        )
+        );
+        common::run(&src, &[("a", "arange(64)")], Some(ONE), Some([64, 1, 1])).expect("runs")
     };
-    let r = common::run(
-        &src("__syncthreads"),
-        &[("a", "arange(64)")],
-        Some(ONE),
-        Some([64, 1, 1]),
-    )
-    .expect("runs");
+    let r = run("__syncthreads");
     assert!(r.counters.race_count > 0);
     let noted: Vec<usize> = r
         .hints
@@ -391,25 +386,12 @@ fn a_barrier_named_without_a_call_runs_no_barrier() {
         .filter_map(|h| h.line)
         .collect();
     assert_eq!(noted, [4]);
-    let r = common::run(
-        &src("__syncthreads()"),
-        &[("a", "arange(64)")],
-        Some(ONE),
-        Some([64, 1, 1]),
-    )
-    .expect("runs");
+    let r = run("__syncthreads()");
     assert_eq!(r.counters.race_count, 0);
     assert!(r.hints.iter().all(|h| h.rule != "no-effect"));
     // `(void)__syncthreads;` and `__syncthreads_count;` name functions too: no barrier, a race.
     for named in ["(void)__syncthreads", "__syncthreads_count"] {
-        let r = common::run(
-            &src(named),
-            &[("a", "arange(64)")],
-            Some(ONE),
-            Some([64, 1, 1]),
-        )
-        .expect("runs");
-        assert!(r.counters.race_count > 0, "{named}");
+        assert!(run(named).counters.race_count > 0, "{named}");
     }
 }
 
