@@ -168,9 +168,10 @@ impl KernelChecker<'_, '_> {
     }
 }
 
-/// Whether an assignment's target may change something when it is evaluated (`a[i++]`, a
-/// call): the value's check reads it apart from the store.
-fn steps(e: &ast::Expr) -> bool {
+/// Whether evaluating `e` may change something: it assigns, increments or calls (`a[i++]`).
+/// An assignment's target that does is read apart from the store; a null pointer's offset
+/// that does is refused.
+pub(crate) fn steps(e: &ast::Expr) -> bool {
     match &e.kind {
         ast::ExprKind::IncDec { .. }
         | ast::ExprKind::Assign { .. }
@@ -181,6 +182,7 @@ fn steps(e: &ast::Expr) -> bool {
         | ast::ExprKind::Member { base: a, .. } => steps(a),
         ast::ExprKind::Index { base, index } => steps(base) || steps(index),
         ast::ExprKind::Binary { lhs, rhs, .. } => steps(lhs) || steps(rhs),
+        ast::ExprKind::Ternary { cond, then, els } => steps(cond) || steps(then) || steps(els),
         _ => false,
     }
 }

@@ -897,8 +897,7 @@ impl KernelChecker<'_, '_> {
         body: &'b [ast::Stmt],
     ) -> std::collections::HashSet<&'b str> {
         let mut names = crate::syntax::assigned_names(body);
-        let mut note = |defs: &mut dyn Iterator<Item = &ast::Function>, args: &'b [ast::Expr]| {
-            let defs: Vec<&ast::Function> = defs.collect();
+        let mut note = |defs: Vec<&ast::Function>, args: &'b [ast::Expr]| {
             for (k, a) in args.iter().enumerate() {
                 if let ast::ExprKind::Name(n) = &a.kind {
                     let by_reference = |f: &&ast::Function| {
@@ -919,23 +918,18 @@ impl KernelChecker<'_, '_> {
             let free = self.globals.overloads.get(name);
             let members = self.globals.structs.iter().flat_map(|s| &s.methods);
             let call_operator = free.is_none();
-            let mut defs =
+            let defs =
                 free.into_iter()
                     .flatten()
                     .copied()
                     .chain(members.filter(|f| {
                         f.name.name == name || (call_operator && f.name.name == "operator()")
                     }));
-            note(&mut defs, args);
+            note(defs.collect(), args);
         }
         for (method, args) in crate::syntax::method_calls_with_names(body) {
-            let mut defs = self
-                .globals
-                .structs
-                .iter()
-                .flat_map(|s| &s.methods)
-                .filter(|f| f.name.name == method);
-            note(&mut defs, args);
+            let members = self.globals.structs.iter().flat_map(|s| &s.methods);
+            note(members.filter(|f| f.name.name == method).collect(), args);
         }
         names
     }

@@ -573,7 +573,7 @@ impl<'g> KernelChecker<'g, '_> {
                     // points nowhere still, so a dereference is refused where it is. An
                     // offset that does something (`e + i++`) would be dropped with it.
                     self.offset_operand(k)?;
-                    if acts(k) {
+                    if super::assign_value::steps(k) {
                         return Err(CheckError::Unsupported {
                             what: "an offset with side effects added to a null pointer".into(),
                             span: k.span,
@@ -2399,25 +2399,5 @@ fn may_be_global(space: Space) -> Space {
             shared: false,
         },
         other => other,
-    }
-}
-
-/// Whether evaluating `e` may change something: it assigns, increments or calls.
-fn acts(e: &ast::Expr) -> bool {
-    match &e.kind {
-        ast::ExprKind::Assign { .. }
-        | ast::ExprKind::IncDec { .. }
-        | ast::ExprKind::Call { .. }
-        | ast::ExprKind::Method { .. } => true,
-        ast::ExprKind::Unary { operand: a, .. }
-        | ast::ExprKind::Cast { expr: a, .. }
-        | ast::ExprKind::Member { base: a, .. } => acts(a),
-        ast::ExprKind::Binary { lhs, rhs, .. }
-        | ast::ExprKind::Index {
-            base: lhs,
-            index: rhs,
-        } => acts(lhs) || acts(rhs),
-        ast::ExprKind::Ternary { cond, then, els } => acts(cond) || acts(then) || acts(els),
-        _ => false,
     }
 }

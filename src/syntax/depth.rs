@@ -142,39 +142,36 @@ pub fn any_subexpr(e: &Expr, mut f: impl FnMut(&Expr) -> bool) -> bool {
 
 /// The calls in a body whose arguments include a bare name: the callee's name and the arguments.
 pub fn calls_with_names(body: &[Stmt]) -> Vec<(&str, &[Expr])> {
-    let mut found = Vec::new();
-    walk(
-        body.iter().map(|s| (Node::Stmt(s), 1)).collect(),
-        |node, _| {
-            if let Node::Expr(Expr {
-                kind: ExprKind::Call { callee, args, .. },
-                ..
-            }) = node
-            {
-                if args.iter().any(|a| matches!(a.kind, ExprKind::Name(_))) {
-                    found.push((callee.name.as_str(), args.as_slice()));
-                }
-            }
-            false
-        },
-    );
-    found
+    named_calls(body, false)
 }
 
 /// The member function calls in a body whose arguments include a bare name: the member
 /// function's name and the arguments.
 pub fn method_calls_with_names(body: &[Stmt]) -> Vec<(&str, &[Expr])> {
+    named_calls(body, true)
+}
+
+/// The calls (`f(...)`), or the member function calls (`o.f(...)`, `methods`), of a body whose
+/// arguments include a bare name.
+fn named_calls(body: &[Stmt], methods: bool) -> Vec<(&str, &[Expr])> {
     let mut found = Vec::new();
     walk(
         body.iter().map(|s| (Node::Stmt(s), 1)).collect(),
         |node, _| {
-            if let Node::Expr(Expr {
-                kind: ExprKind::Method { method, args, .. },
-                ..
-            }) = node
-            {
+            let call = match node {
+                Node::Expr(Expr {
+                    kind: ExprKind::Call { callee, args, .. },
+                    ..
+                }) if !methods => Some((callee.name.as_str(), args.as_slice())),
+                Node::Expr(Expr {
+                    kind: ExprKind::Method { method, args, .. },
+                    ..
+                }) if methods => Some((method.name.as_str(), args.as_slice())),
+                _ => None,
+            };
+            if let Some((name, args)) = call {
                 if args.iter().any(|a| matches!(a.kind, ExprKind::Name(_))) {
-                    found.push((method.name.as_str(), args.as_slice()));
+                    found.push((name, args));
                 }
             }
             false
