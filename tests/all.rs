@@ -75,6 +75,7 @@ mod small_types;
 mod split_barriers;
 mod structs;
 mod suite;
+mod tables;
 mod templates;
 mod textures;
 mod threads;

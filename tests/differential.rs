@@ -281,6 +281,41 @@ fn bound_pointers_agree_with_the_reference() {
     });
 }
 
+/// `T**` parameters bound to tables of the launch's arrays (`[a, &c[3], NULL]`): reads and
+/// stores through the pointers they hold, and a read through a null entry.
+const TABLES: &str = r#"
+__global__ void gather(const float* const* planes, int count, float* out) {
+    int i = threadIdx.x;
+    float s = 0.0f;
+    for (int d = 0; d < count; d++) s += planes[d][i] * (d + 1);
+    out[i] = s;
+}
+__global__ void scatter(float** planes, int count) {
+    int i = threadIdx.x;
+    for (int d = i % 2; d < count; d += 2) {
+        float* p = planes[d] + i;
+        *p = *p * 2.0f + d;
+    }
+}
+launch gather { a = arange(32); b = ones(40); c = rand(64); planes = [a, &b[3], &c[7]]; count = 3; out = zeros(32); block = 32; grid = 1; }
+launch scatter { a = arange(32); b = ones(40); planes = [a, b, &b[8], a]; count = 4; block = 32; grid = 1; }
+launch gather { a = arange(32); planes = [a, NULL]; count = 2; out = zeros(32); block = 32; grid = 1; }
+"#;
+
+#[test]
+fn tables_agree_with_the_reference() {
+    let mut stopped = 0;
+    each_launch("tables.sk", TABLES, |kernel, cfg, args| {
+        let result = agree(kernel, cfg, args, &kernel.name);
+        assert!(result.is_ok(), "{}: {result:?}", kernel.name);
+        if engine_code(kernel, cfg, args).as_deref() == Some("simt::run::null_pointer") {
+            stopped += 1;
+        }
+    });
+    // Only the launch with a null entry it reads stops.
+    assert_eq!(stopped, 1);
+}
+
 /// Struct parameters whose pointer members point to scalars, to `double4` and to a plain
 /// struct, beside members simt holds but does not follow, and one the launch leaves unset.
 const MEMBER_POINTERS: &str = r#"

@@ -523,7 +523,7 @@ impl KernelChecker<'_, '_> {
     }
 
     /// The device address buffer parameter `q` points at, as a `long long`.
-    fn param_address(&mut self, q: u32, span: Span) -> Expr {
+    pub(super) fn param_address(&mut self, q: u32, span: Span) -> Expr {
         let address = Expr {
             kind: ExprKind::ParamAddress(q),
             ty: Scalar::U64,
@@ -716,15 +716,22 @@ impl KernelChecker<'_, '_> {
                         rhs
                     }
                 }
-                ast::ExprKind::Name(n) if levels == 1 => {
-                    return match self.lookup(n) {
-                        Some(Binding::Param(p)) => self.slot_params.get(&p).cloned(),
-                        Some(Binding::Pointer(i)) => self.slot_ptrs.get(&i).cloned(),
-                        _ => None,
-                    }
-                }
+                ast::ExprKind::Name(_) if levels == 1 => return self.pointers_in(cur),
                 _ => return None,
             };
+        }
+    }
+
+    /// The type of the pointers an array of pointers `e` (`d_list` of `hitable** d_list`)
+    /// holds, when `e` names one.
+    pub(crate) fn pointers_in(&self, e: &ast::Expr) -> Option<ast::TypeName> {
+        match &e.kind {
+            ast::ExprKind::Name(n) => match self.lookup(n) {
+                Some(Binding::Param(p)) => self.slot_params.get(&p).cloned(),
+                Some(Binding::Pointer(i)) => self.slot_ptrs.get(&i).cloned(),
+                _ => None,
+            },
+            _ => None,
         }
     }
 
@@ -780,21 +787,28 @@ impl KernelChecker<'_, '_> {
             ty: mem.elem.promoted(),
             span: e.span,
         };
-        let shape = match self.layout_of(&ast::TypeName {
+        let shape = self.pointee_shape(&ty)?;
+        if let Some(entries) = self.table_entries_of(mem) {
+            return Ok(self.decode_choice(word, &entries, shape, e.span));
+        }
+        Ok(self.decode(word, shape, e.span))
+    }
+
+    /// How memory a pointer word of type `ty` (`float*`, `hitable*`) points to is accessed: a
+    /// class's or `void`'s as bytes, else as its elements.
+    pub(super) fn pointee_shape(&mut self, ty: &ast::TypeName) -> Result<(Scalar, u32)> {
+        let target = ast::TypeName {
             pointer: false,
             ..ty.clone()
-        }) {
+        };
+        match self.layout_of(&target) {
             Some(l) => {
                 l?;
-                (Scalar::U8, 1)
+                Ok((Scalar::U8, 1))
             }
-            None if ty.base == ast::BaseType::Void => (Scalar::U8, 1),
-            None => super::vector::elem_of(&ast::TypeName {
-                pointer: false,
-                ..ty.clone()
-            })?,
-        };
-        Ok(self.decode(word, shape, e.span))
+            None if ty.base == ast::BaseType::Void => Ok((Scalar::U8, 1)),
+            None => super::vector::elem_of(&target),
+        }
     }
 
     /// `delete p;` / `delete[] p;` / `free(p)` (`call`): a null pointer does nothing; else the
@@ -1311,15 +1325,31 @@ impl KernelChecker<'_, '_> {
         self.sequence_slot_params();
         let mut slots: Vec<u32> = self.slot_params.keys().copied().collect();
         slots.sort_unstable();
-        match slots[..] {
-            [] => return self.decode(word, (Scalar::U64, 1), span),
-            [q] => return self.decode_into(word, q, (Scalar::U64, 1), span),
-            _ => {}
+        if slots.is_empty() {
+            return self.decode(word, (Scalar::U64, 1), span);
         }
+        self.decode_choice(word, &slots, (Scalar::U64, 1), span)
+    }
+
+    /// The pointer a word holds into whichever of buffer parameters `params` its address
+    /// names (`crate::ir::global_address`'s array number), to elements of `(elem, width)`: a
+    /// `Space::Choice` among them (where there are several); a word that names none of them
+    /// is a null pointer where it is used.
+    pub(super) fn decode_choice(
+        &mut self,
+        word: Expr,
+        params: &[u32],
+        (elem, width): (Scalar, u32),
+        span: Span,
+    ) -> Ptr {
+        if let [q] = params {
+            return self.decode_into(word, *q, (elem, width), span);
+        }
+        let unit = i64::from(elem.size() * width);
         let w = self.new_local("pointer word", Scalar::I64, span);
         let word = self.convert(word, Scalar::I64);
         let mut value = num(NULL_OFFSET, Scalar::I64, span);
-        for &q in slots.iter().rev() {
+        for &q in params.iter().rev() {
             let k = match self.choices.iter().position(|&c| c == Space::Global(q)) {
                 Some(k) => k,
                 None => {
@@ -1351,7 +1381,7 @@ impl KernelChecker<'_, '_> {
             let offset = arith(
                 ArithOp::Div,
                 arith(ArithOp::Sub, var(w, Scalar::I64, span), base, span),
-                num(8, Scalar::I64, span),
+                num(unit, Scalar::I64, span),
                 span,
             );
             let chosen = arith(
@@ -1362,15 +1392,20 @@ impl KernelChecker<'_, '_> {
             );
             value = select(here, chosen, value, span);
         }
+        // What the arrays hold, which a cast of the pointer may view as another type.
+        let stored = match self.params[params[0] as usize].kind {
+            ParamKind::Buffer { elem, .. } => elem,
+            ParamKind::Scalar { .. } => unreachable!("checker: pointers point into buffers"),
+        };
         let result = self.new_local("pointer", Scalar::I64, span);
         Ptr {
             mem: Some(Mem {
                 space: Space::Choice {
-                    stored: Scalar::U64,
+                    stored,
                     shared: false,
                 },
-                elem: Scalar::U64,
-                width: 1,
+                elem,
+                width,
             }),
             offset: Expr {
                 kind: ExprKind::Inline {

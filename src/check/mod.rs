@@ -51,6 +51,7 @@ mod storage;
 pub mod struct_image;
 mod struct_symbol;
 mod structs;
+pub mod table;
 mod template;
 mod texture;
 mod traits;
@@ -571,6 +572,9 @@ pub(crate) struct Globals<'m> {
     /// sequence take and it does not, which a `T**` member read in it may point into
     /// ([`heap::sequence_slots`]).
     sequence_slots: HashMap<String, Vec<(String, ast::TypeName)>>,
+    /// For each kernel, its `T**` parameters a launch binds to a table of arrays, with the most
+    /// entries ([`table::pointer_tables`]).
+    pointer_tables: HashMap<String, Vec<(String, usize)>>,
     /// Scalar locals declared without a value that may be read unset, by where their names
     /// are declared ([`unset::unset_locals`]).
     unset: std::collections::HashSet<Span>,
@@ -623,6 +627,7 @@ impl<'m> Globals<'m> {
             class_members: std::rc::Rc::new(template::ClassMembers::of(module)),
             int_consts: Default::default(),
             sequence_slots: heap::sequence_slots(module),
+            pointer_tables: table::pointer_tables(module),
             unset: unset::unset_locals(module),
         };
         for f in &module.device_fns {
@@ -981,6 +986,9 @@ pub(crate) struct KernelChecker<'g, 'e> {
     heap: Option<u32>,
     /// `T** p` kernel parameters: buffers of pointers, each of the type given (`T*`).
     slot_params: HashMap<u32, ast::TypeName>,
+    /// `T**` kernel parameters a launch binds to a table of arrays: the hidden parameters of
+    /// its entries ([`table`]).
+    table_entries: HashMap<u32, Vec<u32>>,
     /// Pointer variables that point at pointers stored in memory, each of the type given.
     slot_ptrs: HashMap<u32, ast::TypeName>,
     /// The kernel being checked, by name (for [`Globals::sequence_slots`]).
@@ -1057,6 +1065,7 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
             address_vars: HashMap::new(),
             heap: None,
             slot_params: HashMap::new(),
+            table_entries: HashMap::new(),
             slot_ptrs: HashMap::new(),
             kernel_name: String::new(),
         }
@@ -1283,6 +1292,17 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                 self.struct_spaces.insert(Space::Global(i), Rc::clone(l));
             }
             self.declare(&p.name, binding);
+        }
+        // The entries of the tables of arrays launches bind `T**` parameters to, after the
+        // kernel's own parameters.
+        let mut tables: Vec<(u32, &ast::Param)> = Vec::new();
+        for p in k.params.iter().filter(|p| p.pointer_to_pointer) {
+            if let Some(Binding::Param(q)) = self.lookup(&p.name.name) {
+                tables.push((q, p));
+            }
+        }
+        for (q, p) in tables {
+            self.table_params(q, p);
         }
         // A parameter hides the file's variable of its name (MatthewNunes' `force(..., float
         // s)` beside `__constant__ float s`).

@@ -1805,6 +1805,18 @@ impl super::KernelChecker<'_, '_> {
                 }
                 continue;
             }
+            // `T** tab` given an array of pointers (a `float**` parameter): T is what its
+            // pointers point to.
+            if let (true, Some(slot)) = (p.pointer_to_pointer, self.pointers_in(a)) {
+                let ty = TypeName {
+                    pointer: false,
+                    is_const: slot.is_const && !p.ty.is_const,
+                    span: a.span,
+                    ..slot
+                };
+                deduced.insert(p.ty.base_text.clone(), ty);
+                continue;
+            }
             // `T* arr` given a pointer: T is what it points to, `const` where that is (`const
             // int*` makes `T = const int`); `T a` given one: T is the pointer type itself
             // (XSBench's `Int_Type num_nucs` of a `const int*`). An array of structs makes T

@@ -64,6 +64,18 @@ pub struct Pointer {
     pub unset: bool,
 }
 
+impl Pointer {
+    /// Parameter `name` bound to `NULL`.
+    pub fn null(name: &str) -> Pointer {
+        Pointer {
+            name: name.to_string(),
+            buffer: None,
+            offset: 0,
+            unset: false,
+        }
+    }
+}
+
 /// A pointer parameter during a launch: its array's cells (shared by the workers and by every
 /// parameter that points into the same array), or none when it is `NULL`.
 pub(crate) struct GlobalBuf<'a> {

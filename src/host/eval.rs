@@ -421,6 +421,12 @@ impl Env {
                 Ok(HostValue::Dim(d))
             }
             ExprKind::List(items) => {
+                if crate::check::table::names_arrays(items) {
+                    if let Some(table) = self.table(items)? {
+                        self.target = None;
+                        return Ok(table);
+                    }
+                }
                 // A list for a 64-bit integer buffer holds its literals exactly.
                 if let Some(elem @ (Scalar::I64 | Scalar::U64)) = self.target.take() {
                     if let Some(v) = self.exact_list(items, elem, span)? {
@@ -1168,6 +1174,49 @@ impl Env {
             }
         }
         Ok(Some(vals))
+    }
+
+    /// `[a, &b[2], NULL]`: a table of pointers into arrays, for a `T**` parameter; None where
+    /// no item is an array or a pointer (a list of numbers written with names).
+    fn table(&mut self, items: &[Expr]) -> Result<Option<HostValue>> {
+        let mut values = Vec::with_capacity(items.len());
+        for item in items {
+            values.push(self.value(item)?);
+        }
+        if !values
+            .iter()
+            .any(|v| matches!(v, HostValue::Array { .. } | HostValue::Pointer { .. }))
+        {
+            return Ok(None);
+        }
+        let mut entries = Vec::with_capacity(items.len());
+        for (item, v) in items.iter().zip(values) {
+            let name = match (&item.kind, &v) {
+                (_, HostValue::Pointer { array, .. }) => array.clone(),
+                (ExprKind::Name(n), _) => n.clone(),
+                _ => "NULL".into(),
+            };
+            match v {
+                HostValue::Array { .. } | HostValue::Pointer { .. } | HostValue::Null => {
+                    entries.push((name, v))
+                }
+                HostValue::Num { v: 0.0, .. } => entries.push((name, HostValue::Null)),
+                other => {
+                    return Err(bad(
+                        format!(
+                            "a table of pointers holds arrays, `&a[i]` and NULL, found {}",
+                            other.kind()
+                        ),
+                        item.span,
+                        "not an array",
+                        Some(
+                            "name an array of the launch section, or an element of one as `&a[i]`",
+                        ),
+                    ))
+                }
+            }
+        }
+        Ok(Some(HostValue::Table(entries)))
     }
 
     fn exact_list(

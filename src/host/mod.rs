@@ -916,8 +916,62 @@ fn typed(
                 dtype,
             })
         }
+        (
+            ParamKind::Buffer {
+                elem: Scalar::U64, ..
+            },
+            HostValue::Table(entries),
+        ) => table_entries(env, kernel, name, entries, span).map(HostValue::Table),
         (_, v) => Ok(v),
     }
+}
+
+/// The entries of a table of pointers for `T**` parameter `name`, each in the type of its
+/// entry parameter (`crate::check::table`), as a pointer parameter's array is.
+fn table_entries(
+    env: &mut Env,
+    kernel: &Kernel,
+    name: &str,
+    mut entries: Vec<(String, HostValue)>,
+    span: Span,
+) -> Result<Vec<(String, HostValue)>, HostError> {
+    let slots = kernel
+        .params
+        .iter()
+        .filter(|p| crate::check::table::entry_of(&p.name).is_some_and(|(q, _)| q == name))
+        .count();
+    if entries.len() > slots {
+        let help = if slots == 0 {
+            format!("a table binds a `T**` parameter, in the file's launch section (`{name} = [a, b];`): simt makes a parameter of each entry when it checks the kernel, before `--arg`s are read")
+        } else {
+            format!("the file's launch sections bind `{name}` to tables of at most {slots} arrays; give it as many there")
+        };
+        return Err(HostError::BadValue {
+            message: format!("`{name}` is given a table of {} arrays", entries.len()),
+            span,
+            label: "this table".into(),
+            help: Some(help),
+        });
+    }
+    for k in 0..entries.len() {
+        let entry = crate::check::table::entry_name(name, k);
+        let given = entries[k].1.storage().cloned();
+        let v = typed(
+            env,
+            kernel,
+            &entry,
+            std::mem::replace(&mut entries[k].1, HostValue::Null),
+            span,
+        )?;
+        // An array named twice in the table is converted once.
+        if let (Some(data), Some(converted)) = (given, v.storage()) {
+            for (_, later) in &mut entries[k + 1..] {
+                replace(later, &data, converted);
+            }
+        }
+        entries[k].1 = v;
+    }
+    Ok(entries)
 }
 
 /// Symbol parameter `i`, when it holds structs: its declared number of components, how many
@@ -1119,11 +1173,24 @@ fn adopt(
 fn share(env: &mut Env, data: &Arc<BufData>, converted: &Arc<BufData>) {
     env.copied(data, converted);
     for v in env.vars.values_mut() {
-        if let HostValue::Array { data: d, .. } | HostValue::Pointer { data: d, .. } = v {
-            if Arc::ptr_eq(d, data) {
-                *d = Arc::clone(converted);
+        replace(v, data, converted);
+    }
+}
+
+/// `v`, and a table's entries, holding `converted` where they held `data`.
+fn replace(v: &mut HostValue, data: &Arc<BufData>, converted: &Arc<BufData>) {
+    match v {
+        HostValue::Array { data: d, .. } | HostValue::Pointer { data: d, .. }
+            if Arc::ptr_eq(d, data) =>
+        {
+            *d = Arc::clone(converted);
+        }
+        HostValue::Table(entries) => {
+            for (_, e) in entries {
+                replace(e, data, converted);
             }
         }
+        _ => {}
     }
 }
 
@@ -1435,20 +1502,14 @@ fn bind(kernel: &Kernel, env: &mut Env, launch_span: Option<Span>) -> Result<Bou
     // The arrays are in their parameters' types since `typed` (assignment).
     let mut into = Vec::new();
     let mut textures = Vec::new();
+    let mut tables = Vec::new();
     let mut read = None;
     for (i, p) in kernel.params.iter().enumerate() {
         // An unnamed parameter is never read: it takes zero, or no array.
         if crate::syntax::ast::is_unnamed_param(&p.name) {
             match p.kind {
                 ParamKind::Scalar { ty, .. } => scalars[i] = Some(Value::I32(0).cast(ty)),
-                ParamKind::Buffer { .. } => {
-                    pointers[i] = Some(Pointer {
-                        name: p.name.clone(),
-                        buffer: None,
-                        offset: 0,
-                        unset: false,
-                    })
-                }
+                ParamKind::Buffer { .. } => pointers[i] = Some(Pointer::null(&p.name)),
             }
             continue;
         }
@@ -1459,14 +1520,31 @@ fn bind(kernel: &Kernel, env: &mut Env, launch_span: Option<Span>) -> Result<Bou
                 Some(HostValue::Array { data, .. }) if data.elem() == Scalar::U64 => {
                     into.push((i, Arc::clone(data), 0, None));
                 }
-                _ => {
-                    pointers[i] = Some(Pointer {
-                        name: p.name.clone(),
-                        buffer: None,
-                        offset: 0,
-                        unset: false,
-                    })
-                }
+                _ => pointers[i] = Some(Pointer::null(&p.name)),
+            }
+            continue;
+        }
+        if let Some((table, k)) = crate::check::table::entry_of(&p.name) {
+            // Entry `k` of a table of pointers: the array it names, where it names one.
+            match env.vars.get(table) {
+                Some(HostValue::Table(entries)) => match entries.get(k) {
+                    Some((array, HostValue::Array { data, .. })) => {
+                        into.push((i, Arc::clone(data), 0, Some(array.clone())));
+                    }
+                    Some((
+                        _,
+                        HostValue::Pointer {
+                            array,
+                            data,
+                            offset,
+                            ..
+                        },
+                    )) => {
+                        into.push((i, Arc::clone(data), *offset, Some(array.clone())));
+                    }
+                    _ => pointers[i] = Some(Pointer::null(&p.name)),
+                },
+                _ => pointers[i] = Some(Pointer::null(&p.name)),
             }
             continue;
         }
@@ -1594,13 +1672,14 @@ fn bind(kernel: &Kernel, env: &mut Env, launch_span: Option<Span>) -> Result<Bou
             ) if data.elem() == elem => {
                 into.push((i, Arc::clone(data), *offset, Some(array.clone())));
             }
+            (ParamKind::Buffer { elem: Scalar::U64, .. }, HostValue::Table(entries)) => {
+                // Its words are the entries' addresses, known once the arrays are numbered.
+                let words = Arc::new(BufData::zeros(Scalar::U64, entries.len()));
+                into.push((i, words, 0, None));
+                tables.push(i);
+            }
             (ParamKind::Buffer { .. }, HostValue::Null) => {
-                pointers[i] = Some(Pointer {
-                    name: p.name.clone(),
-                    buffer: None,
-                    offset: 0,
-                    unset: false,
-                });
+                pointers[i] = Some(Pointer::null(&p.name));
             }
             // A `void*` parameter, or an integer one holding an address (`uintptr_t x_ptr`).
             (kind, v) if p.untyped => {
@@ -1687,6 +1766,31 @@ fn bind(kernel: &Kernel, env: &mut Env, launch_span: Option<Span>) -> Result<Bou
             offset,
             unset: false,
         });
+    }
+    for i in tables {
+        let name = &kernel.params[i].name;
+        let Some(HostValue::Table(entries)) = env.vars.get(name) else {
+            unreachable!("host: a table parameter is bound to its table");
+        };
+        let words = (0..entries.len())
+            .map(|k| {
+                let entry = crate::check::table::entry_name(name, k);
+                let h = kernel.params.iter().position(|p| p.name == entry);
+                match h.and_then(|h| pointers[h].as_ref()) {
+                    Some(&Pointer {
+                        buffer: Some(b),
+                        offset,
+                        ..
+                    }) => crate::ir::global_address(b, offset, arrays[b].0.elem().size()),
+                    _ => 0,
+                }
+            })
+            .collect();
+        let b = pointers[i]
+            .as_ref()
+            .and_then(|p| p.buffer)
+            .expect("bound above");
+        arrays[b].0 = Arc::new(BufData::U64(words));
     }
     // Every name that holds one of the arrays gives it up until the `expect`s (in name order:
     // the same shapes on every run).

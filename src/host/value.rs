@@ -53,6 +53,10 @@ pub enum HostValue {
         /// Sampling state.
         desc: crate::texture::Desc,
     },
+    /// `[a, &b[2], NULL]` for a `T**` parameter: a table of pointers into the launch's arrays,
+    /// each entry an array, a pointer or `NULL` with the name it was written as
+    /// (`crate::check::table`).
+    Table(Vec<(String, HostValue)>),
     /// `NULL` or `nullptr`: a pointer parameter bound to nothing.
     Null,
     /// `(x, y, z)` for `grid` and `block`.
@@ -88,6 +92,7 @@ impl HostValue {
             HostValue::Array { .. } => "an array",
             HostValue::Pointer { .. } => "a pointer",
             HostValue::Texture { .. } => "a texture",
+            HostValue::Table(_) => "a table of arrays",
             HostValue::Null => "NULL",
             HostValue::Dim(_) => "a dimension tuple",
             HostValue::Str(_) => "a string",
