@@ -1635,3 +1635,32 @@ launch k { out = zeros(2); m = [0, 7]; expect out == [0, 9]; expect m == [5, 8];
 "#;
     ok(src, &[], ONE, [2, 1, 1]);
 }
+
+#[test]
+fn an_assignment_computes_its_value_before_its_target_steps() {
+    // C++17 [expr.ass]/1: the right operand is sequenced before the left, for `=` and `op=`,
+    // so `out[i++] = in[i] + 1` reads in[i] with the old i (CU.Syntch's toPCMStereo8 writes
+    // `output[i++] = maxValue * bufferL[i] + 127;`; simt stepped i first, silently). With
+    // i = 2t: out[2t] = in[2t] + 1 and out[2t + 1] = in[2t + 1], in = 10k: out = [1, 10, 21,
+    // 30, 41, 50, 61, 70], as g++ -std=c++17 prints for the same statements. `acc[j++] += j`
+    // adds the old j (t) to acc[t], and `acc[m = t + 4] = m + 100` stores the old m (0) + 100
+    // at acc[t + 4].
+    let src = r#"
+__global__ void k(const int* in, int* out, int* acc) {
+    int t = threadIdx.x;
+    int i = 2 * t;
+    out[i++] = in[i] + 1;
+    out[i] = in[i];
+    int j = t;
+    acc[j++] += j;
+    int m = 0;
+    acc[m = t + 4] = m + 100;
+}
+launch k {
+    in = arange(8) * 10; out = zeros(8); acc = ones(8);
+    expect out == [1, 10, 21, 30, 41, 50, 61, 70];
+    expect acc == [1, 2, 3, 4, 100, 100, 100, 100];
+}
+"#;
+    ok(src, &[], [1, 1, 1], [4, 1, 1]);
+}

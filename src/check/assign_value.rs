@@ -172,17 +172,25 @@ impl KernelChecker<'_, '_> {
 /// An assignment's target that does is read apart from the store; a null pointer's offset
 /// that does is refused.
 pub(crate) fn steps(e: &ast::Expr) -> bool {
+    acts(e, true)
+}
+
+/// Whether evaluating `e` assigns or steps a variable (`a[i++]`, `a[j = i]`), calls aside.
+pub(crate) fn assigns(e: &ast::Expr) -> bool {
+    acts(e, false)
+}
+
+fn acts(e: &ast::Expr, calls: bool) -> bool {
+    let go = |a: &ast::Expr| acts(a, calls);
     match &e.kind {
-        ast::ExprKind::IncDec { .. }
-        | ast::ExprKind::Assign { .. }
-        | ast::ExprKind::Call { .. }
-        | ast::ExprKind::Method { .. } => true,
+        ast::ExprKind::IncDec { .. } | ast::ExprKind::Assign { .. } => true,
+        ast::ExprKind::Call { .. } | ast::ExprKind::Method { .. } => calls,
         ast::ExprKind::Unary { operand: a, .. }
         | ast::ExprKind::Cast { expr: a, .. }
-        | ast::ExprKind::Member { base: a, .. } => steps(a),
-        ast::ExprKind::Index { base, index } => steps(base) || steps(index),
-        ast::ExprKind::Binary { lhs, rhs, .. } => steps(lhs) || steps(rhs),
-        ast::ExprKind::Ternary { cond, then, els } => steps(cond) || steps(then) || steps(els),
+        | ast::ExprKind::Member { base: a, .. } => go(a),
+        ast::ExprKind::Index { base, index } => go(base) || go(index),
+        ast::ExprKind::Binary { lhs, rhs, .. } => go(lhs) || go(rhs),
+        ast::ExprKind::Ternary { cond, then, els } => go(cond) || go(then) || go(els),
         _ => false,
     }
 }

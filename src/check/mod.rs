@@ -2499,6 +2499,23 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                 } else {
                     self.expr(value)?
                 };
+                // C++17 sequences the right operand before the left ([expr.ass]/1): where the
+                // target steps a variable (`out[i++] = in[i];`), the value is computed first.
+                let value = if assign_value::assigns(target) {
+                    let held = self.new_local("=", value.ty, span);
+                    let ty = value.ty;
+                    out.push(Stmt {
+                        kind: StmtKind::Assign { var: held, value },
+                        span,
+                    });
+                    Expr {
+                        kind: ExprKind::Var(held),
+                        ty,
+                        span,
+                    }
+                } else {
+                    value
+                };
                 let kind = self.assign(target, *op, *op_span, value)?;
                 push(out, kind);
             }
