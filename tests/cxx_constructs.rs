@@ -1664,3 +1664,41 @@ launch k {
 "#;
     ok(src, &[], [1, 1, 1], [4, 1, 1]);
 }
+
+#[test]
+fn every_assignment_form_computes_its_value_first() {
+    // The same rule ([expr.ass]/1) where the target steps through a call (`min(i++, 3)`, a
+    // device function taking `int&`), and for vector, struct and pointer targets, which are
+    // assigned apart from numbers; and a compound assignment used as a value reads and writes
+    // the element its stepped index names: with j = 1, `(o[j] += j++)` adds 1 to o[2].
+    // i = 0: out[0] = in[0] = 1 (i becomes 1); out[step(i)] = in[i] stores in[1] = 11 at
+    // out[1]; v[0] = (in[2], in[2]) = 21; ps[0] = {in[3]} = 31; *ptrs[0] = in[4] = 41.
+    let src = r#"
+struct P { int a; };
+__device__ int step(int& i) { return i++; }
+__global__ void k(const int* in, int* out, float2* v, P* ps, int* o) {
+    int i = 0;
+    out[min(i++, 3)] = in[i];
+    out[step(i)] = in[i];
+    int n = 2;
+    v[n++ - 2] = make_float2(in[n], in[n]);
+    int m = 3;
+    ps[m++ - 3] = P{in[m]};
+    const int* ptrs[2];
+    int q = 4;
+    ptrs[q++ - 4] = &in[q];
+    out[2] = *ptrs[0];
+    int j = 1;
+    int x = (o[j] += j++);
+    out[3] = x;
+}
+launch k {
+    in = arange(8) * 10 + 1; out = zeros(4); v = zeros(2); ps = zeros(1); o = arange(4) + 100;
+    expect out == [1, 11, 41, 103];
+    expect v == [21, 21];
+    expect ps == [31];
+    expect o == [100, 101, 103, 103];
+}
+"#;
+    ok(src, &[], [1, 1, 1], [1, 1, 1]);
+}

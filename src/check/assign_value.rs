@@ -51,8 +51,29 @@ impl KernelChecker<'_, '_> {
             _ => self.half_of(&current).unwrap_or(current.ty),
         };
         let v = self.expr(value)?;
+        let mut body = Vec::new();
         let new = match op {
             Some(op) => {
+                // C++17 sequences the value, side effects included, before the target's read
+                // (`x = (out[j] += j++)` reads and writes out[j] with the new j).
+                let v = if steps(value) {
+                    let first = self.new_local("=", v.ty, span);
+                    let ty = v.ty;
+                    body.push(Stmt {
+                        kind: StmtKind::Assign {
+                            var: first,
+                            value: v,
+                        },
+                        span,
+                    });
+                    Expr {
+                        kind: ExprKind::Var(first),
+                        ty,
+                        span,
+                    }
+                } else {
+                    v
+                };
                 let v = self.compound_operand(declared, v);
                 self.binary(op, op_span, current, v)?
             }
@@ -66,7 +87,7 @@ impl KernelChecker<'_, '_> {
             span,
         };
         let store = self.assign(target, None, op_span, read)?;
-        let body = vec![
+        body.extend([
             Stmt {
                 kind: StmtKind::Assign {
                     var: held,
@@ -75,7 +96,7 @@ impl KernelChecker<'_, '_> {
                 span,
             },
             Stmt { kind: store, span },
-        ];
+        ]);
         Ok(Expr {
             kind: ExprKind::Inline {
                 name: "=".into(),
@@ -172,25 +193,70 @@ impl KernelChecker<'_, '_> {
 /// An assignment's target that does is read apart from the store; a null pointer's offset
 /// that does is refused.
 pub(crate) fn steps(e: &ast::Expr) -> bool {
-    acts(e, true)
-}
-
-/// Whether evaluating `e` assigns or steps a variable (`a[i++]`, `a[j = i]`), calls aside.
-pub(crate) fn assigns(e: &ast::Expr) -> bool {
-    acts(e, false)
-}
-
-fn acts(e: &ast::Expr, calls: bool) -> bool {
-    let go = |a: &ast::Expr| acts(a, calls);
     match &e.kind {
-        ast::ExprKind::IncDec { .. } | ast::ExprKind::Assign { .. } => true,
-        ast::ExprKind::Call { .. } | ast::ExprKind::Method { .. } => calls,
+        ast::ExprKind::IncDec { .. }
+        | ast::ExprKind::Assign { .. }
+        | ast::ExprKind::Call { .. }
+        | ast::ExprKind::Method { .. } => true,
         ast::ExprKind::Unary { operand: a, .. }
         | ast::ExprKind::Cast { expr: a, .. }
-        | ast::ExprKind::Member { base: a, .. } => go(a),
-        ast::ExprKind::Index { base, index } => go(base) || go(index),
-        ast::ExprKind::Binary { lhs, rhs, .. } => go(lhs) || go(rhs),
-        ast::ExprKind::Ternary { cond, then, els } => go(cond) || go(then) || go(els),
+        | ast::ExprKind::Member { base: a, .. } => steps(a),
+        ast::ExprKind::Index { base, index } => steps(base) || steps(index),
+        ast::ExprKind::Binary { lhs, rhs, .. } => steps(lhs) || steps(rhs),
+        ast::ExprKind::Ternary { cond, then, els } => steps(cond) || steps(then) || steps(els),
         _ => false,
     }
+}
+
+/// The name of the variable [`held_first`] holds an assignment's value in (no source name
+/// can spell it).
+const HELD: &str = "(assigned value)";
+
+/// Whether the assignment `target = value` must compute `value` before `target`'s side
+/// effects, as C++17 sequences it: the target acts ([`steps`]) and the value reads something
+/// (not a literal, a braced list, a null pointer or an already held value).
+pub(crate) fn value_first(target: &ast::Expr, value: &ast::Expr) -> bool {
+    let constant = |e: &ast::Expr| {
+        matches!(
+            e.kind,
+            ast::ExprKind::Int { .. }
+                | ast::ExprKind::Float { .. }
+                | ast::ExprKind::Bool(_)
+                | ast::ExprKind::Str(_)
+                | ast::ExprKind::List(_)
+                | ast::ExprKind::Designated { .. }
+        ) || matches!(&e.kind, ast::ExprKind::Name(n) if n == HELD || n == "NULL" || n == "nullptr")
+    };
+    steps(target) && !constant(value)
+}
+
+/// `{ auto held = value; target op= held; }`: the value computed, then the target.
+pub(crate) fn held_first(
+    (target, op, op_span): (&ast::Expr, Option<ast::BinOp>, Span),
+    value: &ast::Expr,
+    span: Span,
+) -> ast::Stmt {
+    let held = ast::Ident {
+        name: HELD.into(),
+        span: value.span,
+    };
+    let mut auto = ast::TypeName::named("auto", span);
+    auto.base = ast::BaseType::Auto;
+    let stmt = |kind| ast::Stmt { kind, span };
+    stmt(ast::StmtKind::Block(vec![
+        stmt(ast::StmtKind::Decl {
+            ty: auto,
+            decls: vec![ast::Declarator::plain(held.clone(), Some(value.clone()))],
+            of: None,
+        }),
+        stmt(ast::StmtKind::Assign {
+            target: target.clone(),
+            op,
+            op_span,
+            value: ast::Expr {
+                kind: ast::ExprKind::Name(held.name),
+                span: value.span,
+            },
+        }),
+    ]))
 }

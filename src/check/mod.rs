@@ -2186,6 +2186,18 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
         let span = s.span;
         let push = |out: &mut Vec<Stmt>, kind| out.push(Stmt { kind, span });
         match &s.kind {
+            // C++17 sequences the right operand before the left ([expr.ass]/1): where the
+            // target acts (`out[i++] = in[i];`, `out[f(i)] = ...` of an `int& i`), the value is
+            // held first, whatever the target is (a number, a vector, a struct, a pointer).
+            ast::StmtKind::Assign {
+                target,
+                op,
+                op_span,
+                value,
+            } if assign_value::value_first(target, value) => {
+                let held = assign_value::held_first((target, *op, *op_span), value, span);
+                self.stmt(&held, out)?;
+            }
             // `s.r = x` of a reference member assigns what it refers to (`*s.r& = x`), `s[i] = x`
             // the element of the pointer `s` converts to.
             ast::StmtKind::Assign {
@@ -2498,23 +2510,6 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                     self.encode(p, value.span)?
                 } else {
                     self.expr(value)?
-                };
-                // C++17 sequences the right operand before the left ([expr.ass]/1): where the
-                // target steps a variable (`out[i++] = in[i];`), the value is computed first.
-                let value = if assign_value::assigns(target) {
-                    let held = self.new_local("=", value.ty, span);
-                    let ty = value.ty;
-                    out.push(Stmt {
-                        kind: StmtKind::Assign { var: held, value },
-                        span,
-                    });
-                    Expr {
-                        kind: ExprKind::Var(held),
-                        ty,
-                        span,
-                    }
-                } else {
-                    value
                 };
                 let kind = self.assign(target, *op, *op_span, value)?;
                 push(out, kind);
