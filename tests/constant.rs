@@ -188,6 +188,15 @@ launch k { posTexture = arange(128); out = zeros(32); block = 32; grid = 1; expe
 "#;
     let c = ok(src, &[], [1, 1, 1], [32, 1, 1]).counters;
     assert_eq!((c.gld_instr, c.gld_sectors), (1, 16));
+    // `__align__(8)` before it (a multigrid Poisson solver's): the same texture, where it was
+    // taken for host code and skipped, so `tex1Dfetch(texA, i)` was an unknown name.
+    let src = r#"
+__align__(8) texture<float> texA;
+static __align__(8) texture<float> texB;
+__global__ void k(float* out) { out[threadIdx.x] = tex1Dfetch(texA, threadIdx.x) + tex1Dfetch(texB, 0); }
+launch k { texA = arange(32); texB = ones(1); out = zeros(32); block = 32; grid = 1; expect out == arange(32) + 1; }
+"#;
+    ok(src, &[], [1, 1, 1], [32, 1, 1]);
     let f = err(
         "texture<float, 2> t2;\n__global__ void k(float* out) { out[0] = tex2D(t2, 0.5f, 0.5f); }\n",
         &[],

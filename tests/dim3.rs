@@ -126,3 +126,23 @@ fn a_dim3_has_three_sizes() {
     );
     assert_eq!(codes(&f), ["simt::check::initialiser"]);
 }
+
+#[test]
+fn a_uint3_parameter_takes_a_tuple_with_a_zero() {
+    // gpuNUFFT's `IndType3 offset = (2, 2, 0)` for 2-D data: 0 is a uint3's value like any
+    // other (it was refused as a launch shape); `grid` and `block` still refuse it.
+    let src = r#"
+__global__ void k(uint3 offset, unsigned* out) {
+    out[0] = offset.x; out[1] = offset.y; out[2] = offset.z;
+}
+launch k { offset = (2, 2, 0); out = zeros(3); block = 1; grid = 1; expect out == [2, 2, 0]; }
+"#;
+    ok(src, &[], [1, 1, 1], [1, 1, 1]);
+    for shape in ["grid = (2, 0, 1); block = 1;", "grid = 1; block = (0, 4);"] {
+        let src = format!(
+            "__global__ void k(float* o) {{ o[0] = 1; }}\nlaunch k {{ o = zeros(1); {shape} }}"
+        );
+        let f = err(&src, &[], None, None);
+        assert_eq!(codes(&f), ["simt::host::launch_shape"], "{shape}");
+    }
+}

@@ -168,3 +168,75 @@ launch sum_planes {{ n = 32; a = ones(n); planes = [{entries}]; count = 1; out =
         describe(&f)
     );
 }
+
+#[test]
+fn a_table_refuses_what_it_cannot_hold_faithfully() {
+    // An array in a `float**` table also bound to `int* x`: one array cannot be both (the two
+    // got separate copies, and the table's stores were lost, silently).
+    let share = r#"
+__global__ void k(int* x, float** planes, float* out) {
+    int i = threadIdx.x;
+    planes[0][i] = 5.0f;
+    out[i] = x[i];
+}
+launch k { a = arange(8); planes = [a]; x = a; out = zeros(8); }
+"#;
+    let f = err(share, &[], Some([1, 1, 1]), Some([8, 1, 1]));
+    assert!(
+        describe(&f).contains("entry 0 of `planes`, `a`, points to `float` but `a` holds `int`"),
+        "{}",
+        describe(&f)
+    );
+    // A table set at a sequence's level: the kernel has no entries for it (every entry read
+    // as NULL, silently).
+    let sequence = format!(
+        "{SUM_PLANES}
+sequence {{
+    n = 8; a = arange(n); b = ones(n); out = zeros(n); count = 2;
+    planes = [a, b];
+    launch sum_planes {{ block = 8; grid = 1; }}
+}}"
+    );
+    let Err(f) = simt::pipeline::run_sequence(
+        &simt::source::SourceFile::new("sequence.sk", &sequence),
+        &simt::pipeline::RunOptions::default(),
+        0,
+    ) else {
+        panic!("a table set at a sequence's level is refused");
+    };
+    assert!(
+        describe(&f).contains("`planes` is given a table of 2 arrays but takes at most 0"),
+        "{}",
+        describe(&f)
+    );
+    // Pointers to structs: a struct's array is bytes to the launch section, which a table
+    // entry would convert number by number.
+    let structs = r#"
+struct Q { int x; int y; };
+__global__ void k(Q** planes, int* out) { out[0] = planes[0][0].x; }
+launch k { a = full(16, 1); planes = [a]; out = zeros(1); block = 1; grid = 1; }
+"#;
+    let f = err(structs, &[], Some([1, 1, 1]), Some([1, 1, 1]));
+    assert_eq!(codes(&f), ["simt::check::unsupported"]);
+    assert!(
+        describe(&f).contains("a table of pointers to `Q`"),
+        "{}",
+        describe(&f)
+    );
+}
+
+#[test]
+fn a_template_takes_its_type_from_a_moved_array_of_pointers() {
+    // `get(planes + 1, ...)` and `get(&planes[1], ...)` deduce T = float as `get(planes, ...)`
+    // does (they took the words' type): out = b[i] + b[i] = 2.5 + 2.5.
+    let src = r#"
+template <typename T>
+__device__ T get(T** tab, int d, int i) { return tab[d][i]; }
+__global__ void k(float** planes, float* out) {
+    int i = threadIdx.x;
+    out[i] = get(planes + 1, 0, i) + get(&planes[1], 0, i);
+}
+launch k { a = ones(4); b = full(4, 2.5); planes = [a, b]; out = zeros(4); expect out == 5; }
+"#;
+    ok(src, &[], [1, 1, 1], [4, 1, 1]);
+}

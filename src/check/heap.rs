@@ -731,6 +731,19 @@ impl KernelChecker<'_, '_> {
                 Some(Binding::Pointer(i)) => self.slot_ptrs.get(&i).cloned(),
                 _ => None,
             },
+            // `planes + 1`, `&planes[1]`: the same array's pointers.
+            ast::ExprKind::Binary {
+                op: ast::BinOp::Add | ast::BinOp::Sub,
+                lhs,
+                ..
+            } => self.pointers_in(lhs),
+            ast::ExprKind::Unary {
+                op: ast::UnOp::AddrOf,
+                operand,
+            } => match &operand.kind {
+                ast::ExprKind::Index { base, .. } => self.pointers_in(base),
+                _ => None,
+            },
             _ => None,
         }
     }

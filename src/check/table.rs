@@ -30,6 +30,15 @@ pub fn entry_of(name: &str) -> Option<(&str, usize)> {
     Some((param, k.parse().ok()?))
 }
 
+/// How many entry parameters `kernel` has for its table parameter `name`.
+pub fn entry_count(kernel: &Kernel, name: &str) -> usize {
+    kernel
+        .params
+        .iter()
+        .filter(|p| entry_of(&p.name).is_some_and(|(q, _)| q == name))
+        .count()
+}
+
 /// Whether a launch-section list names arrays (`[a, &b[2], NULL]`) rather than numbers.
 pub(crate) fn names_arrays(items: &[ast::Expr]) -> bool {
     items.iter().any(|i| match &i.kind {
@@ -96,6 +105,21 @@ impl KernelChecker<'_, '_> {
         else {
             return;
         };
+        let target = ast::TypeName {
+            pointer: false,
+            ..p.ty.clone()
+        };
+        if self.layout_of(&target).is_some() {
+            self.errors.push(super::CheckError::Unsupported {
+                what: format!("a table of pointers to `{}`", target.base_text),
+                span: p.name.span,
+                help: Some(format!(
+                    "bind `{}` to zeros and let a kernel store the pointers, or pass the arrays as parameters of their own",
+                    p.name.name
+                )),
+            });
+            return;
+        }
         let (elem, width) = match self.pointee_shape(&p.ty) {
             Ok(shape) => shape,
             Err(e) => {

@@ -413,10 +413,15 @@ impl Env {
                         None,
                     ));
                 }
+                // A `uint3` parameter's may be 0 (`offset = (2, 2, 0);`); a launch shape's
+                // may not ([`dim_component`], when `grid` or `block` takes it).
                 let mut d = [1u32; 3];
                 for (slot, item) in d.iter_mut().zip(items) {
                     let v = self.value(item)?;
-                    *slot = dim_component(&v, item.span)?;
+                    *slot = match v {
+                        HostValue::Num { v: 0.0, float: false } => 0,
+                        v => dim_component(&v, item.span)?,
+                    };
                 }
                 Ok(HostValue::Dim(d))
             }
@@ -1179,15 +1184,23 @@ impl Env {
     /// `[a, &b[2], NULL]`: a table of pointers into arrays, for a `T**` parameter; None where
     /// no item is an array or a pointer (a list of numbers written with names).
     fn table(&mut self, items: &[Expr]) -> Result<Option<HostValue>> {
+        // Decided without evaluating anything (a `rand` item draws once).
+        let names_array = |item: &Expr| match &item.kind {
+            ExprKind::Name(n) => matches!(
+                self.vars.get(n),
+                Some(HostValue::Array { .. } | HostValue::Pointer { .. })
+            ),
+            ExprKind::Unary {
+                op: UnOp::AddrOf, ..
+            } => true,
+            _ => false,
+        };
+        if !items.iter().any(names_array) {
+            return Ok(None);
+        }
         let mut values = Vec::with_capacity(items.len());
         for item in items {
             values.push(self.value(item)?);
-        }
-        if !values
-            .iter()
-            .any(|v| matches!(v, HostValue::Array { .. } | HostValue::Pointer { .. }))
-        {
-            return Ok(None);
         }
         let mut entries = Vec::with_capacity(items.len());
         for (item, v) in items.iter().zip(values) {

@@ -935,11 +935,7 @@ fn table_entries(
     mut entries: Vec<(String, HostValue)>,
     span: Span,
 ) -> Result<Vec<(String, HostValue)>, HostError> {
-    let slots = kernel
-        .params
-        .iter()
-        .filter(|p| crate::check::table::entry_of(&p.name).is_some_and(|(q, _)| q == name))
-        .count();
+    let slots = crate::check::table::entry_count(kernel, name);
     if entries.len() > slots {
         let help = if slots == 0 {
             format!("a table binds a `T**` parameter, in the file's launch section (`{name} = [a, b];`): simt makes a parameter of each entry when it checks the kernel, before `--arg`s are read")
@@ -1328,7 +1324,12 @@ fn same_shape(
 
 fn to_dim(v: &HostValue, span: Span) -> Result<[u32; 3], HostError> {
     match v {
-        HostValue::Dim(d) => Ok(*d),
+        HostValue::Dim(d) => {
+            for &c in d {
+                eval::dim_component(&HostValue::int(i64::from(c)), span)?;
+            }
+            Ok(*d)
+        }
         other => Ok([eval::dim_component(other, span)?, 1, 1]),
     }
 }
@@ -1528,19 +1529,24 @@ fn bind(kernel: &Kernel, env: &mut Env, launch_span: Option<Span>) -> Result<Bou
             // Entry `k` of a table of pointers: the array it names, where it names one.
             match env.vars.get(table) {
                 Some(HostValue::Table(entries)) => match entries.get(k) {
-                    Some((array, HostValue::Array { data, .. })) => {
-                        into.push((i, Arc::clone(data), 0, Some(array.clone())));
-                    }
                     Some((
-                        _,
-                        HostValue::Pointer {
-                            array,
-                            data,
-                            offset,
-                            ..
-                        },
+                        array,
+                        v @ (HostValue::Array { data, .. } | HostValue::Pointer { data, .. }),
                     )) => {
-                        into.push((i, Arc::clone(data), *offset, Some(array.clone())));
+                        // An array another parameter took as another type is not this entry's.
+                        if !matches!(p.kind, ParamKind::Buffer { elem, .. } if elem == data.elem())
+                        {
+                            return Err(mismatch(format!(
+                                "entry {k} of `{table}`, `{array}`, points to `{}` but `{array}` holds `{}`",
+                                p.kind.describe().trim_end_matches('*'),
+                                data.elem().c_name()
+                            )));
+                        }
+                        let offset = match v {
+                            HostValue::Pointer { offset, .. } => *offset,
+                            _ => 0,
+                        };
+                        into.push((i, Arc::clone(data), offset, Some(array.clone())));
                     }
                     _ => pointers[i] = Some(Pointer::null(&p.name)),
                 },
@@ -1673,6 +1679,16 @@ fn bind(kernel: &Kernel, env: &mut Env, launch_span: Option<Span>) -> Result<Bou
                 into.push((i, Arc::clone(data), *offset, Some(array.clone())));
             }
             (ParamKind::Buffer { elem: Scalar::U64, .. }, HostValue::Table(entries)) => {
+                let slots = crate::check::table::entry_count(kernel, &p.name);
+                if entries.len() > slots {
+                    return Err(mismatch(format!(
+                        "`{}` is given a table of {} arrays but takes at most {slots}: simt makes a parameter of each entry of the tables the file's launch sections write on `{}`'s own line (`{} = [a, b];`)",
+                        p.name,
+                        entries.len(),
+                        p.name,
+                        p.name
+                    )));
+                }
                 // Its words are the entries' addresses, known once the arrays are numbered.
                 let words = Arc::new(BufData::zeros(Scalar::U64, entries.len()));
                 into.push((i, words, 0, None));
