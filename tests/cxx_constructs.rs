@@ -1702,3 +1702,23 @@ launch k {
 "#;
     ok(src, &[], [1, 1, 1], [1, 1, 1]);
 }
+
+#[test]
+fn a_cast_may_name_its_type_with_its_tag() {
+    // gpudb's `(struct rleHeader *)fact`: C's elaborated type in a cast, as in a declaration
+    // (a syntax error before). raw holds the int 7: 7 + 7 + 7 + 5.
+    let src = r#"
+struct P { int a; float b; };
+enum E { A, B = 5 };
+union U { int i; float f; };
+__global__ void k(char* raw, int* out) {
+    struct P* p = (struct P*)raw;
+    const struct P* q = (const struct P *)raw;
+    union U* u = (union U*)raw;
+    int e = (enum E)5;
+    out[0] = p->a + q->a + u->i + e;
+}
+launch k { raw = [7, 0, 0, 0, 0, 0, 0, 0]; out = zeros(1); expect out == 26; }
+"#;
+    ok(src, &[], [1, 1, 1], [1, 1, 1]);
+}

@@ -159,6 +159,20 @@ launch sum_planes {{ n = 32; a = ones(n); planes = [{entries}]; count = 1; out =
         "{}: {help}",
         describe(&f)
     );
+    // An entry's array must have a name for reports and expects to use.
+    let f = err(&case("a, ones(8)"), &[], Some([1, 1, 1]), Some([32, 1, 1]));
+    assert!(
+        describe(&f).contains("a table's array has no name"),
+        "{}",
+        describe(&f)
+    );
+    // A table of nulls only is null pointers, which the kernel reads as such.
+    let nulls = format!(
+        "{SUM_PLANES}
+launch sum_planes {{ n = 32; planes = [NULL, nullptr]; count = 1; out = zeros(n); }}"
+    );
+    let f = err(&nulls, &[], Some([1, 1, 1]), Some([32, 1, 1]));
+    assert_eq!(codes(&f), ["simt::run::null_pointer"], "{}", describe(&f));
     // A table for a parameter that holds no pointers.
     let src = "__global__ void k(float* x) { x[0] = 1; }\nlaunch k { a = ones(2); x = [a, a]; }";
     let f = err(src, &[], Some([1, 1, 1]), Some([1, 1, 1]));

@@ -447,6 +447,8 @@ impl Env {
                             data.push(v);
                             float |= f;
                         }
+                        // `[NULL, NULL]` for a `T**`: null pointers, 0.
+                        HostValue::Null => data.push(0.0),
                         other => {
                             return Err(bad(
                                 format!("a list holds numbers, found {}", other.kind()),
@@ -1207,6 +1209,15 @@ impl Env {
             let name = match (&item.kind, &v) {
                 (_, HostValue::Pointer { array, .. }) => array.clone(),
                 (ExprKind::Name(n), _) => n.clone(),
+                (_, HostValue::Array { .. }) => {
+                    // Reports and `expect`s name an entry's array by its name.
+                    return Err(bad(
+                        "a table's array has no name",
+                        item.span,
+                        "an unnamed array",
+                        Some("name it first (`e1 = ones(8); planes = [a, e1];`), so that expects and reports can name it"),
+                    ));
+                }
                 _ => "NULL".into(),
             };
             match v {
