@@ -201,19 +201,11 @@ impl KernelChecker<'_, '_> {
             (HEAP_TOP, Scalar::U64),
             (HEAP_BLOCKS, Scalar::I32),
         ] {
-            self.params.push(Param {
-                name: name.into(),
-                span: Span::default(),
-                kind: ParamKind::Buffer {
-                    elem,
-                    width: 1,
-                    is_const: false,
-                },
-                default: None,
-                views: Vec::new(),
-                opaque: None,
-                untyped: false,
-            });
+            self.params.push(Param::hidden_buffer(
+                name.into(),
+                Span::default(),
+                (elem, 1),
+            ));
         }
         self.heap = Some(h);
         h
@@ -1515,19 +1507,11 @@ impl KernelChecker<'_, '_> {
             }
             let i = self.params.len() as u32;
             self.slot_params.insert(i, ty.clone());
-            self.params.push(Param {
-                name: hidden,
-                span: Span::default(),
-                kind: ParamKind::Buffer {
-                    elem: Scalar::U64,
-                    width: 1,
-                    is_const: false,
-                },
-                default: None,
-                views: Vec::new(),
-                opaque: None,
-                untyped: false,
-            });
+            self.params.push(Param::hidden_buffer(
+                hidden,
+                Span::default(),
+                (Scalar::U64, 1),
+            ));
         }
     }
 }

@@ -130,19 +130,11 @@ impl KernelChecker<'_, '_> {
         let entries = (0..len)
             .map(|k| {
                 let i = self.params.len() as u32;
-                self.params.push(Param {
-                    name: entry_name(&p.name.name, k),
-                    span: p.name.span,
-                    kind: ParamKind::Buffer {
-                        elem,
-                        width,
-                        is_const: false,
-                    },
-                    default: None,
-                    views: Vec::new(),
-                    opaque: None,
-                    untyped: false,
-                });
+                self.params.push(Param::hidden_buffer(
+                    entry_name(&p.name.name, k),
+                    p.name.span,
+                    (elem, width),
+                ));
                 i
             })
             .collect();

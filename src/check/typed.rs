@@ -250,6 +250,24 @@ pub struct Param {
 }
 
 impl Param {
+    /// A writable buffer parameter of `(elem, width)` elements that simt adds itself: no
+    /// default, views or opaque pointee.
+    pub fn hidden_buffer(name: String, span: Span, (elem, width): (Scalar, u32)) -> Param {
+        Param {
+            name,
+            span,
+            kind: ParamKind::Buffer {
+                elem,
+                width,
+                is_const: false,
+            },
+            default: None,
+            views: Vec::new(),
+            opaque: None,
+            untyped: false,
+        }
+    }
+
     /// Its type as C spells it: a pointer member simt does not follow as declared
     /// (`void*`, `QASMLogger*`), any other as [`ParamKind::describe`].
     pub fn describe(&self) -> String {
