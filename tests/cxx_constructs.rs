@@ -1722,3 +1722,35 @@ launch k { raw = [7, 0, 0, 0, 0, 0, 0, 0]; out = zeros(1); expect out == 26; }
 "#;
     ok(src, &[], [1, 1, 1], [1, 1, 1]);
 }
+
+#[test]
+fn a_value_that_steps_is_computed_before_the_target_reads_the_variable() {
+    // `dst[offset + i] = src[i++]` stores src[i] at dst[offset + i + 1] (C++17: the value,
+    // side effects included, first): dst = [0, 0, 0, 10, 20] for src = 10k; and a struct
+    // target, `ps[n].a = in[n++]`, writes ps[1]. Values `auto` cannot hold, which read no
+    // variable (`blockDim`, `(const int*)0`), are stored as written, as before.
+    let src = r#"
+struct P { int a; int b; };
+__global__ void k(const int* src, int* dst, P* ps, uint3* ds, int* out) {
+    int i = 0, offset = 1;
+    while (i < 3) dst[offset + i] = src[i++];
+    int n = 0;
+    ps[n].a = src[n++ + 1];
+    int j = 0;
+    ds[j++] = blockDim;
+    const int* ptrs[2];
+    int q = 0;
+    ptrs[q++] = (const int*)0;
+    ptrs[q++] = &src[2];
+    out[0] = ptrs[0] == 0 ? *ptrs[1] : -1;
+}
+launch k {
+    src = arange(5) * 10; dst = zeros(5); ps = zeros(4); ds = zeros(3); out = zeros(1);
+    expect dst == [0, 0, 0, 10, 20];
+    expect ps == [0, 0, 10, 0];
+    expect ds == [1, 1, 1];
+    expect out == [20];
+}
+"#;
+    ok(src, &[], [1, 1, 1], [1, 1, 1]);
+}

@@ -241,16 +241,39 @@ launch k { a = full(16, 1); planes = [a]; out = zeros(1); block = 1; grid = 1; }
 
 #[test]
 fn a_template_takes_its_type_from_a_moved_array_of_pointers() {
-    // `get(planes + 1, ...)` and `get(&planes[1], ...)` deduce T = float as `get(planes, ...)`
-    // does (they took the words' type): out = b[i] + b[i] = 2.5 + 2.5.
+    // `get(planes + 1, ...)`, `&planes[1]`, `1 + planes`, a choice and `&*(planes + 1)` deduce
+    // T = float as `get(planes, ...)` does (they took the words' type): out = 5 x 2.5.
     let src = r#"
 template <typename T>
 __device__ T get(T** tab, int d, int i) { return tab[d][i]; }
 __global__ void k(float** planes, float* out) {
     int i = threadIdx.x;
-    out[i] = get(planes + 1, 0, i) + get(&planes[1], 0, i);
+    out[i] = get(planes + 1, 0, i) + get(&planes[1], 0, i) + get(1 + planes, 0, i)
+        + get(i < 9 ? planes + 1 : planes, 0, i) + get(&*(planes + 1), 0, i);
 }
-launch k { a = ones(4); b = full(4, 2.5); planes = [a, b]; out = zeros(4); expect out == 5; }
+launch k { a = ones(4); b = full(4, 2.5); planes = [a, b]; out = zeros(4); expect out == 12.5; }
 "#;
     ok(src, &[], [1, 1, 1], [4, 1, 1]);
+}
+
+#[test]
+fn a_pointer_read_from_a_table_is_not_stored_back() {
+    // `planes[0] = planes[1] + 2` stores a pointer that may point into either entry: refused
+    // at the store, saying why (it named an internal "one of several arrays" as an array).
+    let src = r#"
+__global__ void k(float** planes, float* out) {
+    if (threadIdx.x == 0) planes[0] = planes[1] + 2;
+    out[threadIdx.x] = planes[0][threadIdx.x];
+}
+launch k { a = ones(8); b = ones(8); planes = [a, b]; out = zeros(4); }
+"#;
+    let f = err(src, &[], Some([1, 1, 1]), Some([4, 1, 1]));
+    assert_eq!(codes(&f), ["simt::check::unsupported"]);
+    assert!(
+        describe(&f).contains(
+            "a pointer that may point into one of several arrays (read from a table of arrays"
+        ),
+        "{}",
+        describe(&f)
+    );
 }

@@ -212,10 +212,35 @@ pub(crate) fn steps(e: &ast::Expr) -> bool {
 /// can spell it).
 const HELD: &str = "(assigned value)";
 
-/// Whether the assignment `target = value` must compute `value` before `target`'s side
-/// effects, as C++17 sequences it: the target acts ([`steps`]) and the value reads something
-/// (not a literal, a braced list, a null pointer or an already held value).
+/// Whether evaluating `e` assigns or steps a variable, calls' arguments included
+/// (`src[i++]`, `f(j = 2)`).
+fn assigns(e: &ast::Expr) -> bool {
+    match &e.kind {
+        ast::ExprKind::IncDec { .. } | ast::ExprKind::Assign { .. } => true,
+        ast::ExprKind::Call { args, .. } => args.iter().any(assigns),
+        ast::ExprKind::Method { args, .. } => args.iter().any(assigns),
+        ast::ExprKind::Unary { operand: a, .. }
+        | ast::ExprKind::Cast { expr: a, .. }
+        | ast::ExprKind::Member { base: a, .. } => assigns(a),
+        ast::ExprKind::Index { base, index } => assigns(base) || assigns(index),
+        ast::ExprKind::Binary { lhs, rhs, .. } => assigns(lhs) || assigns(rhs),
+        ast::ExprKind::Ternary { cond, then, els } => {
+            assigns(cond) || assigns(then) || assigns(els)
+        }
+        ast::ExprKind::List(items) => items.iter().any(assigns),
+        _ => false,
+    }
+}
+
+/// Whether the assignment `target = value` must compute `value` before `target`, as C++17
+/// sequences it: the target acts ([`steps`]), or the value steps a variable that a target
+/// other than a plain name may read (`dst[offset + i] = src[i++]`); and the value reads
+/// something (not a literal, a braced list, a null pointer or an already held value).
 pub(crate) fn value_first(target: &ast::Expr, value: &ast::Expr) -> bool {
+    let plain = matches!(target.kind, ast::ExprKind::Name(_));
+    if !steps(target) && (plain || !assigns(value)) {
+        return false;
+    }
     let constant = |e: &ast::Expr| {
         matches!(
             e.kind,
@@ -227,7 +252,7 @@ pub(crate) fn value_first(target: &ast::Expr, value: &ast::Expr) -> bool {
                 | ast::ExprKind::Designated { .. }
         ) || matches!(&e.kind, ast::ExprKind::Name(n) if n == HELD || n == "NULL" || n == "nullptr")
     };
-    steps(target) && !constant(value)
+    !constant(value)
 }
 
 /// `{ auto held = value; target op= held; }`: the value computed, then the target.

@@ -534,6 +534,13 @@ impl KernelChecker<'_, '_> {
             // A function checked on its own points into a placeholder: never run.
             Space::Global(u32::MAX) => return Ok(num(0, Scalar::U64, span)),
             Space::Global(q) => q,
+            Space::Choice { shared: false, .. } => {
+                return Err(unsupported(
+                    "storing in memory a pointer that may point into one of several arrays (read from a table of arrays, or chosen by `flag ? a : b`)".to_string(),
+                    span,
+                    "store a pointer into an array the kernel names (`slots[0] = &out[2];`), or keep the chosen pointer in a local variable",
+                ))
+            }
             other => {
                 return Err(unsupported(
                     format!(
@@ -723,17 +730,31 @@ impl KernelChecker<'_, '_> {
                 Some(Binding::Pointer(i)) => self.slot_ptrs.get(&i).cloned(),
                 _ => None,
             },
-            // `planes + 1`, `&planes[1]`: the same array's pointers.
+            // `planes + 1`, `1 + planes`, `&planes[1]`, `&*p`, `c ? planes : q`: the same
+            // array's pointers.
             ast::ExprKind::Binary {
-                op: ast::BinOp::Add | ast::BinOp::Sub,
+                op: ast::BinOp::Add,
+                lhs,
+                rhs,
+                ..
+            } => self.pointers_in(lhs).or_else(|| self.pointers_in(rhs)),
+            ast::ExprKind::Binary {
+                op: ast::BinOp::Sub,
                 lhs,
                 ..
             } => self.pointers_in(lhs),
+            ast::ExprKind::Ternary { then, els, .. } => {
+                self.pointers_in(then).or_else(|| self.pointers_in(els))
+            }
             ast::ExprKind::Unary {
                 op: ast::UnOp::AddrOf,
                 operand,
             } => match &operand.kind {
                 ast::ExprKind::Index { base, .. } => self.pointers_in(base),
+                ast::ExprKind::Unary {
+                    op: ast::UnOp::Deref,
+                    operand,
+                } => self.pointers_in(operand),
                 _ => None,
             },
             _ => None,

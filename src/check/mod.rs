@@ -993,6 +993,9 @@ pub(crate) struct KernelChecker<'g, 'e> {
     slot_ptrs: HashMap<u32, ast::TypeName>,
     /// The kernel being checked, by name (for [`Globals::sequence_slots`]).
     kernel_name: String,
+    /// Assignment statements checked as written, their value not held first (see the first
+    /// arm of `stmt_at`), by span.
+    as_written: HashSet<Span>,
     /// 64-bit integer locals holding an address (`uintptr_t a = (uintptr_t)p;`), with the array
     /// it lies in; `None` where two arrays (or an address and a plain number) were assigned.
     address_vars: HashMap<VarId, Option<Space>>,
@@ -1068,6 +1071,7 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
             table_entries: HashMap::new(),
             slot_ptrs: HashMap::new(),
             kernel_name: String::new(),
+            as_written: HashSet::new(),
         }
     }
 
@@ -2194,9 +2198,21 @@ impl<'g, 'e> KernelChecker<'g, 'e> {
                 op,
                 op_span,
                 value,
-            } if assign_value::value_first(target, value) => {
+            } if assign_value::value_first(target, value) && !self.as_written.contains(&span) => {
                 let held = assign_value::held_first((target, *op, *op_span), value, span);
-                self.stmt(&held, out)?;
+                let (stmts, errors) = (out.len(), self.errors.len());
+                let tried = self.stmt(&held, out);
+                if tried.is_err() || self.errors.len() > errors {
+                    // A value `auto` cannot hold (`blockDim`, `(int*)0`), which reads no
+                    // variable, or a statement in error: the statement as written, whose
+                    // message names what the kernel wrote.
+                    out.truncate(stmts);
+                    self.errors.truncate(errors);
+                    self.as_written.insert(span);
+                    let done = self.stmt(s, out);
+                    self.as_written.remove(&span);
+                    done?;
+                }
             }
             // `s.r = x` of a reference member assigns what it refers to (`*s.r& = x`), `s[i] = x`
             // the element of the pointer `s` converts to.
