@@ -426,11 +426,9 @@ impl Env {
                 Ok(HostValue::Dim(d))
             }
             ExprKind::List(items) => {
-                if crate::check::table::names_arrays(items) {
-                    if let Some(table) = self.table(items)? {
-                        self.target = None;
-                        return Ok(table);
-                    }
+                if let Some(table) = self.table(items)? {
+                    self.target = None;
+                    return Ok(table);
                 }
                 // A list for a 64-bit integer buffer holds its literals exactly.
                 if let Some(elem @ (Scalar::I64 | Scalar::U64)) = self.target.take() {

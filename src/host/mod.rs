@@ -935,20 +935,7 @@ fn table_entries(
     mut entries: Vec<(String, HostValue)>,
     span: Span,
 ) -> Result<Vec<(String, HostValue)>, HostError> {
-    let slots = crate::check::table::entry_count(kernel, name);
-    if entries.len() > slots {
-        let help = if slots == 0 {
-            format!("a table binds a `T**` parameter, in the file's launch section (`{name} = [a, b];`): simt makes a parameter of each entry when it checks the kernel, before `--arg`s are read")
-        } else {
-            format!("the file's launch sections bind `{name}` to tables of at most {slots} arrays; give it as many there")
-        };
-        return Err(HostError::BadValue {
-            message: format!("`{name}` is given a table of {} arrays", entries.len()),
-            span,
-            label: "this table".into(),
-            help: Some(help),
-        });
-    }
+    table_fits(kernel, name, entries.len(), span)?;
     for k in 0..entries.len() {
         let entry = crate::check::table::entry_name(name, k);
         let given = entries[k].1.storage().cloned();
@@ -968,6 +955,27 @@ fn table_entries(
         entries[k].1 = v;
     }
     Ok(entries)
+}
+
+/// Refuses a table of `given` arrays for `T**` parameter `name` where the kernel has fewer
+/// entry parameters: the checker made them from the tables written on the parameter's own line
+/// of the file's launch sections (not from `--arg`s, another name or a sequence's level).
+fn table_fits(kernel: &Kernel, name: &str, given: usize, span: Span) -> Result<(), HostError> {
+    let slots = crate::check::table::entry_count(kernel, name);
+    if given <= slots {
+        return Ok(());
+    }
+    let help = if slots == 0 {
+        format!("a table binds a `T**` parameter on its own line of the file's launch section (`{name} = [a, b];`): simt makes a parameter of each entry when it checks the kernel, before `--arg`s, other names or a sequence's statements are read")
+    } else {
+        format!("the file's launch sections bind `{name}` to tables of at most {slots} arrays; give it as many there")
+    };
+    Err(HostError::BadValue {
+        message: format!("`{name}` is given a table of {given} arrays but takes at most {slots}"),
+        span,
+        label: "this table".into(),
+        help: Some(help),
+    })
 }
 
 /// Symbol parameter `i`, when it holds structs: its declared number of components, how many
@@ -1679,16 +1687,7 @@ fn bind(kernel: &Kernel, env: &mut Env, launch_span: Option<Span>) -> Result<Bou
                 into.push((i, Arc::clone(data), *offset, Some(array.clone())));
             }
             (ParamKind::Buffer { elem: Scalar::U64, .. }, HostValue::Table(entries)) => {
-                let slots = crate::check::table::entry_count(kernel, &p.name);
-                if entries.len() > slots {
-                    return Err(mismatch(format!(
-                        "`{}` is given a table of {} arrays but takes at most {slots}: simt makes a parameter of each entry of the tables the file's launch sections write on `{}`'s own line (`{} = [a, b];`)",
-                        p.name,
-                        entries.len(),
-                        p.name,
-                        p.name
-                    )));
-                }
+                table_fits(kernel, &p.name, entries.len(), span).map_err(|e| (e, origin))?;
                 // Its words are the entries' addresses, known once the arrays are numbered.
                 let words = Arc::new(BufData::zeros(Scalar::U64, entries.len()));
                 into.push((i, words, 0, None));
